@@ -1,0 +1,437 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Code is a canonical Google error code name (google.rpc.Code), e.g.
+// FAILED_PRECONDITION. Values the dashboard does not know are kept.
+type Code string
+
+// Canonical codes, with their google.rpc.Code numbers in CodeFromNumber.
+const (
+	OK                 Code = "OK"
+	Cancelled          Code = "CANCELLED"
+	Unknown            Code = "UNKNOWN"
+	InvalidArgument    Code = "INVALID_ARGUMENT"
+	DeadlineExceeded   Code = "DEADLINE_EXCEEDED"
+	NotFound           Code = "NOT_FOUND"
+	AlreadyExists      Code = "ALREADY_EXISTS"
+	PermissionDenied   Code = "PERMISSION_DENIED"
+	ResourceExhausted  Code = "RESOURCE_EXHAUSTED"
+	FailedPrecondition Code = "FAILED_PRECONDITION"
+	Aborted            Code = "ABORTED"
+	OutOfRange         Code = "OUT_OF_RANGE"
+	Unimplemented      Code = "UNIMPLEMENTED"
+	Internal           Code = "INTERNAL"
+	Unavailable        Code = "UNAVAILABLE"
+	DataLoss           Code = "DATA_LOSS"
+	Unauthenticated    Code = "UNAUTHENTICATED"
+)
+
+var codeByNumber = []Code{OK, Cancelled, Unknown, InvalidArgument, DeadlineExceeded, NotFound,
+	AlreadyExists, PermissionDenied, ResourceExhausted, FailedPrecondition, Aborted, OutOfRange,
+	Unimplemented, Internal, Unavailable, DataLoss, Unauthenticated}
+
+// CodeFromNumber maps a google.rpc.Code number (0–16) to its name; other
+// numbers give UNKNOWN.
+func CodeFromNumber(n int) Code {
+	if n >= 0 && n < len(codeByNumber) {
+		return codeByNumber[n]
+	}
+	return Unknown
+}
+
+// Number returns the google.rpc.Code number of c, or 2 (UNKNOWN) for a code
+// this version does not know.
+func (c Code) Number() int {
+	for i, k := range codeByNumber {
+		if k == c {
+			return i
+		}
+	}
+	return 2
+}
+
+// CodeFromHTTP maps an HTTP status to the canonical code Google uses for it
+// (https://cloud.google.com/apis/design/errors#handling_errors).
+func CodeFromHTTP(status int) Code {
+	switch status {
+	case 400:
+		return InvalidArgument
+	case 401:
+		return Unauthenticated
+	case 403:
+		return PermissionDenied
+	case 404:
+		return NotFound
+	case 409:
+		return Aborted
+	case 412:
+		return FailedPrecondition
+	case 429:
+		return ResourceExhausted
+	case 499:
+		return Cancelled
+	case 501:
+		return Unimplemented
+	case 502, 503:
+		return Unavailable
+	case 504:
+		return DeadlineExceeded
+	}
+	switch {
+	case status >= 500:
+		return Internal
+	case status >= 400:
+		return FailedPrecondition
+	}
+	return Unknown
+}
+
+// Known ErrorInfo reasons (colab-api.md §2.8, field-cases.md §B).
+const (
+	ReasonTooManyActiveRuntimes  = "TOO_MANY_ACTIVE_RUNTIMES"
+	ReasonQuotaExceededUsageTime = "QUOTA_EXCEEDED_USAGE_TIME"
+	ReasonDenylisted             = "DENYLISTED"
+	ReasonScopeInsufficient      = "ACCESS_TOKEN_SCOPE_INSUFFICIENT"
+	ReasonUserProjectDenied      = "USER_PROJECT_DENIED"
+	ReasonServiceDisabled        = "SERVICE_DISABLED"
+)
+
+// Error is the one error type every Colab failure becomes, whatever form it
+// took on the wire: an HTTP status with a Google error body (or HTML, or
+// nothing), a JSON-RPC error, an isError tool result, or a failed Operation.
+//
+// Code is the canonical code; HTTPStatus is the HTTP status when there was
+// one (0 otherwise); Reason is the ErrorInfo reason (e.g.
+// TOO_MANY_ACTIVE_RUNTIMES) or ""; Metadata is the ErrorInfo metadata;
+// RetryDelay is the server's RetryInfo.retryDelay or Retry-After (0 when
+// none); QuotaFailure is true when a google.rpc.QuotaFailure detail came
+// with it; Message is a short, one-line human message safe to show; Tool
+// names the MCP tool that failed ("" for connection-level failures).
+//
+// Raw holds the server's raw reply (possibly HTML) for the debug log only:
+// Error() never includes it, so it never reaches the screen. It may embed
+// secrets, so redact before logging.
+type Error struct {
+	Code         Code
+	HTTPStatus   int
+	Reason       string
+	Metadata     map[string]string
+	RetryDelay   time.Duration
+	QuotaFailure bool
+	Message      string
+	Tool         string
+	Raw          string
+	// Err is an underlying cause (a network error, an *oauth2.RetrieveError…),
+	// reachable with errors.As/Is.
+	Err error
+}
+
+// Error renders one line: "CODE (HTTP n, REASON): message", without Raw.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Tool != "" {
+		b.WriteString(e.Tool)
+		b.WriteString(": ")
+	}
+	b.WriteString(string(e.Code))
+	var extra []string
+	if e.HTTPStatus != 0 {
+		extra = append(extra, "HTTP "+strconv.Itoa(e.HTTPStatus))
+	}
+	if e.Reason != "" {
+		extra = append(extra, e.Reason)
+	}
+	if len(extra) > 0 {
+		b.WriteString(" (" + strings.Join(extra, ", ") + ")")
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(OneLine(e.Message, 200))
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is an *Error with the same Code (and the same
+// Reason when target sets one), so errors.Is(err, &api.Error{Code:
+// api.NotFound}) works.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	if !ok {
+		return false
+	}
+	return t.Code == e.Code && (t.Reason == "" || t.Reason == e.Reason)
+}
+
+// IsAuth reports whether the failure is about credentials, scopes or the
+// quota project: retrying without the user fixing something cannot help.
+func (e *Error) IsAuth() bool {
+	return e.Code == Unauthenticated || e.Code == PermissionDenied
+}
+
+// IsQuota reports whether the failure is a usage quota that persists until
+// it resets (not a per-minute rate limit): QUOTA_EXCEEDED_USAGE_TIME,
+// DENYLISTED, or RESOURCE_EXHAUSTED with a QuotaFailure and no retry delay.
+func (e *Error) IsQuota() bool {
+	switch e.Reason {
+	case ReasonQuotaExceededUsageTime, ReasonDenylisted:
+		return true
+	}
+	return e.Code == ResourceExhausted && e.QuotaFailure && e.RetryDelay == 0
+}
+
+// Retryable reports whether an automatic retry may help: UNAVAILABLE,
+// INTERNAL, an HTTP 5xx, or a rate-limit RESOURCE_EXHAUSTED. Never for
+// FAILED_PRECONDITION, auth or quota failures.
+func (e *Error) Retryable() bool {
+	if e.IsAuth() || e.IsQuota() || e.Code == FailedPrecondition {
+		return false
+	}
+	switch e.Code {
+	case Unavailable, Internal, ResourceExhausted:
+		return true
+	}
+	return e.HTTPStatus >= 500
+}
+
+// Status is a google.rpc.Status (colab-api.md §2.8). Details are kept raw;
+// ErrorFromStatus reads ErrorInfo, RetryInfo and QuotaFailure from them.
+type Status struct {
+	Code    int               `json:"code"`
+	Message string            `json:"message,omitempty"`
+	Status  string            `json:"status,omitempty"` // canonical name, in Google's HTTP envelope
+	Details []json.RawMessage `json:"details,omitempty"`
+}
+
+// ErrorInfo is a google.rpc.ErrorInfo detail (colab-api.md §2.8).
+type ErrorInfo struct {
+	Type     string            `json:"@type,omitempty"`
+	Reason   string            `json:"reason,omitempty"`
+	Domain   string            `json:"domain,omitempty"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+// Detail type URLs of the google.rpc details the client reads.
+const (
+	TypeErrorInfo    = "type.googleapis.com/google.rpc.ErrorInfo"
+	TypeRetryInfo    = "type.googleapis.com/google.rpc.RetryInfo"
+	TypeQuotaFailure = "type.googleapis.com/google.rpc.QuotaFailure"
+)
+
+// ErrorFromStatus builds an *Error from a google.rpc.Status. The code comes
+// from Status.Status when it names a code, else from the number. An ErrorInfo
+// detail is read even without an "@type" (field case 5); RetryInfo's
+// retryDelay ("53s", "1.5s") sets RetryDelay. httpStatus may be 0.
+func ErrorFromStatus(s Status, httpStatus int) *Error {
+	e := &Error{HTTPStatus: httpStatus, Message: s.Message}
+	switch {
+	case s.Status != "" && s.Status == strings.ToUpper(s.Status) && !strings.ContainsAny(s.Status, " "):
+		e.Code = Code(s.Status)
+	case s.Code != 0 && s.Code == httpStatus, s.Code >= 100:
+		e.Code = CodeFromHTTP(s.Code)
+	case s.Code != 0:
+		e.Code = CodeFromNumber(s.Code)
+	case httpStatus != 0:
+		e.Code = CodeFromHTTP(httpStatus)
+	default:
+		e.Code = Unknown
+	}
+	for _, raw := range s.Details {
+		var d struct {
+			Type       string            `json:"@type"`
+			Reason     string            `json:"reason"`
+			Metadata   map[string]string `json:"metadata"`
+			RetryDelay string            `json:"retryDelay"`
+			Violations json.RawMessage   `json:"violations"`
+		}
+		if json.Unmarshal(raw, &d) != nil {
+			continue
+		}
+		switch {
+		case d.RetryDelay != "" || d.Type == TypeRetryInfo:
+			if dl, err := time.ParseDuration(d.RetryDelay); err == nil && dl > 0 {
+				e.RetryDelay = dl
+			}
+		case d.Type == TypeQuotaFailure || len(d.Violations) > 0:
+			e.QuotaFailure = true
+		case d.Reason != "" && e.Reason == "":
+			e.Reason = d.Reason
+			e.Metadata = d.Metadata
+		}
+	}
+	if e.Message == "" {
+		e.Message = DefaultMessage(e.Code, httpStatus)
+	}
+	return e
+}
+
+// ParseHTTPError builds an *Error from an HTTP error reply: a Google error
+// envelope {"error":{...}} becomes its Status; an HTML page, plain text or
+// an empty body becomes a generic one-line message by status ("Server error
+// (HTTP 500)"). retryAfter is the Retry-After header (seconds or an HTTP
+// date; "" when absent) and is used when the body has no RetryInfo. The raw
+// body is kept in Raw only.
+func ParseHTTPError(status int, retryAfter string, body []byte) *Error {
+	var env struct {
+		Error *json.RawMessage `json:"error"`
+	}
+	var e *Error
+	if json.Unmarshal(body, &env) == nil && env.Error != nil {
+		var s Status
+		if json.Unmarshal(*env.Error, &s) == nil {
+			e = ErrorFromStatus(s, status)
+		} else {
+			// OAuth-style {"error":"invalid_grant", ...} or JSON-RPC error.
+			var str string
+			if json.Unmarshal(*env.Error, &str) == nil {
+				e = &Error{Code: CodeFromHTTP(status), HTTPStatus: status, Message: str}
+			}
+		}
+	}
+	if e == nil {
+		e = &Error{Code: CodeFromHTTP(status), HTTPStatus: status, Message: DefaultMessage(CodeFromHTTP(status), status)}
+	}
+	if e.RetryDelay == 0 && retryAfter != "" {
+		e.RetryDelay = parseRetryAfter(retryAfter)
+	}
+	e.Raw = string(body)
+	return e
+}
+
+func parseRetryAfter(v string) time.Duration {
+	v = strings.TrimSpace(v)
+	if n, err := strconv.Atoi(v); err == nil && n > 0 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := time.Parse(time.RFC1123, v); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// DefaultMessage is the one-line message shown when the server said nothing
+// usable: "Server error (HTTP 500)", "Bad gateway (HTTP 502)" and so on.
+func DefaultMessage(c Code, httpStatus int) string {
+	var m string
+	switch httpStatus {
+	case 0:
+	case 401:
+		m = "Not signed in or the access token was rejected"
+	case 403:
+		m = "Permission denied"
+	case 404:
+		m = "Not found"
+	case 429:
+		m = "Too many requests"
+	case 500:
+		m = "Server error"
+	case 502:
+		m = "Bad gateway"
+	case 503:
+		m = "Service unavailable"
+	case 504:
+		m = "Gateway timeout"
+	default:
+		m = "HTTP error"
+	}
+	if m != "" {
+		return fmt.Sprintf("%s (HTTP %d)", m, httpStatus)
+	}
+	return strings.ToLower(strings.ReplaceAll(string(c), "_", " "))
+}
+
+var (
+	codeToken = regexp.MustCompile(`\b(CANCELLED|UNKNOWN|INVALID_ARGUMENT|DEADLINE_EXCEEDED|NOT_FOUND|ALREADY_EXISTS|PERMISSION_DENIED|RESOURCE_EXHAUSTED|FAILED_PRECONDITION|ABORTED|OUT_OF_RANGE|UNIMPLEMENTED|INTERNAL|UNAVAILABLE|DATA_LOSS|UNAUTHENTICATED)\b`)
+	reasonToken = regexp.MustCompile(`\b(TOO_MANY_ACTIVE_RUNTIMES|QUOTA_EXCEEDED_USAGE_TIME|DENYLISTED|ACCESS_TOKEN_SCOPE_INSUFFICIENT|USER_PROJECT_DENIED|SERVICE_DISABLED)\b`)
+	htmlish     = regexp.MustCompile(`(?is)^\s*<(!doctype|html|head|body)`)
+)
+
+// ErrorFromText builds an *Error from free text, such as an isError tool
+// result's text or a JSON-RPC error message: a Google error envelope or a
+// bare google.rpc.Status in the text is decoded; otherwise a canonical code
+// name (and a known reason) found in the text is used, and the code is
+// UNKNOWN when none is. HTML never becomes the message.
+func ErrorFromText(text string) *Error {
+	trimmed := strings.TrimSpace(text)
+	if strings.HasPrefix(trimmed, "{") {
+		var env struct {
+			Error *Status `json:"error"`
+		}
+		if json.Unmarshal([]byte(trimmed), &env) == nil && env.Error != nil && (env.Error.Code != 0 || env.Error.Status != "") {
+			e := ErrorFromStatus(*env.Error, 0)
+			if env.Error.Code >= 100 {
+				e.HTTPStatus = env.Error.Code
+			}
+			e.Raw = text
+			return e
+		}
+		var s Status
+		if json.Unmarshal([]byte(trimmed), &s) == nil && (s.Code != 0 || s.Status != "") {
+			e := ErrorFromStatus(s, 0)
+			e.Raw = text
+			return e
+		}
+	}
+	e := &Error{Code: Unknown, Raw: text}
+	if m := codeToken.FindString(text); m != "" {
+		e.Code = Code(m)
+	}
+	if m := reasonToken.FindString(text); m != "" {
+		e.Reason = m
+	}
+	if htmlish.MatchString(trimmed) {
+		e.Message = "the server answered with an HTML page"
+	} else {
+		e.Message = OneLine(trimmed, 200)
+	}
+	return e
+}
+
+// OneLine folds s onto one line (whitespace runs become one space) and cuts
+// it to at most max runes, ending in "…" when cut.
+func OneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if max > 0 && len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+var rfc1034 = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`)
+
+// ValidateID checks a user-chosen runtimeId or sessionId against RFC 1034 as
+// Colab applies it: 1 to 63 characters; lower-case letters, digits and
+// hyphens; starts with a letter; ends with a letter or digit. It returns an
+// INVALID_ARGUMENT *Error saying which rule failed, or nil.
+func ValidateID(id string) error {
+	if rfc1034.MatchString(id) {
+		return nil
+	}
+	var why string
+	switch {
+	case id == "":
+		why = "is empty"
+	case len(id) > 63:
+		why = fmt.Sprintf("is %d characters long (at most 63)", len(id))
+	case id[0] < 'a' || id[0] > 'z':
+		why = "must start with a lower-case letter"
+	case strings.HasSuffix(id, "-"):
+		why = "must end with a letter or digit"
+	default:
+		why = "may contain only lower-case letters, digits and hyphens"
+	}
+	return &Error{Code: InvalidArgument, Message: fmt.Sprintf("id %q %s", id, why)}
+}
