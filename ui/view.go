@@ -163,14 +163,15 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 	case f.Loading():
 		c = "◌ connecting…"
 	case f.Stale() && !f.Loaded():
-		c = m.st.errText.Render("✕ not connected") + " · " + errLine(f.Err)
+		c = m.st.errText.Render("✕ not connected")
 	case f.Stale():
-		c = m.st.warn.Render("▲ STALE") + " · updated " + state.FormatAgo(now.Sub(f.FetchedAt)) +
-			" · refresh failing: " + errLine(f.Err)
+		c = m.st.warn.Render("▲ STALE") + " · updated " + state.FormatAgo(now.Sub(f.FetchedAt))
 	default:
 		c = "● connected · updated " + state.FormatAgo(now.Sub(f.FetchedAt))
 	}
 	if f.Stale() {
+		// The retry time and hint come before the (possibly long) reason,
+		// which is the part truncation may cut.
 		if d := m.nextRefresh.Sub(now); d > 0 {
 			c += " · retry in " + strconv.Itoa(int((d+time.Second-1)/time.Second)) + "s"
 		}
@@ -178,6 +179,7 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 		if errors.As(f.Err, &ae) && ae.IsAuth() {
 			c += " · check your Google credentials"
 		}
+		c += " · refresh failing: " + errLine(f.Err)
 	}
 	lines = append(lines, c)
 	return lines
@@ -186,7 +188,7 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 type columns struct{ name, spec, version, sess, token int }
 
 func columnsFor(w int) columns {
-	c := columns{spec: 12, sess: 4, token: 19}
+	c := columns{spec: 16, sess: 4, token: 21}
 	if w >= 80 {
 		c.spec, c.version = 18, 10
 	}
@@ -392,7 +394,7 @@ func (m Model) sessions(r *state.Runtime, w, n int) []string {
 			if sel {
 				line = "› "
 			}
-			line += fit(s.ID(), max(w-2-tagW-1, 4)) + " " + fit(tag, tagW)
+			line += fit(s.ID(), min(max(w-2-tagW-1, 4), 40)) + " " + fit(tag, tagW)
 			if sel {
 				line = m.st.selected.Render(line)
 			}
