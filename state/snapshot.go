@@ -9,6 +9,7 @@ package state
 
 import (
 	"errors"
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -412,4 +413,16 @@ func (s *Snapshot) Rows(key SortKey, filter string) []*Runtime {
 		return c
 	})
 	return rows
+}
+
+// All iterates over every runtime known, gone ones included, in no
+// particular order.
+func (s *Snapshot) All() iter.Seq[*Runtime] {
+	return func(yield func(*Runtime) bool) {
+		for _, r := range s.runtimes {
+			if !yield(r) {
+				return
+			}
+		}
+	}
 }

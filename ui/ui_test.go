@@ -16,7 +16,12 @@ import (
 	"github.com/colabdash/colabdash/state"
 )
 
-var update_ = flag.Bool("update", false, "rewrite testdata/*.golden")
+// updateGolden reports whether -update was given (the flag is registered by
+// github.com/charmbracelet/x/exp/golden, which teatest imports).
+func updateGolden() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // fixture returns a fake with five runtimes (OK, EXPIRING, EXPIRED,
 // UNKNOWN, and one that vanishes) and a model that has loaded them: the
@@ -568,7 +573,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update_ {
+	if updateGolden() {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
