@@ -153,7 +153,7 @@ func TestUpdateKeys(t *testing.T) {
 		}},
 		{"? full help", []string{"?"}, func(t *testing.T, m Model, _ runStats) {
 			v := m.View()
-			if !m.showHelp || !strings.Contains(v, "HELP") || !strings.Contains(v, "next panel") || !strings.Contains(v, "page down") {
+			if !m.showHelp || !strings.Contains(v, "HELP") || !strings.Contains(v, "next panel") || !strings.Contains(v, "page down") || !strings.Contains(v, "back/clear") {
 				t.Fatalf("help not shown:\n%s", v)
 			}
 		}},

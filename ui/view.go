@@ -57,8 +57,15 @@ func (m Model) View() string {
 		h := m.help
 		h.Width = l.w
 		lines = append(lines, m.st.panelFocus.Render("HELP")+m.st.dim.Render("  (? or esc to close)"))
-		for _, ln := range strings.Split(h.FullHelpView(m.keys.FullHelp()), "\n") {
-			lines = append(lines, " "+ln)
+		// Columns in pairs, stacked, so every group fits from 60 columns up.
+		groups := m.keys.FullHelp()
+		for i := 0; i < len(groups); i += 2 {
+			if i > 0 {
+				lines = append(lines, "")
+			}
+			for _, ln := range strings.Split(h.FullHelpView(groups[i:min(i+2, len(groups))]), "\n") {
+				lines = append(lines, " "+ln)
+			}
 		}
 		for len(lines) < l.h-2 {
 			lines = append(lines, "")
