@@ -1,0 +1,184 @@
+// Package keymap holds every dashboard action as a key.Binding with help
+// text, grouped for the help view. Bindings can be changed at run time with
+// Rebind (for a later config file); the help then shows the effective keys.
+package keymap
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// Action names, as a config file would spell them.
+const (
+	ActionUp        = "up"
+	ActionDown      = "down"
+	ActionPageUp    = "page_up"
+	ActionPageDown  = "page_down"
+	ActionTop       = "top"
+	ActionBottom    = "bottom"
+	ActionNextPanel = "next_panel"
+	ActionPrevPanel = "prev_panel"
+	ActionDetails   = "details"
+	ActionFilter    = "filter"
+	ActionSort      = "sort"
+	ActionRefresh   = "refresh"
+	ActionBack      = "back"
+	ActionHelp      = "help"
+	ActionQuit      = "quit"
+	ActionDemo      = "demo"
+)
+
+// KeyMap is every action of the dashboard. It implements help.KeyMap.
+type KeyMap struct {
+	// Navigation.
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	// Panels: tab/shift+tab move focus; enter toggles the details panel.
+	NextPanel, PrevPanel, Details key.Binding
+	// Data: / filters runtimes, s cycles the sort key, r refreshes now.
+	Filter, Sort, Refresh key.Binding
+	// General: esc closes/clears, ? toggles full help, q quits.
+	Back, Help, Quit key.Binding
+	// Demo continues in demo mode from the no-credentials screen.
+	Demo key.Binding
+}
+
+type def struct {
+	keys []string
+	desc string
+}
+
+var defaults = map[string]def{
+	ActionUp:        {[]string{"up", "k"}, "up"},
+	ActionDown:      {[]string{"down", "j"}, "down"},
+	ActionPageUp:    {[]string{"pgup", "ctrl+b"}, "page up"},
+	ActionPageDown:  {[]string{"pgdown", "ctrl+f"}, "page down"},
+	ActionTop:       {[]string{"home", "g"}, "top"},
+	ActionBottom:    {[]string{"end", "G"}, "bottom"},
+	ActionNextPanel: {[]string{"tab"}, "next panel"},
+	ActionPrevPanel: {[]string{"shift+tab"}, "prev panel"},
+	ActionDetails:   {[]string{"enter"}, "details"},
+	ActionFilter:    {[]string{"/"}, "filter"},
+	ActionSort:      {[]string{"s"}, "sort"},
+	ActionRefresh:   {[]string{"r"}, "refresh"},
+	ActionBack:      {[]string{"esc"}, "back/clear"},
+	ActionHelp:      {[]string{"?"}, "help"},
+	ActionQuit:      {[]string{"q", "ctrl+c"}, "quit"},
+	ActionDemo:      {[]string{"d"}, "demo mode"},
+}
+
+// Default returns the default key map: arrows and vim keys (k/j, g/G,
+// ctrl+b/ctrl+f), tab between panels, enter for details, / filter, s sort,
+// r refresh, esc back, ? help, q and ctrl+c quit, d demo.
+func Default() *KeyMap {
+	k := &KeyMap{}
+	for name, d := range defaults {
+		b := k.binding(name)
+		*b = key.NewBinding(key.WithKeys(d.keys...), key.WithHelp(helpKeys(d.keys), d.desc))
+	}
+	return k
+}
+
+// binding returns the field for an action name, or nil.
+func (k *KeyMap) binding(action string) *key.Binding {
+	switch action {
+	case ActionUp:
+		return &k.Up
+	case ActionDown:
+		return &k.Down
+	case ActionPageUp:
+		return &k.PageUp
+	case ActionPageDown:
+		return &k.PageDown
+	case ActionTop:
+		return &k.Top
+	case ActionBottom:
+		return &k.Bottom
+	case ActionNextPanel:
+		return &k.NextPanel
+	case ActionPrevPanel:
+		return &k.PrevPanel
+	case ActionDetails:
+		return &k.Details
+	case ActionFilter:
+		return &k.Filter
+	case ActionSort:
+		return &k.Sort
+	case ActionRefresh:
+		return &k.Refresh
+	case ActionBack:
+		return &k.Back
+	case ActionHelp:
+		return &k.Help
+	case ActionQuit:
+		return &k.Quit
+	case ActionDemo:
+		return &k.Demo
+	}
+	return nil
+}
+
+// Actions returns every action name, sorted.
+func Actions() []string {
+	out := make([]string, 0, len(defaults))
+	for name := range defaults {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Rebind replaces the keys of action (one of the Action* names) with keys,
+// written as Bubble Tea key strings ("ctrl+r", "f5", "x"). The help text
+// then shows the new keys. It returns an error for an unknown action or an
+// empty key list, and leaves the binding unchanged.
+func (k *KeyMap) Rebind(action string, keys ...string) error {
+	b := k.binding(action)
+	if b == nil {
+		return fmt.Errorf("keymap: unknown action %q (known: %s)", action, strings.Join(Actions(), ", "))
+	}
+	var clean []string
+	for _, s := range keys {
+		if s = strings.TrimSpace(s); s != "" {
+			clean = append(clean, s)
+		}
+	}
+	if len(clean) == 0 {
+		return fmt.Errorf("keymap: no key given for action %q", action)
+	}
+	b.SetKeys(clean...)
+	b.SetHelp(helpKeys(clean), b.Help().Desc)
+	return nil
+}
+
+var keyGlyphs = map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "pgup": "pgup", "pgdown": "pgdn"}
+
+// helpKeys renders keys for the help view: "↑/k", "q/ctrl+c".
+func helpKeys(keys []string) string {
+	out := make([]string, len(keys))
+	for i, s := range keys {
+		if g, ok := keyGlyphs[s]; ok {
+			s = g
+		}
+		out[i] = s
+	}
+	return strings.Join(out, "/")
+}
+
+// ShortHelp is the one-line help of the footer (help.KeyMap).
+func (k *KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.NextPanel, k.Filter, k.Refresh, k.Help, k.Quit}
+}
+
+// FullHelp is the help shown by "?", in columns: navigation, panels, data,
+// general (help.KeyMap).
+func (k *KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextPanel, k.PrevPanel, k.Details},
+		{k.Filter, k.Sort, k.Refresh},
+		{k.Back, k.Help, k.Quit},
+	}
+}

@@ -1,0 +1,97 @@
+package keymap
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func press(s string) tea.KeyMsg {
+	switch s {
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "f5":
+		return tea.KeyMsg{Type: tea.KeyF5}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func TestDefaultBindings(t *testing.T) {
+	k := Default()
+	for _, tc := range []struct {
+		key string
+		b   key.Binding
+	}{
+		{"up", k.Up}, {"k", k.Up}, {"j", k.Down}, {"tab", k.NextPanel}, {"enter", k.Details},
+		{"/", k.Filter}, {"r", k.Refresh}, {"?", k.Help}, {"q", k.Quit}, {"ctrl+c", k.Quit},
+		{"G", k.Bottom}, {"g", k.Top}, {"s", k.Sort}, {"d", k.Demo},
+	} {
+		if !key.Matches(press(tc.key), tc.b) {
+			t.Errorf("%q does not trigger %q", tc.key, tc.b.Help().Desc)
+		}
+	}
+	// Every action has help text.
+	for _, a := range Actions() {
+		if b := k.binding(a); b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("action %s has no help", a)
+		}
+	}
+}
+
+func TestRebindShowsEffectiveKeyInHelp(t *testing.T) {
+	k := Default()
+	if err := k.Rebind(ActionRefresh, "f5", "ctrl+r"); err != nil {
+		t.Fatal(err)
+	}
+	if key.Matches(press("r"), k.Refresh) {
+		t.Fatal("old key still bound")
+	}
+	if !key.Matches(press("f5"), k.Refresh) {
+		t.Fatal("new key not bound")
+	}
+	h := help.New()
+	h.ShowAll = true
+	full := h.View(k)
+	if !strings.Contains(full, "f5/ctrl+r") || !strings.Contains(full, "refresh") {
+		t.Fatalf("full help does not show the new key:\n%s", full)
+	}
+	if regexp.MustCompile(`(^|\s)r\s+refresh`).MatchString(full) {
+		t.Fatalf("full help still shows the old key:\n%s", full)
+	}
+}
+
+func TestRebindErrors(t *testing.T) {
+	k := Default()
+	if err := k.Rebind("launch_missiles", "x"); err == nil || !strings.Contains(err.Error(), "unknown action") {
+		t.Fatalf("unknown action: %v", err)
+	}
+	if err := k.Rebind(ActionQuit, " ", ""); err == nil {
+		t.Fatal("empty keys accepted")
+	}
+	if !key.Matches(press("q"), k.Quit) {
+		t.Fatal("failed rebind changed the binding")
+	}
+}
+
+func TestHelpGroups(t *testing.T) {
+	k := Default()
+	if len(k.FullHelp()) != 4 || len(k.ShortHelp()) == 0 {
+		t.Fatal("help groups")
+	}
+	short := help.New().View(k)
+	for _, want := range []string{"↑/k", "/", "?", "q/ctrl+c"} {
+		if !strings.Contains(short, want) {
+			t.Errorf("short help lacks %q: %s", want, short)
+		}
+	}
+}

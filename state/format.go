@@ -1,0 +1,71 @@
+package state
+
+import (
+	"strconv"
+	"time"
+)
+
+// maxCountdown caps what FormatCountdown shows: a bogus expireTime far in
+// the future reads "99:59:59+" instead of a giant number.
+const maxCountdown = 100*time.Hour - time.Second
+
+// FormatCountdown renders a remaining duration as a countdown: "m:ss" under
+// an hour ("4:59", "59:59"), "h:mm:ss" from an hour ("1:00:00"). Partial
+// seconds round up, so the display reaches "0:00" only when the token has
+// actually expired. Zero or negative durations give "0:00"; durations of
+// 100 hours or more give "99:59:59+".
+func FormatCountdown(d time.Duration) string {
+	if d <= 0 {
+		return "0:00"
+	}
+	if d > maxCountdown {
+		return "99:59:59+"
+	}
+	secs := int64((d + time.Second - 1) / time.Second)
+	h, m, s := secs/3600, (secs/60)%60, secs%60
+	buf := make([]byte, 0, 9)
+	if h > 0 {
+		buf = strconv.AppendInt(buf, h, 10)
+		buf = append(buf, ':')
+		buf = append2(buf, m)
+	} else {
+		buf = strconv.AppendInt(buf, m, 10)
+	}
+	buf = append(buf, ':')
+	buf = append2(buf, s)
+	return string(buf)
+}
+
+func append2(b []byte, v int64) []byte {
+	if v < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, v, 10)
+}
+
+// FormatAgo renders how long ago something happened, rounded down to the
+// largest whole unit: "just now" (under a second, or in the future after a
+// clock jump back), "12s ago", "3m ago", "2h ago", "4d ago".
+func FormatAgo(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return "just now"
+	case d < time.Minute:
+		return strconv.Itoa(int(d/time.Second)) + "s ago"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m ago"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + "h ago"
+	}
+	return strconv.Itoa(int(d/(24*time.Hour))) + "d ago"
+}
+
+// MaskToken hides a proxy token entirely for display: it returns
+// "•••••••• (hidden)" for a non-empty token and "(none)" for an empty one.
+// No character of the token is ever shown.
+func MaskToken(token string) string {
+	if token == "" {
+		return "(none)"
+	}
+	return "•••••••• (hidden)"
+}

@@ -1,0 +1,369 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+
+func rt(id string, expire time.Time, spec api.RuntimeSpecKey) api.Runtime {
+	r := api.Runtime{Name: "runtimes/" + id, RuntimeSpec: spec}
+	if !expire.IsZero() {
+		r.ConnectionInfo = &api.ConnectionInfo{URL: "https://" + id + ".example", Token: "secret-" + id, ExpireTime: expire}
+	}
+	return r
+}
+
+var (
+	t4  = api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}
+	cpu = api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}
+	tpu = api.RuntimeSpecKey{Variant: api.VariantTPU, Accelerator: "V6E1", Shape: api.ShapeHighMem}
+)
+
+func TestFormatCountdown(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0:00"},
+		{-5 * time.Second, "0:00"},
+		{-1000 * time.Hour, "0:00"},
+		{1, "0:01"}, // partial second rounds up: 0:00 only once expired
+		{time.Second, "0:01"},
+		{59*time.Second + 500*time.Millisecond, "1:00"},
+		{4*time.Minute + 59*time.Second, "4:59"},
+		{59*time.Minute + 59*time.Second, "59:59"},
+		{time.Hour, "1:00:00"},
+		{time.Hour + 2*time.Minute + 3*time.Second, "1:02:03"},
+		{99*time.Hour + 59*time.Minute + 59*time.Second, "99:59:59"},
+		{100 * time.Hour, "99:59:59+"},
+		{1 << 62, "99:59:59+"},
+	} {
+		if got := FormatCountdown(tc.d); got != tc.want {
+			t.Errorf("FormatCountdown(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestFormatAgo(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{-time.Hour, "just now"}, // clock jumped back
+		{0, "just now"},
+		{12 * time.Second, "12s ago"},
+		{59 * time.Second, "59s ago"},
+		{time.Minute, "1m ago"},
+		{5*time.Minute + 59*time.Second, "5m ago"},
+		{2 * time.Hour, "2h ago"},
+		{72 * time.Hour, "3d ago"},
+	} {
+		if got := FormatAgo(tc.d); got != tc.want {
+			t.Errorf("FormatAgo(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestMaskTokenNeverShowsToken(t *testing.T) {
+	tok := "ya29.a0AfH6SMBxyz"
+	got := MaskToken(tok)
+	for i := 0; i+3 <= len(tok); i++ {
+		if contains(got, tok[i:i+3]) {
+			t.Fatalf("MaskToken leaks %q in %q", tok[i:i+3], got)
+		}
+	}
+	if MaskToken("") != "(none)" {
+		t.Fatalf("empty token: %q", MaskToken(""))
+	}
+}
+
+func contains(s, sub string) bool { return index(s, sub) >= 0 }
+func index(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
+
+// Field case 19: expireTime edge cases decoded from the wire give equal
+// countdowns for equal instants, and unknown for invalid ones.
+func TestCountdownFromWireExpireTime(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name, conn string
+		status     TokenStatus
+		countdown  string
+	}{
+		{"Z", `{"expireTime":"2026-11-29T18:00:00Z"}`, TokenOK, "1:00:00"},
+		{"+00:00", `{"expireTime":"2026-11-29T18:00:00+00:00"}`, TokenOK, "1:00:00"},
+		{"fraction+05:30", `{"expireTime":"2026-11-29T23:30:00.5+05:30"}`, TokenOK, "1:00:01"},
+		{"+05:45", `{"expireTime":"2026-11-29T23:45:00+05:45"}`, TokenOK, "1:00:00"},
+		{"9 digits", `{"expireTime":"2026-11-29T18:00:00.123456789Z"}`, TokenOK, "1:00:01"},
+		{"10 digits", `{"expireTime":"2026-11-29T18:00:00.1234567891Z"}`, TokenOK, "1:00:01"},
+		{"lowercase t z", `{"expireTime":"2026-11-29t18:00:00z"}`, TokenOK, "1:00:00"},
+		{"space", `{"expireTime":"2026-11-29 18:00:00Z"}`, TokenOK, "1:00:00"},
+		{"empty", `{"expireTime":""}`, TokenUnknown, ""},
+		{"absent", `{}`, TokenUnknown, ""},
+		{"soon", `{"expireTime":"soon"}`, TokenUnknown, ""},
+		{"year 1", `{"expireTime":"0001-01-01T00:00:00Z"}`, TokenUnknown, ""},
+		{"past", `{"expireTime":"2026-11-29T16:59:30Z"}`, TokenExpired, "0:00"},
+		{"expiring", `{"expireTime":"2026-11-29T17:04:59Z"}`, TokenExpiring, "4:59"},
+		{"threshold edge", `{"expireTime":"2026-11-29T17:05:00Z"}`, TokenExpiring, "5:00"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ci api.ConnectionInfo
+			if err := json.Unmarshal([]byte(tc.conn), &ci); err != nil {
+				t.Fatal(err)
+			}
+			st, rem := TokenAt(ci.ExpireTime, now, 0)
+			if st != tc.status {
+				t.Fatalf("status = %v, want %v", st, tc.status)
+			}
+			if st == TokenUnknown {
+				if rem != 0 {
+					t.Fatalf("unknown token has remaining %v", rem)
+				}
+				return
+			}
+			if got := FormatCountdown(rem); got != tc.countdown {
+				t.Fatalf("countdown = %q, want %q", got, tc.countdown)
+			}
+		})
+	}
+}
+
+func TestTokenAtIgnoresMonotonicClock(t *testing.T) {
+	// A time.Now() reading carries a monotonic clock that does not advance
+	// during suspend; remaining must follow the wall clock.
+	now := time.Now()
+	expire := now.Round(0).Add(10 * time.Minute)
+	jumped := now.Add(20 * time.Minute).Round(0) // wall-clock only
+	if st, _ := TokenAt(expire, jumped, 0); st != TokenExpired {
+		t.Fatalf("after a 20 min jump status = %v, want EXPIRED", st)
+	}
+	if st, rem := TokenAt(expire, now, time.Minute); st != TokenOK || FormatCountdown(rem) != "10:00" {
+		t.Fatalf("got %v %v", st, rem)
+	}
+}
+
+func TestTokenStatusString(t *testing.T) {
+	want := map[TokenStatus]string{TokenOK: "OK", TokenExpiring: "EXPIRING", TokenExpired: "EXPIRED", TokenUnknown: "UNKNOWN", 42: "UNKNOWN"}
+	for s, w := range want {
+		if s.String() != w {
+			t.Errorf("%d.String() = %q, want %q", s, s.String(), w)
+		}
+	}
+}
+
+func TestEmptySnapshotIsLoading(t *testing.T) {
+	s := New(Config{})
+	if !s.RuntimesFresh.Loading() || s.RuntimesFresh.Loaded() || s.RuntimesFresh.Stale() {
+		t.Fatalf("fresh snapshot: %+v", s.RuntimesFresh)
+	}
+	if s.Len() != 0 || len(s.Rows(SortByName, "")) != 0 {
+		t.Fatal("not empty")
+	}
+}
+
+// Field case 1: a runtime whose token expired but which is still listed is
+// not gone; field case 7: a runtime missing from the list is gone, with its
+// last-seen time, its sessions cleared, and pruned after the retention.
+func TestApplyRuntimesGoneVersusExpired(t *testing.T) {
+	s := New(Config{GoneRetention: 10 * time.Minute})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("r-abc", t0.Add(-30*time.Second), t4), rt("r-old", t0.Add(time.Hour), cpu)})
+	s.ApplySessions(t0, "runtimes/r-old", []api.Session{{Name: "runtimes/r-old/sessions/s1"}})
+
+	t1 := t0.Add(30 * time.Second)
+	s.ApplyRuntimes(t1, []api.Runtime{rt("r-abc", t0.Add(-30*time.Second), t4)})
+
+	abc := s.Runtime("runtimes/r-abc")
+	if abc.Gone() {
+		t.Fatal("expired-token runtime marked gone")
+	}
+	if st, _ := s.TokenStatus(t1, abc.Name); st != TokenExpired {
+		t.Fatalf("token status %v, want EXPIRED", st)
+	}
+	old := s.Runtime("runtimes/r-old")
+	if old == nil || !old.Gone() {
+		t.Fatal("missing runtime was dropped or not marked gone")
+	}
+	if !old.LastSeen.Equal(t0) || !old.GoneAt.Equal(t1) || old.GoneReason == "" {
+		t.Fatalf("gone runtime: lastSeen %v goneAt %v reason %q", old.LastSeen, old.GoneAt, old.GoneReason)
+	}
+	if len(old.Sessions) != 0 {
+		t.Fatal("gone runtime kept its sessions")
+	}
+	// A late list_sessions answer for the gone runtime is ignored.
+	s.ApplySessions(t1, old.Name, []api.Session{{Name: "runtimes/r-old/sessions/s1"}})
+	if len(old.Sessions) != 0 {
+		t.Fatal("late sessions landed on a gone runtime")
+	}
+	rows := s.Rows(SortByName, "")
+	if len(rows) != 2 || rows[1] != old {
+		t.Fatal("gone runtime must sort last")
+	}
+	if s.Prune(t1.Add(9 * time.Minute)) {
+		t.Fatal("pruned before the retention")
+	}
+	if !s.Prune(t1.Add(11*time.Minute)) || s.Runtime(old.Name) != nil || s.Len() != 1 {
+		t.Fatal("not pruned after the retention")
+	}
+}
+
+func TestGoneRuntimeComesBack(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("a", t0.Add(time.Hour), t4)})
+	s.ApplyRuntimes(t0.Add(time.Minute), nil)
+	s.ApplyRuntimes(t0.Add(2*time.Minute), []api.Runtime{rt("a", t0.Add(time.Hour), t4)})
+	if r := s.Runtime("runtimes/a"); r.Gone() || r.GoneReason != "" {
+		t.Fatal("listed again but still gone")
+	}
+}
+
+func TestRenewal(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("a", t0.Add(-time.Second), t4), rt("b", t0.Add(-time.Second), t4)})
+	// Renewed token: countdown back to about an hour.
+	s.UpdateRuntime(t0, rt("a", t0.Add(time.Hour), t4))
+	if st, rem := s.TokenStatus(t0, "runtimes/a"); st != TokenOK || FormatCountdown(rem) != "1:00:00" {
+		t.Fatalf("after renewal: %v %v", st, rem)
+	}
+	// Network failure: row stays, state unknown.
+	netErr := &api.Error{Code: api.Unavailable, Message: "connection refused"}
+	s.ApplyRenewError(t0, "runtimes/b", netErr)
+	if r := s.Runtime("runtimes/b"); r.Gone() || !errors.Is(r.RenewErr, netErr) {
+		t.Fatalf("network failure: gone=%v err=%v", r.Gone(), r.RenewErr)
+	}
+	// NOT_FOUND confirms it is gone.
+	s.ApplyRenewError(t0, "runtimes/b", &api.Error{Code: api.NotFound, HTTPStatus: 404})
+	if r := s.Runtime("runtimes/b"); !r.Gone() || r.GoneReason != "NOT_FOUND" {
+		t.Fatalf("NOT_FOUND: gone=%v reason=%q", r.Gone(), r.GoneReason)
+	}
+	s.UpdateRuntime(t0, rt("b", t0.Add(time.Hour), t4))
+	if r := s.Runtime("runtimes/b"); r.Gone() || r.RenewErr != nil {
+		t.Fatal("successful get_runtime did not restore the runtime")
+	}
+}
+
+// Field case 28: a failed refresh keeps the data, marked stale with the
+// reason; a success clears it.
+func TestFreshness(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("a", t0.Add(time.Hour), t4)})
+	err := &api.Error{Code: api.Unauthenticated, HTTPStatus: 401}
+	s.ApplyError(ListRuntimes, t0.Add(time.Minute), err)
+	s.ApplyError(ListRuntimes, t0.Add(2*time.Minute), err)
+	f := s.RuntimesFresh
+	if !f.Stale() || f.Failures != 2 || !f.FetchedAt.Equal(t0) || f.Err != err {
+		t.Fatalf("after failures: %+v", f)
+	}
+	if s.Len() != 1 || s.Runtime("runtimes/a").Gone() {
+		t.Fatal("failure dropped data")
+	}
+	s.ApplyRuntimes(t0.Add(3*time.Minute), []api.Runtime{rt("a", t0.Add(time.Hour), t4)})
+	if s.RuntimesFresh.Stale() || s.RuntimesFresh.Failures != 0 {
+		t.Fatal("success did not clear stale mark")
+	}
+	s.ApplyError(ListSubscription, t0, err)
+	s.ApplyError(ListSpecs, t0, err)
+	if !s.SubscriptionFresh.Stale() || !s.SpecsFresh.Stale() {
+		t.Fatal("subscription/specs errors not recorded")
+	}
+	s.ApplySubscription(t0, api.Subscription{Tier: api.TierPro})
+	s.ApplySpecs(t0, []api.RuntimeSpec{{Key: t4, Eligible: true}})
+	if s.SubscriptionFresh.Stale() || s.SpecsFresh.Stale() || s.Subscription.Tier != api.TierPro || len(s.Specs) != 1 {
+		t.Fatal("subscription/specs not applied")
+	}
+	s.ApplySessions(t0, "runtimes/a", []api.Session{{Name: "runtimes/a/sessions/x"}})
+	s.ApplySessionsError(t0.Add(time.Second), "runtimes/a", err)
+	if r := s.Runtime("runtimes/a"); len(r.Sessions) != 1 || !r.SessionsFresh.Stale() {
+		t.Fatal("sessions error dropped data or not stale")
+	}
+}
+
+func TestRowsSortAndFilter(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{
+		rt("charlie", t0.Add(10*time.Minute), cpu),
+		rt("alpha", t0.Add(50*time.Minute), tpu),
+		rt("bravo", time.Time{}, t4),
+		rt("delta", t0.Add(time.Minute), t4),
+		{Name: ""}, // nameless entries are ignored
+	})
+	ids := func(rows []*Runtime) (out []string) {
+		for _, r := range rows {
+			out = append(out, r.ID())
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		key    SortKey
+		filter string
+		want   []string
+	}{
+		{SortByName, "", []string{"alpha", "bravo", "charlie", "delta"}},
+		{SortByExpiry, "", []string{"delta", "charlie", "alpha", "bravo"}},
+		{SortByAccelerator, "", []string{"charlie", "bravo", "delta", "alpha"}},
+		{SortByName, "T4", []string{"bravo", "delta"}},
+		{SortByName, " gpu ", []string{"bravo", "delta"}},
+		{SortByName, "variant_tpu", []string{"alpha"}},
+		{SortByName, "ALP", []string{"alpha"}},
+		{SortByName, "zzz", nil},
+	} {
+		if got := ids(s.Rows(tc.key, tc.filter)); !equal(got, tc.want) {
+			t.Errorf("Rows(%v, %q) = %v, want %v", tc.key, tc.filter, got, tc.want)
+		}
+	}
+	if SortByName.Next() != SortByExpiry || SortByAccelerator.Next() != SortByName || SortByAccelerator.String() != "accelerator" {
+		t.Fatal("sort key cycle")
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestOwnedSessions(t *testing.T) {
+	s := New(Config{})
+	s.MarkOwned("runtimes/a/sessions/3f2c9a")
+	for name, want := range map[string]bool{
+		"runtimes/a/sessions/colabdash-1": true,
+		"runtimes/a/sessions/3f2c9a":      true,
+		"runtimes/a/sessions/notebook-x":  false,
+		"runtimes/b/sessions/3f2c9a":      false,
+	} {
+		if s.Owned(name) != want {
+			t.Errorf("Owned(%q) = %v", name, !want)
+		}
+	}
+}
+
+func TestVersionBumpsOnChanges(t *testing.T) {
+	s := New(Config{})
+	v := s.Version()
+	s.ApplyRuntimes(t0, nil)
+	if s.Version() == v {
+		t.Fatal("ApplyRuntimes did not bump version")
+	}
+	v = s.Version()
+	s.ApplyError(ListRuntimes, t0, errors.New("x"))
+	if s.Version() != v {
+		t.Fatal("an error must not reorder rows")
+	}
+}

@@ -1,0 +1,260 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// fakeService is an in-memory api.Service with controllable results,
+// errors, a gate that holds every call, and a panic switch.
+type fakeService struct {
+	mu          sync.Mutex
+	runtimes    []api.Runtime
+	runtimesErr error
+	sessions    map[string][]api.Session
+	sub         api.Subscription
+	specs       []api.RuntimeSpec
+	renew       map[string]api.Runtime
+	renewErr    map[string]error
+	gate        chan struct{} // when non-nil, calls wait until it is closed
+	panicOn     string
+	calls       map[string]int
+}
+
+func newFake() *fakeService {
+	return &fakeService{
+		sessions: map[string][]api.Session{}, renew: map[string]api.Runtime{}, renewErr: map[string]error{},
+		calls: map[string]int{}, sub: api.Subscription{Name: "subscription", Tier: api.TierPro},
+	}
+}
+
+func (f *fakeService) enter(ctx context.Context, tool string) error {
+	f.mu.Lock()
+	f.calls[tool]++
+	gate, p := f.gate, f.panicOn
+	f.mu.Unlock()
+	if p == tool {
+		panic("boom in " + tool)
+	}
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func (f *fakeService) count(tool string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[tool]
+}
+
+func (f *fakeService) GetSubscription(ctx context.Context) (api.Subscription, error) {
+	if err := f.enter(ctx, "get_subscription"); err != nil {
+		return api.Subscription{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sub, nil
+}
+
+func (f *fakeService) ListRuntimeSpecs(ctx context.Context) ([]api.RuntimeSpec, error) {
+	if err := f.enter(ctx, "list_runtime_specs"); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.specs, nil
+}
+
+func (f *fakeService) ListRuntimes(ctx context.Context) ([]api.Runtime, error) {
+	if err := f.enter(ctx, "list_runtimes"); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]api.Runtime(nil), f.runtimes...), f.runtimesErr
+}
+
+func (f *fakeService) GetRuntime(ctx context.Context, name string) (api.Runtime, error) {
+	if err := f.enter(ctx, "get_runtime"); err != nil {
+		return api.Runtime{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.renewErr[name]; err != nil {
+		return api.Runtime{}, err
+	}
+	if r, ok := f.renew[name]; ok {
+		return r, nil
+	}
+	for _, r := range f.runtimes {
+		if r.Name == name {
+			return r, nil
+		}
+	}
+	return api.Runtime{}, &api.Error{Code: api.NotFound, Tool: "get_runtime", Message: "runtime not found"}
+}
+
+func (f *fakeService) CreateRuntime(context.Context, api.CreateRuntimeRequest) (api.Runtime, error) {
+	return api.Runtime{}, fmt.Errorf("not used")
+}
+func (f *fakeService) DeleteRuntime(context.Context, string) error { return fmt.Errorf("not used") }
+func (f *fakeService) CreateSession(context.Context, string, string) (api.Session, error) {
+	return api.Session{}, fmt.Errorf("not used")
+}
+
+func (f *fakeService) ListSessions(ctx context.Context, parent string) ([]api.Session, error) {
+	if err := f.enter(ctx, "list_sessions"); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sessions[parent], nil
+}
+
+func (f *fakeService) DeleteSession(context.Context, string) error { return fmt.Errorf("not used") }
+func (f *fakeService) ExecuteCode(context.Context, api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
+	return api.ExecuteCodeResult{}, fmt.Errorf("not used")
+}
+func (f *fakeService) Close() error { return nil }
+
+// clock is a settable fake clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+
+func mkRuntime(id string, spec api.RuntimeSpecKey, expire time.Time, version string) api.Runtime {
+	r := api.Runtime{Name: "runtimes/" + id, RuntimeSpec: spec, Version: version}
+	if !expire.IsZero() {
+		r.ConnectionInfo = &api.ConnectionInfo{URL: "https://" + id + ".prod.colab.dev", Token: "SECRET-TOKEN-" + id, ExpireTime: expire}
+	}
+	return r
+}
+
+var (
+	specT4   = api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}
+	specCPU  = api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}
+	specTPU  = api.RuntimeSpecKey{Variant: api.VariantTPU, Accelerator: "V6E1", Shape: api.ShapeHighMem}
+	specA100 = api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "A100", Shape: api.ShapeHighMem}
+)
+
+// testModel builds a model on svc and clk whose tick command returns its
+// message at once (no real timer), so commands can be run synchronously.
+func testModel(svc api.Service, clk *clock) Model {
+	m := New(Options{
+		Service: svc, Now: clk.now, Location: time.UTC, NoColor: true,
+		Endpoint: "colaboratory.googleapis.com/mcp",
+	})
+	m.every = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		return func() tea.Msg { return fn(time.Time{}) }
+	}
+	return m
+}
+
+// run executes cmd and everything it leads to, feeding API results back
+// into the model, and counts the tick messages and quits it produced (ticks
+// are not fed back, so a tick chain does not loop).
+type runStats struct {
+	ticks, quits int
+	results      int
+}
+
+func run(t testing.TB, m Model, cmd tea.Cmd) (Model, runStats) {
+	t.Helper()
+	var st runStats
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case tickMsg:
+			st.ticks++
+		case tea.QuitMsg:
+			st.quits++
+		case resultMsg:
+			st.results++
+			var next tea.Cmd
+			var tm tea.Model
+			tm, next = m.Update(msg)
+			m = tm.(Model)
+			queue = append(queue, next)
+		case nil:
+		default:
+			t.Fatalf("unexpected message %T", msg)
+		}
+	}
+	return m, st
+}
+
+// collect executes cmd and returns the resultMsgs it produces without
+// feeding them back (for delivering them late or out of order).
+func collect(cmd tea.Cmd) (out []resultMsg, ticks int) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case resultMsg:
+			out = append(out, msg)
+		case tickMsg:
+			ticks++
+		}
+	}
+	return out, ticks
+}
+
+func update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	tm, cmd := m.Update(msg)
+	return tm.(Model), cmd
+}
+
+func keyMsg(s string) tea.KeyMsg {
+	switch s {
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}

@@ -1,0 +1,584 @@
+// Package ui is colabdash's interactive dashboard: an Elm-style Bubble Tea
+// model (header, runtimes table, sessions panel, details panel, footer)
+// over the pure domain in package state, talking to Colab only through
+// api.Service.
+//
+// Every API call is a tea.Cmd whose result message names what it was for
+// (kind, runtime name, request generation): a late answer lands on the right
+// row and a superseded one is dropped. One tick per second drives every
+// countdown, the spinner and auto-refresh; there is no other timer.
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+)
+
+// Defaults and limits of Options.
+const (
+	// DefaultRefreshInterval is how often list_runtimes and list_sessions
+	// run (30 s).
+	DefaultRefreshInterval = 30 * time.Second
+	// MinRefreshInterval is the smallest refresh interval accepted (5 s);
+	// smaller values are raised to it.
+	MinRefreshInterval = 5 * time.Second
+	// MaxBackoff caps the delay between failed refreshes (5 min).
+	MaxBackoff = 5 * time.Minute
+	// DefaultCallTimeout bounds each API call (30 s).
+	DefaultCallTimeout = 30 * time.Second
+	// RenewRetry is the pause before retrying a failed or unhelpful proxy
+	// token renewal (get_runtime) of one runtime (30 s).
+	RenewRetry = 30 * time.Second
+	// MinWidth and MinHeight are the smallest terminal the dashboard lays
+	// out (60×15 cells); below it, it shows "terminal too small".
+	MinWidth, MinHeight = 60, 15
+)
+
+// Options configure New. Only Service is required.
+type Options struct {
+	// Service is the Colab API (api/client, or the emulator in demo mode).
+	Service api.Service
+	// Now is the clock (default time.Now). Tests inject a fixed clock.
+	Now func() time.Time
+	// Location is the zone expireTime is shown in (default time.Local, so
+	// TZ is respected). Countdowns never depend on it.
+	Location *time.Location
+	// RefreshInterval between automatic list_runtimes/list_sessions calls
+	// (default 30 s, minimum 5 s).
+	RefreshInterval time.Duration
+	// ExpiringThreshold: a proxy token with at most this much left shows
+	// EXPIRING and is renewed with get_runtime (default 5 min).
+	ExpiringThreshold time.Duration
+	// GoneRetention: how long a vanished runtime stays listed as gone
+	// (default 10 min).
+	GoneRetention time.Duration
+	// CallTimeout bounds each API call (default 30 s).
+	CallTimeout time.Duration
+	// Endpoint, Account and Profile are shown in the header (any may be
+	// empty); Demo adds a DEMO badge.
+	Endpoint, Account, Profile string
+	Demo                       bool
+	// Keymap is the key map (default keymap.Default()).
+	Keymap *keymap.KeyMap
+	// NoColor renders without any colour or style escape codes (set it when
+	// NO_COLOR is non-empty; see NoColorFromEnv).
+	NoColor bool
+	// Context is the parent of every API call's context (default
+	// context.Background()); calls are cancelled when the user quits.
+	Context context.Context
+}
+
+type panel int
+
+const (
+	panelRuntimes panel = iota
+	panelSessions
+)
+
+type callKind int
+
+const (
+	callRuntimes callKind = iota
+	callSessions
+	callSubscription
+	callSpecs
+	callRenew
+)
+
+func (k callKind) String() string {
+	return [...]string{"list_runtimes", "list_sessions", "get_subscription", "list_runtime_specs", "get_runtime"}[k]
+}
+
+// callKey says what a call is for: its kind and, for per-runtime calls,
+// the runtime name.
+type callKey struct {
+	kind    callKind
+	runtime string
+}
+
+type pendingCall struct {
+	gen     uint64
+	started time.Time
+}
+
+// resultMsg is the answer to one API call. gen is the request generation:
+// the answer is applied only if it is still the latest request for key.
+type resultMsg struct {
+	key      callKey
+	gen      uint64
+	err      error
+	runtimes []api.Runtime
+	sessions []api.Session
+	runtime  api.Runtime
+	sub      api.Subscription
+	specs    []api.RuntimeSpec
+}
+
+// tickMsg is the one-second tick; ticks of another generation are dropped.
+type tickMsg struct{ gen uint64 }
+
+// Model is the dashboard's root Bubble Tea model. Build it with New.
+type Model struct {
+	opts   Options
+	svc    api.Service
+	now    func() time.Time
+	keys   *keymap.KeyMap
+	st     styles
+	help   help.Model
+	snap   *state.Snapshot
+	ctx    context.Context
+	cancel context.CancelFunc
+	sem    chan struct{}
+	every  func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
+
+	width, height int
+	focus         panel
+	showDetails   bool
+	showHelp      bool
+	filtering     bool
+	filter        string
+	sortKey       state.SortKey
+
+	rows        []*state.Runtime
+	rowsVersion uint64
+	rowsDirty   bool
+	selected    string // selected runtime name; survives re-sorting
+	cursor      int
+	offset      int
+	sessCursor  int
+
+	tickGen     uint64
+	frame       int
+	seq         uint64
+	pending     map[callKey]pendingCall
+	lastRenew   map[string]time.Time
+	nextRefresh time.Time
+	status      string
+	statusErr   bool
+	statusUntil time.Time
+	initCmds    []tea.Cmd
+}
+
+// New builds the dashboard. The first frame renders at once on an empty
+// snapshot ("loading"); Init then starts get_subscription,
+// list_runtime_specs and list_runtimes, and the tick.
+func New(o Options) Model {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Location == nil {
+		o.Location = time.Local
+	}
+	if o.RefreshInterval <= 0 {
+		o.RefreshInterval = DefaultRefreshInterval
+	}
+	o.RefreshInterval = max(o.RefreshInterval, MinRefreshInterval)
+	if o.ExpiringThreshold <= 0 {
+		o.ExpiringThreshold = state.DefaultExpiringThreshold
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = DefaultCallTimeout
+	}
+	if o.Keymap == nil {
+		o.Keymap = keymap.Default()
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	ctx, cancel := context.WithCancel(o.Context)
+	st := newStyles(o.NoColor)
+	h := help.New()
+	h.Styles = st.help
+	m := Model{
+		opts: o, svc: o.Service, now: o.Now, keys: o.Keymap, st: st, help: h,
+		snap:    state.New(state.Config{ExpiringThreshold: o.ExpiringThreshold, GoneRetention: o.GoneRetention}),
+		ctx:     ctx,
+		cancel:  cancel,
+		sem:     make(chan struct{}, 4),
+		every:   tea.Every,
+		tickGen: 1,
+		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{},
+		rowsDirty: true,
+	}
+	now := m.now()
+	m.nextRefresh = now.Add(o.RefreshInterval)
+	m.initCmds = []tea.Cmd{
+		m.issue(callKey{kind: callSubscription}, now),
+		m.issue(callKey{kind: callSpecs}, now),
+		m.issue(callKey{kind: callRuntimes}, now),
+	}
+	return m
+}
+
+// Snapshot returns the dashboard's domain state (read-only use).
+func (m Model) Snapshot() *state.Snapshot { return m.snap }
+
+// Selected returns the name of the selected runtime ("" when none).
+func (m Model) Selected() string { return m.selected }
+
+// Init starts the first API calls and the one tick chain.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(append([]tea.Cmd{m.tick()}, m.initCmds...)...)
+}
+
+func (m *Model) tick() tea.Cmd {
+	gen := m.tickGen
+	return m.every(time.Second, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+}
+
+// issue registers a call for key and returns its command, or nil when the
+// same call is already in flight (and not overdue): refreshes coalesce.
+func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
+	if p, ok := m.pending[k]; ok {
+		if el := now.Sub(p.started); el >= 0 && el < m.opts.CallTimeout+5*time.Second {
+			return nil
+		}
+	}
+	m.seq++
+	gen := m.seq
+	m.pending[k] = pendingCall{gen: gen, started: now}
+	svc, parent, timeout, sem := m.svc, m.ctx, m.opts.CallTimeout, m.sem
+	return func() (msg tea.Msg) {
+		res := resultMsg{key: k, gen: gen}
+		defer func() {
+			// A panicking Service must not take the terminal down: it
+			// becomes this call's error.
+			if r := recover(); r != nil {
+				res.err = fmt.Errorf("internal error in %s: %v", k.kind, r)
+				msg = res
+			}
+		}()
+		if svc == nil {
+			res.err = fmt.Errorf("%s: no Colab service configured", k.kind)
+			return res
+		}
+		if k.runtime != "" {
+			select {
+			case sem <- struct{}{}:
+				defer func() { <-sem }()
+			case <-parent.Done():
+				res.err = parent.Err()
+				return res
+			}
+		}
+		ctx, cancel := context.WithTimeout(parent, timeout)
+		defer cancel()
+		switch k.kind {
+		case callRuntimes:
+			res.runtimes, res.err = svc.ListRuntimes(ctx)
+		case callSessions:
+			res.sessions, res.err = svc.ListSessions(ctx, k.runtime)
+		case callSubscription:
+			res.sub, res.err = svc.GetSubscription(ctx)
+		case callSpecs:
+			res.specs, res.err = svc.ListRuntimeSpecs(ctx)
+		case callRenew:
+			res.runtime, res.err = svc.GetRuntime(ctx, k.runtime)
+		}
+		return res
+	}
+}
+
+// Update handles keys, window sizes, ticks and API results. It never
+// blocks: every API call runs in a returned tea.Cmd.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.Width = msg.Width
+		m.scroll()
+	case tickMsg:
+		if msg.gen != m.tickGen {
+			return m, nil // a stale chain dies here
+		}
+		m.frame++
+		cmd = tea.Batch(append(m.onTick(m.now()), m.tick())...)
+	case resultMsg:
+		cmd = m.onResult(msg)
+	case tea.KeyMsg:
+		cmd = m.onKey(msg)
+	}
+	m.syncRows()
+	return m, cmd
+}
+
+func (m *Model) onTick(now time.Time) []tea.Cmd {
+	var cmds []tea.Cmd
+	if m.snap.Prune(now) {
+		m.rowsDirty = true
+	}
+	// A wall clock that jumped back would put the next refresh far away:
+	// never wait longer than the longest legitimate delay.
+	if now.Before(m.nextRefresh.Add(-MaxBackoff)) || !now.Before(m.nextRefresh) {
+		cmds = append(cmds, m.refresh(now, false)...)
+	}
+	// Renew proxy tokens that are expiring or expired (field case 1).
+	for r := range m.snap.All() {
+		if r.Gone() {
+			continue
+		}
+		st, _ := r.Token(now, m.opts.ExpiringThreshold)
+		if st != state.TokenExpiring && st != state.TokenExpired {
+			continue
+		}
+		if last, ok := m.lastRenew[r.Name]; ok && now.Sub(last) >= 0 && now.Sub(last) < RenewRetry {
+			continue
+		}
+		if c := m.issue(callKey{kind: callRenew, runtime: r.Name}, now); c != nil {
+			m.lastRenew[r.Name] = now
+			cmds = append(cmds, c)
+		}
+	}
+	if m.status != "" && !now.Before(m.statusUntil) {
+		m.status = ""
+	}
+	return cmds
+}
+
+// refresh starts list_runtimes (and, when manual, get_subscription). The
+// sessions follow when the runtimes arrive.
+func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
+	m.nextRefresh = now.Add(m.opts.RefreshInterval)
+	var cmds []tea.Cmd
+	c := m.issue(callKey{kind: callRuntimes}, now)
+	if c == nil {
+		if manual {
+			m.setStatus(now, "refresh already in progress", false)
+		}
+		return nil
+	}
+	cmds = append(cmds, c)
+	if manual {
+		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
+			cmds = append(cmds, c)
+		}
+		m.setStatus(now, "refreshing…", false)
+	}
+	return cmds
+}
+
+func (m *Model) setStatus(now time.Time, s string, isErr bool) {
+	m.status, m.statusErr, m.statusUntil = s, isErr, now.Add(5*time.Second)
+}
+
+// backoff is the delay after n consecutive failures: the interval doubled
+// per failure, capped at MaxBackoff, and at least the server's retry delay.
+func (m *Model) backoff(n int, err error) time.Duration {
+	d := m.opts.RefreshInterval
+	for i := 0; i < n && d < MaxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, MaxBackoff)
+	if ae, ok := err.(*api.Error); ok && ae.RetryDelay > d {
+		d = ae.RetryDelay
+	}
+	return d
+}
+
+func (m *Model) onResult(msg resultMsg) tea.Cmd {
+	p, ok := m.pending[msg.key]
+	if !ok || p.gen != msg.gen {
+		return nil // late or superseded answer: drop it
+	}
+	delete(m.pending, msg.key)
+	now := m.now()
+	switch msg.key.kind {
+	case callRuntimes:
+		if msg.err != nil {
+			m.snap.ApplyError(state.ListRuntimes, now, msg.err)
+			m.nextRefresh = now.Add(m.backoff(m.snap.RuntimesFresh.Failures, msg.err))
+			return nil
+		}
+		m.snap.ApplyRuntimes(now, msg.runtimes)
+		m.nextRefresh = now.Add(m.opts.RefreshInterval)
+		var cmds []tea.Cmd
+		for r := range m.snap.All() {
+			if r.Gone() {
+				// Answers still on their way for it are dropped.
+				delete(m.pending, callKey{kind: callSessions, runtime: r.Name})
+				delete(m.pending, callKey{kind: callRenew, runtime: r.Name})
+				continue
+			}
+			if c := m.issue(callKey{kind: callSessions, runtime: r.Name}, now); c != nil {
+				cmds = append(cmds, c)
+			}
+		}
+		return tea.Batch(cmds...)
+	case callSessions:
+		if msg.err != nil {
+			m.snap.ApplySessionsError(now, msg.key.runtime, msg.err)
+		} else {
+			m.snap.ApplySessions(now, msg.key.runtime, msg.sessions)
+		}
+	case callSubscription:
+		if msg.err != nil {
+			m.snap.ApplyError(state.ListSubscription, now, msg.err)
+		} else {
+			m.snap.ApplySubscription(now, msg.sub)
+		}
+	case callSpecs:
+		if msg.err != nil {
+			m.snap.ApplyError(state.ListSpecs, now, msg.err)
+		} else {
+			m.snap.ApplySpecs(now, msg.specs)
+		}
+	case callRenew:
+		if msg.err != nil {
+			m.snap.ApplyRenewError(now, msg.key.runtime, msg.err)
+		} else if msg.runtime.Name == msg.key.runtime {
+			m.snap.UpdateRuntime(now, msg.runtime)
+		}
+	}
+	return nil
+}
+
+func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
+	now := m.now()
+	if m.filtering {
+		switch k.Type {
+		case tea.KeyCtrlC:
+			m.cancel()
+			return tea.Quit
+		case tea.KeyEsc:
+			m.filtering, m.filter = false, ""
+		case tea.KeyEnter:
+			m.filtering = false
+		case tea.KeyBackspace:
+			if r := []rune(m.filter); len(r) > 0 {
+				m.filter = string(r[:len(r)-1])
+			}
+		case tea.KeyCtrlU:
+			m.filter = ""
+		case tea.KeyRunes, tea.KeySpace:
+			m.filter += string(k.Runes)
+		}
+		m.rowsDirty = true
+		return nil
+	}
+	keys := m.keys
+	switch {
+	case key.Matches(k, keys.Quit):
+		m.cancel()
+		return tea.Quit
+	case key.Matches(k, keys.Help):
+		m.showHelp = !m.showHelp
+		m.help.ShowAll = m.showHelp
+	case key.Matches(k, keys.Back):
+		switch {
+		case m.showHelp:
+			m.showHelp, m.help.ShowAll = false, false
+		case m.showDetails:
+			m.showDetails = false
+		case m.filter != "":
+			m.filter, m.rowsDirty = "", true
+		}
+	case key.Matches(k, keys.Up):
+		m.move(-1)
+	case key.Matches(k, keys.Down):
+		m.move(1)
+	case key.Matches(k, keys.PageUp):
+		m.move(-m.layout().tableRows)
+	case key.Matches(k, keys.PageDown):
+		m.move(m.layout().tableRows)
+	case key.Matches(k, keys.Top):
+		m.move(-1 << 30)
+	case key.Matches(k, keys.Bottom):
+		m.move(1 << 30)
+	case key.Matches(k, keys.NextPanel), key.Matches(k, keys.PrevPanel):
+		m.focus = 1 - m.focus
+	case key.Matches(k, keys.Details):
+		m.showDetails = !m.showDetails
+	case key.Matches(k, keys.Filter):
+		m.filtering = true
+	case key.Matches(k, keys.Sort):
+		m.sortKey = m.sortKey.Next()
+		m.rowsDirty = true
+		m.setStatus(now, "sorted by "+m.sortKey.String(), false)
+	case key.Matches(k, keys.Refresh):
+		return tea.Batch(m.refresh(now, true)...)
+	}
+	return nil
+}
+
+func (m *Model) move(delta int) {
+	if m.focus == panelSessions {
+		n := 0
+		if r := m.snap.Runtime(m.selected); r != nil {
+			n = len(r.Sessions)
+		}
+		m.sessCursor = clamp(m.sessCursor+delta, 0, n-1)
+		return
+	}
+	if len(m.rows) == 0 {
+		return
+	}
+	m.cursor = clamp(m.cursor+delta, 0, len(m.rows)-1)
+	if m.rows[m.cursor].Name != m.selected {
+		m.selected = m.rows[m.cursor].Name
+		m.sessCursor = 0
+	}
+	m.scroll()
+}
+
+func clamp(v, lo, hi int) int {
+	if hi < lo {
+		return lo
+	}
+	return max(lo, min(v, hi))
+}
+
+// syncRows re-sorts and re-filters only when the data, sort or filter
+// changed, keeps the selection on the same runtime by name, and keeps it
+// visible.
+func (m *Model) syncRows() {
+	if !m.rowsDirty && m.rowsVersion == m.snap.Version() {
+		return
+	}
+	m.rows = m.snap.Rows(m.sortKey, m.filter)
+	m.rowsVersion, m.rowsDirty = m.snap.Version(), false
+	found := false
+	for i, r := range m.rows {
+		if r.Name == m.selected {
+			m.cursor, found = i, true
+			break
+		}
+	}
+	if !found {
+		m.cursor = clamp(m.cursor, 0, len(m.rows)-1)
+		m.selected = ""
+		if len(m.rows) > 0 {
+			m.selected = m.rows[m.cursor].Name
+		}
+		m.sessCursor = 0
+	}
+	m.scroll()
+}
+
+// scroll keeps the cursor inside the visible window of the table.
+func (m *Model) scroll() {
+	h := m.layout().tableRows
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+h {
+		m.offset = m.cursor - h + 1
+	}
+	m.offset = clamp(m.offset, 0, max(0, len(m.rows)-h))
+}
+
+// inFlight returns the number of API calls in flight.
+func (m Model) inFlight() int { return len(m.pending) }
+
+// spinnerFrames advance once per tick (no second timer).
+var spinnerFrames = spinner.Dot.Frames

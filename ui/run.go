@@ -1,0 +1,188 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
+
+	"github.com/colabdash/colabdash/keymap"
+)
+
+// NoColorFromEnv reports whether the NO_COLOR environment variable is set
+// to any non-empty value (https://no-color.org: "1", "true" and "yes" all
+// count, unlike strconv.ParseBool-based checks).
+func NoColorFromEnv() bool { return os.Getenv("NO_COLOR") != "" }
+
+// ConfigureColor makes the process-wide Lip Gloss renderer emit no colour
+// or style escape codes at all when noColor is true (termenv.Ascii). Call
+// it once in main before building models, with NoColorFromEnv() or a
+// --no-color flag, and pass the same value in Options.NoColor.
+func ConfigureColor(noColor bool) {
+	if noColor {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+}
+
+// NotATerminalMessage is what to print (on stderr, exiting non-zero) when
+// colabdash is started without a subcommand and stdout is not a terminal.
+const NotATerminalMessage = "colabdash: the dashboard needs a terminal, and stdout is not one.\n" +
+	"Use `colabdash status` for a plain listing that works in scripts and pipes."
+
+// IsTerminal reports whether f is a terminal (TTY). main calls it on
+// os.Stdout before Run, and prints NotATerminalMessage when it is false.
+func IsTerminal(f *os.File) bool { return f != nil && term.IsTerminal(f.Fd()) }
+
+// ErrPanicked is returned by Run when the program panicked; the terminal
+// was restored before the panic text was printed.
+var ErrPanicked = errors.New("colabdash crashed (internal error); the terminal was restored")
+
+// Run runs model full-screen (alternate screen) until it quits and returns
+// the final model (type-assert it to Model or AuthErrorModel).
+//
+// Guarantees: a panic in Init, Update, View or any tea.Cmd is recovered by
+// Bubble Tea, which leaves the alternate screen, shows the cursor and
+// restores echo/cooked mode before printing the panic and stack; Run then
+// returns an error wrapping ErrPanicked (exit non-zero). The dashboard's own
+// API commands recover panics themselves and show them as call errors, so
+// the program keeps running. Goroutines started outside Bubble Tea must
+// recover on their own (see SafeSend). extra options are appended to
+// tea.WithAltScreen().
+func Run(model tea.Model, extra ...tea.ProgramOption) (tea.Model, error) {
+	p := tea.NewProgram(model, append([]tea.ProgramOption{tea.WithAltScreen()}, extra...)...)
+	final, err := p.Run()
+	if errors.Is(err, tea.ErrProgramPanic) {
+		return final, fmt.Errorf("%w: %w", ErrPanicked, err)
+	}
+	return final, err
+}
+
+// PanicMsg is sent by SafeSend when its function panicked.
+type PanicMsg struct{ Err error }
+
+// SafeSend runs fn in a new goroutine and sends its message to p; a panic in
+// fn is recovered and sent as a PanicMsg instead of killing the process with
+// the terminal in raw mode. A nil message is not sent.
+func SafeSend(p *tea.Program, fn func() tea.Msg) {
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				p.Send(PanicMsg{Err: fmt.Errorf("internal error: %v", r)})
+			}
+		}()
+		if msg := fn(); msg != nil {
+			p.Send(msg)
+		}
+	}()
+}
+
+// AuthErrorInfo describes a failure to find usable Google credentials, for
+// the no-credentials screen.
+type AuthErrorInfo struct {
+	// Headline is one line, e.g. "No Google credentials found".
+	Headline string
+	// Tried lists what was tried, one item each (e.g.
+	// "GOOGLE_APPLICATION_CREDENTIALS: not set",
+	// "~/.config/gcloud/application_default_credentials.json: not found").
+	Tried []string
+	// Fix lists the steps that fix it, one per line (commands included).
+	Fix []string
+	// Err is the underlying error, shown on one line (may be nil).
+	Err error
+	// Keymap (default keymap.Default()): Demo continues in demo mode, Quit
+	// and Back quit.
+	Keymap *keymap.KeyMap
+	// NoColor renders without escape codes.
+	NoColor bool
+}
+
+// AuthErrorModel is the no-credentials screen: what was tried and how to
+// fix it, instead of a crash. Pressing the demo key ("d") quits with
+// WantsDemo() true so the caller can start the dashboard on the emulator.
+type AuthErrorModel struct {
+	info          AuthErrorInfo
+	st            styles
+	width, height int
+	demo          bool
+}
+
+// NewAuthError builds the no-credentials screen.
+func NewAuthError(info AuthErrorInfo) AuthErrorModel {
+	if info.Keymap == nil {
+		info.Keymap = keymap.Default()
+	}
+	if info.Headline == "" {
+		info.Headline = "No usable Google credentials"
+	}
+	return AuthErrorModel{info: info, st: newStyles(info.NoColor)}
+}
+
+// WantsDemo reports whether the user chose to continue in demo mode.
+func (m AuthErrorModel) WantsDemo() bool { return m.demo }
+
+// Init does nothing.
+func (m AuthErrorModel) Init() tea.Cmd { return nil }
+
+// Update handles the demo and quit keys and window sizes.
+func (m AuthErrorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.KeyMsg:
+		k := m.info.Keymap
+		switch {
+		case key.Matches(msg, k.Demo):
+			m.demo = true
+			return m, tea.Quit
+		case key.Matches(msg, k.Quit), key.Matches(msg, k.Back):
+			return m, tea.Quit
+		}
+	}
+	return m, nil
+}
+
+// View renders the screen, wrapped to the terminal width.
+func (m AuthErrorModel) View() string {
+	w := m.width
+	if w <= 0 {
+		w = 80
+	}
+	var b strings.Builder
+	b.WriteString(m.st.errText.Render("✕ "+m.info.Headline) + "\n\n")
+	if m.info.Err != nil {
+		b.WriteString(errLine(m.info.Err) + "\n\n")
+	}
+	if len(m.info.Tried) > 0 {
+		b.WriteString(m.st.bold.Render("Tried:") + "\n")
+		for _, t := range m.info.Tried {
+			b.WriteString("  • " + t + "\n")
+		}
+		b.WriteString("\n")
+	}
+	if len(m.info.Fix) > 0 {
+		b.WriteString(m.st.bold.Render("To fix:") + "\n")
+		for _, f := range m.info.Fix {
+			b.WriteString("  " + f + "\n")
+		}
+		b.WriteString("\n")
+	}
+	k := m.info.Keymap
+	b.WriteString(m.st.bold.Render(k.Demo.Help().Key) + " continue in demo mode (embedded emulator) · " +
+		m.st.bold.Render(k.Quit.Help().Key) + " quit")
+	wrapped := lipgloss.NewStyle().Width(w).Render(b.String())
+	lines := strings.Split(wrapped, "\n")
+	for i := range lines {
+		lines[i] = ansi.Truncate(strings.TrimRight(lines[i], " "), w, "…")
+	}
+	if m.height > 0 && len(lines) > m.height {
+		lines = lines[:m.height]
+	}
+	return strings.Join(lines, "\n")
+}

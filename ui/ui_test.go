@@ -1,0 +1,626 @@
+package ui
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// updateGolden reports whether -update was given (the flag is registered by
+// github.com/charmbracelet/x/exp/golden, which teatest imports).
+func updateGolden() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// fixture returns a fake with five runtimes (OK, EXPIRING, EXPIRED,
+// UNKNOWN, and one that vanishes) and a model that has loaded them: the
+// first list at t0−2m, the second at t0 (r-echo gone), the clock at t0+12s.
+func fixture(t testing.TB) (*fakeService, *clock, Model) {
+	t.Helper()
+	f := newFake()
+	f.specs = []api.RuntimeSpec{{Key: specT4, Eligible: true}, {Key: specCPU, Eligible: true}}
+	f.runtimes = []api.Runtime{
+		mkRuntime("r-alpha", specT4, t0.Add(42*time.Minute+17*time.Second), "2025.10"),
+		mkRuntime("r-bravo", specCPU, t0.Add(4*time.Minute+59*time.Second), ""),
+		mkRuntime("r-charlie", specTPU, t0.Add(-30*time.Second), ""),
+		mkRuntime("r-delta", specA100, time.Time{}, "2025.07"),
+		mkRuntime("r-echo", specCPU, t0.Add(time.Hour), ""),
+	}
+	f.sessions["runtimes/r-alpha"] = []api.Session{
+		{Name: "runtimes/r-alpha/sessions/colabdash-1a2b"},
+		{Name: "runtimes/r-alpha/sessions/3f2c9a7e-5d1b-4c1e-9a63-0c8f2d9e4b71"},
+	}
+	clk := &clock{t: t0.Add(-2 * time.Minute)}
+	m := testModel(f, clk)
+	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m, _ = run(t, m, m.Init())
+	clk.t = t0
+	f.runtimes = f.runtimes[:4]
+	m, _ = run(t, m, tea.Batch(m.refresh(t0, false)...))
+	clk.t = t0.Add(12 * time.Second)
+	return f, clk, m
+}
+
+func TestFirstFrameBeforeAnyCallReturns(t *testing.T) {
+	f := newFake()
+	f.gate = make(chan struct{})
+	clk := &clock{t: t0}
+	m := testModel(f, clk)
+	cmd := m.Init()
+	if cmd == nil {
+		t.Fatal("Init returned no command")
+	}
+	// Run Init's commands in the background: they block on the gate.
+	done := make(chan []resultMsg)
+	go func() { out, _ := collect(cmd); done <- out }()
+	v := m.View()
+	for _, want := range []string{"connecting", "loading runtimes", "tier …"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("first frame lacks %q:\n%s", want, v)
+		}
+	}
+	if m.inFlight() != 3 {
+		t.Fatalf("in flight = %d, want 3 (subscription, specs, runtimes)", m.inFlight())
+	}
+	close(f.gate)
+	if got := <-done; len(got) != 3 {
+		t.Fatalf("%d results, want 3", len(got))
+	}
+}
+
+func TestUpdateKeys(t *testing.T) {
+	type check func(t *testing.T, m Model, st runStats)
+	selected := func(id string) check {
+		return func(t *testing.T, m Model, _ runStats) {
+			t.Helper()
+			if m.Selected() != "runtimes/"+id {
+				t.Fatalf("selected %q, want %s", m.Selected(), id)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		keys  []string
+		check check
+	}{
+		{"starts on first row", nil, selected("r-alpha")},
+		{"down", []string{"down"}, selected("r-bravo")},
+		{"vim j j k", []string{"j", "j", "k"}, selected("r-bravo")},
+		{"up at top stays", []string{"up", "k"}, selected("r-alpha")},
+		{"G bottom is the gone runtime", []string{"G"}, selected("r-echo")},
+		{"g top", []string{"G", "g"}, selected("r-alpha")},
+		{"filter t4", []string{"/", "t", "4", "enter"}, func(t *testing.T, m Model, _ runStats) {
+			if len(m.rows) != 1 || m.rows[0].ID() != "r-alpha" || m.filtering {
+				t.Fatalf("rows %d filtering %v", len(m.rows), m.filtering)
+			}
+			if !strings.Contains(m.View(), "filter: t4") {
+				t.Fatal("filter not shown")
+			}
+		}},
+		{"filter keeps q as text", []string{"/", "q"}, func(t *testing.T, m Model, st runStats) {
+			if st.quits != 0 || m.filter != "q" {
+				t.Fatalf("quits %d filter %q", st.quits, m.filter)
+			}
+		}},
+		{"filter backspace", []string{"/", "c", "p", "x", "backspace"}, func(t *testing.T, m Model, _ runStats) {
+			if m.filter != "cp" || len(m.rows) != 2 {
+				t.Fatalf("filter %q rows %d", m.filter, len(m.rows))
+			}
+		}},
+		{"esc clears filter", []string{"/", "t", "4", "esc"}, func(t *testing.T, m Model, _ runStats) {
+			if m.filter != "" || len(m.rows) != 5 {
+				t.Fatalf("filter %q rows %d", m.filter, len(m.rows))
+			}
+		}},
+		{"filter with no match", []string{"/", "z", "z", "enter"}, func(t *testing.T, m Model, _ runStats) {
+			if m.Selected() != "" || !strings.Contains(m.View(), "no runtime matches") {
+				t.Fatalf("selected %q", m.Selected())
+			}
+		}},
+		{"selection follows the runtime when re-sorted", []string{"j", "s"}, func(t *testing.T, m Model, _ runStats) {
+			// sorted by expiry: charlie, bravo, alpha, delta, echo
+			if m.sortKey != state.SortByExpiry || m.Selected() != "runtimes/r-bravo" || m.cursor != 1 {
+				t.Fatalf("sort %v selected %q cursor %d", m.sortKey, m.Selected(), m.cursor)
+			}
+		}},
+		{"tab focuses sessions and moves there", []string{"tab", "down"}, func(t *testing.T, m Model, _ runStats) {
+			if m.focus != panelSessions || m.sessCursor != 1 || m.Selected() != "runtimes/r-alpha" {
+				t.Fatalf("focus %v sess %d sel %q", m.focus, m.sessCursor, m.Selected())
+			}
+		}},
+		{"tab twice back to runtimes", []string{"tab", "tab", "down"}, selected("r-bravo")},
+		{"enter shows details", []string{"enter"}, func(t *testing.T, m Model, _ runStats) {
+			v := m.View()
+			if !m.showDetails || !strings.Contains(v, "DETAILS · r-alpha") || !strings.Contains(v, "https://r-alpha.prod.colab.dev") {
+				t.Fatalf("details not shown:\n%s", v)
+			}
+		}},
+		{"esc closes details", []string{"enter", "esc"}, func(t *testing.T, m Model, _ runStats) {
+			if m.showDetails {
+				t.Fatal("details still open")
+			}
+		}},
+		{"? full help", []string{"?"}, func(t *testing.T, m Model, _ runStats) {
+			v := m.View()
+			if !m.showHelp || !strings.Contains(v, "HELP") || !strings.Contains(v, "next panel") || !strings.Contains(v, "page down") || !strings.Contains(v, "back/clear") {
+				t.Fatalf("help not shown:\n%s", v)
+			}
+		}},
+		{"? twice closes help", []string{"?", "?"}, func(t *testing.T, m Model, _ runStats) {
+			if m.showHelp || strings.Contains(m.View(), "page down") {
+				t.Fatal("help still open")
+			}
+		}},
+		{"q quits", []string{"q"}, func(t *testing.T, m Model, st runStats) {
+			if st.quits != 1 || m.ctx.Err() == nil {
+				t.Fatalf("quits %d, ctx %v", st.quits, m.ctx.Err())
+			}
+		}},
+		{"ctrl+c quits even while filtering", []string{"/", "ctrl+c"}, func(t *testing.T, m Model, st runStats) {
+			if st.quits != 1 {
+				t.Fatal("no quit")
+			}
+		}},
+		{"r refreshes", []string{"r"}, func(t *testing.T, m Model, st runStats) {
+			if st.results < 2 { // list_runtimes + get_subscription (+ sessions)
+				t.Fatalf("refresh made %d calls", st.results)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, m := fixture(t)
+			var total runStats
+			for _, k := range tc.keys {
+				var cmd tea.Cmd
+				m, cmd = update(m, keyMsg(k))
+				var st runStats
+				m, st = run(t, m, cmd)
+				total.quits += st.quits
+				total.results += st.results
+				total.ticks += st.ticks
+			}
+			tc.check(t, m, total)
+			if total.ticks != 0 {
+				t.Fatalf("keys started %d tick chains", total.ticks)
+			}
+		})
+	}
+}
+
+// Field case 21: exactly one tick chain, whatever refreshes, resizes and
+// results happen; ticks of another generation are dropped.
+func TestOneTickChain(t *testing.T) {
+	f, clk, m := fixture(t)
+	ticks := 0
+	for i := 0; i < 5; i++ {
+		var cmd tea.Cmd
+		m, cmd = update(m, keyMsg("r"))
+		var st runStats
+		m, st = run(t, m, cmd)
+		ticks += st.ticks
+	}
+	for i := 0; i < 10; i++ {
+		var cmd tea.Cmd
+		m, cmd = update(m, tea.WindowSizeMsg{Width: 60 + i*10, Height: 15 + i})
+		_, n := collect(cmd)
+		ticks += n
+	}
+	f.runtimesErr = &api.Error{Code: api.Unavailable, Message: "down"}
+	clk.add(time.Hour)
+	m, cmd := update(m, tickMsg{gen: m.tickGen})
+	m, st := run(t, m, cmd)
+	if st.ticks != 1 || ticks != 0 {
+		t.Fatalf("a tick produced %d ticks; other events produced %d", st.ticks, ticks)
+	}
+	if _, cmd := update(m, tickMsg{gen: m.tickGen + 1}); cmd != nil {
+		t.Fatal("a tick of another generation was not dropped")
+	}
+	frame := m.frame
+	m, _ = update(m, tickMsg{gen: 99})
+	if m.frame != frame {
+		t.Fatal("stale tick advanced the spinner")
+	}
+}
+
+func TestLateResultLandsOnRightRow(t *testing.T) {
+	f, clk, m := fixture(t)
+	f.sessions["runtimes/r-bravo"] = []api.Session{{Name: "runtimes/r-bravo/sessions/nb-1"}}
+	// A refresh goes out; its sessions answers are held back.
+	m, cmd := update(m, keyMsg("r"))
+	res, _ := collect(cmd)
+	var sessCmd tea.Cmd
+	for _, r := range res {
+		var c tea.Cmd
+		m, c = update(m, r)
+		sessCmd = tea.Batch(sessCmd, c)
+	}
+	late, _ := collect(sessCmd)
+	// Meanwhile the user moves to another runtime.
+	m, _ = update(m, keyMsg("j"))
+	m, _ = update(m, keyMsg("j"))
+	clk.add(3 * time.Second)
+	for _, r := range late {
+		m, _ = update(m, r)
+	}
+	if got := m.snap.Runtime("runtimes/r-bravo").Sessions; len(got) != 1 || got[0].ID() != "nb-1" {
+		t.Fatalf("r-bravo sessions = %v", got)
+	}
+	if got := m.snap.Runtime("runtimes/r-alpha").Sessions; len(got) != 2 {
+		t.Fatalf("r-alpha sessions = %v", got)
+	}
+	if m.Selected() != "runtimes/r-charlie" || m.snap.Runtime("runtimes/r-charlie").SessionsFresh.Loaded() == false {
+		t.Fatalf("selected %q", m.Selected())
+	}
+}
+
+func TestStaleResultsDropped(t *testing.T) {
+	t.Run("sessions of a runtime that vanished", func(t *testing.T) {
+		f, _, m := fixture(t)
+		m, cmd := update(m, keyMsg("r"))
+		res, _ := collect(cmd)
+		var sessCmd tea.Cmd
+		for _, r := range res {
+			var c tea.Cmd
+			m, c = update(m, r)
+			sessCmd = tea.Batch(sessCmd, c)
+		}
+		held, _ := collect(sessCmd)
+		// Next refresh: r-alpha is gone.
+		f.runtimes = f.runtimes[1:]
+		m.pending = map[callKey]pendingCall{} // refresh not coalesced with the held calls
+		m, _ = run(t, m, tea.Batch(m.refresh(m.now(), false)...))
+		for _, r := range held {
+			m, _ = update(m, r)
+		}
+		a := m.snap.Runtime("runtimes/r-alpha")
+		if !a.Gone() || len(a.Sessions) != 0 {
+			t.Fatalf("gone %v sessions %v", a.Gone(), a.Sessions)
+		}
+	})
+	t.Run("superseded list_runtimes", func(t *testing.T) {
+		f, clk, m := fixture(t)
+		m, cmd := update(m, keyMsg("r"))
+		first, _ := collect(cmd)
+		// The first call hangs past its timeout; a new refresh supersedes it.
+		clk.add(DefaultCallTimeout + 6*time.Second)
+		f.runtimes = f.runtimes[:1]
+		m, cmd = update(m, keyMsg("r"))
+		second, _ := collect(cmd)
+		f.runtimes = nil
+		for _, r := range second {
+			m, _ = update(m, r)
+		}
+		for _, r := range first { // arrives late, with the old (5 runtimes) data
+			m, _ = update(m, r)
+		}
+		live := 0
+		for r := range m.snap.All() {
+			if !r.Gone() {
+				live++
+			}
+		}
+		if live != 1 {
+			t.Fatalf("%d live runtimes: the stale answer was applied", live)
+		}
+	})
+}
+
+// Field case 28 and the refresh schedule: auto-refresh every interval, a
+// failure keeps the data marked stale with the reason and backs off, a
+// success clears it.
+func TestAutoRefreshStaleAndBackoff(t *testing.T) {
+	f, clk, m := fixture(t)
+	tick := func() runStats {
+		var cmd tea.Cmd
+		m, cmd = update(m, tickMsg{gen: m.tickGen})
+		var st runStats
+		m, st = run(t, m, cmd)
+		return st
+	}
+	calls := func() int { return f.count("list_runtimes") }
+	n := calls()
+	clk.t = t0.Add(29 * time.Second)
+	tick()
+	if calls() != n {
+		t.Fatal("refreshed before the interval")
+	}
+	f.runtimesErr = &api.Error{Code: api.Unauthenticated, HTTPStatus: 401, Message: "Request had invalid authentication credentials."}
+	clk.t = t0.Add(30 * time.Second)
+	tick()
+	if calls() != n+1 {
+		t.Fatal("no refresh at the interval")
+	}
+	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	v := m.View()
+	for _, want := range []string{"STALE", "updated 30s ago", "retry in 60s", "refresh failing: UNAUTHENTICATED (HTTP 401", "r-alpha", "check your Google credentials"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("stale view lacks %q:\n%s", want, v)
+		}
+	}
+	// Backoff: the next try is 60 s later, not 30.
+	clk.add(31 * time.Second)
+	tick()
+	if calls() != n+1 {
+		t.Fatal("did not back off")
+	}
+	clk.add(30 * time.Second)
+	tick()
+	if calls() != n+2 {
+		t.Fatal("no retry after the backoff")
+	}
+	// The wall clock jumps back two hours: the refresh is not postponed.
+	f.runtimesErr = nil
+	clk.add(-2 * time.Hour)
+	tick()
+	if calls() != n+3 {
+		t.Fatal("clock jump back postponed the refresh")
+	}
+	if v := m.View(); strings.Contains(v, "STALE") || !strings.Contains(v, "connected") {
+		t.Fatalf("success did not clear the stale mark:\n%s", v)
+	}
+	// Retry delay from the server wins over a shorter backoff.
+	if d := m.backoff(1, &api.Error{Code: api.ResourceExhausted, RetryDelay: 4 * time.Minute}); d != 4*time.Minute {
+		t.Fatalf("backoff = %v", d)
+	}
+	if d := m.backoff(20, nil); d != MaxBackoff {
+		t.Fatalf("backoff cap = %v", d)
+	}
+}
+
+func TestRefreshIntervalMinimum(t *testing.T) {
+	m := New(Options{Service: newFake(), RefreshInterval: time.Second})
+	if m.opts.RefreshInterval != MinRefreshInterval {
+		t.Fatalf("interval %v", m.opts.RefreshInterval)
+	}
+}
+
+// Field case 1: an expired token on a listed runtime is renewed with
+// get_runtime; the runtime is only gone when NOT_FOUND confirms it.
+func TestTokenRenewal(t *testing.T) {
+	f, clk, m := fixture(t)
+	row := func(id string) string {
+		for _, ln := range strings.Split(m.View(), "\n") {
+			if strings.Contains(ln, id) && !strings.Contains(ln, "SESSIONS") && !strings.Contains(ln, "DETAILS") {
+				return ln
+			}
+		}
+		return ""
+	}
+	if r := row("r-charlie"); !strings.Contains(r, "0:00 EXPIRED") {
+		t.Fatalf("expired row: %q", r)
+	}
+	f.renew["runtimes/r-charlie"] = mkRuntime("r-charlie", specTPU, clk.now().Add(time.Hour), "")
+	f.renewErr["runtimes/r-bravo"] = &api.Error{Code: api.Unavailable, Message: "connection refused"}
+	m, cmd := update(m, tickMsg{gen: m.tickGen})
+	m, _ = run(t, m, cmd)
+	if got := f.count("get_runtime"); got != 2 { // r-bravo (expiring) and r-charlie (expired)
+		t.Fatalf("get_runtime calls = %d, want 2", got)
+	}
+	if r := row("r-charlie"); !strings.Contains(r, "1:00:00 OK") {
+		t.Fatalf("renewed row: %q", r)
+	}
+	if r := row("r-bravo"); !strings.Contains(r, "! r-bravo") || m.snap.Runtime("runtimes/r-bravo").Gone() {
+		t.Fatalf("failed renewal row: %q", r)
+	}
+	// No hammering: the next tick does not retry within RenewRetry.
+	m, cmd = update(m, tickMsg{gen: m.tickGen})
+	m, _ = run(t, m, cmd)
+	if got := f.count("get_runtime"); got != 2 {
+		t.Fatalf("renewal retried too soon: %d calls", got)
+	}
+	// NOT_FOUND: the runtime is gone.
+	f.renewErr["runtimes/r-bravo"] = &api.Error{Code: api.NotFound, HTTPStatus: 404}
+	clk.add(RenewRetry)
+	m, cmd = update(m, tickMsg{gen: m.tickGen})
+	m, _ = run(t, m, cmd)
+	if !m.snap.Runtime("runtimes/r-bravo").Gone() || !strings.Contains(row("r-bravo"), "GONE") {
+		t.Fatalf("NOT_FOUND did not mark gone: %q", row("r-bravo"))
+	}
+}
+
+func TestCountdownFollowsWallClock(t *testing.T) {
+	_, clk, m := fixture(t)
+	if !strings.Contains(m.View(), "42:05 OK") {
+		t.Fatalf("countdown:\n%s", m.View())
+	}
+	clk.add(40 * time.Minute) // a suspended laptop wakes up
+	if v := m.View(); !strings.Contains(v, "2:05 EXPIRING") {
+		t.Fatalf("after the jump:\n%s", v)
+	}
+}
+
+func TestServicePanicBecomesError(t *testing.T) {
+	f := newFake()
+	f.panicOn = "list_runtimes"
+	clk := &clock{t: t0}
+	m := testModel(f, clk)
+	m, _ = run(t, m, m.Init())
+	if err := m.snap.RuntimesFresh.Err; err == nil || !strings.Contains(err.Error(), "internal error in list_runtimes: boom") {
+		t.Fatalf("err = %v", err)
+	}
+	if !strings.Contains(m.View(), "not connected") {
+		t.Fatal("panic not shown as an error")
+	}
+}
+
+var sizes = [][2]int{{60, 15}, {80, 24}, {160, 48}, {100, 30}, {61, 16}, {59, 15}, {60, 14}, {40, 10}, {20, 5}, {1, 1}, {120, 40}}
+
+// Field case 22: no rendered line is wider than the terminal, whatever the
+// names and errors; below the minimum, "terminal too small".
+func TestNoLineWiderThanTerminal(t *testing.T) {
+	f, clk, m := fixture(t)
+	f.runtimes = append(f.runtimes,
+		mkRuntime("r-"+strings.Repeat("x", 68), specT4, t0.Add(time.Hour), strings.Repeat("v", 30)),
+		mkRuntime("ランタイム名前ランタイム名前ランタイム名前ランタイム名前", specT4, t0.Add(time.Hour), ""),
+		mkRuntime("cafe\u0301-e\u0301te\u0301-🧪🧪🧪-combining-and-emoji-names-are-long", specT4, t0.Add(time.Hour), ""),
+	)
+	f.sessions["runtimes/ランタイム名前ランタイム名前ランタイム名前ランタイム名前"] = []api.Session{{Name: "runtimes/x/sessions/セッション名前セッション名前セッション名前セッション名前"}}
+	m, _ = run(t, m, tea.Batch(m.refresh(clk.now(), true)...))
+	m.snap.ApplyError(state.ListRuntimes, clk.now(), &api.Error{Code: api.Internal, Message: strings.Repeat("très long message d'erreur ", 12)})
+	for _, showDetails := range []bool{false, true} {
+		for _, help := range []bool{false, true} {
+			m.showDetails, m.showHelp, m.help.ShowAll = showDetails, help, help
+			for _, sel := range []string{"g", "G", "k"} {
+				m, _ = update(m, keyMsg(sel))
+				for _, sz := range sizes {
+					m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+					v := m.View()
+					lines := strings.Split(v, "\n")
+					if len(lines) > sz[1] {
+						t.Fatalf("%dx%d: %d lines", sz[0], sz[1], len(lines))
+					}
+					for i, ln := range lines {
+						if w := ansi.StringWidth(ln); w > sz[0] {
+							t.Fatalf("%dx%d details=%v help=%v: line %d is %d wide: %q", sz[0], sz[1], showDetails, help, i, w, ln)
+						}
+					}
+					small := sz[0] < MinWidth || sz[1] < MinHeight
+					if small != strings.Contains(v, "Terminal too small"[:min(len(v), 8)]) && sz[0] >= 8 {
+						t.Fatalf("%dx%d: too-small message = %v:\n%s", sz[0], sz[1], !small, v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Resize 120×40 → 40×10 → 20×5 → 120×40 gives the same frame as a direct
+// 120×40 (every panel re-laid out, nothing left over).
+func TestResizeRelayout(t *testing.T) {
+	_, _, m := fixture(t)
+	m, _ = update(m, keyMsg("G"))
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	want := m.View()
+	for _, sz := range [][2]int{{40, 10}, {20, 5}, {120, 40}} {
+		m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+	}
+	if got := m.View(); got != want {
+		t.Fatalf("frame differs after resizes:\n%s\n---\n%s", got, want)
+	}
+	// A small table scrolls to keep the selection visible.
+	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
+	if !strings.Contains(m.View(), "› r-echo") {
+		t.Fatalf("selected row not visible at 60x15:\n%s", m.View())
+	}
+}
+
+func TestNoColorAndNoSecrets(t *testing.T) {
+	_, _, m := fixture(t)
+	for _, details := range []bool{false, true} {
+		m.showDetails = details
+		for _, sz := range sizes {
+			m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			v := m.View()
+			if strings.Contains(v, "\x1b[") {
+				t.Fatalf("%v: escape codes with NoColor:\n%q", sz, v)
+			}
+			if strings.Contains(v, "SECRET") {
+				t.Fatalf("%v: proxy token shown:\n%s", sz, v)
+			}
+		}
+	}
+}
+
+func TestNoColorFromEnv(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "1": true, "yes": true, "true": true, "0": true} {
+		t.Setenv("NO_COLOR", v)
+		if NoColorFromEnv() != want {
+			t.Errorf("NO_COLOR=%q: %v", v, !want)
+		}
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {60, 15}, {160, 48}} {
+		for _, details := range []bool{false, true} {
+			name := filepath.Join("testdata", "dashboard_"+itoa(sz[0])+"x"+itoa(sz[1]))
+			if details {
+				name += "_details"
+			}
+			t.Run(name, func(t *testing.T) {
+				_, _, m := fixture(t)
+				m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+				if details {
+					m, _ = update(m, keyMsg("enter"))
+				}
+				golden(t, name+".golden", m.View())
+			})
+		}
+	}
+	t.Run("loading", func(t *testing.T) {
+		m := testModel(newFake(), &clock{t: t0})
+		golden(t, "testdata/loading_80x24.golden", m.View())
+	})
+	t.Run("help", func(t *testing.T) {
+		_, _, m := fixture(t)
+		m, _ = update(m, keyMsg("?"))
+		golden(t, "testdata/help_80x24.golden", m.View())
+	})
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if updateGolden() {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./ui -run TestGolden -update)", err)
+	}
+	if string(want) != got {
+		t.Fatalf("%s differs (run with -update to accept):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
+	}
+}
+
+func TestAuthErrorScreen(t *testing.T) {
+	info := AuthErrorInfo{
+		Headline: "No Google credentials found",
+		Tried: []string{
+			"GOOGLE_APPLICATION_CREDENTIALS: not set",
+			"~/.config/gcloud/application_default_credentials.json: not found",
+		},
+		Fix:     []string{"gcloud auth application-default login --scopes=https://www.googleapis.com/auth/colaboratory,https://www.googleapis.com/auth/cloud-platform"},
+		NoColor: true,
+	}
+	m := NewAuthError(info)
+	tm, _ := m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	m = tm.(AuthErrorModel)
+	v := m.View()
+	for _, want := range []string{"No Google credentials found", "GOOGLE_APPLICATION_CREDENTIALS", "gcloud auth", "continue in demo mode"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("screen lacks %q:\n%s", want, v)
+		}
+	}
+	for _, ln := range strings.Split(v, "\n") {
+		if ansi.StringWidth(ln) > 60 {
+			t.Fatalf("line too wide: %q", ln)
+		}
+	}
+	tm, cmd := m.Update(keyMsg("d"))
+	if !tm.(AuthErrorModel).WantsDemo() || cmd == nil {
+		t.Fatal("d did not choose demo")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("d did not quit")
+	}
+	tm, cmd = m.Update(keyMsg("q"))
+	if tm.(AuthErrorModel).WantsDemo() || cmd == nil {
+		t.Fatal("q chose demo or did not quit")
+	}
+}

@@ -1,0 +1,498 @@
+package ui
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// layout is the geometry of one frame.
+type layout struct {
+	w, h       int
+	tooSmall   bool
+	tableRows  int  // visible runtime rows
+	bottomRows int  // content lines of the sessions/details area
+	split      bool // sessions and details side by side
+}
+
+// fixed lines: header 2, runtimes title 1, column header 1, bottom title 1,
+// footer 2.
+const fixedLines = 7
+
+func (m Model) layout() layout {
+	w, h := m.width, m.height
+	if w == 0 && h == 0 {
+		w, h = 80, 24 // before the first WindowSizeMsg
+	}
+	l := layout{w: w, h: h}
+	if w < MinWidth || h < MinHeight {
+		l.tooSmall = true
+		return l
+	}
+	rest := h - fixedLines
+	l.tableRows = max(1, rest*3/5)
+	l.bottomRows = rest - l.tableRows
+	l.split = w >= 100
+	return l
+}
+
+// View renders the frame. Its cost follows the visible rows, not the number
+// of runtimes: rows are sorted and filtered in Update, and only the visible
+// window is drawn. No line is wider than the terminal.
+func (m Model) View() string {
+	l := m.layout()
+	if l.tooSmall {
+		return m.tooSmallView(l)
+	}
+	now := m.now()
+	lines := make([]string, 0, l.h)
+	lines = m.header(lines, now, l)
+	if m.showHelp {
+		h := m.help
+		h.Width = l.w
+		lines = append(lines, m.st.panelFocus.Render("HELP")+m.st.dim.Render("  (? or esc to close)"))
+		// Columns in pairs, stacked, so every group fits from 60 columns up.
+		groups := m.keys.FullHelp()
+		for i := 0; i < len(groups); i += 2 {
+			if i > 0 {
+				lines = append(lines, "")
+			}
+			for _, ln := range strings.Split(h.FullHelpView(groups[i:min(i+2, len(groups))]), "\n") {
+				lines = append(lines, " "+ln)
+			}
+		}
+		for len(lines) < l.h-2 {
+			lines = append(lines, "")
+		}
+		lines = lines[:l.h-2]
+	} else {
+		lines = m.table(lines, now, l)
+		lines = m.bottom(lines, now, l)
+	}
+	lines = m.footer(lines, now, l)
+	var b strings.Builder
+	b.Grow(l.h * (l.w + 16))
+	for i, ln := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(ansi.Truncate(ln, l.w, "…"))
+	}
+	return b.String()
+}
+
+func (m Model) tooSmallView(l layout) string {
+	msg := []string{
+		"Terminal too small",
+		strconv.Itoa(l.w) + "×" + strconv.Itoa(l.h) + ", need " + strconv.Itoa(MinWidth) + "×" + strconv.Itoa(MinHeight),
+		"Enlarge the window, or q to quit.",
+	}
+	for i := range msg {
+		msg[i] = ansi.Truncate(msg[i], l.w, "…")
+	}
+	if l.h < len(msg) {
+		msg = msg[:max(l.h, 1)]
+	}
+	return strings.Join(msg, "\n")
+}
+
+// fit truncates s (plain text) to w display cells with "…" and pads it to
+// exactly w cells. Wide and combining characters are measured by their
+// display width.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// fitRight is fit with the text aligned right.
+func fitRight(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if sw >= w {
+		return fit(s, w)
+	}
+	return strings.Repeat(" ", w-sw) + s
+}
+
+func errLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	return api.OneLine(err.Error(), 300)
+}
+
+func (m Model) header(lines []string, now time.Time, l layout) []string {
+	s := m.snap
+	tier := "…"
+	switch {
+	case s.SubscriptionFresh.Loaded():
+		tier = s.Subscription.Tier.Label()
+	case s.SubscriptionFresh.Stale():
+		tier = "?"
+	}
+	var b strings.Builder
+	b.WriteString(m.st.title.Render("colabdash"))
+	b.WriteString(" · tier ")
+	b.WriteString(m.st.bold.Render(tier))
+	where := m.opts.Account
+	if where == "" {
+		where = m.opts.Endpoint
+	}
+	if where != "" {
+		b.WriteString(" · " + where)
+	}
+	if m.opts.Profile != "" {
+		b.WriteString(" · profile " + m.opts.Profile)
+	}
+	if m.opts.Demo {
+		b.WriteString(" " + m.st.badge.Render(" DEMO "))
+	}
+	lines = append(lines, b.String())
+
+	f := s.RuntimesFresh
+	var c string
+	switch {
+	case f.Loading():
+		c = "◌ connecting…"
+	case f.Stale() && !f.Loaded():
+		c = m.st.errText.Render("✕ not connected")
+	case f.Stale():
+		c = m.st.warn.Render("▲ STALE") + " · updated " + state.FormatAgo(now.Sub(f.FetchedAt))
+	default:
+		c = "● connected · updated " + state.FormatAgo(now.Sub(f.FetchedAt))
+	}
+	if f.Stale() {
+		// The retry time and hint come before the (possibly long) reason,
+		// which is the part truncation may cut.
+		if d := m.nextRefresh.Sub(now); d > 0 {
+			c += " · retry in " + strconv.Itoa(int((d+time.Second-1)/time.Second)) + "s"
+		}
+		var ae *api.Error
+		if errors.As(f.Err, &ae) && ae.IsAuth() {
+			c += " · check your Google credentials"
+		}
+		c += " · refresh failing: " + errLine(f.Err)
+	}
+	lines = append(lines, c)
+	return lines
+}
+
+type columns struct{ name, spec, version, sess, token int }
+
+func columnsFor(w int) columns {
+	c := columns{spec: 16, sess: 4, token: 21}
+	if w >= 80 {
+		c.spec, c.version = 18, 10
+	}
+	used := 2 + c.spec + 1 + c.sess + 1 + c.token + 1
+	if c.version > 0 {
+		used += c.version + 1
+	}
+	c.name = min(max(w-used, 8), 48)
+	return c
+}
+
+func (m Model) panelTitle(focused bool, text string) string {
+	if focused {
+		return m.st.panelFocus.Render("▶ " + text)
+	}
+	return m.st.panelTitle.Render("  " + text)
+}
+
+func (m Model) table(lines []string, now time.Time, l layout) []string {
+	title := "RUNTIMES " + strconv.Itoa(len(m.rows))
+	if m.filter != "" || m.filtering {
+		title += " of " + strconv.Itoa(m.snap.Len())
+	}
+	extra := " · sort: " + m.sortKey.String()
+	if m.filter != "" {
+		extra += " · filter: " + m.filter
+	}
+	if len(m.rows) > l.tableRows {
+		end := min(m.offset+l.tableRows, len(m.rows))
+		extra += " · " + strconv.Itoa(m.offset+1) + "–" + strconv.Itoa(end)
+	}
+	lines = append(lines, m.panelTitle(m.focus == panelRuntimes, title)+m.st.dim.Render(extra))
+
+	c := columnsFor(l.w)
+	var h strings.Builder
+	h.WriteString("  ")
+	h.WriteString(fit("NAME", c.name) + " " + fit("SPEC", c.spec) + " ")
+	if c.version > 0 {
+		h.WriteString(fit("VERSION", c.version) + " ")
+	}
+	h.WriteString(fitRight("SESS", c.sess) + " " + fit("   TOKEN", c.token))
+	lines = append(lines, m.st.colHeader.Render(strings.TrimRight(h.String(), " ")))
+
+	start := len(lines)
+	if len(m.rows) == 0 {
+		f := m.snap.RuntimesFresh
+		msg := "  no runtimes: create one in Colab or with `colabdash create`"
+		switch {
+		case f.Loading():
+			msg = "  loading runtimes…"
+		case f.Stale() && !f.Loaded():
+			msg = "  could not list runtimes: " + errLine(f.Err)
+		case m.snap.Len() > 0:
+			msg = "  no runtime matches the filter"
+		}
+		lines = append(lines, m.st.dim.Render(msg))
+	}
+	end := min(m.offset+l.tableRows, len(m.rows))
+	stale := m.snap.RuntimesFresh.Stale()
+	for i := m.offset; i < end; i++ {
+		lines = append(lines, m.row(now, m.rows[i], c, i == m.cursor, stale))
+	}
+	for len(lines) < start+l.tableRows {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// tokenCell returns the countdown (right-aligned in 9 cells, plus a
+// space) and the status word of r's proxy token.
+func (m Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st state.TokenStatus) {
+	if r.Gone() {
+		return "     GONE ", "seen " + state.FormatAgo(now.Sub(r.LastSeen)), state.TokenUnknown
+	}
+	st, rem := r.Token(now, m.opts.ExpiringThreshold)
+	cd = "–"
+	if st != state.TokenUnknown {
+		cd = state.FormatCountdown(rem)
+	}
+	word = st.String()
+	if _, ok := m.pending[callKey{kind: callRenew, runtime: r.Name}]; ok {
+		word += " ↻"
+	}
+	return fitRight(cd, 9) + " ", word, st
+}
+
+func (m Model) row(now time.Time, r *state.Runtime, c columns, selected, stale bool) string {
+	var b strings.Builder
+	b.Grow(c.name + c.spec + c.version + c.token + 16)
+	if selected {
+		b.WriteString("› ")
+	} else {
+		b.WriteString("  ")
+	}
+	name := r.ID()
+	if r.RenewErr != nil {
+		name = "! " + name
+	}
+	b.WriteString(fit(name, c.name))
+	b.WriteByte(' ')
+	b.WriteString(fit(r.Spec(), c.spec))
+	b.WriteByte(' ')
+	if c.version > 0 {
+		v := r.Version
+		if v == "" {
+			v = "latest"
+		}
+		b.WriteString(fit(v, c.version))
+		b.WriteByte(' ')
+	}
+	sess := "–"
+	switch {
+	case r.Gone():
+	case r.SessionsFresh.Stale():
+		sess = "?"
+	case r.SessionsFresh.Loaded():
+		sess = strconv.Itoa(len(r.Sessions))
+	}
+	b.WriteString(fitRight(sess, c.sess))
+	b.WriteByte(' ')
+	cd, word, st := m.tokenCell(now, r)
+	b.WriteString(cd)
+	switch {
+	case selected:
+		b.WriteString(fit(word, c.token-10))
+		return m.st.selected.Render(b.String())
+	case r.Gone():
+		b.WriteString(word)
+		return m.st.gone.Render(b.String())
+	case stale:
+		b.WriteString(word)
+		return m.st.stale.Render(b.String())
+	}
+	// Colour only the status word; the countdown stays plain.
+	b.WriteString(m.st.token[st].Render(word))
+	return b.String()
+}
+
+func (m Model) bottom(lines []string, now time.Time, l layout) []string {
+	r := m.snap.Runtime(m.selected)
+	if !l.split {
+		var part []string
+		if m.showDetails {
+			part = m.details(now, r, l.w, l.bottomRows+1)
+		} else {
+			part = m.sessions(r, l.w, l.bottomRows+1)
+		}
+		return append(lines, part...)
+	}
+	sw := l.w * 2 / 5
+	dw := l.w - sw - 3
+	left := m.sessions(r, sw, l.bottomRows+1)
+	right := m.details(now, r, dw, l.bottomRows+1)
+	sep := m.st.dim.Render(" │ ")
+	for i := range left {
+		lines = append(lines, padTo(left[i], sw)+sep+right[i])
+	}
+	return lines
+}
+
+// padTo pads a possibly styled line to w cells (truncating if longer).
+func padTo(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return s + strings.Repeat(" ", w-sw)
+}
+
+// sessions renders the sessions panel: exactly n lines of width ≤ w.
+func (m Model) sessions(r *state.Runtime, w, n int) []string {
+	out := make([]string, 0, n)
+	focused := m.focus == panelSessions
+	if r == nil {
+		out = append(out, m.panelTitle(focused, "SESSIONS"), m.st.dim.Render("  no runtime selected"))
+	} else {
+		out = append(out, m.panelTitle(focused, "SESSIONS · "+r.ID()+" "+strconv.Itoa(len(r.Sessions))))
+		f := r.SessionsFresh
+		switch {
+		case r.Gone():
+			out = append(out, m.st.dim.Render("  runtime gone: sessions cleared"))
+		case f.Loading():
+			out = append(out, m.st.dim.Render("  loading sessions…"))
+		case f.Stale():
+			out = append(out, m.st.warn.Render("  ▲ stale: "+errLine(f.Err)))
+		case len(r.Sessions) == 0:
+			out = append(out, m.st.dim.Render("  no open sessions"))
+		}
+		rows := n - len(out)
+		off := 0
+		if m.sessCursor >= rows {
+			off = m.sessCursor - rows + 1
+		}
+		tagW := 10
+		for i := off; i < len(r.Sessions) && len(out) < n; i++ {
+			s := r.Sessions[i]
+			tag := "notebook"
+			if m.snap.Owned(s.Name) {
+				tag = "colabdash"
+			}
+			line := "  "
+			sel := focused && i == m.sessCursor
+			if sel {
+				line = "› "
+			}
+			line += fit(s.ID(), min(max(w-2-tagW-1, 4), 40)) + " " + fit(tag, tagW)
+			if sel {
+				line = m.st.selected.Render(line)
+			}
+			out = append(out, line)
+		}
+	}
+	for len(out) < n {
+		out = append(out, "")
+	}
+	return out[:n]
+}
+
+// details renders the details panel: exactly n lines of width ≤ w. The
+// proxy token is always masked.
+func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
+	out := make([]string, 0, n)
+	kv := func(k, v string) { out = append(out, " "+fit(k, 8)+" "+v) }
+	if r == nil {
+		out = append(out, m.panelTitle(false, "DETAILS"), m.st.dim.Render("  no runtime selected"))
+	} else {
+		out = append(out, m.panelTitle(false, "DETAILS · "+r.ID()))
+		k := r.RuntimeSpec
+		acc := k.Accelerator
+		if acc == "" {
+			acc = api.AcceleratorNone
+		}
+		kv("spec", k.Variant.Short()+" · "+acc+" · "+k.Shape.Short())
+		url, tok := "(unknown)", ""
+		if ci := r.ConnectionInfo; ci != nil {
+			url, tok = ci.URL, ci.Token
+		}
+		kv("url", url)
+		kv("token", state.MaskToken(tok))
+		st, rem := r.Token(now, m.opts.ExpiringThreshold)
+		switch {
+		case r.Gone():
+			kv("status", "GONE ("+r.GoneReason+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
+		case st == state.TokenUnknown:
+			kv("expires", "unknown (UNKNOWN)")
+		case st == state.TokenExpired:
+			kv("expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · EXPIRED, renewing")
+		default:
+			kv("expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
+		}
+		v := r.Version
+		if v == "" {
+			v = "latest"
+		}
+		kv("version", v)
+		if r.RenewErr != nil {
+			kv("renew", m.st.errText.Render("failed, state unknown: "+errLine(r.RenewErr)))
+		}
+	}
+	for len(out) < n {
+		out = append(out, "")
+	}
+	for i := range out {
+		out[i] = ansi.Truncate(out[i], w, "…")
+	}
+	return out[:n]
+}
+
+func (m Model) footer(lines []string, now time.Time, l layout) []string {
+	var status string
+	switch {
+	case m.filtering:
+		status = "/" + m.filter + "█" + m.st.dim.Render("  enter apply · esc clear")
+	case m.inFlight() > 0:
+		status = spinnerFrames[m.frame%len(spinnerFrames)] + " " + m.inFlightText()
+		if m.status != "" {
+			status += " · " + m.status
+		}
+	case m.status != "":
+		status = m.status
+		if m.statusErr {
+			status = m.st.errText.Render(status)
+		}
+	case m.filter != "":
+		status = m.st.dim.Render("filter: " + m.filter + " (esc clears)")
+	}
+	h := m.help
+	h.Width = l.w
+	return append(lines, status, h.ShortHelpView(m.keys.ShortHelp()))
+}
+
+func (m Model) inFlightText() string {
+	n := len(m.pending)
+	if n == 1 {
+		for k := range m.pending {
+			return "calling " + k.kind.String() + "…"
+		}
+	}
+	return strconv.Itoa(n) + " calls in flight…"
+}
