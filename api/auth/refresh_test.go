@@ -395,9 +395,9 @@ func TestExplainAPIErrors(t *testing.T) {
 	noQuota, _ := New(context.Background(), noQuotaEnv.opts())
 
 	const (
-		case8a = `{"error":{"code":403,"status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"USER_PROJECT_DENIED","domain":"googleapis.com","metadata":{"consumer":"projects/other-proj"}}]}}`
-		case9  = `{"error":{"code":403,"message":"Request had insufficient authentication scopes.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT","domain":"googleapis.com","metadata":{"service":"colaboratory.googleapis.com","method":"google.colab.v1.Colab.ListRuntimes"}}]}}`
-		case8b = `{"error":{"code":403,"message":"Colaboratory API has not been used in project 123 before or it is disabled.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"SERVICE_DISABLED","domain":"googleapis.com","metadata":{"consumer":"projects/123","service":"colaboratory.googleapis.com"}}]}}`
+		case8a     = `{"error":{"code":403,"status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"USER_PROJECT_DENIED","domain":"googleapis.com","metadata":{"consumer":"projects/other-proj"}}]}}`
+		case9      = `{"error":{"code":403,"message":"Request had insufficient authentication scopes.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT","domain":"googleapis.com","metadata":{"service":"colaboratory.googleapis.com","method":"google.colab.v1.Colab.ListRuntimes"}}]}}`
+		case8b     = `{"error":{"code":403,"message":"Colaboratory API has not been used in project 123 before or it is disabled.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"SERVICE_DISABLED","domain":"googleapis.com","metadata":{"consumer":"projects/123","service":"colaboratory.googleapis.com"}}]}}`
 		case8bText = `{"error":{"code":403,"message":"Your application is authenticating by using local Application Default Credentials. The colaboratory.googleapis.com API requires a quota project, which is not set by default.","status":"PERMISSION_DENIED"}}`
 		plain401   = `{"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}`
 	)
