@@ -59,9 +59,12 @@ const (
 	EarlyRefresh = 60 * time.Second
 )
 
-// Header names set by the transport.
+// Header names set by the transport on every request.
 const (
+	// HeaderUserProject carries the quota project ID (field case 8); it is
+	// sent only when a quota project is set.
 	HeaderUserProject = "X-Goog-User-Project"
+	// HeaderClientAgent carries ClientAgent (colab-api.md §3).
 	HeaderClientAgent = "X-Colab-Client-Agent"
 )
 
@@ -300,16 +303,16 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return nil, fileErr(KindMissingFile, "", missingFix(kind, path, from), err)
+			return nil, fileErr(KindMissingFile, "", missingFix(path, from), err)
 		case errors.Is(err, fs.ErrPermission):
 			return nil, fileErr(KindUnreadableFile, "permission denied",
 				"make it readable by you: `chmod 600 "+path+"` (and check its owner)", err)
 		default:
 			detail := "is a directory"
 			if statErr != nil || !st.IsDir() {
-				detail = api1Line(unwrapPath(err))
+				detail = shortLine(unwrapPath(err))
 			}
-			return nil, fileErr(KindUnreadableFile, detail, missingFix(kind, path, from), err)
+			return nil, fileErr(KindUnreadableFile, detail, missingFix(path, from), err)
 		}
 	}
 	l := &loaded{kind: kind, path: path, from: from}
@@ -320,9 +323,9 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 		tok := strings.TrimSpace(string(b))
 		switch {
 		case tok == "":
-			return nil, fileErr(KindMalformedFile, "the file is empty", missingFix(kind, path, from), nil)
+			return nil, fileErr(KindMalformedFile, "the file is empty", missingFix(path, from), nil)
 		case strings.ContainsAny(tok, " \t\r\n") || strings.HasPrefix(tok, "{"):
-			return nil, fileErr(KindMalformedFile, "expected one access token and nothing else", missingFix(kind, path, from), nil)
+			return nil, fileErr(KindMalformedFile, "expected one access token and nothing else", missingFix(path, from), nil)
 		}
 		l.static = tok
 		return l, nil
@@ -382,7 +385,7 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 	// Let the library check the rest (e.g. a private key that is not PEM)
 	// now rather than on the first request. Nothing is fetched here.
 	if _, err := c.jsonSource(l); err != nil {
-		return nil, fileErr(KindMalformedFile, api1Line(strings.TrimPrefix(err.Error(), "google: ")), recreate, err)
+		return nil, fileErr(KindMalformedFile, shortLine(strings.TrimPrefix(err.Error(), "google: ")), recreate, err)
 	}
 	return l, nil
 }
@@ -402,7 +405,7 @@ func parsesAsKey(key string) bool {
 	return err == nil
 }
 
-func missingFix(kind sourceKind, path, from string) string {
+func missingFix(path, from string) string {
 	switch from {
 	case fromAccessTokenFlag:
 		return "write an access token there: `gcloud auth application-default print-access-token > " + path + "`"
@@ -430,8 +433,8 @@ func jsonProblem(err error) string {
 	return "invalid JSON"
 }
 
-// api1Line folds an error text onto one short line.
-func api1Line(s string) string { return api.OneLine(s, 200) }
+// shortLine folds an error text onto one short line.
+func shortLine(s string) string { return api.OneLine(s, 200) }
 
 // unwrapPath drops the "open PATH: " prefix of a *fs.PathError (the path is
 // shown separately).

@@ -16,9 +16,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"golang.org/x/oauth2"
+
+	"github.com/colabdash/colabdash/api"
 )
 
 // ADC authorized_user via GOOGLE_APPLICATION_CREDENTIALS, loopback token_uri:
@@ -259,6 +262,10 @@ func TestCloudSDKConfig(t *testing.T) {
 	if c.Path() != path || !strings.Contains(c.Describe(), path) {
 		t.Errorf("Path %q Describe %q, want %s", c.Path(), c.Describe(), path)
 	}
+	// gcloud rewrites this file itself, so the fix is just the login.
+	if _, fix := Explain(apiErr401(), c); fix != "run `"+LoginCommand+"`" {
+		t.Errorf("fix for a 401 = %q", fix)
+	}
 
 	// With CLOUDSDK_CONFIG set but empty, $HOME's file is not used (as gcloud).
 	env.set("CLOUDSDK_CONFIG", t.TempDir())
@@ -479,4 +486,86 @@ func TestTokenSourceSharesCache(t *testing.T) {
 	if n := ts.hits.Load(); n != 1 {
 		t.Errorf("token endpoint hits = %d, want 1", n)
 	}
+}
+
+type countingRT struct{ n atomic.Int64 }
+
+func (c *countingRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Options.HTTPClient carries the token fetches (not the API requests).
+func TestTokenHTTPClientOption(t *testing.T) {
+	env := newEnv(t)
+	ts := newTokenServer(t)
+	api := newAPIServer(t)
+	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	rt := &countingRT{}
+	o := env.opts()
+	o.HTTPClient = &http.Client{Transport: rt}
+	c, err := New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := get(t, c, api.URL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := rt.n.Load(); n != 1 {
+		t.Errorf("token client used %d times, want 1 (the one token fetch)", n)
+	}
+}
+
+// New's context ending does not break later token fetches.
+func TestNewContextCancelled(t *testing.T) {
+	env := newEnv(t)
+	ts := newTokenServer(t)
+	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	ctx, cancel := context.WithCancel(context.Background())
+	c, err := New(ctx, env.opts())
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TokenSource().Token(); err != nil {
+		t.Errorf("token fetch after New's ctx ended: %v", err)
+	}
+}
+
+// BenchmarkTransportCached measures what the transport adds to a request
+// once a token is cached (stat of the ADC file, header clone).
+func BenchmarkTransportCached(b *testing.B) {
+	dir := b.TempDir()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"access_token":"ya29.b","token_type":"Bearer","expires_in":3600}`)
+	}))
+	defer ts.Close()
+	p := filepath.Join(dir, "adc.json")
+	_ = os.WriteFile(p, []byte(`{"type":"authorized_user","client_id":"c","client_secret":"s","refresh_token":"r","token_uri":"`+ts.URL+`"}`), 0o600)
+	c, err := New(context.Background(), Options{Getenv: func(k string) string {
+		return map[string]string{"GOOGLE_APPLICATION_CREDENTIALS": p, "HOME": dir}[k]
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rt := c.Transport(roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+	}))
+	req, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", nil)
+	for b.Loop() {
+		if _, err := rt.RoundTrip(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func apiErr401() error {
+	return api.ParseHTTPError(401, "", []byte(`{"error":{"code":401,"status":"UNAUTHENTICATED"}}`))
 }

@@ -143,7 +143,7 @@ func (c *Credentials) tokenError(err error, src *loaded) *Error {
 	}
 	e.Fix = c.reauthFix(src)
 	if e.Kind == KindTokenFetch && re == nil {
-		e.Fix = "check the network connection and press r to retry"
+		e.Fix = "check the network connection and retry"
 	}
 	return e
 }
@@ -160,7 +160,21 @@ func (c *Credentials) reauthFix(src *loaded) string {
 	case src.kind == sourceMetadata:
 		return "check the service account attached to this VM, or run `" + LoginCommand + "`"
 	}
-	return "run `" + LoginCommand + "`"
+	return loginFix(src)
+}
+
+// loginFix is "run the login command", plus, when GOOGLE_APPLICATION_CREDENTIALS
+// or --credentials names the file, that the login does not rewrite it.
+func loginFix(src *loaded) string {
+	fix := "run `" + LoginCommand + "`"
+	switch {
+	case src == nil:
+	case src.from == fromEnvADC:
+		fix += " and unset GOOGLE_APPLICATION_CREDENTIALS (gcloud writes its own file, not " + src.path + ")"
+	case src.from == fromCredentialsFlag:
+		fix += " and drop --credentials (gcloud writes its own file, not " + src.path + ")"
+	}
+	return fix
 }
 
 // Explain turns a failure into user guidance for the auth panel and the
@@ -212,7 +226,7 @@ func Explain(err error, c *Credentials) (headline, fix string) {
 		if src != nil && src.kind == sourceAccessTokenFile {
 			return headline, "write a token minted with the Colab scope to " + src.path + " (after `" + LoginCommand + "`, use `gcloud auth application-default print-access-token`)"
 		}
-		return headline, "run `" + LoginCommand + "` (add --client-id-file=CLIENT.json if gcloud refuses the Colab scope)"
+		return headline, loginFix(src) + "; add --client-id-file=CLIENT.json if gcloud refuses the Colab scope"
 	case e.Reason == api.ReasonUserProjectDenied || e.Reason == "CONSUMER_INVALID":
 		denied := strings.TrimPrefix(e.Metadata["consumer"], "projects/")
 		if denied == "" {

@@ -273,11 +273,11 @@ func TestEarlyRefreshShortToken(t *testing.T) {
 // requests do not hit the token endpoint again, and a new login (the ADC
 // file rewritten) is picked up without restarting.
 func TestReauthRequired(t *testing.T) {
-	for _, desc := range []string{
-		`"error_description":"reauth related error (invalid_rapt)","error_subtype":"invalid_rapt"`,
-		`"error_description":"Token has been expired or revoked."`,
+	for name, desc := range map[string]string{
+		"invalid_rapt": `"error_description":"reauth related error (invalid_rapt)","error_subtype":"invalid_rapt"`,
+		"revoked":      `"error_description":"Token has been expired or revoked."`,
 	} {
-		t.Run(desc[22:40], func(t *testing.T) {
+		t.Run(name, func(t *testing.T) {
 			env := newEnv(t)
 			ts := newTokenServer(t)
 			ts.setReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
@@ -306,7 +306,8 @@ func TestReauthRequired(t *testing.T) {
 			}
 			assertNoSecrets(t, err.Error())
 			head, fix := Explain(err, c)
-			if !strings.HasPrefix(head, "re-authentication required") || fix != "run `"+LoginCommand+"`" {
+			wantFix := "run `" + LoginCommand + "` and unset GOOGLE_APPLICATION_CREDENTIALS (gcloud writes its own file, not " + path + ")"
+			if !strings.HasPrefix(head, "re-authentication required") || fix != wantFix {
 				t.Errorf("Explain = %q / %q", head, fix)
 			}
 			// The bare RetrieveError (as another layer may hold it) explains the same.
