@@ -108,8 +108,9 @@ type Options struct {
 	// map lookup. (The metadata server's own library always reads the real
 	// GCE_METADATA_HOST.)
 	Getenv func(string) string
-	// HTTPClient is used for token fetches (token endpoint, metadata
-	// server); default a client with a 30 s timeout.
+	// HTTPClient is used for token fetches from the token endpoint
+	// (token_uri); default a client with a 30 s timeout. The metadata
+	// server is reached through its library's own client.
 	HTTPClient *http.Client
 	// AllowMetadata lets New use the GCE metadata server even when
 	// GCE_METADATA_HOST is unset; that probes 169.254.169.254 and DNS for
