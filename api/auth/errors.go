@@ -1,0 +1,288 @@
+package auth
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/oauth2"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// Kind says which credential failure an *Error is. Its value is a short
+// lower-case phrase safe to show.
+type Kind string
+
+// The kinds of *Error (field-cases.md §B, cases 10 and 11).
+const (
+	// KindNoCredentials: no flag, no GOOGLE_APPLICATION_CREDENTIALS, no
+	// well-known ADC file, and the metadata server was not to be used.
+	// Error.Tried lists every place looked at.
+	KindNoCredentials Kind = "no credentials found"
+	// KindMissingFile: a named credentials or token file does not exist
+	// (e.g. GOOGLE_APPLICATION_CREDENTIALS=/nonexistent.json).
+	KindMissingFile Kind = "credentials file missing"
+	// KindUnreadableFile: the file exists but cannot be read (mode 000,
+	// a directory, an I/O error).
+	KindUnreadableFile Kind = "credentials file unreadable"
+	// KindMalformedFile: the file was read but is not usable credentials
+	// (bad JSON, `{}` with no "type", an unknown type, missing fields, an
+	// empty access token file).
+	KindMalformedFile Kind = "credentials file malformed"
+	// KindReauthRequired: the token endpoint answered invalid_grant (also
+	// "invalid_rapt", "Token has been expired or revoked."): only a new
+	// login helps. Sticky until the credentials file changes on disk.
+	KindReauthRequired Kind = "re-authentication required"
+	// KindTokenFetch: minting an access token failed for another reason
+	// (network, token endpoint 5xx, invalid_client…).
+	KindTokenFetch Kind = "cannot get an access token"
+)
+
+// Error is the one error type of this package: every failure of New and
+// every failure to mint an access token (seen as the error of a request
+// sent through Credentials.HTTPClient, reachable with errors.As through
+// *url.Error and the MCP SDK's wrapping).
+//
+// Kind is the failure; Path is the file concerned ("" when none) and From
+// says how that path was chosen ("--credentials", "GOOGLE_APPLICATION_CREDENTIALS",
+// "$CLOUDSDK_CONFIG", "$HOME/.config/gcloud", "--access-token-file"); Tried
+// lists, for KindNoCredentials, each place looked at with what was found
+// there; Detail is a short reason ("permission denied", `has no "type"
+// field`); Fix is a one-line instruction, usually a command to run. Err is
+// the underlying cause (*fs.PathError, *json.SyntaxError,
+// *oauth2.RetrieveError…). Error() is one line and never contains a token,
+// refresh token, client secret or private key.
+type Error struct {
+	Kind   Kind
+	Path   string
+	From   string
+	Tried  []string
+	Detail string
+	Fix    string
+	Err    error
+}
+
+// Error renders one line without the Fix, e.g.
+// "credentials file /x.json (from GOOGLE_APPLICATION_CREDENTIALS) does not exist".
+func (e *Error) Error() string {
+	where := e.Path
+	if e.From != "" && where != "" {
+		where += " (from " + e.From + ")"
+	}
+	var s string
+	switch e.Kind {
+	case KindNoCredentials:
+		s = "no Google credentials found (tried " + strings.Join(e.Tried, "; ") + ")"
+	case KindMissingFile:
+		s = fileNoun(e.From) + " " + where + " does not exist"
+	case KindUnreadableFile:
+		s = "cannot read " + fileNoun(e.From) + " " + where
+		if e.Detail != "" {
+			s += ": " + e.Detail
+		}
+	case KindMalformedFile:
+		s = fileNoun(e.From) + " " + where + " is not usable"
+		if e.Detail != "" {
+			s += ": " + e.Detail
+		}
+	default:
+		s = string(e.Kind)
+		if e.Detail != "" {
+			s += ": " + e.Detail
+		}
+		if where != "" {
+			s += " [" + where + "]"
+		}
+	}
+	return api.OneLine(s, 400)
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is an *Error of the same Kind, so
+// errors.Is(err, &auth.Error{Kind: auth.KindReauthRequired}) works.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Kind == e.Kind
+}
+
+func fileNoun(from string) string {
+	if from == fromAccessTokenFlag {
+		return "access token file"
+	}
+	return "credentials file"
+}
+
+// tokenError turns a failure of a token source into an *Error. For
+// invalid_grant it is KindReauthRequired; the description the endpoint gave
+// (e.g. "reauth related error (invalid_rapt)") is kept, the raw body is not.
+func (c *Credentials) tokenError(err error, src *loaded) *Error {
+	e := &Error{Kind: KindTokenFetch, Path: src.path, From: src.from, Err: err}
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		detail := ""
+		switch {
+		case re.ErrorCode != "":
+			detail = "the token endpoint answered " + re.ErrorCode
+			if re.ErrorDescription != "" {
+				detail += " (" + re.ErrorDescription + ")"
+			}
+		case re.Response != nil:
+			detail = fmt.Sprintf("the token endpoint answered HTTP %d", re.Response.StatusCode)
+		default:
+			detail = "the token endpoint refused"
+		}
+		e.Detail = detail
+		if re.ErrorCode == "invalid_grant" {
+			e.Kind = KindReauthRequired
+		}
+	} else {
+		e.Detail = api.OneLine(err.Error(), 200)
+	}
+	e.Fix = c.reauthFix(src)
+	if e.Kind == KindTokenFetch && re == nil {
+		e.Fix = "check the network connection and retry"
+	}
+	return e
+}
+
+// reauthFix is the fix line for "these credentials no longer work".
+func (c *Credentials) reauthFix(src *loaded) string {
+	switch {
+	case src == nil:
+		return "run `" + LoginCommand + "`"
+	case src.kind == sourceAccessTokenFile:
+		return "write a fresh access token to " + src.path + ", e.g. `gcloud auth application-default print-access-token > " + src.path + "`"
+	case src.credType == "service_account":
+		return "check that the service-account key in " + src.path + " is still active (and the clock is right), or create a new key"
+	case src.kind == sourceMetadata:
+		return "check the service account attached to this VM, or run `" + LoginCommand + "`"
+	}
+	return loginFix(src)
+}
+
+// loginFix is "run the login command", plus, when GOOGLE_APPLICATION_CREDENTIALS
+// or --credentials names the file, that the login does not rewrite it.
+func loginFix(src *loaded) string {
+	fix := "run `" + LoginCommand + "`"
+	switch {
+	case src == nil:
+	case src.from == fromEnvADC:
+		fix += " and unset GOOGLE_APPLICATION_CREDENTIALS (gcloud writes its own file, not " + src.path + ")"
+	case src.from == fromCredentialsFlag:
+		fix += " and drop --credentials (gcloud writes its own file, not " + src.path + ")"
+	}
+	return fix
+}
+
+// Explain turns a failure into user guidance for the auth panel and the
+// status command: a one-line headline and a one-line fix (usually a command
+// to run). It understands *Error, an *oauth2.RetrieveError from the token
+// endpoint (invalid_grant / invalid_rapt → re-login), and an *api.Error
+// whose Reason or Code is about credentials:
+//
+//   - ACCESS_TOKEN_SCOPE_INSUFFICIENT → "credentials lack the Colab scope" + LoginCommand
+//   - USER_PROJECT_DENIED / CONSUMER_INVALID → names the quota project and
+//     where it came from + `gcloud auth application-default set-quota-project PROJECT`
+//   - SERVICE_DISABLED or a "requires a quota project" message → set a quota project
+//   - UNAUTHENTICATED (HTTP 401) → re-login
+//   - other PERMISSION_DENIED → the server's message
+//
+// c may be nil (then the quota project's origin is not named). Both strings
+// are "" when err is nil or not a credentials failure.
+func Explain(err error, c *Credentials) (headline, fix string) {
+	if err == nil {
+		return "", ""
+	}
+	var ae *Error
+	if errors.As(err, &ae) {
+		return ae.Error(), ae.Fix
+	}
+	var src *loaded
+	if c != nil {
+		src = c.current()
+	}
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		if c == nil {
+			c = &Credentials{}
+		}
+		return c.tokenError(re, orEmpty(src)).Error(), c.reauthFix(src)
+	}
+	var e *api.Error
+	if !errors.As(err, &e) {
+		return "", ""
+	}
+	project, from := "", ""
+	if c != nil {
+		project, from = c.QuotaProject()
+	}
+	msg := strings.ToLower(e.Message)
+	switch {
+	case e.Reason == api.ReasonScopeInsufficient || strings.Contains(msg, "insufficient authentication scopes"):
+		headline = "credentials lack the Colab scope (" + ColabScope + ")"
+		if src != nil && src.kind == sourceAccessTokenFile {
+			return headline, "write a token minted with the Colab scope to " + src.path + " (after `" + LoginCommand + "`, use `gcloud auth application-default print-access-token`)"
+		}
+		return headline, loginFix(src) + "; add --client-id-file=CLIENT.json if gcloud refuses the Colab scope"
+	case e.Reason == api.ReasonUserProjectDenied || e.Reason == "CONSUMER_INVALID":
+		denied := strings.TrimPrefix(e.Metadata["consumer"], "projects/")
+		if denied == "" {
+			denied = project
+		}
+		headline = "quota project"
+		if denied != "" {
+			headline += " " + denied
+		}
+		if from != "" && (denied == "" || denied == project) {
+			headline += " (from " + from + ")"
+		}
+		if e.Reason == "CONSUMER_INVALID" {
+			headline += " is not valid"
+		} else {
+			headline += " is denied: the account may not use it (serviceusage.services.use)"
+		}
+		return headline, quotaFix(from)
+	case e.Reason == api.ReasonServiceDisabled || strings.Contains(msg, "requires a quota project"):
+		if project == "" || strings.Contains(msg, "requires a quota project") {
+			return "a quota project is required and none is set", quotaFix(from)
+		}
+		h := "the Colab API (colaboratory.googleapis.com) is disabled in quota project " + project
+		if from != "" {
+			h += " (from " + from + ")"
+		}
+		return h, "run `gcloud services enable colaboratory.googleapis.com --project " + project + "`, or " + quotaFix(from)
+	case e.Code == api.Unauthenticated || e.HTTPStatus == 401:
+		return "not signed in, or the access token was rejected", c.reauthFix(src)
+	case e.Code == api.PermissionDenied || e.HTTPStatus == 403:
+		h := "permission denied"
+		if e.Message != "" && !strings.HasPrefix(e.Message, "Permission denied (HTTP") {
+			h += ": " + api.OneLine(e.Message, 200)
+		}
+		f := "check that the signed-in account may use Colab"
+		if c != nil {
+			f += " (" + c.Describe() + ")"
+		}
+		return h, f
+	}
+	return "", ""
+}
+
+func orEmpty(src *loaded) *loaded {
+	if src == nil {
+		return &loaded{}
+	}
+	return src
+}
+
+// quotaFix is the fix line for a missing or denied quota project; from is
+// where the current one came from ("" when none is set).
+func quotaFix(from string) string {
+	fix := "run `gcloud auth application-default set-quota-project PROJECT` with a project you may use, or pass --quota-project PROJECT"
+	if from == envQuotaProject {
+		fix = "change or unset " + envQuotaProject + ", or " + fix
+	}
+	return fix
+}

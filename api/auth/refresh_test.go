@@ -1,0 +1,474 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// fakeClock is a settable clock for expiry and cooldown.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (f *fakeClock) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
+func (f *fakeClock) add(d time.Duration) {
+	f.mu.Lock()
+	f.t = f.t.Add(d)
+	f.mu.Unlock()
+}
+
+func adcCreds(t *testing.T, ts *tokenServer, clock *fakeClock) *Credentials {
+	t.Helper()
+	env := newEnv(t)
+	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	o := env.opts()
+	if clock != nil {
+		o.Now = clock.now
+	}
+	c, err := New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// doWithRetry is what the MCP client does: on 401 ask ForceRefresh, and
+// retry once when it says so.
+func doWithRetry(t *testing.T, c *Credentials, url string) (code int, refreshed bool) {
+	code, err := get(t, c, url)
+	if err != nil {
+		t.Error(err)
+		return 0, false
+	}
+	if code != http.StatusUnauthorized {
+		return code, false
+	}
+	if !c.ForceRefresh(context.Background()) {
+		return code, false
+	}
+	code, err = get(t, c, url)
+	if err != nil {
+		t.Error(err)
+	}
+	return code, true
+}
+
+// Field case 12b/c: three concurrent calls all get 401 (invalid_token while
+// the local expiry is an hour away); their ForceRefresh calls cause exactly
+// one token fetch and all three retries succeed with the new token.
+func TestForceRefreshSingleFlight(t *testing.T) {
+	ts := newTokenServer(t)
+	api := newAPIServer(t)
+	c := adcCreds(t, ts, nil)
+	if _, err := get(t, c, api.URL); err != nil { // caches ya29.minted-1
+		t.Fatal(err)
+	}
+	// The server now rejects token 1; the first three requests wait for
+	// each other so all three are sent with token 1.
+	var arrived sync.WaitGroup
+	arrived.Add(3)
+	var arrivals atomic.Int32
+	api.mu.Lock()
+	api.accept = func(tok string) bool { return tok != "ya29.minted-1" }
+	api.before = func() {
+		if arrivals.Add(1) <= 3 {
+			arrived.Done()
+			arrived.Wait()
+		}
+	}
+	api.mu.Unlock()
+
+	var wg sync.WaitGroup
+	codes := make([]int, 3)
+	refreshed := make([]bool, 3)
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i], refreshed[i] = doWithRetry(t, c, api.URL)
+		}()
+	}
+	wg.Wait()
+	for i := range 3 {
+		if codes[i] != 200 || !refreshed[i] {
+			t.Errorf("call %d: status %d refreshed %v, want a refresh then 200", i, codes[i], refreshed[i])
+		}
+	}
+	if n := ts.hits.Load(); n != 2 {
+		t.Errorf("token endpoint hits = %d, want 2 (initial + one shared refresh)", n)
+	}
+	if got := api.last().Get("Authorization"); got != "Bearer ya29.minted-2" {
+		t.Errorf("retry sent %q", got)
+	}
+}
+
+// A 401 that arrives after another caller's refresh already replaced the
+// rejected token retries with the new token, without another fetch.
+func TestForceRefreshLate401(t *testing.T) {
+	ts := newTokenServer(t)
+	api := newAPIServer(t)
+	c := adcCreds(t, ts, nil)
+	if _, err := get(t, c, api.URL); err != nil { // caches ya29.minted-1
+		t.Fatal(err)
+	}
+	var arrived sync.WaitGroup
+	arrived.Add(2)
+	release := make(chan struct{})
+	var arrivals atomic.Int32
+	api.mu.Lock()
+	api.accept = func(tok string) bool { return tok != "ya29.minted-1" }
+	api.before = func() {
+		switch arrivals.Add(1) {
+		case 1:
+			arrived.Done()
+			arrived.Wait()
+		case 2: // sent with token 1 too, answered only after the other call is done
+			arrived.Done()
+			arrived.Wait()
+			<-release
+		}
+	}
+	api.mu.Unlock()
+
+	type result struct {
+		code      int
+		refreshed bool
+	}
+	done := make(chan result, 2)
+	for range 2 {
+		go func() {
+			code, refreshed := doWithRetry(t, c, api.URL)
+			done <- result{code, refreshed}
+		}()
+	}
+	first := <-done
+	close(release)
+	second := <-done
+	for i, r := range []result{first, second} {
+		if r.code != 200 || !r.refreshed {
+			t.Errorf("call %d: status %d refreshed %v", i, r.code, r.refreshed)
+		}
+	}
+	if n := ts.hits.Load(); n != 2 {
+		t.Errorf("token endpoint hits = %d, want 2", n)
+	}
+}
+
+// Field case 12b: a second 401 after a forced refresh is final (no loop);
+// after RefreshCooldown a new 401 may refresh again.
+func TestForceRefreshSecond401(t *testing.T) {
+	ts := newTokenServer(t)
+	api := newAPIServer(t)
+	api.accept = func(string) bool { return false }
+	clock := &fakeClock{t: time.Now()}
+	c := adcCreds(t, ts, clock)
+
+	code, refreshed := doWithRetry(t, c, api.URL)
+	if code != 401 || !refreshed {
+		t.Fatalf("first: %d refreshed=%v, want a refresh and a second 401", code, refreshed)
+	}
+	if n := ts.hits.Load(); n != 2 {
+		t.Fatalf("hits = %d, want 2", n)
+	}
+	if c.ForceRefresh(context.Background()) {
+		t.Errorf("ForceRefresh after the refreshed token was rejected = true, want false")
+	}
+	if n := ts.hits.Load(); n != 2 {
+		t.Errorf("hits = %d after a refused refresh, want 2", n)
+	}
+	clock.add(RefreshCooldown + time.Second)
+	if !c.ForceRefresh(context.Background()) {
+		t.Errorf("ForceRefresh after the cooldown = false")
+	}
+	if n := ts.hits.Load(); n != 3 {
+		t.Errorf("hits = %d, want 3", n)
+	}
+}
+
+// ForceRefresh without the package's transport (no record of which token was
+// rejected): one refresh, then false within the cooldown.
+func TestForceRefreshDirect(t *testing.T) {
+	ts := newTokenServer(t)
+	c := adcCreds(t, ts, nil)
+	if _, err := c.TokenSource().Token(); err != nil {
+		t.Fatal(err)
+	}
+	if !c.ForceRefresh(context.Background()) {
+		t.Fatal("first ForceRefresh = false")
+	}
+	if c.ForceRefresh(context.Background()) {
+		t.Error("second ForceRefresh = true, want false (cooldown)")
+	}
+	tok, _ := c.TokenSource().Token()
+	if tok.AccessToken != "ya29.minted-2" || ts.hits.Load() != 2 {
+		t.Errorf("token %q after %d hits", tok.AccessToken, ts.hits.Load())
+	}
+}
+
+// Field case 12a: a token is replaced EarlyRefresh before expiry, not in
+// x/oauth2's last 10 s, so a long call does not start with a dying token.
+func TestEarlyRefresh(t *testing.T) {
+	ts := newTokenServer(t)
+	clock := &fakeClock{t: time.Now()}
+	c := adcCreds(t, ts, clock)
+	tok := func() string {
+		tk, err := c.TokenSource().Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk.AccessToken
+	}
+	if tok() != "ya29.minted-1" {
+		t.Fatal("first token")
+	}
+	clock.add(3600*time.Second - EarlyRefresh - 5*time.Second)
+	if got := tok(); got != "ya29.minted-1" {
+		t.Errorf("replaced %v before expiry: %s", EarlyRefresh+5*time.Second, got)
+	}
+	clock.add(30 * time.Second) // 40 s left: x/oauth2 would keep it
+	if got := tok(); got != "ya29.minted-2" {
+		t.Errorf("token with 40 s left not replaced: %s", got)
+	}
+}
+
+// A short-lived token (9 s) is replaced at half its life, not on every call.
+func TestEarlyRefreshShortToken(t *testing.T) {
+	ts := newTokenServer(t)
+	ts.setReply(func(w http.ResponseWriter, _ *http.Request, n int64) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"access_token":"ya29.short-%d","token_type":"Bearer","expires_in":9}`, n)
+	})
+	clock := &fakeClock{t: time.Now()}
+	c := adcCreds(t, ts, clock)
+	for range 3 {
+		if _, err := c.TokenSource().Token(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := ts.hits.Load(); n != 1 {
+		t.Errorf("hits = %d for a fresh 9 s token, want 1", n)
+	}
+	clock.add(5 * time.Second)
+	_, _ = c.TokenSource().Token()
+	if n := ts.hits.Load(); n != 2 {
+		t.Errorf("hits = %d with 4 s left, want 2", n)
+	}
+}
+
+// Field case 11: invalid_grant / invalid_rapt from the token endpoint. The
+// request fails with a typed *Error (KindReauthRequired) that still unwraps
+// to *oauth2.RetrieveError, Explain gives the re-login command, later
+// requests do not hit the token endpoint again, and a new login (the ADC
+// file rewritten) is picked up without restarting.
+func TestReauthRequired(t *testing.T) {
+	for name, desc := range map[string]string{
+		"invalid_rapt": `"error_description":"reauth related error (invalid_rapt)","error_subtype":"invalid_rapt"`,
+		"revoked":      `"error_description":"Token has been expired or revoked."`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			env := newEnv(t)
+			ts := newTokenServer(t)
+			ts.setReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprint(w, `{"error":"invalid_grant",`+desc+`}`)
+			})
+			api := newAPIServer(t)
+			path := writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil))
+			env.set("GOOGLE_APPLICATION_CREDENTIALS", path)
+			c, err := New(context.Background(), env.opts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = get(t, c, api.URL)
+			var ae *Error
+			if !errors.As(err, &ae) || ae.Kind != KindReauthRequired {
+				t.Fatalf("err = %v, want KindReauthRequired", err)
+			}
+			var re *oauth2.RetrieveError
+			if !errors.As(err, &re) || re.ErrorCode != "invalid_grant" {
+				t.Errorf("no *oauth2.RetrieveError invalid_grant in %v", err)
+			}
+			if !strings.HasPrefix(ae.Error(), "re-authentication required: the token endpoint answered invalid_grant (") {
+				t.Errorf("Error() = %q", ae.Error())
+			}
+			assertNoSecrets(t, err.Error())
+			head, fix := Explain(err, c)
+			wantFix := "run `" + LoginCommand + "` and unset GOOGLE_APPLICATION_CREDENTIALS (gcloud writes its own file, not " + path + ")"
+			if !strings.HasPrefix(head, "re-authentication required") || fix != wantFix {
+				t.Errorf("Explain = %q / %q", head, fix)
+			}
+			// The bare RetrieveError (as another layer may hold it) explains the same.
+			if h2, f2 := Explain(re, c); !strings.HasPrefix(h2, "re-authentication required") || f2 != fix {
+				t.Errorf("Explain(RetrieveError) = %q / %q", h2, f2)
+			}
+			for range 3 {
+				if _, err := get(t, c, api.URL); !errors.Is(err, &Error{Kind: KindReauthRequired}) {
+					t.Errorf("later request err = %v", err)
+				}
+			}
+			if c.ForceRefresh(context.Background()) {
+				t.Errorf("ForceRefresh = true while re-authentication is required")
+			}
+			if n := ts.hits.Load(); n != 1 {
+				t.Errorf("token endpoint hit %d times, want 1 (no hammering)", n)
+			}
+			if api.count() != 0 {
+				t.Errorf("API server reached without a token")
+			}
+
+			// The user logs in again: the file changes, the next request works.
+			ts.setReply(nil)
+			rewrite(t, path, mustJSON(authorizedUser(ts, map[string]string{"refresh_token": "1//SECRET-new"})))
+			if code, err := get(t, c, api.URL); err != nil || code != 200 {
+				t.Fatalf("after re-login: %d %v", code, err)
+			}
+			if ts.lastForm()["refresh_token"] != "1//SECRET-new" {
+				t.Errorf("the rewritten ADC file was not used")
+			}
+		})
+	}
+}
+
+func mustJSON(v any) string {
+	var b strings.Builder
+	fmt.Fprint(&b, "{")
+	first := true
+	for k, val := range v.(map[string]string) {
+		if !first {
+			b.WriteString(",")
+		}
+		first = false
+		fmt.Fprintf(&b, "%q:%q", k, val)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// A token endpoint outage is KindTokenFetch, not a re-login, and is not
+// sticky: the next request tries again.
+func TestTokenEndpointOutage(t *testing.T) {
+	ts := newTokenServer(t)
+	ts.setReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprint(w, "<html>down</html>")
+	})
+	api := newAPIServer(t)
+	c := adcCreds(t, ts, nil)
+	_, err := get(t, c, api.URL)
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Kind != KindTokenFetch || ae.Error() != "cannot get an access token: the token endpoint answered HTTP 503 ["+c.Path()+" (from GOOGLE_APPLICATION_CREDENTIALS)]" {
+		t.Fatalf("err = %v", err)
+	}
+	ts.setReply(nil)
+	if code, err := get(t, c, api.URL); err != nil || code != 200 {
+		t.Errorf("after recovery: %d %v", code, err)
+	}
+}
+
+// Field cases 8a, 8b, 9 and plain 401: Explain on *api.Error built with
+// api.ParseHTTPError from the exact bodies.
+func TestExplainAPIErrors(t *testing.T) {
+	env := newEnv(t)
+	ts := newTokenServer(t)
+	path := writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, map[string]string{"quota_project_id": "other-proj"}))
+	env.set("GOOGLE_APPLICATION_CREDENTIALS", path)
+	withFileQuota, err := New(context.Background(), env.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.set("GOOGLE_CLOUD_QUOTA_PROJECT", "env-proj")
+	withEnvQuota, _ := New(context.Background(), env.opts())
+	noQuotaEnv := newEnv(t)
+	noQuotaEnv.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	noQuota, _ := New(context.Background(), noQuotaEnv.opts())
+
+	const (
+		case8a     = `{"error":{"code":403,"status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"USER_PROJECT_DENIED","domain":"googleapis.com","metadata":{"consumer":"projects/other-proj"}}]}}`
+		case9      = `{"error":{"code":403,"message":"Request had insufficient authentication scopes.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT","domain":"googleapis.com","metadata":{"service":"colaboratory.googleapis.com","method":"google.colab.v1.Colab.ListRuntimes"}}]}}`
+		case8b     = `{"error":{"code":403,"message":"Colaboratory API has not been used in project 123 before or it is disabled.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"SERVICE_DISABLED","domain":"googleapis.com","metadata":{"consumer":"projects/123","service":"colaboratory.googleapis.com"}}]}}`
+		case8bText = `{"error":{"code":403,"message":"Your application is authenticating by using local Application Default Credentials. The colaboratory.googleapis.com API requires a quota project, which is not set by default.","status":"PERMISSION_DENIED"}}`
+		plain401   = `{"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}`
+	)
+	for _, tc := range []struct {
+		name     string
+		c        *Credentials
+		status   int
+		body     string
+		headline string
+		fix      string
+	}{
+		{"8a user project denied, quota from file", withFileQuota, 403, case8a,
+			"quota project other-proj (from " + path + ") is denied: the account may not use it (serviceusage.services.use)",
+			"run `gcloud auth application-default set-quota-project PROJECT` with a project you may use, or pass --quota-project PROJECT"},
+		{"8a denied project named by the server, quota from env", withEnvQuota, 403, case8a,
+			"quota project other-proj is denied",
+			"change or unset GOOGLE_CLOUD_QUOTA_PROJECT, or run `gcloud auth application-default set-quota-project PROJECT`"},
+		{"9 scope insufficient", withFileQuota, 403, case9,
+			"credentials lack the Colab scope (https://www.googleapis.com/auth/colaboratory)",
+			"run `" + LoginCommand + "`"},
+		{"8b service disabled, no quota project", noQuota, 403, case8b,
+			"a quota project is required and none is set",
+			"run `gcloud auth application-default set-quota-project PROJECT`"},
+		{"8b service disabled in the quota project", withFileQuota, 403, case8b,
+			"the Colab API (colaboratory.googleapis.com) is disabled in quota project other-proj (from " + path + ")",
+			"run `gcloud services enable colaboratory.googleapis.com --project other-proj`"},
+		{"8b requires a quota project", noQuota, 403, case8bText,
+			"a quota project is required and none is set",
+			"set-quota-project PROJECT"},
+		{"plain 401", withFileQuota, 401, plain401,
+			"not signed in, or the access token was rejected",
+			"run `" + LoginCommand + "`"},
+		{"HTML 401, no credentials known", nil, 401, "<html>nope</html>",
+			"not signed in, or the access token was rejected",
+			"run `" + LoginCommand + "`"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := api.ParseHTTPError(tc.status, "", []byte(tc.body))
+			// As the MCP client would hand it over: wrapped.
+			err := fmt.Errorf("calling \"tools/call\": %w", e)
+			head, fix := Explain(err, tc.c)
+			if !strings.HasPrefix(head, tc.headline) {
+				t.Errorf("headline = %q\nwant prefix %q", head, tc.headline)
+			}
+			if !strings.Contains(fix, tc.fix) {
+				t.Errorf("fix = %q\nwant it to contain %q", fix, tc.fix)
+			}
+			if strings.Contains(head+fix, "\n") {
+				t.Errorf("not one line")
+			}
+		})
+	}
+	if h, f := Explain(api.ParseHTTPError(500, "", nil), withFileQuota); h != "" || f != "" {
+		t.Errorf("Explain(500) = %q / %q, want nothing (not an auth failure)", h, f)
+	}
+	if h, f := Explain(errors.New("boom"), nil); h != "" || f != "" {
+		t.Errorf("Explain(plain error) = %q / %q", h, f)
+	}
+}
+
+// Explain passes an *Error from New through with its own fix.
+func TestExplainNewError(t *testing.T) {
+	env := newEnv(t)
+	env.set("GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent.json")
+	_, err := New(context.Background(), env.opts())
+	head, fix := Explain(err, nil)
+	if head != "credentials file /nonexistent.json (from GOOGLE_APPLICATION_CREDENTIALS) does not exist" {
+		t.Errorf("headline = %q", head)
+	}
+	if !strings.HasPrefix(fix, "point GOOGLE_APPLICATION_CREDENTIALS at an existing credentials file") {
+		t.Errorf("fix = %q", fix)
+	}
+}
