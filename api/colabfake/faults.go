@@ -453,4 +453,3 @@ func (b *bufferWriter) status() int {
 	}
 	return b.code
 }
-
