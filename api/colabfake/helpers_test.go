@@ -173,3 +173,22 @@ var modes = []struct {
 	{"stateless-sse", true, false},
 	{"stateless-json", true, true},
 }
+
+// connectNoAuth tries to connect without a bearer; it returns nil when the
+// connection was refused.
+func connectNoAuth(t testing.TB, ep string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	c := mcp.NewClient(&mcp.Implementation{Name: "colabfake-test", Version: "0"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{
+		Endpoint: ep, HTTPClient: &http.Client{Transport: tr}, MaxRetries: -1, DisableStandaloneSSE: true,
+	}, nil)
+	if err != nil {
+		return nil
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
