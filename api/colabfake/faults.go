@@ -317,19 +317,7 @@ func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case FaultLatency:
 		d.next.ServeHTTP(w, r)
 	case FaultHTTPStatus:
-		ct := f.ContentType
-		if ct == "" {
-			switch b := strings.TrimSpace(f.Body); {
-			case b == "":
-			case strings.HasPrefix(b, "{"):
-				ct = "application/json; charset=UTF-8"
-			case strings.HasPrefix(b, "<"):
-				ct = "text/html; charset=UTF-8"
-			default:
-				ct = "text/plain; charset=utf-8"
-			}
-		}
-		if ct != "" {
+		if ct := guessContentType(f.ContentType, f.Body); ct != "" {
 			w.Header().Set("Content-Type", ct)
 		}
 		if f.RetryAfter != "" {
@@ -352,9 +340,15 @@ func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				_ = ss.Close()
 			}
 		}
-		w.Header().Set("Content-Type", "application/json")
+		body := f.Body
+		if body == "" {
+			body = `{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":` + id + `}`
+		}
+		if ct := guessContentType(f.ContentType, body); ct != "" {
+			w.Header().Set("Content-Type", ct)
+		}
 		w.WriteHeader(http.StatusNotFound)
-		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":`+id+`}`)
+		_, _ = io.WriteString(w, body)
 	case FaultMalformed:
 		if !f.Unprocessed {
 			d.next.ServeHTTP(newBufferWriter(), r)
@@ -405,6 +399,23 @@ func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		d.next.ServeHTTP(w, r)
 	}
+}
+
+// guessContentType returns ct, or when it is empty a Content-Type guessed
+// from body (JSON, HTML, plain text; "" for an empty body).
+func guessContentType(ct, body string) string {
+	if ct != "" {
+		return ct
+	}
+	switch b := strings.TrimSpace(body); {
+	case b == "":
+		return ""
+	case strings.HasPrefix(b, "{"):
+		return "application/json; charset=UTF-8"
+	case strings.HasPrefix(b, "<"):
+		return "text/html; charset=UTF-8"
+	}
+	return "text/plain; charset=utf-8"
 }
 
 // resetConn hijacks the connection and closes it with SO_LINGER 0, so the
