@@ -1,0 +1,187 @@
+package colabfake
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+func TestCreateRuntimeRequestIDIdempotent(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			s, cs, _ := startConnect(t, Options{Stateless: m.stateless, JSONResponse: m.jsonr, CreateDelay: 150 * time.Millisecond})
+			args := createArgs("VARIANT_GPU", "T4", "SHAPE_STANDARD", uuid.NewString())
+			// Two identical calls in flight at once, then a third after.
+			var wg sync.WaitGroup
+			names := make([]string, 3)
+			for i := range 2 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					res, err := callErr(cs, "create_runtime", args)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					var rt api.Runtime
+					decode(t, res, &rt)
+					names[i] = rt.Name
+				}()
+			}
+			wg.Wait()
+			var rt api.Runtime
+			decode(t, call(t, cs, "create_runtime", args), &rt)
+			names[2] = rt.Name
+			if names[0] == "" || names[0] != names[1] || names[1] != names[2] {
+				t.Fatalf("same requestId gave runtimes %v", names)
+			}
+			if got := len(s.Runtimes()); got != 1 || s.RuntimesCreated() != 1 || s.CreateCalls() != 3 {
+				t.Fatalf("runtimes=%d created=%d calls=%d; want 1, 1, 3", got, s.RuntimesCreated(), s.CreateCalls())
+			}
+			// Same requestId with a different body is refused, not a second runtime.
+			other := createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", args["requestId"].(string))
+			if e := toolError(t, call(t, cs, "create_runtime", other)); e.Code != api.InvalidArgument {
+				t.Errorf("reused requestId with another body: %v", e)
+			}
+			// Without requestId every call creates.
+			call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", ""))
+			call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", ""))
+			if got := len(s.Runtimes()); got != 3 {
+				t.Errorf("%d runtimes after two un-keyed creates, want 3", got)
+			}
+		})
+	}
+}
+
+func TestCreateRuntimeValidation(t *testing.T) {
+	_, cs, _ := startConnect(t, Options{})
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"requestId not UUID", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "req-1")},
+		{"requestId UUID1", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", uuid.Must(uuid.NewUUID()).String())},
+		{"runtimeId upper case", func() map[string]any {
+			a := createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")
+			a["runtimeId"] = "My-Runtime"
+			return a
+		}()},
+		{"runtimeId ends with hyphen", func() map[string]any {
+			a := createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")
+			a["runtimeId"] = "rt-"
+			return a
+		}()},
+		{"unknown spec", createArgs("VARIANT_GPU", "NONE", "SHAPE_STANDARD", "")},
+		{"empty variant", createArgs("", "T4", "SHAPE_STANDARD", "")},
+	} {
+		e := toolError(t, call(t, cs, "create_runtime", c.args))
+		if e.Code != api.InvalidArgument || e.HTTPStatus != 400 {
+			t.Errorf("%s: %v, want INVALID_ARGUMENT (HTTP 400)", c.name, e)
+		}
+	}
+}
+
+func TestCreateRuntimeAlreadyExists(t *testing.T) {
+	s, cs, _ := startConnect(t, Options{})
+	a := createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", uuid.NewString())
+	a["runtimeId"] = "mine"
+	call(t, cs, "create_runtime", a)
+	a["requestId"] = uuid.NewString()
+	e := operationError(t, call(t, cs, "create_runtime", a))
+	if e.Code != api.AlreadyExists {
+		t.Fatalf("taken runtimeId: %v, want ALREADY_EXISTS", e)
+	}
+	if len(s.Runtimes()) != 1 {
+		t.Errorf("%d runtimes", len(s.Runtimes()))
+	}
+}
+
+func TestCreateRuntimeIneligibleSpec(t *testing.T) {
+	s, cs, _ := startConnect(t, Options{Tier: api.TierFree})
+	e := operationError(t, call(t, cs, "create_runtime", createArgs("VARIANT_GPU", "A100", "SHAPE_STANDARD", "")))
+	if e.Code != api.FailedPrecondition || e.Reason != "" {
+		t.Fatalf("A100 on Free: %v, want FAILED_PRECONDITION", e)
+	}
+	s.SetTier(api.TierPro)
+	var rt api.Runtime
+	decode(t, call(t, cs, "create_runtime", createArgs("VARIANT_GPU", "A100", "SHAPE_STANDARD", "")), &rt)
+	if rt.RuntimeSpec.Accelerator != "A100" {
+		t.Errorf("created %+v", rt)
+	}
+}
+
+func TestCreateRuntimeTooManyActive(t *testing.T) {
+	s, cs, _ := startConnect(t, Options{RuntimeLimit: 2})
+	call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", ""))
+	call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", ""))
+	res := call(t, cs, "create_runtime", createArgs("VARIANT_GPU", "T4", "SHAPE_STANDARD", ""))
+	if res.IsError {
+		t.Fatal("precondition failure came as isError, want a finished Operation")
+	}
+	e := operationError(t, res)
+	if e.Code != api.FailedPrecondition || e.Reason != api.ReasonTooManyActiveRuntimes {
+		t.Fatalf("third runtime: %v", e)
+	}
+	if len(s.Runtimes()) != 2 {
+		t.Fatalf("%d runtimes", len(s.Runtimes()))
+	}
+	// Freeing one lets the next create through.
+	call(t, cs, "delete_runtime", map[string]any{"name": s.Runtimes()[0].Name})
+	if res := call(t, cs, "create_runtime", createArgs("VARIANT_GPU", "T4", "SHAPE_STANDARD", "")); res.IsError {
+		t.Fatal(text(res))
+	}
+}
+
+func TestCreateRuntimeRateQuota(t *testing.T) {
+	s, cs, clk := startConnect(t, Options{CreatesPerMinute: 2, RuntimeLimit: -1})
+	call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", ""))
+	clk.Advance(7 * time.Second)
+	call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", ""))
+	e := toolError(t, call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")))
+	if e.Code != api.ResourceExhausted || e.HTTPStatus != 429 || e.RetryDelay != 53*time.Second {
+		t.Fatalf("third create in a minute: %v (retryDelay %v), want RESOURCE_EXHAUSTED with retryDelay 53s", e, e.RetryDelay)
+	}
+	if len(s.Runtimes()) != 2 {
+		t.Fatalf("rate-limited create made a runtime: %d", len(s.Runtimes()))
+	}
+	clk.Advance(54 * time.Second)
+	if res := call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")); res.IsError {
+		t.Fatalf("after the window: %s", text(res))
+	}
+}
+
+func TestCreateRuntimeDeadlineThenWait(t *testing.T) {
+	s, cs, _ := startConnect(t, Options{CreateDelay: 300 * time.Millisecond, CreateDeadline: 20 * time.Millisecond})
+	args := createArgs("VARIANT_GPU", "T4", "SHAPE_STANDARD", uuid.NewString())
+	e := toolError(t, call(t, cs, "create_runtime", args))
+	if e.Code != api.DeadlineExceeded || e.HTTPStatus != 504 {
+		t.Fatalf("slow create: %v, want DEADLINE_EXCEEDED", e)
+	}
+	// Repeat until it is ready: every retry waits for the same creation.
+	var rt api.Runtime
+	for range 50 {
+		res := call(t, cs, "create_runtime", args)
+		if !res.IsError {
+			decode(t, res, &rt)
+			break
+		}
+	}
+	if rt.Name == "" || s.RuntimesCreated() != 1 || len(s.Runtimes()) != 1 {
+		t.Fatalf("runtime %q, created %d", rt.Name, s.RuntimesCreated())
+	}
+}
+
+func TestCreateRuntimeOperationResults(t *testing.T) {
+	_, cs, _ := startConnect(t, Options{OperationResults: true})
+	var op api.Operation
+	decode(t, call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")), &op)
+	var rt api.Runtime
+	if !op.Done || op.Error != nil || json.Unmarshal(op.Response, &rt) != nil || rt.ConnectionInfo == nil {
+		t.Fatalf("operation %+v", op)
+	}
+}
