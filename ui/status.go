@@ -1,0 +1,146 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// StatusReport is the stable JSON shape of `colabdash status --json`
+// (documented in README.md):
+//
+//	{"subscription":{"tier":"SUBSCRIPTION_TIER_PRO"},
+//	 "runtimes":[{"name":"runtimes/r1",
+//	   "runtimeSpec":{"variant":"VARIANT_GPU","accelerator":"T4","shape":"SHAPE_STANDARD"},
+//	   "version":"",
+//	   "connectionInfo":{"url":"https://…","expireTime":"2026-11-29T19:40:00Z"},
+//	   "tokenExpiresInSeconds":3120,
+//	   "sessions":[{"name":"runtimes/r1/sessions/s1"}]}]}
+type StatusReport struct {
+	Subscription StatusSubscription `json:"subscription"`
+	Runtimes     []StatusRuntime    `json:"runtimes"`
+}
+
+// StatusSubscription is the tier as get_subscription returned it (an enum
+// string such as SUBSCRIPTION_TIER_PRO; unknown values are passed through).
+type StatusSubscription struct {
+	Tier api.SubscriptionTier `json:"tier"`
+}
+
+// StatusRuntime is one runtime of StatusReport.
+//
+// TokenExpiresInSeconds is expireTime − now in whole seconds (negative once
+// expired), or null when expireTime is unknown. Sessions is always an
+// array; when list_sessions failed for this runtime it is empty and
+// SessionsError holds the one-line error.
+type StatusRuntime struct {
+	Name                  string             `json:"name"`
+	RuntimeSpec           api.RuntimeSpecKey `json:"runtimeSpec"`
+	Version               string             `json:"version"`
+	ConnectionInfo        StatusConnection   `json:"connectionInfo"`
+	TokenExpiresInSeconds *int64             `json:"tokenExpiresInSeconds"`
+	Sessions              []api.Session      `json:"sessions"`
+	SessionsError         string             `json:"sessionsError,omitempty"`
+}
+
+// StatusConnection is a runtime's connectionInfo in StatusReport.
+// ExpireTime is RFC 3339 in UTC, or null when unknown. Token, the proxy
+// token, is present only when the user asked for it (--show-tokens).
+type StatusConnection struct {
+	URL        string  `json:"url"`
+	ExpireTime *string `json:"expireTime"`
+	Token      string  `json:"token,omitempty"`
+}
+
+// NewStatusReport builds the report for ov at instant now. The proxy tokens
+// are copied only when showTokens is true.
+func NewStatusReport(ov api.Overview, now time.Time, showTokens bool) StatusReport {
+	rep := StatusReport{
+		Subscription: StatusSubscription{Tier: ov.Subscription.Tier},
+		Runtimes:     make([]StatusRuntime, 0, len(ov.Runtimes)),
+	}
+	for _, rt := range ov.Runtimes {
+		sr := StatusRuntime{
+			Name:        rt.Name,
+			RuntimeSpec: rt.RuntimeSpec,
+			Version:     rt.Version,
+			Sessions:    ov.Sessions[rt.Name],
+		}
+		if sr.Sessions == nil {
+			sr.Sessions = []api.Session{}
+		}
+		if err := ov.SessionErrors[rt.Name]; err != nil {
+			sr.SessionsError = err.Error()
+		}
+		if ci := rt.ConnectionInfo; ci != nil {
+			sr.ConnectionInfo.URL = ci.URL
+			if showTokens {
+				sr.ConnectionInfo.Token = ci.Token
+			}
+		}
+		if exp := rt.ExpireTime(); !exp.IsZero() {
+			s := exp.UTC().Format(time.RFC3339)
+			secs := int64(exp.Round(0).Sub(now.Round(0)) / time.Second)
+			sr.ConnectionInfo.ExpireTime, sr.TokenExpiresInSeconds = &s, &secs
+		}
+		rep.Runtimes = append(rep.Runtimes, sr)
+	}
+	return rep
+}
+
+// WriteStatusJSON writes rep as indented JSON followed by a newline.
+func WriteStatusJSON(w io.Writer, rep StatusReport) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}
+
+// WriteStatusTable writes the human listing of `colabdash status`: the
+// tier, then one row per runtime (id, spec, version, session count, token
+// countdown with its word) followed by its sessions, indented. Tokens are
+// printed (on their own line per runtime) only when showTokens is true.
+func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bool) error {
+	fmt.Fprintf(w, "Colab %s · %d runtime(s)\n\n", ov.Subscription.Tier.Label(), len(ov.Runtimes))
+	if len(ov.Runtimes) == 0 {
+		_, err := fmt.Fprintln(w, "No runtimes. Create one with the dashboard (`colabdash`).")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUNTIME\tSPEC\tVERSION\tSESSIONS\tTOKEN")
+	for _, rt := range ov.Runtimes {
+		version := rt.Version
+		if version == "" {
+			version = "latest"
+		}
+		sessions := fmt.Sprint(len(ov.Sessions[rt.Name]))
+		if ov.SessionErrors[rt.Name] != nil {
+			sessions = "?"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", rt.ID(), rt.RuntimeSpec, version, sessions, tokenCell(rt, now))
+		for _, s := range ov.Sessions[rt.Name] {
+			fmt.Fprintf(tw, "  └ %s\t\t\t\t\n", s.ID())
+		}
+		if err := ov.SessionErrors[rt.Name]; err != nil {
+			fmt.Fprintf(tw, "  └ sessions unavailable: %s\t\t\t\t\n", api.OneLine(err.Error(), 80))
+		}
+		if showTokens && rt.ConnectionInfo != nil {
+			fmt.Fprintf(tw, "  url %s token %s\t\t\t\t\n", rt.ConnectionInfo.URL, rt.ConnectionInfo.Token)
+		}
+	}
+	return tw.Flush()
+}
+
+// tokenCell renders "51:59 OK", "2:10 EXPIRING", "EXPIRED" or "UNKNOWN".
+func tokenCell(rt api.Runtime, now time.Time) string {
+	st, left := state.TokenAt(rt.ExpireTime(), now, 0)
+	switch st {
+	case state.TokenOK, state.TokenExpiring:
+		return state.FormatCountdown(left) + " " + st.String()
+	}
+	return st.String()
+}
