@@ -42,7 +42,7 @@ type fakeColab struct {
 	runtimes map[string]api.Runtime
 	byReq    map[string]string // requestId → runtime name
 	sessions map[string][]string
-	calls    map[string]int            // tool → handler invocations
+	calls    map[string]int              // tool → handler invocations
 	args     map[string][]map[string]any // tool → arguments seen
 	nextID   int
 	override map[string]toolFn // tool → replacement handler
@@ -217,11 +217,11 @@ var schemas = map[string]map[string]any{
 	ToolCreateRuntime: obj(map[string]any{
 		"runtime":   obj(map[string]any{"runtimeSpec": map[string]any{"type": "object"}, "version": strT}),
 		"requestId": strT, "runtimeId": strT}, "runtime"),
-	ToolDeleteRuntime:  obj(map[string]any{"name": strT, "allowMissing": map[string]any{"type": "boolean"}}, "name"),
-	ToolCreateSession:  obj(map[string]any{"parent": strT, "sessionId": strT}, "parent"),
-	ToolListSessions:   obj(map[string]any{"parent": strT}, "parent"),
-	ToolDeleteSession:  obj(map[string]any{"name": strT}, "name"),
-	ToolExecuteCode:    obj(map[string]any{"session": strT, "runtime": strT, "code": strT, "executionId": strT}, "code"),
+	ToolDeleteRuntime: obj(map[string]any{"name": strT, "allowMissing": map[string]any{"type": "boolean"}}, "name"),
+	ToolCreateSession: obj(map[string]any{"parent": strT, "sessionId": strT}, "parent"),
+	ToolListSessions:  obj(map[string]any{"parent": strT}, "parent"),
+	ToolDeleteSession: obj(map[string]any{"name": strT}, "name"),
+	ToolExecuteCode:   obj(map[string]any{"session": strT, "runtime": strT, "code": strT, "executionId": strT}, "code"),
 }
 
 var strT = map[string]any{"type": "string"}
