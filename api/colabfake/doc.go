@@ -1,0 +1,69 @@
+// Package colabfake is colabdash's embedded Colab emulator: a real MCP
+// server (go-sdk's mcp.NewServer, mcp.AddTool, mcp.NewStreamableHTTPHandler)
+// that serves the ten tools of colaboratory.googleapis.com/mcp with the
+// documented lowerCamelCase schemas (../../shared/reference/colab-api.md §1,
+// §2), over streamable HTTP on loopback only. It backs `colabdash --demo`
+// style runs and every client test; it never reaches Google.
+//
+// # Behaviour
+//
+//   - Runtimes have proxy tokens that expire Options.TokenTTL (default 1 h)
+//     after issue; get_runtime issues a new random token with expireTime =
+//     now+TTL, list_runtimes does not. connectionInfo.url is a fake
+//     "https://8080-m-s-<id>.prod.colab.dev". All token time comes from
+//     Options.Now (a Clock in tests); the emulator never sleeps on it.
+//   - create_runtime takes Options.CreateDelay, honours requestId
+//     idempotency (the identical call with the same requestId waits for or
+//     returns the same runtime, never a second one), checks requestId is a
+//     UUID4 and runtimeId passes api.ValidateID, and follows the tier's
+//     eligibility (Free: CPU and T4; Pro adds HIGHMEM, L4, A100 and TPU;
+//     Pro+ adds H100, G4 and V6E1 HIGHMEM).
+//   - create_session is create-or-get with RFC 1034 ids (a random UUID when
+//     omitted); list_sessions includes sessions the client did not open
+//     (AddNotebookSession, and the demo seed's notebooks); delete_runtime
+//     removes the runtime and its sessions.
+//   - execute_code runs no Python: print(<literal>) echoes the literal, a
+//     bare literal becomes result, code with "raise" gets an executionError
+//     {name, value, traceback}, anything else prints a line starting with
+//     EmulatedPrefix. executionCount counts per session; an executionId is
+//     remembered per session for reattaching (see FaultDeadline).
+//   - Empty lists are answered as {} (proto3 JSON omits empty repeated
+//     fields), so clients meet the absent-field form by default.
+//
+// # Failure forms (our choice; the docs do not pin them down)
+//
+//   - A create_runtime refusal (FAILED_PRECONDITION: ineligible spec, or
+//     TOO_MANY_ACTIVE_RUNTIMES past Options.RuntimeLimit; ALREADY_EXISTS for
+//     a taken runtimeId, as AIP-133 documents for REST) is a successful
+//     tool result whose structuredContent is a finished Operation:
+//     {"name":"operations/…","done":true,"error":{"code":9,"message":…,
+//     "details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo",
+//     "reason":"TOO_MANY_ACTIVE_RUNTIMES",…}]}} (code is the google.rpc.Code
+//     number).
+//   - Every other tool failure is an isError result whose only text block
+//     is Google's HTTP error envelope {"error":{"code":<HTTP status>,
+//     "message":…,"status":"NOT_FOUND","details":[…]}} (api.ErrorFromText
+//     decodes it). RESOURCE_EXHAUSTED past Options.CreatesPerMinute carries
+//     a RetryInfo {"retryDelay":"53s"}.
+//   - Input that breaks the schema is refused by go-sdk's validation as an
+//     isError result with go-sdk's own text (no Google envelope).
+//   - HTTP-level refusals: 401 UNAUTHENTICATED with a Google JSON body and
+//     WWW-Authenticate when a request lacks a non-empty
+//     "Authorization: Bearer …"; 403 PERMISSION_DENIED when Host is not
+//     localhost, 127.0.0.1 or [::1], or Origin is present and not such a
+//     host.
+//
+// # Test controls
+//
+// Options selects stateless or stateful go-sdk sessions, JSON or SSE
+// replies, schema variants (LegacySessionIDSchema, NoAllowMissing) and
+// OperationResults. Inject queues a Fault (latency, HTTP status with any
+// body and Retry-After, JSON-RPC error, isError text, create_runtime
+// Operation error, connection reset after the body was read, dropped MCP
+// session, malformed/truncated/oversized replies, raw outputs, deadlines)
+// for the next N matching calls. Runtimes, Sessions, AddRuntime,
+// AddNotebookSession, Reclaim, ExpireToken, SetTier, SetNow, CallCount,
+// CreateCalls and RuntimesCreated inspect and steer the state.
+//
+// Proxy tokens are random per issue and never logged by the emulator.
+package colabfake

@@ -1,0 +1,540 @@
+package colabfake
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// Seed names accepted by Options.Seed.
+const (
+	// SeedEmpty starts with no runtimes and the Free tier.
+	SeedEmpty = "empty"
+	// SeedDemo starts on the Pro tier with three runtimes (GPU T4, CPU,
+	// TPU V6E1) whose proxy tokens expire in 52 min, in 3 min and 30 s ago,
+	// and user notebook sessions the client did not open.
+	SeedDemo = "demo"
+)
+
+// Defaults applied by New for zero Options fields.
+const (
+	// DefaultTokenTTL is the proxy-token lifetime, as documented for Colab
+	// ("about an hour after it's issued").
+	DefaultTokenTTL = time.Hour
+	// DefaultRuntimeLimit is how many runtimes may be active (ready or
+	// being created) before create_runtime fails with
+	// TOO_MANY_ACTIVE_RUNTIMES.
+	DefaultRuntimeLimit = 5
+	// DefaultCreatesPerMinute is the create_runtime rate quota per minute
+	// of the emulator's clock.
+	DefaultCreatesPerMinute = 10
+)
+
+// Options configures the emulator. The zero value is a stateful, SSE,
+// empty-seed emulator on the Free tier with the defaults above.
+type Options struct {
+	// TokenTTL is the proxy-token lifetime; every token issued (at creation
+	// and by get_runtime) expires TokenTTL after the emulator's Now.
+	// Zero means DefaultTokenTTL.
+	TokenTTL time.Duration
+	// CreateDelay is how long create_runtime takes before the runtime is
+	// ready (a real sleep that ends early when the emulator closes; the
+	// creation goes on even if the caller gives up). Zero is instant.
+	CreateDelay time.Duration
+	// CreateDeadline, when positive, is how long one create_runtime call
+	// waits (real time) for its creation before failing with
+	// DEADLINE_EXCEEDED; the creation goes on and repeating the identical
+	// call (same requestId) waits for it again, as Colab documents.
+	CreateDeadline time.Duration
+	// Latency is a real delay added before every tools/call (it ends early
+	// when the request's context does).
+	Latency time.Duration
+	// Seed is the starting state: SeedEmpty ("" too) or SeedDemo.
+	Seed string
+	// Tier overrides the seed's subscription tier when non-empty. Unknown
+	// tiers are served as they are and get Free eligibility.
+	Tier api.SubscriptionTier
+	// Stateless serves with go-sdk's StreamableHTTPOptions.Stateless (no
+	// Mcp-Session-Id, protocol 2026-07-28 through server/discover).
+	Stateless bool
+	// JSONResponse answers POSTs with application/json instead of an SSE
+	// stream (go-sdk's StreamableHTTPOptions.JSONResponse).
+	JSONResponse bool
+	// Now is the emulator's clock for every expireTime and quota window;
+	// nil means time.Now. Token logic never sleeps; pass a Clock's Now to
+	// control time in tests.
+	Now func() time.Time
+	// RuntimeLimit is the number of active runtimes allowed; zero means
+	// DefaultRuntimeLimit, negative means unlimited.
+	RuntimeLimit int
+	// CreatesPerMinute is the create_runtime rate quota (creations started
+	// in the last minute of Now); zero means DefaultCreatesPerMinute,
+	// negative means unlimited. Past it, create_runtime fails with
+	// RESOURCE_EXHAUSTED carrying a RetryInfo retryDelay.
+	CreatesPerMinute int
+	// LegacySessionIDSchema publishes create_session's optional id as
+	// "session_id" (the older doc text) instead of "sessionId".
+	LegacySessionIDSchema bool
+	// NoAllowMissing leaves "allowMissing" out of delete_runtime's input
+	// schema (doc variant without it); a client sending it then fails input
+	// validation.
+	NoAllowMissing bool
+	// OperationResults makes a successful create_runtime answer with a
+	// finished Operation {"name","done":true,"response":Runtime} instead of
+	// the bare Runtime (colab-api.md §5 rule 1).
+	OperationResults bool
+	// OnRequest, when set, is called with every HTTP request that passed the
+	// Host/Origin/bearer checks, before it is handled (for tests that check
+	// headers). It must not keep or log the Authorization header.
+	OnRequest func(*http.Request)
+}
+
+// Server is the embedded Colab emulator: an MCP server (go-sdk) serving the
+// ten Colab tools over streamable HTTP, with in-memory runtimes, sessions,
+// proxy tokens, quotas and programmable faults. It is safe for concurrent
+// use. Use New and Handler to mount it yourself, or Start to listen on
+// loopback.
+type Server struct {
+	opts    Options
+	mcp     *mcp.Server
+	handler http.Handler
+
+	ctx    context.Context // ends on Close; bounds background creations
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu          sync.Mutex
+	now         func() time.Time
+	tier        api.SubscriptionTier
+	runtimes    []*runtimeState
+	pending     map[string]bool      // runtime ids being created
+	creations   map[string]*creation // by requestId
+	createTimes []time.Time          // creations started, for the per-minute quota
+	calls       map[string]int       // tools/call count by tool
+	created     int                  // runtimes created through create_runtime
+	faults      []*faultEntry
+
+	srv *http.Server
+	ln  net.Listener
+}
+
+type runtimeState struct {
+	rt       api.Runtime
+	noConn   bool // keep connectionInfo absent, even on get_runtime
+	sessions []*sessionState
+}
+
+type sessionState struct {
+	name  string
+	count int                    // executionCount of the last execution
+	execs map[string]*execRecord // by executionId
+}
+
+type execRecord struct {
+	result   api.ExecuteCodeResult
+	returned bool
+}
+
+type creation struct {
+	fingerprint string
+	done        chan struct{}
+	name        string
+	rt          api.Runtime
+	err         *gErr
+}
+
+// New builds an emulator with opts. It panics on an unknown Options.Seed
+// (a programming error; Start returns an error instead).
+func New(opts Options) *Server {
+	if err := checkSeed(opts.Seed); err != nil {
+		panic(err)
+	}
+	if opts.TokenTTL <= 0 {
+		opts.TokenTTL = DefaultTokenTTL
+	}
+	if opts.RuntimeLimit == 0 {
+		opts.RuntimeLimit = DefaultRuntimeLimit
+	}
+	if opts.CreatesPerMinute == 0 {
+		opts.CreatesPerMinute = DefaultCreatesPerMinute
+	}
+	s := &Server{
+		opts:      opts,
+		now:       opts.Now,
+		tier:      api.TierFree,
+		pending:   map[string]bool{},
+		creations: map[string]*creation{},
+		calls:     map[string]int{},
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if opts.Seed == SeedDemo {
+		s.seedDemo()
+	}
+	if opts.Tier != "" {
+		s.tier = opts.Tier
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "colabdash-colab-emulator", Title: "Colab (emulated by colabdash)", Version: "1"}, nil)
+	s.addTools()
+	mh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless, JSONResponse: opts.JSONResponse})
+	s.handler = &frontDoor{s: s, next: mh}
+	return s
+}
+
+func checkSeed(seed string) error {
+	switch seed {
+	case "", SeedEmpty, SeedDemo:
+		return nil
+	}
+	return fmt.Errorf("colabfake: unknown seed %q (want %q or %q)", seed, SeedEmpty, SeedDemo)
+}
+
+// Handler returns the MCP endpoint handler, wrapped with the loopback
+// Host/Origin checks (403), the bearer check (401) and fault injection.
+// Mount it at any path; Start mounts it at /mcp.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Start builds an emulator with opts and serves it on addr, which must be
+// a loopback address ("127.0.0.1:0", "localhost:8080", "[::1]:0"; "" means
+// "127.0.0.1:0"). It returns the server and its endpoint, e.g.
+// "http://127.0.0.1:41234/mcp". The emulator closes when ctx ends or on
+// Close. Errors: a non-loopback addr, an unknown seed, a listen failure.
+func Start(ctx context.Context, addr string, opts Options) (*Server, string, error) {
+	if err := checkSeed(opts.Seed); err != nil {
+		return nil, "", err
+	}
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, "", fmt.Errorf("colabfake: bad listen address %q: %w", addr, err)
+	}
+	switch host {
+	case "localhost", "127.0.0.1":
+		host = "127.0.0.1"
+	case "::1":
+	default:
+		return nil, "", fmt.Errorf("colabfake: refusing to listen on non-loopback address %q", addr)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
+	if err != nil {
+		return nil, "", fmt.Errorf("colabfake: %w", err)
+	}
+	s := New(opts)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", s.handler)
+	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.ln = ln
+	go func() { _ = s.srv.Serve(ln) }()
+	if ctx != nil {
+		go func() {
+			select {
+			case <-ctx.Done():
+				_ = s.Close()
+			case <-s.ctx.Done():
+			}
+		}()
+	}
+	return s, "http://" + ln.Addr().String() + "/mcp", nil
+}
+
+// Close stops serving (when started with Start), ends background
+// creations and closes MCP sessions. It is safe to call more than once.
+func (s *Server) Close() error {
+	s.cancel()
+	var err error
+	if s.srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		err = s.srv.Shutdown(ctx)
+		cancel()
+		if err != nil {
+			err = s.srv.Close()
+		}
+	}
+	for ss := range s.mcp.Sessions() {
+		_ = ss.Close()
+	}
+	s.wg.Wait()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// --- time, ids, tokens ---
+
+func (s *Server) clock() time.Time {
+	s.mu.Lock()
+	now := s.now
+	s.mu.Unlock()
+	return now()
+}
+
+// SetNow replaces the emulator's clock (nil restores time.Now).
+func (s *Server) SetNow(now func() time.Time) {
+	if now == nil {
+		now = time.Now
+	}
+	s.mu.Lock()
+	s.now = now
+	s.mu.Unlock()
+}
+
+func randomToken() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+const idAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+// randomRuntimeID returns a server-style runtime id: RFC 1034 and, like
+// Colab's, not a UUID ("rt-" and 10 random letters/digits).
+func randomRuntimeID() string {
+	b := make([]byte, 10)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	}
+	return "rt-" + string(b)
+}
+
+func proxyURL(id string) string { return "https://8080-m-s-" + id + ".prod.colab.dev" }
+
+// issueToken gives r a fresh proxy token expiring TokenTTL from now.
+// Call with s.mu held.
+func (s *Server) issueToken(r *runtimeState, now time.Time) {
+	if r.noConn {
+		r.rt.ConnectionInfo = nil
+		return
+	}
+	r.rt.ConnectionInfo = &api.ConnectionInfo{
+		URL:        proxyURL(r.rt.ID()),
+		Token:      randomToken(),
+		ExpireTime: now.Add(s.opts.TokenTTL).UTC(),
+	}
+}
+
+// --- lookups (call with s.mu held) ---
+
+func (s *Server) findRuntime(name string) (int, *runtimeState) {
+	for i, r := range s.runtimes {
+		if r.rt.Name == name {
+			return i, r
+		}
+	}
+	return -1, nil
+}
+
+func (r *runtimeState) findSession(name string) *sessionState {
+	for _, ss := range r.sessions {
+		if ss.name == name {
+			return ss
+		}
+	}
+	return nil
+}
+
+func snapshot(r *runtimeState) api.Runtime {
+	rt := r.rt
+	if rt.ConnectionInfo != nil {
+		ci := *rt.ConnectionInfo
+		rt.ConnectionInfo = &ci
+	}
+	return rt
+}
+
+// --- seeds ---
+
+func (s *Server) seedDemo() {
+	now := s.now()
+	s.tier = api.TierPro
+	add := func(id string, key api.RuntimeSpecKey, ttl time.Duration, sessions ...string) {
+		r := &runtimeState{rt: api.Runtime{Name: api.RuntimeName(id), RuntimeSpec: key}}
+		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: proxyURL(id), Token: randomToken(), ExpireTime: now.Add(ttl).UTC()}
+		for _, sid := range sessions {
+			r.sessions = append(r.sessions, &sessionState{name: r.rt.Name + "/sessions/" + sid, execs: map[string]*execRecord{}})
+		}
+		s.runtimes = append(s.runtimes, r)
+	}
+	add("rt-t4demo7k2p", spec(api.VariantGPU, "T4", api.ShapeStandard), 52*time.Minute,
+		"notebook-ab12cd34", "notebook-train-9f3e")
+	add("rt-cpudemo4qx", spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard), 3*time.Minute,
+		"notebook-5e6f7a8b")
+	add("rt-v6edemo2mw", spec(api.VariantTPU, "V6E1", api.ShapeStandard), -30*time.Second)
+}
+
+// --- inspection and control for tests ---
+
+// Runtimes returns a copy of every ready runtime, in creation order, with
+// its current proxy token.
+func (s *Server) Runtimes() []api.Runtime {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]api.Runtime, 0, len(s.runtimes))
+	for _, r := range s.runtimes {
+		out = append(out, snapshot(r))
+	}
+	return out
+}
+
+// Sessions returns the sessions open on runtime ("runtimes/{id}" or the
+// bare id), in opening order; nil when the runtime does not exist.
+func (s *Server) Sessions(runtime string) []api.Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, r := s.findRuntime(api.RuntimeName(runtime))
+	if r == nil {
+		return nil
+	}
+	out := make([]api.Session, 0, len(r.sessions))
+	for _, ss := range r.sessions {
+		out = append(out, api.Session{Name: ss.name})
+	}
+	return out
+}
+
+// AddRuntime adds a ready runtime as if created elsewhere (e.g. in the
+// Colab web UI). rt.Name may be "runtimes/{id}" or empty (a random id).
+// rt.RuntimeSpec is kept as given, unknown enum values included. When
+// rt.ConnectionInfo is nil the runtime never gets one, not even from
+// get_runtime (to test clients against absent fields); otherwise a missing
+// URL, Token or ExpireTime is filled in. It returns the runtime as stored;
+// ALREADY_EXISTS (*api.Error) when the name is taken.
+func (s *Server) AddRuntime(rt api.Runtime) (api.Runtime, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rt.Name == "" {
+		rt.Name = api.RuntimeName(randomRuntimeID())
+	}
+	rt.Name = api.RuntimeName(rt.Name)
+	if _, r := s.findRuntime(rt.Name); r != nil || s.pending[rt.ID()] {
+		return api.Runtime{}, &api.Error{Code: api.AlreadyExists, Message: rt.Name + " already exists"}
+	}
+	r := &runtimeState{rt: rt, noConn: rt.ConnectionInfo == nil}
+	if ci := rt.ConnectionInfo; ci != nil {
+		c := *ci
+		if c.URL == "" {
+			c.URL = proxyURL(rt.ID())
+		}
+		if c.Token == "" {
+			c.Token = randomToken()
+		}
+		if c.ExpireTime.IsZero() {
+			c.ExpireTime = s.now().Add(s.opts.TokenTTL).UTC()
+		}
+		r.rt.ConnectionInfo = &c
+	}
+	s.runtimes = append(s.runtimes, r)
+	return snapshot(r), nil
+}
+
+// AddNotebookSession opens a session on runtime that the client did not
+// open (like a user's notebook in the Colab web UI); it shows up in
+// list_sessions. sessionID "" means a random UUID. It returns the session;
+// NOT_FOUND when the runtime does not exist, ALREADY_EXISTS when the
+// session is already open.
+func (s *Server) AddNotebookSession(runtime, sessionID string) (api.Session, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name := api.RuntimeName(runtime)
+	_, r := s.findRuntime(name)
+	if r == nil {
+		return api.Session{}, &api.Error{Code: api.NotFound, Message: name + " not found"}
+	}
+	if sessionID == "" {
+		sessionID = uuid.NewString()
+	}
+	sname := name + "/sessions/" + sessionID
+	if r.findSession(sname) != nil {
+		return api.Session{}, &api.Error{Code: api.AlreadyExists, Message: sname + " already open"}
+	}
+	r.sessions = append(r.sessions, &sessionState{name: sname, execs: map[string]*execRecord{}})
+	return api.Session{Name: sname}, nil
+}
+
+// Reclaim removes runtime and its sessions as if Colab took it back (idle
+// or maximum-duration reclaim, field case 7): it vanishes from
+// list_runtimes and get_runtime answers NOT_FOUND. It reports whether the
+// runtime existed.
+func (s *Server) Reclaim(runtime string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, r := s.findRuntime(api.RuntimeName(runtime))
+	if r == nil {
+		return false
+	}
+	s.runtimes = slices.Delete(s.runtimes, i, i+1)
+	return true
+}
+
+// ExpireToken sets runtime's proxy-token expireTime to at (to put a token
+// at a chosen distance from now). It reports whether the runtime exists
+// and has connectionInfo.
+func (s *Server) ExpireToken(runtime string, at time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, r := s.findRuntime(api.RuntimeName(runtime))
+	if r == nil || r.rt.ConnectionInfo == nil {
+		return false
+	}
+	r.rt.ConnectionInfo.ExpireTime = at.UTC()
+	return true
+}
+
+// SetTier changes the subscription tier get_subscription reports and
+// list_runtime_specs/create_runtime use for eligibility.
+func (s *Server) SetTier(t api.SubscriptionTier) {
+	s.mu.Lock()
+	s.tier = t
+	s.mu.Unlock()
+}
+
+// Tier returns the current subscription tier.
+func (s *Server) Tier() api.SubscriptionTier {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tier
+}
+
+// CallCount returns how many tools/call requests reached tool (e.g.
+// "create_runtime"), faulted or not; "" counts all tools.
+func (s *Server) CallCount(tool string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tool == "" {
+		n := 0
+		for _, c := range s.calls {
+			n += c
+		}
+		return n
+	}
+	return s.calls[tool]
+}
+
+// CreateCalls returns how many create_runtime calls reached the emulator.
+func (s *Server) CreateCalls() int { return s.CallCount("create_runtime") }
+
+// RuntimesCreated returns how many runtimes create_runtime has created
+// (idempotent replays of one requestId count once).
+func (s *Server) RuntimesCreated() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.created
+}

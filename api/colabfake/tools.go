@@ -1,0 +1,619 @@
+package colabfake
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// ToolNames lists the ten Colab MCP tools the emulator serves, in the
+// order tools/list returns them (colab-api.md §1).
+var ToolNames = []string{
+	"list_runtime_specs", "get_subscription", "list_runtimes", "get_runtime", "create_runtime",
+	"delete_runtime", "create_session", "list_sessions", "delete_session", "execute_code",
+}
+
+// --- input wire types (lowerCamelCase, as the docs' proto-JSON) ---
+
+type emptyIn struct{}
+
+type nameIn struct {
+	Name string `json:"name" jsonschema:"Required. The resource name, e.g. runtimes/{runtime_id}."`
+}
+
+type keyWire struct {
+	Variant     string `json:"variant" jsonschema:"Required. VARIANT_CPU, VARIANT_GPU or VARIANT_TPU."`
+	Accelerator string `json:"accelerator" jsonschema:"Required. Accelerator model name, e.g. T4, L4, A100, V6E1; NONE for CPU runtime specs."`
+	Shape       string `json:"shape" jsonschema:"Required. SHAPE_STANDARD or SHAPE_HIGHMEM."`
+}
+
+type runtimeIn struct {
+	RuntimeSpec keyWire `json:"runtimeSpec" jsonschema:"Required. A runtime spec from list_runtime_specs that the user is eligible for."`
+	Version     string  `json:"version,omitempty" jsonschema:"Optional. Runtime image version; empty means latest."`
+}
+
+type createRuntimeIn struct {
+	Runtime   runtimeIn `json:"runtime" jsonschema:"Required. Specifications for the runtime to assign; only runtimeSpec and version apply."`
+	RequestID string    `json:"requestId,omitempty" jsonschema:"Optional. A UUID4 that makes the request idempotent: repeating the identical call waits for or returns the same runtime."`
+	RuntimeID string    `json:"runtimeId,omitempty" jsonschema:"Optional. The runtime ID; random when unset. RFC 1034: 1-63 characters, lower-case letters, digits and hyphens, starting with a letter and ending with a letter or digit."`
+}
+
+type deleteRuntimeIn struct {
+	Name         string `json:"name" jsonschema:"Required. The name of the runtime to unassign. Format: runtimes/{runtime_id}."`
+	AllowMissing bool   `json:"allowMissing,omitempty" jsonschema:"Optional. If true and the runtime is not found, the request succeeds and does nothing."`
+}
+
+type sessionWire struct {
+	Name string `json:"name,omitempty" jsonschema:"Identifier. Format: runtimes/{runtime}/sessions/{session}."`
+}
+
+type createSessionIn struct {
+	Parent          string       `json:"parent" jsonschema:"Required. The runtime on which to open the session. Format: runtimes/{runtime}."`
+	SessionID       string       `json:"sessionId,omitempty" jsonschema:"Optional. The ID of the session, unique within the runtime (RFC 1034). If unset, the server generates one. If a session with this ID is already open, it is returned."`
+	LegacySessionID string       `json:"session_id,omitempty" jsonschema:"Optional. The ID of the session (RFC 1034); a random UUID when omitted."`
+	Session         *sessionWire `json:"session,omitempty" jsonschema:"Optional. The session to open."`
+}
+
+type parentIn struct {
+	Parent string `json:"parent" jsonschema:"Required. The runtime whose sessions should be listed. Format: runtimes/{runtime}."`
+}
+
+type executeCodeIn struct {
+	Session     string `json:"session,omitempty" jsonschema:"The session to run in (runtimes/{runtime_id}/sessions/{session_id}); created if it does not exist. Exactly one of session and runtime."`
+	Runtime     string `json:"runtime,omitempty" jsonschema:"The runtime to run in (runtimes/{runtime_id}); the code runs in a new session named in the result. Exactly one of session and runtime."`
+	Code        string `json:"code" jsonschema:"Required. The Python code to run."`
+	ExecutionID string `json:"executionId,omitempty" jsonschema:"Optional. A new UUID per execution; repeating the identical call (same session and executionId) after DEADLINE_EXCEEDED or UNAVAILABLE reattaches to it."`
+}
+
+// --- output wire types (for the published outputSchema only) ---
+
+type connectionInfoWire struct {
+	URL        string `json:"url,omitempty" jsonschema:"The authenticated URL that can be used to connect to the runtime."`
+	Token      string `json:"token,omitempty" jsonschema:"The runtime proxy token, a short-lived credential; send it as X-Colab-Runtime-Proxy-Token."`
+	ExpireTime string `json:"expireTime,omitempty" jsonschema:"The expiration time of the runtime proxy token (RFC 3339)."`
+}
+
+type runtimeWire struct {
+	Name           string              `json:"name,omitempty" jsonschema:"Identifier. Format: runtimes/{runtime_id}."`
+	RuntimeSpec    keyWire             `json:"runtimeSpec,omitempty" jsonschema:"The runtime spec key."`
+	ConnectionInfo *connectionInfoWire `json:"connectionInfo,omitempty" jsonschema:"Output only. The connection info used to authenticate to the runtime."`
+	Version        string              `json:"version,omitempty" jsonschema:"Runtime image version; empty means latest."`
+}
+
+type subscriptionWire struct {
+	Name string `json:"name,omitempty" jsonschema:"Identifier; always subscription."`
+	Tier string `json:"tier,omitempty" jsonschema:"SUBSCRIPTION_TIER_FREE, SUBSCRIPTION_TIER_PRO or SUBSCRIPTION_TIER_PRO_PLUS."`
+}
+
+type runtimeSpecWire struct {
+	Key      keyWire `json:"key,omitempty"`
+	Eligible bool    `json:"eligible,omitempty" jsonschema:"Whether the requesting user is eligible for the runtime spec."`
+}
+
+type listRuntimeSpecsWire struct {
+	RuntimeSpecs []runtimeSpecWire `json:"runtimeSpecs,omitempty"`
+}
+
+type listRuntimesWire struct {
+	Runtimes []runtimeWire `json:"runtimes,omitempty" jsonschema:"The list of runtimes assigned to the requesting user."`
+}
+
+type listSessionsWire struct {
+	Sessions []sessionWire `json:"sessions,omitempty" jsonschema:"The sessions currently open on the runtime."`
+}
+
+type errorInfoWire struct {
+	Reason   string            `json:"reason,omitempty"`
+	Domain   string            `json:"domain,omitempty"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+type executeErrorWire struct {
+	Name      string   `json:"name,omitempty" jsonschema:"The exception class, e.g. NameError."`
+	Value     string   `json:"value,omitempty" jsonschema:"The exception message."`
+	Traceback []string `json:"traceback,omitempty" jsonschema:"Formatted traceback, one frame per entry."`
+}
+
+type richOutputWire struct {
+	Index     int            `json:"index,omitempty"`
+	MimeTypes []string       `json:"mimeTypes,omitempty"`
+	FilePath  string         `json:"filePath,omitempty"`
+	SizeBytes string         `json:"sizeBytes,omitempty"`
+	ErrorInfo *errorInfoWire `json:"errorInfo,omitempty"`
+}
+
+type executeCodeResultWire struct {
+	ExecutionID        string            `json:"executionId,omitempty" jsonschema:"Echoed from the request; empty when not resumable."`
+	Session            string            `json:"session,omitempty" jsonschema:"The session that ran the code."`
+	ExecutionCount     int               `json:"executionCount,omitempty" jsonschema:"Jupyter In[N]; informational only."`
+	Stdout             string            `json:"stdout,omitempty"`
+	Stderr             string            `json:"stderr,omitempty"`
+	Result             string            `json:"result,omitempty" jsonschema:"text/plain repr of the last expression, if any."`
+	ExecutionError     *executeErrorWire `json:"executionError,omitempty" jsonschema:"Set when the code raised."`
+	OutputTruncated    bool              `json:"outputTruncated,omitempty"`
+	RichOutputsDropped bool              `json:"richOutputsDropped,omitempty" jsonschema:"Deprecated: use richOutputs."`
+	RichOutputs        []richOutputWire  `json:"richOutputs,omitempty"`
+}
+
+// inputSchema infers T's schema (additionalProperties false: unknown
+// argument names are rejected, as a strict proto-JSON server would) and
+// drops the named properties.
+func inputSchema[T any](drop ...string) *jsonschema.Schema {
+	sc, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range drop {
+		delete(sc.Properties, d)
+	}
+	sc.PropertyOrder = nil
+	dropNull(sc)
+	return sc
+}
+
+// outputSchema infers T's schema and opens it up: proto3 JSON omits
+// default values, so no output field is required, and servers add fields,
+// so additionalProperties is left unconstrained. This also lets faults put
+// unknown enum values or absent fields into outputs.
+func outputSchema[T any]() *jsonschema.Schema {
+	sc, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err)
+	}
+	loosen(sc)
+	dropNull(sc)
+	return sc
+}
+
+// dropNull turns the ["null", T] types jsonschema-go infers for Go
+// pointers, slices and maps into plain T, as proto-JSON schemas have
+// them.
+func dropNull(sc *jsonschema.Schema) {
+	if sc == nil {
+		return
+	}
+	if len(sc.Types) == 2 && sc.Types[0] == "null" {
+		sc.Type, sc.Types = sc.Types[1], nil
+	}
+	for _, p := range sc.Properties {
+		dropNull(p)
+	}
+	dropNull(sc.Items)
+	dropNull(sc.AdditionalProperties)
+}
+
+func loosen(sc *jsonschema.Schema) {
+	if sc == nil {
+		return
+	}
+	sc.Required = nil
+	sc.AdditionalProperties = nil
+	for name, p := range sc.Properties {
+		if name == "expireTime" {
+			p.Format = "date-time"
+		}
+		loosen(p)
+	}
+	loosen(sc.Items)
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+// handlerFunc is a tool body: it gets the decoded input and whether an
+// injected deadline fault cut the call short (see FaultDeadline), and
+// returns the output value or a Google error.
+type handlerFunc[In any] func(ctx context.Context, in In, deadline bool) (any, *gErr)
+
+// addTool registers one tool with go-sdk's typed AddTool; output values are
+// marshalled by go-sdk into structuredContent plus a JSON text block.
+func addTool[In any](s *Server, t *mcp.Tool, in *jsonschema.Schema, out *jsonschema.Schema, fn handlerFunc[In]) {
+	t.InputSchema = in
+	t.OutputSchema = out
+	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, input In) (*mcp.CallToolResult, any, error) {
+		s.mu.Lock()
+		s.calls[t.Name]++
+		s.mu.Unlock()
+		f := s.takeFault(levelTool, "tools/call", t.Name, true, false)
+		if f != nil && f.Delay > 0 {
+			if err := sleepCtx(ctx, f.Delay); err != nil {
+				return nil, nil, err
+			}
+		}
+		deadline := false
+		if f != nil {
+			switch f.Kind {
+			case FaultToolError:
+				return errorResult(f.Text), nil, nil
+			case FaultJSONRPCError:
+				return nil, nil, &jsonrpc.Error{Code: f.RPCCode, Message: f.Message, Data: f.Data}
+			case FaultOperationError:
+				code := f.Code
+				if code == "" {
+					code = api.FailedPrecondition
+				}
+				msg := f.Message
+				if msg == "" {
+					msg = api.DefaultMessage(code, 0)
+				}
+				e := &gErr{code: code, msg: msg, reason: f.Reason, retryDelay: f.RetryDelay}
+				return nil, e.operationValue(), nil
+			case FaultOutput:
+				return &mcp.CallToolResult{
+					StructuredContent: json.RawMessage(f.Output),
+					Content:           []mcp.Content{&mcp.TextContent{Text: string(f.Output)}},
+				}, nil, nil
+			case FaultDeadline:
+				deadline = true
+			}
+		}
+		v, gerr := fn(ctx, input, deadline)
+		if deadline {
+			code := f.Code
+			if code == "" {
+				code = api.DeadlineExceeded
+			}
+			msg := f.Message
+			if msg == "" {
+				msg = "The operation did not finish before its deadline; repeat the identical call to wait for it."
+			}
+			return errorResult((&gErr{code: code, msg: msg}).envelope()), nil, nil
+		}
+		if gerr != nil {
+			if gerr.operation {
+				return nil, gerr.operationValue(), nil
+			}
+			return errorResult(gerr.envelope()), nil, nil
+		}
+		return nil, v, nil
+	})
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) addTools() {
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: boolPtr(false)}
+	addTool(s, &mcp.Tool{Name: "list_runtime_specs", Annotations: ro,
+		Description: "Lists the Colab runtime specs (combinations of variant, accelerator and shape) and whether the user is eligible for each. Call it before create_runtime to pick a spec."},
+		inputSchema[emptyIn](), outputSchema[listRuntimeSpecsWire](), s.listRuntimeSpecs)
+	addTool(s, &mcp.Tool{Name: "get_subscription", Annotations: ro,
+		Description: "Returns the user's Colab subscription tier: free, Pro or Pro+. Compare tiers at https://colab.research.google.com/signup."},
+		inputSchema[emptyIn](), outputSchema[subscriptionWire](), s.getSubscription)
+	addTool(s, &mcp.Tool{Name: "list_runtimes", Annotations: ro,
+		Description: "Lists the user's Colab runtimes with their specs and connectionInfo. Look here for a runtime to reuse before calling create_runtime."},
+		inputSchema[emptyIn](), outputSchema[listRuntimesWire](), s.listRuntimes)
+	addTool(s, &mcp.Tool{Name: "get_runtime", Annotations: ro,
+		Description: "Gets a runtime (runtimes/{runtime_id}) with its spec and connectionInfo. The proxy token in connectionInfo expires about an hour after it is issued; call this tool again for a new one. A missing or expired token returns 404 from the runtime proxy."},
+		inputSchema[nameIn](), outputSchema[runtimeWire](), s.getRuntime)
+	addTool(s, &mcp.Tool{Name: "create_runtime", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
+		Description: "Creates a Colab runtime and waits until it is ready. Creation is slow and quota-limited: reuse a runtime from list_runtimes when possible, and use a new session (create_session) instead of a new runtime to isolate state. Set runtime.runtimeSpec to an eligible spec from list_runtime_specs and pass a new UUID as requestId for each runtime. DEADLINE_EXCEEDED means the runtime is still being created; repeating the identical call waits for it. FAILED_PRECONDITION means the user can't get this runtime now (no capacity, usage quota, too many active runtimes). RESOURCE_EXHAUSTED is the rate limit: nothing was created; retry with exponential backoff."},
+		inputSchema[createRuntimeIn](), outputSchema[runtimeWire](), s.createRuntime)
+	delDrop := []string{}
+	if s.opts.NoAllowMissing {
+		delDrop = append(delDrop, "allowMissing")
+	}
+	addTool(s, &mcp.Tool{Name: "delete_runtime", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
+		Description: "Deletes a runtime (runtimes/{runtime_id}) and everything on it: files, sessions and their state. This can't be undone. Delete a runtime only when the user asks, or to free one you created after create_runtime failed for too many active runtimes; to reset state, close a session with delete_session instead."},
+		inputSchema[deleteRuntimeIn](delDrop...), outputSchema[emptyIn](), s.deleteRuntime)
+	sessDrop := "session_id"
+	if s.opts.LegacySessionIDSchema {
+		sessDrop = "sessionId"
+	}
+	addTool(s, &mcp.Tool{Name: "create_session", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
+		Description: "Opens a Jupyter kernel session on a runtime (runtimes/{runtime_id}) and returns its name runtimes/{runtime_id}/sessions/{session_id}. execute_code calls that target the session share its kernel state. Opening a session with the ID of an open one returns that session, so this is safe to retry. Reuse sessions and close them with delete_session when done: each open session holds kernel memory."},
+		inputSchema[createSessionIn](sessDrop), outputSchema[sessionWire](), s.createSession)
+	addTool(s, &mcp.Tool{Name: "list_sessions", Annotations: ro,
+		Description: "Lists the open sessions on a runtime, including ones you didn't open, such as the user's notebooks. Use it to find one of yours to reuse or close; close only sessions you opened. Returns names only, not what is running in them."},
+		inputSchema[parentIn](), outputSchema[listSessionsWire](), s.listSessions)
+	addTool(s, &mcp.Tool{Name: "delete_session", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(false)},
+		Description: "Closes a session (runtimes/{runtime_id}/sessions/{session_id}), discarding its kernel state and aborting any running execute_code in it. Files it wrote stay on the runtime, and the runtime keeps running."},
+		inputSchema[nameIn](), outputSchema[emptyIn](), s.deleteSession)
+	addTool(s, &mcp.Tool{Name: "execute_code", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(true)},
+		Description: "Runs Python in a runtime's Jupyter kernel and returns stdout, stderr, the value of the last expression (result) and any exception (executionError). Only text is returned. Target exactly one of session (runs in that session, created if missing) or runtime (runs in a new session named in the result). Calls cut off after 600 s fail with DEADLINE_EXCEEDED while the code keeps running: repeat the identical call (same session and executionId) to reattach. Use a fresh executionId per execution: once a result was returned, the same executionId runs the code again. (Emulated by colabdash: no Python runs.)"},
+		inputSchema[executeCodeIn](), outputSchema[executeCodeResultWire](), s.executeCode)
+}
+
+// --- tool bodies ---
+
+func (s *Server) getSubscription(ctx context.Context, _ emptyIn, _ bool) (any, *gErr) {
+	return api.Subscription{Name: "subscription", Tier: s.Tier()}, nil
+}
+
+func (s *Server) listRuntimeSpecs(ctx context.Context, _ emptyIn, _ bool) (any, *gErr) {
+	rank := tierRank(s.Tier())
+	out := struct {
+		RuntimeSpecs []api.RuntimeSpec `json:"runtimeSpecs,omitempty"`
+	}{}
+	for _, e := range catalog {
+		out.RuntimeSpecs = append(out.RuntimeSpecs, api.RuntimeSpec{Key: e.key, Eligible: e.minTier <= rank})
+	}
+	return out, nil
+}
+
+func (s *Server) listRuntimes(ctx context.Context, _ emptyIn, _ bool) (any, *gErr) {
+	return struct {
+		Runtimes []api.Runtime `json:"runtimes,omitempty"`
+	}{Runtimes: s.Runtimes()}, nil
+}
+
+// parseRuntimeName checks "runtimes/{id}".
+func parseRuntimeName(field, name string) *gErr {
+	parts := strings.Split(name, "/")
+	if len(parts) != 2 || parts[0] != "runtimes" || parts[1] == "" {
+		return newErr(api.InvalidArgument, "%s %q is not a runtime name (want runtimes/{runtime_id})", field, name)
+	}
+	return nil
+}
+
+// parseSessionName splits "runtimes/{r}/sessions/{s}" into the runtime
+// name and the session id.
+func parseSessionName(field, name string) (runtime, id string, e *gErr) {
+	parts := strings.Split(name, "/")
+	if len(parts) != 4 || parts[0] != "runtimes" || parts[1] == "" || parts[2] != "sessions" || parts[3] == "" {
+		return "", "", newErr(api.InvalidArgument, "%s %q is not a session name (want runtimes/{runtime_id}/sessions/{session_id})", field, name)
+	}
+	return parts[0] + "/" + parts[1], parts[3], nil
+}
+
+func (s *Server) getRuntime(ctx context.Context, in nameIn, _ bool) (any, *gErr) {
+	if e := parseRuntimeName("name", in.Name); e != nil {
+		return nil, e
+	}
+	now := s.clock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, r := s.findRuntime(in.Name)
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Name)
+	}
+	s.issueToken(r, now)
+	return snapshot(r), nil
+}
+
+func (s *Server) deleteRuntime(ctx context.Context, in deleteRuntimeIn, _ bool) (any, *gErr) {
+	if e := parseRuntimeName("name", in.Name); e != nil {
+		return nil, e
+	}
+	if !s.Reclaim(in.Name) && !in.AllowMissing {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Name)
+	}
+	return struct{}{}, nil
+}
+
+func (s *Server) createSession(ctx context.Context, in createSessionIn, _ bool) (any, *gErr) {
+	if e := parseRuntimeName("parent", in.Parent); e != nil {
+		return nil, e
+	}
+	id := in.SessionID
+	if id == "" {
+		id = in.LegacySessionID
+	}
+	if id != "" {
+		if err := api.ValidateID(id); err != nil {
+			return nil, newErr(api.InvalidArgument, "sessionId: %s", err.(*api.Error).Message)
+		}
+	} else {
+		id = uuid.NewString()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, r := s.findRuntime(in.Parent)
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
+	}
+	name := in.Parent + "/sessions/" + id
+	if r.findSession(name) == nil {
+		r.sessions = append(r.sessions, &sessionState{name: name, execs: map[string]*execRecord{}})
+	}
+	return api.Session{Name: name}, nil
+}
+
+func (s *Server) listSessions(ctx context.Context, in parentIn, _ bool) (any, *gErr) {
+	if e := parseRuntimeName("parent", in.Parent); e != nil {
+		return nil, e
+	}
+	s.mu.Lock()
+	_, r := s.findRuntime(in.Parent)
+	s.mu.Unlock()
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
+	}
+	return struct {
+		Sessions []api.Session `json:"sessions,omitempty"`
+	}{Sessions: s.Sessions(in.Parent)}, nil
+}
+
+func (s *Server) deleteSession(ctx context.Context, in nameIn, _ bool) (any, *gErr) {
+	rname, _, e := parseSessionName("name", in.Name)
+	if e != nil {
+		return nil, e
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, r := s.findRuntime(rname)
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", rname)
+	}
+	for i, ss := range r.sessions {
+		if ss.name == in.Name {
+			r.sessions = append(r.sessions[:i:i], r.sessions[i+1:]...)
+			return struct{}{}, nil
+		}
+	}
+	return nil, newErr(api.NotFound, "Session %s not found.", in.Name)
+}
+
+// --- create_runtime ---
+
+func (s *Server) createRuntime(ctx context.Context, in createRuntimeIn, deadline bool) (any, *gErr) {
+	key := api.RuntimeSpecKey{Variant: api.Variant(in.Runtime.RuntimeSpec.Variant),
+		Accelerator: in.Runtime.RuntimeSpec.Accelerator, Shape: api.Shape(in.Runtime.RuntimeSpec.Shape)}
+	if key.Variant == "" || key.Accelerator == "" || key.Shape == "" {
+		return nil, newErr(api.InvalidArgument, "runtime.runtimeSpec needs variant, accelerator and shape")
+	}
+	if in.RequestID != "" {
+		u, err := uuid.Parse(in.RequestID)
+		if err != nil || u.Version() != 4 || len(in.RequestID) != 36 {
+			return nil, newErr(api.InvalidArgument, "requestId %q must be in UUID4 format", in.RequestID)
+		}
+	}
+	if in.RuntimeID != "" {
+		if err := api.ValidateID(in.RuntimeID); err != nil {
+			return nil, newErr(api.InvalidArgument, "runtimeId: %s", err.(*api.Error).Message)
+		}
+	}
+	entry, known := lookupSpec(key)
+	if !known {
+		return nil, newErr(api.InvalidArgument, "unknown runtime spec %s; see list_runtime_specs", key)
+	}
+	fp, _ := json.Marshal(struct {
+		R  runtimeIn
+		ID string
+	}{in.Runtime, in.RuntimeID})
+
+	now := s.clock()
+	s.mu.Lock()
+	if in.RequestID != "" {
+		if c := s.creations[in.RequestID]; c != nil {
+			s.mu.Unlock()
+			if c.fingerprint != string(fp) {
+				return nil, newErr(api.InvalidArgument, "requestId %s was already used for a different request", in.RequestID)
+			}
+			return s.awaitCreation(ctx, c, deadline)
+		}
+	}
+	// Per-minute rate quota: creations started within the last minute.
+	if limit := s.opts.CreatesPerMinute; limit > 0 {
+		cut := now.Add(-time.Minute)
+		kept := s.createTimes[:0]
+		for _, t := range s.createTimes {
+			if t.After(cut) {
+				kept = append(kept, t)
+			}
+		}
+		s.createTimes = kept
+		if len(kept) >= limit {
+			delay := kept[0].Add(time.Minute).Sub(now).Round(time.Second)
+			if delay < time.Second {
+				delay = time.Second
+			}
+			s.mu.Unlock()
+			return nil, &gErr{code: api.ResourceExhausted, retryDelay: delay,
+				msg: fmt.Sprintf("Quota exceeded for quota metric 'Runtime creations' and limit 'Runtime creations per minute per user' (%d).", limit)}
+		}
+	}
+	id := in.RuntimeID
+	if id != "" {
+		if _, r := s.findRuntime(api.RuntimeName(id)); r != nil || s.pending[id] {
+			s.mu.Unlock()
+			e := newErr(api.AlreadyExists, "Runtime runtimes/%s already exists.", id)
+			e.operation = true
+			return nil, e
+		}
+	}
+	if entry.minTier > tierRank(s.tier) {
+		tier := s.tier.Label()
+		s.mu.Unlock()
+		e := newErr(api.FailedPrecondition, "The %s subscription is not eligible for runtime spec %s.", tier, key)
+		e.operation = true
+		return nil, e
+	}
+	if limit := s.opts.RuntimeLimit; limit > 0 && len(s.runtimes)+len(s.pending) >= limit {
+		s.mu.Unlock()
+		e := newErr(api.FailedPrecondition, "Too many active runtimes (limit %d). Delete a runtime or reuse one.", limit)
+		e.reason = api.ReasonTooManyActiveRuntimes
+		e.operation = true
+		return nil, e
+	}
+	if id == "" {
+		id = randomRuntimeID()
+	}
+	c := &creation{fingerprint: string(fp), done: make(chan struct{}), name: api.RuntimeName(id)}
+	if in.RequestID != "" {
+		s.creations[in.RequestID] = c
+	}
+	s.pending[id] = true
+	s.createTimes = append(s.createTimes, now)
+	s.mu.Unlock()
+
+	rt := api.Runtime{Name: api.RuntimeName(id), RuntimeSpec: key, Version: in.Runtime.Version}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer close(c.done)
+		err := sleepCtx(s.ctx, s.opts.CreateDelay)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.pending, id)
+		if err != nil {
+			c.err = newErr(api.Unavailable, "The Colab emulator shut down while creating %s.", rt.Name)
+			return
+		}
+		r := &runtimeState{rt: rt}
+		s.issueToken(r, s.now())
+		s.runtimes = append(s.runtimes, r)
+		s.created++
+		c.rt = snapshot(r)
+	}()
+	return s.awaitCreation(ctx, c, deadline)
+}
+
+// awaitCreation waits for c and returns the runtime (its current state
+// when it still exists), or DEADLINE_EXCEEDED when Options.CreateDeadline
+// passes first.
+func (s *Server) awaitCreation(ctx context.Context, c *creation, deadline bool) (any, *gErr) {
+	if deadline {
+		return nil, nil // the caller answers DEADLINE_EXCEEDED; creation goes on
+	}
+	var timeout <-chan time.Time
+	if d := s.opts.CreateDeadline; d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-c.done:
+	case <-timeout:
+		return nil, newErr(api.DeadlineExceeded, "The runtime %s is still being created; repeat the identical call to wait for it.", c.name)
+	case <-ctx.Done():
+		return nil, newErr(api.Cancelled, "The request was cancelled; the runtime is still being created.")
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	rt := c.rt
+	s.mu.Lock()
+	if _, r := s.findRuntime(c.name); r != nil {
+		rt = snapshot(r)
+	}
+	s.mu.Unlock()
+	if s.opts.OperationResults {
+		b, _ := json.Marshal(rt)
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		m["@type"] = "type.googleapis.com/google.colab.v1beta.Runtime"
+		resp, _ := json.Marshal(m)
+		return api.Operation{Name: "operations/" + uuid.NewString(), Done: true, Response: resp}, nil
+	}
+	return rt, nil
+}

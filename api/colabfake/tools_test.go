@@ -1,0 +1,325 @@
+package colabfake
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+type schemaJSON struct {
+	Type                 string                `json:"type"`
+	Properties           map[string]schemaJSON `json:"properties"`
+	Required             []string              `json:"required"`
+	AdditionalProperties any                   `json:"additionalProperties"`
+}
+
+func schemaOf(t *testing.T, v any) schemaJSON {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s schemaJSON
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func keys(m map[string]schemaJSON) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func listTools(t *testing.T, cs *mcp.ClientSession) map[string]*mcp.Tool {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]*mcp.Tool{}
+	for _, tl := range res.Tools {
+		m[tl.Name] = tl
+	}
+	return m
+}
+
+func TestToolsListNamesAndInputSchemas(t *testing.T) {
+	_, cs, _ := startConnect(t, Options{})
+	tools := listTools(t, cs)
+	var names []string
+	for n := range tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	want := slices.Clone(ToolNames)
+	sort.Strings(want)
+	if !slices.Equal(names, want) {
+		t.Fatalf("tools = %v, want %v", names, want)
+	}
+	// Documented lowerCamelCase inputs (colab-api.md §1), required marked.
+	wantProps := map[string][]string{
+		"list_runtime_specs": nil,
+		"get_subscription":   nil,
+		"list_runtimes":      nil,
+		"get_runtime":        {"name"},
+		"create_runtime":     {"requestId", "runtime", "runtimeId"},
+		"delete_runtime":     {"allowMissing", "name"},
+		"create_session":     {"parent", "session", "sessionId"},
+		"list_sessions":      {"parent"},
+		"delete_session":     {"name"},
+		"execute_code":       {"code", "executionId", "runtime", "session"},
+	}
+	wantRequired := map[string][]string{
+		"get_runtime": {"name"}, "create_runtime": {"runtime"}, "delete_runtime": {"name"},
+		"create_session": {"parent"}, "list_sessions": {"parent"}, "delete_session": {"name"},
+		"execute_code": {"code"},
+	}
+	for name, props := range wantProps {
+		tl := tools[name]
+		if tl.Description == "" {
+			t.Errorf("%s has no description", name)
+		}
+		sc := schemaOf(t, tl.InputSchema)
+		if sc.Type != "object" {
+			t.Errorf("%s input type %q", name, sc.Type)
+		}
+		if got := keys(sc.Properties); !slices.Equal(got, props) {
+			t.Errorf("%s input properties = %v, want %v", name, got, props)
+		}
+		req := slices.Clone(sc.Required)
+		sort.Strings(req)
+		if !slices.Equal(req, wantRequired[name]) {
+			t.Errorf("%s required = %v, want %v", name, req, wantRequired[name])
+		}
+		if tl.OutputSchema == nil {
+			t.Errorf("%s has no output schema", name)
+		}
+	}
+	cr := schemaOf(t, tools["create_runtime"].InputSchema)
+	if got := keys(cr.Properties["runtime"].Properties); !slices.Equal(got, []string{"runtimeSpec", "version"}) {
+		t.Errorf("create_runtime runtime properties = %v", got)
+	}
+	if got := keys(cr.Properties["runtime"].Properties["runtimeSpec"].Properties); !slices.Equal(got, []string{"accelerator", "shape", "variant"}) {
+		t.Errorf("runtimeSpec properties = %v", got)
+	}
+	// Output schema: the documented Runtime fields, none required.
+	out := schemaOf(t, tools["get_runtime"].OutputSchema)
+	if got := keys(out.Properties["connectionInfo"].Properties); !slices.Equal(got, []string{"expireTime", "token", "url"}) {
+		t.Errorf("connectionInfo properties = %v", got)
+	}
+	if len(out.Required) != 0 {
+		t.Errorf("output schema requires %v; proto3 JSON may omit any field", out.Required)
+	}
+}
+
+func TestSchemaVariants(t *testing.T) {
+	_, cs, _ := startConnect(t, Options{LegacySessionIDSchema: true, NoAllowMissing: true})
+	tools := listTools(t, cs)
+	if got := keys(schemaOf(t, tools["create_session"].InputSchema).Properties); !slices.Equal(got, []string{"parent", "session", "session_id"}) {
+		t.Errorf("legacy create_session properties = %v", got)
+	}
+	if got := keys(schemaOf(t, tools["delete_runtime"].InputSchema).Properties); !slices.Equal(got, []string{"name"}) {
+		t.Errorf("delete_runtime without allowMissing: %v", got)
+	}
+	// A client that ignores the live schema is refused, one that follows it works.
+	s := call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", ""))
+	var rt api.Runtime
+	decode(t, s, &rt)
+	res := call(t, cs, "create_session", map[string]any{"parent": rt.Name, "sessionId": "dash-1"})
+	if !res.IsError || !strings.Contains(text(res), "sessionId") {
+		t.Errorf("sessionId against a session_id schema: isError=%v %q", res.IsError, text(res))
+	}
+	var sess api.Session
+	decode(t, call(t, cs, "create_session", map[string]any{"parent": rt.Name, "session_id": "dash-1"}), &sess)
+	if sess.Name != rt.Name+"/sessions/dash-1" {
+		t.Errorf("legacy session_id gave %q", sess.Name)
+	}
+	if res := call(t, cs, "delete_runtime", map[string]any{"name": rt.Name, "allowMissing": true}); !res.IsError {
+		t.Error("allowMissing accepted although the schema leaves it out")
+	}
+}
+
+func TestSubscriptionAndSpecsByTier(t *testing.T) {
+	s, cs, _ := startConnect(t, Options{})
+	cases := []struct {
+		tier     api.SubscriptionTier
+		eligible []string
+		not      []string
+	}{
+		{api.TierFree, []string{"CPU/STANDARD", "GPU/T4/STANDARD"}, []string{"CPU/HIGHMEM", "GPU/L4/STANDARD", "GPU/A100/STANDARD", "TPU/V6E1/STANDARD", "GPU/H100/STANDARD"}},
+		{api.TierPro, []string{"CPU/HIGHMEM", "GPU/L4/STANDARD", "GPU/A100/HIGHMEM", "TPU/V6E1/STANDARD", "TPU/V5E1/STANDARD"}, []string{"GPU/H100/STANDARD"}},
+		{api.TierProPlus, []string{"GPU/H100/STANDARD", "GPU/H100/HIGHMEM", "CPU/STANDARD"}, nil},
+		{"SUBSCRIPTION_TIER_ULTRA", []string{"GPU/T4/STANDARD"}, []string{"GPU/L4/STANDARD"}},
+	}
+	for _, c := range cases {
+		s.SetTier(c.tier)
+		var sub api.Subscription
+		decode(t, call(t, cs, "get_subscription", nil), &sub)
+		if sub.Tier != c.tier || sub.Name != "subscription" {
+			t.Errorf("subscription = %+v, want tier %s", sub, c.tier)
+		}
+		var specs struct {
+			RuntimeSpecs []api.RuntimeSpec `json:"runtimeSpecs"`
+		}
+		decode(t, call(t, cs, "list_runtime_specs", nil), &specs)
+		elig := map[string]bool{}
+		for _, sp := range specs.RuntimeSpecs {
+			elig[sp.Key.String()] = sp.Eligible
+		}
+		if len(specs.RuntimeSpecs) != len(catalog) {
+			t.Errorf("%s: %d specs, want the full list of %d", c.tier, len(specs.RuntimeSpecs), len(catalog))
+		}
+		for _, k := range c.eligible {
+			if !elig[k] {
+				t.Errorf("%s: %s not eligible", c.tier, k)
+			}
+		}
+		for _, k := range c.not {
+			if elig[k] {
+				t.Errorf("%s: %s eligible", c.tier, k)
+			}
+		}
+	}
+}
+
+func TestDemoSeed(t *testing.T) {
+	_, cs, clk := startConnect(t, Options{Seed: SeedDemo})
+	var sub api.Subscription
+	decode(t, call(t, cs, "get_subscription", nil), &sub)
+	if sub.Tier != api.TierPro {
+		t.Errorf("demo tier %s", sub.Tier)
+	}
+	var list struct {
+		Runtimes []api.Runtime `json:"runtimes"`
+	}
+	decode(t, call(t, cs, "list_runtimes", nil), &list)
+	if len(list.Runtimes) != 3 {
+		t.Fatalf("demo has %d runtimes", len(list.Runtimes))
+	}
+	variants := map[api.Variant]time.Duration{}
+	for _, r := range list.Runtimes {
+		if r.ConnectionInfo == nil || r.ConnectionInfo.Token == "" || !strings.HasPrefix(r.ConnectionInfo.URL, "https://8080-m-s-") {
+			t.Errorf("%s connectionInfo %+v", r.Name, r.ConnectionInfo)
+			continue
+		}
+		variants[r.RuntimeSpec.Variant] = r.ExpireTime().Sub(clk.Now())
+	}
+	if variants[api.VariantGPU] != 52*time.Minute || variants[api.VariantCPU] != 3*time.Minute || variants[api.VariantTPU] != -30*time.Second {
+		t.Errorf("token distances = %v", variants)
+	}
+	var sessions struct {
+		Sessions []api.Session `json:"sessions"`
+	}
+	decode(t, call(t, cs, "list_sessions", map[string]any{"parent": list.Runtimes[0].Name}), &sessions)
+	if len(sessions.Sessions) == 0 || !strings.Contains(sessions.Sessions[0].Name, "/sessions/notebook-") {
+		t.Errorf("GPU runtime sessions = %v", sessions.Sessions)
+	}
+}
+
+func TestTokenExpiryAndRenewal(t *testing.T) {
+	_, cs, clk := startConnect(t, Options{TokenTTL: 10 * time.Minute})
+	var rt api.Runtime
+	decode(t, call(t, cs, "create_runtime", createArgs("VARIANT_GPU", "T4", "SHAPE_STANDARD", uuid.NewString())), &rt)
+	if got := rt.ExpireTime(); !got.Equal(t0.Add(10 * time.Minute)) {
+		t.Fatalf("new runtime expireTime %v, want now+TTL", got)
+	}
+	old := rt.ConnectionInfo.Token
+	clk.Advance(11 * time.Minute)
+	var list struct {
+		Runtimes []api.Runtime `json:"runtimes"`
+	}
+	decode(t, call(t, cs, "list_runtimes", nil), &list)
+	if got := list.Runtimes[0]; !got.ExpireTime().Before(clk.Now()) || got.ConnectionInfo.Token != old {
+		t.Fatalf("list_runtimes renewed or lost the expired token: %+v", got.ConnectionInfo)
+	}
+	var got api.Runtime
+	decode(t, call(t, cs, "get_runtime", map[string]any{"name": rt.Name}), &got)
+	if got.ConnectionInfo.Token == old || got.ConnectionInfo.Token == "" {
+		t.Error("get_runtime did not issue a new token")
+	}
+	if !got.ExpireTime().Equal(clk.Now().Add(10 * time.Minute)) {
+		t.Errorf("renewed expireTime %v, want %v", got.ExpireTime(), clk.Now().Add(10*time.Minute))
+	}
+	if got.ConnectionInfo.URL != rt.ConnectionInfo.URL {
+		t.Errorf("URL changed on renewal: %s", got.ConnectionInfo.URL)
+	}
+}
+
+func TestRuntimeLifecycleAllModes(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			s, cs, _ := startConnect(t, Options{Stateless: m.stateless, JSONResponse: m.jsonr})
+			if got := cs.ID() == ""; got != m.stateless {
+				t.Errorf("session id %q in stateless=%v", cs.ID(), m.stateless)
+			}
+			var rt api.Runtime
+			decode(t, call(t, cs, "create_runtime", map[string]any{
+				"runtime":   map[string]any{"runtimeSpec": map[string]any{"variant": "VARIANT_CPU", "accelerator": "NONE", "shape": "SHAPE_STANDARD"}, "version": "2026.10"},
+				"runtimeId": "my-rt-1", "requestId": uuid.NewString()}), &rt)
+			if rt.Name != "runtimes/my-rt-1" || rt.Version != "2026.10" || rt.RuntimeSpec.Accelerator != "NONE" {
+				t.Fatalf("created %+v", rt)
+			}
+			var sess api.Session
+			decode(t, call(t, cs, "create_session", map[string]any{"parent": rt.Name, "sessionId": "dash-a"}), &sess)
+			var again api.Session
+			decode(t, call(t, cs, "create_session", map[string]any{"parent": rt.Name, "sessionId": "dash-a"}), &again)
+			if sess.Name != "runtimes/my-rt-1/sessions/dash-a" || again != sess {
+				t.Fatalf("create_session not create-or-get: %v %v", sess, again)
+			}
+			var gen api.Session
+			decode(t, call(t, cs, "create_session", map[string]any{"parent": rt.Name}), &gen)
+			if uuid.Validate(gen.ID()) != nil {
+				t.Errorf("server-generated session id %q is not a UUID", gen.ID())
+			}
+			if e := toolError(t, call(t, cs, "create_session", map[string]any{"parent": rt.Name, "sessionId": "Bad_ID"})); e.Code != api.InvalidArgument {
+				t.Errorf("bad session id: %v", e)
+			}
+			if _, err := s.AddNotebookSession(rt.Name, "notebook-77"); err != nil {
+				t.Fatal(err)
+			}
+			var ls struct {
+				Sessions []api.Session `json:"sessions"`
+			}
+			decode(t, call(t, cs, "list_sessions", map[string]any{"parent": rt.Name}), &ls)
+			if len(ls.Sessions) != 3 || ls.Sessions[2].Name != rt.Name+"/sessions/notebook-77" {
+				t.Errorf("list_sessions = %v", ls.Sessions)
+			}
+			decode(t, call(t, cs, "delete_session", map[string]any{"name": sess.Name}), &struct{}{})
+			if e := toolError(t, call(t, cs, "delete_session", map[string]any{"name": sess.Name})); e.Code != api.NotFound || e.HTTPStatus != 404 {
+				t.Errorf("second delete_session: %v", e)
+			}
+			decode(t, call(t, cs, "delete_runtime", map[string]any{"name": rt.Name}), &struct{}{})
+			if len(s.Runtimes()) != 0 || s.Sessions(rt.Name) != nil {
+				t.Error("delete_runtime left the runtime or its sessions")
+			}
+			if e := toolError(t, call(t, cs, "get_runtime", map[string]any{"name": rt.Name})); e.Code != api.NotFound {
+				t.Errorf("get after delete: %v", e)
+			}
+			if e := toolError(t, call(t, cs, "delete_runtime", map[string]any{"name": rt.Name})); e.Code != api.NotFound {
+				t.Errorf("delete missing: %v", e)
+			}
+			decode(t, call(t, cs, "delete_runtime", map[string]any{"name": rt.Name, "allowMissing": true}), &struct{}{})
+			if e := toolError(t, call(t, cs, "list_sessions", map[string]any{"parent": rt.Name})); e.Code != api.NotFound {
+				t.Errorf("list_sessions on a gone runtime: %v", e)
+			}
+			// An empty list is {} (proto3 JSON omits empty repeated fields).
+			if res := call(t, cs, "list_runtimes", nil); strings.TrimSpace(text(res)) != "{}" {
+				t.Errorf("empty list_runtimes = %s", text(res))
+			}
+		})
+	}
+}
