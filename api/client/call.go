@@ -42,6 +42,8 @@ type callSpec struct {
 	args func(s *toolSchema) (map[string]any, *api.Error)
 	// requestID is create_runtime's requestId, reported on OutcomeUnknown.
 	requestID string
+	// notFoundOK: a NOT_FOUND from the tool itself means done (deletes).
+	notFoundOK bool
 }
 
 // do runs a tool call with reconnects, one auth retry and backoff retries,
@@ -75,6 +77,10 @@ func (c *Client) do(ctx context.Context, spec callSpec) (*mcp.CallToolResult, er
 			}
 		} else {
 			res, f = c.attempt(ctx, cn, spec)
+			if f.err != nil && spec.notFoundOK && f.fromTool && f.err.Code == api.NotFound {
+				c.log.Debug("mcp call: already gone", "tool", spec.tool, "attempt", attempt)
+				return nil, nil
+			}
 			if f.err == nil {
 				c.log.Debug("mcp call", "tool", spec.tool, "attempt", attempt, "duration", time.Since(start))
 				return res, nil
@@ -201,7 +207,7 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 			Message: "malformed reply from " + spec.tool + ": empty result"}, lost: true}
 	}
 	if res.IsError {
-		return nil, failure{err: toolError(spec.tool, resultText(res)), answered: true}
+		return nil, failure{err: toolError(spec.tool, resultText(res)), answered: true, fromTool: true}
 	}
 	return res, failure{}
 }

@@ -388,7 +388,7 @@ func (c *Client) invalidate(cn *conn) {
 }
 
 func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
-	cctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
+	cctx, cancel := context.WithTimeout(withConnectTrace(ctx, &connectTrace{}), c.opts.ConnectTimeout)
 	defer cancel()
 	start := time.Now()
 	tr := &mcp.StreamableClientTransport{

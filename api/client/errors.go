@@ -31,6 +31,10 @@ type failure struct {
 	dropped bool
 	// unauthenticated: HTTP 401 (a token refresh may help once).
 	unauthenticated bool
+	// fromTool: the tool itself answered with this error (an isError result
+	// or a JSON-RPC error to the tools/call), as opposed to the HTTP layer
+	// or the connect.
+	fromTool bool
 }
 
 // JSON-RPC codes the client reads. codeRejected is the go-sdk's internal
@@ -101,7 +105,8 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 	var we *jsonrpc.Error
 	if errors.As(err, &we) && we.Code != codeRejected {
 		e := fromRPC(&rpcError{Code: we.Code, Message: we.Message, Data: we.Data}, 0)
-		return failure{err: e, answered: we.Code != codeSessionMissing, dropped: we.Code == codeSessionMissing}
+		return failure{err: e, answered: we.Code != codeSessionMissing, dropped: we.Code == codeSessionMissing,
+			fromTool: we.Code != codeSessionMissing}
 	}
 
 	// Anything else: a reply the SDK could not read (bad JSON, unsupported

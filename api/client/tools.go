@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"unicode"
 
@@ -279,23 +278,17 @@ func (c *Client) DeleteRuntime(ctx context.Context, name string) error {
 	if aerr != nil {
 		return aerr
 	}
-	_, err := c.do(ctx, c.read(ToolDeleteRuntime, func(s *toolSchema) (map[string]any, *api.Error) {
+	spec := c.read(ToolDeleteRuntime, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		put(m, s, true, n, "name")
 		if len(s.Properties) > 0 {
 			put(m, s, false, true, "allowMissing")
 		}
 		return m, nil
-	}))
-	if isNotFound(err) {
-		return nil
-	}
+	})
+	spec.notFoundOK = true
+	_, err := c.do(ctx, spec)
 	return err
-}
-
-func isNotFound(err error) bool {
-	var e *api.Error
-	return errors.As(err, &e) && e.Code == api.NotFound && e.HTTPStatus != 404
 }
 
 // CreateSession calls create_session (colab-api.md §1.7) on parent
@@ -391,14 +384,13 @@ func (c *Client) DeleteSession(ctx context.Context, name string) error {
 	if (api.Session{Name: name}).Parent() == "" || api.LastSegment(name) == "" {
 		return invalid(ToolDeleteSession, "not a session name (runtimes/{runtime}/sessions/{session}): "+api.OneLine(name, 80))
 	}
-	_, err := c.do(ctx, c.read(ToolDeleteSession, func(s *toolSchema) (map[string]any, *api.Error) {
+	spec := c.read(ToolDeleteSession, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		put(m, s, true, name, "name")
 		return m, nil
-	}))
-	if isNotFound(err) {
-		return nil
-	}
+	})
+	spec.notFoundOK = true
+	_, err := c.do(ctx, spec)
 	return err
 }
 

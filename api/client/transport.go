@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"sync/atomic"
+
+	"golang.org/x/oauth2"
 )
 
 // maxErrorBody bounds how much of an HTTP error body is read and kept.
@@ -73,6 +75,21 @@ func traceFrom(ctx context.Context) *attemptTrace {
 	return t
 }
 
+// connectTrace travels in the context of one connect (discover, then the
+// initialize fallback, then tools/list). Once a request failed for a reason
+// the next request would meet too (a token that cannot be fetched, 401,
+// 403), the rest of the connect fails at once instead of hitting the token
+// endpoint or the server again.
+type connectTrace struct {
+	fatal atomic.Pointer[error]
+}
+
+type connectKey struct{}
+
+func withConnectTrace(ctx context.Context, t *connectTrace) context.Context {
+	return context.WithValue(ctx, connectKey{}, t)
+}
+
 // sent reports whether the server may have received the request.
 func (t *attemptTrace) sent() bool { return t != nil && (t.wrote.Load() || t.gotResp.Load()) }
 
@@ -88,6 +105,12 @@ type statusTransport struct {
 func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	tr := traceFrom(r.Context())
 	ctx := r.Context()
+	ct, _ := ctx.Value(connectKey{}).(*connectTrace)
+	if ct != nil {
+		if p := ct.fatal.Load(); p != nil {
+			return nil, *p
+		}
+	}
 	if tr != nil && r.Method == http.MethodPost {
 		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 			WroteRequest: func(httptrace.WroteRequestInfo) { tr.wrote.Store(true) },
@@ -99,7 +122,12 @@ func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp, err := s.base.RoundTrip(r)
 	if err != nil {
-		return nil, &transportError{Err: err, Sent: tr.sent()}
+		terr := error(&transportError{Err: err, Sent: tr.sent()})
+		var re *oauth2.RetrieveError
+		if ct != nil && errors.As(err, &re) {
+			ct.fatal.Store(&terr)
+		}
+		return nil, terr
 	}
 	if tr != nil && r.Method == http.MethodPost {
 		tr.gotResp.Store(true)
@@ -124,6 +152,10 @@ func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	if json.Unmarshal(body, &msg) == nil && msg.JSONRPC != "" && msg.Error != nil {
 		he.RPC = msg.Error
+	}
+	if ct != nil && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden) {
+		terr := error(he)
+		ct.fatal.Store(&terr)
 	}
 	return nil, he
 }
