@@ -129,6 +129,15 @@ type Error struct {
 	Message      string
 	Tool         string
 	Raw          string
+	// OutcomeUnknown is true when the request reached the server but the
+	// reply was lost (connection reset, stream cut, unreadable reply), for a
+	// call that is not safe to repeat blindly (create_runtime, or
+	// execute_code / create_session without an idempotency id). The call may
+	// or may not have taken effect: list runtimes (or sessions) before
+	// trying again, and never create again with a different requestId.
+	// Code is UNKNOWN and Metadata["requestId"] carries create_runtime's
+	// requestId so an identical retry stays possible.
+	OutcomeUnknown bool
 	// Err is an underlying cause (a network error, an *oauth2.RetrieveError…),
 	// reachable with errors.As/Is.
 	Err error

@@ -1,0 +1,287 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cenkalti/backoff/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// replay says what may be done with a call whose request may have reached
+// the server but whose reply was lost.
+type replay int
+
+const (
+	// replaySafe: repeating the call cannot do harm (reads, deletes,
+	// create-or-get): retry.
+	replaySafe replay = iota
+	// replayReattach: the identical call reattaches (execute_code with an
+	// executionId): retry, also on DEADLINE_EXCEEDED.
+	replayReattach
+	// replayUnsafe: repeating could act twice (execute_code on a runtime
+	// target, create_session without an id): report OutcomeUnknown.
+	replayUnsafe
+	// replayCreate: create_runtime. The identical call (same requestId)
+	// is re-sent on DEADLINE_EXCEEDED, but a lost reply is reported as
+	// OutcomeUnknown so the caller re-lists runtimes first.
+	replayCreate
+)
+
+// callSpec describes one logical tool call.
+type callSpec struct {
+	tool    string
+	timeout time.Duration
+	replay  replay
+	// args builds the argument map from the tool's live inputSchema.
+	args func(s *toolSchema) (map[string]any, *api.Error)
+	// requestID is create_runtime's requestId, reported on OutcomeUnknown.
+	requestID string
+	// notFoundOK: a NOT_FOUND from the tool itself means done (deletes).
+	notFoundOK bool
+}
+
+// do runs a tool call with reconnects, one auth retry and backoff retries,
+// and returns the successful, non-isError result.
+func (c *Client) do(ctx context.Context, spec callSpec) (*mcp.CallToolResult, error) {
+	bo := backoff.NewExponentialBackOff()
+	bo.InitialInterval = c.opts.BaseDelay
+	bo.MaxInterval = c.opts.MaxDelay
+	bo.Multiplier = 2
+	bo.RandomizationFactor = 0.5
+	bo.Reset()
+
+	reconnected, authRetried := false, false
+	for attempt := 1; ; {
+		if err := ctx.Err(); err != nil {
+			return nil, ctxError(err)
+		}
+		cn, aerr := c.getConn(ctx)
+		var (
+			res   *mcp.CallToolResult
+			f     failure
+			start = time.Now()
+		)
+		if aerr != nil {
+			f = failure{err: aerr}
+			if aerr.HTTPStatus == 401 {
+				f.unauthenticated = true
+			}
+			if aerr == errClosed || aerr.Code == api.Cancelled && ctx.Err() != nil {
+				return nil, withTool(aerr, spec.tool)
+			}
+		} else {
+			res, f = c.attempt(ctx, cn, spec)
+			if f.err != nil && spec.notFoundOK && f.fromTool && f.err.Code == api.NotFound {
+				c.log.Debug("mcp call: already gone", "tool", spec.tool, "attempt", attempt)
+				return nil, nil
+			}
+			if f.err == nil {
+				c.log.Debug("mcp call", "tool", spec.tool, "attempt", attempt, "duration", time.Since(start))
+				return res, nil
+			}
+			if f.dropped {
+				c.invalidate(cn)
+			}
+		}
+		f.err = withTool(f.err, spec.tool)
+		c.logFailure("mcp call failed", spec.tool, attempt, time.Since(start), f)
+
+		if ctx.Err() != nil {
+			return nil, withTool(ctxError(ctx.Err()), spec.tool)
+		}
+		// A reply lost after the request was sent.
+		if f.lost && (spec.replay == replayCreate || spec.replay == replayUnsafe) &&
+			f.err.Code != api.DeadlineExceeded {
+			return nil, c.outcomeUnknown(spec, f.err)
+		}
+		if f.lost && spec.replay == replayUnsafe && f.err.Code == api.DeadlineExceeded {
+			return nil, c.outcomeUnknown(spec, f.err)
+		}
+		// The session is gone: open a fresh one and retry once.
+		if f.dropped && !f.lost {
+			if reconnected {
+				return nil, f.err
+			}
+			reconnected = true
+			continue
+		}
+		// HTTP 401: let auth refresh the token once.
+		if f.unauthenticated && !authRetried && c.opts.OnUnauthenticated != nil {
+			authRetried = true
+			if c.opts.OnUnauthenticated(ctx) {
+				continue
+			}
+		}
+		if !c.retryable(spec, f) || attempt >= c.opts.MaxAttempts {
+			return nil, f.err
+		}
+		wait := bo.NextBackOff()
+		if f.err.RetryDelay > c.opts.MaxRetryDelay {
+			return nil, f.err
+		}
+		if wait < f.err.RetryDelay {
+			wait = f.err.RetryDelay
+		}
+		if c.opts.OnRetry != nil {
+			c.opts.OnRetry(RetryEvent{Tool: spec.tool, Attempt: attempt, MaxAttempts: c.opts.MaxAttempts,
+				Wait: wait, At: c.opts.Now().Add(wait), Err: f.err})
+		}
+		c.log.Debug("mcp retry", "tool", spec.tool, "attempt", attempt, "wait", wait, "code", string(f.err.Code))
+		if err := c.opts.Sleep(ctx, wait); err != nil {
+			return nil, withTool(ctxError(err), spec.tool)
+		}
+		attempt++
+	}
+}
+
+// retryable decides whether a failed attempt is retried with backoff.
+func (c *Client) retryable(spec callSpec, f failure) bool {
+	e := f.err
+	if e.OutcomeUnknown {
+		return false
+	}
+	if e.Code == api.DeadlineExceeded {
+		return spec.replay == replayCreate || spec.replay == replayReattach
+	}
+	if f.lost { // replay-safe calls only (others returned earlier)
+		return true
+	}
+	if e.Code == api.Unavailable && spec.replay == replayReattach {
+		return true
+	}
+	return e.Retryable()
+}
+
+func (c *Client) outcomeUnknown(spec callSpec, cause *api.Error) *api.Error {
+	e := &api.Error{
+		Code:           api.Unknown,
+		OutcomeUnknown: true,
+		Tool:           spec.tool,
+		Err:            cause,
+		Message: fmt.Sprintf("the connection was lost after %s was sent (%s); it may or may not have taken effect",
+			spec.tool, cause.Message),
+	}
+	if spec.requestID != "" {
+		e.Metadata = map[string]string{"requestId": spec.requestID}
+		e.Message = "the connection was lost after create_runtime was sent (" + cause.Message +
+			"); a runtime may have been created: list runtimes before trying again"
+	}
+	return e
+}
+
+func withTool(e *api.Error, tool string) *api.Error {
+	if e.Tool == tool {
+		return e
+	}
+	cp := *e
+	cp.Tool = tool
+	return &cp
+}
+
+// attempt runs one CallTool on cn.
+func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.CallToolResult, failure) {
+	schema, ok := cn.tools[spec.tool]
+	if !ok {
+		return nil, failure{err: &api.Error{Code: api.Unimplemented, Tool: spec.tool,
+			Message: "the server has no tool " + spec.tool}, answered: true}
+	}
+	args, aerr := spec.args(schema)
+	if aerr != nil {
+		return nil, failure{err: aerr, answered: true}
+	}
+	tr := &attemptTrace{}
+	actx, cancel := context.WithTimeout(withTrace(ctx, tr), spec.timeout)
+	defer cancel()
+	res, err := cn.cs.CallTool(actx, &mcp.CallToolParams{Name: spec.tool, Arguments: args})
+	if err != nil {
+		return nil, c.classify(ctx, actx, spec.tool, spec.timeout, tr, err)
+	}
+	if res == nil {
+		return nil, failure{err: &api.Error{Code: api.Internal, Tool: spec.tool,
+			Message: "malformed reply from " + spec.tool + ": empty result"}, lost: true}
+	}
+	if res.IsError {
+		return nil, failure{err: toolError(spec.tool, resultText(res)), answered: true, fromTool: true}
+	}
+	return res, failure{}
+}
+
+// resultText joins the text blocks of a result.
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, ct := range res.Content {
+		if t, ok := ct.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// decode reads a successful result into out: structuredContent (a map on
+// the client side: JSON round trip), else JSON in the first text block.
+// Failures are INTERNAL "malformed reply from <tool>: …"; the raw text is
+// only in Error.Raw.
+func decode(tool string, res *mcp.CallToolResult, out any) *api.Error {
+	var raw []byte
+	if res.StructuredContent != nil {
+		b, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return malformed(tool, "structuredContent cannot be encoded", "")
+		}
+		raw = b
+	} else {
+		var text string
+		found := false
+		for _, ct := range res.Content {
+			if t, ok := ct.(*mcp.TextContent); ok {
+				text, found = t.Text, true
+				break
+			}
+		}
+		if !found {
+			return malformed(tool, "no structuredContent and no text content", "")
+		}
+		raw = []byte(strings.TrimSpace(text))
+		if len(raw) == 0 {
+			return malformed(tool, "no structuredContent and an empty text", "")
+		}
+		if !json.Valid(raw) {
+			return malformed(tool, "no structuredContent and the text is not JSON", text)
+		}
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return malformed(tool, jsonProblem(err), string(raw))
+	}
+	return nil
+}
+
+func malformed(tool, why, raw string) *api.Error {
+	return &api.Error{Code: api.Internal, Tool: tool, Message: "malformed reply from " + tool + ": " + why, Raw: raw}
+}
+
+// jsonProblem renders a json.Unmarshal error in one short line.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if ok := asType(err, &te); ok {
+		field := te.Field
+		if field == "" {
+			field = "the reply"
+		}
+		return fmt.Sprintf("%s is a JSON %s, expected %s", field, te.Value, te.Type.String())
+	}
+	return api.OneLine(err.Error(), 120)
+}
+
+func asType[T error](err error, target *T) bool {
+	t, ok := err.(T)
+	if ok {
+		*target = t
+	}
+	return ok
+}

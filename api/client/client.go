@@ -1,0 +1,524 @@
+// Package client is the typed Colab MCP client: it implements api.Service
+// by calling the ten tools of the Colab MCP server
+// (https://colaboratory.googleapis.com/mcp, colab-api.md §1) over
+// streamable HTTP with github.com/modelcontextprotocol/go-sdk.
+//
+// One MCP session is shared by all calls and opened lazily by the first
+// call (or by Connect), so building a Client never touches the network.
+// The session is re-opened by itself when the server drops it. Every
+// failure is an *api.Error; see Client for the retry rules.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// DefaultEndpoint is the Colab MCP server (colab-api.md §0).
+const DefaultEndpoint = "https://colaboratory.googleapis.com/mcp"
+
+// Default timeouts and retry knobs; see Options.
+const (
+	DefaultReadTimeout          = 30 * time.Second
+	DefaultConnectTimeout       = 30 * time.Second
+	DefaultCreateRuntimeTimeout = 5 * time.Minute
+	DefaultExecuteCodeTimeout   = 620 * time.Second
+	DefaultMaxAttempts          = 5
+	DefaultBaseDelay            = 1 * time.Second
+	DefaultMaxDelay             = 30 * time.Second
+	DefaultMaxRetryDelay        = 5 * time.Minute
+)
+
+// Options configures New. The zero value is usable (no auth, real
+// endpoint); every zero field takes the default named in its comment.
+type Options struct {
+	// Endpoint is the MCP server URL. Default DefaultEndpoint.
+	Endpoint string
+	// HTTPClient sends the requests and is expected to add the auth headers
+	// (Authorization, x-goog-user-project), e.g. oauth2.NewClient. It is
+	// never mutated: the Client uses a copy whose Transport is wrapped and
+	// whose Timeout is cleared (per-call timeouts below apply instead, and a
+	// Client.Timeout would cut 10-minute execute_code calls).
+	// Default http.DefaultClient.
+	HTTPClient *http.Client
+	// OnUnauthenticated is called when a call gets HTTP 401, at most once
+	// per call. Returning true (e.g. after a forced single-flight token
+	// refresh) makes the client retry that call once; a second 401 is
+	// returned as UNAUTHENTICATED.
+	OnUnauthenticated func(ctx context.Context) bool
+	// OnRetry, when set, is called before each automatic retry wait so the
+	// UI can show "retrying 2/5 in 8s". It must not block.
+	OnRetry func(RetryEvent)
+	// Logger receives debug logs (tool, attempt, duration, code; raw error
+	// bodies with tokens redacted). Tokens and auth headers are never
+	// logged. Default: discard.
+	Logger *slog.Logger
+	// Now is the clock used for RetryEvent.At. Default time.Now.
+	Now func() time.Time
+	// Sleep waits d or until ctx ends (then it returns ctx's error).
+	// Tests inject a fake. Default: a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+
+	// ConnectTimeout bounds opening the MCP session (discover/initialize +
+	// tools/list). Default 30 s.
+	ConnectTimeout time.Duration
+	// ReadTimeout bounds one attempt of every tool but create_runtime and
+	// execute_code. Default 30 s.
+	ReadTimeout time.Duration
+	// CreateRuntimeTimeout bounds one create_runtime attempt (the tool
+	// waits until the runtime is ready). Default 5 min.
+	CreateRuntimeTimeout time.Duration
+	// ExecuteCodeTimeout bounds one execute_code attempt; the server cuts
+	// off at 600 s. Default 620 s.
+	ExecuteCodeTimeout time.Duration
+
+	// MaxAttempts is the number of attempts per call, first one included
+	// (a reconnect after a dropped session and the retry after
+	// OnUnauthenticated are extra). Default 5; 1 disables retries.
+	MaxAttempts int
+	// BaseDelay is the first backoff delay (doubling, ±50 % jitter).
+	// Default 1 s.
+	BaseDelay time.Duration
+	// MaxDelay caps the backoff delay (not the server's RetryDelay).
+	// Default 30 s.
+	MaxDelay time.Duration
+	// MaxRetryDelay: a server RetryDelay longer than this is not waited
+	// for; the error is returned at once. Default 5 min.
+	MaxRetryDelay time.Duration
+
+	// ClientName and ClientVersion identify the client in the MCP
+	// handshake and the User-Agent ("colabdash/dev" by default).
+	ClientName    string
+	ClientVersion string
+	// ProtocolVersion pins the MCP protocol version (e.g. "2025-11-25"),
+	// skipping server/discover. Default: discover 2026-07-28 and fall back
+	// to the initialize handshake.
+	ProtocolVersion string
+}
+
+// RetryEvent describes an automatic retry about to happen.
+//
+// Attempt is the 1-based number of the attempt that failed, MaxAttempts
+// the limit; Wait is how long the client waits before the next attempt (at
+// least the server's RetryDelay), At when that wait ends (Options.Now +
+// Wait); Err is the failure being retried.
+type RetryEvent struct {
+	Tool        string
+	Attempt     int
+	MaxAttempts int
+	Wait        time.Duration
+	At          time.Time
+	Err         *api.Error
+}
+
+// ToolInfo is what tools/list said about one tool.
+//
+// Properties are the top-level inputSchema property names (sorted);
+// Required the required ones; ReadOnly and Destructive are the tool
+// annotations' hints (false when absent).
+type ToolInfo struct {
+	Name        string
+	Description string
+	Properties  []string
+	Required    []string
+	ReadOnly    bool
+	Destructive bool
+}
+
+// ServerInfo describes the connected MCP server.
+//
+// ProtocolVersion is the negotiated MCP version ("2026-07-28" stateless or
+// "2025-11-25" with an initialize handshake); Stateful reports whether the
+// server assigned an Mcp-Session-Id.
+type ServerInfo struct {
+	Name            string
+	Version         string
+	ProtocolVersion string
+	Stateful        bool
+}
+
+// Client implements api.Service over the Colab MCP server. It is safe for
+// concurrent use: calls share one MCP session and hold no lock while they
+// run.
+//
+// Retry rules: bounded exponential backoff with jitter (Options.MaxAttempts)
+// for UNAVAILABLE, INTERNAL, HTTP 5xx and rate-limit RESOURCE_EXHAUSTED,
+// never sooner than the server's RetryDelay; never for FAILED_PRECONDITION,
+// auth or quota failures, or an isError result with another code.
+// create_runtime and execute_code (with an executionId) also re-send the
+// identical call on DEADLINE_EXCEEDED. A call that cannot be repeated
+// safely and whose reply was lost after sending returns an error with
+// OutcomeUnknown set instead of being retried.
+type Client struct {
+	opts   Options
+	hc     *http.Client
+	mc     *mcp.Client
+	log    *slog.Logger
+	closed chan struct{}
+
+	mu     sync.Mutex
+	cur    *conn
+	flight *connectFlight
+	bg     sync.WaitGroup
+}
+
+// conn is one open MCP session and the tools it listed.
+type conn struct {
+	cs    *mcp.ClientSession
+	tools map[string]*toolSchema
+	info  ServerInfo
+	list  []ToolInfo
+}
+
+type connectFlight struct {
+	done chan struct{}
+	c    *conn
+	err  *api.Error
+}
+
+// New builds a Client. It does not connect: the MCP session is opened by
+// the first call (or Connect), so a dashboard can draw its first frame
+// without the network. It returns an INVALID_ARGUMENT *api.Error only for
+// an unusable Endpoint.
+func New(ctx context.Context, opts Options) (*Client, error) {
+	_ = ctx
+	if opts.Endpoint == "" {
+		opts.Endpoint = DefaultEndpoint
+	}
+	if req, err := http.NewRequest(http.MethodPost, opts.Endpoint, nil); err != nil || req.URL.Host == "" {
+		return nil, &api.Error{Code: api.InvalidArgument, Message: "invalid MCP endpoint " + api.OneLine(opts.Endpoint, 80)}
+	}
+	if opts.ClientName == "" {
+		opts.ClientName = "colabdash"
+	}
+	if opts.ClientVersion == "" {
+		opts.ClientVersion = "dev"
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleep
+	}
+	setDur := func(d *time.Duration, def time.Duration) {
+		if *d <= 0 {
+			*d = def
+		}
+	}
+	setDur(&opts.ConnectTimeout, DefaultConnectTimeout)
+	setDur(&opts.ReadTimeout, DefaultReadTimeout)
+	setDur(&opts.CreateRuntimeTimeout, DefaultCreateRuntimeTimeout)
+	setDur(&opts.ExecuteCodeTimeout, DefaultExecuteCodeTimeout)
+	setDur(&opts.BaseDelay, DefaultBaseDelay)
+	setDur(&opts.MaxDelay, DefaultMaxDelay)
+	setDur(&opts.MaxRetryDelay, DefaultMaxRetryDelay)
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = DefaultMaxAttempts
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	base := opts.HTTPClient
+	if base == nil {
+		base = http.DefaultClient
+	}
+	hc := *base // copy: never mutate the caller's client
+	rt := hc.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	hc.Transport = &statusTransport{base: rt, userAgent: opts.ClientName + "/" + opts.ClientVersion}
+	hc.Timeout = 0
+	c := &Client{
+		opts:   opts,
+		hc:     &hc,
+		log:    log,
+		closed: make(chan struct{}),
+		mc: mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion},
+			&mcp.ClientOptions{Logger: log}),
+	}
+	return c, nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Connect opens the MCP session now (it is otherwise opened by the first
+// call) and lists the tools. It returns the same *api.Error kinds as a
+// tool call, with Tool empty.
+func (c *Client) Connect(ctx context.Context) error {
+	_, err := c.getConn(ctx)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+
+// Tools returns the tools the server listed, sorted by name, connecting
+// first if needed.
+func (c *Client) Tools(ctx context.Context) ([]ToolInfo, error) {
+	cn, err := c.getConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return append([]ToolInfo(nil), cn.list...), nil
+}
+
+// ServerInfo returns what the server said about itself, connecting first if
+// needed.
+func (c *Client) ServerInfo(ctx context.Context) (ServerInfo, error) {
+	cn, err := c.getConn(ctx)
+	if err != nil {
+		return ServerInfo{}, err
+	}
+	return cn.info, nil
+}
+
+// Close closes the MCP session (a DELETE for stateful servers). Calls made
+// after Close fail with FAILED_PRECONDITION. It is safe to call twice.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	select {
+	case <-c.closed:
+		c.mu.Unlock()
+		return nil
+	default:
+	}
+	close(c.closed)
+	cur := c.cur
+	c.cur = nil
+	c.mu.Unlock()
+	if cur != nil {
+		_ = cur.cs.Close()
+	}
+	c.bg.Wait()
+	return nil
+}
+
+var errClosed = &api.Error{Code: api.FailedPrecondition, Message: "the Colab client is closed"}
+
+// getConn returns the open session, opening it (single-flight) if needed.
+func (c *Client) getConn(ctx context.Context) (*conn, *api.Error) {
+	for {
+		c.mu.Lock()
+		select {
+		case <-c.closed:
+			c.mu.Unlock()
+			return nil, errClosed
+		default:
+		}
+		if c.cur != nil {
+			cn := c.cur
+			c.mu.Unlock()
+			return cn, nil
+		}
+		f := c.flight
+		leader := f == nil
+		if leader {
+			f = &connectFlight{done: make(chan struct{})}
+			c.flight = f
+		}
+		c.mu.Unlock()
+
+		if leader {
+			f.c, f.err = c.connect(ctx)
+			c.mu.Lock()
+			c.flight = nil
+			select {
+			case <-c.closed:
+				if f.c != nil {
+					_ = f.c.cs.Close()
+					f.c, f.err = nil, errClosed
+				}
+			default:
+				if f.c != nil {
+					c.cur = f.c
+				}
+			}
+			c.mu.Unlock()
+			close(f.done)
+			return f.c, f.err
+		}
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return nil, ctxError(ctx.Err())
+		}
+		if f.err != nil && (f.err.Code == api.Cancelled || f.err.Code == api.DeadlineExceeded) && ctx.Err() == nil {
+			continue // the leader's own context ended; try ourselves
+		}
+		if f.err != nil {
+			return nil, f.err
+		}
+		return f.c, nil
+	}
+}
+
+// invalidate forgets cn (if it is still current) and closes it in the
+// background.
+func (c *Client) invalidate(cn *conn) {
+	c.mu.Lock()
+	if c.cur == cn {
+		c.cur = nil
+	}
+	c.mu.Unlock()
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		_ = cn.cs.Close()
+	}()
+}
+
+func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
+	cctx, cancel := context.WithTimeout(withConnectTrace(ctx, &connectTrace{}), c.opts.ConnectTimeout)
+	defer cancel()
+	start := time.Now()
+	tr := &mcp.StreamableClientTransport{
+		Endpoint:             c.opts.Endpoint,
+		HTTPClient:           c.hc,
+		MaxRetries:           -1,
+		DisableStandaloneSSE: true,
+	}
+	var so *mcp.ClientSessionOptions
+	if c.opts.ProtocolVersion != "" {
+		so = &mcp.ClientSessionOptions{ProtocolVersion: c.opts.ProtocolVersion}
+	}
+	cs, err := c.mc.Connect(cctx, tr, so)
+	if err != nil {
+		f := c.classify(ctx, cctx, "", c.opts.ConnectTimeout, nil, err)
+		c.logFailure("mcp connect failed", "", 0, time.Since(start), f)
+		return nil, f.err
+	}
+	cn := &conn{cs: cs, tools: map[string]*toolSchema{}}
+	if ir := cs.InitializeResult(); ir != nil {
+		cn.info.ProtocolVersion = ir.ProtocolVersion
+		if ir.ServerInfo != nil {
+			cn.info.Name, cn.info.Version = ir.ServerInfo.Name, ir.ServerInfo.Version
+		}
+	}
+	cn.info.Stateful = cs.ID() != ""
+	for t, err := range cs.Tools(cctx, nil) {
+		if err != nil {
+			_ = cs.Close()
+			f := c.classify(ctx, cctx, "", c.opts.ConnectTimeout, nil, err)
+			f.err.Message = "tools/list: " + f.err.Message
+			c.logFailure("mcp tools/list failed", "", 0, time.Since(start), f)
+			return nil, f.err
+		}
+		if t == nil {
+			continue
+		}
+		s := parseSchema(t.InputSchema)
+		cn.tools[t.Name] = s
+		ti := ToolInfo{Name: t.Name, Description: t.Description, Properties: s.names(), Required: s.Required}
+		if t.Annotations != nil {
+			ti.ReadOnly = t.Annotations.ReadOnlyHint
+			ti.Destructive = t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
+		}
+		cn.list = append(cn.list, ti)
+	}
+	sort.Slice(cn.list, func(i, j int) bool { return cn.list[i].Name < cn.list[j].Name })
+	c.log.Debug("mcp connected", "server", cn.info.Name, "serverVersion", cn.info.Version,
+		"protocol", cn.info.ProtocolVersion, "stateful", cn.info.Stateful, "tools", len(cn.list),
+		"duration", time.Since(start))
+	return cn, nil
+}
+
+// toolSchema is the part of a tool's inputSchema the client reads.
+type toolSchema struct {
+	Properties map[string]*toolSchema `json:"properties"`
+	Required   []string               `json:"required"`
+}
+
+func parseSchema(v any) *toolSchema {
+	s := &toolSchema{}
+	if v == nil {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err == nil {
+		_ = json.Unmarshal(b, s)
+	}
+	return s
+}
+
+func (s *toolSchema) names() []string {
+	if s == nil {
+		return nil
+	}
+	out := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// key returns the first of the candidate property names the schema has.
+// When the schema lists no properties at all (unknown shape) it returns the
+// first candidate; when it lists others but none of these, "".
+func (s *toolSchema) key(candidates ...string) string {
+	if s == nil || len(s.Properties) == 0 {
+		return candidates[0]
+	}
+	for _, k := range candidates {
+		if _, ok := s.Properties[k]; ok {
+			return k
+		}
+	}
+	return ""
+}
+
+// child returns the schema of property name (an empty schema if absent).
+func (s *toolSchema) child(name string) *toolSchema {
+	if s == nil || s.Properties[name] == nil {
+		return &toolSchema{}
+	}
+	return s.Properties[name]
+}
+
+func (s *toolSchema) requires(name string) bool {
+	if s == nil {
+		return false
+	}
+	for _, r := range s.Required {
+		if r == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Client) logFailure(msg, tool string, attempt int, d time.Duration, f failure) {
+	if !c.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	attrs := []any{"tool", tool, "attempt", attempt, "duration", d, "code", string(f.err.Code),
+		"httpStatus", f.err.HTTPStatus, "reason", f.err.Reason, "message", f.err.Message,
+		"lost", f.lost, "dropped", f.dropped}
+	if f.err.Err != nil {
+		attrs = append(attrs, "cause", redact(f.err.Err.Error()))
+	}
+	if f.err.Raw != "" {
+		attrs = append(attrs, "raw", redact(api.OneLine(f.err.Raw, 2000)))
+	}
+	c.log.Debug(msg, attrs...)
+}

@@ -1,0 +1,265 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+func TestAllToolsBothModes(t *testing.T) {
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) {
+			fs := newFakeServer(t, mode)
+			c, _ := newClient(t, fs.srv.URL)
+			ctx := context.Background()
+
+			sub, err := c.GetSubscription(ctx)
+			if err != nil || sub.Tier != api.TierProPlus && sub.Tier != api.TierPro {
+				t.Fatalf("GetSubscription = %+v, %v", sub, err)
+			}
+			specs, err := c.ListRuntimeSpecs(ctx)
+			if err != nil || len(specs) != 2 || !specs[0].Eligible || specs[1].Eligible || specs[0].Key.Accelerator != "T4" {
+				t.Fatalf("ListRuntimeSpecs = %+v, %v", specs, err)
+			}
+			rts, err := c.ListRuntimes(ctx)
+			if err != nil || len(rts) != 0 || rts == nil {
+				t.Fatalf("ListRuntimes on empty = %#v, %v", rts, err)
+			}
+			rt, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rt.Name == "" || rt.RuntimeSpec.Shape != api.ShapeStandard || !rt.ExpireTime().Equal(expire) {
+				t.Fatalf("CreateRuntime = %+v", rt)
+			}
+			a := fs.colab.lastArgs(ToolCreateRuntime)
+			if _, err := uuid.Parse(str(a, "requestId")); err != nil {
+				t.Errorf("requestId %q is not a UUID", str(a, "requestId"))
+			}
+			if _, ok := a["runtimeId"]; ok {
+				t.Errorf("runtimeId sent though not asked for: %v", a)
+			}
+			got, err := c.GetRuntime(ctx, rt.ID())
+			if err != nil || got.Name != rt.Name || got.ConnectionInfo.Token != "SECRET-PROXY-TOKEN" {
+				t.Fatalf("GetRuntime = %+v, %v", got, err)
+			}
+			rts, err = c.ListRuntimes(ctx)
+			if err != nil || len(rts) != 1 || rts[0].Name != rt.Name {
+				t.Fatalf("ListRuntimes = %+v, %v", rts, err)
+			}
+			s, err := c.CreateSession(ctx, rt.Name, "dash-1")
+			if err != nil || s.Name != rt.Name+"/sessions/dash-1" {
+				t.Fatalf("CreateSession = %+v, %v", s, err)
+			}
+			if a := fs.colab.lastArgs(ToolCreateSession); str(a, "sessionId") != "dash-1" || str(a, "parent") != rt.Name {
+				t.Errorf("create_session args = %v", a)
+			}
+			ss, err := c.ListSessions(ctx, rt.Name)
+			if err != nil || len(ss) != 1 || ss[0] != s {
+				t.Fatalf("ListSessions = %+v, %v", ss, err)
+			}
+			res, err := c.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: s.Name, Code: "1+1"})
+			if err != nil || res.Stdout != "hi\n" || res.Result != "2" || res.Session != s.Name {
+				t.Fatalf("ExecuteCode = %+v, %v", res, err)
+			}
+			if _, err := uuid.Parse(res.ExecutionID); err != nil {
+				t.Errorf("executionId %q not a UUID", res.ExecutionID)
+			}
+			if a := fs.colab.lastArgs(ToolExecuteCode); str(a, "code") != "1+1" || str(a, "executionId") != res.ExecutionID {
+				t.Errorf("execute_code args = %v", a)
+			}
+			if err := c.DeleteSession(ctx, s.Name); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.DeleteRuntime(ctx, rt.Name); err != nil {
+				t.Fatal(err)
+			}
+			if a := fs.colab.lastArgs(ToolDeleteRuntime); a["allowMissing"] != true {
+				t.Errorf("allowMissing not sent though the schema has it: %v", a)
+			}
+			_, err = c.GetRuntime(ctx, rt.Name)
+			if e := asAPI(t, err); e.Code != api.NotFound || e.Tool != ToolGetRuntime {
+				t.Fatalf("GetRuntime after delete: %v", e)
+			}
+			info, err := c.ServerInfo(ctx)
+			if err != nil || info.Name != "fake-colab" || info.Stateful == mode.stateless {
+				t.Fatalf("ServerInfo = %+v, %v", info, err)
+			}
+			tools, _ := c.Tools(ctx)
+			if len(tools) != 10 {
+				t.Fatalf("Tools = %d", len(tools))
+			}
+			// One session for all these calls.
+			if n := fs.postCount("initialize") + fs.postCount("server/discover"); n > 2 {
+				t.Errorf("%d handshakes for one client", n)
+			}
+			if n := fs.postCount("tools/list"); n != 1 {
+				t.Errorf("tools/list sent %d times, want 1", n)
+			}
+		})
+	}
+}
+
+func TestLazyConnect(t *testing.T) {
+	fs := newFakeServer(t, modes[0])
+	c, _ := newClient(t, fs.srv.URL)
+	time.Sleep(20 * time.Millisecond)
+	if n := len(fs.hdrs); n != 0 {
+		t.Fatalf("New sent %d requests; it must not touch the network", n)
+	}
+	if err := c.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if fs.postCount("tools/list") != 1 {
+		t.Fatal("Connect did not list tools")
+	}
+}
+
+func TestCallerClientNotMutated(t *testing.T) {
+	fs := newFakeServer(t, modes[0])
+	rt := &countingRT{base: http.DefaultTransport}
+	hc := &http.Client{Transport: rt, Timeout: 7 * time.Second}
+	c, _ := newClient(t, fs.srv.URL, func(o *Options) { o.HTTPClient = hc })
+	if _, err := c.ListRuntimes(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if hc.Transport != rt || hc.Timeout != 7*time.Second {
+		t.Fatal("the caller's http.Client was modified")
+	}
+	if rt.n.Load() == 0 {
+		t.Fatal("the caller's transport was not used")
+	}
+	fs.mu.Lock()
+	ua := fs.hdrs[0].Get("User-Agent")
+	fs.mu.Unlock()
+	if !strings.HasPrefix(ua, "colabdash/") {
+		t.Errorf("User-Agent = %q", ua)
+	}
+}
+
+func TestLegacySchemas(t *testing.T) {
+	fs := newFakeServer(t, modes[0],
+		withSchema(ToolCreateSession, obj(map[string]any{"parent": strT, "session_id": strT}, "parent")),
+		withSchema(ToolDeleteRuntime, obj(map[string]any{"name": strT}, "name")),
+		withSchema(ToolGetSubscription, obj(map[string]any{"name": strT}, "name")),
+	)
+	c, _ := newClient(t, fs.srv.URL)
+	ctx := context.Background()
+	if _, err := c.CreateSession(ctx, "r-1", "dash-a"); err != nil {
+		t.Fatal(err)
+	}
+	a := fs.colab.lastArgs(ToolCreateSession)
+	if str(a, "session_id") != "dash-a" || a["sessionId"] != nil || str(a, "parent") != "runtimes/r-1" {
+		t.Fatalf("legacy create_session args = %v", a)
+	}
+	// delete_runtime without allowMissing: not sent, NOT_FOUND is success.
+	if err := c.DeleteRuntime(ctx, "runtimes/gone"); err != nil {
+		t.Fatalf("DeleteRuntime of a gone runtime: %v", err)
+	}
+	if a := fs.colab.lastArgs(ToolDeleteRuntime); len(a) != 1 {
+		t.Fatalf("delete_runtime args = %v, want only name", a)
+	}
+	if _, err := c.GetSubscription(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a := fs.colab.lastArgs(ToolGetSubscription); str(a, "name") != "subscription" {
+		t.Fatalf("get_subscription args = %v", a)
+	}
+}
+
+func TestMissingTool(t *testing.T) {
+	fs := newFakeServer(t, modes[0], withoutTool(ToolExecuteCode))
+	c, sl := newClient(t, fs.srv.URL)
+	_, err := c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{Runtime: "r-1", Code: "x"})
+	e := asAPI(t, err)
+	if e.Code != api.Unimplemented || !strings.Contains(e.Message, "has no tool execute_code") {
+		t.Fatalf("err = %v", e)
+	}
+	if len(sl.waits()) != 0 {
+		t.Fatal("a missing tool was retried")
+	}
+}
+
+func TestInvalidInput(t *testing.T) {
+	fs := newFakeServer(t, modes[0])
+	c, _ := newClient(t, fs.srv.URL)
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		err  error
+	}{
+		{"bad runtimeId", func() error {
+			_, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantCPU}, RuntimeID: "Bad_ID"})
+			return err
+		}()},
+		{"no variant", func() error { _, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{}); return err }()},
+		{"bad sessionId", func() error { _, err := c.CreateSession(ctx, "r-1", "-x"); return err }()},
+		{"empty runtime", func() error { _, err := c.GetRuntime(ctx, " "); return err }()},
+		{"two targets", func() error {
+			_, err := c.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: "runtimes/r/sessions/s", Runtime: "r"})
+			return err
+		}()},
+		{"no target", func() error { _, err := c.ExecuteCode(ctx, api.ExecuteCodeRequest{Code: "1"}); return err }()},
+		{"bad session name", func() error { return c.DeleteSession(ctx, "runtimes/r1") }()},
+	}
+	for _, tc := range cases {
+		e := asAPI(t, tc.err)
+		if e.Code != api.InvalidArgument || strings.Contains(e.Error(), "\n") {
+			t.Errorf("%s: %v", tc.name, e)
+		}
+	}
+	if n := len(fs.hdrs); n != 0 {
+		t.Errorf("invalid input reached the server (%d requests)", n)
+	}
+}
+
+func TestExecuteCodeRuntimeTarget(t *testing.T) {
+	fs := newFakeServer(t, modes[0])
+	c, _ := newClient(t, fs.srv.URL)
+	res, err := c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{Runtime: "r-9", Code: "print(1)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := fs.colab.lastArgs(ToolExecuteCode)
+	if str(a, "runtime") != "runtimes/r-9" || a["executionId"] != nil || a["session"] != nil {
+		t.Fatalf("args = %v", a)
+	}
+	if res.Session != "runtimes/r-9/sessions/auto" {
+		t.Fatalf("result = %+v", res)
+	}
+}
+
+func TestCloseThenCall(t *testing.T) {
+	fs := newFakeServer(t, modes[1])
+	c, _ := newClient(t, fs.srv.URL)
+	if _, err := c.ListRuntimes(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.ListRuntimes(context.Background())
+	if e := asAPI(t, err); e.Code != api.FailedPrecondition {
+		t.Fatalf("after Close: %v", e)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal("second Close:", err)
+	}
+}
+
+type countingRT struct {
+	base http.RoundTripper
+	n    atomic.Int64
+}
+
+func (c *countingRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.base.RoundTrip(r)
+}

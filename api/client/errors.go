@@ -1,0 +1,281 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/oauth2"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// failure is one classified failed attempt.
+type failure struct {
+	err *api.Error
+	// answered: the server answered (HTTP status, JSON-RPC error or isError
+	// result); the reply was understood.
+	answered bool
+	// lost: the request may have reached the server but no usable answer
+	// came back (reset after send, cut stream, unreadable reply).
+	lost bool
+	// dropped: the MCP session is gone (closed connection or session not
+	// found); a fresh session is needed.
+	dropped bool
+	// unauthenticated: HTTP 401 (a token refresh may help once).
+	unauthenticated bool
+	// fromTool: the tool itself answered with this error (an isError result
+	// or a JSON-RPC error to the tools/call), as opposed to the HTTP layer
+	// or the connect.
+	fromTool bool
+}
+
+// JSON-RPC codes the client reads. codeRejected is the go-sdk's internal
+// "rejected by transport" (ErrRejected), never a server code.
+const (
+	codeRejected       = -32005
+	codeSessionMissing = -32001
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
+	codeInternalError  = -32603
+)
+
+// classify turns whatever CallTool (or Connect) returned into a failure.
+// callerCtx is the caller's context, attemptCtx the per-call timeout's.
+func (c *Client) classify(callerCtx, attemptCtx context.Context, tool string, timeout time.Duration, tr *attemptTrace, err error) failure {
+	f := c.classify0(callerCtx, attemptCtx, tool, timeout, tr, err)
+	if f.err.Tool == "" {
+		f.err.Tool = tool
+	}
+	return f
+}
+
+func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, timeout time.Duration, tr *attemptTrace, err error) failure {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		return failure{err: ae, answered: true}
+	}
+	if cerr := callerCtx.Err(); cerr != nil {
+		return failure{err: ctxError(cerr)}
+	}
+	if attemptCtx != nil && attemptCtx.Err() != nil {
+		return failure{err: &api.Error{Code: api.DeadlineExceeded, Err: context.DeadlineExceeded,
+			Message: fmt.Sprintf("no reply within %s", timeout.Round(time.Second))}, lost: tr.sent()}
+	}
+
+	// HTTP status, typed by statusTransport.
+	var he *httpStatusError
+	if errors.As(err, &he) {
+		e := fromHTTP(he)
+		return failure{err: e, answered: !he.SessionGone, dropped: he.SessionGone,
+			unauthenticated: he.Status == 401}
+	}
+
+	// Token refresh failures (x/oauth2).
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		return failure{err: fromRetrieve(re)}
+	}
+
+	// Network failure below the MCP layer.
+	var te *transportError
+	if errors.As(err, &te) {
+		e := &api.Error{Code: api.Unavailable, Err: te.Err, Message: netMessage(te.Err)}
+		return failure{err: e, lost: te.Sent || tr.sent()}
+	}
+
+	if errors.Is(err, mcp.ErrSessionMissing) {
+		return failure{err: &api.Error{Code: api.Unavailable, Err: err,
+			Message: "the MCP server dropped the session"}, dropped: true}
+	}
+	if errors.Is(err, mcp.ErrConnectionClosed) {
+		return failure{err: &api.Error{Code: api.Unavailable, Err: err,
+			Message: "the connection to the MCP server was closed"}, dropped: true, lost: tr.sent()}
+	}
+
+	var we *jsonrpc.Error
+	if errors.As(err, &we) && we.Code != codeRejected {
+		e := fromRPC(&rpcError{Code: we.Code, Message: we.Message, Data: we.Data}, 0)
+		return failure{err: e, answered: we.Code != codeSessionMissing, dropped: we.Code == codeSessionMissing,
+			fromTool: we.Code != codeSessionMissing}
+	}
+
+	// Anything else: a reply the SDK could not read (bad JSON, unsupported
+	// content type), a stream that ended without a reply.
+	e := &api.Error{Code: api.Unavailable, Err: err, Message: "no usable reply: " + api.OneLine(stripSDK(err.Error()), 160)}
+	if strings.Contains(err.Error(), "decode") || strings.Contains(err.Error(), "unmarshal") ||
+		strings.Contains(err.Error(), "content type") {
+		e.Code = api.Internal
+		e.Message = "malformed reply: " + api.OneLine(stripSDK(err.Error()), 160)
+	}
+	return failure{err: e, lost: tr.sent()}
+}
+
+// ctxError wraps a caller's context error; errors.Is(err, context.Canceled)
+// and errors.Is(err, context.DeadlineExceeded) keep working.
+func ctxError(err error) *api.Error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &api.Error{Code: api.DeadlineExceeded, Err: err, Message: "deadline exceeded"}
+	}
+	return &api.Error{Code: api.Cancelled, Err: err, Message: "cancelled"}
+}
+
+// fromHTTP builds the *api.Error for an HTTP error reply: a Google error
+// envelope, a JSON-RPC error body, HTML or nothing.
+func fromHTTP(he *httpStatusError) *api.Error {
+	if he.RPC != nil {
+		e := fromRPC(he.RPC, he.Status)
+		if e.RetryDelay == 0 && he.RetryAfter != "" {
+			e.RetryDelay = api.ParseHTTPError(he.Status, he.RetryAfter, nil).RetryDelay
+		}
+		e.Raw = string(he.Body)
+		if he.SessionGone {
+			e.Code = api.Unavailable
+			e.Message = "the MCP server dropped the session (HTTP 404)"
+		}
+		return e
+	}
+	e := api.ParseHTTPError(he.Status, he.RetryAfter, he.Body)
+	if he.SessionGone {
+		e.Code = api.Unavailable
+		e.Message = "the MCP server dropped the session (HTTP 404)"
+	}
+	return e
+}
+
+// fromRPC builds an *api.Error from a JSON-RPC error: a Google Status (or
+// envelope) in error.data wins, then canonical code names in error.message,
+// then the JSON-RPC code itself.
+func fromRPC(r *rpcError, httpStatus int) *api.Error {
+	var e *api.Error
+	if len(r.Data) > 0 {
+		if d := api.ErrorFromText(string(r.Data)); d.Code != api.Unknown {
+			e = d
+			if e.Message == "" || e.Message == api.DefaultMessage(e.Code, e.HTTPStatus) || strings.HasPrefix(strings.TrimSpace(e.Message), "{") {
+				e.Message = r.Message
+			}
+		}
+	}
+	if e == nil {
+		e = api.ErrorFromText(r.Message)
+		e.Raw = ""
+	}
+	if e.Code == api.Unknown {
+		switch r.Code {
+		case codeMethodNotFound:
+			e.Code = api.Unimplemented
+		case codeInvalidParams:
+			if strings.Contains(strings.ToLower(r.Message), "unknown tool") {
+				e.Code = api.Unimplemented
+			} else {
+				e.Code = api.InvalidArgument
+			}
+		case codeInvalidRequest:
+			e.Code = api.InvalidArgument
+		case codeParseError, codeInternalError:
+			e.Code = api.Internal
+		case codeSessionMissing:
+			e.Code = api.Unavailable
+		default:
+			if httpStatus != 0 {
+				e.Code = api.CodeFromHTTP(httpStatus)
+			}
+		}
+	}
+	if httpStatus != 0 {
+		e.HTTPStatus = httpStatus
+	}
+	if e.Message == "" {
+		e.Message = api.DefaultMessage(e.Code, httpStatus)
+	}
+	if e.Raw == "" {
+		e.Raw = string(r.Data)
+	}
+	return e
+}
+
+// fromRetrieve maps an OAuth token-endpoint failure.
+func fromRetrieve(re *oauth2.RetrieveError) *api.Error {
+	status := 0
+	if re.Response != nil {
+		status = re.Response.StatusCode
+	}
+	e := &api.Error{Code: api.Unauthenticated, Err: re, Raw: string(re.Body)}
+	switch {
+	case re.ErrorCode == "invalid_grant":
+		e.Reason = "invalid_grant"
+		e.Message = "the sign-in expired or was revoked (invalid_grant): run `gcloud auth application-default login` again"
+	case status >= 500 || status == 429:
+		e.Code = api.Unavailable
+		e.Message = fmt.Sprintf("the Google token endpoint failed (HTTP %d)", status)
+	default:
+		e.Reason = re.ErrorCode
+		e.Message = "fetching an access token failed"
+		if re.ErrorCode != "" {
+			e.Message += " (" + re.ErrorCode + ")"
+		}
+	}
+	return e
+}
+
+// netMessage gives a one-line description of a network error without the
+// URL noise ("Post \"https://…\": …").
+func netMessage(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var oe *net.OpError
+	switch {
+	case errors.As(err, &oe) && oe.Op == "dial":
+		return "cannot reach the Colab MCP server: " + api.OneLine(oe.Err.Error(), 120)
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the request timed out"
+	}
+	return "network error: " + api.OneLine(err.Error(), 160)
+}
+
+var sdkNoise = regexp.MustCompile(`(calling|sending) "[^"]*": `)
+
+// stripSDK removes the go-sdk's "calling \"tools/call\": " prefixes.
+func stripSDK(s string) string { return sdkNoise.ReplaceAllString(s, "") }
+
+// toolError builds the *api.Error for an isError tool result. A text with
+// no canonical code that says "not found" becomes NOT_FOUND, and the
+// go-sdk's argument validation text becomes INVALID_ARGUMENT.
+func toolError(tool, text string) *api.Error {
+	e := api.ErrorFromText(text)
+	if e.Code == api.Unknown {
+		low := strings.ToLower(text)
+		switch {
+		case strings.Contains(low, "not found"):
+			e.Code = api.NotFound
+		case strings.HasPrefix(low, `validating "arguments"`):
+			e.Code = api.InvalidArgument
+		}
+	}
+	if strings.TrimSpace(text) == "" {
+		e.Message = "the tool reported an error without a message"
+	}
+	e.Tool = tool
+	return e
+}
+
+var secretJSON = regexp.MustCompile(`(?i)("(?:token|access_token|refresh_token|id_token)"\s*:\s*")[^"]*"`)
+var bearer = regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]+|ya29\.[A-Za-z0-9._-]+`)
+
+// redact removes proxy tokens and OAuth tokens from a raw body before it is
+// logged.
+func redact(s string) string {
+	s = secretJSON.ReplaceAllString(s, `$1[redacted]"`)
+	return bearer.ReplaceAllString(s, "${1}[redacted]")
+}

@@ -1,0 +1,176 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"sync/atomic"
+
+	"golang.org/x/oauth2"
+)
+
+// maxErrorBody bounds how much of an HTTP error body is read and kept.
+const maxErrorBody = 64 << 10
+
+// httpStatusError is what statusTransport returns instead of an HTTP
+// response with status >= 400. Returning an error from RoundTrip (rather
+// than the response) keeps the status, Retry-After and body typed through
+// the go-sdk, which wraps client.Do errors with %w as "rejected by
+// transport" and, unlike a bare 401/403/400 response, keeps the MCP session
+// usable (stack-notes.md §2).
+type httpStatusError struct {
+	Status     int
+	RetryAfter string
+	Body       []byte
+	// SessionGone is set for a 404 on a request that carried an
+	// Mcp-Session-Id: the server dropped the session (field case 14).
+	SessionGone bool
+	// RPC is the JSON-RPC error when the body was a JSON-RPC error response.
+	RPC *rpcError
+}
+
+type rpcError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *httpStatusError) Error() string {
+	return fmt.Sprintf("http %d %s", e.Status, http.StatusText(e.Status))
+}
+
+// transportError is a RoundTrip failure of the underlying transport (a
+// network error, or a token-fetch error from an oauth2.Transport). Sent
+// reports whether the request had been written to a connection before it
+// failed, i.e. whether the server may have acted on it.
+type transportError struct {
+	Err  error
+	Sent bool
+}
+
+func (e *transportError) Error() string { return e.Err.Error() }
+func (e *transportError) Unwrap() error { return e.Err }
+
+// attemptTrace records, for one tool call attempt, what happened on the wire.
+// It travels in the call's context (the go-sdk builds its HTTP request with
+// the call's context) and is filled in by statusTransport.
+type attemptTrace struct {
+	wrote   atomic.Bool // the POST was written to a connection
+	gotResp atomic.Bool // response headers arrived
+	readErr atomic.Bool // reading the response body failed (reset, cut stream)
+}
+
+type traceKey struct{}
+
+func withTrace(ctx context.Context, t *attemptTrace) context.Context {
+	return context.WithValue(ctx, traceKey{}, t)
+}
+
+func traceFrom(ctx context.Context) *attemptTrace {
+	t, _ := ctx.Value(traceKey{}).(*attemptTrace)
+	return t
+}
+
+// connectTrace travels in the context of one connect (discover, then the
+// initialize fallback, then tools/list). Once a request failed for a reason
+// the next request would meet too (a token that cannot be fetched, 401,
+// 403), the rest of the connect fails at once instead of hitting the token
+// endpoint or the server again.
+type connectTrace struct {
+	fatal atomic.Pointer[error]
+}
+
+type connectKey struct{}
+
+func withConnectTrace(ctx context.Context, t *connectTrace) context.Context {
+	return context.WithValue(ctx, connectKey{}, t)
+}
+
+// sent reports whether the server may have received the request.
+func (t *attemptTrace) sent() bool { return t != nil && (t.wrote.Load() || t.gotResp.Load()) }
+
+// statusTransport wraps the caller's transport: it sets the User-Agent,
+// turns HTTP error statuses into *httpStatusError, wraps network failures in
+// *transportError and records the attempt's progress in its attemptTrace.
+// It never reads or logs the Authorization header.
+type statusTransport struct {
+	base      http.RoundTripper
+	userAgent string
+}
+
+func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	tr := traceFrom(r.Context())
+	ctx := r.Context()
+	ct, _ := ctx.Value(connectKey{}).(*connectTrace)
+	if ct != nil {
+		if p := ct.fatal.Load(); p != nil {
+			return nil, *p
+		}
+	}
+	if tr != nil && r.Method == http.MethodPost {
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+			WroteRequest: func(httptrace.WroteRequestInfo) { tr.wrote.Store(true) },
+		})
+	}
+	r = r.Clone(ctx) // never mutate the caller's request
+	if s.userAgent != "" && r.Header.Get("User-Agent") == "" {
+		r.Header.Set("User-Agent", s.userAgent)
+	}
+	resp, err := s.base.RoundTrip(r)
+	if err != nil {
+		terr := error(&transportError{Err: err, Sent: tr.sent()})
+		var re *oauth2.RetrieveError
+		if ct != nil && errors.As(err, &re) {
+			ct.fatal.Store(&terr)
+		}
+		return nil, terr
+	}
+	if tr != nil && r.Method == http.MethodPost {
+		tr.gotResp.Store(true)
+	}
+	if resp.StatusCode < 400 {
+		if tr != nil && r.Method == http.MethodPost {
+			resp.Body = &traceBody{ReadCloser: resp.Body, tr: tr}
+		}
+		return resp, nil
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close()
+	he := &httpStatusError{
+		Status:      resp.StatusCode,
+		RetryAfter:  resp.Header.Get("Retry-After"),
+		Body:        body,
+		SessionGone: resp.StatusCode == http.StatusNotFound && r.Header.Get("Mcp-Session-Id") != "",
+	}
+	var msg struct {
+		JSONRPC string    `json:"jsonrpc"`
+		Error   *rpcError `json:"error"`
+	}
+	if json.Unmarshal(body, &msg) == nil && msg.JSONRPC != "" && msg.Error != nil {
+		he.RPC = msg.Error
+	}
+	if ct != nil && (he.Status == http.StatusUnauthorized || he.Status == http.StatusForbidden) {
+		terr := error(he)
+		ct.fatal.Store(&terr)
+	}
+	return nil, he
+}
+
+// traceBody records a failed read of a response body (a connection reset
+// or a cut SSE stream) in the attempt's trace.
+type traceBody struct {
+	io.ReadCloser
+	tr *attemptTrace
+}
+
+func (b *traceBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		b.tr.readErr.Store(true)
+	}
+	return n, err
+}
