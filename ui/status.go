@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -110,7 +112,8 @@ func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bo
 		_, err := fmt.Fprintln(w, "No runtimes. Create one with the dashboard (`colabdash`).")
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUNTIME\tSPEC\tVERSION\tSESSIONS\tTOKEN")
 	for _, rt := range ov.Runtimes {
 		version := rt.Version
@@ -132,7 +135,15 @@ func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bo
 			fmt.Fprintf(tw, "  url %s token %s\t\t\t\t\n", rt.ConnectionInfo.URL, rt.ConnectionInfo.Token)
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " ")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // tokenCell renders "51:59 OK", "2:10 EXPIRING", "EXPIRED" or "UNKNOWN".
