@@ -62,7 +62,7 @@ const (
 	// with a finished Operation in structuredContent whose error Status has
 	// Fault.Code (default FAILED_PRECONDITION), Fault.Message, an ErrorInfo
 	// with Fault.Reason when set and a RetryInfo when Fault.RetryDelay is
-	// set; nothing is created.
+	// set, and a QuotaFailure when Fault.QuotaFailure; nothing is created.
 	FaultOperationError
 	// FaultOutput (tool level) answers with Fault.Output (raw JSON) as
 	// structuredContent and as the text block, bypassing the output
@@ -116,10 +116,13 @@ type Fault struct {
 	// FaultToolError.
 	Text string
 
-	// FaultOperationError and FaultDeadline.
-	Code       api.Code
-	Reason     string
-	RetryDelay time.Duration
+	// FaultOperationError and FaultDeadline: the error's canonical code,
+	// ErrorInfo reason, RetryInfo delay and whether a QuotaFailure detail
+	// is added.
+	Code         api.Code
+	Reason       string
+	RetryDelay   time.Duration
+	QuotaFailure bool
 
 	// FaultOutput.
 	Output json.RawMessage

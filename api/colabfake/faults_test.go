@@ -143,6 +143,11 @@ func TestFaultOperationError(t *testing.T) {
 	if e := operationError(t, call(t, cs, "create_runtime", args)); e.Code != api.FailedPrecondition || e.Reason != "" {
 		t.Errorf("second: %v", e)
 	}
+	// QuotaFailure without RetryInfo: a quota, not a rate limit (field case 18c).
+	s.Inject(Fault{Kind: FaultOperationError, Tool: "create_runtime", Code: api.ResourceExhausted, QuotaFailure: true})
+	if e := operationError(t, call(t, cs, "create_runtime", args)); !e.QuotaFailure || !e.IsQuota() || e.Retryable() {
+		t.Errorf("quota failure: %+v", e)
+	}
 	if len(s.Runtimes()) != 0 {
 		t.Error("a failed operation created a runtime")
 	}
