@@ -265,6 +265,8 @@ type rpcPeek struct {
 	} `json:"params"`
 }
 
+// ServeHTTP checks Host, Origin and the bearer, applies Options.Latency
+// and HTTP-level faults, then hands the request to go-sdk's handler.
 func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := d.s
 	if !loopbackHost(r.Host) {
@@ -448,6 +450,8 @@ type bufferWriter struct {
 
 func newBufferWriter() *bufferWriter { return &bufferWriter{header: http.Header{}} }
 
+// Header, WriteHeader, Write and Flush implement http.ResponseWriter and
+// http.Flusher in memory.
 func (b *bufferWriter) Header() http.Header { return b.header }
 func (b *bufferWriter) WriteHeader(code int) {
 	if b.code == 0 {
