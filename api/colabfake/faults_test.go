@@ -35,6 +35,15 @@ func TestFaultLatency(t *testing.T) {
 	}
 }
 
+func TestOptionsLatency(t *testing.T) {
+	_, cs, _ := startConnect(t, Options{Latency: 60 * time.Millisecond})
+	begin := time.Now()
+	call(t, cs, "get_subscription", nil)
+	if d := time.Since(begin); d < 60*time.Millisecond {
+		t.Errorf("tools/call took %v with Options.Latency 60ms", d)
+	}
+}
+
 func TestFaultHTTPStatus(t *testing.T) {
 	cases := []struct {
 		name        string
