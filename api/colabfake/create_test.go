@@ -1,12 +1,15 @@
 package colabfake
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -183,5 +186,39 @@ func TestCreateRuntimeOperationResults(t *testing.T) {
 	var rt api.Runtime
 	if !op.Done || op.Error != nil || json.Unmarshal(op.Response, &rt) != nil || rt.ConnectionInfo == nil {
 		t.Fatalf("operation %+v", op)
+	}
+}
+
+func TestCreateRuntimeGoesOnWhenClientGivesUp(t *testing.T) {
+	for _, m := range modes[:2] {
+		t.Run(m.name, func(t *testing.T) {
+			s, cs, _ := startConnect(t, Options{Stateless: m.stateless, JSONResponse: m.jsonr, CreateDelay: 100 * time.Millisecond})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+			defer cancel()
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create_runtime", Arguments: createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")})
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("want the client's deadline, got %v", err)
+			}
+			for i := 0; i < 200 && len(s.Runtimes()) == 0; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if len(s.Runtimes()) != 1 {
+				t.Fatal("the creation stopped when the client gave up")
+			}
+		})
+	}
+}
+
+func TestCloseEndsPendingCreation(t *testing.T) {
+	s, cs, _ := startConnect(t, Options{CreateDelay: time.Hour})
+	go func() { _, _ = callErr(cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")) }()
+	for i := 0; i < 200 && s.CreateCalls() == 0; i++ {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Runtimes()) != 0 {
+		t.Error("a creation cut short by Close produced a runtime")
 	}
 }

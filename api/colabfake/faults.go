@@ -62,7 +62,7 @@ const (
 	// with a finished Operation in structuredContent whose error Status has
 	// Fault.Code (default FAILED_PRECONDITION), Fault.Message, an ErrorInfo
 	// with Fault.Reason when set and a RetryInfo when Fault.RetryDelay is
-	// set; nothing is created.
+	// set, and a QuotaFailure when Fault.QuotaFailure; nothing is created.
 	FaultOperationError
 	// FaultOutput (tool level) answers with Fault.Output (raw JSON) as
 	// structuredContent and as the text block, bypassing the output
@@ -116,10 +116,13 @@ type Fault struct {
 	// FaultToolError.
 	Text string
 
-	// FaultOperationError and FaultDeadline.
-	Code       api.Code
-	Reason     string
-	RetryDelay time.Duration
+	// FaultOperationError and FaultDeadline: the error's canonical code,
+	// ErrorInfo reason, RetryInfo delay and whether a QuotaFailure detail
+	// is added.
+	Code         api.Code
+	Reason       string
+	RetryDelay   time.Duration
+	QuotaFailure bool
 
 	// FaultOutput.
 	Output json.RawMessage
@@ -262,6 +265,8 @@ type rpcPeek struct {
 	} `json:"params"`
 }
 
+// ServeHTTP checks Host, Origin and the bearer, applies Options.Latency
+// and HTTP-level faults, then hands the request to go-sdk's handler.
 func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := d.s
 	if !loopbackHost(r.Host) {
@@ -445,6 +450,8 @@ type bufferWriter struct {
 
 func newBufferWriter() *bufferWriter { return &bufferWriter{header: http.Header{}} }
 
+// Header, WriteHeader, Write and Flush implement http.ResponseWriter and
+// http.Flusher in memory.
 func (b *bufferWriter) Header() http.Header { return b.header }
 func (b *bufferWriter) WriteHeader(code int) {
 	if b.code == 0 {

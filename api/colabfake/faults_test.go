@@ -35,6 +35,15 @@ func TestFaultLatency(t *testing.T) {
 	}
 }
 
+func TestOptionsLatency(t *testing.T) {
+	_, cs, _ := startConnect(t, Options{Latency: 60 * time.Millisecond})
+	begin := time.Now()
+	call(t, cs, "get_subscription", nil)
+	if d := time.Since(begin); d < 60*time.Millisecond {
+		t.Errorf("tools/call took %v with Options.Latency 60ms", d)
+	}
+}
+
 func TestFaultHTTPStatus(t *testing.T) {
 	cases := []struct {
 		name        string
@@ -142,6 +151,11 @@ func TestFaultOperationError(t *testing.T) {
 	}
 	if e := operationError(t, call(t, cs, "create_runtime", args)); e.Code != api.FailedPrecondition || e.Reason != "" {
 		t.Errorf("second: %v", e)
+	}
+	// QuotaFailure without RetryInfo: a quota, not a rate limit (field case 18c).
+	s.Inject(Fault{Kind: FaultOperationError, Tool: "create_runtime", Code: api.ResourceExhausted, QuotaFailure: true})
+	if e := operationError(t, call(t, cs, "create_runtime", args)); !e.QuotaFailure || !e.IsQuota() || e.Retryable() {
+		t.Errorf("quota failure: %+v", e)
 	}
 	if len(s.Runtimes()) != 0 {
 		t.Error("a failed operation created a runtime")

@@ -244,7 +244,7 @@ func addTool[In any](s *Server, t *mcp.Tool, in *jsonschema.Schema, out *jsonsch
 				if msg == "" {
 					msg = api.DefaultMessage(code, 0)
 				}
-				e := &gErr{code: code, msg: msg, reason: f.Reason, retryDelay: f.RetryDelay}
+				e := &gErr{code: code, msg: msg, reason: f.Reason, retryDelay: f.RetryDelay, quota: f.QuotaFailure}
 				return nil, e.operationValue(), nil
 			case FaultOutput:
 				return &mcp.CallToolResult{
@@ -265,7 +265,8 @@ func addTool[In any](s *Server, t *mcp.Tool, in *jsonschema.Schema, out *jsonsch
 			if msg == "" {
 				msg = "The operation did not finish before its deadline; repeat the identical call to wait for it."
 			}
-			return errorResult((&gErr{code: code, msg: msg}).envelope()), nil, nil
+			e := &gErr{code: code, msg: msg, reason: f.Reason, retryDelay: f.RetryDelay, quota: f.QuotaFailure}
+			return errorResult(e.envelope()), nil, nil
 		}
 		if gerr != nil {
 			if gerr.operation {
