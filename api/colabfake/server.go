@@ -260,12 +260,11 @@ func (s *Server) Close() error {
 	s.cancel()
 	var err error
 	if s.srv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		err = s.srv.Shutdown(ctx)
-		cancel()
-		if err != nil {
-			err = s.srv.Close()
-		}
+		// Close, not Shutdown: Shutdown waits up to seconds for connections
+		// a client opened but has not used yet, which made quitting the
+		// demo dashboard (and every test) slow. An emulator has no work in
+		// flight worth waiting for.
+		err = s.srv.Close()
 	}
 	for ss := range s.mcp.Sessions() {
 		_ = ss.Close()

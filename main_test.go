@@ -1,0 +1,294 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// isolate points HOME and the ADC variables at an empty temp dir, so no
+// test can find real credentials or let ADC probe the network.
+func isolate(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "")
+	t.Setenv("CLOUDSDK_CONFIG", filepath.Join(home, "gcloud"))
+	t.Setenv("GOOGLE_CLOUD_QUOTA_PROJECT", "")
+	return home
+}
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestStatusDemoTable(t *testing.T) {
+	isolate(t)
+	code, out, errs := runCLI(t, "status", "--demo")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{"Colab Pro", "3 runtime(s)", "GPU/T4/STANDARD", "CPU/STANDARD", "TPU/V6E1/STANDARD", "EXPIRING", "EXPIRED", "notebook-"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status output lacks %q:\n%s", want, out)
+		}
+	}
+	if regexp.MustCompile(`(?m) +$`).MatchString(out) {
+		t.Errorf("status output has trailing spaces:\n%q", out)
+	}
+}
+
+func TestStatusDemoJSONShape(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{{"status", "--demo", "--json"}, {"--demo", "status", "--json"}} {
+		code, out, errs := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, errs)
+		}
+		var rep struct {
+			Subscription map[string]any   `json:"subscription"`
+			Runtimes     []map[string]any `json:"runtimes"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%v: not JSON: %v\n%s", args, err, out)
+		}
+		if rep.Subscription["tier"] != "SUBSCRIPTION_TIER_PRO" || len(rep.Runtimes) != 3 {
+			t.Fatalf("%v: tier %v, %d runtimes", args, rep.Subscription["tier"], len(rep.Runtimes))
+		}
+		var expired, sessions int
+		for _, rt := range rep.Runtimes {
+			for _, k := range []string{"name", "runtimeSpec", "version", "connectionInfo", "tokenExpiresInSeconds", "sessions"} {
+				if _, ok := rt[k]; !ok {
+					t.Errorf("runtime %v lacks %q", rt["name"], k)
+				}
+			}
+			ci := rt["connectionInfo"].(map[string]any)
+			if _, ok := ci["token"]; ok {
+				t.Errorf("token printed without --show-tokens: %v", ci)
+			}
+			exp, err := time.Parse(time.RFC3339, ci["expireTime"].(string))
+			if err != nil || exp.Location() != time.UTC {
+				t.Errorf("expireTime %v is not RFC 3339 UTC", ci["expireTime"])
+			}
+			secs := rt["tokenExpiresInSeconds"].(float64)
+			if d := time.Until(exp).Seconds() - secs; d < -2 || d > 2 {
+				t.Errorf("tokenExpiresInSeconds %v disagrees with expireTime %v", secs, exp)
+			}
+			if secs < 0 {
+				expired++
+			}
+			sessions += len(rt["sessions"].([]any))
+		}
+		if expired != 1 || sessions == 0 {
+			t.Errorf("demo data: %d expired runtimes (want 1), %d sessions (want some)", expired, sessions)
+		}
+	}
+}
+
+func TestStatusShowTokens(t *testing.T) {
+	isolate(t)
+	_, out, _ := runCLI(t, "status", "--demo", "--json", "--show-tokens")
+	if n := strings.Count(out, `"token":`); n != 3 {
+		t.Errorf("--show-tokens printed %d tokens, want 3", n)
+	}
+}
+
+func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
+	home := isolate(t)
+	var seen []string
+	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{
+		Seed:      colabfake.SeedDemo,
+		OnRequest: func(r *http.Request) { seen = append(seen, r.Header.Get("X-Goog-User-Project")) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	tokenFile := filepath.Join(home, "token.txt")
+	os.WriteFile(tokenFile, []byte("ya29.secret-from-file\n"), 0o600)
+	code, out, errs := runCLI(t, "status", "--endpoint", endpoint, "--access-token-file", tokenFile, "--quota-project", "my-proj")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, "rt-t4demo7k2p") || strings.Contains(out, "ya29.secret") {
+		t.Errorf("unexpected output:\n%s", out)
+	}
+	if len(seen) == 0 || seen[len(seen)-1] != "my-proj" {
+		t.Errorf("x-goog-user-project headers seen: %v", seen)
+	}
+}
+
+func TestStatusExitCodes(t *testing.T) {
+	home := isolate(t)
+	tokenFile := filepath.Join(home, "token.txt")
+	os.WriteFile(tokenFile, []byte("tok"), 0o600)
+	googleErr := func(status int, body string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			fmt.Fprint(w, body)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL + "/mcp"
+	}
+	down := httptest.NewServer(http.NotFoundHandler())
+	downURL := down.URL + "/mcp"
+	down.Close()
+	cases := []struct {
+		name string
+		args []string
+		code int
+		line string // in stderr
+	}{
+		{"unknown flag", []string{"status", "--nope"}, 2, "unknown flag"},
+		{"extra argument", []string{"status", "extra"}, 2, "unknown command"},
+		{"no credentials", []string{"status"}, 3, "credentials"},
+		{"missing credentials file", []string{"status", "--credentials", filepath.Join(home, "nope.json")}, 3, "nope.json"},
+		{"401", []string{"status", "--endpoint", googleErr(401, `{"error":{"code":401,"status":"UNAUTHENTICATED","message":"Request had invalid authentication credentials."}}`), "--access-token-file", tokenFile}, 3, ""},
+		{"scope", []string{"status", "--endpoint", googleErr(403, `{"error":{"code":403,"status":"PERMISSION_DENIED","message":"insufficient scopes","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT"}]}}`), "--access-token-file", tokenFile}, 3, "--scopes="},
+		{"server down", []string{"status", "--endpoint", downURL, "--access-token-file", tokenFile}, 4, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
+			}
+			if strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.HasPrefix(errs, "colabdash: ") {
+				t.Errorf("stderr is not one line: %q", errs)
+			}
+			if !strings.Contains(errs, tc.line) {
+				t.Errorf("stderr %q lacks %q", errs, tc.line)
+			}
+			if strings.Contains(errs, "<") || strings.Contains(errs, "tok\n") {
+				t.Errorf("stderr leaks raw body or token: %q", errs)
+			}
+		})
+	}
+}
+
+func TestDashboardWithoutTerminal(t *testing.T) {
+	isolate(t)
+	if f, err := os.Open(os.DevNull); err == nil {
+		old := os.Stdout
+		os.Stdout = f
+		defer func() { os.Stdout = old; f.Close() }()
+	}
+	code, _, errs := runCLI(t, "--demo")
+	if code == 0 || !strings.Contains(errs, "colabdash status") {
+		t.Errorf("exit %d, stderr %q: want non-zero and a hint to use status", code, errs)
+	}
+}
+
+// builtBinary is colabdash built once per test binary run; initialEnv is
+// the environment before any test isolated HOME.
+var (
+	builtBinary string
+	initialEnv  = os.Environ()
+)
+
+func binary(t *testing.T) string {
+	t.Helper()
+	if builtBinary != "" {
+		return builtBinary
+	}
+	dir, err := os.MkdirTemp("", "colabdash-bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "colabdash")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = initialEnv // the real HOME, so the build cache is warm
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	builtBinary = bin
+	return bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBinary != "" {
+		os.RemoveAll(filepath.Dir(builtBinary))
+	}
+	os.Exit(code)
+}
+
+func TestEmulatorCommandServesStatus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	home := isolate(t)
+	bin := binary(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	emu := exec.CommandContext(ctx, bin, "emulator", "--addr", "127.0.0.1:0", "--seed", "empty")
+	stdout, _ := emu.StdoutPipe()
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); emu.Wait() }()
+	sc := bufio.NewScanner(stdout)
+	if !sc.Scan() {
+		t.Fatal("emulator printed nothing")
+	}
+	endpoint := strings.TrimSpace(sc.Text())
+	if !strings.HasPrefix(endpoint, "http://127.0.0.1:") || !strings.HasSuffix(endpoint, "/mcp") {
+		t.Fatalf("first line is not the endpoint: %q", endpoint)
+	}
+	tokenFile := filepath.Join(home, "t")
+	os.WriteFile(tokenFile, []byte("anything"), 0o600)
+	out, err := exec.Command(bin, "status", "--endpoint", endpoint, "--access-token-file", tokenFile).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Colab Free · 0 runtime(s)") {
+		t.Fatalf("status against the emulator: %v\n%s", err, out)
+	}
+}
+
+// BenchmarkStatus measures `colabdash status` (connect, get_subscription +
+// list_runtimes, list_sessions for every runtime) against the emulator
+// with 20 runtimes and 50 ms latency per tool call. The round-trips metric
+// is the wall time divided by the latency: a serial client would need 22.
+func BenchmarkStatus(b *testing.B) {
+	const latency = 50 * time.Millisecond
+	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Latency: latency, Stateless: true, JSONResponse: true, RuntimeLimit: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	for i := 0; i < 20; i++ {
+		if _, err := srv.AddRuntime(api.Runtime{RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}, ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		c, err := client.New(context.Background(), client.Options{Endpoint: endpoint, HTTPClient: demoHTTPClient()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ov, err := api.LoadOverview(context.Background(), c)
+		if err != nil || len(ov.Runtimes) != 20 || len(ov.Sessions) != 20 {
+			b.Fatalf("overview: %v, %d runtimes", err, len(ov.Runtimes))
+		}
+		c.Close()
+	}
+	b.ReportMetric(float64(time.Since(start))/float64(b.N)/float64(latency), "roundtrips")
+}
