@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -384,6 +385,53 @@ func TestBackoffShape(t *testing.T) {
 	for _, d := range w {
 		if d > 6*time.Second {
 			t.Errorf("wait %v above MaxDelay+jitter", d)
+		}
+	}
+}
+
+// Close while calls are in flight: they end with an error, nothing hangs
+// or leaks (goleak in TestMain).
+func TestCloseDuringCalls(t *testing.T) {
+	fs := newFakeServer(t, modes[0])
+	started := make(chan struct{}, 10)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) }) // runs before the server closes
+	fs.colab.setTool(ToolListRuntimes, func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+		started <- struct{}{}
+		select {
+		case <-ctx.Done():
+		case <-release:
+		}
+		return toolErr("UNAVAILABLE: released"), nil
+	})
+	c, _ := newClient(t, fs.srv.URL, func(o *Options) { o.ReadTimeout = time.Minute })
+	var wg sync.WaitGroup
+	errs := make(chan error, 5)
+	for i := 0; i < 5; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := c.ListRuntimes(context.Background())
+			errs <- err
+		}()
+	}
+	for i := 0; i < 5; i++ {
+		<-started
+	}
+	closed := time.Now()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	// The session DELETE is bounded by the go-sdk (5 s); the calls' own
+	// timeout (1 min) must not matter.
+	if d := time.Since(closed); d > 20*time.Second {
+		t.Errorf("Close and the calls took %v: Close waited for the calls' timeouts", d)
+	}
+	close(errs)
+	for err := range errs {
+		if e := asAPI(t, err); e.Tool != ToolListRuntimes {
+			t.Errorf("err = %v", e)
 		}
 	}
 }
