@@ -89,6 +89,9 @@ func (c *Client) do(ctx context.Context, spec callSpec) (*mcp.CallToolResult, er
 				c.invalidate(cn)
 			}
 		}
+		if c.isClosed() {
+			return nil, withTool(errClosed, spec.tool)
+		}
 		f.err = withTool(f.err, spec.tool)
 		c.logFailure("mcp call failed", spec.tool, attempt, time.Since(start), f)
 
@@ -198,6 +201,7 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 	tr := &attemptTrace{}
 	actx, cancel := context.WithTimeout(withTrace(ctx, tr), spec.timeout)
 	defer cancel()
+	defer context.AfterFunc(c.life, cancel)()
 	res, err := cn.cs.CallTool(actx, &mcp.CallToolParams{Name: spec.tool, Arguments: args})
 	if err != nil {
 		return nil, c.classify(ctx, actx, spec.tool, spec.timeout, tr, err)

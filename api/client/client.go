@@ -164,6 +164,10 @@ type Client struct {
 	mc     *mcp.Client
 	log    *slog.Logger
 	closed chan struct{}
+	// life ends when Close starts; every attempt and connect is cancelled
+	// with it so Close never waits for a 10-minute execute_code.
+	life     context.Context
+	stopLife context.CancelFunc
 
 	mu     sync.Mutex
 	cur    *conn
@@ -187,8 +191,8 @@ type connectFlight struct {
 
 // New builds a Client. It does not connect: the MCP session is opened by
 // the first call (or Connect), so a dashboard can draw its first frame
-// without the network. It returns an INVALID_ARGUMENT *api.Error only for
-// an unusable Endpoint.
+// without the network; ctx is therefore unused. It returns an
+// INVALID_ARGUMENT *api.Error only for an unusable Endpoint.
 func New(ctx context.Context, opts Options) (*Client, error) {
 	_ = ctx
 	if opts.Endpoint == "" {
@@ -239,11 +243,14 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	}
 	hc.Transport = &statusTransport{base: rt, userAgent: opts.ClientName + "/" + opts.ClientVersion}
 	hc.Timeout = 0
+	life, stopLife := context.WithCancel(context.Background())
 	c := &Client{
-		opts:   opts,
-		hc:     &hc,
-		log:    log,
-		closed: make(chan struct{}),
+		life:     life,
+		stopLife: stopLife,
+		opts:     opts,
+		hc:       &hc,
+		log:      log,
+		closed:   make(chan struct{}),
 		mc: mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion},
 			&mcp.ClientOptions{Logger: log}),
 	}
@@ -303,6 +310,7 @@ func (c *Client) Close() error {
 	default:
 	}
 	close(c.closed)
+	c.stopLife()
 	cur := c.cur
 	c.cur = nil
 	c.mu.Unlock()
@@ -374,13 +382,32 @@ func (c *Client) getConn(ctx context.Context) (*conn, *api.Error) {
 
 // invalidate forgets cn (if it is still current) and closes it in the
 // background.
+func (c *Client) isClosed() bool {
+	select {
+	case <-c.closed:
+		return true
+	default:
+		return false
+	}
+}
+
 func (c *Client) invalidate(cn *conn) {
 	c.mu.Lock()
 	if c.cur == cn {
 		c.cur = nil
 	}
+	closed := false
+	select {
+	case <-c.closed:
+		closed = true
+	default:
+		c.bg.Add(1) // under mu, so never after Close started waiting
+	}
 	c.mu.Unlock()
-	c.bg.Add(1)
+	if closed {
+		_ = cn.cs.Close()
+		return
+	}
 	go func() {
 		defer c.bg.Done()
 		_ = cn.cs.Close()
@@ -390,6 +417,7 @@ func (c *Client) invalidate(cn *conn) {
 func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 	cctx, cancel := context.WithTimeout(withConnectTrace(ctx, &connectTrace{}), c.opts.ConnectTimeout)
 	defer cancel()
+	defer context.AfterFunc(c.life, cancel)()
 	start := time.Now()
 	tr := &mcp.StreamableClientTransport{
 		Endpoint:             c.opts.Endpoint,

@@ -3,12 +3,15 @@ package client
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -262,4 +265,173 @@ type countingRT struct {
 func (c *countingRT) RoundTrip(r *http.Request) (*http.Response, error) {
 	c.n.Add(1)
 	return c.base.RoundTrip(r)
+}
+
+// A wrong endpoint (HTTP 404 HTML on every request, no session) is an
+// error, never "deleted".
+func TestWrongEndpointIsNotDeleted(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		replyStatus(w, 404, "text/html", "<!DOCTYPE html><html><body>Not Found</body></html>")
+	}))
+	defer srv.Close()
+	c, sl := newClient(t, srv.URL)
+	err := c.DeleteRuntime(context.Background(), "r-1")
+	e := asAPI(t, err)
+	if e.Code != api.NotFound || e.HTTPStatus != 404 || strings.Contains(e.Error(), "<") || e.Tool != ToolDeleteRuntime {
+		t.Fatalf("err = %v", e)
+	}
+	if len(sl.waits()) != 0 {
+		t.Fatal("a 404 endpoint was retried")
+	}
+}
+
+// A JSON-RPC error in an HTTP 400 body keeps its message and maps its code.
+func TestJSONRPCErrorInHTTP400(t *testing.T) {
+	fs := newFakeServer(t, modes[0])
+	fs.setFault(func(w http.ResponseWriter, r *http.Request, m rpcMsg, next http.Handler) bool {
+		if m.key() != "tools/call:"+ToolListRuntimes {
+			return false
+		}
+		replyStatus(w, 400, "application/json", `{"jsonrpc":"2.0","id":3,"error":{"code":-32020,"message":"INVALID_ARGUMENT: Mcp-Name header does not match the body"}}`)
+		return true
+	})
+	c, sl := newClient(t, fs.srv.URL)
+	_, err := c.ListRuntimes(context.Background())
+	e := asAPI(t, err)
+	if e.Code != api.InvalidArgument || e.HTTPStatus != 400 || !strings.Contains(e.Message, "Mcp-Name header") || len(sl.waits()) != 0 {
+		t.Fatalf("err = %v", e)
+	}
+	// The session survived the 400.
+	fs.setFault(nil)
+	if _, err := c.ListRuntimes(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := fs.postCount("tools/list"); n != 1 {
+		t.Errorf("reconnected after a 400 (%d tools/list)", n)
+	}
+}
+
+// 401 during the connect: one refresh, then the error.
+func TestUnauthenticatedAtConnect(t *testing.T) {
+	fs := newFakeServer(t, modes[1])
+	fs.setFault(func(w http.ResponseWriter, r *http.Request, m rpcMsg, next http.Handler) bool {
+		replyStatus(w, 401, "application/json", `{"error":{"code":401,"status":"UNAUTHENTICATED","message":"Request had invalid authentication credentials."}}`,
+			"WWW-Authenticate", `Bearer error="invalid_token"`)
+		return true
+	})
+	var refreshes atomic.Int32
+	c, _ := newClient(t, fs.srv.URL, func(o *Options) {
+		o.OnUnauthenticated = func(context.Context) bool { refreshes.Add(1); return true }
+	})
+	_, err := c.GetSubscription(context.Background())
+	e := asAPI(t, err)
+	if e.Code != api.Unauthenticated || e.Message != "Request had invalid authentication credentials." || refreshes.Load() != 1 {
+		t.Fatalf("err = %v, refreshes %d", e, refreshes.Load())
+	}
+	// discover is refused, initialize is not even tried: 2 connects × 1 POST.
+	fs.mu.Lock()
+	n := len(fs.hdrs)
+	fs.mu.Unlock()
+	if n != 2 {
+		t.Errorf("%d requests for 2 refused connects, want 2", n)
+	}
+}
+
+// Connecting is shared: concurrent first calls open one session.
+func TestSingleFlightConnect(t *testing.T) {
+	fs := newFakeServer(t, modes[1])
+	c, _ := newClient(t, fs.srv.URL)
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.ListRuntimes(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := fs.postCount("tools/list"); n != 1 {
+		t.Fatalf("%d sessions opened for concurrent first calls, want 1", n)
+	}
+}
+
+// Backoff grows exponentially, is capped by MaxDelay (±50 % jitter) and
+// stops after MaxAttempts.
+func TestBackoffShape(t *testing.T) {
+	fs := newFakeServer(t, modes[0])
+	fs.setFault(func(w http.ResponseWriter, r *http.Request, m rpcMsg, next http.Handler) bool {
+		if m.key() != "tools/call:"+ToolListRuntimes {
+			return false
+		}
+		replyStatus(w, 503, "", "")
+		return true
+	})
+	c, sl := newClient(t, fs.srv.URL, func(o *Options) {
+		o.BaseDelay, o.MaxDelay, o.MaxAttempts = time.Second, 4*time.Second, 6
+	})
+	_, err := c.ListRuntimes(context.Background())
+	if e := asAPI(t, err); e.Code != api.Unavailable || e.Message != "Service unavailable (HTTP 503)" {
+		t.Fatalf("err = %v", e)
+	}
+	w := sl.waits()
+	if len(w) != 5 || fs.postCount("tools/call:"+ToolListRuntimes) != 6 {
+		t.Fatalf("waits %v, calls %d", w, fs.postCount("tools/call:"+ToolListRuntimes))
+	}
+	if w[0] < 500*time.Millisecond || w[0] > 1500*time.Millisecond || w[2] < 2*time.Second {
+		t.Errorf("not exponential: %v", w)
+	}
+	for _, d := range w {
+		if d > 6*time.Second {
+			t.Errorf("wait %v above MaxDelay+jitter", d)
+		}
+	}
+}
+
+// Close while calls are in flight: they end with an error, nothing hangs
+// or leaks (goleak in TestMain).
+func TestCloseDuringCalls(t *testing.T) {
+	fs := newFakeServer(t, modes[0])
+	started := make(chan struct{}, 10)
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) }) // runs before the server closes
+	fs.colab.setTool(ToolListRuntimes, func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+		started <- struct{}{}
+		select {
+		case <-ctx.Done():
+		case <-release:
+		}
+		return toolErr("UNAVAILABLE: released"), nil
+	})
+	c, _ := newClient(t, fs.srv.URL, func(o *Options) { o.ReadTimeout = time.Minute })
+	var wg sync.WaitGroup
+	errs := make(chan error, 5)
+	for i := 0; i < 5; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := c.ListRuntimes(context.Background())
+			errs <- err
+		}()
+	}
+	for i := 0; i < 5; i++ {
+		<-started
+	}
+	closed := time.Now()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	// The session DELETE is bounded by the go-sdk (5 s); the calls' own
+	// timeout (1 min) must not matter.
+	if d := time.Since(closed); d > 20*time.Second {
+		t.Errorf("Close and the calls took %v: Close waited for the calls' timeouts", d)
+	}
+	close(errs)
+	for err := range errs {
+		if e := asAPI(t, err); e.Tool != ToolListRuntimes {
+			t.Errorf("err = %v", e)
+		}
+	}
 }
