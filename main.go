@@ -132,6 +132,14 @@ func versionString() string {
 	return fmt.Sprintf("colabdash %s (commit %s, %s)", v, c, runtime.Version())
 }
 
+// Retries of transient failures (UNAVAILABLE, 5xx, rate limits): three
+// attempts from half a second apart, so a dead endpoint is reported in
+// about two seconds instead of a quarter of a minute.
+const (
+	retryAttempts  = 3
+	retryBaseDelay = 500 * time.Millisecond
+)
+
 // connection is a ready Service plus what the header shows about it.
 type connection struct {
 	svc      api.Service
@@ -161,6 +169,8 @@ func connect(ctx context.Context, g globalFlags) (*connection, error) {
 		HTTPClient:        creds.HTTPClient(),
 		OnUnauthenticated: creds.ForceRefresh,
 		ClientVersion:     version,
+		MaxAttempts:       retryAttempts,
+		BaseDelay:         retryBaseDelay,
 	})
 	if err != nil {
 		return nil, &exitError{exitUsage, err.Error()}

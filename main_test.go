@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -113,10 +114,17 @@ func TestStatusShowTokens(t *testing.T) {
 
 func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 	home := isolate(t)
-	var seen []string
+	var (
+		mu   sync.Mutex
+		seen []string
+	)
 	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{
-		Seed:      colabfake.SeedDemo,
-		OnRequest: func(r *http.Request) { seen = append(seen, r.Header.Get("X-Goog-User-Project")) },
+		Seed: colabfake.SeedDemo,
+		OnRequest: func(r *http.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			seen = append(seen, r.Header.Get("X-Goog-User-Project"))
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -131,6 +139,8 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 	if !strings.Contains(out, "rt-t4demo7k2p") || strings.Contains(out, "ya29.secret") {
 		t.Errorf("unexpected output:\n%s", out)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	if len(seen) == 0 || seen[len(seen)-1] != "my-proj" {
 		t.Errorf("x-goog-user-project headers seen: %v", seen)
 	}
