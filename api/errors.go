@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Code is a canonical Google error code name (google.rpc.Code), e.g.
@@ -163,9 +164,10 @@ func (e *Error) Error() string {
 	}
 	if e.Message != "" {
 		b.WriteString(": ")
-		b.WriteString(OneLine(e.Message, 200))
+		b.WriteString(OneLine(safeMessage(e.Message), 200))
 	}
-	return b.String()
+	// Code, Reason and Tool may come from the wire too: keep the line clean.
+	return OneLine(b.String(), 0)
 }
 
 // Unwrap returns the underlying cause, if any.
@@ -244,7 +246,7 @@ const (
 func ErrorFromStatus(s Status, httpStatus int) *Error {
 	e := &Error{HTTPStatus: httpStatus, Message: s.Message}
 	switch {
-	case s.Status != "" && s.Status == strings.ToUpper(s.Status) && !strings.ContainsAny(s.Status, " "):
+	case codeName.MatchString(s.Status):
 		e.Code = Code(s.Status)
 	case s.Code != 0 && s.Code == httpStatus, s.Code >= 100:
 		e.Code = CodeFromHTTP(s.Code)
@@ -278,6 +280,7 @@ func ErrorFromStatus(s Status, httpStatus int) *Error {
 			e.Metadata = d.Metadata
 		}
 	}
+	e.Message = safeMessage(e.Message)
 	if e.Message == "" {
 		e.Message = DefaultMessage(e.Code, httpStatus)
 	}
@@ -317,10 +320,14 @@ func ParseHTTPError(status int, retryAfter string, body []byte) *Error {
 	return e
 }
 
+// maxRetryAfter caps a Retry-After in seconds (one day).
+const maxRetryAfter = 24 * 60 * 60
+
 func parseRetryAfter(v string) time.Duration {
 	v = strings.TrimSpace(v)
 	if n, err := strconv.Atoi(v); err == nil && n > 0 {
-		return time.Duration(n) * time.Second
+		// Capped so a huge value cannot overflow into a negative delay.
+		return time.Duration(min(n, maxRetryAfter)) * time.Second
 	}
 	if t, err := time.Parse(time.RFC1123, v); err == nil {
 		if d := time.Until(t); d > 0 {
@@ -364,8 +371,21 @@ func DefaultMessage(c Code, httpStatus int) string {
 var (
 	codeToken   = regexp.MustCompile(`\b(CANCELLED|UNKNOWN|INVALID_ARGUMENT|DEADLINE_EXCEEDED|NOT_FOUND|ALREADY_EXISTS|PERMISSION_DENIED|RESOURCE_EXHAUSTED|FAILED_PRECONDITION|ABORTED|OUT_OF_RANGE|UNIMPLEMENTED|INTERNAL|UNAVAILABLE|DATA_LOSS|UNAUTHENTICATED)\b`)
 	reasonToken = regexp.MustCompile(`\b(TOO_MANY_ACTIVE_RUNTIMES|QUOTA_EXCEEDED_USAGE_TIME|DENYLISTED|ACCESS_TOKEN_SCOPE_INSUFFICIENT|USER_PROJECT_DENIED|SERVICE_DISABLED)\b`)
-	htmlish     = regexp.MustCompile(`(?is)^\s*<(!doctype|html|head|body)`)
+	htmlish     = regexp.MustCompile(`(?i)<(!doctype|html|head|body)`)
+	codeName    = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,63}$`)
 )
+
+// htmlMessage replaces an error message that carries an HTML page.
+const htmlMessage = "the server answered with an HTML page"
+
+// safeMessage returns s, or htmlMessage when s contains HTML anywhere (a
+// proxy's error page pasted into a message, field case 17).
+func safeMessage(s string) string {
+	if htmlish.MatchString(s) {
+		return htmlMessage
+	}
+	return s
+}
 
 // ErrorFromText builds an *Error from free text, such as an isError tool
 // result's text or a JSON-RPC error message: a Google error envelope or a
@@ -400,18 +420,24 @@ func ErrorFromText(text string) *Error {
 	if m := reasonToken.FindString(text); m != "" {
 		e.Reason = m
 	}
-	if htmlish.MatchString(trimmed) {
-		e.Message = "the server answered with an HTML page"
-	} else {
-		e.Message = OneLine(trimmed, 200)
-	}
+	e.Message = OneLine(safeMessage(trimmed), 200)
 	return e
 }
 
-// OneLine folds s onto one line (whitespace runs become one space) and cuts
-// it to at most max runes, ending in "…" when cut.
+// OneLine folds s onto one line (whitespace runs become one space), drops
+// other control characters (so an escape sequence in a server message
+// cannot drive the terminal) and cuts it to at most max runes, ending in
+// "…" when cut.
 func OneLine(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		s = strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
 	r := []rune(s)
 	if max > 0 && len(r) > max {
 		return string(r[:max-1]) + "…"
