@@ -263,7 +263,7 @@ func toolError(tool, text string) *api.Error {
 			e.Code = api.InvalidArgument
 		}
 	}
-	if strings.TrimSpace(text) == "" {
+	if e.Message == "" {
 		e.Message = "the tool reported an error without a message"
 	}
 	e.Tool = tool
