@@ -309,6 +309,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.StringVar(&o.Seed, "seed", colabfake.SeedDemo, "starting data: demo or empty")
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
+	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
 	return cmd
 }
 

@@ -279,7 +279,7 @@ func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	authz := r.Header.Get("Authorization")
 	tok, ok := strings.CutPrefix(authz, "Bearer ")
-	if !ok || strings.TrimSpace(tok) == "" {
+	if (!ok || strings.TrimSpace(tok) == "") && !s.opts.NoAuth {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="colabdash-emulator"`)
 		writeGoogleError(w, newErr(api.Unauthenticated, "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential."))
 		return

@@ -95,6 +95,10 @@ type Options struct {
 	// finished Operation {"name","done":true,"response":Runtime} instead of
 	// the bare Runtime (colab-api.md §5 rule 1).
 	OperationResults bool
+	// NoAuth serves requests without an Authorization header too (the
+	// Host/Origin checks stay). It exists for MCP conformance suites, whose
+	// clients send no bearer token; never use it otherwise.
+	NoAuth bool
 	// OnRequest, when set, is called with every HTTP request that passed the
 	// Host/Origin/bearer checks, before it is handled (for tests that check
 	// headers). It must not keep or log the Authorization header.
