@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"sync"
 	"testing"
@@ -49,6 +50,7 @@ type stackOpts struct {
 	attempts int
 	realTime bool // use time.Now and real client sleeps (benchmarks)
 	width    int  // terminal width (default 160; height 48)
+	logger   *slog.Logger
 }
 
 // newStack starts the emulator (runtime limit and create quota off unless
@@ -79,6 +81,7 @@ func newStack(t testing.TB, o stackOpts) *stack {
 		HTTPClient:  &http.Client{Transport: bearerTransport{stackOAuthToken}},
 		MaxAttempts: o.attempts,
 		BaseDelay:   time.Millisecond,
+		Logger:      o.logger,
 	}
 	if !o.realTime {
 		copts.Sleep = func(ctx context.Context, d time.Duration) error {
