@@ -37,7 +37,8 @@ type stack struct {
 	cli *client.Client
 	m   Model
 
-	width int
+	width  int
+	ownSrv bool
 
 	mu     sync.Mutex
 	sleeps []time.Duration // client backoff waits (not slept)
@@ -72,7 +73,21 @@ func newStack(t testing.TB, o stackOpts) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.srv = srv
+	s.srv, s.ownSrv = srv, true
+	s.build(t, ep, o)
+	return s
+}
+
+// newStackAt builds a client and model on a running emulator (which the
+// stack does not close).
+func newStackAt(t testing.TB, srv *colabfake.Server, ep string, o stackOpts) *stack {
+	s := &stack{clk: colabfake.NewClock(t0), srv: srv}
+	s.build(t, ep, o)
+	return s
+}
+
+func (s *stack) build(t testing.TB, ep string, o stackOpts) {
+	t.Helper()
 	if o.attempts == 0 {
 		o.attempts = 3
 	}
@@ -111,13 +126,14 @@ func newStack(t testing.TB, o stackOpts) *stack {
 	s.width = o.width
 	s.m, _ = update(s.m, tea.WindowSizeMsg{Width: o.width, Height: 48})
 	t.Cleanup(s.close)
-	return s
 }
 
 func (s *stack) close() {
 	s.m.cancel()
 	s.cli.Close()
-	s.srv.Close()
+	if s.ownSrv {
+		s.srv.Close()
+	}
 }
 
 // drive runs cmd the way tea.Program does (every command of a batch

@@ -1,0 +1,226 @@
+package ui
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// Benchmarks behind the figures in docs-bench.md. Speed targets are
+// reported as metrics; the idle call cadence is also a test, so a
+// regression fails `go test`.
+
+var idleCPUDuration = flag.Duration("idlecpu", 10*time.Second, "how long BenchmarkIdleCPU watches the idle dashboard")
+
+// BenchmarkFullDashboard: time from a fresh client and model to a full
+// dashboard (tier, specs, 20 runtimes and every runtime's sessions)
+// against the emulator adding 50 ms to every tool call. Metrics: the
+// wall time in round trips of 50 ms ("roundtrips"), and as a multiple of
+// the floor ("x-floor"): connect (measured on its own) + one round for
+// get_subscription ∥ list_runtime_specs ∥ list_runtimes + one round for
+// all list_sessions in parallel.
+func BenchmarkFullDashboard(b *testing.B) {
+	const latency = 50 * time.Millisecond
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Latency: latency, RuntimeLimit: -1, CreatesPerMinute: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	for i := 0; i < 20; i++ {
+		if _, err := srv.AddRuntime(api.Runtime{Name: fmt.Sprintf("r-%02d", i), RuntimeSpec: stackT4, ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+			b.Fatal(err)
+		}
+		srv.AddNotebookSession(fmt.Sprintf("r-%02d", i), "nb")
+	}
+	var connect, total time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := newStackAt(b, srv, ep, stackOpts{realTime: true})
+		c0 := time.Now()
+		if err := s.cli.Connect(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		connect += time.Since(c0)
+		s.cli.Close()
+		s = newStackAt(b, srv, ep, stackOpts{realTime: true})
+		t0 := time.Now()
+		s.start()
+		total += time.Since(t0)
+		snap := s.m.Snapshot()
+		if snap.Len() != 20 || !snap.SubscriptionFresh.Loaded() || !snap.SpecsFresh.Loaded() {
+			b.Fatalf("dashboard not full: %d runtimes", snap.Len())
+		}
+		for r := range snap.All() {
+			if len(r.Sessions) != 1 {
+				b.Fatalf("%s: %d sessions", r.Name, len(r.Sessions))
+			}
+		}
+		s.close()
+	}
+	b.StopTimer()
+	n := time.Duration(b.N)
+	floor := connect/n + 2*latency
+	b.ReportMetric(float64(total/n)/float64(latency), "roundtrips")
+	b.ReportMetric(float64(total/n)/float64(floor), "x-floor")
+	b.ReportMetric(float64(connect/n)/float64(time.Millisecond), "connect-ms")
+}
+
+// idleHour runs the dashboard with n runtimes (1 h proxy tokens) against
+// the emulator for d of fake time, one tick per second, and returns the
+// tools/call count per tool.
+func idleHour(t testing.TB, n int, d time.Duration) map[string]int {
+	s := newStack(t, stackOpts{emu: colabfake.Options{TokenTTL: time.Hour}})
+	for i := 0; i < n; i++ {
+		s.addRuntime(t, fmt.Sprintf("r-%d", i), stackCPU)
+	}
+	s.start()
+	s.idle(d)
+	out := map[string]int{}
+	for _, tool := range []string{"get_subscription", "list_runtime_specs", "list_runtimes", "list_sessions", "get_runtime", "create_runtime", "delete_runtime", "create_session", "delete_session", "execute_code"} {
+		out[tool] = s.srv.CallCount(tool)
+	}
+	out[""] = s.srv.CallCount("")
+	return out
+}
+
+// TestIdleCallCadence: an idle hour with five runtimes and 1 h tokens costs
+// only the refresh cadence (list_runtimes every 30 s and list_sessions for
+// each runtime after it) and one renewal per token lifetime, nothing more.
+func TestIdleCallCadence(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates an hour of ticks")
+	}
+	calls := idleHour(t, 5, time.Hour)
+	refreshes := 1 + int(time.Hour/DefaultRefreshInterval) // the first load + one per interval
+	want := map[string]int{
+		"get_subscription": 1, "list_runtime_specs": 1,
+		"list_runtimes": refreshes, "list_sessions": 5 * refreshes,
+		"get_runtime": 5, // tokens issued at t0 renew once, 5 min before t0+1h
+	}
+	for tool, n := range calls {
+		if tool == "" {
+			continue
+		}
+		if n != want[tool] {
+			t.Errorf("%s: %d calls in an idle hour, want %d", tool, n, want[tool])
+		}
+	}
+}
+
+// BenchmarkIdleCalls reports the API calls per minute of an idle hour
+// (fake clock) with five runtimes and 1 h tokens, and the renewals per
+// token lifetime.
+func BenchmarkIdleCalls(b *testing.B) {
+	var calls map[string]int
+	for i := 0; i < b.N; i++ {
+		calls = idleHour(b, 5, time.Hour)
+	}
+	b.ReportMetric(float64(calls[""])/60, "calls/min")
+	b.ReportMetric(float64(calls["get_runtime"])/5, "renewals/token-hour")
+	b.ReportMetric(float64(calls["list_runtimes"])/60, "list_runtimes/min")
+}
+
+// BenchmarkIdleCPU runs the real tea.Program headless with Run's options
+// (no input, output discarded) on the dashboard with ten runtimes whose countdowns tick,
+// against the in-process emulator, for -idlecpu (default 10 s), and
+// reports the process CPU time (user+system, getrusage) as a percentage of
+// one core over that wall time. The emulator and the test harness run in
+// the same process, so the figure is an upper bound for the dashboard.
+func BenchmarkIdleCPU(b *testing.B) {
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{RuntimeLimit: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	for i := 0; i < 10; i++ {
+		if _, err := srv.AddRuntime(api.Runtime{Name: fmt.Sprintf("r-%02d", i), RuntimeSpec: stackT4,
+			ConnectionInfo: &api.ConnectionInfo{ExpireTime: time.Now().Add(time.Duration(20+i) * time.Minute)}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var pct float64
+	for i := 0; i < b.N; i++ {
+		s := newStackAt(b, srv, ep, stackOpts{realTime: true})
+		m := New(s.m.opts) // the real model: real tea.Every ticks
+		p := tea.NewProgram(m, programOptions(tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())...)
+		done := make(chan tea.Model, 1)
+		go func() { fm, _ := p.Run(); done <- fm }()
+		p.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
+		time.Sleep(2 * time.Second) // first load and render
+		runtime.GC()
+		u0, w0 := cpuTime(), time.Now()
+		time.Sleep(*idleCPUDuration)
+		u1, w1 := cpuTime(), time.Now()
+		p.Quit()
+		fm := (<-done).(Model)
+		if fm.Snapshot().Len() != 10 {
+			b.Fatalf("the dashboard shows %d runtimes", fm.Snapshot().Len())
+		}
+		fm.cancel()
+		s.close()
+		pct = float64(u1-u0) / float64(w1.Sub(w0)) * 100
+	}
+	b.ReportMetric(pct, "cpu-%")
+}
+
+// cpuTime is the process's user + system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkMemory1000 reports the heap the dashboard holds with 1,000
+// runtimes loaded (live heap after GC, minus the baseline before it was
+// built) and the process's resident set (VmRSS, Linux) at that point.
+func BenchmarkMemory1000(b *testing.B) {
+	var heap, rss float64
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		m := benchModel(b, 1000)
+		_ = m.View()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
+		rss = vmRSS()
+		runtime.KeepAlive(m)
+	}
+	b.ReportMetric(heap, "heap-MiB")
+	b.ReportMetric(rss, "rss-MiB")
+}
+
+// vmRSS reads the resident set size from /proc/self/status in MiB (0 when
+// unavailable).
+func vmRSS() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			f := strings.Fields(rest)
+			if len(f) > 0 {
+				kb, _ := strconv.ParseFloat(f[0], 64)
+				return kb / 1024
+			}
+		}
+	}
+	return 0
+}
