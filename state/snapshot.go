@@ -102,6 +102,9 @@ type Runtime struct {
 	// RenewErr is the last failed token renewal (get_runtime) error, nil
 	// after a success: the runtime's state is then unknown, not gone.
 	RenewErr error
+	// RenewedAt is when a get_runtime result (a renewed proxy token) was
+	// last applied by UpdateRuntime; zero if never.
+	RenewedAt time.Time
 
 	search string // lower-case text the filter matches
 }
@@ -239,7 +242,31 @@ func (s *Snapshot) UpdateRuntime(now time.Time, rt api.Runtime) {
 	}
 	r := s.upsert(now, rt)
 	r.RenewErr = nil
+	r.RenewedAt = now
 	s.version++
+}
+
+// ApplyRuntimesStarted is ApplyRuntimes for a list_runtimes call that was
+// started at started. The server may have read that list before a token
+// renewal that finished while the list was in flight: a runtime renewed
+// (UpdateRuntime) at or after started keeps its renewed connectionInfo
+// when the list carries an earlier (or no) expireTime, so a late list
+// never puts back a superseded proxy token.
+func (s *Snapshot) ApplyRuntimesStarted(now, started time.Time, rts []api.Runtime) {
+	cloned := false
+	for i, rt := range rts {
+		r := s.runtimes[rt.Name]
+		if r == nil || r.ConnectionInfo == nil || r.RenewedAt.IsZero() || r.RenewedAt.Before(started) {
+			continue
+		}
+		if rt.ConnectionInfo == nil || rt.ExpireTime().Before(r.ExpireTime()) {
+			if !cloned {
+				rts, cloned = slices.Clone(rts), true
+			}
+			rts[i].ConnectionInfo = r.ConnectionInfo
+		}
+	}
+	s.ApplyRuntimes(now, rts)
 }
 
 // ApplyRenewError records a failed get_runtime for runtime name. A NOT_FOUND

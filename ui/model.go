@@ -400,7 +400,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.nextRefresh = now.Add(m.backoff(m.snap.RuntimesFresh.Failures, msg.err))
 			return nil
 		}
-		m.snap.ApplyRuntimes(now, msg.runtimes)
+		m.snap.ApplyRuntimesStarted(now, p.started, msg.runtimes)
 		m.nextRefresh = now.Add(m.opts.RefreshInterval)
 		var cmds []tea.Cmd
 		for r := range m.snap.All() {
