@@ -565,7 +565,7 @@ var fieldCaseRows = map[int][]string{
 	17: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "api/client/emulator_test.go:TestFieldCase17ErrorFormats"},
 	18: {"ui/faultmatrix_test.go:TestFaultMatrixBackoffHonoursServer", "ui/faultmatrix_test.go:TestFaultMatrixCreate"},
 	19: {"ui/faultmatrix_test.go:TestFaultMatrixExpireTimeForms", "api/fuzz_test.go:FuzzParseExpireTime"},
-	21: {"ui/ui_test.go:TestOneTickChain"},
+	21: {"ui/ui_test.go:TestOneTickChain", "ui/soak_test.go:TestSoak"},
 	22: {"ui/ui_test.go:TestNoLineWiderThanTerminal", "ui/ui_test.go:TestResizeRelayout"},
 	23: {"ui/ui_test.go:TestResizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
 	25: {"ui/ui_test.go:TestNoColorAndNoSecrets", "ui/ui_test.go:TestNoColorFromEnv"},
