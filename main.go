@@ -327,8 +327,7 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 		if !errors.As(err, &ae) {
 			return classify(err, nil)
 		}
-		headline, fix := auth.Explain(err, nil)
-		final, runErr := ui.Run(ui.NewAuthError(ui.AuthErrorInfo{Headline: headline, Tried: ae.Tried, Fix: []string{fix}, Err: err, NoColor: noColor}))
+		final, runErr := ui.Run(ui.NewAuthError(authScreen(ae, noColor)))
 		if runErr != nil {
 			return &exitError{exitFailure, runErr.Error()}
 		}
@@ -353,4 +352,25 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 		return &exitError{exitFailure, err.Error()}
 	}
 	return nil
+}
+
+// authScreen says what was tried and how to fix it, the login command on a
+// line of its own so it can be copied whole.
+func authScreen(ae *auth.Error, noColor bool) ui.AuthErrorInfo {
+	info := ui.AuthErrorInfo{Headline: ae.Error(), Tried: ae.Tried, NoColor: noColor}
+	if ae.Kind == auth.KindNoCredentials {
+		info.Headline = "No Google credentials found"
+		info.Fix = []string{
+			"Sign in with the Colab scope (Application Default Credentials):",
+			"  gcloud auth application-default login \\",
+			"    --scopes=" + auth.ColabScope + "," + auth.CloudPlatformScope,
+			"or pass --credentials FILE (authorized_user or service_account JSON),",
+			"or pass --access-token-file FILE (a bearer token).",
+		}
+		return info
+	}
+	if ae.Fix != "" {
+		info.Fix = []string{ae.Fix}
+	}
+	return info
 }
