@@ -36,6 +36,9 @@ const (
 	MaxBackoff = 5 * time.Minute
 	// DefaultCallTimeout bounds each API call (30 s).
 	DefaultCallTimeout = 30 * time.Second
+	// DefaultRenewLead is how long before expireTime a proxy token is
+	// renewed (5 min; Options.RenewLead).
+	DefaultRenewLead = 5 * time.Minute
 	// RenewRetry is the pause before retrying a failed or unhelpful proxy
 	// token renewal (get_runtime) of one runtime (30 s).
 	RenewRetry = 30 * time.Second
