@@ -416,6 +416,38 @@ func TestCreateRateLimitedCountdown(t *testing.T) {
 	})
 }
 
+// Field case 3: no capacity (HTTP 503 UNAVAILABLE) is retried with a
+// visible, growing countdown; after the last attempt other eligible specs
+// are offered, never a silent downgrade.
+func TestCreateCapacityUnavailable(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "create_runtime", Times: 1000, Status: 503,
+		Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`})
+	m, cmd := startCreate(t, m, e, specA100)
+	m = drive(t, m, cmd)
+	mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 0:10")
+	for i := 1; i < MaxCreateAttempts; i++ {
+		if op := m.ax.creates[0]; op.attempt != i || op.state != createWaiting {
+			t.Fatalf("attempt %d state %d, want %d waiting", op.attempt, op.state, i)
+		}
+		e.clk.add(DefaultCreateRetry<<(i-1) - time.Second)
+		m = e.tick(t, m)
+		if m.ax.creates[0].attempt != i {
+			t.Fatal("re-sent before the countdown ended")
+		}
+		e.clk.add(time.Second)
+		m = e.tick(t, m)
+	}
+	if len(m.ax.creates) != 0 || e.srv.RuntimesCreated() != 0 {
+		t.Fatalf("%d creates pending, created %d", len(m.ax.creates), e.srv.RuntimesCreated())
+	}
+	v := m.View()
+	mustContain(t, v, "Create gave up after 5 attempts", "create GPU/T4/STANDARD instead")
+	if strings.Contains(v, "retrying") {
+		t.Fatalf("still retrying:\n%s", v)
+	}
+}
+
 func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 	t.Run("too many runtimes: offer to delete one", func(t *testing.T) {
 		e, m := emuModel(t, colabfake.Options{}, nil)

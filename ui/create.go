@@ -243,7 +243,11 @@ func (m *Model) onRuntimesListed(now time.Time) {
 		}
 		var found []string
 		for r := range m.snap.All() {
-			if !r.Gone() && r.RuntimeSpec == op.spec && !r.FirstSeen.Before(op.started) {
+			match := r.RuntimeSpec == op.spec && !r.FirstSeen.Before(op.started)
+			if op.runtimeID != "" {
+				match = r.ID() == op.runtimeID
+			}
+			if !r.Gone() && match {
 				found = append(found, r.ID())
 			}
 		}
