@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
@@ -697,5 +698,39 @@ func TestReadOnly(t *testing.T) {
 	// The caller's key map is untouched.
 	if !New(Options{Service: e.svc}).keys.DeleteRuntime.Enabled() {
 		t.Fatal("read-only leaked into the default key map")
+	}
+}
+
+// Dialogs, create rows and the run-code panel keep every line inside the
+// terminal at every size.
+func TestActionViewsFitTerminal(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m.ax.creates = append(m.ax.creates, &createOp{id: 99, spec: specT4, started: e.clk.now(), state: createWaiting, retryAt: e.clk.now().Add(time.Minute)})
+	for _, setup := range []func(Model) Model{
+		func(m Model) Model { return e.press(t, m, "d") },
+		func(m Model) Model { return e.press(t, m, "n") },
+		func(m Model) Model {
+			m = e.press(t, m, "e")
+			return typeText(e, t, m, strings.Repeat("x", 150))
+		},
+	} {
+		m.ax.dlg, m.ax.exec = nil, nil // the action state is shared by copies
+		m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+		m2 := setup(m)
+		if m2.ax.dlg == nil && m2.ax.exec == nil {
+			t.Fatal("nothing opened")
+		}
+		for _, sz := range sizes {
+			m2, _ = update(m2, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			lines := strings.Split(m2.View(), "\n")
+			if len(lines) > sz[1] {
+				t.Fatalf("%v: %d lines", sz, len(lines))
+			}
+			for i, ln := range lines {
+				if w := ansi.StringWidth(ln); w > sz[0] {
+					t.Fatalf("%v: line %d is %d wide: %q", sz, i, w, ln)
+				}
+			}
+		}
 	}
 }
