@@ -50,6 +50,8 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 type globalFlags struct {
 	endpoint, credentials, accessTokenFile, quotaProject string
 	demo                                                 bool
+	readOnly                                             bool          // dashboard: --readonly
+	renewLead                                            time.Duration // dashboard: --renew-lead
 }
 
 // exitError carries an exit code and the one line already worth printing.
@@ -84,6 +86,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	pf.StringVar(&g.accessTokenFile, "access-token-file", "", "file holding an OAuth access token to send as the bearer token")
 	pf.StringVar(&g.quotaProject, "quota-project", "", "Google Cloud project billed for quota (sent as x-goog-user-project)")
 	pf.BoolVar(&g.demo, "demo", false, "use an in-process Colab emulator seeded with demo data (no Google account needed)")
+	root.Flags().BoolVar(&g.readOnly, "readonly", false, "disable every action that changes something (create, delete, sessions, run code)")
+	root.Flags().DurationVar(&g.renewLead, "renew-lead", ui.DefaultRenewLead, "renew each proxy token this long before its expireTime")
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -135,10 +139,20 @@ func versionString() string {
 // Retries of transient failures (UNAVAILABLE, 5xx, rate limits): three
 // attempts from half a second apart, so a dead endpoint is reported in
 // about two seconds instead of a quarter of a minute.
+//
+// A server retry delay longer than maxClientRetryDelay is not waited out
+// silently inside the client: the error reaches the dashboard, which shows
+// the countdown (e.g. "rate limited, retrying 2/5 in 0:53") with a cancel
+// key and re-sends the identical create_runtime itself.
 const (
-	retryAttempts  = 3
-	retryBaseDelay = 500 * time.Millisecond
+	retryAttempts       = 3
+	retryBaseDelay      = 500 * time.Millisecond
+	maxClientRetryDelay = 5 * time.Second
 )
+
+// demoCreateDelay is how long create_runtime takes in --demo, so the
+// "creating… 0:02" row is visible.
+const demoCreateDelay = 2 * time.Second
 
 // connection is a ready Service plus what the header shows about it.
 type connection struct {
@@ -171,6 +185,7 @@ func connect(ctx context.Context, g globalFlags) (*connection, error) {
 		ClientVersion:     version,
 		MaxAttempts:       retryAttempts,
 		BaseDelay:         retryBaseDelay,
+		MaxRetryDelay:     maxClientRetryDelay,
 	})
 	if err != nil {
 		return nil, &exitError{exitUsage, err.Error()}
@@ -181,7 +196,7 @@ func connect(ctx context.Context, g globalFlags) (*connection, error) {
 // connectDemo starts the emulator on a loopback port and connects to it
 // with a placeholder bearer token (the emulator accepts any).
 func connectDemo(ctx context.Context) (*connection, error) {
-	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
+	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, CreateDelay: demoCreateDelay})
 	if err != nil {
 		return nil, &exitError{exitFailure, "starting the demo emulator: " + err.Error()}
 	}
@@ -341,12 +356,15 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 	}
 	defer conn.close()
 	_, err = ui.Run(ui.New(ui.Options{
-		Service:  conn.svc,
-		Endpoint: conn.endpoint,
-		Account:  conn.account,
-		Demo:     g.demo,
-		NoColor:  noColor,
-		Context:  ctx,
+		Service:   conn.svc,
+		Endpoint:  conn.endpoint,
+		Account:   conn.account,
+		Demo:      g.demo,
+		NoColor:   noColor,
+		Context:   ctx,
+		ReadOnly:  g.readOnly,
+		RenewLead: g.renewLead,
+		StateDir:  ui.DefaultStateDir(),
 	}))
 	if err != nil {
 		return &exitError{exitFailure, err.Error()}
