@@ -340,7 +340,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resultMsg:
 		cmd = m.onResult(msg)
 	case tea.KeyMsg:
-		cmd = m.onKey(msg)
+		cmd = m.onKeys(msg)
 	default:
 		cmd, _ = m.onActionMsg(msg)
 	}
@@ -479,6 +479,21 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// onKeys splits runes that arrived in one read (fast typing, a held key,
+// tmux send-keys) into single keystrokes, so "jj" moves twice and a "?"
+// typed right after another key still opens the help. A bracketed paste
+// stays whole.
+func (m *Model) onKeys(k tea.KeyMsg) tea.Cmd {
+	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || k.Paste {
+		return m.onKey(k)
+	}
+	cmds := make([]tea.Cmd, 0, len(k.Runes))
+	for _, r := range k.Runes {
+		cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
