@@ -273,8 +273,10 @@ func TestEmulatorCommandServesStatus(t *testing.T) {
 
 // BenchmarkStatus measures `colabdash status` (connect, get_subscription +
 // list_runtimes, list_sessions for every runtime) against the emulator
-// with 20 runtimes and 50 ms latency per tool call. The round-trips metric
-// is the wall time divided by the latency: a serial client would need 22.
+// with 20 runtimes and 50 ms latency on every request. The round-trips
+// metric is the wall time divided by the latency: the floor is 3 (connect,
+// list_runtimes alongside tools/list, all list_sessions alongside
+// get_subscription); a serial client would need 24.
 func BenchmarkStatus(b *testing.B) {
 	const latency = 50 * time.Millisecond
 	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Latency: latency, Stateless: true, JSONResponse: true, RuntimeLimit: -1})
