@@ -28,16 +28,16 @@ type Overview struct {
 // overview but is recorded in SessionErrors.
 func LoadOverview(ctx context.Context, svc Service) (Overview, error) {
 	var (
-		ov     Overview
+		sub    Subscription
 		subErr error
 		subWG  sync.WaitGroup
 	)
 	subWG.Add(1)
-	go func() { defer subWG.Done(); ov.Subscription, subErr = svc.GetSubscription(ctx) }()
-	defer subWG.Wait()
+	go func() { defer subWG.Done(); sub, subErr = svc.GetSubscription(ctx) }()
 	rts, err := svc.ListRuntimes(ctx)
 	if err != nil {
-		return ov, err
+		subWG.Wait()
+		return Overview{}, err
 	}
 	sessions := make(map[string][]Session, len(rts))
 	sessionErrs := map[string]error{}
@@ -61,6 +61,5 @@ func LoadOverview(ctx context.Context, svc Service) (Overview, error) {
 	}
 	wg.Wait()
 	subWG.Wait()
-	ov.Runtimes, ov.Sessions, ov.SessionErrors = rts, sessions, sessionErrs
-	return ov, subErr
+	return Overview{Subscription: sub, Runtimes: rts, Sessions: sessions, SessionErrors: sessionErrs}, subErr
 }
