@@ -109,11 +109,12 @@ var defaults = map[string]def{
 }
 
 // mutating lists the actions that change something on Colab.
+// Renewing a proxy token (get_runtime) only reads, so it stays.
 var mutating = []string{ActionNewRuntime, ActionQuickCreate, ActionDeleteRuntime, ActionOpenSession,
-	ActionCloseSession, ActionRunCode, ActionRenewToken, ActionCancel}
+	ActionCloseSession, ActionRunCode, ActionCancel}
 
 // SetReadOnly disables every action that changes something on Colab
-// (create, delete, sessions, run code, token renewal now): a disabled
+// (create, delete, sessions, run code): a disabled
 // binding matches no key and is left out of the help. Navigation, refresh
 // and the clipboard stay.
 func (k *KeyMap) SetReadOnly(readOnly bool) {

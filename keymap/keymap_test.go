@@ -101,7 +101,7 @@ func TestHelpGroups(t *testing.T) {
 func TestSetReadOnly(t *testing.T) {
 	k := Default()
 	k.SetReadOnly(true)
-	for _, b := range []key.Binding{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.OpenSession, k.CloseSession, k.RunCode, k.RenewToken, k.Cancel} {
+	for _, b := range []key.Binding{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.OpenSession, k.CloseSession, k.RunCode, k.Cancel} {
 		if b.Enabled() {
 			t.Errorf("%v still enabled", b.Keys())
 		}
@@ -112,12 +112,12 @@ func TestSetReadOnly(t *testing.T) {
 	h := help.New()
 	h.ShowAll = true
 	full := h.View(k)
-	for _, gone := range []string{"new runtime", "delete", "run code", "open session", "renew token"} {
+	for _, gone := range []string{"new runtime", "delete", "run code", "open session"} {
 		if strings.Contains(full, gone) {
 			t.Errorf("read-only help still offers %q:\n%s", gone, full)
 		}
 	}
-	for _, stays := range []string{"copy URL", "refresh", "quit"} {
+	for _, stays := range []string{"copy URL", "refresh", "quit", "renew token"} {
 		if !strings.Contains(full, stays) {
 			t.Errorf("read-only help lacks %q", stays)
 		}
