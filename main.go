@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -27,6 +28,8 @@ import (
 	"github.com/colabdash/colabdash/api/auth"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui"
 )
 
@@ -46,10 +49,17 @@ var version, commit = "dev", ""
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// globalFlags are accepted before or after any subcommand.
+// globalFlags are accepted before or after any subcommand. settings,
+// keys and profile are filled in before any command runs (loadConfig).
 type globalFlags struct {
 	endpoint, credentials, accessTokenFile, quotaProject string
 	demo                                                 bool
+	config, profileName                                  string
+
+	changed  func(name string) bool // whether a flag was given
+	settings *state.Settings
+	keys     *keymap.KeyMap
+	profile  state.Profile
 }
 
 // exitError carries an exit code and the one line already worth printing.
@@ -77,8 +87,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDashboard(cmd.Context(), g, stderr)
 		},
+		// A broken config file stops every command before it starts.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Name() == "version" || cmd.Name() == "completion" || (cmd.Parent() != nil && cmd.Parent().Name() == "completion") {
+				return nil
+			}
+			return loadConfig(cmd, &g, os.Getenv)
+		},
 	}
 	pf := root.PersistentFlags()
+	pf.StringVar(&g.config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml; env COLABDASH_CONFIG)")
+	pf.StringVar(&g.profileName, "profile", "", "profile from the config file to use (env COLABDASH_PROFILE; \"demo\" is built in)")
 	pf.StringVar(&g.endpoint, "endpoint", client.DefaultEndpoint, "Colab MCP endpoint URL")
 	pf.StringVar(&g.credentials, "credentials", "", "Google credentials JSON file (authorized_user or service_account)")
 	pf.StringVar(&g.accessTokenFile, "access-token-file", "", "file holding an OAuth access token to send as the bearer token")
@@ -89,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{exitUsage, err.Error()} })
 
-	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), &cobra.Command{
+	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), configCmd(&g, stdout), &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and Go version",
 		Args:  cobra.NoArgs,
@@ -153,19 +172,24 @@ type connection struct {
 // in-process emulator seeded with demo data. Connecting to the server is
 // lazy (the first call does it), so this never blocks on the network.
 func connect(ctx context.Context, g globalFlags) (*connection, error) {
-	if g.demo {
+	return connectProfile(ctx, g.profile)
+}
+
+// connectProfile connects with one profile's credentials and endpoint.
+func connectProfile(ctx context.Context, p state.Profile) (*connection, error) {
+	if p.Credentials == state.CredentialsDemo {
 		return connectDemo(ctx)
 	}
 	creds, err := auth.New(ctx, auth.Options{
-		CredentialsFile: g.credentials,
-		AccessTokenFile: g.accessTokenFile,
-		QuotaProject:    g.quotaProject,
+		CredentialsFile: expandHome(p.CredentialsFile),
+		AccessTokenFile: expandHome(p.AccessTokenFile),
+		QuotaProject:    p.QuotaProject,
 	})
 	if err != nil {
 		return nil, err
 	}
 	c, err := client.New(ctx, client.Options{
-		Endpoint:          g.endpoint,
+		Endpoint:          p.Endpoint,
 		HTTPClient:        creds.HTTPClient(),
 		OnUnauthenticated: creds.ForceRefresh,
 		ClientVersion:     version,
@@ -175,7 +199,7 @@ func connect(ctx context.Context, g globalFlags) (*connection, error) {
 	if err != nil {
 		return nil, &exitError{exitUsage, err.Error()}
 	}
-	return &connection{svc: c, endpoint: g.endpoint, account: creds.Describe(), creds: creds, close: func() { c.Close() }}, nil
+	return &connection{svc: c, endpoint: p.Endpoint, account: creds.Describe(), creds: creds, close: func() { c.Close() }}, nil
 }
 
 // connectDemo starts the emulator on a loopback port and connects to it
@@ -353,4 +377,121 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 		return &exitError{exitFailure, err.Error()}
 	}
 	return nil
+}
+
+// configPath returns the config file to read and whether the user named
+// it (--config, then COLABDASH_CONFIG) rather than it being the default
+// location.
+func configPath(g *globalFlags, getenv func(string) string) (string, bool) {
+	if g.config != "" {
+		return g.config, true
+	}
+	if p := getenv("COLABDASH_CONFIG"); p != "" {
+		return p, true
+	}
+	return state.DefaultConfigPath(getenv), false
+}
+
+// loadConfig reads the config file, builds the key map and resolves the
+// profile; precedence is flags > environment > profile > file > defaults.
+// Any problem is one line and exit code 2.
+func loadConfig(cmd *cobra.Command, g *globalFlags, getenv func(string) string) error {
+	path, explicit := configPath(g, getenv)
+	s, err := state.LoadSettings(path, explicit, state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+	if err != nil {
+		return &exitError{exitUsage, err.Error()}
+	}
+	if g.keys, err = buildKeymap(s); err != nil {
+		return &exitError{exitUsage, err.Error()}
+	}
+	g.settings = s
+	g.changed = func(name string) bool { f := cmd.Flags().Lookup(name); return f != nil && f.Changed }
+	name, from := s.Profile, "the config file"
+	if s.Line("profile") == 0 {
+		from = "the default"
+	}
+	if v := getenv("COLABDASH_PROFILE"); v != "" {
+		name, from = v, "COLABDASH_PROFILE"
+	}
+	if g.profileName != "" {
+		name, from = g.profileName, "--profile"
+	}
+	if g.demo {
+		name, from = state.ProfileDemo, "--demo"
+	}
+	p, ok := s.Profiles[name]
+	if !ok {
+		return &exitError{exitUsage, fmt.Sprintf("profile %q (from %s) is not defined (defined: %s)", name, from, strings.Join(s.ProfileNames(), ", "))}
+	}
+	if g.changed("endpoint") {
+		p.Endpoint = g.endpoint
+	}
+	if g.changed("quota-project") {
+		p.QuotaProject = g.quotaProject
+	}
+	if g.changed("credentials") {
+		p.Credentials, p.CredentialsFile, p.AccessTokenFile = state.CredentialsFile, g.credentials, ""
+	}
+	if g.changed("access-token-file") {
+		p.Credentials, p.AccessTokenFile = state.CredentialsAccessToken, g.accessTokenFile
+	}
+	g.profile = p
+	g.demo = p.Credentials == state.CredentialsDemo
+	return nil
+}
+
+// buildKeymap applies the config's key bindings over the defaults and
+// reports a key bound to two actions, naming the config line.
+func buildKeymap(s *state.Settings) (*keymap.KeyMap, error) {
+	k := keymap.Default()
+	for _, a := range keymap.Actions() {
+		if keys, ok := s.Keys[a]; ok {
+			if err := k.Rebind(a, keys...); err != nil {
+				return nil, s.ErrorAt("keys."+a, err.Error())
+			}
+		}
+	}
+	for _, c := range k.Conflicts() {
+		for _, a := range c.Actions {
+			if _, ok := s.Keys[a]; ok {
+				return nil, s.ErrorAt("keys."+a, "conflict: "+c.String()+"; bind one of them to another key")
+			}
+		}
+	}
+	return k, nil
+}
+
+// expandHome turns a leading "~/" into the home directory.
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
+}
+
+func configCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "config",
+		Short: "Print the effective configuration and the file it came from",
+		Long: "config prints the settings in effect as a YAML config file: every setting from the config file,\n" +
+			"the defaults for the rest. The file is --config, else $COLABDASH_CONFIG, else\n" +
+			"$XDG_CONFIG_HOME/colabdash/config.yaml (~/.config/colabdash/config.yaml).\n" +
+			"A broken file is reported as one line naming the file and line (exit code 2).",
+		Example: "  colabdash config                       # what is in effect, and from where\n" +
+			"  colabdash config > ~/.config/colabdash/config.yaml   # start a config file from the defaults\n" +
+			"  colabdash --config ./test.yaml config  # check a file before using it",
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			s := g.settings
+			if s.Source == "" {
+				path, _ := configPath(g, os.Getenv)
+				fmt.Fprintf(stdout, "# defaults: no config file at %s\n", path)
+			}
+			fmt.Fprint(stdout, s.Effective())
+			fmt.Fprintf(stdout, "# profile in effect: %s\n", g.profile.Name)
+			return nil
+		},
+	}
 }

@@ -31,6 +31,9 @@ func isolate(t *testing.T) string {
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "")
 	t.Setenv("CLOUDSDK_CONFIG", filepath.Join(home, "gcloud"))
 	t.Setenv("GOOGLE_CLOUD_QUOTA_PROJECT", "")
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("COLABDASH_CONFIG", "")
+	t.Setenv("COLABDASH_PROFILE", "")
 	return home
 }
 
@@ -301,4 +304,85 @@ func BenchmarkStatus(b *testing.B) {
 		c.Close()
 	}
 	b.ReportMetric(float64(time.Since(start))/float64(b.N)/float64(latency), "roundtrips")
+}
+
+func writeFile(t *testing.T, path, content string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestConfigCommandDefaultsAndFile(t *testing.T) {
+	home := isolate(t)
+	code, out, errs := runCLI(t, "config")
+	if code != 0 || !strings.HasPrefix(out, "# defaults: no config file at "+filepath.Join(home, ".config", "colabdash", "config.yaml")) ||
+		!strings.Contains(out, "refreshInterval: 30s") || !strings.Contains(out, "# profile in effect: default") {
+		t.Fatalf("exit %d, stderr %q, out:\n%s", code, errs, out)
+	}
+	// The XDG location is read; COLABDASH_CONFIG overrides it; --config
+	// overrides both.
+	xdg := writeFile(t, filepath.Join(home, ".config", "colabdash", "config.yaml"), "refreshInterval: 45s\n")
+	env := writeFile(t, filepath.Join(home, "env.yaml"), "refreshInterval: 50s\nprofile: work\nprofiles:\n  work:\n    quotaProject: q1\n")
+	flag := writeFile(t, filepath.Join(home, "flag.yaml"), "refreshInterval: 55s\n")
+	for _, c := range []struct {
+		env  string
+		args []string
+		want []string
+	}{
+		{"", []string{"config"}, []string{"# from " + xdg, "refreshInterval: 45s"}},
+		{env, []string{"config"}, []string{"# from " + env, "refreshInterval: 50s", "# profile in effect: work"}},
+		{env, []string{"config", "--profile", "demo"}, []string{"# profile in effect: demo"}},
+		{env, []string{"--config", flag, "config"}, []string{"# from " + flag, "refreshInterval: 55s"}},
+	} {
+		t.Setenv("COLABDASH_CONFIG", c.env)
+		code, out, errs := runCLI(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v (COLABDASH_CONFIG=%q): output lacks %q:\n%s", c.args, c.env, w, out)
+			}
+		}
+	}
+}
+
+// Every command refuses to start on a broken config: one line naming the
+// file and line, exit code 2, nothing on stdout.
+func TestBrokenConfigRefusesEveryCommand(t *testing.T) {
+	home := isolate(t)
+	cases := map[string]string{
+		"bad value":    "theme: dark\nrefreshInterval: 1s\n",
+		"unknown key":  "theme: dark\ncolour: red\n",
+		"syntax":       "theme: dark\nkeys: [\n",
+		"key conflict": "keys:\n  refresh: s\n",
+	}
+	for name, src := range cases {
+		path := writeFile(t, filepath.Join(home, name+".yaml"), src)
+		for _, args := range [][]string{{"config"}, {"status", "--demo"}, {"--demo"}, {"emulator", "--addr", "127.0.0.1:0"}} {
+			code, out, errs := runCLI(t, append([]string{"--config", path}, args...)...)
+			lines := strings.Split(strings.TrimSpace(errs), "\n")
+			if code != exitUsage || out != "" || len(lines) != 1 || !strings.Contains(errs, path+":2:") {
+				t.Errorf("%s %v: exit %d, stdout %q, stderr %q", name, args, code, out, errs)
+			}
+		}
+	}
+	// version still works, so a user can report which build rejects the file.
+	if code, out, _ := runCLI(t, "--config", filepath.Join(home, "bad value.yaml"), "version"); code != 0 || !strings.HasPrefix(out, "colabdash ") {
+		t.Errorf("version: exit %d %q", code, out)
+	}
+}
+
+func TestUnknownProfileIsUsageError(t *testing.T) {
+	isolate(t)
+	t.Setenv("COLABDASH_PROFILE", "nope")
+	code, _, errs := runCLI(t, "status")
+	if code != exitUsage || !strings.Contains(errs, `profile "nope" (from COLABDASH_PROFILE) is not defined`) {
+		t.Fatalf("exit %d, %q", code, errs)
+	}
 }
