@@ -365,14 +365,9 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 		g.demo = true
 	}
 	defer conn.close()
-	_, err = ui.Run(ui.New(ui.Options{
-		Service:  conn.svc,
-		Endpoint: conn.endpoint,
-		Account:  conn.account,
-		Demo:     g.demo,
-		NoColor:  noColor,
-		Context:  ctx,
-	}))
+	o := dashboardOptions(g)
+	o.Service, o.Endpoint, o.Account, o.Demo, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, g.demo, noColor, ctx
+	_, err = ui.Run(ui.New(o))
 	if err != nil {
 		return &exitError{exitFailure, err.Error()}
 	}
@@ -493,5 +488,18 @@ func configCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 			fmt.Fprintf(stdout, "# profile in effect: %s\n", g.profile.Name)
 			return nil
 		},
+	}
+}
+
+// dashboardOptions carries the config's settings into the dashboard.
+func dashboardOptions(g globalFlags) ui.Options {
+	s := g.settings
+	return ui.Options{
+		RefreshInterval:   s.RefreshInterval,
+		ExpiringThreshold: s.ExpiryWarning,
+		RenewLead:         s.RenewLead,
+		NoAutoRenew:       !s.AutoRenew,
+		Keymap:            g.keys,
+		Profile:           g.profile.Name,
 	}
 }

@@ -17,9 +17,14 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui"
 )
 
 // isolate points HOME and the ADC variables at an empty temp dir, so no
@@ -386,3 +391,53 @@ func TestUnknownProfileIsUsageError(t *testing.T) {
 		t.Fatalf("exit %d, %q", code, errs)
 	}
 }
+
+// Key bindings from the config replace the defaults and are what the help
+// view shows and what the dashboard obeys.
+func TestConfigKeysReachHelpView(t *testing.T) {
+	s, err := state.ParseSettings("c.yaml", []byte("keys:\n  refresh: [f5, ctrl+r]\n  quit: x\n  help: h\n"),
+		state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := buildKeymap(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dashboardOptions(globalFlags{settings: s, keys: k, profile: s.Profiles["default"]})
+	o.Service, o.NoColor = &nullService{}, true
+	var m tea.Model = ui.New(o)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if v := m.View(); !strings.Contains(v, "h help") || !strings.Contains(v, "x quit") || !strings.Contains(v, "profile default") {
+		t.Fatalf("footer does not show the configured keys:\n%s", v)
+	}
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("h")})
+	v := m.View()
+	if !strings.Contains(v, "HELP") || !strings.Contains(v, "f5/ctrl+r") || regexp.MustCompile(`(^|\s)r\s+refresh`).MatchString(v) || strings.Contains(v, "q/ctrl+c") {
+		t.Fatalf("help view does not show the keys in effect:\n%s", v)
+	}
+	// The old quit key no longer quits; the new one does.
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")}); cmd != nil {
+		if _, quit := cmd().(tea.QuitMsg); quit {
+			t.Fatal("q still quits")
+		}
+	}
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}); cmd == nil {
+		t.Fatal("x does not quit")
+	} else if _, quit := cmd().(tea.QuitMsg); !quit {
+		t.Fatal("x does not quit")
+	}
+}
+
+// nullService answers every call with an empty result.
+type nullService struct{ api.Service }
+
+func (nullService) GetSubscription(context.Context) (api.Subscription, error) {
+	return api.Subscription{}, nil
+}
+func (nullService) ListRuntimeSpecs(context.Context) ([]api.RuntimeSpec, error) { return nil, nil }
+func (nullService) ListRuntimes(context.Context) ([]api.Runtime, error)         { return nil, nil }
+func (nullService) ListSessions(context.Context, string) ([]api.Session, error) {
+	return nil, nil
+}
+func (nullService) Close() error { return nil }

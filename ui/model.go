@@ -59,6 +59,13 @@ type Options struct {
 	// ExpiringThreshold: a proxy token with at most this much left shows
 	// EXPIRING and is renewed with get_runtime (default 5 min).
 	ExpiringThreshold time.Duration
+	// RenewLead: a proxy token with at most this much left is renewed
+	// with get_runtime (default ExpiringThreshold). Expired tokens are
+	// always renewed unless NoAutoRenew.
+	RenewLead time.Duration
+	// NoAutoRenew turns automatic proxy-token renewal off (config
+	// autoRenew: false); refresh (r) still lists fresh tokens.
+	NoAutoRenew bool
 	// GoneRetention: how long a vanished runtime stays listed as gone
 	// (default 10 min).
 	GoneRetention time.Duration
@@ -188,6 +195,9 @@ func New(o Options) Model {
 	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = DefaultCallTimeout
+	}
+	if o.RenewLead <= 0 {
+		o.RenewLead = o.ExpiringThreshold
 	}
 	if o.Keymap == nil {
 		o.Keymap = keymap.Default()
@@ -325,10 +335,10 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 	}
 	// Renew proxy tokens that are expiring or expired (field case 1).
 	for r := range m.snap.All() {
-		if r.Gone() {
+		if r.Gone() || m.opts.NoAutoRenew {
 			continue
 		}
-		st, _ := r.Token(now, m.opts.ExpiringThreshold)
+		st, _ := r.Token(now, m.opts.RenewLead)
 		if st != state.TokenExpiring && st != state.TokenExpired {
 			continue
 		}
