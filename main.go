@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -55,11 +56,22 @@ type globalFlags struct {
 	endpoint, credentials, accessTokenFile, quotaProject string
 	demo                                                 bool
 	config, profileName                                  string
+	logFile                                              string
+	debug                                                bool
 
 	changed  func(name string) bool // whether a flag was given
 	settings *state.Settings
 	keys     *keymap.KeyMap
 	profile  state.Profile
+	logs     logs
+}
+
+// logs is where structured logs go (--log-file) and the redactor every
+// line passes through; without --log-file, log discards.
+type logs struct {
+	log   *slog.Logger
+	red   *api.Redactor
+	close func()
 }
 
 // exitError carries an exit code and the one line already worth printing.
@@ -92,11 +104,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if cmd.Name() == "version" || cmd.Name() == "completion" || (cmd.Parent() != nil && cmd.Parent().Name() == "completion") {
 				return nil
 			}
-			return loadConfig(cmd, &g, os.Getenv)
+			if err := loadConfig(cmd, &g, os.Getenv); err != nil {
+				return err
+			}
+			return openLog(&g, cmd.CommandPath())
 		},
 	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml; env COLABDASH_CONFIG)")
+	pf.StringVar(&g.logFile, "log-file", "", "append structured JSON logs (every API call: tool, target, duration, outcome) to FILE; secrets are redacted")
+	pf.BoolVar(&g.debug, "debug", false, "log in more detail (retries, MCP traffic, raw error replies); needs --log-file")
 	pf.StringVar(&g.profileName, "profile", "", "profile from the config file to use (env COLABDASH_PROFILE; \"demo\" is built in)")
 	pf.StringVar(&g.endpoint, "endpoint", client.DefaultEndpoint, "Colab MCP endpoint URL")
 	pf.StringVar(&g.credentials, "credentials", "", "Google credentials JSON file (authorized_user or service_account)")
@@ -119,6 +136,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := root.ExecuteContext(ctx)
+	if g.logs.close != nil {
+		defer g.logs.close()
+	}
+	if err != nil && g.logs.log != nil {
+		g.logs.log.Error("command failed", "error", err)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -128,7 +151,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		ee = &exitError{exitUsage, err.Error() + " (see colabdash --help)"}
 	}
 	if ee.msg != "" {
-		fmt.Fprintln(stderr, "colabdash: "+ee.msg)
+		// A server reply quoted in an error may carry a token.
+		fmt.Fprintln(stderr, "colabdash: "+g.logs.red.Redact(ee.msg))
 	}
 	return ee.code
 }
@@ -172,13 +196,23 @@ type connection struct {
 // in-process emulator seeded with demo data. Connecting to the server is
 // lazy (the first call does it), so this never blocks on the network.
 func connect(ctx context.Context, g globalFlags) (*connection, error) {
-	return connectProfile(ctx, g.profile)
+	return connectProfile(ctx, g.profile, g.logs)
 }
 
-// connectProfile connects with one profile's credentials and endpoint.
-func connectProfile(ctx context.Context, p state.Profile) (*connection, error) {
+// connectProfile connects with one profile's credentials and endpoint;
+// every API call is logged to lg.
+func connectProfile(ctx context.Context, p state.Profile, lg logs) (*connection, error) {
+	if lg.log == nil {
+		lg = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
+	}
 	if p.Credentials == state.CredentialsDemo {
-		return connectDemo(ctx)
+		return connectDemo(ctx, lg)
+	}
+	if p.Credentials == state.CredentialsAccessToken {
+		// The token is a secret wherever it might show up in a log.
+		if b, err := os.ReadFile(expandHome(p.AccessTokenFile)); err == nil {
+			lg.red.Add(string(b))
+		}
 	}
 	creds, err := auth.New(ctx, auth.Options{
 		CredentialsFile: expandHome(p.CredentialsFile),
@@ -193,28 +227,29 @@ func connectProfile(ctx context.Context, p state.Profile) (*connection, error) {
 		HTTPClient:        creds.HTTPClient(),
 		OnUnauthenticated: creds.ForceRefresh,
 		ClientVersion:     version,
+		Logger:            lg.log,
 		MaxAttempts:       retryAttempts,
 		BaseDelay:         retryBaseDelay,
 	})
 	if err != nil {
 		return nil, &exitError{exitUsage, err.Error()}
 	}
-	return &connection{svc: c, endpoint: p.Endpoint, account: creds.Describe(), creds: creds, close: func() { c.Close() }}, nil
+	return &connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: p.Endpoint, account: creds.Describe(), creds: creds, close: func() { c.Close() }}, nil
 }
 
 // connectDemo starts the emulator on a loopback port and connects to it
 // with a placeholder bearer token (the emulator accepts any).
-func connectDemo(ctx context.Context) (*connection, error) {
+func connectDemo(ctx context.Context, lg logs) (*connection, error) {
 	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
 	if err != nil {
 		return nil, &exitError{exitFailure, "starting the demo emulator: " + err.Error()}
 	}
-	c, err := client.New(ctx, client.Options{Endpoint: endpoint, HTTPClient: demoHTTPClient(), ClientVersion: version})
+	c, err := client.New(ctx, client.Options{Endpoint: endpoint, HTTPClient: demoHTTPClient(), ClientVersion: version, Logger: lg.log})
 	if err != nil {
 		srv.Close()
 		return nil, &exitError{exitFailure, err.Error()}
 	}
-	return &connection{svc: c, endpoint: endpoint, account: "demo (embedded emulator)", close: func() { c.Close(); srv.Close() }}, nil
+	return &connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: endpoint, account: "demo (embedded emulator)", close: func() { c.Close(); srv.Close() }}, nil
 }
 
 // demoHTTPClient sends the fixed bearer token the emulator expects.
@@ -359,7 +394,7 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 		if m, ok := final.(ui.AuthErrorModel); !ok || !m.WantsDemo() {
 			return &exitError{exitCredential, ""}
 		}
-		if conn, err = connectDemo(ctx); err != nil {
+		if conn, err = connectDemo(ctx, g.logs); err != nil {
 			return err
 		}
 		g.demo = true
@@ -502,4 +537,29 @@ func dashboardOptions(g globalFlags) ui.Options {
 		Keymap:            g.keys,
 		Profile:           g.profile.Name,
 	}
+}
+
+// openLog opens --log-file (appending, mode 0600) with a JSON handler
+// behind api.RedactingHandler: info level, debug with --debug.
+func openLog(g *globalFlags, command string) error {
+	g.logs = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
+	if g.logFile == "" {
+		if g.debug {
+			return &exitError{exitUsage, "--debug needs --log-file FILE (the dashboard owns the terminal)"}
+		}
+		return nil
+	}
+	f, err := os.OpenFile(expandHome(g.logFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return &exitError{exitUsage, "--log-file: " + err.Error()}
+	}
+	level := slog.LevelInfo
+	if g.debug {
+		level = slog.LevelDebug
+	}
+	g.logs.log = slog.New(api.NewRedactingHandler(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level}), g.logs.red))
+	g.logs.close = func() { f.Close() }
+	g.logs.log.Info("start", "command", command, "version", versionString(), "profile", g.profile.Name,
+		"endpoint", g.profile.Endpoint, "config", g.settings.Source)
+	return nil
 }

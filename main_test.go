@@ -441,3 +441,91 @@ func (nullService) ListSessions(context.Context, string) ([]api.Session, error) 
 	return nil, nil
 }
 func (nullService) Close() error { return nil }
+
+// A whole status run against the emulator with --log-file --debug: every
+// API call is logged with tool, target, duration and outcome, and no log
+// line (nor stderr) contains the access token or any proxy token, even
+// when a server reply quoting them becomes an error.
+func TestLogFileRedactsEveryToken(t *testing.T) {
+	home := isolate(t)
+	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	const accessToken = "ya29.test-access-token-0123456789"
+	tokFile := writeFile(t, filepath.Join(home, "token.txt"), accessToken+"\n")
+	secrets := []string{accessToken, "test-access-token-0123456789"}
+	for _, rt := range srv.Runtimes() {
+		if rt.ConnectionInfo != nil && rt.ConnectionInfo.Token != "" {
+			secrets = append(secrets, rt.ConnectionInfo.Token)
+		}
+	}
+	if len(secrets) < 4 {
+		t.Fatalf("emulator issued too few proxy tokens: %v", secrets)
+	}
+	// One list_sessions fails with a reply that quotes a proxy token and
+	// the caller's Authorization header.
+	srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_sessions", Times: 1,
+		Text: colabfake.GoogleErrorText(api.FailedPrecondition, "proxy token "+secrets[2]+" rejected; Authorization: Bearer "+accessToken, "", 0)})
+	logPath := filepath.Join(home, "colabdash.log")
+	code, out, errs := runCLI(t, "status", "--endpoint", endpoint, "--access-token-file", tokFile, "--log-file", logPath, "--debug")
+	if code != exitAPI || !strings.Contains(errs, "FAILED_PRECONDITION") || !strings.Contains(errs, "[redacted]") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, rt := range srv.Runtimes() { // tokens issued meanwhile count too
+		if rt.ConnectionInfo != nil {
+			secrets = append(secrets, rt.ConnectionInfo.Token)
+		}
+	}
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	calls := map[string]string{}
+	for i, ln := range lines {
+		for _, s := range secrets {
+			if strings.Contains(ln, s) {
+				t.Errorf("log line %d contains secret %q: %s", i+1, s, ln)
+			}
+		}
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(ln), &rec); err != nil {
+			t.Fatalf("log line %d is not JSON: %v: %s", i+1, err, ln)
+		}
+		if rec["msg"] == "api call" {
+			if _, ok := rec["duration"]; !ok {
+				t.Errorf("api call without duration: %s", ln)
+			}
+			calls[rec["tool"].(string)+" "+rec["target"].(string)] = rec["outcome"].(string)
+		}
+	}
+	for _, s := range secrets {
+		if strings.Contains(errs, s) || strings.Contains(out, s) {
+			t.Errorf("output contains secret %q", s)
+		}
+	}
+	if calls["list_runtimes "] != "ok" || calls["get_subscription "] != "ok" {
+		t.Errorf("calls logged: %v", calls)
+	}
+	failed := 0
+	for k, v := range calls {
+		if strings.HasPrefix(k, "list_sessions runtimes/") && v == "FAILED_PRECONDITION" {
+			failed++
+		}
+	}
+	if failed != 1 || len(lines) < 6 {
+		t.Errorf("%d failed list_sessions logged, %d lines: %v", failed, len(lines), calls)
+	}
+	if !strings.Contains(string(data), `"level":"DEBUG"`) {
+		t.Errorf("--debug wrote no debug lines")
+	}
+}
+
+func TestDebugNeedsLogFile(t *testing.T) {
+	isolate(t)
+	if code, _, errs := runCLI(t, "status", "--demo", "--debug"); code != exitUsage || !strings.Contains(errs, "--log-file") {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+}
