@@ -20,6 +20,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -234,7 +235,7 @@ func connectProfile(ctx context.Context, p state.Profile, lg logs) (*connection,
 	if err != nil {
 		return nil, &exitError{exitUsage, err.Error()}
 	}
-	return &connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: p.Endpoint, account: creds.Describe(), creds: creds, close: func() { c.Close() }}, nil
+	return owned(&connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: p.Endpoint, account: creds.Describe(), creds: creds, close: func() { c.Close() }}), nil
 }
 
 // connectDemo starts the emulator on a loopback port and connects to it
@@ -249,7 +250,7 @@ func connectDemo(ctx context.Context, lg logs) (*connection, error) {
 		srv.Close()
 		return nil, &exitError{exitFailure, err.Error()}
 	}
-	return &connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: endpoint, account: "demo (embedded emulator)", close: func() { c.Close(); srv.Close() }}, nil
+	return owned(&connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: endpoint, account: "demo (embedded emulator)", close: func() { c.Close(); srv.Close() }}), nil
 }
 
 // demoHTTPClient sends the fixed bearer token the emulator expects.
@@ -387,7 +388,7 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 			return classify(err, nil)
 		}
 		headline, fix := auth.Explain(err, nil)
-		final, runErr := ui.Run(ui.NewAuthError(ui.AuthErrorInfo{Headline: headline, Tried: ae.Tried, Fix: []string{fix}, Err: err, NoColor: noColor}))
+		final, runErr := ui.Run(ui.NewAuthError(ui.AuthErrorInfo{Headline: headline, Tried: ae.Tried, Fix: []string{fix}, Err: err, NoColor: noColor, Keymap: g.keys}))
 		if runErr != nil {
 			return &exitError{exitFailure, runErr.Error()}
 		}
@@ -397,12 +398,15 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 		if conn, err = connectDemo(ctx, g.logs); err != nil {
 			return err
 		}
-		g.demo = true
+		g.demo, g.profile = true, g.settings.Profiles[state.ProfileDemo]
 	}
 	defer conn.close()
 	o := dashboardOptions(g)
 	o.Service, o.Endpoint, o.Account, o.Demo, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, g.demo, noColor, ctx
-	_, err = ui.Run(ui.New(o))
+	final, err := ui.Run(ui.New(o))
+	if m, ok := final.(ui.Model); ok && m.Service() != nil {
+		m.Service().Close() // the last profile's connection
+	}
 	if err != nil {
 		return &exitError{exitFailure, err.Error()}
 	}
@@ -536,7 +540,41 @@ func dashboardOptions(g globalFlags) ui.Options {
 		NoAutoRenew:       !s.AutoRenew,
 		Keymap:            g.keys,
 		Profile:           g.profile.Name,
+		Profiles:          s.ProfileNames(),
+		Redact:            g.logs.red.Redact,
+		Connect: func(ctx context.Context, name string) (api.Service, ui.ConnInfo, error) {
+			p, ok := s.Profiles[name]
+			if !ok {
+				return nil, ui.ConnInfo{}, fmt.Errorf("profile %q is not defined", name)
+			}
+			c, err := connectProfile(ctx, p, g.logs)
+			if err != nil {
+				return nil, ui.ConnInfo{}, errors.New(classify(err, nil).msg)
+			}
+			return c.svc, ui.ConnInfo{Endpoint: c.endpoint, Account: c.account, Demo: p.Credentials == state.CredentialsDemo}, nil
+		},
 	}
+}
+
+// ownedService is a connection's Service whose Close also releases what
+// the connection owns (the demo emulator), once, whoever calls it first:
+// the dashboard when it switches profile, or main on exit.
+type ownedService struct {
+	api.Service
+	once  sync.Once
+	close func()
+}
+
+// Close releases the connection once.
+func (o *ownedService) Close() error {
+	o.once.Do(o.close)
+	return nil
+}
+
+func owned(c *connection) *connection {
+	o := &ownedService{Service: c.svc, close: c.close}
+	c.svc, c.close = o, func() { o.Close() }
+	return c
 }
 
 // openLog opens --log-file (appending, mode 0600) with a JSON handler

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
@@ -527,5 +528,83 @@ func TestDebugNeedsLogFile(t *testing.T) {
 	isolate(t)
 	if code, _, errs := runCLI(t, "status", "--demo", "--debug"); code != exitUsage || !strings.Contains(errs, "--log-file") {
 		t.Fatalf("exit %d %q", code, errs)
+	}
+}
+
+// Switching profile inside the dashboard, against two emulators with
+// different tiers and runtimes: the header names the new profile and tier,
+// the rows are the new account's, and the first account's rows are gone.
+func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
+	home := isolate(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srvA, endA, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, Tier: api.TierPro})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srvA.Close()
+	srvB, endB, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedEmpty, Tier: api.TierFree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srvB.Close()
+	if _, err := srvB.AddRuntime(api.Runtime{Name: "runtimes/rt-bravo-only", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: "NONE", Shape: api.ShapeStandard},
+		ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	tok := writeFile(t, filepath.Join(home, "tok"), "ya29.profile-switch-token\n")
+	cfg := fmt.Sprintf("profile: alpha\nprofiles:\n  alpha:\n    accessTokenFile: %s\n    endpoint: %s\n  bravo:\n    accessTokenFile: %s\n    endpoint: %s\n", tok, endA, tok, endB)
+	s, err := state.ParseSettings("c.yaml", []byte(cfg), state.SettingsOptions{Actions: keymap.Actions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := globalFlags{settings: s, keys: keymap.Default(), profile: s.Profiles["alpha"]}
+	conn, err := connect(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.close()
+	o := dashboardOptions(g)
+	o.Service, o.Endpoint, o.Account, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, true, ctx
+	tm := teatest.NewTestModel(t, ui.New(o), teatest.WithInitialTermSize(110, 30))
+	waitFor := func(what ...string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			for _, w := range what {
+				if !bytes.Contains(b, []byte(w)) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor("profile alpha", "tier Pro", "rt-t4demo")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("P")})
+	waitFor("PROFILES", "alpha (active)", "bravo", "demo")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor("profile bravo", "tier Free", "rt-bravo-only")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(ui.Model)
+	if fm.Profile() != "bravo" || fm.Snapshot().Runtime("runtimes/rt-bravo-only") == nil || fm.Snapshot().Len() != 1 {
+		t.Fatalf("after the switch: profile %q, %d runtimes", fm.Profile(), fm.Snapshot().Len())
+	}
+	if v := fm.View(); strings.Contains(v, "rt-t4demo") || !strings.Contains(v, "profile bravo") {
+		t.Fatalf("view after the switch:\n%s", v)
+	}
+	// The first profile's connection was closed by the switch: calling
+	// through it fails.
+	if _, err := conn.svc.ListRuntimes(ctx); err == nil {
+		t.Fatal("the replaced Service still works")
+	}
+	fm.Service().Close()
+	var connects int
+	for _, e := range fm.Events() {
+		if e.Tool == "connect" && e.Target == "bravo" && e.Err == nil {
+			connects++
+		}
+	}
+	if connects != 1 {
+		t.Fatalf("event log lacks the profile switch: %+v", fm.Events())
 	}
 }

@@ -29,6 +29,8 @@ const (
 	ActionHelp      = "help"
 	ActionQuit      = "quit"
 	ActionDemo      = "demo"
+	ActionProfile   = "profile"
+	ActionEvents    = "events"
 )
 
 // KeyMap is every action of the dashboard. It implements help.KeyMap.
@@ -43,6 +45,8 @@ type KeyMap struct {
 	Back, Help, Quit key.Binding
 	// Demo continues in demo mode from the no-credentials screen.
 	Demo key.Binding
+	// Profile opens the profile picker; Events toggles the event log.
+	Profile, Events key.Binding
 }
 
 type def struct {
@@ -67,11 +71,14 @@ var defaults = map[string]def{
 	ActionHelp:      {[]string{"?"}, "help"},
 	ActionQuit:      {[]string{"q", "ctrl+c"}, "quit"},
 	ActionDemo:      {[]string{"d"}, "demo mode"},
+	ActionProfile:   {[]string{"P"}, "switch profile"},
+	ActionEvents:    {[]string{"L"}, "event log"},
 }
 
 // Default returns the default key map: arrows and vim keys (k/j, g/G,
 // ctrl+b/ctrl+f), tab between panels, enter for details, / filter, s sort,
-// r refresh, esc back, ? help, q and ctrl+c quit, d demo.
+// r refresh, esc back, ? help, q and ctrl+c quit, d demo, P switch
+// profile, L event log.
 func Default() *KeyMap {
 	k := &KeyMap{}
 	for name, d := range defaults {
@@ -116,6 +123,10 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		return &k.Quit
 	case ActionDemo:
 		return &k.Demo
+	case ActionProfile:
+		return &k.Profile
+	case ActionEvents:
+		return &k.Events
 	}
 	return nil
 }
@@ -179,6 +190,6 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextPanel, k.PrevPanel, k.Details},
 		{k.Filter, k.Sort, k.Refresh},
-		{k.Back, k.Help, k.Quit},
+		{k.Profile, k.Events, k.Back, k.Help, k.Quit},
 	}
 }

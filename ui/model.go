@@ -83,6 +83,13 @@ type Options struct {
 	// Context is the parent of every API call's context (default
 	// context.Background()); calls are cancelled when the user quits.
 	Context context.Context
+	// Profiles are the names the profile picker (P) offers, sorted;
+	// Connect builds the Service of one. Both are needed for switching.
+	Profiles []string
+	Connect  ConnectFunc
+	// Redact, when set, removes secrets from error text before the event
+	// log shows it (api.Redactor.Redact).
+	Redact func(string) string
 }
 
 type panel int
@@ -174,6 +181,10 @@ type Model struct {
 	statusErr   bool
 	statusUntil time.Time
 	initCmds    []tea.Cmd
+
+	prof       profileState
+	events     eventLog
+	showEvents bool
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -316,6 +327,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(append(m.onTick(m.now()), m.tick())...)
 	case resultMsg:
 		cmd = m.onResult(msg)
+	case profileMsg:
+		cmd = m.onProfile(msg)
 	case tea.KeyMsg:
 		cmd = m.onKey(msg)
 	}
@@ -403,6 +416,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	}
 	delete(m.pending, msg.key)
 	now := m.now()
+	m.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
 	switch msg.key.kind {
 	case callRuntimes:
 		if msg.err != nil {
@@ -476,8 +490,29 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		m.rowsDirty = true
 		return nil
 	}
+	if m.prof.picking {
+		return m.onPickerKey(k)
+	}
 	keys := m.keys
+	if m.showEvents {
+		switch {
+		case key.Matches(k, keys.Up):
+			m.events.offset = max(m.events.offset-1, 0)
+			return nil
+		case key.Matches(k, keys.Down):
+			m.events.offset++
+			return nil
+		case key.Matches(k, keys.Back), key.Matches(k, keys.Events):
+			m.showEvents, m.events.offset = false, 0
+			return nil
+		}
+	}
 	switch {
+	case key.Matches(k, keys.Profile):
+		m.openPicker()
+	case key.Matches(k, keys.Events):
+		m.showEvents, m.events.offset = true, 0
+		m.showHelp, m.help.ShowAll = false, false
 	case key.Matches(k, keys.Quit):
 		m.cancel()
 		return tea.Quit
