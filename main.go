@@ -57,7 +57,7 @@ type globalFlags struct {
 	endpoint, credentials, accessTokenFile, quotaProject string
 	demo                                                 bool
 	config, profileName                                  string
-	logFile                                              string
+	logFile, theme                                       string
 	debug                                                bool
 
 	changed  func(name string) bool // whether a flag was given
@@ -115,6 +115,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	pf.StringVar(&g.config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml; env COLABDASH_CONFIG)")
 	pf.StringVar(&g.logFile, "log-file", "", "append structured JSON logs (every API call: tool, target, duration, outcome) to FILE; secrets are redacted")
 	pf.BoolVar(&g.debug, "debug", false, "log in more detail (retries, MCP traffic, raw error replies); needs --log-file")
+	pf.StringVar(&g.theme, "theme", "", "colours for a dark or light terminal background: auto, dark or light (default: config theme, else auto)")
 	pf.StringVar(&g.profileName, "profile", "", "profile from the config file to use (env COLABDASH_PROFILE; \"demo\" is built in)")
 	pf.StringVar(&g.endpoint, "endpoint", client.DefaultEndpoint, "Colab MCP endpoint URL")
 	pf.StringVar(&g.credentials, "credentials", "", "Google credentials JSON file (authorized_user or service_account)")
@@ -403,6 +404,12 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 	defer conn.close()
 	o := dashboardOptions(g)
 	o.Service, o.Endpoint, o.Account, o.Demo, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, g.demo, noColor, ctx
+	if o.Theme == state.ThemeAuto {
+		o.Theme = ui.ThemeDark // irrelevant without colour: never query the terminal
+		if !noColor {
+			o.Theme = ui.DetectTheme() // bounded wait, before Bubble Tea owns the terminal
+		}
+	}
 	final, err := ui.Run(ui.New(o))
 	if m, ok := final.(ui.Model); ok && m.Service() != nil {
 		m.Service().Close() // the last profile's connection
@@ -471,7 +478,22 @@ func loadConfig(cmd *cobra.Command, g *globalFlags, getenv func(string) string) 
 	}
 	g.profile = p
 	g.demo = p.Credentials == state.CredentialsDemo
+	switch strings.ToLower(g.theme) {
+	case "", state.ThemeAuto, state.ThemeDark, state.ThemeLight:
+		g.theme = strings.ToLower(g.theme)
+	default:
+		return &exitError{exitUsage, fmt.Sprintf("--theme %q is not accepted (accepted: auto, dark, light)", g.theme)}
+	}
 	return nil
+}
+
+// themeName is --theme, else the config's theme: "auto", "dark" or
+// "light".
+func (g globalFlags) themeName() string {
+	if g.theme != "" {
+		return g.theme
+	}
+	return g.settings.Theme
 }
 
 // buildKeymap applies the config's key bindings over the defaults and
@@ -539,6 +561,7 @@ func dashboardOptions(g globalFlags) ui.Options {
 		RenewLead:         s.RenewLead,
 		NoAutoRenew:       !s.AutoRenew,
 		Keymap:            g.keys,
+		Theme:             g.themeName(),
 		Profile:           g.profile.Name,
 		Profiles:          s.ProfileNames(),
 		Redact:            g.logs.red.Redact,

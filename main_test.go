@@ -19,6 +19,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
@@ -606,5 +607,38 @@ func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
 	}
 	if connects != 1 {
 		t.Fatalf("event log lacks the profile switch: %+v", fm.Events())
+	}
+}
+
+func TestThemeFlag(t *testing.T) {
+	home := isolate(t)
+	cfg := writeFile(t, filepath.Join(home, "c.yaml"), "theme: light\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"config"}, "auto"},
+		{[]string{"--config", cfg, "config"}, "light"},
+		{[]string{"--config", cfg, "--theme", "DARK", "config"}, "dark"},
+	} {
+		cmd := &cobra.Command{}
+		g := globalFlags{}
+		cmd.Flags().StringVar(&g.theme, "theme", "", "")
+		cmd.Flags().StringVar(&g.config, "config", "", "")
+		if err := cmd.Flags().Parse(c.args[:len(c.args)-1]); err != nil {
+			t.Fatal(err)
+		}
+		if err := loadConfig(cmd, &g, os.Getenv); err != nil {
+			t.Fatal(err)
+		}
+		if got := g.themeName(); got != c.want {
+			t.Errorf("%v: theme %q, want %q", c.args, got, c.want)
+		}
+		if o := dashboardOptions(g); o.Theme != c.want {
+			t.Errorf("%v: Options.Theme %q", c.args, o.Theme)
+		}
+	}
+	if code, _, errs := runCLI(t, "status", "--demo", "--theme", "solarized"); code != exitUsage || !strings.Contains(errs, "accepted: auto, dark, light") {
+		t.Fatalf("bad --theme: exit %d %q", code, errs)
 	}
 }

@@ -80,6 +80,9 @@ type Options struct {
 	// NoColor renders without any colour or style escape codes (set it when
 	// NO_COLOR is non-empty; see NoColorFromEnv).
 	NoColor bool
+	// Theme is "dark" (default) or "light": which ANSI colours suit the
+	// background (see DetectTheme).
+	Theme string
 	// Context is the parent of every API call's context (default
 	// context.Background()); calls are cancelled when the user quits.
 	Context context.Context
@@ -217,7 +220,7 @@ func New(o Options) Model {
 		o.Context = context.Background()
 	}
 	ctx, cancel := context.WithCancel(o.Context)
-	st := newStyles(o.NoColor)
+	st := newThemeStyles(rendererFor(o.NoColor), paletteFor(o.Theme))
 	h := help.New()
 	h.Styles = st.help
 	m := Model{
