@@ -92,7 +92,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			"and a live countdown to each runtime's proxy-token expiry, renewing tokens before they lapse.",
 		Example: "  colabdash --demo                 # the dashboard on the embedded emulator\n" +
 			"  colabdash                        # the dashboard on your Colab account (ADC)\n" +
-			"  colabdash status --json          # a one-shot listing for scripts",
+			"  colabdash --profile work         # a profile from the config file (P switches inside)\n" +
+			"  colabdash status --json          # a one-shot listing for scripts\n" +
+			"  colabdash config                 # the settings in effect and the file they came from\n" +
+			"  colabdash --log-file /tmp/colabdash.log --debug   # structured logs, secrets redacted\n" +
+			"  colabdash completion bash > ~/.local/share/bash-completion/completions/colabdash\n" +
+			"                                   # shell completion (also zsh, fish, powershell)",
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -102,7 +107,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		},
 		// A broken config file stops every command before it starts.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Name() == "version" || cmd.Name() == "completion" || (cmd.Parent() != nil && cmd.Parent().Name() == "completion") {
+			// version, help and shell completion work whatever the file says.
+			switch cmd.Name() {
+			case "version", "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+				return nil
+			}
+			if cmd.Parent() != nil && cmd.Parent().Name() == "completion" {
 				return nil
 			}
 			if err := loadConfig(cmd, &g, os.Getenv); err != nil {
@@ -122,6 +132,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	pf.StringVar(&g.accessTokenFile, "access-token-file", "", "file holding an OAuth access token to send as the bearer token")
 	pf.StringVar(&g.quotaProject, "quota-project", "", "Google Cloud project billed for quota (sent as x-goog-user-project)")
 	pf.BoolVar(&g.demo, "demo", false, "use an in-process Colab emulator seeded with demo data (no Google account needed)")
+	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"auto", "dark", "light"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("profile", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+		path, explicit := configPath(&g, os.Getenv)
+		s, err := state.LoadSettings(path, explicit, state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+		if err != nil {
+			return []string{state.ProfileDemo}, cobra.ShellCompDirectiveNoFileComp
+		}
+		return s.ProfileNames(), cobra.ShellCompDirectiveNoFileComp
+	})
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -642,3 +642,35 @@ func TestThemeFlag(t *testing.T) {
 		t.Fatalf("bad --theme: exit %d %q", code, errs)
 	}
 }
+
+// --help of the program and of every subcommand has examples; completion
+// and version work even with a broken config file.
+func TestHelpCompletionVersion(t *testing.T) {
+	home := isolate(t)
+	broken := writeFile(t, filepath.Join(home, "broken.yaml"), "theme: blue\n")
+	code, out, _ := runCLI(t, "--help")
+	for _, want := range []string{"Examples:", "completion bash", "--log-file", "--profile", "--theme", "--config"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--help lacks %q (exit %d)", want, code)
+		}
+	}
+	for _, sub := range []string{"status", "config", "emulator"} {
+		if code, out, _ := runCLI(t, sub, "--help"); code != 0 || !strings.Contains(out, "Examples:") {
+			t.Errorf("%s --help: exit %d, no examples:\n%s", sub, code, out)
+		}
+	}
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		if code, out, errs := runCLI(t, "--config", broken, "completion", sh); code != 0 || !strings.Contains(out, "colabdash") {
+			t.Errorf("completion %s: exit %d %q", sh, code, errs)
+		}
+	}
+	code, out, _ = runCLI(t, "--config", broken, "__complete", "--theme", "")
+	if code != 0 || !strings.Contains(out, "light") {
+		t.Errorf("--theme completion: exit %d %q", code, out)
+	}
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		if code, out, _ := runCLI(t, args...); code != 0 || !strings.Contains(out, "commit ") || !strings.Contains(out, "go1.") {
+			t.Errorf("%v: exit %d %q", args, code, out)
+		}
+	}
+}
