@@ -45,16 +45,21 @@ func paletteFor(theme string) palette {
 }
 
 // DetectTheme returns "light" or "dark" for the terminal's background
-// without stalling start-up: COLORFGBG ("15;0" = light text on a dark
-// background) decides when set; otherwise the OSC 11 query
-// (lipgloss.HasDarkBackground) runs with a DetectTimeout budget, and a
-// terminal that does not answer in time counts as dark. Call it before the
-// program starts, and only when no theme was chosen.
+// without stalling start-up (field case 25). COLORFGBG ("15;0" = light
+// text on a dark background) decides when set. Otherwise it uses Lip
+// Gloss's answer, which Bubble Tea v1 already obtained while the program
+// loaded (its package init queries the terminal with OSC 11 before any
+// Program owns the terminal), so asking again costs nothing and sends
+// nothing; should that answer not be ready, DetectTimeout bounds the wait
+// and the background counts as dark. Call it once in main before the
+// program starts, only when no theme was chosen and colour is on.
 func DetectTheme() string {
-	return detectTheme(os.Getenv, lipgloss.HasDarkBackground, DetectTimeout)
+	return detectTheme(os.Getenv, func() (bool, bool) { return lipgloss.HasDarkBackground(), true }, DetectTimeout)
 }
 
-func detectTheme(getenv func(string) string, hasDark func() bool, timeout time.Duration) string {
+// detectTheme is DetectTheme with its inputs injected. query reports
+// (dark, answered); backstop bounds the wait whatever query does.
+func detectTheme(getenv func(string) string, query func() (dark, ok bool), backstop time.Duration) string {
 	if v := getenv("COLORFGBG"); v != "" {
 		parts := strings.Split(v, ";")
 		if bg, err := strconv.Atoi(parts[len(parts)-1]); err == nil {
@@ -65,16 +70,18 @@ func detectTheme(getenv func(string) string, hasDark func() bool, timeout time.D
 			return ThemeDark
 		}
 	}
-	ch := make(chan bool, 1)
+	type answer struct{ dark, ok bool }
+	ch := make(chan answer, 1)
 	go func() {
 		defer func() { _ = recover() }()
-		ch <- hasDark()
+		d, ok := query()
+		ch <- answer{d, ok}
 	}()
-	t := time.NewTimer(timeout)
+	t := time.NewTimer(backstop)
 	defer t.Stop()
 	select {
-	case dark := <-ch:
-		if !dark {
+	case a := <-ch:
+		if a.ok && !a.dark {
 			return ThemeLight
 		}
 	case <-t.C:

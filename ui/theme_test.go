@@ -22,26 +22,27 @@ func TestDetectTheme(t *testing.T) {
 	}
 	never := make(chan struct{})
 	defer close(never)
-	stall := func() bool { <-never; return false } // a terminal that never answers OSC 11
-	mustNotQuery := func() bool { t.Error("queried the terminal although COLORFGBG decides"); return true }
+	stall := func() (bool, bool) { <-never; return false, false } // a query that never returns
+	mustNotQuery := func() (bool, bool) { t.Error("queried the terminal although COLORFGBG decides"); return true, true }
 	cases := []struct {
-		name    string
-		getenv  func(string) string
-		hasDark func() bool
-		want    string
+		name   string
+		getenv func(string) string
+		query  func() (bool, bool)
+		want   string
 	}{
 		{"COLORFGBG dark", env("15;0"), mustNotQuery, ThemeDark},
 		{"COLORFGBG light", env("0;15"), mustNotQuery, ThemeLight},
 		{"COLORFGBG with default", env("0;default;15"), mustNotQuery, ThemeLight},
-		{"answer light", env(""), func() bool { return false }, ThemeLight},
-		{"answer dark", env(""), func() bool { return true }, ThemeDark},
-		{"no answer", env(""), stall, ThemeDark},
-		{"query panics", env(""), func() bool { panic("tty gone") }, ThemeDark},
+		{"answer light", env(""), func() (bool, bool) { return false, true }, ThemeLight},
+		{"answer dark", env(""), func() (bool, bool) { return true, true }, ThemeDark},
+		{"no answer", env(""), func() (bool, bool) { return false, false }, ThemeDark},
+		{"query stalls", env(""), stall, ThemeDark},
+		{"query panics", env(""), func() (bool, bool) { panic("tty gone") }, ThemeDark},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			done := make(chan string, 1)
-			go func() { done <- detectTheme(c.getenv, c.hasDark, 20*time.Millisecond) }()
+			go func() { done <- detectTheme(c.getenv, c.query, 20*time.Millisecond) }()
 			select {
 			case got := <-done:
 				if got != c.want {
