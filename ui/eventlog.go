@@ -103,10 +103,7 @@ func (m Model) eventLines(w, n int) []string {
 		}
 		body = append(body, line+outcome+"  "+target)
 		if e.Err != nil {
-			text := e.Err.Error()
-			if m.opts.Redact != nil {
-				text = m.opts.Redact(text)
-			}
+			text := m.redact(e.Err.Error())
 			for _, wl := range strings.Split(ansi.Wrap(text, max(w-6, 10), " /"), "\n") {
 				body = append(body, m.st.dim.Render("      "+wl))
 			}
@@ -118,4 +115,12 @@ func (m Model) eventLines(w, n int) []string {
 		body = body[:n-1]
 	}
 	return append(out, body...)
+}
+
+// redact applies Options.Redact, if any.
+func (m Model) redact(s string) string {
+	if m.opts.Redact != nil {
+		return m.opts.Redact(s)
+	}
+	return s
 }

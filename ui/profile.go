@@ -115,7 +115,7 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	}
 	m.prof.switching = ""
 	if msg.err != nil {
-		m.setStatus(now, "profile "+msg.name+": "+errLine(msg.err), true)
+		m.setStatus(now, m.redact("profile "+msg.name+": "+errLine(msg.err)), true)
 		m.recordEvent(now, "connect", msg.name, 0, msg.err)
 		return nil
 	}
