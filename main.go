@@ -59,6 +59,8 @@ type globalFlags struct {
 	config, profileName                                  string
 	logFile, theme                                       string
 	debug                                                bool
+	readOnly                                             bool          // dashboard: --readonly
+	renewLead                                            time.Duration // dashboard: --renew-lead
 
 	changed  func(name string) bool // whether a flag was given
 	settings *state.Settings
@@ -141,6 +143,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return s.ProfileNames(), cobra.ShellCompDirectiveNoFileComp
 	})
+	root.Flags().BoolVar(&g.readOnly, "readonly", false, "disable every action that changes something (create, delete, sessions, run code)")
+	root.Flags().DurationVar(&g.renewLead, "renew-lead", ui.DefaultRenewLead, "renew each proxy token this long before its expireTime")
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -199,10 +203,20 @@ func versionString() string {
 // Retries of transient failures (UNAVAILABLE, 5xx, rate limits): three
 // attempts from half a second apart, so a dead endpoint is reported in
 // about two seconds instead of a quarter of a minute.
+//
+// A server retry delay longer than maxClientRetryDelay is not waited out
+// silently inside the client: the error reaches the dashboard, which shows
+// the countdown (e.g. "rate limited, retrying 2/5 in 0:53") with a cancel
+// key and re-sends the identical create_runtime itself.
 const (
-	retryAttempts  = 3
-	retryBaseDelay = 500 * time.Millisecond
+	retryAttempts       = 3
+	retryBaseDelay      = 500 * time.Millisecond
+	maxClientRetryDelay = 5 * time.Second
 )
+
+// demoCreateDelay is how long create_runtime takes in --demo, so the
+// "creating… 0:02" row is visible.
+const demoCreateDelay = 2 * time.Second
 
 // connection is a ready Service plus what the header shows about it.
 type connection struct {
@@ -251,6 +265,7 @@ func connectProfile(ctx context.Context, p state.Profile, lg logs) (*connection,
 		Logger:            lg.log,
 		MaxAttempts:       retryAttempts,
 		BaseDelay:         retryBaseDelay,
+		MaxRetryDelay:     maxClientRetryDelay,
 	})
 	if err != nil {
 		return nil, &exitError{exitUsage, err.Error()}
@@ -261,7 +276,7 @@ func connectProfile(ctx context.Context, p state.Profile, lg logs) (*connection,
 // connectDemo starts the emulator on a loopback port and connects to it
 // with a placeholder bearer token (the emulator accepts any).
 func connectDemo(ctx context.Context, lg logs) (*connection, error) {
-	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
+	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, CreateDelay: demoCreateDelay})
 	if err != nil {
 		return nil, &exitError{exitFailure, "starting the demo emulator: " + err.Error()}
 	}
@@ -407,8 +422,9 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 		if !errors.As(err, &ae) {
 			return classify(err, nil)
 		}
-		headline, fix := auth.Explain(err, nil)
-		final, runErr := ui.Run(ui.NewAuthError(ui.AuthErrorInfo{Headline: headline, Tried: ae.Tried, Fix: []string{fix}, Err: err, NoColor: noColor, Keymap: g.keys}))
+		info := authScreen(ae, noColor)
+		info.Keymap = g.keys
+		final, runErr := ui.Run(ui.NewAuthError(info))
 		if runErr != nil {
 			return &exitError{exitFailure, runErr.Error()}
 		}
@@ -423,6 +439,10 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 	defer conn.close()
 	o := dashboardOptions(g)
 	o.Service, o.Endpoint, o.Account, o.Demo, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, g.demo, noColor, ctx
+	o.ReadOnly, o.StateDir = g.readOnly, ui.DefaultStateDir()
+	if g.changed("renew-lead") {
+		o.RenewLead = g.renewLead // the flag beats the config file
+	}
 	if o.Theme == state.ThemeAuto {
 		o.Theme = ui.ThemeDark // irrelevant without colour: never query the terminal
 		if !noColor {
@@ -642,4 +662,25 @@ func openLog(g *globalFlags, command string) error {
 	g.logs.log.Info("start", "command", command, "version", versionString(), "profile", g.profile.Name,
 		"endpoint", g.profile.Endpoint, "config", g.settings.Source)
 	return nil
+}
+
+// authScreen says what was tried and how to fix it, the login command on a
+// line of its own so it can be copied whole.
+func authScreen(ae *auth.Error, noColor bool) ui.AuthErrorInfo {
+	info := ui.AuthErrorInfo{Headline: ae.Error(), Tried: ae.Tried, NoColor: noColor}
+	if ae.Kind == auth.KindNoCredentials {
+		info.Headline = "No Google credentials found"
+		info.Fix = []string{
+			"Sign in with the Colab scope (Application Default Credentials):",
+			"  gcloud auth application-default login \\",
+			"    --scopes=" + auth.ColabScope + "," + auth.CloudPlatformScope,
+			"or pass --credentials FILE (authorized_user or service_account JSON),",
+			"or pass --access-token-file FILE (a bearer token).",
+		}
+		return info
+	}
+	if ae.Fix != "" {
+		info.Fix = []string{ae.Fix}
+	}
+	return info
 }

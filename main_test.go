@@ -283,8 +283,10 @@ func TestEmulatorCommandServesStatus(t *testing.T) {
 
 // BenchmarkStatus measures `colabdash status` (connect, get_subscription +
 // list_runtimes, list_sessions for every runtime) against the emulator
-// with 20 runtimes and 50 ms latency per tool call. The round-trips metric
-// is the wall time divided by the latency: a serial client would need 22.
+// with 20 runtimes and 50 ms latency on every request. The round-trips
+// metric is the wall time divided by the latency: the floor is 3 (connect,
+// list_runtimes alongside tools/list, all list_sessions alongside
+// get_subscription); a serial client would need 24.
 func BenchmarkStatus(b *testing.B) {
 	const latency = 50 * time.Millisecond
 	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Latency: latency, Stateless: true, JSONResponse: true, RuntimeLimit: -1})
@@ -397,7 +399,7 @@ func TestUnknownProfileIsUsageError(t *testing.T) {
 // Key bindings from the config replace the defaults and are what the help
 // view shows and what the dashboard obeys.
 func TestConfigKeysReachHelpView(t *testing.T) {
-	s, err := state.ParseSettings("c.yaml", []byte("keys:\n  refresh: [f5, ctrl+r]\n  quit: x\n  help: h\n"),
+	s, err := state.ParseSettings("c.yaml", []byte("keys:\n  refresh: [f5, ctrl+r]\n  quit: Q\n  help: h\n"),
 		state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
 	if err != nil {
 		t.Fatal(err)
@@ -410,7 +412,7 @@ func TestConfigKeysReachHelpView(t *testing.T) {
 	o.Service, o.NoColor = &nullService{}, true
 	var m tea.Model = ui.New(o)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	if v := m.View(); !strings.Contains(v, "h help") || !strings.Contains(v, "x quit") || !strings.Contains(v, "profile default") {
+	if v := m.View(); !strings.Contains(v, "h help") || !strings.Contains(v, "Q quit") || !strings.Contains(v, "profile default") {
 		t.Fatalf("footer does not show the configured keys:\n%s", v)
 	}
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("h")})
@@ -424,10 +426,10 @@ func TestConfigKeysReachHelpView(t *testing.T) {
 			t.Fatal("q still quits")
 		}
 	}
-	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")}); cmd == nil {
-		t.Fatal("x does not quit")
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Q")}); cmd == nil {
+		t.Fatal("Q does not quit")
 	} else if _, quit := cmd().(tea.QuitMsg); !quit {
-		t.Fatal("x does not quit")
+		t.Fatal("Q does not quit")
 	}
 }
 

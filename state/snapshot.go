@@ -103,7 +103,8 @@ type Runtime struct {
 	// after a success: the runtime's state is then unknown, not gone.
 	RenewErr error
 
-	search string // lower-case text the filter matches
+	search  string // lower-case text the filter matches
+	touched uint64 // snapshot version of the last change from a non-list source
 }
 
 // Gone reports whether the runtime disappeared from list_runtimes or
@@ -192,16 +193,31 @@ func (s *Snapshot) ApplySpecs(now time.Time, specs []api.RuntimeSpec) {
 // but which is still listed is NOT gone (field case 1). Entries without a
 // name are ignored.
 func (s *Snapshot) ApplyRuntimes(now time.Time, rts []api.Runtime) {
+	s.ApplyRuntimesSince(now, ^uint64(0), rts)
+}
+
+// ApplyRuntimesSince is ApplyRuntimes for a list_runtimes request sent when
+// the snapshot's Version was since: what the snapshot learnt after that
+// from other calls wins over the older list. A runtime created, renewed or
+// deleted (UpdateRuntime, MarkRuntimeGone, ApplyRenewError NOT_FOUND) after
+// the request was sent is neither marked gone for missing from the list nor
+// brought back by it. So a list that raced a create_runtime does not hide
+// the new runtime, and one that raced a delete_runtime does not revive the
+// deleted one.
+func (s *Snapshot) ApplyRuntimesSince(now time.Time, since uint64, rts []api.Runtime) {
 	seen := make(map[string]struct{}, len(rts))
 	for _, rt := range rts {
 		if rt.Name == "" {
 			continue
 		}
 		seen[rt.Name] = struct{}{}
+		if r := s.runtimes[rt.Name]; r != nil && r.touched > since {
+			continue
+		}
 		s.upsert(now, rt)
 	}
 	for name, r := range s.runtimes {
-		if _, ok := seen[name]; !ok && !r.Gone() {
+		if _, ok := seen[name]; !ok && !r.Gone() && r.touched <= since {
 			s.markGone(r, now, "missing from list_runtimes")
 		}
 	}
@@ -240,6 +256,7 @@ func (s *Snapshot) UpdateRuntime(now time.Time, rt api.Runtime) {
 	r := s.upsert(now, rt)
 	r.RenewErr = nil
 	s.version++
+	r.touched = s.version
 }
 
 // ApplyRenewError records a failed get_runtime for runtime name. A NOT_FOUND
@@ -254,6 +271,7 @@ func (s *Snapshot) ApplyRenewError(now time.Time, name string, err error) {
 		if !r.Gone() {
 			s.markGone(r, now, string(api.NotFound))
 			s.version++
+			r.touched = s.version
 		}
 		return
 	}
@@ -266,6 +284,7 @@ func (s *Snapshot) MarkRuntimeGone(now time.Time, name, reason string) {
 	if r := s.runtimes[name]; r != nil && !r.Gone() {
 		s.markGone(r, now, reason)
 		s.version++
+		r.touched = s.version
 	}
 }
 

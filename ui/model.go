@@ -36,6 +36,9 @@ const (
 	MaxBackoff = 5 * time.Minute
 	// DefaultCallTimeout bounds each API call (30 s).
 	DefaultCallTimeout = 30 * time.Second
+	// DefaultRenewLead is how long before expireTime a proxy token is
+	// renewed (5 min; Options.RenewLead).
+	DefaultRenewLead = 5 * time.Minute
 	// RenewRetry is the pause before retrying a failed or unhelpful proxy
 	// token renewal (get_runtime) of one runtime (30 s).
 	RenewRetry = 30 * time.Second
@@ -59,10 +62,6 @@ type Options struct {
 	// ExpiringThreshold: a proxy token with at most this much left shows
 	// EXPIRING and is renewed with get_runtime (default 5 min).
 	ExpiringThreshold time.Duration
-	// RenewLead: a proxy token with at most this much left is renewed
-	// with get_runtime (default ExpiringThreshold). Expired tokens are
-	// always renewed unless NoAutoRenew.
-	RenewLead time.Duration
 	// NoAutoRenew turns automatic proxy-token renewal off (config
 	// autoRenew: false); refresh (r) still lists fresh tokens.
 	NoAutoRenew bool
@@ -93,6 +92,21 @@ type Options struct {
 	// Redact, when set, removes secrets from error text before the event
 	// log shows it (api.Redactor.Redact).
 	Redact func(string) string
+	// RenewLead: each proxy token is renewed with get_runtime this long
+	// before its expireTime, at once when already inside the window
+	// (default ExpiringThreshold, 5 min).
+	RenewLead time.Duration
+	// ReadOnly disables every action that changes something on Colab
+	// (create, delete, sessions, run code, renew now) and hides it from
+	// the help (the --readonly flag).
+	ReadOnly bool
+	// StateDir is where the last used runtimeSpec is remembered
+	// (LastSpecFile); "" remembers nothing across runs. main passes
+	// DefaultStateDir().
+	StateDir string
+	// Clipboard copies text (default SystemClipboard: OSC 52 plus the
+	// native clipboard). Tests inject a recorder.
+	Clipboard func(text string) error
 }
 
 type panel int
@@ -126,6 +140,7 @@ type callKey struct {
 type pendingCall struct {
 	gen     uint64
 	started time.Time
+	version uint64 // snapshot version when sent
 }
 
 // resultMsg is the answer to one API call. gen is the request generation:
@@ -188,6 +203,7 @@ type Model struct {
 	prof       profileState
 	events     eventLog
 	showEvents bool
+	ax         *actionState // dialogs and actions (actions.go)
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -210,14 +226,22 @@ func New(o Options) Model {
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = DefaultCallTimeout
 	}
-	if o.RenewLead <= 0 {
-		o.RenewLead = o.ExpiringThreshold
-	}
 	if o.Keymap == nil {
 		o.Keymap = keymap.Default()
 	}
 	if o.Context == nil {
 		o.Context = context.Background()
+	}
+	if o.RenewLead <= 0 {
+		o.RenewLead = o.ExpiringThreshold
+	}
+	if o.Clipboard == nil {
+		o.Clipboard = SystemClipboard
+	}
+	if o.ReadOnly {
+		km := *o.Keymap // leave the caller's key map alone
+		km.SetReadOnly(true)
+		o.Keymap = &km
 	}
 	ctx, cancel := context.WithCancel(o.Context)
 	st := newThemeStyles(rendererFor(o.NoColor), paletteFor(o.Theme))
@@ -233,6 +257,7 @@ func New(o Options) Model {
 		tickGen: 1,
 		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{},
 		rowsDirty: true,
+		ax:        newActionState(o),
 	}
 	now := m.now()
 	m.nextRefresh = now.Add(o.RefreshInterval)
@@ -270,7 +295,7 @@ func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
 	}
 	m.seq++
 	gen := m.seq
-	m.pending[k] = pendingCall{gen: gen, started: now}
+	m.pending[k] = pendingCall{gen: gen, started: now, version: m.snap.Version()}
 	svc, parent, timeout, sem := m.svc, m.ctx, m.opts.CallTimeout, m.sem
 	return func() (msg tea.Msg) {
 		res := resultMsg{key: k, gen: gen}
@@ -333,7 +358,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case profileMsg:
 		cmd = m.onProfile(msg)
 	case tea.KeyMsg:
-		cmd = m.onKey(msg)
+		cmd = m.onKeys(msg)
+	default:
+		cmd, _ = m.onActionMsg(msg)
 	}
 	m.syncRows()
 	return m, cmd
@@ -349,13 +376,15 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 	if now.Before(m.nextRefresh.Add(-MaxBackoff)) || !now.Before(m.nextRefresh) {
 		cmds = append(cmds, m.refresh(now, false)...)
 	}
-	// Renew proxy tokens that are expiring or expired (field case 1).
+	cmds = append(cmds, m.actionsTick(now)...)
+	// Renew proxy tokens within the lead time of expireTime, or expired
+	// (field case 1); a failed renewal is retried every RenewRetry.
 	for r := range m.snap.All() {
 		if r.Gone() || m.opts.NoAutoRenew {
 			continue
 		}
-		st, _ := r.Token(now, m.opts.RenewLead)
-		if st != state.TokenExpiring && st != state.TokenExpired {
+		st, rem := r.Token(now, m.opts.ExpiringThreshold)
+		if st == state.TokenUnknown || rem > m.opts.RenewLead {
 			continue
 		}
 		if last, ok := m.lastRenew[r.Name]; ok && now.Sub(last) >= 0 && now.Sub(last) < RenewRetry {
@@ -427,7 +456,8 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.nextRefresh = now.Add(m.backoff(m.snap.RuntimesFresh.Failures, msg.err))
 			return nil
 		}
-		m.snap.ApplyRuntimes(now, msg.runtimes)
+		m.snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
+		m.onRuntimesListed(now)
 		m.nextRefresh = now.Add(m.opts.RefreshInterval)
 		var cmds []tea.Cmd
 		for r := range m.snap.All() {
@@ -470,8 +500,29 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	return nil
 }
 
+// onKeys splits runes that arrived in one read (fast typing, a held key,
+// tmux send-keys) into single keystrokes, so "jj" moves twice and a "?"
+// typed right after another key still opens the help. A bracketed paste
+// stays whole.
+func (m *Model) onKeys(k tea.KeyMsg) tea.Cmd {
+	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || k.Paste {
+		return m.onKey(k)
+	}
+	cmds := make([]tea.Cmd, 0, len(k.Runes))
+	for _, r := range k.Runes {
+		cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+	}
+	return tea.Batch(cmds...)
+}
+
 func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	now := m.now()
+	if m.ax.dlg != nil {
+		return m.onDialogKey(k, now)
+	}
+	if m.ax.exec != nil && m.ax.exec.open {
+		return m.onExecKey(k, now)
+	}
 	if m.filtering {
 		switch k.Type {
 		case tea.KeyCtrlC:
@@ -494,7 +545,7 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.prof.picking {
-		return m.onPickerKey(k)
+		return m.onProfilePickerKey(k)
 	}
 	keys := m.keys
 	if m.showEvents {
@@ -512,7 +563,7 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(k, keys.Profile):
-		m.openPicker()
+		m.openProfilePicker()
 	case key.Matches(k, keys.Events):
 		m.showEvents, m.events.offset = true, 0
 		m.showHelp, m.help.ShowAll = false, false
@@ -555,6 +606,9 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		m.setStatus(now, "sorted by "+m.sortKey.String(), false)
 	case key.Matches(k, keys.Refresh):
 		return tea.Batch(m.refresh(now, true)...)
+	default:
+		cmd, _ := m.onActionKey(k, now)
+		return cmd
 	}
 	return nil
 }

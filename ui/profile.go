@@ -43,9 +43,14 @@ type profileMsg struct {
 	err  error
 }
 
-func (m *Model) openPicker() {
+func (m *Model) openProfilePicker() {
 	if len(m.opts.Profiles) == 0 || m.opts.Connect == nil {
 		m.setStatus(m.now(), "no profiles to switch to (define them in the config file)", false)
+		return
+	}
+	if a := m.ax; len(a.creates) > 0 || len(a.deleting) > 0 || len(a.closing) > 0 || len(a.opening) > 0 {
+		// Their answers belong to this account: let them land first.
+		m.setStatus(m.now(), "a create, delete or session change is in progress: switch profile when it is done", true)
 		return
 	}
 	m.prof.picking = true
@@ -57,7 +62,7 @@ func (m *Model) openPicker() {
 	}
 }
 
-func (m *Model) onPickerKey(k tea.KeyMsg) tea.Cmd {
+func (m *Model) onProfilePickerKey(k tea.KeyMsg) tea.Cmd {
 	keys := m.keys
 	switch {
 	case k.Type == tea.KeyCtrlC:
@@ -127,6 +132,9 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	m.lastRenew = map[string]time.Time{}
 	m.rows, m.selected, m.cursor, m.offset, m.sessCursor = nil, "", 0, 0, 0
 	m.filter, m.rowsDirty = "", true
+	// Dialogs, the revealed token and the run-code panel were about the
+	// old account; answers still on their way find nothing and are dropped.
+	m.ax = newActionState(m.opts)
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
 	m.setStatus(now, "profile "+msg.name, false)
 	m.recordEvent(now, "connect", msg.name, 0, nil)
@@ -145,8 +153,8 @@ func (m Model) Service() api.Service { return m.svc }
 // Profile returns the active profile's name.
 func (m Model) Profile() string { return m.opts.Profile }
 
-// pickerLines renders the profile picker.
-func (m Model) pickerLines() []string {
+// profilePickerLines renders the profile picker.
+func (m Model) profilePickerLines() []string {
 	out := []string{m.st.panelFocus.Render("PROFILES") + m.st.dim.Render("  (enter switch · esc cancel)")}
 	for i, p := range m.opts.Profiles {
 		line := "  "

@@ -100,6 +100,17 @@ func TestUpdateKeys(t *testing.T) {
 		{"up at top stays", []string{"up", "k"}, selected("r-alpha")},
 		{"G bottom is the gone runtime", []string{"G"}, selected("r-echo")},
 		{"g top", []string{"G", "g"}, selected("r-alpha")},
+		{"keys typed fast arrive in one read", []string{"jj"}, selected("r-charlie")},
+		{"help typed right after a move", []string{"j?"}, func(t *testing.T, m Model, _ runStats) {
+			if m.Selected() != "runtimes/r-bravo" || !m.showHelp {
+				t.Fatalf("selected %q, help %v", m.Selected(), m.showHelp)
+			}
+		}},
+		{"filter typed ahead in one read", []string{"/t4", "enter"}, func(t *testing.T, m Model, _ runStats) {
+			if m.filter != "t4" || len(m.rows) != 1 {
+				t.Fatalf("filter %q rows %d", m.filter, len(m.rows))
+			}
+		}},
 		{"filter t4", []string{"/", "t", "4", "enter"}, func(t *testing.T, m Model, _ runStats) {
 			if len(m.rows) != 1 || m.rows[0].ID() != "r-alpha" || m.filtering {
 				t.Fatalf("rows %d filtering %v", len(m.rows), m.filtering)

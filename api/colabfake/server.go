@@ -58,7 +58,8 @@ type Options struct {
 	// DEADLINE_EXCEEDED; the creation goes on and repeating the identical
 	// call (same requestId) waits for it again, as Colab documents.
 	CreateDeadline time.Duration
-	// Latency is a real delay added before every tools/call (it ends early
+	// Latency is a real delay added before every JSON-RPC POST (handshake,
+	// tools/list and tools/call alike, as a network round trip; it ends early
 	// when the request's context does).
 	Latency time.Duration
 	// Seed is the starting state: SeedEmpty ("" too) or SeedDemo.
