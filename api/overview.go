@@ -37,6 +37,9 @@ func LoadOverview(ctx context.Context, svc Service) (Overview, error) {
 	defer subWG.Wait()
 	rts, err := svc.ListRuntimes(ctx)
 	if err != nil {
+		// Wait before ov is copied into the result: the goroutine writes
+		// ov.Subscription (a deferred Wait runs only after the copy).
+		subWG.Wait()
 		return ov, err
 	}
 	sessions := make(map[string][]Session, len(rts))
