@@ -29,6 +29,8 @@ const (
 	ActionHelp      = "help"
 	ActionQuit      = "quit"
 	ActionDemo      = "demo"
+	ActionProfile   = "profile"
+	ActionEvents    = "events"
 
 	// Actions that change something on Colab (disabled by SetReadOnly).
 	ActionNewRuntime    = "new_runtime"
@@ -58,6 +60,8 @@ type KeyMap struct {
 	Back, Help, Quit key.Binding
 	// Demo continues in demo mode from the no-credentials screen.
 	Demo key.Binding
+	// Profile opens the profile picker; Events toggles the event log.
+	Profile, Events key.Binding
 
 	// Actions (disabled and hidden from help by SetReadOnly): n picks a
 	// runtimeSpec and creates a runtime, N re-creates the last used spec,
@@ -94,6 +98,8 @@ var defaults = map[string]def{
 	ActionHelp:      {[]string{"?"}, "help"},
 	ActionQuit:      {[]string{"q", "ctrl+c"}, "quit"},
 	ActionDemo:      {[]string{"d"}, "demo mode"},
+	ActionProfile:   {[]string{"P"}, "switch profile"},
+	ActionEvents:    {[]string{"L"}, "event log"},
 
 	ActionNewRuntime:    {[]string{"n"}, "new runtime"},
 	ActionQuickCreate:   {[]string{"N"}, "re-create last spec"},
@@ -128,7 +134,8 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 // r refresh, esc back, ? help, q and ctrl+c quit, d demo (no-credentials
 // screen); in the dashboard n new runtime, N re-create last spec, d delete,
 // o open session, x close session, e run code, R renew token, c cancel a
-// create retry, y copy URL, v reveal token, Y copy token.
+// create retry, y copy URL, v reveal token, Y copy token, P switch
+// profile, L event log.
 func Default() *KeyMap {
 	k := &KeyMap{}
 	for name, d := range defaults {
@@ -173,6 +180,10 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		return &k.Quit
 	case ActionDemo:
 		return &k.Demo
+	case ActionProfile:
+		return &k.Profile
+	case ActionEvents:
+		return &k.Events
 	case ActionNewRuntime:
 		return &k.NewRuntime
 	case ActionQuickCreate:
@@ -256,7 +267,7 @@ func (k *KeyMap) ShortHelp() []key.Binding {
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextPanel, k.PrevPanel, k.Details},
+		{k.NextPanel, k.PrevPanel, k.Details, k.Profile, k.Events},
 		{k.Filter, k.Sort, k.Refresh},
 		{k.Back, k.Help, k.Quit},
 		{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.Cancel, k.RenewToken},

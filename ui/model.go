@@ -62,6 +62,9 @@ type Options struct {
 	// ExpiringThreshold: a proxy token with at most this much left shows
 	// EXPIRING and is renewed with get_runtime (default 5 min).
 	ExpiringThreshold time.Duration
+	// NoAutoRenew turns automatic proxy-token renewal off (config
+	// autoRenew: false); refresh (r) still lists fresh tokens.
+	NoAutoRenew bool
 	// GoneRetention: how long a vanished runtime stays listed as gone
 	// (default 10 min).
 	GoneRetention time.Duration
@@ -76,9 +79,19 @@ type Options struct {
 	// NoColor renders without any colour or style escape codes (set it when
 	// NO_COLOR is non-empty; see NoColorFromEnv).
 	NoColor bool
+	// Theme is "dark" (default) or "light": which ANSI colours suit the
+	// background (see DetectTheme).
+	Theme string
 	// Context is the parent of every API call's context (default
 	// context.Background()); calls are cancelled when the user quits.
 	Context context.Context
+	// Profiles are the names the profile picker (P) offers, sorted;
+	// Connect builds the Service of one. Both are needed for switching.
+	Profiles []string
+	Connect  ConnectFunc
+	// Redact, when set, removes secrets from error text before the event
+	// log shows it (api.Redactor.Redact).
+	Redact func(string) string
 	// RenewLead: each proxy token is renewed with get_runtime this long
 	// before its expireTime, at once when already inside the window
 	// (default ExpiringThreshold, 5 min).
@@ -187,7 +200,10 @@ type Model struct {
 	statusUntil time.Time
 	initCmds    []tea.Cmd
 
-	ax *actionState // dialogs and actions (actions.go)
+	prof       profileState
+	events     eventLog
+	showEvents bool
+	ax         *actionState // dialogs and actions (actions.go)
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -228,7 +244,7 @@ func New(o Options) Model {
 		o.Keymap = &km
 	}
 	ctx, cancel := context.WithCancel(o.Context)
-	st := newStyles(o.NoColor)
+	st := newThemeStyles(rendererFor(o.NoColor), paletteFor(o.Theme))
 	h := help.New()
 	h.Styles = st.help
 	m := Model{
@@ -339,6 +355,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(append(m.onTick(m.now()), m.tick())...)
 	case resultMsg:
 		cmd = m.onResult(msg)
+	case profileMsg:
+		cmd = m.onProfile(msg)
 	case tea.KeyMsg:
 		cmd = m.onKeys(msg)
 	default:
@@ -362,7 +380,7 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 	// Renew proxy tokens within the lead time of expireTime, or expired
 	// (field case 1); a failed renewal is retried every RenewRetry.
 	for r := range m.snap.All() {
-		if r.Gone() {
+		if r.Gone() || m.opts.NoAutoRenew {
 			continue
 		}
 		st, rem := r.Token(now, m.opts.ExpiringThreshold)
@@ -430,6 +448,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	}
 	delete(m.pending, msg.key)
 	now := m.now()
+	m.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
 	switch msg.key.kind {
 	case callRuntimes:
 		if msg.err != nil {
@@ -525,8 +544,29 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		m.rowsDirty = true
 		return nil
 	}
+	if m.prof.picking {
+		return m.onProfilePickerKey(k)
+	}
 	keys := m.keys
+	if m.showEvents {
+		switch {
+		case key.Matches(k, keys.Up):
+			m.events.offset = max(m.events.offset-1, 0)
+			return nil
+		case key.Matches(k, keys.Down):
+			m.events.offset++
+			return nil
+		case key.Matches(k, keys.Back), key.Matches(k, keys.Events):
+			m.showEvents, m.events.offset = false, 0
+			return nil
+		}
+	}
 	switch {
+	case key.Matches(k, keys.Profile):
+		m.openProfilePicker()
+	case key.Matches(k, keys.Events):
+		m.showEvents, m.events.offset = true, 0
+		m.showHelp, m.help.ShowAll = false, false
 	case key.Matches(k, keys.Quit):
 		m.cancel()
 		return tea.Quit

@@ -53,7 +53,13 @@ func (m Model) View() string {
 	now := m.now()
 	lines := make([]string, 0, l.h)
 	lines = m.header(lines, now, l)
-	if m.showHelp {
+	switch {
+	case m.prof.picking:
+		lines = padLines(append(lines, m.profilePickerLines()...), l.h-2)
+	case m.showEvents:
+		lines = append(lines, m.eventLines(l.w, l.h-2-len(lines))...)
+		lines = padLines(lines, l.h-2)
+	case m.showHelp:
 		h := m.help
 		h.Width = l.w
 		lines = append(lines, m.st.panelFocus.Render("HELP")+m.st.dim.Render("  (? or esc to close)"))
@@ -71,9 +77,9 @@ func (m Model) View() string {
 			lines = append(lines, "")
 		}
 		lines = lines[:l.h-2]
-	} else if p := m.ax.exec; p != nil && p.open {
+	case m.ax.exec != nil && m.ax.exec.open:
 		lines = append(lines, m.execView(now, l.w, l.h-4)...)
-	} else {
+	default:
 		lines = m.table(lines, now, l)
 		lines = m.bottom(lines, now, l)
 	}
@@ -154,15 +160,20 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 	b.WriteString(m.st.title.Render("colabdash"))
 	b.WriteString(" · tier ")
 	b.WriteString(m.st.bold.Render(tier))
+	// The profile comes before the (possibly long) account, which is the
+	// part truncation may cut.
+	if m.opts.Profile != "" {
+		b.WriteString(" · profile " + m.opts.Profile)
+	}
+	if m.prof.switching != "" {
+		b.WriteString(" → " + m.prof.switching + "…")
+	}
 	where := m.opts.Account
 	if where == "" {
 		where = m.opts.Endpoint
 	}
 	if where != "" {
 		b.WriteString(" · " + where)
-	}
-	if m.opts.Profile != "" {
-		b.WriteString(" · profile " + m.opts.Profile)
 	}
 	if m.opts.Demo {
 		b.WriteString(" " + m.st.badge.Render(" DEMO "))
@@ -521,6 +532,14 @@ func (m Model) inFlightText() string {
 		}
 	}
 	return strconv.Itoa(n) + " calls in flight…"
+}
+
+// padLines pads or cuts lines to exactly n.
+func padLines(lines []string, n int) []string {
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines[:n]
 }
 
 // renewRetryIn is the time until the next renewal attempt of a runtime
