@@ -599,6 +599,7 @@ func dashboardOptions(g globalFlags) ui.Options {
 		ExpiringThreshold: s.ExpiryWarning,
 		RenewLead:         s.RenewLead,
 		NoAutoRenew:       !s.AutoRenew,
+		DefaultSpec:       s.DefaultRuntimeSpec,
 		Keymap:            g.keys,
 		Theme:             g.themeName(),
 		Profile:           g.profile.Name,

@@ -735,3 +735,20 @@ func TestActionViewsFitTerminal(t *testing.T) {
 		}
 	}
 }
+
+// The config file's defaultRuntimeSpec is where the picker starts, so
+// Enter, Enter, Enter walks straight to it.
+func TestCreatePickerStartsOnDefaultSpec(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
+		o.DefaultSpec = api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "A100", Shape: api.ShapeHighMem}
+	})
+	m = e.press(t, m, "n", "enter")
+	mustContain(t, m.View(), "accelerator (GPU)")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "shape (GPU A100)")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "runtime version")
+	if spec := m.ax.dlg.intent.spec; spec.Shape != api.ShapeHighMem {
+		t.Fatalf("picked %v, want the default GPU/A100/HIGHMEM", spec)
+	}
+}

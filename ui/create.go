@@ -103,6 +103,9 @@ func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.T
 		d.items = append(d.items, it)
 	}
 	d.cursor = d.next(-1, 1)
+	if i := slices.Index(vals, field(m.opts.DefaultSpec)); i >= 0 && !d.items[i].disabled {
+		d.cursor = i
+	}
 	d.intent.vals = vals
 	m.ax.dlg = d
 }

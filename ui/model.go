@@ -104,6 +104,11 @@ type Options struct {
 	// (LastSpecFile); "" remembers nothing across runs. main passes
 	// DefaultStateDir().
 	StateDir string
+	// DefaultSpec is the runtimeSpec the create picker starts on, step by
+	// step, where it is offered and eligible (the config file's
+	// defaultRuntimeSpec); the zero value starts on the first eligible
+	// choice.
+	DefaultSpec api.RuntimeSpecKey
 	// Clipboard copies text (default SystemClipboard: OSC 52 plus the
 	// native clipboard). Tests inject a recorder.
 	Clipboard func(text string) error
