@@ -151,16 +151,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{exitUsage, err.Error()} })
 
 	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), configCmd(&g, stdout), &cobra.Command{
-		Use:   "version",
-		Short: "Print the version, commit and Go version",
-		Args:  cobra.NoArgs,
-		Run:   func(*cobra.Command, []string) { fmt.Fprintln(stdout, versionString()) },
+		Use:     "version",
+		Short:   "Print the version, commit and Go version",
+		Example: "  colabdash version\n  colabdash --version",
+		Args:    cobra.NoArgs,
+		Run:     func(*cobra.Command, []string) { fmt.Fprintln(stdout, versionString()) },
 	})
 	root.SetArgs(args)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := root.ExecuteContext(ctx)
+	failed, err := root.ExecuteContextC(ctx)
 	if g.logs.close != nil {
 		defer g.logs.close()
 	}
@@ -173,7 +174,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if !errors.As(err, &ee) {
 		// cobra's own argument and command errors are usage errors.
-		ee = &exitError{exitUsage, err.Error() + " (see colabdash --help)"}
+		ee = &exitError{exitUsage, err.Error() + " (see " + failed.CommandPath() + " --help)"}
 	}
 	if ee.msg != "" {
 		// A server reply quoted in an error may carry a token.
@@ -315,7 +316,7 @@ func classify(err error, creds *auth.Credentials) *exitError {
 		if fix != "" {
 			headline += "; fix: " + fix
 		}
-		return &exitError{exitCredential, api.OneLine(headline, 400)}
+		return &exitError{exitCredential, api.OneLine(headline, 0)}
 	}
 	var ae *api.Error
 	if errors.As(err, &ae) && ae.IsAuth() {
@@ -429,7 +430,9 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 			return &exitError{exitFailure, runErr.Error()}
 		}
 		if m, ok := final.(ui.AuthErrorModel); !ok || !m.WantsDemo() {
-			return &exitError{exitCredential, ""}
+			// Printed on the normal screen, where a long login command can
+			// be copied whole.
+			return classify(err, nil)
 		}
 		if conn, err = connectDemo(ctx, g.logs); err != nil {
 			return err

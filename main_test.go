@@ -120,6 +120,14 @@ func TestStatusShowTokens(t *testing.T) {
 	if n := strings.Count(out, `"token":`); n != 3 {
 		t.Errorf("--show-tokens printed %d tokens, want 3", n)
 	}
+	// In the table the tokens come after it, leaving its columns as narrow
+	// as without them.
+	_, plain, _ := runCLI(t, "status", "--demo")
+	_, withTokens, _ := runCLI(t, "status", "--demo", "--show-tokens")
+	header := func(s string) string { return strings.Split(s, "\n")[2] }
+	if header(plain) != header(withTokens) || strings.Count(withTokens, "https://") != 3 {
+		t.Errorf("--show-tokens changed the table:\n%s\nvs\n%s", plain, withTokens)
+	}
 }
 
 func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
@@ -180,7 +188,7 @@ func TestStatusExitCodes(t *testing.T) {
 	}{
 		{"unknown flag", []string{"status", "--nope"}, 2, "unknown flag"},
 		{"extra argument", []string{"status", "extra"}, 2, "unknown command"},
-		{"no credentials", []string{"status"}, 3, "credentials"},
+		{"no credentials", []string{"status"}, 3, "or pass --credentials FILE or --access-token-file FILE"},
 		{"missing credentials file", []string{"status", "--credentials", filepath.Join(home, "nope.json")}, 3, "nope.json"},
 		{"401", []string{"status", "--endpoint", googleErr(401, `{"error":{"code":401,"status":"UNAUTHENTICATED","message":"Request had invalid authentication credentials."}}`), "--access-token-file", tokenFile}, 3, ""},
 		{"scope", []string{"status", "--endpoint", googleErr(403, `{"error":{"code":403,"status":"PERMISSION_DENIED","message":"insufficient scopes","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT"}]}}`), "--access-token-file", tokenFile}, 3, "--scopes="},

@@ -623,6 +623,16 @@ func TestAuthErrorScreen(t *testing.T) {
 			t.Fatalf("line too wide: %q", ln)
 		}
 	}
+	// At the smallest size the keys to go on stay visible.
+	tm, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 15})
+	if v := tm.(AuthErrorModel).View(); !strings.Contains(v, "continue in demo mode") || strings.Count(v, "\n") >= 15 {
+		t.Fatalf("at 60x15 the demo key is cut off or the screen overflows:\n%s", v)
+	}
+	info.Tried = append(info.Tried, "a", "b", "c", "d", "e", "f", "g", "h", "i", "j")
+	tm, _ = NewAuthError(info).Update(tea.WindowSizeMsg{Width: 60, Height: 15})
+	if v := tm.(AuthErrorModel).View(); !strings.Contains(v, "continue in demo mode") {
+		t.Fatalf("with a long list of paths tried the demo key is cut off:\n%s", v)
+	}
 	tm, cmd := m.Update(keyMsg("d"))
 	if !tm.(AuthErrorModel).WantsDemo() || cmd == nil {
 		t.Fatal("d did not choose demo")

@@ -373,9 +373,12 @@ func (s *Server) seedDemo() {
 		}
 		s.runtimes = append(s.runtimes, r)
 	}
-	add("rt-t4demo7k2p", spec(api.VariantGPU, "T4", api.ShapeStandard), 52*time.Minute,
+	// Expiries are fractions of the token lifetime (52 and 3 minutes of the
+	// default hour), so a short --token-ttl shortens the seeded tokens too.
+	ttl := s.opts.TokenTTL
+	add("rt-t4demo7k2p", spec(api.VariantGPU, "T4", api.ShapeStandard), ttl*52/60,
 		"notebook-ab12cd34", "notebook-train-9f3e")
-	add("rt-cpudemo4qx", spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard), 3*time.Minute,
+	add("rt-cpudemo4qx", spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard), ttl*3/60,
 		"notebook-5e6f7a8b")
 	add("rt-v6edemo2mw", spec(api.VariantTPU, "V6E1", api.ShapeStandard), -30*time.Second)
 }
