@@ -12,12 +12,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -27,6 +30,8 @@ import (
 	"github.com/colabdash/colabdash/api/auth"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui"
 )
 
@@ -46,10 +51,30 @@ var version, commit = "dev", ""
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// globalFlags are accepted before or after any subcommand.
+// globalFlags are accepted before or after any subcommand. settings,
+// keys and profile are filled in before any command runs (loadConfig).
 type globalFlags struct {
 	endpoint, credentials, accessTokenFile, quotaProject string
 	demo                                                 bool
+	config, profileName                                  string
+	logFile, theme                                       string
+	debug                                                bool
+	readOnly                                             bool          // dashboard: --readonly
+	renewLead                                            time.Duration // dashboard: --renew-lead
+
+	changed  func(name string) bool // whether a flag was given
+	settings *state.Settings
+	keys     *keymap.KeyMap
+	profile  state.Profile
+	logs     logs
+}
+
+// logs is where structured logs go (--log-file) and the redactor every
+// line passes through; without --log-file, log discards.
+type logs struct {
+	log   *slog.Logger
+	red   *api.Redactor
+	close func()
 }
 
 // exitError carries an exit code and the one line already worth printing.
@@ -69,7 +94,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			"and a live countdown to each runtime's proxy-token expiry, renewing tokens before they lapse.",
 		Example: "  colabdash --demo                 # the dashboard on the embedded emulator\n" +
 			"  colabdash                        # the dashboard on your Colab account (ADC)\n" +
-			"  colabdash status --json          # a one-shot listing for scripts",
+			"  colabdash --profile work         # a profile from the config file (P switches inside)\n" +
+			"  colabdash status --json          # a one-shot listing for scripts\n" +
+			"  colabdash config                 # the settings in effect and the file they came from\n" +
+			"  colabdash --log-file /tmp/colabdash.log --debug   # structured logs, secrets redacted\n" +
+			"  colabdash completion bash > ~/.local/share/bash-completion/completions/colabdash\n" +
+			"                                   # shell completion (also zsh, fish, powershell)",
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -77,39 +107,78 @@ func run(args []string, stdout, stderr io.Writer) int {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDashboard(cmd.Context(), g, stderr)
 		},
+		// A broken config file stops every command before it starts.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			// version, help and shell completion work whatever the file says.
+			switch cmd.Name() {
+			case "version", "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+				return nil
+			}
+			if cmd.Parent() != nil && cmd.Parent().Name() == "completion" {
+				return nil
+			}
+			if err := loadConfig(cmd, &g, os.Getenv); err != nil {
+				return err
+			}
+			return openLog(&g, cmd.CommandPath())
+		},
 	}
 	pf := root.PersistentFlags()
+	pf.StringVar(&g.config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml; env COLABDASH_CONFIG)")
+	pf.StringVar(&g.logFile, "log-file", "", "append structured JSON logs (every API call: tool, target, duration, outcome) to FILE; secrets are redacted")
+	pf.BoolVar(&g.debug, "debug", false, "log in more detail (retries, MCP traffic, raw error replies); needs --log-file")
+	pf.StringVar(&g.theme, "theme", "", "colours for a dark or light terminal background: auto, dark or light (default: config theme, else auto)")
+	pf.StringVar(&g.profileName, "profile", "", "profile from the config file to use (env COLABDASH_PROFILE; \"demo\" is built in)")
 	pf.StringVar(&g.endpoint, "endpoint", client.DefaultEndpoint, "Colab MCP endpoint URL")
 	pf.StringVar(&g.credentials, "credentials", "", "Google credentials JSON file (authorized_user or service_account)")
 	pf.StringVar(&g.accessTokenFile, "access-token-file", "", "file holding an OAuth access token to send as the bearer token")
 	pf.StringVar(&g.quotaProject, "quota-project", "", "Google Cloud project billed for quota (sent as x-goog-user-project)")
 	pf.BoolVar(&g.demo, "demo", false, "use an in-process Colab emulator seeded with demo data (no Google account needed)")
+	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"auto", "dark", "light"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("profile", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+		path, explicit := configPath(&g, os.Getenv)
+		s, err := state.LoadSettings(path, explicit, state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+		if err != nil {
+			return []string{state.ProfileDemo}, cobra.ShellCompDirectiveNoFileComp
+		}
+		return s.ProfileNames(), cobra.ShellCompDirectiveNoFileComp
+	})
+	root.Flags().BoolVar(&g.readOnly, "readonly", false, "disable every action that changes something (create, delete, sessions, run code)")
+	root.Flags().DurationVar(&g.renewLead, "renew-lead", ui.DefaultRenewLead, "renew each proxy token this long before its expireTime")
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{exitUsage, err.Error()} })
 
-	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), &cobra.Command{
-		Use:   "version",
-		Short: "Print the version, commit and Go version",
-		Args:  cobra.NoArgs,
-		Run:   func(*cobra.Command, []string) { fmt.Fprintln(stdout, versionString()) },
+	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), configCmd(&g, stdout), &cobra.Command{
+		Use:     "version",
+		Short:   "Print the version, commit and Go version",
+		Example: "  colabdash version\n  colabdash --version",
+		Args:    cobra.NoArgs,
+		Run:     func(*cobra.Command, []string) { fmt.Fprintln(stdout, versionString()) },
 	})
 	root.SetArgs(args)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := root.ExecuteContext(ctx)
+	failed, err := root.ExecuteContextC(ctx)
+	if g.logs.close != nil {
+		defer g.logs.close()
+	}
+	if err != nil && g.logs.log != nil {
+		g.logs.log.Error("command failed", "error", err)
+	}
 	if err == nil {
 		return exitOK
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) {
 		// cobra's own argument and command errors are usage errors.
-		ee = &exitError{exitUsage, err.Error() + " (see colabdash --help)"}
+		ee = &exitError{exitUsage, err.Error() + " (see " + failed.CommandPath() + " --help)"}
 	}
 	if ee.msg != "" {
-		fmt.Fprintln(stderr, "colabdash: "+ee.msg)
+		// A server reply quoted in an error may carry a token.
+		fmt.Fprintln(stderr, "colabdash: "+g.logs.red.Redact(ee.msg))
 	}
 	return ee.code
 }
@@ -135,10 +204,20 @@ func versionString() string {
 // Retries of transient failures (UNAVAILABLE, 5xx, rate limits): three
 // attempts from half a second apart, so a dead endpoint is reported in
 // about two seconds instead of a quarter of a minute.
+//
+// A server retry delay longer than maxClientRetryDelay is not waited out
+// silently inside the client: the error reaches the dashboard, which shows
+// the countdown (e.g. "rate limited, retrying 2/5 in 0:53") with a cancel
+// key and re-sends the identical create_runtime itself.
 const (
-	retryAttempts  = 3
-	retryBaseDelay = 500 * time.Millisecond
+	retryAttempts       = 3
+	retryBaseDelay      = 500 * time.Millisecond
+	maxClientRetryDelay = 5 * time.Second
 )
+
+// demoCreateDelay is how long create_runtime takes in --demo, so the
+// "creating… 0:02" row is visible.
+const demoCreateDelay = 2 * time.Second
 
 // connection is a ready Service plus what the header shows about it.
 type connection struct {
@@ -153,44 +232,61 @@ type connection struct {
 // in-process emulator seeded with demo data. Connecting to the server is
 // lazy (the first call does it), so this never blocks on the network.
 func connect(ctx context.Context, g globalFlags) (*connection, error) {
-	if g.demo {
-		return connectDemo(ctx)
+	return connectProfile(ctx, g.profile, g.logs)
+}
+
+// connectProfile connects with one profile's credentials and endpoint;
+// every API call is logged to lg.
+func connectProfile(ctx context.Context, p state.Profile, lg logs) (*connection, error) {
+	if lg.log == nil {
+		lg = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
+	}
+	if p.Credentials == state.CredentialsDemo {
+		return connectDemo(ctx, lg)
+	}
+	if p.Credentials == state.CredentialsAccessToken {
+		// The token is a secret wherever it might show up in a log.
+		if b, err := os.ReadFile(expandHome(p.AccessTokenFile)); err == nil {
+			lg.red.Add(string(b))
+		}
 	}
 	creds, err := auth.New(ctx, auth.Options{
-		CredentialsFile: g.credentials,
-		AccessTokenFile: g.accessTokenFile,
-		QuotaProject:    g.quotaProject,
+		CredentialsFile: expandHome(p.CredentialsFile),
+		AccessTokenFile: expandHome(p.AccessTokenFile),
+		QuotaProject:    p.QuotaProject,
 	})
 	if err != nil {
 		return nil, err
 	}
 	c, err := client.New(ctx, client.Options{
-		Endpoint:          g.endpoint,
+		Endpoint:          p.Endpoint,
 		HTTPClient:        creds.HTTPClient(),
 		OnUnauthenticated: creds.ForceRefresh,
 		ClientVersion:     version,
+		Logger:            lg.log,
 		MaxAttempts:       retryAttempts,
 		BaseDelay:         retryBaseDelay,
+		MaxRetryDelay:     maxClientRetryDelay,
 	})
 	if err != nil {
 		return nil, &exitError{exitUsage, err.Error()}
 	}
-	return &connection{svc: c, endpoint: g.endpoint, account: creds.Describe(), creds: creds, close: func() { c.Close() }}, nil
+	return owned(&connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: p.Endpoint, account: creds.Describe(), creds: creds, close: func() { c.Close() }}), nil
 }
 
 // connectDemo starts the emulator on a loopback port and connects to it
 // with a placeholder bearer token (the emulator accepts any).
-func connectDemo(ctx context.Context) (*connection, error) {
-	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
+func connectDemo(ctx context.Context, lg logs) (*connection, error) {
+	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, CreateDelay: demoCreateDelay})
 	if err != nil {
 		return nil, &exitError{exitFailure, "starting the demo emulator: " + err.Error()}
 	}
-	c, err := client.New(ctx, client.Options{Endpoint: endpoint, HTTPClient: demoHTTPClient(), ClientVersion: version})
+	c, err := client.New(ctx, client.Options{Endpoint: endpoint, HTTPClient: demoHTTPClient(), ClientVersion: version, Logger: lg.log})
 	if err != nil {
 		srv.Close()
 		return nil, &exitError{exitFailure, err.Error()}
 	}
-	return &connection{svc: c, endpoint: endpoint, account: "demo (embedded emulator)", close: func() { c.Close(); srv.Close() }}, nil
+	return owned(&connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: endpoint, account: "demo (embedded emulator)", close: func() { c.Close(); srv.Close() }}), nil
 }
 
 // demoHTTPClient sends the fixed bearer token the emulator expects.
@@ -220,7 +316,7 @@ func classify(err error, creds *auth.Credentials) *exitError {
 		if fix != "" {
 			headline += "; fix: " + fix
 		}
-		return &exitError{exitCredential, api.OneLine(headline, 400)}
+		return &exitError{exitCredential, api.OneLine(headline, 0)}
 	}
 	var ae *api.Error
 	if errors.As(err, &ae) && ae.IsAuth() {
@@ -328,30 +424,268 @@ func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
 		if !errors.As(err, &ae) {
 			return classify(err, nil)
 		}
-		headline, fix := auth.Explain(err, nil)
-		final, runErr := ui.Run(ui.NewAuthError(ui.AuthErrorInfo{Headline: headline, Tried: ae.Tried, Fix: []string{fix}, Err: err, NoColor: noColor}))
+		info := authScreen(ae, noColor)
+		info.Keymap = g.keys
+		final, runErr := ui.Run(ui.NewAuthError(info))
 		if runErr != nil {
 			return &exitError{exitFailure, runErr.Error()}
 		}
 		if m, ok := final.(ui.AuthErrorModel); !ok || !m.WantsDemo() {
-			return &exitError{exitCredential, ""}
+			// Printed on the normal screen, where a long login command can
+			// be copied whole.
+			return classify(err, nil)
 		}
-		if conn, err = connectDemo(ctx); err != nil {
+		if conn, err = connectDemo(ctx, g.logs); err != nil {
 			return err
 		}
-		g.demo = true
+		g.demo, g.profile = true, g.settings.Profiles[state.ProfileDemo]
 	}
 	defer conn.close()
-	_, err = ui.Run(ui.New(ui.Options{
-		Service:  conn.svc,
-		Endpoint: conn.endpoint,
-		Account:  conn.account,
-		Demo:     g.demo,
-		NoColor:  noColor,
-		Context:  ctx,
-	}))
+	o := dashboardOptions(g)
+	o.Service, o.Endpoint, o.Account, o.Demo, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, g.demo, noColor, ctx
+	o.ReadOnly, o.StateDir = g.readOnly, ui.DefaultStateDir()
+	if g.changed("renew-lead") {
+		o.RenewLead = g.renewLead // the flag beats the config file
+	}
+	if o.Theme == state.ThemeAuto {
+		o.Theme = ui.ThemeDark // irrelevant without colour: never query the terminal
+		if !noColor {
+			o.Theme = ui.DetectTheme() // bounded wait, before Bubble Tea owns the terminal
+		}
+	}
+	final, err := ui.Run(ui.New(o))
+	if m, ok := final.(ui.Model); ok && m.Service() != nil {
+		m.Service().Close() // the last profile's connection
+	}
 	if err != nil {
 		return &exitError{exitFailure, err.Error()}
 	}
 	return nil
+}
+
+// configPath returns the config file to read and whether the user named
+// it (--config, then COLABDASH_CONFIG) rather than it being the default
+// location.
+func configPath(g *globalFlags, getenv func(string) string) (string, bool) {
+	if g.config != "" {
+		return g.config, true
+	}
+	if p := getenv("COLABDASH_CONFIG"); p != "" {
+		return p, true
+	}
+	return state.DefaultConfigPath(getenv), false
+}
+
+// loadConfig reads the config file, builds the key map and resolves the
+// profile; precedence is flags > environment > profile > file > defaults.
+// Any problem is one line and exit code 2.
+func loadConfig(cmd *cobra.Command, g *globalFlags, getenv func(string) string) error {
+	path, explicit := configPath(g, getenv)
+	s, err := state.LoadSettings(path, explicit, state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+	if err != nil {
+		return &exitError{exitUsage, err.Error()}
+	}
+	if g.keys, err = buildKeymap(s); err != nil {
+		return &exitError{exitUsage, err.Error()}
+	}
+	g.settings = s
+	g.changed = func(name string) bool { f := cmd.Flags().Lookup(name); return f != nil && f.Changed }
+	name, from := s.Profile, "the config file"
+	if s.Line("profile") == 0 {
+		from = "the default"
+	}
+	if v := getenv("COLABDASH_PROFILE"); v != "" {
+		name, from = v, "COLABDASH_PROFILE"
+	}
+	if g.profileName != "" {
+		name, from = g.profileName, "--profile"
+	}
+	if g.demo {
+		name, from = state.ProfileDemo, "--demo"
+	}
+	p, ok := s.Profiles[name]
+	if !ok {
+		return &exitError{exitUsage, fmt.Sprintf("profile %q (from %s) is not defined (defined: %s)", name, from, strings.Join(s.ProfileNames(), ", "))}
+	}
+	if g.changed("endpoint") {
+		p.Endpoint = g.endpoint
+	}
+	if g.changed("quota-project") {
+		p.QuotaProject = g.quotaProject
+	}
+	if g.changed("credentials") {
+		p.Credentials, p.CredentialsFile, p.AccessTokenFile = state.CredentialsFile, g.credentials, ""
+	}
+	if g.changed("access-token-file") {
+		p.Credentials, p.AccessTokenFile = state.CredentialsAccessToken, g.accessTokenFile
+	}
+	g.profile = p
+	g.demo = p.Credentials == state.CredentialsDemo
+	switch strings.ToLower(g.theme) {
+	case "", state.ThemeAuto, state.ThemeDark, state.ThemeLight:
+		g.theme = strings.ToLower(g.theme)
+	default:
+		return &exitError{exitUsage, fmt.Sprintf("--theme %q is not accepted (accepted: auto, dark, light)", g.theme)}
+	}
+	return nil
+}
+
+// themeName is --theme, else the config's theme: "auto", "dark" or
+// "light".
+func (g globalFlags) themeName() string {
+	if g.theme != "" {
+		return g.theme
+	}
+	return g.settings.Theme
+}
+
+// buildKeymap applies the config's key bindings over the defaults and
+// reports a key bound to two actions, naming the config line.
+func buildKeymap(s *state.Settings) (*keymap.KeyMap, error) {
+	k := keymap.Default()
+	for _, a := range keymap.Actions() {
+		if keys, ok := s.Keys[a]; ok {
+			if err := k.Rebind(a, keys...); err != nil {
+				return nil, s.ErrorAt("keys."+a, err.Error())
+			}
+		}
+	}
+	for _, c := range k.Conflicts() {
+		for _, a := range c.Actions {
+			if _, ok := s.Keys[a]; ok {
+				return nil, s.ErrorAt("keys."+a, "conflict: "+c.String()+"; bind one of them to another key")
+			}
+		}
+	}
+	return k, nil
+}
+
+// expandHome turns a leading "~/" into the home directory.
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
+}
+
+func configCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "config",
+		Short: "Print the effective configuration and the file it came from",
+		Long: "config prints the settings in effect as a YAML config file: every setting from the config file,\n" +
+			"the defaults for the rest. The file is --config, else $COLABDASH_CONFIG, else\n" +
+			"$XDG_CONFIG_HOME/colabdash/config.yaml (~/.config/colabdash/config.yaml).\n" +
+			"A broken file is reported as one line naming the file and line (exit code 2).",
+		Example: "  colabdash config                       # what is in effect, and from where\n" +
+			"  colabdash config > ~/.config/colabdash/config.yaml   # start a config file from the defaults\n" +
+			"  colabdash --config ./test.yaml config  # check a file before using it",
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			s := g.settings
+			if s.Source == "" {
+				path, _ := configPath(g, os.Getenv)
+				fmt.Fprintf(stdout, "# defaults: no config file at %s\n", path)
+			}
+			fmt.Fprint(stdout, s.Effective())
+			fmt.Fprintf(stdout, "# profile in effect: %s\n", g.profile.Name)
+			return nil
+		},
+	}
+}
+
+// dashboardOptions carries the config's settings into the dashboard.
+func dashboardOptions(g globalFlags) ui.Options {
+	s := g.settings
+	return ui.Options{
+		RefreshInterval:   s.RefreshInterval,
+		ExpiringThreshold: s.ExpiryWarning,
+		RenewLead:         s.RenewLead,
+		NoAutoRenew:       !s.AutoRenew,
+		DefaultSpec:       s.DefaultRuntimeSpec,
+		Keymap:            g.keys,
+		Theme:             g.themeName(),
+		Profile:           g.profile.Name,
+		Profiles:          s.ProfileNames(),
+		Redact:            g.logs.red.Redact,
+		Connect: func(ctx context.Context, name string) (api.Service, ui.ConnInfo, error) {
+			p, ok := s.Profiles[name]
+			if !ok {
+				return nil, ui.ConnInfo{}, fmt.Errorf("profile %q is not defined", name)
+			}
+			c, err := connectProfile(ctx, p, g.logs)
+			if err != nil {
+				return nil, ui.ConnInfo{}, errors.New(classify(err, nil).msg)
+			}
+			return c.svc, ui.ConnInfo{Endpoint: c.endpoint, Account: c.account, Demo: p.Credentials == state.CredentialsDemo}, nil
+		},
+	}
+}
+
+// ownedService is a connection's Service whose Close also releases what
+// the connection owns (the demo emulator), once, whoever calls it first:
+// the dashboard when it switches profile, or main on exit.
+type ownedService struct {
+	api.Service
+	once  sync.Once
+	close func()
+}
+
+// Close releases the connection once.
+func (o *ownedService) Close() error {
+	o.once.Do(o.close)
+	return nil
+}
+
+func owned(c *connection) *connection {
+	o := &ownedService{Service: c.svc, close: c.close}
+	c.svc, c.close = o, func() { o.Close() }
+	return c
+}
+
+// openLog opens --log-file (appending, mode 0600) with a JSON handler
+// behind api.RedactingHandler: info level, debug with --debug.
+func openLog(g *globalFlags, command string) error {
+	g.logs = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
+	if g.logFile == "" {
+		if g.debug {
+			return &exitError{exitUsage, "--debug needs --log-file FILE (the dashboard owns the terminal)"}
+		}
+		return nil
+	}
+	f, err := os.OpenFile(expandHome(g.logFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return &exitError{exitUsage, "--log-file: " + err.Error()}
+	}
+	level := slog.LevelInfo
+	if g.debug {
+		level = slog.LevelDebug
+	}
+	g.logs.log = slog.New(api.NewRedactingHandler(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level}), g.logs.red))
+	g.logs.close = func() { f.Close() }
+	g.logs.log.Info("start", "command", command, "version", versionString(), "profile", g.profile.Name,
+		"endpoint", g.profile.Endpoint, "config", g.settings.Source)
+	return nil
+}
+
+// authScreen says what was tried and how to fix it, the login command on a
+// line of its own so it can be copied whole.
+func authScreen(ae *auth.Error, noColor bool) ui.AuthErrorInfo {
+	info := ui.AuthErrorInfo{Headline: ae.Error(), Tried: ae.Tried, NoColor: noColor}
+	if ae.Kind == auth.KindNoCredentials {
+		info.Headline = "No Google credentials found"
+		info.Fix = []string{
+			"Sign in with the Colab scope (Application Default Credentials):",
+			"  gcloud auth application-default login \\",
+			"    --scopes=" + auth.ColabScope + "," + auth.CloudPlatformScope,
+			"or pass --credentials FILE (authorized_user or service_account JSON),",
+			"or pass --access-token-file FILE (a bearer token).",
+		}
+		return info
+	}
+	if ae.Fix != "" {
+		info.Fix = []string{ae.Fix}
+	}
+	return info
 }

@@ -17,9 +17,16 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/spf13/cobra"
+
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui"
 )
 
 // isolate points HOME and the ADC variables at an empty temp dir, so no
@@ -31,6 +38,9 @@ func isolate(t *testing.T) string {
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "")
 	t.Setenv("CLOUDSDK_CONFIG", filepath.Join(home, "gcloud"))
 	t.Setenv("GOOGLE_CLOUD_QUOTA_PROJECT", "")
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("COLABDASH_CONFIG", "")
+	t.Setenv("COLABDASH_PROFILE", "")
 	return home
 }
 
@@ -110,6 +120,14 @@ func TestStatusShowTokens(t *testing.T) {
 	if n := strings.Count(out, `"token":`); n != 3 {
 		t.Errorf("--show-tokens printed %d tokens, want 3", n)
 	}
+	// In the table the tokens come after it, leaving its columns as narrow
+	// as without them.
+	_, plain, _ := runCLI(t, "status", "--demo")
+	_, withTokens, _ := runCLI(t, "status", "--demo", "--show-tokens")
+	header := func(s string) string { return strings.Split(s, "\n")[2] }
+	if header(plain) != header(withTokens) || strings.Count(withTokens, "https://") != 3 {
+		t.Errorf("--show-tokens changed the table:\n%s\nvs\n%s", plain, withTokens)
+	}
 }
 
 func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
@@ -170,7 +188,7 @@ func TestStatusExitCodes(t *testing.T) {
 	}{
 		{"unknown flag", []string{"status", "--nope"}, 2, "unknown flag"},
 		{"extra argument", []string{"status", "extra"}, 2, "unknown command"},
-		{"no credentials", []string{"status"}, 3, "credentials"},
+		{"no credentials", []string{"status"}, 3, "or pass --credentials FILE or --access-token-file FILE"},
 		{"missing credentials file", []string{"status", "--credentials", filepath.Join(home, "nope.json")}, 3, "nope.json"},
 		{"401", []string{"status", "--endpoint", googleErr(401, `{"error":{"code":401,"status":"UNAUTHENTICATED","message":"Request had invalid authentication credentials."}}`), "--access-token-file", tokenFile}, 3, ""},
 		{"scope", []string{"status", "--endpoint", googleErr(403, `{"error":{"code":403,"status":"PERMISSION_DENIED","message":"insufficient scopes","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT"}]}}`), "--access-token-file", tokenFile}, 3, "--scopes="},
@@ -273,8 +291,10 @@ func TestEmulatorCommandServesStatus(t *testing.T) {
 
 // BenchmarkStatus measures `colabdash status` (connect, get_subscription +
 // list_runtimes, list_sessions for every runtime) against the emulator
-// with 20 runtimes and 50 ms latency per tool call. The round-trips metric
-// is the wall time divided by the latency: a serial client would need 22.
+// with 20 runtimes and 50 ms latency on every request. The round-trips
+// metric is the wall time divided by the latency: the floor is 3 (connect,
+// list_runtimes alongside tools/list, all list_sessions alongside
+// get_subscription); a serial client would need 24.
 func BenchmarkStatus(b *testing.B) {
 	const latency = 50 * time.Millisecond
 	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Latency: latency, Stateless: true, JSONResponse: true, RuntimeLimit: -1})
@@ -301,4 +321,366 @@ func BenchmarkStatus(b *testing.B) {
 		c.Close()
 	}
 	b.ReportMetric(float64(time.Since(start))/float64(b.N)/float64(latency), "roundtrips")
+}
+
+func writeFile(t *testing.T, path, content string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestConfigCommandDefaultsAndFile(t *testing.T) {
+	home := isolate(t)
+	code, out, errs := runCLI(t, "config")
+	if code != 0 || !strings.HasPrefix(out, "# defaults: no config file at "+filepath.Join(home, ".config", "colabdash", "config.yaml")) ||
+		!strings.Contains(out, "refreshInterval: 30s") || !strings.Contains(out, "# profile in effect: default") {
+		t.Fatalf("exit %d, stderr %q, out:\n%s", code, errs, out)
+	}
+	// The XDG location is read; COLABDASH_CONFIG overrides it; --config
+	// overrides both.
+	xdg := writeFile(t, filepath.Join(home, ".config", "colabdash", "config.yaml"), "refreshInterval: 45s\n")
+	env := writeFile(t, filepath.Join(home, "env.yaml"), "refreshInterval: 50s\nprofile: work\nprofiles:\n  work:\n    quotaProject: q1\n")
+	flag := writeFile(t, filepath.Join(home, "flag.yaml"), "refreshInterval: 55s\n")
+	for _, c := range []struct {
+		env  string
+		args []string
+		want []string
+	}{
+		{"", []string{"config"}, []string{"# from " + xdg, "refreshInterval: 45s"}},
+		{env, []string{"config"}, []string{"# from " + env, "refreshInterval: 50s", "# profile in effect: work"}},
+		{env, []string{"config", "--profile", "demo"}, []string{"# profile in effect: demo"}},
+		{env, []string{"--config", flag, "config"}, []string{"# from " + flag, "refreshInterval: 55s"}},
+	} {
+		t.Setenv("COLABDASH_CONFIG", c.env)
+		code, out, errs := runCLI(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v (COLABDASH_CONFIG=%q): output lacks %q:\n%s", c.args, c.env, w, out)
+			}
+		}
+	}
+}
+
+// Every command refuses to start on a broken config: one line naming the
+// file and line, exit code 2, nothing on stdout.
+func TestBrokenConfigRefusesEveryCommand(t *testing.T) {
+	home := isolate(t)
+	cases := map[string]string{
+		"bad value":    "theme: dark\nrefreshInterval: 1s\n",
+		"unknown key":  "theme: dark\ncolour: red\n",
+		"syntax":       "theme: dark\nkeys: [\n",
+		"key conflict": "keys:\n  refresh: s\n",
+	}
+	for name, src := range cases {
+		path := writeFile(t, filepath.Join(home, name+".yaml"), src)
+		for _, args := range [][]string{{"config"}, {"status", "--demo"}, {"--demo"}, {"emulator", "--addr", "127.0.0.1:0"}} {
+			code, out, errs := runCLI(t, append([]string{"--config", path}, args...)...)
+			lines := strings.Split(strings.TrimSpace(errs), "\n")
+			if code != exitUsage || out != "" || len(lines) != 1 || !strings.Contains(errs, path+":2:") {
+				t.Errorf("%s %v: exit %d, stdout %q, stderr %q", name, args, code, out, errs)
+			}
+		}
+	}
+	// version still works, so a user can report which build rejects the file.
+	if code, out, _ := runCLI(t, "--config", filepath.Join(home, "bad value.yaml"), "version"); code != 0 || !strings.HasPrefix(out, "colabdash ") {
+		t.Errorf("version: exit %d %q", code, out)
+	}
+}
+
+func TestUnknownProfileIsUsageError(t *testing.T) {
+	isolate(t)
+	t.Setenv("COLABDASH_PROFILE", "nope")
+	code, _, errs := runCLI(t, "status")
+	if code != exitUsage || !strings.Contains(errs, `profile "nope" (from COLABDASH_PROFILE) is not defined`) {
+		t.Fatalf("exit %d, %q", code, errs)
+	}
+}
+
+// Key bindings from the config replace the defaults and are what the help
+// view shows and what the dashboard obeys.
+func TestConfigKeysReachHelpView(t *testing.T) {
+	s, err := state.ParseSettings("c.yaml", []byte("keys:\n  refresh: [f5, ctrl+r]\n  quit: Q\n  help: h\n"),
+		state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := buildKeymap(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := dashboardOptions(globalFlags{settings: s, keys: k, profile: s.Profiles["default"]})
+	o.Service, o.NoColor = &nullService{}, true
+	var m tea.Model = ui.New(o)
+	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if v := m.View(); !strings.Contains(v, "h help") || !strings.Contains(v, "Q quit") || !strings.Contains(v, "profile default") {
+		t.Fatalf("footer does not show the configured keys:\n%s", v)
+	}
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("h")})
+	v := m.View()
+	if !strings.Contains(v, "HELP") || !strings.Contains(v, "f5/ctrl+r") || regexp.MustCompile(`(^|\s)r\s+refresh`).MatchString(v) || strings.Contains(v, "q/ctrl+c") {
+		t.Fatalf("help view does not show the keys in effect:\n%s", v)
+	}
+	// The old quit key no longer quits; the new one does.
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")}); cmd != nil {
+		if _, quit := cmd().(tea.QuitMsg); quit {
+			t.Fatal("q still quits")
+		}
+	}
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Q")}); cmd == nil {
+		t.Fatal("Q does not quit")
+	} else if _, quit := cmd().(tea.QuitMsg); !quit {
+		t.Fatal("Q does not quit")
+	}
+}
+
+// nullService answers every call with an empty result.
+type nullService struct{ api.Service }
+
+func (nullService) GetSubscription(context.Context) (api.Subscription, error) {
+	return api.Subscription{}, nil
+}
+func (nullService) ListRuntimeSpecs(context.Context) ([]api.RuntimeSpec, error) { return nil, nil }
+func (nullService) ListRuntimes(context.Context) ([]api.Runtime, error)         { return nil, nil }
+func (nullService) ListSessions(context.Context, string) ([]api.Session, error) {
+	return nil, nil
+}
+func (nullService) Close() error { return nil }
+
+// A whole status run against the emulator with --log-file --debug: every
+// API call is logged with tool, target, duration and outcome, and no log
+// line (nor stderr) contains the access token or any proxy token, even
+// when a server reply quoting them becomes an error.
+func TestLogFileRedactsEveryToken(t *testing.T) {
+	home := isolate(t)
+	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	const accessToken = "ya29.test-access-token-0123456789"
+	tokFile := writeFile(t, filepath.Join(home, "token.txt"), accessToken+"\n")
+	secrets := []string{accessToken, "test-access-token-0123456789"}
+	for _, rt := range srv.Runtimes() {
+		if rt.ConnectionInfo != nil && rt.ConnectionInfo.Token != "" {
+			secrets = append(secrets, rt.ConnectionInfo.Token)
+		}
+	}
+	if len(secrets) < 4 {
+		t.Fatalf("emulator issued too few proxy tokens: %v", secrets)
+	}
+	// One list_sessions fails with a reply that quotes a proxy token and
+	// the caller's Authorization header.
+	srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_sessions", Times: 1,
+		Text: colabfake.GoogleErrorText(api.FailedPrecondition, "proxy token "+secrets[2]+" rejected; Authorization: Bearer "+accessToken, "", 0)})
+	logPath := filepath.Join(home, "colabdash.log")
+	code, out, errs := runCLI(t, "status", "--endpoint", endpoint, "--access-token-file", tokFile, "--log-file", logPath, "--debug")
+	if code != exitAPI || !strings.Contains(errs, "FAILED_PRECONDITION") || !strings.Contains(errs, "[redacted]") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, rt := range srv.Runtimes() { // tokens issued meanwhile count too
+		if rt.ConnectionInfo != nil {
+			secrets = append(secrets, rt.ConnectionInfo.Token)
+		}
+	}
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	calls := map[string]string{}
+	for i, ln := range lines {
+		for _, s := range secrets {
+			if strings.Contains(ln, s) {
+				t.Errorf("log line %d contains secret %q: %s", i+1, s, ln)
+			}
+		}
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(ln), &rec); err != nil {
+			t.Fatalf("log line %d is not JSON: %v: %s", i+1, err, ln)
+		}
+		if rec["msg"] == "api call" {
+			if _, ok := rec["duration"]; !ok {
+				t.Errorf("api call without duration: %s", ln)
+			}
+			calls[rec["tool"].(string)+" "+rec["target"].(string)] = rec["outcome"].(string)
+		}
+	}
+	for _, s := range secrets {
+		if strings.Contains(errs, s) || strings.Contains(out, s) {
+			t.Errorf("output contains secret %q", s)
+		}
+	}
+	if calls["list_runtimes "] != "ok" || calls["get_subscription "] != "ok" {
+		t.Errorf("calls logged: %v", calls)
+	}
+	failed := 0
+	for k, v := range calls {
+		if strings.HasPrefix(k, "list_sessions runtimes/") && v == "FAILED_PRECONDITION" {
+			failed++
+		}
+	}
+	if failed != 1 || len(lines) < 6 {
+		t.Errorf("%d failed list_sessions logged, %d lines: %v", failed, len(lines), calls)
+	}
+	if !strings.Contains(string(data), `"level":"DEBUG"`) {
+		t.Errorf("--debug wrote no debug lines")
+	}
+}
+
+func TestDebugNeedsLogFile(t *testing.T) {
+	isolate(t)
+	if code, _, errs := runCLI(t, "status", "--demo", "--debug"); code != exitUsage || !strings.Contains(errs, "--log-file") {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+}
+
+// Switching profile inside the dashboard, against two emulators with
+// different tiers and runtimes: the header names the new profile and tier,
+// the rows are the new account's, and the first account's rows are gone.
+func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
+	home := isolate(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srvA, endA, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, Tier: api.TierPro})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srvA.Close()
+	srvB, endB, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedEmpty, Tier: api.TierFree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srvB.Close()
+	if _, err := srvB.AddRuntime(api.Runtime{Name: "runtimes/rt-bravo-only", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: "NONE", Shape: api.ShapeStandard},
+		ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	tok := writeFile(t, filepath.Join(home, "tok"), "ya29.profile-switch-token\n")
+	cfg := fmt.Sprintf("profile: alpha\nprofiles:\n  alpha:\n    accessTokenFile: %s\n    endpoint: %s\n  bravo:\n    accessTokenFile: %s\n    endpoint: %s\n", tok, endA, tok, endB)
+	s, err := state.ParseSettings("c.yaml", []byte(cfg), state.SettingsOptions{Actions: keymap.Actions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := globalFlags{settings: s, keys: keymap.Default(), profile: s.Profiles["alpha"]}
+	conn, err := connect(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.close()
+	o := dashboardOptions(g)
+	o.Service, o.Endpoint, o.Account, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, true, ctx
+	tm := teatest.NewTestModel(t, ui.New(o), teatest.WithInitialTermSize(110, 30))
+	waitFor := func(what ...string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			for _, w := range what {
+				if !bytes.Contains(b, []byte(w)) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	waitFor("profile alpha", "tier Pro", "rt-t4demo")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("P")})
+	waitFor("PROFILES", "alpha (active)", "bravo", "demo")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor("profile bravo", "tier Free", "rt-bravo-only")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(ui.Model)
+	if fm.Profile() != "bravo" || fm.Snapshot().Runtime("runtimes/rt-bravo-only") == nil || fm.Snapshot().Len() != 1 {
+		t.Fatalf("after the switch: profile %q, %d runtimes", fm.Profile(), fm.Snapshot().Len())
+	}
+	if v := fm.View(); strings.Contains(v, "rt-t4demo") || !strings.Contains(v, "profile bravo") {
+		t.Fatalf("view after the switch:\n%s", v)
+	}
+	// The first profile's connection was closed by the switch: calling
+	// through it fails.
+	if _, err := conn.svc.ListRuntimes(ctx); err == nil {
+		t.Fatal("the replaced Service still works")
+	}
+	fm.Service().Close()
+	var connects int
+	for _, e := range fm.Events() {
+		if e.Tool == "connect" && e.Target == "bravo" && e.Err == nil {
+			connects++
+		}
+	}
+	if connects != 1 {
+		t.Fatalf("event log lacks the profile switch: %+v", fm.Events())
+	}
+}
+
+func TestThemeFlag(t *testing.T) {
+	home := isolate(t)
+	cfg := writeFile(t, filepath.Join(home, "c.yaml"), "theme: light\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"config"}, "auto"},
+		{[]string{"--config", cfg, "config"}, "light"},
+		{[]string{"--config", cfg, "--theme", "DARK", "config"}, "dark"},
+	} {
+		cmd := &cobra.Command{}
+		g := globalFlags{}
+		cmd.Flags().StringVar(&g.theme, "theme", "", "")
+		cmd.Flags().StringVar(&g.config, "config", "", "")
+		if err := cmd.Flags().Parse(c.args[:len(c.args)-1]); err != nil {
+			t.Fatal(err)
+		}
+		if err := loadConfig(cmd, &g, os.Getenv); err != nil {
+			t.Fatal(err)
+		}
+		if got := g.themeName(); got != c.want {
+			t.Errorf("%v: theme %q, want %q", c.args, got, c.want)
+		}
+		if o := dashboardOptions(g); o.Theme != c.want {
+			t.Errorf("%v: Options.Theme %q", c.args, o.Theme)
+		}
+	}
+	if code, _, errs := runCLI(t, "status", "--demo", "--theme", "solarized"); code != exitUsage || !strings.Contains(errs, "accepted: auto, dark, light") {
+		t.Fatalf("bad --theme: exit %d %q", code, errs)
+	}
+}
+
+// --help of the program and of every subcommand has examples; completion
+// and version work even with a broken config file.
+func TestHelpCompletionVersion(t *testing.T) {
+	home := isolate(t)
+	broken := writeFile(t, filepath.Join(home, "broken.yaml"), "theme: blue\n")
+	code, out, _ := runCLI(t, "--help")
+	for _, want := range []string{"Examples:", "completion bash", "--log-file", "--profile", "--theme", "--config"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--help lacks %q (exit %d)", want, code)
+		}
+	}
+	for _, sub := range []string{"status", "config", "emulator"} {
+		if code, out, _ := runCLI(t, sub, "--help"); code != 0 || !strings.Contains(out, "Examples:") {
+			t.Errorf("%s --help: exit %d, no examples:\n%s", sub, code, out)
+		}
+	}
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		if code, out, errs := runCLI(t, "--config", broken, "completion", sh); code != 0 || !strings.Contains(out, "colabdash") {
+			t.Errorf("completion %s: exit %d %q", sh, code, errs)
+		}
+	}
+	code, out, _ = runCLI(t, "--config", broken, "__complete", "--theme", "")
+	if code != 0 || !strings.Contains(out, "light") {
+		t.Errorf("--theme completion: exit %d %q", code, out)
+	}
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		if code, out, _ := runCLI(t, args...); code != 0 || !strings.Contains(out, "commit ") || !strings.Contains(out, "go1.") {
+			t.Errorf("%v: exit %d %q", args, code, out)
+		}
+	}
 }

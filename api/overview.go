@@ -19,33 +19,33 @@ type Overview struct {
 }
 
 // LoadOverview fetches an Overview in about two round trips after the
-// connection: get_subscription and list_runtimes run concurrently, then
-// list_sessions runs for every runtime at once.
+// connection: get_subscription and list_runtimes start together, and
+// list_sessions starts for every runtime at once as soon as list_runtimes
+// answers (without waiting for the tier).
 //
-// It returns the first error of get_subscription or list_runtimes (an
+// It returns the first error of list_runtimes or get_subscription (an
 // *Error, or ctx's error); a failing list_sessions does not fail the whole
 // overview but is recorded in SessionErrors.
 func LoadOverview(ctx context.Context, svc Service) (Overview, error) {
 	var (
-		ov      Overview
-		subErr  error
-		listErr error
-		wg      sync.WaitGroup
+		sub    Subscription
+		subErr error
+		subWG  sync.WaitGroup
 	)
-	wg.Add(2)
-	go func() { defer wg.Done(); ov.Subscription, subErr = svc.GetSubscription(ctx) }()
-	go func() { defer wg.Done(); ov.Runtimes, listErr = svc.ListRuntimes(ctx) }()
-	wg.Wait()
-	if listErr != nil {
-		return ov, listErr
+	subWG.Add(1)
+	go func() { defer subWG.Done(); sub, subErr = svc.GetSubscription(ctx) }()
+	rts, err := svc.ListRuntimes(ctx)
+	if err != nil {
+		subWG.Wait()
+		return Overview{}, err
 	}
-	if subErr != nil {
-		return ov, subErr
-	}
-	ov.Sessions = make(map[string][]Session, len(ov.Runtimes))
-	ov.SessionErrors = map[string]error{}
-	var mu sync.Mutex
-	for _, rt := range ov.Runtimes {
+	sessions := make(map[string][]Session, len(rts))
+	sessionErrs := map[string]error{}
+	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
+	for _, rt := range rts {
 		wg.Add(1)
 		go func(name string) {
 			defer wg.Done()
@@ -53,12 +53,13 @@ func LoadOverview(ctx context.Context, svc Service) (Overview, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				ov.SessionErrors[name] = err
+				sessionErrs[name] = err
 				return
 			}
-			ov.Sessions[name] = ss
+			sessions[name] = ss
 		}(rt.Name)
 	}
 	wg.Wait()
-	return ov, nil
+	subWG.Wait()
+	return Overview{Subscription: sub, Runtimes: rts, Sessions: sessions, SessionErrors: sessionErrs}, subErr
 }

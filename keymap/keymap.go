@@ -29,6 +29,23 @@ const (
 	ActionHelp      = "help"
 	ActionQuit      = "quit"
 	ActionDemo      = "demo"
+	ActionProfile   = "profile"
+	ActionEvents    = "events"
+
+	// Actions that change something on Colab (disabled by SetReadOnly).
+	ActionNewRuntime    = "new_runtime"
+	ActionQuickCreate   = "quick_create"
+	ActionDeleteRuntime = "delete_runtime"
+	ActionOpenSession   = "open_session"
+	ActionCloseSession  = "close_session"
+	ActionRunCode       = "run_code"
+	ActionRenewToken    = "renew_token"
+	ActionCancel        = "cancel"
+
+	// Clipboard actions (read-only, allowed in --readonly).
+	ActionCopyURL     = "copy_url"
+	ActionCopyToken   = "copy_token"
+	ActionRevealToken = "reveal_token"
 )
 
 // KeyMap is every action of the dashboard. It implements help.KeyMap.
@@ -43,6 +60,20 @@ type KeyMap struct {
 	Back, Help, Quit key.Binding
 	// Demo continues in demo mode from the no-credentials screen.
 	Demo key.Binding
+	// Profile opens the profile picker; Events toggles the event log.
+	Profile, Events key.Binding
+
+	// Actions (disabled and hidden from help by SetReadOnly): n picks a
+	// runtimeSpec and creates a runtime, N re-creates the last used spec,
+	// d deletes the selected runtime, o opens a session on it, x closes the
+	// selected session, e opens the run-code panel, R renews the selected
+	// runtime's proxy token now, c cancels a create waiting to retry.
+	NewRuntime, QuickCreate, DeleteRuntime, OpenSession, CloseSession, RunCode, RenewToken, Cancel key.Binding
+
+	// Clipboard: y copies the selected runtime's connection URL, v reveals
+	// its proxy token in the details panel, Y copies the token (only once
+	// revealed).
+	CopyURL, CopyToken, RevealToken key.Binding
 }
 
 type def struct {
@@ -67,11 +98,44 @@ var defaults = map[string]def{
 	ActionHelp:      {[]string{"?"}, "help"},
 	ActionQuit:      {[]string{"q", "ctrl+c"}, "quit"},
 	ActionDemo:      {[]string{"d"}, "demo mode"},
+	ActionProfile:   {[]string{"P"}, "switch profile"},
+	ActionEvents:    {[]string{"L"}, "event log"},
+
+	ActionNewRuntime:    {[]string{"n"}, "new runtime"},
+	ActionQuickCreate:   {[]string{"N"}, "re-create last spec"},
+	ActionDeleteRuntime: {[]string{"d"}, "delete"},
+	ActionOpenSession:   {[]string{"o"}, "open session"},
+	ActionCloseSession:  {[]string{"x"}, "close session"},
+	ActionRunCode:       {[]string{"e"}, "run code"},
+	ActionRenewToken:    {[]string{"R"}, "renew token now"},
+	ActionCancel:        {[]string{"c"}, "cancel create retry"},
+	ActionCopyURL:       {[]string{"y"}, "copy URL"},
+	ActionCopyToken:     {[]string{"Y"}, "copy token"},
+	ActionRevealToken:   {[]string{"v"}, "reveal token"},
+}
+
+// mutating lists the actions that change something on Colab.
+// Renewing a proxy token (get_runtime) only reads, so it stays.
+var mutating = []string{ActionNewRuntime, ActionQuickCreate, ActionDeleteRuntime, ActionOpenSession,
+	ActionCloseSession, ActionRunCode, ActionCancel}
+
+// SetReadOnly disables every action that changes something on Colab
+// (create, delete, sessions, run code): a disabled
+// binding matches no key and is left out of the help. Navigation, refresh
+// and the clipboard stay.
+func (k *KeyMap) SetReadOnly(readOnly bool) {
+	for _, a := range mutating {
+		k.binding(a).SetEnabled(!readOnly)
+	}
 }
 
 // Default returns the default key map: arrows and vim keys (k/j, g/G,
 // ctrl+b/ctrl+f), tab between panels, enter for details, / filter, s sort,
-// r refresh, esc back, ? help, q and ctrl+c quit, d demo.
+// r refresh, esc back, ? help, q and ctrl+c quit, d demo (no-credentials
+// screen); in the dashboard n new runtime, N re-create last spec, d delete,
+// o open session, x close session, e run code, R renew token, c cancel a
+// create retry, y copy URL, v reveal token, Y copy token, P switch
+// profile, L event log.
 func Default() *KeyMap {
 	k := &KeyMap{}
 	for name, d := range defaults {
@@ -116,6 +180,32 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		return &k.Quit
 	case ActionDemo:
 		return &k.Demo
+	case ActionProfile:
+		return &k.Profile
+	case ActionEvents:
+		return &k.Events
+	case ActionNewRuntime:
+		return &k.NewRuntime
+	case ActionQuickCreate:
+		return &k.QuickCreate
+	case ActionDeleteRuntime:
+		return &k.DeleteRuntime
+	case ActionOpenSession:
+		return &k.OpenSession
+	case ActionCloseSession:
+		return &k.CloseSession
+	case ActionRunCode:
+		return &k.RunCode
+	case ActionRenewToken:
+		return &k.RenewToken
+	case ActionCancel:
+		return &k.Cancel
+	case ActionCopyURL:
+		return &k.CopyURL
+	case ActionCopyToken:
+		return &k.CopyToken
+	case ActionRevealToken:
+		return &k.RevealToken
 	}
 	return nil
 }
@@ -169,16 +259,19 @@ func helpKeys(keys []string) string {
 
 // ShortHelp is the one-line help of the footer (help.KeyMap).
 func (k *KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.NextPanel, k.Filter, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.NewRuntime, k.DeleteRuntime, k.RunCode, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by "?", in columns: navigation, panels, data,
-// general (help.KeyMap).
+// general, runtimes, sessions, clipboard (help.KeyMap).
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextPanel, k.PrevPanel, k.Details},
+		{k.NextPanel, k.PrevPanel, k.Details, k.Profile, k.Events},
 		{k.Filter, k.Sort, k.Refresh},
 		{k.Back, k.Help, k.Quit},
+		{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.Cancel, k.RenewToken},
+		{k.OpenSession, k.CloseSession, k.RunCode},
+		{k.CopyURL, k.RevealToken, k.CopyToken},
 	}
 }

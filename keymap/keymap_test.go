@@ -85,13 +85,45 @@ func TestRebindErrors(t *testing.T) {
 
 func TestHelpGroups(t *testing.T) {
 	k := Default()
-	if len(k.FullHelp()) != 4 || len(k.ShortHelp()) == 0 {
+	if len(k.FullHelp()) != 7 || len(k.ShortHelp()) == 0 {
 		t.Fatal("help groups")
 	}
 	short := help.New().View(k)
-	for _, want := range []string{"↑/k", "/", "?", "q/ctrl+c"} {
+	for _, want := range []string{"n", "?", "q/ctrl+c"} {
 		if !strings.Contains(short, want) {
 			t.Errorf("short help lacks %q: %s", want, short)
 		}
+	}
+}
+
+// --readonly: every mutating action matches no key and leaves the help;
+// navigation and the clipboard stay.
+func TestSetReadOnly(t *testing.T) {
+	k := Default()
+	k.SetReadOnly(true)
+	for _, b := range []key.Binding{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.OpenSession, k.CloseSession, k.RunCode, k.Cancel} {
+		if b.Enabled() {
+			t.Errorf("%v still enabled", b.Keys())
+		}
+		if key.Matches(press(b.Keys()[0]), b) {
+			t.Errorf("%v still matches", b.Keys())
+		}
+	}
+	h := help.New()
+	h.ShowAll = true
+	full := h.View(k)
+	for _, gone := range []string{"new runtime", "delete", "run code", "open session"} {
+		if strings.Contains(full, gone) {
+			t.Errorf("read-only help still offers %q:\n%s", gone, full)
+		}
+	}
+	for _, stays := range []string{"copy URL", "refresh", "quit", "renew token"} {
+		if !strings.Contains(full, stays) {
+			t.Errorf("read-only help lacks %q", stays)
+		}
+	}
+	k.SetReadOnly(false)
+	if !key.Matches(press("d"), k.DeleteRuntime) {
+		t.Fatal("SetReadOnly(false) did not re-enable")
 	}
 }

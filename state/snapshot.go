@@ -102,11 +102,9 @@ type Runtime struct {
 	// RenewErr is the last failed token renewal (get_runtime) error, nil
 	// after a success: the runtime's state is then unknown, not gone.
 	RenewErr error
-	// RenewedAt is when a get_runtime result (a renewed proxy token) was
-	// last applied by UpdateRuntime; zero if never.
-	RenewedAt time.Time
 
-	search string // lower-case text the filter matches
+	search  string // lower-case text the filter matches
+	touched uint64 // snapshot version of the last change from a non-list source
 }
 
 // Gone reports whether the runtime disappeared from list_runtimes or
@@ -195,16 +193,31 @@ func (s *Snapshot) ApplySpecs(now time.Time, specs []api.RuntimeSpec) {
 // but which is still listed is NOT gone (field case 1). Entries without a
 // name are ignored.
 func (s *Snapshot) ApplyRuntimes(now time.Time, rts []api.Runtime) {
+	s.ApplyRuntimesSince(now, ^uint64(0), rts)
+}
+
+// ApplyRuntimesSince is ApplyRuntimes for a list_runtimes request sent when
+// the snapshot's Version was since: what the snapshot learnt after that
+// from other calls wins over the older list. A runtime created, renewed or
+// deleted (UpdateRuntime, MarkRuntimeGone, ApplyRenewError NOT_FOUND) after
+// the request was sent is neither marked gone for missing from the list nor
+// brought back by it. So a list that raced a create_runtime does not hide
+// the new runtime, and one that raced a delete_runtime does not revive the
+// deleted one.
+func (s *Snapshot) ApplyRuntimesSince(now time.Time, since uint64, rts []api.Runtime) {
 	seen := make(map[string]struct{}, len(rts))
 	for _, rt := range rts {
 		if rt.Name == "" {
 			continue
 		}
 		seen[rt.Name] = struct{}{}
+		if r := s.runtimes[rt.Name]; r != nil && r.touched > since {
+			continue
+		}
 		s.upsert(now, rt)
 	}
 	for name, r := range s.runtimes {
-		if _, ok := seen[name]; !ok && !r.Gone() {
+		if _, ok := seen[name]; !ok && !r.Gone() && r.touched <= since {
 			s.markGone(r, now, "missing from list_runtimes")
 		}
 	}
@@ -242,31 +255,8 @@ func (s *Snapshot) UpdateRuntime(now time.Time, rt api.Runtime) {
 	}
 	r := s.upsert(now, rt)
 	r.RenewErr = nil
-	r.RenewedAt = now
 	s.version++
-}
-
-// ApplyRuntimesStarted is ApplyRuntimes for a list_runtimes call that was
-// started at started. The server may have read that list before a token
-// renewal that finished while the list was in flight: a runtime renewed
-// (UpdateRuntime) at or after started keeps its renewed connectionInfo
-// when the list carries an earlier (or no) expireTime, so a late list
-// never puts back a superseded proxy token.
-func (s *Snapshot) ApplyRuntimesStarted(now, started time.Time, rts []api.Runtime) {
-	cloned := false
-	for i, rt := range rts {
-		r := s.runtimes[rt.Name]
-		if r == nil || r.ConnectionInfo == nil || r.RenewedAt.IsZero() || r.RenewedAt.Before(started) {
-			continue
-		}
-		if rt.ConnectionInfo == nil || rt.ExpireTime().Before(r.ExpireTime()) {
-			if !cloned {
-				rts, cloned = slices.Clone(rts), true
-			}
-			rts[i].ConnectionInfo = r.ConnectionInfo
-		}
-	}
-	s.ApplyRuntimes(now, rts)
+	r.touched = s.version
 }
 
 // ApplyRenewError records a failed get_runtime for runtime name. A NOT_FOUND
@@ -281,6 +271,7 @@ func (s *Snapshot) ApplyRenewError(now time.Time, name string, err error) {
 		if !r.Gone() {
 			s.markGone(r, now, string(api.NotFound))
 			s.version++
+			r.touched = s.version
 		}
 		return
 	}
@@ -293,6 +284,7 @@ func (s *Snapshot) MarkRuntimeGone(now time.Time, name, reason string) {
 	if r := s.runtimes[name]; r != nil && !r.Gone() {
 		s.markGone(r, now, reason)
 		s.version++
+		r.touched = s.version
 	}
 }
 

@@ -367,3 +367,28 @@ func TestVersionBumpsOnChanges(t *testing.T) {
 		t.Fatal("an error must not reorder rows")
 	}
 }
+
+// A list_runtimes sent before a create or delete finished must not undo
+// what that call established (two creates racing a refresh; a delete
+// racing a refresh).
+func TestApplyRuntimesSinceKeepsNewerFacts(t *testing.T) {
+	t4 := api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("r-a", t0.Add(time.Hour), t4), rt("r-b", t0.Add(time.Hour), t4)})
+	sent := s.Version() // a refresh goes out
+	s.UpdateRuntime(t0, rt("r-new", t0.Add(time.Hour), t4))
+	s.MarkRuntimeGone(t0, "runtimes/r-b", "deleted")
+	// The stale list: no r-new, r-b still there.
+	s.ApplyRuntimesSince(t0, sent, []api.Runtime{rt("r-a", t0.Add(time.Hour), t4), rt("r-b", t0.Add(time.Hour), t4)})
+	if r := s.Runtime("runtimes/r-new"); r == nil || r.Gone() {
+		t.Fatal("the stale list hid a runtime created after it was sent")
+	}
+	if r := s.Runtime("runtimes/r-b"); !r.Gone() || r.GoneReason != "deleted" {
+		t.Fatal("the stale list revived a runtime deleted after it was sent")
+	}
+	// A list sent afterwards is the truth again.
+	s.ApplyRuntimesSince(t0, s.Version(), []api.Runtime{rt("r-a", t0.Add(time.Hour), t4)})
+	if !s.Runtime("runtimes/r-new").Gone() {
+		t.Fatal("a newer list could not mark the runtime gone")
+	}
+}

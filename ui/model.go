@@ -36,6 +36,9 @@ const (
 	MaxBackoff = 5 * time.Minute
 	// DefaultCallTimeout bounds each API call (30 s).
 	DefaultCallTimeout = 30 * time.Second
+	// DefaultRenewLead is how long before expireTime a proxy token is
+	// renewed (5 min; Options.RenewLead).
+	DefaultRenewLead = 5 * time.Minute
 	// RenewRetry is the pause before retrying a failed or unhelpful proxy
 	// token renewal (get_runtime) of one runtime (30 s).
 	RenewRetry = 30 * time.Second
@@ -59,6 +62,9 @@ type Options struct {
 	// ExpiringThreshold: a proxy token with at most this much left shows
 	// EXPIRING and is renewed with get_runtime (default 5 min).
 	ExpiringThreshold time.Duration
+	// NoAutoRenew turns automatic proxy-token renewal off (config
+	// autoRenew: false); refresh (r) still lists fresh tokens.
+	NoAutoRenew bool
 	// GoneRetention: how long a vanished runtime stays listed as gone
 	// (default 10 min).
 	GoneRetention time.Duration
@@ -73,9 +79,39 @@ type Options struct {
 	// NoColor renders without any colour or style escape codes (set it when
 	// NO_COLOR is non-empty; see NoColorFromEnv).
 	NoColor bool
+	// Theme is "dark" (default) or "light": which ANSI colours suit the
+	// background (see DetectTheme).
+	Theme string
 	// Context is the parent of every API call's context (default
 	// context.Background()); calls are cancelled when the user quits.
 	Context context.Context
+	// Profiles are the names the profile picker (P) offers, sorted;
+	// Connect builds the Service of one. Both are needed for switching.
+	Profiles []string
+	Connect  ConnectFunc
+	// Redact, when set, removes secrets from error text before the event
+	// log shows it (api.Redactor.Redact).
+	Redact func(string) string
+	// RenewLead: each proxy token is renewed with get_runtime this long
+	// before its expireTime, at once when already inside the window
+	// (default ExpiringThreshold, 5 min).
+	RenewLead time.Duration
+	// ReadOnly disables every action that changes something on Colab
+	// (create, delete, sessions, run code, renew now) and hides it from
+	// the help (the --readonly flag).
+	ReadOnly bool
+	// StateDir is where the last used runtimeSpec is remembered
+	// (LastSpecFile); "" remembers nothing across runs. main passes
+	// DefaultStateDir().
+	StateDir string
+	// DefaultSpec is the runtimeSpec the create picker starts on, step by
+	// step, where it is offered and eligible (the config file's
+	// defaultRuntimeSpec); the zero value starts on the first eligible
+	// choice.
+	DefaultSpec api.RuntimeSpecKey
+	// Clipboard copies text (default SystemClipboard: OSC 52 plus the
+	// native clipboard). Tests inject a recorder.
+	Clipboard func(text string) error
 }
 
 type panel int
@@ -109,6 +145,7 @@ type callKey struct {
 type pendingCall struct {
 	gen     uint64
 	started time.Time
+	version uint64 // snapshot version when sent
 }
 
 // resultMsg is the answer to one API call. gen is the request generation:
@@ -167,6 +204,11 @@ type Model struct {
 	statusErr   bool
 	statusUntil time.Time
 	initCmds    []tea.Cmd
+
+	prof       profileState
+	events     eventLog
+	showEvents bool
+	ax         *actionState // dialogs and actions (actions.go)
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -195,8 +237,19 @@ func New(o Options) Model {
 	if o.Context == nil {
 		o.Context = context.Background()
 	}
+	if o.RenewLead <= 0 {
+		o.RenewLead = o.ExpiringThreshold
+	}
+	if o.Clipboard == nil {
+		o.Clipboard = SystemClipboard
+	}
+	if o.ReadOnly {
+		km := *o.Keymap // leave the caller's key map alone
+		km.SetReadOnly(true)
+		o.Keymap = &km
+	}
 	ctx, cancel := context.WithCancel(o.Context)
-	st := newStyles(o.NoColor)
+	st := newThemeStyles(rendererFor(o.NoColor), paletteFor(o.Theme))
 	h := help.New()
 	h.Styles = st.help
 	m := Model{
@@ -209,6 +262,7 @@ func New(o Options) Model {
 		tickGen: 1,
 		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{},
 		rowsDirty: true,
+		ax:        newActionState(o),
 	}
 	now := m.now()
 	m.nextRefresh = now.Add(o.RefreshInterval)
@@ -246,7 +300,7 @@ func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
 	}
 	m.seq++
 	gen := m.seq
-	m.pending[k] = pendingCall{gen: gen, started: now}
+	m.pending[k] = pendingCall{gen: gen, started: now, version: m.snap.Version()}
 	svc, parent, timeout, sem := m.svc, m.ctx, m.opts.CallTimeout, m.sem
 	return func() (msg tea.Msg) {
 		res := resultMsg{key: k, gen: gen}
@@ -306,8 +360,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(append(m.onTick(m.now()), m.tick())...)
 	case resultMsg:
 		cmd = m.onResult(msg)
+	case profileMsg:
+		cmd = m.onProfile(msg)
 	case tea.KeyMsg:
-		cmd = m.onKey(msg)
+		cmd = m.onKeys(msg)
+	default:
+		cmd, _ = m.onActionMsg(msg)
 	}
 	m.syncRows()
 	return m, cmd
@@ -323,13 +381,15 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 	if now.Before(m.nextRefresh.Add(-MaxBackoff)) || !now.Before(m.nextRefresh) {
 		cmds = append(cmds, m.refresh(now, false)...)
 	}
-	// Renew proxy tokens that are expiring or expired (field case 1).
+	cmds = append(cmds, m.actionsTick(now)...)
+	// Renew proxy tokens within the lead time of expireTime, or expired
+	// (field case 1); a failed renewal is retried every RenewRetry.
 	for r := range m.snap.All() {
-		if r.Gone() {
+		if r.Gone() || m.opts.NoAutoRenew {
 			continue
 		}
-		st, _ := r.Token(now, m.opts.ExpiringThreshold)
-		if st != state.TokenExpiring && st != state.TokenExpired {
+		st, rem := r.Token(now, m.opts.ExpiringThreshold)
+		if st == state.TokenUnknown || rem > m.opts.RenewLead {
 			continue
 		}
 		if last, ok := m.lastRenew[r.Name]; ok && now.Sub(last) >= 0 && now.Sub(last) < RenewRetry {
@@ -393,6 +453,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	}
 	delete(m.pending, msg.key)
 	now := m.now()
+	m.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
 	switch msg.key.kind {
 	case callRuntimes:
 		if msg.err != nil {
@@ -400,7 +461,8 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.nextRefresh = now.Add(m.backoff(m.snap.RuntimesFresh.Failures, msg.err))
 			return nil
 		}
-		m.snap.ApplyRuntimesStarted(now, p.started, msg.runtimes)
+		m.snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
+		m.onRuntimesListed(now)
 		m.nextRefresh = now.Add(m.opts.RefreshInterval)
 		var cmds []tea.Cmd
 		for r := range m.snap.All() {
@@ -443,8 +505,29 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	return nil
 }
 
+// onKeys splits runes that arrived in one read (fast typing, a held key,
+// tmux send-keys) into single keystrokes, so "jj" moves twice and a "?"
+// typed right after another key still opens the help. A bracketed paste
+// stays whole.
+func (m *Model) onKeys(k tea.KeyMsg) tea.Cmd {
+	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || k.Paste {
+		return m.onKey(k)
+	}
+	cmds := make([]tea.Cmd, 0, len(k.Runes))
+	for _, r := range k.Runes {
+		cmds = append(cmds, m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+	}
+	return tea.Batch(cmds...)
+}
+
 func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	now := m.now()
+	if m.ax.dlg != nil {
+		return m.onDialogKey(k, now)
+	}
+	if m.ax.exec != nil && m.ax.exec.open {
+		return m.onExecKey(k, now)
+	}
 	if m.filtering {
 		switch k.Type {
 		case tea.KeyCtrlC:
@@ -466,8 +549,29 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		m.rowsDirty = true
 		return nil
 	}
+	if m.prof.picking {
+		return m.onProfilePickerKey(k)
+	}
 	keys := m.keys
+	if m.showEvents {
+		switch {
+		case key.Matches(k, keys.Up):
+			m.events.offset = max(m.events.offset-1, 0)
+			return nil
+		case key.Matches(k, keys.Down):
+			m.events.offset++
+			return nil
+		case key.Matches(k, keys.Back), key.Matches(k, keys.Events):
+			m.showEvents, m.events.offset = false, 0
+			return nil
+		}
+	}
 	switch {
+	case key.Matches(k, keys.Profile):
+		m.openProfilePicker()
+	case key.Matches(k, keys.Events):
+		m.showEvents, m.events.offset = true, 0
+		m.showHelp, m.help.ShowAll = false, false
 	case key.Matches(k, keys.Quit):
 		m.cancel()
 		return tea.Quit
@@ -507,6 +611,9 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		m.setStatus(now, "sorted by "+m.sortKey.String(), false)
 	case key.Matches(k, keys.Refresh):
 		return tea.Batch(m.refresh(now, true)...)
+	default:
+		cmd, _ := m.onActionKey(k, now)
+		return cmd
 	}
 	return nil
 }

@@ -33,8 +33,8 @@ func ConfigureColor(noColor bool) {
 
 // NotATerminalMessage is what to print (on stderr, exiting non-zero) when
 // colabdash is started without a subcommand and stdout is not a terminal.
-const NotATerminalMessage = "colabdash: the dashboard needs a terminal, and stdout is not one.\n" +
-	"Use `colabdash status` for a plain listing that works in scripts and pipes."
+const NotATerminalMessage = "colabdash: the dashboard needs a terminal and stdout is not one; " +
+	"use `colabdash status` (or `status --json`) in scripts and pipes"
 
 // IsTerminal reports whether f is a terminal (TTY). main calls it on
 // os.Stdout before Run, and prints NotATerminalMessage when it is false.
@@ -168,7 +168,12 @@ func (m AuthErrorModel) View() string {
 		w = 80
 	}
 	var b strings.Builder
-	b.WriteString(m.st.errText.Render("✕ "+m.info.Headline) + "\n\n")
+	k := m.info.Keymap
+	// The keys come right under the headline so they stay on screen at the
+	// smallest size; the details follow.
+	b.WriteString(m.st.errText.Render("✕ "+m.info.Headline) + "\n")
+	b.WriteString(m.st.bold.Render(k.Demo.Help().Key) + " continue in demo mode (embedded emulator) · " +
+		m.st.bold.Render(k.Quit.Help().Key) + " quit (the fix is printed again on quit)\n\n")
 	if m.info.Err != nil {
 		b.WriteString(errLine(m.info.Err) + "\n\n")
 	}
@@ -184,11 +189,7 @@ func (m AuthErrorModel) View() string {
 		for _, f := range m.info.Fix {
 			b.WriteString("  " + f + "\n")
 		}
-		b.WriteString("\n")
 	}
-	k := m.info.Keymap
-	b.WriteString(m.st.bold.Render(k.Demo.Help().Key) + " continue in demo mode (embedded emulator) · " +
-		m.st.bold.Render(k.Quit.Help().Key) + " quit")
 	wrapped := lipgloss.NewStyle().Width(w).Render(b.String())
 	lines := strings.Split(wrapped, "\n")
 	for i := range lines {

@@ -131,12 +131,18 @@ func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bo
 		if err := ov.SessionErrors[rt.Name]; err != nil {
 			fmt.Fprintf(tw, "  └ sessions unavailable: %s\t\t\t\t\n", api.OneLine(err.Error(), 80))
 		}
-		if showTokens && rt.ConnectionInfo != nil {
-			fmt.Fprintf(tw, "  url %s token %s\t\t\t\t\n", rt.ConnectionInfo.URL, rt.ConnectionInfo.Token)
-		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if showTokens {
+		// Outside the table: a URL and a token would widen every column.
+		buf.WriteString("\nConnection URLs and proxy tokens (secrets):\n")
+		for _, rt := range ov.Runtimes {
+			if ci := rt.ConnectionInfo; ci != nil {
+				fmt.Fprintf(&buf, "  %s  %s  %s\n", rt.ID(), ci.URL, ci.Token)
+			}
+		}
 	}
 	for _, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
 		if _, err := io.WriteString(w, strings.TrimRight(line, " ")+"\n"); err != nil {

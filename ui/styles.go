@@ -1,18 +1,15 @@
 package ui
 
 import (
-	"io"
-
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/state"
 )
 
 // styles are built once per model (never in View). Colours are ANSI palette
-// indexes, so the user's terminal palette applies on light and dark
-// backgrounds alike. The selected row uses reverse video plus a "›" marker,
+// indexes, so the user's terminal palette applies, chosen per theme for
+// light or dark backgrounds (theme.go). The selected row uses reverse video plus a "›" marker,
 // so it shows without colour too.
 type styles struct {
 	title, bold, dim, colHeader, selected, stale, gone, errText, warn, badge lipgloss.Style
@@ -21,13 +18,17 @@ type styles struct {
 	help                                                                     help.Styles
 }
 
-func newStyles(noColor bool) styles {
-	r := lipgloss.DefaultRenderer()
-	if noColor {
-		r = lipgloss.NewRenderer(io.Discard)
-		r.SetColorProfile(termenv.Ascii)
-	}
+func newStyles(noColor bool) styles { return newThemeStyles(rendererFor(noColor), darkPalette) }
+
+// newThemeStyles builds the styles of palette p with renderer r.
+func newThemeStyles(r *lipgloss.Renderer, p palette) styles {
 	n := r.NewStyle
+	fg := func(c string) lipgloss.Style {
+		if c == "" {
+			return n()
+		}
+		return n().Foreground(lipgloss.Color(c))
+	}
 	s := styles{
 		title:      n().Bold(true),
 		bold:       n().Bold(true),
@@ -36,16 +37,16 @@ func newStyles(noColor bool) styles {
 		selected:   n().Reverse(true),
 		stale:      n().Faint(true),
 		gone:       n().Faint(true).Strikethrough(true),
-		errText:    n().Foreground(lipgloss.Color("1")),
-		warn:       n().Foreground(lipgloss.Color("3")),
+		errText:    fg(p.err),
+		warn:       fg(p.warn),
 		badge:      n().Reverse(true).Bold(true),
 		panelTitle: n().Bold(true),
-		panelFocus: n().Bold(true).Foreground(lipgloss.Color("6")),
+		panelFocus: fg(p.focus).Bold(true),
 	}
-	s.token[state.TokenUnknown] = n().Foreground(lipgloss.Color("8"))
-	s.token[state.TokenOK] = n().Foreground(lipgloss.Color("2"))
-	s.token[state.TokenExpiring] = n().Foreground(lipgloss.Color("3")).Bold(true)
-	s.token[state.TokenExpired] = n().Foreground(lipgloss.Color("1")).Bold(true)
+	s.token[state.TokenUnknown] = fg(p.unknown)
+	s.token[state.TokenOK] = fg(p.ok)
+	s.token[state.TokenExpiring] = fg(p.warn).Bold(true)
+	s.token[state.TokenExpired] = fg(p.err).Bold(true)
 	s.help = help.Styles{
 		ShortKey:       n().Bold(true),
 		ShortDesc:      n().Faint(true),

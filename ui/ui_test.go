@@ -100,6 +100,17 @@ func TestUpdateKeys(t *testing.T) {
 		{"up at top stays", []string{"up", "k"}, selected("r-alpha")},
 		{"G bottom is the gone runtime", []string{"G"}, selected("r-echo")},
 		{"g top", []string{"G", "g"}, selected("r-alpha")},
+		{"keys typed fast arrive in one read", []string{"jj"}, selected("r-charlie")},
+		{"help typed right after a move", []string{"j?"}, func(t *testing.T, m Model, _ runStats) {
+			if m.Selected() != "runtimes/r-bravo" || !m.showHelp {
+				t.Fatalf("selected %q, help %v", m.Selected(), m.showHelp)
+			}
+		}},
+		{"filter typed ahead in one read", []string{"/t4", "enter"}, func(t *testing.T, m Model, _ runStats) {
+			if m.filter != "t4" || len(m.rows) != 1 {
+				t.Fatalf("filter %q rows %d", m.filter, len(m.rows))
+			}
+		}},
 		{"filter t4", []string{"/", "t", "4", "enter"}, func(t *testing.T, m Model, _ runStats) {
 			if len(m.rows) != 1 || m.rows[0].ID() != "r-alpha" || m.filtering {
 				t.Fatalf("rows %d filtering %v", len(m.rows), m.filtering)
@@ -611,6 +622,16 @@ func TestAuthErrorScreen(t *testing.T) {
 		if ansi.StringWidth(ln) > 60 {
 			t.Fatalf("line too wide: %q", ln)
 		}
+	}
+	// At the smallest size the keys to go on stay visible.
+	tm, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 15})
+	if v := tm.(AuthErrorModel).View(); !strings.Contains(v, "continue in demo mode") || strings.Count(v, "\n") >= 15 {
+		t.Fatalf("at 60x15 the demo key is cut off or the screen overflows:\n%s", v)
+	}
+	info.Tried = append(info.Tried, "a", "b", "c", "d", "e", "f", "g", "h", "i", "j")
+	tm, _ = NewAuthError(info).Update(tea.WindowSizeMsg{Width: 60, Height: 15})
+	if v := tm.(AuthErrorModel).View(); !strings.Contains(v, "continue in demo mode") {
+		t.Fatalf("with a long list of paths tried the demo key is cut off:\n%s", v)
 	}
 	tm, cmd := m.Update(keyMsg("d"))
 	if !tm.(AuthErrorModel).WantsDemo() || cmd == nil {

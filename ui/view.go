@@ -53,17 +53,23 @@ func (m Model) View() string {
 	now := m.now()
 	lines := make([]string, 0, l.h)
 	lines = m.header(lines, now, l)
-	if m.showHelp {
+	switch {
+	case m.prof.picking:
+		lines = padLines(append(lines, m.profilePickerLines()...), l.h-2)
+	case m.showEvents:
+		lines = append(lines, m.eventLines(l.w, l.h-2-len(lines))...)
+		lines = padLines(lines, l.h-2)
+	case m.showHelp:
 		h := m.help
 		h.Width = l.w
 		lines = append(lines, m.st.panelFocus.Render("HELP")+m.st.dim.Render("  (? or esc to close)"))
-		// Columns in pairs, stacked, so every group fits from 60 columns up.
+		// Columns in threes, stacked, so every group fits from 60 columns up.
 		groups := m.keys.FullHelp()
-		for i := 0; i < len(groups); i += 2 {
+		for i := 0; i < len(groups); i += 3 {
 			if i > 0 {
 				lines = append(lines, "")
 			}
-			for _, ln := range strings.Split(h.FullHelpView(groups[i:min(i+2, len(groups))]), "\n") {
+			for _, ln := range strings.Split(h.FullHelpView(groups[i:min(i+3, len(groups))]), "\n") {
 				lines = append(lines, " "+ln)
 			}
 		}
@@ -71,11 +77,16 @@ func (m Model) View() string {
 			lines = append(lines, "")
 		}
 		lines = lines[:l.h-2]
-	} else {
+	case m.ax.exec != nil && m.ax.exec.open:
+		lines = append(lines, m.execView(now, l.w, l.h-4)...)
+	default:
 		lines = m.table(lines, now, l)
 		lines = m.bottom(lines, now, l)
 	}
 	lines = m.footer(lines, now, l)
+	if d := m.ax.dlg; d != nil {
+		lines = overlay(lines, d.lines(m.st, l.w), l.w)
+	}
 	var b strings.Builder
 	b.Grow(l.h * (l.w + 16))
 	for i, ln := range lines {
@@ -149,15 +160,20 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 	b.WriteString(m.st.title.Render("colabdash"))
 	b.WriteString(" · tier ")
 	b.WriteString(m.st.bold.Render(tier))
+	// The profile comes before the (possibly long) account, which is the
+	// part truncation may cut.
+	if m.opts.Profile != "" {
+		b.WriteString(" · profile " + m.opts.Profile)
+	}
+	if m.prof.switching != "" {
+		b.WriteString(" → " + m.prof.switching + "…")
+	}
 	where := m.opts.Account
 	if where == "" {
 		where = m.opts.Endpoint
 	}
 	if where != "" {
 		b.WriteString(" · " + where)
-	}
-	if m.opts.Profile != "" {
-		b.WriteString(" · profile " + m.opts.Profile)
 	}
 	if m.opts.Demo {
 		b.WriteString(" " + m.st.badge.Render(" DEMO "))
@@ -240,7 +256,12 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 	lines = append(lines, m.st.colHeader.Render(strings.TrimRight(h.String(), " ")))
 
 	start := len(lines)
-	if len(m.rows) == 0 {
+	creating := m.createRows(now, l.w)
+	if len(creating) > l.tableRows-1 {
+		creating = creating[:max(0, l.tableRows-1)]
+	}
+	lines = append(lines, creating...)
+	if len(m.rows) == 0 && len(creating) == 0 {
 		f := m.snap.RuntimesFresh
 		msg := "  no runtimes: create one in Colab or with `colabdash create`"
 		switch {
@@ -253,9 +274,12 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 		}
 		lines = append(lines, m.st.dim.Render(msg))
 	}
-	end := min(m.offset+l.tableRows, len(m.rows))
+	end := min(m.offset+l.tableRows-len(creating), len(m.rows))
+	if m.cursor >= end && len(creating) > 0 { // keep the selection in view
+		end = min(m.cursor+1, len(m.rows))
+	}
 	stale := m.snap.RuntimesFresh.Stale()
-	for i := m.offset; i < end; i++ {
+	for i := max(m.offset, end-(l.tableRows-len(creating))); i < end; i++ {
 		lines = append(lines, m.row(now, m.rows[i], c, i == m.cursor, stale))
 	}
 	for len(lines) < start+l.tableRows {
@@ -276,8 +300,14 @@ func (m Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st s
 		cd = state.FormatCountdown(rem)
 	}
 	word = st.String()
-	if _, ok := m.pending[callKey{kind: callRenew, runtime: r.Name}]; ok {
+	_, renewing := m.pending[callKey{kind: callRenew, runtime: r.Name}]
+	switch {
+	case m.busyText(r.Name, now) != "":
+		word = m.busyText(r.Name, now)
+	case renewing:
 		word += " ↻"
+	case r.RenewErr != nil:
+		word = "RENEW FAILED, retry " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
 	}
 	return fitRight(cd, 9) + " ", word, st
 }
@@ -434,7 +464,11 @@ func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 			url, tok = ci.URL, ci.Token
 		}
 		kv("url", url)
-		kv("token", state.MaskToken(tok))
+		if m.ax.revealed == r.Name && tok != "" {
+			kv("token", tok+m.st.dim.Render(" (revealed; "+m.keys.RevealToken.Help().Key+" hides)"))
+		} else {
+			kv("token", state.MaskToken(tok))
+		}
 		st, rem := r.Token(now, m.opts.ExpiringThreshold)
 		switch {
 		case r.Gone():
@@ -452,7 +486,7 @@ func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 		}
 		kv("version", v)
 		if r.RenewErr != nil {
-			kv("renew", m.st.errText.Render("failed, state unknown: "+errLine(r.RenewErr)))
+			kv("renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
 		}
 	}
 	for len(out) < n {
@@ -479,6 +513,9 @@ func (m Model) footer(lines []string, now time.Time, l layout) []string {
 		if m.statusErr {
 			status = m.st.errText.Render(status)
 		}
+	case m.ax.exec != nil && !m.ax.exec.open && m.ax.exec.running() != nil:
+		status = spinnerFrames[m.frame%len(spinnerFrames)] + " code running " +
+			state.FormatCountdown(now.Sub(m.ax.exec.running().started)) + " (" + m.keys.RunCode.Help().Key + " shows it)"
 	case m.filter != "":
 		status = m.st.dim.Render("filter: " + m.filter + " (esc clears)")
 	}
@@ -495,4 +532,22 @@ func (m Model) inFlightText() string {
 		}
 	}
 	return strconv.Itoa(n) + " calls in flight…"
+}
+
+// padLines pads or cuts lines to exactly n.
+func padLines(lines []string, n int) []string {
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines[:n]
+}
+
+// renewRetryIn is the time until the next renewal attempt of a runtime
+// whose renewal failed.
+func (m Model) renewRetryIn(name string, now time.Time) time.Duration {
+	last, ok := m.lastRenew[name]
+	if !ok {
+		return 0
+	}
+	return max(0, last.Add(RenewRetry).Sub(now))
 }

@@ -44,6 +44,10 @@ type callSpec struct {
 	requestID string
 	// notFoundOK: a NOT_FOUND from the tool itself means done (deletes).
 	notFoundOK bool
+	// schemaFree: args uses only documented, required names, so the call
+	// need not wait for tools/list (it gets a nil schema while the list is
+	// under way).
+	schemaFree bool
 }
 
 // do runs a tool call with reconnects, one auth retry and backoff retries,
@@ -189,10 +193,26 @@ func withTool(e *api.Error, tool string) *api.Error {
 
 // attempt runs one CallTool on cn.
 func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.CallToolResult, failure) {
-	schema, ok := cn.tools[spec.tool]
-	if !ok {
-		return nil, failure{err: &api.Error{Code: api.Unimplemented, Tool: spec.tool,
-			Message: "the server has no tool " + spec.tool}, answered: true}
+	var schema *toolSchema
+	listed := true
+	if spec.schemaFree {
+		select {
+		case <-cn.toolsDone:
+		default:
+			listed = false
+		}
+	} else if f := cn.waitTools(ctx); f != nil {
+		if f == cn.toolsErr {
+			c.invalidate(cn) // the next attempt reconnects and lists again
+		}
+		return nil, *f
+	}
+	if listed && cn.toolsErr == nil {
+		var ok bool
+		if schema, ok = cn.tools[spec.tool]; !ok {
+			return nil, failure{err: &api.Error{Code: api.Unimplemented, Tool: spec.tool,
+				Message: "the server has no tool " + spec.tool}, answered: true}
+		}
 	}
 	args, aerr := spec.args(schema)
 	if aerr != nil {

@@ -177,10 +177,27 @@ type Client struct {
 
 // conn is one open MCP session and the tools it listed.
 type conn struct {
-	cs    *mcp.ClientSession
-	tools map[string]*toolSchema
-	info  ServerInfo
-	list  []ToolInfo
+	cs   *mcp.ClientSession
+	info ServerInfo
+	// tools/list runs in the background after the handshake, so calls
+	// whose arguments do not depend on the live schema (the list tools)
+	// need not wait for it. tools, list and toolsErr are written before
+	// toolsDone is closed and only read after.
+	toolsDone chan struct{}
+	tools     map[string]*toolSchema
+	list      []ToolInfo
+	toolsErr  *failure
+}
+
+// waitTools waits for tools/list on cn; it returns the failure of
+// tools/list, or of ctx ending first.
+func (cn *conn) waitTools(ctx context.Context) *failure {
+	select {
+	case <-cn.toolsDone:
+		return cn.toolsErr
+	case <-ctx.Done():
+		return &failure{err: ctxError(ctx.Err())}
+	}
 }
 
 type connectFlight struct {
@@ -272,9 +289,12 @@ func sleep(ctx context.Context, d time.Duration) error {
 // call) and lists the tools. It returns the same *api.Error kinds as a
 // tool call, with Tool empty.
 func (c *Client) Connect(ctx context.Context) error {
-	_, err := c.getConn(ctx)
+	cn, err := c.getConn(ctx)
 	if err != nil {
 		return err
+	}
+	if f := cn.waitTools(ctx); f != nil {
+		return f.err
 	}
 	return nil
 }
@@ -285,6 +305,9 @@ func (c *Client) Tools(ctx context.Context) ([]ToolInfo, error) {
 	cn, err := c.getConn(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if f := cn.waitTools(ctx); f != nil {
+		return nil, f.err
 	}
 	return append([]ToolInfo(nil), cn.list...), nil
 }
@@ -435,7 +458,7 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 		c.logFailure("mcp connect failed", "", 0, time.Since(start), f)
 		return nil, f.err
 	}
-	cn := &conn{cs: cs, tools: map[string]*toolSchema{}}
+	cn := &conn{cs: cs, tools: map[string]*toolSchema{}, toolsDone: make(chan struct{})}
 	if ir := cs.InitializeResult(); ir != nil {
 		cn.info.ProtocolVersion = ir.ProtocolVersion
 		if ir.ServerInfo != nil {
@@ -443,30 +466,20 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 		}
 	}
 	cn.info.Stateful = cs.ID() != ""
-	for t, err := range cs.Tools(cctx, nil) {
-		if err != nil {
-			_ = cs.Close()
-			f := c.classify(ctx, cctx, "", c.opts.ConnectTimeout, nil, err)
-			f.err.Message = "tools/list: " + f.err.Message
-			c.logFailure("mcp tools/list failed", "", 0, time.Since(start), f)
-			return nil, f.err
-		}
-		if t == nil {
-			continue
-		}
-		s := parseSchema(t.InputSchema)
-		cn.tools[t.Name] = s
-		ti := ToolInfo{Name: t.Name, Description: t.Description, Properties: s.names(), Required: s.Required}
-		if t.Annotations != nil {
-			ti.ReadOnly = t.Annotations.ReadOnlyHint
-			ti.Destructive = t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
-		}
-		cn.list = append(cn.list, ti)
-	}
-	sort.Slice(cn.list, func(i, j int) bool { return cn.list[i].Name < cn.list[j].Name })
 	c.log.Debug("mcp connected", "server", cn.info.Name, "serverVersion", cn.info.Version,
-		"protocol", cn.info.ProtocolVersion, "stateful", cn.info.Stateful, "tools", len(cn.list),
-		"duration", time.Since(start))
+		"protocol", cn.info.ProtocolVersion, "stateful", cn.info.Stateful, "duration", time.Since(start))
+	c.mu.Lock()
+	c.bg.Add(1) // under mu, so never after Close started waiting
+	c.mu.Unlock()
+	go func() {
+		defer c.bg.Done()
+		defer close(cn.toolsDone)
+		lctx, cancel := context.WithTimeout(c.life, c.opts.ConnectTimeout)
+		defer cancel()
+		if f := c.listTools(ctx, lctx, cn); f != nil {
+			cn.toolsErr = f
+		}
+	}()
 	return cn, nil
 }
 
@@ -549,4 +562,31 @@ func (c *Client) logFailure(msg, tool string, attempt int, d time.Duration, f fa
 		attrs = append(attrs, "raw", redact(api.OneLine(f.err.Raw, 2000)))
 	}
 	c.log.Debug(msg, attrs...)
+}
+
+// listTools fills cn's tool schemas from tools/list (colab-api.md §5 rule 6).
+func (c *Client) listTools(callerCtx, ctx context.Context, cn *conn) *failure {
+	start := time.Now()
+	for t, err := range cn.cs.Tools(ctx, nil) {
+		if err != nil {
+			f := c.classify(callerCtx, ctx, "", c.opts.ConnectTimeout, nil, err)
+			f.err.Message = "tools/list: " + f.err.Message
+			c.logFailure("mcp tools/list failed", "", 0, time.Since(start), f)
+			return &f
+		}
+		if t == nil {
+			continue
+		}
+		s := parseSchema(t.InputSchema)
+		cn.tools[t.Name] = s
+		ti := ToolInfo{Name: t.Name, Description: t.Description, Properties: s.names(), Required: s.Required}
+		if t.Annotations != nil {
+			ti.ReadOnly = t.Annotations.ReadOnlyHint
+			ti.Destructive = t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
+		}
+		cn.list = append(cn.list, ti)
+	}
+	sort.Slice(cn.list, func(i, j int) bool { return cn.list[i].Name < cn.list[j].Name })
+	c.log.Debug("mcp tools listed", "tools", len(cn.list), "duration", time.Since(start))
+	return nil
 }

@@ -661,7 +661,9 @@ func TestScopeInsufficient(t *testing.T) {
 	c, sl := emuClient(t, ep, func(o *Options) {
 		o.OnUnauthenticated = func(context.Context) bool { refreshes.Add(1); return true }
 	})
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Method: "tools/list", Status: 403, Times: -1,
+	// Listed OK but calls denied, the pattern other Google MCP servers show
+	// (colab-api.md §3.1).
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Method: "tools/call", Status: 403, Times: -1,
 		Body: colabfake.GoogleErrorText(api.PermissionDenied, "Request had insufficient authentication scopes.", api.ReasonScopeInsufficient, 0)})
 	_, err := c.ListRuntimes(context.Background())
 	e := asAPI(t, err)
@@ -913,4 +915,43 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// The list tools send only documented, required arguments, so they do not
+// wait for tools/list: status and the first dashboard frame cost one round
+// trip less. Tools whose arguments follow the live schema do wait, and a
+// failed tools/list fails them and makes the next call list again.
+func TestListsDoNotWaitForToolsList(t *testing.T) {
+	for _, m := range emuModes {
+		t.Run(m.name, func(t *testing.T) {
+			emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
+			c, _ := emuClient(t, ep)
+			emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Method: "tools/list", Delay: 3 * time.Second})
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			rts, err := c.ListRuntimes(ctx)
+			if err != nil || len(rts) != 3 {
+				t.Fatalf("ListRuntimes while tools/list is slow: %v, %d runtimes", err, len(rts))
+			}
+			if _, err := c.ListSessions(ctx, rts[0].Name); err != nil {
+				t.Fatalf("ListSessions while tools/list is slow: %v", err)
+			}
+			if _, err := c.CreateSession(ctx, rts[0].Name, "s1"); err == nil {
+				t.Fatal("CreateSession did not wait for the schema")
+			}
+		})
+	}
+}
+
+func TestFailedToolsListIsRetriedOnNextCall(t *testing.T) {
+	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	c, _ := emuClient(t, ep, func(o *Options) { o.MaxAttempts = 1 })
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Method: "tools/list", Status: 503})
+	rt := "runtimes/rt-t4demo7k2p"
+	if _, err := c.CreateSession(context.Background(), rt, "s1"); asAPI(t, err).Code != api.Unavailable {
+		t.Fatalf("first CreateSession: %v", err)
+	}
+	if s, err := c.CreateSession(context.Background(), rt, "s1"); err != nil || s.ID() != "s1" {
+		t.Fatalf("second CreateSession: %v %v", s, err)
+	}
 }

@@ -71,6 +71,14 @@ func (c *Client) read(tool string, args func(*toolSchema) (map[string]any, *api.
 	return callSpec{tool: tool, timeout: c.opts.ReadTimeout, replay: replaySafe, args: args}
 }
 
+// readDocumented is read for a tool whose arguments are all documented
+// and required (or absent), so it need not wait for tools/list.
+func (c *Client) readDocumented(tool string, args func(*toolSchema) (map[string]any, *api.Error)) callSpec {
+	spec := c.read(tool, args)
+	spec.schemaFree = true
+	return spec
+}
+
 // GetSubscription calls get_subscription (colab-api.md §1.2) and returns the
 // user's tier. It sends {} (or {"name":"subscription"} when the live schema
 // requires a name). Errors: *api.Error.
@@ -96,7 +104,7 @@ func (c *Client) GetSubscription(ctx context.Context) (api.Subscription, error) 
 // runtimeSpec and whether the user is eligible for it. An absent list is
 // empty. Errors: *api.Error.
 func (c *Client) ListRuntimeSpecs(ctx context.Context) ([]api.RuntimeSpec, error) {
-	res, err := c.do(ctx, c.read(ToolListRuntimeSpecs, noArgs(ToolListRuntimeSpecs)))
+	res, err := c.do(ctx, c.readDocumented(ToolListRuntimeSpecs, noArgs(ToolListRuntimeSpecs)))
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +124,7 @@ func (c *Client) ListRuntimeSpecs(ctx context.Context) ([]api.RuntimeSpec, error
 // name are dropped; entries without connectionInfo are kept (their
 // ExpireTime is unknown). An absent list is empty. Errors: *api.Error.
 func (c *Client) ListRuntimes(ctx context.Context) ([]api.Runtime, error) {
-	res, err := c.do(ctx, c.read(ToolListRuntimes, noArgs(ToolListRuntimes)))
+	res, err := c.do(ctx, c.readDocumented(ToolListRuntimes, noArgs(ToolListRuntimes)))
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +160,7 @@ func (c *Client) GetRuntime(ctx context.Context, name string) (api.Runtime, erro
 	if aerr != nil {
 		return api.Runtime{}, aerr
 	}
-	res, err := c.do(ctx, c.read(ToolGetRuntime, func(s *toolSchema) (map[string]any, *api.Error) {
+	res, err := c.do(ctx, c.readDocumented(ToolGetRuntime, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		put(m, s, true, n, "name")
 		return m, nil
@@ -352,7 +360,7 @@ func (c *Client) ListSessions(ctx context.Context, parent string) ([]api.Session
 	if aerr != nil {
 		return nil, aerr
 	}
-	res, err := c.do(ctx, c.read(ToolListSessions, func(s *toolSchema) (map[string]any, *api.Error) {
+	res, err := c.do(ctx, c.readDocumented(ToolListSessions, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		put(m, s, true, p, "parent")
 		return m, nil

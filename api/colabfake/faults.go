@@ -300,7 +300,7 @@ func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var peek rpcPeek
 	_ = json.Unmarshal(body, &peek)
 	hasID := len(peek.ID) > 0 && string(peek.ID) != "null"
-	if peek.Method == "tools/call" && s.opts.Latency > 0 {
+	if s.opts.Latency > 0 {
 		if sleepCtx(r.Context(), s.opts.Latency) != nil {
 			return
 		}

@@ -58,7 +58,8 @@ type Options struct {
 	// DEADLINE_EXCEEDED; the creation goes on and repeating the identical
 	// call (same requestId) waits for it again, as Colab documents.
 	CreateDeadline time.Duration
-	// Latency is a real delay added before every tools/call (it ends early
+	// Latency is a real delay added before every JSON-RPC POST (handshake,
+	// tools/list and tools/call alike, as a network round trip; it ends early
 	// when the request's context does).
 	Latency time.Duration
 	// Seed is the starting state: SeedEmpty ("" too) or SeedDemo.
@@ -376,9 +377,12 @@ func (s *Server) seedDemo() {
 		}
 		s.runtimes = append(s.runtimes, r)
 	}
-	add("rt-t4demo7k2p", spec(api.VariantGPU, "T4", api.ShapeStandard), 52*time.Minute,
+	// Expiries are fractions of the token lifetime (52 and 3 minutes of the
+	// default hour), so a short --token-ttl shortens the seeded tokens too.
+	ttl := s.opts.TokenTTL
+	add("rt-t4demo7k2p", spec(api.VariantGPU, "T4", api.ShapeStandard), ttl*52/60,
 		"notebook-ab12cd34", "notebook-train-9f3e")
-	add("rt-cpudemo4qx", spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard), 3*time.Minute,
+	add("rt-cpudemo4qx", spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard), ttl*3/60,
 		"notebook-5e6f7a8b")
 	add("rt-v6edemo2mw", spec(api.VariantTPU, "V6E1", api.ShapeStandard), -30*time.Second)
 }

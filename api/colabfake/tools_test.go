@@ -329,3 +329,26 @@ func TestRuntimeLifecycleAllModes(t *testing.T) {
 		})
 	}
 }
+
+// The demo seed's expiries follow the token lifetime, so `colabdash
+// emulator --token-ttl 20s` shows short tokens from the start.
+func TestDemoSeedFollowsTokenTTL(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		ttl      time.Duration
+		gpu, cpu time.Duration
+	}{
+		{0, 52 * time.Minute, 3 * time.Minute},
+		{20 * time.Second, 52 * 20 * time.Second / 60, 3 * 20 * time.Second / 60},
+	} {
+		s := New(Options{Seed: SeedDemo, TokenTTL: tc.ttl, Now: func() time.Time { return now }})
+		got := map[string]time.Duration{}
+		for _, rt := range s.Runtimes() {
+			got[rt.ID()] = rt.ExpireTime().Sub(now)
+		}
+		if got["rt-t4demo7k2p"] != tc.gpu || got["rt-cpudemo4qx"] != tc.cpu || got["rt-v6edemo2mw"] != -30*time.Second {
+			t.Errorf("ttl %v: expiries %v", tc.ttl, got)
+		}
+		s.Close()
+	}
+}

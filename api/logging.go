@@ -1,0 +1,325 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Redacted replaces every secret in logs.
+const Redacted = "[redacted]"
+
+// secretKeys are attribute keys (compared case-insensitively, with - and _
+// treated alike) whose values are always redacted.
+var secretKeys = []string{"token", "access_token", "accesstoken", "authorization", "x_colab_runtime_proxy_token",
+	"refresh_token", "id_token", "client_secret", "private_key", "proxy_token", "proxytoken", "password"}
+
+var (
+	// "token": "…" and friends inside JSON text, also when that JSON is
+	// itself quoted inside a JSON string (\"token\":\"…\").
+	secretJSONField = regexp.MustCompile(`(?i)(\\?"(?:token|access_token|refresh_token|id_token|client_secret|private_key|authorization|x-colab-runtime-proxy-token)\\?"\s*:\s*\\?")(?:[^"\\]|\\[^"])*`)
+	// Authorization: Bearer …, bare "Bearer …", and Google access tokens.
+	bearerToken = regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]+|ya29\.[A-Za-z0-9._~+/=-]+`)
+	// Header-style "X-Colab-Runtime-Proxy-Token: …" / "authorization=…".
+	secretHeader = regexp.MustCompile(`(?i)((?:x-colab-runtime-proxy-token|authorization)["']?\s*[:=]\s*["']?)(?:bearer\s+|basic\s+)?[^\s"',;}&]+`)
+	// ?token=… in URLs (Jupyter).
+	secretQuery = regexp.MustCompile(`(?i)([?&](?:token|access_token)=)[^&\s"']+`)
+)
+
+// Redactor removes secrets from text: the patterns above (bearer tokens,
+// JSON token fields, auth headers, ?token= query values) and every literal
+// value registered with Add (such as the proxy tokens a call returned). The
+// zero value is ready; it is safe for concurrent use.
+type Redactor struct {
+	mu      sync.RWMutex
+	secrets []string
+}
+
+// minSecretLen: shorter values are not registered (redacting "a" would
+// mangle every line and reveal nothing).
+const minSecretLen = 6
+
+// Add registers literal secret values (proxy tokens, access tokens) to be
+// redacted wherever they appear. Values shorter than 6 bytes are ignored.
+func (r *Redactor) Add(secrets ...string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range secrets {
+		s = strings.TrimSpace(s)
+		if len(s) >= minSecretLen && !slices.Contains(r.secrets, s) {
+			r.secrets = append(r.secrets, s)
+		}
+	}
+	// Longest first, so a secret containing another is removed whole.
+	slices.SortFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
+}
+
+// Redact returns s with every known secret replaced by "[redacted]".
+func (r *Redactor) Redact(s string) string {
+	if r != nil {
+		r.mu.RLock()
+		for _, sec := range r.secrets {
+			if strings.Contains(s, sec) {
+				s = strings.ReplaceAll(s, sec, Redacted)
+			}
+		}
+		r.mu.RUnlock()
+	}
+	s = secretJSONField.ReplaceAllString(s, `${1}`+Redacted)
+	s = secretHeader.ReplaceAllString(s, `${1}`+Redacted)
+	s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
+		if i := strings.IndexAny(m, " \t"); i > 0 && strings.EqualFold(m[:6], "bearer") {
+			return m[:i+1] + Redacted
+		}
+		return Redacted
+	})
+	return secretQuery.ReplaceAllString(s, `${1}`+Redacted)
+}
+
+// isSecretKey reports whether an attribute key names a secret.
+func isSecretKey(k string) bool {
+	k = strings.ToLower(strings.ReplaceAll(k, "-", "_"))
+	return slices.Contains(secretKeys, k)
+}
+
+// RedactingHandler wraps an slog.Handler so no secret reaches it: values of
+// secret keys (token, access_token, authorization,
+// x-colab-runtime-proxy-token, refresh_token, client_secret, private_key,
+// …) become "[redacted]", and every message, string, error and
+// fmt.Stringer value passes through Redactor.Redact, including those in
+// groups and in attributes added with With.
+type RedactingHandler struct {
+	next slog.Handler
+	r    *Redactor
+}
+
+// NewRedactingHandler wraps next; r may be nil (patterns only).
+func NewRedactingHandler(next slog.Handler, r *Redactor) *RedactingHandler {
+	return &RedactingHandler{next: next, r: r}
+}
+
+// Enabled reports whether the wrapped handler handles level.
+func (h *RedactingHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return h.next.Enabled(ctx, level)
+}
+
+// Handle redacts the record's message and attributes and passes it on.
+func (h *RedactingHandler) Handle(ctx context.Context, rec slog.Record) error {
+	out := slog.NewRecord(rec.Time, rec.Level, h.r.Redact(rec.Message), rec.PC)
+	rec.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(h.attr(a))
+		return true
+	})
+	return h.next.Handle(ctx, out)
+}
+
+// WithAttrs redacts attrs once and returns a handler that adds them.
+func (h *RedactingHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	red := make([]slog.Attr, len(attrs))
+	for i, a := range attrs {
+		red[i] = h.attr(a)
+	}
+	return &RedactingHandler{next: h.next.WithAttrs(red), r: h.r}
+}
+
+// WithGroup returns a handler that nests later attributes under name.
+func (h *RedactingHandler) WithGroup(name string) slog.Handler {
+	return &RedactingHandler{next: h.next.WithGroup(name), r: h.r}
+}
+
+func (h *RedactingHandler) attr(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	if isSecretKey(a.Key) {
+		if v.Kind() == slog.KindString && v.String() == "" {
+			return slog.String(a.Key, "")
+		}
+		return slog.String(a.Key, Redacted)
+	}
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, h.r.Redact(v.String()))
+	case slog.KindGroup:
+		g := v.Group()
+		out := make([]any, len(g))
+		for i, ga := range g {
+			out[i] = h.attr(ga)
+		}
+		return slog.Group(a.Key, out...)
+	case slog.KindAny:
+		switch x := v.Any().(type) {
+		case error:
+			return slog.String(a.Key, h.r.Redact(x.Error()))
+		case interface{ String() string }:
+			return slog.String(a.Key, h.r.Redact(x.String()))
+		case []byte:
+			return slog.String(a.Key, h.r.Redact(string(x)))
+		case nil:
+			return slog.Attr{Key: a.Key, Value: v}
+		default:
+			// Structs and maps could hold secrets in fields: log their
+			// JSON with secret fields redacted, never %v of the raw value.
+			b, err := json.Marshal(x)
+			if err != nil {
+				return slog.String(a.Key, fmt.Sprintf("<%T>", x))
+			}
+			return slog.String(a.Key, h.r.Redact(string(b)))
+		}
+	}
+	return slog.Attr{Key: a.Key, Value: v}
+}
+
+// LogValue logs a ConnectionInfo with its proxy token masked
+// (slog.LogValuer).
+func (c ConnectionInfo) LogValue() slog.Value {
+	tok := ""
+	if c.Token != "" {
+		tok = Redacted
+	}
+	return slog.GroupValue(slog.String("url", c.URL), slog.String("token", tok),
+		slog.Time("expireTime", c.ExpireTime))
+}
+
+// LoggingService wraps svc so every call is logged at info level as "api
+// call" with tool (the MCP tool name), target (the runtime or session name,
+// "" for account-wide tools), duration and outcome ("ok" or the canonical
+// error code such as FAILED_PRECONDITION), plus error (the one-line error
+// text) on failure. Proxy tokens in returned runtimes are registered with
+// r before anything is logged, so they are redacted everywhere the log
+// goes. log must not be nil; r may be nil.
+func LoggingService(svc Service, log *slog.Logger, r *Redactor) Service {
+	return &loggingService{svc: svc, log: log, r: r}
+}
+
+type loggingService struct {
+	svc Service
+	log *slog.Logger
+	r   *Redactor
+}
+
+// Outcome is the outcome word logged for err: "ok", the canonical error
+// code of an *Error (UNAVAILABLE, NOT_FOUND…), "CANCELLED" or
+// "DEADLINE_EXCEEDED" for the context's errors, else "UNKNOWN".
+func Outcome(err error) string {
+	var ae *Error
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.As(err, &ae) && ae.Code != "":
+		return string(ae.Code)
+	case errors.Is(err, context.Canceled):
+		return string(Cancelled)
+	case errors.Is(err, context.DeadlineExceeded):
+		return string(DeadlineExceeded)
+	}
+	return string(Unknown)
+}
+
+func (l *loggingService) done(ctx context.Context, tool, target string, start time.Time, err error, rts ...Runtime) {
+	for _, rt := range rts {
+		if rt.ConnectionInfo != nil {
+			l.r.Add(rt.ConnectionInfo.Token)
+		}
+	}
+	attrs := []slog.Attr{slog.String("tool", tool), slog.String("target", target),
+		slog.Duration("duration", time.Since(start)), slog.String("outcome", Outcome(err))}
+	level := slog.LevelInfo
+	if err != nil {
+		level = slog.LevelWarn
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	l.log.LogAttrs(ctx, level, "api call", attrs...)
+}
+
+func (l *loggingService) GetSubscription(ctx context.Context) (Subscription, error) {
+	start := time.Now()
+	s, err := l.svc.GetSubscription(ctx)
+	l.done(ctx, "get_subscription", "", start, err)
+	return s, err
+}
+
+func (l *loggingService) ListRuntimeSpecs(ctx context.Context) ([]RuntimeSpec, error) {
+	start := time.Now()
+	s, err := l.svc.ListRuntimeSpecs(ctx)
+	l.done(ctx, "list_runtime_specs", "", start, err)
+	return s, err
+}
+
+func (l *loggingService) ListRuntimes(ctx context.Context) ([]Runtime, error) {
+	start := time.Now()
+	rts, err := l.svc.ListRuntimes(ctx)
+	l.done(ctx, "list_runtimes", "", start, err, rts...)
+	return rts, err
+}
+
+func (l *loggingService) GetRuntime(ctx context.Context, name string) (Runtime, error) {
+	start := time.Now()
+	rt, err := l.svc.GetRuntime(ctx, name)
+	l.done(ctx, "get_runtime", name, start, err, rt)
+	return rt, err
+}
+
+func (l *loggingService) CreateRuntime(ctx context.Context, req CreateRuntimeRequest) (Runtime, error) {
+	start := time.Now()
+	rt, err := l.svc.CreateRuntime(ctx, req)
+	target := rt.Name
+	if target == "" && req.RuntimeID != "" {
+		target = "runtimes/" + req.RuntimeID
+	}
+	l.done(ctx, "create_runtime", target, start, err, rt)
+	return rt, err
+}
+
+func (l *loggingService) DeleteRuntime(ctx context.Context, name string) error {
+	start := time.Now()
+	err := l.svc.DeleteRuntime(ctx, name)
+	l.done(ctx, "delete_runtime", name, start, err)
+	return err
+}
+
+func (l *loggingService) CreateSession(ctx context.Context, parent, sessionID string) (Session, error) {
+	start := time.Now()
+	s, err := l.svc.CreateSession(ctx, parent, sessionID)
+	target := s.Name
+	if target == "" {
+		target = parent
+	}
+	l.done(ctx, "create_session", target, start, err)
+	return s, err
+}
+
+func (l *loggingService) ListSessions(ctx context.Context, parent string) ([]Session, error) {
+	start := time.Now()
+	s, err := l.svc.ListSessions(ctx, parent)
+	l.done(ctx, "list_sessions", parent, start, err)
+	return s, err
+}
+
+func (l *loggingService) DeleteSession(ctx context.Context, name string) error {
+	start := time.Now()
+	err := l.svc.DeleteSession(ctx, name)
+	l.done(ctx, "delete_session", name, start, err)
+	return err
+}
+
+func (l *loggingService) ExecuteCode(ctx context.Context, req ExecuteCodeRequest) (ExecuteCodeResult, error) {
+	start := time.Now()
+	res, err := l.svc.ExecuteCode(ctx, req)
+	target := req.Session
+	if target == "" {
+		target = req.Runtime
+	}
+	l.done(ctx, "execute_code", target, start, err)
+	return res, err
+}
+
+func (l *loggingService) Close() error { return l.svc.Close() }

@@ -1,0 +1,110 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+func TestRedactPatterns(t *testing.T) {
+	var r Redactor
+	r.Add("proxy-secret-123", "abc") // "abc" is too short to register
+	cases := map[string]string{
+		`Authorization: Bearer ya29.a0AfH6SMBx-1_2`:                   "ya29.a0AfH6SMBx-1_2",
+		`authorization=Basic dXNlcjpwYXNz`:                            "dXNlcjpwYXNz",
+		`X-Colab-Runtime-Proxy-Token: tok_9f8e7d`:                     "tok_9f8e7d",
+		`{"url":"https://x","token":"tok-json-777","expireTime":"z"}`: "tok-json-777",
+		`{"text":"{\"token\":\"tok-nested-555\"}"}`:                   "tok-nested-555",
+		`{"private_key":"-----BEGIN\nKEYDATA-999\n-----END"}`:         "KEYDATA-999",
+		`{"client_secret": "cs-4242"}`:                                "cs-4242",
+		`https://proxy.example/?token=jup-31337&x=1`:                  "jup-31337",
+		`get_runtime failed near proxy-secret-123 in the reply`:       "proxy-secret-123",
+		`bare ya29.c.standalone-token`:                                "ya29.c.standalone-token",
+	}
+	for in, secret := range cases {
+		out := r.Redact(in)
+		if strings.Contains(out, secret) || !strings.Contains(out, Redacted) {
+			t.Errorf("Redact(%q) = %q still shows %q", in, out, secret)
+		}
+	}
+	if got := r.Redact("list_runtimes ok abc in 12ms"); got != "list_runtimes ok abc in 12ms" {
+		t.Errorf("plain text changed: %q", got)
+	}
+}
+
+type stringer struct{ s string }
+
+func (s stringer) String() string { return s.s }
+
+// Every line a RedactingHandler writes is searched for the secrets put in:
+// as secret keys, in messages, errors, Stringers, groups, With attributes
+// and structs.
+func TestRedactingHandlerNeverWritesSecrets(t *testing.T) {
+	var buf bytes.Buffer
+	r := &Redactor{}
+	r.Add("literal-proxy-token-1")
+	log := slog.New(NewRedactingHandler(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}), r))
+	secrets := []string{"literal-proxy-token-1", "key-tok-2", "hdr-tok-3", "bearer-tok-4", "json-tok-5", "group-tok-6", "with-tok-7", "struct-tok-8"}
+	log.With("authorization", "Bearer with-tok-7").Info("msg with literal-proxy-token-1",
+		"token", "key-tok-2",
+		"X-Colab-Runtime-Proxy-Token", "hdr-tok-3",
+		"err", fmt.Errorf("HTTP 401: %w", errors.New(`reply {"access_token":"json-tok-5"} Bearer bearer-tok-4`)),
+		"str", stringer{"Authorization: Bearer bearer-tok-4"},
+		slog.Group("req", "refresh_token", "group-tok-6", "note", "ok"),
+		"ci", ConnectionInfo{URL: "https://u", Token: "struct-tok-8"},
+		"rt", Runtime{Name: "runtimes/x", ConnectionInfo: &ConnectionInfo{Token: "struct-tok-8"}},
+	)
+	log.WithGroup("g").Debug("d", "client_secret", "group-tok-6")
+	out := buf.String()
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		for _, s := range secrets {
+			if strings.Contains(line, s) {
+				t.Errorf("log line shows %q: %s", s, line)
+			}
+		}
+	}
+	if !strings.Contains(out, `"note":"ok"`) || !strings.Contains(out, `"msg":"msg with [redacted]"`) {
+		t.Errorf("non-secret content lost:\n%s", out)
+	}
+}
+
+type oneRuntime struct {
+	Service
+	rt  Runtime
+	err error
+}
+
+func (o oneRuntime) GetRuntime(context.Context, string) (Runtime, error) { return o.rt, o.err }
+func (o oneRuntime) ListRuntimes(context.Context) ([]Runtime, error)     { return []Runtime{o.rt}, o.err }
+
+func TestLoggingServiceLogsCallsAndRegistersProxyTokens(t *testing.T) {
+	var buf bytes.Buffer
+	r := &Redactor{}
+	log := slog.New(NewRedactingHandler(slog.NewTextHandler(&buf, nil), r))
+	rt := Runtime{Name: "runtimes/r1", ConnectionInfo: &ConnectionInfo{Token: "proxy-tok-from-reply"}}
+	svc := LoggingService(oneRuntime{rt: rt}, log, r)
+	if _, err := svc.GetRuntime(context.Background(), "runtimes/r1"); err != nil {
+		t.Fatal(err)
+	}
+	// A later message that quotes the token is redacted too.
+	log.Warn("server said proxy-tok-from-reply was bad")
+	failing := LoggingService(oneRuntime{err: &Error{Code: FailedPrecondition, Message: "runtime busy"}}, log, r)
+	_, _ = failing.ListRuntimes(context.Background())
+	out := buf.String()
+	if strings.Contains(out, "proxy-tok-from-reply") {
+		t.Fatalf("proxy token logged:\n%s", out)
+	}
+	for _, want := range []string{"msg=\"api call\" tool=get_runtime target=runtimes/r1 duration=", "outcome=ok",
+		"tool=list_runtimes target=\"\"", "outcome=FAILED_PRECONDITION", "runtime busy"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q:\n%s", want, out)
+		}
+	}
+	if Outcome(context.Canceled) != "CANCELLED" || Outcome(fmt.Errorf("x: %w", context.DeadlineExceeded)) != "DEADLINE_EXCEEDED" || Outcome(errors.New("x")) != "UNKNOWN" {
+		t.Error("Outcome of context errors")
+	}
+}

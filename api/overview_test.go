@@ -1,0 +1,47 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// overviewFake answers the three list tools; every other method is unused.
+type overviewFake struct {
+	Service
+	runtimes    []Runtime
+	listErr     error
+	subErr      error
+	sessionErrs map[string]error
+}
+
+func (f overviewFake) GetSubscription(context.Context) (Subscription, error) {
+	return Subscription{Tier: TierPro}, f.subErr
+}
+func (f overviewFake) ListRuntimes(context.Context) ([]Runtime, error) { return f.runtimes, f.listErr }
+func (f overviewFake) ListSessions(_ context.Context, parent string) ([]Session, error) {
+	if err := f.sessionErrs[parent]; err != nil {
+		return nil, err
+	}
+	return []Session{{Name: parent + "/sessions/s1"}}, nil
+}
+
+func TestLoadOverview(t *testing.T) {
+	down := &Error{Code: Unavailable, Message: "down"}
+	rts := []Runtime{{Name: "runtimes/a"}, {Name: "runtimes/b"}}
+
+	ov, err := LoadOverview(context.Background(), overviewFake{runtimes: rts, sessionErrs: map[string]error{"runtimes/b": down}})
+	if err != nil || ov.Subscription.Tier != TierPro || len(ov.Runtimes) != 2 {
+		t.Fatalf("overview %+v, err %v", ov, err)
+	}
+	if len(ov.Sessions["runtimes/a"]) != 1 || !errors.Is(ov.SessionErrors["runtimes/b"], down) || ov.Sessions["runtimes/b"] != nil {
+		t.Errorf("a failing list_sessions must be recorded for its runtime only: %+v", ov)
+	}
+
+	if _, err := LoadOverview(context.Background(), overviewFake{listErr: down}); !errors.Is(err, down) {
+		t.Errorf("list_runtimes failure: got %v", err)
+	}
+	if ov, err := LoadOverview(context.Background(), overviewFake{runtimes: rts, subErr: down}); !errors.Is(err, down) || len(ov.Runtimes) != 2 {
+		t.Errorf("get_subscription failure: got %v with %d runtimes", err, len(ov.Runtimes))
+	}
+}

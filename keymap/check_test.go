@@ -1,0 +1,56 @@
+package keymap
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckKey(t *testing.T) {
+	for _, ok := range []string{"r", "G", "/", " ", "?", "é", "enter", "esc", "f5", "f20", "ctrl+r", "alt+x", "alt+enter", "shift+tab", "pgdown"} {
+		if err := CheckKey(ok); err != nil {
+			t.Errorf("CheckKey(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"space", "Return", "ctrl+i", "f21", "hyper+q", "rr", "ctrl+", ""} {
+		err := CheckKey(bad)
+		if err == nil {
+			t.Errorf("CheckKey(%q) accepted", bad)
+			continue
+		}
+		if !strings.Contains(err.Error(), bad) {
+			t.Errorf("CheckKey(%q) error %q does not name the key", bad, err)
+		}
+	}
+}
+
+func TestConflicts(t *testing.T) {
+	k := Default()
+	if c := k.Conflicts(); len(c) != 0 {
+		t.Fatalf("default key map has conflicts: %v", c)
+	}
+	// The demo key lives on another screen: sharing it is fine (by
+	// default "d" is both demo and delete_runtime).
+	if d, _ := k.Binding(ActionDemo); strings.Join(d.Keys(), ",") != "d" {
+		t.Fatalf("demo keys %v", d.Keys())
+	}
+	if err := k.Rebind(ActionRefresh, "s", "f5"); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Rebind(ActionDeleteRuntime, "d"); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Rebind(ActionSort, "s"); err != nil {
+		t.Fatal(err)
+	}
+	c := k.Conflicts()
+	if len(c) != 1 || c[0].String() != `key "s" is bound to refresh and sort` {
+		t.Fatalf("conflicts %v", c)
+	}
+	b, ok := k.Binding(ActionRefresh)
+	if !ok || strings.Join(b.Keys(), ",") != "s,f5" || b.Help().Key != "s/f5" {
+		t.Fatalf("binding %v %v", b.Keys(), b.Help())
+	}
+	if _, ok := k.Binding("explode"); ok {
+		t.Fatal("unknown action found")
+	}
+}

@@ -1,0 +1,211 @@
+package state
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var testActions = []string{"back", "down", "help", "quit", "refresh", "up"}
+
+func parse(t *testing.T, src string) (*Settings, error) {
+	t.Helper()
+	return ParseSettings("/cfg/config.yaml", []byte(src), SettingsOptions{Actions: testActions})
+}
+
+func TestEffectiveGolden(t *testing.T) {
+	data, err := os.ReadFile("testdata/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseSettings("testdata/full.yaml", data, SettingsOptions{Actions: testActions})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Effective()
+	golden := filepath.Join("testdata", "effective.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("effective config differs from %s (run go test -update):\n%s", golden, got)
+	}
+	// The effective config is itself a valid config that gives the same
+	// settings.
+	again, err := ParseSettings("again.yaml", []byte(got), SettingsOptions{Actions: testActions})
+	if err != nil {
+		t.Fatalf("effective config does not parse: %v", err)
+	}
+	if again.Effective() != strings.Replace(got, "# from testdata/full.yaml", "# from again.yaml", 1) {
+		t.Errorf("round trip changed the settings:\n%s", again.Effective())
+	}
+}
+
+func TestParsedValues(t *testing.T) {
+	data, _ := os.ReadFile("testdata/full.yaml")
+	s, err := ParseSettings("full.yaml", data, SettingsOptions{Actions: testActions})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.RefreshInterval != time.Minute || s.ExpiryWarning != 10*time.Minute || s.RenewLead != 3*time.Minute || s.AutoRenew {
+		t.Errorf("durations/autoRenew: %+v", s)
+	}
+	want := api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeHighMem}
+	if s.DefaultRuntimeSpec != want {
+		t.Errorf("spec %+v, want %+v", s.DefaultRuntimeSpec, want)
+	}
+	if got := s.Keys["refresh"]; len(got) != 2 || got[0] != "ctrl+r" || got[1] != "f5" {
+		t.Errorf("keys.refresh = %v", got)
+	}
+	if got := s.Keys["quit"]; len(got) != 1 || got[0] != "Q" {
+		t.Errorf("keys.quit = %v", got)
+	}
+	w := s.Profiles["work"]
+	if w.Credentials != CredentialsFile || w.Endpoint != DefaultEndpoint || w.QuotaProject != "my-project" {
+		t.Errorf("work profile %+v", w)
+	}
+	if st := s.Profiles["staging"]; st.Credentials != CredentialsAccessToken || st.Endpoint != "http://127.0.0.1:8089/mcp" {
+		t.Errorf("staging profile %+v", st)
+	}
+	if got := strings.Join(s.ProfileNames(), ","); got != "default,demo,staging,work" {
+		t.Errorf("profiles %s", got)
+	}
+	if s.Line("keys.refresh") != 13 || s.Line("profiles.staging.endpoint") != 22 {
+		t.Errorf("lines: keys.refresh %d, staging endpoint %d", s.Line("keys.refresh"), s.Line("profiles.staging.endpoint"))
+	}
+}
+
+func TestEmptyAndCommentOnlyGiveDefaults(t *testing.T) {
+	def := DefaultSettings().Effective()
+	for _, src := range []string{"", "# nothing\n", "---\n"} {
+		s, err := parse(t, src)
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		if got := strings.TrimPrefix(s.Effective(), "# from /cfg/config.yaml\n"); got != def {
+			t.Errorf("%q gave\n%s", src, got)
+		}
+	}
+}
+
+// Each kind of error: one line naming the file, the line, and what is
+// accepted.
+func TestConfigErrors(t *testing.T) {
+	cases := []struct {
+		name, src string
+		line      int
+		want      []string
+	}{
+		{"syntax", "refreshInterval: 30s\nkeys: [\n", 2, []string{"YAML syntax"}},
+		{"not a mapping", "- a\n- b\n", 1, []string{"must be a mapping", "refreshInterval"}},
+		{"unknown top key", "refreshInterval: 30s\nrefresh_interval: 10s\n", 2, []string{`unknown key "refresh_interval"`, "accepted: refreshInterval"}},
+		{"duplicate key", "theme: dark\ntheme: light\n", 2, []string{`"theme" already defined`}},
+		{"bad duration", "refreshInterval: soon\n", 1, []string{`"soon" is not a duration`, "30s"}},
+		{"duration without unit", "refreshInterval: 30\n", 1, []string{`"30" is not a duration`}},
+		{"refresh too short", "refreshInterval: 1s\n", 1, []string{"too short", "at least 5s"}},
+		{"zero threshold", "\nexpiryWarning: 0s\n", 2, []string{"expiryWarning", "greater than 0"}},
+		{"negative lead", "renewLead: -1m\n", 1, []string{"renewLead", "greater than 0"}},
+		{"bad bool", "autoRenew: sometimes\n", 1, []string{"accepted: true or false"}},
+		{"bad theme", "theme: solarized\n", 1, []string{`"solarized"`, "accepted: auto, dark, light"}},
+		{"mapping where value", "theme:\n  dark: true\n", 2, []string{"theme must be a single value"}},
+		{"bad variant", "defaultRuntimeSpec:\n  variant: fpga\n", 2, []string{"accepted: CPU, GPU, TPU"}},
+		{"bad shape", "defaultRuntimeSpec:\n  shape: huge\n", 2, []string{"accepted: STANDARD, HIGHMEM"}},
+		{"gpu without accelerator", "defaultRuntimeSpec:\n  variant: GPU\n", 2, []string{"needs an accelerator"}},
+		{"cpu with accelerator", "defaultRuntimeSpec:\n  variant: cpu\n  accelerator: T4\n", 2, []string{"accelerator NONE"}},
+		{"unknown spec key", "defaultRuntimeSpec:\n  gpu: T4\n", 2, []string{`unknown key "gpu"`, "accepted: variant, accelerator, shape"}},
+		{"unknown action", "keys:\n  refresh: r\n  explode: x\n", 3, []string{`unknown action "explode"`, "accepted: back, down"}},
+		{"empty key", "keys:\n  refresh: ''\n", 2, []string{"empty key"}},
+		{"empty key list", "keys:\n  refresh: []\n", 2, []string{"no key given"}},
+		{"unknown profile key", "profiles:\n  work:\n    token: abc\n", 3, []string{`unknown key "token"`, "accepted: credentials, credentialsFile"}},
+		{"demo reserved", "profiles:\n  demo:\n    credentials: adc\n", 2, []string{"built in"}},
+		{"bad credentials kind", "profiles:\n  w:\n    credentials: oauth\n", 3, []string{"accepted: adc, file, accessToken, demo"}},
+		{"file without path", "profiles:\n  w:\n    credentials: file\n", 3, []string{"needs credentialsFile"}},
+		{"both files", "profiles:\n  w:\n    credentialsFile: a.json\n    accessTokenFile: t\n", 3, []string{"not both"}},
+		{"bad endpoint", "profiles:\n  w:\n    endpoint: colab.example\n", 3, []string{"http or https URL"}},
+		{"undefined profile", "profiles:\n  w: {}\nprofile: personal\n", 3, []string{`"personal" is not defined`, "default, demo, w"}},
+		{"two documents", "theme: dark\n---\ntheme: light\n", 3, []string{"one YAML document"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := parse(t, c.src)
+			if err == nil {
+				t.Fatalf("accepted:\n%s\n%s", c.src, s.Effective())
+			}
+			if s != nil {
+				t.Errorf("returned settings alongside an error")
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %T %v, want *ConfigError", err, err)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") {
+				t.Errorf("error is not one line: %q", msg)
+			}
+			if ce.Line != c.line || !strings.HasPrefix(msg, "config /cfg/config.yaml:") {
+				t.Errorf("error %q: line %d, want %d", msg, ce.Line, c.line)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q lacks %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckKeyIsApplied(t *testing.T) {
+	_, err := ParseSettings("c.yaml", []byte("keys:\n  quit: [q, hyper+q]\n"), SettingsOptions{
+		Actions: testActions,
+		CheckKey: func(k string) error {
+			return map[bool]error{true: errors.New("unknown key name " + k)}[strings.HasPrefix(k, "hyper")]
+		},
+	})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Line != 2 || !strings.Contains(err.Error(), "hyper+q") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestLoadSettings(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope.yaml")
+	s, err := LoadSettings(missing, false, SettingsOptions{})
+	if err != nil || s.Source != "" {
+		t.Fatalf("default location missing: %v, source %q", err, s.Source)
+	}
+	if _, err := LoadSettings(missing, true, SettingsOptions{}); err == nil || !strings.Contains(err.Error(), missing+": no such file") {
+		t.Fatalf("explicit missing file: %v", err)
+	}
+	p := filepath.Join(dir, "c.yaml")
+	os.WriteFile(p, []byte("theme: dark\n"), 0o600)
+	s, err = LoadSettings(p, false, SettingsOptions{})
+	if err != nil || s.Theme != ThemeDark || s.Source != p {
+		t.Fatalf("load: %v %+v", err, s)
+	}
+}
+
+func TestDefaultConfigPath(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": "/x", "HOME": "/h"}
+	if got := DefaultConfigPath(func(k string) string { return env[k] }); got != "/x/colabdash/config.yaml" {
+		t.Errorf("XDG: %s", got)
+	}
+	delete(env, "XDG_CONFIG_HOME")
+	if got := DefaultConfigPath(func(k string) string { return env[k] }); got != "/h/.config/colabdash/config.yaml" {
+		t.Errorf("HOME: %s", got)
+	}
+}

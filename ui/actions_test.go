@@ -1,0 +1,754 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+type bearerRT struct{ base http.RoundTripper }
+
+func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer test")
+	return b.base.RoundTrip(r)
+}
+
+// clip records what was copied.
+type clip struct {
+	mu   sync.Mutex
+	text []string
+}
+
+func (c *clip) write(s string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.text = append(c.text, s)
+	return nil
+}
+
+func (c *clip) last() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.text) == 0 {
+		return ""
+	}
+	return c.text[len(c.text)-1]
+}
+
+type emu struct {
+	srv  *colabfake.Server
+	svc  *client.Client
+	clk  *clock
+	clip *clip
+	dir  string
+}
+
+// emuModel starts the emulator (demo seed: three runtimes on tier Pro), a
+// client that does not retry by itself (the dashboard's own retries are
+// under test), and a loaded dashboard at 120×40 on a fake clock.
+func emuModel(t *testing.T, o colabfake.Options, mod func(*Options)) (*emu, Model) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if o.Seed == "" {
+		o.Seed = colabfake.SeedDemo
+	}
+	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	svc, err := client.New(ctx, client.Options{Endpoint: endpoint, MaxAttempts: 1,
+		HTTPClient: &http.Client{Transport: bearerRT{http.DefaultTransport}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	e := &emu{srv: srv, svc: svc, clk: &clock{t: time.Now()}, clip: &clip{}, dir: t.TempDir()}
+	opts := Options{Service: svc, Now: e.clk.now, Location: time.UTC, NoColor: true, StateDir: e.dir,
+		Clipboard: e.clip.write, Context: ctx}
+	if mod != nil {
+		mod(&opts)
+	}
+	m := New(opts)
+	m.every = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		return func() tea.Msg { return fn(time.Time{}) }
+	}
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = drive(t, m, m.Init())
+	return e, m
+}
+
+// drive runs cmd and everything it leads to, feeding every message but
+// ticks back into the model.
+func drive(t testing.TB, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case tickMsg, tea.QuitMsg, nil:
+		default:
+			var next tea.Cmd
+			m, next = update(m, msg)
+			queue = append(queue, next)
+		}
+	}
+	return m
+}
+
+// press sends keys one by one, each after the dialog grace, driving every
+// command to its end.
+func (e *emu) press(t testing.TB, m Model, keys ...string) Model {
+	t.Helper()
+	for _, k := range keys {
+		e.clk.add(DialogGrace + time.Millisecond)
+		var cmd tea.Cmd
+		m, cmd = update(m, keyMsg(k))
+		m = drive(t, m, cmd)
+	}
+	return m
+}
+
+func typeText(e *emu, t testing.TB, m Model, s string) Model {
+	for _, r := range s {
+		m = e.press(t, m, string(r))
+	}
+	return m
+}
+
+// tick delivers one tick and drives what it started.
+func (e *emu) tick(t testing.TB, m Model) Model {
+	m, cmd := update(m, tickMsg{gen: m.tickGen})
+	return drive(t, m, cmd)
+}
+
+func (m Model) selectID(t testing.TB, id string) Model {
+	t.Helper()
+	for i, r := range m.rows {
+		if r.ID() == id {
+			m.cursor, m.selected = i, r.Name
+			return m
+		}
+	}
+	t.Fatalf("no row %s", id)
+	return m
+}
+
+func mustContain(t testing.TB, v string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(v, w) {
+			t.Fatalf("view lacks %q:\n%s", w, v)
+		}
+	}
+}
+
+func serverHas(srv *colabfake.Server, name string) bool {
+	for _, r := range srv.Runtimes() {
+		if r.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// --- delete ---
+
+func TestDeleteConfirmOnlyY(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m, _ = update(m, keyMsg("d"))
+	mustContain(t, m.View(), "Delete runtime rt-t4demo7k2p?", "runtimes/rt-t4demo7k2p", "accelerator T4", "cannot be undone", "files", "session")
+	// A "y" already on its way when the dialog opened does not confirm.
+	m, cmd := update(m, keyMsg("y"))
+	m = drive(t, m, cmd)
+	if m.ax.dlg == nil || !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+		t.Fatal("a keystroke inside the grace period answered the dialog")
+	}
+	// Enter cancels.
+	m = e.press(t, m, "enter")
+	if m.ax.dlg != nil || !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+		t.Fatal("enter did not cancel, or deleted")
+	}
+	// Esc and any other key cancel too.
+	for _, k := range []string{"esc", "n", "Y"} {
+		m = e.press(t, m, "d", k)
+		if m.ax.dlg != nil || !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+			t.Fatalf("%q did not cancel", k)
+		}
+	}
+	m = e.press(t, m, "d", "y")
+	if serverHas(e.srv, "runtimes/rt-t4demo7k2p") || len(e.srv.Runtimes()) != 2 {
+		t.Fatalf("not deleted: %v", e.srv.Runtimes())
+	}
+	r := m.snap.Runtime("runtimes/rt-t4demo7k2p")
+	if r != nil && !r.Gone() {
+		t.Fatal("row not gone after delete")
+	}
+	mustContain(t, m.View(), "deleted rt-t4demo7k2p")
+}
+
+// The list refreshes and reorders while the dialog is open: the runtime
+// captured when it opened is deleted, no other.
+func TestDeleteAfterReorder(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "d")
+	// A new runtime that sorts first appears; the selection moves.
+	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/aaa-first", RuntimeSpec: specCPU}); err != nil {
+		t.Fatal(err)
+	}
+	m = drive(t, m, tea.Batch(m.refresh(e.clk.now(), true)...))
+	m.cursor, m.selected = 0, m.rows[0].Name
+	if m.Selected() != "runtimes/aaa-first" {
+		t.Fatalf("selected %s", m.Selected())
+	}
+	m = e.press(t, m, "y")
+	if serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+		t.Fatal("captured runtime not deleted")
+	}
+	if !serverHas(e.srv, "runtimes/aaa-first") || len(e.srv.Runtimes()) != 3 {
+		t.Fatalf("another runtime was deleted: %v", e.srv.Runtimes())
+	}
+}
+
+// --- create ---
+
+func TestCreatePickerAndQuickSpinUp(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = e.press(t, m, "n")
+	v := m.View()
+	mustContain(t, v, "New runtime: variant", "CPU", "GPU", "TPU")
+	m = e.press(t, m, "down", "enter") // GPU
+	v = m.View()
+	mustContain(t, v, "accelerator (GPU)", "T4", "A100", "H100  (not eligible on tier Pro)")
+	// Ineligible specs cannot be chosen: the cursor skips them.
+	m = e.press(t, m, "down", "down", "down", "down", "down")
+	if it := m.ax.dlg.items[m.ax.dlg.cursor]; it.disabled {
+		t.Fatalf("cursor on a disabled item %q", it.label)
+	}
+	m = e.press(t, m, "g") // not a list key: stays
+	for m.ax.dlg.cursor > 0 {
+		m = e.press(t, m, "up")
+	}
+	m = e.press(t, m, "enter") // T4
+	mustContain(t, m.View(), "shape (GPU T4)", "STANDARD", "HIGHMEM")
+	m = e.press(t, m, "enter") // STANDARD
+	mustContain(t, m.View(), "runtime version", "empty: latest")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "runtime id")
+	m = typeText(e, t, m, "My")
+	mustContain(t, m.View(), "must start with a lower-case letter")
+	m = e.press(t, m, "enter")
+	if m.ax.dlg == nil {
+		t.Fatal("an invalid runtime id was submitted")
+	}
+	m = e.press(t, m, "backspace", "backspace")
+	m = typeText(e, t, m, "my-gpu")
+	mustContain(t, m.View(), "✓ valid")
+	// Submit: the row appears at once, before create_runtime answers.
+	e.clk.add(DialogGrace + time.Millisecond)
+	m, cmd := update(m, keyMsg("enter"))
+	e.clk.add(2 * time.Second)
+	mustContain(t, m.View(), "creating GPU/T4/STANDARD", "creating… 0:02")
+	m = drive(t, m, cmd)
+	if !serverHas(e.srv, "runtimes/my-gpu") || m.Selected() != "runtimes/my-gpu" {
+		t.Fatalf("created %v, selected %s", e.srv.Runtimes(), m.Selected())
+	}
+	// The row shows what the server returned.
+	got := m.snap.Runtime("runtimes/my-gpu")
+	if got.ConnectionInfo == nil || got.ConnectionInfo.URL == "" || got.RuntimeSpec != specT4 {
+		t.Fatalf("row %+v", got.Runtime)
+	}
+	mustContain(t, m.View(), "created my-gpu (GPU/T4/STANDARD)")
+	// The spec is remembered across runs (and holds no token).
+	b, err := os.ReadFile(filepath.Join(e.dir, LastSpecFile))
+	if err != nil || !strings.Contains(string(b), "VARIANT_GPU") || strings.Contains(string(b), "token") {
+		t.Fatalf("last spec %q, %v", b, err)
+	}
+	m2 := New(Options{Service: e.svc, StateDir: e.dir, Now: e.clk.now})
+	if m2.ax.lastSpec == nil || m2.ax.lastSpec.Spec != specT4 {
+		t.Fatal("last spec not loaded by a new dashboard")
+	}
+	// Quick spin-up: N and y.
+	m = e.press(t, m, "N")
+	mustContain(t, m.View(), "Create a runtime like the last one?", "GPU/T4/STANDARD")
+	m = e.press(t, m, "y")
+	if e.srv.RuntimesCreated() != 2 || len(e.srv.Runtimes()) != 5 {
+		t.Fatalf("quick spin-up: %d created", e.srv.RuntimesCreated())
+	}
+}
+
+func startCreate(t testing.TB, m Model, e *emu, spec api.RuntimeSpecKey) (Model, tea.Cmd) {
+	t.Helper()
+	cmd := m.startCreate(spec, "", "", e.clk.now())
+	return m, cmd
+}
+
+// Two creates race a refresh whose list was taken before they finished:
+// the stale list neither hides nor marks gone the new runtimes.
+func TestTwoCreatesRacingRefresh(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	delete(m.pending, callKey{kind: callRuntimes})
+	listCmd := tea.Batch(m.refresh(e.clk.now(), false)...)
+	stale, _ := collect(listCmd) // list_runtimes answered before the creates
+	m, c1 := startCreate(t, m, e, specT4)
+	m, c2 := startCreate(t, m, e, specCPU)
+	m = drive(t, m, tea.Batch(c1, c2))
+	if len(e.srv.Runtimes()) != 5 {
+		t.Fatalf("server has %d runtimes", len(e.srv.Runtimes()))
+	}
+	for _, r := range stale {
+		m, _ = update(m, r)
+	}
+	live := 0
+	for r := range m.snap.All() {
+		if !r.Gone() {
+			live++
+		}
+	}
+	if live != 5 || len(m.ax.creates) != 0 {
+		t.Fatalf("%d live rows after the stale list, %d creates pending:\n%s", live, len(m.ax.creates), m.View())
+	}
+	// The next list agrees.
+	m = drive(t, m, tea.Batch(m.refresh(e.clk.now(), true)...))
+	if n := strings.Count(m.View(), "GONE"); n != 0 {
+		t.Fatalf("%d rows gone:\n%s", n, m.View())
+	}
+}
+
+// Field case 2: the connection drops after create_runtime was sent. The
+// outcome is unknown; the dashboard re-lists, shows the runtime it finds
+// and never creates a second one.
+func TestCreateConnectionDropsAfterSending(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1})
+	m, cmd := startCreate(t, m, e, specT4)
+	m = drive(t, m, cmd)
+	if e.srv.CreateCalls() != 1 || e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+	}
+	v := m.View()
+	mustContain(t, v, "outcome was unknown", "found new runtime", "not creating again")
+	live := 0
+	for r := range m.snap.All() {
+		if !r.Gone() && r.RuntimeSpec == specT4 {
+			live++
+		}
+	}
+	if live != 2 { // the demo T4 and the new one
+		t.Fatalf("%d T4 rows:\n%s", live, v)
+	}
+	// Ticks do not re-send it.
+	e.clk.add(time.Minute)
+	m = e.tick(t, m)
+	if e.srv.CreateCalls() != 1 {
+		t.Fatal("created again after an unknown outcome")
+	}
+}
+
+// DEADLINE_EXCEEDED re-sends the identical call: one runtime.
+func TestCreateDeadlineResends(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: 1})
+	m, cmd := startCreate(t, m, e, specT4)
+	m = drive(t, m, cmd)
+	if e.srv.CreateCalls() != 2 || e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+	}
+	mustContain(t, m.View(), "created ")
+}
+
+// Field case 18 (a): RESOURCE_EXHAUSTED with RetryInfo 53s: a visible
+// countdown, the identical call after it, and a key to cancel.
+func TestCreateRateLimitedCountdown(t *testing.T) {
+	rl := colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
+		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for requests per minute per user.", "", 53*time.Second)}
+	t.Run("waits and re-sends", func(t *testing.T) {
+		e, m := emuModel(t, colabfake.Options{}, nil)
+		e.srv.Inject(rl)
+		m, cmd := startCreate(t, m, e, specT4)
+		m = drive(t, m, cmd)
+		mustContain(t, m.View(), "rate limited, retrying 2/5 in 0:53", "c cancel")
+		e.clk.add(50 * time.Second)
+		m = e.tick(t, m)
+		mustContain(t, m.View(), "in 0:03")
+		if e.srv.CreateCalls() != 1 {
+			t.Fatal("re-sent before the retry delay")
+		}
+		e.clk.add(3 * time.Second)
+		m = e.tick(t, m)
+		if e.srv.CreateCalls() != 2 || e.srv.RuntimesCreated() != 1 {
+			t.Fatalf("calls %d created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+		}
+		mustContain(t, m.View(), "created ")
+	})
+	t.Run("cancel", func(t *testing.T) {
+		e, m := emuModel(t, colabfake.Options{}, nil)
+		e.srv.Inject(rl)
+		m, cmd := startCreate(t, m, e, specT4)
+		m = drive(t, m, cmd)
+		m = e.press(t, m, "c")
+		e.clk.add(time.Minute)
+		m = e.tick(t, m)
+		if e.srv.CreateCalls() != 1 || len(m.ax.creates) != 0 || strings.Contains(m.View(), "retrying") {
+			t.Fatalf("cancel did not stop the retry: %d calls", e.srv.CreateCalls())
+		}
+	})
+}
+
+// Field case 3: no capacity (HTTP 503 UNAVAILABLE) is retried with a
+// visible, growing countdown; after the last attempt other eligible specs
+// are offered, never a silent downgrade.
+func TestCreateCapacityUnavailable(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "create_runtime", Times: 1000, Status: 503,
+		Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`})
+	m, cmd := startCreate(t, m, e, specA100)
+	m = drive(t, m, cmd)
+	mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 0:10")
+	for i := 1; i < MaxCreateAttempts; i++ {
+		if op := m.ax.creates[0]; op.attempt != i || op.state != createWaiting {
+			t.Fatalf("attempt %d state %d, want %d waiting", op.attempt, op.state, i)
+		}
+		e.clk.add(DefaultCreateRetry<<(i-1) - time.Second)
+		m = e.tick(t, m)
+		if m.ax.creates[0].attempt != i {
+			t.Fatal("re-sent before the countdown ended")
+		}
+		e.clk.add(time.Second)
+		m = e.tick(t, m)
+	}
+	if len(m.ax.creates) != 0 || e.srv.RuntimesCreated() != 0 {
+		t.Fatalf("%d creates pending, created %d", len(m.ax.creates), e.srv.RuntimesCreated())
+	}
+	v := m.View()
+	mustContain(t, v, "Create gave up after 5 attempts", "create GPU/T4/STANDARD instead")
+	if strings.Contains(v, "retrying") {
+		t.Fatalf("still retrying:\n%s", v)
+	}
+}
+
+func TestCreateFailedPreconditionNextSteps(t *testing.T) {
+	t.Run("too many runtimes: offer to delete one", func(t *testing.T) {
+		e, m := emuModel(t, colabfake.Options{}, nil)
+		e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.FailedPrecondition, Reason: api.ReasonTooManyActiveRuntimes, Message: "too many"})
+		m, cmd := startCreate(t, m, e, specT4)
+		m = drive(t, m, cmd)
+		mustContain(t, m.View(), "Too many active runtimes", "may still count", "delete rt-cpudemo4qx")
+		for !strings.Contains(m.ax.dlg.items[m.ax.dlg.cursor].label, "rt-v6edemo2mw") {
+			m = e.press(t, m, "down")
+		}
+		m = e.press(t, m, "enter")
+		mustContain(t, m.View(), "Delete runtime rt-v6edemo2mw?", "cannot be undone")
+		m = e.press(t, m, "y")
+		if serverHas(e.srv, "runtimes/rt-v6edemo2mw") || len(e.srv.Runtimes()) != 2 {
+			t.Fatalf("runtimes %v", e.srv.Runtimes())
+		}
+	})
+	t.Run("usage quota: offer a CPU runtime", func(t *testing.T) {
+		e, m := emuModel(t, colabfake.Options{}, nil)
+		e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"})
+		m, cmd := startCreate(t, m, e, specT4)
+		m = drive(t, m, cmd)
+		mustContain(t, m.View(), "Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "Pro tier", "create a CPU runtime (CPU/STANDARD)")
+		if e.srv.CreateCalls() != 1 {
+			t.Fatal("quota was retried")
+		}
+		m = e.press(t, m, "enter")          // CPU
+		m = e.press(t, m, "enter", "enter") // version, id
+		if e.srv.RuntimesCreated() != 1 || e.srv.Runtimes()[3].RuntimeSpec != specCPU {
+			t.Fatalf("CPU runtime not created: %v\n%s", e.srv.Runtimes(), m.View())
+		}
+	})
+	t.Run("accelerator unavailable: offer the others", func(t *testing.T) {
+		e, m := emuModel(t, colabfake.Options{}, nil)
+		e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.FailedPrecondition, Message: "no capacity"})
+		m, cmd := startCreate(t, m, e, specA100)
+		m = drive(t, m, cmd)
+		v := m.View()
+		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
+		for _, it := range m.ax.dlg.items {
+			if strings.Contains(it.label, "H100") || strings.Contains(it.label, "A100") || strings.Contains(it.label, "CPU") {
+				t.Fatalf("offered %q:\n%s", it.label, v)
+			}
+		}
+	})
+}
+
+// --- sessions ---
+
+func TestSessionsOpenAndClose(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-cpudemo4qx")
+	m = e.press(t, m, "o")
+	m = typeText(e, t, m, "Bad")
+	mustContain(t, m.View(), "must start with a lower-case letter")
+	m = e.press(t, m, "backspace", "backspace", "backspace")
+	m = typeText(e, t, m, "mine")
+	m = e.press(t, m, "enter")
+	ss := e.srv.Sessions("runtimes/rt-cpudemo4qx")
+	if len(ss) != 2 {
+		t.Fatalf("sessions %v", ss)
+	}
+	mustContain(t, m.View(), "opened session mine")
+	// The new session is marked as the dashboard's; the notebook is not.
+	m = e.press(t, m, "tab")
+	v := m.View()
+	mustContain(t, v, "notebook-5e6f7a8b", "notebook ", "mine")
+	var mineIdx = -1
+	for i, s := range m.snap.Runtime("runtimes/rt-cpudemo4qx").Sessions {
+		if s.ID() == "mine" {
+			mineIdx = i
+		}
+	}
+	if mineIdx < 0 || !m.snap.Owned("runtimes/rt-cpudemo4qx/sessions/mine") {
+		t.Fatal("own session not marked")
+	}
+	// Closing the notebook needs the stronger confirmation.
+	nb := 1 - mineIdx
+	m.sessCursor = nb
+	m = e.press(t, m, "x")
+	mustContain(t, m.View(), "Close NOTEBOOK session notebook-5e6f7a8b?", "kernel state", "will be lost", "type close")
+	m = e.press(t, m, "y", "enter")
+	if len(e.srv.Sessions("runtimes/rt-cpudemo4qx")) != 2 || m.ax.dlg == nil {
+		t.Fatal("y closed a notebook session, or closed the dialog")
+	}
+	m = e.press(t, m, "backspace")
+	m = typeText(e, t, m, "close")
+	m = e.press(t, m, "enter")
+	if len(e.srv.Sessions("runtimes/rt-cpudemo4qx")) != 1 {
+		t.Fatal("typed confirmation did not close the notebook session")
+	}
+	// Our own session: a plain y.
+	m.sessCursor = 0
+	m = e.press(t, m, "x")
+	mustContain(t, m.View(), "Close session mine?")
+	m = e.press(t, m, "y")
+	if len(e.srv.Sessions("runtimes/rt-cpudemo4qx")) != 0 {
+		t.Fatal("own session not closed")
+	}
+	mustContain(t, m.View(), "closed session mine")
+}
+
+// --- token renewal ---
+
+func TestRenewalFailsThenSucceeds(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.RenewLead = 10 * time.Minute })
+	name := "runtimes/rt-cpudemo4qx" // 3 min left: inside the lead
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "get_runtime", Times: 3,
+		Text: colabfake.GoogleErrorText(api.Unavailable, "backend unavailable", "", 0)})
+	m = e.tick(t, m)
+	r := m.snap.Runtime(name)
+	if r.RenewErr == nil || r.Gone() {
+		t.Fatalf("renew err %v gone %v", r.RenewErr, r.Gone())
+	}
+	mustContain(t, m.View(), "! rt-cpudemo4qx", "RENEW FAILED, retry 0:30")
+	before := e.srv.CallCount("get_runtime")
+	e.clk.add(10 * time.Second)
+	m = e.tick(t, m)
+	if e.srv.CallCount("get_runtime") != before {
+		t.Fatal("retried before 30 s")
+	}
+	e.srv.ClearFaults()
+	e.clk.add(20 * time.Second)
+	m = e.tick(t, m)
+	r = m.snap.Runtime(name)
+	if r.RenewErr != nil {
+		t.Fatalf("renewal did not succeed: %v", r.RenewErr)
+	}
+	// The countdown reset to the new expireTime (TTL 1 h).
+	if rem := r.ExpireTime().Sub(time.Now()); rem < 55*time.Minute {
+		t.Fatalf("expireTime not renewed: %v left", rem)
+	}
+}
+
+func TestRenewKeyAndReclaimed(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	name := "runtimes/rt-t4demo7k2p"
+	m = m.selectID(t, "rt-t4demo7k2p")
+	old := m.snap.Runtime(name).ExpireTime()
+	m = e.press(t, m, "R")
+	if !m.snap.Runtime(name).ExpireTime().After(old) {
+		t.Fatal("R did not renew")
+	}
+	// Reclaimed by the server: R gets NOT_FOUND and the row is gone.
+	e.srv.Reclaim(name)
+	m = e.press(t, m, "R")
+	r := m.snap.Runtime(name)
+	if r == nil || !r.Gone() {
+		t.Fatal("reclaimed runtime not marked gone")
+	}
+	mustContain(t, m.View(), "GONE")
+}
+
+// --- run code ---
+
+func TestRunCodePanel(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "e")
+	mustContain(t, m.View(), "RUN CODE · rt-t4demo7k2p", "a new session on")
+	m = typeText(e, t, m, "print(1)")
+	m = e.press(t, m, "enter")
+	v := m.View()
+	mustContain(t, v, "In: print(1)", "  1", "✓ done")
+	ss := e.srv.Sessions("runtimes/rt-t4demo7k2p")
+	if len(ss) != 3 || !m.snap.Owned(m.ax.exec.session) {
+		t.Fatalf("sessions %v, panel session %q", ss, m.ax.exec.session)
+	}
+	m = typeText(e, t, m, "raise ValueError('bad')")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "ValueError")
+	// History: up recalls the last line.
+	m = e.press(t, m, "up")
+	if m.ax.exec.input != "raise ValueError('bad')" {
+		t.Fatalf("history %q", m.ax.exec.input)
+	}
+	m = e.press(t, m, "up")
+	if m.ax.exec.input != "print(1)" {
+		t.Fatalf("history %q", m.ax.exec.input)
+	}
+	// A reattach after DEADLINE_EXCEEDED uses the same executionId.
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Times: 1})
+	m = e.press(t, m, "enter")
+	last := m.ax.exec.runs[len(m.ax.exec.runs)-1]
+	if last.attempt != 2 || last.err != nil || !strings.Contains(last.res.Stdout, "1") {
+		t.Fatalf("reattach: attempt %d err %v res %+v", last.attempt, last.err, last.res)
+	}
+	// Esc goes back to the dashboard; a run in flight goes on.
+	m = typeText(e, t, m, "print(2)")
+	e.clk.add(DialogGrace)
+	m, cmd := update(m, keyMsg("enter"))
+	m, _ = update(m, keyMsg("esc"))
+	e.clk.add(5 * time.Second)
+	mustContain(t, m.View(), "RUNTIMES", "code running 0:05")
+	m = drive(t, m, cmd)
+	mustContain(t, m.View(), "code run finished")
+	m = e.press(t, m, "e")
+	mustContain(t, m.View(), "In: print(2)")
+}
+
+// --- clipboard and read-only ---
+
+func TestCopyURLAndToken(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	r := m.snap.Runtime("runtimes/rt-t4demo7k2p")
+	m = e.press(t, m, "y")
+	if e.clip.last() != r.ConnectionInfo.URL {
+		t.Fatalf("copied %q", e.clip.last())
+	}
+	mustContain(t, m.View(), "copied the URL of rt-t4demo7k2p")
+	m = e.press(t, m, "Y")
+	if e.clip.last() == r.ConnectionInfo.Token || strings.Contains(m.View(), r.ConnectionInfo.Token) {
+		t.Fatal("token copied or shown without a reveal")
+	}
+	mustContain(t, m.View(), "reveal the token first")
+	m = e.press(t, m, "v")
+	mustContain(t, m.View(), r.ConnectionInfo.Token)
+	m = e.press(t, m, "Y")
+	if e.clip.last() != r.ConnectionInfo.Token {
+		t.Fatal("token not copied after reveal")
+	}
+	m = e.press(t, m, "v")
+	if strings.Contains(m.View(), r.ConnectionInfo.Token) {
+		t.Fatal("token still shown after hiding")
+	}
+}
+
+func TestReadOnly(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.ReadOnly = true })
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "d", "y", "n", "N", "o", "e", "R")
+	if m.ax.dlg != nil || m.ax.exec != nil || len(e.srv.Runtimes()) != 3 || e.srv.CreateCalls() != 0 {
+		t.Fatal("a mutating action ran in read-only mode")
+	}
+	m = e.press(t, m, "?")
+	v := m.View()
+	for _, gone := range []string{"new runtime", "delete", "run code", "open session"} {
+		if strings.Contains(v, gone) {
+			t.Fatalf("read-only help offers %q:\n%s", gone, v)
+		}
+	}
+	// Renewing a token only reads (get_runtime), so it stays.
+	mustContain(t, v, "copy URL", "refresh", "renew token")
+	// The caller's key map is untouched.
+	if !New(Options{Service: e.svc}).keys.DeleteRuntime.Enabled() {
+		t.Fatal("read-only leaked into the default key map")
+	}
+}
+
+// Dialogs, create rows and the run-code panel keep every line inside the
+// terminal at every size.
+func TestActionViewsFitTerminal(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m.ax.creates = append(m.ax.creates, &createOp{id: 99, spec: specT4, started: e.clk.now(), state: createWaiting, retryAt: e.clk.now().Add(time.Minute)})
+	for _, setup := range []func(Model) Model{
+		func(m Model) Model { return e.press(t, m, "d") },
+		func(m Model) Model { return e.press(t, m, "n") },
+		func(m Model) Model {
+			m = e.press(t, m, "e")
+			return typeText(e, t, m, strings.Repeat("x", 150))
+		},
+	} {
+		m.ax.dlg, m.ax.exec = nil, nil // the action state is shared by copies
+		m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+		m2 := setup(m)
+		if m2.ax.dlg == nil && m2.ax.exec == nil {
+			t.Fatal("nothing opened")
+		}
+		for _, sz := range sizes {
+			m2, _ = update(m2, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			lines := strings.Split(m2.View(), "\n")
+			if len(lines) > sz[1] {
+				t.Fatalf("%v: %d lines", sz, len(lines))
+			}
+			for i, ln := range lines {
+				if w := ansi.StringWidth(ln); w > sz[0] {
+					t.Fatalf("%v: line %d is %d wide: %q", sz, i, w, ln)
+				}
+			}
+		}
+	}
+}
+
+// The config file's defaultRuntimeSpec is where the picker starts, so
+// Enter, Enter, Enter walks straight to it.
+func TestCreatePickerStartsOnDefaultSpec(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
+		o.DefaultSpec = api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "A100", Shape: api.ShapeHighMem}
+	})
+	m = e.press(t, m, "n", "enter")
+	mustContain(t, m.View(), "accelerator (GPU)")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "shape (GPU A100)")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "runtime version")
+	if spec := m.ax.dlg.intent.spec; spec.Shape != api.ShapeHighMem {
+		t.Fatalf("picked %v, want the default GPU/A100/HIGHMEM", spec)
+	}
+}

@@ -1,0 +1,439 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/google/uuid"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// --- the picker: variant → accelerator → shape → version → runtime id ---
+
+// specChoices returns the distinct values of field among specs matching
+// keep, in list_runtime_specs order, each enabled when any matching spec
+// with that value is eligible.
+func specChoices(specs []api.RuntimeSpec, keep func(api.RuntimeSpecKey) bool, field func(api.RuntimeSpecKey) string) (vals []string, eligible []bool) {
+	for _, s := range specs {
+		if !keep(s.Key) {
+			continue
+		}
+		v := field(s.Key)
+		if i := slices.Index(vals, v); i >= 0 {
+			eligible[i] = eligible[i] || s.Eligible
+			continue
+		}
+		vals = append(vals, v)
+		eligible = append(eligible, s.Eligible)
+	}
+	return vals, eligible
+}
+
+func (m *Model) openPicker(now time.Time) {
+	if len(m.snap.Specs) == 0 {
+		msg := "no runtime specs yet (list_runtime_specs has not answered)"
+		if err := m.snap.SpecsFresh.Err; err != nil {
+			msg = "cannot list runtime specs: " + errLine(err)
+		}
+		m.setStatus(now, msg, true)
+		return
+	}
+	m.pickStep(intentPickVariant, api.RuntimeSpecKey{}, now)
+}
+
+// pickStep opens the choice dialog of step kind for the partial spec, or
+// skips it when it has one choice.
+func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.Time) {
+	var keep func(api.RuntimeSpecKey) bool
+	var field func(api.RuntimeSpecKey) string
+	var title string
+	switch kind {
+	case intentPickVariant:
+		keep = func(api.RuntimeSpecKey) bool { return true }
+		field = func(k api.RuntimeSpecKey) string { return string(k.Variant) }
+		title = "New runtime: variant"
+	case intentPickAccelerator:
+		keep = func(k api.RuntimeSpecKey) bool { return k.Variant == partial.Variant }
+		field = func(k api.RuntimeSpecKey) string { return k.Accelerator }
+		title = "New runtime: accelerator (" + partial.Variant.Short() + ")"
+	default:
+		keep = func(k api.RuntimeSpecKey) bool {
+			return k.Variant == partial.Variant && k.Accelerator == partial.Accelerator
+		}
+		field = func(k api.RuntimeSpecKey) string { return string(k.Shape) }
+		title = "New runtime: shape (" + partial.Variant.Short() + " " + partial.Accelerator + ")"
+	}
+	vals, elig := specChoices(m.snap.Specs, keep, field)
+	enabled := 0
+	for _, e := range elig {
+		if e {
+			enabled++
+		}
+	}
+	if enabled == 0 {
+		m.setStatus(now, "no eligible runtime spec for "+partial.String()+" on tier "+m.snap.Subscription.Tier.Label(), true)
+		return
+	}
+	if len(vals) == 1 {
+		m.pickerNext(&dialog{kind: dlgChoice, intent: intent{kind: kind, spec: partial, vals: vals}}, now)
+		return
+	}
+	d := newDialog(dlgChoice, now, title, intent{kind: kind, spec: partial})
+	for i, v := range vals {
+		label := v
+		switch kind {
+		case intentPickVariant:
+			label = api.Variant(v).Short()
+		case intentPickShape:
+			label = api.Shape(v).Short()
+		}
+		it := choiceItem{label: label, disabled: !elig[i]}
+		if it.disabled {
+			it.note = "(not eligible on tier " + m.snap.Subscription.Tier.Label() + ")"
+		}
+		d.items = append(d.items, it)
+	}
+	d.cursor = d.next(-1, 1)
+	if i := slices.Index(vals, field(m.opts.DefaultSpec)); i >= 0 && !d.items[i].disabled {
+		d.cursor = i
+	}
+	d.intent.vals = vals
+	m.ax.dlg = d
+}
+
+// pickerNext moves the picker past the step d answered.
+func (m *Model) pickerNext(d *dialog, now time.Time) tea.Cmd {
+	it := d.intent
+	spec := it.spec
+	if d.kind == dlgChoice && d.cursor < len(it.vals) {
+		v := it.vals[d.cursor]
+		switch it.kind {
+		case intentPickVariant:
+			spec.Variant = api.Variant(v)
+		case intentPickAccelerator:
+			spec.Accelerator = v
+		case intentPickShape:
+			spec.Shape = api.Shape(v)
+		}
+	}
+	switch it.kind {
+	case intentPickVariant:
+		m.pickStep(intentPickAccelerator, spec, now)
+	case intentPickAccelerator:
+		m.pickStep(intentPickShape, spec, now)
+	case intentPickShape:
+		m.openVersionStep(spec, now)
+	case intentVersion:
+		nd := newDialog(dlgInput, now, "New runtime "+spec.String()+": runtime id",
+			intent{kind: intentRuntimeID, spec: spec, version: d.input},
+			"Runtime id (optional, RFC 1034: 1–63 lower-case letters, digits, hyphens; starts with a letter).")
+		nd.validate, nd.hint = api.ValidateID, "empty: Colab chooses the id"
+		m.ax.dlg = nd
+	case intentRuntimeID:
+		return m.startCreate(spec, it.version, d.input, now)
+	}
+	return nil
+}
+
+func (m *Model) openVersionStep(spec api.RuntimeSpecKey, now time.Time) {
+	d := newDialog(dlgInput, now, "New runtime "+spec.String()+": runtime version",
+		intent{kind: intentVersion, spec: spec}, "Runtime image version (optional, e.g. 2025.10).")
+	d.hint = "empty: latest"
+	m.ax.dlg = d
+}
+
+// --- the create flow ---
+
+// startCreate sends create_runtime for a new operation with a fresh UUID4
+// requestId, remembers the spec as the last used one, and shows the new
+// row at once.
+func (m *Model) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
+	m.ax.nextOp++
+	op := &createOp{id: m.ax.nextOp, requestID: uuid.NewString(), spec: spec, version: version, runtimeID: runtimeID, started: now}
+	m.ax.creates = append(m.ax.creates, op)
+	ls := &LastSpec{Spec: spec, Version: version}
+	m.ax.lastSpec = ls
+	if err := SaveLastSpec(m.opts.StateDir, ls); err != nil {
+		m.setStatus(now, "could not remember the spec: "+errLine(err), true)
+	}
+	return m.sendCreate(op, now)
+}
+
+// sendCreate (re-)sends op's identical create_runtime call.
+func (m *Model) sendCreate(op *createOp, now time.Time) tea.Cmd {
+	op.attempt++
+	op.state = createSending
+	ctx, cancel := context.WithCancel(m.ctx)
+	op.cancel = cancel
+	req := api.CreateRuntimeRequest{Spec: op.spec, Version: op.version, RuntimeID: op.runtimeID, RequestID: op.requestID}
+	id, attempt, svc := op.id, op.attempt, m.svc
+	return func() (msg tea.Msg) {
+		defer cancel()
+		defer func() {
+			if r := recover(); r != nil {
+				msg = createDoneMsg{op: id, attempt: attempt, err: errors.New("internal error in create_runtime")}
+			}
+		}()
+		if svc == nil {
+			return createDoneMsg{op: id, attempt: attempt, err: errors.New("no Colab service configured")}
+		}
+		rt, err := svc.CreateRuntime(ctx, req)
+		return createDoneMsg{op: id, attempt: attempt, rt: rt, err: err}
+	}
+}
+
+func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
+	_, op := m.findCreate(msg.op)
+	if op == nil || msg.attempt != op.attempt || op.state != createSending {
+		return nil // cancelled, or superseded by a re-send
+	}
+	took := state.FormatCountdown(now.Sub(op.started))
+	if msg.err == nil {
+		m.dropCreate(op.id)
+		// The row shows what the server returned.
+		m.snap.UpdateRuntime(now, msg.rt)
+		m.selected, m.rowsDirty, m.focus = msg.rt.Name, true, panelRuntimes
+		m.setStatus(now, "✓ created "+msg.rt.ID()+" ("+msg.rt.RuntimeSpec.String()+") in "+took, false)
+		return m.issue(callKey{kind: callSessions, runtime: msg.rt.Name}, now)
+	}
+	op.lastErr = msg.err
+	var ae *api.Error
+	if !errors.As(msg.err, &ae) {
+		m.dropCreate(op.id)
+		m.setStatus(now, "create "+op.spec.String()+" failed: "+errLine(msg.err), true)
+		return nil
+	}
+	switch {
+	case ae.OutcomeUnknown:
+		// The request reached the server but the reply was lost: a runtime
+		// may exist. Re-list; never create again on our own.
+		op.state = createUnknown // cleared by onRuntimesListed
+		m.setStatus(now, "create "+op.spec.String()+": outcome unknown (connection lost after sending); re-listing runtimes — one may already be using compute units", true)
+		delete(m.pending, callKey{kind: callRuntimes})
+		return tea.Batch(m.refresh(now, false)...)
+	case ae.Code == api.DeadlineExceeded && op.attempt < MaxCreateAttempts:
+		return m.sendCreate(op, now) // the identical call: same requestId
+	case ae.IsQuota():
+		m.dropCreate(op.id)
+		return m.offerAfterCreate(op, ae, now)
+	case (ae.Code == api.ResourceExhausted || ae.Code == api.Unavailable) && op.attempt < MaxCreateAttempts:
+		wait := ae.RetryDelay
+		if wait <= 0 {
+			wait = DefaultCreateRetry << (op.attempt - 1)
+		}
+		op.state, op.retryAt = createWaiting, now.Add(wait)
+		return nil
+	}
+	m.dropCreate(op.id)
+	return m.offerAfterCreate(op, ae, now)
+}
+
+// onRuntimesListed clears outcome-unknown creates once a list_runtimes
+// sent after them answered, pointing at what the list found.
+func (m *Model) onRuntimesListed(now time.Time) {
+	for _, op := range slices.Clone(m.ax.creates) {
+		if op.state != createUnknown {
+			continue
+		}
+		var found []string
+		for r := range m.snap.All() {
+			match := r.RuntimeSpec == op.spec && !r.FirstSeen.Before(op.started)
+			if op.runtimeID != "" {
+				match = r.ID() == op.runtimeID
+			}
+			if !r.Gone() && match {
+				found = append(found, r.ID())
+			}
+		}
+		slices.Sort(found)
+		m.dropCreate(op.id)
+		if len(found) > 0 {
+			m.setStatus(now, "create "+op.spec.String()+": outcome was unknown; found new runtime "+found[0]+" (not creating again)", false)
+		} else {
+			m.setStatus(now, "create "+op.spec.String()+": outcome unknown and no new runtime listed yet; press r to re-list before creating again", true)
+		}
+	}
+}
+
+// offerAfterCreate shows why a create failed and the next steps.
+func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea.Cmd {
+	title := "Could not create " + op.spec.String()
+	body := []string{api.OneLine(ae.Error(), 200)}
+	it := intent{kind: intentAfterCreate}
+	var items []choiceItem
+	eligible := func(k api.RuntimeSpecKey) bool {
+		for _, s := range m.snap.Specs {
+			if s.Key == k {
+				return s.Eligible
+			}
+		}
+		return false
+	}
+	switch {
+	case ae.Reason == api.ReasonTooManyActiveRuntimes:
+		title = "Too many active runtimes"
+		body = append(body, "Colab limits how many runtimes run at once; a runtime deleted in the last minutes may still count.",
+			"Delete one of them (you will confirm), or wait and create again.")
+		for _, r := range m.rows {
+			if r.Gone() {
+				continue
+			}
+			items = append(items, choiceItem{label: "delete " + r.ID() + " (" + r.Spec() + ")"})
+			it.next = append(it.next, afterChoice{deleteRuntime: r.Name})
+		}
+	case ae.Reason == api.ReasonDenylisted:
+		title = "Account blocked from Colab runtimes (DENYLISTED)"
+		body = append(body, "Colab refuses runtimes for this account; retrying will not help.")
+	case ae.IsQuota():
+		title = "Usage limit reached (" + ae.Reason + ")"
+		body = append(body, "Your "+m.snap.Subscription.Tier.Label()+" tier's usage quota is used up for accelerators; it resets later.",
+			"You can still create a CPU runtime.")
+		for _, s := range m.snap.Specs {
+			if s.Key.Variant == api.VariantCPU && s.Eligible {
+				items = append(items, choiceItem{label: "create a CPU runtime (" + s.Key.String() + ")"})
+				it.next = append(it.next, afterChoice{spec: s.Key})
+			}
+		}
+	case ae.Code == api.FailedPrecondition && op.spec.Accelerator != "" && op.spec.Accelerator != api.AcceleratorNone:
+		title = "Accelerator " + op.spec.Accelerator + " unavailable"
+		body = append(body, "Colab has no "+op.spec.Accelerator+" for you right now. Try another eligible accelerator:")
+		for _, s := range m.snap.Specs {
+			if s.Eligible && s.Key.Accelerator != op.spec.Accelerator && s.Key.Accelerator != api.AcceleratorNone && eligible(s.Key) {
+				items = append(items, choiceItem{label: "create " + s.Key.String()})
+				it.next = append(it.next, afterChoice{spec: s.Key})
+			}
+		}
+	case ae.Code == api.ResourceExhausted || ae.Code == api.Unavailable || ae.Code == api.DeadlineExceeded:
+		title = "Create gave up after " + itoaPlural(op.attempt, "attempt")
+		body = append(body, "Colab kept refusing for now; no runtime was created by these attempts.")
+		for _, s := range m.snap.Specs {
+			if s.Eligible && s.Key != op.spec {
+				items = append(items, choiceItem{label: "create " + s.Key.String() + " instead"})
+				it.next = append(it.next, afterChoice{spec: s.Key})
+			}
+		}
+	}
+	m.setStatus(now, "create "+op.spec.String()+" failed: "+errLine(ae), true)
+	if len(items) == 0 {
+		items = []choiceItem{{label: "close"}}
+		it.next = []afterChoice{{close: true}}
+	}
+	d := newDialog(dlgChoice, now, title, it, body...)
+	d.items = items
+	d.cursor = d.next(-1, 1)
+	m.ax.dlg = d
+	return nil
+}
+
+// createRows renders the in-progress creates for the top of the table.
+func (m Model) createRows(now time.Time, w int) []string {
+	var out []string
+	for _, op := range m.ax.creates {
+		line := "+ " + fit("creating "+op.spec.String(), min(40, w/2)) + " "
+		switch op.state {
+		case createSending:
+			line += "creating… " + state.FormatCountdown(now.Sub(op.started))
+			if op.attempt > 1 {
+				line += " · attempt " + strconv.Itoa(op.attempt) + "/" + strconv.Itoa(MaxCreateAttempts)
+			}
+		case createWaiting:
+			why := "capacity unavailable"
+			var ae *api.Error
+			if errors.As(op.lastErr, &ae) && ae.Code == api.ResourceExhausted {
+				why = "rate limited"
+			}
+			line += why + ", retrying " + strconv.Itoa(op.attempt+1) + "/" + strconv.Itoa(MaxCreateAttempts) + " in " +
+				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + m.keys.Cancel.Help().Key + " cancel"
+		case createUnknown:
+			line += "outcome unknown · re-listing…"
+		}
+		out = append(out, m.st.warn.Render(line))
+	}
+	return out
+}
+
+// --- the last used spec, remembered across runs ---
+
+// LastSpec is the runtimeSpec and version of the last runtime the user
+// created, stored as JSON in LastSpecFile under the state directory. It
+// holds no secret.
+type LastSpec struct {
+	Spec    api.RuntimeSpecKey `json:"runtimeSpec"`
+	Version string             `json:"version,omitempty"`
+}
+
+// LastSpecFile is the file name of the last used spec in the state
+// directory.
+const LastSpecFile = "last-spec.json"
+
+// DefaultStateDir returns $XDG_STATE_HOME/colabdash, or
+// ~/.local/state/colabdash when XDG_STATE_HOME is unset or not absolute
+// (XDG Base Directory spec). It returns "" when neither can be found.
+func DefaultStateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "colabdash")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".local", "state", "colabdash")
+}
+
+// LoadLastSpec reads dir/last-spec.json. It returns an error when dir is
+// empty, the file is missing or it is not a valid spec.
+func LoadLastSpec(dir string) (*LastSpec, error) {
+	if dir == "" {
+		return nil, errors.New("no state directory")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, LastSpecFile))
+	if err != nil {
+		return nil, err
+	}
+	var ls LastSpec
+	if err := json.Unmarshal(b, &ls); err != nil {
+		return nil, err
+	}
+	if ls.Spec.Variant == "" {
+		return nil, errors.New(LastSpecFile + ": no variant")
+	}
+	return &ls, nil
+}
+
+// SaveLastSpec writes ls to dir/last-spec.json (directory 0700, file 0600,
+// written to a temporary file and renamed). An empty dir stores nothing.
+func SaveLastSpec(dir string, ls *LastSpec) error {
+	if dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(ls, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".last-spec-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, LastSpecFile))
+}

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// EventLogSize is how many events the in-app event log keeps (the oldest
+// are dropped first).
+const EventLogSize = 200
+
+// Event is one entry of the in-app event log: an API call or a profile
+// connection, when it finished, its latency and its outcome.
+type Event struct {
+	// At is when the answer arrived (dashboard clock).
+	At time.Time
+	// Tool is the MCP tool name ("list_runtimes"), or "connect" for a
+	// profile switch.
+	Tool string
+	// Target is the runtime name ("runtimes/…"), the profile name for
+	// "connect", or "" for account-wide tools.
+	Target string
+	// Latency is the time from issuing the call to its answer (0 when
+	// unknown).
+	Latency time.Duration
+	// Err is the failure, nil on success. Its full text is shown.
+	Err error
+}
+
+// Outcome is "ok" or the canonical error code (FAILED_PRECONDITION…).
+func (e Event) Outcome() string { return api.Outcome(e.Err) }
+
+// eventLog is a ring buffer of the last EventLogSize events.
+type eventLog struct {
+	buf    []Event
+	next   int
+	offset int // scroll position in the panel, 0 = newest
+}
+
+func (l *eventLog) add(e Event) {
+	if len(l.buf) < EventLogSize {
+		l.buf = append(l.buf, e)
+		return
+	}
+	l.buf[l.next] = e
+	l.next = (l.next + 1) % EventLogSize
+}
+
+// newestFirst returns the events, newest first.
+func (l *eventLog) newestFirst() []Event {
+	out := make([]Event, 0, len(l.buf))
+	for i := len(l.buf) - 1; i >= 0; i-- {
+		out = append(out, l.buf[(l.next+i)%len(l.buf)])
+	}
+	return out
+}
+
+// Events returns the event log, newest first.
+func (m Model) Events() []Event { return m.events.newestFirst() }
+
+func (m *Model) recordEvent(now time.Time, tool, target string, latency time.Duration, err error) {
+	// The log is shared state copied by value with the Model: copy on
+	// write so an older Model value never sees later events.
+	l := m.events
+	l.buf = append([]Event(nil), l.buf...)
+	l.add(Event{At: now, Tool: tool, Target: target, Latency: max(latency, 0), Err: err})
+	m.events = l
+}
+
+// formatLatency renders a latency as "850ms" or "2.4s".
+func formatLatency(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+}
+
+// eventLines renders the event log panel for n lines of width w: newest
+// first, one line per call, and below a failed call its full error text
+// wrapped to the width.
+func (m Model) eventLines(w, n int) []string {
+	evs := m.events.newestFirst()
+	title := m.st.panelFocus.Render("EVENTS "+strconv.Itoa(len(evs))) + m.st.dim.Render("  (newest first · ↑/↓ scroll · esc close)")
+	out := []string{title}
+	if len(evs) == 0 {
+		return append(out, m.st.dim.Render("  no API calls yet"))
+	}
+	var body []string
+	for _, e := range evs {
+		target := e.Target
+		if target == "" {
+			target = "–"
+		}
+		line := "  " + e.At.In(m.opts.Location).Format("15:04:05") + "  " + fit(e.Tool, 18) + " " + fitRight(formatLatency(e.Latency), 7) + "  "
+		outcome := e.Outcome()
+		if e.Err != nil {
+			outcome = m.st.errText.Render(outcome)
+		}
+		body = append(body, line+outcome+"  "+target)
+		if e.Err != nil {
+			text := m.redact(e.Err.Error())
+			for _, wl := range strings.Split(ansi.Wrap(text, max(w-6, 10), " /"), "\n") {
+				body = append(body, m.st.dim.Render("      "+wl))
+			}
+		}
+	}
+	off := clamp(m.events.offset, 0, max(len(body)-(n-1), 0))
+	body = body[off:]
+	if len(body) > n-1 {
+		body = body[:n-1]
+	}
+	return append(out, body...)
+}
+
+// redact applies Options.Redact, if any.
+func (m Model) redact(s string) string {
+	if m.opts.Redact != nil {
+		return m.opts.Redact(s)
+	}
+	return s
+}

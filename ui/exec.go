@@ -1,0 +1,282 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// MaxExecReattach bounds the dashboard's re-sends of one execute_code with
+// the same executionId after DEADLINE_EXCEEDED or UNAVAILABLE.
+const MaxExecReattach = 5
+
+// execRun is one piece of code sent to execute_code.
+type execRun struct {
+	id          int
+	code        string
+	executionID string
+	session     string
+	started     time.Time
+	attempt     int
+	done        bool
+	res         api.ExecuteCodeResult
+	err         error
+}
+
+// execPanel is the run-code panel: an input line with history and the
+// output of each run. It stays alive while hidden, so a long run can go on
+// while the user is back on the dashboard.
+type execPanel struct {
+	open    bool
+	runtime string // target runtime
+	session string // target session ("" until one is opened)
+	input   string
+	history []string
+	hist    int // index into history while browsing (len = new line)
+	runs    []*execRun
+	nextRun int
+	scroll  int
+}
+
+type execDoneMsg struct {
+	run     int
+	attempt int
+	session string
+	res     api.ExecuteCodeResult
+	err     error
+}
+
+// running returns the run in flight, or nil.
+func (p *execPanel) running() *execRun {
+	if p == nil {
+		return nil
+	}
+	for _, r := range p.runs {
+		if !r.done {
+			return r
+		}
+	}
+	return nil
+}
+
+// openExec opens (or re-opens) the run-code panel on the selected session,
+// or on a new session of the selected runtime.
+func (m *Model) openExec(now time.Time) tea.Cmd {
+	sel := m.snap.Runtime(m.selected)
+	p := m.ax.exec
+	if p != nil && (sel == nil || p.runtime == sel.Name || p.running() != nil) {
+		p.open = true
+		return nil
+	}
+	if sel == nil || sel.Gone() {
+		m.setStatus(now, "no runtime selected", true)
+		return nil
+	}
+	m.ax.exec = &execPanel{open: true, runtime: sel.Name, session: m.selectedSession()}
+	return nil
+}
+
+// onExecKey handles keys while the panel is open.
+func (m *Model) onExecKey(k tea.KeyMsg, now time.Time) tea.Cmd {
+	p := m.ax.exec
+	switch k.Type {
+	case tea.KeyCtrlC:
+		m.cancel()
+		return tea.Quit
+	case tea.KeyEsc:
+		p.open = false // a running execution goes on
+		return nil
+	case tea.KeyUp:
+		if p.hist > 0 {
+			p.hist--
+			p.input = p.history[p.hist]
+		}
+	case tea.KeyDown:
+		if p.hist < len(p.history)-1 {
+			p.hist++
+			p.input = p.history[p.hist]
+		} else {
+			p.hist, p.input = len(p.history), ""
+		}
+	case tea.KeyBackspace:
+		if r := []rune(p.input); len(r) > 0 {
+			p.input = string(r[:len(r)-1])
+		}
+	case tea.KeyCtrlU:
+		p.input = ""
+	case tea.KeyRunes, tea.KeySpace:
+		p.input += string(k.Runes)
+	case tea.KeyEnter:
+		return m.execSubmit(now)
+	}
+	return nil
+}
+
+func (m *Model) execSubmit(now time.Time) tea.Cmd {
+	p := m.ax.exec
+	code := strings.TrimSpace(p.input)
+	if code == "" {
+		return nil
+	}
+	if p.running() != nil {
+		m.setStatus(now, "code is still running; wait for it to finish", true)
+		return nil
+	}
+	if len(p.history) == 0 || p.history[len(p.history)-1] != code {
+		p.history = append(p.history, code)
+	}
+	p.hist, p.input = len(p.history), ""
+	p.nextRun++
+	r := &execRun{id: p.nextRun, code: code, executionID: uuid.NewString(), session: p.session, started: now}
+	p.runs = append(p.runs, r)
+	if len(p.runs) > 50 {
+		p.runs = p.runs[len(p.runs)-50:]
+	}
+	return m.sendExec(r, p.runtime)
+}
+
+// sendExec (re-)sends r with its executionId. Without a session it first
+// opens a colabdash session on runtime, so the call can be reattached.
+func (m *Model) sendExec(r *execRun, runtime string) tea.Cmd {
+	r.attempt++
+	run, attempt, sess, code, execID := r.id, r.attempt, r.session, r.code, r.executionID
+	svc, parent := m.svc, m.ctx
+	return func() (msg tea.Msg) {
+		defer func() {
+			if rec := recover(); rec != nil {
+				msg = execDoneMsg{run: run, attempt: attempt, err: errors.New("internal error in execute_code")}
+			}
+		}()
+		if svc == nil {
+			return execDoneMsg{run: run, attempt: attempt, err: errors.New("no Colab service configured")}
+		}
+		ctx, cancel := context.WithCancel(parent)
+		defer cancel()
+		if sess == "" {
+			s, err := svc.CreateSession(ctx, runtime, state.OwnSessionPrefix+uuid.NewString()[:8])
+			if err != nil {
+				return execDoneMsg{run: run, attempt: attempt, err: err}
+			}
+			sess = s.Name
+		}
+		res, err := svc.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: sess, Code: code, ExecutionID: execID})
+		return execDoneMsg{run: run, attempt: attempt, session: sess, res: res, err: err}
+	}
+}
+
+func (m *Model) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
+	p := m.ax.exec
+	if p == nil {
+		return nil
+	}
+	var r *execRun
+	for _, x := range p.runs {
+		if x.id == msg.run {
+			r = x
+		}
+	}
+	if r == nil || r.done || r.attempt != msg.attempt {
+		return nil
+	}
+	var cmd tea.Cmd
+	if msg.session != "" && r.session == "" {
+		r.session = msg.session
+		if p.session == "" {
+			p.session = msg.session
+			m.snap.MarkOwned(msg.session)
+			cmd = m.issue(callKey{kind: callSessions, runtime: p.runtime}, now)
+		}
+	}
+	var ae *api.Error
+	if msg.err != nil && errors.As(msg.err, &ae) && (ae.Code == api.DeadlineExceeded || ae.Code == api.Unavailable) &&
+		r.session != "" && r.attempt < MaxExecReattach {
+		return tea.Batch(cmd, m.sendExec(r, p.runtime)) // reattach: same executionId
+	}
+	r.done, r.res, r.err = true, msg.res, msg.err
+	if !p.open {
+		word := "finished"
+		if msg.err != nil || msg.res.ExecutionError != nil {
+			word = "failed"
+		}
+		m.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.keys.RunCode.Help().Key+" shows the output)", msg.err != nil)
+	}
+	return cmd
+}
+
+// execView renders the panel in n lines of width w.
+func (m Model) execView(now time.Time, w, n int) []string {
+	p := m.ax.exec
+	target := p.session
+	if target == "" {
+		target = "a new session on " + p.runtime
+	}
+	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)) + m.st.dim.Render(" · "+target+" · esc back (runs keep going)")}
+	var body []string
+	for _, r := range p.runs {
+		body = append(body, m.st.bold.Render("In: ")+r.code)
+		if !r.done {
+			line := "  running… " + state.FormatCountdown(now.Sub(r.started))
+			if r.attempt > 1 {
+				line += " · reattached " + strconv.Itoa(r.attempt-1) + "×"
+			}
+			body = append(body, m.st.warn.Render(line))
+			continue
+		}
+		if r.err != nil {
+			body = append(body, m.st.errText.Render("  ✕ "+errLine(r.err)))
+			continue
+		}
+		res := r.res
+		for _, ln := range splitLines(res.Stdout) {
+			body = append(body, "  "+ln)
+		}
+		for _, ln := range splitLines(res.Stderr) {
+			body = append(body, m.st.warn.Render("  stderr: "+ln))
+		}
+		if res.Result != "" {
+			body = append(body, "  Out: "+res.Result)
+		}
+		if e := res.ExecutionError; e != nil {
+			body = append(body, m.st.errText.Render("  "+e.Name+": "+e.Value))
+			for _, tb := range e.Traceback {
+				for _, ln := range splitLines(ansi.Strip(tb)) {
+					body = append(body, m.st.dim.Render("    "+ln))
+				}
+			}
+		}
+		if res.OutputTruncated {
+			body = append(body, m.st.dim.Render("  (output truncated by the server)"))
+		}
+		body = append(body, m.st.dim.Render("  ✓ done"))
+	}
+	room := n - 3
+	if len(body) > room {
+		body = body[len(body)-room:]
+	}
+	out = append(out, body...)
+	for len(out) < n-2 {
+		out = append(out, "")
+	}
+	out = append(out, "", ">>> "+p.input+"█")
+	for i := range out {
+		out[i] = ansi.Truncate(out[i], w, "…")
+	}
+	return out[:n]
+}
+
+func splitLines(s string) []string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}

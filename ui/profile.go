@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// ConnInfo is what the header shows about a connection made by
+// Options.Connect: the endpoint URL, the account description, and whether
+// it is the embedded emulator (DEMO badge).
+type ConnInfo struct {
+	Endpoint, Account string
+	Demo              bool
+}
+
+// ConnectFunc builds the Service of a profile (credentials, client; no
+// network I/O is needed, connecting is lazy). The dashboard calls it in a
+// tea.Cmd, never in Update, and closes the Service it replaces. It returns
+// a one-line error when the profile cannot be used (e.g. no credentials).
+type ConnectFunc func(ctx context.Context, profile string) (api.Service, ConnInfo, error)
+
+// profileState is the profile picker and any switch in progress.
+type profileState struct {
+	picking   bool
+	cursor    int
+	switching string // profile being connected, "" when none
+	seq       uint64 // bumps per switch; older answers are closed unused
+}
+
+// profileMsg is the answer of Options.Connect for a switch.
+type profileMsg struct {
+	seq  uint64
+	name string
+	svc  api.Service
+	info ConnInfo
+	err  error
+}
+
+func (m *Model) openProfilePicker() {
+	if len(m.opts.Profiles) == 0 || m.opts.Connect == nil {
+		m.setStatus(m.now(), "no profiles to switch to (define them in the config file)", false)
+		return
+	}
+	if a := m.ax; len(a.creates) > 0 || len(a.deleting) > 0 || len(a.closing) > 0 || len(a.opening) > 0 {
+		// Their answers belong to this account: let them land first.
+		m.setStatus(m.now(), "a create, delete or session change is in progress: switch profile when it is done", true)
+		return
+	}
+	m.prof.picking = true
+	m.prof.cursor = 0
+	for i, p := range m.opts.Profiles {
+		if p == m.opts.Profile {
+			m.prof.cursor = i
+		}
+	}
+}
+
+func (m *Model) onProfilePickerKey(k tea.KeyMsg) tea.Cmd {
+	keys := m.keys
+	switch {
+	case k.Type == tea.KeyCtrlC:
+		m.cancel()
+		return tea.Quit
+	case key.Matches(k, keys.Back), key.Matches(k, keys.Profile), key.Matches(k, keys.Quit):
+		m.prof.picking = false
+	case key.Matches(k, keys.Up):
+		m.prof.cursor = clamp(m.prof.cursor-1, 0, len(m.opts.Profiles)-1)
+	case key.Matches(k, keys.Down):
+		m.prof.cursor = clamp(m.prof.cursor+1, 0, len(m.opts.Profiles)-1)
+	case k.Type == tea.KeyEnter:
+		m.prof.picking = false
+		name := m.opts.Profiles[m.prof.cursor]
+		if name == m.opts.Profile && m.prof.switching == "" {
+			return nil
+		}
+		return m.switchProfile(name)
+	}
+	return nil
+}
+
+// switchProfile starts connecting to profile name in a command.
+func (m *Model) switchProfile(name string) tea.Cmd {
+	m.prof.seq++
+	m.prof.switching = name
+	m.setStatus(m.now(), "switching to profile "+name+"…", false)
+	seq, connect, ctx := m.prof.seq, m.opts.Connect, m.ctx
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = profileMsg{seq: seq, name: name, err: fmt.Errorf("internal error connecting profile %s: %v", name, r)}
+			}
+		}()
+		svc, info, err := connect(ctx, name)
+		return profileMsg{seq: seq, name: name, svc: svc, info: info, err: err}
+	}
+}
+
+// closeCmd closes svc off the Update path.
+func closeCmd(svc api.Service) tea.Cmd {
+	if svc == nil {
+		return nil
+	}
+	return func() tea.Msg { _ = svc.Close(); return nil }
+}
+
+// onProfile applies a finished switch: the old Service is closed, the
+// snapshot starts empty, every call in flight is forgotten (its answer is
+// dropped) and the first calls start on the new Service.
+func (m *Model) onProfile(msg profileMsg) tea.Cmd {
+	now := m.now()
+	if msg.seq != m.prof.seq {
+		return closeCmd(msg.svc) // superseded by a later switch
+	}
+	m.prof.switching = ""
+	if msg.err != nil {
+		m.setStatus(now, m.redact("profile "+msg.name+": "+errLine(msg.err)), true)
+		m.recordEvent(now, "connect", msg.name, 0, msg.err)
+		return nil
+	}
+	old := m.svc
+	m.svc = msg.svc
+	m.opts.Profile, m.opts.Endpoint, m.opts.Account, m.opts.Demo = msg.name, msg.info.Endpoint, msg.info.Account, msg.info.Demo
+	m.snap = state.New(state.Config{ExpiringThreshold: m.opts.ExpiringThreshold, GoneRetention: m.opts.GoneRetention})
+	m.pending = map[callKey]pendingCall{}
+	m.lastRenew = map[string]time.Time{}
+	m.rows, m.selected, m.cursor, m.offset, m.sessCursor = nil, "", 0, 0, 0
+	m.filter, m.rowsDirty = "", true
+	// Dialogs, the revealed token and the run-code panel were about the
+	// old account; answers still on their way find nothing and are dropped.
+	m.ax = newActionState(m.opts)
+	m.nextRefresh = now.Add(m.opts.RefreshInterval)
+	m.setStatus(now, "profile "+msg.name, false)
+	m.recordEvent(now, "connect", msg.name, 0, nil)
+	return tea.Batch(
+		closeCmd(old),
+		m.issue(callKey{kind: callSubscription}, now),
+		m.issue(callKey{kind: callSpecs}, now),
+		m.issue(callKey{kind: callRuntimes}, now),
+	)
+}
+
+// Service returns the Service in use (after profile switches, the last
+// one). The caller closes it after Run returns.
+func (m Model) Service() api.Service { return m.svc }
+
+// Profile returns the active profile's name.
+func (m Model) Profile() string { return m.opts.Profile }
+
+// profilePickerLines renders the profile picker.
+func (m Model) profilePickerLines() []string {
+	out := []string{m.st.panelFocus.Render("PROFILES") + m.st.dim.Render("  (enter switch · esc cancel)")}
+	for i, p := range m.opts.Profiles {
+		line := "  "
+		if i == m.prof.cursor {
+			line = "› "
+		}
+		line += p
+		if p == m.opts.Profile {
+			line += " (active)"
+		}
+		if i == m.prof.cursor {
+			line = m.st.selected.Render(line)
+		}
+		out = append(out, line)
+	}
+	return out
+}
