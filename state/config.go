@@ -274,13 +274,34 @@ type cfgParser struct {
 }
 
 func (p *cfgParser) errAt(n ast.Node, msg string) *ConfigError {
-	line := 0
-	if n != nil {
-		if tk := n.GetToken(); tk != nil && tk.Position != nil {
-			line = tk.Position.Line
+	return &ConfigError{File: p.file, Line: nodeLine(n), Msg: msg}
+}
+
+// nodeLine returns n's line, or 0. go-yaml's DocumentNode.GetToken
+// dereferences a nil start token for a document opened by a bare "---"
+// (found by FuzzLoadConfig: "0\n---" panicked), so a document falls back
+// to its body and any other panic means "line unknown".
+func nodeLine(n ast.Node) (line int) {
+	defer func() {
+		if recover() != nil {
+			line = 0
+		}
+	}()
+	if d, ok := n.(*ast.DocumentNode); ok {
+		if d == nil || d.Start == nil {
+			if d == nil || d.Body == nil {
+				return 0
+			}
+			n = d.Body
 		}
 	}
-	return &ConfigError{File: p.file, Line: line, Msg: msg}
+	if n == nil {
+		return 0
+	}
+	if tk := n.GetToken(); tk != nil && tk.Position != nil {
+		return tk.Position.Line
+	}
+	return 0
 }
 
 type entry struct {
