@@ -14,7 +14,8 @@ import (
 )
 
 // TestNoSecretInOutput scans everything `colabdash status` writes (table
-// and --json, stdout and stderr, success and failure) for the OAuth access
+// and --json, stdout and stderr, the --debug log file, success and
+// failure) for the OAuth access
 // token it was given and the proxy tokens the server sent, and finds
 // none. --show-tokens is the control: there the proxy tokens must appear,
 // so the scan can fail.
@@ -39,7 +40,8 @@ func TestNoSecretInOutput(t *testing.T) {
 	if err := os.WriteFile(tokenFile, []byte(oauth+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	base := []string{"status", "--endpoint", endpoint, "--access-token-file", tokenFile}
+	logFile := filepath.Join(home, "colabdash.log")
+	base := []string{"status", "--endpoint", endpoint, "--access-token-file", tokenFile, "--log-file", logFile, "--debug"}
 	secrets := append([]string{oauth, strings.TrimPrefix(oauth, "ya29.")}, proxyTokens...)
 	scan := func(what, out string) {
 		t.Helper()
@@ -72,6 +74,13 @@ func TestNoSecretInOutput(t *testing.T) {
 	}
 	scan("status with a rejected token", out+errs)
 	srv.ClearFaults()
+
+	// The debug log of all those runs (raw error replies included).
+	logged, err := os.ReadFile(logFile)
+	if err != nil || !strings.Contains(string(logged), "list_runtimes") {
+		t.Fatalf("no debug log to scan (%v):\n%s", err, logged)
+	}
+	scan("the --debug log file", string(logged))
 
 	// The control: --show-tokens prints them, so the scan above can fail.
 	_, out, _ = runCLI(t, append(base, "--json", "--show-tokens")...)
