@@ -136,46 +136,34 @@ func (s *stack) close() {
 	}
 }
 
-// drive runs cmd the way tea.Program does (every command of a batch
-// concurrently), feeds each API result to Update and runs what that
-// returns, until nothing is left. Ticks the model schedules are dropped.
+// drive runs cmd the way tea.Program does (every command in its own
+// goroutine, each result fed to Update as soon as it arrives and what
+// Update returns started at once), until nothing is left. Ticks the model
+// schedules are dropped.
 func (s *stack) drive(cmd tea.Cmd) {
-	round := []tea.Cmd{cmd}
-	for len(round) > 0 {
-		msgs := make(chan tea.Msg, 64)
-		var wg sync.WaitGroup
-		var launch func(c tea.Cmd)
-		launch = func(c tea.Cmd) {
-			if c == nil {
-				return
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				msg := c()
-				if b, ok := msg.(tea.BatchMsg); ok {
-					for _, cc := range b {
-						launch(cc)
-					}
-					return
-				}
-				msgs <- msg
-			}()
+	msgs := make(chan tea.Msg)
+	pending := 0
+	launch := func(c tea.Cmd) {
+		if c == nil {
+			return
 		}
-		for _, c := range round {
-			launch(c)
-		}
-		go func() { wg.Wait(); close(msgs) }()
-		var next []tea.Cmd
-		for msg := range msgs {
-			if _, ok := msg.(resultMsg); !ok {
-				continue
+		pending++
+		go func() { msgs <- c() }()
+	}
+	launch(cmd)
+	for pending > 0 {
+		msg := <-msgs
+		pending--
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				launch(c)
 			}
+		case resultMsg:
 			var c tea.Cmd
 			s.m, c = update(s.m, msg)
-			next = append(next, c)
+			launch(c)
 		}
-		round = next
 	}
 }
 
