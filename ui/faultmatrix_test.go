@@ -55,17 +55,17 @@ type refreshRow struct {
 	timeout time.Duration
 }
 
-func refreshRows() []refreshRow {
+func refreshRows(stateless bool) []refreshRow {
 	var rows []refreshRow
 	for _, status := range []int{401, 403, 404, 429, 500, 502, 503} {
 		for _, body := range []string{googleBody, htmlBody, emptyBody} {
 			code := api.CodeFromHTTP(status)
 			want := []string{"STALE", string(code), fmt.Sprintf("HTTP %d", status)}
 			switch {
-			case status == 404:
-				// An HTTP 404 from the MCP endpoint means the MCP session is
-				// gone (field case 14): the client reconnects once, then
-				// reports it; the body is not Colab's.
+			case status == 404 && !stateless:
+				// An HTTP 404 from a stateful MCP endpoint means the MCP
+				// session is gone (field case 14): the client reconnects
+				// once, then reports it; the body is not Colab's.
 				want = []string{"STALE", "HTTP 404", "dropped the session"}
 			case body == googleBody:
 				want = append(want, fmt.Sprintf("emulated %d from Google", status))
@@ -229,11 +229,25 @@ func checkScreenWidth(t *testing.T, v string, width int) {
 	}
 }
 
+// TestFaultMatrixRefresh runs every refresh row against both server modes:
+// stateful SSE (Mcp-Session-Id, initialize handshake) and stateless JSON.
 func TestFaultMatrixRefresh(t *testing.T) {
-	for _, row := range refreshRows() {
+	for _, mode := range []struct {
+		name string
+		emu  colabfake.Options
+	}{{"stateful", colabfake.Options{}}, {"stateless", colabfake.Options{Stateless: true, JSONResponse: true}}} {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			faultMatrixRefresh(t, mode.emu, mode.emu.Stateless)
+		})
+	}
+}
+
+func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
+	for _, row := range refreshRows(stateless) {
 		t.Run(row.name, func(t *testing.T) {
 			t.Parallel()
-			o := stackOpts{width: 250}
+			o := stackOpts{width: 250, emu: emu}
 			if row.timeout > 0 {
 				o.ui.CallTimeout = row.timeout
 			}
@@ -606,7 +620,7 @@ func TestFieldCasesHaveRows(t *testing.T) {
 			}
 		}
 	}
-	for _, row := range refreshRows() {
+	for _, row := range refreshRows(false) {
 		for _, n := range row.cases {
 			if !cases[n] {
 				t.Errorf("row %q names field case %d, which does not exist", row.name, n)
