@@ -121,8 +121,20 @@ func (r *Runtime) Token(now time.Time, threshold time.Duration) (TokenStatus, ti
 // api.RuntimeSpecKey.String ("GPU/T4/STANDARD").
 func (r *Runtime) Spec() string { return r.RuntimeSpec.String() }
 
+// DisplayVersion returns the runtime version as the dashboard shows it:
+// the API's version string, or "latest" when it is empty (the API's
+// "newest available" default).
+func (r *Runtime) DisplayVersion() string {
+	if r.Version == "" {
+		return "latest"
+	}
+	return r.Version
+}
+
+// index builds the filter's search text from what the dashboard displays,
+// so every word on a row (including "latest") can be filtered on.
 func (r *Runtime) index() {
-	r.search = strings.ToLower(r.ID() + "\x00" + r.RuntimeSpec.String() + "\x00" + string(r.RuntimeSpec.Variant) + "\x00" + r.Version)
+	r.search = strings.ToLower(r.ID() + "\x00" + r.RuntimeSpec.String() + "\x00" + string(r.RuntimeSpec.Variant) + "\x00" + r.DisplayVersion())
 }
 
 // List names one of the snapshot's account-wide lists, for ApplyError.
@@ -394,7 +406,8 @@ func (k SortKey) Next() SortKey { return (k + 1) % numSortKeys }
 
 // Rows returns the runtimes matching filter, sorted by key. filter is a
 // case-insensitive substring matched against the runtime id, its spec
-// ("GPU/T4/STANDARD" and the full variant name) and its version; "" matches
+// ("GPU/T4/STANDARD" and the full variant name) and its displayed version
+// (DisplayVersion, so "latest" matches an empty version); "" matches
 // all. The slice is new; the entries are the snapshot's own.
 func (s *Snapshot) Rows(key SortKey, filter string) []*Runtime {
 	filter = strings.ToLower(strings.TrimSpace(filter))

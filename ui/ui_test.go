@@ -134,6 +134,11 @@ func TestUpdateKeys(t *testing.T) {
 				t.Fatalf("filter %q rows %d", m.filter, len(m.rows))
 			}
 		}},
+		{"filter matches the displayed latest version", []string{"/", "l", "a", "t", "e", "s", "t", "enter"}, func(t *testing.T, m Model, _ runStats) {
+			if len(m.rows) != 3 {
+				t.Fatalf("filter latest: %d rows, want 3 (r-bravo, r-charlie, r-echo show latest)", len(m.rows))
+			}
+		}},
 		{"filter with no match", []string{"/", "z", "z", "enter"}, func(t *testing.T, m Model, _ runStats) {
 			if m.Selected() != "" || !strings.Contains(m.View(), "no runtime matches") {
 				t.Fatalf("selected %q", m.Selected())

@@ -329,11 +329,7 @@ func (m Model) row(now time.Time, r *state.Runtime, c columns, selected, stale b
 	b.WriteString(fit(r.Spec(), c.spec))
 	b.WriteByte(' ')
 	if c.version > 0 {
-		v := r.Version
-		if v == "" {
-			v = "latest"
-		}
-		b.WriteString(fit(v, c.version))
+		b.WriteString(fit(r.DisplayVersion(), c.version))
 		b.WriteByte(' ')
 	}
 	sess := "–"
@@ -480,11 +476,7 @@ func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 		default:
 			kv("expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
 		}
-		v := r.Version
-		if v == "" {
-			v = "latest"
-		}
-		kv("version", v)
+		kv("version", r.DisplayVersion())
 		if r.RenewErr != nil {
 			kv("renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
 		}
