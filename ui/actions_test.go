@@ -622,7 +622,12 @@ func TestRunCodePanel(t *testing.T) {
 	}
 	m = typeText(e, t, m, "raise ValueError('bad')")
 	m = e.press(t, m, "enter")
-	mustContain(t, m.View(), "ValueError")
+	v = m.View()
+	mustContain(t, v, "ValueError", "✕ ValueError")
+	// An exception is a failure: the raising run is not marked done.
+	if tail := v[strings.LastIndex(v, "In: raise"):]; strings.Contains(tail, "✓ done") {
+		t.Fatalf("a raised exception is reported as success:\n%s", v)
+	}
 	// History: up recalls the last line.
 	m = e.press(t, m, "up")
 	if m.ax.exec.input != "raise ValueError('bad')" {

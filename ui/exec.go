@@ -256,7 +256,12 @@ func (m Model) execView(now time.Time, w, n int) []string {
 		if res.OutputTruncated {
 			body = append(body, m.st.dim.Render("  (output truncated by the server)"))
 		}
-		body = append(body, m.st.dim.Render("  ✓ done"))
+		if e := res.ExecutionError; e != nil {
+			// The code raised: the run failed, whatever it printed before.
+			body = append(body, m.st.errText.Render("  ✕ "+orWord(e.Name, "error")))
+		} else {
+			body = append(body, m.st.dim.Render("  ✓ done"))
+		}
 	}
 	room := n - 3
 	if len(body) > room {
@@ -279,4 +284,12 @@ func splitLines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// orWord returns s, or def when s is empty.
+func orWord(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
