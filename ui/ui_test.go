@@ -640,3 +640,30 @@ func TestAuthErrorScreen(t *testing.T) {
 		t.Fatal("q chose demo or did not quit")
 	}
 }
+
+// Below the split width the sessions panel is stacked above the details,
+// so the focused panel is always on screen, also with the details expanded
+// (enter, or v revealing the token).
+func TestNarrowTerminalsShowTheFocusedPanel(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {90, 30}, {60, 15}, {99, 20}} {
+		for _, expand := range []bool{false, true} {
+			_, _, m := fixture(t)
+			m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			if expand {
+				m, _ = update(m, keyMsg("enter"))
+			}
+			v := m.View()
+			mustContain(t, v, "SESSIONS · r-alpha", "DETAILS · r-alpha", "expires")
+			m, _ = update(m, keyMsg("tab"))
+			v = m.View()
+			mustContain(t, v, "▶ SESSIONS · r-alpha", "› colabdash-1a2b")
+			m, _ = update(m, keyMsg("j"))
+			v = m.View()
+			// x acts on the session the user sees under the cursor.
+			mustContain(t, v, "› 3f2c9a7e")
+			if m.selectedSession() != "runtimes/r-alpha/sessions/3f2c9a7e-5d1b-4c1e-9a63-0c8f2d9e4b71" {
+				t.Fatalf("%v: selected session %q", sz, m.selectedSession())
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -360,21 +361,31 @@ func (m Model) row(now time.Time, r *state.Runtime, c columns, selected, stale b
 	return b.String()
 }
 
+// bottom renders the sessions and details panels in l.bottomRows+1 lines.
+// Wide terminals (l.split) put them side by side; narrower ones stack them,
+// sessions above details, so the sessions panel (which tab focuses and x
+// acts on) is always on screen. Expanded details (enter) take the room the
+// sessions panel does not need while it is not focused.
 func (m Model) bottom(lines []string, now time.Time, l layout) []string {
 	r := m.snap.Runtime(m.selected)
+	n := l.bottomRows + 1
+	expanded := m.showDetails && m.focus != panelSessions
 	if !l.split {
-		var part []string
-		if m.showDetails {
-			part = m.details(now, r, l.w, l.bottomRows+1)
-		} else {
-			part = m.sessions(r, l.w, l.bottomRows+1)
+		ns := max(2, (n+1)/2)
+		if expanded {
+			ns = 2
 		}
-		return append(lines, part...)
+		ns = min(ns, n-2) // details keep a title and one line
+		lines = append(lines, m.sessions(r, l.w, ns)...)
+		return append(lines, m.details(now, r, l.w, n-ns)...)
+	}
+	if expanded {
+		return append(lines, m.details(now, r, l.w, n)...)
 	}
 	sw := l.w * 2 / 5
 	dw := l.w - sw - 3
-	left := m.sessions(r, sw, l.bottomRows+1)
-	right := m.details(now, r, dw, l.bottomRows+1)
+	left := m.sessions(r, sw, n)
+	right := m.details(now, r, dw, n)
 	sep := m.st.dim.Render(" │ ")
 	for i := range left {
 		lines = append(lines, padTo(left[i], sw)+sep+right[i])
@@ -444,41 +455,56 @@ func (m Model) sessions(r *state.Runtime, w, n int) []string {
 // proxy token is always masked.
 func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 	out := make([]string, 0, n)
-	kv := func(k, v string) { out = append(out, " "+fit(k, 8)+" "+v) }
 	if r == nil {
 		out = append(out, m.panelTitle(false, "DETAILS"), m.st.dim.Render("  no runtime selected"))
 	} else {
 		out = append(out, m.panelTitle(false, "DETAILS · "+r.ID()))
+		// Each line has a priority (0 first): when the panel is short (a
+		// stacked layout on a small terminal) the most useful lines stay,
+		// in their usual order.
+		type kvLine struct {
+			prio int
+			text string
+		}
+		var kvs []kvLine
+		kv := func(prio int, k, v string) { kvs = append(kvs, kvLine{prio, " " + fit(k, 8) + " " + v}) }
 		k := r.RuntimeSpec
 		acc := k.Accelerator
 		if acc == "" {
 			acc = api.AcceleratorNone
 		}
-		kv("spec", k.Variant.Short()+" · "+acc+" · "+k.Shape.Short())
+		kv(3, "spec", k.Variant.Short()+" · "+acc+" · "+k.Shape.Short())
 		url, tok := "(unknown)", ""
 		if ci := r.ConnectionInfo; ci != nil {
 			url, tok = ci.URL, ci.Token
 		}
-		kv("url", url)
+		kv(2, "url", url)
 		if m.ax.revealed == r.Name && tok != "" {
-			kv("token", tok+m.st.dim.Render(" (revealed; "+m.keys.RevealToken.Help().Key+" hides)"))
+			kv(1, "token", tok+m.st.dim.Render(" (revealed; "+m.keys.RevealToken.Help().Key+" hides)"))
 		} else {
-			kv("token", state.MaskToken(tok))
+			kv(5, "token", state.MaskToken(tok))
 		}
 		st, rem := r.Token(now, m.opts.ExpiringThreshold)
 		switch {
 		case r.Gone():
-			kv("status", "GONE ("+r.GoneReason+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
+			kv(0, "status", "GONE ("+r.GoneReason+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
 		case st == state.TokenUnknown:
-			kv("expires", "unknown (UNKNOWN)")
+			kv(0, "expires", "unknown (UNKNOWN)")
 		case st == state.TokenExpired:
-			kv("expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · EXPIRED, renewing")
+			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · EXPIRED, renewing")
 		default:
-			kv("expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
+			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
 		}
-		kv("version", r.DisplayVersion())
+		kv(4, "version", r.DisplayVersion())
 		if r.RenewErr != nil {
-			kv("renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
+			kv(1, "renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
+		}
+		room := n - len(out)
+		for prio := 5; len(kvs) > room && prio >= 0; prio-- {
+			kvs = slices.DeleteFunc(kvs, func(x kvLine) bool { return x.prio == prio })
+		}
+		for _, x := range kvs {
+			out = append(out, x.text)
 		}
 	}
 	for len(out) < n {
