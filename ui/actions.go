@@ -65,10 +65,24 @@ type actionState struct {
 	lastSpec *LastSpec
 	revealed string // runtime whose proxy token is shown in the details
 	exec     *execPanel
+	// lastSession is, per runtime name, the session most recently selected
+	// in the sessions panel, opened with o or opened by run code: where e
+	// runs when the sessions panel is not focused.
+	lastSession map[string]sessionPick
+	// closed holds the sessions the user closed: run code never uses them
+	// again (execute_code would silently recreate them).
+	closed map[string]bool
+}
+
+// sessionPick is a session chosen for run code and when it was chosen.
+type sessionPick struct {
+	name string
+	at   time.Time
 }
 
 func newActionState(o Options) *actionState {
-	a := &actionState{deleting: map[string]time.Time{}, closing: map[string]bool{}, opening: map[string]bool{}}
+	a := &actionState{deleting: map[string]time.Time{}, closing: map[string]bool{}, opening: map[string]bool{},
+		lastSession: map[string]sessionPick{}, closed: map[string]bool{}}
 	if ls, err := LoadLastSpec(o.StateDir); err == nil {
 		a.lastSpec = ls
 	}
@@ -384,6 +398,7 @@ func (m *Model) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cmd {
 		return nil
 	}
 	m.snap.MarkOwned(msg.session.Name)
+	m.pickSession(msg.runtime, msg.session.Name, now)
 	m.setStatus(now, "✓ opened session "+msg.session.ID(), false)
 	return m.issue(callKey{kind: callSessions, runtime: msg.runtime}, now)
 }
@@ -404,6 +419,13 @@ func (m *Model) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cmd {
 	}
 	m.setStatus(now, "✓ closed session "+api.LastSegment(msg.name), false)
 	parent := api.Session{Name: msg.name}.Parent()
+	m.ax.closed[msg.name] = true
+	if m.ax.lastSession[parent].name == msg.name {
+		delete(m.ax.lastSession, parent)
+	}
+	if p := m.ax.exec; p != nil && p.session == msg.name {
+		p.session = ""
+	}
 	if r := m.snap.Runtime(parent); r != nil {
 		kept := r.Sessions[:0:0]
 		for _, s := range r.Sessions {
@@ -472,4 +494,14 @@ func itoaPlural(n int, word string) string {
 		s += "s"
 	}
 	return s
+}
+
+// goneText says why an action cannot act on the gone runtime r: "rt-x is
+// gone (reclaimed 10s ago)".
+func (m *Model) goneText(r *state.Runtime, now time.Time) string {
+	word := "reclaimed"
+	if r.GoneReason == "deleted" {
+		word = "deleted"
+	}
+	return r.ID() + " is gone (" + word + " " + state.FormatAgo(now.Sub(r.GoneAt)) + ")"
 }

@@ -611,7 +611,7 @@ func TestRunCodePanel(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "e")
-	mustContain(t, m.View(), "RUN CODE · rt-t4demo7k2p", "a new session on")
+	mustContain(t, m.View(), "RUN CODE · rt-t4demo7k2p · a new colabdash session")
 	m = typeText(e, t, m, "print(1)")
 	m = e.press(t, m, "enter")
 	v := m.View()

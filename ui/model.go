@@ -482,6 +482,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.snap.ApplySessionsError(now, msg.key.runtime, msg.err)
 		} else {
 			m.snap.ApplySessions(now, msg.key.runtime, msg.sessions)
+			m.forgetVanishedSession(msg.key.runtime, p.started, msg.sessions)
 		}
 	case callSubscription:
 		if msg.err != nil {
@@ -625,6 +626,9 @@ func (m *Model) move(delta int) {
 			n = len(r.Sessions)
 		}
 		m.sessCursor = clamp(m.sessCursor+delta, 0, n-1)
+		if s := m.selectedSession(); s != "" {
+			m.pickSession(m.selected, s, m.now())
+		}
 		return
 	}
 	if len(m.rows) == 0 {
