@@ -111,6 +111,15 @@ type Runtime struct {
 // get_runtime answered NOT_FOUND.
 func (r *Runtime) Gone() bool { return !r.GoneAt.IsZero() }
 
+// ReasonDeleted is the GoneReason of a runtime the user deleted
+// (delete_runtime succeeded); see MarkRuntimeGone.
+const ReasonDeleted = "deleted"
+
+// Deleted reports whether the user deleted the runtime (GoneReason
+// ReasonDeleted). Such a runtime is kept only as a tombstone, so a list
+// that raced the delete cannot revive it: Rows and Counts leave it out.
+func (r *Runtime) Deleted() bool { return r.Gone() && r.GoneReason == ReasonDeleted }
+
 // Token returns the proxy token's status and expireTime − now at now, for
 // the given expiring threshold (≤ 0: default). See TokenAt.
 func (r *Runtime) Token(now time.Time, threshold time.Duration) (TokenStatus, time.Duration) {
@@ -182,6 +191,22 @@ func (s *Snapshot) Version() uint64 { return s.version }
 
 // Len returns the number of runtimes known, gone ones included.
 func (s *Snapshot) Len() int { return len(s.runtimes) }
+
+// Counts returns how many runtimes are listed (live) and how many are
+// listed as gone (reclaimed by Colab: missing from list_runtimes or
+// NOT_FOUND); runtimes the user deleted count in neither.
+func (s *Snapshot) Counts() (live, gone int) {
+	for _, r := range s.runtimes {
+		switch {
+		case r.Deleted():
+		case r.Gone():
+			gone++
+		default:
+			live++
+		}
+	}
+	return live, gone
+}
 
 // Runtime returns the runtime named name ("runtimes/{id}"), or nil.
 func (s *Snapshot) Runtime(name string) *Runtime { return s.runtimes[name] }
@@ -291,7 +316,8 @@ func (s *Snapshot) ApplyRenewError(now time.Time, name string, err error) {
 }
 
 // MarkRuntimeGone marks runtime name gone at now for reason (no-op when
-// unknown or already gone).
+// unknown or already gone). With reason ReasonDeleted the runtime leaves
+// Rows and Counts at once (see Runtime.Deleted).
 func (s *Snapshot) MarkRuntimeGone(now time.Time, name, reason string) {
 	if r := s.runtimes[name]; r != nil && !r.Gone() {
 		s.markGone(r, now, reason)
@@ -408,12 +434,13 @@ func (k SortKey) Next() SortKey { return (k + 1) % numSortKeys }
 // case-insensitive substring matched against the runtime id, its spec
 // ("GPU/T4/STANDARD" and the full variant name) and its displayed version
 // (DisplayVersion, so "latest" matches an empty version); "" matches
-// all. The slice is new; the entries are the snapshot's own.
+// all. Runtimes the user deleted (Runtime.Deleted) are left out. The slice
+// is new; the entries are the snapshot's own.
 func (s *Snapshot) Rows(key SortKey, filter string) []*Runtime {
 	filter = strings.ToLower(strings.TrimSpace(filter))
 	rows := make([]*Runtime, 0, len(s.runtimes))
 	for _, r := range s.runtimes {
-		if filter == "" || strings.Contains(r.search, filter) {
+		if !r.Deleted() && (filter == "" || strings.Contains(r.search, filter)) {
 			rows = append(rows, r)
 		}
 	}

@@ -169,6 +169,10 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 	keys := m.keys
 	sel := m.snap.Runtime(m.selected)
 	live := sel != nil && !sel.Gone()
+	noRuntime := "no runtime selected"
+	if sel != nil && sel.Gone() {
+		noRuntime = m.goneText(sel, now)
+	}
 	switch {
 	case key.Matches(k, keys.NewRuntime):
 		m.openPicker(now)
@@ -183,7 +187,7 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 			"spec "+ls.Spec.String()+" · version "+orLatest(ls.Version))
 	case key.Matches(k, keys.DeleteRuntime):
 		if !live {
-			m.setStatus(now, "no runtime selected", true)
+			m.setStatus(now, noRuntime, true)
 			break
 		}
 		acc := sel.RuntimeSpec.Accelerator
@@ -196,7 +200,7 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 			"This cannot be undone: it removes the runtime's files and its "+strconv.Itoa(len(sel.Sessions))+" session(s).")
 	case key.Matches(k, keys.OpenSession):
 		if !live {
-			m.setStatus(now, "no runtime selected", true)
+			m.setStatus(now, noRuntime, true)
 			break
 		}
 		d := newDialog(dlgInput, now, "Open a session on "+sel.ID(), intent{kind: intentOpenSession, runtime: sel.Name},
@@ -222,7 +226,7 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 		}
 	case key.Matches(k, keys.RenewToken):
 		if !live {
-			m.setStatus(now, "no runtime selected", true)
+			m.setStatus(now, noRuntime, true)
 			break
 		}
 		if c := m.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
@@ -367,7 +371,7 @@ func (m *Model) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 		m.setStatus(now, "delete "+id+" failed: "+errLine(msg.err), true)
 		return nil
 	}
-	m.snap.MarkRuntimeGone(now, msg.name, "deleted")
+	m.snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
 	delete(m.pending, callKey{kind: callRenew, runtime: msg.name})
 	delete(m.pending, callKey{kind: callSessions, runtime: msg.name})
 	if m.ax.revealed == msg.name {
@@ -500,7 +504,7 @@ func itoaPlural(n int, word string) string {
 // gone (reclaimed 10s ago)".
 func (m *Model) goneText(r *state.Runtime, now time.Time) string {
 	word := "reclaimed"
-	if r.GoneReason == "deleted" {
+	if r.Deleted() {
 		word = "deleted"
 	}
 	return r.ID() + " is gone (" + word + " " + state.FormatAgo(now.Sub(r.GoneAt)) + ")"

@@ -51,7 +51,11 @@ func SystemClipboard(text string) error {
 // proxy token, or copies the token once revealed.
 func (m *Model) onClipboardKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 	r := m.snap.Runtime(m.selected)
-	if r == nil || r.ConnectionInfo == nil || r.Gone() {
+	if r != nil && r.Gone() {
+		m.setStatus(now, m.goneText(r, now), true)
+		return nil
+	}
+	if r == nil || r.ConnectionInfo == nil {
 		m.setStatus(now, "no runtime with connection info selected", true)
 		return nil
 	}

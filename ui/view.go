@@ -232,11 +232,26 @@ func (m Model) panelTitle(focused bool, text string) string {
 }
 
 func (m Model) table(lines []string, now time.Time, l layout) []string {
-	title := "RUNTIMES " + strconv.Itoa(len(m.rows))
-	if m.filter != "" || m.filtering {
-		title += " of " + strconv.Itoa(m.snap.Len())
+	// Gone rows (reclaimed by Colab) are not runtimes any more: they are
+	// counted apart.
+	shown, shownGone := 0, 0
+	for _, r := range m.rows {
+		if r.Gone() {
+			shownGone++
+		} else {
+			shown++
+		}
 	}
-	extra := " · sort: " + m.sortKey.String()
+	live, gone := m.snap.Counts()
+	title := "RUNTIMES " + strconv.Itoa(shown)
+	if m.filter != "" || m.filtering {
+		title += " of " + strconv.Itoa(live)
+	}
+	extra := ""
+	if gone > 0 {
+		extra = " · " + strconv.Itoa(shownGone) + " gone"
+	}
+	extra += " · sort: " + m.sortKey.String()
 	if m.filter != "" {
 		extra += " · filter: " + m.filter
 	}
@@ -270,7 +285,7 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 			msg = "  loading runtimes…"
 		case f.Stale() && !f.Loaded():
 			msg = "  could not list runtimes: " + errLine(f.Err)
-		case m.snap.Len() > 0:
+		case live+gone > 0:
 			msg = "  no runtime matches the filter"
 		}
 		lines = append(lines, m.st.dim.Render(msg))
