@@ -270,7 +270,7 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 	e.clk.add(DialogGrace + time.Millisecond)
 	m, cmd := update(m, keyMsg("enter"))
 	e.clk.add(2 * time.Second)
-	mustContain(t, m.View(), "creating GPU/T4/STANDARD", "creating… 0:02")
+	mustContain(t, m.View(), " + my-gpu ", "GPU/T4/STANDARD    creating… 0:02")
 	m = drive(t, m, cmd)
 	if !serverHas(e.srv, "runtimes/my-gpu") || m.Selected() != "runtimes/my-gpu" {
 		t.Fatalf("created %v, selected %s", e.srv.Runtimes(), m.Selected())
@@ -566,7 +566,7 @@ func TestRenewalFailsThenSucceeds(t *testing.T) {
 	if r.RenewErr == nil || r.Gone() {
 		t.Fatalf("renew err %v gone %v", r.RenewErr, r.Gone())
 	}
-	mustContain(t, m.View(), "! rt-cpudemo4qx", "RENEW FAILED, retry 0:30")
+	mustContain(t, m.View(), "! rt-cpudemo4qx", "RENEW FAILED", "retry in 0:30")
 	before := e.srv.CallCount("get_runtime")
 	e.clk.add(10 * time.Second)
 	m = e.tick(t, m)

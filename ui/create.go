@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -335,10 +336,20 @@ func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea
 }
 
 // createRows renders the in-progress creates for the top of the table.
-func (m Model) createRows(now time.Time, w int) []string {
+func (m Model) createRows(now time.Time, c columns) []string {
 	var out []string
 	for _, op := range m.ax.creates {
-		line := "+ " + fit("creating "+op.spec.String(), min(40, w/2)) + " "
+		// The same columns as a runtime row: marker "+", the requested
+		// runtime id (or what is being created), spec, version.
+		var b strings.Builder
+		rowStart(&b, false, '+')
+		name := op.runtimeID
+		if name == "" {
+			name = "creating " + op.spec.String()
+		}
+		// The status follows the spec, so it is not cut at 100 columns.
+		b.WriteString(fit(name, c.name) + " " + fit(op.spec.String(), c.spec) + " ")
+		line := b.String()
 		switch op.state {
 		case createSending:
 			line += "creating… " + state.FormatCountdown(now.Sub(op.started))

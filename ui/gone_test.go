@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 )
@@ -51,5 +53,41 @@ func TestGoneRowCountedApartAndActionsSayGone(t *testing.T) {
 		if strings.Contains(v, "no runtime") {
 			t.Fatalf("%s: %s", k, v)
 		}
+	}
+}
+
+// At 100 columns every row kind keeps the name in the same column and its
+// status word whole: a failed renewal, a gone runtime, a create in
+// progress (which shows the requested id, or what it creates).
+func TestRowColumnsAlignedAt100(t *testing.T) {
+	_, clk, m := fixture(t)
+	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
+	m.lastRenew["runtimes/r-bravo"] = clk.now()
+	m.ax.creates = []*createOp{
+		{id: 1, spec: specA100, runtimeID: "my-a100", started: clk.now().Add(-time.Second)},
+		{id: 2, spec: specA100, started: clk.now().Add(-time.Second)},
+	}
+	m.rowsDirty = true
+	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // a stale tick: only re-syncs
+	v := ansi.Strip(m.View())
+	col := func(name string) int {
+		for _, ln := range strings.Split(v, "\n") {
+			if i := strings.Index(ln, name); i >= 0 {
+				return ansi.StringWidth(ln[:i])
+			}
+		}
+		t.Fatalf("no %q in\n%s", name, v)
+		return -1
+	}
+	want := col("r-alpha")
+	for _, n := range []string{"r-bravo", "r-echo", "my-a100", "creating GPU/A100/HIGHMEM", "NAME"} {
+		if got := col(n); got != want {
+			t.Errorf("%s starts at column %d, want %d:\n%s", n, got, want, v)
+		}
+	}
+	mustContain(t, v, "! r-bravo", "RENEW FAILED\n", "GONE seen 2m ago\n", "creating… 0:01")
+	if strings.Contains(v, "…\n") {
+		t.Fatalf("a row is cut:\n%s", v)
 	}
 }

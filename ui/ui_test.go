@@ -526,7 +526,7 @@ func TestResizeRelayout(t *testing.T) {
 	}
 	// A small table scrolls to keep the selection visible.
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
-	if !strings.Contains(m.View(), "› r-echo") {
+	if !strings.Contains(m.View(), "›  r-echo") {
 		t.Fatalf("selected row not visible at 60x15:\n%s", m.View())
 	}
 }

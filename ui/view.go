@@ -209,19 +209,41 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 	return lines
 }
 
+// columns are the cell widths of the runtimes table. Every row kind
+// (runtime, gone runtime, create in progress) starts with the same
+// rowPrefix cells: the cursor, a marker ("!" renewal failed, "+" being
+// created) and a space, so the name column never shifts.
 type columns struct{ name, spec, version, sess, token int }
 
+// rowPrefix is the width of the cursor and marker cells before the name.
+const rowPrefix = 3
+
+// tokenWordWidth fits the longest status word of the TOKEN column:
+// "RENEW FAILED", "seen 59m ago", "deleting… 9:59", "EXPIRING ↻".
+const tokenWordWidth = 14
+
 func columnsFor(w int) columns {
-	c := columns{spec: 16, sess: 4, token: 21}
+	c := columns{spec: 16, sess: 4, token: 10 + tokenWordWidth}
 	if w >= 80 {
 		c.spec, c.version = 18, 10
 	}
-	used := 2 + c.spec + 1 + c.sess + 1 + c.token + 1
+	used := rowPrefix + c.spec + 1 + c.sess + 1 + c.token + 1
 	if c.version > 0 {
 		used += c.version + 1
 	}
 	c.name = min(max(w-used, 8), 48)
 	return c
+}
+
+// rowStart writes the cursor and marker cells.
+func rowStart(b *strings.Builder, selected bool, marker byte) {
+	if selected {
+		b.WriteString("›")
+	} else {
+		b.WriteByte(' ')
+	}
+	b.WriteByte(marker)
+	b.WriteByte(' ')
 }
 
 func (m Model) panelTitle(focused bool, text string) string {
@@ -263,7 +285,7 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 
 	c := columnsFor(l.w)
 	var h strings.Builder
-	h.WriteString("  ")
+	h.WriteString(strings.Repeat(" ", rowPrefix))
 	h.WriteString(fit("NAME", c.name) + " " + fit("SPEC", c.spec) + " ")
 	if c.version > 0 {
 		h.WriteString(fit("VERSION", c.version) + " ")
@@ -272,7 +294,7 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 	lines = append(lines, m.st.colHeader.Render(strings.TrimRight(h.String(), " ")))
 
 	start := len(lines)
-	creating := m.createRows(now, l.w)
+	creating := m.createRows(now, c)
 	if len(creating) > l.tableRows-1 {
 		creating = creating[:max(0, l.tableRows-1)]
 	}
@@ -323,7 +345,7 @@ func (m Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st s
 	case renewing:
 		word += " ↻"
 	case r.RenewErr != nil:
-		word = "RENEW FAILED, retry " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+		word = "RENEW FAILED" // the retry time is in the details
 	}
 	return fitRight(cd, 9) + " ", word, st
 }
@@ -331,16 +353,12 @@ func (m Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st s
 func (m Model) row(now time.Time, r *state.Runtime, c columns, selected, stale bool) string {
 	var b strings.Builder
 	b.Grow(c.name + c.spec + c.version + c.token + 16)
-	if selected {
-		b.WriteString("› ")
-	} else {
-		b.WriteString("  ")
+	marker := byte(' ')
+	if r.RenewErr != nil && !r.Gone() {
+		marker = '!'
 	}
-	name := r.ID()
-	if r.RenewErr != nil {
-		name = "! " + name
-	}
-	b.WriteString(fit(name, c.name))
+	rowStart(&b, selected, marker)
+	b.WriteString(fit(r.ID(), c.name))
 	b.WriteByte(' ')
 	b.WriteString(fit(r.Spec(), c.spec))
 	b.WriteByte(' ')
@@ -365,12 +383,13 @@ func (m Model) row(now time.Time, r *state.Runtime, c columns, selected, stale b
 		b.WriteString(fit(word, c.token-10))
 		return m.st.selected.Render(b.String())
 	case r.Gone():
-		b.WriteString(word)
+		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
 		return m.st.gone.Render(b.String())
 	case stale:
-		b.WriteString(word)
+		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
 		return m.st.stale.Render(b.String())
 	}
+	word = strings.TrimRight(fit(word, c.token-10), " ")
 	// Colour only the status word; the countdown stays plain.
 	b.WriteString(m.st.token[st].Render(word))
 	return b.String()
