@@ -97,7 +97,7 @@ func TestE2EActionsDemo(t *testing.T) {
 	p.text("e2e-rt")
 	p.waitFor("✓ valid")
 	p.keys("Enter")
-	p.waitFor("creating CPU/STANDARD")
+	p.waitFor("+ e2e-rt") // the create row shows the requested runtime id
 	p.waitFor("created e2e-rt (CPU/STANDARD)")
 	if b, err := os.ReadFile(filepath.Join(state, "colabdash", "last-spec.json")); err != nil || !strings.Contains(string(b), "VARIANT_CPU") {
 		t.Fatalf("last spec not remembered: %q %v", b, err)
