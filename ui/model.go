@@ -39,9 +39,13 @@ const (
 	// DefaultRenewLead is how long before expireTime a proxy token is
 	// renewed (5 min; Options.RenewLead).
 	DefaultRenewLead = 5 * time.Minute
-	// RenewRetry is the pause before retrying a failed or unhelpful proxy
-	// token renewal (get_runtime) of one runtime (30 s).
+	// RenewRetry is the longest pause before retrying a failed or
+	// unhelpful proxy token renewal (get_runtime) of one runtime (30 s).
+	// Short-lived tokens are retried sooner: see renewRetryDelay.
 	RenewRetry = 30 * time.Second
+	// MinRenewRetry is the shortest pause between two renewals of one
+	// runtime (1 s), so a token that lives only seconds is not hammered.
+	MinRenewRetry = time.Second
 	// MinWidth and MinHeight are the smallest terminal the dashboard lays
 	// out (60×15 cells); below it, it shows "terminal too small".
 	MinWidth, MinHeight = 60, 15
@@ -94,7 +98,9 @@ type Options struct {
 	Redact func(string) string
 	// RenewLead: each proxy token is renewed with get_runtime this long
 	// before its expireTime, at once when already inside the window
-	// (default ExpiringThreshold, 5 min).
+	// (default ExpiringThreshold, 5 min). Once a renewal has shown the
+	// token's lifetime, the lead is at most half of it, so a token that
+	// lives less than RenewLead is still renewed before it lapses.
 	RenewLead time.Duration
 	// ReadOnly disables every action that changes something on Colab
 	// (create, delete, sessions, run code, renew now) and hides it from
@@ -199,6 +205,7 @@ type Model struct {
 	seq         uint64
 	pending     map[callKey]pendingCall
 	lastRenew   map[string]time.Time
+	tokenLife   map[string]time.Duration // proxy-token lifetime seen by the last renewal
 	nextRefresh time.Time
 	status      string
 	statusErr   bool
@@ -260,7 +267,7 @@ func New(o Options) Model {
 		sem:     make(chan struct{}, 4),
 		every:   tea.Every,
 		tickGen: 1,
-		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{},
+		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{}, tokenLife: map[string]time.Duration{},
 		rowsDirty: true,
 		ax:        newActionState(o),
 	}
@@ -383,16 +390,14 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 	}
 	cmds = append(cmds, m.actionsTick(now)...)
 	// Renew proxy tokens within the lead time of expireTime, or expired
-	// (field case 1); a failed renewal is retried every RenewRetry.
+	// (field case 1); a failed renewal is retried after renewRetryDelay.
+	// issue keeps it to one get_runtime per runtime in flight.
 	for r := range m.snap.All() {
 		if r.Gone() || m.opts.NoAutoRenew {
 			continue
 		}
-		st, rem := r.Token(now, m.opts.ExpiringThreshold)
-		if st == state.TokenUnknown || rem > m.opts.RenewLead {
-			continue
-		}
-		if last, ok := m.lastRenew[r.Name]; ok && now.Sub(last) >= 0 && now.Sub(last) < RenewRetry {
+		at, ok := m.nextRenewal(r, now)
+		if !ok || now.Before(at) {
 			continue
 		}
 		if c := m.issue(callKey{kind: callRenew, runtime: r.Name}, now); c != nil {
@@ -501,6 +506,11 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.snap.ApplyRenewError(now, msg.key.runtime, msg.err)
 		} else if msg.runtime.Name == msg.key.runtime {
 			m.snap.UpdateRuntime(now, msg.runtime)
+			// The new token's lifetime, as seen from this renewal, bounds
+			// the lead of the next one.
+			if exp := msg.runtime.ExpireTime(); !exp.IsZero() && exp.After(p.started) {
+				m.tokenLife[msg.key.runtime] = exp.Sub(p.started)
+			}
 		}
 	}
 	return nil
@@ -693,3 +703,48 @@ func (m Model) inFlight() int { return len(m.pending) }
 
 // spinnerFrames advance once per tick (no second timer).
 var spinnerFrames = spinner.Dot.Frames
+
+// renewLead is how long before expireTime runtime name's proxy token is
+// renewed: Options.RenewLead, but at most half the token lifetime the last
+// renewal showed.
+func (m Model) renewLead(name string) time.Duration {
+	lead := m.opts.RenewLead
+	if life, ok := m.tokenLife[name]; ok {
+		lead = min(lead, life/2)
+	}
+	return lead
+}
+
+// renewRetryDelay is the pause after a renewal attempt of runtime name
+// before the next one: RenewRetry, shortened to a quarter of the observed
+// token lifetime and to half the time the token has left, never under
+// MinRenewRetry.
+func (m Model) renewRetryDelay(name string, rem time.Duration) time.Duration {
+	d := RenewRetry
+	if life, ok := m.tokenLife[name]; ok {
+		d = min(d, life/4)
+	}
+	if rem > 0 {
+		d = min(d, rem/2)
+	}
+	return max(d, MinRenewRetry)
+}
+
+// nextRenewal is when runtime r's proxy token is (re)newed next: its
+// expireTime minus the lead, but not before the retry pause after the last
+// attempt has passed. ok is false when the expireTime is unknown.
+func (m Model) nextRenewal(r *state.Runtime, now time.Time) (at time.Time, ok bool) {
+	if st, _ := r.Token(now, m.opts.ExpiringThreshold); st == state.TokenUnknown {
+		return time.Time{}, false
+	}
+	at = r.ExpireTime().Add(-m.renewLead(r.Name))
+	if last, ok := m.lastRenew[r.Name]; ok && !now.Before(last) {
+		// The pause is measured from the attempt, with the time the token
+		// had left then.
+		lastRem := r.ExpireTime().Sub(last)
+		if gate := last.Add(m.renewRetryDelay(r.Name, lastRem)); gate.After(at) {
+			at = gate
+		}
+	}
+	return at, true
+}

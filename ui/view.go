@@ -525,7 +525,7 @@ func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 		case st == state.TokenUnknown:
 			kv(0, "expires", "unknown (UNKNOWN)")
 		case st == state.TokenExpired:
-			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · EXPIRED, renewing")
+			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · EXPIRED, "+m.renewWord(r, now))
 		default:
 			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
 		}
@@ -594,12 +594,36 @@ func padLines(lines []string, n int) []string {
 	return lines[:n]
 }
 
-// renewRetryIn is the time until the next renewal attempt of a runtime
-// whose renewal failed.
+// renewRetryIn is the time until the next renewal attempt of runtime
+// name (0 when due or unknown).
 func (m Model) renewRetryIn(name string, now time.Time) time.Duration {
-	last, ok := m.lastRenew[name]
+	r := m.snap.Runtime(name)
+	if r == nil {
+		return 0
+	}
+	at, ok := m.nextRenewal(r, now)
 	if !ok {
 		return 0
 	}
-	return max(0, last.Add(RenewRetry).Sub(now))
+	return max(0, at.Sub(now))
+}
+
+// renewWord says where the renewal of r's expired proxy token stands:
+// "renewing…" only while get_runtime is in flight.
+func (m Model) renewWord(r *state.Runtime, now time.Time) string {
+	switch {
+	case m.opts.NoAutoRenew:
+		return "auto-renew off (" + m.keys.Refresh.Help().Key + " refreshes)"
+	case m.renewInFlight(r.Name):
+		return "renewing…"
+	case r.RenewErr != nil:
+		return "renew failed, retry in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+	}
+	return "renews in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+}
+
+// renewInFlight reports whether a get_runtime renewal of name is in flight.
+func (m Model) renewInFlight(name string) bool {
+	_, ok := m.pending[callKey{kind: callRenew, runtime: name}]
+	return ok
 }

@@ -1,0 +1,55 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/state"
+)
+
+// A proxy token that lives less than the renew lead and the 30 s retry
+// (colabdash emulator --token-ttl 20s) is renewed before it lapses, every
+// time, with one get_runtime at a time and no hammering.
+func TestShortLivedTokenNeverLapses(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{TokenTTL: 20 * time.Second}, nil)
+	e.srv.SetNow(e.clk.now)
+	const name = "runtimes/rt-cpudemo4qx" // a few minutes left: renewed at once
+	before := e.srv.CallCount("get_runtime")
+	for i := 0; i < 180; i++ {
+		e.clk.add(time.Second)
+		m = e.tick(t, m)
+		r := m.snap.Runtime(name)
+		if _, renewed := m.tokenLife[name]; !renewed {
+			continue
+		}
+		if st, rem := r.Token(e.clk.now(), m.opts.ExpiringThreshold); st == state.TokenExpired {
+			t.Fatalf("after %ds the 20 s token lapsed (%v):\n%s", i+1, rem, m.View())
+		}
+	}
+	// About one renewal per 10 s (half the lifetime), not one per tick.
+	if n := e.srv.CallCount("get_runtime") - before; n < 10 || n > 40 {
+		t.Fatalf("%d get_runtime calls in 180 s", n)
+	}
+}
+
+// The details say "renewing…" only while get_runtime is in flight;
+// otherwise when the renewal is due.
+func TestExpiredTokenSaysWhenItRenews(t *testing.T) {
+	_, clk, m := fixture(t)
+	m, _ = update(m, keyMsg("j"))
+	m, _ = update(m, keyMsg("j")) // r-charlie: expired 30 s ago
+	m.opts.NoAutoRenew = false
+	m.lastRenew["runtimes/r-charlie"] = clk.now()
+	v := m.View()
+	if strings.Contains(v, "renewing") {
+		t.Fatalf("renewing shown with no get_runtime in flight:\n%s", v)
+	}
+	mustContain(t, v, "EXPIRED, renews in 0:30")
+	cmd := m.issue(callKey{kind: callRenew, runtime: "runtimes/r-charlie"}, clk.now())
+	if cmd == nil {
+		t.Fatal("no renewal issued")
+	}
+	mustContain(t, m.View(), "EXPIRED, renewing…")
+}
