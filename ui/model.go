@@ -412,16 +412,28 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 }
 
 // refresh starts list_runtimes (and, when manual, get_subscription). The
-// sessions follow when the runtimes arrive.
+// sessions follow when the runtimes arrive. get_subscription and
+// list_runtime_specs that have not succeeded yet are retried with every
+// refresh, so a tier that failed to load does not stay unknown.
 func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
 	var cmds []tea.Cmd
+	if !manual && !m.snap.SubscriptionFresh.Loaded() {
+		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
+	if !m.snap.SpecsFresh.Loaded() {
+		if c := m.issue(callKey{kind: callSpecs}, now); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
 	c := m.issue(callKey{kind: callRuntimes}, now)
 	if c == nil {
 		if manual {
 			m.setStatus(now, "refresh already in progress", false)
 		}
-		return nil
+		return cmds
 	}
 	cmds = append(cmds, c)
 	if manual {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/state"
 )
@@ -52,4 +54,28 @@ func TestExpiredTokenSaysWhenItRenews(t *testing.T) {
 		t.Fatal("no renewal issued")
 	}
 	mustContain(t, m.View(), "EXPIRED, renewing…")
+}
+
+// A failed get_subscription says so in the header and is retried with the
+// refresh until the tier is known.
+func TestTierFailureShownAndRetried(t *testing.T) {
+	f := newFake()
+	f.panicOn = "get_subscription"
+	clk := &clock{t: t0}
+	m := testModel(f, clk)
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	mustContain(t, m.View(), "tier …")
+	m, _ = run(t, m, m.Init())
+	v := m.View()
+	mustContain(t, v, "tier unknown (retrying: internal error in get_subscription")
+	f.mu.Lock()
+	f.panicOn = ""
+	f.mu.Unlock()
+	clk.add(DefaultRefreshInterval)
+	m, cmd := update(m, tickMsg{gen: m.tickGen})
+	m, _ = run(t, m, cmd)
+	if f.count("get_subscription") != 2 {
+		t.Fatalf("get_subscription called %d times, want a retry with the refresh", f.count("get_subscription"))
+	}
+	mustContain(t, m.View(), "tier Pro")
 }

@@ -150,12 +150,13 @@ func errLine(err error) string {
 
 func (m Model) header(lines []string, now time.Time, l layout) []string {
 	s := m.snap
-	tier := "…"
+	tier := "…" // get_subscription still loading
 	switch {
 	case s.SubscriptionFresh.Loaded():
 		tier = s.Subscription.Tier.Label()
 	case s.SubscriptionFresh.Stale():
-		tier = "?"
+		// Retried with every refresh until it succeeds (refresh).
+		tier = "unknown (retrying: " + api.OneLine(s.SubscriptionFresh.Err.Error(), 60) + ")"
 	}
 	var b strings.Builder
 	b.WriteString(m.st.title.Render("colabdash"))
