@@ -612,6 +612,12 @@ func TestRunCodePanel(t *testing.T) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "e")
 	mustContain(t, m.View(), "RUN CODE · rt-t4demo7k2p · a new colabdash session")
+	// The footer shows the console's keys, not the dashboard's letters.
+	footer := m.View()[strings.LastIndex(m.View(), "\n")+1:]
+	mustContain(t, footer, "enter run", "history", "esc back")
+	if strings.Contains(footer, "new runtime") || strings.Contains(footer, "delete") {
+		t.Fatalf("run-code footer shows dashboard keys: %q", footer)
+	}
 	m = typeText(e, t, m, "print(1)")
 	m = e.press(t, m, "enter")
 	v := m.View()

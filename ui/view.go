@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
@@ -574,7 +575,20 @@ func (m Model) footer(lines []string, now time.Time, l layout) []string {
 	}
 	h := m.help
 	h.Width = l.w
+	if m.ax.exec != nil && m.ax.exec.open && m.ax.dlg == nil {
+		// In the run-code console letters are text: show its own keys.
+		return append(lines, status, h.ShortHelpView(execKeys))
+	}
 	return append(lines, status, h.ShortHelpView(m.keys.ShortHelp()))
+}
+
+// execKeys are the run-code console's keys (onExecKey), for its footer.
+var execKeys = []key.Binding{
+	key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+	key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
+	key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clear line")),
+	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (code keeps running)")),
+	key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 }
 
 func (m Model) inFlightText() string {
