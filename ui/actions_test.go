@@ -698,6 +698,7 @@ func TestReadOnly(t *testing.T) {
 	if m.ax.dlg != nil || m.ax.exec != nil || len(e.srv.Runtimes()) != 3 || e.srv.CreateCalls() != 0 {
 		t.Fatal("a mutating action ran in read-only mode")
 	}
+	mustContain(t, m.View(), "READONLY")
 	m = e.press(t, m, "?")
 	v := m.View()
 	for _, gone := range []string{"new runtime", "delete", "run code", "open session"} {
@@ -707,6 +708,9 @@ func TestReadOnly(t *testing.T) {
 	}
 	// Renewing a token only reads (get_runtime), so it stays.
 	mustContain(t, v, "copy URL", "refresh", "renew token")
+	// A disabled key says why it does nothing.
+	m = e.press(t, m, "?", "n")
+	mustContain(t, m.View(), "read-only mode: n (new runtime) is disabled")
 	// The caller's key map is untouched.
 	if !New(Options{Service: e.svc}).keys.DeleteRuntime.Enabled() {
 		t.Fatal("read-only leaked into the default key map")

@@ -635,6 +635,10 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Refresh):
 		return tea.Batch(m.refresh(now, true)...)
 	default:
+		if b, ok := keys.DisabledMatch(k); ok {
+			m.setStatus(now, "read-only mode: "+b.Help().Key+" ("+b.Help().Desc+") is disabled", true)
+			return nil
+		}
 		cmd, _ := m.onActionKey(k, now)
 		return cmd
 	}

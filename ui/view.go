@@ -181,6 +181,9 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 	if m.opts.Demo {
 		b.WriteString(" " + m.st.badge.Render(" DEMO "))
 	}
+	if m.opts.ReadOnly {
+		b.WriteString(" " + m.st.badge.Render(" READONLY "))
+	}
 	lines = append(lines, b.String())
 
 	f := s.RuntimesFresh
