@@ -231,6 +231,7 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 		}
 		if c := m.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
 			m.lastRenew[sel.Name] = now
+			m.manualRenew[sel.Name] = true
 			m.setStatus(now, "renewing the proxy token of "+sel.ID()+"…", false)
 			return c, true
 		}

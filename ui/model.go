@@ -205,6 +205,8 @@ type Model struct {
 	seq         uint64
 	pending     map[callKey]pendingCall
 	lastRenew   map[string]time.Time
+	manualRenew map[string]bool          // R pressed: report the renewal's outcome
+	manualRef   bool                     // r pressed: report the refresh's outcome
 	tokenLife   map[string]time.Duration // proxy-token lifetime seen by the last renewal
 	nextRefresh time.Time
 	status      string
@@ -267,7 +269,7 @@ func New(o Options) Model {
 		sem:     make(chan struct{}, 4),
 		every:   tea.Every,
 		tickGen: 1,
-		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{}, tokenLife: map[string]time.Duration{},
+		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{}, manualRenew: map[string]bool{}, tokenLife: map[string]time.Duration{},
 		rowsDirty: true,
 		ax:        newActionState(o),
 	}
@@ -441,6 +443,7 @@ func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
 			cmds = append(cmds, c)
 		}
 		m.setStatus(now, "refreshing…", false)
+		m.manualRef = true
 	}
 	return cmds
 }
@@ -473,10 +476,18 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	m.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
 	switch msg.key.kind {
 	case callRuntimes:
+		manual := m.manualRef
+		m.manualRef = false
 		if msg.err != nil {
 			m.snap.ApplyError(state.ListRuntimes, now, msg.err)
 			m.nextRefresh = now.Add(m.backoff(m.snap.RuntimesFresh.Failures, msg.err))
+			if manual { // "refreshing…" must not outlive the failure
+				m.setStatus(now, "refresh failed: "+errLine(msg.err), true)
+			}
 			return nil
+		}
+		if manual && m.status == "refreshing…" { // a newer message stays
+			m.setStatus(now, "✓ refreshed", false)
 		}
 		m.snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
 		m.onRuntimesListed(now)
@@ -514,6 +525,18 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.snap.ApplySpecs(now, msg.specs)
 		}
 	case callRenew:
+		id := api.LastSegment(msg.key.runtime)
+		manual := m.manualRenew[msg.key.runtime]
+		delete(m.manualRenew, msg.key.runtime)
+		if manual {
+			if msg.err != nil {
+				m.setStatus(now, "renew "+id+" failed: "+errLine(msg.err), true)
+			} else if _, rem := state.TokenAt(msg.runtime.ExpireTime(), now, 0); !msg.runtime.ExpireTime().IsZero() {
+				m.setStatus(now, "✓ renewed "+id+" (expires in "+state.FormatCountdown(rem)+")", false)
+			} else {
+				m.setStatus(now, "✓ renewed "+id+" (expiry unknown)", false)
+			}
+		}
 		if msg.err != nil {
 			m.snap.ApplyRenewError(now, msg.key.runtime, msg.err)
 		} else if msg.runtime.Name == msg.key.runtime {

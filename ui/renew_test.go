@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/state"
 )
@@ -78,4 +79,23 @@ func TestTierFailureShownAndRetried(t *testing.T) {
 		t.Fatalf("get_subscription called %d times, want a retry with the refresh", f.count("get_subscription"))
 	}
 	mustContain(t, m.View(), "tier Pro")
+}
+
+// r then a failed list_runtimes: "refreshing…" gives way to the failure;
+// R ends with what the renewal did.
+func TestManualRefreshAndRenewReportOutcome(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_runtimes", Times: 1,
+		Text: colabfake.GoogleErrorText(api.Unavailable, "backend unavailable", "", 0)})
+	m = e.press(t, m, "r")
+	v := m.View()
+	if strings.Contains(v, "refreshing…") {
+		t.Fatalf("refreshing… shown after the refresh failed:\n%s", v)
+	}
+	mustContain(t, v, "refresh failed: ", "retry in 1:00")
+	m = e.press(t, m, "r")
+	mustContain(t, m.View(), "✓ refreshed")
+	m = e.press(t, m, "R")
+	mustContain(t, m.View(), "✓ renewed rt-t4demo7k2p (expires in ")
 }

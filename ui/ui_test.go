@@ -359,7 +359,7 @@ func TestAutoRefreshStaleAndBackoff(t *testing.T) {
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 	v := m.View()
-	for _, want := range []string{"STALE", "updated 30s ago", "retry in 60s", "refresh failing: UNAUTHENTICATED (HTTP 401", "r-alpha", "check your Google credentials"} {
+	for _, want := range []string{"STALE", "updated 30s ago", "retry in 1:00", "refresh failing: UNAUTHENTICATED (HTTP 401", "r-alpha", "check your Google credentials"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("stale view lacks %q:\n%s", want, v)
 		}

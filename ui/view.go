@@ -202,7 +202,7 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 		// The retry time and hint come before the (possibly long) reason,
 		// which is the part truncation may cut.
 		if d := m.nextRefresh.Sub(now); d > 0 {
-			c += " · retry in " + strconv.Itoa(int((d+time.Second-1)/time.Second)) + "s"
+			c += " · retry in " + state.FormatCountdown(d) // rounds up, like every countdown
 		}
 		var ae *api.Error
 		if errors.As(f.Err, &ae) && ae.IsAuth() {
