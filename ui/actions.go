@@ -204,7 +204,7 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 			break
 		}
 		d := newDialog(dlgInput, now, "Open a session on "+sel.ID(), intent{kind: intentOpenSession, runtime: sel.Name},
-			"Session id (optional, RFC 1034: lower-case letters, digits, hyphens).")
+			"Session id (optional, RFC 1034: "+rfc1034Rules+").")
 		d.validate, d.hint = api.ValidateID, "empty: a colabdash-… id is chosen"
 		m.ax.dlg = d
 	case key.Matches(k, keys.CloseSession):
@@ -280,6 +280,12 @@ func (m *Model) onDialogKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 		return nil
 	case resCancel:
 		m.ax.dlg = nil
+		if d.back != nil && k.Type == tea.KeyEsc {
+			// esc in the picker goes back one step, answers kept.
+			d.back.opened = now
+			m.ax.dlg = d.back
+			return nil
+		}
 		if d.intent.kind == intentDelete {
 			m.setStatus(now, "delete cancelled", false)
 		}
@@ -510,3 +516,6 @@ func (m *Model) goneText(r *state.Runtime, now time.Time) string {
 	}
 	return r.ID() + " is gone (" + word + " " + state.FormatAgo(now.Sub(r.GoneAt)) + ")"
 }
+
+// rfc1034Rules are the id rules api.ValidateID enforces, for dialog hints.
+const rfc1034Rules = "1–63 lower-case letters, digits and hyphens; starts with a letter; ends with a letter or digit"

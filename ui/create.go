@@ -71,7 +71,11 @@ func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.T
 			return k.Variant == partial.Variant && k.Accelerator == partial.Accelerator
 		}
 		field = func(k api.RuntimeSpecKey) string { return string(k.Shape) }
-		title = "New runtime: shape (" + partial.Variant.Short() + " " + partial.Accelerator + ")"
+		title = "New runtime: shape (" + partial.Variant.Short()
+		if a := partial.Accelerator; a != "" && a != api.AcceleratorNone {
+			title += " " + a // a CPU has no accelerator to name
+		}
+		title += ")"
 	}
 	vals, elig := specChoices(m.snap.Specs, keep, field)
 	enabled := 0
@@ -111,8 +115,30 @@ func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.T
 	m.ax.dlg = d
 }
 
-// pickerNext moves the picker past the step d answered.
+// pickerNext moves the picker past the step d answered. The step it opens
+// remembers the last step shown (d, or d's own back when d was a skipped
+// one-choice step), so esc goes back to it.
 func (m *Model) pickerNext(d *dialog, now time.Time) tea.Cmd {
+	prev := d
+	if d.title == "" { // a step skipped for having one choice
+		prev = d.back
+	}
+	cmd := m.pickerStep(d, now)
+	if nd := m.ax.dlg; nd != nil && nd != d && nd.back == nil && isPickerStep(nd.intent.kind) {
+		nd.back = prev
+	}
+	return cmd
+}
+
+func isPickerStep(k intentKind) bool {
+	switch k {
+	case intentPickVariant, intentPickAccelerator, intentPickShape, intentVersion, intentRuntimeID:
+		return true
+	}
+	return false
+}
+
+func (m *Model) pickerStep(d *dialog, now time.Time) tea.Cmd {
 	it := d.intent
 	spec := it.spec
 	if d.kind == dlgChoice && d.cursor < len(it.vals) {
@@ -136,7 +162,7 @@ func (m *Model) pickerNext(d *dialog, now time.Time) tea.Cmd {
 	case intentVersion:
 		nd := newDialog(dlgInput, now, "New runtime "+spec.String()+": runtime id",
 			intent{kind: intentRuntimeID, spec: spec, version: d.input},
-			"Runtime id (optional, RFC 1034: 1–63 lower-case letters, digits, hyphens; starts with a letter).")
+			"Runtime id (optional, RFC 1034: "+rfc1034Rules+").")
 		nd.validate, nd.hint = api.ValidateID, "empty: Colab chooses the id"
 		m.ax.dlg = nd
 	case intentRuntimeID:
