@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -278,7 +277,7 @@ func (m Model) execView(now time.Time, w, n int) []string {
 		if !r.done {
 			line := "  running… " + state.FormatCountdown(now.Sub(r.started))
 			if r.attempt > 1 {
-				line += " · reattached " + strconv.Itoa(r.attempt-1) + "×"
+				line += " · reattached to the running code " + itoaPlural(r.attempt-1, "time") + " (same executionId)"
 			}
 			body = append(body, m.st.warn.Render(line))
 			continue

@@ -189,6 +189,7 @@ type Model struct {
 	showDetails   bool
 	showHelp      bool
 	filtering     bool
+	filterFresh   bool // "/" reopened on a filter: the first keystroke replaces it
 	filter        string
 	sortKey       state.SortKey
 
@@ -590,8 +591,12 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		case tea.KeyCtrlU:
 			m.filter = ""
 		case tea.KeyRunes, tea.KeySpace:
+			if m.filterFresh {
+				m.filter = "" // typing replaces the old, selected filter
+			}
 			m.filter += string(k.Runes)
 		}
+		m.filterFresh = false
 		m.rowsDirty = true
 		return nil
 	}
@@ -625,13 +630,17 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		m.showHelp = !m.showHelp
 		m.help.ShowAll = m.showHelp
 	case key.Matches(k, keys.Back):
+		// One thing per esc, the most specific first: help, the filter,
+		// the expanded details, then the status message.
 		switch {
 		case m.showHelp:
 			m.showHelp, m.help.ShowAll = false, false
-		case m.showDetails:
-			m.showDetails = false
 		case m.filter != "":
 			m.filter, m.rowsDirty = "", true
+		case m.showDetails:
+			m.showDetails = false
+		default:
+			m.status = ""
 		}
 	case key.Matches(k, keys.Up):
 		m.move(-1)
@@ -650,7 +659,7 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Details):
 		m.showDetails = !m.showDetails
 	case key.Matches(k, keys.Filter):
-		m.filtering = true
+		m.filtering, m.filterFresh = true, m.filter != ""
 	case key.Matches(k, keys.Sort):
 		m.sortKey = m.sortKey.Next()
 		m.rowsDirty = true

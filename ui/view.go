@@ -558,6 +558,9 @@ func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 func (m Model) footer(lines []string, now time.Time, l layout) []string {
 	var status string
 	switch {
+	case m.filtering && m.filterFresh:
+		// The old filter is shown selected: typing replaces it.
+		status = "/" + m.st.selected.Render(m.filter) + "█" + m.st.dim.Render("  type to replace · backspace edits · enter apply · esc clear")
 	case m.filtering:
 		status = "/" + m.filter + "█" + m.st.dim.Render("  enter apply · esc clear")
 	case m.inFlight() > 0:
