@@ -83,6 +83,12 @@ type sessionPick struct {
 func newActionState(o Options) *actionState {
 	a := &actionState{deleting: map[string]time.Time{}, closing: map[string]bool{}, opening: map[string]bool{},
 		lastSession: map[string]sessionPick{}, closed: map[string]bool{}}
+	// The emulator's specs are not the account's: in demo mode the last
+	// spec lives in memory only, so a demo A100 never becomes the real
+	// account's quick re-create (N).
+	if o.Demo {
+		return a
+	}
 	if ls, err := LoadLastSpec(o.StateDir); err == nil {
 		a.lastSpec = ls
 	}

@@ -189,7 +189,9 @@ func (m *Model) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, 
 	m.ax.creates = append(m.ax.creates, op)
 	ls := &LastSpec{Spec: spec, Version: version}
 	m.ax.lastSpec = ls
-	if err := SaveLastSpec(m.opts.StateDir, ls); err != nil {
+	if m.opts.Demo {
+		// demo mode: remembered in memory only (newActionState)
+	} else if err := SaveLastSpec(m.opts.StateDir, ls); err != nil {
 		m.setStatus(now, "could not remember the spec: "+errLine(err), true)
 	}
 	return m.sendCreate(op, now)

@@ -108,7 +108,8 @@ type Options struct {
 	ReadOnly bool
 	// StateDir is where the last used runtimeSpec is remembered
 	// (LastSpecFile); "" remembers nothing across runs. main passes
-	// DefaultStateDir().
+	// DefaultStateDir(). In Demo mode it is neither read nor written: the
+	// last spec is kept in memory.
 	StateDir string
 	// DefaultSpec is the runtimeSpec the create picker starts on, step by
 	// step, where it is offered and eligible (the config file's
