@@ -475,7 +475,7 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			m.setStatus(now, "copy failed: "+errLine(msg.err), true)
 		} else {
-			m.setStatus(now, "✓ copied "+msg.what+" to the clipboard", false)
+			m.setStatus(now, copiedText(msg), false)
 		}
 		return nil, true
 	}

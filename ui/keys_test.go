@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // esc clears the filter before collapsing details or clearing a message.
@@ -52,4 +56,29 @@ func TestReattachWording(t *testing.T) {
 	m.ax.exec = &execPanel{open: true, runtime: "runtimes/r-alpha",
 		runs: []*execRun{{id: 1, code: "train()", attempt: 3, started: clk.now().Add(-time.Minute)}}}
 	mustContain(t, m.View(), "reattached to the running code 2 times (same executionId)")
+}
+
+// The copy message says how the text was copied: certainly (native
+// clipboard), hedged (OSC 52 alone, which tmux may drop), or failed.
+func TestCopyMessageSaysHow(t *testing.T) {
+	for _, tc := range []struct {
+		how  ClipboardMethod
+		err  error
+		want string
+	}{
+		{ClipboardNative, nil, "✓ copied the URL of r-alpha to the clipboard"},
+		{ClipboardOSC52, nil, "✓ copied the URL of r-alpha (OSC 52; in tmux this needs `set -g set-clipboard on`)"},
+		{ClipboardOSC52, errors.New("no tty; no xclip"), "copy failed: no tty; no xclip"},
+	} {
+		_, _, m := fixture(t)
+		m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 30})
+		m.opts.CopyTo = func(string) (ClipboardMethod, error) { return tc.how, tc.err }
+		m, cmd := update(m, keyMsg("y"))
+		m, _ = update(m, cmd())
+		v := m.View()
+		mustContain(t, v, tc.want)
+		if tc.how == ClipboardOSC52 && strings.Contains(v, "to the clipboard") {
+			t.Fatalf("OSC 52 alone claimed the clipboard:\n%s", v)
+		}
+	}
 }

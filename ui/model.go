@@ -117,8 +117,14 @@ type Options struct {
 	// choice.
 	DefaultSpec api.RuntimeSpecKey
 	// Clipboard copies text (default SystemClipboard: OSC 52 plus the
-	// native clipboard). Tests inject a recorder.
+	// native clipboard). Tests inject a recorder. A copy through it is
+	// reported as reaching the clipboard.
 	Clipboard func(text string) error
+	// CopyTo, when set, copies text and says which way worked; it takes
+	// precedence over Clipboard. When both are nil it is
+	// SystemClipboardCopy, so the status line can say when only OSC 52
+	// was written (which tmux may drop).
+	CopyTo func(text string) (ClipboardMethod, error)
 }
 
 type panel int
@@ -251,8 +257,8 @@ func New(o Options) Model {
 	if o.RenewLead <= 0 {
 		o.RenewLead = o.ExpiringThreshold
 	}
-	if o.Clipboard == nil {
-		o.Clipboard = SystemClipboard
+	if o.Clipboard == nil && o.CopyTo == nil {
+		o.CopyTo = SystemClipboardCopy
 	}
 	if o.ReadOnly {
 		km := *o.Keymap // leave the caller's key map alone
