@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -471,6 +472,10 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.onSessionClosed(msg, now), true
 	case execDoneMsg:
 		return m.onExecDone(msg, now), true
+	case lastSpecSaveFailedMsg:
+		m.setStatus(now, "could not remember the spec: "+errLine(msg.err), true)
+		m.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
+		return nil, true
 	case clipboardMsg:
 		if msg.err != nil {
 			m.setStatus(now, "copy failed: "+errLine(msg.err), true)

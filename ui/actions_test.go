@@ -767,3 +767,26 @@ func TestCreatePickerStartsOnDefaultSpec(t *testing.T) {
 		t.Fatalf("picked %v, want the default GPU/A100/HIGHMEM", spec)
 	}
 }
+
+// Remembering the spec is file I/O, done in a command, not in Update; a
+// state directory that cannot be written is reported and the create goes
+// on.
+func TestLastSpecSaveFailureIsReported(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.StateDir = filepath.Join(blocker, "colabdash") })
+	m.ax.lastSpec = &LastSpec{Spec: specCPU}
+	m = e.press(t, m, "N", "y")
+	var logged bool
+	for _, ev := range m.Events() {
+		logged = logged || ev.Tool == "state file" && ev.Err != nil
+	}
+	if !logged {
+		t.Fatalf("the failed save is not in the event log: %+v", m.Events())
+	}
+	if e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("the create did not go on: %d created", e.srv.RuntimesCreated())
+	}
+}

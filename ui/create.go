@@ -189,13 +189,23 @@ func (m *Model) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, 
 	m.ax.creates = append(m.ax.creates, op)
 	ls := &LastSpec{Spec: spec, Version: version}
 	m.ax.lastSpec = ls
-	if m.opts.Demo {
+	if m.opts.Demo || m.opts.StateDir == "" {
 		// demo mode: remembered in memory only (newActionState)
-	} else if err := SaveLastSpec(m.opts.StateDir, ls); err != nil {
-		m.setStatus(now, "could not remember the spec: "+errLine(err), true)
+		return m.sendCreate(op, now)
 	}
-	return m.sendCreate(op, now)
+	dir := m.opts.StateDir
+	save := func() tea.Msg { // file I/O stays out of Update
+		if err := SaveLastSpec(dir, ls); err != nil {
+			return lastSpecSaveFailedMsg{err: err}
+		}
+		return nil
+	}
+	return tea.Batch(save, m.sendCreate(op, now))
 }
+
+// lastSpecSaveFailedMsg reports that the last used spec could not be
+// written to the state directory.
+type lastSpecSaveFailedMsg struct{ err error }
 
 // sendCreate (re-)sends op's identical create_runtime call.
 func (m *Model) sendCreate(op *createOp, now time.Time) tea.Cmd {
