@@ -138,7 +138,7 @@ func TestDashboardInTmux(t *testing.T) {
 	// Keyboard: the selection moves to the GPU runtime and its notebook
 	// sessions show in the sessions panel.
 	s.keys("g", "j")
-	scr = s.waitText("› rt-t4demo7k2p")
+	scr = s.waitText("›  rt-t4demo7k2p") // cursor, marker column, name
 	if !strings.Contains(scr, "SESSIONS · rt-t4demo7k2p") || !strings.Contains(scr, "notebook-ab12cd34") {
 		t.Errorf("sessions of the selected runtime are not shown:\n%s", scr)
 	}

@@ -129,6 +129,25 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 	}
 }
 
+// DisabledMatch returns the action that SetReadOnly disabled and that msg
+// (a tea.KeyMsg, or anything whose String is a key name like "n") would
+// trigger if it were enabled, with its binding, so the dashboard can say
+// "read-only mode: n (new runtime) is disabled" instead of ignoring the
+// key. ok is false when msg matches no disabled action.
+func (k *KeyMap) DisabledMatch(msg fmt.Stringer) (b key.Binding, ok bool) {
+	for _, a := range mutating {
+		b := *k.binding(a)
+		if b.Enabled() {
+			continue
+		}
+		b.SetEnabled(true)
+		if key.Matches(msg, b) {
+			return b, true
+		}
+	}
+	return key.Binding{}, false
+}
+
 // Default returns the default key map: arrows and vim keys (k/j, g/G,
 // ctrl+b/ctrl+f), tab between panels, enter for details, / filter, s sort,
 // r refresh, esc back, ? help, q and ctrl+c quit, d demo (no-credentials

@@ -127,3 +127,27 @@ func TestSetReadOnly(t *testing.T) {
 		t.Fatal("SetReadOnly(false) did not re-enable")
 	}
 }
+
+type keyName string
+
+func (k keyName) String() string { return string(k) }
+
+// A key whose action read-only mode disabled is still recognised, so the
+// dashboard can say it is disabled; enabled and unknown keys are not.
+func TestDisabledMatch(t *testing.T) {
+	k := Default()
+	if _, ok := k.DisabledMatch(keyName("n")); ok {
+		t.Fatal("n matched while enabled")
+	}
+	k.SetReadOnly(true)
+	b, ok := k.DisabledMatch(keyName("n"))
+	if !ok || b.Help().Key != "n" || b.Help().Desc != "new runtime" {
+		t.Fatalf("n: %v %+v", ok, b.Help())
+	}
+	if _, ok := k.DisabledMatch(keyName("j")); ok {
+		t.Fatal("j (navigation) reported as disabled")
+	}
+	if k.NewRuntime.Enabled() {
+		t.Fatal("DisabledMatch re-enabled the binding")
+	}
+}

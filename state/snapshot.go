@@ -111,6 +111,15 @@ type Runtime struct {
 // get_runtime answered NOT_FOUND.
 func (r *Runtime) Gone() bool { return !r.GoneAt.IsZero() }
 
+// ReasonDeleted is the GoneReason of a runtime the user deleted
+// (delete_runtime succeeded); see MarkRuntimeGone.
+const ReasonDeleted = "deleted"
+
+// Deleted reports whether the user deleted the runtime (GoneReason
+// ReasonDeleted). Such a runtime is kept only as a tombstone, so a list
+// that raced the delete cannot revive it: Rows and Counts leave it out.
+func (r *Runtime) Deleted() bool { return r.Gone() && r.GoneReason == ReasonDeleted }
+
 // Token returns the proxy token's status and expireTime − now at now, for
 // the given expiring threshold (≤ 0: default). See TokenAt.
 func (r *Runtime) Token(now time.Time, threshold time.Duration) (TokenStatus, time.Duration) {
@@ -121,8 +130,20 @@ func (r *Runtime) Token(now time.Time, threshold time.Duration) (TokenStatus, ti
 // api.RuntimeSpecKey.String ("GPU/T4/STANDARD").
 func (r *Runtime) Spec() string { return r.RuntimeSpec.String() }
 
+// DisplayVersion returns the runtime version as the dashboard shows it:
+// the API's version string, or "latest" when it is empty (the API's
+// "newest available" default).
+func (r *Runtime) DisplayVersion() string {
+	if r.Version == "" {
+		return "latest"
+	}
+	return r.Version
+}
+
+// index builds the filter's search text from what the dashboard displays,
+// so every word on a row (including "latest") can be filtered on.
 func (r *Runtime) index() {
-	r.search = strings.ToLower(r.ID() + "\x00" + r.RuntimeSpec.String() + "\x00" + string(r.RuntimeSpec.Variant) + "\x00" + r.Version)
+	r.search = strings.ToLower(r.ID() + "\x00" + r.RuntimeSpec.String() + "\x00" + string(r.RuntimeSpec.Variant) + "\x00" + r.DisplayVersion())
 }
 
 // List names one of the snapshot's account-wide lists, for ApplyError.
@@ -170,6 +191,22 @@ func (s *Snapshot) Version() uint64 { return s.version }
 
 // Len returns the number of runtimes known, gone ones included.
 func (s *Snapshot) Len() int { return len(s.runtimes) }
+
+// Counts returns how many runtimes are listed (live) and how many are
+// listed as gone (reclaimed by Colab: missing from list_runtimes or
+// NOT_FOUND); runtimes the user deleted count in neither.
+func (s *Snapshot) Counts() (live, gone int) {
+	for _, r := range s.runtimes {
+		switch {
+		case r.Deleted():
+		case r.Gone():
+			gone++
+		default:
+			live++
+		}
+	}
+	return live, gone
+}
 
 // Runtime returns the runtime named name ("runtimes/{id}"), or nil.
 func (s *Snapshot) Runtime(name string) *Runtime { return s.runtimes[name] }
@@ -279,7 +316,8 @@ func (s *Snapshot) ApplyRenewError(now time.Time, name string, err error) {
 }
 
 // MarkRuntimeGone marks runtime name gone at now for reason (no-op when
-// unknown or already gone).
+// unknown or already gone). With reason ReasonDeleted the runtime leaves
+// Rows and Counts at once (see Runtime.Deleted).
 func (s *Snapshot) MarkRuntimeGone(now time.Time, name, reason string) {
 	if r := s.runtimes[name]; r != nil && !r.Gone() {
 		s.markGone(r, now, reason)
@@ -394,13 +432,15 @@ func (k SortKey) Next() SortKey { return (k + 1) % numSortKeys }
 
 // Rows returns the runtimes matching filter, sorted by key. filter is a
 // case-insensitive substring matched against the runtime id, its spec
-// ("GPU/T4/STANDARD" and the full variant name) and its version; "" matches
-// all. The slice is new; the entries are the snapshot's own.
+// ("GPU/T4/STANDARD" and the full variant name) and its displayed version
+// (DisplayVersion, so "latest" matches an empty version); "" matches
+// all. Runtimes the user deleted (Runtime.Deleted) are left out. The slice
+// is new; the entries are the snapshot's own.
 func (s *Snapshot) Rows(key SortKey, filter string) []*Runtime {
 	filter = strings.ToLower(strings.TrimSpace(filter))
 	rows := make([]*Runtime, 0, len(s.runtimes))
 	for _, r := range s.runtimes {
-		if filter == "" || strings.Contains(r.search, filter) {
+		if !r.Deleted() && (filter == "" || strings.Contains(r.search, filter)) {
 			rows = append(rows, r)
 		}
 	}

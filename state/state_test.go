@@ -317,6 +317,8 @@ func TestRowsSortAndFilter(t *testing.T) {
 		{SortByName, "variant_tpu", []string{"alpha"}},
 		{SortByName, "ALP", []string{"alpha"}},
 		{SortByName, "zzz", nil},
+		// An empty version is displayed as "latest", so it filters as such.
+		{SortByName, "latest", []string{"alpha", "bravo", "charlie", "delta"}},
 	} {
 		if got := ids(s.Rows(tc.key, tc.filter)); !equal(got, tc.want) {
 			t.Errorf("Rows(%v, %q) = %v, want %v", tc.key, tc.filter, got, tc.want)

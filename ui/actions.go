@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -65,10 +66,30 @@ type actionState struct {
 	lastSpec *LastSpec
 	revealed string // runtime whose proxy token is shown in the details
 	exec     *execPanel
+	// lastSession is, per runtime name, the session most recently selected
+	// in the sessions panel, opened with o or opened by run code: where e
+	// runs when the sessions panel is not focused.
+	lastSession map[string]sessionPick
+	// closed holds the sessions the user closed: run code never uses them
+	// again (execute_code would silently recreate them).
+	closed map[string]bool
+}
+
+// sessionPick is a session chosen for run code and when it was chosen.
+type sessionPick struct {
+	name string
+	at   time.Time
 }
 
 func newActionState(o Options) *actionState {
-	a := &actionState{deleting: map[string]time.Time{}, closing: map[string]bool{}, opening: map[string]bool{}}
+	a := &actionState{deleting: map[string]time.Time{}, closing: map[string]bool{}, opening: map[string]bool{},
+		lastSession: map[string]sessionPick{}, closed: map[string]bool{}}
+	// The emulator's specs are not the account's: in demo mode the last
+	// spec lives in memory only, so a demo A100 never becomes the real
+	// account's quick re-create (N).
+	if o.Demo {
+		return a
+	}
 	if ls, err := LoadLastSpec(o.StateDir); err == nil {
 		a.lastSpec = ls
 	}
@@ -155,6 +176,10 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 	keys := m.keys
 	sel := m.snap.Runtime(m.selected)
 	live := sel != nil && !sel.Gone()
+	noRuntime := "no runtime selected"
+	if sel != nil && sel.Gone() {
+		noRuntime = m.goneText(sel, now)
+	}
 	switch {
 	case key.Matches(k, keys.NewRuntime):
 		m.openPicker(now)
@@ -169,7 +194,7 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 			"spec "+ls.Spec.String()+" · version "+orLatest(ls.Version))
 	case key.Matches(k, keys.DeleteRuntime):
 		if !live {
-			m.setStatus(now, "no runtime selected", true)
+			m.setStatus(now, noRuntime, true)
 			break
 		}
 		acc := sel.RuntimeSpec.Accelerator
@@ -182,11 +207,11 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 			"This cannot be undone: it removes the runtime's files and its "+strconv.Itoa(len(sel.Sessions))+" session(s).")
 	case key.Matches(k, keys.OpenSession):
 		if !live {
-			m.setStatus(now, "no runtime selected", true)
+			m.setStatus(now, noRuntime, true)
 			break
 		}
 		d := newDialog(dlgInput, now, "Open a session on "+sel.ID(), intent{kind: intentOpenSession, runtime: sel.Name},
-			"Session id (optional, RFC 1034: lower-case letters, digits, hyphens).")
+			"Session id (optional, RFC 1034: "+rfc1034Rules+").")
 		d.validate, d.hint = api.ValidateID, "empty: a colabdash-… id is chosen"
 		m.ax.dlg = d
 	case key.Matches(k, keys.CloseSession):
@@ -208,11 +233,12 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 		}
 	case key.Matches(k, keys.RenewToken):
 		if !live {
-			m.setStatus(now, "no runtime selected", true)
+			m.setStatus(now, noRuntime, true)
 			break
 		}
 		if c := m.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
 			m.lastRenew[sel.Name] = now
+			m.manualRenew[sel.Name] = true
 			m.setStatus(now, "renewing the proxy token of "+sel.ID()+"…", false)
 			return c, true
 		}
@@ -261,6 +287,12 @@ func (m *Model) onDialogKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 		return nil
 	case resCancel:
 		m.ax.dlg = nil
+		if d.back != nil && k.Type == tea.KeyEsc {
+			// esc in the picker goes back one step, answers kept.
+			d.back.opened = now
+			m.ax.dlg = d.back
+			return nil
+		}
 		if d.intent.kind == intentDelete {
 			m.setStatus(now, "delete cancelled", false)
 		}
@@ -353,7 +385,7 @@ func (m *Model) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 		m.setStatus(now, "delete "+id+" failed: "+errLine(msg.err), true)
 		return nil
 	}
-	m.snap.MarkRuntimeGone(now, msg.name, "deleted")
+	m.snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
 	delete(m.pending, callKey{kind: callRenew, runtime: msg.name})
 	delete(m.pending, callKey{kind: callSessions, runtime: msg.name})
 	if m.ax.revealed == msg.name {
@@ -384,6 +416,7 @@ func (m *Model) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cmd {
 		return nil
 	}
 	m.snap.MarkOwned(msg.session.Name)
+	m.pickSession(msg.runtime, msg.session.Name, now)
 	m.setStatus(now, "✓ opened session "+msg.session.ID(), false)
 	return m.issue(callKey{kind: callSessions, runtime: msg.runtime}, now)
 }
@@ -404,6 +437,13 @@ func (m *Model) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cmd {
 	}
 	m.setStatus(now, "✓ closed session "+api.LastSegment(msg.name), false)
 	parent := api.Session{Name: msg.name}.Parent()
+	m.ax.closed[msg.name] = true
+	if m.ax.lastSession[parent].name == msg.name {
+		delete(m.ax.lastSession, parent)
+	}
+	if p := m.ax.exec; p != nil && p.session == msg.name {
+		p.session = ""
+	}
 	if r := m.snap.Runtime(parent); r != nil {
 		kept := r.Sessions[:0:0]
 		for _, s := range r.Sessions {
@@ -432,11 +472,15 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.onSessionClosed(msg, now), true
 	case execDoneMsg:
 		return m.onExecDone(msg, now), true
+	case lastSpecSaveFailedMsg:
+		m.setStatus(now, "could not remember the spec: "+errLine(msg.err), true)
+		m.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
+		return nil, true
 	case clipboardMsg:
 		if msg.err != nil {
 			m.setStatus(now, "copy failed: "+errLine(msg.err), true)
 		} else {
-			m.setStatus(now, "✓ copied "+msg.what+" to the clipboard", false)
+			m.setStatus(now, copiedText(msg), false)
 		}
 		return nil, true
 	}
@@ -473,3 +517,16 @@ func itoaPlural(n int, word string) string {
 	}
 	return s
 }
+
+// goneText says why an action cannot act on the gone runtime r: "rt-x is
+// gone (reclaimed 10s ago)".
+func (m *Model) goneText(r *state.Runtime, now time.Time) string {
+	word := "reclaimed"
+	if r.Deleted() {
+		word = "deleted"
+	}
+	return r.ID() + " is gone (" + word + " " + state.FormatAgo(now.Sub(r.GoneAt)) + ")"
+}
+
+// rfc1034Rules are the id rules api.ValidateID enforces, for dialog hints.
+const rfc1034Rules = "1–63 lower-case letters, digits and hyphens; starts with a letter; ends with a letter or digit"

@@ -270,7 +270,7 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 	e.clk.add(DialogGrace + time.Millisecond)
 	m, cmd := update(m, keyMsg("enter"))
 	e.clk.add(2 * time.Second)
-	mustContain(t, m.View(), "creating GPU/T4/STANDARD", "creating… 0:02")
+	mustContain(t, m.View(), " + my-gpu ", "GPU/T4/STANDARD    creating… 0:02")
 	m = drive(t, m, cmd)
 	if !serverHas(e.srv, "runtimes/my-gpu") || m.Selected() != "runtimes/my-gpu" {
 		t.Fatalf("created %v, selected %s", e.srv.Runtimes(), m.Selected())
@@ -566,7 +566,7 @@ func TestRenewalFailsThenSucceeds(t *testing.T) {
 	if r.RenewErr == nil || r.Gone() {
 		t.Fatalf("renew err %v gone %v", r.RenewErr, r.Gone())
 	}
-	mustContain(t, m.View(), "! rt-cpudemo4qx", "RENEW FAILED, retry 0:30")
+	mustContain(t, m.View(), "! rt-cpudemo4qx", "RENEW FAILED", "retry in 0:30")
 	before := e.srv.CallCount("get_runtime")
 	e.clk.add(10 * time.Second)
 	m = e.tick(t, m)
@@ -611,7 +611,13 @@ func TestRunCodePanel(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "e")
-	mustContain(t, m.View(), "RUN CODE · rt-t4demo7k2p", "a new session on")
+	mustContain(t, m.View(), "RUN CODE · rt-t4demo7k2p · a new colabdash session")
+	// The footer shows the console's keys, not the dashboard's letters.
+	footer := m.View()[strings.LastIndex(m.View(), "\n")+1:]
+	mustContain(t, footer, "enter run", "history", "esc back")
+	if strings.Contains(footer, "new runtime") || strings.Contains(footer, "delete") {
+		t.Fatalf("run-code footer shows dashboard keys: %q", footer)
+	}
 	m = typeText(e, t, m, "print(1)")
 	m = e.press(t, m, "enter")
 	v := m.View()
@@ -622,7 +628,12 @@ func TestRunCodePanel(t *testing.T) {
 	}
 	m = typeText(e, t, m, "raise ValueError('bad')")
 	m = e.press(t, m, "enter")
-	mustContain(t, m.View(), "ValueError")
+	v = m.View()
+	mustContain(t, v, "ValueError", "✕ ValueError")
+	// An exception is a failure: the raising run is not marked done.
+	if tail := v[strings.LastIndex(v, "In: raise"):]; strings.Contains(tail, "✓ done") {
+		t.Fatalf("a raised exception is reported as success:\n%s", v)
+	}
 	// History: up recalls the last line.
 	m = e.press(t, m, "up")
 	if m.ax.exec.input != "raise ValueError('bad')" {
@@ -687,6 +698,7 @@ func TestReadOnly(t *testing.T) {
 	if m.ax.dlg != nil || m.ax.exec != nil || len(e.srv.Runtimes()) != 3 || e.srv.CreateCalls() != 0 {
 		t.Fatal("a mutating action ran in read-only mode")
 	}
+	mustContain(t, m.View(), "READONLY")
 	m = e.press(t, m, "?")
 	v := m.View()
 	for _, gone := range []string{"new runtime", "delete", "run code", "open session"} {
@@ -696,6 +708,9 @@ func TestReadOnly(t *testing.T) {
 	}
 	// Renewing a token only reads (get_runtime), so it stays.
 	mustContain(t, v, "copy URL", "refresh", "renew token")
+	// A disabled key says why it does nothing.
+	m = e.press(t, m, "?", "n")
+	mustContain(t, m.View(), "read-only mode: n (new runtime) is disabled")
 	// The caller's key map is untouched.
 	if !New(Options{Service: e.svc}).keys.DeleteRuntime.Enabled() {
 		t.Fatal("read-only leaked into the default key map")
@@ -750,5 +765,28 @@ func TestCreatePickerStartsOnDefaultSpec(t *testing.T) {
 	mustContain(t, m.View(), "runtime version")
 	if spec := m.ax.dlg.intent.spec; spec.Shape != api.ShapeHighMem {
 		t.Fatalf("picked %v, want the default GPU/A100/HIGHMEM", spec)
+	}
+}
+
+// Remembering the spec is file I/O, done in a command, not in Update; a
+// state directory that cannot be written is reported and the create goes
+// on.
+func TestLastSpecSaveFailureIsReported(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.StateDir = filepath.Join(blocker, "colabdash") })
+	m.ax.lastSpec = &LastSpec{Spec: specCPU}
+	m = e.press(t, m, "N", "y")
+	var logged bool
+	for _, ev := range m.Events() {
+		logged = logged || ev.Tool == "state file" && ev.Err != nil
+	}
+	if !logged {
+		t.Fatalf("the failed save is not in the event log: %+v", m.Events())
+	}
+	if e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("the create did not go on: %d created", e.srv.RuntimesCreated())
 	}
 }

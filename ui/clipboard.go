@@ -14,10 +14,41 @@ import (
 )
 
 // clipboardMsg reports a finished copy; what names what was copied ("the
-// URL of r-abc"), never the text itself.
+// URL of r-abc"), never the text itself; how says which way worked.
 type clipboardMsg struct {
 	what string
+	how  ClipboardMethod
 	err  error
+}
+
+// ClipboardMethod says how a copy reached the clipboard.
+type ClipboardMethod int
+
+const (
+	// ClipboardNative: the native clipboard took the text (pbcopy,
+	// xclip/xsel/wl-copy, Windows), so it is certainly there.
+	ClipboardNative ClipboardMethod = iota
+	// ClipboardOSC52: only the OSC 52 escape sequence was written. Whether
+	// the terminal honours it cannot be known (tmux drops it unless
+	// `set -g set-clipboard on`).
+	ClipboardOSC52
+)
+
+// SystemClipboardCopy is SystemClipboard that also says which way worked:
+// ClipboardNative when the native clipboard took the text (OSC 52 is
+// written too), ClipboardOSC52 when only the escape sequence could be
+// written. The error (non-nil only when neither could be written) joins
+// both failures. The text is never logged.
+func SystemClipboardCopy(text string) (ClipboardMethod, error) {
+	oscErr := writeOSC52(text)
+	nativeErr := clipboard.WriteAll(text)
+	switch {
+	case nativeErr == nil:
+		return ClipboardNative, nil
+	case oscErr == nil:
+		return ClipboardOSC52, nil
+	}
+	return ClipboardOSC52, errors.Join(oscErr, nativeErr)
 }
 
 // SystemClipboard copies text with an OSC 52 escape sequence written to the
@@ -27,6 +58,13 @@ type clipboardMsg struct {
 // (github.com/atotto/clipboard: pbcopy, xclip/xsel/wl-copy, Windows).
 // It fails only when both ways failed. The text is never logged.
 func SystemClipboard(text string) error {
+	_, err := SystemClipboardCopy(text)
+	return err
+}
+
+// writeOSC52 writes text as an OSC 52 sequence to the controlling
+// terminal (wrapped for tmux or screen).
+func writeOSC52(text string) error {
 	seq := osc52.New(text)
 	switch {
 	case os.Getenv("TMUX") != "":
@@ -39,19 +77,19 @@ func SystemClipboard(text string) error {
 		defer tty.Close()
 		w = tty
 	}
-	_, oscErr := seq.WriteTo(w)
-	nativeErr := clipboard.WriteAll(text)
-	if oscErr != nil && nativeErr != nil {
-		return errors.Join(oscErr, nativeErr)
-	}
-	return nil
+	_, err := seq.WriteTo(w)
+	return err
 }
 
 // onClipboardKey copies the selected runtime's connection URL, reveals its
 // proxy token, or copies the token once revealed.
 func (m *Model) onClipboardKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 	r := m.snap.Runtime(m.selected)
-	if r == nil || r.ConnectionInfo == nil || r.Gone() {
+	if r != nil && r.Gone() {
+		m.setStatus(now, m.goneText(r, now), true)
+		return nil
+	}
+	if r == nil || r.ConnectionInfo == nil {
 		m.setStatus(now, "no runtime with connection info selected", true)
 		return nil
 	}
@@ -81,6 +119,22 @@ func (m *Model) onClipboardKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 }
 
 func (m *Model) copyCmd(text, what string) tea.Cmd {
-	cp := m.opts.Clipboard
-	return func() tea.Msg { return clipboardMsg{what: what, err: cp(text)} }
+	cp, cpTo := m.opts.Clipboard, m.opts.CopyTo
+	return func() tea.Msg {
+		if cpTo != nil {
+			how, err := cpTo(text)
+			return clipboardMsg{what: what, how: how, err: err}
+		}
+		return clipboardMsg{what: what, how: ClipboardNative, err: cp(text)}
+	}
+}
+
+// copiedText is the status line after a copy: certain for the native
+// clipboard, hedged for OSC 52 alone, which terminals (and tmux with
+// set-clipboard off) may drop without telling.
+func copiedText(msg clipboardMsg) string {
+	if msg.how == ClipboardOSC52 {
+		return "✓ copied " + msg.what + " (OSC 52; in tmux this needs `set -g set-clipboard on`)"
+	}
+	return "✓ copied " + msg.what + " to the clipboard"
 }

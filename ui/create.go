@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -70,7 +71,11 @@ func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.T
 			return k.Variant == partial.Variant && k.Accelerator == partial.Accelerator
 		}
 		field = func(k api.RuntimeSpecKey) string { return string(k.Shape) }
-		title = "New runtime: shape (" + partial.Variant.Short() + " " + partial.Accelerator + ")"
+		title = "New runtime: shape (" + partial.Variant.Short()
+		if a := partial.Accelerator; a != "" && a != api.AcceleratorNone {
+			title += " " + a // a CPU has no accelerator to name
+		}
+		title += ")"
 	}
 	vals, elig := specChoices(m.snap.Specs, keep, field)
 	enabled := 0
@@ -110,8 +115,30 @@ func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.T
 	m.ax.dlg = d
 }
 
-// pickerNext moves the picker past the step d answered.
+// pickerNext moves the picker past the step d answered. The step it opens
+// remembers the last step shown (d, or d's own back when d was a skipped
+// one-choice step), so esc goes back to it.
 func (m *Model) pickerNext(d *dialog, now time.Time) tea.Cmd {
+	prev := d
+	if d.title == "" { // a step skipped for having one choice
+		prev = d.back
+	}
+	cmd := m.pickerStep(d, now)
+	if nd := m.ax.dlg; nd != nil && nd != d && nd.back == nil && isPickerStep(nd.intent.kind) {
+		nd.back = prev
+	}
+	return cmd
+}
+
+func isPickerStep(k intentKind) bool {
+	switch k {
+	case intentPickVariant, intentPickAccelerator, intentPickShape, intentVersion, intentRuntimeID:
+		return true
+	}
+	return false
+}
+
+func (m *Model) pickerStep(d *dialog, now time.Time) tea.Cmd {
 	it := d.intent
 	spec := it.spec
 	if d.kind == dlgChoice && d.cursor < len(it.vals) {
@@ -135,7 +162,7 @@ func (m *Model) pickerNext(d *dialog, now time.Time) tea.Cmd {
 	case intentVersion:
 		nd := newDialog(dlgInput, now, "New runtime "+spec.String()+": runtime id",
 			intent{kind: intentRuntimeID, spec: spec, version: d.input},
-			"Runtime id (optional, RFC 1034: 1–63 lower-case letters, digits, hyphens; starts with a letter).")
+			"Runtime id (optional, RFC 1034: "+rfc1034Rules+").")
 		nd.validate, nd.hint = api.ValidateID, "empty: Colab chooses the id"
 		m.ax.dlg = nd
 	case intentRuntimeID:
@@ -162,11 +189,23 @@ func (m *Model) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, 
 	m.ax.creates = append(m.ax.creates, op)
 	ls := &LastSpec{Spec: spec, Version: version}
 	m.ax.lastSpec = ls
-	if err := SaveLastSpec(m.opts.StateDir, ls); err != nil {
-		m.setStatus(now, "could not remember the spec: "+errLine(err), true)
+	if m.opts.Demo || m.opts.StateDir == "" {
+		// demo mode: remembered in memory only (newActionState)
+		return m.sendCreate(op, now)
 	}
-	return m.sendCreate(op, now)
+	dir := m.opts.StateDir
+	save := func() tea.Msg { // file I/O stays out of Update
+		if err := SaveLastSpec(dir, ls); err != nil {
+			return lastSpecSaveFailedMsg{err: err}
+		}
+		return nil
+	}
+	return tea.Batch(save, m.sendCreate(op, now))
 }
+
+// lastSpecSaveFailedMsg reports that the last used spec could not be
+// written to the state directory.
+type lastSpecSaveFailedMsg struct{ err error }
 
 // sendCreate (re-)sends op's identical create_runtime call.
 func (m *Model) sendCreate(op *createOp, now time.Time) tea.Cmd {
@@ -335,10 +374,20 @@ func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea
 }
 
 // createRows renders the in-progress creates for the top of the table.
-func (m Model) createRows(now time.Time, w int) []string {
+func (m Model) createRows(now time.Time, c columns) []string {
 	var out []string
 	for _, op := range m.ax.creates {
-		line := "+ " + fit("creating "+op.spec.String(), min(40, w/2)) + " "
+		// The same columns as a runtime row: marker "+", the requested
+		// runtime id (or what is being created), spec, version.
+		var b strings.Builder
+		rowStart(&b, false, '+')
+		name := op.runtimeID
+		if name == "" {
+			name = "creating " + op.spec.String()
+		}
+		// The status follows the spec, so it is not cut at 100 columns.
+		b.WriteString(fit(name, c.name) + " " + fit(op.spec.String(), c.spec) + " ")
+		line := b.String()
 		switch op.state {
 		case createSending:
 			line += "creating… " + state.FormatCountdown(now.Sub(op.started))

@@ -63,6 +63,12 @@ type dialog struct {
 	items    []choiceItem
 	cursor   int
 	intent   intent
+	// back is the picker step before this one: esc returns to it (nil:
+	// esc cancels).
+	back *dialog
+	// mismatch is set when Enter was pressed on a dlgTyped dialog with the
+	// wrong word; it is shown until the next key.
+	mismatch bool
 }
 
 func newDialog(kind dialogKind, now time.Time, title string, it intent, body ...string) *dialog {
@@ -114,12 +120,14 @@ func (d *dialog) update(k tea.KeyMsg, now time.Time) dialogResult {
 		return resNone
 	}
 	// dlgTyped, dlgInput: a text line.
+	d.mismatch = false
 	switch k.Type {
 	case tea.KeyEnter:
 		if d.kind == dlgTyped {
 			if strings.TrimSpace(d.input) == d.want {
 				return resOK
 			}
+			d.mismatch = true
 			return resNone
 		}
 		if d.problem() == "" {
@@ -169,18 +177,24 @@ func (d *dialog) lines(st styles, w int) []string {
 		add("")
 		add("type " + st.bold.Render(d.want) + " and press enter (esc cancels)")
 		add("> " + d.input + "█")
+		if d.mismatch {
+			add(st.errText.Render("✕ type " + d.want + " to confirm"))
+		}
 	case dlgInput:
 		add("")
 		add("> " + d.input + "█")
 		switch p := d.problem(); {
 		case p != "":
-			add(st.errText.Render("✕ " + p))
+			// Wrapped, not cut: the rule broken is the end of the line.
+			for _, ln := range strings.Split(ansi.Wrap("✕ "+p, inner, ""), "\n") {
+				add(st.errText.Render(ln))
+			}
 		case d.input == "" && d.hint != "":
 			add(st.dim.Render(d.hint))
 		default:
 			add(st.dim.Render("✓ valid"))
 		}
-		add(st.dim.Render("enter continue · esc cancel"))
+		add(st.dim.Render("enter continue · esc " + d.escWord()))
 	case dlgChoice:
 		for i, it := range d.items {
 			line := "  " + it.label
@@ -195,7 +209,7 @@ func (d *dialog) lines(st styles, w int) []string {
 			}
 			add(line)
 		}
-		add(st.dim.Render("↑/↓ move · enter choose · esc cancel"))
+		add(st.dim.Render("↑/↓ move · enter choose · esc " + d.escWord()))
 	}
 	box := make([]string, 0, len(out)+2)
 	border := st.dim.Render("┌" + strings.Repeat("─", inner+2) + "┐")
@@ -225,4 +239,12 @@ func overlay(frame, box []string, w int) []string {
 		frame[top+i] = strings.Repeat(" ", left) + b
 	}
 	return frame
+}
+
+// escWord says what esc does: go back a picker step, or cancel.
+func (d *dialog) escWord() string {
+	if d.back != nil {
+		return "back"
+	}
+	return "cancel"
 }

@@ -19,8 +19,8 @@ const EventLogSize = 200
 type Event struct {
 	// At is when the answer arrived (dashboard clock).
 	At time.Time
-	// Tool is the MCP tool name ("list_runtimes"), or "connect" for a
-	// profile switch.
+	// Tool is the MCP tool name ("list_runtimes"), "connect" for a
+	// profile switch, or "state file" for remembering the last spec.
 	Tool string
 	// Target is the runtime name ("runtimes/…"), the profile name for
 	// "connect", or "" for account-wide tools.

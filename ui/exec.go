@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -68,21 +67,69 @@ func (p *execPanel) running() *execRun {
 	return nil
 }
 
-// openExec opens (or re-opens) the run-code panel on the selected session,
-// or on a new session of the selected runtime.
+// openExec opens (or re-opens) the run-code panel. A run in flight is
+// shown as it is. Otherwise the panel targets the selected runtime's
+// session chosen by execTarget, or a new colabdash session of it.
 func (m *Model) openExec(now time.Time) tea.Cmd {
 	sel := m.snap.Runtime(m.selected)
 	p := m.ax.exec
-	if p != nil && (sel == nil || p.runtime == sel.Name || p.running() != nil) {
+	if p != nil && (p.running() != nil || sel == nil) {
 		p.open = true
 		return nil
 	}
-	if sel == nil || sel.Gone() {
+	if sel == nil {
 		m.setStatus(now, "no runtime selected", true)
 		return nil
 	}
-	m.ax.exec = &execPanel{open: true, runtime: sel.Name, session: m.selectedSession()}
+	if sel.Gone() {
+		m.setStatus(now, m.goneText(sel, now), true)
+		return nil
+	}
+	target := m.execTarget(sel, now)
+	if p == nil || p.runtime != sel.Name {
+		np := &execPanel{runtime: sel.Name}
+		if p != nil { // the input history is the user's, not the runtime's
+			np.history, np.hist = p.history, len(p.history)
+		}
+		p, m.ax.exec = np, np
+	}
+	p.open, p.session = true, target
 	return nil
+}
+
+// execTarget is the session e runs on for runtime r: the one under the
+// cursor when the sessions panel is focused, else the one most recently
+// selected, opened or used for r; "" (a new colabdash session) when none
+// is left. A session the user closed is never returned.
+func (m *Model) execTarget(r *state.Runtime, now time.Time) string {
+	if s := m.selectedSession(); s != "" && !m.ax.closed[s] {
+		m.pickSession(r.Name, s, now)
+		return s
+	}
+	if pk, ok := m.ax.lastSession[r.Name]; ok && !m.ax.closed[pk.name] {
+		return pk.name
+	}
+	return ""
+}
+
+// pickSession remembers session as the one run code uses on runtime.
+func (m *Model) pickSession(runtime, session string, now time.Time) {
+	m.ax.lastSession[runtime] = sessionPick{name: session, at: now}
+}
+
+// forgetVanishedSession drops runtime's remembered session when a
+// list_sessions sent after it was chosen no longer lists it.
+func (m *Model) forgetVanishedSession(runtime string, sent time.Time, listed []api.Session) {
+	pk, ok := m.ax.lastSession[runtime]
+	if !ok || sent.Before(pk.at) {
+		return
+	}
+	for _, s := range listed {
+		if s.Name == pk.name {
+			return
+		}
+	}
+	delete(m.ax.lastSession, runtime)
 }
 
 // onExecKey handles keys while the panel is open.
@@ -130,6 +177,9 @@ func (m *Model) execSubmit(now time.Time) tea.Cmd {
 	if p.running() != nil {
 		m.setStatus(now, "code is still running; wait for it to finish", true)
 		return nil
+	}
+	if m.ax.closed[p.session] {
+		p.session = "" // closed since the panel opened: never resurrect it
 	}
 	if len(p.history) == 0 || p.history[len(p.history)-1] != code {
 		p.history = append(p.history, code)
@@ -193,6 +243,7 @@ func (m *Model) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
 		if p.session == "" {
 			p.session = msg.session
 			m.snap.MarkOwned(msg.session)
+			m.pickSession(p.runtime, msg.session, now)
 			cmd = m.issue(callKey{kind: callSessions, runtime: p.runtime}, now)
 		}
 	}
@@ -215,18 +266,18 @@ func (m *Model) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
 // execView renders the panel in n lines of width w.
 func (m Model) execView(now time.Time, w, n int) []string {
 	p := m.ax.exec
-	target := p.session
-	if target == "" {
-		target = "a new session on " + p.runtime
+	target := "a new colabdash session"
+	if p.session != "" {
+		target = "session " + api.LastSegment(p.session)
 	}
-	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)) + m.st.dim.Render(" · "+target+" · esc back (runs keep going)")}
+	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) + m.st.dim.Render(" · esc back (runs keep going)")}
 	var body []string
 	for _, r := range p.runs {
 		body = append(body, m.st.bold.Render("In: ")+r.code)
 		if !r.done {
 			line := "  running… " + state.FormatCountdown(now.Sub(r.started))
 			if r.attempt > 1 {
-				line += " · reattached " + strconv.Itoa(r.attempt-1) + "×"
+				line += " · reattached to the running code " + itoaPlural(r.attempt-1, "time") + " (same executionId)"
 			}
 			body = append(body, m.st.warn.Render(line))
 			continue
@@ -256,7 +307,12 @@ func (m Model) execView(now time.Time, w, n int) []string {
 		if res.OutputTruncated {
 			body = append(body, m.st.dim.Render("  (output truncated by the server)"))
 		}
-		body = append(body, m.st.dim.Render("  ✓ done"))
+		if e := res.ExecutionError; e != nil {
+			// The code raised: the run failed, whatever it printed before.
+			body = append(body, m.st.errText.Render("  ✕ "+orWord(e.Name, "error")))
+		} else {
+			body = append(body, m.st.dim.Render("  ✓ done"))
+		}
 	}
 	room := n - 3
 	if len(body) > room {
@@ -279,4 +335,12 @@ func splitLines(s string) []string {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// orWord returns s, or def when s is empty.
+func orWord(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -39,9 +39,13 @@ const (
 	// DefaultRenewLead is how long before expireTime a proxy token is
 	// renewed (5 min; Options.RenewLead).
 	DefaultRenewLead = 5 * time.Minute
-	// RenewRetry is the pause before retrying a failed or unhelpful proxy
-	// token renewal (get_runtime) of one runtime (30 s).
+	// RenewRetry is the longest pause before retrying a failed or
+	// unhelpful proxy token renewal (get_runtime) of one runtime (30 s).
+	// Short-lived tokens are retried sooner: see renewRetryDelay.
 	RenewRetry = 30 * time.Second
+	// MinRenewRetry is the shortest pause between two renewals of one
+	// runtime (1 s), so a token that lives only seconds is not hammered.
+	MinRenewRetry = time.Second
 	// MinWidth and MinHeight are the smallest terminal the dashboard lays
 	// out (60×15 cells); below it, it shows "terminal too small".
 	MinWidth, MinHeight = 60, 15
@@ -94,7 +98,9 @@ type Options struct {
 	Redact func(string) string
 	// RenewLead: each proxy token is renewed with get_runtime this long
 	// before its expireTime, at once when already inside the window
-	// (default ExpiringThreshold, 5 min).
+	// (default ExpiringThreshold, 5 min). Once a renewal has shown the
+	// token's lifetime, the lead is at most half of it, so a token that
+	// lives less than RenewLead is still renewed before it lapses.
 	RenewLead time.Duration
 	// ReadOnly disables every action that changes something on Colab
 	// (create, delete, sessions, run code, renew now) and hides it from
@@ -102,7 +108,8 @@ type Options struct {
 	ReadOnly bool
 	// StateDir is where the last used runtimeSpec is remembered
 	// (LastSpecFile); "" remembers nothing across runs. main passes
-	// DefaultStateDir().
+	// DefaultStateDir(). In Demo mode it is neither read nor written: the
+	// last spec is kept in memory.
 	StateDir string
 	// DefaultSpec is the runtimeSpec the create picker starts on, step by
 	// step, where it is offered and eligible (the config file's
@@ -110,8 +117,14 @@ type Options struct {
 	// choice.
 	DefaultSpec api.RuntimeSpecKey
 	// Clipboard copies text (default SystemClipboard: OSC 52 plus the
-	// native clipboard). Tests inject a recorder.
+	// native clipboard). Tests inject a recorder. A copy through it is
+	// reported as reaching the clipboard.
 	Clipboard func(text string) error
+	// CopyTo, when set, copies text and says which way worked; it takes
+	// precedence over Clipboard. When both are nil it is
+	// SystemClipboardCopy, so the status line can say when only OSC 52
+	// was written (which tmux may drop).
+	CopyTo func(text string) (ClipboardMethod, error)
 }
 
 type panel int
@@ -183,6 +196,7 @@ type Model struct {
 	showDetails   bool
 	showHelp      bool
 	filtering     bool
+	filterFresh   bool // "/" reopened on a filter: the first keystroke replaces it
 	filter        string
 	sortKey       state.SortKey
 
@@ -199,6 +213,9 @@ type Model struct {
 	seq         uint64
 	pending     map[callKey]pendingCall
 	lastRenew   map[string]time.Time
+	manualRenew map[string]bool          // R pressed: report the renewal's outcome
+	manualRef   bool                     // r pressed: report the refresh's outcome
+	tokenLife   map[string]time.Duration // proxy-token lifetime seen by the last renewal
 	nextRefresh time.Time
 	status      string
 	statusErr   bool
@@ -240,8 +257,8 @@ func New(o Options) Model {
 	if o.RenewLead <= 0 {
 		o.RenewLead = o.ExpiringThreshold
 	}
-	if o.Clipboard == nil {
-		o.Clipboard = SystemClipboard
+	if o.Clipboard == nil && o.CopyTo == nil {
+		o.CopyTo = SystemClipboardCopy
 	}
 	if o.ReadOnly {
 		km := *o.Keymap // leave the caller's key map alone
@@ -260,7 +277,7 @@ func New(o Options) Model {
 		sem:     make(chan struct{}, 32), // per-runtime calls in flight; with 4 a 20-runtime dashboard took 1.8× the round-trip floor (BenchmarkFullDashboard), with 32 1.06×
 		every:   tea.Every,
 		tickGen: 1,
-		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{},
+		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{}, manualRenew: map[string]bool{}, tokenLife: map[string]time.Duration{},
 		rowsDirty: true,
 		ax:        newActionState(o),
 	}
@@ -383,16 +400,14 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 	}
 	cmds = append(cmds, m.actionsTick(now)...)
 	// Renew proxy tokens within the lead time of expireTime, or expired
-	// (field case 1); a failed renewal is retried every RenewRetry.
+	// (field case 1); a failed renewal is retried after renewRetryDelay.
+	// issue keeps it to one get_runtime per runtime in flight.
 	for r := range m.snap.All() {
 		if r.Gone() || m.opts.NoAutoRenew {
 			continue
 		}
-		st, rem := r.Token(now, m.opts.ExpiringThreshold)
-		if st == state.TokenUnknown || rem > m.opts.RenewLead {
-			continue
-		}
-		if last, ok := m.lastRenew[r.Name]; ok && now.Sub(last) >= 0 && now.Sub(last) < RenewRetry {
+		at, ok := m.nextRenewal(r, now)
+		if !ok || now.Before(at) {
 			continue
 		}
 		if c := m.issue(callKey{kind: callRenew, runtime: r.Name}, now); c != nil {
@@ -407,16 +422,28 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 }
 
 // refresh starts list_runtimes (and, when manual, get_subscription). The
-// sessions follow when the runtimes arrive.
+// sessions follow when the runtimes arrive. get_subscription and
+// list_runtime_specs that have not succeeded yet are retried with every
+// refresh, so a tier that failed to load does not stay unknown.
 func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
 	var cmds []tea.Cmd
+	if !manual && !m.snap.SubscriptionFresh.Loaded() {
+		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
+	if !m.snap.SpecsFresh.Loaded() {
+		if c := m.issue(callKey{kind: callSpecs}, now); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
 	c := m.issue(callKey{kind: callRuntimes}, now)
 	if c == nil {
 		if manual {
 			m.setStatus(now, "refresh already in progress", false)
 		}
-		return nil
+		return cmds
 	}
 	cmds = append(cmds, c)
 	if manual {
@@ -424,6 +451,7 @@ func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
 			cmds = append(cmds, c)
 		}
 		m.setStatus(now, "refreshing…", false)
+		m.manualRef = true
 	}
 	return cmds
 }
@@ -456,10 +484,18 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 	m.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
 	switch msg.key.kind {
 	case callRuntimes:
+		manual := m.manualRef
+		m.manualRef = false
 		if msg.err != nil {
 			m.snap.ApplyError(state.ListRuntimes, now, msg.err)
 			m.nextRefresh = now.Add(m.backoff(m.snap.RuntimesFresh.Failures, msg.err))
+			if manual { // "refreshing…" must not outlive the failure
+				m.setStatus(now, "refresh failed: "+errLine(msg.err), true)
+			}
 			return nil
+		}
+		if manual && m.status == "refreshing…" { // a newer message stays
+			m.setStatus(now, "✓ refreshed", false)
 		}
 		m.snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
 		m.onRuntimesListed(now)
@@ -482,6 +518,7 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.snap.ApplySessionsError(now, msg.key.runtime, msg.err)
 		} else {
 			m.snap.ApplySessions(now, msg.key.runtime, msg.sessions)
+			m.forgetVanishedSession(msg.key.runtime, p.started, msg.sessions)
 		}
 	case callSubscription:
 		if msg.err != nil {
@@ -496,10 +533,27 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.snap.ApplySpecs(now, msg.specs)
 		}
 	case callRenew:
+		id := api.LastSegment(msg.key.runtime)
+		manual := m.manualRenew[msg.key.runtime]
+		delete(m.manualRenew, msg.key.runtime)
+		if manual {
+			if msg.err != nil {
+				m.setStatus(now, "renew "+id+" failed: "+errLine(msg.err), true)
+			} else if _, rem := state.TokenAt(msg.runtime.ExpireTime(), now, 0); !msg.runtime.ExpireTime().IsZero() {
+				m.setStatus(now, "✓ renewed "+id+" (expires in "+state.FormatCountdown(rem)+")", false)
+			} else {
+				m.setStatus(now, "✓ renewed "+id+" (expiry unknown)", false)
+			}
+		}
 		if msg.err != nil {
 			m.snap.ApplyRenewError(now, msg.key.runtime, msg.err)
 		} else if msg.runtime.Name == msg.key.runtime {
 			m.snap.UpdateRuntime(now, msg.runtime)
+			// The new token's lifetime, as seen from this renewal, bounds
+			// the lead of the next one.
+			if exp := msg.runtime.ExpireTime(); !exp.IsZero() && exp.After(p.started) {
+				m.tokenLife[msg.key.runtime] = exp.Sub(p.started)
+			}
 		}
 	}
 	return nil
@@ -544,8 +598,12 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		case tea.KeyCtrlU:
 			m.filter = ""
 		case tea.KeyRunes, tea.KeySpace:
+			if m.filterFresh {
+				m.filter = "" // typing replaces the old, selected filter
+			}
 			m.filter += string(k.Runes)
 		}
+		m.filterFresh = false
 		m.rowsDirty = true
 		return nil
 	}
@@ -579,13 +637,17 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		m.showHelp = !m.showHelp
 		m.help.ShowAll = m.showHelp
 	case key.Matches(k, keys.Back):
+		// One thing per esc, the most specific first: help, the filter,
+		// the expanded details, then the status message.
 		switch {
 		case m.showHelp:
 			m.showHelp, m.help.ShowAll = false, false
-		case m.showDetails:
-			m.showDetails = false
 		case m.filter != "":
 			m.filter, m.rowsDirty = "", true
+		case m.showDetails:
+			m.showDetails = false
+		default:
+			m.status = ""
 		}
 	case key.Matches(k, keys.Up):
 		m.move(-1)
@@ -604,7 +666,7 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Details):
 		m.showDetails = !m.showDetails
 	case key.Matches(k, keys.Filter):
-		m.filtering = true
+		m.filtering, m.filterFresh = true, m.filter != ""
 	case key.Matches(k, keys.Sort):
 		m.sortKey = m.sortKey.Next()
 		m.rowsDirty = true
@@ -612,6 +674,10 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Refresh):
 		return tea.Batch(m.refresh(now, true)...)
 	default:
+		if b, ok := keys.DisabledMatch(k); ok {
+			m.setStatus(now, "read-only mode: "+b.Help().Key+" ("+b.Help().Desc+") is disabled", true)
+			return nil
+		}
 		cmd, _ := m.onActionKey(k, now)
 		return cmd
 	}
@@ -625,6 +691,9 @@ func (m *Model) move(delta int) {
 			n = len(r.Sessions)
 		}
 		m.sessCursor = clamp(m.sessCursor+delta, 0, n-1)
+		if s := m.selectedSession(); s != "" {
+			m.pickSession(m.selected, s, m.now())
+		}
 		return
 	}
 	if len(m.rows) == 0 {
@@ -689,3 +758,48 @@ func (m Model) inFlight() int { return len(m.pending) }
 
 // spinnerFrames advance once per tick (no second timer).
 var spinnerFrames = spinner.Dot.Frames
+
+// renewLead is how long before expireTime runtime name's proxy token is
+// renewed: Options.RenewLead, but at most half the token lifetime the last
+// renewal showed.
+func (m Model) renewLead(name string) time.Duration {
+	lead := m.opts.RenewLead
+	if life, ok := m.tokenLife[name]; ok {
+		lead = min(lead, life/2)
+	}
+	return lead
+}
+
+// renewRetryDelay is the pause after a renewal attempt of runtime name
+// before the next one: RenewRetry, shortened to a quarter of the observed
+// token lifetime and to half the time the token has left, never under
+// MinRenewRetry.
+func (m Model) renewRetryDelay(name string, rem time.Duration) time.Duration {
+	d := RenewRetry
+	if life, ok := m.tokenLife[name]; ok {
+		d = min(d, life/4)
+	}
+	if rem > 0 {
+		d = min(d, rem/2)
+	}
+	return max(d, MinRenewRetry)
+}
+
+// nextRenewal is when runtime r's proxy token is (re)newed next: its
+// expireTime minus the lead, but not before the retry pause after the last
+// attempt has passed. ok is false when the expireTime is unknown.
+func (m Model) nextRenewal(r *state.Runtime, now time.Time) (at time.Time, ok bool) {
+	if st, _ := r.Token(now, m.opts.ExpiringThreshold); st == state.TokenUnknown {
+		return time.Time{}, false
+	}
+	at = r.ExpireTime().Add(-m.renewLead(r.Name))
+	if last, ok := m.lastRenew[r.Name]; ok && !now.Before(last) {
+		// The pause is measured from the attempt, with the time the token
+		// had left then.
+		lastRem := r.ExpireTime().Sub(last)
+		if gate := last.Add(m.renewRetryDelay(r.Name, lastRem)); gate.After(at) {
+			at = gate
+		}
+	}
+	return at, true
+}

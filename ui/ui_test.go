@@ -134,6 +134,11 @@ func TestUpdateKeys(t *testing.T) {
 				t.Fatalf("filter %q rows %d", m.filter, len(m.rows))
 			}
 		}},
+		{"filter matches the displayed latest version", []string{"/", "l", "a", "t", "e", "s", "t", "enter"}, func(t *testing.T, m Model, _ runStats) {
+			if len(m.rows) != 3 {
+				t.Fatalf("filter latest: %d rows, want 3 (r-bravo, r-charlie, r-echo show latest)", len(m.rows))
+			}
+		}},
 		{"filter with no match", []string{"/", "z", "z", "enter"}, func(t *testing.T, m Model, _ runStats) {
 			if m.Selected() != "" || !strings.Contains(m.View(), "no runtime matches") {
 				t.Fatalf("selected %q", m.Selected())
@@ -354,7 +359,7 @@ func TestAutoRefreshStaleAndBackoff(t *testing.T) {
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 	v := m.View()
-	for _, want := range []string{"STALE", "updated 30s ago", "retry in 60s", "refresh failing: UNAUTHENTICATED (HTTP 401", "r-alpha", "check your Google credentials"} {
+	for _, want := range []string{"STALE", "updated 30s ago", "retry in 1:00", "refresh failing: UNAUTHENTICATED (HTTP 401", "r-alpha", "check your Google credentials"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("stale view lacks %q:\n%s", want, v)
 		}
@@ -521,7 +526,7 @@ func TestResizeRelayout(t *testing.T) {
 	}
 	// A small table scrolls to keep the selection visible.
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
-	if !strings.Contains(m.View(), "› r-echo") {
+	if !strings.Contains(m.View(), "›  r-echo") {
 		t.Fatalf("selected row not visible at 60x15:\n%s", m.View())
 	}
 }
@@ -643,5 +648,32 @@ func TestAuthErrorScreen(t *testing.T) {
 	tm, cmd = m.Update(keyMsg("q"))
 	if tm.(AuthErrorModel).WantsDemo() || cmd == nil {
 		t.Fatal("q chose demo or did not quit")
+	}
+}
+
+// Below the split width the sessions panel is stacked above the details,
+// so the focused panel is always on screen, also with the details expanded
+// (enter, or v revealing the token).
+func TestNarrowTerminalsShowTheFocusedPanel(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {90, 30}, {60, 15}, {99, 20}} {
+		for _, expand := range []bool{false, true} {
+			_, _, m := fixture(t)
+			m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			if expand {
+				m, _ = update(m, keyMsg("enter"))
+			}
+			v := m.View()
+			mustContain(t, v, "SESSIONS · r-alpha", "DETAILS · r-alpha", "expires")
+			m, _ = update(m, keyMsg("tab"))
+			v = m.View()
+			mustContain(t, v, "▶ SESSIONS · r-alpha", "› colabdash-1a2b")
+			m, _ = update(m, keyMsg("j"))
+			v = m.View()
+			// x acts on the session the user sees under the cursor.
+			mustContain(t, v, "› 3f2c9a7e")
+			if m.selectedSession() != "runtimes/r-alpha/sessions/3f2c9a7e-5d1b-4c1e-9a63-0c8f2d9e4b71" {
+				t.Fatalf("%v: selected session %q", sz, m.selectedSession())
+			}
+		}
 	}
 }

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
@@ -149,12 +151,13 @@ func errLine(err error) string {
 
 func (m Model) header(lines []string, now time.Time, l layout) []string {
 	s := m.snap
-	tier := "…"
+	tier := "…" // get_subscription still loading
 	switch {
 	case s.SubscriptionFresh.Loaded():
 		tier = s.Subscription.Tier.Label()
 	case s.SubscriptionFresh.Stale():
-		tier = "?"
+		// Retried with every refresh until it succeeds (refresh).
+		tier = "unknown (retrying: " + api.OneLine(s.SubscriptionFresh.Err.Error(), 60) + ")"
 	}
 	var b strings.Builder
 	b.WriteString(m.st.title.Render("colabdash"))
@@ -178,6 +181,9 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 	if m.opts.Demo {
 		b.WriteString(" " + m.st.badge.Render(" DEMO "))
 	}
+	if m.opts.ReadOnly {
+		b.WriteString(" " + m.st.badge.Render(" READONLY "))
+	}
 	lines = append(lines, b.String())
 
 	f := s.RuntimesFresh
@@ -196,7 +202,7 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 		// The retry time and hint come before the (possibly long) reason,
 		// which is the part truncation may cut.
 		if d := m.nextRefresh.Sub(now); d > 0 {
-			c += " · retry in " + strconv.Itoa(int((d+time.Second-1)/time.Second)) + "s"
+			c += " · retry in " + state.FormatCountdown(d) // rounds up, like every countdown
 		}
 		var ae *api.Error
 		if errors.As(f.Err, &ae) && ae.IsAuth() {
@@ -208,19 +214,41 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 	return lines
 }
 
+// columns are the cell widths of the runtimes table. Every row kind
+// (runtime, gone runtime, create in progress) starts with the same
+// rowPrefix cells: the cursor, a marker ("!" renewal failed, "+" being
+// created) and a space, so the name column never shifts.
 type columns struct{ name, spec, version, sess, token int }
 
+// rowPrefix is the width of the cursor and marker cells before the name.
+const rowPrefix = 3
+
+// tokenWordWidth fits the longest status word of the TOKEN column:
+// "RENEW FAILED", "seen 59m ago", "deleting… 9:59", "EXPIRING ↻".
+const tokenWordWidth = 14
+
 func columnsFor(w int) columns {
-	c := columns{spec: 16, sess: 4, token: 21}
+	c := columns{spec: 16, sess: 4, token: 10 + tokenWordWidth}
 	if w >= 80 {
 		c.spec, c.version = 18, 10
 	}
-	used := 2 + c.spec + 1 + c.sess + 1 + c.token + 1
+	used := rowPrefix + c.spec + 1 + c.sess + 1 + c.token + 1
 	if c.version > 0 {
 		used += c.version + 1
 	}
 	c.name = min(max(w-used, 8), 48)
 	return c
+}
+
+// rowStart writes the cursor and marker cells.
+func rowStart(b *strings.Builder, selected bool, marker byte) {
+	if selected {
+		b.WriteString("›")
+	} else {
+		b.WriteByte(' ')
+	}
+	b.WriteByte(marker)
+	b.WriteByte(' ')
 }
 
 func (m Model) panelTitle(focused bool, text string) string {
@@ -231,11 +259,26 @@ func (m Model) panelTitle(focused bool, text string) string {
 }
 
 func (m Model) table(lines []string, now time.Time, l layout) []string {
-	title := "RUNTIMES " + strconv.Itoa(len(m.rows))
-	if m.filter != "" || m.filtering {
-		title += " of " + strconv.Itoa(m.snap.Len())
+	// Gone rows (reclaimed by Colab) are not runtimes any more: they are
+	// counted apart.
+	shown, shownGone := 0, 0
+	for _, r := range m.rows {
+		if r.Gone() {
+			shownGone++
+		} else {
+			shown++
+		}
 	}
-	extra := " · sort: " + m.sortKey.String()
+	live, gone := m.snap.Counts()
+	title := "RUNTIMES " + strconv.Itoa(shown)
+	if m.filter != "" || m.filtering {
+		title += " of " + strconv.Itoa(live)
+	}
+	extra := ""
+	if gone > 0 {
+		extra = " · " + strconv.Itoa(shownGone) + " gone"
+	}
+	extra += " · sort: " + m.sortKey.String()
 	if m.filter != "" {
 		extra += " · filter: " + m.filter
 	}
@@ -247,7 +290,7 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 
 	c := columnsFor(l.w)
 	var h strings.Builder
-	h.WriteString("  ")
+	h.WriteString(strings.Repeat(" ", rowPrefix))
 	h.WriteString(fit("NAME", c.name) + " " + fit("SPEC", c.spec) + " ")
 	if c.version > 0 {
 		h.WriteString(fit("VERSION", c.version) + " ")
@@ -256,7 +299,7 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 	lines = append(lines, m.st.colHeader.Render(strings.TrimRight(h.String(), " ")))
 
 	start := len(lines)
-	creating := m.createRows(now, l.w)
+	creating := m.createRows(now, c)
 	if len(creating) > l.tableRows-1 {
 		creating = creating[:max(0, l.tableRows-1)]
 	}
@@ -269,7 +312,7 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 			msg = "  loading runtimes…"
 		case f.Stale() && !f.Loaded():
 			msg = "  could not list runtimes: " + errLine(f.Err)
-		case m.snap.Len() > 0:
+		case live+gone > 0:
 			msg = "  no runtime matches the filter"
 		}
 		lines = append(lines, m.st.dim.Render(msg))
@@ -307,7 +350,7 @@ func (m Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st s
 	case renewing:
 		word += " ↻"
 	case r.RenewErr != nil:
-		word = "RENEW FAILED, retry " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+		word = "RENEW FAILED" // the retry time is in the details
 	}
 	return fitRight(cd, 9) + " ", word, st
 }
@@ -315,25 +358,17 @@ func (m Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st s
 func (m Model) row(now time.Time, r *state.Runtime, c columns, selected, stale bool) string {
 	var b strings.Builder
 	b.Grow(c.name + c.spec + c.version + c.token + 16)
-	if selected {
-		b.WriteString("› ")
-	} else {
-		b.WriteString("  ")
+	marker := byte(' ')
+	if r.RenewErr != nil && !r.Gone() {
+		marker = '!'
 	}
-	name := r.ID()
-	if r.RenewErr != nil {
-		name = "! " + name
-	}
-	b.WriteString(fit(name, c.name))
+	rowStart(&b, selected, marker)
+	b.WriteString(fit(r.ID(), c.name))
 	b.WriteByte(' ')
 	b.WriteString(fit(r.Spec(), c.spec))
 	b.WriteByte(' ')
 	if c.version > 0 {
-		v := r.Version
-		if v == "" {
-			v = "latest"
-		}
-		b.WriteString(fit(v, c.version))
+		b.WriteString(fit(r.DisplayVersion(), c.version))
 		b.WriteByte(' ')
 	}
 	sess := "–"
@@ -353,32 +388,43 @@ func (m Model) row(now time.Time, r *state.Runtime, c columns, selected, stale b
 		b.WriteString(fit(word, c.token-10))
 		return m.st.selected.Render(b.String())
 	case r.Gone():
-		b.WriteString(word)
+		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
 		return m.st.gone.Render(b.String())
 	case stale:
-		b.WriteString(word)
+		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
 		return m.st.stale.Render(b.String())
 	}
+	word = strings.TrimRight(fit(word, c.token-10), " ")
 	// Colour only the status word; the countdown stays plain.
 	b.WriteString(m.st.token[st].Render(word))
 	return b.String()
 }
 
+// bottom renders the sessions and details panels in l.bottomRows+1 lines.
+// Wide terminals (l.split) put them side by side; narrower ones stack them,
+// sessions above details, so the sessions panel (which tab focuses and x
+// acts on) is always on screen. Expanded details (enter) take the room the
+// sessions panel does not need while it is not focused.
 func (m Model) bottom(lines []string, now time.Time, l layout) []string {
 	r := m.snap.Runtime(m.selected)
+	n := l.bottomRows + 1
+	expanded := m.showDetails && m.focus != panelSessions
 	if !l.split {
-		var part []string
-		if m.showDetails {
-			part = m.details(now, r, l.w, l.bottomRows+1)
-		} else {
-			part = m.sessions(r, l.w, l.bottomRows+1)
+		ns := max(2, (n+1)/2)
+		if expanded {
+			ns = 2
 		}
-		return append(lines, part...)
+		ns = min(ns, n-2) // details keep a title and one line
+		lines = append(lines, m.sessions(r, l.w, ns)...)
+		return append(lines, m.details(now, r, l.w, n-ns)...)
+	}
+	if expanded {
+		return append(lines, m.details(now, r, l.w, n)...)
 	}
 	sw := l.w * 2 / 5
 	dw := l.w - sw - 3
-	left := m.sessions(r, sw, l.bottomRows+1)
-	right := m.details(now, r, dw, l.bottomRows+1)
+	left := m.sessions(r, sw, n)
+	right := m.details(now, r, dw, n)
 	sep := m.st.dim.Render(" │ ")
 	for i := range left {
 		lines = append(lines, padTo(left[i], sw)+sep+right[i])
@@ -448,45 +494,56 @@ func (m Model) sessions(r *state.Runtime, w, n int) []string {
 // proxy token is always masked.
 func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 	out := make([]string, 0, n)
-	kv := func(k, v string) { out = append(out, " "+fit(k, 8)+" "+v) }
 	if r == nil {
 		out = append(out, m.panelTitle(false, "DETAILS"), m.st.dim.Render("  no runtime selected"))
 	} else {
 		out = append(out, m.panelTitle(false, "DETAILS · "+r.ID()))
+		// Each line has a priority (0 first): when the panel is short (a
+		// stacked layout on a small terminal) the most useful lines stay,
+		// in their usual order.
+		type kvLine struct {
+			prio int
+			text string
+		}
+		var kvs []kvLine
+		kv := func(prio int, k, v string) { kvs = append(kvs, kvLine{prio, " " + fit(k, 8) + " " + v}) }
 		k := r.RuntimeSpec
 		acc := k.Accelerator
 		if acc == "" {
 			acc = api.AcceleratorNone
 		}
-		kv("spec", k.Variant.Short()+" · "+acc+" · "+k.Shape.Short())
+		kv(3, "spec", k.Variant.Short()+" · "+acc+" · "+k.Shape.Short())
 		url, tok := "(unknown)", ""
 		if ci := r.ConnectionInfo; ci != nil {
 			url, tok = ci.URL, ci.Token
 		}
-		kv("url", url)
+		kv(2, "url", url)
 		if m.ax.revealed == r.Name && tok != "" {
-			kv("token", tok+m.st.dim.Render(" (revealed; "+m.keys.RevealToken.Help().Key+" hides)"))
+			kv(1, "token", tok+m.st.dim.Render(" (revealed; "+m.keys.RevealToken.Help().Key+" hides)"))
 		} else {
-			kv("token", state.MaskToken(tok))
+			kv(5, "token", state.MaskToken(tok))
 		}
 		st, rem := r.Token(now, m.opts.ExpiringThreshold)
 		switch {
 		case r.Gone():
-			kv("status", "GONE ("+r.GoneReason+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
+			kv(0, "status", "GONE ("+r.GoneReason+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
 		case st == state.TokenUnknown:
-			kv("expires", "unknown (UNKNOWN)")
+			kv(0, "expires", "unknown (UNKNOWN)")
 		case st == state.TokenExpired:
-			kv("expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · EXPIRED, renewing")
+			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · EXPIRED, "+m.renewWord(r, now))
 		default:
-			kv("expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
+			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
 		}
-		v := r.Version
-		if v == "" {
-			v = "latest"
-		}
-		kv("version", v)
+		kv(4, "version", r.DisplayVersion())
 		if r.RenewErr != nil {
-			kv("renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
+			kv(1, "renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
+		}
+		room := n - len(out)
+		for prio := 5; len(kvs) > room && prio >= 0; prio-- {
+			kvs = slices.DeleteFunc(kvs, func(x kvLine) bool { return x.prio == prio })
+		}
+		for _, x := range kvs {
+			out = append(out, x.text)
 		}
 	}
 	for len(out) < n {
@@ -501,6 +558,9 @@ func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 func (m Model) footer(lines []string, now time.Time, l layout) []string {
 	var status string
 	switch {
+	case m.filtering && m.filterFresh:
+		// The old filter is shown selected: typing replaces it.
+		status = "/" + m.st.selected.Render(m.filter) + "█" + m.st.dim.Render("  type to replace · backspace edits · enter apply · esc clear")
 	case m.filtering:
 		status = "/" + m.filter + "█" + m.st.dim.Render("  enter apply · esc clear")
 	case m.inFlight() > 0:
@@ -521,7 +581,20 @@ func (m Model) footer(lines []string, now time.Time, l layout) []string {
 	}
 	h := m.help
 	h.Width = l.w
+	if m.ax.exec != nil && m.ax.exec.open && m.ax.dlg == nil {
+		// In the run-code console letters are text: show its own keys.
+		return append(lines, status, h.ShortHelpView(execKeys))
+	}
 	return append(lines, status, h.ShortHelpView(m.keys.ShortHelp()))
+}
+
+// execKeys are the run-code console's keys (onExecKey), for its footer.
+var execKeys = []key.Binding{
+	key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+	key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
+	key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clear line")),
+	key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (code keeps running)")),
+	key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 }
 
 func (m Model) inFlightText() string {
@@ -542,12 +615,36 @@ func padLines(lines []string, n int) []string {
 	return lines[:n]
 }
 
-// renewRetryIn is the time until the next renewal attempt of a runtime
-// whose renewal failed.
+// renewRetryIn is the time until the next renewal attempt of runtime
+// name (0 when due or unknown).
 func (m Model) renewRetryIn(name string, now time.Time) time.Duration {
-	last, ok := m.lastRenew[name]
+	r := m.snap.Runtime(name)
+	if r == nil {
+		return 0
+	}
+	at, ok := m.nextRenewal(r, now)
 	if !ok {
 		return 0
 	}
-	return max(0, last.Add(RenewRetry).Sub(now))
+	return max(0, at.Sub(now))
+}
+
+// renewWord says where the renewal of r's expired proxy token stands:
+// "renewing…" only while get_runtime is in flight.
+func (m Model) renewWord(r *state.Runtime, now time.Time) string {
+	switch {
+	case m.opts.NoAutoRenew:
+		return "auto-renew off (" + m.keys.Refresh.Help().Key + " refreshes)"
+	case m.renewInFlight(r.Name):
+		return "renewing…"
+	case r.RenewErr != nil:
+		return "renew failed, retry in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+	}
+	return "renews in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+}
+
+// renewInFlight reports whether a get_runtime renewal of name is in flight.
+func (m Model) renewInFlight(name string) bool {
+	_, ok := m.pending[callKey{kind: callRenew, runtime: name}]
+	return ok
 }

@@ -506,9 +506,9 @@ func TestFieldCase17ErrorFormats(t *testing.T) {
 		for _, m := range emuModes {
 			t.Run(tc.name+"/"+m.name, func(t *testing.T) {
 				emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
-				var logBuf bytes.Buffer
+				logBuf := &syncWriter{w: &bytes.Buffer{}}
 				c, sl := emuClient(t, ep, func(o *Options) {
-					o.Logger = slog.New(slog.NewTextHandler(&syncWriter{w: &logBuf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+					o.Logger = slog.New(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 				})
 				f := tc.fault
 				f.Tool, f.Times = ToolGetRuntime, -1
@@ -830,9 +830,9 @@ func TestCancelAndTimeout(t *testing.T) {
 func TestLogsHaveNoSecrets(t *testing.T) {
 	for _, m := range emuModes {
 		emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
-		var buf bytes.Buffer
+		buf := &syncWriter{w: &bytes.Buffer{}}
 		c, _ := emuClient(t, ep, func(o *Options) {
-			o.Logger = slog.New(slog.NewJSONHandler(&syncWriter{w: &buf}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			o.Logger = slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		})
 		ctx := context.Background()
 		rts, err := c.ListRuntimes(ctx)
@@ -915,6 +915,14 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// String returns what was written so far (tools/list logs from a
+// background goroutine, so reads need the lock too).
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.String()
 }
 
 // The list tools send only documented, required arguments, so they do not

@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// A runtime the user deleted leaves the list at once, even when a list
+// that raced the delete still has it; the header count follows.
+func TestDeletedRuntimeLeavesTheList(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	mustContain(t, m.View(), "RUNTIMES 3 ")
+	// A refresh sent before the delete answers after it.
+	m, late := update(m, keyMsg("r"))
+	m = e.press(t, m, "d", "y")
+	m = drive(t, m, late)
+	v := m.View()
+	mustContain(t, v, "✓ deleted rt-t4demo7k2p", "RUNTIMES 2 ")
+	for _, r := range m.rows {
+		if r.ID() == "rt-t4demo7k2p" {
+			t.Fatal("deleted runtime still listed")
+		}
+	}
+	if strings.Contains(v, "rt-t4demo7k2p  ") || strings.Contains(v, "gone") || m.Selected() == "runtimes/rt-t4demo7k2p" {
+		t.Fatalf("deleted runtime still shown or selected:\n%s", v)
+	}
+}
+
+// A runtime Colab reclaimed stays listed as gone but is not counted as a
+// runtime, and actions on it say it is gone, not "no runtime selected".
+func TestGoneRowCountedApartAndActionsSayGone(t *testing.T) {
+	_, clk, m := fixture(t)
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	mustContain(t, m.View(), "RUNTIMES 4 · 1 gone")
+	m, _ = update(m, keyMsg("G"))
+	if m.Selected() != "runtimes/r-echo" {
+		t.Fatalf("selected %q", m.Selected())
+	}
+	for _, k := range []string{"d", "o", "e", "y", "R"} {
+		clk.add(time.Second)
+		m, _ = update(m, keyMsg(k))
+		m.ax.dlg = nil
+		v := m.View()
+		mustContain(t, v, "r-echo is gone (reclaimed")
+		if strings.Contains(v, "no runtime") {
+			t.Fatalf("%s: %s", k, v)
+		}
+	}
+}
+
+// At 100 columns every row kind keeps the name in the same column and its
+// status word whole: a failed renewal, a gone runtime, a create in
+// progress (which shows the requested id, or what it creates).
+func TestRowColumnsAlignedAt100(t *testing.T) {
+	_, clk, m := fixture(t)
+	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
+	m.lastRenew["runtimes/r-bravo"] = clk.now()
+	m.ax.creates = []*createOp{
+		{id: 1, spec: specA100, runtimeID: "my-a100", started: clk.now().Add(-time.Second)},
+		{id: 2, spec: specA100, started: clk.now().Add(-time.Second)},
+	}
+	m.rowsDirty = true
+	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // a stale tick: only re-syncs
+	v := ansi.Strip(m.View())
+	col := func(name string) int {
+		for _, ln := range strings.Split(v, "\n") {
+			if i := strings.Index(ln, name); i >= 0 {
+				return ansi.StringWidth(ln[:i])
+			}
+		}
+		t.Fatalf("no %q in\n%s", name, v)
+		return -1
+	}
+	want := col("r-alpha")
+	for _, n := range []string{"r-bravo", "r-echo", "my-a100", "creating GPU/A100/HIGHMEM", "NAME"} {
+		if got := col(n); got != want {
+			t.Errorf("%s starts at column %d, want %d:\n%s", n, got, want, v)
+		}
+	}
+	mustContain(t, v, "! r-bravo", "RENEW FAILED\n", "GONE seen 2m ago\n", "creating… 0:01")
+	if strings.Contains(v, "…\n") {
+		t.Fatalf("a row is cut:\n%s", v)
+	}
+}
