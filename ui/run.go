@@ -54,7 +54,7 @@ var ErrPanicked = errors.New("colabdash crashed (internal error); the terminal w
 // API commands recover panics themselves and show them as call errors, so
 // the program keeps running. Goroutines started outside Bubble Tea must
 // recover on their own (see SafeSend). extra options are appended to
-// tea.WithAltScreen().
+// tea.WithAltScreen() and tea.WithFPS(RenderFPS).
 func Run(model tea.Model, extra ...tea.ProgramOption) (tea.Model, error) {
 	p := tea.NewProgram(model, programOptions(extra...)...)
 	final, err := p.Run()
