@@ -306,6 +306,9 @@ func TestJSONRPCErrorInHTTP400(t *testing.T) {
 	if _, err := c.ListRuntimes(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := c.Tools(context.Background()); err != nil { // tools/list runs in the background
+		t.Fatal(err)
+	}
 	if n := fs.postCount("tools/list"); n != 1 {
 		t.Errorf("reconnected after a 400 (%d tools/list)", n)
 	}
@@ -352,6 +355,9 @@ func TestSingleFlightConnect(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	if _, err := c.Tools(context.Background()); err != nil { // tools/list runs in the background
+		t.Fatal(err)
+	}
 	if n := fs.postCount("tools/list"); n != 1 {
 		t.Fatalf("%d sessions opened for concurrent first calls, want 1", n)
 	}
