@@ -384,8 +384,12 @@ func safeMessage(s string) string {
 	if htmlish.MatchString(s) {
 		return htmlMessage
 	}
-	return s
+	return OneLine(s, maxMessage)
 }
+
+// maxMessage bounds a server's message, in runes: an error line is for a
+// person; the whole reply stays in Error.Raw for the debug log.
+const maxMessage = 300
 
 // ErrorFromText builds an *Error from free text, such as an isError tool
 // result's text or a JSON-RPC error message: a Google error envelope or a
