@@ -66,7 +66,27 @@ type globalFlags struct {
 	settings *state.Settings
 	keys     *keymap.KeyMap
 	profile  state.Profile
+	origin   authOrigin // where profile's files and quota project were set
 	logs     logs
+}
+
+// authOrigin says where a profile's credentials file (or access token
+// file) and quota project were set, for error messages: a flag such as
+// "--credentials", or "profile work, FILE:LINE". "" lets api/auth name
+// the flag.
+type authOrigin struct{ creds, quota string }
+
+// profileAuthOrigin is where the config file set profile p's credentials
+// file and quota project.
+func profileAuthOrigin(s *state.Settings, p state.Profile) authOrigin {
+	o := authOrigin{quota: s.ProfileOrigin(p.Name, "quotaProject")}
+	switch p.Credentials {
+	case state.CredentialsFile:
+		o.creds = s.ProfileOrigin(p.Name, "credentialsFile")
+	case state.CredentialsAccessToken:
+		o.creds = s.ProfileOrigin(p.Name, "accessTokenFile")
+	}
+	return o
 }
 
 // logs is where structured logs go (--log-file) and the redactor every
@@ -232,12 +252,13 @@ type connection struct {
 // in-process emulator seeded with demo data. Connecting to the server is
 // lazy (the first call does it), so this never blocks on the network.
 func connect(ctx context.Context, g globalFlags) (*connection, error) {
-	return connectProfile(ctx, g.profile, g.logs)
+	return connectProfile(ctx, g.profile, g.origin, g.logs)
 }
 
 // connectProfile connects with one profile's credentials and endpoint;
 // every API call is logged to lg.
-func connectProfile(ctx context.Context, p state.Profile, lg logs) (*connection, error) {
+// from says where the profile's files and quota project were set.
+func connectProfile(ctx context.Context, p state.Profile, from authOrigin, lg logs) (*connection, error) {
 	if lg.log == nil {
 		lg = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
 	}
@@ -251,9 +272,11 @@ func connectProfile(ctx context.Context, p state.Profile, lg logs) (*connection,
 		}
 	}
 	creds, err := auth.New(ctx, auth.Options{
-		CredentialsFile: expandHome(p.CredentialsFile),
-		AccessTokenFile: expandHome(p.AccessTokenFile),
-		QuotaProject:    p.QuotaProject,
+		CredentialsFile:  expandHome(p.CredentialsFile),
+		AccessTokenFile:  expandHome(p.AccessTokenFile),
+		QuotaProject:     p.QuotaProject,
+		From:             from.creds,
+		QuotaProjectFrom: from.quota,
 	})
 	if err != nil {
 		return nil, err
@@ -506,17 +529,20 @@ func loadConfig(cmd *cobra.Command, g *globalFlags, getenv func(string) string) 
 	if !ok {
 		return &exitError{exitUsage, fmt.Sprintf("profile %q (from %s) is not defined (defined: %s)", name, from, strings.Join(s.ProfileNames(), ", "))}
 	}
+	g.origin = profileAuthOrigin(s, p)
 	if g.changed("endpoint") {
 		p.Endpoint = g.endpoint
 	}
 	if g.changed("quota-project") {
-		p.QuotaProject = g.quotaProject
+		p.QuotaProject, g.origin.quota = g.quotaProject, "--quota-project"
 	}
 	if g.changed("credentials") {
 		p.Credentials, p.CredentialsFile, p.AccessTokenFile = state.CredentialsFile, g.credentials, ""
+		g.origin.creds = "--credentials"
 	}
 	if g.changed("access-token-file") {
 		p.Credentials, p.AccessTokenFile = state.CredentialsAccessToken, g.accessTokenFile
+		g.origin.creds = "--access-token-file"
 	}
 	g.profile = p
 	g.demo = p.Credentials == state.CredentialsDemo
@@ -613,7 +639,7 @@ func dashboardOptions(g globalFlags) ui.Options {
 			if !ok {
 				return nil, ui.ConnInfo{}, fmt.Errorf("profile %q is not defined", name)
 			}
-			c, err := connectProfile(ctx, p, g.logs)
+			c, err := connectProfile(ctx, p, profileAuthOrigin(s, p), g.logs)
 			if err != nil {
 				return nil, ui.ConnInfo{}, errors.New(classify(err, nil).msg)
 			}

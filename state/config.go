@@ -216,6 +216,25 @@ func ParseSettings(file string, data []byte, o SettingsOptions) (*Settings, erro
 // the file did not set it.
 func (s *Settings) Line(path string) int { return s.lines[path] }
 
+// Where returns "FILE:LINE" for a setting the file set (path as for
+// Line), "" when the file did not set it.
+func (s *Settings) Where(path string) string {
+	if s.lines[path] == 0 || s.Source == "" {
+		return ""
+	}
+	return s.Source + ":" + strconv.Itoa(s.lines[path])
+}
+
+// ProfileOrigin says where a field of a profile was set, for messages:
+// "profile work, FILE:LINE" when the file set it, else "profile work".
+// field is a YAML key of the profile, e.g. "credentialsFile".
+func (s *Settings) ProfileOrigin(name, field string) string {
+	if w := s.Where("profiles." + name + "." + field); w != "" {
+		return "profile " + name + ", " + w
+	}
+	return "profile " + name
+}
+
 // ErrorAt builds a *ConfigError for the setting at path (see Line).
 func (s *Settings) ErrorAt(path, msg string) *ConfigError {
 	return &ConfigError{File: s.Source, Line: s.lines[path], Msg: msg}

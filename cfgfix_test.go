@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// A profile's missing credentials file is blamed on the profile and its
+// config line, in `status` and when the dashboard switches to it (P), not
+// on a --credentials flag the user never passed.
+func TestProfileCredentialErrorsNameTheProfile(t *testing.T) {
+	home := isolate(t)
+	cfg := writeFile(t, filepath.Join(home, "c.yaml"), "profiles:\n  work:\n    credentials: file\n    credentialsFile: ~/keys/work.json\n"+
+		"  ci:\n    accessTokenFile: /nonexistent/colab-token\n")
+	for _, tc := range []struct {
+		profile, want, fix string
+	}{
+		{"work", "credentials file " + filepath.Join(home, "keys", "work.json") + " (from profile work, " + cfg + ":4) does not exist",
+			"fix: point credentialsFile (profile work, " + cfg + ":4) at an existing credentials file"},
+		{"ci", "access token file /nonexistent/colab-token (from profile ci, " + cfg + ":6) does not exist",
+			"or point accessTokenFile (profile ci, " + cfg + ":6) at another file"},
+	} {
+		code, _, errs := runCLI(t, "--config", cfg, "--profile", tc.profile, "status")
+		if code != exitCredential || !strings.Contains(errs, tc.want) || !strings.Contains(errs, tc.fix) ||
+			strings.Contains(errs, "--credentials") || strings.Contains(errs, "--access-token-file") {
+			t.Errorf("status --profile %s: exit %d, stderr %q\nwant %q and %q", tc.profile, code, errs, tc.want, tc.fix)
+		}
+		// The same text reaches the dashboard's P switch (status line, L log).
+		g := loadForTest(t, "--config", cfg)
+		_, _, err := dashboardOptions(g).Connect(context.Background(), tc.profile)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--credentials") {
+			t.Errorf("switch to %s: err = %v", tc.profile, err)
+		}
+	}
+	// A flag still names itself.
+	code, _, errs := runCLI(t, "--config", cfg, "--profile", "work", "--credentials", "/nonexistent/x.json", "status")
+	if code != exitCredential || !strings.Contains(errs, "(from --credentials)") {
+		t.Errorf("--credentials: exit %d %q", code, errs)
+	}
+}
+
+// loadForTest parses the global flags in args and loads the config the way
+// every command does.
+func loadForTest(t *testing.T, args ...string) globalFlags {
+	t.Helper()
+	cmd := &cobra.Command{}
+	g := globalFlags{}
+	f := cmd.Flags()
+	f.StringVar(&g.config, "config", "", "")
+	f.StringVar(&g.theme, "theme", "", "")
+	f.StringVar(&g.profileName, "profile", "", "")
+	f.StringVar(&g.endpoint, "endpoint", "", "")
+	f.StringVar(&g.credentials, "credentials", "", "")
+	f.StringVar(&g.accessTokenFile, "access-token-file", "", "")
+	f.StringVar(&g.quotaProject, "quota-project", "", "")
+	f.BoolVar(&g.demo, "demo", false, "")
+	if err := f.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	if err := loadConfig(cmd, &g, os.Getenv); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
