@@ -448,11 +448,19 @@ func jsonProblem(err error) string {
 		return "syntax error at byte " + itoa(se.Offset)
 	case errors.As(err, &te):
 		if te.Field != "" {
-			return "field " + quote(te.Field) + " should be a " + te.Type.String() + ", not a " + te.Value
+			return "field " + quote(te.Field) + " should be " + article(te.Type.String()) + ", not " + article(te.Value)
 		}
-		return "expected a JSON object, found a " + te.Value
+		return "expected a JSON object, found " + article(te.Value)
 	}
 	return "invalid JSON"
+}
+
+// article puts "a" or "an" before a JSON type name: "an array", "a string".
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }
 
 // orDefault is s, or def when s is empty.
