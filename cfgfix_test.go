@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,4 +67,25 @@ func loadForTest(t *testing.T, args ...string) globalFlags {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// README's key examples load: " " and "space" are the space bar, quit: Q
+// keeps ctrl+c, and ctrl+c on another action is refused at its line.
+func TestConfigKeysSpaceAndCtrlC(t *testing.T) {
+	home := isolate(t)
+	for _, src := range []string{"keys:\n  refresh: \" \"\n  quit: Q\n", "keys:\n  refresh: space\n"} {
+		cfg := writeFile(t, filepath.Join(home, "ok.yaml"), src)
+		g := loadForTest(t, "--config", cfg)
+		if got := g.keys.Refresh.Keys(); len(got) != 1 || got[0] != " " {
+			t.Errorf("%q: refresh keys %q, want the space bar", src, got)
+		}
+		if !slices.Contains(g.keys.Quit.Keys(), "ctrl+c") {
+			t.Errorf("%q: quit keys %q lack ctrl+c", src, g.keys.Quit.Keys())
+		}
+	}
+	cfg := writeFile(t, filepath.Join(home, "bad.yaml"), "theme: dark\nkeys:\n  quit: Q\n  refresh: ctrl+c\n")
+	code, _, errs := runCLI(t, "--config", cfg, "config")
+	if code != exitUsage || !strings.Contains(errs, cfg+`:4: conflict: key "ctrl+c" always quits; bind refresh to another key`) {
+		t.Errorf("refresh: ctrl+c: exit %d %q", code, errs)
+	}
 }

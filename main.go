@@ -576,6 +576,14 @@ func buildKeymap(s *state.Settings) (*keymap.KeyMap, error) {
 		}
 	}
 	for _, c := range k.Conflicts() {
+		if c.Key == keymap.AlwaysQuit {
+			// ctrl+c stays on quit whatever the file says.
+			for _, a := range c.Actions {
+				if a != keymap.ActionQuit {
+					return nil, s.ErrorAt("keys."+a, fmt.Sprintf("conflict: key %q always quits; bind %s to another key", c.Key, a))
+				}
+			}
+		}
 		for _, a := range c.Actions {
 			if _, ok := s.Keys[a]; ok {
 				return nil, s.ErrorAt("keys."+a, "conflict: "+c.String()+"; bind one of them to another key")
