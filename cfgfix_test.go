@@ -89,3 +89,35 @@ func TestConfigKeysSpaceAndCtrlC(t *testing.T) {
 		t.Errorf("refresh: ctrl+c: exit %d %q", code, errs)
 	}
 }
+
+// `colabdash config` prints the values in effect after flags, environment
+// and profile, each saying where it came from.
+func TestConfigShowsOverridesAndOrigins(t *testing.T) {
+	home := isolate(t)
+	cfg := writeFile(t, filepath.Join(home, "c.yaml"), "theme: dark\nprofile: alpha\nprofiles:\n  alpha:\n    quotaProject: qa\n"+
+		"  beta:\n    endpoint: http://127.0.0.1:8089/mcp\n")
+	t.Setenv("COLABDASH_PROFILE", "beta")
+	code, out, errs := runCLI(t, "--config", cfg, "--theme", "light", "--endpoint", "http://127.0.0.1:9/mcp", "--quota-project", "qp", "config")
+	if code != 0 {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+	for _, want := range []string{
+		"theme: light # from --theme\n",
+		"profile: beta # from COLABDASH_PROFILE\n",
+		"    quotaProject: qa # from c.yaml:5\n",
+		"    quotaProject: qp # from --quota-project\n",
+		"    endpoint: \"http://127.0.0.1:9/mcp\" # from --endpoint\n",
+		"refreshInterval: 30s\n", // a default: no comment
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "theme: dark") || strings.Contains(out, "8089") {
+		t.Errorf("config output shows overridden values:\n%s", out)
+	}
+	code, out, _ = runCLI(t, "--config", cfg, "--demo", "config")
+	if code != 0 || !strings.Contains(out, "profile: demo # from --demo\n") {
+		t.Errorf("--demo config: exit %d\n%s", code, out)
+	}
+}

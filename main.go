@@ -607,8 +607,9 @@ func configCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "config",
 		Short: "Print the effective configuration and the file it came from",
-		Long: "config prints the settings in effect as a YAML config file: every setting from the config file,\n" +
-			"the defaults for the rest. The file is --config, else $COLABDASH_CONFIG, else\n" +
+		Long: "config prints the settings in effect as a YAML config file, after flags, environment and profile:\n" +
+			"a value that is not a default ends in a comment saying where it came from (# from --theme,\n" +
+			"# from COLABDASH_PROFILE, # from config.yaml:12). The file is --config, else $COLABDASH_CONFIG, else\n" +
 			"$XDG_CONFIG_HOME/colabdash/config.yaml (~/.config/colabdash/config.yaml).\n" +
 			"A broken file is reported as one line naming the file and line (exit code 2).",
 		Example: "  colabdash config                       # what is in effect, and from where\n" +
@@ -621,11 +622,47 @@ func configCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 				path, _ := configPath(g, os.Getenv)
 				fmt.Fprintf(stdout, "# defaults: no config file at %s\n", path)
 			}
-			fmt.Fprint(stdout, s.Effective())
+			fmt.Fprint(stdout, effectiveSettings(*g, os.Getenv).EffectiveAnnotated())
 			fmt.Fprintf(stdout, "# profile in effect: %s\n", g.profile.Name)
 			return nil
 		},
 	}
+}
+
+// effectiveSettings is the config file's settings with the flags and
+// environment variables applied, each override recorded (SetOrigin) so
+// `colabdash config` can say where it came from.
+func effectiveSettings(g globalFlags, getenv func(string) string) *state.Settings {
+	eff := g.settings.Clone()
+	if g.theme != "" {
+		eff.Theme = g.theme
+		eff.SetOrigin("theme", "--theme")
+	}
+	name := g.profile.Name
+	eff.Profile = name
+	switch {
+	case g.changed("demo"):
+		eff.SetOrigin("profile", "--demo")
+	case g.changed("profile"):
+		eff.SetOrigin("profile", "--profile")
+	case getenv("COLABDASH_PROFILE") != "":
+		eff.SetOrigin("profile", "COLABDASH_PROFILE")
+	}
+	if name == state.ProfileDemo {
+		return eff // built in: the flags below do not apply to it
+	}
+	eff.Profiles[name] = g.profile
+	path := "profiles." + name + "."
+	for _, f := range []struct{ flag, field string }{
+		{"endpoint", "endpoint"}, {"quota-project", "quotaProject"},
+		{"credentials", "credentials"}, {"credentials", "credentialsFile"},
+		{"access-token-file", "credentials"}, {"access-token-file", "accessTokenFile"},
+	} {
+		if g.changed(f.flag) {
+			eff.SetOrigin(path+f.field, "--"+f.flag)
+		}
+	}
+	return eff
 }
 
 // dashboardOptions carries the config's settings into the dashboard.
