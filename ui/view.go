@@ -306,7 +306,10 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 	lines = append(lines, creating...)
 	if len(m.rows) == 0 && len(creating) == 0 {
 		f := m.snap.RuntimesFresh
-		msg := "  no runtimes: create one in Colab or with `colabdash create`"
+		msg := "  no runtimes"
+		if k := m.keys.NewRuntime; k.Enabled() && len(k.Keys()) > 0 {
+			msg += ": press " + keyName(k.Keys()[0]) + " to create one"
+		}
 		switch {
 		case f.Loading():
 			msg = "  loading runtimes…"
@@ -647,4 +650,12 @@ func (m Model) renewWord(r *state.Runtime, now time.Time) string {
 func (m Model) renewInFlight(name string) bool {
 	_, ok := m.pending[callKey{kind: callRenew, runtime: name}]
 	return ok
+}
+
+// keyName is how a key string reads in a sentence: "n", "space" for " ".
+func keyName(k string) string {
+	if strings.TrimPrefix(k, "alt+") == " " {
+		return strings.TrimSuffix(k, " ") + "space"
+	}
+	return k
 }
