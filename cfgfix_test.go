@@ -121,3 +121,28 @@ func TestConfigShowsOverridesAndOrigins(t *testing.T) {
 		t.Errorf("--demo config: exit %d\n%s", code, out)
 	}
 }
+
+// One-line messages say what is wrong in the user's terms.
+func TestUsageMessages(t *testing.T) {
+	home := isolate(t)
+	tab := writeFile(t, filepath.Join(home, "tab.yaml"), "theme: dark\nprofiles:\n\twork:\n\t\tquotaProject: x\n")
+	missing := filepath.Join(home, "missing.yaml")
+	for _, tc := range []struct {
+		env  string
+		args []string
+		want string
+	}{
+		{"", []string{"--debug", "status", "--demo"}, "colabdash: --debug needs --log-file FILE\n"},
+		{"", []string{"--demo", "--renew-lead", "0s", "status"}, "colabdash: --renew-lead is a dashboard flag: use it without a subcommand, e.g. colabdash --renew-lead 2m\n"},
+		{"", []string{"status", "--readonly"}, "colabdash: --readonly is a dashboard flag"},
+		{"", []string{"--config", tab, "config"}, "colabdash: config " + tab + ":3: tabs are not allowed for indentation in YAML; use spaces\n"},
+		{missing, []string{"config"}, "colabdash: COLABDASH_CONFIG names " + missing + ", which does not exist\n"},
+		{"", []string{"--config", missing, "config"}, "colabdash: --config names " + missing + ", which does not exist\n"},
+	} {
+		t.Setenv("COLABDASH_CONFIG", tc.env)
+		code, _, errs := runCLI(t, tc.args...)
+		if code != exitUsage || !strings.HasPrefix(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q\nwant %q", tc.args, code, errs, tc.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -168,7 +169,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{exitUsage, err.Error()} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// A dashboard-only flag given to a subcommand: say where it goes.
+		if cmd != root {
+			for _, name := range []string{"renew-lead", "readonly"} {
+				if strings.HasPrefix(err.Error(), "unknown flag: --"+name) {
+					return &exitError{exitUsage, "--" + name + " is a dashboard flag: use it without a subcommand, e.g. colabdash --" + name + dashboardFlagExample[name]}
+				}
+			}
+		}
+		return &exitError{exitUsage, err.Error()}
+	})
 
 	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), configCmd(&g, stdout), &cobra.Command{
 		Use:     "version",
@@ -220,6 +231,10 @@ func versionString() string {
 	}
 	return fmt.Sprintf("colabdash %s (commit %s, %s)", v, c, runtime.Version())
 }
+
+// dashboardFlagExample is the value shown after a dashboard-only flag in
+// the error for giving it to a subcommand.
+var dashboardFlagExample = map[string]string{"renew-lead": " 2m", "readonly": ""}
 
 // Retries of transient failures (UNAVAILABLE, 5xx, rate limits): three
 // attempts from half a second apart, so a dead endpoint is reported in
@@ -503,6 +518,13 @@ func configPath(g *globalFlags, getenv func(string) string) (string, bool) {
 // Any problem is one line and exit code 2.
 func loadConfig(cmd *cobra.Command, g *globalFlags, getenv func(string) string) error {
 	path, explicit := configPath(g, getenv)
+	if _, err := os.Stat(path); explicit && errors.Is(err, fs.ErrNotExist) {
+		by := "--config"
+		if g.config == "" {
+			by = "COLABDASH_CONFIG"
+		}
+		return &exitError{exitUsage, by + " names " + path + ", which does not exist"}
+	}
 	s, err := state.LoadSettings(path, explicit, state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
 	if err != nil {
 		return &exitError{exitUsage, err.Error()}
@@ -720,7 +742,11 @@ func openLog(g *globalFlags, command string) error {
 	g.logs = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
 	if g.logFile == "" {
 		if g.debug {
-			return &exitError{exitUsage, "--debug needs --log-file FILE (the dashboard owns the terminal)"}
+			msg := "--debug needs --log-file FILE"
+			if command == "colabdash" {
+				msg += " (the dashboard owns the terminal)"
+			}
+			return &exitError{exitUsage, msg}
 		}
 		return nil
 	}

@@ -197,6 +197,9 @@ func ParseSettings(file string, data []byte, o SettingsOptions) (*Settings, erro
 				line = tk.Position.Line
 			}
 		}
+		if l := tabIndented(data, line); l > 0 {
+			line, msg = l, "tabs are not allowed for indentation in YAML; use spaces"
+		}
 		return nil, &ConfigError{File: file, Line: line, Msg: api.OneLine(msg, 200)}
 	}
 	if len(f.Docs) > 1 {
@@ -211,6 +214,22 @@ func ParseSettings(file string, data []byte, o SettingsOptions) (*Settings, erro
 		return nil, err
 	}
 	return s, nil
+}
+
+// tabIndented returns the 1-based number of the first line, at or before
+// line (any line when line is 0), whose indentation holds a tab, or 0 when
+// none does; a YAML syntax error there is the tab's doing.
+func tabIndented(data []byte, line int) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		if line > 0 && i+1 > line {
+			break
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if strings.Contains(indent, "\t") && strings.TrimSpace(l) != "" {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // Line returns the line of a setting in the file, by YAML path
