@@ -151,39 +151,56 @@ func errLine(err error) string {
 
 func (m Model) header(lines []string, now time.Time, l layout) []string {
 	s := m.snap
-	tier := "…" // get_subscription still loading
-	switch {
-	case s.SubscriptionFresh.Loaded():
-		tier = s.Subscription.Tier.Label()
-	case s.SubscriptionFresh.Stale():
-		// Retried with every refresh until it succeeds (refresh).
-		tier = "unknown (retrying: " + api.OneLine(s.SubscriptionFresh.Err.Error(), 60) + ")"
-	}
+	// The profile and tier come first, then the badges; a get_subscription
+	// error gets what is left of the line (the rest is in L), and the
+	// (possibly long) account is what truncation may cut.
 	var b strings.Builder
 	b.WriteString(m.st.title.Render("colabdash"))
-	b.WriteString(" · tier ")
-	b.WriteString(m.st.bold.Render(tier))
-	// The profile comes before the (possibly long) account, which is the
-	// part truncation may cut.
 	if m.opts.Profile != "" {
 		b.WriteString(" · profile " + m.opts.Profile)
 	}
 	if m.prof.switching != "" {
 		b.WriteString(" → " + m.prof.switching + "…")
 	}
+	b.WriteString(" · tier ")
+	var badges string
+	if m.opts.Demo {
+		badges += " " + m.st.badge.Render(" DEMO ")
+	}
+	if m.opts.ReadOnly {
+		badges += " " + m.st.badge.Render(" READONLY ")
+	}
 	where := m.opts.Account
 	if where == "" {
 		where = m.opts.Endpoint
 	}
 	if where != "" {
-		b.WriteString(" · " + where)
+		where = " · " + where
 	}
-	if m.opts.Demo {
-		b.WriteString(" " + m.st.badge.Render(" DEMO "))
+	switch {
+	case s.SubscriptionFresh.Loaded():
+		b.WriteString(m.st.bold.Render(s.Subscription.Tier.Label()))
+	case s.SubscriptionFresh.Stale():
+		// Retried with every refresh until it succeeds (refresh).
+		b.WriteString(m.st.bold.Render("unknown"))
+		const wrap = len(" (retrying: )")
+		room := l.w - ansi.StringWidth(b.String()) - ansi.StringWidth(badges) - wrap
+		if room >= 8 {
+			reason := api.OneLine(s.SubscriptionFresh.Err.Error(), 60)
+			if ansi.StringWidth(reason) > room {
+				reason = ansi.Truncate(reason, room, "…")
+			}
+			b.WriteString(" (retrying: " + reason + ")")
+		} else {
+			b.WriteString(" (retrying)")
+		}
+		if ansi.StringWidth(b.String()+where+badges) > l.w {
+			where = "" // the reason and the badges before the account
+		}
+	default:
+		b.WriteString(m.st.bold.Render("…")) // get_subscription still loading
 	}
-	if m.opts.ReadOnly {
-		b.WriteString(" " + m.st.badge.Render(" READONLY "))
-	}
+	b.WriteString(where + badges)
 	lines = append(lines, b.String())
 
 	f := s.RuntimesFresh
