@@ -62,23 +62,14 @@ func (m Model) View() string {
 		lines = append(lines, m.eventLines(l.w, l.h-2-len(lines))...)
 		lines = padLines(lines, l.h-2)
 	case m.showHelp:
-		h := m.help
-		h.Width = l.w
 		lines = append(lines, m.st.panelFocus.Render("HELP")+m.st.dim.Render("  (? or esc to close)"))
-		// Columns in threes, stacked, so every group fits from 60 columns up.
-		groups := m.keys.FullHelp()
-		for i := 0; i < len(groups); i += 3 {
-			if i > 0 {
-				lines = append(lines, "")
-			}
-			for _, ln := range strings.Split(h.FullHelpView(groups[i:min(i+3, len(groups))]), "\n") {
-				lines = append(lines, " "+ln)
-			}
+		all, rows := m.helpLines(l.w), m.helpRows(l)
+		off := max(0, min(m.helpOffset, len(all)-rows))
+		shown := all[off:min(off+rows, len(all))]
+		if off+rows < len(all) && len(shown) > 0 {
+			shown = append(shown[:len(shown)-1:len(shown)-1], m.st.dim.Render(" ↓ more (j/k, pgup/pgdn)"))
 		}
-		for len(lines) < l.h-2 {
-			lines = append(lines, "")
-		}
-		lines = lines[:l.h-2]
+		lines = padLines(append(lines, shown...), l.h-2)
 	case m.ax.exec != nil && m.ax.exec.open:
 		lines = append(lines, m.execView(now, l.w, l.h-4)...)
 	default:
@@ -675,4 +666,68 @@ func keyName(k string) string {
 		return strings.TrimSuffix(k, " ") + "space"
 	}
 	return k
+}
+
+// helpRows is how many lines of the full help fit: the screen less the
+// header (2 lines), the HELP title and the footer (2 lines).
+func (m Model) helpRows(l layout) int { return max(1, l.h-5) }
+
+// helpLines renders the full help for width w: each key group is a column,
+// and as many columns as fit sit side by side (3 cells apart); the rest
+// wrap below, a blank line between rows of groups.
+func (m Model) helpLines(w int) []string {
+	h := m.help
+	h.Width = 0 // never truncated by the help model itself
+	var blocks [][]string
+	for _, g := range m.keys.FullHelp() {
+		if v := h.FullHelpView([][]key.Binding{g}); v != "" {
+			blocks = append(blocks, strings.Split(v, "\n"))
+		}
+	}
+	const gap = 3
+	var out []string
+	for len(blocks) > 0 {
+		n, used := 0, 1 // one leading cell
+		for n < len(blocks) {
+			bw := blockWidth(blocks[n])
+			if n > 0 && used+gap+bw > w {
+				break
+			}
+			used += bw + gap
+			n++
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		height := 0
+		for _, b := range blocks[:n] {
+			height = max(height, len(b))
+		}
+		for r := 0; r < height; r++ {
+			var line strings.Builder
+			line.WriteString(" ")
+			for i, b := range blocks[:n] {
+				cell := ""
+				if r < len(b) {
+					cell = b[r]
+				}
+				if i < n-1 {
+					cell += strings.Repeat(" ", blockWidth(b)-ansi.StringWidth(cell)+gap)
+				}
+				line.WriteString(cell)
+			}
+			out = append(out, strings.TrimRight(line.String(), " "))
+		}
+		blocks = blocks[n:]
+	}
+	return out
+}
+
+// blockWidth is the widest line of a rendered help column.
+func blockWidth(b []string) int {
+	w := 0
+	for _, ln := range b {
+		w = max(w, ansi.StringWidth(ln))
+	}
+	return w
 }
