@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -66,7 +67,27 @@ type globalFlags struct {
 	settings *state.Settings
 	keys     *keymap.KeyMap
 	profile  state.Profile
+	origin   authOrigin // where profile's files and quota project were set
 	logs     logs
+}
+
+// authOrigin says where a profile's credentials file (or access token
+// file) and quota project were set, for error messages: a flag such as
+// "--credentials", or "profile work, FILE:LINE". "" lets api/auth name
+// the flag.
+type authOrigin struct{ creds, quota string }
+
+// profileAuthOrigin is where the config file set profile p's credentials
+// file and quota project.
+func profileAuthOrigin(s *state.Settings, p state.Profile) authOrigin {
+	o := authOrigin{quota: s.ProfileOrigin(p.Name, "quotaProject")}
+	switch p.Credentials {
+	case state.CredentialsFile:
+		o.creds = s.ProfileOrigin(p.Name, "credentialsFile")
+	case state.CredentialsAccessToken:
+		o.creds = s.ProfileOrigin(p.Name, "accessTokenFile")
+	}
+	return o
 }
 
 // logs is where structured logs go (--log-file) and the redactor every
@@ -148,7 +169,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &exitError{exitUsage, err.Error()} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// A dashboard-only flag given to a subcommand: say where it goes.
+		if cmd != root {
+			for _, name := range []string{"renew-lead", "readonly"} {
+				if strings.HasPrefix(err.Error(), "unknown flag: --"+name) {
+					return &exitError{exitUsage, "--" + name + " is a dashboard flag: use it without a subcommand, e.g. colabdash --" + name + dashboardFlagExample[name]}
+				}
+			}
+		}
+		return &exitError{exitUsage, err.Error()}
+	})
 
 	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), configCmd(&g, stdout), &cobra.Command{
 		Use:     "version",
@@ -201,6 +232,10 @@ func versionString() string {
 	return fmt.Sprintf("colabdash %s (commit %s, %s)", v, c, runtime.Version())
 }
 
+// dashboardFlagExample is the value shown after a dashboard-only flag in
+// the error for giving it to a subcommand.
+var dashboardFlagExample = map[string]string{"renew-lead": " 2m", "readonly": ""}
+
 // Retries of transient failures (UNAVAILABLE, 5xx, rate limits): three
 // attempts from half a second apart, so a dead endpoint is reported in
 // about two seconds instead of a quarter of a minute.
@@ -232,12 +267,13 @@ type connection struct {
 // in-process emulator seeded with demo data. Connecting to the server is
 // lazy (the first call does it), so this never blocks on the network.
 func connect(ctx context.Context, g globalFlags) (*connection, error) {
-	return connectProfile(ctx, g.profile, g.logs)
+	return connectProfile(ctx, g.profile, g.origin, g.logs)
 }
 
 // connectProfile connects with one profile's credentials and endpoint;
 // every API call is logged to lg.
-func connectProfile(ctx context.Context, p state.Profile, lg logs) (*connection, error) {
+// from says where the profile's files and quota project were set.
+func connectProfile(ctx context.Context, p state.Profile, from authOrigin, lg logs) (*connection, error) {
 	if lg.log == nil {
 		lg = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
 	}
@@ -251,9 +287,11 @@ func connectProfile(ctx context.Context, p state.Profile, lg logs) (*connection,
 		}
 	}
 	creds, err := auth.New(ctx, auth.Options{
-		CredentialsFile: expandHome(p.CredentialsFile),
-		AccessTokenFile: expandHome(p.AccessTokenFile),
-		QuotaProject:    p.QuotaProject,
+		CredentialsFile:  expandHome(p.CredentialsFile),
+		AccessTokenFile:  expandHome(p.AccessTokenFile),
+		QuotaProject:     p.QuotaProject,
+		From:             from.creds,
+		QuotaProjectFrom: from.quota,
 	})
 	if err != nil {
 		return nil, err
@@ -481,6 +519,13 @@ func configPath(g *globalFlags, getenv func(string) string) (string, bool) {
 // Any problem is one line and exit code 2.
 func loadConfig(cmd *cobra.Command, g *globalFlags, getenv func(string) string) error {
 	path, explicit := configPath(g, getenv)
+	if _, err := os.Stat(path); explicit && errors.Is(err, fs.ErrNotExist) {
+		by := "--config"
+		if g.config == "" {
+			by = "COLABDASH_CONFIG"
+		}
+		return &exitError{exitUsage, by + " names " + path + ", which does not exist"}
+	}
 	s, err := state.LoadSettings(path, explicit, state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
 	if err != nil {
 		return &exitError{exitUsage, err.Error()}
@@ -507,17 +552,20 @@ func loadConfig(cmd *cobra.Command, g *globalFlags, getenv func(string) string) 
 	if !ok {
 		return &exitError{exitUsage, fmt.Sprintf("profile %q (from %s) is not defined (defined: %s)", name, from, strings.Join(s.ProfileNames(), ", "))}
 	}
+	g.origin = profileAuthOrigin(s, p)
 	if g.changed("endpoint") {
 		p.Endpoint = g.endpoint
 	}
 	if g.changed("quota-project") {
-		p.QuotaProject = g.quotaProject
+		p.QuotaProject, g.origin.quota = g.quotaProject, "--quota-project"
 	}
 	if g.changed("credentials") {
 		p.Credentials, p.CredentialsFile, p.AccessTokenFile = state.CredentialsFile, g.credentials, ""
+		g.origin.creds = "--credentials"
 	}
 	if g.changed("access-token-file") {
 		p.Credentials, p.AccessTokenFile = state.CredentialsAccessToken, g.accessTokenFile
+		g.origin.creds = "--access-token-file"
 	}
 	g.profile = p
 	g.demo = p.Credentials == state.CredentialsDemo
@@ -551,6 +599,14 @@ func buildKeymap(s *state.Settings) (*keymap.KeyMap, error) {
 		}
 	}
 	for _, c := range k.Conflicts() {
+		if c.Key == keymap.AlwaysQuit {
+			// ctrl+c stays on quit whatever the file says.
+			for _, a := range c.Actions {
+				if a != keymap.ActionQuit {
+					return nil, s.ErrorAt("keys."+a, fmt.Sprintf("conflict: key %q always quits; bind %s to another key", c.Key, a))
+				}
+			}
+		}
 		for _, a := range c.Actions {
 			if _, ok := s.Keys[a]; ok {
 				return nil, s.ErrorAt("keys."+a, "conflict: "+c.String()+"; bind one of them to another key")
@@ -574,8 +630,9 @@ func configCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "config",
 		Short: "Print the effective configuration and the file it came from",
-		Long: "config prints the settings in effect as a YAML config file: every setting from the config file,\n" +
-			"the defaults for the rest. The file is --config, else $COLABDASH_CONFIG, else\n" +
+		Long: "config prints the settings in effect as a YAML config file, after flags, environment and profile:\n" +
+			"a value that is not a default ends in a comment saying where it came from (# from --theme,\n" +
+			"# from COLABDASH_PROFILE, # from config.yaml:12). The file is --config, else $COLABDASH_CONFIG, else\n" +
 			"$XDG_CONFIG_HOME/colabdash/config.yaml (~/.config/colabdash/config.yaml).\n" +
 			"A broken file is reported as one line naming the file and line (exit code 2).",
 		Example: "  colabdash config                       # what is in effect, and from where\n" +
@@ -588,11 +645,47 @@ func configCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 				path, _ := configPath(g, os.Getenv)
 				fmt.Fprintf(stdout, "# defaults: no config file at %s\n", path)
 			}
-			fmt.Fprint(stdout, s.Effective())
+			fmt.Fprint(stdout, effectiveSettings(*g, os.Getenv).EffectiveAnnotated())
 			fmt.Fprintf(stdout, "# profile in effect: %s\n", g.profile.Name)
 			return nil
 		},
 	}
+}
+
+// effectiveSettings is the config file's settings with the flags and
+// environment variables applied, each override recorded (SetOrigin) so
+// `colabdash config` can say where it came from.
+func effectiveSettings(g globalFlags, getenv func(string) string) *state.Settings {
+	eff := g.settings.Clone()
+	if g.theme != "" {
+		eff.Theme = g.theme
+		eff.SetOrigin("theme", "--theme")
+	}
+	name := g.profile.Name
+	eff.Profile = name
+	switch {
+	case g.changed("demo"):
+		eff.SetOrigin("profile", "--demo")
+	case g.changed("profile"):
+		eff.SetOrigin("profile", "--profile")
+	case getenv("COLABDASH_PROFILE") != "":
+		eff.SetOrigin("profile", "COLABDASH_PROFILE")
+	}
+	if name == state.ProfileDemo {
+		return eff // built in: the flags below do not apply to it
+	}
+	eff.Profiles[name] = g.profile
+	path := "profiles." + name + "."
+	for _, f := range []struct{ flag, field string }{
+		{"endpoint", "endpoint"}, {"quota-project", "quotaProject"},
+		{"credentials", "credentials"}, {"credentials", "credentialsFile"},
+		{"access-token-file", "credentials"}, {"access-token-file", "accessTokenFile"},
+	} {
+		if g.changed(f.flag) {
+			eff.SetOrigin(path+f.field, "--"+f.flag)
+		}
+	}
+	return eff
 }
 
 // dashboardOptions carries the config's settings into the dashboard.
@@ -614,7 +707,7 @@ func dashboardOptions(g globalFlags) ui.Options {
 			if !ok {
 				return nil, ui.ConnInfo{}, fmt.Errorf("profile %q is not defined", name)
 			}
-			c, err := connectProfile(ctx, p, g.logs)
+			c, err := connectProfile(ctx, p, profileAuthOrigin(s, p), g.logs)
 			if err != nil {
 				return nil, ui.ConnInfo{}, errors.New(classify(err, nil).msg)
 			}
@@ -650,7 +743,11 @@ func openLog(g *globalFlags, command string) error {
 	g.logs = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
 	if g.logFile == "" {
 		if g.debug {
-			return &exitError{exitUsage, "--debug needs --log-file FILE (the dashboard owns the terminal)"}
+			msg := "--debug needs --log-file FILE"
+			if command == "colabdash" {
+				msg += " (the dashboard owns the terminal)"
+			}
+			return &exitError{exitUsage, msg}
 		}
 		return nil
 	}

@@ -420,7 +420,7 @@ func TestConfigKeysReachHelpView(t *testing.T) {
 	o.Service, o.NoColor = &nullService{}, true
 	var m tea.Model = ui.New(o)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	if v := m.View(); !strings.Contains(v, "h help") || !strings.Contains(v, "Q quit") || !strings.Contains(v, "profile default") {
+	if v := m.View(); !strings.Contains(v, "h help") || !strings.Contains(v, "Q/ctrl+c quit") || !strings.Contains(v, "profile default") {
 		t.Fatalf("footer does not show the configured keys:\n%s", v)
 	}
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("h")})

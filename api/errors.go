@@ -153,7 +153,9 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(string(e.Code))
 	var extra []string
-	if e.HTTPStatus != 0 {
+	// The HTTP status only once: DefaultMessage ("Not found (HTTP 404)")
+	// and other messages may name it already.
+	if e.HTTPStatus != 0 && !strings.Contains(e.Message, "HTTP "+strconv.Itoa(e.HTTPStatus)) {
 		extra = append(extra, "HTTP "+strconv.Itoa(e.HTTPStatus))
 	}
 	if e.Reason != "" {

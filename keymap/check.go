@@ -32,24 +32,23 @@ var namedKeys = func() map[string]bool {
 }()
 
 // CheckKey reports whether s is a key Bubble Tea can deliver, written as
-// KeyMsg.String() spells it: one character ("r", "G", "/", " " for space),
+// KeyMsg.String() spells it: one character ("r", "G", "/", " " or "space"
+// for the space bar),
 // a name ("enter", "esc", "tab", "up", "pgdown", "f5", "ctrl+r",
 // "shift+tab"), optionally prefixed with "alt+". It returns an error
 // saying what is accepted, or nil.
 func CheckKey(s string) error {
-	k := strings.TrimPrefix(s, "alt+")
+	k := strings.TrimPrefix(normalizeKey(s), "alt+")
 	if utf8.RuneCountInString(k) == 1 || namedKeys[k] {
 		return nil
 	}
 	switch strings.ToLower(k) {
-	case "space":
-		return fmt.Errorf("key %q: write space as \" \"", s)
 	case "return":
 		return fmt.Errorf("key %q: write it as enter", s)
 	case "escape":
 		return fmt.Errorf("key %q: write it as esc", s)
 	}
-	return fmt.Errorf("key %q is not a key name (accepted: one character, enter, esc, tab, shift+tab, space as \" \", "+
+	return fmt.Errorf("key %q is not a key name (accepted: one character, enter, esc, tab, shift+tab, space (or \" \"), "+
 		"up/down/left/right, home, end, pgup, pgdown, delete, insert, f1–f20, ctrl+a–z, with an optional alt+ prefix)", s)
 }
 

@@ -6,12 +6,12 @@ import (
 )
 
 func TestCheckKey(t *testing.T) {
-	for _, ok := range []string{"r", "G", "/", " ", "?", "é", "enter", "esc", "f5", "f20", "ctrl+r", "alt+x", "alt+enter", "shift+tab", "pgdown"} {
+	for _, ok := range []string{"r", "G", "/", " ", "space", "alt+space", "?", "é", "enter", "esc", "f5", "f20", "ctrl+r", "alt+x", "alt+enter", "shift+tab", "pgdown"} {
 		if err := CheckKey(ok); err != nil {
 			t.Errorf("CheckKey(%q) = %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"space", "Return", "ctrl+i", "f21", "hyper+q", "rr", "ctrl+", ""} {
+	for _, bad := range []string{"Return", "ctrl+i", "f21", "hyper+q", "rr", "ctrl+", ""} {
 		err := CheckKey(bad)
 		if err == nil {
 			t.Errorf("CheckKey(%q) accepted", bad)

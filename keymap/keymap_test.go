@@ -75,8 +75,13 @@ func TestRebindErrors(t *testing.T) {
 	if err := k.Rebind("launch_missiles", "x"); err == nil || !strings.Contains(err.Error(), "unknown action") {
 		t.Fatalf("unknown action: %v", err)
 	}
-	if err := k.Rebind(ActionQuit, " ", ""); err == nil {
+	if err := k.Rebind(ActionQuit, "", ""); err == nil {
 		t.Fatal("empty keys accepted")
+	} else if strings.HasPrefix(err.Error(), "keymap:") || !strings.Contains(err.Error(), "accepted:") {
+		t.Errorf("error %q has an internal prefix or does not say what is accepted", err)
+	}
+	if err := k.Rebind("launch_missiles", "x"); strings.HasPrefix(err.Error(), "keymap:") || !strings.Contains(err.Error(), "accepted: back,") {
+		t.Errorf("error %q has an internal prefix or does not list the actions", err)
 	}
 	if !key.Matches(press("q"), k.Quit) {
 		t.Fatal("failed rebind changed the binding")
@@ -149,5 +154,47 @@ func TestDisabledMatch(t *testing.T) {
 	}
 	if k.NewRuntime.Enabled() {
 		t.Fatal("DisabledMatch re-enabled the binding")
+	}
+}
+
+// README documents " " for space; "space" is accepted too. Both bind the
+// space bar, and the help shows "space".
+func TestRebindSpace(t *testing.T) {
+	for _, spelled := range []string{" ", "space", "Space"} {
+		k := Default()
+		if err := CheckKey(spelled); err != nil {
+			t.Fatalf("CheckKey(%q) = %v", spelled, err)
+		}
+		if err := k.Rebind(ActionRefresh, spelled); err != nil {
+			t.Fatalf("Rebind(refresh, %q) = %v", spelled, err)
+		}
+		if !key.Matches(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}, k.Refresh) {
+			t.Errorf("%q: the space bar does not refresh", spelled)
+		}
+		if h := k.Refresh.Help().Key; h != "space" {
+			t.Errorf("%q: help key %q, want space", spelled, h)
+		}
+	}
+}
+
+// ctrl+c always quits, whatever quit is rebound to, and binding it to
+// another action is a conflict.
+func TestCtrlCAlwaysQuits(t *testing.T) {
+	k := Default()
+	if err := k.Rebind(ActionQuit, "Q"); err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(tea.KeyMsg{Type: tea.KeyCtrlC}, k.Quit) || !key.Matches(press("Q"), k.Quit) {
+		t.Fatalf("quit rebound to Q: keys %v", k.Quit.Keys())
+	}
+	if key.Matches(press("q"), k.Quit) {
+		t.Error("q still quits after quit: Q")
+	}
+	if err := k.Rebind(ActionRefresh, "ctrl+c"); err != nil {
+		t.Fatal(err)
+	}
+	c := k.Conflicts()
+	if len(c) != 1 || c[0].Key != "ctrl+c" {
+		t.Errorf("refresh: ctrl+c gives conflicts %v, want ctrl+c on quit and refresh", c)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -118,7 +119,8 @@ type Settings struct {
 	// Source is the file the settings came from ("" = built-in defaults).
 	Source string
 
-	lines map[string]int // YAML path ("keys.refresh") → line
+	lines   map[string]int    // YAML path ("keys.refresh") → line
+	origins map[string]string // YAML path → what overrode it ("--theme")
 }
 
 // DefaultSettings returns the settings used without a config file.
@@ -195,6 +197,9 @@ func ParseSettings(file string, data []byte, o SettingsOptions) (*Settings, erro
 				line = tk.Position.Line
 			}
 		}
+		if l := tabIndented(data, line); l > 0 {
+			line, msg = l, "tabs are not allowed for indentation in YAML; use spaces"
+		}
 		return nil, &ConfigError{File: file, Line: line, Msg: api.OneLine(msg, 200)}
 	}
 	if len(f.Docs) > 1 {
@@ -211,10 +216,45 @@ func ParseSettings(file string, data []byte, o SettingsOptions) (*Settings, erro
 	return s, nil
 }
 
+// tabIndented returns the 1-based number of the first line, at or before
+// line (any line when line is 0), whose indentation holds a tab, or 0 when
+// none does; a YAML syntax error there is the tab's doing.
+func tabIndented(data []byte, line int) int {
+	for i, l := range strings.Split(string(data), "\n") {
+		if line > 0 && i+1 > line {
+			break
+		}
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if strings.Contains(indent, "\t") && strings.TrimSpace(l) != "" {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // Line returns the line of a setting in the file, by YAML path
 // ("refreshInterval", "keys.refresh", "profiles.work.endpoint"), or 0 when
 // the file did not set it.
 func (s *Settings) Line(path string) int { return s.lines[path] }
+
+// Where returns "FILE:LINE" for a setting the file set (path as for
+// Line), "" when the file did not set it.
+func (s *Settings) Where(path string) string {
+	if s.lines[path] == 0 || s.Source == "" {
+		return ""
+	}
+	return s.Source + ":" + strconv.Itoa(s.lines[path])
+}
+
+// ProfileOrigin says where a field of a profile was set, for messages:
+// "profile work, FILE:LINE" when the file set it, else "profile work".
+// field is a YAML key of the profile, e.g. "credentialsFile".
+func (s *Settings) ProfileOrigin(name, field string) string {
+	if w := s.Where("profiles." + name + "." + field); w != "" {
+		return "profile " + name + ", " + w
+	}
+	return "profile " + name
+}
 
 // ErrorAt builds a *ConfigError for the setting at path (see Line).
 func (s *Settings) ErrorAt(path, msg string) *ConfigError {
@@ -660,23 +700,67 @@ func shortDuration(d time.Duration) string {
 	return s
 }
 
+// Clone returns a deep copy of s, to apply overrides to (see SetOrigin)
+// without changing s.
+func (s *Settings) Clone() *Settings {
+	c := *s
+	c.Keys = maps.Clone(s.Keys)
+	c.Profiles = maps.Clone(s.Profiles)
+	c.lines = maps.Clone(s.lines)
+	c.origins = maps.Clone(s.origins)
+	return &c
+}
+
+// SetOrigin records that the value in effect of the setting at path (a
+// YAML path as for Line: "theme", "profile", "profiles.work.endpoint")
+// was set by from, outside the file: a flag ("--theme") or an environment
+// variable ("COLABDASH_PROFILE"). The caller sets the value itself;
+// Effective and EffectiveAnnotated print "# from FROM" after it.
+func (s *Settings) SetOrigin(path, from string) {
+	if s.origins == nil {
+		s.origins = map[string]string{}
+	}
+	s.origins[path] = from
+}
+
 // Effective renders the settings as a YAML config file that reproduces
 // them, every setting spelled out, preceded by a comment naming where they
-// came from. Profiles are listed by name; the built-in "demo" profile is a
-// comment.
-func (s *Settings) Effective() string {
+// came from; a value set by SetOrigin ends in "# from FROM". Profiles are
+// listed by name; the built-in "demo" profile is a comment.
+func (s *Settings) Effective() string { return s.render(false) }
+
+// EffectiveAnnotated is Effective with a trailing comment on every value
+// that is not a default: "# from --theme" (SetOrigin) or
+// "# from config.yaml:12" (the file's base name and the line).
+func (s *Settings) EffectiveAnnotated() string { return s.render(true) }
+
+// from is the trailing comment for the value at path ("" for a default).
+func (s *Settings) from(path string, fileLines bool) string {
+	if o := s.origins[path]; o != "" {
+		return " # from " + o
+	}
+	if fileLines && s.Source != "" && s.lines[path] > 0 {
+		return " # from " + filepath.Base(s.Source) + ":" + strconv.Itoa(s.lines[path])
+	}
+	return ""
+}
+
+func (s *Settings) render(fileLines bool) string {
 	var b strings.Builder
 	if s.Source != "" {
 		b.WriteString("# from " + s.Source + "\n")
 	}
-	fmt.Fprintf(&b, "refreshInterval: %s\n", shortDuration(s.RefreshInterval))
-	fmt.Fprintf(&b, "expiryWarning: %s\n", shortDuration(s.ExpiryWarning))
-	fmt.Fprintf(&b, "renewLead: %s\n", shortDuration(s.RenewLead))
-	fmt.Fprintf(&b, "autoRenew: %t\n", s.AutoRenew)
-	fmt.Fprintf(&b, "defaultRuntimeSpec:\n  variant: %s\n  accelerator: %s\n  shape: %s\n",
-		s.DefaultRuntimeSpec.Variant.Short(), s.DefaultRuntimeSpec.Accelerator, s.DefaultRuntimeSpec.Shape.Short())
-	fmt.Fprintf(&b, "theme: %s\n", s.Theme)
-	fmt.Fprintf(&b, "profile: %s\n", yamlString(s.Profile))
+	from := func(path string) string { return s.from(path, fileLines) }
+	fmt.Fprintf(&b, "refreshInterval: %s%s\n", shortDuration(s.RefreshInterval), from("refreshInterval"))
+	fmt.Fprintf(&b, "expiryWarning: %s%s\n", shortDuration(s.ExpiryWarning), from("expiryWarning"))
+	fmt.Fprintf(&b, "renewLead: %s%s\n", shortDuration(s.RenewLead), from("renewLead"))
+	fmt.Fprintf(&b, "autoRenew: %t%s\n", s.AutoRenew, from("autoRenew"))
+	fmt.Fprintf(&b, "defaultRuntimeSpec:\n  variant: %s%s\n  accelerator: %s%s\n  shape: %s%s\n",
+		s.DefaultRuntimeSpec.Variant.Short(), from("defaultRuntimeSpec.variant"),
+		s.DefaultRuntimeSpec.Accelerator, from("defaultRuntimeSpec.accelerator"),
+		s.DefaultRuntimeSpec.Shape.Short(), from("defaultRuntimeSpec.shape"))
+	fmt.Fprintf(&b, "theme: %s%s\n", s.Theme, from("theme"))
+	fmt.Fprintf(&b, "profile: %s%s\n", yamlString(s.Profile), from("profile"))
 	if len(s.Keys) == 0 {
 		b.WriteString("keys: {} # every action on its default keys\n")
 	} else {
@@ -691,7 +775,7 @@ func (s *Settings) Effective() string {
 			for i, k := range s.Keys[a] {
 				q[i] = yamlString(k)
 			}
-			fmt.Fprintf(&b, "  %s: [%s]\n", a, strings.Join(q, ", "))
+			fmt.Fprintf(&b, "  %s: [%s]%s\n", a, strings.Join(q, ", "), from("keys."+a))
 		}
 	}
 	b.WriteString("profiles:\n")
@@ -701,10 +785,10 @@ func (s *Settings) Effective() string {
 			b.WriteString("  # demo: built in (credentials: demo, the embedded emulator)\n")
 			continue
 		}
-		fmt.Fprintf(&b, "  %s:\n    credentials: %s\n", n, pr.Credentials)
+		fmt.Fprintf(&b, "  %s:\n    credentials: %s%s\n", n, pr.Credentials, from("profiles."+n+".credentials"))
 		for _, kv := range [][2]string{{"credentialsFile", pr.CredentialsFile}, {"accessTokenFile", pr.AccessTokenFile}, {"quotaProject", pr.QuotaProject}, {"endpoint", pr.Endpoint}} {
 			if kv[1] != "" {
-				fmt.Fprintf(&b, "    %s: %s\n", kv[0], yamlString(kv[1]))
+				fmt.Fprintf(&b, "    %s: %s%s\n", kv[0], yamlString(kv[1]), from("profiles."+n+"."+kv[0]))
 			}
 		}
 	}

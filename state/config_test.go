@@ -209,3 +209,18 @@ func TestDefaultConfigPath(t *testing.T) {
 		t.Errorf("HOME: %s", got)
 	}
 }
+
+// A tab in the indentation is named as such, at its line, whatever
+// goccy/go-yaml's own message for it is.
+func TestTabIndentation(t *testing.T) {
+	for _, src := range []string{"theme: dark\nprofiles:\n\twork:\n\t\tquotaProject: x\n", "profiles:\n  work:\n\tquotaProject: x\n"} {
+		_, err := parse(t, src)
+		if err == nil || err.Error() != "config /cfg/config.yaml:3: tabs are not allowed for indentation in YAML; use spaces" {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	// A tab inside a value is not indentation.
+	if _, err := parse(t, "profiles:\n  work:\n    quotaProject: \"a\\tb\"\n"); err != nil {
+		t.Errorf("tab in a value: %v", err)
+	}
+}

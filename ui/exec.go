@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -43,7 +44,7 @@ type execPanel struct {
 	hist    int // index into history while browsing (len = new line)
 	runs    []*execRun
 	nextRun int
-	scroll  int
+	scroll  int // output lines scrolled back from the newest (pgup/pgdn)
 }
 
 type execDoneMsg struct {
@@ -160,6 +161,10 @@ func (m *Model) onExecKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 		}
 	case tea.KeyCtrlU:
 		p.input = ""
+	case tea.KeyPgUp:
+		p.scroll += m.execPage()
+	case tea.KeyPgDown:
+		p.scroll = max(0, p.scroll-m.execPage())
 	case tea.KeyRunes, tea.KeySpace:
 		p.input += string(k.Runes)
 	case tea.KeyEnter:
@@ -184,7 +189,7 @@ func (m *Model) execSubmit(now time.Time) tea.Cmd {
 	if len(p.history) == 0 || p.history[len(p.history)-1] != code {
 		p.history = append(p.history, code)
 	}
-	p.hist, p.input = len(p.history), ""
+	p.hist, p.input, p.scroll = len(p.history), "", 0
 	p.nextRun++
 	r := &execRun{id: p.nextRun, code: code, executionID: uuid.NewString(), session: p.session, started: now}
 	p.runs = append(p.runs, r)
@@ -314,19 +319,54 @@ func (m Model) execView(now time.Time, w, n int) []string {
 			body = append(body, m.st.dim.Render("  ✓ done"))
 		}
 	}
-	room := n - 3
-	if len(body) > room {
-		body = body[len(body)-room:]
+	// Output and tracebacks wrap at the width instead of being cut; the
+	// newest line is at the bottom unless pgup scrolled back.
+	var wrapped []string
+	for _, ln := range body {
+		wrapped = append(wrapped, strings.Split(ansi.Hardwrap(ln, w, true), "\n")...)
 	}
-	out = append(out, body...)
+	room := n - 3
+	end := len(wrapped) - max(0, min(p.scroll, len(wrapped)-room))
+	shown := wrapped[max(0, end-room):end]
+	if end < len(wrapped) && len(shown) > 0 {
+		shown[len(shown)-1] = m.st.dim.Render(fmt.Sprintf("  ↓ %s below (pgdn)", itoaPlural(len(wrapped)-end, "newer line")))
+	}
+	out = append(out, shown...)
 	for len(out) < n-2 {
 		out = append(out, "")
 	}
-	out = append(out, "", ">>> "+p.input+"█")
+	out = append(out, "", inputLine(">>> ", p.input, w))
 	for i := range out {
 		out[i] = ansi.Truncate(out[i], w, "…")
 	}
 	return out[:n]
+}
+
+// execPage is how far pgup/pgdn scroll the run-code output: its height
+// less one line of overlap.
+func (m Model) execPage() int {
+	return max(1, m.layout().h-4-3-1)
+}
+
+// inputLine renders the prompt, the input and the cursor (█, always at the
+// end) in w cells, scrolled horizontally so the cursor stays visible: a
+// long input shows "…" and its end.
+func inputLine(prompt, input string, w int) string {
+	line := prompt + input + "█"
+	if ansi.StringWidth(line) <= w {
+		return line
+	}
+	room := w - ansi.StringWidth(prompt) - 2 // "…" and the cursor
+	r := []rune(input)
+	start, used := len(r), 0
+	for start > 0 {
+		cw := ansi.StringWidth(string(r[start-1]))
+		if used+cw > room {
+			break
+		}
+		start, used = start-1, used+cw
+	}
+	return prompt + "…" + string(r[start:]) + "█"
 }
 
 func splitLines(s string) []string {

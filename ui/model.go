@@ -195,6 +195,7 @@ type Model struct {
 	focus         panel
 	showDetails   bool
 	showHelp      bool
+	helpOffset    int // first line of the full help shown (it scrolls when taller than the screen)
 	filtering     bool
 	filterFresh   bool // "/" reopened on a filter: the first keystroke replaces it
 	filter        string
@@ -611,6 +612,25 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		return m.onProfilePickerKey(k)
 	}
 	keys := m.keys
+	if m.showHelp {
+		page := max(m.helpRows(m.layout())-1, 1)
+		step := 0
+		switch {
+		case key.Matches(k, keys.Up):
+			step = -1
+		case key.Matches(k, keys.Down):
+			step = 1
+		case key.Matches(k, keys.PageUp):
+			step = -page
+		case key.Matches(k, keys.PageDown):
+			step = page
+		}
+		if step != 0 {
+			l := m.layout()
+			m.helpOffset = max(0, min(m.helpOffset+step, len(m.helpLines(l.w))-m.helpRows(l)))
+			return nil
+		}
+	}
 	if m.showEvents {
 		switch {
 		case key.Matches(k, keys.Up):
@@ -636,6 +656,7 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Help):
 		m.showHelp = !m.showHelp
 		m.help.ShowAll = m.showHelp
+		m.helpOffset = 0
 	case key.Matches(k, keys.Back):
 		// One thing per esc, the most specific first: help, the filter,
 		// the expanded details, then the status message.

@@ -62,23 +62,14 @@ func (m Model) View() string {
 		lines = append(lines, m.eventLines(l.w, l.h-2-len(lines))...)
 		lines = padLines(lines, l.h-2)
 	case m.showHelp:
-		h := m.help
-		h.Width = l.w
 		lines = append(lines, m.st.panelFocus.Render("HELP")+m.st.dim.Render("  (? or esc to close)"))
-		// Columns in threes, stacked, so every group fits from 60 columns up.
-		groups := m.keys.FullHelp()
-		for i := 0; i < len(groups); i += 3 {
-			if i > 0 {
-				lines = append(lines, "")
-			}
-			for _, ln := range strings.Split(h.FullHelpView(groups[i:min(i+3, len(groups))]), "\n") {
-				lines = append(lines, " "+ln)
-			}
+		all, rows := m.helpLines(l.w), m.helpRows(l)
+		off := max(0, min(m.helpOffset, len(all)-rows))
+		shown := all[off:min(off+rows, len(all))]
+		if off+rows < len(all) && len(shown) > 0 {
+			shown = append(shown[:len(shown)-1:len(shown)-1], m.st.dim.Render(" ↓ more (j/k, pgup/pgdn)"))
 		}
-		for len(lines) < l.h-2 {
-			lines = append(lines, "")
-		}
-		lines = lines[:l.h-2]
+		lines = padLines(append(lines, shown...), l.h-2)
 	case m.ax.exec != nil && m.ax.exec.open:
 		lines = append(lines, m.execView(now, l.w, l.h-4)...)
 	default:
@@ -151,39 +142,56 @@ func errLine(err error) string {
 
 func (m Model) header(lines []string, now time.Time, l layout) []string {
 	s := m.snap
-	tier := "…" // get_subscription still loading
-	switch {
-	case s.SubscriptionFresh.Loaded():
-		tier = s.Subscription.Tier.Label()
-	case s.SubscriptionFresh.Stale():
-		// Retried with every refresh until it succeeds (refresh).
-		tier = "unknown (retrying: " + api.OneLine(s.SubscriptionFresh.Err.Error(), 60) + ")"
-	}
+	// The profile and tier come first, then the badges; a get_subscription
+	// error gets what is left of the line (the rest is in L), and the
+	// (possibly long) account is what truncation may cut.
 	var b strings.Builder
 	b.WriteString(m.st.title.Render("colabdash"))
-	b.WriteString(" · tier ")
-	b.WriteString(m.st.bold.Render(tier))
-	// The profile comes before the (possibly long) account, which is the
-	// part truncation may cut.
 	if m.opts.Profile != "" {
 		b.WriteString(" · profile " + m.opts.Profile)
 	}
 	if m.prof.switching != "" {
 		b.WriteString(" → " + m.prof.switching + "…")
 	}
+	b.WriteString(" · tier ")
+	var badges string
+	if m.opts.Demo {
+		badges += " " + m.st.badge.Render(" DEMO ")
+	}
+	if m.opts.ReadOnly {
+		badges += " " + m.st.badge.Render(" READONLY ")
+	}
 	where := m.opts.Account
 	if where == "" {
 		where = m.opts.Endpoint
 	}
 	if where != "" {
-		b.WriteString(" · " + where)
+		where = " · " + where
 	}
-	if m.opts.Demo {
-		b.WriteString(" " + m.st.badge.Render(" DEMO "))
+	switch {
+	case s.SubscriptionFresh.Loaded():
+		b.WriteString(m.st.bold.Render(s.Subscription.Tier.Label()))
+	case s.SubscriptionFresh.Stale():
+		// Retried with every refresh until it succeeds (refresh).
+		b.WriteString(m.st.bold.Render("unknown"))
+		const wrap = len(" (retrying: )")
+		room := l.w - ansi.StringWidth(b.String()) - ansi.StringWidth(badges) - wrap
+		if room >= 8 {
+			reason := api.OneLine(s.SubscriptionFresh.Err.Error(), 60)
+			if ansi.StringWidth(reason) > room {
+				reason = ansi.Truncate(reason, room, "…")
+			}
+			b.WriteString(" (retrying: " + reason + ")")
+		} else {
+			b.WriteString(" (retrying)")
+		}
+		if ansi.StringWidth(b.String()+where+badges) > l.w {
+			where = "" // the reason and the badges before the account
+		}
+	default:
+		b.WriteString(m.st.bold.Render("…")) // get_subscription still loading
 	}
-	if m.opts.ReadOnly {
-		b.WriteString(" " + m.st.badge.Render(" READONLY "))
-	}
+	b.WriteString(where + badges)
 	lines = append(lines, b.String())
 
 	f := s.RuntimesFresh
@@ -306,7 +314,10 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 	lines = append(lines, creating...)
 	if len(m.rows) == 0 && len(creating) == 0 {
 		f := m.snap.RuntimesFresh
-		msg := "  no runtimes: create one in Colab or with `colabdash create`"
+		msg := "  no runtimes"
+		if k := m.keys.NewRuntime; k.Enabled() && len(k.Keys()) > 0 {
+			msg += ": press " + keyName(k.Keys()[0]) + " to create one"
+		}
 		switch {
 		case f.Loading():
 			msg = "  loading runtimes…"
@@ -647,4 +658,76 @@ func (m Model) renewWord(r *state.Runtime, now time.Time) string {
 func (m Model) renewInFlight(name string) bool {
 	_, ok := m.pending[callKey{kind: callRenew, runtime: name}]
 	return ok
+}
+
+// keyName is how a key string reads in a sentence: "n", "space" for " ".
+func keyName(k string) string {
+	if strings.TrimPrefix(k, "alt+") == " " {
+		return strings.TrimSuffix(k, " ") + "space"
+	}
+	return k
+}
+
+// helpRows is how many lines of the full help fit: the screen less the
+// header (2 lines), the HELP title and the footer (2 lines).
+func (m Model) helpRows(l layout) int { return max(1, l.h-5) }
+
+// helpLines renders the full help for width w: each key group is a column,
+// and as many columns as fit sit side by side (3 cells apart); the rest
+// wrap below, a blank line between rows of groups.
+func (m Model) helpLines(w int) []string {
+	h := m.help
+	h.Width = 0 // never truncated by the help model itself
+	var blocks [][]string
+	for _, g := range m.keys.FullHelp() {
+		if v := h.FullHelpView([][]key.Binding{g}); v != "" {
+			blocks = append(blocks, strings.Split(v, "\n"))
+		}
+	}
+	const gap = 3
+	var out []string
+	for len(blocks) > 0 {
+		n, used := 0, 1 // one leading cell
+		for n < len(blocks) {
+			bw := blockWidth(blocks[n])
+			if n > 0 && used+gap+bw > w {
+				break
+			}
+			used += bw + gap
+			n++
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		height := 0
+		for _, b := range blocks[:n] {
+			height = max(height, len(b))
+		}
+		for r := 0; r < height; r++ {
+			var line strings.Builder
+			line.WriteString(" ")
+			for i, b := range blocks[:n] {
+				cell := ""
+				if r < len(b) {
+					cell = b[r]
+				}
+				if i < n-1 {
+					cell += strings.Repeat(" ", blockWidth(b)-ansi.StringWidth(cell)+gap)
+				}
+				line.WriteString(cell)
+			}
+			out = append(out, strings.TrimRight(line.String(), " "))
+		}
+		blocks = blocks[n:]
+	}
+	return out
+}
+
+// blockWidth is the widest line of a rendered help column.
+func blockWidth(b []string) int {
+	w := 0
+	for _, ln := range b {
+		w = max(w, ansi.StringWidth(ln))
+	}
+	return w
 }

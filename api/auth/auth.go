@@ -100,6 +100,16 @@ type Options struct {
 	// x-goog-user-project. Overrides GOOGLE_CLOUD_QUOTA_PROJECT and the
 	// file's quota_project_id.
 	QuotaProject string
+	// From says where CredentialsFile or AccessTokenFile was set, for
+	// errors ("… does not exist (from FROM)") and their fixes, e.g.
+	// "profile work, /home/u/.config/colabdash/config.yaml:18". "" means
+	// the command-line flag: "--credentials" or "--access-token-file".
+	// A value other than those flag names makes the fix point at the
+	// profile's credentialsFile or accessTokenFile setting.
+	From string
+	// QuotaProjectFrom says where QuotaProject was set, as From does
+	// (e.g. "profile work, config.yaml:20"); "" means "--quota-project".
+	QuotaProjectFrom string
 	// Scopes are the OAuth scopes asked for (service accounts, metadata
 	// server); default [ColabScope]. authorized_user credentials ignore
 	// them: their scopes were fixed at login.
@@ -154,6 +164,7 @@ type Credentials struct {
 	now      func() time.Time
 
 	quotaFlag, quotaEnv string
+	quotaFrom           string // where quotaFlag was set (--quota-project, a profile)
 
 	mu       sync.Mutex
 	src      *loaded
@@ -212,9 +223,9 @@ func New(ctx context.Context, opts Options) (*Credentials, error) {
 	)
 	switch {
 	case opts.AccessTokenFile != "":
-		src, err = c.load(sourceAccessTokenFile, opts.AccessTokenFile, fromAccessTokenFlag)
+		src, err = c.load(sourceAccessTokenFile, opts.AccessTokenFile, orDefault(opts.From, fromAccessTokenFlag))
 	case opts.CredentialsFile != "":
-		src, err = c.load(sourceCredentialsFile, opts.CredentialsFile, fromCredentialsFlag)
+		src, err = c.load(sourceCredentialsFile, opts.CredentialsFile, orDefault(opts.From, fromCredentialsFlag))
 	default:
 		src, err = c.findDefault(getenv, opts.AllowMetadata)
 	}
@@ -223,6 +234,7 @@ func New(ctx context.Context, opts Options) (*Credentials, error) {
 	}
 	c.src = src
 	c.quotaFlag = strings.TrimSpace(opts.QuotaProject)
+	c.quotaFrom = orDefault(opts.QuotaProjectFrom, fromQuotaFlag)
 	c.quotaEnv = strings.TrimSpace(getenv(envQuotaProject))
 	return c, nil
 }
@@ -294,7 +306,7 @@ var supportedTypes = []string{"authorized_user", "service_account", "external_ac
 // load reads and checks one credentials or token file.
 func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) {
 	fileErr := func(k Kind, detail, fix string, err error) error {
-		return &Error{Kind: k, Path: path, From: from, Detail: detail, Fix: fix, Err: err}
+		return &Error{Kind: k, Path: path, From: from, Detail: detail, Fix: fix, Err: err, tokenFile: kind == sourceAccessTokenFile}
 	}
 	st, statErr := os.Stat(path)
 	b, err := readFile(path)
@@ -304,7 +316,7 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return nil, fileErr(KindMissingFile, "", missingFix(path, from), err)
+			return nil, fileErr(KindMissingFile, "", missingFix(kind, path, from), err)
 		case errors.Is(err, fs.ErrPermission):
 			return nil, fileErr(KindUnreadableFile, "permission denied",
 				"make it readable by you: `chmod 600 "+path+"` (and check its owner)", err)
@@ -313,7 +325,7 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 			if statErr != nil || !st.IsDir() {
 				detail = shortLine(unwrapPath(err))
 			}
-			return nil, fileErr(KindUnreadableFile, detail, missingFix(path, from), err)
+			return nil, fileErr(KindUnreadableFile, detail, missingFix(kind, path, from), err)
 		}
 	}
 	l := &loaded{kind: kind, path: path, from: from}
@@ -324,9 +336,9 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 		tok := strings.TrimSpace(string(b))
 		switch {
 		case tok == "":
-			return nil, fileErr(KindMalformedFile, "the file is empty", missingFix(path, from), nil)
+			return nil, fileErr(KindMalformedFile, "the file is empty", missingFix(kind, path, from), nil)
 		case strings.ContainsAny(tok, " \t\r\n") || strings.HasPrefix(tok, "{"):
-			return nil, fileErr(KindMalformedFile, "expected one access token and nothing else", missingFix(path, from), nil)
+			return nil, fileErr(KindMalformedFile, "expected one access token and nothing else", missingFix(kind, path, from), nil)
 		}
 		l.static = tok
 		return l, nil
@@ -406,13 +418,22 @@ func parsesAsKey(key string) bool {
 	return err == nil
 }
 
-func missingFix(path, from string) string {
-	switch from {
-	case fromAccessTokenFlag:
-		return "write an access token there: `gcloud auth application-default print-access-token > " + path + "`"
-	case fromCredentialsFlag:
+// missingFix is the fix line for a credentials or token file that is
+// missing or unusable: it names the flag, the environment variable or the
+// profile setting (with its config line) that chose the file.
+func missingFix(kind sourceKind, path, from string) string {
+	switch {
+	case kind == sourceAccessTokenFile:
+		fix := "write an access token there: `gcloud auth application-default print-access-token > " + path + "`"
+		if from != fromAccessTokenFlag {
+			fix += ", or point accessTokenFile (" + from + ") at another file"
+		}
+		return fix
+	case from == fromCredentialsFlag:
 		return "pass an existing credentials file to --credentials"
-	case fromEnvADC:
+	case kind == sourceCredentialsFile:
+		return "point credentialsFile (" + from + ") at an existing credentials file"
+	case from == fromEnvADC:
 		return "point GOOGLE_APPLICATION_CREDENTIALS at an existing credentials file, or unset it and run `" + LoginCommand + "`"
 	}
 	return "run `" + LoginCommand + "`"
@@ -427,11 +448,27 @@ func jsonProblem(err error) string {
 		return "syntax error at byte " + itoa(se.Offset)
 	case errors.As(err, &te):
 		if te.Field != "" {
-			return "field " + quote(te.Field) + " should be a " + te.Type.String() + ", not a " + te.Value
+			return "field " + quote(te.Field) + " should be " + article(te.Type.String()) + ", not " + article(te.Value)
 		}
-		return "expected a JSON object, found a " + te.Value
+		return "expected a JSON object, found " + article(te.Value)
 	}
 	return "invalid JSON"
+}
+
+// article puts "a" or "an" before a JSON type name: "an array", "a string".
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+// orDefault is s, or def when s is empty.
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // shortLine folds an error text onto one short line.
@@ -476,7 +513,7 @@ func (c *Credentials) current() *loaded {
 func (c *Credentials) QuotaProject() (project, from string) {
 	switch {
 	case c.quotaFlag != "":
-		return c.quotaFlag, fromQuotaFlag
+		return c.quotaFlag, c.quotaFrom
 	case c.quotaEnv != "":
 		return c.quotaEnv, envQuotaProject
 	}

@@ -369,7 +369,7 @@ func TestBrokenFiles(t *testing.T) {
 		{"nonexistent", nil, KindMissingFile, "credentials file PATH (from GOOGLE_APPLICATION_CREDENTIALS) does not exist"},
 		{"empty-object", ptr("{}"), KindMalformedFile, `credentials file PATH (from GOOGLE_APPLICATION_CREDENTIALS) is not usable: has no "type" field (expected authorized_user or service_account)`},
 		{"bad-json", ptr(`{"type": "authorized_user",`), KindMalformedFile, "is not usable: not valid JSON (syntax error at byte 27)"},
-		{"array", ptr(`[1]`), KindMalformedFile, "not valid JSON (expected a JSON object, found a array)"},
+		{"array", ptr(`[1]`), KindMalformedFile, "not valid JSON (expected a JSON object, found an array)"},
 		{"unknown-type", ptr(`{"type":"weird"}`), KindMalformedFile, `unknown credential type "weird" (supported: authorized_user, service_account`},
 		{"no-refresh-token", ptr(`{"type":"authorized_user","client_id":"c","client_secret":"SECRET-x"}`), KindMalformedFile, "authorized_user credentials without refresh_token"},
 		{"oauth-client", ptr(`{"installed":{"client_id":"c","client_secret":"SECRET-x"}}`), KindMalformedFile, "this is an OAuth client file, not credentials"},

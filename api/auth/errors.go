@@ -61,6 +61,8 @@ type Error struct {
 	Detail string
 	Fix    string
 	Err    error
+
+	tokenFile bool // Path is an access token file, not a credentials JSON file
 }
 
 // Error renders one line without the Fix, e.g.
@@ -75,14 +77,14 @@ func (e *Error) Error() string {
 	case KindNoCredentials:
 		s = "no Google credentials found (tried " + strings.Join(e.Tried, "; ") + ")"
 	case KindMissingFile:
-		s = fileNoun(e.From) + " " + where + " does not exist"
+		s = e.fileNoun() + " " + where + " does not exist"
 	case KindUnreadableFile:
-		s = "cannot read " + fileNoun(e.From) + " " + where
+		s = "cannot read " + e.fileNoun() + " " + where
 		if e.Detail != "" {
 			s += ": " + e.Detail
 		}
 	case KindMalformedFile:
-		s = fileNoun(e.From) + " " + where + " is not usable"
+		s = e.fileNoun() + " " + where + " is not usable"
 		if e.Detail != "" {
 			s += ": " + e.Detail
 		}
@@ -108,8 +110,8 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Kind == e.Kind
 }
 
-func fileNoun(from string) string {
-	if from == fromAccessTokenFlag {
+func (e *Error) fileNoun() string {
+	if e.tokenFile || e.From == fromAccessTokenFlag {
 		return "access token file"
 	}
 	return "credentials file"
@@ -119,7 +121,7 @@ func fileNoun(from string) string {
 // invalid_grant it is KindReauthRequired; the description the endpoint gave
 // (e.g. "reauth related error (invalid_rapt)") is kept, the raw body is not.
 func (c *Credentials) tokenError(err error, src *loaded) *Error {
-	e := &Error{Kind: KindTokenFetch, Path: src.path, From: src.from, Err: err}
+	e := &Error{Kind: KindTokenFetch, Path: src.path, From: src.from, Err: err, tokenFile: src.kind == sourceAccessTokenFile}
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
 		detail := ""
@@ -173,6 +175,8 @@ func loginFix(src *loaded) string {
 		fix += " and unset GOOGLE_APPLICATION_CREDENTIALS (gcloud writes its own file, not " + src.path + ")"
 	case src.from == fromCredentialsFlag:
 		fix += " and drop --credentials (gcloud writes its own file, not " + src.path + ")"
+	case src.kind == sourceCredentialsFile:
+		fix += " and remove credentialsFile (" + src.from + ") or point it at gcloud's file (gcloud writes its own file, not " + src.path + ")"
 	}
 	return fix
 }

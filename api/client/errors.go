@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -76,6 +77,11 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 	var he *httpStatusError
 	if errors.As(err, &he) {
 		e := fromHTTP(he)
+		if he.Status == 404 && !he.SessionGone && he.RPC == nil {
+			// The endpoint itself is wrong (a tool's NOT_FOUND comes as a
+			// tool result or a JSON-RPC error, not as an HTTP 404).
+			e.Message = "the MCP endpoint " + c.opts.Endpoint + " answered HTTP 404: check the endpoint URL (--endpoint or the profile's endpoint)"
+		}
 		return failure{err: e, answered: !he.SessionGone, dropped: he.SessionGone,
 			unauthenticated: he.Status == 401}
 	}
@@ -89,7 +95,7 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 	// Network failure below the MCP layer.
 	var te *transportError
 	if errors.As(err, &te) {
-		e := &api.Error{Code: api.Unavailable, Err: te.Err, Message: netMessage(te.Err)}
+		e := &api.Error{Code: api.Unavailable, Err: te.Err, Message: netMessage(c.opts.Endpoint, te.Err)}
 		return failure{err: e, lost: te.Sent || tr.sent()}
 	}
 
@@ -228,8 +234,9 @@ func fromRetrieve(re *oauth2.RetrieveError) *api.Error {
 }
 
 // netMessage gives a one-line description of a network error without the
-// URL noise ("Post \"https://…\": …").
-func netMessage(err error) string {
+// URL noise ("Post \"https://…\": …"); a failed dial names the endpoint:
+// "cannot reach http://127.0.0.1:9/mcp: connection refused".
+func netMessage(endpoint string, err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
@@ -237,7 +244,12 @@ func netMessage(err error) string {
 	var oe *net.OpError
 	switch {
 	case errors.As(err, &oe) && oe.Op == "dial":
-		return "cannot reach the Colab MCP server: " + api.OneLine(oe.Err.Error(), 120)
+		cause := oe.Err
+		var se *os.SyscallError
+		if errors.As(cause, &se) {
+			cause = se.Err // "connection refused", not "connect: connection refused"
+		}
+		return "cannot reach " + endpoint + ": " + api.OneLine(cause.Error(), 120)
 	case errors.Is(err, context.DeadlineExceeded):
 		return "the request timed out"
 	}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// A profile's missing credentials file is blamed on the profile and its
+// config line, in `status` and when the dashboard switches to it (P), not
+// on a --credentials flag the user never passed.
+func TestProfileCredentialErrorsNameTheProfile(t *testing.T) {
+	home := isolate(t)
+	cfg := writeFile(t, filepath.Join(home, "c.yaml"), "profiles:\n  work:\n    credentials: file\n    credentialsFile: ~/keys/work.json\n"+
+		"  ci:\n    accessTokenFile: /nonexistent/colab-token\n")
+	for _, tc := range []struct {
+		profile, want, fix string
+	}{
+		{"work", "credentials file " + filepath.Join(home, "keys", "work.json") + " (from profile work, " + cfg + ":4) does not exist",
+			"fix: point credentialsFile (profile work, " + cfg + ":4) at an existing credentials file"},
+		{"ci", "access token file /nonexistent/colab-token (from profile ci, " + cfg + ":6) does not exist",
+			"or point accessTokenFile (profile ci, " + cfg + ":6) at another file"},
+	} {
+		code, _, errs := runCLI(t, "--config", cfg, "--profile", tc.profile, "status")
+		if code != exitCredential || !strings.Contains(errs, tc.want) || !strings.Contains(errs, tc.fix) ||
+			strings.Contains(errs, "--credentials") || strings.Contains(errs, "--access-token-file") {
+			t.Errorf("status --profile %s: exit %d, stderr %q\nwant %q and %q", tc.profile, code, errs, tc.want, tc.fix)
+		}
+		// The same text reaches the dashboard's P switch (status line, L log).
+		g := loadForTest(t, "--config", cfg)
+		_, _, err := dashboardOptions(g).Connect(context.Background(), tc.profile)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--credentials") {
+			t.Errorf("switch to %s: err = %v", tc.profile, err)
+		}
+	}
+	// A flag still names itself.
+	code, _, errs := runCLI(t, "--config", cfg, "--profile", "work", "--credentials", "/nonexistent/x.json", "status")
+	if code != exitCredential || !strings.Contains(errs, "(from --credentials)") {
+		t.Errorf("--credentials: exit %d %q", code, errs)
+	}
+}
+
+// loadForTest parses the global flags in args and loads the config the way
+// every command does.
+func loadForTest(t *testing.T, args ...string) globalFlags {
+	t.Helper()
+	cmd := &cobra.Command{}
+	g := globalFlags{}
+	f := cmd.Flags()
+	f.StringVar(&g.config, "config", "", "")
+	f.StringVar(&g.theme, "theme", "", "")
+	f.StringVar(&g.profileName, "profile", "", "")
+	f.StringVar(&g.endpoint, "endpoint", "", "")
+	f.StringVar(&g.credentials, "credentials", "", "")
+	f.StringVar(&g.accessTokenFile, "access-token-file", "", "")
+	f.StringVar(&g.quotaProject, "quota-project", "", "")
+	f.BoolVar(&g.demo, "demo", false, "")
+	if err := f.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	if err := loadConfig(cmd, &g, os.Getenv); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// README's key examples load: " " and "space" are the space bar, quit: Q
+// keeps ctrl+c, and ctrl+c on another action is refused at its line.
+func TestConfigKeysSpaceAndCtrlC(t *testing.T) {
+	home := isolate(t)
+	for _, src := range []string{"keys:\n  refresh: \" \"\n  quit: Q\n", "keys:\n  refresh: space\n"} {
+		cfg := writeFile(t, filepath.Join(home, "ok.yaml"), src)
+		g := loadForTest(t, "--config", cfg)
+		if got := g.keys.Refresh.Keys(); len(got) != 1 || got[0] != " " {
+			t.Errorf("%q: refresh keys %q, want the space bar", src, got)
+		}
+		if !slices.Contains(g.keys.Quit.Keys(), "ctrl+c") {
+			t.Errorf("%q: quit keys %q lack ctrl+c", src, g.keys.Quit.Keys())
+		}
+	}
+	cfg := writeFile(t, filepath.Join(home, "bad.yaml"), "theme: dark\nkeys:\n  quit: Q\n  refresh: ctrl+c\n")
+	code, _, errs := runCLI(t, "--config", cfg, "config")
+	if code != exitUsage || !strings.Contains(errs, cfg+`:4: conflict: key "ctrl+c" always quits; bind refresh to another key`) {
+		t.Errorf("refresh: ctrl+c: exit %d %q", code, errs)
+	}
+}
+
+// `colabdash config` prints the values in effect after flags, environment
+// and profile, each saying where it came from.
+func TestConfigShowsOverridesAndOrigins(t *testing.T) {
+	home := isolate(t)
+	cfg := writeFile(t, filepath.Join(home, "c.yaml"), "theme: dark\nprofile: alpha\nprofiles:\n  alpha:\n    quotaProject: qa\n"+
+		"  beta:\n    endpoint: http://127.0.0.1:8089/mcp\n")
+	t.Setenv("COLABDASH_PROFILE", "beta")
+	code, out, errs := runCLI(t, "--config", cfg, "--theme", "light", "--endpoint", "http://127.0.0.1:9/mcp", "--quota-project", "qp", "config")
+	if code != 0 {
+		t.Fatalf("exit %d %q", code, errs)
+	}
+	for _, want := range []string{
+		"theme: light # from --theme\n",
+		"profile: beta # from COLABDASH_PROFILE\n",
+		"    quotaProject: qa # from c.yaml:5\n",
+		"    quotaProject: qp # from --quota-project\n",
+		"    endpoint: \"http://127.0.0.1:9/mcp\" # from --endpoint\n",
+		"refreshInterval: 30s\n", // a default: no comment
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "theme: dark") || strings.Contains(out, "8089") {
+		t.Errorf("config output shows overridden values:\n%s", out)
+	}
+	code, out, _ = runCLI(t, "--config", cfg, "--demo", "config")
+	if code != 0 || !strings.Contains(out, "profile: demo # from --demo\n") {
+		t.Errorf("--demo config: exit %d\n%s", code, out)
+	}
+}
+
+// One-line messages say what is wrong in the user's terms.
+func TestUsageMessages(t *testing.T) {
+	home := isolate(t)
+	tab := writeFile(t, filepath.Join(home, "tab.yaml"), "theme: dark\nprofiles:\n\twork:\n\t\tquotaProject: x\n")
+	missing := filepath.Join(home, "missing.yaml")
+	for _, tc := range []struct {
+		env  string
+		args []string
+		want string
+	}{
+		{"", []string{"--debug", "status", "--demo"}, "colabdash: --debug needs --log-file FILE\n"},
+		{"", []string{"--demo", "--renew-lead", "0s", "status"}, "colabdash: --renew-lead is a dashboard flag: use it without a subcommand, e.g. colabdash --renew-lead 2m\n"},
+		{"", []string{"status", "--readonly"}, "colabdash: --readonly is a dashboard flag"},
+		{"", []string{"--config", tab, "config"}, "colabdash: config " + tab + ":3: tabs are not allowed for indentation in YAML; use spaces\n"},
+		{missing, []string{"config"}, "colabdash: COLABDASH_CONFIG names " + missing + ", which does not exist\n"},
+		{"", []string{"--config", missing, "config"}, "colabdash: --config names " + missing + ", which does not exist\n"},
+	} {
+		t.Setenv("COLABDASH_CONFIG", tc.env)
+		code, _, errs := runCLI(t, tc.args...)
+		if code != exitUsage || !strings.HasPrefix(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q\nwant %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
