@@ -67,6 +67,13 @@ func refreshRows(stateless bool) []refreshRow {
 				// session is gone (field case 14): the client reconnects
 				// once, then reports it; the body is not Colab's.
 				want = []string{"STALE", "HTTP 404", "dropped the session"}
+			case status == 404:
+				// A stateless endpoint answering 404 is the wrong URL: say
+				// so, with what the server said when it said something.
+				want = []string{"STALE", "NOT_FOUND", "answered HTTP 404", "check the endpoint URL"}
+				if body == googleBody {
+					want = append(want, "emulated 404 from Google")
+				}
 			case body == googleBody:
 				want = append(want, fmt.Sprintf("emulated %d from Google", status))
 			default:
@@ -106,7 +113,7 @@ func refreshRows(stateless bool) []refreshRow {
 			want: []string{"RESOURCE_EXHAUSTED (HTTP 429)", "Quota exceeded for requests per minute"}},
 		refreshRow{name: "429 Retry-After 30", cases: []int{18},
 			faults: []colabfake.Fault{{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 429, RetryAfter: "30", Times: -1}},
-			want:   []string{"RESOURCE_EXHAUSTED (HTTP 429)", "Too many requests"}},
+			want:   []string{"RESOURCE_EXHAUSTED", "Too many requests (HTTP 429)"}},
 		refreshRow{name: "429 QuotaFailure", cases: []int{18},
 			faults: []colabfake.Fault{{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 429, Times: -1,
 				Body: `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"Quota exceeded.","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"subject":"project:p"}]}]}}`}},
@@ -138,8 +145,10 @@ func refreshRows(stateless bool) []refreshRow {
 			faults:  []colabfake.Fault{{Kind: colabfake.FaultReset, Tool: "list_runtimes"}},
 			healthy: true},
 		refreshRow{name: "latency past the call deadline", cases: []int{15, 28},
-			faults:  []colabfake.Fault{{Kind: colabfake.FaultLatency, Tool: "list_runtimes", Delay: 2 * time.Second, Times: -1}},
-			timeout: 300 * time.Millisecond,
+			// The call timeout leaves room for the recovery's own call on
+			// a loaded CI runner (300 ms was flaky under -race).
+			faults:  []colabfake.Fault{{Kind: colabfake.FaultLatency, Tool: "list_runtimes", Delay: 4 * time.Second, Times: -1}},
+			timeout: 1500 * time.Millisecond,
 			want:    []string{"STALE", "DEADLINE_EXCEEDED"}},
 		refreshRow{name: "latency within the deadline", cases: []int{15},
 			faults:  []colabfake.Fault{{Kind: colabfake.FaultLatency, Tool: "list_runtimes", Delay: 50 * time.Millisecond, Times: -1}},

@@ -80,7 +80,12 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 		if he.Status == 404 && !he.SessionGone && he.RPC == nil {
 			// The endpoint itself is wrong (a tool's NOT_FOUND comes as a
 			// tool result or a JSON-RPC error, not as an HTTP 404).
-			e.Message = "the MCP endpoint " + c.opts.Endpoint + " answered HTTP 404: check the endpoint URL (--endpoint or the profile's endpoint)"
+			said := ""
+			if e.Message != api.DefaultMessage(e.Code, 404) {
+				said = " (" + e.Message + ")" // what the server said, when it said something
+			}
+			e.Message = "the MCP endpoint " + c.opts.Endpoint + " answered HTTP 404" + said +
+				": check the endpoint URL (--endpoint or the profile's endpoint)"
 		}
 		return failure{err: e, answered: !he.SessionGone, dropped: he.SessionGone,
 			unauthenticated: he.Status == 401}
