@@ -75,6 +75,25 @@ type actionState struct {
 	closed map[string]bool
 }
 
+// CreateDebounce: while a create submitted less than this long ago is
+// still waiting for its answer, another submission is refused with a
+// message. Colab limits create_runtime per minute per user and per
+// project, so a burst from the create form (a double Enter, N y N y) must
+// not spend the quota (field case 18).
+const CreateDebounce = 3 * time.Second
+
+// submitCreate starts a create the user asked for, unless a burst.
+func (m *Model) submitCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
+	for _, op := range m.ax.creates {
+		if since := now.Sub(op.started); since >= 0 && since < CreateDebounce {
+			m.setStatus(now, "a create was sent "+state.FormatAgo(since)+" and is under way; wait a moment "+
+				"before the next (Colab limits creates per minute)", true)
+			return nil
+		}
+	}
+	return m.startCreate(spec, version, runtimeID, now)
+}
+
 // sessionPick is a session chosen for run code and when it was chosen.
 type sessionPick struct {
 	name string
@@ -310,7 +329,7 @@ func (m *Model) onDialogKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 	case intentPickVariant, intentPickAccelerator, intentPickShape, intentVersion, intentRuntimeID:
 		return m.pickerNext(d, now)
 	case intentQuickCreate:
-		return m.startCreate(it.spec, it.version, "", now)
+		return m.submitCreate(it.spec, it.version, "", now)
 	case intentAfterCreate:
 		c := it.next[d.cursor]
 		switch {

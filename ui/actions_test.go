@@ -790,3 +790,24 @@ func TestLastSpecSaveFailureIsReported(t *testing.T) {
 		t.Fatalf("the create did not go on: %d created", e.srv.RuntimesCreated())
 	}
 }
+
+// Field case 18: a burst from the create form (N y N y before the first
+// create answered) sends one create_runtime, not two; once it answered,
+// the next one goes.
+func TestCreateBurstIsDebounced(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m.ax.lastSpec = &LastSpec{Spec: specCPU}
+	m = e.press(t, m, "N")
+	e.clk.add(DialogGrace + time.Millisecond)
+	m, first := update(m, keyMsg("y")) // sent, not answered yet
+	m = e.press(t, m, "N", "y")
+	mustContain(t, m.View(), "a create was sent", "wait a moment")
+	m = drive(t, m, first)
+	if n := e.srv.CreateCalls(); n != 1 {
+		t.Fatalf("%d create_runtime calls for a burst, want 1", n)
+	}
+	m = e.press(t, m, "N", "y")
+	if n := e.srv.RuntimesCreated(); n != 2 {
+		t.Fatalf("after the first create answered, the next was refused: %d created", n)
+	}
+}

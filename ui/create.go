@@ -166,7 +166,7 @@ func (m *Model) pickerStep(d *dialog, now time.Time) tea.Cmd {
 		nd.validate, nd.hint = api.ValidateID, "empty: Colab chooses the id"
 		m.ax.dlg = nd
 	case intentRuntimeID:
-		return m.startCreate(spec, it.version, d.input, now)
+		return m.submitCreate(spec, it.version, d.input, now)
 	}
 	return nil
 }
