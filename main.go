@@ -324,7 +324,7 @@ func connectDemo(ctx context.Context, lg logs) (*connection, error) {
 		srv.Close()
 		return nil, &exitError{exitFailure, err.Error()}
 	}
-	return owned(&connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: endpoint, account: "demo (embedded emulator)", close: func() { c.Close(); srv.Close() }}), nil
+	return owned(&connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: endpoint, account: "embedded emulator", close: func() { c.Close(); srv.Close() }}), nil
 }
 
 // demoHTTPClient sends the fixed bearer token the emulator expects.
