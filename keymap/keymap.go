@@ -306,7 +306,9 @@ func helpKeys(keys []string) string {
 
 // ShortHelp is the one-line help of the footer (help.KeyMap).
 func (k *KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.NewRuntime, k.DeleteRuntime, k.RunCode, k.Refresh, k.Help, k.Quit}
+	// Help and quit first: a narrow footer cuts from the end, and these
+	// two must always be found.
+	return []key.Binding{k.Help, k.Quit, k.NewRuntime, k.DeleteRuntime, k.RunCode, k.Refresh}
 }
 
 // FullHelp is the help shown by "?", in columns: navigation, panels, data,
