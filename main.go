@@ -277,6 +277,9 @@ func connectProfile(ctx context.Context, p state.Profile, from authOrigin, lg lo
 	if lg.log == nil {
 		lg = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
 	}
+	// Every record of this connection names its profile, so calls after a
+	// profile switch can be told apart in the log.
+	lg.log = lg.log.With("profile", p.Name)
 	if p.Credentials == state.CredentialsDemo {
 		return connectDemo(ctx, lg)
 	}

@@ -510,6 +510,9 @@ func TestLogFileRedactsEveryToken(t *testing.T) {
 			if _, ok := rec["duration"]; !ok {
 				t.Errorf("api call without duration: %s", ln)
 			}
+			if rec["profile"] != "default" {
+				t.Errorf("api call does not name its profile: %s", ln)
+			}
 			calls[rec["tool"].(string)+" "+rec["target"].(string)] = rec["outcome"].(string)
 		}
 	}
