@@ -49,9 +49,8 @@ type intent struct {
 type afterChoice struct {
 	deleteRuntime string             // delete this runtime (confirm first)
 	spec          api.RuntimeSpecKey // create with this spec (confirm first)
-	retry         bool               // re-send the identical create
-	op            int
-	close         bool // just close the dialog
+	resend        *createOp          // re-send this create, same requestId
+	close         bool               // just close the dialog
 }
 
 // actionState is the dashboard's state for actions. The Model holds it by
@@ -165,11 +164,14 @@ type createOp struct {
 	version   string
 	runtimeID string
 	started   time.Time
-	attempt   int
-	state     createState
-	retryAt   time.Time
-	lastErr   error
-	cancel    context.CancelFunc
+	// known holds the runtimes listed when the create started: after an
+	// unknown outcome, only a runtime not among them can be this one.
+	known   map[string]bool
+	attempt int
+	state   createState
+	retryAt time.Time
+	lastErr error
+	cancel  context.CancelFunc
 }
 
 func (m *Model) findCreate(id int) (int, *createOp) {
@@ -339,10 +341,12 @@ func (m *Model) onDialogKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 				return m.actionKeyFor(m.keys.DeleteRuntime, now)
 			}
 		case c.close:
-		case c.retry:
-			if _, op := m.findCreate(c.op); op != nil {
-				return m.sendCreate(op, now)
-			}
+		case c.resend != nil:
+			op := c.resend
+			op.attempt, op.started = 0, now
+			m.ax.creates = append(m.ax.creates, op)
+			m.setStatus(now, "re-sending the create of "+op.spec.String()+" with the same requestId…", false)
+			return m.sendCreate(op, now)
 		default:
 			m.openVersionStep(c.spec, now)
 		}

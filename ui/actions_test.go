@@ -811,3 +811,28 @@ func TestCreateBurstIsDebounced(t *testing.T) {
 		t.Fatalf("after the first create answered, the next was refused: %d created", n)
 	}
 }
+
+// Field case 2, slow side: the reply is lost while Colab is still creating
+// the runtime, so the re-list does not show it. The dashboard asks; the
+// re-send carries the same requestId and gets the one runtime, never a
+// second.
+func TestCreateOutcomeUnknownResendsSameRequest(t *testing.T) {
+	// Each create_runtime call waits 200 ms (then DEADLINE_EXCEEDED, the
+	// creation going on); the creation takes 600 ms; the first reply is
+	// lost.
+	e, m := emuModel(t, colabfake.Options{CreateDelay: 600 * time.Millisecond, CreateDeadline: 200 * time.Millisecond}, nil)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1})
+	m, cmd := startCreate(t, m, e, specT4)
+	m = drive(t, m, cmd)
+	if e.srv.RuntimesCreated() != 0 {
+		t.Fatal("the creation finished before the re-list; the test cannot see the question")
+	}
+	mustContain(t, m.View(), "outcome unknown", "re-send the identical request", "same requestId")
+	e.clk.add(DialogGrace + time.Millisecond)
+	m, cmd = update(m, keyMsg("enter"))
+	m = drive(t, m, cmd)
+	if n := e.srv.CreateCalls(); n < 2 || e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("%d create calls, %d runtimes created: want the one runtime", n, e.srv.RuntimesCreated())
+	}
+	mustContain(t, m.View(), "created")
+}

@@ -185,7 +185,11 @@ func (m *Model) openVersionStep(spec api.RuntimeSpecKey, now time.Time) {
 // row at once.
 func (m *Model) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
 	m.ax.nextOp++
-	op := &createOp{id: m.ax.nextOp, requestID: uuid.NewString(), spec: spec, version: version, runtimeID: runtimeID, started: now}
+	op := &createOp{id: m.ax.nextOp, requestID: uuid.NewString(), spec: spec, version: version, runtimeID: runtimeID, started: now,
+		known: map[string]bool{}}
+	for r := range m.snap.All() {
+		op.known[r.Name] = true
+	}
 	m.ax.creates = append(m.ax.creates, op)
 	ls := &LastSpec{Spec: spec, Version: version}
 	m.ax.lastSpec = ls
@@ -285,7 +289,7 @@ func (m *Model) onRuntimesListed(now time.Time) {
 		}
 		var found []string
 		for r := range m.snap.All() {
-			match := r.RuntimeSpec == op.spec && !r.FirstSeen.Before(op.started)
+			match := r.RuntimeSpec == op.spec && !op.known[r.Name]
 			if op.runtimeID != "" {
 				match = r.ID() == op.runtimeID
 			}
@@ -298,9 +302,31 @@ func (m *Model) onRuntimesListed(now time.Time) {
 		if len(found) > 0 {
 			m.setStatus(now, "create "+op.spec.String()+": outcome was unknown; found new runtime "+found[0]+" (not creating again)", false)
 		} else {
-			m.setStatus(now, "create "+op.spec.String()+": outcome unknown and no new runtime listed yet; press r to re-list before creating again", true)
+			m.offerResend(op, now)
 		}
 	}
+}
+
+// offerResend asks what to do with a create whose outcome is unknown and
+// whose runtime is not listed: Colab may still be creating it, so a new
+// create (a new requestId) could make a second runtime, while re-sending
+// the identical call (the same requestId) waits for or returns the one
+// runtime (colab-api.md §1.5).
+func (m *Model) offerResend(op *createOp, now time.Time) {
+	msg := "create " + op.spec.String() + ": outcome unknown and no new runtime listed yet"
+	if m.ax.dlg != nil { // never replace what the user is answering
+		m.setStatus(now, msg+"; press r to re-list before creating again", true)
+		return
+	}
+	d := newDialog(dlgChoice, now, "Create "+op.spec.String()+": outcome unknown", intent{kind: intentAfterCreate},
+		"The connection was lost after the request was sent, and the runtime is not listed yet:",
+		"Colab may still be creating it (and using compute units).")
+	d.items = []choiceItem{
+		{label: "re-send the identical request (same requestId: Colab returns the one runtime, never a second)"},
+		{label: "leave it (r re-lists; a runtime may still appear)"},
+	}
+	d.intent.next = []afterChoice{{resend: op}, {close: true}}
+	m.ax.dlg = d
 }
 
 // offerAfterCreate shows why a create failed and the next steps.
