@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/auth"
@@ -330,20 +331,10 @@ func connectDemo(ctx context.Context, lg logs) (*connection, error) {
 	return owned(&connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: endpoint, account: "embedded emulator", close: func() { c.Close(); srv.Close() }}), nil
 }
 
-// demoHTTPClient sends the fixed bearer token the emulator expects.
+// demoHTTPClient sends the fixed bearer token the emulator expects
+// (any non-empty token).
 func demoHTTPClient() *http.Client {
-	return &http.Client{Transport: bearer{token: "demo", base: http.DefaultTransport}}
-}
-
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
+	return &http.Client{Transport: &oauth2.Transport{Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "demo"})}}
 }
 
 // classify turns a failure into the command's exit code and one line:
