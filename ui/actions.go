@@ -99,19 +99,25 @@ type sessionPick struct {
 	at   time.Time
 }
 
-func newActionState(o Options) *actionState {
-	a := &actionState{deleting: map[string]time.Time{}, closing: map[string]bool{}, opening: map[string]bool{},
-		lastSession: map[string]sessionPick{}, closed: map[string]bool{}}
-	// The emulator's specs are not the account's: in demo mode the last
-	// spec lives in memory only, so a demo A100 never becomes the real
-	// account's quick re-create (N).
-	if o.Demo {
-		return a
+// newActionState starts the action state with the remembered last spec
+// (nil when none); reading it is the caller's I/O, never Update's.
+func newActionState(last *LastSpec) *actionState {
+	return &actionState{deleting: map[string]time.Time{}, closing: map[string]bool{}, opening: map[string]bool{},
+		lastSession: map[string]sessionPick{}, closed: map[string]bool{}, lastSpec: last}
+}
+
+// loadLastSpec reads the remembered spec for an account: none in demo mode
+// (the emulator's specs are not the account's, so a demo A100 never becomes
+// the real account's quick re-create), nil when there is none to read.
+func loadLastSpec(demo bool, dir string) *LastSpec {
+	if demo {
+		return nil
 	}
-	if ls, err := LoadLastSpec(o.StateDir); err == nil {
-		a.lastSpec = ls
+	ls, err := LoadLastSpec(dir)
+	if err != nil {
+		return nil
 	}
-	return a
+	return ls
 }
 
 // Messages of actions. Each names its target so a late answer lands on the

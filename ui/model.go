@@ -280,7 +280,7 @@ func New(o Options) Model {
 		tickGen: 1,
 		pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{}, manualRenew: map[string]bool{}, tokenLife: map[string]time.Duration{},
 		rowsDirty: true,
-		ax:        newActionState(o),
+		ax:        newActionState(loadLastSpec(o.Demo, o.StateDir)), // New is not Update: reading here is fine
 	}
 	now := m.now()
 	m.nextRefresh = now.Add(o.RefreshInterval)

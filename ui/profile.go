@@ -36,11 +36,12 @@ type profileState struct {
 
 // profileMsg is the answer of Options.Connect for a switch.
 type profileMsg struct {
-	seq  uint64
-	name string
-	svc  api.Service
-	info ConnInfo
-	err  error
+	seq      uint64
+	name     string
+	svc      api.Service
+	info     ConnInfo
+	lastSpec *LastSpec // read in the command, off the Update path
+	err      error
 }
 
 func (m *Model) openProfilePicker() {
@@ -90,7 +91,7 @@ func (m *Model) switchProfile(name string) tea.Cmd {
 	m.prof.seq++
 	m.prof.switching = name
 	m.setStatus(m.now(), "switching to profile "+name+"…", false)
-	seq, connect, ctx := m.prof.seq, m.opts.Connect, m.ctx
+	seq, connect, ctx, stateDir := m.prof.seq, m.opts.Connect, m.ctx, m.opts.StateDir
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -98,7 +99,10 @@ func (m *Model) switchProfile(name string) tea.Cmd {
 			}
 		}()
 		svc, info, err := connect(ctx, name)
-		return profileMsg{seq: seq, name: name, svc: svc, info: info, err: err}
+		if err != nil {
+			return profileMsg{seq: seq, name: name, err: err}
+		}
+		return profileMsg{seq: seq, name: name, svc: svc, info: info, lastSpec: loadLastSpec(info.Demo, stateDir)}
 	}
 }
 
@@ -129,12 +133,13 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	m.opts.Profile, m.opts.Endpoint, m.opts.Account, m.opts.Demo = msg.name, msg.info.Endpoint, msg.info.Account, msg.info.Demo
 	m.snap = state.New(state.Config{ExpiringThreshold: m.opts.ExpiringThreshold, GoneRetention: m.opts.GoneRetention})
 	m.pending = map[callKey]pendingCall{}
-	m.lastRenew = map[string]time.Time{}
+	m.lastRenew, m.tokenLife = map[string]time.Time{}, map[string]time.Duration{}
+	m.manualRenew, m.manualRef = map[string]bool{}, false
 	m.rows, m.selected, m.cursor, m.offset, m.sessCursor = nil, "", 0, 0, 0
 	m.filter, m.rowsDirty = "", true
 	// Dialogs, the revealed token and the run-code panel were about the
 	// old account; answers still on their way find nothing and are dropped.
-	m.ax = newActionState(m.opts)
+	m.ax = newActionState(msg.lastSpec)
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
 	m.setStatus(now, "profile "+msg.name, false)
 	m.recordEvent(now, "connect", msg.name, 0, nil)
