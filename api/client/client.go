@@ -68,8 +68,9 @@ type Options struct {
 	// Tests inject a fake. Default: a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
 
-	// ConnectTimeout bounds opening the MCP session (discover/initialize +
-	// tools/list). Default 30 s.
+	// ConnectTimeout bounds opening the MCP session (discover/initialize),
+	// and separately the tools/list that follows in the background.
+	// Default 30 s.
 	ConnectTimeout time.Duration
 	// ReadTimeout bounds one attempt of every tool but create_runtime and
 	// execute_code. Default 30 s.
@@ -476,7 +477,9 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 		defer close(cn.toolsDone)
 		lctx, cancel := context.WithTimeout(c.life, c.opts.ConnectTimeout)
 		defer cancel()
-		if f := c.listTools(ctx, lctx, cn); f != nil {
+		// lctx, not the first caller's ctx: that caller may give up, and
+		// its cancellation must not become every later call's error.
+		if f := c.listTools(lctx, cn); f != nil {
 			cn.toolsErr = f
 		}
 	}()
@@ -565,11 +568,11 @@ func (c *Client) logFailure(msg, tool string, attempt int, d time.Duration, f fa
 }
 
 // listTools fills cn's tool schemas from tools/list (colab-api.md §5 rule 6).
-func (c *Client) listTools(callerCtx, ctx context.Context, cn *conn) *failure {
+func (c *Client) listTools(ctx context.Context, cn *conn) *failure {
 	start := time.Now()
 	for t, err := range cn.cs.Tools(ctx, nil) {
 		if err != nil {
-			f := c.classify(callerCtx, ctx, "", c.opts.ConnectTimeout, nil, err)
+			f := c.classify(ctx, ctx, "", c.opts.ConnectTimeout, nil, err)
 			f.err.Message = "tools/list: " + f.err.Message
 			c.logFailure("mcp tools/list failed", "", 0, time.Since(start), f)
 			return &f

@@ -963,3 +963,20 @@ func TestFailedToolsListIsRetriedOnNextCall(t *testing.T) {
 		t.Fatalf("second CreateSession: %v %v", s, err)
 	}
 }
+
+// The background tools/list belongs to the connection, not to the call
+// that opened it: that caller giving up must not turn a later tools/list
+// failure into CANCELLED for everyone (which is never retried).
+func TestToolsListOutlivesFirstCaller(t *testing.T) {
+	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	c, _ := emuClient(t, ep, func(o *Options) { o.MaxAttempts = 2 })
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Method: "tools/list", Status: 503, Delay: 200 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := c.ListRuntimes(ctx); err != nil { // opens the connection; tools/list still under way
+		t.Fatal(err)
+	}
+	cancel()
+	if _, err := c.CreateSession(context.Background(), "runtimes/rt-t4demo7k2p", "s1"); err != nil {
+		t.Fatalf("CreateSession after the first caller left: %v", err)
+	}
+}
