@@ -127,7 +127,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDashboard(cmd.Context(), g, stderr)
+			return runDashboard(cmd.Context(), g)
 		},
 		// A broken config file stops every command before it starts.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -390,8 +390,10 @@ func statusCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return &exitError{exitFailure, err.Error()}
 			}
-			for name, serr := range ov.SessionErrors {
-				return classify(fmt.Errorf("list_sessions %s: %w", name, serr), conn.creds)
+			for _, rt := range ov.Runtimes { // in listed order, not map order
+				if serr := ov.SessionErrors[rt.Name]; serr != nil {
+					return classify(fmt.Errorf("list_sessions %s: %w", rt.Name, serr), conn.creds)
+				}
 			}
 			return nil
 		},
@@ -433,7 +435,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.StringVar(&addr, "addr", "127.0.0.1:8089", "loopback address to listen on (port 0 picks a free one)")
 	f.DurationVar(&o.TokenTTL, "token-ttl", colabfake.DefaultTokenTTL, "proxy-token lifetime")
 	f.DurationVar(&o.CreateDelay, "create-delay", 3*time.Second, "how long create_runtime takes")
-	f.DurationVar(&o.Latency, "latency", 0, "delay added to every tool call")
+	f.DurationVar(&o.Latency, "latency", 0, "delay added to every MCP request (handshake, tools/list, tools/call)")
 	f.StringVar(&o.Seed, "seed", colabfake.SeedDemo, "starting data: demo or empty")
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
@@ -444,7 +446,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 // runDashboard opens the interactive dashboard. Without credentials it
 // shows what was tried and how to fix it, with a key to continue in demo
 // mode.
-func runDashboard(ctx context.Context, g globalFlags, stderr io.Writer) error {
+func runDashboard(ctx context.Context, g globalFlags) error {
 	if !ui.IsTerminal(os.Stdout) {
 		return &exitError{exitUsage, strings.TrimPrefix(ui.NotATerminalMessage, "colabdash: ")}
 	}

@@ -189,7 +189,8 @@ func (c ConnectionInfo) LogValue() slog.Value {
 		slog.Time("expireTime", c.ExpireTime))
 }
 
-// LoggingService wraps svc so every call is logged at info level as "api
+// LoggingService wraps svc so every call is logged (at info level, warn on
+// failure) as "api
 // call" with tool (the MCP tool name), target (the runtime or session name,
 // "" for account-wide tools), duration and outcome ("ok" or the canonical
 // error code such as FAILED_PRECONDITION), plus error (the one-line error

@@ -248,7 +248,7 @@ type ExecuteCodeResult struct {
 	RichOutputs        []RichOutput  `json:"richOutputs,omitempty"`
 }
 
-// ExecuteError is ExecuteCodeResult.Error: the exception the code raised
+// ExecuteError is ExecuteCodeResult.ExecutionError: the exception the code raised
 // (colab-api.md §2.7). Traceback frames may contain ANSI colour codes.
 type ExecuteError struct {
 	Name      string   `json:"name,omitempty"`

@@ -1,6 +1,7 @@
 // Package keymap holds every dashboard action as a key.Binding with help
 // text, grouped for the help view. Bindings can be changed at run time with
-// Rebind (for a later config file); the help then shows the effective keys.
+// Rebind (main does, from the config file's keys); the help then shows the
+// effective keys.
 package keymap
 
 import (

@@ -182,9 +182,6 @@ func New(cfg Config) *Snapshot {
 	return &Snapshot{cfg: cfg.withDefaults(), runtimes: map[string]*Runtime{}, owned: map[string]struct{}{}}
 }
 
-// Config returns the effective configuration (defaults filled in).
-func (s *Snapshot) Config() Config { return s.cfg }
-
 // Version increases whenever the set of runtimes or anything that sorting
 // or filtering reads changes; callers cache Rows by it.
 func (s *Snapshot) Version() uint64 { return s.version }

@@ -34,10 +34,14 @@ const (
 	ClipboardOSC52
 )
 
-// SystemClipboardCopy is SystemClipboard that also says which way worked:
-// ClipboardNative when the native clipboard took the text (OSC 52 is
-// written too), ClipboardOSC52 when only the escape sequence could be
-// written. The error (non-nil only when neither could be written) joins
+// SystemClipboardCopy copies text with an OSC 52 escape sequence written
+// to the controlling terminal (/dev/tty, else stderr), so it works over
+// SSH; inside tmux ($TMUX set) or GNU screen (TERM screen*) the sequence is
+// wrapped for them to pass on. It also tries the native clipboard
+// (github.com/atotto/clipboard: pbcopy, xclip/xsel/wl-copy, Windows), and
+// says which way worked: ClipboardNative when the native clipboard took the
+// text (OSC 52 is written too), ClipboardOSC52 when only the escape
+// sequence could be written. The error (non-nil only when neither could be written) joins
 // both failures. The text is never logged.
 func SystemClipboardCopy(text string) (ClipboardMethod, error) {
 	oscErr := writeOSC52(text)
@@ -49,17 +53,6 @@ func SystemClipboardCopy(text string) (ClipboardMethod, error) {
 		return ClipboardOSC52, nil
 	}
 	return ClipboardOSC52, errors.Join(oscErr, nativeErr)
-}
-
-// SystemClipboard copies text with an OSC 52 escape sequence written to the
-// controlling terminal (/dev/tty, else stderr), so it works over SSH; inside
-// tmux ($TMUX set) or GNU screen (TERM screen*) the sequence is wrapped for
-// them to pass on. It also tries the native clipboard
-// (github.com/atotto/clipboard: pbcopy, xclip/xsel/wl-copy, Windows).
-// It fails only when both ways failed. The text is never logged.
-func SystemClipboard(text string) error {
-	_, err := SystemClipboardCopy(text)
-	return err
 }
 
 // writeOSC52 writes text as an OSC 52 sequence to the controlling

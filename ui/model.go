@@ -36,8 +36,9 @@ const (
 	MaxBackoff = 5 * time.Minute
 	// DefaultCallTimeout bounds each API call (30 s).
 	DefaultCallTimeout = 30 * time.Second
-	// DefaultRenewLead is how long before expireTime a proxy token is
-	// renewed (5 min; Options.RenewLead).
+	// DefaultRenewLead is the --renew-lead default: how long before
+	// expireTime a proxy token is renewed (5 min). Options.RenewLead
+	// itself defaults to ExpiringThreshold.
 	DefaultRenewLead = 5 * time.Minute
 	// RenewRetry is the longest pause before retrying a failed or
 	// unhelpful proxy token renewal (get_runtime) of one runtime (30 s).
@@ -64,7 +65,7 @@ type Options struct {
 	// (default 30 s, minimum 5 s).
 	RefreshInterval time.Duration
 	// ExpiringThreshold: a proxy token with at most this much left shows
-	// EXPIRING and is renewed with get_runtime (default 5 min).
+	// EXPIRING (default 5 min). When it is renewed follows RenewLead.
 	ExpiringThreshold time.Duration
 	// NoAutoRenew turns automatic proxy-token renewal off (config
 	// autoRenew: false); refresh (r) still lists fresh tokens.
@@ -103,8 +104,8 @@ type Options struct {
 	// lives less than RenewLead is still renewed before it lapses.
 	RenewLead time.Duration
 	// ReadOnly disables every action that changes something on Colab
-	// (create, delete, sessions, run code, renew now) and hides it from
-	// the help (the --readonly flag).
+	// (create, delete, sessions, run code) and hides it from the help (the
+	// --readonly flag); renewing a token (get_runtime) only reads and stays.
 	ReadOnly bool
 	// StateDir is where the last used runtimeSpec is remembered
 	// (LastSpecFile); "" remembers nothing across runs. main passes
@@ -116,8 +117,9 @@ type Options struct {
 	// defaultRuntimeSpec); the zero value starts on the first eligible
 	// choice.
 	DefaultSpec api.RuntimeSpecKey
-	// Clipboard copies text (default SystemClipboard: OSC 52 plus the
-	// native clipboard). Tests inject a recorder. A copy through it is
+	// Clipboard copies text (when it and CopyTo are nil,
+	// SystemClipboardCopy: OSC 52 plus the native clipboard). Tests inject
+	// a recorder. A copy through it is
 	// reported as reaching the clipboard.
 	Clipboard func(text string) error
 	// CopyTo, when set, copies text and says which way worked; it takes
@@ -368,7 +370,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.help.Width = msg.Width
 		m.scroll()
 	case tickMsg:
 		if msg.gen != m.tickGen {
@@ -649,20 +650,19 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		m.openProfilePicker()
 	case key.Matches(k, keys.Events):
 		m.showEvents, m.events.offset = true, 0
-		m.showHelp, m.help.ShowAll = false, false
+		m.showHelp = false
 	case key.Matches(k, keys.Quit):
 		m.cancel()
 		return tea.Quit
 	case key.Matches(k, keys.Help):
 		m.showHelp = !m.showHelp
-		m.help.ShowAll = m.showHelp
 		m.helpOffset = 0
 	case key.Matches(k, keys.Back):
 		// One thing per esc, the most specific first: help, the filter,
 		// the expanded details, then the status message.
 		switch {
 		case m.showHelp:
-			m.showHelp, m.help.ShowAll = false, false
+			m.showHelp = false
 		case m.filter != "":
 			m.filter, m.rowsDirty = "", true
 		case m.showDetails:

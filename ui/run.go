@@ -53,7 +53,7 @@ var ErrPanicked = errors.New("colabdash crashed (internal error); the terminal w
 // returns an error wrapping ErrPanicked (exit non-zero). The dashboard's own
 // API commands recover panics themselves and show them as call errors, so
 // the program keeps running. Goroutines started outside Bubble Tea must
-// recover on their own (see SafeSend). extra options are appended to
+// recover on their own (the dashboard starts none). extra options are appended to
 // tea.WithAltScreen() and tea.WithFPS(RenderFPS).
 func Run(model tea.Model, extra ...tea.ProgramOption) (tea.Model, error) {
 	p := tea.NewProgram(model, programOptions(extra...)...)
@@ -75,25 +75,6 @@ const RenderFPS = 20
 // frame rate, then extra.
 func programOptions(extra ...tea.ProgramOption) []tea.ProgramOption {
 	return append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(RenderFPS)}, extra...)
-}
-
-// PanicMsg is sent by SafeSend when its function panicked.
-type PanicMsg struct{ Err error }
-
-// SafeSend runs fn in a new goroutine and sends its message to p; a panic in
-// fn is recovered and sent as a PanicMsg instead of killing the process with
-// the terminal in raw mode. A nil message is not sent.
-func SafeSend(p *tea.Program, fn func() tea.Msg) {
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				p.Send(PanicMsg{Err: fmt.Errorf("internal error: %v", r)})
-			}
-		}()
-		if msg := fn(); msg != nil {
-			p.Send(msg)
-		}
-	}()
 }
 
 // AuthErrorInfo describes a failure to find usable Google credentials, for

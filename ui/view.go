@@ -44,9 +44,10 @@ func (m Model) layout() layout {
 	return l
 }
 
-// View renders the frame. Its cost follows the visible rows, not the number
-// of runtimes: rows are sorted and filtered in Update, and only the visible
-// window is drawn. No line is wider than the terminal.
+// View renders the frame. Rows are sorted and filtered in Update and only
+// the visible window is drawn, so rendering follows the visible rows; only
+// the header's runtime counts walk the whole list. No line is wider than
+// the terminal.
 func (m Model) View() string {
 	l := m.layout()
 	if l.tooSmall {

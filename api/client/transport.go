@@ -76,7 +76,7 @@ func traceFrom(ctx context.Context) *attemptTrace {
 }
 
 // connectTrace travels in the context of one connect (discover, then the
-// initialize fallback, then tools/list). Once a request failed for a reason
+// initialize fallback; tools/list follows in the background without it). Once a request failed for a reason
 // the next request would meet too (a token that cannot be fetched, 401,
 // 403), the rest of the connect fails at once instead of hitting the token
 // endpoint or the server again.
