@@ -287,12 +287,7 @@ func toolError(tool, text string) *api.Error {
 	return e
 }
 
-var secretJSON = regexp.MustCompile(`(?i)("(?:token|access_token|refresh_token|id_token)"\s*:\s*")[^"]*"`)
-var bearer = regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]+|ya29\.[A-Za-z0-9._-]+`)
-
 // redact removes proxy tokens and OAuth tokens from a raw body before it is
-// logged.
-func redact(s string) string {
-	s = secretJSON.ReplaceAllString(s, `$1[redacted]"`)
-	return bearer.ReplaceAllString(s, "${1}[redacted]")
-}
+// logged, with the patterns of api.Redactor (a nil one knows no literal
+// secrets but still applies them).
+func redact(s string) string { return (*api.Redactor)(nil).Redact(s) }
