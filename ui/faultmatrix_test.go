@@ -592,7 +592,7 @@ var fieldCaseRows = map[int][]string{
 	22: {"ui/ui_test.go:TestNoLineWiderThanTerminal", "ui/ui_test.go:TestResizeRelayout"},
 	23: {"ui/ui_test.go:TestResizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
 	25: {"ui/ui_test.go:TestNoColorAndNoSecrets", "ui/ui_test.go:TestNoColorFromEnv"},
-	26: {"ui/ui_test.go:TestServicePanicBecomesError", "main_test.go:TestDashboardWithoutTerminal"},
+	26: {"ui/ui_test.go:TestServicePanicBecomesError", "ui/cli/main_test.go:TestDashboardWithoutTerminal"},
 	28: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh"},
 }
 

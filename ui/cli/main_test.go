@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -25,7 +25,7 @@ import (
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui"
 )
 
@@ -243,7 +243,7 @@ func binary(t *testing.T) string {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "colabdash")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/colabdash/colabdash")
 	cmd.Env = initialEnv // the real HOME, so the build cache is warm
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -407,8 +407,8 @@ func TestUnknownProfileIsUsageError(t *testing.T) {
 // Key bindings from the config replace the defaults and are what the help
 // view shows and what the dashboard obeys.
 func TestConfigKeysReachHelpView(t *testing.T) {
-	s, err := state.ParseSettings("c.yaml", []byte("keys:\n  refresh: [f5, ctrl+r]\n  quit: Q\n  help: h\n"),
-		state.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+	s, err := config.ParseSettings("c.yaml", []byte("keys:\n  refresh: [f5, ctrl+r]\n  quit: Q\n  help: h\n"),
+		config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -568,7 +568,7 @@ func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
 	}
 	tok := writeFile(t, filepath.Join(home, "tok"), "ya29.profile-switch-token\n")
 	cfg := fmt.Sprintf("profile: alpha\nprofiles:\n  alpha:\n    accessTokenFile: %s\n    endpoint: %s\n  bravo:\n    accessTokenFile: %s\n    endpoint: %s\n", tok, endA, tok, endB)
-	s, err := state.ParseSettings("c.yaml", []byte(cfg), state.SettingsOptions{Actions: keymap.Actions()})
+	s, err := config.ParseSettings("c.yaml", []byte(cfg), config.SettingsOptions{Actions: keymap.Actions()})
 	if err != nil {
 		t.Fatal(err)
 	}

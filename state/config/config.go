@@ -1,4 +1,8 @@
-package state
+// Package config reads colabdash's YAML config file (settings, profiles, key
+// bindings) and renders the settings in effect with where each value came
+// from. Precedence (flag > environment > file > default) is resolved by the
+// command package; this package holds the parsed values and their origins.
+package config
 
 import (
 	"errors"
@@ -19,6 +23,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
 )
 
 // Defaults and limits of Settings (the config file).
@@ -127,8 +132,8 @@ type Settings struct {
 func DefaultSettings() *Settings {
 	return &Settings{
 		RefreshInterval:    DefaultRefreshInterval,
-		ExpiryWarning:      DefaultExpiringThreshold,
-		RenewLead:          DefaultExpiringThreshold,
+		ExpiryWarning:      state.DefaultExpiringThreshold,
+		RenewLead:          state.DefaultExpiringThreshold,
 		AutoRenew:          true,
 		DefaultRuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard},
 		Theme:              ThemeAuto,

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui"
+)
+
+func statusCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
+	var asJSON, showTokens bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Print the tier, runtimes, sessions and token time left, then exit",
+		Long: "status calls get_subscription, list_runtimes and list_sessions for every runtime (concurrently)\n" +
+			"and prints a table, or JSON with --json. Proxy tokens are printed only with --show-tokens.\n" +
+			"Exit codes: 0 ok, 2 usage, 3 credentials or permission, 4 any other API or network failure.",
+		Example: "  colabdash status --demo\n  colabdash status --json | jq '.runtimes[].tokenExpiresInSeconds'\n" +
+			"  colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			conn, err := connect(cmd.Context(), *g)
+			if err != nil {
+				return classify(err, nil)
+			}
+			defer conn.close()
+			ov, err := api.LoadOverview(cmd.Context(), conn.svc)
+			if err != nil {
+				return classify(err, conn.creds)
+			}
+			now := time.Now()
+			if asJSON {
+				err = ui.WriteStatusJSON(stdout, ui.NewStatusReport(ov, now, showTokens))
+			} else {
+				err = ui.WriteStatusTable(stdout, ov, now, showTokens)
+			}
+			if err != nil {
+				return &exitError{exitFailure, err.Error()}
+			}
+			for _, rt := range ov.Runtimes { // in listed order, not map order
+				if serr := ov.SessionErrors[rt.Name]; serr != nil {
+					return classify(fmt.Errorf("list_sessions %s: %w", rt.Name, serr), conn.creds)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (shape documented in README)")
+	cmd.Flags().BoolVar(&showTokens, "show-tokens", false, "include the proxy tokens (secrets!) in the output")
+	return cmd
+}
+
+func emulatorCmd(stdout io.Writer) *cobra.Command {
+	var (
+		addr string
+		o    colabfake.Options
+	)
+	cmd := &cobra.Command{
+		Use:   "emulator",
+		Short: "Serve the embedded Colab MCP emulator on loopback",
+		Long: "emulator serves a Colab MCP server (all ten tools, proxy tokens that expire, quotas) on a\n" +
+			"loopback address until interrupted. It accepts any non-empty bearer token.",
+		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
+			"  echo fake > token.txt; colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Seed != colabfake.SeedDemo && o.Seed != colabfake.SeedEmpty {
+				return &exitError{exitUsage, fmt.Sprintf("--seed must be %q or %q, not %q", colabfake.SeedDemo, colabfake.SeedEmpty, o.Seed)}
+			}
+			srv, endpoint, err := colabfake.Start(cmd.Context(), addr, o)
+			if err != nil {
+				return &exitError{exitUsage, err.Error()}
+			}
+			defer srv.Close()
+			fmt.Fprintln(stdout, endpoint)
+			fmt.Fprintf(stdout, "Colab emulator serving on %s (any non-empty bearer token is accepted; Ctrl+C stops it)\n", endpoint)
+			<-cmd.Context().Done()
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:8089", "loopback address to listen on (port 0 picks a free one)")
+	f.DurationVar(&o.TokenTTL, "token-ttl", colabfake.DefaultTokenTTL, "proxy-token lifetime")
+	f.DurationVar(&o.CreateDelay, "create-delay", 3*time.Second, "how long create_runtime takes")
+	f.DurationVar(&o.Latency, "latency", 0, "delay added to every MCP request (handshake, tools/list, tools/call)")
+	f.StringVar(&o.Seed, "seed", colabfake.SeedDemo, "starting data: demo or empty")
+	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
+	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
+	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
+	return cmd
+}

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/auth"
+	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui"
+)
+
+// runDashboard opens the interactive dashboard. Without credentials it
+// shows what was tried and how to fix it, with a key to continue in demo
+// mode.
+func runDashboard(ctx context.Context, g globalFlags) error {
+	if !ui.IsTerminal(os.Stdout) {
+		return &exitError{exitUsage, strings.TrimPrefix(ui.NotATerminalMessage, "colabdash: ")}
+	}
+	noColor := ui.NoColorFromEnv()
+	ui.ConfigureColor(noColor)
+	conn, err := connect(ctx, g)
+	if err != nil {
+		var ae *auth.Error
+		if !errors.As(err, &ae) {
+			return classify(err, nil)
+		}
+		info := authScreen(ae, noColor)
+		info.Keymap = g.keys
+		final, runErr := ui.Run(ui.NewAuthError(info))
+		if runErr != nil {
+			return &exitError{exitFailure, runErr.Error()}
+		}
+		if m, ok := final.(ui.AuthErrorModel); !ok || !m.WantsDemo() {
+			// Printed on the normal screen, where a long login command can
+			// be copied whole.
+			return classify(err, nil)
+		}
+		if conn, err = connectDemo(ctx, g.logs); err != nil {
+			return err
+		}
+		g.demo, g.profile = true, g.settings.Profiles[config.ProfileDemo]
+	}
+	defer conn.close()
+	o := dashboardOptions(g)
+	o.Service, o.Endpoint, o.Account, o.Demo, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, g.demo, noColor, ctx
+	o.ReadOnly, o.StateDir = g.readOnly, ui.DefaultStateDir()
+	if g.changed("renew-lead") {
+		o.RenewLead = g.renewLead // the flag beats the config file
+	}
+	if o.Theme == config.ThemeAuto {
+		o.Theme = ui.ThemeDark // irrelevant without colour: never query the terminal
+		if !noColor {
+			o.Theme = ui.DetectTheme() // bounded wait, before Bubble Tea owns the terminal
+		}
+	}
+	final, err := ui.Run(ui.New(o))
+	if m, ok := final.(ui.Model); ok && m.Service() != nil {
+		m.Service().Close() // the last profile's connection
+	}
+	if err != nil {
+		return &exitError{exitFailure, err.Error()}
+	}
+	return nil
+}
+
+// dashboardOptions carries the config's settings into the dashboard.
+func dashboardOptions(g globalFlags) ui.Options {
+	s := g.settings
+	return ui.Options{
+		RefreshInterval:   s.RefreshInterval,
+		ExpiringThreshold: s.ExpiryWarning,
+		RenewLead:         s.RenewLead,
+		NoAutoRenew:       !s.AutoRenew,
+		DefaultSpec:       s.DefaultRuntimeSpec,
+		Keymap:            g.keys,
+		Theme:             g.themeName(),
+		Profile:           g.profile.Name,
+		Profiles:          s.ProfileNames(),
+		Redact:            g.logs.red.Redact,
+		Connect: func(ctx context.Context, name string) (api.Service, ui.ConnInfo, error) {
+			p, ok := s.Profiles[name]
+			if !ok {
+				return nil, ui.ConnInfo{}, fmt.Errorf("profile %q is not defined", name)
+			}
+			c, err := connectProfile(ctx, p, profileAuthOrigin(s, p), g.logs)
+			if err != nil {
+				return nil, ui.ConnInfo{}, errors.New(classify(err, nil).msg)
+			}
+			return c.svc, ui.ConnInfo{Endpoint: c.endpoint, Account: c.account, Demo: p.Credentials == config.CredentialsDemo}, nil
+		},
+	}
+}
+
+// authScreen says what was tried and how to fix it, the login command on a
+// line of its own so it can be copied whole.
+func authScreen(ae *auth.Error, noColor bool) ui.AuthErrorInfo {
+	info := ui.AuthErrorInfo{Headline: ae.Error(), Tried: ae.Tried, NoColor: noColor}
+	if ae.Kind == auth.KindNoCredentials {
+		info.Headline = "No Google credentials found"
+		info.Fix = []string{
+			"Sign in with the Colab scope (Application Default Credentials):",
+			"  gcloud auth application-default login \\",
+			"    --scopes=" + auth.ColabScope + "," + auth.CloudPlatformScope,
+			"or pass --credentials FILE (authorized_user or service_account JSON),",
+			"or pass --access-token-file FILE (a bearer token).",
+		}
+		return info
+	}
+	if ae.Fix != "" {
+		info.Fix = []string{ae.Fix}
+	}
+	return info
+}
