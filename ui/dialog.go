@@ -6,6 +6,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // DialogGrace is how long a dialog ignores keys after it opened (350 ms), so
@@ -163,9 +165,11 @@ func (d *dialog) lines(st styles, w int) []string {
 	inner := min(max(w-4, 20), 72)
 	var out []string
 	add := func(s string) { out = append(out, s) }
-	add(st.bold.Render(d.title))
+	// Titles, bodies, inputs and items may quote the server, a file or a
+	// paste: all of it goes through termtext here.
+	add(st.bold.Render(termtext.Line(d.title)))
 	for _, b := range d.body {
-		for _, ln := range strings.Split(ansi.Wordwrap(b, inner, ""), "\n") {
+		for _, ln := range strings.Split(ansi.Wordwrap(termtext.Block(b), inner, ""), "\n") {
 			add(ln)
 		}
 	}
@@ -175,14 +179,14 @@ func (d *dialog) lines(st styles, w int) []string {
 		add(st.bold.Render("y") + " confirm · any other key cancels")
 	case dlgTyped:
 		add("")
-		add("type " + st.bold.Render(d.want) + " and press enter (esc cancels)")
-		add("> " + d.input + "█")
+		add("type " + st.bold.Render(termtext.Line(d.want)) + " and press enter (esc cancels)")
+		add(inputLine("> ", termtext.Line(d.input), inner))
 		if d.mismatch {
-			add(st.errText.Render("✕ type " + d.want + " to confirm"))
+			add(st.errText.Render("✕ type " + termtext.Line(d.want) + " to confirm"))
 		}
 	case dlgInput:
 		add("")
-		add("> " + d.input + "█")
+		add(inputLine("> ", termtext.Line(d.input), inner))
 		switch p := d.problem(); {
 		case p != "":
 			// Wrapped, not cut: the rule broken is the end of the line.
@@ -190,16 +194,16 @@ func (d *dialog) lines(st styles, w int) []string {
 				add(st.errText.Render(ln))
 			}
 		case d.input == "" && d.hint != "":
-			add(st.dim.Render(d.hint))
+			add(st.dim.Render(termtext.Line(d.hint)))
 		default:
 			add(st.dim.Render("✓ valid"))
 		}
 		add(st.dim.Render("enter continue · esc " + d.escWord()))
 	case dlgChoice:
 		for i, it := range d.items {
-			line := "  " + it.label
+			line := "  " + termtext.Line(it.label)
 			if it.note != "" {
-				line += "  " + it.note
+				line += "  " + termtext.Line(it.note)
 			}
 			switch {
 			case it.disabled:

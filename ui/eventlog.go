@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
+
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // EventLogSize is how many events the in-app event log keeps (the oldest
@@ -92,7 +94,7 @@ func (m Model) eventLines(w, n int) []string {
 	}
 	var body []string
 	for _, e := range evs {
-		target := e.Target
+		target := termtext.Line(e.Target)
 		if target == "" {
 			target = "–"
 		}
@@ -103,7 +105,7 @@ func (m Model) eventLines(w, n int) []string {
 		}
 		body = append(body, line+outcome+"  "+target)
 		if e.Err != nil {
-			text := m.redact(e.Err.Error())
+			text := termtext.Line(m.redact(e.Err.Error()))
 			for _, wl := range strings.Split(ansi.Wrap(text, max(w-6, 10), " /"), "\n") {
 				body = append(body, m.st.dim.Render("      "+wl))
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // MaxExecReattach bounds the dashboard's re-sends of one execute_code with
@@ -277,8 +278,16 @@ func (m Model) execView(now time.Time, w, n int) []string {
 	}
 	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) + m.st.dim.Render(" · esc back (runs keep going)")}
 	var body []string
+	// Everything below from the server (and the code, typed or pasted)
+	// goes through termtext: output keeps its lines, never its controls.
 	for _, r := range p.runs {
-		body = append(body, m.st.bold.Render("In: ")+r.code)
+		for i, ln := range splitLines(termtext.Block(r.code)) {
+			if i == 0 {
+				body = append(body, m.st.bold.Render("In: ")+ln)
+			} else {
+				body = append(body, "    "+ln)
+			}
+		}
 		if !r.done {
 			line := "  running… " + state.FormatCountdown(now.Sub(r.started))
 			if r.attempt > 1 {
@@ -292,19 +301,22 @@ func (m Model) execView(now time.Time, w, n int) []string {
 			continue
 		}
 		res := r.res
-		for _, ln := range splitLines(res.Stdout) {
+		for _, ln := range splitLines(termtext.Output(res.Stdout)) {
 			body = append(body, "  "+ln)
 		}
-		for _, ln := range splitLines(res.Stderr) {
+		for _, ln := range splitLines(termtext.Output(res.Stderr)) {
 			body = append(body, m.st.warn.Render("  stderr: "+ln))
 		}
-		if res.Result != "" {
-			body = append(body, "  Out: "+res.Result)
+		for i, ln := range splitLines(termtext.Output(res.Result)) {
+			if i == 0 {
+				ln = "Out: " + ln
+			}
+			body = append(body, "  "+ln)
 		}
 		if e := res.ExecutionError; e != nil {
-			body = append(body, m.st.errText.Render("  "+e.Name+": "+e.Value))
+			body = append(body, m.st.errText.Render("  "+termtext.Line(e.Name)+": "+termtext.Line(e.Value)))
 			for _, tb := range e.Traceback {
-				for _, ln := range splitLines(ansi.Strip(tb)) {
+				for _, ln := range splitLines(termtext.Output(tb)) {
 					body = append(body, m.st.dim.Render("    "+ln))
 				}
 			}
@@ -314,7 +326,7 @@ func (m Model) execView(now time.Time, w, n int) []string {
 		}
 		if e := res.ExecutionError; e != nil {
 			// The code raised: the run failed, whatever it printed before.
-			body = append(body, m.st.errText.Render("  ✕ "+orWord(e.Name, "error")))
+			body = append(body, m.st.errText.Render("  ✕ "+orWord(termtext.Line(e.Name), "error")))
 		} else {
 			body = append(body, m.st.dim.Render("  ✓ done"))
 		}
@@ -325,17 +337,18 @@ func (m Model) execView(now time.Time, w, n int) []string {
 	for _, ln := range body {
 		wrapped = append(wrapped, strings.Split(ansi.Hardwrap(ln, w, true), "\n")...)
 	}
-	room := n - 3
+	in := inputLines(p.input, w, max(1, (n-4)/2))
+	room := n - 1 - len(in) // the title above
 	end := len(wrapped) - max(0, min(p.scroll, len(wrapped)-room))
 	shown := wrapped[max(0, end-room):end]
 	if end < len(wrapped) && len(shown) > 0 {
 		shown[len(shown)-1] = m.st.dim.Render(fmt.Sprintf("  ↓ %s below (pgdn)", itoaPlural(len(wrapped)-end, "newer line")))
 	}
 	out = append(out, shown...)
-	for len(out) < n-2 {
+	for len(out) < n-len(in) {
 		out = append(out, "")
 	}
-	out = append(out, "", inputLine(">>> ", p.input, w))
+	out = append(out, in...)
 	for i := range out {
 		out[i] = ansi.Truncate(out[i], w, "…")
 	}
@@ -346,6 +359,29 @@ func (m Model) execView(now time.Time, w, n int) []string {
 // less one line of overlap.
 func (m Model) execPage() int {
 	return max(1, m.layout().h-4-3-1)
+}
+
+// inputLines renders the run-code input (which may hold several lines, a
+// paste keeps its newlines) in at most maxLines lines of width w: ">>> "
+// before the first line, "... " before the others, the cursor after the
+// last; when the input has more lines the last maxLines are shown. It
+// starts with an empty line that separates it from the output.
+func inputLines(input string, w, maxLines int) []string {
+	lines := strings.Split(termtext.Block(input), "\n")
+	first := max(0, len(lines)-maxLines)
+	out := []string{""}
+	for i := first; i < len(lines); i++ {
+		prompt := "... "
+		if i == 0 {
+			prompt = ">>> "
+		}
+		if i == len(lines)-1 {
+			out = append(out, inputLine(prompt, lines[i], w))
+		} else {
+			out = append(out, prompt+termtext.Cut(lines[i], w-len(prompt)))
+		}
+	}
+	return out
 }
 
 // inputLine renders the prompt, the input and the cursor (█, always at the

@@ -22,6 +22,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // Defaults and limits of Options.
@@ -382,7 +383,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case profileMsg:
 		cmd = m.onProfile(msg)
 	case tea.KeyMsg:
-		cmd = m.onKeys(msg)
+		if msg, ok := m.cleanKey(msg); ok {
+			cmd = m.onKeys(msg)
+		}
 	default:
 		cmd, _ = m.onActionMsg(msg)
 	}
@@ -559,6 +562,23 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// cleanKey makes typed and pasted text safe before any routing, so every
+// input field gets clean text by construction (termtext.Input): controls
+// and escape sequences are dropped; a CR becomes a newline in the run-code
+// input, the one field that takes several lines. ok is false when nothing
+// is left (a paste of controls only).
+func (m *Model) cleanKey(k tea.KeyMsg) (_ tea.KeyMsg, ok bool) {
+	if k.Type != tea.KeyRunes {
+		return k, true
+	}
+	multiline := m.ax.exec != nil && m.ax.exec.open && m.ax.dlg == nil
+	s := string(k.Runes)
+	if c := termtext.Input(s, multiline); c != s {
+		k.Runes = []rune(c)
+	}
+	return k, len(k.Runes) > 0
 }
 
 // onKeys splits runes that arrived in one read (fast typing, a held key,

@@ -10,6 +10,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // ConnInfo is what the header shows about a connection made by
@@ -166,7 +168,7 @@ func (m Model) profilePickerLines() []string {
 		if i == m.prof.cursor {
 			line = "› "
 		}
-		line += p
+		line += termtext.Line(p)
 		if p == m.opts.Profile {
 			line += " (active)"
 		}

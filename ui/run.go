@@ -14,6 +14,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // NoColorFromEnv reports whether the NO_COLOR environment variable is set
@@ -152,7 +153,9 @@ func (m AuthErrorModel) View() string {
 	k := m.info.Keymap
 	// The keys come right under the headline so they stay on screen at the
 	// smallest size; the details follow.
-	b.WriteString(m.st.errText.Render("✕ "+m.info.Headline) + "\n")
+	// The headline, what was tried and the fix quote files and the
+	// environment: termtext.Line makes them inert.
+	b.WriteString(m.st.errText.Render("✕ "+termtext.Line(m.info.Headline)) + "\n")
 	b.WriteString(m.st.bold.Render(k.Demo.Help().Key) + " continue in demo mode (embedded emulator) · " +
 		m.st.bold.Render(k.Quit.Help().Key) + " quit (the fix is printed again on quit)\n\n")
 	if m.info.Err != nil {
@@ -161,14 +164,14 @@ func (m AuthErrorModel) View() string {
 	if len(m.info.Tried) > 0 {
 		b.WriteString(m.st.bold.Render("Tried:") + "\n")
 		for _, t := range m.info.Tried {
-			b.WriteString("  • " + t + "\n")
+			b.WriteString("  • " + termtext.Line(t) + "\n")
 		}
 		b.WriteString("\n")
 	}
 	if len(m.info.Fix) > 0 {
 		b.WriteString(m.st.bold.Render("To fix:") + "\n")
 		for _, f := range m.info.Fix {
-			b.WriteString("  " + f + "\n")
+			b.WriteString("  " + termtext.Line(f) + "\n")
 		}
 	}
 	wrapped := lipgloss.NewStyle().Width(w).Render(b.String())
@@ -179,5 +182,5 @@ func (m AuthErrorModel) View() string {
 	if m.height > 0 && len(lines) > m.height {
 		lines = lines[:m.height]
 	}
-	return strings.Join(lines, "\n")
+	return termtext.Frame(strings.Join(lines, "\n"))
 }

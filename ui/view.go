@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // layout is the geometry of one frame.
@@ -89,7 +90,10 @@ func (m Model) View() string {
 		}
 		b.WriteString(ansi.Truncate(ln, l.w, "…"))
 	}
-	return b.String()
+	// Every cell below was made safe where it was built; the frame is
+	// filtered once more so a missed path can only lose characters, never
+	// drive the terminal.
+	return termtext.Frame(b.String())
 }
 
 func (m Model) tooSmallView(l layout) string {
@@ -107,13 +111,14 @@ func (m Model) tooSmallView(l layout) string {
 	return strings.Join(msg, "\n")
 }
 
-// fit truncates s (plain text) to w display cells with "…" and pads it to
-// exactly w cells. Wide and combining characters are measured by their
-// display width.
+// fit renders s (plain, possibly untrusted text: termtext.Line), truncates
+// it to w display cells with "…" and pads it to exactly w cells. Wide and
+// combining characters are measured by their display width.
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
+	s = termtext.Line(s)
 	sw := ansi.StringWidth(s)
 	if sw > w {
 		s = ansi.Truncate(s, w, "…")
@@ -127,6 +132,7 @@ func fit(s string, w int) string {
 
 // fitRight is fit with the text aligned right.
 func fitRight(s string, w int) string {
+	s = termtext.Line(s)
 	sw := ansi.StringWidth(s)
 	if sw >= w {
 		return fit(s, w)
@@ -138,7 +144,7 @@ func errLine(err error) string {
 	if err == nil {
 		return ""
 	}
-	return api.OneLine(err.Error(), 300)
+	return termtext.Line(api.OneLine(err.Error(), 300))
 }
 
 func (m Model) header(lines []string, now time.Time, l layout) []string {
@@ -149,10 +155,10 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 	var b strings.Builder
 	b.WriteString(m.st.title.Render("colabdash"))
 	if m.opts.Profile != "" {
-		b.WriteString(" · profile " + m.opts.Profile)
+		b.WriteString(" · profile " + termtext.Line(m.opts.Profile))
 	}
 	if m.prof.switching != "" {
-		b.WriteString(" → " + m.prof.switching + "…")
+		b.WriteString(" → " + termtext.Line(m.prof.switching) + "…")
 	}
 	b.WriteString(" · tier ")
 	var badges string
@@ -167,18 +173,18 @@ func (m Model) header(lines []string, now time.Time, l layout) []string {
 		where = m.opts.Endpoint
 	}
 	if where != "" {
-		where = " · " + where
+		where = " · " + termtext.Line(where)
 	}
 	switch {
 	case s.SubscriptionFresh.Loaded():
-		b.WriteString(m.st.bold.Render(s.Subscription.Tier.Label()))
+		b.WriteString(m.st.bold.Render(termtext.Line(s.Subscription.Tier.Label())))
 	case s.SubscriptionFresh.Stale():
 		// Retried with every refresh until it succeeds (refresh).
 		b.WriteString(m.st.bold.Render("unknown"))
 		const wrap = len(" (retrying: )")
 		room := l.w - ansi.StringWidth(b.String()) - ansi.StringWidth(badges) - wrap
 		if room >= 8 {
-			reason := api.OneLine(s.SubscriptionFresh.Err.Error(), 60)
+			reason := termtext.Line(api.OneLine(s.SubscriptionFresh.Err.Error(), 60))
 			if ansi.StringWidth(reason) > room {
 				reason = ansi.Truncate(reason, room, "…")
 			}
@@ -261,6 +267,7 @@ func rowStart(b *strings.Builder, selected bool, marker byte) {
 }
 
 func (m Model) panelTitle(focused bool, text string) string {
+	text = termtext.Line(text)
 	if focused {
 		return m.st.panelFocus.Render("▶ " + text)
 	}
@@ -289,7 +296,7 @@ func (m Model) table(lines []string, now time.Time, l layout) []string {
 	}
 	extra += " · sort: " + m.sortKey.String()
 	if m.filter != "" {
-		extra += " · filter: " + m.filter
+		extra += " · filter: " + termtext.Line(m.filter)
 	}
 	if len(m.rows) > l.tableRows {
 		end := min(m.offset+l.tableRows, len(m.rows))
@@ -518,16 +525,18 @@ func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 			text string
 		}
 		var kvs []kvLine
+		// Values from the server go through termtext.Line here; styled
+		// parts are added after.
 		kv := func(prio int, k, v string) { kvs = append(kvs, kvLine{prio, " " + fit(k, 8) + " " + v}) }
 		k := r.RuntimeSpec
 		acc := k.Accelerator
 		if acc == "" {
 			acc = api.AcceleratorNone
 		}
-		kv(3, "spec", k.Variant.Short()+" · "+acc+" · "+k.Shape.Short())
+		kv(3, "spec", termtext.Line(k.Variant.Short()+" · "+acc+" · "+k.Shape.Short()))
 		url, tok := "(unknown)", ""
 		if ci := r.ConnectionInfo; ci != nil {
-			url, tok = ci.URL, ci.Token
+			url, tok = termtext.Line(ci.URL), termtext.Line(ci.Token)
 		}
 		kv(2, "url", url)
 		if m.ax.revealed == r.Name && tok != "" {
@@ -538,7 +547,7 @@ func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 		st, rem := r.Token(now, m.opts.ExpiringThreshold)
 		switch {
 		case r.Gone():
-			kv(0, "status", "GONE ("+r.GoneReason+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
+			kv(0, "status", "GONE ("+termtext.Line(r.GoneReason)+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
 		case st == state.TokenUnknown:
 			kv(0, "expires", "unknown (UNKNOWN)")
 		case st == state.TokenExpired:
@@ -546,7 +555,7 @@ func (m Model) details(now time.Time, r *state.Runtime, w, n int) []string {
 		default:
 			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
 		}
-		kv(4, "version", r.DisplayVersion())
+		kv(4, "version", termtext.Line(r.DisplayVersion()))
 		if r.RenewErr != nil {
 			kv(1, "renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
 		}
@@ -572,16 +581,16 @@ func (m Model) footer(lines []string, now time.Time, l layout) []string {
 	switch {
 	case m.filtering && m.filterFresh:
 		// The old filter is shown selected: typing replaces it.
-		status = "/" + m.st.selected.Render(m.filter) + "█" + m.st.dim.Render("  type to replace · backspace edits · enter apply · esc clear")
+		status = "/" + m.st.selected.Render(termtext.Line(m.filter)) + "█" + m.st.dim.Render("  type to replace · backspace edits · enter apply · esc clear")
 	case m.filtering:
-		status = "/" + m.filter + "█" + m.st.dim.Render("  enter apply · esc clear")
+		status = "/" + termtext.Line(m.filter) + "█" + m.st.dim.Render("  enter apply · esc clear")
 	case m.inFlight() > 0:
 		status = spinnerFrames[m.frame%len(spinnerFrames)] + " " + m.inFlightText()
 		if m.status != "" {
-			status += " · " + m.status
+			status += " · " + termtext.Line(m.status)
 		}
 	case m.status != "":
-		status = m.status
+		status = termtext.Line(m.status)
 		if m.statusErr {
 			status = m.st.errText.Render(status)
 		}
@@ -589,7 +598,7 @@ func (m Model) footer(lines []string, now time.Time, l layout) []string {
 		status = spinnerFrames[m.frame%len(spinnerFrames)] + " code running " +
 			state.FormatCountdown(now.Sub(m.ax.exec.running().started)) + " (" + m.keys.RunCode.Help().Key + " shows it)"
 	case m.filter != "":
-		status = m.st.dim.Render("filter: " + m.filter + " (esc clears)")
+		status = m.st.dim.Render("filter: " + termtext.Line(m.filter) + " (esc clears)")
 	}
 	h := m.help
 	h.Width = l.w

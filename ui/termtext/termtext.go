@@ -303,3 +303,34 @@ func escapeLen(s string) (n int, sgr bool) {
 	}
 	return 1, false
 }
+
+// Output renders program output (execute_code stdout, stderr, results,
+// tracebacks) like Block, after removing SGR sequences (a kernel's colours,
+// which the transcript does not reproduce). Every other escape sequence is
+// made visible by Block, not removed, so nothing the output held is hidden.
+func Output(s string) string {
+	if plain(s) {
+		return s
+	}
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		var b strings.Builder
+		b.Grow(len(s))
+		for i := 0; i < len(s); {
+			j := strings.IndexByte(s[i:], 0x1b)
+			if j < 0 {
+				b.WriteString(s[i:])
+				break
+			}
+			b.WriteString(s[i : i+j])
+			i += j
+			if n, sgr := escapeLen(s[i:]); sgr {
+				i += n
+			} else {
+				b.WriteByte(0x1b) // made visible by Block
+				i++
+			}
+		}
+		s = b.String()
+	}
+	return render(s, true)
+}

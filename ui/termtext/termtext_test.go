@@ -131,6 +131,9 @@ func FuzzSanitizers(f *testing.F) {
 		if why := inert(Line(s), ""); why != "" {
 			t.Fatalf("Line(%q): %s", s, why)
 		}
+		if why := inert(Output(s), "\n"); why != "" {
+			t.Fatalf("Output(%q): %s", s, why)
+		}
 		if why := inert(Block(s), "\n"); why != "" {
 			t.Fatalf("Block(%q): %s", s, why)
 		}
@@ -158,3 +161,11 @@ func FuzzSanitizers(f *testing.F) {
 }
 
 var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+func TestOutputDropsColoursAndShowsTheRest(t *testing.T) {
+	got := Output("\x1b[0;31mValueError\x1b[0m: x\r\n" + osc52 + csi2J + "\x1b]0;unterminated")
+	want := "ValueError: x\n␛]52;c;aGFja2Vk␇␛[2J␛]0;unterminated"
+	if got != want {
+		t.Errorf("Output = %q, want %q", got, want)
+	}
+}
