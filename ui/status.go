@@ -11,6 +11,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // StatusReport is the stable JSON shape of `colabdash status --json`
@@ -102,12 +103,24 @@ func WriteStatusJSON(w io.Writer, rep StatusReport) error {
 	return enc.Encode(rep)
 }
 
+// Column widths of the `colabdash status` table, in display cells: a
+// longer server string is cut to its column with "…".
+const (
+	statusIDWidth      = 40
+	statusSpecWidth    = 40
+	statusVersionWidth = 20
+	statusSessionWidth = 60
+	statusErrorWidth   = 80
+)
+
 // WriteStatusTable writes the human listing of `colabdash status`: the
 // tier, then one row per runtime (id, spec, version, session count, token
 // countdown with its word) followed by its sessions, indented. Tokens are
 // printed (on their own line per runtime) only when showTokens is true.
+// Every server string goes through termtext (no control reaches the
+// terminal) and is cut to its column (the status* widths).
 func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bool) error {
-	fmt.Fprintf(w, "Colab %s · %d runtime(s)\n\n", ov.Subscription.Tier.Label(), len(ov.Runtimes))
+	fmt.Fprintf(w, "Colab %s · %d runtime(s)\n\n", termtext.Cut(ov.Subscription.Tier.Label(), statusIDWidth), len(ov.Runtimes))
 	if len(ov.Runtimes) == 0 {
 		_, err := fmt.Fprintln(w, "No runtimes. Create one with the dashboard (`colabdash`).")
 		return err
@@ -124,12 +137,13 @@ func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bo
 		if ov.SessionErrors[rt.Name] != nil {
 			sessions = "?"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", rt.ID(), rt.RuntimeSpec, version, sessions, tokenCell(rt, now))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", termtext.Cut(rt.ID(), statusIDWidth), termtext.Cut(rt.RuntimeSpec.String(), statusSpecWidth),
+			termtext.Cut(version, statusVersionWidth), sessions, tokenCell(rt, now))
 		for _, s := range ov.Sessions[rt.Name] {
-			fmt.Fprintf(tw, "  └ %s\t\t\t\t\n", s.ID())
+			fmt.Fprintf(tw, "  └ %s\t\t\t\t\n", termtext.Cut(s.ID(), statusSessionWidth))
 		}
 		if err := ov.SessionErrors[rt.Name]; err != nil {
-			fmt.Fprintf(tw, "  └ sessions unavailable: %s\t\t\t\t\n", api.OneLine(err.Error(), 80))
+			fmt.Fprintf(tw, "  └ sessions unavailable: %s\t\t\t\t\n", termtext.Cut(api.OneLine(err.Error(), 0), statusErrorWidth))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -140,7 +154,8 @@ func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bo
 		buf.WriteString("\nConnection URLs and proxy tokens (secrets):\n")
 		for _, rt := range ov.Runtimes {
 			if ci := rt.ConnectionInfo; ci != nil {
-				fmt.Fprintf(&buf, "  %s  %s  %s\n", rt.ID(), ci.URL, ci.Token)
+				// Not cut: a URL and a token must stay whole to be used.
+				fmt.Fprintf(&buf, "  %s  %s  %s\n", termtext.Cut(rt.ID(), statusIDWidth), termtext.Line(ci.URL), termtext.Line(ci.Token))
 			}
 		}
 	}

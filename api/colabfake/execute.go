@@ -112,6 +112,9 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 	stdout, result, xerr := emulate(in.Code)
 	res := api.ExecuteCodeResult{ExecutionID: in.ExecutionID, Session: sname, ExecutionCount: ss.count,
 		Stdout: stdout, Result: result, ExecutionError: xerr}
+	if s.opts.Seed == SeedHostile {
+		hostileExec(&res)
+	}
 	if in.ExecutionID != "" && in.Session != "" {
 		ss.execs[in.ExecutionID] = &execRecord{result: res, returned: !deadline}
 	}

@@ -62,7 +62,8 @@ type Options struct {
 	// tools/list and tools/call alike, as a network round trip; it ends early
 	// when the request's context does).
 	Latency time.Duration
-	// Seed is the starting state: SeedEmpty ("" too) or SeedDemo.
+	// Seed is the starting state: SeedEmpty ("" too), SeedDemo or
+	// SeedHostile.
 	Seed string
 	// Tier overrides the seed's subscription tier when non-empty. Unknown
 	// tiers are served as they are and get Free eligibility.
@@ -187,8 +188,11 @@ func New(opts Options) *Server {
 		s.now = time.Now
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	if opts.Seed == SeedDemo {
+	switch opts.Seed {
+	case SeedDemo:
 		s.seedDemo()
+	case SeedHostile:
+		s.seedHostile()
 	}
 	if opts.Tier != "" {
 		s.tier = opts.Tier
@@ -203,10 +207,10 @@ func New(opts Options) *Server {
 
 func checkSeed(seed string) error {
 	switch seed {
-	case "", SeedEmpty, SeedDemo:
+	case "", SeedEmpty, SeedDemo, SeedHostile:
 		return nil
 	}
-	return fmt.Errorf("colabfake: unknown seed %q (want %q or %q)", seed, SeedEmpty, SeedDemo)
+	return fmt.Errorf("colabfake: unknown seed %q (want %q, %q or %q)", seed, SeedEmpty, SeedDemo, SeedHostile)
 }
 
 // Handler returns the MCP endpoint handler, wrapped with the loopback

@@ -348,6 +348,9 @@ func (s *Server) listRuntimeSpecs(ctx context.Context, _ emptyIn, _ bool) (any, 
 	for _, e := range catalog {
 		out.RuntimeSpecs = append(out.RuntimeSpecs, api.RuntimeSpec{Key: e.key, Eligible: e.minTier <= rank})
 	}
+	if s.opts.Seed == SeedHostile {
+		out.RuntimeSpecs = append(out.RuntimeSpecs, hostileSpecs...)
+	}
 	return out, nil
 }
 

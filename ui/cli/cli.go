@@ -32,6 +32,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // Exit codes of every command.
@@ -209,8 +210,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		ee = &exitError{exitUsage, err.Error() + " (see " + failed.CommandPath() + " --help)"}
 	}
 	if ee.msg != "" {
-		// A server reply quoted in an error may carry a token.
-		fmt.Fprintln(stderr, "colabdash: "+g.logs.red.Redact(ee.msg))
+		// A server reply quoted in an error may carry a token, and a
+		// server, a file or the environment may carry control sequences.
+		fmt.Fprintln(stderr, "colabdash: "+termtext.Block(g.logs.red.Redact(ee.msg)))
 	}
 	return ee.code
 }

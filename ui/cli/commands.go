@@ -69,8 +69,8 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			"  echo fake > token.txt; colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.Seed != colabfake.SeedDemo && o.Seed != colabfake.SeedEmpty {
-				return &exitError{exitUsage, fmt.Sprintf("--seed must be %q or %q, not %q", colabfake.SeedDemo, colabfake.SeedEmpty, o.Seed)}
+			if o.Seed != colabfake.SeedDemo && o.Seed != colabfake.SeedEmpty && o.Seed != colabfake.SeedHostile {
+				return &exitError{exitUsage, fmt.Sprintf("--seed must be %q, %q or %q, not %q", colabfake.SeedDemo, colabfake.SeedEmpty, colabfake.SeedHostile, o.Seed)}
 			}
 			srv, endpoint, err := colabfake.Start(cmd.Context(), addr, o)
 			if err != nil {
@@ -88,7 +88,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.DurationVar(&o.TokenTTL, "token-ttl", colabfake.DefaultTokenTTL, "proxy-token lifetime")
 	f.DurationVar(&o.CreateDelay, "create-delay", 3*time.Second, "how long create_runtime takes")
 	f.DurationVar(&o.Latency, "latency", 0, "delay added to every MCP request (handshake, tools/list, tools/call)")
-	f.StringVar(&o.Seed, "seed", colabfake.SeedDemo, "starting data: demo or empty")
+	f.StringVar(&o.Seed, "seed", colabfake.SeedDemo, "starting data: demo, empty, or hostile (strings carrying terminal control sequences, to check that none gets through)")
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
 	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // configPath returns the config file to read and whether the user named
@@ -157,10 +158,11 @@ func configCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 			s := g.settings
 			if s.Source == "" {
 				path, _ := configPath(g, os.Getenv)
-				fmt.Fprintf(stdout, "# defaults: no config file at %s\n", path)
+				fmt.Fprintf(stdout, "# defaults: no config file at %s\n", termtext.Line(path))
 			}
-			fmt.Fprint(stdout, effectiveSettings(*g, os.Getenv).EffectiveAnnotated())
-			fmt.Fprintf(stdout, "# profile in effect: %s\n", g.profile.Name)
+			// Config values come from a file and the environment.
+			fmt.Fprint(stdout, termtext.Block(effectiveSettings(*g, os.Getenv).EffectiveAnnotated()))
+			fmt.Fprintf(stdout, "# profile in effect: %s\n", termtext.Line(g.profile.Name))
 			return nil
 		},
 	}
