@@ -1,0 +1,231 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+var sgrSeq = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// assertInert fails when out could drive a terminal: any ESC that does not
+// start an SGR sequence, BEL or another C0 control but "\n", DEL, a C1
+// control, a bidi override or isolate, invalid UTF-8, or a line wider
+// than w cells.
+func assertInert(t *testing.T, screen, out string, w int) {
+	t.Helper()
+	if !utf8.ValidString(out) {
+		t.Errorf("%s: invalid UTF-8", screen)
+	}
+	for _, r := range sgrSeq.ReplaceAllString(out, "") {
+		bad := ""
+		switch {
+		case r == '\n':
+		case r == 0x1b:
+			bad = "an ESC that is not SGR"
+		case r < 0x20 || r == 0x7f:
+			bad = "a C0 control or DEL"
+		case r >= 0x80 && r <= 0x9f:
+			bad = "a C1 control"
+		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+			bad = "a bidi control"
+		}
+		if bad != "" {
+			t.Errorf("%s: %s (U+%04X) reached the output:\n%q", screen, bad, r, out)
+			return
+		}
+	}
+	if w > 0 {
+		for i, ln := range strings.Split(out, "\n") {
+			if lw := ansi.StringWidth(ln); lw > w {
+				t.Errorf("%s: line %d is %d cells wide (terminal %d): %q", screen, i, lw, w, ln)
+			}
+		}
+	}
+}
+
+// hostile is the payload of every hostile string, for Options the dashboard
+// reads from a config file or credentials.
+const hostile = colabfake.HostileOSC52 + colabfake.HostileOSC0 + colabfake.HostileCSI2J + colabfake.HostileC1CSI + colabfake.HostileRLO
+
+// Every screen rendered from the hostile seed (runtime names, spec fields,
+// version, tier, URL, sessions, list_runtime_specs, execute_code output,
+// errors) and hostile config values (profile names, account) stays inert
+// and within the terminal (issue 9 §1, case 29).
+func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{Seed: colabfake.SeedHostile}, func(o *Options) {
+		o.NoColor = false
+		o.Profile = "work" + hostile
+		o.Profiles = []string{"work" + hostile, "home\x1b[2J"}
+		o.Account = "me" + colabfake.HostileOSC0 + "@example.com"
+		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
+			return nil, ConnInfo{}, errors.New("not used")
+		}
+	})
+	if len(m.rows) != 3 {
+		t.Fatalf("hostile seed: %d rows, want 3:\n%s", len(m.rows), m.View())
+	}
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		w, h := size[0], size[1]
+		m, _ = update(m, tea.WindowSizeMsg{Width: w, Height: h})
+		check := func(screen string, m Model) {
+			t.Helper()
+			assertInert(t, screen+" at "+itoa(w), m.View(), w)
+		}
+		for i := range m.rows {
+			m.cursor, m.selected = i, m.rows[i].Name
+			check("table, sessions and details of row "+itoa(i), m)
+			m = e.press(t, m, "enter")
+			check("expanded details of row "+itoa(i), m)
+			m = e.press(t, m, "enter", "tab")
+			check("sessions focused of row "+itoa(i), m)
+			m = e.press(t, m, "tab")
+		}
+		// Models share state: each screen is opened on m and closed again.
+		closeAll := func() {
+			for i := 0; i < 6 && (m.ax.dlg != nil || m.showHelp || m.showEvents || m.prof.picking); i++ {
+				m = e.press(t, m, "esc")
+			}
+		}
+		m = e.press(t, m, "?")
+		mustContain(t, m.View(), "HELP")
+		check("help", m)
+		closeAll()
+		m = e.press(t, m, "L")
+		mustContain(t, m.View(), "EVENTS")
+		check("event log", m)
+		closeAll()
+		m = e.press(t, m, "P")
+		mustContain(t, m.View(), "PROFILES", "home␛[2J")
+		check("profile picker", m)
+		closeAll()
+		// The create picker: variants, accelerators and shapes from
+		// list_runtime_specs, hostile entries first.
+		m = e.press(t, m, "n")
+		mustContain(t, m.View(), "New runtime")
+		check("picker: variant", m)
+		for i, it := range m.ax.dlg.items {
+			if strings.Contains(it.label, "\x1b") {
+				m.ax.dlg.cursor = i
+			}
+		}
+		m = e.press(t, m, "enter")
+		check("picker: accelerator", m)
+		m = e.press(t, m, "enter")
+		check("picker: shape", m)
+		closeAll()
+		m.cursor, m.selected = 1, m.rows[1].Name
+		m = e.press(t, m, "d")
+		mustContain(t, m.View(), "rt-clip␛]52;c;aGFja2Vk␇board")
+		if m.ax.dlg == nil {
+			t.Fatal("no delete dialog")
+		}
+		check("delete dialog", m)
+		closeAll()
+		m = e.press(t, m, "tab", "x")
+		if m.ax.dlg == nil {
+			t.Fatal("no close-session dialog")
+		}
+		check("close-session dialog", m)
+		closeAll()
+		m = e.press(t, m, "tab")
+	}
+
+	// A create of a hostile spec the server refuses: the status line.
+	m = e.press(t, m, "n")
+	for i, it := range m.ax.dlg.items {
+		if strings.Contains(it.label, "\x1b") {
+			m.ax.dlg.cursor = i
+		}
+	}
+	m = e.press(t, m, "enter", "enter", "enter", "enter", "enter")
+	mustContain(t, m.View(), "failed")
+	assertInert(t, "create failed", m.View(), 80)
+
+	// A failing call whose error carries the payloads: sessions panel,
+	// status line and event log.
+	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_sessions", Text: "denied " + hostile, Times: 10})
+	m = e.press(t, m, "r")
+	assertInert(t, "refresh failing", m.View(), 100)
+	assertInert(t, "event log with errors", e.press(t, m, "L").View(), 100)
+	e.srv.ClearFaults()
+
+	// The run-code console: a multi-line paste and hostile output.
+	m = e.press(t, m, "e")
+	if m.ax.exec == nil || !m.ax.exec.open {
+		t.Fatalf("e did not open the run-code console:\n%s", m.View())
+	}
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("import os\rprint(1)\r\nprint(2)" + hostile)})
+	if want := "import os\nprint(1)\nprint(2)" + colabfake.HostileOSC52[1:len(colabfake.HostileOSC52)-1]; !strings.HasPrefix(m.ax.exec.input, "import os\nprint(1)\nprint(2)") || strings.ContainsAny(m.ax.exec.input, "\x1b\x07\r\u009b\u202e") {
+		t.Fatalf("run-code input after the paste: %q (want controls dropped, lines kept, like %q)", m.ax.exec.input, want)
+	}
+	v := m.View()
+	mustContain(t, v, ">>> import os", "... print(1)")
+	assertInert(t, "run-code input", v, 100)
+	m = e.press(t, m, "enter")
+	run := m.ax.exec.runs[len(m.ax.exec.runs)-1]
+	if !strings.HasPrefix(run.code, "import os\nprint(1)\nprint(2)") || run.err != nil {
+		t.Fatalf("sent %q (err %v), want the pasted lines joined by \\n", run.code, run.err)
+	}
+	v = m.View()
+	mustContain(t, v, "In: import os", "print(1)", "stdout ", "stderr ", "Out: ")
+	assertInert(t, "run-code transcript", v, 100)
+
+	// `colabdash status` text.
+	ov, err := api.LoadOverview(context.Background(), e.svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteStatusTable(&buf, ov, time.Now(), true); err != nil {
+		t.Fatal(err)
+	}
+	assertInert(t, "status text", buf.String(), 0)
+	for _, ln := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(ln, "https://") {
+			continue // the URL and token lines stay whole, to be used
+		}
+		if w := ansi.StringWidth(ln); w > 200 {
+			t.Errorf("status line %d cells wide: %q", w, ln)
+		}
+	}
+}
+
+// A paste of "a1", ESC "]0;T" BEL, CR, "00" into the filter leaves no
+// control (case 32b).
+func TestPasteIntoFilterDropsControls(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = e.press(t, m, "/")
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("a1\x1b]0;T\x07\r00")})
+	if m.filter != "a100" {
+		t.Fatalf("filter after the paste = %q, want %q", m.filter, "a100")
+	}
+	assertInert(t, "filter", m.View(), 120)
+	// A paste of controls only changes nothing.
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("\x1b[2J\x07")})
+	if m.filter != "a100" {
+		t.Fatalf("filter after a paste of controls = %q", m.filter)
+	}
+}
+
+// The no-credentials screen quotes files and the environment.
+func TestAuthScreenNeverDrivesTheTerminal(t *testing.T) {
+	m := NewAuthError(AuthErrorInfo{Headline: "bad credentials file " + hostile, Tried: []string{"GOOGLE_APPLICATION_CREDENTIALS=" + hostile},
+		Fix: []string{"fix " + hostile}, Err: errors.New("parse: " + hostile)})
+	tm, _ := m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	v := tm.View()
+	mustContain(t, v, "bad credentials file")
+	assertInert(t, "auth screen", v, 60)
+}
