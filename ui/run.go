@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -45,8 +48,20 @@ func IsTerminal(f *os.File) bool { return f != nil && term.IsTerminal(f.Fd()) }
 // was restored before the panic text was printed.
 var ErrPanicked = errors.New("colabdash crashed (internal error); the terminal was restored")
 
+// ErrHangup is returned by Run when the terminal hung up (SIGHUP: the
+// window was closed, ssh dropped); the terminal was restored first.
+var ErrHangup = errors.New("the terminal hung up (SIGHUP); the terminal was restored")
+
 // Run runs model full-screen (alternate screen) until it quits and returns
 // the final model (type-assert it to Model or AuthErrorModel).
+//
+// SIGINT and SIGTERM end it through Bubble Tea (which restores the
+// terminal); SIGHUP, which Bubble Tea does not handle and which would kill
+// the process with the terminal still in the alternate screen and the
+// cursor hidden, ends it the same way: alternate screen off, cursor shown,
+// bracketed paste and mouse modes off, cooked mode back; Run then returns
+// ErrHangup. A SIGHUP that was ignored when the process started (nohup)
+// stays ignored.
 //
 // Guarantees: a panic in Init, Update, View or any tea.Cmd is recovered by
 // Bubble Tea, which leaves the alternate screen, shows the cursor and
@@ -58,11 +73,41 @@ var ErrPanicked = errors.New("colabdash crashed (internal error); the terminal w
 // tea.WithAltScreen() and tea.WithFPS(RenderFPS).
 func Run(model tea.Model, extra ...tea.ProgramOption) (tea.Model, error) {
 	p := tea.NewProgram(model, programOptions(extra...)...)
+	stop := onHangup(p.Kill)
 	final, err := p.Run()
+	if stop() {
+		return final, ErrHangup
+	}
 	if errors.Is(err, tea.ErrProgramPanic) {
 		return final, fmt.Errorf("%w: %w", ErrPanicked, err)
 	}
 	return final, err
+}
+
+// onHangup calls kill (once) when the process gets SIGHUP, until stop is
+// called; stop reports whether it did. Bubble Tea's Kill restores the
+// terminal before Run returns.
+func onHangup(kill func()) (stop func() (hungUp bool)) {
+	if signal.Ignored(syscall.SIGHUP) {
+		return func() bool { return false }
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGHUP)
+	done := make(chan struct{})
+	var hung atomic.Bool
+	go func() {
+		select {
+		case <-ch:
+			hung.Store(true)
+			kill()
+		case <-done:
+		}
+	}()
+	return func() bool {
+		signal.Stop(ch)
+		close(done)
+		return hung.Load()
+	}
 }
 
 // RenderFPS is the most frames per second the terminal is redrawn. The
