@@ -1,0 +1,157 @@
+// Package safehttp is the redirect policy of every HTTP client colabdash
+// has (the MCP endpoint, the Google token endpoints, and any later client
+// such as a runtime proxy): a redirect may change the path, never the
+// scheme, host or port, so credentials (an Authorization header added by a
+// RoundTripper, a client secret in a form body) are never sent to another
+// origin. A refused redirect is a *RedirectError naming both URLs.
+//
+// Use Client to build or wrap an *http.Client; it sets both CheckRedirect
+// and a Transport guard. The guard alone (Transport) also protects clients
+// that libraries build from a transport, e.g. oauth2.NewClient, which keeps
+// the base transport but may drop CheckRedirect.
+package safehttp
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// MaxRedirects is how many same-origin redirects one request may follow
+// (as net/http's default policy).
+const MaxRedirects = 10
+
+// RedirectError is a refused redirect: From is the URL that answered with
+// the redirect, To where it pointed (both without user info or query, so
+// no secret in them is repeated). errors.As finds it through the
+// *url.Error an http.Client returns.
+type RedirectError struct {
+	From, To string
+	// TooMany is set when the request was redirected more than
+	// MaxRedirects times (within one origin).
+	TooMany bool
+}
+
+// Error says which redirect was refused and why, in one line.
+func (e *RedirectError) Error() string {
+	if e.TooMany {
+		return "refused to follow more than " + strconv.Itoa(MaxRedirects) + " redirects (last from " + e.From + " to " + e.To + ")"
+	}
+	return "refused a redirect from " + e.From + " to " + e.To +
+		": credentials are only sent to the scheme, host and port they were meant for"
+}
+
+// CheckRedirect is an http.Client.CheckRedirect: it refuses a redirect
+// whose scheme, host or port differs from the original request's, and
+// more than MaxRedirects redirects. The error is a *RedirectError.
+func CheckRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) == 0 {
+		return nil
+	}
+	first, prev := via[0], via[len(via)-1]
+	if !SameOrigin(first.URL, req.URL) {
+		return &RedirectError{From: Redact(prev.URL), To: Redact(req.URL)}
+	}
+	if len(via) >= MaxRedirects {
+		return &RedirectError{From: Redact(prev.URL), To: Redact(req.URL), TooMany: true}
+	}
+	return nil
+}
+
+// Client returns a copy of base (http.DefaultClient when nil) whose
+// CheckRedirect applies CheckRedirect first (then base's own, if any) and
+// whose Transport is wrapped in the Transport guard. base is not modified.
+func Client(base *http.Client) *http.Client {
+	if base == nil {
+		base = http.DefaultClient
+	}
+	c := *base
+	own := base.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := CheckRedirect(req, via); err != nil {
+			return err
+		}
+		if own != nil {
+			return own(req, via)
+		}
+		return nil
+	}
+	c.Transport = Transport(base.Transport)
+	return &c
+}
+
+// Transport wraps base (http.DefaultTransport when nil) so it refuses to
+// send a redirected request (one whose Request.Response is the redirect
+// that caused it) to another scheme, host or port than the request that
+// was redirected, with a *RedirectError. It works whatever CheckRedirect
+// the http.Client above it has. Wrapping twice is harmless.
+func Transport(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	if _, ok := base.(*guard); ok {
+		return base
+	}
+	return &guard{base: base}
+}
+
+type guard struct{ base http.RoundTripper }
+
+func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
+	if r := req.Response; r != nil && r.Request != nil && !SameOrigin(r.Request.URL, req.URL) {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, &RedirectError{From: Redact(r.Request.URL), To: Redact(req.URL)}
+	}
+	return g.base.RoundTrip(req)
+}
+
+// SameOrigin reports whether a and b have the same scheme, host and port
+// (compared case-insensitively, with a missing port taken as the scheme's
+// default: 80 for http, 443 for https).
+func SameOrigin(a, b *url.URL) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	sa, sb := strings.ToLower(a.Scheme), strings.ToLower(b.Scheme)
+	return sa == sb && strings.EqualFold(a.Hostname(), b.Hostname()) && port(sa, a) == port(sb, b)
+}
+
+func port(scheme string, u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch scheme {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
+}
+
+// Redact renders u for an error message without its user info, query and
+// fragment (which may carry tokens): "https://host:port/path".
+func Redact(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	c := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
+	if c.Host == "" && u.Opaque != "" {
+		return u.Scheme + ":…"
+	}
+	s := c.String()
+	if u.RawQuery != "" || u.ForceQuery {
+		s += "?…"
+	}
+	return s
+}
+
+// IsRedirect reports whether err is (or wraps) a refused redirect.
+func IsRedirect(err error) bool {
+	var re *RedirectError
+	return errors.As(err, &re)
+}
