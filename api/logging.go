@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -19,18 +20,23 @@ const Redacted = "[redacted]"
 // secretKeys are attribute keys (compared case-insensitively, with - and _
 // treated alike) whose values are always redacted.
 var secretKeys = []string{"token", "access_token", "accesstoken", "authorization", "x_colab_runtime_proxy_token",
-	"refresh_token", "id_token", "client_secret", "private_key", "proxy_token", "proxytoken", "password"}
+	"refresh_token", "id_token", "client_secret", "private_key", "proxy_token", "proxytoken", "password",
+	"assertion", "subject_token", "actor_token"}
 
 var (
 	// "token": "…" and friends inside JSON text, also when that JSON is
 	// itself quoted inside a JSON string (\"token\":\"…\").
-	secretJSONField = regexp.MustCompile(`(?i)(\\?"(?:token|access_token|refresh_token|id_token|client_secret|private_key|authorization|x-colab-runtime-proxy-token)\\?"\s*:\s*\\?")(?:[^"\\]|\\[^"])*`)
+	secretJSONField = regexp.MustCompile(`(?i)(\\?"(?:token|access_token|accessToken|refresh_token|id_token|client_secret|private_key|authorization|x-colab-runtime-proxy-token|proxy_token|proxyToken|assertion|subject_token|actor_token|password)\\?"\s*:\s*\\?")(?:[^"\\]|\\[^"])*`)
 	// Authorization: Bearer …, bare "Bearer …", and Google access tokens.
 	bearerToken = regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]+|ya29\.[A-Za-z0-9._~+/=-]+`)
 	// Header-style "X-Colab-Runtime-Proxy-Token: …" / "authorization=…".
 	secretHeader = regexp.MustCompile(`(?i)((?:x-colab-runtime-proxy-token|authorization)["']?\s*[:=]\s*["']?)(?:bearer\s+|basic\s+)?[^\s"',;}&]+`)
-	// ?token=… in URLs (Jupyter).
-	secretQuery = regexp.MustCompile(`(?i)([?&](?:token|access_token)=)[^&\s"']+`)
+	// ?token=… in URLs (Jupyter), and form-encoded token-endpoint bodies
+	// (client_secret=…&refresh_token=…, assertion=…, subject_token=…),
+	// also when quoted inside other text.
+	secretQuery = regexp.MustCompile(`(?i)((?:^|[?&\s"'{(,;:\\]|\\u0026)(?:token|access_token|refresh_token|id_token|client_secret|assertion|subject_token|actor_token|password)=)[^&\s"'\\]+`)
+	// A PEM private key, whole or cut short, raw or JSON-escaped.
+	pemKey = regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`)
 )
 
 // Redactor removes secrets from text: the patterns above (bearer tokens,
@@ -46,8 +52,11 @@ type Redactor struct {
 // mangle every line and reveal nothing).
 const minSecretLen = 6
 
-// Add registers literal secret values (proxy tokens, access tokens) to be
-// redacted wherever they appear. Values shorter than 6 bytes are ignored.
+// Add registers literal secret values (proxy tokens, access tokens,
+// refresh tokens, client secrets) to be redacted wherever they appear, also
+// in their URL-encoded and JSON-escaped forms (as a form body or a JSON
+// reply that echoes them carries them). Values shorter than 6 bytes are
+// ignored. r may be nil (then Add does nothing).
 func (r *Redactor) Add(secrets ...string) {
 	if r == nil {
 		return
@@ -56,8 +65,17 @@ func (r *Redactor) Add(secrets ...string) {
 	defer r.mu.Unlock()
 	for _, s := range secrets {
 		s = strings.TrimSpace(s)
-		if len(s) >= minSecretLen && !slices.Contains(r.secrets, s) {
-			r.secrets = append(r.secrets, s)
+		if len(s) < minSecretLen {
+			continue
+		}
+		forms := []string{s, url.QueryEscape(s), url.PathEscape(s)}
+		if b, err := json.Marshal(s); err == nil {
+			forms = append(forms, string(b[1:len(b)-1]))
+		}
+		for _, f := range forms {
+			if !slices.Contains(r.secrets, f) {
+				r.secrets = append(r.secrets, f)
+			}
 		}
 	}
 	// Longest first, so a secret containing another is removed whole.
@@ -75,6 +93,7 @@ func (r *Redactor) Redact(s string) string {
 		}
 		r.mu.RUnlock()
 	}
+	s = pemKey.ReplaceAllString(s, Redacted)
 	s = secretJSONField.ReplaceAllString(s, `${1}`+Redacted)
 	s = secretHeader.ReplaceAllString(s, `${1}`+Redacted)
 	s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
@@ -84,6 +103,30 @@ func (r *Redactor) Redact(s string) string {
 		return Redacted
 	})
 	return secretQuery.ReplaceAllString(s, `${1}`+Redacted)
+}
+
+// AddFields registers the string value of every field named like a secret
+// (token, access_token, refresh_token, client_secret, proxy_token, …; see
+// RedactingHandler) anywhere in v, a value decoded from JSON (maps, slices,
+// strings), so a reply's secrets are known before any of its text is shown.
+func (r *Redactor) AddFields(v any) {
+	if r == nil {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			if s, ok := val.(string); ok && isSecretKey(k) {
+				r.Add(s)
+				continue
+			}
+			r.AddFields(val)
+		}
+	case []any:
+		for _, val := range x {
+			r.AddFields(val)
+		}
+	}
 }
 
 // isSecretKey reports whether an attribute key names a secret.

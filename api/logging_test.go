@@ -108,3 +108,55 @@ func TestLoggingServiceLogsCallsAndRegistersProxyTokens(t *testing.T) {
 		t.Error("Outcome of context errors")
 	}
 }
+
+// Token-endpoint bodies echoed into an error (field case S2) are redacted
+// by key, form-encoded or JSON, raw or quoted inside JSON; a PEM key is
+// redacted whole.
+func TestRedactTokenEndpointBodiesByKey(t *testing.T) {
+	var r Redactor
+	form := "client_id=cid&client_secret=CS-8d7e6f5a&grant_type=refresh_token&refresh_token=1%2F%2FRT-1a2b3c4d"
+	cases := map[string][]string{
+		form:                                {"CS-8d7e6f5a", "RT-1a2b3c4d"},
+		`error: bad request (` + form + `)`: {"CS-8d7e6f5a", "RT-1a2b3c4d"},
+		`{"echo":"` + strings.ReplaceAll(form, "&", `\u0026`) + `"}`:                                                  {"CS-8d7e6f5a", "RT-1a2b3c4d"},
+		"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=eyJhbGciOi.JWT-PAYLOAD-77.SIG-88": {"JWT-PAYLOAD-77", "SIG-88"},
+		"audience=x&subject_token=SUBJ-TOK-6655&subject_token_type=jwt":                                               {"SUBJ-TOK-6655"},
+		`{"assertion":"JWT-AS-1234","subject_token":"SUBJ-5678","id_token":"IDT-9012","access_token":"AT-3456"}`:      {"JWT-AS-1234", "SUBJ-5678", "IDT-9012", "AT-3456"},
+		"key: -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg-KEYBODY\n-----END PRIVATE KEY-----\n":                       {"MIIEvQIBADANBg-KEYBODY"},
+		`{"private_key":"-----BEGIN RSA PRIVATE KEY-----\nMIIB-CUT-SHORT`:                                             {"MIIB-CUT-SHORT"},
+	}
+	for in, secrets := range cases {
+		out := r.Redact(in)
+		for _, sec := range secrets {
+			if strings.Contains(out, sec) {
+				t.Errorf("Redact(%q) = %q still shows %q", in, out, sec)
+			}
+		}
+	}
+	if out := r.Redact(form); !strings.Contains(out, "client_id=cid") || !strings.Contains(out, "grant_type=refresh_token") {
+		t.Errorf("non-secret form fields lost: %q", out)
+	}
+}
+
+// A registered secret is also found URL-encoded and JSON-escaped; AddFields
+// registers every secret-named field of a decoded reply.
+func TestRedactorEncodedFormsAndAddFields(t *testing.T) {
+	var r Redactor
+	r.Add("1//refresh+tok<en>")
+	for _, in := range []string{"x 1%2F%2Frefresh%2Btok%3Cen%3E y", `{"e":"1//refresh+tok\u003cen\u003e"}`} {
+		if out := r.Redact(in); strings.Contains(out, "refresh") {
+			t.Errorf("Redact(%q) = %q", in, out)
+		}
+	}
+	var f Redactor
+	f.AddFields(map[string]any{"runtimes": []any{
+		map[string]any{"name": "runtimes/a", "connectionInfo": map[string]any{"token": "proxy-AAAA1111", "url": "https://u"}},
+		map[string]any{"name": "runtimes/b", "proxyToken": "proxy-BBBB2222"},
+	}})
+	out := f.Redact("echo proxy-AAAA1111 and proxy-BBBB2222 at runtimes/a https://u")
+	if strings.Contains(out, "proxy-") || !strings.Contains(out, "runtimes/a https://u") {
+		t.Errorf("AddFields: %q", out)
+	}
+	var nilR *Redactor
+	nilR.AddFields(map[string]any{"token": "x"}) // no panic
+}
