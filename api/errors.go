@@ -1,8 +1,12 @@
 package api
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -112,8 +116,8 @@ const (
 // Code is the canonical code; HTTPStatus is the HTTP status when there was
 // one (0 otherwise); Reason is the ErrorInfo reason (e.g.
 // TOO_MANY_ACTIVE_RUNTIMES) or ""; Metadata is the ErrorInfo metadata;
-// RetryDelay is the server's RetryInfo.retryDelay or Retry-After (0 when
-// none); QuotaFailure is true when a google.rpc.QuotaFailure detail came
+// RetryDelay is the server's RetryInfo.retryDelay or Retry-After, at
+// most MaxRetryDelay (0 when none); QuotaFailure is true when a google.rpc.QuotaFailure detail came
 // with it; Message is a short, one-line human message safe to show; Tool
 // names the MCP tool that failed ("" for connection-level failures).
 //
@@ -205,9 +209,10 @@ func (e *Error) IsQuota() bool {
 
 // Retryable reports whether an automatic retry may help: UNAVAILABLE,
 // INTERNAL, an HTTP 5xx, or a rate-limit RESOURCE_EXHAUSTED. Never for
-// FAILED_PRECONDITION, auth or quota failures.
+// FAILED_PRECONDITION, auth or quota failures, or an untrusted TLS
+// certificate (CertificateProblem).
 func (e *Error) Retryable() bool {
-	if e.IsAuth() || e.IsQuota() || e.Code == FailedPrecondition {
+	if e.IsAuth() || e.IsQuota() || e.Code == FailedPrecondition || CertificateProblem(e.Err) != "" {
 		return false
 	}
 	switch e.Code {
@@ -273,7 +278,7 @@ func ErrorFromStatus(s Status, httpStatus int) *Error {
 		switch {
 		case d.RetryDelay != "" || d.Type == TypeRetryInfo:
 			if dl, err := time.ParseDuration(d.RetryDelay); err == nil && dl > 0 {
-				e.RetryDelay = dl
+				e.RetryDelay = min(dl, MaxRetryDelay)
 			}
 		case d.Type == TypeQuotaFailure || len(d.Violations) > 0:
 			e.QuotaFailure = true
@@ -322,18 +327,23 @@ func ParseHTTPError(status int, retryAfter string, body []byte) *Error {
 	return e
 }
 
-// maxRetryAfter caps a Retry-After in seconds (one day).
-const maxRetryAfter = 24 * 60 * 60
+// MaxRetryDelay caps a server's RetryInfo.retryDelay or Retry-After (5
+// minutes): a server asking for hours (field case S5: "Retry-After:
+// 100000") must not freeze automatic refresh for a day. Error.RetryDelay
+// is never longer.
+const MaxRetryDelay = 5 * time.Minute
 
+// parseRetryAfter reads a Retry-After value (seconds or an HTTP date),
+// capped at MaxRetryDelay; 0 when absent, past or unreadable.
 func parseRetryAfter(v string) time.Duration {
 	v = strings.TrimSpace(v)
-	if n, err := strconv.Atoi(v); err == nil && n > 0 {
-		// Capped so a huge value cannot overflow into a negative delay.
-		return time.Duration(min(n, maxRetryAfter)) * time.Second
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
+		// Compared in seconds, so a huge value cannot overflow.
+		return min(time.Duration(min(n, int64(MaxRetryDelay/time.Second)))*time.Second, MaxRetryDelay)
 	}
-	if t, err := time.Parse(time.RFC1123, v); err == nil {
+	if t, err := http.ParseTime(v); err == nil {
 		if d := time.Until(t); d > 0 {
-			return d
+			return min(d, MaxRetryDelay)
 		}
 	}
 	return 0
@@ -450,6 +460,53 @@ func OneLine(s string, max int) string {
 	}
 	return s
 }
+
+// CertificateHint is the fix for a TLS certificate the system does not
+// trust, most often a corporate proxy that intercepts TLS (field case 41).
+const CertificateHint = "set SSL_CERT_FILE to your organisation's CA bundle (a proxy on this network may intercept TLS)"
+
+// CertificateProblem returns a one-line message when err is (or wraps, or,
+// for libraries that flatten errors into text, mentions) a TLS
+// certificate verification failure: "certificate not trusted (x509:
+// certificate signed by unknown authority); set SSL_CERT_FILE to your
+// organisation's CA bundle …". It returns "" for any other error. Such a
+// failure is not a network outage: retrying cannot help until the trust
+// store changes.
+func CertificateProblem(err error) string {
+	if err == nil {
+		return ""
+	}
+	var (
+		cve *tls.CertificateVerificationError
+		ua  x509.UnknownAuthorityError
+		he  x509.HostnameError
+		ci  x509.CertificateInvalidError
+		sr  x509.SystemRootsError
+	)
+	detail := ""
+	switch {
+	case errors.As(err, &ua):
+		detail = ua.Error()
+	case errors.As(err, &he):
+		detail = he.Error()
+	case errors.As(err, &ci):
+		detail = ci.Error()
+	case errors.As(err, &sr):
+		detail = sr.Error()
+	case errors.As(err, &cve):
+		detail = cve.Err.Error()
+	default:
+		m := certText.FindString(err.Error())
+		if m == "" {
+			return ""
+		}
+		detail = m
+	}
+	return "certificate not trusted (" + OneLine(detail, 160) + "); " + CertificateHint
+}
+
+// certText finds a certificate failure in flattened error text.
+var certText = regexp.MustCompile(`x509: [^;:\n]*(?:certificate|authority)[^;\n]*|tls: failed to verify certificate[^;\n]*`)
 
 var rfc1034 = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`)
 
