@@ -231,9 +231,38 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 			Message: "malformed reply from " + spec.tool + ": empty result"}, lost: true}
 	}
 	if res.IsError {
-		return nil, failure{err: toolError(spec.tool, resultText(res)), answered: true, fromTool: true}
+		var sc []byte
+		if res.StructuredContent != nil {
+			sc, _ = json.Marshal(res.StructuredContent)
+		}
+		e := toolResultError(spec.tool, c.red(resultText(res)), []byte(c.red(string(sc))))
+		return nil, failure{err: e, answered: true, fromTool: true}
 	}
+	c.learnSecrets(res)
 	return res, failure{}
+}
+
+// learnSecrets registers every secret-named field of a successful reply
+// (the proxy token in each runtime's connectionInfo, and any token field
+// a later server version adds) with the Redactor before the reply is
+// decoded or shown anywhere. Every successful tool result passes here.
+func (c *Client) learnSecrets(res *mcp.CallToolResult) {
+	if res.StructuredContent != nil {
+		c.opts.Redactor.AddFields(res.StructuredContent)
+		if _, ok := res.StructuredContent.(map[string]any); ok {
+			return
+		}
+	}
+	for _, ct := range res.Content {
+		t, ok := ct.(*mcp.TextContent)
+		if !ok || !strings.HasPrefix(strings.TrimSpace(t.Text), "{") {
+			continue
+		}
+		var v any
+		if json.Unmarshal([]byte(t.Text), &v) == nil {
+			c.opts.Redactor.AddFields(v)
+		}
+	}
 }
 
 // resultText joins the text blocks of a result.

@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safehttp"
 )
 
 // DefaultEndpoint is the Colab MCP server (colab-api.md §0).
@@ -62,6 +63,14 @@ type Options struct {
 	// bodies with tokens redacted). Tokens and auth headers are never
 	// logged. Default: discard.
 	Logger *slog.Logger
+	// Redactor, shared with the rest of the process, learns every proxy
+	// token (and any other secret-named field) in a reply before the reply
+	// is used, and removes every known secret from whatever the server
+	// sends back in an error (HTTP bodies, JSON-RPC errors, isError
+	// results) before that text becomes an *api.Error, so no error string
+	// of this package carries a secret. Default: a private one (patterns
+	// and this client's proxy tokens only).
+	Redactor *api.Redactor
 	// Now is the clock used for RetryEvent.At. Default time.Now.
 	Now func() time.Time
 	// Sleep waits d or until ctx ends (then it returns ctx's error).
@@ -211,6 +220,10 @@ type connectFlight struct {
 // the first call (or Connect), so a dashboard can draw its first frame
 // without the network; ctx is therefore unused. It returns an
 // INVALID_ARGUMENT *api.Error only for an unusable Endpoint.
+//
+// Requests follow a redirect only within the endpoint's scheme, host and
+// port (safehttp): a redirect elsewhere is a FAILED_PRECONDITION error
+// naming both URLs, and the other host receives nothing.
 func New(ctx context.Context, opts Options) (*Client, error) {
 	_ = ctx
 	if opts.Endpoint == "" {
@@ -250,23 +263,21 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	base := opts.HTTPClient
-	if base == nil {
-		base = http.DefaultClient
+	if opts.Redactor == nil {
+		opts.Redactor = &api.Redactor{}
 	}
-	hc := *base // copy: never mutate the caller's client
-	rt := hc.Transport
-	if rt == nil {
-		rt = http.DefaultTransport
-	}
-	hc.Transport = &statusTransport{base: rt, userAgent: opts.ClientName + "/" + opts.ClientVersion}
+	// A copy (never mutate the caller's client) that refuses redirects to
+	// another origin, before the caller's transport adds credentials.
+	hc := safehttp.Client(opts.HTTPClient)
+	hc.Transport = &statusTransport{base: hc.Transport, userAgent: opts.ClientName + "/" + opts.ClientVersion,
+		redact: opts.Redactor.Redact}
 	hc.Timeout = 0
 	life, stopLife := context.WithCancel(context.Background())
 	c := &Client{
 		life:     life,
 		stopLife: stopLife,
 		opts:     opts,
-		hc:       &hc,
+		hc:       hc,
 		log:      log,
 		closed:   make(chan struct{}),
 		mc: mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion},
@@ -559,10 +570,10 @@ func (c *Client) logFailure(msg, tool string, attempt int, d time.Duration, f fa
 		"httpStatus", f.err.HTTPStatus, "reason", f.err.Reason, "message", f.err.Message,
 		"lost", f.lost, "dropped", f.dropped}
 	if f.err.Err != nil {
-		attrs = append(attrs, "cause", redact(f.err.Err.Error()))
+		attrs = append(attrs, "cause", api.OneLine(c.red(f.err.Err.Error()), 2000))
 	}
 	if f.err.Raw != "" {
-		attrs = append(attrs, "raw", redact(api.OneLine(f.err.Raw, 2000)))
+		attrs = append(attrs, "raw", api.OneLine(c.red(f.err.Raw), 2000))
 	}
 	c.log.Debug(msg, attrs...)
 }

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safehttp"
 )
 
 // failure is one classified failed attempt.
@@ -73,7 +75,15 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 			Message: fmt.Sprintf("no reply within %s", timeout.Round(time.Second))}, lost: tr.sent()}
 	}
 
-	// HTTP status, typed by statusTransport.
+	// A redirect to another origin, refused before anything was sent
+	// there (by CheckRedirect, or by the transport guard).
+	var rde *safehttp.RedirectError
+	if errors.As(err, &rde) {
+		return failure{err: &api.Error{Code: api.FailedPrecondition, Err: err,
+			Message: c.red(rde.Error())}}
+	}
+
+	// HTTP status, typed by statusTransport (which redacted the body).
 	var he *httpStatusError
 	if errors.As(err, &he) {
 		e := fromHTTP(he)
@@ -94,13 +104,19 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 	// Token refresh failures (x/oauth2).
 	var re *oauth2.RetrieveError
 	if errors.As(err, &re) {
-		return failure{err: fromRetrieve(re)}
+		e := fromRetrieve(re)
+		e.Message, e.Reason, e.Raw = c.red(e.Message), c.red(e.Reason), c.red(e.Raw)
+		return failure{err: e}
 	}
 
-	// Network failure below the MCP layer.
+	// Network failure below the MCP layer. An untrusted certificate is
+	// not an outage: no retry can help (field case 41).
 	var te *transportError
 	if errors.As(err, &te) {
-		e := &api.Error{Code: api.Unavailable, Err: te.Err, Message: netMessage(c.opts.Endpoint, te.Err)}
+		if msg := api.CertificateProblem(te.Err); msg != "" {
+			return failure{err: &api.Error{Code: api.FailedPrecondition, Err: te.Err, Message: c.red(msg)}}
+		}
+		e := &api.Error{Code: api.Unavailable, Err: te.Err, Message: netMessage(c.opts.Endpoint, te.Err, c.red)}
 		return failure{err: e, lost: te.Sent || tr.sent()}
 	}
 
@@ -115,18 +131,19 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 
 	var we *jsonrpc.Error
 	if errors.As(err, &we) && we.Code != codeRejected {
-		e := fromRPC(&rpcError{Code: we.Code, Message: we.Message, Data: we.Data}, 0)
+		e := fromRPC(&rpcError{Code: we.Code, Message: c.red(we.Message), Data: json.RawMessage(c.red(string(we.Data)))}, 0)
 		return failure{err: e, answered: we.Code != codeSessionMissing, dropped: we.Code == codeSessionMissing,
 			fromTool: we.Code != codeSessionMissing}
 	}
 
 	// Anything else: a reply the SDK could not read (bad JSON, unsupported
 	// content type), a stream that ended without a reply.
-	e := &api.Error{Code: api.Unavailable, Err: err, Message: "no usable reply: " + api.OneLine(stripSDK(err.Error()), 160)}
+	text := c.red(stripSDK(err.Error()))
+	e := &api.Error{Code: api.Unavailable, Err: err, Message: "no usable reply: " + api.OneLine(text, 160)}
 	if strings.Contains(err.Error(), "decode") || strings.Contains(err.Error(), "unmarshal") ||
 		strings.Contains(err.Error(), "content type") {
 		e.Code = api.Internal
-		e.Message = "malformed reply: " + api.OneLine(stripSDK(err.Error()), 160)
+		e.Message = "malformed reply: " + api.OneLine(text, 160)
 	}
 	return failure{err: e, lost: tr.sent()}
 }
@@ -240,8 +257,9 @@ func fromRetrieve(re *oauth2.RetrieveError) *api.Error {
 
 // netMessage gives a one-line description of a network error without the
 // URL noise ("Post \"https://…\": …"); a failed dial names the endpoint:
-// "cannot reach http://127.0.0.1:9/mcp: connection refused".
-func netMessage(endpoint string, err error) string {
+// "cannot reach http://127.0.0.1:9/mcp: connection refused". red removes
+// secrets from the error's text before it is cut to length.
+func netMessage(endpoint string, err error, red func(string) string) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
@@ -254,11 +272,11 @@ func netMessage(endpoint string, err error) string {
 		if errors.As(cause, &se) {
 			cause = se.Err // "connection refused", not "connect: connection refused"
 		}
-		return "cannot reach " + endpoint + ": " + api.OneLine(cause.Error(), 120)
+		return "cannot reach " + endpoint + ": " + api.OneLine(red(cause.Error()), 120)
 	case errors.Is(err, context.DeadlineExceeded):
 		return "the request timed out"
 	}
-	return "network error: " + api.OneLine(err.Error(), 160)
+	return "network error: " + api.OneLine(red(err.Error()), 160)
 }
 
 var sdkNoise = regexp.MustCompile(`(calling|sending) "[^"]*": `)
@@ -287,7 +305,26 @@ func toolError(tool, text string) *api.Error {
 	return e
 }
 
-// redact removes proxy tokens and OAuth tokens from a raw body before it is
-// logged, with the patterns of api.Redactor (a nil one knows no literal
-// secrets but still applies them).
-func redact(s string) string { return (*api.Redactor)(nil).Redact(s) }
+// red removes every secret the client's Redactor knows, and the patterns
+// it applies (bearer tokens, token fields, form bodies), from text that
+// came from the server or the network, before it becomes part of an error.
+func (c *Client) red(s string) string { return c.opts.Redactor.Redact(s) }
+
+// toolResultError builds the *api.Error for an isError result: a Google
+// error object in structuredContent ({"error":{code, status, message,
+// details}} or a bare google.rpc.Status) is decoded like the same object
+// in the text (field case 34); otherwise the text is read by toolError.
+// When the structured object has no message, the text is the message.
+func toolResultError(tool, text string, structured []byte) *api.Error {
+	if len(structured) > 0 {
+		if e := api.ErrorFromText(string(structured)); e.Code != api.Unknown {
+			if strings.TrimSpace(text) != "" && (e.Message == "" || e.Message == api.DefaultMessage(e.Code, e.HTTPStatus)) &&
+				!strings.HasPrefix(strings.TrimSpace(text), "{") {
+				e.Message = api.OneLine(text, 200)
+			}
+			e.Tool = tool
+			return e
+		}
+	}
+	return toolError(tool, text)
+}

@@ -100,6 +100,10 @@ func (t *attemptTrace) sent() bool { return t != nil && (t.wrote.Load() || t.got
 type statusTransport struct {
 	base      http.RoundTripper
 	userAgent string
+	// redact removes known secrets from an error body before anything
+	// parses it, so no message built from it can carry (or cut in half)
+	// a secret the server echoed.
+	redact func(string) string
 }
 
 func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -140,6 +144,9 @@ func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body.Close()
+	if s.redact != nil {
+		body = []byte(s.redact(string(body)))
+	}
 	he := &httpStatusError{
 		Status:      resp.StatusCode,
 		RetryAfter:  resp.Header.Get("Retry-After"),
