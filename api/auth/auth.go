@@ -10,7 +10,13 @@
 // server is used only when GCE_METADATA_HOST is set or Options.AllowMetadata
 // is true, so a machine without credentials gets a clear error at once and
 // no network traffic. Tokens are kept in memory only: never logged, printed
-// or written to disk.
+// or written to disk, and registered with the process's api.Redactor the
+// moment they are read or minted.
+//
+// Credentials and token files are read with safefile: regular files only
+// (a symlink to /dev/zero, a FIFO or a directory is an error naming the
+// file), at most 1 MiB (64 KiB for an access token file), in bounded time.
+// Token endpoints are reached through safehttp's redirect policy.
 package auth
 
 import (
@@ -19,10 +25,12 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -34,6 +42,8 @@ import (
 	"golang.org/x/oauth2/google"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safefile"
+	"github.com/colabdash/colabdash/api/safehttp"
 )
 
 const (
@@ -119,8 +129,9 @@ type Options struct {
 	// GCE_METADATA_HOST.)
 	Getenv func(string) string
 	// HTTPClient is used for token fetches from the token endpoint
-	// (token_uri); default a client with a 30 s timeout. The metadata
-	// server is reached through its library's own client.
+	// (token_uri, STS, IAM); default a client with a 30 s timeout. A copy
+	// is used that never follows a redirect to another origin (safehttp).
+	// The metadata server is reached through its library's own client.
 	HTTPClient *http.Client
 	// AllowMetadata lets New use the GCE metadata server even when
 	// GCE_METADATA_HOST is unset; that probes 169.254.169.254 and DNS for
@@ -129,6 +140,15 @@ type Options struct {
 	// Now is the clock for token expiry and the refresh cooldown; default
 	// time.Now.
 	Now func() time.Time
+	// Redactor, shared with the rest of the process, learns every secret
+	// the moment it is known: the access token of an access token file
+	// when it is read; the refresh tokens, client secrets and private keys
+	// of a credentials file when it is read; every access token minted;
+	// and every bearer token, Basic credential and secret form field the
+	// token HTTP client sends (the intermediate tokens of impersonation and
+	// external accounts). Error texts of this package pass through it.
+	// nil: a private one (the patterns only protect the errors).
+	Redactor *api.Redactor
 }
 
 type sourceKind int
@@ -149,9 +169,14 @@ type loaded struct {
 	json     []byte // raw credentials JSON, in memory only
 	static   string // access token from an access token file
 	account  string // client_email of a service account, for Describe
-	quota    string // quota_project_id in the file
-	modTime  time.Time
-	size     int64
+	// impersonated is the service account an impersonated_service_account
+	// (or external_account) file impersonates, "" when none.
+	impersonated string
+	// subjectFile is an external_account's credential_source.file.
+	subjectFile string
+	quota       string // quota_project_id in the file
+	modTime     time.Time
+	size        int64
 }
 
 // Credentials are the credentials found by New, with an access-token cache.
@@ -162,6 +187,7 @@ type Credentials struct {
 	scopes   []string
 	tokenCtx context.Context
 	now      func() time.Time
+	red      *api.Redactor
 
 	quotaFlag, quotaEnv string
 	quotaFrom           string // where quotaFlag was set (--quota-project, a profile)
@@ -178,9 +204,10 @@ type Credentials struct {
 	forcedAt time.Time
 }
 
-// Test seams: reading files, and the metadata server.
+// Test seams: reading files (bounded: regular files only, at most max
+// bytes, in bounded time), and the metadata server.
 var (
-	readFile          = os.ReadFile
+	readFile          = func(path string, max int64) ([]byte, error) { return safefile.Read(path, max, 0) }
 	onGCE             = metadata.OnGCE
 	newMetadataSource = func(scopes []string) oauth2.TokenSource { return google.ComputeTokenSource("", scopes...) }
 )
@@ -211,10 +238,20 @@ func New(ctx context.Context, opts Options) (*Credentials, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: tokenFetchTimeout}
+	c.red = opts.Redactor
+	if c.red == nil {
+		c.red = &api.Redactor{}
 	}
+	base := opts.HTTPClient
+	if base == nil {
+		base = &http.Client{Timeout: tokenFetchTimeout}
+	}
+	// Token endpoints (token_uri, STS, IAM) get the product's redirect
+	// policy: a form body with a client secret or a bearer token never
+	// follows a redirect to another origin. Whatever credential the
+	// libraries send through it is registered first.
+	hc := safehttp.Client(base)
+	hc.Transport = &secretTap{base: hc.Transport, red: c.red}
 	c.tokenCtx = context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, hc)
 
 	var (
@@ -308,26 +345,33 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 	fileErr := func(k Kind, detail, fix string, err error) error {
 		return &Error{Kind: k, Path: path, From: from, Detail: detail, Fix: fix, Err: err, tokenFile: kind == sourceAccessTokenFile}
 	}
-	st, statErr := os.Stat(path)
-	b, err := readFile(path)
-	if err == nil && statErr == nil && st.IsDir() {
-		err = errors.New("is a directory")
+	limit := int64(safefile.MaxCredentialsFile)
+	if kind == sourceAccessTokenFile {
+		limit = safefile.MaxTokenFile
 	}
+	b, err := readFile(path, limit)
 	if err != nil {
+		var se *safefile.Error
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, fileErr(KindMissingFile, "", missingFix(kind, path, from), err)
 		case errors.Is(err, fs.ErrPermission):
 			return nil, fileErr(KindUnreadableFile, "permission denied",
 				"make it readable by you: `chmod 600 "+path+"` (and check its owner)", err)
-		default:
-			detail := "is a directory"
-			if statErr != nil || !st.IsDir() {
-				detail = shortLine(unwrapPath(err))
+		case errors.As(err, &se):
+			detail := se.Problem
+			if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+				detail = "is a directory"
+			}
+			if se.Target != "" {
+				detail += " (a link to " + se.Target + ")"
 			}
 			return nil, fileErr(KindUnreadableFile, detail, missingFix(kind, path, from), err)
+		default:
+			return nil, fileErr(KindUnreadableFile, shortLine(unwrapPath(err)), missingFix(kind, path, from), err)
 		}
 	}
+	st, statErr := os.Stat(path)
 	l := &loaded{kind: kind, path: path, from: from}
 	if statErr == nil {
 		l.modTime, l.size = st.ModTime(), st.Size()
@@ -340,6 +384,11 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 		case strings.ContainsAny(tok, " \t\r\n") || strings.HasPrefix(tok, "{"):
 			return nil, fileErr(KindMalformedFile, "expected one access token and nothing else", missingFix(kind, path, from), nil)
 		}
+		if i := badTokenByte(tok); i >= 0 {
+			return nil, fileErr(KindMalformedFile, fmt.Sprintf("the access token has a character an HTTP header cannot carry "+
+				"(byte %d; a bearer token is letters, digits and -._~+/ with = at the end)", i+1), missingFix(kind, path, from), nil)
+		}
+		c.red.Add(tok)
 		l.static = tok
 		return l, nil
 	}
@@ -354,9 +403,20 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 		RefreshToken string          `json:"refresh_token"`
 		Installed    json.RawMessage `json:"installed"`
 		Web          json.RawMessage `json:"web"`
+		// impersonated_service_account and external_account.
+		ImpersonationURL string `json:"service_account_impersonation_url"`
+		CredentialSource struct {
+			File string `json:"file"`
+		} `json:"credential_source"`
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fileErr(KindMalformedFile, "not valid JSON ("+jsonProblem(err)+")", recreate, err)
+	}
+	// The file's secrets (refresh_token, client_secret, private_key, also
+	// in source_credentials) are known from now on.
+	var all any
+	if json.Unmarshal(b, &all) == nil {
+		c.red.AddFields(all)
 	}
 	if f.Type == "" && (f.Installed != nil || f.Web != nil) {
 		return nil, fileErr(KindMalformedFile, "this is an OAuth client file, not credentials",
@@ -395,12 +455,42 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 		return nil, fileErr(KindMalformedFile, "private_key is not a PEM-encoded PKCS#8 or PKCS#1 key", recreate, nil)
 	}
 	l.credType, l.json, l.quota, l.account = f.Type, b, strings.TrimSpace(f.Quota), f.ClientEmail
+	if m := impersonatedAccount.FindStringSubmatch(f.ImpersonationURL); m != nil {
+		l.impersonated = m[1]
+		if l.account == "" {
+			l.account = m[1]
+		}
+	}
+	l.subjectFile = f.CredentialSource.File
 	// Let the library check the rest (e.g. a private key that is not PEM)
 	// now rather than on the first request. Nothing is fetched here.
 	if _, err := c.jsonSource(l); err != nil {
 		return nil, fileErr(KindMalformedFile, shortLine(strings.TrimPrefix(err.Error(), "google: ")), recreate, err)
 	}
 	return l, nil
+}
+
+// impersonatedAccount finds the service account in a
+// service_account_impersonation_url
+// (…/serviceAccounts/SA@PROJECT.iam.gserviceaccount.com:generateAccessToken).
+var impersonatedAccount = regexp.MustCompile(`/serviceAccounts/([^/:]+):generateAccessToken`)
+
+// badTokenByte returns the index of the first byte of tok that is not in
+// RFC 6750's b64token (letters, digits, -._~+/ and trailing =), or -1.
+// Such a token cannot be sent as "Authorization: Bearer …".
+func badTokenByte(tok string) int {
+	end := len(strings.TrimRight(tok, "="))
+	for i := 0; i < len(tok); i++ {
+		ch := tok[i]
+		switch {
+		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z', ch >= '0' && ch <= '9',
+			strings.IndexByte("-._~+/", ch) >= 0:
+		case ch == '=' && i >= end && i > 0:
+		default:
+			return i
+		}
+	}
+	return -1
 }
 
 // parsesAsKey reports whether key is a private key the way the library

@@ -416,7 +416,7 @@ func TestUnreadableFile(t *testing.T) {
 	if _, err := os.ReadFile(path); err == nil {
 		// Root reads mode-000 files; simulate what any other user gets.
 		old := readFile
-		readFile = func(string) ([]byte, error) {
+		readFile = func(string, int64) ([]byte, error) {
 			return nil, &fs.PathError{Op: "open", Path: path, Err: fs.ErrPermission}
 		}
 		t.Cleanup(func() { readFile = old })

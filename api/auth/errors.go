@@ -3,11 +3,15 @@ package auth
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safefile"
+	"github.com/colabdash/colabdash/api/safehttp"
 )
 
 // Kind says which credential failure an *Error is. Its value is a short
@@ -120,35 +124,86 @@ func (e *Error) fileNoun() string {
 // tokenError turns a failure of a token source into an *Error. For
 // invalid_grant it is KindReauthRequired; the description the endpoint gave
 // (e.g. "reauth related error (invalid_rapt)") is kept, the raw body is not.
+// Every text taken from a server passes through the Redactor first. The
+// fix says what to do for each known failure: re-login, grant
+// roles/iam.serviceAccountTokenCreator (impersonation denied, field case
+// 35), set GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES=1 (case 36), set
+// SSL_CERT_FILE (an untrusted certificate, case 41); "check the network"
+// only for what is left.
 func (c *Credentials) tokenError(err error, src *loaded) *Error {
 	e := &Error{Kind: KindTokenFetch, Path: src.path, From: src.from, Err: err, tokenFile: src.kind == sourceAccessTokenFile}
+	red := c.red.Redact
 	var re *oauth2.RetrieveError
-	if errors.As(err, &re) {
-		detail := ""
+	var se *safefile.Error
+	text := err.Error()
+	switch {
+	case errors.As(err, &re):
 		switch {
 		case re.ErrorCode != "":
-			detail = "the token endpoint answered " + re.ErrorCode
+			e.Detail = "the token endpoint answered " + red(re.ErrorCode)
 			if re.ErrorDescription != "" {
-				detail += " (" + re.ErrorDescription + ")"
+				e.Detail += " (" + red(re.ErrorDescription) + ")"
 			}
 		case re.Response != nil:
-			detail = fmt.Sprintf("the token endpoint answered HTTP %d", re.Response.StatusCode)
+			e.Detail = fmt.Sprintf("the token endpoint answered HTTP %d", re.Response.StatusCode)
 		default:
-			detail = "the token endpoint refused"
+			e.Detail = "the token endpoint refused"
 		}
-		e.Detail = detail
 		if re.ErrorCode == "invalid_grant" {
 			e.Kind = KindReauthRequired
 		}
-	} else {
-		e.Detail = api.OneLine(err.Error(), 200)
-	}
-	e.Fix = c.reauthFix(src)
-	if e.Kind == KindTokenFetch && re == nil {
+		e.Fix = c.reauthFix(src)
+	case safehttp.IsRedirect(err) || strings.Contains(text, "refused a redirect from "):
+		// Typed, or flattened into text by the library (impersonation).
+		e.Detail = red(text)
+		var rde *safehttp.RedirectError
+		if errors.As(err, &rde) {
+			e.Detail = red(rde.Error())
+		}
+		e.Fix = "check the token endpoint URLs in " + orDefault(src.path, "the credentials") + ": a token endpoint may not redirect to another host"
+	case api.CertificateProblem(err) != "":
+		e.Detail = strings.TrimSuffix(red(api.CertificateProblem(err)), "; "+api.CertificateHint)
+		e.Fix = api.CertificateHint
+	case strings.Contains(text, envAllowExecutables):
+		e.Detail = "the credentials file gets its token by running a command, which is not allowed by default"
+		e.Fix = "if you trust the command in " + src.path + ", set " + envAllowExecutables + "=1 in the environment and retry"
+	case src.impersonated != "" && iamStatus.MatchString(text):
+		m := iamStatus.FindStringSubmatch(text)
+		status, _ := strconv.Atoi(m[1])
+		ae := api.ParseHTTPError(status, "", []byte(red(m[2])))
+		e.Detail = "IAM refused to mint a token for service account " + src.impersonated + " (" + string(ae.Code)
+		if ae.Message != "" && ae.Message != api.DefaultMessage(ae.Code, status) {
+			e.Detail += ": " + ae.Message
+		}
+		e.Detail += ")"
+		e.Fix = c.reauthFix(src)
+		if status == 403 {
+			e.Fix = "the signed-in account needs the role " + TokenCreatorRole + " on " + src.impersonated +
+				": `gcloud iam service-accounts add-iam-policy-binding " + src.impersonated +
+				" --member=user:YOUR_EMAIL --role=" + TokenCreatorRole + "`"
+		}
+	case errors.As(err, &se):
+		e.Detail = red(se.Error())
+		e.Fix = "point credential_source.file in " + src.path + " at a readable token file"
+	default:
+		e.Detail = api.OneLine(red(text), 200)
 		e.Fix = "check the network connection and retry"
 	}
+	e.Detail = api.OneLine(e.Detail, 300)
 	return e
 }
+
+// TokenCreatorRole is the IAM role that lets an account mint tokens for a
+// service account it impersonates.
+const TokenCreatorRole = "roles/iam.serviceAccountTokenCreator"
+
+// envAllowExecutables must be 1 for an external_account file whose
+// credential_source runs a command.
+const envAllowExecutables = "GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES"
+
+// iamStatus is how x/oauth2 reports a failed generateAccessToken:
+// "oauth2/google: status code 403: {body}".
+var iamStatus = regexp.MustCompile(`(?s)status code (\d{3}): (.*)$`)
 
 // reauthFix is the fix line for "these credentials no longer work".
 func (c *Credentials) reauthFix(src *loaded) string {

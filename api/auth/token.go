@@ -2,12 +2,18 @@ package auth
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/colabdash/colabdash/api/safefile"
 )
 
 // flight is one token mint in progress; callers that need a token while it
@@ -45,6 +51,31 @@ func (c *Credentials) token(ctx context.Context) (*oauth2.Token, uint64, error) 
 	c.mu.Unlock()
 	c.mint(f, false)
 	return f.tok, f.gen, f.err
+}
+
+// checkSubjectFile reads an external_account's credential_source.file
+// the bounded way (a regular file of at most 64 KiB, in bounded time)
+// before the library reads it without limits, and registers the subject
+// token it holds as a secret. A file that is not there is left for the
+// library to report.
+func (c *Credentials) checkSubjectFile(src *loaded) error {
+	if src.subjectFile == "" {
+		return nil
+	}
+	b, err := readFile(src.subjectFile, safefile.MaxTokenFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	}
+	var v any
+	if json.Unmarshal(b, &v) == nil {
+		c.red.AddFields(v)
+	} else {
+		c.red.Add(strings.TrimSpace(string(b)))
+	}
+	return nil
 }
 
 func wait(ctx context.Context, f *flight) (*oauth2.Token, uint64, error) {
@@ -95,9 +126,20 @@ func (c *Credentials) mint(f *flight, forced bool) {
 	case sourceMetadata:
 		tok, err = newMetadataSource(c.scopes).Token()
 	default:
+		err = c.checkSubjectFile(src)
 		var ts oauth2.TokenSource
-		if ts, err = c.jsonSource(src); err == nil {
-			tok, err = ts.Token()
+		if err == nil {
+			if ts, err = c.jsonSource(src); err == nil {
+				tok, err = ts.Token()
+			}
+		}
+	}
+	if err == nil && tok != nil {
+		// A secret from the moment it exists: before any request carries it
+		// and any server can echo it.
+		c.red.Add(tok.AccessToken, tok.RefreshToken)
+		if id, ok := tok.Extra("id_token").(string); ok {
+			c.red.Add(id)
 		}
 	}
 
