@@ -65,18 +65,16 @@ func connectProfile(ctx context.Context, p config.Profile, from authOrigin, lg l
 	if p.Credentials == config.CredentialsDemo {
 		return connectDemo(ctx, lg)
 	}
-	if p.Credentials == config.CredentialsAccessToken {
-		// The token is a secret wherever it might show up in a log.
-		if b, err := os.ReadFile(expandHome(p.AccessTokenFile)); err == nil {
-			lg.red.Add(string(b))
-		}
-	}
+	// One redactor for the process: auth registers every token and file
+	// secret when it learns it, the client every proxy token, and both
+	// redact what servers echo; the log, stderr and the dashboard use it.
 	creds, err := auth.New(ctx, auth.Options{
 		CredentialsFile:  expandHome(p.CredentialsFile),
 		AccessTokenFile:  expandHome(p.AccessTokenFile),
 		QuotaProject:     p.QuotaProject,
 		From:             from.creds,
 		QuotaProjectFrom: from.quota,
+		Redactor:         lg.red,
 	})
 	if err != nil {
 		return nil, err
@@ -87,6 +85,7 @@ func connectProfile(ctx context.Context, p config.Profile, from authOrigin, lg l
 		OnUnauthenticated: creds.ForceRefresh,
 		ClientVersion:     version,
 		Logger:            lg.log,
+		Redactor:          lg.red,
 		MaxAttempts:       retryAttempts,
 		BaseDelay:         retryBaseDelay,
 		MaxRetryDelay:     maxClientRetryDelay,
@@ -104,7 +103,8 @@ func connectDemo(ctx context.Context, lg logs) (*connection, error) {
 	if err != nil {
 		return nil, &exitError{exitFailure, "starting the demo emulator: " + err.Error()}
 	}
-	c, err := client.New(ctx, client.Options{Endpoint: endpoint, HTTPClient: demoHTTPClient(), ClientVersion: version, Logger: lg.log})
+	c, err := client.New(ctx, client.Options{Endpoint: endpoint, HTTPClient: demoHTTPClient(), ClientVersion: version,
+		Logger: lg.log, Redactor: lg.red})
 	if err != nil {
 		srv.Close()
 		return nil, &exitError{exitFailure, err.Error()}
