@@ -55,6 +55,15 @@ func statusCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 	return cmd
 }
 
+// emulatorBanner is the line `colabdash emulator` prints after the
+// endpoint: where it serves and what token it wants (none with --no-auth).
+func emulatorBanner(endpoint string, noAuth bool) string {
+	if noAuth {
+		return "Colab emulator serving on " + endpoint + " (--no-auth: no token is needed; requests with or without a bearer token are served; Ctrl+C stops it)"
+	}
+	return "Colab emulator serving on " + endpoint + " (any non-empty bearer token is accepted; Ctrl+C stops it)"
+}
+
 func emulatorCmd(stdout io.Writer) *cobra.Command {
 	var (
 		addr string
@@ -64,7 +73,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 		Use:   "emulator",
 		Short: "Serve the embedded Colab MCP emulator on loopback",
 		Long: "emulator serves a Colab MCP server (all ten tools, proxy tokens that expire, quotas) on a\n" +
-			"loopback address until interrupted. It accepts any non-empty bearer token.",
+			"loopback address until interrupted. It accepts any non-empty bearer token (with --no-auth, none at all).",
 		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
 			"  echo fake > token.txt; colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
 		Args: cobra.NoArgs,
@@ -78,7 +87,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			}
 			defer srv.Close()
 			fmt.Fprintln(stdout, endpoint)
-			fmt.Fprintf(stdout, "Colab emulator serving on %s (any non-empty bearer token is accepted; Ctrl+C stops it)\n", endpoint)
+			fmt.Fprintln(stdout, emulatorBanner(endpoint, o.NoAuth))
 			<-cmd.Context().Done()
 			return nil
 		},

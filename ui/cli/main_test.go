@@ -289,6 +289,43 @@ func TestEmulatorCommandServesStatus(t *testing.T) {
 	}
 }
 
+// Issue 9 §6: under --no-auth the banner says that no token is needed
+// (and without it, that any non-empty token is accepted).
+func TestEmulatorBannerNoAuth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	isolate(t)
+	bin := binary(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--no-auth"}, "no token is needed"},
+		{nil, "any non-empty bearer token is accepted"},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		emu := exec.CommandContext(ctx, bin, append([]string{"emulator", "--addr", "127.0.0.1:0", "--seed", "empty"}, c.args...)...)
+		stdout, _ := emu.StdoutPipe()
+		if err := emu.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stdout)
+		var lines []string
+		for len(lines) < 2 && sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+		cancel()
+		emu.Wait()
+		if len(lines) < 2 || !strings.Contains(lines[1], c.want) {
+			t.Errorf("emulator %v banner = %q, want it to say %q", c.args, lines, c.want)
+		}
+		if c.args != nil && len(lines) == 2 && strings.Contains(lines[1], "non-empty bearer token") {
+			t.Errorf("--no-auth banner still asks for a token: %q", lines[1])
+		}
+	}
+}
+
 // BenchmarkStatus measures `colabdash status` (connect, get_subscription +
 // list_runtimes, list_sessions for every runtime) against the emulator
 // with 20 runtimes and 50 ms latency on every request. The round-trips
