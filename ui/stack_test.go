@@ -52,6 +52,8 @@ type stackOpts struct {
 	realTime bool // use time.Now and real client sleeps (benchmarks)
 	width    int  // terminal width (default 160; height 48)
 	logger   *slog.Logger
+	bearer   string        // bearer token sent (default stackOAuthToken)
+	redactor *api.Redactor // the client's Redactor (default: its own)
 }
 
 // newStack starts the emulator (runtime limit and create quota off unless
@@ -91,12 +93,17 @@ func (s *stack) build(t testing.TB, ep string, o stackOpts) {
 	if o.attempts == 0 {
 		o.attempts = 3
 	}
+	bearer := stackOAuthToken
+	if o.bearer != "" {
+		bearer = o.bearer
+	}
 	copts := client.Options{
 		Endpoint:    ep,
-		HTTPClient:  &http.Client{Transport: bearerTransport{stackOAuthToken}},
+		HTTPClient:  &http.Client{Transport: bearerTransport{bearer}},
 		MaxAttempts: o.attempts,
 		BaseDelay:   time.Millisecond,
 		Logger:      o.logger,
+		Redactor:    o.redactor,
 	}
 	if !o.realTime {
 		copts.Sleep = func(ctx context.Context, d time.Duration) error {
