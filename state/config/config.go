@@ -23,6 +23,7 @@ import (
 	"github.com/goccy/go-yaml/token"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/state"
 )
 
@@ -189,6 +190,9 @@ func ParseSettings(file string, data []byte, o SettingsOptions) (*Settings, erro
 	s := DefaultSettings()
 	s.Source = file
 	p := &cfgParser{file: file, s: s, o: o}
+	if err := checkYAMLLimits(file, data); err != nil {
+		return nil, err
+	}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
 		line, msg := 0, err.Error()
@@ -298,12 +302,19 @@ func DefaultConfigPath(getenv func(string) string) string {
 // the defaults with Source "". A missing explicit file (--config,
 // COLABDASH_CONFIG), an unreadable one or a bad one is a *ConfigError.
 func LoadSettings(path string, explicit bool, o SettingsOptions) (*Settings, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.MaxConfigFile, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !explicit {
 			return DefaultSettings(), nil
 		}
 		msg := "cannot read: " + err.Error()
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			msg = "cannot read: " + se.Problem
+			if se.Target != "" {
+				msg += " (a link to " + se.Target + ")"
+			}
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			msg = "no such file"
 		}
