@@ -171,3 +171,35 @@ func TestEchoedSecretsNeverReachAnyOutput(t *testing.T) {
 		t.Errorf("the --debug log leaks %q:\n%s", l, logged)
 	}
 }
+
+// Field case S3 end to end: --config, --credentials and
+// --access-token-file pointing at a symlink to /dev/zero each end at once
+// with one line naming the file, instead of growing to gigabytes.
+func TestInputFilesThatNeverEnd(t *testing.T) {
+	home := isolate(t)
+	zero := filepath.Join(home, "zero")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip(err)
+	}
+	nested := filepath.Join(home, "nested.yaml")
+	if err := os.WriteFile(nested, []byte("refreshInterval: "+strings.Repeat("[", 20000)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--config", zero, "status"}, 2, zero + ": cannot read: is a character device, not a regular file (a link to /dev/zero)"},
+		{[]string{"--config", nested, "status"}, 2, nested + ":1: YAML nested more than 64 levels deep"},
+		{[]string{"status", "--credentials", zero}, 3, zero + " (from --credentials): is a character device, not a regular file (a link to /dev/zero)"},
+		{[]string{"status", "--access-token-file", zero}, 3, zero + " (from --access-token-file): is a character device, not a regular file (a link to /dev/zero)"},
+	} {
+		trustCLIMu.Lock()
+		code, out, errs := runCLI(t, c.args...)
+		trustCLIMu.Unlock()
+		if code != c.code || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d (want %d)\nstdout %q\nstderr %q\nwant stderr to contain %q", c.args, code, c.code, out, errs, c.want)
+		}
+	}
+}
