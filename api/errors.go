@@ -461,6 +461,20 @@ func OneLine(s string, max int) string {
 	return s
 }
 
+// CredentialsError is implemented by the errors of api/auth, so that a
+// layer which cannot import it (the MCP client sees them as the failure of
+// a request) can tell a credentials problem the user must fix from a
+// passing failure to reach a token endpoint.
+type CredentialsError interface {
+	error
+	// FixLine is a one-line instruction (usually a command to run), ""
+	// when there is none.
+	FixLine() string
+	// Transient reports whether retrying later may help: the token
+	// endpoint could not be reached or answered 5xx / 429.
+	Transient() bool
+}
+
 // CertificateHint is the fix for a TLS certificate the system does not
 // trust, most often a corporate proxy that intercepts TLS (field case 41).
 const CertificateHint = "set SSL_CERT_FILE to your organisation's CA bundle (a proxy on this network may intercept TLS)"

@@ -67,7 +67,16 @@ type Error struct {
 	Err    error
 
 	tokenFile bool // Path is an access token file, not a credentials JSON file
+	transient bool // a network failure or a token endpoint 5xx/429: retrying may help
 }
+
+// FixLine returns Fix (api.CredentialsError).
+func (e *Error) FixLine() string { return e.Fix }
+
+// Transient reports whether retrying later may help: the token endpoint
+// could not be reached, or answered 5xx or 429 (api.CredentialsError).
+// Every other failure needs the user to act first.
+func (e *Error) Transient() bool { return e.transient }
 
 // Error renders one line without the Fix, e.g.
 // "credentials file /x.json (from GOOGLE_APPLICATION_CREDENTIALS) does not exist".
@@ -153,6 +162,9 @@ func (c *Credentials) tokenError(err error, src *loaded) *Error {
 			e.Kind = KindReauthRequired
 		}
 		e.Fix = c.reauthFix(src)
+		if re.Response != nil && (re.Response.StatusCode >= 500 || re.Response.StatusCode == 429) {
+			e.transient = true
+		}
 	case safehttp.IsRedirect(err) || strings.Contains(text, "refused a redirect from "):
 		// Typed, or flattened into text by the library (impersonation).
 		e.Detail = red(text)
@@ -188,6 +200,7 @@ func (c *Credentials) tokenError(err error, src *loaded) *Error {
 	default:
 		e.Detail = api.OneLine(red(text), 200)
 		e.Fix = "check the network connection and retry"
+		e.transient = true
 	}
 	e.Detail = api.OneLine(e.Detail, 300)
 	return e

@@ -240,6 +240,26 @@ func TestImpersonationDeniedNamesAccountAndRole(t *testing.T) {
 	if l := leaked(ae.Error()+ae.Fix, "SRCq4Rt7Yp2Kx", trustClientSecret, trustRefreshToken); len(l) > 0 {
 		t.Errorf("leaked %q: %s", l, ae.Error())
 	}
+	if ae.Transient() {
+		t.Error("a denied impersonation is reported as transient (it would be retried)")
+	}
+}
+
+// Only a failure to reach the token endpoint (or its 5xx) is transient.
+func TestTokenEndpointUnreachableIsTransient(t *testing.T) {
+	env := newEnv(t)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	url := dead.URL
+	dead.Close()
+	o := env.opts()
+	o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(url+"/token"))
+	c, err := New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ae := requestError(t, c, newAPIServer(t).URL); !ae.Transient() || !strings.Contains(ae.Fix, "check the network") {
+		t.Errorf("unreachable token endpoint: transient %v, fix %q", ae.Transient(), ae.Fix)
+	}
 }
 
 // Impersonation's IAM call never follows a redirect with the source token.

@@ -116,6 +116,17 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 		if msg := api.CertificateProblem(te.Err); msg != "" {
 			return failure{err: &api.Error{Code: api.FailedPrecondition, Err: te.Err, Message: c.red(msg)}}
 		}
+		// Credentials that cannot be used (impersonation denied, an
+		// executable source not allowed…): not a network failure, and no
+		// retry helps until the user acts; the message carries the fix.
+		var ce api.CredentialsError
+		if errors.As(te.Err, &ce) && !ce.Transient() {
+			msg := ce.Error()
+			if fix := ce.FixLine(); fix != "" {
+				msg += "; fix: " + fix
+			}
+			return failure{err: &api.Error{Code: api.Unauthenticated, Err: te.Err, Message: c.red(msg)}}
+		}
 		e := &api.Error{Code: api.Unavailable, Err: te.Err, Message: netMessage(c.opts.Endpoint, te.Err, c.red)}
 		return failure{err: e, lost: te.Sent || tr.sent()}
 	}

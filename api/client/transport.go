@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/oauth2"
+
+	"github.com/colabdash/colabdash/api"
 )
 
 // maxErrorBody bounds how much of an HTTP error body is read and kept.
@@ -128,7 +130,8 @@ func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		terr := error(&transportError{Err: err, Sent: tr.sent()})
 		var re *oauth2.RetrieveError
-		if ct != nil && errors.As(err, &re) {
+		var ce api.CredentialsError
+		if ct != nil && (errors.As(err, &re) || errors.As(err, &ce) && !ce.Transient()) {
 			ct.fatal.Store(&terr)
 		}
 		return nil, terr

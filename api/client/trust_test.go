@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -311,3 +312,48 @@ func (s *syncBuffer) String() string {
 }
 
 func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }
+
+// credErr stands in for an *auth.Error.
+type credErr struct{ transient bool }
+
+func (credErr) Error() string {
+	return "cannot get an access token: IAM refused to mint a token for sa@p"
+}
+func (credErr) FixLine() string   { return "grant roles/iam.serviceAccountTokenCreator" }
+func (e credErr) Transient() bool { return e.transient }
+
+type failingRT struct {
+	err error
+	n   atomic.Int32
+}
+
+func (f *failingRT) RoundTrip(r *http.Request) (*http.Response, error) {
+	f.n.Add(1)
+	if r.Body != nil {
+		r.Body.Close()
+	}
+	return nil, f.err
+}
+
+// Field case 35 in the dashboard's path: credentials that cannot be used
+// are an auth error with the fix, not "network error", and are not
+// retried; a transient token failure still is.
+func TestCredentialsErrorIsAuthNotNetwork(t *testing.T) {
+	rt := &failingRT{err: credErr{}}
+	c, sl := newClient(t, "http://127.0.0.1:9/mcp", func(o *Options) { o.HTTPClient = &http.Client{Transport: rt} })
+	_, err := c.ListRuntimes(context.Background())
+	e := asAPI(t, err)
+	if e.Code != api.Unauthenticated || !e.IsAuth() || strings.Contains(e.Message, "network") ||
+		!strings.Contains(e.Message, "sa@p") || !strings.Contains(e.Message, "fix: grant roles/iam.serviceAccountTokenCreator") {
+		t.Errorf("err = %v", e)
+	}
+	if len(sl.waits()) != 0 || rt.n.Load() != 1 {
+		t.Errorf("retried: %d waits, %d requests", len(sl.waits()), rt.n.Load())
+	}
+	rt2 := &failingRT{err: credErr{transient: true}}
+	c2, sl2 := newClient(t, "http://127.0.0.1:9/mcp", func(o *Options) { o.HTTPClient = &http.Client{Transport: rt2} })
+	_, err = c2.ListRuntimes(context.Background())
+	if e := asAPI(t, err); e.Code != api.Unavailable || len(sl2.waits()) == 0 {
+		t.Errorf("transient: err = %v, %d waits", e, len(sl2.waits()))
+	}
+}
