@@ -222,6 +222,14 @@ func (e *Error) Retryable() bool {
 	return e.HTTPStatus >= 500
 }
 
+// Reattachable reports whether an execute_code call made with a session
+// and an executionId, which failed with e, should be repeated identically
+// (same session, executionId and code) to reattach to the code, which may
+// still be running (colab-api.md §1.10): DEADLINE_EXCEEDED (the 600 s
+// cut-off) or UNAVAILABLE (a dropped connection). The dashboard and
+// `colabdash exec` both decide with it.
+func (e *Error) Reattachable() bool { return e.Code == DeadlineExceeded || e.Code == Unavailable }
+
 // Status is a google.rpc.Status (colab-api.md §2.8). Details are kept raw;
 // ErrorFromStatus reads ErrorInfo, RetryInfo and QuotaFailure from them.
 type Status struct {

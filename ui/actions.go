@@ -10,7 +10,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/google/uuid"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
@@ -154,12 +153,14 @@ const (
 )
 
 // MaxCreateAttempts bounds the dashboard's own re-sends of one create
-// (RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED), first one included.
-const MaxCreateAttempts = 5
+// (RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED), first one included:
+// state.MaxCreateAttempts, shared with `colabdash create`.
+const MaxCreateAttempts = state.MaxCreateAttempts
 
 // DefaultCreateRetry is the wait before re-sending a create refused with
-// RESOURCE_EXHAUSTED (no RetryInfo) or UNAVAILABLE, doubled per attempt.
-const DefaultCreateRetry = 10 * time.Second
+// RESOURCE_EXHAUSTED (no RetryInfo) or UNAVAILABLE, doubled per attempt
+// (state.DefaultCreateRetry).
+const DefaultCreateRetry = state.DefaultCreateRetry
 
 // createOp is one create_runtime the user asked for. Every re-send uses the
 // same requestID, so the server creates at most one runtime for it.
@@ -215,6 +216,12 @@ func (m *Model) onActionKey(k tea.KeyMsg, now time.Time) (cmd tea.Cmd, ok bool) 
 		if ls == nil {
 			m.setStatus(now, "no last spec yet: create one with "+keys.NewRuntime.Help().Key, true)
 			break
+		}
+		if len(m.snap.Specs) > 0 {
+			if err := state.CheckSpec(m.snap.Specs, ls.Spec, m.snap.Subscription.Tier); err != nil {
+				m.setStatus(now, "cannot create like the last one: "+err.Error(), true)
+				break
+			}
 		}
 		m.ax.dlg = newDialog(dlgConfirm, now, "Create a runtime like the last one?",
 			intent{kind: intentQuickCreate, spec: ls.Spec, version: ls.Version},
@@ -428,7 +435,7 @@ func (m *Model) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 
 func (m *Model) startOpenSession(runtime, id string, now time.Time) tea.Cmd {
 	if id == "" {
-		id = state.OwnSessionPrefix + uuid.NewString()[:8]
+		id = state.NewSessionID()
 	}
 	m.ax.opening[runtime] = true
 	m.setStatus(now, "opening session "+id+" on "+api.LastSegment(runtime)+"…", false)

@@ -103,7 +103,7 @@ func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.T
 		}
 		it := choiceItem{label: label, disabled: !elig[i]}
 		if it.disabled {
-			it.note = "(not eligible on tier " + m.snap.Subscription.Tier.Label() + ")"
+			it.note = "(" + state.IneligibleNote(m.snap.Subscription.Tier) + ")"
 		}
 		d.items = append(d.items, it)
 	}
@@ -263,15 +263,10 @@ func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 		m.setStatus(now, "create "+op.spec.String()+": outcome unknown (connection lost after sending); re-listing runtimes — one may already be using compute units", true)
 		delete(m.pending, callKey{kind: callRuntimes})
 		return tea.Batch(m.refresh(now, false)...)
-	case ae.Code == api.DeadlineExceeded && op.attempt < MaxCreateAttempts:
-		return m.sendCreate(op, now) // the identical call: same requestId
-	case ae.IsQuota():
-		m.dropCreate(op.id)
-		return m.offerAfterCreate(op, ae, now)
-	case (ae.Code == api.ResourceExhausted || ae.Code == api.Unavailable) && op.attempt < MaxCreateAttempts:
-		wait := ae.RetryDelay
-		if wait <= 0 {
-			wait = DefaultCreateRetry << (op.attempt - 1)
+	}
+	if resend, wait := state.CreateRetry(ae, op.attempt); resend {
+		if wait == 0 {
+			return m.sendCreate(op, now) // the identical call: same requestId
 		}
 		op.state, op.retryAt = createWaiting, now.Add(wait)
 		return nil
@@ -329,25 +324,15 @@ func (m *Model) offerResend(op *createOp, now time.Time) {
 	m.ax.dlg = d
 }
 
-// offerAfterCreate shows why a create failed and the next steps.
+// offerAfterCreate shows why a create failed and the next steps
+// (state.ExplainCreateFailure, shared with `colabdash create`).
 func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea.Cmd {
-	title := "Could not create " + op.spec.String()
-	body := []string{api.OneLine(ae.Error(), 200)}
+	f := state.ExplainCreateFailure(ae, op.spec, m.snap.Specs, m.snap.Subscription.Tier, op.attempt)
+	body := append([]string{api.OneLine(ae.Error(), 200)}, f.Body...)
 	it := intent{kind: intentAfterCreate}
 	var items []choiceItem
-	eligible := func(k api.RuntimeSpecKey) bool {
-		for _, s := range m.snap.Specs {
-			if s.Key == k {
-				return s.Eligible
-			}
-		}
-		return false
-	}
-	switch {
-	case ae.Reason == api.ReasonTooManyActiveRuntimes:
-		title = "Too many active runtimes"
-		body = append(body, "Colab limits how many runtimes run at once; a runtime deleted in the last minutes may still count.",
-			"Delete one of them (you will confirm), or wait and create again.")
+	if f.Kind == state.CreateTooManyRuntimes {
+		body = append(body, "Delete one of them (you will confirm), or wait and create again.")
 		for _, r := range m.rows {
 			if r.Gone() {
 				continue
@@ -355,44 +340,24 @@ func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea
 			items = append(items, choiceItem{label: "delete " + r.ID() + " (" + r.Spec() + ")"})
 			it.next = append(it.next, afterChoice{deleteRuntime: r.Name})
 		}
-	case ae.Reason == api.ReasonDenylisted:
-		title = "Account blocked from Colab runtimes (DENYLISTED)"
-		body = append(body, "Colab refuses runtimes for this account; retrying will not help.")
-	case ae.IsQuota():
-		title = "Usage limit reached (" + ae.Reason + ")"
-		body = append(body, "Your "+m.snap.Subscription.Tier.Label()+" tier's usage quota is used up for accelerators; it resets later.",
-			"You can still create a CPU runtime.")
-		for _, s := range m.snap.Specs {
-			if s.Key.Variant == api.VariantCPU && s.Eligible {
-				items = append(items, choiceItem{label: "create a CPU runtime (" + s.Key.String() + ")"})
-				it.next = append(it.next, afterChoice{spec: s.Key})
-			}
+	}
+	for _, k := range f.Alternatives {
+		label := "create " + k.String()
+		switch f.Kind {
+		case state.CreateQuota:
+			label = "create a CPU runtime (" + k.String() + ")"
+		case state.CreateGaveUp:
+			label += " instead"
 		}
-	case ae.Code == api.FailedPrecondition && op.spec.Accelerator != "" && op.spec.Accelerator != api.AcceleratorNone:
-		title = "Accelerator " + op.spec.Accelerator + " unavailable"
-		body = append(body, "Colab has no "+op.spec.Accelerator+" for you right now. Try another eligible accelerator:")
-		for _, s := range m.snap.Specs {
-			if s.Eligible && s.Key.Accelerator != op.spec.Accelerator && s.Key.Accelerator != api.AcceleratorNone && eligible(s.Key) {
-				items = append(items, choiceItem{label: "create " + s.Key.String()})
-				it.next = append(it.next, afterChoice{spec: s.Key})
-			}
-		}
-	case ae.Code == api.ResourceExhausted || ae.Code == api.Unavailable || ae.Code == api.DeadlineExceeded:
-		title = "Create gave up after " + itoaPlural(op.attempt, "attempt")
-		body = append(body, "Colab kept refusing for now; no runtime was created by these attempts.")
-		for _, s := range m.snap.Specs {
-			if s.Eligible && s.Key != op.spec {
-				items = append(items, choiceItem{label: "create " + s.Key.String() + " instead"})
-				it.next = append(it.next, afterChoice{spec: s.Key})
-			}
-		}
+		items = append(items, choiceItem{label: label})
+		it.next = append(it.next, afterChoice{spec: k})
 	}
 	m.setStatus(now, "create "+op.spec.String()+" failed: "+errLine(ae), true)
 	if len(items) == 0 {
 		items = []choiceItem{{label: "close"}}
 		it.next = []afterChoice{{close: true}}
 	}
-	d := newDialog(dlgChoice, now, title, it, body...)
+	d := newDialog(dlgChoice, now, f.Title, it, body...)
 	d.items = items
 	d.cursor = d.next(-1, 1)
 	m.ax.dlg = d

@@ -218,7 +218,7 @@ func (m *Model) sendExec(r *execRun, runtime string) tea.Cmd {
 		ctx, cancel := context.WithCancel(parent)
 		defer cancel()
 		if sess == "" {
-			s, err := svc.CreateSession(ctx, runtime, state.OwnSessionPrefix+uuid.NewString()[:8])
+			s, err := svc.CreateSession(ctx, runtime, state.NewSessionID())
 			if err != nil {
 				return execDoneMsg{run: run, attempt: attempt, err: err}
 			}
@@ -254,7 +254,7 @@ func (m *Model) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
 		}
 	}
 	var ae *api.Error
-	if msg.err != nil && errors.As(msg.err, &ae) && (ae.Code == api.DeadlineExceeded || ae.Code == api.Unavailable) &&
+	if msg.err != nil && errors.As(msg.err, &ae) && ae.Reattachable() &&
 		r.session != "" && r.attempt < MaxExecReattach {
 		return tea.Batch(cmd, m.sendExec(r, p.runtime)) // reattach: same executionId
 	}
