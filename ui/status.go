@@ -68,32 +68,40 @@ func NewStatusReport(ov api.Overview, now time.Time, showTokens bool) StatusRepo
 		Runtimes:     make([]StatusRuntime, 0, len(ov.Runtimes)),
 	}
 	for _, rt := range ov.Runtimes {
-		sr := StatusRuntime{
-			Name:        rt.Name,
-			RuntimeSpec: rt.RuntimeSpec,
-			Version:     rt.Version,
-			Sessions:    ov.Sessions[rt.Name],
-		}
-		if sr.Sessions == nil {
-			sr.Sessions = []api.Session{}
-		}
-		if err := ov.SessionErrors[rt.Name]; err != nil {
-			sr.SessionsError = err.Error()
-		}
-		if ci := rt.ConnectionInfo; ci != nil {
-			sr.ConnectionInfo.URL = ci.URL
-			if showTokens {
-				sr.ConnectionInfo.Token = ci.Token
-			}
-		}
-		if exp := rt.ExpireTime(); !exp.IsZero() {
-			s := exp.UTC().Format(time.RFC3339)
-			secs := int64(exp.Round(0).Sub(now.Round(0)) / time.Second)
-			sr.ConnectionInfo.ExpireTime, sr.TokenExpiresInSeconds = &s, &secs
-		}
-		rep.Runtimes = append(rep.Runtimes, sr)
+		rep.Runtimes = append(rep.Runtimes, NewStatusRuntime(rt, ov.Sessions[rt.Name], ov.SessionErrors[rt.Name], now, showTokens))
 	}
 	return rep
+}
+
+// NewStatusRuntime is one runtime as StatusReport shows it at instant now,
+// with its sessions (nil: none) and the error listing them failed with
+// (nil: none). The proxy token is copied only when showTokens is true. The
+// scriptable verbs print runtimes in this shape too.
+func NewStatusRuntime(rt api.Runtime, sessions []api.Session, sessionsErr error, now time.Time, showTokens bool) StatusRuntime {
+	sr := StatusRuntime{
+		Name:        rt.Name,
+		RuntimeSpec: rt.RuntimeSpec,
+		Version:     rt.Version,
+		Sessions:    sessions,
+	}
+	if sr.Sessions == nil {
+		sr.Sessions = []api.Session{}
+	}
+	if sessionsErr != nil {
+		sr.SessionsError = sessionsErr.Error()
+	}
+	if ci := rt.ConnectionInfo; ci != nil {
+		sr.ConnectionInfo.URL = ci.URL
+		if showTokens {
+			sr.ConnectionInfo.Token = ci.Token
+		}
+	}
+	if exp := rt.ExpireTime(); !exp.IsZero() {
+		s := exp.UTC().Format(time.RFC3339)
+		secs := int64(exp.Round(0).Sub(now.Round(0)) / time.Second)
+		sr.ConnectionInfo.ExpireTime, sr.TokenExpiresInSeconds = &s, &secs
+	}
+	return sr
 }
 
 // WriteStatusJSON writes rep as indented JSON followed by a newline.

@@ -2,6 +2,9 @@ package colabfake
 
 import (
 	"context"
+	"go/constant"
+	"go/token"
+	"go/types"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,12 +23,17 @@ var (
 	printLiteral = regexp.MustCompile(`^print\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?[0-9]+(?:\.[0-9]+)?|True|False|None)\s*\)$`)
 	// a bare literal as the whole program: its repr becomes result.
 	bareLiteral = regexp.MustCompile(`^(-?[0-9]+(?:\.[0-9]+)?|True|False|None|'(?:[^'\\]|\\.)*')$`)
+	// integer arithmetic with + - * and parentheses, which Go's constant
+	// arithmetic computes exactly as Python does (arbitrary precision).
+	intArith   = regexp.MustCompile(`^[0-9+\-*() ]*[0-9][0-9+\-*() ]*$`)
+	printArith = regexp.MustCompile(`^print\(\s*([0-9+\-*() ]+)\s*\)$`)
 	// raise Name or raise Name(args).
 	raiseStmt = regexp.MustCompile(`(?m)^\s*raise\s+([A-Za-z_][A-Za-z0-9_.]*)\s*(?:\((.*)\))?\s*$`)
 )
 
 // emulate returns what running code would show, without running it:
-// print(<literal>) echoes the literal, a bare literal becomes result, code
+// print(<literal>) echoes the literal, print(<integer arithmetic>) prints
+// its value, a bare literal or integer arithmetic becomes result, code
 // containing "raise" gets an executionError, anything else a stdout line
 // saying what would run.
 func emulate(code string) (stdout, result string, xerr *api.ExecuteError) {
@@ -46,10 +54,29 @@ func emulate(code string) (stdout, result string, xerr *api.ExecuteError) {
 	if m := printLiteral.FindStringSubmatch(trimmed); m != nil {
 		return unquote(m[1]) + "\n", "", nil
 	}
+	if m := printArith.FindStringSubmatch(trimmed); m != nil {
+		if v, ok := evalInt(m[1]); ok {
+			return v + "\n", "", nil
+		}
+	}
 	if bareLiteral.MatchString(trimmed) {
 		return "", trimmed, nil
 	}
+	if intArith.MatchString(trimmed) {
+		if v, ok := evalInt(trimmed); ok {
+			return "", v, nil
+		}
+	}
 	return EmulatedPrefix + "would run: " + api.OneLine(code, 200) + "\n", "", nil
+}
+
+// evalInt evaluates integer arithmetic (+ - * and parentheses) exactly.
+func evalInt(expr string) (string, bool) {
+	tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, expr)
+	if err != nil || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return "", false
+	}
+	return tv.Value.ExactString(), true
 }
 
 // unquote turns a Python string literal into its text; other literals are

@@ -17,6 +17,11 @@ func TestEmulate(t *testing.T) {
 		{code: `print("hello, world")`, stdout: "hello, world\n"},
 		{code: `print('it\'s')`, stdout: "it's\n"},
 		{code: "42", result: "42"},
+		{code: "print(6*7)", stdout: "42\n"},
+		{code: "print( (2+3) * -4 )", stdout: "-20\n"},
+		{code: "2**64", stdout: EmulatedPrefix + "would run: 2**64\n"}, // ** is not Go: not evaluated
+		{code: "99999999999999999999*10", result: "999999999999999999990"},
+		{code: "print(6*)", stdout: EmulatedPrefix + "would run: print(6*)\n"},
 		{code: "import torch\ntorch.cuda.is_available()", stdout: EmulatedPrefix + "would run: import torch torch.cuda.is_available()\n"},
 		{code: `raise ValueError("boom")`, errName: "ValueError", errValue: "boom"},
 		{code: "x = 1\nraise KeyError", errName: "KeyError"},
