@@ -455,18 +455,25 @@ func SaveLastSpec(dir string, ls *LastSpec) error {
 	if dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
 	b, err := json.MarshalIndent(ls, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".last-spec-*")
+	return WriteStateFile(dir, LastSpecFile, append(b, '\n'))
+}
+
+// WriteStateFile writes b to dir/name in the state directory (directory
+// 0700, file 0600) through a temporary file and a rename, so a reader
+// never sees half of it. It holds no secret by contract: never pass one.
+func WriteStateFile(dir, name string, b []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+name+"-*")
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
+	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err
@@ -475,5 +482,5 @@ func SaveLastSpec(dir string, ls *LastSpec) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, LastSpecFile))
+	return os.Rename(tmp.Name(), filepath.Join(dir, name))
 }

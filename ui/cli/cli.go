@@ -49,10 +49,19 @@ const (
 // (and cli.commit); otherwise they come from the module's build info.
 var version, commit = "dev", ""
 
-// Run runs colabdash with args (without the program name), writing to
-// stdout and stderr, and returns the process exit code: 0 ok, 1 failure,
-// 2 usage, 3 credentials or permission, 4 API or network.
-func Run(args []string, stdout, stderr io.Writer) int { return run(args, stdout, stderr) }
+// Run runs colabdash with args (without the program name), reading
+// os.Stdin and writing to stdout and stderr, and returns the process exit
+// code: 0 ok, 1 failure (exec: the code raised; several targets: some
+// failed), 2 usage, 3 credentials or permission, 4 API or network, 5 quota
+// or ineligible, 130 interrupted.
+func Run(args []string, stdout, stderr io.Writer) int {
+	return runStreams(args, osStreams(stdout, stderr))
+}
+
+// run is Run without a terminal anywhere and with an empty stdin (tests).
+func run(args []string, stdout, stderr io.Writer) int {
+	return runStreams(args, &streams{in: strings.NewReader(""), out: stdout, err: stderr})
+}
 
 // globalFlags are accepted before or after any subcommand. settings,
 // keys and profile are filled in before any command runs (loadConfig).
@@ -108,7 +117,8 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func runStreams(args []string, s *streams) int {
+	stdout, stderr := s.out, s.err
 	var g globalFlags
 	root := &cobra.Command{
 		Use:   "colabdash",
@@ -183,6 +193,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return &exitError{exitUsage, err.Error()}
 	})
 
+	root.AddCommand(verbCommands(&g, s)...)
 	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), configCmd(&g, stdout), &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and Go version",

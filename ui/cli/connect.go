@@ -119,7 +119,8 @@ func demoHTTPClient() *http.Client {
 }
 
 // classify turns a failure into the command's exit code and one line:
-// 3 for credentials or permission, 4 for any other API or network failure.
+// 3 for credentials or permission, 5 for a quota, rate limit or runtime
+// limit, 130 when interrupted, 4 for any other API or network failure.
 func classify(err error, creds *auth.Credentials) *exitError {
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -135,8 +136,11 @@ func classify(err error, creds *auth.Credentials) *exitError {
 	if errors.As(err, &ae) && ae.IsAuth() {
 		return &exitError{exitCredential, ae.Error()}
 	}
+	if ae != nil && quotaOrIneligible(ae) {
+		return &exitError{exitQuota, ae.Error()}
+	}
 	if errors.Is(err, context.Canceled) {
-		return &exitError{exitAPI, "interrupted"}
+		return &exitError{exitInterrupted, "interrupted"}
 	}
 	return &exitError{exitAPI, api.OneLine(err.Error(), 300)}
 }

@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui"
+)
+
+// Shell completion must never hold up the shell (field case 61): each
+// lookup has completionTimeout, writes nothing to the terminal, and its
+// outcome is cached in the state directory, a success for
+// completionFresh and a failure for completionFailedFor, so the next
+// tab press costs no network call.
+const (
+	completionTimeout   = 1500 * time.Millisecond
+	completionFresh     = time.Minute
+	completionFailedFor = 3 * time.Minute
+	completionCacheFile = "completion-runtimes.json"
+)
+
+// completing runs fn against the profile's connection for shell
+// completion: the config is read quietly, and whatever fn has not
+// returned within completionTimeout is abandoned (ok false).
+func completing[T any](v *verb, cmd *cobra.Command, fn func(ctx context.Context, conn *connection) (T, error)) (res T, ok bool) {
+	g := v.g
+	if g.settings == nil { // completion skips PersistentPreRunE
+		if err := loadConfig(cmd, g, os.Getenv); err != nil {
+			return res, false
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), completionTimeout)
+	defer cancel()
+	type answer struct {
+		v   T
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		conn, err := connect(ctx, *g)
+		if err != nil {
+			ch <- answer{err: err}
+			return
+		}
+		defer conn.close()
+		r, err := fn(ctx, conn)
+		ch <- answer{r, err}
+	}()
+	select {
+	case a := <-ch:
+		return a.v, a.err == nil
+	case <-ctx.Done():
+		return res, false
+	}
+}
+
+// completionCache is the last runtime lookup for completion.
+type completionCache struct {
+	Key      string    `json:"key"` // profile and endpoint
+	At       time.Time `json:"at"`
+	OK       bool      `json:"ok"`
+	Runtimes []struct {
+		ID   string `json:"id"`
+		Spec string `json:"spec"`
+	} `json:"runtimes,omitempty"`
+}
+
+// completeRuntimes completes runtime arguments with the live runtime ids
+// ("rt-abc<TAB>GPU/T4/STANDARD"), from the cache while it is fresh.
+func (v *verb) completeRuntimes(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	g := v.g
+	if g.settings == nil {
+		if err := loadConfig(cmd, g, os.Getenv); err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	key := g.profile.Name + "\n" + g.profile.Endpoint
+	dir, path := ui.DefaultStateDir(), ""
+	if dir != "" {
+		path = filepath.Join(dir, completionCacheFile)
+	}
+	var c completionCache
+	if b, err := readSmall(path, 1<<20); err == nil && json.Unmarshal(b, &c) == nil && c.Key == key {
+		age := time.Since(c.At)
+		if age < 0 || c.OK && age >= completionFresh || !c.OK && age >= completionFailedFor {
+			c = completionCache{}
+		}
+	} else {
+		c = completionCache{}
+	}
+	if c.At.IsZero() {
+		rts, ok := completing(v, cmd, func(ctx context.Context, conn *connection) ([]api.Runtime, error) {
+			return conn.svc.ListRuntimes(ctx)
+		})
+		c = completionCache{Key: key, At: time.Now(), OK: ok}
+		for _, rt := range rts {
+			c.Runtimes = append(c.Runtimes, struct {
+				ID   string `json:"id"`
+				Spec string `json:"spec"`
+			}{rt.ID(), rt.RuntimeSpec.String()})
+		}
+		if b, err := json.Marshal(c); err == nil && dir != "" {
+			_ = ui.WriteStateFile(dir, completionCacheFile, b) // a cache: failing to keep it only costs the next lookup
+		}
+	}
+	var out []string
+	for _, rt := range c.Runtimes {
+		id := termLine(rt.ID, 0)
+		if strings.HasPrefix(id, strings.TrimPrefix(toComplete, "runtimes/")) && !contains(args, id) {
+			out = append(out, id+"\t"+termLine(rt.Spec, 60))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if strings.TrimPrefix(x, "runtimes/") == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Why readSmall refused a file.
+var (
+	errNotRegular = errors.New("not a regular file")
+	errTooLarge   = errors.New("file too large")
+)
+
+// readSmall reads a regular file of at most max bytes (a FIFO, device or
+// directory is errNotRegular, a bigger file errTooLarge).
+func readSmall(path string, max int64) ([]byte, error) {
+	if path == "" {
+		return nil, os.ErrNotExist
+	}
+	// Stat first: opening a FIFO nobody writes to would block.
+	if fi, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, errNotRegular
+	case fi.Size() > max:
+		return nil, errTooLarge
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		return nil, errTooLarge // it grew meanwhile
+	}
+	return b, err
+}

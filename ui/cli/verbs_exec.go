@@ -1,0 +1,436 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// maxCode bounds the code exec reads from -f FILE or stdin (1 MiB).
+const maxCode = 1 << 20
+
+// maxExecDrops is how many execute_code calls in a row may fail with a
+// dropped connection (UNAVAILABLE, each after the client's own retries)
+// before exec gives up and says how to reattach. DEADLINE_EXCEEDED, the
+// server's 600 s cut-off, is no failure: exec reattaches until --timeout.
+const maxExecDrops = 5
+
+// execReport is the JSON of `colabdash exec --json`: ExecuteCodeResult
+// (colab-api.md §2.7) with every field present. ExecutionError is null
+// unless the code raised; its traceback is as the server sent it (ANSI
+// colours included). RichOutputs is [] when there are none.
+type execReport struct {
+	Session         string            `json:"session"`
+	ExecutionID     string            `json:"executionId"`
+	ExecutionCount  int               `json:"executionCount"`
+	Stdout          string            `json:"stdout"`
+	Stderr          string            `json:"stderr"`
+	Result          string            `json:"result"`
+	ExecutionError  *api.ExecuteError `json:"executionError"`
+	OutputTruncated bool              `json:"outputTruncated"`
+	RichOutputs     []api.RichOutput  `json:"richOutputs"`
+}
+
+// execOptions are exec's flags.
+type execOptions struct {
+	code, file  string
+	codeGiven   bool
+	timeout     time.Duration
+	executionID string
+}
+
+// codeSource is where the code came from, to say how to run it again.
+type codeSource struct {
+	flag, value string // "-c", "-f" or "-"
+}
+
+// again renders the flags that give the same code again.
+func (c codeSource) again() string {
+	switch c.flag {
+	case "-f":
+		return "-f " + shellQuote(c.value)
+	case "-":
+		return "- < (the same input)"
+	}
+	if len(c.value) > 200 || strings.ContainsAny(c.value, "\n\r") {
+		return "-c (the same code)"
+	}
+	return "-c " + shellQuote(c.value)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func execCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "exec")
+	var o execOptions
+	cmd := &cobra.Command{
+		Use:   "exec TARGET (-c CODE | -f FILE | -)",
+		Short: "Run Python on a runtime; its output becomes ours",
+		Long: "exec runs Python with execute_code. TARGET is a session (RUNTIME/SESSION: the code shares its\n" +
+			"kernel state) or a runtime (a new session colabdash-… is opened; its name is printed on stderr so\n" +
+			"later runs can reuse it). The code's stdout and stderr go to ours when execute_code returns them;\n" +
+			"the last expression's value follows on stdout. An exception prints its traceback on stderr and\n" +
+			"exits 1. On a terminal, server text is sanitized; into a pipe or file the code's stdout and stderr\n" +
+			"are the exact bytes.\n\n" +
+			"Every run has an executionId: when the server cuts a call off (600 s) or the connection drops,\n" +
+			"exec repeats the identical call, which reattaches to the running code. ctrl+c asks whether to\n" +
+			"stop the code (closing its session, whose state is lost) or detach (it keeps running; exec\n" +
+			"prints the command that reattaches); without a terminal, ctrl+c and SIGTERM detach. --timeout\n" +
+			"detaches the same way.\n" + exitCodesHelp,
+		Example: "  colabdash exec rt-abc -c 'print(6*7)'\n" +
+			"  colabdash exec rt-abc/colabdash-1a2b3c4d -f train.py --timeout 2h\n" +
+			"  echo 'import sys; print(sys.version)' | colabdash exec rt-abc -\n" +
+			"  colabdash exec rt-abc -c '1/0' --json | jq .executionError.name",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 || len(args) == 2 && args[1] != "-" {
+				return &exitError{exitUsage, "exec takes TARGET and then -c CODE, -f FILE or - (stdin)"}
+			}
+			return nil
+		},
+		ValidArgsFunction: v.completeRuntimes,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.codeGiven = cmd.Flags().Changed("code")
+			return v.exec(cmd, args, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.code, "code", "c", "", "the Python code to run")
+	f.StringVarP(&o.file, "file", "f", "", "run the Python code in FILE (at most 1 MiB)")
+	f.DurationVar(&o.timeout, "timeout", 0, "stop waiting after this long and detach (the code keeps running); 0: no limit")
+	f.StringVar(&o.executionID, "execution-id", "", "reattach to the execution with this id (TARGET: the session it runs in); it runs if it never started")
+	f.BoolVar(&v.asJSON, "json", false, "print JSON (schema in README, Scripting)")
+	return cmd
+}
+
+// readCode returns the code to run and where it came from.
+func (v *verb) readCode(args []string, o execOptions) (string, codeSource, error) {
+	n := 0
+	for _, b := range []bool{o.codeGiven, o.file != "", len(args) == 2} {
+		if b {
+			n++
+		}
+	}
+	if n != 1 {
+		return "", codeSource{}, &exitError{exitUsage, "give the code one way: -c CODE, -f FILE or - (stdin)"}
+	}
+	var (
+		code string
+		src  codeSource
+	)
+	switch {
+	case o.codeGiven:
+		code, src = o.code, codeSource{"-c", o.code}
+	case o.file != "":
+		b, err := readSmall(expandHome(o.file), maxCode)
+		if err != nil {
+			return "", codeSource{}, &exitError{exitUsage, "-f " + termLine(o.file, 0) + ": " + fileProblem(err)}
+		}
+		code, src = string(b), codeSource{"-f", o.file}
+	default:
+		b, err := io.ReadAll(io.LimitReader(v.s.in, maxCode+1))
+		if err != nil {
+			return "", codeSource{}, &exitError{exitUsage, "reading the code from stdin: " + err.Error()}
+		}
+		if len(b) > maxCode {
+			return "", codeSource{}, &exitError{exitUsage, "the code on stdin is longer than 1 MiB"}
+		}
+		code, src = string(b), codeSource{"-", ""}
+	}
+	if strings.TrimSpace(code) == "" {
+		return "", codeSource{}, &exitError{exitUsage, "no code to run (it is empty)"}
+	}
+	return code, src, nil
+}
+
+func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
+	code, src, err := v.readCode(args, o)
+	if err != nil {
+		return err
+	}
+	if o.executionID != "" {
+		if _, err := uuid.Parse(o.executionID); err != nil {
+			return &exitError{exitUsage, "--execution-id must be the UUID an earlier exec printed"}
+		}
+	}
+	if o.timeout < 0 {
+		return &exitError{exitUsage, "--timeout must not be negative"}
+	}
+	// ctrl+c is this command's own business from here on: the first one
+	// asks (or detaches), so the calls must not die with the process's
+	// context.
+	var sigs <-chan os.Signal
+	if v.s.interrupts != nil {
+		ch, stop := v.s.interrupts()
+		defer stop()
+		sigs = ch
+	}
+	base := context.WithoutCancel(cmd.Context())
+	prep, cancelPrep := context.WithCancel(base)
+	defer cancelPrep()
+	go func() {
+		select {
+		case <-sigs:
+			cancelPrep() // ctrl+c before the code was sent: just stop
+		case <-prep.Done():
+		}
+	}()
+	conn, err := v.connect(base)
+	if err != nil {
+		return err
+	}
+	defer conn.close()
+	session, err := v.execTarget(prep, conn, args[0], o)
+	interrupted := prep.Err() != nil
+	cancelPrep()
+	switch {
+	case interrupted:
+		return &exitError{exitInterrupted, "interrupted before the code was sent"}
+	case err != nil:
+		return err
+	}
+
+	req := api.ExecuteCodeRequest{Session: session, Code: code, ExecutionID: o.executionID}
+	if req.ExecutionID == "" {
+		req.ExecutionID = uuid.NewString()
+	}
+	hint := "the code may still be running; to reattach (or run it if it never started): colabdash exec " +
+		termLine(sessionRef(session), 0) + " --execution-id " + req.ExecutionID + " " + src.again()
+	if v.s.errTTY {
+		v.note("running on " + termLine(sessionRef(session), 0) + " (executionId " + req.ExecutionID + "); ctrl+c to stop or detach")
+	}
+
+	type outcome struct {
+		res api.ExecuteCodeResult
+		err error
+	}
+	done := make(chan outcome, 1)
+	callCtx, cancelCall := context.WithCancel(base)
+	defer cancelCall()
+	go func() {
+		res, err := v.runCode(callCtx, conn, req)
+		done <- outcome{res, err}
+	}()
+	// abandon stops waiting for the call and returns err once the call has
+	// noticed (nothing writes to stderr behind our back afterwards).
+	abandon := func(err error) error {
+		cancelCall()
+		<-done
+		return err
+	}
+	var deadline <-chan time.Time
+	if o.timeout > 0 {
+		t := time.NewTimer(o.timeout)
+		defer t.Stop()
+		deadline = t.C
+	}
+	for {
+		select {
+		case r := <-done:
+			return v.execDone(r.res, r.err, session, hint, conn)
+		case <-deadline:
+			return abandon(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
+		case <-sigs:
+		}
+		if !v.canPrompt() {
+			return abandon(&exitError{exitInterrupted, "detached; " + hint})
+		}
+		answer := make(chan string, 1)
+		go func() {
+			a, _ := v.ask("\nStop the code (s: closes session " + termLine(sessionRef(session), 0) +
+				", its state is lost) or detach (d: it keeps running)? Anything else: keep waiting. ")
+			answer <- a
+		}()
+		select {
+		case r := <-done:
+			return v.execDone(r.res, r.err, session, hint, conn)
+		case <-deadline:
+			return abandon(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
+		case <-sigs: // a second ctrl+c: leave at once
+			return abandon(&exitError{exitInterrupted, "detached; " + hint})
+		case a := <-answer:
+			switch a {
+			case "s":
+				abandon(nil)
+				ctx, cancel := context.WithTimeout(base, 30*time.Second)
+				defer cancel()
+				if err := conn.svc.DeleteSession(ctx, session); err != nil {
+					return &exitError{exitAPI, "could not stop the code: delete_session: " + classify(err, conn.creds).msg + "; " + hint}
+				}
+				return &exitError{exitInterrupted, "stopped: closed session " + termLine(sessionRef(session), 0)}
+			case "d":
+				return abandon(&exitError{exitInterrupted, "detached; " + hint})
+			}
+			v.note("still waiting")
+		}
+	}
+}
+
+// execTarget resolves TARGET to the session to run in: a session must be
+// open; a runtime gets a new session of colabdash's, announced on stderr.
+func (v *verb) execTarget(ctx context.Context, conn *connection, target string, o execOptions) (string, error) {
+	if r, sid, ok := splitSessionArg(target); ok {
+		rt, err := findRuntime(ctx, conn, r)
+		if err != nil {
+			return "", err
+		}
+		name := rt.Name + "/sessions/" + sid
+		if err := v.checkListed(ctx, conn, map[string][]api.Session{}, rt, name); err != nil {
+			return "", err
+		}
+		return name, nil
+	}
+	if o.executionID != "" {
+		return "", &exitError{exitUsage, "--execution-id needs the session the execution runs in as TARGET (RUNTIME/SESSION)"}
+	}
+	rt, err := findRuntime(ctx, conn, target)
+	if err != nil {
+		return "", err
+	}
+	se, err := conn.svc.CreateSession(ctx, rt.Name, state.NewSessionID())
+	if err != nil {
+		return "", classify(err, conn.creds)
+	}
+	ref := termLine(sessionRef(se.Name), 0)
+	v.note("opened session " + ref + " (reuse it as TARGET; close it with: colabdash session close " + ref + ")")
+	return se.Name, nil
+}
+
+// runCode calls execute_code, repeating the identical call (same session,
+// executionId and code) while it is cut off or the connection drops.
+func (v *verb) runCode(ctx context.Context, conn *connection, req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
+	drops := 0
+	for {
+		res, err := conn.svc.ExecuteCode(ctx, req)
+		ae := asAPIError(err)
+		if err == nil || ctx.Err() != nil || ae == nil || !ae.Reattachable() {
+			return res, err
+		}
+		wait := time.Duration(0)
+		if ae.Code == api.Unavailable {
+			if drops++; drops > maxExecDrops {
+				return res, err
+			}
+			wait = time.Second << (drops - 1)
+		} else {
+			drops = 0
+		}
+		if v.s.errTTY {
+			v.note("reattaching to the running code (" + string(ae.Code) + "; same executionId)")
+		}
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// execDone prints what the code did and returns the exit code: 0, or 1
+// when the code raised.
+func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint string, conn *connection) error {
+	if err != nil {
+		ee := classify(err, conn.creds)
+		if ae := asAPIError(err); ae != nil && ae.Reattachable() {
+			ee.msg += "; " + hint
+		}
+		return ee
+	}
+	if res.Session == "" {
+		res.Session = session
+	}
+	if v.asJSON {
+		rep := execReport{Session: res.Session, ExecutionID: res.ExecutionID, ExecutionCount: res.ExecutionCount,
+			Stdout: res.Stdout, Stderr: res.Stderr, Result: res.Result, ExecutionError: res.ExecutionError,
+			OutputTruncated: res.OutputTruncated, RichOutputs: res.RichOutputs}
+		if rep.RichOutputs == nil {
+			rep.RichOutputs = []api.RichOutput{}
+		}
+		if err := v.writeJSON(rep); err != nil {
+			return err
+		}
+	} else {
+		out := res.Stdout
+		if res.Result != "" {
+			if out != "" && !strings.HasSuffix(out, "\n") {
+				out += "\n"
+			}
+			out += res.Result + "\n"
+		}
+		v.program(v.s.out, v.s.outTTY, out)
+		v.program(v.s.err, v.s.errTTY, res.Stderr)
+		if res.OutputTruncated {
+			v.note("the server truncated the output (the end is kept)")
+		}
+		for _, ro := range res.RichOutputs {
+			what := strings.Join(ro.MimeTypes, ", ")
+			if ro.FilePath != "" {
+				v.note(fmt.Sprintf("rich output %d (%s) is on the runtime at %s", ro.Index, termLine(what, 80), termLine(ro.FilePath, 0)))
+			} else {
+				v.note(fmt.Sprintf("rich output %d (%s) was dropped by the server", ro.Index, termLine(what, 80)))
+			}
+		}
+	}
+	xe := res.ExecutionError
+	if xe == nil {
+		return nil
+	}
+	if !v.asJSON {
+		tb := make([]string, 0, len(xe.Traceback)+1)
+		for _, frame := range xe.Traceback {
+			tb = append(tb, strings.TrimRight(termBlock(ansi.Strip(frame)), "\n"))
+		}
+		if len(tb) == 0 {
+			tb = append(tb, termLine(xe.Name+": "+xe.Value, 0))
+		}
+		v.mu.Lock()
+		fmt.Fprintln(v.s.err, v.red().Redact(strings.Join(tb, "\n")))
+		v.mu.Unlock()
+	}
+	return &exitError{exitPartial, ""}
+}
+
+// program writes the code's own output to w: the exact bytes into a pipe
+// or file; on a terminal sanitized and redacted like any server text.
+func (v *verb) program(w io.Writer, tty bool, s string) {
+	if s == "" {
+		return
+	}
+	if tty {
+		s = v.red().Redact(termBlock(s))
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	io.WriteString(w, s)
+}
+
+// fileProblem words a readSmall failure.
+func fileProblem(err error) string {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, errNotRegular):
+		return "not a regular file"
+	case errors.Is(err, errTooLarge):
+		return "larger than 1 MiB"
+	}
+	return err.Error()
+}

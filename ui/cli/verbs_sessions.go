@@ -1,0 +1,316 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// sessionsReport is the JSON of `colabdash sessions --json`.
+type sessionsReport struct {
+	Runtime  string         `json:"runtime"`
+	Sessions []sessionEntry `json:"sessions"`
+}
+
+// sessionEntry is one session: Name as in `status --json`
+// ("runtimes/rt-abc/sessions/colabdash-1a2b3c4d"), and whether colabdash
+// opened it (its id starts with "colabdash-"; the others are usually the
+// user's notebooks).
+type sessionEntry struct {
+	Name              string `json:"name"`
+	OpenedByColabdash bool   `json:"openedByColabdash"`
+}
+
+func newSessionEntry(name string) sessionEntry {
+	return sessionEntry{Name: name, OpenedByColabdash: state.IsOwnSession(name)}
+}
+
+func sessionsCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "sessions")
+	cmd := &cobra.Command{
+		Use:   "sessions RUNTIME",
+		Short: "List a runtime's sessions",
+		Long: "sessions calls list_sessions on RUNTIME: the sessions colabdash opened (ids colabdash-…) and\n" +
+			"the others, usually your notebooks'. A session is written RUNTIME/SESSION in other commands.\n" + exitCodesHelp,
+		Example:           "  colabdash sessions rt-abc\n  colabdash sessions rt-abc --json | jq -r '.sessions[] | select(.openedByColabdash) | .name'",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: v.completeRuntimes,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			conn, err := v.connect(ctx)
+			if err != nil {
+				return err
+			}
+			defer conn.close()
+			rt, err := findRuntime(ctx, conn, args[0])
+			if err != nil {
+				return err
+			}
+			ss, err := conn.svc.ListSessions(ctx, rt.Name)
+			if err != nil {
+				return classify(err, conn.creds)
+			}
+			rep := sessionsReport{Runtime: rt.Name, Sessions: make([]sessionEntry, 0, len(ss))}
+			for _, se := range ss {
+				rep.Sessions = append(rep.Sessions, newSessionEntry(se.Name))
+			}
+			if v.asJSON {
+				return v.writeJSON(rep)
+			}
+			v.say(fmt.Sprintf("%s · %d session(s)", termLine(rt.ID(), 63), len(ss)))
+			if len(ss) == 0 {
+				return nil
+			}
+			var buf bytes.Buffer
+			tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "\nSESSION\tOPENED BY")
+			for _, e := range rep.Sessions {
+				by := "not colabdash (a notebook?)"
+				if e.OpenedByColabdash {
+					by = "colabdash"
+				}
+				fmt.Fprintf(tw, "%s\t%s\n", termLine(sessionRef(e.Name), 0), by)
+			}
+			tw.Flush()
+			for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+				v.say(strings.TrimRight(line, " "))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print JSON (schema in README, Scripting)")
+	return cmd
+}
+
+func sessionCmd(g *globalFlags, s *streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "session",
+		Short: "Open or close a session on a runtime",
+		Long:  "session open RUNTIME opens a Jupyter kernel session; session close SESSION... closes sessions.",
+		Example: "  colabdash session open rt-abc\n  colabdash session close rt-abc/colabdash-1a2b3c4d --yes\n" +
+			"  colabdash session close rt-abc/notebook-9f3e --force   # one colabdash did not open",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return &exitError{exitUsage, "session needs a subcommand: open or close (see colabdash session --help)"}
+		},
+	}
+	cmd.AddCommand(sessionOpenCmd(g, s), sessionCloseCmd(g, s))
+	return cmd
+}
+
+func sessionOpenCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "session open")
+	var id string
+	cmd := &cobra.Command{
+		Use:   "open RUNTIME",
+		Short: "Open a session on a runtime and print its name",
+		Long: "open calls create_session on RUNTIME with a new id colabdash-XXXXXXXX, or --id (then the call\n" +
+			"is create-or-get: an open session with that id is returned). Only sessions whose id starts\n" +
+			"with colabdash- count as opened by colabdash (session close needs --force for the others).\n" +
+			"stdout is the session as RUNTIME/SESSION, to pass to exec and session close.\n" + exitCodesHelp,
+		Example:           "  s=$(colabdash session open rt-abc); colabdash exec \"$s\" -c 'x = 1'; colabdash exec \"$s\" -c 'print(x)'",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: v.completeRuntimes,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if id != "" {
+				if err := api.ValidateID(id); err != nil {
+					return &exitError{exitUsage, "--id: " + asAPIError(err).Message}
+				}
+			} else {
+				id = state.NewSessionID()
+			}
+			ctx := cmd.Context()
+			conn, err := v.connect(ctx)
+			if err != nil {
+				return err
+			}
+			defer conn.close()
+			rt, err := findRuntime(ctx, conn, args[0])
+			if err != nil {
+				return err
+			}
+			se, err := conn.svc.CreateSession(ctx, rt.Name, id)
+			if err != nil {
+				return classify(err, conn.creds)
+			}
+			if v.asJSON {
+				return v.writeJSON(newSessionEntry(se.Name))
+			}
+			v.say(termLine(sessionRef(se.Name), 0))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&id, "id", "", "session id (RFC 1034); default colabdash- and 8 random hex digits")
+	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print JSON (schema in README, Scripting)")
+	return cmd
+}
+
+// closeReport is the JSON of `colabdash session close --json`.
+type closeReport struct {
+	Sessions []closeEntry `json:"sessions"`
+}
+
+// closeEntry is one session argument's outcome: Name is the session's
+// name, or the argument as given when it names none; Error is why it was
+// not closed.
+type closeEntry struct {
+	Name   string `json:"name"`
+	Closed bool   `json:"closed"`
+	Error  string `json:"error,omitempty"`
+}
+
+func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "session close")
+	var yes, force bool
+	cmd := &cobra.Command{
+		Use:   "close SESSION...",
+		Short: "Close sessions (asks first; only colabdash's unless --force)",
+		Long: "close calls delete_session for each SESSION (RUNTIME/SESSION, RUNTIME/sessions/SESSION or\n" +
+			"runtimes/RUNTIME/sessions/SESSION), which discards its kernel state and stops code running in\n" +
+			"it. Only sessions colabdash opened (ids colabdash-…) are closed unless --force: the others are\n" +
+			"usually your notebooks'. On a terminal it asks first (y, or the word close for a session\n" +
+			"colabdash did not open); without one it refuses unless --yes.\n" + exitCodesHelp,
+		Example:           "  colabdash session close rt-abc/colabdash-1a2b3c4d\n  colabdash session close rt-abc/notebook-9f3e --force --yes",
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: v.completeRuntimes,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !yes && !v.canPrompt() {
+				return &exitError{exitUsage, "refusing to close sessions without confirmation: stdin or stderr is not a terminal; pass --yes"}
+			}
+			// Which arguments name a session, and which may be closed, is
+			// known before any call.
+			entries := make([]closeEntry, len(args))
+			var res outcomes
+			type target struct {
+				i                int
+				runtime, session string
+			}
+			var targets []target
+			for i, arg := range args {
+				r, sid, ok := splitSessionArg(arg)
+				entries[i].Name = termLine(arg, 0)
+				switch {
+				case !ok:
+					entries[i].Error = fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termLine(arg, 80))
+				case !force && !state.IsOwnSession(sid):
+					entries[i].Error = fmt.Sprintf("%s was not opened by colabdash (probably a notebook): closing it loses its kernel state; pass --force to close it anyway", termLine(arg, 80))
+				default:
+					targets = append(targets, target{i: i, runtime: r, session: sid})
+					continue
+				}
+				res.fail(&exitError{exitUsage, entries[i].Error})
+				if !v.asJSON {
+					v.note(entries[i].Error)
+				}
+			}
+			if len(targets) > 0 {
+				ctx := cmd.Context()
+				conn, err := v.connect(ctx)
+				if err != nil {
+					return err
+				}
+				defer conn.close()
+				rts, err := listRuntimes(ctx, conn)
+				if err != nil {
+					return err
+				}
+				listed := map[string][]api.Session{}
+				var closing []target
+				for _, t := range targets {
+					rt, err := resolveRuntime(rts, t.runtime)
+					if err == nil {
+						name := rt.Name + "/sessions/" + t.session
+						entries[t.i].Name = name
+						err = v.checkListed(ctx, conn, listed, rt, name)
+					}
+					if err != nil {
+						ee := err.(*exitError)
+						entries[t.i].Error = ee.msg
+						res.fail(ee)
+						if !v.asJSON {
+							v.note(ee.msg)
+						}
+						continue
+					}
+					closing = append(closing, t)
+				}
+				if len(closing) > 0 && !yes {
+					var b strings.Builder
+					notebooks := false
+					fmt.Fprintf(&b, "Close %d session(s)? Each one's kernel state (variables, imports, running code) is lost.\n", len(closing))
+					for _, t := range closing {
+						mark := ""
+						if !state.IsOwnSession(t.session) {
+							mark, notebooks = "  NOT opened by colabdash (a notebook?)", true
+						}
+						fmt.Fprintf(&b, "  %s%s\n", termLine(sessionRef(entries[t.i].Name), 0), mark)
+					}
+					want := "y"
+					if notebooks {
+						want = "close"
+					}
+					b.WriteString("Type " + want + " to close (anything else cancels): ")
+					if !v.confirm(b.String(), want) {
+						return &exitError{exitPartial, "close cancelled; nothing was closed"}
+					}
+				}
+				for _, t := range closing {
+					name := entries[t.i].Name
+					if err := conn.svc.DeleteSession(ctx, name); err != nil {
+						ee := classify(err, conn.creds)
+						entries[t.i].Error = ee.msg
+						res.fail(ee)
+						if !v.asJSON {
+							v.note(termLine(sessionRef(name), 0) + ": " + ee.msg)
+						}
+						continue
+					}
+					entries[t.i].Closed = true
+					res.succeed()
+					if !v.asJSON {
+						v.say("closed " + termLine(sessionRef(name), 0))
+					}
+				}
+			}
+			if v.asJSON {
+				for i := range entries {
+					entries[i].Error = v.red().Redact(entries[i].Error)
+				}
+				if err := v.writeJSON(closeReport{Sessions: entries}); err != nil {
+					return err
+				}
+			}
+			return res.err()
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&yes, "yes", "y", false, "close without asking (needed without a terminal)")
+	f.BoolVar(&force, "force", false, "also close sessions colabdash did not open (your notebooks' kernels)")
+	f.BoolVar(&v.asJSON, "json", false, "print JSON (schema in README, Scripting)")
+	return cmd
+}
+
+// checkListed reports (exit code 2) when session name is not open on rt,
+// listing rt's sessions once per runtime into listed.
+func (v *verb) checkListed(ctx context.Context, conn *connection, listed map[string][]api.Session, rt api.Runtime, name string) error {
+	ss, ok := listed[rt.Name]
+	if !ok {
+		var err error
+		if ss, err = conn.svc.ListSessions(ctx, rt.Name); err != nil {
+			return classify(err, conn.creds)
+		}
+		listed[rt.Name] = ss
+	}
+	if slices.ContainsFunc(ss, func(s api.Session) bool { return s.Name == name }) {
+		return nil
+	}
+	return &exitError{exitUsage, fmt.Sprintf("no session %s open (colabdash sessions %s lists them)", termLine(sessionRef(name), 0), termLine(rt.ID(), 63))}
+}

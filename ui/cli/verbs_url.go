@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui"
+)
+
+// connectionReport is the JSON of `colabdash url --json` and `colabdash
+// token --json`: the runtime's name, its connectionInfo and
+// tokenExpiresInSeconds exactly as in `status --json` (token only from
+// the token command).
+type connectionReport struct {
+	Name                  string              `json:"name"`
+	ConnectionInfo        ui.StatusConnection `json:"connectionInfo"`
+	TokenExpiresInSeconds *int64              `json:"tokenExpiresInSeconds"`
+}
+
+func newConnectionReport(rt api.Runtime, now time.Time, withToken bool) connectionReport {
+	sr := ui.NewStatusRuntime(rt, nil, nil, now, withToken)
+	return connectionReport{Name: sr.Name, ConnectionInfo: sr.ConnectionInfo, TokenExpiresInSeconds: sr.TokenExpiresInSeconds}
+}
+
+func urlCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "url")
+	cmd := &cobra.Command{
+		Use:   "url RUNTIME",
+		Short: "Print a runtime's connection URL",
+		Long: "url prints the runtime's connectionInfo.url, the Jupyter server behind Colab's proxy. Requests\n" +
+			"to it need the proxy token (colabdash token) in the X-Colab-Runtime-Proxy-Token header.\n" + exitCodesHelp,
+		Example:           "  colabdash url rt-abc\n  curl -H \"X-Colab-Runtime-Proxy-Token: $(colabdash token rt-abc)\" \"$(colabdash url rt-abc)/api/kernels\"",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: v.completeRuntimes,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			conn, err := v.connect(ctx)
+			if err != nil {
+				return err
+			}
+			defer conn.close()
+			rt, err := findRuntime(ctx, conn, args[0])
+			if err != nil {
+				return err
+			}
+			if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
+				// Not listed with one: get_runtime is the authority.
+				if rt, err = conn.svc.GetRuntime(ctx, rt.Name); err != nil {
+					return classify(err, conn.creds)
+				}
+			}
+			if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
+				return &exitError{exitAPI, termLine(rt.ID(), 63) + " has no connection URL yet (Colab sent no connectionInfo)"}
+			}
+			if v.asJSON {
+				return v.writeJSON(newConnectionReport(rt, time.Now(), false))
+			}
+			v.say(termLine(rt.ConnectionInfo.URL, 0))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print JSON (schema in README, Scripting)")
+	return cmd
+}
+
+func tokenCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "token")
+	var (
+		minValid   time.Duration
+		showTokens bool
+	)
+	cmd := &cobra.Command{
+		Use:   "token RUNTIME",
+		Short: "Print a runtime's proxy token (a secret) with enough life left",
+		Long: "token prints the runtime's proxy token, renewing it with get_runtime when less than --min-valid\n" +
+			"of its life is left, for use as a credential helper in scripts. The token is a bearer\n" +
+			"credential for the runtime: token refuses to print it to a terminal unless --show-tokens, and it\n" +
+			"never appears in any other output (stderr, logs), which redact it.\n" + exitCodesHelp,
+		Example: "  curl -H \"X-Colab-Runtime-Proxy-Token: $(colabdash token rt-abc)\" \"$(colabdash url rt-abc)/api/kernels\"\n" +
+			"  colabdash token rt-abc --min-valid 30m --json | jq -r .connectionInfo.expireTime",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: v.completeRuntimes,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if s.outTTY && !showTokens {
+				return &exitError{exitUsage, "refusing to print a proxy token (a secret) to a terminal: pipe or redirect stdout, or pass --show-tokens"}
+			}
+			if minValid < 0 {
+				return &exitError{exitUsage, "--min-valid must not be negative"}
+			}
+			ctx := cmd.Context()
+			conn, err := v.connect(ctx)
+			if err != nil {
+				return err
+			}
+			defer conn.close()
+			rt, err := findRuntime(ctx, conn, args[0])
+			if err != nil {
+				return err
+			}
+			left := func(rt api.Runtime) time.Duration {
+				if rt.ConnectionInfo == nil || rt.ConnectionInfo.Token == "" || rt.ExpireTime().IsZero() {
+					return -1
+				}
+				return time.Until(rt.ExpireTime())
+			}
+			if left(rt) < minValid || left(rt) < 0 {
+				if rt, err = conn.svc.GetRuntime(ctx, rt.Name); err != nil {
+					return classify(err, conn.creds)
+				}
+			}
+			if rt.ConnectionInfo == nil || rt.ConnectionInfo.Token == "" {
+				return &exitError{exitAPI, termLine(rt.ID(), 63) + ": Colab sent no proxy token"}
+			}
+			tok := rt.ConnectionInfo.Token
+			v.red().Add(tok) // every output but the one below redacts it
+			if l := left(rt); l < minValid {
+				return &exitError{exitAPI, fmt.Sprintf("%s: the renewed proxy token has only %s left, less than --min-valid %s",
+					termLine(rt.ID(), 63), l.Round(time.Second), minValid)}
+			}
+			if v.asJSON {
+				return v.writeJSON(newConnectionReport(rt, time.Now(), true))
+			}
+			// The one output the token may reach, unredacted (on a terminal,
+			// only through the sanitizer: it is server text).
+			if s.outTTY {
+				tok = termLine(tok, 0)
+			}
+			_, err = io.WriteString(s.out, tok+"\n")
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.DurationVar(&minValid, "min-valid", ui.DefaultRenewLead, "renew the token when less than this much of its life is left")
+	f.BoolVar(&showTokens, "show-tokens", false, "print the token even when stdout is a terminal")
+	f.BoolVar(&v.asJSON, "json", false, "print JSON with the token (schema in README, Scripting)")
+	return cmd
+}
