@@ -26,6 +26,11 @@ const maxCode = 1 << 20
 // server's 600 s cut-off, is no failure: exec reattaches until --timeout.
 const maxExecDrops = 5
 
+// execDropWait is the wait after the first dropped connection, doubled
+// for each further one in a row (1 s, 2 s … 16 s: half a minute of outage
+// is ridden out). A variable so tests need not wait.
+var execDropWait = time.Second
+
 // execReport is the JSON of `colabdash exec --json`: ExecuteCodeResult
 // (colab-api.md §2.7) with every field present. ExecutionError is null
 // unless the code raised; its traceback is as the server sent it (ANSI
@@ -329,7 +334,7 @@ func (v *verb) runCode(ctx context.Context, conn *connection, req api.ExecuteCod
 			if drops++; drops > maxExecDrops {
 				return res, err
 			}
-			wait = time.Second << (drops - 1)
+			wait = execDropWait << (drops - 1)
 		} else {
 			drops = 0
 		}

@@ -182,9 +182,6 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: v.completeRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !yes && !v.canPrompt() {
-				return &exitError{exitUsage, "refusing to close sessions without confirmation: stdin or stderr is not a terminal; pass --yes"}
-			}
 			// Which arguments name a session, and which may be closed, is
 			// known before any call.
 			entries := make([]closeEntry, len(args))
@@ -210,6 +207,9 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 				if !v.asJSON {
 					v.note(entries[i].Error)
 				}
+			}
+			if len(targets) > 0 && !yes && !v.canPrompt() {
+				return &exitError{exitUsage, "refusing to close sessions without confirmation: stdin or stderr is not a terminal; pass --yes"}
 			}
 			if len(targets) > 0 {
 				ctx := cmd.Context()

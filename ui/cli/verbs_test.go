@@ -1,0 +1,585 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// verbEnv is an emulator and the flags that reach it.
+type verbEnv struct {
+	t     *testing.T
+	srv   *colabfake.Server
+	flags []string
+	home  string
+}
+
+// newVerbEnv starts an emulator with o (demo seed unless o says) for one
+// test, with HOME isolated and a bearer token file.
+func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
+	t.Helper()
+	home := isolate(t)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	t.Setenv("NO_COLOR", "")
+	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	tok := writeFile(t, filepath.Join(home, "token.txt"), "ya29.verb-test-access-token\n")
+	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
+}
+
+// term describes which streams are terminals and what stdin holds.
+type term struct {
+	in                    string
+	inTTY, outTTY, errTTY bool
+	sigs                  chan os.Signal
+}
+
+// run runs colabdash in-process against the emulator, no terminal
+// anywhere and an empty stdin.
+func (e *verbEnv) run(args ...string) (int, string, string) {
+	e.t.Helper()
+	return e.runTerm(term{}, args...)
+}
+
+// runTerm runs colabdash in-process with the streams tm describes.
+func (e *verbEnv) runTerm(tm term, args ...string) (int, string, string) {
+	e.t.Helper()
+	var out, errb bytes.Buffer
+	s := &streams{in: strings.NewReader(tm.in), out: &out, err: &errb, inTTY: tm.inTTY, outTTY: tm.outTTY, errTTY: tm.errTTY}
+	if tm.sigs != nil {
+		s.interrupts = func() (<-chan os.Signal, func()) { return tm.sigs, func() {} }
+	}
+	code := runStreams(append(args, e.flags...), s)
+	return code, out.String(), errb.String()
+}
+
+// mustJSON decodes out into v or fails.
+func mustJSON(t *testing.T, out string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+}
+
+// noEscapes fails when s holds any escape or other control byte a
+// terminal acts on (newline and tab excepted).
+func noEscapes(t *testing.T, what, s string) {
+	t.Helper()
+	for _, r := range s {
+		if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+			t.Fatalf("%s holds control character %U:\n%q", what, r, s)
+		}
+	}
+}
+
+var requestIDLine = regexp.MustCompile(`requestId ([0-9a-f-]{36})`)
+
+func TestSpecsVerb(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	code, out, errs := e.run("specs", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Subscription struct{ Tier string }
+		RuntimeSpecs []struct {
+			Spec        string
+			RuntimeSpec api.RuntimeSpecKey
+			Eligible    *bool
+		}
+	}
+	mustJSON(t, out, &rep)
+	if rep.Subscription.Tier != "SUBSCRIPTION_TIER_PRO" || len(rep.RuntimeSpecs) < 5 {
+		t.Fatalf("specs: %+v", rep)
+	}
+	var eligible, not int
+	for _, s := range rep.RuntimeSpecs {
+		if s.Eligible == nil || s.Spec != s.RuntimeSpec.String() {
+			t.Fatalf("entry %+v: eligible missing or spec not the short form", s)
+		}
+		if *s.Eligible {
+			eligible++
+		} else {
+			not++
+		}
+	}
+	if eligible == 0 || not == 0 {
+		t.Fatalf("demo Pro tier: %d eligible, %d not", eligible, not)
+	}
+	code, out, _ = e.run("specs")
+	if code != 0 || !strings.Contains(out, "Colab Pro · ") || !regexp.MustCompile(`(?m)^GPU/T4/STANDARD +yes$`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^GPU/H100/STANDARD +no, not eligible on tier Pro$`).MatchString(out) {
+		t.Fatalf("specs table:\n%s", out)
+	}
+	noEscapes(t, "specs without a terminal", out)
+}
+
+// Colour only on a terminal, never with NO_COLOR.
+func TestVerbsNoColor(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	_, out, _ := e.runTerm(term{outTTY: true}, "specs")
+	if !strings.Contains(out, "\x1b[") {
+		t.Fatalf("no colour on a terminal:\n%q", out)
+	}
+	t.Setenv("NO_COLOR", "1")
+	_, out, _ = e.runTerm(term{outTTY: true}, "specs")
+	noEscapes(t, "specs with NO_COLOR", out)
+}
+
+func TestCreateVerb(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo, CreateDelay: 50 * time.Millisecond, RuntimeLimit: -1})
+	code, out, errs := e.run("create", "--spec", "cpu/highmem", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep map[string]any
+	mustJSON(t, out, &rep)
+	for _, k := range []string{"name", "runtimeSpec", "version", "connectionInfo", "tokenExpiresInSeconds", "sessions", "requestId"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("create --json lacks %q: %s", k, out)
+		}
+	}
+	m := requestIDLine.FindStringSubmatch(errs)
+	if m == nil || rep["requestId"] != m[1] || !strings.Contains(errs, "--request-id "+m[1]) {
+		t.Fatalf("requestId %v not printed on stderr before sending: %q", rep["requestId"], errs)
+	}
+	if spec := rep["runtimeSpec"].(map[string]any); spec["variant"] != "VARIANT_CPU" || spec["shape"] != "SHAPE_HIGHMEM" {
+		t.Fatalf("runtimeSpec %v", spec)
+	}
+	if e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("%d runtimes created", e.srv.RuntimesCreated())
+	}
+	if _, ok := rep["connectionInfo"].(map[string]any)["token"]; ok {
+		t.Fatal("create --json printed the proxy token")
+	}
+
+	// Human output, --wait, --id, --version; remembered for --last.
+	code, out, errs = e.run("create", "--variant", "GPU", "--accelerator", "t4", "--id", "my-rt", "--version", "2025.10", "--wait")
+	if code != 0 || !strings.HasPrefix(out, "created my-rt (GPU/T4/STANDARD, version 2025.10)\nurl https://") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = e.run("create", "--last", "--json")
+	if code != 0 || !strings.Contains(out, `"accelerator": "T4"`) || !strings.Contains(out, `"version": "2025.10"`) {
+		t.Fatalf("--last: exit %d %s %s", code, out, errs)
+	}
+	if e.srv.RuntimesCreated() != 3 {
+		t.Fatalf("%d runtimes created, want 3", e.srv.RuntimesCreated())
+	}
+}
+
+// Wrong input is a usage error before anything is sent.
+func TestCreateVerbUsage(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"create"}, "give exactly one of --spec"},
+		{[]string{"create", "--spec", "CPU", "--last"}, "give exactly one of --spec"},
+		{[]string{"create", "--spec", "CPU", "--variant", "GPU"}, "give exactly one of --spec"},
+		{[]string{"create", "--accelerator", "T4"}, "need --variant"},
+		{[]string{"create", "--spec", "GPU"}, "needs an accelerator"},
+		{[]string{"create", "--spec", "CPU", "--id", "Bad_ID"}, "--id:"},
+		{[]string{"create", "--spec", "CPU", "--request-id", "not-a-uuid"}, "--request-id must be a UUID4"},
+		{[]string{"create", "--spec", "CPU", "--request-id", "6ba7b810-9dad-11d1-80b4-00c04fd430c8"}, "--request-id must be a UUID4"}, // v1
+		{[]string{"create", "--last"}, "no last spec remembered yet"},
+		{[]string{"create", "--spec", "XPU/Z1"}, "XPU/Z1/STANDARD: not a runtime spec Colab offers"},
+	} {
+		code, out, errs := e.run(tc.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") > 2 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q (want 2 and %q)", tc.args, code, out, errs, tc.want)
+		}
+	}
+	if n := e.srv.CreateCalls(); n != 0 {
+		t.Fatalf("%d create_runtime calls for bad input", n)
+	}
+}
+
+// The issue's fault injection: the connection is reset after the create
+// reached the server. The command fails saying so, with the request id;
+// re-run with that id, it returns the one runtime instead of a second.
+func TestCreateResetThenRerunWithRequestID(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime"})
+	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
+	m := requestIDLine.FindStringSubmatch(errs)
+	if code != exitAPI || out != "" || m == nil || !strings.Contains(errs, "outcome unknown") ||
+		!strings.Contains(errs, "re-run with --request-id "+m[1]) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if n := e.srv.RuntimesCreated(); n != 1 {
+		t.Fatalf("the reset create made %d runtimes, want 1 (the request reached the server)", n)
+	}
+	first := e.srv.Runtimes()[0].Name
+	code, out, errs = e.run("create", "--spec", "CPU/STANDARD", "--json", "--request-id", m[1])
+	if code != 0 {
+		t.Fatalf("re-run: exit %d: %s", code, errs)
+	}
+	var rep struct{ Name, RequestID string }
+	mustJSON(t, out, &rep)
+	if rep.Name != first || rep.RequestID != m[1] || e.srv.RuntimesCreated() != 1 || len(e.srv.Runtimes()) != 1 {
+		t.Fatalf("re-run returned %+v; %d created, %d listed (want the one runtime %s)", rep, e.srv.RuntimesCreated(), len(e.srv.Runtimes()), first)
+	}
+}
+
+// DEADLINE_EXCEEDED past the client's own re-sends: create re-sends the
+// identical call itself, and one runtime results.
+func TestCreateReSendsAfterDeadline(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: retryAttempts + 1})
+	code, out, errs := e.run("create", "--spec", "CPU")
+	if code != 0 || !strings.HasPrefix(out, "created rt-") {
+		t.Fatalf("exit %d %q %q", code, out, errs)
+	}
+	if e.srv.RuntimesCreated() != 1 || e.srv.CreateCalls() != retryAttempts+2 {
+		t.Fatalf("%d created in %d calls", e.srv.RuntimesCreated(), e.srv.CreateCalls())
+	}
+}
+
+// Refusals give the dashboard's per-reason explanation and exit 5; with
+// --json stdout stays empty.
+func TestCreateRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		o     colabfake.Options
+		fault *colabfake.Fault
+		spec  string
+		want  []string
+	}{
+		{"ineligible", colabfake.Options{Seed: colabfake.SeedEmpty}, nil, "GPU/A100", []string{"GPU/A100/STANDARD: not eligible on tier Free (eligible: CPU/STANDARD"}},
+		{"too many", colabfake.Options{Seed: colabfake.SeedDemo, RuntimeLimit: 3}, nil, "CPU",
+			[]string{"Too many active runtimes", "TOO_MANY_ACTIVE_RUNTIMES", "colabdash delete RUNTIME"}},
+		{"usage quota", colabfake.Options{Seed: colabfake.SeedDemo},
+			&colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Reason: api.ReasonQuotaExceededUsageTime},
+			"GPU/T4", []string{"Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "tier's usage quota is used up", "try: colabdash create --spec CPU/STANDARD"}},
+		{"no capacity", colabfake.Options{Seed: colabfake.SeedDemo},
+			&colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime"},
+			"GPU/T4", []string{"Accelerator T4 unavailable", "try: colabdash create --spec GPU/L4/STANDARD"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newVerbEnv(t, tc.o)
+			if tc.fault != nil {
+				e.srv.Inject(*tc.fault)
+			}
+			before := e.srv.RuntimesCreated()
+			code, out, errs := e.run("create", "--spec", tc.spec, "--json")
+			if code != exitQuota || out != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errs)
+				}
+			}
+			if e.srv.RuntimesCreated() != before {
+				t.Fatal("a refused create created a runtime")
+			}
+		})
+	}
+}
+
+func TestDeleteVerb(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	// Without a terminal and without --yes: refused before any call, even
+	// when stdin holds a "y".
+	for _, tm := range []term{{}, {in: "y\n"}, {in: "y\n", inTTY: true}} {
+		code, out, errs := e.runTerm(tm, "delete", "rt-cpudemo4qx")
+		if code != exitUsage || out != "" || !strings.Contains(errs, "pass --yes") {
+			t.Fatalf("%+v: exit %d %q %q", tm, code, out, errs)
+		}
+	}
+	if n := e.srv.CallCount(""); n != 0 {
+		t.Fatalf("%d tool calls before confirmation", n)
+	}
+	// On a terminal only y confirms; the question goes to stderr.
+	for _, answer := range []string{"", "\n", "Y\n", "yes\n", "n\n"} {
+		code, out, errs := e.runTerm(term{in: answer, inTTY: true, errTTY: true}, "delete", "rt-cpu")
+		if code != exitPartial || out != "" || !strings.Contains(errs, "Delete 1 runtime(s)?") || !strings.Contains(errs, "rt-cpudemo4qx  CPU/STANDARD") ||
+			!strings.Contains(errs, "delete cancelled") {
+			t.Fatalf("answer %q: exit %d %q %q", answer, code, out, errs)
+		}
+	}
+	if n := e.srv.CallCount("delete_runtime"); n != 0 {
+		t.Fatalf("deleted without a y: %d calls", n)
+	}
+	code, out, errs := e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "delete", "runtimes/rt-cpudemo4qx")
+	if code != 0 || out != "deleted rt-cpudemo4qx\n" || len(e.srv.Runtimes()) != 2 {
+		t.Fatalf("y: exit %d %q %q", code, out, errs)
+	}
+	// A missing runtime fails the command; one deleted and one missing is
+	// a partial failure (1), reported per runtime in JSON.
+	code, out, errs = e.run("delete", "rt-cpudemo4qx", "--yes")
+	if code != exitUsage || !strings.Contains(errs, `no runtime "rt-cpudemo4qx" (live: rt-t4demo7k2p, rt-v6edemo2mw)`) {
+		t.Fatalf("missing: exit %d %q %q", code, out, errs)
+	}
+	code, out, errs = e.run("delete", "rt-v6e", "rt-gone", "--yes", "--json")
+	var rep struct {
+		Runtimes []struct {
+			Name    string
+			Deleted bool
+			Missing bool
+			Error   string
+		}
+	}
+	mustJSON(t, out, &rep)
+	if code != exitPartial || len(rep.Runtimes) != 2 || rep.Runtimes[0].Name != "runtimes/rt-v6edemo2mw" || !rep.Runtimes[0].Deleted ||
+		rep.Runtimes[1].Name != "runtimes/rt-gone" || rep.Runtimes[1].Deleted || !rep.Runtimes[1].Missing || rep.Runtimes[1].Error == "" {
+		t.Fatalf("partial: exit %d %s %q", code, out, errs)
+	}
+	// --ignore-missing: the documented idempotent rule, exit 0 and deleted false.
+	code, out, _ = e.run("delete", "rt-gone", "--yes", "--ignore-missing", "--json")
+	mustJSON(t, out, &rep)
+	if code != 0 || len(rep.Runtimes) != 1 || rep.Runtimes[0].Deleted || !rep.Runtimes[0].Missing || rep.Runtimes[0].Error != "" {
+		t.Fatalf("--ignore-missing: exit %d %s", code, out)
+	}
+	// An ambiguous prefix is never "missing".
+	e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-t4other", ConnectionInfo: &api.ConnectionInfo{}})
+	code, _, errs = e.run("delete", "rt-t4", "--yes", "--ignore-missing")
+	if code != exitUsage || !strings.Contains(errs, `"rt-t4" matches 2 runtimes`) || len(e.srv.Runtimes()) != 2 {
+		t.Fatalf("ambiguous: exit %d %q", code, errs)
+	}
+}
+
+func TestSessionVerbs(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	code, out, errs := e.run("session", "open", "rt-t4")
+	ref := strings.TrimSpace(out)
+	if code != 0 || !regexp.MustCompile(`^rt-t4demo7k2p/colabdash-[0-9a-f]{8}$`).MatchString(ref) {
+		t.Fatalf("open: exit %d %q %q", code, out, errs)
+	}
+	code, out, _ = e.run("session", "open", "rt-t4", "--id", "mine", "--json")
+	var se struct {
+		Name              string
+		OpenedByColabdash *bool
+	}
+	mustJSON(t, out, &se)
+	if code != 0 || se.Name != "runtimes/rt-t4demo7k2p/sessions/mine" || se.OpenedByColabdash == nil || *se.OpenedByColabdash {
+		t.Fatalf("open --id: exit %d %s", code, out)
+	}
+	code, out, _ = e.run("sessions", "rt-t4", "--json")
+	var rep struct {
+		Runtime  string
+		Sessions []struct {
+			Name              string
+			OpenedByColabdash bool
+		}
+	}
+	mustJSON(t, out, &rep)
+	own := 0
+	for _, s := range rep.Sessions {
+		if s.OpenedByColabdash {
+			own++
+		}
+	}
+	if code != 0 || rep.Runtime != "runtimes/rt-t4demo7k2p" || len(rep.Sessions) != 4 || own != 1 {
+		t.Fatalf("sessions: exit %d %s", code, out)
+	}
+	code, out, _ = e.run("sessions", "rt-t4")
+	if code != 0 || !regexp.MustCompile(`(?m)^rt-t4demo7k2p/notebook-ab12cd34 +not colabdash`).MatchString(out) || !regexp.MustCompile(`(?m)^`+ref+` +colabdash$`).MatchString(out) {
+		t.Fatalf("sessions table:\n%s", out)
+	}
+
+	// A notebook's session needs --force, checked before any call.
+	calls := e.srv.CallCount("")
+	code, _, errs = e.run("session", "close", "rt-t4demo7k2p/notebook-ab12cd34", "--yes")
+	if code != exitUsage || !strings.Contains(errs, "not opened by colabdash") || e.srv.CallCount("") != calls {
+		t.Fatalf("notebook without --force: exit %d %q", code, errs)
+	}
+	// On a terminal, closing a notebook's session takes the word close.
+	code, _, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "session", "close", "rt-t4/notebook-ab12cd34", "--force")
+	if code != exitPartial || !strings.Contains(errs, "NOT opened by colabdash") || !strings.Contains(errs, "Type close") {
+		t.Fatalf("notebook, y: exit %d %q", code, errs)
+	}
+	code, out, _ = e.runTerm(term{in: "close\n", inTTY: true, errTTY: true}, "session", "close", "rt-t4/notebook-ab12cd34", "--force")
+	if code != 0 || out != "closed rt-t4demo7k2p/notebook-ab12cd34\n" {
+		t.Fatalf("notebook, close: exit %d %q", code, out)
+	}
+	// colabdash's own: --yes; a session not open is reported.
+	code, out, errs = e.run("session", "close", ref, "runtimes/rt-t4demo7k2p/sessions/colabdash-00000000", "--yes", "--json")
+	var cr struct {
+		Sessions []struct {
+			Name   string
+			Closed bool
+			Error  string
+		}
+	}
+	mustJSON(t, out, &cr)
+	if code != exitPartial || len(cr.Sessions) != 2 || !cr.Sessions[0].Closed || cr.Sessions[1].Closed || !strings.Contains(cr.Sessions[1].Error, "no session") {
+		t.Fatalf("close: exit %d %s %q", code, out, errs)
+	}
+	left := e.srv.Sessions("rt-t4demo7k2p")
+	if len(left) != 2 { // notebook-train-9f3e and mine
+		t.Fatalf("sessions left: %v", left)
+	}
+	if code, _, errs := e.run("session", "close", "rt-t4demo7k2p"); code != exitUsage || !strings.Contains(errs, "is not a session") {
+		t.Fatalf("runtime as session: exit %d %q", code, errs)
+	}
+}
+
+func TestURLAndTokenVerbs(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	code, out, _ := e.run("url", "rt-cpu")
+	if code != 0 || out != "https://8080-m-s-rt-cpudemo4qx.prod.colab.dev\n" {
+		t.Fatalf("url: exit %d %q", code, out)
+	}
+	// A token is refused on a terminal without --show-tokens, before any call.
+	code, out, errs := e.runTerm(term{outTTY: true}, "token", "rt-t4")
+	if code != exitUsage || out != "" || !strings.Contains(errs, "--show-tokens") || e.srv.CallCount("") != 1 {
+		t.Fatalf("token on a terminal: exit %d %q %q (calls %d)", code, out, errs, e.srv.CallCount(""))
+	}
+	// rt-cpudemo4qx's token has 3 of 60 minutes left: --min-valid 5m renews
+	// it; the old one is printed with --min-valid 1m.
+	old := ""
+	for _, rt := range e.srv.Runtimes() {
+		if rt.Name == "runtimes/rt-cpudemo4qx" {
+			old = rt.ConnectionInfo.Token
+		}
+	}
+	code, out, _ = e.run("token", "rt-cpu", "--min-valid", "1m")
+	if code != 0 || out != old+"\n" {
+		t.Fatalf("--min-valid 1m: exit %d %q, want the current token", code, out)
+	}
+	logPath := filepath.Join(e.home, "log.json")
+	code, out, errs = e.run("token", "rt-cpu", "--log-file", logPath, "--debug")
+	tok := strings.TrimSpace(out)
+	if code != 0 || tok == old || len(tok) < 16 || e.srv.CallCount("get_runtime") != 1 {
+		t.Fatalf("renewal: exit %d %q %q", code, out, errs)
+	}
+	if b, _ := os.ReadFile(logPath); bytes.Contains(b, []byte(tok)) || strings.Contains(errs, tok) || len(b) == 0 {
+		t.Fatalf("the token reached the log or stderr")
+	}
+	code, out, _ = e.runTerm(term{outTTY: true}, "token", "rt-cpu", "--show-tokens", "--json")
+	var rep struct {
+		Name           string
+		ConnectionInfo struct{ URL, ExpireTime, Token string }
+		TokenExpires   *int64 `json:"tokenExpiresInSeconds"`
+	}
+	mustJSON(t, out, &rep)
+	if code != 0 || rep.Name != "runtimes/rt-cpudemo4qx" || rep.ConnectionInfo.Token != tok || rep.TokenExpires == nil || *rep.TokenExpires < 3000 {
+		t.Fatalf("token --json: exit %d %s", code, out)
+	}
+	// url --json has the same shape, without the token.
+	_, out, _ = e.run("url", "rt-cpu", "--json")
+	if strings.Contains(out, tok) || !strings.Contains(out, `"expireTime"`) || !strings.Contains(out, `"tokenExpiresInSeconds"`) {
+		t.Fatalf("url --json: %s", out)
+	}
+}
+
+// Server text in human output reaches no terminal as escape sequences,
+// even into a pipe; --json keeps it exact but escapes C1 controls.
+func TestVerbsSanitizeServerText(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	hostile := "https://x.example/\x1b]52;c;cHduZWQ=\x07\x1b[2J\u009b31m\u202e"
+	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-\x1b]0;pwned\x07",
+		RuntimeSpec:    api.RuntimeSpecKey{Variant: "VARIANT_\x1b[2J", Accelerator: "NONE", Shape: api.ShapeStandard},
+		ConnectionInfo: &api.ConnectionInfo{URL: hostile}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"url", "rt-"}, {"sessions", "rt-"}, {"delete", "rt-", "--yes"}, {"create", "--spec", "GPU/T4"}} {
+		code, out, errs := e.run(args...)
+		noEscapes(t, strings.Join(args, " ")+" stdout", out)
+		noEscapes(t, strings.Join(args, " ")+" stderr", errs)
+		if code == exitFailure && args[0] == "url" {
+			t.Fatalf("%v failed: %s", args, errs)
+		}
+	}
+	e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-json", ConnectionInfo: &api.ConnectionInfo{URL: "https://y/\u009b2J"}})
+	_, out, _ := e.run("url", "rt-json", "--json")
+	if !strings.Contains(out, `\u009b2J`) {
+		t.Fatalf("C1 control not escaped in JSON: %q", out)
+	}
+	var rep struct{ ConnectionInfo struct{ URL string } }
+	mustJSON(t, out, &rep)
+	if rep.ConnectionInfo.URL != "https://y/\u009b2J" {
+		t.Fatalf("JSON value changed: %q", rep.ConnectionInfo.URL)
+	}
+}
+
+// Runtime arguments: id, full name, unique prefix; completion lists live
+// ids quickly, from a cache the second time, and says nothing on stderr
+// without credentials.
+func TestRuntimeArgsAndCompletion(t *testing.T) {
+	rts := []api.Runtime{{Name: "runtimes/rt-abc"}, {Name: "runtimes/rt-abd"}, {Name: "runtimes/x-1"}}
+	for arg, want := range map[string]string{"rt-abc": "runtimes/rt-abc", "runtimes/rt-abd": "runtimes/rt-abd", "x": "runtimes/x-1", " rt-abc ": "runtimes/rt-abc"} {
+		if rt, err := resolveRuntime(rts, arg); err != nil || rt.Name != want {
+			t.Errorf("resolve %q: %v %v", arg, rt.Name, err)
+		}
+	}
+	for _, arg := range []string{"rt-ab", "rt-zzz", "", "runtimes/"} {
+		if _, err := resolveRuntime(rts, arg); err == nil || err.(*exitError).code != exitUsage {
+			t.Errorf("resolve %q: %v", arg, err)
+		}
+	}
+	for arg, want := range map[string][2]string{
+		"rt-a/s1": {"rt-a", "s1"}, "rt-a/sessions/s1": {"rt-a", "s1"}, "runtimes/rt-a/sessions/s1": {"rt-a", "s1"},
+	} {
+		if r, s, ok := splitSessionArg(arg); !ok || r != want[0] || s != want[1] {
+			t.Errorf("split %q: %q %q %v", arg, r, s, ok)
+		}
+	}
+	for _, arg := range []string{"rt-a", "runtimes/rt-a", "rt-a/", "rt-a/sessions/", "rt-a/b/c"} {
+		if _, _, ok := splitSessionArg(arg); ok {
+			t.Errorf("split %q: a session", arg)
+		}
+	}
+
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	// The shell puts the word being completed last.
+	complete := func(args ...string) (int, string, string) {
+		last := len(args) - 1
+		var out, errb bytes.Buffer
+		code := runStreams(append(append(append([]string{}, args[:last]...), e.flags...), args[last]),
+			&streams{in: strings.NewReader(""), out: &out, err: &errb})
+		return code, out.String(), errb.String()
+	}
+	code, out, errs := complete("__complete", "delete", "")
+	if code != 0 || !strings.Contains(out, "rt-t4demo7k2p\tGPU/T4/STANDARD\n") || !strings.Contains(out, "rt-cpudemo4qx\tCPU/STANDARD\n") {
+		t.Fatalf("completion: exit %d %q %q", code, out, errs)
+	}
+	calls := e.srv.CallCount("list_runtimes")
+	_, out, _ = complete("__complete", "exec", "rt-t")
+	if e.srv.CallCount("list_runtimes") != calls || !strings.Contains(out, "rt-t4demo7k2p") || strings.Contains(out, "rt-cpudemo4qx") {
+		t.Fatalf("second completion was not served from the cache (%d calls): %q", e.srv.CallCount("list_runtimes")-calls, out)
+	}
+	// Without credentials: nothing on stderr (but cobra's own directive
+	// line, which the shell scripts discard), quickly.
+	home := isolate(t)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	start := time.Now()
+	code, out, errs = runCLI(t, "__complete", "delete", "")
+	if code != 0 || errs != "Completion ended with directive: ShellCompDirectiveNoFileComp\n" || strings.Contains(out, "rt-") || time.Since(start) > 5*time.Second {
+		t.Fatalf("no credentials: exit %d %q %q after %v", code, out, errs, time.Since(start))
+	}
+}
+
+func TestWriteJSONEscapesTerminalControls(t *testing.T) {
+	var out bytes.Buffer
+	v := &verb{g: &globalFlags{}, s: &streams{out: &out}}
+	in := map[string]string{"v": "a\u0085b\u009bc\u202ed\u2066e\x1bf"}
+	if err := v.writeJSON(in); err != nil {
+		t.Fatal(err)
+	}
+	noEscapes(t, "JSON", out.String())
+	var back map[string]string
+	mustJSON(t, out.String(), &back)
+	if back["v"] != in["v"] {
+		t.Fatalf("round trip: %q", back["v"])
+	}
+	for _, r := range out.String() {
+		if r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			t.Fatalf("bidi control %U left raw", r)
+		}
+	}
+}
