@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+var openedSession = regexp.MustCompile(`opened session (rt-[a-z0-9]+/colabdash-[0-9a-f]{8})`)
+
+func TestExecVerb(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	// A runtime target: a new session, named on stderr; stdout is the
+	// code's output, exactly.
+	code, out, errs := e.run("exec", "rt-t4", "-c", "print(6*7)")
+	m := openedSession.FindStringSubmatch(errs)
+	if code != 0 || out != "42\n" || m == nil {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// The session is reused by name: its execution count goes on.
+	code, out, _ = e.run("exec", m[1], "-c", "6*7", "--json")
+	var rep map[string]any
+	mustJSON(t, out, &rep)
+	for _, k := range []string{"session", "executionId", "executionCount", "stdout", "stderr", "result", "executionError", "outputTruncated", "richOutputs"} {
+		if _, ok := rep[k]; !ok {
+			t.Errorf("exec --json lacks %q: %s", k, out)
+		}
+	}
+	if code != 0 || rep["result"] != "42" || rep["executionCount"] != 2.0 || rep["session"] != "runtimes/rt-t4demo7k2p/sessions/"+strings.Split(m[1], "/")[1] ||
+		rep["executionError"] != nil {
+		t.Fatalf("session target: exit %d %s", code, out)
+	}
+	// An exception: traceback on stderr without its colour codes, exit 1.
+	code, out, errs = e.run("exec", m[1], "-c", `raise ValueError("boom")`)
+	if code != exitPartial || out != "" || !strings.Contains(errs, "Traceback (most recent call last)") || !strings.Contains(errs, "ValueError: boom") {
+		t.Fatalf("exception: exit %d %q %q", code, out, errs)
+	}
+	noEscapes(t, "traceback", errs)
+	code, out, _ = e.run("exec", m[1], "-c", `raise KeyError`, "--json")
+	mustJSON(t, out, &rep)
+	if code != exitPartial || rep["executionError"].(map[string]any)["name"] != "KeyError" {
+		t.Fatalf("exception --json: exit %d %s", code, out)
+	}
+	// Code from a file and from stdin.
+	file := writeFile(t, filepath.Join(e.home, "job.py"), "print('from a file')\n")
+	if code, out, errs := e.run("exec", m[1], "-f", file); code != 0 || out != "from a file\n" {
+		t.Fatalf("-f: exit %d %q %q", code, out, errs)
+	}
+	if code, out, errs := e.runTerm(term{in: "print(\"piped\")"}, "exec", m[1], "-"); code != 0 || out != "piped\n" {
+		t.Fatalf("-: exit %d %q %q", code, out, errs)
+	}
+	// Usage errors, before any execute_code.
+	calls := e.srv.CallCount("execute_code")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"exec", "rt-t4"}, "give the code one way"},
+		{[]string{"exec", "rt-t4", "-c", "1", "-f", file}, "give the code one way"},
+		{[]string{"exec", "rt-t4", "-c", "  "}, "no code to run"},
+		{[]string{"exec", "rt-t4", "x"}, "exec takes TARGET"},
+		{[]string{"exec", "rt-t4", "-f", filepath.Join(e.home, "nope.py")}, "no such file"},
+		{[]string{"exec", "rt-t4", "-f", e.home}, "not a regular file"},
+		{[]string{"exec", "rt-t4", "-c", "1", "--execution-id", "5f0c8a1e-3b2d-4c5e-9f6a-7b8c9d0e1f2a"}, "--execution-id needs the session"},
+		{[]string{"exec", "rt-t4/colabdash-00000000", "-c", "1"}, "no session rt-t4demo7k2p/colabdash-00000000 open"},
+		{[]string{"exec", "rt-nope", "-c", "1"}, `no runtime "rt-nope"`},
+	} {
+		code, out, errs := e.run(tc.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d %q %q, want 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+	if n := e.srv.CallCount("execute_code"); n != calls {
+		t.Fatalf("%d execute_code calls for bad input", n-calls)
+	}
+}
+
+// The code's output is the user's: exact bytes into a pipe, sanitized on
+// a terminal (issue 9: execute_code output is untrusted for a terminal).
+func TestExecOutputPipeExactTerminalSanitized(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	stdout := "row1\r\nbar 50%\rbar 100%\n\x1b]52;c;cHduZWQ=\x07\x1b[2Jbinary\x00\xff\n"
+	stderr := "warn\x1b]0;title\x07\n"
+	res, _ := json.Marshal(map[string]any{"session": "runtimes/rt-t4demo7k2p/sessions/notebook-ab12cd34", "executionId": "x",
+		"stdout": stdout, "stderr": stderr})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: "execute_code", Output: res, Times: 2})
+	code, out, errs := e.run("exec", "rt-t4/notebook-ab12cd34", "-c", "print(1)")
+	if code != 0 || out != strings.ToValidUTF8(stdout, "\uFFFD") || !strings.HasSuffix(errs, stderr) {
+		t.Fatalf("pipe: exit %d\nstdout %q\nstderr %q", code, out, errs)
+	}
+	code, out, errs = e.runTerm(term{outTTY: true, errTTY: true}, "exec", "rt-t4/notebook-ab12cd34", "-c", "print(1)")
+	noEscapes(t, "terminal stdout", out)
+	noEscapes(t, "terminal stderr", errs)
+	if code != 0 || !strings.Contains(out, "row1\nbar 50%\nbar 100%\n") || !strings.Contains(out, "binary") || !strings.Contains(errs, "warn") {
+		t.Fatalf("terminal: exit %d %q %q", code, out, errs)
+	}
+}
+
+// Cut off at the server's deadline past the client's own re-sends, and
+// dropped connections: exec repeats the identical call and the code runs
+// once; a connection that stays down ends with how to reattach.
+func TestExecReattaches(t *testing.T) {
+	oldWait, oldDrops := execDropWait, maxExecDrops
+	execDropWait, maxExecDrops = time.Millisecond, 1
+	t.Cleanup(func() { execDropWait, maxExecDrops = oldWait, oldDrops })
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	_, out, _ := e.run("session", "open", "rt-t4", "--id", "colabdash-reattach")
+	sess := strings.TrimSpace(out)
+
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Times: retryAttempts + 1})
+	code, out, errs := e.run("exec", sess, "-c", "print(6*7)", "--json")
+	var rep struct {
+		Stdout         string
+		ExecutionCount int
+	}
+	mustJSON(t, out, &rep)
+	if code != 0 || rep.Stdout != "42\n" || rep.ExecutionCount != 1 || e.srv.CallCount("execute_code") != retryAttempts+2 {
+		t.Fatalf("deadline: exit %d %s %q, %d calls", code, out, errs, e.srv.CallCount("execute_code"))
+	}
+
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: retryAttempts + 1})
+	code, out, errs = e.run("exec", sess, "-c", "print(1)")
+	if code != 0 || out != "1\n" {
+		t.Fatalf("reset: exit %d %q %q", code, out, errs)
+	}
+
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: -1})
+	code, out, errs = e.run("exec", sess, "-c", "print(2)")
+	if code != exitAPI || out != "" || !strings.Contains(errs, "may still be running") ||
+		!regexp.MustCompile(`colabdash exec rt-t4demo7k2p/colabdash-reattach --execution-id [0-9a-f-]{36} -c 'print\(2\)'`).MatchString(errs) {
+		t.Fatalf("down: exit %d %q %q", code, out, errs)
+	}
+	e.srv.ClearFaults()
+}
+
+// ctrl+c: without a terminal it detaches, printing how to reattach, and
+// the printed command picks the run up; on a terminal, s stops the code by
+// closing its session.
+func TestExecInterrupt(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	// The emulator holds a call this long (it does not notice the client
+	// going away, and its session teardown waits for it).
+	slow := colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Delay: 2 * time.Second}
+	interrupt := func(tm term, args ...string) (int, string, string) {
+		t.Helper()
+		e.srv.Inject(slow)
+		calls := e.srv.CallCount("execute_code")
+		tm.sigs = make(chan os.Signal, 2)
+		go func() {
+			for deadline := time.Now().Add(20 * time.Second); e.srv.CallCount("execute_code") == calls && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			tm.sigs <- syscall.SIGINT
+		}()
+		return e.runTerm(tm, args...)
+	}
+	code, out, errs := interrupt(term{}, "exec", "rt-t4", "-c", "print(6*7)")
+	m := regexp.MustCompile(`colabdash exec (\S+) --execution-id (\S+) -c 'print\(6\*7\)'`).FindStringSubmatch(errs)
+	if code != exitInterrupted || out != "" || !strings.Contains(errs, "detached") || m == nil {
+		t.Fatalf("detach: exit %d %q %q", code, out, errs)
+	}
+	e.srv.ClearFaults()
+	code, out, errs = e.run("exec", m[1], "--execution-id", m[2], "-c", "print(6*7)")
+	if code != 0 || out != "42\n" {
+		t.Fatalf("reattach: exit %d %q %q", code, out, errs)
+	}
+
+	_, out, _ = e.run("session", "open", "rt-t4")
+	sess := strings.TrimSpace(out)
+	tty := term{in: "s\n", inTTY: true, errTTY: true}
+	code, out, errs = interrupt(tty, "exec", sess, "-c", "print(1)")
+	if code != exitInterrupted || out != "" || !strings.Contains(errs, "Stop the code (s: closes session "+sess) || !strings.Contains(errs, "stopped: closed session") {
+		t.Fatalf("stop: exit %d %q %q", code, out, errs)
+	}
+	for _, s := range e.srv.Sessions("rt-t4demo7k2p") {
+		if strings.HasSuffix(s.Name, strings.Split(sess, "/")[1]) {
+			t.Fatalf("session %s still open after stop", sess)
+		}
+	}
+	e.srv.ClearFaults()
+}
+
+// --timeout detaches like ctrl+c without a terminal, with exit code 4.
+func TestExecTimeout(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Delay: 2 * time.Second})
+	code, out, errs := e.run("exec", "rt-t4", "-c", "print(1)", "--timeout", "300ms", "--json")
+	if code != exitAPI || out != "" || !strings.Contains(errs, "gave up waiting after --timeout 300ms") || !strings.Contains(errs, "--execution-id") {
+		t.Fatalf("exit %d %q %q", code, out, errs)
+	}
+}
