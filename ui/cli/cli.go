@@ -129,6 +129,8 @@ func runStreams(args []string, s *streams) int {
 			"  colabdash                        # the dashboard on your Colab account (ADC)\n" +
 			"  colabdash --profile work         # a profile from the config file (P switches inside)\n" +
 			"  colabdash status --json          # a one-shot listing for scripts\n" +
+			"  colabdash create --spec GPU/T4/STANDARD --wait --json   # scriptable verbs: specs, create, delete,\n" +
+			"  colabdash exec rt-abc -c 'print(6*7)'                   # sessions, session, exec, url, token\n" +
 			"  colabdash config                 # the settings in effect and the file they came from\n" +
 			"  colabdash --log-file /tmp/colabdash.log --debug   # structured logs, secrets redacted\n" +
 			"  colabdash completion bash > ~/.local/share/bash-completion/completions/colabdash\n" +

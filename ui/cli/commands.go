@@ -19,7 +19,8 @@ func statusCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 		Short: "Print the tier, runtimes, sessions and token time left, then exit",
 		Long: "status calls get_subscription, list_runtimes and list_sessions for every runtime (concurrently)\n" +
 			"and prints a table, or JSON with --json. Proxy tokens are printed only with --show-tokens.\n" +
-			"Exit codes: 0 ok, 2 usage, 3 credentials or permission, 4 any other API or network failure.",
+			"Exit codes: 0 ok, 2 usage, 3 credentials or permission, 4 any other API or network failure,\n" +
+			"5 a quota or rate limit, 130 interrupted.",
 		Example: "  colabdash status --demo\n  colabdash status --json | jq '.runtimes[].tokenExpiresInSeconds'\n" +
 			"  colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
 		Args: cobra.NoArgs,

@@ -583,3 +583,17 @@ func TestWriteJSONEscapesTerminalControls(t *testing.T) {
 		}
 	}
 }
+
+// Every verb's help has examples and the exit codes.
+func TestVerbsHelp(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{{"specs"}, {"create"}, {"delete"}, {"sessions"}, {"session", "open"}, {"session", "close"}, {"exec"}, {"url"}, {"token"}} {
+		code, out, _ := runCLI(t, append(args, "--help")...)
+		if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "Exit codes: 0 ok") || !strings.Contains(out, "5 quota") {
+			t.Errorf("%v --help: exit %d\n%s", args, code, out)
+		}
+	}
+	if code, _, errs := runCLI(t, "session"); code != exitUsage || !strings.Contains(errs, "open or close") {
+		t.Errorf("session alone: exit %d %q", code, errs)
+	}
+}
