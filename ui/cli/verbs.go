@@ -19,6 +19,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // streams are the standard streams a command sees, and whether each is a
@@ -86,17 +87,30 @@ func (v *verb) style(w io.Writer, tty bool) *lipgloss.Renderer {
 	return r
 }
 
-// say writes one human line to stdout. Every piece of server text in it
-// must already have passed termLine; the whole line is redacted.
+// say writes one human line to stdout, through termtext (the one door to
+// the terminal for text from outside) and the redactor. Pieces of server
+// text in it are cut to their column by the caller (termtext.Cut).
 func (v *verb) say(line string) {
-	fmt.Fprintln(v.s.out, v.red().Redact(line))
+	v.sayStyled(nil, line)
 }
 
-// note writes "colabdash: <verb>: line" to stderr, redacted.
+// sayStyled is say with the line styled by st (nil: plain) after it was
+// made safe.
+func (v *verb) sayStyled(st *lipgloss.Style, line string) {
+	line = termtext.Line(v.red().Redact(line))
+	if st != nil {
+		line = st.Render(line)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	fmt.Fprintln(v.s.out, line)
+}
+
+// note writes "colabdash: <verb>: line" to stderr, like say.
 func (v *verb) note(line string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	fmt.Fprintln(v.s.err, v.red().Redact("colabdash: "+v.name+": "+line))
+	fmt.Fprintln(v.s.err, termtext.Line(v.red().Redact("colabdash: "+v.name+": "+line)))
 }
 
 // writeJSON prints doc as indented JSON and a newline on stdout. Values are
@@ -140,7 +154,7 @@ func (v *verb) canPrompt() bool { return v.s.inTTY && v.s.errTTY }
 // EOF or a read error (which count as no).
 func (v *verb) ask(question string) (string, bool) {
 	v.mu.Lock()
-	fmt.Fprint(v.s.err, v.red().Redact(question))
+	fmt.Fprint(v.s.err, termtext.Block(v.red().Redact(question)))
 	v.mu.Unlock()
 	line, err := bufio.NewReaderSize(io.LimitReader(v.s.in, 1024), 1024).ReadString('\n')
 	if err != nil && line == "" {
@@ -195,13 +209,13 @@ func lookupRuntime(rts []api.Runtime, arg string) (rt api.Runtime, missing bool,
 	}
 	if len(matches) > 1 {
 		return api.Runtime{}, false, &exitError{exitUsage, fmt.Sprintf("%q matches %d runtimes (%s): give more of the id",
-			termLine(arg, 80), len(matches), runtimeIDs(matches))}
+			termtext.Cut(arg, 80), len(matches), runtimeIDs(matches))}
 	}
 	live := "no runtimes are live"
 	if len(rts) > 0 {
 		live = "live: " + runtimeIDs(rts)
 	}
-	return api.Runtime{}, true, &exitError{exitUsage, fmt.Sprintf("no runtime %q (%s)", termLine(arg, 80), live)}
+	return api.Runtime{}, true, &exitError{exitUsage, fmt.Sprintf("no runtime %q (%s)", termtext.Cut(arg, 80), live)}
 }
 
 // runtimeIDs lists runtime ids for a message, sanitized, at most 10.
@@ -212,7 +226,7 @@ func runtimeIDs(rts []api.Runtime) string {
 			ids = append(ids, fmt.Sprintf("and %d more", len(rts)-10))
 			break
 		}
-		ids = append(ids, termLine(rt.ID(), 63))
+		ids = append(ids, termtext.Cut(rt.ID(), 63))
 	}
 	return strings.Join(ids, ", ")
 }
@@ -230,10 +244,12 @@ func splitSessionArg(arg string) (runtime, session string, ok bool) {
 	return r, s, found && r != "" && s != "" && !strings.Contains(s, "/")
 }
 
-// sessionRef is how a session is written as a verb argument: "R/S".
+// sessionRef is how a session is written as a verb argument, "R/S",
+// ready for the terminal: each id through termtext and cut to the 63
+// characters RFC 1034 allows (a valid id is never cut).
 func sessionRef(name string) string {
 	s := api.Session{Name: name}
-	return api.LastSegment(s.Parent()) + "/" + s.ID()
+	return termtext.Cut(api.LastSegment(s.Parent()), 63) + "/" + termtext.Cut(s.ID(), 63)
 }
 
 // listRuntimes lists the runtimes; the error is classified.

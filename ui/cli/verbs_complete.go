@@ -14,6 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // Shell completion must never hold up the shell (field case 61): each
@@ -114,9 +115,9 @@ func (v *verb) completeRuntimes(cmd *cobra.Command, args []string, toComplete st
 	}
 	var out []string
 	for _, rt := range c.Runtimes {
-		id := termLine(rt.ID, 0)
+		id := termtext.Line(rt.ID)
 		if strings.HasPrefix(id, strings.TrimPrefix(toComplete, "runtimes/")) && !contains(args, id) {
-			out = append(out, id+"\t"+termLine(rt.Spec, 60))
+			out = append(out, id+"\t"+termtext.Cut(rt.Spec, 60))
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp

@@ -17,6 +17,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // verbCommands are the scriptable verbs: specs, create, delete, sessions,
@@ -94,7 +95,7 @@ func specsCmd(g *globalFlags, s *streams) *cobra.Command {
 			}
 			st := v.style(s.out, s.outTTY)
 			dim := st.NewStyle().Faint(true)
-			v.say(fmt.Sprintf("Colab %s · %d runtime spec(s)", termLine(tier.Label(), 40), len(specs)))
+			v.say(fmt.Sprintf("Colab %s · %d runtime spec(s)", termtext.Cut(tier.Label(), 40), len(specs)))
 			if len(specs) == 0 {
 				return nil
 			}
@@ -102,13 +103,14 @@ func specsCmd(g *globalFlags, s *streams) *cobra.Command {
 			tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "\nSPEC\tELIGIBLE")
 			for _, sp := range specs {
-				fmt.Fprintf(tw, "%s\t%s\n", termLine(sp.Key.String(), 60), eligibleCell(sp.Eligible, tier))
+				fmt.Fprintf(tw, "%s\t%s\n", termtext.Cut(sp.Key.String(), 60), eligibleCell(sp.Eligible, tier))
 			}
 			tw.Flush()
 			for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
 				line = strings.TrimRight(line, " ")
-				if strings.HasSuffix(line, state.IneligibleNote(tier)) {
-					line = dim.Render(line)
+				if strings.HasSuffix(line, eligibleCell(false, tier)) {
+					v.sayStyled(&dim, line)
+					continue
 				}
 				v.say(line)
 			}
@@ -123,7 +125,7 @@ func eligibleCell(eligible bool, tier api.SubscriptionTier) string {
 	if eligible {
 		return "yes"
 	}
-	return "no, " + state.IneligibleNote(tier)
+	return "no, " + termtext.Cut(state.IneligibleNote(tier), 60)
 }
 
 // createReport is the JSON of `colabdash create --json`: the runtime as
@@ -267,7 +269,7 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 			if se.Problem == state.SpecNotOffered {
 				code = exitUsage
 			}
-			return &exitError{code, termLine(se.Error(), 0)}
+			return &exitError{code, termtext.Line(se.Error())}
 		}
 	}
 	v.note("requestId " + requestID + " (if this command dies or is cut off, " + rerun + ": Colab then returns the same runtime, never a second)")
@@ -300,7 +302,7 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		}
 		if again, wait := state.CreateRetry(ae, attempt); again {
 			if wait > 0 {
-				v.note(fmt.Sprintf("%s; retrying %d/%d in %s with the same requestId", termLine(ae.Error(), 160), attempt+1, state.MaxCreateAttempts, wait.Round(time.Second)))
+				v.note(fmt.Sprintf("%s; retrying %d/%d in %s with the same requestId", termtext.Cut(ae.Error(), 160), attempt+1, state.MaxCreateAttempts, wait.Round(time.Second)))
 				select {
 				case <-ctx.Done():
 					continue // reported above on the next turn
@@ -319,9 +321,9 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 	if v.asJSON {
 		return v.writeJSON(createReport{StatusRuntime: ui.NewStatusRuntime(rt, nil, nil, time.Now(), false), RequestID: requestID})
 	}
-	v.say(fmt.Sprintf("created %s (%s, version %s)", termLine(rt.ID(), 63), termLine(rt.RuntimeSpec.String(), 60), termLine(orLatest(rt.Version), 40)))
+	v.say(fmt.Sprintf("created %s (%s, version %s)", termtext.Cut(rt.ID(), 63), termtext.Cut(rt.RuntimeSpec.String(), 60), termtext.Cut(orLatest(rt.Version), 40)))
 	if ci := rt.ConnectionInfo; ci != nil && ci.URL != "" {
-		v.say("url " + termLine(ci.URL, 0))
+		v.say("url " + termtext.Line(ci.URL))
 	}
 	return nil
 }
@@ -334,7 +336,7 @@ func (v *verb) createFailed(ae *api.Error, spec api.RuntimeSpecKey, specs []api.
 	if f.Kind == state.CreateFailedOther {
 		return classify(ae, conn.creds)
 	}
-	v.note(f.Title + ": " + termLine(ae.Error(), 200))
+	v.note(f.Title + ": " + termtext.Cut(ae.Error(), 200))
 	for _, line := range f.Body {
 		v.note(line)
 	}
@@ -342,7 +344,7 @@ func (v *verb) createFailed(ae *api.Error, spec api.RuntimeSpecKey, specs []api.
 		v.note("delete one (colabdash status lists them; colabdash delete RUNTIME), or wait and create again")
 	}
 	for _, k := range f.Alternatives {
-		v.note("try: colabdash create --spec " + termLine(k.String(), 60))
+		v.note("try: colabdash create --spec " + termtext.Cut(k.String(), 60))
 	}
 	code := exitAPI
 	if f.Kind.QuotaOrIneligible() || quotaOrIneligible(ae) {
@@ -369,15 +371,15 @@ func (v *verb) waitListed(ctx context.Context, conn *connection, rt api.Runtime,
 			}
 		}
 		if v.s.errTTY {
-			v.note("waiting for " + termLine(rt.ID(), 63) + " to be listed with a connection…")
+			v.note("waiting for " + termtext.Cut(rt.ID(), 63) + " to be listed with a connection…")
 		}
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return api.Runtime{}, &exitError{exitAPI, fmt.Sprintf("%s was created but is not listed with a connection after --timeout %s; "+
-					"colabdash status shows it when it is", termLine(rt.ID(), 63), timeout)}
+					"colabdash status shows it when it is", termtext.Cut(rt.ID(), 63), timeout)}
 			}
-			return api.Runtime{}, &exitError{exitInterrupted, "interrupted while waiting for " + termLine(rt.ID(), 63) + " (it was created)"}
+			return api.Runtime{}, &exitError{exitInterrupted, "interrupted while waiting for " + termtext.Cut(rt.ID(), 63) + " (it was created)"}
 		case <-time.After(delay):
 		}
 		delay = min(2*delay, 10*time.Second)

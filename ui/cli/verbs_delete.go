@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // deleteReport is the JSON of `colabdash delete --json`: one entry per
@@ -71,7 +72,7 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 					entries[i] = deleteEntry{Name: api.RuntimeName(strings.TrimSpace(arg)), Missing: true}
 					res.succeed()
 					if !v.asJSON {
-						v.say(termLine(arg, 80) + ": not found (ignored: --ignore-missing)")
+						v.say(termtext.Cut(arg, 80) + ": not found (ignored: --ignore-missing)")
 					}
 				case ee != nil:
 					entries[i] = deleteEntry{Name: api.RuntimeName(strings.TrimSpace(arg)), Missing: missing, Error: ee.msg}
@@ -92,7 +93,7 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 				fmt.Fprintf(&b, "Delete %d runtime(s)? This cannot be undone: each one's files and sessions are destroyed.\n", len(targets))
 				for _, i := range targets {
 					rt, _ := resolveRuntime(rts, entries[i].Name)
-					fmt.Fprintf(&b, "  %s  %s\n", termLine(rt.ID(), 63), termLine(rt.RuntimeSpec.String(), 60))
+					fmt.Fprintf(&b, "  %s  %s\n", termtext.Cut(rt.ID(), 63), termtext.Cut(rt.RuntimeSpec.String(), 60))
 				}
 				b.WriteString("Type y to delete (anything else cancels): ")
 				if !v.confirm(b.String(), "y") {
@@ -106,14 +107,14 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 					entries[i].Error = ee.msg
 					res.fail(ee)
 					if !v.asJSON {
-						v.note(termLine(api.LastSegment(name), 63) + ": " + ee.msg)
+						v.note(termtext.Cut(api.LastSegment(name), 63) + ": " + ee.msg)
 					}
 					continue
 				}
 				entries[i].Deleted = true
 				res.succeed()
 				if !v.asJSON {
-					v.say("deleted " + termLine(api.LastSegment(name), 63))
+					v.say("deleted " + termtext.Cut(api.LastSegment(name), 63))
 				}
 			}
 			for i := range entries { // a runtime named twice shares its outcome

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // maxCode bounds the code exec reads from -f FILE or stdin (1 MiB).
@@ -148,7 +148,7 @@ func (v *verb) readCode(args []string, o execOptions) (string, codeSource, error
 	case o.file != "":
 		b, err := readSmall(expandHome(o.file), maxCode)
 		if err != nil {
-			return "", codeSource{}, &exitError{exitUsage, "-f " + termLine(o.file, 0) + ": " + fileProblem(err)}
+			return "", codeSource{}, &exitError{exitUsage, "-f " + termtext.Line(o.file) + ": " + fileProblem(err)}
 		}
 		code, src = string(b), codeSource{"-f", o.file}
 	default:
@@ -219,9 +219,9 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		req.ExecutionID = uuid.NewString()
 	}
 	hint := "the code may still be running; to reattach (or run it if it never started): colabdash exec " +
-		termLine(sessionRef(session), 0) + " --execution-id " + req.ExecutionID + " " + src.again()
+		sessionRef(session) + " --execution-id " + req.ExecutionID + " " + src.again()
 	if v.s.errTTY {
-		v.note("running on " + termLine(sessionRef(session), 0) + " (executionId " + req.ExecutionID + "); ctrl+c to stop or detach")
+		v.note("running on " + sessionRef(session) + " (executionId " + req.ExecutionID + "); ctrl+c to stop or detach")
 	}
 
 	type outcome struct {
@@ -261,7 +261,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		}
 		answer := make(chan string, 1)
 		go func() {
-			a, _ := v.ask("\nStop the code (s: closes session " + termLine(sessionRef(session), 0) +
+			a, _ := v.ask("\nStop the code (s: closes session " + sessionRef(session) +
 				", its state is lost) or detach (d: it keeps running)? Anything else: keep waiting. ")
 			answer <- a
 		}()
@@ -281,7 +281,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 				if err := conn.svc.DeleteSession(ctx, session); err != nil {
 					return &exitError{exitAPI, "could not stop the code: delete_session: " + classify(err, conn.creds).msg + "; " + hint}
 				}
-				return &exitError{exitInterrupted, "stopped: closed session " + termLine(sessionRef(session), 0)}
+				return &exitError{exitInterrupted, "stopped: closed session " + sessionRef(session)}
 			case "d":
 				return abandon(&exitError{exitInterrupted, "detached; " + hint})
 			}
@@ -315,7 +315,7 @@ func (v *verb) execTarget(ctx context.Context, conn *connection, target string, 
 	if err != nil {
 		return "", classify(err, conn.creds)
 	}
-	ref := termLine(sessionRef(se.Name), 0)
+	ref := sessionRef(se.Name)
 	v.note("opened session " + ref + " (reuse it as TARGET; close it with: colabdash session close " + ref + ")")
 	return se.Name, nil
 }
@@ -389,9 +389,9 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 		for _, ro := range res.RichOutputs {
 			what := strings.Join(ro.MimeTypes, ", ")
 			if ro.FilePath != "" {
-				v.note(fmt.Sprintf("rich output %d (%s) is on the runtime at %s", ro.Index, termLine(what, 80), termLine(ro.FilePath, 0)))
+				v.note(fmt.Sprintf("rich output %d (%s) is on the runtime at %s", ro.Index, termtext.Cut(what, 80), termtext.Line(ro.FilePath)))
 			} else {
-				v.note(fmt.Sprintf("rich output %d (%s) was dropped by the server", ro.Index, termLine(what, 80)))
+				v.note(fmt.Sprintf("rich output %d (%s) was dropped by the server", ro.Index, termtext.Cut(what, 80)))
 			}
 		}
 	}
@@ -402,10 +402,10 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 	if !v.asJSON {
 		tb := make([]string, 0, len(xe.Traceback)+1)
 		for _, frame := range xe.Traceback {
-			tb = append(tb, strings.TrimRight(termBlock(ansi.Strip(frame)), "\n"))
+			tb = append(tb, strings.TrimRight(termtext.Output(frame), "\n"))
 		}
 		if len(tb) == 0 {
-			tb = append(tb, termLine(xe.Name+": "+xe.Value, 0))
+			tb = append(tb, termtext.Line(xe.Name+": "+xe.Value))
 		}
 		v.mu.Lock()
 		fmt.Fprintln(v.s.err, v.red().Redact(strings.Join(tb, "\n")))
@@ -421,7 +421,7 @@ func (v *verb) program(w io.Writer, tty bool, s string) {
 		return
 	}
 	if tty {
-		s = v.red().Redact(termBlock(s))
+		s = v.red().Redact(termtext.Output(s))
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()

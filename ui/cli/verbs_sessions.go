@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // sessionsReport is the JSON of `colabdash sessions --json`.
@@ -65,7 +66,7 @@ func sessionsCmd(g *globalFlags, s *streams) *cobra.Command {
 			if v.asJSON {
 				return v.writeJSON(rep)
 			}
-			v.say(fmt.Sprintf("%s · %d session(s)", termLine(rt.ID(), 63), len(ss)))
+			v.say(fmt.Sprintf("%s · %d session(s)", termtext.Cut(rt.ID(), 63), len(ss)))
 			if len(ss) == 0 {
 				return nil
 			}
@@ -77,7 +78,7 @@ func sessionsCmd(g *globalFlags, s *streams) *cobra.Command {
 				if e.OpenedByColabdash {
 					by = "colabdash"
 				}
-				fmt.Fprintf(tw, "%s\t%s\n", termLine(sessionRef(e.Name), 0), by)
+				fmt.Fprintf(tw, "%s\t%s\n", sessionRef(e.Name), by)
 			}
 			tw.Flush()
 			for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
@@ -144,7 +145,7 @@ func sessionOpenCmd(g *globalFlags, s *streams) *cobra.Command {
 			if v.asJSON {
 				return v.writeJSON(newSessionEntry(se.Name))
 			}
-			v.say(termLine(sessionRef(se.Name), 0))
+			v.say(sessionRef(se.Name))
 			return nil
 		},
 	}
@@ -193,12 +194,12 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 			var targets []target
 			for i, arg := range args {
 				r, sid, ok := splitSessionArg(arg)
-				entries[i].Name = termLine(arg, 0)
+				entries[i].Name = termtext.Line(arg)
 				switch {
 				case !ok:
-					entries[i].Error = fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termLine(arg, 80))
+					entries[i].Error = fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termtext.Cut(arg, 80))
 				case !force && !state.IsOwnSession(sid):
-					entries[i].Error = fmt.Sprintf("%s was not opened by colabdash (probably a notebook): closing it loses its kernel state; pass --force to close it anyway", termLine(arg, 80))
+					entries[i].Error = fmt.Sprintf("%s was not opened by colabdash (probably a notebook): closing it loses its kernel state; pass --force to close it anyway", termtext.Cut(arg, 80))
 				default:
 					targets = append(targets, target{i: i, runtime: r, session: sid})
 					continue
@@ -251,7 +252,7 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 						if !state.IsOwnSession(t.session) {
 							mark, notebooks = "  NOT opened by colabdash (a notebook?)", true
 						}
-						fmt.Fprintf(&b, "  %s%s\n", termLine(sessionRef(entries[t.i].Name), 0), mark)
+						fmt.Fprintf(&b, "  %s%s\n", sessionRef(entries[t.i].Name), mark)
 					}
 					want := "y"
 					if notebooks {
@@ -269,14 +270,14 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 						entries[t.i].Error = ee.msg
 						res.fail(ee)
 						if !v.asJSON {
-							v.note(termLine(sessionRef(name), 0) + ": " + ee.msg)
+							v.note(sessionRef(name) + ": " + ee.msg)
 						}
 						continue
 					}
 					entries[t.i].Closed = true
 					res.succeed()
 					if !v.asJSON {
-						v.say("closed " + termLine(sessionRef(name), 0))
+						v.say("closed " + sessionRef(name))
 					}
 				}
 			}
@@ -312,5 +313,5 @@ func (v *verb) checkListed(ctx context.Context, conn *connection, listed map[str
 	if slices.ContainsFunc(ss, func(s api.Session) bool { return s.Name == name }) {
 		return nil
 	}
-	return &exitError{exitUsage, fmt.Sprintf("no session %s open (colabdash sessions %s lists them)", termLine(sessionRef(name), 0), termLine(rt.ID(), 63))}
+	return &exitError{exitUsage, fmt.Sprintf("no session %s open (colabdash sessions %s lists them)", sessionRef(name), termtext.Cut(rt.ID(), 63))}
 }

@@ -597,3 +597,31 @@ func TestVerbsHelp(t *testing.T) {
 		t.Errorf("session alone: exit %d %q", code, errs)
 	}
 }
+
+// The hostile seed through every verb: on a terminal nothing it holds
+// reaches the screen as a control; into a pipe only the code's own output
+// (exec's stdout and stderr) is passed on exactly.
+func TestVerbsHostileSeed(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedHostile})
+	t.Setenv("NO_COLOR", "1") // the check below allows no escape at all, not even colour
+	for _, args := range [][]string{
+		{"specs"}, {"sessions", "rt-clip"}, {"sessions", "rt-xxxx"}, {"url", "rt-bidi"}, {"token", "rt-clip", "--show-tokens"},
+		{"exec", "rt-clip", "-c", "print(1)"}, {"session", "open", "rt-bidi"}, {"delete", "rt-nope", "--yes"},
+		{"create", "--spec", "GPU/A100"}, {"session", "close", "rt-clip/nope", "--force", "--yes"},
+	} {
+		for _, tm := range []term{{outTTY: true, errTTY: true}, {}} {
+			_, out, errs := e.runTerm(tm, args...)
+			if tm.outTTY || args[0] != "exec" {
+				noEscapes(t, strings.Join(args, " ")+" stdout", out)
+				noEscapes(t, strings.Join(args, " ")+" stderr", errs)
+			} else if !strings.Contains(out, colabfake.HostileOSC52) {
+				t.Errorf("exec into a pipe changed the code's output: %q", out)
+			}
+			for _, ln := range strings.Split(out+errs, "\n") {
+				if n := len([]rune(ln)); n > 1000 {
+					t.Errorf("%v: a %d-character line", args, n)
+				}
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // connectionReport is the JSON of `colabdash url --json` and `colabdash
@@ -54,12 +55,12 @@ func urlCmd(g *globalFlags, s *streams) *cobra.Command {
 				}
 			}
 			if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
-				return &exitError{exitAPI, termLine(rt.ID(), 63) + " has no connection URL yet (Colab sent no connectionInfo)"}
+				return &exitError{exitAPI, termtext.Cut(rt.ID(), 63) + " has no connection URL yet (Colab sent no connectionInfo)"}
 			}
 			if v.asJSON {
 				return v.writeJSON(newConnectionReport(rt, time.Now(), false))
 			}
-			v.say(termLine(rt.ConnectionInfo.URL, 0))
+			v.say(termtext.Line(rt.ConnectionInfo.URL))
 			return nil
 		},
 	}
@@ -113,13 +114,13 @@ func tokenCmd(g *globalFlags, s *streams) *cobra.Command {
 				}
 			}
 			if rt.ConnectionInfo == nil || rt.ConnectionInfo.Token == "" {
-				return &exitError{exitAPI, termLine(rt.ID(), 63) + ": Colab sent no proxy token"}
+				return &exitError{exitAPI, termtext.Cut(rt.ID(), 63) + ": Colab sent no proxy token"}
 			}
 			tok := rt.ConnectionInfo.Token
 			v.red().Add(tok) // every output but the one below redacts it
 			if l := left(rt); l < minValid {
 				return &exitError{exitAPI, fmt.Sprintf("%s: the renewed proxy token has only %s left, less than --min-valid %s",
-					termLine(rt.ID(), 63), l.Round(time.Second), minValid)}
+					termtext.Cut(rt.ID(), 63), l.Round(time.Second), minValid)}
 			}
 			if v.asJSON {
 				return v.writeJSON(newConnectionReport(rt, time.Now(), true))
@@ -127,7 +128,7 @@ func tokenCmd(g *globalFlags, s *streams) *cobra.Command {
 			// The one output the token may reach, unredacted (on a terminal,
 			// only through the sanitizer: it is server text).
 			if s.outTTY {
-				tok = termLine(tok, 0)
+				tok = termtext.Line(tok)
 			}
 			_, err = io.WriteString(s.out, tok+"\n")
 			return err
