@@ -194,7 +194,10 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 			var targets []target
 			for i, arg := range args {
 				r, sid, ok := splitSessionArg(arg)
-				entries[i].Name = termtext.Line(arg)
+				entries[i].Name = strings.TrimSpace(arg)
+				if ok {
+					entries[i].Name = api.RuntimeName(r) + "/sessions/" + sid // the runtime's full id once resolved
+				}
 				switch {
 				case !ok:
 					entries[i].Error = fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termtext.Cut(arg, 80))

@@ -397,6 +397,10 @@ func TestSessionVerbs(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "not opened by colabdash") || e.srv.CallCount("") != calls {
 		t.Fatalf("notebook without --force: exit %d %q", code, errs)
 	}
+	_, out, _ = e.run("session", "close", "rt-t4/notebook-ab12cd34", "--yes", "--json")
+	if !strings.Contains(out, `"name": "runtimes/rt-t4/sessions/notebook-ab12cd34"`) || !strings.Contains(out, `"closed": false`) {
+		t.Fatalf("refused close --json: %s", out)
+	}
 	// On a terminal, closing a notebook's session takes the word close.
 	code, _, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "session", "close", "rt-t4/notebook-ab12cd34", "--force")
 	if code != exitPartial || !strings.Contains(errs, "NOT opened by colabdash") || !strings.Contains(errs, "Type close") {
