@@ -192,7 +192,9 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	base := context.WithoutCancel(cmd.Context())
 	prep, cancelPrep := context.WithCancel(base)
 	defer cancelPrep()
+	watching := make(chan struct{})
 	go func() {
+		defer close(watching)
 		select {
 		case <-sigs:
 			cancelPrep() // ctrl+c before the code was sent: just stop
@@ -207,6 +209,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	session, err := v.execTarget(prep, conn, args[0], o)
 	interrupted := prep.Err() != nil
 	cancelPrep()
+	<-watching // from here on the signals are the loop's below
 	switch {
 	case interrupted:
 		return &exitError{exitInterrupted, "interrupted before the code was sent"}
