@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/ui"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -90,7 +89,7 @@ func (v *verb) completeRuntimes(cmd *cobra.Command, args []string, toComplete st
 		path = filepath.Join(dir, completionCacheFile)
 	}
 	var c completionCache
-	if b, err := readSmall(path, 1<<20); err == nil && json.Unmarshal(b, &c) == nil && c.Key == key {
+	if b, err := readCache(path); err == nil && json.Unmarshal(b, &c) == nil && c.Key == key {
 		age := time.Since(c.At)
 		if age < 0 || c.OK && age >= completionFresh || !c.OK && age >= completionFailedFor {
 			c = completionCache{}
@@ -132,41 +131,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Why readSmall refused a file.
-var (
-	errNotRegular = errors.New("not a regular file")
-	errTooLarge   = errors.New("file too large")
-)
-
-// readSmall reads a regular file of at most max bytes (a FIFO, device or
-// directory is errNotRegular, a bigger file errTooLarge).
-func readSmall(path string, max int64) ([]byte, error) {
+// readCache reads the completion cache (at most 1 MiB, a regular file).
+func readCache(path string) ([]byte, error) {
 	if path == "" {
 		return nil, os.ErrNotExist
 	}
-	// Stat first: opening a FIFO nobody writes to would block.
-	if fi, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
-		return nil, err
-	case !fi.Mode().IsRegular():
-		return nil, errNotRegular
-	case fi.Size() > max:
-		return nil, errTooLarge
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(b)) > max {
-		return nil, errTooLarge // it grew meanwhile
-	}
-	return b, err
+	return safefile.Read(path, 1<<20, completionTimeout)
 }

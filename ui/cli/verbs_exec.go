@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -146,9 +146,9 @@ func (v *verb) readCode(args []string, o execOptions) (string, codeSource, error
 	case o.codeGiven:
 		code, src = o.code, codeSource{"-c", o.code}
 	case o.file != "":
-		b, err := readSmall(expandHome(o.file), maxCode)
+		b, err := safefile.Read(expandHome(o.file), maxCode, 0)
 		if err != nil {
-			return "", codeSource{}, &exitError{exitUsage, "-f " + termtext.Line(o.file) + ": " + fileProblem(err)}
+			return "", codeSource{}, &exitError{exitUsage, "-f: " + err.Error()}
 		}
 		code, src = string(b), codeSource{"-f", o.file}
 	default:
@@ -429,17 +429,4 @@ func (v *verb) program(w io.Writer, tty bool, s string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	io.WriteString(w, s)
-}
-
-// fileProblem words a readSmall failure.
-func fileProblem(err error) string {
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "no such file"
-	case errors.Is(err, errNotRegular):
-		return "not a regular file"
-	case errors.Is(err, errTooLarge):
-		return "larger than 1 MiB"
-	}
-	return err.Error()
 }
