@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,22 +42,32 @@ var (
 
 // Redactor removes secrets from text: the patterns above (bearer tokens,
 // JSON token fields, auth headers, ?token= query values) and every literal
-// value registered with Add (such as the proxy tokens a call returned). The
-// zero value is ready; it is safe for concurrent use.
+// value registered with Add (such as the proxy tokens a call returned),
+// also when a server echoed it cut short or base64-encoded. The zero value
+// is ready; it is safe for concurrent use.
 type Redactor struct {
 	mu      sync.RWMutex
-	secrets []string
+	secrets []string // every registered form, longest first
+	raws    []string // the values as registered, for cut-short echoes
 }
 
 // minSecretLen: shorter values are not registered (redacting "a" would
 // mangle every line and reveal nothing).
 const minSecretLen = 6
 
+// minPartial is the shortest start or end of a registered secret that is
+// redacted on its own: a server that echoes a token cut short ("invalid
+// token abc123…") must not show its first characters.
+const minPartial = 8
+
 // Add registers literal secret values (proxy tokens, access tokens,
 // refresh tokens, client secrets) to be redacted wherever they appear, also
 // in their URL-encoded and JSON-escaped forms (as a form body or a JSON
-// reply that echoes them carries them). Values shorter than 6 bytes are
-// ignored. r may be nil (then Add does nothing).
+// reply that echoes them carries them), base64-encoded (standard or URL
+// alphabet, at any offset inside a longer base64 text, as in a Basic
+// header), and cut short: a run of at least 8 bytes that starts or ends
+// like a secret is redacted. Values shorter than 6 bytes are ignored. r
+// may be nil (then Add does nothing).
 func (r *Redactor) Add(secrets ...string) {
 	if r == nil {
 		return
@@ -68,10 +79,14 @@ func (r *Redactor) Add(secrets ...string) {
 		if len(s) < minSecretLen {
 			continue
 		}
+		if !slices.Contains(r.raws, s) {
+			r.raws = append(r.raws, s)
+		}
 		forms := []string{s, url.QueryEscape(s), url.PathEscape(s)}
 		if b, err := json.Marshal(s); err == nil {
 			forms = append(forms, string(b[1:len(b)-1]))
 		}
+		forms = append(forms, base64Cores(s)...)
 		for _, f := range forms {
 			if !slices.Contains(r.secrets, f) {
 				r.secrets = append(r.secrets, f)
@@ -91,6 +106,9 @@ func (r *Redactor) Redact(s string) string {
 				s = strings.ReplaceAll(s, sec, Redacted)
 			}
 		}
+		for _, sec := range r.raws {
+			s = redactPartial(s, sec)
+		}
 		r.mu.RUnlock()
 	}
 	s = pemKey.ReplaceAllString(s, Redacted)
@@ -103,6 +121,66 @@ func (r *Redactor) Redact(s string) string {
 		return Redacted
 	})
 	return secretQuery.ReplaceAllString(s, `${1}`+Redacted)
+}
+
+// base64Cores are the parts of s's base64 encodings (standard and URL
+// alphabet) that do not depend on what surrounds s: s starting at each of
+// the three byte offsets modulo 3, cut to whole 3-byte groups. Cores
+// shorter than 8 characters are left out.
+func base64Cores(s string) []string {
+	var out []string
+	for k := 0; k < 3 && k < len(s); k++ {
+		t := s[k:]
+		t = t[:len(t)/3*3]
+		if len(t) < 6 {
+			continue
+		}
+		out = append(out, base64.StdEncoding.EncodeToString([]byte(t)), base64.URLEncoding.EncodeToString([]byte(t)))
+	}
+	return out
+}
+
+// redactPartial replaces in s every run of at least minPartial bytes that
+// is a start of sec (as a server shows a token it cut short) or an end of
+// sec (as text cut from the front shows it). Whole occurrences are
+// already gone.
+func redactPartial(s, sec string) string {
+	if len(sec) < minPartial || len(s) < minPartial {
+		return s
+	}
+	head, tail := sec[:minPartial], sec[len(sec)-minPartial:]
+	if !strings.Contains(s, head) && !strings.Contains(s, tail) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], head) {
+			n := minPartial
+			for i+n < len(s) && n < len(sec) && s[i+n] == sec[n] {
+				n++
+			}
+			b.WriteString(Redacted)
+			i += n
+			continue
+		}
+		if j := i + minPartial; j <= len(s) && s[i:j] == tail {
+			// Extend back over what was already written: the longest end
+			// of sec that ends at j.
+			out := b.String()
+			n := minPartial
+			for n < len(sec) && n-minPartial < len(out) && out[len(out)-1-(n-minPartial)] == sec[len(sec)-1-n] {
+				n++
+			}
+			b.Reset()
+			b.WriteString(out[:len(out)-(n-minPartial)])
+			b.WriteString(Redacted)
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
 }
 
 // AddFields registers the string value of every field named like a secret

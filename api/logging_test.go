@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -159,4 +160,37 @@ func TestRedactorEncodedFormsAndAddFields(t *testing.T) {
 	}
 	var nilR *Redactor
 	nilR.AddFields(map[string]any{"token": "x"}) // no panic
+}
+
+// A server that echoes a secret cut short, or base64-encoded (alone or
+// inside a longer Basic-style blob), must not show any of it (red-team
+// finding: "token SECRETtok-abcdef12345" and base64 echoes got through).
+func TestRedactorCutShortAndBase64Echoes(t *testing.T) {
+	const sec = "SECRETtok-abcdef123456"
+	var r Redactor
+	r.Add(sec)
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	cases := map[string][]string{
+		"invalid token " + sec[:len(sec)-1] + "… rejected":                   {sec[:10]},
+		"token …" + sec[5:] + " rejected":                                    {sec[len(sec)-10:]},
+		"b64 " + b64(sec):                                                    {b64(sec)[:12]},
+		"basic " + b64("user:"+sec):                                          {b64("user:" + sec)[8:20]},
+		"b64url " + base64.URLEncoding.EncodeToString([]byte("xy"+sec+"zz")): {base64.URLEncoding.EncodeToString([]byte("xy" + sec + "zz"))[4:16]},
+	}
+	for in, leaks := range cases {
+		out := r.Redact(in)
+		for _, l := range leaks {
+			if strings.Contains(out, l) {
+				t.Errorf("Redact(%q) = %q still shows %q", in, out, l)
+			}
+		}
+		if !strings.Contains(out, Redacted) {
+			t.Errorf("Redact(%q) = %q redacted nothing", in, out)
+		}
+	}
+	for _, plain := range []string{"list_runtimes ok in 12ms", "SECRETt x 123456", "abcdef12", "runtime rt-abc is ready"} {
+		if got := r.Redact(plain); got != plain {
+			t.Errorf("Redact(%q) = %q, want it unchanged", plain, got)
+		}
+	}
 }
