@@ -104,11 +104,17 @@ func NewStatusRuntime(rt api.Runtime, sessions []api.Session, sessionsErr error,
 	return sr
 }
 
-// WriteStatusJSON writes rep as indented JSON followed by a newline.
+// WriteStatusJSON writes rep as indented JSON followed by a newline. C1
+// controls and bidirectional overrides in server strings are written as
+// \uXXXX escapes (termtext.JSON): the decoded values stay byte-exact and
+// the raw bytes cannot drive the terminal.
 func WriteStatusJSON(w io.Writer, rep StatusReport) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	b, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(termtext.JSON(b), '\n'))
+	return err
 }
 
 // Column widths of the `colabdash status` table, in display cells: a

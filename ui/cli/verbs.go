@@ -115,8 +115,8 @@ func (v *verb) note(line string) {
 
 // writeJSON prints doc as indented JSON and a newline on stdout. Values are
 // byte-exact; the C1 controls and bidirectional controls, which JSON
-// allows raw inside strings, are written as \u escapes (the same value),
-// so no JSON document can drive a terminal it is printed on.
+// allows raw inside strings, are written as \u escapes (the same value,
+// termtext.JSON), so no JSON document can drive a terminal it is printed on.
 func (v *verb) writeJSON(doc any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -124,15 +124,7 @@ func (v *verb) writeJSON(doc any) error {
 	if err := enc.Encode(doc); err != nil {
 		return &exitError{exitFailure, "encoding JSON: " + err.Error()}
 	}
-	var out strings.Builder
-	for _, r := range buf.String() {
-		if r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
-			fmt.Fprintf(&out, `\u%04x`, r)
-			continue
-		}
-		out.WriteRune(r)
-	}
-	_, err := io.WriteString(v.s.out, out.String())
+	_, err := v.s.out.Write(termtext.JSON(buf.Bytes()))
 	return err
 }
 

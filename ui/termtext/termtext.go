@@ -17,6 +17,7 @@
 package termtext
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -302,6 +303,35 @@ func escapeLen(s string) (n int, sgr bool) {
 		return 2, false
 	}
 	return 1, false
+}
+
+// JSON makes encoded JSON (encoding/json output) safe for a terminal
+// without changing what it decodes to: every C1 control (U+0080–U+009F,
+// such as the one-character CSI U+009B) and every bidirectional override
+// or isolate is written as a \uXXXX escape, which encoding/json leaves
+// raw. ASCII controls are already escaped by encoding/json, and these
+// runes only occur inside JSON strings, where the escape means the same
+// rune. b is returned unchanged (not copied) when there is nothing to do.
+func JSON(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i] < 0x80 {
+		i++
+	}
+	if i == len(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	out = append(out, b[:i]...)
+	for i < len(b) {
+		r, n := utf8.DecodeRune(b[i:])
+		if (r >= 0x80 && r <= 0x9f) || isBidi(r) {
+			out = append(out, fmt.Sprintf(`\u%04x`, r)...)
+		} else {
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	return out
 }
 
 // Output renders program output (execute_code stdout, stderr, results,

@@ -1,6 +1,7 @@
 package termtext
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -167,5 +168,31 @@ func TestOutputDropsColoursAndShowsTheRest(t *testing.T) {
 	want := "ValueError: x\n␛]52;c;aGFja2Vk␇␛[2J␛]0;unterminated"
 	if got != want {
 		t.Errorf("Output = %q, want %q", got, want)
+	}
+}
+
+// JSON escapes what encoding/json leaves raw (C1 controls, bidi controls)
+// and nothing else, so the result decodes to the same value.
+func TestJSONEscapesC1AndBidi(t *testing.T) {
+	v := map[string]string{"k": "a" + c1CSI + rlo + "é\u2066x\u2069\u0085" + osc0 + badUTF}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := JSON(raw)
+	if why := inert(string(out), ""); why != "" {
+		t.Fatalf("JSON(%q) = %q: %s", raw, out, why)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatalf("JSON(%q) = %q does not decode: %v", raw, out, err)
+	}
+	var want map[string]string
+	_ = json.Unmarshal(raw, &want)
+	if back["k"] != want["k"] {
+		t.Errorf("JSON changed the value: %q, want %q", back["k"], want["k"])
+	}
+	if plain := []byte(`{"k":"é ok"}`); string(JSON(plain)) != string(plain) {
+		t.Errorf("JSON changed plain text: %q", JSON(plain))
 	}
 }
