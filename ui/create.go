@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/state"
 )
 
@@ -429,13 +430,16 @@ func DefaultStateDir() string {
 	return filepath.Join(home, ".local", "state", "colabdash")
 }
 
-// LoadLastSpec reads dir/last-spec.json. It returns an error when dir is
-// empty, the file is missing or it is not a valid spec.
+// LoadLastSpec reads dir/last-spec.json the bounded way (safefile: a
+// regular file of at most safefile.MaxStateFile bytes, read in bounded
+// time). It returns an error when dir is empty, the file is missing, is
+// not a regular file (a FIFO, a device, also behind a symlink) or too
+// large, or it is not a valid spec.
 func LoadLastSpec(dir string) (*LastSpec, error) {
 	if dir == "" {
 		return nil, errors.New("no state directory")
 	}
-	b, err := os.ReadFile(filepath.Join(dir, LastSpecFile))
+	b, err := safefile.Read(filepath.Join(dir, LastSpecFile), safefile.MaxStateFile, 0)
 	if err != nil {
 		return nil, err
 	}

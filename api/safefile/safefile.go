@@ -26,6 +26,10 @@ const (
 	MaxCredentialsFile = 1 << 20
 	// MaxConfigFile caps the YAML config file.
 	MaxConfigFile = 1 << 20
+	// MaxStateFile caps a file colabdash wrote itself and reads back (the
+	// last-spec.json of the state directory), which a user or another
+	// program may have replaced.
+	MaxStateFile = 64 << 10
 )
 
 // DefaultTimeout bounds one Read (open, stat and read) when the caller
