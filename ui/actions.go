@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -385,11 +384,11 @@ func keyMsgFor(s string) tea.KeyMsg {
 
 // call runs fn as a command with the call timeout and panic recovery.
 func (m *Model) call(timeout time.Duration, fn func(ctx context.Context, svc api.Service) tea.Msg, onPanic func(error) tea.Msg) tea.Cmd {
-	svc, parent := m.svc, m.ctx
+	svc, parent, red := m.svc, m.ctx, m.opts.Redact
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
-				msg = onPanic(fmt.Errorf("internal error: %v", r))
+				msg = onPanic(panicError(red, "internal error", r))
 			}
 		}()
 		if svc == nil {

@@ -11,6 +11,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -322,14 +323,14 @@ func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
 	m.seq++
 	gen := m.seq
 	m.pending[k] = pendingCall{gen: gen, started: now, version: m.snap.Version()}
-	svc, parent, timeout, sem := m.svc, m.ctx, m.opts.CallTimeout, m.sem
+	svc, parent, timeout, sem, red := m.svc, m.ctx, m.opts.CallTimeout, m.sem, m.opts.Redact
 	return func() (msg tea.Msg) {
 		res := resultMsg{key: k, gen: gen}
 		defer func() {
 			// A panicking Service must not take the terminal down: it
 			// becomes this call's error.
 			if r := recover(); r != nil {
-				res.err = fmt.Errorf("internal error in %s: %v", k.kind, r)
+				res.err = panicError(red, "internal error in "+k.kind.String(), r)
 				msg = res
 			}
 		}()
@@ -462,7 +463,22 @@ func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
 }
 
 func (m *Model) setStatus(now time.Time, s string, isErr bool) {
+	if m.opts.Redact != nil {
+		s = m.opts.Redact(s)
+	}
 	m.status, m.statusErr, m.statusUntil = s, isErr, now.Add(5*time.Second)
+}
+
+// panicError turns a recovered panic value into the error a call reports,
+// "PREFIX: VALUE", with every secret removed by red (Options.Redact; nil
+// removes nothing): a panic's text can quote a request or a reply, and it
+// is shown in the status line, the header and the event log.
+func panicError(red func(string) string, prefix string, r any) error {
+	s := fmt.Sprintf("%s: %v", prefix, r)
+	if red != nil {
+		s = red(s)
+	}
+	return errors.New(s)
 }
 
 // backoff is the delay after n consecutive failures: the interval doubled

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -93,11 +92,11 @@ func (m *Model) switchProfile(name string) tea.Cmd {
 	m.prof.seq++
 	m.prof.switching = name
 	m.setStatus(m.now(), "switching to profile "+name+"…", false)
-	seq, connect, ctx, stateDir := m.prof.seq, m.opts.Connect, m.ctx, m.opts.StateDir
+	seq, connect, ctx, stateDir, red := m.prof.seq, m.opts.Connect, m.ctx, m.opts.StateDir, m.opts.Redact
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
-				msg = profileMsg{seq: seq, name: name, err: fmt.Errorf("internal error connecting profile %s: %v", name, r)}
+				msg = profileMsg{seq: seq, name: name, err: panicError(red, "internal error connecting profile "+name, r)}
 			}
 		}()
 		svc, info, err := connect(ctx, name)
