@@ -11,6 +11,8 @@ import (
 	"github.com/aymanbagabas/go-osc52/v2"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // clipboardMsg reports a finished copy; what names what was copied ("the
@@ -111,9 +113,17 @@ func (m *Model) onClipboardKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 	return m.copyCmd(ci.URL, "the URL of "+r.ID())
 }
 
+// errClipboardControls refuses a copy of text that holds controls: a
+// paste would type them into whatever has the focus (a carriage return
+// runs a shell command, an escape sequence drives the terminal).
+var errClipboardControls = errors.New("it holds control characters or bidirectional overrides, which a paste would replay")
+
 func (m *Model) copyCmd(text, what string) tea.Cmd {
 	cp, cpTo := m.opts.Clipboard, m.opts.CopyTo
 	return func() tea.Msg {
+		if termtext.Input(text, false) != text {
+			return clipboardMsg{what: what, err: errClipboardControls}
+		}
 		if cpTo != nil {
 			how, err := cpTo(text)
 			return clipboardMsg{what: what, how: how, err: err}
