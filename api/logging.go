@@ -365,28 +365,28 @@ func (l *loggingService) done(ctx context.Context, tool, target string, start ti
 func (l *loggingService) GetSubscription(ctx context.Context) (Subscription, error) {
 	start := time.Now()
 	s, err := l.svc.GetSubscription(ctx)
-	l.done(ctx, "get_subscription", "", start, err)
+	l.done(ctx, ToolGetSubscription, "", start, err)
 	return s, err
 }
 
 func (l *loggingService) ListRuntimeSpecs(ctx context.Context) ([]RuntimeSpec, error) {
 	start := time.Now()
 	s, err := l.svc.ListRuntimeSpecs(ctx)
-	l.done(ctx, "list_runtime_specs", "", start, err)
+	l.done(ctx, ToolListRuntimeSpecs, "", start, err)
 	return s, err
 }
 
 func (l *loggingService) ListRuntimes(ctx context.Context) ([]Runtime, error) {
 	start := time.Now()
 	rts, err := l.svc.ListRuntimes(ctx)
-	l.done(ctx, "list_runtimes", "", start, err, rts...)
+	l.done(ctx, ToolListRuntimes, "", start, err, rts...)
 	return rts, err
 }
 
 func (l *loggingService) GetRuntime(ctx context.Context, name string) (Runtime, error) {
 	start := time.Now()
 	rt, err := l.svc.GetRuntime(ctx, name)
-	l.done(ctx, "get_runtime", name, start, err, rt)
+	l.done(ctx, ToolGetRuntime, name, start, err, rt)
 	return rt, err
 }
 
@@ -397,14 +397,14 @@ func (l *loggingService) CreateRuntime(ctx context.Context, req CreateRuntimeReq
 	if target == "" && req.RuntimeID != "" {
 		target = "runtimes/" + req.RuntimeID
 	}
-	l.done(ctx, "create_runtime", target, start, err, rt)
+	l.done(ctx, ToolCreateRuntime, target, start, err, rt)
 	return rt, err
 }
 
 func (l *loggingService) DeleteRuntime(ctx context.Context, name string) error {
 	start := time.Now()
 	err := l.svc.DeleteRuntime(ctx, name)
-	l.done(ctx, "delete_runtime", name, start, err)
+	l.done(ctx, ToolDeleteRuntime, name, start, err)
 	return err
 }
 
@@ -415,21 +415,21 @@ func (l *loggingService) CreateSession(ctx context.Context, parent, sessionID st
 	if target == "" {
 		target = parent
 	}
-	l.done(ctx, "create_session", target, start, err)
+	l.done(ctx, ToolCreateSession, target, start, err)
 	return s, err
 }
 
 func (l *loggingService) ListSessions(ctx context.Context, parent string) ([]Session, error) {
 	start := time.Now()
 	s, err := l.svc.ListSessions(ctx, parent)
-	l.done(ctx, "list_sessions", parent, start, err)
+	l.done(ctx, ToolListSessions, parent, start, err)
 	return s, err
 }
 
 func (l *loggingService) DeleteSession(ctx context.Context, name string) error {
 	start := time.Now()
 	err := l.svc.DeleteSession(ctx, name)
-	l.done(ctx, "delete_session", name, start, err)
+	l.done(ctx, ToolDeleteSession, name, start, err)
 	return err
 }
 
@@ -440,7 +440,7 @@ func (l *loggingService) ExecuteCode(ctx context.Context, req ExecuteCodeRequest
 	if target == "" {
 		target = req.Runtime
 	}
-	l.done(ctx, "execute_code", target, start, err)
+	l.done(ctx, ToolExecuteCode, target, start, err)
 	return res, err
 }
 

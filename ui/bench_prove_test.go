@@ -17,6 +17,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/state/config"
 )
 
 // Benchmarks behind the figures in docs-bench.md. Speed targets are
@@ -110,7 +111,7 @@ func TestIdleCallCadence(t *testing.T) {
 		t.Skip("simulates an hour of ticks")
 	}
 	calls := idleHour(t, 5, time.Hour)
-	refreshes := 1 + int(time.Hour/DefaultRefreshInterval) // the first load + one per interval
+	refreshes := 1 + int(time.Hour/config.DefaultRefreshInterval) // the first load + one per interval
 	want := map[string]int{
 		"get_subscription": 1, "list_runtime_specs": 1,
 		"list_runtimes": refreshes, "list_sessions": 5 * refreshes,

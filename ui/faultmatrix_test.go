@@ -15,6 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/state/config"
 )
 
 // The fault matrix: the whole stack (dashboard model → MCP client →
@@ -264,7 +265,7 @@ func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
 			for _, f := range row.faults {
 				s.srv.Inject(f)
 			}
-			s.tick(DefaultRefreshInterval + time.Second)
+			s.tick(config.DefaultRefreshInterval + time.Second)
 			v := s.view()
 			if row.healthy {
 				if !strings.Contains(v, "● connected") || strings.Contains(v, "STALE") {
@@ -314,7 +315,7 @@ func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := loaded(t, stackOpts{})
 			s.srv.Inject(c.f)
-			s.tick(DefaultRefreshInterval + time.Second)
+			s.tick(config.DefaultRefreshInterval + time.Second)
 			s.mu.Lock()
 			sleeps := append([]time.Duration(nil), s.sleeps...)
 			s.mu.Unlock()
@@ -440,8 +441,8 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 	t.Run("expired token renewed", func(t *testing.T) {
 		s := loaded(t, stackOpts{})
 		s.srv.ExpireToken("r-alpha", s.clk.Now().Add(-30*time.Second))
-		s.tick(DefaultRefreshInterval + time.Second) // list shows the expired token
-		s.tick(time.Second)                          // renewal
+		s.tick(config.DefaultRefreshInterval + time.Second) // list shows the expired token
+		s.tick(time.Second)                                 // renewal
 		st, left := s.m.Snapshot().TokenStatus(s.clk.Now(), "runtimes/r-alpha")
 		if st != 0 && left < 59*time.Minute {
 			t.Errorf("token after renewal: %v, %v left; want about 60:00", st, left)
@@ -455,7 +456,7 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 		s := loaded(t, stackOpts{})
 		s.srv.ExpireToken("r-alpha", s.clk.Now().Add(-30*time.Second))
 		s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "get_runtime", Times: -1})
-		s.tick(DefaultRefreshInterval + time.Second)
+		s.tick(config.DefaultRefreshInterval + time.Second)
 		s.tick(time.Second)
 		r := s.m.Snapshot().Runtime("runtimes/r-alpha")
 		if r == nil || r.Gone() || r.RenewErr == nil {
@@ -466,7 +467,7 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 	t.Run("reclaimed", func(t *testing.T) {
 		s := loaded(t, stackOpts{})
 		s.srv.Reclaim("r-bravo")
-		s.tick(DefaultRefreshInterval + time.Second)
+		s.tick(config.DefaultRefreshInterval + time.Second)
 		r := s.m.Snapshot().Runtime("runtimes/r-bravo")
 		if r == nil || !r.Gone() {
 			t.Fatalf("reclaimed runtime not marked gone: %+v", r)
@@ -481,7 +482,7 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 	t.Run("sessions fail, runtime stays", func(t *testing.T) {
 		s := loaded(t, stackOpts{})
 		s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_sessions", Status: 503, Times: -1})
-		s.tick(DefaultRefreshInterval + time.Second)
+		s.tick(config.DefaultRefreshInterval + time.Second)
 		r := s.m.Snapshot().Runtime("runtimes/r-alpha")
 		if r == nil || r.Gone() || len(r.Sessions) != 1 || !r.SessionsFresh.Stale() {
 			t.Fatalf("runtime after failed list_sessions: %+v; want the old session kept, marked stale", r)

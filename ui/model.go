@@ -23,25 +23,16 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // Defaults and limits of Options.
 const (
-	// DefaultRefreshInterval is how often list_runtimes and list_sessions
-	// run (30 s).
-	DefaultRefreshInterval = 30 * time.Second
-	// MinRefreshInterval is the smallest refresh interval accepted (5 s);
-	// smaller values are raised to it.
-	MinRefreshInterval = 5 * time.Second
 	// MaxBackoff caps the delay between failed refreshes (5 min).
 	MaxBackoff = 5 * time.Minute
 	// DefaultCallTimeout bounds each API call (30 s).
 	DefaultCallTimeout = 30 * time.Second
-	// DefaultRenewLead is the --renew-lead default: how long before
-	// expireTime a proxy token is renewed (5 min). Options.RenewLead
-	// itself defaults to ExpiringThreshold.
-	DefaultRenewLead = 5 * time.Minute
 	// RenewRetry is the longest pause before retrying a failed or
 	// unhelpful proxy token renewal (get_runtime) of one runtime (30 s).
 	// Short-lived tokens are retried sooner: see renewRetryDelay.
@@ -64,7 +55,8 @@ type Options struct {
 	// TZ is respected). Countdowns never depend on it.
 	Location *time.Location
 	// RefreshInterval between automatic list_runtimes/list_sessions calls
-	// (default 30 s, minimum 5 s).
+	// (default config.DefaultRefreshInterval, 30 s; at least
+	// config.MinRefreshInterval, 5 s).
 	RefreshInterval time.Duration
 	// ExpiringThreshold: a proxy token with at most this much left shows
 	// EXPIRING (default 5 min). When it is renewed follows RenewLead.
@@ -244,9 +236,9 @@ func New(o Options) Model {
 		o.Location = time.Local
 	}
 	if o.RefreshInterval <= 0 {
-		o.RefreshInterval = DefaultRefreshInterval
+		o.RefreshInterval = config.DefaultRefreshInterval
 	}
-	o.RefreshInterval = max(o.RefreshInterval, MinRefreshInterval)
+	o.RefreshInterval = max(o.RefreshInterval, config.MinRefreshInterval)
 	if o.ExpiringThreshold <= 0 {
 		o.ExpiringThreshold = state.DefaultExpiringThreshold
 	}

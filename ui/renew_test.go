@@ -10,6 +10,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/config"
 )
 
 // A proxy token that lives less than the renew lead and the 30 s retry
@@ -73,7 +74,7 @@ func TestTierFailureShownAndRetried(t *testing.T) {
 	f.mu.Lock()
 	f.panicOn = ""
 	f.mu.Unlock()
-	clk.add(DefaultRefreshInterval)
+	clk.add(config.DefaultRefreshInterval)
 	m, cmd := update(m, tickMsg{gen: m.tickGen})
 	m, _ = run(t, m, cmd)
 	if f.count("get_subscription") != 2 {

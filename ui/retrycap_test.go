@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/state/config"
 )
 
 // Field case S5: "429 with Retry-After: 100000" showed "retry in 24:00:00"
@@ -35,7 +36,7 @@ func TestHugeRetryAfterIsCappedAndRStillRefreshes(t *testing.T) {
 	// Failing again: the automatic refresh comes back after the capped
 	// wait, not after a day.
 	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 429, RetryAfter: "100000", Times: -1})
-	s.tick(DefaultRefreshInterval + time.Second)
+	s.tick(config.DefaultRefreshInterval + time.Second)
 	if v := s.view(); !strings.Contains(v, "retry in 5:00") {
 		t.Fatalf("want the capped wait shown again:\n%s", v)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/state/config"
 )
 
 type lockedBuffer struct {
@@ -58,7 +59,7 @@ func TestNoSecretOnScreenOrInLogs(t *testing.T) {
 	tok := s.srv.Runtimes()[0].ConnectionInfo.Token
 	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_runtimes", Times: 3,
 		Text: `{"error":{"code":500,"status":"INTERNAL","message":"backend error","details":[{"token":"` + tok + `"}]}}`})
-	s.tick(DefaultRefreshInterval + time.Second)
+	s.tick(config.DefaultRefreshInterval + time.Second)
 	frame()
 	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 401, Times: -1,
 		Body: `{"error":{"code":401,"status":"UNAUTHENTICATED","message":"bad credentials"},"echo":"Authorization: Bearer ` + stackOAuthToken + `"}`})

@@ -14,6 +14,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/config"
 )
 
 var soakFor = flag.Duration("soak", 0, "run TestSoak for this long (real time); 0 runs a one-second smoke version")
@@ -49,7 +50,7 @@ func TestSoak(t *testing.T) {
 	)
 	s := newStack(t, stackOpts{
 		emu: colabfake.Options{TokenTTL: ttl, Tier: api.TierProPlus},
-		ui:  Options{ExpiringThreshold: threshold, RefreshInterval: MinRefreshInterval, GoneRetention: 30 * time.Second},
+		ui:  Options{ExpiringThreshold: threshold, RefreshInterval: config.MinRefreshInterval, GoneRetention: 30 * time.Second},
 	})
 	for i := 0; i < 3; i++ {
 		s.addRuntime(t, fmt.Sprintf("r-seed%d", i), stackCPU)

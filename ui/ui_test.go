@@ -14,6 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/config"
 )
 
 // updateGolden reports whether -update was given (the flag is registered by
@@ -396,7 +397,7 @@ func TestAutoRefreshStaleAndBackoff(t *testing.T) {
 
 func TestRefreshIntervalMinimum(t *testing.T) {
 	m := New(Options{Service: newFake(), RefreshInterval: time.Second})
-	if m.opts.RefreshInterval != MinRefreshInterval {
+	if m.opts.RefreshInterval != config.MinRefreshInterval {
 		t.Fatalf("interval %v", m.opts.RefreshInterval)
 	}
 }

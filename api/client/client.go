@@ -24,9 +24,6 @@ import (
 	"github.com/colabdash/colabdash/api/safehttp"
 )
 
-// DefaultEndpoint is the Colab MCP server (colab-api.md §0).
-const DefaultEndpoint = "https://colaboratory.googleapis.com/mcp"
-
 // Default timeouts and retry knobs; see Options.
 const (
 	DefaultReadTimeout          = 30 * time.Second
@@ -42,7 +39,7 @@ const (
 // Options configures New. The zero value is usable (no auth, real
 // endpoint); every zero field takes the default named in its comment.
 type Options struct {
-	// Endpoint is the MCP server URL. Default DefaultEndpoint.
+	// Endpoint is the MCP server URL. Default api.DefaultEndpoint.
 	Endpoint string
 	// HTTPClient sends the requests and is expected to add the auth headers
 	// (Authorization, x-goog-user-project), e.g. oauth2.NewClient. It is
@@ -227,7 +224,7 @@ type connectFlight struct {
 func New(ctx context.Context, opts Options) (*Client, error) {
 	_ = ctx
 	if opts.Endpoint == "" {
-		opts.Endpoint = DefaultEndpoint
+		opts.Endpoint = api.DefaultEndpoint
 	}
 	if req, err := http.NewRequest(http.MethodPost, opts.Endpoint, nil); err != nil || req.URL.Host == "" {
 		return nil, &api.Error{Code: api.InvalidArgument, Message: "invalid MCP endpoint " + api.OneLine(opts.Endpoint, 80)}

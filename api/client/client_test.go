@@ -42,7 +42,7 @@ func TestAllToolsBothModes(t *testing.T) {
 			if rt.Name == "" || rt.RuntimeSpec.Shape != api.ShapeStandard || !rt.ExpireTime().Equal(expire) {
 				t.Fatalf("CreateRuntime = %+v", rt)
 			}
-			a := fs.colab.lastArgs(ToolCreateRuntime)
+			a := fs.colab.lastArgs(api.ToolCreateRuntime)
 			if _, err := uuid.Parse(str(a, "requestId")); err != nil {
 				t.Errorf("requestId %q is not a UUID", str(a, "requestId"))
 			}
@@ -61,7 +61,7 @@ func TestAllToolsBothModes(t *testing.T) {
 			if err != nil || s.Name != rt.Name+"/sessions/dash-1" {
 				t.Fatalf("CreateSession = %+v, %v", s, err)
 			}
-			if a := fs.colab.lastArgs(ToolCreateSession); str(a, "sessionId") != "dash-1" || str(a, "parent") != rt.Name {
+			if a := fs.colab.lastArgs(api.ToolCreateSession); str(a, "sessionId") != "dash-1" || str(a, "parent") != rt.Name {
 				t.Errorf("create_session args = %v", a)
 			}
 			ss, err := c.ListSessions(ctx, rt.Name)
@@ -75,7 +75,7 @@ func TestAllToolsBothModes(t *testing.T) {
 			if _, err := uuid.Parse(res.ExecutionID); err != nil {
 				t.Errorf("executionId %q not a UUID", res.ExecutionID)
 			}
-			if a := fs.colab.lastArgs(ToolExecuteCode); str(a, "code") != "1+1" || str(a, "executionId") != res.ExecutionID {
+			if a := fs.colab.lastArgs(api.ToolExecuteCode); str(a, "code") != "1+1" || str(a, "executionId") != res.ExecutionID {
 				t.Errorf("execute_code args = %v", a)
 			}
 			if err := c.DeleteSession(ctx, s.Name); err != nil {
@@ -84,11 +84,11 @@ func TestAllToolsBothModes(t *testing.T) {
 			if err := c.DeleteRuntime(ctx, rt.Name); err != nil {
 				t.Fatal(err)
 			}
-			if a := fs.colab.lastArgs(ToolDeleteRuntime); a["allowMissing"] != true {
+			if a := fs.colab.lastArgs(api.ToolDeleteRuntime); a["allowMissing"] != true {
 				t.Errorf("allowMissing not sent though the schema has it: %v", a)
 			}
 			_, err = c.GetRuntime(ctx, rt.Name)
-			if e := asAPI(t, err); e.Code != api.NotFound || e.Tool != ToolGetRuntime {
+			if e := asAPI(t, err); e.Code != api.NotFound || e.Tool != api.ToolGetRuntime {
 				t.Fatalf("GetRuntime after delete: %v", e)
 			}
 			info, err := c.ServerInfo(ctx)
@@ -149,16 +149,16 @@ func TestCallerClientNotMutated(t *testing.T) {
 
 func TestLegacySchemas(t *testing.T) {
 	fs := newFakeServer(t, modes[0],
-		withSchema(ToolCreateSession, obj(map[string]any{"parent": strT, "session_id": strT}, "parent")),
-		withSchema(ToolDeleteRuntime, obj(map[string]any{"name": strT}, "name")),
-		withSchema(ToolGetSubscription, obj(map[string]any{"name": strT}, "name")),
+		withSchema(api.ToolCreateSession, obj(map[string]any{"parent": strT, "session_id": strT}, "parent")),
+		withSchema(api.ToolDeleteRuntime, obj(map[string]any{"name": strT}, "name")),
+		withSchema(api.ToolGetSubscription, obj(map[string]any{"name": strT}, "name")),
 	)
 	c, _ := newClient(t, fs.srv.URL)
 	ctx := context.Background()
 	if _, err := c.CreateSession(ctx, "r-1", "dash-a"); err != nil {
 		t.Fatal(err)
 	}
-	a := fs.colab.lastArgs(ToolCreateSession)
+	a := fs.colab.lastArgs(api.ToolCreateSession)
 	if str(a, "session_id") != "dash-a" || a["sessionId"] != nil || str(a, "parent") != "runtimes/r-1" {
 		t.Fatalf("legacy create_session args = %v", a)
 	}
@@ -166,19 +166,19 @@ func TestLegacySchemas(t *testing.T) {
 	if err := c.DeleteRuntime(ctx, "runtimes/gone"); err != nil {
 		t.Fatalf("DeleteRuntime of a gone runtime: %v", err)
 	}
-	if a := fs.colab.lastArgs(ToolDeleteRuntime); len(a) != 1 {
+	if a := fs.colab.lastArgs(api.ToolDeleteRuntime); len(a) != 1 {
 		t.Fatalf("delete_runtime args = %v, want only name", a)
 	}
 	if _, err := c.GetSubscription(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if a := fs.colab.lastArgs(ToolGetSubscription); str(a, "name") != "subscription" {
+	if a := fs.colab.lastArgs(api.ToolGetSubscription); str(a, "name") != "subscription" {
 		t.Fatalf("get_subscription args = %v", a)
 	}
 }
 
 func TestMissingTool(t *testing.T) {
-	fs := newFakeServer(t, modes[0], withoutTool(ToolExecuteCode))
+	fs := newFakeServer(t, modes[0], withoutTool(api.ToolExecuteCode))
 	c, sl := newClient(t, fs.srv.URL)
 	_, err := c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{Runtime: "r-1", Code: "x"})
 	e := asAPI(t, err)
@@ -230,7 +230,7 @@ func TestExecuteCodeRuntimeTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := fs.colab.lastArgs(ToolExecuteCode)
+	a := fs.colab.lastArgs(api.ToolExecuteCode)
 	if str(a, "runtime") != "runtimes/r-9" || a["executionId"] != nil || a["session"] != nil {
 		t.Fatalf("args = %v", a)
 	}
@@ -277,7 +277,7 @@ func TestWrongEndpointIsNotDeleted(t *testing.T) {
 	c, sl := newClient(t, srv.URL)
 	err := c.DeleteRuntime(context.Background(), "r-1")
 	e := asAPI(t, err)
-	if e.Code != api.NotFound || e.HTTPStatus != 404 || strings.Contains(e.Error(), "<") || e.Tool != ToolDeleteRuntime {
+	if e.Code != api.NotFound || e.HTTPStatus != 404 || strings.Contains(e.Error(), "<") || e.Tool != api.ToolDeleteRuntime {
 		t.Fatalf("err = %v", e)
 	}
 	if len(sl.waits()) != 0 {
@@ -289,7 +289,7 @@ func TestWrongEndpointIsNotDeleted(t *testing.T) {
 func TestJSONRPCErrorInHTTP400(t *testing.T) {
 	fs := newFakeServer(t, modes[0])
 	fs.setFault(func(w http.ResponseWriter, r *http.Request, m rpcMsg, next http.Handler) bool {
-		if m.key() != "tools/call:"+ToolListRuntimes {
+		if m.key() != "tools/call:"+api.ToolListRuntimes {
 			return false
 		}
 		replyStatus(w, 400, "application/json", `{"jsonrpc":"2.0","id":3,"error":{"code":-32020,"message":"INVALID_ARGUMENT: Mcp-Name header does not match the body"}}`)
@@ -368,7 +368,7 @@ func TestSingleFlightConnect(t *testing.T) {
 func TestBackoffShape(t *testing.T) {
 	fs := newFakeServer(t, modes[0])
 	fs.setFault(func(w http.ResponseWriter, r *http.Request, m rpcMsg, next http.Handler) bool {
-		if m.key() != "tools/call:"+ToolListRuntimes {
+		if m.key() != "tools/call:"+api.ToolListRuntimes {
 			return false
 		}
 		replyStatus(w, 503, "", "")
@@ -382,8 +382,8 @@ func TestBackoffShape(t *testing.T) {
 		t.Fatalf("err = %v", e)
 	}
 	w := sl.waits()
-	if len(w) != 5 || fs.postCount("tools/call:"+ToolListRuntimes) != 6 {
-		t.Fatalf("waits %v, calls %d", w, fs.postCount("tools/call:"+ToolListRuntimes))
+	if len(w) != 5 || fs.postCount("tools/call:"+api.ToolListRuntimes) != 6 {
+		t.Fatalf("waits %v, calls %d", w, fs.postCount("tools/call:"+api.ToolListRuntimes))
 	}
 	if w[0] < 500*time.Millisecond || w[0] > 1500*time.Millisecond || w[2] < 2*time.Second {
 		t.Errorf("not exponential: %v", w)
@@ -402,7 +402,7 @@ func TestCloseDuringCalls(t *testing.T) {
 	started := make(chan struct{}, 10)
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) }) // runs before the server closes
-	fs.colab.setTool(ToolListRuntimes, func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
+	fs.colab.setTool(api.ToolListRuntimes, func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 		started <- struct{}{}
 		select {
 		case <-ctx.Done():
@@ -436,7 +436,7 @@ func TestCloseDuringCalls(t *testing.T) {
 	}
 	close(errs)
 	for err := range errs {
-		if e := asAPI(t, err); e.Tool != ToolListRuntimes {
+		if e := asAPI(t, err); e.Tool != api.ToolListRuntimes {
 			t.Errorf("err = %v", e)
 		}
 	}

@@ -146,7 +146,7 @@ func TestEmulatorEveryTool(t *testing.T) {
 				if e := asAPI(t, err); e.Code != api.NotFound {
 					t.Fatalf("GetRuntime(deleted) = %v", e)
 				}
-				if n := emu.CallCount(ToolGetRuntime); n != 2 {
+				if n := emu.CallCount(api.ToolGetRuntime); n != 2 {
 					t.Errorf("get_runtime called %d times, want 2 (NOT_FOUND is not retried)", n)
 				}
 			})
@@ -167,7 +167,7 @@ func TestEmulatorSchemaVariants(t *testing.T) {
 	if err := c.DeleteRuntime(ctx, "runtimes/never-was"); err != nil {
 		t.Fatalf("DeleteRuntime = %v", err)
 	}
-	if emu.CallCount(ToolDeleteRuntime) != 1 {
+	if emu.CallCount(api.ToolDeleteRuntime) != 1 {
 		t.Fatal("delete_runtime retried")
 	}
 }
@@ -182,7 +182,7 @@ func TestFieldCase2CreateResetOutcomeUnknown(t *testing.T) {
 			if err := c.Connect(ctx); err != nil {
 				t.Fatal(err)
 			}
-			emu.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: ToolCreateRuntime})
+			emu.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolCreateRuntime})
 			_, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: cpu()})
 			e := asAPI(t, err)
 			if !e.OutcomeUnknown || e.Code != api.Unknown || e.Metadata["requestId"] == "" {
@@ -214,7 +214,7 @@ func TestFieldCase2CreateResetOutcomeUnknown(t *testing.T) {
 func TestCreateResetUnprocessedIsStillUnknown(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
 	c, _ := emuClient(t, ep)
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: ToolCreateRuntime, Unprocessed: true})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolCreateRuntime, Unprocessed: true})
 	_, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
 	if e := asAPI(t, err); !e.OutcomeUnknown {
 		t.Fatalf("err = %v", e)
@@ -230,7 +230,7 @@ func TestReadResetIsRetried(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
 			c, sl := emuClient(t, ep)
-			emu.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: ToolListRuntimes})
+			emu.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolListRuntimes})
 			rts, err := c.ListRuntimes(context.Background())
 			if err != nil || len(rts) != 3 {
 				t.Fatalf("ListRuntimes = %v, %v", rts, err)
@@ -251,7 +251,7 @@ func TestFieldCase3Capacity(t *testing.T) {
 		c, sl := emuClient(t, ep, func(o *Options) {
 			o.OnRetry = func(ev RetryEvent) { mu.Lock(); events = append(events, ev); mu.Unlock() }
 		})
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: ToolCreateRuntime, Times: 2, Status: 503,
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolCreateRuntime, Times: 2, Status: 503,
 			Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`})
 		req := api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "H100", Shape: api.ShapeStandard}}
 		rt, err := c.CreateRuntime(context.Background(), req)
@@ -261,7 +261,7 @@ func TestFieldCase3Capacity(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		if len(events) != 2 || events[0].Attempt != 1 || events[1].Attempt != 2 || events[0].MaxAttempts != DefaultMaxAttempts ||
-			events[0].Err.Code != api.Unavailable || events[0].Err.Message != "No capacity" || events[0].Tool != ToolCreateRuntime {
+			events[0].Err.Code != api.Unavailable || events[0].Err.Message != "No capacity" || events[0].Tool != api.ToolCreateRuntime {
 			t.Fatalf("retry events = %+v", events)
 		}
 		if len(sl.waits()) != 2 || emu.RuntimesCreated() != 1 {
@@ -271,11 +271,11 @@ func TestFieldCase3Capacity(t *testing.T) {
 	t.Run("failed operation without reason is not retried", func(t *testing.T) {
 		emu, ep := startEmu(t, emuModes[1], colabfake.Options{Tier: api.TierProPlus})
 		c, sl := emuClient(t, ep)
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: ToolCreateRuntime, Code: api.FailedPrecondition,
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Code: api.FailedPrecondition,
 			Message: "H100 is not available right now"})
 		_, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "H100"}})
 		e := asAPI(t, err)
-		if e.Code != api.FailedPrecondition || e.Reason != "" || e.Message != "H100 is not available right now" || e.Tool != ToolCreateRuntime {
+		if e.Code != api.FailedPrecondition || e.Reason != "" || e.Message != "H100 is not available right now" || e.Tool != api.ToolCreateRuntime {
 			t.Fatalf("err = %v", e)
 		}
 		if emu.CreateCalls() != 1 || len(sl.waits()) != 0 {
@@ -306,7 +306,7 @@ func TestFieldCase4UsageLimit(t *testing.T) {
 			emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
 			c, sl := emuClient(t, ep)
 			f := tc.fault
-			f.Tool = ToolCreateRuntime
+			f.Tool = api.ToolCreateRuntime
 			emu.Inject(f)
 			_, err := c.CreateRuntime(context.Background(), gpu)
 			e := asAPI(t, err)
@@ -326,7 +326,7 @@ func TestFieldCase5TooManyAndEmptyLists(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[1], colabfake.Options{})
 	c, sl := emuClient(t, ep)
 	ctx := context.Background()
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: ToolCreateRuntime,
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolCreateRuntime,
 		Output: json.RawMessage(`{"name":"operations/1","done":true,"error":{"code":9,"message":"Too many active runtimes.","details":[{"reason":"TOO_MANY_ACTIVE_RUNTIMES"}]}}`)})
 	_, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: cpu()})
 	e := asAPI(t, err)
@@ -334,7 +334,7 @@ func TestFieldCase5TooManyAndEmptyLists(t *testing.T) {
 		t.Fatalf("err = %v, waits %v", e, sl.waits())
 	}
 	for _, body := range []string{`{}`, `{"runtimes":[]}`, `{"runtimes":null}`} {
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: ToolListRuntimes, Output: json.RawMessage(body)})
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolListRuntimes, Output: json.RawMessage(body)})
 		rts, err := c.ListRuntimes(ctx)
 		if err != nil || rts == nil || len(rts) != 0 {
 			t.Fatalf("%s: %#v, %v", body, rts, err)
@@ -350,7 +350,7 @@ func TestMalformedReplies(t *testing.T) {
 		{`{"runtimes":"oops"}`, "malformed reply from list_runtimes: runtimes is a JSON string"},
 		{`{"runtimes":[{"name":"runtimes/a","connectionInfo":{"expireTime":"soon"}},{"runtimeSpec":{"variant":"VARIANT_GPU"}},{"name":"runtimes/b","runtimeSpec":{"variant":"VARIANT_QPU","accelerator":"Q1","shape":"SHAPE_WIDE"},"newField":1}]}`, ""},
 	} {
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: ToolListRuntimes, Output: json.RawMessage(tc.out)})
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolListRuntimes, Output: json.RawMessage(tc.out)})
 		rts, err := c.ListRuntimes(ctx)
 		if tc.want != "" {
 			e := asAPI(t, err)
@@ -364,26 +364,26 @@ func TestMalformedReplies(t *testing.T) {
 		}
 	}
 	// get_runtime with a reply that has no name.
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: ToolGetRuntime, Output: json.RawMessage(`{}`)})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolGetRuntime, Output: json.RawMessage(`{}`)})
 	_, err := c.GetRuntime(ctx, "runtimes/x")
 	if e := asAPI(t, err); e.Code != api.Internal || !strings.Contains(e.Message, "malformed reply from get_runtime") {
 		t.Fatalf("err = %v", e)
 	}
 	// A reply that is not JSON-RPC at all: reads retry and recover.
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultMalformed, Tool: ToolListRuntimes})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultMalformed, Tool: api.ToolListRuntimes})
 	if rts, err := c.ListRuntimes(ctx); err != nil || len(rts) != 3 {
 		t.Fatalf("after a malformed reply: %v, %v", rts, err)
 	}
 	// A truncated reply, every time: a clear error, no panic, no hang.
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultTruncated, Tool: ToolListRuntimes, Times: -1})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultTruncated, Tool: api.ToolListRuntimes, Times: -1})
 	_, err = c.ListRuntimes(ctx)
 	e := asAPI(t, err)
-	if e.Tool != ToolListRuntimes || strings.Contains(e.Error(), "\n") {
+	if e.Tool != api.ToolListRuntimes || strings.Contains(e.Error(), "\n") {
 		t.Fatalf("truncated: %v", e)
 	}
 	emu.ClearFaults()
 	// Text-only reply whose text is not JSON.
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: ToolGetSubscription, Output: json.RawMessage(`"just words"`)})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolGetSubscription, Output: json.RawMessage(`"just words"`)})
 	_, err = c.GetSubscription(ctx)
 	if e := asAPI(t, err); e.Code != api.Internal {
 		t.Fatalf("err = %v", e)
@@ -394,7 +394,7 @@ func TestMalformedReplies(t *testing.T) {
 func TestCreateMalformedReplyIsUnknown(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
 	c, _ := emuClient(t, ep)
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultMalformed, Tool: ToolCreateRuntime})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultMalformed, Tool: api.ToolCreateRuntime})
 	_, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
 	if e := asAPI(t, err); !e.OutcomeUnknown {
 		t.Fatalf("err = %v", e)
@@ -413,7 +413,7 @@ func TestFieldCase14SessionDropped(t *testing.T) {
 	if _, err := c.ListRuntimes(ctx); err != nil {
 		t.Fatal(err)
 	}
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultDropSession, Tool: ToolListRuntimes})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultDropSession, Tool: api.ToolListRuntimes})
 	if rts, err := c.ListRuntimes(ctx); err != nil || len(rts) != 3 {
 		t.Fatalf("after a dropped session: %v, %v", rts, err)
 	}
@@ -422,7 +422,7 @@ func TestFieldCase14SessionDropped(t *testing.T) {
 		t.Fatal("expected a stateful session")
 	}
 	// The server drops it again on the fresh session: an error, no loop.
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultDropSession, Tool: ToolListRuntimes, Times: 2})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultDropSession, Tool: api.ToolListRuntimes, Times: 2})
 	_, err := c.ListRuntimes(ctx)
 	e := asAPI(t, err)
 	if e.Code != api.Unavailable || e.HTTPStatus != 404 || !strings.Contains(e.Message, "session") {
@@ -511,7 +511,7 @@ func TestFieldCase17ErrorFormats(t *testing.T) {
 					o.Logger = slog.New(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 				})
 				f := tc.fault
-				f.Tool, f.Times = ToolGetRuntime, -1
+				f.Tool, f.Times = api.ToolGetRuntime, -1
 				emu.Inject(f)
 				_, err := c.GetRuntime(context.Background(), "runtimes/x")
 				e := asAPI(t, err)
@@ -548,7 +548,7 @@ func TestFieldCase18RateLimits(t *testing.T) {
 			o.OnRetry = func(e RetryEvent) { ev = append(ev, e) }
 			o.Now = func() time.Time { return now }
 		})
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: ToolCreateRuntime, Status: 429, Body: rate})
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolCreateRuntime, Status: 429, Body: rate})
 		if _, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()}); err != nil {
 			t.Fatal(err)
 		}
@@ -566,7 +566,7 @@ func TestFieldCase18RateLimits(t *testing.T) {
 	t.Run("Retry-After 30", func(t *testing.T) {
 		emu, ep := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
 		c, sl := emuClient(t, ep)
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: ToolListRuntimes, Status: 429, RetryAfter: "30",
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolListRuntimes, Status: 429, RetryAfter: "30",
 			Body: `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"Quota exceeded for requests per minute per user."}}`})
 		if _, err := c.ListRuntimes(context.Background()); err != nil {
 			t.Fatal(err)
@@ -578,7 +578,7 @@ func TestFieldCase18RateLimits(t *testing.T) {
 	t.Run("QuotaFailure no RetryInfo", func(t *testing.T) {
 		emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
 		c, sl := emuClient(t, ep)
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: ToolCreateRuntime, Status: 429, Times: -1,
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolCreateRuntime, Status: 429, Times: -1,
 			Body: `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"Quota exceeded.","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"subject":"user"}]}]}}`})
 		_, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
 		e := asAPI(t, err)
@@ -589,7 +589,7 @@ func TestFieldCase18RateLimits(t *testing.T) {
 	t.Run("server delay beyond MaxRetryDelay", func(t *testing.T) {
 		emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
 		c, sl := emuClient(t, ep, func(o *Options) { o.MaxRetryDelay = 10 * time.Second })
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: ToolListRuntimes, Status: 429, Body: rate})
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolListRuntimes, Status: 429, Body: rate})
 		_, err := c.ListRuntimes(context.Background())
 		if e := asAPI(t, err); e.RetryDelay != 53*time.Second || len(sl.waits()) != 0 {
 			t.Fatalf("err = %v, waits %v", e, sl.waits())
@@ -626,7 +626,7 @@ func TestUnauthenticatedRefreshOnce(t *testing.T) {
 		c, sl := emuClient(t, ep, func(o *Options) {
 			o.OnUnauthenticated = func(ctx context.Context) bool { refreshes.Add(1); return true }
 		})
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: ToolListRuntimes, Status: 401, Body: body, Times: times})
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolListRuntimes, Status: 401, Body: body, Times: times})
 		_, err := c.ListRuntimes(context.Background())
 		if refreshes.Load() != 1 || len(sl.waits()) != 0 {
 			t.Fatalf("times=%d: refreshes %d, waits %v", times, refreshes.Load(), sl.waits())
@@ -702,20 +702,20 @@ func TestJSONRPCErrors(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
 	c, sl := emuClient(t, ep)
 	ctx := context.Background()
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: ToolGetRuntime, RPCCode: -32000,
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: api.ToolGetRuntime, RPCCode: -32000,
 		Message: "FAILED_PRECONDITION: the runtime is being deleted"})
 	_, err := c.GetRuntime(ctx, "r-1")
 	if e := asAPI(t, err); e.Code != api.FailedPrecondition || !strings.Contains(e.Message, "being deleted") {
 		t.Fatalf("err = %v", e)
 	}
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: ToolGetRuntime, RPCCode: -32000, Message: "request failed",
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: api.ToolGetRuntime, RPCCode: -32000, Message: "request failed",
 		Data: json.RawMessage(colabfake.GoogleErrorText(api.PermissionDenied, "Caller lacks permission", api.ReasonUserProjectDenied, 0))})
 	_, err = c.GetRuntime(ctx, "r-1")
 	if e := asAPI(t, err); e.Code != api.PermissionDenied || e.Reason != api.ReasonUserProjectDenied {
 		t.Fatalf("err = %v", e)
 	}
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: ToolGetRuntime, RPCCode: -32603, Message: "boom"})
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: ToolGetRuntime, RPCCode: -32603, Message: "boom"})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: api.ToolGetRuntime, RPCCode: -32603, Message: "boom"})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: api.ToolGetRuntime, RPCCode: -32603, Message: "boom"})
 	_, err = c.GetRuntime(ctx, "r-1")
 	if e := asAPI(t, err); e.Code != api.NotFound {
 		t.Fatalf("after two INTERNAL JSON-RPC errors the retry should reach the tool: %v", e)
@@ -731,7 +731,7 @@ func TestCreateDeadlineResendsIdentical(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			emu, ep := startEmu(t, m, colabfake.Options{})
 			c, _ := emuClient(t, ep)
-			emu.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: ToolCreateRuntime, Times: 2})
+			emu.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolCreateRuntime, Times: 2})
 			rt, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
 			if err != nil || rt.Name == "" {
 				t.Fatalf("CreateRuntime = %+v, %v", rt, err)
@@ -758,13 +758,13 @@ func TestExecuteReattach(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: ToolExecuteCode, Code: code})
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Code: code})
 		out, err := c.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: s.Name, Code: `print("long")`})
 		if err != nil || out.Stdout != "long\n" {
 			t.Fatalf("%s: %+v, %v", code, out, err)
 		}
-		if emu.CallCount(ToolExecuteCode) != 2 || out.ExecutionCount != 1 {
-			t.Fatalf("%s: calls %d, executionCount %d; want a reattach, one execution", code, emu.CallCount(ToolExecuteCode), out.ExecutionCount)
+		if emu.CallCount(api.ToolExecuteCode) != 2 || out.ExecutionCount != 1 {
+			t.Fatalf("%s: calls %d, executionCount %d; want a reattach, one execution", code, emu.CallCount(api.ToolExecuteCode), out.ExecutionCount)
 		}
 	}
 }
@@ -774,10 +774,10 @@ func TestExecuteRuntimeTargetLostIsUnknown(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 	c, _ := emuClient(t, ep)
 	rts, _ := c.ListRuntimes(context.Background())
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: ToolExecuteCode})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolExecuteCode})
 	_, err := c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{Runtime: rts[0].Name, Code: "x = 1"})
-	if e := asAPI(t, err); !e.OutcomeUnknown || emu.CallCount(ToolExecuteCode) != 1 {
-		t.Fatalf("err = %v, calls %d", e, emu.CallCount(ToolExecuteCode))
+	if e := asAPI(t, err); !e.OutcomeUnknown || emu.CallCount(api.ToolExecuteCode) != 1 {
+		t.Fatalf("err = %v, calls %d", e, emu.CallCount(api.ToolExecuteCode))
 	}
 }
 
@@ -806,7 +806,7 @@ func TestCancelAndTimeout(t *testing.T) {
 	if err := c.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: ToolListRuntimes, Delay: 5 * time.Second})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolListRuntimes, Delay: 5 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	_, err := c.ListRuntimes(ctx)
@@ -814,7 +814,7 @@ func TestCancelAndTimeout(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || e.Code != api.Cancelled {
 		t.Fatalf("cancel: %v", e)
 	}
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: ToolListRuntimes, Delay: 5 * time.Second})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolListRuntimes, Delay: 5 * time.Second})
 	_, err = c.ListRuntimes(context.Background())
 	e = asAPI(t, err)
 	if e.Code != api.DeadlineExceeded || len(sl.waits()) != 0 {
@@ -843,7 +843,7 @@ func TestLogsHaveNoSecrets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: ToolGetRuntime, Status: 400,
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolGetRuntime, Status: 400,
 			Body: `{"error":{"code":400,"message":"bad","status":"INVALID_ARGUMENT"},"echo":{"token":"` + rt.ConnectionInfo.Token + `","auth":"Bearer ` + oauthToken + `"}}`})
 		_, _ = c.GetRuntime(ctx, rts[0].Name)
 		log := buf.String()
@@ -870,7 +870,7 @@ func TestConcurrentCalls(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !m.stateless {
-				emu.Inject(colabfake.Fault{Kind: colabfake.FaultDropSession, Tool: ToolGetRuntime})
+				emu.Inject(colabfake.Fault{Kind: colabfake.FaultDropSession, Tool: api.ToolGetRuntime})
 			}
 			var wg sync.WaitGroup
 			errs := make(chan error, 200)

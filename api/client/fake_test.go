@@ -99,18 +99,18 @@ var expire = time.Date(2026, 11, 29, 20, 0, 0, 0, time.UTC)
 
 func (f *fakeColab) builtin(name string) toolFn {
 	switch name {
-	case ToolGetSubscription:
+	case api.ToolGetSubscription:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			return structured(map[string]any{"name": "subscription", "tier": "SUBSCRIPTION_TIER_PRO"}), nil
 		}
-	case ToolListRuntimeSpecs:
+	case api.ToolListRuntimeSpecs:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			return structured(map[string]any{"runtimeSpecs": []any{
 				map[string]any{"key": map[string]any{"variant": "VARIANT_GPU", "accelerator": "T4", "shape": "SHAPE_STANDARD"}, "eligible": true},
 				map[string]any{"key": map[string]any{"variant": "VARIANT_CPU", "accelerator": "NONE", "shape": "SHAPE_HIGHMEM"}},
 			}}), nil
 		}
-	case ToolListRuntimes:
+	case api.ToolListRuntimes:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -120,7 +120,7 @@ func (f *fakeColab) builtin(name string) toolFn {
 			}
 			return structured(map[string]any{"runtimes": rs}), nil
 		}
-	case ToolGetRuntime:
+	case api.ToolGetRuntime:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -130,7 +130,7 @@ func (f *fakeColab) builtin(name string) toolFn {
 			}
 			return structured(r), nil
 		}
-	case ToolCreateRuntime:
+	case api.ToolCreateRuntime:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -152,7 +152,7 @@ func (f *fakeColab) builtin(name string) toolFn {
 			f.byReq[str(a, "requestId")] = name
 			return structured(r), nil
 		}
-	case ToolDeleteRuntime:
+	case api.ToolDeleteRuntime:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -165,7 +165,7 @@ func (f *fakeColab) builtin(name string) toolFn {
 			delete(f.runtimes, str(a, "name"))
 			return structured(map[string]any{}), nil
 		}
-	case ToolCreateSession:
+	case api.ToolCreateSession:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -181,7 +181,7 @@ func (f *fakeColab) builtin(name string) toolFn {
 			f.sessions[str(a, "parent")] = append(f.sessions[str(a, "parent")], n)
 			return structured(map[string]any{"name": n}), nil
 		}
-	case ToolListSessions:
+	case api.ToolListSessions:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -191,11 +191,11 @@ func (f *fakeColab) builtin(name string) toolFn {
 			}
 			return structured(map[string]any{"sessions": ss}), nil
 		}
-	case ToolDeleteSession:
+	case api.ToolDeleteSession:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			return structured(map[string]any{}), nil
 		}
-	case ToolExecuteCode:
+	case api.ToolExecuteCode:
 		return func(ctx context.Context, a map[string]any) (*mcp.CallToolResult, error) {
 			sess := str(a, "session")
 			if sess == "" {
@@ -210,18 +210,18 @@ func (f *fakeColab) builtin(name string) toolFn {
 
 // schemas are the tools' input schemas as the current docs describe them.
 var schemas = map[string]map[string]any{
-	ToolGetSubscription:  obj(nil),
-	ToolListRuntimeSpecs: obj(nil),
-	ToolListRuntimes:     obj(nil),
-	ToolGetRuntime:       obj(map[string]any{"name": strT}, "name"),
-	ToolCreateRuntime: obj(map[string]any{
+	api.ToolGetSubscription:  obj(nil),
+	api.ToolListRuntimeSpecs: obj(nil),
+	api.ToolListRuntimes:     obj(nil),
+	api.ToolGetRuntime:       obj(map[string]any{"name": strT}, "name"),
+	api.ToolCreateRuntime: obj(map[string]any{
 		"runtime":   obj(map[string]any{"runtimeSpec": map[string]any{"type": "object"}, "version": strT}),
 		"requestId": strT, "runtimeId": strT}, "runtime"),
-	ToolDeleteRuntime: obj(map[string]any{"name": strT, "allowMissing": map[string]any{"type": "boolean"}}, "name"),
-	ToolCreateSession: obj(map[string]any{"parent": strT, "sessionId": strT}, "parent"),
-	ToolListSessions:  obj(map[string]any{"parent": strT}, "parent"),
-	ToolDeleteSession: obj(map[string]any{"name": strT}, "name"),
-	ToolExecuteCode:   obj(map[string]any{"session": strT, "runtime": strT, "code": strT, "executionId": strT}, "code"),
+	api.ToolDeleteRuntime: obj(map[string]any{"name": strT, "allowMissing": map[string]any{"type": "boolean"}}, "name"),
+	api.ToolCreateSession: obj(map[string]any{"parent": strT, "sessionId": strT}, "parent"),
+	api.ToolListSessions:  obj(map[string]any{"parent": strT}, "parent"),
+	api.ToolDeleteSession: obj(map[string]any{"name": strT}, "name"),
+	api.ToolExecuteCode:   obj(map[string]any{"session": strT, "runtime": strT, "code": strT, "executionId": strT}, "code"),
 }
 
 var strT = map[string]any{"type": "string"}

@@ -11,20 +11,6 @@ import (
 	"github.com/colabdash/colabdash/api"
 )
 
-// Tool names of the Colab MCP server (colab-api.md §1).
-const (
-	ToolGetSubscription  = "get_subscription"
-	ToolListRuntimeSpecs = "list_runtime_specs"
-	ToolListRuntimes     = "list_runtimes"
-	ToolGetRuntime       = "get_runtime"
-	ToolCreateRuntime    = "create_runtime"
-	ToolDeleteRuntime    = "delete_runtime"
-	ToolCreateSession    = "create_session"
-	ToolListSessions     = "list_sessions"
-	ToolDeleteSession    = "delete_session"
-	ToolExecuteCode      = "execute_code"
-)
-
 var _ api.Service = (*Client)(nil)
 
 // snake turns a lowerCamelCase name into snake_case ("sessionId" →
@@ -83,7 +69,7 @@ func (c *Client) readDocumented(tool string, args func(*toolSchema) (map[string]
 // user's tier. It sends {} (or {"name":"subscription"} when the live schema
 // requires a name). Errors: *api.Error.
 func (c *Client) GetSubscription(ctx context.Context) (api.Subscription, error) {
-	res, err := c.do(ctx, c.read(ToolGetSubscription, func(s *toolSchema) (map[string]any, *api.Error) {
+	res, err := c.do(ctx, c.read(api.ToolGetSubscription, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		if s.requires("name") {
 			m["name"] = "subscription"
@@ -94,7 +80,7 @@ func (c *Client) GetSubscription(ctx context.Context) (api.Subscription, error) 
 		return api.Subscription{}, err
 	}
 	var out api.Subscription
-	if e := decode(ToolGetSubscription, res, &out); e != nil {
+	if e := decode(api.ToolGetSubscription, res, &out); e != nil {
 		return api.Subscription{}, e
 	}
 	return out, nil
@@ -104,14 +90,14 @@ func (c *Client) GetSubscription(ctx context.Context) (api.Subscription, error) 
 // runtimeSpec and whether the user is eligible for it. An absent list is
 // empty. Errors: *api.Error.
 func (c *Client) ListRuntimeSpecs(ctx context.Context) ([]api.RuntimeSpec, error) {
-	res, err := c.do(ctx, c.readDocumented(ToolListRuntimeSpecs, noArgs(ToolListRuntimeSpecs)))
+	res, err := c.do(ctx, c.readDocumented(api.ToolListRuntimeSpecs, noArgs(api.ToolListRuntimeSpecs)))
 	if err != nil {
 		return nil, err
 	}
 	var out struct {
 		RuntimeSpecs []api.RuntimeSpec `json:"runtimeSpecs"`
 	}
-	if e := decode(ToolListRuntimeSpecs, res, &out); e != nil {
+	if e := decode(api.ToolListRuntimeSpecs, res, &out); e != nil {
 		return nil, e
 	}
 	if out.RuntimeSpecs == nil {
@@ -124,14 +110,14 @@ func (c *Client) ListRuntimeSpecs(ctx context.Context) ([]api.RuntimeSpec, error
 // name are dropped; entries without connectionInfo are kept (their
 // ExpireTime is unknown). An absent list is empty. Errors: *api.Error.
 func (c *Client) ListRuntimes(ctx context.Context) ([]api.Runtime, error) {
-	res, err := c.do(ctx, c.readDocumented(ToolListRuntimes, noArgs(ToolListRuntimes)))
+	res, err := c.do(ctx, c.readDocumented(api.ToolListRuntimes, noArgs(api.ToolListRuntimes)))
 	if err != nil {
 		return nil, err
 	}
 	var out struct {
 		Runtimes []api.Runtime `json:"runtimes"`
 	}
-	if e := decode(ToolListRuntimes, res, &out); e != nil {
+	if e := decode(api.ToolListRuntimes, res, &out); e != nil {
 		return nil, e
 	}
 	rts := make([]api.Runtime, 0, len(out.Runtimes))
@@ -156,11 +142,11 @@ func runtimeName(tool, name string) (string, *api.Error) {
 // "runtimes/r-abc"); the reply carries a fresh proxy token. NOT_FOUND when
 // the runtime is gone. Errors: *api.Error.
 func (c *Client) GetRuntime(ctx context.Context, name string) (api.Runtime, error) {
-	n, aerr := runtimeName(ToolGetRuntime, name)
+	n, aerr := runtimeName(api.ToolGetRuntime, name)
 	if aerr != nil {
 		return api.Runtime{}, aerr
 	}
-	res, err := c.do(ctx, c.readDocumented(ToolGetRuntime, func(s *toolSchema) (map[string]any, *api.Error) {
+	res, err := c.do(ctx, c.readDocumented(api.ToolGetRuntime, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		put(m, s, true, n, "name")
 		return m, nil
@@ -169,11 +155,11 @@ func (c *Client) GetRuntime(ctx context.Context, name string) (api.Runtime, erro
 		return api.Runtime{}, err
 	}
 	var out api.Runtime
-	if e := decode(ToolGetRuntime, res, &out); e != nil {
+	if e := decode(api.ToolGetRuntime, res, &out); e != nil {
 		return api.Runtime{}, e
 	}
 	if out.Name == "" {
-		return api.Runtime{}, malformed(ToolGetRuntime, "the runtime has no name", "")
+		return api.Runtime{}, malformed(api.ToolGetRuntime, "the runtime has no name", "")
 	}
 	return out, nil
 }
@@ -194,7 +180,7 @@ func (c *Client) GetRuntime(ctx context.Context, name string) (api.Runtime, erro
 // (Code UNKNOWN, Metadata["requestId"]) when the connection was lost after
 // the request was sent — list runtimes before trying again.
 func (c *Client) CreateRuntime(ctx context.Context, req api.CreateRuntimeRequest) (api.Runtime, error) {
-	const tool = ToolCreateRuntime
+	const tool = api.ToolCreateRuntime
 	if req.Spec.Variant == "" {
 		return api.Runtime{}, invalid(tool, "runtimeSpec.variant is required")
 	}
@@ -282,11 +268,11 @@ func (c *Client) CreateRuntime(ctx context.Context, req api.CreateRuntimeRequest
 // it; a runtime already gone (NOT_FOUND) counts as deleted either way.
 // Errors: *api.Error.
 func (c *Client) DeleteRuntime(ctx context.Context, name string) error {
-	n, aerr := runtimeName(ToolDeleteRuntime, name)
+	n, aerr := runtimeName(api.ToolDeleteRuntime, name)
 	if aerr != nil {
 		return aerr
 	}
-	spec := c.read(ToolDeleteRuntime, func(s *toolSchema) (map[string]any, *api.Error) {
+	spec := c.read(api.ToolDeleteRuntime, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		put(m, s, true, n, "name")
 		if len(s.Properties) > 0 {
@@ -306,7 +292,7 @@ func (c *Client) DeleteRuntime(ctx context.Context, name string) error {
 // Without a sessionID a reply lost after sending gives OutcomeUnknown.
 // Errors: *api.Error.
 func (c *Client) CreateSession(ctx context.Context, parent, sessionID string) (api.Session, error) {
-	const tool = ToolCreateSession
+	const tool = api.ToolCreateSession
 	p, aerr := runtimeName(tool, parent)
 	if aerr != nil {
 		return api.Session{}, aerr
@@ -356,11 +342,11 @@ func (c *Client) CreateSession(ctx context.Context, parent, sessionID string) (a
 // Entries without a name are dropped; an absent list is empty. Errors:
 // *api.Error.
 func (c *Client) ListSessions(ctx context.Context, parent string) ([]api.Session, error) {
-	p, aerr := runtimeName(ToolListSessions, parent)
+	p, aerr := runtimeName(api.ToolListSessions, parent)
 	if aerr != nil {
 		return nil, aerr
 	}
-	res, err := c.do(ctx, c.readDocumented(ToolListSessions, func(s *toolSchema) (map[string]any, *api.Error) {
+	res, err := c.do(ctx, c.readDocumented(api.ToolListSessions, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		put(m, s, true, p, "parent")
 		return m, nil
@@ -371,7 +357,7 @@ func (c *Client) ListSessions(ctx context.Context, parent string) ([]api.Session
 	var out struct {
 		Sessions []api.Session `json:"sessions"`
 	}
-	if e := decode(ToolListSessions, res, &out); e != nil {
+	if e := decode(api.ToolListSessions, res, &out); e != nil {
 		return nil, e
 	}
 	ss := make([]api.Session, 0, len(out.Sessions))
@@ -390,9 +376,9 @@ func (c *Client) ListSessions(ctx context.Context, parent string) ([]api.Session
 func (c *Client) DeleteSession(ctx context.Context, name string) error {
 	name = strings.TrimSpace(name)
 	if (api.Session{Name: name}).Parent() == "" || api.LastSegment(name) == "" {
-		return invalid(ToolDeleteSession, "not a session name (runtimes/{runtime}/sessions/{session}): "+api.OneLine(name, 80))
+		return invalid(api.ToolDeleteSession, "not a session name (runtimes/{runtime}/sessions/{session}): "+api.OneLine(name, 80))
 	}
-	spec := c.read(ToolDeleteSession, func(s *toolSchema) (map[string]any, *api.Error) {
+	spec := c.read(api.ToolDeleteSession, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		put(m, s, true, name, "name")
 		return m, nil
@@ -413,7 +399,7 @@ func (c *Client) DeleteSession(ctx context.Context, name string) error {
 // *api.Error. An exception raised by the code is not an error: it is in
 // ExecuteCodeResult.ExecutionError.
 func (c *Client) ExecuteCode(ctx context.Context, req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
-	const tool = ToolExecuteCode
+	const tool = api.ToolExecuteCode
 	req.Session, req.Runtime = strings.TrimSpace(req.Session), strings.TrimSpace(req.Runtime)
 	switch {
 	case req.Session != "" && req.Runtime != "":

@@ -117,7 +117,7 @@ func TestRedirectPolicyOverCallerCheckRedirect(t *testing.T) {
 // in structuredContent decodes like the same object in text.
 func TestIsErrorWithStructuredContentOnly(t *testing.T) {
 	fs := newFakeServer(t, modes[0])
-	fs.colab.setTool(ToolGetRuntime, func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
+	fs.colab.setTool(api.ToolGetRuntime, func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{}, StructuredContent: map[string]any{
 			"error": map[string]any{"code": 8, "status": "RESOURCE_EXHAUSTED", "message": "GPU usage limit reached",
 				"details": []any{
@@ -141,7 +141,7 @@ func TestIsErrorWithStructuredContentOnly(t *testing.T) {
 // the text: both are used.
 func TestIsErrorStatusInStructuredMessageInText(t *testing.T) {
 	fs := newFakeServer(t, modes[0])
-	fs.colab.setTool(ToolGetRuntime, func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
+	fs.colab.setTool(api.ToolGetRuntime, func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "runtime is being deleted"}},
 			StructuredContent: map[string]any{"code": 9, "status": "FAILED_PRECONDITION"}}, nil
 	})
@@ -243,7 +243,7 @@ func TestEchoedSecretsAreRedactedInEveryError(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fs := newFakeServer(t, modes[0])
 			fs.setFault(func(w http.ResponseWriter, r *http.Request, m rpcMsg, next http.Handler) bool {
-				return m.key() == "tools/call:"+ToolListSessions && f(w, r)
+				return m.key() == "tools/call:"+api.ToolListSessions && f(w, r)
 			})
 			run(t, fs)
 		})
@@ -251,7 +251,7 @@ func TestEchoedSecretsAreRedactedInEveryError(t *testing.T) {
 	for name, fn := range tools {
 		t.Run(name, func(t *testing.T) {
 			fs := newFakeServer(t, modes[1])
-			fs.colab.setTool(ToolListSessions, fn)
+			fs.colab.setTool(api.ToolListSessions, fn)
 			run(t, fs)
 		})
 	}

@@ -540,7 +540,7 @@ func (s *Server) CallCount(tool string) int {
 }
 
 // CreateCalls returns how many create_runtime calls reached the emulator.
-func (s *Server) CreateCalls() int { return s.CallCount("create_runtime") }
+func (s *Server) CreateCalls() int { return s.CallCount(api.ToolCreateRuntime) }
 
 // RuntimesCreated returns how many runtimes create_runtime has created
 // (idempotent replays of one requestId count once).

@@ -15,13 +15,6 @@ import (
 	"github.com/colabdash/colabdash/api"
 )
 
-// ToolNames lists the ten Colab MCP tools the emulator serves, in the
-// order tools/list returns them (colab-api.md §1).
-var ToolNames = []string{
-	"list_runtime_specs", "get_subscription", "list_runtimes", "get_runtime", "create_runtime",
-	"delete_runtime", "create_session", "list_sessions", "delete_session", "execute_code",
-}
-
 // --- input wire types (lowerCamelCase, as the docs' proto-JSON) ---
 
 type emptyIn struct{}
@@ -294,42 +287,42 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 func (s *Server) addTools() {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: boolPtr(false)}
-	addTool(s, &mcp.Tool{Name: "list_runtime_specs", Annotations: ro,
+	addTool(s, &mcp.Tool{Name: api.ToolListRuntimeSpecs, Annotations: ro,
 		Description: "Lists the Colab runtime specs (combinations of variant, accelerator and shape) and whether the user is eligible for each. Call it before create_runtime to pick a spec."},
 		inputSchema[emptyIn](), outputSchema[listRuntimeSpecsWire](), s.listRuntimeSpecs)
-	addTool(s, &mcp.Tool{Name: "get_subscription", Annotations: ro,
+	addTool(s, &mcp.Tool{Name: api.ToolGetSubscription, Annotations: ro,
 		Description: "Returns the user's Colab subscription tier: free, Pro or Pro+. Compare tiers at https://colab.research.google.com/signup."},
 		inputSchema[emptyIn](), outputSchema[subscriptionWire](), s.getSubscription)
-	addTool(s, &mcp.Tool{Name: "list_runtimes", Annotations: ro,
+	addTool(s, &mcp.Tool{Name: api.ToolListRuntimes, Annotations: ro,
 		Description: "Lists the user's Colab runtimes with their specs and connectionInfo. Look here for a runtime to reuse before calling create_runtime."},
 		inputSchema[emptyIn](), outputSchema[listRuntimesWire](), s.listRuntimes)
-	addTool(s, &mcp.Tool{Name: "get_runtime", Annotations: ro,
+	addTool(s, &mcp.Tool{Name: api.ToolGetRuntime, Annotations: ro,
 		Description: "Gets a runtime (runtimes/{runtime_id}) with its spec and connectionInfo. The proxy token in connectionInfo expires about an hour after it is issued; call this tool again for a new one. A missing or expired token returns 404 from the runtime proxy."},
 		inputSchema[nameIn](), outputSchema[runtimeWire](), s.getRuntime)
-	addTool(s, &mcp.Tool{Name: "create_runtime", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
+	addTool(s, &mcp.Tool{Name: api.ToolCreateRuntime, Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(false)},
 		Description: "Creates a Colab runtime and waits until it is ready. Creation is slow and quota-limited: reuse a runtime from list_runtimes when possible, and use a new session (create_session) instead of a new runtime to isolate state. Set runtime.runtimeSpec to an eligible spec from list_runtime_specs and pass a new UUID as requestId for each runtime. DEADLINE_EXCEEDED means the runtime is still being created; repeating the identical call waits for it. FAILED_PRECONDITION means the user can't get this runtime now (no capacity, usage quota, too many active runtimes). RESOURCE_EXHAUSTED is the rate limit: nothing was created; retry with exponential backoff."},
 		inputSchema[createRuntimeIn](), outputSchema[runtimeWire](), s.createRuntime)
 	delDrop := []string{}
 	if s.opts.NoAllowMissing {
 		delDrop = append(delDrop, "allowMissing")
 	}
-	addTool(s, &mcp.Tool{Name: "delete_runtime", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
+	addTool(s, &mcp.Tool{Name: api.ToolDeleteRuntime, Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
 		Description: "Deletes a runtime (runtimes/{runtime_id}) and everything on it: files, sessions and their state. This can't be undone. Delete a runtime only when the user asks, or to free one you created after create_runtime failed for too many active runtimes; to reset state, close a session with delete_session instead."},
 		inputSchema[deleteRuntimeIn](delDrop...), outputSchema[emptyIn](), s.deleteRuntime)
 	sessDrop := "session_id"
 	if s.opts.LegacySessionIDSchema {
 		sessDrop = "sessionId"
 	}
-	addTool(s, &mcp.Tool{Name: "create_session", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
+	addTool(s, &mcp.Tool{Name: api.ToolCreateSession, Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
 		Description: "Opens a Jupyter kernel session on a runtime (runtimes/{runtime_id}) and returns its name runtimes/{runtime_id}/sessions/{session_id}. execute_code calls that target the session share its kernel state. Opening a session with the ID of an open one returns that session, so this is safe to retry. Reuse sessions and close them with delete_session when done: each open session holds kernel memory."},
 		inputSchema[createSessionIn](sessDrop), outputSchema[sessionWire](), s.createSession)
-	addTool(s, &mcp.Tool{Name: "list_sessions", Annotations: ro,
+	addTool(s, &mcp.Tool{Name: api.ToolListSessions, Annotations: ro,
 		Description: "Lists the open sessions on a runtime, including ones you didn't open, such as the user's notebooks. Use it to find one of yours to reuse or close; close only sessions you opened. Returns names only, not what is running in them."},
 		inputSchema[parentIn](), outputSchema[listSessionsWire](), s.listSessions)
-	addTool(s, &mcp.Tool{Name: "delete_session", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(false)},
+	addTool(s, &mcp.Tool{Name: api.ToolDeleteSession, Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(false)},
 		Description: "Closes a session (runtimes/{runtime_id}/sessions/{session_id}), discarding its kernel state and aborting any running execute_code in it. Files it wrote stay on the runtime, and the runtime keeps running."},
 		inputSchema[nameIn](), outputSchema[emptyIn](), s.deleteSession)
-	addTool(s, &mcp.Tool{Name: "execute_code", Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(true)},
+	addTool(s, &mcp.Tool{Name: api.ToolExecuteCode, Annotations: &mcp.ToolAnnotations{DestructiveHint: boolPtr(true), OpenWorldHint: boolPtr(true)},
 		Description: "Runs Python in a runtime's Jupyter kernel and returns stdout, stderr, the value of the last expression (result) and any exception (executionError). Only text is returned. Target exactly one of session (runs in that session, created if missing) or runtime (runs in a new session named in the result). Calls cut off after 600 s fail with DEADLINE_EXCEEDED while the code keeps running: repeat the identical call (same session and executionId) to reattach. Use a fresh executionId per execution: once a result was returned, the same executionId runs the code again. (Emulated by colabdash: no Python runs.)"},
 		inputSchema[executeCodeIn](), outputSchema[executeCodeResultWire](), s.executeCode)
 }

@@ -65,7 +65,7 @@ func TestToolsListNamesAndInputSchemas(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	want := slices.Clone(ToolNames)
+	want := api.ToolNames()
 	sort.Strings(want)
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)

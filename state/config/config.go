@@ -42,9 +42,6 @@ const (
 	// ProfileDemo is the built-in profile on the embedded emulator; it
 	// always exists and cannot be redefined.
 	ProfileDemo = "demo"
-	// DefaultEndpoint is the Colab MCP endpoint (same as
-	// client.DefaultEndpoint; state must not import the client).
-	DefaultEndpoint = "https://colaboratory.googleapis.com/mcp"
 )
 
 // Theme names accepted by the theme setting and --theme.
@@ -86,7 +83,7 @@ type Profile struct {
 	// QuotaProject is sent as x-goog-user-project ("" = none).
 	QuotaProject string `yaml:"quotaProject,omitempty"`
 	// Endpoint is the MCP endpoint URL (http or https). Default
-	// DefaultEndpoint; ignored by the demo profile.
+	// api.DefaultEndpoint; ignored by the demo profile.
 	Endpoint string `yaml:"endpoint,omitempty"`
 }
 
@@ -141,7 +138,7 @@ func DefaultSettings() *Settings {
 		Profile:            ProfileDefault,
 		Keys:               map[string][]string{},
 		Profiles: map[string]Profile{
-			ProfileDefault: {Name: ProfileDefault, Credentials: CredentialsADC, Endpoint: DefaultEndpoint},
+			ProfileDefault: {Name: ProfileDefault, Credentials: CredentialsADC, Endpoint: api.DefaultEndpoint},
 			ProfileDemo:    {Name: ProfileDemo, Credentials: CredentialsDemo},
 		},
 		lines: map[string]int{},
@@ -627,7 +624,7 @@ func (p *cfgParser) profiles(e entry) error {
 			case "endpoint":
 				u, perr := url.Parse(v)
 				if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-					return p.errAt(fe.val, fmt.Sprintf("%s.endpoint: %q is not accepted (accepted: an http or https URL such as %s)", path, v, DefaultEndpoint))
+					return p.errAt(fe.val, fmt.Sprintf("%s.endpoint: %q is not accepted (accepted: an http or https URL such as %s)", path, v, api.DefaultEndpoint))
 				}
 				pr.Endpoint = v
 			}
@@ -678,7 +675,7 @@ func (p *cfgParser) checkProfile(pr *Profile, kindNode, at ast.Node) error {
 		return p.errAt(kindNode, fmt.Sprintf("%s.credentials: %q is not accepted (accepted: adc, file, accessToken, demo)", path, pr.Credentials))
 	}
 	if pr.Endpoint == "" && pr.Credentials != CredentialsDemo {
-		pr.Endpoint = DefaultEndpoint
+		pr.Endpoint = api.DefaultEndpoint
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func TestParsedValues(t *testing.T) {
 		t.Errorf("keys.quit = %v", got)
 	}
 	w := s.Profiles["work"]
-	if w.Credentials != CredentialsFile || w.Endpoint != DefaultEndpoint || w.QuotaProject != "my-project" {
+	if w.Credentials != CredentialsFile || w.Endpoint != api.DefaultEndpoint || w.QuotaProject != "my-project" {
 		t.Errorf("work profile %+v", w)
 	}
 	if st := s.Profiles["staging"]; st.Credentials != CredentialsAccessToken || st.Endpoint != "http://127.0.0.1:8089/mcp" {

@@ -28,10 +28,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
-	"github.com/colabdash/colabdash/ui"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -164,7 +162,7 @@ func runStreams(args []string, s *streams) int {
 	pf.BoolVar(&g.debug, "debug", false, "log in more detail (retries, MCP traffic, raw error replies); needs --log-file")
 	pf.StringVar(&g.theme, "theme", "", "colours for a dark or light terminal background: auto, dark or light (default: config theme, else auto)")
 	pf.StringVar(&g.profileName, "profile", "", "profile from the config file to use (env COLABDASH_PROFILE; \"demo\" is built in)")
-	pf.StringVar(&g.endpoint, "endpoint", client.DefaultEndpoint, "Colab MCP endpoint URL")
+	pf.StringVar(&g.endpoint, "endpoint", api.DefaultEndpoint, "Colab MCP endpoint URL")
 	pf.StringVar(&g.credentials, "credentials", "", "Google credentials JSON file (authorized_user or service_account)")
 	pf.StringVar(&g.accessTokenFile, "access-token-file", "", "file holding an OAuth access token to send as the bearer token")
 	pf.StringVar(&g.quotaProject, "quota-project", "", "Google Cloud project billed for quota (sent as x-goog-user-project)")
@@ -179,7 +177,7 @@ func runStreams(args []string, s *streams) int {
 		return s.ProfileNames(), cobra.ShellCompDirectiveNoFileComp
 	})
 	root.Flags().BoolVar(&g.readOnly, "readonly", false, "disable every action that changes something (create, delete, sessions, run code)")
-	root.Flags().DurationVar(&g.renewLead, "renew-lead", ui.DefaultRenewLead, "renew each proxy token this long before its expireTime")
+	root.Flags().DurationVar(&g.renewLead, "renew-lead", config.DefaultSettings().RenewLead, "renew each proxy token this long before its expireTime")
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -135,7 +136,7 @@ func tokenCmd(g *globalFlags, s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.DurationVar(&minValid, "min-valid", ui.DefaultRenewLead, "renew the token when less than this much of its life is left")
+	f.DurationVar(&minValid, "min-valid", config.DefaultSettings().RenewLead, "renew the token when less than this much of its life is left")
 	f.BoolVar(&showTokens, "show-tokens", false, "print the token even when stdout is a terminal")
 	f.BoolVar(&v.asJSON, "json", false, "print JSON with the token (schema in README, Scripting)")
 	return cmd
