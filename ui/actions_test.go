@@ -182,18 +182,18 @@ func TestDeleteConfirmOnlyY(t *testing.T) {
 	// A "y" already on its way when the dialog opened does not confirm.
 	m, cmd := update(m, keyMsg("y"))
 	m = drive(t, m, cmd)
-	if m.ax.dlg == nil || !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+	if m.dlg() == nil || !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
 		t.Fatal("a keystroke inside the grace period answered the dialog")
 	}
 	// Enter cancels.
 	m = e.press(t, m, "enter")
-	if m.ax.dlg != nil || !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+	if m.dlg() != nil || !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
 		t.Fatal("enter did not cancel, or deleted")
 	}
 	// Esc and any other key cancel too.
 	for _, k := range []string{"esc", "n", "Y"} {
 		m = e.press(t, m, "d", k)
-		if m.ax.dlg != nil || !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+		if m.dlg() != nil || !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
 			t.Fatalf("%q did not cancel", k)
 		}
 	}
@@ -244,11 +244,11 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 	mustContain(t, v, "accelerator (GPU)", "T4", "A100", "H100  (not eligible on tier Pro)")
 	// Ineligible specs cannot be chosen: the cursor skips them.
 	m = e.press(t, m, "down", "down", "down", "down", "down")
-	if it := m.ax.dlg.items[m.ax.dlg.cursor]; it.disabled {
+	if it := m.dlg().items[m.dlg().cursor]; it.disabled {
 		t.Fatalf("cursor on a disabled item %q", it.label)
 	}
 	m = e.press(t, m, "g") // not a list key: stays
-	for m.ax.dlg.cursor > 0 {
+	for m.dlg().cursor > 0 {
 		m = e.press(t, m, "up")
 	}
 	m = e.press(t, m, "enter") // T4
@@ -260,7 +260,7 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 	m = typeText(e, t, m, "My")
 	mustContain(t, m.View(), "must start with a lower-case letter")
 	m = e.press(t, m, "enter")
-	if m.ax.dlg == nil {
+	if m.dlg() == nil {
 		t.Fatal("an invalid runtime id was submitted")
 	}
 	m = e.press(t, m, "backspace", "backspace")
@@ -457,7 +457,7 @@ func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 		m, cmd := startCreate(t, m, e, specT4)
 		m = drive(t, m, cmd)
 		mustContain(t, m.View(), "Too many active runtimes", "may still count", "delete rt-cpudemo4qx")
-		for !strings.Contains(m.ax.dlg.items[m.ax.dlg.cursor].label, "rt-v6edemo2mw") {
+		for !strings.Contains(m.dlg().items[m.dlg().cursor].label, "rt-v6edemo2mw") {
 			m = e.press(t, m, "down")
 		}
 		m = e.press(t, m, "enter")
@@ -491,7 +491,7 @@ func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 		m = drive(t, m, cmd)
 		v := m.View()
 		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
-		for _, it := range m.ax.dlg.items {
+		for _, it := range m.dlg().items {
 			if strings.Contains(it.label, "H100") || strings.Contains(it.label, "A100") || strings.Contains(it.label, "CPU") {
 				t.Fatalf("offered %q:\n%s", it.label, v)
 			}
@@ -534,7 +534,7 @@ func TestSessionsOpenAndClose(t *testing.T) {
 	m = e.press(t, m, "x")
 	mustContain(t, m.View(), "Close NOTEBOOK session notebook-5e6f7a8b?", "kernel state", "will be lost", "type close")
 	m = e.press(t, m, "y", "enter")
-	if len(e.srv.Sessions("runtimes/rt-cpudemo4qx")) != 2 || m.ax.dlg == nil {
+	if len(e.srv.Sessions("runtimes/rt-cpudemo4qx")) != 2 || m.dlg() == nil {
 		t.Fatal("y closed a notebook session, or closed the dialog")
 	}
 	m = e.press(t, m, "backspace")
@@ -610,8 +610,11 @@ func TestRenewKeyAndReclaimed(t *testing.T) {
 func TestRunCodePanel(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
+	// No session is chosen on it: e asks before opening one.
 	m = e.press(t, m, "e")
-	mustContain(t, m.View(), "RUN CODE · rt-t4demo7k2p · a new colabdash session")
+	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?", "create_session")
+	m = e.press(t, m, "y")
+	mustContain(t, m.View(), "RUN CODE · rt-t4demo7k2p · session colabdash-")
 	// The footer shows the console's keys, not the dashboard's letters.
 	footer := m.View()[strings.LastIndex(m.View(), "\n")+1:]
 	mustContain(t, footer, "enter run", "history", "esc back")
@@ -621,27 +624,28 @@ func TestRunCodePanel(t *testing.T) {
 	m = typeText(e, t, m, "print(1)")
 	m = e.press(t, m, "enter")
 	v := m.View()
-	mustContain(t, v, "In: print(1)", "  1", "✓ done")
+	sid := api.LastSegment(m.console().session)
+	mustContain(t, v, "In ["+sid+"]: print(1)", "  1", "✓ done")
 	ss := e.srv.Sessions("runtimes/rt-t4demo7k2p")
-	if len(ss) != 3 || !m.snap.Owned(m.ax.exec.session) {
-		t.Fatalf("sessions %v, panel session %q", ss, m.ax.exec.session)
+	if len(ss) != 3 || !m.snap.Owned(m.console().session) {
+		t.Fatalf("sessions %v, panel session %q", ss, m.console().session)
 	}
 	m = typeText(e, t, m, "raise ValueError('bad')")
 	m = e.press(t, m, "enter")
 	v = m.View()
 	mustContain(t, v, "ValueError", "✕ ValueError")
 	// An exception is a failure: the raising run is not marked done.
-	if tail := v[strings.LastIndex(v, "In: raise"):]; strings.Contains(tail, "✓ done") {
+	if tail := v[strings.LastIndex(v, "]: raise"):]; strings.Contains(tail, "✓ done") {
 		t.Fatalf("a raised exception is reported as success:\n%s", v)
 	}
 	// History: up recalls the last line.
 	m = e.press(t, m, "up")
-	if m.ax.exec.input != "raise ValueError('bad')" {
-		t.Fatalf("history %q", m.ax.exec.input)
+	if m.console().in.value() != "raise ValueError('bad')" {
+		t.Fatalf("history %q", m.console().in.value())
 	}
 	m = e.press(t, m, "up")
-	if m.ax.exec.input != "print(1)" {
-		t.Fatalf("history %q", m.ax.exec.input)
+	if m.console().in.value() != "print(1)" {
+		t.Fatalf("history %q", m.console().in.value())
 	}
 	// A reattach after DEADLINE_EXCEEDED uses the same executionId.
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Times: 1})
@@ -660,7 +664,7 @@ func TestRunCodePanel(t *testing.T) {
 	m = drive(t, m, cmd)
 	mustContain(t, m.View(), "code run finished")
 	m = e.press(t, m, "e")
-	mustContain(t, m.View(), "In: print(2)")
+	mustContain(t, m.View(), "In ["+sid+"]: print(2)")
 }
 
 // --- clipboard and read-only ---
@@ -695,7 +699,7 @@ func TestReadOnly(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.ReadOnly = true })
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "d", "y", "n", "N", "o", "e", "R")
-	if m.ax.dlg != nil || m.ax.exec != nil || len(e.srv.Runtimes()) != 3 || e.srv.CreateCalls() != 0 {
+	if len(m.stack) != 0 || m.console() != nil || len(e.srv.Runtimes()) != 3 || e.srv.CreateCalls() != 0 {
 		t.Fatal("a mutating action ran in read-only mode")
 	}
 	mustContain(t, m.View(), "READONLY")
@@ -726,14 +730,14 @@ func TestActionViewsFitTerminal(t *testing.T) {
 		func(m Model) Model { return e.press(t, m, "d") },
 		func(m Model) Model { return e.press(t, m, "n") },
 		func(m Model) Model {
-			m = e.press(t, m, "e")
+			m = e.press(t, m, "e", "y")
 			return typeText(e, t, m, strings.Repeat("x", 150))
 		},
 	} {
-		m.ax.dlg, m.ax.exec = nil, nil // the action state is shared by copies
+		m.stack, m.ax.exec.console = nil, nil // the action state is shared by copies
 		m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 		m2 := setup(m)
-		if m2.ax.dlg == nil && m2.ax.exec == nil {
+		if len(m2.stack) == 0 {
 			t.Fatal("nothing opened")
 		}
 		for _, sz := range sizes {
@@ -763,7 +767,7 @@ func TestCreatePickerStartsOnDefaultSpec(t *testing.T) {
 	mustContain(t, m.View(), "shape (GPU A100)")
 	m = e.press(t, m, "enter")
 	mustContain(t, m.View(), "runtime version")
-	if spec := m.ax.dlg.intent.spec; spec.Shape != api.ShapeHighMem {
+	if spec := m.dlg().intent.spec; spec.Shape != api.ShapeHighMem {
 		t.Fatalf("picked %v, want the default GPU/A100/HIGHMEM", spec)
 	}
 }

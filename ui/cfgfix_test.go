@@ -105,11 +105,11 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 	// pgdn and pgup scroll by pages; k goes back to the top.
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
-	if m.helpOffset != 0 || !strings.Contains(m.View(), "↓ more") {
-		t.Errorf("pgup did not return to the top (offset %d)", m.helpOffset)
+	if m.helpOffset() != 0 || !strings.Contains(m.View(), "↓ more") {
+		t.Errorf("pgup did not return to the top (offset %d)", m.helpOffset())
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgDown})
-	if m.helpOffset == 0 {
+	if m.helpOffset() == 0 {
 		t.Error("pgdn did not scroll")
 	}
 	// Wide screens lay the groups out side by side: fewer lines.
@@ -134,8 +134,8 @@ func TestRunCodeWrapsAndScrolls(t *testing.T) {
 		Stdout:         long + "\n",
 		ExecutionError: &api.ExecuteError{Name: "ValueError", Value: "bad", Traceback: []string{frame}},
 	}})
-	m.ax.exec = &execPanel{open: true, runtime: "runtimes/r-alpha", runs: runs,
-		input: "df = pd.read_csv('/content/drive/MyDrive/data/some_long_file_name.csv') # INPUTEND"}
+	m = withConsole(m, "runtimes/r-alpha", "runtimes/r-alpha/sessions/colabdash-1a2b", runs,
+		"df = pd.read_csv('/content/drive/MyDrive/data/some_long_file_name.csv') # INPUTEND")
 	v := m.View()
 	flat := strings.ReplaceAll(strings.ReplaceAll(v, "\n", ""), " ", "")
 	for _, want := range []string{"END", "TBEND", "INPUTEND█", "✕ValueError"} {

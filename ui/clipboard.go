@@ -9,9 +9,7 @@ import (
 
 	"github.com/atotto/clipboard"
 	"github.com/aymanbagabas/go-osc52/v2"
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -76,9 +74,11 @@ func writeOSC52(text string) error {
 	return err
 }
 
-// onClipboardKey copies the selected runtime's connection URL, reveals its
-// proxy token, or copies the token once revealed.
-func (m *Model) onClipboardKey(k tea.KeyMsg, now time.Time) tea.Cmd {
+// clipboardCommand copies the selected runtime's connection URL
+// (actCopyURL), reveals or hides its proxy token in the details
+// (actReveal: the layout stays as it is) or copies the token once revealed
+// (actCopyToken).
+func (m *Model) clipboardCommand(kind actionKind, now time.Time) tea.Cmd {
 	r := m.snap.Runtime(m.selected)
 	if r != nil && r.Gone() {
 		m.setStatus(now, m.goneText(r, now), true)
@@ -90,16 +90,16 @@ func (m *Model) onClipboardKey(k tea.KeyMsg, now time.Time) tea.Cmd {
 	}
 	ci := *r.ConnectionInfo
 	switch {
-	case key.Matches(k, m.keys.RevealToken):
+	case kind == actReveal:
 		if m.ax.revealed == r.Name {
 			m.ax.revealed = ""
 			m.setStatus(now, "proxy token hidden", false)
 		} else {
-			m.ax.revealed, m.showDetails = r.Name, true
+			m.ax.revealed = r.Name
 			m.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.keys.RevealToken.Help().Key+" hides it, "+m.keys.CopyToken.Help().Key+" copies it)", false)
 		}
 		return nil
-	case key.Matches(k, m.keys.CopyToken):
+	case kind == actCopyToken:
 		if m.ax.revealed != r.Name {
 			m.setStatus(now, "reveal the token first with "+m.keys.RevealToken.Help().Key, true)
 			return nil

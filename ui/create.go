@@ -2,10 +2,7 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,171 +12,92 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/state"
 )
 
-// --- the picker: variant → accelerator → shape → version → runtime id ---
+// CreateDebounce: while a create submitted less than this long ago is
+// still waiting for its answer, another submission is refused with a
+// message. Colab limits create_runtime per minute per user and per
+// project, so a burst from the create form (a double Enter, N y N y) must
+// not spend the quota (field case 18).
+const CreateDebounce = 3 * time.Second
 
-// specChoices returns the distinct values of field among specs matching
-// keep, in list_runtime_specs order, each enabled when any matching spec
-// with that value is eligible.
-func specChoices(specs []api.RuntimeSpec, keep func(api.RuntimeSpecKey) bool, field func(api.RuntimeSpecKey) string) (vals []string, eligible []bool) {
-	for _, s := range specs {
-		if !keep(s.Key) {
-			continue
+// submitCreate starts a create the user asked for, unless a burst.
+func (m *Model) submitCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
+	for _, op := range m.ax.creates {
+		if since := now.Sub(op.started); since >= 0 && since < CreateDebounce {
+			m.setStatus(now, "a create was sent "+state.FormatAgo(since)+" and is under way; wait a moment "+
+				"before the next (Colab limits creates per minute)", true)
+			return nil
 		}
-		v := field(s.Key)
-		if i := slices.Index(vals, v); i >= 0 {
-			eligible[i] = eligible[i] || s.Eligible
-			continue
-		}
-		vals = append(vals, v)
-		eligible = append(eligible, s.Eligible)
 	}
-	return vals, eligible
+	return m.startCreate(spec, version, runtimeID, now)
 }
 
-func (m *Model) openPicker(now time.Time) {
-	if len(m.snap.Specs) == 0 {
-		msg := "no runtime specs yet (list_runtime_specs has not answered)"
-		if err := m.snap.SpecsFresh.Err; err != nil {
-			msg = "cannot list runtime specs: " + errLine(err)
-		}
-		m.setStatus(now, msg, true)
-		return
-	}
-	m.pickStep(intentPickVariant, api.RuntimeSpecKey{}, now)
+// createDoneMsg is the answer of one attempt of a create.
+type createDoneMsg struct {
+	op      int
+	attempt int
+	rt      api.Runtime
+	err     error
 }
 
-// pickStep opens the choice dialog of step kind for the partial spec, or
-// skips it when it has one choice.
-func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.Time) {
-	var keep func(api.RuntimeSpecKey) bool
-	var field func(api.RuntimeSpecKey) string
-	var title string
-	switch kind {
-	case intentPickVariant:
-		keep = func(api.RuntimeSpecKey) bool { return true }
-		field = func(k api.RuntimeSpecKey) string { return string(k.Variant) }
-		title = "New runtime: variant"
-	case intentPickAccelerator:
-		keep = func(k api.RuntimeSpecKey) bool { return k.Variant == partial.Variant }
-		field = func(k api.RuntimeSpecKey) string { return k.Accelerator }
-		title = "New runtime: accelerator (" + partial.Variant.Short() + ")"
-	default:
-		keep = func(k api.RuntimeSpecKey) bool {
-			return k.Variant == partial.Variant && k.Accelerator == partial.Accelerator
-		}
-		field = func(k api.RuntimeSpecKey) string { return string(k.Shape) }
-		title = "New runtime: shape (" + partial.Variant.Short()
-		if a := partial.Accelerator; a != "" && a != api.AcceleratorNone {
-			title += " " + a // a CPU has no accelerator to name
-		}
-		title += ")"
-	}
-	vals, elig := specChoices(m.snap.Specs, keep, field)
-	enabled := 0
-	for _, e := range elig {
-		if e {
-			enabled++
-		}
-	}
-	if enabled == 0 {
-		m.setStatus(now, "no eligible runtime spec for "+partial.String()+" on tier "+m.snap.Subscription.Tier.Label(), true)
-		return
-	}
-	if len(vals) == 1 {
-		m.pickerNext(&dialog{kind: dlgChoice, intent: intent{kind: kind, spec: partial, vals: vals}}, now)
-		return
-	}
-	d := newDialog(dlgChoice, now, title, intent{kind: kind, spec: partial})
-	for i, v := range vals {
-		label := v
-		switch kind {
-		case intentPickVariant:
-			label = api.Variant(v).Short()
-		case intentPickShape:
-			label = api.Shape(v).Short()
-		}
-		it := choiceItem{label: label, disabled: !elig[i]}
-		if it.disabled {
-			it.note = "(" + state.IneligibleNote(m.snap.Subscription.Tier) + ")"
-		}
-		d.items = append(d.items, it)
-	}
-	d.cursor = d.next(-1, 1)
-	if i := slices.Index(vals, field(m.opts.DefaultSpec)); i >= 0 && !d.items[i].disabled {
-		d.cursor = i
-	}
-	d.intent.vals = vals
-	m.ax.dlg = d
+// createState is where a create stands.
+type createState int
+
+const (
+	createSending createState = iota // create_runtime in flight
+	createWaiting                    // waiting to retry (countdown)
+	createUnknown                    // outcome unknown: re-listing
+)
+
+// MaxCreateAttempts bounds the dashboard's own re-sends of one create
+// (RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED), first one included:
+// state.MaxCreateAttempts, shared with `colabdash create`.
+const MaxCreateAttempts = state.MaxCreateAttempts
+
+// DefaultCreateRetry is the wait before re-sending a create refused with
+// RESOURCE_EXHAUSTED (no RetryInfo) or UNAVAILABLE, doubled per attempt
+// (state.DefaultCreateRetry).
+const DefaultCreateRetry = state.DefaultCreateRetry
+
+// createOp is one create_runtime the user asked for. Every re-send uses the
+// same requestID, so the server creates at most one runtime for it.
+type createOp struct {
+	id        int
+	requestID string
+	spec      api.RuntimeSpecKey
+	version   string
+	runtimeID string
+	started   time.Time // when the user asked for it (or asked to re-send it)
+	sent      time.Time // when the current attempt was sent
+	// known holds the runtimes listed when the create started: after an
+	// unknown outcome, only a runtime not among them can be this one.
+	known   map[string]bool
+	attempt int
+	state   createState
+	retryAt time.Time
+	lastErr error
+	cancel  context.CancelFunc
 }
 
-// pickerNext moves the picker past the step d answered. The step it opens
-// remembers the last step shown (d, or d's own back when d was a skipped
-// one-choice step), so esc goes back to it.
-func (m *Model) pickerNext(d *dialog, now time.Time) tea.Cmd {
-	prev := d
-	if d.title == "" { // a step skipped for having one choice
-		prev = d.back
-	}
-	cmd := m.pickerStep(d, now)
-	if nd := m.ax.dlg; nd != nil && nd != d && nd.back == nil && isPickerStep(nd.intent.kind) {
-		nd.back = prev
-	}
-	return cmd
-}
-
-func isPickerStep(k intentKind) bool {
-	switch k {
-	case intentPickVariant, intentPickAccelerator, intentPickShape, intentVersion, intentRuntimeID:
-		return true
-	}
-	return false
-}
-
-func (m *Model) pickerStep(d *dialog, now time.Time) tea.Cmd {
-	it := d.intent
-	spec := it.spec
-	if d.kind == dlgChoice && d.cursor < len(it.vals) {
-		v := it.vals[d.cursor]
-		switch it.kind {
-		case intentPickVariant:
-			spec.Variant = api.Variant(v)
-		case intentPickAccelerator:
-			spec.Accelerator = v
-		case intentPickShape:
-			spec.Shape = api.Shape(v)
+func (m *Model) findCreate(id int) (int, *createOp) {
+	for i, op := range m.ax.creates {
+		if op.id == id {
+			return i, op
 		}
 	}
-	switch it.kind {
-	case intentPickVariant:
-		m.pickStep(intentPickAccelerator, spec, now)
-	case intentPickAccelerator:
-		m.pickStep(intentPickShape, spec, now)
-	case intentPickShape:
-		m.openVersionStep(spec, now)
-	case intentVersion:
-		nd := newDialog(dlgInput, now, "New runtime "+spec.String()+": runtime id",
-			intent{kind: intentRuntimeID, spec: spec, version: d.input},
-			"Runtime id (optional, RFC 1034: "+rfc1034Rules+").")
-		nd.validate, nd.hint = api.ValidateID, "empty: Colab chooses the id"
-		m.ax.dlg = nd
-	case intentRuntimeID:
-		return m.submitCreate(spec, it.version, d.input, now)
+	return -1, nil
+}
+
+func (m *Model) dropCreate(id int) {
+	if i, op := m.findCreate(id); op != nil {
+		if op.cancel != nil {
+			op.cancel()
+		}
+		m.ax.creates = append(m.ax.creates[:i], m.ax.creates[i+1:]...)
 	}
-	return nil
 }
-
-func (m *Model) openVersionStep(spec api.RuntimeSpecKey, now time.Time) {
-	d := newDialog(dlgInput, now, "New runtime "+spec.String()+": runtime version",
-		intent{kind: intentVersion, spec: spec}, "Runtime image version (optional, e.g. 2025.10).")
-	d.hint = "empty: latest"
-	m.ax.dlg = d
-}
-
-// --- the create flow ---
 
 // startCreate sends create_runtime for a new operation with a fresh UUID4
 // requestId, remembers the spec as the last used one, and shows the new
@@ -212,27 +130,19 @@ func (m *Model) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, 
 // written to the state directory.
 type lastSpecSaveFailedMsg struct{ err error }
 
-// sendCreate (re-)sends op's identical create_runtime call.
+// sendCreate (re-)sends op's identical create_runtime call. It has no
+// timeout of its own (a create takes minutes; the client bounds it);
+// op.cancel abandons it.
 func (m *Model) sendCreate(op *createOp, now time.Time) tea.Cmd {
 	op.attempt++
-	op.state = createSending
-	ctx, cancel := context.WithCancel(m.ctx)
-	op.cancel = cancel
+	op.state, op.sent = createSending, now
 	req := api.CreateRuntimeRequest{Spec: op.spec, Version: op.version, RuntimeID: op.runtimeID, RequestID: op.requestID}
-	id, attempt, svc := op.id, op.attempt, m.svc
-	return func() (msg tea.Msg) {
-		defer cancel()
-		defer func() {
-			if r := recover(); r != nil {
-				msg = createDoneMsg{op: id, attempt: attempt, err: errors.New("internal error in create_runtime")}
-			}
-		}()
-		if svc == nil {
-			return createDoneMsg{op: id, attempt: attempt, err: errors.New("no Colab service configured")}
-		}
+	id, attempt := op.id, op.attempt
+	spec := callSpec{what: api.ToolCreateRuntime, svc: m.svc, needSvc: true, parent: m.ctx, cancel: &op.cancel}
+	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
 		rt, err := svc.CreateRuntime(ctx, req)
 		return createDoneMsg{op: id, attempt: attempt, rt: rt, err: err}
-	}
+	}, func(err error) tea.Msg { return createDoneMsg{op: id, attempt: attempt, err: err} })
 }
 
 func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
@@ -241,10 +151,12 @@ func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 		return nil // cancelled, or superseded by a re-send
 	}
 	took := state.FormatCountdown(now.Sub(op.started))
+	m.recordEvent(now, api.ToolCreateRuntime, op.rowName(), now.Sub(op.sent), msg.err)
 	if msg.err == nil {
 		m.dropCreate(op.id)
 		// The row shows what the server returned.
 		m.snap.UpdateRuntime(now, msg.rt)
+		m.learnTokenLife(msg.rt, op.sent)
 		m.selected, m.rowsDirty, m.focus = msg.rt.Name, true, panelRuntimes
 		m.setStatus(now, "✓ created "+msg.rt.ID()+" ("+msg.rt.RuntimeSpec.String()+") in "+took, false)
 		return m.issue(callKey{kind: callSessions, runtime: msg.rt.Name}, now)
@@ -310,7 +222,7 @@ func (m *Model) onRuntimesListed(now time.Time) {
 // runtime (colab-api.md §1.5).
 func (m *Model) offerResend(op *createOp, now time.Time) {
 	msg := "create " + op.spec.String() + ": outcome unknown and no new runtime listed yet"
-	if m.ax.dlg != nil { // never replace what the user is answering
+	if _, asking := find[*dialog](m); asking { // never stack on what the user is answering
 		m.setStatus(now, msg+"; press r to re-list before creating again", true)
 		return
 	}
@@ -322,14 +234,14 @@ func (m *Model) offerResend(op *createOp, now time.Time) {
 		{label: "leave it (r re-lists; a runtime may still appear)"},
 	}
 	d.intent.next = []afterChoice{{resend: op}, {close: true}}
-	m.ax.dlg = d
+	m.push(d)
 }
 
 // offerAfterCreate shows why a create failed and the next steps
 // (state.ExplainCreateFailure, shared with `colabdash create`).
 func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea.Cmd {
 	f := state.ExplainCreateFailure(ae, op.spec, m.snap.Specs, m.snap.Subscription.Tier, op.attempt)
-	body := append([]string{api.OneLine(ae.Error(), 200)}, f.Body...)
+	body := append([]string{api.OneLine(ae.Error(), 200) + " (" + m.keys.Events.Help().Key + " keeps the full error)"}, f.Body...)
 	it := intent{kind: intentAfterCreate}
 	var items []choiceItem
 	if f.Kind == state.CreateTooManyRuntimes {
@@ -361,8 +273,38 @@ func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea
 	d := newDialog(dlgChoice, now, f.Title, it, body...)
 	d.items = items
 	d.cursor = d.next(-1, 1)
-	m.ax.dlg = d
+	m.push(d)
 	return nil
+}
+
+// afterCreateChoice carries out the step chosen after a failed create.
+func (m *Model) afterCreateChoice(c afterChoice, now time.Time) tea.Cmd {
+	switch {
+	case c.deleteRuntime != "":
+		if r := m.snap.Runtime(c.deleteRuntime); r != nil && !r.Gone() {
+			m.selected, m.rowsDirty = r.Name, true
+			m.askDelete(r, now)
+		}
+	case c.close:
+	case c.resend != nil:
+		op := c.resend
+		op.attempt, op.started = 0, now
+		m.ax.creates = append(m.ax.creates, op)
+		m.setStatus(now, "re-sending the create of "+op.spec.String()+" with the same requestId…", false)
+		return m.sendCreate(op, now)
+	default:
+		m.openVersionStep(c.spec, now)
+	}
+	return nil
+}
+
+// rowName is what a create's row shows in the NAME column: the runtime id
+// asked for, or what is being created.
+func (op *createOp) rowName() string {
+	if op.runtimeID != "" {
+		return op.runtimeID
+	}
+	return "creating " + op.spec.String()
 }
 
 // createRows renders the in-progress creates for the top of the table.
@@ -373,12 +315,8 @@ func (m Model) createRows(now time.Time, c columns) []string {
 		// runtime id (or what is being created), spec, version.
 		var b strings.Builder
 		rowStart(&b, false, '+')
-		name := op.runtimeID
-		if name == "" {
-			name = "creating " + op.spec.String()
-		}
 		// The status follows the spec, so it is not cut at 100 columns.
-		b.WriteString(fit(name, c.name) + " " + fit(op.spec.String(), c.spec) + " ")
+		b.WriteString(fit(op.rowName(), c.name) + " " + fit(op.spec.String(), c.spec) + " ")
 		line := b.String()
 		switch op.state {
 		case createSending:
@@ -400,91 +338,4 @@ func (m Model) createRows(now time.Time, c columns) []string {
 		out = append(out, m.st.warn.Render(line))
 	}
 	return out
-}
-
-// --- the last used spec, remembered across runs ---
-
-// LastSpec is the runtimeSpec and version of the last runtime the user
-// created, stored as JSON in LastSpecFile under the state directory. It
-// holds no secret.
-type LastSpec struct {
-	Spec    api.RuntimeSpecKey `json:"runtimeSpec"`
-	Version string             `json:"version,omitempty"`
-}
-
-// LastSpecFile is the file name of the last used spec in the state
-// directory.
-const LastSpecFile = "last-spec.json"
-
-// DefaultStateDir returns $XDG_STATE_HOME/colabdash, or
-// ~/.local/state/colabdash when XDG_STATE_HOME is unset or not absolute
-// (XDG Base Directory spec). It returns "" when neither can be found.
-func DefaultStateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "colabdash")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".local", "state", "colabdash")
-}
-
-// LoadLastSpec reads dir/last-spec.json the bounded way (safefile: a
-// regular file of at most safefile.MaxStateFile bytes, read in bounded
-// time). It returns an error when dir is empty, the file is missing, is
-// not a regular file (a FIFO, a device, also behind a symlink) or too
-// large, or it is not a valid spec.
-func LoadLastSpec(dir string) (*LastSpec, error) {
-	if dir == "" {
-		return nil, errors.New("no state directory")
-	}
-	b, err := safefile.Read(filepath.Join(dir, LastSpecFile), safefile.MaxStateFile, 0)
-	if err != nil {
-		return nil, err
-	}
-	var ls LastSpec
-	if err := json.Unmarshal(b, &ls); err != nil {
-		return nil, err
-	}
-	if ls.Spec.Variant == "" {
-		return nil, errors.New(LastSpecFile + ": no variant")
-	}
-	return &ls, nil
-}
-
-// SaveLastSpec writes ls to dir/last-spec.json (directory 0700, file 0600,
-// written to a temporary file and renamed). An empty dir stores nothing.
-func SaveLastSpec(dir string, ls *LastSpec) error {
-	if dir == "" {
-		return nil
-	}
-	b, err := json.MarshalIndent(ls, "", "  ")
-	if err != nil {
-		return err
-	}
-	return WriteStateFile(dir, LastSpecFile, append(b, '\n'))
-}
-
-// WriteStateFile writes b to dir/name in the state directory (directory
-// 0700, file 0600) through a temporary file and a rename, so a reader
-// never sees half of it. It holds no secret by contract: never pass one.
-func WriteStateFile(dir, name string, b []byte) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+name+"-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, name))
 }

@@ -4,16 +4,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // DialogGrace is how long a dialog ignores keys after it opened (350 ms), so
 // keystrokes already on their way when it appeared (a fast "d" then "y"
 // typed for something else, a paste) cannot answer it. Measured on
-// Options.Now, so tests are deterministic.
+// Options.Now, so tests are deterministic. Until it has passed the
+// dialog's bottom border is dotted.
 const DialogGrace = 350 * time.Millisecond
 
 // dialogKind is how a dialog is answered.
@@ -50,15 +51,15 @@ type choiceItem struct {
 	disabled bool
 }
 
-// dialog is the one overlay the dashboard shows at a time (crush-style):
-// it owns its keys and returns a dialogResult; the parent acts on the
-// intent it was opened with, which captured its target when it opened.
+// dialog is an overlay (crush-style) that owns its keys and answers with
+// an action; Model.onDialogAnswer acts on the intent it was opened with,
+// which captured its target when it opened.
 type dialog struct {
 	kind     dialogKind
 	title    string
 	body     []string
 	opened   time.Time
-	input    string
+	in       lineEditor         // dlgTyped, dlgInput: the text typed
 	want     string             // dlgTyped: the word to type
 	validate func(string) error // dlgInput: nil means anything goes
 	hint     string             // dlgInput: what an empty input means
@@ -73,13 +74,19 @@ type dialog struct {
 	mismatch bool
 }
 
+// dialogInputLimit is the most runes a dialog input keeps.
+const dialogInputLimit = 200
+
 func newDialog(kind dialogKind, now time.Time, title string, it intent, body ...string) *dialog {
-	d := &dialog{kind: kind, title: title, body: body, opened: now, intent: it}
+	d := &dialog{kind: kind, title: title, body: body, opened: now, intent: it, in: lineEditor{limit: dialogInputLimit}}
 	if kind == dlgChoice {
 		d.cursor = d.next(-1, 1)
 	}
 	return d
 }
+
+// input is the text typed into a dlgTyped or dlgInput dialog.
+func (d *dialog) input() string { return d.in.value() }
 
 // next returns the first enabled item from i+dir in direction dir, or i.
 func (d *dialog) next(i, dir int) int {
@@ -94,9 +101,18 @@ func (d *dialog) next(i, dir int) int {
 	return i
 }
 
+// inGrace reports whether keys are still ignored at now.
+func (d *dialog) inGrace(now time.Time) bool {
+	el := now.Sub(d.opened)
+	return el >= 0 && el < DialogGrace
+}
+
+// regrace starts the grace period again (the dialog shows anew).
+func (d *dialog) regrace(now time.Time) { d.opened = now }
+
 // update applies one key at now.
 func (d *dialog) update(k tea.KeyMsg, now time.Time) dialogResult {
-	if el := now.Sub(d.opened); el >= 0 && el < DialogGrace {
+	if d.inGrace(now) {
 		return resNone // typed before the dialog could be read
 	}
 	if k.Type == tea.KeyEsc || k.Type == tea.KeyCtrlC {
@@ -123,10 +139,9 @@ func (d *dialog) update(k tea.KeyMsg, now time.Time) dialogResult {
 	}
 	// dlgTyped, dlgInput: a text line.
 	d.mismatch = false
-	switch k.Type {
-	case tea.KeyEnter:
+	if k.Type == tea.KeyEnter && !k.Alt {
 		if d.kind == dlgTyped {
-			if strings.TrimSpace(d.input) == d.want {
+			if strings.TrimSpace(d.input()) == d.want {
 				return resOK
 			}
 			d.mismatch = true
@@ -135,33 +150,49 @@ func (d *dialog) update(k tea.KeyMsg, now time.Time) dialogResult {
 		if d.problem() == "" {
 			return resOK
 		}
-	case tea.KeyBackspace:
-		if r := []rune(d.input); len(r) > 0 {
-			d.input = string(r[:len(r)-1])
-		}
-	case tea.KeyCtrlU:
-		d.input = ""
-	case tea.KeyRunes, tea.KeySpace:
-		if len(d.input) < 200 {
-			d.input += string(k.Runes)
-		}
+		return resNone
 	}
+	d.in.handle(k)
 	return resNone
 }
 
+// handleKey answers with actDialog once the dialog is answered.
+func (d *dialog) handleKey(k tea.KeyMsg, c *Model) action {
+	switch d.update(k, c.now()) {
+	case resCancel:
+		return action{kind: actDialog, dlg: d, esc: k.Type == tea.KeyEsc}
+	case resOK:
+		return action{kind: actDialog, dlg: d, ok: true}
+	}
+	return action{}
+}
+
+func (d *dialog) draw(c *Model, f *frame) { f.box(d.lines(c.st, f.w, c.now())) }
+
+// fits reports whether the whole box fits the screen's height.
+func (d *dialog) fits(c *Model) bool { return len(d.lines(c.st, c.lay.w, c.now())) <= c.lay.h }
+
+func (d *dialog) keys(*Model) []key.Binding { return nil }
+
+func (d *dialog) name() string { return "dialog" }
+
 // problem is the validation error of the current input ("" when valid).
 func (d *dialog) problem() string {
-	if d.kind != dlgInput || d.validate == nil || d.input == "" {
+	if d.kind != dlgInput || d.validate == nil || d.input() == "" {
 		return ""
 	}
-	if err := d.validate(d.input); err != nil {
+	if err := d.validate(d.input()); err != nil {
 		return errLine(err)
 	}
 	return ""
 }
 
-// lines renders the dialog's box, at most w cells wide.
-func (d *dialog) lines(st styles, w int) []string {
+// graceBorder draws a dialog's bottom border while it still ignores keys.
+const graceBorder = "┄"
+
+// lines renders the dialog's box, at most w cells wide. Until the grace
+// period is over (at now) its bottom border is dotted.
+func (d *dialog) lines(st styles, w int, now time.Time) []string {
 	inner := min(max(w-4, 20), 72)
 	var out []string
 	add := func(s string) { out = append(out, s) }
@@ -180,20 +211,20 @@ func (d *dialog) lines(st styles, w int) []string {
 	case dlgTyped:
 		add("")
 		add("type " + st.bold.Render(termtext.Line(d.want)) + " and press enter (esc cancels)")
-		add(inputLine("> ", termtext.Line(d.input), inner))
+		add(d.in.view("> ", "  ", inner, 1)[0])
 		if d.mismatch {
 			add(st.errText.Render("✕ type " + termtext.Line(d.want) + " to confirm"))
 		}
 	case dlgInput:
 		add("")
-		add(inputLine("> ", termtext.Line(d.input), inner))
+		add(d.in.view("> ", "  ", inner, 1)[0])
 		switch p := d.problem(); {
 		case p != "":
 			// Wrapped, not cut: the rule broken is the end of the line.
 			for _, ln := range strings.Split(ansi.Wrap("✕ "+p, inner, ""), "\n") {
 				add(st.errText.Render(ln))
 			}
-		case d.input == "" && d.hint != "":
+		case d.input() == "" && d.hint != "":
 			add(st.dim.Render(termtext.Line(d.hint)))
 		default:
 			add(st.dim.Render("✓ valid"))
@@ -221,28 +252,13 @@ func (d *dialog) lines(st styles, w int) []string {
 	for _, ln := range out {
 		box = append(box, st.dim.Render("│")+" "+padTo(ln, inner)+" "+st.dim.Render("│"))
 	}
-	box = append(box, st.dim.Render("└"+strings.Repeat("─", inner+2)+"┘"))
+	// Until keys count, the bottom border is dotted.
+	bottom := "─"
+	if d.inGrace(now) {
+		bottom = graceBorder
+	}
+	box = append(box, st.dim.Render("└"+strings.Repeat(bottom, inner+2)+"┘"))
 	return box
-}
-
-// overlay draws box centred over frame lines (each at most w wide).
-func overlay(frame, box []string, w int) []string {
-	if len(box) == 0 || len(frame) == 0 {
-		return frame
-	}
-	bw := 0
-	for _, b := range box {
-		bw = max(bw, ansi.StringWidth(b))
-	}
-	left := max(0, (w-bw)/2)
-	top := max(0, (len(frame)-len(box))/2)
-	for i, b := range box {
-		if top+i >= len(frame) {
-			break
-		}
-		frame[top+i] = strings.Repeat(" ", left) + b
-	}
-	return frame
 }
 
 // escWord says what esc does: go back a picker step, or cancel.

@@ -5,10 +5,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
-
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -21,11 +22,14 @@ const EventLogSize = 200
 type Event struct {
 	// At is when the answer arrived (dashboard clock).
 	At time.Time
-	// Tool is the MCP tool name ("list_runtimes"), "connect" for a
-	// profile switch, or "state file" for remembering the last spec.
+	// Tool is the MCP tool name ("list_runtimes", "create_runtime",
+	// "execute_code"…), "connect" for a profile switch, or "state file"
+	// for remembering the last spec.
 	Tool string
-	// Target is the runtime name ("runtimes/…"), the profile name for
-	// "connect", or "" for account-wide tools.
+	// Target is what the call was about: the runtime name
+	// ("runtimes/…"), the session name for session tools and
+	// execute_code, the runtimeSpec for create_runtime, the profile name
+	// for "connect", or "" for account-wide tools.
 	Target string
 	// Latency is the time from issuing the call to its answer (0 when
 	// unknown).
@@ -39,9 +43,8 @@ func (e Event) Outcome() string { return api.Outcome(e.Err) }
 
 // eventLog is a ring buffer of the last EventLogSize events.
 type eventLog struct {
-	buf    []Event
-	next   int
-	offset int // scroll position in the panel, 0 = newest
+	buf  []Event
+	next int
 }
 
 func (l *eventLog) add(e Event) {
@@ -82,15 +85,58 @@ func formatLatency(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
 }
 
-// eventLines renders the event log panel for n lines of width w: newest
-// first, one line per call, and below a failed call its full error text
-// wrapped to the width.
-func (m Model) eventLines(w, n int) []string {
+// eventsOverlay is the event log (L): every API call and profile
+// connection, newest first, each failure's full error below it. Only its
+// own keys act while it is open: ↑/↓ and pgup/pgdn scroll, L and esc
+// close it, q quits.
+type eventsOverlay struct {
+	offset int // scroll position, 0 = newest
+}
+
+func (e *eventsOverlay) handleKey(k tea.KeyMsg, c *Model) action {
+	keys := c.keys
+	page := max(c.lay.h-6, 1)
+	switch {
+	case key.Matches(k, keys.Up):
+		e.offset = max(e.offset-1, 0)
+	case key.Matches(k, keys.Down):
+		e.offset++
+	case key.Matches(k, keys.PageUp):
+		e.offset = max(e.offset-page, 0)
+	case key.Matches(k, keys.PageDown):
+		e.offset += page
+	case key.Matches(k, keys.Back), key.Matches(k, keys.Events):
+		return action{kind: actClose}
+	case key.Matches(k, keys.Quit):
+		return action{kind: actQuit}
+	}
+	_, maxOff := c.eventLines(c.lay.w, c.lay.h-4, 0)
+	e.offset = min(e.offset, maxOff) // scrolling past the end stops there
+	return action{}
+}
+
+func (e *eventsOverlay) draw(c *Model, f *frame) {
+	lines, _ := c.eventLines(f.w, f.bodyRows(), e.offset)
+	f.setBody(lines)
+}
+
+func (e *eventsOverlay) fits(*Model) bool { return true }
+
+func (e *eventsOverlay) keys(*Model) []key.Binding { return nil }
+
+func (e *eventsOverlay) name() string { return "event log" }
+
+// eventLines renders the event log for n lines of width w, scrolled off
+// lines down: newest first, one line per call, and below a failed call its
+// full error text wrapped at word boundaries (a URL or path is never split
+// unless it is wider than the screen). maxOff is the largest useful
+// offset.
+func (m Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 	evs := m.events.newestFirst()
 	title := m.st.panelFocus.Render("EVENTS "+strconv.Itoa(len(evs))) + m.st.dim.Render("  (newest first · ↑/↓ scroll · esc close)")
 	out := []string{title}
 	if len(evs) == 0 {
-		return append(out, m.st.dim.Render("  no API calls yet"))
+		return append(out, m.st.dim.Render("  no API calls yet")), 0
 	}
 	var body []string
 	for _, e := range evs {
@@ -106,17 +152,17 @@ func (m Model) eventLines(w, n int) []string {
 		body = append(body, line+outcome+"  "+target)
 		if e.Err != nil {
 			text := termtext.Line(m.redact(e.Err.Error()))
-			for _, wl := range strings.Split(ansi.Wrap(text, max(w-6, 10), " /"), "\n") {
+			for _, wl := range strings.Split(ansi.Wrap(text, max(w-6, 10), ""), "\n") {
 				body = append(body, m.st.dim.Render("      "+wl))
 			}
 		}
 	}
-	off := clamp(m.events.offset, 0, max(len(body)-(n-1), 0))
-	body = body[off:]
+	maxOff = max(len(body)-(n-1), 0)
+	body = body[clamp(off, 0, maxOff):]
 	if len(body) > n-1 {
 		body = body[:n-1]
 	}
-	return append(out, body...)
+	return append(out, body...), maxOff
 }
 
 // redact applies Options.Redact, if any.

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -20,89 +19,193 @@ import (
 // the same executionId after DEADLINE_EXCEEDED or UNAVAILABLE.
 const MaxExecReattach = 5
 
-// execRun is one piece of code sent to execute_code.
+// Bounds of a session's run-code transcript: the newest lines are kept,
+// the oldest dropped (and counted) once there are more than
+// MaxTranscriptLines or they hold more than MaxTranscriptBytes; a single
+// line keeps its first maxLineBytes. So ten 2 MB outputs cost what the
+// screen shows, not what was printed.
+const (
+	MaxTranscriptLines = 10000
+	MaxTranscriptBytes = 4 << 20
+	maxLineBytes       = 8 << 10
+	maxRunsKept        = 50
+)
+
+// execRun is one piece of code sent to execute_code on a session.
 type execRun struct {
 	id          int
 	code        string
 	executionID string
+	runtime     string
 	session     string
-	started     time.Time
+	started     time.Time // when the user ran it
+	sent        time.Time // when the current attempt was sent
 	attempt     int
 	done        bool
+	stopping    bool // the user asked to stop it: delete_session was sent
 	res         api.ExecuteCodeResult
 	err         error
-}
-
-// execPanel is the run-code panel: an input line with history and the
-// output of each run. It stays alive while hidden, so a long run can go on
-// while the user is back on the dashboard.
-type execPanel struct {
-	open    bool
-	runtime string // target runtime
-	session string // target session ("" until one is opened)
-	input   string
-	history []string
-	hist    int // index into history while browsing (len = new line)
-	runs    []*execRun
-	nextRun int
-	scroll  int // output lines scrolled back from the newest (pgup/pgdn)
 }
 
 type execDoneMsg struct {
 	run     int
 	attempt int
-	session string
 	res     api.ExecuteCodeResult
 	err     error
 }
 
-// running returns the run in flight, or nil.
-func (p *execPanel) running() *execRun {
-	if p == nil {
-		return nil
+// lineKind is how a transcript line is drawn.
+type lineKind int
+
+const (
+	lineIn lineKind = iota
+	lineOut
+	lineWarn
+	lineErr
+	lineDim
+)
+
+// tline is one line of a transcript.
+type tline struct {
+	kind lineKind
+	text string
+}
+
+// transcript is the run-code history of one session: each run's input and
+// output, as lines, bounded (MaxTranscriptLines, MaxTranscriptBytes).
+type transcript struct {
+	lines   []tline
+	bytes   int
+	dropped int // lines dropped from the start
+}
+
+// add appends a line, cutting it to maxLineBytes, and drops the oldest
+// lines beyond the bounds.
+func (t *transcript) add(kind lineKind, text string) {
+	if len(text) > maxLineBytes {
+		cut := maxLineBytes
+		for cut > 0 && !utf8Start(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + "… (" + itoaPlural(len(text)-cut, "more byte") + ")"
 	}
-	for _, r := range p.runs {
-		if !r.done {
+	t.lines = append(t.lines, tline{kind, text})
+	t.bytes += len(text)
+	drop := 0
+	for len(t.lines)-drop > MaxTranscriptLines || t.bytes > MaxTranscriptBytes && drop < len(t.lines)-1 {
+		t.bytes -= len(t.lines[drop].text)
+		drop++
+	}
+	if drop > 0 {
+		t.dropped += drop
+		t.lines = t.lines[drop:]
+		if cap(t.lines) > 2*MaxTranscriptLines { // let the dropped head be freed
+			t.lines = append([]tline(nil), t.lines...)
+		}
+	}
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// addIn writes the input of run r: "In [session]: code", continued lines
+// aligned under it.
+func (t *transcript) addIn(r *execRun) {
+	prefix := "In [" + termtext.Line(api.LastSegment(r.session)) + "]: "
+	for i, ln := range strings.Split(termtext.Block(r.code), "\n") {
+		if i > 0 {
+			prefix = strings.Repeat(" ", max(0, ansi.StringWidth(prefix)-5)) + "...: "
+		}
+		t.add(lineIn, prefix+ln)
+	}
+}
+
+// addResult writes the outcome of the finished run r.
+func (t *transcript) addResult(r *execRun) {
+	if r.err != nil {
+		word := "✕ "
+		if r.stopping {
+			word = "✕ stopped: "
+		}
+		t.add(lineErr, "  "+word+errLine(r.err))
+		return
+	}
+	// Everything from the server (and the code, typed or pasted) goes
+	// through termtext: output keeps its lines, never its controls.
+	res := r.res
+	for _, ln := range splitLines(termtext.Output(res.Stdout)) {
+		t.add(lineOut, "  "+ln)
+	}
+	for _, ln := range splitLines(termtext.Output(res.Stderr)) {
+		t.add(lineWarn, "  stderr: "+ln)
+	}
+	for i, ln := range splitLines(termtext.Output(res.Result)) {
+		if i == 0 {
+			ln = "Out: " + ln
+		}
+		t.add(lineOut, "  "+ln)
+	}
+	if e := res.ExecutionError; e != nil {
+		t.add(lineErr, "  "+termtext.Line(e.Name)+": "+termtext.Line(e.Value))
+		for _, tb := range e.Traceback {
+			for _, ln := range splitLines(termtext.Output(tb)) {
+				t.add(lineDim, "    "+ln)
+			}
+		}
+	}
+	if res.OutputTruncated {
+		t.add(lineDim, "  (output truncated by the server)")
+	}
+	if e := res.ExecutionError; e != nil {
+		// The code raised: the run failed, whatever it printed before.
+		t.add(lineErr, "  ✕ "+orWord(termtext.Line(e.Name), "error"))
+	} else {
+		t.add(lineDim, "  ✓ done")
+	}
+}
+
+// execState is everything about run code: the runs (the last
+// maxRunsKept), each session's transcript, and the console, kept while it
+// is hidden so a long run goes on while the user is back on the dashboard.
+type execState struct {
+	runs        []*execRun
+	nextRun     int
+	transcripts map[string]*transcript // by session name
+	console     *consoleOverlay
+}
+
+// transcript returns session's transcript, made on first use.
+func (x *execState) transcript(session string) *transcript {
+	t := x.transcripts[session]
+	if t == nil {
+		t = &transcript{}
+		x.transcripts[session] = t
+	}
+	return t
+}
+
+// running returns a run in flight on session ("": on any session), or nil.
+func (x *execState) running(session string) *execRun {
+	for _, r := range x.runs {
+		if !r.done && (session == "" || r.session == session) {
 			return r
 		}
 	}
 	return nil
 }
 
-// openExec opens (or re-opens) the run-code panel. A run in flight is
-// shown as it is. Otherwise the panel targets the selected runtime's
-// session chosen by execTarget, or a new colabdash session of it.
-func (m *Model) openExec(now time.Time) tea.Cmd {
-	sel := m.snap.Runtime(m.selected)
-	p := m.ax.exec
-	if p != nil && (p.running() != nil || sel == nil) {
-		p.open = true
+// runningHidden is the run in flight while the console is not open (the
+// footer counts its time), or nil.
+func (m Model) runningHidden() *execRun {
+	if _, open := find[*consoleOverlay](&m); open {
 		return nil
 	}
-	if sel == nil {
-		m.setStatus(now, "no runtime selected", true)
-		return nil
-	}
-	if sel.Gone() {
-		m.setStatus(now, m.goneText(sel, now), true)
-		return nil
-	}
-	target := m.execTarget(sel, now)
-	if p == nil || p.runtime != sel.Name {
-		np := &execPanel{runtime: sel.Name}
-		if p != nil { // the input history is the user's, not the runtime's
-			np.history, np.hist = p.history, len(p.history)
-		}
-		p, m.ax.exec = np, np
-	}
-	p.open, p.session = true, target
-	return nil
+	return m.ax.exec.running("")
 }
 
 // execTarget is the session e runs on for runtime r: the one under the
 // cursor when the sessions panel is focused, else the one most recently
-// selected, opened or used for r; "" (a new colabdash session) when none
-// is left. A session the user closed is never returned.
+// selected, opened or used for r; "" when none is left (e then asks before
+// opening one). A session the user closed is never returned.
 func (m *Model) execTarget(r *state.Runtime, now time.Time) string {
 	if s := m.selectedSession(); s != "" && !m.ax.closed[s] {
 		m.pickSession(r.Name, s, now)
@@ -134,275 +237,115 @@ func (m *Model) forgetVanishedSession(runtime string, sent time.Time, listed []a
 	delete(m.ax.lastSession, runtime)
 }
 
-// onExecKey handles keys while the panel is open.
-func (m *Model) onExecKey(k tea.KeyMsg, now time.Time) tea.Cmd {
-	p := m.ax.exec
-	switch k.Type {
-	case tea.KeyCtrlC:
-		m.cancel()
-		return tea.Quit
-	case tea.KeyEsc:
-		p.open = false // a running execution goes on
+// runInConsole runs code on the console's session. Without a usable
+// session (it was closed, or stopped) it asks before opening a new one,
+// keeping the code in the input.
+func (m *Model) runInConsole(code string, now time.Time) tea.Cmd {
+	p := m.ax.exec.console
+	x := &m.ax.exec
+	if p.session == "" || m.ax.closed[p.session] {
+		m.askConsoleSession(p.runtime, "The console's session was closed.", now)
 		return nil
-	case tea.KeyUp:
-		if p.hist > 0 {
-			p.hist--
-			p.input = p.history[p.hist]
-		}
-	case tea.KeyDown:
-		if p.hist < len(p.history)-1 {
-			p.hist++
-			p.input = p.history[p.hist]
-		} else {
-			p.hist, p.input = len(p.history), ""
-		}
-	case tea.KeyBackspace:
-		if r := []rune(p.input); len(r) > 0 {
-			p.input = string(r[:len(r)-1])
-		}
-	case tea.KeyCtrlU:
-		p.input = ""
-	case tea.KeyPgUp:
-		p.scroll += m.execPage()
-	case tea.KeyPgDown:
-		p.scroll = max(0, p.scroll-m.execPage())
-	case tea.KeyRunes, tea.KeySpace:
-		p.input += string(k.Runes)
-	case tea.KeyEnter:
-		return m.execSubmit(now)
 	}
-	return nil
+	if x.running(p.session) != nil {
+		m.setStatus(now, "code is still running; wait for it to finish ("+"ctrl+c stops it)", true)
+		return nil
+	}
+	p.in.remember(code)
+	p.in.set("")
+	p.scroll = 0
+	x.nextRun++
+	r := &execRun{id: x.nextRun, code: code, executionID: uuid.NewString(), runtime: p.runtime, session: p.session, started: now}
+	x.runs = append(x.runs, r)
+	if len(x.runs) > maxRunsKept {
+		x.runs = x.runs[len(x.runs)-maxRunsKept:]
+	}
+	x.transcript(r.session).addIn(r)
+	return m.sendExec(r, now)
 }
 
-func (m *Model) execSubmit(now time.Time) tea.Cmd {
-	p := m.ax.exec
-	code := strings.TrimSpace(p.input)
-	if code == "" {
-		return nil
-	}
-	if p.running() != nil {
-		m.setStatus(now, "code is still running; wait for it to finish", true)
-		return nil
-	}
-	if m.ax.closed[p.session] {
-		p.session = "" // closed since the panel opened: never resurrect it
-	}
-	if len(p.history) == 0 || p.history[len(p.history)-1] != code {
-		p.history = append(p.history, code)
-	}
-	p.hist, p.input, p.scroll = len(p.history), "", 0
-	p.nextRun++
-	r := &execRun{id: p.nextRun, code: code, executionID: uuid.NewString(), session: p.session, started: now}
-	p.runs = append(p.runs, r)
-	if len(p.runs) > 50 {
-		p.runs = p.runs[len(p.runs)-50:]
-	}
-	return m.sendExec(r, p.runtime)
-}
-
-// sendExec (re-)sends r with its executionId. Without a session it first
-// opens a colabdash session on runtime, so the call can be reattached.
-func (m *Model) sendExec(r *execRun, runtime string) tea.Cmd {
+// sendExec (re-)sends r with its executionId. It has no timeout: code runs
+// as long as it runs; quitting or stopping it (delete_session) ends it.
+func (m *Model) sendExec(r *execRun, now time.Time) tea.Cmd {
 	r.attempt++
-	run, attempt, sess, code, execID := r.id, r.attempt, r.session, r.code, r.executionID
-	svc, parent := m.svc, m.ctx
-	return func() (msg tea.Msg) {
-		defer func() {
-			if rec := recover(); rec != nil {
-				msg = execDoneMsg{run: run, attempt: attempt, err: errors.New("internal error in execute_code")}
-			}
-		}()
-		if svc == nil {
-			return execDoneMsg{run: run, attempt: attempt, err: errors.New("no Colab service configured")}
-		}
-		ctx, cancel := context.WithCancel(parent)
-		defer cancel()
-		if sess == "" {
-			s, err := svc.CreateSession(ctx, runtime, state.NewSessionID())
-			if err != nil {
-				return execDoneMsg{run: run, attempt: attempt, err: err}
-			}
-			sess = s.Name
-		}
-		res, err := svc.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: sess, Code: code, ExecutionID: execID})
-		return execDoneMsg{run: run, attempt: attempt, session: sess, res: res, err: err}
-	}
+	r.sent = now
+	run, attempt := r.id, r.attempt
+	req := api.ExecuteCodeRequest{Session: r.session, Code: r.code, ExecutionID: r.executionID}
+	spec := callSpec{what: api.ToolExecuteCode, svc: m.svc, needSvc: true, parent: m.ctx}
+	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
+		res, err := svc.ExecuteCode(ctx, req)
+		return execDoneMsg{run: run, attempt: attempt, res: res, err: err}
+	}, func(err error) tea.Msg { return execDoneMsg{run: run, attempt: attempt, err: err} })
 }
 
 func (m *Model) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
-	p := m.ax.exec
-	if p == nil {
-		return nil
-	}
+	x := &m.ax.exec
 	var r *execRun
-	for _, x := range p.runs {
-		if x.id == msg.run {
-			r = x
+	for _, y := range x.runs {
+		if y.id == msg.run {
+			r = y
 		}
 	}
 	if r == nil || r.done || r.attempt != msg.attempt {
 		return nil
 	}
-	var cmd tea.Cmd
-	if msg.session != "" && r.session == "" {
-		r.session = msg.session
-		if p.session == "" {
-			p.session = msg.session
-			m.snap.MarkOwned(msg.session)
-			m.pickSession(p.runtime, msg.session, now)
-			cmd = m.issue(callKey{kind: callSessions, runtime: p.runtime}, now)
-		}
-	}
+	m.recordEvent(now, api.ToolExecuteCode, r.session, now.Sub(r.sent), msg.err)
 	var ae *api.Error
-	if msg.err != nil && errors.As(msg.err, &ae) && ae.Reattachable() &&
-		r.session != "" && r.attempt < MaxExecReattach {
-		return tea.Batch(cmd, m.sendExec(r, p.runtime)) // reattach: same executionId
+	if msg.err != nil && !r.stopping && errors.As(msg.err, &ae) && ae.Reattachable() &&
+		r.attempt < MaxExecReattach {
+		return m.sendExec(r, now) // reattach: same executionId
 	}
-	r.done, r.res, r.err = true, msg.res, msg.err
-	if !p.open {
+	m.finishRun(r, msg.res, msg.err, now)
+	return nil
+}
+
+// finishRun records r's outcome in its session's transcript and, when
+// the console does not show it, says so in the status line.
+func (m *Model) finishRun(r *execRun, res api.ExecuteCodeResult, err error, now time.Time) {
+	r.done, r.res, r.err = true, res, err
+	m.ax.exec.transcript(r.session).addResult(r)
+	if p, open := find[*consoleOverlay](m); !open || p.session != r.session {
 		word := "finished"
-		if msg.err != nil || msg.res.ExecutionError != nil {
+		if err != nil || res.ExecutionError != nil {
 			word = "failed"
 		}
-		m.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.keys.RunCode.Help().Key+" shows the output)", msg.err != nil)
+		m.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.keys.RunCode.Help().Key+" shows the output)", err != nil)
 	}
-	return cmd
 }
 
-// execView renders the panel in n lines of width w.
-func (m Model) execView(now time.Time, w, n int) []string {
-	p := m.ax.exec
-	target := "a new colabdash session"
-	if p.session != "" {
-		target = "session " + api.LastSegment(p.session)
+// askStop asks whether to stop the code running in the console. Colab
+// cannot interrupt a run; closing its session (delete_session) ends it.
+func (m *Model) askStop(now time.Time) {
+	p := m.ax.exec.console
+	r := m.ax.exec.running(p.session)
+	if r == nil {
+		return
 	}
-	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) + m.st.dim.Render(" · esc back (runs keep going)")}
-	var body []string
-	// Everything below from the server (and the code, typed or pasted)
-	// goes through termtext: output keeps its lines, never its controls.
-	for _, r := range p.runs {
-		for i, ln := range splitLines(termtext.Block(r.code)) {
-			if i == 0 {
-				body = append(body, m.st.bold.Render("In: ")+ln)
-			} else {
-				body = append(body, "    "+ln)
-			}
-		}
-		if !r.done {
-			line := "  running… " + state.FormatCountdown(now.Sub(r.started))
-			if r.attempt > 1 {
-				line += " · reattached to the running code " + itoaPlural(r.attempt-1, "time") + " (same executionId)"
-			}
-			body = append(body, m.st.warn.Render(line))
-			continue
-		}
-		if r.err != nil {
-			body = append(body, m.st.errText.Render("  ✕ "+errLine(r.err)))
-			continue
-		}
-		res := r.res
-		for _, ln := range splitLines(termtext.Output(res.Stdout)) {
-			body = append(body, "  "+ln)
-		}
-		for _, ln := range splitLines(termtext.Output(res.Stderr)) {
-			body = append(body, m.st.warn.Render("  stderr: "+ln))
-		}
-		for i, ln := range splitLines(termtext.Output(res.Result)) {
-			if i == 0 {
-				ln = "Out: " + ln
-			}
-			body = append(body, "  "+ln)
-		}
-		if e := res.ExecutionError; e != nil {
-			body = append(body, m.st.errText.Render("  "+termtext.Line(e.Name)+": "+termtext.Line(e.Value)))
-			for _, tb := range e.Traceback {
-				for _, ln := range splitLines(termtext.Output(tb)) {
-					body = append(body, m.st.dim.Render("    "+ln))
-				}
-			}
-		}
-		if res.OutputTruncated {
-			body = append(body, m.st.dim.Render("  (output truncated by the server)"))
-		}
-		if e := res.ExecutionError; e != nil {
-			// The code raised: the run failed, whatever it printed before.
-			body = append(body, m.st.errText.Render("  ✕ "+orWord(termtext.Line(e.Name), "error")))
-		} else {
-			body = append(body, m.st.dim.Render("  ✓ done"))
-		}
-	}
-	// Output and tracebacks wrap at the width instead of being cut; the
-	// newest line is at the bottom unless pgup scrolled back.
-	var wrapped []string
-	for _, ln := range body {
-		wrapped = append(wrapped, strings.Split(ansi.Hardwrap(ln, w, true), "\n")...)
-	}
-	in := inputLines(p.input, w, max(1, (n-4)/2))
-	room := n - 1 - len(in) // the title above
-	end := len(wrapped) - max(0, min(p.scroll, len(wrapped)-room))
-	shown := wrapped[max(0, end-room):end]
-	if end < len(wrapped) && len(shown) > 0 {
-		shown[len(shown)-1] = m.st.dim.Render(fmt.Sprintf("  ↓ %s below (pgdn)", itoaPlural(len(wrapped)-end, "newer line")))
-	}
-	out = append(out, shown...)
-	for len(out) < n-len(in) {
-		out = append(out, "")
-	}
-	out = append(out, in...)
-	for i := range out {
-		out[i] = ansi.Truncate(out[i], w, "…")
-	}
-	return out[:n]
+	id := api.LastSegment(r.session)
+	m.push(newDialog(dlgConfirm, now, "Stop the running code?", intent{kind: intentStopRun, session: r.session},
+		"Colab cannot interrupt code: stopping it closes session "+id+" (delete_session).",
+		"That discards the session's state: its variables, imports and loaded data. The next run asks to open a new session."))
 }
 
-// execPage is how far pgup/pgdn scroll the run-code output: its height
-// less one line of overlap.
-func (m Model) execPage() int {
-	return max(1, m.layout().h-4-3-1)
+// stopRun closes session to end the code running on it.
+func (m *Model) stopRun(session string, now time.Time) tea.Cmd {
+	r := m.ax.exec.running(session)
+	if r == nil {
+		return nil
+	}
+	r.stopping = true
+	return m.startCloseSession(session, now)
 }
 
-// inputLines renders the run-code input (which may hold several lines, a
-// paste keeps its newlines) in at most maxLines lines of width w: ">>> "
-// before the first line, "... " before the others, the cursor after the
-// last; when the input has more lines the last maxLines are shown. It
-// starts with an empty line that separates it from the output.
-func inputLines(input string, w, maxLines int) []string {
-	lines := strings.Split(termtext.Block(input), "\n")
-	first := max(0, len(lines)-maxLines)
-	out := []string{""}
-	for i := first; i < len(lines); i++ {
-		prompt := "... "
-		if i == 0 {
-			prompt = ">>> "
-		}
-		if i == len(lines)-1 {
-			out = append(out, inputLine(prompt, lines[i], w))
-		} else {
-			out = append(out, prompt+termtext.Cut(lines[i], w-len(prompt)))
+// onStopped ends the runs still waiting on a session that was closed: the
+// call's late answer, if any, is dropped.
+func (m *Model) onStopped(session string, now time.Time) {
+	for _, r := range m.ax.exec.runs {
+		if !r.done && r.session == session {
+			r.attempt++ // the answer on its way no longer matches
+			m.finishRun(r, api.ExecuteCodeResult{}, errors.New("the session was closed"), now)
 		}
 	}
-	return out
-}
-
-// inputLine renders the prompt, the input and the cursor (█, always at the
-// end) in w cells, scrolled horizontally so the cursor stays visible: a
-// long input shows "…" and its end.
-func inputLine(prompt, input string, w int) string {
-	line := prompt + input + "█"
-	if ansi.StringWidth(line) <= w {
-		return line
-	}
-	room := w - ansi.StringWidth(prompt) - 2 // "…" and the cursor
-	r := []rune(input)
-	start, used := len(r), 0
-	for start > 0 {
-		cw := ansi.StringWidth(string(r[start-1]))
-		if used+cw > room {
-			break
-		}
-		start, used = start-1, used+cw
-	}
-	return prompt + "…" + string(r[start:]) + "█"
 }
 
 func splitLines(s string) []string {

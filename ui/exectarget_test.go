@@ -60,10 +60,11 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 	m = e.press(t, m, "tab", "k", "tab") // first session selected, back on runtimes
 	m.ax.lastSession = map[string]sessionPick{}
 	m = e.press(t, m, "e")
-	mustContain(t, m.View(), "· a new colabdash session")
+	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
+	m = e.press(t, m, "y")
 	m = typeText(e, t, m, "print(2)")
 	m = e.press(t, m, "enter", "esc")
-	own := m.ax.exec.session
+	own := m.console().session
 	if own == "" || slices.Contains(before, own) {
 		t.Fatalf("run code did not open a new session: %q", own)
 	}
@@ -77,9 +78,10 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 	if slices.Contains(sessionNames(e.srv.Sessions(rt)), own) {
 		t.Fatal("close did not close the session")
 	}
-	// e must not reuse (and so resurrect) the closed session.
+	// e must not reuse (and so resurrect) the closed session: it asks.
 	m = e.press(t, m, "e")
-	mustContain(t, m.View(), "· a new colabdash session")
+	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
+	m = e.press(t, m, "y")
 	m = typeText(e, t, m, "print(3)")
 	m = e.press(t, m, "enter", "esc", "r")
 	if slices.Contains(sessionNames(e.srv.Sessions(rt)), own) {

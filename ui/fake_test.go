@@ -258,3 +258,45 @@ func keyMsg(s string) tea.KeyMsg {
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
+
+// dlg returns the dialog on top of the overlay stack, or nil.
+func (m Model) dlg() *dialog {
+	d, _ := m.top().(*dialog)
+	return d
+}
+
+// helpOpen reports whether the help is on top of the stack.
+func (m Model) helpOpen() bool { return topIs[*helpOverlay](&m) }
+
+// filtering reports whether the filter line is open.
+func (m Model) filtering() bool { _, ok := find[*filterOverlay](&m); return ok }
+
+// helpOffset is the open help's scroll position (0 when closed).
+func (m Model) helpOffset() int {
+	h, _ := find[*helpOverlay](&m)
+	if h == nil {
+		return 0
+	}
+	return h.offset
+}
+
+// console returns the run-code console (open or hidden), or nil.
+func (m Model) console() *consoleOverlay { return m.ax.exec.console }
+
+// withConsole opens the run-code console on session of runtime with runs
+// already made (finished ones with their output in the transcript) and
+// input typed.
+func withConsole(m Model, runtime, session string, runs []*execRun, input string) Model {
+	x := &m.ax.exec
+	for _, r := range runs {
+		r.runtime, r.session = runtime, session
+		x.runs = append(x.runs, r)
+		x.transcript(session).addIn(r)
+		if r.done {
+			x.transcript(session).addResult(r)
+		}
+	}
+	m.showConsole(runtime, session)
+	m.console().in.set(input)
+	return m
+}

@@ -47,7 +47,7 @@ func TestGoneRowCountedApartAndActionsSayGone(t *testing.T) {
 	for _, k := range []string{"d", "o", "e", "y", "R"} {
 		clk.add(time.Second)
 		m, _ = update(m, keyMsg(k))
-		m.ax.dlg = nil
+		m.stack = nil
 		v := m.View()
 		mustContain(t, v, "r-echo is gone (reclaimed")
 		if strings.Contains(v, "no runtime") {

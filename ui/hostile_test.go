@@ -94,7 +94,7 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 		}
 		// Models share state: each screen is opened on m and closed again.
 		closeAll := func() {
-			for i := 0; i < 6 && (m.ax.dlg != nil || m.showHelp || m.showEvents || m.prof.picking); i++ {
+			for i := 0; i < 6 && len(m.stack) > 0; i++ {
 				m = e.press(t, m, "esc")
 			}
 		}
@@ -115,9 +115,9 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 		m = e.press(t, m, "n")
 		mustContain(t, m.View(), "New runtime")
 		check("picker: variant", m)
-		for i, it := range m.ax.dlg.items {
+		for i, it := range m.dlg().items {
 			if strings.Contains(it.label, "\x1b") {
-				m.ax.dlg.cursor = i
+				m.dlg().cursor = i
 			}
 		}
 		m = e.press(t, m, "enter")
@@ -128,13 +128,13 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 		m.cursor, m.selected = 1, m.rows[1].Name
 		m = e.press(t, m, "d")
 		mustContain(t, m.View(), "rt-clip␛]52;c;aGFja2Vk␇board")
-		if m.ax.dlg == nil {
+		if m.dlg() == nil {
 			t.Fatal("no delete dialog")
 		}
 		check("delete dialog", m)
 		closeAll()
 		m = e.press(t, m, "tab", "x")
-		if m.ax.dlg == nil {
+		if m.dlg() == nil {
 			t.Fatal("no close-session dialog")
 		}
 		check("close-session dialog", m)
@@ -144,9 +144,9 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 
 	// A create of a hostile spec the server refuses: the status line.
 	m = e.press(t, m, "n")
-	for i, it := range m.ax.dlg.items {
+	for i, it := range m.dlg().items {
 		if strings.Contains(it.label, "\x1b") {
-			m.ax.dlg.cursor = i
+			m.dlg().cursor = i
 		}
 	}
 	m = e.press(t, m, "enter", "enter", "enter", "enter", "enter")
@@ -164,12 +164,15 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 
 	// The run-code console: a multi-line paste and hostile output.
 	m = e.press(t, m, "e")
-	if m.ax.exec == nil || !m.ax.exec.open {
+	if m.dlg() != nil { // no session chosen: e asks before opening one
+		m = e.press(t, m, "y")
+	}
+	if !topIs[*consoleOverlay](&m) {
 		t.Fatalf("e did not open the run-code console:\n%s", m.View())
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("import os\rprint(1)\r\nprint(2)" + hostile)})
-	if want := "import os\nprint(1)\nprint(2)" + colabfake.HostileOSC52[1:len(colabfake.HostileOSC52)-1]; !strings.HasPrefix(m.ax.exec.input, "import os\nprint(1)\nprint(2)") || strings.ContainsAny(m.ax.exec.input, "\x1b\x07\r\u009b\u202e") {
-		t.Fatalf("run-code input after the paste: %q (want controls dropped, lines kept, like %q)", m.ax.exec.input, want)
+	if want := "import os\nprint(1)\nprint(2)" + colabfake.HostileOSC52[1:len(colabfake.HostileOSC52)-1]; !strings.HasPrefix(m.console().in.value(), "import os\nprint(1)\nprint(2)") || strings.ContainsAny(m.console().in.value(), "\x1b\x07\r\u009b\u202e") {
+		t.Fatalf("run-code input after the paste: %q (want controls dropped, lines kept, like %q)", m.console().in.value(), want)
 	}
 	v := m.View()
 	mustContain(t, v, ">>> import os", "... print(1)")
@@ -180,7 +183,7 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 		t.Fatalf("sent %q (err %v), want the pasted lines joined by \\n", run.code, run.err)
 	}
 	v = m.View()
-	mustContain(t, v, "In: import os", "print(1)", "stdout ", "stderr ", "Out: ")
+	mustContain(t, v, "]: import os", "print(1)", "stdout ", "stderr ", "Out: ")
 	assertInert(t, "run-code transcript", v, 100)
 
 	// `colabdash status` text.

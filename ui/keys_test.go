@@ -53,8 +53,8 @@ func TestReopenedFilterIsReplacedByTyping(t *testing.T) {
 // A reattached run says what happened in words.
 func TestReattachWording(t *testing.T) {
 	_, clk, m := fixture(t)
-	m.ax.exec = &execPanel{open: true, runtime: "runtimes/r-alpha",
-		runs: []*execRun{{id: 1, code: "train()", attempt: 3, started: clk.now().Add(-time.Minute)}}}
+	m = withConsole(m, "runtimes/r-alpha", "runtimes/r-alpha/sessions/colabdash-1a2b",
+		[]*execRun{{id: 1, code: "train()", attempt: 3, started: clk.now().Add(-time.Minute)}}, "")
 	mustContain(t, m.View(), "reattached to the running code 2 times (same executionId)")
 }
 

@@ -24,17 +24,17 @@ func TestPickerEscGoesBackAStep(t *testing.T) {
 	m = e.press(t, m, "esc", "esc")
 	v := m.View()
 	mustContain(t, v, "New runtime: variant")
-	if m.ax.dlg.items[m.ax.dlg.cursor].label != "GPU" {
-		t.Fatalf("going back lost the answer: cursor on %q", m.ax.dlg.items[m.ax.dlg.cursor].label)
+	if m.dlg().items[m.dlg().cursor].label != "GPU" {
+		t.Fatalf("going back lost the answer: cursor on %q", m.dlg().items[m.dlg().cursor].label)
 	}
 	m = e.press(t, m, "esc")
-	if m.ax.dlg != nil {
+	if m.dlg() != nil {
 		t.Fatal("esc on the first step did not cancel")
 	}
 	// CPU has no accelerator: its shape step does not say NONE.
 	m = e.press(t, m, "n", "enter")
-	if m.ax.dlg.title != "New runtime: shape (CPU)" {
-		t.Fatalf("CPU shape title %q", m.ax.dlg.title)
+	if m.dlg().title != "New runtime: shape (CPU)" {
+		t.Fatalf("CPU shape title %q", m.dlg().title)
 	}
 }
 
@@ -46,9 +46,9 @@ func TestPickerIDRulesAndWrappedError(t *testing.T) {
 	m = e.press(t, m, "n", "down", "enter", "enter", "enter", "enter")
 	mustContain(t, m.View(), "runtime id")
 	m = typeText(e, t, m, "ab-")
-	mustContain(t, strings.Join(m.ax.dlg.body, " "), "1–63", "starts with a letter", "ends with a letter or digit")
+	mustContain(t, strings.Join(m.dlg().body, " "), "1–63", "starts with a letter", "ends with a letter or digit")
 	mustContain(t, m.View(), "must end with a letter or", "digit")
-	if err := m.ax.dlg.problem(); err == "" {
+	if err := m.dlg().problem(); err == "" {
 		t.Fatal("ab- accepted")
 	}
 	for _, ln := range strings.Split(m.View(), "\n") {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
-
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -27,12 +26,16 @@ type ConnInfo struct {
 // a one-line error when the profile cannot be used (e.g. no credentials).
 type ConnectFunc func(ctx context.Context, profile string) (api.Service, ConnInfo, error)
 
-// profileState is the profile picker and any switch in progress.
+// profileState is the profile switch in progress, if any.
 type profileState struct {
-	picking   bool
-	cursor    int
 	switching string // profile being connected, "" when none
 	seq       uint64 // bumps per switch; older answers are closed unused
+}
+
+// profileOverlay is the profile picker (P): ↑/↓ choose, enter switches,
+// esc, P or q close it.
+type profileOverlay struct {
+	cursor int
 }
 
 // profileMsg is the answer of Options.Connect for a switch.
@@ -55,56 +58,70 @@ func (m *Model) openProfilePicker() {
 		m.setStatus(m.now(), "a create, delete or session change is in progress: switch profile when it is done", true)
 		return
 	}
-	m.prof.picking = true
-	m.prof.cursor = 0
-	for i, p := range m.opts.Profiles {
-		if p == m.opts.Profile {
-			m.prof.cursor = i
+	p := &profileOverlay{}
+	for i, name := range m.opts.Profiles {
+		if name == m.opts.Profile {
+			p.cursor = i
 		}
 	}
+	m.push(p)
 }
 
-func (m *Model) onProfilePickerKey(k tea.KeyMsg) tea.Cmd {
-	keys := m.keys
+func (p *profileOverlay) handleKey(k tea.KeyMsg, c *Model) action {
+	keys := c.keys
 	switch {
 	case k.Type == tea.KeyCtrlC:
-		m.cancel()
-		return tea.Quit
+		return action{kind: actQuit}
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Profile), key.Matches(k, keys.Quit):
-		m.prof.picking = false
+		return action{kind: actClose}
 	case key.Matches(k, keys.Up):
-		m.prof.cursor = clamp(m.prof.cursor-1, 0, len(m.opts.Profiles)-1)
+		p.cursor = clamp(p.cursor-1, 0, len(c.opts.Profiles)-1)
 	case key.Matches(k, keys.Down):
-		m.prof.cursor = clamp(m.prof.cursor+1, 0, len(m.opts.Profiles)-1)
+		p.cursor = clamp(p.cursor+1, 0, len(c.opts.Profiles)-1)
 	case k.Type == tea.KeyEnter:
-		m.prof.picking = false
-		name := m.opts.Profiles[m.prof.cursor]
-		if name == m.opts.Profile && m.prof.switching == "" {
-			return nil
-		}
-		return m.switchProfile(name)
+		return action{kind: actProfile, text: c.opts.Profiles[p.cursor]}
 	}
-	return nil
+	return action{}
 }
+
+func (p *profileOverlay) draw(c *Model, f *frame) {
+	out := []string{c.st.panelFocus.Render("PROFILES") + c.st.dim.Render("  (enter switch · esc cancel)")}
+	for i, name := range c.opts.Profiles {
+		line := "  "
+		if i == p.cursor {
+			line = "› "
+		}
+		line += termtext.Line(name)
+		if name == c.opts.Profile {
+			line += " (active)"
+		}
+		if i == p.cursor {
+			line = c.st.selected.Render(line)
+		}
+		out = append(out, line)
+	}
+	f.setBody(out)
+}
+
+func (p *profileOverlay) fits(*Model) bool { return true }
+
+func (p *profileOverlay) keys(*Model) []key.Binding { return nil }
+
+func (p *profileOverlay) name() string { return "profile picker" }
 
 // switchProfile starts connecting to profile name in a command.
 func (m *Model) switchProfile(name string) tea.Cmd {
 	m.prof.seq++
 	m.prof.switching = name
 	m.setStatus(m.now(), "switching to profile "+name+"…", false)
-	seq, connect, ctx, stateDir, red := m.prof.seq, m.opts.Connect, m.ctx, m.opts.StateDir, m.opts.Redact
-	return func() (msg tea.Msg) {
-		defer func() {
-			if r := recover(); r != nil {
-				msg = profileMsg{seq: seq, name: name, err: panicError(red, "internal error connecting profile "+name, r)}
-			}
-		}()
+	seq, connect, stateDir := m.prof.seq, m.opts.Connect, m.opts.StateDir
+	return guard(callSpec{what: "connect profile " + name, parent: m.ctx, redact: m.opts.Redact}, func(ctx context.Context, _ api.Service) tea.Msg {
 		svc, info, err := connect(ctx, name)
 		if err != nil {
 			return profileMsg{seq: seq, name: name, err: err}
 		}
 		return profileMsg{seq: seq, name: name, svc: svc, info: info, lastSpec: loadLastSpec(info.Demo, stateDir)}
-	}
+	}, func(err error) tea.Msg { return profileMsg{seq: seq, name: name, err: err} })
 }
 
 // closeCmd closes svc off the Update path.
@@ -136,10 +153,19 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	m.pending = map[callKey]pendingCall{}
 	m.lastRenew, m.tokenLife = map[string]time.Time{}, map[string]time.Duration{}
 	m.manualRenew, m.manualRef = map[string]bool{}, false
-	m.rows, m.selected, m.cursor, m.offset, m.sessCursor = nil, "", 0, 0, 0
-	m.filter, m.rowsDirty = "", true
-	// Dialogs, the revealed token and the run-code panel were about the
-	// old account; answers still on their way find nothing and are dropped.
+	m.runtimesPane = runtimesPane{rowsDirty: true}
+	m.sessCursor = 0
+	// Dialogs, the filter, the revealed token and the run-code console were
+	// about the old account; answers still on their way find nothing and
+	// are dropped. The help and the event log stay.
+	kept := m.stack[:0:0]
+	for _, o := range m.stack {
+		switch o.(type) {
+		case *helpOverlay, *eventsOverlay:
+			kept = append(kept, o)
+		}
+	}
+	m.stack = kept
 	m.ax = newActionState(msg.lastSpec)
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
 	m.setStatus(now, "profile "+msg.name, false)
@@ -150,31 +176,4 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 		m.issue(callKey{kind: callSpecs}, now),
 		m.issue(callKey{kind: callRuntimes}, now),
 	)
-}
-
-// Service returns the Service in use (after profile switches, the last
-// one). The caller closes it after Run returns.
-func (m Model) Service() api.Service { return m.svc }
-
-// Profile returns the active profile's name.
-func (m Model) Profile() string { return m.opts.Profile }
-
-// profilePickerLines renders the profile picker.
-func (m Model) profilePickerLines() []string {
-	out := []string{m.st.panelFocus.Render("PROFILES") + m.st.dim.Render("  (enter switch · esc cancel)")}
-	for i, p := range m.opts.Profiles {
-		line := "  "
-		if i == m.prof.cursor {
-			line = "› "
-		}
-		line += termtext.Line(p)
-		if p == m.opts.Profile {
-			line += " (active)"
-		}
-		if i == m.prof.cursor {
-			line = m.st.selected.Render(line)
-		}
-		out = append(out, line)
-	}
-	return out
 }

@@ -103,8 +103,8 @@ func TestUpdateKeys(t *testing.T) {
 		{"g top", []string{"G", "g"}, selected("r-alpha")},
 		{"keys typed fast arrive in one read", []string{"jj"}, selected("r-charlie")},
 		{"help typed right after a move", []string{"j?"}, func(t *testing.T, m Model, _ runStats) {
-			if m.Selected() != "runtimes/r-bravo" || !m.showHelp {
-				t.Fatalf("selected %q, help %v", m.Selected(), m.showHelp)
+			if m.Selected() != "runtimes/r-bravo" || !m.helpOpen() {
+				t.Fatalf("selected %q, help %v", m.Selected(), m.helpOpen())
 			}
 		}},
 		{"filter typed ahead in one read", []string{"/t4", "enter"}, func(t *testing.T, m Model, _ runStats) {
@@ -113,8 +113,8 @@ func TestUpdateKeys(t *testing.T) {
 			}
 		}},
 		{"filter t4", []string{"/", "t", "4", "enter"}, func(t *testing.T, m Model, _ runStats) {
-			if len(m.rows) != 1 || m.rows[0].ID() != "r-alpha" || m.filtering {
-				t.Fatalf("rows %d filtering %v", len(m.rows), m.filtering)
+			if len(m.rows) != 1 || m.rows[0].ID() != "r-alpha" || m.filtering() {
+				t.Fatalf("rows %d filtering %v", len(m.rows), m.filtering())
 			}
 			if !strings.Contains(m.View(), "filter: t4") {
 				t.Fatal("filter not shown")
@@ -170,12 +170,12 @@ func TestUpdateKeys(t *testing.T) {
 		}},
 		{"? full help", []string{"?"}, func(t *testing.T, m Model, _ runStats) {
 			v := m.View()
-			if !m.showHelp || !strings.Contains(v, "HELP") || !strings.Contains(v, "next panel") || !strings.Contains(v, "page down") || !strings.Contains(v, "back/clear") {
+			if !m.helpOpen() || !strings.Contains(v, "HELP") || !strings.Contains(v, "next panel") || !strings.Contains(v, "page down") || !strings.Contains(v, "back/clear") {
 				t.Fatalf("help not shown:\n%s", v)
 			}
 		}},
 		{"? twice closes help", []string{"?", "?"}, func(t *testing.T, m Model, _ runStats) {
-			if m.showHelp || strings.Contains(m.View(), "page down") {
+			if m.helpOpen() || strings.Contains(m.View(), "page down") {
 				t.Fatal("help still open")
 			}
 		}},
@@ -487,7 +487,10 @@ func TestNoLineWiderThanTerminal(t *testing.T) {
 	m.snap.ApplyError(state.ListRuntimes, clk.now(), &api.Error{Code: api.Internal, Message: strings.Repeat("très long message d'erreur ", 12)})
 	for _, showDetails := range []bool{false, true} {
 		for _, help := range []bool{false, true} {
-			m.showDetails, m.showHelp, m.help.ShowAll = showDetails, help, help
+			m.showDetails, m.help.ShowAll, m.stack = showDetails, help, nil
+			if help {
+				m.push(&helpOverlay{})
+			}
 			for _, sel := range []string{"g", "G", "k"} {
 				m, _ = update(m, keyMsg(sel))
 				for _, sz := range sizes {

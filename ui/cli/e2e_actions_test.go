@@ -119,7 +119,7 @@ func TestE2EActionsDemo(t *testing.T) {
 	p.text("print(1)")
 	p.keys("Enter")
 	s := p.waitFor("✓ done")
-	if !strings.Contains(s, "In: print(1)") || !strings.Contains(s, "\n  1") {
+	if !strings.Contains(s, "In [e2e-sess]: print(1)") || !strings.Contains(s, "\n  1") {
 		t.Fatalf("no output 1:\n%s", s)
 	}
 	p.keys("Escape")

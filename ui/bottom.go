@@ -1,0 +1,202 @@
+package ui
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// sessionsKey handles the sessions pane's own keys (moving its cursor).
+func (m *Model) sessionsKey(k tea.KeyMsg) (action, bool) {
+	if n, ok := moveKey(m, k, max(1, m.lay.sessLines-1)); ok {
+		return action{kind: actMoveSession, n: n}, true
+	}
+	return action{}, false
+}
+
+// moveSession moves the sessions cursor; the session under it becomes the
+// one run code uses on its runtime.
+func (m *Model) moveSession(delta int) {
+	n := 0
+	if r := m.snap.Runtime(m.selected); r != nil {
+		n = len(r.Sessions)
+	}
+	m.sessCursor = clamp(m.sessCursor+delta, 0, n-1)
+	if s := m.selectedSession(); s != "" {
+		m.pickSession(m.selected, s, m.now())
+	}
+}
+
+// selectedSession is the session under the sessions-panel cursor, when
+// that panel has the focus.
+func (m *Model) selectedSession() string {
+	r := m.snap.Runtime(m.selected)
+	if m.focus != panelSessions || r == nil || r.Gone() || m.sessCursor >= len(r.Sessions) {
+		return ""
+	}
+	return r.Sessions[m.sessCursor].Name
+}
+
+// bottomView renders the sessions and details panes in l.bottomRows+1
+// lines. Wide terminals (l.split) put them side by side; narrower ones
+// stack them, sessions above details. The sessions pane (which tab focuses
+// and x acts on) keeps its share at every size; expanded details (enter)
+// took their room from the table (stacked) or the sessions pane's width
+// (split) when the layout was computed.
+func (m Model) bottomView(now time.Time, l layout) []string {
+	r := m.snap.Runtime(m.selected)
+	n := l.bottomRows + 1
+	if !l.split {
+		lines := m.sessionsView(r, l.w, l.sessLines)
+		return append(lines, m.detailsView(now, r, l.w, n-l.sessLines)...)
+	}
+	sw := l.sessWidth
+	dw := l.w - sw - 3
+	left := m.sessionsView(r, sw, n)
+	right := m.detailsView(now, r, dw, n)
+	sep := m.st.dim.Render(" │ ")
+	lines := make([]string, 0, n)
+	for i := range left {
+		lines = append(lines, padTo(left[i], sw)+sep+right[i])
+	}
+	return lines
+}
+
+// sessions renders the sessions panel: exactly n lines of width ≤ w.
+func (m Model) sessionsView(r *state.Runtime, w, n int) []string {
+	out := make([]string, 0, n)
+	focused := m.focus == panelSessions
+	if r == nil {
+		out = append(out, m.panelTitle(focused, "SESSIONS"), m.st.dim.Render("  no runtime selected"))
+	} else {
+		out = append(out, m.panelTitle(focused, "SESSIONS · "+r.ID()+" "+strconv.Itoa(len(r.Sessions))))
+		f := r.SessionsFresh
+		switch {
+		case r.Gone():
+			out = append(out, m.st.dim.Render("  runtime gone: sessions cleared"))
+		case f.Loading():
+			out = append(out, m.st.dim.Render("  loading sessions…"))
+		case f.Stale():
+			out = append(out, m.st.warn.Render("  ▲ stale: "+errLine(f.Err)))
+		case len(r.Sessions) == 0:
+			out = append(out, m.st.dim.Render("  no open sessions"))
+		}
+		rows := n - len(out)
+		off := 0
+		if m.sessCursor >= rows {
+			off = m.sessCursor - rows + 1
+		}
+		tagW := 10
+		for i := off; i < len(r.Sessions) && len(out) < n; i++ {
+			s := r.Sessions[i]
+			tag := "notebook"
+			if m.snap.Owned(s.Name) {
+				tag = "colabdash"
+			}
+			line := "  "
+			sel := focused && i == m.sessCursor
+			if sel {
+				line = "› "
+			}
+			line += fit(s.ID(), min(max(w-2-tagW-1, 4), 40)) + " " + fit(tag, tagW)
+			if sel {
+				line = m.st.selected.Render(line)
+			}
+			out = append(out, line)
+		}
+	}
+	for len(out) < n {
+		out = append(out, "")
+	}
+	return out[:n]
+}
+
+// details renders the details panel: exactly n lines of width ≤ w. The
+// proxy token is always masked.
+func (m Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string {
+	out := make([]string, 0, n)
+	if r == nil {
+		out = append(out, m.panelTitle(false, "DETAILS"), m.st.dim.Render("  no runtime selected"))
+	} else {
+		out = append(out, m.panelTitle(false, "DETAILS · "+r.ID()))
+		// Each line has a priority (lowest first): when the panel is short (a
+		// stacked layout on a small terminal) the most useful lines stay,
+		// in their usual order.
+		type kvLine struct {
+			prio int
+			text string
+		}
+		var kvs []kvLine
+		// Values from the server go through termtext.Line here; styled
+		// parts are added after.
+		kv := func(prio int, k, v string) { kvs = append(kvs, kvLine{prio, " " + fit(k, 8) + " " + v}) }
+		k := r.RuntimeSpec
+		acc := k.Accelerator
+		if acc == "" {
+			acc = api.AcceleratorNone
+		}
+		kv(3, "spec", termtext.Line(k.Variant.Short()+" · "+acc+" · "+k.Shape.Short()))
+		url, tok := "(unknown)", ""
+		if ci := r.ConnectionInfo; ci != nil {
+			url, tok = termtext.Line(ci.URL), termtext.Line(ci.Token)
+		}
+		kv(2, "url", url)
+		if m.ax.revealed == r.Name && tok != "" {
+			// Revealing (v) never changes the layout: the token takes the
+			// place of a less useful line when the panel is short.
+			kv(-1, "token", tok+m.st.dim.Render(" (revealed; "+m.keys.RevealToken.Help().Key+" hides)"))
+		} else {
+			kv(5, "token", state.MaskToken(tok))
+		}
+		st, rem := r.Token(now, m.expiringThreshold(r.Name))
+		switch {
+		case r.Gone():
+			kv(0, "status", "GONE ("+termtext.Line(r.GoneReason)+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
+		case st == state.TokenUnknown:
+			kv(0, "expires", "unknown (UNKNOWN)")
+		case st == state.TokenExpired:
+			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · EXPIRED, "+m.renewWord(r, now))
+		default:
+			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
+		}
+		kv(4, "version", termtext.Line(r.DisplayVersion()))
+		if r.RenewErr != nil {
+			kv(1, "renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
+		}
+		room := n - len(out)
+		for prio := 5; len(kvs) > room && prio >= 0; prio-- {
+			kvs = slices.DeleteFunc(kvs, func(x kvLine) bool { return x.prio == prio })
+		}
+		for _, x := range kvs {
+			out = append(out, x.text)
+		}
+	}
+	for len(out) < n {
+		out = append(out, "")
+	}
+	for i := range out {
+		out[i] = ansi.Truncate(out[i], w, "…")
+	}
+	return out[:n]
+}
+
+// renewWord says where the renewal of r's expired proxy token stands:
+// "renewing…" only while get_runtime is in flight.
+func (m Model) renewWord(r *state.Runtime, now time.Time) string {
+	switch {
+	case m.opts.NoAutoRenew:
+		return "auto-renew off (" + m.keys.Refresh.Help().Key + " refreshes)"
+	case m.renewInFlight(r.Name):
+		return "renewing…"
+	case r.RenewErr != nil:
+		return "renew failed, retry in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+	}
+	return "renews in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+}

@@ -1,0 +1,356 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// callKind is a read call the dashboard repeats: the lists and the
+// token renewal.
+type callKind int
+
+const (
+	callRuntimes callKind = iota
+	callSessions
+	callSubscription
+	callSpecs
+	callRenew
+)
+
+// String is the call's MCP tool name.
+func (k callKind) String() string {
+	return [...]string{api.ToolListRuntimes, api.ToolListSessions, api.ToolGetSubscription, api.ToolListRuntimeSpecs, api.ToolGetRuntime}[k]
+}
+
+// callKey says what a call is for: its kind and, for per-runtime calls,
+// the runtime name.
+type callKey struct {
+	kind    callKind
+	runtime string
+}
+
+type pendingCall struct {
+	gen     uint64
+	started time.Time
+	version uint64 // snapshot version when sent
+}
+
+// resultMsg is the answer to one API call. gen is the request generation:
+// the answer is applied only if it is still the latest request for key.
+type resultMsg struct {
+	key      callKey
+	gen      uint64
+	err      error
+	runtimes []api.Runtime
+	sessions []api.Session
+	runtime  api.Runtime
+	sub      api.Subscription
+	specs    []api.RuntimeSpec
+}
+
+// calls is the bookkeeping of the read calls: what is in flight, when the
+// next refresh is due, and the renewal schedule of each runtime.
+type calls struct {
+	seq         uint64
+	pending     map[callKey]pendingCall
+	lastRenew   map[string]time.Time
+	manualRenew map[string]bool          // R pressed: report the renewal's outcome
+	manualRef   bool                     // r pressed: report the refresh's outcome
+	tokenLife   map[string]time.Duration // proxy-token lifetime seen by the last renewal or create
+	nextRefresh time.Time
+}
+
+func newCalls() calls {
+	return calls{pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{},
+		manualRenew: map[string]bool{}, tokenLife: map[string]time.Duration{}}
+}
+
+// issue registers a call for key and returns its command, or nil when the
+// same call is already in flight (and not overdue): refreshes coalesce.
+func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
+	if p, ok := m.pending[k]; ok {
+		if el := now.Sub(p.started); el >= 0 && el < m.opts.CallTimeout+5*time.Second {
+			return nil
+		}
+	}
+	m.seq++
+	gen := m.seq
+	m.pending[k] = pendingCall{gen: gen, started: now, version: m.snap.Version()}
+	spec := m.apiCall(k.kind.String())
+	if k.runtime != "" {
+		spec.sem = m.sem
+	}
+	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
+		res := resultMsg{key: k, gen: gen}
+		switch k.kind {
+		case callRuntimes:
+			res.runtimes, res.err = svc.ListRuntimes(ctx)
+		case callSessions:
+			res.sessions, res.err = svc.ListSessions(ctx, k.runtime)
+		case callSubscription:
+			res.sub, res.err = svc.GetSubscription(ctx)
+		case callSpecs:
+			res.specs, res.err = svc.ListRuntimeSpecs(ctx)
+		case callRenew:
+			res.runtime, res.err = svc.GetRuntime(ctx, k.runtime)
+		}
+		return res
+	}, func(err error) tea.Msg { return resultMsg{key: k, gen: gen, err: err} })
+}
+
+// inFlight returns the number of API calls in flight.
+func (m Model) inFlight() int { return len(m.pending) }
+
+// refresh starts list_runtimes (and, when manual, get_subscription). The
+// sessions follow when the runtimes arrive. get_subscription and
+// list_runtime_specs that have not succeeded yet are retried with every
+// refresh, so a tier that failed to load does not stay unknown.
+func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
+	m.nextRefresh = now.Add(m.opts.RefreshInterval)
+	var cmds []tea.Cmd
+	if !manual && !m.snap.SubscriptionFresh.Loaded() {
+		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
+	if !m.snap.SpecsFresh.Loaded() {
+		if c := m.issue(callKey{kind: callSpecs}, now); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
+	c := m.issue(callKey{kind: callRuntimes}, now)
+	if c == nil {
+		if manual {
+			m.setStatus(now, "refresh already in progress", false)
+		}
+		return cmds
+	}
+	cmds = append(cmds, c)
+	if manual {
+		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
+			cmds = append(cmds, c)
+		}
+		m.setStatus(now, "refreshing…", false)
+		m.manualRef = true
+	}
+	return cmds
+}
+
+// backoff is the delay after n consecutive failures: the interval doubled
+// per failure, capped at MaxBackoff, and at least the server's retry delay.
+func (m *Model) backoff(n int, err error) time.Duration {
+	d := m.opts.RefreshInterval
+	for i := 0; i < n && d < MaxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, MaxBackoff)
+	if ae, ok := err.(*api.Error); ok && ae.RetryDelay > d {
+		d = ae.RetryDelay
+	}
+	return d
+}
+
+func (m *Model) onResult(msg resultMsg) tea.Cmd {
+	p, ok := m.pending[msg.key]
+	if !ok || p.gen != msg.gen {
+		return nil // late or superseded answer: drop it
+	}
+	delete(m.pending, msg.key)
+	now := m.now()
+	m.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
+	switch msg.key.kind {
+	case callRuntimes:
+		return m.onRuntimes(msg, p, now)
+	case callSessions:
+		if msg.err != nil {
+			m.snap.ApplySessionsError(now, msg.key.runtime, msg.err)
+		} else {
+			m.snap.ApplySessions(now, msg.key.runtime, msg.sessions)
+			m.forgetVanishedSession(msg.key.runtime, p.started, msg.sessions)
+		}
+	case callSubscription:
+		if msg.err != nil {
+			m.snap.ApplyError(state.ListSubscription, now, msg.err)
+		} else {
+			m.snap.ApplySubscription(now, msg.sub)
+		}
+	case callSpecs:
+		if msg.err != nil {
+			m.snap.ApplyError(state.ListSpecs, now, msg.err)
+		} else {
+			m.snap.ApplySpecs(now, msg.specs)
+		}
+	case callRenew:
+		m.onRenewed(msg, p, now)
+	}
+	return nil
+}
+
+func (m *Model) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd {
+	manual := m.manualRef
+	m.manualRef = false
+	if msg.err != nil {
+		m.snap.ApplyError(state.ListRuntimes, now, msg.err)
+		m.nextRefresh = now.Add(m.backoff(m.snap.RuntimesFresh.Failures, msg.err))
+		if manual { // "refreshing…" must not outlive the failure
+			m.setStatus(now, "refresh failed: "+errLine(msg.err), true)
+		}
+		return nil
+	}
+	if manual && m.status == "refreshing…" { // a newer message stays
+		m.setStatus(now, "✓ refreshed", false)
+	}
+	m.snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
+	m.onRuntimesListed(now)
+	m.nextRefresh = now.Add(m.opts.RefreshInterval)
+	var cmds []tea.Cmd
+	for r := range m.snap.All() {
+		if r.Gone() {
+			// Answers still on their way for it are dropped.
+			delete(m.pending, callKey{kind: callSessions, runtime: r.Name})
+			delete(m.pending, callKey{kind: callRenew, runtime: r.Name})
+			continue
+		}
+		if c := m.issue(callKey{kind: callSessions, runtime: r.Name}, now); c != nil {
+			cmds = append(cmds, c)
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
+	id := api.LastSegment(msg.key.runtime)
+	manual := m.manualRenew[msg.key.runtime]
+	delete(m.manualRenew, msg.key.runtime)
+	if manual {
+		if msg.err != nil {
+			m.setStatus(now, "renew "+id+" failed: "+errLine(msg.err), true)
+		} else if _, rem := state.TokenAt(msg.runtime.ExpireTime(), now, 0); !msg.runtime.ExpireTime().IsZero() {
+			m.setStatus(now, "✓ renewed "+id+" (expires in "+state.FormatCountdown(rem)+")", false)
+		} else {
+			m.setStatus(now, "✓ renewed "+id+" (expiry unknown)", false)
+		}
+	}
+	if msg.err != nil {
+		m.snap.ApplyRenewError(now, msg.key.runtime, msg.err)
+	} else if msg.runtime.Name == msg.key.runtime {
+		m.snap.UpdateRuntime(now, msg.runtime)
+		m.learnTokenLife(msg.runtime, p.started)
+	}
+}
+
+// learnTokenLife records the lifetime of rt's proxy token as seen from a
+// call sent at sent that issued it (get_runtime, create_runtime): it
+// bounds the renewal lead and the expiring threshold of the runtime.
+func (m *Model) learnTokenLife(rt api.Runtime, sent time.Time) {
+	if exp := rt.ExpireTime(); !exp.IsZero() && exp.After(sent) {
+		m.tokenLife[rt.Name] = exp.Sub(sent)
+	}
+}
+
+// expiringThreshold is when runtime name's proxy token counts as
+// EXPIRING: Options.ExpiringThreshold, but at most a quarter of the
+// token's lifetime once a renewal or create showed it, so a token that
+// lives two minutes is not EXPIRING from its first second.
+func (m Model) expiringThreshold(name string) time.Duration {
+	t := m.opts.ExpiringThreshold
+	if life, ok := m.tokenLife[name]; ok {
+		t = min(t, max(life/4, time.Second))
+	}
+	return t
+}
+
+// renewDue starts the renewals that are due: proxy tokens within the lead
+// time of expireTime, or expired (field case 1); a failed renewal is
+// retried after renewRetryDelay. issue keeps it to one get_runtime per
+// runtime in flight.
+func (m *Model) renewDue(now time.Time) []tea.Cmd {
+	if m.opts.NoAutoRenew {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for r := range m.snap.All() {
+		if r.Gone() {
+			continue
+		}
+		at, ok := m.nextRenewal(r, now)
+		if !ok || now.Before(at) {
+			continue
+		}
+		if c := m.issue(callKey{kind: callRenew, runtime: r.Name}, now); c != nil {
+			m.lastRenew[r.Name] = now
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds
+}
+
+// renewLead is how long before expireTime runtime name's proxy token is
+// renewed: Options.RenewLead, but at most half the token lifetime the last
+// renewal showed.
+func (m Model) renewLead(name string) time.Duration {
+	lead := m.opts.RenewLead
+	if life, ok := m.tokenLife[name]; ok {
+		lead = min(lead, life/2)
+	}
+	return lead
+}
+
+// renewRetryDelay is the pause after a renewal attempt of runtime name
+// before the next one: RenewRetry, shortened to a quarter of the observed
+// token lifetime and to half the time the token has left, never under
+// MinRenewRetry.
+func (m Model) renewRetryDelay(name string, rem time.Duration) time.Duration {
+	d := RenewRetry
+	if life, ok := m.tokenLife[name]; ok {
+		d = min(d, life/4)
+	}
+	if rem > 0 {
+		d = min(d, rem/2)
+	}
+	return max(d, MinRenewRetry)
+}
+
+// nextRenewal is when runtime r's proxy token is (re)newed next: its
+// expireTime minus the lead, but not before the retry pause after the last
+// attempt has passed. ok is false when the expireTime is unknown.
+func (m Model) nextRenewal(r *state.Runtime, now time.Time) (at time.Time, ok bool) {
+	if r.ExpireTime().IsZero() {
+		return time.Time{}, false
+	}
+	at = r.ExpireTime().Add(-m.renewLead(r.Name))
+	if last, ok := m.lastRenew[r.Name]; ok && !now.Before(last) {
+		// The pause is measured from the attempt, with the time the token
+		// had left then.
+		lastRem := r.ExpireTime().Sub(last)
+		if gate := last.Add(m.renewRetryDelay(r.Name, lastRem)); gate.After(at) {
+			at = gate
+		}
+	}
+	return at, true
+}
+
+// renewRetryIn is the time until the next renewal attempt of runtime
+// name (0 when due or unknown).
+func (m Model) renewRetryIn(name string, now time.Time) time.Duration {
+	r := m.snap.Runtime(name)
+	if r == nil {
+		return 0
+	}
+	at, ok := m.nextRenewal(r, now)
+	if !ok {
+		return 0
+	}
+	return max(0, at.Sub(now))
+}
+
+// renewInFlight reports whether a get_runtime renewal of name is in flight.
+func (m Model) renewInFlight(name string) bool {
+	_, ok := m.pending[callKey{kind: callRenew, runtime: name}]
+	return ok
+}

@@ -1,0 +1,319 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+)
+
+// consoleOverlay is the run-code console (e): the transcript of its
+// session and a multi-line input with history. Its keys:
+//
+//	enter               run the input when it is a complete statement,
+//	                    else start a new line (as Python's prompt does)
+//	alt+enter, ctrl+j   a new line (shift+enter reaches a terminal program
+//	                    as plain enter in most terminals)
+//	↑/↓                 move between input lines, else the history
+//	pgup/pgdn           scroll the transcript
+//	ctrl+c              never quits: while code runs it offers to stop it,
+//	                    else it clears the input
+//	esc                 back to the dashboard; running code keeps running
+//
+// The console outlives its place on the stack: hidden with esc it keeps
+// its input, history and session.
+type consoleOverlay struct {
+	runtime, session string
+	in               lineEditor
+	scroll           int // transcript rows scrolled back from the newest
+}
+
+// consoleInputLines is the most input lines the console shows at once.
+const consoleInputLines = 5
+
+func (p *consoleOverlay) handleKey(k tea.KeyMsg, c *Model) action {
+	switch {
+	case k.Type == tea.KeyCtrlC:
+		if c.ax.exec.running(p.session) != nil {
+			return action{kind: actStop}
+		}
+		p.in.set("")
+		return action{kind: actStatus, text: "ctrl+c does not quit from the console: esc goes back to the dashboard"}
+	case k.Type == tea.KeyEsc:
+		return action{kind: actClose} // a running execution goes on
+	case k.Type == tea.KeyPgUp:
+		p.scroll += c.consolePage()
+	case k.Type == tea.KeyPgDown:
+		p.scroll = max(0, p.scroll-c.consolePage())
+	case k.Type == tea.KeyEnter && !k.Alt:
+		code := strings.TrimRight(p.in.value(), " \n")
+		if strings.TrimSpace(code) == "" {
+			return action{}
+		}
+		if !completeStatement(p.in.value()) {
+			p.in.insert([]rune{'\n'})
+			return action{}
+		}
+		return action{kind: actRun, text: code}
+	default:
+		p.in.handle(k)
+	}
+	return action{}
+}
+
+// consolePage is how far pgup/pgdn scroll: the transcript's height less
+// one line of overlap.
+func (m *Model) consolePage() int { return max(1, m.lay.h-4-3-1) }
+
+func (p *consoleOverlay) draw(c *Model, f *frame) {
+	f.setBody(c.consoleView(p, c.now(), f.w, f.bodyRows()))
+}
+
+func (p *consoleOverlay) fits(*Model) bool { return true }
+
+func (p *consoleOverlay) name() string { return "run-code console" }
+
+// keys are the console's own keys: in it, letters are text. The scroll
+// key says where the transcript stands.
+func (p *consoleOverlay) keys(c *Model) []key.Binding {
+	scroll := "scroll"
+	if p.scroll > 0 {
+		scroll = "scroll (↓ newer below)"
+	}
+	stop := "clear"
+	if c.ax.exec.running(p.session) != nil {
+		stop = "stop the code"
+	}
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "new line")),
+		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
+		key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", scroll)),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (code keeps running)")),
+		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", stop)),
+	}
+}
+
+// openConsole is e: the console on the session run code uses for the
+// selected runtime. A run in flight is shown as it is. Without a session
+// chosen it asks before opening a new one.
+func (m *Model) openConsole(now time.Time) {
+	x := &m.ax.exec
+	if r := x.running(""); r != nil {
+		m.showConsole(r.runtime, r.session)
+		return
+	}
+	sel := m.snap.Runtime(m.selected)
+	switch {
+	case sel == nil && x.console != nil:
+		m.showConsole(x.console.runtime, x.console.session)
+		return
+	case sel == nil:
+		m.setStatus(now, "no runtime selected", true)
+		return
+	case sel.Gone():
+		m.setStatus(now, m.goneText(sel, now), true)
+		return
+	}
+	target := m.execTarget(sel, now)
+	if target == "" {
+		m.askConsoleSession(sel.Name, "No session is chosen on "+sel.ID()+" (tab to the sessions panel to pick one).", now)
+		return
+	}
+	m.showConsole(sel.Name, target)
+}
+
+// askConsoleSession asks before opening a new colabdash session on
+// runtime for run code; why says why one is needed.
+func (m *Model) askConsoleSession(runtime, why string, now time.Time) {
+	m.push(newDialog(dlgConfirm, now, "Open a new session on "+api.LastSegment(runtime)+"?",
+		intent{kind: intentConsoleSession, runtime: runtime}, why,
+		"Run code needs a session: y opens a new colabdash session (create_session), with an empty kernel."))
+}
+
+// showConsole opens the console on session of runtime (made on first use;
+// its input and history are kept).
+func (m *Model) showConsole(runtime, session string) {
+	x := &m.ax.exec
+	p := x.console
+	if p == nil {
+		p = &consoleOverlay{in: lineEditor{multiline: true}}
+		x.console = p
+	}
+	if p.session != session {
+		p.scroll = 0
+	}
+	p.runtime, p.session = runtime, session
+	if _, open := find[*consoleOverlay](m); !open {
+		m.push(p)
+	}
+}
+
+// consoleView renders the console in n lines of width w: the title, the
+// newest transcript rows that fit (or older ones, scrolled back), a blank
+// line and the input.
+func (m Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string {
+	target := "session " + api.LastSegment(p.session)
+	if p.session == "" || m.ax.closed[p.session] {
+		target = "no session (enter asks to open one)"
+	}
+	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) + m.st.dim.Render(" · esc back (runs keep going)")}
+	input := p.in.view(">>> ", "... ", w, min(consoleInputLines, max(1, n-4)))
+	room := max(1, n-2-len(input))
+	out = append(out, m.transcriptRows(p, now, w, room)...)
+	out = padLines(out, n-1-len(input))
+	out = append(out, "")
+	out = append(out, input...)
+	for i := range out {
+		out[i] = ansi.Truncate(out[i], w, "…")
+	}
+	return padLines(out, n)
+}
+
+// transcriptRows returns the rows of the console's transcript shown in
+// room rows of width w: the newest, or older ones when scrolled back.
+// Only the lines that are shown are wrapped, so a long transcript costs
+// what fits on the screen.
+func (m Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []string {
+	t := m.ax.exec.transcripts[p.session]
+	var lines []tline
+	dropped := 0
+	if t != nil {
+		lines, dropped = t.lines, t.dropped
+	}
+	var tail []tline // what is not in the transcript yet: the run in flight
+	if r := m.ax.exec.running(p.session); r != nil {
+		line := "  running… " + state.FormatCountdown(now.Sub(r.started))
+		switch {
+		case r.stopping:
+			line = "  stopping… (closing session " + api.LastSegment(r.session) + ")"
+		case r.attempt > 1:
+			line += " · reattached to the running code " + itoaPlural(r.attempt-1, "time") + " (same executionId)"
+		}
+		tail = append(tail, tline{lineWarn, line})
+	}
+	total := len(lines) + len(tail)
+	if dropped > 0 {
+		total++
+	}
+	at := func(i int) tline { // the i-th logical line
+		if dropped > 0 {
+			if i == 0 {
+				return tline{lineDim, "  … " + itoaPlural(dropped, "earlier line") + " dropped (the console keeps the last " +
+					itoaThousands(MaxTranscriptLines) + ")"}
+			}
+			i--
+		}
+		if i < len(lines) {
+			return lines[i]
+		}
+		return tail[i-len(lines)]
+	}
+	// Wrap from the newest line back until the scrolled window is filled.
+	want := room + p.scroll
+	var rows []string // newest first
+	i := total - 1
+	for ; i >= 0 && len(rows) < want; i-- {
+		wrapped := strings.Split(ansi.Hardwrap(m.styleLine(at(i)), w, true), "\n")
+		for j := len(wrapped) - 1; j >= 0; j-- {
+			rows = append(rows, wrapped[j])
+		}
+	}
+	scroll := p.scroll
+	if i < 0 { // the whole transcript is wrapped: scrolling stops at its top
+		scroll = min(scroll, max(0, len(rows)-room))
+	}
+	shown := rows[min(scroll, len(rows)):min(scroll+room, len(rows))]
+	out := make([]string, len(shown))
+	for k := range shown {
+		out[len(shown)-1-k] = shown[k]
+	}
+	if scroll > 0 && len(out) > 0 {
+		out[len(out)-1] = m.st.dim.Render("  ↓ " + itoaPlural(scroll, "newer line") + " below (pgdn)")
+	}
+	return out
+}
+
+// itoaThousands writes n with thousands separators ("10,000").
+func itoaThousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func (m Model) styleLine(l tline) string {
+	switch l.kind {
+	case lineIn:
+		if i := strings.Index(l.text, ": "); i > 0 && strings.HasPrefix(l.text, "In [") {
+			return m.st.bold.Render(l.text[:i+2]) + l.text[i+2:]
+		}
+		return l.text
+	case lineWarn:
+		return m.st.warn.Render(l.text)
+	case lineErr:
+		return m.st.errText.Render(l.text)
+	case lineDim:
+		return m.st.dim.Render(l.text)
+	}
+	return l.text
+}
+
+// completeStatement reports whether Python code is ready to run on enter:
+// brackets and triple-quoted strings are closed, the last line does not
+// end in ":" or "\", and a compound statement (a line ending in ":") has
+// been closed with an empty line, as in Python's interactive prompt.
+func completeStatement(code string) bool {
+	depth, inStr := 0, ""
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case inStr != "":
+			if c == '\\' {
+				i++
+			} else if strings.HasPrefix(code[i:], inStr) {
+				i += len(inStr) - 1
+				inStr = ""
+			} else if c == '\n' && len(inStr) == 1 {
+				inStr = "" // an unclosed one-line string: Python will say so
+			}
+		case c == '#':
+			for i < len(code) && code[i] != '\n' {
+				i++
+			}
+		case strings.HasPrefix(code[i:], `"""`), strings.HasPrefix(code[i:], `'''`):
+			inStr = code[i : i+3]
+			i += 2
+		case c == '"' || c == '\'':
+			inStr = string(c)
+		case strings.IndexByte("([{", c) >= 0:
+			depth++
+		case strings.IndexByte(")]}", c) >= 0:
+			depth--
+		}
+	}
+	if depth > 0 || len(inStr) == 3 {
+		return false
+	}
+	lines := strings.Split(code, "\n")
+	last := strings.TrimRight(lines[len(lines)-1], " \t")
+	if strings.HasSuffix(last, ":") || strings.HasSuffix(last, "\\") {
+		return false
+	}
+	if strings.TrimSpace(last) == "" {
+		return true
+	}
+	for _, ln := range lines[:len(lines)-1] {
+		if strings.HasSuffix(strings.TrimRight(ln, " \t"), ":") {
+			return false // inside a block: an empty line ends it
+		}
+	}
+	return true
+}

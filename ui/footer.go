@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// spinnerFrames advance once per tick (no second timer).
+var spinnerFrames = spinner.Dot.Frames
+
+// footerView is the footer pane: exactly two lines of at most w cells,
+// the status line and the key help of what is on top (the dashboard's, or
+// the top overlay's own keys).
+func (m Model) footerView(now time.Time, w int) []string {
+	var status string
+	if !now.Before(m.statusUntil) {
+		m.status = "" // expired since the last tick
+	}
+	switch {
+	case m.inFlight() > 0:
+		status = spinnerFrames[m.frame%len(spinnerFrames)] + " " + m.inFlightText()
+		if m.status != "" {
+			status += " · " + m.statusText(w-ansi.StringWidth(status)-3)
+		}
+	case m.status != "":
+		status = m.statusText(w)
+	case m.runningHidden() != nil:
+		status = spinnerFrames[m.frame%len(spinnerFrames)] + " code running " +
+			state.FormatCountdown(now.Sub(m.runningHidden().started)) + " (" + m.keys.RunCode.Help().Key + " shows it)"
+	case m.filter != "":
+		status = m.st.dim.Render("filter: " + termtext.Line(m.filter) + " (esc clears)")
+	}
+	h := m.help
+	h.Width = w
+	keys := m.keys.ShortHelp()
+	if t := m.top(); t != nil {
+		if k := t.keys(&m); k != nil {
+			keys = k
+		}
+	}
+	return []string{status, h.ShortHelpView(keys)}
+}
+
+// statusText is the status message in room cells. An error that does not
+// fit is cut with a hint that the event log (L) has it in full.
+func (m Model) statusText(room int) string {
+	s := termtext.Line(m.status)
+	if !m.statusErr {
+		return s
+	}
+	if ansi.StringWidth(s) > room {
+		hint := " (" + m.keys.Events.Help().Key + ": in full)"
+		s = ansi.Truncate(s, max(room-ansi.StringWidth(hint), 8), "…") + hint
+	}
+	return m.st.errText.Render(s)
+}
+
+func (m Model) inFlightText() string {
+	n := len(m.pending)
+	if n == 1 {
+		for k := range m.pending {
+			return "calling " + k.kind.String() + "…"
+		}
+	}
+	return strconv.Itoa(n) + " calls in flight…"
+}
+
+// keyName is how a key string reads in a sentence: "n", "space" for " ".
+func keyName(k string) string {
+	if strings.TrimPrefix(k, "alt+") == " " {
+		return strings.TrimSuffix(k, " ") + "space"
+	}
+	return k
+}

@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// headerView is the header pane: exactly two lines of at most w cells
+// (View cuts them): who and where (profile, tier, account or endpoint,
+// badges), then the connection and its freshness.
+func (m Model) headerView(now time.Time, w int) []string {
+	lines := make([]string, 0, 2)
+	s := m.snap
+	// The profile and tier come first, then the badges; a get_subscription
+	// error gets what is left of the line (the rest is in L), and the
+	// (possibly long) account is what truncation may cut.
+	var b strings.Builder
+	b.WriteString(m.st.title.Render("colabdash"))
+	if m.opts.Profile != "" {
+		b.WriteString(" · profile " + termtext.Line(m.opts.Profile))
+	}
+	if m.prof.switching != "" {
+		b.WriteString(" → " + termtext.Line(m.prof.switching) + "…")
+	}
+	b.WriteString(" · tier ")
+	var badges string
+	if m.opts.Demo {
+		badges += " " + m.st.badge.Render(" DEMO ")
+	}
+	if m.opts.ReadOnly {
+		badges += " " + m.st.badge.Render(" READONLY ")
+	}
+	where := m.opts.Account
+	if where == "" {
+		where = m.opts.Endpoint
+	}
+	if where != "" {
+		where = " · " + termtext.Line(where)
+	}
+	switch {
+	case s.SubscriptionFresh.Loaded():
+		b.WriteString(m.st.bold.Render(termtext.Line(s.Subscription.Tier.Label())))
+	case s.SubscriptionFresh.Stale():
+		// Retried with every refresh until it succeeds (refresh).
+		b.WriteString(m.st.bold.Render("unknown"))
+		const wrap = len(" (retrying: )")
+		room := w - ansi.StringWidth(b.String()) - ansi.StringWidth(badges) - wrap
+		if room >= 8 {
+			reason := termtext.Line(api.OneLine(s.SubscriptionFresh.Err.Error(), 60))
+			if ansi.StringWidth(reason) > room {
+				reason = ansi.Truncate(reason, room, "…")
+			}
+			b.WriteString(" (retrying: " + reason + ")")
+		} else {
+			b.WriteString(" (retrying)")
+		}
+		if ansi.StringWidth(b.String()+where+badges) > w {
+			where = "" // the reason and the badges before the account
+		}
+	default:
+		b.WriteString(m.st.bold.Render("…")) // get_subscription still loading
+	}
+	b.WriteString(where + badges)
+	lines = append(lines, b.String())
+
+	f := s.RuntimesFresh
+	var c string
+	switch {
+	case f.Loading():
+		c = "◌ connecting…"
+	case f.Stale() && !f.Loaded():
+		c = m.st.errText.Render("✕ not connected")
+	case f.Stale():
+		c = m.st.warn.Render("▲ STALE") + " · updated " + state.FormatAgo(now.Sub(f.FetchedAt))
+	default:
+		c = "● connected · updated " + state.FormatAgo(now.Sub(f.FetchedAt))
+	}
+	if f.Stale() {
+		// The retry time and hint come before the (possibly long) reason,
+		// which is the part truncation may cut.
+		if d := m.nextRefresh.Sub(now); d > 0 {
+			c += " · retry in " + state.FormatCountdown(d) // rounds up, like every countdown
+		}
+		var ae *api.Error
+		if errors.As(f.Err, &ae) && ae.IsAuth() {
+			c += " · check your Google credentials"
+		}
+		c += " · refresh failing: " + errLine(f.Err)
+	}
+	lines = append(lines, c)
+	return lines
+}

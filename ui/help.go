@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// helpOverlay is the full help (?): every key group, scrolled when taller
+// than the screen. Only its own keys act while it is open: ↑/↓ and
+// pgup/pgdn scroll, ? and esc close it, q quits.
+type helpOverlay struct {
+	offset int // first line of the full help shown
+}
+
+func (h *helpOverlay) handleKey(k tea.KeyMsg, c *Model) action {
+	keys := c.keys
+	page := max(c.helpRows(c.lay)-1, 1)
+	step := 0
+	switch {
+	case key.Matches(k, keys.Up):
+		step = -1
+	case key.Matches(k, keys.Down):
+		step = 1
+	case key.Matches(k, keys.PageUp):
+		step = -page
+	case key.Matches(k, keys.PageDown):
+		step = page
+	case key.Matches(k, keys.Help), key.Matches(k, keys.Back):
+		return action{kind: actClose}
+	case key.Matches(k, keys.Quit):
+		return action{kind: actQuit}
+	}
+	if step != 0 {
+		h.offset = max(0, min(h.offset+step, len(c.helpLines(c.lay.w))-c.helpRows(c.lay)))
+	}
+	return action{}
+}
+
+func (h *helpOverlay) draw(c *Model, f *frame) {
+	lines := []string{c.st.panelFocus.Render("HELP") + c.st.dim.Render("  (? or esc to close)")}
+	all, rows := c.helpLines(f.w), c.helpRows(c.lay)
+	off := max(0, min(h.offset, len(all)-rows))
+	shown := all[off:min(off+rows, len(all))]
+	if off+rows < len(all) && len(shown) > 0 {
+		shown = append(shown[:len(shown)-1:len(shown)-1], c.st.dim.Render(" ↓ more (j/k, pgup/pgdn)"))
+	}
+	f.setBody(append(lines, shown...))
+}
+
+func (h *helpOverlay) fits(*Model) bool { return true }
+
+func (h *helpOverlay) keys(*Model) []key.Binding { return nil }
+
+func (h *helpOverlay) name() string { return "help" }
+
+// helpRows is how many lines of the full help fit: the screen less the
+// header (2 lines), the HELP title and the footer (2 lines).
+func (m Model) helpRows(l layout) int { return max(1, l.h-5) }
+
+// helpLines renders the full help for width w: each key group is a column,
+// and as many columns as fit sit side by side (3 cells apart); the rest
+// wrap below, a blank line between rows of groups.
+func (m Model) helpLines(w int) []string {
+	h := m.help
+	h.Width = 0 // never truncated by the help model itself
+	var blocks [][]string
+	for _, g := range m.keys.FullHelp() {
+		if v := h.FullHelpView([][]key.Binding{g}); v != "" {
+			blocks = append(blocks, strings.Split(v, "\n"))
+		}
+	}
+	const gap = 3
+	var out []string
+	for len(blocks) > 0 {
+		n, used := 0, 1 // one leading cell
+		for n < len(blocks) {
+			bw := blockWidth(blocks[n])
+			if n > 0 && used+gap+bw > w {
+				break
+			}
+			used += bw + gap
+			n++
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		height := 0
+		for _, b := range blocks[:n] {
+			height = max(height, len(b))
+		}
+		for r := 0; r < height; r++ {
+			var line strings.Builder
+			line.WriteString(" ")
+			for i, b := range blocks[:n] {
+				cell := ""
+				if r < len(b) {
+					cell = b[r]
+				}
+				if i < n-1 {
+					cell += strings.Repeat(" ", blockWidth(b)-ansi.StringWidth(cell)+gap)
+				}
+				line.WriteString(cell)
+			}
+			out = append(out, strings.TrimRight(line.String(), " "))
+		}
+		blocks = blocks[n:]
+	}
+	return out
+}
+
+// blockWidth is the widest line of a rendered help column.
+func blockWidth(b []string) int {
+	w := 0
+	for _, ln := range b {
+		w = max(w, ansi.StringWidth(ln))
+	}
+	return w
+}

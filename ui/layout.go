@@ -1,0 +1,233 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// layout is the geometry of the screen, computed when the size changes
+// (WindowSizeMsg) or the details panel expands, never while drawing.
+type layout struct {
+	w, h       int
+	tooSmall   bool
+	tableRows  int  // visible runtime rows
+	bottomRows int  // content lines of the sessions/details area
+	split      bool // sessions and details side by side
+	// sessLines is the stacked sessions panel's height (title included);
+	// sessWidth the split sessions panel's width.
+	sessLines, sessWidth int
+}
+
+// fixed lines: header 2, runtimes title 1, column header 1, bottom title 1,
+// footer 2.
+const fixedLines = 7
+
+// detailsFull is the height the expanded details panel asks for: its
+// title and every line it may show (spec, url, token, expires, version,
+// renew).
+const detailsFull = 7
+
+// sessionsKeepWidth is the split sessions panel's width that shows a
+// UUID session id and its tag whole.
+const sessionsKeepWidth = 50
+
+// newLayout lays a w×h screen out. Below MinWidth×MinHeight nothing fits.
+// The sessions panel always keeps its share of the bottom area (at least
+// its title and one line); expanding the details (expanded) takes the
+// rows they need from the runtimes table in a stacked layout, and width
+// from the sessions panel in a split one.
+func newLayout(w, h int, expanded bool) layout {
+	if w == 0 && h == 0 {
+		w, h = 80, 24 // before the first WindowSizeMsg
+	}
+	l := layout{w: w, h: h}
+	if w < MinWidth || h < MinHeight {
+		l.tooSmall = true
+		return l
+	}
+	rest := h - fixedLines
+	l.tableRows = max(1, rest*3/5)
+	l.bottomRows = rest - l.tableRows
+	l.split = w >= 100
+	n := l.bottomRows + 1
+	l.sessLines = min(max(2, (n+1)/2), n-2) // details keep a title and one line
+	l.sessWidth = w * 2 / 5
+	if expanded {
+		if l.split {
+			// Narrower, but a 36-character session id stays whole.
+			l.sessWidth = min(l.sessWidth, max(w/4, sessionsKeepWidth))
+		} else if short := detailsFull - (n - l.sessLines); short > 0 {
+			take := min(short, l.tableRows-2)
+			if take > 0 {
+				l.tableRows -= take
+				l.bottomRows += take
+			}
+		}
+	}
+	return l
+}
+
+// relayout recomputes the layout and keeps the selection in view.
+func (m *Model) relayout() {
+	m.lay = newLayout(m.width, m.height, m.showDetails)
+	m.scroll()
+}
+
+// resize applies a new terminal size. When the overlay on top could not be
+// shown before and can be now, its grace period starts again: keys typed
+// at a screen that showed nothing must not answer it.
+func (m *Model) resize(w, h int) {
+	before := m.showable()
+	m.width, m.height = w, h
+	m.relayout()
+	if !before && m.showable() {
+		m.regraceTop()
+	}
+}
+
+// frame is one screen being drawn: exactly h lines, none wider than w
+// once View has cut them. Rows 0–1 are the header, the body follows, the
+// last two are the footer (status line, key help).
+type frame struct {
+	w, h  int
+	lines []string
+}
+
+// bodyRows is the number of lines between the header and the footer.
+func (f *frame) bodyRows() int { return f.h - 4 }
+
+// setBody replaces the body with lines (padded or cut to fit).
+func (f *frame) setBody(lines []string) {
+	copy(f.lines[2:f.h-2], padLines(lines, f.bodyRows()))
+}
+
+// setStatus replaces the status line.
+func (f *frame) setStatus(s string) { f.lines[f.h-2] = s }
+
+// box draws box centred over the frame.
+func (f *frame) box(box []string) {
+	if len(box) == 0 {
+		return
+	}
+	bw := 0
+	for _, b := range box {
+		bw = max(bw, ansi.StringWidth(b))
+	}
+	left := max(0, (f.w-bw)/2)
+	top := max(0, (len(f.lines)-len(box))/2)
+	for i, b := range box {
+		if top+i >= len(f.lines) {
+			break
+		}
+		f.lines[top+i] = strings.Repeat(" ", left) + b
+	}
+}
+
+// View renders the frame: the panes, then every overlay in stack order
+// (the order keys reach them, reversed). Rows are sorted and filtered in
+// Update and only the visible window is drawn, so rendering follows the
+// visible rows. No line is wider than the terminal.
+func (m Model) View() string {
+	l := m.lay
+	if !m.showable() {
+		return m.tooSmallView(l)
+	}
+	now := m.now()
+	f := frame{w: l.w, h: l.h, lines: make([]string, 0, l.h)}
+	f.lines = append(f.lines, m.headerView(now, l.w)...)
+	f.lines = append(f.lines, m.tableView(now, l)...)
+	f.lines = append(f.lines, m.bottomView(now, l)...)
+	f.lines = append(f.lines, m.footerView(now, l.w)...)
+	for _, o := range m.stack {
+		o.draw(&m, &f)
+	}
+	var b strings.Builder
+	b.Grow(l.h * (l.w + 16))
+	for i, ln := range f.lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(ansi.Truncate(ln, l.w, "…"))
+	}
+	// Every cell was made safe where it was built; the frame is filtered
+	// once more so a missed path can only lose characters, never drive the
+	// terminal.
+	return termtext.Frame(b.String())
+}
+
+func (m Model) tooSmallView(l layout) string {
+	size := strconv.Itoa(l.w) + "×" + strconv.Itoa(l.h)
+	msg := []string{"Terminal too small", size + ", need " + strconv.Itoa(MinWidth) + "×" + strconv.Itoa(MinHeight)}
+	if !l.tooSmall { // the dashboard fits, the overlay on top does not
+		msg = []string{"Terminal too small to show the " + m.top().name(), size}
+	}
+	msg = append(msg, "Enlarge the window, or q to quit.")
+	if l.tooSmall && len(m.stack) > 0 {
+		msg = append(msg, "The "+m.top().name()+" waits: no key but q acts until it shows.")
+	}
+	for i := range msg {
+		msg[i] = ansi.Truncate(msg[i], l.w, "…")
+	}
+	if l.h < len(msg) {
+		msg = msg[:max(l.h, 1)]
+	}
+	return strings.Join(msg, "\n")
+}
+
+// fit renders s (plain, possibly untrusted text: termtext.Line), truncates
+// it to w display cells with "…" and pads it to exactly w cells. Wide and
+// combining characters are measured by their display width.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	s = termtext.Line(s)
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// fitRight is fit with the text aligned right.
+func fitRight(s string, w int) string {
+	s = termtext.Line(s)
+	sw := ansi.StringWidth(s)
+	if sw >= w {
+		return fit(s, w)
+	}
+	return strings.Repeat(" ", w-sw) + s
+}
+
+// padTo pads a possibly styled line to w cells (truncating if longer).
+func padTo(s string, w int) string {
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return s + strings.Repeat(" ", w-sw)
+}
+
+// padLines pads or cuts lines to exactly n.
+func padLines(lines []string, n int) []string {
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines[:n]
+}
+
+func errLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	return termtext.Line(api.OneLine(err.Error(), 300))
+}

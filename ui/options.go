@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
+)
+
+// Defaults and limits of Options.
+const (
+	// MaxBackoff caps the delay between failed refreshes (5 min).
+	MaxBackoff = 5 * time.Minute
+	// DefaultCallTimeout bounds each API call (30 s).
+	DefaultCallTimeout = 30 * time.Second
+	// RenewRetry is the longest pause before retrying a failed or
+	// unhelpful proxy token renewal (get_runtime) of one runtime (30 s).
+	// Short-lived tokens are retried sooner: see renewRetryDelay.
+	RenewRetry = 30 * time.Second
+	// MinRenewRetry is the shortest pause between two renewals of one
+	// runtime (1 s), so a token that lives only seconds is not hammered.
+	MinRenewRetry = time.Second
+	// MinWidth and MinHeight are the smallest terminal the dashboard lays
+	// out (60×15 cells); below it, it shows "terminal too small".
+	MinWidth, MinHeight = 60, 15
+)
+
+// Options configure New. Only Service is required.
+type Options struct {
+	// Service is the Colab API (api/client, or the emulator in demo mode).
+	Service api.Service
+	// Now is the clock (default time.Now). Tests inject a fixed clock.
+	Now func() time.Time
+	// Location is the zone expireTime is shown in (default time.Local, so
+	// TZ is respected). Countdowns never depend on it.
+	Location *time.Location
+	// RefreshInterval between automatic list_runtimes/list_sessions calls
+	// (default config.DefaultRefreshInterval, 30 s; at least
+	// config.MinRefreshInterval, 5 s).
+	RefreshInterval time.Duration
+	// ExpiringThreshold: a proxy token with at most this much left shows
+	// EXPIRING (default 5 min). When it is renewed follows RenewLead.
+	ExpiringThreshold time.Duration
+	// NoAutoRenew turns automatic proxy-token renewal off (config
+	// autoRenew: false); refresh (r) still lists fresh tokens.
+	NoAutoRenew bool
+	// GoneRetention: how long a vanished runtime stays listed as gone
+	// (default 10 min).
+	GoneRetention time.Duration
+	// CallTimeout bounds each API call (default 30 s).
+	CallTimeout time.Duration
+	// Endpoint, Account and Profile are shown in the header (any may be
+	// empty); Demo adds a DEMO badge.
+	Endpoint, Account, Profile string
+	Demo                       bool
+	// Keymap is the key map (default keymap.Default()).
+	Keymap *keymap.KeyMap
+	// NoColor renders without any colour or style escape codes (set it when
+	// NO_COLOR is non-empty; see NoColorFromEnv).
+	NoColor bool
+	// Theme is "dark" (default) or "light": which ANSI colours suit the
+	// background (see DetectTheme).
+	Theme string
+	// Context is the parent of every API call's context (default
+	// context.Background()); calls are cancelled when the user quits.
+	Context context.Context
+	// Profiles are the names the profile picker (P) offers, sorted;
+	// Connect builds the Service of one. Both are needed for switching.
+	Profiles []string
+	Connect  ConnectFunc
+	// Redact, when set, removes secrets from error text before the event
+	// log shows it (api.Redactor.Redact).
+	Redact func(string) string
+	// RenewLead: each proxy token is renewed with get_runtime this long
+	// before its expireTime, at once when already inside the window
+	// (default ExpiringThreshold, 5 min). Once a renewal has shown the
+	// token's lifetime, the lead is at most half of it, so a token that
+	// lives less than RenewLead is still renewed before it lapses.
+	RenewLead time.Duration
+	// ReadOnly disables every action that changes something on Colab
+	// (create, delete, sessions, run code) and hides it from the help (the
+	// --readonly flag); renewing a token (get_runtime) only reads and stays.
+	ReadOnly bool
+	// StateDir is where the last used runtimeSpec is remembered
+	// (LastSpecFile); "" remembers nothing across runs. main passes
+	// DefaultStateDir(). In Demo mode it is neither read nor written: the
+	// last spec is kept in memory.
+	StateDir string
+	// DefaultSpec is the runtimeSpec the create picker starts on, step by
+	// step, where it is offered and eligible (the config file's
+	// defaultRuntimeSpec); the zero value starts on the first eligible
+	// choice.
+	DefaultSpec api.RuntimeSpecKey
+	// Clipboard copies text (when it and CopyTo are nil,
+	// SystemClipboardCopy: OSC 52 plus the native clipboard). Tests inject
+	// a recorder. A copy through it is
+	// reported as reaching the clipboard.
+	Clipboard func(text string) error
+	// CopyTo, when set, copies text and says which way worked; it takes
+	// precedence over Clipboard. When both are nil it is
+	// SystemClipboardCopy, so the status line can say when only OSC 52
+	// was written (which tmux may drop).
+	CopyTo func(text string) (ClipboardMethod, error)
+}

@@ -1,0 +1,156 @@
+package ui
+
+// The overlay stack and the key router.
+//
+// The screen is the panes (header, runtimes table, sessions, details,
+// footer) with overlays on top of them, kept on one stack, Model.stack,
+// bottom first. routeKey below is the only code that decides who gets a
+// key:
+//
+//  1. While the screen is too small to show what is on top (the dashboard
+//     itself, or the top overlay), only quit acts; every other key is
+//     dropped, so nothing can be answered or started unseen. A dialog that
+//     becomes visible again starts its grace period anew.
+//  2. Else the top overlay gets the key, whatever it is; nothing below an
+//     open overlay ever sees a key.
+//  3. Else the focused pane (runtimes or sessions) gets it, if it is one of
+//     the pane's keys.
+//  4. Else the global keys (globalKey in action.go).
+//
+// Each of them answers with an action (action.go); Model.apply, the one
+// place that turns actions into commands, carries it out. View draws the
+// panes, then every overlay in stack order, so what is drawn on top is what
+// gets the keys.
+//
+// Adding an overlay (a new dialog, a files browser…):
+//   - write a type with the overlay methods (handleKey, draw, fits, keys,
+//     name); draw paints onto the frame (setBody for a full-screen panel,
+//     setStatus for a line in the footer, box for a centred box) and fits
+//     says whether the current layout (c.lay) has room for it;
+//   - open it with an action{kind: actOpen, ov: …} (or Model.push from a
+//     message handler), close it with action{kind: actClose};
+//   - if it needs a new effect, add an action kind and its case in apply.
+//
+// Adding a pane: give it a view(…, w, h) that returns exactly h lines (none
+// wider than w), reserve its rows in newLayout (layout.go), call it from
+// View, and, if it takes keys, return its actions from a handleKey and add
+// it to focusedKey below.
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// overlay is one layer of the stack. c is the model the overlay reads (the
+// snapshot, the key map, styles, the layout); an overlay never changes it
+// directly nor starts a call: it returns an action.
+type overlay interface {
+	// handleKey takes every key while the overlay is on top.
+	handleKey(k tea.KeyMsg, c *Model) action
+	// draw paints the overlay onto the frame below it.
+	draw(c *Model, f *frame)
+	// fits reports whether the overlay can be shown in c.lay.
+	fits(c *Model) bool
+	// keys are the footer's key help while the overlay is on top (nil:
+	// the dashboard's).
+	keys(c *Model) []key.Binding
+	// name says what the overlay is, for the too-small screen ("dialog").
+	name() string
+}
+
+// graced is an overlay that ignores keys for a moment after it appears.
+type graced interface{ regrace(now time.Time) }
+
+// top returns the overlay on top, or nil.
+func (m *Model) top() overlay {
+	if len(m.stack) == 0 {
+		return nil
+	}
+	return m.stack[len(m.stack)-1]
+}
+
+// push opens o on top of the stack.
+func (m *Model) push(o overlay) { m.stack = append(m.stack, o) }
+
+// pop closes the overlay on top.
+func (m *Model) pop() {
+	if n := len(m.stack); n > 0 {
+		m.stack = m.stack[: n-1 : n-1] // a copy of the Model keeps its own stack
+	}
+}
+
+// remove closes o wherever it is on the stack.
+func (m *Model) remove(o overlay) {
+	out := make([]overlay, 0, len(m.stack))
+	for _, x := range m.stack {
+		if x != o {
+			out = append(out, x)
+		}
+	}
+	m.stack = out
+}
+
+// find returns the topmost overlay of type T, if open.
+func find[T overlay](m *Model) (T, bool) {
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if o, ok := m.stack[i].(T); ok {
+			return o, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// topIs reports whether the overlay on top is of type T.
+func topIs[T overlay](m *Model) bool {
+	_, ok := m.top().(T)
+	return ok
+}
+
+// showable reports whether the screen can show what is on top: the
+// dashboard fits and so does the top overlay.
+func (m *Model) showable() bool {
+	if m.lay.tooSmall {
+		return false
+	}
+	if t := m.top(); t != nil {
+		return t.fits(m)
+	}
+	return true
+}
+
+// regraceTop restarts the grace period of the overlay on top, if it has
+// one.
+func (m *Model) regraceTop() {
+	if g, ok := m.top().(graced); ok {
+		g.regrace(m.now())
+	}
+}
+
+// routeKey is the one place that decides who gets key k (see the top of
+// this file) and returns the command of what it did.
+func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
+	if !m.showable() {
+		if key.Matches(k, m.keys.Quit) {
+			return m.apply(action{kind: actQuit})
+		}
+		return nil
+	}
+	if t := m.top(); t != nil {
+		return m.apply(t.handleKey(k, m))
+	}
+	if a, ok := m.focusedKey(k); ok {
+		return m.apply(a)
+	}
+	return m.apply(m.globalKey(k))
+}
+
+// focusedKey offers k to the focused pane.
+func (m *Model) focusedKey(k tea.KeyMsg) (action, bool) {
+	if m.focus == panelSessions {
+		return m.sessionsKey(k)
+	}
+	return m.runtimesKey(k)
+}

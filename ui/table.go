@@ -1,0 +1,321 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// runtimesPane is the runtimes table's state: the sorted, filtered rows
+// (re-built in Update only when the data, sort or filter changed), the
+// selection (by name, so it survives re-sorting), the cursor and the
+// first visible row.
+type runtimesPane struct {
+	rows        []*state.Runtime
+	rowsVersion uint64
+	rowsDirty   bool
+	nameWidth   int    // the widest runtime id among rows
+	selected    string // selected runtime name
+	cursor      int
+	offset      int
+	sortKey     state.SortKey
+	filter      string
+}
+
+// runtimesKey handles the table's own keys (moving the cursor).
+func (m *Model) runtimesKey(k tea.KeyMsg) (action, bool) {
+	if n, ok := moveKey(m, k, m.lay.tableRows); ok {
+		return action{kind: actMove, n: n}, true
+	}
+	return action{}, false
+}
+
+// moveKey is how far a movement key moves in a list whose page is page
+// rows; ok is false for other keys.
+func moveKey(m *Model, k tea.KeyMsg, page int) (int, bool) {
+	keys := m.keys
+	switch {
+	case key.Matches(k, keys.Up):
+		return -1, true
+	case key.Matches(k, keys.Down):
+		return 1, true
+	case key.Matches(k, keys.PageUp):
+		return -page, true
+	case key.Matches(k, keys.PageDown):
+		return page, true
+	case key.Matches(k, keys.Top):
+		return -1 << 30, true
+	case key.Matches(k, keys.Bottom):
+		return 1 << 30, true
+	}
+	return 0, false
+}
+
+func (m *Model) move(delta int) {
+	if len(m.rows) == 0 {
+		return
+	}
+	m.cursor = clamp(m.cursor+delta, 0, len(m.rows)-1)
+	if m.rows[m.cursor].Name != m.selected {
+		m.selected = m.rows[m.cursor].Name
+		m.sessCursor = 0
+	}
+	m.scroll()
+}
+
+// syncRows re-sorts and re-filters only when the data, sort or filter
+// changed, keeps the selection on the same runtime by name, and keeps it
+// visible.
+func (m *Model) syncRows() {
+	if !m.rowsDirty && m.rowsVersion == m.snap.Version() {
+		return
+	}
+	m.rows = m.snap.Rows(m.sortKey, m.filter)
+	m.rowsVersion, m.rowsDirty = m.snap.Version(), false
+	found := false
+	m.nameWidth = 0
+	for i, r := range m.rows {
+		m.nameWidth = max(m.nameWidth, ansi.StringWidth(r.ID()))
+		if r.Name == m.selected {
+			m.cursor, found = i, true
+		}
+	}
+	if !found {
+		m.cursor = clamp(m.cursor, 0, len(m.rows)-1)
+		m.selected = ""
+		if len(m.rows) > 0 {
+			m.selected = m.rows[m.cursor].Name
+		}
+		m.sessCursor = 0
+	}
+	m.scroll()
+}
+
+// scroll keeps the cursor inside the visible window of the table.
+func (m *Model) scroll() {
+	h := m.lay.tableRows
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+h {
+		m.offset = m.cursor - h + 1
+	}
+	m.offset = clamp(m.offset, 0, max(0, len(m.rows)-h))
+}
+
+// columns are the cell widths of the runtimes table. Every row kind
+// (runtime, gone runtime, create in progress) starts with the same
+// rowPrefix cells: the cursor, a marker ("!" renewal failed, "+" being
+// created) and a space, so the name column never shifts.
+type columns struct{ name, spec, version, sess, token int }
+
+// rowPrefix is the width of the cursor and marker cells before the name.
+const rowPrefix = 3
+
+// tokenWordWidth fits the longest status word of the TOKEN column:
+// "RENEW FAILED", "seen 59m ago", "deleting… 9:59", "EXPIRING ↻".
+const tokenWordWidth = 14
+
+// minSpecWidth is the narrowest the SPEC column gets ("GPU/T…").
+const minSpecWidth = 6
+
+// columnsFor lays the table out in w cells for names up to nameNeed cells
+// wide: the NAME column is cut last, so on a narrow screen SPEC shortens
+// first (down to minSpecWidth), then NAME.
+func columnsFor(w, nameNeed int) columns {
+	c := columns{spec: 16, sess: 4, token: 10 + tokenWordWidth}
+	if w >= 80 {
+		c.spec, c.version = 18, 10
+	}
+	used := rowPrefix + 1 + c.sess + 1 + c.token + 1 // all but the name and spec cells
+	if c.version > 0 {
+		used += c.version + 1
+	}
+	room := w - used // name + spec
+	c.spec = clamp(room-clamp(nameNeed, 8, 48), minSpecWidth, c.spec)
+	c.name = min(max(room-c.spec, 8), 48)
+	return c
+}
+
+// rowStart writes the cursor and marker cells.
+func rowStart(b *strings.Builder, selected bool, marker byte) {
+	if selected {
+		b.WriteString("›")
+	} else {
+		b.WriteByte(' ')
+	}
+	b.WriteByte(marker)
+	b.WriteByte(' ')
+}
+
+func (m Model) panelTitle(focused bool, text string) string {
+	text = termtext.Line(text)
+	if focused {
+		return m.st.panelFocus.Render("▶ " + text)
+	}
+	return m.st.panelTitle.Render("  " + text)
+}
+
+// tableView is the runtimes pane: exactly l.tableRows+2 lines (title,
+// column header, rows).
+func (m Model) tableView(now time.Time, l layout) []string {
+	lines := make([]string, 0, l.tableRows+2)
+	// Gone rows (reclaimed by Colab) are not runtimes any more: they are
+	// counted apart.
+	shown, shownGone := 0, 0
+	for _, r := range m.rows {
+		if r.Gone() {
+			shownGone++
+		} else {
+			shown++
+		}
+	}
+	live, gone := m.snap.Counts()
+	_, filtering := find[*filterOverlay](&m)
+	title := "RUNTIMES " + strconv.Itoa(shown)
+	if m.filter != "" || filtering {
+		title += " of " + strconv.Itoa(live)
+	}
+	extra := ""
+	if gone > 0 {
+		extra = " · " + strconv.Itoa(shownGone) + " gone"
+	}
+	extra += " · sort: " + m.sortKey.String()
+	if m.filter != "" {
+		extra += " · filter: " + termtext.Line(m.filter)
+	}
+	if len(m.rows) > l.tableRows {
+		end := min(m.offset+l.tableRows, len(m.rows))
+		extra += " · " + strconv.Itoa(m.offset+1) + "–" + strconv.Itoa(end)
+	}
+	lines = append(lines, m.panelTitle(m.focus == panelRuntimes, title)+m.st.dim.Render(extra))
+
+	need := m.nameWidth
+	for _, op := range m.ax.creates {
+		need = max(need, ansi.StringWidth(op.rowName()))
+	}
+	c := columnsFor(l.w, need)
+	var h strings.Builder
+	h.WriteString(strings.Repeat(" ", rowPrefix))
+	h.WriteString(fit("NAME", c.name) + " " + fit("SPEC", c.spec) + " ")
+	if c.version > 0 {
+		h.WriteString(fit("VERSION", c.version) + " ")
+	}
+	h.WriteString(fitRight("SESS", c.sess) + " " + fit("   TOKEN", c.token))
+	lines = append(lines, m.st.colHeader.Render(strings.TrimRight(h.String(), " ")))
+
+	start := len(lines)
+	creating := m.createRows(now, c)
+	if len(creating) > l.tableRows-1 {
+		creating = creating[:max(0, l.tableRows-1)]
+	}
+	lines = append(lines, creating...)
+	if len(m.rows) == 0 && len(creating) == 0 {
+		lines = append(lines, m.st.dim.Render(m.emptyTableText(live+gone)))
+	}
+	end := min(m.offset+l.tableRows-len(creating), len(m.rows))
+	if m.cursor >= end && len(creating) > 0 { // keep the selection in view
+		end = min(m.cursor+1, len(m.rows))
+	}
+	stale := m.snap.RuntimesFresh.Stale()
+	for i := max(m.offset, end-(l.tableRows-len(creating))); i < end; i++ {
+		lines = append(lines, m.row(now, m.rows[i], c, i == m.cursor, stale))
+	}
+	return padLines(lines, start+l.tableRows)
+}
+
+// emptyTableText says why the table has no row; known is how many
+// runtimes the snapshot has.
+func (m Model) emptyTableText(known int) string {
+	f := m.snap.RuntimesFresh
+	switch {
+	case f.Loading():
+		return "  loading runtimes…"
+	case f.Stale() && !f.Loaded():
+		return "  could not list runtimes: " + errLine(f.Err)
+	case known > 0:
+		return "  no runtime matches the filter"
+	}
+	msg := "  no runtimes"
+	if k := m.keys.NewRuntime; k.Enabled() && len(k.Keys()) > 0 {
+		msg += ": press " + keyName(k.Keys()[0]) + " to create one"
+	}
+	return msg
+}
+
+// tokenCell returns the countdown (right-aligned in 9 cells, plus a
+// space) and the status word of r's proxy token. An expired token reads
+// EXPIRED whatever else is going on with it: a failed renewal shows as the
+// row's "!" marker then, never in place of the expiry.
+func (m Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st state.TokenStatus) {
+	if r.Gone() {
+		return "     GONE ", "seen " + state.FormatAgo(now.Sub(r.LastSeen)), state.TokenUnknown
+	}
+	st, rem := r.Token(now, m.expiringThreshold(r.Name))
+	cd = "–"
+	if st != state.TokenUnknown {
+		cd = state.FormatCountdown(rem)
+	}
+	word = st.String()
+	switch busy := m.busyText(r.Name, now); {
+	case busy != "":
+		word = busy
+	case m.renewInFlight(r.Name):
+		word += " ↻"
+	case r.RenewErr != nil && st != state.TokenExpired:
+		word = "RENEW FAILED" // the retry time is in the details
+	}
+	return fitRight(cd, 9) + " ", word, st
+}
+
+func (m Model) row(now time.Time, r *state.Runtime, c columns, selected, stale bool) string {
+	var b strings.Builder
+	b.Grow(c.name + c.spec + c.version + c.token + 16)
+	marker := byte(' ')
+	if r.RenewErr != nil && !r.Gone() {
+		marker = '!'
+	}
+	rowStart(&b, selected, marker)
+	b.WriteString(fit(r.ID(), c.name))
+	b.WriteByte(' ')
+	b.WriteString(fit(r.Spec(), c.spec))
+	b.WriteByte(' ')
+	if c.version > 0 {
+		b.WriteString(fit(r.DisplayVersion(), c.version))
+		b.WriteByte(' ')
+	}
+	sess := "–"
+	switch {
+	case r.Gone():
+	case r.SessionsFresh.Stale():
+		sess = "?"
+	case r.SessionsFresh.Loaded():
+		sess = strconv.Itoa(len(r.Sessions))
+	}
+	b.WriteString(fitRight(sess, c.sess))
+	b.WriteByte(' ')
+	cd, word, st := m.tokenCell(now, r)
+	b.WriteString(cd)
+	switch {
+	case selected:
+		b.WriteString(fit(word, c.token-10))
+		return m.st.selected.Render(b.String())
+	case r.Gone():
+		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
+		return m.st.gone.Render(b.String())
+	case stale:
+		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
+		return m.st.stale.Render(b.String())
+	}
+	word = strings.TrimRight(fit(word, c.token-10), " ")
+	// Colour only the status word; the countdown stays plain.
+	b.WriteString(m.st.token[st].Render(word))
+	return b.String()
+}
