@@ -223,7 +223,8 @@ func (s *Snapshot) ApplySpecs(now time.Time, specs []api.RuntimeSpec) {
 // ApplyRuntimes folds a list_runtimes result in. Listed runtimes are added
 // or updated (a gone one that is listed again comes back); runtimes not in
 // the list are marked gone ("missing from list_runtimes") with their last
-// seen time kept, and their sessions cleared. A runtime whose token expired
+// seen time kept, and their sessions cleared. A listed runtime's renewal
+// failure (RenewErr) is cleared: the list shows its state. A runtime whose token expired
 // but which is still listed is NOT gone (field case 1). Entries without a
 // name are ignored.
 func (s *Snapshot) ApplyRuntimes(now time.Time, rts []api.Runtime) {
@@ -270,6 +271,7 @@ func (s *Snapshot) upsert(now time.Time, rt api.Runtime) *Runtime {
 	}
 	r.Runtime = rt
 	r.LastSeen = now
+	r.RenewErr = nil // listed or renewed just now: the failure is over
 	r.index()
 	return r
 }
