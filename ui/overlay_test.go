@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// noChange fails when anything changed on the server since before.
+type serverCounts struct{ creates, deletes, sessionsDeleted, sessionsCreated, runtimes int }
+
+func countsOf(srv *colabfake.Server) serverCounts {
+	return serverCounts{srv.CreateCalls(), srv.CallCount(api.ToolDeleteRuntime), srv.CallCount(api.ToolDeleteSession),
+		srv.CallCount(api.ToolCreateSession), len(srv.Runtimes())}
+}
+
+// For every overlay, the dashboard's destructive keys pressed while it is
+// open do nothing: no delete, create or session change reaches the
+// server, and no dialog about something else opens on top. Keys are
+// pressed only while the overlay is still open (a key may close it, e.g.
+// any key but y cancels a confirmation).
+func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
+	destructive := []string{"d", "y", "x", "y", "n", "N", "y", "o", "e", "R", "c", "y"}
+	for _, tc := range []struct {
+		name string
+		open func(e *emu, m Model) Model
+		is   func(o overlay) bool
+	}{
+		{"help", func(e *emu, m Model) Model { return e.press(t, m, "?") }, isType[*helpOverlay]},
+		{"event log", func(e *emu, m Model) Model { return e.press(t, m, "L") }, isType[*eventsOverlay]},
+		{"profile picker", func(e *emu, m Model) Model { return e.press(t, m, "P") }, isType[*profileOverlay]},
+		{"filter line", func(e *emu, m Model) Model { return e.press(t, m, "/") }, isType[*filterOverlay]},
+		{"create picker", func(e *emu, m Model) Model { return e.press(t, m, "n") }, isDialog(intentPickVariant)},
+		{"open-session input", func(e *emu, m Model) Model { return e.press(t, m, "o") }, isDialog(intentOpenSession)},
+		{"quick-create confirmation", func(e *emu, m Model) Model {
+			m.ax.lastSpec = &LastSpec{Spec: specCPU}
+			return e.press(t, m, "N")
+		}, isDialog(intentQuickCreate)},
+		{"typed close confirmation", func(e *emu, m Model) Model { return e.press(t, m, "tab", "x") }, isDialog(intentCloseSession)},
+		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, isType[*consoleOverlay]},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
+				o.Profiles = []string{"default", "work"}
+				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
+					return nil, ConnInfo{}, errors.New("not used")
+				}
+			})
+			m = m.selectID(t, "rt-t4demo7k2p")
+			m = tc.open(e, m)
+			o := m.top()
+			if o == nil || !tc.is(o) {
+				t.Fatalf("%s did not open:\n%s", tc.name, m.View())
+			}
+			before := countsOf(e.srv)
+			for _, k := range destructive {
+				if m.top() != o {
+					break // the key closed it: the rest would reach the dashboard
+				}
+				m = e.press(t, m, k)
+				if d := m.dlg(); d != nil && d != o {
+					t.Fatalf("%q opened %q over the %s", k, d.title, tc.name)
+				}
+			}
+			if after := countsOf(e.srv); after != before {
+				t.Fatalf("keys reached the dashboard under the %s: %+v → %+v", tc.name, before, after)
+			}
+		})
+	}
+}
+
+func isType[T overlay](o overlay) bool { _, ok := o.(T); return ok }
+
+func isDialog(k intentKind) func(overlay) bool {
+	return func(o overlay) bool { d, ok := o.(*dialog); return ok && d.intent.kind == k }
+}
+
+// The two cases: ? then d opened "Delete runtime?" on top of the
+// help; L then n opened the picker behind the event log.
+func TestKeysDoNotReachBelowHelpOrEventLog(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = e.press(t, m, "?", "d")
+	if !m.helpOpen() || m.dlg() != nil || strings.Contains(m.View(), "Delete runtime") {
+		t.Fatalf("? d:\n%s", m.View())
+	}
+	m = e.press(t, m, "esc", "L", "n")
+	if _, ok := find[*dialog](&m); ok || !topIs[*eventsOverlay](&m) {
+		t.Fatalf("L n opened a dialog behind the event log (stack %d)", len(m.stack))
+	}
+	m = e.press(t, m, "esc")
+	if len(m.stack) != 0 {
+		t.Fatalf("esc left %d overlays", len(m.stack))
+	}
+}
+
+// d, shrink the terminal to 40×10 (only "terminal too small" shows), y:
+// nothing is deleted; no key but quit acts; the dialog waits and shows
+// again, with its grace period started anew, when the window grows.
+func TestTooSmallScreenAnswersNothing(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "d")
+	d := m.dlg()
+	if d == nil || d.intent.kind != intentDelete {
+		t.Fatal("no delete dialog")
+	}
+	m, _ = update(m, tea.WindowSizeMsg{Width: 40, Height: 10})
+	v := m.View()
+	mustContain(t, v, "Terminal too small", "dialog waits")
+	if strings.Contains(v, "Delete") {
+		t.Fatalf("the dialog shows at 40×10:\n%s", v)
+	}
+	for _, k := range []string{"y", "enter", "esc", "n", "d", "y"} {
+		m = e.press(t, m, k)
+	}
+	if !serverHas(e.srv, "runtimes/rt-t4demo7k2p") || m.dlg() != d {
+		t.Fatalf("a key answered the hidden dialog (dialog %v)", m.dlg())
+	}
+	// Back to a size that shows it: keys typed right then are ignored too.
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	mustContain(t, m.View(), "Delete runtime rt-t4demo7k2p?")
+	m, _ = update(m, keyMsg("y"))
+	if !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+		t.Fatal("a y typed as the dialog reappeared deleted the runtime")
+	}
+	// q still quits at the small size.
+	m, _ = update(m, tea.WindowSizeMsg{Width: 40, Height: 10})
+	_, cmd := update(m, keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q did not quit at 40×10")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q did not quit at 40×10")
+	}
+}
+
+// A dialog taller than the screen counts as not shown: the dashboard fits
+// at 60×15, the dialog does not, so its keys wait.
+func TestDialogTallerThanScreenWaits(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	d := newDialog(dlgChoice, e.clk.now(), "A long list", intent{kind: intentAfterCreate})
+	for i := 0; i < 20; i++ {
+		d.items = append(d.items, choiceItem{label: "item " + itoa(i)})
+		d.intent.next = append(d.intent.next, afterChoice{close: true})
+	}
+	m.push(d)
+	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
+	mustContain(t, m.View(), "Terminal too small to show the dialog")
+	m = e.press(t, m, "enter")
+	if m.dlg() != d {
+		t.Fatal("enter answered a dialog that was not on screen")
+	}
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	mustContain(t, m.View(), "item 19")
+}
+
+// View draws the stack in the order keys reach it: a dialog over the
+// run-code console shows over it and gets the keys.
+func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "tab", "e")
+	m.push(newDialog(dlgConfirm, e.clk.now().Add(-time.Second), "On top", intent{kind: intentQuickCreate}))
+	v := m.View()
+	mustContain(t, v, "RUN CODE", "On top")
+	m = e.press(t, m, "x") // any key but y cancels the dialog; x is not text for the console
+	if m.dlg() != nil || !topIs[*consoleOverlay](&m) || m.console().in.value() != "" {
+		t.Fatalf("x did not go to the dialog on top (console input %q)", m.console().in.value())
+	}
+}
