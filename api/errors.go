@@ -149,7 +149,14 @@ type Error struct {
 }
 
 // Error renders one line: "CODE (HTTP n, REASON): message", without Raw.
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.text(200) }
+
+// Full is Error with the whole message the error kept (up to 300 runes,
+// where Error cuts at 200): the dashboard's event log shows it.
+func (e *Error) Full() string { return e.text(0) }
+
+// text is the error's line with its message cut to max runes (0: as kept).
+func (e *Error) text(max int) string {
 	var b strings.Builder
 	if e.Tool != "" {
 		b.WriteString(e.Tool)
@@ -170,7 +177,7 @@ func (e *Error) Error() string {
 	}
 	if e.Message != "" {
 		b.WriteString(": ")
-		b.WriteString(OneLine(safeMessage(e.Message), 200))
+		b.WriteString(OneLine(safeMessage(e.Message), max))
 	}
 	// Code, Reason and Tool may come from the wire too: keep the line clean.
 	return OneLine(b.String(), 0)

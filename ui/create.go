@@ -151,7 +151,13 @@ func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 		return nil // cancelled, or superseded by a re-send
 	}
 	took := state.FormatCountdown(now.Sub(op.started))
-	m.recordEvent(now, api.ToolCreateRuntime, op.rowName(), now.Sub(op.sent), msg.err)
+	target := op.spec.String() // what was asked for, or the runtime made
+	if msg.err == nil {
+		target = msg.rt.Name
+	} else if op.runtimeID != "" {
+		target = "runtimes/" + op.runtimeID
+	}
+	m.recordEvent(now, api.ToolCreateRuntime, target, now.Sub(op.sent), msg.err)
 	if msg.err == nil {
 		m.dropCreate(op.id)
 		// The row shows what the server returned.

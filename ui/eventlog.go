@@ -151,7 +151,7 @@ func (m Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		}
 		body = append(body, line+outcome+"  "+target)
 		if e.Err != nil {
-			text := termtext.Line(m.redact(e.Err.Error()))
+			text := termtext.Line(m.redact(fullError(e.Err)))
 			for _, wl := range strings.Split(ansi.Wrap(text, max(w-6, 10), ""), "\n") {
 				body = append(body, m.st.dim.Render("      "+wl))
 			}
@@ -163,6 +163,14 @@ func (m Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		body = body[:n-1]
 	}
 	return append(out, body...), maxOff
+}
+
+// fullError is err's whole text: an *api.Error with its message uncut.
+func fullError(err error) string {
+	if ae, ok := err.(*api.Error); ok {
+		return ae.Full()
+	}
+	return err.Error()
 }
 
 // redact applies Options.Redact, if any.
