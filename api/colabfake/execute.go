@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -18,65 +19,243 @@ import (
 // cannot echo, so a user never mistakes emulated output for real output.
 const EmulatedPrefix = "[colabdash emulator] "
 
+// MaxEmulatedSleep caps the time.sleep of one emulated run (1 h): long
+// enough to leave a run going and come back to it.
+const MaxEmulatedSleep = time.Hour
+
 var (
-	// print(<literal>) with a string, number, True/False/None literal.
-	printLiteral = regexp.MustCompile(`^print\(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?[0-9]+(?:\.[0-9]+)?|True|False|None)\s*\)$`)
+	// a literal: string, number, True/False/None.
+	literal = `("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?[0-9]+(?:\.[0-9]+)?|True|False|None)`
+	// print(<literal or name>, …).
+	printStmt = regexp.MustCompile(`^print\(\s*(.*?)\s*\)$`)
+	printArg  = regexp.MustCompile(`^(?:` + literal + `|([A-Za-z_][A-Za-z0-9_]*))$`)
 	// a bare literal as the whole program: its repr becomes result.
 	bareLiteral = regexp.MustCompile(`^(-?[0-9]+(?:\.[0-9]+)?|True|False|None|'(?:[^'\\]|\\.)*')$`)
+	// raise Name or raise Name(args).
+	raiseStmt = regexp.MustCompile(`^raise\s+([A-Za-z_][A-Za-z0-9_.]*)\s*(?:\((.*)\))?$`)
+	// time.sleep(N) or sleep(N).
+	sleepStmt = regexp.MustCompile(`^(?:time\.)?sleep\(\s*([0-9]+(?:\.[0-9]+)?)\s*\)$`)
+	// for NAME in range(N):
+	forRange = regexp.MustCompile(`^for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+range\(\s*([0-9]+)\s*\)\s*:\s*(.*)$`)
+	// assert <false>[, message]
+	assertFalse = regexp.MustCompile(`^assert\s+(?:False|0|None|"")\s*(?:,\s*(.*))?$`)
+	// N / 0
+	divZero = regexp.MustCompile(`(^|[^0-9.])-?[0-9]+(?:\.[0-9]+)?\s*(?://|/|%)\s*0+(?:\.0+)?\s*$`)
 	// integer arithmetic with + - * and parentheses, which Go's constant
 	// arithmetic computes exactly as Python does (arbitrary precision).
 	intArith   = regexp.MustCompile(`^[0-9+\-*() ]*[0-9][0-9+\-*() ]*$`)
 	printArith = regexp.MustCompile(`^print\(\s*([0-9+\-*() ]+)\s*\)$`)
-	// raise Name or raise Name(args).
-	raiseStmt = regexp.MustCompile(`(?m)^\s*raise\s+([A-Za-z_][A-Za-z0-9_.]*)\s*(?:\((.*)\))?\s*$`)
+	// import …, from … import …, NAME = …, pass
+	quiet = regexp.MustCompile(`^(?:import\s|from\s.+\simport\s|pass$|[A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s*=[^=])`)
 )
 
-// emulate returns what running code would show, without running it:
-// print(<literal>) echoes the literal, print(<integer arithmetic>) prints
-// its value, a bare literal or integer arithmetic becomes result, code
-// containing "raise" gets an executionError, anything else a stdout line
-// saying what would run.
-func emulate(code string) (stdout, result string, xerr *api.ExecuteError) {
+// stmt is one statement of an emulated program: its 1-based line, its
+// text and, for a for-range loop, the loop's variable, count and body.
+type stmt struct {
+	line  int
+	text  string
+	loop  string
+	times int
+	body  []stmt
+}
+
+// parseProgram splits code into statements: one per line (";" separates
+// more), a for-range loop with its indented body (or the statements after
+// its ":" on the same line).
+func parseProgram(code string) []stmt {
+	lines := strings.Split(code, "\n")
+	var parse func(from, indent int) ([]stmt, int)
+	parse = func(from, indent int) ([]stmt, int) {
+		var out []stmt
+		i := from
+		for i < len(lines) {
+			raw := lines[i]
+			text := strings.TrimSpace(raw)
+			if text == "" || strings.HasPrefix(text, "#") {
+				i++
+				continue
+			}
+			ind := len(raw) - len(strings.TrimLeft(raw, " \t"))
+			if ind < indent {
+				break
+			}
+			i++
+			if m := forRange.FindStringSubmatch(text); m != nil {
+				n, _ := strconv.Atoi(m[2])
+				s := stmt{line: i, text: text, loop: m[1], times: n}
+				if m[3] != "" {
+					for _, part := range strings.Split(m[3], ";") {
+						s.body = append(s.body, stmt{line: i, text: strings.TrimSpace(part)})
+					}
+				} else {
+					s.body, i = parse(i, ind+1)
+				}
+				out = append(out, s)
+				continue
+			}
+			for _, part := range strings.Split(text, ";") {
+				if part = strings.TrimSpace(part); part != "" {
+					out = append(out, stmt{line: i, text: part})
+				}
+			}
+		}
+		return out, i
+	}
+	prog, _ := parse(0, 0)
+	return prog
+}
+
+// emulation is one run of emulated code: what it printed, its result and
+// the exception it raised.
+type emulation struct {
+	stdout strings.Builder
+	result string
+	xerr   *api.ExecuteError
+	slept  time.Duration
+}
+
+// emulate runs code without running it, statement by statement, so what a
+// console needs can be tried: print(<literal>), print(<loop variable>) and
+// print(<integer arithmetic>) print (+ - * and parentheses, exactly);
+// time.sleep(N) takes N seconds (MaxEmulatedSleep at most in all), so
+// output comes after the time the code says; for i in range(N): repeats
+// its body; import, assignments and pass do nothing; a statement that
+// fails (raise, assert False, a division by zero) raises there, with what
+// was printed before kept; any other statement prints a line saying what
+// would run. A program that is one literal or integer arithmetic is its
+// result. sleep waits (it returns ctx's error when the run was stopped).
+func emulate(ctx context.Context, code string, sleep func(context.Context, time.Duration) error) (api.ExecuteCodeResult, error) {
+	var e emulation
 	trimmed := strings.TrimSpace(code)
-	if strings.Contains(code, "raise") {
-		name, value := "RuntimeError", "raised by emulated code"
-		if m := raiseStmt.FindStringSubmatch(code); m != nil {
-			name = m[1]
-			value = unquote(strings.TrimSpace(m[2]))
-		}
-		return "", "", &api.ExecuteError{Name: name, Value: value, Traceback: []string{
-			"\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
-			"\x1b[0;31m" + name + "\x1b[0m                                 Traceback (most recent call last)",
-			"\x1b[0;32m<ipython-input-1>\x1b[0m in \x1b[0;36m<cell line: 0>\x1b[0;34m()\x1b[0m",
-			"\x1b[0;31m" + name + "\x1b[0m: " + value + "  " + EmulatedPrefix + "(emulated)",
-		}}
-	}
-	if m := printLiteral.FindStringSubmatch(trimmed); m != nil {
-		return unquote(m[1]) + "\n", "", nil
-	}
-	if m := printArith.FindStringSubmatch(trimmed); m != nil {
-		if v, ok := evalInt(m[1]); ok {
-			return v + "\n", "", nil
-		}
-	}
 	if bareLiteral.MatchString(trimmed) {
-		return "", trimmed, nil
+		return api.ExecuteCodeResult{Result: trimmed}, nil
 	}
 	if intArith.MatchString(trimmed) {
 		if v, ok := evalInt(trimmed); ok {
-			return "", v, nil
+			return api.ExecuteCodeResult{Result: v}, nil
 		}
 	}
-	return EmulatedPrefix + "would run: " + api.OneLine(code, 200) + "\n", "", nil
+	err := e.run(ctx, parseProgram(code), map[string]int{}, sleep)
+	return api.ExecuteCodeResult{Stdout: e.stdout.String(), Result: e.result, ExecutionError: e.xerr}, err
 }
 
-// evalInt evaluates integer arithmetic (+ - * and parentheses) exactly.
-func evalInt(expr string) (string, bool) {
-	tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, expr)
-	if err != nil || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return "", false
+func (e *emulation) run(ctx context.Context, prog []stmt, vars map[string]int, sleep func(context.Context, time.Duration) error) error {
+	for _, s := range prog {
+		if e.xerr != nil {
+			return nil
+		}
+		if s.loop != "" {
+			for i := 0; i < s.times && e.xerr == nil; i++ {
+				vars[s.loop] = i
+				if err := e.run(ctx, s.body, vars, sleep); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := e.exec(ctx, s, vars, sleep); err != nil {
+			return err
+		}
 	}
-	return tv.Value.ExactString(), true
+	return nil
+}
+
+func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep func(context.Context, time.Duration) error) error {
+	t := s.text
+	if m := sleepStmt.FindStringSubmatch(t); m != nil {
+		secs, _ := strconv.ParseFloat(m[1], 64)
+		d := min(time.Duration(secs*float64(time.Second)), MaxEmulatedSleep-e.slept)
+		e.slept += d
+		return sleep(ctx, d)
+	}
+	if m := printStmt.FindStringSubmatch(t); m != nil && (m[1] == "" || printable(m[1], vars)) {
+		var parts []string
+		for _, a := range splitArgs(m[1]) {
+			if v, ok := vars[a]; ok {
+				parts = append(parts, strconv.Itoa(v))
+			} else {
+				parts = append(parts, unquote(a))
+			}
+		}
+		e.stdout.WriteString(strings.Join(parts, " ") + "\n")
+		return nil
+	}
+	if m := printArith.FindStringSubmatch(t); m != nil {
+		if v, ok := evalInt(m[1]); ok {
+			e.stdout.WriteString(v + "\n")
+			return nil
+		}
+	}
+	switch m := raiseStmt.FindStringSubmatch(t); {
+	case m != nil:
+		e.raise(s, m[1], unquote(strings.TrimSpace(m[2])))
+	case strings.HasPrefix(t, "raise"):
+		e.raise(s, "RuntimeError", "No active exception to reraise")
+	case assertFalse.MatchString(t):
+		msg := ""
+		if m := assertFalse.FindStringSubmatch(t); m[1] != "" {
+			msg = unquote(strings.TrimSpace(m[1]))
+		}
+		e.raise(s, "AssertionError", msg)
+	case divZero.MatchString(t):
+		e.raise(s, "ZeroDivisionError", "division by zero")
+	case quiet.MatchString(t):
+	default:
+		e.stdout.WriteString(EmulatedPrefix + "would run: " + api.OneLine(t, 200) + "\n")
+	}
+	return nil
+}
+
+// printable reports whether every argument of a print is a literal or a
+// loop variable.
+func printable(args string, vars map[string]int) bool {
+	for _, a := range splitArgs(args) {
+		m := printArg.FindStringSubmatch(a)
+		if m == nil {
+			return false
+		}
+		if m[2] != "" {
+			if _, ok := vars[m[2]]; !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// splitArgs splits print's arguments at commas outside string literals.
+func splitArgs(s string) []string {
+	var out []string
+	var quote byte
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '"' || c == '\''):
+			quote = c
+		case quote == 0 && c == ',':
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
+}
+
+// raise makes the run fail at statement s with exception name(value).
+func (e *emulation) raise(s stmt, name, value string) {
+	if value == "" && name == "RuntimeError" {
+		value = "raised by emulated code"
+	}
+	e.xerr = &api.ExecuteError{Name: name, Value: value, Traceback: []string{
+		"\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
+		"\x1b[0;31m" + name + "\x1b[0m                                 Traceback (most recent call last)",
+		"\x1b[0;32m<ipython-input-1>\x1b[0m in \x1b[0;36m<cell line: " + strconv.Itoa(s.line) + ">\x1b[0;34m()\x1b[0m",
+		"\x1b[0;32m----> " + strconv.Itoa(s.line) + " \x1b[0m" + s.text,
+		"\x1b[0;31m" + name + "\x1b[0m: " + value + "  " + EmulatedPrefix + "(emulated)",
+	}}
 }
 
 // unquote turns a Python string literal into its text; other literals are
@@ -116,34 +295,90 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 		rname, sname = r, in.Session
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	_, r := s.findRuntime(rname)
 	if r == nil {
+		s.mu.Unlock()
 		return nil, newErr(api.NotFound, "Runtime %s not found.", rname)
 	}
 	ss := r.findSession(sname)
 	if ss == nil {
-		ss = &sessionState{name: sname, execs: map[string]*execRecord{}}
+		ss = newSession(s.ctx, sname)
 		r.sessions = append(r.sessions, ss)
 	}
-	if in.ExecutionID != "" && in.Session != "" {
-		if rec := ss.execs[in.ExecutionID]; rec != nil && !rec.returned {
-			// Reattach: the code already started; hand back its result.
-			if !deadline {
-				rec.returned = true
+	reattach := in.ExecutionID != "" && in.Session != ""
+	rec := ss.execs[in.ExecutionID]
+	if !reattach || rec == nil || rec.returned {
+		// A new run (a returned executionId runs again). It goes on when
+		// the call is cut off, so an identical call can wait for it, and
+		// ends when its session is deleted.
+		ss.count++
+		rec = &execRecord{done: make(chan struct{})}
+		if reattach {
+			ss.execs[in.ExecutionID] = rec
+		}
+		res := api.ExecuteCodeResult{ExecutionID: in.ExecutionID, Session: sname, ExecutionCount: ss.count}
+		sctx := ss.ctx
+		ss.runs++
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			out, err := emulate(sctx, in.Code, sleepCtx)
+			out.ExecutionID, out.Session, out.ExecutionCount = res.ExecutionID, res.Session, res.ExecutionCount
+			if s.opts.Seed == SeedHostile {
+				hostileExec(&out)
 			}
-			return rec.result, nil
+			s.mu.Lock()
+			ss.runs--
+			rec.result = out
+			if err != nil {
+				rec.err = newErr(api.Aborted, "Session %s was deleted while the code ran.", sname)
+			}
+			s.mu.Unlock()
+			close(rec.done)
+		}()
+	}
+	s.mu.Unlock()
+	select {
+	case <-rec.done:
+	case <-ctx.Done():
+		return nil, newErr(api.Cancelled, "The call was cancelled; the code keeps running (repeat the identical call to wait for it).")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !deadline {
+		rec.returned = true
+	}
+	if rec.err != nil {
+		return nil, rec.err
+	}
+	return rec.result, nil
+}
+
+// RunningCode returns how many execute_code runs are in flight on session
+// ("runtimes/{id}/sessions/{sid}"), so a test can act while code runs.
+func (s *Server) RunningCode(session string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.runtimes {
+		if ss := r.findSession(session); ss != nil {
+			return ss.runs
 		}
 	}
-	ss.count++
-	stdout, result, xerr := emulate(in.Code)
-	res := api.ExecuteCodeResult{ExecutionID: in.ExecutionID, Session: sname, ExecutionCount: ss.count,
-		Stdout: stdout, Result: result, ExecutionError: xerr}
-	if s.opts.Seed == SeedHostile {
-		hostileExec(&res)
+	return 0
+}
+
+// newSession is a session whose runs end when it is deleted (stop) or the
+// server closes (parent).
+func newSession(parent context.Context, name string) *sessionState {
+	ctx, stop := context.WithCancel(parent)
+	return &sessionState{name: name, execs: map[string]*execRecord{}, ctx: ctx, stop: stop}
+}
+
+// evalInt evaluates integer arithmetic (+ - * and parentheses) exactly.
+func evalInt(expr string) (string, bool) {
+	tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, expr)
+	if err != nil || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return "", false
 	}
-	if in.ExecutionID != "" && in.Session != "" {
-		ss.execs[in.ExecutionID] = &execRecord{result: res, returned: !deadline}
-	}
-	return res, nil
+	return tv.Value.ExactString(), true
 }

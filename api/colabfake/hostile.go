@@ -42,7 +42,7 @@ func (s *Server) seedHostile() {
 		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: proxyURL("rt") + "/" + HostileRLO + "lmth.exe" + HostileOSC0,
 			Token: randomToken(), ExpireTime: now.Add(ttl * 40 / 60).UTC()}
 		for _, sid := range sessions {
-			r.sessions = append(r.sessions, &sessionState{name: r.rt.Name + "/sessions/" + sid, execs: map[string]*execRecord{}})
+			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid))
 		}
 		s.runtimes = append(s.runtimes, r)
 	}

@@ -146,10 +146,17 @@ type sessionState struct {
 	name  string
 	count int                    // executionCount of the last execution
 	execs map[string]*execRecord // by executionId
+	ctx   context.Context        // ends when the session is deleted: its runs stop
+	stop  context.CancelFunc
+	runs  int // execute_code runs in flight
 }
 
+// execRecord is one run of execute_code: done closes when it finished;
+// returned is set once a call handed its result back.
 type execRecord struct {
+	done     chan struct{}
 	result   api.ExecuteCodeResult
+	err      *gErr
 	returned bool
 }
 
@@ -377,7 +384,7 @@ func (s *Server) seedDemo() {
 		r := &runtimeState{rt: api.Runtime{Name: api.RuntimeName(id), RuntimeSpec: key}}
 		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: proxyURL(id), Token: randomToken(), ExpireTime: now.Add(ttl).UTC()}
 		for _, sid := range sessions {
-			r.sessions = append(r.sessions, &sessionState{name: r.rt.Name + "/sessions/" + sid, execs: map[string]*execRecord{}})
+			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid))
 		}
 		s.runtimes = append(s.runtimes, r)
 	}
@@ -476,7 +483,7 @@ func (s *Server) AddNotebookSession(runtime, sessionID string) (api.Session, err
 	if r.findSession(sname) != nil {
 		return api.Session{}, &api.Error{Code: api.AlreadyExists, Message: sname + " already open"}
 	}
-	r.sessions = append(r.sessions, &sessionState{name: sname, execs: map[string]*execRecord{}})
+	r.sessions = append(r.sessions, newSession(s.ctx, sname))
 	return api.Session{Name: sname}, nil
 }
 
@@ -490,6 +497,9 @@ func (s *Server) Reclaim(runtime string) bool {
 	i, r := s.findRuntime(api.RuntimeName(runtime))
 	if r == nil {
 		return false
+	}
+	for _, ss := range r.sessions {
+		ss.stop() // code running on it ends with the runtime
 	}
 	s.runtimes = slices.Delete(s.runtimes, i, i+1)
 	return true

@@ -420,7 +420,7 @@ func (s *Server) createSession(ctx context.Context, in createSessionIn, _ bool) 
 	}
 	name := in.Parent + "/sessions/" + id
 	if r.findSession(name) == nil {
-		r.sessions = append(r.sessions, &sessionState{name: name, execs: map[string]*execRecord{}})
+		r.sessions = append(r.sessions, newSession(s.ctx, name))
 	}
 	return api.Session{Name: name}, nil
 }
@@ -453,6 +453,7 @@ func (s *Server) deleteSession(ctx context.Context, in nameIn, _ bool) (any, *gE
 	}
 	for i, ss := range r.sessions {
 		if ss.name == in.Name {
+			ss.stop() // code running on it is aborted
 			r.sessions = append(r.sessions[:i:i], r.sessions[i+1:]...)
 			return struct{}{}, nil
 		}
