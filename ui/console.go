@@ -34,8 +34,9 @@ type consoleOverlay struct {
 	scroll           int // transcript rows scrolled back from the newest
 }
 
-// consoleInputLines is the most input lines the console shows at once.
-const consoleInputLines = 5
+// consoleInputLines is the fewest input lines the console shows at once
+// (when the input has that many); up to half its height when it has room.
+const consoleInputLines = 3
 
 func (p *consoleOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	switch {
@@ -48,7 +49,7 @@ func (p *consoleOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	case k.Type == tea.KeyEsc:
 		return action{kind: actClose} // a running execution goes on
 	case k.Type == tea.KeyPgUp:
-		p.scroll += c.consolePage()
+		p.scroll = c.clampScroll(p, p.scroll+c.consolePage())
 	case k.Type == tea.KeyPgDown:
 		p.scroll = max(0, p.scroll-c.consolePage())
 	case k.Type == tea.KeyEnter && !k.Alt:
@@ -65,6 +66,17 @@ func (p *consoleOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		p.in.handle(k)
 	}
 	return action{}
+}
+
+// clampScroll bounds a scroll position to the transcript's top: it wraps
+// only as many lines as the position needs.
+func (m *Model) clampScroll(p *consoleOverlay, scroll int) int {
+	room := max(1, m.lay.h-4-3)
+	rows := m.transcriptRowCount(p, m.lay.w, scroll+room)
+	if rows < scroll+room {
+		return max(0, rows-room)
+	}
+	return scroll
 }
 
 // consolePage is how far pgup/pgdn scroll: the transcript's height less
@@ -164,7 +176,7 @@ func (m Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string 
 		target = "no session (enter asks to open one)"
 	}
 	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) + m.st.dim.Render(" · esc back (runs keep going)")}
-	input := p.in.view(">>> ", "... ", w, min(consoleInputLines, max(1, n-4)))
+	input := p.in.view(">>> ", "... ", w, max(consoleInputLines, (n-4)/2))
 	room := max(1, n-2-len(input))
 	out = append(out, m.transcriptRows(p, now, w, room)...)
 	out = padLines(out, n-1-len(input))
@@ -176,18 +188,17 @@ func (m Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string 
 	return padLines(out, n)
 }
 
-// transcriptRows returns the rows of the console's transcript shown in
-// room rows of width w: the newest, or older ones when scrolled back.
-// Only the lines that are shown are wrapped, so a long transcript costs
-// what fits on the screen.
-func (m Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []string {
+// transcriptLines returns the console's logical lines: the drop marker,
+// the session's transcript, and the run in flight (not in it yet); at(i)
+// is the i-th of n.
+func (m Model) transcriptLines(p *consoleOverlay, now time.Time) (n int, at func(int) tline) {
 	t := m.ax.exec.transcripts[p.session]
 	var lines []tline
 	dropped := 0
 	if t != nil {
 		lines, dropped = t.lines, t.dropped
 	}
-	var tail []tline // what is not in the transcript yet: the run in flight
+	var tail []tline
 	if r := m.ax.exec.running(p.session); r != nil {
 		line := "  running… " + state.FormatCountdown(now.Sub(r.started))
 		switch {
@@ -198,14 +209,18 @@ func (m Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []s
 		}
 		tail = append(tail, tline{lineWarn, line})
 	}
-	total := len(lines) + len(tail)
+	n = len(lines) + len(tail)
 	if dropped > 0 {
-		total++
+		n++
 	}
-	at := func(i int) tline { // the i-th logical line
+	return n, func(i int) tline {
 		if dropped > 0 {
 			if i == 0 {
-				return tline{lineDim, "  … " + itoaPlural(dropped, "earlier line") + " dropped (the console keeps the last " +
+				word := " earlier lines"
+				if dropped == 1 {
+					word = " earlier line"
+				}
+				return tline{lineDim, "  … " + itoaThousands(dropped) + word + " dropped (the console keeps the last " +
 					itoaThousands(MaxTranscriptLines) + ")"}
 			}
 			i--
@@ -215,18 +230,39 @@ func (m Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []s
 		}
 		return tail[i-len(lines)]
 	}
-	// Wrap from the newest line back until the scrolled window is filled.
-	want := room + p.scroll
-	var rows []string // newest first
-	i := total - 1
+}
+
+// wrapFromEnd wraps the logical lines from the newest back until want
+// rows are made (or the lines run out); rows are newest first. all
+// reports whether every line was wrapped.
+func (m Model) wrapFromEnd(n int, at func(int) tline, w, want int) (rows []string, all bool) {
+	i := n - 1
 	for ; i >= 0 && len(rows) < want; i-- {
 		wrapped := strings.Split(ansi.Hardwrap(m.styleLine(at(i)), w, true), "\n")
 		for j := len(wrapped) - 1; j >= 0; j-- {
 			rows = append(rows, wrapped[j])
 		}
 	}
+	return rows, i < 0
+}
+
+// transcriptRowCount is how many rows the transcript makes at width w,
+// counted up to limit.
+func (m Model) transcriptRowCount(p *consoleOverlay, w, limit int) int {
+	n, at := m.transcriptLines(p, m.now())
+	rows, _ := m.wrapFromEnd(n, at, w, limit)
+	return len(rows)
+}
+
+// transcriptRows returns the rows of the console's transcript shown in
+// room rows of width w: the newest, or older ones when scrolled back.
+// Only the lines that are shown are wrapped, so a long transcript costs
+// what fits on the screen.
+func (m Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []string {
+	n, at := m.transcriptLines(p, now)
+	rows, all := m.wrapFromEnd(n, at, w, room+p.scroll)
 	scroll := p.scroll
-	if i < 0 { // the whole transcript is wrapped: scrolling stops at its top
+	if all { // the whole transcript is wrapped: scrolling stops at its top
 		scroll = min(scroll, max(0, len(rows)-room))
 	}
 	shown := rows[min(scroll, len(rows)):min(scroll+room, len(rows))]
