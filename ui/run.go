@@ -132,7 +132,9 @@ type AuthErrorInfo struct {
 	// "GOOGLE_APPLICATION_CREDENTIALS: not set",
 	// "~/.config/gcloud/application_default_credentials.json: not found").
 	Tried []string
-	// Fix lists the steps that fix it, one per line (commands included).
+	// Fix lists the steps that fix it, one per line. A line that starts
+	// with a space is a command (or its continuation): the screen never
+	// breaks it across lines; other lines are prose and wrap at spaces.
 	Fix []string
 	// Err is the underlying error, shown on one line (may be nil).
 	Err error
@@ -188,41 +190,80 @@ func (m AuthErrorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// View renders the screen, wrapped to the terminal width.
+// View renders the screen in the terminal's width. Prose wraps at spaces
+// only; a Fix line that starts with a space is a command (or its
+// continuation) and is never broken across lines: a command, path or URL
+// wider than the screen is cut with "…", and the screen says that q
+// prints it whole.
 func (m AuthErrorModel) View() string {
 	w := m.width
 	if w <= 0 {
 		w = 80
 	}
-	var b strings.Builder
+	type authLine struct {
+		text  string
+		whole bool // a command: cut, never wrapped
+	}
+	var ls []authLine
+	add := func(s string) { ls = append(ls, authLine{text: s}) }
 	k := m.info.Keymap
 	// The keys come right under the headline so they stay on screen at the
-	// smallest size; the details follow.
-	// The headline, what was tried and the fix quote files and the
-	// environment: termtext.Line makes them inert.
-	b.WriteString(m.st.errText.Render("✕ "+termtext.Line(m.info.Headline)) + "\n")
-	b.WriteString(m.st.bold.Render(k.Demo.Help().Key) + " continue in demo mode (embedded emulator) · " +
-		m.st.bold.Render(k.Quit.Help().Key) + " quit (the fix is printed again on quit)\n\n")
+	// smallest size; the details follow. The headline, what was tried and
+	// the fix quote files and the environment: termtext.Line makes them
+	// inert.
+	add(m.st.errText.Render("✕ " + termtext.Line(m.info.Headline)))
+	add(m.st.bold.Render(k.Demo.Help().Key) + " continue in demo mode (embedded emulator) · " +
+		m.st.bold.Render(k.Quit.Help().Key) + " quit (the fix is printed again on quit)")
+	add("")
 	if m.info.Err != nil {
-		b.WriteString(errLine(m.info.Err) + "\n\n")
+		add(errLine(m.info.Err))
+		add("")
 	}
 	if len(m.info.Tried) > 0 {
-		b.WriteString(m.st.bold.Render("Tried:") + "\n")
+		add(m.st.bold.Render("Tried:"))
 		for _, t := range m.info.Tried {
-			b.WriteString("  • " + termtext.Line(t) + "\n")
+			add("  • " + termtext.Line(t))
 		}
-		b.WriteString("\n")
+		add("")
 	}
 	if len(m.info.Fix) > 0 {
-		b.WriteString(m.st.bold.Render("To fix:") + "\n")
+		add(m.st.bold.Render("To fix:"))
 		for _, f := range m.info.Fix {
-			b.WriteString("  " + termtext.Line(f) + "\n")
+			ls = append(ls, authLine{text: "  " + termtext.Line(f), whole: strings.HasPrefix(f, " ")})
 		}
 	}
-	wrapped := lipgloss.NewStyle().Width(w).Render(b.String())
-	lines := strings.Split(wrapped, "\n")
-	for i := range lines {
-		lines[i] = ansi.Truncate(strings.TrimRight(lines[i], " "), w, "…")
+	var lines []string
+	cut := false
+	for _, l := range ls {
+		if l.whole {
+			if ansi.StringWidth(l.text) > w {
+				cut = true
+			}
+			lines = append(lines, ansi.Truncate(l.text, w, "…"))
+			continue
+		}
+		// Continuation lines keep the line's indent (and its bullet's).
+		plain := ansi.Strip(l.text)
+		indent := len(plain) - len(strings.TrimLeft(plain, " "))
+		if strings.HasPrefix(plain[indent:], "• ") {
+			indent += 2
+		}
+		if indent > w/2 {
+			indent = 0
+		}
+		for i, ln := range strings.Split(ansi.Wordwrap(l.text, w-indent, ""), "\n") {
+			if i > 0 {
+				ln = strings.Repeat(" ", indent) + ln
+			}
+			lines = append(lines, ansi.Truncate(strings.TrimRight(ln, " "), w, "…"))
+		}
+	}
+	if cut {
+		quit := "q"
+		if ks := k.Quit.Keys(); len(ks) > 0 {
+			quit = keyName(ks[0])
+		}
+		lines = append(lines, m.st.dim.Render(ansi.Truncate("(a command is cut at this width: "+quit+" prints it whole)", w, "…")))
 	}
 	if m.height > 0 && len(lines) > m.height {
 		lines = lines[:m.height]
