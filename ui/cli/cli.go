@@ -136,7 +136,7 @@ func runStreams(args []string, s *streams) int {
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args:          unknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDashboard(cmd.Context(), g)
 		},
@@ -201,6 +201,7 @@ func runStreams(args []string, s *streams) int {
 		Args:    cobra.NoArgs,
 		Run:     func(*cobra.Command, []string) { fmt.Fprintln(stdout, versionString()) },
 	})
+	strictCompletion(root)
 	root.SetArgs(args)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -244,6 +245,45 @@ func versionString() string {
 		c = "unknown"
 	}
 	return fmt.Sprintf("colabdash %s (commit %s, %s)", v, c, runtime.Version())
+}
+
+// unknownCommand is the root's argument check: the dashboard takes none,
+// so an argument is a mistyped command, answered with the commands it may
+// have meant.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra's default, set only on its own path
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return &exitError{exitUsage, msg + " (see " + cmd.CommandPath() + " --help)"}
+}
+
+// strictCompletion makes `completion SHELL` with a shell cobra does not
+// know an error (exit 2) instead of the command's help and success.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, s := range c.Commands() {
+			shells = append(shells, s.Name())
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return &exitError{exitUsage, fmt.Sprintf("completion: unknown shell %q (accepted: %s)", args[0], strings.Join(shells, ", "))}
+		}
+	}
 }
 
 // dashboardFlagExample is the value shown after a dashboard-only flag in

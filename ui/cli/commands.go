@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -84,7 +87,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			}
 			srv, endpoint, err := colabfake.Start(cmd.Context(), addr, o)
 			if err != nil {
-				return &exitError{exitUsage, err.Error()}
+				return emulatorStartError(addr, err)
 			}
 			defer srv.Close()
 			fmt.Fprintln(stdout, endpoint)
@@ -103,4 +106,15 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
 	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
 	return cmd
+}
+
+// emulatorStartError says why the emulator could not listen on addr: a
+// busy port is a failure (exit 1) with what to do, a bad address a usage
+// error (exit 2).
+func emulatorStartError(addr string, err error) *exitError {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return &exitError{exitFailure, "--addr " + addr + ": the port is busy (another program listens on it); " +
+			"stop that program, choose another port, or use --addr 127.0.0.1:0 for a free one"}
+	}
+	return &exitError{exitUsage, "--addr " + addr + ": " + strings.TrimPrefix(err.Error(), "colabfake: ")}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,7 +62,25 @@ func loadConfig(cmd *cobra.Command, g *globalFlags, getenv func(string) string) 
 		name, from = g.profileName, "--profile"
 	}
 	if g.demo {
+		// --demo is the built-in demo profile: a profile or endpoint given
+		// with it would be ignored, so it is an error to give them.
+		if g.profileName != "" && g.profileName != config.ProfileDemo {
+			if _, ok := s.Profiles[g.profileName]; !ok {
+				return &exitError{exitUsage, fmt.Sprintf("--profile %q is not defined (defined: %s), and --demo uses the built-in demo profile anyway: drop one of them",
+					g.profileName, strings.Join(s.ProfileNames(), ", "))}
+			}
+			return &exitError{exitUsage, fmt.Sprintf("--demo and --profile %q both choose the profile: drop one of them", g.profileName)}
+		}
+		if g.changed("endpoint") {
+			return &exitError{exitUsage, "--demo uses the embedded emulator, so --endpoint does not apply: drop one of them " +
+				"(to use a running `colabdash emulator`, give --endpoint with --access-token-file)"}
+		}
 		name, from = config.ProfileDemo, "--demo"
+	}
+	if g.changed("endpoint") {
+		if err := checkEndpoint(g.endpoint); err != nil {
+			return err
+		}
 	}
 	p, ok := s.Profiles[name]
 	if !ok {
@@ -202,4 +221,18 @@ func effectiveSettings(g globalFlags, getenv func(string) string) *config.Settin
 		}
 	}
 	return eff
+}
+
+// checkEndpoint accepts an http or https URL with a host; an endpoint
+// without a scheme gets the https:// form as a hint.
+func checkEndpoint(ep string) error {
+	u, err := url.Parse(ep)
+	if err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+		return nil
+	}
+	msg := fmt.Sprintf("--endpoint %q is not an http or https URL", ep)
+	if err == nil && u.Scheme == "" && !strings.HasPrefix(ep, "/") {
+		msg += "; did you mean https://" + ep + "?"
+	}
+	return &exitError{exitUsage, msg}
 }

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"net"
+	"strings"
+	"testing"
+)
+
+// Issue 10 defect 8: mistakes on the command line get one clear line and
+// the right exit code.
+func TestCommandLineMistakes(t *testing.T) {
+	isolate(t)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+		not  string
+	}{
+		{"did you mean", []string{"stauts"}, exitUsage, []string{`unknown command "stauts"`, "did you mean status?"}, ""},
+		{"did you mean for a prefix", []string{"emu"}, exitUsage, []string{"did you mean emulator?"}, ""},
+		{"completion with an unknown shell", []string{"completion", "tcsh"}, exitUsage, []string{`unknown shell "tcsh"`, "bash", "zsh", "fish"}, ""},
+		{"busy emulator port", []string{"emulator", "--addr", busy.Addr().String()}, exitFailure,
+			[]string{"--addr " + busy.Addr().String(), "port is busy", "--addr 127.0.0.1:0"}, "colabfake"},
+		{"bad emulator address", []string{"emulator", "--addr", "nonsense"}, exitUsage, []string{"--addr nonsense"}, "colabfake"},
+		{"endpoint without a scheme", []string{"status", "--endpoint", "colaboratory.googleapis.com/mcp"}, exitUsage,
+			[]string{"did you mean https://colaboratory.googleapis.com/mcp?"}, ""},
+		{"--demo with --endpoint", []string{"status", "--demo", "--endpoint", "http://127.0.0.1:1/mcp"}, exitUsage,
+			[]string{"--demo", "--endpoint does not apply"}, ""},
+		{"--demo with an unknown --profile", []string{"status", "--demo", "--profile", "nope"}, exitUsage,
+			[]string{`--profile "nope" is not defined`}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
+			}
+			if strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.HasPrefix(errs, "colabdash: ") {
+				t.Errorf("stderr is not one line: %q", errs)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("stderr %q lacks %q", errs, w)
+				}
+			}
+			if tc.not != "" && strings.Contains(errs, tc.not) {
+				t.Errorf("stderr %q names %q", errs, tc.not)
+			}
+		})
+	}
+	// The built-in demo profile named twice is fine.
+	if code, _, errs := runCLI(t, "status", "--demo", "--profile", "demo"); code != 0 {
+		t.Fatalf("--demo --profile demo: exit %d %q", code, errs)
+	}
+}
