@@ -821,10 +821,11 @@ func TestCreateBurstIsDebounced(t *testing.T) {
 // re-send carries the same requestId and gets the one runtime, never a
 // second.
 func TestCreateOutcomeUnknownResendsSameRequest(t *testing.T) {
-	// Each create_runtime call waits 200 ms (then DEADLINE_EXCEEDED, the
-	// creation going on); the creation takes 600 ms; the first reply is
-	// lost.
-	e, m := emuModel(t, colabfake.Options{CreateDelay: 600 * time.Millisecond, CreateDeadline: 200 * time.Millisecond}, nil)
+	// Each create_runtime call waits 1 s (then DEADLINE_EXCEEDED, the
+	// creation going on); the creation takes 3 s; the first reply is lost.
+	// The re-list has 3 s to come back (a busy machine has time); the
+	// dashboard's five attempts span 5 s, more than the creation needs.
+	e, m := emuModel(t, colabfake.Options{CreateDelay: 3 * time.Second, CreateDeadline: time.Second}, nil)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1})
 	m, cmd := startCreate(t, m, e, specT4)
 	m = drive(t, m, cmd)

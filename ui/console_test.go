@@ -67,7 +67,7 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 	done := make(chan tea.Msg, 1)
 	go func() { done <- runCmd() }()
 	mustContain(t, m.View(), "running…")
-	for deadline := time.Now().Add(10 * time.Second); e.srv.RunningCode(sess) == 0; {
+	for deadline := time.Now().Add(30 * time.Second); e.srv.RunningCode(sess) == 0; {
 		if time.Now().After(deadline) {
 			t.Fatal("the run never started on the server")
 		}
@@ -90,7 +90,7 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 	select {
 	case msg := <-done:
 		m, _ = update(m, msg)
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("the run did not end when its session was closed")
 	}
 	v := m.View()

@@ -16,13 +16,13 @@ func TestTeatestSmoke(t *testing.T) {
 	m := New(Options{Service: f, Now: clk.now, Location: time.UTC, NoColor: true})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("r-charlie")) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'j'}})
 	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("SESSIONS · r-charlie")) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(Model)
 	if fm.Selected() != "runtimes/r-charlie" {
 		t.Fatalf("selected %q", fm.Selected())
 	}

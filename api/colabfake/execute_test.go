@@ -96,7 +96,7 @@ func TestExecuteCodeLongRunAbortedByDeleteSession(t *testing.T) {
 		}
 		return false
 	}
-	for deadline := time.Now().Add(10 * time.Second); !has() && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(30 * time.Second); !has() && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
 	select {
@@ -110,7 +110,7 @@ func TestExecuteCodeLongRunAbortedByDeleteSession(t *testing.T) {
 		if e.Code != api.Aborted || !strings.Contains(e.Message, "deleted") {
 			t.Fatalf("aborted run: %v", e)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("delete_session did not stop the run")
 	}
 }

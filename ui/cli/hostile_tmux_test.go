@@ -8,7 +8,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -27,9 +26,6 @@ func (s *tmuxSession) display(format string) string {
 // draws a line wider than the terminal; a paste of "a1" ESC "]0;T" BEL CR
 // "00" into the filter leaves "a100" and the title alone (case 32b).
 func TestHostileSeedInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
 	home := isolate(t)
 	bin := binary(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -52,7 +48,7 @@ func TestHostileSeedInTmux(t *testing.T) {
 
 	scr := s.waitText("rt-clip␛]52;c;aGFja2Vk␇board")
 	// Wait for a later frame (the countdowns tick every second).
-	s.waitFor("a later frame", 10*time.Second, func(next string) bool { return next != scr })
+	s.waitFor("a later frame", waitTimeout, func(next string) bool { return next != scr })
 	scr = s.waitText("SESSIONS")
 	if bufs := s.tmux("list-buffers"); strings.TrimSpace(bufs) != "" {
 		t.Errorf("the server wrote the clipboard: %q", bufs)
@@ -86,9 +82,6 @@ func TestHostileSeedInTmux(t *testing.T) {
 // closed, ssh dropped) leaves the alternate screen and shows the cursor
 // again, as SIGTERM and q do.
 func TestSIGHUPGivesTheTerminalBack(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
 	home := isolate(t)
 	bin := binary(t)
 	s := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config"}, bin, "--demo")
@@ -103,14 +96,14 @@ func TestSIGHUPGivesTheTerminalBack(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	s.waitFor("the dashboard to exit", 10*time.Second, func(string) bool { return s.display("#{pane_dead}") == "1" })
+	s.waitFor("the dashboard to exit", waitTimeout, func(string) bool { return s.display("#{pane_dead}") == "1" })
 	if got := s.display("#{alternate_on}"); got != "0" {
 		t.Errorf("after SIGHUP the pane is still in the alternate screen (alternate_on %q):\n%s", got, s.screen())
 	}
 	// The modes Bubble Tea set are reset: bracketed paste off, cursor
 	// shown, alternate screen off, in what the program wrote last.
 	var tail string
-	s.waitFor("the restore sequences in the pane output", 10*time.Second, func(string) bool {
+	s.waitFor("the restore sequences in the pane output", waitTimeout, func(string) bool {
 		b, _ := os.ReadFile(raw)
 		tail = string(b)
 		if i := strings.LastIndex(tail, "\x1b[?1049h"); i >= 0 {

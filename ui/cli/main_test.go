@@ -627,7 +627,7 @@ func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
 				}
 			}
 			return true
-		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	}
 	waitFor("profile alpha", "tier Pro", "rt-t4demo")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("P")})
@@ -636,7 +636,7 @@ func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitFor("profile bravo", "tier Free", "rt-bravo-only")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("q")})
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(ui.Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(ui.Model)
 	if fm.Profile() != "bravo" || fm.Snapshot().Runtime("runtimes/rt-bravo-only") == nil || fm.Snapshot().Len() != 1 {
 		t.Fatalf("after the switch: profile %q, %d runtimes", fm.Profile(), fm.Snapshot().Len())
 	}
