@@ -267,11 +267,8 @@ func (m *Model) startDelete(name string, now time.Time) tea.Cmd {
 }
 
 func (m *Model) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
-	m.recordEvent(now, api.ToolDeleteRuntime, msg.name, now.Sub(m.ax.deleting[msg.name]), msg.err)
-	delete(m.ax.deleting, msg.name)
 	id := api.LastSegment(msg.name)
-	if msg.err != nil {
-		m.setStatus(now, "delete "+id+" failed: "+errLine(msg.err), true)
+	if !m.finishAction(now, api.ToolDeleteRuntime, msg.name, m.ax.deleting, msg.name, msg.err, "delete "+id) {
 		return nil
 	}
 	m.snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
@@ -284,74 +281,18 @@ func (m *Model) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 	return tea.Batch(m.refresh(now, false)...)
 }
 
-// --- sessions ---
-
-// startOpenSession sends create_session on runtime with id (a colabdash-…
-// id when empty); forConsole opens the run-code console on the new session
-// once it is there.
-func (m *Model) startOpenSession(runtime, id string, forConsole bool, now time.Time) tea.Cmd {
-	if id == "" {
-		id = state.NewSessionID()
+// finishAction records the answer of an action call (tool on target,
+// sent when inflight[key] says) in the event log, forgets it from
+// inflight, and says in the status line that what failed; ok is false on
+// failure.
+func (m *Model) finishAction(now time.Time, tool, target string, inflight map[string]time.Time, key string, err error, what string) (ok bool) {
+	m.recordEvent(now, tool, target, now.Sub(inflight[key]), err)
+	delete(inflight, key)
+	if err != nil {
+		m.setStatus(now, what+" failed: "+errLine(err), true)
+		return false
 	}
-	m.ax.opening[runtime] = now
-	m.setStatus(now, "opening session "+id+" on "+api.LastSegment(runtime)+"…", false)
-	return guard(m.apiCall(api.ToolCreateSession), func(ctx context.Context, svc api.Service) tea.Msg {
-		s, err := svc.CreateSession(ctx, runtime, id)
-		return sessionOpenedMsg{runtime: runtime, session: s, forConsole: forConsole, err: err}
-	}, func(err error) tea.Msg { return sessionOpenedMsg{runtime: runtime, forConsole: forConsole, err: err} })
-}
-
-func (m *Model) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cmd {
-	m.recordEvent(now, api.ToolCreateSession, msg.runtime, now.Sub(m.ax.opening[msg.runtime]), msg.err)
-	delete(m.ax.opening, msg.runtime)
-	if msg.err != nil {
-		m.setStatus(now, "open session failed: "+errLine(msg.err), true)
-		return nil
-	}
-	m.snap.MarkOwned(msg.session.Name)
-	m.pickSession(msg.runtime, msg.session.Name, now)
-	if msg.forConsole {
-		m.showConsole(msg.runtime, msg.session.Name) // its title names the session
-	} else {
-		m.setStatus(now, "✓ opened session "+msg.session.ID(), false)
-	}
-	return m.issue(callKey{kind: callSessions, runtime: msg.runtime}, now)
-}
-
-func (m *Model) startCloseSession(name string, now time.Time) tea.Cmd {
-	m.ax.closing[name] = now
-	m.setStatus(now, "closing session "+api.LastSegment(name)+"…", false)
-	return guard(m.apiCall(api.ToolDeleteSession), func(ctx context.Context, svc api.Service) tea.Msg {
-		return sessionClosedMsg{name: name, err: svc.DeleteSession(ctx, name)}
-	}, func(err error) tea.Msg { return sessionClosedMsg{name: name, err: err} })
-}
-
-func (m *Model) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cmd {
-	m.recordEvent(now, api.ToolDeleteSession, msg.name, now.Sub(m.ax.closing[msg.name]), msg.err)
-	delete(m.ax.closing, msg.name)
-	if msg.err != nil {
-		m.setStatus(now, "close session failed: "+errLine(msg.err), true)
-		return nil
-	}
-	m.setStatus(now, "✓ closed session "+api.LastSegment(msg.name), false)
-	parent := api.Session{Name: msg.name}.Parent()
-	m.ax.closed[msg.name] = true
-	m.onStopped(msg.name, now)
-	if m.ax.lastSession[parent].name == msg.name {
-		delete(m.ax.lastSession, parent)
-	}
-	if r := m.snap.Runtime(parent); r != nil {
-		kept := r.Sessions[:0:0]
-		for _, s := range r.Sessions {
-			if s.Name != msg.name {
-				kept = append(kept, s)
-			}
-		}
-		m.snap.ApplySessions(now, parent, kept)
-		m.sessCursor = clamp(m.sessCursor, 0, len(kept)-1)
-	}
-	delete(m.pending, callKey{kind: callSessions, runtime: parent})
-	return m.issue(callKey{kind: callSessions, runtime: parent}, now)
+	return true
 }
 
 // onActionMsg handles the messages of actions; ok is false for others.

@@ -200,12 +200,7 @@ func TestStatusExitCodes(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
 			}
-			if strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.HasPrefix(errs, "colabdash: ") {
-				t.Errorf("stderr is not one line: %q", errs)
-			}
-			if !strings.Contains(errs, tc.line) {
-				t.Errorf("stderr %q lacks %q", errs, tc.line)
-			}
+			oneLineError(t, errs, tc.line)
 			if strings.Contains(errs, "<") || strings.Contains(errs, "tok\n") {
 				t.Errorf("stderr leaks raw body or token: %q", errs)
 			}

@@ -40,14 +40,7 @@ func TestCommandLineMistakes(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
 			}
-			if strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.HasPrefix(errs, "colabdash: ") {
-				t.Errorf("stderr is not one line: %q", errs)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr %q lacks %q", errs, w)
-				}
-			}
+			oneLineError(t, errs, tc.want...)
 			if tc.not != "" && strings.Contains(errs, tc.not) {
 				t.Errorf("stderr %q names %q", errs, tc.not)
 			}
@@ -56,5 +49,19 @@ func TestCommandLineMistakes(t *testing.T) {
 	// The built-in demo profile named twice is fine.
 	if code, _, errs := runCLI(t, "status", "--demo", "--profile", "demo"); code != 0 {
 		t.Fatalf("--demo --profile demo: exit %d %q", code, errs)
+	}
+}
+
+// oneLineError fails unless stderr is one "colabdash: …" line holding
+// every want.
+func oneLineError(t *testing.T, stderr string, want ...string) {
+	t.Helper()
+	if strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.HasPrefix(stderr, "colabdash: ") {
+		t.Errorf("stderr is not one line: %q", stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr %q lacks %q", stderr, w)
+		}
 	}
 }
