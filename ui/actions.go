@@ -337,7 +337,7 @@ func (m *Model) actionsTick(now time.Time) []tea.Cmd {
 
 // busyText describes a pending action on runtime name for its row ("" when
 // none).
-func (m Model) busyText(name string, now time.Time) string {
+func (m *Model) busyText(name string, now time.Time) string {
 	if t, ok := m.ax.deleting[name]; ok {
 		return "deleting… " + state.FormatCountdown(now.Sub(t))
 	}

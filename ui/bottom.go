@@ -50,7 +50,7 @@ func (m *Model) selectedSession() string {
 // and x acts on) keeps its share at every size; expanded details (enter)
 // took their room from the table (stacked) or the sessions pane's width
 // (split) when the layout was computed.
-func (m Model) bottomView(now time.Time, l layout) []string {
+func (m *Model) bottomView(now time.Time, l layout) []string {
 	r := m.snap.Runtime(m.selected)
 	n := l.bottomRows + 1
 	if !l.split {
@@ -70,7 +70,7 @@ func (m Model) bottomView(now time.Time, l layout) []string {
 }
 
 // sessions renders the sessions panel: exactly n lines of width ≤ w.
-func (m Model) sessionsView(r *state.Runtime, w, n int) []string {
+func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 	out := make([]string, 0, n)
 	focused := m.focus == panelSessions
 	if r == nil {
@@ -120,7 +120,7 @@ func (m Model) sessionsView(r *state.Runtime, w, n int) []string {
 
 // details renders the details panel: exactly n lines of width ≤ w. The
 // proxy token is always masked.
-func (m Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string {
+func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string {
 	out := make([]string, 0, n)
 	if r == nil {
 		out = append(out, m.panelTitle(false, "DETAILS"), m.st.dim.Render("  no runtime selected"))
@@ -189,7 +189,7 @@ func (m Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string {
 
 // renewWord says where the renewal of r's expired proxy token stands:
 // "renewing…" only while get_runtime is in flight.
-func (m Model) renewWord(r *state.Runtime, now time.Time) string {
+func (m *Model) renewWord(r *state.Runtime, now time.Time) string {
 	switch {
 	case m.opts.NoAutoRenew:
 		return "auto-renew off (" + m.keys.Refresh.Help().Key + " refreshes)"

@@ -104,7 +104,7 @@ func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
 }
 
 // inFlight returns the number of API calls in flight.
-func (m Model) inFlight() int { return len(m.pending) }
+func (m *Model) inFlight() int { return len(m.pending) }
 
 // refresh starts list_runtimes (and, when manual, get_subscription). The
 // sessions follow when the runtimes arrive. get_subscription and
@@ -257,7 +257,7 @@ func (m *Model) learnTokenLife(rt api.Runtime, sent time.Time) {
 // EXPIRING: Options.ExpiringThreshold, but at most a quarter of the
 // token's lifetime once a renewal or create showed it, so a token that
 // lives two minutes is not EXPIRING from its first second.
-func (m Model) expiringThreshold(name string) time.Duration {
+func (m *Model) expiringThreshold(name string) time.Duration {
 	t := m.opts.ExpiringThreshold
 	if life, ok := m.tokenLife[name]; ok {
 		t = min(t, max(life/4, time.Second))
@@ -293,7 +293,7 @@ func (m *Model) renewDue(now time.Time) []tea.Cmd {
 // renewLead is how long before expireTime runtime name's proxy token is
 // renewed: Options.RenewLead, but at most half the token lifetime the last
 // renewal showed.
-func (m Model) renewLead(name string) time.Duration {
+func (m *Model) renewLead(name string) time.Duration {
 	lead := m.opts.RenewLead
 	if life, ok := m.tokenLife[name]; ok {
 		lead = min(lead, life/2)
@@ -305,7 +305,7 @@ func (m Model) renewLead(name string) time.Duration {
 // before the next one: RenewRetry, shortened to a quarter of the observed
 // token lifetime and to half the time the token has left, never under
 // MinRenewRetry.
-func (m Model) renewRetryDelay(name string, rem time.Duration) time.Duration {
+func (m *Model) renewRetryDelay(name string, rem time.Duration) time.Duration {
 	d := RenewRetry
 	if life, ok := m.tokenLife[name]; ok {
 		d = min(d, life/4)
@@ -319,7 +319,7 @@ func (m Model) renewRetryDelay(name string, rem time.Duration) time.Duration {
 // nextRenewal is when runtime r's proxy token is (re)newed next: its
 // expireTime minus the lead, but not before the retry pause after the last
 // attempt has passed. ok is false when the expireTime is unknown.
-func (m Model) nextRenewal(r *state.Runtime, now time.Time) (at time.Time, ok bool) {
+func (m *Model) nextRenewal(r *state.Runtime, now time.Time) (at time.Time, ok bool) {
 	if r.ExpireTime().IsZero() {
 		return time.Time{}, false
 	}
@@ -337,7 +337,7 @@ func (m Model) nextRenewal(r *state.Runtime, now time.Time) (at time.Time, ok bo
 
 // renewRetryIn is the time until the next renewal attempt of runtime
 // name (0 when due or unknown).
-func (m Model) renewRetryIn(name string, now time.Time) time.Duration {
+func (m *Model) renewRetryIn(name string, now time.Time) time.Duration {
 	r := m.snap.Runtime(name)
 	if r == nil {
 		return 0
@@ -350,7 +350,7 @@ func (m Model) renewRetryIn(name string, now time.Time) time.Duration {
 }
 
 // renewInFlight reports whether a get_runtime renewal of name is in flight.
-func (m Model) renewInFlight(name string) bool {
+func (m *Model) renewInFlight(name string) bool {
 	_, ok := m.pending[callKey{kind: callRenew, runtime: name}]
 	return ok
 }

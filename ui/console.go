@@ -170,7 +170,7 @@ func (m *Model) showConsole(runtime, session string) {
 // consoleView renders the console in n lines of width w: the title, the
 // newest transcript rows that fit (or older ones, scrolled back), a blank
 // line and the input.
-func (m Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string {
+func (m *Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string {
 	target := "session " + api.LastSegment(p.session)
 	if p.session == "" || m.ax.closed[p.session] {
 		target = "no session (enter asks to open one)"
@@ -191,7 +191,7 @@ func (m Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string 
 // transcriptLines returns the console's logical lines: the drop marker,
 // the session's transcript, and the run in flight (not in it yet); at(i)
 // is the i-th of n.
-func (m Model) transcriptLines(p *consoleOverlay, now time.Time) (n int, at func(int) tline) {
+func (m *Model) transcriptLines(p *consoleOverlay, now time.Time) (n int, at func(int) tline) {
 	t := m.ax.exec.transcripts[p.session]
 	var lines []tline
 	dropped := 0
@@ -235,7 +235,7 @@ func (m Model) transcriptLines(p *consoleOverlay, now time.Time) (n int, at func
 // wrapFromEnd wraps the logical lines from the newest back until want
 // rows are made (or the lines run out); rows are newest first. all
 // reports whether every line was wrapped.
-func (m Model) wrapFromEnd(n int, at func(int) tline, w, want int) (rows []string, all bool) {
+func (m *Model) wrapFromEnd(n int, at func(int) tline, w, want int) (rows []string, all bool) {
 	i := n - 1
 	for ; i >= 0 && len(rows) < want; i-- {
 		wrapped := strings.Split(ansi.Hardwrap(m.styleLine(at(i)), w, true), "\n")
@@ -248,7 +248,7 @@ func (m Model) wrapFromEnd(n int, at func(int) tline, w, want int) (rows []strin
 
 // transcriptRowCount is how many rows the transcript makes at width w,
 // counted up to limit.
-func (m Model) transcriptRowCount(p *consoleOverlay, w, limit int) int {
+func (m *Model) transcriptRowCount(p *consoleOverlay, w, limit int) int {
 	n, at := m.transcriptLines(p, m.now())
 	rows, _ := m.wrapFromEnd(n, at, w, limit)
 	return len(rows)
@@ -258,7 +258,7 @@ func (m Model) transcriptRowCount(p *consoleOverlay, w, limit int) int {
 // room rows of width w: the newest, or older ones when scrolled back.
 // Only the lines that are shown are wrapped, so a long transcript costs
 // what fits on the screen.
-func (m Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []string {
+func (m *Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []string {
 	n, at := m.transcriptLines(p, now)
 	rows, all := m.wrapFromEnd(n, at, w, room+p.scroll)
 	scroll := p.scroll
@@ -285,7 +285,7 @@ func itoaThousands(n int) string {
 	return s
 }
 
-func (m Model) styleLine(l tline) string {
+func (m *Model) styleLine(l tline) string {
 	switch l.kind {
 	case lineIn:
 		if i := strings.Index(l.text, ": "); i > 0 && strings.HasPrefix(l.text, "In [") {

@@ -314,7 +314,7 @@ func (op *createOp) rowName() string {
 }
 
 // createRows renders the in-progress creates for the top of the table.
-func (m Model) createRows(now time.Time, c columns) []string {
+func (m *Model) createRows(now time.Time, c columns) []string {
 	var out []string
 	for _, op := range m.ax.creates {
 		// The same columns as a runtime row: marker "+", the requested

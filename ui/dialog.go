@@ -192,7 +192,7 @@ const graceBorder = "┄"
 
 // lines renders the dialog's box, at most w cells wide. Until the grace
 // period is over (at now) its bottom border is dotted.
-func (d *dialog) lines(st styles, w int, now time.Time) []string {
+func (d *dialog) lines(st *styles, w int, now time.Time) []string {
 	inner := min(max(w-4, 20), 72)
 	var out []string
 	add := func(s string) { out = append(out, s) }

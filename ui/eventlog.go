@@ -131,7 +131,7 @@ func (e *eventsOverlay) name() string { return "event log" }
 // full error text wrapped at word boundaries (a URL or path is never split
 // unless it is wider than the screen). maxOff is the largest useful
 // offset.
-func (m Model) eventLines(w, n, off int) (lines []string, maxOff int) {
+func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 	evs := m.events.newestFirst()
 	title := m.st.panelFocus.Render("EVENTS "+strconv.Itoa(len(evs))) + m.st.dim.Render("  (newest first · ↑/↓ scroll · esc close)")
 	out := []string{title}
@@ -174,7 +174,7 @@ func fullError(err error) string {
 }
 
 // redact applies Options.Redact, if any.
-func (m Model) redact(s string) string {
+func (m *Model) redact(s string) string {
 	if m.opts.Redact != nil {
 		return m.opts.Redact(s)
 	}

@@ -195,8 +195,8 @@ func (x *execState) running(session string) *execRun {
 
 // runningHidden is the run in flight while the console is not open (the
 // footer counts its time), or nil.
-func (m Model) runningHidden() *execRun {
-	if _, open := find[*consoleOverlay](&m); open {
+func (m *Model) runningHidden() *execRun {
+	if _, open := find[*consoleOverlay](m); open {
 		return nil
 	}
 	return m.ax.exec.running("")

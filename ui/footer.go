@@ -18,7 +18,7 @@ var spinnerFrames = spinner.Dot.Frames
 // footerView is the footer pane: exactly two lines of at most w cells,
 // the status line and the key help of what is on top (the dashboard's, or
 // the top overlay's own keys).
-func (m Model) footerView(now time.Time, w int) []string {
+func (m *Model) footerView(now time.Time, w int) []string {
 	var status string
 	if !now.Before(m.statusUntil) {
 		m.status = "" // expired since the last tick
@@ -37,11 +37,11 @@ func (m Model) footerView(now time.Time, w int) []string {
 	case m.filter != "":
 		status = m.st.dim.Render("filter: " + termtext.Line(m.filter) + " (esc clears)")
 	}
-	h := m.help
+	h := *m.help // a copy: its width is this frame's
 	h.Width = w
 	keys := m.keys.ShortHelp()
 	if t := m.top(); t != nil {
-		if k := t.keys(&m); k != nil {
+		if k := t.keys(m); k != nil {
 			keys = k
 		}
 	}
@@ -50,7 +50,7 @@ func (m Model) footerView(now time.Time, w int) []string {
 
 // statusText is the status message in room cells. An error that does not
 // fit is cut with a hint that the event log (L) has it in full.
-func (m Model) statusText(room int) string {
+func (m *Model) statusText(room int) string {
 	s := termtext.Line(m.status)
 	if !m.statusErr {
 		return s
@@ -62,7 +62,7 @@ func (m Model) statusText(room int) string {
 	return m.st.errText.Render(s)
 }
 
-func (m Model) inFlightText() string {
+func (m *Model) inFlightText() string {
 	n := len(m.pending)
 	if n == 1 {
 		for k := range m.pending {

@@ -38,11 +38,20 @@ func guard(c callSpec, fn func(ctx context.Context, svc api.Service) tea.Msg, fa
 	if parent == nil {
 		parent = context.Background()
 	}
-	ctx, cancel := context.WithCancel(parent)
+	var early context.Context
+	var earlyCancel context.CancelFunc
 	if c.cancel != nil {
-		*c.cancel = cancel // the caller may abandon the call
+		// The caller may abandon the call before it runs: its context
+		// exists now. Others make theirs when they run, so a command that
+		// is never run holds nothing.
+		early, earlyCancel = context.WithCancel(parent)
+		*c.cancel = earlyCancel
 	}
 	return func() (msg tea.Msg) {
+		ctx, cancel := early, earlyCancel
+		if ctx == nil {
+			ctx, cancel = context.WithCancel(parent)
+		}
 		defer cancel()
 		defer func() {
 			if r := recover(); r != nil {

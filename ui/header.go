@@ -15,7 +15,7 @@ import (
 // headerView is the header pane: exactly two lines of at most w cells
 // (View cuts them): who and where (profile, tier, account or endpoint,
 // badges), then the connection and its freshness.
-func (m Model) headerView(now time.Time, w int) []string {
+func (m *Model) headerView(now time.Time, w int) []string {
 	lines := make([]string, 0, 2)
 	s := m.snap
 	// The profile and tier come first, then the badges; a get_subscription

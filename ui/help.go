@@ -58,14 +58,14 @@ func (h *helpOverlay) name() string { return "help" }
 
 // helpRows is how many lines of the full help fit: the screen less the
 // header (2 lines), the HELP title and the footer (2 lines).
-func (m Model) helpRows(l layout) int { return max(1, l.h-5) }
+func (m *Model) helpRows(l layout) int { return max(1, l.h-5) }
 
 // helpLines renders the full help for width w: each key group is a column,
 // and as many columns as fit sit side by side (3 cells apart); the rest
 // wrap below, a blank line between rows of groups.
-func (m Model) helpLines(w int) []string {
-	h := m.help
-	h.Width = 0 // never truncated by the help model itself
+func (m *Model) helpLines(w int) []string {
+	h := *m.help // a copy: its width is this frame's
+	h.Width = 0  // never truncated by the help model itself
 	var blocks [][]string
 	for _, g := range m.keys.FullHelp() {
 		if v := h.FullHelpView([][]key.Binding{g}); v != "" {

@@ -133,6 +133,12 @@ func (f *frame) box(box []string) {
 // Update and only the visible window is drawn, so rendering follows the
 // visible rows. No line is wider than the terminal.
 func (m Model) View() string {
+	return (&m).view()
+}
+
+// view is View on the model in place (one copy of it per frame, not one
+// per pane).
+func (m *Model) view() string {
 	l := m.lay
 	if !m.showable() {
 		return m.tooSmallView(l)
@@ -144,7 +150,7 @@ func (m Model) View() string {
 	f.lines = append(f.lines, m.bottomView(now, l)...)
 	f.lines = append(f.lines, m.footerView(now, l.w)...)
 	for _, o := range m.stack {
-		o.draw(&m, &f)
+		o.draw(m, &f)
 	}
 	var b strings.Builder
 	b.Grow(l.h * (l.w + 16))
@@ -160,7 +166,7 @@ func (m Model) View() string {
 	return termtext.Frame(b.String())
 }
 
-func (m Model) tooSmallView(l layout) string {
+func (m *Model) tooSmallView(l layout) string {
 	size := strconv.Itoa(l.w) + "×" + strconv.Itoa(l.h)
 	msg := []string{"Terminal too small", size + ", need " + strconv.Itoa(MinWidth) + "×" + strconv.Itoa(MinHeight)}
 	if !l.tooSmall { // the dashboard fits, the overlay on top does not

@@ -49,8 +49,8 @@ type Model struct {
 	svc    api.Service
 	now    func() time.Time
 	keys   *keymap.KeyMap
-	st     styles
-	help   help.Model
+	st     *styles // built once, shared by every copy of the Model
+	help   *help.Model
 	snap   *state.Snapshot
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -122,7 +122,7 @@ func New(o Options) Model {
 	h := help.New()
 	h.Styles = st.help
 	m := Model{
-		opts: o, svc: o.Service, now: o.Now, keys: o.Keymap, st: st, help: h,
+		opts: o, svc: o.Service, now: o.Now, keys: o.Keymap, st: st, help: &h,
 		snap:    state.New(state.Config{ExpiringThreshold: o.ExpiringThreshold, GoneRetention: o.GoneRetention}),
 		ctx:     ctx,
 		cancel:  cancel,

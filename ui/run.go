@@ -150,7 +150,7 @@ type AuthErrorInfo struct {
 // WantsDemo() true so the caller can start the dashboard on the emulator.
 type AuthErrorModel struct {
 	info          AuthErrorInfo
-	st            styles
+	st            *styles
 	width, height int
 	demo          bool
 }

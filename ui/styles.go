@@ -18,10 +18,10 @@ type styles struct {
 	help                                                                     help.Styles
 }
 
-func newStyles(noColor bool) styles { return newThemeStyles(rendererFor(noColor), darkPalette) }
+func newStyles(noColor bool) *styles { return newThemeStyles(rendererFor(noColor), darkPalette) }
 
 // newThemeStyles builds the styles of palette p with renderer r.
-func newThemeStyles(r *lipgloss.Renderer, p palette) styles {
+func newThemeStyles(r *lipgloss.Renderer, p palette) *styles {
 	n := r.NewStyle
 	fg := func(c string) lipgloss.Style {
 		if c == "" {
@@ -29,7 +29,7 @@ func newThemeStyles(r *lipgloss.Renderer, p palette) styles {
 		}
 		return n().Foreground(lipgloss.Color(c))
 	}
-	s := styles{
+	s := &styles{
 		title:      n().Bold(true),
 		bold:       n().Bold(true),
 		dim:        n().Faint(true),

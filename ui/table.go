@@ -155,7 +155,7 @@ func rowStart(b *strings.Builder, selected bool, marker byte) {
 	b.WriteByte(' ')
 }
 
-func (m Model) panelTitle(focused bool, text string) string {
+func (m *Model) panelTitle(focused bool, text string) string {
 	text = termtext.Line(text)
 	if focused {
 		return m.st.panelFocus.Render("▶ " + text)
@@ -165,7 +165,7 @@ func (m Model) panelTitle(focused bool, text string) string {
 
 // tableView is the runtimes pane: exactly l.tableRows+2 lines (title,
 // column header, rows).
-func (m Model) tableView(now time.Time, l layout) []string {
+func (m *Model) tableView(now time.Time, l layout) []string {
 	lines := make([]string, 0, l.tableRows+2)
 	// Gone rows (reclaimed by Colab) are not runtimes any more: they are
 	// counted apart.
@@ -178,7 +178,7 @@ func (m Model) tableView(now time.Time, l layout) []string {
 		}
 	}
 	live, gone := m.snap.Counts()
-	_, filtering := find[*filterOverlay](&m)
+	_, filtering := find[*filterOverlay](m)
 	title := "RUNTIMES " + strconv.Itoa(shown)
 	if m.filter != "" || filtering {
 		title += " of " + strconv.Itoa(live)
@@ -233,7 +233,7 @@ func (m Model) tableView(now time.Time, l layout) []string {
 
 // emptyTableText says why the table has no row; known is how many
 // runtimes the snapshot has.
-func (m Model) emptyTableText(known int) string {
+func (m *Model) emptyTableText(known int) string {
 	f := m.snap.RuntimesFresh
 	switch {
 	case f.Loading():
@@ -254,7 +254,7 @@ func (m Model) emptyTableText(known int) string {
 // space) and the status word of r's proxy token. An expired token reads
 // EXPIRED whatever else is going on with it: a failed renewal shows as the
 // row's "!" marker then, never in place of the expiry.
-func (m Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st state.TokenStatus) {
+func (m *Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st state.TokenStatus) {
 	if r.Gone() {
 		return "     GONE ", "seen " + state.FormatAgo(now.Sub(r.LastSeen)), state.TokenUnknown
 	}
@@ -275,7 +275,7 @@ func (m Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st s
 	return fitRight(cd, 9) + " ", word, st
 }
 
-func (m Model) row(now time.Time, r *state.Runtime, c columns, selected, stale bool) string {
+func (m *Model) row(now time.Time, r *state.Runtime, c columns, selected, stale bool) string {
 	var b strings.Builder
 	b.Grow(c.name + c.spec + c.version + c.token + 16)
 	marker := byte(' ')
