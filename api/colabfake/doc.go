@@ -9,9 +9,20 @@
 //
 //   - Runtimes have proxy tokens that expire Options.TokenTTL (default 1 h)
 //     after issue; get_runtime issues a new random token with expireTime =
-//     now+TTL, list_runtimes does not. connectionInfo.url is a fake
-//     "https://8080-m-s-<id>.prod.colab.dev". All token time comes from
+//     now+TTL, list_runtimes does not. connectionInfo.url is the
+//     emulator's own runtime proxy, "http://127.0.0.1:PORT/proxy/<id>/"
+//     (ProxyHandler; a fake "https://8080-m-s-<id>.prod.colab.dev" when
+//     the emulator is not listening itself). All token time comes from
 //     Options.Now (a Clock in tests); the emulator never sleeps on it.
+//   - The runtime proxy checks the X-Colab-Runtime-Proxy-Token header (or
+//     the colab-runtime-proxy-token query parameter) against the runtime's
+//     current token and answers 404 with an empty body when it is
+//     missing, wrong or expired, as Colab does. Behind it is a small
+//     Jupyter server over a per-runtime file tree (deleted with the
+//     runtime): /files/ with Range, the contents API with
+//     LargeFileManager's chunk semantics, /api/sessions, kernel interrupts
+//     and a kernel channels WebSocket; or, with Options.JupyterUpstream, a
+//     real Jupyter server.
 //   - create_runtime takes Options.CreateDelay, honours requestId
 //     idempotency (the identical call with the same requestId waits for or
 //     returns the same runtime, never a second one), checks requestId is a
@@ -54,6 +65,10 @@
 //     host.
 //
 // # Test controls
+//
+// InjectProxy queues proxy faults (a download cut after N bytes, a reply
+// lost after the request was applied, an error status, Range ignored);
+// ProxyRequests, Interrupts and KernelID inspect the proxy.
 //
 // Options selects stateless or stateful go-sdk sessions, JSON or SSE
 // replies, schema variants (LegacySessionIDSchema, NoAllowMissing) and

@@ -39,7 +39,7 @@ func (s *Server) seedHostile() {
 	ttl := s.opts.TokenTTL
 	add := func(id string, key api.RuntimeSpecKey, version string, sessions ...string) {
 		r := &runtimeState{rt: api.Runtime{Name: api.RuntimeName(id), RuntimeSpec: key, Version: version}}
-		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: proxyURL("rt") + "/" + HostileRLO + "lmth.exe" + HostileOSC0,
+		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: fakeColabURL("rt") + "/" + HostileRLO + "lmth.exe" + HostileOSC0,
 			Token: randomToken(), ExpireTime: now.Add(ttl * 40 / 60).UTC()}
 		for _, sid := range sessions {
 			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid))

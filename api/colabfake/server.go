@@ -105,6 +105,32 @@ type Options struct {
 	// Host/Origin/bearer checks, before it is handled (for tests that check
 	// headers). It must not keep or log the Authorization header.
 	OnRequest func(*http.Request)
+
+	// ProxyBase is where ProxyHandler is served, e.g.
+	// "http://127.0.0.1:8089/proxy/": each runtime's connectionInfo.url is
+	// ProxyBase + "{runtime id}/". Start sets it to its own listener; when
+	// empty (New without Start) the url is a fake Colab host that no
+	// request reaches.
+	ProxyBase string
+	// FilesDir holds the runtimes' file trees (a directory per runtime id).
+	// Empty: a temporary directory, created on first use and removed on
+	// Close.
+	FilesDir string
+	// JupyterUpstream, when set, is a real Jupyter server URL (its ?token=
+	// is sent as "Authorization: token …") to which the runtime proxy
+	// forwards every request that carries a valid proxy token, HTTP and
+	// WebSocket alike, instead of serving the emulator's own file trees.
+	// Every runtime then shares that server's files.
+	JupyterUpstream string
+	// StrictTokenPlacement makes the proxy accept the token only as the
+	// X-Colab-Runtime-Proxy-Token header on plain HTTP and only as the
+	// colab-runtime-proxy-token query parameter on WebSocket upgrades
+	// (field case 55), instead of either on both.
+	StrictTokenPlacement bool
+	// OnProxyRequest, when set, is called with every runtime-proxy request
+	// before its token is checked (tests use it to move the clock or
+	// reclaim a runtime mid-transfer). It must not keep or log the token.
+	OnProxyRequest func(*http.Request)
 }
 
 // Server is the embedded Colab emulator: an MCP server (go-sdk) serving the
@@ -132,6 +158,14 @@ type Server struct {
 	created     int                  // runtimes created through create_runtime
 	faults      []*faultEntry
 
+	// The runtime proxy.
+	files         files
+	upstream      *upstream
+	proxyFaults   []*proxyFaultEntry
+	proxyRequests int
+	proxyRefused  int
+	interrupts    map[string]int // by kernel id
+
 	srv *http.Server
 	ln  net.Listener
 }
@@ -143,12 +177,13 @@ type runtimeState struct {
 }
 
 type sessionState struct {
-	name  string
-	count int                    // executionCount of the last execution
-	execs map[string]*execRecord // by executionId
-	ctx   context.Context        // ends when the session is deleted: its runs stop
-	stop  context.CancelFunc
-	runs  int // execute_code runs in flight
+	name   string
+	count  int                    // executionCount of the last execution
+	execs  map[string]*execRecord // by executionId
+	ctx    context.Context        // ends when the session is deleted: its runs stop
+	stop   context.CancelFunc
+	runs   int    // execute_code runs in flight
+	kernel string // Jupyter kernel id behind the session (lazy)
 }
 
 // execRecord is one run of execute_code: done closes when it finished;
@@ -169,10 +204,18 @@ type creation struct {
 }
 
 // New builds an emulator with opts. It panics on an unknown Options.Seed
-// (a programming error; Start returns an error instead).
+// or an unusable Options.JupyterUpstream (programming errors; Start
+// returns an error instead).
 func New(opts Options) *Server {
 	if err := checkSeed(opts.Seed); err != nil {
 		panic(err)
+	}
+	var up *upstream
+	if opts.JupyterUpstream != "" {
+		var err error
+		if up, err = parseUpstream(opts.JupyterUpstream); err != nil {
+			panic(err)
+		}
 	}
 	if opts.TokenTTL <= 0 {
 		opts.TokenTTL = DefaultTokenTTL
@@ -190,6 +233,7 @@ func New(opts Options) *Server {
 		pending:   map[string]bool{},
 		creations: map[string]*creation{},
 		calls:     map[string]int{},
+		upstream:  up,
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -234,6 +278,11 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, string, err
 	if err := checkSeed(opts.Seed); err != nil {
 		return nil, "", err
 	}
+	if opts.JupyterUpstream != "" {
+		if _, err := parseUpstream(opts.JupyterUpstream); err != nil {
+			return nil, "", err
+		}
+	}
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -252,9 +301,13 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, string, err
 	if err != nil {
 		return nil, "", fmt.Errorf("colabfake: %w", err)
 	}
+	if opts.ProxyBase == "" {
+		opts.ProxyBase = "http://" + ln.Addr().String() + "/proxy/"
+	}
 	s := New(opts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.handler)
+	mux.Handle("/proxy/", s.ProxyHandler())
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	s.ln = ln
 	go func() { _ = s.srv.Serve(ln) }()
@@ -286,6 +339,7 @@ func (s *Server) Close() error {
 		_ = ss.Close()
 	}
 	s.wg.Wait()
+	s.closeFiles()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -330,8 +384,6 @@ func randomRuntimeID() string {
 	return "rt-" + string(b)
 }
 
-func proxyURL(id string) string { return "https://8080-m-s-" + id + ".prod.colab.dev" }
-
 // issueToken gives r a fresh proxy token expiring TokenTTL from now.
 // Call with s.mu held.
 func (s *Server) issueToken(r *runtimeState, now time.Time) {
@@ -340,7 +392,7 @@ func (s *Server) issueToken(r *runtimeState, now time.Time) {
 		return
 	}
 	r.rt.ConnectionInfo = &api.ConnectionInfo{
-		URL:        proxyURL(r.rt.ID()),
+		URL:        s.proxyURL(r.rt.ID()),
 		Token:      randomToken(),
 		ExpireTime: now.Add(s.opts.TokenTTL).UTC(),
 	}
@@ -382,7 +434,7 @@ func (s *Server) seedDemo() {
 	s.tier = api.TierPro
 	add := func(id string, key api.RuntimeSpecKey, ttl time.Duration, sessions ...string) {
 		r := &runtimeState{rt: api.Runtime{Name: api.RuntimeName(id), RuntimeSpec: key}}
-		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: proxyURL(id), Token: randomToken(), ExpireTime: now.Add(ttl).UTC()}
+		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: s.proxyURL(id), Token: randomToken(), ExpireTime: now.Add(ttl).UTC()}
 		for _, sid := range sessions {
 			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid))
 		}
@@ -449,7 +501,7 @@ func (s *Server) AddRuntime(rt api.Runtime) (api.Runtime, error) {
 	if ci := rt.ConnectionInfo; ci != nil {
 		c := *ci
 		if c.URL == "" {
-			c.URL = proxyURL(rt.ID())
+			c.URL = s.proxyURL(rt.ID())
 		}
 		if c.Token == "" {
 			c.Token = randomToken()
@@ -487,21 +539,25 @@ func (s *Server) AddNotebookSession(runtime, sessionID string) (api.Session, err
 	return api.Session{Name: sname}, nil
 }
 
-// Reclaim removes runtime and its sessions as if Colab took it back (idle
-// or maximum-duration reclaim, field case 7): it vanishes from
-// list_runtimes and get_runtime answers NOT_FOUND. It reports whether the
-// runtime existed.
+// Reclaim removes runtime, its sessions and its files as if Colab took it
+// back (idle or maximum-duration reclaim, field case 7): it vanishes from
+// list_runtimes, get_runtime answers NOT_FOUND and its proxy answers 404.
+// It reports whether the runtime existed.
 func (s *Server) Reclaim(runtime string) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	i, r := s.findRuntime(api.RuntimeName(runtime))
 	if r == nil {
+		s.mu.Unlock()
 		return false
 	}
 	for _, ss := range r.sessions {
 		ss.stop() // code running on it ends with the runtime
 	}
 	s.runtimes = slices.Delete(s.runtimes, i, i+1)
+	s.mu.Unlock()
+	if s.upstream == nil {
+		s.removeFiles(r.rt.ID())
+	}
 	return true
 }
 

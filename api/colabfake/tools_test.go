@@ -212,7 +212,9 @@ func TestDemoSeed(t *testing.T) {
 	}
 	variants := map[api.Variant]time.Duration{}
 	for _, r := range list.Runtimes {
-		if r.ConnectionInfo == nil || r.ConnectionInfo.Token == "" || !strings.HasPrefix(r.ConnectionInfo.URL, "https://8080-m-s-") {
+		if r.ConnectionInfo == nil || r.ConnectionInfo.Token == "" || !strings.HasPrefix(r.ConnectionInfo.URL, "http://127.0.0.1:") ||
+			!strings.HasSuffix(r.ConnectionInfo.URL, "/proxy/"+r.ID()+"/") {
+			// connectionInfo.url is the emulator's own runtime proxy.
 			t.Errorf("%s connectionInfo %+v", r.Name, r.ConnectionInfo)
 			continue
 		}

@@ -167,7 +167,7 @@ func TestCreateVerb(t *testing.T) {
 
 	// Human output, --wait, --id, --version; remembered for --last.
 	code, out, errs = e.run("create", "--variant", "GPU", "--accelerator", "t4", "--id", "my-rt", "--version", "2025.10", "--wait")
-	if code != 0 || !strings.HasPrefix(out, "created my-rt (GPU/T4/STANDARD, version 2025.10)\nurl https://") {
+	if code != 0 || !strings.HasPrefix(out, "created my-rt (GPU/T4/STANDARD, version 2025.10)\nurl http://127.0.0.1:") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	code, out, errs = e.run("create", "--last", "--json")
@@ -435,7 +435,8 @@ func TestSessionVerbs(t *testing.T) {
 func TestURLAndTokenVerbs(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	code, out, _ := e.run("url", "rt-cpu")
-	if code != 0 || out != "https://8080-m-s-rt-cpudemo4qx.prod.colab.dev\n" {
+	// connectionInfo.url is the emulator's own runtime proxy.
+	if code != 0 || !strings.HasPrefix(out, "http://127.0.0.1:") || !strings.HasSuffix(out, "/proxy/rt-cpudemo4qx/\n") {
 		t.Fatalf("url: exit %d %q", code, out)
 	}
 	// A token is refused on a terminal without --show-tokens, before any call.

@@ -1,0 +1,232 @@
+package jupyter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"path"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// Model types of the Jupyter contents API.
+const (
+	TypeFile      = "file"
+	TypeDirectory = "directory"
+	TypeNotebook  = "notebook"
+)
+
+// Model is a Jupyter contents-API model (jupyter_server
+// services/contents): one file, notebook or directory. Size is in bytes
+// and -1 when the server did not say (directories). Times are UTC, zero
+// when absent or unparseable. Content is only set by List (the entries)
+// and is raw JSON otherwise.
+type Model struct {
+	Name         string
+	Path         string
+	Type         string
+	Size         int64
+	LastModified time.Time
+	Created      time.Time
+	Writable     bool
+	Mimetype     string
+	Entries      []Model
+}
+
+// IsDir reports whether m is a directory.
+func (m Model) IsDir() bool { return m.Type == TypeDirectory }
+
+type modelWire struct {
+	Name         string          `json:"name"`
+	Path         string          `json:"path"`
+	Type         string          `json:"type"`
+	Size         *int64          `json:"size"`
+	LastModified string          `json:"last_modified"`
+	Created      string          `json:"created"`
+	Writable     bool            `json:"writable"`
+	Mimetype     *string         `json:"mimetype"`
+	Content      json.RawMessage `json:"content"`
+}
+
+func (w modelWire) model() Model {
+	m := Model{Name: w.Name, Path: w.Path, Type: w.Type, Size: -1, Writable: w.Writable}
+	if w.Size != nil {
+		m.Size = *w.Size
+	}
+	if w.Mimetype != nil {
+		m.Mimetype = *w.Mimetype
+	}
+	m.LastModified, _ = api.ParseExpireTime(w.LastModified)
+	m.Created, _ = api.ParseExpireTime(w.Created)
+	return m
+}
+
+// Stat returns the model of a remote path without its content (GET
+// /api/contents/{path}?content=0). Errors: ErrNotFound, ErrHidden,
+// ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer.
+func (c *Client) Stat(ctx context.Context, p string) (Model, error) {
+	var w modelWire
+	err := c.callJSON(ctx, &request{op: "stat", method: http.MethodGet, path: "api/contents/" + EscapePath(p),
+		query: url.Values{"content": {"0"}}, retry404: true, remote: CleanRemote(p)}, &w)
+	if err != nil {
+		return Model{}, err
+	}
+	return w.model(), nil
+}
+
+// List returns a remote directory with its entries in Entries, in the
+// server's order (GET /api/contents/{path}?content=1&type=directory).
+// Hidden entries are left out by Jupyter. Errors: those of Stat, and
+// ErrNotDir for a file.
+func (c *Client) List(ctx context.Context, p string) (Model, error) {
+	var w modelWire
+	remote := CleanRemote(p)
+	err := c.callJSON(ctx, &request{op: "list", method: http.MethodGet, path: "api/contents/" + EscapePath(p),
+		query: url.Values{"content": {"1"}}, retry404: true, remote: remote}, &w)
+	if err != nil {
+		return Model{}, err
+	}
+	m := w.model()
+	if !m.IsDir() {
+		return m, &Error{Op: "list", Runtime: c.id, Path: remote, Kind: ErrNotDir}
+	}
+	var entries []modelWire
+	if len(w.Content) > 0 && string(w.Content) != "null" {
+		if err := json.Unmarshal(w.Content, &entries); err != nil {
+			return m, &Error{Op: "list", Runtime: c.id, Path: remote, Kind: ErrServer, Message: "the listing is not a list"}
+		}
+	}
+	m.Entries = make([]Model, 0, len(entries))
+	for _, e := range entries {
+		m.Entries = append(m.Entries, e.model())
+	}
+	return m, nil
+}
+
+// Mkdir creates one remote directory (PUT {"type":"directory"}); its
+// parent must exist. An existing directory is fine (Jupyter answers 200).
+// Errors: ErrNoParent, ErrNotDir (a file is in the way), and those of
+// Stat.
+func (c *Client) Mkdir(ctx context.Context, p string) (Model, error) {
+	remote := CleanRemote(p)
+	var w modelWire
+	err := c.callJSON(ctx, &request{op: "mkdir", method: http.MethodPut, path: "api/contents/" + EscapePath(p),
+		body: jsonBody(map[string]string{"type": TypeDirectory}), retry404: true, remote: remote}, &w)
+	if err != nil {
+		return Model{}, c.explainWrite(ctx, "mkdir", remote, err)
+	}
+	return w.model(), nil
+}
+
+// MkdirAll creates a remote directory and any missing parents, one level
+// per request, in order ("content/a", then "content/a/b"), each
+// tolerating "already exists" (field case 54).
+func (c *Client) MkdirAll(ctx context.Context, p string) error {
+	remote := CleanRemote(p)
+	if remote == "" {
+		return nil
+	}
+	if m, err := c.Stat(ctx, remote); err == nil {
+		if !m.IsDir() {
+			return &Error{Op: "mkdir", Runtime: c.id, Path: remote, Kind: ErrNotDir}
+		}
+		return nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if parent := path.Dir(remote); parent != "." {
+		if err := c.MkdirAll(ctx, parent); err != nil {
+			return err
+		}
+	}
+	_, err := c.Mkdir(ctx, remote)
+	return err
+}
+
+// explainWrite turns the 500 Jupyter answers for a missing parent
+// directory (or a directory in the way) into ErrNoParent / ErrNotDir.
+func (c *Client) explainWrite(ctx context.Context, op, remote string, err error) error {
+	var je *Error
+	if !errors.As(err, &je) || (je.Kind != ErrServer && je.Kind != ErrNotFound) {
+		return err
+	}
+	parent := path.Dir(remote)
+	if parent == "." {
+		return err
+	}
+	m, serr := c.Stat(ctx, parent)
+	switch {
+	case errors.Is(serr, ErrNotFound):
+		return &Error{Op: op, Runtime: c.id, Path: parent, Kind: ErrNoParent}
+	case serr == nil && !m.IsDir():
+		return &Error{Op: op, Runtime: c.id, Path: parent, Kind: ErrNotDir}
+	}
+	return err
+}
+
+// Delete removes a remote file or empty directory (DELETE). Errors:
+// ErrNotFound, ErrServer (e.g. "directory not empty"), and those of Stat.
+func (c *Client) Delete(ctx context.Context, p string) error {
+	return c.callJSON(ctx, &request{op: "delete", method: http.MethodDelete, path: "api/contents/" + EscapePath(p),
+		retry404: true, remote: CleanRemote(p)}, nil)
+}
+
+// RemoveAll removes a remote file, or a directory and everything listed
+// in it, children first (Jupyter refuses to delete a non-empty
+// directory). Hidden entries are not listed, so a directory holding some
+// cannot be removed (the error says so). progress, when set, is called
+// with each path removed.
+func (c *Client) RemoveAll(ctx context.Context, p string, progress func(string)) error {
+	return c.removeAll(ctx, CleanRemote(p), progress, 0)
+}
+
+func (c *Client) removeAll(ctx context.Context, remote string, progress func(string), depth int) error {
+	if depth > maxDepth {
+		return &Error{Op: "delete", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "directory tree too deep"}
+	}
+	m, err := c.Stat(ctx, remote)
+	if err != nil {
+		return err
+	}
+	if m.IsDir() {
+		l, err := c.List(ctx, remote)
+		if err != nil {
+			return err
+		}
+		for _, e := range l.Entries {
+			name, err := safeName(e, remote)
+			if err != nil {
+				return &Error{Op: "delete", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: err.Error()}
+			}
+			if err := c.removeAll(ctx, remote+"/"+name, progress, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	if err := c.Delete(ctx, remote); err != nil {
+		var je *Error
+		if m.IsDir() && errors.As(err, &je) && je.Status == http.StatusBadRequest {
+			je.Message += " (it may hold hidden files, which Jupyter does not list)"
+		}
+		return err
+	}
+	if progress != nil {
+		progress(remote)
+	}
+	return nil
+}
+
+// Rename moves a remote file or directory (PATCH {"path": to}). Errors:
+// ErrExists when to exists, ErrNotFound, and those of Stat.
+func (c *Client) Rename(ctx context.Context, from, to string) (Model, error) {
+	var w modelWire
+	err := c.callJSON(ctx, &request{op: "rename", method: http.MethodPatch, path: "api/contents/" + EscapePath(from),
+		body: jsonBody(map[string]string{"path": CleanRemote(to)}), retry404: true, remote: CleanRemote(from)}, &w)
+	if err != nil {
+		return Model{}, err
+	}
+	return w.model(), nil
+}

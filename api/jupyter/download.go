@@ -1,0 +1,323 @@
+package jupyter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// partFile is the download's temporary file (an *os.File; tests wrap it
+// to fail writes like a full disk).
+type partFile interface {
+	io.WriterAt
+	Truncate(size int64) error
+	Sync() error
+	Close() error
+}
+
+// errRestart asks Download to start again from byte 0 (the server ignored
+// or mangled Range, or the remote file changed).
+type errRestart struct{ why string }
+
+func (e *errRestart) Error() string { return e.why }
+
+// Download copies the remote file p to the local file target and returns
+// the remote model. The bytes go to target + PartSuffix; after a dropped
+// connection (or a stall of IdleTimeout) the transfer resumes with Range
+// from the bytes already written, appending only when the answer's
+// Content-Range starts there, rewriting from 0 on a 200 without
+// Content-Range, and restarting when the remote file's size changed
+// (field case 50). target appears, by rename, only once the part file's
+// size equals the remote size (field case 51).
+//
+// A part file left by an interrupted run is resumed when its size is
+// below the remote size and its modification time equals the remote
+// last_modified (Download stamps it so when it keeps one); otherwise it
+// is started afresh. On a permanent failure (remote file missing, local
+// directory missing, disk full, runtime gone) the part file is removed;
+// when the connection keeps failing or ctx ends it is kept and the error
+// says so, so the same command resumes.
+//
+// Errors (*Error): ErrNotFound, ErrHidden, ErrIsDir, ErrLocal,
+// ErrCorrupt, ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer; the
+// context's error when ctx ends.
+func (c *Client) Download(ctx context.Context, p, target string, progress Progress) (Model, error) {
+	remote := CleanRemote(p)
+	if progress == nil {
+		progress = func(int64, int64) {}
+	}
+	m, err := c.Stat(ctx, remote)
+	if err != nil {
+		return Model{}, withOp(err, "download", remote)
+	}
+	if m.IsDir() {
+		return m, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrIsDir}
+	}
+	local := func(format string, a ...any) *Error {
+		return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: fmt.Sprintf(format, a...)}
+	}
+	dir := filepath.Dir(target)
+	if st, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return m, local("local directory %s does not exist", dir)
+		}
+		return m, local("%v", err)
+	} else if !st.IsDir() {
+		return m, local("%s is not a directory", dir)
+	}
+	if st, err := os.Stat(target); err == nil && st.IsDir() {
+		return m, local("%s is a directory", target)
+	}
+	part := target + PartSuffix
+	f, off, err := openPart(part, m)
+	if err != nil {
+		return m, local("%v", err)
+	}
+	var pf partFile = f
+	if c.wrapPart != nil {
+		pf = c.wrapPart(f)
+	}
+	closed := false
+	discard := func() {
+		if !closed {
+			_ = pf.Close()
+			closed = true
+		}
+		_ = os.Remove(part)
+	}
+	keep := func(err error) (Model, error) {
+		if !closed {
+			_ = pf.Close()
+			closed = true
+		}
+		if !m.LastModified.IsZero() {
+			_ = os.Chtimes(part, time.Now(), m.LastModified)
+		}
+		var je *Error
+		if errors.As(err, &je) {
+			e := *je
+			e.Message = strings.TrimPrefix(e.Message+"; ", "; ") + fmt.Sprintf("partial download kept in %s, run the same command to resume", part)
+			return m, &e
+		}
+		return m, err
+	}
+	fails, restarts := 0, 0
+	for {
+		before := off
+		err := c.fetch(ctx, remote, pf, &off, m.Size, progress)
+		if err == nil {
+			break
+		}
+		var rs *errRestart
+		switch {
+		case ctx.Err() != nil:
+			return keep(ctx.Err())
+		case errors.As(err, &rs):
+			if restarts++; restarts > 2 {
+				discard()
+				return m, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrCorrupt, Message: rs.why}
+			}
+			c.o.Logger.Warn("download restarts from the beginning", "runtime", c.id, "path", remote, "why", rs.why)
+			if nm, serr := c.Stat(ctx, remote); serr == nil {
+				m = nm
+			}
+			off = 0
+			if terr := pf.Truncate(0); terr != nil {
+				discard()
+				return m, local("%v", terr)
+			}
+			continue
+		case !transient(err):
+			discard()
+			return m, withOp(err, "download", remote)
+		}
+		if off > before {
+			fails = 0
+		}
+		if fails++; fails > c.o.MaxRetries {
+			return keep(err)
+		}
+		if perr := c.pause(ctx, fails); perr != nil {
+			return keep(perr)
+		}
+	}
+	if err := pf.Sync(); err != nil {
+		discard()
+		return m, local("%v", err)
+	}
+	closed = true
+	if err := pf.Close(); err != nil {
+		_ = os.Remove(part)
+		return m, local("%v", err)
+	}
+	st, err := os.Stat(part)
+	if err != nil {
+		_ = os.Remove(part)
+		return m, local("%v", err)
+	}
+	if m.Size >= 0 && st.Size() != m.Size {
+		_ = os.Remove(part)
+		return m, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrCorrupt,
+			Message: fmt.Sprintf("received %d bytes, the runtime has %d", st.Size(), m.Size)}
+	}
+	if err := os.Rename(part, target); err != nil {
+		_ = os.Remove(part)
+		return m, local("%v", err)
+	}
+	return m, nil
+}
+
+// openPart opens (creating) the part file and returns where to resume:
+// its size when it is a kept part of this same remote version (size
+// below the remote size, mtime equal to the remote last_modified), else 0
+// after truncating it.
+func openPart(part string, m Model) (*os.File, int64, error) {
+	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if st.Size() > 0 && m.Size > st.Size() && !m.LastModified.IsZero() &&
+		st.ModTime().Truncate(time.Microsecond).Equal(m.LastModified.Truncate(time.Microsecond)) {
+		return f, st.Size(), nil
+	}
+	if err := f.Truncate(0); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, 0, nil
+}
+
+// fetch GETs /files/{remote} from *off and writes what arrives at its
+// offset, advancing *off. It returns nil once the file is complete.
+func (c *Client) fetch(ctx context.Context, remote string, f partFile, off *int64, size int64, progress Progress) error {
+	if size >= 0 && *off >= size {
+		return nil
+	}
+	ctx, wd := newWatchdog(ctx, c.o.IdleTimeout)
+	defer wd.stop()
+	hdr := http.Header{}
+	if *off > 0 {
+		hdr.Set("Range", fmt.Sprintf("bytes=%d-", *off))
+	}
+	resp, err := c.do(ctx, &request{op: "download", method: http.MethodGet, path: "files/" + EscapePath(remote),
+		header: hdr, retry404: true, remote: remote})
+	if err != nil {
+		var je *Error
+		if errors.As(err, &je) && je.Status == http.StatusRequestedRangeNotSatisfiable {
+			if size >= 0 && *off == size {
+				return nil
+			}
+			return &errRestart{why: "the server refused to resume (416)"}
+		}
+		return wd.explain(err, "download", c.id, remote)
+	}
+	defer resp.Body.Close()
+	start := int64(0)
+	cr := resp.Header.Get("Content-Range")
+	switch {
+	case cr != "":
+		s, total, ok := parseContentRange(cr)
+		if !ok {
+			return &errRestart{why: "unreadable Content-Range " + strconv.Quote(cr)}
+		}
+		if size >= 0 && total >= 0 && total != size {
+			return &errRestart{why: fmt.Sprintf("the remote file changed during the download (%d bytes, now %d)", size, total)}
+		}
+		start = s
+	case resp.StatusCode == http.StatusPartialContent:
+		return &errRestart{why: "206 without Content-Range"}
+	}
+	if start > *off {
+		return &errRestart{why: fmt.Sprintf("the server resumed at byte %d, not %d", start, *off)}
+	}
+	if start < *off {
+		if err := f.Truncate(start); err != nil {
+			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: err.Error()}
+		}
+	}
+	*off = start
+	buf := make([]byte, 256<<10)
+	for {
+		n, rerr := resp.Body.Read(buf)
+		if n > 0 {
+			wd.touch()
+			if _, werr := f.WriteAt(buf[:n], *off); werr != nil {
+				return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: localMessage(werr)}
+			}
+			*off += int64(n)
+			progress(*off, size)
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			if ctx.Err() != nil && wd.parent.Err() != nil {
+				return wd.parent.Err()
+			}
+			if werr := wd.explain(rerr, "download", c.id, remote); werr != rerr {
+				return werr
+			}
+			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrTransport,
+				Message: fmt.Sprintf("connection dropped after %d of %d bytes", *off, size)}
+		}
+	}
+	if size >= 0 && *off < size {
+		return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrTransport,
+			Message: fmt.Sprintf("the reply ended after %d of %d bytes", *off, size)}
+	}
+	if size >= 0 && *off > size {
+		return &errRestart{why: fmt.Sprintf("received %d bytes, more than the %d the runtime reported", *off, size)}
+	}
+	return nil
+}
+
+// localMessage says a local write error in a few words ("no space left
+// on device" for ENOSPC).
+func localMessage(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "writing " + pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// parseContentRange reads "bytes START-END/TOTAL" (TOTAL may be "*",
+// returned as -1).
+func parseContentRange(s string) (start, total int64, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimSpace(s), "bytes ")
+	if !found {
+		return 0, 0, false
+	}
+	rng, tot, found := strings.Cut(rest, "/")
+	if !found {
+		return 0, 0, false
+	}
+	a, _, found := strings.Cut(rng, "-")
+	if !found {
+		return 0, 0, false
+	}
+	start, err := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
+	if err != nil || start < 0 {
+		return 0, 0, false
+	}
+	total = -1
+	if t := strings.TrimSpace(tot); t != "*" {
+		if total, err = strconv.ParseInt(t, 10, 64); err != nil {
+			return 0, 0, false
+		}
+	}
+	return start, total, true
+}

@@ -1,0 +1,111 @@
+package jupyter
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Kinds of failure; every *Error wraps exactly one (errors.Is).
+var (
+	// ErrNotFound: Jupyter answered 404 with a fresh token: the remote
+	// path does not exist.
+	ErrNotFound = errors.New("no such file or directory")
+	// ErrHidden: a 404 for a path with a segment starting with ".": the
+	// runtime's Jupyter server neither lists nor serves hidden files
+	// (field case 52).
+	ErrHidden = errors.New("no such file, or a hidden file the runtime's Jupyter server does not serve (names starting with \".\"; copy them with exec and tar)")
+	// ErrNoParent: the remote parent directory does not exist.
+	ErrNoParent = errors.New("the remote directory does not exist")
+	// ErrIsDir: a file operation named a directory.
+	ErrIsDir = errors.New("is a directory (use -r)")
+	// ErrNotDir: a directory operation named a file.
+	ErrNotDir = errors.New("is not a directory")
+	// ErrExists: the target exists (409 from rename).
+	ErrExists = errors.New("already exists")
+	// ErrPermission: Jupyter refused the operation (403).
+	ErrPermission = errors.New("permission denied")
+	// ErrRuntimeGone: get_runtime answered NOT_FOUND: the runtime was
+	// deleted or reclaimed, and its files with it.
+	ErrRuntimeGone = errors.New("the runtime no longer exists (deleted or reclaimed)")
+	// ErrRefused: the proxy kept refusing (bare 404) even after the token
+	// was renewed, or the token could not be renewed.
+	ErrRefused = errors.New("the runtime proxy refused the request")
+	// ErrNoConnection: the runtime has no usable connectionInfo.
+	ErrNoConnection = errors.New("the runtime has no proxy connection")
+	// ErrCorrupt: a transfer ended with a size other than expected.
+	ErrCorrupt = errors.New("size mismatch: the copy is incomplete or corrupt")
+	// ErrRedirect: the server redirected to another scheme, host or port.
+	ErrRedirect = errors.New("redirect to another origin refused")
+	// ErrTransport: the connection failed (reset, timeout, DNS…).
+	ErrTransport = errors.New("connection failed")
+	// ErrServer: any other error status or an unreadable reply.
+	ErrServer = errors.New("the Jupyter server failed")
+	// ErrLocal: a local file problem (missing, unwritable, disk full).
+	ErrLocal = errors.New("local file error")
+	// ErrUnsafeName: a remote name that cannot be written locally safely
+	// (empty, ".", "..", a separator, NUL, absolute; field case 46).
+	ErrUnsafeName = errors.New("unsafe remote name")
+)
+
+// Error is a failure of one operation on a runtime's files. Its text is
+// one line: "OP RUNTIME:PATH: KIND[: MESSAGE]", where MESSAGE is the
+// server's own (sanitized, secrets redacted).
+type Error struct {
+	// Op is what was being done: list, stat, download, upload, mkdir,
+	// delete, rename, sessions, interrupt, renew, connect.
+	Op string
+	// Runtime is the runtime id; Path the remote path ("" when none).
+	Runtime, Path string
+	// Status is the HTTP status, 0 when there was none.
+	Status int
+	// Kind is one of the Err* values above.
+	Kind error
+	// Message is extra detail, one line.
+	Message string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Op)
+	if e.Runtime != "" || e.Path != "" {
+		b.WriteString(" ")
+		b.WriteString(e.Runtime)
+		if e.Path != "" {
+			b.WriteString(":")
+			b.WriteString(quoteIfOdd(e.Path))
+		}
+	}
+	b.WriteString(": ")
+	if e.Kind != nil {
+		b.WriteString(e.Kind.Error())
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	} else if e.Kind == ErrServer && e.Status != 0 {
+		fmt.Fprintf(&b, ": HTTP %d", e.Status)
+	}
+	return b.String()
+}
+
+// Unwrap returns Kind.
+func (e *Error) Unwrap() error { return e.Kind }
+
+// quoteIfOdd quotes a name holding control characters, quotes or spaces
+// at its ends, so it reaches a terminal escaped.
+func quoteIfOdd(s string) string {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '"' {
+			return fmt.Sprintf("%q", s)
+		}
+	}
+	if strings.TrimSpace(s) != s {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+// DisplayName returns a remote name fit for a terminal: as is when it is
+// plain, else Go-quoted with control characters escaped.
+func DisplayName(s string) string { return quoteIfOdd(s) }

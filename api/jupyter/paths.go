@@ -1,0 +1,127 @@
+package jupyter
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// maxDepth bounds recursive walks (a listing loop cannot recurse forever).
+const maxDepth = 64
+
+// maxEntries bounds how many entries a recursive walk visits.
+const maxEntries = 1_000_000
+
+// safeName checks a listed entry before it is used as one local path
+// component (field case 46): the name must be non-empty, not "." or "..",
+// without "/", "\" or NUL, not absolute, and the entry's path must be
+// exactly dir + "/" + name. It returns the name or an error quoting the
+// offending entry.
+func safeName(e Model, dir string) (string, error) {
+	n := e.Name
+	bad := ""
+	switch {
+	case n == "" || n == "." || n == "..":
+		bad = "is empty, \".\" or \"..\""
+	case strings.ContainsAny(n, "/\\\x00"):
+		bad = "contains a path separator or NUL"
+	case filepath.IsAbs(n) || filepath.VolumeName(n) != "":
+		bad = "is absolute"
+	case e.Path != "" && CleanRemote(e.Path) != CleanRemote(dir+"/"+n):
+		bad = fmt.Sprintf("has path %q, not under %q", e.Path, dir)
+	}
+	if bad != "" {
+		return "", fmt.Errorf("entry %q %s", n, bad)
+	}
+	return n, nil
+}
+
+// within reports whether target, after cleaning, stays inside dest.
+func within(dest, target string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dest), filepath.Clean(target))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// Location is one side of a copy: a local path, or a path on a runtime.
+type Location struct {
+	// Runtime is the runtime id ("rt-abc"); "" for a local path.
+	Runtime string
+	// Path is the local path as given, or the remote path cleaned as
+	// Colab writes it ("content/x"; "content" when the argument had no
+	// path).
+	Path string
+	// Dir is true when the argument ended in "/" (a directory is meant).
+	Dir bool
+}
+
+// Remote reports whether l is on a runtime.
+func (l Location) Remote() bool { return l.Runtime != "" }
+
+func (l Location) String() string {
+	if l.Remote() {
+		return l.Runtime + ":" + l.Path
+	}
+	return l.Path
+}
+
+// ErrNotRemote is returned by ParseLocation for an argument that has no
+// RUNTIME: prefix at all.
+var ErrNotRemote = errors.New("not a RUNTIME:PATH argument")
+
+// ParseLocation reads a cp/ls/rm argument (field case 53):
+//
+//   - an argument that exists as a local path is local, whatever it holds
+//     ("backup-12:30.tar");
+//   - "./x", "/x", "../x" and Windows drive paths ("C:\x", "C:/x") are
+//     local;
+//   - RUNTIME:PATH, where RUNTIME is a runtime id ("rt-abc") or name
+//     ("runtimes/rt-abc"), is remote; PATH is absolute on the runtime, with
+//     or without its leading slash ("/content/x" = "content/x"), and empty
+//     means "content";
+//   - anything else is local.
+//
+// requireRemote makes a non-remote argument an error (ls, rm).
+func ParseLocation(arg string, requireRemote bool) (Location, error) {
+	local := Location{Path: arg, Dir: strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, string(filepath.Separator))}
+	if !requireRemote {
+		if _, err := os.Lstat(arg); err == nil {
+			return local, nil
+		}
+		if strings.HasPrefix(arg, "./") || strings.HasPrefix(arg, "../") || strings.HasPrefix(arg, "/") || isDrivePath(arg) {
+			return local, nil
+		}
+	}
+	i := strings.IndexByte(arg, ':')
+	if i < 0 {
+		if requireRemote {
+			return Location{}, fmt.Errorf("%q is not RUNTIME:PATH (e.g. rt-abc:/content/data.csv)", arg)
+		}
+		return local, nil
+	}
+	rt := strings.TrimPrefix(arg[:i], "runtimes/")
+	if err := api.ValidateID(rt); err != nil {
+		if requireRemote {
+			return Location{}, fmt.Errorf("%q: runtime %s", arg, strings.TrimPrefix(err.(*api.Error).Message, "id "))
+		}
+		return local, nil
+	}
+	p := arg[i+1:]
+	loc := Location{Runtime: rt, Path: CleanRemote(p), Dir: strings.HasSuffix(p, "/")}
+	if loc.Path == "" {
+		loc.Path, loc.Dir = "content", true
+	}
+	return loc, nil
+}
+
+// isDrivePath reports a Windows drive path: "C:\…", "C:/…" or "C:".
+func isDrivePath(s string) bool {
+	if len(s) < 2 || s[1] != ':' {
+		return false
+	}
+	c := s[0] | 0x20
+	return c >= 'a' && c <= 'z' && (len(s) == 2 || s[2] == '\\' || s[2] == '/')
+}

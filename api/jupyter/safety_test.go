@@ -1,0 +1,305 @@
+package jupyter
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+func newDebugLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// A redirect to another host is refused: the token header never reaches
+// it.
+func TestRedirectToOtherHostRefused(t *testing.T) {
+	var leaked atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(TokenHeader) != "" || r.URL.Query().Get(TokenQuery) != "" {
+			leaked.Add(1)
+		}
+		w.Write([]byte(`{"name":"x","type":"file"}`))
+	}))
+	defer other.Close()
+	same := 0
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.Contains(r.URL.Path, "same"):
+			same++
+			if same == 1 {
+				http.Redirect(w, r, srv.URL+"/api/contents/content/final", http.StatusFound)
+				return
+			}
+		case strings.Contains(r.URL.Path, "final"):
+			w.Write([]byte(`{"name":"final","path":"content/final","type":"file","size":1}`))
+			return
+		}
+		http.Redirect(w, r, other.URL+"/steal", http.StatusFound)
+	}))
+	defer srv.Close()
+	c, err := New(Options{Runtime: "runtimes/rt-x", Info: api.ConnectionInfo{URL: srv.URL + "/", Token: "secret-proxy-token"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Stat(context.Background(), "content/a")
+	if !errors.Is(err, ErrRedirect) || leaked.Load() != 0 {
+		t.Fatalf("cross-host redirect: %v (leaked %d), want ErrRedirect and nothing sent", err, leaked.Load())
+	}
+	if m, err := c.Stat(context.Background(), "content/same"); err != nil || m.Name != "final" {
+		t.Fatalf("same-origin redirect: %+v %v, want it followed", m, err)
+	}
+}
+
+// Field case 46: names from the remote listing are untrusted. Every
+// local path is built from one validated component per level and stays
+// inside the destination; the offending entry is named.
+func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
+	listings := map[string]string{
+		"content/dir": `[{"name":"ok.txt","path":"content/dir/ok.txt","type":"file","size":2}, %s]`,
+	}
+	bad := []string{
+		`{"name":"../../.bashrc","path":"content/dir/../../.bashrc","type":"file"}`,
+		`{"name":"ok2.txt","path":"content/other/ok2.txt","type":"file"}`,
+		`{"name":"/etc/cron.d/x","path":"/etc/cron.d/x","type":"file"}`,
+		`{"name":"..","path":"content","type":"directory"}`,
+		`{"name":"a\\..\\..\\b","path":"content/dir/a\\..\\..\\b","type":"file"}`,
+		`{"name":"","path":"content/dir/","type":"file"}`,
+	}
+	for i, entry := range bad {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				p := strings.TrimPrefix(r.URL.Path, "/api/contents/")
+				if strings.HasPrefix(r.URL.Path, "/files/") {
+					w.Write([]byte("ok"))
+					return
+				}
+				if p == "content/dir" {
+					if r.URL.Query().Get("content") == "0" {
+						w.Write([]byte(`{"name":"dir","path":"content/dir","type":"directory"}`))
+						return
+					}
+					fmt.Fprintf(w, `{"name":"dir","path":"content/dir","type":"directory","content":`+listings[p]+`}`, entry)
+					return
+				}
+				w.Write([]byte(`{"name":"ok.txt","path":"content/dir/ok.txt","type":"file","size":2}`))
+			}))
+			defer srv.Close()
+			home := t.TempDir()
+			sentinel := filepath.Join(home, ".bashrc")
+			os.WriteFile(sentinel, []byte("mine"), 0o644)
+			c, _ := New(Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}})
+			out := filepath.Join(home, "a", "out")
+			os.MkdirAll(filepath.Dir(out), 0o755)
+			err := c.DownloadPath(context.Background(), "content/dir", out, false, CopyOptions{Recursive: true})
+			if !errors.Is(err, ErrUnsafeName) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("entry %s: %v, want ErrUnsafeName in one line", entry, err)
+			}
+			if b, _ := os.ReadFile(sentinel); string(b) != "mine" {
+				t.Fatal("the sentinel was overwritten")
+			}
+			filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
+				if p != home && p != sentinel && !strings.HasPrefix(p, filepath.Join(home, "a")) {
+					t.Errorf("written outside the destination: %s", p)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// Field case 54: `cp -r` copies AS the destination; repeating it (with or
+// without trailing slashes) never nests, uploads and downloads alike.
+func TestRecursiveCopyIdempotent(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		local := t.TempDir()
+		proj := filepath.Join(local, "proj")
+		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
+		os.WriteFile(filepath.Join(proj, "a.txt"), []byte("a"), 0o644)
+		os.WriteFile(filepath.Join(proj, "sub", "b.txt"), []byte("b"), 0o644)
+		opts := CopyOptions{Recursive: true}
+		for i := 0; i < 2; i++ {
+			if err := c.UploadPath(ctx, proj, e.p("proj"), false, opts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := c.UploadPath(ctx, proj+"/", e.p("dst")+"/", true, opts); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.UploadPath(ctx, proj+"/", e.p("dst")+"/", true, opts); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []string{"proj", "dst"} {
+			if got := strings.Join(remoteNames(t, c, e.p(d)), ","); got != "a.txt,sub" {
+				t.Errorf("remote %s holds %s, want a.txt,sub", d, got)
+			}
+			if got := strings.Join(remoteNames(t, c, e.p(d+"/sub")), ","); got != "b.txt" {
+				t.Errorf("remote %s/sub holds %s, want b.txt", d, got)
+			}
+		}
+		out := filepath.Join(local, "out")
+		for i := 0; i < 2; i++ {
+			if err := c.DownloadPath(ctx, e.p("proj"), out, false, opts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var files []string
+		filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+			if !d.IsDir() {
+				rel, _ := filepath.Rel(out, p)
+				files = append(files, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		if strings.Join(files, ",") != "a.txt,sub/b.txt" {
+			t.Errorf("downloaded twice: %v, want a.txt and sub/b.txt", files)
+		}
+		// A file into an existing directory keeps its name.
+		if err := c.UploadPath(ctx, filepath.Join(proj, "a.txt"), e.p("dst"), false, CopyOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Stat(ctx, e.p("dst/a.txt")); err != nil {
+			t.Error(err)
+		}
+		// A directory without -r is refused.
+		if err := c.UploadPath(ctx, proj, e.p("x"), false, CopyOptions{}); err == nil || !strings.Contains(err.Error(), "-r") {
+			t.Errorf("directory without -r: %v", err)
+		}
+	})
+}
+
+// Field case 52: hidden paths get an error naming the restriction.
+func TestHiddenPath(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		_, err := c.Download(context.Background(), e.p(".env"), filepath.Join(t.TempDir(), "x"), nil)
+		if !errors.Is(err, ErrHidden) || !strings.Contains(err.Error(), "hidden") {
+			t.Fatalf("hidden file: %v", err)
+		}
+	})
+}
+
+// Interrupt: /api/sessions → kernel id → /api/kernels/{id}/interrupt.
+func TestInterruptSession(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	ctx := context.Background()
+	ss, err := e.svc.CreateSession(ctx, e.rt.Name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := c.InterruptSession(ctx, ss.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k == "" || k != e.srv.KernelID(ss.Name) || e.srv.Interrupts(k) != 1 {
+		t.Fatalf("interrupted kernel %q; emulator kernel %q has %d interrupts", k, e.srv.KernelID(ss.Name), e.srv.Interrupts(k))
+	}
+	if _, err := c.InterruptSession(ctx, e.rt.Name+"/sessions/not-open"); !errors.Is(err, ErrNoKernel) {
+		t.Fatalf("unknown session: %v, want ErrNoKernel", err)
+	}
+}
+
+// RemoveAll removes a tree children first; the emulator deletes a
+// runtime's files with the runtime.
+func TestRemoveAllAndRuntimeDeletion(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	ctx := context.Background()
+	if err := c.MkdirAll(ctx, e.p("t/u/v")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(p, []byte("x"), 0o644)
+	if _, err := upload(t, c, p, e.p("t/u/f")); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, e.p("t")); err == nil {
+		t.Fatal("deleting a non-empty directory succeeded; Jupyter refuses it")
+	}
+	var removed []string
+	if err := c.RemoveAll(ctx, e.p("t"), func(p string) { removed = append(removed, p) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 4 || removed[3] != e.p("t") {
+		t.Fatalf("removed %v, want 4 paths ending with the top directory", removed)
+	}
+	if _, err := c.Stat(ctx, e.p("t")); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("after RemoveAll: %v", err)
+	}
+	if _, err := upload(t, c, p, e.p("keep")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.DeleteRuntime(ctx, e.rt.Name); err != nil {
+		t.Fatal(err)
+	}
+	rt, err := e.srv.AddRuntime(api.Runtime{Name: e.rt.Name, ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2 := e.client(func(o *Options) { o.Info = *rt.ConnectionInfo })
+	if _, err := c2.Stat(ctx, e.p("keep")); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a file outlived its runtime: %v", err)
+	}
+}
+
+// EscapePath and ParseLocation (field case 53).
+func TestParseLocation(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(dir)
+	os.WriteFile("backup-12:30.tar", []byte("x"), 0o644)
+	for _, tc := range []struct {
+		arg, runtime, path string
+		dirFlag            bool
+	}{
+		{"backup-12:30.tar", "", "backup-12:30.tar", false},
+		{"./x:y", "", "./x:y", false},
+		{"C:\\data\\x.csv", "", "C:\\data\\x.csv", false},
+		{"c:/data/x.csv", "", "c:/data/x.csv", false},
+		{"rt-abc:/content/data.csv", "rt-abc", "content/data.csv", false},
+		{"rt-abc:content/data.csv", "rt-abc", "content/data.csv", false},
+		{"runtimes/rt-abc:/content/", "rt-abc", "content", true},
+		{"rt-abc:", "rt-abc", "content", true},
+		{"Upper:thing", "", "Upper:thing", false},
+		{"plain.txt", "", "plain.txt", false},
+	} {
+		l, err := ParseLocation(tc.arg, false)
+		if err != nil || l.Runtime != tc.runtime || l.Path != tc.path || l.Dir != tc.dirFlag {
+			t.Errorf("ParseLocation(%q) = %+v, %v; want runtime %q path %q dir %v", tc.arg, l, err, tc.runtime, tc.path, tc.dirFlag)
+		}
+	}
+	if _, err := ParseLocation("plain.txt", true); err == nil {
+		t.Error("a local path accepted where RUNTIME:PATH is required")
+	}
+	if got := EscapePath("/content/a #1 ?.txt"); got != "content/a%20%231%20%3F.txt" {
+		t.Errorf("EscapePath = %q", got)
+	}
+	if got := EscapePath("content/100%.txt"); got != "content/100%25.txt" {
+		t.Errorf("EscapePath = %q", got)
+	}
+}
+
+var _ = sha256.New
+var _ = hex.EncodeToString
+var _ = time.Second

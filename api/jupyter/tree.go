@@ -1,0 +1,269 @@
+package jupyter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"time"
+)
+
+// CopyOptions steer UploadPath and DownloadPath.
+type CopyOptions struct {
+	// Recursive allows a directory source (cp -r).
+	Recursive bool
+	// Progress is called as each file moves: its source, done bytes and
+	// total (-1 unknown).
+	Progress func(src string, done, total int64)
+	// OnFile is called after each file copied.
+	OnFile func(FileResult)
+	// Warn receives one-line warnings (hidden files not listed, special
+	// files skipped).
+	Warn func(string)
+}
+
+// FileResult is one file a copy moved.
+type FileResult struct {
+	// Src and Dst are the file's source and destination, a remote side
+	// written RUNTIME:PATH.
+	Src, Dst string
+	// Bytes copied; Duration of the copy.
+	Bytes    int64
+	Duration time.Duration
+}
+
+func (o CopyOptions) progress(src string) Progress {
+	return func(done, total int64) {
+		if o.Progress != nil {
+			o.Progress(src, done, total)
+		}
+	}
+}
+
+func (o CopyOptions) warn(format string, a ...any) {
+	if o.Warn != nil {
+		o.Warn(fmt.Sprintf(format, a...))
+	}
+}
+
+func (o CopyOptions) done(r FileResult) {
+	if o.OnFile != nil {
+		o.OnFile(r)
+	}
+}
+
+// UploadPath copies a local file or directory to the runtime. The rule
+// (the same as DownloadPath's, field case 54):
+//
+//   - a file goes to dst, or into dst under its own name when dst ends in
+//     "/" (dstDir) or is an existing directory;
+//   - a directory (Recursive) is copied AS dst: dst is created when
+//     missing (its parent must exist) and merged into when present, files
+//     overwritten. Repeating the command changes nothing more; it never
+//     nests src inside dst. A trailing slash on either side does not
+//     change this.
+//
+// It stops at the first failure.
+func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
+	dst = CleanRemote(dst)
+	st, err := os.Stat(src)
+	if err != nil {
+		return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: localStatMessage(src, err)}
+	}
+	if !st.IsDir() {
+		target := dst
+		if dstDir {
+			target = path.Join(dst, filepath.Base(src))
+		} else if m, err := c.Stat(ctx, dst); err == nil && m.IsDir() {
+			target = path.Join(dst, filepath.Base(src))
+		}
+		return c.uploadFile(ctx, src, target, st.Size(), o)
+	}
+	if !o.Recursive {
+		return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: src + " is a directory (use -r)"}
+	}
+	if err := c.ensureDir(ctx, dst); err != nil {
+		return err
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: err.Error()}
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil || rel == "." {
+			return nil
+		}
+		target := path.Join(dst, filepath.ToSlash(rel))
+		switch {
+		case d.IsDir():
+			return c.ensureDir(ctx, target)
+		case d.Type()&fs.ModeSymlink != 0:
+			st, err := os.Stat(p)
+			if err != nil || !st.Mode().IsRegular() {
+				o.warn("skipped %s: a symbolic link to something other than a file", p)
+				return nil
+			}
+			return c.uploadFile(ctx, p, target, st.Size(), o)
+		case !d.Type().IsRegular():
+			o.warn("skipped %s: not a regular file", p)
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return &Error{Op: "upload", Runtime: c.id, Path: target, Kind: ErrLocal, Message: err.Error()}
+		}
+		return c.uploadFile(ctx, p, target, info.Size(), o)
+	})
+}
+
+// ensureDir creates one remote directory whose parent must exist, and
+// accepts an existing one.
+func (c *Client) ensureDir(ctx context.Context, remote string) error {
+	m, err := c.Stat(ctx, remote)
+	switch {
+	case err == nil && m.IsDir():
+		return nil
+	case err == nil:
+		return &Error{Op: "mkdir", Runtime: c.id, Path: remote, Kind: ErrNotDir}
+	case !errors.Is(err, ErrNotFound):
+		return err
+	}
+	_, err = c.Mkdir(ctx, remote)
+	return err
+}
+
+func (c *Client) uploadFile(ctx context.Context, src, remote string, size int64, o CopyOptions) error {
+	f, err := os.Open(src)
+	if err != nil {
+		return &Error{Op: "upload", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: localStatMessage(src, err)}
+	}
+	defer f.Close()
+	start := time.Now()
+	if _, err := c.Upload(ctx, remote, f, size, o.progress(src)); err != nil {
+		return err
+	}
+	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: size, Duration: time.Since(start)})
+	return nil
+}
+
+func localStatMessage(p string, err error) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return "local file " + p + " does not exist"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// DownloadPath copies a remote file or directory to the local disk, by
+// the rule of UploadPath: a file goes to dst (or into dst when dstDir or
+// an existing directory); a directory (Recursive) is copied AS dst,
+// created when missing (its parent must exist) and merged into when
+// present. Every local path is built from validated name components and
+// checked to stay inside dst (field case 46); a listing loop or an
+// absurd depth stops the walk. Jupyter does not list hidden entries: a
+// recursive download warns once that they may be missing (field case 52).
+func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
+	src = CleanRemote(src)
+	m, err := c.Stat(ctx, src)
+	if err != nil {
+		return withOp(err, "download", src)
+	}
+	if !m.IsDir() {
+		target := dst
+		if st, err := os.Stat(dst); dstDir || (err == nil && st.IsDir()) {
+			target = filepath.Join(dst, path.Base(src))
+		}
+		return c.downloadFile(ctx, src, target, o)
+	}
+	if !o.Recursive {
+		return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrIsDir}
+	}
+	if err := mkdirLocal(dst); err != nil {
+		return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrLocal, Message: err.Error()}
+	}
+	o.warn("hidden files and directories (names starting with \".\") are not listed by the runtime's Jupyter server and are not copied; use exec with tar for them")
+	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}}
+	return w.down(ctx, src, dst, 0)
+}
+
+func mkdirLocal(dir string) error {
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("%s exists and is not a directory", dir)
+		}
+		return nil
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("local directory %s does not exist", filepath.Dir(dir))
+		}
+		return err
+	}
+	return nil
+}
+
+type walker struct {
+	c       *Client
+	o       CopyOptions
+	root    string
+	seen    map[string]bool
+	entries int
+}
+
+func (w *walker) down(ctx context.Context, remote, local string, depth int) error {
+	c := w.c
+	if depth > maxDepth {
+		return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "directory tree deeper than 64 levels"}
+	}
+	if w.seen[remote] {
+		return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "the listing loops back to a directory already copied"}
+	}
+	w.seen[remote] = true
+	l, err := c.List(ctx, remote)
+	if err != nil {
+		return withOp(err, "download", remote)
+	}
+	for _, e := range l.Entries {
+		if w.entries++; w.entries > maxEntries {
+			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "more than a million entries"}
+		}
+		name, err := safeName(e, remote)
+		if err != nil {
+			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: err.Error()}
+		}
+		target := filepath.Join(local, name)
+		if !within(w.root, target) {
+			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: fmt.Sprintf("entry %q leaves the destination", name)}
+		}
+		child := remote + "/" + name
+		if e.IsDir() {
+			if err := mkdirLocal(target); err != nil {
+				return &Error{Op: "download", Runtime: c.id, Path: child, Kind: ErrLocal, Message: err.Error()}
+			}
+			if err := w.down(ctx, child, target, depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.downloadFile(ctx, child, target, w.o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Client) downloadFile(ctx context.Context, remote, target string, o CopyOptions) error {
+	start := time.Now()
+	m, err := c.Download(ctx, remote, target, o.progress(c.id+":"+remote))
+	if err != nil {
+		return err
+	}
+	o.done(FileResult{Src: c.id + ":" + remote, Dst: target, Bytes: m.Size, Duration: time.Since(start)})
+	return nil
+}

@@ -1,0 +1,254 @@
+package jupyter
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"path"
+	"strconv"
+	"time"
+)
+
+// PartSuffix is added to a file's name while it is being transferred: an
+// upload goes to "NAME.colabdash-part" on the runtime and is renamed when
+// complete and verified; a download goes to "NAME.colabdash-part" beside
+// the local target.
+const PartSuffix = ".colabdash-part"
+
+// Progress is called as a transfer moves: done bytes of total (total is
+// -1 when unknown). It is called often; throttle any rendering.
+type Progress func(done, total int64)
+
+// Upload copies size bytes of src to the remote file p and returns its
+// model. It checks that the remote parent directory exists, writes to
+// p + PartSuffix (one request when size fits ChunkSize, else chunk 1, 2,
+// …, -1, strictly one after another, each base64-encoded from its own raw
+// slice and streamed without holding the file in memory), reads the
+// model back and compares its size, then replaces p (field case 49).
+//
+// A failed chunk is not blindly re-sent: after renewing the token if
+// needed, the part file's size says whether the chunk was applied; the
+// upload resumes only at an exact chunk boundary and otherwise restarts
+// from chunk 1. On failure the part file is removed (best effort) and p
+// is untouched. Errors (*Error): ErrNoParent, ErrNotDir, ErrIsDir,
+// ErrCorrupt, ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer, or the
+// context's error.
+func (c *Client) Upload(ctx context.Context, p string, src io.ReaderAt, size int64, progress Progress) (Model, error) {
+	remote := CleanRemote(p)
+	if remote == "" {
+		return Model{}, &Error{Op: "upload", Runtime: c.id, Kind: ErrIsDir, Message: "no remote file name"}
+	}
+	if progress == nil {
+		progress = func(int64, int64) {}
+	}
+	if parent := path.Dir(remote); parent != "." {
+		m, err := c.Stat(ctx, parent)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			return Model{}, &Error{Op: "upload", Runtime: c.id, Path: parent, Kind: ErrNoParent}
+		case err != nil:
+			return Model{}, withOp(err, "upload", remote)
+		case !m.IsDir():
+			return Model{}, &Error{Op: "upload", Runtime: c.id, Path: parent, Kind: ErrNotDir}
+		}
+	}
+	existing, err := c.Stat(ctx, remote)
+	switch {
+	case err == nil && existing.IsDir():
+		return Model{}, &Error{Op: "upload", Runtime: c.id, Path: remote, Kind: ErrIsDir, Message: "a directory is in the way"}
+	case err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrHidden):
+		return Model{}, withOp(err, "upload", remote)
+	}
+	exists := err == nil
+	part := remote + PartSuffix
+	fail := func(err error) (Model, error) {
+		// Best effort, also after ctx ended: a part file is never left.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if !errors.Is(err, ErrRuntimeGone) {
+			_ = c.Delete(cctx, part)
+		}
+		return Model{}, withOp(err, "upload", remote)
+	}
+	if err := c.sendChunks(ctx, part, src, size, progress); err != nil {
+		return fail(err)
+	}
+	m, err := c.Stat(ctx, part)
+	if err != nil {
+		return fail(err)
+	}
+	if m.Size != size {
+		return fail(&Error{Op: "upload", Runtime: c.id, Path: remote, Kind: ErrCorrupt,
+			Message: fmt.Sprintf("the runtime has %d bytes, %d were sent", m.Size, size)})
+	}
+	if exists {
+		if err := c.Delete(ctx, remote); err != nil && !errors.Is(err, ErrNotFound) {
+			return fail(err)
+		}
+	}
+	if m, err = c.Rename(ctx, part, remote); err != nil {
+		return fail(err)
+	}
+	return m, nil
+}
+
+// transient reports whether a failed step may be tried again.
+func transient(err error) bool {
+	var je *Error
+	if !errors.As(err, &je) {
+		return false
+	}
+	switch je.Kind {
+	case ErrTransport, ErrRefused:
+		return true
+	case ErrServer:
+		return je.Status >= 500 || je.Status == 0
+	}
+	return false
+}
+
+// sendChunks writes src to part: one request without "chunk" when it
+// fits, else chunks 1, 2, …, -1.
+func (c *Client) sendChunks(ctx context.Context, part string, src io.ReaderAt, size int64, progress Progress) error {
+	cs := c.o.ChunkSize
+	fails, restarts := 0, 0
+	var off int64
+	k := 1
+	for {
+		end := min(off+cs, size)
+		num := k
+		switch {
+		case size <= cs:
+			num = 0 // a file that fits one request is sent without "chunk"
+		case end == size:
+			num = -1
+		}
+		err := c.putChunk(ctx, part, src, off, end-off, num, size, progress)
+		if err == nil {
+			off, k, fails = end, k+1, 0
+			if off >= size {
+				return nil
+			}
+			continue
+		}
+		if ctx.Err() != nil || !transient(err) {
+			return err
+		}
+		if fails++; fails > c.o.MaxRetries {
+			return err
+		}
+		if err := c.pause(ctx, fails); err != nil {
+			return err
+		}
+		if num == 0 || num == 1 {
+			continue // chunk 1 (or the only request) truncates: just send it again
+		}
+		// Where is the server? Resume only at an exact boundary.
+		m, serr := c.Stat(ctx, part)
+		switch {
+		case serr != nil && (ctx.Err() != nil || !transient(serr)):
+			return serr
+		case serr == nil && m.Size == off:
+			// not applied: send the same chunk again
+		case serr == nil && m.Size == end:
+			off, k = end, k+1 // applied, only the reply was lost
+			if off >= size {
+				return nil
+			}
+		default:
+			if restarts++; restarts > 2 {
+				return err
+			}
+			off, k = 0, 1
+		}
+	}
+}
+
+// pause waits before attempt n+1: RetryDelay doubling, at most 5 s.
+func (c *Client) pause(ctx context.Context, n int) error {
+	d := c.o.RetryDelay << min(n-1, 5)
+	d = min(d, 5*time.Second)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// putChunk PUTs src[off:off+n] as one contents model; num is the chunk
+// number (0: no "chunk" field).
+func (c *Client) putChunk(ctx context.Context, part string, src io.ReaderAt, off, n int64, num int, total int64, progress Progress) error {
+	ctx, wd := newWatchdog(ctx, c.o.IdleTimeout)
+	defer wd.stop()
+	head := `{"type":"file","format":"base64",`
+	if num != 0 {
+		head += `"chunk":` + strconv.Itoa(num) + `,`
+	}
+	head += `"content":"`
+	const tail = `"}`
+	var enc *b64Reader
+	body := func() (io.Reader, int64) {
+		enc = &b64Reader{src: io.NewSectionReader(src, off, n), onRead: func(done int64) {
+			wd.touch()
+			progress(off+done, total)
+		}}
+		return io.MultiReader(stringsReader(head), enc, stringsReader(tail)),
+			int64(len(head)) + int64(base64.StdEncoding.EncodedLen(int(n))) + int64(len(tail))
+	}
+	resp, err := c.do(ctx, &request{op: "upload", method: http.MethodPut, path: "api/contents/" + EscapePath(part),
+		body: body, remote: CleanRemote(part)})
+	if err != nil {
+		if enc != nil && enc.err != nil {
+			return &Error{Op: "upload", Runtime: c.id, Path: CleanRemote(part), Kind: ErrLocal, Message: enc.err.Error()}
+		}
+		return wd.explain(err, "upload", c.id, part)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	return nil
+}
+
+// b64Reader streams the standard base64 of src, reading 48 KiB of raw
+// bytes at a time; onRead gets the raw bytes consumed so far.
+type b64Reader struct {
+	src    io.Reader
+	onRead func(done int64)
+	raw    []byte
+	out    []byte // encoded, not yet returned
+	done   int64
+	eof    bool
+	err    error // a local read error, kept so it is not mistaken for a network one
+}
+
+func (b *b64Reader) Read(p []byte) (int, error) {
+	for len(b.out) == 0 {
+		if b.eof {
+			return 0, io.EOF
+		}
+		if b.raw == nil {
+			b.raw = make([]byte, 48<<10)
+		}
+		n, err := io.ReadFull(b.src, b.raw)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			b.eof, err = true, nil
+		}
+		if err != nil {
+			b.err = fmt.Errorf("reading the local file: %w", err)
+			return 0, b.err
+		}
+		if n > 0 {
+			b.out = base64.StdEncoding.AppendEncode(b.out[:0], b.raw[:n])
+			b.done += int64(n)
+			b.onRead(b.done)
+		}
+	}
+	n := copy(p, b.out)
+	b.out = b.out[n:]
+	return n, nil
+}
