@@ -1,0 +1,300 @@
+package jupyter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/google/uuid"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// fwd is a Forwarder serving on 127.0.0.1.
+type fwd struct {
+	f    *Forwarder
+	port int
+	base string // http://127.0.0.1:PORT
+}
+
+func startForward(t *testing.T, c *Client) *fwd {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	f, err := NewForwarder(c, ForwardOptions{Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return &fwd{f: f, port: port, base: "http://127.0.0.1:" + strconv.Itoa(port)}
+}
+
+// get sends a GET through the forward with the local token header.
+func (w *fwd) get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, w.base+path, nil)
+	req.Header.Set("Authorization", "token "+w.f.Token())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// kernelSocket dials a kernel's channels through the forward, like a
+// browser: ?token=L and the forward's own Origin.
+func (w *fwd) kernelSocket(t *testing.T, kernel string) *websocket.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	u := "ws://127.0.0.1:" + strconv.Itoa(w.port) + "/api/kernels/" + kernel + "/channels?session_id=s1&token=" + w.f.Token()
+	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{
+		HTTPHeader:      http.Header{"Origin": {w.base}},
+		CompressionMode: websocket.CompressionContextTakeover,
+	})
+	if err != nil {
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		t.Fatalf("dial kernel channels: %v (HTTP %d)", err, status)
+	}
+	c.SetReadLimit(16 << 20)
+	t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+// execute sends an execute_request and waits for its execute_reply.
+func execute(t *testing.T, c *websocket.Conn, code string) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	id := uuid.NewString()
+	msg := map[string]any{
+		"header":        map[string]any{"msg_id": id, "msg_type": "execute_request", "session": "s1", "username": "t", "version": "5.3", "date": time.Now().UTC().Format(time.RFC3339)},
+		"parent_header": map[string]any{}, "metadata": map[string]any{}, "channel": "shell", "buffers": []any{},
+		"content": map[string]any{"code": code, "silent": false, "store_history": false, "user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true},
+	}
+	b, _ := json.Marshal(msg)
+	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+		t.Fatalf("write execute_request: %v", err)
+	}
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("waiting for execute_reply: %v", err)
+		}
+		var m struct {
+			Header       map[string]any `json:"header"`
+			ParentHeader map[string]any `json:"parent_header"`
+			Content      map[string]any `json:"content"`
+		}
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		if m.Header["msg_type"] == "execute_reply" && m.ParentHeader["msg_id"] == id {
+			return m.Content
+		}
+	}
+}
+
+// kernelFor returns a kernel id to talk to: the emulator's kernel of a
+// new Colab session, or a kernel started on the real Jupyter server
+// (which needs ipykernel; skipped without it).
+func kernelFor(t *testing.T, e *env, c *Client) string {
+	t.Helper()
+	ctx := context.Background()
+	if e.be == backendEmulator {
+		ss, err := e.svc.CreateSession(ctx, e.rt.Name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.srv.KernelID(ss.Name)
+	}
+	if err := exec.Command(jupyterPython(), "-c", "import ipykernel").Run(); err != nil {
+		t.Skip("SKIP real-Jupyter kernel: ipykernel is not installed (apt-get install python3-ipykernel)")
+	}
+	var k Kernel
+	err := c.callJSON(ctx, &request{op: "start kernel", method: http.MethodPost, path: "api/kernels", body: jsonBody(map[string]string{"name": "python3"})}, &k)
+	if err != nil || k.ID == "" {
+		t.Fatalf("starting a kernel: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = c.callJSON(context.Background(), &request{op: "stop kernel", method: http.MethodDelete, path: "api/kernels/" + k.ID}, nil)
+	})
+	return k.ID
+}
+
+// Done-when: a forward keeps an HTTP request and a WebSocket working
+// across a proxy-token renewal; new upgrades carry the new token, the open
+// socket is not torn down.
+func TestForwardAcrossRenewal(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{StrictTokenPlacement: true})
+		c := e.client()
+		w := startForward(t, c)
+		kernel := kernelFor(t, e, c)
+		if status, body := w.get(t, "/api/contents/"+e.dir); status != 200 || !strings.Contains(body, `"type"`) {
+			t.Fatalf("GET through the forward: %d %s", status, body)
+		}
+		ws := w.kernelSocket(t, kernel)
+		if r := execute(t, ws, "1+1"); r["status"] != "ok" {
+			t.Fatalf("execute_reply %v", r)
+		}
+		e.clk.Advance(2 * time.Hour) // the first token is long expired
+		if status, body := w.get(t, "/api/contents/"+e.dir); status != 200 {
+			t.Fatalf("GET after the token expired: %d %s", status, body)
+		}
+		if c.Renewals() != 1 {
+			t.Fatalf("%d renewals, want 1", c.Renewals())
+		}
+		if r := execute(t, ws, "2+2"); r["status"] != "ok" {
+			t.Fatalf("the open socket after the renewal: %v", r)
+		}
+		ws2 := w.kernelSocket(t, kernel)
+		if r := execute(t, ws2, "3+3"); r["status"] != "ok" {
+			t.Fatalf("a new socket after the renewal: %v", r)
+		}
+		if _, refused := e.srv.ProxyRequests(); refused != 0 {
+			t.Errorf("%d requests reached the proxy with a stale token", refused)
+		}
+	})
+}
+
+// When the forward's clock does not see the expiry coming, a GET the proxy
+// refuses (bare 404) is renewed and sent again.
+func TestForwardRenewsOnProxy404(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{StrictTokenPlacement: true})
+	c := e.client(func(o *Options) { o.Now = func() time.Time { return t0 } })
+	w := startForward(t, c)
+	e.clk.Advance(2 * time.Hour)
+	if status, body := w.get(t, "/api/contents/content"); status != 200 {
+		t.Fatalf("GET: %d %s", status, body)
+	}
+	if c.Renewals() != 1 {
+		t.Fatalf("%d renewals, want 1", c.Renewals())
+	}
+}
+
+// Field case 56: requests with a foreign Host, without the local token,
+// or an upgrade from a foreign Origin are refused before anything reaches
+// the runtime; the navigation with ?token= sets a strict cookie and drops
+// the token from the address; the proxy token never reaches the browser.
+func TestForwardRefusesForeignRequests(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{StrictTokenPlacement: true})
+	c := e.client()
+	w := startForward(t, c)
+	kernel := kernelFor(t, e, c)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	send := func(host, path string, hdr http.Header) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, w.base+path, nil)
+		if host != "-" {
+			req.Host = host
+		}
+		for k, v := range hdr {
+			req.Header[k] = v
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	port := strconv.Itoa(w.port)
+	tok := w.f.Token()
+	before, _ := e.srv.ProxyRequests()
+	for _, tc := range []struct {
+		name, host, path string
+		hdr              http.Header
+	}{
+		{"a evil host", "evil.example:" + port, "/api/contents?token=" + tok, nil},
+		{"b prefix host", "localhost.evil.com:" + port, "/api/contents?token=" + tok, nil},
+		{"c no token", "127.0.0.1:" + port, "/api/contents", nil},
+		{"c wrong token", "127.0.0.1:" + port, "/api/contents?token=" + tok[:len(tok)-1] + "x", nil},
+		{"e foreign origin upgrade", "127.0.0.1:" + port, "/api/kernels/" + kernel + "/channels?token=" + tok, http.Header{
+			"Origin": {"https://evil.example"}, "Upgrade": {"websocket"}, "Connection": {"Upgrade"},
+			"Sec-Websocket-Version": {"13"}, "Sec-Websocket-Key": {"dGhlIHNhbXBsZSBub25jZQ=="}}},
+	} {
+		resp := send(tc.host, tc.path, tc.hdr)
+		if resp.StatusCode != http.StatusForbidden && resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s: %d, want 403 or 401", tc.name, resp.StatusCode)
+		}
+	}
+	// (f) an empty Host, and none at all, sent raw (net/http's client
+	// always fills it in).
+	for _, raw := range []string{"GET /api/contents?token=" + tok + " HTTP/1.1\r\nHost: \r\n\r\n", "GET /api/contents?token=" + tok + " HTTP/1.0\r\n\r\n"} {
+		conn, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		io.WriteString(conn, raw)
+		b := make([]byte, 12)
+		io.ReadFull(conn, b)
+		conn.Close()
+		if st := string(b[9:12]); st != "403" && st != "400" {
+			t.Errorf("request %q: status %s, want 403 or 400", raw, st)
+		}
+	}
+	if after, _ := e.srv.ProxyRequests(); after != before {
+		t.Fatalf("%d refused requests reached the runtime proxy", after-before)
+	}
+	// (d) the navigation with the token.
+	resp := send("127.0.0.1:"+port, "/?token="+tok, http.Header{"Accept": {"text/html"}})
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusFound || strings.Contains(loc, tok) {
+		t.Fatalf("navigation: %d Location %q, want a redirect without the token", resp.StatusCode, loc)
+	}
+	var ck *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Value == tok {
+			ck = c
+		}
+	}
+	if ck == nil || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie %+v, want HttpOnly SameSite=Strict with the token", ck)
+	}
+	resp = send("localhost:"+port, "/api/contents/content", http.Header{"Cookie": {ck.Name + "=" + ck.Value}})
+	if resp.StatusCode != 200 {
+		t.Fatalf("with the cookie: %d", resp.StatusCode)
+	}
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			if strings.Contains(v, c.Info().Token) {
+				t.Fatalf("the proxy token reached the browser in %s", k)
+			}
+		}
+	}
+}
+
+// NewForwarder refuses a short local token.
+func TestForwardTokenLength(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	if _, err := NewForwarder(e.client(), ForwardOptions{Port: 1, LocalToken: "short"}); err == nil {
+		t.Fatal("a 5-character local token was accepted")
+	}
+	f, err := NewForwarder(e.client(), ForwardOptions{Port: 8888})
+	if err != nil || len(f.Token()) < 32 || !strings.HasPrefix(f.URL("127.0.0.1"), "http://127.0.0.1:8888/?token=") {
+		t.Fatalf("generated token %q, URL %q, %v", f.Token(), f.URL("127.0.0.1"), err)
+	}
+}
+
+var _ = errors.New
