@@ -67,7 +67,7 @@ func (c *Client) Download(ctx context.Context, p, target string, progress Progre
 	dir := filepath.Dir(target)
 	if st, err := os.Stat(dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return m, local("local directory %s does not exist", dir)
+			return m, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocalNotFound, Message: dir}
 		}
 		return m, local("%v", err)
 	} else if !st.IsDir() {
@@ -101,11 +101,15 @@ func (c *Client) Download(ctx context.Context, p, target string, progress Progre
 		if !m.LastModified.IsZero() {
 			_ = os.Chtimes(part, time.Now(), m.LastModified)
 		}
+		kept := fmt.Sprintf("partial download kept in %s, run the same command to resume", part)
 		var je *Error
 		if errors.As(err, &je) {
 			e := *je
-			e.Message = strings.TrimPrefix(e.Message+"; ", "; ") + fmt.Sprintf("partial download kept in %s, run the same command to resume", part)
+			e.Message = strings.TrimPrefix(e.Message+"; ", "; ") + kept
 			return m, &e
+		}
+		if ctx.Err() != nil {
+			return m, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrInterrupted, Message: kept}
 		}
 		return m, err
 	}

@@ -41,8 +41,13 @@ var (
 	ErrTransport = errors.New("connection failed")
 	// ErrServer: any other error status or an unreadable reply.
 	ErrServer = errors.New("the Jupyter server failed")
-	// ErrLocal: a local file problem (missing, unwritable, disk full).
-	ErrLocal = errors.New("local file error")
+	// ErrLocal: a local file problem (unwritable, disk full, a directory
+	// in the way).
+	ErrLocal = errors.New("local error")
+	// ErrLocalNotFound: a local file or directory does not exist.
+	ErrLocalNotFound = errors.New("no such local file or directory")
+	// ErrInterrupted: the context ended (Ctrl+C) during a transfer.
+	ErrInterrupted = errors.New("interrupted")
 	// ErrUnsafeName: a remote name that cannot be written locally safely
 	// (empty, ".", "..", a separator, NUL, absolute; field case 46).
 	ErrUnsafeName = errors.New("unsafe remote name")

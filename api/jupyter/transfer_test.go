@@ -448,7 +448,7 @@ func TestBadInput(t *testing.T) {
 		}
 
 		err := c.UploadPath(ctx, filepath.Join(dir, "nope.txt"), e.p("nope.txt"), false, CopyOptions{})
-		check("missing local file", err, ErrLocal, "nope.txt")
+		check("missing local file", err, ErrLocalNotFound, "nope.txt")
 
 		_, err = c.Download(ctx, e.p("missing.bin"), filepath.Join(dir, "missing.bin"), nil)
 		check("missing remote file", err, ErrNotFound, "missing.bin")
@@ -457,7 +457,7 @@ func TestBadInput(t *testing.T) {
 		check("missing remote parent", err, ErrNoParent, "nodir")
 
 		_, err = c.Download(ctx, e.p("there.bin"), filepath.Join(dir, "nodir", "x.bin"), nil)
-		check("missing local parent", err, ErrLocal, "nodir")
+		check("missing local parent", err, ErrLocalNotFound, "nodir")
 
 		// A full disk: the part file's writes fail with ENOSPC after 1 MiB.
 		full := e.client()

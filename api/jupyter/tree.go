@@ -71,7 +71,7 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 	dst = CleanRemote(dst)
 	st, err := os.Stat(src)
 	if err != nil {
-		return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: localStatMessage(src, err)}
+		return c.localError("upload", dst, src, err)
 	}
 	if !st.IsDir() {
 		target := dst
@@ -138,7 +138,7 @@ func (c *Client) ensureDir(ctx context.Context, remote string) error {
 func (c *Client) uploadFile(ctx context.Context, src, remote string, size int64, o CopyOptions) error {
 	f, err := os.Open(src)
 	if err != nil {
-		return &Error{Op: "upload", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: localStatMessage(src, err)}
+		return c.localError("upload", remote, src, err)
 	}
 	defer f.Close()
 	start := time.Now()
@@ -149,10 +149,16 @@ func (c *Client) uploadFile(ctx context.Context, src, remote string, size int64,
 	return nil
 }
 
-func localStatMessage(p string, err error) string {
+// localError is the *Error for a local file problem: ErrLocalNotFound
+// when it does not exist.
+func (c *Client) localError(op, remote, p string, err error) *Error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return "local file " + p + " does not exist"
+		return &Error{Op: op, Runtime: c.id, Path: remote, Kind: ErrLocalNotFound, Message: p}
 	}
+	return &Error{Op: op, Runtime: c.id, Path: remote, Kind: ErrLocal, Message: localStatMessage(p, err)}
+}
+
+func localStatMessage(p string, err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Path + ": " + pe.Err.Error()
@@ -185,7 +191,7 @@ func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrIsDir}
 	}
 	if err := mkdirLocal(dst); err != nil {
-		return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrLocal, Message: err.Error()}
+		return c.localError("download", src, filepath.Dir(dst), err)
 	}
 	o.warn("hidden files and directories (names starting with \".\") are not listed by the runtime's Jupyter server and are not copied; use exec with tar for them")
 	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}}
@@ -200,9 +206,6 @@ func mkdirLocal(dir string) error {
 		return nil
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("local directory %s does not exist", filepath.Dir(dir))
-		}
 		return err
 	}
 	return nil
@@ -244,7 +247,7 @@ func (w *walker) down(ctx context.Context, remote, local string, depth int) erro
 		child := remote + "/" + name
 		if e.IsDir() {
 			if err := mkdirLocal(target); err != nil {
-				return &Error{Op: "download", Runtime: c.id, Path: child, Kind: ErrLocal, Message: err.Error()}
+				return c.localError("download", child, target, err)
 			}
 			if err := w.down(ctx, child, target, depth+1); err != nil {
 				return err

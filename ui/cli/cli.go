@@ -194,6 +194,7 @@ func runStreams(args []string, s *streams) int {
 	})
 
 	root.AddCommand(verbCommands(&g, s)...)
+	root.AddCommand(fileCommands(&g, stdout, stderr)...)
 	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), configCmd(&g, stdout), &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and Go version",

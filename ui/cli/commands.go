@@ -77,8 +77,12 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 		Use:   "emulator",
 		Short: "Serve the embedded Colab MCP emulator on loopback",
 		Long: "emulator serves a Colab MCP server (all ten tools, proxy tokens that expire, quotas) on a\n" +
-			"loopback address until interrupted. It accepts any non-empty bearer token (with --no-auth, none at all).",
+			"loopback address until interrupted. It accepts any non-empty bearer token (with --no-auth, none at all).\n" +
+			"Each runtime's connectionInfo.url is the emulator's own runtime proxy (/proxy/RUNTIME/), which checks\n" +
+			"the proxy token and serves a small Jupyter server (files, contents, sessions, kernel interrupt) from a\n" +
+			"per-runtime file tree, or forwards to a real one with --jupyter-upstream.",
 		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
+			"  colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'\n" +
 			"  echo fake > token.txt; colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -105,6 +109,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
 	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
+	f.StringVar(&o.JupyterUpstream, "jupyter-upstream", "", "forward each runtime's proxy (connectionInfo.url, behind its token) to this real Jupyter server URL instead of the emulator's own file trees")
 	return cmd
 }
 

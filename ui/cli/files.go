@@ -1,0 +1,541 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	xterm "github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui"
+)
+
+// exitNoSuchFile is the exit code of the file commands (ls, cp, rm,
+// forward) when a local or remote path does not exist, beyond the common
+// ones (0 ok, 1 failure, 2 usage, 3 credentials, 4 API or network, 5
+// quota, 130 interrupted).
+const exitNoSuchFile = 6
+
+// fileCommands are ls, cp, rm and forward.
+func fileCommands(g *globalFlags, stdout, stderr io.Writer) []*cobra.Command {
+	return []*cobra.Command{lsCmd(g, stdout), cpCmd(g, stdout, stderr), rmCmd(g, stdout), forwardCmd(g, stdout, stderr)}
+}
+
+const filesExitCodes = "Exit codes: 0 ok, 1 failure (local error, corrupt copy), 2 usage, 3 credentials, " +
+	"4 API or network (runtime gone, proxy unreachable), 6 no such file or directory, 130 interrupted."
+
+// runtimeFiles is an open Jupyter client on one runtime.
+type runtimeFiles struct {
+	conn *connection
+	jc   *jupyter.Client
+}
+
+// openRuntime connects and builds a Jupyter client for runtime id (its
+// token fresh from get_runtime, renewed the same way). arg is the
+// argument as typed, for the "did you mean a local file" hint.
+func openRuntime(ctx context.Context, g *globalFlags, id, arg string) (*runtimeFiles, error) {
+	conn, err := connect(ctx, *g)
+	if err != nil {
+		return nil, classify(err, nil)
+	}
+	name := api.RuntimeName(id)
+	rt, err := conn.svc.GetRuntime(ctx, name)
+	if err != nil {
+		conn.close()
+		var ae *api.Error
+		if errors.As(err, &ae) && ae.Code == api.NotFound {
+			msg := fmt.Sprintf("unknown runtime %q", id)
+			if strings.Contains(arg, ":") {
+				msg += fmt.Sprintf(" (to name a local file with a colon, write ./%s)", arg)
+			}
+			return nil, &exitError{exitUsage, msg}
+		}
+		return nil, classify(err, conn.creds)
+	}
+	if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
+		conn.close()
+		return nil, &exitError{exitAPI, fmt.Sprintf("runtime %s has no connectionInfo yet (is it still starting?)", id)}
+	}
+	jc, err := jupyter.New(jupyter.Options{
+		Runtime:  name,
+		Info:     *rt.ConnectionInfo,
+		Redactor: g.logs.red,
+		Logger:   g.logs.log,
+		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
+			rt, err := conn.svc.GetRuntime(ctx, name)
+			if err != nil {
+				return api.ConnectionInfo{}, err
+			}
+			if rt.ConnectionInfo == nil {
+				return api.ConnectionInfo{}, errors.New("get_runtime returned no connectionInfo")
+			}
+			return *rt.ConnectionInfo, nil
+		},
+	})
+	if err != nil {
+		conn.close()
+		return nil, fileError(err, nil)
+	}
+	return &runtimeFiles{conn: conn, jc: jc}, nil
+}
+
+// fileError turns a file-command failure into its exit code and one line.
+func fileError(err error, rf *runtimeFiles) *exitError {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee
+	}
+	var je *jupyter.Error
+	if errors.As(err, &je) {
+		code := exitFailure
+		switch je.Kind {
+		case jupyter.ErrNotFound, jupyter.ErrHidden, jupyter.ErrNoParent, jupyter.ErrLocalNotFound:
+			code = exitNoSuchFile
+		case jupyter.ErrRuntimeGone, jupyter.ErrRefused, jupyter.ErrTransport, jupyter.ErrServer,
+			jupyter.ErrRedirect, jupyter.ErrNoConnection:
+			code = exitAPI
+		case jupyter.ErrInterrupted:
+			code = exitInterrupted
+		}
+		return &exitError{code, api.OneLine(je.Error(), 0)}
+	}
+	if errors.Is(err, context.Canceled) {
+		return &exitError{exitInterrupted, "interrupted"}
+	}
+	if rf != nil {
+		return classify(err, rf.conn.creds)
+	}
+	return classify(err, nil)
+}
+
+func lsCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "ls RUNTIME[:PATH]",
+		Short: "List a directory (or show a file) on a runtime",
+		Long: "ls lists a directory on a runtime through its Jupyter server (the runtime proxy): size, time\n" +
+			"modified and name, directories ending in \"/\". RUNTIME is the id as shown (rt-abc) or runtimes/rt-abc;\n" +
+			"PATH is absolute on the runtime, with or without its leading slash, and defaults to /content.\n" +
+			"Hidden names (starting with \".\") are not listed by Jupyter.\n" + filesExitCodes,
+		Example: "  colabdash ls rt-abc\n  colabdash ls rt-abc:/content/sample_data\n  colabdash ls rt-abc:content --json",
+		Args:    cobra.ExactArgs(1),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return completeRemote(cmd, g, toComplete, true)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			loc, err := jupyter.ParseLocation(args[0], true)
+			if err != nil {
+				if !strings.Contains(args[0], ":") {
+					if err2 := api.ValidateID(strings.TrimPrefix(args[0], "runtimes/")); err2 == nil {
+						loc = jupyter.Location{Runtime: strings.TrimPrefix(args[0], "runtimes/"), Path: "content", Dir: true}
+						err = nil
+					}
+				}
+				if err != nil {
+					return &exitError{exitUsage, err.Error()}
+				}
+			}
+			ctx := cmd.Context()
+			rf, err := openRuntime(ctx, g, loc.Runtime, args[0])
+			if err != nil {
+				return err
+			}
+			defer rf.conn.close()
+			m, err := rf.jc.Stat(ctx, loc.Path)
+			if err == nil && m.IsDir() {
+				m, err = rf.jc.List(ctx, loc.Path)
+			} else if err == nil {
+				m.Entries = []jupyter.Model{m}
+			}
+			if err != nil {
+				return fileError(err, rf)
+			}
+			if asJSON {
+				return writeJSON(stdout, lsReport(loc, m))
+			}
+			writeListing(stdout, m.Entries)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {runtime, path, type, entries:[{name, path, type, size, lastModified}]}")
+	return cmd
+}
+
+// lsEntry is one entry of `ls --json`. Size is -1 for directories;
+// LastModified is RFC 3339 UTC ("" when unknown).
+type lsEntry struct {
+	Name         string `json:"name"`
+	Path         string `json:"path"`
+	Type         string `json:"type"`
+	Size         int64  `json:"size"`
+	LastModified string `json:"lastModified"`
+}
+
+func lsReport(loc jupyter.Location, m jupyter.Model) any {
+	entries := make([]lsEntry, 0, len(m.Entries))
+	for _, e := range m.Entries {
+		lm := ""
+		if !e.LastModified.IsZero() {
+			lm = e.LastModified.UTC().Format(time.RFC3339)
+		}
+		entries = append(entries, lsEntry{Name: e.Name, Path: e.Path, Type: e.Type, Size: e.Size, LastModified: lm})
+	}
+	return struct {
+		Runtime string    `json:"runtime"`
+		Path    string    `json:"path"`
+		Type    string    `json:"type"`
+		Entries []lsEntry `json:"entries"`
+	}{loc.Runtime, loc.Path, m.Type, entries}
+}
+
+func writeListing(w io.Writer, entries []jupyter.Model) {
+	type row struct{ size, when, name string }
+	rows := make([]row, 0, len(entries))
+	sw := 0
+	for _, e := range entries {
+		r := row{size: "-", when: "-", name: jupyter.DisplayName(e.Name)}
+		if !e.IsDir() && e.Size >= 0 {
+			r.size = humanBytes(e.Size)
+		}
+		if !e.LastModified.IsZero() {
+			r.when = e.LastModified.Local().Format("2006-01-02 15:04")
+		}
+		if e.IsDir() {
+			r.name += "/"
+		}
+		sw = max(sw, len(r.size))
+		rows = append(rows, r)
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "%*s  %-16s  %s\n", sw, r.size, r.when, r.name)
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return &exitError{exitFailure, err.Error()}
+	}
+	return nil
+}
+
+func rmCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
+	var recursive, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "rm RUNTIME:PATH...",
+		Short: "Remove files (or directories with -r) on a runtime",
+		Long: "rm removes files on a runtime through its Jupyter server; -r removes a directory and everything\n" +
+			"listed in it, children first. Jupyter does not list hidden names, so a directory holding hidden\n" +
+			"files cannot be removed this way (the error says so). Nothing asks for confirmation.\n" + filesExitCodes,
+		Example: "  colabdash rm rt-abc:/content/old.csv\n  colabdash rm -r rt-abc:/content/checkpoints",
+		Args:    cobra.MinimumNArgs(1),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return completeRemote(cmd, g, toComplete, false)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var locs []jupyter.Location
+			for _, a := range args {
+				loc, err := jupyter.ParseLocation(a, true)
+				if err != nil {
+					return &exitError{exitUsage, err.Error()}
+				}
+				if loc.Path == "content" || !strings.Contains(loc.Path, "/") {
+					return &exitError{exitUsage, fmt.Sprintf("refusing to remove /%s itself", loc.Path)}
+				}
+				if len(locs) > 0 && loc.Runtime != locs[0].Runtime {
+					return &exitError{exitUsage, "rm works on one runtime at a time"}
+				}
+				locs = append(locs, loc)
+			}
+			ctx := cmd.Context()
+			rf, err := openRuntime(ctx, g, locs[0].Runtime, args[0])
+			if err != nil {
+				return err
+			}
+			defer rf.conn.close()
+			removed := []string{}
+			var failure error
+			for _, loc := range locs {
+				m, err := rf.jc.Stat(ctx, loc.Path)
+				if err == nil && m.IsDir() && !recursive {
+					err = &jupyter.Error{Op: "rm", Runtime: loc.Runtime, Path: loc.Path, Kind: jupyter.ErrIsDir}
+				}
+				if err == nil {
+					err = rf.jc.RemoveAll(ctx, loc.Path, func(p string) {
+						removed = append(removed, loc.Runtime+":"+p)
+						if !asJSON {
+							fmt.Fprintf(stdout, "removed %s:%s\n", loc.Runtime, jupyter.DisplayName(p))
+						}
+					})
+				}
+				if err != nil {
+					failure = err
+					break
+				}
+			}
+			if asJSON {
+				rep := map[string]any{"removed": removed, "ok": failure == nil}
+				if failure != nil {
+					rep["error"] = fileError(failure, rf).msg
+				}
+				if err := writeJSON(stdout, rep); err != nil {
+					return err
+				}
+			}
+			if failure != nil {
+				return fileError(failure, rf)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "remove directories and their contents")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary: {removed: [...], ok, error}")
+	return cmd
+}
+
+func cpCmd(g *globalFlags, stdout, stderr io.Writer) *cobra.Command {
+	var recursive, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "cp SRC DST",
+		Short: "Copy files to or from a runtime (RUNTIME:PATH on one side)",
+		Long: "cp copies a file (or a directory with -r) between this machine and a runtime, through the\n" +
+			"runtime's Jupyter server. One side is RUNTIME:PATH, as in kubectl cp: RUNTIME is the id (rt-abc)\n" +
+			"or runtimes/rt-abc, PATH absolute on the runtime with or without its leading slash. An argument\n" +
+			"that exists locally, or starts with ./ ../ / or a drive letter, is local.\n\n" +
+			"Destination rule (the same both ways): a file goes to DST, or into DST under its own name when\n" +
+			"DST ends in / or is an existing directory; a directory (-r) is copied AS DST, created when\n" +
+			"missing (its parent must exist) and merged into when present. Running the same command twice\n" +
+			"never nests (no proj/proj).\n\n" +
+			"Uploads go in chunks under 50 MB to NAME.colabdash-part, are checked by size and renamed into\n" +
+			"place. Downloads stream to NAME.colabdash-part beside the target, resume with Range after a\n" +
+			"dropped connection and are renamed into place only when complete. A proxy token that expires\n" +
+			"during a transfer is renewed (get_runtime) without restarting it. Hidden files (names starting\n" +
+			"with \".\") are not served by Jupyter.\n\n" +
+			"A progress bar (bytes, rate, ETA) is drawn on stderr when it is a terminal; each file copied is\n" +
+			"one line on stdout; --json prints only a final summary on stdout.\n" + filesExitCodes,
+		Example: "  colabdash cp ./data.csv rt-abc:/content/\n" +
+			"  colabdash cp rt-abc:/content/model.pt .\n" +
+			"  colabdash cp -r ./proj rt-abc:/content/proj\n" +
+			"  colabdash cp -r rt-abc:/content/outputs ./outputs --json",
+		Args: cobra.ExactArgs(2),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) >= 2 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			if strings.Contains(toComplete, ":") {
+				return completeRemote(cmd, g, toComplete, false)
+			}
+			if toComplete != "" && idPrefix.MatchString(toComplete) {
+				// Could be a runtime id: offer "rt-abc:" when one matches,
+				// else local files.
+				if ids, _ := completeRemote(cmd, g, toComplete, false); len(ids) > 0 {
+					return ids, cobra.ShellCompDirectiveNoSpace
+				}
+			}
+			return nil, cobra.ShellCompDirectiveDefault // local files
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := jupyter.ParseLocation(args[0], false)
+			if err != nil {
+				return &exitError{exitUsage, err.Error()}
+			}
+			dst, err := jupyter.ParseLocation(args[1], false)
+			if err != nil {
+				return &exitError{exitUsage, err.Error()}
+			}
+			switch {
+			case src.Remote() && dst.Remote():
+				return &exitError{exitUsage, "both sides are on a runtime; copy through this machine (cp to a local path, then back)"}
+			case !src.Remote() && !dst.Remote():
+				return &exitError{exitUsage, "neither side is RUNTIME:PATH (e.g. rt-abc:/content/); to name a local file with a colon, write ./" + args[0]}
+			}
+			if !src.Remote() {
+				if _, err := os.Stat(src.Path); err != nil {
+					// Before connecting: a missing local file is the user's to fix.
+					return fileError(&jupyter.Error{Op: "upload", Kind: jupyter.ErrLocalNotFound, Message: src.Path}, nil)
+				}
+			}
+			rt := src.Runtime + dst.Runtime
+			arg := args[0]
+			if dst.Remote() {
+				arg = args[1]
+			}
+			ctx := cmd.Context()
+			rf, err := openRuntime(ctx, g, rt, arg)
+			if err != nil {
+				return err
+			}
+			defer rf.conn.close()
+			return runCopy(ctx, rf, src, dst, recursive, asJSON, stdout, stderr)
+		},
+	}
+	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
+	return cmd
+}
+
+// copySummary is `cp --json`'s output: always one object, ok false with
+// error set on failure (the exit code is non-zero then too).
+type copySummary struct {
+	OK      bool         `json:"ok"`
+	Error   string       `json:"error,omitempty"`
+	Files   []copiedFile `json:"files"`
+	Bytes   int64        `json:"bytes"`
+	Seconds float64      `json:"seconds"`
+}
+
+type copiedFile struct {
+	Src     string  `json:"src"`
+	Dst     string  `json:"dst"`
+	Bytes   int64   `json:"bytes"`
+	Seconds float64 `json:"seconds"`
+}
+
+func runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, recursive, asJSON bool, stdout, stderr io.Writer) error {
+	tty := false
+	width := 80
+	if f, ok := stderr.(*os.File); ok && ui.IsTerminal(f) {
+		tty = true
+		if w, _, err := xterm.GetSize(f.Fd()); err == nil {
+			width = w
+		}
+	}
+	view := newTransferView(stderr, tty, ui.NoColorFromEnv(), width)
+	sum := copySummary{Files: []copiedFile{}}
+	start := time.Now()
+	var warned sync.Map
+	opts := jupyter.CopyOptions{
+		Recursive: recursive,
+		Progress:  view.update,
+		OnFile: func(r jupyter.FileResult) {
+			view.clear()
+			sum.Files = append(sum.Files, copiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
+			sum.Bytes += r.Bytes
+			if !asJSON {
+				rate := ""
+				if s := r.Duration.Seconds(); s > 0 {
+					rate = ", " + humanBytes(int64(float64(r.Bytes)/s)) + "/s"
+				}
+				fmt.Fprintf(stdout, "%s → %s (%s in %.1f s%s)\n", jupyter.DisplayName(r.Src), jupyter.DisplayName(r.Dst),
+					humanBytes(r.Bytes), r.Duration.Seconds(), rate)
+			}
+		},
+		Warn: func(msg string) {
+			if _, dup := warned.LoadOrStore(msg, true); !dup {
+				view.clear()
+				fmt.Fprintln(stderr, "colabdash: warning: "+msg)
+			}
+		},
+	}
+	var err error
+	if dst.Remote() {
+		err = rf.jc.UploadPath(ctx, src.Path, dst.Path, dst.Dir, opts)
+	} else {
+		target := dst.Path
+		err = rf.jc.DownloadPath(ctx, src.Path, target, dst.Dir, opts)
+	}
+	view.clear()
+	sum.Seconds = time.Since(start).Seconds()
+	sum.OK = err == nil
+	var ee *exitError
+	if err != nil {
+		ee = fileError(err, rf)
+		sum.Error = ee.msg
+	}
+	if asJSON {
+		if jerr := writeJSON(stdout, sum); jerr != nil && ee == nil {
+			return jerr
+		}
+	}
+	if ee != nil {
+		return ee
+	}
+	return nil
+}
+
+// idPrefix matches what could be the start of a runtime id.
+var idPrefix = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// completeRemote offers "rt-id:" for every runtime, then the entries of
+// the directory being typed ("rt-abc:/content/da" → "rt-abc:/content/data/"),
+// each lookup bounded to 2 seconds (field case 61); dirsOnly keeps only
+// directories.
+func completeRemote(cmd *cobra.Command, g *globalFlags, toComplete string, dirsOnly bool) ([]string, cobra.ShellCompDirective) {
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	none := cobra.ShellCompDirectiveNoFileComp
+	if g.settings == nil {
+		// Completion skips PersistentPreRunE: read the config quietly, and
+		// never open the log file.
+		if loadConfig(cmd, g, os.Getenv) != nil {
+			return nil, none
+		}
+		g.logs = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
+	}
+	conn, err := connect(ctx, *g)
+	if err != nil {
+		return nil, none
+	}
+	defer conn.close()
+	i := strings.IndexByte(toComplete, ':')
+	if i < 0 {
+		rts, err := conn.svc.ListRuntimes(ctx)
+		if err != nil {
+			return nil, none
+		}
+		var out []string
+		for _, rt := range rts {
+			if strings.HasPrefix(rt.ID(), toComplete) {
+				out = append(out, rt.ID()+":")
+			}
+		}
+		return out, none | cobra.ShellCompDirectiveNoSpace
+	}
+	id, p := strings.TrimPrefix(toComplete[:i], "runtimes/"), toComplete[i+1:]
+	rt, err := conn.svc.GetRuntime(ctx, api.RuntimeName(id))
+	if err != nil || rt.ConnectionInfo == nil {
+		return nil, none
+	}
+	g.logs.red.Add(rt.ConnectionInfo.Token)
+	jc, err := jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo, Redactor: g.logs.red, CallTimeout: 2 * time.Second})
+	if err != nil {
+		return nil, none
+	}
+	dir, prefix := path.Split(p)
+	m, err := jc.List(ctx, dir)
+	if err != nil {
+		return nil, none
+	}
+	var out []string
+	for _, e := range m.Entries {
+		if !strings.HasPrefix(e.Name, prefix) || (dirsOnly && !e.IsDir()) || strings.ContainsAny(e.Name, "\x00\n\r\t") {
+			continue
+		}
+		s := toComplete[:i+1] + dir + e.Name
+		if e.IsDir() {
+			s += "/"
+		}
+		out = append(out, s)
+	}
+	return out, none | cobra.ShellCompDirectiveNoSpace
+}

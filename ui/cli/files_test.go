@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// filesEmu starts an emulator with runtime rt-files and returns it and
+// the global flags that reach it.
+func filesEmu(t *testing.T) (*colabfake.Server, []string) {
+	t.Helper()
+	home := isolate(t)
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	tok := writeFile(t, filepath.Join(home, "token"), "fake-oauth-token")
+	return srv, []string{"--endpoint", ep, "--access-token-file", tok}
+}
+
+func TestFilesCommandsRoundTrip(t *testing.T) {
+	_, flags := filesEmu(t)
+	dir := t.TempDir()
+	local := writeFile(t, filepath.Join(dir, "data #1.csv"), "a,b\n1,2\n")
+	cli := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, append(args, flags...)...)
+	}
+	if code, out, errs := cli("cp", local, "rt-files:/content/"); code != 0 || !strings.Contains(out, "rt-files:content/data #1.csv") {
+		t.Fatalf("cp up: exit %d, out %q, err %q", code, out, errs)
+	}
+	code, out, errs := cli("ls", "rt-files")
+	if code != 0 || !strings.Contains(out, "8 B") || !strings.Contains(out, "data #1.csv") {
+		t.Fatalf("ls: exit %d, out %q, err %q", code, out, errs)
+	}
+	code, out, _ = cli("ls", "runtimes/rt-files:content", "--json")
+	var ls struct {
+		Runtime, Path, Type string
+		Entries             []struct {
+			Name string
+			Size int64
+			Type string
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Type != "directory" || len(ls.Entries) != 1 || ls.Entries[0].Size != 8 {
+		t.Fatalf("ls --json: exit %d, %q", code, out)
+	}
+	back := filepath.Join(dir, "back.csv")
+	code, out, errs = cli("cp", "rt-files:content/data #1.csv", back, "--json")
+	var sum copySummary
+	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || !sum.OK || len(sum.Files) != 1 || sum.Bytes != 8 {
+		t.Fatalf("cp down --json: exit %d, out %q, err %q", code, out, errs)
+	}
+	if b, _ := os.ReadFile(back); string(b) != "a,b\n1,2\n" {
+		t.Fatalf("downloaded %q", b)
+	}
+	if code, out, errs := cli("rm", "rt-files:/content/data #1.csv"); code != 0 || !strings.Contains(out, "removed rt-files:content/data #1.csv") {
+		t.Fatalf("rm: exit %d, out %q, err %q", code, out, errs)
+	}
+	if code, out, _ := cli("ls", "rt-files:", "--json"); code != 0 || !strings.Contains(out, `"entries": []`) {
+		t.Fatalf("ls after rm: exit %d %q", code, out)
+	}
+}
+
+func TestFilesCommandsBadInput(t *testing.T) {
+	_, flags := filesEmu(t)
+	dir := t.TempDir()
+	local := writeFile(t, filepath.Join(dir, "f.txt"), "x")
+	wd, _ := os.Getwd()
+	t.Cleanup(func() { os.Chdir(wd) })
+	os.Chdir(dir)
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		code    int
+		mention string
+	}{
+		{"missing local file", []string{"cp", filepath.Join(dir, "nope.txt"), "rt-files:/content/"}, exitNoSuchFile, "nope.txt"},
+		{"missing remote file", []string{"cp", "rt-files:/content/nope.bin", dir}, exitNoSuchFile, "content/nope.bin"},
+		{"missing remote parent", []string{"cp", local, "rt-files:/content/no/such/dir/f.txt"}, exitNoSuchFile, "content/no/such/dir"},
+		{"missing local parent", []string{"cp", "rt-files:/content", filepath.Join(dir, "a", "b"), "-r"}, exitNoSuchFile, filepath.Join(dir, "a")},
+		{"directory without -r", []string{"cp", dir, "rt-files:/content/d"}, exitFailure, "-r"},
+		{"unknown runtime", []string{"cp", "backup-12:30.tar", "./x"}, exitUsage, `unknown runtime "backup-12" (to name a local file with a colon, write ./backup-12:30.tar)`},
+		{"both local", []string{"cp", local, "./other"}, exitUsage, "RUNTIME:PATH"},
+		{"both remote", []string{"cp", "rt-files:a", "rt-files:b"}, exitUsage, "both sides"},
+		{"ls of a missing path", []string{"ls", "rt-files:/content/nope"}, exitNoSuchFile, "content/nope"},
+		{"rm of a directory without -r", []string{"rm", "rt-files:/content/sub"}, exitFailure, "-r"},
+		{"rm of /content", []string{"rm", "-r", "rt-files:/content"}, exitUsage, "refusing"},
+		{"hidden file", []string{"cp", "rt-files:/content/.env", dir}, exitNoSuchFile, "hidden"},
+	} {
+		if tc.name == "rm of a directory without -r" {
+			runCLI(t, append([]string{"cp", "-r", dir, "rt-files:/content/sub"}, flags...)...)
+		}
+		code, out, errs := runCLI(t, append(tc.args, flags...)...)
+		errs = strings.TrimSuffix(errs, "\n")
+		if code != tc.code || strings.Contains(errs, "\n") || !strings.Contains(errs, tc.mention) {
+			t.Errorf("%s: exit %d (want %d), stderr %q (want one line naming %q), stdout %q", tc.name, code, tc.code, errs, tc.mention, out)
+		}
+	}
+	// No partial files anywhere.
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.Name() != "f.txt" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+	// --json on failure: one object with ok false, and a non-zero exit.
+	code, out, _ := runCLI(t, append([]string{"cp", "rt-files:/content/nope.bin", dir, "--json"}, flags...)...)
+	var sum copySummary
+	if code != exitNoSuchFile || json.Unmarshal([]byte(out), &sum) != nil || sum.OK || sum.Error == "" || sum.Files == nil {
+		t.Fatalf("cp --json failure: exit %d, %q", code, out)
+	}
+}
+
+// Shell completion offers runtime ids, then remote paths.
+func TestFilesCompletion(t *testing.T) {
+	_, flags := filesEmu(t)
+	local := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "x")
+	runCLI(t, append([]string{"cp", local, "rt-files:/content/"}, flags...)...)
+	runCLI(t, append([]string{"cp", "-r", filepath.Dir(local), "rt-files:/content/sub"}, flags...)...)
+	complete := func(args ...string) string {
+		// The word being completed is the last argument: flags go first.
+		_, out, _ := runCLI(t, append(append([]string{"__complete", args[0]}, flags...), args[1:]...)...)
+		return out
+	}
+	out := complete("cp", "x", "rt-")
+	if !strings.Contains(out, "rt-files:\n") {
+		t.Errorf("completing a runtime: %q", out)
+	}
+	out = complete("cp", "x", "rt-files:/content/")
+	if !strings.Contains(out, "rt-files:/content/f.txt\n") || !strings.Contains(out, "rt-files:/content/sub/\n") {
+		t.Errorf("completing a path: %q", out)
+	}
+	out = complete("ls", "rt-files:content/")
+	if strings.Contains(out, "f.txt") || !strings.Contains(out, "rt-files:content/sub/") {
+		t.Errorf("ls completes directories only: %q", out)
+	}
+}
+
+// `colabdash forward` prints a loopback URL with a local token, forwards
+// with it and refuses without; a second forward on the same port fails
+// clearly instead of moving elsewhere (field case 56 h).
+func TestForwardCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	_, flags := filesEmu(t)
+	bin := binary(t)
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	fw := exec.CommandContext(ctx, bin, append([]string{"forward", "rt-files", "--port", port}, flags...)...)
+	stdout, _ := fw.StdoutPipe()
+	fw.Stderr = io.Discard
+	if err := fw.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); fw.Wait() }()
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		if sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var u string
+	select {
+	case u = <-lines:
+	case <-time.After(60 * time.Second):
+		t.Fatal("forward printed no URL")
+	}
+	prefix := "http://127.0.0.1:" + port + "/?token="
+	if !strings.HasPrefix(u, prefix) || len(u)-len(prefix) < 32 {
+		t.Fatalf("first line %q, want %s<token>", u, prefix)
+	}
+	tok := strings.TrimPrefix(u, prefix)
+	get := func(auth string) int {
+		req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:"+port+"/api/contents/content", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", "token "+auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if s := get(tok); s != 200 {
+		t.Fatalf("with the token: %d", s)
+	}
+	if s := get(""); s != http.StatusUnauthorized {
+		t.Fatalf("without the token: %d", s)
+	}
+	code, _, errs := runCLI(t, append([]string{"forward", "rt-files", "--port", port}, flags...)...)
+	if code != exitFailure || !strings.Contains(errs, "already in use") {
+		t.Fatalf("second forward on the same port: exit %d, %q", code, errs)
+	}
+}
