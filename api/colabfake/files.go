@@ -496,11 +496,17 @@ func readPutModel(body io.Reader, root *os.Root, spool string) (putFields, error
 				return pf, err
 			}
 			sr := &jsonStringReader{br: br}
+			// The decoder yields at most 768 bytes a Read: buffer the
+			// writes, or every one is a system call.
+			bw := bufio.NewWriterSize(f, 1<<20)
 			if pf.format == "base64" {
-				_, err = io.Copy(f, base64.NewDecoder(base64.StdEncoding, sr))
+				_, err = io.Copy(bw, base64.NewDecoder(base64.StdEncoding, sr))
 			} else {
-				_, err = io.Copy(f, sr)
+				_, err = io.Copy(bw, sr)
 				rawContent = true
+			}
+			if ferr := bw.Flush(); err == nil {
+				err = ferr
 			}
 			if cerr := f.Close(); err == nil {
 				err = cerr
