@@ -3,7 +3,10 @@ package jupyter
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Kinds of failure; every *Error wraps exactly one (errors.Is).
@@ -97,16 +100,18 @@ func (e *Error) Error() string {
 // Unwrap returns Kind.
 func (e *Error) Unwrap() error { return e.Kind }
 
-// quoteIfOdd quotes a name holding control characters, quotes or spaces
-// at its ends, so it reaches a terminal escaped.
+// quoteIfOdd Go-quotes a name holding anything but printable characters
+// and plain spaces (controls, bidirectional overrides, invalid UTF-8), a
+// quote, or spaces at its ends, so it reaches a terminal escaped and
+// unambiguous.
 func quoteIfOdd(s string) string {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '"' {
-			return fmt.Sprintf("%q", s)
-		}
+	if !utf8.ValidString(s) || strings.TrimSpace(s) != s {
+		return strconv.Quote(s)
 	}
-	if strings.TrimSpace(s) != s {
-		return fmt.Sprintf("%q", s)
+	for _, r := range s {
+		if r == '"' || (r != ' ' && !unicode.IsPrint(r)) {
+			return strconv.Quote(s)
+		}
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -128,6 +129,9 @@ func kernelFor(t *testing.T, e *env, c *Client) string {
 		return e.srv.KernelID(ss.Name)
 	}
 	if err := exec.Command(jupyterPython(), "-c", "import ipykernel").Run(); err != nil {
+		if os.Getenv("COLABDASH_REQUIRE_JUPYTER") == "1" {
+			t.Fatal("COLABDASH_REQUIRE_JUPYTER=1 but ipykernel is not installed")
+		}
 		t.Skip("SKIP real-Jupyter kernel: ipykernel is not installed (apt-get install python3-ipykernel)")
 	}
 	var k Kernel

@@ -20,6 +20,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // exitNoSuchFile is the exit code of the file commands (ls, cp, rm,
@@ -208,7 +209,7 @@ func writeListing(w io.Writer, entries []jupyter.Model) {
 	rows := make([]row, 0, len(entries))
 	sw := 0
 	for _, e := range entries {
-		r := row{size: "-", when: "-", name: jupyter.DisplayName(e.Name)}
+		r := row{size: "-", when: "-", name: termtext.Line(jupyter.DisplayName(e.Name))}
 		if !e.IsDir() && e.Size >= 0 {
 			r.size = humanBytes(e.Size)
 		}
@@ -280,7 +281,7 @@ func rmCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 					err = rf.jc.RemoveAll(ctx, loc.Path, func(p string) {
 						removed = append(removed, loc.Runtime+":"+p)
 						if !asJSON {
-							fmt.Fprintf(stdout, "removed %s:%s\n", loc.Runtime, jupyter.DisplayName(p))
+							fmt.Fprintf(stdout, "removed %s:%s\n", loc.Runtime, termtext.Line(jupyter.DisplayName(p)))
 						}
 					})
 				}
@@ -432,14 +433,14 @@ func runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, r
 				if s := r.Duration.Seconds(); s > 0 {
 					rate = ", " + humanBytes(int64(float64(r.Bytes)/s)) + "/s"
 				}
-				fmt.Fprintf(stdout, "%s → %s (%s in %.1f s%s)\n", jupyter.DisplayName(r.Src), jupyter.DisplayName(r.Dst),
+				fmt.Fprintf(stdout, "%s → %s (%s in %.1f s%s)\n", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
 					humanBytes(r.Bytes), r.Duration.Seconds(), rate)
 			}
 		},
 		Warn: func(msg string) {
 			if _, dup := warned.LoadOrStore(msg, true); !dup {
 				view.clear()
-				fmt.Fprintln(stderr, "colabdash: warning: "+msg)
+				fmt.Fprintln(stderr, "colabdash: warning: "+termtext.Line(msg))
 			}
 		},
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // transferView draws the progress of a transfer on stderr when it is a
@@ -62,7 +63,7 @@ func (v *transferView) update(file string, done, total int64) {
 		pct = float64(done) / float64(total)
 	}
 	line := v.bar.ViewAs(pct) + " " + transferStats(done, total, now.Sub(v.start))
-	name := jupyter.DisplayName(file)
+	name := termtext.Line(jupyter.DisplayName(file))
 	if room := v.width - 1 - visibleLen(line) - 2; room > 8 {
 		if r := []rune(name); len(r) > room {
 			name = "…" + string(r[len(r)-room+1:])

@@ -72,9 +72,18 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 	if b, _ := os.ReadFile(back); string(b) != "a,b\n1,2\n" {
 		t.Fatalf("downloaded %q", b)
 	}
+	// A name carrying terminal control sequences is shown inert.
+	evil := writeFile(t, filepath.Join(dir, "evil\x1b]0;pwned\x07\u202e.txt"), "x")
+	if code, _, errs := cli("cp", evil, "rt-files:/content/"); code != 0 {
+		t.Fatalf("cp evil: %d %s", code, errs)
+	}
+	if code, out, _ := cli("ls", "rt-files"); code != 0 || strings.ContainsAny(out, "\x1b\x07\u202e") || !strings.Contains(out, `\x1b]0;pwned`) {
+		t.Fatalf("ls shows a hostile name as %q", out)
+	}
 	if code, out, errs := cli("rm", "rt-files:/content/data #1.csv"); code != 0 || !strings.Contains(out, "removed rt-files:content/data #1.csv") {
 		t.Fatalf("rm: exit %d, out %q, err %q", code, out, errs)
 	}
+	cli("rm", "rt-files:"+"/content/evil\x1b]0;pwned\x07\u202e.txt")
 	if code, out, _ := cli("ls", "rt-files:", "--json"); code != 0 || !strings.Contains(out, `"entries": []`) {
 		t.Fatalf("ls after rm: exit %d %q", code, out)
 	}
