@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safehttp"
 )
 
 // Header and query names of the Colab runtime proxy (colab-api.md §4).
@@ -160,37 +161,11 @@ func New(o Options) (*Client, error) {
 	if err := c.setInfo(o.Info); err != nil {
 		return nil, err
 	}
-	c.hc = &http.Client{Transport: o.Transport, CheckRedirect: SameOriginRedirects}
+	// Redirects only within the runtime's origin: Go forwards custom
+	// headers (the proxy token) on redirects, to any host.
+	c.o.Transport = safehttp.Transport(o.Transport)
+	c.hc = safehttp.Client(&http.Client{Transport: c.o.Transport})
 	return c, nil
-}
-
-// SameOriginRedirects is an http.Client CheckRedirect policy: it follows
-// at most 5 redirects, and only to the scheme, host and port of the first
-// request, so the proxy token header never reaches another host (Go
-// forwards custom headers on redirects). Any other redirect fails the
-// request with an error naming the refused origin.
-func SameOriginRedirects(req *http.Request, via []*http.Request) error {
-	if len(via) == 0 {
-		return nil
-	}
-	if len(via) >= 5 {
-		return errors.New("stopped after 5 redirects")
-	}
-	first := via[0].URL
-	if req.URL.Scheme != first.Scheme || !strings.EqualFold(hostPort(req.URL), hostPort(first)) {
-		return fmt.Errorf("%w: refused a redirect from %s://%s to %s://%s", ErrRedirect,
-			first.Scheme, first.Host, req.URL.Scheme, req.URL.Host)
-	}
-	return nil
-}
-
-// hostPort is u's host with the scheme's default port made explicit.
-func hostPort(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443"}[u.Scheme]
-	}
-	return u.Hostname() + ":" + port
 }
 
 func (c *Client) setInfo(ci api.ConnectionInfo) error {
@@ -386,7 +361,7 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, string, 
 			return nil, ci.Token, context.Cause(ctx)
 		}
 		kind := ErrTransport
-		if errors.Is(err, ErrRedirect) {
+		if safehttp.IsRedirect(err) {
 			kind = ErrRedirect
 		}
 		return nil, ci.Token, &Error{Op: r.op, Runtime: c.id, Path: r.remote, Kind: kind, Message: c.o.Redactor.Redact(stripURL(err))}

@@ -20,8 +20,8 @@
 //
 // # Safety
 //
-// Redirects are followed only to the same scheme, host and port (the
-// token header would otherwise leak to another host); every JSON reply is
+// Redirects are followed only to the same scheme, host and port
+// (api/safehttp; the token header would otherwise leak to another host); every JSON reply is
 // read up to Options.MaxReply bytes, every JSON call is bounded by
 // Options.CallTimeout and every transfer is dropped (and resumed) after
 // Options.IdleTimeout without progress. Remote names are untrusted: the
