@@ -1,0 +1,479 @@
+// Package filepane is the dashboard's files pane for one runtime: browse
+// its Jupyter server's tree from content/, enter directories, download the
+// selected file, upload a local path, delete. It is a self-contained Bubble
+// Tea component: Update never blocks or does I/O; every listing and
+// transfer is a tea.Cmd (through api/jupyter) whose message names the pane
+// and the request generation it answers, so a late answer for a closed
+// pane or an older directory is dropped.
+//
+// The dashboard opens a Pane as an overlay, routes keys to its methods and
+// draws View; transfers report progress with ProgressMsg (at most five a
+// second) and end with DoneMsg, which the dashboard shows in the status
+// line and the event log.
+package filepane
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// Opener returns a Jupyter client for the pane's runtime (normally from a
+// get_runtime call); it runs inside a tea.Cmd, never in Update.
+type Opener func(ctx context.Context) (*jupyter.Client, error)
+
+// Root is where browsing starts.
+const Root = "content"
+
+var nextID atomic.Int64
+
+// Pane is the files pane of one runtime. The zero value is not usable;
+// use New.
+type Pane struct {
+	id      int64
+	runtime string
+	open    Opener
+	jc      *jupyter.Client
+	now     func() time.Time
+
+	dir     string
+	entries []jupyter.Model
+	cursor  int
+	offset  int
+	gen     int
+	loading bool
+	err     string
+
+	xfer   *transfer
+	cancel context.CancelFunc // of the transfer in flight
+}
+
+type transfer struct {
+	op, name    string // "download"/"upload", the file's name
+	done, total int64
+	start       time.Time
+}
+
+// New returns a pane for runtime id that lists content/ once Init's
+// command runs. now is the clock for transfer rates.
+func New(runtime string, open Opener, now func() time.Time) *Pane {
+	if now == nil {
+		now = time.Now
+	}
+	return &Pane{id: nextID.Add(1), runtime: runtime, open: open, now: now, dir: Root}
+}
+
+// Runtime returns the pane's runtime id.
+func (p *Pane) Runtime() string { return p.runtime }
+
+// Dir returns the directory shown ("content/sample_data").
+func (p *Pane) Dir() string { return p.dir }
+
+// Busy reports whether a transfer or delete is in flight.
+func (p *Pane) Busy() bool { return p.xfer != nil }
+
+// ListedMsg answers a listing.
+type ListedMsg struct {
+	pane    int64
+	gen     int
+	dir     string
+	jc      *jupyter.Client
+	entries []jupyter.Model
+	err     error
+}
+
+// ProgressMsg reports a transfer's progress.
+type ProgressMsg struct {
+	pane        int64
+	done, total int64
+	ch          <-chan tea.Msg
+}
+
+// DoneMsg ends a download, upload or delete. Op is "download", "upload"
+// or "delete"; Text is a one-line summary ("downloaded model.pt → ./model.pt
+// (1.2 MB)") or, with Err, what failed.
+type DoneMsg struct {
+	pane int64
+	jc   *jupyter.Client
+	Op   string
+	Text string
+	Err  error
+}
+
+// Init lists content/.
+func (p *Pane) Init() tea.Cmd { return p.list(p.dir) }
+
+// Refresh lists the current directory again.
+func (p *Pane) Refresh() tea.Cmd { return p.list(p.dir) }
+
+func (p *Pane) client(ctx context.Context) (*jupyter.Client, error) {
+	if p.jc != nil {
+		return p.jc, nil
+	}
+	return p.open(ctx)
+}
+
+func (p *Pane) list(dir string) tea.Cmd {
+	p.gen++
+	p.loading, p.err = true, ""
+	id, gen, jc, open := p.id, p.gen, p.jc, p.open
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		c := jc
+		if c == nil {
+			var err error
+			if c, err = open(ctx); err != nil {
+				return ListedMsg{pane: id, gen: gen, dir: dir, err: err}
+			}
+		}
+		m, err := c.List(ctx, dir)
+		return ListedMsg{pane: id, gen: gen, dir: dir, jc: c, entries: m.Entries, err: err}
+	}
+}
+
+// Update takes the pane's own messages (others are ignored) and returns
+// the next command. handled is false for a message that is not this
+// pane's (or is stale).
+func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
+	switch m := msg.(type) {
+	case ListedMsg:
+		if m.pane != p.id {
+			return nil, false
+		}
+		if m.jc != nil {
+			p.jc = m.jc
+		}
+		if m.gen != p.gen {
+			return nil, true // an older directory's answer
+		}
+		p.loading = false
+		if m.err != nil {
+			p.err = errText(m.err)
+			return nil, true
+		}
+		sel := ""
+		if e, ok := p.Selected(); ok && m.dir == p.dir {
+			sel = e.Name
+		}
+		p.dir, p.entries = m.dir, sortEntries(m.entries)
+		p.cursor, p.offset = 0, 0
+		for i, e := range p.entries {
+			if e.Name == sel {
+				p.cursor = i
+			}
+		}
+		return nil, true
+	case ProgressMsg:
+		if m.pane != p.id {
+			return nil, false
+		}
+		if p.xfer != nil {
+			p.xfer.done, p.xfer.total = m.done, m.total
+		}
+		return wait(m.ch), true
+	case DoneMsg:
+		if m.pane != p.id {
+			return nil, false
+		}
+		if m.jc != nil {
+			p.jc = m.jc
+		}
+		p.xfer, p.cancel = nil, nil
+		return p.list(p.dir), true
+	}
+	return nil, false
+}
+
+func errText(err error) string {
+	return termtext.Line(err.Error())
+}
+
+func sortEntries(es []jupyter.Model) []jupyter.Model {
+	out := append([]jupyter.Model(nil), es...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].IsDir() != out[j].IsDir() {
+			return out[i].IsDir()
+		}
+		return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name)
+	})
+	return out
+}
+
+// Selected returns the entry under the cursor.
+func (p *Pane) Selected() (jupyter.Model, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.entries) {
+		return jupyter.Model{}, false
+	}
+	return p.entries[p.cursor], true
+}
+
+// Move moves the cursor by n entries (clamped).
+func (p *Pane) Move(n int) {
+	p.cursor = max(0, min(len(p.entries)-1, p.cursor+n))
+}
+
+// Enter opens the selected directory; on a file it does nothing and
+// returns nil.
+func (p *Pane) Enter() tea.Cmd {
+	e, ok := p.Selected()
+	if !ok || !e.IsDir() || p.loading {
+		return nil
+	}
+	return p.list(p.dir + "/" + e.Name)
+}
+
+// Up goes to the parent directory (not above the runtime's root).
+func (p *Pane) Up() tea.Cmd {
+	if p.dir == "" || p.loading {
+		return nil
+	}
+	parent := path.Dir(p.dir)
+	if parent == "." {
+		parent = ""
+	}
+	return p.list(parent)
+}
+
+// transferCmd runs fn in the background with progress messages.
+func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error)) tea.Cmd {
+	if p.xfer != nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	p.xfer = &transfer{op: op, name: name, total: -1, start: p.now()}
+	id, jc, open := p.id, p.jc, p.open
+	ch := make(chan tea.Msg, 1)
+	go func() {
+		defer cancel()
+		c := jc
+		var err error
+		if c == nil {
+			c, err = open(ctx)
+		}
+		text := ""
+		if err == nil {
+			var last time.Time
+			text, err = fn(ctx, c, func(done, total int64) {
+				if now := time.Now(); now.Sub(last) >= 200*time.Millisecond {
+					last = now
+					select {
+					case ch <- ProgressMsg{pane: id, done: done, total: total, ch: ch}:
+					default: // the dashboard has not taken the last one yet
+					}
+				}
+			})
+		}
+		// Drain a progress message not taken yet, so DoneMsg is next.
+		select {
+		case <-ch:
+		default:
+		}
+		ch <- DoneMsg{pane: id, jc: c, Op: op, Text: text, Err: err}
+	}()
+	return wait(ch)
+}
+
+func wait(ch <-chan tea.Msg) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg { return <-ch }
+}
+
+// Download copies the selected file to target: a local directory (the
+// file keeps its name) or a file path. "" means the current directory.
+func (p *Pane) Download(target string) tea.Cmd {
+	e, ok := p.Selected()
+	if !ok || e.IsDir() {
+		return nil
+	}
+	if target == "" {
+		target = "."
+	}
+	remote := p.dir + "/" + e.Name
+	name := e.Name
+	return p.transferCmd("download", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
+		dst := target
+		if st, err := os.Stat(dst); err == nil && st.IsDir() {
+			// Only the name is taken from the server, and only when it
+			// is one safe component (field case 46).
+			if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") {
+				return "", &jupyter.Error{Op: "download", Runtime: c.Runtime(), Path: remote, Kind: jupyter.ErrUnsafeName, Message: fmt.Sprintf("%q", name)}
+			}
+			dst = filepath.Join(dst, name)
+		}
+		m, err := c.Download(ctx, remote, dst, progress)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("downloaded %s → %s (%s)", termtext.Line(name), termtext.Line(dst), Bytes(m.Size)), nil
+	})
+}
+
+// Upload copies a local file into the current directory under its own
+// name.
+func (p *Pane) Upload(local string) tea.Cmd {
+	if local == "" {
+		return nil
+	}
+	dir := p.dir
+	name := filepath.Base(local)
+	return p.transferCmd("upload", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
+		st, err := os.Stat(local)
+		if err != nil {
+			return "", &jupyter.Error{Op: "upload", Runtime: c.Runtime(), Path: dir, Kind: jupyter.ErrLocalNotFound, Message: local}
+		}
+		if st.IsDir() {
+			return "", &jupyter.Error{Op: "upload", Runtime: c.Runtime(), Path: dir, Kind: jupyter.ErrLocal, Message: local + " is a directory (use colabdash cp -r)"}
+		}
+		f, err := os.Open(local)
+		if err != nil {
+			return "", &jupyter.Error{Op: "upload", Runtime: c.Runtime(), Path: dir, Kind: jupyter.ErrLocal, Message: err.Error()}
+		}
+		defer f.Close()
+		if _, err := c.Upload(ctx, dir+"/"+name, f, st.Size(), progress); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("uploaded %s → %s:%s/%s (%s)", termtext.Line(local), c.Runtime(), termtext.Line(dir), termtext.Line(name), Bytes(st.Size())), nil
+	})
+}
+
+// Delete removes the selected entry (a directory with everything listed
+// in it). The dashboard asks for confirmation first.
+func (p *Pane) Delete() tea.Cmd {
+	e, ok := p.Selected()
+	if !ok {
+		return nil
+	}
+	remote := p.dir + "/" + e.Name
+	name := e.Name
+	return p.transferCmd("delete", name, func(ctx context.Context, c *jupyter.Client, _ jupyter.Progress) (string, error) {
+		n := 0
+		if err := c.RemoveAll(ctx, remote, func(string) { n++ }); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("deleted %s:%s (%d item(s))", c.Runtime(), termtext.Line(remote), n), nil
+	})
+}
+
+// Close cancels a transfer in flight (a download keeps its part file).
+func (p *Pane) Close() {
+	if p.cancel != nil {
+		p.cancel()
+	}
+}
+
+// Status is the transfer line for the status bar, "" when idle:
+// "↓ model.pt 45% · 54.0 MB / 120.0 MB · 38.2 MB/s".
+func (p *Pane) Status() string {
+	x := p.xfer
+	if x == nil {
+		return ""
+	}
+	arrow := map[string]string{"download": "↓", "upload": "↑", "delete": "✗"}[x.op]
+	s := arrow + " " + termtext.Line(x.name)
+	if x.op == "delete" {
+		return s + " deleting…"
+	}
+	if x.total > 0 {
+		s += fmt.Sprintf(" %d%%", x.done*100/x.total)
+	}
+	s += " · " + Bytes(x.done)
+	if x.total >= 0 {
+		s += " / " + Bytes(x.total)
+	}
+	if el := p.now().Sub(x.start).Seconds(); el > 0 && x.done > 0 {
+		s += " · " + Bytes(int64(float64(x.done)/el)) + "/s"
+	}
+	return s
+}
+
+// Err is the last listing error ("" when none).
+func (p *Pane) Err() string { return p.err }
+
+// View renders the pane in exactly h lines of at most w cells: a title
+// line (runtime:directory), then one line per entry (size, modified,
+// name; directories end in "/"), the cursor's line passed through sel.
+func (p *Pane) View(w, h int, sel func(string) string) []string {
+	if h <= 0 {
+		return nil
+	}
+	lines := make([]string, 0, h)
+	title := "FILES · " + p.runtime + ":/" + p.dir
+	if p.loading {
+		title += "  (loading…)"
+	}
+	lines = append(lines, termtext.Cut(title, w))
+	body := h - 1
+	switch {
+	case p.err != "":
+		lines = append(lines, termtext.Cut("  "+p.err, w))
+	case !p.loading && len(p.entries) == 0:
+		lines = append(lines, termtext.Cut("  (empty; hidden files are not listed)", w))
+	}
+	if len(lines) == 1 && body > 0 {
+		if p.cursor < p.offset {
+			p.offset = p.cursor
+		}
+		if p.cursor >= p.offset+body {
+			p.offset = p.cursor - body + 1
+		}
+		for i := p.offset; i < len(p.entries) && len(lines) < h; i++ {
+			e := p.entries[i]
+			size := "-"
+			if !e.IsDir() && e.Size >= 0 {
+				size = Bytes(e.Size)
+			}
+			when := "-"
+			if !e.LastModified.IsZero() {
+				when = e.LastModified.Local().Format("2006-01-02 15:04")
+			}
+			name := jupyter.DisplayName(e.Name)
+			if e.IsDir() {
+				name += "/"
+			}
+			line := termtext.Cut(fmt.Sprintf("  %9s  %-16s  %s", size, when, name), w)
+			if i == p.cursor && sel != nil {
+				line = sel(line)
+			}
+			lines = append(lines, line)
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines[:h]
+}
+
+// Bytes is a byte count in decimal units: "512 B", "1.2 MB".
+func Bytes(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTP"[exp])
+}
+
+// IsNotFound reports whether err says a file is missing (local or remote).
+func IsNotFound(err error) bool {
+	return errors.Is(err, jupyter.ErrNotFound) || errors.Is(err, jupyter.ErrLocalNotFound)
+}

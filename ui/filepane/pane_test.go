@@ -1,0 +1,177 @@
+package filepane
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter"
+)
+
+// setup starts an emulator with runtime rt-pane holding content/a.txt,
+// content/sub/b.txt and a hostile name, and returns a pane on it.
+func setup(t *testing.T) (*Pane, *colabfake.Server) {
+	t.Helper()
+	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-pane", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opens := 0
+	open := func(ctx context.Context) (*jupyter.Client, error) {
+		opens++
+		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
+	}
+	c, _ := open(context.Background())
+	dir := t.TempDir()
+	for name, body := range map[string]string{"a.txt": "alpha", "evil\x1b]0;x\x07.txt": "e"} {
+		p := filepath.Join(dir, "f")
+		os.WriteFile(p, []byte(body), 0o644)
+		f, _ := os.Open(p)
+		if _, err := c.Upload(context.Background(), "content/"+name, f, int64(len(body)), nil); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if _, err := c.Mkdir(context.Background(), "content/sub"); err != nil {
+		t.Fatal(err)
+	}
+	return New("rt-pane", open, nil), srv
+}
+
+// drive runs cmd and every command its messages lead to, as the Bubble Tea
+// runtime would, and returns the messages seen.
+func drive(t *testing.T, p *Pane, cmd tea.Cmd) []tea.Msg {
+	t.Helper()
+	var seen []tea.Msg
+	deadline := time.Now().Add(60 * time.Second)
+	for cmd != nil && time.Now().Before(deadline) {
+		msg := cmd()
+		seen = append(seen, msg)
+		next, handled := p.Update(msg)
+		if !handled {
+			t.Fatalf("the pane did not take its own message %T", msg)
+		}
+		cmd = next
+	}
+	return seen
+}
+
+func names(p *Pane) []string {
+	var out []string
+	for _, e := range p.entries {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+func TestPaneBrowseDownloadUploadDelete(t *testing.T) {
+	p, _ := setup(t)
+	drive(t, p, p.Init())
+	if got := strings.Join(names(p), ","); got != "sub,a.txt,evil\x1b]0;x\x07.txt" {
+		t.Fatalf("listing %q, want directories first", got)
+	}
+	// View: exactly h lines, none wider than w, no control sequence from a
+	// name, the cursor line marked.
+	lines := p.View(50, 6, func(s string) string { return "> " + s })
+	if len(lines) != 6 {
+		t.Fatalf("%d lines, want 6", len(lines))
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(strings.TrimPrefix(l, "> ")) > 50 || strings.ContainsAny(l, "\x1b\x07") {
+			t.Errorf("line %q too wide or not sanitized", l)
+		}
+	}
+	if !strings.HasPrefix(lines[1], "> ") || !strings.Contains(lines[1], "sub/") {
+		t.Errorf("cursor line %q", lines[1])
+	}
+	// Enter the directory, then back up.
+	drive(t, p, p.Enter())
+	if p.Dir() != "content/sub" || len(p.entries) != 0 || !strings.Contains(strings.Join(p.View(60, 3, nil), "\n"), "empty") {
+		t.Fatalf("in sub: dir %q entries %v", p.Dir(), names(p))
+	}
+	drive(t, p, p.Up())
+	if p.Dir() != "content" {
+		t.Fatalf("after Up: %q", p.Dir())
+	}
+	// Download a.txt into a directory.
+	p.Move(1)
+	out := t.TempDir()
+	msgs := drive(t, p, p.Download(out))
+	done := doneOf(t, msgs)
+	if done.Err != nil || !strings.Contains(done.Text, "downloaded a.txt") {
+		t.Fatalf("download: %+v", done)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "a.txt")); string(b) != "alpha" {
+		t.Fatalf("downloaded %q", b)
+	}
+	// Upload a local file into the current directory.
+	local := filepath.Join(out, "up.bin")
+	os.WriteFile(local, []byte("uploaded"), 0o644)
+	done = doneOf(t, drive(t, p, p.Upload(local)))
+	if done.Err != nil || !strings.Contains(strings.Join(names(p), ","), "up.bin") {
+		t.Fatalf("upload: %+v, listing %v", done, names(p))
+	}
+	// A missing local file: one line, nothing uploaded.
+	done = doneOf(t, drive(t, p, p.Upload(filepath.Join(out, "nope"))))
+	if !IsNotFound(done.Err) || strings.Contains(done.Err.Error(), "\n") {
+		t.Fatalf("missing local file: %v", done.Err)
+	}
+	// Delete the selected entry (the directory).
+	p.Move(-10)
+	done = doneOf(t, drive(t, p, p.Delete()))
+	if done.Err != nil || strings.Contains(strings.Join(names(p), ","), "sub") {
+		t.Fatalf("delete: %+v, listing %v", done, names(p))
+	}
+}
+
+func doneOf(t *testing.T, msgs []tea.Msg) DoneMsg {
+	t.Helper()
+	for _, m := range msgs {
+		if d, ok := m.(DoneMsg); ok {
+			return d
+		}
+	}
+	t.Fatalf("no DoneMsg among %v", msgs)
+	return DoneMsg{}
+}
+
+// A listing that arrives after the user moved on is dropped; another
+// pane's messages are not taken.
+func TestPaneDropsStaleAnswers(t *testing.T) {
+	p, _ := setup(t)
+	drive(t, p, p.Init())
+	p.Move(0)
+	old := p.Enter() // content/sub, answered late
+	newer := p.Refresh()
+	drive(t, p, newer)
+	if _, handled := p.Update(old()); !handled || p.Dir() != "content" {
+		t.Fatalf("a stale answer moved the pane to %q", p.Dir())
+	}
+	other := New("rt-pane", nil, nil)
+	if _, handled := other.Update(ListedMsg{pane: p.id, gen: 1}); handled {
+		t.Fatal("a pane took another pane's message")
+	}
+}
+
+// The transfer line shows direction, name, percent and rate.
+func TestPaneStatus(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := New("rt-x", nil, func() time.Time { return now })
+	p.xfer = &transfer{op: "download", name: "model.pt", done: 50_000_000, total: 100_000_000, start: now.Add(-5 * time.Second)}
+	if got := p.Status(); got != "↓ model.pt 50% · 50.0 MB / 100.0 MB · 10.0 MB/s" {
+		t.Fatalf("status %q", got)
+	}
+}
