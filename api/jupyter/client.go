@@ -447,7 +447,7 @@ func (c *Client) statusError(op, path string, status int, msg string, fromJupyte
 		e.Message = ""
 	case status == http.StatusNotFound:
 		e.Kind = ErrRefused
-		e.Message = "the runtime proxy answered 404 with a renewed token"
+		e.Message = "the runtime proxy answered 404 (its token was renewed)"
 	case status == http.StatusConflict:
 		e.Kind = ErrExists
 	case status == http.StatusForbidden:

@@ -73,6 +73,7 @@ type Error struct {
 	Message string
 }
 
+// Error is the one-line text: "OP RUNTIME:PATH: KIND[: MESSAGE]".
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Op)

@@ -61,6 +61,7 @@ type Location struct {
 // Remote reports whether l is on a runtime.
 func (l Location) Remote() bool { return l.Runtime != "" }
 
+// String writes l back as an argument: "rt-abc:content/x" or the local path.
 func (l Location) String() string {
 	if l.Remote() {
 		return l.Runtime + ":" + l.Path
