@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -167,7 +168,7 @@ func lsCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 				return fileError(err, rf)
 			}
 			if asJSON {
-				return writeJSON(stdout, lsReport(loc, m))
+				return writeFilesJSON(stdout, lsReport(loc, m))
 			}
 			writeListing(stdout, m.Entries)
 			return nil
@@ -227,10 +228,17 @@ func writeListing(w io.Writer, entries []jupyter.Model) {
 	}
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+// writeFilesJSON prints v as indented JSON on w, with C1 and bidirectional
+// controls written as \u escapes (termtext.JSON): remote names are
+// byte-exact once decoded and inert on a terminal.
+func writeFilesJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
+		return &exitError{exitFailure, "encoding JSON: " + err.Error()}
+	}
+	if _, err := w.Write(termtext.JSON(buf.Bytes())); err != nil {
 		return &exitError{exitFailure, err.Error()}
 	}
 	return nil
@@ -295,7 +303,7 @@ func rmCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 				if failure != nil {
 					rep["error"] = fileError(failure, rf).msg
 				}
-				if err := writeJSON(stdout, rep); err != nil {
+				if err := writeFilesJSON(stdout, rep); err != nil {
 					return err
 				}
 			}
@@ -460,7 +468,7 @@ func runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, r
 		sum.Error = ee.msg
 	}
 	if asJSON {
-		if jerr := writeJSON(stdout, sum); jerr != nil && ee == nil {
+		if jerr := writeFilesJSON(stdout, sum); jerr != nil && ee == nil {
 			return jerr
 		}
 	}
