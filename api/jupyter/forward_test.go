@@ -3,7 +3,6 @@ package jupyter
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -300,5 +299,3 @@ func TestForwardTokenLength(t *testing.T) {
 		t.Fatalf("generated token %q, URL %q, %v", f.Token(), f.URL("127.0.0.1"), err)
 	}
 }
-
-var _ = errors.New

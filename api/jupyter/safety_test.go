@@ -2,8 +2,8 @@ package jupyter
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
@@ -300,6 +299,59 @@ func TestParseLocation(t *testing.T) {
 	}
 }
 
-var _ = sha256.New
-var _ = hex.EncodeToString
-var _ = time.Second
+// Field cases 49 (b) and 51: behind a contents manager that ignores
+// "chunk" (each piece overwrites the last) the server still answers 200 to
+// every chunk; the size read back after the last one exposes it, the
+// upload fails as corrupt and nothing is left under the final name.
+func TestUploadDetectsOverwritingServer(t *testing.T) {
+	files := map[string][]byte{"content": nil}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := strings.TrimPrefix(r.URL.Path, "/api/contents/")
+		switch r.Method {
+		case http.MethodGet:
+			b, ok := files[p]
+			if !ok {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(404)
+				w.Write([]byte(`{"message":"file or directory does not exist"}`))
+				return
+			}
+			typ := "file"
+			if p == "content" {
+				typ = "directory"
+			}
+			fmt.Fprintf(w, `{"name":%q,"path":%q,"type":%q,"size":%d}`, p[strings.LastIndex(p, "/")+1:], p, typ, len(b))
+		case http.MethodPut:
+			var m struct{ Content string }
+			json.NewDecoder(r.Body).Decode(&m)
+			b, _ := base64.StdEncoding.DecodeString(m.Content)
+			files[p] = b // ignores "chunk": only the last piece survives
+			fmt.Fprintf(w, `{"name":"x","path":%q,"type":"file","size":%d}`, p, len(b))
+		case http.MethodPatch:
+			var m struct{ Path string }
+			json.NewDecoder(r.Body).Decode(&m)
+			files[m.Path] = files[p]
+			delete(files, p)
+			fmt.Fprintf(w, `{"name":"x","path":%q,"type":"file","size":%d}`, m.Path, len(files[m.Path]))
+		case http.MethodDelete:
+			delete(files, p)
+			w.WriteHeader(204)
+		}
+	}))
+	defer srv.Close()
+	c, err := New(Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}, ChunkSize: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := strings.Repeat("x", 3<<20+5)
+	_, err = c.Upload(context.Background(), "content/big.bin", strings.NewReader(data), int64(len(data)), nil)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprint(len(data))) {
+		t.Fatalf("upload to an overwriting server: %v, want ErrCorrupt naming the sizes", err)
+	}
+	if _, ok := files["content/big.bin"]; ok {
+		t.Fatal("a corrupt upload was left under the final name")
+	}
+	if _, ok := files["content/big.bin"+PartSuffix]; ok {
+		t.Fatal("the part file was left behind")
+	}
+}
