@@ -317,12 +317,18 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 			ss.execs[in.ExecutionID] = rec
 		}
 		res := api.ExecuteCodeResult{ExecutionID: in.ExecutionID, Session: sname, ExecutionCount: ss.count}
-		sctx := ss.ctx
+		rctx, interrupt := context.WithCancel(ss.ctx)
+		rec.interrupt = interrupt
+		if ss.running == nil {
+			ss.running = map[*execRecord]struct{}{}
+		}
+		ss.running[rec] = struct{}{}
 		ss.runs++
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			out, err := emulate(sctx, in.Code, sleepCtx)
+			defer interrupt()
+			out, err := emulate(rctx, in.Code, sleepCtx)
 			out.ExecutionID, out.Session, out.ExecutionCount = res.ExecutionID, res.Session, res.ExecutionCount
 			if s.opts.Seed == SeedHostile {
 				hostileExec(&out)
@@ -330,9 +336,15 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 			s.mu.Lock()
 			ss.runs--
 			rec.result = out
-			if err != nil {
+			switch {
+			case err != nil && rec.interrupted:
+				// A kernel interrupt: Python raises KeyboardInterrupt.
+				rec.result.ExecutionError = &api.ExecuteError{Name: "KeyboardInterrupt", Traceback: []string{"KeyboardInterrupt"}}
+			case err != nil:
 				rec.err = newErr(api.Aborted, "Session %s was deleted while the code ran.", sname)
 			}
+			rec.interrupt = nil
+			delete(ss.running, rec)
 			s.mu.Unlock()
 			close(rec.done)
 		}()

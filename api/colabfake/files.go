@@ -644,6 +644,18 @@ type jKernel struct {
 	Connections    int    `json:"connections"`
 }
 
+// liveRuns returns the session's executions still running. Call with s.mu
+// held.
+func (ss *sessionState) liveRuns() []*execRecord {
+	var out []*execRecord
+	for rec := range ss.running {
+		if rec.interrupt != nil {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
 func (ss *sessionState) kernelID() string {
 	if ss.kernel == "" {
 		ss.kernel = uuid.NewString()
@@ -689,6 +701,16 @@ func (s *Server) serveKernel(w http.ResponseWriter, r *http.Request, id, rest st
 			s.interrupts = map[string]int{}
 		}
 		s.interrupts[kid]++
+		// Stop the session's running code, as SIGINT to the kernel does.
+		for _, ss := range rt.sessions {
+			if ss.kernel != kid {
+				continue
+			}
+			for _, rec := range ss.liveRuns() {
+				rec.interrupted = true
+				rec.interrupt()
+			}
+		}
 	}
 	s.mu.Unlock()
 	if !found {

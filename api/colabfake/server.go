@@ -184,6 +184,8 @@ type sessionState struct {
 	stop   context.CancelFunc
 	runs   int    // execute_code runs in flight
 	kernel string // Jupyter kernel id behind the session (lazy)
+	// running holds the runs in flight, for kernel interrupts.
+	running map[*execRecord]struct{}
 }
 
 // execRecord is one run of execute_code: done closes when it finished;
@@ -193,6 +195,10 @@ type execRecord struct {
 	result   api.ExecuteCodeResult
 	err      *gErr
 	returned bool
+	// interrupt stops the run as a kernel interrupt does (through the
+	// runtime proxy); interrupted records that it did.
+	interrupt   context.CancelFunc
+	interrupted bool
 }
 
 type creation struct {

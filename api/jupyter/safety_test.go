@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
@@ -206,9 +207,33 @@ func TestInterruptSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Code that runs for a minute, interrupted through the proxy.
+	type result struct {
+		res api.ExecuteCodeResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := e.svc.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: ss.Name, Code: "import time\ntime.sleep(60)"})
+		done <- result{res, err}
+	}()
+	for deadline := time.Now().Add(30 * time.Second); e.srv.RunningCode(ss.Name) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the code never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	k, err := c.InterruptSession(ctx, ss.Name)
 	if err != nil {
 		t.Fatal(err)
+	}
+	select {
+	case r := <-done:
+		if r.err != nil || r.res.ExecutionError == nil || r.res.ExecutionError.Name != "KeyboardInterrupt" {
+			t.Fatalf("the interrupted run answered %+v, %v; want a KeyboardInterrupt", r.res, r.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the interrupt did not stop the running code")
 	}
 	if k == "" || k != e.srv.KernelID(ss.Name) || e.srv.Interrupts(k) != 1 {
 		t.Fatalf("interrupted kernel %q; emulator kernel %q has %d interrupts", k, e.srv.KernelID(ss.Name), e.srv.Interrupts(k))
