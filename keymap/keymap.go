@@ -48,6 +48,10 @@ const (
 	ActionCopyURL     = "copy_url"
 	ActionCopyToken   = "copy_token"
 	ActionRevealToken = "reveal_token"
+
+	// The files pane of the selected runtime (browsing and downloads are
+	// read-only; its upload and delete keys are off in --readonly).
+	ActionFiles = "files"
 )
 
 // KeyMap is every action of the dashboard. It implements help.KeyMap.
@@ -76,6 +80,9 @@ type KeyMap struct {
 	// its proxy token in the details panel, Y copies the token (only once
 	// revealed).
 	CopyURL, CopyToken, RevealToken key.Binding
+
+	// Files opens the files pane of the selected runtime (f).
+	Files key.Binding
 }
 
 type def struct {
@@ -114,6 +121,7 @@ var defaults = map[string]def{
 	ActionCopyURL:       {[]string{"y"}, "copy URL"},
 	ActionCopyToken:     {[]string{"Y"}, "copy token"},
 	ActionRevealToken:   {[]string{"v"}, "reveal token"},
+	ActionFiles:         {[]string{"f"}, "files"},
 }
 
 // mutating lists the actions that change something on Colab.
@@ -227,6 +235,8 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		return &k.CopyToken
 	case ActionRevealToken:
 		return &k.RevealToken
+	case ActionFiles:
+		return &k.Files
 	}
 	return nil
 }
@@ -321,7 +331,7 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 		{k.Filter, k.Sort, k.Refresh},
 		{k.Back, k.Help, k.Quit},
 		{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.Cancel, k.RenewToken},
-		{k.OpenSession, k.CloseSession, k.RunCode},
+		{k.OpenSession, k.CloseSession, k.RunCode, k.Files},
 		{k.CopyURL, k.RevealToken, k.CopyToken},
 	}
 }

@@ -42,6 +42,8 @@ const (
 	actCopyURL                 // copy the selected runtime's URL
 	actCopyToken               // copy its proxy token (once revealed)
 	actReveal                  // reveal or hide its proxy token
+	actFiles                   // open the files pane of the selected runtime
+	actCmd                     // run cmd (an overlay's own call, e.g. the files pane's)
 )
 
 // action is a request from a pane, an overlay or a global key. Only the
@@ -55,6 +57,7 @@ type action struct {
 	esc  bool
 	ov   overlay
 	dlg  *dialog
+	cmd  tea.Cmd
 }
 
 // apply carries out a: the one place where actions become state changes
@@ -105,7 +108,11 @@ func (m *Model) apply(a action) tea.Cmd {
 	case actRun:
 		return m.runInConsole(a.text, now)
 	case actStop:
-		m.askStop(now)
+		return m.interruptOrStop(now)
+	case actFiles:
+		return m.openFiles(now)
+	case actCmd:
+		return a.cmd
 	case actHelp:
 		m.push(&helpOverlay{})
 	case actEvents:
@@ -147,7 +154,7 @@ func (m *Model) globalKey(k tea.KeyMsg) action {
 		{keys.NewRuntime, actNewRuntime}, {keys.QuickCreate, actQuickCreate}, {keys.DeleteRuntime, actDelete},
 		{keys.OpenSession, actOpenSession}, {keys.CloseSession, actCloseSession}, {keys.RenewToken, actRenew},
 		{keys.Cancel, actCancelCreate}, {keys.RunCode, actRunCode}, {keys.CopyURL, actCopyURL},
-		{keys.CopyToken, actCopyToken}, {keys.RevealToken, actReveal},
+		{keys.CopyToken, actCopyToken}, {keys.RevealToken, actReveal}, {keys.Files, actFiles},
 	} {
 		if key.Matches(k, g.b) {
 			return action{kind: g.kind}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/filepane"
 )
 
 // intentKind says what a dialog is for; the dialog's intent carries the
@@ -313,6 +314,10 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.setStatus(now, "could not remember the spec: "+errLine(msg.err), true)
 		m.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
 		return nil, true
+	case filepane.ListedMsg, filepane.ProgressMsg, filepane.DoneMsg:
+		return m.onFilesMsg(msg, now), true
+	case interruptDoneMsg:
+		return m.onInterruptDone(msg, now), true
 	case clipboardMsg:
 		if msg.err != nil {
 			m.setStatus(now, "copy failed: "+errLine(msg.err), true)

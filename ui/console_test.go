@@ -73,7 +73,11 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	// The kernel cannot be interrupted through the runtime proxy (its
+	// Jupyter server fails): ctrl+c falls back to offering the stop.
+	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/sessions", Status: 503, Times: -1})
 	m = e.press(t, m, "ctrl+c")
+	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "could not interrupt")
 	d := m.dlg()
 	if d == nil || d.intent.kind != intentStopRun {
 		t.Fatalf("ctrl+c while code runs did not offer to stop it:\n%s", m.View())

@@ -259,7 +259,19 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 	if cmd.SuggestionsMinimumDistance <= 0 {
 		cmd.SuggestionsMinimumDistance = 2 // cobra's default, set only on its own path
 	}
-	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+	s := cmd.SuggestionsFor(args[0])
+	// A command the word starts is the likely one: "emu" means emulator,
+	// not rm (which is as close by edit distance).
+	var prefixed []string
+	for _, c := range s {
+		if strings.HasPrefix(c, args[0]) {
+			prefixed = append(prefixed, c)
+		}
+	}
+	if len(prefixed) > 0 {
+		s = prefixed
+	}
+	if len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return &exitError{exitUsage, msg + " (see " + cmd.CommandPath() + " --help)"}

@@ -129,7 +129,12 @@ func (p *Pane) list(dir string) tea.Cmd {
 	p.gen++
 	p.loading, p.err = true, ""
 	id, gen, jc, open := p.id, p.gen, p.jc, p.open
-	return func() tea.Msg {
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = ListedMsg{pane: id, gen: gen, dir: dir, err: fmt.Errorf("internal error listing %s: %v", dir, r)}
+			}
+		}()
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
 		c := jc
@@ -261,6 +266,16 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 		defer cancel()
 		c := jc
 		var err error
+		defer func() {
+			// A panic in a transfer ends it as an error, not the program.
+			if r := recover(); r != nil {
+				select {
+				case <-ch:
+				default:
+				}
+				ch <- DoneMsg{pane: id, Op: op, Err: fmt.Errorf("internal error in %s: %v", op, r)}
+			}
+		}()
 		if c == nil {
 			c, err = open(ctx)
 		}

@@ -1,0 +1,316 @@
+package ui
+
+// The files pane (f) and the console's kernel interrupt: both reach the
+// runtime's Jupyter server through its proxy (api/jupyter). The pane
+// itself is ui/filepane; this file makes it an overlay.
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// filesAsk is what the files pane's own question is for.
+type filesAsk int
+
+const (
+	askNone filesAsk = iota
+	askDelete
+	askDownloadTo
+	askUpload
+)
+
+// filesOverlay is the files pane of one runtime (f): its tree from
+// content/, directories first. Its keys:
+//
+//	↑/↓ pgup/pgdn g/G   move
+//	enter →             open the selected directory
+//	backspace ←         the parent directory
+//	d                   download the selected file to the current directory
+//	D                   download it to a path typed in a dialog
+//	u                   upload a local file (path typed) into this directory
+//	x delete            delete the selected entry (y-only confirmation)
+//	r                   list again
+//	esc f               close (a transfer in flight is cancelled; a
+//	                    partial download is kept for the next try)
+//
+// u and x are off in --readonly. Progress shows in the status line, and
+// every transfer's outcome in the status line and the event log.
+type filesOverlay struct {
+	p   *filepane.Pane
+	dlg *dialog
+	ask filesAsk
+	sel string // the entry the question is about
+}
+
+func (o *filesOverlay) name() string { return "files pane" }
+
+func (o *filesOverlay) fits(c *Model) bool {
+	return o.dlg == nil || o.dlg.fits(c)
+}
+
+func (o *filesOverlay) keys(c *Model) []key.Binding {
+	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
+	out := []key.Binding{b("enter", "open"), b("backspace", "up"), b("d", "download"), b("D", "download to…")}
+	if !c.opts.ReadOnly {
+		out = append(out, b("u", "upload"), b("x", "delete"))
+	}
+	return append(out, b("r", "refresh"), b("esc", "close"))
+}
+
+func (o *filesOverlay) draw(c *Model, f *frame) {
+	title := c.st.panelFocus.Render("FILES") + c.st.dim.Render("  (esc to close)")
+	body := o.p.View(f.w, max(1, f.bodyRows()-1), func(s string) string { return c.st.selected.Render(s) })
+	f.setBody(append([]string{title}, body...))
+	if s := o.p.Status(); s != "" {
+		f.setStatus(termtext.Cut(s, f.w))
+	}
+	if o.dlg != nil {
+		o.dlg.draw(c, f)
+	}
+}
+
+func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
+	now := c.now()
+	if o.dlg != nil {
+		switch o.dlg.update(k, now) {
+		case resCancel:
+			o.dlg, o.ask = nil, askNone
+		case resOK:
+			in := o.dlg.input()
+			ask := o.ask
+			o.dlg, o.ask = nil, askNone
+			return o.answer(ask, in, c)
+		}
+		return action{}
+	}
+	keys := c.keys
+	cmd := func(cmd tea.Cmd) action { return action{kind: actCmd, cmd: cmd} }
+	switch {
+	case k.Type == tea.KeyEsc || key.Matches(k, keys.Files):
+		o.p.Close()
+		return action{kind: actClose}
+	case key.Matches(k, keys.Quit):
+		return action{kind: actQuit}
+	case key.Matches(k, keys.Up):
+		o.p.Move(-1)
+	case key.Matches(k, keys.Down):
+		o.p.Move(1)
+	case key.Matches(k, keys.PageUp):
+		o.p.Move(-max(1, c.lay.h-6))
+	case key.Matches(k, keys.PageDown):
+		o.p.Move(max(1, c.lay.h-6))
+	case key.Matches(k, keys.Top):
+		o.p.Move(-1 << 30)
+	case key.Matches(k, keys.Bottom):
+		o.p.Move(1 << 30)
+	case k.Type == tea.KeyEnter || k.Type == tea.KeyRight:
+		return cmd(o.p.Enter())
+	case k.Type == tea.KeyBackspace || k.Type == tea.KeyLeft:
+		return cmd(o.p.Up())
+	case k.String() == "r":
+		return cmd(o.p.Refresh())
+	case k.String() == "d" || k.String() == "D":
+		e, ok := o.p.Selected()
+		switch {
+		case !ok || e.IsDir():
+			return action{kind: actStatus, text: "select a file to download (enter opens a directory)", err: true}
+		case o.p.Busy():
+			return action{kind: actStatus, text: "a transfer is already running", err: true}
+		case k.String() == "d":
+			return cmd(o.p.Download("."))
+		}
+		o.sel = e.Name
+		o.ask = askDownloadTo
+		o.dlg = newDialog(dlgInput, now, "Download "+e.Name, intent{}, "Local file or directory to download it to.")
+		o.dlg.hint = "empty: the current directory"
+	case k.String() == "u" || k.String() == "x" || k.Type == tea.KeyDelete:
+		if c.opts.ReadOnly {
+			return action{kind: actStatus, text: "read-only mode: uploads and deletes are disabled", err: true}
+		}
+		if o.p.Busy() {
+			return action{kind: actStatus, text: "a transfer is already running", err: true}
+		}
+		if k.String() == "u" {
+			o.ask = askUpload
+			o.dlg = newDialog(dlgInput, now, "Upload to "+o.p.Runtime()+":/"+o.p.Dir(), intent{},
+				"Local file to upload into this directory (it keeps its name; directories: colabdash cp -r).")
+			break
+		}
+		e, ok := o.p.Selected()
+		if !ok {
+			return action{}
+		}
+		what := "file"
+		if e.IsDir() {
+			what = "directory and everything listed in it"
+		}
+		o.sel, o.ask = e.Name, askDelete
+		o.dlg = newDialog(dlgConfirm, now, "Delete "+e.Name+"?", intent{},
+			"The "+what+" "+o.p.Runtime()+":/"+o.p.Dir()+"/"+e.Name+" is removed from the runtime.", "This cannot be undone.")
+	}
+	return action{}
+}
+
+// answer acts on a confirmed question.
+func (o *filesOverlay) answer(ask filesAsk, in string, c *Model) action {
+	var cmd tea.Cmd
+	switch ask {
+	case askDownloadTo:
+		if in == "" {
+			in = "."
+		}
+		cmd = o.p.Download(expandTilde(in))
+	case askUpload:
+		if in == "" {
+			return action{kind: actStatus, text: "no file given", err: true}
+		}
+		cmd = o.p.Upload(expandTilde(in))
+	case askDelete:
+		if e, ok := o.p.Selected(); !ok || e.Name != o.sel {
+			return action{kind: actStatus, text: "the selection changed: nothing deleted", err: true}
+		}
+		cmd = o.p.Delete()
+	}
+	return action{kind: actCmd, cmd: cmd}
+}
+
+func expandTilde(p string) string {
+	if len(p) > 1 && p[:2] == "~/" {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, p[2:])
+		}
+	}
+	return p
+}
+
+// openFiles is f: the files pane of the selected runtime, through its
+// current connectionInfo (renewed with get_runtime when a transfer
+// outlives it).
+func (m *Model) openFiles(now time.Time) tea.Cmd {
+	sel := m.snap.Runtime(m.selected)
+	switch {
+	case sel == nil:
+		m.setStatus(now, "no runtime selected", true)
+		return nil
+	case sel.Gone():
+		m.setStatus(now, m.goneText(sel, now), true)
+		return nil
+	case sel.ConnectionInfo == nil || sel.ConnectionInfo.URL == "":
+		m.setStatus(now, "runtime "+sel.ID()+" has no connectionInfo yet: its files cannot be reached", true)
+		return nil
+	}
+	p := filepane.New(sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.now)
+	m.push(&filesOverlay{p: p})
+	return p.Init()
+}
+
+// jupyterOpener builds the Jupyter client of runtime name from ci; the
+// token is renewed through get_runtime when needed.
+func (m *Model) jupyterOpener(name string, ci api.ConnectionInfo) filepane.Opener {
+	svc := m.svc
+	return func(ctx context.Context) (*jupyter.Client, error) {
+		if svc == nil {
+			return nil, errNoService
+		}
+		return jupyter.New(jupyter.Options{Runtime: name, Info: ci, Now: m.opts.Now,
+			Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
+				rt, err := svc.GetRuntime(ctx, name)
+				if err != nil {
+					return api.ConnectionInfo{}, err
+				}
+				if rt.ConnectionInfo == nil {
+					return api.ConnectionInfo{}, errors.New("get_runtime returned no connectionInfo")
+				}
+				return *rt.ConnectionInfo, nil
+			}})
+	}
+}
+
+// onFilesMsg hands a files-pane message to its pane; a finished transfer
+// goes to the status line and the event log.
+func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
+	o, ok := find[*filesOverlay](m)
+	if d, isDone := msg.(filepane.DoneMsg); isDone {
+		target := ""
+		if ok {
+			target = "runtimes/" + o.p.Runtime()
+		}
+		if d.Err != nil {
+			m.setStatus(now, d.Op+" failed: "+errLine(d.Err), true)
+		} else {
+			m.setStatus(now, d.Text, false)
+		}
+		m.recordEvent(now, "files "+d.Op, target, 0, d.Err)
+	}
+	if !ok {
+		return nil // the pane was closed: its answers are dropped
+	}
+	cmd, _ := o.p.Update(msg)
+	return cmd
+}
+
+// interruptDoneMsg answers a kernel interrupt through the proxy.
+type interruptDoneMsg struct {
+	session, kernel string
+	latency         time.Duration
+	err             error
+}
+
+// interruptOrStop is ctrl+c while console code runs: interrupt the
+// session's kernel through the runtime proxy (/api/sessions → kernel →
+// /api/kernels/{id}/interrupt); when that cannot be done, offer to stop
+// the code by closing the session, as before. The status line says which.
+func (m *Model) interruptOrStop(now time.Time) tea.Cmd {
+	p := m.ax.exec.console
+	if p == nil {
+		return nil
+	}
+	r := m.ax.exec.running(p.session)
+	if r == nil {
+		return nil
+	}
+	rt := m.snap.Runtime(p.runtime)
+	if rt == nil || rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" || m.svc == nil {
+		m.askStop(now)
+		return nil
+	}
+	session := r.session
+	open := m.jupyterOpener(rt.Name, *rt.ConnectionInfo)
+	m.setStatus(now, "interrupting the kernel of session "+api.LastSegment(session)+" through the runtime proxy…", false)
+	start := time.Now()
+	return guard(callSpec{what: "kernel interrupt", svc: m.svc, parent: m.ctx, timeout: 30 * time.Second, redact: m.opts.Redact},
+		func(ctx context.Context, _ api.Service) tea.Msg {
+			c, err := open(ctx)
+			if err != nil {
+				return interruptDoneMsg{session: session, err: err}
+			}
+			k, err := c.InterruptSession(ctx, session)
+			return interruptDoneMsg{session: session, kernel: k, latency: time.Since(start), err: err}
+		},
+		func(err error) tea.Msg { return interruptDoneMsg{session: session, err: err} })
+}
+
+func (m *Model) onInterruptDone(msg interruptDoneMsg, now time.Time) tea.Cmd {
+	m.recordEvent(now, "kernel interrupt", msg.session, msg.latency, msg.err)
+	id := api.LastSegment(msg.session)
+	if msg.err == nil {
+		m.setStatus(now, "interrupted the kernel of session "+id+" through the runtime proxy (the run ends with KeyboardInterrupt; the session and its state stay)", false)
+		return nil
+	}
+	m.setStatus(now, "could not interrupt session "+id+" through the runtime proxy ("+errLine(msg.err)+"): stopping it means closing the session", true)
+	if m.ax.exec.running(msg.session) != nil {
+		m.askStop(now)
+	}
+	return nil
+}
