@@ -69,9 +69,14 @@ func (o *filesOverlay) keys(c *Model) []key.Binding {
 }
 
 func (o *filesOverlay) draw(c *Model, f *frame) {
-	title := c.st.panelFocus.Render("FILES") + c.st.dim.Render("  (esc to close)")
-	body := o.p.View(f.w, max(1, f.bodyRows()-1), func(s string) string { return c.st.selected.Render(s) })
-	f.setBody(append([]string{title}, body...))
+	body := o.p.View(f.w, max(1, f.bodyRows()), func(s string) string { return c.st.selected.Render(s) })
+	const hint = "  (esc to close)"
+	title := body[0]
+	body[0] = c.st.panelFocus.Render(title)
+	if termtext.Width(title)+len(hint) <= f.w {
+		body[0] += c.st.dim.Render(hint)
+	}
+	f.setBody(body)
 	if s := o.p.Status(); s != "" {
 		f.setStatus(termtext.Cut(s, f.w))
 	}

@@ -43,10 +43,17 @@ func TestFilesPane(t *testing.T) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "f")
 	v := m.View()
-	mustContain(t, v, "FILES", "rt-t4demo7k2p:/content", "data.csv", "8 B")
+	mustContain(t, v, "FILES", "rt-t4demo7k2p:/content", "sample_data/", "data.csv", "8 B")
 	if !topIs[*filesOverlay](&m) {
 		t.Fatal("f did not open the files pane")
 	}
+	// The demo's sample_data directory comes first: in and out of it.
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "rt-t4demo7k2p:/content/sample_data", "README.md")
+	m = e.press(t, m, "backspace")
+	m = e.press(t, m, "D")
+	mustContain(t, m.View(), "select a file to download")
+	m = e.press(t, m, "down")
 	out := filepath.Join(t.TempDir(), "copy.csv")
 	m = e.press(t, m, "D")
 	mustContain(t, m.View(), "Download data.csv")

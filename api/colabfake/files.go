@@ -116,7 +116,7 @@ func (s *Server) serveJupyter(w http.ResponseWriter, r *http.Request, id, rest s
 		jsonError(w, http.StatusInternalServerError, "file store: %v", err)
 		return
 	}
-	_ = root.MkdirAll(id+"/content", 0o755)
+	s.ensureTree(root, id)
 	switch {
 	case rest == "api/status" || rest == "api":
 		w.Header().Set("Content-Type", "application/json")
@@ -131,6 +131,32 @@ func (s *Server) serveJupyter(w http.ResponseWriter, r *http.Request, id, rest s
 		s.serveKernel(w, r, id, strings.TrimPrefix(rest, "api/kernels/"))
 	default:
 		jsonError(w, http.StatusNotFound, "Not Found")
+	}
+}
+
+// demoFiles is what a demo runtime's /content holds at first, like a
+// fresh Colab runtime's sample_data.
+var demoFiles = map[string]string{
+	"content/sample_data/README.md": "This directory includes a few sample datasets to get you started.\n\n" +
+		"(colabdash emulator: these files are made up.)\n",
+	"content/sample_data/mnist_test_small.csv": "7,0,0,0\n2,0,0,0\n1,0,0,0\n",
+	"content/sample_data/california_housing_test.csv": "\"longitude\",\"latitude\",\"median_house_value\"\n" +
+		"-122.05,37.37,344700.0\n-118.30,34.26,176500.0\n",
+}
+
+// ensureTree creates runtime id's tree (content/, and the demo's sample
+// files with the demo seed) the first time its proxy is used.
+func (s *Server) ensureTree(root *os.Root, id string) {
+	if _, err := root.Lstat(id); err == nil {
+		return
+	}
+	_ = root.MkdirAll(id+"/content", 0o755)
+	if s.opts.Seed != SeedDemo {
+		return
+	}
+	for p, body := range demoFiles {
+		_ = root.MkdirAll(id+"/"+path.Dir(p), 0o755)
+		_ = root.WriteFile(id+"/"+p, []byte(body), 0o644)
 	}
 }
 
