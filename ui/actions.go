@@ -157,7 +157,7 @@ func (m *Model) applyCommand(a action, now time.Time) tea.Cmd {
 		if c := m.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
 			m.lastRenew[sel.Name] = now
 			m.manualRenew[sel.Name] = true
-			m.setStatus(now, "renewing the proxy token of "+sel.ID()+"…", false)
+			m.setProgress(now, api.ToolGetRuntime, sel.Name, "renewing the proxy token of "+sel.ID()+"…")
 			return c
 		}
 		m.setStatus(now, "a renewal of "+sel.ID()+" is already in flight", false)
@@ -261,7 +261,7 @@ func (m *Model) startDelete(name string, now time.Time) tea.Cmd {
 		return nil
 	}
 	m.ax.deleting[name] = now
-	m.setStatus(now, "deleting "+api.LastSegment(name)+"…", false)
+	m.setProgress(now, api.ToolDeleteRuntime, name, "deleting "+api.LastSegment(name)+"…")
 	return guard(m.apiCall(api.ToolDeleteRuntime), func(ctx context.Context, svc api.Service) tea.Msg {
 		return deleteDoneMsg{name: name, err: svc.DeleteRuntime(ctx, name)}
 	}, func(err error) tea.Msg { return deleteDoneMsg{name: name, err: err} })
@@ -289,6 +289,7 @@ func (m *Model) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 func (m *Model) finishAction(now time.Time, tool, target string, inflight map[string]time.Time, key string, err error, what string) (ok bool) {
 	m.recordEvent(now, tool, target, now.Sub(inflight[key]), err)
 	delete(inflight, key)
+	m.endProgress(tool, target)
 	if err != nil {
 		m.setStatus(now, what+" failed: "+errLine(err), true)
 		return false

@@ -135,7 +135,7 @@ func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
 		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
 			cmds = append(cmds, c)
 		}
-		m.setStatus(now, "refreshing…", false)
+		m.setProgress(now, api.ToolListRuntimes, "", "refreshing…")
 		m.manualRef = true
 	}
 	return cmds
@@ -202,7 +202,7 @@ func (m *Model) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd 
 		}
 		return nil
 	}
-	if manual && m.status == "refreshing…" { // a newer message stays
+	if manual && m.statusFor == api.ToolListRuntimes+" " { // a newer message stays
 		m.setStatus(now, "✓ refreshed", false)
 	}
 	m.snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
@@ -227,6 +227,7 @@ func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 	id := api.LastSegment(msg.key.runtime)
 	manual := m.manualRenew[msg.key.runtime]
 	delete(m.manualRenew, msg.key.runtime)
+	m.endProgress(api.ToolGetRuntime, msg.key.runtime)
 	if manual {
 		if msg.err != nil {
 			m.setStatus(now, "renew "+id+" failed: "+errLine(msg.err), true)

@@ -73,6 +73,7 @@ type Model struct {
 	status      string
 	statusErr   bool
 	statusUntil time.Time
+	statusFor   string // the call an under-way status waits for (setProgress), else ""
 	initCmds    []tea.Cmd
 
 	prof   profileState
@@ -252,7 +253,24 @@ func (m *Model) setStatus(now time.Time, s string, isErr bool) {
 	if m.opts.Redact != nil {
 		s = m.opts.Redact(s)
 	}
-	m.status, m.statusErr, m.statusUntil = s, isErr, now.Add(5*time.Second)
+	m.status, m.statusErr, m.statusUntil, m.statusFor = s, isErr, now.Add(5*time.Second), ""
+}
+
+// setProgress shows s, a status saying that the call for (a tool and its
+// target, as finishAction names them) is under way; endProgress(for)
+// takes it away when that call answers, so no screen keeps saying
+// "opening …" after the fact, whatever the answer's own status is.
+func (m *Model) setProgress(now time.Time, tool, target, s string) {
+	m.setStatus(now, s, false)
+	m.statusFor = tool + " " + target
+}
+
+// endProgress clears the status line when it still shows the under-way
+// status of tool on target (setProgress).
+func (m *Model) endProgress(tool, target string) {
+	if m.statusFor != "" && m.statusFor == tool+" "+target {
+		m.status, m.statusFor = "", ""
+	}
 }
 
 func clamp(v, lo, hi int) int {

@@ -20,7 +20,7 @@ func (m *Model) startOpenSession(runtime, id string, forConsole bool, now time.T
 		id = state.NewSessionID()
 	}
 	m.ax.opening[runtime] = now
-	m.setStatus(now, "opening session "+id+" on "+api.LastSegment(runtime)+"…", false)
+	m.setProgress(now, api.ToolCreateSession, runtime, "opening session "+id+" on "+api.LastSegment(runtime)+"…")
 	return guard(m.apiCall(api.ToolCreateSession), func(ctx context.Context, svc api.Service) tea.Msg {
 		s, err := svc.CreateSession(ctx, runtime, id)
 		return sessionOpenedMsg{runtime: runtime, session: s, forConsole: forConsole, err: err}
@@ -33,17 +33,16 @@ func (m *Model) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cmd {
 	}
 	m.snap.MarkOwned(msg.session.Name)
 	m.pickSession(msg.runtime, msg.session.Name, now)
+	m.setStatus(now, "✓ opened session "+msg.session.ID(), false)
 	if msg.forConsole {
 		m.showConsole(msg.runtime, msg.session.Name) // its title names the session
-	} else {
-		m.setStatus(now, "✓ opened session "+msg.session.ID(), false)
 	}
 	return m.issue(callKey{kind: callSessions, runtime: msg.runtime}, now)
 }
 
 func (m *Model) startCloseSession(name string, now time.Time) tea.Cmd {
 	m.ax.closing[name] = now
-	m.setStatus(now, "closing session "+api.LastSegment(name)+"…", false)
+	m.setProgress(now, api.ToolDeleteSession, name, "closing session "+api.LastSegment(name)+"…")
 	return guard(m.apiCall(api.ToolDeleteSession), func(ctx context.Context, svc api.Service) tea.Msg {
 		return sessionClosedMsg{name: name, err: svc.DeleteSession(ctx, name)}
 	}, func(err error) tea.Msg { return sessionClosedMsg{name: name, err: err} })
