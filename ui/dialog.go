@@ -172,7 +172,18 @@ func (d *dialog) draw(c *Model, f *frame) { f.box(d.lines(c.st, f.w, c.now())) }
 // fits reports whether the whole box fits the screen's height.
 func (d *dialog) fits(c *Model) bool { return len(d.lines(c.st, c.lay.w, c.now())) <= c.lay.h }
 
-func (d *dialog) keys(*Model) []key.Binding { return nil }
+// keys say how the dialog is answered, as its last line does.
+func (d *dialog) keys(*Model) []key.Binding {
+	switch d.kind {
+	case dlgConfirm:
+		return []key.Binding{helpKey("y", "confirm"), helpKey("any other key", "cancel")}
+	case dlgTyped:
+		return []key.Binding{helpKey("enter", "confirm (type "+termtext.Line(d.want)+")"), helpKey("esc", "cancel")}
+	case dlgInput:
+		return []key.Binding{helpKey("enter", "continue"), helpKey("esc", d.escWord())}
+	}
+	return []key.Binding{helpKey("↑/↓", "move"), helpKey("enter", "choose"), helpKey("esc", d.escWord())}
+}
 
 func (d *dialog) name() string { return "dialog" }
 

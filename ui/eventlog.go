@@ -122,7 +122,11 @@ func (e *eventsOverlay) draw(c *Model, f *frame) {
 
 func (e *eventsOverlay) fits(*Model) bool { return true }
 
-func (e *eventsOverlay) keys(*Model) []key.Binding { return nil }
+func (e *eventsOverlay) keys(c *Model) []key.Binding {
+	k := c.keys
+	return []key.Binding{helpKey(keysOf(k.Up, k.Down), "scroll"), helpKey(keysOf(k.PageUp, k.PageDown), "page"),
+		helpKey(keysOf(k.Events, k.Back), "close"), helpKey(k.Quit.Help().Key, "quit")}
+}
 
 func (e *eventsOverlay) name() string { return "event log" }
 

@@ -52,6 +52,8 @@ func (f *filterOverlay) draw(c *Model, fr *frame) {
 
 func (f *filterOverlay) fits(*Model) bool { return true }
 
-func (f *filterOverlay) keys(*Model) []key.Binding { return nil }
+func (f *filterOverlay) keys(*Model) []key.Binding {
+	return []key.Binding{helpKey("enter", "apply"), helpKey("esc", "clear"), helpKey("ctrl+c", "quit")}
+}
 
 func (f *filterOverlay) name() string { return "filter" }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/x/ansi"
 
@@ -41,9 +42,7 @@ func (m *Model) footerView(now time.Time, w int) []string {
 	h.Width = w
 	keys := m.keys.ShortHelp()
 	if t := m.top(); t != nil {
-		if k := t.keys(m); k != nil {
-			keys = k
-		}
+		keys = t.keys(m) // under a layer the dashboard's keys do nothing
 	}
 	return []string{status, h.ShortHelpView(keys)}
 }
@@ -70,6 +69,24 @@ func (m *Model) inFlightText() string {
 		}
 	}
 	return strconv.Itoa(n) + " calls in flight…"
+}
+
+// helpKey is a footer entry that says keys do what (keys as they read,
+// e.g. "esc" or "L/esc").
+func helpKey(keys, what string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, what))
+}
+
+// keysOf is how bindings read together in the footer, each by its first
+// key: "L/esc", "↑/↓".
+func keysOf(bs ...key.Binding) string {
+	var ks []string
+	for _, b := range bs {
+		if k, _, _ := strings.Cut(b.Help().Key, "/"); k != "" {
+			ks = append(ks, k)
+		}
+	}
+	return strings.Join(ks, "/")
 }
 
 // keyName is how a key string reads in a sentence: "n", "space" for " ".

@@ -52,7 +52,11 @@ func (h *helpOverlay) draw(c *Model, f *frame) {
 
 func (h *helpOverlay) fits(*Model) bool { return true }
 
-func (h *helpOverlay) keys(*Model) []key.Binding { return nil }
+func (h *helpOverlay) keys(c *Model) []key.Binding {
+	k := c.keys
+	return []key.Binding{helpKey(keysOf(k.Up, k.Down), "scroll"), helpKey(keysOf(k.PageUp, k.PageDown), "page"),
+		helpKey(keysOf(k.Help, k.Back), "close"), helpKey(k.Quit.Help().Key, "quit")}
+}
 
 func (h *helpOverlay) name() string { return "help" }
 

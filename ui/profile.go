@@ -105,7 +105,11 @@ func (p *profileOverlay) draw(c *Model, f *frame) {
 
 func (p *profileOverlay) fits(*Model) bool { return true }
 
-func (p *profileOverlay) keys(*Model) []key.Binding { return nil }
+func (p *profileOverlay) keys(c *Model) []key.Binding {
+	k := c.keys
+	return []key.Binding{helpKey(keysOf(k.Up, k.Down), "move"), helpKey("enter", "switch"),
+		helpKey(keysOf(k.Back, k.Profile, k.Quit), "cancel"), helpKey("ctrl+c", "quit")}
+}
 
 func (p *profileOverlay) name() string { return "profile picker" }
 

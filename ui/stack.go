@@ -53,8 +53,8 @@ type overlay interface {
 	draw(c *Model, f *frame)
 	// fits reports whether the overlay can be shown in c.lay.
 	fits(c *Model) bool
-	// keys are the footer's key help while the overlay is on top (nil:
-	// the dashboard's).
+	// keys are the footer's key help while the overlay is on top: its
+	// own keys, never the dashboard's (which do nothing under it).
 	keys(c *Model) []key.Binding
 	// name says what the overlay is, for the too-small screen ("dialog").
 	name() string

@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"context"
+
+	"strings"
+	"testing"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// keyLine is the last line of the footer: the key help.
+func keyLine(m Model) string {
+	v := m.View()
+	return v[strings.LastIndex(v, "\n")+1:]
+}
+
+// While a layer is on top (help, event log, filter, profile picker, every
+// kind of dialog, the console's stop dialog), the footer's key help is that
+// layer's own: never the dashboard's letters, which do nothing there.
+func TestFooterShowsTheTopLayersKeys(t *testing.T) {
+	const rt = "runtimes/rt-t4demo7k2p"
+	for _, tc := range []struct {
+		name string
+		open func(e *emu, m Model) Model
+		want []string // what the key line must say
+	}{
+		{"help", func(e *emu, m Model) Model { return e.press(t, m, "?") }, []string{"esc", "close"}},
+		{"event log", func(e *emu, m Model) Model { return e.press(t, m, "L") }, []string{"esc", "close"}},
+		{"filter", func(e *emu, m Model) Model { return e.press(t, m, "/") }, []string{"enter", "esc"}},
+		{"profile picker", func(e *emu, m Model) Model { return e.press(t, m, "P") }, []string{"enter", "esc"}},
+		{"confirm dialog", func(e *emu, m Model) Model { return e.press(t, m, "d") }, []string{"y", "cancel"}},
+		{"typed dialog", func(e *emu, m Model) Model { return e.press(t, m, "tab", "x") }, []string{"enter", "esc"}},
+		{"input dialog", func(e *emu, m Model) Model { return e.press(t, m, "o") }, []string{"enter", "esc"}},
+		{"choice dialog", func(e *emu, m Model) Model { return e.press(t, m, "n") }, []string{"enter", "esc"}},
+		{"open-a-session dialog", func(e *emu, m Model) Model { return e.press(t, m, "e") }, []string{"y", "cancel"}},
+		{"console stop dialog", func(e *emu, m Model) Model {
+			m = withConsole(m, rt, rt+"/sessions/colabdash-1", []*execRun{{code: "time.sleep(60)", started: e.clk.now()}}, "")
+			return e.press(t, m, "ctrl+c")
+		}, []string{"y", "cancel"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
+				o.Profiles = []string{"default", "work"}
+				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) { return nil, ConnInfo{}, nil }
+			})
+			m = m.selectID(t, "rt-t4demo7k2p")
+			m = tc.open(e, m)
+			if m.top() == nil {
+				t.Fatalf("nothing opened:\n%s", m.View())
+			}
+			keys := keyLine(m)
+			for _, dash := range []string{"new runtime", "delete", "run code", "refresh"} {
+				if strings.Contains(keys, dash) {
+					t.Fatalf("the %s's footer shows the dashboard's %q: %q", m.top().name(), dash, keys)
+				}
+			}
+			mustContain(t, keys, tc.want...)
+		})
+	}
+}
