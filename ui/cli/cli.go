@@ -177,7 +177,7 @@ func runStreams(args []string, s *streams) int {
 		return s.ProfileNames(), cobra.ShellCompDirectiveNoFileComp
 	})
 	root.Flags().BoolVar(&g.readOnly, "readonly", false, "disable every action that changes something (create, delete, sessions, run code)")
-	root.Flags().DurationVar(&g.renewLead, "renew-lead", config.DefaultSettings().RenewLead, "renew each proxy token this long before its expireTime")
+	durationVar(root.Flags(), &g.renewLead, "renew-lead", config.DefaultSettings().RenewLead, false, "renew each proxy token this long before its expireTime")
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)

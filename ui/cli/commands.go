@@ -102,9 +102,9 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8089", "loopback address to listen on (port 0 picks a free one)")
-	f.DurationVar(&o.TokenTTL, "token-ttl", colabfake.DefaultTokenTTL, "proxy-token lifetime")
-	f.DurationVar(&o.CreateDelay, "create-delay", 3*time.Second, "how long create_runtime takes")
-	f.DurationVar(&o.Latency, "latency", 0, "delay added to every MCP request (handshake, tools/list, tools/call)")
+	durationVar(f, &o.TokenTTL, "token-ttl", colabfake.DefaultTokenTTL, true, "proxy-token lifetime")
+	durationVar(f, &o.CreateDelay, "create-delay", 3*time.Second, false, "how long create_runtime takes")
+	durationVar(f, &o.Latency, "latency", 0, false, "delay added to every MCP request (handshake, tools/list, tools/call)")
 	f.StringVar(&o.Seed, "seed", colabfake.SeedDemo, "starting data: demo, empty, or hostile (strings carrying terminal control sequences, to check that none gets through)")
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")

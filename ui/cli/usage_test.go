@@ -34,6 +34,21 @@ func TestCommandLineMistakes(t *testing.T) {
 			[]string{"--demo", "--endpoint does not apply"}, ""},
 		{"--demo with an unknown --profile", []string{"status", "--demo", "--profile", "nope"}, exitUsage,
 			[]string{`--profile "nope" is not defined`}, ""},
+		// A negative duration is refused on every flag that takes one, before anything runs.
+		{"negative create --timeout", []string{"create", "--demo", "--spec", "CPU", "--timeout", "-1s"}, exitUsage,
+			[]string{"--timeout", "-1s", "must not be negative"}, "requestId"},
+		{"negative exec --timeout", []string{"exec", "--demo", "rt-t4", "-c", "1", "--timeout", "-1s"}, exitUsage,
+			[]string{"--timeout", "must not be negative"}, ""},
+		{"negative --min-valid", []string{"token", "--demo", "rt-t4", "--min-valid", "-5m"}, exitUsage,
+			[]string{"--min-valid", "must not be negative"}, ""},
+		{"negative --renew-lead", []string{"--demo", "--renew-lead", "-1m"}, exitUsage,
+			[]string{"--renew-lead", "must not be negative"}, "terminal"},
+		{"negative emulator --latency", []string{"emulator", "--addr", "127.0.0.1:0", "--latency", "-1s"}, exitUsage,
+			[]string{"--latency", "must not be negative"}, ""},
+		{"negative emulator --create-delay", []string{"emulator", "--addr", "127.0.0.1:0", "--create-delay", "-1s"}, exitUsage,
+			[]string{"--create-delay", "must not be negative"}, ""},
+		{"zero emulator --token-ttl", []string{"emulator", "--addr", "127.0.0.1:0", "--token-ttl", "0"}, exitUsage,
+			[]string{"--token-ttl", "must be positive"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := runCLI(t, tc.args...)

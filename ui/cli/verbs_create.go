@@ -173,7 +173,7 @@ func createCmd(g *globalFlags, s *streams) *cobra.Command {
 	f.StringVar(&o.runtimeID, "id", "", "runtime id to ask for (RFC 1034: 1-63 lower-case letters, digits, hyphens); default: Colab picks")
 	f.StringVar(&o.requestID, "request-id", "", "requestId (UUID4) of an earlier create to re-send identically; default: a new one")
 	f.BoolVar(&o.wait, "wait", false, "return once the runtime is listed with a connection URL")
-	f.DurationVar(&o.timeout, "timeout", 15*time.Minute, "give up waiting after this long (the runtime may still be created: re-run with --request-id)")
+	durationVar(f, &o.timeout, "timeout", 15*time.Minute, false, "give up waiting after this long; 0: no limit (the runtime may still be created: re-run with --request-id)")
 	f.BoolVar(&v.asJSON, "json", false, "print JSON (schema in README, Scripting)")
 	_ = cmd.RegisterFlagCompletionFunc("spec", v.completeSpecs)
 	return cmd

@@ -121,7 +121,7 @@ func execCmd(g *globalFlags, s *streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVarP(&o.code, "code", "c", "", "the Python code to run")
 	f.StringVarP(&o.file, "file", "f", "", "run the Python code in FILE (at most 1 MiB)")
-	f.DurationVar(&o.timeout, "timeout", 0, "stop waiting after this long and detach (the code keeps running); 0: no limit")
+	durationVar(f, &o.timeout, "timeout", 0, false, "stop waiting after this long and detach (the code keeps running); 0: no limit")
 	f.StringVar(&o.executionID, "execution-id", "", "reattach to the execution with this id (TARGET: the session it runs in); it runs if it never started")
 	f.BoolVar(&v.asJSON, "json", false, "print JSON (schema in README, Scripting)")
 	return cmd
@@ -176,9 +176,6 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		if _, err := uuid.Parse(o.executionID); err != nil {
 			return &exitError{exitUsage, "--execution-id must be the UUID an earlier exec printed"}
 		}
-	}
-	if o.timeout < 0 {
-		return &exitError{exitUsage, "--timeout must not be negative"}
 	}
 	// ctrl+c is this command's own business from here on: the first one
 	// asks (or detaches), so the calls must not die with the process's

@@ -90,9 +90,6 @@ func tokenCmd(g *globalFlags, s *streams) *cobra.Command {
 			if s.outTTY && !showTokens {
 				return &exitError{exitUsage, "refusing to print a proxy token (a secret) to a terminal: pipe or redirect stdout, or pass --show-tokens"}
 			}
-			if minValid < 0 {
-				return &exitError{exitUsage, "--min-valid must not be negative"}
-			}
 			ctx := cmd.Context()
 			conn, err := v.connect(ctx)
 			if err != nil {
@@ -136,7 +133,7 @@ func tokenCmd(g *globalFlags, s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.DurationVar(&minValid, "min-valid", config.DefaultSettings().RenewLead, "renew the token when less than this much of its life is left")
+	durationVar(f, &minValid, "min-valid", config.DefaultSettings().RenewLead, false, "renew the token when less than this much of its life is left")
 	f.BoolVar(&showTokens, "show-tokens", false, "print the token even when stdout is a terminal")
 	f.BoolVar(&v.asJSON, "json", false, "print JSON with the token (schema in README, Scripting)")
 	return cmd
