@@ -67,6 +67,15 @@ func (m *Model) headerView(now time.Time, w int) []string {
 	default:
 		b.WriteString(m.st.bold.Render("…")) // get_subscription still loading
 	}
+	// The badges say what keys do (DEMO, READONLY): the account or
+	// endpoint is cut for them, never they.
+	if room := w - ansi.StringWidth(b.String()) - ansi.StringWidth(badges); ansi.StringWidth(where) > room {
+		if room >= len(" · ")+4 {
+			where = ansi.Truncate(where, room, "…")
+		} else {
+			where = ""
+		}
+	}
 	b.WriteString(where + badges)
 	lines = append(lines, b.String())
 
