@@ -144,7 +144,7 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 	}
 	var body []string
 	for _, e := range evs {
-		target := termtext.Line(e.Target)
+		target := termtext.Line(shortTarget(e.Target))
 		if target == "" {
 			target = "–"
 		}
@@ -153,7 +153,14 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		if e.Err != nil {
 			outcome = m.st.errText.Render(outcome)
 		}
-		body = append(body, line+outcome+"  "+target)
+		line += outcome + "  "
+		if ansi.StringWidth(line+target) > w && ansi.StringWidth(target) > 1 {
+			// Too narrow: the target gets a line of its own, so it is
+			// never cut to a prefix every call on that runtime shares.
+			body = append(body, line, "      "+target)
+		} else {
+			body = append(body, line+target)
+		}
 		if e.Err != nil {
 			text := termtext.Line(m.redact(fullError(e.Err)))
 			for _, wl := range strings.Split(ansi.Wrap(text, max(w-6, 10), ""), "\n") {
@@ -167,6 +174,20 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		body = body[:n-1]
 	}
 	return append(out, body...), maxOff
+}
+
+// shortTarget is a call's target as the commands take it: rt-abc for
+// runtimes/rt-abc, rt-abc/s1 for runtimes/rt-abc/sessions/s1; anything
+// else (a file, a profile) as it is.
+func shortTarget(name string) string {
+	rest, ok := strings.CutPrefix(name, "runtimes/")
+	if !ok {
+		return name
+	}
+	if rt, sess, ok := strings.Cut(rest, "/sessions/"); ok {
+		return rt + "/" + sess
+	}
+	return rest
 }
 
 // fullError is err's whole text: an *api.Error with its message uncut.

@@ -80,7 +80,7 @@ func TestEventLogPanel(t *testing.T) {
 	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 40})
 	m, _ = update(m, keyMsg("L"))
 	v := m.View()
-	for _, want := range []string{"EVENTS", "list_runtimes", "FAILED_PRECONDITION", "runtimes/r-charlie", "until the deletion", "finishes; try again later", "[redacted]"} {
+	for _, want := range []string{"EVENTS", "list_runtimes", "FAILED_PRECONDITION", "FAILED_PRECONDITION  r-charlie", "until the deletion", "finishes; try again later", "[redacted]"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("event log lacks %q:\n%s", want, v)
 		}
