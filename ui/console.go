@@ -102,14 +102,21 @@ func (p *consoleOverlay) keys(c *Model) []key.Binding {
 	if c.ax.exec.running(p.session) != nil {
 		stop = "stop the code"
 	}
-	return []key.Binding{
+	// The ways out first: a narrow footer cuts from the end (that code
+	// keeps running after esc, the title says); while scrolled up, "newer
+	// below" comes right after them.
+	ks := []key.Binding{
 		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", stop)),
 		key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "new line")),
 		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
-		key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", scroll)),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back (code keeps running)")),
-		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", stop)),
 	}
+	pg := key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", scroll))
+	if p.scroll > 0 {
+		return append(ks[:3:3], append([]key.Binding{pg}, ks[3:]...)...)
+	}
+	return append(ks, pg)
 }
 
 // openConsole is e: the console on the session run code uses for the

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"strings"
 	"testing"
@@ -59,4 +60,20 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 			mustContain(t, keys, tc.want...)
 		})
 	}
+}
+
+// The console's way out (esc) and ctrl+c are never the part of its key
+// help that a narrow footer cuts.
+func TestConsoleFooterKeepsEscAndCtrlC(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "tab", "e")
+	for _, w := range []int{60, 80, 100} {
+		m, _ = update(m, tea.WindowSizeMsg{Width: w, Height: 24})
+		mustContain(t, keyLine(m), "esc back", "ctrl+c clear", "enter run")
+	}
+	// Scrolled up, the footer says newer lines are below, whatever the width.
+	m = withConsole(m, m.console().runtime, m.console().session, bigRuns(e.clk.now(), 3), "")
+	m = e.press(t, m, "pgup")
+	mustContain(t, keyLine(m), "esc back", "newer below")
 }
