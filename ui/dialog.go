@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -211,7 +210,7 @@ func (d *dialog) lines(st *styles, w int, now time.Time) []string {
 	// paste: all of it goes through termtext here.
 	add(st.bold.Render(termtext.Line(d.title)))
 	for _, b := range d.body {
-		for _, ln := range strings.Split(ansi.Wordwrap(termtext.Block(b), inner, ""), "\n") {
+		for _, ln := range strings.Split(wrapText(termtext.Block(b), inner), "\n") {
 			add(ln)
 		}
 	}
@@ -232,7 +231,7 @@ func (d *dialog) lines(st *styles, w int, now time.Time) []string {
 		switch p := d.problem(); {
 		case p != "":
 			// Wrapped, not cut: the rule broken is the end of the line.
-			for _, ln := range strings.Split(ansi.Wrap("✕ "+p, inner, ""), "\n") {
+			for _, ln := range strings.Split(wrapText("✕ "+p, inner), "\n") {
 				add(st.errText.Render(ln))
 			}
 		case d.input() == "" && d.hint != "":

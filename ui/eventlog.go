@@ -163,7 +163,7 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		}
 		if e.Err != nil {
 			text := termtext.Line(m.redact(fullError(e.Err)))
-			for _, wl := range strings.Split(ansi.Wrap(text, max(w-6, 10), ""), "\n") {
+			for _, wl := range strings.Split(wrapText(text, max(w-6, 10)), "\n") {
 				body = append(body, m.st.dim.Render("      "+wl))
 			}
 		}

@@ -251,7 +251,7 @@ func (m AuthErrorModel) View() string {
 		if indent > w/2 {
 			indent = 0
 		}
-		for i, ln := range strings.Split(ansi.Wordwrap(l.text, w-indent, ""), "\n") {
+		for i, ln := range strings.Split(wrapText(l.text, w-indent), "\n") {
 			if i > 0 {
 				ln = strings.Repeat(" ", indent) + ln
 			}
