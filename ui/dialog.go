@@ -175,7 +175,7 @@ func (d *dialog) fits(c *Model) bool { return len(d.lines(c.st, c.lay.w, c.now()
 func (d *dialog) keys(*Model) []key.Binding {
 	switch d.kind {
 	case dlgConfirm:
-		return []key.Binding{helpKey("y", "confirm"), helpKey("any other key", "cancel")}
+		return []key.Binding{helpKey("y", "confirm"), helpKey("any other key", "cancels")}
 	case dlgTyped:
 		return []key.Binding{helpKey("enter", "confirm (type "+termtext.Line(d.want)+")"), helpKey("esc", "cancel")}
 	case dlgInput:
