@@ -176,13 +176,16 @@ func (m *Model) tooSmallView(l layout) string {
 	if l.tooSmall && len(m.stack) > 0 {
 		msg = append(msg, "The "+m.top().name()+" waits: no key but q acts until it shows.")
 	}
-	for i := range msg {
-		msg[i] = ansi.Truncate(msg[i], l.w, "…")
+	// Wrapped, not cut: each sentence is what to do next. Only a screen
+	// too short for all of them loses the last lines.
+	var out []string
+	for _, s := range msg {
+		out = append(out, strings.Split(wrapText(s, max(l.w, 1)), "\n")...)
 	}
-	if l.h < len(msg) {
-		msg = msg[:max(l.h, 1)]
+	if l.h < len(out) {
+		out = out[:max(l.h, 1)]
 	}
-	return strings.Join(msg, "\n")
+	return strings.Join(out, "\n")
 }
 
 // fit renders s (plain, possibly untrusted text: termtext.Line), truncates

@@ -175,3 +175,19 @@ func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
 		t.Fatalf("x did not go to the dialog on top (console input %q)", m.console().in.value())
 	}
 }
+
+// The too-small screen is read whole, not cut: at 40×10 each sentence
+// wraps instead of ending in "…".
+func TestTooSmallScreenWrapsItsMessage(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = e.press(t, m, "d")
+	for _, sz := range [][2]int{{40, 10}, {50, 10}, {30, 8}} {
+		m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		v := m.View()
+		if strings.Contains(v, "…") {
+			t.Fatalf("%dx%d: the message is cut:\n%s", sz[0], sz[1], v)
+		}
+		mustContain(t, strings.Join(strings.Fields(v), " "), "need 60×15", "Enlarge the window, or q to quit.",
+			"The dialog waits: no key but q acts until it shows.")
+	}
+}
