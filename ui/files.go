@@ -60,6 +60,9 @@ func (o *filesOverlay) fits(c *Model) bool {
 }
 
 func (o *filesOverlay) keys(c *Model) []key.Binding {
+	if o.dlg != nil { // its dialog takes the keys: say how it is answered
+		return o.dlg.keys(c)
+	}
 	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
 	out := []key.Binding{b("enter", "open"), b("backspace", "up"), b("d", "download"), b("D", "download to…")}
 	if !c.opts.ReadOnly {

@@ -36,6 +36,11 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 		{"input dialog", func(e *emu, m Model) Model { return e.press(t, m, "o") }, []string{"enter", "esc"}},
 		{"choice dialog", func(e *emu, m Model) Model { return e.press(t, m, "n") }, []string{"enter", "esc"}},
 		{"open-a-session dialog", func(e *emu, m Model) Model { return e.press(t, m, "e") }, []string{"y", "cancel"}},
+		{"files pane's delete dialog", func(e *emu, m Model) Model {
+			putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
+			return e.press(t, m, "f", "down", "x")
+		}, []string{"y", "cancels"}},
+		{"files pane's upload dialog", func(e *emu, m Model) Model { return e.press(t, m, "f", "u") }, []string{"enter", "esc"}},
 		{"console stop dialog", func(e *emu, m Model) Model {
 			m = withConsole(m, rt, rt+"/sessions/colabdash-1", []*execRun{{code: "time.sleep(60)", started: e.clk.now()}}, "")
 			return e.press(t, m, "ctrl+c")
@@ -52,9 +57,9 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 				t.Fatalf("nothing opened:\n%s", m.View())
 			}
 			keys := keyLine(m)
-			for _, dash := range []string{"new runtime", "delete", "run code", "refresh"} {
+			for _, dash := range []string{"new runtime", "delete", "run code", "refresh", "download", "upload"} {
 				if strings.Contains(keys, dash) {
-					t.Fatalf("the %s's footer shows the dashboard's %q: %q", m.top().name(), dash, keys)
+					t.Fatalf("the %s's footer shows keys from under it (%q): %q", m.top().name(), dash, keys)
 				}
 			}
 			mustContain(t, keys, tc.want...)
