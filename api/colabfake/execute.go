@@ -295,7 +295,7 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 		rname, sname = r, in.Session
 	}
 	s.mu.Lock()
-	_, r := s.findRuntime(rname)
+	r := s.lookupRuntime(rname)
 	if r == nil {
 		s.mu.Unlock()
 		return nil, newErr(api.NotFound, "Runtime %s not found.", rname)

@@ -696,7 +696,7 @@ func (s *Server) serveSessions(w http.ResponseWriter, r *http.Request, id string
 	}
 	now := jupyterTime(s.clock())
 	s.mu.Lock()
-	_, rt := s.findRuntime("runtimes/" + id)
+	rt := s.lookupRuntime("runtimes/" + id)
 	out := []jSession{}
 	if rt != nil {
 		for _, ss := range rt.sessions {
@@ -713,7 +713,7 @@ func (s *Server) serveSessions(w http.ResponseWriter, r *http.Request, id string
 func (s *Server) serveKernel(w http.ResponseWriter, r *http.Request, id, rest string) {
 	kid, action, _ := strings.Cut(rest, "/")
 	s.mu.Lock()
-	_, rt := s.findRuntime("runtimes/" + id)
+	rt := s.lookupRuntime("runtimes/" + id)
 	found := false
 	if rt != nil {
 		for _, ss := range rt.sessions {

@@ -161,7 +161,7 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.clock()
 	s.mu.Lock()
-	_, rt := s.findRuntime(api.RuntimeName(id))
+	rt := s.lookupRuntime(api.RuntimeName(id))
 	valid := rt != nil && rt.rt.ConnectionInfo != nil && tok != "" &&
 		subtle.ConstantTimeCompare([]byte(tok), []byte(rt.rt.ConnectionInfo.Token)) == 1 &&
 		now.Before(rt.rt.ConnectionInfo.ExpireTime)
@@ -312,7 +312,7 @@ func (s *Server) KernelID(session string) string {
 	if i := strings.Index(session, "/sessions/"); i >= 0 {
 		rname = session[:i]
 	}
-	_, r := s.findRuntime(rname)
+	r := s.lookupRuntime(rname)
 	if r == nil {
 		return ""
 	}

@@ -65,6 +65,13 @@ type Options struct {
 	// Seed is the starting state: SeedEmpty ("" too), SeedDemo or
 	// SeedHostile.
 	Seed string
+	// Runtimes adds that many ready runtimes after the Seed's (the
+	// emulator's --runtimes N), for load and idle-cost tests: ids
+	// rt-load00001…, specs cycling through CPU, T4, L4 and TPU, proxy
+	// tokens expiring evenly spread over TokenTTL from Now (as on an
+	// account whose runtimes were created at different times), and one
+	// notebook session on every third runtime.
+	Runtimes int
 	// Tier overrides the seed's subscription tier when non-empty. Unknown
 	// tiers are served as they are and get Free eligibility.
 	Tier api.SubscriptionTier
@@ -151,11 +158,12 @@ type Server struct {
 	now         func() time.Time
 	tier        api.SubscriptionTier
 	runtimes    []*runtimeState
-	pending     map[string]bool      // runtime ids being created
-	creations   map[string]*creation // by requestId
-	createTimes []time.Time          // creations started, for the per-minute quota
-	calls       map[string]int       // tools/call count by tool
-	created     int                  // runtimes created through create_runtime
+	byName      map[string]*runtimeState // runtimes by name (list_sessions at 10,000 runtimes)
+	pending     map[string]bool          // runtime ids being created
+	creations   map[string]*creation     // by requestId
+	createTimes []time.Time              // creations started, for the per-minute quota
+	calls       map[string]int           // tools/call count by tool
+	created     int                      // runtimes created through create_runtime
 	faults      []*faultEntry
 
 	// The runtime proxy.
@@ -240,6 +248,7 @@ func New(opts Options) *Server {
 		creations: map[string]*creation{},
 		calls:     map[string]int{},
 		upstream:  up,
+		byName:    map[string]*runtimeState{},
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -251,6 +260,7 @@ func New(opts Options) *Server {
 	case SeedHostile:
 		s.seedHostile()
 	}
+	s.seedLoad(opts.Runtimes)
 	if opts.Tier != "" {
 		s.tier = opts.Tier
 	}
@@ -407,12 +417,26 @@ func (s *Server) issueToken(r *runtimeState, now time.Time) {
 // --- lookups (call with s.mu held) ---
 
 func (s *Server) findRuntime(name string) (int, *runtimeState) {
-	for i, r := range s.runtimes {
-		if r.rt.Name == name {
-			return i, r
-		}
+	r := s.byName[name]
+	if r == nil {
+		return -1, nil
 	}
-	return -1, nil
+	return slices.Index(s.runtimes, r), r
+}
+
+// lookupRuntime is findRuntime without the index (O(1)).
+func (s *Server) lookupRuntime(name string) *runtimeState { return s.byName[name] }
+
+// addRuntimeState appends r to the runtimes. Call with s.mu held.
+func (s *Server) addRuntimeState(r *runtimeState) {
+	s.runtimes = append(s.runtimes, r)
+	s.byName[r.rt.Name] = r
+}
+
+// removeRuntimeState removes the runtime at index i. Call with s.mu held.
+func (s *Server) removeRuntimeState(i int) {
+	delete(s.byName, s.runtimes[i].rt.Name)
+	s.runtimes = slices.Delete(s.runtimes, i, i+1)
 }
 
 func (r *runtimeState) findSession(name string) *sessionState {
@@ -444,7 +468,7 @@ func (s *Server) seedDemo() {
 		for _, sid := range sessions {
 			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid))
 		}
-		s.runtimes = append(s.runtimes, r)
+		s.addRuntimeState(r)
 	}
 	// Expiries are fractions of the token lifetime (52 and 3 minutes of the
 	// default hour), so a short --token-ttl shortens the seeded tokens too.
@@ -454,6 +478,33 @@ func (s *Server) seedDemo() {
 	add("rt-cpudemo4qx", spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard), ttl*3/60,
 		"notebook-5e6f7a8b")
 	add("rt-v6edemo2mw", spec(api.VariantTPU, "V6E1", api.ShapeStandard), -30*time.Second)
+}
+
+// seedLoad adds Options.Runtimes runtimes (see there).
+func (s *Server) seedLoad(n int) {
+	now := s.now()
+	specs := []api.RuntimeSpecKey{
+		spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard),
+		spec(api.VariantGPU, "T4", api.ShapeStandard),
+		spec(api.VariantGPU, "L4", api.ShapeHighMem),
+		spec(api.VariantTPU, "V6E1", api.ShapeStandard),
+	}
+	ttl := s.opts.TokenTTL
+	for i := 1; i <= n; i++ {
+		id := fmt.Sprintf("rt-load%05d", i)
+		name := api.RuntimeName(id)
+		if s.byName[name] != nil {
+			continue
+		}
+		r := &runtimeState{rt: api.Runtime{Name: name, RuntimeSpec: specs[i%len(specs)]}}
+		// Expiries spread over (0, TTL]: the i-th of n has i/n of a lifetime left.
+		left := ttl * time.Duration(i) / time.Duration(n)
+		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: s.proxyURL(id), Token: randomToken(), ExpireTime: now.Add(left).UTC()}
+		if i%3 == 0 {
+			r.sessions = append(r.sessions, newSession(s.ctx, name+"/sessions/notebook-"+id[3:]))
+		}
+		s.addRuntimeState(r)
+	}
 }
 
 // --- inspection and control for tests ---
@@ -475,7 +526,7 @@ func (s *Server) Runtimes() []api.Runtime {
 func (s *Server) Sessions(runtime string) []api.Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, r := s.findRuntime(api.RuntimeName(runtime))
+	r := s.lookupRuntime(api.RuntimeName(runtime))
 	if r == nil {
 		return nil
 	}
@@ -500,7 +551,7 @@ func (s *Server) AddRuntime(rt api.Runtime) (api.Runtime, error) {
 		rt.Name = api.RuntimeName(randomRuntimeID())
 	}
 	rt.Name = api.RuntimeName(rt.Name)
-	if _, r := s.findRuntime(rt.Name); r != nil || s.pending[rt.ID()] {
+	if r := s.lookupRuntime(rt.Name); r != nil || s.pending[rt.ID()] {
 		return api.Runtime{}, &api.Error{Code: api.AlreadyExists, Message: rt.Name + " already exists"}
 	}
 	r := &runtimeState{rt: rt, noConn: rt.ConnectionInfo == nil}
@@ -517,7 +568,7 @@ func (s *Server) AddRuntime(rt api.Runtime) (api.Runtime, error) {
 		}
 		r.rt.ConnectionInfo = &c
 	}
-	s.runtimes = append(s.runtimes, r)
+	s.addRuntimeState(r)
 	return snapshot(r), nil
 }
 
@@ -530,7 +581,7 @@ func (s *Server) AddNotebookSession(runtime, sessionID string) (api.Session, err
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name := api.RuntimeName(runtime)
-	_, r := s.findRuntime(name)
+	r := s.lookupRuntime(name)
 	if r == nil {
 		return api.Session{}, &api.Error{Code: api.NotFound, Message: name + " not found"}
 	}
@@ -559,7 +610,7 @@ func (s *Server) Reclaim(runtime string) bool {
 	for _, ss := range r.sessions {
 		ss.stop() // code running on it ends with the runtime
 	}
-	s.runtimes = slices.Delete(s.runtimes, i, i+1)
+	s.removeRuntimeState(i)
 	s.mu.Unlock()
 	if s.upstream == nil {
 		s.removeFiles(r.rt.ID())
@@ -573,7 +624,7 @@ func (s *Server) Reclaim(runtime string) bool {
 func (s *Server) ExpireToken(runtime string, at time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, r := s.findRuntime(api.RuntimeName(runtime))
+	r := s.lookupRuntime(api.RuntimeName(runtime))
 	if r == nil || r.rt.ConnectionInfo == nil {
 		return false
 	}

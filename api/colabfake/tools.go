@@ -379,7 +379,7 @@ func (s *Server) getRuntime(ctx context.Context, in nameIn, _ bool) (any, *gErr)
 	now := s.clock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, r := s.findRuntime(in.Name)
+	r := s.lookupRuntime(in.Name)
 	if r == nil {
 		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Name)
 	}
@@ -414,7 +414,7 @@ func (s *Server) createSession(ctx context.Context, in createSessionIn, _ bool) 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, r := s.findRuntime(in.Parent)
+	r := s.lookupRuntime(in.Parent)
 	if r == nil {
 		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
 	}
@@ -430,7 +430,7 @@ func (s *Server) listSessions(ctx context.Context, in parentIn, _ bool) (any, *g
 		return nil, e
 	}
 	s.mu.Lock()
-	_, r := s.findRuntime(in.Parent)
+	r := s.lookupRuntime(in.Parent)
 	s.mu.Unlock()
 	if r == nil {
 		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
@@ -447,7 +447,7 @@ func (s *Server) deleteSession(ctx context.Context, in nameIn, _ bool) (any, *gE
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, r := s.findRuntime(rname)
+	r := s.lookupRuntime(rname)
 	if r == nil {
 		return nil, newErr(api.NotFound, "Runtime %s not found.", rname)
 	}
@@ -522,7 +522,7 @@ func (s *Server) createRuntime(ctx context.Context, in createRuntimeIn, deadline
 	}
 	id := in.RuntimeID
 	if id != "" {
-		if _, r := s.findRuntime(api.RuntimeName(id)); r != nil || s.pending[id] {
+		if r := s.lookupRuntime(api.RuntimeName(id)); r != nil || s.pending[id] {
 			s.mu.Unlock()
 			e := newErr(api.AlreadyExists, "Runtime runtimes/%s already exists.", id)
 			e.operation = true
@@ -569,7 +569,7 @@ func (s *Server) createRuntime(ctx context.Context, in createRuntimeIn, deadline
 		}
 		r := &runtimeState{rt: rt}
 		s.issueToken(r, s.now())
-		s.runtimes = append(s.runtimes, r)
+		s.addRuntimeState(r)
 		s.created++
 		c.rt = snapshot(r)
 	}()
@@ -601,7 +601,7 @@ func (s *Server) awaitCreation(ctx context.Context, c *creation, deadline bool) 
 	}
 	rt := c.rt
 	s.mu.Lock()
-	if _, r := s.findRuntime(c.name); r != nil {
+	if r := s.lookupRuntime(c.name); r != nil {
 		rt = snapshot(r)
 	}
 	s.mu.Unlock()

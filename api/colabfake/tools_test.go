@@ -354,3 +354,44 @@ func TestDemoSeedFollowsTokenTTL(t *testing.T) {
 		s.Close()
 	}
 }
+
+// --runtimes N adds N runtimes after the seed's, with expiries spread over
+// the token lifetime, and serves every one of them through list_runtimes,
+// get_runtime and list_sessions.
+func TestLoadSeed(t *testing.T) {
+	const n = 300
+	s, cs, clk := startConnect(t, Options{Seed: SeedDemo, Runtimes: n, TokenTTL: 30 * time.Minute})
+	var list struct {
+		Runtimes []api.Runtime `json:"runtimes"`
+	}
+	decode(t, call(t, cs, "list_runtimes", nil), &list)
+	if len(list.Runtimes) != 3+n {
+		t.Fatalf("%d runtimes listed, want %d", len(list.Runtimes), 3+n)
+	}
+	var minLeft, maxLeft time.Duration = time.Hour, 0
+	for _, r := range list.Runtimes[3:] {
+		left := r.ExpireTime().Sub(clk.Now())
+		minLeft, maxLeft = min(minLeft, left), max(maxLeft, left)
+	}
+	if minLeft <= 0 || minLeft > time.Minute || maxLeft != 30*time.Minute {
+		t.Errorf("expiries spread over %v..%v, want (0, 30m]", minLeft, maxLeft)
+	}
+	last := list.Runtimes[len(list.Runtimes)-1].Name
+	var sessions struct {
+		Sessions []api.Session `json:"sessions"`
+	}
+	decode(t, call(t, cs, "list_sessions", map[string]any{"parent": last}), &sessions)
+	if len(sessions.Sessions) != 1 { // rt-load00300: every third has a notebook
+		t.Errorf("%s sessions = %v", last, sessions.Sessions)
+	}
+	// Deleting one keeps the lookups right for the others.
+	if !s.Reclaim("runtimes/rt-load00001") || s.Reclaim("runtimes/rt-load00001") {
+		t.Fatal("reclaim")
+	}
+	if got := s.Sessions(last); len(got) != 1 {
+		t.Errorf("after a reclaim, %s sessions = %v", last, got)
+	}
+	if len(s.Runtimes()) != 2+n {
+		t.Errorf("%d runtimes after a reclaim", len(s.Runtimes()))
+	}
+}

@@ -89,6 +89,9 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			if o.Seed != colabfake.SeedDemo && o.Seed != colabfake.SeedEmpty && o.Seed != colabfake.SeedHostile {
 				return &exitError{exitUsage, fmt.Sprintf("--seed must be %q, %q or %q, not %q", colabfake.SeedDemo, colabfake.SeedEmpty, colabfake.SeedHostile, o.Seed)}
 			}
+			if o.Runtimes < 0 || o.Runtimes > 99999 {
+				return &exitError{exitUsage, fmt.Sprintf("--runtimes must be between 0 and 99999, not %d", o.Runtimes)}
+			}
 			srv, endpoint, err := colabfake.Start(cmd.Context(), addr, o)
 			if err != nil {
 				return emulatorStartError(addr, err)
@@ -106,6 +109,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	durationVar(f, &o.CreateDelay, "create-delay", 3*time.Second, false, "how long create_runtime takes")
 	durationVar(f, &o.Latency, "latency", 0, false, "delay added to every MCP request (handshake, tools/list, tools/call)")
 	f.StringVar(&o.Seed, "seed", colabfake.SeedDemo, "starting data: demo, empty, or hostile (strings carrying terminal control sequences, to check that none gets through)")
+	f.IntVar(&o.Runtimes, "runtimes", 0, "add N runtimes after the seed's (tokens expiring spread over --token-ttl), for load tests")
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
 	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")

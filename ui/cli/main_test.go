@@ -262,7 +262,7 @@ func TestEmulatorCommandServesStatus(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	emu := exec.CommandContext(ctx, bin, "emulator", "--addr", "127.0.0.1:0", "--seed", "empty")
+	emu := exec.CommandContext(ctx, bin, "emulator", "--addr", "127.0.0.1:0", "--seed", "empty", "--runtimes", "5")
 	stdout, _ := emu.StdoutPipe()
 	if err := emu.Start(); err != nil {
 		t.Fatal(err)
@@ -279,7 +279,7 @@ func TestEmulatorCommandServesStatus(t *testing.T) {
 	tokenFile := filepath.Join(home, "t")
 	os.WriteFile(tokenFile, []byte("anything"), 0o600)
 	out, err := exec.Command(bin, "status", "--endpoint", endpoint, "--access-token-file", tokenFile).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "Colab Free · 0 runtime(s)") {
+	if err != nil || !strings.Contains(string(out), "Colab Free · 5 runtime(s)") {
 		t.Fatalf("status against the emulator: %v\n%s", err, out)
 	}
 }
