@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -43,5 +44,51 @@ func TestLoadOverview(t *testing.T) {
 	}
 	if ov, err := LoadOverview(context.Background(), overviewFake{runtimes: rts, subErr: down}); !errors.Is(err, down) || len(ov.Runtimes) != 2 {
 		t.Errorf("get_subscription failure: got %v with %d runtimes", err, len(ov.Runtimes))
+	}
+}
+
+// countingFake records the most list_sessions calls in flight at once.
+type countingFake struct {
+	overviewFake
+	mu           chan struct{}
+	inFlight     *int
+	peak         *int
+	release      chan struct{}
+	releaseAfter int
+	calls        *int
+}
+
+func (f countingFake) ListSessions(ctx context.Context, parent string) ([]Session, error) {
+	f.mu <- struct{}{}
+	*f.inFlight++
+	*f.calls++
+	*f.peak = max(*f.peak, *f.inFlight)
+	if *f.calls == f.releaseAfter {
+		close(f.release)
+	}
+	<-f.mu
+	<-f.release // every call waits until FanOut of them are in flight
+	f.mu <- struct{}{}
+	*f.inFlight--
+	<-f.mu
+	return f.overviewFake.ListSessions(ctx, parent)
+}
+
+// 1,000 runtimes: list_sessions runs FanOut at a time, never more, and
+// every runtime's sessions arrive.
+func TestLoadOverviewBoundsFanOut(t *testing.T) {
+	rts := make([]Runtime, 1000)
+	for i := range rts {
+		rts[i] = Runtime{Name: fmt.Sprintf("runtimes/r-%04d", i)}
+	}
+	var inFlight, peak, calls int
+	f := countingFake{overviewFake: overviewFake{runtimes: rts}, mu: make(chan struct{}, 1),
+		inFlight: &inFlight, peak: &peak, calls: &calls, release: make(chan struct{}), releaseAfter: FanOut}
+	ov, err := LoadOverview(context.Background(), f)
+	if err != nil || len(ov.Sessions) != len(rts) {
+		t.Fatalf("err %v, sessions of %d runtimes, want %d", err, len(ov.Sessions), len(rts))
+	}
+	if peak != FanOut {
+		t.Errorf("%d list_sessions in flight at most, want %d", peak, FanOut)
 	}
 }

@@ -127,7 +127,7 @@ func New(o Options) Model {
 		snap:    state.New(state.Config{ExpiringThreshold: o.ExpiringThreshold, GoneRetention: o.GoneRetention}),
 		ctx:     ctx,
 		cancel:  cancel,
-		sem:     make(chan struct{}, 32), // per-runtime calls in flight; with 4 a 20-runtime dashboard took 1.8× the round-trip floor (BenchmarkFullDashboard), with 32 1.06×
+		sem:     make(chan struct{}, api.FanOut), // per-runtime calls in flight
 		every:   tea.Every,
 		tickGen: 1,
 		calls:   newCalls(),

@@ -219,7 +219,11 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 		return nil, failure{err: aerr, answered: true}
 	}
 	tr := &attemptTrace{}
-	actx, cancel := context.WithTimeout(withTrace(ctx, tr), spec.timeout)
+	tctx := withTrace(ctx, tr)
+	if spec.replay == replaySafe {
+		tctx = withReplaySafe(tctx)
+	}
+	actx, cancel := context.WithTimeout(tctx, spec.timeout)
 	defer cancel()
 	defer context.AfterFunc(c.life, cancel)()
 	res, err := cn.cs.CallTool(actx, &mcp.CallToolParams{Name: spec.tool, Arguments: args})

@@ -45,8 +45,10 @@ type Options struct {
 	// (Authorization, x-goog-user-project), e.g. oauth2.NewClient. It is
 	// never mutated: the Client uses a copy whose Transport is wrapped and
 	// whose Timeout is cleared (per-call timeouts below apply instead, and a
-	// Client.Timeout would cut 10-minute execute_code calls).
-	// Default http.DefaultClient.
+	// Client.Timeout would cut 10-minute execute_code calls). A nil
+	// Transport (or a nil HTTPClient) gets a NewTransport of the Client's
+	// own, whose idle connections Close closes; an auth transport should
+	// sit on a NewTransport too (see there).
 	HTTPClient *http.Client
 	// OnUnauthenticated is called when a call gets HTTP 401, at most once
 	// per call. Returning true (e.g. after a forced single-flight token
@@ -171,6 +173,8 @@ type Client struct {
 	mc     *mcp.Client
 	log    *slog.Logger
 	closed chan struct{}
+	// own is the transport New made when the caller gave none.
+	own *http.Transport
 	// life ends when Close starts; every attempt and connect is cancelled
 	// with it so Close never waits for a 10-minute execute_code.
 	life     context.Context
@@ -263,9 +267,22 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	if opts.Redactor == nil {
 		opts.Redactor = &api.Redactor{}
 	}
+	// No transport: one of the Client's own, keeping api.FanOut idle
+	// connections (NewTransport), whose idle connections Close closes.
+	base := opts.HTTPClient
+	if base == nil {
+		base = &http.Client{}
+	}
+	var own *http.Transport
+	if base.Transport == nil {
+		own = NewTransport()
+		cp := *base
+		cp.Transport = own
+		base = &cp
+	}
 	// A copy (never mutate the caller's client) that refuses redirects to
 	// another origin, before the caller's transport adds credentials.
-	hc := safehttp.Client(opts.HTTPClient)
+	hc := safehttp.Client(base)
 	hc.Transport = &statusTransport{base: hc.Transport, userAgent: opts.ClientName + "/" + opts.ClientVersion,
 		redact: opts.Redactor.Redact}
 	hc.Timeout = 0
@@ -275,6 +292,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 		stopLife: stopLife,
 		opts:     opts,
 		hc:       hc,
+		own:      own,
 		log:      log,
 		closed:   make(chan struct{}),
 		mc: mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion},
@@ -350,6 +368,9 @@ func (c *Client) Close() error {
 		_ = cur.cs.Close()
 	}
 	c.bg.Wait()
+	if c.own != nil {
+		c.own.CloseIdleConnections()
+	}
 	return nil
 }
 

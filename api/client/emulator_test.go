@@ -224,7 +224,9 @@ func TestCreateResetUnprocessedIsStillUnknown(t *testing.T) {
 	}
 }
 
-// A reset on a read is retried on its own.
+// A reset on a read is retried on its own: by net/http at once when it
+// hit a reused keep-alive connection (the call is marked idempotent),
+// otherwise after one backoff.
 func TestReadResetIsRetried(t *testing.T) {
 	for _, m := range emuModes {
 		t.Run(m.name, func(t *testing.T) {
@@ -235,8 +237,8 @@ func TestReadResetIsRetried(t *testing.T) {
 			if err != nil || len(rts) != 3 {
 				t.Fatalf("ListRuntimes = %v, %v", rts, err)
 			}
-			if len(sl.waits()) != 1 {
-				t.Fatalf("waits = %v, want one backoff", sl.waits())
+			if len(sl.waits()) > 1 {
+				t.Fatalf("waits = %v, want at most one backoff", sl.waits())
 			}
 		})
 	}

@@ -57,6 +57,30 @@ type transportError struct {
 func (e *transportError) Error() string { return e.Err.Error() }
 func (e *transportError) Unwrap() error { return e.Err }
 
+// NewTransport returns the HTTP transport for the MCP endpoint:
+// http.DefaultTransport's settings (proxy from the environment, HTTP/2,
+// timeouts) with MaxIdleConnsPerHost raised from 2 to api.FanOut, so the
+// connections a full fan-out of list_sessions opened are kept for the
+// next refresh instead of being closed and dialled again. New uses one
+// when Options.HTTPClient has no Transport; pass it as the base of an
+// auth transport (oauth2.Transport.Base, auth.Credentials.Transport) to
+// get the same.
+func NewTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = api.FanOut
+	t.MaxIdleConns = max(t.MaxIdleConns, 2*api.FanOut)
+	return t
+}
+
+// replayKey marks a request that may be sent twice (a replay-safe tool
+// call): see statusTransport.
+type replayKey struct{}
+
+// withReplaySafe marks the context of a call that repeating cannot harm.
+func withReplaySafe(ctx context.Context) context.Context {
+	return context.WithValue(ctx, replayKey{}, true)
+}
+
 // attemptTrace records, for one tool call attempt, what happened on the wire.
 // It travels in the call's context (the go-sdk builds its HTTP request with
 // the call's context) and is filled in by statusTransport.
@@ -125,6 +149,13 @@ func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(ctx) // never mutate the caller's request
 	if s.userAgent != "" && r.Header.Get("User-Agent") == "" {
 		r.Header.Set("User-Agent", s.userAgent)
+	}
+	if safe, _ := ctx.Value(replayKey{}).(bool); safe && r.GetBody != nil {
+		// A POST is not retried by net/http when the idle connection it
+		// was sent on turns out closed by the server (a keep-alive race,
+		// common with many connections), unless marked idempotent. A nil
+		// value marks it without sending the header (net/http docs).
+		r.Header["Idempotency-Key"] = nil
 	}
 	resp, err := s.base.RoundTrip(r)
 	if err != nil {

@@ -81,7 +81,7 @@ func connectProfile(ctx context.Context, p config.Profile, from authOrigin, lg l
 	}
 	c, err := client.New(ctx, client.Options{
 		Endpoint:          p.Endpoint,
-		HTTPClient:        creds.HTTPClient(),
+		HTTPClient:        &http.Client{Transport: creds.Transport(client.NewTransport())},
 		OnUnauthenticated: creds.ForceRefresh,
 		ClientVersion:     version,
 		Logger:            lg.log,
@@ -115,7 +115,7 @@ func connectDemo(ctx context.Context, lg logs) (*connection, error) {
 // demoHTTPClient sends the fixed bearer token the emulator expects
 // (any non-empty token).
 func demoHTTPClient() *http.Client {
-	return &http.Client{Transport: &oauth2.Transport{Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "demo"})}}
+	return &http.Client{Transport: &oauth2.Transport{Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "demo"}), Base: client.NewTransport()}}
 }
 
 // classify turns a failure into the command's exit code and one line:
