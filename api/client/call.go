@@ -60,7 +60,7 @@ func (c *Client) do(ctx context.Context, spec callSpec) (*mcp.CallToolResult, er
 	bo.RandomizationFactor = 0.5
 	bo.Reset()
 
-	reconnected, authRetried := false, false
+	reconnected, authRetried, initRetried, schemaRetried := false, false, false, false
 	for attempt := 1; ; {
 		if err := ctx.Err(); err != nil {
 			return nil, ctxError(err)
@@ -109,6 +109,26 @@ func (c *Client) do(ctx context.Context, spec callSpec) (*mcp.CallToolResult, er
 		}
 		if f.lost && spec.replay == replayUnsafe && f.err.Code == api.DeadlineExceeded {
 			return nil, c.outcomeUnknown(spec, f.err)
+		}
+		// Sent before the classic handshake's initialized notification was
+		// answered and refused by a strict server: send it again after.
+		if f.beforeInit && !initRetried && spec.replay != replayUnsafe {
+			initRetried = true
+			select {
+			case <-cn.initDone:
+			case <-ctx.Done():
+				return nil, withTool(ctxError(ctx.Err()), spec.tool)
+			}
+			continue
+		}
+		// Sent with the documented argument names before tools/list
+		// answered, and refused (INVALID_ARGUMENT, or a missing
+		// Mcp-Param header): send it again with the live schema.
+		if f.unlisted && !schemaRetried && cn != nil {
+			schemaRetried = true
+			if lf := c.waitTools(ctx, cn); lf == nil {
+				continue
+			}
 		}
 		// The session is gone: open a fresh one and retry once.
 		if f.dropped && !f.lost {
@@ -196,12 +216,8 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 	var schema *toolSchema
 	listed := true
 	if spec.schemaFree {
-		select {
-		case <-cn.toolsDone:
-		default:
-			listed = false
-		}
-	} else if f := cn.waitTools(ctx); f != nil {
+		listed = cn.listed()
+	} else if f := c.waitTools(ctx, cn); f != nil {
 		if f == cn.toolsErr {
 			c.invalidate(cn) // the next attempt reconnects and lists again
 		}
@@ -218,6 +234,12 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 	if aerr != nil {
 		return nil, failure{err: aerr, answered: true}
 	}
+	beforeInit := false
+	select {
+	case <-cn.initDone:
+	default:
+		beforeInit = true
+	}
 	tr := &attemptTrace{}
 	tctx := withTrace(ctx, tr)
 	if spec.replay == replaySafe {
@@ -228,7 +250,21 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 	defer context.AfterFunc(c.life, cancel)()
 	res, err := cn.cs.CallTool(actx, &mcp.CallToolParams{Name: spec.tool, Arguments: args})
 	if err != nil {
-		return nil, c.classify(ctx, actx, spec.tool, spec.timeout, tr, err)
+		f := c.classify(ctx, actx, spec.tool, spec.timeout, tr, err)
+		// What a strict server says to a call that overtook the
+		// notification: a plain refusal (JSON-RPC error, HTTP 400), not a
+		// rate limit, an outage or an auth failure, which keep their own
+		// rules (a Retry-After is never cut short).
+		f.beforeInit = beforeInit && f.answered && !f.fromToolResult && f.err.RetryDelay == 0 &&
+			(f.err.HTTPStatus == 0 || f.err.HTTPStatus == 400) && !f.err.Retryable() && !f.err.IsAuth()
+		f.unlisted = !listed && f.answered && f.err.Code == api.InvalidArgument
+		if isVersionError(err) {
+			// The server no longer speaks what this session does: forget
+			// the remembered protocol and reconnect (probing) once.
+			c.forgetProtocol()
+			f.dropped, f.answered = true, false
+		}
+		return nil, f
 	}
 	if res == nil {
 		return nil, failure{err: &api.Error{Code: api.Internal, Tool: spec.tool,
@@ -240,7 +276,8 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 			sc, _ = json.Marshal(res.StructuredContent)
 		}
 		e := toolResultError(spec.tool, c.red(resultText(res)), []byte(c.red(string(sc))))
-		return nil, failure{err: e, answered: true, fromTool: true}
+		return nil, failure{err: e, answered: true, fromTool: true, fromToolResult: true,
+			unlisted: !listed && e.Code == api.InvalidArgument}
 	}
 	c.learnSecrets(res)
 	return res, failure{}

@@ -110,8 +110,14 @@ type Options struct {
 	ClientVersion string
 	// ProtocolVersion pins the MCP protocol version (e.g. "2025-11-25"),
 	// skipping server/discover. Default: discover 2026-07-28 and fall back
-	// to the initialize handshake.
+	// to the initialize handshake, unless StateDir remembers the answer.
 	ProtocolVersion string
+	// StateDir is where the client remembers which protocol each endpoint
+	// answered with (ProtocolFile, no secrets), so that the next start
+	// against a classic server skips the server/discover probe it knows
+	// fails. The memory is trusted for ProtocolMemoryTTL and dropped on a
+	// version error. "" remembers nothing.
+	StateDir string
 }
 
 // RetryEvent describes an automatic retry about to happen.
@@ -180,6 +186,8 @@ type Client struct {
 	life     context.Context
 	stopLife context.CancelFunc
 
+	mem *protocolMemory
+
 	mu     sync.Mutex
 	cur    *conn
 	flight *connectFlight
@@ -190,18 +198,41 @@ type Client struct {
 type conn struct {
 	cs   *mcp.ClientSession
 	info ServerInfo
-	// tools/list runs in the background after the handshake, so calls
-	// whose arguments do not depend on the live schema (the list tools)
-	// need not wait for it. tools, list and toolsErr are written before
-	// toolsDone is closed and only read after.
+	// tools/list runs in the background, started by the first call that
+	// needs a live schema (or Tools, Connect): calls whose arguments do not
+	// depend on it (get_subscription, the list tools, get_runtime) never
+	// wait for it, and a `colabdash status` never sends it. tools, list
+	// and toolsErr are written before toolsDone is closed and only read
+	// after.
+	toolsOnce sync.Once
 	toolsDone chan struct{}
 	tools     map[string]*toolSchema
 	list      []ToolInfo
 	toolsErr  *failure
+	// initDone is closed when the initialized notification of a classic
+	// handshake has been answered (at once for a stateless session): the
+	// notification is sent in the background, and a call sent before it
+	// was answered that a strict server refused is sent again after it.
+	initDone chan struct{}
 }
 
-// waitTools waits for tools/list on cn; it returns the failure of
-// tools/list, or of ctx ending first.
+// waitTools starts tools/list on cn if need be and waits for it; it
+// returns the failure of tools/list, or of ctx ending first.
+func (c *Client) waitTools(ctx context.Context, cn *conn) *failure {
+	c.startTools(cn)
+	return cn.waitTools(ctx)
+}
+
+// listed reports whether tools/list on cn has finished.
+func (cn *conn) listed() bool {
+	select {
+	case <-cn.toolsDone:
+		return true
+	default:
+		return false
+	}
+}
+
 func (cn *conn) waitTools(ctx context.Context) *failure {
 	select {
 	case <-cn.toolsDone:
@@ -297,8 +328,62 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 		closed:   make(chan struct{}),
 		mc: mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion},
 			&mcp.ClientOptions{Logger: log}),
+		mem: newProtocolMemory(opts.StateDir, opts.Now),
 	}
+	c.mc.AddSendingMiddleware(c.initializedInBackground)
 	return c, nil
+}
+
+// initNote is the initialized notification of one connect, sent in the
+// background; done is closed when its HTTP reply has arrived.
+type initNote struct {
+	done chan struct{}
+	used bool
+}
+
+type initKey struct{}
+
+// initializedInBackground takes the classic handshake's last round trip
+// off the critical path. go-sdk's Connect waits for the HTTP reply (202)
+// to notifications/initialized before it returns, one full round trip in
+// which nothing else is sent. MCP only requires that the notification is
+// sent after the initialize result and before normal operation; nothing
+// requires its empty reply to be awaited, and a streamable HTTP client may
+// have several POSTs in flight. So this sending middleware (go-sdk's
+// public extension point, no fork) starts the POST and returns at once.
+// The connect's own context is replaced by one that Close cancels. A call
+// that a strict server refuses because it overtook the notification is
+// sent again once the notification is answered (see Client.do).
+func (c *Client) initializedInBackground(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		n, _ := ctx.Value(initKey{}).(*initNote)
+		if method != "notifications/initialized" || n == nil {
+			return next(ctx, method, req)
+		}
+		c.mu.Lock()
+		select {
+		case <-c.closed:
+			c.mu.Unlock()
+			return next(ctx, method, req)
+		default:
+			c.bg.Add(1) // under mu, so never after Close started waiting
+		}
+		c.mu.Unlock()
+		n.used = true
+		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.ConnectTimeout)
+		stop := context.AfterFunc(c.life, cancel)
+		go func() {
+			defer c.bg.Done()
+			defer close(n.done)
+			defer stop()
+			defer cancel()
+			start := time.Now()
+			if _, err := next(bctx, method, req); err != nil {
+				c.log.Debug("mcp initialized notification failed", "error", c.red(err.Error()), "duration", time.Since(start))
+			}
+		}()
+		return nil, nil
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -320,7 +405,7 @@ func (c *Client) Connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if f := cn.waitTools(ctx); f != nil {
+	if f := c.waitTools(ctx, cn); f != nil {
 		return f.err
 	}
 	return nil
@@ -333,7 +418,7 @@ func (c *Client) Tools(ctx context.Context) ([]ToolInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f := cn.waitTools(ctx); f != nil {
+	if f := c.waitTools(ctx, cn); f != nil {
 		return nil, f.err
 	}
 	return append([]ToolInfo(nil), cn.list...), nil
@@ -468,27 +553,41 @@ func (c *Client) invalidate(cn *conn) {
 }
 
 func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
-	cctx, cancel := context.WithTimeout(withConnectTrace(ctx, &connectTrace{}), c.opts.ConnectTimeout)
+	note := &initNote{done: make(chan struct{})}
+	cctx, cancel := context.WithTimeout(context.WithValue(withConnectTrace(ctx, &connectTrace{}), initKey{}, note), c.opts.ConnectTimeout)
 	defer cancel()
 	defer context.AfterFunc(c.life, cancel)()
 	start := time.Now()
-	tr := &mcp.StreamableClientTransport{
-		Endpoint:             c.opts.Endpoint,
-		HTTPClient:           c.hc,
-		MaxRetries:           -1,
-		DisableStandaloneSSE: true,
+	// A classic server remembered (less than a day ago) is asked with its
+	// version pinned, which skips the server/discover probe known to fail.
+	pin, remembered := c.opts.ProtocolVersion, false
+	if pin == "" {
+		if v, ok := c.mem.lookup(c.opts.Endpoint); ok && v < statelessProtocol {
+			pin, remembered = v, true
+		}
 	}
-	var so *mcp.ClientSessionOptions
-	if c.opts.ProtocolVersion != "" {
-		so = &mcp.ClientSessionOptions{ProtocolVersion: c.opts.ProtocolVersion}
+	cs, err := c.mc.Connect(cctx, c.transport(), sessionOptions(pin))
+	if err != nil && remembered && isVersionError(err) {
+		// The server changed: forget, and probe.
+		c.log.Debug("mcp remembered protocol refused; probing", "protocol", pin, "error", c.red(err.Error()))
+		c.mem.forget(c.opts.Endpoint)
+		pin, remembered = "", false
+		note = &initNote{done: make(chan struct{})}
+		cctx2, cancel2 := context.WithTimeout(context.WithValue(withConnectTrace(ctx, &connectTrace{}), initKey{}, note), c.opts.ConnectTimeout)
+		defer cancel2()
+		defer context.AfterFunc(c.life, cancel2)()
+		cctx = cctx2
+		cs, err = c.mc.Connect(cctx, c.transport(), nil)
 	}
-	cs, err := c.mc.Connect(cctx, tr, so)
 	if err != nil {
 		f := c.classify(ctx, cctx, "", c.opts.ConnectTimeout, nil, err)
 		c.logFailure("mcp connect failed", "", 0, time.Since(start), f)
 		return nil, f.err
 	}
-	cn := &conn{cs: cs, tools: map[string]*toolSchema{}, toolsDone: make(chan struct{})}
+	cn := &conn{cs: cs, tools: map[string]*toolSchema{}, toolsDone: make(chan struct{}), initDone: note.done}
+	if !note.used {
+		close(note.done) // stateless: no initialized notification
+	}
 	if ir := cs.InitializeResult(); ir != nil {
 		cn.info.ProtocolVersion = ir.ProtocolVersion
 		if ir.ServerInfo != nil {
@@ -497,22 +596,66 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 	}
 	cn.info.Stateful = cs.ID() != ""
 	c.log.Debug("mcp connected", "server", cn.info.Name, "serverVersion", cn.info.Version,
-		"protocol", cn.info.ProtocolVersion, "stateful", cn.info.Stateful, "duration", time.Since(start))
-	c.mu.Lock()
-	c.bg.Add(1) // under mu, so never after Close started waiting
-	c.mu.Unlock()
-	go func() {
-		defer c.bg.Done()
-		defer close(cn.toolsDone)
-		lctx, cancel := context.WithTimeout(c.life, c.opts.ConnectTimeout)
-		defer cancel()
-		// lctx, not the first caller's ctx: that caller may give up, and
-		// its cancellation must not become every later call's error.
-		if f := c.listTools(lctx, cn); f != nil {
-			cn.toolsErr = f
-		}
-	}()
+		"protocol", cn.info.ProtocolVersion, "stateful", cn.info.Stateful, "remembered", remembered,
+		"duration", time.Since(start))
+	if !remembered && c.opts.ProtocolVersion == "" && c.mem != nil && cn.info.ProtocolVersion != "" {
+		c.mu.Lock()
+		c.bg.Add(1) // under mu, so never after Close started waiting
+		c.mu.Unlock()
+		go func() {
+			defer c.bg.Done()
+			c.mem.remember(c.opts.Endpoint, cn.info.ProtocolVersion, cn.info.Stateful)
+		}()
+	}
 	return cn, nil
+}
+
+func (c *Client) transport() *mcp.StreamableClientTransport {
+	return &mcp.StreamableClientTransport{
+		Endpoint:             c.opts.Endpoint,
+		HTTPClient:           c.hc,
+		MaxRetries:           -1,
+		DisableStandaloneSSE: true,
+	}
+}
+
+func sessionOptions(pin string) *mcp.ClientSessionOptions {
+	if pin == "" {
+		return nil
+	}
+	return &mcp.ClientSessionOptions{ProtocolVersion: pin}
+}
+
+// forgetProtocol drops the remembered protocol of the endpoint after a
+// version error, so the next connect probes.
+func (c *Client) forgetProtocol() { c.mem.forget(c.opts.Endpoint) }
+
+// startTools starts tools/list on cn in the background, once.
+func (c *Client) startTools(cn *conn) {
+	cn.toolsOnce.Do(func() {
+		c.mu.Lock()
+		select {
+		case <-c.closed:
+			c.mu.Unlock()
+			cn.toolsErr = &failure{err: errClosed}
+			close(cn.toolsDone)
+			return
+		default:
+			c.bg.Add(1) // under mu, so never after Close started waiting
+		}
+		c.mu.Unlock()
+		go func() {
+			defer c.bg.Done()
+			defer close(cn.toolsDone)
+			lctx, cancel := context.WithTimeout(c.life, c.opts.ConnectTimeout)
+			defer cancel()
+			// c.life, not the first caller's ctx: that caller may give up,
+			// and its cancellation must not become every later call's error.
+			if f := c.listTools(lctx, cn); f != nil {
+				cn.toolsErr = f
+			}
+		}()
+	})
 }
 
 // toolSchema is the part of a tool's inputSchema the client reads.

@@ -38,6 +38,14 @@ type failure struct {
 	// or a JSON-RPC error to the tools/call), as opposed to the HTTP layer
 	// or the connect.
 	fromTool bool
+	// fromToolResult: the error is an isError tool result (the tool ran).
+	fromToolResult bool
+	// beforeInit: the call was sent before the classic handshake's
+	// initialized notification was answered, and refused by the server.
+	beforeInit bool
+	// unlisted: the call was sent without the live schema (tools/list not
+	// done yet) and refused as invalid; it may work with the schema.
+	unlisted bool
 }
 
 // JSON-RPC codes the client reads. codeRejected is the go-sdk's internal

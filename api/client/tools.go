@@ -67,9 +67,10 @@ func (c *Client) readDocumented(tool string, args func(*toolSchema) (map[string]
 
 // GetSubscription calls get_subscription (colab-api.md §1.2) and returns the
 // user's tier. It sends {} (or {"name":"subscription"} when the live schema
-// requires a name). Errors: *api.Error.
+// requires a name) without waiting for tools/list; a {} refused as invalid
+// before the schema was known is sent again with it. Errors: *api.Error.
 func (c *Client) GetSubscription(ctx context.Context) (api.Subscription, error) {
-	res, err := c.do(ctx, c.read(api.ToolGetSubscription, func(s *toolSchema) (map[string]any, *api.Error) {
+	res, err := c.do(ctx, c.readDocumented(api.ToolGetSubscription, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		if s.requires("name") {
 			m["name"] = "subscription"

@@ -1,12 +1,21 @@
 package client
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
@@ -96,5 +105,186 @@ func TestRefreshReusesConnections(t *testing.T) {
 	}
 	if n := secondDials(nil); n > 10 { // nil: the Client's own NewTransport
 		t.Errorf("the second overview dialled %d new connections, want next to none (%d kept idle)", n, api.FanOut)
+	}
+}
+
+// recorder serves next and records the JSON-RPC method of every POST, in
+// arrival order; hook, when set, may answer a request itself (true).
+type recorder struct {
+	next http.Handler
+	mu   sync.Mutex
+	seen []string
+	hook func(method string, w http.ResponseWriter, r *http.Request) bool
+}
+
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var peek struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(body, &peek)
+		rc.mu.Lock()
+		rc.seen = append(rc.seen, peek.Method)
+		rc.mu.Unlock()
+		if rc.hook != nil && rc.hook(peek.Method, w, r) {
+			return
+		}
+	}
+	rc.next.ServeHTTP(w, r)
+}
+
+func (rc *recorder) methods() []string {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	out := rc.seen
+	rc.seen = nil
+	return out
+}
+
+func serve(t *testing.T, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
+}
+
+// Against a classic server the first start probes (server/discover fails,
+// then initialize); the answer is remembered in StateDir, so the next start
+// sends initialize at once; the file holds no secret. A remembered version
+// the server refuses is forgotten and probed again within the same call.
+func TestProtocolMemorySkipsTheKnownFailingProbe(t *testing.T) {
+	emu, _ := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	rec := &recorder{next: emu.Handler()}
+	ep := serve(t, rec) + "?key=SECRET-API-KEY"
+	dir := t.TempDir()
+	run := func() []string {
+		c, _ := emuClient(t, ep, func(o *Options) { o.StateDir = dir })
+		if _, err := c.ListRuntimes(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		c.Close() // waits for the memory to be written
+		return rec.methods()
+	}
+	first := run()
+	if len(first) < 2 || first[0] != "server/discover" || first[1] != "initialize" {
+		t.Fatalf("first start sent %v, want server/discover then initialize", first)
+	}
+	second := run()
+	if len(second) == 0 || second[0] != "initialize" || slices.Contains(second, "server/discover") {
+		t.Fatalf("second start sent %v, want initialize first and no server/discover", second)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ProtocolFile))
+	if err != nil || !strings.Contains(string(b), `"protocolVersion": "2025-11-25"`) ||
+		strings.Contains(string(b), "SECRET") || strings.Contains(string(b), oauthToken) {
+		t.Fatalf("%s: %v\n%s", ProtocolFile, err, b)
+	}
+
+	// The server now refuses 2025-11-25: the memory goes, and the same
+	// call probes and succeeds.
+	var refused atomic.Int64
+	rec.hook = func(method string, w http.ResponseWriter, r *http.Request) bool {
+		if method != "initialize" || refused.Load() > 0 {
+			return false
+		}
+		refused.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version"}}`)
+		return true
+	}
+	third := run()
+	if refused.Load() != 1 || len(third) < 3 || third[0] != "initialize" || third[1] != "server/discover" {
+		t.Fatalf("after a version error the start sent %v (refused %d), want initialize, then a new probe", third, refused.Load())
+	}
+}
+
+// A remembered protocol is trusted for a day, then probed again.
+func TestProtocolMemoryExpires(t *testing.T) {
+	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	m := newProtocolMemory(t.TempDir(), func() time.Time { return now })
+	m.remember("https://u:p@h.example/mcp?k=v", "2025-11-25", true)
+	if v, ok := m.lookup("https://h.example/mcp"); !ok || v != "2025-11-25" {
+		t.Fatalf("lookup = %q, %v", v, ok)
+	}
+	now = now.Add(ProtocolMemoryTTL)
+	if _, ok := m.lookup("https://h.example/mcp"); ok {
+		t.Fatal("a day-old memory is still trusted")
+	}
+	var nilMem *protocolMemory
+	nilMem.remember("https://h.example/mcp", "2025-11-25", true) // no StateDir: no-op
+	if _, ok := nilMem.lookup("https://h.example/mcp"); ok {
+		t.Fatal("a nil memory remembered")
+	}
+}
+
+// The classic handshake's notifications/initialized is not awaited: with
+// its reply held back for a minute, the first tool call still answers.
+func TestInitializedNotificationIsNotAwaited(t *testing.T) {
+	emu, ep := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Method: "notifications/initialized", Delay: time.Minute})
+	c, _ := emuClient(t, ep)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if rts, err := c.ListRuntimes(ctx); err != nil || len(rts) != 3 {
+		t.Fatalf("ListRuntimes = %d runtimes, %v (did it wait for the held notification?)", len(rts), err)
+	}
+	if info, _ := c.ServerInfo(ctx); info.ProtocolVersion != "2025-11-25" || !info.Stateful {
+		t.Fatalf("not a classic session: %+v", info)
+	}
+}
+
+// A strict server that refuses calls until the initialized notification
+// arrived: the refused call is sent again once the notification is
+// answered, and succeeds.
+func TestCallRefusedBeforeInitializedIsResent(t *testing.T) {
+	emu, _ := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	release := make(chan struct{})
+	var initialized atomic.Bool
+	var refusals atomic.Int64
+	rec := &recorder{next: emu.Handler()}
+	rec.hook = func(method string, w http.ResponseWriter, r *http.Request) bool {
+		switch {
+		case method == "notifications/initialized":
+			<-release
+			initialized.Store(true)
+		case method == "tools/call" && !initialized.Load():
+			if refusals.Add(1) == 1 {
+				close(release)
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Received request before initialization was complete"}}`)
+			return true
+		}
+		return false
+	}
+	c, sl := emuClient(t, serve(t, rec))
+	rts, err := c.ListRuntimes(context.Background())
+	if err != nil || len(rts) != 3 || refusals.Load() != 1 || emu.CallCount(api.ToolListRuntimes) != 1 {
+		t.Fatalf("ListRuntimes = %d runtimes, %v; refusals %d, calls served %d", len(rts), err, refusals.Load(), emu.CallCount(api.ToolListRuntimes))
+	}
+	if len(sl.waits()) != 0 || slices.Contains(rec.methods(), "tools/list") {
+		t.Errorf("backed off %v or listed tools instead of waiting for the notification", sl.waits())
+	}
+}
+
+// get_subscription, list_runtimes and list_sessions never wait for, nor
+// send, tools/list; the first call that needs a live schema lists them.
+func TestSchemaFreeCallsSkipToolsList(t *testing.T) {
+	emu, _ := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	rec := &recorder{next: emu.Handler()}
+	c, _ := emuClient(t, serve(t, rec))
+	if _, err := api.LoadOverview(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if m := rec.methods(); slices.Contains(m, "tools/list") {
+		t.Fatalf("status sent tools/list: %v", m)
+	}
+	if _, err := c.CreateSession(context.Background(), "runtimes/rt-t4demo7k2p", "colabdash-x"); err != nil {
+		t.Fatal(err)
+	}
+	if m := rec.methods(); len(m) != 2 || m[0] != "tools/list" || m[1] != "tools/call" {
+		t.Fatalf("create_session sent %v, want tools/list then the call", m)
 	}
 }

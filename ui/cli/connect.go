@@ -16,6 +16,7 @@ import (
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui"
 )
 
 // Retries of transient failures (UNAVAILABLE, 5xx, rate limits): three
@@ -89,6 +90,7 @@ func connectProfile(ctx context.Context, p config.Profile, from authOrigin, lg l
 		MaxAttempts:       retryAttempts,
 		BaseDelay:         retryBaseDelay,
 		MaxRetryDelay:     maxClientRetryDelay,
+		StateDir:          ui.DefaultStateDir(), // which protocol the endpoint speaks, no secrets
 	})
 	if err != nil {
 		return nil, &exitError{exitUsage, err.Error()}

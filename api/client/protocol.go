@@ -1,0 +1,201 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// ProtocolFile is the file, in Options.StateDir, where the client
+// remembers which MCP protocol each endpoint answered with, so the next
+// start skips the probe known to fail: against a classic (2025-11-25)
+// server, server/discover costs a round trip before initialize. It holds
+// endpoint URLs (without user info, query or fragment), protocol versions
+// and times; no secret.
+const ProtocolFile = "protocols.json"
+
+// ProtocolMemoryTTL is how long a remembered protocol is trusted; after it
+// the endpoint is probed again (24 h). A version error probes at once.
+const ProtocolMemoryTTL = 24 * time.Hour
+
+// statelessProtocol is the first MCP version without the initialize
+// handshake (server/discover instead).
+const statelessProtocol = "2026-07-28"
+
+// maxProtocolFile bounds the read of ProtocolFile (64 KiB); maxEndpoints
+// bounds how many endpoints it keeps (the oldest go first).
+const (
+	maxProtocolFile = 64 << 10
+	maxEndpoints    = 32
+)
+
+// protocolRecord is what is remembered about one endpoint.
+type protocolRecord struct {
+	ProtocolVersion string    `json:"protocolVersion"`
+	Stateful        bool      `json:"stateful,omitempty"`
+	CheckedAt       time.Time `json:"checkedAt"`
+}
+
+type protocolFile struct {
+	Endpoints map[string]protocolRecord `json:"endpoints"`
+}
+
+// protocolMemory reads and writes ProtocolFile. A nil *protocolMemory
+// remembers nothing. Failures to read or write are not errors: the client
+// then probes as if it had never connected.
+type protocolMemory struct {
+	path string
+	now  func() time.Time
+	mu   sync.Mutex // serialises read-modify-write of the file
+}
+
+func newProtocolMemory(dir string, now func() time.Time) *protocolMemory {
+	if dir == "" {
+		return nil
+	}
+	return &protocolMemory{path: filepath.Join(dir, ProtocolFile), now: now}
+}
+
+// endpointKey is the endpoint as stored: scheme, host and path only, so
+// an API key in a query or a password in the URL never reaches the file.
+func endpointKey(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host + u.Path
+}
+
+func (m *protocolMemory) read() protocolFile {
+	pf := protocolFile{Endpoints: map[string]protocolRecord{}}
+	f, err := os.Open(m.path)
+	if err != nil {
+		return pf
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxProtocolFile+1))
+	if err != nil || len(b) > maxProtocolFile {
+		return pf
+	}
+	var got protocolFile
+	if json.Unmarshal(b, &got) == nil && got.Endpoints != nil {
+		pf = got
+	}
+	return pf
+}
+
+// lookup returns the protocol version endpoint answered with, if it was
+// recorded less than ProtocolMemoryTTL ago.
+func (m *protocolMemory) lookup(endpoint string) (string, bool) {
+	if m == nil {
+		return "", false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec, ok := m.read().Endpoints[endpointKey(endpoint)]
+	if !ok || rec.ProtocolVersion == "" {
+		return "", false
+	}
+	if age := m.now().Sub(rec.CheckedAt); age < 0 || age >= ProtocolMemoryTTL {
+		return "", false
+	}
+	return rec.ProtocolVersion, true
+}
+
+// remember records the protocol endpoint answered with, now.
+func (m *protocolMemory) remember(endpoint, version string, stateful bool) {
+	m.update(endpoint, &protocolRecord{ProtocolVersion: version, Stateful: stateful})
+}
+
+// forget drops what is remembered about endpoint.
+func (m *protocolMemory) forget(endpoint string) { m.update(endpoint, nil) }
+
+func (m *protocolMemory) update(endpoint string, rec *protocolRecord) {
+	if m == nil {
+		return
+	}
+	key := endpointKey(endpoint)
+	if key == "" {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	pf := m.read()
+	if rec == nil {
+		if _, ok := pf.Endpoints[key]; !ok {
+			return
+		}
+		delete(pf.Endpoints, key)
+	} else {
+		rec.CheckedAt = m.now().UTC()
+		pf.Endpoints[key] = *rec
+	}
+	for len(pf.Endpoints) > maxEndpoints {
+		oldest := ""
+		for k, r := range pf.Endpoints {
+			if oldest == "" || r.CheckedAt.Before(pf.Endpoints[oldest].CheckedAt) {
+				oldest = k
+			}
+		}
+		delete(pf.Endpoints, oldest)
+	}
+	_ = writeFileAtomic(m.path, pf)
+}
+
+// writeFileAtomic writes v as JSON to path (directory 0700, file 0600,
+// through a temporary file and a rename).
+func writeFileAtomic(path string, v any) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".protocols-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// codeUnsupportedProtocolVersion is MCP's UnsupportedProtocolVersionError
+// (SEP-2575).
+const codeUnsupportedProtocolVersion = -32022
+
+// isVersionError reports whether err says the server does not speak the
+// protocol version the client used: a JSON-RPC -32022, or any error (an
+// HTTP 400 body, the go-sdk's own check) that says so in words.
+func isVersionError(err error) bool {
+	if err == nil {
+		return false
+	}
+	var we *jsonrpc.Error
+	if errors.As(err, &we) && we.Code == codeUnsupportedProtocolVersion {
+		return true
+	}
+	var he *httpStatusError
+	if errors.As(err, &he) && (he.RPC != nil && he.RPC.Code == codeUnsupportedProtocolVersion ||
+		strings.Contains(strings.ToLower(string(he.Body)), "protocol version")) {
+		return true
+	}
+	return strings.Contains(strings.ToLower(err.Error()), "protocol version")
+}
