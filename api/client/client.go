@@ -327,7 +327,11 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 		log:      log,
 		closed:   make(chan struct{}),
 		mc: mcp.NewClient(&mcp.Implementation{Name: opts.ClientName, Version: opts.ClientVersion},
-			&mcp.ClientOptions{Logger: log}),
+			// No capabilities: colabdash offers the server no roots,
+			// sampling or elicitation. (go-sdk's default advertises roots;
+			// under 2026-07-28 the capabilities ride in every request's
+			// _meta and are decoded on both sides each time.)
+			&mcp.ClientOptions{Logger: log, Capabilities: &mcp.ClientCapabilities{}}),
 		mem: newProtocolMemory(opts.StateDir, opts.Now),
 	}
 	c.mc.AddSendingMiddleware(c.initializedInBackground)

@@ -206,69 +206,112 @@ func boolPtr(b bool) *bool { return &b }
 // returns the output value or a Google error.
 type handlerFunc[In any] func(ctx context.Context, in In, deadline bool) (any, *gErr)
 
-// addTool registers one tool with go-sdk's typed AddTool; output values are
-// marshalled by go-sdk into structuredContent plus a JSON text block.
+// addTool registers one tool with go-sdk's raw AddTool. The arguments are
+// validated against in (a failure is an isError result "validating
+// \"arguments\": …", as go-sdk's typed AddTool words it) and decoded with
+// encoding/json; an output value becomes structuredContent plus the same
+// JSON in a text block. The typed AddTool did the same through go-sdk's
+// decoder, which allocates a 32 KiB buffer per JSON value: three of them
+// per call (arguments validated, decoded, output validated), a third of
+// what the emulator allocated per tool call.
 func addTool[In any](s *Server, t *mcp.Tool, in *jsonschema.Schema, out *jsonschema.Schema, fn handlerFunc[In]) {
 	t.InputSchema = in
 	t.OutputSchema = out
-	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, input In) (*mcp.CallToolResult, any, error) {
-		s.mu.Lock()
-		s.calls[t.Name]++
-		s.mu.Unlock()
-		f := s.takeFault(levelTool, "tools/call", t.Name, true, false)
-		if f != nil && f.Delay > 0 {
-			if err := sleepCtx(ctx, f.Delay); err != nil {
-				return nil, nil, err
-			}
+	resolved, err := in.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("colabfake: %s input schema: %v", t.Name, err))
+	}
+	s.mcp.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw := req.Params.Arguments
+		if len(raw) == 0 || string(raw) == "null" {
+			raw = json.RawMessage("{}")
 		}
-		deadline := false
-		if f != nil {
-			switch f.Kind {
-			case FaultToolError:
-				return errorResult(f.Text), nil, nil
-			case FaultJSONRPCError:
-				return nil, nil, &jsonrpc.Error{Code: f.RPCCode, Message: f.Message, Data: f.Data}
-			case FaultOperationError:
-				code := f.Code
-				if code == "" {
-					code = api.FailedPrecondition
-				}
-				msg := f.Message
-				if msg == "" {
-					msg = api.DefaultMessage(code, 0)
-				}
-				e := &gErr{code: code, msg: msg, reason: f.Reason, retryDelay: f.RetryDelay, quota: f.QuotaFailure}
-				return nil, e.operationValue(), nil
-			case FaultOutput:
-				return &mcp.CallToolResult{
-					StructuredContent: json.RawMessage(f.Output),
-					Content:           []mcp.Content{&mcp.TextContent{Text: string(f.Output)}},
-				}, nil, nil
-			case FaultDeadline:
-				deadline = true
-			}
+		var args map[string]any
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return errorResult(fmt.Sprintf("validating \"arguments\": %v", err)), nil
 		}
-		v, gerr := fn(ctx, input, deadline)
-		if deadline {
+		if err := resolved.Validate(args); err != nil {
+			return errorResult(fmt.Sprintf("validating \"arguments\": %v", err)), nil
+		}
+		var input In
+		if err := json.Unmarshal(raw, &input); err != nil {
+			return errorResult(err.Error()), nil
+		}
+		res, v, err := runTool(ctx, s, t.Name, input, fn)
+		if err != nil || res != nil {
+			return res, err
+		}
+		if v == nil {
+			return &mcp.CallToolResult{Content: []mcp.Content{}}, nil
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("marshaling output: %w", err)
+		}
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, nil
+	})
+}
+
+// runTool counts the call, applies a tool-level fault and runs fn. It
+// returns a finished result (faults, errors), a Go error for a JSON-RPC
+// error, or the output value.
+func runTool[In any](ctx context.Context, s *Server, name string, input In, fn handlerFunc[In]) (*mcp.CallToolResult, any, error) {
+	s.mu.Lock()
+	s.calls[name]++
+	s.mu.Unlock()
+	f := s.takeFault(levelTool, "tools/call", name, true, false)
+	if f != nil && f.Delay > 0 {
+		if err := sleepCtx(ctx, f.Delay); err != nil {
+			return nil, nil, err
+		}
+	}
+	deadline := false
+	if f != nil {
+		switch f.Kind {
+		case FaultToolError:
+			return errorResult(f.Text), nil, nil
+		case FaultJSONRPCError:
+			return nil, nil, &jsonrpc.Error{Code: f.RPCCode, Message: f.Message, Data: f.Data}
+		case FaultOperationError:
 			code := f.Code
 			if code == "" {
-				code = api.DeadlineExceeded
+				code = api.FailedPrecondition
 			}
 			msg := f.Message
 			if msg == "" {
-				msg = "The operation did not finish before its deadline; repeat the identical call to wait for it."
+				msg = api.DefaultMessage(code, 0)
 			}
 			e := &gErr{code: code, msg: msg, reason: f.Reason, retryDelay: f.RetryDelay, quota: f.QuotaFailure}
-			return errorResult(e.envelope()), nil, nil
+			return nil, e.operationValue(), nil
+		case FaultOutput:
+			return &mcp.CallToolResult{
+				StructuredContent: json.RawMessage(f.Output),
+				Content:           []mcp.Content{&mcp.TextContent{Text: string(f.Output)}},
+			}, nil, nil
+		case FaultDeadline:
+			deadline = true
 		}
-		if gerr != nil {
-			if gerr.operation {
-				return nil, gerr.operationValue(), nil
-			}
-			return errorResult(gerr.envelope()), nil, nil
+	}
+	v, gerr := fn(ctx, input, deadline)
+	if deadline {
+		code := f.Code
+		if code == "" {
+			code = api.DeadlineExceeded
 		}
-		return nil, v, nil
-	})
+		msg := f.Message
+		if msg == "" {
+			msg = "The operation did not finish before its deadline; repeat the identical call to wait for it."
+		}
+		e := &gErr{code: code, msg: msg, reason: f.Reason, retryDelay: f.RetryDelay, quota: f.QuotaFailure}
+		return errorResult(e.envelope()), nil, nil
+	}
+	if gerr != nil {
+		if gerr.operation {
+			return nil, gerr.operationValue(), nil
+		}
+		return errorResult(gerr.envelope()), nil, nil
+	}
+	return nil, v, nil
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -22,7 +22,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
@@ -31,7 +30,7 @@ import (
 
 // isolate points HOME and the ADC variables at an empty temp dir, so no
 // test can find real credentials or let ADC probe the network.
-func isolate(t *testing.T) string {
+func isolate(t testing.TB) string {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -44,7 +43,7 @@ func isolate(t *testing.T) string {
 	return home
 }
 
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runCLI(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code = run(args, &out, &errb)
@@ -319,40 +318,6 @@ func TestEmulatorBannerNoAuth(t *testing.T) {
 			t.Errorf("--no-auth banner still asks for a token: %q", lines[1])
 		}
 	}
-}
-
-// BenchmarkStatus measures `colabdash status` (connect, get_subscription +
-// list_runtimes, list_sessions for every runtime) against the emulator
-// with 20 runtimes and 50 ms latency on every request. The round-trips
-// metric is the wall time divided by the latency: the floor is 3 (connect,
-// list_runtimes alongside tools/list, all list_sessions alongside
-// get_subscription); a serial client would need 24.
-func BenchmarkStatus(b *testing.B) {
-	const latency = 50 * time.Millisecond
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Latency: latency, Stateless: true, JSONResponse: true, RuntimeLimit: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	for i := 0; i < 20; i++ {
-		if _, err := srv.AddRuntime(api.Runtime{RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}, ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ResetTimer()
-	start := time.Now()
-	for i := 0; i < b.N; i++ {
-		c, err := client.New(context.Background(), client.Options{Endpoint: endpoint, HTTPClient: demoHTTPClient()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ov, err := api.LoadOverview(context.Background(), c)
-		if err != nil || len(ov.Runtimes) != 20 || len(ov.Sessions) != 20 {
-			b.Fatalf("overview: %v, %d runtimes", err, len(ov.Runtimes))
-		}
-		c.Close()
-	}
-	b.ReportMetric(float64(time.Since(start))/float64(b.N)/float64(latency), "roundtrips")
 }
 
 func writeFile(t *testing.T, path, content string) string {

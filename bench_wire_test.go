@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// Benchmarks of `colabdash status` on the wire (issue 11), each run
+// in-process through the real command (flags, config, auth from an access
+// token file, the MCP client) against the emulator on loopback.
+
+// benchLatency is the delay the emulator adds to every request in the
+// round-trip benchmarks.
+const benchLatency = 50 * time.Millisecond
+
+// statusEmulator starts an emulator with n runtimes (one notebook session
+// on every third) and returns its endpoint and a token file for --access-token-file.
+func statusEmulator(b *testing.B, o colabfake.Options, n int) (*colabfake.Server, string, string) {
+	b.Helper()
+	o.Runtimes, o.RuntimeLimit = n, -1
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { srv.Close() })
+	tok := filepath.Join(b.TempDir(), "token")
+	if err := os.WriteFile(tok, []byte("bench-token"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return srv, ep, tok
+}
+
+// runStatus runs `colabdash status` against ep and checks it listed want
+// runtimes.
+func runStatus(b *testing.B, ep, tok string, want int) {
+	code, out, errs := runCLI(b, "status", "--endpoint", ep, "--access-token-file", tok)
+	if code != 0 || !strings.Contains(out, " · "+strconv.Itoa(want)+" runtime(s)") {
+		b.Fatalf("status: exit %d, %s\n%.300s", code, errs, out)
+	}
+}
+
+// BenchmarkStatus: `colabdash status` with 20 runtimes against a stateless
+// (2026-07-28) and a classic (2025-11-25, initialize handshake) emulator,
+// once with no added latency and once with 50 ms on every request (the
+// run before the timed ones leaves the protocol memory a real second start
+// finds). Metrics: "roundtrips" = (t50 − t0) / 50 ms, the round trips on
+// the critical path whatever the machine's speed (the floor is 3: connect
+// or discover, list_runtimes with get_subscription beside it, then every
+// list_sessions at once); "t0-ms" and "t50-ms" the wall times; and
+// "MB/status" the bytes allocated per status in the process, the
+// emulator's included (BenchmarkStatusClientAllocs has the client's
+// alone).
+func BenchmarkStatus(b *testing.B) {
+	for _, m := range []struct {
+		name      string
+		stateless bool
+	}{{"stateless", true}, {"classic", false}} {
+		b.Run(m.name, func(b *testing.B) {
+			isolate(b) // HOME: the protocol memory of this benchmark only
+			_, ep0, tok := statusEmulator(b, colabfake.Options{Stateless: m.stateless, JSONResponse: m.stateless}, 20)
+			_, ep50, _ := statusEmulator(b, colabfake.Options{Stateless: m.stateless, JSONResponse: m.stateless, Latency: benchLatency}, 20)
+			runStatus(b, ep0, tok, 20) // the first runs: probe and remember
+			runStatus(b, ep50, tok, 20)
+			// Interleaved, so a busy machine slows both alike.
+			var t0, t50 time.Duration
+			var alloc uint64
+			var ms0, ms1 runtime.MemStats
+			for i := 0; i < b.N; i++ {
+				runtime.ReadMemStats(&ms0)
+				start := time.Now()
+				runStatus(b, ep0, tok, 20)
+				t0 += time.Since(start)
+				runtime.ReadMemStats(&ms1)
+				alloc += ms1.TotalAlloc - ms0.TotalAlloc
+				start = time.Now()
+				runStatus(b, ep50, tok, 20)
+				t50 += time.Since(start)
+			}
+			n := time.Duration(b.N)
+			b.ReportMetric(float64(t50-t0)/float64(n)/float64(benchLatency), "roundtrips")
+			b.ReportMetric(float64(t0/n)/float64(time.Millisecond), "t0-ms")
+			b.ReportMetric(float64(t50/n)/float64(time.Millisecond), "t50-ms")
+			b.ReportMetric(float64(alloc)/float64(b.N)/(1<<20), "MB/status")
+		})
+	}
+}
+
+// TestHelperEmulator is not a test: BenchmarkStatusClientAllocs runs the
+// test binary with COLABDASH_BENCH_EMULATOR set to serve an emulator in a
+// process of its own, so the benchmark's allocations are the client's.
+func TestHelperEmulator(t *testing.T) {
+	mode := os.Getenv("COLABDASH_BENCH_EMULATOR")
+	if mode == "" {
+		t.Skip("helper process for BenchmarkStatusClientAllocs")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	_, ep, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Stateless: mode == "stateless", JSONResponse: mode == "stateless", Runtimes: 20, RuntimeLimit: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println(ep)
+	// Serve until the benchmark closes stdin.
+	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+}
+
+// BenchmarkStatusClientAllocs: what one `colabdash status` with 20
+// runtimes allocates in colabdash itself (B/op, allocs/op), with the
+// emulator in a process of its own.
+func BenchmarkStatusClientAllocs(b *testing.B) {
+	for _, mode := range []string{"stateless", "classic"} {
+		b.Run(mode, func(b *testing.B) {
+			isolate(b)
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperEmulator$")
+			cmd.Env = append(os.Environ(), "COLABDASH_BENCH_EMULATOR="+mode)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			defer func() { stdin.Close(); cmd.Wait() }()
+			ep, err := bufio.NewReader(stdout).ReadString('\n')
+			if err != nil || !strings.HasPrefix(ep, "http://") {
+				b.Fatalf("helper emulator: %q, %v", ep, err)
+			}
+			ep = strings.TrimSpace(ep)
+			tok := filepath.Join(b.TempDir(), "token")
+			os.WriteFile(tok, []byte("bench-token"), 0o600)
+			runStatus(b, ep, tok, 20)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				runStatus(b, ep, tok, 20)
+			}
+		})
+	}
+}
+
+// BenchmarkStatus10000: `colabdash status` with 10,000 runtimes finishes
+// (10,002 calls, api.FanOut at a time over kept-alive connections).
+// Metric: "s/status".
+func BenchmarkStatus10000(b *testing.B) {
+	isolate(b)
+	_, ep, tok := statusEmulator(b, colabfake.Options{}, 10000)
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		runStatus(b, ep, tok, 10000)
+	}
+	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/status")
+}
