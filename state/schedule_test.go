@@ -1,0 +1,234 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+var st0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+
+func TestCallBudgetWindow(t *testing.T) {
+	b := NewCallBudget(24)
+	b.Record(st0, 20)
+	if r := b.Room(st0.Add(30 * time.Second)); r != 4 {
+		t.Fatalf("room %d after 20 calls, want 4", r)
+	}
+	b.Record(st0.Add(30*time.Second), 10) // calls that could not wait overspend
+	if r := b.Room(st0.Add(31 * time.Second)); r != 0 {
+		t.Fatalf("room %d when overspent, want 0", r)
+	}
+	if r := b.Room(st0.Add(time.Minute)); r != 14 {
+		t.Fatalf("room %d once the first 20 left the window, want 14", r)
+	}
+	if r := NewCallBudget(0).Room(st0); r < 1<<20 {
+		t.Fatalf("an unlimited budget has room %d", r)
+	}
+}
+
+// idleSessions simulates n runtimes idle for d with a refresh every 30 s
+// (list_runtimes, then the plan with the list) and the plan asked every
+// second, the calls answering at once; it returns the list_sessions calls
+// made per minute at most, and each runtime's oldest count age seen.
+func idleSessions(t *testing.T, n, budget int, d time.Duration) (maxPerMinute int, maxAge time.Duration, total int) {
+	t.Helper()
+	s := New(Config{})
+	rts := make([]api.Runtime, n)
+	for i := range rts {
+		rts[i] = api.Runtime{Name: fmt.Sprintf("runtimes/r-%04d", i)}
+	}
+	b := NewCallBudget(budget)
+	perMinute := map[int]int{}
+	for sec := time.Duration(0); sec <= d; sec += time.Second {
+		now := st0.Add(sec)
+		withList := sec%(30*time.Second) == 0
+		if withList {
+			s.ApplyRuntimes(now, rts)
+			b.Record(now, 1)
+		}
+		if !withList && b.Room(now) == 0 {
+			continue // what the dashboard does: no plan while the budget is spent
+		}
+		plan := s.PlanSessions(now, "runtimes/r-0000", withList, 30*time.Second, b, nil)
+		b.Record(now, len(plan.Refresh))
+		for _, name := range plan.Refresh {
+			s.ApplySessions(now, name, nil)
+		}
+		if sec >= 2*time.Minute { // after the first load
+			perMinute[int(sec/time.Minute)] += len(plan.Refresh)
+			total += len(plan.Refresh)
+			if sec%(10*time.Second) == 0 {
+				for r := range s.All() {
+					maxAge = max(maxAge, now.Sub(r.SessionsFresh.FetchedAt))
+				}
+			}
+		}
+	}
+	for m, c := range perMinute {
+		if m < int(d/time.Minute) { // whole minutes only
+			maxPerMinute = max(maxPerMinute, c+2) // + list_runtimes twice
+		}
+	}
+	return maxPerMinute, maxAge, total
+}
+
+// Ten runtimes still refresh every 30 s within the default budget.
+func TestPlanSessionsTenRuntimesEvery30s(t *testing.T) {
+	perMin, maxAge, _ := idleSessions(t, 10, DefaultCallBudget, 20*time.Minute)
+	if maxAge > 30*time.Second || perMin > DefaultCallBudget {
+		t.Fatalf("10 runtimes: counts up to %v old, %d calls a minute", maxAge, perMin)
+	}
+}
+
+// 1,000 runtimes do not make 1,000 calls: the calls a minute stay within
+// the budget, the selected runtime stays fresh, and the others take turns
+// oldest first, so no count gets older than one round of the budget.
+func TestPlanSessionsFlatInN(t *testing.T) {
+	for _, n := range []int{200, 1000} {
+		perMin, maxAge, _ := idleSessions(t, n, DefaultCallBudget, 2*time.Hour)
+		// 20 others a minute after list_runtimes and the selected
+		// runtime's sessions, twice each.
+		round := time.Duration(n/(DefaultCallBudget-4)+1) * time.Minute
+		if perMin > DefaultCallBudget || maxAge > round {
+			t.Errorf("%d runtimes: %d calls a minute, counts up to %v old (want ≤ %d, ≤ %v)", n, perMin, maxAge, DefaultCallBudget, round)
+		}
+	}
+}
+
+func TestPlanSessionsOrderAndDeferred(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(st0, []api.Runtime{{Name: "runtimes/a"}, {Name: "runtimes/b"}, {Name: "runtimes/c"}, {Name: "runtimes/new"}})
+	s.ApplySessions(st0.Add(-3*time.Minute), "runtimes/a", nil)
+	s.ApplySessions(st0.Add(-5*time.Minute), "runtimes/b", nil)
+	s.ApplySessions(st0.Add(-4*time.Minute), "runtimes/c", nil)
+	b := NewCallBudget(3)
+	// new (never loaded) and the selected a are made whatever the budget;
+	// one call of room is left: b, the oldest.
+	plan := s.PlanSessions(st0, "runtimes/a", true, 30*time.Second, b, nil)
+	if fmt.Sprint(plan.Refresh) != "[runtimes/a runtimes/new runtimes/b]" || plan.Deferred != 1 || plan.OldestDeferred != 4*time.Minute {
+		t.Fatalf("plan %+v", plan)
+	}
+	// In flight: skipped.
+	plan = s.PlanSessions(st0, "", false, 30*time.Second, NewCallBudget(0), func(n string) bool { return n == "runtimes/c" })
+	if fmt.Sprint(plan.Refresh) != "[runtimes/new runtimes/b runtimes/a]" {
+		t.Fatalf("plan %+v", plan)
+	}
+}
+
+// renewSim plays a runtime whose token lives life for d, one second at a
+// time, renewing when Renewals says; serve answers a renewal at now with
+// the new expireTime (or an error). It returns the get_runtime calls and
+// the gaps between them.
+func renewSim(d, life time.Duration, serve func(now, expire time.Time) (time.Time, error)) (calls int, gaps []time.Duration, lapsed time.Duration) {
+	rn := NewRenewals(5 * time.Minute)
+	expire := st0.Add(life)
+	var last time.Time
+	for sec := time.Duration(0); sec < d; sec += time.Second {
+		now := st0.Add(sec)
+		if !now.Before(expire) {
+			lapsed += time.Second
+		}
+		at, ok := rn.Due("r", expire, now)
+		if !ok || now.Before(at) {
+			continue
+		}
+		rn.Started("r", now)
+		calls++
+		if !last.IsZero() {
+			gaps = append(gaps, now.Sub(last))
+		}
+		last = now
+		after, err := serve(now, expire)
+		rn.Done("r", now, expire, after, err)
+		if err == nil && after.After(expire) {
+			expire = after
+		}
+	}
+	return calls, gaps, lapsed
+}
+
+// One renewal per token lifetime: a 2-minute token is renewed once in
+// each of its lifetimes (in its last tenth), never lapses, and an hour of
+// them costs 34 get_runtime calls, not 60.
+func TestRenewalOncePerLifetime(t *testing.T) {
+	for _, life := range []time.Duration{2 * time.Minute, 10 * time.Minute, time.Hour} {
+		calls, gaps, lapsed := renewSim(6*time.Hour, life, func(now, _ time.Time) (time.Time, error) { return now.Add(life), nil })
+		perLife := float64(calls) / float64(6*time.Hour/life)
+		if perLife > 1.12 || lapsed > 0 {
+			t.Errorf("%v tokens: %d renewals in 6 h (%.2f per lifetime), lapsed %v", life, calls, perLife, lapsed)
+		}
+		for _, g := range gaps[1:] {
+			if g < life*9/10-time.Second || g > life {
+				t.Errorf("%v tokens: renewals %v apart, want in the last tenth of the lifetime", life, g)
+				break
+			}
+		}
+	}
+}
+
+// A renewal that does not move expireTime later (the storm of issue 11:
+// one get_runtime a second, forever) backs off from 30 s, doubling up to
+// the regular cadence.
+func TestRenewalNotExtendedBacksOff(t *testing.T) {
+	calls, gaps, _ := renewSim(time.Hour, time.Hour, func(_, expire time.Time) (time.Time, error) { return expire, nil })
+	// Due 5 min before the expiry (55 min in): 30 s, 1 m, 2 m … after.
+	if calls > 4 {
+		t.Errorf("%d get_runtime calls in an hour for a token that never extends, gaps %v", calls, gaps)
+	}
+	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute}
+	for i, g := range gaps {
+		if i < len(want) && g != want[i] {
+			t.Errorf("gap %d = %v, want %v (all %v)", i, g, want[i], gaps)
+		}
+	}
+	// Over a day the pauses reach the cadence (55 min) and stay there.
+	calls, gaps, _ = renewSim(24*time.Hour, time.Hour, func(_, expire time.Time) (time.Time, error) { return expire, nil })
+	if last := gaps[len(gaps)-1]; last != 55*time.Minute || calls > 34 {
+		t.Errorf("a day of unextended renewals: %d calls, last gap %v", calls, last)
+	}
+}
+
+// Errors back off the same way; a short-lived token is retried sooner but
+// never more often than every MinRenewRetry.
+func TestRenewalErrorsBackOffNeverBelowFloor(t *testing.T) {
+	down := errors.New("UNAVAILABLE")
+	calls, gaps, _ := renewSim(time.Hour, time.Hour, func(time.Time, time.Time) (time.Time, error) { return time.Time{}, down })
+	if calls > 4 || gaps[0] != 30*time.Second {
+		t.Errorf("errors: %d calls in an hour, gaps %v", calls, gaps)
+	}
+	// A 20 s token that stops being extended: retries no closer than 5 s,
+	// and no more often than its regular cadence (every 15 s).
+	n := 0
+	calls, gaps, _ = renewSim(time.Hour, 20*time.Second, func(now, expire time.Time) (time.Time, error) {
+		n++
+		if n <= 3 {
+			return now.Add(20 * time.Second), nil
+		}
+		return expire, nil
+	})
+	for _, g := range gaps {
+		if g < MinRenewRetry {
+			t.Fatalf("renewals %v apart (all %v)", g, gaps)
+		}
+	}
+	if calls > int(time.Hour/(15*time.Second))+3 {
+		t.Errorf("a 20 s token not extended for an hour: %d calls, gaps %v", calls, gaps)
+	}
+}
+
+func TestNotExtendedError(t *testing.T) {
+	rn := NewRenewals(0)
+	_, failed, err := rn.Done("r", st0, st0.Add(time.Minute), st0.Add(time.Minute), nil)
+	if !failed || !errors.Is(err, ErrNotExtended) || err.Error() != "renewal did not extend the token (next try in 0:30)" {
+		t.Fatalf("failed %v, err %v", failed, err)
+	}
+	if rn.RetryIn("r", st0.Add(10*time.Second)) != 20*time.Second {
+		t.Fatalf("retry in %v", rn.RetryIn("r", st0.Add(10*time.Second)))
+	}
+	if _, failed, _ := rn.Done("r", st0, st0.Add(time.Minute), st0.Add(time.Hour), nil); failed || rn.Failures("r") != 0 {
+		t.Fatal("an extending renewal is not a success")
+	}
+}
