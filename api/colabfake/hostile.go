@@ -44,7 +44,7 @@ func (s *Server) seedHostile() {
 		for _, sid := range sessions {
 			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid))
 		}
-		s.runtimes = append(s.runtimes, r)
+		s.addRuntimeState(r)
 	}
 	add("rt-clip"+HostileOSC52+"board", spec(api.VariantGPU, "T4"+HostileOSC0, api.Shape("SHAPE_STANDARD"+HostileCSI2J)),
 		"2025."+HostileRLO+"07", "notebook-"+HostileOSC0+"title", "nb-"+HostileC1CSI+"\r\n\x07bell")
