@@ -60,6 +60,21 @@ func FormatAgo(d time.Duration) string {
 	return strconv.Itoa(int(d/(24*time.Hour))) + "d ago"
 }
 
+// FormatAge renders a duration in its largest whole unit, compact, for a
+// narrow column: "45s", "3m", "2h", "4d" ("0s" for anything under a
+// second or negative).
+func FormatAge(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return strconv.Itoa(int(max(d, 0)/time.Second)) + "s"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	}
+	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+}
+
 // MaskToken hides a proxy token entirely for display: it returns
 // "•••••••• (hidden)" for a non-empty token and "(none)" for an empty one.
 // No character of the token is ever shown.

@@ -108,6 +108,14 @@ func (rn *Renewals) Life(name string) time.Duration {
 	return 0
 }
 
+// Learn records the lifetime of name's token as another call showed it
+// (create_runtime), before any renewal: it sets the lead of the first one.
+func (rn *Renewals) Learn(name string, life time.Duration) {
+	if life > 0 {
+		rn.get(name).life = life
+	}
+}
+
 // Failures returns the failed renewals of name in a row.
 func (rn *Renewals) Failures(name string) int {
 	if st := rn.m[name]; st != nil {
@@ -143,7 +151,8 @@ func (rn *Renewals) Due(name string, expire, now time.Time) (at time.Time, ok bo
 func (rn *Renewals) Started(name string, now time.Time) { rn.get(name).last = now }
 
 // Done records the outcome of the renewal of name that started at
-// started: before is the token's expireTime when it was sent, after the
+// started: before is the token's expireTime when it was sent (not when
+// the reply came: a list answered meanwhile may hold the new token), after the
 // one the reply carried (zero when none), err the call's error. A reply
 // that did not move expireTime later is a failure too: Done then returns
 // a *NotExtendedError. On failure it returns the pause before the next

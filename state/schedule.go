@@ -11,20 +11,38 @@ import (
 // whatever the number of runtimes.
 const DefaultCallBudget = 24
 
-// CallBudget counts the dashboard's background calls over the last minute
-// (a sliding window). Calls that cannot wait (list_runtimes, the selected
-// runtime's sessions, a runtime's first sessions, token renewals) are made
-// whatever the budget says but are recorded, so they leave less room for
-// the rest. The zero value has no limit; NewCallBudget sets one. It reads no
-// clock: every method takes now. Not safe for concurrent use.
+// CallBudget limits the dashboard's background calls to perMinute in any
+// minute (a sliding window). Calls that cannot wait (list_runtimes, the
+// selected runtime's sessions and renewal, a runtime's first sessions) are
+// made whatever the budget says: a reserve is kept for them. The others
+// (the other runtimes' session counts and token renewals) share the rest:
+// PlanSessions and PlanRenewals record them, and stop when Room says the
+// minute is spent. The zero value has no limit;
+// NewCallBudget sets one. It reads no clock: every method takes now. Not
+// safe for concurrent use.
 type CallBudget struct {
 	perMinute int
+	reserve   int
 	calls     []time.Time // call times within the last minute, oldest first
 }
 
-// NewCallBudget returns a budget of perMinute calls a minute; perMinute ≤ 0
-// means no limit.
-func NewCallBudget(perMinute int) *CallBudget { return &CallBudget{perMinute: perMinute} }
+// NewCallBudget returns a budget of perMinute calls a minute (≤ 0: no
+// limit) that keeps reserve of them for the calls that cannot wait: for
+// the dashboard, list_runtimes and the selected runtime's sessions of the
+// refreshes in a minute (ReserveFor).
+func NewCallBudget(perMinute, reserve int) *CallBudget {
+	return &CallBudget{perMinute: perMinute, reserve: max(reserve, 0)}
+}
+
+// ReserveFor is the reserve for a refresh every interval: two calls that
+// cannot wait (list_runtimes and the selected runtime's sessions) per
+// refresh in a minute.
+func ReserveFor(interval time.Duration) int {
+	if interval <= 0 {
+		return 0
+	}
+	return 2 * int((time.Minute+interval-1)/interval)
+}
 
 // PerMinute returns the budget (≤ 0: unlimited).
 func (b *CallBudget) PerMinute() int {
@@ -44,7 +62,8 @@ func (b *CallBudget) trim(now time.Time) {
 	}
 }
 
-// Record counts n calls made at now. With no limit nothing is kept.
+// Record counts n calls that could wait, made at now. With no limit
+// nothing is kept.
 func (b *CallBudget) Record(now time.Time, n int) {
 	if b == nil || b.perMinute <= 0 {
 		return
@@ -55,18 +74,18 @@ func (b *CallBudget) Record(now time.Time, n int) {
 	}
 }
 
-// Room returns how many more calls fit in the minute ending at now: 0 when
-// spent (or overspent by calls that could not wait), a large number when
-// there is no limit.
+// Room returns how many more calls that can wait fit in the minute ending
+// at now (perMinute − reserve − those recorded): 0 when spent, a large
+// number when there is no limit.
 func (b *CallBudget) Room(now time.Time) int {
 	if b == nil || b.perMinute <= 0 {
 		return 1 << 30
 	}
 	b.trim(now)
-	return max(b.perMinute-len(b.calls), 0)
+	return max(b.perMinute-b.reserve-len(b.calls), 0)
 }
 
-// Used returns the calls counted in the minute ending at now.
+// Used returns the calls recorded in the minute ending at now.
 func (b *CallBudget) Used(now time.Time) int {
 	if b == nil {
 		return 0
@@ -107,9 +126,12 @@ func sessionsDue(r *Runtime, now time.Time, interval time.Duration) bool {
 // Then the due counts (listed at least interval ago; with the list, 9/10 of
 // it, so a count listed just after the previous list rides along with this
 // one), oldest first (never listed before listed, then by the time of the
-// last listing), as many as budget.Room allows. The caller records the
-// calls it makes in the budget.
-func (s *Snapshot) PlanSessions(now time.Time, selected string, withList bool, interval time.Duration, budget *CallBudget, inFlight func(name string) bool) SessionPlan {
+// last listing), as many as budget.Room allows; those are recorded in the
+// budget, so the caller must make every call in Refresh.
+//
+// keep is how many calls of the budget's room to leave for token renewals
+// due within the minute: a lapsing token matters more than an old count.
+func (s *Snapshot) PlanSessions(now time.Time, selected string, withList bool, interval time.Duration, budget *CallBudget, keep int, inFlight func(name string) bool) SessionPlan {
 	var plan SessionPlan
 	var due []*Runtime
 	if withList {
@@ -127,7 +149,7 @@ func (s *Snapshot) PlanSessions(now time.Time, selected string, withList bool, i
 		}
 	}
 	slices.Sort(plan.Refresh) // deterministic order
-	room := max(budget.Room(now)-len(plan.Refresh), 0)
+	room := max(budget.Room(now)-keep, 0)
 	if len(due) == 0 {
 		return plan
 	}
@@ -141,6 +163,7 @@ func (s *Snapshot) PlanSessions(now time.Time, selected string, withList bool, i
 	for _, r := range due[:n] {
 		plan.Refresh = append(plan.Refresh, r.Name)
 	}
+	budget.Record(now, n)
 	if rest := due[n:]; len(rest) > 0 {
 		plan.Deferred = len(rest)
 		if at := rest[0].SessionsFresh.FetchedAt; !at.IsZero() {
@@ -148,6 +171,36 @@ func (s *Snapshot) PlanSessions(now time.Time, selected string, withList bool, i
 		}
 	}
 	return plan
+}
+
+// PlanRenewals picks, among the runtimes whose token renewal is due at now
+// (Renewals.Due), those to renew now: the selected runtime's whatever the
+// budget (the token the user looks at never goes stale for it), then the
+// others soonest expireTime first, as many as budget.Room allows (recorded
+// in the budget: the caller must make every renewal in renew). deferred
+// counts the rest: their tokens wait for the budget (with the default
+// budget and hour-long tokens, from about 1,200 runtimes on).
+func PlanRenewals(now time.Time, due []*Runtime, selected string, budget *CallBudget) (renew []string, deferred int) {
+	others := make([]*Runtime, 0, len(due))
+	for _, r := range due {
+		if r.Name == selected {
+			renew = append(renew, r.Name)
+		} else {
+			others = append(others, r)
+		}
+	}
+	slices.SortFunc(others, func(a, b *Runtime) int {
+		if c := a.ExpireTime().Compare(b.ExpireTime()); c != 0 {
+			return c
+		}
+		return cmpString(a.Name, b.Name)
+	})
+	n := min(budget.Room(now), len(others))
+	for _, r := range others[:n] {
+		renew = append(renew, r.Name)
+	}
+	budget.Record(now, n)
+	return renew, len(others) - n
 }
 
 func cmpString(a, b string) int {

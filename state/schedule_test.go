@@ -12,7 +12,7 @@ import (
 var st0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 
 func TestCallBudgetWindow(t *testing.T) {
-	b := NewCallBudget(24)
+	b := NewCallBudget(24, 0)
 	b.Record(st0, 20)
 	if r := b.Room(st0.Add(30 * time.Second)); r != 4 {
 		t.Fatalf("room %d after 20 calls, want 4", r)
@@ -24,7 +24,7 @@ func TestCallBudgetWindow(t *testing.T) {
 	if r := b.Room(st0.Add(time.Minute)); r != 14 {
 		t.Fatalf("room %d once the first 20 left the window, want 14", r)
 	}
-	if r := NewCallBudget(0).Room(st0); r < 1<<20 {
+	if r := NewCallBudget(0, 0).Room(st0); r < 1<<20 {
 		t.Fatalf("an unlimited budget has room %d", r)
 	}
 }
@@ -40,20 +40,18 @@ func idleSessions(t *testing.T, n, budget int, d time.Duration) (maxPerMinute in
 	for i := range rts {
 		rts[i] = api.Runtime{Name: fmt.Sprintf("runtimes/r-%04d", i)}
 	}
-	b := NewCallBudget(budget)
+	b := NewCallBudget(budget, ReserveFor(30*time.Second))
 	perMinute := map[int]int{}
 	for sec := time.Duration(0); sec <= d; sec += time.Second {
 		now := st0.Add(sec)
 		withList := sec%(30*time.Second) == 0
 		if withList {
 			s.ApplyRuntimes(now, rts)
-			b.Record(now, 1)
 		}
 		if !withList && b.Room(now) == 0 {
 			continue // what the dashboard does: no plan while the budget is spent
 		}
-		plan := s.PlanSessions(now, "runtimes/r-0000", withList, 30*time.Second, b, nil)
-		b.Record(now, len(plan.Refresh))
+		plan := s.PlanSessions(now, "runtimes/r-0000", withList, 30*time.Second, b, 0, nil)
 		for _, name := range plan.Refresh {
 			s.ApplySessions(now, name, nil)
 		}
@@ -104,15 +102,18 @@ func TestPlanSessionsOrderAndDeferred(t *testing.T) {
 	s.ApplySessions(st0.Add(-3*time.Minute), "runtimes/a", nil)
 	s.ApplySessions(st0.Add(-5*time.Minute), "runtimes/b", nil)
 	s.ApplySessions(st0.Add(-4*time.Minute), "runtimes/c", nil)
-	b := NewCallBudget(3)
+	b := NewCallBudget(1, 0)
 	// new (never loaded) and the selected a are made whatever the budget;
-	// one call of room is left: b, the oldest.
-	plan := s.PlanSessions(st0, "runtimes/a", true, 30*time.Second, b, nil)
+	// the one call of room goes to b, the oldest.
+	plan := s.PlanSessions(st0, "runtimes/a", true, 30*time.Second, b, 0, nil)
 	if fmt.Sprint(plan.Refresh) != "[runtimes/a runtimes/new runtimes/b]" || plan.Deferred != 1 || plan.OldestDeferred != 4*time.Minute {
 		t.Fatalf("plan %+v", plan)
 	}
+	if b.Room(st0) != 0 {
+		t.Fatalf("the plan did not record its budgeted call: room %d", b.Room(st0))
+	}
 	// In flight: skipped.
-	plan = s.PlanSessions(st0, "", false, 30*time.Second, NewCallBudget(0), func(n string) bool { return n == "runtimes/c" })
+	plan = s.PlanSessions(st0, "", false, 30*time.Second, NewCallBudget(0, 0), 0, func(n string) bool { return n == "runtimes/c" })
 	if fmt.Sprint(plan.Refresh) != "[runtimes/new runtimes/b runtimes/a]" {
 		t.Fatalf("plan %+v", plan)
 	}
@@ -230,5 +231,28 @@ func TestNotExtendedError(t *testing.T) {
 	}
 	if _, failed, _ := rn.Done("r", st0, st0.Add(time.Minute), st0.Add(time.Hour), nil); failed || rn.Failures("r") != 0 {
 		t.Fatal("an extending renewal is not a success")
+	}
+}
+
+// Renewals that can wait go soonest expiry first within the budget; the
+// selected runtime's is made whatever the budget.
+func TestPlanRenewals(t *testing.T) {
+	s := New(Config{})
+	var rts []api.Runtime
+	for i, left := range []time.Duration{3 * time.Minute, time.Minute, 2 * time.Minute, 4 * time.Minute} {
+		rts = append(rts, api.Runtime{Name: fmt.Sprintf("runtimes/r%d", i), ConnectionInfo: &api.ConnectionInfo{ExpireTime: st0.Add(left)}})
+	}
+	s.ApplyRuntimes(st0, rts)
+	var due []*Runtime
+	for r := range s.All() {
+		due = append(due, r)
+	}
+	b := NewCallBudget(4, 2) // room for 2
+	renew, deferred := PlanRenewals(st0, due, "runtimes/r3", b)
+	if fmt.Sprint(renew) != "[runtimes/r3 runtimes/r1 runtimes/r2]" || deferred != 1 {
+		t.Fatalf("renew %v, deferred %d", renew, deferred)
+	}
+	if renew, deferred = PlanRenewals(st0, due, "", b); len(renew) != 0 || deferred != 4 {
+		t.Fatalf("a spent budget renewed %v (deferred %d)", renew, deferred)
 	}
 }

@@ -224,7 +224,9 @@ func (s *Snapshot) ApplySpecs(now time.Time, specs []api.RuntimeSpec) {
 // or updated (a gone one that is listed again comes back); runtimes not in
 // the list are marked gone ("missing from list_runtimes") with their last
 // seen time kept, and their sessions cleared. A listed runtime's renewal
-// failure (RenewErr) is cleared: the list shows its state. A runtime whose token expired
+// failure (RenewErr) is cleared: the list shows its state (but a renewal
+// that did not extend the token, ErrNotExtended, stays until a later
+// token is seen). A runtime whose token expired
 // but which is still listed is NOT gone (field case 1). Entries without a
 // name are ignored.
 func (s *Snapshot) ApplyRuntimes(now time.Time, rts []api.Runtime) {
@@ -269,9 +271,14 @@ func (s *Snapshot) upsert(now time.Time, rt api.Runtime) *Runtime {
 	if r.Gone() {
 		r.GoneAt, r.GoneReason = time.Time{}, ""
 	}
+	old := r.ExpireTime()
 	r.Runtime = rt
 	r.LastSeen = now
-	r.RenewErr = nil // listed or renewed just now: the failure is over
+	// Listed or renewed just now: the failure is over, unless the renewal
+	// did not extend the token and this shows no later one either.
+	if !errors.Is(r.RenewErr, ErrNotExtended) || rt.ExpireTime().After(old) {
+		r.RenewErr = nil
+	}
 	r.index()
 	return r
 }

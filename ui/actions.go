@@ -155,7 +155,7 @@ func (m *Model) applyCommand(a action, now time.Time) tea.Cmd {
 			break
 		}
 		if c := m.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
-			m.lastRenew[sel.Name] = now
+			m.renew.Started(sel.Name, now)
 			m.manualRenew[sel.Name] = true
 			m.setProgress(now, api.ToolGetRuntime, sel.Name, "renewing the proxy token of "+sel.ID()+"…")
 			return c

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
 )
 
 func benchModel(b *testing.B, n int) Model {
@@ -50,13 +51,13 @@ func BenchmarkView(b *testing.B) {
 // 1,000 runtimes, outside View.
 func BenchmarkTick(b *testing.B) {
 	m := benchModel(b, 1000)
-	m.lastRenew = nil
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		mm := m
 		mm.pending = map[callKey]pendingCall{}
-		mm.lastRenew = map[string]time.Time{}
+		mm.renew = state.NewRenewals(m.opts.RenewLead)
+		mm.budget = state.NewCallBudget(m.opts.CallBudget, state.ReserveFor(m.opts.RefreshInterval))
 		mm.onTick(t0)
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"time"
@@ -167,7 +168,10 @@ func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string 
 			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
 		}
 		kv(4, "version", termtext.Line(r.DisplayVersion()))
-		if r.RenewErr != nil {
+		switch {
+		case errors.Is(r.RenewErr, state.ErrNotExtended):
+			kv(1, "renew", m.st.errText.Render("renewal did not extend the token, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))))
+		case r.RenewErr != nil:
 			kv(1, "renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
 		}
 		room := n - len(out)
@@ -195,6 +199,8 @@ func (m *Model) renewWord(r *state.Runtime, now time.Time) string {
 		return "auto-renew off (" + m.keys.Refresh.Help().Key + " refreshes)"
 	case m.renewInFlight(r.Name):
 		return "renewing…"
+	case errors.Is(r.RenewErr, state.ErrNotExtended):
+		return "renewal did not extend the token, retry in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
 	case r.RenewErr != nil:
 		return "renew failed, retry in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -37,7 +38,8 @@ type callKey struct {
 type pendingCall struct {
 	gen     uint64
 	started time.Time
-	version uint64 // snapshot version when sent
+	version uint64    // snapshot version when sent
+	expire  time.Time // a renewal: the token's expireTime when sent
 }
 
 // resultMsg is the answer to one API call. gen is the request generation:
@@ -58,16 +60,20 @@ type resultMsg struct {
 type calls struct {
 	seq         uint64
 	pending     map[callKey]pendingCall
-	lastRenew   map[string]time.Time
+	renew       *state.Renewals          // when each proxy token is renewed (and backed off)
+	budget      *state.CallBudget        // background calls that could wait, in the last minute
+	deferring   time.Time                // since when session counts wait for the budget (zero: none)
+	deferNoted  time.Time                // when the event log last said so
+	renewNoted  time.Time                // when the event log last said renewals wait for the budget
 	manualRenew map[string]bool          // R pressed: report the renewal's outcome
 	manualRef   bool                     // r pressed: report the refresh's outcome
 	tokenLife   map[string]time.Duration // proxy-token lifetime seen by the last renewal or create
 	nextRefresh time.Time
 }
 
-func newCalls() calls {
-	return calls{pending: map[callKey]pendingCall{}, lastRenew: map[string]time.Time{},
-		manualRenew: map[string]bool{}, tokenLife: map[string]time.Duration{}}
+func newCalls(o Options) calls {
+	return calls{pending: map[callKey]pendingCall{}, manualRenew: map[string]bool{}, tokenLife: map[string]time.Duration{},
+		renew: state.NewRenewals(o.RenewLead), budget: state.NewCallBudget(o.CallBudget, state.ReserveFor(o.RefreshInterval))}
 }
 
 // issue registers a call for key and returns its command, or nil when the
@@ -80,7 +86,11 @@ func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
 	}
 	m.seq++
 	gen := m.seq
-	m.pending[k] = pendingCall{gen: gen, started: now, version: m.snap.Version()}
+	pc := pendingCall{gen: gen, started: now, version: m.snap.Version()}
+	if r := m.snap.Runtime(k.runtime); r != nil && k.kind == callRenew {
+		pc.expire = r.ExpireTime()
+	}
+	m.pending[k] = pc
 	spec := m.apiCall(k.kind.String())
 	if k.runtime != "" {
 		spec.sem = m.sem
@@ -208,19 +218,85 @@ func (m *Model) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd 
 	m.snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
 	m.onRuntimesListed(now)
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
-	var cmds []tea.Cmd
 	for r := range m.snap.All() {
 		if r.Gone() {
 			// Answers still on their way for it are dropped.
 			delete(m.pending, callKey{kind: callSessions, runtime: r.Name})
 			delete(m.pending, callKey{kind: callRenew, runtime: r.Name})
-			continue
+			m.renew.Forget(r.Name)
 		}
-		if c := m.issue(callKey{kind: callSessions, runtime: r.Name}, now); c != nil {
+	}
+	if manual { // r: the user asked for everything, budget or not
+		var cmds []tea.Cmd
+		for r := range m.snap.All() {
+			if !r.Gone() {
+				if c := m.issue(callKey{kind: callSessions, runtime: r.Name}, now); c != nil {
+					cmds = append(cmds, c)
+				}
+			}
+		}
+		return tea.Batch(cmds...)
+	}
+	return tea.Batch(m.refreshSessions(now, true)...)
+}
+
+// budgetNoteEvery is how often the event log repeats that session counts
+// or renewals wait for the call budget while they do (the log keeps 200
+// entries: about eight idle minutes).
+const budgetNoteEvery = 5 * time.Minute
+
+// refreshSessions starts list_sessions for the runtimes state.PlanSessions
+// picks at now (withList: right after list_runtimes), leaving room in the
+// call budget for the renewals due within the minute. While counts wait
+// for the budget, the event log says so every budgetNoteEvery, and once
+// more when they no longer do.
+func (m *Model) refreshSessions(now time.Time, withList bool) []tea.Cmd {
+	inFlight := func(name string) bool {
+		_, ok := m.pending[callKey{kind: callSessions, runtime: name}]
+		return ok
+	}
+	keep := 0
+	if !m.opts.NoAutoRenew {
+		soon := now.Add(time.Minute)
+		for r := range m.snap.All() {
+			if at, ok := m.nextRenewal(r, now); ok && !r.Gone() && at.Before(soon) {
+				keep++
+			}
+		}
+	}
+	plan := m.snap.PlanSessions(now, m.selected, withList, m.opts.RefreshInterval, m.budget, keep, inFlight)
+	cmds := make([]tea.Cmd, 0, len(plan.Refresh))
+	for _, name := range plan.Refresh {
+		if c := m.issue(callKey{kind: callSessions, runtime: name}, now); c != nil {
 			cmds = append(cmds, c)
 		}
 	}
-	return tea.Batch(cmds...)
+	switch {
+	case plan.Deferred > 0 && (m.deferring.IsZero() || now.Sub(m.deferNoted) >= budgetNoteEvery):
+		if m.deferring.IsZero() {
+			m.deferring = now
+		}
+		m.deferNoted = now
+		note := fmt.Sprintf("%d session counts wait for the call budget (%d calls a minute); refreshed oldest first", plan.Deferred, m.budget.PerMinute())
+		if plan.OldestDeferred > 0 {
+			note += ", oldest " + state.FormatAgo(plan.OldestDeferred)
+		}
+		m.noteEvent(now, "list_sessions", "", note)
+	case plan.Deferred == 0 && !m.deferring.IsZero() && withList:
+		m.noteEvent(now, "list_sessions", "", "every session count is fresh again (they waited for the call budget for "+state.FormatAge(now.Sub(m.deferring))+")")
+		m.deferring = time.Time{}
+	}
+	return cmds
+}
+
+// noteDeferredRenewals says in the event log, every budgetNoteEvery while
+// it lasts, that token renewals wait for the call budget.
+func (m *Model) noteDeferredRenewals(now time.Time, deferred int) {
+	if deferred == 0 || (!m.renewNoted.IsZero() && now.Sub(m.renewNoted) < budgetNoteEvery) {
+		return
+	}
+	m.renewNoted = now
+	m.noteEvent(now, "get_runtime", "", fmt.Sprintf("%d token renewals wait for the call budget (%d calls a minute); tokens go stale meanwhile, the soonest to expire are renewed first", deferred, m.budget.PerMinute()))
 }
 
 func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
@@ -237,11 +313,28 @@ func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 			m.setStatus(now, "✓ renewed "+id+" (expiry unknown)", false)
 		}
 	}
+	if msg.err == nil && msg.runtime.Name != msg.key.runtime {
+		return // not an answer about this runtime
+	}
+	// Against the token it was sent to replace: a list_runtimes answered
+	// meanwhile may already hold the renewed token.
+	retry, failed, notExtended := m.renew.Done(msg.key.runtime, p.started, p.expire, msg.runtime.ExpireTime(), msg.err)
 	if msg.err != nil {
 		m.snap.ApplyRenewError(now, msg.key.runtime, msg.err)
-	} else if msg.runtime.Name == msg.key.runtime {
+	} else {
 		m.snap.UpdateRuntime(now, msg.runtime)
-		m.learnTokenLife(msg.runtime, p.started)
+		if !failed {
+			m.learnTokenLife(msg.runtime, p.started)
+		}
+	}
+	if notExtended != nil {
+		// The call succeeded but the token is as old as before: a failed
+		// renewal, backed off (issue 11: one get_runtime a second,
+		// forever, before).
+		m.snap.ApplyRenewError(now, msg.key.runtime, notExtended)
+		m.noteEvent(now, "get_runtime", msg.key.runtime, notExtended.Error())
+	} else if failed {
+		m.noteEvent(now, "get_runtime", msg.key.runtime, "token stale: renewal backed off, next try in "+state.FormatCountdown(retry))
 	}
 }
 
@@ -251,6 +344,7 @@ func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 func (m *Model) learnTokenLife(rt api.Runtime, sent time.Time) {
 	if exp := rt.ExpireTime(); !exp.IsZero() && exp.After(sent) {
 		m.tokenLife[rt.Name] = exp.Sub(sent)
+		m.renew.Learn(rt.Name, exp.Sub(sent))
 	}
 }
 
@@ -268,72 +362,41 @@ func (m *Model) expiringThreshold(name string) time.Duration {
 
 // renewDue starts the renewals that are due: proxy tokens within the lead
 // time of expireTime, or expired (field case 1); a failed renewal is
-// retried after renewRetryDelay. issue keeps it to one get_runtime per
-// runtime in flight.
+// backed off (state.Renewals). The selected runtime's at once, the others
+// within the call budget, soonest expiry first (state.PlanRenewals). One
+// get_runtime per runtime in flight.
 func (m *Model) renewDue(now time.Time) []tea.Cmd {
 	if m.opts.NoAutoRenew {
 		return nil
 	}
-	var cmds []tea.Cmd
+	var due []*state.Runtime
 	for r := range m.snap.All() {
-		if r.Gone() {
+		if r.Gone() || m.renewInFlight(r.Name) {
 			continue
 		}
-		at, ok := m.nextRenewal(r, now)
-		if !ok || now.Before(at) {
-			continue
+		if at, ok := m.nextRenewal(r, now); ok && !now.Before(at) {
+			due = append(due, r)
 		}
-		if c := m.issue(callKey{kind: callRenew, runtime: r.Name}, now); c != nil {
-			m.lastRenew[r.Name] = now
+	}
+	if len(due) == 0 {
+		return nil
+	}
+	renew, deferred := state.PlanRenewals(now, due, m.selected, m.budget)
+	var cmds []tea.Cmd
+	for _, name := range renew {
+		if c := m.issue(callKey{kind: callRenew, runtime: name}, now); c != nil {
+			m.renew.Started(name, now)
 			cmds = append(cmds, c)
 		}
 	}
+	m.noteDeferredRenewals(now, deferred)
 	return cmds
 }
 
-// renewLead is how long before expireTime runtime name's proxy token is
-// renewed: Options.RenewLead, but at most half the token lifetime the last
-// renewal showed.
-func (m *Model) renewLead(name string) time.Duration {
-	lead := m.opts.RenewLead
-	if life, ok := m.tokenLife[name]; ok {
-		lead = min(lead, life/2)
-	}
-	return lead
-}
-
-// renewRetryDelay is the pause after a renewal attempt of runtime name
-// before the next one: RenewRetry, shortened to a quarter of the observed
-// token lifetime and to half the time the token has left, never under
-// MinRenewRetry.
-func (m *Model) renewRetryDelay(name string, rem time.Duration) time.Duration {
-	d := RenewRetry
-	if life, ok := m.tokenLife[name]; ok {
-		d = min(d, life/4)
-	}
-	if rem > 0 {
-		d = min(d, rem/2)
-	}
-	return max(d, MinRenewRetry)
-}
-
-// nextRenewal is when runtime r's proxy token is (re)newed next: its
-// expireTime minus the lead, but not before the retry pause after the last
-// attempt has passed. ok is false when the expireTime is unknown.
+// nextRenewal is when runtime r's proxy token is (re)newed next
+// (state.Renewals); ok is false when the expireTime is unknown.
 func (m *Model) nextRenewal(r *state.Runtime, now time.Time) (at time.Time, ok bool) {
-	if r.ExpireTime().IsZero() {
-		return time.Time{}, false
-	}
-	at = r.ExpireTime().Add(-m.renewLead(r.Name))
-	if last, ok := m.lastRenew[r.Name]; ok && !now.Before(last) {
-		// The pause is measured from the attempt, with the time the token
-		// had left then.
-		lastRem := r.ExpireTime().Sub(last)
-		if gate := last.Add(m.renewRetryDelay(r.Name, lastRem)); gate.After(at) {
-			at = gate
-		}
-	}
-	return at, true
+	return m.renew.Due(r.Name, r.ExpireTime(), now)
 }
 
 // renewRetryIn is the time until the next renewal attempt of runtime

@@ -11,6 +11,7 @@ import (
 func TestRenewLeadAndNoAutoRenew(t *testing.T) {
 	f, _, m := fixture(t)
 	m.opts.RenewLead = time.Minute
+	m.renew.Lead = time.Minute // what New makes of Options.RenewLead
 	m, cmd := update(m, tickMsg{gen: m.tickGen})
 	m, _ = run(t, m, cmd)
 	if got := f.count("get_runtime"); got != 1 {

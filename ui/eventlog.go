@@ -36,10 +36,20 @@ type Event struct {
 	Latency time.Duration
 	// Err is the failure, nil on success. Its full text is shown.
 	Err error
+	// Note, on an entry that is no call, says why data shown is stale: a
+	// session count waiting for the call budget, a token renewal backed
+	// off or one that did not extend the token. Its full text is shown.
+	Note string
 }
 
-// Outcome is "ok" or the canonical error code (FAILED_PRECONDITION…).
-func (e Event) Outcome() string { return api.Outcome(e.Err) }
+// Outcome is "ok", the canonical error code (FAILED_PRECONDITION…), or
+// "stale" for a Note.
+func (e Event) Outcome() string {
+	if e.Err == nil && e.Note != "" {
+		return "stale"
+	}
+	return api.Outcome(e.Err)
+}
 
 // eventLog is a ring buffer of the last EventLogSize events.
 type eventLog struct {
@@ -74,6 +84,14 @@ func (m *Model) recordEvent(now time.Time, tool, target string, latency time.Dur
 	l := m.events
 	l.buf = append([]Event(nil), l.buf...)
 	l.add(Event{At: now, Tool: tool, Target: target, Latency: max(latency, 0), Err: err})
+	m.events = l
+}
+
+// noteEvent records why something shown is stale (see Event.Note).
+func (m *Model) noteEvent(now time.Time, tool, target, note string) {
+	l := m.events
+	l.buf = append([]Event(nil), l.buf...)
+	l.add(Event{At: now, Tool: tool, Target: target, Note: note})
 	m.events = l
 }
 
@@ -152,6 +170,8 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		outcome := e.Outcome()
 		if e.Err != nil {
 			outcome = m.st.errText.Render(outcome)
+		} else if e.Note != "" {
+			outcome = m.st.warn.Render(outcome)
 		}
 		line += outcome + "  "
 		if ansi.StringWidth(line+target) > w && ansi.StringWidth(target) > 1 {
@@ -161,8 +181,12 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		} else {
 			body = append(body, line+target)
 		}
-		if e.Err != nil {
-			text := termtext.Line(m.redact(fullError(e.Err)))
+		if e.Err != nil || e.Note != "" {
+			text := e.Note
+			if e.Err != nil {
+				text = fullError(e.Err)
+			}
+			text = termtext.Line(m.redact(text))
 			for _, wl := range strings.Split(wrapText(text, max(w-6, 10)), "\n") {
 				body = append(body, m.st.dim.Render("      "+wl))
 			}

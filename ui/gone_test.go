@@ -63,7 +63,8 @@ func TestRowColumnsAlignedAt100(t *testing.T) {
 	_, clk, m := fixture(t)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
-	m.lastRenew["runtimes/r-bravo"] = clk.now()
+	m.renew.Started("runtimes/r-bravo", clk.now())
+	m.renew.Done("runtimes/r-bravo", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
 	m.ax.creates = []*createOp{
 		{id: 1, spec: specA100, runtimeID: "my-a100", started: clk.now().Add(-time.Second)},
 		{id: 2, spec: specA100, started: clk.now().Add(-time.Second)},

@@ -110,6 +110,15 @@ func New(o Options) Model {
 	if o.RenewLead <= 0 {
 		o.RenewLead = o.ExpiringThreshold
 	}
+	if reserve := state.ReserveFor(o.RefreshInterval); o.CallBudget == 0 {
+		// A refresh interval under 30 s needs more than the default for its
+		// own calls: 20 a minute are left for the rest.
+		o.CallBudget = max(state.DefaultCallBudget, reserve+20)
+	} else if o.CallBudget > 0 {
+		// However small the budget, a few calls a minute are left for
+		// renewals and counts beyond the refresh's own.
+		o.CallBudget = max(o.CallBudget, reserve+4)
+	}
 	if o.Clipboard == nil && o.CopyTo == nil {
 		o.CopyTo = SystemClipboardCopy
 	}
@@ -130,7 +139,7 @@ func New(o Options) Model {
 		sem:     make(chan struct{}, api.FanOut), // per-runtime calls in flight
 		every:   tea.Every,
 		tickGen: 1,
-		calls:   newCalls(),
+		calls:   newCalls(o),
 		ax:      newActionState(loadLastSpec(o.Demo, o.StateDir)), // New is not Update: reading here is fine
 	}
 	m.rowsDirty = true
@@ -241,6 +250,11 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 	}
 	cmds = append(cmds, m.actionsTick(now)...)
 	cmds = append(cmds, m.renewDue(now)...)
+	// Session counts of the other runtimes, as the budget allows; not
+	// while a list_runtimes is under way (its answer plans them).
+	if _, listing := m.pending[callKey{kind: callRuntimes}]; !listing && m.budget.Room(now) > 0 {
+		cmds = append(cmds, m.refreshSessions(now, false)...)
+	}
 	if m.status != "" && !now.Before(m.statusUntil) {
 		m.status = ""
 	}

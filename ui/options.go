@@ -6,6 +6,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
 )
 
 // Defaults and limits of Options.
@@ -14,13 +15,13 @@ const (
 	MaxBackoff = 5 * time.Minute
 	// DefaultCallTimeout bounds each API call (30 s).
 	DefaultCallTimeout = 30 * time.Second
-	// RenewRetry is the longest pause before retrying a failed or
-	// unhelpful proxy token renewal (get_runtime) of one runtime (30 s).
-	// Short-lived tokens are retried sooner: see renewRetryDelay.
-	RenewRetry = 30 * time.Second
+	// RenewRetry is the first pause before retrying a failed or
+	// unextending proxy token renewal (get_runtime) of one runtime (30 s);
+	// it doubles with every failure in a row (state.Renewals).
+	RenewRetry = state.RenewBackoff
 	// MinRenewRetry is the shortest pause between two renewals of one
-	// runtime (1 s), so a token that lives only seconds is not hammered.
-	MinRenewRetry = time.Second
+	// runtime (5 s), so a token that lives only seconds is not hammered.
+	MinRenewRetry = state.MinRenewRetry
 	// MinWidth and MinHeight are the smallest terminal the dashboard lays
 	// out (60×15 cells); below it, it shows "terminal too small".
 	MinWidth, MinHeight = 60, 15
@@ -75,9 +76,19 @@ type Options struct {
 	// RenewLead: each proxy token is renewed with get_runtime this long
 	// before its expireTime, at once when already inside the window
 	// (default ExpiringThreshold, 5 min). Once a renewal has shown the
-	// token's lifetime, the lead is at most half of it, so a token that
-	// lives less than RenewLead is still renewed before it lapses.
+	// token's lifetime, the lead is a tenth of it (at least 5 s), so a
+	// short-lived token is renewed once per lifetime, before it lapses
+	// (state.Renewals).
 	RenewLead time.Duration
+	// CallBudget is how many background calls a minute the dashboard
+	// makes at most, so the idle cost does not grow with the number of
+	// runtimes (config callBudget; 0: state.DefaultCallBudget, or the
+	// refresh's own calls plus 20 under a short RefreshInterval; never
+	// less than the refresh's own calls plus 4; negative: no limit).
+	// list_runtimes, the selected runtime's sessions and renewal and first
+	// loads are always made; the other runtimes' token renewals (soonest
+	// expiry first) and session counts (oldest first) share the rest.
+	CallBudget int
 	// ReadOnly disables every action that changes something on Colab
 	// (create, delete, sessions, run code) and hides it from the help (the
 	// --readonly flag); renewing a token (get_runtime) only reads and stays.

@@ -155,7 +155,8 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	m.opts.Profile, m.opts.Endpoint, m.opts.Account, m.opts.Demo = msg.name, msg.info.Endpoint, msg.info.Account, msg.info.Demo
 	m.snap = state.New(state.Config{ExpiringThreshold: m.opts.ExpiringThreshold, GoneRetention: m.opts.GoneRetention})
 	m.pending = map[callKey]pendingCall{}
-	m.lastRenew, m.tokenLife = map[string]time.Time{}, map[string]time.Duration{}
+	m.renew.Reset()
+	m.deferring = time.Time{}
 	m.manualRenew, m.manualRef = map[string]bool{}, false
 	m.runtimesPane = runtimesPane{rowsDirty: true}
 	m.sessCursor = 0

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestShortLivedTokenNeverLapses(t *testing.T) {
 		e.clk.add(time.Second)
 		m = e.tick(t, m)
 		r := m.snap.Runtime(name)
-		if _, renewed := m.tokenLife[name]; !renewed {
+		if m.renew.Life(name) == 0 { // not renewed yet
 			continue
 		}
 		if st, rem := r.Token(e.clk.now(), m.opts.ExpiringThreshold); st == state.TokenExpired {
@@ -46,7 +47,9 @@ func TestExpiredTokenSaysWhenItRenews(t *testing.T) {
 	m, _ = update(m, keyMsg("j"))
 	m, _ = update(m, keyMsg("j")) // r-charlie: expired 30 s ago
 	m.opts.NoAutoRenew = false
-	m.lastRenew["runtimes/r-charlie"] = clk.now()
+	// A renewal that failed just now: the next one in 30 s.
+	m.renew.Started("runtimes/r-charlie", clk.now())
+	m.renew.Done("runtimes/r-charlie", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
 	v := m.View()
 	if strings.Contains(v, "renewing") {
 		t.Fatalf("renewing shown with no get_runtime in flight:\n%s", v)

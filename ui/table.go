@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -132,7 +133,8 @@ const minSpecWidth = 6
 func columnsFor(w, nameNeed int) columns {
 	c := columns{spec: 16, sess: 4, token: 10 + tokenWordWidth}
 	if w >= 80 {
-		c.spec, c.version = 18, 10
+		// Room for a count's age ("12 14m") beside it.
+		c.spec, c.version, c.sess = 18, 10, 6
 	}
 	used := rowPrefix + 1 + c.sess + 1 + c.token + 1 // all but the name and spec cells
 	if c.version > 0 {
@@ -269,6 +271,8 @@ func (m *Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st 
 		word = busy
 	case m.renewInFlight(r.Name):
 		word += " ↻"
+	case errors.Is(r.RenewErr, state.ErrNotExtended) && st != state.TokenExpired:
+		word = "NOT EXTENDED" // the renewal did not extend the token; details say more
 	case r.RenewErr != nil && st != state.TokenExpired:
 		word = "RENEW FAILED" // the retry time is in the details
 	}
@@ -298,6 +302,13 @@ func (m *Model) row(now time.Time, r *state.Runtime, c columns, selected, stale 
 		sess = "?"
 	case r.SessionsFresh.Loaded():
 		sess = strconv.Itoa(len(r.Sessions))
+		// A count older than one refresh (waiting for the call budget)
+		// says how old it is, where the column has room for it.
+		if age := now.Sub(r.SessionsFresh.FetchedAt); age > m.opts.RefreshInterval+2*time.Second {
+			if aged := sess + " " + state.FormatAge(age); len(aged) <= c.sess {
+				sess = aged
+			}
+		}
 	}
 	b.WriteString(fitRight(sess, c.sess))
 	b.WriteByte(' ')

@@ -31,7 +31,8 @@ func TestExpiredWinsOverRenewFailure(t *testing.T) {
 	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.snap.ApplyRenewError(clk.now(), "runtimes/r-charlie", errors.New("backend unavailable"))
 	m.snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
-	m.lastRenew["runtimes/r-charlie"] = clk.now()
+	m.renew.Started("runtimes/r-charlie", clk.now())
+	m.renew.Done("runtimes/r-charlie", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
 	m.rowsDirty = true
 	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // a stale tick: only re-syncs
 	v := m.View()

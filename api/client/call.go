@@ -252,11 +252,13 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 	if err != nil {
 		f := c.classify(ctx, actx, spec.tool, spec.timeout, tr, err)
 		// What a strict server says to a call that overtook the
-		// notification: a plain refusal (JSON-RPC error, HTTP 400), not a
-		// rate limit, an outage or an auth failure, which keep their own
-		// rules (a Retry-After is never cut short).
+		// notification: a plain refusal (JSON-RPC error, HTTP 400) that
+		// names the initialization ("Received request before
+		// initialization was complete", "Server not initialized"); any
+		// other answer is the call's own and keeps its rules.
 		f.beforeInit = beforeInit && f.answered && !f.fromToolResult && f.err.RetryDelay == 0 &&
-			(f.err.HTTPStatus == 0 || f.err.HTTPStatus == 400) && !f.err.Retryable() && !f.err.IsAuth()
+			(f.err.HTTPStatus == 0 || f.err.HTTPStatus == 400) && !f.err.IsAuth() &&
+			strings.Contains(strings.ToLower(err.Error()+" "+f.err.Message+" "+f.err.Raw), "initializ")
 		f.unlisted = !listed && f.answered && f.err.Code == api.InvalidArgument
 		if isVersionError(err) {
 			// The server no longer speaks what this session does: forget

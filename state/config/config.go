@@ -35,6 +35,8 @@ const (
 	// MinRefreshInterval is the smallest refreshInterval a config file may
 	// set (5 s).
 	MinRefreshInterval = 5 * time.Second
+	// minCallBudget is the smallest callBudget other than 0 (no limit).
+	minCallBudget = 4
 	// ProfileDefault is the profile used when none is chosen: Application
 	// Default Credentials on the real Colab MCP endpoint. A config file may
 	// redefine it.
@@ -104,6 +106,12 @@ type Settings struct {
 	// AutoRenew turns automatic proxy-token renewal on (YAML autoRenew,
 	// true or false; default true).
 	AutoRenew bool
+	// CallBudget is how many background calls a minute the dashboard
+	// makes at most (YAML callBudget; an integer from 4, or 0 for no
+	// limit; default state.DefaultCallBudget, 24): list_runtimes, the
+	// selected runtime's sessions and token renewals are always made, the
+	// other runtimes' session counts share what is left.
+	CallBudget int
 	// DefaultRuntimeSpec is the runtimeSpec preselected when creating a
 	// runtime (YAML defaultRuntimeSpec {variant, accelerator, shape};
 	// default CPU, NONE, STANDARD).
@@ -132,6 +140,7 @@ func DefaultSettings() *Settings {
 		RefreshInterval:    DefaultRefreshInterval,
 		ExpiryWarning:      state.DefaultExpiringThreshold,
 		RenewLead:          state.DefaultExpiringThreshold,
+		CallBudget:         state.DefaultCallBudget,
 		AutoRenew:          true,
 		DefaultRuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard},
 		Theme:              ThemeAuto,
@@ -175,7 +184,7 @@ type SettingsOptions struct {
 	CheckKey func(string) error
 }
 
-var topKeys = []string{"refreshInterval", "expiryWarning", "renewLead", "autoRenew", "defaultRuntimeSpec", "theme", "profile", "keys", "profiles"}
+var topKeys = []string{"refreshInterval", "expiryWarning", "renewLead", "autoRenew", "callBudget", "defaultRuntimeSpec", "theme", "profile", "keys", "profiles"}
 var specKeys = []string{"variant", "accelerator", "shape"}
 var profileKeys = []string{"credentials", "credentialsFile", "accessTokenFile", "quotaProject", "endpoint"}
 
@@ -461,6 +470,19 @@ func (p *cfgParser) top(body ast.Node) error {
 			s.ExpiryWarning, err = p.duration(e, 0)
 		case "renewLead":
 			s.RenewLead, err = p.duration(e, 0)
+		case "callBudget":
+			var v string
+			if v, err = p.scalar(e.val, e.key); err == nil {
+				n, perr := strconv.Atoi(strings.TrimSpace(v))
+				switch {
+				case perr != nil || n < 0 || n > 100000:
+					err = p.errAt(e.val, fmt.Sprintf("callBudget: %q is not accepted (accepted: calls a minute, e.g. 24; 0 for no limit)", v))
+				case n > 0 && n < minCallBudget:
+					err = p.errAt(e.val, fmt.Sprintf("callBudget: %d is too small (at least %d calls a minute: two list_runtimes and the selected runtime's sessions; 0 for no limit)", n, minCallBudget))
+				default:
+					s.CallBudget = n
+				}
+			}
 		case "autoRenew":
 			var v string
 			if v, err = p.scalar(e.val, e.key); err == nil {
@@ -768,6 +790,7 @@ func (s *Settings) render(fileLines bool) string {
 	fmt.Fprintf(&b, "expiryWarning: %s%s\n", shortDuration(s.ExpiryWarning), from("expiryWarning"))
 	fmt.Fprintf(&b, "renewLead: %s%s\n", shortDuration(s.RenewLead), from("renewLead"))
 	fmt.Fprintf(&b, "autoRenew: %t%s\n", s.AutoRenew, from("autoRenew"))
+	fmt.Fprintf(&b, "callBudget: %d%s\n", s.CallBudget, from("callBudget"))
 	fmt.Fprintf(&b, "defaultRuntimeSpec:\n  variant: %s%s\n  accelerator: %s%s\n  shape: %s%s\n",
 		s.DefaultRuntimeSpec.Variant.Short(), from("defaultRuntimeSpec.variant"),
 		s.DefaultRuntimeSpec.Accelerator, from("defaultRuntimeSpec.accelerator"),

@@ -61,7 +61,7 @@ func TestParsedValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.RefreshInterval != time.Minute || s.ExpiryWarning != 10*time.Minute || s.RenewLead != 3*time.Minute || s.AutoRenew {
+	if s.RefreshInterval != time.Minute || s.ExpiryWarning != 10*time.Minute || s.RenewLead != 3*time.Minute || s.AutoRenew || s.CallBudget != 60 {
 		t.Errorf("durations/autoRenew: %+v", s)
 	}
 	want := api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeHighMem}
@@ -120,6 +120,8 @@ func TestConfigErrors(t *testing.T) {
 		{"zero threshold", "\nexpiryWarning: 0s\n", 2, []string{"expiryWarning", "greater than 0"}},
 		{"negative lead", "renewLead: -1m\n", 1, []string{"renewLead", "greater than 0"}},
 		{"bad bool", "autoRenew: sometimes\n", 1, []string{"accepted: true or false"}},
+		{"bad call budget", "callBudget: lots\n", 1, []string{`"lots"`, "0 for no limit"}},
+		{"call budget too small", "callBudget: 2\n", 1, []string{"too small", "at least 4"}},
 		{"bad theme", "theme: solarized\n", 1, []string{`"solarized"`, "accepted: auto, dark, light"}},
 		{"mapping where value", "theme:\n  dark: true\n", 2, []string{"theme must be a single value"}},
 		{"bad variant", "defaultRuntimeSpec:\n  variant: fpga\n", 2, []string{"accepted: CPU, GPU, TPU"}},

@@ -70,7 +70,12 @@ func runDashboard(ctx context.Context, g globalFlags) error {
 // dashboardOptions carries the config's settings into the dashboard.
 func dashboardOptions(g globalFlags) ui.Options {
 	s := g.settings
+	budget := s.CallBudget
+	if budget == 0 {
+		budget = -1 // callBudget: 0 is no limit
+	}
 	return ui.Options{
+		CallBudget:        budget,
 		RefreshInterval:   s.RefreshInterval,
 		ExpiringThreshold: s.ExpiryWarning,
 		RenewLead:         s.RenewLead,
