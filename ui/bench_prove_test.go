@@ -129,15 +129,44 @@ func TestIdleCallCadence(t *testing.T) {
 
 // BenchmarkIdleCalls reports the API calls per minute of an idle hour
 // (fake clock) with five runtimes and 1 h tokens, and the renewals per
-// token lifetime.
+// token lifetime; with 200 and 1,000 runtimes (emulator --runtimes N:
+// 1 h tokens expiring spread over the hour, so renewals come throughout),
+// the most calls in any idle minute over 20 minutes after the first load
+// ("max-calls/min", issue 11: at most the call budget whatever N; it was
+// 2·(1+N)) and the oldest session count then ("oldest-count-min").
 func BenchmarkIdleCalls(b *testing.B) {
-	var calls map[string]int
-	for i := 0; i < b.N; i++ {
-		calls = idleHour(b, 5, time.Hour)
+	b.Run("runtimes=5", func(b *testing.B) {
+		var calls map[string]int
+		for i := 0; i < b.N; i++ {
+			calls = idleHour(b, 5, time.Hour)
+		}
+		b.ReportMetric(float64(calls[""])/60, "calls/min")
+		b.ReportMetric(float64(calls["get_runtime"])/5, "renewals/token-hour")
+		b.ReportMetric(float64(calls["list_runtimes"])/60, "list_runtimes/min")
+	})
+	for _, n := range []int{200, 1000} {
+		b.Run(fmt.Sprintf("runtimes=%d", n), func(b *testing.B) {
+			var most int
+			var oldest time.Duration
+			for i := 0; i < b.N; i++ {
+				s := newStack(b, stackOpts{emu: colabfake.Options{Runtimes: n, TokenTTL: time.Hour}})
+				s.start()
+				most = 0
+				for m := 0; m < 20; m++ {
+					before := s.srv.CallCount("")
+					s.idle(time.Minute)
+					most = max(most, s.srv.CallCount("")-before)
+				}
+				oldest = 0
+				for r := range s.m.snap.All() {
+					oldest = max(oldest, s.clk.Now().Sub(r.SessionsFresh.FetchedAt))
+				}
+				s.close()
+			}
+			b.ReportMetric(float64(most), "max-calls/min")
+			b.ReportMetric(oldest.Minutes(), "oldest-count-min")
+		})
 	}
-	b.ReportMetric(float64(calls[""])/60, "calls/min")
-	b.ReportMetric(float64(calls["get_runtime"])/5, "renewals/token-hour")
-	b.ReportMetric(float64(calls["list_runtimes"])/60, "list_runtimes/min")
 }
 
 // BenchmarkIdleCPU runs the real tea.Program headless with Run's options
