@@ -3,7 +3,6 @@ package client
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/colabdash/colabdash/api/safefile"
 )
 
 // ProtocolFile is the file, in Options.StateDir, where the client
@@ -76,13 +77,10 @@ func endpointKey(endpoint string) string {
 
 func (m *protocolMemory) read() protocolFile {
 	pf := protocolFile{Endpoints: map[string]protocolRecord{}}
-	f, err := os.Open(m.path)
+	// A regular file, bounded in size and time (a FIFO in its place must
+	// not hang the connect).
+	b, err := safefile.Read(m.path, maxProtocolFile, 0)
 	if err != nil {
-		return pf
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxProtocolFile+1))
-	if err != nil || len(b) > maxProtocolFile {
 		return pf
 	}
 	var got protocolFile

@@ -211,6 +211,19 @@ func TestProtocolMemoryExpires(t *testing.T) {
 	if _, ok := m.lookup("https://h.example/mcp"); ok {
 		t.Fatal("a day-old memory is still trusted")
 	}
+	// A broken or oversized file is as good as none, and is replaced.
+	for _, junk := range [][]byte{[]byte("{not json"), bytes.Repeat([]byte(" "), maxProtocolFile+1)} {
+		if err := os.WriteFile(m.path, junk, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := m.lookup("https://h.example/mcp"); ok {
+			t.Fatalf("remembered from a broken file")
+		}
+		m.remember("https://h.example/mcp", "2025-11-25", true)
+		if v, ok := m.lookup("https://h.example/mcp"); !ok || v != "2025-11-25" {
+			t.Fatalf("not rewritten: %q, %v", v, ok)
+		}
+	}
 	var nilMem *protocolMemory
 	nilMem.remember("https://h.example/mcp", "2025-11-25", true) // no StateDir: no-op
 	if _, ok := nilMem.lookup("https://h.example/mcp"); ok {
