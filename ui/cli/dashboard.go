@@ -71,7 +71,10 @@ func runDashboard(ctx context.Context, g globalFlags) error {
 func dashboardOptions(g globalFlags) ui.Options {
 	s := g.settings
 	budget := s.CallBudget
-	if budget == 0 {
+	switch {
+	case s.Line("callBudget") == 0:
+		budget = 0 // not set: the dashboard's default, which grows with a short refreshInterval
+	case budget == 0:
 		budget = -1 // callBudget: 0 is no limit
 	}
 	return ui.Options{
