@@ -253,6 +253,22 @@ func listRuntimes(ctx context.Context, conn *connection) ([]api.Runtime, error) 
 	return rts, nil
 }
 
+// connectRuntime connects and resolves arg (rt-abc, runtimes/rt-abc or a
+// unique prefix) to one runtime. The caller closes the connection; on
+// error there is none to close. Errors are *exitError, as findRuntime's.
+func (v *verb) connectRuntime(ctx context.Context, arg string) (*connection, api.Runtime, error) {
+	conn, err := v.connect(ctx)
+	if err != nil {
+		return nil, api.Runtime{}, err
+	}
+	rt, err := findRuntime(ctx, conn, arg)
+	if err != nil {
+		conn.close()
+		return nil, api.Runtime{}, err
+	}
+	return conn, rt, nil
+}
+
 // findRuntime lists the runtimes and resolves arg among them.
 func findRuntime(ctx context.Context, conn *connection, arg string) (api.Runtime, error) {
 	rts, err := listRuntimes(ctx, conn)

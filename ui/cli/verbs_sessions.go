@@ -46,15 +46,11 @@ func sessionsCmd(g *globalFlags, s *streams) *cobra.Command {
 		ValidArgsFunction: v.completeRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			conn, err := v.connect(ctx)
+			conn, rt, err := v.connectRuntime(ctx, args[0])
 			if err != nil {
 				return err
 			}
 			defer conn.close()
-			rt, err := findRuntime(ctx, conn, args[0])
-			if err != nil {
-				return err
-			}
 			ss, err := conn.svc.ListSessions(ctx, rt.Name)
 			if err != nil {
 				return classify(err, conn.creds)
@@ -129,15 +125,11 @@ func sessionOpenCmd(g *globalFlags, s *streams) *cobra.Command {
 				id = state.NewSessionID()
 			}
 			ctx := cmd.Context()
-			conn, err := v.connect(ctx)
+			conn, rt, err := v.connectRuntime(ctx, args[0])
 			if err != nil {
 				return err
 			}
 			defer conn.close()
-			rt, err := findRuntime(ctx, conn, args[0])
-			if err != nil {
-				return err
-			}
 			se, err := conn.svc.CreateSession(ctx, rt.Name, id)
 			if err != nil {
 				return classify(err, conn.creds)

@@ -40,15 +40,11 @@ func urlCmd(g *globalFlags, s *streams) *cobra.Command {
 		ValidArgsFunction: v.completeRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			conn, err := v.connect(ctx)
+			conn, rt, err := v.connectRuntime(ctx, args[0])
 			if err != nil {
 				return err
 			}
 			defer conn.close()
-			rt, err := findRuntime(ctx, conn, args[0])
-			if err != nil {
-				return err
-			}
 			if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
 				// Not listed with one: get_runtime is the authority.
 				if rt, err = conn.svc.GetRuntime(ctx, rt.Name); err != nil {
@@ -91,15 +87,11 @@ func tokenCmd(g *globalFlags, s *streams) *cobra.Command {
 				return &exitError{exitUsage, "refusing to print a proxy token (a secret) to a terminal: pipe or redirect stdout, or pass --show-tokens"}
 			}
 			ctx := cmd.Context()
-			conn, err := v.connect(ctx)
+			conn, rt, err := v.connectRuntime(ctx, args[0])
 			if err != nil {
 				return err
 			}
 			defer conn.close()
-			rt, err := findRuntime(ctx, conn, args[0])
-			if err != nil {
-				return err
-			}
 			left := func(rt api.Runtime) time.Duration {
 				if rt.ConnectionInfo == nil || rt.ConnectionInfo.Token == "" || rt.ExpireTime().IsZero() {
 					return -1
