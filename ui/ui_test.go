@@ -315,10 +315,12 @@ func TestStaleResultsDropped(t *testing.T) {
 		m, cmd = update(m, keyMsg("r"))
 		second, _ := collect(cmd)
 		f.runtimes = nil
-		for _, r := range second {
+		// The stale answer (the old four runtimes) arrives while the newer
+		// call is still pending: only its generation tells them apart.
+		for _, r := range first {
 			m, _ = update(m, r)
 		}
-		for _, r := range first { // arrives late, with the old (5 runtimes) data
+		for _, r := range second {
 			m, _ = update(m, r)
 		}
 		live := 0
