@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -682,5 +683,50 @@ func TestHelpCompletionVersion(t *testing.T) {
 		if code, out, _ := runCLI(t, args...); code != 0 || !strings.Contains(out, "commit ") || !strings.Contains(out, "go1.") {
 			t.Errorf("%v: exit %d %q", args, code, out)
 		}
+	}
+}
+
+// A 401 while the cached access token looked valid (revoked, clock skew)
+// makes `status` mint a new token and retry once, through the wiring of the
+// client's OnUnauthenticated hook to the credentials' forced refresh: the
+// run succeeds, the token endpoint is asked twice, and the retried request
+// carries the new token.
+func TestStatusRefreshesARejectedToken(t *testing.T) {
+	home := isolate(t)
+	var minted atomic.Int64
+	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := minted.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"access_token":"ya29.minted-%d","token_type":"Bearer","expires_in":3600}`, n)
+	}))
+	defer tokens.Close()
+	var (
+		mu     sync.Mutex
+		bearer = map[string]int{} // token -> requests carrying it
+	)
+	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo,
+		OnRequest: func(r *http.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			bearer[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]++
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	// The server rejects one list_runtimes as Google does for a revoked
+	// token.
+	srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 401, Times: 1,
+		Body: `{"error":{"code":401,"status":"UNAUTHENTICATED","message":"Request had invalid authentication credentials."}}`})
+	creds := writeFile(t, filepath.Join(home, "adc.json"), `{"type":"authorized_user","client_id":"cid.apps.googleusercontent.com",`+
+		`"client_secret":"cs","refresh_token":"1//rt","token_uri":"`+tokens.URL+`/token"}`)
+	code, out, errs := runCLI(t, "status", "--endpoint", endpoint, "--credentials", creds)
+	if code != 0 || !strings.Contains(out, "rt-t4demo7k2p") {
+		t.Fatalf("status after one 401: exit %d, stderr %q (the rejected token was not refreshed)", code, errs)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := minted.Load(); n != 2 || bearer["ya29.minted-2"] == 0 {
+		t.Fatalf("%d tokens minted, requests per token %v: want a forced refresh whose token is sent", n, bearer)
 	}
 }
