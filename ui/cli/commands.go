@@ -37,6 +37,15 @@ func statusCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return classify(err, conn.creds)
 			}
+			// A session error may quote a secret (a proxy token in the
+			// server's message): redact it whole before the table cuts it
+			// to one line, which would leave a piece the redactor cannot
+			// recognise.
+			for name, serr := range ov.SessionErrors {
+				if serr != nil {
+					ov.SessionErrors[name] = redactedError{serr, g.logs.red.Redact(serr.Error())}
+				}
+			}
 			now := time.Now()
 			if asJSON {
 				err = ui.WriteStatusJSON(stdout, ui.NewStatusReport(ov, now, showTokens))
@@ -127,3 +136,13 @@ func emulatorStartError(addr string, err error) *exitError {
 	}
 	return &exitError{exitUsage, "--addr " + addr + ": " + strings.TrimPrefix(err.Error(), "colabfake: ")}
 }
+
+// redactedError is err with its text redacted; errors.Is and errors.As
+// still see err.
+type redactedError struct {
+	err  error
+	text string
+}
+
+func (e redactedError) Error() string { return e.text }
+func (e redactedError) Unwrap() error { return e.err }
