@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/secrettest"
 )
 
 // fakeService is an in-memory api.Service with controllable results,
@@ -147,7 +148,7 @@ var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
 func mkRuntime(id string, spec api.RuntimeSpecKey, expire time.Time, version string) api.Runtime {
 	r := api.Runtime{Name: "runtimes/" + id, RuntimeSpec: spec, Version: version}
 	if !expire.IsZero() {
-		r.ConnectionInfo = &api.ConnectionInfo{URL: "https://" + id + ".prod.colab.dev", Token: "SECRET-TOKEN-" + id, ExpireTime: expire}
+		r.ConnectionInfo = &api.ConnectionInfo{URL: "https://" + id + ".prod.colab.dev", Token: secrettest.Token(id), ExpireTime: expire}
 	}
 	return r
 }

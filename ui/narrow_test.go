@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/secrettest"
 )
 
 // Issue 10 defect 4: v reveals the token where the details are, without
@@ -22,7 +23,7 @@ func TestRevealKeepsTheLayout(t *testing.T) {
 		if m.showDetails || len(after) != len(before) {
 			t.Fatalf("%v: v expanded the details or changed the height", sz)
 		}
-		if !strings.Contains(strings.Join(after, "\n"), "SECRET-TOKEN-r-alpha") {
+		if !strings.Contains(strings.Join(after, "\n"), secrettest.Token("r-alpha")) {
 			t.Fatalf("%v: the token is not shown:\n%s", sz, strings.Join(after, "\n"))
 		}
 		for i := range before {

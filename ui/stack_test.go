@@ -13,6 +13,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/secrettest"
 )
 
 // The whole stack under test: the dashboard model, the real MCP client and
@@ -205,7 +206,7 @@ var (
 // addRuntime adds a ready runtime with a proxy token issued now (TTL).
 func (s *stack) addRuntime(t testing.TB, id string, spec api.RuntimeSpecKey) api.Runtime {
 	t.Helper()
-	rt, err := s.srv.AddRuntime(api.Runtime{Name: id, RuntimeSpec: spec, ConnectionInfo: &api.ConnectionInfo{Token: "PROXY-SECRET-" + id}})
+	rt, err := s.srv.AddRuntime(api.Runtime{Name: id, RuntimeSpec: spec, ConnectionInfo: &api.ConnectionInfo{Token: secrettest.Token(id)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/secrettest"
 )
 
 // ADC authorized_user via GOOGLE_APPLICATION_CREDENTIALS, loopback token_uri:
@@ -455,14 +456,11 @@ func TestCredentialsPathIsDirectory(t *testing.T) {
 
 func ptr(s string) *string { return &s }
 
-// assertNoSecrets fails when s contains any of the fake secrets used here.
+// assertNoSecrets fails when s contains any piece of the fake secrets
+// used here, or their markers (every fake secret has one).
 func assertNoSecrets(t *testing.T, s string) {
 	t.Helper()
-	for _, secret := range []string{"SECRET", "ya29.", "1//"} {
-		if strings.Contains(s, secret) {
-			t.Errorf("text leaks a secret (%q): %s", secret, s)
-		}
-	}
+	secrettest.Check(t, "text", s, "SECRET", "ya29.", "1//", "SECRET-client")
 }
 
 // TokenSource shares the cache with the HTTP client.

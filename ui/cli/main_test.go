@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui"
@@ -154,9 +156,10 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	if !strings.Contains(out, "rt-t4demo7k2p") || strings.Contains(out, "ya29.secret") {
+	if !strings.Contains(out, "rt-t4demo7k2p") {
 		t.Errorf("unexpected output:\n%s", out)
 	}
+	secrettest.Check(t, "status stdout", out, "ya29.secret-from-file")
 	mu.Lock()
 	defer mu.Unlock()
 	if len(seen) == 0 || seen[len(seen)-1] != "my-proj" {
@@ -495,11 +498,7 @@ func TestLogFileRedactsEveryToken(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	calls := map[string]string{}
 	for i, ln := range lines {
-		for _, s := range secrets {
-			if strings.Contains(ln, s) {
-				t.Errorf("log line %d contains secret %q: %s", i+1, s, ln)
-			}
-		}
+		secrettest.Check(t, "log line "+strconv.Itoa(i+1), ln, secrets...)
 		var rec map[string]any
 		if err := json.Unmarshal([]byte(ln), &rec); err != nil {
 			t.Fatalf("log line %d is not JSON: %v: %s", i+1, err, ln)
@@ -514,11 +513,8 @@ func TestLogFileRedactsEveryToken(t *testing.T) {
 			calls[rec["tool"].(string)+" "+rec["target"].(string)] = rec["outcome"].(string)
 		}
 	}
-	for _, s := range secrets {
-		if strings.Contains(errs, s) || strings.Contains(out, s) {
-			t.Errorf("output contains secret %q", s)
-		}
-	}
+	secrettest.Check(t, "status stdout", out, secrets...)
+	secrettest.Check(t, "status stderr", errs, secrets...)
 	if calls["list_runtimes "] != "ok" || calls["get_subscription "] != "ok" {
 		t.Errorf("calls logged: %v", calls)
 	}
