@@ -20,7 +20,7 @@ func runDashboard(ctx context.Context, g globalFlags) error {
 	if !ui.IsTerminal(os.Stdout) {
 		return &exitError{exitUsage, strings.TrimPrefix(ui.NotATerminalMessage, "colabdash: ")}
 	}
-	noColor := ui.NoColorFromEnv()
+	noColor, theme := colourSettings(g.themeName(), ui.DetectTheme)
 	ui.ConfigureColor(noColor)
 	conn, err := connect(ctx, g)
 	if err != nil {
@@ -51,12 +51,7 @@ func runDashboard(ctx context.Context, g globalFlags) error {
 	if g.changed("renew-lead") {
 		o.RenewLead = g.renewLead // the flag beats the config file
 	}
-	if o.Theme == config.ThemeAuto {
-		o.Theme = ui.ThemeDark // irrelevant without colour: never query the terminal
-		if !noColor {
-			o.Theme = ui.DetectTheme() // bounded wait, before Bubble Tea owns the terminal
-		}
-	}
+	o.Theme = theme
 	final, err := ui.Run(ui.New(o))
 	if m, ok := final.(ui.Model); ok && m.Service() != nil {
 		m.Service().Close() // the last profile's connection
@@ -65,6 +60,23 @@ func runDashboard(ctx context.Context, g globalFlags) error {
 		return &exitError{exitFailure, err.Error()}
 	}
 	return nil
+}
+
+// colourSettings decides, before Bubble Tea owns the terminal, whether the
+// dashboard draws colour and with which theme (ui.ThemeDark or
+// ui.ThemeLight when theme is config.ThemeAuto, else theme). NO_COLOR set
+// to any non-empty value turns colour off, and then the terminal is never
+// queried for its background (the theme is irrelevant); otherwise "auto"
+// asks detect (ui.DetectTheme, a bounded wait).
+func colourSettings(theme string, detect func() string) (noColor bool, resolved string) {
+	noColor = ui.NoColorFromEnv()
+	if theme != config.ThemeAuto {
+		return noColor, theme
+	}
+	if noColor {
+		return true, ui.ThemeDark
+	}
+	return false, detect()
 }
 
 // dashboardOptions carries the config's settings into the dashboard.

@@ -18,6 +18,11 @@ func TestE2EActionsDemo(t *testing.T) {
 	p := startTmux(t, 120, 40, []string{"HOME=" + home, "XDG_STATE_HOME=" + state, "GOOGLE_APPLICATION_CREDENTIALS=",
 		"NO_COLOR=1", "TERM=xterm-256color"}, bin, "--demo")
 	p.waitText("rt-t4demo7k2p")
+	// NO_COLOR=1: no colour and no other attribute in any cell
+	// (TestDashboardInTmux is the control: without it there is colour).
+	if c := p.coloured(); c != "" {
+		t.Errorf("with NO_COLOR=1 the screen has escape codes: %q", c)
+	}
 
 	// Create: CPU (one accelerator: skipped), STANDARD, latest, id e2e-rt.
 	p.keys("n")

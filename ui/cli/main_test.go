@@ -726,3 +726,30 @@ func TestStatusRefreshesARejectedToken(t *testing.T) {
 		t.Fatalf("%d tokens minted, requests per token %v: want a forced refresh whose token is sent", n, bearer)
 	}
 }
+
+// NO_COLOR (any non-empty value) turns the dashboard's colour off and
+// keeps it from querying the terminal for its background colour; without
+// it, theme auto asks the terminal and an explicit theme is kept.
+func TestColourSettingsFollowNoColor(t *testing.T) {
+	asked := 0
+	detect := func() string { asked++; return ui.ThemeLight }
+	for _, c := range []struct {
+		env, theme, want string
+		noColor          bool
+		asks             int
+	}{
+		{"1", config.ThemeAuto, ui.ThemeDark, true, 0},
+		{"false", config.ThemeAuto, ui.ThemeDark, true, 0},
+		{"1", ui.ThemeLight, ui.ThemeLight, true, 0},
+		{"", config.ThemeAuto, ui.ThemeLight, false, 1},
+		{"", ui.ThemeDark, ui.ThemeDark, false, 0},
+	} {
+		t.Setenv("NO_COLOR", c.env)
+		asked = 0
+		noColor, theme := colourSettings(c.theme, detect)
+		if noColor != c.noColor || theme != c.want || asked != c.asks {
+			t.Errorf("NO_COLOR=%q theme %s: no colour %v, theme %s, %d terminal queries; want %v, %s, %d",
+				c.env, c.theme, noColor, theme, asked, c.noColor, c.want, c.asks)
+		}
+	}
+}

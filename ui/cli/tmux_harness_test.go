@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +72,16 @@ func (s *tmuxSession) text(text string) {
 func (s *tmuxSession) screen() string {
 	s.t.Helper()
 	return s.tmux("capture-pane", "-p", "-t", s.name)
+}
+
+// sgr is an SGR escape sequence (colour or another cell attribute) in a
+// `capture-pane -e` capture, which keeps the attributes of every cell.
+var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// coloured reports the first SGR sequence on the screen, "" for none.
+func (s *tmuxSession) coloured() string {
+	s.t.Helper()
+	return sgr.FindString(s.tmux("capture-pane", "-p", "-e", "-t", s.name))
 }
 
 // waitFor polls the screen until ok accepts it, or fails the test after

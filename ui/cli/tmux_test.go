@@ -28,7 +28,7 @@ func countdownSeconds(t *testing.T, scr string) int {
 func TestDashboardInTmux(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
-	s := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config"}, bin, "--demo")
+	s := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config", "NO_COLOR=", "TERM=xterm-256color"}, bin, "--demo")
 
 	scr := s.waitFor("the demo runtimes", waitTimeout, func(scr string) bool {
 		return strings.Contains(scr, "tier Pro") && countdownRE.MatchString(scr) && strings.Contains(scr, "rt-v6edemo2mw")
@@ -37,6 +37,11 @@ func TestDashboardInTmux(t *testing.T) {
 		if !strings.Contains(scr, want) {
 			t.Errorf("first screen lacks %q:\n%s", want, scr)
 		}
+	}
+	// Without NO_COLOR the terminal gets colour: the control for the
+	// NO_COLOR check of TestE2EActionsDemo.
+	if s.coloured() == "" {
+		t.Errorf("no colour or attribute on screen without NO_COLOR")
 	}
 	for _, line := range strings.Split(scr, "\n") {
 		if w := len([]rune(line)); w > 100 {
