@@ -821,11 +821,11 @@ func TestCreateBurstIsDebounced(t *testing.T) {
 // re-send carries the same requestId and gets the one runtime, never a
 // second.
 func TestCreateOutcomeUnknownResendsSameRequest(t *testing.T) {
-	// Each create_runtime call waits 1 s (then DEADLINE_EXCEEDED, the
-	// creation going on); the creation takes 3 s; the first reply is lost.
-	// The re-list has 3 s to come back (a busy machine has time); the
-	// dashboard's five attempts span 5 s, more than the creation needs.
-	e, m := emuModel(t, colabfake.Options{CreateDelay: 3 * time.Second, CreateDeadline: time.Second}, nil)
+	// Each create_runtime call waits 200 ms (then DEADLINE_EXCEEDED, the
+	// creation going on); the creation goes on until the test releases
+	// it; the first reply is lost.
+	ready := make(chan struct{})
+	e, m := emuModel(t, colabfake.Options{CreateHold: ready, CreateDeadline: 200 * time.Millisecond}, nil)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1})
 	m, cmd := startCreate(t, m, e, specT4)
 	m = drive(t, m, cmd)
@@ -833,6 +833,13 @@ func TestCreateOutcomeUnknownResendsSameRequest(t *testing.T) {
 		t.Fatal("the creation finished before the re-list; the test cannot see the question")
 	}
 	mustContain(t, m.View(), "outcome unknown", "re-send the identical request", "same requestId")
+	// Colab finishes the creation; the re-send then finds it.
+	close(ready)
+	for deadline := time.Now().Add(10 * time.Second); e.srv.RuntimesCreated() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the emulator did not finish the creation")
+		}
+	}
 	e.clk.add(DialogGrace + time.Millisecond)
 	m, cmd = update(m, keyMsg("enter"))
 	m = drive(t, m, cmd)

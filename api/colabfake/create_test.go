@@ -159,19 +159,23 @@ func TestCreateRuntimeRateQuota(t *testing.T) {
 }
 
 func TestCreateRuntimeDeadlineThenWait(t *testing.T) {
-	s, cs, _ := startConnect(t, Options{CreateDelay: 300 * time.Millisecond, CreateDeadline: 20 * time.Millisecond})
+	hold := make(chan struct{})
+	s, cs, _ := startConnect(t, Options{CreateHold: hold, CreateDeadline: 20 * time.Millisecond})
 	args := createArgs("VARIANT_GPU", "T4", "SHAPE_STANDARD", uuid.NewString())
 	e := toolError(t, call(t, cs, "create_runtime", args))
 	if e.Code != api.DeadlineExceeded || e.HTTPStatus != 504 {
 		t.Fatalf("slow create: %v, want DEADLINE_EXCEEDED", e)
 	}
+	if e := toolError(t, call(t, cs, "create_runtime", args)); e.Code != api.DeadlineExceeded || s.RuntimesCreated() != 0 {
+		t.Fatalf("repeated while still creating: %v, %d created", e, s.RuntimesCreated())
+	}
 	// Repeat until it is ready: every retry waits for the same creation.
+	close(hold)
 	var rt api.Runtime
-	for range 50 {
+	for deadline := time.Now().Add(10 * time.Second); rt.Name == "" && time.Now().Before(deadline); {
 		res := call(t, cs, "create_runtime", args)
 		if !res.IsError {
 			decode(t, res, &rt)
-			break
 		}
 	}
 	if rt.Name == "" || s.RuntimesCreated() != 1 || len(s.Runtimes()) != 1 {

@@ -53,6 +53,10 @@ type Options struct {
 	// ready (a real sleep that ends early when the emulator closes; the
 	// creation goes on even if the caller gives up). Zero is instant.
 	CreateDelay time.Duration
+	// CreateHold, when non-nil, keeps every creation going until it is
+	// closed (after CreateDelay), so a test decides when a runtime is
+	// ready instead of racing a real delay.
+	CreateHold <-chan struct{}
 	// CreateDeadline, when positive, is how long one create_runtime call
 	// waits (real time) for its creation before failing with
 	// DEADLINE_EXCEEDED; the creation goes on and repeating the identical

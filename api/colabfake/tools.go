@@ -603,6 +603,13 @@ func (s *Server) createRuntime(ctx context.Context, in createRuntimeIn, deadline
 		defer s.wg.Done()
 		defer close(c.done)
 		err := sleepCtx(s.ctx, s.opts.CreateDelay)
+		if hold := s.opts.CreateHold; err == nil && hold != nil {
+			select {
+			case <-hold:
+			case <-s.ctx.Done():
+				err = s.ctx.Err()
+			}
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		delete(s.pending, id)
