@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -36,8 +37,9 @@ func TestE2EActionsDemo(t *testing.T) {
 	p.text("e2e-rt")
 	p.waitText("✓ valid")
 	p.keys("Enter")
-	p.waitText("+ e2e-rt") // the create row shows the requested runtime id
-	p.waitText("created e2e-rt (CPU/STANDARD)")
+	// Wait on what stays on screen, not on the create row (it lives as
+	// long as the 2 s demo create) or a status line (5 s).
+	p.waitFor("the created runtime's row", waitTimeout, e2eRow.MatchString)
 	// Demo creates are remembered in memory only: the user's state dir is
 	// left alone, so a demo spec never becomes the real account's N.
 	if b, err := os.ReadFile(filepath.Join(state, "colabdash", "last-spec.json")); err == nil {
@@ -49,7 +51,9 @@ func TestE2EActionsDemo(t *testing.T) {
 	p.waitDialog("Open a session on e2e-rt")
 	p.text("e2e-sess")
 	p.keys("Enter")
-	p.waitText("opened session e2e-sess")
+	p.waitFor("the session in the sessions panel", waitTimeout, func(s string) bool {
+		return strings.Contains(s, "e2e-sess") && !strings.Contains(s, "Open a session on")
+	})
 
 	// Run print(1).
 	p.keys("e")
@@ -67,11 +71,15 @@ func TestE2EActionsDemo(t *testing.T) {
 	p.keys("d")
 	p.waitDialog("Delete runtime e2e-rt?")
 	p.keys("Enter")
-	p.waitText("delete cancelled")
-	p.keys("d")
+	p.waitFor("the dialog gone and the runtime kept", waitTimeout, func(s string) bool {
+		return !strings.Contains(s, "Delete runtime e2e-rt?") && e2eRow.MatchString(s)
+	})
+	p.keys("d") // asks about e2e-rt again: a cancelled delete that deleted fails here
 	p.waitDialog("Delete runtime e2e-rt?")
 	p.keys("y")
-	p.waitText("deleted e2e-rt")
+	p.waitFor("the runtime's row gone", waitTimeout, func(s string) bool {
+		return !strings.Contains(s, "Delete runtime e2e-rt?") && !e2eListed.MatchString(s)
+	})
 
 	p.keys("q")
 	p.waitExit()
@@ -110,3 +118,11 @@ func TestE2ELongRunStopsWithoutQuitting(t *testing.T) {
 	p.keys("q")
 	p.waitExit()
 }
+
+// e2eRow is the created runtime's row in the table once it exists (the
+// create row in progress shows "creating…" instead of a countdown);
+// e2eListed is any row of it.
+var (
+	e2eRow    = regexp.MustCompile(`e2e-rt +CPU/STANDARD +latest +\d+ +\d+:\d\d OK`)
+	e2eListed = regexp.MustCompile(`e2e-rt +CPU/STANDARD`)
+)
