@@ -39,9 +39,7 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
-	if c.ExpiringThreshold <= 0 {
-		c.ExpiringThreshold = DefaultExpiringThreshold
-	}
+	// (A zero ExpiringThreshold is TokenAt's default already.)
 	if c.GoneRetention <= 0 {
 		c.GoneRetention = DefaultGoneRetention
 	}

@@ -394,3 +394,134 @@ func TestApplyRuntimesSinceKeepsNewerFacts(t *testing.T) {
 		t.Fatal("a newer list could not mark the runtime gone")
 	}
 }
+
+// Found by mutation testing (.ci/mutation): the edges a user sees.
+func TestFormatEdges(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Hour + 10*time.Minute + 10*time.Second: "1:10:10",
+		10*time.Minute + 9*time.Second:              "10:09",
+		9*time.Minute + 10*time.Second:              "9:10",
+	} {
+		if got := FormatCountdown(d); got != want {
+			t.Errorf("FormatCountdown(%v) = %q, want %q", d, got, want)
+		}
+	}
+	for d, want := range map[time.Duration]string{
+		time.Second - 1:       "just now",
+		time.Second:           "1s ago",
+		time.Minute - 1:       "59s ago",
+		time.Hour - 1:         "59m ago",
+		time.Hour:             "1h ago",
+		48*time.Hour - 1:      "47h ago",
+		48 * time.Hour:        "2d ago",
+		10*24*time.Hour + 1e9: "10d ago",
+	} {
+		if got := FormatAgo(d); got != want {
+			t.Errorf("FormatAgo(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// TokenAt at the edges: expired at expireTime itself, EXPIRING up to and
+// including the threshold, OK a nanosecond beyond it.
+func TestTokenAtEdges(t *testing.T) {
+	exp := t0.Add(time.Hour)
+	for _, c := range []struct {
+		now  time.Time
+		want TokenStatus
+	}{
+		{exp, TokenExpired},
+		{exp.Add(-1), TokenExpiring},
+		{exp.Add(-2 * time.Minute), TokenExpiring},
+		{exp.Add(-2*time.Minute - 1), TokenOK},
+	} {
+		if got, _ := TokenAt(exp, c.now, 2*time.Minute); got != c.want {
+			t.Errorf("%v before expiry: %v, want %v", exp.Sub(c.now), got, c.want)
+		}
+	}
+}
+
+// A zero Config means the documented defaults (5 min EXPIRING, 10 min gone
+// retention); set values are used as they are.
+func TestConfigDefaultsAndOverrides(t *testing.T) {
+	fourMin := rt("r", t0.Add(4*time.Minute), cpu)
+	for _, c := range []struct {
+		cfg  Config
+		want TokenStatus
+	}{
+		{Config{}, TokenExpiring},
+		{Config{ExpiringThreshold: -time.Minute}, TokenExpiring},
+		{Config{ExpiringThreshold: time.Minute}, TokenOK},
+	} {
+		s := New(c.cfg)
+		s.ApplyRuntimes(t0, []api.Runtime{fourMin})
+		if got, _ := s.TokenStatus(t0, "runtimes/r"); got != c.want {
+			t.Errorf("%+v: 4 min left is %v, want %v", c.cfg, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		retention, after time.Duration
+		kept             bool
+	}{
+		{0, DefaultGoneRetention, true}, // exactly the retention: still listed
+		{0, DefaultGoneRetention + 1, false},
+		{time.Minute, time.Minute, true},
+		{time.Minute, time.Minute + 1, false},
+	} {
+		s := New(Config{GoneRetention: c.retention})
+		s.ApplyRuntimes(t0, []api.Runtime{fourMin})
+		s.ApplyRuntimes(t0, nil) // gone at t0
+		v := s.Version()
+		dropped := s.Prune(t0.Add(c.after))
+		if dropped == c.kept || (s.Runtime("runtimes/r") != nil) != c.kept {
+			t.Errorf("retention %v, %v after: dropped %v", c.retention, c.after, dropped)
+		}
+		if dropped && s.Version() <= v {
+			t.Errorf("Prune dropped a runtime without a new version (%d → %d)", v, s.Version())
+		}
+	}
+}
+
+// Counts splits the list into live and gone; deleted runtimes count in
+// neither. Rows puts gone runtimes after the live ones whatever the sort.
+func TestCountsAndGoneRowsLast(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("a-gone", t0.Add(time.Hour), cpu), rt("b", t0.Add(time.Hour), cpu), rt("c", t0.Add(time.Hour), cpu), rt("d-del", t0.Add(time.Hour), cpu)})
+	s.MarkRuntimeGone(t0, "runtimes/a-gone", "NOT_FOUND")
+	s.MarkRuntimeGone(t0, "runtimes/d-del", ReasonDeleted)
+	if live, gone := s.Counts(); live != 2 || gone != 1 {
+		t.Fatalf("Counts = %d live, %d gone; want 2, 1", live, gone)
+	}
+	for _, key := range []SortKey{SortByName, SortByExpiry, SortByAccelerator} {
+		var names []string
+		for _, r := range s.Rows(key, "") {
+			names = append(names, r.ID())
+		}
+		if len(names) != 3 || names[0] != "b" || names[1] != "c" || names[2] != "a-gone" {
+			t.Errorf("sort %v: rows %v, want [b c a-gone]", key, names)
+		}
+	}
+}
+
+// A list sent after a get_runtime answered (same version) is newer than
+// it: its data wins, and a runtime it lacks is gone. A NOT_FOUND renewal
+// is a change callers see in Version.
+func TestListSentAfterAChangeWins(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("a", t0.Add(time.Hour), cpu), rt("b", t0.Add(time.Hour), cpu)})
+	s.UpdateRuntime(t0, rt("b", t0.Add(2*time.Hour), cpu))
+	s.UpdateRuntime(t0, rt("a", t0.Add(2*time.Hour), cpu))
+	since := s.Version() // the list is sent now, right after a's renewal
+	s.ApplyRuntimesSince(t0.Add(time.Second), since, []api.Runtime{rt("a", t0.Add(3*time.Hour), cpu)})
+	if got := s.Runtime("runtimes/a").ExpireTime(); !got.Equal(t0.Add(3 * time.Hour)) {
+		t.Errorf("the newer list's expireTime was not applied: %v", got)
+	}
+	if !s.Runtime("runtimes/b").Gone() {
+		t.Error("a runtime missing from a list sent after its last change is not gone")
+	}
+	v := s.Version()
+	s.ApplyRenewError(t0, "runtimes/a", &api.Error{Code: api.NotFound})
+	if !s.Runtime("runtimes/a").Gone() || s.Version() <= v {
+		t.Errorf("NOT_FOUND renewal: gone %v, version %d → %d", s.Runtime("runtimes/a").Gone(), v, s.Version())
+	}
+}

@@ -51,10 +51,10 @@ func TokenAt(expire, now time.Time, threshold time.Duration) (status TokenStatus
 		threshold = DefaultExpiringThreshold
 	}
 	remaining = expire.Round(0).Sub(now.Round(0))
-	switch {
-	case remaining <= 0:
+	if remaining <= 0 {
 		return TokenExpired, remaining
-	case remaining <= threshold:
+	}
+	if remaining <= threshold {
 		return TokenExpiring, remaining
 	}
 	return TokenOK, remaining
