@@ -332,15 +332,16 @@ type loggingService struct {
 // code of an *Error (UNAVAILABLE, NOT_FOUND…), "CANCELLED" or
 // "DEADLINE_EXCEEDED" for the context's errors, else "UNKNOWN".
 func Outcome(err error) string {
-	var ae *Error
-	switch {
-	case err == nil:
+	if err == nil {
 		return "ok"
-	case errors.As(err, &ae) && ae.Code != "":
+	}
+	if ae := (*Error)(nil); errors.As(err, &ae) && ae.Code != "" {
 		return string(ae.Code)
-	case errors.Is(err, context.Canceled):
+	}
+	if errors.Is(err, context.Canceled) {
 		return string(Cancelled)
-	case errors.Is(err, context.DeadlineExceeded):
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
 		return string(DeadlineExceeded)
 	}
 	return string(Unknown)
