@@ -54,3 +54,34 @@ func TestConflicts(t *testing.T) {
 		t.Fatal("unknown action found")
 	}
 }
+
+// Every ctrl+letter Bubble Tea delivers is accepted, the last letter too;
+// several conflicts are listed in key order, so the config error names
+// them the same way every time.
+func TestCtrlLettersAndConflictOrder(t *testing.T) {
+	for _, ok := range []string{"ctrl+a", "ctrl+z", "ctrl+h"} {
+		if err := CheckKey(ok); err != nil {
+			t.Errorf("CheckKey(%q) = %v", ok, err)
+		}
+	}
+	k := Default()
+	if err := k.Rebind(ActionRefresh, "z"); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Rebind(ActionSort, "z"); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Rebind(ActionFilter, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Rebind(ActionHelp, "a"); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, c := range k.Conflicts() {
+		keys = append(keys, c.Key)
+	}
+	if strings.Join(keys, ",") != "a,z" {
+		t.Fatalf("conflicts in order %v, want a,z", keys)
+	}
+}
