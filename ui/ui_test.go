@@ -1,10 +1,7 @@
 package ui
 
 import (
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -14,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/api"
@@ -21,13 +19,6 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 )
-
-// updateGolden reports whether -update was given (the flag is registered by
-// github.com/charmbracelet/x/exp/golden, which teatest imports).
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // fixture returns a fake with five runtimes (OK, EXPIRING, EXPIRED,
 // UNKNOWN, and one that vanishes) and a model that has loaded them: the
@@ -602,7 +593,7 @@ func TestNoColorFromEnv(t *testing.T) {
 func TestGolden(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {60, 15}, {160, 48}} {
 		for _, details := range []bool{false, true} {
-			name := filepath.Join("testdata", "dashboard_"+itoa(sz[0])+"x"+itoa(sz[1]))
+			name := "dashboard_" + itoa(sz[0]) + "x" + itoa(sz[1])
 			if details {
 				name += "_details"
 			}
@@ -612,39 +603,22 @@ func TestGolden(t *testing.T) {
 				if details {
 					m, _ = update(m, keyMsg("enter"))
 				}
-				golden(t, name+".golden", m.View())
+				golden.RequireEqual(t, []byte(m.View()))
 			})
 		}
 	}
-	t.Run("loading", func(t *testing.T) {
+	t.Run("loading_80x24", func(t *testing.T) {
 		m := testModel(newFake(), &clock{t: t0})
-		golden(t, "testdata/loading_80x24.golden", m.View())
+		golden.RequireEqual(t, []byte(m.View()))
 	})
-	t.Run("help", func(t *testing.T) {
+	t.Run("help_80x24", func(t *testing.T) {
 		_, _, m := fixture(t)
 		m, _ = update(m, keyMsg("?"))
-		golden(t, "testdata/help_80x24.golden", m.View())
+		golden.RequireEqual(t, []byte(m.View()))
 	})
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if updateGolden() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./ui -run TestGolden -update)", err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s differs (run with -update to accept):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
 
 func TestAuthErrorScreen(t *testing.T) {
 	info := AuthErrorInfo{

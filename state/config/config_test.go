@@ -2,17 +2,16 @@ package config
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/colabdash/colabdash/api"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var testActions = []string{"back", "down", "help", "quit", "refresh", "up"}
 
@@ -31,19 +30,7 @@ func TestEffectiveGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := s.Effective()
-	golden := filepath.Join("testdata", "effective.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("effective config differs from %s (run go test -update):\n%s", golden, got)
-	}
+	golden.RequireEqual(t, []byte(got))
 	// The effective config is itself a valid config that gives the same
 	// settings.
 	again, err := ParseSettings("again.yaml", []byte(got), SettingsOptions{Actions: testActions})
