@@ -273,3 +273,94 @@ func TestLoggingServiceTargets(t *testing.T) {
 		t.Errorf("logged targets:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// The one line a user reads for an API failure.
+func TestErrorLine(t *testing.T) {
+	for _, c := range []struct {
+		e    Error
+		want string
+	}{
+		{Error{Code: NotFound}, "NOT_FOUND"},
+		{Error{Tool: "get_runtime", Code: NotFound, Message: "gone"}, "get_runtime: NOT_FOUND: gone"},
+		{Error{Code: FailedPrecondition, Reason: ReasonTooManyActiveRuntimes, Message: "m"}, "FAILED_PRECONDITION (TOO_MANY_ACTIVE_RUNTIMES): m"},
+		{Error{Code: Unavailable, HTTPStatus: 503, Reason: "R", Message: "m"}, "UNAVAILABLE (HTTP 503, R): m"},
+		{Error{Code: NotFound, HTTPStatus: 404, Message: "Not found (HTTP 404)"}, "NOT_FOUND: Not found (HTTP 404)"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+	}
+}
+
+// What a user reads when the server said little or answered oddly.
+func TestMessagesFromOddReplies(t *testing.T) {
+	if e := ErrorFromStatus(Status{Status: "NOT_FOUND"}, 404); e.Message != "Not found (HTTP 404)" {
+		t.Errorf("no message: %q", e.Message)
+	}
+	if e := ErrorFromStatus(Status{Status: "NOT_FOUND", Message: "Runtime r1 not found."}, 404); e.Message != "Runtime r1 not found." {
+		t.Errorf("the server's message was replaced: %q", e.Message)
+	}
+	for c, want := range map[Code]string{FailedPrecondition: "failed precondition", Unknown: "unknown"} {
+		if got := DefaultMessage(c, 0); got != want {
+			t.Errorf("DefaultMessage(%s, 0) = %q, want %q", c, got, want)
+		}
+	}
+	if got := DefaultMessage(Unavailable, 502); got != "Bad gateway (HTTP 502)" {
+		t.Errorf("DefaultMessage(502) = %q", got)
+	}
+	// An OAuth-style error names itself; anything else gets the HTTP text.
+	if e := ParseHTTPError(400, "", []byte(`{"error":"invalid_grant","error_description":"Bad Request"}`)); e.Message != "invalid_grant" || e.Code != InvalidArgument {
+		t.Errorf("OAuth error: %v", e)
+	}
+	if e := ParseHTTPError(502, "", []byte(`{"error":42}`)); e.Message != "Bad gateway (HTTP 502)" || e.Code != Unavailable {
+		t.Errorf("odd error value: %v", e)
+	}
+}
+
+func TestErrorFromTextForms(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		code   Code
+		http   int
+		reason string
+	}{
+		{`{"error":{"code":404,"status":"NOT_FOUND","message":"m"}}`, NotFound, 404, ""},
+		{`{"error":{"code":100,"message":"m"}}`, Unknown, 100, ""},
+		{`{"error":{"code":5,"message":"m"}}`, NotFound, 0, ""},
+		{`{"error":{"status":"ABORTED","message":"m"}}`, Aborted, 0, ""},
+		{`{"error":{"message":"no code, FAILED_PRECONDITION in text"}}`, FailedPrecondition, 0, ""},
+		{`{"code":9,"message":"bare status"}`, FailedPrecondition, 0, ""},
+		{`{"status":"INTERNAL","message":"bare status"}`, Internal, 0, ""},
+		{`{"message":"neither"}`, Unknown, 0, ""},
+		{`Precondition failed: FAILED_PRECONDITION, TOO_MANY_ACTIVE_RUNTIMES (limit 2)`, FailedPrecondition, 0, ReasonTooManyActiveRuntimes},
+		{`something broke`, Unknown, 0, ""},
+	} {
+		e := ErrorFromText(c.text)
+		if e.Code != c.code || e.HTTPStatus != c.http || e.Reason != c.reason || e.Raw != c.text {
+			t.Errorf("ErrorFromText(%s) = %s HTTP %d reason %q", c.text, e.Code, e.HTTPStatus, e.Reason)
+		}
+	}
+}
+
+func TestOneLineEdges(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"\x1b[31mred", 0, "[31mred"}, // a control character first is dropped too
+		{"a\x07b", 0, "ab"},
+		{"abcde", 5, "abcde"}, // exactly max: not cut
+		{"abcdef", 5, "abcd…"},
+		{"abcdef", 0, "abcdef"}, // 0: no limit
+		{"  a \n\t b  ", 0, "a b"},
+	} {
+		if got := OneLine(c.in, c.max); got != c.want {
+			t.Errorf("OneLine(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+	long := "9" + strings.Repeat("a", 62) // 63 characters: the length is fine
+	if err := ValidateID(long); err == nil || !strings.HasSuffix(err.(*Error).Message, "must start with a lower-case letter") {
+		t.Errorf("ValidateID(63 characters, bad start) = %v", err)
+	}
+}
