@@ -30,8 +30,9 @@ func TestRedactPatterns(t *testing.T) {
 	}
 	for in, secret := range cases {
 		out := r.Redact(in)
-		if strings.Contains(out, secret) || !strings.Contains(out, Redacted) {
-			t.Errorf("Redact(%q) = %q still shows %q", in, out, secret)
+		secrettest.Check(t, fmt.Sprintf("Redact(%q)", in), out, secret)
+		if !strings.Contains(out, Redacted) {
+			t.Errorf("Redact(%q) = %q has no %s marker", in, out, Redacted)
 		}
 	}
 	if got := r.Redact("list_runtimes ok abc in 12ms"); got != "list_runtimes ok abc in 12ms" {
