@@ -12,7 +12,6 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -169,16 +168,7 @@ func ParseExpireTime(s string) (t time.Time, ok bool) {
 	if b[len(b)-1] == 'z' {
 		b[len(b)-1] = 'Z'
 	}
-	// Truncate a fraction longer than nanoseconds.
-	if dot := bytes.IndexByte(b, '.'); dot == 19 {
-		end := dot + 1
-		for end < len(b) && b[end] >= '0' && b[end] <= '9' {
-			end++
-		}
-		if end-dot-1 > 9 {
-			b = append(b[:dot+10:dot+10], b[end:]...)
-		}
-	}
+	// (time.Parse truncates a fraction longer than nanoseconds itself.)
 	t, err := time.Parse(time.RFC3339Nano, string(b))
 	if err != nil || t.Year() < 1970 {
 		return time.Time{}, false
