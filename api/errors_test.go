@@ -172,6 +172,8 @@ func TestValidateIDSaysWhichRuleFailed(t *testing.T) {
 		"`bc":                   "must start with a lower-case letter",
 		"abc-":                  "must end with a letter or digit",
 		"ab_c":                  "may contain only lower-case letters, digits and hyphens",
+		"a_":                    "may contain only lower-case letters, digits and hyphens",
+		"z_":                    "may contain only lower-case letters, digits and hyphens",
 	} {
 		err := ValidateID(id)
 		var ae *Error
