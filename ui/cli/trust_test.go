@@ -17,6 +17,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/secrettest"
 )
 
 // Distinctive secrets, none shaped like a Google token (no "ya29.", never
@@ -31,20 +32,6 @@ const (
 	trustClientSecret = "CSECg4Lx9Pm2Zr7Kt"
 	trustRefreshToken = "1//RFSHb8Yn3Jw5Dq"
 )
-
-// pieceLeaks returns the first 8-byte piece of each secret found in text.
-func pieceLeaks(text string, secrets ...string) []string {
-	var out []string
-	for _, s := range secrets {
-		for i := 0; i+8 <= len(s); i++ {
-			if strings.Contains(text, s[i:i+8]) {
-				out = append(out, s[i:i+8])
-				break
-			}
-		}
-	}
-	return out
-}
 
 // echoServer is the emulator behind a front that answers list_sessions
 // with an error echoing the caller's bearer token and the proxy token, in
@@ -155,9 +142,8 @@ func TestEchoedSecretsNeverReachAnyOutput(t *testing.T) {
 			code, out, errs := runCLI(t, args...)
 			trustCLIMu.Unlock()
 			ran++
-			if l := pieceLeaks(out+"\n"+errs, secrets...); len(l) > 0 {
-				t.Errorf("%v (exit %d) leaks %q:\nstdout:\n%s\nstderr:\n%s", args[5:], code, l, out, errs)
-			}
+			secrettest.Check(t, fmt.Sprintf("%v (exit %d) stdout", args[5:], code), out, secrets...)
+			secrettest.Check(t, fmt.Sprintf("%v (exit %d) stderr", args[5:], code), errs, secrets...)
 			if auth[1] != echoing && !strings.Contains(out, "r-echo") {
 				t.Errorf("%v: the runtime is not listed, the scan proves little:\n%s\n%s", args[5:], out, errs)
 			}
@@ -167,9 +153,7 @@ func TestEchoedSecretsNeverReachAnyOutput(t *testing.T) {
 	if err != nil || !strings.Contains(string(logged), "list_sessions") || !strings.Contains(string(logged), "caller") {
 		t.Fatalf("the debug log does not hold the echoes (%v):\n%s", err, logged)
 	}
-	if l := pieceLeaks(string(logged), secrets...); len(l) > 0 {
-		t.Errorf("the --debug log leaks %q:\n%s", l, logged)
-	}
+	secrettest.Check(t, "the --debug log", string(logged), secrets...)
 }
 
 // Field case S3 end to end: --config, --credentials and
