@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -142,18 +143,19 @@ func TestErrorIs(t *testing.T) {
 }
 
 func TestRetryAfter(t *testing.T) {
+	date := func(d time.Duration) string { return time.Now().Add(d).UTC().Format(http.TimeFormat) }
 	for v, want := range map[string]time.Duration{
 		"30": 30 * time.Second, " 7 ": 7 * time.Second, "0": 0, "-5": 0, "soon": 0,
-		"999999999999": 24 * time.Hour, // capped at a day
-		time.Now().Add(-time.Hour).UTC().Format(time.RFC1123): 0,
+		"300": MaxRetryDelay, "301": MaxRetryDelay, "999999999999": MaxRetryDelay, // capped
+		date(-time.Hour): 0, // past
+		date(time.Hour):  MaxRetryDelay,
 	} {
 		if got := ParseHTTPError(503, v, nil).RetryDelay; got != want {
 			t.Errorf("Retry-After %q: %v, want %v", v, got, want)
 		}
 	}
-	d := ParseHTTPError(503, time.Now().Add(time.Hour).UTC().Format(time.RFC1123), nil).RetryDelay
-	if d < 58*time.Minute || d > time.Hour {
-		t.Errorf("Retry-After an HTTP date an hour ahead: %v", d)
+	if d := ParseHTTPError(503, date(2*time.Minute), nil).RetryDelay; d < 118*time.Second || d > 2*time.Minute {
+		t.Errorf("Retry-After an HTTP date two minutes ahead: %v", d)
 	}
 	// RetryInfo in the body beats the header.
 	body := `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"m","details":[{"@type":"` + TypeRetryInfo + `","retryDelay":"5s"}]}}`
