@@ -124,6 +124,16 @@ func TestErrorClasses(t *testing.T) {
 	}
 }
 
+// An execute_code that failed this way may still be running: the user is
+// offered to reattach instead of running the code again.
+func TestReattachable(t *testing.T) {
+	for c, want := range map[Code]bool{DeadlineExceeded: true, Unavailable: true, Internal: false, NotFound: false, Cancelled: false} {
+		if got := (&Error{Code: c}).Reattachable(); got != want {
+			t.Errorf("%s: reattachable %v", c, got)
+		}
+	}
+}
+
 func TestErrorIs(t *testing.T) {
 	e := fmt.Errorf("call: %w", &Error{Code: FailedPrecondition, Reason: ReasonTooManyActiveRuntimes})
 	for target, want := range map[*Error]bool{
