@@ -3,6 +3,7 @@ package state
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -523,5 +524,32 @@ func TestListSentAfterAChangeWins(t *testing.T) {
 	s.ApplyRenewError(t0, "runtimes/a", &api.Error{Code: api.NotFound})
 	if !s.Runtime("runtimes/a").Gone() || s.Version() <= v {
 		t.Errorf("NOT_FOUND renewal: gone %v, version %d → %d", s.Runtime("runtimes/a").Gone(), v, s.Version())
+	}
+}
+
+// A list sent right after a runtime's last change, which lacks it, marks
+// it gone (the list is the newer word).
+func TestListSentAfterAChangeMarksMissingGone(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("a", t0.Add(time.Hour), cpu), rt("c", t0.Add(time.Hour), cpu)})
+	s.UpdateRuntime(t0, rt("c", t0.Add(2*time.Hour), cpu))
+	s.ApplyRuntimesSince(t0.Add(time.Second), s.Version(), []api.Runtime{rt("a", t0.Add(time.Hour), cpu)})
+	if !s.Runtime("runtimes/c").Gone() {
+		t.Error("a runtime missing from a list sent right after its renewal is not gone")
+	}
+}
+
+// Sorting by expiry puts runtimes whose expiry is unknown after every
+// known one, whatever the order they were listed in.
+func TestSortByExpiryUnknownLast(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("u1", time.Time{}, cpu), rt("k3", t0.Add(3*time.Hour), cpu), rt("u2", time.Time{}, cpu),
+		rt("k1", t0.Add(time.Hour), cpu), rt("u3", time.Time{}, cpu), rt("k2", t0.Add(2*time.Hour), cpu)})
+	var got []string
+	for _, r := range s.Rows(SortByExpiry, "") {
+		got = append(got, r.ID())
+	}
+	if strings.Join(got, ",") != "k1,k2,k3,u1,u2,u3" {
+		t.Errorf("by expiry: %v", got)
 	}
 }
