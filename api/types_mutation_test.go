@@ -107,10 +107,11 @@ func TestRedactingHandlerValues(t *testing.T) {
 	var buf bytes.Buffer
 	log := slog.New(NewRedactingHandler(slog.NewTextHandler(&buf, nil), &Redactor{}))
 	log.Info("m", "token", "", "refresh_token", 42, "note", []byte("raw Bearer qwerty123"), "none", nil,
-		"ci", ConnectionInfo{URL: "https://u"}, "ci2", ConnectionInfo{URL: "https://v", Token: "proxy-tok-1"})
+		"ci", ConnectionInfo{URL: "https://u"}, "ci2", ConnectionInfo{URL: "https://v", Token: "proxy-tok-1"},
+		"m", map[string]string{"token": "json-tok-2", "k": "v"}, "ch", make(chan int))
 	out := buf.String()
 	for _, want := range []string{`token=""`, "refresh_token=" + Redacted, `note="raw Bearer ` + Redacted + `"`, "none=<nil>",
-		"ci.url=https://u ci.token=\"\"", "ci2.token=" + Redacted} {
+		"ci.url=https://u ci.token=\"\"", "ci2.token=" + Redacted, `"token\":\"` + Redacted, `\"k\":\"v\"`, `ch="<chan int>"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("log lacks %s:\n%s", want, out)
 		}
