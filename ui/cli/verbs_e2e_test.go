@@ -19,8 +19,8 @@ import (
 
 // The issue's end-to-end script, run as a script would: the real binary
 // against `colabdash emulator`, no terminal, checking every output and
-// exit code: create --wait → exec -c 'print(6*7)' → (cp, when the
-// command exists) → delete --yes.
+// exit code: create --wait → exec -c 'print(6*7)' → cp up and back
+// → delete --yes.
 func TestE2EScriptCreateExecDelete(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -86,21 +86,17 @@ func TestE2EScriptCreateExecDelete(t *testing.T) {
 		t.Fatalf("exec raising: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 
-	// cp arrives with issue #12; the step runs once the command exists.
-	if c, help, _ := sh("cp", "--help"); c == 0 && strings.Contains(help, "colabdash cp") {
-		local := writeFile(t, filepath.Join(home, "up.txt"), "colabdash e2e\n")
-		if code, out, errs = sh("cp", local, id+":/content/up.txt"); code != 0 {
-			t.Fatalf("cp up: exit %d %q %q", code, out, errs)
-		}
-		back := filepath.Join(home, "back.txt")
-		if code, out, errs = sh("cp", id+":/content/up.txt", back); code != 0 {
-			t.Fatalf("cp down: exit %d %q %q", code, out, errs)
-		}
-		if b, _ := os.ReadFile(back); string(b) != "colabdash e2e\n" {
-			t.Fatalf("cp round trip: %q", b)
-		}
-	} else {
-		t.Log("colabdash cp does not exist yet: the cp step is skipped")
+	// cp up and back through the runtime proxy.
+	local := writeFile(t, filepath.Join(home, "up.txt"), "colabdash e2e\n")
+	if code, out, errs = sh("cp", local, id+":/content/up.txt"); code != 0 {
+		t.Fatalf("cp up: exit %d %q %q", code, out, errs)
+	}
+	back := filepath.Join(home, "back.txt")
+	if code, out, errs = sh("cp", id+":/content/up.txt", back); code != 0 {
+		t.Fatalf("cp down: exit %d %q %q", code, out, errs)
+	}
+	if b, _ := os.ReadFile(back); string(b) != "colabdash e2e\n" {
+		t.Fatalf("cp round trip: %q", b)
 	}
 
 	// delete without a terminal needs --yes; nothing is deleted without it.
