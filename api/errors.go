@@ -1,5 +1,7 @@
 package api
 
+// Why this file is over 400 lines: the one error type and every form of Google error it decodes (JSON, text, structuredContent, HTTP).
+
 import (
 	"crypto/tls"
 	"crypto/x509"

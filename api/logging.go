@@ -1,5 +1,7 @@
 package api
 
+// Why this file is over 400 lines: the redactor and the redacting slog handler, which must agree on every secret form.
+
 import (
 	"context"
 	"encoding/base64"

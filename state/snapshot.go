@@ -7,6 +7,8 @@
 // clock: every function that needs the time takes now.
 package state
 
+// Why this file is over 400 lines: the snapshot and the fold of every API result into it; splitting would separate state from its only writers.
+
 import (
 	"errors"
 	"iter"

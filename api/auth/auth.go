@@ -19,6 +19,8 @@
 // Token endpoints are reached through safehttp's redirect policy.
 package auth
 
+// Why this file is over 400 lines: every credential source (ADC, files, token file, impersonation, external account) with its error mapping, side by side.
+
 import (
 	"context"
 	"crypto/x509"

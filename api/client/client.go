@@ -9,6 +9,8 @@
 // failure is an *api.Error; see Client for the retry rules.
 package client
 
+// Why this file is over 400 lines: the connection lifecycle (lazy connect, protocol memory, reconnect, retries) whose invariants span these functions.
+
 import (
 	"context"
 	"encoding/json"

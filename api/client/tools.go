@@ -1,5 +1,7 @@
 package client
 
+// Why this file is over 400 lines: one typed wrapper per Colab tool with its argument building from the live inputSchema.
+
 import (
 	"context"
 	"encoding/json"

@@ -1,5 +1,7 @@
 package colabfake
 
+// Why this file is over 400 lines: the fault-injection table and its matching, one entry per fault kind the tests inject.
+
 import (
 	"bytes"
 	"encoding/json"

@@ -1,5 +1,7 @@
 package colabfake
 
+// Why this file is over 400 lines: the emulator's whole Jupyter contents and files API (list, get, chunked put, mkdir, delete, rename, ranged download) in one place, to be read side by side with the Jupyter spec.
+
 import (
 	"bufio"
 	"bytes"

@@ -1,5 +1,7 @@
 package colabfake
 
+// Why this file is over 400 lines: the emulator's server: HTTP and MCP set-up, auth, Host/Origin checks, state and fault hooks, which share one lock.
+
 import (
 	"context"
 	"crypto/rand"

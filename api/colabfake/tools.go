@@ -1,5 +1,7 @@
 package colabfake
 
+// Why this file is over 400 lines: one handler per Colab tool, mirroring colab-api.md §1 one to one.
+
 import (
 	"context"
 	"encoding/json"

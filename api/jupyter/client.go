@@ -1,5 +1,7 @@
 package jupyter
 
+// Why this file is over 400 lines: the proxy client's request layer: headers, token renewal, redirects, bounded reads and error mapping for every call.
+
 import (
 	"bytes"
 	"context"

@@ -4,6 +4,8 @@
 // command package; this package holds the parsed values and their origins.
 package config
 
+// Why this file is over 400 lines: one YAML schema's parser, validator and renderer with origins; split up, the schema would be scattered over files.
+
 import (
 	"errors"
 	"fmt"

@@ -1,5 +1,7 @@
 package cli
 
+// Why this file is over 400 lines: ls, cp and rm share RUNTIME:PATH parsing, completion and the transfer plumbing.
+
 import (
 	"bytes"
 	"context"

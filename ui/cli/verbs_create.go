@@ -1,5 +1,7 @@
 package cli
 
+// Why this file is over 400 lines: create's flags, eligibility, request-id and --wait paths belong together.
+
 import (
 	"bytes"
 	"context"

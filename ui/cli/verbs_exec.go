@@ -1,5 +1,7 @@
 package cli
 
+// Why this file is over 400 lines: exec's run, reattach, detach and stop paths share one state machine.
+
 import (
 	"context"
 	"fmt"

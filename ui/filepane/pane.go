@@ -12,6 +12,8 @@
 // line and the event log.
 package filepane
 
+// Why this file is over 400 lines: the files pane is one component (browse, download, upload, delete dialogs) with its own state machine.
+
 import (
 	"context"
 	"errors"
