@@ -40,7 +40,9 @@ func startTmux(t *testing.T, width, height int, env []string, args ...string) *t
 		t.Skip("tmux is not installed")
 	}
 	s := &tmuxSession{t: t, sock: fmt.Sprintf("colabdash-test-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "S"}
-	cmdline := strings.Join(append(env, args...), " ")
+	// CI is cleared for the program: termenv takes any CI variable to mean
+	// "not a terminal" and draws no colour, and the pane is a terminal.
+	cmdline := strings.Join(append(append([]string{"CI="}, env...), args...), " ")
 	s.tmux("new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-s", s.name, "env "+cmdline)
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.sock, "-f", "/dev/null", "kill-server").Run() })
 	return s
