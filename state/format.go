@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -87,4 +88,19 @@ func MaskToken(token string) string {
 		return "(none)"
 	}
 	return "•••••••• (hidden)"
+}
+
+// FormatBytes is a byte count n in decimal units, as transfer progress and
+// file listings show it: "512 B", "1.2 MB", up to "PB".
+func FormatBytes(n int64) string {
+	const unit = 1000
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTP"[exp])
 }

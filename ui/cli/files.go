@@ -22,6 +22,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -214,7 +215,7 @@ func writeListing(w io.Writer, entries []jupyter.Model) {
 	for _, e := range entries {
 		r := row{size: "-", when: "-", name: termtext.Line(jupyter.DisplayName(e.Name))}
 		if !e.IsDir() && e.Size >= 0 {
-			r.size = humanBytes(e.Size)
+			r.size = state.FormatBytes(e.Size)
 		}
 		if !e.LastModified.IsZero() {
 			r.when = e.LastModified.Local().Format("2006-01-02 15:04")
@@ -441,10 +442,10 @@ func runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, r
 			if !asJSON {
 				rate := ""
 				if s := r.Duration.Seconds(); s > 0 {
-					rate = ", " + humanBytes(int64(float64(r.Bytes)/s)) + "/s"
+					rate = ", " + state.FormatBytes(int64(float64(r.Bytes)/s)) + "/s"
 				}
 				fmt.Fprintf(stdout, "%s → %s (%s in %.1f s%s)\n", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
-					humanBytes(r.Bytes), r.Duration.Seconds(), rate)
+					state.FormatBytes(r.Bytes), r.Duration.Seconds(), rate)
 			}
 		},
 		Warn: func(msg string) {

@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -104,40 +105,17 @@ func visibleLen(s string) int {
 
 // transferStats is "54.0 MB / 120.0 MB  38.2 MB/s  ETA 0:02".
 func transferStats(done, total int64, elapsed time.Duration) string {
-	s := humanBytes(done)
+	s := state.FormatBytes(done)
 	if total >= 0 {
-		s += " / " + humanBytes(total)
+		s += " / " + state.FormatBytes(total)
 	}
 	if elapsed > 0 {
 		rate := float64(done) / elapsed.Seconds()
-		s += "  " + humanBytes(int64(rate)) + "/s"
+		s += "  " + state.FormatBytes(int64(rate)) + "/s"
 		if total > done && rate > 0 {
 			eta := time.Duration(float64(total-done)/rate) * time.Second
-			s += "  ETA " + clockDuration(eta)
+			s += "  ETA " + state.FormatCountdown(eta)
 		}
 	}
 	return s
-}
-
-// humanBytes is a byte count in decimal units: "512 B", "1.2 MB".
-func humanBytes(n int64) string {
-	const unit = 1000
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTP"[exp])
-}
-
-// clockDuration is m:ss or h:mm:ss.
-func clockDuration(d time.Duration) string {
-	s := int64(d.Round(time.Second).Seconds())
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }

@@ -29,6 +29,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -337,7 +338,7 @@ func (p *Pane) Download(target string) tea.Cmd {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("downloaded %s → %s (%s)", termtext.Line(name), termtext.Line(dst), Bytes(m.Size)), nil
+		return fmt.Sprintf("downloaded %s → %s (%s)", termtext.Line(name), termtext.Line(dst), state.FormatBytes(m.Size)), nil
 	})
 }
 
@@ -365,7 +366,7 @@ func (p *Pane) Upload(local string) tea.Cmd {
 		if _, err := c.Upload(ctx, dir+"/"+name, f, st.Size(), progress); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("uploaded %s → %s:%s/%s (%s)", termtext.Line(local), c.Runtime(), termtext.Line(dir), termtext.Line(name), Bytes(st.Size())), nil
+		return fmt.Sprintf("uploaded %s → %s:%s/%s (%s)", termtext.Line(local), c.Runtime(), termtext.Line(dir), termtext.Line(name), state.FormatBytes(st.Size())), nil
 	})
 }
 
@@ -409,12 +410,12 @@ func (p *Pane) Status() string {
 	if x.total > 0 {
 		s += fmt.Sprintf(" %d%%", x.done*100/x.total)
 	}
-	s += " · " + Bytes(x.done)
+	s += " · " + state.FormatBytes(x.done)
 	if x.total >= 0 {
-		s += " / " + Bytes(x.total)
+		s += " / " + state.FormatBytes(x.total)
 	}
 	if el := p.now().Sub(x.start).Seconds(); el > 0 && x.done > 0 {
-		s += " · " + Bytes(int64(float64(x.done)/el)) + "/s"
+		s += " · " + state.FormatBytes(int64(float64(x.done)/el)) + "/s"
 	}
 	return s
 }
@@ -453,7 +454,7 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 			e := p.entries[i]
 			size := "-"
 			if !e.IsDir() && e.Size >= 0 {
-				size = Bytes(e.Size)
+				size = state.FormatBytes(e.Size)
 			}
 			when := "-"
 			if !e.LastModified.IsZero() {
@@ -474,20 +475,6 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 		lines = append(lines, "")
 	}
 	return lines[:h]
-}
-
-// Bytes is a byte count in decimal units: "512 B", "1.2 MB".
-func Bytes(n int64) string {
-	const unit = 1000
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTP"[exp])
 }
 
 // IsNotFound reports whether err says a file is missing (local or remote).
