@@ -14,6 +14,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api/safefile"
+	"github.com/colabdash/colabdash/api/safehttp"
 )
 
 // flight is one token mint in progress; callers that need a token while it
@@ -278,12 +279,12 @@ func (c *Credentials) HTTPClient() *http.Client {
 // Transport returns the RoundTripper used by HTTPClient, sending through
 // base (http.DefaultTransport when nil). It clones each request before
 // adding headers; the caller's request is never modified. A 401 reply is
-// remembered so ForceRefresh knows which token was rejected.
+// remembered so ForceRefresh knows which token was rejected. base is
+// wrapped in safehttp.Transport, so a redirected request that would carry
+// the bearer token to another scheme, host or port is refused, whoever
+// builds the http.Client around it.
 func (c *Credentials) Transport(base http.RoundTripper) http.RoundTripper {
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	return &transport{c: c, base: base}
+	return &transport{c: c, base: safehttp.Transport(base)}
 }
 
 type transport struct {

@@ -77,7 +77,9 @@ type Options struct {
 	// Transport sends the requests (default: a clone of
 	// http.DefaultTransport). The client adds its own redirect policy.
 	Transport http.RoundTripper
-	// Redactor learns every proxy token (may be nil).
+	// Redactor learns every proxy token and cleans every error text
+	// (default: a private one, so a token echoed in an error is still
+	// hidden; pass the process's own to share what it knows).
 	Redactor *api.Redactor
 	// Logger gets one debug record per request (method, path, status,
 	// duration; never the token). nil discards.
@@ -134,6 +136,9 @@ func New(o Options) (*Client, error) {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Redactor == nil {
+		o.Redactor = &api.Redactor{}
 	}
 	if o.ChunkSize <= 0 {
 		o.ChunkSize = DefaultChunkSize
@@ -269,7 +274,7 @@ func (c *Client) renew(ctx context.Context, used string) error {
 		if errors.As(err, &ae) && ae.Code == api.NotFound {
 			err = &Error{Op: "renew", Runtime: c.id, Kind: ErrRuntimeGone}
 		} else if ctx.Err() == nil {
-			err = &Error{Op: "renew", Runtime: c.id, Kind: ErrRefused, Message: "renewing the proxy token: " + api.OneLine(err.Error(), 200)}
+			err = &Error{Op: "renew", Runtime: c.id, Kind: ErrRefused, Message: "renewing the proxy token: " + api.OneLine(c.o.Redactor.Redact(err.Error()), 200)}
 		}
 	}
 	c.mu.Lock()
