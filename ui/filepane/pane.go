@@ -222,7 +222,9 @@ func sortEntries(es []jupyter.Model) []jupyter.Model {
 
 // Selected returns the entry under the cursor.
 func (p *Pane) Selected() (jupyter.Model, bool) {
-	if p.cursor < 0 || p.cursor >= len(p.entries) {
+	// While a listing error is shown the entries are not on screen, so
+	// nothing is selected (a key must act only on what the user sees).
+	if p.err != "" || p.cursor < 0 || p.cursor >= len(p.entries) {
 		return jupyter.Model{}, false
 	}
 	return p.entries[p.cursor], true
