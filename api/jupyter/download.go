@@ -263,6 +263,11 @@ func (c *Client) fetch(ctx context.Context, remote string, f partFile, off *int6
 			}
 			*off += int64(n)
 			progress(*off, size)
+			// A reply longer than the size the runtime reported stops
+			// here, not when the disk is full.
+			if size >= 0 && *off > size {
+				return &errRestart{why: fmt.Sprintf("received more than the %d bytes the runtime reported", size)}
+			}
 		}
 		if rerr == io.EOF {
 			break
@@ -281,9 +286,6 @@ func (c *Client) fetch(ctx context.Context, remote string, f partFile, off *int6
 	if size >= 0 && *off < size {
 		return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrTransport,
 			Message: fmt.Sprintf("the reply ended after %d of %d bytes", *off, size)}
-	}
-	if size >= 0 && *off > size {
-		return &errRestart{why: fmt.Sprintf("received %d bytes, more than the %d the runtime reported", *off, size)}
 	}
 	return nil
 }
