@@ -73,6 +73,10 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 	if err != nil {
 		return c.localError("upload", dst, src, err)
 	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		// A FIFO would block the upload forever, a device never ends.
+		return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: src + " is not a regular file (" + st.Mode().Type().String() + ")"}
+	}
 	if !st.IsDir() {
 		target := dst
 		if dstDir {
