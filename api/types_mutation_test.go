@@ -39,8 +39,11 @@ func TestParseExpireTimeExactly(t *testing.T) {
 		}
 	}
 	// The shortest valid form is accepted, one character less is not.
-	if _, ok := ParseExpireTime("2026-11-29T17:04:05Z"[:19] + "Z"); !ok {
+	if _, ok := ParseExpireTime("2026-11-29T17:04:05Z"); !ok {
 		t.Error("20-character timestamp refused")
+	}
+	if got, ok := ParseExpireTime("2026-11-29T17:04:5Z"); ok {
+		t.Errorf("19-character timestamp read as %v", got)
 	}
 }
 

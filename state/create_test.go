@@ -33,8 +33,8 @@ func TestParseSpec(t *testing.T) {
 			t.Errorf("ParseSpec(%q) = %+v, %v; want %+v", tc.in, got, err, tc.want)
 		}
 		// What String prints reads back as the same key.
-		if back, err := ParseSpec(got.String()); err == nil && back != got {
-			t.Errorf("ParseSpec(%q) = %+v, not %+v", got.String(), back, got)
+		if back, err := ParseSpec(got.String()); err != nil || back != got {
+			t.Errorf("ParseSpec(%q) = %+v, %v; not %+v", got.String(), back, err, got)
 		}
 	}
 	for in, why := range map[string]string{

@@ -3,6 +3,7 @@ package state
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -197,8 +198,10 @@ func TestRenewalNotExtendedBacksOff(t *testing.T) {
 func TestRenewalErrorsBackOffNeverBelowFloor(t *testing.T) {
 	down := errors.New("UNAVAILABLE")
 	calls, gaps, _ := renewSim(time.Hour, time.Hour, func(time.Time, time.Time) (time.Time, error) { return time.Time{}, down })
-	if calls > 4 || gaps[0] != 30*time.Second {
-		t.Errorf("errors: %d calls in an hour, gaps %v", calls, gaps)
+	// Renewed 5 minutes ahead, then retried 30 s, 1 min and 2 min later
+	// until the token lapses at the hour.
+	if want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute}; calls != 4 || !slices.Equal(gaps, want) {
+		t.Errorf("errors: %d calls in an hour, gaps %v; want 4 calls, gaps %v", calls, gaps, want)
 	}
 	// A 20 s token that stops being extended: retries no closer than 5 s,
 	// and no more often than its regular cadence (every 15 s).
@@ -210,13 +213,16 @@ func TestRenewalErrorsBackOffNeverBelowFloor(t *testing.T) {
 		}
 		return expire, nil
 	})
-	for _, g := range gaps {
-		if g < MinRenewRetry {
-			t.Fatalf("renewals %v apart (all %v)", g, gaps)
-		}
+	// Three good renewals (the first ones 10 s and 15 s apart), then the
+	// failures: 5 s, doubling to 10 s, then the 15 s cadence for good.
+	want := []time.Duration{10 * time.Second, 15 * time.Second, 15 * time.Second, 5 * time.Second, 10 * time.Second}
+	if len(gaps) < len(want)+1 || !slices.Equal(gaps[:len(want)], want) {
+		t.Fatalf("a 20 s token not extended: gaps start %v, want %v", gaps[:min(len(gaps), len(want)+3)], want)
 	}
-	if calls > int(time.Hour/(15*time.Second))+3 {
-		t.Errorf("a 20 s token not extended for an hour: %d calls, gaps %v", calls, gaps)
+	for i, g := range gaps[len(want):] {
+		if g != 15*time.Second {
+			t.Fatalf("gap %d after the failures began is %v, not the 15 s cadence (all %v)", i, g, gaps)
+		}
 	}
 }
 
