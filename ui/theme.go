@@ -73,7 +73,12 @@ func detectTheme(getenv func(string) string, query func() (dark, ok bool), backs
 	type answer struct{ dark, ok bool }
 	ch := make(chan answer, 1)
 	go func() {
-		defer func() { _ = recover() }()
+		// A query that panics is no answer: do not wait out the backstop.
+		defer func() {
+			if recover() != nil {
+				ch <- answer{}
+			}
+		}()
 		d, ok := query()
 		ch <- answer{d, ok}
 	}()
