@@ -15,7 +15,7 @@ import (
 func TestReadFIFODoesNotBlock(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	_, err := Read(p, MaxTokenFile, time.Minute)
 	if !errors.Is(err, ErrNotRegular) || errors.Is(err, ErrTimeout) {

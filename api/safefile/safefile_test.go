@@ -64,7 +64,7 @@ func TestReadFollowsSymlinkToRegularFile(t *testing.T) {
 	target := write(t, "real", 10)
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(target, link); err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	if b, err := Read(link, 10, 0); err != nil || len(b) != 10 {
 		t.Fatalf("Read = %q, %v", b, err)
