@@ -108,6 +108,18 @@ func (rn *Renewals) Life(name string) time.Duration {
 	return 0
 }
 
+// ExpiringThreshold returns how long before expireTime runtime name's
+// proxy token counts as EXPIRING: base (the configured threshold), but at
+// most a quarter of the token's lifetime once a renewal or create showed
+// it (and never under a second), so a token that lives two minutes is not
+// EXPIRING from its first second.
+func (rn *Renewals) ExpiringThreshold(name string, base time.Duration) time.Duration {
+	if life := rn.Life(name); life > 0 {
+		return min(base, max(life/4, time.Second))
+	}
+	return base
+}
+
 // Learn records the lifetime of name's token as another call showed it
 // (create_runtime), before any renewal: it sets the lead of the first one.
 func (rn *Renewals) Learn(name string, life time.Duration) {

@@ -62,19 +62,18 @@ type resultMsg struct {
 type calls struct {
 	seq         uint64
 	pending     map[callKey]pendingCall
-	renew       *state.Renewals          // when each proxy token is renewed (and backed off)
-	budget      *state.CallBudget        // background calls that could wait, in the last minute
-	deferring   time.Time                // since when session counts wait for the budget (zero: none)
-	deferNoted  time.Time                // when the event log last said so
-	renewNoted  time.Time                // when the event log last said renewals wait for the budget
-	manualRenew map[string]bool          // R pressed: report the renewal's outcome
-	manualRef   bool                     // r pressed: report the refresh's outcome
-	tokenLife   map[string]time.Duration // proxy-token lifetime seen by the last renewal or create
+	renew       *state.Renewals   // when each proxy token is renewed (and backed off)
+	budget      *state.CallBudget // background calls that could wait, in the last minute
+	deferring   time.Time         // since when session counts wait for the budget (zero: none)
+	deferNoted  time.Time         // when the event log last said so
+	renewNoted  time.Time         // when the event log last said renewals wait for the budget
+	manualRenew map[string]bool   // R pressed: report the renewal's outcome
+	manualRef   bool              // r pressed: report the refresh's outcome
 	nextRefresh time.Time
 }
 
 func newCalls(o Options) calls {
-	return calls{pending: map[callKey]pendingCall{}, manualRenew: map[string]bool{}, tokenLife: map[string]time.Duration{},
+	return calls{pending: map[callKey]pendingCall{}, manualRenew: map[string]bool{},
 		renew: state.NewRenewals(o.RenewLead), budget: state.NewCallBudget(o.CallBudget, state.ReserveFor(o.RefreshInterval))}
 }
 
@@ -345,21 +344,14 @@ func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 // bounds the renewal lead and the expiring threshold of the runtime.
 func (m *Model) learnTokenLife(rt api.Runtime, sent time.Time) {
 	if exp := rt.ExpireTime(); !exp.IsZero() && exp.After(sent) {
-		m.tokenLife[rt.Name] = exp.Sub(sent)
 		m.renew.Learn(rt.Name, exp.Sub(sent))
 	}
 }
 
-// expiringThreshold is when runtime name's proxy token counts as
-// EXPIRING: Options.ExpiringThreshold, but at most a quarter of the
-// token's lifetime once a renewal or create showed it, so a token that
-// lives two minutes is not EXPIRING from its first second.
+// expiringThreshold is when runtime name's proxy token counts as EXPIRING
+// (state.Renewals.ExpiringThreshold of Options.ExpiringThreshold).
 func (m *Model) expiringThreshold(name string) time.Duration {
-	t := m.opts.ExpiringThreshold
-	if life, ok := m.tokenLife[name]; ok {
-		t = min(t, max(life/4, time.Second))
-	}
-	return t
+	return m.renew.ExpiringThreshold(name, m.opts.ExpiringThreshold)
 }
 
 // renewDue starts the renewals that are due: proxy tokens within the lead

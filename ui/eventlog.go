@@ -78,20 +78,22 @@ func (l *eventLog) newestFirst() []Event {
 // Events returns the event log, newest first.
 func (m Model) Events() []Event { return m.events.newestFirst() }
 
+// recordEvent logs a finished call: its tool, target, latency and error.
 func (m *Model) recordEvent(now time.Time, tool, target string, latency time.Duration, err error) {
-	// The log is shared state copied by value with the Model: copy on
-	// write so an older Model value never sees later events.
-	l := m.events
-	l.buf = append([]Event(nil), l.buf...)
-	l.add(Event{At: now, Tool: tool, Target: target, Latency: max(latency, 0), Err: err})
-	m.events = l
+	m.logEvent(Event{At: now, Tool: tool, Target: target, Latency: max(latency, 0), Err: err})
 }
 
 // noteEvent records why something shown is stale (see Event.Note).
 func (m *Model) noteEvent(now time.Time, tool, target, note string) {
+	m.logEvent(Event{At: now, Tool: tool, Target: target, Note: note})
+}
+
+// logEvent appends e. The log is shared state copied by value with the
+// Model: copy on write so an older Model value never sees later events.
+func (m *Model) logEvent(e Event) {
 	l := m.events
 	l.buf = append([]Event(nil), l.buf...)
-	l.add(Event{At: now, Tool: tool, Target: target, Note: note})
+	l.add(e)
 	m.events = l
 }
 

@@ -69,7 +69,7 @@ func TestExpiringThresholdScalesWithTokenLifetime(t *testing.T) {
 	e.srv.SetNow(e.clk.now)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "R") // renew now: the new token shows its lifetime
-	if got := m.tokenLife["runtimes/rt-t4demo7k2p"]; got < 110*time.Second || got > 2*time.Minute {
+	if got := m.renew.Life("runtimes/rt-t4demo7k2p"); got < 110*time.Second || got > 2*time.Minute {
 		t.Fatalf("learnt a token lifetime of %v, want about 2m", got)
 	}
 	if r := rowOf(t, m.View(), "rt-t4demo7k2p"); !strings.Contains(r, " OK") || strings.Contains(r, "EXPIRING") {
@@ -83,7 +83,7 @@ func TestExpiringThresholdScalesWithTokenLifetime(t *testing.T) {
 	if got := m.expiringThreshold("runtimes/rt-v6edemo2mw"); got != m.opts.ExpiringThreshold {
 		t.Fatalf("threshold of a runtime whose lifetime is unknown: %v", got)
 	}
-	m.tokenLife["runtimes/x"] = time.Hour
+	m.renew.Learn("runtimes/x", time.Hour)
 	if got := m.expiringThreshold("runtimes/x"); got != 5*time.Minute {
 		t.Fatalf("threshold of an hour-long token: %v", got)
 	}
