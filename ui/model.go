@@ -202,6 +202,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd, _ = m.onActionMsg(msg)
 	}
 	m.syncRows()
+	m.scroll() // rows, the table's height or the creates above it changed
 	return m, cmd
 }
 

@@ -72,8 +72,8 @@ func (m *Model) move(delta int) {
 }
 
 // syncRows re-sorts and re-filters only when the data, sort or filter
-// changed, keeps the selection on the same runtime by name, and keeps it
-// visible.
+// changed and keeps the selection on the same runtime by name (Update then
+// scrolls it into view).
 func (m *Model) syncRows() {
 	if !m.rowsDirty && m.rowsVersion == m.snap.Version() {
 		return
@@ -96,12 +96,18 @@ func (m *Model) syncRows() {
 		}
 		m.sessCursor = 0
 	}
-	m.scroll()
 }
 
-// scroll keeps the cursor inside the visible window of the table.
+// runtimeRows is how many runtime rows the table shows: its height less
+// the create-in-progress rows above them, which leave at least one.
+func (m *Model) runtimeRows() int {
+	return m.lay.tableRows - min(len(m.ax.creates), max(0, m.lay.tableRows-1))
+}
+
+// scroll keeps the cursor inside the visible window of the table's
+// runtime rows.
 func (m *Model) scroll() {
-	h := m.lay.tableRows
+	h := m.runtimeRows()
 	if m.cursor < m.offset {
 		m.offset = m.cursor
 	}
@@ -194,7 +200,7 @@ func (m *Model) tableView(now time.Time, l layout) []string {
 		extra += " · filter: " + termtext.Line(m.filter)
 	}
 	if len(m.rows) > l.tableRows {
-		end := min(m.offset+l.tableRows, len(m.rows))
+		end := min(m.offset+m.runtimeRows(), len(m.rows))
 		extra += " · " + strconv.Itoa(m.offset+1) + "–" + strconv.Itoa(end)
 	}
 	lines = append(lines, m.panelTitle(m.focus == panelRuntimes, title)+m.st.dim.Render(extra))
@@ -215,19 +221,13 @@ func (m *Model) tableView(now time.Time, l layout) []string {
 
 	start := len(lines)
 	creating := m.createRows(now, c)
-	if len(creating) > l.tableRows-1 {
-		creating = creating[:max(0, l.tableRows-1)]
-	}
+	creating = creating[:l.tableRows-m.runtimeRows()]
 	lines = append(lines, creating...)
 	if len(m.rows) == 0 && len(creating) == 0 {
 		lines = append(lines, m.st.dim.Render(m.emptyTableText(live+gone)))
 	}
-	end := min(m.offset+l.tableRows-len(creating), len(m.rows))
-	if m.cursor >= end && len(creating) > 0 { // keep the selection in view
-		end = min(m.cursor+1, len(m.rows))
-	}
 	stale := m.snap.RuntimesFresh.Stale()
-	for i := max(m.offset, end-(l.tableRows-len(creating))); i < end; i++ {
+	for i := m.offset; i < min(m.offset+m.runtimeRows(), len(m.rows)); i++ {
 		lines = append(lines, m.row(now, m.rows[i], c, i == m.cursor, stale))
 	}
 	return padLines(lines, start+l.tableRows)
