@@ -24,10 +24,20 @@ func (panicService) CreateRuntime(context.Context, api.CreateRuntimeRequest) (ap
 func (panicService) ExecuteCode(context.Context, api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
 	panic("boom")
 }
+func (panicService) ListRuntimes(context.Context) ([]api.Runtime, error)     { panic("boom") }
+func (panicService) GetRuntime(context.Context, string) (api.Runtime, error) { panic("boom") }
+func (panicService) ListSessions(context.Context, string) ([]api.Session, error) {
+	panic("boom")
+}
+func (panicService) GetSubscription(context.Context) (api.Subscription, error) { panic("boom") }
+func (panicService) ListRuntimeSpecs(context.Context) ([]api.RuntimeSpec, error) {
+	panic("boom")
+}
 
 // Every command that calls out goes through the one guard: a panicking
 // Service becomes the call's error, naming the tool; a missing Service is
-// an error too, never a crash.
+// an error too, never a crash. Every Colab tool the dashboard calls is
+// here: a tool missing from the table fails the test.
 func TestEveryCallIsGuarded(t *testing.T) {
 	for _, svc := range []api.Service{panicService{}, nil} {
 		m := New(Options{Service: svc, Now: (&clock{t: t0}).now})
@@ -36,13 +46,24 @@ func TestEveryCallIsGuarded(t *testing.T) {
 		m.ax.creates = append(m.ax.creates, op)
 		run := &execRun{id: 1, session: "runtimes/r/sessions/s", code: "1"}
 		m.ax.exec.runs = append(m.ax.exec.runs, run)
-		for tool, cmd := range map[string]tea.Cmd{
+		cmds := map[string]tea.Cmd{
 			api.ToolDeleteRuntime: m.startDelete("runtimes/r", now),
 			api.ToolCreateSession: m.startOpenSession("runtimes/r", "s", false, now),
 			api.ToolDeleteSession: m.startCloseSession("runtimes/r/sessions/s", now),
 			api.ToolCreateRuntime: m.sendCreate(op, now),
 			api.ToolExecuteCode:   m.sendExec(run, now),
-		} {
+		}
+		for _, k := range []callKey{{kind: callRuntimes}, {kind: callSessions, runtime: "runtimes/r"},
+			{kind: callSubscription}, {kind: callSpecs}, {kind: callRenew, runtime: "runtimes/r"}} {
+			delete(m.pending, k) // New issued the first lists already
+			cmds[k.kind.String()] = m.issue(k, now)
+		}
+		for _, tool := range api.ToolNames() {
+			if cmds[tool] == nil {
+				t.Errorf("%s: no guarded command tested", tool)
+			}
+		}
+		for tool, cmd := range cmds {
 			var err error
 			switch msg := cmd().(type) {
 			case deleteDoneMsg:
@@ -54,6 +75,8 @@ func TestEveryCallIsGuarded(t *testing.T) {
 			case createDoneMsg:
 				err = msg.err
 			case execDoneMsg:
+				err = msg.err
+			case resultMsg:
 				err = msg.err
 			default:
 				t.Fatalf("%s: %T", tool, msg)
