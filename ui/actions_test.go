@@ -19,14 +19,6 @@ import (
 	"github.com/colabdash/colabdash/api/secrettest"
 )
 
-type bearerRT struct{ base http.RoundTripper }
-
-func (b bearerRT) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer test")
-	return b.base.RoundTrip(r)
-}
-
 // clip records what was copied.
 type clip struct {
 	mu   sync.Mutex
@@ -73,7 +65,7 @@ func emuModel(t *testing.T, o colabfake.Options, mod func(*Options)) (*emu, Mode
 	}
 	t.Cleanup(func() { srv.Close() })
 	svc, err := client.New(ctx, client.Options{Endpoint: endpoint, MaxAttempts: 1,
-		HTTPClient: &http.Client{Transport: bearerRT{http.DefaultTransport}}})
+		HTTPClient: &http.Client{Transport: bearerTransport{"test"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -509,7 +508,7 @@ func TestFieldCase17ErrorFormats(t *testing.T) {
 		for _, m := range emuModes {
 			t.Run(tc.name+"/"+m.name, func(t *testing.T) {
 				emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
-				logBuf := &syncWriter{w: &bytes.Buffer{}}
+				logBuf := &syncBuffer{}
 				c, sl := emuClient(t, ep, func(o *Options) {
 					o.Logger = slog.New(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 				})
@@ -833,7 +832,7 @@ func TestCancelAndTimeout(t *testing.T) {
 func TestLogsHaveNoSecrets(t *testing.T) {
 	for _, m := range emuModes {
 		emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
-		buf := &syncWriter{w: &bytes.Buffer{}}
+		buf := &syncBuffer{}
 		c, _ := emuClient(t, ep, func(o *Options) {
 			o.Logger = slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 		})
@@ -902,26 +901,6 @@ func TestConcurrentCalls(t *testing.T) {
 			}
 		})
 	}
-}
-
-// syncWriter serialises log writes from concurrent goroutines.
-type syncWriter struct {
-	mu sync.Mutex
-	w  *bytes.Buffer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
-}
-
-// String returns what was written so far (tools/list logs from a
-// background goroutine, so reads need the lock too).
-func (s *syncWriter) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.String()
 }
 
 // The list tools send only documented, required arguments, so they do not
