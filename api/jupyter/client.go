@@ -183,6 +183,10 @@ func (c *Client) setInfo(ci api.ConnectionInfo) error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return &Error{Op: "connect", Runtime: c.id, Kind: ErrNoConnection, Message: "connectionInfo.url is not an http(s) URL"}
 	}
+	if err := safehttp.CheckCredentialURL(u); err != nil {
+		// The proxy token goes with every request: never in clear.
+		return &Error{Op: "connect", Runtime: c.id, Kind: ErrNoConnection, Message: "connectionInfo.url " + safehttp.Redact(u) + ": " + err.Error()}
+	}
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
 	}

@@ -9,10 +9,14 @@
 // and a Transport guard. The guard alone (Transport) also protects clients
 // that libraries build from a transport, e.g. oauth2.NewClient, which keeps
 // the base transport but may drop CheckRedirect.
+//
+// CheckCredentialURL is the other half: the one rule for which URLs a
+// credential may be sent to at all (https, or plain http to loopback).
 package safehttp
 
 import (
 	"errors"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -154,4 +158,45 @@ func Redact(u *url.URL) string {
 func IsRedirect(err error) bool {
 	var re *RedirectError
 	return errors.As(err, &re)
+}
+
+// PlainHTTPError is a URL CheckCredentialURL refused: plain http to a
+// host that is not loopback, where a credential (an OAuth bearer token,
+// a proxy token, a Jupyter token) would cross the network unencrypted.
+// URL is the refused URL and HTTPS the https form to use instead, both
+// without user info or query (Redact), so no secret in them is repeated.
+type PlainHTTPError struct {
+	URL, HTTPS string
+}
+
+// Error says why the URL is refused and what to use, in one line.
+func (e *PlainHTTPError) Error() string {
+	return "plain http would send credentials unencrypted over the network; use " + e.HTTPS +
+		" (http is accepted only for loopback: 127.0.0.0/8, ::1, localhost)"
+}
+
+// CheckCredentialURL is the one rule for where a credential may be sent:
+// an https URL anywhere, a plain http URL only to a loopback host
+// (127.0.0.0/8, ::1 or localhost: the embedded emulator, tests), where
+// nothing crosses a network. It checks the scheme and host only; a URL
+// that is not http or https is the caller's to refuse. The error is a
+// *PlainHTTPError.
+func CheckCredentialURL(u *url.URL) error {
+	if u == nil || !strings.EqualFold(u.Scheme, "http") || IsLoopbackHost(u.Hostname()) {
+		return nil
+	}
+	https := *u
+	https.Scheme = "https"
+	return &PlainHTTPError{URL: Redact(u), HTTPS: Redact(&https)}
+}
+
+// IsLoopbackHost reports whether host (a URL's Hostname(), without port
+// or brackets) is "localhost" or an IP address in 127.0.0.0/8 or ::1
+// (IPv4-mapped forms included).
+func IsLoopbackHost(host string) bool {
+	if h := strings.TrimSuffix(host, "."); strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

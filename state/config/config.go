@@ -26,6 +26,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/safefile"
+	"github.com/colabdash/colabdash/api/safehttp"
 	"github.com/colabdash/colabdash/state"
 )
 
@@ -86,8 +87,9 @@ type Profile struct {
 	AccessTokenFile string `yaml:"accessTokenFile,omitempty"`
 	// QuotaProject is sent as x-goog-user-project ("" = none).
 	QuotaProject string `yaml:"quotaProject,omitempty"`
-	// Endpoint is the MCP endpoint URL (http or https). Default
-	// api.DefaultEndpoint; ignored by the demo profile.
+	// Endpoint is the MCP endpoint URL: https, or http to a loopback host
+	// only (safehttp.CheckCredentialURL: the bearer token is sent there).
+	// Default api.DefaultEndpoint; ignored by the demo profile.
 	Endpoint string `yaml:"endpoint,omitempty"`
 }
 
@@ -649,6 +651,9 @@ func (p *cfgParser) profiles(e entry) error {
 				u, perr := url.Parse(v)
 				if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 					return p.errAt(fe.val, fmt.Sprintf("%s.endpoint: %q is not accepted (accepted: an http or https URL such as %s)", path, v, api.DefaultEndpoint))
+				}
+				if err := safehttp.CheckCredentialURL(u); err != nil { // the bearer token goes there
+					return p.errAt(fe.val, fmt.Sprintf("%s.endpoint: %s: %v", path, safehttp.Redact(u), err))
 				}
 				pr.Endpoint = v
 			}

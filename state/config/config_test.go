@@ -125,6 +125,8 @@ func TestConfigErrors(t *testing.T) {
 		{"file without path", "profiles:\n  w:\n    credentials: file\n", 3, []string{"needs credentialsFile"}},
 		{"both files", "profiles:\n  w:\n    credentialsFile: a.json\n    accessTokenFile: t\n", 3, []string{"not both"}},
 		{"bad endpoint", "profiles:\n  w:\n    endpoint: colab.example\n", 3, []string{"http or https URL"}},
+		{"plain http endpoint", "profiles:\n  w:\n    endpoint: http://colab.example.com/mcp\n", 3,
+			[]string{"profiles.w.endpoint", "unencrypted", "use https://colab.example.com/mcp", "loopback"}},
 		{"undefined profile", "profiles:\n  w: {}\nprofile: personal\n", 3, []string{`"personal" is not defined`, "default, demo, w"}},
 		{"two documents", "theme: dark\n---\ntheme: light\n", 3, []string{"one YAML document"}},
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"syscall"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/safehttp"
 	"github.com/colabdash/colabdash/ui"
 )
 
@@ -101,6 +103,9 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			if o.Runtimes < 0 || o.Runtimes > 99999 {
 				return &exitError{exitUsage, fmt.Sprintf("--runtimes must be between 0 and 99999, not %d", o.Runtimes)}
 			}
+			if err := checkUpstream(o.JupyterUpstream); err != nil {
+				return err
+			}
 			srv, endpoint, err := colabfake.Start(cmd.Context(), addr, o)
 			if err != nil {
 				return emulatorStartError(addr, err)
@@ -122,8 +127,26 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
 	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
-	f.StringVar(&o.JupyterUpstream, "jupyter-upstream", "", "forward each runtime's proxy (connectionInfo.url, behind its token) to this real Jupyter server URL instead of the emulator's own file trees")
+	f.StringVar(&o.JupyterUpstream, "jupyter-upstream", "", "forward each runtime's proxy (connectionInfo.url, behind its token) to this real Jupyter server URL instead of the emulator's own file trees (https, or http to loopback only)")
 	return cmd
+}
+
+// checkUpstream refuses a --jupyter-upstream the emulator could not use
+// (not an http or https URL) or would send the upstream's Jupyter token
+// to in clear (plain http to a host that is not loopback,
+// safehttp.CheckCredentialURL), as a usage error (exit code 2).
+func checkUpstream(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &exitError{exitUsage, "--jupyter-upstream is not an http or https URL (e.g. https://jupyter.example.com/?token=…)"}
+	}
+	if err := safehttp.CheckCredentialURL(u); err != nil {
+		return &exitError{exitUsage, fmt.Sprintf("--jupyter-upstream %s: %v", safehttp.Redact(u), err)}
+	}
+	return nil
 }
 
 // emulatorStartError says why the emulator could not listen on addr: a

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/colabdash/colabdash/api/safehttp"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -223,11 +224,16 @@ func effectiveSettings(g globalFlags, getenv func(string) string) *config.Settin
 	return eff
 }
 
-// checkEndpoint accepts an http or https URL with a host; an endpoint
-// without a scheme gets the https:// form as a hint.
+// checkEndpoint accepts an https URL with a host, or an http one to a
+// loopback host (safehttp.CheckCredentialURL: the bearer token must not
+// cross a network in clear); an endpoint without a scheme gets the
+// https:// form as a hint.
 func checkEndpoint(ep string) error {
 	u, err := url.Parse(ep)
 	if err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+		if perr := safehttp.CheckCredentialURL(u); perr != nil {
+			return &exitError{exitUsage, fmt.Sprintf("--endpoint %s: %v", safehttp.Redact(u), perr)}
+		}
 		return nil
 	}
 	msg := fmt.Sprintf("--endpoint %q is not an http or https URL", ep)
