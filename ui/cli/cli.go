@@ -116,6 +116,12 @@ type exitError struct {
 func (e *exitError) Error() string { return e.msg }
 
 func runStreams(args []string, s *streams) int {
+	return runStreamsContext(context.Background(), args, s)
+}
+
+// runStreamsContext is runStreams under parent: its end is what ctrl+c
+// and SIGTERM do (tests end it instead of signalling the process).
+func runStreamsContext(parent context.Context, args []string, s *streams) int {
 	stdout, stderr := s.out, s.err
 	var g globalFlags
 	root := &cobra.Command{
@@ -205,7 +211,7 @@ func runStreams(args []string, s *streams) int {
 	strictCompletion(root)
 	root.SetArgs(args)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	failed, err := root.ExecuteContextC(ctx)
 	if g.logs.close != nil {

@@ -68,6 +68,15 @@ type verb struct {
 	s      *streams
 	name   string // the command path after "colabdash", e.g. "session close"
 	asJSON bool
+
+	inMu    sync.Mutex
+	pending chan lineRead // the stdin read in flight, abandoned by a cancelled ask
+}
+
+// lineRead is one line read from stdin, or why none was.
+type lineRead struct {
+	line string
+	err  error
 }
 
 func newVerb(g *globalFlags, s *streams, name string) *verb { return &verb{g: g, s: s, name: name} }
@@ -143,27 +152,67 @@ func (v *verb) canPrompt() bool { return v.s.inTTY && v.s.errTTY }
 
 // ask writes question to stderr and reads one line (at most 1 KiB) from
 // stdin; it returns the line without surrounding blanks, and ok false on
-// EOF or a read error (which count as no).
-func (v *verb) ask(question string) (string, bool) {
+// EOF or a read error (which count as no). When ctx ends first (ctrl+c,
+// SIGTERM) it returns at once with err ctx.Err(), the cursor moved to a
+// new line so what follows does not run on after the question and "^C".
+func (v *verb) ask(ctx context.Context, question string) (answer string, ok bool, err error) {
 	v.mu.Lock()
 	fmt.Fprint(v.s.err, termtext.Block(v.red().Redact(question)))
 	v.mu.Unlock()
-	line, err := bufio.NewReaderSize(io.LimitReader(v.s.in, 1024), 1024).ReadString('\n')
-	if err != nil && line == "" {
+	line, rerr := v.readLine(ctx)
+	if rerr != nil && line == "" {
 		v.mu.Lock()
 		fmt.Fprintln(v.s.err)
 		v.mu.Unlock()
-		return "", false
+		if ctx.Err() != nil {
+			return "", false, ctx.Err()
+		}
+		return "", false, nil
 	}
-	return strings.TrimSpace(line), true
+	return strings.TrimSpace(line), true, nil
+}
+
+// readLine reads one line (at most 1 KiB) from stdin. The read runs in a
+// goroutine, so ctx's end returns at once with ctx.Err(): a read from a
+// terminal, or from a pipe nobody writes to, never returns by itself,
+// and would keep ctrl+c from ending the process. A read abandoned that
+// way is not lost: the next readLine takes its line.
+func (v *verb) readLine(ctx context.Context) (string, error) {
+	v.inMu.Lock()
+	if v.pending == nil {
+		ch := make(chan lineRead, 1)
+		v.pending = ch
+		in := v.s.in
+		go func() {
+			line, err := bufio.NewReaderSize(io.LimitReader(in, 1024), 1024).ReadString('\n')
+			ch <- lineRead{line, err}
+		}()
+	}
+	ch := v.pending
+	v.inMu.Unlock()
+	select {
+	case r := <-ch:
+		v.inMu.Lock()
+		v.pending = nil
+		v.inMu.Unlock()
+		return r.line, r.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
 }
 
 // confirm asks question and reports whether the answer is exactly want
 // ("y" for a yes: like the dashboard, only y confirms; Enter, "yes", "Y",
-// EOF and everything else are no).
-func (v *verb) confirm(question, want string) bool {
-	a, ok := v.ask(question)
-	return ok && a == want
+// EOF and everything else are no). When ctx ends while it waits (ctrl+c,
+// SIGTERM) the error is exit code 130 saying that what was asked was
+// not done ("delete interrupted; nothing was deleted" for undone "nothing
+// was deleted").
+func (v *verb) confirm(ctx context.Context, question, want, undone string) (bool, error) {
+	a, ok, err := v.ask(ctx, question)
+	if err != nil {
+		return false, &exitError{exitInterrupted, v.name + " interrupted; " + undone}
+	}
+	return ok && a == want, nil
 }
 
 // --- runtime and session arguments ---

@@ -96,7 +96,9 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 					fmt.Fprintf(&b, "  %s  %s\n", termtext.Cut(rt.ID(), 63), termtext.Cut(rt.RuntimeSpec.String(), 60))
 				}
 				b.WriteString("Type y to delete (anything else cancels): ")
-				if !v.confirm(b.String(), "y") {
+				if ok, err := v.confirm(ctx, b.String(), "y", "nothing was deleted"); err != nil {
+					return err
+				} else if !ok {
 					return &exitError{exitPartial, "delete cancelled; nothing was deleted"}
 				}
 			}

@@ -129,8 +129,10 @@ func execCmd(g *globalFlags, s *streams) *cobra.Command {
 	return cmd
 }
 
-// readCode returns the code to run and where it came from.
-func (v *verb) readCode(args []string, o execOptions) (string, codeSource, error) {
+// readCode returns the code to run and where it came from. Reading stdin
+// (-) ends when ctx does (ctrl+c, SIGTERM: exit code 130), even when
+// nothing was written to it.
+func (v *verb) readCode(ctx context.Context, args []string, o execOptions) (string, codeSource, error) {
 	n := 0
 	for _, b := range []bool{o.codeGiven, o.file != "", len(args) == 2} {
 		if b {
@@ -154,7 +156,10 @@ func (v *verb) readCode(args []string, o execOptions) (string, codeSource, error
 		}
 		code, src = string(b), codeSource{"-f", o.file}
 	default:
-		b, err := io.ReadAll(io.LimitReader(v.s.in, maxCode+1))
+		b, err := v.readStdin(ctx)
+		if ctx.Err() != nil {
+			return "", codeSource{}, &exitError{exitInterrupted, "interrupted while reading the code from stdin; nothing was run"}
+		}
 		if err != nil {
 			return "", codeSource{}, &exitError{exitUsage, "reading the code from stdin: " + err.Error()}
 		}
@@ -169,8 +174,39 @@ func (v *verb) readCode(args []string, o execOptions) (string, codeSource, error
 	return code, src, nil
 }
 
+// readStdin reads all of stdin, at most maxCode+1 bytes. The read runs in
+// a goroutine so ctx's end returns at once (with ctx.Err()): a terminal,
+// or a pipe nobody writes to or closes, would hold it forever. On a
+// terminal it first says what it waits for.
+func (v *verb) readStdin(ctx context.Context) ([]byte, error) {
+	if v.s.inTTY && v.s.errTTY {
+		v.note("reading the code from the terminal: ctrl+d on a line of its own ends it, ctrl+c cancels")
+	}
+	type read struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan read, 1)
+	in := v.s.in
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(in, maxCode+1))
+		ch <- read{b, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.b, r.err
+	case <-ctx.Done():
+		if v.s.inTTY {
+			v.mu.Lock()
+			fmt.Fprintln(v.s.err) // off the line the "^C" was echoed on
+			v.mu.Unlock()
+		}
+		return nil, ctx.Err()
+	}
+}
+
 func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
-	code, src, err := v.readCode(args, o)
+	code, src, err := v.readCode(cmd.Context(), args, o)
 	if err != nil {
 		return err
 	}
@@ -263,7 +299,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		}
 		answer := make(chan string, 1)
 		go func() {
-			a, _ := v.ask("\nStop the code (s: closes session " + sessionRef(session) +
+			a, _, _ := v.ask(base, "\nStop the code (s: closes session "+sessionRef(session)+
 				", its state is lost) or detach (d: it keeps running)? Anything else: keep waiting. ")
 			answer <- a
 		}()

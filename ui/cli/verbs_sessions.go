@@ -254,7 +254,9 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 						want = "close"
 					}
 					b.WriteString("Type " + want + " to close (anything else cancels): ")
-					if !v.confirm(b.String(), want) {
+					if ok, err := v.confirm(ctx, b.String(), want, "nothing was closed"); err != nil {
+						return err
+					} else if !ok {
 						return &exitError{exitPartial, "close cancelled; nothing was closed"}
 					}
 				}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -43,8 +44,10 @@ func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 // term describes which streams are terminals and what stdin holds.
 type term struct {
 	in                    string
+	stdin                 io.Reader // read instead of in when set
 	inTTY, outTTY, errTTY bool
 	sigs                  chan os.Signal
+	ctx                   context.Context // its end is what ctrl+c or SIGTERM does; nil: never ends
 }
 
 // run runs colabdash in-process against the emulator, no terminal
@@ -58,11 +61,19 @@ func (e *verbEnv) run(args ...string) (int, string, string) {
 func (e *verbEnv) runTerm(tm term, args ...string) (int, string, string) {
 	e.t.Helper()
 	var out, errb bytes.Buffer
-	s := &streams{in: strings.NewReader(tm.in), out: &out, err: &errb, inTTY: tm.inTTY, outTTY: tm.outTTY, errTTY: tm.errTTY}
+	var in io.Reader = strings.NewReader(tm.in)
+	if tm.stdin != nil {
+		in = tm.stdin
+	}
+	s := &streams{in: in, out: &out, err: &errb, inTTY: tm.inTTY, outTTY: tm.outTTY, errTTY: tm.errTTY}
 	if tm.sigs != nil {
 		s.interrupts = func() (<-chan os.Signal, func()) { return tm.sigs, func() {} }
 	}
-	code := runStreams(append(args, e.flags...), s)
+	ctx := tm.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	code := runStreamsContext(ctx, append(args, e.flags...), s)
 	return code, out.String(), errb.String()
 }
 
