@@ -3,12 +3,9 @@ package cli
 // Why this file is over 400 lines: ls, cp and rm share RUNTIME:PATH parsing, completion and the transfer plumbing.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path"
@@ -33,9 +30,13 @@ import (
 // quota, 130 interrupted).
 const exitNoSuchFile = 6
 
-// fileCommands are ls, cp, rm and forward.
-func fileCommands(g *globalFlags, stdout, stderr io.Writer) []*cobra.Command {
-	return []*cobra.Command{lsCmd(g, stdout), cpCmd(g, stdout, stderr), rmCmd(g, stdout), forwardCmd(g, stdout, stderr)}
+// fileCommands are ls, cp, rm and forward. They are verbs like exec and
+// delete: the same RUNTIME resolution (id, name or unique prefix), the
+// same completion of runtime ids (cached), human lines through the
+// sanitizer and the redactor, and JSON through verb.writeJSON with its
+// error fields redacted.
+func fileCommands(g *globalFlags, s *streams) []*cobra.Command {
+	return []*cobra.Command{lsCmd(g, s), cpCmd(g, s), rmCmd(g, s), forwardCmd(g, s)}
 }
 
 const filesExitCodes = "Exit codes: 0 ok, 1 failure (local error, corrupt copy), 2 usage, 3 credentials, " +
@@ -45,34 +46,48 @@ const filesExitCodes = "Exit codes: 0 ok, 1 failure (local error, corrupt copy),
 type runtimeFiles struct {
 	conn *connection
 	jc   *jupyter.Client
+	rt   api.Runtime   // the runtime, as get_runtime returned it
+	rts  []api.Runtime // the runtimes listed to resolve the argument
 }
 
-// openRuntime connects and builds a Jupyter client for runtime id (its
-// token fresh from get_runtime, renewed the same way). arg is the
-// argument as typed, for the "did you mean a local file" hint.
-func openRuntime(ctx context.Context, g *globalFlags, id, arg string) (*runtimeFiles, error) {
-	conn, err := connect(ctx, *g)
+// id is the runtime's id for messages, sanitized ("rt-abc").
+func (rf *runtimeFiles) id() string { return termtext.Cut(rf.rt.ID(), 63) }
+
+// openRuntime connects, resolves arg (rt-abc, runtimes/rt-abc or a prefix
+// of exactly one live id, as every verb does) and builds a Jupyter client
+// for that runtime (its token fresh from get_runtime, renewed the same
+// way). typed is cp's argument as typed, for the "did you mean a local
+// file" hint ("" for commands without local arguments). The caller
+// closes rf.conn.
+func (v *verb) openRuntime(ctx context.Context, arg, typed string) (*runtimeFiles, error) {
+	conn, err := v.connect(ctx)
 	if err != nil {
-		return nil, classify(err, nil)
+		return nil, err
 	}
-	name := api.RuntimeName(id)
+	rts, err := listRuntimes(ctx, conn)
+	if err != nil {
+		conn.close()
+		return nil, err
+	}
+	found, missing, ee := lookupRuntime(rts, arg)
+	if ee != nil {
+		conn.close()
+		if missing && strings.Contains(typed, ":") {
+			ee.msg += fmt.Sprintf(" (to name a local file with a colon, write ./%s)", termtext.Cut(typed, 80))
+		}
+		return nil, ee
+	}
+	name := found.Name
 	rt, err := conn.svc.GetRuntime(ctx, name)
 	if err != nil {
 		conn.close()
-		var ae *api.Error
-		if errors.As(err, &ae) && ae.Code == api.NotFound {
-			msg := fmt.Sprintf("unknown runtime %q", id)
-			if strings.Contains(arg, ":") {
-				msg += fmt.Sprintf(" (to name a local file with a colon, write ./%s)", arg)
-			}
-			return nil, &exitError{exitUsage, msg}
-		}
 		return nil, classify(err, conn.creds)
 	}
 	if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
 		conn.close()
-		return nil, &exitError{exitAPI, fmt.Sprintf("runtime %s has no connectionInfo yet (is it still starting?)", id)}
+		return nil, &exitError{exitAPI, fmt.Sprintf("runtime %s has no connectionInfo yet (is it still starting?)", termtext.Cut(found.ID(), 63))}
 	}
+	g := v.g
 	jc, err := jupyter.New(jupyter.Options{
 		Runtime:  name,
 		Info:     *rt.ConnectionInfo,
@@ -93,7 +108,7 @@ func openRuntime(ctx context.Context, g *globalFlags, id, arg string) (*runtimeF
 		conn.close()
 		return nil, fileError(err, nil)
 	}
-	return &runtimeFiles{conn: conn, jc: jc}, nil
+	return &runtimeFiles{conn: conn, jc: jc, rt: rt, rts: rts}, nil
 }
 
 // fileError turns a file-command failure into its exit code and one line.
@@ -125,13 +140,29 @@ func fileError(err error, rf *runtimeFiles) *exitError {
 	return classify(err, nil)
 }
 
-func lsCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
-	var asJSON bool
+// completeRuntimeColon completes the RUNTIME of RUNTIME:PATH with the
+// live runtime ids and a colon ("rt-abc:"), from the same cache as every
+// verb's runtime completion; once a colon is typed, the remote paths
+// (completeRemote).
+func (v *verb) completeRuntimeColon(cmd *cobra.Command, toComplete string, dirsOnly bool) ([]string, cobra.ShellCompDirective) {
+	if strings.Contains(toComplete, ":") {
+		return completeRemote(cmd, v.g, toComplete, dirsOnly)
+	}
+	ids, dir := v.completeRuntimes(cmd, nil, toComplete)
+	for i, id := range ids {
+		id, desc, _ := strings.Cut(id, "\t")
+		ids[i] = id + ":\t" + desc
+	}
+	return ids, dir | cobra.ShellCompDirectiveNoSpace
+}
+
+func lsCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "ls")
 	cmd := &cobra.Command{
 		Use:   "ls RUNTIME[:PATH]",
 		Short: "List a directory (or show a file) on a runtime",
 		Long: "ls lists a directory on a runtime through its Jupyter server (the runtime proxy): size, time\n" +
-			"modified and name, directories ending in \"/\". RUNTIME is the id as shown (rt-abc) or runtimes/rt-abc;\n" +
+			"modified and name, directories ending in \"/\". RUNTIME is the id (rt-abc), runtimes/rt-abc or a unique prefix;\n" +
 			"PATH is absolute on the runtime, with or without its leading slash, and defaults to /content.\n" +
 			"Hidden names (starting with \".\") are not listed by Jupyter.\n" + filesExitCodes,
 		Example: "  colabdash ls rt-abc\n  colabdash ls rt-abc:/content/sample_data\n  colabdash ls rt-abc:content --json",
@@ -140,7 +171,7 @@ func lsCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return completeRemote(cmd, g, toComplete, true)
+			return v.completeRuntimeColon(cmd, toComplete, true)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			loc, err := jupyter.ParseLocation(args[0], true)
@@ -156,11 +187,12 @@ func lsCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 				}
 			}
 			ctx := cmd.Context()
-			rf, err := openRuntime(ctx, g, loc.Runtime, args[0])
+			rf, err := v.openRuntime(ctx, loc.Runtime, "")
 			if err != nil {
 				return err
 			}
 			defer rf.conn.close()
+			loc.Runtime = rf.rt.ID()
 			m, err := rf.jc.Stat(ctx, loc.Path)
 			if err == nil && m.IsDir() {
 				m, err = rf.jc.List(ctx, loc.Path)
@@ -170,14 +202,16 @@ func lsCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return fileError(err, rf)
 			}
-			if asJSON {
-				return writeFilesJSON(stdout, lsReport(loc, m))
+			if v.asJSON {
+				return v.writeJSON(lsReport(loc, m))
 			}
-			writeListing(stdout, m.Entries)
+			for _, line := range listing(m.Entries) {
+				v.say(line)
+			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: {runtime, path, type, entries:[{name, path, type, size, lastModified}]}")
+	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print JSON: {runtime, path, type, entries:[{name, path, type, size, lastModified}]}")
 	return cmd
 }
 
@@ -208,7 +242,9 @@ func lsReport(loc jupyter.Location, m jupyter.Model) any {
 	}{loc.Runtime, loc.Path, m.Type, entries}
 }
 
-func writeListing(w io.Writer, entries []jupyter.Model) {
+// listing is ls's lines: size, time modified and name (directories end
+// in "/"), names through termtext.
+func listing(entries []jupyter.Model) []string {
 	type row struct{ size, when, name string }
 	rows := make([]row, 0, len(entries))
 	sw := 0
@@ -226,29 +262,16 @@ func writeListing(w io.Writer, entries []jupyter.Model) {
 		sw = max(sw, len(r.size))
 		rows = append(rows, r)
 	}
+	lines := make([]string, 0, len(rows))
 	for _, r := range rows {
-		fmt.Fprintf(w, "%*s  %-16s  %s\n", sw, r.size, r.when, r.name)
+		lines = append(lines, fmt.Sprintf("%*s  %-16s  %s", sw, r.size, r.when, r.name))
 	}
+	return lines
 }
 
-// writeFilesJSON prints v as indented JSON on w, with C1 and bidirectional
-// controls written as \u escapes (termtext.JSON): remote names are
-// byte-exact once decoded and inert on a terminal.
-func writeFilesJSON(w io.Writer, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return &exitError{exitFailure, "encoding JSON: " + err.Error()}
-	}
-	if _, err := w.Write(termtext.JSON(buf.Bytes())); err != nil {
-		return &exitError{exitFailure, err.Error()}
-	}
-	return nil
-}
-
-func rmCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
-	var recursive, asJSON bool
+func rmCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "rm")
+	var recursive bool
 	cmd := &cobra.Command{
 		Use:   "rm RUNTIME:PATH...",
 		Short: "Remove files (or directories with -r) on a runtime",
@@ -258,7 +281,7 @@ func rmCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 		Example: "  colabdash rm rt-abc:/content/old.csv\n  colabdash rm -r rt-abc:/content/checkpoints",
 		Args:    cobra.MinimumNArgs(1),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			return completeRemote(cmd, g, toComplete, false)
+			return v.completeRuntimeColon(cmd, toComplete, false)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var locs []jupyter.Location
@@ -268,19 +291,26 @@ func rmCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 					return &exitError{exitUsage, err.Error()}
 				}
 				if loc.Path == "content" || !strings.Contains(loc.Path, "/") {
-					return &exitError{exitUsage, fmt.Sprintf("refusing to remove /%s itself", loc.Path)}
-				}
-				if len(locs) > 0 && loc.Runtime != locs[0].Runtime {
-					return &exitError{exitUsage, "rm works on one runtime at a time"}
+					return &exitError{exitUsage, fmt.Sprintf("refusing to remove /%s itself", termtext.Cut(loc.Path, 80))}
 				}
 				locs = append(locs, loc)
 			}
 			ctx := cmd.Context()
-			rf, err := openRuntime(ctx, g, locs[0].Runtime, args[0])
+			rf, err := v.openRuntime(ctx, locs[0].Runtime, "")
 			if err != nil {
 				return err
 			}
 			defer rf.conn.close()
+			for i := range locs { // every argument names the same runtime, however written
+				rt, err := resolveRuntime(rf.rts, locs[i].Runtime)
+				if err != nil {
+					return err
+				}
+				if rt.Name != rf.rt.Name {
+					return &exitError{exitUsage, "rm works on one runtime at a time"}
+				}
+				locs[i].Runtime = rf.rt.ID()
+			}
 			removed := []string{}
 			var failure error
 			for _, loc := range locs {
@@ -291,8 +321,8 @@ func rmCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 				if err == nil {
 					err = rf.jc.RemoveAll(ctx, loc.Path, func(p string) {
 						removed = append(removed, loc.Runtime+":"+p)
-						if !asJSON {
-							fmt.Fprintf(stdout, "removed %s:%s\n", loc.Runtime, termtext.Line(jupyter.DisplayName(p)))
+						if !v.asJSON {
+							v.say("removed " + rf.id() + ":" + termtext.Line(jupyter.DisplayName(p)))
 						}
 					})
 				}
@@ -301,12 +331,12 @@ func rmCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 					break
 				}
 			}
-			if asJSON {
-				rep := map[string]any{"removed": removed, "ok": failure == nil}
+			if v.asJSON {
+				rep := rmReport{Removed: removed, OK: failure == nil}
 				if failure != nil {
-					rep["error"] = fileError(failure, rf).msg
+					rep.Error = v.red().Redact(fileError(failure, rf).msg)
 				}
-				if err := writeFilesJSON(stdout, rep); err != nil {
+				if err := v.writeJSON(rep); err != nil {
 					return err
 				}
 			}
@@ -317,18 +347,27 @@ func rmCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "remove directories and their contents")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON summary: {removed: [...], ok, error}")
+	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print a JSON summary: {removed: [...], ok, error}")
 	return cmd
 }
 
-func cpCmd(g *globalFlags, stdout, stderr io.Writer) *cobra.Command {
-	var recursive, asJSON bool
+// rmReport is `rm --json`'s output: the remote paths removed
+// ("rt-abc:content/x"), whether all went well, and why not (redacted).
+type rmReport struct {
+	Removed []string `json:"removed"`
+	OK      bool     `json:"ok"`
+	Error   string   `json:"error,omitempty"`
+}
+
+func cpCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "cp")
+	var recursive bool
 	cmd := &cobra.Command{
 		Use:   "cp SRC DST",
 		Short: "Copy files to or from a runtime (RUNTIME:PATH on one side)",
 		Long: "cp copies a file (or a directory with -r) between this machine and a runtime, through the\n" +
-			"runtime's Jupyter server. One side is RUNTIME:PATH, as in kubectl cp: RUNTIME is the id (rt-abc)\n" +
-			"or runtimes/rt-abc, PATH absolute on the runtime with or without its leading slash. An argument\n" +
+			"runtime's Jupyter server. One side is RUNTIME:PATH, as in kubectl cp: RUNTIME is the id (rt-abc),\n" +
+			"runtimes/rt-abc or a unique prefix, PATH absolute on the runtime with or without its leading slash. An argument\n" +
 			"that exists locally, or starts with ./ ../ / or a drive letter, is local.\n\n" +
 			"Destination rule (the same both ways): a file goes to DST, or into DST under its own name when\n" +
 			"DST ends in / or is an existing directory; a directory (-r) is copied AS DST, created when\n" +
@@ -351,13 +390,13 @@ func cpCmd(g *globalFlags, stdout, stderr io.Writer) *cobra.Command {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
 			if strings.Contains(toComplete, ":") {
-				return completeRemote(cmd, g, toComplete, false)
+				return v.completeRuntimeColon(cmd, toComplete, false)
 			}
 			if toComplete != "" && idPrefix.MatchString(toComplete) {
 				// Could be a runtime id: offer "rt-abc:" when one matches,
 				// else local files.
-				if ids, _ := completeRemote(cmd, g, toComplete, false); len(ids) > 0 {
-					return ids, cobra.ShellCompDirectiveNoSpace
+				if ids, dir := v.completeRuntimeColon(cmd, toComplete, false); len(ids) > 0 {
+					return ids, dir
 				}
 			}
 			return nil, cobra.ShellCompDirectiveDefault // local files
@@ -389,16 +428,16 @@ func cpCmd(g *globalFlags, stdout, stderr io.Writer) *cobra.Command {
 				arg = args[1]
 			}
 			ctx := cmd.Context()
-			rf, err := openRuntime(ctx, g, rt, arg)
+			rf, err := v.openRuntime(ctx, rt, arg)
 			if err != nil {
 				return err
 			}
 			defer rf.conn.close()
-			return runCopy(ctx, rf, src, dst, recursive, asJSON, stdout, stderr)
+			return v.runCopy(ctx, rf, src, dst, recursive)
 		},
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
+	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
 	return cmd
 }
 
@@ -419,16 +458,15 @@ type copiedFile struct {
 	Seconds float64 `json:"seconds"`
 }
 
-func runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, recursive, asJSON bool, stdout, stderr io.Writer) error {
-	tty := false
+func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, recursive bool) error {
+	tty := v.s.errTTY
 	width := 80
-	if f, ok := stderr.(*os.File); ok && ui.IsTerminal(f) {
-		tty = true
+	if f, ok := v.s.err.(*os.File); ok && tty {
 		if w, _, err := xterm.GetSize(f.Fd()); err == nil {
 			width = w
 		}
 	}
-	view := newTransferView(stderr, tty, ui.NoColorFromEnv(), width)
+	view := newTransferView(v.s.err, tty, ui.NoColorFromEnv(), width)
 	sum := copySummary{Files: []copiedFile{}}
 	start := time.Now()
 	var warned sync.Map
@@ -439,19 +477,21 @@ func runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, r
 			view.clear()
 			sum.Files = append(sum.Files, copiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
 			sum.Bytes += r.Bytes
-			if !asJSON {
+			if !v.asJSON {
 				rate := ""
 				if s := r.Duration.Seconds(); s > 0 {
 					rate = ", " + state.FormatBytes(int64(float64(r.Bytes)/s)) + "/s"
 				}
-				fmt.Fprintf(stdout, "%s → %s (%s in %.1f s%s)\n", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
-					state.FormatBytes(r.Bytes), r.Duration.Seconds(), rate)
+				v.say(fmt.Sprintf("%s → %s (%s in %.1f s%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
+					state.FormatBytes(r.Bytes), r.Duration.Seconds(), rate))
 			}
 		},
 		Warn: func(msg string) {
 			if _, dup := warned.LoadOrStore(msg, true); !dup {
 				view.clear()
-				fmt.Fprintln(stderr, "colabdash: warning: "+termtext.Line(msg))
+				v.mu.Lock()
+				fmt.Fprintln(v.s.err, termtext.Line(v.red().Redact("colabdash: warning: "+msg)))
+				v.mu.Unlock()
 			}
 		},
 	}
@@ -468,10 +508,10 @@ func runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, r
 	var ee *exitError
 	if err != nil {
 		ee = fileError(err, rf)
-		sum.Error = ee.msg
+		sum.Error = v.red().Redact(ee.msg)
 	}
-	if asJSON {
-		if jerr := writeFilesJSON(stdout, sum); jerr != nil && ee == nil {
+	if v.asJSON {
+		if jerr := v.writeJSON(sum); jerr != nil && ee == nil {
 			return jerr
 		}
 	}
@@ -484,10 +524,10 @@ func runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, r
 // idPrefix matches what could be the start of a runtime id.
 var idPrefix = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
-// completeRemote offers "rt-id:" for every runtime, then the entries of
-// the directory being typed ("rt-abc:/content/da" → "rt-abc:/content/data/"),
-// each lookup bounded to 2 seconds (field case 61); dirsOnly keeps only
-// directories.
+// completeRemote offers the entries of the directory being typed after
+// "RUNTIME:" ("rt-abc:/content/da" → "rt-abc:/content/data/"), the lookup
+// bounded to 2 seconds (field case 61); dirsOnly keeps only directories.
+// (The RUNTIME before the colon is verb.completeRuntimeColon's.)
 func completeRemote(cmd *cobra.Command, g *globalFlags, toComplete string, dirsOnly bool) ([]string, cobra.ShellCompDirective) {
 	ctx := cmd.Context()
 	if ctx == nil {
@@ -511,17 +551,7 @@ func completeRemote(cmd *cobra.Command, g *globalFlags, toComplete string, dirsO
 	defer conn.close()
 	i := strings.IndexByte(toComplete, ':')
 	if i < 0 {
-		rts, err := conn.svc.ListRuntimes(ctx)
-		if err != nil {
-			return nil, none
-		}
-		var out []string
-		for _, rt := range rts {
-			if strings.HasPrefix(rt.ID(), toComplete) {
-				out = append(out, rt.ID()+":")
-			}
-		}
-		return out, none | cobra.ShellCompDirectiveNoSpace
+		return nil, none
 	}
 	id, p := strings.TrimPrefix(toComplete[:i], "runtimes/"), toComplete[i+1:]
 	rt, err := conn.svc.GetRuntime(ctx, api.RuntimeName(id))

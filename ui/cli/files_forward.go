@@ -3,21 +3,19 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 )
 
-func forwardCmd(g *globalFlags, stdout, stderr io.Writer) *cobra.Command {
+func forwardCmd(g *globalFlags, s *streams) *cobra.Command {
+	v := newVerb(g, s, "forward")
 	var (
 		port    int
 		address string
@@ -26,8 +24,9 @@ func forwardCmd(g *globalFlags, stdout, stderr io.Writer) *cobra.Command {
 		Use:   "forward RUNTIME",
 		Short: "Serve a runtime's Jupyter server on localhost, renewing the proxy token",
 		Long: "forward serves the runtime's Jupyter server on 127.0.0.1:PORT for a local Jupyter client or\n" +
-			"editor, forwarding HTTP and WebSocket (kernel) traffic with the current proxy token and renewing\n" +
-			"it before it expires, so the connection lasts as long as the runtime does.\n\n" +
+			"editor (RUNTIME: its id, runtimes/ID or a unique prefix), forwarding HTTP and WebSocket (kernel)\n" +
+			"traffic with the current proxy token and renewing it before it expires, so the connection lasts\n" +
+			"as long as the runtime does.\n\n" +
 			"The first line printed is the URL to open, with a random local token (256 bits). Requests without\n" +
 			"that token (in the URL, an \"Authorization: token …\" header, or the cookie the URL sets), with a\n" +
 			"Host other than 127.0.0.1:PORT, localhost:PORT or [::1]:PORT, or WebSocket upgrades from another\n" +
@@ -42,17 +41,9 @@ func forwardCmd(g *globalFlags, stdout, stderr io.Writer) *cobra.Command {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			ids, dir := completeRemote(cmd, g, toComplete, true)
-			for i, id := range ids {
-				ids[i] = strings.TrimSuffix(id, ":")
-			}
-			return ids, dir &^ cobra.ShellCompDirectiveNoSpace
+			return v.completeRuntimes(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id := strings.TrimPrefix(args[0], "runtimes/")
-			if err := api.ValidateID(id); err != nil {
-				return &exitError{exitUsage, "runtime " + strings.TrimPrefix(err.(*api.Error).Message, "id ")}
-			}
 			if port < 0 || port > 65535 {
 				return &exitError{exitUsage, fmt.Sprintf("--port %d is not a port", port)}
 			}
@@ -74,11 +65,12 @@ func forwardCmd(g *globalFlags, stdout, stderr io.Writer) *cobra.Command {
 			defer ln.Close()
 			actual := ln.Addr().(*net.TCPAddr).Port
 			ctx := cmd.Context()
-			rf, err := openRuntime(ctx, g, id, args[0])
+			rf, err := v.openRuntime(ctx, args[0], "")
 			if err != nil {
 				return err
 			}
 			defer rf.conn.close()
+			id := rf.id()
 			f, err := jupyter.NewForwarder(rf.jc, jupyter.ForwardOptions{Port: actual, Wide: wide, Logger: g.logs.log})
 			if err != nil {
 				return &exitError{exitFailure, err.Error()}
@@ -88,11 +80,11 @@ func forwardCmd(g *globalFlags, stdout, stderr io.Writer) *cobra.Command {
 				host = "::1"
 			}
 			if wide {
-				fmt.Fprintf(stderr, "colabdash: WARNING: listening on %s, beyond this machine: anyone who can reach port %d and learns the token\n"+
+				fmt.Fprintf(v.s.err, "colabdash: WARNING: listening on %s, beyond this machine: anyone who can reach port %d and learns the token\n"+
 					"can run code on runtime %s and read its files (and a mounted Drive). Prefer the default 127.0.0.1.\n", ip, actual, id)
 			}
-			fmt.Fprintln(stdout, f.URL(host))
-			fmt.Fprintf(stderr, "Forwarding runtime %s's Jupyter server on %s:%d; the proxy token is renewed before it expires. Ctrl+C stops.\n", id, ip, actual)
+			fmt.Fprintln(v.s.out, f.URL(host)) // holds the local token: not for the redactor
+			fmt.Fprintf(v.s.err, "Forwarding runtime %s's Jupyter server on %s:%d; the proxy token is renewed before it expires. Ctrl+C stops.\n", id, ip, actual)
 			go f.KeepFresh(ctx, 30*time.Second)
 			srv := &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second}
 			go func() { _ = srv.Serve(ln) }()

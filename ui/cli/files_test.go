@@ -24,6 +24,7 @@ import (
 func filesEmu(t *testing.T) (*colabfake.Server, []string) {
 	t.Helper()
 	home := isolate(t)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state")) // the completion cache
 	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +108,7 @@ func TestFilesCommandsBadInput(t *testing.T) {
 		{"missing remote parent", []string{"cp", local, "rt-files:/content/no/such/dir/f.txt"}, exitNoSuchFile, "content/no/such/dir"},
 		{"missing local parent", []string{"cp", "rt-files:/content", filepath.Join(dir, "a", "b"), "-r"}, exitNoSuchFile, filepath.Join(dir, "a")},
 		{"directory without -r", []string{"cp", dir, "rt-files:/content/d"}, exitFailure, "-r"},
-		{"unknown runtime", []string{"cp", "backup-12:30.tar", "./x"}, exitUsage, `unknown runtime "backup-12" (to name a local file with a colon, write ./backup-12:30.tar)`},
+		{"unknown runtime", []string{"cp", "backup-12:30.tar", "./x"}, exitUsage, `no runtime "backup-12" (live: rt-files) (to name a local file with a colon, write ./backup-12:30.tar)`},
 		{"both local", []string{"cp", local, "./other"}, exitUsage, "RUNTIME:PATH"},
 		{"both remote", []string{"cp", "rt-files:a", "rt-files:b"}, exitUsage, "both sides"},
 		{"ls of a missing path", []string{"ls", "rt-files:/content/nope"}, exitNoSuchFile, "content/nope"},
@@ -151,7 +152,7 @@ func TestFilesCompletion(t *testing.T) {
 		return out
 	}
 	out := complete("cp", "x", "rt-")
-	if !strings.Contains(out, "rt-files:\n") {
+	if !strings.HasPrefix(out, "rt-files:\t") {
 		t.Errorf("completing a runtime: %q", out)
 	}
 	out = complete("cp", "x", "rt-files:/content/")
@@ -177,7 +178,7 @@ func TestForwardCommand(t *testing.T) {
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	fw := exec.CommandContext(ctx, bin, append([]string{"forward", "rt-files", "--port", port}, flags...)...)
+	fw := exec.CommandContext(ctx, bin, append([]string{"forward", "rt-fil", "--port", port}, flags...)...) // a unique prefix, as for every verb
 	stdout, _ := fw.StdoutPipe()
 	fw.Stderr = io.Discard
 	if err := fw.Start(); err != nil {

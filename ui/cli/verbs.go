@@ -133,8 +133,10 @@ func (v *verb) writeJSON(doc any) error {
 	if err := enc.Encode(doc); err != nil {
 		return &exitError{exitFailure, "encoding JSON: " + err.Error()}
 	}
-	_, err := v.s.out.Write(termtext.JSON(buf.Bytes()))
-	return err
+	if _, err := v.s.out.Write(termtext.JSON(buf.Bytes())); err != nil {
+		return &exitError{exitFailure, "writing JSON: " + err.Error()}
+	}
+	return nil
 }
 
 // connect opens the profile's connection; the caller closes it.

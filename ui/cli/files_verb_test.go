@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// ls, cp, rm and forward read RUNTIME as every verb does: an id, a name
+// or a unique prefix, and an ambiguous or unknown one is the same one-line
+// error (exit 2) exec and delete give.
+func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
+	srv, flags := filesEmu(t)
+	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-fizz", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	cli := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, append(args, flags...)...)
+	}
+	local := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "hello")
+	if code, out, errs := cli("cp", local, "rt-fil:/content/"); code != 0 || !strings.Contains(out, "rt-files:content/f.txt") {
+		t.Fatalf("cp to a unique prefix: exit %d %q %q", code, out, errs)
+	}
+	if code, out, errs := cli("ls", "rt-fil"); code != 0 || !strings.Contains(out, "f.txt") {
+		t.Fatalf("ls of a unique prefix: exit %d %q %q", code, out, errs)
+	}
+	var ls struct{ Runtime string }
+	if code, out, errs := cli("ls", "rt-fil:content", "--json"); code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Runtime != "rt-files" {
+		t.Fatalf("ls --json of a unique prefix: exit %d %q %q, want runtime rt-files", code, out, errs)
+	}
+	if code, out, errs := cli("rm", "rt-fil:/content/f.txt"); code != 0 || out != "removed rt-files:content/f.txt\n" {
+		t.Fatalf("rm through a unique prefix: exit %d %q %q", code, out, errs)
+	}
+
+	for _, arg := range []string{"rt-fi", "rt-nope"} {
+		_, _, want := cli("exec", arg, "-c", "1")
+		if _, _, del := cli("delete", arg, "--yes"); !strings.HasSuffix(del, strings.TrimPrefix(want, "colabdash: ")) {
+			t.Fatalf("exec and delete disagree on %q: %q, %q", arg, want, del)
+		}
+		if !strings.HasPrefix(want, "colabdash: ") || strings.Count(want, "\n") != 1 {
+			t.Fatalf("exec %s: %q", arg, want)
+		}
+		for _, args := range [][]string{
+			{"ls", arg}, {"ls", arg + ":/content"}, {"rm", arg + ":/content/x"}, {"forward", arg, "--port", "0"},
+		} {
+			if code, out, errs := cli(args...); code != exitUsage || out != "" || errs != want {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errs, want)
+			}
+		}
+		// cp alone may mean a local name with a colon, and says so.
+		if code, _, errs := cli("cp", arg+":/content/x", t.TempDir()); code != exitUsage || !strings.HasPrefix(errs, strings.TrimSuffix(want, "\n")) {
+			t.Errorf("cp %s:/content/x: exit %d, stderr %q; want exit 2 starting %q", arg, code, errs, want)
+		}
+	}
+	// rm's arguments may name the one runtime in different ways.
+	cli("cp", local, "rt-files:/content/a.txt")
+	cli("cp", local, "rt-files:/content/b.txt")
+	if code, out, errs := cli("rm", "rt-fil:/content/a.txt", "runtimes/rt-files:/content/b.txt"); code != 0 || strings.Count(out, "removed rt-files:") != 2 {
+		t.Fatalf("rm naming one runtime two ways: exit %d %q %q", code, out, errs)
+	}
+	if code, _, errs := cli("rm", "rt-fil:/content/a.txt", "rt-fizz:/content/b.txt"); code != exitUsage || !strings.Contains(errs, "one runtime at a time") {
+		t.Fatalf("rm on two runtimes: exit %d %q", code, errs)
+	}
+}
+
+// The error fields of cp --json and rm --json are redacted like every
+// other output: a secret the process knows (here the OAuth access token,
+// written as a remote path) never appears in them.
+func TestFilesJSONErrorsRedacted(t *testing.T) {
+	_, flags := filesEmu(t)
+	const secret = "fake-oauth-token" // filesEmu's --access-token-file
+	for _, args := range [][]string{
+		{"cp", "rt-files:/content/" + secret, t.TempDir(), "--json"},
+		{"rm", "rt-files:/content/" + secret, "--json"},
+	} {
+		code, out, errs := runCLI(t, append(args, flags...)...)
+		var rep struct {
+			OK    bool
+			Error string
+		}
+		if code != exitNoSuchFile || json.Unmarshal([]byte(out), &rep) != nil || rep.OK || rep.Error == "" {
+			t.Fatalf("%v: exit %d, stdout %q, stderr %q", args[0], code, out, errs)
+		}
+		if strings.Contains(out, secret) || strings.Contains(errs, secret) || !strings.Contains(rep.Error, "[redacted]") {
+			t.Errorf("%v --json: the access token is in its output: stdout %q, stderr %q", args[0], out, errs)
+		}
+	}
+}
+
+// Completing the RUNTIME of ls, cp, rm and forward uses the verbs' cache:
+// the next tab press within a minute costs no list_runtimes call.
+func TestFilesCompletionUsesTheCache(t *testing.T) {
+	srv, flags := filesEmu(t)
+	complete := func(args ...string) string {
+		_, out, _ := runCLI(t, append(append([]string{"__complete", args[0]}, flags...), args[1:]...)...)
+		return out
+	}
+	before := srv.CallCount("list_runtimes")
+	for _, args := range [][]string{{"ls", "rt-"}, {"rm", "rt-"}, {"cp", "x", "rt-"}, {"forward", "rt-"}, {"exec", "rt-"}} {
+		out := complete(args...)
+		want := "rt-files:\t"
+		if args[0] == "forward" || args[0] == "exec" {
+			want = "rt-files\t"
+		}
+		if !strings.HasPrefix(out, want) {
+			t.Errorf("completing %v: %q, want it to start %q", args, out, want)
+		}
+	}
+	if n := srv.CallCount("list_runtimes") - before; n != 1 {
+		t.Errorf("%d list_runtimes calls for five completions within a minute, want 1 (the cache)", n)
+	}
+}
