@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -13,7 +11,8 @@ import (
 )
 
 // deleteReport is the JSON of `colabdash delete --json`: one entry per
-// argument, in order.
+// distinct argument (a runtime named twice, however written, is one
+// entry), in argument order.
 type deleteReport struct {
 	Runtimes []deleteEntry `json:"runtimes"`
 }
@@ -61,78 +60,43 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			entries := make([]deleteEntry, len(args))
-			var targets []int // indexes into args of the runtimes to delete
-			var res outcomes
-			seen := map[string]bool{}
+			b := newBatch(v)
 			for i, arg := range args {
 				rt, missing, ee := lookupRuntime(rts, arg)
-				switch {
-				case ee != nil && missing && ignoreMissing:
-					entries[i] = deleteEntry{Name: api.RuntimeName(strings.TrimSpace(arg)), Missing: true}
-					res.succeed()
-					if !v.asJSON {
-						v.say(termtext.Cut(arg, 80) + ": not found (ignored: --ignore-missing)")
-					}
-				case ee != nil:
-					entries[i] = deleteEntry{Name: api.RuntimeName(strings.TrimSpace(arg)), Missing: missing, Error: ee.msg}
-					res.fail(ee)
-					if !v.asJSON {
-						v.note(ee.msg)
-					}
-				case seen[rt.Name]: // named twice: deleted once
-					entries[i] = deleteEntry{Name: rt.Name}
-				default:
-					seen[rt.Name] = true
-					entries[i] = deleteEntry{Name: rt.Name}
-					targets = append(targets, i)
-				}
-			}
-			if len(targets) > 0 && !yes {
-				var b strings.Builder
-				fmt.Fprintf(&b, "Delete %d runtime(s)? This cannot be undone: each one's files and sessions are destroyed.\n", len(targets))
-				for _, i := range targets {
-					rt, _ := resolveRuntime(rts, entries[i].Name)
-					fmt.Fprintf(&b, "  %s  %s\n", termtext.Cut(rt.ID(), 63), termtext.Cut(rt.RuntimeSpec.String(), 60))
-				}
-				b.WriteString("Type y to delete (anything else cancels): ")
-				if ok, err := v.confirm(ctx, b.String(), "y", "nothing was deleted"); err != nil {
-					return err
-				} else if !ok {
-					return &exitError{exitPartial, "delete cancelled; nothing was deleted"}
-				}
-			}
-			for _, i := range targets {
-				name := entries[i].Name
-				if err := conn.svc.DeleteRuntime(ctx, name); err != nil {
-					ee := classify(err, conn.creds)
-					entries[i].Error = ee.msg
-					res.fail(ee)
-					if !v.asJSON {
-						v.note(termtext.Cut(api.LastSegment(name), 63) + ": " + ee.msg)
+				if ee != nil {
+					it, isNew := b.add(i, api.RuntimeName(strings.TrimSpace(arg)))
+					switch {
+					case !isNew:
+					case missing && ignoreMissing:
+						it.missing = true
+						b.skip(it, termtext.Cut(arg, 80)+": not found (ignored: --ignore-missing)")
+					default:
+						it.missing = missing
+						b.fail(it, ee)
 					}
 					continue
 				}
-				entries[i].Deleted = true
-				res.succeed()
-				if !v.asJSON {
-					v.say("deleted " + termtext.Cut(api.LastSegment(name), 63))
+				if it, isNew := b.add(i, rt.Name); isNew { // named twice: deleted once
+					b.target(it, termtext.Cut(rt.ID(), 63), "  "+termtext.Cut(rt.RuntimeSpec.String(), 60))
 				}
 			}
-			for i := range entries { // a runtime named twice shares its outcome
-				if j := slices.IndexFunc(entries, func(e deleteEntry) bool { return e.Name == entries[i].Name }); j != i && !entries[i].Missing {
-					entries[i] = entries[j]
-				}
+			if err := b.confirm(ctx, yes, question{
+				header:    "Delete %d runtime(s)? This cannot be undone: each one's files and sessions are destroyed.",
+				want:      "y",
+				verb:      "delete",
+				undone:    "nothing was deleted",
+				cancelled: "delete cancelled; nothing was deleted",
+			}); err != nil {
+				return err
 			}
-			if v.asJSON {
-				for i := range entries {
-					entries[i].Error = v.red().Redact(entries[i].Error)
+			b.act(ctx, conn.svc.DeleteRuntime, conn.creds, "deleted")
+			return b.finish(func(items []*batchItem) any {
+				rep := deleteReport{Runtimes: make([]deleteEntry, 0, len(items))}
+				for _, it := range items {
+					rep.Runtimes = append(rep.Runtimes, deleteEntry{Name: it.name, Deleted: it.done, Missing: it.missing, Error: it.err})
 				}
-				if err := v.writeJSON(deleteReport{Runtimes: entries}); err != nil {
-					return err
-				}
-			}
-			return res.err()
+				return rep
+			})
 		},
 	}
 	f := cmd.Flags()

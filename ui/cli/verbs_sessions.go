@@ -146,7 +146,9 @@ func sessionOpenCmd(g *globalFlags, s *streams) *cobra.Command {
 	return cmd
 }
 
-// closeReport is the JSON of `colabdash session close --json`.
+// closeReport is the JSON of `colabdash session close --json`: one entry
+// per distinct argument (a session named twice, however written, is one
+// entry), in argument order.
 type closeReport struct {
 	Sessions []closeEntry `json:"sessions"`
 }
@@ -177,37 +179,36 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Which arguments name a session, and which may be closed, is
 			// known before any call.
-			entries := make([]closeEntry, len(args))
-			var res outcomes
-			type target struct {
-				i                int
+			b := newBatch(v)
+			type pending struct {
+				pos              int
 				runtime, session string
 			}
-			var targets []target
+			var todo []pending
 			for i, arg := range args {
 				r, sid, ok := splitSessionArg(arg)
-				entries[i].Name = strings.TrimSpace(arg)
+				name := strings.TrimSpace(arg)
 				if ok {
-					entries[i].Name = api.RuntimeName(r) + "/sessions/" + sid // the runtime's full id once resolved
+					name = api.RuntimeName(r) + "/sessions/" + sid // the runtime's full id once resolved
 				}
+				var msg string
 				switch {
 				case !ok:
-					entries[i].Error = fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termtext.Cut(arg, 80))
+					msg = fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termtext.Cut(arg, 80))
 				case !force && !state.IsOwnSession(sid):
-					entries[i].Error = fmt.Sprintf("%s was not opened by colabdash (probably a notebook): closing it loses its kernel state; pass --force to close it anyway", termtext.Cut(arg, 80))
+					msg = fmt.Sprintf("%s was not opened by colabdash (probably a notebook): closing it loses its kernel state; pass --force to close it anyway", termtext.Cut(arg, 80))
 				default:
-					targets = append(targets, target{i: i, runtime: r, session: sid})
+					todo = append(todo, pending{pos: i, runtime: r, session: sid})
 					continue
 				}
-				res.fail(&exitError{exitUsage, entries[i].Error})
-				if !v.asJSON {
-					v.note(entries[i].Error)
+				if it, isNew := b.add(i, name); isNew {
+					b.fail(it, &exitError{exitUsage, msg})
 				}
 			}
-			if len(targets) > 0 && !yes && !v.canPrompt() {
+			if len(todo) > 0 && !yes && !v.canPrompt() {
 				return &exitError{exitUsage, "refusing to close sessions without confirmation: stdin or stderr is not a terminal; pass --yes"}
 			}
-			if len(targets) > 0 {
+			if len(todo) > 0 {
 				ctx := cmd.Context()
 				conn, err := v.connect(ctx)
 				if err != nil {
@@ -219,74 +220,52 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 					return err
 				}
 				listed := map[string][]api.Session{}
-				var closing []target
-				for _, t := range targets {
+				notebooks := false
+				for _, t := range todo {
 					rt, err := resolveRuntime(rts, t.runtime)
-					if err == nil {
-						name := rt.Name + "/sessions/" + t.session
-						entries[t.i].Name = name
-						err = v.checkListed(ctx, conn, listed, rt, name)
-					}
 					if err != nil {
-						ee := err.(*exitError)
-						entries[t.i].Error = ee.msg
-						res.fail(ee)
-						if !v.asJSON {
-							v.note(ee.msg)
+						if it, isNew := b.add(t.pos, api.RuntimeName(t.runtime)+"/sessions/"+t.session); isNew {
+							b.fail(it, err.(*exitError))
 						}
 						continue
 					}
-					closing = append(closing, t)
-				}
-				if len(closing) > 0 && !yes {
-					var b strings.Builder
-					notebooks := false
-					fmt.Fprintf(&b, "Close %d session(s)? Each one's kernel state (variables, imports, running code) is lost.\n", len(closing))
-					for _, t := range closing {
-						mark := ""
-						if !state.IsOwnSession(t.session) {
-							mark, notebooks = "  NOT opened by colabdash (a notebook?)", true
-						}
-						fmt.Fprintf(&b, "  %s%s\n", sessionRef(entries[t.i].Name), mark)
-					}
-					want := "y"
-					if notebooks {
-						want = "close"
-					}
-					b.WriteString("Type " + want + " to close (anything else cancels): ")
-					if ok, err := v.confirm(ctx, b.String(), want, "nothing was closed"); err != nil {
-						return err
-					} else if !ok {
-						return &exitError{exitPartial, "close cancelled; nothing was closed"}
-					}
-				}
-				for _, t := range closing {
-					name := entries[t.i].Name
-					if err := conn.svc.DeleteSession(ctx, name); err != nil {
-						ee := classify(err, conn.creds)
-						entries[t.i].Error = ee.msg
-						res.fail(ee)
-						if !v.asJSON {
-							v.note(sessionRef(name) + ": " + ee.msg)
-						}
+					name := rt.Name + "/sessions/" + t.session
+					it, isNew := b.add(t.pos, name)
+					if !isNew { // named twice: closed once
 						continue
 					}
-					entries[t.i].Closed = true
-					res.succeed()
-					if !v.asJSON {
-						v.say("closed " + sessionRef(name))
+					if err := v.checkListed(ctx, conn, listed, rt, name); err != nil {
+						b.fail(it, err.(*exitError))
+						continue
 					}
+					mark := ""
+					if !state.IsOwnSession(t.session) {
+						mark, notebooks = "  NOT opened by colabdash (a notebook?)", true
+					}
+					b.target(it, sessionRef(name), mark)
 				}
-			}
-			if v.asJSON {
-				for i := range entries {
-					entries[i].Error = v.red().Redact(entries[i].Error)
+				want := "y"
+				if notebooks {
+					want = "close"
 				}
-				if err := v.writeJSON(closeReport{Sessions: entries}); err != nil {
+				if err := b.confirm(ctx, yes, question{
+					header:    "Close %d session(s)? Each one's kernel state (variables, imports, running code) is lost.",
+					want:      want,
+					verb:      "close",
+					undone:    "nothing was closed",
+					cancelled: "close cancelled; nothing was closed",
+				}); err != nil {
 					return err
 				}
+				b.act(ctx, conn.svc.DeleteSession, conn.creds, "closed")
 			}
-			return res.err()
+			return b.finish(func(items []*batchItem) any {
+				rep := closeReport{Sessions: make([]closeEntry, 0, len(items))}
+				for _, it := range items {
+					rep.Sessions = append(rep.Sessions, closeEntry{Name: it.name, Closed: it.done, Error: it.err})
+				}
+				return rep
+			})
 		},
 	}
 	f := cmd.Flags()

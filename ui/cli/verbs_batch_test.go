@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// A target named twice (or written two ways) is acted on once and
+// reported once: `session close S S` calls delete_session once and
+// succeeds, `delete R R` deletes once, and the question, the lines and
+// the JSON name each target once.
+func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	_, out, _ := e.run("session", "open", "rt-t4")
+	ref := strings.TrimSpace(out)
+	full := "runtimes/rt-t4demo7k2p/sessions/" + strings.SplitN(ref, "/", 2)[1]
+	short := "rt-t4/" + strings.SplitN(ref, "/", 2)[1]
+
+	code, out, errs := e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "session", "close", ref, ref, short, full)
+	if code != 0 || out != "closed "+ref+"\n" || !strings.Contains(errs, "Close 1 session(s)?") || strings.Count(errs, ref) != 1 {
+		t.Errorf("session close S S (S written 4 ways): exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if n := e.srv.CallCount("delete_session"); n != 1 {
+		t.Errorf("session close S S: %d delete_session calls, want 1", n)
+	}
+
+	var closed struct {
+		Sessions []struct {
+			Name   string
+			Closed bool
+			Error  string
+		}
+	}
+	_, out, _ = e.run("session", "open", "rt-t4", "--id", "colabdash-twice000")
+	code, out, errs = e.run("session", "close", "rt-t4demo7k2p/colabdash-twice000", "rt-t4/colabdash-twice000", "rt-t4/nb-x", "rt-t4/nb-x", "--yes", "--json")
+	mustJSON(t, out, &closed)
+	if code != exitPartial || len(closed.Sessions) != 2 || !closed.Sessions[0].Closed || closed.Sessions[0].Name != "runtimes/rt-t4demo7k2p/sessions/colabdash-twice000" ||
+		closed.Sessions[1].Closed || !strings.Contains(closed.Sessions[1].Error, "not opened by colabdash") || strings.Count(errs, "\n") != 0 {
+		t.Errorf("session close --json with repeats: exit %d, stdout %s, stderr %q", code, out, errs)
+	}
+	if n := e.srv.CallCount("delete_session"); n != 2 {
+		t.Errorf("%d delete_session calls in all, want 2", n)
+	}
+	code, _, errs = e.run("session", "close", "rt-t4/nb-x", "rt-t4/nb-x", "--yes")
+	if code != exitUsage || strings.Count(errs, "not opened by colabdash") != 1 {
+		t.Errorf("a refused session named twice: exit %d, stderr %q, want the refusal once", code, errs)
+	}
+
+	code, out, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "delete", "rt-cpu", "rt-cpudemo4qx", "runtimes/rt-cpudemo4qx")
+	if code != 0 || out != "deleted rt-cpudemo4qx\n" || !strings.Contains(errs, "Delete 1 runtime(s)?") || strings.Count(errs, "rt-cpudemo4qx") != 1 {
+		t.Errorf("delete R R R: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	var deleted struct {
+		Runtimes []struct {
+			Name    string
+			Deleted bool
+			Missing bool
+		}
+	}
+	code, out, errs = e.run("delete", "rt-v6e", "runtimes/rt-v6edemo2mw", "rt-gone", "rt-gone", "--yes", "--json")
+	mustJSON(t, out, &deleted)
+	if code != exitPartial || len(deleted.Runtimes) != 2 || deleted.Runtimes[0].Name != "runtimes/rt-v6edemo2mw" || !deleted.Runtimes[0].Deleted ||
+		deleted.Runtimes[1].Name != "runtimes/rt-gone" || !deleted.Runtimes[1].Missing {
+		t.Errorf("delete --json with repeats: exit %d, stdout %s, stderr %q", code, out, errs)
+	}
+	if n := e.srv.CallCount("delete_runtime"); n != 2 {
+		t.Errorf("%d delete_runtime calls in all, want 2", n)
+	}
+	code, _, errs = e.run("delete", "rt-gone", "rt-gone", "--yes")
+	if code != exitUsage || strings.Count(errs, `no runtime "rt-gone"`) != 1 {
+		t.Errorf("a missing runtime named twice: exit %d, stderr %q, want the error once", code, errs)
+	}
+}
