@@ -50,7 +50,9 @@ type filesOverlay struct {
 	p   *filepane.Pane
 	dlg *dialog
 	ask filesAsk
-	sel string // the entry the question is about
+	// target is what the question is about, captured when it opened
+	// (runtime, full remote path, kind): the answer acts on it alone.
+	target filepane.Target
 }
 
 func (o *filesOverlay) name() string { return "files pane" }
@@ -96,9 +98,9 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 			o.dlg, o.ask = nil, askNone
 		case resOK:
 			in := o.dlg.input()
-			ask := o.ask
-			o.dlg, o.ask = nil, askNone
-			return o.answer(ask, in, c)
+			ask, t := o.ask, o.target
+			o.dlg, o.ask, o.target = nil, askNone, filepane.Target{}
+			return o.answer(ask, t, in)
 		}
 		return action{}
 	}
@@ -129,18 +131,18 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	case k.String() == "r":
 		return cmd(o.p.Refresh())
 	case k.String() == "d" || k.String() == "D":
-		e, ok := o.p.Selected()
+		t, ok := o.p.Selection()
 		switch {
-		case !ok || e.IsDir():
+		case !ok || t.Dir:
 			return action{kind: actStatus, text: "select a file to download (enter opens a directory)", err: true}
 		case o.p.Busy():
 			return action{kind: actStatus, text: "a transfer is already running", err: true}
 		case k.String() == "d":
-			return cmd(o.p.Download("."))
+			return cmd(o.p.Download(t, "."))
 		}
-		o.sel = e.Name
-		o.ask = askDownloadTo
-		o.dlg = newDialog(dlgInput, now, "Download "+e.Name, intent{}, "Local file or directory to download it to.")
+		o.target, o.ask = t, askDownloadTo
+		o.dlg = newDialog(dlgInput, now, "Download "+t.Name, intent{},
+			"Local file or directory to download "+t.Runtime+":/"+t.Path+" to.")
 		o.dlg.hint = "empty: the current directory"
 	case k.String() == "u" || k.String() == "x" || k.Type == tea.KeyDelete:
 		if c.opts.ReadOnly {
@@ -150,45 +152,55 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 			return action{kind: actStatus, text: "a transfer is already running", err: true}
 		}
 		if k.String() == "u" {
-			o.ask = askUpload
-			o.dlg = newDialog(dlgInput, now, "Upload to "+o.p.Runtime()+":/"+o.p.Dir(), intent{},
+			here := o.p.Here()
+			o.target, o.ask = here, askUpload
+			o.dlg = newDialog(dlgInput, now, "Upload to "+here.Runtime+":/"+here.Path, intent{},
 				"Local file to upload into this directory (it keeps its name; directories: colabdash cp -r).")
 			break
 		}
-		e, ok := o.p.Selected()
+		t, ok := o.p.Selection()
 		if !ok {
 			return action{}
 		}
 		what := "file"
-		if e.IsDir() {
+		if t.Dir {
 			what = "directory and everything listed in it"
 		}
-		o.sel, o.ask = e.Name, askDelete
-		o.dlg = newDialog(dlgConfirm, now, "Delete "+e.Name+"?", intent{},
-			"The "+what+" "+o.p.Runtime()+":/"+o.p.Dir()+"/"+e.Name+" is removed from the runtime.", "This cannot be undone.")
+		o.target, o.ask = t, askDelete
+		o.dlg = newDialog(dlgConfirm, now, "Delete "+t.Name+"?", intent{},
+			"The "+what+" "+t.Runtime+":/"+t.Path+" is removed from the runtime.", "This cannot be undone.")
 	}
 	return action{}
 }
 
-// answer acts on a confirmed question.
-func (o *filesOverlay) answer(ask filesAsk, in string, c *Model) action {
+// answer acts on a confirmed question about t, the target captured when
+// it opened: never on what the cursor or the listing point at now.
+func (o *filesOverlay) answer(ask filesAsk, t filepane.Target, in string) action {
+	if !o.p.Owns(t) {
+		return action{kind: actStatus, text: "the files pane changed: nothing done", err: true}
+	}
+	if o.p.Busy() {
+		return action{kind: actStatus, text: "a transfer is already running", err: true}
+	}
 	var cmd tea.Cmd
 	switch ask {
 	case askDownloadTo:
 		if in == "" {
 			in = "."
 		}
-		cmd = o.p.Download(expandTilde(in))
+		cmd = o.p.Download(t, expandTilde(in))
 	case askUpload:
 		if in == "" {
 			return action{kind: actStatus, text: "no file given", err: true}
 		}
-		cmd = o.p.Upload(expandTilde(in))
+		cmd = o.p.Upload(t, expandTilde(in))
 	case askDelete:
-		if e, ok := o.p.Selected(); !ok || e.Name != o.sel {
-			return action{kind: actStatus, text: "the selection changed: nothing deleted", err: true}
+		// A delete goes ahead only while the entry it named is still the
+		// one on screen under the cursor: the same full path and kind.
+		if cur, ok := o.p.Selection(); !ok || cur.Path != t.Path || cur.Dir != t.Dir {
+			return action{kind: actStatus, text: t.Runtime + ":/" + t.Path + " is no longer the selected entry: nothing deleted", err: true}
 		}
-		cmd = o.p.Delete()
+		cmd = o.p.Delete(t)
 	}
 	return action{kind: actCmd, cmd: cmd}
 }

@@ -314,18 +314,54 @@ func wait(ch <-chan tea.Msg) tea.Cmd {
 	return func() tea.Msg { return <-ch }
 }
 
-// Download copies the selected file to target: a local directory (the
-// file keeps its name) or a file path. "" means the current directory.
-func (p *Pane) Download(target string) tea.Cmd {
+// Target is one entry of a pane's runtime, captured when a question
+// about it is asked (download to…, delete), so the answer acts on exactly
+// what the question named, whatever the listing or the cursor did since.
+type Target struct {
+	pane int64
+	// Runtime is the runtime id ("rt-abc").
+	Runtime string
+	// Path is the full remote path ("content/sub/data.csv"); for the
+	// directory an upload goes into, that directory ("content/sub").
+	Path string
+	// Name is the entry's own name as the server sent it ("data.csv"); for
+	// an upload's directory, "".
+	Name string
+	// Dir reports whether the entry is a directory.
+	Dir bool
+}
+
+// Selection returns the entry under the cursor as a Target (ok false when
+// nothing is selected, as with Selected).
+func (p *Pane) Selection() (Target, bool) {
 	e, ok := p.Selected()
-	if !ok || e.IsDir() {
+	if !ok {
+		return Target{}, false
+	}
+	return Target{pane: p.id, Runtime: p.runtime, Path: p.dir + "/" + e.Name, Name: e.Name, Dir: e.IsDir()}, true
+}
+
+// Here returns the directory shown as a Target: where an upload goes.
+func (p *Pane) Here() Target {
+	return Target{pane: p.id, Runtime: p.runtime, Path: p.dir, Dir: true}
+}
+
+// Owns reports whether t was captured from this pane (same pane, same
+// runtime).
+func (p *Pane) Owns(t Target) bool { return t.pane == p.id && t.Runtime == p.runtime }
+
+// Download copies the file t to local: a local directory (the file keeps
+// its name) or a file path; "" means the current directory. It returns
+// nil when t is not this pane's file or a transfer is running.
+func (p *Pane) Download(t Target, local string) tea.Cmd {
+	if !p.Owns(t) || t.Dir {
 		return nil
 	}
+	target := local
 	if target == "" {
 		target = "."
 	}
-	remote := p.dir + "/" + e.Name
-	name := e.Name
+	remote, name := t.Path, t.Name
 	return p.transferCmd("download", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
 		dst := target
 		if st, err := os.Stat(dst); err == nil && st.IsDir() {
@@ -344,13 +380,14 @@ func (p *Pane) Download(target string) tea.Cmd {
 	})
 }
 
-// Upload copies a local file into the current directory under its own
-// name.
-func (p *Pane) Upload(local string) tea.Cmd {
-	if local == "" {
+// Upload copies a local file into the directory into (from Here) under
+// its own name. It returns nil when into is not this pane's, local is
+// empty or a transfer is running.
+func (p *Pane) Upload(into Target, local string) tea.Cmd {
+	if local == "" || !p.Owns(into) || !into.Dir {
 		return nil
 	}
-	dir := p.dir
+	dir := into.Path
 	name := filepath.Base(local)
 	return p.transferCmd("upload", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
 		st, err := os.Stat(local)
@@ -372,16 +409,16 @@ func (p *Pane) Upload(local string) tea.Cmd {
 	})
 }
 
-// Delete removes the selected entry (a directory with everything listed
-// in it). The dashboard asks for confirmation first.
-func (p *Pane) Delete() tea.Cmd {
-	e, ok := p.Selected()
-	if !ok {
+// Delete removes t (a directory with everything listed in it). The
+// dashboard asks for confirmation first, and calls it only while t is
+// still the entry under the cursor (see Selection). It returns nil when t
+// is not this pane's or a transfer is running.
+func (p *Pane) Delete(t Target) tea.Cmd {
+	if !p.Owns(t) || t.Name == "" {
 		return nil
 	}
-	remote := p.dir + "/" + e.Name
-	name := e.Name
-	return p.transferCmd("delete", name, func(ctx context.Context, c *jupyter.Client, _ jupyter.Progress) (string, error) {
+	remote := t.Path
+	return p.transferCmd("delete", t.Name, func(ctx context.Context, c *jupyter.Client, _ jupyter.Progress) (string, error) {
 		n := 0
 		if err := c.RemoveAll(ctx, remote, func(string) { n++ }); err != nil {
 			return "", err

@@ -109,7 +109,8 @@ func TestPaneBrowseDownloadUploadDelete(t *testing.T) {
 	// Download a.txt into a directory.
 	p.Move(1)
 	out := t.TempDir()
-	msgs := drive(t, p, p.Download(out))
+	sel, _ := p.Selection()
+	msgs := drive(t, p, p.Download(sel, out))
 	done := doneOf(t, msgs)
 	if done.Err != nil || !strings.Contains(done.Text, "downloaded a.txt") {
 		t.Fatalf("download: %+v", done)
@@ -120,18 +121,19 @@ func TestPaneBrowseDownloadUploadDelete(t *testing.T) {
 	// Upload a local file into the current directory.
 	local := filepath.Join(out, "up.bin")
 	os.WriteFile(local, []byte("uploaded"), 0o644)
-	done = doneOf(t, drive(t, p, p.Upload(local)))
+	done = doneOf(t, drive(t, p, p.Upload(p.Here(), local)))
 	if done.Err != nil || !strings.Contains(strings.Join(names(p), ","), "up.bin") {
 		t.Fatalf("upload: %+v, listing %v", done, names(p))
 	}
 	// A missing local file: one line, nothing uploaded.
-	done = doneOf(t, drive(t, p, p.Upload(filepath.Join(out, "nope"))))
+	done = doneOf(t, drive(t, p, p.Upload(p.Here(), filepath.Join(out, "nope"))))
 	if !IsNotFound(done.Err) || strings.Contains(done.Err.Error(), "\n") {
 		t.Fatalf("missing local file: %v", done.Err)
 	}
 	// Delete the selected entry (the directory).
 	p.Move(-10)
-	done = doneOf(t, drive(t, p, p.Delete()))
+	sel, _ = p.Selection()
+	done = doneOf(t, drive(t, p, p.Delete(sel)))
 	if done.Err != nil || strings.Contains(strings.Join(names(p), ","), "sub") {
 		t.Fatalf("delete: %+v, listing %v", done, names(p))
 	}
