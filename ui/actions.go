@@ -30,6 +30,9 @@ const (
 	intentAfterCreate // choices offered after a failed create
 	intentConsoleSession
 	intentStopRun
+	intentFilesDownloadTo // files pane: download file to a typed path
+	intentFilesUpload     // files pane: upload a typed path into file (a directory)
+	intentFilesDelete     // files pane: delete file
 )
 
 // intent is a dialog's purpose and captured target.
@@ -39,8 +42,9 @@ type intent struct {
 	session string // "runtimes/{id}/sessions/{sid}"
 	spec    api.RuntimeSpecKey
 	version string
-	vals    []string      // picker steps: the raw value of each item
-	next    []afterChoice // intentAfterCreate: what each item does
+	vals    []string        // picker steps: the raw value of each item
+	next    []afterChoice   // intentAfterCreate: what each item does
+	file    filepane.Target // intentFiles…: the entry asked about
 }
 
 // afterChoice is one next step offered after a failed create.
@@ -250,6 +254,8 @@ func (m *Model) onDialogAnswer(d *dialog, ok, esc bool, now time.Time) tea.Cmd {
 		return m.startOpenSession(it.runtime, "", true, now)
 	case intentStopRun:
 		return m.stopRun(it.session, now)
+	case intentFilesDownloadTo, intentFilesUpload, intentFilesDelete:
+		return m.answerFiles(it, d.input(), now)
 	}
 	return nil
 }

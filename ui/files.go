@@ -20,16 +20,6 @@ import (
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
-// filesAsk is what the files pane's own question is for.
-type filesAsk int
-
-const (
-	askNone filesAsk = iota
-	askDelete
-	askDownloadTo
-	askUpload
-)
-
 // filesOverlay is the files pane of one runtime (f): its tree from
 // content/, directories first. Its keys:
 //
@@ -45,26 +35,18 @@ const (
 //	                    partial download is kept for the next try)
 //
 // u and x are off in --readonly. Progress shows in the status line, and
-// every transfer's outcome in the status line and the event log.
+// every transfer's outcome in the status line and the event log. D, u and
+// x ask in a dialog of their own on the stack (with its grace period);
+// the dialog's intent holds the entry asked about (answerFiles).
 type filesOverlay struct {
-	p   *filepane.Pane
-	dlg *dialog
-	ask filesAsk
-	// target is what the question is about, captured when it opened
-	// (runtime, full remote path, kind): the answer acts on it alone.
-	target filepane.Target
+	p *filepane.Pane
 }
 
 func (o *filesOverlay) name() string { return "files pane" }
 
-func (o *filesOverlay) fits(c *Model) bool {
-	return o.dlg == nil || o.dlg.fits(c)
-}
+func (o *filesOverlay) fits(*Model) bool { return true }
 
 func (o *filesOverlay) keys(c *Model) []key.Binding {
-	if o.dlg != nil { // its dialog takes the keys: say how it is answered
-		return o.dlg.keys(c)
-	}
 	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
 	out := []key.Binding{b("enter", "open"), b("backspace", "up"), b("d", "download"), b("D", "download to…")}
 	if !c.opts.ReadOnly {
@@ -85,25 +67,10 @@ func (o *filesOverlay) draw(c *Model, f *frame) {
 	if s := o.p.Status(); s != "" {
 		f.setStatus(termtext.Cut(s, f.w))
 	}
-	if o.dlg != nil {
-		o.dlg.draw(c, f)
-	}
 }
 
 func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	now := c.now()
-	if o.dlg != nil {
-		switch o.dlg.update(k, now) {
-		case resCancel:
-			o.dlg, o.ask = nil, askNone
-		case resOK:
-			in := o.dlg.input()
-			ask, t := o.ask, o.target
-			o.dlg, o.ask, o.target = nil, askNone, filepane.Target{}
-			return o.answer(ask, t, in)
-		}
-		return action{}
-	}
 	keys := c.keys
 	cmd := func(cmd tea.Cmd) action { return action{kind: actCmd, cmd: cmd} }
 	switch {
@@ -140,10 +107,10 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		case k.String() == "d":
 			return cmd(o.p.Download(t, "."))
 		}
-		o.target, o.ask = t, askDownloadTo
-		o.dlg = newDialog(dlgInput, now, "Download "+t.Name, intent{},
+		d := newDialog(dlgInput, now, "Download "+t.Name, intent{kind: intentFilesDownloadTo, file: t},
 			"Local file or directory to download "+t.Runtime+":/"+t.Path+" to.")
-		o.dlg.hint = "empty: the current directory"
+		d.hint = "empty: the current directory"
+		return action{kind: actOpen, ov: d}
 	case k.String() == "u" || k.String() == "x" || k.Type == tea.KeyDelete:
 		if c.opts.ReadOnly {
 			return action{kind: actStatus, text: "read-only mode: uploads and deletes are disabled", err: true}
@@ -153,10 +120,9 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		}
 		if k.String() == "u" {
 			here := o.p.Here()
-			o.target, o.ask = here, askUpload
-			o.dlg = newDialog(dlgInput, now, "Upload to "+here.Runtime+":/"+here.Path, intent{},
-				"Local file to upload into this directory (it keeps its name; directories: colabdash cp -r).")
-			break
+			return action{kind: actOpen, ov: newDialog(dlgInput, now, "Upload to "+here.Runtime+":/"+here.Path,
+				intent{kind: intentFilesUpload, file: here},
+				"Local file to upload into this directory (it keeps its name; directories: colabdash cp -r).")}
 		}
 		t, ok := o.p.Selection()
 		if !ok {
@@ -166,43 +132,48 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		if t.Dir {
 			what = "directory and everything listed in it"
 		}
-		o.target, o.ask = t, askDelete
-		o.dlg = newDialog(dlgConfirm, now, "Delete "+t.Name+"?", intent{},
-			"The "+what+" "+t.Runtime+":/"+t.Path+" is removed from the runtime.", "This cannot be undone.")
+		return action{kind: actOpen, ov: newDialog(dlgConfirm, now, "Delete "+t.Name+"?", intent{kind: intentFilesDelete, file: t},
+			"The "+what+" "+t.Runtime+":/"+t.Path+" is removed from the runtime.", "This cannot be undone.")}
 	}
 	return action{}
 }
 
-// answer acts on a confirmed question about t, the target captured when
-// it opened: never on what the cursor or the listing point at now.
-func (o *filesOverlay) answer(ask filesAsk, t filepane.Target, in string) action {
-	if !o.p.Owns(t) {
-		return action{kind: actStatus, text: "the files pane changed: nothing done", err: true}
+// answerFiles acts on a files-pane question answered with ok: on it.file,
+// the target captured when it opened, never on what the cursor or the
+// listing point at now, and only in the pane it was asked in.
+func (m *Model) answerFiles(it intent, in string, now time.Time) tea.Cmd {
+	t := it.file
+	o, open := find[*filesOverlay](m)
+	if !open || !o.p.Owns(t) {
+		m.setStatus(now, "the files pane of "+t.Runtime+" was closed: nothing done", true)
+		return nil
 	}
 	if o.p.Busy() {
-		return action{kind: actStatus, text: "a transfer is already running", err: true}
+		m.setStatus(now, "a transfer is already running", true)
+		return nil
 	}
-	var cmd tea.Cmd
-	switch ask {
-	case askDownloadTo:
+	switch it.kind {
+	case intentFilesDownloadTo:
 		if in == "" {
 			in = "."
 		}
-		cmd = o.p.Download(t, expandTilde(in))
-	case askUpload:
+		return o.p.Download(t, expandTilde(in))
+	case intentFilesUpload:
 		if in == "" {
-			return action{kind: actStatus, text: "no file given", err: true}
+			m.setStatus(now, "no file given", true)
+			return nil
 		}
-		cmd = o.p.Upload(t, expandTilde(in))
-	case askDelete:
+		return o.p.Upload(t, expandTilde(in))
+	case intentFilesDelete:
 		// A delete goes ahead only while the entry it named is still the
 		// one on screen under the cursor: the same full path and kind.
 		if cur, ok := o.p.Selection(); !ok || cur.Path != t.Path || cur.Dir != t.Dir {
-			return action{kind: actStatus, text: t.Runtime + ":/" + t.Path + " is no longer the selected entry: nothing deleted", err: true}
+			m.setStatus(now, t.Runtime+":/"+t.Path+" is no longer the selected entry: nothing deleted", true)
+			return nil
 		}
-		cmd = o.p.Delete(t)
+		return o.p.Delete(t)
 	}
-	return action{kind: actCmd, cmd: cmd}
+	return nil
 }
 
 func expandTilde(p string) string {

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
@@ -108,4 +111,29 @@ func TestFilesDialogActsOnTheEntryItNamed(t *testing.T) {
 			t.Fatal(m.View())
 		}
 	})
+}
+
+// The files pane's question is a dialog like any other: when the screen
+// was too small to show it and shows it again, a "y" typed at once does
+// not answer it (its grace period starts anew), and the footer says how
+// it is answered.
+func TestFilesDialogGraceAfterTheScreenShowsItAgain(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a")
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "f", "down", "x")
+	mustContain(t, m.View(), "Delete data.csv?", "y confirm")
+	e.clk.add(time.Second) // long past the grace period
+	m, _ = update(m, tea.WindowSizeMsg{Width: 40, Height: 10})
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m, cmd := update(m, keyMsg("y"))
+	m = drive(t, m, cmd)
+	if !remoteExists(t, e, "rt-t4demo7k2p", "content/data.csv") {
+		t.Fatal("a y typed as the dialog showed again deleted the file")
+	}
+	mustContain(t, m.View(), "Delete data.csv?")
+	m = e.press(t, m, "y")
+	if remoteExists(t, e, "rt-t4demo7k2p", "content/data.csv") {
+		t.Fatalf("y after the grace period did not delete:\n%s", m.View())
+	}
 }
