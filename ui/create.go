@@ -227,25 +227,34 @@ func (m *Model) onRuntimesListed(now time.Time) {
 // the identical call (the same requestId) waits for or returns the one
 // runtime (colab-api.md §1.5).
 func (m *Model) offerResend(op *createOp, now time.Time) {
-	msg := "create " + op.spec.String() + ": outcome unknown and no new runtime listed yet"
-	if _, asking := find[*dialog](m); asking { // never stack on what the user is answering
-		m.setStatus(now, msg+"; press r to re-list before creating again", true)
-		return
-	}
-	d := newDialog(dlgChoice, now, "Create "+op.spec.String()+": outcome unknown", intent{kind: intentAfterCreate},
-		"The connection was lost after the request was sent, and the runtime is not listed yet:",
-		"Colab may still be creating it (and using compute units).")
-	d.items = []choiceItem{
-		{label: "re-send the identical request (same requestId: Colab returns the one runtime, never a second)"},
-		{label: "leave it (r re-lists; a runtime may still appear)"},
-	}
-	d.intent.next = []afterChoice{{resend: op}, {close: true}}
-	m.push(d)
+	m.setStatus(now, "create "+op.spec.String()+": outcome unknown and no new runtime listed yet", true)
+	m.openFromAnswer(nil, "the choice to re-send the create of "+op.spec.String(), func(m *Model, now time.Time) bool {
+		d := newDialog(dlgChoice, now, "Create "+op.spec.String()+": outcome unknown", intent{kind: intentAfterCreate},
+			"The connection was lost after the request was sent, and the runtime is not listed yet:",
+			"Colab may still be creating it (and using compute units).")
+		d.items = []choiceItem{
+			{label: "re-send the identical request (same requestId: Colab returns the one runtime, never a second)"},
+			{label: "leave it (r re-lists; a runtime may still appear)"},
+		}
+		d.intent.next = []afterChoice{{resend: op}, {close: true}}
+		m.push(d)
+		return true
+	})
 }
 
 // offerAfterCreate shows why a create failed and the next steps
 // (state.ExplainCreateFailure, shared with `colabdash create`).
 func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea.Cmd {
+	m.setStatus(now, "create "+op.spec.String()+" failed: "+errLine(ae), true)
+	m.openFromAnswer(nil, "what to do after the failed create of "+op.spec.String(), func(m *Model, now time.Time) bool {
+		m.push(m.afterCreateDialog(op, ae, now))
+		return true
+	})
+	return nil
+}
+
+// afterCreateDialog is the choice of next steps after op failed with ae.
+func (m *Model) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *dialog {
 	f := state.ExplainCreateFailure(ae, op.spec, m.snap.Specs, m.snap.Subscription.Tier, op.attempt)
 	body := append([]string{api.OneLine(ae.Error(), 200) + " (" + m.keys.Events.Help().Key + " keeps the full error)"}, f.Body...)
 	it := intent{kind: intentAfterCreate}
@@ -271,7 +280,6 @@ func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea
 		items = append(items, choiceItem{label: label})
 		it.next = append(it.next, afterChoice{spec: k})
 	}
-	m.setStatus(now, "create "+op.spec.String()+" failed: "+errLine(ae), true)
 	if len(items) == 0 {
 		items = []choiceItem{{label: "close"}}
 		it.next = []afterChoice{{close: true}}
@@ -279,8 +287,7 @@ func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea
 	d := newDialog(dlgChoice, now, f.Title, it, body...)
 	d.items = items
 	d.cursor = d.next(-1, 1)
-	m.push(d)
-	return nil
+	return d
 }
 
 // afterCreateChoice carries out the step chosen after a failed create.

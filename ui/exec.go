@@ -313,18 +313,20 @@ func (m *Model) finishRun(r *execRun, res api.ExecuteCodeResult, err error, now 
 	}
 }
 
-// askStop asks whether to stop the code running in the console. Colab
-// cannot interrupt a run; closing its session (delete_session) ends it.
-func (m *Model) askStop(now time.Time) {
-	p := m.ax.exec.console
-	r := m.ax.exec.running(p.session)
+// askStop asks whether to stop the code running on session (the
+// console's). Colab cannot interrupt a run; closing its session
+// (delete_session) ends it. It reports whether it asked (false: nothing
+// runs there any more).
+func (m *Model) askStop(session string, now time.Time) bool {
+	r := m.ax.exec.running(session)
 	if r == nil {
-		return
+		return false
 	}
 	id := api.LastSegment(r.session)
 	m.push(newDialog(dlgConfirm, now, "Stop the running code?", intent{kind: intentStopRun, session: r.session},
 		"Colab cannot interrupt code: stopping it closes session "+id+" (delete_session).",
 		"That discards the session's state: its variables, imports and loaded data. The next run asks to open a new session."))
+	return true
 }
 
 // stopRun closes session to end the code running on it.

@@ -273,7 +273,7 @@ func (m *Model) interruptOrStop(now time.Time) tea.Cmd {
 	}
 	rt := m.snap.Runtime(p.runtime)
 	if rt == nil || rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" || m.svc == nil {
-		m.askStop(now)
+		m.askStop(r.session, now)
 		return nil
 	}
 	session := r.session
@@ -301,7 +301,10 @@ func (m *Model) onInterruptDone(msg interruptDoneMsg, now time.Time) tea.Cmd {
 	}
 	m.setStatus(now, "could not interrupt session "+id+" through the runtime proxy ("+errLine(msg.err)+"): stopping it means closing the session", true)
 	if m.ax.exec.running(msg.session) != nil {
-		m.askStop(now)
+		// Asked from the console: the offer opens over it.
+		m.openFromAnswer(m.ax.exec.console, "the offer to stop the code on session "+id, func(m *Model, now time.Time) bool {
+			return m.askStop(msg.session, now)
+		})
 	}
 	return nil
 }

@@ -65,7 +65,8 @@ type Model struct {
 	sessCursor   int // the sessions pane's cursor (bottom.go)
 	showDetails  bool
 
-	stack []overlay // the overlay stack, bottom first (stack.go)
+	stack   []overlay        // the overlay stack, bottom first (stack.go)
+	waiting []waitingOverlay // overlays answers brought, waiting for their layer (openFromAnswer)
 
 	calls
 	tickGen     uint64
@@ -201,6 +202,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	default:
 		cmd, _ = m.onActionMsg(msg)
 	}
+	m.openWaiting()
 	m.syncRows()
 	m.scroll() // rows, the table's height or the creates above it changed
 	return m, cmd

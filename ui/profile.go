@@ -160,8 +160,8 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	m.manualRenew, m.manualRef = map[string]bool{}, false
 	m.runtimesPane = runtimesPane{rowsDirty: true}
 	m.sessCursor = 0
-	// Dialogs, the filter, the revealed token and the run-code console were
-	// about the old account; answers still on their way find nothing and
+	// Dialogs (open or waiting), the filter, the revealed token and the
+	// run-code console were about the old account; answers still on their way find nothing and
 	// are dropped. The help and the event log stay.
 	kept := m.stack[:0:0]
 	for _, o := range m.stack {
@@ -171,6 +171,7 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 		}
 	}
 	m.stack = kept
+	m.waiting = nil
 	m.ax = newActionState(msg.lastSpec)
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
 	m.setStatus(now, "profile "+msg.name, false)

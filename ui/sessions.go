@@ -35,7 +35,19 @@ func (m *Model) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cmd {
 	m.pickSession(msg.runtime, msg.session.Name, now)
 	m.setStatus(now, "✓ opened session "+msg.session.ID(), false)
 	if msg.forConsole {
-		m.showConsole(msg.runtime, msg.session.Name) // its title names the session
+		runtime, session := msg.runtime, msg.session.Name
+		show := func(m *Model, _ time.Time) bool {
+			if m.ax.closed[session] {
+				return false
+			}
+			m.showConsole(runtime, session) // its title names the session
+			return true
+		}
+		if _, open := find[*consoleOverlay](m); open {
+			show(m, now) // asked from the console: it moves to the new session
+		} else {
+			m.openFromAnswer(nil, "the console on session "+msg.session.ID(), show)
+		}
 	}
 	return m.issue(callKey{kind: callSessions, runtime: msg.runtime}, now)
 }

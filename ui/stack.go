@@ -31,6 +31,14 @@ package ui
 //     message handler), close it with action{kind: actClose};
 //   - if it needs a new effect, add an action kind and its case in apply.
 //
+// An overlay that an answer brings rather than a key (the choices after a
+// failed create, the offer to stop code a kernel interrupt could not stop,
+// the console on a session just opened for it) is opened through
+// openFromAnswer, never push: it opens only over the layer it was asked
+// from, so it never lands on another dialog, nor on a layer the user is
+// typing into. Otherwise it waits, the status line says so, and it opens
+// as soon as that layer is on top again (see openFromAnswer).
+//
 // Adding a pane: give it a view(…, w, h) that returns exactly h lines (none
 // wider than w), reserve its rows in newLayout (layout.go), call it from
 // View, and, if it takes keys, return its actions from a handleKey and add
@@ -119,6 +127,80 @@ func (m *Model) showable() bool {
 		return t.fits(m)
 	}
 	return true
+}
+
+// maxWaiting bounds the overlays waiting for their layer (openFromAnswer):
+// past it the oldest is dropped, and the status line says so.
+const maxWaiting = 8
+
+// waitingOverlay is an overlay an answer brought while the user was on
+// another layer (openFromAnswer).
+type waitingOverlay struct {
+	origin overlay // the layer it opens over; nil: the dashboard
+	what   string  // what it is about, for the status line
+	// open opens it on m at now, if it still applies, and reports whether
+	// it did. It is handed the Model of the moment: the one that asked is
+	// an older copy.
+	open func(m *Model, now time.Time) bool
+}
+
+// openFromAnswer is how an answer (not a key) opens an overlay: open
+// opens it (it is told the time, and checks the overlay still applies),
+// over origin, the layer it was asked from (nil: the dashboard). When
+// origin is on top it opens now; otherwise it waits, the status line says
+// so, and openWaiting opens it once origin is on top again (or, origin
+// having closed, once the dashboard is). So a key the user types on
+// another layer, another dialog above all, is never taken by it.
+func (m *Model) openFromAnswer(origin overlay, what string, open func(m *Model, now time.Time) bool) {
+	now := m.now()
+	if m.atLayer(origin) {
+		open(m, now)
+		return
+	}
+	// Copy on write: an older copy of the Model keeps its own list.
+	w := append([]waitingOverlay(nil), m.waiting[max(0, len(m.waiting)-maxWaiting+1):]...)
+	m.waiting = append(w, waitingOverlay{origin: origin, what: what, open: open})
+	where := "the dashboard"
+	if origin != nil {
+		where = "the " + origin.name()
+	}
+	// The note first: a long status (the error that brought it) is cut
+	// at its end, and the event log has that in full.
+	note := what + " opens when you are back on " + where
+	if m.status != "" {
+		note += " · " + m.status
+	}
+	m.setStatus(now, note, m.statusErr)
+}
+
+// atLayer reports whether an overlay asked from origin may open now:
+// origin is on top, or it has closed and nothing is open.
+func (m *Model) atLayer(origin overlay) bool {
+	if m.top() == origin {
+		return true
+	}
+	for _, o := range m.stack {
+		if o == origin {
+			return false // open, under something else
+		}
+	}
+	return len(m.stack) == 0
+}
+
+// openWaiting opens the first waiting overlay whose layer is on top again
+// (called once per Update, after the message is handled).
+func (m *Model) openWaiting() {
+	for i := 0; i < len(m.waiting); i++ {
+		w := m.waiting[i]
+		if !m.atLayer(w.origin) {
+			continue
+		}
+		m.waiting = append(m.waiting[:i:i], m.waiting[i+1:]...)
+		if w.open(m, m.now()) {
+			return
+		}
+		i-- // it no longer applies: the next one may
+	}
 }
 
 // regraceTop restarts the grace period of the overlay on top, if it has
