@@ -2,6 +2,7 @@ package keymap
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -52,44 +53,64 @@ func CheckKey(s string) error {
 		"up/down/left/right, home, end, pgup, pgdown, delete, insert, f1–f20, ctrl+a–z, with an optional alt+ prefix)", s)
 }
 
-// screenLocal actions are read only on their own screen (the
-// no-credentials screen), so they may share keys with dashboard actions.
-var screenLocal = map[string]bool{ActionDemo: true}
-
-// Conflict is one key bound to more than one dashboard action.
+// Conflict is one key bound to more than one action read in one scope.
 type Conflict struct {
 	// Key is the key string ("r").
 	Key string
 	// Actions are the action names bound to it, sorted.
 	Actions []string
+	// Scope is where they are both read (ScopeDashboard, ScopeFiles,
+	// ScopeConsole).
+	Scope string
 }
 
-// String renders `key "r" is bound to refresh and sort`.
+// String renders `key "r" is bound to refresh and sort`, naming the scope
+// when it is not the dashboard (`… in the files pane`).
 func (c Conflict) String() string {
-	return fmt.Sprintf("key %q is bound to %s", c.Key, strings.Join(c.Actions, " and "))
+	s := fmt.Sprintf("key %q is bound to %s", c.Key, strings.Join(c.Actions, " and "))
+	if c.Scope != ScopeDashboard {
+		s += " in the " + c.Scope
+	}
+	return s
 }
 
-// Conflicts returns every key bound to two or more dashboard actions,
-// sorted by key. Actions of other screens (demo) are not compared.
+// Conflicts returns every key bound to two or more actions read in one
+// scope (the dashboard, the files pane, the console), sorted by key and
+// scope. Actions of different scopes may share a key (d deletes a
+// runtime on the dashboard and downloads in the files pane), and so may
+// the no-credentials screen's demo key.
 func (k *KeyMap) Conflicts() []Conflict {
-	by := map[string][]string{}
-	for _, a := range Actions() {
-		if screenLocal[a] {
+	var out []Conflict
+	for scope, acts := range scopes {
+		by := map[string][]string{}
+		for _, a := range acts {
+			for _, s := range k.binding(a).Keys() {
+				by[s] = append(by[s], a)
+			}
+		}
+		for s, acts := range by {
+			if len(acts) > 1 {
+				sort.Strings(acts)
+				out = append(out, Conflict{Key: s, Actions: acts, Scope: scope})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Key != out[j].Key {
+			return out[i].Key < out[j].Key
+		}
+		return out[i].Scope < out[j].Scope
+	})
+	// The same pair can clash in two scopes (refresh and quit are read in
+	// both the dashboard and the files pane): name it once.
+	var kept []Conflict
+	for _, c := range out {
+		if n := len(kept); n > 0 && c.Key == kept[n-1].Key && slices.Equal(c.Actions, kept[n-1].Actions) {
 			continue
 		}
-		for _, s := range k.binding(a).Keys() {
-			by[s] = append(by[s], a)
-		}
+		kept = append(kept, c)
 	}
-	var out []Conflict
-	for s, acts := range by {
-		if len(acts) > 1 {
-			sort.Strings(acts)
-			out = append(out, Conflict{Key: s, Actions: acts})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
-	return out
+	return kept
 }
 
 // Binding returns the binding of action (one of the Action* names) and

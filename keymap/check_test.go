@@ -85,3 +85,34 @@ func TestCtrlLettersAndConflictOrder(t *testing.T) {
 		t.Fatalf("conflicts in order %v, want a,z", keys)
 	}
 }
+
+// The files pane and the console have their own actions: they may share
+// keys with the dashboard's (d deletes a runtime there, downloads in the
+// files pane), but not with an action read on the same layer, and such a
+// conflict names the layer.
+func TestConflictsPerScope(t *testing.T) {
+	k := Default()
+	if err := k.Rebind(ActionFilesDownload, "r"); err != nil {
+		t.Fatal(err)
+	}
+	c := k.Conflicts()
+	if len(c) != 1 || c[0].String() != `key "r" is bound to files_download and refresh in the files pane` {
+		t.Fatalf("conflicts %v", c)
+	}
+	k = Default()
+	if err := k.Rebind(ActionConsoleBack, "pgup"); err != nil {
+		t.Fatal(err)
+	}
+	if c := k.Conflicts(); len(c) != 1 || c[0].Scope != ScopeConsole {
+		t.Fatalf("conflicts %v", c)
+	}
+	// refresh and quit are read on the dashboard and in the files pane: a
+	// clash between them is named once.
+	k = Default()
+	if err := k.Rebind(ActionRefresh, "q"); err != nil {
+		t.Fatal(err)
+	}
+	if c := k.Conflicts(); len(c) != 1 || c[0].String() != `key "q" is bound to quit and refresh` {
+		t.Fatalf("conflicts %v", c)
+	}
+}

@@ -1,7 +1,10 @@
-// Package keymap holds every dashboard action as a key.Binding with help
-// text, grouped for the help view. Bindings can be changed at run time with
-// Rebind (main does, from the config file's keys); the help then shows the
-// effective keys.
+// Package keymap holds every action of the dashboard, of the files pane
+// and of the run-code console as a key.Binding with help text, grouped for
+// the help view. Bindings can be changed at run time with Rebind (main
+// does, from the config file's keys); the help then shows the effective
+// keys. Only the text editor's own keys (←/→, home/end, backspace, ↑/↓
+// between lines and through the history…), the same in every text field,
+// and a dialog's answer keys are not here.
 package keymap
 
 import (
@@ -52,7 +55,52 @@ const (
 	// The files pane of the selected runtime (browsing and downloads are
 	// read-only; its upload and delete keys are off in --readonly).
 	ActionFiles = "files"
+
+	// The files pane's own keys, read only while it is open (it also reads
+	// up, down, page_up, page_down, top, bottom, refresh, back, files and
+	// quit). files_upload and files_delete are disabled by SetReadOnly.
+	ActionFilesOpen       = "files_open"
+	ActionFilesParent     = "files_parent"
+	ActionFilesDownload   = "files_download"
+	ActionFilesDownloadTo = "files_download_to"
+	ActionFilesUpload     = "files_upload"
+	ActionFilesDelete     = "files_delete"
+
+	// The run-code console's own keys, read only while it is open; every
+	// other key edits its input.
+	ActionConsoleRun        = "console_run"
+	ActionConsoleNewLine    = "console_newline"
+	ActionConsoleStop       = "console_stop"
+	ActionConsoleBack       = "console_back"
+	ActionConsoleScrollUp   = "console_scroll_up"
+	ActionConsoleScrollDown = "console_scroll_down"
 )
+
+// Scopes: where an action's keys are read. Two actions of one scope may
+// not share a key (Conflicts); actions of different scopes may.
+const (
+	// ScopeDashboard is the dashboard with no layer open.
+	ScopeDashboard = "dashboard"
+	// ScopeFiles is the files pane (f).
+	ScopeFiles = "files pane"
+	// ScopeConsole is the run-code console (e).
+	ScopeConsole = "run-code console"
+)
+
+// scopes lists, per scope, the actions whose keys are read there. The
+// demo key is read only on the no-credentials screen: in no scope here.
+var scopes = map[string][]string{
+	ScopeDashboard: {ActionUp, ActionDown, ActionPageUp, ActionPageDown, ActionTop, ActionBottom,
+		ActionNextPanel, ActionPrevPanel, ActionDetails, ActionFilter, ActionSort, ActionRefresh, ActionBack,
+		ActionHelp, ActionQuit, ActionProfile, ActionEvents, ActionNewRuntime, ActionQuickCreate,
+		ActionDeleteRuntime, ActionOpenSession, ActionCloseSession, ActionRunCode, ActionRenewToken, ActionCancel,
+		ActionCopyURL, ActionCopyToken, ActionRevealToken, ActionFiles},
+	ScopeFiles: {ActionUp, ActionDown, ActionPageUp, ActionPageDown, ActionTop, ActionBottom, ActionRefresh,
+		ActionBack, ActionFiles, ActionQuit, ActionFilesOpen, ActionFilesParent, ActionFilesDownload,
+		ActionFilesDownloadTo, ActionFilesUpload, ActionFilesDelete},
+	ScopeConsole: {ActionConsoleRun, ActionConsoleNewLine, ActionConsoleStop, ActionConsoleBack,
+		ActionConsoleScrollUp, ActionConsoleScrollDown},
+}
 
 // KeyMap is every action of the dashboard. It implements help.KeyMap.
 type KeyMap struct {
@@ -81,8 +129,22 @@ type KeyMap struct {
 	// revealed).
 	CopyURL, CopyToken, RevealToken key.Binding
 
-	// Files opens the files pane of the selected runtime (f).
+	// Files opens the files pane of the selected runtime (f), and closes
+	// it.
 	Files key.Binding
+
+	// The files pane (ScopeFiles): enter/→ opens the selected directory,
+	// backspace/← the parent, d downloads the selected file here, D to a
+	// path typed in a dialog, u uploads a typed path into the directory
+	// shown, x/delete deletes the selected entry (y-only confirmation).
+	// FilesUpload and FilesDelete are disabled by SetReadOnly.
+	FilesOpen, FilesParent, FilesDownload, FilesDownloadTo, FilesUpload, FilesDelete key.Binding
+
+	// The run-code console (ScopeConsole): enter runs a complete
+	// statement (else starts a line), alt+enter/ctrl+j always start a
+	// line, ctrl+c interrupts running code (idle: clears the input), esc
+	// goes back to the dashboard, pgup/pgdn scroll the transcript.
+	ConsoleRun, ConsoleNewLine, ConsoleStop, ConsoleBack, ConsoleScrollUp, ConsoleScrollDown key.Binding
 }
 
 type def struct {
@@ -122,15 +184,30 @@ var defaults = map[string]def{
 	ActionCopyToken:     {[]string{"Y"}, "copy token"},
 	ActionRevealToken:   {[]string{"v"}, "reveal token"},
 	ActionFiles:         {[]string{"f"}, "files"},
+
+	ActionFilesOpen:       {[]string{"enter", "right"}, "open directory"},
+	ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory"},
+	ActionFilesDownload:   {[]string{"d"}, "download here"},
+	ActionFilesDownloadTo: {[]string{"D"}, "download to a path"},
+	ActionFilesUpload:     {[]string{"u"}, "upload here"},
+	ActionFilesDelete:     {[]string{"x", "delete"}, "delete"},
+
+	ActionConsoleRun:        {[]string{"enter"}, "run"},
+	ActionConsoleNewLine:    {[]string{"alt+enter", "ctrl+j"}, "new line"},
+	ActionConsoleStop:       {[]string{"ctrl+c"}, "stop the code (idle: clear)"},
+	ActionConsoleBack:       {[]string{"esc"}, "back (code keeps running)"},
+	ActionConsoleScrollUp:   {[]string{"pgup"}, "scroll up"},
+	ActionConsoleScrollDown: {[]string{"pgdown"}, "scroll down"},
 }
 
 // mutating lists the actions that change something on Colab.
 // Renewing a proxy token (get_runtime) only reads, so it stays.
 var mutating = []string{ActionNewRuntime, ActionQuickCreate, ActionDeleteRuntime, ActionOpenSession,
-	ActionCloseSession, ActionRunCode, ActionCancel}
+	ActionCloseSession, ActionRunCode, ActionCancel, ActionFilesUpload, ActionFilesDelete}
 
 // SetReadOnly disables every action that changes something on Colab
-// (create, delete, sessions, run code): a disabled
+// (create, delete, sessions, run code, the files pane's upload and
+// delete): a disabled
 // binding matches no key and is left out of the help. Navigation, refresh
 // and the clipboard stay.
 func (k *KeyMap) SetReadOnly(readOnly bool) {
@@ -139,13 +216,22 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 	}
 }
 
-// DisabledMatch returns the action that SetReadOnly disabled and that msg
-// (a tea.KeyMsg, or anything whose String is a key name like "n") would
-// trigger if it were enabled, with its binding, so the dashboard can say
-// "read-only mode: n (new runtime) is disabled" instead of ignoring the
-// key. ok is false when msg matches no disabled action.
+// DisabledMatch returns the dashboard action that SetReadOnly disabled
+// and that msg (a tea.KeyMsg, or anything whose String is a key name like
+// "n") would trigger if it were enabled, with its binding, so the
+// dashboard can say "read-only mode: n (new runtime) is disabled" instead
+// of ignoring the key. ok is false when msg matches no disabled action.
 func (k *KeyMap) DisabledMatch(msg fmt.Stringer) (b key.Binding, ok bool) {
+	return k.DisabledMatchIn(ScopeDashboard, msg)
+}
+
+// DisabledMatchIn is DisabledMatch for the actions of scope (ScopeFiles:
+// "read-only mode: u (upload here) is disabled").
+func (k *KeyMap) DisabledMatchIn(scope string, msg fmt.Stringer) (b key.Binding, ok bool) {
 	for _, a := range mutating {
+		if !slices.Contains(scopes[scope], a) {
+			continue
+		}
 		b := *k.binding(a)
 		if b.Enabled() {
 			continue
@@ -237,6 +323,30 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		return &k.RevealToken
 	case ActionFiles:
 		return &k.Files
+	case ActionFilesOpen:
+		return &k.FilesOpen
+	case ActionFilesParent:
+		return &k.FilesParent
+	case ActionFilesDownload:
+		return &k.FilesDownload
+	case ActionFilesDownloadTo:
+		return &k.FilesDownloadTo
+	case ActionFilesUpload:
+		return &k.FilesUpload
+	case ActionFilesDelete:
+		return &k.FilesDelete
+	case ActionConsoleRun:
+		return &k.ConsoleRun
+	case ActionConsoleNewLine:
+		return &k.ConsoleNewLine
+	case ActionConsoleStop:
+		return &k.ConsoleStop
+	case ActionConsoleBack:
+		return &k.ConsoleBack
+	case ActionConsoleScrollUp:
+		return &k.ConsoleScrollUp
+	case ActionConsoleScrollDown:
+		return &k.ConsoleScrollDown
 	}
 	return nil
 }
@@ -323,15 +433,38 @@ func (k *KeyMap) ShortHelp() []key.Binding {
 }
 
 // FullHelp is the help shown by "?", in columns: navigation, panels, data,
-// general, runtimes, sessions, clipboard (help.KeyMap).
+// general, runtimes, sessions, clipboard, the files pane, the run-code
+// console (help.KeyMap). HelpGroups gives the same groups with titles.
 func (k *KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextPanel, k.PrevPanel, k.Details, k.Profile, k.Events},
-		{k.Filter, k.Sort, k.Refresh},
-		{k.Back, k.Help, k.Quit},
-		{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.Cancel, k.RenewToken},
-		{k.OpenSession, k.CloseSession, k.RunCode, k.Files},
-		{k.CopyURL, k.RevealToken, k.CopyToken},
+	gs := k.HelpGroups()
+	out := make([][]key.Binding, len(gs))
+	for i, g := range gs {
+		out[i] = g.Keys
+	}
+	return out
+}
+
+// HelpGroup is one column of the full help: a title ("" for the
+// dashboard's own groups) and its bindings.
+type HelpGroup struct {
+	Title string
+	Keys  []key.Binding
+}
+
+// HelpGroups are FullHelp's groups, the layers' with a title saying where
+// their keys are read ("files pane (f)"; the key is the one in effect).
+func (k *KeyMap) HelpGroups() []HelpGroup {
+	return []HelpGroup{
+		{"", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
+		{"", []key.Binding{k.NextPanel, k.PrevPanel, k.Details, k.Profile, k.Events}},
+		{"", []key.Binding{k.Filter, k.Sort, k.Refresh}},
+		{"", []key.Binding{k.Back, k.Help, k.Quit}},
+		{"", []key.Binding{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.Cancel, k.RenewToken}},
+		{"", []key.Binding{k.OpenSession, k.CloseSession, k.RunCode, k.Files}},
+		{"", []key.Binding{k.CopyURL, k.RevealToken, k.CopyToken}},
+		{ScopeFiles + " (" + k.Files.Help().Key + ")",
+			[]key.Binding{k.FilesOpen, k.FilesParent, k.FilesDownload, k.FilesDownloadTo, k.FilesUpload, k.FilesDelete}},
+		{ScopeConsole + " (" + k.RunCode.Help().Key + ")",
+			[]key.Binding{k.ConsoleRun, k.ConsoleNewLine, k.ConsoleStop, k.ConsoleBack, k.ConsoleScrollUp, k.ConsoleScrollDown}},
 	}
 }

@@ -90,7 +90,7 @@ func TestRebindErrors(t *testing.T) {
 
 func TestHelpGroups(t *testing.T) {
 	k := Default()
-	if len(k.FullHelp()) != 7 || len(k.ShortHelp()) == 0 {
+	if len(k.FullHelp()) != 9 || len(k.ShortHelp()) == 0 {
 		t.Fatal("help groups")
 	}
 	short := help.New().View(k)
@@ -198,3 +198,48 @@ func TestCtrlCAlwaysQuits(t *testing.T) {
 		t.Errorf("refresh: ctrl+c gives conflicts %v, want ctrl+c on quit and refresh", c)
 	}
 }
+
+// Every action has keys and help text, and is in the help: the files
+// pane's and the console's keys are listed under their layer's title.
+func TestEveryActionHasHelpAndIsShown(t *testing.T) {
+	k := Default()
+	shown := map[string]bool{}
+	for _, g := range k.HelpGroups() {
+		for _, b := range g.Keys {
+			shown[b.Help().Key+" "+b.Help().Desc] = true
+		}
+	}
+	for _, a := range Actions() {
+		b, _ := k.Binding(a)
+		if len(b.Keys()) == 0 || b.Help().Key == "" || b.Help().Desc == "" {
+			t.Errorf("%s: keys %v help %+v", a, b.Keys(), b.Help())
+		}
+		if a != ActionDemo && !shown[b.Help().Key+" "+b.Help().Desc] {
+			t.Errorf("%s (%s) is not in the help", a, b.Help().Key)
+		}
+	}
+	titles := ""
+	for _, g := range k.HelpGroups() {
+		titles += g.Title + ";"
+	}
+	if !strings.Contains(titles, "files pane (f)") || !strings.Contains(titles, "run-code console (e)") {
+		t.Fatalf("help titles %q", titles)
+	}
+	// --readonly hides the files pane's upload and delete too.
+	k.SetReadOnly(true)
+	for _, a := range []string{ActionFilesUpload, ActionFilesDelete} {
+		if b, _ := k.Binding(a); b.Enabled() {
+			t.Errorf("%s enabled in read-only mode", a)
+		}
+	}
+	if b, ok := k.DisabledMatchIn(ScopeFiles, stringer("u")); !ok || b.Help().Desc != "upload here" {
+		t.Fatalf("u in the read-only files pane: %v %v", b.Help(), ok)
+	}
+	if _, ok := k.DisabledMatch(stringer("u")); ok {
+		t.Fatal("the dashboard reports the files pane's u as disabled")
+	}
+}
+
+type stringer string
+
+func (s stringer) String() string { return string(s) }

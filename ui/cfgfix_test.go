@@ -103,8 +103,13 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 		}
 	}
 	// pgdn and pgup scroll by pages; k goes back to the top.
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
+	for i := 0; i < len(all) && m.helpOffset() > 0; i++ {
+		before := m.helpOffset()
+		m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
+		if step := before - m.helpOffset(); step != min(before, m.helpRows(m.lay)-1) {
+			t.Fatalf("pgup scrolled %d lines from %d, want a page", step, before)
+		}
+	}
 	if m.helpOffset() != 0 || !strings.Contains(m.View(), "↓ more") {
 		t.Errorf("pgup did not return to the top (offset %d)", m.helpOffset())
 	}

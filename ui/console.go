@@ -14,17 +14,20 @@ import (
 )
 
 // consoleOverlay is the run-code console (e): the transcript of its
-// session and a multi-line input with history. Its keys:
+// session and a multi-line input with history. Its keys are keymap's
+// ScopeConsole (by default):
 //
 //	enter               run the input when it is a complete statement,
 //	                    else start a new line (as Python's prompt does)
 //	alt+enter, ctrl+j   a new line (shift+enter reaches a terminal program
 //	                    as plain enter in most terminals)
-//	↑/↓                 move between input lines, else the history
 //	pgup/pgdn           scroll the transcript
 //	ctrl+c              never quits: while code runs it offers to stop it,
 //	                    else it clears the input
 //	esc                 back to the dashboard; running code keeps running
+//
+// and every other key edits the input (lineEditor: ↑/↓ move between input
+// lines, else through the history).
 //
 // The console outlives its place on the stack: hidden with esc it keeps
 // its input, history and session.
@@ -39,20 +42,24 @@ type consoleOverlay struct {
 const consoleInputLines = 3
 
 func (p *consoleOverlay) handleKey(k tea.KeyMsg, c *Model) action {
+	keys := c.keys
 	switch {
-	case k.Type == tea.KeyCtrlC:
+	case key.Matches(k, keys.ConsoleStop):
 		if c.ax.exec.running(p.session) != nil {
 			return action{kind: actStop}
 		}
 		p.in.set("")
-		return action{kind: actStatus, text: "ctrl+c does not quit from the console: esc goes back to the dashboard"}
-	case k.Type == tea.KeyEsc:
+		return action{kind: actStatus, text: keys.ConsoleStop.Help().Key + " does not quit from the console: " +
+			keys.ConsoleBack.Help().Key + " goes back to the dashboard"}
+	case key.Matches(k, keys.ConsoleBack):
 		return action{kind: actClose} // a running execution goes on
-	case k.Type == tea.KeyPgUp:
+	case key.Matches(k, keys.ConsoleScrollUp):
 		p.scroll = c.clampScroll(p, p.scroll+c.consolePage())
-	case k.Type == tea.KeyPgDown:
+	case key.Matches(k, keys.ConsoleScrollDown):
 		p.scroll = max(0, p.scroll-c.consolePage())
-	case k.Type == tea.KeyEnter && !k.Alt:
+	case key.Matches(k, keys.ConsoleNewLine):
+		p.in.handle(tea.KeyMsg{Type: tea.KeyCtrlJ}) // the editor's own new line
+	case key.Matches(k, keys.ConsoleRun):
 		code := strings.TrimRight(p.in.value(), " \n")
 		if strings.TrimSpace(code) == "" {
 			return action{}
@@ -91,9 +98,10 @@ func (p *consoleOverlay) fits(*Model) bool { return true }
 
 func (p *consoleOverlay) name() string { return "run-code console" }
 
-// keys are the console's own keys: in it, letters are text. The scroll
-// key says where the transcript stands.
+// keys are the console's own keys: in it, letters are text. The stop
+// and scroll keys say what they do now.
 func (p *consoleOverlay) keys(c *Model) []key.Binding {
+	k := c.keys
 	scroll := "scroll"
 	if p.scroll > 0 {
 		scroll = "scroll (↓ newer below)"
@@ -106,13 +114,13 @@ func (p *consoleOverlay) keys(c *Model) []key.Binding {
 	// keeps running after esc, the title says); while scrolled up, "newer
 	// below" comes right after them.
 	ks := []key.Binding{
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", stop)),
-		key.NewBinding(key.WithKeys("alt+enter", "ctrl+j"), key.WithHelp("alt+enter/ctrl+j", "new line")),
-		key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "history")),
+		helpKey(k.ConsoleRun.Help().Key, "run"),
+		helpKey(k.ConsoleBack.Help().Key, "back"),
+		helpKey(k.ConsoleStop.Help().Key, stop),
+		k.ConsoleNewLine,
+		helpKey("↑/↓", "history"), // the input's own keys (lineEditor)
 	}
-	pg := key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", scroll))
+	pg := helpKey(keysOf(k.ConsoleScrollUp, k.ConsoleScrollDown), scroll)
 	if p.scroll > 0 {
 		return append(ks[:3:3], append([]key.Binding{pg}, ks[3:]...)...)
 	}
@@ -180,9 +188,10 @@ func (m *Model) showConsole(runtime, session string) {
 func (m *Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string {
 	target := "session " + api.LastSegment(p.session)
 	if p.session == "" || m.ax.closed[p.session] {
-		target = "no session (enter asks to open one)"
+		target = "no session (" + m.keys.ConsoleRun.Help().Key + " asks to open one)"
 	}
-	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) + m.st.dim.Render(" · esc back (runs keep going)")}
+	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) +
+		m.st.dim.Render(" · "+m.keys.ConsoleBack.Help().Key+" back (runs keep going)")}
 	input := p.in.view(">>> ", "... ", w, max(consoleInputLines, (n-4)/2))
 	room := max(1, n-2-len(input))
 	out = append(out, m.transcriptRows(p, now, w, room)...)
@@ -278,7 +287,7 @@ func (m *Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []
 		out[len(shown)-1-k] = shown[k]
 	}
 	if scroll > 0 && len(out) > 0 {
-		out[len(out)-1] = m.st.dim.Render("  ↓ " + itoaPlural(scroll, "newer line") + " below (pgdn)")
+		out[len(out)-1] = m.st.dim.Render("  ↓ " + itoaPlural(scroll, "newer line") + " below (" + m.keys.ConsoleScrollDown.Help().Key + ")")
 	}
 	return out
 }

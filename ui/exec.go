@@ -248,7 +248,7 @@ func (m *Model) runInConsole(code string, now time.Time) tea.Cmd {
 		return nil
 	}
 	if x.running(p.session) != nil {
-		m.setStatus(now, "code is still running; wait for it to finish ("+"ctrl+c stops it)", true)
+		m.setStatus(now, "code is still running; wait for it to finish ("+m.keys.ConsoleStop.Help().Key+" stops it)", true)
 		return nil
 	}
 	p.in.remember(code)

@@ -16,12 +16,14 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // filesOverlay is the files pane of one runtime (f): its tree from
-// content/, directories first. Its keys:
+// content/, directories first. Its keys are keymap's ScopeFiles (by
+// default):
 //
 //	↑/↓ pgup/pgdn g/G   move
 //	enter →             open the selected directory
@@ -47,20 +49,28 @@ func (o *filesOverlay) name() string { return "files pane" }
 func (o *filesOverlay) fits(*Model) bool { return true }
 
 func (o *filesOverlay) keys(c *Model) []key.Binding {
-	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
-	out := []key.Binding{b("enter", "open"), b("backspace", "up"), b("d", "download"), b("D", "download to…")}
-	if !c.opts.ReadOnly {
-		out = append(out, b("u", "upload"), b("x", "delete"))
+	k := c.keys
+	// The way out first: a narrow footer cuts from the end. Each key by
+	// its first key and a short word (? has them in full).
+	out := []key.Binding{helpKey(keysOf(k.Back), "close")}
+	for _, b := range []struct {
+		b    key.Binding
+		word string
+	}{{k.FilesOpen, "open"}, {k.FilesParent, "up"}, {k.FilesDownload, "download"}, {k.FilesDownloadTo, "download to…"},
+		{k.FilesUpload, "upload"}, {k.FilesDelete, "delete"}, {k.Refresh, "refresh"}} {
+		if b.b.Enabled() { // upload and delete are off in --readonly
+			out = append(out, helpKey(keysOf(b.b), b.word))
+		}
 	}
-	return append(out, b("r", "refresh"), b("esc", "close"))
+	return out
 }
 
 func (o *filesOverlay) draw(c *Model, f *frame) {
 	body := o.p.View(f.w, max(1, f.bodyRows()), func(s string) string { return c.st.selected.Render(s) })
-	const hint = "  (esc to close)"
+	hint := "  (" + c.keys.Back.Help().Key + " to close)"
 	title := body[0]
 	body[0] = c.st.panelFocus.Render(title)
-	if termtext.Width(title)+len(hint) <= f.w {
+	if termtext.Width(title)+termtext.Width(hint) <= f.w {
 		body[0] += c.st.dim.Render(hint)
 	}
 	f.setBody(body)
@@ -74,7 +84,7 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	keys := c.keys
 	cmd := func(cmd tea.Cmd) action { return action{kind: actCmd, cmd: cmd} }
 	switch {
-	case k.Type == tea.KeyEsc || key.Matches(k, keys.Files):
+	case key.Matches(k, keys.Back), key.Matches(k, keys.Files):
 		o.p.Close()
 		return action{kind: actClose}
 	case key.Matches(k, keys.Quit):
@@ -91,34 +101,31 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		o.p.Move(-1 << 30)
 	case key.Matches(k, keys.Bottom):
 		o.p.Move(1 << 30)
-	case k.Type == tea.KeyEnter || k.Type == tea.KeyRight:
+	case key.Matches(k, keys.FilesOpen):
 		return cmd(o.p.Enter())
-	case k.Type == tea.KeyBackspace || k.Type == tea.KeyLeft:
+	case key.Matches(k, keys.FilesParent):
 		return cmd(o.p.Up())
-	case k.String() == "r":
+	case key.Matches(k, keys.Refresh):
 		return cmd(o.p.Refresh())
-	case k.String() == "d" || k.String() == "D":
+	case key.Matches(k, keys.FilesDownload), key.Matches(k, keys.FilesDownloadTo):
 		t, ok := o.p.Selection()
 		switch {
 		case !ok || t.Dir:
-			return action{kind: actStatus, text: "select a file to download (enter opens a directory)", err: true}
+			return action{kind: actStatus, text: "select a file to download (" + keys.FilesOpen.Help().Key + " opens a directory)", err: true}
 		case o.p.Busy():
 			return action{kind: actStatus, text: "a transfer is already running", err: true}
-		case k.String() == "d":
+		case key.Matches(k, keys.FilesDownload):
 			return cmd(o.p.Download(t, "."))
 		}
 		d := newDialog(dlgInput, now, "Download "+t.Name, intent{kind: intentFilesDownloadTo, file: t},
 			"Local file or directory to download "+t.Runtime+":/"+t.Path+" to.")
 		d.hint = "empty: the current directory"
 		return action{kind: actOpen, ov: d}
-	case k.String() == "u" || k.String() == "x" || k.Type == tea.KeyDelete:
-		if c.opts.ReadOnly {
-			return action{kind: actStatus, text: "read-only mode: uploads and deletes are disabled", err: true}
-		}
+	case key.Matches(k, keys.FilesUpload), key.Matches(k, keys.FilesDelete):
 		if o.p.Busy() {
 			return action{kind: actStatus, text: "a transfer is already running", err: true}
 		}
-		if k.String() == "u" {
+		if key.Matches(k, keys.FilesUpload) {
 			here := o.p.Here()
 			return action{kind: actOpen, ov: newDialog(dlgInput, now, "Upload to "+here.Runtime+":/"+here.Path,
 				intent{kind: intentFilesUpload, file: here},
@@ -134,6 +141,10 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		}
 		return action{kind: actOpen, ov: newDialog(dlgConfirm, now, "Delete "+t.Name+"?", intent{kind: intentFilesDelete, file: t},
 			"The "+what+" "+t.Runtime+":/"+t.Path+" is removed from the runtime.", "This cannot be undone.")}
+	default:
+		if b, ok := keys.DisabledMatchIn(keymap.ScopeFiles, k); ok {
+			return action{kind: actStatus, text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", err: true}
+		}
 	}
 	return action{}
 }

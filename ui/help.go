@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // helpOverlay is the full help (?): every key group, scrolled when taller
@@ -64,16 +66,21 @@ func (h *helpOverlay) name() string { return "help" }
 // header (2 lines), the HELP title and the footer (2 lines).
 func (m *Model) helpRows(l layout) int { return max(1, l.h-5) }
 
-// helpLines renders the full help for width w: each key group is a column,
+// helpLines renders the full help for width w: each key group is a column
+// (the files pane's and the console's under their title),
 // and as many columns as fit sit side by side (3 cells apart); the rest
 // wrap below, a blank line between rows of groups.
 func (m *Model) helpLines(w int) []string {
 	h := *m.help // a copy: its width is this frame's
 	h.Width = 0  // never truncated by the help model itself
 	var blocks [][]string
-	for _, g := range m.keys.FullHelp() {
-		if v := h.FullHelpView([][]key.Binding{g}); v != "" {
-			blocks = append(blocks, strings.Split(v, "\n"))
+	for _, g := range m.keys.HelpGroups() {
+		if v := h.FullHelpView([][]key.Binding{g.Keys}); v != "" {
+			b := strings.Split(v, "\n")
+			if g.Title != "" { // a layer's own keys: say which layer
+				b = append([]string{m.st.bold.Render(termtext.Line(g.Title))}, b...)
+			}
+			blocks = append(blocks, b)
 		}
 	}
 	const gap = 3

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/keymap"
 )
 
 // esc clears the filter before collapsing details or clearing a message.
@@ -80,5 +83,55 @@ func TestCopyMessageSaysHow(t *testing.T) {
 		if tc.how == ClipboardOSC52 && strings.Contains(v, "to the clipboard") {
 			t.Fatalf("OSC 52 alone claimed the clipboard:\n%s", v)
 		}
+	}
+}
+
+// The files pane's and the console's keys are the key map's: rebound in
+// the config, the new key acts and the old one no longer does, and the
+// help (?) lists both layers' keys under their titles.
+func TestFilesAndConsoleKeysFollowTheKeyMap(t *testing.T) {
+	km := keymap.Default()
+	for a, k := range map[string]string{keymap.ActionFilesDownloadTo: "w", keymap.ActionConsoleBack: "ctrl+q",
+		keymap.ActionFilesOpen: "o"} {
+		if err := km.Rebind(a, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.Keymap = km })
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a")
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "?")
+	help := strings.Join(m.helpLines(200), "\n")
+	mustContain(t, help, "files pane (f)", "w", "download to a path", "o", "open directory", "x/delete",
+		"run-code console (e)", "ctrl+q", "back (code keeps running)", "alt+enter/ctrl+j", "new line")
+	m = e.press(t, m, "esc", "f")
+	mustContain(t, m.View(), "w download to…", "o open")
+	m = e.press(t, m, "enter") // no longer opens sample_data/
+	if strings.Contains(m.View(), ":/content/sample_data") {
+		t.Fatalf("enter still opens a directory after open was rebound to o:\n%s", m.View())
+	}
+	m = e.press(t, m, "o")
+	mustContain(t, m.View(), ":/content/sample_data")
+	m = e.press(t, m, "backspace", "down", "D")
+	if m.dlg() != nil {
+		t.Fatalf("D still asks after download_to was rebound to w:\n%s", m.View())
+	}
+	m = e.press(t, m, "w")
+	mustContain(t, m.View(), "Download data.csv")
+	m = e.press(t, m, "esc", "esc")
+	// The console: esc is text-free but no longer its way back; ctrl+q is.
+	m = e.press(t, m, "tab", "e")
+	if !topIs[*consoleOverlay](&m) {
+		t.Fatalf("e did not open the console:\n%s", m.View())
+	}
+	mustContain(t, m.View(), "ctrl+q back")
+	m = e.press(t, m, "esc")
+	if !topIs[*consoleOverlay](&m) {
+		t.Fatal("esc left the console after back was rebound to ctrl+q")
+	}
+	e.clk.add(DialogGrace)
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyCtrlQ})
+	if topIs[*consoleOverlay](&m) {
+		t.Fatalf("ctrl+q did not leave the console:\n%s", m.View())
 	}
 }

@@ -88,6 +88,13 @@ func TestConfigKeysSpaceAndCtrlC(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, cfg+`:4: conflict: key "ctrl+c" always quits; bind refresh to another key`) {
 		t.Errorf("refresh: ctrl+c: exit %d %q", code, errs)
 	}
+	// In the console ctrl+c never quits: binding it to another console
+	// action clashes with console_stop, and the error says so.
+	cfg = writeFile(t, filepath.Join(home, "console.yaml"), "keys:\n  console_run: ctrl+c\n")
+	code, _, errs = runCLI(t, "--config", cfg, "config")
+	if code != exitUsage || !strings.Contains(errs, cfg+`:2: conflict: key "ctrl+c" is bound to console_run and console_stop in the run-code console`) {
+		t.Errorf("console_run: ctrl+c: exit %d %q", code, errs)
+	}
 }
 
 // `colabdash config` prints the values in effect after flags, environment

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -134,7 +135,7 @@ func buildKeymap(s *config.Settings) (*keymap.KeyMap, error) {
 		}
 	}
 	for _, c := range k.Conflicts() {
-		if c.Key == keymap.AlwaysQuit {
+		if c.Key == keymap.AlwaysQuit && slices.Contains(c.Actions, keymap.ActionQuit) {
 			// ctrl+c stays on quit whatever the file says.
 			for _, a := range c.Actions {
 				if a != keymap.ActionQuit {
