@@ -212,7 +212,8 @@ func (m *Model) openFiles(now time.Time) tea.Cmd {
 		m.setStatus(now, "runtime "+sel.ID()+" has no connectionInfo yet: its files cannot be reached", true)
 		return nil
 	}
-	p := filepane.New(sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.now)
+	// Under m.ctx: quitting ends its calls; a profile switch closes it.
+	p := filepane.New(m.ctx, sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.now)
 	m.push(&filesOverlay{p: p})
 	return p.Init()
 }

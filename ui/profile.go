@@ -160,14 +160,17 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	m.manualRenew, m.manualRef = map[string]bool{}, false
 	m.runtimesPane = runtimesPane{rowsDirty: true}
 	m.sessCursor = 0
-	// Dialogs (open or waiting), the filter, the revealed token and the
-	// run-code console were about the old account; answers still on their way find nothing and
+	// Dialogs (open or waiting), the filter, the files pane (closed: its
+	// transfer stops), the revealed token and the run-code console were
+	// about the old account; answers still on their way find nothing and
 	// are dropped. The help and the event log stay.
 	kept := m.stack[:0:0]
 	for _, o := range m.stack {
-		switch o.(type) {
+		switch o := o.(type) {
 		case *helpOverlay, *eventsOverlay:
 			kept = append(kept, o)
+		case *filesOverlay:
+			o.p.Close() // its listing and transfer were the old account's
 		}
 	}
 	m.stack = kept

@@ -59,8 +59,11 @@ type Pane struct {
 	loading bool
 	err     string
 
-	xfer   *transfer
-	cancel context.CancelFunc // of the transfer in flight
+	xfer *transfer
+
+	// ctx is the parent of every listing and transfer; Close ends it.
+	ctx  context.Context
+	stop context.CancelFunc
 }
 
 type transfer struct {
@@ -70,12 +73,18 @@ type transfer struct {
 }
 
 // New returns a pane for runtime id that lists content/ once Init's
-// command runs. now is the clock for transfer rates.
-func New(runtime string, open Opener, now func() time.Time) *Pane {
+// command runs. Every listing and transfer runs under parent (nil:
+// context.Background()) and ends with it or with Close. now is the clock
+// for transfer rates.
+func New(parent context.Context, runtime string, open Opener, now func() time.Time) *Pane {
 	if now == nil {
 		now = time.Now
 	}
-	return &Pane{id: nextID.Add(1), runtime: runtime, open: open, now: now, dir: Root}
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := context.WithCancel(parent)
+	return &Pane{id: nextID.Add(1), runtime: runtime, open: open, now: now, dir: Root, ctx: ctx, stop: stop}
 }
 
 // Runtime returns the pane's runtime id.
@@ -131,14 +140,14 @@ func (p *Pane) client(ctx context.Context) (*jupyter.Client, error) {
 func (p *Pane) list(dir string) tea.Cmd {
 	p.gen++
 	p.loading, p.err = true, ""
-	id, gen, jc, open := p.id, p.gen, p.jc, p.open
+	id, gen, jc, open, parent := p.id, p.gen, p.jc, p.open, p.ctx
 	return func() (msg tea.Msg) {
 		defer func() {
 			if r := recover(); r != nil {
 				msg = ListedMsg{pane: id, gen: gen, dir: dir, err: fmt.Errorf("internal error listing %s: %v", dir, r)}
 			}
 		}()
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		ctx, cancel := context.WithTimeout(parent, 90*time.Second)
 		defer cancel()
 		c := jc
 		if c == nil {
@@ -199,7 +208,7 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 		if m.jc != nil {
 			p.jc = m.jc
 		}
-		p.xfer, p.cancel = nil, nil
+		p.xfer = nil
 		return p.list(p.dir), true
 	}
 	return nil, false
@@ -262,8 +271,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 	if p.xfer != nil {
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
+	ctx, cancel := context.WithCancel(p.ctx)
 	p.xfer = &transfer{op: op, name: name, total: -1, start: p.now()}
 	id, jc, open := p.id, p.jc, p.open
 	ch := make(chan tea.Msg, 1)
@@ -427,10 +435,12 @@ func (p *Pane) Delete(t Target) tea.Cmd {
 	})
 }
 
-// Close cancels a transfer in flight (a download keeps its part file).
+// Close ends the pane: the listing and the transfer in flight are
+// cancelled (a download keeps its part file), and so is anything started
+// after.
 func (p *Pane) Close() {
-	if p.cancel != nil {
-		p.cancel()
+	if p.stop != nil {
+		p.stop()
 	}
 }
 

@@ -48,7 +48,7 @@ func setup(t *testing.T) (*Pane, *colabfake.Server) {
 	if _, err := c.Mkdir(context.Background(), "content/sub"); err != nil {
 		t.Fatal(err)
 	}
-	return New("rt-pane", open, nil), srv
+	return New(context.Background(), "rt-pane", open, nil), srv
 }
 
 // drive runs cmd and every command its messages lead to, as the Bubble Tea
@@ -162,7 +162,7 @@ func TestPaneDropsStaleAnswers(t *testing.T) {
 	if _, handled := p.Update(old()); !handled || p.Dir() != "content" {
 		t.Fatalf("a stale answer moved the pane to %q", p.Dir())
 	}
-	other := New("rt-pane", nil, nil)
+	other := New(context.Background(), "rt-pane", nil, nil)
 	if _, handled := other.Update(ListedMsg{pane: p.id, gen: 1}); handled {
 		t.Fatal("a pane took another pane's message")
 	}
@@ -171,7 +171,7 @@ func TestPaneDropsStaleAnswers(t *testing.T) {
 // The transfer line shows direction, name, percent and rate.
 func TestPaneStatus(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := New("rt-x", nil, func() time.Time { return now })
+	p := New(context.Background(), "rt-x", nil, func() time.Time { return now })
 	p.xfer = &transfer{op: "download", name: "model.pt", done: 50_000_000, total: 100_000_000, start: now.Add(-5 * time.Second)}
 	if got := p.Status(); got != "↓ model.pt 50% · 50.0 MB / 100.0 MB · 10.0 MB/s" {
 		t.Fatalf("status %q", got)
