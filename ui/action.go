@@ -11,7 +11,7 @@ type actionKind int
 const (
 	actNone         actionKind = iota
 	actQuit                    // cancel every call and quit
-	actClose                   // close the overlay on top
+	actClose                   // close the overlay on top (and show text, if any, as actStatus does)
 	actOpen                    // open overlay ov on top
 	actStatus                  // show text (err: as an error) in the status line
 	actMove                    // move the runtimes cursor by n
@@ -71,6 +71,9 @@ func (m *Model) apply(a action) tea.Cmd {
 		return tea.Quit
 	case actClose:
 		m.pop()
+		if a.text != "" {
+			m.setStatus(now, a.text, a.err)
+		}
 	case actOpen:
 		m.push(a.ov)
 	case actStatus:

@@ -85,7 +85,11 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	cmd := func(cmd tea.Cmd) action { return action{kind: actCmd, cmd: cmd} }
 	switch {
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Files):
+		busy := o.p.Busy()
 		o.p.Close()
+		if busy { // its answer, when it comes, goes to the event log only
+			return action{kind: actClose, text: "files pane closed: the transfer in flight was cancelled (a partial download is kept for the next try)"}
+		}
 		return action{kind: actClose}
 	case key.Matches(k, keys.Quit):
 		return action{kind: actQuit}
@@ -240,26 +244,27 @@ func (m *Model) jupyterOpener(name string, ci api.ConnectionInfo) filepane.Opene
 	}
 }
 
-// onFilesMsg hands a files-pane message to its pane; a finished transfer
-// goes to the status line and the event log.
+// onFilesMsg hands a files-pane message to the open pane. A finished
+// transfer is logged against its own runtime whatever pane is open now,
+// and reaches the status line only when the open pane took it: the answer
+// of a closed pane, another runtime's or an older request's never speaks
+// for the pane on screen.
 func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
-	o, ok := find[*filesOverlay](m)
+	var cmd tea.Cmd
+	mine := false
+	if o, ok := find[*filesOverlay](m); ok {
+		cmd, mine = o.p.Update(msg)
+	}
 	if d, isDone := msg.(filepane.DoneMsg); isDone {
-		target := ""
-		if ok {
-			target = "runtimes/" + o.p.Runtime()
-		}
-		if d.Err != nil {
+		m.recordEvent(now, "files "+d.Op, "runtimes/"+d.Runtime, 0, d.Err)
+		switch {
+		case !mine:
+		case d.Err != nil:
 			m.setStatus(now, d.Op+" failed: "+errLine(d.Err), true)
-		} else {
+		default:
 			m.setStatus(now, d.Text, false)
 		}
-		m.recordEvent(now, "files "+d.Op, target, 0, d.Err)
 	}
-	if !ok {
-		return nil // the pane was closed: its answers are dropped
-	}
-	cmd, _ := o.p.Update(msg)
 	return cmd
 }
 

@@ -110,3 +110,27 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		waitFor(t, stall.ended, "the download stopping on quit")
 	})
 }
+
+// A transfer's late answer names its runtime: the download cancelled on
+// rt-t4demo7k2p's pane lands after the user opened rt-cpudemo4qx's, and
+// neither speaks for that pane in the status line nor is logged against
+// it.
+func TestLateFilesAnswerStaysWithItsRuntime(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m, stall, xfer := startStalledDownload(t, e, m)
+	m = e.press(t, m, "esc")
+	mustContain(t, m.View(), "files pane closed: the transfer in flight was cancelled")
+	waitFor(t, stall.ended, "the download stopping when its pane closed")
+	late := xfer()
+	m = m.selectID(t, "rt-cpudemo4qx")
+	m = e.press(t, m, "f")
+	mustContain(t, m.View(), "rt-cpudemo4qx:/content")
+	m, _ = update(m, late)
+	if v := m.View(); strings.Contains(v, "download failed") {
+		t.Fatalf("rt-t4demo7k2p's late answer reached rt-cpudemo4qx's pane:\n%s", v)
+	}
+	ev := m.Events()[0]
+	if ev.Tool != "files download" || ev.Target != "runtimes/rt-t4demo7k2p" {
+		t.Fatalf("the late answer was logged as %q on %q", ev.Tool, ev.Target)
+	}
+}

@@ -60,6 +60,7 @@ type Pane struct {
 	err     string
 
 	xfer *transfer
+	req  int // the last transfer's request id
 
 	// ctx is the parent of every listing and transfer; Close ends it.
 	ctx  context.Context
@@ -67,6 +68,7 @@ type Pane struct {
 }
 
 type transfer struct {
+	req         int    // its request id: DoneMsg and ProgressMsg carry it
 	op, name    string // "download"/"upload", the file's name
 	done, total int64
 	start       time.Time
@@ -109,19 +111,26 @@ type ListedMsg struct {
 // ProgressMsg reports a transfer's progress.
 type ProgressMsg struct {
 	pane        int64
+	req         int
 	done, total int64
 	ch          <-chan tea.Msg
 }
 
-// DoneMsg ends a download, upload or delete. Op is "download", "upload"
-// or "delete"; Text is a one-line summary ("downloaded model.pt → ./model.pt
-// (1.2 MB)") or, with Err, what failed.
+// DoneMsg ends a download, upload or delete. It names the pane, the
+// runtime and the request it answers: Update takes it only when all three
+// are the pane's (the transfer in flight), so a late answer never ends
+// another transfer or lands on another runtime's pane. Runtime is the
+// runtime id ("rt-abc"); Op is "download", "upload" or "delete"; Text is
+// a one-line summary ("downloaded model.pt → ./model.pt (1.2 MB)") or,
+// with Err, what failed.
 type DoneMsg struct {
-	pane int64
-	jc   *jupyter.Client
-	Op   string
-	Text string
-	Err  error
+	pane    int64
+	req     int
+	jc      *jupyter.Client
+	Runtime string
+	Op      string
+	Text    string
+	Err     error
 }
 
 // Init lists content/.
@@ -163,7 +172,7 @@ func (p *Pane) list(dir string) tea.Cmd {
 
 // Update takes the pane's own messages (others are ignored) and returns
 // the next command. handled is false for a message that is not this
-// pane's (or is stale).
+// pane's, and for a DoneMsg that does not answer its transfer in flight.
 func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	switch m := msg.(type) {
 	case ListedMsg:
@@ -197,13 +206,13 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 		if m.pane != p.id {
 			return nil, false
 		}
-		if p.xfer != nil {
+		if p.xfer != nil && p.xfer.req == m.req {
 			p.xfer.done, p.xfer.total = m.done, m.total
 		}
 		return wait(m.ch), true
 	case DoneMsg:
-		if m.pane != p.id {
-			return nil, false
+		if m.pane != p.id || m.Runtime != p.runtime || p.xfer == nil || m.req != p.xfer.req {
+			return nil, false // another pane's, another runtime's, or an older request's
 		}
 		if m.jc != nil {
 			p.jc = m.jc
@@ -272,8 +281,9 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 		return nil
 	}
 	ctx, cancel := context.WithCancel(p.ctx)
-	p.xfer = &transfer{op: op, name: name, total: -1, start: p.now()}
-	id, jc, open := p.id, p.jc, p.open
+	p.req++
+	p.xfer = &transfer{req: p.req, op: op, name: name, total: -1, start: p.now()}
+	id, req, runtime, jc, open := p.id, p.req, p.runtime, p.jc, p.open
 	ch := make(chan tea.Msg, 1)
 	go func() {
 		defer cancel()
@@ -286,7 +296,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 				case <-ch:
 				default:
 				}
-				ch <- DoneMsg{pane: id, Op: op, Err: fmt.Errorf("internal error in %s: %v", op, r)}
+				ch <- DoneMsg{pane: id, req: req, Runtime: runtime, Op: op, Err: fmt.Errorf("internal error in %s: %v", op, r)}
 			}
 		}()
 		if c == nil {
@@ -299,7 +309,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 				if now := time.Now(); now.Sub(last) >= 200*time.Millisecond {
 					last = now
 					select {
-					case ch <- ProgressMsg{pane: id, done: done, total: total, ch: ch}:
+					case ch <- ProgressMsg{pane: id, req: req, done: done, total: total, ch: ch}:
 					default: // the dashboard has not taken the last one yet
 					}
 				}
@@ -310,7 +320,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 		case <-ch:
 		default:
 		}
-		ch <- DoneMsg{pane: id, jc: c, Op: op, Text: text, Err: err}
+		ch <- DoneMsg{pane: id, req: req, jc: c, Runtime: runtime, Op: op, Text: text, Err: err}
 	}()
 	return wait(ch)
 }

@@ -177,3 +177,23 @@ func TestPaneStatus(t *testing.T) {
 		t.Fatalf("status %q", got)
 	}
 }
+
+// A DoneMsg ends only the transfer it answers: one of an older request,
+// or one naming another runtime, leaves the transfer in flight alone.
+func TestPaneDoneMsgMustMatchRuntimeAndRequest(t *testing.T) {
+	p := New(context.Background(), "rt-b", nil, nil)
+	p.req = 2
+	p.xfer = &transfer{req: 2, op: "download", name: "b.bin", total: -1}
+	for _, m := range []DoneMsg{
+		{pane: p.id, req: 1, Runtime: "rt-b", Op: "download"},
+		{pane: p.id, req: 2, Runtime: "rt-a", Op: "download"},
+		{pane: p.id + 1, req: 2, Runtime: "rt-b", Op: "download"},
+	} {
+		if _, handled := p.Update(m); handled || !p.Busy() {
+			t.Fatalf("%+v ended the transfer of request 2 on rt-b", m)
+		}
+	}
+	if _, handled := p.Update(DoneMsg{pane: p.id, req: 2, Runtime: "rt-b", Op: "download"}); !handled || p.Busy() {
+		t.Fatal("the transfer's own answer did not end it")
+	}
+}
