@@ -157,13 +157,14 @@ func (c *Client) Download(ctx context.Context, p, target string, progress Progre
 		discard()
 		return m, local("%v", err)
 	}
-	closed = true
-	if err := pf.Close(); err != nil {
-		_ = os.Remove(part)
+	// The size of the file written, not of whatever the path names now.
+	st, err := f.Stat()
+	if err != nil {
+		discard()
 		return m, local("%v", err)
 	}
-	st, err := os.Stat(part)
-	if err != nil {
+	closed = true
+	if err := pf.Close(); err != nil {
 		_ = os.Remove(part)
 		return m, local("%v", err)
 	}
@@ -183,15 +184,30 @@ func (c *Client) Download(ctx context.Context, p, target string, progress Progre
 // its size when it is a kept part of this same remote version (size
 // below the remote size, mtime equal to the remote last_modified), else 0
 // after truncating it.
+//
+// Anything but a regular file at the part path (a symbolic link someone
+// placed there to redirect the write, a FIFO, a directory) is refused,
+// never followed: the link is not opened (O_NOFOLLOW), and the check
+// before the open names what is there.
 func openPart(part string, m Model) (*os.File, int64, error) {
-	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o600)
+	if st, err := os.Lstat(part); err == nil && !st.Mode().IsRegular() {
+		return nil, 0, notRegularPart(part, st.Mode())
+	}
+	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE|partOpenFlags, 0o600)
 	if err != nil {
+		if st, lerr := os.Lstat(part); lerr == nil && !st.Mode().IsRegular() {
+			return nil, 0, notRegularPart(part, st.Mode())
+		}
 		return nil, 0, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, notRegularPart(part, st.Mode())
 	}
 	if st.Size() > 0 && m.Size > st.Size() && !m.LastModified.IsZero() &&
 		st.ModTime().Truncate(time.Microsecond).Equal(m.LastModified.Truncate(time.Microsecond)) {
@@ -202,6 +218,21 @@ func openPart(part string, m Model) (*os.File, int64, error) {
 		return nil, 0, err
 	}
 	return f, 0, nil
+}
+
+// notRegularPart is the one-line refusal of a part path that holds
+// something other than a regular file.
+func notRegularPart(part string, mode fs.FileMode) error {
+	what := "special file (" + mode.Type().String() + ")"
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		what = "symbolic link"
+	case mode.IsDir():
+		what = "directory"
+	case mode&fs.ModeNamedPipe != 0:
+		what = "named pipe"
+	}
+	return fmt.Errorf("%s is a %s, not a partial download: refusing to write through it (remove it and run again)", part, what)
 }
 
 // fetch GETs /files/{remote} from *off and writes what arrives at its
