@@ -52,6 +52,11 @@ const (
 	DefaultIdleTimeout = 30 * time.Second
 	// DefaultMaxReply bounds each JSON reply (a directory listing): 32 MiB.
 	DefaultMaxReply = 32 << 20
+	// DefaultMaxUnknownSize bounds a download whose size the runtime did
+	// not report (its model has no size): 8 GiB. Past it the download
+	// stops with ErrTooLarge and its part file is removed, so a reply
+	// that never ends cannot fill the disk.
+	DefaultMaxUnknownSize = 8 << 30
 	// DefaultMaxRetries is how many times in a row a transfer step may fail
 	// without progress before the transfer gives up (5).
 	DefaultMaxRetries = 5
@@ -95,6 +100,10 @@ type Options struct {
 	IdleTimeout time.Duration
 	// MaxReply bounds each JSON reply in bytes (default DefaultMaxReply).
 	MaxReply int64
+	// MaxUnknownSize bounds, in bytes, a download whose size the runtime
+	// did not report (default DefaultMaxUnknownSize); a download of known
+	// size is bounded by that size.
+	MaxUnknownSize int64
 	// MaxRetries is how many consecutive failed attempts a transfer
 	// makes before giving up (default DefaultMaxRetries).
 	MaxRetries int
@@ -157,6 +166,9 @@ func New(o Options) (*Client, error) {
 	}
 	if o.MaxReply <= 0 {
 		o.MaxReply = DefaultMaxReply
+	}
+	if o.MaxUnknownSize <= 0 {
+		o.MaxUnknownSize = DefaultMaxUnknownSize
 	}
 	if o.MaxRetries <= 0 {
 		o.MaxRetries = DefaultMaxRetries

@@ -46,8 +46,12 @@ func (e *errRestart) Error() string { return e.why }
 // when the connection keeps failing or ctx ends it is kept and the error
 // says so, so the same command resumes.
 //
+// A file whose size the runtime did not report is bounded by
+// Options.MaxUnknownSize: past it the download stops with ErrTooLarge
+// and the part file is removed.
+//
 // Errors (*Error): ErrNotFound, ErrHidden, ErrIsDir, ErrLocal,
-// ErrCorrupt, ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer; the
+// ErrCorrupt, ErrTooLarge, ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer; the
 // context's error when ctx ends.
 func (c *Client) Download(ctx context.Context, p, target string, progress Progress) (Model, error) {
 	remote := CleanRemote(p)
@@ -289,6 +293,12 @@ func (c *Client) fetch(ctx context.Context, remote string, f partFile, off *int6
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {
 			wd.touch()
+			// A file of unknown size stops at the documented maximum
+			// (a reply that never ends must not fill the disk).
+			if size < 0 && *off+int64(n) > c.o.MaxUnknownSize {
+				return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrTooLarge,
+					Message: fmt.Sprintf("the runtime did not report its size and more than %d bytes arrived (Options.MaxUnknownSize)", c.o.MaxUnknownSize)}
+			}
 			if _, werr := f.WriteAt(buf[:n], *off); werr != nil {
 				return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: localMessage(werr)}
 			}

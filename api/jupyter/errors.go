@@ -38,6 +38,9 @@ var (
 	ErrNoConnection = errors.New("the runtime has no proxy connection")
 	// ErrCorrupt: a transfer ended with a size other than expected.
 	ErrCorrupt = errors.New("size mismatch: the copy is incomplete or corrupt")
+	// ErrTooLarge: a download whose size the runtime did not report grew
+	// past Options.MaxUnknownSize.
+	ErrTooLarge = errors.New("larger than the limit for a file of unknown size")
 	// ErrRedirect: the server redirected to another scheme, host or port.
 	ErrRedirect = errors.New("redirect to another origin refused")
 	// ErrTransport: the connection failed (reset, timeout, DNS…).

@@ -621,3 +621,47 @@ func TestTokenNeverLogged(t *testing.T) {
 		t.Error("the renewed token was not registered with the redactor")
 	}
 }
+
+// A download whose size the runtime did not report (a model without
+// "size") is bounded by MaxUnknownSize: past it the download stops with
+// ErrTooLarge and leaves nothing behind; below it, it completes.
+func TestDownloadUnknownSizeCapped(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client(func(o *Options) { o.MaxUnknownSize = 256 << 10 })
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		size int64
+		ok   bool
+	}{{"small.bin", 100 << 10, true}, {"big.bin", 1 * mib, false}} {
+		src := filepath.Join(dir, "src-"+tc.name)
+		want := writeRandom(t, src, tc.size, 23)
+		if _, err := upload(t, c, src, e.p(tc.name)); err != nil {
+			t.Fatal(err)
+		}
+		// The runtime's model of the file says nothing of its size.
+		e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet,
+			PathPrefix: "api/contents/" + e.p(tc.name), Status: http.StatusOK, ContentType: "application/json",
+			Body: `{"name":"` + tc.name + `","path":"` + e.p(tc.name) + `","type":"file","size":null,"last_modified":"2026-11-29T18:00:00Z"}`})
+		out := filepath.Join(dir, "out-"+tc.name)
+		_, err := download(t, c, e.p(tc.name), out)
+		if tc.ok {
+			if err != nil {
+				t.Fatalf("%s (%d bytes, under the limit): %v", tc.name, tc.size, err)
+			}
+			if got := fileSHA(t, out); got != want {
+				t.Fatalf("%s: SHA-256 %s, want %s", tc.name, got, want)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "262144 bytes") {
+			t.Fatalf("%s (%d bytes of unknown size, limit 256 KiB): %v, want ErrTooLarge naming the limit", tc.name, tc.size, err)
+		}
+		if _, serr := os.Stat(out); serr == nil {
+			t.Errorf("%s: the target exists after the capped download", tc.name)
+		}
+		if _, serr := os.Stat(out + PartSuffix); serr == nil {
+			t.Errorf("%s: the part file was kept", tc.name)
+		}
+	}
+}
