@@ -180,16 +180,19 @@ func (c *Client) Delete(ctx context.Context, p string) error {
 // cannot be removed (the error says so). progress, when set, is called
 // with each path removed.
 func (c *Client) RemoveAll(ctx context.Context, p string, progress func(string)) error {
-	return c.removeAll(ctx, CleanRemote(p), progress, 0)
-}
-
-func (c *Client) removeAll(ctx context.Context, remote string, progress func(string), depth int) error {
-	if depth > maxDepth {
-		return &Error{Op: "delete", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "directory tree too deep"}
-	}
+	remote := CleanRemote(p)
 	m, err := c.Stat(ctx, remote)
 	if err != nil {
 		return err
+	}
+	return c.removeAll(ctx, remote, m, progress, 0)
+}
+
+// removeAll removes remote, whose model m the caller has (the Stat of the
+// top, then each listing's own entries: no child is stat-ed again).
+func (c *Client) removeAll(ctx context.Context, remote string, m Model, progress func(string), depth int) error {
+	if depth > maxDepth {
+		return &Error{Op: "delete", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "directory tree too deep"}
 	}
 	if m.IsDir() {
 		l, err := c.List(ctx, remote)
@@ -201,7 +204,7 @@ func (c *Client) removeAll(ctx context.Context, remote string, progress func(str
 			if err != nil {
 				return &Error{Op: "delete", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: err.Error()}
 			}
-			if err := c.removeAll(ctx, remote+"/"+name, progress, depth+1); err != nil {
+			if err := c.removeAll(ctx, remote+"/"+name, e, progress, depth+1); err != nil {
 				return err
 			}
 		}

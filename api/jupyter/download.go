@@ -55,12 +55,19 @@ func (e *errRestart) Error() string { return e.why }
 // context's error when ctx ends.
 func (c *Client) Download(ctx context.Context, p, target string, progress Progress) (Model, error) {
 	remote := CleanRemote(p)
-	if progress == nil {
-		progress = func(int64, int64) {}
-	}
 	m, err := c.Stat(ctx, remote)
 	if err != nil {
 		return Model{}, withOp(err, "download", remote)
+	}
+	return c.download(ctx, remote, target, m, progress)
+}
+
+// download is Download of the remote file whose model m the caller
+// already has (from a Stat or a directory listing): no request is spent
+// on stat-ing it again.
+func (c *Client) download(ctx context.Context, remote, target string, m Model, progress Progress) (Model, error) {
+	if progress == nil {
+		progress = func(int64, int64) {}
 	}
 	if m.IsDir() {
 		return m, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrIsDir}

@@ -380,3 +380,55 @@ func TestUploadDetectsOverwritingServer(t *testing.T) {
 		t.Fatal("the part file was left behind")
 	}
 }
+
+// A recursive download and RemoveAll stat only the top path: every file
+// and directory below is known from its parent's listing (size,
+// last_modified, type), so none costs a second round trip.
+func TestTreeWalksUseListingMetadata(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		local := t.TempDir()
+		proj := filepath.Join(local, "proj")
+		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
+		want := map[string]string{"a.txt": "alpha", "b.txt": "bravo!", "sub/c.txt": "charlie", "sub/d.txt": "delta delta"}
+		for name, body := range want {
+			os.WriteFile(filepath.Join(proj, filepath.FromSlash(name)), []byte(body), 0o644)
+		}
+		if err := c.UploadPath(ctx, proj, e.p("proj"), false, CopyOptions{Recursive: true}); err != nil {
+			t.Fatal(err)
+		}
+		var stats atomic.Int32
+		e.setOnProxy(func(r *http.Request) {
+			if strings.Contains(r.URL.Path, "/api/contents/") && r.URL.Query().Get("content") == "0" {
+				stats.Add(1)
+			}
+		})
+		out := filepath.Join(local, "out")
+		if err := c.DownloadPath(ctx, e.p("proj"), out, false, CopyOptions{Recursive: true}); err != nil {
+			t.Fatal(err)
+		}
+		if n := stats.Swap(0); n != 1 {
+			t.Errorf("recursive download of 2 directories and 4 files sent %d stats, want 1 (the top)", n)
+		}
+		for name, body := range want {
+			if b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(name))); err != nil || string(b) != body {
+				t.Errorf("downloaded %s: %q, %v; want %q", name, b, err, body)
+			}
+		}
+		var removed []string
+		if err := c.RemoveAll(ctx, e.p("proj"), func(p string) { removed = append(removed, p) }); err != nil {
+			t.Fatal(err)
+		}
+		if n := stats.Load(); n != 1 {
+			t.Errorf("RemoveAll of 2 directories and 4 files sent %d stats, want 1 (the top)", n)
+		}
+		if len(removed) != 6 {
+			t.Errorf("removed %v, want 6 paths", removed)
+		}
+		if _, err := c.Stat(ctx, e.p("proj")); !errors.Is(err, ErrNotFound) {
+			t.Errorf("after RemoveAll: %v", err)
+		}
+	})
+}

@@ -189,7 +189,7 @@ func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		if st, err := os.Stat(dst); dstDir || (err == nil && st.IsDir()) {
 			target = filepath.Join(dst, path.Base(src))
 		}
-		return c.downloadFile(ctx, src, target, o)
+		return c.downloadFile(ctx, src, target, m, o)
 	}
 	if !o.Recursive {
 		return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrIsDir}
@@ -258,16 +258,19 @@ func (w *walker) down(ctx context.Context, remote, local string, depth int) erro
 			}
 			continue
 		}
-		if err := c.downloadFile(ctx, child, target, w.o); err != nil {
+		// The listing's own model (size, last_modified) is the file's:
+		// no second round trip to stat it.
+		if err := c.downloadFile(ctx, child, target, e, w.o); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (c *Client) downloadFile(ctx context.Context, remote, target string, o CopyOptions) error {
+// downloadFile downloads the remote file whose model m is known.
+func (c *Client) downloadFile(ctx context.Context, remote, target string, m Model, o CopyOptions) error {
 	start := time.Now()
-	m, err := c.Download(ctx, remote, target, o.progress(c.id+":"+remote))
+	m, err := c.download(ctx, remote, target, m, o.progress(c.id+":"+remote))
 	if err != nil {
 		return err
 	}
