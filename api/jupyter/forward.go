@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -298,7 +297,7 @@ func (t *renewingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		}
 		resp, err := c.o.Transport.RoundTrip(r)
 		if err != nil {
-			return nil, ci.Token, fmt.Errorf("%s", c.o.Redactor.Redact(stripURL(err)))
+			return nil, ci.Token, &redactedError{msg: c.o.Redactor.Redact(stripURL(err)), cause: urlCause(err)}
 		}
 		return resp, ci.Token, nil
 	}
@@ -324,4 +323,25 @@ func (t *renewingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		}{io.MultiReader(bytes.NewReader(first[:n]), resp.Body), resp.Body}
 	}
 	return resp, nil
+}
+
+// redactedError is a failed forward: its text is redacted and without
+// the URL (which carries the proxy token on an upgrade), and it unwraps
+// to the cause (context.Canceled when the local client went away, a
+// net.Error…), so callers can still errors.Is / errors.As it.
+type redactedError struct {
+	msg   string
+	cause error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.cause }
+
+// urlCause returns what a *url.Error wraps (its URL dropped), else err.
+func urlCause(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }

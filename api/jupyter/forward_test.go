@@ -3,9 +3,12 @@ package jupyter
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -16,6 +19,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/google/uuid"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
@@ -297,5 +301,44 @@ func TestForwardTokenLength(t *testing.T) {
 	f, err := NewForwarder(e.client(), ForwardOptions{Port: 8888})
 	if err != nil || len(f.Token()) < 32 || !strings.HasPrefix(f.URL("127.0.0.1"), "http://127.0.0.1:8888/?token=") {
 		t.Fatalf("generated token %q, URL %q, %v", f.Token(), f.URL("127.0.0.1"), err)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A forwarded request that fails keeps its cause: a local client that
+// went away is context.Canceled to errors.Is (the forward then stays
+// quiet instead of answering 502), a network failure stays a net error;
+// the text still has neither the URL nor the proxy token.
+func TestForwardErrorKeepsCause(t *testing.T) {
+	const tok = "proxy-token-0123456789"
+	for _, tc := range []struct {
+		name  string
+		cause error
+		is    func(error) bool
+	}{
+		{"cancelled", context.Canceled, func(err error) bool { return errors.Is(err, context.Canceled) }},
+		{"refused", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")},
+			func(err error) bool { var oe *net.OpError; return errors.As(err, &oe) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := New(Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: "http://127.0.0.1:9/", Token: tok},
+				Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+					return nil, &url.Error{Op: "Get", URL: r.URL.String() + "?" + TokenQuery + "=" + tok, Err: tc.cause}
+				})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9/api/contents", nil)
+			_, err = (&renewingTransport{c: c}).RoundTrip(req)
+			if err == nil || !tc.is(err) {
+				t.Fatalf("error %v (%T) does not unwrap to %v", err, err, tc.cause)
+			}
+			if strings.Contains(err.Error(), tok) || strings.Contains(err.Error(), "http://") {
+				t.Fatalf("error text %q carries the URL or the proxy token", err)
+			}
+		})
 	}
 }
