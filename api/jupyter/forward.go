@@ -243,7 +243,8 @@ func (f *Forwarder) rewrite(pr *httputil.ProxyRequest) {
 		out.Header.Set("Origin", base.Scheme+"://"+base.Host)
 	}
 	out.Header.Set(AgentHeader, Agent)
-	out.Header.Del("X-Forwarded-For")
+	// X-Forwarded-For, -Host, -Proto and Forwarded are already gone:
+	// ReverseProxy strips them before Rewrite, which never sets them.
 }
 
 // modifyResponse rewrites redirects that point into the runtime's URL to

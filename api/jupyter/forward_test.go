@@ -342,3 +342,32 @@ func TestForwardErrorKeepsCause(t *testing.T) {
 		})
 	}
 }
+
+// Forwarding headers a local client sends (X-Forwarded-For, Forwarded…)
+// never reach the runtime, and the forward adds none of its own.
+func TestForwardDropsForwardingHeaders(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	w := startForward(t, c)
+	seen := make(chan http.Header, 4)
+	e.setOnProxy(func(r *http.Request) { seen <- r.Header.Clone() })
+	req, _ := http.NewRequest(http.MethodGet, w.base+"/api/contents/content", nil)
+	req.Header.Set("Authorization", "token "+w.f.Token())
+	req.Header.Set("X-Forwarded-For", "10.9.8.7")
+	req.Header.Set("X-Forwarded-Host", "evil.example")
+	req.Header.Set("Forwarded", "for=10.9.8.7")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("forwarded listing: HTTP %d", resp.StatusCode)
+	}
+	h := <-seen
+	for _, k := range []string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "Forwarded"} {
+		if v := h.Values(k); len(v) > 0 {
+			t.Errorf("the runtime received %s: %q", k, v)
+		}
+	}
+}
