@@ -102,6 +102,9 @@ func (c *Client) do(ctx context.Context, spec callSpec) (*mcp.CallToolResult, er
 		if ctx.Err() != nil {
 			return nil, withTool(ctxError(ctx.Err()), spec.tool)
 		}
+		if f.final {
+			return nil, f.err
+		}
 		// A reply lost after the request was sent.
 		if f.lost && (spec.replay == replayCreate || spec.replay == replayUnsafe) &&
 			f.err.Code != api.DeadlineExceeded {

@@ -36,6 +36,12 @@ const (
 	DefaultBaseDelay            = 1 * time.Second
 	DefaultMaxDelay             = 30 * time.Second
 	DefaultMaxRetryDelay        = 5 * time.Minute
+	// DefaultMaxReply bounds the body of one successful (2xx) reply to a
+	// POST, JSON or SSE: 32 MiB. Error bodies are bounded separately
+	// (64 KiB). Colab's largest replies (a list of runtimes, an
+	// execute_code result, whose output the server truncates) are far
+	// below it.
+	DefaultMaxReply int64 = 32 << 20
 )
 
 // Options configures New. The zero value is usable (no auth, real
@@ -91,6 +97,12 @@ type Options struct {
 	// ExecuteCodeTimeout bounds one execute_code attempt; the server cuts
 	// off at 600 s. Default 620 s.
 	ExecuteCodeTimeout time.Duration
+
+	// MaxReply bounds, in bytes, the body of one successful reply to a
+	// POST (default DefaultMaxReply). A larger reply is not read: the call
+	// fails with OUT_OF_RANGE naming the limit (the call itself may have
+	// taken effect), and is not retried.
+	MaxReply int64
 
 	// MaxAttempts is the number of attempts per call, first one included
 	// (a reconnect after a dropped session and the retry after
@@ -293,6 +305,9 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = DefaultMaxAttempts
 	}
+	if opts.MaxReply <= 0 {
+		opts.MaxReply = DefaultMaxReply
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -317,7 +332,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	// another origin, before the caller's transport adds credentials.
 	hc := safehttp.Client(base)
 	hc.Transport = &statusTransport{base: hc.Transport, userAgent: opts.ClientName + "/" + opts.ClientVersion,
-		redact: opts.Redactor.Redact}
+		redact: opts.Redactor.Redact, maxReply: opts.MaxReply}
 	hc.Timeout = 0
 	life, stopLife := context.WithCancel(context.Background())
 	c := &Client{

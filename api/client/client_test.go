@@ -441,3 +441,33 @@ func TestCloseDuringCalls(t *testing.T) {
 		}
 	}
 }
+
+// A successful reply larger than MaxReply is not read into memory: the
+// call fails at once with one line naming the limit, is not sent again,
+// and the next call (on a fresh session) works.
+func TestReplyLargerThanMaxReply(t *testing.T) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			fs := newFakeServer(t, m)
+			big := strings.Repeat("x", 2<<20)
+			fs.colab.setTool(api.ToolGetRuntime, func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
+			})
+			c, sl := newClient(t, fs.srv.URL, func(o *Options) { o.MaxReply = 1 << 20 })
+			_, err := c.GetRuntime(context.Background(), "runtimes/r-1")
+			e := asAPI(t, err)
+			if e.Code != api.OutOfRange || !strings.Contains(e.Error(), "larger than 1 MiB") || strings.Contains(e.Error(), "\n") {
+				t.Fatalf("err = %v, want one OUT_OF_RANGE line naming the 1 MiB limit", e)
+			}
+			if n := fs.postCount("tools/call:" + api.ToolGetRuntime); n != 1 {
+				t.Errorf("get_runtime sent %d times, want 1 (the same reply would be too large again)", n)
+			}
+			if w := sl.waits(); len(w) != 0 {
+				t.Errorf("retry waits %v, want none", w)
+			}
+			if _, err := c.ListRuntimes(context.Background()); err != nil {
+				t.Fatalf("the next call: %v", err)
+			}
+		})
+	}
+}

@@ -46,6 +46,9 @@ type failure struct {
 	// unlisted: the call was sent without the live schema (tools/list not
 	// done yet) and refused as invalid; it may work with the schema.
 	unlisted bool
+	// final: no retry, reconnect or resend can help (the reply was too
+	// large to read: it would be again).
+	final bool
 }
 
 // JSON-RPC codes the client reads. codeRejected is the go-sdk's internal
@@ -81,6 +84,16 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 	if attemptCtx != nil && attemptCtx.Err() != nil {
 		return failure{err: &api.Error{Code: api.DeadlineExceeded, Err: context.DeadlineExceeded,
 			Message: fmt.Sprintf("no reply within %s", timeout.Round(time.Second))}, lost: tr.sent()}
+	}
+
+	// A reply larger than Options.MaxReply: not read, and not asked for
+	// again (the same call would get the same reply). The go-sdk fails
+	// the connection on it, so the session is dropped.
+	if tr != nil && tr.tooLarge.Load() {
+		return failure{err: &api.Error{Code: api.OutOfRange, Err: err,
+			Message: "the reply to " + tool + " is larger than " + sizeText(c.opts.MaxReply) +
+				", the client's limit, and was not read; the call itself may have taken effect"},
+			dropped: true, final: true}
 	}
 
 	// A redirect to another origin, refused before anything was sent

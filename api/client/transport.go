@@ -88,6 +88,8 @@ type attemptTrace struct {
 	wrote   atomic.Bool // the POST was written to a connection
 	gotResp atomic.Bool // response headers arrived
 	readErr atomic.Bool // reading the response body failed (reset, cut stream)
+	// tooLarge: the reply body passed Options.MaxReply and was not read.
+	tooLarge atomic.Bool
 }
 
 type traceKey struct{}
@@ -130,6 +132,9 @@ type statusTransport struct {
 	// parses it, so no message built from it can carry (or cut in half)
 	// a secret the server echoed.
 	redact func(string) string
+	// maxReply bounds a successful reply's body to a POST (bytes; <= 0:
+	// unbounded); error bodies are bounded by maxErrorBody.
+	maxReply int64
 }
 
 func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -171,6 +176,11 @@ func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		tr.gotResp.Store(true)
 	}
 	if resp.StatusCode < 400 {
+		if s.maxReply > 0 && r.Method == http.MethodPost {
+			// The reply to one message; the standalone GET stream is
+			// long-lived and bounded per event by the go-sdk.
+			resp.Body = &cappedBody{ReadCloser: resp.Body, left: s.maxReply, limit: s.maxReply, tr: tr}
+		}
 		if tr != nil && r.Method == http.MethodPost {
 			resp.Body = &traceBody{ReadCloser: resp.Body, tr: tr}
 		}
@@ -213,5 +223,54 @@ func (b *traceBody) Read(p []byte) (int, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		b.tr.readErr.Store(true)
 	}
+	return n, err
+}
+
+// replyTooLargeError ends the read of a reply body longer than the limit.
+type replyTooLargeError struct{ limit int64 }
+
+func (e *replyTooLargeError) Error() string {
+	return "the reply is larger than " + sizeText(e.limit) + ", the client's limit (Options.MaxReply)"
+}
+
+// sizeText writes a byte count as whole MiB when it is one ("32 MiB"),
+// else in bytes.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// cappedBody reads at most limit bytes of a reply; one byte more fails
+// the read with *replyTooLargeError (recorded in the attempt's trace),
+// so a reply that never ends cannot fill memory.
+type cappedBody struct {
+	io.ReadCloser
+	left, limit int64
+	tr          *attemptTrace
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if b.left <= 0 {
+		// At the limit: anything more means the reply is too large.
+		var one [1]byte
+		n, err := b.ReadCloser.Read(one[:])
+		if n == 0 {
+			return 0, err
+		}
+		if b.tr != nil {
+			b.tr.tooLarge.Store(true)
+		}
+		return 0, &replyTooLargeError{limit: b.limit}
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
 	return n, err
 }
