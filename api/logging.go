@@ -49,8 +49,9 @@ var (
 // is ready; it is safe for concurrent use.
 type Redactor struct {
 	mu      sync.RWMutex
-	secrets []string // every registered form, longest first
-	raws    []string // the values as registered, for cut-short echoes
+	secrets []string            // every registered form, longest first
+	raws    []string            // the values as registered, for cut-short echoes
+	known   map[string]struct{} // the values in raws, for Add's quick check
 }
 
 // minSecretLen: shorter values are not registered (redacting "a" would
@@ -70,20 +71,30 @@ const minPartial = 8
 // header), and cut short: a run of at least 8 bytes that starts or ends
 // like a secret is redacted. Values shorter than 6 bytes are ignored. r
 // may be nil (then Add does nothing).
+//
+// A value already registered costs one map look-up under a read lock and
+// changes nothing: Add is called with every reply that carries a proxy
+// token, nearly always one it already knows.
 func (r *Redactor) Add(secrets ...string) {
-	if r == nil {
+	if r == nil || r.knowsAll(secrets) {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	added := false
 	for _, s := range secrets {
 		s = strings.TrimSpace(s)
 		if len(s) < minSecretLen {
 			continue
 		}
-		if !slices.Contains(r.raws, s) {
-			r.raws = append(r.raws, s)
+		if _, ok := r.known[s]; ok {
+			continue
 		}
+		if r.known == nil {
+			r.known = map[string]struct{}{}
+		}
+		r.known[s] = struct{}{}
+		r.raws = append(r.raws, s)
 		forms := []string{s, url.QueryEscape(s), url.PathEscape(s)}
 		if b, err := json.Marshal(s); err == nil {
 			forms = append(forms, string(b[1:len(b)-1]))
@@ -92,11 +103,31 @@ func (r *Redactor) Add(secrets ...string) {
 		for _, f := range forms {
 			if !slices.Contains(r.secrets, f) {
 				r.secrets = append(r.secrets, f)
+				added = true
 			}
 		}
 	}
-	// Longest first, so a secret containing another is removed whole.
-	slices.SortFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
+	if added {
+		// Longest first, so a secret containing another is removed whole.
+		slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
+	}
+}
+
+// knowsAll reports whether every value in secrets is already registered
+// (or too short to be), so Add has nothing to do.
+func (r *Redactor) knowsAll(secrets []string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, s := range secrets {
+		s = strings.TrimSpace(s)
+		if len(s) < minSecretLen {
+			continue
+		}
+		if _, ok := r.known[s]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Redact returns s with every known secret replaced by "[redacted]".
