@@ -37,7 +37,9 @@
 //     bare literal becomes result, code with "raise" gets an executionError
 //     {name, value, traceback}, anything else prints a line starting with
 //     EmulatedPrefix. executionCount counts per session; an executionId is
-//     remembered per session for reattaching (see FaultDeadline).
+//     remembered per session for reattaching (see FaultDeadline). A call
+//     is cut off after Options.ExecuteCutoff (600 s) with
+//     DEADLINE_EXCEEDED while its code keeps running.
 //   - Empty lists are answered as {} (proto3 JSON omits empty repeated
 //     fields), so clients meet the absent-field form by default.
 //

@@ -350,10 +350,18 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 		}()
 	}
 	s.mu.Unlock()
+	cut := time.NewTimer(s.opts.ExecuteCutoff)
+	defer cut.Stop()
 	select {
 	case <-rec.done:
 	case <-ctx.Done():
 		return nil, newErr(api.Cancelled, "The call was cancelled; the code keeps running (repeat the identical call to wait for it).")
+	case <-cut.C:
+		// Colab's cut-off: the call ends, the code goes on.
+		if reattach {
+			return nil, newErr(api.DeadlineExceeded, "The call was cut off after %s; the code keeps running: repeat the identical call (same session and executionId) to reattach.", cutoffText(s.opts.ExecuteCutoff))
+		}
+		return nil, newErr(api.DeadlineExceeded, "The call was cut off after %s; the code keeps running in %s, but a call without an executionId or with a runtime target cannot be resumed.", cutoffText(s.opts.ExecuteCutoff), sname)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -364,6 +372,15 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 		return nil, rec.err
 	}
 	return rec.result, nil
+}
+
+// cutoffText writes a cut-off as Colab's docs do ("600 s"), or as a Go
+// duration when it is not whole seconds (tests' short cut-offs).
+func cutoffText(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
+	}
+	return d.String()
 }
 
 // RunningCode returns how many execute_code runs are in flight on session

@@ -199,3 +199,47 @@ func TestExecuteCodeDeadlineReattach(t *testing.T) {
 		t.Errorf("reattach after UNAVAILABLE: count %d, want 3", r.ExecutionCount)
 	}
 }
+
+// Colab cuts an execute_code call off at 600 s with DEADLINE_EXCEEDED
+// while the code keeps running (colab-api.md §1.10): the emulator does the
+// same after Options.ExecuteCutoff. The identical call reattaches (cut
+// off again while the code runs, the result once it ended: one run, one
+// executionCount); a call without an executionId says it cannot resume.
+func TestExecuteCodeCutoff(t *testing.T) {
+	s, cs, _ := startConnect(t, Options{Seed: SeedDemo, ExecuteCutoff: 100 * time.Millisecond})
+	rt := "runtimes/rt-cpudemo4qx"
+	sess := rt + "/sessions/dash-cut"
+	args := map[string]any{"session": sess, "code": "print('start')\ntime.sleep(1)\nprint('done')", "executionId": uuid.NewString()}
+	e := toolError(t, call(t, cs, "execute_code", args))
+	if e.Code != api.DeadlineExceeded || !strings.Contains(e.Message, "cut off after 100ms") || !strings.Contains(e.Message, "reattach") {
+		t.Fatalf("a run longer than the cut-off: %v, want DEADLINE_EXCEEDED saying how to reattach", e)
+	}
+	if n := s.RunningCode(sess); n != 1 {
+		t.Fatalf("%d runs in flight after the cut-off, want the code still running", n)
+	}
+	// Reattach as a client does: the identical call, until a result.
+	var r api.ExecuteCodeResult
+	cuts := 1
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		res := call(t, cs, "execute_code", args)
+		if !res.IsError {
+			decode(t, res, &r)
+			break
+		}
+		if e := toolError(t, res); e.Code != api.DeadlineExceeded {
+			t.Fatalf("reattach: %v", e)
+		}
+		if cuts++; time.Now().After(deadline) {
+			t.Fatalf("no result after %d reattaches", cuts)
+		}
+	}
+	if r.Stdout != "start\ndone\n" || r.ExecutionCount != 1 {
+		t.Fatalf("reattached result %+v, want the one run's output with executionCount 1", r)
+	}
+	// Without an executionId the call cannot be resumed, and says so.
+	e = toolError(t, call(t, cs, "execute_code", map[string]any{"session": sess, "code": "time.sleep(3600)"}))
+	if e.Code != api.DeadlineExceeded || !strings.Contains(e.Message, "cannot be resumed") {
+		t.Fatalf("a cut-off call without an executionId: %v", e)
+	}
+	call(t, cs, "delete_session", map[string]any{"name": sess}) // stops the hour-long run
+}

@@ -42,6 +42,10 @@ const (
 	// DefaultCreatesPerMinute is the create_runtime rate quota per minute
 	// of the emulator's clock.
 	DefaultCreatesPerMinute = 10
+	// DefaultExecuteCutoff is how long one execute_code call waits for its
+	// code before it is cut off with DEADLINE_EXCEEDED: 600 s, as Colab
+	// documents (colab-api.md §0, §1.10).
+	DefaultExecuteCutoff = 600 * time.Second
 )
 
 // Options configures the emulator. The zero value is a stateful, SSE,
@@ -64,6 +68,14 @@ type Options struct {
 	// DEADLINE_EXCEEDED; the creation goes on and repeating the identical
 	// call (same requestId) waits for it again, as Colab documents.
 	CreateDeadline time.Duration
+	// ExecuteCutoff is how long (real time) one execute_code call waits
+	// for its code; then the call fails with DEADLINE_EXCEEDED while the
+	// code keeps running, and the identical call (same session and
+	// executionId) reattaches to it, as Colab does at 600 s
+	// (colab-api.md §1.10). A call without an executionId, or with a
+	// runtime target, cannot be resumed; its error says so. Zero means
+	// DefaultExecuteCutoff.
+	ExecuteCutoff time.Duration
 	// Latency is a real delay added before every JSON-RPC POST (handshake,
 	// tools/list and tools/call alike, as a network round trip; it ends early
 	// when the request's context does).
@@ -245,6 +257,9 @@ func New(opts Options) *Server {
 	}
 	if opts.CreatesPerMinute == 0 {
 		opts.CreatesPerMinute = DefaultCreatesPerMinute
+	}
+	if opts.ExecuteCutoff <= 0 {
+		opts.ExecuteCutoff = DefaultExecuteCutoff
 	}
 	s := &Server{
 		opts:      opts,
