@@ -90,6 +90,22 @@ func remotePath(id, p string) (string, bool) {
 	return strings.Join(segs, "/"), true
 }
 
+// richOutputDir holds execute_code's rich-output bundles
+// (RichOutput.filePath "/content/.dsm_outputs/{msg id}/out-000.json"),
+// which Colab documents fetching with GET {url}/files/content/.dsm_outputs/…
+// (colab-api.md §1.10, §4) although the directory is hidden.
+const richOutputDir = "content/.dsm_outputs/"
+
+// servedByFiles reports whether GET files/{p} may serve p: any path
+// without a hidden segment, and the rich-output bundles (whose path is
+// hidden only by .dsm_outputs itself).
+func servedByFiles(p string) bool {
+	if rest, ok := strings.CutPrefix(p, richOutputDir); ok {
+		return !isHidden(rest)
+	}
+	return !isHidden(p)
+}
+
 func isHidden(p string) bool {
 	for _, s := range strings.Split(p, "/") {
 		if strings.HasPrefix(s, ".") {
@@ -176,7 +192,7 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, root *os.Root
 	}
 	p = cleanJupyterPath(p)
 	sp, ok := remotePath(id, p)
-	if !ok || isHidden(p) {
+	if !ok || !servedByFiles(p) {
 		htmlNotFound(w)
 		return
 	}

@@ -126,7 +126,9 @@ func fakeColabURL(id string) string { return "https://8080-m-s-" + id + ".prod.c
 // session per open Colab session, with a kernel), POST
 // api/kernels/{id}/interrupt and a kernel channels WebSocket that answers
 // execute_request with execute_reply. Hidden names (a segment starting
-// with ".") are neither listed nor served. With Options.JupyterUpstream
+// with ".") are neither listed nor served, except that files/ serves the
+// rich-output bundles under content/.dsm_outputs/, as Colab documents
+// (colab-api.md §4). With Options.JupyterUpstream
 // every request behind the token goes to that Jupyter server instead.
 func (s *Server) ProxyHandler() http.Handler { return http.HandlerFunc(s.serveProxy) }
 
