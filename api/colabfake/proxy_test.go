@@ -1,11 +1,18 @@
 package colabfake
 
 import (
+	"bufio"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -68,6 +75,100 @@ func TestProxyServesRichOutputBundles(t *testing.T) {
 	} {
 		if st, _ := proxyGet(t, rt, p); st != http.StatusNotFound {
 			t.Errorf("GET %s: HTTP %d, want 404 (hidden)", p, st)
+		}
+	}
+}
+
+// putBody is a contents PUT body of exactly n bytes: a base64 file of
+// zero bytes ("A"s), streamed without holding it in memory (leading
+// spaces make the "A"s whole base64 quads).
+func putBody(n int) io.Reader {
+	head, tail := `{"type":"file","format":"base64","content":"`, `"}`
+	k := n - len(head) - len(tail)
+	head = strings.Repeat(" ", k%4) + head // whole base64 quads
+	k -= k % 4
+	return io.MultiReader(strings.NewReader(head), io.LimitReader(repeatReader('A'), int64(k)), strings.NewReader(tail))
+}
+
+type repeatReader byte
+
+func (b repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
+}
+
+// Colab: "Keep each request under 50 MB of file data" (colab-api.md §4).
+// A contents PUT of 50,000,000 bytes is accepted, one byte more is
+// refused with 413 before anything is written, whether the body's length
+// was announced or not.
+func TestProxyPutLimitIs50MB(t *testing.T) {
+	dir := t.TempDir()
+	s, _, _ := start(t, Options{FilesDir: dir})
+	rt, err := s.AddRuntime(api.Runtime{Name: "runtimes/rt-put", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A refusal closes its connection: net/http then waits 500 ms before
+	// the close (RST avoidance). Let those goroutines end before goleak
+	// looks.
+	t.Cleanup(func() {
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+			buf := make([]byte, 1<<20)
+			if !strings.Contains(string(buf[:runtime.Stack(buf, true)]), "closeWriteAndWait") {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	put := func(name string, n int) (int, string) {
+		t.Helper()
+		// Chunked (no Content-Length): the limit is met while reading.
+		req, err := http.NewRequest(http.MethodPut, rt.ConnectionInfo.URL+"api/contents/content/"+name, io.NopCloser(putBody(n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.ContentLength = -1
+		req.Header.Set(proxyTokenHeader, rt.ConnectionInfo.Token)
+		req.Header.Set("Content-Type", "application/json")
+		tr := &http.Transport{}
+		defer tr.CloseIdleConnections()
+		resp, err := (&http.Client{Transport: tr}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if st, body := put("at-limit.bin", 50_000_000); st != http.StatusCreated {
+		t.Fatalf("a 50,000,000-byte PUT: HTTP %d %.200s, want 201", st, body)
+	}
+	if st, body := put("over.bin", 50_000_001); st != http.StatusRequestEntityTooLarge || !strings.Contains(body, "50 MB") {
+		t.Fatalf("a 50,000,001-byte PUT: HTTP %d %.200s, want 413 naming the 50 MB limit", st, body)
+	}
+	// Announced too large: refused on the header alone.
+	u, _ := url.Parse(rt.ConnectionInfo.URL)
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	fmt.Fprintf(conn, "PUT %sapi/contents/content/big.bin HTTP/1.1\r\nHost: %s\r\n%s: %s\r\nContent-Type: application/json\r\nContent-Length: 60000000\r\n\r\n",
+		u.Path, u.Host, proxyTokenHeader, rt.ConnectionInfo.Token)
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("Content-Length 60000000: HTTP %d, want 413", resp.StatusCode)
+	}
+	for _, name := range []string{"over.bin", "big.bin"} {
+		if _, err := os.Stat(filepath.Join(dir, "rt-put", "content", name)); err == nil {
+			t.Errorf("%s was written although refused", name)
 		}
 	}
 }
