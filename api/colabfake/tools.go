@@ -474,15 +474,21 @@ func (s *Server) listSessions(ctx context.Context, in parentIn, _ bool) (any, *g
 	if e := parseRuntimeName("parent", in.Parent); e != nil {
 		return nil, e
 	}
+	// One critical section: a runtime deleted between looking it up and
+	// listing it must answer NOT_FOUND, not an empty list.
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	r := s.lookupRuntime(in.Parent)
-	s.mu.Unlock()
 	if r == nil {
 		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
 	}
+	out := make([]api.Session, 0, len(r.sessions))
+	for _, ss := range r.sessions {
+		out = append(out, api.Session{Name: ss.name})
+	}
 	return struct {
 		Sessions []api.Session `json:"sessions,omitempty"`
-	}{Sessions: s.Sessions(in.Parent)}, nil
+	}{Sessions: out}, nil
 }
 
 func (s *Server) deleteSession(ctx context.Context, in nameIn, _ bool) (any, *gErr) {
