@@ -196,14 +196,18 @@ func TestCreateRuntimeOperationResults(t *testing.T) {
 func TestCreateRuntimeGoesOnWhenClientGivesUp(t *testing.T) {
 	for _, m := range modes[:2] {
 		t.Run(m.name, func(t *testing.T) {
-			s, cs, _ := startConnect(t, Options{Stateless: m.stateless, JSONResponse: m.jsonr, CreateDelay: 100 * time.Millisecond})
+			// The creation is held until the client has given up, however
+			// late a busy machine fires the client's deadline.
+			hold := make(chan struct{})
+			s, cs, _ := startConnect(t, Options{Stateless: m.stateless, JSONResponse: m.jsonr, CreateHold: hold})
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
 			defer cancel()
 			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "create_runtime", Arguments: createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")})
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("want the client's deadline, got %v", err)
 			}
-			for i := 0; i < 200 && len(s.Runtimes()) == 0; i++ {
+			close(hold)
+			for deadline := time.Now().Add(time.Minute); len(s.Runtimes()) == 0 && time.Now().Before(deadline); {
 				time.Sleep(10 * time.Millisecond)
 			}
 			if len(s.Runtimes()) != 1 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -83,9 +84,14 @@ func TestEmulateStops(t *testing.T) {
 func TestExecuteCodeLongRunAbortedByDeleteSession(t *testing.T) {
 	s, cs, _ := startConnect(t, Options{Seed: SeedDemo})
 	sess := "runtimes/rt-cpudemo4qx/sessions/dash-long"
-	done := make(chan *api.Error, 1)
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan answer, 1) // the test's checks run on its own goroutine
 	go func() {
-		done <- toolError(t, call(t, cs, "execute_code", map[string]any{"session": sess, "code": "print(1)\ntime.sleep(3600)", "executionId": uuid.NewString()}))
+		res, err := callErr(cs, "execute_code", map[string]any{"session": sess, "code": "print(1)\ntime.sleep(3600)", "executionId": uuid.NewString()})
+		done <- answer{res, err}
 	}()
 	// Wait until it runs (its session exists), then delete the session.
 	has := func() bool {
@@ -100,14 +106,17 @@ func TestExecuteCodeLongRunAbortedByDeleteSession(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	select {
-	case e := <-done:
-		t.Fatalf("a one-hour run returned at once: %v", e)
+	case a := <-done:
+		t.Fatalf("a one-hour run returned at once: %+v, %v", a.res, a.err)
 	case <-time.After(50 * time.Millisecond):
 	}
 	call(t, cs, "delete_session", map[string]any{"name": sess})
 	select {
-	case e := <-done:
-		if e.Code != api.Aborted || !strings.Contains(e.Message, "deleted") {
+	case a := <-done:
+		if a.err != nil {
+			t.Fatalf("execute_code: %v", a.err)
+		}
+		if e := toolError(t, a.res); e.Code != api.Aborted || !strings.Contains(e.Message, "deleted") {
 			t.Fatalf("aborted run: %v", e)
 		}
 	case <-time.After(30 * time.Second):

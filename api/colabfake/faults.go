@@ -4,6 +4,7 @@ package colabfake
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -93,13 +94,18 @@ func (k FaultKind) httpLevel() bool { return k >= FaultLatency && k <= FaultOver
 //
 // Each request takes at most one fault of each level, the oldest matching.
 // Delay is added before any kind acts (a real sleep honouring the request
-// context). Fields a kind does not use are ignored.
+// context), then Hold, when set, is waited for. Fields a kind does not use
+// are ignored.
 type Fault struct {
 	Kind   FaultKind
 	Tool   string
 	Method string
 	Times  int
 	Delay  time.Duration
+	// Hold, when not nil, keeps the request waiting until it is closed
+	// (or the request's context ends): a test holds a call for exactly as
+	// long as it needs, instead of a Delay a busy machine may outlast.
+	Hold <-chan struct{}
 
 	// FaultHTTPStatus.
 	Status      int
@@ -313,7 +319,7 @@ func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.next.ServeHTTP(w, r)
 		return
 	}
-	if sleepCtx(r.Context(), f.Delay) != nil {
+	if f.wait(r.Context()) != nil {
 		return
 	}
 	id := string(peek.ID)
@@ -472,4 +478,18 @@ func (b *bufferWriter) status() int {
 		return http.StatusOK
 	}
 	return b.code
+}
+
+// wait sleeps f.Delay, then waits for f.Hold to close; it returns ctx's
+// error when ctx ends first.
+func (f *Fault) wait(ctx context.Context) error {
+	if err := sleepCtx(ctx, f.Delay); err != nil || f.Hold == nil {
+		return err
+	}
+	select {
+	case <-f.Hold:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -262,8 +262,8 @@ func runTool[In any](ctx context.Context, s *Server, name string, input In, fn h
 	s.calls[name]++
 	s.mu.Unlock()
 	f := s.takeFault(levelTool, "tools/call", name, true, false)
-	if f != nil && f.Delay > 0 {
-		if err := sleepCtx(ctx, f.Delay); err != nil {
+	if f != nil {
+		if err := f.wait(ctx); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -145,16 +145,17 @@ func TestExecReattaches(t *testing.T) {
 // closing its session.
 func TestExecInterrupt(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	// The emulator holds a call this long (it does not notice the client
-	// going away, and its session teardown waits for it).
-	slow := colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Delay: 2 * time.Second}
+	// The emulator holds the call until the command has ended, however
+	// slowly a busy machine delivers the signal.
 	interrupt := func(tm term, args ...string) (int, string, string) {
 		t.Helper()
-		e.srv.Inject(slow)
+		hold := make(chan struct{})
+		defer close(hold)
+		e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 		calls := e.srv.CallCount("execute_code")
 		tm.sigs = make(chan os.Signal, 2)
 		go func() {
-			for deadline := time.Now().Add(20 * time.Second); e.srv.CallCount("execute_code") == calls && time.Now().Before(deadline); {
+			for deadline := time.Now().Add(time.Minute); e.srv.CallCount("execute_code") == calls && time.Now().Before(deadline); {
 				time.Sleep(10 * time.Millisecond)
 			}
 			tm.sigs <- syscall.SIGINT
@@ -190,7 +191,9 @@ func TestExecInterrupt(t *testing.T) {
 // --timeout detaches like ctrl+c without a terminal, with exit code 4.
 func TestExecTimeout(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Delay: 2 * time.Second})
+	hold := make(chan struct{}) // the call is held until the test ends
+	defer close(hold)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 	code, out, errs := e.run("exec", "rt-t4", "-c", "print(1)", "--timeout", "300ms", "--json")
 	if code != exitAPI || out != "" || !strings.Contains(errs, "gave up waiting after --timeout 300ms") || !strings.Contains(errs, "--execution-id") {
 		t.Fatalf("exit %d %q %q", code, out, errs)
