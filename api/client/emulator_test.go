@@ -808,7 +808,9 @@ func TestCancelAndTimeout(t *testing.T) {
 	if err := c.Connect(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolListRuntimes, Delay: 5 * time.Second})
+	hold := make(chan struct{}) // list_runtimes answers only after the test
+	defer close(hold)
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolListRuntimes, Hold: hold})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	_, err := c.ListRuntimes(ctx)
@@ -816,7 +818,7 @@ func TestCancelAndTimeout(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || e.Code != api.Cancelled {
 		t.Fatalf("cancel: %v", e)
 	}
-	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolListRuntimes, Delay: 5 * time.Second})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolListRuntimes, Hold: hold})
 	_, err = c.ListRuntimes(context.Background())
 	e = asAPI(t, err)
 	if e.Code != api.DeadlineExceeded || len(sl.waits()) != 0 {
@@ -912,8 +914,10 @@ func TestListsDoNotWaitForToolsList(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
 			c, _ := emuClient(t, ep)
-			emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Method: "tools/list", Delay: 3 * time.Second})
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			hold := make(chan struct{}) // tools/list answers only after the test
+			defer close(hold)
+			emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Method: "tools/list", Hold: hold})
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			rts, err := c.ListRuntimes(ctx)
 			if err != nil || len(rts) != 3 {
@@ -922,7 +926,9 @@ func TestListsDoNotWaitForToolsList(t *testing.T) {
 			if _, err := c.ListSessions(ctx, rts[0].Name); err != nil {
 				t.Fatalf("ListSessions while tools/list is slow: %v", err)
 			}
-			if _, err := c.CreateSession(ctx, rts[0].Name, "s1"); err == nil {
+			short, stop := context.WithTimeout(ctx, 200*time.Millisecond)
+			defer stop()
+			if _, err := c.CreateSession(short, rts[0].Name, "s1"); err == nil {
 				t.Fatal("CreateSession did not wait for the schema")
 			}
 		})

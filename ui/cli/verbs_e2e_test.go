@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 )
@@ -126,7 +125,9 @@ func TestVerbsOnATerminal(t *testing.T) {
 	}
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	bin := binary(t)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Delay: 3 * time.Second})
+	hold := make(chan struct{}) // exec's call waits until the test ends
+	defer close(hold)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 	script := strings.Join([]string{
 		"trap \"\" INT", // the shell outlives ctrl+c; colabdash handles it
 		bin + " token rt-t4 " + strings.Join(e.flags, " "), "echo TOKEN_EXIT=$?",
