@@ -16,13 +16,10 @@ const maxCountdown = 100*time.Hour - time.Second
 // actually expired. Zero or negative durations give "0:00"; durations of
 // 100 hours or more give "99:59:59+".
 func FormatCountdown(d time.Duration) string {
-	if d <= 0 {
-		return "0:00"
-	}
 	if d > maxCountdown {
 		return "99:59:59+"
 	}
-	secs := int64((d + time.Second - 1) / time.Second)
+	secs := int64((max(d, 0) + time.Second - 1) / time.Second)
 	h, m, s := secs/3600, (secs/60)%60, secs%60
 	buf := make([]byte, 0, 9)
 	if h > 0 {
@@ -69,12 +66,14 @@ func FormatAgo(d time.Duration) string {
 // narrow column: "45s", "3m", "2h", "4d" ("0s" for anything under a
 // second or negative).
 func FormatAge(d time.Duration) string {
-	switch {
-	case d < time.Minute:
+	// (if, not a tagless switch: see FormatAgo.)
+	if d < time.Minute {
 		return strconv.Itoa(int(max(d, 0)/time.Second)) + "s"
-	case d < time.Hour:
+	}
+	if d < time.Hour {
 		return strconv.Itoa(int(d/time.Minute)) + "m"
-	case d < 48*time.Hour:
+	}
+	if d < 48*time.Hour {
 		return strconv.Itoa(int(d/time.Hour)) + "h"
 	}
 	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
