@@ -91,12 +91,14 @@ func (rn *Renewals) get(name string) *renewState {
 
 // LeadFor returns how long before expireTime runtime name's token is
 // renewed (see Renewals).
-func (rn *Renewals) LeadFor(name string) time.Duration {
-	lead := rn.Lead
-	if st := rn.m[name]; st != nil && st.life > 0 {
-		lead = min(lead, max(st.life/10, MinRenewLead), st.life/2)
+func (rn *Renewals) LeadFor(name string) time.Duration { return rn.leadFor(rn.Life(name)) }
+
+// leadFor is the lead for a token that lives life (≤ 0: unknown).
+func (rn *Renewals) leadFor(life time.Duration) time.Duration {
+	if life <= 0 {
+		return rn.Lead
 	}
-	return lead
+	return min(rn.Lead, max(life/10, MinRenewLead), life/2)
 }
 
 // Life returns the token lifetime the last good renewal of name showed
@@ -148,7 +150,7 @@ func (rn *Renewals) Due(name string, expire, now time.Time) (at time.Time, ok bo
 	if st == nil {
 		return at, true
 	}
-	if st.failures > 0 && st.retryAt.After(at) {
+	if st.retryAt.After(at) { // (zero unless the last renewal failed)
 		at = st.retryAt
 	}
 	if !st.last.IsZero() && !now.Before(st.last) {
@@ -193,7 +195,7 @@ func (rn *Renewals) backoff(st *renewState, expire, at time.Time) time.Duration 
 	if life <= 0 {
 		life = assumedTokenLife
 	}
-	cadence := max(life-min(rn.Lead, max(life/10, MinRenewLead), life/2), MinRenewRetry)
+	cadence := max(life-rn.leadFor(life), MinRenewRetry)
 	base := RenewBackoff
 	if st.life > 0 {
 		base = min(base, st.life/4)
@@ -202,6 +204,8 @@ func (rn *Renewals) backoff(st *renewState, expire, at time.Time) time.Duration 
 		base = min(base, rem/2)
 	}
 	d := base
+	// (d < cadence only stops the doubling, and an overflow, once d is
+	// clamped to cadence anyway: d <= cadence would give the same pause.)
 	for i := 1; i < st.failures && d < cadence; i++ {
 		d *= 2
 	}
