@@ -1,6 +1,7 @@
 package state
 
 import (
+	"cmp"
 	"slices"
 	"time"
 )
@@ -57,9 +58,7 @@ func (b *CallBudget) trim(now time.Time) {
 	for cut < len(b.calls) && now.Sub(b.calls[cut]) >= time.Minute {
 		cut++
 	}
-	if cut > 0 {
-		b.calls = slices.Delete(b.calls, 0, cut)
-	}
+	b.calls = slices.Delete(b.calls, 0, cut)
 }
 
 // Record counts n calls that could wait, made at now. With no limit
@@ -141,10 +140,9 @@ func (s *Snapshot) PlanSessions(now time.Time, selected string, withList bool, i
 		if r.Gone() || (inFlight != nil && inFlight(name)) {
 			continue
 		}
-		switch {
-		case withList && name == selected, !r.SessionsFresh.Loaded() && r.SessionsFresh.FailedAt.IsZero():
+		if withList && name == selected || !r.SessionsFresh.Loaded() && r.SessionsFresh.FailedAt.IsZero() {
 			plan.Refresh = append(plan.Refresh, name)
-		case sessionsDue(r, now, interval):
+		} else if sessionsDue(r, now, interval) {
 			due = append(due, r)
 		}
 	}
@@ -157,7 +155,7 @@ func (s *Snapshot) PlanSessions(now time.Time, selected string, withList bool, i
 		if c := a.SessionsFresh.FetchedAt.Compare(b.SessionsFresh.FetchedAt); c != 0 {
 			return c
 		}
-		return cmpString(a.Name, b.Name)
+		return cmp.Compare(a.Name, b.Name)
 	})
 	n := min(room, len(due))
 	for _, r := range due[:n] {
@@ -193,7 +191,7 @@ func PlanRenewals(now time.Time, due []*Runtime, selected string, budget *CallBu
 		if c := a.ExpireTime().Compare(b.ExpireTime()); c != 0 {
 			return c
 		}
-		return cmpString(a.Name, b.Name)
+		return cmp.Compare(a.Name, b.Name)
 	})
 	n := min(budget.Room(now), len(others))
 	for _, r := range others[:n] {
@@ -201,14 +199,4 @@ func PlanRenewals(now time.Time, due []*Runtime, selected string, budget *CallBu
 	}
 	budget.Record(now, n)
 	return renew, len(others) - n
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
