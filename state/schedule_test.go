@@ -262,3 +262,101 @@ func TestPlanRenewals(t *testing.T) {
 		t.Fatalf("a spent budget renewed %v (deferred %d)", renew, deferred)
 	}
 }
+
+// The reserve is two calls per refresh in a minute, a partial refresh
+// counting whole; no refresh (interval 0) reserves nothing.
+func TestReserveFor(t *testing.T) {
+	for iv, want := range map[time.Duration]int{
+		0: 0, -time.Second: 0, 30 * time.Second: 4, 45 * time.Second: 4, time.Minute: 2, 2 * time.Minute: 2, 10 * time.Second: 12,
+	} {
+		if got := ReserveFor(iv); got != want {
+			t.Errorf("ReserveFor(%v) = %d, want %d", iv, got, want)
+		}
+	}
+}
+
+// What the event log quotes: the budget a minute and the calls used; a
+// budget of 0 (no limit) keeps no calls, and a missing one reads as none.
+func TestCallBudgetPerMinuteAndUsed(t *testing.T) {
+	var none *CallBudget
+	if none.PerMinute() != 0 || none.Used(st0) != 0 {
+		t.Fatalf("a nil budget: %d a minute, %d used", none.PerMinute(), none.Used(st0))
+	}
+	b := NewCallBudget(24, 4)
+	b.Record(st0, 3)
+	b.Record(st0.Add(30*time.Second), 2)
+	if b.PerMinute() != 24 || b.Used(st0.Add(59*time.Second)) != 5 || b.Used(st0.Add(time.Minute)) != 2 {
+		t.Fatalf("24 a minute: PerMinute %d, used %d within the minute, %d once the first 3 left it",
+			b.PerMinute(), b.Used(st0.Add(59*time.Second)), b.Used(st0.Add(time.Minute)))
+	}
+	unlimited := NewCallBudget(0, 0)
+	unlimited.Record(st0, 5)
+	if n := unlimited.Used(st0); n != 0 {
+		t.Fatalf("an unlimited budget kept %d calls", n)
+	}
+}
+
+// A count is due exactly one refresh interval after it was listed; right
+// after list_runtimes, from 9/10 of it (one listed 27 s before a 30 s
+// refresh rides along, one listed 26 s before waits).
+func TestPlanSessionsDueAtTheInterval(t *testing.T) {
+	s := New(Config{})
+	s.ApplyRuntimes(st0, []api.Runtime{{Name: "runtimes/a"}, {Name: "runtimes/b"}, {Name: "runtimes/c"}})
+	s.ApplySessions(st0, "runtimes/a", nil)
+	s.ApplySessions(st0.Add(1), "runtimes/b", nil)
+	s.ApplySessions(st0.Add(time.Second), "runtimes/c", nil)
+	plan := s.PlanSessions(st0.Add(30*time.Second), "", false, 30*time.Second, NewCallBudget(0, 0), 0, nil)
+	if fmt.Sprint(plan.Refresh) != "[runtimes/a]" {
+		t.Fatalf("30 s after a was listed: refreshed %v, want a alone", plan.Refresh)
+	}
+	plan = s.PlanSessions(st0.Add(27*time.Second+1), "", true, 30*time.Second, NewCallBudget(0, 0), 0, nil)
+	if fmt.Sprint(plan.Refresh) != "[runtimes/a runtimes/b]" {
+		t.Fatalf("with the list, 27 s after b was listed and 26 s after c: refreshed %v, want a and b", plan.Refresh)
+	}
+}
+
+// keep leaves room in the budget for token renewals due within the minute:
+// the session counts take only what is left, and wait for the rest.
+func TestPlanSessionsKeepsRoomForRenewals(t *testing.T) {
+	s := New(Config{})
+	var rts []api.Runtime
+	for i := range 4 {
+		rts = append(rts, api.Runtime{Name: fmt.Sprintf("runtimes/r%d", i)})
+	}
+	s.ApplyRuntimes(st0, rts)
+	for i := range 4 {
+		s.ApplySessions(st0.Add(-time.Duration(i+1)*time.Minute), fmt.Sprintf("runtimes/r%d", i), nil)
+	}
+	b := NewCallBudget(5, 0)
+	plan := s.PlanSessions(st0, "", false, 30*time.Second, b, 3, nil)
+	if fmt.Sprint(plan.Refresh) != "[runtimes/r3 runtimes/r2]" || plan.Deferred != 2 || b.Room(st0) != 3 {
+		t.Fatalf("room 5, keep 3: refreshed %v, deferred %d, room left %d; want the 2 oldest, 2 deferred, 3 left",
+			plan.Refresh, plan.Deferred, b.Room(st0))
+	}
+	if plan = s.PlanSessions(st0, "", false, 30*time.Second, b, 5, nil); len(plan.Refresh) != 0 || plan.Deferred != 4 {
+		t.Fatalf("keep beyond the room: refreshed %v, deferred %d", plan.Refresh, plan.Deferred)
+	}
+}
+
+// Equal ages and equal expireTimes go in name order, so which runtime
+// waits for the budget does not change from one plan to the next.
+func TestPlansBreakTiesByName(t *testing.T) {
+	s := New(Config{})
+	exp := &api.ConnectionInfo{ExpireTime: st0.Add(time.Minute)}
+	s.ApplyRuntimes(st0, []api.Runtime{{Name: "runtimes/b", ConnectionInfo: exp}, {Name: "runtimes/a", ConnectionInfo: exp}, {Name: "runtimes/c", ConnectionInfo: exp}})
+	for _, n := range []string{"runtimes/c", "runtimes/a", "runtimes/b"} {
+		s.ApplySessions(st0, n, nil)
+	}
+	plan := s.PlanSessions(st0.Add(time.Minute), "", false, 30*time.Second, NewCallBudget(2, 0), 0, nil)
+	if fmt.Sprint(plan.Refresh) != "[runtimes/a runtimes/b]" {
+		t.Fatalf("sessions listed at the same time: refreshed %v, want a and b", plan.Refresh)
+	}
+	var due []*Runtime
+	for r := range s.All() {
+		due = append(due, r)
+	}
+	slices.Reverse(due)
+	if renew, _ := PlanRenewals(st0, due, "", NewCallBudget(2, 0)); fmt.Sprint(renew) != "[runtimes/a runtimes/b]" {
+		t.Fatalf("tokens expiring together: renewed %v, want a and b", renew)
+	}
+}
