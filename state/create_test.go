@@ -132,6 +132,14 @@ func TestExplainCreateFailure(t *testing.T) {
 	}
 }
 
+// One attempt reads "1 attempt", not "1 attempts".
+func TestExplainCreateFailureOneAttempt(t *testing.T) {
+	f := ExplainCreateFailure(&api.Error{Code: api.Unavailable}, t4, nil, api.TierPro, 1)
+	if f.Kind != CreateGaveUp || f.Title != "Create gave up after 1 attempt" {
+		t.Fatalf("%v %q", f.Kind, f.Title)
+	}
+}
+
 func TestOwnSessionIDs(t *testing.T) {
 	id := NewSessionID()
 	if err := api.ValidateID(id); err != nil || !IsOwnSession("runtimes/r/sessions/"+id) || !IsOwnSession(id) {

@@ -71,6 +71,28 @@ func TestFormatAgo(t *testing.T) {
 	}
 }
 
+// The session column's age: the largest whole unit, minutes from 60 s,
+// hours from 60 min, days from 48 h; never a negative number.
+func TestFormatAge(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Hour:          "0s", // clock jumped back
+		0:                   "0s",
+		time.Second - 1:     "0s",
+		45 * time.Second:    "45s",
+		time.Minute - 1:     "59s",
+		time.Minute:         "1m",
+		time.Hour - 1:       "59m",
+		time.Hour:           "1h",
+		48*time.Hour - 1:    "47h",
+		48 * time.Hour:      "2d",
+		10 * 24 * time.Hour: "10d",
+	} {
+		if got := FormatAge(d); got != want {
+			t.Errorf("FormatAge(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
 func TestMaskTokenNeverShowsToken(t *testing.T) {
 	tok := "ya29.a0AfH6SMBxyz"
 	got := MaskToken(tok)
