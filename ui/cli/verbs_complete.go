@@ -17,15 +17,19 @@ import (
 )
 
 // Shell completion must never hold up the shell (field case 61): each
-// lookup has completionTimeout, writes nothing to the terminal, and its
+// lookup has completionTimeout, then completionDrain to stop (1.5 s in
+// all), writes nothing to the terminal, and its
 // outcome is cached in the state directory, a success for
 // completionFresh and a failure for completionFailedFor, so the next
 // tab press costs no network call.
 const (
-	completionTimeout   = 1500 * time.Millisecond
+	completionTimeout   = time.Second
 	completionFresh     = time.Minute
 	completionFailedFor = 3 * time.Minute
 	completionCacheFile = "completion-runtimes.json"
+	// completionDrain is how long an abandoned lookup is given to stop
+	// after its context is cancelled.
+	completionDrain = 500 * time.Millisecond
 )
 
 // completing runs fn against the profile's connection for shell
@@ -59,6 +63,13 @@ func completing[T any](v *verb, cmd *cobra.Command, fn func(ctx context.Context,
 	case a := <-ch:
 		return a.v, a.err == nil
 	case <-ctx.Done():
+		// The lookup sees the cancelled context and stops; let it finish
+		// (it may be writing the protocol memory) for a moment, so the
+		// process does not exit, or a test end, under its writes.
+		select {
+		case <-ch:
+		case <-time.After(completionDrain):
+		}
 		return res, false
 	}
 }
