@@ -109,6 +109,13 @@ const (
 	ReasonScopeInsufficient      = "ACCESS_TOKEN_SCOPE_INSUFFICIENT"
 	ReasonUserProjectDenied      = "USER_PROJECT_DENIED"
 	ReasonServiceDisabled        = "SERVICE_DISABLED"
+
+	// ReasonEmulatorHostNotLoopback is not Google's: colabdash's own
+	// emulator (api/colabfake) answers PERMISSION_DENIED with it when a
+	// request's Host or Origin is not a loopback name (its DNS rebinding
+	// protection), so the client can name that cause instead of blaming
+	// the account.
+	ReasonEmulatorHostNotLoopback = "EMULATOR_HOST_NOT_LOOPBACK"
 )
 
 // Error is the one error type every Colab failure becomes, whatever form it

@@ -259,6 +259,7 @@ func loginFix(src *loaded) string {
 //   - USER_PROJECT_DENIED / CONSUMER_INVALID → names the quota project and
 //     where it came from + `gcloud auth application-default set-quota-project PROJECT`
 //   - SERVICE_DISABLED or a "requires a quota project" message → set a quota project
+//   - EMULATOR_HOST_NOT_LOOPBACK (colabdash's emulator refused the Host) → reach it by loopback
 //   - UNAUTHENTICATED (HTTP 401) → re-login
 //   - other PERMISSION_DENIED → the server's message
 //
@@ -328,6 +329,11 @@ func Explain(err error, c *Credentials) (headline, fix string) {
 		return h, "run `gcloud services enable colaboratory.googleapis.com --project " + project + "`, or " + quotaFix(from)
 	case e.Code == api.Unauthenticated || e.HTTPStatus == 401:
 		return "not signed in, or the access token was rejected", c.reauthFix(src)
+	case e.Reason == api.ReasonEmulatorHostNotLoopback:
+		// Not the account: colabdash's emulator refused the name the
+		// endpoint URL reached it by (DNS rebinding protection).
+		return "the Colab emulator refused the request: " + api.OneLine(e.Message, 200),
+			"reach the emulator by a loopback address, e.g. --endpoint http://127.0.0.1:PORT/mcp (a proxy in front of it must pass a loopback Host)"
 	case e.Code == api.PermissionDenied || e.HTTPStatus == 403:
 		h := "permission denied"
 		if e.Message != "" && !strings.HasPrefix(e.Message, "Permission denied (HTTP") {

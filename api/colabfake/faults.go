@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safehttp"
 )
 
 // FaultKind says what an injected Fault does.
@@ -234,18 +235,18 @@ type frontDoor struct {
 }
 
 // loopbackHost reports whether a Host header or Origin host names the
-// loopback interface.
+// loopback interface by the same rule colabdash's client applies before
+// it sends a credential over plain http (safehttp.IsLoopbackHost:
+// "localhost" in any case, or a literal loopback IP such as 127.0.0.1,
+// [::1] or [::ffff:127.0.0.1]), so every endpoint URL the client accepts
+// is answered and no other name is (DNS rebinding protection).
 func loopbackHost(hostport string) bool {
 	host := hostport
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
 		host = h
 	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	switch strings.ToLower(host) {
-	case "localhost", "127.0.0.1", "::1":
-		return true
-	}
-	return false
+	return safehttp.IsLoopbackHost(host)
 }
 
 func originOK(origin string) bool {
@@ -278,11 +279,15 @@ type rpcPeek struct {
 func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := d.s
 	if !loopbackHost(r.Host) {
-		writeGoogleError(w, newErr(api.PermissionDenied, "Host %q is not a loopback name; the Colab emulator only answers localhost, 127.0.0.1 and [::1].", r.Host))
+		e := newErr(api.PermissionDenied, "Host %q is not a loopback name; the Colab emulator only answers localhost, 127.0.0.0/8 and [::1].", r.Host)
+		e.reason = api.ReasonEmulatorHostNotLoopback
+		writeGoogleError(w, e)
 		return
 	}
 	if !originOK(r.Header.Get("Origin")) {
-		writeGoogleError(w, newErr(api.PermissionDenied, "Origin %q is not a loopback origin.", r.Header.Get("Origin")))
+		e := newErr(api.PermissionDenied, "Origin %q is not a loopback origin; the Colab emulator only answers localhost, 127.0.0.0/8 and [::1].", r.Header.Get("Origin"))
+		e.reason = api.ReasonEmulatorHostNotLoopback
+		writeGoogleError(w, e)
 		return
 	}
 	authz := r.Header.Get("Authorization")

@@ -26,6 +26,14 @@ func TestFrontDoorSecurity(t *testing.T) {
 			{"evil Origin", true, map[string]string{"Origin": "http://evil.example.com"}, 403},
 			{"evil Origin, no bearer", false, map[string]string{"Origin": "https://127.0.0.1.evil.example.com"}, 403},
 			{"localhost Host and Origin", true, map[string]string{"Host": "localhost:1", "Origin": "http://[::1]:5"}, 200},
+			// Every loopback form colabdash's client sends a token to
+			// over http (safehttp.IsLoopbackHost) is answered…
+			{"LOCALHOST Host", true, map[string]string{"Host": "LOCALHOST:1"}, 200},
+			{"IPv4-mapped Host", true, map[string]string{"Host": "[::ffff:127.0.0.1]:1", "Origin": "http://[::ffff:127.0.0.1]:1"}, 200},
+			{"127/8 Host", true, map[string]string{"Host": "127.8.9.10:1"}, 200},
+			// …and the names it refuses are refused here too.
+			{"localhost. Host", true, map[string]string{"Host": "localhost.:1"}, 403},
+			{"localhost.localdomain Host", true, map[string]string{"Host": "localhost.localdomain"}, 403},
 		}
 		for _, c := range cases {
 			for _, body := range []string{ping, initialize} {

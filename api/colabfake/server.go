@@ -288,7 +288,10 @@ func New(opts Options) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "colabdash-colab-emulator", Title: "Colab (emulated by colabdash)", Version: "1"}, nil)
 	s.addTools()
 	mh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless, JSONResponse: opts.JSONResponse})
+		// The front door checks Host and Origin first with the client's
+		// own loopback rule; go-sdk's narrower check (lower-case
+		// "localhost" only) would refuse names the client accepts.
+		&mcp.StreamableHTTPOptions{Stateless: opts.Stateless, JSONResponse: opts.JSONResponse, DisableLocalhostProtection: true})
 	s.handler = &frontDoor{s: s, next: mh}
 	return s
 }

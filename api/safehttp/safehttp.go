@@ -110,7 +110,59 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, &RedirectError{From: Redact(r.Request.URL), To: Redact(req.URL)}
 	}
+	if req.URL != nil && strings.EqualFold(req.URL.Hostname(), "localhost") {
+		return g.roundTripLocalhost(req)
+	}
 	return g.base.RoundTrip(req)
+}
+
+// roundTripLocalhost sends a request for "localhost" to the literal
+// loopback addresses instead of letting the dialler resolve the name:
+// Go's resolver reads /etc/hosts first (hosts: files dns), but where the
+// file lacks the name (some containers) or a cgo resolver is configured
+// otherwise, "localhost" would be asked of DNS and a plain-http
+// credential could follow the answer off the machine. The Host header
+// keeps the name the URL had. 127.0.0.1 is tried first; when nothing
+// listens there (a dial error, so nothing was sent) the request goes to
+// [::1] if its body can be replayed.
+func (g *guard) roundTripLocalhost(req *http.Request) (*http.Response, error) {
+	orig, host := req, req.Host
+	if host == "" {
+		host = req.URL.Host
+	}
+	send := func(ip string) (*http.Response, error) {
+		out := req.Clone(req.Context())
+		out.Host = host
+		if p := req.URL.Port(); p != "" {
+			out.URL.Host = net.JoinHostPort(ip, p)
+		} else if strings.Contains(ip, ":") {
+			out.URL.Host = "[" + ip + "]"
+		} else {
+			out.URL.Host = ip
+		}
+		resp, err := g.base.RoundTrip(out)
+		if resp != nil {
+			resp.Request = orig
+		}
+		return resp, err
+	}
+	resp, err := send("127.0.0.1")
+	var op *net.OpError
+	if err == nil || !errors.As(err, &op) || op.Op != "dial" {
+		return resp, err
+	}
+	if req.Body != nil && req.Body != http.NoBody {
+		if req.GetBody == nil {
+			return resp, err
+		}
+		body, berr := req.GetBody()
+		if berr != nil {
+			return resp, err
+		}
+		req = req.Clone(req.Context())
+		req.Body = body
+	}
+	return send("::1")
 }
 
 // SameOrigin reports whether a and b have the same scheme, host and port
@@ -172,7 +224,7 @@ type PlainHTTPError struct {
 // Error says why the URL is refused and what to use, in one line.
 func (e *PlainHTTPError) Error() string {
 	return "plain http would send credentials unencrypted over the network; use " + e.HTTPS +
-		" (http is accepted only for loopback: 127.0.0.0/8, ::1, localhost)"
+		" (http is accepted only for loopback: 127.0.0.0/8, ::1, localhost without a trailing dot)"
 }
 
 // CheckCredentialURL is the one rule for where a credential may be sent:
@@ -191,10 +243,16 @@ func CheckCredentialURL(u *url.URL) error {
 }
 
 // IsLoopbackHost reports whether host (a URL's Hostname(), without port
-// or brackets) is "localhost" or an IP address in 127.0.0.0/8 or ::1
-// (IPv4-mapped forms included).
+// or brackets) names this machine without any lookup that could leave
+// it: exactly "localhost" (any case, no trailing dot) or a literal IP
+// address in 127.0.0.0/8 or ::1 (IPv4-mapped forms such as
+// ::ffff:127.0.0.1 included). "localhost." is refused: a fully
+// qualified name skips /etc/hosts and is asked of DNS, whose answer
+// would receive the credential. Transport dials "localhost" itself as
+// 127.0.0.1 (then ::1), never through a resolver. This is the one rule:
+// the embedded emulator answers exactly these Host names too.
 func IsLoopbackHost(host string) bool {
-	if h := strings.TrimSuffix(host, "."); strings.EqualFold(h, "localhost") {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)

@@ -167,6 +167,32 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 	}
 }
 
+// One loopback rule: every plain-http endpoint form the client accepts
+// (any case of "localhost", IPv4-mapped loopback) is answered by the
+// emulator, and "localhost." (a name DNS would resolve) is refused by
+// the client before any token is sent, as a usage error.
+func TestEndpointLoopbackFormsAgree(t *testing.T) {
+	home := isolate(t)
+	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	port := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://127.0.0.1:"), "/mcp")
+	tokenFile := filepath.Join(home, "token.txt")
+	os.WriteFile(tokenFile, []byte("demo-token-4f9c2a\n"), 0o600)
+	for _, host := range []string{"localhost", "LOCALHOST", "[::ffff:127.0.0.1]", "127.0.0.1"} {
+		code, out, errs := runCLI(t, "status", "--endpoint", "http://"+host+":"+port+"/mcp", "--access-token-file", tokenFile)
+		if code != 0 || !strings.Contains(out, "rt-t4demo7k2p") {
+			t.Errorf("%s: exit %d, stderr %q", host, code, errs)
+		}
+	}
+	code, _, errs := runCLI(t, "status", "--endpoint", "http://localhost.:"+port+"/mcp", "--access-token-file", tokenFile)
+	if code != 2 || !strings.Contains(errs, "unencrypted") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("localhost.: exit %d, stderr %q; want a one-line usage error", code, errs)
+	}
+}
+
 func TestStatusExitCodes(t *testing.T) {
 	home := isolate(t)
 	tokenFile := filepath.Join(home, "token.txt")
