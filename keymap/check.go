@@ -53,6 +53,58 @@ func CheckKey(s string) error {
 		"up/down/left/right, home, end, pgup, pgdown, delete, insert, f1–f20, ctrl+a–z, with an optional alt+ prefix)", s)
 }
 
+// textFieldScopes are the scopes whose keys are read while a text field
+// has focus: every key they do not bind is typed into it. Only the
+// run-code console binds keys there (the filter line and the dialogs'
+// inputs read fixed keys, not the key map).
+var textFieldScopes = []string{ScopeConsole}
+
+// editorKeys are the keys the text editor (ui/editor.go, the same in
+// every text field) edits with, as KeyMsg.String() spells them; the
+// editor reads them with or without alt ("alt+backspace" deletes a
+// word). ctrl+j is the editor's new line, so only console_newline may
+// have it.
+var editorKeys = map[string]string{
+	"backspace": "deletes a character", "ctrl+h": "deletes a character",
+	"delete": "deletes a character", "ctrl+d": "deletes a character",
+	"ctrl+u": "deletes to the line start", "ctrl+k": "deletes to the line end",
+	"ctrl+w": "deletes a word",
+	"left":   "moves the cursor", "right": "moves the cursor",
+	"home": "moves the cursor", "ctrl+a": "moves the cursor",
+	"end": "moves the cursor", "ctrl+e": "moves the cursor",
+	"up": "moves between lines and through the history", "down": "moves between lines and through the history",
+	"ctrl+j": "starts a new line",
+}
+
+// CheckBinding is CheckKey for key bound to action (an Action* name): an
+// action read while a text field has focus (the console_* actions) may
+// not take a key the field types (one character without alt, the space
+// bar) or one its editor uses (backspace, delete, ←/→, ↑/↓, home/end,
+// ctrl+a/e/u/k/w/h/d, ctrl+j; see editorKeys), since typing or editing
+// would then trigger it. The error is one line saying why and what is
+// accepted.
+func CheckBinding(action, s string) error {
+	if err := CheckKey(s); err != nil {
+		return err
+	}
+	text := false
+	for _, sc := range textFieldScopes {
+		text = text || slices.Contains(scopes[sc], action)
+	}
+	if !text {
+		return nil
+	}
+	k := normalizeKey(s)
+	const ok = "(accepted there: enter, alt+enter, esc, tab, pgup, pgdown, f1–f20, insert, ctrl+ letters the editor does not use, alt+ a character)"
+	if utf8.RuneCountInString(k) == 1 {
+		return fmt.Errorf("key %q types a character in the %s's input, so it cannot be bound there %s", s, ScopeConsole, ok)
+	}
+	if what, found := editorKeys[strings.TrimPrefix(k, "alt+")]; found && !(k == "ctrl+j" && action == ActionConsoleNewLine) {
+		return fmt.Errorf("key %q %s in the %s's input (its editing keys are fixed), so it cannot be bound there %s", s, what, ScopeConsole, ok)
+	}
+	return nil
+}
+
 // Conflict is one key bound to more than one action read in one scope.
 type Conflict struct {
 	// Key is the key string ("r").

@@ -116,3 +116,52 @@ func TestConflictsPerScope(t *testing.T) {
 		t.Fatalf("conflicts %v", c)
 	}
 }
+
+// An action read while the console's input has focus cannot take a key
+// the input types or edits with: bound to "a", typing print("banana")
+// would run the code at every a. Other scopes may use such keys (q quits
+// the dashboard, backspace is the files pane's parent directory).
+func TestCheckBindingTextField(t *testing.T) {
+	for _, c := range []struct{ action, key, want string }{
+		{ActionConsoleRun, "a", "types a character"},
+		{ActionConsoleBack, "q", "types a character"},
+		{ActionConsoleBack, "space", "types a character"},
+		{ActionConsoleBack, " ", "types a character"},
+		{ActionConsoleRun, "é", "types a character"},
+		{ActionConsoleBack, "backspace", "deletes a character"},
+		{ActionConsoleBack, "alt+backspace", "deletes a character"},
+		{ActionConsoleStop, "ctrl+u", "deletes to the line start"},
+		{ActionConsoleScrollUp, "up", "moves between lines"},
+		{ActionConsoleScrollDown, "down", "moves between lines"},
+		{ActionConsoleRun, "home", "moves the cursor"},
+		{ActionConsoleRun, "ctrl+e", "moves the cursor"},
+		{ActionConsoleRun, "left", "moves the cursor"},
+		{ActionConsoleRun, "ctrl+j", "starts a new line"},
+	} {
+		err := CheckBinding(c.action, c.key)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("CheckBinding(%s, %q) = %v, want an error saying it %s", c.action, c.key, err, c.want)
+		}
+	}
+	for _, c := range []struct{ action, key string }{
+		{ActionConsoleRun, "enter"}, {ActionConsoleRun, "f5"}, {ActionConsoleRun, "ctrl+r"},
+		{ActionConsoleNewLine, "ctrl+j"}, {ActionConsoleNewLine, "alt+enter"}, {ActionConsoleBack, "esc"},
+		{ActionConsoleBack, "alt+q"}, {ActionConsoleScrollUp, "ctrl+up"}, {ActionConsoleScrollUp, "pgup"},
+		{ActionQuit, "q"}, {ActionFilesParent, "backspace"}, {ActionUp, "up"},
+	} {
+		if err := CheckBinding(c.action, c.key); err != nil {
+			t.Errorf("CheckBinding(%s, %q) = %v", c.action, c.key, err)
+		}
+	}
+	if err := CheckBinding(ActionConsoleRun, "hyper+x"); err == nil {
+		t.Error("CheckBinding does not apply CheckKey")
+	}
+	// Every default passes its own check.
+	for a, d := range defaults {
+		for _, k := range d.keys {
+			if err := CheckBinding(a, k); err != nil {
+				t.Errorf("default %s: %q: %v", a, k, err)
+			}
+		}
+	}
+}

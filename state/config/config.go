@@ -183,9 +183,11 @@ type SettingsOptions struct {
 	// Actions are the known action names (keymap.Actions()); a key binding
 	// for any other name is an error. Nil accepts none.
 	Actions []string
-	// CheckKey validates one key string ("ctrl+r"); nil accepts any
-	// non-empty key.
-	CheckKey func(string) error
+	// CheckKey validates one key string ("ctrl+r") bound to an action
+	// (keymap.CheckBinding: a key name Bubble Tea delivers, and none a
+	// text field types or edits with for actions read while one has
+	// focus); nil accepts any non-empty key.
+	CheckKey func(action, key string) error
 }
 
 var topKeys = []string{"refreshInterval", "expiryWarning", "renewLead", "autoRenew", "callBudget", "defaultRuntimeSpec", "theme", "profile", "keys", "profiles"}
@@ -597,7 +599,7 @@ func (p *cfgParser) keys(e entry) error {
 				return p.errAt(it, fmt.Sprintf("keys.%s: empty key (accepted: a key such as r, ctrl+r, f5, or a list [r, f5])", ke.key))
 			}
 			if p.o.CheckKey != nil {
-				if err := p.o.CheckKey(v); err != nil {
+				if err := p.o.CheckKey(ke.key, v); err != nil {
 					return p.errAt(it, fmt.Sprintf("keys.%s: %v", ke.key, err))
 				}
 			}

@@ -162,7 +162,7 @@ func TestConfigErrors(t *testing.T) {
 func TestCheckKeyIsApplied(t *testing.T) {
 	_, err := ParseSettings("c.yaml", []byte("keys:\n  quit: [q, hyper+q]\n"), SettingsOptions{
 		Actions: testActions,
-		CheckKey: func(k string) error {
+		CheckKey: func(_, k string) error {
 			return map[bool]error{true: errors.New("unknown key name " + k)}[strings.HasPrefix(k, "hyper")]
 		},
 	})

@@ -176,7 +176,7 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"auto", "dark", "light"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("profile", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 		path, explicit := configPath(&g, os.Getenv)
-		s, err := config.LoadSettings(path, explicit, config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+		s, err := config.LoadSettings(path, explicit, config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckBinding})
 		if err != nil {
 			return []string{config.ProfileDemo}, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -405,6 +405,10 @@ func TestBrokenConfigRefusesEveryCommand(t *testing.T) {
 		"unknown key":  "theme: dark\ncolour: red\n",
 		"syntax":       "theme: dark\nkeys: [\n",
 		"key conflict": "keys:\n  refresh: s\n",
+		// Keys the console's input types or edits with (field trial).
+		"console types it":   "keys:\n  console_run: a\n",
+		"console edits with": "keys:\n  console_back: backspace\n",
+		"console arrow":      "keys:\n  console_scroll_up: [pgup, up]\n",
 	}
 	for name, src := range cases {
 		path := writeFile(t, filepath.Join(home, name+".yaml"), src)
@@ -435,7 +439,7 @@ func TestUnknownProfileIsUsageError(t *testing.T) {
 // view shows and what the dashboard obeys.
 func TestConfigKeysReachHelpView(t *testing.T) {
 	s, err := config.ParseSettings("c.yaml", []byte("keys:\n  refresh: [f5, ctrl+r]\n  quit: Q\n  help: h\n"),
-		config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+		config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckBinding})
 	if err != nil {
 		t.Fatal(err)
 	}

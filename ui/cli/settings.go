@@ -44,7 +44,7 @@ func loadConfig(cmd *cobra.Command, g *globalFlags, getenv func(string) string) 
 		}
 		return &exitError{exitUsage, by + " names " + path + ", which does not exist"}
 	}
-	s, err := config.LoadSettings(path, explicit, config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckKey})
+	s, err := config.LoadSettings(path, explicit, config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckBinding})
 	if err != nil {
 		return &exitError{exitUsage, err.Error()}
 	}
