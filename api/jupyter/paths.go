@@ -51,8 +51,9 @@ type Location struct {
 	// Runtime is the runtime id ("rt-abc"); "" for a local path.
 	Runtime string
 	// Path is the local path as given, or the remote path cleaned as
-	// Colab writes it ("content/x"; "content" when the argument had no
-	// path).
+	// Colab's Jupyter server writes it, relative to the runtime's root
+	// "/" ("content/x" for /content/x, "" for / itself; "content" when
+	// the argument had no path at all: "rt-abc:").
 	Path string
 	// Dir is true when the argument ended in "/" (a directory is meant).
 	Dir bool
@@ -81,8 +82,10 @@ var ErrNotRemote = errors.New("not a RUNTIME:PATH argument")
 //     local;
 //   - RUNTIME:PATH, where RUNTIME is a runtime id ("rt-abc") or name
 //     ("runtimes/rt-abc"), is remote; PATH is absolute on the runtime, with
-//     or without its leading slash ("/content/x" = "content/x"), and empty
-//     means "content";
+//     or without its leading slash ("/content/x" = "content/x"; "/" is the
+//     runtime's root, as Colab's Jupyter root is, so "/etc" and "/" name
+//     the same tree), and only an empty PATH ("rt-abc:") means the default
+//     directory "content";
 //   - anything else is local.
 //
 // requireRemote makes a non-remote argument an error (ls, rm).
@@ -111,9 +114,12 @@ func ParseLocation(arg string, requireRemote bool) (Location, error) {
 		return local, nil
 	}
 	p := arg[i+1:]
+	if p == "" {
+		return Location{Runtime: rt, Path: "content", Dir: true}, nil
+	}
 	loc := Location{Runtime: rt, Path: CleanRemote(p), Dir: strings.HasSuffix(p, "/")}
 	if loc.Path == "" {
-		loc.Path, loc.Dir = "content", true
+		loc.Dir = true // "/": the root
 	}
 	return loc, nil
 }

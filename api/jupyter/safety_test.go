@@ -305,6 +305,11 @@ func TestParseLocation(t *testing.T) {
 		{"rt-abc:content/data.csv", "rt-abc", "content/data.csv", false},
 		{"runtimes/rt-abc:/content/", "rt-abc", "content", true},
 		{"rt-abc:", "rt-abc", "content", true},
+		// "/" is the runtime's root (Colab's Jupyter root), not /content:
+		// the same tree "/etc" is in.
+		{"rt-abc:/", "rt-abc", "", true},
+		{"rt-abc://", "rt-abc", "", true},
+		{"rt-abc:/etc", "rt-abc", "etc", false},
 		{"Upper:thing", "", "Upper:thing", false},
 		{"plain.txt", "", "plain.txt", false},
 	} {

@@ -163,7 +163,8 @@ func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 		Short: "List a directory (or show a file) on a runtime",
 		Long: "ls lists a directory on a runtime through its Jupyter server (the runtime proxy): size, time\n" +
 			"modified and name, directories ending in \"/\". RUNTIME is the id (rt-abc), runtimes/rt-abc or a unique prefix;\n" +
-			"PATH is absolute on the runtime, with or without its leading slash, and defaults to /content.\n" +
+			"PATH is absolute on the runtime (/ is its root, holding content/), with or without its leading\n" +
+			"slash, and defaults to /content when RUNTIME: has none. --json names paths absolute (\"/content/x\").\n" +
 			"Hidden names (starting with \".\") are not listed by Jupyter.\n" + filesExitCodes,
 		Example: "  colabdash ls rt-abc\n  colabdash ls rt-abc:/content/sample_data\n  colabdash ls rt-abc:content --json",
 		Args:    cobra.ExactArgs(1),
@@ -232,14 +233,30 @@ func lsReport(loc jupyter.Location, m jupyter.Model) any {
 		if !e.LastModified.IsZero() {
 			lm = e.LastModified.UTC().Format(time.RFC3339)
 		}
-		entries = append(entries, lsEntry{Name: e.Name, Path: e.Path, Type: e.Type, Size: e.Size, LastModified: lm})
+		entries = append(entries, lsEntry{Name: e.Name, Path: absRemote(e.Path), Type: e.Type, Size: e.Size, LastModified: lm})
 	}
 	return struct {
 		Runtime string    `json:"runtime"`
 		Path    string    `json:"path"`
 		Type    string    `json:"type"`
 		Entries []lsEntry `json:"entries"`
-	}{loc.Runtime, loc.Path, m.Type, entries}
+	}{loc.Runtime, absRemote(loc.Path), m.Type, entries}
+}
+
+// absRemote writes a remote path (Jupyter's form, relative to the
+// runtime's root: "content/x", "" for the root) as every output of ls, cp
+// and rm names it: absolute on the runtime ("/content/x", "/").
+func absRemote(p string) string { return "/" + jupyter.CleanRemote(p) }
+
+// absRemoteArg rewrites a remote side written RUNTIME:PATH in Jupyter's
+// form ("rt-abc:content/x", as jupyter.FileResult has it) with PATH
+// absolute ("rt-abc:/content/x"). Runtime ids hold no colon.
+func absRemoteArg(s string) string {
+	id, p, ok := strings.Cut(s, ":")
+	if !ok {
+		return s
+	}
+	return id + ":" + absRemote(p)
 }
 
 // listing is ls's lines: size, time modified and name (directories end
@@ -320,9 +337,9 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 				}
 				if err == nil {
 					err = rf.jc.RemoveAll(ctx, loc.Path, func(p string) {
-						removed = append(removed, loc.Runtime+":"+p)
+						removed = append(removed, loc.Runtime+":"+absRemote(p))
 						if !v.asJSON {
-							v.say("removed " + rf.id() + ":" + termtext.Line(jupyter.DisplayName(p)))
+							v.say("removed " + rf.id() + ":" + termtext.Line(jupyter.DisplayName(absRemote(p))))
 						}
 					})
 				}
@@ -352,7 +369,7 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 }
 
 // rmReport is `rm --json`'s output: the remote paths removed
-// ("rt-abc:content/x"), whether all went well, and why not (redacted).
+// ("rt-abc:/content/x"), whether all went well, and why not (redacted).
 type rmReport struct {
 	Removed []string `json:"removed"`
 	OK      bool     `json:"ok"`
@@ -475,6 +492,11 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 		Progress:  view.update,
 		OnFile: func(r jupyter.FileResult) {
 			view.clear()
+			if dst.Remote() {
+				r.Dst = absRemoteArg(r.Dst)
+			} else {
+				r.Src = absRemoteArg(r.Src)
+			}
 			sum.Files = append(sum.Files, copiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
 			sum.Bytes += r.Bytes
 			if !v.asJSON {

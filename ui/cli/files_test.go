@@ -45,7 +45,7 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 		t.Helper()
 		return runCLI(t, append(args, flags...)...)
 	}
-	if code, out, errs := cli("cp", local, "rt-files:/content/"); code != 0 || !strings.Contains(out, "rt-files:content/data #1.csv") {
+	if code, out, errs := cli("cp", local, "rt-files:/content/"); code != 0 || !strings.Contains(out, "rt-files:/content/data #1.csv") {
 		t.Fatalf("cp up: exit %d, out %q, err %q", code, out, errs)
 	}
 	code, out, errs := cli("ls", "rt-files")
@@ -81,12 +81,60 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 	if code, out, _ := cli("ls", "rt-files"); code != 0 || strings.ContainsAny(out, "\x1b\x07\u202e") || !strings.Contains(out, `\x1b]0;pwned`) {
 		t.Fatalf("ls shows a hostile name as %q", out)
 	}
-	if code, out, errs := cli("rm", "rt-files:/content/data #1.csv"); code != 0 || !strings.Contains(out, "removed rt-files:content/data #1.csv") {
+	if code, out, errs := cli("rm", "rt-files:/content/data #1.csv"); code != 0 || !strings.Contains(out, "removed rt-files:/content/data #1.csv") {
 		t.Fatalf("rm: exit %d, out %q, err %q", code, out, errs)
 	}
 	cli("rm", "rt-files:"+"/content/evil\x1b]0;pwned\x07\u202e.txt")
 	if code, out, _ := cli("ls", "rt-files:", "--json"); code != 0 || !strings.Contains(out, `"entries": []`) {
 		t.Fatalf("ls after rm: exit %d %q", code, out)
+	}
+}
+
+// "/" on a runtime is its root, as Colab's Jupyter root is and as the
+// dashboard's files pane shows it (content/ in it), for ls, cp and rm
+// alike; "RUNTIME:" alone is /content. Every JSON output names remote
+// paths absolute ("/content/x").
+func TestFilesRootIsTheRuntimeRoot(t *testing.T) {
+	_, flags := filesEmu(t)
+	dir := t.TempDir()
+	local := writeFile(t, filepath.Join(dir, "f.txt"), "x")
+	cli := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, append(args, flags...)...)
+	}
+	code, out, errs := cli("ls", "rt-files:/")
+	if code != 0 || !strings.Contains(out, "content/") {
+		t.Fatalf("ls rt-files:/: exit %d, out %q, err %q; want the root, holding content/", code, out, errs)
+	}
+	var ls struct {
+		Path    string
+		Entries []struct{ Name, Path string }
+	}
+	code, out, _ = cli("ls", "rt-files:/", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Path != "/" || len(ls.Entries) == 0 || ls.Entries[0].Path != "/content" {
+		t.Fatalf("ls --json of /: exit %d, %s", code, out)
+	}
+	code, out, errs = cli("cp", local, "rt-files:/", "--json")
+	var sum copySummary
+	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || len(sum.Files) != 1 || sum.Files[0].Dst != "rt-files:/f.txt" {
+		t.Fatalf("cp to /: exit %d, out %s, err %q; want it at /f.txt", code, out, errs)
+	}
+	if code, out, _ := cli("ls", "rt-files:", "--json"); code != 0 || strings.Contains(out, "f.txt") || !strings.Contains(out, `"path": "/content"`) {
+		t.Fatalf("ls rt-files: (= /content): exit %d, %s", code, out)
+	}
+	cli("cp", local, "rt-files:content/")
+	code, out, _ = cli("ls", "rt-files:content", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Path != "/content" || len(ls.Entries) != 1 || ls.Entries[0].Path != "/content/f.txt" {
+		t.Fatalf("ls --json of content: exit %d, %s", code, out)
+	}
+	code, out, _ = cli("cp", "rt-files:/content/f.txt", filepath.Join(dir, "back.txt"), "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || len(sum.Files) != 1 || sum.Files[0].Src != "rt-files:/content/f.txt" {
+		t.Fatalf("cp down --json: exit %d, %s", code, out)
+	}
+	var rm rmReport
+	code, out, _ = cli("rm", "rt-files:content/f.txt", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &rm) != nil || len(rm.Removed) != 1 || rm.Removed[0] != "rt-files:/content/f.txt" {
+		t.Fatalf("rm --json: exit %d, %s", code, out)
 	}
 }
 

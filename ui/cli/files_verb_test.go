@@ -22,7 +22,7 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 		return runCLI(t, append(args, flags...)...)
 	}
 	local := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "hello")
-	if code, out, errs := cli("cp", local, "rt-fil:/content/"); code != 0 || !strings.Contains(out, "rt-files:content/f.txt") {
+	if code, out, errs := cli("cp", local, "rt-fil:/content/"); code != 0 || !strings.Contains(out, "rt-files:/content/f.txt") {
 		t.Fatalf("cp to a unique prefix: exit %d %q %q", code, out, errs)
 	}
 	if code, out, errs := cli("ls", "rt-fil"); code != 0 || !strings.Contains(out, "f.txt") {
@@ -32,7 +32,7 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 	if code, out, errs := cli("ls", "rt-fil:content", "--json"); code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Runtime != "rt-files" {
 		t.Fatalf("ls --json of a unique prefix: exit %d %q %q, want runtime rt-files", code, out, errs)
 	}
-	if code, out, errs := cli("rm", "rt-fil:/content/f.txt"); code != 0 || out != "removed rt-files:content/f.txt\n" {
+	if code, out, errs := cli("rm", "rt-fil:/content/f.txt"); code != 0 || out != "removed rt-files:/content/f.txt\n" {
 		t.Fatalf("rm through a unique prefix: exit %d %q %q", code, out, errs)
 	}
 
