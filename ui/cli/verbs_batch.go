@@ -90,17 +90,23 @@ func (b *batch) targets() []*batchItem {
 // question is what confirm asks: Header (with %d for the number of
 // targets), one line per target, then "Type WANT to VERB (anything else
 // cancels): ". Undone ends the interrupted error ("nothing was deleted"),
-// Cancelled is the whole error for any other answer.
+// Cancelled is the whole error for any other answer. Refuse (with %d)
+// is the usage error when there is no terminal to ask on.
 type question struct {
-	header, want, verb, undone, cancelled string
+	header, want, verb, undone, cancelled, refuse string
 }
 
 // confirm asks q about the targets unless yes (or there are none): only
 // the answer q.want goes on (exit code 1 otherwise, 130 on ctrl+c).
+// Without a terminal it refuses (exit code 2), counting only the
+// targets: the arguments that named nothing were already reported.
 func (b *batch) confirm(ctx context.Context, yes bool, q question) error {
 	ts := b.targets()
 	if yes || len(ts) == 0 {
 		return nil
+	}
+	if !b.v.canPrompt() {
+		return &exitError{exitUsage, fmt.Sprintf(q.refuse, len(ts))}
 	}
 	var s strings.Builder
 	fmt.Fprintf(&s, q.header+"\n", len(ts))

@@ -37,13 +37,13 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 	code, out, errs = e.run("session", "close", "rt-t4demo7k2p/colabdash-twice000", "rt-t4/colabdash-twice000", "rt-t4/nb-x", "rt-t4/nb-x", "--yes", "--json")
 	mustJSON(t, out, &closed)
 	if code != exitPartial || len(closed.Sessions) != 2 || !closed.Sessions[0].Closed || closed.Sessions[0].Name != "runtimes/rt-t4demo7k2p/sessions/colabdash-twice000" ||
-		closed.Sessions[1].Closed || !strings.Contains(closed.Sessions[1].Error, "not opened by colabdash") || strings.Count(errs, "\n") != 0 {
+		closed.Sessions[1].Closed || !strings.Contains(closed.Sessions[1].Error, "no session rt-t4demo7k2p/nb-x open") || strings.Count(errs, "\n") != 0 {
 		t.Errorf("session close --json with repeats: exit %d, stdout %s, stderr %q", code, out, errs)
 	}
 	if n := e.srv.CallCount("delete_session"); n != 2 {
 		t.Errorf("%d delete_session calls in all, want 2", n)
 	}
-	code, _, errs = e.run("session", "close", "rt-t4/nb-x", "rt-t4/nb-x", "--yes")
+	code, _, errs = e.run("session", "close", "rt-t4/notebook-ab12cd34", "rt-t4demo7k2p/notebook-ab12cd34", "--yes")
 	if code != exitUsage || strings.Count(errs, "not opened by colabdash") != 1 {
 		t.Errorf("a refused session named twice: exit %d, stderr %q, want the refusal once", code, errs)
 	}
@@ -71,5 +71,42 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 	code, _, errs = e.run("delete", "rt-gone", "rt-gone", "--yes")
 	if code != exitUsage || strings.Count(errs, `no runtime "rt-gone"`) != 1 {
 		t.Errorf("a missing runtime named twice: exit %d, stderr %q, want the error once", code, errs)
+	}
+}
+
+// Field trial: every target is resolved before it is judged or
+// deduplicated. A notebook's session written with a runtime prefix and
+// with the full id is one entry under its resolved name, and a session on
+// an unknown runtime is "no runtime", with or without --force.
+func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	var rep struct {
+		Sessions []struct{ Name, Error string }
+	}
+	code, out, _ := e.run("session", "close", "rt-t4/notebook-ab12cd34", "rt-t4demo7k2p/notebook-ab12cd34", "--yes", "--json")
+	mustJSON(t, out, &rep)
+	if code != exitUsage || len(rep.Sessions) != 1 || rep.Sessions[0].Name != "runtimes/rt-t4demo7k2p/sessions/notebook-ab12cd34" ||
+		!strings.Contains(rep.Sessions[0].Error, "not opened by colabdash") {
+		t.Errorf("one notebook session written two ways: exit %d, %s", code, out)
+	}
+	for _, force := range []bool{false, true} {
+		args := []string{"session", "close", "rt-zz/nope", "--yes", "--json"}
+		if force {
+			args = append(args, "--force")
+		}
+		code, out, _ := e.run(args...)
+		mustJSON(t, out, &rep)
+		if code != exitUsage || len(rep.Sessions) != 1 || !strings.HasPrefix(rep.Sessions[0].Error, `no runtime "rt-zz" (live: `) {
+			t.Errorf("--force=%v, unknown runtime: exit %d, %s", force, code, out)
+		}
+	}
+	// Without a terminal, the refusal counts only the real targets.
+	e.run("session", "open", "rt-t4", "--id", "colabdash-count000")
+	code, _, errs := e.runTerm(term{}, "session", "close", "rt-zz/colabdash-x", "rt-t4/colabdash-count000")
+	if code != exitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to close 1 session(s)") {
+		t.Errorf("no terminal: exit %d, stderr %q", code, errs)
+	}
+	if n := e.srv.CallCount("delete_session"); n != 0 {
+		t.Errorf("%d delete_session calls without confirmation", n)
 	}
 }

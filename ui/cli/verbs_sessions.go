@@ -177,8 +177,10 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: v.completeRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			// Which arguments name a session, and which may be closed, is
-			// known before any call.
+			// Every target is resolved (its runtime found, a prefix
+			// completed) before any is judged or deduplicated, so one
+			// session written two ways is one target, and an unknown
+			// runtime is said as such whatever the session's id.
 			b := newBatch(v)
 			type pending struct {
 				pos              int
@@ -187,29 +189,16 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 			var todo []pending
 			for i, arg := range args {
 				r, sid, ok := splitSessionArg(arg)
-				name := strings.TrimSpace(arg)
 				if ok {
-					name = api.RuntimeName(r) + "/sessions/" + sid // the runtime's full id once resolved
-				}
-				var msg string
-				switch {
-				case !ok:
-					msg = fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termtext.Cut(arg, 80))
-				case !force && !state.IsOwnSession(sid):
-					msg = fmt.Sprintf("%s was not opened by colabdash (probably a notebook): closing it loses its kernel state; pass --force to close it anyway", termtext.Cut(arg, 80))
-				default:
 					todo = append(todo, pending{pos: i, runtime: r, session: sid})
 					continue
 				}
-				if it, isNew := b.add(i, name); isNew {
-					b.fail(it, &exitError{exitUsage, msg})
+				if it, isNew := b.add(i, strings.TrimSpace(arg)); isNew {
+					b.fail(it, &exitError{exitUsage, fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termtext.Cut(arg, 80))})
 				}
 			}
-			if len(todo) > 0 && !yes && !v.canPrompt() {
-				return &exitError{exitUsage, "refusing to close sessions without confirmation: stdin or stderr is not a terminal; pass --yes"}
-			}
+			ctx := cmd.Context()
 			if len(todo) > 0 {
-				ctx := cmd.Context()
 				conn, err := v.connect(ctx)
 				if err != nil {
 					return err
@@ -224,14 +213,14 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 				for _, t := range todo {
 					rt, err := resolveRuntime(rts, t.runtime)
 					if err != nil {
-						if it, isNew := b.add(t.pos, api.RuntimeName(t.runtime)+"/sessions/"+t.session); isNew {
+						if it, isNew := b.add(t.pos, api.RuntimeName(strings.TrimSpace(t.runtime))+"/sessions/"+t.session); isNew {
 							b.fail(it, err.(*exitError))
 						}
 						continue
 					}
 					name := rt.Name + "/sessions/" + t.session
 					it, isNew := b.add(t.pos, name)
-					if !isNew { // named twice: closed once
+					if !isNew { // named twice: closed (or refused) once
 						continue
 					}
 					if err := v.checkListed(ctx, conn, listed, rt, name); err != nil {
@@ -240,6 +229,10 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 					}
 					mark := ""
 					if !state.IsOwnSession(t.session) {
+						if !force {
+							b.fail(it, &exitError{exitUsage, sessionRef(name) + " was not opened by colabdash (probably a notebook): closing it loses its kernel state; pass --force to close it anyway"})
+							continue
+						}
 						mark, notebooks = "  NOT opened by colabdash (a notebook?)", true
 					}
 					b.target(it, sessionRef(name), mark)
@@ -254,6 +247,7 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 					verb:      "close",
 					undone:    "nothing was closed",
 					cancelled: "close cancelled; nothing was closed",
+					refuse:    "refusing to close sessions without confirmation: stdin or stderr is not a terminal; pass --yes to close %d session(s)",
 				}); err != nil {
 					return err
 				}
