@@ -254,11 +254,33 @@ func lookupRuntime(rts []api.Runtime, arg string) (rt api.Runtime, missing bool,
 		return api.Runtime{}, false, &exitError{exitUsage, fmt.Sprintf("%q matches %d runtimes (%s): give more of the id",
 			termtext.Cut(arg, 80), len(matches), runtimeIDs(matches))}
 	}
+	return api.Runtime{}, true, missingRuntime(arg, rts, 0)
+}
+
+// missingRuntime is the error for arg, which names none of rts: it lists
+// them as the live runtimes ("no runtime "rt-zz" (live: rt-a, rt-b)"), or
+// as the other live ones when the command already targets some (delete
+// does not offer the runtimes it deletes). An id or prefix written in
+// upper case gets the lower-case id it would match: runtime ids are
+// lower case (RFC 1034).
+func missingRuntime(arg string, rts []api.Runtime, targeted int) *exitError {
 	live := "no runtimes are live"
+	if targeted > 0 {
+		live = "no other runtimes are live"
+	}
 	if len(rts) > 0 {
 		live = "live: " + runtimeIDs(rts)
+		if targeted > 0 {
+			live = "other live runtimes: " + runtimeIDs(rts)
+		}
 	}
-	return api.Runtime{}, true, &exitError{exitUsage, fmt.Sprintf("no runtime %q (%s)", termtext.Cut(arg, 80), live)}
+	id := strings.TrimPrefix(strings.TrimSpace(arg), "runtimes/")
+	if low := strings.ToLower(id); low != id {
+		if rt, _, err := lookupRuntime(rts, low); err == nil {
+			live = "runtime ids are lower case: did you mean " + termtext.Cut(rt.ID(), 63) + "?"
+		}
+	}
+	return &exitError{exitUsage, fmt.Sprintf("no runtime %q (%s)", termtext.Cut(arg, 80), live)}
 }
 
 // runtimeIDs lists runtime ids for a message, sanitized, at most 10.

@@ -110,3 +110,33 @@ func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
 		t.Errorf("%d delete_session calls without confirmation", n)
 	}
 }
+
+// Field trial: delete resolves every argument first. An unknown one's
+// error does not offer a runtime this command deletes as live, the
+// refusal without a terminal counts only real runtimes, and an id in the
+// wrong case is pointed at its lower-case form.
+func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	code, _, errs := e.runTerm(term{}, "delete", "rt-zz", "rt-c")
+	if code != exitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") ||
+		len(e.srv.Runtimes()) != 3 {
+		t.Errorf("delete rt-zz rt-c without a terminal: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = e.run("delete", "RT-C", "--yes")
+	if code != exitUsage || !strings.Contains(errs, `no runtime "RT-C" (runtime ids are lower case: did you mean rt-cpudemo4qx?)`) {
+		t.Errorf("delete RT-C: exit %d, stderr %q", code, errs)
+	}
+	var rep struct {
+		Runtimes []struct {
+			Name    string
+			Deleted bool
+			Error   string
+		}
+	}
+	code, out, _ := e.run("delete", "runtimes/rt-c", "RT-CPUDEMO4QX", "--json", "--yes")
+	mustJSON(t, out, &rep)
+	if code != exitPartial || len(rep.Runtimes) != 2 || !rep.Runtimes[0].Deleted || rep.Runtimes[1].Deleted ||
+		strings.Contains(rep.Runtimes[1].Error, "rt-cpudemo4qx") || !strings.Contains(rep.Runtimes[1].Error, "rt-t4demo7k2p") {
+		t.Errorf("delete runtimes/rt-c RT-CPUDEMO4QX: exit %d, %s", code, out)
+	}
+}

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -46,10 +46,6 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: v.completeRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !yes && !v.canPrompt() {
-				return &exitError{exitUsage, "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to delete " +
-					strconv.Itoa(len(args)) + " runtime(s)"}
-			}
 			ctx := cmd.Context()
 			conn, err := v.connect(ctx)
 			if err != nil {
@@ -60,24 +56,43 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Every argument is resolved before any is reported: the
+			// runtimes this command deletes are not offered as the live
+			// ones an unknown argument may have meant.
 			b := newBatch(v)
+			targeted := map[string]bool{}
+			type unknown struct {
+				pos     int
+				arg     string
+				missing bool
+				ee      *exitError
+			}
+			var unknowns []unknown
 			for i, arg := range args {
 				rt, missing, ee := lookupRuntime(rts, arg)
 				if ee != nil {
-					it, isNew := b.add(i, api.RuntimeName(strings.TrimSpace(arg)))
-					switch {
-					case !isNew:
-					case missing && ignoreMissing:
-						it.missing = true
-						b.skip(it, termtext.Cut(arg, 80)+": not found (ignored: --ignore-missing)")
-					default:
-						it.missing = missing
-						b.fail(it, ee)
-					}
+					unknowns = append(unknowns, unknown{i, arg, missing, ee})
 					continue
 				}
+				targeted[rt.Name] = true
 				if it, isNew := b.add(i, rt.Name); isNew { // named twice: deleted once
 					b.target(it, termtext.Cut(rt.ID(), 63), "  "+termtext.Cut(rt.RuntimeSpec.String(), 60))
+				}
+			}
+			others := slices.DeleteFunc(slices.Clone(rts), func(rt api.Runtime) bool { return targeted[rt.Name] })
+			for _, u := range unknowns {
+				it, isNew := b.add(u.pos, api.RuntimeName(strings.TrimSpace(u.arg)))
+				switch {
+				case !isNew:
+				case u.missing && ignoreMissing:
+					it.missing = true
+					b.skip(it, termtext.Cut(u.arg, 80)+": not found (ignored: --ignore-missing)")
+				default:
+					it.missing = u.missing
+					if u.missing {
+						u.ee = missingRuntime(u.arg, others, len(targeted))
+					}
+					b.fail(it, u.ee)
 				}
 			}
 			if err := b.confirm(ctx, yes, question{
@@ -86,6 +101,7 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 				verb:      "delete",
 				undone:    "nothing was deleted",
 				cancelled: "delete cancelled; nothing was deleted",
+				refuse:    "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to delete %d runtime(s)",
 			}); err != nil {
 				return err
 			}

@@ -304,16 +304,17 @@ func TestCreateRefusals(t *testing.T) {
 
 func TestDeleteVerb(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	// Without a terminal and without --yes: refused before any call, even
-	// when stdin holds a "y".
+	// Without a terminal and without --yes: refused before any change
+	// (the runtimes are listed, to count only real targets), even when
+	// stdin holds a "y".
 	for _, tm := range []term{{}, {in: "y\n"}, {in: "y\n", inTTY: true}} {
 		code, out, errs := e.runTerm(tm, "delete", "rt-cpudemo4qx")
-		if code != exitUsage || out != "" || !strings.Contains(errs, "pass --yes") {
+		if code != exitUsage || out != "" || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") {
 			t.Fatalf("%+v: exit %d %q %q", tm, code, out, errs)
 		}
 	}
-	if n := e.srv.CallCount(""); n != 0 {
-		t.Fatalf("%d tool calls before confirmation", n)
+	if n := e.srv.CallCount(""); n != e.srv.CallCount("list_runtimes") {
+		t.Fatalf("%d tool calls before confirmation besides list_runtimes", n-e.srv.CallCount("list_runtimes"))
 	}
 	// On a terminal only y confirms; the question goes to stderr.
 	for _, answer := range []string{"", "\n", "Y\n", "yes\n", "n\n"} {
