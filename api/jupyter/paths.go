@@ -88,7 +88,9 @@ var ErrNotRemote = errors.New("not a RUNTIME:PATH argument")
 //     directory "content";
 //   - anything else is local.
 //
-// requireRemote makes a non-remote argument an error (ls, rm).
+// requireRemote makes a non-remote argument an error (ls, rm); then
+// anything before the first colon is RUNTIME, left for the caller to
+// resolve, since no local path can be meant.
 func ParseLocation(arg string, requireRemote bool) (Location, error) {
 	local := Location{Path: arg, Dir: strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, string(filepath.Separator))}
 	if !requireRemote {
@@ -107,10 +109,15 @@ func ParseLocation(arg string, requireRemote bool) (Location, error) {
 		return local, nil
 	}
 	rt := strings.TrimPrefix(arg[:i], "runtimes/")
-	if err := api.ValidateID(rt); err != nil {
-		if requireRemote {
-			return Location{}, fmt.Errorf("%q: runtime %s", arg, strings.TrimPrefix(err.(*api.Error).Message, "id "))
+	if requireRemote {
+		// Where only a runtime can be meant, RUNTIME is whatever comes
+		// before the colon: resolving it (an id, a prefix) is the
+		// caller's, with the same errors as every verb ("rt-" is an
+		// ambiguous prefix, "RT-C" no runtime).
+		if strings.TrimSpace(rt) == "" {
+			return Location{}, fmt.Errorf("%q: no RUNTIME before the colon (e.g. rt-abc:/content/data.csv)", arg)
 		}
+	} else if api.ValidateID(rt) != nil {
 		return local, nil
 	}
 	p := arg[i+1:]

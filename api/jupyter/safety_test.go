@@ -321,6 +321,16 @@ func TestParseLocation(t *testing.T) {
 	if _, err := ParseLocation("plain.txt", true); err == nil {
 		t.Error("a local path accepted where RUNTIME:PATH is required")
 	}
+	// Where only a runtime can be meant, RUNTIME is left to the caller to
+	// resolve, valid id or not (a prefix "rt-", a mistyped "RT-C").
+	for arg, rt := range map[string]string{"rt-:/content": "rt-", "RT-C:/x": "RT-C", "runtimes/rt-a:": "rt-a"} {
+		if l, err := ParseLocation(arg, true); err != nil || l.Runtime != rt {
+			t.Errorf("ParseLocation(%q, true) = %+v, %v; want runtime %q", arg, l, err, rt)
+		}
+	}
+	if _, err := ParseLocation(":/x", true); err == nil {
+		t.Error("an empty RUNTIME accepted")
+	}
 	if got := EscapePath("/content/a #1 ?.txt"); got != "content/a%20%231%20%3F.txt" {
 		t.Errorf("EscapePath = %q", got)
 	}

@@ -175,15 +175,13 @@ func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 			return v.completeRuntimeColon(cmd, toComplete, true)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := jupyter.ParseLocation(args[0], true)
-			if err != nil {
-				if !strings.Contains(args[0], ":") {
-					if err2 := api.ValidateID(strings.TrimPrefix(args[0], "runtimes/")); err2 == nil {
-						loc = jupyter.Location{Runtime: strings.TrimPrefix(args[0], "runtimes/"), Path: "content", Dir: true}
-						err = nil
-					}
-				}
-				if err != nil {
+			// A bare RUNTIME (no colon) is its default directory,
+			// /content; it is resolved like every verb's RUNTIME, so "rt-"
+			// and "RT-C" get the same errors as "rt".
+			loc := jupyter.Location{Runtime: strings.TrimPrefix(strings.TrimSpace(args[0]), "runtimes/"), Path: "content", Dir: true}
+			if strings.Contains(args[0], ":") {
+				var err error
+				if loc, err = jupyter.ParseLocation(args[0], true); err != nil {
 					return &exitError{exitUsage, err.Error()}
 				}
 			}
@@ -431,7 +429,7 @@ func cpCmd(g *globalFlags, s *streams) *cobra.Command {
 			case src.Remote() && dst.Remote():
 				return &exitError{exitUsage, "both sides are on a runtime; copy through this machine (cp to a local path, then back)"}
 			case !src.Remote() && !dst.Remote():
-				return &exitError{exitUsage, "neither side is RUNTIME:PATH (e.g. rt-abc:/content/); to name a local file with a colon, write ./" + args[0]}
+				return &exitError{exitUsage, "neither side is RUNTIME:PATH (e.g. rt-abc:/content/)" + colonHint(args)}
 			}
 			if !src.Remote() {
 				if _, err := os.Stat(src.Path); err != nil {
@@ -541,6 +539,33 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 		return ee
 	}
 	return nil
+}
+
+// colonHint explains, for cp arguments that are both local, why one
+// written RUNTIME:PATH was read as a local path: what comes before its
+// colon is not a runtime id ("; "RT-C:/x" is read as a local path: "RT-C"
+// is not a runtime id (…)"). It is "" when no argument looks remote: a
+// local path needs no rewriting.
+func colonHint(args []string) string {
+	for _, a := range args {
+		i := strings.IndexByte(a, ':')
+		if i <= 0 || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") || strings.HasPrefix(a, "/") || strings.ContainsAny(a[:i], `/\`) {
+			continue
+		}
+		if _, err := os.Lstat(a); err == nil {
+			continue // an existing local name with a colon
+		}
+		rt := strings.TrimPrefix(a[:i], "runtimes/")
+		why := "is not a runtime id"
+		if err := api.ValidateID(rt); err != nil {
+			var ae *api.Error
+			if errors.As(err, &ae) {
+				why += " (" + strings.TrimPrefix(ae.Message, "id ") + ")"
+			}
+		}
+		return fmt.Sprintf("; %q is read as a local path: %q %s", termtext.Cut(a, 80), termtext.Cut(rt, 63), why)
+	}
+	return ""
 }
 
 // idPrefix matches what could be the start of a runtime id.

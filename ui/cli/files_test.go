@@ -173,6 +173,10 @@ func TestFilesCommandsBadInput(t *testing.T) {
 			t.Errorf("%s: exit %d (want %d), stderr %q (want one line naming %q), stdout %q", tc.name, code, tc.code, errs, tc.mention, out)
 		}
 	}
+	// Two plain local paths get no "write ./…" hint (it said "write ././a").
+	if code, _, errs := runCLI(t, append([]string{"cp", "./a", "./b"}, flags...)...); code != exitUsage || strings.Contains(errs, "././") || strings.Contains(errs, "write ./") {
+		t.Errorf("cp ./a ./b: exit %d, stderr %q", code, errs)
+	}
 	// No partial files anywhere.
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
