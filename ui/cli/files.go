@@ -39,8 +39,31 @@ func fileCommands(g *globalFlags, s *streams) []*cobra.Command {
 	return []*cobra.Command{lsCmd(g, s), cpCmd(g, s), rmCmd(g, s), forwardCmd(g, s)}
 }
 
-const filesExitCodes = "Exit codes: 0 ok, 1 failure (local error, corrupt copy), 2 usage, 3 credentials, " +
-	"4 API or network (runtime gone, proxy unreachable), 6 no such file or directory, 130 interrupted."
+const filesExitCodes = "Exit codes: 0 ok, 1 failure (local error, corrupt copy), 2 usage (a directory without -r), 3 credentials, " +
+	"4 API or network (runtime gone, proxy unreachable), 6 no such file or directory, 130 interrupted.\n" +
+	"With --json, stdout holds exactly one JSON object whatever the outcome: \"ok\" says whether it succeeded, \"error\" why not."
+
+// jsonOnFailure wraps a file verb's RunE: with --json, a failure that
+// printed no document yet (a bad argument, an unknown runtime, no
+// connection) prints doc(why) on stdout, so ls, cp and rm always print
+// exactly one JSON object, "ok" false and "error" (redacted) on failure.
+// The exit code and the stderr line are the failure's own.
+func (v *verb) jsonOnFailure(run func(cmd *cobra.Command, args []string) error, doc func(why string) any) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := run(cmd, args)
+		if err == nil || !v.asJSON || v.wroteJSON {
+			return err
+		}
+		why := err.Error()
+		if ee := fileError(err, nil); ee != nil {
+			why = ee.msg
+		}
+		if jerr := v.writeJSON(doc(v.red().Redact(why))); jerr != nil {
+			return jerr
+		}
+		return err
+	}
+}
 
 // runtimeFiles is an open Jupyter client on one runtime.
 type runtimeFiles struct {
@@ -121,6 +144,10 @@ func fileError(err error, rf *runtimeFiles) *exitError {
 	if errors.As(err, &je) {
 		code := exitFailure
 		switch je.Kind {
+		case jupyter.ErrIsDir:
+			if je.Message == "" { // a directory named without -r: the flag is missing
+				code = exitUsage
+			}
 		case jupyter.ErrNotFound, jupyter.ErrHidden, jupyter.ErrNoParent, jupyter.ErrLocalNotFound:
 			code = exitNoSuchFile
 		case jupyter.ErrRuntimeGone, jupyter.ErrRefused, jupyter.ErrTransport, jupyter.ErrServer,
@@ -174,7 +201,7 @@ func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 			}
 			return v.completeRuntimeColon(cmd, toComplete, true)
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
 			// A bare RUNTIME (no colon) is its default directory,
 			// /content; it is resolved like every verb's RUNTIME, so "rt-"
 			// and "RT-C" get the same errors as "rt".
@@ -208,9 +235,9 @@ func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 				v.say(line)
 			}
 			return nil
-		},
+		}, func(why string) any { return lsJSON{Error: why, Entries: []lsEntry{}} }),
 	}
-	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print JSON: {runtime, path, type, entries:[{name, path, type, size, lastModified}]}")
+	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print JSON: {ok, error, runtime, path, type, entries:[{name, path, type, size, lastModified}]}")
 	return cmd
 }
 
@@ -233,12 +260,18 @@ func lsReport(loc jupyter.Location, m jupyter.Model) any {
 		}
 		entries = append(entries, lsEntry{Name: e.Name, Path: absRemote(e.Path), Type: e.Type, Size: e.Size, LastModified: lm})
 	}
-	return struct {
-		Runtime string    `json:"runtime"`
-		Path    string    `json:"path"`
-		Type    string    `json:"type"`
-		Entries []lsEntry `json:"entries"`
-	}{loc.Runtime, absRemote(loc.Path), m.Type, entries}
+	return lsJSON{OK: true, Runtime: loc.Runtime, Path: absRemote(loc.Path), Type: m.Type, Entries: entries}
+}
+
+// lsJSON is `ls --json`'s output. On failure OK is false, Error says why
+// (redacted), Runtime, Path and Type are "" and Entries is [].
+type lsJSON struct {
+	OK      bool      `json:"ok"`
+	Error   string    `json:"error,omitempty"`
+	Runtime string    `json:"runtime"`
+	Path    string    `json:"path"`
+	Type    string    `json:"type"`
+	Entries []lsEntry `json:"entries"`
 }
 
 // absRemote writes a remote path (Jupyter's form, relative to the
@@ -298,7 +331,7 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			return v.completeRuntimeColon(cmd, toComplete, false)
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
 			var locs []jupyter.Location
 			for _, a := range args {
 				loc, err := jupyter.ParseLocation(a, true)
@@ -359,7 +392,7 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 				return fileError(failure, rf)
 			}
 			return nil
-		},
+		}, func(why string) any { return rmReport{Removed: []string{}, Error: why} }),
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "remove directories and their contents")
 	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print a JSON summary: {removed: [...], ok, error}")
@@ -416,7 +449,7 @@ func cpCmd(g *globalFlags, s *streams) *cobra.Command {
 			}
 			return nil, cobra.ShellCompDirectiveDefault // local files
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
 			src, err := jupyter.ParseLocation(args[0], false)
 			if err != nil {
 				return &exitError{exitUsage, err.Error()}
@@ -432,9 +465,13 @@ func cpCmd(g *globalFlags, s *streams) *cobra.Command {
 				return &exitError{exitUsage, "neither side is RUNTIME:PATH (e.g. rt-abc:/content/)" + colonHint(args)}
 			}
 			if !src.Remote() {
-				if _, err := os.Stat(src.Path); err != nil {
+				st, err := os.Stat(src.Path)
+				if err != nil {
 					// Before connecting: a missing local file is the user's to fix.
 					return fileError(&jupyter.Error{Op: "upload", Kind: jupyter.ErrLocalNotFound, Message: src.Path}, nil)
+				}
+				if st.IsDir() && !recursive {
+					return &exitError{exitUsage, fmt.Sprintf("upload: %s is a directory (use -r)", termtext.Cut(src.Path, 200))}
 				}
 			}
 			rt := src.Runtime + dst.Runtime
@@ -449,7 +486,7 @@ func cpCmd(g *globalFlags, s *streams) *cobra.Command {
 			}
 			defer rf.conn.close()
 			return v.runCopy(ctx, rf, src, dst, recursive)
-		},
+		}, func(why string) any { return copySummary{Error: why, Files: []copiedFile{}} }),
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
 	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")

@@ -155,16 +155,18 @@ func TestFilesCommandsBadInput(t *testing.T) {
 		{"missing remote file", []string{"cp", "rt-files:/content/nope.bin", dir}, exitNoSuchFile, "content/nope.bin"},
 		{"missing remote parent", []string{"cp", local, "rt-files:/content/no/such/dir/f.txt"}, exitNoSuchFile, "content/no/such/dir"},
 		{"missing local parent", []string{"cp", "rt-files:/content", filepath.Join(dir, "a", "b"), "-r"}, exitNoSuchFile, filepath.Join(dir, "a")},
-		{"directory without -r", []string{"cp", dir, "rt-files:/content/d"}, exitFailure, "-r"},
+		// A directory without -r is a usage error (2), not a local failure (1).
+		{"directory without -r", []string{"cp", dir, "rt-files:/content/d"}, exitUsage, "-r"},
+		{"remote directory without -r", []string{"cp", "rt-files:/content/sub", dir}, exitUsage, "-r"},
 		{"unknown runtime", []string{"cp", "backup-12:30.tar", "./x"}, exitUsage, `no runtime "backup-12" (live: rt-files) (to name a local file with a colon, write ./backup-12:30.tar)`},
 		{"both local", []string{"cp", local, "./other"}, exitUsage, "RUNTIME:PATH"},
 		{"both remote", []string{"cp", "rt-files:a", "rt-files:b"}, exitUsage, "both sides"},
 		{"ls of a missing path", []string{"ls", "rt-files:/content/nope"}, exitNoSuchFile, "content/nope"},
-		{"rm of a directory without -r", []string{"rm", "rt-files:/content/sub"}, exitFailure, "-r"},
+		{"rm of a directory without -r", []string{"rm", "rt-files:/content/sub"}, exitUsage, "-r"},
 		{"rm of /content", []string{"rm", "-r", "rt-files:/content"}, exitUsage, "refusing"},
 		{"hidden file", []string{"cp", "rt-files:/content/.env", dir}, exitNoSuchFile, "hidden"},
 	} {
-		if tc.name == "rm of a directory without -r" {
+		if tc.name == "remote directory without -r" {
 			runCLI(t, append([]string{"cp", "-r", dir, "rt-files:/content/sub"}, flags...)...)
 		}
 		code, out, errs := runCLI(t, append(tc.args, flags...)...)
@@ -189,6 +191,45 @@ func TestFilesCommandsBadInput(t *testing.T) {
 	var sum copySummary
 	if code != exitNoSuchFile || json.Unmarshal([]byte(out), &sum) != nil || sum.OK || sum.Error == "" || sum.Files == nil {
 		t.Fatalf("cp --json failure: exit %d, %q", code, out)
+	}
+}
+
+// Field trial: ls --json printed nothing on failure while cp and rm
+// printed "ok": false. Every file verb with --json prints exactly one
+// object on stdout whatever failed (an argument, the runtime, the path),
+// with ok false and the stderr line's reason, and the failure's exit code.
+func TestFilesJSONFailureIsOneDocument(t *testing.T) {
+	_, flags := filesEmu(t)
+	dir := t.TempDir()
+	local := writeFile(t, filepath.Join(dir, "f.txt"), "x")
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"ls", "rt-files:/content/nope"}, exitNoSuchFile},
+		{[]string{"ls", "rt-zz"}, exitUsage},
+		{[]string{"ls", ":/x"}, exitUsage},
+		{[]string{"cp", "rt-zz:/content/x", dir}, exitUsage},
+		{[]string{"cp", dir, "rt-files:/content/d"}, exitUsage},
+		{[]string{"cp", local, "rt-files:/content/no/dir/"}, exitNoSuchFile},
+		{[]string{"rm", "rt-zz:/content/x"}, exitUsage},
+		{[]string{"rm", "rt-files:/content/nope"}, exitNoSuchFile},
+		{[]string{"rm", "rt-files"}, exitUsage},
+	} {
+		code, out, errs := runCLI(t, append(append(tc.args, "--json"), flags...)...)
+		var doc map[string]any
+		dec := json.NewDecoder(strings.NewReader(out))
+		if code != tc.code || dec.Decode(&doc) != nil || dec.More() || doc["ok"] != false {
+			t.Errorf("%v --json: exit %d (want %d), stdout %q; want one object with ok false", tc.args, code, tc.code, out)
+			continue
+		}
+		if why, _ := doc["error"].(string); why == "" || !strings.Contains(errs, why) {
+			t.Errorf("%v --json: error %q, stderr %q", tc.args, doc["error"], errs)
+		}
+	}
+	code, out, _ := runCLI(t, append([]string{"ls", "rt-files", "--json"}, flags...)...)
+	if code != 0 || !strings.Contains(out, `"ok": true`) {
+		t.Errorf("ls --json success: exit %d, %s", code, out)
 	}
 }
 

@@ -68,6 +68,9 @@ type verb struct {
 	s      *streams
 	name   string // the command path after "colabdash", e.g. "session close"
 	asJSON bool
+	// wroteJSON is set once writeJSON printed a document (the file verbs
+	// print one on failure only when none was printed yet).
+	wroteJSON bool
 
 	inMu    sync.Mutex
 	pending chan lineRead // the stdin read in flight, abandoned by a cancelled ask
@@ -133,6 +136,7 @@ func (v *verb) writeJSON(doc any) error {
 	if err := enc.Encode(doc); err != nil {
 		return &exitError{exitFailure, "encoding JSON: " + err.Error()}
 	}
+	v.wroteJSON = true
 	if _, err := v.s.out.Write(termtext.JSON(buf.Bytes())); err != nil {
 		return &exitError{exitFailure, "writing JSON: " + err.Error()}
 	}
