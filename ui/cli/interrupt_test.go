@@ -217,3 +217,36 @@ func TestInterruptOnATerminal(t *testing.T) {
 		t.Fatalf("%d create_session/execute_code calls after ctrl+c", n)
 	}
 }
+
+// Field trial: at exec's ctrl+c question on a real terminal one key
+// answers, as in k9s and lazygit: d alone (no Enter) detaches, and the
+// terminal's mode is restored afterwards (stty -g reads the same).
+func TestExecQuestionTakesOneKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	bin := binary(t)
+	flags := strings.Join(e.flags, " ")
+	before, after := filepath.Join(e.home, "stty.before"), filepath.Join(e.home, "stty.after")
+	script := strings.Join([]string{
+		"trap \"\" INT",
+		"stty -g > " + before,
+		bin + " exec rt-t4 -c \"time.sleep(600)\" " + flags, "echo EXEC_EXIT=$?",
+		"stty -g > " + after, "cmp -s " + before + " " + after + " && echo TTY_RESTORED",
+		"sleep 60"}, "; ")
+	s := startTmux(t, 150, 30, []string{"HOME=" + e.home, "NO_COLOR=1", "TERM=xterm-256color"}, "sh", "-c", "'"+script+"'")
+	s.waitText("ctrl+c to stop or detach")
+	s.keys("C-c")
+	s.waitText("Press s or d")
+	s.keys("x") // any other key: keep waiting
+	s.waitText("still waiting")
+	s.keys("C-c")
+	s.waitFor("the question again", waitTimeout, func(scr string) bool { return strings.Count(scr, "Press s or d") == 2 })
+	s.keys("d")
+	scr := s.waitText("EXEC_EXIT=")
+	if !strings.Contains(scr, "detached; ") || !strings.Contains(scr, "EXEC_EXIT=130") {
+		t.Fatalf("after d:\n%s", scr)
+	}
+	s.waitText("TTY_RESTORED")
+}

@@ -298,20 +298,74 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 			return abandon(&exitError{exitInterrupted, "detached; " + hint})
 		}
 		answer := make(chan string, 1)
-		go func() {
-			a, _, _ := v.ask(base, "\nStop the code (s: closes session "+sessionRef(session)+
-				", its state is lost) or detach (d: it keeps running)? Anything else: keep waiting. ")
-			answer <- a
-		}()
+		q := "\nStop the code (s: closes session " + sessionRef(session) + ", its state is lost) or detach (d: it keeps running)? "
+		// On a terminal one key answers (raw mode, restored on every
+		// path); where raw mode cannot be had, a line does.
+		kp := v.openKeyPrompt()
+		endAsk := func() {
+			if kp != nil && kp.close() {
+				v.mu.Lock()
+				fmt.Fprintln(v.s.err)
+				v.mu.Unlock()
+			}
+		}
+		defer endAsk() // a panic too leaves the terminal as it was
+		switch {
+		case kp == nil:
+			go func() {
+				a, _, _ := v.ask(base, q+"Type s or d, then Enter (anything else: keep waiting): ")
+				answer <- a
+			}()
+		default:
+			// The question first, while line ends still return the
+			// carriage; then raw mode.
+			v.mu.Lock()
+			fmt.Fprint(v.s.err, termtext.Block(v.red().Redact(q+"Press s or d (any other key: keep waiting) ")))
+			v.mu.Unlock()
+			if kp.raw() != nil {
+				kp = nil
+				v.mu.Lock()
+				fmt.Fprint(v.s.err, "then Enter: ")
+				v.mu.Unlock()
+				go func() {
+					a, _ := v.readLine(base)
+					answer <- strings.TrimSpace(a)
+				}()
+				break
+			}
+			go func() {
+				b, err := kp.read()
+				if kp.close() {
+					echo := ""
+					if err == nil && b > ' ' && b < 0x7f {
+						echo = string(rune(b))
+					}
+					v.mu.Lock()
+					fmt.Fprintln(v.s.err, echo)
+					v.mu.Unlock()
+				}
+				if err != nil {
+					return
+				}
+				if b == 0x03 { // ctrl+c in raw mode: a second ctrl+c
+					answer <- "ctrl+c"
+					return
+				}
+				answer <- string(rune(b))
+			}()
+		}
 		select {
 		case r := <-done:
+			endAsk()
 			return v.execDone(r.res, r.err, session, hint, conn)
 		case <-deadline:
+			endAsk()
 			return abandon(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
-		case <-sigs: // a second ctrl+c: leave at once
+		case <-sigs: // a second ctrl+c (or SIGTERM): leave at once
+			endAsk()
 			return abandon(&exitError{exitInterrupted, "detached; " + hint})
 		case a := <-answer:
-			switch a {
+			switch strings.ToLower(a) {
 			case "s":
 				abandon(nil)
 				ctx, cancel := context.WithTimeout(base, 30*time.Second)
@@ -320,7 +374,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 					return &exitError{exitAPI, "could not stop the code: delete_session: " + classify(err, conn.creds).msg + "; " + hint}
 				}
 				return &exitError{exitInterrupted, "stopped: closed session " + sessionRef(session)}
-			case "d":
+			case "d", "ctrl+c":
 				return abandon(&exitError{exitInterrupted, "detached; " + hint})
 			}
 			v.note("still waiting")

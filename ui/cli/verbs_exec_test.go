@@ -180,6 +180,11 @@ func TestExecInterrupt(t *testing.T) {
 	if code != exitInterrupted || out != "" || !strings.Contains(errs, "Stop the code (s: closes session "+sess) || !strings.Contains(errs, "stopped: closed session") {
 		t.Fatalf("stop: exit %d %q %q", code, out, errs)
 	}
+	// Where no single key can be read (stdin is no real terminal here),
+	// the question says the answer needs Enter.
+	if !strings.Contains(errs, "Type s or d, then Enter") {
+		t.Errorf("the line question does not say Enter: %q", errs)
+	}
 	for _, s := range e.srv.Sessions("rt-t4demo7k2p") {
 		if strings.HasSuffix(s.Name, strings.Split(sess, "/")[1]) {
 			t.Fatalf("session %s still open after stop", sess)
