@@ -240,7 +240,18 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	if err != nil {
 		return err
 	}
-	defer conn.close()
+	// detached: the command leaves a run going server-side. Closing the
+	// MCP session then is not waited for: the server may hold its DELETE
+	// until the abandoned call has noticed it was cancelled, and go-sdk
+	// waits up to 5 s for it, so ctrl+c, d took 5 s to detach.
+	detached := false
+	defer func() {
+		if detached {
+			go conn.close()
+			return
+		}
+		conn.close()
+	}()
 	session, err := v.execTarget(prep, conn, args[0], o)
 	interrupted := prep.Err() != nil
 	cancelPrep()
@@ -280,6 +291,12 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		<-done
 		return err
 	}
+	// detach abandons the call and leaves the run going: nothing more to
+	// wait for.
+	detach := func(err error) error {
+		detached = true
+		return abandon(err)
+	}
 	var deadline <-chan time.Time
 	if o.timeout > 0 {
 		t := time.NewTimer(o.timeout)
@@ -291,11 +308,11 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		case r := <-done:
 			return v.execDone(r.res, r.err, session, hint, conn)
 		case <-deadline:
-			return abandon(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
+			return detach(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
 		case <-sigs:
 		}
 		if !v.canPrompt() {
-			return abandon(&exitError{exitInterrupted, "detached; " + hint})
+			return detach(&exitError{exitInterrupted, "detached; " + hint})
 		}
 		answer := make(chan string, 1)
 		q := "\nStop the code (s: closes session " + sessionRef(session) + ", its state is lost) or detach (d: it keeps running)? "
@@ -360,10 +377,10 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 			return v.execDone(r.res, r.err, session, hint, conn)
 		case <-deadline:
 			endAsk()
-			return abandon(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
+			return detach(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
 		case <-sigs: // a second ctrl+c (or SIGTERM): leave at once
 			endAsk()
-			return abandon(&exitError{exitInterrupted, "detached; " + hint})
+			return detach(&exitError{exitInterrupted, "detached; " + hint})
 		case a := <-answer:
 			switch strings.ToLower(a) {
 			case "s":
@@ -375,7 +392,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 				}
 				return &exitError{exitInterrupted, "stopped: closed session " + sessionRef(session)}
 			case "d", "ctrl+c":
-				return abandon(&exitError{exitInterrupted, "detached; " + hint})
+				return detach(&exitError{exitInterrupted, "detached; " + hint})
 			}
 			v.note("still waiting")
 		}

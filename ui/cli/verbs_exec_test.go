@@ -2,10 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -191,6 +194,67 @@ func TestExecInterrupt(t *testing.T) {
 		}
 	}
 	e.srv.ClearFaults()
+}
+
+// Field trial: detaching (ctrl+c without a terminal, d, a second ctrl+c)
+// took 5 s every time: exec waited for the MCP session's DELETE, which the
+// server held while the abandoned call was still in flight, until go-sdk
+// gave up on it. Detaching leaves the run going server-side, so there is
+// nothing to wait for: here the server holds both the call and the
+// DELETE, and exec must return while the DELETE is still pending (the
+// client has not given up on it).
+func TestExecDetachesAtOnce(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	hold := make(chan struct{})
+	var once sync.Once
+	release := func() { once.Do(func() { close(hold) }) }
+	type del struct{ gaveUp bool }
+	deletes := make(chan del, 8)
+	arrived := make(chan struct{}, 8)
+	inner := e.srv.Handler()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			arrived <- struct{}{}
+			select {
+			case <-hold:
+			case <-r.Context().Done():
+			}
+			if r.Context().Err() != nil {
+				deletes <- del{gaveUp: true}
+				return
+			}
+			deletes <- del{}
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	defer release() // before front.Close, which waits for held requests
+	e.flags[1] = front.URL + "/mcp"
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
+	defer e.srv.ClearFaults()
+
+	tm := term{sigs: make(chan os.Signal, 1)}
+	go func() {
+		for deadline := time.Now().Add(time.Minute); e.srv.CallCount("execute_code") == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		tm.sigs <- syscall.SIGINT
+	}()
+	code, out, errs := e.runTerm(tm, "exec", "rt-t4", "-c", "import time; time.sleep(60); print(1)")
+	if code != exitInterrupted || out != "" || !strings.Contains(errs, "detached; ") {
+		t.Fatalf("exit %d %q %q", code, out, errs)
+	}
+	// The session's DELETE (sent in the background now) reaches the server
+	// and is still waited for by the client when the server answers it.
+	select {
+	case <-arrived:
+	case <-time.After(time.Minute):
+		t.Fatal("the MCP session was never closed")
+	}
+	release()
+	if d := <-deletes; d.gaveUp {
+		t.Fatalf("exec returned only after the client gave up on closing the MCP session: %q", errs)
+	}
 }
 
 // --timeout detaches like ctrl+c without a terminal, with exit code 4.
