@@ -96,16 +96,32 @@ type question struct {
 	header, want, verb, undone, cancelled, refuse string
 }
 
+// Why a target was not acted on when the question was not answered yes;
+// the JSON report says it per target.
+const (
+	notConfirmed    = "not confirmed: no terminal to ask on (pass --yes)"
+	notConfirmedNo  = "not confirmed: the answer was not yes"
+	notConfirmedInt = "not confirmed: interrupted at the question"
+)
+
 // confirm asks q about the targets unless yes (or there are none): only
 // the answer q.want goes on (exit code 1 otherwise, 130 on ctrl+c).
 // Without a terminal it refuses (exit code 2), counting only the
-// targets: the arguments that named nothing were already reported.
+// targets: the arguments that named nothing were already reported. When
+// it returns an error, no target is acted on and each one's error says
+// why (see stop).
 func (b *batch) confirm(ctx context.Context, yes bool, q question) error {
 	ts := b.targets()
 	if yes || len(ts) == 0 {
 		return nil
 	}
+	unconfirmed := func(why string) {
+		for _, it := range ts {
+			it.act, it.err = false, why
+		}
+	}
 	if !b.v.canPrompt() {
+		unconfirmed(notConfirmed)
 		return &exitError{exitUsage, fmt.Sprintf(q.refuse, len(ts))}
 	}
 	var s strings.Builder
@@ -116,9 +132,11 @@ func (b *batch) confirm(ctx context.Context, yes bool, q question) error {
 	s.WriteString("Type " + q.want + " to " + q.verb + " (anything else cancels): ")
 	ok, err := b.v.confirm(ctx, s.String(), q.want, q.undone)
 	if err != nil {
+		unconfirmed(notConfirmedInt)
 		return err
 	}
 	if !ok {
+		unconfirmed(notConfirmedNo)
 		return &exitError{exitPartial, q.cancelled}
 	}
 	return nil
@@ -150,14 +168,21 @@ func (b *batch) act(ctx context.Context, do func(ctx context.Context, name strin
 // result: 0 when every target succeeded, 1 when some did and some did
 // not, else the first failure's code.
 func (b *batch) finish(report func(items []*batchItem) any) error {
+	return b.stop(b.res.err(), report)
+}
+
+// stop prints the JSON report as finish does and returns err: the verb
+// ends with err (a refused or cancelled confirmation) but, with --json,
+// still says what became of each argument.
+func (b *batch) stop(err error, report func(items []*batchItem) any) error {
 	if b.v.asJSON {
 		items := b.ordered()
 		for _, it := range items {
 			it.err = b.v.red().Redact(it.err)
 		}
-		if err := b.v.writeJSON(report(items)); err != nil {
-			return err
+		if werr := b.v.writeJSON(report(items)); werr != nil {
+			return werr
 		}
 	}
-	return b.res.err()
+	return err
 }

@@ -140,3 +140,52 @@ func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
 		t.Errorf("delete runtimes/rt-c RT-CPUDEMO4QX: exit %d, %s", code, out)
 	}
 }
+
+// Field trial: without a terminal and with --json, delete and session
+// close printed nothing on stdout when they refused, so a script learnt
+// neither that its real targets were refused nor that an argument named
+// nothing. The refusal (exit 2) now comes with the per-target document.
+func TestBatchRefusalPrintsTheReport(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	var rep struct {
+		Runtimes []struct {
+			Name    string
+			Deleted bool
+			Missing bool
+			Error   string
+		}
+	}
+	code, out, errs := e.run("delete", "rt-cpudemo4qx", "rt-cpu", "rt-zz", "--json")
+	mustJSON(t, out, &rep)
+	if code != exitUsage || len(rep.Runtimes) != 2 || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") ||
+		rep.Runtimes[0].Name != "runtimes/rt-cpudemo4qx" || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") ||
+		rep.Runtimes[1].Name != "runtimes/rt-zz" || !rep.Runtimes[1].Missing || !strings.Contains(rep.Runtimes[1].Error, `no runtime "rt-zz"`) ||
+		len(e.srv.Runtimes()) != 3 {
+		t.Errorf("delete without a terminal: exit %d, stdout %s, stderr %q", code, out, errs)
+	}
+
+	e.run("session", "open", "rt-t4", "--id", "colabdash-refuse00")
+	var crep struct {
+		Sessions []struct {
+			Name   string
+			Closed bool
+			Error  string
+		}
+	}
+	code, out, errs = e.run("session", "close", "rt-t4/colabdash-refuse00", "rt-zz/colabdash-x", "--json")
+	mustJSON(t, out, &crep)
+	if code != exitUsage || len(crep.Sessions) != 2 || !strings.Contains(errs, "pass --yes to close 1 session(s)") ||
+		crep.Sessions[0].Closed || !strings.Contains(crep.Sessions[0].Error, "not confirmed") ||
+		!strings.Contains(crep.Sessions[1].Error, `no runtime "rt-zz"`) {
+		t.Errorf("session close without a terminal: exit %d, stdout %s, stderr %q", code, out, errs)
+	}
+	// Answered no on a terminal: exit 1, and the document says so.
+	code, out, _ = e.runTerm(term{in: "n\n", inTTY: true, errTTY: true}, "delete", "rt-cpudemo4qx", "--json")
+	mustJSON(t, out, &rep)
+	if code != exitPartial || len(rep.Runtimes) != 1 || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") {
+		t.Errorf("delete answered n: exit %d, stdout %s", code, out)
+	}
+	if n := e.srv.CallCount("delete_runtime") + e.srv.CallCount("delete_session"); n != 0 {
+		t.Errorf("%d delete calls without confirmation", n)
+	}
+}

@@ -95,6 +95,13 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 					b.fail(it, u.ee)
 				}
 			}
+			report := func(items []*batchItem) any {
+				rep := deleteReport{Runtimes: make([]deleteEntry, 0, len(items))}
+				for _, it := range items {
+					rep.Runtimes = append(rep.Runtimes, deleteEntry{Name: it.name, Deleted: it.done, Missing: it.missing, Error: it.err})
+				}
+				return rep
+			}
 			if err := b.confirm(ctx, yes, question{
 				header:    "Delete %d runtime(s)? This cannot be undone: each one's files and sessions are destroyed.",
 				want:      "y",
@@ -103,16 +110,10 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 				cancelled: "delete cancelled; nothing was deleted",
 				refuse:    "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to delete %d runtime(s)",
 			}); err != nil {
-				return err
+				return b.stop(err, report)
 			}
 			b.act(ctx, conn.svc.DeleteRuntime, conn.creds, "deleted")
-			return b.finish(func(items []*batchItem) any {
-				rep := deleteReport{Runtimes: make([]deleteEntry, 0, len(items))}
-				for _, it := range items {
-					rep.Runtimes = append(rep.Runtimes, deleteEntry{Name: it.name, Deleted: it.done, Missing: it.missing, Error: it.err})
-				}
-				return rep
-			})
+			return b.finish(report)
 		},
 	}
 	f := cmd.Flags()

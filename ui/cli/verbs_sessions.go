@@ -197,6 +197,13 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 					b.fail(it, &exitError{exitUsage, fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termtext.Cut(arg, 80))})
 				}
 			}
+			report := func(items []*batchItem) any {
+				rep := closeReport{Sessions: make([]closeEntry, 0, len(items))}
+				for _, it := range items {
+					rep.Sessions = append(rep.Sessions, closeEntry{Name: it.name, Closed: it.done, Error: it.err})
+				}
+				return rep
+			}
 			ctx := cmd.Context()
 			if len(todo) > 0 {
 				conn, err := v.connect(ctx)
@@ -249,17 +256,11 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 					cancelled: "close cancelled; nothing was closed",
 					refuse:    "refusing to close sessions without confirmation: stdin or stderr is not a terminal; pass --yes to close %d session(s)",
 				}); err != nil {
-					return err
+					return b.stop(err, report)
 				}
 				b.act(ctx, conn.svc.DeleteSession, conn.creds, "closed")
 			}
-			return b.finish(func(items []*batchItem) any {
-				rep := closeReport{Sessions: make([]closeEntry, 0, len(items))}
-				for _, it := range items {
-					rep.Sessions = append(rep.Sessions, closeEntry{Name: it.name, Closed: it.done, Error: it.err})
-				}
-				return rep
-			})
+			return b.finish(report)
 		},
 	}
 	f := cmd.Flags()
