@@ -227,8 +227,8 @@ func effectiveSettings(g globalFlags, getenv func(string) string) *config.Settin
 
 // checkEndpoint accepts an https URL with a host, or an http one to a
 // loopback host (safehttp.CheckCredentialURL: the bearer token must not
-// cross a network in clear); an endpoint without a scheme gets the
-// https:// form as a hint.
+// cross a network in clear); an endpoint without a scheme gets a hint:
+// the http:// form for a loopback host, else the https:// form.
 func checkEndpoint(ep string) error {
 	u, err := url.Parse(ep)
 	if err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
@@ -238,8 +238,30 @@ func checkEndpoint(ep string) error {
 		return nil
 	}
 	msg := fmt.Sprintf("--endpoint %q is not an http or https URL", ep)
-	if err == nil && u.Scheme == "" && !strings.HasPrefix(ep, "/") {
-		msg += "; did you mean https://" + ep + "?"
+	if hint := schemeHint(ep); hint != "" {
+		msg += "; did you mean " + hint + "?"
 	}
 	return &exitError{exitUsage, msg}
+}
+
+// schemeHint returns ep with the scheme it lacks ("example.com/mcp",
+// "127.0.0.1:8089/mcp", "localhost:8089/mcp"), http:// when the loopback
+// rule lets the token go in clear to its host, else https://; "" when ep
+// has a scheme or is no host[:port][/path]. url.Parse alone reads
+// "localhost:8089/mcp" as the scheme "localhost" and refuses
+// "127.0.0.1:8089/mcp", so host:port forms got no hint.
+func schemeHint(ep string) string {
+	lower := strings.ToLower(ep)
+	if ep == "" || strings.HasPrefix(ep, "/") || strings.Contains(ep, "://") ||
+		strings.HasPrefix(lower, "http:") || strings.HasPrefix(lower, "https:") {
+		return ""
+	}
+	u, err := url.Parse("http://" + ep)
+	if err != nil || u.Hostname() == "" || u.User != nil {
+		return ""
+	}
+	if safehttp.CheckCredentialURL(u) == nil {
+		return "http://" + ep
+	}
+	return "https://" + ep
 }

@@ -30,6 +30,14 @@ func TestCommandLineMistakes(t *testing.T) {
 		{"bad emulator address", []string{"emulator", "--addr", "nonsense"}, exitUsage, []string{"--addr nonsense"}, "colabfake"},
 		{"endpoint without a scheme", []string{"status", "--endpoint", "colaboratory.googleapis.com/mcp"}, exitUsage,
 			[]string{"did you mean https://colaboratory.googleapis.com/mcp?"}, ""},
+		// Field trial: host:port forms got no hint (url.Parse reads
+		// "localhost:" as a scheme); a loopback host is offered http://.
+		{"loopback endpoint without a scheme", []string{"status", "--endpoint", "127.0.0.1:18931/mcp"}, exitUsage,
+			[]string{"did you mean http://127.0.0.1:18931/mcp?"}, ""},
+		{"localhost endpoint without a scheme", []string{"status", "--endpoint", "localhost:18931/mcp"}, exitUsage,
+			[]string{"did you mean http://localhost:18931/mcp?"}, ""},
+		{"remote endpoint with a port, without a scheme", []string{"status", "--endpoint", "example.com:8443/mcp"}, exitUsage,
+			[]string{"did you mean https://example.com:8443/mcp?"}, ""},
 		{"--demo with --endpoint", []string{"status", "--demo", "--endpoint", "http://127.0.0.1:1/mcp"}, exitUsage,
 			[]string{"--demo", "--endpoint does not apply"}, ""},
 		{"--demo with an unknown --profile", []string{"status", "--demo", "--profile", "nope"}, exitUsage,
