@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -258,16 +259,17 @@ func lookupRuntime(rts []api.Runtime, arg string) (rt api.Runtime, missing bool,
 		return api.Runtime{}, false, &exitError{exitUsage, fmt.Sprintf("%q matches %d runtimes (%s): give more of the id",
 			termtext.Cut(arg, 80), len(matches), runtimeIDs(matches))}
 	}
-	return api.Runtime{}, true, missingRuntime(arg, rts, 0)
+	return api.Runtime{}, true, missingRuntime(arg, rts, rts, 0)
 }
 
-// missingRuntime is the error for arg, which names none of rts: it lists
-// them as the live runtimes ("no runtime "rt-zz" (live: rt-a, rt-b)"), or
+// missingRuntime is the error for arg, which names none of all: it lists
+// rts as the live runtimes ("no runtime "rt-zz" (live: rt-a, rt-b)"), or
 // as the other live ones when the command already targets some (delete
-// does not offer the runtimes it deletes). An id or prefix written in
-// upper case gets the lower-case id it would match: runtime ids are
-// lower case (RFC 1034).
-func missingRuntime(arg string, rts []api.Runtime, targeted int) *exitError {
+// does not offer the runtimes it deletes: rts is all without them). An id
+// or prefix written in upper case gets the lower-case id it would match
+// among all, even one the command targets already: runtime ids are lower
+// case (RFC 1034).
+func missingRuntime(arg string, all, rts []api.Runtime, targeted int) *exitError {
 	live := "no runtimes are live"
 	if targeted > 0 {
 		live = "no other runtimes are live"
@@ -280,8 +282,11 @@ func missingRuntime(arg string, rts []api.Runtime, targeted int) *exitError {
 	}
 	id := strings.TrimPrefix(strings.TrimSpace(arg), "runtimes/")
 	if low := strings.ToLower(id); low != id {
-		if rt, _, err := lookupRuntime(rts, low); err == nil {
+		if rt, _, err := lookupRuntime(all, low); err == nil {
 			live = "runtime ids are lower case: did you mean " + termtext.Cut(rt.ID(), 63) + "?"
+			if !slices.ContainsFunc(rts, func(r api.Runtime) bool { return r.Name == rt.Name }) {
+				live += " It is named in this command already"
+			}
 		}
 	}
 	return &exitError{exitUsage, fmt.Sprintf("no runtime %q (%s)", termtext.Cut(arg, 80), live)}

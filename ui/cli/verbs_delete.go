@@ -90,7 +90,7 @@ func deleteCmd(g *globalFlags, s *streams) *cobra.Command {
 				default:
 					it.missing = u.missing
 					if u.missing {
-						u.ee = missingRuntime(u.arg, others, len(targeted))
+						u.ee = missingRuntime(u.arg, rts, others, len(targeted))
 					}
 					b.fail(it, u.ee)
 				}
