@@ -49,9 +49,22 @@ func CheckKey(s string) error {
 	case "escape":
 		return fmt.Errorf("key %q: write it as esc", s)
 	}
+	// A terminal sends the same byte for these as for another key, so
+	// Bubble Tea reports that key: name it instead of calling the
+	// combination unknown.
+	if same, ok := sameKey[strings.ToLower(k)]; ok {
+		return fmt.Errorf("key %q is the same key as %s in a terminal; write %s", s, same, same)
+	}
 	return fmt.Errorf("key %q is not a key name (accepted: one character, enter, esc, tab, shift+tab, space (or \" \"), "+
-		"up/down/left/right, home, end, pgup, pgdown, delete, insert, f1–f20, ctrl+a–z, with an optional alt+ prefix)", s)
+		"backspace, up/down/left/right, home, end, pgup, pgdown, delete, insert, f1–f20, "+
+		"ctrl+a–z but ctrl+i (tab) and ctrl+m (enter), ctrl+ and shift+ with arrows, home, end, pgup, pgdown, "+
+		"with an optional alt+ prefix)", s)
 }
+
+// sameKey maps control combinations a terminal cannot tell from another
+// key to that key's name: ctrl+i sends tab's byte, ctrl+m enter's, ctrl+[
+// esc's.
+var sameKey = map[string]string{"ctrl+i": "tab", "ctrl+m": "enter", "ctrl+[": "esc"}
 
 // textFieldScopes are the scopes whose keys are read while a text field
 // has focus: every key they do not bind is typed into it. Only the

@@ -1,6 +1,7 @@
 package keymap
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,22 @@ func TestCheckKey(t *testing.T) {
 		if !strings.Contains(err.Error(), bad) {
 			t.Errorf("CheckKey(%q) error %q does not name the key", bad, err)
 		}
+	}
+}
+
+// Field trial: ctrl+i was refused as "not a key name" by a message that
+// listed ctrl+a–z as accepted. A terminal sends tab for ctrl+i (and enter
+// for ctrl+m, esc for ctrl+[): the error says so.
+func TestCheckKeySameAsAnother(t *testing.T) {
+	for k, want := range map[string]string{"ctrl+i": "tab", "ctrl+m": "enter", "alt+ctrl+i": "tab", "ctrl+[": "esc"} {
+		err := CheckKey(k)
+		if err == nil || err.Error() != fmt.Sprintf("key %q is the same key as %s in a terminal; write %s", k, want, want) {
+			t.Errorf("CheckKey(%q) = %v", k, err)
+		}
+	}
+	err := CheckKey("hyper+q")
+	if err == nil || !strings.Contains(err.Error(), "ctrl+a–z but ctrl+i (tab) and ctrl+m (enter)") {
+		t.Errorf("the accepted list is not exact: %v", err)
 	}
 }
 
