@@ -185,6 +185,9 @@ func (v *verb) completeRuntimeColon(cmd *cobra.Command, toComplete string, dirsO
 
 func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 	v := newVerb(g, s, "ls")
+	// got is what a failure's --json says of the target: the path once
+	// read, the runtime once resolved.
+	var got lsJSON
 	cmd := &cobra.Command{
 		Use:   "ls RUNTIME[:PATH]",
 		Short: "List a directory (or show a file) on a runtime",
@@ -212,6 +215,7 @@ func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 					return &exitError{exitUsage, err.Error()}
 				}
 			}
+			got.Path = absRemote(loc.Path)
 			ctx := cmd.Context()
 			rf, err := v.openRuntime(ctx, loc.Runtime, "")
 			if err != nil {
@@ -219,6 +223,7 @@ func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 			}
 			defer rf.conn.close()
 			loc.Runtime = rf.rt.ID()
+			got.Runtime = loc.Runtime
 			m, err := rf.jc.Stat(ctx, loc.Path)
 			if err == nil && m.IsDir() {
 				m, err = rf.jc.List(ctx, loc.Path)
@@ -235,7 +240,9 @@ func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 				v.say(line)
 			}
 			return nil
-		}, func(why string) any { return lsJSON{Error: why, Entries: []lsEntry{}} }),
+		}, func(why string) any {
+			return lsJSON{Error: why, Runtime: got.Runtime, Path: got.Path, Entries: []lsEntry{}}
+		}),
 	}
 	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print JSON: {ok, error, runtime, path, type, entries:[{name, path, type, size, lastModified}]}")
 	return cmd
@@ -264,7 +271,8 @@ func lsReport(loc jupyter.Location, m jupyter.Model) any {
 }
 
 // lsJSON is `ls --json`'s output. On failure OK is false, Error says why
-// (redacted), Runtime, Path and Type are "" and Entries is [].
+// (redacted), Runtime is the runtime's id once resolved and Path the
+// absolute path once read ("" before), Type is "" and Entries is [].
 type lsJSON struct {
 	OK      bool      `json:"ok"`
 	Error   string    `json:"error,omitempty"`
