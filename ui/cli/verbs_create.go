@@ -161,7 +161,7 @@ func createCmd(g *globalFlags, s *streams) *cobra.Command {
 		Example: "  colabdash create --spec GPU/T4/STANDARD --wait\n" +
 			"  colabdash create --variant CPU --shape HIGHMEM --json | jq -r .name\n" +
 			"  colabdash create --last                      # like the last runtime created here or in the dashboard\n" +
-			"  id=$(uuidgen); colabdash create --spec CPU --request-id \"$id\" || colabdash create --spec CPU --request-id \"$id\"",
+			"  id=$(cat /proc/sys/kernel/random/uuid) || exit; colabdash create --spec CPU --request-id \"$id\" || colabdash create --spec CPU --request-id \"$id\"",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return v.create(cmd, o) },
 	}
@@ -232,7 +232,12 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 			return &exitError{exitUsage, "--id: " + asAPIError(err).Message}
 		}
 	}
-	requestID, resend := o.requestID, o.requestID != ""
+	requestID, resend := o.requestID, cmd.Flags().Changed("request-id")
+	if resend && strings.TrimSpace(requestID) == "" {
+		// A script whose id generator failed ($(uuidgen) with no uuidgen)
+		// would otherwise create a new runtime on every run.
+		return &exitError{exitUsage, "--request-id is empty (did the command that makes the id fail?): give the requestId an earlier create printed, or leave the flag out for a new one"}
+	}
 	if resend {
 		u, err := uuid.Parse(requestID)
 		if err != nil || u.Version() != 4 || u.String() != strings.ToLower(requestID) {

@@ -206,6 +206,11 @@ func TestCreateVerbUsage(t *testing.T) {
 		{[]string{"create", "--spec", "CPU", "--id", "Bad_ID"}, "--id:"},
 		{[]string{"create", "--spec", "CPU", "--request-id", "not-a-uuid"}, "--request-id must be a UUID4"},
 		{[]string{"create", "--spec", "CPU", "--request-id", "6ba7b810-9dad-11d1-80b4-00c04fd430c8"}, "--request-id must be a UUID4"}, // v1
+		// Field trial: an empty id (a failed $(uuidgen)) was replaced by a
+		// fresh one, so such a script made a new runtime on every run.
+		{[]string{"create", "--spec", "CPU", "--request-id", ""}, "--request-id is empty"},
+		{[]string{"create", "--spec", "CPU", "--request-id=", "--json"}, "--request-id is empty"},
+		{[]string{"create", "--spec", "CPU", "--request-id", " "}, "--request-id is empty"},
 		{[]string{"create", "--last"}, "no last spec remembered yet"},
 		{[]string{"create", "--spec", "XPU/Z1"}, "XPU/Z1/STANDARD: not a runtime spec Colab offers"},
 	} {
