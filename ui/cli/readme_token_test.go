@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,5 +34,42 @@ func TestReadmeTokensDoNotCollideWithProse(t *testing.T) {
 				t.Errorf("token %q from README: %v asks %q", m[1], args, errs)
 			}
 		}
+	}
+}
+
+// Field trial: README's curl example appended /api/kernels to
+// `colabdash url`, which ends in "/", so it asked for //api/kernels (the
+// emulator answered 307) and the emulator does not serve api/kernels at
+// all. The example's request, built as a shell would build it, must be
+// answered 200 by the emulator's runtime proxy, with no double slash.
+func TestReadmeCurlExampleWorks(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`curl -H "X-Colab-Runtime-Proxy-Token: \$\(colabdash token rt-abc\)" "(\$\{url%/\}|\$\(colabdash url rt-abc\))(/[^"]*)"`).FindStringSubmatch(string(readme))
+	if m == nil {
+		t.Fatal("README has no curl example with the proxy token any more: update this test")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	_, base, _ := e.run("url", "rt-t4")
+	_, tok, _ := e.run("token", "rt-t4")
+	base, tok = strings.TrimSpace(base), strings.TrimSpace(tok)
+	if m[1] == "${url%/}" {
+		base = strings.TrimSuffix(base, "/")
+	}
+	u := base + m[2]
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Colab-Runtime-Proxy-Token", tok)
+	resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if strings.Contains(strings.TrimPrefix(u, "http://"), "//") || resp.StatusCode != http.StatusOK {
+		t.Errorf("README's curl example asks for %s: HTTP %d", u, resp.StatusCode)
 	}
 }
