@@ -139,6 +139,11 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		if !ok {
 			return action{}
 		}
+		if filepane.Deletable(t) != nil {
+			// Not even offered: the rule `colabdash rm` applies.
+			return action{kind: actStatus, err: true, text: "not deleting " + t.Runtime + ":/" + t.Path +
+				": colabdash never removes /content itself or a top-level directory (the runtime needs them)"}
+		}
 		what := "file"
 		if t.Dir {
 			what = "directory and everything listed in it"

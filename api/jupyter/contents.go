@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -174,12 +175,34 @@ func (c *Client) Delete(ctx context.Context, p string) error {
 		retry404: true, remote: CleanRemote(p)}, nil)
 }
 
+// Removable is the one rule for what colabdash may remove on a runtime
+// (RemoveAll, the files pane's delete, `colabdash rm`): never the root,
+// /content itself, nor any other top-level directory (/usr, /etc,
+// /content's siblings), whose loss breaks the runtime or everything on
+// it. p is a remote path with or without its leading slash
+// ("content/x", "/content/x"); "." and ".." segments count as the server
+// resolves them ("content/sub/.." is /content). runtime is the runtime
+// id for the error's text. It returns nil when p may be removed, else an
+// *Error of kind ErrProtected naming the path ("delete rt-abc:content:
+// refusing to remove /content itself or a top-level directory").
+func Removable(runtime, p string) error {
+	clean := path.Clean("/" + p)
+	if strings.Count(clean, "/") >= 2 {
+		return nil // at least two levels down: /content/x, /usr/lib
+	}
+	return &Error{Op: "delete", Runtime: runtime, Path: strings.TrimPrefix(clean, "/"), Kind: ErrProtected}
+}
+
 // RemoveAll removes a remote file, or a directory and everything listed
 // in it, children first (Jupyter refuses to delete a non-empty
 // directory). Hidden entries are not listed, so a directory holding some
 // cannot be removed (the error says so). progress, when set, is called
-// with each path removed.
+// with each path removed. A path Removable refuses (/content itself, a
+// top-level directory) is an ErrProtected error before any request.
 func (c *Client) RemoveAll(ctx context.Context, p string, progress func(string)) error {
+	if err := Removable(c.id, p); err != nil {
+		return err
+	}
 	remote := CleanRemote(p)
 	m, err := c.Stat(ctx, remote)
 	if err != nil {

@@ -57,6 +57,10 @@ var (
 	// ErrUnsafeName: a remote name that cannot be written locally safely
 	// (empty, ".", "..", a separator, NUL, absolute; field case 46).
 	ErrUnsafeName = errors.New("unsafe remote name")
+	// ErrProtected: a remove of the runtime's root, /content itself or
+	// another top-level directory (/usr, /etc…), which colabdash refuses
+	// (see Removable).
+	ErrProtected = errors.New("refusing to remove /content itself or a top-level directory")
 )
 
 // Error is a failure of one operation on a runtime's files. Its text is

@@ -346,8 +346,8 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 				if err != nil {
 					return &exitError{exitUsage, err.Error()}
 				}
-				if loc.Path == "content" || !strings.Contains(loc.Path, "/") {
-					return &exitError{exitUsage, fmt.Sprintf("refusing to remove /%s itself", termtext.Cut(loc.Path, 80))}
+				if err := jupyter.Removable(loc.Runtime, loc.Path); err != nil {
+					return &exitError{exitUsage, api.OneLine(err.Error(), 0)} // the files pane's rule too
 				}
 				locs = append(locs, loc)
 			}

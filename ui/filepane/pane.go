@@ -260,7 +260,17 @@ func (p *Pane) Enter() tea.Cmd {
 	if !ok || !e.IsDir() || p.loading {
 		return nil
 	}
-	return p.list(p.dir + "/" + e.Name)
+	return p.list(join(p.dir, e.Name))
+}
+
+// join is the remote path of name inside dir, written as Colab writes
+// paths ("content/x"; in the root "", just "content"): never a leading or
+// doubled slash.
+func join(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
 }
 
 // Up goes to the parent directory (not above the runtime's root).
@@ -356,7 +366,7 @@ func (p *Pane) Selection() (Target, bool) {
 	if !ok {
 		return Target{}, false
 	}
-	return Target{pane: p.id, Runtime: p.runtime, Path: p.dir + "/" + e.Name, Name: e.Name, Dir: e.IsDir()}, true
+	return Target{pane: p.id, Runtime: p.runtime, Path: join(p.dir, e.Name), Name: e.Name, Dir: e.IsDir()}, true
 }
 
 // Here returns the directory shown as a Target: where an upload goes.
@@ -420,19 +430,24 @@ func (p *Pane) Upload(into Target, local string) tea.Cmd {
 			return "", &jupyter.Error{Op: "upload", Runtime: c.Runtime(), Path: dir, Kind: jupyter.ErrLocal, Message: err.Error()}
 		}
 		defer f.Close()
-		if _, err := c.Upload(ctx, dir+"/"+name, f, st.Size(), progress); err != nil {
+		if _, err := c.Upload(ctx, join(dir, name), f, st.Size(), progress); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("uploaded %s → %s:%s/%s (%s)", termtext.Line(local), c.Runtime(), termtext.Line(dir), termtext.Line(name), state.FormatBytes(st.Size())), nil
 	})
 }
 
+// Deletable returns nil when t may be deleted, else why not: the rule of
+// jupyter.Removable (never /content itself nor a top-level directory),
+// the one `colabdash rm` applies.
+func Deletable(t Target) error { return jupyter.Removable(t.Runtime, t.Path) }
+
 // Delete removes t (a directory with everything listed in it). The
 // dashboard asks for confirmation first, and calls it only while t is
 // still the entry under the cursor (see Selection). It returns nil when t
-// is not this pane's or a transfer is running.
+// is not this pane's, Deletable refuses it, or a transfer is running.
 func (p *Pane) Delete(t Target) tea.Cmd {
-	if !p.Owns(t) || t.Name == "" {
+	if !p.Owns(t) || t.Name == "" || Deletable(t) != nil {
 		return nil
 	}
 	remote := t.Path
