@@ -41,3 +41,32 @@ func TestFilesPaneNeverDeletesContent(t *testing.T) {
 		t.Fatalf("a doubled slash in the delete dialog:\n%s", v)
 	}
 }
+
+// With NO_COLOR (no attributes at all) the files pane still shows which
+// row is selected: the cursor's row, and only it, starts with "›", and the
+// marker follows the cursor.
+func TestFilesPaneSelectionShowsWithoutColour(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil) // NoColor
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "f")
+	marked := func(m Model) []string {
+		var out []string
+		for _, l := range strings.Split(m.View(), "\n") {
+			if strings.Contains(l, "\x1b") {
+				t.Fatalf("an escape code under NoColor: %q", l)
+			}
+			if strings.HasPrefix(l, "›") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	if rows := marked(m); len(rows) != 1 || !strings.Contains(rows[0], "sample_data/") {
+		t.Fatalf("marked rows %q, want only sample_data/:\n%s", rows, m.View())
+	}
+	m = e.press(t, m, "down")
+	if rows := marked(m); len(rows) != 1 || !strings.Contains(rows[0], "data.csv") {
+		t.Fatalf("marked rows %q after down, want only data.csv:\n%s", rows, m.View())
+	}
+}

@@ -499,7 +499,8 @@ func (p *Pane) Err() string { return p.err }
 
 // View renders the pane in exactly h lines of at most w cells: a title
 // line (runtime:directory), then one line per entry (size, modified,
-// name; directories end in "/"), the cursor's line passed through sel.
+// name; directories end in "/"), the cursor's line starting with "›" and
+// passed through sel.
 func (p *Pane) View(w, h int, sel func(string) string) []string {
 	if h <= 0 {
 		return nil
@@ -538,7 +539,13 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 			if e.IsDir() {
 				name += "/"
 			}
-			line := termtext.Cut(fmt.Sprintf("  %9s  %-16s  %s", size, when, name), w)
+			mark := "  "
+			if i == p.cursor {
+				// The marker shows the cursor without colour or
+				// attributes (NO_COLOR), as in the runtimes table.
+				mark = "› "
+			}
+			line := termtext.Cut(fmt.Sprintf("%s%9s  %-16s  %s", mark, size, when, name), w)
 			if i == p.cursor && sel != nil {
 				line = sel(line)
 			}
