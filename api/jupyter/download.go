@@ -196,6 +196,10 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 // below the remote size, mtime equal to the remote last_modified), else 0
 // after truncating it.
 //
+// A new part file is created with mode 0666 less the umask (0644 under
+// the usual 022), as cp and curl -o create files: a downloaded file is
+// not a secret, and the final file is the part file renamed.
+//
 // Anything but a regular file at the part path (a symbolic link someone
 // placed there to redirect the write, a FIFO, a directory) is refused,
 // never followed: the link is not opened (O_NOFOLLOW), and the check
@@ -204,7 +208,7 @@ func openPart(part string, m Model) (*os.File, int64, error) {
 	if st, err := os.Lstat(part); err == nil && !st.Mode().IsRegular() {
 		return nil, 0, notRegularPart(part, st.Mode())
 	}
-	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE|partOpenFlags, 0o600)
+	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE|partOpenFlags, 0o666)
 	if err != nil {
 		if st, lerr := os.Lstat(part); lerr == nil && !st.Mode().IsRegular() {
 			return nil, 0, notRegularPart(part, st.Mode())

@@ -68,3 +68,36 @@ func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
 		t.Fatalf("download onto a FIFO part path: %v, want ErrLocal naming the named pipe", err)
 	}
 }
+
+// A downloaded file is created like any other file (0666 less the umask,
+// as cp and curl -o do), not private to its owner: under umask 022 it is
+// -rw-r--r--, under 027 -rw-r-----.
+func TestDownloadHonoursUmask(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.bin")
+	writeRandom(t, src, 4<<10, 22)
+	if _, err := upload(t, c, src, e.p("f.bin")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		umask int
+		want  os.FileMode
+	}{{0o022, 0o644}, {0o027, 0o640}} {
+		old := syscall.Umask(tc.umask)
+		out := filepath.Join(dir, "out-"+tc.want.String())
+		_, err := download(t, c, e.p("f.bin"), out)
+		syscall.Umask(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got != tc.want {
+			t.Errorf("umask %03o: the downloaded file is %v, want %v", tc.umask, got, tc.want)
+		}
+	}
+}
