@@ -221,7 +221,7 @@ func fullError(err error) string {
 	if ae, ok := err.(*api.Error); ok {
 		return ae.Full()
 	}
-	return err.Error()
+	return errText(err)
 }
 
 // redact applies Options.Redact, if any.

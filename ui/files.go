@@ -119,6 +119,11 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		case o.p.Busy():
 			return action{kind: actStatus, text: "a transfer is already running", err: true}
 		case key.Matches(k, keys.FilesDownload):
+			if err := jupyter.LocalName(t.Name); err != nil {
+				// The name would become a local file name as it is.
+				return action{kind: actStatus, err: true, text: "not downloading " + termtext.Line(t.Name) + ": its name " +
+					err.Error() + " (" + keys.FilesDownloadTo.Help().Key + ": type a local name)"}
+			}
 			return cmd(o.p.Download(t, "."))
 		}
 		d := newDialog(dlgInput, now, "Download "+t.Name, intent{kind: intentFilesDownloadTo, file: t},

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +70,44 @@ func TestFilesPaneSelectionShowsWithoutColour(t *testing.T) {
 	m = e.press(t, m, "down")
 	if rows := marked(m); len(rows) != 1 || !strings.Contains(rows[0], "data.csv") {
 		t.Fatalf("marked rows %q after down, want only data.csv:\n%s", rows, m.View())
+	}
+}
+
+// A remote name with control characters: the listing and the status line
+// show it the same way (through termtext: ␛ for ESC), and d refuses to
+// make it a local file name (one line saying D takes a name); D into a
+// directory is refused the same way, D to a file name downloads it.
+func TestFilesPaneControlCharacterName(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir) // d downloads into the current directory
+	const evil = "evil\x1b[31mRED\x1b]0;pwned\a.txt"
+	const shown = "evil␛[31mRED␛]0;pwned␇.txt" // termtext.Line(evil)
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	putRemote(t, e, "rt-t4demo7k2p", "content/"+evil, "x")
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "f", "down")
+	mustContain(t, m.View(), "› ", shown)
+	m = e.press(t, m, "d")
+	v := m.View()
+	mustContain(t, v, "not downloading "+shown+": its name contains control characters (D: type a local name)")
+	if strings.Contains(v, `\x1b`) {
+		t.Fatalf("the name shown Go-quoted:\n%s", v)
+	}
+	m = e.press(t, m, "D")
+	m = typeText(e, t, m, dir)
+	m = e.press(t, m, "enter")
+	v = m.View()
+	mustContain(t, v, "download failed", "rt-t4demo7k2p:", shown)
+	if strings.Contains(v, `\x1b`) {
+		t.Fatalf("the name shown Go-quoted in the error:\n%s", v)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("a file was written under the remote name: %v", ents)
+	}
+	m = e.press(t, m, "D")
+	m = typeText(e, t, m, filepath.Join(dir, "safe.txt"))
+	m = e.press(t, m, "enter")
+	if b, err := os.ReadFile(filepath.Join(dir, "safe.txt")); err != nil || string(b) != "x" {
+		t.Fatalf("D to a typed name: %q, %v\n%s", b, err, m.View())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -238,5 +239,14 @@ func errLine(err error) string {
 	if err == nil {
 		return ""
 	}
-	return termtext.Line(api.OneLine(err.Error(), 300))
+	return termtext.Line(api.OneLine(errText(err), 300))
+}
+
+// errText is err's text; a runtime file's error names its path as the
+// files pane shows names (through termtext), not Go-quoted.
+func errText(err error) string {
+	if je, ok := err.(*jupyter.Error); ok {
+		return je.Text(termtext.Line)
+	}
+	return err.Error()
 }

@@ -80,8 +80,16 @@ type Error struct {
 	Message string
 }
 
-// Error is the one-line text: "OP RUNTIME:PATH: KIND[: MESSAGE]".
-func (e *Error) Error() string {
+// Error is the one-line text: "OP RUNTIME:PATH: KIND[: MESSAGE]", the
+// path Go-quoted when it holds anything but plain printable text (see
+// Text).
+func (e *Error) Error() string { return e.Text(quoteIfOdd) }
+
+// Text is Error's line with the remote path rendered by show instead of
+// Go-quoted: the dashboard passes ui/termtext's Line, so a name reads as
+// it does in its listing. show must make the path safe where the text
+// goes; MESSAGE is as in Error.
+func (e *Error) Text(show func(string) string) string {
 	var b strings.Builder
 	b.WriteString(e.Op)
 	if e.Runtime != "" || e.Path != "" {
@@ -89,7 +97,7 @@ func (e *Error) Error() string {
 		b.WriteString(e.Runtime)
 		if e.Path != "" {
 			b.WriteString(":")
-			b.WriteString(quoteIfOdd(e.Path))
+			b.WriteString(show(e.Path))
 		}
 	}
 	b.WriteString(": ")

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -23,21 +24,63 @@ const maxEntries = 1_000_000
 // offending entry.
 func safeName(e Model, dir string) (string, error) {
 	n := e.Name
-	bad := ""
-	switch {
-	case n == "" || n == "." || n == "..":
-		bad = "is empty, \".\" or \"..\""
-	case strings.ContainsAny(n, "/\\\x00"):
-		bad = "contains a path separator or NUL"
-	case filepath.IsAbs(n) || filepath.VolumeName(n) != "":
-		bad = "is absolute"
-	case e.Path != "" && CleanRemote(e.Path) != CleanRemote(dir+"/"+n):
+	bad := badComponent(n)
+	if bad == "" && e.Path != "" && CleanRemote(e.Path) != CleanRemote(dir+"/"+n) {
 		bad = fmt.Sprintf("has path %q, not under %q", e.Path, dir)
 	}
 	if bad != "" {
 		return "", fmt.Errorf("entry %q %s", n, bad)
 	}
 	return n, nil
+}
+
+// badComponent says why n cannot be one path component ("" when it can):
+// empty, "." or "..", a separator or NUL, absolute.
+func badComponent(n string) string {
+	switch {
+	case n == "" || n == "." || n == "..":
+		return "is empty, \".\" or \"..\""
+	case strings.ContainsAny(n, "/\\\x00"):
+		return "contains a path separator or NUL"
+	case filepath.IsAbs(n) || filepath.VolumeName(n) != "":
+		return "is absolute"
+	}
+	return ""
+}
+
+// LocalName checks a name that came from the runtime before it becomes a
+// local file name (a single file downloaded into a directory keeps its
+// remote name; so does every entry of a recursive download): one path
+// component as safeName requires (not empty, ".", "..", no separator or
+// NUL, not absolute), valid UTF-8, and free of control characters (C0,
+// DEL, C1: an ESC would reach every terminal that lists the directory)
+// and of bidirectional overrides and isolates (U+202A–U+202E,
+// U+2066–U+2069: "exe.txt" shown for "txt.exe"), the characters
+// ui/termtext makes inert on screen. It returns nil, or an error saying
+// what is wrong without the name ("contains control characters"): the
+// caller names it as it shows names. A
+// name it refuses can still be downloaded to a local file name the user
+// gives.
+func LocalName(n string) error {
+	bad := badComponent(n)
+	if bad == "" && !utf8.ValidString(n) {
+		bad = "is not valid UTF-8"
+	}
+	for _, r := range n {
+		if bad != "" {
+			break
+		}
+		switch {
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+			bad = "contains control characters"
+		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+			bad = "contains bidirectional overrides"
+		}
+	}
+	if bad != "" {
+		return errors.New(bad)
+	}
+	return nil
 }
 
 // within reports whether target, after cleaning, stays inside dest.

@@ -175,8 +175,10 @@ func localStatMessage(p string, err error) string {
 // an existing directory); a directory (Recursive) is copied AS dst,
 // created when missing (its parent must exist) and merged into when
 // present. Every local path is built from validated name components and
-// checked to stay inside dst (field case 46); a listing loop or an
-// absurd depth stops the walk. Jupyter does not list hidden entries: a
+// checked to stay inside dst (field case 46); a remote name that becomes
+// a local one (a file into a directory, every entry of a directory) must
+// pass LocalName, else the copy stops there with ErrUnsafeName. A listing
+// loop or an absurd depth stops the walk. Jupyter does not list hidden entries: a
 // recursive download warns once that they may be missing (field case 52).
 func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
 	src = CleanRemote(src)
@@ -187,7 +189,14 @@ func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	if !m.IsDir() {
 		target := dst
 		if st, err := os.Stat(dst); dstDir || (err == nil && st.IsDir()) {
-			target = filepath.Join(dst, path.Base(src))
+			// The local name comes from the runtime: checked as a
+			// recursive download checks every entry's.
+			name := path.Base(src)
+			if err := LocalName(name); err != nil {
+				return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrUnsafeName,
+					Message: "its name " + err.Error() + "; download it to a local file name of your own"}
+			}
+			target = filepath.Join(dst, name)
 		}
 		return c.downloadFile(ctx, src, target, m, o)
 	}
@@ -241,6 +250,11 @@ func (w *walker) down(ctx context.Context, remote, local string, depth int) erro
 			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "more than a million entries"}
 		}
 		name, err := safeName(e, remote)
+		if err == nil {
+			if lerr := LocalName(name); lerr != nil {
+				err = fmt.Errorf("entry %q %v", name, lerr)
+			}
+		}
 		if err != nil {
 			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: err.Error()}
 		}

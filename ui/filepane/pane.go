@@ -223,7 +223,12 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	return nil, false
 }
 
+// errText is a listing error for the pane: a runtime file's error names
+// its path as the listing shows names (termtext), not Go-quoted.
 func errText(err error) string {
+	if je, ok := err.(*jupyter.Error); ok {
+		return termtext.Line(je.Text(termtext.Line))
+	}
 	return termtext.Line(err.Error())
 }
 
@@ -394,9 +399,10 @@ func (p *Pane) Download(t Target, local string) tea.Cmd {
 		dst := target
 		if st, err := os.Stat(dst); err == nil && st.IsDir() {
 			// Only the name is taken from the server, and only when it
-			// is one safe component (field case 46).
-			if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") {
-				return "", &jupyter.Error{Op: "download", Runtime: c.Runtime(), Path: remote, Kind: jupyter.ErrUnsafeName, Message: fmt.Sprintf("%q", name)}
+			// is one safe component without control characters: the
+			// rule of colabdash cp (field case 46).
+			if err := jupyter.LocalName(name); err != nil {
+				return "", unsafeName(c.Runtime(), remote, err)
 			}
 			dst = filepath.Join(dst, name)
 		}
@@ -406,6 +412,12 @@ func (p *Pane) Download(t Target, local string) tea.Cmd {
 		}
 		return fmt.Sprintf("downloaded %s → %s (%s)", termtext.Line(name), termtext.Line(dst), state.FormatBytes(m.Size)), nil
 	})
+}
+
+// unsafeName is the refusal of a remote name LocalName rejects.
+func unsafeName(runtime, remote string, why error) error {
+	return &jupyter.Error{Op: "download", Runtime: runtime, Path: remote, Kind: jupyter.ErrUnsafeName,
+		Message: "its name " + why.Error() + " (download it to a file name you type)"}
 }
 
 // Upload copies a local file into the directory into (from Here) under
@@ -535,7 +547,7 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 			if !e.LastModified.IsZero() {
 				when = e.LastModified.Local().Format("2006-01-02 15:04")
 			}
-			name := jupyter.DisplayName(e.Name)
+			name := termtext.Line(e.Name) // as the status line shows it
 			if e.IsDir() {
 				name += "/"
 			}
