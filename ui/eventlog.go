@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -42,11 +44,17 @@ type Event struct {
 	Note string
 }
 
-// Outcome is "ok", the canonical error code (FAILED_PRECONDITION…), or
-// "stale" for a Note.
+// Outcome is "ok", the canonical error code (FAILED_PRECONDITION…),
+// "stale" for a Note, or for a runtime file's failure (the files pane,
+// a kernel interrupt) the class of its jupyter error ("not found",
+// "local error", "network error"…).
 func (e Event) Outcome() string {
 	if e.Err == nil && e.Note != "" {
 		return "stale"
+	}
+	var je *jupyter.Error
+	if errors.As(e.Err, &je) {
+		return je.Class()
 	}
 	return api.Outcome(e.Err)
 }

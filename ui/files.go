@@ -127,7 +127,7 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 			return cmd(o.p.Download(t, "."))
 		}
 		d := newDialog(dlgInput, now, "Download "+t.Name, intent{kind: intentFilesDownloadTo, file: t},
-			"Local file or directory to download "+t.Runtime+":/"+t.Path+" to.")
+			"Local file or directory to download "+jupyter.Where(t.Runtime, t.Path)+" to.")
 		d.hint = "empty: the current directory"
 		return action{kind: actOpen, ov: d}
 	case key.Matches(k, keys.FilesUpload), key.Matches(k, keys.FilesDelete):
@@ -136,7 +136,7 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		}
 		if key.Matches(k, keys.FilesUpload) {
 			here := o.p.Here()
-			return action{kind: actOpen, ov: newDialog(dlgInput, now, "Upload to "+here.Runtime+":/"+here.Path,
+			return action{kind: actOpen, ov: newDialog(dlgInput, now, "Upload to "+jupyter.Where(here.Runtime, here.Path),
 				intent{kind: intentFilesUpload, file: here},
 				"Local file to upload into this directory (it keeps its name; directories: colabdash cp -r).")}
 		}
@@ -146,7 +146,7 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		}
 		if filepane.Deletable(t) != nil {
 			// Not even offered: the rule `colabdash rm` applies.
-			return action{kind: actStatus, err: true, text: "not deleting " + t.Runtime + ":/" + t.Path +
+			return action{kind: actStatus, err: true, text: "not deleting " + jupyter.Where(t.Runtime, t.Path) +
 				": colabdash never removes /content itself or a top-level directory (the runtime needs them)"}
 		}
 		what := "file"
@@ -154,7 +154,7 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 			what = "directory and everything listed in it"
 		}
 		return action{kind: actOpen, ov: newDialog(dlgConfirm, now, "Delete "+t.Name+"?", intent{kind: intentFilesDelete, file: t},
-			"The "+what+" "+t.Runtime+":/"+t.Path+" is removed from the runtime.", "This cannot be undone.")}
+			"The "+what+" "+jupyter.Where(t.Runtime, t.Path)+" is removed from the runtime.", "This cannot be undone.")}
 	default:
 		if b, ok := keys.DisabledMatchIn(keymap.ScopeFiles, k); ok {
 			return action{kind: actStatus, text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", err: true}
@@ -193,7 +193,7 @@ func (m *Model) answerFiles(it intent, in string, now time.Time) tea.Cmd {
 		// A delete goes ahead only while the entry it named is still the
 		// one on screen under the cursor: the same full path and kind.
 		if cur, ok := o.p.Selection(); !ok || cur.Path != t.Path || cur.Dir != t.Dir {
-			m.setStatus(now, t.Runtime+":/"+t.Path+" is no longer the selected entry: nothing deleted", true)
+			m.setStatus(now, jupyter.Where(t.Runtime, t.Path)+" is no longer the selected entry: nothing deleted", true)
 			return nil
 		}
 		return o.p.Delete(t)
@@ -266,7 +266,7 @@ func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
 		cmd, mine = o.p.Update(msg)
 	}
 	if d, isDone := msg.(filepane.DoneMsg); isDone {
-		m.recordEvent(now, "files "+d.Op, "runtimes/"+d.Runtime, 0, d.Err)
+		m.recordEvent(now, "files "+d.Op, "runtimes/"+d.Runtime, d.Elapsed, d.Err)
 		switch {
 		case !mine:
 		case d.Err != nil:

@@ -71,7 +71,7 @@ func TestFilesPane(t *testing.T) {
 	mustContain(t, m.View(), "data.csv")
 	m = e.press(t, m, "x", "y")
 	v = m.View()
-	mustContain(t, v, "deleted rt-t4demo7k2p:content/data.csv")
+	mustContain(t, v, "deleted rt-t4demo7k2p:/content/data.csv")
 	if strings.Contains(strings.SplitN(v, "deleted", 2)[0], "data.csv") {
 		t.Fatalf("data.csv still listed after the delete:\n%s", v)
 	}

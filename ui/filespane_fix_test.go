@@ -111,3 +111,37 @@ func TestFilesPaneControlCharacterName(t *testing.T) {
 		t.Fatalf("D to a typed name: %q, %v\n%s", b, err, m.View())
 	}
 }
+
+// The event log's files entries: the real duration of each transfer (not
+// 0), a local failure's outcome in words ("local error", not UNKNOWN), and
+// remote paths written as the pane writes them (rt:/content/…), in the
+// status line and the event log alike.
+func TestFilesEventLogEntries(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "f", "down", "D")
+	dir := t.TempDir()
+	m = typeText(e, t, m, filepath.Join(dir, "ok.csv"))
+	m = e.press(t, m, "enter")
+	if ev := m.Events()[0]; ev.Tool != "files download" || ev.Err != nil || ev.Latency <= 0 {
+		t.Fatalf("the download's event: %+v, want ok with its duration", ev)
+	}
+	// A local failure: the parent "directory" is a file.
+	blocker := filepath.Join(dir, "ok.csv")
+	m = e.press(t, m, "D")
+	m = typeText(e, t, m, filepath.Join(blocker, "x.csv"))
+	m = e.press(t, m, "enter")
+	ev := m.Events()[0]
+	if ev.Tool != "files download" || ev.Err == nil || ev.Latency <= 0 {
+		t.Fatalf("the failed download's event: %+v", ev)
+	}
+	status := m.View()
+	mustContain(t, status, "download failed: download rt-t4demo7k2p:/content/data.csv:")
+	m = e.press(t, m, "esc", "L")
+	v := m.View()
+	mustContain(t, v, "files download", "local error", "rt-t4demo7k2p:/content/data.csv")
+	if strings.Contains(v, "UNKNOWN") || strings.Contains(v, "rt-t4demo7k2p:content") {
+		t.Fatalf("the event log says UNKNOWN or drops the path's slash:\n%s", v)
+	}
+}

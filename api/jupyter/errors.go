@@ -64,8 +64,10 @@ var (
 )
 
 // Error is a failure of one operation on a runtime's files. Its text is
-// one line: "OP RUNTIME:PATH: KIND[: MESSAGE]", where MESSAGE is the
-// server's own (sanitized, secrets redacted).
+// one line: "OP RUNTIME:/PATH: KIND[: MESSAGE]" ("download
+// rt-abc:/content/x.csv: no such file or directory"), the path absolute
+// as every dialog and listing writes it, where MESSAGE is the server's
+// own (sanitized, secrets redacted).
 type Error struct {
 	// Op is what was being done: list, stat, download, upload, mkdir,
 	// delete, rename, sessions, interrupt, renew, connect.
@@ -80,7 +82,7 @@ type Error struct {
 	Message string
 }
 
-// Error is the one-line text: "OP RUNTIME:PATH: KIND[: MESSAGE]", the
+// Error is the one-line text: "OP RUNTIME:/PATH: KIND[: MESSAGE]", the
 // path Go-quoted when it holds anything but plain printable text (see
 // Text).
 func (e *Error) Error() string { return e.Text(quoteIfOdd) }
@@ -97,7 +99,7 @@ func (e *Error) Text(show func(string) string) string {
 		b.WriteString(e.Runtime)
 		if e.Path != "" {
 			b.WriteString(":")
-			b.WriteString(show(e.Path))
+			b.WriteString(show("/" + CleanRemote(e.Path))) // absolute, as every path is shown
 		}
 	}
 	b.WriteString(": ")
@@ -113,8 +115,35 @@ func (e *Error) Text(show func(string) string) string {
 	return b.String()
 }
 
+// Where writes a remote path as every message, dialog and listing shows
+// it: RUNTIME:/PATH, absolute ("rt-abc:/content/x.csv"; the root is
+// "rt-abc:/"), whether p had its leading slash or not. It does not
+// sanitize: the caller shows it through its terminal sanitizer.
+func Where(runtime, p string) string { return runtime + ":/" + CleanRemote(p) }
+
 // Unwrap returns Kind.
 func (e *Error) Unwrap() error { return e.Kind }
+
+// classes are Class's words, by Kind.
+var classes = map[error]string{
+	ErrNotFound: "not found", ErrHidden: "not found", ErrNoParent: "no parent dir", ErrIsDir: "is a directory",
+	ErrNotDir: "not a directory", ErrExists: "exists", ErrPermission: "permission denied",
+	ErrRuntimeGone: "runtime gone", ErrRefused: "proxy refused", ErrNoConnection: "no connection",
+	ErrCorrupt: "corrupt", ErrTooLarge: "too large", ErrRedirect: "redirect refused", ErrTransport: "network error",
+	ErrServer: "server error", ErrLocal: "local error", ErrLocalNotFound: "no local file",
+	ErrInterrupted: "interrupted", ErrUnsafeName: "unsafe name", ErrProtected: "refused", ErrNoKernel: "no kernel",
+}
+
+// Class is a few words naming the kind of failure, for an event log's
+// outcome column: "not found", "local error", "network error",
+// "server error", "interrupted"… (one per Kind; "error" for an unknown
+// one).
+func (e *Error) Class() string {
+	if c, ok := classes[e.Kind]; ok {
+		return c
+	}
+	return "error"
+}
 
 // quoteIfOdd Go-quotes a name holding anything but printable characters
 // and plain spaces (controls, bidirectional overrides, invalid UTF-8), a

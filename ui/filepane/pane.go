@@ -131,6 +131,9 @@ type DoneMsg struct {
 	Op      string
 	Text    string
 	Err     error
+	// Elapsed is how long the transfer or delete took, from its start
+	// to its end (wall clock).
+	Elapsed time.Duration
 }
 
 // Init lists content/.
@@ -302,6 +305,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 	ch := make(chan tea.Msg, 1)
 	go func() {
 		defer cancel()
+		start := time.Now()
 		c := jc
 		var err error
 		defer func() {
@@ -311,7 +315,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 				case <-ch:
 				default:
 				}
-				ch <- DoneMsg{pane: id, req: req, Runtime: runtime, Op: op, Err: fmt.Errorf("internal error in %s: %v", op, r)}
+				ch <- DoneMsg{pane: id, req: req, Runtime: runtime, Op: op, Err: fmt.Errorf("internal error in %s: %v", op, r), Elapsed: time.Since(start)}
 			}
 		}()
 		if c == nil {
@@ -335,7 +339,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 		case <-ch:
 		default:
 		}
-		ch <- DoneMsg{pane: id, req: req, jc: c, Runtime: runtime, Op: op, Text: text, Err: err}
+		ch <- DoneMsg{pane: id, req: req, jc: c, Runtime: runtime, Op: op, Text: text, Err: err, Elapsed: time.Since(start)}
 	}()
 	return wait(ch)
 }
@@ -445,7 +449,7 @@ func (p *Pane) Upload(into Target, local string) tea.Cmd {
 		if _, err := c.Upload(ctx, join(dir, name), f, st.Size(), progress); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("uploaded %s → %s:%s/%s (%s)", termtext.Line(local), c.Runtime(), termtext.Line(dir), termtext.Line(name), state.FormatBytes(st.Size())), nil
+		return fmt.Sprintf("uploaded %s → %s (%s)", termtext.Line(local), termtext.Line(jupyter.Where(c.Runtime(), join(dir, name))), state.FormatBytes(st.Size())), nil
 	})
 }
 
@@ -468,7 +472,7 @@ func (p *Pane) Delete(t Target) tea.Cmd {
 		if err := c.RemoveAll(ctx, remote, func(string) { n++ }); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("deleted %s:%s (%d item(s))", c.Runtime(), termtext.Line(remote), n), nil
+		return fmt.Sprintf("deleted %s (%d item(s))", termtext.Line(jupyter.Where(c.Runtime(), remote)), n), nil
 	})
 }
 
@@ -518,7 +522,7 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 		return nil
 	}
 	lines := make([]string, 0, h)
-	title := "FILES · " + p.runtime + ":/" + p.dir
+	title := "FILES · " + jupyter.Where(p.runtime, p.dir)
 	if p.loading {
 		title += "  (loading…)"
 	}
