@@ -33,7 +33,8 @@ type Progress func(done, total int64)
 // needed, the part file's size says whether the chunk was applied; the
 // upload resumes only at an exact chunk boundary and otherwise restarts
 // from chunk 1. On failure the part file is removed (best effort) and p
-// is untouched. Errors (*Error): ErrNoParent, ErrNotDir, ErrIsDir,
+// is untouched. Once the part is verified, the replacement (delete p,
+// rename the part) goes on even if ctx ends. Errors (*Error): ErrNoParent, ErrNotDir, ErrIsDir,
 // ErrCorrupt, ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer, or the
 // context's error.
 func (c *Client) Upload(ctx context.Context, p string, src io.ReaderAt, size int64, progress Progress) (Model, error) {
@@ -84,12 +85,17 @@ func (c *Client) Upload(ctx context.Context, p string, src io.ReaderAt, size int
 		return fail(&Error{Op: "upload", Runtime: c.id, Path: remote, Kind: ErrCorrupt,
 			Message: fmt.Sprintf("the runtime has %d bytes, %d were sent", m.Size, size)})
 	}
+	// The part is complete and verified: the replacement is finished
+	// even if ctx ends now (each call bounded by CallTimeout), so a
+	// cancel between deleting the old file and the rename never leaves
+	// neither.
+	fctx := context.WithoutCancel(ctx)
 	if exists {
-		if err := c.Delete(ctx, remote); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := c.Delete(fctx, remote); err != nil && !errors.Is(err, ErrNotFound) {
 			return fail(err)
 		}
 	}
-	if m, err = c.Rename(ctx, part, remote); err != nil {
+	if m, err = c.Rename(fctx, part, remote); err != nil {
 		return fail(err)
 	}
 	return m, nil
