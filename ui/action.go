@@ -70,6 +70,9 @@ func (m *Model) apply(a action) tea.Cmd {
 		m.cancel()
 		return tea.Quit
 	case actClose:
+		if o, ok := m.top().(*filesOverlay); ok {
+			m.closingFiles(o)
+		}
 		m.pop()
 		if a.text != "" {
 			m.setStatus(now, a.text, a.err)

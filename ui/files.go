@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -85,10 +86,11 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	cmd := func(cmd tea.Cmd) action { return action{kind: actCmd, cmd: cmd} }
 	switch {
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Files):
-		busy := o.p.Busy()
 		o.p.Close()
-		if busy { // its answer, when it comes, goes to the event log only
-			return action{kind: actClose, text: "files pane closed: the transfer in flight was cancelled (a partial download is kept for the next try)"}
+		if op, name, busy := o.p.Pending(); busy {
+			// Whether it stopped or finished first, its answer says
+			// (closedFilesDone).
+			return action{kind: actClose, text: "files pane closed: stopping the " + op + " of " + termtext.Line(name) + "…"}
 		}
 		return action{kind: actClose}
 	case key.Matches(k, keys.Quit):
@@ -265,17 +267,66 @@ func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
 	if o, ok := find[*filesOverlay](m); ok {
 		cmd, mine = o.p.Update(msg)
 	}
+	if pm, ok := msg.(filepane.ProgressMsg); ok && !mine {
+		// A closed pane's transfer: wait on for its end all the same.
+		return pm.Next()
+	}
 	if d, isDone := msg.(filepane.DoneMsg); isDone {
 		m.recordEvent(now, "files "+d.Op, "runtimes/"+d.Runtime, d.Elapsed, d.Err)
 		switch {
-		case !mine:
-		case d.Err != nil:
+		case mine && d.Err != nil:
 			m.setStatus(now, d.Op+" failed: "+errLine(d.Err), true)
-		default:
+		case mine:
 			m.setStatus(now, d.Text, false)
+		default:
+			m.closedFilesDone(d, now)
 		}
 	}
 	return cmd
+}
+
+// maxFilesClosed bounds Model.filesClosed (the oldest is forgotten).
+const maxFilesClosed = 4
+
+// closingFiles notes a files pane closed while its transfer runs: its
+// answer will say how it ended (closedFilesDone).
+func (m *Model) closingFiles(o *filesOverlay) {
+	if !o.p.Busy() {
+		return
+	}
+	// Copy on write: an older copy of the Model keeps its own list.
+	l := append([]*filepane.Pane(nil), m.filesClosed[max(0, len(m.filesClosed)-maxFilesClosed+1):]...)
+	m.filesClosed = append(l, o.p)
+}
+
+// closedFilesDone says in the status line how the transfer of a pane
+// closed while it ran really ended: cancelled (and what is left of it),
+// finished after all, or failed. With a files pane open it says nothing
+// there (it would speak for that pane); the event log has it.
+func (m *Model) closedFilesDone(d filepane.DoneMsg, now time.Time) {
+	i := slices.IndexFunc(m.filesClosed, func(p *filepane.Pane) bool { return p.Answers(d) })
+	if i < 0 {
+		return
+	}
+	m.filesClosed = slices.Delete(slices.Clone(m.filesClosed), i, i+1)
+	if _, open := find[*filesOverlay](m); open {
+		return
+	}
+	what := d.Op + " of " + termtext.Line(d.Name) + " on " + d.Runtime
+	switch {
+	case d.Err == nil:
+		m.setStatus(now, "the "+what+" finished before its pane closed: "+d.Text, false)
+	case !d.Cancelled():
+		m.setStatus(now, what+" failed: "+errLine(d.Err), true)
+	case d.KeptPart():
+		m.setStatus(now, what+" cancelled: the partial download is kept; downloading it again resumes", false)
+	case d.Op == "download":
+		m.setStatus(now, what+" cancelled before anything was written", false)
+	case d.Op == "upload":
+		m.setStatus(now, what+" cancelled: the runtime's files are unchanged", false)
+	default:
+		m.setStatus(now, what+" cancelled: entries removed before it stopped are gone", false)
+	}
 }
 
 // interruptDoneMsg answers a kernel interrupt through the proxy.

@@ -119,7 +119,7 @@ func TestLateFilesAnswerStaysWithItsRuntime(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m, stall, xfer := startStalledDownload(t, e, m)
 	m = e.press(t, m, "esc")
-	mustContain(t, m.View(), "files pane closed: the transfer in flight was cancelled")
+	mustContain(t, m.View(), "files pane closed: stopping the download of data.csv…")
 	waitFor(t, stall.ended, "the download stopping when its pane closed")
 	late := xfer()
 	m = m.selectID(t, "rt-cpudemo4qx")

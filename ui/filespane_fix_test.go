@@ -1,12 +1,21 @@
 package ui
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/filepane"
 )
 
 // The files pane never offers to delete /content itself or another
@@ -144,4 +153,111 @@ func TestFilesEventLogEntries(t *testing.T) {
 	if strings.Contains(v, "UNKNOWN") || strings.Contains(v, "rt-t4demo7k2p:content") {
 		t.Fatalf("the event log says UNKNOWN or drops the path's slash:\n%s", v)
 	}
+}
+
+// holdProxy sits on loopback in front of a runtime's proxy and holds
+// every request hold matches until the client gives up; arrived says
+// when one came. It returns the URL to use as the runtime's
+// connectionInfo.url.
+func holdProxy(t *testing.T, upstream string, hold func(*http.Request) bool) (string, <-chan struct{}) {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrived := make(chan struct{}, 8)
+	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hold(r) {
+			// Read the body first: the server notices the client going
+			// away only once it has.
+			_, _ = io.Copy(io.Discard, r.Body)
+			arrived <- struct{}{}
+			<-r.Context().Done()
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + u.Path, arrived
+}
+
+// The status line after closing the pane mid-transfer says what really
+// happened, for the kind of transfer it was: an upload cancelled says so
+// (no word of a partial download) and the runtime has no such file; a
+// download cancelled says its part file is kept; a download that finished
+// before its answer came says it finished, not that it was cancelled.
+func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
+	t.Run("upload cancelled", func(t *testing.T) {
+		e, m := emuModel(t, colabfake.Options{}, nil)
+		m = m.selectID(t, "rt-t4demo7k2p")
+		ci := m.snap.Runtime(m.selected).ConnectionInfo
+		var arrived <-chan struct{}
+		ci.URL, arrived = holdProxy(t, ci.URL, func(r *http.Request) bool {
+			return r.Method == http.MethodPut && strings.Contains(r.URL.Path, "up.bin")
+		})
+		local := filepath.Join(t.TempDir(), "up.bin")
+		if err := os.WriteFile(local, []byte("payload"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m = e.press(t, m, "f", "u")
+		m = typeText(e, t, m, local)
+		e.clk.add(DialogGrace)
+		m, xfer := update(m, keyMsg("enter"))
+		done := make(chan tea.Msg, 1)
+		go func() { done <- xfer() }()
+		select {
+		case <-arrived:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the upload never reached the runtime")
+		}
+		m = e.press(t, m, "esc")
+		mustContain(t, m.View(), "files pane closed: stopping the upload of up.bin…")
+		m = drive(t, m, func() tea.Msg { return <-done })
+		v := m.View()
+		mustContain(t, v, "upload of up.bin on rt-t4demo7k2p cancelled: the runtime's files are unchanged")
+		if strings.Contains(v, "download") {
+			t.Fatalf("the cancelled upload's status speaks of a download:\n%s", v)
+		}
+		if remoteExists(t, e, "rt-t4demo7k2p", "content/up.bin") {
+			t.Fatal("content/up.bin exists after the cancelled upload")
+		}
+	})
+	t.Run("download cancelled", func(t *testing.T) {
+		e, m := emuModel(t, colabfake.Options{}, nil)
+		m, stall, xfer := startStalledDownload(t, e, m)
+		m = e.press(t, m, "esc")
+		waitFor(t, stall.ended, "the download stopping when its pane closed")
+		m = drive(t, m, xfer)
+		mustContain(t, m.View(), "download of data.csv on rt-t4demo7k2p cancelled: the partial download is kept")
+	})
+	t.Run("download finished first", func(t *testing.T) {
+		e, m := emuModel(t, colabfake.Options{}, nil)
+		putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
+		m = m.selectID(t, "rt-t4demo7k2p")
+		out := filepath.Join(t.TempDir(), "data.csv")
+		m = e.press(t, m, "f", "down", "D")
+		m = typeText(e, t, m, out)
+		e.clk.add(DialogGrace)
+		m, xfer := update(m, keyMsg("enter"))
+		msg := xfer() // the download is complete; its answer not taken yet
+		for {
+			if _, ok := msg.(filepane.ProgressMsg); !ok {
+				break
+			}
+			var next tea.Cmd
+			m, next = update(m, msg)
+			msg = next()
+		}
+		m = e.press(t, m, "esc")
+		m, _ = update(m, msg)
+		v := m.View()
+		mustContain(t, v, "the download of data.csv on rt-t4demo7k2p finished before its pane closed: downloaded data.csv")
+		if strings.Contains(v, "cancelled") {
+			t.Fatalf("a download that finished is said to be cancelled:\n%s", v)
+		}
+		if b, err := os.ReadFile(out); err != nil || string(b) != "a,b\n" {
+			t.Fatalf("the file on disk: %q, %v", b, err)
+		}
+	})
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -67,6 +68,9 @@ type Model struct {
 
 	stack   []overlay        // the overlay stack, bottom first (stack.go)
 	waiting []waitingOverlay // overlays answers brought, waiting for their layer (openFromAnswer)
+	// filesClosed are files panes closed while a transfer ran, until its
+	// answer says how it ended (files.go).
+	filesClosed []*filepane.Pane
 
 	calls
 	tickGen     uint64

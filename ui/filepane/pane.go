@@ -98,6 +98,22 @@ func (p *Pane) Dir() string { return p.dir }
 // Busy reports whether a transfer or delete is in flight.
 func (p *Pane) Busy() bool { return p.xfer != nil }
 
+// Pending returns the transfer or delete in flight: its op ("download",
+// "upload", "delete") and the file's name as the server sent it; ok is
+// false when none is.
+func (p *Pane) Pending() (op, name string, ok bool) {
+	if p.xfer == nil {
+		return "", "", false
+	}
+	return p.xfer.op, p.xfer.name, true
+}
+
+// Answers reports whether d ends this pane's transfer in flight (also
+// once the pane is closed: its answer still comes).
+func (p *Pane) Answers(d DoneMsg) bool {
+	return d.pane == p.id && d.Runtime == p.runtime && p.xfer != nil && d.req == p.xfer.req
+}
+
 // ListedMsg answers a listing.
 type ListedMsg struct {
 	pane    int64
@@ -115,6 +131,12 @@ type ProgressMsg struct {
 	done, total int64
 	ch          <-chan tea.Msg
 }
+
+// Next waits for the transfer's next message (progress, then its
+// DoneMsg). Update returns it for its own pane's progress; for the
+// progress of a pane no longer open, the dashboard runs it, so the
+// transfer's end still arrives (its outcome is logged).
+func (m ProgressMsg) Next() tea.Cmd { return wait(m.ch) }
 
 // DoneMsg ends a download, upload or delete. It names the pane, the
 // runtime and the request it answers: Update takes it only when all three
@@ -134,6 +156,22 @@ type DoneMsg struct {
 	// Elapsed is how long the transfer or delete took, from its start
 	// to its end (wall clock).
 	Elapsed time.Duration
+	// Name is the file's (or directory's) own name, as the server sent
+	// it: sanitize it to show it.
+	Name string
+}
+
+// Cancelled reports whether the transfer or delete stopped because its
+// context ended (the pane was closed, the program quit) rather than
+// finishing or failing on its own.
+func (d DoneMsg) Cancelled() bool {
+	return errors.Is(d.Err, context.Canceled) || errors.Is(d.Err, jupyter.ErrInterrupted)
+}
+
+// KeptPart reports whether a cancelled download kept its part file (the
+// next download of the same file resumes it).
+func (d DoneMsg) KeptPart() bool {
+	return d.Op == "download" && errors.Is(d.Err, jupyter.ErrInterrupted)
 }
 
 // Init lists content/.
@@ -214,7 +252,7 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 		}
 		return wait(m.ch), true
 	case DoneMsg:
-		if m.pane != p.id || m.Runtime != p.runtime || p.xfer == nil || m.req != p.xfer.req {
+		if !p.Answers(m) {
 			return nil, false // another pane's, another runtime's, or an older request's
 		}
 		if m.jc != nil {
@@ -315,7 +353,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 				case <-ch:
 				default:
 				}
-				ch <- DoneMsg{pane: id, req: req, Runtime: runtime, Op: op, Err: fmt.Errorf("internal error in %s: %v", op, r), Elapsed: time.Since(start)}
+				ch <- DoneMsg{pane: id, req: req, Runtime: runtime, Op: op, Name: name, Err: fmt.Errorf("internal error in %s: %v", op, r), Elapsed: time.Since(start)}
 			}
 		}()
 		if c == nil {
@@ -339,7 +377,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 		case <-ch:
 		default:
 		}
-		ch <- DoneMsg{pane: id, req: req, jc: c, Runtime: runtime, Op: op, Text: text, Err: err, Elapsed: time.Since(start)}
+		ch <- DoneMsg{pane: id, req: req, jc: c, Runtime: runtime, Op: op, Name: name, Text: text, Err: err, Elapsed: time.Since(start)}
 	}()
 	return wait(ch)
 }
