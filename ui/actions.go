@@ -323,6 +323,8 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case filepane.ListedMsg, filepane.ProgressMsg, filepane.DoneMsg:
 		return m.onFilesMsg(msg, now), true
+	case dialogCheckMsg:
+		return m.onDialogCheck(msg), true
 	case interruptDoneMsg:
 		return m.onInterruptDone(msg, now), true
 	case clipboardMsg:

@@ -62,15 +62,62 @@ type dialog struct {
 	want     string             // dlgTyped: the word to type
 	validate func(string) error // dlgInput: nil means anything goes
 	hint     string             // dlgInput: what an empty input means
-	items    []choiceItem
-	cursor   int
-	intent   intent
+	// required, when set, is the problem of an empty input (dlgInput):
+	// enter does nothing until something is typed.
+	required string
+	// check validates the input with I/O (a local path: stat), so off
+	// the Update path: every new input is checked in a command (checkCmd)
+	// whose answer, a dialogCheckMsg, counts only for the input it
+	// checked. Until it comes the dialog says "checking…"; enter then
+	// submits once the answer says the input is fine.
+	check   func(in string) dialogCheck
+	checked dialogCheck // the last answer (checked.input is what it was for)
+	// submitting is set when enter came before the check's answer.
+	submitting bool
+	items      []choiceItem
+	cursor     int
+	intent     intent
 	// back is the picker step before this one: esc returns to it (nil:
 	// esc cancels).
 	back *dialog
 	// mismatch is set when Enter was pressed on a dlgTyped dialog with the
 	// wrong word; it is shown until the next key.
 	mismatch bool
+}
+
+// dialogCheck is a dialog's check of one input: a problem (enter
+// refused), or a note shown below the field (warn: as a warning, e.g.
+// "replaces … (asks first)").
+type dialogCheck struct {
+	input, problem, note string
+	warn, done           bool
+}
+
+// dialogCheckMsg answers a dialog's check (dialog.check) of one input.
+type dialogCheckMsg struct {
+	d *dialog
+	dialogCheck
+}
+
+// checkCmd checks the current input in a command; nil without check, or
+// when that input's answer is already in.
+func (d *dialog) checkCmd() tea.Cmd {
+	in := d.input()
+	if d.check == nil || in == "" || (d.checked.done && d.checked.input == in) {
+		return nil
+	}
+	check := d.check
+	return func() tea.Msg {
+		c := check(in)
+		c.input, c.done = in, true
+		return dialogCheckMsg{d: d, dialogCheck: c}
+	}
+}
+
+// pending reports whether the current input's check has not answered.
+func (d *dialog) pending() bool {
+	in := d.input()
+	return d.check != nil && in != "" && !(d.checked.done && d.checked.input == in)
 }
 
 // dialogInputLimit is the most runes a dialog input keeps.
@@ -146,16 +193,22 @@ func (d *dialog) update(k tea.KeyMsg, now time.Time) dialogResult {
 			d.mismatch = true
 			return resNone
 		}
+		if d.pending() {
+			d.submitting = true // when the check says it is fine
+			return resNone
+		}
 		if d.problem() == "" {
 			return resOK
 		}
 		return resNone
 	}
+	d.submitting = false
 	d.in.handle(k)
 	return resNone
 }
 
-// handleKey answers with actDialog once the dialog is answered.
+// handleKey answers with actDialog once the dialog is answered; a new
+// input to check (dialog.check) starts its check.
 func (d *dialog) handleKey(k tea.KeyMsg, c *Model) action {
 	switch d.update(k, c.now()) {
 	case resCancel:
@@ -163,7 +216,27 @@ func (d *dialog) handleKey(k tea.KeyMsg, c *Model) action {
 	case resOK:
 		return action{kind: actDialog, dlg: d, ok: true}
 	}
+	if cmd := d.checkCmd(); cmd != nil {
+		return action{kind: actCmd, cmd: cmd}
+	}
 	return action{}
+}
+
+// onDialogCheck keeps a check's answer when it is for the dialog's input
+// now, and submits the dialog when enter was waiting for it.
+func (m *Model) onDialogCheck(msg dialogCheckMsg) tea.Cmd {
+	d := msg.d
+	if d.input() != msg.input {
+		return nil // typed on since
+	}
+	d.checked = msg.dialogCheck
+	if d.submitting && m.top() == d {
+		d.submitting = false
+		if d.problem() == "" {
+			return m.apply(action{kind: actDialog, dlg: d, ok: true})
+		}
+	}
+	return nil
 }
 
 func (d *dialog) draw(c *Model, f *frame) { f.box(d.lines(c.st, f.w, c.now())) }
@@ -186,13 +259,23 @@ func (d *dialog) keys(*Model) []key.Binding {
 
 func (d *dialog) name() string { return "dialog" }
 
-// problem is the validation error of the current input ("" when valid).
+// problem is the validation error of the current input ("" when valid
+// or while its check has not answered).
 func (d *dialog) problem() string {
-	if d.kind != dlgInput || d.validate == nil || d.input() == "" {
+	if d.kind != dlgInput {
 		return ""
 	}
-	if err := d.validate(d.input()); err != nil {
-		return errLine(err)
+	in := d.input()
+	if in == "" {
+		return d.required
+	}
+	if d.validate != nil {
+		if err := d.validate(in); err != nil {
+			return errLine(err)
+		}
+	}
+	if d.check != nil && d.checked.done && d.checked.input == in {
+		return d.checked.problem
 	}
 	return ""
 }
@@ -231,11 +314,21 @@ func (d *dialog) lines(st *styles, w int, now time.Time) []string {
 		switch p := d.problem(); {
 		case p != "":
 			// Wrapped, not cut: the rule broken is the end of the line.
-			for _, ln := range strings.Split(wrapText("✕ "+p, inner), "\n") {
+			for _, ln := range strings.Split(wrapText("✕ "+termtext.Line(p), inner), "\n") {
 				add(st.errText.Render(ln))
 			}
 		case d.input() == "" && d.hint != "":
 			add(st.dim.Render(termtext.Line(d.hint)))
+		case d.pending():
+			add(st.dim.Render("checking…"))
+		case d.check != nil && d.checked.note != "":
+			style, mark := st.dim, "✓ "
+			if d.checked.warn {
+				style, mark = st.warn, "! "
+			}
+			for _, ln := range strings.Split(wrapText(mark+termtext.Line(d.checked.note), inner), "\n") {
+				add(style.Render(ln))
+			}
 		default:
 			add(st.dim.Render("✓ valid"))
 		}

@@ -137,10 +137,7 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 			return action{kind: actStatus, text: "a transfer is already running", err: true}
 		}
 		if key.Matches(k, keys.FilesUpload) {
-			here := o.p.Here()
-			return action{kind: actOpen, ov: newDialog(dlgInput, now, "Upload to "+jupyter.Where(here.Runtime, here.Path),
-				intent{kind: intentFilesUpload, file: here},
-				"Local file to upload into this directory (it keeps its name; directories: colabdash cp -r).")}
+			return action{kind: actOpen, ov: uploadDialog(o.p, now)}
 		}
 		t, ok := o.p.Selection()
 		if !ok {
@@ -185,11 +182,7 @@ func (m *Model) answerFiles(it intent, in string, now time.Time) tea.Cmd {
 			in = "."
 		}
 		return o.p.Download(t, expandTilde(in))
-	case intentFilesUpload:
-		if in == "" {
-			m.setStatus(now, "no file given", true)
-			return nil
-		}
+	case intentFilesUpload: // the dialog checked it (and the upload does again)
 		return o.p.Upload(t, expandTilde(in))
 	case intentFilesDelete:
 		// A delete goes ahead only while the entry it named is still the

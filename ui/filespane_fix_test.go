@@ -261,3 +261,49 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		}
 	})
 }
+
+// The upload dialog checks what is typed as the upload will, while it is
+// typed: nothing, a missing file and a directory are each refused with
+// the reason (never "✓ valid"), and enter does not submit them; a file is
+// accepted with where it goes.
+func TestFilesUploadDialogValidatesLive(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	dir := t.TempDir()
+	local := filepath.Join(dir, "up.bin")
+	if err := os.WriteFile(local, []byte("payload"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m = e.press(t, m, "f", "u")
+	for _, tc := range []struct{ typed, want string }{
+		{"", "✕ type the path of a local file"},
+		{filepath.Join(dir, "nope"), "✕ no such local file or directory: " + filepath.Join(dir, "nope")},
+		{dir, "✕ local error: " + dir + " is a directory (use colabdash cp -r)"},
+	} {
+		m = typeText(e, t, m, tc.typed)
+		v := flat(m.View())
+		mustContain(t, v, tc.want)
+		if strings.Contains(v, "✓") {
+			t.Fatalf("%q is shown as valid:\n%s", tc.typed, v)
+		}
+		m = e.press(t, m, "enter")
+		if m.dlg() == nil {
+			t.Fatalf("enter submitted %q:\n%s", tc.typed, m.View())
+		}
+		for range tc.typed {
+			m = e.press(t, m, "backspace")
+		}
+	}
+	m = typeText(e, t, m, local)
+	mustContain(t, m.View(), "✓ uploads 7 B to rt-t4demo7k2p:/content/up.bin")
+	m = e.press(t, m, "enter")
+	if !remoteExists(t, e, "rt-t4demo7k2p", "content/up.bin") {
+		t.Fatalf("the upload did not happen:\n%s", m.View())
+	}
+}
+
+// flat is a view's text with dialog borders and line breaks gone, so a
+// sentence wrapped inside a box reads whole.
+func flat(v string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("│", " ", "┌", " ", "└", " ").Replace(v)), " ")
+}

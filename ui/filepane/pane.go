@@ -463,7 +463,7 @@ func unsafeName(runtime, remote string, why error) error {
 }
 
 // Upload copies a local file into the directory into (from Here) under
-// its own name. It returns nil when into is not this pane's, local is
+// its own name (see CheckUpload). It returns nil when into is not this pane's, local is
 // empty or a transfer is running.
 func (p *Pane) Upload(into Target, local string) tea.Cmd {
 	if local == "" || !p.Owns(into) || !into.Dir {
@@ -472,12 +472,9 @@ func (p *Pane) Upload(into Target, local string) tea.Cmd {
 	dir := into.Path
 	name := filepath.Base(local)
 	return p.transferCmd("upload", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
-		st, err := os.Stat(local)
+		st, err := CheckUpload(into, local) // as the upload dialog checked it
 		if err != nil {
-			return "", &jupyter.Error{Op: "upload", Runtime: c.Runtime(), Path: dir, Kind: jupyter.ErrLocalNotFound, Message: local}
-		}
-		if st.IsDir() {
-			return "", &jupyter.Error{Op: "upload", Runtime: c.Runtime(), Path: dir, Kind: jupyter.ErrLocal, Message: local + " is a directory (use colabdash cp -r)"}
+			return "", err
 		}
 		f, err := os.Open(local)
 		if err != nil {
