@@ -9,8 +9,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // intentKind says what a dialog is for; the dialog's intent carries the
@@ -33,6 +35,11 @@ const (
 	intentFilesDownloadTo // files pane: download file to a typed path
 	intentFilesUpload     // files pane: upload a typed path into file (a directory)
 	intentFilesDelete     // files pane: delete file
+	// files pane: download file over the existing local file local
+	intentFilesReplaceLocal
+	// files pane: upload local into file (a directory) over the remote
+	// file of the same name
+	intentFilesReplaceRemote
 )
 
 // intent is a dialog's purpose and captured target.
@@ -45,6 +52,7 @@ type intent struct {
 	vals    []string        // picker steps: the raw value of each item
 	next    []afterChoice   // intentAfterCreate: what each item does
 	file    filepane.Target // intentFiles…: the entry asked about
+	local   string          // intentFilesReplace…: the local path
 }
 
 // afterChoice is one next step offered after a failed create.
@@ -233,6 +241,10 @@ func (m *Model) onDialogAnswer(d *dialog, ok, esc bool, now time.Time) tea.Cmd {
 			m.setStatus(now, "delete cancelled", false)
 		case d.intent.kind == intentStopRun:
 			m.setStatus(now, "the code keeps running", false)
+		case d.intent.kind == intentFilesReplaceLocal:
+			m.setStatus(now, "nothing downloaded: "+termtext.Line(d.intent.local)+" is kept as it was", false)
+		case d.intent.kind == intentFilesReplaceRemote:
+			m.setStatus(now, "nothing uploaded: "+termtext.Line(jupyter.Where(d.intent.file.Runtime, d.intent.file.Path+"/"+filepath.Base(d.intent.local)))+" is kept as it was", false)
 		}
 		return nil
 	}
@@ -254,7 +266,7 @@ func (m *Model) onDialogAnswer(d *dialog, ok, esc bool, now time.Time) tea.Cmd {
 		return m.startOpenSession(it.runtime, "", true, now)
 	case intentStopRun:
 		return m.stopRun(it.session, now)
-	case intentFilesDownloadTo, intentFilesUpload, intentFilesDelete:
+	case intentFilesDownloadTo, intentFilesUpload, intentFilesDelete, intentFilesReplaceLocal, intentFilesReplaceRemote:
 		return m.answerFiles(it, d.input(), now)
 	}
 	return nil
@@ -321,7 +333,7 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.setStatus(now, "could not remember the spec: "+errLine(msg.err), true)
 		m.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
 		return nil, true
-	case filepane.ListedMsg, filepane.ProgressMsg, filepane.DoneMsg:
+	case filepane.ListedMsg, filepane.ProgressMsg, filepane.DoneMsg, filepane.PlanMsg:
 		return m.onFilesMsg(msg, now), true
 	case dialogCheckMsg:
 		return m.onDialogCheck(msg), true

@@ -126,12 +126,10 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 				return action{kind: actStatus, err: true, text: "not downloading " + termtext.Line(t.Name) + ": its name " +
 					err.Error() + " (" + keys.FilesDownloadTo.Help().Key + ": type a local name)"}
 			}
-			return cmd(o.p.Download(t, "."))
+			// Where it lands first: an existing file is asked about.
+			return cmd(o.p.Plan(t, "."))
 		}
-		d := newDialog(dlgInput, now, "Download "+t.Name, intent{kind: intentFilesDownloadTo, file: t},
-			"Local file or directory to download "+jupyter.Where(t.Runtime, t.Path)+" to.")
-		d.hint = "empty: the current directory"
-		return action{kind: actOpen, ov: d}
+		return action{kind: actOpen, ov: downloadToDialog(t, now)}
 	case key.Matches(k, keys.FilesUpload), key.Matches(k, keys.FilesDelete):
 		if o.p.Busy() {
 			return action{kind: actStatus, text: "a transfer is already running", err: true}
@@ -178,12 +176,14 @@ func (m *Model) answerFiles(it intent, in string, now time.Time) tea.Cmd {
 	}
 	switch it.kind {
 	case intentFilesDownloadTo:
-		if in == "" {
-			in = "."
-		}
-		return o.p.Download(t, expandTilde(in))
-	case intentFilesUpload: // the dialog checked it (and the upload does again)
-		return o.p.Upload(t, expandTilde(in))
+		// Where it lands first: an existing file is asked about.
+		return o.p.Plan(t, expandTilde(in))
+	case intentFilesReplaceLocal:
+		return o.p.Download(t, it.local, true)
+	case intentFilesUpload:
+		return m.startUpload(o, t, expandTilde(in), now)
+	case intentFilesReplaceRemote:
+		return o.p.Upload(t, it.local, true)
 	case intentFilesDelete:
 		// A delete goes ahead only while the entry it named is still the
 		// one on screen under the cursor: the same full path and kind.
@@ -259,6 +259,9 @@ func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
 	mine := false
 	if o, ok := find[*filesOverlay](m); ok {
 		cmd, mine = o.p.Update(msg)
+	}
+	if pm, ok := msg.(filepane.PlanMsg); ok {
+		return m.onFilesPlan(pm, now)
 	}
 	if pm, ok := msg.(filepane.ProgressMsg); ok && !mine {
 		// A closed pane's transfer: wait on for its end all the same.

@@ -1,16 +1,21 @@
 package ui
 
-// The files pane's questions about local paths: the upload dialog checks
-// what is typed as the transfer will (a local stat, in a command).
+// The files pane's questions about local paths: the download-to and
+// upload dialogs check what is typed as the transfer will (a local stat,
+// in a command), and a transfer that would replace a file, local or on
+// the runtime, asks first (y only), as deleting does.
 
 import (
 	"errors"
 	"path/filepath"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // problemText is a local check's failure without the operation and path
@@ -25,6 +30,25 @@ func problemText(err error) string {
 		return s
 	}
 	return err.Error()
+}
+
+// downloadToDialog is D's question: where to download t. What is typed
+// is checked as the download will resolve it (filepane.PlanDownload).
+func downloadToDialog(t filepane.Target, now time.Time) *dialog {
+	d := newDialog(dlgInput, now, "Download "+t.Name, intent{kind: intentFilesDownloadTo, file: t},
+		"Local file or directory to download "+jupyter.Where(t.Runtime, t.Path)+" to.")
+	d.hint = "empty: the current directory"
+	d.check = func(in string) dialogCheck {
+		plan, err := filepane.PlanDownload(t, expandTilde(in))
+		switch {
+		case err != nil:
+			return dialogCheck{problem: problemText(err)}
+		case plan.Exists:
+			return dialogCheck{note: "replaces the local file " + plan.Dst + " (asks first)", warn: true}
+		}
+		return dialogCheck{note: "downloads to " + plan.Dst}
+	}
+	return d
 }
 
 // uploadDialog is u's question: which local file to upload into the
@@ -50,8 +74,75 @@ func uploadDialog(p *filepane.Pane, now time.Time) *dialog {
 		where := jupyter.Where(here.Runtime, here.Path+"/"+name)
 		if e, ok := listed[name]; ok && e.IsDir() {
 			return dialogCheck{problem: "a directory " + where + " is in the way"}
+		} else if ok {
+			return dialogCheck{note: "replaces " + where + " on the runtime (asks first)", warn: true}
 		}
 		return dialogCheck{note: "uploads " + state.FormatBytes(st.Size()) + " to " + where}
 	}
 	return d
+}
+
+// startUpload uploads local into t (the directory shown), asking first
+// when the listing has a file of that name.
+func (m *Model) startUpload(o *filesOverlay, t filepane.Target, local string, now time.Time) tea.Cmd {
+	name := filepath.Base(local)
+	where := jupyter.Where(t.Runtime, t.Path+"/"+name)
+	var e jupyter.Model
+	exists := false
+	if o.p.Here() == t {
+		// The listing on screen is of that directory: it says whether
+		// the upload replaces a file (if the pane shows another one now,
+		// the upload itself refuses to replace one).
+		e, exists = o.p.Entry(name)
+	}
+	switch {
+	case exists && e.IsDir():
+		m.setStatus(now, "not uploading "+termtext.Line(local)+": a directory "+termtext.Line(where)+" is in the way", true)
+		return nil
+	case !exists:
+		return o.p.Upload(t, local, false)
+	}
+	was := "it"
+	if e.Size >= 0 {
+		was += " (" + state.FormatBytes(e.Size)
+		if !e.LastModified.IsZero() {
+			was += ", modified " + e.LastModified.In(m.opts.Location).Format("2006-01-02 15:04")
+		}
+		was += ")"
+	}
+	m.push(newDialog(dlgConfirm, now, "Replace "+name+" on the runtime?", intent{kind: intentFilesReplaceRemote, file: t, local: local},
+		where+" exists: uploading "+local+" replaces "+was+".", "The runtime's copy cannot be recovered."))
+	return nil
+}
+
+// onFilesPlan acts on where a download would land: an existing local
+// file is asked about (y only) before it is replaced; otherwise the
+// download starts.
+func (m *Model) onFilesPlan(pm filepane.PlanMsg, now time.Time) tea.Cmd {
+	t := pm.Target
+	o, open := find[*filesOverlay](m)
+	switch {
+	case !open || !o.p.Mine(pm):
+		m.setStatus(now, "the files pane of "+t.Runtime+" was closed: nothing downloaded", true)
+		return nil
+	case pm.Err != nil:
+		m.setStatus(now, "not downloading "+termtext.Line(t.Name)+": "+termtext.Line(problemText(pm.Err)), true)
+		return nil
+	case o.p.Busy():
+		m.setStatus(now, "a transfer is already running", true)
+		return nil
+	case !pm.Plan.Exists:
+		return o.p.Download(t, pm.Plan.Dst, false)
+	}
+	plan := pm.Plan
+	m.openFromAnswer(o, "the question whether to replace "+plan.Dst, func(m *Model, now time.Time) bool {
+		if o, open := find[*filesOverlay](m); !open || !o.p.Mine(pm) {
+			return false
+		}
+		m.push(newDialog(dlgConfirm, now, "Replace "+filepath.Base(plan.Dst)+"?", intent{kind: intentFilesReplaceLocal, file: t, local: plan.Dst},
+			plan.Dst+" exists ("+state.FormatBytes(plan.Size)+", modified "+plan.Modified.In(m.opts.Location).Format("2006-01-02 15:04")+
+				"): downloading "+jupyter.Where(t.Runtime, t.Path)+" replaces it.", "Your local copy cannot be recovered."))
+		return true
+	})
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/filepane"
 )
 
 // stallProxy sits on loopback in front of a runtime's proxy: it passes
@@ -69,10 +70,30 @@ func startStalledDownload(t *testing.T, e *emu, m Model) (Model, *stallProxy, te
 	ci.URL = stall.upstreamPathURL
 	m = e.press(t, m, "f", "down", "D")
 	m = typeText(e, t, m, filepath.Join(t.TempDir(), "data.csv"))
-	e.clk.add(DialogGrace)
-	m, xfer := update(m, keyMsg("enter"))
+	m, xfer := enterDownload(t, e, m)
 	waitFor(t, stall.arrived, "the download's request")
 	return m, stall, xfer
+}
+
+// enterDownload presses enter on the download-to dialog and feeds back
+// where the download lands (a local stat in a command); the download
+// then runs, and the returned command waits for its first message.
+func enterDownload(t *testing.T, e *emu, m Model) (Model, tea.Cmd) {
+	t.Helper()
+	e.clk.add(DialogGrace)
+	m, plan := update(m, keyMsg("enter"))
+	if plan == nil {
+		t.Fatalf("enter started nothing:\n%s", m.View())
+	}
+	pm, ok := plan().(filepane.PlanMsg)
+	if !ok {
+		t.Fatalf("enter did not plan the download first:\n%s", m.View())
+	}
+	m, xfer := update(m, pm)
+	if xfer == nil {
+		t.Fatalf("the plan started no download:\n%s", m.View())
+	}
+	return m, xfer
 }
 
 // The files pane's calls belong to the dashboard: a profile switch

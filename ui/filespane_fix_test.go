@@ -102,14 +102,13 @@ func TestFilesPaneControlCharacterName(t *testing.T) {
 	if strings.Contains(v, `\x1b`) {
 		t.Fatalf("the name shown Go-quoted:\n%s", v)
 	}
+	// D into a directory: the dialog says at once the name cannot be
+	// used, and enter does not download.
 	m = e.press(t, m, "D")
 	m = typeText(e, t, m, dir)
 	m = e.press(t, m, "enter")
-	v = m.View()
-	mustContain(t, v, "download failed", "rt-t4demo7k2p:", shown)
-	if strings.Contains(v, `\x1b`) {
-		t.Fatalf("the name shown Go-quoted in the error:\n%s", v)
-	}
+	mustContain(t, m.View(), "Download "+shown, "✕ unsafe remote name: its name contains control characters")
+	m = e.press(t, m, "esc")
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Fatalf("a file was written under the remote name: %v", ents)
 	}
@@ -136,10 +135,13 @@ func TestFilesEventLogEntries(t *testing.T) {
 	if ev := m.Events()[0]; ev.Tool != "files download" || ev.Err != nil || ev.Latency <= 0 {
 		t.Fatalf("the download's event: %+v, want ok with its duration", ev)
 	}
-	// A local failure: the parent "directory" is a file.
-	blocker := filepath.Join(dir, "ok.csv")
+	// A local failure the dialog cannot foresee: a directory where the
+	// download's part file goes.
+	if err := os.Mkdir(filepath.Join(dir, "x.csv.colabdash-part"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	m = e.press(t, m, "D")
-	m = typeText(e, t, m, filepath.Join(blocker, "x.csv"))
+	m = typeText(e, t, m, filepath.Join(dir, "x.csv"))
 	m = e.press(t, m, "enter")
 	ev := m.Events()[0]
 	if ev.Tool != "files download" || ev.Err == nil || ev.Latency <= 0 {
@@ -238,8 +240,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "data.csv")
 		m = e.press(t, m, "f", "down", "D")
 		m = typeText(e, t, m, out)
-		e.clk.add(DialogGrace)
-		m, xfer := update(m, keyMsg("enter"))
+		m, xfer := enterDownload(t, e, m)
 		msg := xfer() // the download is complete; its answer not taken yet
 		for {
 			if _, ok := msg.(filepane.ProgressMsg); !ok {
@@ -300,6 +301,78 @@ func TestFilesUploadDialogValidatesLive(t *testing.T) {
 	if !remoteExists(t, e, "rt-t4demo7k2p", "content/up.bin") {
 		t.Fatalf("the upload did not happen:\n%s", m.View())
 	}
+}
+
+// A download over an existing local file asks first (y only), naming the
+// file and saying it exists; any other key keeps it. An upload over a
+// remote file of the same name warns in its dialog and asks the same way.
+func TestFilesPaneAsksBeforeReplacing(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir) // d downloads into the current directory
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "remote")
+	if err := os.WriteFile("data.csv", []byte("local work"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := func() string { b, _ := os.ReadFile(filepath.Join(dir, "data.csv")); return string(b) }
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "f", "down", "d")
+	mustContain(t, flat(m.View()), "Replace data.csv?", "data.csv exists (10 B", "rt-t4demo7k2p:/content/data.csv replaces it", "y confirm")
+	m = e.press(t, m, "n")
+	mustContain(t, m.View(), "nothing downloaded: data.csv is kept as it was")
+	if local() != "local work" {
+		t.Fatalf("n replaced the local file: %q", local())
+	}
+	m = e.press(t, m, "d", "y")
+	if local() != "remote" {
+		t.Fatalf("y did not replace the local file: %q\n%s", local(), m.View())
+	}
+	// D to that file: the dialog warns, then asks the same way.
+	if err := os.WriteFile("data.csv", []byte("local work"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m = e.press(t, m, "D")
+	m = typeText(e, t, m, filepath.Join(dir, "data.csv"))
+	mustContain(t, flat(m.View()), "! replaces the local file "+filepath.Join(dir, "data.csv")+" (asks first)")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "Replace data.csv?")
+	m = e.press(t, m, "esc")
+	if local() != "local work" {
+		t.Fatalf("esc replaced the local file: %q", local())
+	}
+	// Upload of a local data.csv into /content, which has one.
+	m = e.press(t, m, "u")
+	m = typeText(e, t, m, filepath.Join(dir, "data.csv"))
+	mustContain(t, m.View(), "! replaces rt-t4demo7k2p:/content/data.csv on the runtime (asks first)")
+	m = e.press(t, m, "enter")
+	mustContain(t, flat(m.View()), "Replace data.csv on the runtime?", "rt-t4demo7k2p:/content/data.csv exists: uploading "+
+		filepath.Join(dir, "data.csv")+" replaces it (6 B")
+	m = e.press(t, m, "n")
+	mustContain(t, m.View(), "nothing uploaded: rt-t4demo7k2p:/content/data.csv is kept as it was")
+	if got := remoteBody(t, e, "content/data.csv"); got != "remote" {
+		t.Fatalf("n replaced the runtime's file: %q", got)
+	}
+	m = e.press(t, m, "u")
+	m = typeText(e, t, m, filepath.Join(dir, "data.csv"))
+	m = e.press(t, m, "enter", "y")
+	mustContain(t, m.View(), "uploaded", "→ rt-t4demo7k2p:/content/data.csv (10 B)")
+	if got := remoteBody(t, e, "content/data.csv"); got != "local work" {
+		t.Fatalf("y did not replace the runtime's file: %q", got)
+	}
+}
+
+// remoteBody is the content of path on rt-t4demo7k2p.
+func remoteBody(t *testing.T, e *emu, path string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "remote")
+	if _, err := remoteClient(t, e, "rt-t4demo7k2p").Download(t.Context(), path, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // flat is a view's text with dialog borders and line breaks gone, so a

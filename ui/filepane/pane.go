@@ -426,65 +426,69 @@ func (p *Pane) Here() Target {
 func (p *Pane) Owns(t Target) bool { return t.pane == p.id && t.Runtime == p.runtime }
 
 // Download copies the file t to local: a local directory (the file keeps
-// its name) or a file path; "" means the current directory. It returns
-// nil when t is not this pane's file or a transfer is running.
-func (p *Pane) Download(t Target, local string) tea.Cmd {
+// its name) or a file path; "" means the current directory (see
+// PlanDownload). An existing local file is replaced only with replace
+// (the dashboard asks first, from Plan's answer); without it the download
+// stops with ErrExists, also when the file appeared since it was asked.
+// It returns nil when t is not this pane's file or a transfer is running.
+func (p *Pane) Download(t Target, local string, replace bool) tea.Cmd {
 	if !p.Owns(t) || t.Dir {
 		return nil
 	}
-	target := local
-	if target == "" {
-		target = "."
-	}
 	remote, name := t.Path, t.Name
 	return p.transferCmd("download", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
-		dst := target
-		if st, err := os.Stat(dst); err == nil && st.IsDir() {
-			// Only the name is taken from the server, and only when it
-			// is one safe component without control characters: the
-			// rule of colabdash cp (field case 46).
-			if err := jupyter.LocalName(name); err != nil {
-				return "", unsafeName(c.Runtime(), remote, err)
-			}
-			dst = filepath.Join(dst, name)
-		}
-		m, err := c.Download(ctx, remote, dst, progress)
+		plan, err := PlanDownload(t, local)
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("downloaded %s → %s (%s)", termtext.Line(name), termtext.Line(dst), state.FormatBytes(m.Size)), nil
+		if plan.Exists && !replace {
+			return "", &jupyter.Error{Op: "download", Runtime: t.Runtime, Path: remote, Kind: jupyter.ErrExists,
+				Message: "the local file " + plan.Dst + " exists; not replaced"}
+		}
+		m, err := c.Download(ctx, remote, plan.Dst, progress)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("downloaded %s → %s (%s)", termtext.Line(name), termtext.Line(plan.Dst), state.FormatBytes(m.Size)), nil
 	})
 }
 
-// unsafeName is the refusal of a remote name LocalName rejects.
-func unsafeName(runtime, remote string, why error) error {
-	return &jupyter.Error{Op: "download", Runtime: runtime, Path: remote, Kind: jupyter.ErrUnsafeName,
-		Message: "its name " + why.Error() + " (download it to a file name you type)"}
-}
-
 // Upload copies a local file into the directory into (from Here) under
-// its own name (see CheckUpload). It returns nil when into is not this pane's, local is
-// empty or a transfer is running.
-func (p *Pane) Upload(into Target, local string) tea.Cmd {
+// its own name (see CheckUpload). A remote file of that name is replaced
+// only with replace (the dashboard asks first); without it the upload
+// stops with ErrExists, also when the file appeared since the listing.
+// It returns nil when into is not this pane's, local is empty or a
+// transfer is running.
+func (p *Pane) Upload(into Target, local string, replace bool) tea.Cmd {
 	if local == "" || !p.Owns(into) || !into.Dir {
 		return nil
 	}
 	dir := into.Path
 	name := filepath.Base(local)
 	return p.transferCmd("upload", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
-		st, err := CheckUpload(into, local) // as the upload dialog checked it
+		st, err := CheckUpload(into, local)
 		if err != nil {
 			return "", err
+		}
+		remote := join(dir, name)
+		if !replace {
+			switch _, err := c.Stat(ctx, remote); {
+			case err == nil:
+				return "", &jupyter.Error{Op: "upload", Runtime: into.Runtime, Path: remote, Kind: jupyter.ErrExists,
+					Message: "not replaced (it appeared since the listing: upload again to be asked)"}
+			case !errors.Is(err, jupyter.ErrNotFound) && !errors.Is(err, jupyter.ErrHidden):
+				return "", err
+			}
 		}
 		f, err := os.Open(local)
 		if err != nil {
 			return "", &jupyter.Error{Op: "upload", Runtime: c.Runtime(), Path: dir, Kind: jupyter.ErrLocal, Message: err.Error()}
 		}
 		defer f.Close()
-		if _, err := c.Upload(ctx, join(dir, name), f, st.Size(), progress); err != nil {
+		if _, err := c.Upload(ctx, remote, f, st.Size(), progress); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("uploaded %s → %s (%s)", termtext.Line(local), termtext.Line(jupyter.Where(c.Runtime(), join(dir, name))), state.FormatBytes(st.Size())), nil
+		return fmt.Sprintf("uploaded %s → %s (%s)", termtext.Line(local), termtext.Line(jupyter.Where(c.Runtime(), remote)), state.FormatBytes(st.Size())), nil
 	})
 }
 

@@ -110,7 +110,7 @@ func TestPaneBrowseDownloadUploadDelete(t *testing.T) {
 	p.Move(1)
 	out := t.TempDir()
 	sel, _ := p.Selection()
-	msgs := drive(t, p, p.Download(sel, out))
+	msgs := drive(t, p, p.Download(sel, out, false))
 	done := doneOf(t, msgs)
 	if done.Err != nil || !strings.Contains(done.Text, "downloaded a.txt") {
 		t.Fatalf("download: %+v", done)
@@ -121,12 +121,12 @@ func TestPaneBrowseDownloadUploadDelete(t *testing.T) {
 	// Upload a local file into the current directory.
 	local := filepath.Join(out, "up.bin")
 	os.WriteFile(local, []byte("uploaded"), 0o644)
-	done = doneOf(t, drive(t, p, p.Upload(p.Here(), local)))
+	done = doneOf(t, drive(t, p, p.Upload(p.Here(), local, false)))
 	if done.Err != nil || !strings.Contains(strings.Join(names(p), ","), "up.bin") {
 		t.Fatalf("upload: %+v, listing %v", done, names(p))
 	}
 	// A missing local file: one line, nothing uploaded.
-	done = doneOf(t, drive(t, p, p.Upload(p.Here(), filepath.Join(out, "nope"))))
+	done = doneOf(t, drive(t, p, p.Upload(p.Here(), filepath.Join(out, "nope"), false)))
 	if !IsNotFound(done.Err) || strings.Contains(done.Err.Error(), "\n") {
 		t.Fatalf("missing local file: %v", done.Err)
 	}

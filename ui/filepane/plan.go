@@ -1,15 +1,110 @@
 package filepane
 
-// What an upload takes: checked before the transfer (the upload dialog
-// checks what is typed the same way) and again by the transfer itself.
+// Where a download lands and what an upload replaces, decided before the
+// transfer so the dashboard can ask first (the y-only question), and
+// checked again by the transfer itself.
 
 import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/jupyter"
 )
+
+// DownloadPlan is where a download of a remote file lands.
+type DownloadPlan struct {
+	// Dst is the local file written: local itself, or local/NAME when
+	// local is a directory.
+	Dst string
+	// Exists reports that Dst is already a file: downloading replaces
+	// it. Size (bytes) and Modified describe that file.
+	Exists   bool
+	Size     int64
+	Modified time.Time
+}
+
+// PlanDownload resolves local for a download of t by the rule of
+// colabdash cp: a directory ("" is ".") receives the file under its own
+// name, which must pass jupyter.LocalName; anything else is the file
+// name. It does I/O (stat): call it in a tea.Cmd. Errors (*jupyter.Error):
+// ErrUnsafeName (the remote name cannot be a local one), ErrLocalNotFound
+// (the directory it goes into is missing), ErrLocal (the target is a
+// directory or not a regular file, or its directory is not one).
+func PlanDownload(t Target, local string) (DownloadPlan, error) {
+	if local == "" {
+		local = "."
+	}
+	fail := func(kind error, msg string) (DownloadPlan, error) {
+		return DownloadPlan{}, &jupyter.Error{Op: "download", Runtime: t.Runtime, Path: t.Path, Kind: kind, Message: msg}
+	}
+	dst := local
+	if st, err := os.Stat(local); err == nil && st.IsDir() {
+		// Only the name is taken from the server, and only when it is
+		// one safe component without control characters: the rule of
+		// colabdash cp (field case 46).
+		if err := jupyter.LocalName(t.Name); err != nil {
+			return fail(jupyter.ErrUnsafeName, "its name "+err.Error()+" (download it to a file name you type)")
+		}
+		dst = filepath.Join(local, t.Name)
+	}
+	dir := filepath.Dir(dst)
+	switch st, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail(jupyter.ErrLocalNotFound, dir)
+	case err != nil:
+		return fail(jupyter.ErrLocal, err.Error())
+	case !st.IsDir():
+		return fail(jupyter.ErrLocal, dir+" is not a directory")
+	}
+	st, err := os.Stat(dst)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return DownloadPlan{Dst: dst}, nil
+	case err != nil:
+		return fail(jupyter.ErrLocal, err.Error())
+	case st.IsDir():
+		return fail(jupyter.ErrLocal, dst+" is a directory")
+	case !st.Mode().IsRegular():
+		return fail(jupyter.ErrLocal, dst+" is not a regular file ("+st.Mode().Type().String()+")")
+	}
+	return DownloadPlan{Dst: dst, Exists: true, Size: st.Size(), Modified: st.ModTime()}, nil
+}
+
+// PlanMsg answers Plan: where the download of Target would land.
+type PlanMsg struct {
+	pane int64
+	// Target is the remote file asked about.
+	Target Target
+	// Plan is where it lands (Err nil).
+	Plan DownloadPlan
+	// Err says why it cannot be downloaded there (see PlanDownload).
+	Err error
+}
+
+// Plan resolves local for a download of t (PlanDownload) in a command,
+// without downloading anything; the answer is a PlanMsg the dashboard
+// acts on: it asks before replacing a file (Plan.Exists), then calls
+// Download with the plan's Dst. It returns nil when t is not this pane's
+// file.
+func (p *Pane) Plan(t Target, local string) tea.Cmd {
+	if !p.Owns(t) || t.Dir {
+		return nil
+	}
+	id := p.id
+	return func() tea.Msg {
+		plan, err := PlanDownload(t, local)
+		return PlanMsg{pane: id, Target: t, Plan: plan, Err: err}
+	}
+}
+
+// Mine reports whether m answers this pane's Plan (the same pane, the
+// same runtime).
+func (p *Pane) Mine(m PlanMsg) bool { return m.pane == p.id && p.Owns(m.Target) }
 
 // CheckUpload checks a local path before it is uploaded: it must exist
 // and be a regular file (a directory goes with colabdash cp -r; a FIFO
