@@ -96,8 +96,8 @@ var scopes = map[string][]string{
 		ActionDeleteRuntime, ActionOpenSession, ActionCloseSession, ActionRunCode, ActionRenewToken, ActionCancel,
 		ActionCopyURL, ActionCopyToken, ActionRevealToken, ActionFiles},
 	ScopeFiles: {ActionUp, ActionDown, ActionPageUp, ActionPageDown, ActionTop, ActionBottom, ActionRefresh,
-		ActionBack, ActionFiles, ActionQuit, ActionFilesOpen, ActionFilesParent, ActionFilesDownload,
-		ActionFilesDownloadTo, ActionFilesUpload, ActionFilesDelete},
+		ActionBack, ActionFiles, ActionQuit, ActionHelp, ActionProfile, ActionFilesOpen, ActionFilesParent,
+		ActionFilesDownload, ActionFilesDownloadTo, ActionFilesUpload, ActionFilesDelete},
 	ScopeConsole: {ActionConsoleRun, ActionConsoleNewLine, ActionConsoleStop, ActionConsoleBack,
 		ActionConsoleScrollUp, ActionConsoleScrollDown},
 }

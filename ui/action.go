@@ -58,6 +58,9 @@ type action struct {
 	ov   overlay
 	dlg  *dialog
 	cmd  tea.Cmd
+	// pane marks an actStatus about a key of the files pane: it is
+	// cleared when the pane closes.
+	pane bool
 }
 
 // apply carries out a: the one place where actions become state changes
@@ -72,6 +75,9 @@ func (m *Model) apply(a action) tea.Cmd {
 	case actClose:
 		if o, ok := m.top().(*filesOverlay); ok {
 			m.closingFiles(o)
+			if m.statusPane { // "select a file to download…" means nothing on the dashboard
+				m.status, m.statusPane = "", false
+			}
 		}
 		m.pop()
 		if a.text != "" {
@@ -81,6 +87,7 @@ func (m *Model) apply(a action) tea.Cmd {
 		m.push(a.ov)
 	case actStatus:
 		m.setStatus(now, a.text, a.err)
+		m.statusPane = a.pane
 	case actMove:
 		m.move(a.n)
 	case actMoveSession:
@@ -120,7 +127,7 @@ func (m *Model) apply(a action) tea.Cmd {
 	case actCmd:
 		return a.cmd
 	case actHelp:
-		m.push(&helpOverlay{})
+		m.push(&helpOverlay{first: a.text})
 	case actEvents:
 		m.push(&eventsOverlay{})
 	case actProfiles:

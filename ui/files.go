@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -51,19 +52,39 @@ func (o *filesOverlay) fits(*Model) bool { return true }
 
 func (o *filesOverlay) keys(c *Model) []key.Binding {
 	k := c.keys
-	// The way out first: a narrow footer cuts from the end. Each key by
-	// its first key and a short word (? has them in full).
-	out := []key.Binding{helpKey(keysOf(k.Back), "close")}
+	// The way out and the help first, then the transfers: a narrow
+	// footer cuts from the end, and ? lists every key. Each key by its
+	// shortest name and a short word, so all fit in 100 columns.
+	out := []key.Binding{helpKey(keysOf(k.Back), "close"), helpKey(shortKey(k.Help), "help")}
 	for _, b := range []struct {
 		b    key.Binding
 		word string
-	}{{k.FilesOpen, "open"}, {k.FilesParent, "up"}, {k.FilesDownload, "download"}, {k.FilesDownloadTo, "download to…"},
-		{k.FilesUpload, "upload"}, {k.FilesDelete, "delete"}, {k.Refresh, "refresh"}} {
+	}{{k.FilesDownload, "download"}, {k.FilesDownloadTo, "save as…"}, {k.FilesUpload, "upload"}, {k.FilesDelete, "delete"},
+		{k.FilesOpen, "open"}, {k.FilesParent, "up"}, {k.Refresh, "refresh"}} {
 		if b.b.Enabled() { // upload and delete are off in --readonly
-			out = append(out, helpKey(keysOf(b.b), b.word))
+			out = append(out, helpKey(shortKey(b.b), b.word))
 		}
 	}
 	return out
+}
+
+// shortKey is b's first key as the help writes it, or when that is
+// longer than "enter" the shortest of its keys ("backspace/←" → "←").
+func shortKey(b key.Binding) string {
+	best := ""
+	for _, k := range strings.Split(b.Help().Key, "/") {
+		switch {
+		case k == "":
+		case best == "":
+			best = k
+		case termtext.Width(best) > len("enter") && termtext.Width(k) < termtext.Width(best):
+			best = k
+		}
+	}
+	if best == "" {
+		return b.Help().Key // "/" itself
+	}
+	return best
 }
 
 func (o *filesOverlay) draw(c *Model, f *frame) {
@@ -76,8 +97,22 @@ func (o *filesOverlay) draw(c *Model, f *frame) {
 	}
 	f.setBody(body)
 	if s := o.p.Status(); s != "" {
-		f.setStatus(termtext.Cut(s, f.w))
+		// The progress, and after it the message of a key pressed
+		// meanwhile (why it did nothing), so neither hides the other.
+		s = termtext.Cut(s, f.w)
+		if c.status != "" && c.now().Before(c.statusUntil) {
+			if room := f.w - termtext.Width(s) - 3; room >= 10 {
+				s += " · " + c.statusText(room)
+			}
+		}
+		f.setStatus(s)
 	}
+}
+
+// busyText says why a transfer key does nothing while one runs.
+func (o *filesOverlay) busyText() string {
+	op, name, _ := o.p.Pending()
+	return "one transfer at a time: the " + op + " of " + termtext.Line(name) + " is still running"
 }
 
 func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
@@ -95,6 +130,12 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		return action{kind: actClose}
 	case key.Matches(k, keys.Quit):
 		return action{kind: actQuit}
+	case key.Matches(k, keys.Help):
+		return action{kind: actHelp, text: keymap.ScopeFiles} // the pane's keys first
+	case key.Matches(k, keys.Profile):
+		// The picker opens over the pane: esc comes back to it; a
+		// switch closes it (and stops its transfer, as the picker says).
+		return action{kind: actProfiles}
 	case key.Matches(k, keys.Up):
 		o.p.Move(-1)
 	case key.Matches(k, keys.Down):
@@ -117,13 +158,13 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		t, ok := o.p.Selection()
 		switch {
 		case !ok || t.Dir:
-			return action{kind: actStatus, text: "select a file to download (" + keys.FilesOpen.Help().Key + " opens a directory)", err: true}
+			return action{kind: actStatus, pane: true, text: "select a file to download (" + keys.FilesOpen.Help().Key + " opens a directory)", err: true}
 		case o.p.Busy():
-			return action{kind: actStatus, text: "a transfer is already running", err: true}
+			return action{kind: actStatus, pane: true, text: o.busyText(), err: true}
 		case key.Matches(k, keys.FilesDownload):
 			if err := jupyter.LocalName(t.Name); err != nil {
 				// The name would become a local file name as it is.
-				return action{kind: actStatus, err: true, text: "not downloading " + termtext.Line(t.Name) + ": its name " +
+				return action{kind: actStatus, pane: true, err: true, text: "not downloading " + termtext.Line(t.Name) + ": its name " +
 					err.Error() + " (" + keys.FilesDownloadTo.Help().Key + ": type a local name)"}
 			}
 			// Where it lands first: an existing file is asked about.
@@ -132,7 +173,7 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		return action{kind: actOpen, ov: downloadToDialog(t, now)}
 	case key.Matches(k, keys.FilesUpload), key.Matches(k, keys.FilesDelete):
 		if o.p.Busy() {
-			return action{kind: actStatus, text: "a transfer is already running", err: true}
+			return action{kind: actStatus, pane: true, text: o.busyText(), err: true}
 		}
 		if key.Matches(k, keys.FilesUpload) {
 			return action{kind: actOpen, ov: uploadDialog(o.p, now)}
@@ -143,7 +184,7 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		}
 		if filepane.Deletable(t) != nil {
 			// Not even offered: the rule `colabdash rm` applies.
-			return action{kind: actStatus, err: true, text: "not deleting " + jupyter.Where(t.Runtime, t.Path) +
+			return action{kind: actStatus, pane: true, err: true, text: "not deleting " + jupyter.Where(t.Runtime, t.Path) +
 				": colabdash never removes /content itself or a top-level directory (the runtime needs them)"}
 		}
 		what := "file"
@@ -154,7 +195,7 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 			"The "+what+" "+jupyter.Where(t.Runtime, t.Path)+" is removed from the runtime.", "This cannot be undone.")}
 	default:
 		if b, ok := keys.DisabledMatchIn(keymap.ScopeFiles, k); ok {
-			return action{kind: actStatus, text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", err: true}
+			return action{kind: actStatus, pane: true, text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", err: true}
 		}
 	}
 	return action{}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/filepane"
 )
@@ -379,4 +381,80 @@ func remoteBody(t *testing.T, e *emu, path string) string {
 // sentence wrapped inside a box reads whole.
 func flat(v string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("│", " ", "┌", " ", "└", " ").Replace(v)), " ")
+}
+
+// The files pane's keys can be found: ? opens the help with the pane's
+// keys first (esc comes back to the pane); the footer fits every key in
+// 100 columns and keeps close, help and the transfers in 80; P opens the
+// profile picker over the pane (esc comes back); a key that does nothing
+// during a transfer says why next to the progress; and a message about a
+// pane key does not outlive the pane.
+func TestFilesPaneDiscoverability(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
+		o.Profiles = []string{"default", "work"}
+		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) { return nil, ConnInfo{}, nil }
+	})
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "f", "?")
+	if !m.helpOpen() {
+		t.Fatalf("? in the files pane opened no help:\n%s", m.View())
+	}
+	lines := strings.Split(m.View(), "\n")
+	first := ""
+	for i, l := range lines {
+		if strings.Contains(l, "HELP") && i+1 < len(lines) {
+			first = lines[i+1]
+			break
+		}
+	}
+	if !strings.Contains(first, "files pane") {
+		t.Fatalf("the help does not start with the files pane's keys (%q):\n%s", first, m.View())
+	}
+	m = e.press(t, m, "esc")
+	if !topIs[*filesOverlay](&m) {
+		t.Fatalf("esc on the help did not come back to the files pane:\n%s", m.View())
+	}
+	for _, w := range []int{100, 80} {
+		m, _ = update(m, tea.WindowSizeMsg{Width: w, Height: 30})
+		keys := keyLine(m)
+		mustContain(t, keys, "esc close", "? help", "d download", "D save as…", "u upload", "x delete")
+		if w == 100 {
+			mustContain(t, keys, "enter open", "← up", "r refresh")
+		}
+	}
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = e.press(t, m, "P")
+	if !topIs[*profileOverlay](&m) {
+		t.Fatalf("P in the files pane opened no profile picker:\n%s", m.View())
+	}
+	mustContain(t, m.View(), "switching profile closes the files pane of rt-t4demo7k2p")
+	m = e.press(t, m, "esc")
+	if !topIs[*filesOverlay](&m) {
+		t.Fatalf("esc on the picker did not come back to the files pane:\n%s", m.View())
+	}
+	// A pane-only message goes with the pane.
+	m = e.press(t, m, "d")
+	mustContain(t, m.View(), "select a file to download")
+	m = e.press(t, m, "esc")
+	if strings.Contains(m.View(), "select a file to download") {
+		t.Fatalf("the files pane's message outlived it:\n%s", m.View())
+	}
+}
+
+// d and x pressed while a transfer runs say why they do nothing, beside
+// the transfer's progress.
+func TestFilesPaneBusyKeysSayWhy(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m, stall, xfer := startStalledDownload(t, e, m)
+	for _, k := range []string{"x", "d"} {
+		m = e.press(t, m, k)
+		status := strings.Split(m.View(), "\n")
+		line := status[len(status)-2]
+		if !strings.Contains(line, "↓ data.csv") || !strings.Contains(line, "one transfer at a time: the download of data.csv is still running") {
+			t.Fatalf("%s during a download: status line %q", k, line)
+		}
+	}
+	m = e.press(t, m, "esc")
+	waitFor(t, stall.ended, "the download stopping")
+	_ = drive(t, m, xfer)
 }

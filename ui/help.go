@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -15,6 +17,9 @@ import (
 // pgup/pgdn scroll, ? and esc close it, q quits.
 type helpOverlay struct {
 	offset int // first line of the full help shown
+	// first is the scope whose keys come first (keymap.ScopeFiles from
+	// the files pane); "" keeps the usual order.
+	first string
 }
 
 func (h *helpOverlay) handleKey(k tea.KeyMsg, c *Model) action {
@@ -36,14 +41,14 @@ func (h *helpOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		return action{kind: actQuit}
 	}
 	if step != 0 {
-		h.offset = max(0, min(h.offset+step, len(c.helpLines(c.lay.w))-c.helpRows(c.lay)))
+		h.offset = max(0, min(h.offset+step, len(c.helpLinesFor(c.lay.w, h.first))-c.helpRows(c.lay)))
 	}
 	return action{}
 }
 
 func (h *helpOverlay) draw(c *Model, f *frame) {
 	lines := []string{c.st.panelFocus.Render("HELP") + c.st.dim.Render("  (? or esc to close)")}
-	all, rows := c.helpLines(f.w), c.helpRows(c.lay)
+	all, rows := c.helpLinesFor(f.w, h.first), c.helpRows(c.lay)
 	off := max(0, min(h.offset, len(all)-rows))
 	shown := all[off:min(off+rows, len(all))]
 	if off+rows < len(all) && len(shown) > 0 {
@@ -70,11 +75,22 @@ func (m *Model) helpRows(l layout) int { return max(1, l.h-5) }
 // (the files pane's and the console's under their title),
 // and as many columns as fit sit side by side (3 cells apart); the rest
 // wrap below, a blank line between rows of groups.
-func (m *Model) helpLines(w int) []string {
+func (m *Model) helpLines(w int) []string { return m.helpLinesFor(w, "") }
+
+// helpLinesFor is helpLines with the group of scope first (its title
+// starts with it), if any, first: the keys of the layer the help was
+// opened from.
+func (m *Model) helpLinesFor(w int, first string) []string {
 	h := *m.help // a copy: its width is this frame's
 	h.Width = 0  // never truncated by the help model itself
 	var blocks [][]string
-	for _, g := range m.keys.HelpGroups() {
+	groups := m.keys.HelpGroups()
+	if first != "" {
+		if i := slices.IndexFunc(groups, func(g keymap.HelpGroup) bool { return strings.HasPrefix(g.Title, first) }); i > 0 {
+			groups = append(append([]keymap.HelpGroup{groups[i]}, groups[:i]...), groups[i+1:]...)
+		}
+	}
+	for _, g := range groups {
 		if v := h.FullHelpView([][]key.Binding{g.Keys}); v != "" {
 			b := strings.Split(v, "\n")
 			if g.Title != "" { // a layer's own keys: say which layer

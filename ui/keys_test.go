@@ -105,7 +105,7 @@ func TestFilesAndConsoleKeysFollowTheKeyMap(t *testing.T) {
 	mustContain(t, help, "files pane (f)", "w", "download to a path", "o", "open directory", "x/delete",
 		"run-code console (e)", "ctrl+q", "back (code keeps running)", "alt+enter/ctrl+j", "new line")
 	m = e.press(t, m, "esc", "f")
-	mustContain(t, m.View(), "w download to…", "o open")
+	mustContain(t, m.View(), "w save as…", "o open")
 	m = e.press(t, m, "enter") // no longer opens sample_data/
 	if strings.Contains(m.View(), ":/content/sample_data") {
 		t.Fatalf("enter still opens a directory after open was rebound to o:\n%s", m.View())

@@ -79,6 +79,7 @@ type Model struct {
 	statusErr   bool
 	statusUntil time.Time
 	statusFor   string // the call an under-way status waits for (setProgress), else ""
+	statusPane  bool   // the status is about a key in the files pane: closing it clears it
 	initCmds    []tea.Cmd
 
 	prof   profileState
@@ -275,6 +276,7 @@ func (m *Model) setStatus(now time.Time, s string, isErr bool) {
 		s = m.opts.Redact(s)
 	}
 	m.status, m.statusErr, m.statusUntil, m.statusFor = s, isErr, now.Add(5*time.Second), ""
+	m.statusPane = false
 }
 
 // setProgress shows s, a status saying that the call for (a tool and its

@@ -58,6 +58,14 @@ func (m *Model) openProfilePicker() {
 		m.setStatus(m.now(), "a create, delete or session change is in progress: switch profile when it is done", true)
 		return
 	}
+	if o, ok := find[*filesOverlay](m); ok {
+		// Opened from the files pane: a switch closes it.
+		what := "the files pane of " + o.p.Runtime()
+		if op, name, busy := o.p.Pending(); busy {
+			what += " and stops its " + op + " of " + termtext.Line(name)
+		}
+		m.setStatus(m.now(), "switching profile closes "+what+" (esc: back to it)", false)
+	}
 	p := &profileOverlay{}
 	for i, name := range m.opts.Profiles {
 		if name == m.opts.Profile {
