@@ -184,8 +184,8 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		}
 		if filepane.Deletable(t) != nil {
 			// Not even offered: the rule `colabdash rm` applies.
-			return action{kind: actStatus, pane: true, err: true, text: "not deleting " + jupyter.Where(t.Runtime, t.Path) +
-				": colabdash never removes /content itself or a top-level directory (the runtime needs them)"}
+			return action{kind: actStatus, pane: true, err: true, text: "not deleting " + termtext.Line("/"+t.Path) +
+				": colabdash never removes /content itself or a top-level directory"}
 		}
 		what := "file"
 		if t.Dir {

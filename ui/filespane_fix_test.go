@@ -34,7 +34,7 @@ func TestFilesPaneNeverDeletesContent(t *testing.T) {
 	if m.dlg() != nil {
 		t.Fatalf("x on content/ offered a delete:\n%s", m.View())
 	}
-	mustContain(t, m.View(), "not deleting rt-t4demo7k2p:/content", "never removes /content itself")
+	mustContain(t, m.View(), "not deleting /content: colabdash never removes /content itself or a top-level directory")
 	m = e.press(t, m, "y")
 	if !remoteExists(t, e, "rt-t4demo7k2p", "content/data.csv") {
 		t.Fatal("/content/data.csv is gone after x, y on /content")
