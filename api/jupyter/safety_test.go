@@ -198,6 +198,47 @@ func TestHiddenPath(t *testing.T) {
 	})
 }
 
+// A recursive upload skips hidden entries (files and whole directories:
+// Jupyter refuses to create them), copies the rest and warns once with
+// their count; a recursive download's warning says hidden names may be
+// missing, not that some were skipped.
+func TestRecursiveUploadSkipsHidden(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		proj := filepath.Join(t.TempDir(), "proj")
+		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
+		os.MkdirAll(filepath.Join(proj, ".git", "objects"), 0o755)
+		os.WriteFile(filepath.Join(proj, ".git", "objects", "o"), []byte("o"), 0o644)
+		os.WriteFile(filepath.Join(proj, ".hidden"), []byte("y"), 0o644)
+		os.WriteFile(filepath.Join(proj, "sub", ".env"), []byte("e"), 0o644)
+		os.WriteFile(filepath.Join(proj, "top.py"), []byte("z"), 0o644)
+		os.WriteFile(filepath.Join(proj, "sub", "f.txt"), []byte("x"), 0o644)
+		var warns []string
+		opts := CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }}
+		if err := c.UploadPath(ctx, proj, e.p("proj"), false, opts); err != nil {
+			t.Fatalf("upload with hidden entries: %v", err)
+		}
+		if got := strings.Join(remoteNames(t, c, e.p("proj")), ","); got != "sub,top.py" {
+			t.Errorf("remote proj holds %s, want sub,top.py", got)
+		}
+		if got := strings.Join(remoteNames(t, c, e.p("proj/sub")), ","); got != "f.txt" {
+			t.Errorf("remote proj/sub holds %s, want f.txt", got)
+		}
+		if len(warns) != 1 || !strings.Contains(warns[0], "skipped 3 hidden entries") {
+			t.Errorf("warnings %q, want one counting 3 hidden entries", warns)
+		}
+		warns = nil
+		if err := c.DownloadPath(ctx, e.p("proj"), filepath.Join(t.TempDir(), "out"), false, opts); err != nil {
+			t.Fatal(err)
+		}
+		if len(warns) != 1 || strings.Contains(warns[0], "are not copied") || !strings.Contains(warns[0], "any in /"+e.p("proj")) {
+			t.Errorf("download warnings %q, want one saying hidden names in /%s may be missing", warns, e.p("proj"))
+		}
+	})
+}
+
 // Interrupt: /api/sessions → kernel id → /api/kernels/{id}/interrupt.
 func TestInterruptSession(t *testing.T) {
 	e := newEnv(t, backendEmulator, colabfake.Options{})

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -66,7 +67,10 @@ func (o CopyOptions) done(r FileResult) {
 //     nests src inside dst. A trailing slash on either side does not
 //     change this.
 //
-// It stops at the first failure.
+// Hidden entries below a directory source (names starting with ".",
+// which Jupyter's contents API refuses to create) are skipped with
+// everything inside them, and one warning counts them. It stops at the
+// first failure.
 func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
 	dst = CleanRemote(dst)
 	st, err := os.Stat(src)
@@ -92,12 +96,23 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 	if err := c.ensureDir(ctx, dst); err != nil {
 		return err
 	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	hidden := 0
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: err.Error()}
 		}
 		rel, err := filepath.Rel(src, p)
 		if err != nil || rel == "." {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			// Jupyter's contents API refuses to create hidden names
+			// (field case 52): skipped, with everything below them, and
+			// counted for one warning; the rest is still copied.
+			hidden++
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
 			return nil
 		}
 		target := path.Join(dst, filepath.ToSlash(rel))
@@ -121,6 +136,19 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 		}
 		return c.uploadFile(ctx, p, target, info.Size(), o)
 	})
+	if hidden > 0 {
+		o.warn("skipped %d hidden %s in %s (names starting with \".\", with everything inside them): the runtime's Jupyter server refuses them; use exec with tar for them",
+			hidden, plural(hidden, "entry", "entries"), src)
+	}
+	return err
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // ensureDir creates one remote directory whose parent must exist, and
@@ -179,7 +207,8 @@ func localStatMessage(p string, err error) string {
 // a local one (a file into a directory, every entry of a directory) must
 // pass LocalName, else the copy stops there with ErrUnsafeName. A listing
 // loop or an absurd depth stops the walk. Jupyter does not list hidden entries: a
-// recursive download warns once that they may be missing (field case 52).
+// recursive download warns once that any there may be missing (field case
+// 52), since the listing cannot say whether there are some.
 func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
 	src = CleanRemote(src)
 	m, err := c.Stat(ctx, src)
@@ -206,7 +235,9 @@ func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	if err := mkdirLocal(dst); err != nil {
 		return c.localError("download", src, filepath.Dir(dst), err)
 	}
-	o.warn("hidden files and directories (names starting with \".\") are not listed by the runtime's Jupyter server and are not copied; use exec with tar for them")
+	// Jupyter's listings never show hidden names, so whether src holds
+	// any cannot be known from here: the warning says it may.
+	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
 	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}}
 	return w.down(ctx, src, dst, 0)
 }

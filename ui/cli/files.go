@@ -433,7 +433,7 @@ func cpCmd(g *globalFlags, s *streams) *cobra.Command {
 			"place. Downloads stream to NAME.colabdash-part beside the target, resume with Range after a\n" +
 			"dropped connection and are renamed into place only when complete. A proxy token that expires\n" +
 			"during a transfer is renewed (get_runtime) without restarting it. Hidden files (names starting\n" +
-			"with \".\") are not served by Jupyter.\n\n" +
+			"with \".\") are not served by Jupyter: cp -r skips them on upload and says how many.\n\n" +
 			"A progress bar (bytes, rate, ETA) is drawn on stderr when it is a terminal; each file copied is\n" +
 			"one line on stdout; --json prints only a final summary on stdout.\n" + filesExitCodes,
 		Example: "  colabdash cp ./data.csv rt-abc:/content/\n" +
