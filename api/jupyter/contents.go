@@ -193,6 +193,19 @@ func Removable(runtime, p string) error {
 	return &Error{Op: "delete", Runtime: runtime, Path: strings.TrimPrefix(clean, "/"), Kind: ErrProtected}
 }
 
+// Creatable is Removable's rule for what an upload may create: nothing
+// directly in the runtime's root ("/data.csv", "/proj"), since colabdash
+// could not remove it afterwards; anything at least two levels down
+// ("/content/x", "/tmp/x"). p is as for Removable. It returns nil, or an
+// *Error of kind ErrTopLevel naming the cleaned path.
+func Creatable(runtime, p string) error {
+	clean := CleanPath(p)
+	if strings.Contains(clean, "/") {
+		return nil
+	}
+	return &Error{Op: "upload", Runtime: runtime, Path: clean, Kind: ErrTopLevel}
+}
+
 // RemoveAll removes a remote file, or a directory and everything listed
 // in it, children first (Jupyter refuses to delete a non-empty
 // directory). Hidden entries are not listed, so a directory holding some
@@ -203,7 +216,7 @@ func (c *Client) RemoveAll(ctx context.Context, p string, progress func(string))
 	if err := Removable(c.id, p); err != nil {
 		return err
 	}
-	remote := CleanRemote(p)
+	remote := CleanPath(p) // the path Removable checked
 	m, err := c.Stat(ctx, remote)
 	if err != nil {
 		return err

@@ -61,6 +61,10 @@ var (
 	// another top-level directory (/usr, /etc…), which colabdash refuses
 	// (see Removable).
 	ErrProtected = errors.New("refusing to remove /content itself or a top-level directory")
+	// ErrTopLevel: an upload that would create a file or directory
+	// directly in the runtime's root ("/data.csv"), which colabdash
+	// refuses since it could not remove it either (see Creatable).
+	ErrTopLevel = errors.New("refusing to create a top-level file or directory (colabdash could not remove it); copy into /content/")
 )
 
 // Error is a failure of one operation on a runtime's files. Its text is
@@ -131,7 +135,7 @@ var classes = map[error]string{
 	ErrRuntimeGone: "runtime gone", ErrRefused: "proxy refused", ErrNoConnection: "no connection",
 	ErrCorrupt: "corrupt", ErrTooLarge: "too large", ErrRedirect: "redirect refused", ErrTransport: "network error",
 	ErrServer: "server error", ErrLocal: "local error", ErrLocalNotFound: "no local file",
-	ErrInterrupted: "interrupted", ErrUnsafeName: "unsafe name", ErrProtected: "refused", ErrNoKernel: "no kernel",
+	ErrInterrupted: "interrupted", ErrUnsafeName: "unsafe name", ErrProtected: "refused", ErrTopLevel: "refused", ErrNoKernel: "no kernel",
 }
 
 // Class is a few words naming the kind of failure, for an event log's

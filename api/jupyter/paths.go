@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -128,7 +129,10 @@ var ErrNotRemote = errors.New("not a RUNTIME:PATH argument")
 //     or without its leading slash ("/content/x" = "content/x"; "/" is the
 //     runtime's root, as Colab's Jupyter root is, so "/etc" and "/" name
 //     the same tree), and only an empty PATH ("rt-abc:") means the default
-//     directory "content";
+//     directory "content". PATH is cleaned here, once, as path.Clean
+//     does and never above the root ("/content/../data.csv" is
+//     "data.csv", "/content/../.." is ""), so every check (Removable)
+//     and every output sees the path the server would act on;
 //   - anything else is local.
 //
 // requireRemote makes a non-remote argument an error (ls, rm); then
@@ -167,11 +171,20 @@ func ParseLocation(arg string, requireRemote bool) (Location, error) {
 	if p == "" {
 		return Location{Runtime: rt, Path: "content", Dir: true}, nil
 	}
-	loc := Location{Runtime: rt, Path: CleanRemote(p), Dir: strings.HasSuffix(p, "/")}
+	last := p[strings.LastIndexByte(p, '/')+1:]
+	loc := Location{Runtime: rt, Path: CleanPath(p), Dir: strings.HasSuffix(p, "/") || last == "." || last == ".."}
 	if loc.Path == "" {
 		loc.Dir = true // "/": the root
 	}
 	return loc, nil
+}
+
+// CleanPath is a remote path with "." and ".." resolved as path.Clean
+// resolves them, never above the runtime's root, written as CleanRemote
+// writes it: "/content/sub/../x/" → "content/x", "/content/../.." → ""
+// (the root).
+func CleanPath(p string) string {
+	return strings.TrimPrefix(path.Clean("/"+p), "/")
 }
 
 // isDrivePath reports a Windows drive path: "C:\…", "C:/…" or "C:".

@@ -31,6 +31,24 @@ func TestRemovableRefusesContentAndTopLevel(t *testing.T) {
 	}
 }
 
+// Creatable keeps uploads out of the root: what colabdash creates it can
+// remove (field trial: cp ./data.csv rt:/ made a /data.csv rm refused).
+func TestCreatableRefusesTopLevel(t *testing.T) {
+	for _, p := range []string{"", "/", "data.csv", "/proj/", "content/../data.csv", "content"} {
+		if err := Creatable("rt-abc", p); !errors.Is(err, ErrTopLevel) || strings.Contains(err.Error(), "..") {
+			t.Errorf("Creatable(%q) = %v, want ErrTopLevel naming the cleaned path", p, err)
+		}
+		if Removable("rt-abc", p) == nil {
+			t.Errorf("Removable(%q) allows what Creatable refuses", p)
+		}
+	}
+	for _, p := range []string{"content/x", "/tmp/x", "content/a/../b"} {
+		if err := Creatable("rt-abc", p); err != nil {
+			t.Errorf("Creatable(%q) = %v, want nil", p, err)
+		}
+	}
+}
+
 // RemoveAll itself refuses /content: nothing is deleted, whoever calls it.
 func TestRemoveAllRefusesContent(t *testing.T) {
 	e := newEnv(t, backendEmulator, colabfake.Options{})

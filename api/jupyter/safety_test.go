@@ -351,6 +351,14 @@ func TestParseLocation(t *testing.T) {
 		{"rt-abc:/", "rt-abc", "", true},
 		{"rt-abc://", "rt-abc", "", true},
 		{"rt-abc:/etc", "rt-abc", "etc", false},
+		// "." and ".." are resolved here, never above the root, so every
+		// check and output sees the path the server acts on.
+		{"rt-abc:/content/../data.csv", "rt-abc", "data.csv", false},
+		{"rt-abc:/content/sample_data/../p2", "rt-abc", "content/p2", false},
+		{"rt-abc:/content/../..", "rt-abc", "", true},
+		{"rt-abc:../../etc/x", "rt-abc", "etc/x", false},
+		{"rt-abc:/content/sub/..", "rt-abc", "content", true},
+		{"rt-abc:/content/./x/.", "rt-abc", "content/x", true},
 		{"Upper:thing", "", "Upper:thing", false},
 		{"plain.txt", "", "plain.txt", false},
 	} {

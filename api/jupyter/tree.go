@@ -69,8 +69,9 @@ func (o CopyOptions) done(r FileResult) {
 //
 // Hidden entries below a directory source (names starting with ".",
 // which Jupyter's contents API refuses to create) are skipped with
-// everything inside them, and one warning counts them. It stops at the
-// first failure.
+// everything inside them, and one warning counts them. Nothing is
+// created directly in the runtime's root (Creatable: an ErrTopLevel error
+// before any request). It stops at the first failure.
 func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
 	dst = CleanRemote(dst)
 	st, err := os.Stat(src)
@@ -88,10 +89,16 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 		} else if m, err := c.Stat(ctx, dst); err == nil && m.IsDir() {
 			target = path.Join(dst, filepath.Base(src))
 		}
+		if err := Creatable(c.id, target); err != nil {
+			return err
+		}
 		return c.uploadFile(ctx, src, target, st.Size(), o)
 	}
 	if !o.Recursive {
 		return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: src + " is a directory (use -r)"}
+	}
+	if err := Creatable(c.id, dst); err != nil {
+		return err
 	}
 	if err := c.ensureDir(ctx, dst); err != nil {
 		return err

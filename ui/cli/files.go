@@ -148,6 +148,8 @@ func fileError(err error, rf *runtimeFiles) *exitError {
 			if je.Message == "" { // a directory named without -r: the flag is missing
 				code = exitUsage
 			}
+		case jupyter.ErrTopLevel:
+			code = exitUsage
 		case jupyter.ErrNotFound, jupyter.ErrHidden, jupyter.ErrNoParent, jupyter.ErrLocalNotFound:
 			code = exitNoSuchFile
 		case jupyter.ErrRuntimeGone, jupyter.ErrRefused, jupyter.ErrTransport, jupyter.ErrServer,

@@ -114,10 +114,12 @@ func TestFilesRootIsTheRuntimeRoot(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Path != "/" || len(ls.Entries) == 0 || ls.Entries[0].Path != "/content" {
 		t.Fatalf("ls --json of /: exit %d, %s", code, out)
 	}
+	// cp to / means the root, where nothing is created: a top-level
+	// file could not be removed (jupyter.Creatable, Removable's rule).
 	code, out, errs = cli("cp", local, "rt-files:/", "--json")
 	var sum copySummary
-	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || len(sum.Files) != 1 || sum.Files[0].Dst != "rt-files:/f.txt" {
-		t.Fatalf("cp to /: exit %d, out %s, err %q; want it at /f.txt", code, out, errs)
+	if code != exitUsage || json.Unmarshal([]byte(out), &sum) != nil || len(sum.Files) != 0 || !strings.Contains(errs, "rt-files:/f.txt: refusing to create a top-level") {
+		t.Fatalf("cp to /: exit %d, out %s, err %q; want it refused naming /f.txt", code, out, errs)
 	}
 	if code, out, _ := cli("ls", "rt-files:", "--json"); code != 0 || strings.Contains(out, "f.txt") || !strings.Contains(out, `"path": "/content"`) {
 		t.Fatalf("ls rt-files: (= /content): exit %d, %s", code, out)

@@ -123,3 +123,44 @@ func TestFilesCompletionUsesTheCache(t *testing.T) {
 		t.Errorf("%d list_runtimes calls for five completions within a minute, want 1 (the cache)", n)
 	}
 }
+
+// Field trial: ".." in RUNTIME:PATH was never cleaned, so outputs kept it
+// and `ls rt:/content/../..` invented an entry with no name. The path is
+// cleaned once, when parsed: every output names the cleaned path, a
+// top-level file is refused however it is written, and cp creates
+// nothing at the top level (rm could not remove it).
+func TestFilesVerbsCleanDotDot(t *testing.T) {
+	_, flags := filesEmu(t)
+	cli := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, append(args, flags...)...)
+	}
+	local := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "x")
+	if code, out, errs := cli("cp", local, "rt-files:/content/sub/../p2/"); code == 0 {
+		t.Fatalf("cp into a missing directory: exit 0 %q %q", out, errs)
+	}
+	cli("cp", "-r", filepath.Dir(local), "rt-files:/content/p2")
+	var rm rmReport
+	code, out, errs := cli("rm", "-r", "rt-files:/content/sample_data/../p2", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &rm) != nil || len(rm.Removed) != 2 || rm.Removed[1] != "rt-files:/content/p2" {
+		t.Fatalf("rm -r through ..: exit %d %s %q; want /content/p2 named cleaned", code, out, errs)
+	}
+	code, out, errs = cli("rm", "rt-files:/content/../data.csv", "--json")
+	if code != exitUsage || !strings.Contains(errs, "rt-files:/data.csv: refusing") || strings.Contains(out, "..") {
+		t.Fatalf("rm of a top-level file through ..: exit %d %s %q", code, out, errs)
+	}
+	code, out, errs = cli("cp", local, "rt-files:/content/../", "--json")
+	if code != exitUsage || !strings.Contains(errs, "rt-files:/f.txt: refusing to create a top-level") {
+		t.Fatalf("cp to the root through ..: exit %d %s %q", code, out, errs)
+	}
+	var ls lsJSON
+	code, out, errs = cli("ls", "rt-files:/content/../..", "--json")
+	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Path != "/" || len(ls.Entries) == 0 {
+		t.Fatalf("ls of /content/../..: exit %d %s %q; want the root", code, out, errs)
+	}
+	for _, e := range ls.Entries {
+		if e.Name == "" || e.Type == "" {
+			t.Errorf("ls of the root lists a made-up entry %+v", e)
+		}
+	}
+}
