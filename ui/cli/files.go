@@ -348,11 +348,10 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 				if err != nil {
 					return &exitError{exitUsage, err.Error()}
 				}
-				if err := jupyter.Removable(loc.Runtime, loc.Path); err != nil {
-					return &exitError{exitUsage, api.OneLine(err.Error(), 0)} // the files pane's rule too
-				}
 				locs = append(locs, loc)
 			}
+			// RUNTIME is resolved before any path rule, as README says:
+			// "rm rt-zz:/x" is "no runtime", not a refusal of /x.
 			ctx := cmd.Context()
 			rf, err := v.openRuntime(ctx, locs[0].Runtime, "")
 			if err != nil {
@@ -368,6 +367,11 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 					return &exitError{exitUsage, "rm works on one runtime at a time"}
 				}
 				locs[i].Runtime = rf.rt.ID()
+			}
+			for _, loc := range locs { // before removing anything
+				if err := jupyter.Removable(loc.Runtime, loc.Path); err != nil {
+					return &exitError{exitUsage, api.OneLine(err.Error(), 0)} // the files pane's rule too
+				}
 			}
 			removed := []string{}
 			var failure error

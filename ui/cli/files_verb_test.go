@@ -164,3 +164,20 @@ func TestFilesVerbsCleanDotDot(t *testing.T) {
 		}
 	}
 }
+
+// Field trial: "rm rt-zz:/x" said "refusing to remove /x itself" before
+// looking at the runtime; RUNTIME is resolved first, as for every verb.
+func TestRmResolvesRuntimeBeforePathRules(t *testing.T) {
+	_, flags := filesEmu(t)
+	code, out, errs := runCLI(t, append([]string{"rm", "rt-zz:/x", "--json"}, flags...)...)
+	var rm rmReport
+	if code != exitUsage || json.Unmarshal([]byte(out), &rm) != nil || rm.OK ||
+		!strings.Contains(errs, `no runtime "rt-zz" (live: rt-files)`) || !strings.Contains(rm.Error, `no runtime "rt-zz"`) {
+		t.Fatalf("rm on an unknown runtime: exit %d, stdout %s, stderr %q; want the unknown runtime named", code, out, errs)
+	}
+	// A protected path on a known runtime is still refused, nothing removed.
+	code, _, errs = runCLI(t, append([]string{"rm", "-r", "rt-files:/content/sample_data/.."}, flags...)...)
+	if code != exitUsage || !strings.Contains(errs, "rt-files:/content: refusing") {
+		t.Fatalf("rm of /content through ..: exit %d, %q", code, errs)
+	}
+}
