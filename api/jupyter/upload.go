@@ -36,11 +36,14 @@ type Progress func(done, total int64)
 // is untouched. Once the part is verified, the replacement (delete p,
 // rename the part) goes on even if ctx ends. Errors (*Error): ErrNoParent, ErrNotDir, ErrIsDir,
 // ErrCorrupt, ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer, or the
-// context's error.
+// context's error; ErrTopLevel for a file directly in the root (Creatable).
 func (c *Client) Upload(ctx context.Context, p string, src io.ReaderAt, size int64, progress Progress) (Model, error) {
 	remote := CleanRemote(p)
 	if remote == "" {
 		return Model{}, &Error{Op: "upload", Runtime: c.id, Kind: ErrIsDir, Message: "no remote file name"}
+	}
+	if err := Creatable(c.id, remote); err != nil { // every caller: cp, the files pane
+		return Model{}, err
 	}
 	if progress == nil {
 		progress = func(int64, int64) {}
