@@ -186,11 +186,11 @@ func (c *Client) Delete(ctx context.Context, p string) error {
 // *Error of kind ErrProtected naming the path ("delete rt-abc:content:
 // refusing to remove /content itself or a top-level directory").
 func Removable(runtime, p string) error {
-	clean := path.Clean("/" + p)
-	if strings.Count(clean, "/") >= 2 {
+	clean := CleanPath(p)
+	if strings.Contains(clean, "/") {
 		return nil // at least two levels down: /content/x, /usr/lib
 	}
-	return &Error{Op: "delete", Runtime: runtime, Path: strings.TrimPrefix(clean, "/"), Kind: ErrProtected}
+	return &Error{Op: "delete", Runtime: runtime, Path: clean, Kind: ErrProtected}
 }
 
 // Creatable is Removable's rule for what an upload may create: nothing

@@ -89,10 +89,7 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 		} else if m, err := c.Stat(ctx, dst); err == nil && m.IsDir() {
 			target = path.Join(dst, filepath.Base(src))
 		}
-		if err := Creatable(c.id, target); err != nil {
-			return err
-		}
-		return c.uploadFile(ctx, src, target, st.Size(), o)
+		return c.uploadFile(ctx, src, target, st.Size(), o) // Upload refuses a top-level target (Creatable)
 	}
 	if !o.Recursive {
 		return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: src + " is a directory (use -r)"}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"path"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -207,7 +208,7 @@ func (c *Client) putChunk(ctx context.Context, part string, src io.ReaderAt, off
 			wd.touch()
 			progress(off+done, total)
 		}}
-		return io.MultiReader(stringsReader(head), enc, stringsReader(tail)),
+		return io.MultiReader(strings.NewReader(head), enc, strings.NewReader(tail)),
 			int64(len(head)) + int64(base64.StdEncoding.EncodedLen(int(n))) + int64(len(tail))
 	}
 	resp, err := c.do(ctx, &request{op: "upload", method: http.MethodPut, path: "api/contents/" + EscapePath(part),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -45,5 +44,3 @@ func (w *watchdog) explain(err error, op, runtime, path string) error {
 	}
 	return err
 }
-
-func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
