@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path"
@@ -480,9 +481,11 @@ func cpCmd(g *globalFlags, s *streams) *cobra.Command {
 			}
 			if !src.Remote() {
 				st, err := os.Stat(src.Path)
-				if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
 					// Before connecting: a missing local file is the user's to fix.
 					return fileError(&jupyter.Error{Op: "upload", Kind: jupyter.ErrLocalNotFound, Message: src.Path}, nil)
+				} else if err != nil { // permission denied, I/O: say so, not "no such file"
+					return fileError(&jupyter.Error{Op: "upload", Kind: jupyter.ErrLocal, Message: err.Error()}, nil)
 				}
 				if st.IsDir() && !recursive {
 					return &exitError{exitUsage, fmt.Sprintf("upload: %s is a directory (use -r)", termtext.Cut(src.Path, 200))}
@@ -668,7 +671,7 @@ func completeRemote(cmd *cobra.Command, g *globalFlags, toComplete string, dirsO
 	}
 	var out []string
 	for _, e := range m.Entries {
-		if !strings.HasPrefix(e.Name, prefix) || (dirsOnly && !e.IsDir()) || strings.ContainsAny(e.Name, "\x00\n\r\t") {
+		if !strings.HasPrefix(e.Name, prefix) || (dirsOnly && !e.IsDir()) || termtext.Line(e.Name) != e.Name {
 			continue
 		}
 		s := toComplete[:i+1] + dir + e.Name

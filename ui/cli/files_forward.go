@@ -75,9 +75,11 @@ func forwardCmd(g *globalFlags, s *streams) *cobra.Command {
 			if err != nil {
 				return &exitError{exitFailure, err.Error()}
 			}
-			host := "127.0.0.1"
-			if ip.To4() == nil && ip.IsLoopback() {
-				host = "::1"
+			// The printed URL names an address that listens: the one asked
+			// for, or loopback when it was "any" (0.0.0.0, ::).
+			host := ip.String()
+			if ip.IsUnspecified() {
+				host = "127.0.0.1"
 			}
 			if wide {
 				fmt.Fprintf(v.s.err, "colabdash: WARNING: listening on %s, beyond this machine: anyone who can reach port %d and learns the token\n"+
