@@ -264,6 +264,7 @@ func (m *Model) openFiles(now time.Time) tea.Cmd {
 	}
 	// Under m.ctx: quitting ends its calls; a profile switch closes it.
 	p := filepane.New(m.ctx, sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.now)
+	p.SetLocation(m.opts.Location)
 	m.push(&filesOverlay{p: p})
 	return p.Init()
 }

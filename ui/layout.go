@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -245,7 +246,7 @@ func errLine(err error) string {
 // errText is err's text; a runtime file's error names its path as the
 // files pane shows names (through termtext), not Go-quoted.
 func errText(err error) string {
-	if je, ok := err.(*jupyter.Error); ok {
+	if je := (*jupyter.Error)(nil); errors.As(err, &je) { // wrapped too
 		return je.Text(termtext.Line)
 	}
 	return err.Error()

@@ -50,6 +50,7 @@ type Pane struct {
 	open    Opener
 	jc      *jupyter.Client
 	now     func() time.Time
+	loc     *time.Location // where modification times are shown (nil: Local)
 
 	dir     string
 	entries []jupyter.Model
@@ -88,6 +89,10 @@ func New(parent context.Context, runtime string, open Opener, now func() time.Ti
 	ctx, stop := context.WithCancel(parent)
 	return &Pane{id: nextID.Add(1), runtime: runtime, open: open, now: now, dir: Root, ctx: ctx, stop: stop}
 }
+
+// SetLocation sets the time zone the listing shows modification times in
+// (the dashboard's Options.Location, as its dialogs use); nil is Local.
+func (p *Pane) SetLocation(loc *time.Location) { p.loc = loc }
 
 // Runtime returns the pane's runtime id.
 func (p *Pane) Runtime() string { return p.runtime }
@@ -267,7 +272,7 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 // errText is a listing error for the pane: a runtime file's error names
 // its path as the listing shows names (termtext), not Go-quoted.
 func errText(err error) string {
-	if je, ok := err.(*jupyter.Error); ok {
+	if je := (*jupyter.Error)(nil); errors.As(err, &je) { // wrapped too
 		return termtext.Line(je.Text(termtext.Line))
 	}
 	return termtext.Line(err.Error())
@@ -588,7 +593,11 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 			}
 			when := "-"
 			if !e.LastModified.IsZero() {
-				when = e.LastModified.Local().Format("2006-01-02 15:04")
+				loc := p.loc
+				if loc == nil {
+					loc = time.Local
+				}
+				when = e.LastModified.In(loc).Format("2006-01-02 15:04")
 			}
 			name := termtext.Line(e.Name) // as the status line shows it
 			if e.IsDir() {
