@@ -89,8 +89,14 @@ func forwardCmd(g *globalFlags, s *streams) *cobra.Command {
 			fmt.Fprintf(v.s.err, "Forwarding runtime %s's Jupyter server on %s:%d; the proxy token is renewed before it expires. Ctrl+C stops.\n", id, ip, actual)
 			go f.KeepFresh(ctx, 30*time.Second)
 			srv := &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second}
-			go func() { _ = srv.Serve(ln) }()
-			<-ctx.Done()
+			served := make(chan error, 1)
+			go func() { served <- srv.Serve(ln) }()
+			select {
+			case <-ctx.Done():
+			case err := <-served: // the listener failed: say so instead of waiting for ctrl+c
+				_ = srv.Close()
+				return &exitError{exitFailure, "forward stopped: " + err.Error()}
+			}
 			_ = srv.Close()
 			return nil
 		},
