@@ -645,22 +645,21 @@ func completeRemote(cmd *cobra.Command, g *globalFlags, toComplete string, dirsO
 		}
 		g.logs = logs{log: slog.New(slog.DiscardHandler), red: &api.Redactor{}}
 	}
+	i := strings.IndexByte(toComplete, ':')
+	if i < 0 {
+		return nil, none // no RUNTIME: yet: nothing to connect for
+	}
 	conn, err := connect(ctx, *g)
 	if err != nil {
 		return nil, none
 	}
 	defer conn.close()
-	i := strings.IndexByte(toComplete, ':')
-	if i < 0 {
-		return nil, none
-	}
 	id, p := strings.TrimPrefix(toComplete[:i], "runtimes/"), toComplete[i+1:]
 	rt, err := conn.svc.GetRuntime(ctx, api.RuntimeName(id))
 	if err != nil || rt.ConnectionInfo == nil {
 		return nil, none
 	}
-	g.logs.red.Add(rt.ConnectionInfo.Token)
-	jc, err := jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo, Redactor: g.logs.red, CallTimeout: 2 * time.Second})
+	jc, err := jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo, Redactor: g.logs.red, CallTimeout: 2 * time.Second}) // registers the token
 	if err != nil {
 		return nil, none
 	}
