@@ -348,12 +348,13 @@ type request struct {
 // send sends r once with the current token and returns the response and
 // the token it used.
 func (c *Client) send(ctx context.Context, r *request) (*http.Response, string, error) {
-	ci, err := c.Fresh(ctx)
-	if err != nil {
+	if _, err := c.Fresh(ctx); err != nil {
 		return nil, "", err
 	}
+	// Token and URL from one snapshot: a renewal in between must not
+	// pair one info's token with another's host.
 	c.mu.Lock()
-	raw := c.base.String() + r.path
+	ci, raw := c.info, c.base.String()+r.path
 	c.mu.Unlock()
 	if q := r.query.Encode(); q != "" {
 		raw += "?" + q
