@@ -119,11 +119,11 @@ func runStreams(args []string, s *streams) int {
 	return runStreamsContext(context.Background(), args, s)
 }
 
-// runStreamsContext is runStreams under parent: its end is what ctrl+c
-// and SIGTERM do (tests end it instead of signalling the process).
-func runStreamsContext(parent context.Context, args []string, s *streams) int {
+// newRootCommand is the whole command tree, its flags bound to g and its
+// output to s: what runStreamsContext executes and what the generated
+// references (docs/reference, docs/man) are made from.
+func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
 	stdout, stderr := s.out, s.err
-	var g globalFlags
 	root := &cobra.Command{
 		Use:   "colabdash",
 		Short: "A terminal dashboard for Google Colab runtimes",
@@ -144,7 +144,7 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 		SilenceErrors: true,
 		Args:          unknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDashboard(cmd.Context(), g)
+			return runDashboard(cmd.Context(), *g)
 		},
 		// A broken config file stops every command before it starts.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -156,10 +156,10 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 			if cmd.Parent() != nil && cmd.Parent().Name() == "completion" {
 				return nil
 			}
-			if err := loadConfig(cmd, &g, os.Getenv); err != nil {
+			if err := loadConfig(cmd, g, os.Getenv); err != nil {
 				return err
 			}
-			return openLog(&g, cmd.CommandPath())
+			return openLog(g, cmd.CommandPath())
 		},
 	}
 	pf := root.PersistentFlags()
@@ -175,7 +175,7 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 	pf.BoolVar(&g.demo, "demo", false, "use an in-process Colab emulator seeded with demo data (no Google account needed)")
 	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"auto", "dark", "light"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("profile", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-		path, explicit := configPath(&g, os.Getenv)
+		path, explicit := configPath(g, os.Getenv)
 		s, err := config.LoadSettings(path, explicit, config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckBinding})
 		if err != nil {
 			return []string{config.ProfileDemo}, cobra.ShellCompDirectiveNoFileComp
@@ -199,9 +199,9 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 		return &exitError{exitUsage, err.Error()}
 	})
 
-	root.AddCommand(verbCommands(&g, s)...)
-	root.AddCommand(fileCommands(&g, s)...)
-	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), configCmd(&g, stdout), &cobra.Command{
+	root.AddCommand(verbCommands(g, s)...)
+	root.AddCommand(fileCommands(g, s)...)
+	root.AddCommand(statusCmd(g, stdout), emulatorCmd(stdout), configCmd(g, stdout), &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and Go version",
 		Example: "  colabdash version\n  colabdash --version",
@@ -209,6 +209,15 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 		Run:     func(*cobra.Command, []string) { fmt.Fprintln(stdout, versionString()) },
 	})
 	strictCompletion(root)
+	return root
+}
+
+// runStreamsContext is runStreams under parent: its end is what ctrl+c
+// and SIGTERM do (tests end it instead of signalling the process).
+func runStreamsContext(parent context.Context, args []string, s *streams) int {
+	stderr := s.err
+	var g globalFlags
+	root := newRootCommand(&g, s)
 	root.SetArgs(args)
 
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)

@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/spf13/cobra"
+	"github.com/spf13/cobra/doc"
+
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/ui"
+)
+
+// The generated references, relative to the repository's root. Each is
+// made from the code (the cobra tree, keymap, the --json types) and
+// checked current by TestReferenceCurrent; `go test ./ui/cli -run
+// TestReferenceCurrent -update-reference` rewrites them.
+const (
+	referenceCLIDir    = "docs/reference/cli"     // one Markdown page per command
+	referenceManDir    = "docs/man"               // colabdash.1 and one page per verb
+	referenceKeysFile  = "docs/reference/keys.md" // the default key bindings
+	referenceSchemaDir = "docs/reference/schemas" // VERB.schema.json per --json output
+)
+
+// manDate is the date the man pages carry. It is fixed, not today's, so
+// that regenerating them changes nothing unless the commands changed.
+var manDate = time.Date(2026, time.December, 1, 0, 0, 0, 0, time.UTC)
+
+// jsonDocs maps each verb that takes --json (its command path after
+// "colabdash", as a file name: "session-close") to the Go type it prints;
+// the schema is generated from that type. A verb added with --json gets
+// a line here, or TestEveryJSONVerbHasASchema fails.
+var jsonDocs = map[string]reflect.Type{
+	"status":        reflect.TypeFor[ui.StatusReport](),
+	"specs":         reflect.TypeFor[specsReport](),
+	"create":        reflect.TypeFor[createReport](),
+	"delete":        reflect.TypeFor[deleteReport](),
+	"sessions":      reflect.TypeFor[sessionsReport](),
+	"session-open":  reflect.TypeFor[sessionEntry](),
+	"session-close": reflect.TypeFor[closeReport](),
+	"exec":          reflect.TypeFor[execReport](),
+	"url":           reflect.TypeFor[connectionReport](),
+	"token":         reflect.TypeFor[connectionReport](),
+	"ls":            reflect.TypeFor[lsJSON](),
+	"cp":            reflect.TypeFor[copySummary](),
+	"rm":            reflect.TypeFor[rmReport](),
+}
+
+// referenceFiles returns every generated reference file: its path
+// relative to the repository's root and its content. It builds the command
+// tree without running anything.
+func referenceFiles() (map[string][]byte, error) {
+	tmp, err := os.MkdirTemp("", "colabdash-reference-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var g globalFlags
+	root := newRootCommand(&g, &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard})
+	root.InitDefaultCompletionCmd()
+	root.InitDefaultHelpCmd()
+	walkCommands(root, func(c *cobra.Command) { c.DisableAutoGenTag = true })
+	for _, d := range []string{referenceCLIDir, referenceManDir} {
+		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := doc.GenMarkdownTree(root, filepath.Join(tmp, referenceCLIDir)); err != nil {
+		return nil, fmt.Errorf("markdown reference: %w", err)
+	}
+	header := &doc.GenManHeader{Title: "COLABDASH", Section: "1", Source: "colabdash", Manual: "colabdash manual", Date: &manDate}
+	if err := doc.GenManTree(root, header, filepath.Join(tmp, referenceManDir)); err != nil {
+		return nil, fmt.Errorf("man pages: %w", err)
+	}
+	files := map[string][]byte{}
+	err = filepath.WalkDir(tmp, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(tmp, p)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	files[referenceKeysFile] = keyTable(keymap.Default())
+	for name, t := range jsonDocs {
+		s, err := jsonschema.ForType(t, nil)
+		if err != nil {
+			return nil, fmt.Errorf("schema of %s --json: %w", name, err)
+		}
+		s.Schema = "https://json-schema.org/draft/2020-12/schema"
+		s.Title = "colabdash " + strings.ReplaceAll(name, "-", " ") + " --json"
+		b, err := json.MarshalIndent(s, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		files[referenceSchemaDir+"/"+name+".schema.json"] = append(b, '\n')
+	}
+	return files, nil
+}
+
+// walkCommands calls f on c and every command below it.
+func walkCommands(c *cobra.Command, f func(*cobra.Command)) {
+	f(c)
+	for _, sub := range c.Commands() {
+		walkCommands(sub, f)
+	}
+}
+
+// keyTable is docs/reference/keys.md: one Markdown table row per action
+// and scope, with the default keys.
+func keyTable(k *keymap.KeyMap) []byte {
+	var b bytes.Buffer
+	b.WriteString("# Default key bindings\n\n" +
+		"Generated from keymap (do not edit; `go test ./ui/cli -run TestReferenceCurrent -update-reference`).\n" +
+		"Rebind any action in the config file's `keys:` section by its action name. Actions marked\n" +
+		"\"changes Colab\" are off in `--readonly`.\n")
+	scope := "-"
+	for _, r := range k.Rows() {
+		if r.Scope != scope {
+			scope = r.Scope
+			title := scope
+			if title == "" {
+				title = "other screens"
+			}
+			fmt.Fprintf(&b, "\n## %s\n\n| keys | action | what it does | |\n|---|---|---|---|\n", title)
+		}
+		keys := make([]string, len(r.Keys))
+		for i, key := range r.Keys {
+			if key == " " {
+				key = "space"
+			}
+			keys[i] = "`" + strings.ReplaceAll(key, "|", `\|`) + "`"
+		}
+		mut := ""
+		if r.Mutating {
+			mut = "changes Colab"
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", strings.Join(keys, " "), r.Action, r.Help, mut)
+	}
+	return b.Bytes()
+}
