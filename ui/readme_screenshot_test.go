@@ -25,8 +25,10 @@ const (
 
 // README's text screenshot is what `colabdash --demo` shows at 100×30:
 // the demo seed of the emulator, rendered by the dashboard on a clock
-// fixed 4 minutes after the seed was made, with the second runtime selected and its details open. A change to the dashboard that changes this frame fails
-// here until README is regenerated (-update), so the picture stays true.
+// fixed 4 minutes after the seed was made, the second runtime selected
+// and its details open. A change to the dashboard that changes this frame
+// fails here until README is regenerated (-update), so the picture stays
+// true.
 func TestReadmeScreenshot(t *testing.T) {
 	s := newStack(t, stackOpts{emu: colabfake.Options{Seed: colabfake.SeedDemo}, width: screenshotW,
 		ui: Options{Demo: true, Profile: "demo", Account: "embedded emulator"}})
