@@ -16,7 +16,13 @@
 // Credentials and token files are read with safefile: regular files only
 // (a symlink to /dev/zero, a FIFO or a directory is an error naming the
 // file), at most 1 MiB (64 KiB for an access token file), in bounded time.
-// Token endpoints are reached through safehttp's redirect policy.
+// Token endpoints are reached through safehttp's redirect policy. Every
+// URL a credentials file names (token_uri, token_url,
+// service_account_impersonation_url, credential_source.url, …, also in
+// source_credentials) must be https, or plain http to loopback: New
+// refuses the file otherwise, and the token HTTP client refuses any other
+// URL before it sends a byte. invalid_grant is final: one request, then
+// the same error until the file changes.
 package auth
 
 // Why this file is over 400 lines: every credential source (ADC, files, token file, impersonation, external account) with its error mapping, side by side.
@@ -434,6 +440,11 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 	if !known {
 		return nil, fileErr(KindMalformedFile, "unknown credential type "+quote(f.Type)+
 			" (supported: "+strings.Join(supportedTypes, ", ")+")", recreate, nil)
+	}
+	// Every URL the file names gets the --endpoint rule before anything
+	// can be sent to one of them.
+	if field, why := insecureEndpoint(all, ""); field != "" {
+		return nil, fileErr(KindMalformedFile, field+" "+why, endpointFix(path, field), nil)
 	}
 	var missing []string
 	need := func(v, name string) {
