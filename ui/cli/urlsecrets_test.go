@@ -56,3 +56,21 @@ func TestEndpointURLSecretsRedacted(t *testing.T) {
 		t.Errorf("the log file shows a URL secret:\n%s", logged)
 	}
 }
+
+// Issue 18: the hint about a bad access token reaches stderr whole (the
+// redactor read "bearer token" as a token and printed "a bearer
+// [redacted] is letters…").
+func TestBadTokenHintNotRedacted(t *testing.T) {
+	home := isolate(t)
+	tokenFile := filepath.Join(home, "token.txt")
+	if err := os.WriteFile(tokenFile, []byte("tok\x01en-0123456789\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trustCLIMu.Lock()
+	code, _, errs := runCLI(t, "status", "--endpoint", "http://127.0.0.1:1/mcp", "--access-token-file", tokenFile)
+	trustCLIMu.Unlock()
+	if code != exitCredential || !strings.Contains(errs, "a bearer token is letters, digits and -._~+/ with = at the end") ||
+		strings.Contains(errs, "[redacted]") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
