@@ -40,24 +40,48 @@ var (
 	pemKey = regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`)
 )
 
-// redactPatterns applies the patterns above to s.
+// redactPatterns applies the patterns above to s. Each pattern runs only
+// when s holds the text it needs (a cheap look at a lower-case copy), so a
+// line with no secret-like word costs a few substring searches.
 func redactPatterns(s string) string {
-	s = pemKey.ReplaceAllString(s, Redacted)
-	s = secretJSONField.ReplaceAllString(s, `${1}`+Redacted)
-	s = replaceValue(secretHeader, s, func(v string) bool { return tokenShaped(headerScheme.ReplaceAllString(v, "")) })
-	s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
-		sub := bearerToken.FindStringSubmatch(m)
-		if sub[1] == "" {
-			return Redacted // ya29.…
+	lower := strings.ToLower(s)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				return true
+			}
 		}
-		if !tokenShaped(sub[2]) {
-			return m
-		}
-		return sub[1] + Redacted
-	})
-	s = replaceValue(secretQuery, s, queryShaped)
-	s = replaceValue(urlSecretQuery, s, queryShaped)
-	return replaceValue(urlPassword, s, func(v string) bool { return v != "" })
+		return false
+	}
+	if has("private key") {
+		s = pemKey.ReplaceAllString(s, Redacted)
+	}
+	if strings.Contains(s, `"`) && has("token", "authorization", "secret", "key", "assertion", "password", "code") {
+		s = secretJSONField.ReplaceAllString(s, `${1}`+Redacted)
+	}
+	if has("authorization", "x-colab-runtime-proxy-token", "x-goog-api-key") {
+		s = replaceValue(secretHeader, s, func(v string) bool { return tokenShaped(headerScheme.ReplaceAllString(v, "")) })
+	}
+	if has("bearer", "ya29.") {
+		s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
+			sub := bearerToken.FindStringSubmatch(m)
+			if sub[1] == "" {
+				return Redacted // ya29.…
+			}
+			if !tokenShaped(sub[2]) {
+				return m
+			}
+			return sub[1] + Redacted
+		})
+	}
+	if strings.Contains(s, "=") {
+		s = replaceValue(secretQuery, s, queryShaped)
+		s = replaceValue(urlSecretQuery, s, queryShaped)
+	}
+	if strings.Contains(s, "://") && strings.Contains(s, "@") {
+		s = replaceValue(urlPassword, s, func(v string) bool { return v != "" })
+	}
+	return s
 }
 
 // replaceValue replaces, in every match of re (group 2 the value; the
