@@ -91,6 +91,9 @@ func redactPatterns(s string) string {
 func replaceValue(re *regexp.Regexp, s string, shaped func(string) bool) string {
 	return re.ReplaceAllStringFunc(s, func(m string) string {
 		ix := re.FindStringSubmatchIndex(m)
+		if len(ix) < 6 || ix[4] < 0 {
+			return m
+		}
 		value := m[ix[4]:ix[5]]
 		core := strings.TrimRight(value, ")]}>,;:!?.…")
 		if !shaped(core) {
