@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -24,26 +23,13 @@ const Redacted = "[redacted]"
 // treated alike) whose values are always redacted.
 var secretKeys = []string{"token", "access_token", "accesstoken", "authorization", "x_colab_runtime_proxy_token",
 	"refresh_token", "id_token", "client_secret", "private_key", "proxy_token", "proxytoken", "password",
-	"assertion", "subject_token", "actor_token"}
+	"assertion", "client_assertion", "subject_token", "actor_token", "code_verifier", "api_key", "apikey"}
 
-var (
-	// "token": "…" and friends inside JSON text, also when that JSON is
-	// itself quoted inside a JSON string (\"token\":\"…\").
-	secretJSONField = regexp.MustCompile(`(?i)(\\?"(?:token|access_token|accessToken|refresh_token|id_token|client_secret|private_key|authorization|x-colab-runtime-proxy-token|proxy_token|proxyToken|assertion|subject_token|actor_token|password)\\?"\s*:\s*\\?")(?:[^"\\]|\\[^"])*`)
-	// Authorization: Bearer …, bare "Bearer …", and Google access tokens.
-	bearerToken = regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._~+/=-]+|ya29\.[A-Za-z0-9._~+/=-]+`)
-	// Header-style "X-Colab-Runtime-Proxy-Token: …" / "authorization=…".
-	secretHeader = regexp.MustCompile(`(?i)((?:x-colab-runtime-proxy-token|authorization)["']?\s*[:=]\s*["']?)(?:bearer\s+|basic\s+)?[^\s"',;}&]+`)
-	// ?token=… in URLs (Jupyter), and form-encoded token-endpoint bodies
-	// (client_secret=…&refresh_token=…, assertion=…, subject_token=…),
-	// also when quoted inside other text.
-	secretQuery = regexp.MustCompile(`(?i)((?:^|[?&\s"'{(,;:\\]|\\u0026)(?:token|access_token|refresh_token|id_token|client_secret|assertion|subject_token|actor_token|password)=)[^&\s"'\\]+`)
-	// A PEM private key, whole or cut short, raw or JSON-escaped.
-	pemKey = regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`)
-)
-
-// Redactor removes secrets from text: the patterns above (bearer tokens,
-// JSON token fields, auth headers, ?token= query values) and every literal
+// Redactor removes secrets from text: the patterns of redact.go (bearer
+// tokens, JSON token fields, auth headers, secret query and form values
+// such as ?token=, ?key=, ?sig=, ?code=, client_secret=, a URL's
+// password; those found by their prefix only when shaped like a secret,
+// so colabdash's own words stay) and every literal
 // value registered with Add (such as the proxy tokens a call returned),
 // also when a server echoed it cut short or base64-encoded. The zero value
 // is ready; it is safe for concurrent use.
@@ -144,16 +130,7 @@ func (r *Redactor) Redact(s string) string {
 		}
 		r.mu.RUnlock()
 	}
-	s = pemKey.ReplaceAllString(s, Redacted)
-	s = secretJSONField.ReplaceAllString(s, `${1}`+Redacted)
-	s = secretHeader.ReplaceAllString(s, `${1}`+Redacted)
-	s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
-		if i := strings.IndexAny(m, " \t"); i > 0 && strings.EqualFold(m[:6], "bearer") {
-			return m[:i+1] + Redacted
-		}
-		return Redacted
-	})
-	return secretQuery.ReplaceAllString(s, `${1}`+Redacted)
+	return redactPatterns(s)
 }
 
 // base64Cores are the parts of s's base64 encodings (standard and URL

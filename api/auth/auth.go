@@ -16,25 +16,27 @@
 // Credentials and token files are read with safefile: regular files only
 // (a symlink to /dev/zero, a FIFO or a directory is an error naming the
 // file), at most 1 MiB (64 KiB for an access token file), in bounded time.
-// Token endpoints are reached through safehttp's redirect policy.
+// Token endpoints are reached through safehttp's redirect policy. Every
+// URL a credentials file names (token_uri, token_url,
+// service_account_impersonation_url, credential_source.url, …, also in
+// source_credentials) must be https, or plain http to loopback: New
+// refuses the file otherwise, and the token HTTP client refuses any other
+// URL before it sends a byte. invalid_grant is final: one request, then
+// the same error until the file changes.
 package auth
 
-// Why this file is over 400 lines: every credential source (ADC, files, token file, impersonation, external account) with its error mapping, side by side.
+// Why this file is over 400 lines: every credential source (ADC, files, token file, impersonation, external account) with its error mapping, side by side. Its small helpers are in filecheck.go, what it reports about the credentials in describe.go.
 
 import (
 	"context"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -435,6 +437,11 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 		return nil, fileErr(KindMalformedFile, "unknown credential type "+quote(f.Type)+
 			" (supported: "+strings.Join(supportedTypes, ", ")+")", recreate, nil)
 	}
+	// Every URL the file names gets the --endpoint rule before anything
+	// can be sent to one of them.
+	if field, why := insecureEndpoint(all, ""); field != "" {
+		return nil, fileErr(KindMalformedFile, field+" "+why, endpointFix(path, field), nil)
+	}
 	var missing []string
 	need := func(v, name string) {
 		if strings.TrimSpace(v) == "" {
@@ -472,114 +479,6 @@ func (c *Credentials) load(kind sourceKind, path, from string) (*loaded, error) 
 	return l, nil
 }
 
-// impersonatedAccount finds the service account in a
-// service_account_impersonation_url
-// (…/serviceAccounts/SA@PROJECT.iam.gserviceaccount.com:generateAccessToken).
-var impersonatedAccount = regexp.MustCompile(`/serviceAccounts/([^/:]+):generateAccessToken`)
-
-// badTokenByte returns the index of the first byte of tok that is not in
-// RFC 6750's b64token (letters, digits, -._~+/ and trailing =), or -1.
-// Such a token cannot be sent as "Authorization: Bearer …".
-func badTokenByte(tok string) int {
-	end := len(strings.TrimRight(tok, "="))
-	for i := 0; i < len(tok); i++ {
-		ch := tok[i]
-		switch {
-		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z', ch >= '0' && ch <= '9',
-			strings.IndexByte("-._~+/", ch) >= 0:
-		case ch == '=' && i >= end && i > 0:
-		default:
-			return i
-		}
-	}
-	return -1
-}
-
-// parsesAsKey reports whether key is a private key the way the library
-// reads it (PEM, or raw DER; PKCS#8 or PKCS#1), which it only does on the
-// first token fetch.
-func parsesAsKey(key string) bool {
-	der := []byte(key)
-	if b, _ := pem.Decode(der); b != nil {
-		der = b.Bytes
-	}
-	if _, err := x509.ParsePKCS8PrivateKey(der); err == nil {
-		return true
-	}
-	_, err := x509.ParsePKCS1PrivateKey(der)
-	return err == nil
-}
-
-// missingFix is the fix line for a credentials or token file that is
-// missing or unusable: it names the flag, the environment variable or the
-// profile setting (with its config line) that chose the file.
-func missingFix(kind sourceKind, path, from string) string {
-	switch {
-	case kind == sourceAccessTokenFile:
-		fix := "write an access token there: `gcloud auth application-default print-access-token > " + path + "`"
-		if from != fromAccessTokenFlag {
-			fix += ", or point accessTokenFile (" + from + ") at another file"
-		}
-		return fix
-	case from == fromCredentialsFlag:
-		return "pass an existing credentials file to --credentials"
-	case kind == sourceCredentialsFile:
-		return "point credentialsFile (" + from + ") at an existing credentials file"
-	case from == fromEnvADC:
-		return "point GOOGLE_APPLICATION_CREDENTIALS at an existing credentials file, or unset it and run `" + LoginCommand + "`"
-	}
-	return "run `" + LoginCommand + "`"
-}
-
-// jsonProblem describes a JSON decoding error without quoting file content.
-func jsonProblem(err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return "syntax error at byte " + itoa(se.Offset)
-	case errors.As(err, &te):
-		if te.Field != "" {
-			return "field " + quote(te.Field) + " should be " + article(te.Type.String()) + ", not " + article(te.Value)
-		}
-		return "expected a JSON object, found " + article(te.Value)
-	}
-	return "invalid JSON"
-}
-
-// article puts "a" or "an" before a JSON type name: "an array", "a string".
-func article(noun string) string {
-	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
-		return "an " + noun
-	}
-	return "a " + noun
-}
-
-// orDefault is s, or def when s is empty.
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// shortLine folds an error text onto one short line.
-func shortLine(s string) string { return api.OneLine(s, 200) }
-
-// unwrapPath drops the "open PATH: " prefix of a *fs.PathError (the path is
-// shown separately).
-func unwrapPath(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
-func quote(s string) string { return strconv.Quote(api.OneLine(s, 60)) }
-
 // jsonSource builds a fresh, empty-cache token source from a JSON file's
 // bytes, for the type the file declares.
 func (c *Credentials) jsonSource(l *loaded) (oauth2.TokenSource, error) {
@@ -589,82 +488,4 @@ func (c *Credentials) jsonSource(l *loaded) (oauth2.TokenSource, error) {
 		return nil, err
 	}
 	return creds.TokenSource, nil
-}
-
-// current returns the loaded source in use.
-func (c *Credentials) current() *loaded {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.src
-}
-
-// QuotaProject returns the quota project sent as x-goog-user-project ("" when
-// none) and where it came from: "--quota-project",
-// "GOOGLE_CLOUD_QUOTA_PROJECT", or the credentials file's path (its
-// quota_project_id).
-func (c *Credentials) QuotaProject() (project, from string) {
-	switch {
-	case c.quotaFlag != "":
-		return c.quotaFlag, c.quotaFrom
-	case c.quotaEnv != "":
-		return c.quotaEnv, envQuotaProject
-	}
-	src := c.current()
-	if src != nil && src.quota != "" {
-		return src.quota, src.path
-	}
-	return "", ""
-}
-
-// Path returns the credentials or token file in use, "" for the metadata
-// server.
-func (c *Credentials) Path() string { return c.current().path }
-
-// Type returns the credentials type: the file's "type" (authorized_user,
-// service_account…), "access_token" for an access token file, or
-// "gce_metadata".
-func (c *Credentials) Type() string {
-	src := c.current()
-	switch src.kind {
-	case sourceAccessTokenFile:
-		return "access_token"
-	case sourceMetadata:
-		return "gce_metadata"
-	}
-	return src.credType
-}
-
-// Describe says, in one line and without secrets, which credentials are in
-// use and the quota project, e.g. "ADC
-// (/home/u/.config/gcloud/application_default_credentials.json,
-// authorized_user), quota project my-proj from GOOGLE_CLOUD_QUOTA_PROJECT".
-func (c *Credentials) Describe() string {
-	src := c.current()
-	var s string
-	switch src.kind {
-	case sourceAccessTokenFile:
-		s = "access token file " + src.path
-	case sourceCredentialsFile:
-		s = "credentials file " + src.path + " (" + src.credType
-	case sourceADC:
-		s = "ADC"
-		if src.from == fromEnvADC {
-			s += " from " + fromEnvADC
-		}
-		s += " (" + src.path + ", " + src.credType
-	case sourceMetadata:
-		s = "GCE metadata server"
-	}
-	if src.kind == sourceCredentialsFile || src.kind == sourceADC {
-		if src.account != "" {
-			s += " " + src.account
-		}
-		s += ")"
-	}
-	if p, from := c.QuotaProject(); p != "" {
-		s += ", quota project " + p + " from " + from
-	} else {
-		s += ", no quota project"
-	}
-	return s
 }

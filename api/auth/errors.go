@@ -2,7 +2,6 @@ package auth
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -38,6 +37,11 @@ const (
 	// "invalid_rapt", "Token has been expired or revoked."): only a new
 	// login helps. Sticky until the credentials file changes on disk.
 	KindReauthRequired Kind = "re-authentication required"
+	// KindClockSkew: the token endpoint answered invalid_grant because a
+	// signed JWT is not "in a reasonable timeframe" (field case 79): this
+	// machine's clock is probably wrong. Final and sticky, as
+	// KindReauthRequired.
+	KindClockSkew Kind = "clock skew suspected"
 	// KindTokenFetch: minting an access token failed for another reason
 	// (network, token endpoint 5xx, invalid_client…).
 	KindTokenFetch Kind = "cannot get an access token"
@@ -144,26 +148,33 @@ func (c *Credentials) tokenError(err error, src *loaded) *Error {
 	red := c.red.Redact
 	var re *oauth2.RetrieveError
 	var se *safefile.Error
+	var pe *safehttp.PlainHTTPError
 	text := err.Error()
+	ans, answered := answerOf(err)
 	switch {
-	case errors.As(err, &re):
-		switch {
-		case re.ErrorCode != "":
-			e.Detail = "the token endpoint answered " + red(re.ErrorCode)
-			if re.ErrorDescription != "" {
-				e.Detail += " (" + red(re.ErrorDescription) + ")"
-			}
-		case re.Response != nil:
-			e.Detail = fmt.Sprintf("the token endpoint answered HTTP %d", re.Response.StatusCode)
-		default:
-			e.Detail = "the token endpoint refused"
-		}
-		if re.ErrorCode == "invalid_grant" {
-			e.Kind = KindReauthRequired
-		}
+	case answered && ans.code == "invalid_grant":
+		// Final: sticky until the file changes, never retried.
+		e.Kind = KindReauthRequired
+		e.Detail = ans.answered(red)
 		e.Fix = c.reauthFix(src)
-		if re.Response != nil && (re.Response.StatusCode >= 500 || re.Response.StatusCode == 429) {
-			e.transient = true
+		if ans.clockSkewed() {
+			e.Kind = KindClockSkew
+			e.Detail = ans.clockNote(c.clock()) + "; " + e.Detail
+			e.Fix = clockFix
+		}
+	case errors.As(err, &pe) || errors.Is(err, errNotHTTP) ||
+		strings.Contains(text, "plain http would send credentials") || strings.Contains(text, errNotHTTP.Error()):
+		// checkRequestURL refused a URL a library built; nothing was sent.
+		e.Detail = "refused to send credentials: " + red(text)
+		if pe != nil {
+			e.Detail = "refused to send credentials to " + pe.URL + ": plain http to a host that is not loopback"
+		}
+		e.Fix = "use https:// URLs in " + orDefault(src.path, "the credentials") + " (plain http is accepted only for loopback)"
+	case errors.As(err, &re):
+		e.Detail = ans.answered(red)
+		e.Fix = c.reauthFix(src)
+		if ans.status != 0 && transientStatus(ans.status) {
+			e.transient, e.Fix = true, outageFix
 		}
 	case safehttp.IsRedirect(err) || strings.Contains(text, "refused a redirect from "):
 		// Typed, or flattened into text by the library (impersonation).
@@ -197,6 +208,13 @@ func (c *Credentials) tokenError(err error, src *loaded) *Error {
 	case errors.As(err, &se):
 		e.Detail = red(se.Error())
 		e.Fix = "point credential_source.file in " + src.path + " at a readable token file"
+	case answered && ans.status != 0:
+		// STS or IAM, as text: "status code 400: {body}".
+		e.Detail = ans.answered(red)
+		e.Fix = c.reauthFix(src)
+		if transientStatus(ans.status) {
+			e.transient, e.Fix = true, outageFix
+		}
 	default:
 		e.Detail = api.OneLine(red(text), 200)
 		e.Fix = "check the network connection and retry"
@@ -205,6 +223,10 @@ func (c *Credentials) tokenError(err error, src *loaded) *Error {
 	e.Detail = api.OneLine(e.Detail, 300)
 	return e
 }
+
+// outageFix is the fix line for a token endpoint that answered 5xx, 429
+// or 408: nothing is wrong with the credentials.
+const outageFix = "the token endpoint is failing or busy; retry in a while (check the network connection if it persists)"
 
 // TokenCreatorRole is the IAM role that lets an account mint tokens for a
 // service account it impersonates.

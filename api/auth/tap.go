@@ -24,12 +24,17 @@ const maxTappedBody = 64 << 10
 // mint in between and never hand back: the source token of an impersonated
 // service account, the STS token of an external account. So an endpoint
 // that echoes what it received cannot put those into an error either.
+// It first refuses, sending nothing, a request to a URL that is neither
+// https nor plain http to loopback (checkRequestURL), whoever built it.
 type secretTap struct {
 	base http.RoundTripper
 	red  *api.Redactor
 }
 
 func (t *secretTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := checkRequestURL(req); err != nil {
+		return refuse(req.Body, err)
+	}
 	if scheme, cred, ok := strings.Cut(req.Header.Get("Authorization"), " "); ok {
 		t.red.Add(cred)
 		if strings.EqualFold(scheme, "basic") {

@@ -147,7 +147,7 @@ func (c *Credentials) mint(f *flight, forced bool) {
 	c.mu.Lock()
 	if err != nil {
 		ae := c.tokenError(err, src)
-		if ae.Kind == KindReauthRequired && f.epoch == c.epoch {
+		if (ae.Kind == KindReauthRequired || ae.Kind == KindClockSkew) && f.epoch == c.epoch {
 			c.sticky = ae
 		}
 		f.err = ae
@@ -247,6 +247,14 @@ func (c *Credentials) noteRejected(gen uint64) {
 		c.rejected = gen
 	}
 	c.mu.Unlock()
+}
+
+// clock is the time now by c's clock (time.Now when c has none).
+func (c *Credentials) clock() time.Time {
+	if c == nil || c.now == nil {
+		return time.Now()
+	}
+	return c.now()
 }
 
 // quotaHeader is the x-goog-user-project value, "" for none.

@@ -95,7 +95,7 @@ func connectProfile(ctx context.Context, p config.Profile, from authOrigin, lg l
 	if err != nil {
 		return nil, &exitError{exitUsage, err.Error()}
 	}
-	return owned(&connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: p.Endpoint, account: creds.Describe(), creds: creds, close: func() { c.Close() }}), nil
+	return owned(&connection{svc: api.LoggingService(c, lg.log, lg.red), endpoint: lg.red.Redact(p.Endpoint), account: creds.Describe(), creds: creds, close: func() { c.Close() }}), nil
 }
 
 // connectDemo starts the emulator on a loopback port and connects to it
@@ -190,7 +190,7 @@ func openLog(g *globalFlags, command string) error {
 	if g.debug {
 		level = slog.LevelDebug
 	}
-	g.logs.log = slog.New(api.NewRedactingHandler(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level}), g.logs.red))
+	g.logs.log = slog.New(api.NewLogHandler(f, &slog.HandlerOptions{Level: level}, g.logs.red))
 	g.logs.close = func() { f.Close() }
 	g.logs.log.Info("start", "command", command, "version", versionString(), "profile", g.profile.Name,
 		"endpoint", g.profile.Endpoint, "config", g.settings.Source)

@@ -181,8 +181,9 @@ func configCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 				path, _ := configPath(g, os.Getenv)
 				fmt.Fprintf(stdout, "# defaults: no config file at %s\n", termtext.Line(path))
 			}
-			// Config values come from a file and the environment.
-			fmt.Fprint(stdout, termtext.Block(effectiveSettings(*g, os.Getenv).EffectiveAnnotated()))
+			// Config values come from a file and the environment; an
+			// endpoint may carry a secret in its URL (?key=, user:password@).
+			fmt.Fprint(stdout, termtext.Block(g.logs.red.Redact(effectiveSettings(*g, os.Getenv).EffectiveAnnotated())))
 			fmt.Fprintf(stdout, "# profile in effect: %s\n", termtext.Line(g.profile.Name))
 			return nil
 		},

@@ -1,0 +1,151 @@
+package api
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The patterns that find secrets nobody registered. A pattern that finds
+// a secret by what precedes it ("Bearer ", "Authorization: ", "?token=")
+// replaces only a value shaped like a secret (tokenShaped, queryShaped):
+// colabdash's own words after such a prefix — "a bearer token is
+// letters…", "Authorization: token …", "?token=…", "X-Colab-Runtime-Proxy-Token:
+// $(colabdash token rt-abc)" — stay as written. Registered secrets are
+// redacted wherever they appear, whatever their shape.
+var (
+	// "token": "…" and friends inside JSON text, also when that JSON is
+	// itself quoted inside a JSON string (\"token\":\"…\"). A JSON value
+	// is data, not prose: it is redacted whatever its shape.
+	secretJSONField = regexp.MustCompile(`(?i)(\\?"(?:token|access_token|accessToken|refresh_token|id_token|client_secret|private_key|authorization|x-colab-runtime-proxy-token|proxy_token|proxyToken|assertion|client_assertion|subject_token|actor_token|password|code_verifier|device_code|api_key|apiKey)\\?"\s*:\s*\\?")(?:[^"\\]|\\[^"])*`)
+	// Bare "Bearer …" and Google access tokens (ya29.…).
+	bearerToken = regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9._~+/=-]+)|ya29\.[A-Za-z0-9._~+/=-]+`)
+	// Header-style "X-Colab-Runtime-Proxy-Token: …" / "authorization=…",
+	// with an optional scheme word (Bearer, Basic, token).
+	// The scheme goes with the value: "Authorization: [redacted]".
+	secretHeader = regexp.MustCompile(`(?i)((?:x-colab-runtime-proxy-token|x-goog-api-key|authorization)["']?\s*[:=]\s*["']?)((?:(?:bearer|basic|token)\s+)?[^\s"',;}&]+)`)
+	// ?token=… in URLs (Jupyter), and form-encoded token-endpoint bodies
+	// (client_secret=…&refresh_token=…, assertion=…, subject_token=…),
+	// also when quoted inside other text.
+	secretQuery = regexp.MustCompile(`(?i)((?:^|[?&#\s"'{(,;:\\]|\\u0026)(?:token|access_token|refresh_token|id_token|client_secret|client_assertion|assertion|subject_token|actor_token|password|code_verifier|device_code)=)([^&#\s"'\\]+)`)
+	// Short or common names that are secrets only as a URL's query or
+	// fragment parameter (or a form field after the first): ?key= (API
+	// keys), ?sig= and signed-URL signatures, ?code= (OAuth codes).
+	urlSecretQuery = regexp.MustCompile(`(?i)((?:[?&#]|\\u0026)(?:key|api_key|apikey|sig|signature|x-goog-signature|x-amz-signature|x-amz-security-token|code)=)([^&#\s"'\\]+)`)
+	// The password of a URL's user info: https://user:PASSWORD@host.
+	urlPassword = regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@"'<>]*:)([^/\s@"'<>]+)@`)
+	// headerScheme is the scheme word that may start a credential header's
+	// value.
+	headerScheme = regexp.MustCompile(`(?i)^(?:bearer|basic|token)\s+`)
+	// A PEM private key, whole or cut short, raw or JSON-escaped.
+	pemKey = regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`)
+)
+
+// redactPatterns applies the patterns above to s. Each pattern runs only
+// when s holds the text it needs (a cheap look at a lower-case copy), so a
+// line with no secret-like word costs a few substring searches.
+func redactPatterns(s string) string {
+	lower := strings.ToLower(s)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				return true
+			}
+		}
+		return false
+	}
+	if has("private key") {
+		s = pemKey.ReplaceAllString(s, Redacted)
+	}
+	if strings.Contains(s, `"`) && has("token", "authorization", "secret", "key", "assertion", "password", "code") {
+		s = secretJSONField.ReplaceAllString(s, `${1}`+Redacted)
+	}
+	if has("authorization", "x-colab-runtime-proxy-token", "x-goog-api-key") {
+		s = replaceValue(secretHeader, s, func(v string) bool { return tokenShaped(headerScheme.ReplaceAllString(v, "")) })
+	}
+	if has("bearer", "ya29.") {
+		s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
+			sub := bearerToken.FindStringSubmatch(m)
+			if sub[1] == "" {
+				return Redacted // ya29.…
+			}
+			if !tokenShaped(sub[2]) {
+				return m
+			}
+			return sub[1] + Redacted
+		})
+	}
+	if strings.Contains(s, "=") {
+		s = replaceValue(secretQuery, s, queryShaped)
+		s = replaceValue(urlSecretQuery, s, queryShaped)
+	}
+	if strings.Contains(s, "://") && strings.Contains(s, "@") {
+		s = replaceValue(urlPassword, s, func(v string) bool { return v != "" })
+	}
+	return s
+}
+
+// replaceValue replaces, in every match of re (group 2 the value; the
+// rest of the match is kept), the value with Redacted when shaped says it looks
+// like a secret. Punctuation that ends a sentence or a bracket after the
+// value (")", "].", "…") is kept, not taken as part of the value.
+func replaceValue(re *regexp.Regexp, s string, shaped func(string) bool) string {
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		ix := re.FindStringSubmatchIndex(m)
+		if len(ix) < 6 || ix[4] < 0 {
+			return m
+		}
+		value := m[ix[4]:ix[5]]
+		core := strings.TrimRight(value, ")]}>,;:!?.…")
+		if !shaped(core) {
+			return m
+		}
+		return m[:ix[4]] + Redacted + m[ix[4]+len(core):]
+	})
+}
+
+// tokenShaped reports whether v, found after "Bearer " or a credential
+// header name, looks like a credential rather than a word: at least
+// minSecretLen characters of a token's alphabet (letters, digits,
+// -._~+/=%), and not a plain word ("token", "Bearer", "realm=",
+// "access-token") or an upper-case placeholder ("TOKEN", "YOUR_TOKEN").
+func tokenShaped(v string) bool {
+	if len(v) < minSecretLen {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~+/=%", c) >= 0) {
+			return false
+		}
+	}
+	return !wordLike(strings.TrimRight(v, "="))
+}
+
+// queryShaped reports whether v, a URL query or form value after a secret
+// name, may be a secret: at least minSecretLen bytes and no placeholder
+// ("…", "<token>", "$TOKEN", "${…}", "TOKEN", "YOUR_KEY"). Its alphabet
+// is not checked: a password may hold anything.
+func queryShaped(v string) bool {
+	if len(v) < minSecretLen || strings.Contains(v, "…") || strings.Contains(v, "...") {
+		return false
+	}
+	switch v[0] {
+	case '<', '$', '{', '[':
+		return false
+	}
+	return !placeholderWord.MatchString(v)
+}
+
+// plainWord is a lower-case word, possibly capitalised or hyphenated
+// ("token", "Bearer", "access-token-file"), with parts of at most 18
+// letters: a random token is longer or mixes in digits and capitals.
+// placeholderWord is an upper-case placeholder: "TOKEN", "YOUR_API_KEY".
+var (
+	plainWord       = regexp.MustCompile(`^[A-Za-z][a-z]{0,17}(?:-[a-z]{1,18})*$`)
+	placeholderWord = regexp.MustCompile(`^[A-Z][A-Z_]*$`)
+)
+
+// wordLike reports whether v reads as a word or a placeholder.
+func wordLike(v string) bool {
+	return plainWord.MatchString(v) || placeholderWord.MatchString(v)
+}

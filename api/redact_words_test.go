@@ -1,0 +1,191 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// urlSecretCases are URLs and form bodies with a secret in a query value,
+// a fragment, a form field or the user info; want is the secret.
+var urlSecretCases = []struct{ in, secret string }{
+	{"https://colab.example/mcp?access_token=ya29-lookalike-A1b2C3d4", "ya29-lookalike-A1b2C3d4"},
+	{"https://127.0.0.1:8888/lab?token=4f9c2e7a1b3d5f60a8c9e2b4d6f8a0c1e3b5d7f9a1c3e5b7", "4f9c2e7a1b3d5f60a8c9e2b4d6f8a0c1e3b5d7f9a1c3e5b7"},
+	{"https://colab.example/mcp?alt=json&key=AIzaSyB-1a2b3c4d5e6f7g8h9i0jKLMNOPQRS", "AIzaSyB-1a2b3c4d5e6f7g8h9i0jKLMNOPQRS"},
+	{"https://acct.blob.example/c/f?sv=2024&sig=Zm9vYmFyYmF6cXV4%2Bq%3D&se=2026", "Zm9vYmFyYmF6cXV4%2Bq%3D"},
+	{"http://127.0.0.1:8085/callback?state=xyz&code=4%2F0AeanS0abcDEF123ghi&scope=email", "4%2F0AeanS0abcDEF123ghi"},
+	{"https://storage.example/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=8a7b6c5d4e3f2a1b0c9d", "8a7b6c5d4e3f2a1b0c9d"},
+	{"https://h.example/cb#access_token=frag-Tok3n-998877&token_type=Bearer", "frag-Tok3n-998877"},
+	{"client_id=cid&client_secret=GOCSPX-s3cr3t-V4lue&grant_type=refresh_token", "GOCSPX-s3cr3t-V4lue"},
+	{"grant_type=refresh_token&refresh_token=1%2F%2F0gRefreshXYZ987", "1%2F%2F0gRefreshXYZ987"},
+	{"grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=eyJhbGci.eyJpc3Mi.c2lnbmF0", "eyJhbGci.eyJpc3Mi.c2lnbmF0"},
+	{"audience=aud&subject_token=eyJraWQi.subject-JWT-5566&subject_token_type=jwt", "eyJraWQi.subject-JWT-5566"},
+	{"username=me&password=correct-horse-battery-9", "correct-horse-battery-9"},
+	{"client_assertion_type=jwt&client_assertion=eyJ0eXAi.clientJWT.c2ln", "eyJ0eXAi.clientJWT.c2ln"},
+	{"code=abc&code_verifier=dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"},
+	{"https://user:Pa55w0rd-Secret@proxy.example:3128/", "Pa55w0rd-Secret"},
+}
+
+// Issue 18: secrets in URLs are redacted wherever text goes — Redact, the
+// redacting slog handler, the log file's handler — and what is not a
+// secret around them stays.
+func TestURLSecretsRedactedOnEveryPath(t *testing.T) {
+	var r Redactor
+	for _, tc := range urlSecretCases {
+		var textLog, fileLog bytes.Buffer
+		slog.New(NewRedactingHandler(slog.NewTextHandler(&textLog, nil), &r)).Info("call failed: "+tc.in, "url", tc.in, "err", errors.New("GET "+tc.in+": refused"))
+		slog.New(NewLogHandler(&fileLog, nil, &r)).Warn(tc.in, "endpoint", tc.in)
+		for path, out := range map[string]string{
+			"Redact":           r.Redact(tc.in),
+			"Redact in a line": r.Redact("dial " + tc.in + " failed (retrying)"),
+			"RedactingHandler": textLog.String(),
+			"the log file":     fileLog.String(),
+		} {
+			if strings.Contains(out, tc.secret) || !strings.Contains(out, Redacted) {
+				t.Errorf("%s(%q) = %q: the secret %q is shown", path, tc.in, out, tc.secret)
+			}
+		}
+	}
+	// Around the secrets, the rest stays.
+	for in, want := range map[string]string{
+		"https://colab.example/mcp?alt=json&key=AIzaSyB-1a2b3c4d5e6f7g8h9i0jKLMNOPQRS&x=1": "https://colab.example/mcp?alt=json&key=" + Redacted + "&x=1",
+		"(see https://h.example/?token=4f9c2e7a1b3d5f60a8c9).":                             "(see https://h.example/?token=" + Redacted + ").",
+		"https://user:Pa55w0rd-Secret@proxy.example:3128/":                                 "https://user:" + Redacted + "@proxy.example:3128/",
+		"exit code=3 after 2 attempts; key=value pairs":                                    "exit code=3 after 2 attempts; key=value pairs",
+	} {
+		if got := r.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// ownWordsCue finds literals worth checking: those a credential pattern
+// looks at.
+var ownWordsCue = regexp.MustCompile(`(?i)bearer|token|key|authorization|secret|password|assertion|code=|sig=|ya29|://[^/\s]*@`)
+
+// Issue 18: the redactor never eats colabdash's own words ("a bearer
+// [redacted] is letters…"). Every string literal of the product's source
+// that a pattern could look at — help texts, hints, fixes, errors — goes
+// through Redact unchanged, and so do these whole hint lines as printed.
+func TestRedactorKeepsColabdashWords(t *testing.T) {
+	var r Redactor
+	r.Add("ya29.registered-access-token-0123456789", "4f9c2e7a1b3d5f60a8c9e2b4d6f8a0c1e3b5d7f9a1c3e5b7")
+	checked := 0
+	root := ".."
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && p != root || d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		// The pattern sources themselves are not words.
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || strings.HasSuffix(p, filepath.Join("api", "redact.go")) {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			bl, ok := n.(*ast.BasicLit)
+			if !ok || bl.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(bl.Value)
+			if err != nil || !ownWordsCue.MatchString(s) {
+				return true
+			}
+			checked++
+			if out := r.Redact(s); out != s {
+				t.Errorf("%s: Redact(%q) = %q; colabdash's own words changed", fset.Position(bl.Pos()), s, out)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Fatalf("only %d literals checked: the walk missed the source tree", checked)
+	}
+	for _, line := range []string{
+		"access token file /tmp/t is not usable: the access token has a character an HTTP header cannot carry (byte 3; a bearer token is letters, digits and -._~+/ with = at the end)",
+		"colabdash emulator: serving on http://127.0.0.1:8089/mcp (any non-empty bearer token is accepted; Ctrl+C stops it)",
+		`WWW-Authenticate: Bearer realm="colabdash-emulator", error="invalid_token"`,
+		`that token (in the URL, an "Authorization: token …" header, or the cookie the URL sets)`,
+		`curl -H "X-Colab-Runtime-Proxy-Token: $(colabdash token rt-abc)" "$(colabdash url rt-abc)/api/kernels"`,
+		"colabdash forward rt-abc                # http://127.0.0.1:8888/?token=…",
+		"--jupyter-upstream is not an http or https URL (e.g. https://jupyter.example.com/?token=…)",
+		"colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'",
+		"pass --access-token-file FILE (a bearer token); the Authorization header carries it as Bearer TOKEN",
+		"refresh tokens, client secrets and keys are never printed; use ?token=YOUR_TOKEN or ?key=<api key>",
+		"exit code 3: credentials; key bindings: keys.refresh=[ctrl+r]",
+	} {
+		if out := r.Redact(line); out != line {
+			t.Errorf("Redact(%q)\n   = %q", line, out)
+		}
+	}
+	// The same prefixes before a token-shaped value still redact it.
+	for in, secret := range map[string]string{
+		"a bearer ya29x-0123456789abcdef is bad": "ya29x-0123456789abcdef",
+		"Authorization: token 4f9c2e7a1b3d5f60":  "4f9c2e7a1b3d5f60",
+		"Authorization: Basic dXNlcjpwYXNz":      "dXNlcjpwYXNz",
+		"X-Colab-Runtime-Proxy-Token: tok_9f8e":  "tok_9f8e",
+		"sent Bearer qwerty123 along":            "qwerty123",
+	} {
+		if out := r.Redact(in); strings.Contains(out, secret) {
+			t.Errorf("Redact(%q) = %q shows %q", in, out, secret)
+		}
+	}
+}
+
+// Issue 18: the log file escapes C1 controls, DEL and bidirectional
+// controls as the JSON encoder escapes C0 ones: no raw byte of them is
+// written, and the line still decodes to the text that was logged.
+func TestLogFileEscapesC1AndBidi(t *testing.T) {
+	const hostile = "name\x1b[31mred\u009b2Jcsi\u0085nel\x7fdel\u202egnp.exe\u2066iso\u2069\u200frlm\u061calm"
+	var buf bytes.Buffer
+	log := slog.New(NewLogHandler(&buf, nil, nil))
+	log.Info(hostile, "runtime", hostile, "err", errors.New(hostile), slog.Group("g", "v", hostile))
+	out := buf.String()
+	for _, raw := range []string{"\x1b", "\u009b", "\u0085", "\x7f", "\u202e", "\u2066", "\u2069", "\u200f", "\u061c"} {
+		if strings.Contains(out, raw) {
+			t.Errorf("the log line holds a raw %q:\n%q", raw, out)
+		}
+	}
+	for _, esc := range []string{`\u001b`, `\u009b`, `\u0085`, `\u007f`, `\u202e`, `\u2066`, `\u2069`, `\u200f`, `\u061c`} {
+		if !strings.Contains(out, esc) {
+			t.Errorf("the log line lacks %s:\n%s", esc, out)
+		}
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &rec); err != nil {
+		t.Fatalf("not one JSON line: %v\n%s", err, out)
+	}
+	g, _ := rec["g"].(map[string]any)
+	if rec["msg"] != hostile || rec["runtime"] != hostile || rec["err"] != hostile || g["v"] != hostile {
+		t.Errorf("the line does not decode to what was logged: %v", rec)
+	}
+	// Plain text and other non-ASCII pass untouched.
+	buf.Reset()
+	log.Info("ok", "name", "café — 日本語 ✓")
+	if !strings.Contains(buf.String(), `"name":"café — 日本語 ✓"`) {
+		t.Errorf("plain text changed: %s", buf.String())
+	}
+}
