@@ -450,7 +450,12 @@ func (p *Pane) Download(t Target, local string, replace bool) tea.Cmd {
 			return "", &jupyter.Error{Op: "download", Runtime: t.Runtime, Path: remote, Kind: jupyter.ErrExists,
 				Message: "the local file " + plan.Dst + " exists; not replaced"}
 		}
-		m, err := c.Download(ctx, remote, plan.Dst, progress)
+		var m jupyter.Model
+		if plan.Dir != "" {
+			m, err = c.DownloadInto(ctx, remote, plan.Dir, plan.Name, progress)
+		} else {
+			m, err = c.Download(ctx, remote, plan.Dst, progress)
+		}
 		if err != nil {
 			return "", err
 		}
