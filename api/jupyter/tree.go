@@ -91,7 +91,7 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 		} else if m, err := c.Stat(ctx, dst); err == nil && m.IsDir() {
 			target = path.Join(dst, filepath.Base(src))
 		}
-		return c.uploadFile(ctx, src, target, st.Size(), o) // Upload refuses a top-level target (Creatable)
+		return c.uploadFile(ctx, src, target, o) // Upload refuses a top-level target (Creatable)
 	}
 	if !o.Recursive {
 		return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: src + " is a directory (use -r)"}
@@ -131,16 +131,12 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 				o.warn("skipped %s: a symbolic link to something other than a file", p)
 				return nil
 			}
-			return c.uploadFile(ctx, p, target, st.Size(), o)
+			return c.uploadFile(ctx, p, target, o)
 		case !d.Type().IsRegular():
 			o.warn("skipped %s: not a regular file", p)
 			return nil
 		}
-		info, err := d.Info()
-		if err != nil {
-			return &Error{Op: "upload", Runtime: c.id, Path: target, Kind: ErrLocal, Message: err.Error()}
-		}
-		return c.uploadFile(ctx, p, target, info.Size(), o)
+		return c.uploadFile(ctx, p, target, o)
 	})
 	if hidden > 0 {
 		o.warn("skipped %d hidden %s in %s (names starting with \".\", with everything inside them): the runtime's Jupyter server refuses them; use exec with tar for them",
@@ -173,17 +169,15 @@ func (c *Client) ensureDir(ctx context.Context, remote string) error {
 	return err
 }
 
-func (c *Client) uploadFile(ctx context.Context, src, remote string, size int64, o CopyOptions) error {
-	f, err := os.Open(src)
-	if err != nil {
-		return c.localError("upload", remote, src, err)
-	}
-	defer f.Close()
+// uploadFile uploads the local file src to remote (UploadFile: a file
+// whose stat size is 0 is read to its end, never sent empty).
+func (c *Client) uploadFile(ctx context.Context, src, remote string, o CopyOptions) error {
 	start := time.Now()
-	if _, err := c.Upload(ctx, remote, f, size, o.progress(src)); err != nil {
+	_, n, err := c.UploadFile(ctx, src, remote, o.progress(src))
+	if err != nil {
 		return err
 	}
-	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: size, Duration: time.Since(start)})
+	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: n, Duration: time.Since(start)})
 	return nil
 }
 
