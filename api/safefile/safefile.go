@@ -5,6 +5,10 @@
 // of bytes, and within a bounded time. A symlink to /dev/zero, a 100 MB
 // "credentials" file or a FIFO nobody writes to each give a one-line error
 // at once instead of eating memory or hanging.
+//
+// It also writes below a destination directory the user named without
+// following a symbolic link already there (Dir: every download of cp, cp
+// -r and the files pane, and its part file).
 package safefile
 
 import (
