@@ -53,6 +53,7 @@ type intent struct {
 	next    []afterChoice   // intentAfterCreate: what each item does
 	file    filepane.Target // intentFiles…: the entry asked about
 	local   string          // intentFilesReplace…: the local path
+	dst     string          // intentFilesReplaceLocal: the file it replaces (local may be its directory)
 }
 
 // afterChoice is one next step offered after a failed create.
@@ -242,7 +243,7 @@ func (m *Model) onDialogAnswer(d *dialog, ok, esc bool, now time.Time) tea.Cmd {
 		case d.intent.kind == intentStopRun:
 			m.setStatus(now, "the code keeps running", false)
 		case d.intent.kind == intentFilesReplaceLocal:
-			m.setStatus(now, "nothing downloaded: "+termtext.Line(d.intent.local)+" is kept as it was", false)
+			m.setStatus(now, "nothing downloaded: "+termtext.Line(d.intent.dst)+" is kept as it was", false)
 		case d.intent.kind == intentFilesReplaceRemote:
 			m.setStatus(now, "nothing uploaded: "+termtext.Line(jupyter.Where(d.intent.file.Runtime, d.intent.file.Path+"/"+filepath.Base(d.intent.local)))+" is kept as it was", false)
 		}

@@ -132,14 +132,14 @@ func (m *Model) onFilesPlan(pm filepane.PlanMsg, now time.Time) tea.Cmd {
 		m.setStatus(now, "a transfer is already running", true)
 		return nil
 	case !pm.Plan.Exists:
-		return o.p.Download(t, pm.Plan.Dst, false)
+		return o.p.Download(t, pm.Local, false)
 	}
 	plan := pm.Plan
 	m.openFromAnswer(o, "the question whether to replace "+plan.Dst, func(m *Model, now time.Time) bool {
 		if o, open := find[*filesOverlay](m); !open || !o.p.Mine(pm) {
 			return false
 		}
-		m.push(newDialog(dlgConfirm, now, "Replace "+filepath.Base(plan.Dst)+"?", intent{kind: intentFilesReplaceLocal, file: t, local: plan.Dst},
+		m.push(newDialog(dlgConfirm, now, "Replace "+filepath.Base(plan.Dst)+"?", intent{kind: intentFilesReplaceLocal, file: t, local: pm.Local, dst: plan.Dst},
 			plan.Dst+" exists ("+state.FormatBytes(plan.Size)+", modified "+plan.Modified.In(m.opts.Location).Format("2006-01-02 15:04")+
 				"): downloading "+jupyter.Where(t.Runtime, t.Path)+" replaces it.", "Your local copy cannot be recovered."))
 		return true

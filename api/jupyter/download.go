@@ -8,10 +8,11 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/colabdash/colabdash/api/safefile"
 )
 
 // partFile is the download's temporary file (an *os.File; tests wrap it
@@ -38,6 +39,14 @@ func (e *errRestart) Error() string { return e.why }
 // (field case 50). target appears, by rename, only once the part file's
 // size equals the remote size (field case 51).
 //
+// target is a path the user named: a symbolic link there is followed as
+// cp follows one (a link to nothing is refused), and so is any link in
+// the directories above it. Every file written below that directory (the
+// part file, the final rename) is opened relative to it and never
+// through a link (safefile.Dir): a link at the part path is refused, not
+// followed. To write a name that came from the runtime into a directory,
+// use DownloadInto.
+//
 // A part file left by an interrupted run is resumed when its size is
 // below the remote size and its modification time equals the remote
 // last_modified (Download stamps it so when it keeps one); otherwise it
@@ -51,21 +60,52 @@ func (e *errRestart) Error() string { return e.why }
 // and the part file is removed.
 //
 // Errors (*Error): ErrNotFound, ErrHidden, ErrIsDir, ErrLocal,
-// ErrCorrupt, ErrTooLarge, ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer; the
-// context's error when ctx ends.
+// ErrLocalNotFound, ErrCorrupt, ErrTooLarge, ErrRuntimeGone, ErrRefused,
+// ErrTransport, ErrServer; the context's error when ctx ends.
 func (c *Client) Download(ctx context.Context, p, target string, progress Progress) (Model, error) {
 	remote := CleanRemote(p)
 	m, err := c.Stat(ctx, remote)
 	if err != nil {
 		return Model{}, withOp(err, "download", remote)
 	}
-	return c.download(ctx, remote, target, m, progress)
+	dir, name, err := c.openNamed(remote, target)
+	if err != nil {
+		return m, err
+	}
+	defer dir.Close()
+	return c.download(ctx, remote, dir, name, m, progress)
+}
+
+// DownloadInto is Download of the remote file p into the local directory
+// dir (a path the user named, followed as given) under name: one path
+// component that came from the runtime, which must pass LocalName and is
+// never followed. A symbolic link or a directory already at dir/name is
+// refused with an ErrLocal error naming it; nothing is written through
+// it, and it is left as it is.
+func (c *Client) DownloadInto(ctx context.Context, p, dir, name string, progress Progress) (Model, error) {
+	remote := CleanRemote(p)
+	if err := LocalName(name); err != nil {
+		return Model{}, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName,
+			Message: "the local name " + err.Error()}
+	}
+	m, err := c.Stat(ctx, remote)
+	if err != nil {
+		return Model{}, withOp(err, "download", remote)
+	}
+	d, err := c.openLocalDir(remote, dir)
+	if err != nil {
+		return m, err
+	}
+	defer d.Close()
+	return c.download(ctx, remote, d, name, m, progress)
 }
 
 // download is Download of the remote file whose model m the caller
-// already has (from a Stat or a directory listing): no request is spent
-// on stat-ing it again.
-func (c *Client) download(ctx context.Context, remote, target string, m Model, progress Progress) (Model, error) {
+// already has (from a Stat or a directory listing) to name inside dir:
+// no request is spent on stat-ing it again. A refusal of what is in the
+// way locally (a link, a directory at name, a non-file at the part path)
+// is a *skipped.
+func (c *Client) download(ctx context.Context, remote string, dir *safefile.Dir, name string, m Model, progress Progress) (Model, error) {
 	if progress == nil {
 		progress = func(int64, int64) {}
 	}
@@ -75,21 +115,21 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 	local := func(format string, a ...any) *Error {
 		return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: fmt.Sprintf(format, a...)}
 	}
-	dir := filepath.Dir(target)
-	if st, err := os.Stat(dir); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return m, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocalNotFound, Message: dir}
+	target := dir.Join(name)
+	if mode, err := dir.Mode(name); err == nil {
+		switch {
+		case mode&fs.ModeSymlink != 0:
+			return m, &skipped{local("%s is a symbolic link, not followed: nothing is written through it", target)}
+		case mode.IsDir():
+			return m, &skipped{local("%s is a directory", target)}
 		}
-		return m, local("%v", err)
-	} else if !st.IsDir() {
-		return m, local("%s is not a directory", dir)
 	}
-	if st, err := os.Stat(target); err == nil && st.IsDir() {
-		return m, local("%s is a directory", target)
-	}
-	part := target + PartSuffix
-	f, off, err := openPart(part, m)
+	part := name + PartSuffix
+	f, off, err := openPart(dir, part, m)
 	if err != nil {
+		if refusal(err) {
+			return m, &skipped{local("%v", err)}
+		}
 		return m, local("%v", err)
 	}
 	var pf partFile = f
@@ -102,7 +142,7 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 			_ = pf.Close()
 			closed = true
 		}
-		_ = os.Remove(part)
+		_ = dir.Remove(part)
 	}
 	keep := func(err error) (Model, error) {
 		if !closed {
@@ -110,9 +150,9 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 			closed = true
 		}
 		if !m.LastModified.IsZero() {
-			_ = os.Chtimes(part, time.Now(), m.LastModified)
+			_ = dir.Chtimes(part, time.Now(), m.LastModified)
 		}
-		kept := fmt.Sprintf("partial download kept in %s, run the same command to resume", part)
+		kept := fmt.Sprintf("partial download kept in %s, run the same command to resume", dir.Join(part))
 		var je *Error
 		if errors.As(err, &je) {
 			e := *je
@@ -176,25 +216,30 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 	}
 	closed = true
 	if err := pf.Close(); err != nil {
-		_ = os.Remove(part)
+		_ = dir.Remove(part)
 		return m, local("%v", err)
 	}
 	if m.Size >= 0 && st.Size() != m.Size {
-		_ = os.Remove(part)
+		_ = dir.Remove(part)
 		return m, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrCorrupt,
 			Message: fmt.Sprintf("received %d bytes, the runtime has %d", st.Size(), m.Size)}
 	}
-	if err := os.Rename(part, target); err != nil {
-		_ = os.Remove(part)
+	// Renamed within the open directory: a link that appeared at name
+	// since the check above is refused, never replaced or followed.
+	if err := dir.Rename(part, name); err != nil {
+		_ = dir.Remove(part)
+		if refusal(err) {
+			return m, &skipped{local("%v", err)}
+		}
 		return m, local("%v", err)
 	}
 	return m, nil
 }
 
-// openPart opens (creating) the part file and returns where to resume:
-// its size when it is a kept part of this same remote version (size
-// below the remote size, mtime equal to the remote last_modified), else 0
-// after truncating it.
+// openPart opens (creating) the part file inside dir and returns where
+// to resume: its size when it is a kept part of this same remote version
+// (size below the remote size, mtime equal to the remote last_modified),
+// else 0 after truncating it.
 //
 // A new part file is created with mode 0666 less the umask (0644 under
 // the usual 022), as cp and curl -o create files: a downloaded file is
@@ -202,16 +247,17 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 //
 // Anything but a regular file at the part path (a symbolic link someone
 // placed there to redirect the write, a FIFO, a directory) is refused,
-// never followed: the link is not opened (O_NOFOLLOW), and the check
-// before the open names what is there.
-func openPart(part string, m Model) (*os.File, int64, error) {
-	if st, err := os.Lstat(part); err == nil && !st.Mode().IsRegular() {
-		return nil, 0, notRegularPart(part, st.Mode())
+// never followed: the open is relative to dir with O_NOFOLLOW (and
+// O_NONBLOCK, so a FIFO does not block it), and the error names what is
+// there (a *safefile.Error: ErrSymlink or ErrNotRegular).
+func openPart(dir *safefile.Dir, part string, m Model) (*os.File, int64, error) {
+	if mode, err := dir.Mode(part); err == nil && !mode.IsRegular() {
+		return nil, 0, notRegularPart(dir.Join(part), mode)
 	}
-	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE|partOpenFlags, 0o666)
+	f, err := dir.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
-		if st, lerr := os.Lstat(part); lerr == nil && !st.Mode().IsRegular() {
-			return nil, 0, notRegularPart(part, st.Mode())
+		if mode, merr := dir.Mode(part); merr == nil && !mode.IsRegular() {
+			return nil, 0, notRegularPart(dir.Join(part), mode)
 		}
 		return nil, 0, err
 	}
@@ -222,7 +268,7 @@ func openPart(part string, m Model) (*os.File, int64, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, notRegularPart(part, st.Mode())
+		return nil, 0, notRegularPart(dir.Join(part), st.Mode())
 	}
 	if st.Size() > 0 && m.Size > st.Size() && !m.LastModified.IsZero() &&
 		st.ModTime().Truncate(time.Microsecond).Equal(m.LastModified.Truncate(time.Microsecond)) {
@@ -239,15 +285,17 @@ func openPart(part string, m Model) (*os.File, int64, error) {
 // something other than a regular file.
 func notRegularPart(part string, mode fs.FileMode) error {
 	what := "special file (" + mode.Type().String() + ")"
+	cause := safefile.ErrNotRegular
 	switch {
 	case mode&fs.ModeSymlink != 0:
-		what = "symbolic link"
+		what, cause = "symbolic link", safefile.ErrSymlink
 	case mode.IsDir():
 		what = "directory"
 	case mode&fs.ModeNamedPipe != 0:
 		what = "named pipe"
 	}
-	return fmt.Errorf("%s is a %s, not a partial download: refusing to write through it (remove it and run again)", part, what)
+	return &safefile.Error{Path: part, Err: cause,
+		Problem: "is a " + what + ", not a partial download: refusing to write through it (remove it and run again)"}
 }
 
 // fetch GETs /files/{remote} from *off and writes what arrives at its

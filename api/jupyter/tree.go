@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/colabdash/colabdash/api/safefile"
 )
 
 // CopyOptions steer UploadPath and DownloadPath.
@@ -89,7 +91,7 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 		} else if m, err := c.Stat(ctx, dst); err == nil && m.IsDir() {
 			target = path.Join(dst, filepath.Base(src))
 		}
-		return c.uploadFile(ctx, src, target, st.Size(), o) // Upload refuses a top-level target (Creatable)
+		return c.uploadFile(ctx, src, target, o) // Upload refuses a top-level target (Creatable)
 	}
 	if !o.Recursive {
 		return &Error{Op: "upload", Runtime: c.id, Path: dst, Kind: ErrLocal, Message: src + " is a directory (use -r)"}
@@ -129,16 +131,12 @@ func (c *Client) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 				o.warn("skipped %s: a symbolic link to something other than a file", p)
 				return nil
 			}
-			return c.uploadFile(ctx, p, target, st.Size(), o)
+			return c.uploadFile(ctx, p, target, o)
 		case !d.Type().IsRegular():
 			o.warn("skipped %s: not a regular file", p)
 			return nil
 		}
-		info, err := d.Info()
-		if err != nil {
-			return &Error{Op: "upload", Runtime: c.id, Path: target, Kind: ErrLocal, Message: err.Error()}
-		}
-		return c.uploadFile(ctx, p, target, info.Size(), o)
+		return c.uploadFile(ctx, p, target, o)
 	})
 	if hidden > 0 {
 		o.warn("skipped %d hidden %s in %s (names starting with \".\", with everything inside them): the runtime's Jupyter server refuses them; use exec with tar for them",
@@ -171,17 +169,15 @@ func (c *Client) ensureDir(ctx context.Context, remote string) error {
 	return err
 }
 
-func (c *Client) uploadFile(ctx context.Context, src, remote string, size int64, o CopyOptions) error {
-	f, err := os.Open(src)
-	if err != nil {
-		return c.localError("upload", remote, src, err)
-	}
-	defer f.Close()
+// uploadFile uploads the local file src to remote (UploadFile: a file
+// whose stat size is 0 is read to its end, never sent empty).
+func (c *Client) uploadFile(ctx context.Context, src, remote string, o CopyOptions) error {
 	start := time.Now()
-	if _, err := c.Upload(ctx, remote, f, size, o.progress(src)); err != nil {
+	_, n, err := c.UploadFile(ctx, src, remote, o.progress(src))
+	if err != nil {
 		return err
 	}
-	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: size, Duration: time.Since(start)})
+	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: n, Duration: time.Since(start)})
 	return nil
 }
 
@@ -220,18 +216,28 @@ func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		return withOp(err, "download", src)
 	}
 	if !m.IsDir() {
-		target := dst
 		if st, err := os.Stat(dst); dstDir || (err == nil && st.IsDir()) {
 			// The local name comes from the runtime: checked as a
-			// recursive download checks every entry's.
+			// recursive download checks every entry's, and never
+			// followed when a link is there.
 			name := path.Base(src)
 			if err := LocalName(name); err != nil {
 				return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrUnsafeName,
 					Message: "its name " + err.Error() + "; download it to a local file name of your own"}
 			}
-			target = filepath.Join(dst, name)
+			d, err := c.openLocalDir(src, dst)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			return c.downloadFile(ctx, src, d, name, m, o)
 		}
-		return c.downloadFile(ctx, src, target, m, o)
+		d, name, err := c.openNamed(src, dst)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		return c.downloadFile(ctx, src, d, name, m, o)
 	}
 	if !o.Recursive {
 		return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrIsDir}
@@ -239,11 +245,23 @@ func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	if err := mkdirLocal(dst); err != nil {
 		return c.localError("download", src, filepath.Dir(dst), err)
 	}
+	d, err := c.openLocalDir(src, dst)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
 	// Jupyter's listings never show hidden names, so whether src holds
 	// any cannot be known from here: the warning says it may.
 	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
 	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}}
-	return w.down(ctx, src, dst, 0)
+	if err := w.down(ctx, src, d, 0); err != nil {
+		return err
+	}
+	if w.skipped > 0 {
+		return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrLocal,
+			Message: fmt.Sprintf("%d %s not copied, each named above; the rest was copied", w.skipped, plural(w.skipped, "entry", "entries"))}
+	}
+	return nil
 }
 
 func mkdirLocal(dir string) error {
@@ -265,9 +283,20 @@ type walker struct {
 	root    string
 	seen    map[string]bool
 	entries int
+	skipped int // entries refused for what is in their place locally
 }
 
-func (w *walker) down(ctx context.Context, remote, local string, depth int) error {
+// skip reports an entry that was not copied (its error names it) and
+// counts it: the walk goes on, and DownloadPath fails at the end.
+func (w *walker) skip(e *Error) {
+	w.skipped++
+	w.o.warn("not copied: %s", e.Error())
+}
+
+// down copies the remote directory remote into local, the open local
+// directory it maps to (below the destination: reached without
+// following any link).
+func (w *walker) down(ctx context.Context, remote string, local *safefile.Dir, depth int) error {
 	c := w.c
 	if depth > maxDepth {
 		return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "directory tree deeper than 64 levels"}
@@ -293,36 +322,51 @@ func (w *walker) down(ctx context.Context, remote, local string, depth int) erro
 		if err != nil {
 			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: err.Error()}
 		}
-		target := filepath.Join(local, name)
+		target := local.Join(name)
 		if !within(w.root, target) {
 			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: fmt.Sprintf("entry %q leaves the destination", name)}
 		}
 		child := remote + "/" + name
 		if e.IsDir() {
-			if err := mkdirLocal(target); err != nil {
+			// A link (out/sub -> /elsewhere) or a file where the
+			// directory goes is refused and skipped, as GNU cp does.
+			sub, err := local.Sub(name, true)
+			if err != nil {
+				if refusal(err) {
+					w.skip(&Error{Op: "download", Runtime: c.id, Path: child, Kind: ErrLocal, Message: err.Error()})
+					continue
+				}
 				return c.localError("download", child, target, err)
 			}
-			if err := w.down(ctx, child, target, depth+1); err != nil {
+			err = w.down(ctx, child, sub, depth+1)
+			sub.Close()
+			if err != nil {
 				return err
 			}
 			continue
 		}
 		// The listing's own model (size, last_modified) is the file's:
 		// no second round trip to stat it.
-		if err := c.downloadFile(ctx, child, target, e, w.o); err != nil {
+		if err := c.downloadFile(ctx, child, local, name, e, w.o); err != nil {
+			var s *skipped
+			if errors.As(err, &s) {
+				w.skip(s.e)
+				continue
+			}
 			return err
 		}
 	}
 	return nil
 }
 
-// downloadFile downloads the remote file whose model m is known.
-func (c *Client) downloadFile(ctx context.Context, remote, target string, m Model, o CopyOptions) error {
+// downloadFile downloads the remote file whose model m is known to name
+// inside dir.
+func (c *Client) downloadFile(ctx context.Context, remote string, dir *safefile.Dir, name string, m Model, o CopyOptions) error {
 	start := time.Now()
-	m, err := c.download(ctx, remote, target, m, o.progress(c.id+":"+remote))
+	m, err := c.download(ctx, remote, dir, name, m, o.progress(c.id+":"+remote))
 	if err != nil {
 		return err
 	}
-	o.done(FileResult{Src: c.id + ":" + remote, Dst: target, Bytes: m.Size, Duration: time.Since(start)})
+	o.done(FileResult{Src: c.id + ":" + remote, Dst: dir.Join(name), Bytes: m.Size, Duration: time.Since(start)})
 	return nil
 }

@@ -5,6 +5,10 @@
 // of bytes, and within a bounded time. A symlink to /dev/zero, a 100 MB
 // "credentials" file or a FIFO nobody writes to each give a one-line error
 // at once instead of eating memory or hanging.
+//
+// It also writes below a destination directory the user named without
+// following a symbolic link already there (Dir: every download of cp, cp
+// -r and the files pane, and its part file).
 package safefile
 
 import (
@@ -164,8 +168,12 @@ func newError(path, problem string, err error) *Error {
 
 func kind(m fs.FileMode) string {
 	switch {
+	case m.IsRegular():
+		return "a regular file"
 	case m.IsDir():
 		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&fs.ModeNamedPipe != 0:
 		return "a FIFO (named pipe)"
 	case m&fs.ModeSocket != 0:

@@ -435,7 +435,8 @@ func cpCmd(g *globalFlags, s *streams) *cobra.Command {
 			"Destination rule (the same both ways): a file goes to DST, or into DST under its own name when\n" +
 			"DST ends in / or is an existing directory; a directory (-r) is copied AS DST, created when\n" +
 			"missing (its parent must exist) and merged into when present. Running the same command twice\n" +
-			"never nests (no proj/proj).\n\n" +
+			"never nests (no proj/proj). Below a local destination nothing is written through a symbolic\n" +
+			"link: such an entry is refused in one line naming it, the rest is copied, and cp exits 1.\n\n" +
 			"Uploads go in chunks under 50 MB to NAME.colabdash-part, are checked by size and renamed into\n" +
 			"place. Downloads stream to NAME.colabdash-part beside the target, resume with Range after a\n" +
 			"dropped connection and are renamed into place only when complete. A proxy token that expires\n" +

@@ -18,7 +18,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -450,7 +449,12 @@ func (p *Pane) Download(t Target, local string, replace bool) tea.Cmd {
 			return "", &jupyter.Error{Op: "download", Runtime: t.Runtime, Path: remote, Kind: jupyter.ErrExists,
 				Message: "the local file " + plan.Dst + " exists; not replaced"}
 		}
-		m, err := c.Download(ctx, remote, plan.Dst, progress)
+		var m jupyter.Model
+		if plan.Dir != "" {
+			m, err = c.DownloadInto(ctx, remote, plan.Dir, plan.Name, progress)
+		} else {
+			m, err = c.Download(ctx, remote, plan.Dst, progress)
+		}
 		if err != nil {
 			return "", err
 		}
@@ -471,8 +475,7 @@ func (p *Pane) Upload(into Target, local string, replace bool) tea.Cmd {
 	dir := into.Path
 	name := filepath.Base(local)
 	return p.transferCmd("upload", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
-		st, err := CheckUpload(into, local)
-		if err != nil {
+		if _, err := CheckUpload(into, local); err != nil {
 			return "", err
 		}
 		remote := join(dir, name)
@@ -485,15 +488,12 @@ func (p *Pane) Upload(into Target, local string, replace bool) tea.Cmd {
 				return "", err
 			}
 		}
-		f, err := os.Open(local)
+		// A file of stat size 0 (/proc) is read to its end, not sent empty.
+		_, n, err := c.UploadFile(ctx, local, remote, progress)
 		if err != nil {
-			return "", &jupyter.Error{Op: "upload", Runtime: c.Runtime(), Path: dir, Kind: jupyter.ErrLocal, Message: err.Error()}
-		}
-		defer f.Close()
-		if _, err := c.Upload(ctx, remote, f, st.Size(), progress); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("uploaded %s → %s (%s)", termtext.Line(local), termtext.Line(jupyter.Where(c.Runtime(), remote)), state.FormatBytes(st.Size())), nil
+		return fmt.Sprintf("uploaded %s → %s (%s)", termtext.Line(local), termtext.Line(jupyter.Where(c.Runtime(), remote)), state.FormatBytes(n)), nil
 	})
 }
 

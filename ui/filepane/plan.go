@@ -21,6 +21,10 @@ type DownloadPlan struct {
 	// Dst is the local file written: local itself, or local/NAME when
 	// local is a directory.
 	Dst string
+	// Dir and Name are set when local is a directory: the file goes into
+	// Dir (the user's path, followed as given) under Name, the remote
+	// name, which is never followed (jupyter.Client.DownloadInto).
+	Dir, Name string
 	// Exists reports that Dst is already a file: downloading replaces
 	// it. Size (bytes) and Modified describe that file.
 	Exists   bool
@@ -30,11 +34,13 @@ type DownloadPlan struct {
 
 // PlanDownload resolves local for a download of t by the rule of
 // colabdash cp: a directory ("" is ".") receives the file under its own
-// name, which must pass jupyter.LocalName; anything else is the file
-// name. It does I/O (stat): call it in a tea.Cmd. Errors (*jupyter.Error):
-// ErrUnsafeName (the remote name cannot be a local one), ErrLocalNotFound
-// (the directory it goes into is missing), ErrLocal (the target is a
-// directory or not a regular file, or its directory is not one).
+// name, which must pass jupyter.LocalName and must not be a symbolic
+// link there; anything else is the file name (a link there is the user's
+// and followed, as cp follows it). It does I/O (stat): call it in a
+// tea.Cmd. Errors (*jupyter.Error): ErrUnsafeName (the remote name cannot
+// be a local one), ErrLocalNotFound (the directory it goes into is
+// missing), ErrLocal (the target is a directory, a symbolic link inside
+// the directory or not a regular file, or its directory is not one).
 func PlanDownload(t Target, local string) (DownloadPlan, error) {
 	if local == "" {
 		local = "."
@@ -42,7 +48,7 @@ func PlanDownload(t Target, local string) (DownloadPlan, error) {
 	fail := func(kind error, msg string) (DownloadPlan, error) {
 		return DownloadPlan{}, &jupyter.Error{Op: "download", Runtime: t.Runtime, Path: t.Path, Kind: kind, Message: msg}
 	}
-	dst := local
+	dst, into := local, false
 	if st, err := os.Stat(local); err == nil && st.IsDir() {
 		// Only the name is taken from the server, and only when it is
 		// one safe component without control characters: the rule of
@@ -50,7 +56,7 @@ func PlanDownload(t Target, local string) (DownloadPlan, error) {
 		if err := jupyter.LocalName(t.Name); err != nil {
 			return fail(jupyter.ErrUnsafeName, "its name "+err.Error()+" (download it to a file name you type)")
 		}
-		dst = filepath.Join(local, t.Name)
+		dst, into = filepath.Join(local, t.Name), true
 	}
 	dir := filepath.Dir(dst)
 	switch st, err := os.Stat(dir); {
@@ -61,18 +67,27 @@ func PlanDownload(t Target, local string) (DownloadPlan, error) {
 	case !st.IsDir():
 		return fail(jupyter.ErrLocal, dir+" is not a directory")
 	}
-	st, err := os.Stat(dst)
+	plan := DownloadPlan{Dst: dst}
+	stat := os.Stat
+	if into {
+		// Below the directory the user named, nothing is followed.
+		plan.Dir, plan.Name, stat = local, t.Name, os.Lstat
+	}
+	st, err := stat(dst)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return DownloadPlan{Dst: dst}, nil
+		return plan, nil
 	case err != nil:
 		return fail(jupyter.ErrLocal, err.Error())
 	case st.IsDir():
 		return fail(jupyter.ErrLocal, dst+" is a directory")
+	case st.Mode()&fs.ModeSymlink != 0:
+		return fail(jupyter.ErrLocal, dst+" is a symbolic link, not followed: nothing is written through it")
 	case !st.Mode().IsRegular():
 		return fail(jupyter.ErrLocal, dst+" is not a regular file ("+st.Mode().Type().String()+")")
 	}
-	return DownloadPlan{Dst: dst, Exists: true, Size: st.Size(), Modified: st.ModTime()}, nil
+	plan.Exists, plan.Size, plan.Modified = true, st.Size(), st.ModTime()
+	return plan, nil
 }
 
 // PlanMsg answers Plan: where the download of Target would land.
@@ -80,6 +95,10 @@ type PlanMsg struct {
 	pane int64
 	// Target is the remote file asked about.
 	Target Target
+	// Local is the local path asked about, as given to Plan: what
+	// Download is to be called with (not Plan.Dst, which may hold the
+	// remote name).
+	Local string
 	// Plan is where it lands (Err nil).
 	Plan DownloadPlan
 	// Err says why it cannot be downloaded there (see PlanDownload).
@@ -89,7 +108,7 @@ type PlanMsg struct {
 // Plan resolves local for a download of t (PlanDownload) in a command,
 // without downloading anything; the answer is a PlanMsg the dashboard
 // acts on: it asks before replacing a file (Plan.Exists), then calls
-// Download with the plan's Dst. It returns nil when t is not this pane's
+// Download with the same local. It returns nil when t is not this pane's
 // file.
 func (p *Pane) Plan(t Target, local string) tea.Cmd {
 	if !p.Owns(t) || t.Dir {
@@ -98,7 +117,7 @@ func (p *Pane) Plan(t Target, local string) tea.Cmd {
 	id := p.id
 	return func() tea.Msg {
 		plan, err := PlanDownload(t, local)
-		return PlanMsg{pane: id, Target: t, Plan: plan, Err: err}
+		return PlanMsg{pane: id, Target: t, Local: local, Plan: plan, Err: err}
 	}
 }
 

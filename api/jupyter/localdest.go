@@ -1,0 +1,87 @@
+package jupyter
+
+// Where a download lands locally: the directory the user named, opened
+// once (safefile.Dir), and names below it that are never followed when
+// they are symbolic links (issue 18).
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/colabdash/colabdash/api/safefile"
+)
+
+// skipped is a download of one file refused because of what is in the
+// way locally (a symbolic link, a directory where the file goes, a
+// non-file at its part path): nothing was written. A recursive download
+// reports it, goes on with the rest and fails at the end. errors.As finds
+// the *Error inside.
+type skipped struct{ e *Error }
+
+// Error is the *Error's line.
+func (s *skipped) Error() string { return s.e.Error() }
+
+// Unwrap returns the *Error.
+func (s *skipped) Unwrap() error { return s.e }
+
+// refusal reports whether err is a local write refused for what is in the
+// way (safefile's ErrSymlink, ErrNotDir, ErrNotRegular) rather than a
+// failure of the disk (permission, space).
+func refusal(err error) bool {
+	return errors.Is(err, safefile.ErrSymlink) || errors.Is(err, safefile.ErrNotDir) || errors.Is(err, safefile.ErrNotRegular)
+}
+
+// openLocalDir opens the local directory dir the user named (following
+// it as given) for a download of remote: ErrLocalNotFound when it is
+// missing, ErrLocal when it is not a directory or cannot be opened.
+func (c *Client) openLocalDir(remote, dir string) (*safefile.Dir, error) {
+	d, err := safefile.OpenDir(dir)
+	switch {
+	case err == nil:
+		return d, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocalNotFound, Message: dir}
+	case errors.Is(err, safefile.ErrNotDir):
+		return nil, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: dir + " is not a directory"}
+	}
+	return nil, &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: localStatMessage(dir, err)}
+}
+
+// openNamed splits target, a local file path the user named, into its
+// directory (opened) and its name. A symbolic link at target is the
+// user's and is followed, as cp writes through one; a link to nothing is
+// refused (as cp refuses it), since following it would create a file
+// wherever it points.
+func (c *Client) openNamed(remote, target string) (*safefile.Dir, string, error) {
+	local := func(msg string) error {
+		return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocal, Message: msg}
+	}
+	if strings.HasSuffix(target, "/") || strings.HasSuffix(target, string(filepath.Separator)) {
+		// A directory is meant; a missing one is missing.
+		if st, err := os.Stat(target); err == nil && st.IsDir() {
+			return nil, "", local(target + " is a directory")
+		}
+		return nil, "", &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrLocalNotFound, Message: target}
+	}
+	if st, err := os.Lstat(target); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		resolved, err := filepath.EvalSymlinks(target)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, "", local(target + " is a symbolic link to nothing: not writing through it (remove it or name another file)")
+			}
+			return nil, "", local(localStatMessage(target, err))
+		}
+		target = resolved
+	}
+	if st, err := os.Stat(target); err == nil && st.IsDir() {
+		return nil, "", local(target + " is a directory") // "." and ".." too
+	}
+	d, err := c.openLocalDir(remote, filepath.Dir(target))
+	if err != nil {
+		return nil, "", err
+	}
+	return d, filepath.Base(target), nil
+}
