@@ -243,7 +243,10 @@ func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	// any cannot be known from here: the warning says it may.
 	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
 	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}}
-	return w.down(ctx, src, dst, 0)
+	if err := w.down(ctx, src, dst, 0); err != nil {
+		return err
+	}
+	return w.incomplete(src)
 }
 
 func mkdirLocal(dir string) error {
@@ -265,6 +268,7 @@ type walker struct {
 	root    string
 	seen    map[string]bool
 	entries int
+	skipped []string // listed entries the server then would not serve (skip)
 }
 
 func (w *walker) down(ctx context.Context, remote, local string, depth int) error {
@@ -278,6 +282,9 @@ func (w *walker) down(ctx context.Context, remote, local string, depth int) erro
 	w.seen[remote] = true
 	l, err := c.List(ctx, remote)
 	if err != nil {
+		if depth > 0 && w.skip(remote, err) {
+			return nil
+		}
 		return withOp(err, "download", remote)
 	}
 	for _, e := range l.Entries {
@@ -310,6 +317,9 @@ func (w *walker) down(ctx context.Context, remote, local string, depth int) erro
 		// The listing's own model (size, last_modified) is the file's:
 		// no second round trip to stat it.
 		if err := c.downloadFile(ctx, child, target, e, w.o); err != nil {
+			if w.skip(child, err) {
+				continue
+			}
 			return err
 		}
 	}
