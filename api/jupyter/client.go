@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -128,6 +129,8 @@ type Client struct {
 	// wrapPart, when set (tests), wraps the download's part file so a
 	// test can make its writes fail (a full disk).
 	wrapPart func(partFile) partFile
+	// learned is the upload piece size a proxy's 413 taught (0: none).
+	learned atomic.Int64
 }
 
 // New returns a Client for the runtime described by o. Errors: a missing

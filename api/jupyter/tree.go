@@ -34,6 +34,11 @@ type FileResult struct {
 	// Bytes copied; Duration of the copy.
 	Bytes    int64
 	Duration time.Duration
+	// Deleted is true when an upload deleted the existing remote file
+	// before its new copy took the name (a chunked replace): the
+	// runtime's Jupyter server may keep the old one in its trash
+	// (TrashNote, field case 62).
+	Deleted bool
 }
 
 func (o CopyOptions) progress(src string) Progress {
@@ -178,10 +183,11 @@ func (c *Client) uploadFile(ctx context.Context, src, remote string, size int64,
 	}
 	defer f.Close()
 	start := time.Now()
-	if _, err := c.Upload(ctx, remote, f, size, o.progress(src)); err != nil {
+	_, deleted, err := c.upload(ctx, remote, f, size, o.progress(src))
+	if err != nil {
 		return err
 	}
-	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: size, Duration: time.Since(start)})
+	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: size, Duration: time.Since(start), Deleted: deleted})
 	return nil
 }
 
