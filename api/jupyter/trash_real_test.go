@@ -2,6 +2,7 @@ package jupyter
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -15,25 +16,52 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-// startTrashJupyter starts a real jupyter-server of its own with
-// delete_to_trash at its default (on), its HOME (and so its trash) in a
-// temporary directory, and returns its URL, root and HOME. It is skipped
-// (or fails under COLABDASH_REQUIRE_JUPYTER=1) as requireJupyter is.
-func startTrashJupyter(t *testing.T) (url, root, home string) {
+// ownJupyter says how startOwnJupyter runs its server.
+type ownJupyter struct {
+	trash    bool // delete_to_trash at its default (on), else off
+	asNobody bool // run as nobody (setpriv; needs root), so root-only files are unreadable to it
+}
+
+// startOwnJupyter starts a real jupyter-server of its own (not the shared
+// one, which runs as root with its trash off), its HOME (and so its
+// trash) in a temporary directory, and returns its URL, root and HOME.
+// It is skipped (or fails under COLABDASH_REQUIRE_JUPYTER=1) as
+// requireJupyter is; asNobody is skipped when not run as root.
+func startOwnJupyter(t *testing.T, o ownJupyter) (url, root, home string) {
 	t.Helper()
 	requireJupyter(t) // same installation check and skip rule
 	py := jupyterPython()
-	if err := exec.Command(py, "-c", "import send2trash").Run(); err != nil {
+	if err := exec.Command(py, "-c", "import send2trash").Run(); err != nil && o.trash {
 		if os.Getenv("COLABDASH_REQUIRE_JUPYTER") == "1" {
 			t.Fatalf("COLABDASH_REQUIRE_JUPYTER=1 but send2trash is not installed: %v", err)
 		}
 		t.Skip("SKIP: send2trash is not installed")
 	}
-	root = t.TempDir()
+	var prefix []string
+	if o.asNobody {
+		sp, err := exec.LookPath("setpriv")
+		if os.Geteuid() != 0 || err != nil {
+			t.Skip("SKIP: running jupyter-server as nobody needs root and setpriv")
+		}
+		prefix = []string{sp, "--reuid=nobody", "--regid=nogroup", "--clear-groups"}
+	}
+	root, err := os.MkdirTemp("", "colabdash-ownjupyter-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(root) })
 	home = filepath.Join(root, ".home")
-	for _, d := range []string{filepath.Join(root, "content"), home} {
+	for _, d := range []string{root, filepath.Join(root, "content"), home} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
+		}
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if o.asNobody {
+			if err := os.Chown(d, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -42,9 +70,11 @@ func startTrashJupyter(t *testing.T) (url, root, home string) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	cmd := exec.Command(py, "-m", "jupyter_server", "--allow-root", "--no-browser", "--ip=127.0.0.1",
+	args := append(prefix, py, "-m", "jupyter_server", "--allow-root", "--no-browser", "--ip=127.0.0.1",
 		fmt.Sprintf("--port=%d", port), "--port-retries=0", "--ServerApp.token=", "--ServerApp.password=",
-		"--ServerApp.disable_check_xsrf=True", "--ServerApp.root_dir="+root)
+		"--ServerApp.disable_check_xsrf=True", "--ServerApp.root_dir="+root,
+		fmt.Sprintf("--FileContentsManager.delete_to_trash=%v", map[bool]string{true: "True", false: "False"}[o.trash]))
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_DATA_HOME=", "JUPYTER_RUNTIME_DIR="+home, "JUPYTER_CONFIG_DIR="+home, "JUPYTER_DATA_DIR="+home)
 	logf, err := os.Create(filepath.Join(t.TempDir(), "jupyter.log"))
 	if err != nil {
@@ -78,7 +108,7 @@ func startTrashJupyter(t *testing.T) (url, root, home string) {
 // one-request replace leaves nothing there; PurgeCode, run by the same
 // Python, empties the trash and prints the bytes freed.
 func TestRealJupyterTrash(t *testing.T) {
-	url, root, home := startTrashJupyter(t)
+	url, root, home := startOwnJupyter(t, ownJupyter{trash: true})
 	e := newEnv(t, backendEmulator, colabfake.Options{JupyterUpstream: url})
 	c := e.client()
 	ctx := context.Background()
@@ -125,5 +155,31 @@ func TestRealJupyterTrash(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(trash); len(ents) != 0 {
 		t.Errorf("trash still holds %d entries after PurgeCode", len(ents))
+	}
+}
+
+// Field case 65 on a real jupyter-server run as nobody: a link to a
+// root-only directory is left out of the listing, and reading through
+// it is a permission error with a hint, not "Unhandled error".
+func TestRealJupyterUnreadableLinkTarget(t *testing.T) {
+	url, root, _ := startOwnJupyter(t, ownJupyter{asNobody: true})
+	secret := filepath.Join(root, "secret")
+	if err := os.Mkdir(secret, 0o700); err != nil { // root's, mode 700
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(secret, "s.txt"), []byte("hidden"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(root, "content", "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, backendEmulator, colabfake.Options{JupyterUpstream: url})
+	c := e.client()
+	_, err := c.Download(context.Background(), "content/lnk/s.txt", filepath.Join(t.TempDir(), "s.txt"), nil)
+	if !errors.Is(err, ErrPermission) || !strings.Contains(err.Error(), "cannot read it") || strings.Contains(err.Error(), "Unhandled error") {
+		t.Fatalf("download through a link to a root-only directory: %v, want permission denied with the hint", err)
+	}
+	if n := c.Renewals(); n != 0 {
+		t.Errorf("renewed %d times for a permission error", n)
 	}
 }
