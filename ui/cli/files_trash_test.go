@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,5 +126,49 @@ func TestCpRecursiveSkipsVanishedEntry(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(out, "a.txt")); err != nil || string(b) != "a.txt" {
 		t.Errorf("a.txt was not copied: %q %v", b, err)
+	}
+}
+
+// `colabdash emulator --delete-to-trash --proxy-max-body N` reach the
+// emulator: rm's files land in the runtime's trash (rm --purge then
+// frees their bytes), and an upload whose smallest piece is over N is
+// refused with the proxy's 413 in words.
+func TestEmulatorTrashAndBodyLimitFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	home := isolate(t)
+	bin := binary(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	emu := exec.CommandContext(ctx, bin, "emulator", "--addr", "127.0.0.1:0", "--seed", "empty", "--runtimes", "1",
+		"--delete-to-trash", "--proxy-max-body", "500000")
+	stdout, _ := emu.StdoutPipe()
+	if err := emu.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); _ = emu.Wait() }()
+	sc := bufio.NewScanner(stdout)
+	if !sc.Scan() {
+		t.Fatal("the emulator printed no endpoint")
+	}
+	tok := writeFile(t, filepath.Join(home, "token"), "fake-oauth-token")
+	flags := []string{"--endpoint", strings.TrimSpace(sc.Text()), "--access-token-file", tok}
+	cli := func(args ...string) (int, string, string) { t.Helper(); return runCLI(t, append(args, flags...)...) }
+	small := writeFile(t, filepath.Join(t.TempDir(), "small.txt"), strings.Repeat("s", 4000))
+	if code, _, errs := cli("cp", small, "rt-load00001:/content/small.txt"); code != 0 {
+		t.Fatalf("cp: %d %q", code, errs)
+	}
+	if code, _, errs := cli("rm", "rt-load00001:/content/small.txt"); code != 0 || !strings.Contains(errs, "trash") {
+		t.Fatalf("rm: %d %q", code, errs)
+	}
+	code, out, errs := cli("rm", "--purge", "rt-load00001", "--yes", "--json")
+	var rep rmReport
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep.PurgedBytes == nil || *rep.PurgedBytes < 4000 {
+		t.Fatalf("rm --purge after --delete-to-trash: %d %q %q, want at least 4000 bytes freed", code, out, errs)
+	}
+	big := writeFile(t, filepath.Join(t.TempDir(), "big.bin"), strings.Repeat("b", 2_000_000))
+	code, _, errs = cli("cp", big, "rt-load00001:/content/big.bin")
+	if code != exitAPI || !strings.Contains(errs, "a proxy between this machine and the runtime refused a") || !strings.Contains(errs, "even in pieces of 1.0 MB") {
+		t.Errorf("cp behind --proxy-max-body 500000: exit %d %q", code, errs)
 	}
 }
