@@ -468,8 +468,9 @@ func cpCmd(g *globalFlags, s *streams) *cobra.Command {
 			"DST ends in / or is an existing directory; a directory (-r) is copied AS DST, created when\n" +
 			"missing (its parent must exist) and merged into when present. Running the same command twice\n" +
 			"never nests (no proj/proj).\n\n" +
-			"Uploads go in chunks under 50 MB to NAME.colabdash-part, are checked by size and renamed into\n" +
-			"place. Downloads stream to NAME.colabdash-part beside the target, resume with Range after a\n" +
+			"An upload that fits one request (under 50 MB) is PUT onto NAME; a larger one goes in chunks to\n" +
+			"NAME.colabdash-part, is checked by size and renamed into place (a proxy's 413 makes the pieces\n" +
+			"smaller, down to 1 MiB). Downloads stream to NAME.colabdash-part beside the target, resume with Range after a\n" +
 			"dropped connection and are renamed into place only when complete. A proxy token that expires\n" +
 			"during a transfer is renewed (get_runtime) without restarting it. Hidden files (names starting\n" +
 			"with \".\") are not served by Jupyter: cp -r skips them on upload and says how many.\n\n" +
