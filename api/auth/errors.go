@@ -280,7 +280,9 @@ func loginFix(src *loaded) string {
 //   - ACCESS_TOKEN_SCOPE_INSUFFICIENT → "credentials lack the Colab scope" + LoginCommand
 //   - USER_PROJECT_DENIED / CONSUMER_INVALID → names the quota project and
 //     where it came from + `gcloud auth application-default set-quota-project PROJECT`
-//   - SERVICE_DISABLED or a "requires a quota project" message → set a quota project
+//   - SERVICE_DISABLED or a "requires a quota project" message → the project
+//     Google billed (metadata.consumer) and its activationUrl, or set a quota
+//     project (serviceDisabled)
 //   - EMULATOR_HOST_NOT_LOOPBACK (colabdash's emulator refused the Host) → reach it by loopback
 //   - UNAUTHENTICATED (HTTP 401) → re-login
 //   - other PERMISSION_DENIED → the server's message
@@ -341,14 +343,7 @@ func Explain(err error, c *Credentials) (headline, fix string) {
 		}
 		return headline, quotaFix(from)
 	case e.Reason == api.ReasonServiceDisabled || strings.Contains(msg, "requires a quota project"):
-		if project == "" || strings.Contains(msg, "requires a quota project") {
-			return "a quota project is required and none is set", quotaFix(from)
-		}
-		h := "the Colab API (colaboratory.googleapis.com) is disabled in quota project " + project
-		if from != "" {
-			h += " (from " + from + ")"
-		}
-		return h, "run `gcloud services enable colaboratory.googleapis.com --project " + project + "`, or " + quotaFix(from)
+		return serviceDisabled(e, msg, project, from)
 	case e.Code == api.Unauthenticated || e.HTTPStatus == 401:
 		return "not signed in, or the access token was rejected", c.reauthFix(src)
 	case e.Reason == api.ReasonEmulatorHostNotLoopback:

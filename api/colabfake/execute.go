@@ -328,7 +328,7 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 		go func() {
 			defer s.wg.Done()
 			defer interrupt()
-			out, err := emulate(rctx, in.Code, sleepCtx)
+			out, err := s.emulateCode(rctx, rname, in.Code)
 			out.ExecutionID, out.Session, out.ExecutionCount = res.ExecutionID, res.Session, res.ExecutionCount
 			if s.opts.Seed == SeedHostile {
 				hostileExec(&out)

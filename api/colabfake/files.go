@@ -310,6 +310,10 @@ func (s *Server) serveContents(w http.ResponseWriter, r *http.Request, root *os.
 			jsonError(w, http.StatusBadRequest, "Cannot delete file or directory %q", p)
 			return
 		}
+		if s.opts.DeleteToTrash {
+			s.deleteToTrash(w, root, id, sp, p)
+			return
+		}
 		st, err := root.Lstat(sp)
 		if err != nil {
 			jsonError(w, http.StatusNotFound, "file or directory does not exist: %q", p)

@@ -156,6 +156,16 @@ type Options struct {
 	// before its token is checked (tests use it to move the clock or
 	// reclaim a runtime mid-transfer). It must not keep or log the token.
 	OnProxyRequest func(*http.Request)
+	// DeleteToTrash makes the emulator's Jupyter DELETE move files and
+	// whole directories (non-empty ones too) to the runtime's
+	// /root/.local/share/Trash, as a stock jupyter_server does with
+	// FileContentsManager.delete_to_trash (its default): the runtime's
+	// disk use does not drop (field case 62). See trash.go.
+	DeleteToTrash bool
+	// ProxyMaxBody, when > 0, makes the runtime proxy refuse a request
+	// whose body is larger than this many bytes with an HTML 413 from a
+	// front end (nginx's page), before Jupyter sees it (field case 68).
+	ProxyMaxBody int64
 }
 
 // Server is the embedded Colab emulator: an MCP server (go-sdk) serving the

@@ -10,11 +10,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -129,6 +129,8 @@ type Client struct {
 	// wrapPart, when set (tests), wraps the download's part file so a
 	// test can make its writes fail (a full disk).
 	wrapPart func(partFile) partFile
+	// learned is the upload piece size a proxy's 413 taught (0: none).
+	learned atomic.Int64
 }
 
 // New returns a Client for the runtime described by o. Errors: a missing
@@ -416,8 +418,8 @@ func (c *Client) do(ctx context.Context, r *request) (*http.Response, error) {
 		if resp.StatusCode < 400 {
 			return resp, nil
 		}
-		msg, fromJupyter := readErrorBody(resp)
-		if resp.StatusCode == http.StatusNotFound && !fromJupyter {
+		rep := readErrorBody(resp)
+		if resp.StatusCode == http.StatusNotFound && !rep.jupyter {
 			// The proxy's own 404: an expired or missing token, or a
 			// runtime that is gone. Renew (which tells the two apart)
 			// and try once more.
@@ -428,7 +430,7 @@ func (c *Client) do(ctx context.Context, r *request) (*http.Response, error) {
 				continue
 			}
 		}
-		return nil, c.statusError(r.op, r.remote, resp.StatusCode, msg, fromJupyter)
+		return nil, c.statusError(r.op, r.remote, resp.StatusCode, rep)
 	}
 }
 
@@ -440,46 +442,6 @@ func withOp(err error, op, path string) error {
 		return &e
 	}
 	return err
-}
-
-// readErrorBody reads (up to 64 KiB) and closes an error response. It
-// returns Jupyter's message and whether the body is Jupyter's JSON error
-// ({"message": …}), which tells a Jupyter 404 from the proxy's bare one.
-func readErrorBody(resp *http.Response) (string, bool) {
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	var j struct {
-		Message *string `json:"message"`
-	}
-	if (ct == "application/json" || bytes.HasPrefix(bytes.TrimSpace(b), []byte("{"))) && json.Unmarshal(b, &j) == nil && j.Message != nil {
-		return *j.Message, true
-	}
-	return "", false
-}
-
-// statusError turns an HTTP error status into an *Error with the kind a
-// user can act on.
-func (c *Client) statusError(op, path string, status int, msg string, fromJupyter bool) *Error {
-	e := &Error{Op: op, Runtime: c.id, Path: path, Status: status, Message: api.OneLine(c.o.Redactor.Redact(msg), 200)}
-	switch {
-	case status == http.StatusNotFound && fromJupyter:
-		e.Kind = ErrNotFound
-		if hidden(path) {
-			e.Kind = ErrHidden
-		}
-		e.Message = ""
-	case status == http.StatusNotFound:
-		e.Kind = ErrRefused
-		e.Message = "the runtime proxy answered 404 (its token was renewed)"
-	case status == http.StatusConflict:
-		e.Kind = ErrExists
-	case status == http.StatusForbidden:
-		e.Kind = ErrPermission
-	default:
-		e.Kind = ErrServer
-	}
-	return e
 }
 
 // hidden reports whether a path has a segment starting with "." (Jupyter

@@ -65,12 +65,20 @@ func (c *Client) openSource(local, remote string) (*source, error) {
 // Options.ChunkSize bytes, and refused beyond (ErrLocal). Errors: those
 // of Upload, ErrLocalNotFound, ErrLocal.
 func (c *Client) UploadFile(ctx context.Context, local, p string, progress Progress) (Model, int64, error) {
+	m, n, _, err := c.uploadLocal(ctx, local, p, progress)
+	return m, n, err
+}
+
+// uploadLocal is UploadFile, also reporting whether an existing remote
+// file was deleted to make way for the new one (upload: a chunked
+// replace, whose old copy the server may keep in its trash).
+func (c *Client) uploadLocal(ctx context.Context, local, p string, progress Progress) (Model, int64, bool, error) {
 	remote := CleanRemote(p)
 	s, err := c.openSource(local, remote)
 	if err != nil {
-		return Model{}, 0, err
+		return Model{}, 0, false, err
 	}
 	defer s.Close()
-	m, err := c.Upload(ctx, remote, s.src, s.size, progress)
-	return m, s.size, err
+	m, deleted, err := c.upload(ctx, remote, s.src, s.size, progress)
+	return m, s.size, deleted, err
 }

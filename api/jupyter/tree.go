@@ -36,6 +36,11 @@ type FileResult struct {
 	// Bytes copied; Duration of the copy.
 	Bytes    int64
 	Duration time.Duration
+	// Deleted is true when an upload deleted the existing remote file
+	// before its new copy took the name (a chunked replace): the
+	// runtime's Jupyter server may keep the old one in its trash
+	// (TrashNote, field case 62).
+	Deleted bool
 }
 
 func (o CopyOptions) progress(src string) Progress {
@@ -173,11 +178,11 @@ func (c *Client) ensureDir(ctx context.Context, remote string) error {
 // whose stat size is 0 is read to its end, never sent empty).
 func (c *Client) uploadFile(ctx context.Context, src, remote string, o CopyOptions) error {
 	start := time.Now()
-	_, n, err := c.UploadFile(ctx, src, remote, o.progress(src))
+	_, n, deleted, err := c.uploadLocal(ctx, src, remote, o.progress(src))
 	if err != nil {
 		return err
 	}
-	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: n, Duration: time.Since(start)})
+	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: n, Duration: time.Since(start), Deleted: deleted})
 	return nil
 }
 
@@ -257,11 +262,7 @@ func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	if err := w.down(ctx, src, d, 0); err != nil {
 		return err
 	}
-	if w.skipped > 0 {
-		return &Error{Op: "download", Runtime: c.id, Path: src, Kind: ErrLocal,
-			Message: fmt.Sprintf("%d %s not copied, each named above; the rest was copied", w.skipped, plural(w.skipped, "entry", "entries"))}
-	}
-	return nil
+	return w.incomplete(src)
 }
 
 func mkdirLocal(dir string) error {
@@ -283,14 +284,7 @@ type walker struct {
 	root    string
 	seen    map[string]bool
 	entries int
-	skipped int // entries refused for what is in their place locally
-}
-
-// skip reports an entry that was not copied (its error names it) and
-// counts it: the walk goes on, and DownloadPath fails at the end.
-func (w *walker) skip(e *Error) {
-	w.skipped++
-	w.o.warn("not copied: %s", e.Error())
+	skipped []skip // entries not copied, each already warned about (skip.go)
 }
 
 // down copies the remote directory remote into local, the open local
@@ -307,6 +301,9 @@ func (w *walker) down(ctx context.Context, remote string, local *safefile.Dir, d
 	w.seen[remote] = true
 	l, err := c.List(ctx, remote)
 	if err != nil {
+		if depth > 0 && w.skip(remote, err) {
+			return nil
+		}
 		return withOp(err, "download", remote)
 	}
 	for _, e := range l.Entries {
@@ -333,7 +330,7 @@ func (w *walker) down(ctx context.Context, remote string, local *safefile.Dir, d
 			sub, err := local.Sub(name, true)
 			if err != nil {
 				if refusal(err) {
-					w.skip(&Error{Op: "download", Runtime: c.id, Path: child, Kind: ErrLocal, Message: err.Error()})
+					w.refuse(&Error{Op: "download", Runtime: c.id, Path: child, Kind: ErrLocal, Message: err.Error()})
 					continue
 				}
 				return c.localError("download", child, target, err)
@@ -350,7 +347,10 @@ func (w *walker) down(ctx context.Context, remote string, local *safefile.Dir, d
 		if err := c.downloadFile(ctx, child, local, name, e, w.o); err != nil {
 			var s *skipped
 			if errors.As(err, &s) {
-				w.skip(s.e)
+				w.refuse(s.e)
+				continue
+			}
+			if w.skip(child, err) {
 				continue
 			}
 			return err

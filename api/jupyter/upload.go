@@ -24,27 +24,48 @@ const PartSuffix = ".colabdash-part"
 type Progress func(done, total int64)
 
 // Upload copies size bytes of src to the remote file p and returns its
-// model. It checks that the remote parent directory exists, writes to
-// p + PartSuffix (one request when size fits ChunkSize, else chunk 1, 2,
-// …, -1, strictly one after another, each base64-encoded from its own raw
-// slice and streamed without holding the file in memory), reads the
-// model back and compares its size, then replaces p (field case 49).
+// model. It checks that the remote parent directory exists, then:
+//
+//   - a file that fits one request (ChunkSize) is PUT straight onto p,
+//     which Jupyter saves atomically, so replacing an existing file needs
+//     no DELETE, and the old copy does not go to the server's trash
+//     (field cases 62, 69); the model read back must have size bytes;
+//   - a larger one is written to p + PartSuffix in chunks 1, 2, …, -1,
+//     strictly one after another, each base64-encoded from its own raw
+//     slice and streamed without holding the file in memory; the part's
+//     size is checked, then p is replaced (delete p, rename the part:
+//     Jupyter refuses to rename onto an existing name, field case 49).
+//
+// A request refused with 413 by a proxy on the way (field case 68) is
+// sent again in pieces of half the size, down to MinChunkSize, and the
+// size that worked is kept for the client's later uploads; a file that
+// fitted one request then goes the chunked way.
 //
 // A failed chunk is not blindly re-sent: after renewing the token if
 // needed, the part file's size says whether the chunk was applied; the
 // upload resumes only at an exact chunk boundary and otherwise restarts
 // from chunk 1. On failure the part file is removed (best effort) and p
-// is untouched. Once the part is verified, the replacement (delete p,
-// rename the part) goes on even if ctx ends. Errors (*Error): ErrNoParent, ErrNotDir, ErrIsDir,
+// is untouched, except that a one-request upload whose model reads back
+// with another size (ErrCorrupt) has already replaced p. Once the part
+// is verified, the replacement (delete p, rename the part) goes on even
+// if ctx ends. Errors (*Error): ErrNoParent, ErrNotDir, ErrIsDir,
 // ErrCorrupt, ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer, or the
 // context's error; ErrTopLevel for a file directly in the root (Creatable).
 func (c *Client) Upload(ctx context.Context, p string, src io.ReaderAt, size int64, progress Progress) (Model, error) {
+	m, _, err := c.upload(ctx, p, src, size, progress)
+	return m, err
+}
+
+// upload is Upload, also reporting whether an existing p was deleted to
+// make way for the new file (a chunked replace): the runtime's Jupyter
+// server may then keep the old copy in its trash (field case 62).
+func (c *Client) upload(ctx context.Context, p string, src io.ReaderAt, size int64, progress Progress) (Model, bool, error) {
 	remote := CleanRemote(p)
 	if remote == "" {
-		return Model{}, &Error{Op: "upload", Runtime: c.id, Kind: ErrIsDir, Message: "no remote file name"}
+		return Model{}, false, &Error{Op: "upload", Runtime: c.id, Kind: ErrIsDir, Message: "no remote file name"}
 	}
 	if err := Creatable(c.id, remote); err != nil { // every caller: cp, the files pane
-		return Model{}, err
+		return Model{}, false, err
 	}
 	if progress == nil {
 		progress = func(int64, int64) {}
@@ -53,30 +74,41 @@ func (c *Client) Upload(ctx context.Context, p string, src io.ReaderAt, size int
 		m, err := c.Stat(ctx, parent)
 		switch {
 		case errors.Is(err, ErrNotFound):
-			return Model{}, &Error{Op: "upload", Runtime: c.id, Path: parent, Kind: ErrNoParent}
+			return Model{}, false, &Error{Op: "upload", Runtime: c.id, Path: parent, Kind: ErrNoParent}
 		case err != nil:
-			return Model{}, withOp(err, "upload", remote)
+			return Model{}, false, withOp(err, "upload", remote)
 		case !m.IsDir():
-			return Model{}, &Error{Op: "upload", Runtime: c.id, Path: parent, Kind: ErrNotDir}
+			return Model{}, false, &Error{Op: "upload", Runtime: c.id, Path: parent, Kind: ErrNotDir}
 		}
 	}
 	existing, err := c.Stat(ctx, remote)
 	switch {
 	case err == nil && existing.IsDir():
-		return Model{}, &Error{Op: "upload", Runtime: c.id, Path: remote, Kind: ErrIsDir, Message: "a directory is in the way"}
+		return Model{}, false, &Error{Op: "upload", Runtime: c.id, Path: remote, Kind: ErrIsDir, Message: "a directory is in the way"}
 	case err != nil && !errors.Is(err, ErrNotFound) && !errors.Is(err, ErrHidden):
-		return Model{}, withOp(err, "upload", remote)
+		return Model{}, false, withOp(err, "upload", remote)
 	}
 	exists := err == nil
+	if size <= c.chunkSize() {
+		m, err := c.putWhole(ctx, remote, src, size, progress)
+		if !tooLarge(err) {
+			return m, false, err
+		}
+		// A proxy refused even one request of this size: in pieces,
+		// through the part file.
+		if c.shrinkChunks(err, size) >= size {
+			return Model{}, false, atFloor(err)
+		}
+	}
 	part := remote + PartSuffix
-	fail := func(err error) (Model, error) {
+	fail := func(err error) (Model, bool, error) {
 		// Best effort, also after ctx ended: a part file is never left.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		if !errors.Is(err, ErrRuntimeGone) {
 			_ = c.Delete(cctx, part)
 		}
-		return Model{}, withOp(err, "upload", remote)
+		return Model{}, false, withOp(err, "upload", remote)
 	}
 	if err := c.sendChunks(ctx, part, src, size, progress); err != nil {
 		return fail(err)
@@ -100,7 +132,47 @@ func (c *Client) Upload(ctx context.Context, p string, src io.ReaderAt, size int
 		}
 	}
 	if m, err = c.Rename(fctx, part, remote); err != nil {
+		if exists {
+			// The old file is gone: the new data is only in the part.
+			var je *Error
+			if errors.As(err, &je) {
+				e := *je
+				e.Op, e.Path = "upload", remote
+				e.Message = strings.TrimPrefix(e.Message+"; ", "; ") + "the new file is kept on the runtime as " + DisplayName("/"+part)
+				return Model{}, true, &e
+			}
+		}
 		return fail(err)
+	}
+	return m, exists, nil
+}
+
+// putWhole PUTs all of src onto remote in one request (no "chunk"),
+// trying again after a transient failure (the request replaces the file
+// whole, so repeating it is safe), and reads the model back.
+func (c *Client) putWhole(ctx context.Context, remote string, src io.ReaderAt, size int64, progress Progress) (Model, error) {
+	for fails := 0; ; {
+		err := c.putChunk(ctx, remote, src, 0, size, 0, size, progress)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil || !transient(err) {
+			return Model{}, withOp(err, "upload", remote)
+		}
+		if fails++; fails > c.o.MaxRetries {
+			return Model{}, withOp(err, "upload", remote)
+		}
+		if err := c.pause(ctx, fails); err != nil {
+			return Model{}, err
+		}
+	}
+	m, err := c.Stat(ctx, remote)
+	if err != nil {
+		return Model{}, withOp(err, "upload", remote)
+	}
+	if m.Size != size {
+		return m, &Error{Op: "upload", Runtime: c.id, Path: remote, Kind: ErrCorrupt,
+			Message: fmt.Sprintf("the runtime has %d bytes, %d were sent", m.Size, size)}
 	}
 	return m, nil
 }
@@ -123,7 +195,7 @@ func transient(err error) bool {
 // sendChunks writes src to part: one request without "chunk" when it
 // fits, else chunks 1, 2, …, -1.
 func (c *Client) sendChunks(ctx context.Context, part string, src io.ReaderAt, size int64, progress Progress) error {
-	cs := c.o.ChunkSize
+	cs := c.chunkSize()
 	fails, restarts := 0, 0
 	var off int64
 	k := 1
@@ -142,6 +214,15 @@ func (c *Client) sendChunks(ctx context.Context, part string, src io.ReaderAt, s
 			if off >= size {
 				return nil
 			}
+			continue
+		}
+		if tooLarge(err) {
+			if cs <= MinChunkSize {
+				return atFloor(err)
+			}
+			// Refused before Jupyter saw it (field case 68): not applied,
+			// so the same bytes go again from off, in smaller pieces.
+			cs = c.shrinkChunks(err, end-off)
 			continue
 		}
 		if ctx.Err() != nil || !transient(err) {
@@ -203,19 +284,23 @@ func (c *Client) putChunk(ctx context.Context, part string, src io.ReaderAt, off
 	head += `"content":"`
 	const tail = `"}`
 	var enc *b64Reader
+	bodyLen := int64(len(head)) + int64(base64.StdEncoding.EncodedLen(int(n))) + int64(len(tail))
 	body := func() (io.Reader, int64) {
 		enc = &b64Reader{src: io.NewSectionReader(src, off, n), onRead: func(done int64) {
 			wd.touch()
 			progress(off+done, total)
 		}}
-		return io.MultiReader(strings.NewReader(head), enc, strings.NewReader(tail)),
-			int64(len(head)) + int64(base64.StdEncoding.EncodedLen(int(n))) + int64(len(tail))
+		return io.MultiReader(strings.NewReader(head), enc, strings.NewReader(tail)), bodyLen
 	}
 	resp, err := c.do(ctx, &request{op: "upload", method: http.MethodPut, path: "api/contents/" + EscapePath(part),
 		body: body, remote: CleanRemote(part)})
 	if err != nil {
 		if enc != nil && enc.err != nil {
 			return &Error{Op: "upload", Runtime: c.id, Path: CleanRemote(part), Kind: ErrLocal, Message: enc.err.Error()}
+		}
+		var je *Error
+		if errors.As(err, &je) && je.Status == http.StatusRequestEntityTooLarge && strings.HasPrefix(je.Message, "a proxy") {
+			return explainTooLarge(err, bodyLen) // Jupyter's own 413 says why itself
 		}
 		return wd.explain(err, "upload", c.id, part)
 	}

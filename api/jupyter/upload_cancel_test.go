@@ -15,7 +15,8 @@ import (
 // nor the new one.
 func TestUploadCancelledWhileReplacingKeepsAFile(t *testing.T) {
 	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	// A chunked upload (3-byte pieces): only it replaces through a DELETE.
+	c := e.client(func(o *Options) { o.ChunkSize = 3 })
 	ctx := context.Background()
 	if _, err := c.Upload(ctx, e.p("x.txt"), strings.NewReader("old"), 3, nil); err != nil {
 		t.Fatal(err)

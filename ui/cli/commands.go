@@ -127,6 +127,8 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
 	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
+	f.BoolVar(&o.DeleteToTrash, "delete-to-trash", false, "Jupyter DELETE moves files to the runtime's /root/.local/share/Trash, as a stock jupyter_server does (disk use does not drop until rm --purge)")
+	f.Int64Var(&o.ProxyMaxBody, "proxy-max-body", 0, "refuse runtime-proxy requests with a body over this many bytes with an nginx-style HTML 413 (0: no limit)")
 	f.StringVar(&o.JupyterUpstream, "jupyter-upstream", "", "forward each runtime's proxy (connectionInfo.url, behind its token) to this real Jupyter server URL instead of the emulator's own file trees (https, or http to loopback only)")
 	return cmd
 }

@@ -330,26 +330,41 @@ func listing(entries []jupyter.Model) []string {
 
 func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 	v := newVerb(g, s, "rm")
-	var recursive bool
+	var recursive, purge, yes bool
 	cmd := &cobra.Command{
 		Use:   "rm RUNTIME:PATH...",
 		Short: "Remove files (or directories with -r) on a runtime",
 		Long: "rm removes files on a runtime through its Jupyter server; -r removes a directory and everything\n" +
 			"listed in it, children first. Jupyter does not list hidden names, so a directory holding hidden\n" +
-			"files cannot be removed this way (the error says so). Nothing asks for confirmation.\n" + filesExitCodes,
-		Example: "  colabdash rm rt-abc:/content/old.csv\n  colabdash rm -r rt-abc:/content/checkpoints",
-		Args:    cobra.MinimumNArgs(1),
+			"files cannot be removed this way (the error says so). Removing asks for no confirmation.\n\n" +
+			"A stock Jupyter server moves what it deletes to its trash (~/.local/share/Trash), where it still\n" +
+			"uses the runtime's disk. --purge also empties that trash, through execute_code, after asking\n" +
+			"(only y confirms; without a terminal pass --yes); \"rm --purge RUNTIME\" only empties it.\n" + filesExitCodes,
+		Example: "  colabdash rm rt-abc:/content/old.csv\n  colabdash rm -r rt-abc:/content/checkpoints\n" +
+			"  colabdash rm --purge -r rt-abc:/content/checkpoints\n  colabdash rm --purge rt-abc --yes",
+		Args: cobra.MinimumNArgs(1),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			return v.completeRuntimeColon(cmd, toComplete, false)
 		},
 		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
+			if purge && !yes && !v.canPrompt() { // before anything is removed
+				return &exitError{exitUsage, "rm --purge asks before emptying the runtime's trash: stdin or stderr is not a terminal; pass --yes"}
+			}
 			var locs []jupyter.Location
+			trashOnly := ""
 			for _, a := range args {
+				if purge && len(args) == 1 && !strings.Contains(a, ":") {
+					trashOnly = a // rm --purge RUNTIME: only the trash
+					break
+				}
 				loc, err := jupyter.ParseLocation(a, true)
 				if err != nil {
 					return &exitError{exitUsage, err.Error()}
 				}
 				locs = append(locs, loc)
+			}
+			if trashOnly != "" {
+				return v.purgeOnly(cmd.Context(), trashOnly, yes)
 			}
 			// RUNTIME is resolved before any path rule, as README says:
 			// "rm rt-zz:/x" is "no runtime", not a refusal of /x.
@@ -394,10 +409,19 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 					break
 				}
 			}
+			var purged *int64
+			var perr error
+			if purge && failure == nil {
+				purged, perr = v.purgeTrash(ctx, rf, yes)
+			} else if len(removed) > 0 {
+				v.note(jupyter.TrashNote(purgeCommand(rf)))
+			}
 			if v.asJSON {
-				rep := rmReport{Removed: removed, OK: failure == nil}
+				rep := rmReport{Removed: removed, OK: failure == nil && perr == nil, PurgedBytes: purged}
 				if failure != nil {
 					rep.Error = v.red().Redact(fileError(failure, rf).msg)
+				} else if perr != nil {
+					rep.Error = v.red().Redact(fileError(perr, rf).msg)
 				}
 				if err := v.writeJSON(rep); err != nil {
 					return err
@@ -406,9 +430,14 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 			if failure != nil {
 				return fileError(failure, rf)
 			}
+			if perr != nil {
+				return fileError(perr, rf)
+			}
 			return nil
 		}, func(why string) any { return rmReport{Removed: []string{}, Error: why} }),
 	}
+	cmd.Flags().BoolVar(&purge, "purge", false, "also empty the runtime's trash, where its Jupyter server keeps deleted files (asks first)")
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "with --purge: empty the trash without asking (needed without a terminal)")
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "remove directories and their contents")
 	cmd.Flags().BoolVar(&v.asJSON, "json", false, "print a JSON summary: {removed: [...], ok, error}")
 	return cmd
@@ -420,6 +449,9 @@ type rmReport struct {
 	Removed []string `json:"removed"`
 	OK      bool     `json:"ok"`
 	Error   string   `json:"error,omitempty"`
+	// PurgedBytes is what --purge freed by emptying the runtime's trash
+	// (absent without --purge, or when the trash was not emptied).
+	PurgedBytes *int64 `json:"purgedBytes,omitempty"`
 }
 
 func cpCmd(g *globalFlags, s *streams) *cobra.Command {
@@ -437,8 +469,9 @@ func cpCmd(g *globalFlags, s *streams) *cobra.Command {
 			"missing (its parent must exist) and merged into when present. Running the same command twice\n" +
 			"never nests (no proj/proj). Below a local destination nothing is written through a symbolic\n" +
 			"link: such an entry is refused in one line naming it, the rest is copied, and cp exits 1.\n\n" +
-			"Uploads go in chunks under 50 MB to NAME.colabdash-part, are checked by size and renamed into\n" +
-			"place. Downloads stream to NAME.colabdash-part beside the target, resume with Range after a\n" +
+			"An upload that fits one request (under 50 MB) is PUT onto NAME; a larger one goes in chunks to\n" +
+			"NAME.colabdash-part, is checked by size and renamed into place (a proxy's 413 makes the pieces\n" +
+			"smaller, down to 1 MiB). Downloads stream to NAME.colabdash-part beside the target, resume with Range after a\n" +
 			"dropped connection and are renamed into place only when complete. A proxy token that expires\n" +
 			"during a transfer is renewed (get_runtime) without restarting it. Hidden files (names starting\n" +
 			"with \".\") are not served by Jupyter: cp -r skips them on upload and says how many.\n\n" +
@@ -540,6 +573,7 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 	sum := copySummary{Files: []copiedFile{}}
 	start := time.Now()
 	var warned sync.Map
+	deleted := false // an upload replaced a file by deleting it (case 62)
 	opts := jupyter.CopyOptions{
 		Recursive: recursive,
 		Progress:  view.update,
@@ -552,6 +586,7 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 			}
 			sum.Files = append(sum.Files, copiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
 			sum.Bytes += r.Bytes
+			deleted = deleted || r.Deleted
 			if !v.asJSON {
 				rate := ""
 				if s := r.Duration.Seconds(); s > 0 {
@@ -578,6 +613,9 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 		err = rf.jc.DownloadPath(ctx, src.Path, target, dst.Dir, opts)
 	}
 	view.clear()
+	if deleted {
+		v.note(jupyter.TrashNote(purgeCommand(rf)))
+	}
 	sum.Seconds = time.Since(start).Seconds()
 	sum.OK = err == nil
 	var ee *exitError

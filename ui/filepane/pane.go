@@ -516,7 +516,9 @@ func (p *Pane) Delete(t Target) tea.Cmd {
 		if err := c.RemoveAll(ctx, remote, func(string) { n++ }); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("deleted %s (%d item(s))", termtext.Line(jupyter.Where(c.Runtime(), remote)), n), nil
+		// A stock Jupyter server keeps them in its trash (field case 62).
+		return fmt.Sprintf("deleted %s (%d item(s)); its Jupyter server may keep them in its trash (colabdash rm --purge %s frees it)",
+			termtext.Line(jupyter.Where(c.Runtime(), remote)), n, termtext.Line(c.Runtime())), nil
 	})
 }
 
