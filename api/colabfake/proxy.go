@@ -176,6 +176,9 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 		proxyNotFound(w)
 		return
 	}
+	if s.opts.XSSI {
+		w = &xssiWriter{ResponseWriter: w}
+	}
 	serve := func(w http.ResponseWriter, r *http.Request) {
 		if s.upstream != nil {
 			s.serveUpstream(w, r, id, rest)

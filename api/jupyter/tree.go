@@ -243,7 +243,10 @@ func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	// any cannot be known from here: the warning says it may.
 	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
 	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}}
-	return w.down(ctx, src, dst, 0)
+	if err := w.down(ctx, src, dst, 0); err != nil {
+		return err
+	}
+	return w.incomplete(src)
 }
 
 func mkdirLocal(dir string) error {
@@ -265,6 +268,8 @@ type walker struct {
 	root    string
 	seen    map[string]bool
 	entries int
+	anc     ancestry // the directories the walk is in (listcheck.go)
+	skipped int      // entries vet skipped
 }
 
 func (w *walker) down(ctx context.Context, remote, local string, depth int) error {
@@ -280,7 +285,15 @@ func (w *walker) down(ctx context.Context, remote, local string, depth int) erro
 	if err != nil {
 		return withOp(err, "download", remote)
 	}
+	enter, dups := w.vet(remote, l.Entries)
+	if !enter {
+		return nil
+	}
+	defer w.anc.leave()
 	for _, e := range l.Entries {
+		if _, dup := dups[e.Name]; dup {
+			continue
+		}
 		if w.entries++; w.entries > maxEntries {
 			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "more than a million entries"}
 		}
