@@ -25,6 +25,7 @@ import (
 // is a plain Go GET and io.Copy to io.Discard in this process (its RSS is
 // then not measured). Metrics, from the fastest run of each: "ls-s" and
 // "curl-s" the wall times, "ratio" = ls-s ÷ curl-s (goal ≤ 1.5);
+// "ls-cpu-s" and "curl-cpu-s" the processes' CPU time (user + system),
 // "ls-rss-MiB" and "curl-rss-MiB" the peak resident sets (VmHWM),
 // "reply-MiB" the reply's size, and "rss-ratio" = ls-rss ÷ (2 × reply +
 // 30 MiB) (goal ≤ 1). ls's time includes its start and the MCP calls
@@ -44,6 +45,7 @@ func BenchmarkList100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer devnull.Close()
+	lsCPU, curlCPU := time.Duration(1<<62), time.Duration(1<<62)
 	// run runs a process with stdout to out and returns its wall time
 	// and peak RSS in bytes. The peak is the kernel's VmHWM of the
 	// process, read every 2 ms while it runs (ru_maxrss would count the
@@ -66,6 +68,12 @@ func BenchmarkList100k(b *testing.B) {
 			case err := <-done:
 				if err != nil {
 					b.Fatalf("%s: %v\n%s", filepath.Base(name), err, errb.String())
+				}
+				cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				if filepath.Base(name) == "curl" {
+					curlCPU = min(curlCPU, cpu)
+				} else {
+					lsCPU = min(lsCPU, cpu)
 				}
 				return time.Since(start), peak
 			case <-time.After(2 * time.Millisecond):
@@ -136,6 +144,10 @@ func BenchmarkList100k(b *testing.B) {
 	b.ReportMetric(lsT.Seconds(), "ls-s")
 	b.ReportMetric(baseT.Seconds(), "curl-s")
 	b.ReportMetric(lsT.Seconds()/baseT.Seconds(), "ratio")
+	b.ReportMetric(lsCPU.Seconds(), "ls-cpu-s")
+	if curl != "" {
+		b.ReportMetric(curlCPU.Seconds(), "curl-cpu-s")
+	}
 	b.ReportMetric(float64(lsRSS)/mib, "ls-rss-MiB")
 	b.ReportMetric(float64(baseRSS)/mib, "curl-rss-MiB")
 	b.ReportMetric(float64(reply)/mib, "reply-MiB")

@@ -8,7 +8,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -29,18 +28,45 @@ const lsFlushBytes = 32 << 10
 // end in "/"), the name (the only text from the server) redacted with
 // red and passed through termtext.
 func listingLine(red *api.Redactor, e jupyter.Model) string {
+	var l lineWriter
+	return string(l.append(nil, red, e))
+}
+
+// lineWriter builds ls lines; it remembers the last minute it formatted
+// (the entries of a directory often share it), which a listing of
+// 100,000 entries would otherwise format 100,000 times.
+type lineWriter struct {
+	minute int64
+	when   string
+}
+
+// append appends e's ls line (without its newline) to b.
+func (l *lineWriter) append(b []byte, red *api.Redactor, e jupyter.Model) []byte {
 	size, when := "-", "-"
 	if !e.IsDir() && e.Size >= 0 {
 		size = state.FormatBytes(e.Size)
 	}
 	if !e.LastModified.IsZero() {
-		when = e.LastModified.Local().Format("2006-01-02 15:04")
+		if m := e.LastModified.Unix() / 60; m != l.minute || l.when == "" {
+			l.minute, l.when = m, e.LastModified.Local().Format("2006-01-02 15:04")
+		}
+		when = l.when
 	}
-	name := termtext.Line(red.Redact(jupyter.DisplayName(e.Name)))
+	for i := len(size); i < lsSizeWidth; i++ {
+		b = append(b, ' ')
+	}
+	b = append(b, size...)
+	b = append(b, "  "...)
+	b = append(b, when...)
+	for i := len(when); i < 16; i++ {
+		b = append(b, ' ')
+	}
+	b = append(b, "  "...)
+	b = append(b, termtext.Line(red.Redact(jupyter.DisplayName(e.Name)))...)
 	if e.IsDir() {
-		name += "/"
+		b = append(b, '/')
 	}
-	return fmt.Sprintf("%*s  %-16s  %s", lsSizeWidth, size, when, name)
+	return b
 }
 
 // lsStream lists directory p and prints each entry's line as it is
@@ -55,9 +81,11 @@ func (v *verb) lsStream(ctx context.Context, jc *jupyter.Client, p string) error
 	w := bufio.NewWriterSize(v.s.out, lsFlushBytes+4096)
 	defer w.Flush()
 	last := time.Now()
+	var l lineWriter
+	var line []byte
 	_, _, err := jc.ListEach(ctx, p, func(e jupyter.Model) error {
-		w.WriteString(listingLine(red, e))
-		w.WriteByte('\n')
+		line = append(l.append(line[:0], red, e), '\n')
+		w.Write(line)
 		if w.Buffered() >= lsFlushBytes {
 			last = time.Now()
 			return w.Flush()
