@@ -209,8 +209,11 @@ func localStatMessage(p string, err error) string {
 // present. Every local path is built from validated name components and
 // checked to stay inside dst (field case 46); a remote name that becomes
 // a local one (a file into a directory, every entry of a directory) must
-// pass LocalName, else the copy stops there with ErrUnsafeName. A listing
-// loop or an absurd depth stops the walk. Jupyter does not list hidden entries: a
+// pass LocalName, else the copy stops there with ErrUnsafeName. An absurd
+// depth stops the walk. A name a listing gives twice, and a directory whose
+// listing repeats an ancestor's (a loop, listcheck.go), are skipped with a
+// warning each; the rest is copied and the copy then fails with
+// ErrBadListing. Jupyter does not list hidden entries: a
 // recursive download warns once that any there may be missing (field case
 // 52), since the listing cannot say whether there are some.
 func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
