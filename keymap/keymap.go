@@ -95,7 +95,7 @@ var scopes = map[string][]string{
 		ActionHelp, ActionQuit, ActionProfile, ActionEvents, ActionNewRuntime, ActionQuickCreate,
 		ActionDeleteRuntime, ActionOpenSession, ActionCloseSession, ActionRunCode, ActionRenewToken, ActionCancel,
 		ActionCopyURL, ActionCopyToken, ActionRevealToken, ActionFiles},
-	ScopeFiles: {ActionUp, ActionDown, ActionPageUp, ActionPageDown, ActionTop, ActionBottom, ActionRefresh,
+	ScopeFiles: {ActionUp, ActionDown, ActionPageUp, ActionPageDown, ActionTop, ActionBottom, ActionRefresh, ActionFilter,
 		ActionBack, ActionFiles, ActionQuit, ActionHelp, ActionProfile, ActionFilesOpen, ActionFilesParent,
 		ActionFilesDownload, ActionFilesDownloadTo, ActionFilesUpload, ActionFilesDelete},
 	ScopeConsole: {ActionConsoleRun, ActionConsoleNewLine, ActionConsoleStop, ActionConsoleBack,

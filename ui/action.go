@@ -11,7 +11,7 @@ type actionKind int
 const (
 	actNone         actionKind = iota
 	actQuit                    // cancel every call and quit
-	actClose                   // close the overlay on top (and show text, if any, as actStatus does)
+	actClose                   // close the overlay on top (and show text, if any, as actStatus does; then run cmd, if any)
 	actOpen                    // open overlay ov on top
 	actStatus                  // show text (err: as an error) in the status line
 	actMove                    // move the runtimes cursor by n
@@ -83,6 +83,7 @@ func (m *Model) apply(a action) tea.Cmd {
 		if a.text != "" {
 			m.setStatus(now, a.text, a.err)
 		}
+		return a.cmd // the closing overlay's last call (the files filter's listing), if any
 	case actOpen:
 		m.push(a.ov)
 	case actStatus:

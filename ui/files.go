@@ -35,6 +35,7 @@ import (
 //	u                   upload a local file (path typed) into this directory
 //	x delete            delete the selected entry (y-only confirmation)
 //	r                   list again
+//	/                   filter the entries by name (files_filter.go)
 //	esc f               close (a transfer in flight is cancelled; a
 //	                    partial download is kept for the next try)
 //
@@ -154,6 +155,8 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		return cmd(o.p.Up())
 	case key.Matches(k, keys.Refresh):
 		return cmd(o.p.Refresh())
+	case key.Matches(k, keys.Filter):
+		return action{kind: actOpen, ov: newFilesFilterOverlay(o.p)}
 	case key.Matches(k, keys.FilesDownload), key.Matches(k, keys.FilesDownloadTo):
 		t, ok := o.p.Selection()
 		switch {

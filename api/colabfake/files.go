@@ -161,6 +161,9 @@ func (s *Server) serveJupyter(w http.ResponseWriter, r *http.Request, id, rest s
 		return
 	}
 	s.ensureTree(root, id)
+	if s.serveSynthetic(w, r, rest) {
+		return
+	}
 	switch {
 	case rest == "api/status" || rest == "api":
 		w.Header().Set("Content-Type", "application/json")
@@ -195,6 +198,9 @@ func (s *Server) ensureTree(root *os.Root, id string) {
 		return
 	}
 	_ = root.MkdirAll(id+"/content", 0o755)
+	if s.opts.ManyFiles > 0 {
+		_ = root.MkdirAll(id+"/"+SyntheticDir, 0o755) // listed in /content; its own requests are synthetic.go's
+	}
 	if s.opts.Seed != SeedDemo {
 		return
 	}
@@ -361,12 +367,20 @@ func (s *Server) getModel(w http.ResponseWriter, r *http.Request, root *os.Root,
 		sort.Slice(infos, func(i, j int) bool { return infos[i].Name() < infos[j].Name() })
 		entries := make([]jmodel, 0, len(infos))
 		for _, fi := range infos {
-			if strings.HasPrefix(fi.Name(), ".") || (!fi.IsDir() && !fi.Mode().IsRegular()) {
-				continue
-			}
 			cp := fi.Name()
 			if p != "" {
 				cp = p + "/" + fi.Name()
+			}
+			if fi.Mode()&fs.ModeSymlink != 0 && !strings.HasPrefix(fi.Name(), ".") {
+				// As jupyter-server: a link is listed as what it points
+				// to (a directory loop too), with the link's own times.
+				if m, ok := linkModel(root, sp+"/"+fi.Name(), cp, fi); ok {
+					entries = append(entries, m)
+				}
+				continue
+			}
+			if strings.HasPrefix(fi.Name(), ".") || (!fi.IsDir() && !fi.Mode().IsRegular()) {
+				continue
 			}
 			entries = append(entries, modelOf(cp, fi))
 		}

@@ -179,6 +179,9 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 	if s.bodyTooLarge(w, r) {
 		return
 	}
+	if s.opts.XSSI {
+		w = &xssiWriter{ResponseWriter: w}
+	}
 	serve := func(w http.ResponseWriter, r *http.Request) {
 		if s.upstream != nil {
 			s.serveUpstream(w, r, id, rest)

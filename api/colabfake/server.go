@@ -141,6 +141,13 @@ type Options struct {
 	// Empty: a temporary directory, created on first use and removed on
 	// Close.
 	FilesDir string
+	// ManyFiles, when positive, makes every runtime's SyntheticDir
+	// (/content/many) a read-only directory of that many empty files,
+	// generated as they are listed (synthetic.go; field case 70).
+	ManyFiles int
+	// XSSI puts Colab's anti-XSSI guard ")]}'" and a newline before every
+	// JSON reply of the runtime proxy (field case 76).
+	XSSI bool
 	// JupyterUpstream, when set, is a real Jupyter server URL (its ?token=
 	// is sent as "Authorization: token …") to which the runtime proxy
 	// forwards every request that carries a valid proxy token, HTTP and

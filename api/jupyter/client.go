@@ -98,8 +98,16 @@ type Options struct {
 	// IdleTimeout drops a transfer that makes no progress for this long
 	// (default DefaultIdleTimeout).
 	IdleTimeout time.Duration
-	// MaxReply bounds each JSON reply in bytes (default DefaultMaxReply).
+	// MaxReply bounds each JSON reply in bytes (default DefaultMaxReply),
+	// except a directory listing's, which is bounded by MaxEntries and
+	// ListTimeout instead (ListEach).
 	MaxReply int64
+	// MaxEntries bounds one directory listing's entries (default
+	// DefaultMaxEntries).
+	MaxEntries int
+	// ListTimeout bounds one directory listing from its request to its
+	// last entry (default DefaultListTimeout).
+	ListTimeout time.Duration
 	// MaxUnknownSize bounds, in bytes, a download whose size the runtime
 	// did not report (default DefaultMaxUnknownSize); a download of known
 	// size is bounded by that size.
@@ -168,6 +176,12 @@ func New(o Options) (*Client, error) {
 	}
 	if o.MaxReply <= 0 {
 		o.MaxReply = DefaultMaxReply
+	}
+	if o.MaxEntries <= 0 {
+		o.MaxEntries = DefaultMaxEntries
+	}
+	if o.ListTimeout <= 0 {
+		o.ListTimeout = DefaultListTimeout
 	}
 	if o.MaxUnknownSize <= 0 {
 		o.MaxUnknownSize = DefaultMaxUnknownSize
@@ -475,6 +489,7 @@ func (c *Client) callJSON(ctx context.Context, r *request, out any) error {
 	if int64(len(b)) > c.o.MaxReply {
 		return &Error{Op: r.op, Runtime: c.id, Path: r.remote, Kind: ErrServer, Message: fmt.Sprintf("reply larger than %d bytes", c.o.MaxReply)}
 	}
+	b = trimXSSI(b)
 	if out == nil || len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}

@@ -79,32 +79,17 @@ func (c *Client) Stat(ctx context.Context, p string) (Model, error) {
 }
 
 // List returns a remote directory with its entries in Entries, in the
-// server's order (GET /api/contents/{path}?content=1&type=directory).
-// Hidden entries are left out by Jupyter. Errors: those of Stat, and
-// ErrNotDir for a file.
+// server's order (GET /api/contents/{path}?content=1), decoded as a
+// stream (ListEach) and bounded by Options.MaxEntries and ListTimeout.
+// Hidden entries are left out by Jupyter. Errors: those of ListEach.
 func (c *Client) List(ctx context.Context, p string) (Model, error) {
-	var w modelWire
-	remote := CleanRemote(p)
-	err := c.callJSON(ctx, &request{op: "list", method: http.MethodGet, path: "api/contents/" + EscapePath(p),
-		query: url.Values{"content": {"1"}}, retry404: true, remote: remote}, &w)
-	if err != nil {
-		return Model{}, err
-	}
-	m := w.model()
-	if !m.IsDir() {
-		return m, &Error{Op: "list", Runtime: c.id, Path: remote, Kind: ErrNotDir}
-	}
-	var entries []modelWire
-	if len(w.Content) > 0 && string(w.Content) != "null" {
-		if err := json.Unmarshal(w.Content, &entries); err != nil {
-			return m, &Error{Op: "list", Runtime: c.id, Path: remote, Kind: ErrServer, Message: "the listing is not a list"}
-		}
-	}
-	m.Entries = make([]Model, 0, len(entries))
-	for _, e := range entries {
-		m.Entries = append(m.Entries, e.model())
-	}
-	return m, nil
+	entries := []Model{}
+	m, _, err := c.ListEach(ctx, p, func(e Model) error {
+		entries = append(entries, e)
+		return nil
+	})
+	m.Entries = entries
+	return m, err
 }
 
 // Mkdir creates one remote directory (PUT {"type":"directory"}); its

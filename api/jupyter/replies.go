@@ -38,6 +38,7 @@ var jupyterMarks = []string{"<title>Jupyter", "You are requesting a page that do
 func readErrorBody(resp *http.Response) errorReply {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	b = trimXSSI(b)
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	rep := errorReply{size: len(b), html: ct == "text/html" || bytes.HasPrefix(bytes.TrimSpace(b), []byte("<"))}
 	var j struct {

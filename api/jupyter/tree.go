@@ -210,8 +210,11 @@ func localStatMessage(p string, err error) string {
 // present. Every local path is built from validated name components and
 // checked to stay inside dst (field case 46); a remote name that becomes
 // a local one (a file into a directory, every entry of a directory) must
-// pass LocalName, else the copy stops there with ErrUnsafeName. A listing
-// loop or an absurd depth stops the walk. Jupyter does not list hidden entries: a
+// pass LocalName, else the copy stops there with ErrUnsafeName. An absurd
+// depth stops the walk. A name a listing gives twice, and a directory whose
+// listing repeats an ancestor's (a loop, listcheck.go), are skipped with a
+// warning each; the rest is copied and the copy then fails with
+// ErrBadListing. Jupyter does not list hidden entries: a
 // recursive download warns once that any there may be missing (field case
 // 52), since the listing cannot say whether there are some.
 func (c *Client) DownloadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
@@ -284,7 +287,8 @@ type walker struct {
 	root    string
 	seen    map[string]bool
 	entries int
-	skipped []skip // entries not copied, each already warned about (skip.go)
+	anc     ancestry // the directories the walk is in (listcheck.go)
+	skipped []skip   // entries not copied, each already warned about (skip.go)
 }
 
 // down copies the remote directory remote into local, the open local
@@ -306,7 +310,15 @@ func (w *walker) down(ctx context.Context, remote string, local *safefile.Dir, d
 		}
 		return withOp(err, "download", remote)
 	}
+	enter, dups := w.vet(remote, l.Entries)
+	if !enter {
+		return nil
+	}
+	defer w.anc.leave()
 	for _, e := range l.Entries {
+		if _, dup := dups[e.Name]; dup {
+			continue
+		}
 		if w.entries++; w.entries > maxEntries {
 			return &Error{Op: "download", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "more than a million entries"}
 		}

@@ -103,6 +103,9 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			if o.Runtimes < 0 || o.Runtimes > 99999 {
 				return &exitError{exitUsage, fmt.Sprintf("--runtimes must be between 0 and 99999, not %d", o.Runtimes)}
 			}
+			if o.ManyFiles < 0 || o.ManyFiles > 10_000_000 {
+				return &exitError{exitUsage, fmt.Sprintf("--many-files must be between 0 and 10000000, not %d", o.ManyFiles)}
+			}
 			if err := checkUpstream(o.JupyterUpstream); err != nil {
 				return err
 			}
@@ -129,6 +132,8 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
 	f.BoolVar(&o.DeleteToTrash, "delete-to-trash", false, "Jupyter DELETE moves files to the runtime's /root/.local/share/Trash, as a stock jupyter_server does (disk use does not drop until rm --purge)")
 	f.Int64Var(&o.ProxyMaxBody, "proxy-max-body", 0, "refuse runtime-proxy requests with a body over this many bytes with an nginx-style HTML 413 (0: no limit)")
+	f.IntVar(&o.ManyFiles, "many-files", 0, "make /content/many on every runtime a read-only directory of N empty files, generated as they are listed (large-listing tests)")
+	f.BoolVar(&o.XSSI, "xssi", false, "put Colab's anti-XSSI guard )]}' before every JSON reply of the runtime proxy")
 	f.StringVar(&o.JupyterUpstream, "jupyter-upstream", "", "forward each runtime's proxy (connectionInfo.url, behind its token) to this real Jupyter server URL instead of the emulator's own file trees (https, or http to loopback only)")
 	return cmd
 }

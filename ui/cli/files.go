@@ -228,6 +228,13 @@ func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 			loc.Runtime = rf.rt.ID()
 			got.Runtime = loc.Runtime
 			m, err := rf.jc.Stat(ctx, loc.Path)
+			if err == nil && m.IsDir() && !v.asJSON {
+				// Printed as it arrives (files_ls.go).
+				if err := v.lsStream(ctx, rf.jc, loc.Path); err != nil {
+					return fileError(err, rf)
+				}
+				return nil
+			}
 			if err == nil && m.IsDir() {
 				m, err = rf.jc.List(ctx, loc.Path)
 			} else if err == nil {
@@ -239,9 +246,7 @@ func lsCmd(g *globalFlags, s *streams) *cobra.Command {
 			if v.asJSON {
 				return v.writeJSON(lsReport(loc, m))
 			}
-			for _, line := range listing(m.Entries) {
-				v.say(line)
-			}
+			v.say(listingLine(v.red(), m))
 			return nil
 		}, func(why string) any {
 			return lsJSON{Error: why, Runtime: got.Runtime, Path: got.Path, Entries: []lsEntry{}}
@@ -299,33 +304,6 @@ func absRemoteArg(s string) string {
 		return s
 	}
 	return id + ":" + absRemote(p)
-}
-
-// listing is ls's lines: size, time modified and name (directories end
-// in "/"), names through termtext.
-func listing(entries []jupyter.Model) []string {
-	type row struct{ size, when, name string }
-	rows := make([]row, 0, len(entries))
-	sw := 0
-	for _, e := range entries {
-		r := row{size: "-", when: "-", name: termtext.Line(jupyter.DisplayName(e.Name))}
-		if !e.IsDir() && e.Size >= 0 {
-			r.size = state.FormatBytes(e.Size)
-		}
-		if !e.LastModified.IsZero() {
-			r.when = e.LastModified.Local().Format("2006-01-02 15:04")
-		}
-		if e.IsDir() {
-			r.name += "/"
-		}
-		sw = max(sw, len(r.size))
-		rows = append(rows, r)
-	}
-	lines := make([]string, 0, len(rows))
-	for _, r := range rows {
-		lines = append(lines, fmt.Sprintf("%*s  %-16s  %s", sw, r.size, r.when, r.name))
-	}
-	return lines
 }
 
 func rmCmd(g *globalFlags, s *streams) *cobra.Command {

@@ -257,7 +257,7 @@ var (
 	initialEnv  = os.Environ()
 )
 
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	if builtBinary != "" {
 		return builtBinary

@@ -52,12 +52,18 @@ type Pane struct {
 	loc     *time.Location // where modification times are shown (nil: Local)
 
 	dir     string
-	entries []jupyter.Model
-	cursor  int
-	offset  int
-	gen     int
-	loading bool
-	err     string
+	entries []jupyter.Model // kept from the listing (at most MaxShown; filter.go)
+	shown   []jupyter.Model // entries passing filter, sorted: what the cursor moves over
+	filter  string          // the filter typed (/)
+	// listFilter is the filter the listing kept its entries by; total and
+	// matched count the directory's entries and those passing listFilter.
+	listFilter     string
+	total, matched int
+	cursor         int
+	offset         int
+	gen            int
+	loading        bool
+	err            string
 
 	xfer *transfer
 	req  int // the last transfer's request id
@@ -120,12 +126,14 @@ func (p *Pane) Answers(d DoneMsg) bool {
 
 // ListedMsg answers a listing.
 type ListedMsg struct {
-	pane    int64
-	gen     int
-	dir     string
-	jc      *jupyter.Client
-	entries []jupyter.Model
-	err     error
+	pane           int64
+	gen            int
+	dir            string
+	filter         string // the filter the entries were kept by
+	jc             *jupyter.Client
+	entries        []jupyter.Model
+	total, matched int
+	err            error
 }
 
 // ProgressMsg reports a transfer's progress.
@@ -181,8 +189,9 @@ func (d DoneMsg) KeptPart() bool {
 // Init lists content/.
 func (p *Pane) Init() tea.Cmd { return p.list(p.dir) }
 
-// Refresh lists the current directory again.
-func (p *Pane) Refresh() tea.Cmd { return p.list(p.dir) }
+// Refresh lists the current directory again (with the filter applied when
+// it was).
+func (p *Pane) Refresh() tea.Cmd { return p.listFiltered(p.dir, p.listFilter) }
 
 func (p *Pane) client(ctx context.Context) (*jupyter.Client, error) {
 	if p.jc != nil {
@@ -191,7 +200,11 @@ func (p *Pane) client(ctx context.Context) (*jupyter.Client, error) {
 	return p.open(ctx)
 }
 
-func (p *Pane) list(dir string) tea.Cmd {
+// list lists dir, a directory entered: its filter starts empty.
+func (p *Pane) list(dir string) tea.Cmd { return p.listFiltered(dir, "") }
+
+// listFiltered lists dir keeping the entries that pass filter (filter.go).
+func (p *Pane) listFiltered(dir, filter string) tea.Cmd {
 	p.gen++
 	p.loading, p.err = true, ""
 	id, gen, jc, open, parent := p.id, p.gen, p.jc, p.open, p.ctx
@@ -210,8 +223,8 @@ func (p *Pane) list(dir string) tea.Cmd {
 				return ListedMsg{pane: id, gen: gen, dir: dir, err: err}
 			}
 		}
-		m, err := c.List(ctx, dir)
-		return ListedMsg{pane: id, gen: gen, dir: dir, jc: c, entries: m.Entries, err: err}
+		kept, total, matched, err := collect(ctx, c, dir, filter)
+		return ListedMsg{pane: id, gen: gen, dir: dir, filter: filter, jc: c, entries: kept, total: total, matched: matched, err: err}
 	}
 }
 
@@ -235,17 +248,15 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 			p.err = errText(m.err)
 			return nil, true
 		}
-		sel := ""
-		if e, ok := p.Selected(); ok && m.dir == p.dir {
-			sel = e.Name
+		if m.dir != p.dir || m.filter != "" {
+			p.filter = m.filter // a directory entered starts unfiltered
+		}
+		if m.dir != p.dir {
+			p.cursor = -1 // refilter keeps the cursor's entry only in the same directory
 		}
 		p.dir, p.entries = m.dir, sortEntries(m.entries)
-		p.cursor, p.offset = 0, 0
-		for i, e := range p.entries {
-			if e.Name == sel {
-				p.cursor = i
-			}
-		}
+		p.listFilter, p.total, p.matched = m.filter, m.total, m.matched
+		p.refilter()
 		return nil, true
 	case ProgressMsg:
 		if m.pane != p.id {
@@ -292,15 +303,15 @@ func sortEntries(es []jupyter.Model) []jupyter.Model {
 func (p *Pane) Selected() (jupyter.Model, bool) {
 	// While a listing error is shown the entries are not on screen, so
 	// nothing is selected (a key must act only on what the user sees).
-	if p.err != "" || p.cursor < 0 || p.cursor >= len(p.entries) {
+	if p.err != "" || p.cursor < 0 || p.cursor >= len(p.shown) {
 		return jupyter.Model{}, false
 	}
-	return p.entries[p.cursor], true
+	return p.shown[p.cursor], true
 }
 
 // Move moves the cursor by n entries (clamped).
 func (p *Pane) Move(n int) {
-	p.cursor = max(0, min(len(p.entries)-1, p.cursor+n))
+	p.cursor = max(0, min(len(p.shown)-1, p.cursor+n))
 }
 
 // Enter opens the selected directory; on a file it does nothing and
@@ -569,6 +580,9 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 	}
 	lines := make([]string, 0, h)
 	title := "FILES · " + jupyter.Where(p.runtime, p.dir)
+	if n := p.countText(); n != "" {
+		title += " · " + n
+	}
 	if p.loading {
 		title += "  (loading…)"
 	}
@@ -577,7 +591,9 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 	switch {
 	case p.err != "":
 		lines = append(lines, termtext.Cut("  "+p.err, w))
-	case !p.loading && len(p.entries) == 0:
+	case !p.loading && len(p.shown) == 0 && p.filter != "":
+		lines = append(lines, termtext.Cut("  (no entry matches the filter)", w))
+	case !p.loading && len(p.shown) == 0:
 		lines = append(lines, termtext.Cut("  (empty; hidden files are not listed)", w))
 	}
 	if len(lines) == 1 && body > 0 {
@@ -587,8 +603,8 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 		if p.cursor >= p.offset+body {
 			p.offset = p.cursor - body + 1
 		}
-		for i := p.offset; i < len(p.entries) && len(lines) < h; i++ {
-			e := p.entries[i]
+		for i := p.offset; i < len(p.shown) && len(lines) < h; i++ {
+			e := p.shown[i]
 			size := "-"
 			if !e.IsDir() && e.Size >= 0 {
 				size = state.FormatBytes(e.Size)

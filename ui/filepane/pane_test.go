@@ -202,6 +202,7 @@ func TestPaneDoneMsgMustMatchRuntimeAndRequest(t *testing.T) {
 func TestPaneShowsTimesInItsLocation(t *testing.T) {
 	p := New(context.Background(), "rt-x", nil, nil)
 	p.entries = []jupyter.Model{{Name: "a.txt", Type: "file", LastModified: time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC)}}
+	p.shown = p.entries
 	p.SetLocation(time.FixedZone("X", 5*3600))
 	if v := strings.Join(p.View(80, 3, nil), "\n"); !strings.Contains(v, "2026-12-01 15:30") {
 		t.Fatalf("a 10:30 UTC file in UTC+5:\n%s", v)

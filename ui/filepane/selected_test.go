@@ -9,7 +9,8 @@ import (
 // A failed listing shows only its error, so no key may act on the rows
 // it hides: download, upload-into and delete all read Selected.
 func TestNothingSelectedWhileAnErrorIsShown(t *testing.T) {
-	p := &Pane{entries: []jupyter.Model{{Name: "data.csv"}}}
+	es := []jupyter.Model{{Name: "data.csv"}}
+	p := &Pane{entries: es, shown: es}
 	if _, ok := p.Selected(); !ok {
 		t.Fatal("a listed entry under the cursor is not selected")
 	}

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter"
+)
+
+// BenchmarkList100k is issue 24's goal for huge listings: `colabdash ls`
+// (the real binary, a process of its own) of a directory of 100,000
+// entries (the emulator's ManyFiles: a 29 MB contents reply, as
+// jupyter-server writes it) beside curl fetching the same listing from
+// the same server, interleaved, b.N times each. Without curl the baseline
+// is a plain Go GET and io.Copy to io.Discard in this process (its RSS is
+// then not measured). Metrics, from the fastest run of each: "ls-s" and
+// "curl-s" the wall times, "ratio" = ls-s ÷ curl-s (goal ≤ 1.5);
+// "ls-cpu-s" and "curl-cpu-s" the processes' CPU time (user + system),
+// "ls-rss-MiB" and "curl-rss-MiB" the peak resident sets (VmHWM),
+// "reply-MiB" the reply's size, and "rss-ratio" = ls-rss ÷ (2 × reply +
+// 30 MiB) (goal ≤ 1). ls's time includes its start and the MCP calls
+// that find the runtime (get_runtime) and its stat of the directory.
+func BenchmarkList100k(b *testing.B) {
+	const n = 100_000
+	isolate(b)
+	bin := binary(b)
+	srv, ep, tok := statusEmulator(b, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour}, 0)
+	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-bench", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	listURL := rt.ConnectionInfo.URL + "api/contents/" + colabfake.SyntheticDir + "?content=1"
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer devnull.Close()
+	lsCPU, curlCPU := time.Duration(1<<62), time.Duration(1<<62)
+	// run runs a process with stdout to out and returns its wall time
+	// and peak RSS in bytes. The peak is the kernel's VmHWM of the
+	// process, read every 2 ms while it runs (ru_maxrss would count the
+	// benchmark's own memory, which the child shares until its exec).
+	run := func(out io.Writer, name string, args ...string) (time.Duration, int64) {
+		b.Helper()
+		cmd := exec.Command(name, args...)
+		var errb strings.Builder
+		cmd.Stdout, cmd.Stderr = out, &errb
+		start := time.Now()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		status := fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)
+		var peak int64
+		for {
+			select {
+			case err := <-done:
+				if err != nil {
+					b.Fatalf("%s: %v\n%s", filepath.Base(name), err, errb.String())
+				}
+				cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				if filepath.Base(name) == "curl" {
+					curlCPU = min(curlCPU, cpu)
+				} else {
+					lsCPU = min(lsCPU, cpu)
+				}
+				return time.Since(start), peak
+			case <-time.After(2 * time.Millisecond):
+				peak = max(peak, vmHWM(status))
+			}
+		}
+	}
+	lsArgs := []string{"ls", "rt-bench:/" + colabfake.SyntheticDir, "--endpoint", ep, "--access-token-file", tok}
+	// The first run checks what ls prints, and measures the reply.
+	var lines countWriter
+	run(&lines, bin, lsArgs...)
+	if lines.lines != n {
+		b.Fatalf("ls printed %d lines, want %d", lines.lines, n)
+	}
+	// Each ls renews the proxy token (get_runtime): the baseline takes
+	// the current one.
+	token := func() string {
+		for _, r := range srv.Runtimes() {
+			if r.Name == rt.Name && r.ConnectionInfo != nil {
+				return r.ConnectionInfo.Token
+			}
+		}
+		return ""
+	}
+	curl, _ := exec.LookPath("curl")
+	goGet := func() (time.Duration, int64) {
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, listURL, nil)
+		req.Header.Set(jupyter.TokenHeader, token())
+		start := time.Now()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		nb, err := io.Copy(io.Discard, resp.Body)
+		if err != nil || resp.StatusCode != 200 {
+			b.Fatalf("GET: %d, %v", resp.StatusCode, err)
+		}
+		return time.Since(start), nb
+	}
+	_, reply := goGet()
+	baseline := goGet
+	if curl != "" {
+		baseline = func() (time.Duration, int64) {
+			return run(devnull, curl, "-sS", "-f", "-o", os.DevNull, "-H", jupyter.TokenHeader+": "+token(), listURL)
+		}
+	}
+	best := func(d *time.Duration, rss *int64, nd time.Duration, nr int64) {
+		if *d == 0 || nd < *d {
+			*d = nd
+		}
+		*rss = max(*rss, nr)
+	}
+	var lsT, baseT time.Duration
+	var lsRSS, baseRSS int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		d, r := run(devnull, bin, lsArgs...)
+		best(&lsT, &lsRSS, d, r)
+		d, r = baseline()
+		if curl == "" {
+			r = 0
+		}
+		best(&baseT, &baseRSS, d, r)
+	}
+	b.StopTimer()
+	const mib = 1 << 20
+	b.ReportMetric(lsT.Seconds(), "ls-s")
+	b.ReportMetric(baseT.Seconds(), "curl-s")
+	b.ReportMetric(lsT.Seconds()/baseT.Seconds(), "ratio")
+	b.ReportMetric(lsCPU.Seconds(), "ls-cpu-s")
+	if curl != "" {
+		b.ReportMetric(curlCPU.Seconds(), "curl-cpu-s")
+	}
+	b.ReportMetric(float64(lsRSS)/mib, "ls-rss-MiB")
+	b.ReportMetric(float64(baseRSS)/mib, "curl-rss-MiB")
+	b.ReportMetric(float64(reply)/mib, "reply-MiB")
+	b.ReportMetric(float64(lsRSS)/float64(2*reply+30*mib), "rss-ratio")
+	if curl == "" {
+		fmt.Fprintln(os.Stderr, "BenchmarkList100k: curl is not installed; the baseline is a Go GET in the benchmark's process")
+	}
+}
+
+// vmHWM reads the peak resident set ("VmHWM:   1234 kB") from a
+// /proc/PID/status file, in bytes (0 once the process is gone).
+func vmHWM(status string) int64 {
+	b, err := os.ReadFile(status)
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(v), " kB"), &kb)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// countWriter counts the lines written to it.
+type countWriter struct{ lines int }
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	for _, ch := range p {
+		if ch == '\n' {
+			c.lines++
+		}
+	}
+	return len(p), nil
+}

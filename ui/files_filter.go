@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"strconv"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/ui/filepane"
+)
+
+// filesFilterOverlay is the files pane's filter line (/ in the pane),
+// drawn over the status line: the entries shown narrow as it is typed
+// (among those the pane kept); enter keeps it, and on a directory larger
+// than the pane keeps (filepane.MaxShown) lists it again keeping every
+// entry that matches; esc clears it; ctrl+c quits.
+type filesFilterOverlay struct {
+	in lineEditor
+	p  *filepane.Pane
+}
+
+func newFilesFilterOverlay(p *filepane.Pane) *filesFilterOverlay {
+	f := &filesFilterOverlay{in: lineEditor{limit: 200}, p: p}
+	f.in.set(p.Filter())
+	f.in.selected = p.Filter() != ""
+	return f
+}
+
+func (f *filesFilterOverlay) handleKey(k tea.KeyMsg, _ *Model) action {
+	switch k.Type {
+	case tea.KeyCtrlC:
+		return action{kind: actQuit}
+	case tea.KeyEsc:
+		f.p.SetFilter("")
+		return action{kind: actClose, cmd: f.p.ApplyFilter()}
+	case tea.KeyEnter:
+		if !k.Alt {
+			return action{kind: actClose, cmd: f.p.ApplyFilter()}
+		}
+	}
+	if f.in.handle(k) {
+		f.p.SetFilter(f.in.value())
+	}
+	return action{}
+}
+
+func (f *filesFilterOverlay) draw(c *Model, fr *frame) {
+	// The pane is drawn beneath (the stack draws every overlay); the
+	// line replaces the status.
+	hint := "  enter apply · esc clear"
+	if total, _ := f.p.Counts(); total > filepane.MaxShown {
+		hint = "  enter: search all " + strconv.Itoa(total) + " · esc clear"
+	}
+	line := f.in.view("/", "", max(fr.w-len(hint), 10), 1)[0]
+	fr.setStatus(line + c.st.dim.Render(hint))
+}
+
+func (f *filesFilterOverlay) fits(*Model) bool { return true }
+
+func (f *filesFilterOverlay) keys(*Model) []key.Binding {
+	return []key.Binding{helpKey("enter", "apply"), helpKey("esc", "clear"), helpKey("ctrl+c", "quit")}
+}
+
+func (f *filesFilterOverlay) name() string { return "files filter" }
