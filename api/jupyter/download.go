@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // partFile is the download's temporary file (an *os.File; tests wrap it
@@ -38,10 +37,10 @@ func (e *errRestart) Error() string { return e.why }
 // (field case 50). target appears, by rename, only once the part file's
 // size equals the remote size (field case 51).
 //
-// A part file left by an interrupted run is resumed when its size is
-// below the remote size and its modification time equals the remote
-// last_modified (Download stamps it so when it keeps one); otherwise it
-// is started afresh. On a permanent failure (remote file missing, local
+// A part file left by an interrupted run is resumed only when the stamp
+// Download appended when it kept it names this remote path, its size and
+// its last_modified (partstamp.go); otherwise (another version of the
+// file, another remote file, no stamp) it is started afresh. On a permanent failure (remote file missing, local
 // directory missing, disk full, runtime gone) the part file is removed;
 // when the connection keeps failing or ctx ends it is kept and the error
 // says so, so the same command resumes.
@@ -88,7 +87,7 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 		return m, local("%s is a directory", target)
 	}
 	part := target + PartSuffix
-	f, off, err := openPart(part, m)
+	f, off, err := openPart(part, remote, m)
 	if err != nil {
 		return m, local("%v", err)
 	}
@@ -106,11 +105,9 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 	}
 	keep := func(err error) (Model, error) {
 		if !closed {
+			stampPart(pf, off, remote, m)
 			_ = pf.Close()
 			closed = true
-		}
-		if !m.LastModified.IsZero() {
-			_ = os.Chtimes(part, time.Now(), m.LastModified)
 		}
 		kept := fmt.Sprintf("partial download kept in %s, run the same command to resume", part)
 		var je *Error
@@ -192,8 +189,8 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 }
 
 // openPart opens (creating) the part file and returns where to resume:
-// its size when it is a kept part of this same remote version (size
-// below the remote size, mtime equal to the remote last_modified), else 0
+// the length its stamp records when it is a kept part of this same
+// remote file and version (stampedLength; the stamp is cut off), else 0
 // after truncating it.
 //
 // A new part file is created with mode 0666 less the umask (0644 under
@@ -204,7 +201,7 @@ func (c *Client) download(ctx context.Context, remote, target string, m Model, p
 // placed there to redirect the write, a FIFO, a directory) is refused,
 // never followed: the link is not opened (O_NOFOLLOW), and the check
 // before the open names what is there.
-func openPart(part string, m Model) (*os.File, int64, error) {
+func openPart(part, remote string, m Model) (*os.File, int64, error) {
 	if st, err := os.Lstat(part); err == nil && !st.Mode().IsRegular() {
 		return nil, 0, notRegularPart(part, st.Mode())
 	}
@@ -224,9 +221,8 @@ func openPart(part string, m Model) (*os.File, int64, error) {
 		f.Close()
 		return nil, 0, notRegularPart(part, st.Mode())
 	}
-	if st.Size() > 0 && m.Size > st.Size() && !m.LastModified.IsZero() &&
-		st.ModTime().Truncate(time.Microsecond).Equal(m.LastModified.Truncate(time.Microsecond)) {
-		return f, st.Size(), nil
+	if have, ok := stampedLength(f, st.Size(), remote, m); ok && f.Truncate(have) == nil {
+		return f, have, nil
 	}
 	if err := f.Truncate(0); err != nil {
 		f.Close()
