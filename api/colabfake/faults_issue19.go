@@ -64,7 +64,11 @@ func (s *Server) applyIssue19Fault(f *ProxyFault, w http.ResponseWriter, r *http
 		if s.opts.ProxyBase == "" {
 			base = "/proxy/" + id
 		}
-		loc := base + "/" + strings.TrimPrefix(p, "/") + "?" + proxyTokenQuery + "=" + tok
+		sep := "?"
+		if strings.Contains(p, "?") {
+			sep = "&"
+		}
+		loc := base + "/" + strings.TrimPrefix(p, "/") + sep + proxyTokenQuery + "=" + tok
 		w.Header().Set("Location", loc)
 		w.WriteHeader(http.StatusFound)
 		return w, true
@@ -209,4 +213,12 @@ func (s *Server) ModTime(runtime string, p string) (time.Time, error) {
 		return time.Time{}, err
 	}
 	return st.ModTime(), nil
+}
+
+// PendingProxyFaults returns how many queued proxy faults have not been
+// used up (a test checks its fault was met).
+func (s *Server) PendingProxyFaults() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.proxyFaults)
 }
