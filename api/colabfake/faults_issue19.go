@@ -222,3 +222,10 @@ func (s *Server) PendingProxyFaults() int {
 	defer s.mu.Unlock()
 	return len(s.proxyFaults)
 }
+
+// ClearProxyFaults drops every queued proxy fault.
+func (s *Server) ClearProxyFaults() {
+	s.mu.Lock()
+	s.proxyFaults = nil
+	s.mu.Unlock()
+}

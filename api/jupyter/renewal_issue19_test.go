@@ -6,6 +6,7 @@ package jupyter
 import (
 	"context"
 	"errors"
+	"net/http"
 	"runtime"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
 )
 
 // goroutinesIn counts the goroutines whose stack holds fn.
@@ -162,5 +164,24 @@ func TestRenewalWithoutToken(t *testing.T) {
 	}
 	if c.Info().Token != "token-0" || c.Renewals() != 0 {
 		t.Fatalf("token %q after %d renewals, want token-0 kept and no renewal counted", c.Info().Token, c.Renewals())
+	}
+}
+
+// Guards the redaction of Jupyter error bodies (issue 19, kind 4): a
+// runtime whose error reply echoes the proxy token gives an error whose
+// text does not hold it.
+func TestJupyterErrorBodyRedacted(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	tok := c.Info().Token
+	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet, PathPrefix: "api/contents",
+		Status: 500, ContentType: "application/json", Times: -1,
+		Body: `{"message":"failed for X-Colab-Runtime-Proxy-Token ` + tok + `","reason":null}`})
+	_, err := c.Stat(context.Background(), e.p("x"))
+	if err == nil || !strings.Contains(err.Error(), "failed for") {
+		t.Fatalf("Stat against a failing server: %v, want its message", err)
+	}
+	if strings.Contains(err.Error(), tok) {
+		t.Fatalf("the error holds the proxy token: %v", err)
 	}
 }
