@@ -615,7 +615,7 @@ func TestFieldCasesHaveRows(t *testing.T) {
 	if ref, err := os.ReadFile(filepath.Join("..", "..", "shared", "reference", "field-cases.md")); err == nil {
 		want := strings.Join(headings.FindAllString(string(ref), -1), "\n")
 		if got := strings.Join(headings.FindAllString(string(doc), -1), "\n"); got != want {
-			t.Fatalf("testdata/field-cases-headings.txt differs from shared/reference/field-cases.md's headings; refresh it:\n"+
+			t.Fatalf("testdata/field-cases-headings.txt differs from shared/reference/field-cases.md's headings; refresh it:\n" +
 				"grep -E '^### [0-9]+\\.' ../shared/reference/field-cases.md > ui/testdata/field-cases-headings.txt")
 		}
 	}
