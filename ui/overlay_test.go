@@ -126,13 +126,16 @@ func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	// Back to a size that shows it: keys typed right then are ignored too.
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	mustContain(t, m.View(), "Delete runtime rt-t4demo7k2p?")
-	m, _ = update(m, keyMsg("y"))
+	// The returned command is run (drive): were the y to answer the
+	// dialog, the delete would reach the server and the check could fail.
+	m, cmd := update(m, keyMsg("y"))
+	m = drive(t, m, cmd)
 	if !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
 		t.Fatal("a y typed as the dialog reappeared deleted the runtime")
 	}
 	// q still quits at the small size.
 	m, _ = update(m, tea.WindowSizeMsg{Width: 40, Height: 10})
-	_, cmd := update(m, keyMsg("q"))
+	_, cmd = update(m, keyMsg("q"))
 	if cmd == nil {
 		t.Fatal("q did not quit at 40×10")
 	}

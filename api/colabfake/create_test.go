@@ -20,23 +20,28 @@ func TestCreateRuntimeRequestIDIdempotent(t *testing.T) {
 			s, cs, _ := startConnect(t, Options{Stateless: m.stateless, JSONResponse: m.jsonr, CreateDelay: 150 * time.Millisecond})
 			args := createArgs("VARIANT_GPU", "T4", "SHAPE_STANDARD", uuid.NewString())
 			// Two identical calls in flight at once, then a third after.
+			// The goroutines only call; the results are decoded here (decode
+			// may t.Fatal, which must not run off the test's goroutine).
 			var wg sync.WaitGroup
 			names := make([]string, 3)
+			results := make([]*mcp.CallToolResult, 2)
+			errs := make([]error, 2)
 			for i := range 2 {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					res, err := callErr(cs, "create_runtime", args)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					var rt api.Runtime
-					decode(t, res, &rt)
-					names[i] = rt.Name
+					results[i], errs[i] = callErr(cs, "create_runtime", args)
 				}()
 			}
 			wg.Wait()
+			for i := range 2 {
+				if errs[i] != nil {
+					t.Fatalf("concurrent create_runtime %d: %v", i, errs[i])
+				}
+				var rt api.Runtime
+				decode(t, results[i], &rt)
+				names[i] = rt.Name
+			}
 			var rt api.Runtime
 			decode(t, call(t, cs, "create_runtime", args), &rt)
 			names[2] = rt.Name
@@ -220,8 +225,12 @@ func TestCreateRuntimeGoesOnWhenClientGivesUp(t *testing.T) {
 func TestCloseEndsPendingCreation(t *testing.T) {
 	s, cs, _ := startConnect(t, Options{CreateDelay: time.Hour})
 	go func() { _, _ = callErr(cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")) }()
-	for i := 0; i < 200 && s.CreateCalls() == 0; i++ {
-		time.Sleep(5 * time.Millisecond)
+	// Wait for the creation to be pending; a creation that never started
+	// would make the check below pass for nothing.
+	for deadline := time.Now().Add(30 * time.Second); s.CreateCalls() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("create_runtime never reached the emulator within 30 s")
+		}
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

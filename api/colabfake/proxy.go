@@ -206,9 +206,15 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 			w = &cutWriter{ResponseWriter: w, left: f.After}
 		case ProxyIgnoreRange:
 			r.Header.Del("Range")
+		default:
+			var done bool
+			if w, done = s.applyIssue19Fault(f, w, r, id, tok); done {
+				return
+			}
 		}
 	}
 	serve(w, r)
+	finishIssue19(w)
 }
 
 // cutWriter aborts the response after left more body bytes.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/colabdash/colabdash/api/safefile"
 )
@@ -47,10 +46,11 @@ func (e *errRestart) Error() string { return e.why }
 // followed. To write a name that came from the runtime into a directory,
 // use DownloadInto.
 //
-// A part file left by an interrupted run is resumed when its size is
-// below the remote size and its modification time equals the remote
-// last_modified (Download stamps it so when it keeps one); otherwise it
-// is started afresh. On a permanent failure (remote file missing, local
+// A part file left by an interrupted run is resumed only when the stamp
+// Download appended when it kept it names this remote path, its size and
+// its last_modified (partstamp.go); otherwise (another version of the
+// file, another remote file, no stamp) it is started afresh. On a
+// permanent failure (remote file missing, local
 // directory missing, disk full, runtime gone) the part file is removed;
 // when the connection keeps failing or ctx ends it is kept and the error
 // says so, so the same command resumes.
@@ -125,7 +125,7 @@ func (c *Client) download(ctx context.Context, remote string, dir *safefile.Dir,
 		}
 	}
 	part := name + PartSuffix
-	f, off, err := openPart(dir, part, m)
+	f, off, err := openPart(dir, part, remote, m)
 	if err != nil {
 		if refusal(err) {
 			return m, &skipped{local("%v", err)}
@@ -146,11 +146,9 @@ func (c *Client) download(ctx context.Context, remote string, dir *safefile.Dir,
 	}
 	keep := func(err error) (Model, error) {
 		if !closed {
+			stampPart(pf, off, remote, m)
 			_ = pf.Close()
 			closed = true
-		}
-		if !m.LastModified.IsZero() {
-			_ = dir.Chtimes(part, time.Now(), m.LastModified)
 		}
 		kept := fmt.Sprintf("partial download kept in %s, run the same command to resume", dir.Join(part))
 		var je *Error
@@ -236,10 +234,10 @@ func (c *Client) download(ctx context.Context, remote string, dir *safefile.Dir,
 	return m, nil
 }
 
-// openPart opens (creating) the part file inside dir and returns where
-// to resume: its size when it is a kept part of this same remote version
-// (size below the remote size, mtime equal to the remote last_modified),
-// else 0 after truncating it.
+// openPart opens (creating) the part file inside dir and returns where to resume:
+// the length its stamp records when it is a kept part of this same
+// remote file and version (stampedLength; the stamp is cut off), else 0
+// after truncating it.
 //
 // A new part file is created with mode 0666 less the umask (0644 under
 // the usual 022), as cp and curl -o create files: a downloaded file is
@@ -250,7 +248,7 @@ func (c *Client) download(ctx context.Context, remote string, dir *safefile.Dir,
 // never followed: the open is relative to dir with O_NOFOLLOW (and
 // O_NONBLOCK, so a FIFO does not block it), and the error names what is
 // there (a *safefile.Error: ErrSymlink or ErrNotRegular).
-func openPart(dir *safefile.Dir, part string, m Model) (*os.File, int64, error) {
+func openPart(dir *safefile.Dir, part, remote string, m Model) (*os.File, int64, error) {
 	if mode, err := dir.Mode(part); err == nil && !mode.IsRegular() {
 		return nil, 0, notRegularPart(dir.Join(part), mode)
 	}
@@ -270,9 +268,8 @@ func openPart(dir *safefile.Dir, part string, m Model) (*os.File, int64, error) 
 		f.Close()
 		return nil, 0, notRegularPart(dir.Join(part), st.Mode())
 	}
-	if st.Size() > 0 && m.Size > st.Size() && !m.LastModified.IsZero() &&
-		st.ModTime().Truncate(time.Microsecond).Equal(m.LastModified.Truncate(time.Microsecond)) {
-		return f, st.Size(), nil
+	if have, ok := stampedLength(f, st.Size(), remote, m); ok && f.Truncate(have) == nil {
+		return f, have, nil
 	}
 	if err := f.Truncate(0); err != nil {
 		f.Close()

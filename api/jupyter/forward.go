@@ -34,8 +34,8 @@ const LocalTokenParam = "token"
 //
 // Security (field cases 55, 56): a request is refused (403) before
 // anything reaches the runtime unless its Host is exactly
-// 127.0.0.1:PORT, localhost:PORT or [::1]:PORT (an IP-literal host too
-// when listening beyond loopback), it carries the local token (the
+// 127.0.0.1:PORT, localhost:PORT, [::1]:PORT or another loopback IP
+// literal (any IP literal when listening beyond loopback), it carries the local token (the
 // ?token= query, "Authorization: token …", or the cookie set after a
 // ?token= navigation), and, for a WebSocket upgrade, its Origin is absent
 // or the forward's own. The local token, the cookie and any
@@ -140,11 +140,15 @@ func (f *Forwarder) hostOK(host string) bool {
 	case "127.0.0.1" + p, "localhost" + p, "[::1]" + p:
 		return true
 	}
-	if f.wide {
-		h, port, err := net.SplitHostPort(host)
-		return err == nil && ":"+port == p && net.ParseIP(h) != nil
+	// An IP literal on the forward's port: any when listening beyond
+	// loopback, else a loopback one (127.0.0.2 when --address named it;
+	// a literal is not open to DNS rebinding, a name would be).
+	h, port, err := net.SplitHostPort(host)
+	if err != nil || ":"+port != p {
+		return false
 	}
-	return false
+	ip := net.ParseIP(h)
+	return ip != nil && (f.wide || ip.IsLoopback())
 }
 
 func (f *Forwarder) originOK(origin, host string) bool {

@@ -1,0 +1,138 @@
+package cli
+
+// Issue 19, kind 5: exit codes. Each test names the behaviour it guards.
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// Guards exit code 130 for an interrupted file verb: ls, cp (down) and
+// rm whose request to the runtime hangs are interrupted (the context
+// ctrl+c or SIGTERM ends) and exit 130, not 4 or 1.
+func TestFileVerbsInterruptedExit130(t *testing.T) {
+	reached := make(chan string, 16)
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, OnProxyRequest: func(r *http.Request) {
+		select {
+		case reached <- r.Method + " " + r.URL.Path:
+		default:
+		}
+	}})
+	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-int", ConnectionInfo: &api.ConnectionInfo{},
+		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}}); err != nil {
+		t.Fatal(err)
+	}
+	local := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "data")
+	if code, out, errs := e.run("cp", local, "rt-int:/content/"); code != 0 {
+		t.Fatalf("cp up: exit %d %q %q", code, out, errs)
+	}
+	dst := t.TempDir()
+	for _, tc := range []struct {
+		args       []string
+		method     string
+		pathPrefix string
+	}{
+		{[]string{"ls", "rt-int:/content"}, http.MethodGet, "api/contents"},
+		{[]string{"cp", "rt-int:/content/f.txt", dst}, http.MethodGet, "files/"},
+		{[]string{"rm", "rt-int:/content/f.txt"}, "", "api/contents"},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			e.srv.ClearProxyFaults()
+			defer e.srv.ClearProxyFaults()
+			// Every matching request stalls before its first byte.
+			e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStall, Method: tc.method, PathPrefix: tc.pathPrefix, Times: -1})
+			for len(reached) > 0 {
+				<-reached
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			type result struct {
+				code      int
+				out, errs string
+			}
+			done := make(chan result, 1)
+			go func() {
+				code, out, errs := e.runTerm(term{ctx: ctx}, tc.args...)
+				done <- result{code, out, errs}
+			}()
+			// Interrupt once the stalled request has reached the runtime.
+			deadline := time.After(60 * time.Second)
+		wait:
+			for {
+				select {
+				case p := <-reached:
+					if strings.Contains(p, "/"+tc.pathPrefix) && (tc.method == "" || strings.HasPrefix(p, tc.method)) {
+						break wait
+					}
+				case r := <-done:
+					t.Fatalf("%v ended before its request stalled: exit %d %q %q", tc.args, r.code, r.out, r.errs)
+				case <-deadline:
+					t.Fatalf("%v: no request reached the runtime within 60 s", tc.args)
+				}
+			}
+			cancel()
+			select {
+			case r := <-done:
+				if r.code != exitInterrupted {
+					t.Fatalf("%v interrupted: exit %d, want %d (stdout %q, stderr %q)", tc.args, r.code, exitInterrupted, r.out, r.errs)
+				}
+			case <-time.After(60 * time.Second):
+				t.Fatalf("%v did not end within 60 s of the interrupt", tc.args)
+			}
+		})
+	}
+}
+
+// Guards quota's exit code through the classifier: a command other than
+// create (status) failing with RESOURCE_EXHAUSTED exits 5, not 4.
+func TestQuotaExitCodeThroughClassifier(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_runtimes", Times: -1,
+		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for quota metric 'Requests'", "", 0)})
+	code, out, errs := e.run("status")
+	if code != exitQuota {
+		t.Fatalf("status with RESOURCE_EXHAUSTED: exit %d, want %d (stdout %q, stderr %q)", code, exitQuota, out, errs)
+	}
+	if !strings.Contains(errs, "Quota exceeded") {
+		t.Errorf("stderr does not say why: %q", errs)
+	}
+}
+
+// Guards completion's filter: remote names termtext would change (an
+// ESC sequence, a bidi override, a C1 control) are not offered; plain
+// ones are.
+func TestCompletionDropsNamesTermtextWouldChange(t *testing.T) {
+	srv, flags := filesEmu(t)
+	entry := func(name string) map[string]any {
+		return map[string]any{"name": name, "path": "content/" + name, "type": "file", "size": 1,
+			"last_modified": "2026-11-29T18:00:00.000000Z", "created": "2026-11-29T18:00:00.000000Z",
+			"writable": true, "mimetype": nil, "format": nil, "content": nil}
+	}
+	names := []string{"plain.txt", "esc" + colabfake.HostileCSI2J + ".txt", "rlo" + colabfake.HostileRLO + "txt.exe", "c1" + colabfake.HostileC1CSI + ".txt"}
+	var entries []any
+	for _, n := range names {
+		entries = append(entries, entry(n))
+	}
+	body, _ := json.Marshal(map[string]any{"name": "content", "path": "content", "type": "directory", "size": nil,
+		"last_modified": "2026-11-29T18:00:00.000000Z", "created": "2026-11-29T18:00:00.000000Z", "writable": true,
+		"mimetype": nil, "format": "json", "content": entries})
+	srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet, PathPrefix: "api/contents/content",
+		Status: 200, ContentType: "application/json", Body: string(body), Times: -1})
+	_, out, errs := runCLI(t, append(append([]string{"__complete", "cp"}, flags...), "x", "rt-files:/content/")...)
+	if !strings.Contains(out, "rt-files:/content/plain.txt\n") {
+		t.Fatalf("the plain name was not offered: %q %q", out, errs)
+	}
+	for _, n := range names[1:] {
+		if strings.Contains(out, n) || strings.ContainsAny(out, "\x1b\u202e\u009b") {
+			t.Errorf("completion offered %q: %q", n, out)
+		}
+	}
+}
