@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/auth"
@@ -18,7 +17,10 @@ import (
 // mode.
 func runDashboard(ctx context.Context, g globalFlags) error {
 	if !ui.IsTerminal(os.Stdout) {
-		return &exitError{exitUsage, strings.TrimPrefix(ui.NotATerminalMessage, "colabdash: ")}
+		// ui.NotATerminalMessage, naming the status command with this
+		// command's server and account flags.
+		return &exitError{exitUsage, "the dashboard needs a terminal and stdout is not one; use `" +
+			g.commandOr("colabdash status", "status") + "` (or `status --json`) in scripts and pipes"}
 	}
 	noColor, theme := colourSettings(g.themeName(), ui.DetectTheme)
 	ui.ConfigureColor(noColor)
