@@ -124,6 +124,7 @@ func runStreams(args []string, s *streams) int {
 func runStreamsContext(parent context.Context, args []string, s *streams) int {
 	stdout, stderr := s.out, s.err
 	var g globalFlags
+	var completions *completionWriter // set while __complete runs
 	root := &cobra.Command{
 		Use:   "colabdash",
 		Short: "A terminal dashboard for Google Colab runtimes",
@@ -148,6 +149,11 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 		},
 		// A broken config file stops every command before it starts.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Name() == cobra.ShellCompRequestCmd { // __complete and __completeNoDesc
+				// Every candidate leaves through termtext (completionWriter).
+				completions = &completionWriter{w: stdout}
+				cmd.Root().SetOut(completions)
+			}
 			// version, help and shell completion work whatever the file says.
 			switch cmd.Name() {
 			case "version", "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
@@ -214,6 +220,9 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	failed, err := root.ExecuteContextC(ctx)
+	if completions != nil {
+		_ = completions.Flush()
+	}
 	if g.logs.close != nil {
 		defer g.logs.close()
 	}
