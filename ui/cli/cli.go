@@ -18,11 +18,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -51,7 +49,8 @@ var version, commit = "dev", ""
 // os.Stdin and writing to stdout and stderr, and returns the process exit
 // code: 0 ok, 1 failure (exec: the code raised; several targets: some
 // failed), 2 usage, 3 credentials or permission, 4 API or network, 5 quota
-// or ineligible, 130 interrupted.
+// or ineligible, 128 + the signal's number when a signal ended it (130
+// SIGINT, 143 SIGTERM, 129 SIGHUP).
 func Run(args []string, stdout, stderr io.Writer) int {
 	return runStreams(args, osStreams(stdout, stderr))
 }
@@ -119,8 +118,9 @@ func runStreams(args []string, s *streams) int {
 	return runStreamsContext(context.Background(), args, s)
 }
 
-// runStreamsContext is runStreams under parent: its end is what ctrl+c
-// and SIGTERM do (tests end it instead of signalling the process).
+// runStreamsContext is runStreams under parent: its end is what ctrl+c,
+// SIGTERM and SIGHUP do (tests end it instead of signalling the process;
+// then the exit code of an interrupted command is 130).
 func runStreamsContext(parent context.Context, args []string, s *streams) int {
 	stdout, stderr := s.out, s.err
 	var g globalFlags
@@ -217,8 +217,9 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 	strictCompletion(root)
 	root.SetArgs(args)
 
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	ctx, sigs, stop := watchSignals(parent)
 	defer stop()
+	s.signals = sigs
 	failed, err := root.ExecuteContextC(ctx)
 	if completions != nil {
 		_ = completions.Flush()
@@ -230,7 +231,7 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 		g.logs.log.Error("command failed", "error", err)
 	}
 	if err == nil {
-		return exitOK
+		return sigs.exitCode(exitOK)
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) {
@@ -242,7 +243,7 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 		// server, a file or the environment may carry control sequences.
 		fmt.Fprintln(stderr, "colabdash: "+termtext.Block(g.logs.red.Redact(ee.msg)))
 	}
-	return ee.code
+	return sigs.exitCode(ee.code)
 }
 
 func versionString() string {

@@ -31,7 +31,8 @@ func verbCommands(g *globalFlags, s *streams) []*cobra.Command {
 
 // exitCodesHelp ends the Long help of every verb.
 const exitCodesHelp = "Exit codes: 0 ok, 1 the code failed (exec) or some targets failed, 2 usage, 3 credentials or\n" +
-	"permission, 4 network or server, 5 quota, limit or ineligible spec, 130 interrupted."
+	"permission, 4 network or server, 5 quota, limit or ineligible spec, 128 + the signal that ended it\n" +
+	"(130 ctrl+c, 143 SIGTERM, 129 SIGHUP)."
 
 // specsReport is the JSON of `colabdash specs --json`.
 type specsReport struct {

@@ -217,6 +217,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		defer stop()
 		sigs = ch
 	}
+	v.s.signals.own() // a ctrl+c answered "keep waiting" does not end the run
 	base := context.WithoutCancel(cmd.Context())
 	prep, cancelPrep := context.WithCancel(base)
 	defer cancelPrep()
@@ -301,7 +302,12 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 			return v.execDone(r.res, r.err, session, hint, conn)
 		case <-deadline:
 			return detach(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
-		case <-sigs:
+		case sig := <-sigs:
+			// Only ctrl+c asks: SIGTERM (kill) and SIGHUP (the terminal
+			// is gone) detach at once.
+			if sig != os.Interrupt {
+				return detach(&exitError{exitInterrupted, "detached; " + hint})
+			}
 		}
 		if !v.canPrompt() {
 			return detach(&exitError{exitInterrupted, "detached; " + hint})
@@ -417,7 +423,7 @@ func (v *verb) execTarget(ctx context.Context, conn *connection, target string, 
 		return "", classify(err, conn.creds)
 	}
 	ref := sessionRef(se.Name)
-	v.note("opened session " + ref + "; reuse it as TARGET; " + v.g.closeSessionHint(se.Name))
+	v.note("opened session " + ref + " (reuse it as TARGET); " + v.g.closeSessionHint(se.Name))
 	return se.Name, nil
 }
 
