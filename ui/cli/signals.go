@@ -65,6 +65,15 @@ func watchedSignals() []os.Signal {
 	return endSignals
 }
 
+// record notes sig, which a command that answers signals itself (exec)
+// received on its own channel: the exit code must not depend on whether
+// watchSignals saw it first.
+func (st *signalState) record(sig os.Signal) {
+	if n, ok := sig.(syscall.Signal); ok && st != nil {
+		st.last.Store(int32(n))
+	}
+}
+
 // own says the running command answers signals itself (exec asks, on the
 // first ctrl+c, whether to stop or detach; "keep waiting" goes on): then
 // only its own exitInterrupted becomes 128 + the signal, and a run that

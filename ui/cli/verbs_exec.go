@@ -225,7 +225,8 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	go func() {
 		defer close(watching)
 		select {
-		case <-sigs:
+		case sig := <-sigs:
+			v.s.signals.record(sig)
 			cancelPrep() // ctrl+c before the code was sent: just stop
 		case <-prep.Done():
 		}
@@ -303,6 +304,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		case <-deadline:
 			return detach(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
 		case sig := <-sigs:
+			v.s.signals.record(sig)
 			// Only ctrl+c asks: SIGTERM (kill) and SIGHUP (the terminal
 			// is gone) detach at once.
 			if sig != os.Interrupt {
@@ -376,7 +378,8 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		case <-deadline:
 			endAsk()
 			return detach(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
-		case <-sigs: // a second ctrl+c (or SIGTERM): leave at once
+		case sig := <-sigs: // a second ctrl+c (or SIGTERM): leave at once
+			v.s.signals.record(sig)
 			endAsk()
 			return detach(&exitError{exitInterrupted, "detached; " + hint})
 		case a := <-answer:
