@@ -155,9 +155,16 @@ const (
 // Every server string goes through termtext (no control reaches the
 // terminal) and is cut to its column (the status* widths).
 func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bool) error {
+	return WriteStatusTableFor(w, ov, now, showTokens, "colabdash")
+}
+
+// WriteStatusTableFor is WriteStatusTable naming dashboard, the command
+// line that opens the dashboard on the same server (ready to paste: the
+// caller quotes it), where there are no runtimes.
+func WriteStatusTableFor(w io.Writer, ov api.Overview, now time.Time, showTokens bool, dashboard string) error {
 	fmt.Fprintf(w, "Colab %s · %d runtime(s)\n\n", termtext.Cut(ov.Subscription.Tier.Label(), statusIDWidth), len(ov.Runtimes))
 	if len(ov.Runtimes) == 0 {
-		_, err := fmt.Fprintln(w, "No runtimes. Create one with the dashboard (`colabdash`).")
+		_, err := fmt.Fprintln(w, "No runtimes. Create one with the dashboard: "+termtext.Line(dashboard))
 		return err
 	}
 	var buf bytes.Buffer

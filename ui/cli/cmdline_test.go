@@ -184,3 +184,13 @@ func TestHostileIDsAreNotPrintedAsCommands(t *testing.T) {
 		t.Fatalf("hostile session: %q", errs)
 	}
 }
+
+// status with no runtimes names the dashboard on the same server.
+func TestStatusNamesTheDashboardOnTheSameServer(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	_, out, errs := e.run("status")
+	argv := pastedLine(t, out, "No runtimes. Create one with the dashboard: ")
+	if !slices.Equal(argv, e.flags) {
+		t.Fatalf("dashboard line %q (stderr %q), want the flags %q", argv, errs, e.flags)
+	}
+}
