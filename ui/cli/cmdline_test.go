@@ -128,9 +128,29 @@ func TestPrintedCommandsWorkWhenPasted(t *testing.T) {
 	if out != colabfake.EmulatedPrefix+"would run: "+code+"\n" {
 		t.Fatalf("the pasted reattach line printed %q %q", out, errs2)
 	}
-	close := pastedLine(t, errs, "close it with: ")
-	if out, errs := e.runPasted(append(close, "--yes")); !strings.HasPrefix(out, "closed ") {
+	closeLine := pastedLine(t, errs, "close it with: ")
+	if out, errs := e.runPasted(append(closeLine, "--yes")); !strings.HasPrefix(out, "closed ") {
 		t.Fatalf("the pasted close line: %q %q", out, errs)
+	}
+
+	// Code of several lines is given again on stdin: the line ends in "-",
+	// with the global flags after it.
+	hold = make(chan struct{})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
+	multi := "x = 1\nprint(x)"
+	_, _, errs = e.run("exec", "rt-t4", "-c", multi, "--timeout", "200ms")
+	close(hold)
+	argv = pastedLine(t, errs, "give the same code on stdin to: ")
+	if !slices.Contains(argv, "-") || slices.Contains(argv, multi) {
+		t.Fatalf("stdin reattach line %q", argv)
+	}
+	e.srv.ClearFaults()
+	flags := e.flags
+	e.flags = nil
+	_, out, errs2 = e.runTerm(term{in: multi}, argv...)
+	e.flags = flags
+	if !strings.Contains(out, "would run: ") {
+		t.Fatalf("the pasted stdin reattach line printed %q %q", out, errs2)
 	}
 
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime"})
