@@ -42,7 +42,13 @@ func (g *globalFlags) commandLine(args ...string) (line string, ok bool) {
 		}
 		quoted[i] = shellQuote(w)
 	}
-	return strings.Join(quoted, " "), true
+	line = strings.Join(quoted, " ")
+	// The line is redacted whole on its way out: a pattern may span words
+	// ("bearer" ending one, the next taken for the token).
+	if !printsAsItself(line, g.logs.red) {
+		return "", false
+	}
+	return line, true
 }
 
 // pasteFlagWords are the pasteFlags this command was given, as words:

@@ -60,7 +60,10 @@ func TestCommandLineQuotesEveryWord(t *testing.T) {
 			t.Errorf("commandLine accepted %q: %q", w, line)
 		}
 	}
-	// Nor does one the redactor would hide part of.
+	// Nor does one the redactor would hide part of, also across words.
+	if _, ok := g.commandLine("exec", "-f", "bearer", "--timeout", "1m"); ok {
+		t.Error("commandLine accepted a line whose words the redactor joins into a bearer token")
+	}
 	g.logs.red.Add("ya29.secret-value-0123456789")
 	if _, ok := g.commandLine("exec", "-c", "print('ya29.secret-value-0123456789')"); ok {
 		t.Error("commandLine accepted a word holding a registered secret")
