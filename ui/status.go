@@ -38,7 +38,8 @@ type StatusSubscription struct {
 // StatusRuntime is one runtime of StatusReport.
 //
 // TokenExpiresInSeconds is expireTime − now in whole seconds (negative once
-// expired), or null when expireTime is unknown. Sessions is always an
+// expired), or null when expireTime is unknown or more than TokenHorizon
+// (a year) away. Sessions is always an
 // array; when list_sessions failed for this runtime it is empty and
 // SessionsError holds the one-line error.
 type StatusRuntime struct {
@@ -98,10 +99,30 @@ func NewStatusRuntime(rt api.Runtime, sessions []api.Session, sessionsErr error,
 	}
 	if exp := rt.ExpireTime(); !exp.IsZero() {
 		s := exp.UTC().Format(time.RFC3339)
-		secs := int64(exp.Round(0).Sub(now.Round(0)) / time.Second)
-		sr.ConnectionInfo.ExpireTime, sr.TokenExpiresInSeconds = &s, &secs
+		sr.ConnectionInfo.ExpireTime = &s
+		sr.TokenExpiresInSeconds = tokenExpiresIn(exp, now)
 	}
 	return sr
+}
+
+// TokenHorizon is how far from now an expireTime may be for
+// tokenExpiresInSeconds to count down to it: a year. A proxy token lives
+// about an hour, so an expireTime further away, in the future or the past
+// ("9999-12-31T23:59:59Z", a server's placeholder, a clock gone wrong), is
+// no token lifetime: tokenExpiresInSeconds is null (unknown) for it, while
+// connectionInfo.expireTime still shows what the server sent. (Without the
+// bound, time.Duration's 292-year limit made the count 9223372036.)
+const TokenHorizon = 366 * 24 * time.Hour
+
+// tokenExpiresIn is expire − now in whole seconds, or nil when expire is
+// beyond TokenHorizon either way.
+func tokenExpiresIn(expire, now time.Time) *int64 {
+	d := expire.Round(0).Sub(now.Round(0)) // saturates at ±292 years
+	if d > TokenHorizon || d < -TokenHorizon {
+		return nil
+	}
+	secs := int64(d / time.Second)
+	return &secs
 }
 
 // WriteStatusJSON writes rep as indented JSON followed by a newline. C1
@@ -134,9 +155,16 @@ const (
 // Every server string goes through termtext (no control reaches the
 // terminal) and is cut to its column (the status* widths).
 func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bool) error {
+	return WriteStatusTableFor(w, ov, now, showTokens, "colabdash")
+}
+
+// WriteStatusTableFor is WriteStatusTable naming dashboard, the command
+// line that opens the dashboard on the same server (ready to paste: the
+// caller quotes it), where there are no runtimes.
+func WriteStatusTableFor(w io.Writer, ov api.Overview, now time.Time, showTokens bool, dashboard string) error {
 	fmt.Fprintf(w, "Colab %s · %d runtime(s)\n\n", termtext.Cut(ov.Subscription.Tier.Label(), statusIDWidth), len(ov.Runtimes))
 	if len(ov.Runtimes) == 0 {
-		_, err := fmt.Fprintln(w, "No runtimes. Create one with the dashboard (`colabdash`).")
+		_, err := fmt.Fprintln(w, "No runtimes. Create one with the dashboard: "+termtext.Line(dashboard))
 		return err
 	}
 	var buf bytes.Buffer

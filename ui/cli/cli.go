@@ -18,11 +18,9 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -51,7 +49,8 @@ var version, commit = "dev", ""
 // os.Stdin and writing to stdout and stderr, and returns the process exit
 // code: 0 ok, 1 failure (exec: the code raised; several targets: some
 // failed), 2 usage, 3 credentials or permission, 4 API or network, 5 quota
-// or ineligible, 130 interrupted.
+// or ineligible, 128 + the signal's number when a signal ended it (130
+// SIGINT, 143 SIGTERM, 129 SIGHUP).
 func Run(args []string, stdout, stderr io.Writer) int {
 	return runStreams(args, osStreams(stdout, stderr))
 }
@@ -78,6 +77,8 @@ type globalFlags struct {
 	profile  config.Profile
 	origin   authOrigin // where profile's files and quota project were set
 	logs     logs
+
+	completions *completionWriter // set while __complete runs
 }
 
 // authOrigin says where a profile's credentials file (or access token
@@ -148,6 +149,11 @@ func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
 		},
 		// A broken config file stops every command before it starts.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Name() == cobra.ShellCompRequestCmd { // __complete and __completeNoDesc
+				// Every candidate leaves through termtext (completionWriter).
+				g.completions = &completionWriter{w: stdout}
+				cmd.Root().SetOut(g.completions)
+			}
 			// version, help and shell completion work whatever the file says.
 			switch cmd.Name() {
 			case "version", "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
@@ -212,17 +218,22 @@ func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
 	return root
 }
 
-// runStreamsContext is runStreams under parent: its end is what ctrl+c
-// and SIGTERM do (tests end it instead of signalling the process).
+// runStreamsContext is runStreams under parent: its end is what ctrl+c,
+// SIGTERM and SIGHUP do (tests end it instead of signalling the process;
+// then the exit code of an interrupted command is 130).
 func runStreamsContext(parent context.Context, args []string, s *streams) int {
 	stderr := s.err
 	var g globalFlags
 	root := newRootCommand(&g, s)
 	root.SetArgs(args)
 
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	ctx, sigs, stop := watchSignals(parent)
 	defer stop()
+	s.signals = sigs
 	failed, err := root.ExecuteContextC(ctx)
+	if g.completions != nil {
+		_ = g.completions.Flush()
+	}
 	if g.logs.close != nil {
 		defer g.logs.close()
 	}
@@ -230,7 +241,7 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 		g.logs.log.Error("command failed", "error", err)
 	}
 	if err == nil {
-		return exitOK
+		return sigs.exitCode(exitOK)
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) {
@@ -242,7 +253,7 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 		// server, a file or the environment may carry control sequences.
 		fmt.Fprintln(stderr, "colabdash: "+termtext.Block(g.logs.red.Redact(ee.msg)))
 	}
-	return ee.code
+	return sigs.exitCode(ee.code)
 }
 
 func versionString() string {

@@ -52,7 +52,7 @@ func statusCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 			if asJSON {
 				err = ui.WriteStatusJSON(stdout, ui.NewStatusReport(ov, now, showTokens))
 			} else {
-				err = ui.WriteStatusTable(stdout, ov, now, showTokens)
+				err = ui.WriteStatusTableFor(stdout, ov, now, showTokens, g.commandOr("colabdash"))
 			}
 			if err != nil {
 				return &exitError{exitFailure, err.Error()}

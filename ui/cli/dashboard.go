@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
+	"syscall"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/auth"
@@ -18,7 +20,10 @@ import (
 // mode.
 func runDashboard(ctx context.Context, g globalFlags) error {
 	if !ui.IsTerminal(os.Stdout) {
-		return &exitError{exitUsage, strings.TrimPrefix(ui.NotATerminalMessage, "colabdash: ")}
+		// ui.NotATerminalMessage, naming the status command with this
+		// command's server and account flags.
+		return &exitError{exitUsage, "the dashboard needs a terminal and stdout is not one; use `" +
+			g.commandOr("colabdash status", "status") + "` (or `status --json`) in scripts and pipes"}
 	}
 	noColor, theme := colourSettings(g.themeName(), ui.DetectTheme)
 	ui.ConfigureColor(noColor)
@@ -30,9 +35,9 @@ func runDashboard(ctx context.Context, g globalFlags) error {
 		}
 		info := authScreen(ae, noColor)
 		info.Keymap = g.keys
-		final, runErr := ui.Run(ui.NewAuthError(info))
+		final, runErr := ui.Run(ui.NewAuthError(info), programSignals(ctx)...)
 		if runErr != nil {
-			return &exitError{exitFailure, runErr.Error()}
+			return dashboardEnded(ctx, runErr)
 		}
 		if m, ok := final.(ui.AuthErrorModel); !ok || !m.WantsDemo() {
 			// Printed on the normal screen, where a long login command can
@@ -52,14 +57,39 @@ func runDashboard(ctx context.Context, g globalFlags) error {
 		o.RenewLead = g.renewLead // the flag beats the config file
 	}
 	o.Theme = theme
-	final, err := ui.Run(ui.New(o))
+	final, err := ui.Run(ui.New(o), programSignals(ctx)...)
 	if m, ok := final.(ui.Model); ok && m.Service() != nil {
 		m.Service().Close() // the last profile's connection
 	}
 	if err != nil {
-		return &exitError{exitFailure, err.Error()}
+		return dashboardEnded(ctx, err)
 	}
 	return nil
+}
+
+// programSignals are the Bubble Tea options of the dashboard's programs:
+// the signals are runStreamsContext's (watchSignals), not Bubble Tea's,
+// which turned SIGTERM into a quit like q's (exit 0); ctx's end, what the
+// first of them does, kills the program, which restores the terminal.
+func programSignals(ctx context.Context) []tea.ProgramOption {
+	return []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
+}
+
+// dashboardEnded is the exit for a dashboard program that returned err:
+// a signal (ctx's cause, or SIGHUP as ui.Run reports it) is
+// exitInterrupted or 129, which the exit code makes 128 + the signal;
+// anything else is a failure (exit 1).
+func dashboardEnded(ctx context.Context, err error) error {
+	var sc signalCause
+	switch {
+	case errors.Is(err, ui.ErrHangup):
+		return &exitError{128 + int(syscall.SIGHUP), err.Error()}
+	case errors.As(context.Cause(ctx), &sc):
+		return &exitError{exitInterrupted, sc.Error()}
+	case errors.Is(err, tea.ErrInterrupted):
+		return &exitError{exitInterrupted, "interrupted"}
+	}
+	return &exitError{exitFailure, err.Error()}
 }
 
 // colourSettings decides, before Bubble Tea owns the terminal, whether the

@@ -41,7 +41,7 @@ func fileCommands(g *globalFlags, s *streams) []*cobra.Command {
 }
 
 const filesExitCodes = "Exit codes: 0 ok, 1 failure (local error, corrupt copy), 2 usage (a directory without -r), 3 credentials, " +
-	"4 API or network (runtime gone, proxy unreachable), 6 no such file or directory, 130 interrupted.\n" +
+	"4 API or network (runtime gone, proxy unreachable), 6 no such file or directory, 128 + a signal (130 ctrl+c, 143 SIGTERM).\n" +
 	"With --json, stdout holds exactly one JSON object whatever the outcome: \"ok\" says whether it succeeded, \"error\" why not."
 
 // jsonOnFailure wraps a file verb's RunE: with --json, a failure that

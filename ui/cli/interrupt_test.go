@@ -129,15 +129,16 @@ func TestAbandonedAskKeepsTheLine(t *testing.T) {
 	}
 }
 
-// The real binary with stdin a pipe nobody writes to: SIGINT and SIGTERM
-// end `exec -` with exit code 130 instead of leaving it blocked.
+// The real binary with stdin a pipe nobody writes to: SIGINT, SIGTERM and
+// SIGHUP end `exec -` with exit code 128 + the signal (130, 143, 129)
+// instead of leaving it blocked.
 func TestExecStdinSignal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	bin := binary(t)
-	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		logFile := filepath.Join(e.home, "log-"+sig.String()+".json")
 		cmd := exec.Command(bin, append([]string{"exec", "rt-t4", "-", "--log-file", logFile}, e.flags...)...)
 		pr, pw, err := os.Pipe()
@@ -173,7 +174,7 @@ func TestExecStdinSignal(t *testing.T) {
 			t.Fatalf("%v: still blocked on stdin %v after the signal", sig, waitTimeout)
 		}
 		pw.Close()
-		if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || !strings.Contains(errb.String(), "interrupted while reading the code from stdin") {
+		if code := cmd.ProcessState.ExitCode(); code != wantSignalExit[sig] || !strings.Contains(errb.String(), "interrupted while reading the code from stdin") {
 			t.Errorf("%v: exit %d, stderr %q", sig, code, errb.String())
 		}
 	}

@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -29,9 +28,12 @@ type streams struct {
 	in                    io.Reader
 	out, err              io.Writer
 	inTTY, outTTY, errTTY bool
-	// interrupts subscribes to SIGINT and SIGTERM until the returned stop
-	// is called (exec's stop-or-detach).
+	// interrupts subscribes to SIGINT, SIGTERM and SIGHUP until the
+	// returned stop is called (exec's stop-or-detach).
 	interrupts func() (<-chan os.Signal, func())
+	// signals records the signals that arrived, for the exit code (set by
+	// runStreamsContext; nil in a verb's own tests).
+	signals *signalState
 }
 
 // osStreams are the process's streams with stdout and stderr replaced by
@@ -42,7 +44,7 @@ func osStreams(stdout, stderr io.Writer) *streams {
 		inTTY: ui.IsTerminal(os.Stdin), outTTY: isTTY(stdout), errTTY: isTTY(stderr),
 		interrupts: func() (<-chan os.Signal, func()) {
 			ch := make(chan os.Signal, 2)
-			signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+			signal.Notify(ch, watchedSignals()...)
 			return ch, func() { signal.Stop(ch) }
 		}}
 }
@@ -57,7 +59,9 @@ const (
 	// an account refused runtimes, or a runtimeSpec the account is not
 	// eligible for.
 	exitQuota = 5
-	// exitInterrupted: ctrl+c or SIGTERM (128 + SIGINT, as shells do).
+	// exitInterrupted: ctrl+c, SIGTERM or SIGHUP ended the command. The
+	// process exits 128 + the signal's number (signalState.exitCode): 130
+	// for SIGINT, as here, 143 for SIGTERM, 129 for SIGHUP.
 	exitInterrupted = 130
 )
 

@@ -31,7 +31,8 @@ func verbCommands(g *globalFlags, s *streams) []*cobra.Command {
 
 // exitCodesHelp ends the Long help of every verb.
 const exitCodesHelp = "Exit codes: 0 ok, 1 the code failed (exec) or some targets failed, 2 usage, 3 credentials or\n" +
-	"permission, 4 network or server, 5 quota, limit or ineligible spec, 130 interrupted."
+	"permission, 4 network or server, 5 quota, limit or ineligible spec, 128 + the signal that ended it\n" +
+	"(130 ctrl+c, 143 SIGTERM, 129 SIGHUP)."
 
 // specsReport is the JSON of `colabdash specs --json`.
 type specsReport struct {
@@ -259,7 +260,7 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 	}
 	defer conn.close()
 
-	rerun := "re-run with --request-id " + requestID
+	rerun := v.g.rerunCreate(cmd, spec, version, o, requestID)
 	// A re-sent request skips the eligibility check: the first send may
 	// itself have used up the quota the check would now see.
 	var (
@@ -279,7 +280,7 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 			return &exitError{code, termtext.Line(se.Error())}
 		}
 	}
-	v.note("requestId " + requestID + " (if this command dies or is cut off, " + rerun + ": Colab then returns the same runtime, never a second)")
+	v.note("requestId " + requestID + ": if this command dies or is cut off, the same requestId gets the same runtime, never a second; " + rerun)
 	if v.g.profile.Credentials != config.CredentialsDemo && !resend {
 		// As the dashboard: remembered for --last and the dashboard's quick
 		// create, but never a demo spec for the real account.
@@ -298,14 +299,14 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		ae := asAPIError(err)
 		switch {
 		case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-			return &exitError{exitAPI, fmt.Sprintf("gave up after --timeout %s; Colab may still create the runtime: %s to get it", o.timeout, rerun)}
+			return &exitError{exitAPI, fmt.Sprintf("gave up after --timeout %s; Colab may still create the runtime; %s", o.timeout, rerun)}
 		case ctx.Err() != nil:
-			return &exitError{exitInterrupted, "interrupted; Colab may still create the runtime: " + rerun + " to get it"}
+			return &exitError{exitInterrupted, "interrupted; Colab may still create the runtime; " + rerun}
 		case ae == nil:
 			return classify(err, conn.creds)
 		case ae.OutcomeUnknown:
 			return &exitError{exitAPI, "outcome unknown: the connection was lost after create_runtime was sent, so a runtime " +
-				"may have been created; " + rerun + " to get it (the same request never creates a second)"}
+				"may have been created (the same requestId never creates a second); " + rerun}
 		}
 		if again, wait := state.CreateRetry(ae, attempt); again {
 			if wait > 0 {
@@ -348,10 +349,16 @@ func (v *verb) createFailed(ae *api.Error, spec api.RuntimeSpecKey, specs []api.
 		v.note(line)
 	}
 	if f.Kind == state.CreateTooManyRuntimes {
-		v.note("delete one (colabdash status lists them; colabdash delete RUNTIME), or wait and create again")
+		v.note("delete one (" + v.g.commandOr("colabdash status", "status") + " lists them; colabdash delete RUNTIME), or wait and create again")
 	}
 	for _, k := range f.Alternatives {
-		v.note("try: colabdash create --spec " + termtext.Cut(k.String(), 60))
+		if arg, ok := specArg(k); ok {
+			if line, ok := v.g.commandLine("create", "--spec", arg); ok {
+				v.note("try: " + line)
+				continue
+			}
+		}
+		v.note("try the runtimeSpec " + termtext.Cut(k.String(), 60) + " (unusual: no command to paste is printed)")
 	}
 	code := exitAPI
 	if f.Kind.QuotaOrIneligible() || quotaOrIneligible(ae) {
@@ -383,8 +390,9 @@ func (v *verb) waitListed(ctx context.Context, conn *connection, rt api.Runtime,
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				status := v.g.commandOr("colabdash status", "status")
 				return api.Runtime{}, &exitError{exitAPI, fmt.Sprintf("%s was created but is not listed with a connection after --timeout %s; "+
-					"colabdash status shows it when it is", termtext.Cut(rt.ID(), 63), timeout)}
+					"%s shows it when it is", termtext.Cut(rt.ID(), 63), timeout, status)}
 			}
 			return api.Runtime{}, &exitError{exitInterrupted, "interrupted while waiting for " + termtext.Cut(rt.ID(), 63) + " (it was created)"}
 		case <-time.After(delay):

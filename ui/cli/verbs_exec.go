@@ -63,28 +63,21 @@ type codeSource struct {
 	flag, value string // "-c", "-f" or "-"
 }
 
-// again renders the flags that give the same code again.
-func (c codeSource) again() string {
+// again is the words that give the same code again, after exec's TARGET
+// and --execution-id: -f FILE, or -c CODE for short one-line code. Code
+// that would not print as one line (long, several lines, a control
+// character) is given on stdin instead: the words are "-" and stdin is
+// true, and the line says so.
+func (c codeSource) again() (words []string, stdin bool) {
 	switch c.flag {
 	case "-f":
-		return "-f " + shellQuote(c.value)
-	case "-":
-		return "- < (the same input)"
+		return []string{"-f", c.value}, false
+	case "-c":
+		if len(c.value) <= 200 && printsAsItself(c.value, nil) {
+			return []string{"-c", c.value}, false
+		}
 	}
-	if len(c.value) > 200 || strings.ContainsAny(c.value, "\n\r") {
-		return "-c (the same code)"
-	}
-	return "-c " + shellQuote(c.value)
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@%+,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return []string{"-"}, true
 }
 
 func execCmd(g *globalFlags, s *streams) *cobra.Command {
@@ -224,6 +217,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		defer stop()
 		sigs = ch
 	}
+	v.s.signals.own() // a ctrl+c answered "keep waiting" does not end the run
 	base := context.WithoutCancel(cmd.Context())
 	prep, cancelPrep := context.WithCancel(base)
 	defer cancelPrep()
@@ -231,7 +225,8 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	go func() {
 		defer close(watching)
 		select {
-		case <-sigs:
+		case sig := <-sigs:
+			v.s.signals.record(sig)
 			cancelPrep() // ctrl+c before the code was sent: just stop
 		case <-prep.Done():
 		}
@@ -267,8 +262,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	if req.ExecutionID == "" {
 		req.ExecutionID = uuid.NewString()
 	}
-	hint := "the code may still be running; to reattach (or run it if it never started): colabdash exec " +
-		sessionRef(session) + " --execution-id " + req.ExecutionID + " " + src.again()
+	hint := v.g.reattachHint(session, req.ExecutionID, src)
 	if v.s.errTTY {
 		v.note("running on " + sessionRef(session) + " (executionId " + req.ExecutionID + "); ctrl+c to stop or detach")
 	}
@@ -309,7 +303,13 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 			return v.execDone(r.res, r.err, session, hint, conn)
 		case <-deadline:
 			return detach(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
-		case <-sigs:
+		case sig := <-sigs:
+			v.s.signals.record(sig)
+			// Only ctrl+c asks: SIGTERM (kill) and SIGHUP (the terminal
+			// is gone) detach at once.
+			if sig != os.Interrupt {
+				return detach(&exitError{exitInterrupted, "detached; " + hint})
+			}
 		}
 		if !v.canPrompt() {
 			return detach(&exitError{exitInterrupted, "detached; " + hint})
@@ -378,7 +378,8 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		case <-deadline:
 			endAsk()
 			return detach(&exitError{exitAPI, fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
-		case <-sigs: // a second ctrl+c (or SIGTERM): leave at once
+		case sig := <-sigs: // a second ctrl+c (or SIGTERM): leave at once
+			v.s.signals.record(sig)
 			endAsk()
 			return detach(&exitError{exitInterrupted, "detached; " + hint})
 		case a := <-answer:
@@ -425,7 +426,7 @@ func (v *verb) execTarget(ctx context.Context, conn *connection, target string, 
 		return "", classify(err, conn.creds)
 	}
 	ref := sessionRef(se.Name)
-	v.note("opened session " + ref + " (reuse it as TARGET; close it with: colabdash session close " + ref + ")")
+	v.note("opened session " + ref + " (reuse it as TARGET); " + v.g.closeSessionHint(se.Name))
 	return se.Name, nil
 }
 

@@ -194,7 +194,7 @@ func sessionCloseCmd(g *globalFlags, s *streams) *cobra.Command {
 					continue
 				}
 				if it, isNew := b.add(i, strings.TrimSpace(arg)); isNew {
-					b.fail(it, &exitError{exitUsage, fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (colabdash sessions RUNTIME lists them)", termtext.Cut(arg, 80))})
+					b.fail(it, &exitError{exitUsage, fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (%s RUNTIME lists them)", termtext.Cut(arg, 80), v.g.commandOr("colabdash sessions", "sessions"))})
 				}
 			}
 			report := func(items []*batchItem) any {
@@ -284,5 +284,9 @@ func (v *verb) checkListed(ctx context.Context, conn *connection, listed map[str
 	if slices.ContainsFunc(ss, func(s api.Session) bool { return s.Name == name }) {
 		return nil
 	}
-	return &exitError{exitUsage, fmt.Sprintf("no session %s open (colabdash sessions %s lists them)", sessionRef(name), termtext.Cut(rt.ID(), 63))}
+	lists := "colabdash sessions lists them; " + unusualID("the runtime", rt.ID())
+	if line := v.g.runtimeCommand(rt.ID(), "sessions"); line != "" {
+		lists = line + " lists them"
+	}
+	return &exitError{exitUsage, fmt.Sprintf("no session %s open (%s)", sessionRef(name), lists)}
 }

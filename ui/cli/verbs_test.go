@@ -37,7 +37,7 @@ func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	tok := writeFile(t, filepath.Join(home, "token.txt"), "ya29.verb-test-access-token\n")
+	tok := writeFile(t, filepath.Join(home, "token.txt"), "ya29.verbtest0AccessToken7q\n")
 	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
 }
 
@@ -233,7 +233,7 @@ func TestCreateResetThenRerunWithRequestID(t *testing.T) {
 	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
 	m := requestIDLine.FindStringSubmatch(errs)
 	if code != exitAPI || out != "" || m == nil || !strings.Contains(errs, "outcome unknown") ||
-		!strings.Contains(errs, "re-run with --request-id "+m[1]) {
+		!strings.Contains(errs, "to get it, run: colabdash create --spec CPU/STANDARD --json --request-id "+m[1]) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if n := e.srv.RuntimesCreated(); n != 1 {

@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// shellWords is what a POSIX shell makes of line, a command line colabdash
+// printed: sh runs it with colabdash defined as a function that prints its
+// arguments, so the result is exactly the argv a paste would run (without
+// "colabdash"). Nothing but printf runs, whatever the line holds.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	if !strings.HasPrefix(line, "colabdash ") {
+		t.Fatalf("not a colabdash command line: %q", line)
+	}
+	out, err := exec.Command("sh", "-c", `colabdash() { printf '%s\0' "$@"; }; `+line).Output()
+	if err != nil {
+		t.Fatalf("sh -c %q: %v", line, err)
+	}
+	words := strings.Split(string(out), "\x00")
+	return words[:len(words)-1]
+}
+
+// pastedLine finds the command line after marker in a command's stderr (it
+// ends the line) and returns its words as the shell splits them.
+func pastedLine(t *testing.T, stderr, marker string) []string {
+	t.Helper()
+	for _, l := range strings.Split(stderr, "\n") {
+		if _, line, ok := strings.Cut(l, marker); ok {
+			return shellWords(t, line)
+		}
+	}
+	t.Fatalf("no %q in stderr %q", marker, stderr)
+	return nil
+}
+
+// Every word, however hostile to a shell, comes back from sh as itself.
+func TestCommandLineQuotesEveryWord(t *testing.T) {
+	g := &globalFlags{logs: logs{red: &api.Redactor{}}}
+	words := []string{"exec", "rt-abc/colabdash-1", "-c", "print('it''s'); x = \"$HOME\" `id` $(id) ${x} \\ ; | & > < * ? [a] ~ # ! %1 =x {a,b} é 日本",
+		"", " ", "'", "''", "-", "--", "a b", "=cmd", "~root", "x=1", "-f", "/tmp/with space/tr'ain.py", "100%", "a\\'b"}
+	line, ok := g.commandLine(words...)
+	if !ok {
+		t.Fatal("commandLine refused printable words")
+	}
+	if got := shellWords(t, line); !slices.Equal(got, words) {
+		t.Fatalf("sh made %q of %q, want %q", got, line, words)
+	}
+	// A word that would not print as itself makes no command at all.
+	for _, w := range []string{"a\nb", "a\tb", "a\rb", "x\x1b[2Jy", "\x07", "\x00", "rt\u009b2J", "a\u202eb", "\xff"} {
+		if line, ok := g.commandLine("exec", w); ok || line != "" {
+			t.Errorf("commandLine accepted %q: %q", w, line)
+		}
+	}
+	// Nor does one the redactor would hide part of, also across words.
+	if _, ok := g.commandLine("exec", "-f", "bearer", "--timeout", "1m"); ok {
+		t.Error("commandLine accepted a line whose words the redactor joins into a bearer token")
+	}
+	g.logs.red.Add("ya29.secret-value-0123456789")
+	if _, ok := g.commandLine("exec", "-c", "print('ya29.secret-value-0123456789')"); ok {
+		t.Error("commandLine accepted a word holding a registered secret")
+	}
+}
+
+// Ids from a server go into a command only when they are RFC 1034 labels
+// (or the lower-case UUIDs Colab generates for sessions).
+func TestPasteID(t *testing.T) {
+	for _, id := range []string{"rt-abc", "colabdash-1a2b3c4d", "a", "notebook-9f3e", strings.Repeat("a", 63), "3f1c2b9e-8d4a-4c1e-9b7a-2e5f6a7b8c9d"} {
+		if !pasteID(id) {
+			t.Errorf("pasteID(%q) = false", id)
+		}
+	}
+	for _, id := range []string{"", "RT-ABC", "rt-", "-rf", "1abc", "rt;rm -rf ~", "rt$(id)", "rt`id`", "rt abc", "rt'x", "rt\x1b]52;c;aGFja2Vk\x07",
+		"rt\u202etxt", strings.Repeat("a", 64), "3F1C2B9E-8D4A-4C1E-9B7A-2E5F6A7B8C9D", "{3f1c2b9e-8d4a-4c1e-9b7a-2e5f6a7b8c9d}", "rt/x", "rt.x"} {
+		if pasteID(id) {
+			t.Errorf("pasteID(%q) = true", id)
+		}
+	}
+}
+
+// The printed line repeats the global flags that chose the server and the
+// account, so it reaches the same one.
+func TestCommandLineRepeatsGlobalFlags(t *testing.T) {
+	isolate(t)
+	g := loadForTest(t, "status", "--endpoint", "http://127.0.0.1:9/mcp", "--access-token-file", "/tmp/my tokens/t.txt", "--quota-project", "proj-1")
+	line, ok := g.commandLine("session", "close", "rt-a/colabdash-1")
+	want := []string{"session", "close", "rt-a/colabdash-1", "--endpoint", "http://127.0.0.1:9/mcp", "--access-token-file", "/tmp/my tokens/t.txt", "--quota-project", "proj-1"}
+	if got := shellWords(t, line); !ok || !slices.Equal(got, want) {
+		t.Fatalf("line %q: words %q, want %q", line, got, want)
+	}
+	g = loadForTest(t, "status", "--demo")
+	if got := shellWords(t, g.commandOr("", "status")); !slices.Equal(got, []string{"status", "--demo"}) {
+		t.Fatalf("--demo: %q", got)
+	}
+	g = loadForTest(t, "status", "--profile", "demo", "--credentials", "/tmp/c.json")
+	if got := shellWords(t, g.commandOr("", "status")); !slices.Equal(got, []string{"status", "--profile", "demo", "--credentials", "/tmp/c.json"}) {
+		t.Fatalf("--profile: %q", got)
+	}
+	g = loadForTest(t, "status")
+	if line := g.commandOr("", "status"); line != "colabdash status" {
+		t.Fatalf("no flags: %q", line)
+	}
+}
+
+// exec's detach line, pasted, reattaches to the same run on the same
+// server, and create's --request-id line returns the same runtime.
+func TestPrintedCommandsWorkWhenPasted(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo, RuntimeLimit: -1})
+	hold := make(chan struct{})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
+	code := "print('it' + \"'s\", `id`, $HOME, 6*7)" // the emulator echoes code it does not run
+	exit, _, errs := e.run("exec", "rt-t4", "-c", code, "--timeout", "200ms")
+	close(hold)
+	if exit != exitAPI {
+		t.Fatalf("exit %d %q", exit, errs)
+	}
+	argv := pastedLine(t, errs, "to reattach (or run it if it never started): ")
+	if argv[0] != "exec" || !slices.Contains(argv, code) || !slices.Contains(argv, "--endpoint") || !slices.Contains(argv, "--access-token-file") {
+		t.Fatalf("reattach line %q", argv)
+	}
+	e.srv.ClearFaults()
+	out, errs2 := e.runPasted(argv)
+	if out != colabfake.EmulatedPrefix+"would run: "+code+"\n" {
+		t.Fatalf("the pasted reattach line printed %q %q", out, errs2)
+	}
+	closeLine := pastedLine(t, errs, "close it with: ")
+	if out, errs := e.runPasted(append(closeLine, "--yes")); !strings.HasPrefix(out, "closed ") {
+		t.Fatalf("the pasted close line: %q %q", out, errs)
+	}
+
+	// Code of several lines is given again on stdin: the line ends in "-",
+	// with the global flags after it.
+	hold = make(chan struct{})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
+	multi := "x = 1\nprint(x)"
+	_, _, errs = e.run("exec", "rt-t4", "-c", multi, "--timeout", "200ms")
+	close(hold)
+	argv = pastedLine(t, errs, "give the same code on stdin to: ")
+	if !slices.Contains(argv, "-") || slices.Contains(argv, multi) {
+		t.Fatalf("stdin reattach line %q", argv)
+	}
+	e.srv.ClearFaults()
+	flags := e.flags
+	e.flags = nil
+	_, out, errs2 = e.runTerm(term{in: multi}, argv...)
+	e.flags = flags
+	if !strings.Contains(out, "would run: ") {
+		t.Fatalf("the pasted stdin reattach line printed %q %q", out, errs2)
+	}
+
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime"})
+	before := e.srv.RuntimesCreated()
+	_, _, errs = e.run("create", "--spec", "CPU/HIGHMEM", "--json")
+	argv = pastedLine(t, errs, "outcome unknown: the connection was lost after create_runtime was sent, so a runtime may have been created (the same requestId never creates a second); to get it, run: ")
+	if out, errs := e.runPasted(argv); !strings.Contains(out, `"requestId"`) || e.srv.RuntimesCreated() != before+1 {
+		t.Fatalf("the pasted create line: %q %q; %d created", out, errs, e.srv.RuntimesCreated()-before)
+	}
+}
+
+// runPasted runs argv as a pasted line gives it: the words only, none of
+// the test's own flags added.
+func (e *verbEnv) runPasted(argv []string) (string, string) {
+	e.t.Helper()
+	flags := e.flags
+	e.flags = nil
+	defer func() { e.flags = flags }()
+	_, out, errs := e.run(argv...)
+	return out, errs
+}
+
+// A server's id that is no RFC 1034 label is never printed as a command:
+// the lines say the id is unusual instead.
+func TestHostileIDsAreNotPrintedAsCommands(t *testing.T) {
+	oldWait, oldDrops := execDropWait, maxExecDrops
+	execDropWait, maxExecDrops = time.Millisecond, 1
+	t.Cleanup(func() { execDropWait, maxExecDrops = oldWait, oldDrops })
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedHostile})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: -1})
+	// rt-x… is the hostile seed's 5,000-character runtime id.
+	_, _, errs := e.run("exec", "rt-x", "-c", "print(1)")
+	if strings.Contains(errs, "colabdash exec") || strings.Contains(errs, "colabdash session close rt-") ||
+		!regexp.MustCompile(`the runtime id rt-x+… is unusual`).MatchString(errs) || !strings.Contains(errs, "executionId ") {
+		t.Fatalf("stderr %q", errs)
+	}
+	noEscapes(t, "stderr", errs)
+	_, _, errs = e.run("session", "close", "rt-x/nope", "--yes")
+	if strings.Contains(errs, "colabdash sessions rt-") || !strings.Contains(errs, "is unusual") {
+		t.Fatalf("session close: %q", errs)
+	}
+
+	// A notebook session whose id would run a command in a shell.
+	d := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	if _, err := d.srv.AddNotebookSession("runtimes/rt-t4demo7k2p", "nb;touch${IFS}pwned"); err != nil {
+		t.Fatal(err)
+	}
+	d.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: -1})
+	_, _, errs = d.run("exec", "rt-t4/nb;touch${IFS}pwned", "-c", "print(1)")
+	if strings.Contains(errs, "colabdash exec") || !strings.Contains(errs, "the session id nb;touch${IFS}pwned is unusual") {
+		t.Fatalf("hostile session: %q", errs)
+	}
+}
+
+// status with no runtimes names the dashboard on the same server.
+func TestStatusNamesTheDashboardOnTheSameServer(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	_, out, errs := e.run("status")
+	argv := pastedLine(t, out, "No runtimes. Create one with the dashboard: ")
+	if !slices.Equal(argv, e.flags) {
+		t.Fatalf("dashboard line %q (stderr %q), want the flags %q", argv, errs, e.flags)
+	}
+}

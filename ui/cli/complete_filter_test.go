@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// Shell completion against a server whose names carry escape sequences,
+// BEL, C1 controls, bidirectional overrides and NUL: what the shell
+// receives (cobra's __complete answer, which the bash, zsh, fish and
+// PowerShell scripts all read) holds none of them, for every kind of
+// candidate, with and without descriptions.
+func TestCompletionCandidatesAreInert(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedHostile})
+	if _, err := e.srv.AddNotebookSession("runtimes/rt-clip"+colabfake.HostileOSC52+"board", "nb-\x00nul"); err != nil {
+		t.Fatal(err)
+	}
+	complete := func(args ...string) string {
+		t.Helper()
+		// The test's flags go right after the verb: the shell puts the
+		// word being completed (and a flag waiting for its value) last.
+		var out, errb bytes.Buffer
+		code := runStreams(append(append(append([]string{}, args[:2]...), e.flags...), args[2:]...),
+			&streams{in: strings.NewReader(""), out: &out, err: &errb})
+		if code != 0 {
+			t.Fatalf("%q: exit %d %q", args, code, errb.String())
+		}
+		return out.String()
+	}
+	for _, args := range [][]string{
+		{"__complete", "exec", ""},
+		{"__complete", "delete", "rt-"},
+		{"__completeNoDesc", "url", ""},
+		{"__complete", "create", "--spec", ""},
+		{"__complete", "ls", ""},
+		{"__complete", "cp", "rt-"},
+		{"__complete", "forward", ""},
+		{"__complete", "session", "close", ""},
+	} {
+		out := complete(args...)
+		inert(t, strings.Join(args, " "), out)
+		if !strings.HasSuffix(out, "\n") || !strings.Contains(out, "\n:") && !strings.HasPrefix(out, ":") {
+			t.Errorf("%q: no directive line: %q", args, out)
+		}
+		if args[1] != "create" && !strings.Contains(out, "rt-clip␛]52;c;aGFja2Vk␇board") {
+			t.Errorf("%q: the hostile runtime is not offered, made visible: %q", args, out)
+		}
+	}
+	if out := complete("__complete", "create", "--spec", ""); !strings.Contains(out, "GPU␛]0;pwned␇/H100") {
+		t.Errorf("the hostile spec is not offered, made visible: %q", out)
+	}
+}
+
+// inert fails when s holds a byte or character a terminal or a shell's
+// line editor acts on: C0 controls but newline and tab, DEL, C1, the
+// bidirectional controls, NUL.
+func inert(t *testing.T, what, s string) {
+	t.Helper()
+	noEscapes(t, what, s)
+	for _, r := range s {
+		if r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			t.Fatalf("%s holds bidirectional control %U: %q", what, r, s)
+		}
+	}
+}
+
+// The filter keeps the one tab between a value and its description, and
+// a line written in pieces is filtered whole.
+func TestCompletionWriterLines(t *testing.T) {
+	var b bytes.Buffer
+	c := &completionWriter{w: &b}
+	for _, p := range []string{"rt-a\x1b[2", "J\tGPU\t/T4\u202e\n", ":4", "\n", "tail\x07"} {
+		c.Write([]byte(p))
+	}
+	c.Flush()
+	if want := "rt-a␛[2J\tGPU /T4\n:4\ntail␇"; b.String() != want {
+		t.Fatalf("got %q, want %q", b.String(), want)
+	}
+}
