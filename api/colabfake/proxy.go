@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -155,7 +156,8 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 	tok := r.Header.Get(proxyTokenHeader)
 	qtok := r.URL.Query().Get(proxyTokenQuery)
 	if s.opts.StrictTokenPlacement {
-		if upgrade {
+		// colab/tty takes the header, as Colab's own terminal client sends it.
+		if upgrade && rest != ttyPath {
 			tok = qtok
 		}
 	} else if tok == "" {
@@ -167,6 +169,10 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 	valid := rt != nil && rt.rt.ConnectionInfo != nil && tok != "" &&
 		subtle.ConstantTimeCompare([]byte(tok), []byte(rt.rt.ConnectionInfo.Token)) == 1 &&
 		now.Before(rt.rt.ConnectionInfo.ExpireTime)
+	var exp time.Time
+	if valid {
+		exp = rt.rt.ConnectionInfo.ExpireTime
+	}
 	s.proxyRequests++
 	if !valid {
 		s.proxyRefused++
@@ -177,6 +183,10 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	serve := func(w http.ResponseWriter, r *http.Request) {
+		if s.upstream == nil && rest == ttyPath && upgrade {
+			s.serveTTY(w, r, id, exp)
+			return
+		}
 		if s.upstream != nil {
 			s.serveUpstream(w, r, id, rest)
 			return

@@ -113,6 +113,9 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			defer srv.Close()
 			fmt.Fprintln(stdout, endpoint)
 			fmt.Fprintln(stdout, emulatorBanner(endpoint, o.NoAuth))
+			if o.TTYShell {
+				fmt.Fprintln(cmd.ErrOrStderr(), ttyShellWarning)
+			}
 			<-cmd.Context().Done()
 			return nil
 		},
@@ -127,6 +130,8 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
 	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
+	f.BoolVar(&o.TTYShell, "tty-shell", false, "serve a REAL shell of this machine (a pty) behind each runtime's /colab/tty instead of the emulated one (loopback only; anyone with a proxy token gets it)")
+	f.BoolVar(&o.TTYCloseOnExpiry, "tty-close-on-expiry", false, "close an open /colab/tty socket (1008) when the proxy token that opened it expires (default: it stays open)")
 	f.StringVar(&o.JupyterUpstream, "jupyter-upstream", "", "forward each runtime's proxy (connectionInfo.url, behind its token) to this real Jupyter server URL instead of the emulator's own file trees (https, or http to loopback only)")
 	return cmd
 }
