@@ -129,7 +129,9 @@ func fakeColabURL(id string) string { return "https://8080-m-s-" + id + ".prod.c
 // execute_request with execute_reply. Hidden names (a segment starting
 // with ".") are neither listed nor served, except that files/ serves the
 // rich-output bundles under content/.dsm_outputs/, as Colab documents
-// (colab-api.md §4). With Options.JupyterUpstream
+// (colab-api.md §4), and Colab's terminal WebSocket colab/tty (serveTTY:
+// an emulated shell, or a real one with Options.TTYShell; the token in
+// the header even with StrictTokenPlacement). With Options.JupyterUpstream
 // every request behind the token goes to that Jupyter server instead.
 func (s *Server) ProxyHandler() http.Handler { return http.HandlerFunc(s.serveProxy) }
 

@@ -201,6 +201,7 @@ func runStreamsContext(parent context.Context, args []string, s *streams) int {
 
 	root.AddCommand(verbCommands(&g, s)...)
 	root.AddCommand(fileCommands(&g, s)...)
+	root.AddCommand(shellCmd(&g, s))
 	root.AddCommand(statusCmd(&g, stdout), emulatorCmd(stdout), configCmd(&g, stdout), &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and Go version",

@@ -90,7 +90,8 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 		Long: "emulator serves a Colab MCP server (all ten tools, proxy tokens that expire, quotas) on a\n" +
 			"loopback address until interrupted. It accepts any non-empty bearer token (with --no-auth, none at all).\n" +
 			"Each runtime's connectionInfo.url is the emulator's own runtime proxy (/proxy/RUNTIME/), which checks\n" +
-			"the proxy token and serves a small Jupyter server (files, contents, sessions, kernel interrupt) from a\n" +
+			"the proxy token and serves a small Jupyter server (files, contents, sessions, kernel interrupt, and\n" +
+			"Colab's /colab/tty terminal with an emulated shell; --tty-shell for a real one) from a\n" +
 			"per-runtime file tree, or forwards to a real one with --jupyter-upstream.",
 		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
 			"  colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'\n" +
