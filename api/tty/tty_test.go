@@ -75,7 +75,7 @@ type rig struct {
 	onProxy atomic.Pointer[func(*http.Request)]
 }
 
-func newRig(t *testing.T, o colabfake.Options) *rig {
+func newRig(t testing.TB, o colabfake.Options) *rig {
 	t.Helper()
 	r := &rig{clk: colabfake.NewClock(t0)}
 	if o.Now == nil {
@@ -105,7 +105,7 @@ func newRig(t *testing.T, o colabfake.Options) *rig {
 	return r
 }
 
-func (r *rig) client(t *testing.T) *jupyter.Client {
+func (r *rig) client(t testing.TB) *jupyter.Client {
 	t.Helper()
 	c, err := jupyter.New(jupyter.Options{Runtime: r.rt.Name, Info: *r.rt.ConnectionInfo, Now: r.clk.Now,
 		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
