@@ -81,6 +81,15 @@ func TestShellVerbInTmux(t *testing.T) {
 	srv.Reclaim("runtimes/rt-e2e")
 	s.waitText("gone (reclaimed)")
 	s.waitText("exit=4")
+
+	// The proxy refusing even a renewed token is a credentials failure.
+	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-e2e", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "colab/tty", Status: 404, Times: -1})
+	s = startTmux(t, 100, 30, shellEnv(home), "sh", "-c", "'"+script+"'")
+	s.waitText("refused the proxy token")
+	s.waitText("exit=3")
 }
 
 // The dashboard's S: the dashboard is suspended for the shell in the same

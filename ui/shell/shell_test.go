@@ -376,3 +376,45 @@ func TestDetacher(t *testing.T) {
 		t.Error("~ then . in two reads did not detach")
 	}
 }
+
+// A panic inside Run (here in the Listed callback, after the proxy
+// closed the socket) still restores the local terminal before it goes
+// on up.
+func TestPanicRestoresTheTerminal(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{TTYCloseOnExpiry: true})
+	before := tm.lflag()
+	o := r.options(t, tm)
+	o.Listed = func(context.Context) (bool, error) { panic("boom") }
+	got := make(chan any, 1)
+	go func() {
+		defer func() { got <- recover() }()
+		_, _ = Run(context.Background(), o)
+	}()
+	tm.waitFor(colabfake.TTYPrompt)
+	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	select {
+	case p := <-got:
+		if p != "boom" {
+			t.Fatalf("recovered %v", p)
+		}
+	case <-time.After(wait):
+		t.Fatal("Run did not panic")
+	}
+	if lf := tm.lflag(); lf != before {
+		t.Errorf("terminal mode %#x after the panic, %#x before", lf, before)
+	}
+}
+
+// The proxy refusing even a freshly renewed token (its bare 404 twice):
+// Run ends with Refused, which the verb exits 3 for, and says so.
+func TestRefusedToken(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{})
+	r.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "colab/tty", Status: 404, Times: -1})
+	ch := start(context.Background(), r.options(t, tm))
+	if res := await(t, ch); res.out != Refused || !errors.Is(res.err, jupyter.ErrRefused) {
+		t.Fatalf("%v %v, want refused", res.out, res.err)
+	}
+	tm.waitFor("refused the proxy token")
+}
