@@ -46,6 +46,9 @@ const (
 	ActionRunCode       = "run_code"
 	ActionRenewToken    = "renew_token"
 	ActionCancel        = "cancel"
+	// ActionShell opens a shell on the selected runtime (S; k9s's s is
+	// sort here), suspending the dashboard until it ends.
+	ActionShell = "shell"
 
 	// Clipboard actions (read-only, allowed in --readonly).
 	ActionCopyURL     = "copy_url"
@@ -94,7 +97,7 @@ var scopes = map[string][]string{
 		ActionNextPanel, ActionPrevPanel, ActionDetails, ActionFilter, ActionSort, ActionRefresh, ActionBack,
 		ActionHelp, ActionQuit, ActionProfile, ActionEvents, ActionNewRuntime, ActionQuickCreate,
 		ActionDeleteRuntime, ActionOpenSession, ActionCloseSession, ActionRunCode, ActionRenewToken, ActionCancel,
-		ActionCopyURL, ActionCopyToken, ActionRevealToken, ActionFiles},
+		ActionCopyURL, ActionCopyToken, ActionRevealToken, ActionFiles, ActionShell},
 	ScopeFiles: {ActionUp, ActionDown, ActionPageUp, ActionPageDown, ActionTop, ActionBottom, ActionRefresh, ActionFilter,
 		ActionBack, ActionFiles, ActionQuit, ActionHelp, ActionProfile, ActionFilesOpen, ActionFilesParent,
 		ActionFilesDownload, ActionFilesDownloadTo, ActionFilesUpload, ActionFilesDelete},
@@ -132,6 +135,10 @@ type KeyMap struct {
 	// Files opens the files pane of the selected runtime (f), and closes
 	// it.
 	Files key.Binding
+
+	// Shell opens a shell on the selected runtime in this terminal (S),
+	// suspending the dashboard until it ends (disabled by SetReadOnly).
+	Shell key.Binding
 
 	// The files pane (ScopeFiles): enter/→ opens the selected directory,
 	// backspace/← the parent, d downloads the selected file here, D to a
@@ -184,6 +191,7 @@ var defaults = map[string]def{
 	ActionCopyToken:     {[]string{"Y"}, "copy token"},
 	ActionRevealToken:   {[]string{"v"}, "reveal token"},
 	ActionFiles:         {[]string{"f"}, "files"},
+	ActionShell:         {[]string{"S"}, "shell on runtime"},
 
 	ActionFilesOpen:       {[]string{"enter", "right"}, "open directory"},
 	ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory"},
@@ -203,11 +211,11 @@ var defaults = map[string]def{
 // mutating lists the actions that change something on Colab.
 // Renewing a proxy token (get_runtime) only reads, so it stays.
 var mutating = []string{ActionNewRuntime, ActionQuickCreate, ActionDeleteRuntime, ActionOpenSession,
-	ActionCloseSession, ActionRunCode, ActionCancel, ActionFilesUpload, ActionFilesDelete}
+	ActionCloseSession, ActionRunCode, ActionCancel, ActionFilesUpload, ActionFilesDelete, ActionShell}
 
 // SetReadOnly disables every action that changes something on Colab
 // (create, delete, sessions, run code, the files pane's upload and
-// delete): a disabled
+// delete, the shell): a disabled
 // binding matches no key and is left out of the help. Navigation, refresh
 // and the clipboard stay.
 func (k *KeyMap) SetReadOnly(readOnly bool) {
@@ -323,6 +331,8 @@ func (k *KeyMap) binding(action string) *key.Binding {
 		return &k.RevealToken
 	case ActionFiles:
 		return &k.Files
+	case ActionShell:
+		return &k.Shell
 	case ActionFilesOpen:
 		return &k.FilesOpen
 	case ActionFilesParent:
@@ -460,7 +470,7 @@ func (k *KeyMap) HelpGroups() []HelpGroup {
 		{"", []key.Binding{k.Filter, k.Sort, k.Refresh}},
 		{"", []key.Binding{k.Back, k.Help, k.Quit}},
 		{"", []key.Binding{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.Cancel, k.RenewToken}},
-		{"", []key.Binding{k.OpenSession, k.CloseSession, k.RunCode, k.Files}},
+		{"", []key.Binding{k.OpenSession, k.CloseSession, k.RunCode, k.Files, k.Shell}},
 		{"", []key.Binding{k.CopyURL, k.RevealToken, k.CopyToken}},
 		{ScopeFiles + " (" + k.Files.Help().Key + ")",
 			[]key.Binding{k.FilesOpen, k.FilesParent, k.FilesDownload, k.FilesDownloadTo, k.FilesUpload, k.FilesDelete}},

@@ -44,6 +44,7 @@ const (
 	actReveal                  // reveal or hide its proxy token
 	actFiles                   // open the files pane of the selected runtime
 	actCmd                     // run cmd (an overlay's own call, e.g. the files pane's)
+	actShell                   // suspend the dashboard for a shell on the selected runtime
 )
 
 // action is a request from a pane, an overlay or a global key. Only the
@@ -125,6 +126,8 @@ func (m *Model) apply(a action) tea.Cmd {
 		return m.interruptOrStop(now)
 	case actFiles:
 		return m.openFiles(now)
+	case actShell:
+		return m.openShell(now)
 	case actCmd:
 		return a.cmd
 	case actHelp:
@@ -169,6 +172,7 @@ func (m *Model) globalKey(k tea.KeyMsg) action {
 		{keys.OpenSession, actOpenSession}, {keys.CloseSession, actCloseSession}, {keys.RenewToken, actRenew},
 		{keys.Cancel, actCancelCreate}, {keys.RunCode, actRunCode}, {keys.CopyURL, actCopyURL},
 		{keys.CopyToken, actCopyToken}, {keys.RevealToken, actReveal}, {keys.Files, actFiles},
+		{keys.Shell, actShell},
 	} {
 		if key.Matches(k, g.b) {
 			return action{kind: g.kind}

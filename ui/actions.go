@@ -338,6 +338,8 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.onFilesMsg(msg, now), true
 	case dialogCheckMsg:
 		return m.onDialogCheck(msg), true
+	case shellDoneMsg:
+		return m.onShellDone(msg, now), true
 	case interruptDoneMsg:
 		return m.onInterruptDone(msg, now), true
 	case clipboardMsg:

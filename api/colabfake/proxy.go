@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -128,7 +129,9 @@ func fakeColabURL(id string) string { return "https://8080-m-s-" + id + ".prod.c
 // execute_request with execute_reply. Hidden names (a segment starting
 // with ".") are neither listed nor served, except that files/ serves the
 // rich-output bundles under content/.dsm_outputs/, as Colab documents
-// (colab-api.md §4). With Options.JupyterUpstream
+// (colab-api.md §4), and Colab's terminal WebSocket colab/tty (serveTTY:
+// an emulated shell, or a real one with Options.TTYShell; the token in
+// the header even with StrictTokenPlacement). With Options.JupyterUpstream
 // every request behind the token goes to that Jupyter server instead.
 func (s *Server) ProxyHandler() http.Handler { return http.HandlerFunc(s.serveProxy) }
 
@@ -155,7 +158,8 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 	tok := r.Header.Get(proxyTokenHeader)
 	qtok := r.URL.Query().Get(proxyTokenQuery)
 	if s.opts.StrictTokenPlacement {
-		if upgrade {
+		// colab/tty takes the header, as Colab's own terminal client sends it.
+		if upgrade && rest != ttyPath {
 			tok = qtok
 		}
 	} else if tok == "" {
@@ -167,6 +171,10 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 	valid := rt != nil && rt.rt.ConnectionInfo != nil && tok != "" &&
 		subtle.ConstantTimeCompare([]byte(tok), []byte(rt.rt.ConnectionInfo.Token)) == 1 &&
 		now.Before(rt.rt.ConnectionInfo.ExpireTime)
+	var exp time.Time
+	if valid {
+		exp = rt.rt.ConnectionInfo.ExpireTime
+	}
 	s.proxyRequests++
 	if !valid {
 		s.proxyRefused++
@@ -183,6 +191,10 @@ func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
 		w = &xssiWriter{ResponseWriter: w}
 	}
 	serve := func(w http.ResponseWriter, r *http.Request) {
+		if s.upstream == nil && rest == ttyPath && upgrade {
+			s.serveTTY(w, r, id, exp)
+			return
+		}
 		if s.upstream != nil {
 			s.serveUpstream(w, r, id, rest)
 			return

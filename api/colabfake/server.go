@@ -159,6 +159,16 @@ type Options struct {
 	// colab-runtime-proxy-token query parameter on WebSocket upgrades
 	// (field case 55), instead of either on both.
 	StrictTokenPlacement bool
+	// TTYShell runs a real shell of this machine in a pty behind each
+	// runtime's /colab/tty instead of the emulated one. Anyone holding a
+	// proxy token then has a shell here: loopback only, off by default,
+	// announced loudly by `colabdash emulator --tty-shell`.
+	TTYShell bool
+	// TTYCloseOnExpiry closes an open /colab/tty socket (1008) when the
+	// proxy token that opened it expires; by default it stays open. Both
+	// are possible on Colab until someone measures it
+	// (monitor-and-shell.md §6).
+	TTYCloseOnExpiry bool
 	// OnProxyRequest, when set, is called with every runtime-proxy request
 	// before its token is checked (tests use it to move the clock or
 	// reclaim a runtime mid-transfer). It must not keep or log the token.
@@ -208,6 +218,9 @@ type Server struct {
 	proxyRequests int
 	proxyRefused  int
 	interrupts    map[string]int // by kernel id
+	ttyOpen       int            // /colab/tty sockets open now
+	ttyFrames     int            // client frames they received
+	ttySizes      [][2]int       // {cols, rows} sent, in order
 
 	srv *http.Server
 	ln  net.Listener

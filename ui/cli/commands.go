@@ -90,7 +90,8 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 		Long: "emulator serves a Colab MCP server (all ten tools, proxy tokens that expire, quotas) on a\n" +
 			"loopback address until interrupted. It accepts any non-empty bearer token (with --no-auth, none at all).\n" +
 			"Each runtime's connectionInfo.url is the emulator's own runtime proxy (/proxy/RUNTIME/), which checks\n" +
-			"the proxy token and serves a small Jupyter server (files, contents, sessions, kernel interrupt) from a\n" +
+			"the proxy token and serves a small Jupyter server (files, contents, sessions, kernel interrupt, and\n" +
+			"Colab's /colab/tty terminal with an emulated shell; --tty-shell for a real one) from a\n" +
 			"per-runtime file tree, or forwards to a real one with --jupyter-upstream.",
 		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
 			"  colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'\n" +
@@ -116,6 +117,9 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			defer srv.Close()
 			fmt.Fprintln(stdout, endpoint)
 			fmt.Fprintln(stdout, emulatorBanner(endpoint, o.NoAuth))
+			if o.TTYShell {
+				fmt.Fprintln(cmd.ErrOrStderr(), ttyShellWarning)
+			}
 			<-cmd.Context().Done()
 			return nil
 		},
@@ -134,6 +138,8 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.Int64Var(&o.ProxyMaxBody, "proxy-max-body", 0, "refuse runtime-proxy requests with a body over this many bytes with an nginx-style HTML 413 (0: no limit)")
 	f.IntVar(&o.ManyFiles, "many-files", 0, "make /content/many on every runtime a read-only directory of N empty files, generated as they are listed (large-listing tests)")
 	f.BoolVar(&o.XSSI, "xssi", false, "put Colab's anti-XSSI guard )]}' before every JSON reply of the runtime proxy")
+	f.BoolVar(&o.TTYShell, "tty-shell", false, "serve a REAL shell of this machine (a pty) behind each runtime's /colab/tty instead of the emulated one (loopback only; anyone with a proxy token gets it)")
+	f.BoolVar(&o.TTYCloseOnExpiry, "tty-close-on-expiry", false, "close an open /colab/tty socket (1008) when the proxy token that opened it expires (default: it stays open)")
 	f.StringVar(&o.JupyterUpstream, "jupyter-upstream", "", "forward each runtime's proxy (connectionInfo.url, behind its token) to this real Jupyter server URL instead of the emulator's own file trees (https, or http to loopback only)")
 	return cmd
 }

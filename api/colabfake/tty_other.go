@@ -1,0 +1,9 @@
+//go:build !unix
+
+package colabfake
+
+import "errors"
+
+func (s *Server) startPTYShell(string) (ttyBackend, error) {
+	return nil, errors.New("--tty-shell needs a Unix pty")
+}

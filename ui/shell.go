@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/ui/shell"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// The dashboard's shell key (keymap Shell, S): the dashboard is
+// suspended (tea.Exec) while ui/shell runs the selected runtime's
+// terminal in this same terminal, then it comes back as it was: the
+// model is not touched while the shell runs, and countdowns are computed
+// from the clock, so they are right at once.
+
+// shellDoneMsg is the end of the shell opened on runtime (its name).
+type shellDoneMsg struct {
+	runtime, id string
+	outcome     shell.Outcome
+	err         error
+}
+
+// shellExec is the shell as a tea.ExecCommand: Bubble Tea releases the
+// terminal, calls Run, and takes the terminal back.
+type shellExec struct {
+	ctx     context.Context
+	o       shell.Options
+	in      io.Reader
+	out     io.Writer
+	outcome shell.Outcome
+	err     error
+}
+
+func (e *shellExec) SetStdin(r io.Reader)  { e.in = r }
+func (e *shellExec) SetStdout(w io.Writer) { e.out = w }
+func (e *shellExec) SetStderr(io.Writer)   {}
+
+// Run runs the shell on the program's own terminal (os.Stdin/os.Stdout
+// when Bubble Tea's streams are not files).
+func (e *shellExec) Run() error {
+	e.o.In, e.o.Out = os.Stdin, os.Stdout
+	if f, ok := e.in.(*os.File); ok {
+		e.o.In = f
+	}
+	if f, ok := e.out.(*os.File); ok {
+		e.o.Out = f
+	}
+	e.outcome, e.err = shell.Run(e.ctx, e.o)
+	return e.err
+}
+
+// openShell suspends the dashboard for a shell on the selected runtime.
+func (m *Model) openShell(now time.Time) tea.Cmd {
+	sel := m.snap.Runtime(m.selected)
+	switch {
+	case sel == nil:
+		m.setStatus(now, "no runtime selected", true)
+		return nil
+	case sel.Gone():
+		m.setStatus(now, m.goneText(sel, now), true)
+		return nil
+	case sel.ConnectionInfo == nil || sel.ConnectionInfo.URL == "":
+		m.setStatus(now, "runtime "+sel.ID()+" has no connectionInfo yet: no shell can be opened", true)
+		return nil
+	case m.svc == nil:
+		m.setStatus(now, errNoService.Error(), true)
+		return nil
+	}
+	// Building the client does no I/O; the shell renews the token itself.
+	jc, err := m.jupyterOpener(sel.Name, *sel.ConnectionInfo)(m.ctx)
+	if err != nil {
+		m.setStatus(now, "shell on "+sel.ID()+": "+errLine(err), true)
+		return nil
+	}
+	name, svc := sel.Name, m.svc
+	ex := &shellExec{ctx: m.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: jc, Redact: m.opts.Redact,
+		Listed: func(ctx context.Context) (bool, error) {
+			rts, err := svc.ListRuntimes(ctx)
+			if err != nil {
+				return false, err
+			}
+			for _, rt := range rts {
+				if rt.Name == name {
+					return true, nil
+				}
+			}
+			return false, nil
+		}}}
+	id := sel.ID()
+	return tea.Exec(ex, func(error) tea.Msg { return shellDoneMsg{runtime: name, id: id, outcome: ex.outcome, err: ex.err} })
+}
+
+// onShellDone says in the status line how the shell ended.
+func (m *Model) onShellDone(msg shellDoneMsg, now time.Time) tea.Cmd {
+	what := "shell on " + termtext.Line(msg.id) + ": "
+	switch msg.outcome {
+	case shell.Exited:
+		m.setStatus(now, what+"exited", false)
+	case shell.Detached:
+		m.setStatus(now, what+"detached", false)
+	case shell.Interrupted:
+		m.setStatus(now, what+"interrupted", false)
+	case shell.Reclaimed:
+		m.setStatus(now, what+"the runtime is gone (reclaimed)", true)
+	default:
+		m.setStatus(now, what+"connection lost: "+errLine(msg.err), true)
+	}
+	if msg.err != nil {
+		m.recordEvent(now, "shell", msg.runtime, 0, msg.err)
+	}
+	// The terminal may have been resized meanwhile: ask for the size again.
+	return tea.WindowSize()
+}

@@ -1,0 +1,420 @@
+//go:build unix
+
+package shell
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/oauth2"
+	"golang.org/x/sys/unix"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter"
+)
+
+const wait = 20 * time.Second
+
+var t0 = time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
+
+// ptyTerm is a pty pair: the shell runs on tty, the test types on and reads
+// from ptmx, as a person at a terminal would.
+type ptyTerm struct {
+	t    *testing.T
+	ptmx *os.File
+	tty  *os.File
+	mu   sync.Mutex
+	out  bytes.Buffer
+}
+
+func newTerm(t *testing.T) *ptyTerm {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pty: " + err.Error())
+	}
+	_ = pty.Setsize(ptmx, &pty.Winsize{Cols: 80, Rows: 24})
+	tm := &ptyTerm{t: t, ptmx: ptmx, tty: tty}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			tm.mu.Lock()
+			tm.out.Write(buf[:n])
+			tm.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { tty.Close(); ptmx.Close() })
+	return tm
+}
+
+func (tm *ptyTerm) screen() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return tm.out.String()
+}
+
+func (tm *ptyTerm) waitFor(want string) {
+	tm.t.Helper()
+	tm.waitCount(want, 1)
+}
+
+// waitCount waits until want is on screen n times.
+func (tm *ptyTerm) waitCount(want string, n int) {
+	tm.t.Helper()
+	deadline := time.Now().Add(wait)
+	for strings.Count(tm.screen(), want) < n {
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("screen lacks %q (×%d):\n%q", want, n, tm.screen())
+		}
+		time.Sleep(5 * time.Millisecond) // a poll of the screen
+	}
+}
+
+func (tm *ptyTerm) typ(s string) {
+	tm.t.Helper()
+	if _, err := tm.ptmx.WriteString(s); err != nil {
+		tm.t.Fatal(err)
+	}
+}
+
+func (tm *ptyTerm) lflag() uint32 {
+	tm.t.Helper()
+	tio, err := unix.IoctlGetTermios(int(tm.tty.Fd()), unix.TCGETS)
+	if err != nil {
+		tm.t.Fatal(err)
+	}
+	return tio.Lflag
+}
+
+// rig is an emulator with one runtime.
+type rig struct {
+	srv *colabfake.Server
+	clk *colabfake.Clock
+	svc api.Service
+	rt  api.Runtime
+}
+
+func newRig(t *testing.T, o colabfake.Options) *rig {
+	t.Helper()
+	r := &rig{clk: colabfake.NewClock(t0)}
+	o.Now = r.clk.Now
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	r.srv = srv
+	hc := oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "test"}))
+	c, err := client.New(context.Background(), client.Options{Endpoint: ep, HTTPClient: hc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	r.svc = c
+	if r.rt, err = srv.AddRuntime(api.Runtime{Name: "runtimes/rt-sh", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (r *rig) options(t *testing.T, tm *ptyTerm) Options {
+	c, err := jupyter.New(jupyter.Options{Runtime: r.rt.Name, Info: *r.rt.ConnectionInfo, Now: r.clk.Now,
+		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
+			rt, err := r.svc.GetRuntime(ctx, r.rt.Name)
+			if err != nil {
+				return api.ConnectionInfo{}, err
+			}
+			return *rt.ConnectionInfo, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{Runtime: "rt-sh", Client: c, In: tm.tty, Out: tm.tty,
+		Listed: func(ctx context.Context) (bool, error) {
+			rts, err := r.svc.ListRuntimes(ctx)
+			for _, rt := range rts {
+				if rt.Name == r.rt.Name {
+					return true, err
+				}
+			}
+			return false, err
+		}}
+}
+
+type result struct {
+	out Outcome
+	err error
+}
+
+func start(ctx context.Context, o Options) chan result {
+	ch := make(chan result, 1)
+	go func() {
+		out, err := Run(ctx, o)
+		ch <- result{out, err}
+	}()
+	return ch
+}
+
+func await(t *testing.T, ch chan result) result {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(wait):
+		t.Fatal("Run did not return")
+	}
+	return result{}
+}
+
+// The banner names the detach sequence; typed input reaches the remote
+// shell and its output comes back; exit ends Run with Exited and the
+// local terminal is back in its own mode.
+func TestShellRunsAndRestoresTheTerminal(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{})
+	before := tm.lflag()
+	ch := start(context.Background(), r.options(t, tm))
+	tm.waitFor("~. detaches")
+	tm.waitFor(colabfake.TTYPrompt)
+	if tm.lflag()&unix.ICANON != 0 {
+		t.Error("the local terminal is not in raw mode")
+	}
+	tm.typ("echo hello-shell\r")
+	tm.waitFor("hello-shell\r\n")
+	tm.typ("exit\r")
+	if res := await(t, ch); res.out != Exited || res.err != nil {
+		t.Fatalf("%v %v, want exited", res.out, res.err)
+	}
+	tm.waitFor("exited")
+	if got := tm.lflag(); got != before {
+		t.Errorf("terminal mode %#x after, %#x before", got, before)
+	}
+}
+
+// "~." after a newline detaches; mid-line it is sent as typed, and "~~"
+// at a line start sends one "~".
+func TestDetachSequence(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{})
+	ch := start(context.Background(), r.options(t, tm))
+	tm.waitFor(colabfake.TTYPrompt)
+	tm.typ("echo a~.b\r")
+	tm.waitFor("a~.b\r\n")
+	tm.typ("~~x\r")
+	tm.waitFor("would run: ~x")
+	tm.typ("~.")
+	if res := await(t, ch); res.out != Detached || res.err != nil {
+		t.Fatalf("%v %v, want detached", res.out, res.err)
+	}
+	tm.waitFor("detached from rt-sh")
+}
+
+// The socket closed by the proxy (the token's expiry, in the emulator's
+// close-on-expiry mode) while the runtime is still listed: Run says so
+// and offers a reconnect; r opens a new shell with a fresh token.
+func TestReconnectOffer(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{TTYCloseOnExpiry: true})
+	ch := start(context.Background(), r.options(t, tm))
+	tm.waitFor(colabfake.TTYPrompt)
+	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	tm.waitFor("the runtime is still running")
+	tm.waitFor("r reconnects")
+	if !strings.Contains(tm.screen(), "1008") {
+		t.Errorf("the close code is not said:\n%q", tm.screen())
+	}
+	tm.typ("r")
+	tm.waitCount(colabfake.TTYPrompt, 2)
+	tm.typ("exit\r")
+	if res := await(t, ch); res.out != Exited {
+		t.Fatalf("%v %v, want exited", res.out, res.err)
+	}
+
+	// Any other key at the offer ends Run with Lost.
+	tm2 := newTerm(t)
+	ch = start(context.Background(), r.options(t, tm2))
+	tm2.waitFor(colabfake.TTYPrompt)
+	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	tm2.waitFor("r reconnects")
+	tm2.typ("q")
+	if res := await(t, ch); res.out != Lost || res.err == nil {
+		t.Fatalf("%v %v, want lost", res.out, res.err)
+	}
+}
+
+// A runtime reclaimed under the shell: Run says it is gone.
+func TestReclaimedRuntime(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{})
+	ch := start(context.Background(), r.options(t, tm))
+	tm.waitFor(colabfake.TTYPrompt)
+	r.srv.Reclaim(r.rt.Name)
+	if res := await(t, ch); res.out != Reclaimed {
+		t.Fatalf("%v %v, want reclaimed", res.out, res.err)
+	}
+	tm.waitFor("gone (reclaimed)")
+}
+
+// SIGWINCH sends the new size.
+func TestResizeOnSIGWINCH(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{})
+	ch := start(context.Background(), r.options(t, tm))
+	defer func() { tm.typ("exit\r"); await(t, ch) }()
+	tm.waitFor(colabfake.TTYPrompt)
+	tm.typ("stty size\r")
+	tm.waitFor("24 80\r\n")
+	_ = pty.Setsize(tm.ptmx, &pty.Winsize{Cols: 123, Rows: 45})
+	_ = syscall.Kill(os.Getpid(), syscall.SIGWINCH)
+	deadline := time.Now().Add(wait)
+	for {
+		if _, _, sizes := r.srv.TTYStats(); len(sizes) > 0 && sizes[len(sizes)-1] == [2]int{123, 45} {
+			break
+		}
+		if time.Now().After(deadline) {
+			_, _, sizes := r.srv.TTYStats()
+			t.Fatalf("sizes %v", sizes)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	tm.typ("stty size\r")
+	tm.waitFor("45 123\r\n")
+}
+
+// The end of the context (a signal) restores the terminal too.
+func TestInterruptRestoresTheTerminal(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{})
+	before := tm.lflag()
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := start(ctx, r.options(t, tm))
+	tm.waitFor(colabfake.TTYPrompt)
+	cancel()
+	if res := await(t, ch); res.out != Interrupted {
+		t.Fatalf("%v %v, want interrupted", res.out, res.err)
+	}
+	if got := tm.lflag(); got != before {
+		t.Errorf("terminal mode %#x after, %#x before", got, before)
+	}
+}
+
+func TestNotATerminal(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	if _, err := Run(context.Background(), Options{In: pr, Out: pw}); !errors.Is(err, ErrNotTerminal) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestOSCFilter(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain \x1b[1mbold\x1b[0m", "plain \x1b[1mbold\x1b[0m"},
+		{"a\x1b]52;c;aGk=\x07b", "ab"},
+		{"a\x1b]0;title\x1b\\b", "ab"},
+		{"a\x1b]2;t\x07\x1b]1;i\x07b", "ab"},
+		{"a\xc2\x9d52;c;x\xc2\x9cb", "ab"},
+		{"a\x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\", "a\x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\"},
+		{"a\x1b]10;?\x07", "a\x1b]10;?\x07"},
+		{"é\xc2\xa0", "é\xc2\xa0"},
+		{"\x1b]7;file://h/x\x07", "\x1b]7;file://h/x\x07"},
+	} {
+		for split := 0; split <= len(c.in); split++ {
+			var b bytes.Buffer
+			f := &oscFilter{w: &b}
+			_, _ = f.Write([]byte(c.in[:split]))
+			_, _ = f.Write([]byte(c.in[split:]))
+			if b.String() != c.want {
+				t.Errorf("%q split at %d: %q, want %q", c.in, split, b.String(), c.want)
+				break
+			}
+		}
+	}
+}
+
+func TestDetacher(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		detach   bool
+	}{
+		{"~.", "", true},
+		{"ls\r~.", "ls\r", true},
+		{"a~.", "a~.", false},
+		{"~~", "~", false},
+		{"~x", "~x", false},
+		{"\n~.rest", "\n", true},
+	} {
+		var d detacher
+		got, det := d.feed([]byte(c.in))
+		if string(got) != c.want || det != c.detach {
+			t.Errorf("feed(%q) = %q %v, want %q %v", c.in, got, det, c.want, c.detach)
+		}
+	}
+	// Split over two reads.
+	var d detacher
+	if got, det := d.feed([]byte("\r~")); string(got) != "\r" || det {
+		t.Fatalf("%q %v", got, det)
+	}
+	if _, det := d.feed([]byte(".")); !det {
+		t.Error("~ then . in two reads did not detach")
+	}
+}
+
+// A panic inside Run (here in the Listed callback, after the proxy
+// closed the socket) still restores the local terminal before it goes
+// on up.
+func TestPanicRestoresTheTerminal(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{TTYCloseOnExpiry: true})
+	before := tm.lflag()
+	o := r.options(t, tm)
+	o.Listed = func(context.Context) (bool, error) { panic("boom") }
+	got := make(chan any, 1)
+	go func() {
+		defer func() { got <- recover() }()
+		_, _ = Run(context.Background(), o)
+	}()
+	tm.waitFor(colabfake.TTYPrompt)
+	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	select {
+	case p := <-got:
+		if p != "boom" {
+			t.Fatalf("recovered %v", p)
+		}
+	case <-time.After(wait):
+		t.Fatal("Run did not panic")
+	}
+	if lf := tm.lflag(); lf != before {
+		t.Errorf("terminal mode %#x after the panic, %#x before", lf, before)
+	}
+}
+
+// The proxy refusing even a freshly renewed token (its bare 404 twice):
+// Run ends with Refused, which the verb exits 3 for, and says so.
+func TestRefusedToken(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{})
+	r.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "colab/tty", Status: 404, Times: -1})
+	ch := start(context.Background(), r.options(t, tm))
+	if res := await(t, ch); res.out != Refused || !errors.Is(res.err, jupyter.ErrRefused) {
+		t.Fatalf("%v %v, want refused", res.out, res.err)
+	}
+	tm.waitFor("refused the proxy token")
+}
