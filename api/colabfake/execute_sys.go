@@ -30,8 +30,8 @@ const ipythonExitWarning = "/usr/local/lib/python3/dist-packages/IPython/core/in
 // execSys runs the statements of this file and reports whether s was one:
 // set-up does nothing; print(…, file=sys.stderr) writes to stderr;
 // sys.exit(ARG) and raise SystemExit(ARG) end the run with SystemExit as
-// IPython reports it: the error's value is str(ARG) ("" for none or None,
-// the text of a string), the traceback is IPython's exception-only form,
+// IPython reports it: the error's value is str(ARG) ("" for none,
+// "None" for None, the text of a string), the traceback is IPython's exception-only form,
 // and stderr gets IPython's "To exit" warning.
 func (e *emulation) execSys(s stmt, vars map[string]int) bool {
 	t := s.text
@@ -55,10 +55,7 @@ func (e *emulation) execSys(s stmt, vars map[string]int) bool {
 		return false
 	}
 	value := strings.TrimSpace(m[1])
-	switch {
-	case value == "None":
-		value = ""
-	case value != "" && (value[0] == '"' || value[0] == '\''):
+	if value != "" && (value[0] == '"' || value[0] == '\'') {
 		value = unquote(value)
 	}
 	e.xerr = &api.ExecuteError{Name: "SystemExit", Value: value, Traceback: []string{

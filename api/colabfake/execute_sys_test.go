@@ -20,7 +20,7 @@ func TestEmulateSysExitStderrAndSetup(t *testing.T) {
 		{code: "print('a')\nsys.exit(3)\nprint('never')", stdout: "a\n", value: "3", exited: true},
 		{code: "import sys\nsys.exit()", value: "", exited: true},
 		{code: "raise SystemExit('bad input')", value: "bad input", exited: true},
-		{code: "sys.exit(None)", value: "", exited: true},
+		{code: "sys.exit(None)", value: "None", exited: true},
 		{code: "print('oops', file=sys.stderr)\nprint('ok')", stdout: "ok\n", stderr: "oops\n"},
 		{code: "__import__('os').chdir('/content'); __import__('sys').argv = ['train.py', '--lr', '0.1']"},
 		{code: "import os, sys\nos.chdir('/content')\nsys.argv = ['x.py']"},
