@@ -230,21 +230,26 @@ func (v *verb) runAccount(conn *connection) (endpoint, profile string) {
 	return conn.endpoint, v.g.profile.Name
 }
 
-// noteLeftovers reports, on stderr, the runtimes of unfinished runs and
-// how to delete them (status and the dashboard's start); it asks nothing.
-// It returns the lines, for a caller that shows them elsewhere.
-func noteLeftovers(v *verb, conn *connection, rts []api.Runtime) []string {
+// leftoverLines says which runtimes of rts unfinished runs left, and how
+// to delete them; it asks nothing (status, the dashboard's start).
+func leftoverLines(v *verb, endpoint string, rts []api.Runtime) []string {
 	if v.demo() {
 		return nil
 	}
-	endpoint, profile := v.runAccount(conn)
-	us, got := leftovers(ui.DefaultStateDir(), endpoint, profile, rts, time.Now())
+	us, got := leftovers(ui.DefaultStateDir(), endpoint, v.g.profile.Name, rts, time.Now())
 	var lines []string
 	for i, u := range us {
 		lines = append(lines, leftoverLine(u, got[i])+"; delete it with: colabdash run --reap")
 		u.close()
 	}
 	return lines
+}
+
+// noteLeftovers writes leftoverLines on stderr (status).
+func noteLeftovers(v *verb, conn *connection, rts []api.Runtime) {
+	for _, line := range leftoverLines(v, conn.endpoint, rts) {
+		v.note(line)
+	}
 }
 
 // reapLeftovers deletes the runtimes of unfinished runs: all of them
