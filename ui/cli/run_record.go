@@ -308,3 +308,27 @@ func (v *verb) reapLeftovers(ctx context.Context, conn *connection, ask bool) ([
 	}
 	return deleted, first
 }
+
+// dashboardLeftovers are the dashboard's start notices: the runtimes
+// unfinished runs left (one list_runtimes, at most 10 s; nothing when it
+// fails: the dashboard reports its own calls).
+func dashboardLeftovers(ctx context.Context, g globalFlags, conn *connection) []string {
+	v := newVerb(&g, nil, "dashboard")
+	if v.demo() {
+		return nil
+	}
+	us := unfinishedRuns(ui.DefaultStateDir(), conn.endpoint, g.profile.Name)
+	for _, u := range us {
+		u.close()
+	}
+	if len(us) == 0 {
+		return nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	rts, err := conn.svc.ListRuntimes(lctx)
+	if err != nil {
+		return nil
+	}
+	return leftoverLines(v, conn.endpoint, rts)
+}
