@@ -218,6 +218,13 @@ func TestRunFilesAndExistingRuntime(t *testing.T) {
 // says the script runs (stderr, read as it comes), with its stderr so far.
 func startLongRun(t *testing.T, e *verbEnv, bin string) (*exec.Cmd, func() string) {
 	t.Helper()
+	return startRunUntil(t, e, bin, "running long.py on ")
+}
+
+// startRunUntil is startLongRun returning once stderr has a line holding
+// until.
+func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func() string) {
+	t.Helper()
 	f := writeFile(t, filepath.Join(t.TempDir(), "long.py"), "print('start')\ntime.sleep(600)\n")
 	cmd := exec.Command(bin, append(append([]string{"run"}, e.flags...), "--spec", "CPU", f)...)
 	pipe, err := cmd.StderrPipe()
@@ -239,7 +246,7 @@ func startLongRun(t *testing.T, e *verbEnv, bin string) (*exec.Cmd, func() strin
 			mu.Lock()
 			buf.WriteString(sc.Text() + "\n")
 			mu.Unlock()
-			if strings.Contains(sc.Text(), "running long.py on ") {
+			if strings.Contains(sc.Text(), until) {
 				once.Do(func() { close(seen) })
 			}
 		}
@@ -267,7 +274,6 @@ func TestRunSignalsDeleteTheRuntime(t *testing.T) {
 		if n := len(e.srv.Runtimes()); n != 1 {
 			t.Fatalf("%v: %d runtimes while the run runs", sig, n)
 		}
-		t0 := time.Now()
 		cmd.Process.Signal(sig)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -277,7 +283,6 @@ func TestRunSignalsDeleteTheRuntime(t *testing.T) {
 			cmd.Process.Kill()
 			t.Fatalf("%v: the run did not end: %q", sig, stderr())
 		}
-		t.Logf("%v: ended %v after the signal", sig, time.Since(t0))
 		if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) || !strings.Contains(stderr(), "deleted runtime run-") {
 			t.Errorf("%v: exit %d, stderr %q", sig, code, stderr())
 		}
@@ -309,8 +314,29 @@ func TestRunKilledThenReaped(t *testing.T) {
 		!strings.Contains(errs, "colabdash run --reap") {
 		t.Errorf("status after kill -9: exit %d, stderr %q", code, errs)
 	}
-	code, _, errs = e.runRun("--reap")
+	// The next run says so too; off a terminal it deletes nothing, on one
+	// only y deletes.
+	quick := writeFile(t, filepath.Join(t.TempDir(), "quick.py"), "print(1)\n")
+	code, _, errs = e.runRun("--runtime", rts[0].ID(), quick)
+	if code != 0 || !strings.Contains(errs, "was created by a run that did not finish") || len(e.srv.Runtimes()) != 1 {
+		t.Errorf("run off a terminal with a leftover: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = e.runTerm(term{in: "yes\n", inTTY: true, errTTY: true}, append(append([]string{"run"}, e.flags...), "--runtime", rts[0].ID(), quick)...)
+	if code != 0 || !strings.Contains(errs, "Delete it? Type y") || !strings.Contains(errs, "kept "+rts[0].ID()) || len(e.srv.Runtimes()) != 1 {
+		t.Errorf("run on a terminal, answered yes: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, append(append([]string{"run"}, e.flags...), "--spec", "CPU", quick)...)
 	if code != 0 || !strings.Contains(errs, "deleted "+rts[0].ID()+", left by an unfinished run") {
+		t.Errorf("run on a terminal, answered y: exit %d, stderr %q", code, errs)
+	}
+	noRuntimeLeft(t, e, "kill -9, then y at the next run")
+
+	cmd, _ = startLongRun(t, e, bin)
+	cmd.Process.Kill()
+	cmd.Wait()
+	rts = e.srv.Runtimes()
+	code, _, errs = e.runRun("--reap")
+	if code != 0 || len(rts) != 1 || !strings.Contains(errs, "deleted "+rts[0].ID()+", left by an unfinished run") {
 		t.Errorf("run --reap: exit %d, stderr %q", code, errs)
 	}
 	noRuntimeLeft(t, e, "kill -9, then run --reap")
@@ -318,4 +344,31 @@ func TestRunKilledThenReaped(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "no runtime left by an unfinished run") {
 		t.Errorf("run --reap again: exit %d, stderr %q", code, errs)
 	}
+}
+
+// ctrl+c while Colab is still creating the runtime: the identical create
+// is re-sent to learn what Colab made, and that is deleted.
+func TestRunInterruptedWhileCreating(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, CreateDelay: 2 * time.Second})
+	bin := binary(t)
+	cmd, stderr := startRunUntil(t, e, bin, "creating runtime run-")
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(waitTimeout):
+		cmd.Process.Kill()
+		t.Fatalf("the run did not end: %q", stderr())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(stderr(), "interrupted (interrupt) while creating the runtime") {
+		t.Errorf("exit %d, stderr %q", code, stderr())
+	}
+	if !strings.Contains(stderr(), "deleted runtime run-") || e.srv.RuntimesCreated() != 1 {
+		t.Errorf("the runtime Colab went on creating was not deleted (%d created): %q", e.srv.RuntimesCreated(), stderr())
+	}
+	noRuntimeLeft(t, e, "ctrl+c while creating")
 }
