@@ -41,10 +41,15 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 	code, runErr := rs.do(job, spec, o)
 	if rs.conn != nil {
 		defer rs.conn.close()
-		if runErr == nil || rs.stoppedBy() == nil {
-			rs.downloads(dls, code)
+		if rs.stoppedBy() == nil {
+			if derr := rs.downloads(dls); derr != nil && runErr == nil && code == 0 {
+				runErr = derr
+			}
 		} else if len(dls) > 0 {
 			v.note("downloads skipped: the run was stopped")
+		}
+		if rs.stoppedBy() != nil && runErr == nil {
+			runErr = rs.stopError("after the run")
 		}
 		if cerr := rs.cleanup(o.keep && !errors.Is(rs.stoppedBy(), errRunTimeout)); cerr != nil {
 			v.note(cerr.Error())
@@ -190,33 +195,38 @@ func (rs *runState) uploads(paths []string) error {
 }
 
 // downloads copies each --download back. A path the runtime does not have
-// is a warning; another failure makes a successful run's exit code 4 (or
-// the file verbs' code for it).
-func (rs *runState) downloads(dls []download, code int) {
+// is a warning; the first other failure is returned (the file verbs'
+// exit code for it), after every download was tried.
+func (rs *runState) downloads(dls []download) *exitError {
 	if len(dls) == 0 || rs.rt.Name == "" {
-		return
+		return nil
 	}
 	v := rs.v
 	jc, err := rs.files(rs.ctx)
 	if err != nil {
-		v.note("downloads skipped: " + classify(err, rs.conn.creds).msg)
-		return
+		ee := classify(err, rs.conn.creds)
+		return &exitError{ee.code, "downloads skipped: " + ee.msg}
 	}
+	var first *exitError
 	for _, d := range dls {
 		err := jc.DownloadPath(rs.ctx, d.remote, d.local, d.dir, rs.copyOptions(false))
 		if err == nil {
 			continue
 		}
-		if fe := fileError(err, nil); fe.code == exitNoSuchFile {
+		fe := fileError(err, nil)
+		if fe.code == exitNoSuchFile {
 			rs.rep.Missing = append(rs.rep.Missing, d.remote)
 			v.note("warning: --download " + termtext.Cut(d.remote, 200) + ": not on the runtime")
 			continue
 		}
-		v.note("--download " + termtext.Cut(d.remote, 200) + ": " + fileError(err, nil).msg)
-		if code == 0 && rs.rep.Error == "" {
-			rs.rep.Error = v.red().Redact("download " + d.remote + ": " + fileError(err, nil).msg)
+		msg := "--download " + termtext.Cut(d.remote, 200) + ": " + fe.msg
+		if first == nil {
+			first = &exitError{fe.code, msg}
+		} else {
+			v.note(msg)
 		}
 	}
+	return first
 }
 
 // pyStr is s as a Python string literal (Go's quoting with ASCII escapes,

@@ -111,6 +111,9 @@ func (v *verb) startRun(parent context.Context, timeout time.Duration) *runState
 	if v.s.interrupts != nil {
 		sigs, stopSigs = v.s.interrupts()
 		signal.Notify(hup, syscall.SIGHUP)
+		// A reader of stdout or stderr that went away must not kill the
+		// run before it deleted its runtime: writes fail (EPIPE) instead.
+		signal.Ignore(syscall.SIGPIPE)
 		ended = nil // the signal itself says which it was
 	}
 	var (

@@ -259,12 +259,20 @@ func (v *verb) reapLeftovers(ctx context.Context, conn *connection, ask bool) ([
 	if v.demo() {
 		return nil, nil
 	}
+	endpoint, profile := v.runAccount(conn)
+	stateDir := ui.DefaultStateDir()
+	us := unfinishedRuns(stateDir, endpoint, profile)
+	for _, u := range us {
+		u.close()
+	}
+	if len(us) == 0 {
+		return nil, nil // no record: nothing to list runtimes for
+	}
 	rts, err := listRuntimes(ctx, conn)
 	if err != nil {
 		return nil, err
 	}
-	endpoint, profile := v.runAccount(conn)
-	us, got := leftovers(ui.DefaultStateDir(), endpoint, profile, rts, time.Now())
+	us, got := leftovers(stateDir, endpoint, profile, rts, time.Now())
 	var (
 		deleted []string
 		first   error

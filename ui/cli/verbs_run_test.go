@@ -372,3 +372,32 @@ func TestRunInterruptedWhileCreating(t *testing.T) {
 	}
 	noRuntimeLeft(t, e, "ctrl+c while creating")
 }
+
+// A reader of stdout that went away (colabdash run … | head -0) does not
+// kill the run before it deletes its runtime: SIGPIPE is ignored.
+func TestRunStdoutClosedStillDeletes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	bin := binary(t)
+	f := writeFile(t, filepath.Join(t.TempDir(), "loud.py"), "for i in range(100): print('line')\n")
+	cmd := exec.Command(bin, append(append([]string{"run"}, e.flags...), "--spec", "CPU", f)...)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // nobody reads stdout
+	cmd.Stdout = w
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	cmd.Wait()
+	if st := cmd.ProcessState; !strings.Contains(errb.String(), "deleted runtime run-") || st.Sys().(syscall.WaitStatus).Signaled() {
+		t.Errorf("%v, stderr %q", st, errb.String())
+	}
+	noRuntimeLeft(t, e, "stdout closed")
+}
