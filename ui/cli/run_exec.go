@@ -197,7 +197,7 @@ func (rs *runState) uploads(paths []string) error {
 // downloads copies each --download back. A path the runtime does not have
 // is a warning; the first other failure is returned (the file verbs'
 // exit code for it), after every download was tried.
-func (rs *runState) downloads(dls []download) *exitError {
+func (rs *runState) downloads(dls []runDownload) *exitError {
 	if len(dls) == 0 || rs.rt.Name == "" {
 		return nil
 	}

@@ -16,17 +16,17 @@ import (
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
-// notebook is a Jupyter notebook (nbformat 4) as read: every top-level
+// ipynb is a Jupyter notebook (nbformat 4) as read: every top-level
 // field and every field of every cell is kept as it was, so the executed
 // notebook differs only in the code cells' outputs and execution counts.
-type notebook struct {
+type ipynb struct {
 	top   map[string]json.RawMessage
 	cells []map[string]json.RawMessage
 }
 
 // parseNotebook reads an nbformat 4 notebook.
-func parseNotebook(b []byte) (*notebook, error) {
-	nb := &notebook{}
+func parseNotebook(b []byte) (*ipynb, error) {
+	nb := &ipynb{}
 	if err := json.Unmarshal(b, &nb.top); err != nil {
 		return nil, fmt.Errorf("not a notebook (JSON): %v", err)
 	}
@@ -59,9 +59,9 @@ func cellSource(c map[string]json.RawMessage) string {
 	return strings.Join(lines, "")
 }
 
-// multiline is text as nbformat writes a multiline string: a list of
+// nbLines is text as nbformat writes a multiline string: a list of
 // lines, each with its "\n" but the last.
-func multiline(s string) []string {
+func nbLines(s string) []string {
 	lines := strings.SplitAfter(s, "\n")
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -69,8 +69,8 @@ func multiline(s string) []string {
 	return lines
 }
 
-// raw marshals v for a cell field.
-func raw(v any) json.RawMessage {
+// nbJSON marshals v for a cell field.
+func nbJSON(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
 }
@@ -81,14 +81,14 @@ func raw(v any) json.RawMessage {
 func cellOutputs(res api.ExecuteCodeResult) []map[string]any {
 	outs := []map[string]any{}
 	if res.Stdout != "" {
-		outs = append(outs, map[string]any{"output_type": "stream", "name": "stdout", "text": multiline(res.Stdout)})
+		outs = append(outs, map[string]any{"output_type": "stream", "name": "stdout", "text": nbLines(res.Stdout)})
 	}
 	if res.Stderr != "" {
-		outs = append(outs, map[string]any{"output_type": "stream", "name": "stderr", "text": multiline(res.Stderr)})
+		outs = append(outs, map[string]any{"output_type": "stream", "name": "stderr", "text": nbLines(res.Stderr)})
 	}
 	if res.Result != "" {
 		outs = append(outs, map[string]any{"output_type": "execute_result", "execution_count": res.ExecutionCount,
-			"data": map[string]any{"text/plain": multiline(res.Result)}, "metadata": map[string]any{}})
+			"data": map[string]any{"text/plain": nbLines(res.Result)}, "metadata": map[string]any{}})
 	}
 	if xe := res.ExecutionError; xe != nil {
 		tb := xe.Traceback
@@ -102,12 +102,12 @@ func cellOutputs(res api.ExecuteCodeResult) []map[string]any {
 
 // marshal writes the notebook as nbformat does: one-space indent, keys
 // sorted, no HTML escaping, a final newline.
-func (nb *notebook) marshal() ([]byte, error) {
+func (nb *ipynb) marshal() ([]byte, error) {
 	top := make(map[string]json.RawMessage, len(nb.top))
 	for k, v := range nb.top {
 		top[k] = v
 	}
-	top["cells"] = raw(nb.cells)
+	top["cells"] = nbJSON(nb.cells)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -120,7 +120,7 @@ func (nb *notebook) marshal() ([]byte, error) {
 
 // writeNotebook writes nb to path through a temporary file beside it and
 // a rename (a symlink at path is replaced, never followed).
-func writeNotebook(nb *notebook, path string) error {
+func writeNotebook(nb *ipynb, path string) error {
 	b, err := nb.marshal()
 	if err != nil {
 		return err
@@ -160,7 +160,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 	}
 	rs.rep.Cells = len(code)
 	for _, i := range code { // as papermill: no stale outputs in what is written
-		nb.cells[i]["outputs"], nb.cells[i]["execution_count"] = raw([]any{}), raw(nil)
+		nb.cells[i]["outputs"], nb.cells[i]["execution_count"] = nbJSON([]any{}), nbJSON(nil)
 	}
 	exit := 0
 	var stopErr error
@@ -177,7 +177,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 			stopErr = rs.orStopped(classify(err, conn.creds), "in "+what)
 			break
 		}
-		c["outputs"], c["execution_count"] = raw(cellOutputs(res)), raw(res.ExecutionCount)
+		c["outputs"], c["execution_count"] = nbJSON(cellOutputs(res)), nbJSON(res.ExecutionCount)
 		for _, ro := range res.RichOutputs {
 			if ro.FilePath != "" {
 				v.note(fmt.Sprintf("%s: rich output %d (%s) is on the runtime at %s", what, ro.Index, termtext.Cut(strings.Join(ro.MimeTypes, ", "), 80), termtext.Line(ro.FilePath)))

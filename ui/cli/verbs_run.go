@@ -38,13 +38,13 @@ type runJob struct {
 	name string   // its base name
 	args []string // the script's arguments (after --)
 	code string   // a script's source
-	nb   *notebook
+	nb   *ipynb
 	out  string // where the executed notebook goes
 }
 
-// download is one --download: the runtime path (absolute) and the local
+// runDownload is one --download: the runtime path (absolute) and the local
 // destination (dir: into it under the remote name).
-type download struct {
+type runDownload struct {
 	remote, local string
 	dir           bool
 }
@@ -123,7 +123,7 @@ func runCmd(g *globalFlags, s *streams) *cobra.Command {
 func (v *verb) demo() bool { return v.g.profile.Credentials == config.CredentialsDemo }
 
 // loadJob reads and checks FILE and the flags before anything is created.
-func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []download, error) {
+func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []runDownload, error) {
 	if (o.spec == "") == (o.runtime == "") {
 		return nil, nil, &exitError{exitUsage, "give exactly one of --spec SPEC (a new runtime for the run) or --runtime RUNTIME (an existing one)"}
 	}
@@ -171,7 +171,7 @@ func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []downlo
 			return nil, nil, &exitError{exitUsage, "--upload " + termtext.Cut(u, 200) + ": " + err.Error()}
 		}
 	}
-	var dls []download
+	var dls []runDownload
 	for _, d := range o.downloads {
 		dl, err := parseDownload(d)
 		if err != nil {
@@ -185,10 +185,10 @@ func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []downlo
 // parseDownload reads RUNTIME_PATH[:LOCAL]: a relative RUNTIME_PATH is
 // under /content; LOCAL (default ".") is a directory when it exists as
 // one or ends in "/".
-func parseDownload(arg string) (download, error) {
+func parseDownload(arg string) (runDownload, error) {
 	remote, local, _ := strings.Cut(arg, ":")
 	if strings.TrimSpace(remote) == "" {
-		return download{}, &exitError{exitUsage, "--download " + termtext.Cut(arg, 200) + ": no RUNTIME_PATH (e.g. --download outputs/model.pt:./model.pt)"}
+		return runDownload{}, &exitError{exitUsage, "--download " + termtext.Cut(arg, 200) + ": no RUNTIME_PATH (e.g. --download outputs/model.pt:./model.pt)"}
 	}
 	if !strings.HasPrefix(remote, "/") {
 		remote = "/content/" + remote
@@ -199,7 +199,7 @@ func parseDownload(arg string) (download, error) {
 	local = expandHome(local)
 	st, err := os.Stat(local)
 	dir := strings.HasSuffix(local, "/") || (err == nil && st.IsDir())
-	return download{remote: remote, local: local, dir: dir}, nil
+	return runDownload{remote: remote, local: local, dir: dir}, nil
 }
 
 // checkOutputPath refuses an executed-notebook destination that is a
