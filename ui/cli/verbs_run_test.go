@@ -401,3 +401,44 @@ func TestRunStdoutClosedStillDeletes(t *testing.T) {
 	}
 	noRuntimeLeft(t, e, "stdout closed")
 }
+
+// A deletion that hangs after ctrl+c is abandoned by a second ctrl+c: the
+// run ends at once, says the runtime may be left and how to delete it, and
+// keeps its record, so run --reap deletes it later.
+func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	bin := binary(t)
+	hold := make(chan struct{})
+	defer close(hold)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: "delete_runtime", Hold: hold})
+	cmd, stderr := startLongRun(t, e, bin)
+	cmd.Process.Signal(syscall.SIGINT)
+	for deadline := time.Now().Add(waitTimeout); !strings.Contains(stderr(), "a second ctrl+c abandons it"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no deletion under way: %q", stderr())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(waitTimeout):
+		cmd.Process.Kill()
+		t.Fatalf("the second ctrl+c did not end the run: %q", stderr())
+	}
+	rts := e.srv.Runtimes()
+	if code := cmd.ProcessState.ExitCode(); code != 130 || len(rts) != 1 || !strings.Contains(stderr(), "may be left running") ||
+		!strings.Contains(stderr(), "colabdash run --reap") || len(runRecords(t)) != 1 {
+		t.Fatalf("exit %d, %d runtimes, records %v, stderr %q", code, len(rts), runRecords(t), stderr())
+	}
+	e.srv.ClearFaults()
+	if code, _, errs := e.runRun("--reap"); code != 0 || !strings.Contains(errs, "deleted "+rts[0].ID()) {
+		t.Errorf("run --reap: exit %d, stderr %q", code, errs)
+	}
+	noRuntimeLeft(t, e, "abandoned deletion, then run --reap")
+}
