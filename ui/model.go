@@ -152,6 +152,10 @@ func New(o Options) Model {
 	m.relayout()
 	now := m.now()
 	m.nextRefresh = now.Add(o.RefreshInterval)
+	for _, n := range o.Notices {
+		m.noteEvent(now, "run", "", n)
+		m.setStatus(now, n, true)
+	}
 	m.initCmds = []tea.Cmd{
 		m.issue(callKey{kind: callSubscription}, now),
 		m.issue(callKey{kind: callSpecs}, now),

@@ -113,4 +113,8 @@ type Options struct {
 	// SystemClipboardCopy, so the status line can say when only OSC 52
 	// was written (which tmux may drop).
 	CopyTo func(text string) (ClipboardMethod, error)
+	// Notices are lines said at start, in the status line and the event
+	// log (tool "run"): runtimes left by a `colabdash run` that did not
+	// finish, with how to delete them.
+	Notices []string
 }

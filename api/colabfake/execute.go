@@ -109,6 +109,7 @@ func parseProgram(code string) []stmt {
 // the exception it raised.
 type emulation struct {
 	stdout strings.Builder
+	stderr strings.Builder // print(…, file=sys.stderr), IPython's warnings (execute_sys.go)
 	result string
 	xerr   *api.ExecuteError
 	slept  time.Duration
@@ -123,7 +124,9 @@ type emulation struct {
 // fails (raise, assert False, a division by zero) raises there, with what
 // was printed before kept; any other statement prints a line saying what
 // would run. A program that is one literal or integer arithmetic is its
-// result. sleep waits (it returns ctx's error when the run was stopped).
+// result. sys.exit, print(…, file=sys.stderr) and a driver's set-up
+// (os.chdir, sys.argv) are execSys's. sleep waits (it returns ctx's error
+// when the run was stopped).
 func emulate(ctx context.Context, code string, sleep func(context.Context, time.Duration) error) (api.ExecuteCodeResult, error) {
 	var e emulation
 	trimmed := strings.TrimSpace(code)
@@ -136,7 +139,7 @@ func emulate(ctx context.Context, code string, sleep func(context.Context, time.
 		}
 	}
 	err := e.run(ctx, parseProgram(code), map[string]int{}, sleep)
-	return api.ExecuteCodeResult{Stdout: e.stdout.String(), Result: e.result, ExecutionError: e.xerr}, err
+	return api.ExecuteCodeResult{Stdout: e.stdout.String(), Stderr: e.stderr.String(), Result: e.result, ExecutionError: e.xerr}, err
 }
 
 func (e *emulation) run(ctx context.Context, prog []stmt, vars map[string]int, sleep func(context.Context, time.Duration) error) error {
@@ -167,6 +170,9 @@ func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep
 		d := min(time.Duration(secs*float64(time.Second)), MaxEmulatedSleep-e.slept)
 		e.slept += d
 		return sleep(ctx, d)
+	}
+	if e.execSys(s, vars) {
+		return nil
 	}
 	if m := printStmt.FindStringSubmatch(t); m != nil && (m[1] == "" || printable(m[1], vars)) {
 		var parts []string

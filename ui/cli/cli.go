@@ -208,7 +208,7 @@ func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
 	root.AddCommand(verbCommands(g, s)...)
 	root.AddCommand(fileCommands(g, s)...)
 	root.AddCommand(shellCmd(g, s))
-	root.AddCommand(statusCmd(g, stdout), emulatorCmd(stdout), configCmd(g, stdout), &cobra.Command{
+	root.AddCommand(statusCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and Go version",
 		Example: "  colabdash version\n  colabdash --version",

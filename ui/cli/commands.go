@@ -17,7 +17,8 @@ import (
 	"github.com/colabdash/colabdash/ui"
 )
 
-func statusCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
+func statusCmd(g *globalFlags, s *streams) *cobra.Command {
+	stdout := s.out
 	var asJSON, showTokens bool
 	cmd := &cobra.Command{
 		Use:   "status",
@@ -57,6 +58,7 @@ func statusCmd(g *globalFlags, stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return &exitError{exitFailure, err.Error()}
 			}
+			noteLeftovers(newVerb(g, s, "status"), conn, ov.Runtimes)
 			for _, rt := range ov.Runtimes { // in listed order, not map order
 				if serr := ov.SessionErrors[rt.Name]; serr != nil {
 					return classify(fmt.Errorf("list_sessions %s: %w", rt.Name, serr), conn.creds)

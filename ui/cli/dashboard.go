@@ -57,6 +57,7 @@ func runDashboard(ctx context.Context, g globalFlags) error {
 		o.RenewLead = g.renewLead // the flag beats the config file
 	}
 	o.Theme = theme
+	o.Notices = dashboardLeftovers(ctx, g, conn)
 	final, err := ui.Run(ui.New(o), programSignals(ctx)...)
 	if m, ok := final.(ui.Model); ok && m.Service() != nil {
 		m.Service().Close() // the last profile's connection

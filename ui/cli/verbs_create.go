@@ -23,10 +23,10 @@ import (
 )
 
 // verbCommands are the scriptable verbs: specs, create, delete, sessions,
-// session open/close, exec, url and token.
+// session open/close, exec, url, token and run.
 func verbCommands(g *globalFlags, s *streams) []*cobra.Command {
 	return []*cobra.Command{specsCmd(g, s), createCmd(g, s), deleteCmd(g, s), sessionsCmd(g, s), sessionCmd(g, s),
-		execCmd(g, s), urlCmd(g, s), tokenCmd(g, s)}
+		execCmd(g, s), urlCmd(g, s), tokenCmd(g, s), runCmd(g, s)}
 }
 
 // exitCodesHelp ends the Long help of every verb.

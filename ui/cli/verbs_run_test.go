@@ -1,0 +1,444 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui"
+)
+
+// runRecords lists the run records left in the state directory.
+func runRecords(t *testing.T) []string {
+	t.Helper()
+	entries, _ := os.ReadDir(filepath.Join(ui.DefaultStateDir(), runRecordDir))
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// noRuntimeLeft fails the test when the emulator still lists a runtime or
+// a run record is left in the state directory.
+func noRuntimeLeft(t *testing.T, e *verbEnv, what string) {
+	t.Helper()
+	if rts := e.srv.Runtimes(); len(rts) != 0 {
+		t.Errorf("%s: %d runtime(s) left: %v", what, len(rts), rts[0].Name)
+	}
+	if recs := runRecords(t); len(recs) != 0 {
+		t.Errorf("%s: run records left: %v", what, recs)
+	}
+}
+
+// runRun runs `colabdash run` in-process with the emulator's flags before
+// args (after a "--" they would be the script's).
+func (e *verbEnv) runRun(args ...string) (int, string, string) {
+	e.t.Helper()
+	return e.run(append(append([]string{"run"}, e.flags...), args...)...)
+}
+
+// A script's outcome is its exit code, its output is ours, and the
+// runtime the run created is gone afterwards whatever the outcome;
+// --keep leaves exactly that one.
+func TestRunScriptOutcomes(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	dir := t.TempDir()
+	script := func(name, code string) string { return writeFile(t, filepath.Join(dir, name), code) }
+
+	code, out, errs := e.runRun("--spec", "CPU", script("ok.py", "print('hello')\nprint('careful', file=sys.stderr)\n"), "--", "a b", "c")
+	if code != 0 || out != "hello\n" || !strings.Contains(errs, "careful\n") || !strings.Contains(errs, "deleted runtime run-") {
+		t.Errorf("success: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	noRuntimeLeft(t, e, "success")
+
+	code, out, errs = e.runRun("--spec", "CPU", script("raise.py", "print(1)\nraise ValueError('nope')\n"))
+	if code != 1 || out != "1\n" || !strings.Contains(errs, "ValueError: nope") || !strings.Contains(errs, "raise ValueError('nope')") {
+		t.Errorf("exception: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	noRuntimeLeft(t, e, "exception")
+
+	code, out, errs = e.runRun("--spec", "CPU", script("exit.py", "import sys\nprint('bye')\nsys.exit(3)\n"))
+	if code != 3 || out != "bye\n" || strings.Contains(errs, "SystemExit") || strings.Contains(errs, "To exit") {
+		t.Errorf("sys.exit(3): exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	noRuntimeLeft(t, e, "sys.exit(3)")
+
+	code, out, errs = e.runRun("--spec", "CPU", script("msg.py", "sys.exit('bad input')\n"))
+	if code != 1 || !strings.Contains(errs, "bad input\n") {
+		t.Errorf("sys.exit('bad input'): exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+
+	code, out, errs = e.runRun("--spec", "CPU", "--keep", "--json", script("keep.py", "print('kept')\n"))
+	var rep runReport
+	mustJSON(t, out, &rep)
+	rts := e.srv.Runtimes()
+	if code != 0 || len(rts) != 1 || rep.Runtime != rts[0].Name || !rep.OK || !rep.Created || rep.Deleted || !rep.Kept ||
+		rep.Stdout != "kept\n" || rep.ExitCode != 0 || !strings.Contains(errs, "colabdash delete "+rts[0].ID()) {
+		t.Fatalf("--keep --json: exit %d, %d runtimes, %+v, stderr %q", code, len(rts), rep, errs)
+	}
+	if recs := runRecords(t); len(recs) != 0 {
+		t.Errorf("--keep left run records %v: the kept runtime would be offered for deletion", recs)
+	}
+}
+
+// The set-up run before a script gives it /content and sys.argv as
+// python would: FILE then ARGS, each a Python literal whatever it holds.
+func TestRunScriptSetup(t *testing.T) {
+	got := scriptSetup("train.py", []string{"--lr", "0.1", "it's \"quoted\"\n", "é"})
+	want := `__import__('os').chdir('/content'); __import__('sys').argv = ["train.py", "--lr", "0.1", "it's \"quoted\"\n", "\u00e9"]`
+	if got != want {
+		t.Errorf("setup:\n got %s\nwant %s", got, want)
+	}
+	for value, code := range map[string]int{"": 0, "None": 0, "3": 3, "256": 0, "-1": 255, "oops": 1} {
+		if c, _ := systemExitCode(value); c != code {
+			t.Errorf("SystemExit(%q): exit %d, want %d", value, c, code)
+		}
+	}
+}
+
+// --timeout ends a run that would go on and deletes its runtime (even
+// with --keep: it is the cost guard); the exit code is 124.
+func TestRunTimeout(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	f := writeFile(t, filepath.Join(t.TempDir(), "long.py"), "time.sleep(600)\n")
+	start := time.Now()
+	code, _, errs := e.runRun("--spec", "CPU", "--keep", "--timeout", "500ms", f)
+	if code != exitRunTimeout || !strings.Contains(errs, "--timeout reached") || time.Since(start) > waitTimeout {
+		t.Errorf("--timeout: exit %d, stderr %q", code, errs)
+	}
+	noRuntimeLeft(t, e, "--timeout")
+}
+
+// A notebook runs cell by cell in one session: the executed notebook has
+// every code cell's outputs and count, markdown untouched; the first
+// failing cell stops the run, is named, and the cells after it have no
+// outputs.
+func TestRunNotebook(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	dir := t.TempDir()
+	nb := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3"}},
+ "cells": [
+  {"cell_type": "markdown", "metadata": {}, "source": ["# Title"]},
+  {"cell_type": "code", "metadata": {"tags": ["x"]}, "execution_count": 9, "outputs": [{"output_type": "stream", "name": "stdout", "text": ["stale"]}], "source": ["print('one')\n", "print('two')"]},
+  {"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": "6*7"}
+ ]}`
+	path := writeFile(t, filepath.Join(dir, "nb.ipynb"), nb)
+	code, _, errs := e.runRun("--spec", "CPU", path)
+	if code != 0 || !strings.Contains(errs, "[1/2] cell 2 (code cell 1 of 2) ok") || !strings.Contains(errs, "[2/2] cell 3 (code cell 2 of 2) ok") {
+		t.Fatalf("notebook: exit %d, stderr %q", code, errs)
+	}
+	noRuntimeLeft(t, e, "notebook")
+	var got struct {
+		Metadata map[string]any
+		Cells    []struct {
+			CellType       string `json:"cell_type"`
+			Metadata       map[string]any
+			ExecutionCount *int `json:"execution_count"`
+			Outputs        []struct {
+				OutputType string `json:"output_type"`
+				Name       string
+				Text       []string
+				Data       map[string][]string
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "nb.out.ipynb"))
+	if err != nil || json.Unmarshal(b, &got) != nil || len(got.Cells) != 3 {
+		t.Fatalf("nb.out.ipynb: %v\n%s", err, b)
+	}
+	c1, c2 := got.Cells[1], got.Cells[2]
+	if got.Cells[0].CellType != "markdown" || got.Metadata["kernelspec"] == nil || c1.Metadata["tags"] == nil ||
+		len(c1.Outputs) != 1 || strings.Join(c1.Outputs[0].Text, "") != "one\ntwo\n" || c1.Outputs[0].Name != "stdout" ||
+		c1.ExecutionCount == nil || c2.ExecutionCount == nil || *c2.ExecutionCount != *c1.ExecutionCount+1 ||
+		len(c2.Outputs) != 1 || c2.Outputs[0].OutputType != "execute_result" || strings.Join(c2.Outputs[0].Data["text/plain"], "") != "42" {
+		t.Errorf("executed notebook:\n%s", b)
+	}
+
+	failing := strings.Replace(nb, `"source": ["print('one')\n", "print('two')"]`, `"source": "print('before')\nraise KeyError('k')"`, 1)
+	path = writeFile(t, filepath.Join(dir, "bad.ipynb"), failing)
+	out := filepath.Join(dir, "result.ipynb")
+	code, _, errs = e.runRun("--spec", "CPU", "--output", out, path)
+	if code != 1 || !strings.Contains(errs, "cell 2 (code cell 1 of 2) failed") || !strings.Contains(errs, "KeyError") || strings.Contains(errs, "cell 3") {
+		t.Errorf("failing notebook: exit %d, stderr %q", code, errs)
+	}
+	noRuntimeLeft(t, e, "failing notebook")
+	b, _ = os.ReadFile(out)
+	if !strings.Contains(string(b), `"output_type": "error"`) || !strings.Contains(string(b), `"before\n"`) || strings.Count(string(b), `"outputs": []`) != 1 {
+		t.Errorf("the failed run's notebook:\n%s", b)
+	}
+}
+
+// Uploads are in /content before the run; downloads come back after it,
+// also after a failure; a missing one is a warning. --runtime uses a
+// runtime that stays, and closes the session it opened.
+func TestRunFilesAndExistingRuntime(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	dir := t.TempDir()
+	data := writeFile(t, filepath.Join(dir, "data.csv"), "a,b\n1,2\n")
+	f := writeFile(t, filepath.Join(dir, "fail.py"), "raise RuntimeError('late')\n")
+	back := filepath.Join(dir, "back")
+	if err := os.Mkdir(back, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := len(e.srv.Runtimes())
+	sessions := len(e.srv.Sessions("runtimes/rt-t4demo7k2"))
+	code, out, errs := e.runRun("--runtime", "rt-t4", "--upload", data, "--download", "data.csv:"+back+"/",
+		"--download", "/content/nothing.bin", "--json", f)
+	var rep runReport
+	mustJSON(t, out, &rep)
+	if code != 1 || rep.Created || rep.Deleted || len(rep.Files) != 2 || len(rep.Missing) != 1 || rep.Missing[0] != "/content/nothing.bin" ||
+		!strings.Contains(errs, "warning: --download /content/nothing.bin: not on the runtime") {
+		t.Fatalf("exit %d, %+v, stderr %q", code, rep, errs)
+	}
+	if b, err := os.ReadFile(filepath.Join(back, "data.csv")); err != nil || string(b) != "a,b\n1,2\n" {
+		t.Errorf("downloaded after the failure: %q, %v", b, err)
+	}
+	if n := len(e.srv.Runtimes()); n != before {
+		t.Errorf("--runtime: %d runtimes, had %d", n, before)
+	}
+	if n := len(e.srv.Sessions("runtimes/rt-t4demo7k2")); n != sessions {
+		t.Errorf("--runtime: %d sessions after the run, %d before: the run's was not closed", n, sessions)
+	}
+	code, _, errs = e.runRun("--runtime", "rt-t4", "--keep", f)
+	if code != exitUsage || !strings.Contains(errs, "--keep needs --spec") {
+		t.Errorf("--keep with --runtime: exit %d %q", code, errs)
+	}
+}
+
+// startRun starts the real binary on a long script and returns it once it
+// says the script runs (stderr, read as it comes), with its stderr so far.
+func startLongRun(t *testing.T, e *verbEnv, bin string) (*exec.Cmd, func() string) {
+	t.Helper()
+	return startRunUntil(t, e, bin, "running long.py on ")
+}
+
+// startRunUntil is startLongRun returning once stderr has a line holding
+// until.
+func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func() string) {
+	t.Helper()
+	f := writeFile(t, filepath.Join(t.TempDir(), "long.py"), "print('start')\ntime.sleep(600)\n")
+	cmd := exec.Command(bin, append(append([]string{"run"}, e.flags...), "--spec", "CPU", f)...)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu   sync.Mutex
+		buf  strings.Builder
+		seen = make(chan struct{})
+		once sync.Once
+	)
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			mu.Lock()
+			buf.WriteString(sc.Text() + "\n")
+			mu.Unlock()
+			if strings.Contains(sc.Text(), until) {
+				once.Do(func() { close(seen) })
+			}
+		}
+	}()
+	stderr := func() string { mu.Lock(); defer mu.Unlock(); return buf.String() }
+	select {
+	case <-seen:
+	case <-time.After(waitTimeout):
+		cmd.Process.Kill()
+		t.Fatalf("the run never started: %q", stderr())
+	}
+	return cmd, stderr
+}
+
+// The real binary: SIGINT, SIGTERM and SIGHUP in the middle of a run end
+// it with 128+n and delete its runtime.
+func TestRunSignalsDeleteTheRuntime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	bin := binary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		cmd, stderr := startLongRun(t, e, bin)
+		if n := len(e.srv.Runtimes()); n != 1 {
+			t.Fatalf("%v: %d runtimes while the run runs", sig, n)
+		}
+		cmd.Process.Signal(sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(waitTimeout):
+			cmd.Process.Kill()
+			t.Fatalf("%v: the run did not end: %q", sig, stderr())
+		}
+		if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) || !strings.Contains(stderr(), "deleted runtime run-") {
+			t.Errorf("%v: exit %d, stderr %q", sig, code, stderr())
+		}
+		noRuntimeLeft(t, e, sig.String())
+	}
+}
+
+// kill -9 leaves the runtime, but not silently: status says a run that
+// did not finish left it, and run --reap deletes it.
+func TestRunKilledThenReaped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	bin := binary(t)
+	cmd, _ := startLongRun(t, e, bin)
+	code, _, errs := e.run(append([]string{"status"}, e.flags...)...)
+	if code != 0 || strings.Contains(errs, "did not finish") {
+		t.Errorf("status while the run lives: exit %d, stderr %q (a live run is no leftover)", code, errs)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	rts := e.srv.Runtimes()
+	if len(rts) != 1 {
+		t.Fatalf("after kill -9: %d runtimes", len(rts))
+	}
+	code, _, errs = e.run(append([]string{"status"}, e.flags...)...)
+	if code != 0 || !strings.Contains(errs, "runtime "+rts[0].ID()+" (CPU/STANDARD) was created by a run that did not finish (long.py") ||
+		!strings.Contains(errs, "colabdash run --reap") {
+		t.Errorf("status after kill -9: exit %d, stderr %q", code, errs)
+	}
+	// The next run says so too; off a terminal it deletes nothing, on one
+	// only y deletes.
+	quick := writeFile(t, filepath.Join(t.TempDir(), "quick.py"), "print(1)\n")
+	code, _, errs = e.runRun("--runtime", rts[0].ID(), quick)
+	if code != 0 || !strings.Contains(errs, "was created by a run that did not finish") || len(e.srv.Runtimes()) != 1 {
+		t.Errorf("run off a terminal with a leftover: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = e.runTerm(term{in: "yes\n", inTTY: true, errTTY: true}, append(append([]string{"run"}, e.flags...), "--runtime", rts[0].ID(), quick)...)
+	if code != 0 || !strings.Contains(errs, "Delete it? Type y") || !strings.Contains(errs, "kept "+rts[0].ID()) || len(e.srv.Runtimes()) != 1 {
+		t.Errorf("run on a terminal, answered yes: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, append(append([]string{"run"}, e.flags...), "--spec", "CPU", quick)...)
+	if code != 0 || !strings.Contains(errs, "deleted "+rts[0].ID()+", left by an unfinished run") {
+		t.Errorf("run on a terminal, answered y: exit %d, stderr %q", code, errs)
+	}
+	noRuntimeLeft(t, e, "kill -9, then y at the next run")
+
+	cmd, _ = startLongRun(t, e, bin)
+	cmd.Process.Kill()
+	cmd.Wait()
+	rts = e.srv.Runtimes()
+	code, _, errs = e.runRun("--reap")
+	if code != 0 || len(rts) != 1 || !strings.Contains(errs, "deleted "+rts[0].ID()+", left by an unfinished run") {
+		t.Errorf("run --reap: exit %d, stderr %q", code, errs)
+	}
+	noRuntimeLeft(t, e, "kill -9, then run --reap")
+	code, _, errs = e.runRun("--reap")
+	if code != 0 || !strings.Contains(errs, "no runtime left by an unfinished run") {
+		t.Errorf("run --reap again: exit %d, stderr %q", code, errs)
+	}
+}
+
+// ctrl+c while Colab is still creating the runtime: the identical create
+// is re-sent to learn what Colab made, and that is deleted.
+func TestRunInterruptedWhileCreating(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, CreateDelay: 2 * time.Second})
+	bin := binary(t)
+	cmd, stderr := startRunUntil(t, e, bin, "creating runtime run-")
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(waitTimeout):
+		cmd.Process.Kill()
+		t.Fatalf("the run did not end: %q", stderr())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(stderr(), "interrupted (interrupt) while creating the runtime") {
+		t.Errorf("exit %d, stderr %q", code, stderr())
+	}
+	if !strings.Contains(stderr(), "deleted runtime run-") || e.srv.RuntimesCreated() != 1 {
+		t.Errorf("the runtime Colab went on creating was not deleted (%d created): %q", e.srv.RuntimesCreated(), stderr())
+	}
+	noRuntimeLeft(t, e, "ctrl+c while creating")
+}
+
+// A reader of stdout that went away (colabdash run … | head -0) does not
+// kill the run before it deletes its runtime: SIGPIPE is ignored.
+func TestRunStdoutClosedStillDeletes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	bin := binary(t)
+	f := writeFile(t, filepath.Join(t.TempDir(), "loud.py"), "for i in range(100): print('line')\n")
+	cmd := exec.Command(bin, append(append([]string{"run"}, e.flags...), "--spec", "CPU", f)...)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // nobody reads stdout
+	cmd.Stdout = w
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	cmd.Wait()
+	if st := cmd.ProcessState; !strings.Contains(errb.String(), "deleted runtime run-") || st.Sys().(syscall.WaitStatus).Signaled() {
+		t.Errorf("%v, stderr %q", st, errb.String())
+	}
+	noRuntimeLeft(t, e, "stdout closed")
+}
+
+// A deletion that hangs after ctrl+c is abandoned by a second ctrl+c: the
+// run ends at once, says the runtime may be left and how to delete it, and
+// keeps its record, so run --reap deletes it later.
+func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	bin := binary(t)
+	hold := make(chan struct{})
+	defer close(hold)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: "delete_runtime", Hold: hold})
+	cmd, stderr := startLongRun(t, e, bin)
+	cmd.Process.Signal(syscall.SIGINT)
+	for deadline := time.Now().Add(waitTimeout); !strings.Contains(stderr(), "a second ctrl+c abandons it"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no deletion under way: %q", stderr())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(waitTimeout):
+		cmd.Process.Kill()
+		t.Fatalf("the second ctrl+c did not end the run: %q", stderr())
+	}
+	rts := e.srv.Runtimes()
+	if code := cmd.ProcessState.ExitCode(); code != 130 || len(rts) != 1 || !strings.Contains(stderr(), "may be left running") ||
+		!strings.Contains(stderr(), "colabdash run --reap") || len(runRecords(t)) != 1 {
+		t.Fatalf("exit %d, %d runtimes, records %v, stderr %q", code, len(rts), runRecords(t), stderr())
+	}
+	e.srv.ClearFaults()
+	if code, _, errs := e.runRun("--reap"); code != 0 || !strings.Contains(errs, "deleted "+rts[0].ID()) {
+		t.Errorf("run --reap: exit %d, stderr %q", code, errs)
+	}
+	noRuntimeLeft(t, e, "abandoned deletion, then run --reap")
+}
