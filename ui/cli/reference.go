@@ -52,6 +52,7 @@ var jsonDocs = map[string]reflect.Type{
 	"ls":            reflect.TypeFor[lsJSON](),
 	"cp":            reflect.TypeFor[copySummary](),
 	"rm":            reflect.TypeFor[rmReport](),
+	"run":           reflect.TypeFor[runReport](), // run --reap --json prints delete's
 }
 
 // referenceFiles returns every generated reference file: its path

@@ -105,6 +105,7 @@ func TestEveryJSONVerbHasASchema(t *testing.T) {
 func TestJSONOutputsMatchSchemas(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	local := writeFile(t, filepath.Join(t.TempDir(), "data.csv"), "a,b\n1,2\n")
+	script := writeFile(t, filepath.Join(t.TempDir(), "job.py"), "print('hello')\n")
 	cases := []struct {
 		schema string
 		args   []string
@@ -125,6 +126,8 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{"rm", []string{"rm", "rt-t4demo7k2p:/content/data.csv"}},
 		{"rm", []string{"rm", "rt-t4demo7k2p:/content/nope"}},
 		{"session-close", []string{"session", "close", "--yes", "rt-t4demo7k2p/nope"}},
+		{"run", []string{"run", "--runtime", "rt-t4demo7k2p", script}},
+		{"delete", []string{"run", "--reap"}},
 		{"delete", []string{"delete", "rt-cpudemo4qx"}}, // not confirmed: no terminal, no --yes
 		{"delete", []string{"delete", "--yes", "rt-cpudemo4qx", "rt-gone"}},
 	}
