@@ -16,14 +16,30 @@ import (
 // "Type y to delete ([redacted] else cancels)". Every token README tells
 // users to write is used as the access token here, and the questions
 // colabdash asks must still read as written.
-func TestReadmeTokensDoNotCollideWithProse(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+// readDocs is README.md and every page of docs/ (not the generated
+// references), one after the other: where the examples a user copies are.
+func readDocs(t *testing.T) []byte {
+	t.Helper()
+	pages, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no docs/*.md pages (%v)", err)
 	}
+	var all []byte
+	for _, p := range append([]string{filepath.Join("..", "..", "README.md")}, pages...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(append(all, b...), '\n')
+	}
+	return all
+}
+
+func TestReadmeTokensDoNotCollideWithProse(t *testing.T) {
+	readme := readDocs(t)
 	toks := regexp.MustCompile(`(?m)^echo (\S+) > token\.txt$`).FindAllStringSubmatch(string(readme), -1)
 	if len(toks) == 0 {
-		t.Fatal("README has no `echo TOKEN > token.txt` example any more: update this test")
+		t.Fatal("README and docs have no `echo TOKEN > token.txt` example any more: update this test")
 	}
 	for _, m := range toks {
 		e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
@@ -43,13 +59,10 @@ func TestReadmeTokensDoNotCollideWithProse(t *testing.T) {
 // all. The example's request, built as a shell would build it, must be
 // answered 200 by the emulator's runtime proxy, with no double slash.
 func TestReadmeCurlExampleWorks(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme := readDocs(t)
 	m := regexp.MustCompile(`curl -H "X-Colab-Runtime-Proxy-Token: \$\(colabdash token rt-abc\)" "(\$\{url%/\}|\$\(colabdash url rt-abc\))(/[^"]*)"`).FindStringSubmatch(string(readme))
 	if m == nil {
-		t.Fatal("README has no curl example with the proxy token any more: update this test")
+		t.Fatal("README and docs have no curl example with the proxy token any more: update this test")
 	}
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	_, base, _ := e.run("url", "rt-t4")

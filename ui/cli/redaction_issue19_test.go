@@ -21,7 +21,7 @@ import (
 func TestEveryOutputPathRedacted(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	ptok := secrettest.Token("rt-red")
-	const oauth = "ya29.verb-test-access-token"
+	const oauth = verbTestToken
 	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-red",
 		RuntimeSpec:    api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard},
 		ConnectionInfo: &api.ConnectionInfo{Token: ptok}}); err != nil {

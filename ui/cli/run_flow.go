@@ -106,12 +106,10 @@ func (v *verb) startRun(parent context.Context, timeout time.Duration) *runState
 	var (
 		sigs     <-chan os.Signal
 		stopSigs = func() {}
-		hup      = make(chan os.Signal, 2)
 		ended    = parent.Done()
 	)
 	if v.s.interrupts != nil {
-		sigs, stopSigs = v.s.interrupts()
-		signal.Notify(hup, syscall.SIGHUP)
+		sigs, stopSigs = v.s.interrupts() // SIGINT, SIGTERM and SIGHUP (watchedSignals)
 		// A reader of stdout or stderr that went away must not kill the
 		// run before it deleted its runtime: writes fail (EPIPE) instead.
 		signal.Ignore(syscall.SIGPIPE)
@@ -130,7 +128,6 @@ func (v *verb) startRun(parent context.Context, timeout time.Duration) *runState
 			defer timer.Stop()
 		}
 		defer stopSigs()
-		defer signal.Stop(hup)
 		stops := 0
 		stop := func(cause error) {
 			stops++
@@ -145,8 +142,6 @@ func (v *verb) startRun(parent context.Context, timeout time.Duration) *runState
 		for {
 			select {
 			case sig := <-sigs:
-				stop(runSignalCause{sig})
-			case sig := <-hup:
 				stop(runSignalCause{sig})
 			case <-ended:
 				ended = nil

@@ -27,6 +27,10 @@ type verbEnv struct {
 
 // newVerbEnv starts an emulator with o (demo seed unless o says) for one
 // test, with HOME isolated and a bearer token file.
+// verbTestToken is the access token newVerbEnv's commands send (the
+// redaction tests look for any piece of it in what colabdash writes).
+const verbTestToken = "ya29.verbtest0AccessToken7q"
+
 func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 	t.Helper()
 	home := isolate(t)
@@ -37,7 +41,7 @@ func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	tok := writeFile(t, filepath.Join(home, "token.txt"), "ya29.verbtest0AccessToken7q\n")
+	tok := writeFile(t, filepath.Join(home, "token.txt"), verbTestToken+"\n")
 	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
 }
 
