@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runnableExample is a shell example of README or docs/ that CI runs: the
+// marker line stands right before its ```sh fence (indented like it).
+var runnableExample = regexp.MustCompile("(?ms)^([ \\t]*)<!-- runnable example: [^\\n]*-->\\n[ \\t]*```sh\\n(.*?)^[ \\t]*```")
+
+// The examples README and docs mark runnable are run as written, by bash,
+// with the real binary as `colabdash` on PATH, each in a directory of its
+// own: an example that stops working (a renamed flag, a changed seed, an
+// output a later line depends on) fails here. Each must exit 0 within a
+// minute; its background jobs are ended with it.
+func TestDocExamplesRun(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Fatal("bash is needed to run the documented examples")
+	}
+	bin := binary(t)
+	binDir := t.TempDir()
+	if err := os.Symlink(bin, filepath.Join(binDir, "colabdash")); err != nil {
+		t.Fatal(err)
+	}
+	pages, _ := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	ran := 0
+	for _, page := range append([]string{filepath.Join(repoRoot, "README.md")}, pages...) {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range runnableExample.FindAllSubmatch(text, -1) {
+			indent := string(m[1])
+			var script strings.Builder
+			for _, line := range strings.Split(string(m[2]), "\n") {
+				script.WriteString(strings.TrimPrefix(line, indent) + "\n")
+			}
+			ran++
+			t.Run(filepath.Base(page)+"#"+strconv.Itoa(i+1), func(t *testing.T) {
+				runExample(t, binDir, script.String())
+			})
+		}
+	}
+	if ran < 2 {
+		t.Fatalf("%d runnable examples found; README's tour and docs/scripting.md's emulator example are marked", ran)
+	}
+}
+
+// runExample runs script with bash -e in a fresh directory, HOME and
+// state, and fails the test with its output unless it exits 0.
+func runExample(t *testing.T, binDir, script string) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-e", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + binDir + ":/usr/bin:/bin", "HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "NO_COLOR=1"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // the example's background jobs go with it
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// A job the example left running holds its output open: Wait gives
+	// up on it soon after bash exited, and the job is killed below.
+	cmd.WaitDelay = 2 * time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if cmd.Process != nil {
+		// The next example may listen on the same port: wait until
+		// every process of this one is gone.
+		pg := -cmd.Process.Pid
+		_ = syscall.Kill(pg, syscall.SIGKILL)
+		for end := time.Now().Add(10 * time.Second); syscall.Kill(pg, 0) == nil && time.Now().Before(end); {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if err != nil {
+		t.Errorf("example failed (%v):\n%s\noutput:\n%s", err, script, out.String())
+	}
+}
