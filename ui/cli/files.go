@@ -392,7 +392,7 @@ func rmCmd(g *globalFlags, s *streams) *cobra.Command {
 			if purge && failure == nil {
 				purged, perr = v.purgeTrash(ctx, rf, yes)
 			} else if len(removed) > 0 {
-				v.note(jupyter.TrashNote(purgeCommand(rf)))
+				v.note(jupyter.TrashNote(purgeCommand(v.g, rf)))
 			}
 			if v.asJSON {
 				rep := rmReport{Removed: removed, OK: failure == nil && perr == nil, PurgedBytes: purged}
@@ -592,7 +592,7 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 	}
 	view.clear()
 	if deleted {
-		v.note(jupyter.TrashNote(purgeCommand(rf)))
+		v.note(jupyter.TrashNote(purgeCommand(v.g, rf)))
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	sum.OK = err == nil

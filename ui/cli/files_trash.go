@@ -11,8 +11,14 @@ import (
 )
 
 // purgeCommand is the command that empties rf's runtime's trash, for
-// jupyter.TrashNote.
-func purgeCommand(rf *runtimeFiles) string { return "colabdash rm --purge " + rf.id() }
+// jupyter.TrashNote, with the global flags repeated (commandLine); a
+// runtime id that is not safe to paste is not put in a command.
+func purgeCommand(g *globalFlags, rf *runtimeFiles) string {
+	if id := rf.rt.ID(); pasteID(id) {
+		return g.commandOr("colabdash rm --purge "+rf.id(), "rm", "--purge", id)
+	}
+	return "colabdash rm --purge with this runtime"
+}
 
 // purgeTrash empties the trash of rf's runtime's Jupyter server through
 // execute_code (jupyter.PurgeCode, field case 62), after asking unless

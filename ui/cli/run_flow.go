@@ -244,6 +244,12 @@ func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 		}
 		again, wait := state.CreateRetry(ae, attempt)
 		if !again {
+			// Colab refused the create: no runtime was made, so there
+			// is nothing to delete and no record to keep.
+			rs.owned = false
+			if rs.ledger != nil {
+				rs.ledger.end()
+			}
 			return v.createFailed(ae, spec, specs, tier, attempt, conn)
 		}
 		select {
@@ -299,8 +305,10 @@ func (rs *runState) cleanup(keep bool) error {
 	if keep && rs.createAnswered {
 		rs.ledger.end()
 		rs.rep.Kept = true
-		v.note("kept runtime " + id + " (--keep): colabdash exec " + id + " -f FILE runs more, colabdash ls " + id +
-			":/content lists its files, colabdash delete " + id + " deletes it")
+		g := v.g
+		v.note("kept runtime " + id + " (--keep): " + g.commandOr("colabdash exec "+id+" -f FILE", "exec", id, "-f", "FILE") +
+			" runs more; " + g.commandOr("colabdash ls "+id+":/content", "ls", id+":/content") + " lists its files; " +
+			g.commandOr("colabdash delete "+id, "delete", id) + " deletes it")
 		return nil
 	}
 	if stop := rs.stoppedBy(); stop != nil {
@@ -339,8 +347,10 @@ func (rs *runState) cleanup(keep bool) error {
 	if err != nil && ae == nil || ae != nil && ae.Code != api.NotFound {
 		why = classify(err, conn.creds).msg
 	}
-	return &exitError{exitAPI, "runtime " + id + " may be left running (" + why + "): delete it with colabdash delete " + id +
-		" --yes --ignore-missing, or colabdash run --reap"}
+	g := rs.v.g
+	return &exitError{exitAPI, "runtime " + id + " may be left running (" + why + "): delete it with " +
+		g.commandOr("colabdash delete "+id+" --yes --ignore-missing", "delete", id, "--yes", "--ignore-missing") +
+		", or " + g.commandOr("colabdash run --reap", "run", "--reap")}
 }
 
 // reap is run --reap: it deletes the runtimes of runs that did not

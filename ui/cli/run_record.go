@@ -239,7 +239,7 @@ func leftoverLines(v *verb, endpoint string, rts []api.Runtime) []string {
 	us, got := leftovers(ui.DefaultStateDir(), endpoint, v.g.profile.Name, rts, time.Now())
 	var lines []string
 	for i, u := range us {
-		lines = append(lines, leftoverLine(u, got[i])+"; delete it with: colabdash run --reap")
+		lines = append(lines, leftoverLine(u, got[i])+"; delete it with: "+v.g.commandOr("colabdash run --reap", "run", "--reap"))
 		u.close()
 	}
 	return lines
@@ -281,7 +281,7 @@ func (v *verb) reapLeftovers(ctx context.Context, conn *connection, ask bool) ([
 		rt := got[i]
 		if ask {
 			if !v.canPrompt() {
-				v.note(leftoverLine(u, rt) + "; delete it with: colabdash run --reap")
+				v.note(leftoverLine(u, rt) + "; delete it with: " + v.g.commandOr("colabdash run --reap", "run", "--reap"))
 				u.close()
 				continue
 			}
@@ -294,7 +294,7 @@ func (v *verb) reapLeftovers(ctx context.Context, conn *connection, ask bool) ([
 				return deleted, err
 			}
 			if !yes {
-				v.note("kept " + termtext.Cut(rt.ID(), 63) + " (colabdash run --reap deletes it later)")
+				v.note("kept " + termtext.Cut(rt.ID(), 63) + " (" + v.g.commandOr("colabdash run --reap", "run", "--reap") + " deletes it later)")
 				u.close()
 				continue
 			}

@@ -349,7 +349,8 @@ func (v *verb) createFailed(ae *api.Error, spec api.RuntimeSpecKey, specs []api.
 		v.note(line)
 	}
 	if f.Kind == state.CreateTooManyRuntimes {
-		v.note("delete one (" + v.g.commandOr("colabdash status", "status") + " lists them; colabdash delete RUNTIME), or wait and create again")
+		v.note("delete one (" + v.g.commandOr("colabdash status", "status") + " lists them; " +
+			v.g.commandOr("colabdash delete RUNTIME", "delete", "RUNTIME") + "), or wait and create again")
 	}
 	for _, k := range f.Alternatives {
 		if arg, ok := specArg(k); ok {
