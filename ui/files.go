@@ -19,6 +19,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -253,16 +254,8 @@ func expandTilde(p string) string {
 // current connectionInfo (renewed with get_runtime when a transfer
 // outlives it).
 func (m *Model) openFiles(now time.Time) tea.Cmd {
-	sel := m.snap.Runtime(m.selected)
-	switch {
-	case sel == nil:
-		m.setStatus(now, "no runtime selected", true)
-		return nil
-	case sel.Gone():
-		m.setStatus(now, m.goneText(sel, now), true)
-		return nil
-	case sel.ConnectionInfo == nil || sel.ConnectionInfo.URL == "":
-		m.setStatus(now, "runtime "+sel.ID()+" has no connectionInfo yet: its files cannot be reached", true)
+	sel := m.reachableSelection(now, "its files cannot be reached")
+	if sel == nil {
 		return nil
 	}
 	// Under m.ctx: quitting ends its calls; a profile switch closes it.
@@ -270,6 +263,25 @@ func (m *Model) openFiles(now time.Time) tea.Cmd {
 	p.SetLocation(m.opts.Location)
 	m.push(&filesOverlay{p: p})
 	return p.Init()
+}
+
+// reachableSelection is the selected runtime when its Jupyter server can
+// be reached (listed, not gone, with a connectionInfo URL); otherwise it
+// says why on the status line (unreachable ends the sentence: "its files
+// cannot be reached") and returns nil.
+func (m *Model) reachableSelection(now time.Time, unreachable string) *state.Runtime {
+	sel := m.snap.Runtime(m.selected)
+	switch {
+	case sel == nil:
+		m.setStatus(now, "no runtime selected", true)
+	case sel.Gone():
+		m.setStatus(now, m.goneText(sel, now), true)
+	case sel.ConnectionInfo == nil || sel.ConnectionInfo.URL == "":
+		m.setStatus(now, "runtime "+sel.ID()+" has no connectionInfo yet: "+unreachable, true)
+	default:
+		return sel
+	}
+	return nil
 }
 
 // jupyterOpener builds the Jupyter client of runtime name from ci; the

@@ -56,18 +56,11 @@ func (e *shellExec) Run() error {
 
 // openShell suspends the dashboard for a shell on the selected runtime.
 func (m *Model) openShell(now time.Time) tea.Cmd {
-	sel := m.snap.Runtime(m.selected)
-	switch {
-	case sel == nil:
-		m.setStatus(now, "no runtime selected", true)
+	sel := m.reachableSelection(now, "no shell can be opened")
+	if sel == nil {
 		return nil
-	case sel.Gone():
-		m.setStatus(now, m.goneText(sel, now), true)
-		return nil
-	case sel.ConnectionInfo == nil || sel.ConnectionInfo.URL == "":
-		m.setStatus(now, "runtime "+sel.ID()+" has no connectionInfo yet: no shell can be opened", true)
-		return nil
-	case m.svc == nil:
+	}
+	if m.svc == nil {
 		m.setStatus(now, errNoService.Error(), true)
 		return nil
 	}
