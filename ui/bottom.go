@@ -62,7 +62,7 @@ func (m *Model) bottomView(now time.Time, l layout) []string {
 	dw := l.w - sw - 3
 	left := m.sessionsView(r, sw, n)
 	right := m.detailsView(now, r, dw, n)
-	sep := m.st.dim.Render(" │ ")
+	sep := m.st.Dim.Render(" │ ")
 	lines := make([]string, 0, n)
 	for i := range left {
 		lines = append(lines, padTo(left[i], sw)+sep+right[i])
@@ -75,19 +75,19 @@ func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 	out := make([]string, 0, n)
 	focused := m.focus == panelSessions
 	if r == nil {
-		out = append(out, m.panelTitle(focused, "SESSIONS"), m.st.dim.Render("  no runtime selected"))
+		out = append(out, m.panelTitle(focused, "SESSIONS"), m.st.Dim.Render("  no runtime selected"))
 	} else {
 		out = append(out, m.panelTitle(focused, "SESSIONS · "+r.ID()+" "+strconv.Itoa(len(r.Sessions))))
 		f := r.SessionsFresh
 		switch {
 		case r.Gone():
-			out = append(out, m.st.dim.Render("  runtime gone: sessions cleared"))
+			out = append(out, m.st.Dim.Render("  runtime gone: sessions cleared"))
 		case f.Loading():
-			out = append(out, m.st.dim.Render("  loading sessions…"))
+			out = append(out, m.st.Dim.Render("  loading sessions…"))
 		case f.Stale():
-			out = append(out, m.st.warn.Render("  ▲ stale: "+errLine(f.Err)))
+			out = append(out, m.st.Warn.Render("  ▲ stale: "+errLine(f.Err)))
 		case len(r.Sessions) == 0:
-			out = append(out, m.st.dim.Render("  no open sessions"))
+			out = append(out, m.st.Dim.Render("  no open sessions"))
 		}
 		rows := n - len(out)
 		off := 0
@@ -108,7 +108,7 @@ func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 			}
 			line += fit(s.ID(), min(max(w-2-tagW-1, 4), 40)) + " " + fit(tag, tagW)
 			if sel {
-				line = m.st.selected.Render(line)
+				line = m.st.Selected.Render(line)
 			}
 			out = append(out, line)
 		}
@@ -124,7 +124,7 @@ func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string {
 	out := make([]string, 0, n)
 	if r == nil {
-		out = append(out, m.panelTitle(false, "DETAILS"), m.st.dim.Render("  no runtime selected"))
+		out = append(out, m.panelTitle(false, "DETAILS"), m.st.Dim.Render("  no runtime selected"))
 	} else {
 		out = append(out, m.panelTitle(false, "DETAILS · "+r.ID()))
 		// Each line has a priority (lowest first): when the panel is short (a
@@ -152,7 +152,7 @@ func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string 
 		if m.ax.revealed == r.Name && tok != "" {
 			// Revealing (v) never changes the layout: the token takes the
 			// place of a less useful line when the panel is short.
-			kv(-1, "token", tok+m.st.dim.Render(" (revealed; "+m.keys.RevealToken.Help().Key+" hides)"))
+			kv(-1, "token", tok+m.st.Dim.Render(" (revealed; "+m.keys.RevealToken.Help().Key+" hides)"))
 		} else {
 			kv(5, "token", state.MaskToken(tok))
 		}
@@ -170,9 +170,9 @@ func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string 
 		kv(4, "version", termtext.Line(r.DisplayVersion()))
 		switch {
 		case errors.Is(r.RenewErr, state.ErrNotExtended):
-			kv(1, "renew", m.st.errText.Render("renewal did not extend the token, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))))
+			kv(1, "renew", m.st.ErrText.Render("renewal did not extend the token, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))))
 		case r.RenewErr != nil:
-			kv(1, "renew", m.st.errText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
+			kv(1, "renew", m.st.ErrText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
 		}
 		room := n - len(out)
 		for prio := 5; len(kvs) > room && prio >= 0; prio-- {

@@ -191,7 +191,7 @@ func (m *Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string
 		target = "no session (" + m.keys.ConsoleRun.Help().Key + " asks to open one)"
 	}
 	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) +
-		m.st.dim.Render(" · "+m.keys.ConsoleBack.Help().Key+" back (runs keep going)")}
+		m.st.Dim.Render(" · "+m.keys.ConsoleBack.Help().Key+" back (runs keep going)")}
 	input := p.in.view(">>> ", "... ", w, max(consoleInputLines, (n-4)/2))
 	room := max(1, n-2-len(input))
 	out = append(out, m.transcriptRows(p, now, w, room)...)
@@ -287,7 +287,7 @@ func (m *Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []
 		out[len(shown)-1-k] = shown[k]
 	}
 	if scroll > 0 && len(out) > 0 {
-		out[len(out)-1] = m.st.dim.Render("  ↓ " + itoaPlural(scroll, "newer line") + " below (" + m.keys.ConsoleScrollDown.Help().Key + ")")
+		out[len(out)-1] = m.st.Dim.Render("  ↓ " + itoaPlural(scroll, "newer line") + " below (" + m.keys.ConsoleScrollDown.Help().Key + ")")
 	}
 	return out
 }
@@ -305,15 +305,15 @@ func (m *Model) styleLine(l tline) string {
 	switch l.kind {
 	case lineIn:
 		if i := strings.Index(l.text, ": "); i > 0 && strings.HasPrefix(l.text, "In [") {
-			return m.st.bold.Render(l.text[:i+2]) + l.text[i+2:]
+			return m.st.Bold.Render(l.text[:i+2]) + l.text[i+2:]
 		}
 		return l.text
 	case lineWarn:
-		return m.st.warn.Render(l.text)
+		return m.st.Warn.Render(l.text)
 	case lineErr:
-		return m.st.errText.Render(l.text)
+		return m.st.ErrText.Render(l.text)
 	case lineDim:
-		return m.st.dim.Render(l.text)
+		return m.st.Dim.Render(l.text)
 	}
 	return l.text
 }

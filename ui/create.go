@@ -348,7 +348,7 @@ func (m *Model) createRows(now time.Time, c columns) []string {
 		case createUnknown:
 			line += "outcome unknown · re-listing…"
 		}
-		out = append(out, m.st.warn.Render(line))
+		out = append(out, m.st.Warn.Render(line))
 	}
 	return out
 }

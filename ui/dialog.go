@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 // DialogGrace is how long a dialog ignores keys after it opened (350 ms), so
@@ -285,13 +286,13 @@ const graceBorder = "┄"
 
 // lines renders the dialog's box, at most w cells wide. Until the grace
 // period is over (at now) its bottom border is dotted.
-func (d *dialog) lines(st *styles, w int, now time.Time) []string {
+func (d *dialog) lines(st *theme.Styles, w int, now time.Time) []string {
 	inner := min(max(w-4, 20), 72)
 	var out []string
 	add := func(s string) { out = append(out, s) }
 	// Titles, bodies, inputs and items may quote the server, a file or a
 	// paste: all of it goes through termtext here.
-	add(st.bold.Render(termtext.Line(d.title)))
+	add(st.Bold.Render(termtext.Line(d.title)))
 	for _, b := range d.body {
 		for _, ln := range strings.Split(wrapText(termtext.Block(b), inner), "\n") {
 			add(ln)
@@ -300,13 +301,13 @@ func (d *dialog) lines(st *styles, w int, now time.Time) []string {
 	switch d.kind {
 	case dlgConfirm:
 		add("")
-		add(st.bold.Render("y") + " confirm · any other key cancels")
+		add(st.Bold.Render("y") + " confirm · any other key cancels")
 	case dlgTyped:
 		add("")
-		add("type " + st.bold.Render(termtext.Line(d.want)) + " and press enter (esc cancels)")
+		add("type " + st.Bold.Render(termtext.Line(d.want)) + " and press enter (esc cancels)")
 		add(d.in.view("> ", "  ", inner, 1)[0])
 		if d.mismatch {
-			add(st.errText.Render("✕ type " + termtext.Line(d.want) + " to confirm"))
+			add(st.ErrText.Render("✕ type " + termtext.Line(d.want) + " to confirm"))
 		}
 	case dlgInput:
 		add("")
@@ -315,24 +316,24 @@ func (d *dialog) lines(st *styles, w int, now time.Time) []string {
 		case p != "":
 			// Wrapped, not cut: the rule broken is the end of the line.
 			for _, ln := range strings.Split(wrapText("✕ "+termtext.Line(p), inner), "\n") {
-				add(st.errText.Render(ln))
+				add(st.ErrText.Render(ln))
 			}
 		case d.input() == "" && d.hint != "":
-			add(st.dim.Render(termtext.Line(d.hint)))
+			add(st.Dim.Render(termtext.Line(d.hint)))
 		case d.pending():
-			add(st.dim.Render("checking…"))
+			add(st.Dim.Render("checking…"))
 		case d.check != nil && d.checked.note != "":
-			style, mark := st.dim, "✓ "
+			style, mark := st.Dim, "✓ "
 			if d.checked.warn {
-				style, mark = st.warn, "! "
+				style, mark = st.Warn, "! "
 			}
 			for _, ln := range strings.Split(wrapText(mark+termtext.Line(d.checked.note), inner), "\n") {
 				add(style.Render(ln))
 			}
 		default:
-			add(st.dim.Render("✓ valid"))
+			add(st.Dim.Render("✓ valid"))
 		}
-		add(st.dim.Render("enter continue · esc " + d.escWord()))
+		add(st.Dim.Render("enter continue · esc " + d.escWord()))
 	case dlgChoice:
 		for i, it := range d.items {
 			line := "  " + termtext.Line(it.label)
@@ -341,26 +342,26 @@ func (d *dialog) lines(st *styles, w int, now time.Time) []string {
 			}
 			switch {
 			case it.disabled:
-				line = st.dim.Render(line)
+				line = st.Dim.Render(line)
 			case i == d.cursor:
-				line = st.selected.Render("› " + strings.TrimPrefix(line, "  "))
+				line = st.Selected.Render("› " + strings.TrimPrefix(line, "  "))
 			}
 			add(line)
 		}
-		add(st.dim.Render("↑/↓ move · enter choose · esc " + d.escWord()))
+		add(st.Dim.Render("↑/↓ move · enter choose · esc " + d.escWord()))
 	}
 	box := make([]string, 0, len(out)+2)
-	border := st.dim.Render("┌" + strings.Repeat("─", inner+2) + "┐")
+	border := st.Dim.Render("┌" + strings.Repeat("─", inner+2) + "┐")
 	box = append(box, border)
 	for _, ln := range out {
-		box = append(box, st.dim.Render("│")+" "+padTo(ln, inner)+" "+st.dim.Render("│"))
+		box = append(box, st.Dim.Render("│")+" "+padTo(ln, inner)+" "+st.Dim.Render("│"))
 	}
 	// Until keys count, the bottom border is dotted.
 	bottom := "─"
 	if d.inGrace(now) {
 		bottom = graceBorder
 	}
-	box = append(box, st.dim.Render("└"+strings.Repeat(bottom, inner+2)+"┘"))
+	box = append(box, st.Dim.Render("└"+strings.Repeat(bottom, inner+2)+"┘"))
 	return box
 }
 

@@ -165,10 +165,10 @@ func (e *eventsOverlay) name() string { return "event log" }
 // offset.
 func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 	evs := m.events.newestFirst()
-	title := m.st.panelFocus.Render("EVENTS "+strconv.Itoa(len(evs))) + m.st.dim.Render("  (newest first · ↑/↓ scroll · esc close)")
+	title := m.st.PanelFocus.Render("EVENTS "+strconv.Itoa(len(evs))) + m.st.Dim.Render("  (newest first · ↑/↓ scroll · esc close)")
 	out := []string{title}
 	if len(evs) == 0 {
-		return append(out, m.st.dim.Render("  no API calls yet")), 0
+		return append(out, m.st.Dim.Render("  no API calls yet")), 0
 	}
 	var body []string
 	for _, e := range evs {
@@ -179,9 +179,9 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		line := "  " + e.At.In(m.opts.Location).Format("15:04:05") + "  " + fit(e.Tool, 18) + " " + fitRight(formatLatency(e.Latency), 7) + "  "
 		outcome := e.Outcome()
 		if e.Err != nil {
-			outcome = m.st.errText.Render(outcome)
+			outcome = m.st.ErrText.Render(outcome)
 		} else if e.Note != "" {
-			outcome = m.st.warn.Render(outcome)
+			outcome = m.st.Warn.Render(outcome)
 		}
 		line += outcome + "  "
 		if ansi.StringWidth(line+target) > w && ansi.StringWidth(target) > 1 {
@@ -198,7 +198,7 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 			}
 			text = termtext.Line(m.redact(text))
 			for _, wl := range strings.Split(wrapText(text, max(w-6, 10)), "\n") {
-				body = append(body, m.st.dim.Render("      "+wl))
+				body = append(body, m.st.Dim.Render("      "+wl))
 			}
 		}
 	}

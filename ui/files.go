@@ -90,12 +90,12 @@ func shortKey(b key.Binding) string {
 }
 
 func (o *filesOverlay) draw(c *Model, f *frame) {
-	body := o.p.View(f.w, max(1, f.bodyRows()), func(s string) string { return c.st.selected.Render(s) })
+	body := o.p.View(f.w, max(1, f.bodyRows()), func(s string) string { return c.st.Selected.Render(s) })
 	hint := "  (" + c.keys.Back.Help().Key + " to close)"
 	title := body[0]
-	body[0] = c.st.panelFocus.Render(title)
+	body[0] = c.st.PanelFocus.Render(title)
 	if termtext.Width(title)+termtext.Width(hint) <= f.w {
-		body[0] += c.st.dim.Render(hint)
+		body[0] += c.st.Dim.Render(hint)
 	}
 	f.setBody(body)
 	if s := o.p.Status(); s != "" {

@@ -52,7 +52,7 @@ func (f *filesFilterOverlay) draw(c *Model, fr *frame) {
 		hint = "  enter: search all " + strconv.Itoa(total) + " · esc clear"
 	}
 	line := f.in.view("/", "", max(fr.w-len(hint), 10), 1)[0]
-	fr.setStatus(line + c.st.dim.Render(hint))
+	fr.setStatus(line + c.st.Dim.Render(hint))
 }
 
 func (f *filesFilterOverlay) fits(*Model) bool { return true }

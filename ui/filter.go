@@ -41,11 +41,11 @@ func (f *filterOverlay) handleKey(k tea.KeyMsg, _ *Model) action {
 func (f *filterOverlay) draw(c *Model, fr *frame) {
 	if f.in.selected {
 		// The old filter is shown selected: typing replaces it.
-		fr.setStatus("/" + c.st.selected.Render(termtext.Line(f.in.value())) + cursor +
-			c.st.dim.Render("  type to replace · backspace edits · enter apply · esc clear"))
+		fr.setStatus("/" + c.st.Selected.Render(termtext.Line(f.in.value())) + cursor +
+			c.st.Dim.Render("  type to replace · backspace edits · enter apply · esc clear"))
 		return
 	}
-	hint := c.st.dim.Render("  enter apply · esc clear")
+	hint := c.st.Dim.Render("  enter apply · esc clear")
 	line := f.in.view("/", "", max(fr.w-len("  enter apply · esc clear"), 10), 1)[0]
 	fr.setStatus(line + hint)
 }

@@ -36,7 +36,7 @@ func (m *Model) footerView(now time.Time, w int) []string {
 		status = spinnerFrames[m.frame%len(spinnerFrames)] + " code running " +
 			state.FormatCountdown(now.Sub(m.runningHidden().started)) + " (" + m.keys.RunCode.Help().Key + " shows it)"
 	case m.filter != "":
-		status = m.st.dim.Render("filter: " + termtext.Line(m.filter) + " (esc clears)")
+		status = m.st.Dim.Render("filter: " + termtext.Line(m.filter) + " (esc clears)")
 	}
 	h := *m.help // a copy: its width is this frame's
 	h.Width = w
@@ -58,7 +58,7 @@ func (m *Model) statusText(room int) string {
 		hint := " (" + m.keys.Events.Help().Key + ": in full)"
 		s = ansi.Truncate(s, max(room-ansi.StringWidth(hint), 8), "…") + hint
 	}
-	return m.st.errText.Render(s)
+	return m.st.ErrText.Render(s)
 }
 
 func (m *Model) inFlightText() string {

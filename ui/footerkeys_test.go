@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"strings"

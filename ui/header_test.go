@@ -1,9 +1,10 @@
 package ui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 )

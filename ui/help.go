@@ -47,12 +47,12 @@ func (h *helpOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 }
 
 func (h *helpOverlay) draw(c *Model, f *frame) {
-	lines := []string{c.st.panelFocus.Render("HELP") + c.st.dim.Render("  (? or esc to close)")}
+	lines := []string{c.st.PanelFocus.Render("HELP") + c.st.Dim.Render("  (? or esc to close)")}
 	all, rows := c.helpLinesFor(f.w, h.first), c.helpRows(c.lay)
 	off := max(0, min(h.offset, len(all)-rows))
 	shown := all[off:min(off+rows, len(all))]
 	if off+rows < len(all) && len(shown) > 0 {
-		shown = append(shown[:len(shown)-1:len(shown)-1], c.st.dim.Render(" ↓ more (j/k, pgup/pgdn)"))
+		shown = append(shown[:len(shown)-1:len(shown)-1], c.st.Dim.Render(" ↓ more (j/k, pgup/pgdn)"))
 	}
 	f.setBody(append(lines, shown...))
 }
@@ -94,7 +94,7 @@ func (m *Model) helpLinesFor(w int, first string) []string {
 		if v := h.FullHelpView([][]key.Binding{g.Keys}); v != "" {
 			b := strings.Split(v, "\n")
 			if g.Title != "" { // a layer's own keys: say which layer
-				b = append([]string{m.st.bold.Render(termtext.Line(g.Title))}, b...)
+				b = append([]string{m.st.Bold.Render(termtext.Line(g.Title))}, b...)
 			}
 			blocks = append(blocks, b)
 		}

@@ -29,6 +29,7 @@ import (
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 type panel int
@@ -50,7 +51,7 @@ type Model struct {
 	svc    api.Service
 	now    func() time.Time
 	keys   *keymap.KeyMap
-	st     *styles // built once, shared by every copy of the Model
+	st     *theme.Styles // built once, shared by every copy of the Model
 	help   *help.Model
 	snap   *state.Snapshot
 	ctx    context.Context
@@ -134,9 +135,9 @@ func New(o Options) Model {
 		o.Keymap = &km
 	}
 	ctx, cancel := context.WithCancel(o.Context)
-	st := newThemeStyles(rendererFor(o.NoColor), paletteFor(o.Theme))
+	st := theme.New(o.NoColor, o.Theme)
 	h := help.New()
-	h.Styles = st.help
+	h.Styles = st.Help
 	m := Model{
 		opts: o, svc: o.Service, now: o.Now, keys: o.Keymap, st: st, help: &h,
 		snap:    state.New(state.Config{ExpiringThreshold: o.ExpiringThreshold, GoneRetention: o.GoneRetention}),

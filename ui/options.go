@@ -7,6 +7,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 // Defaults and limits of Options.
@@ -118,3 +119,13 @@ type Options struct {
 	// finish, with how to delete them.
 	Notices []string
 }
+
+// Themes accepted by Options.Theme and DetectTheme's result.
+const (
+	ThemeDark  = theme.Dark
+	ThemeLight = theme.Light
+)
+
+// DetectTheme returns ThemeLight or ThemeDark for the terminal's
+// background without stalling start-up (theme.DetectTheme).
+func DetectTheme() string { return theme.DetectTheme() }

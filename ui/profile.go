@@ -93,7 +93,7 @@ func (p *profileOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 }
 
 func (p *profileOverlay) draw(c *Model, f *frame) {
-	out := []string{c.st.panelFocus.Render("PROFILES") + c.st.dim.Render("  (enter switch · esc cancel)")}
+	out := []string{c.st.PanelFocus.Render("PROFILES") + c.st.Dim.Render("  (enter switch · esc cancel)")}
 	for i, name := range c.opts.Profiles {
 		line := "  "
 		if i == p.cursor {
@@ -104,7 +104,7 @@ func (p *profileOverlay) draw(c *Model, f *frame) {
 			line += " (active)"
 		}
 		if i == p.cursor {
-			line = c.st.selected.Render(line)
+			line = c.st.Selected.Render(line)
 		}
 		out = append(out, line)
 	}

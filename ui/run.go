@@ -18,6 +18,7 @@ import (
 
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 // NoColorFromEnv reports whether the NO_COLOR environment variable is set
@@ -150,7 +151,7 @@ type AuthErrorInfo struct {
 // WantsDemo() true so the caller can start the dashboard on the emulator.
 type AuthErrorModel struct {
 	info          AuthErrorInfo
-	st            *styles
+	st            *theme.Styles
 	width, height int
 	demo          bool
 }
@@ -163,7 +164,7 @@ func NewAuthError(info AuthErrorInfo) AuthErrorModel {
 	if info.Headline == "" {
 		info.Headline = "No usable Google credentials"
 	}
-	return AuthErrorModel{info: info, st: newStyles(info.NoColor)}
+	return AuthErrorModel{info: info, st: theme.New(info.NoColor, theme.Dark)}
 }
 
 // WantsDemo reports whether the user chose to continue in demo mode.
@@ -211,23 +212,23 @@ func (m AuthErrorModel) View() string {
 	// smallest size; the details follow. The headline, what was tried and
 	// the fix quote files and the environment: termtext.Line makes them
 	// inert.
-	add(m.st.errText.Render("✕ " + termtext.Line(m.info.Headline)))
-	add(m.st.bold.Render(k.Demo.Help().Key) + " continue in demo mode (embedded emulator) · " +
-		m.st.bold.Render(k.Quit.Help().Key) + " quit (the fix is printed again on quit)")
+	add(m.st.ErrText.Render("✕ " + termtext.Line(m.info.Headline)))
+	add(m.st.Bold.Render(k.Demo.Help().Key) + " continue in demo mode (embedded emulator) · " +
+		m.st.Bold.Render(k.Quit.Help().Key) + " quit (the fix is printed again on quit)")
 	add("")
 	if m.info.Err != nil {
 		add(errLine(m.info.Err))
 		add("")
 	}
 	if len(m.info.Tried) > 0 {
-		add(m.st.bold.Render("Tried:"))
+		add(m.st.Bold.Render("Tried:"))
 		for _, t := range m.info.Tried {
 			add("  • " + termtext.Line(t))
 		}
 		add("")
 	}
 	if len(m.info.Fix) > 0 {
-		add(m.st.bold.Render("To fix:"))
+		add(m.st.Bold.Render("To fix:"))
 		for _, f := range m.info.Fix {
 			ls = append(ls, authLine{text: "  " + termtext.Line(f), whole: strings.HasPrefix(f, " ")})
 		}
@@ -263,7 +264,7 @@ func (m AuthErrorModel) View() string {
 		if ks := k.Quit.Keys(); len(ks) > 0 {
 			quit = keyName(ks[0])
 		}
-		lines = append(lines, m.st.dim.Render(ansi.Truncate("(a command is cut at this width: "+quit+" prints it whole)", w, "…")))
+		lines = append(lines, m.st.Dim.Render(ansi.Truncate("(a command is cut at this width: "+quit+" prints it whole)", w, "…")))
 	}
 	if m.height > 0 && len(lines) > m.height {
 		lines = lines[:m.height]

@@ -166,9 +166,9 @@ func rowStart(b *strings.Builder, selected bool, marker byte) {
 func (m *Model) panelTitle(focused bool, text string) string {
 	text = termtext.Line(text)
 	if focused {
-		return m.st.panelFocus.Render("▶ " + text)
+		return m.st.PanelFocus.Render("▶ " + text)
 	}
-	return m.st.panelTitle.Render("  " + text)
+	return m.st.PanelTitle.Render("  " + text)
 }
 
 // tableView is the runtimes pane: exactly l.tableRows+2 lines (title,
@@ -203,7 +203,7 @@ func (m *Model) tableView(now time.Time, l layout) []string {
 		end := min(m.offset+m.runtimeRows(), len(m.rows))
 		extra += " · " + strconv.Itoa(m.offset+1) + "–" + strconv.Itoa(end)
 	}
-	lines = append(lines, m.panelTitle(m.focus == panelRuntimes, title)+m.st.dim.Render(extra))
+	lines = append(lines, m.panelTitle(m.focus == panelRuntimes, title)+m.st.Dim.Render(extra))
 
 	need := m.nameWidth
 	for _, op := range m.ax.creates {
@@ -217,14 +217,14 @@ func (m *Model) tableView(now time.Time, l layout) []string {
 		h.WriteString(fit("VERSION", c.version) + " ")
 	}
 	h.WriteString(fitRight("SESS", c.sess) + " " + fit("   TOKEN", c.token))
-	lines = append(lines, m.st.colHeader.Render(strings.TrimRight(h.String(), " ")))
+	lines = append(lines, m.st.ColHeader.Render(strings.TrimRight(h.String(), " ")))
 
 	start := len(lines)
 	creating := m.createRows(now, c)
 	creating = creating[:l.tableRows-m.runtimeRows()]
 	lines = append(lines, creating...)
 	if len(m.rows) == 0 && len(creating) == 0 {
-		lines = append(lines, m.st.dim.Render(m.emptyTableText(live+gone)))
+		lines = append(lines, m.st.Dim.Render(m.emptyTableText(live+gone)))
 	}
 	stale := m.snap.RuntimesFresh.Stale()
 	for i := m.offset; i < min(m.offset+m.runtimeRows(), len(m.rows)); i++ {
@@ -317,16 +317,16 @@ func (m *Model) row(now time.Time, r *state.Runtime, c columns, selected, stale 
 	switch {
 	case selected:
 		b.WriteString(fit(word, c.token-10))
-		return m.st.selected.Render(b.String())
+		return m.st.Selected.Render(b.String())
 	case r.Gone():
 		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
-		return m.st.gone.Render(b.String())
+		return m.st.Gone.Render(b.String())
 	case stale:
 		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
-		return m.st.stale.Render(b.String())
+		return m.st.Stale.Render(b.String())
 	}
 	word = strings.TrimRight(fit(word, c.token-10), " ")
 	// Colour only the status word; the countdown stays plain.
-	b.WriteString(m.st.token[st].Render(word))
+	b.WriteString(m.st.Token[st].Render(word))
 	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 // Wrapped text breaks at spaces only: an id (colabdash-22211b87), a URL
@@ -50,6 +51,6 @@ func TestWrapTextKeepsHyphenatedWordsWhole(t *testing.T) {
 func TestDialogKeepsTheSessionIDWhole(t *testing.T) {
 	d := newDialog(dlgConfirm, time.Unix(0, 0), "Stop the running code?", intent{},
 		"Colab cannot interrupt code: stopping it closes session colabdash-22211b87 (delete_session).")
-	box := strings.Join(d.lines(newStyles(true), 100, time.Unix(0, 0)), "\n")
+	box := strings.Join(d.lines(theme.New(true, theme.Dark), 100, time.Unix(0, 0)), "\n")
 	mustContain(t, box, "colabdash-22211b87")
 }

@@ -1,4 +1,4 @@
-package ui
+package theme
 
 import (
 	"io"
@@ -11,10 +11,10 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// Themes accepted by Options.Theme and DetectTheme's result.
+// Themes accepted by New and DetectTheme's result.
 const (
-	ThemeDark  = "dark"
-	ThemeLight = "light"
+	Dark  = "dark"
+	Light = "light"
 )
 
 // DetectTimeout is how long DetectTheme waits for the terminal to answer
@@ -38,7 +38,7 @@ var (
 )
 
 func paletteFor(theme string) palette {
-	if theme == ThemeLight {
+	if theme == Light {
 		return lightPalette
 	}
 	return darkPalette
@@ -65,9 +65,9 @@ func detectTheme(getenv func(string) string, query func() (dark, ok bool), backs
 		if bg, err := strconv.Atoi(parts[len(parts)-1]); err == nil {
 			// 0–6 and 8 are dark colours in the 16-colour palette.
 			if bg == 7 || bg >= 9 && bg <= 15 {
-				return ThemeLight
+				return Light
 			}
-			return ThemeDark
+			return Dark
 		}
 	}
 	type answer struct{ dark, ok bool }
@@ -87,11 +87,11 @@ func detectTheme(getenv func(string) string, query func() (dark, ok bool), backs
 	select {
 	case a := <-ch:
 		if a.ok && !a.dark {
-			return ThemeLight
+			return Light
 		}
 	case <-t.C:
 	}
-	return ThemeDark
+	return Dark
 }
 
 // rendererFor returns the renderer styles are built with: no colour or

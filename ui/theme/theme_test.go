@@ -1,0 +1,56 @@
+package theme
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDetectTheme(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "COLORFGBG" {
+				return v
+			}
+			return ""
+		}
+	}
+	never := make(chan struct{})
+	defer close(never)
+	stall := func() (bool, bool) { <-never; return false, false } // a query that never returns
+	mustNotQuery := func() (bool, bool) { t.Error("queried the terminal although COLORFGBG decides"); return true, true }
+	cases := []struct {
+		name   string
+		getenv func(string) string
+		query  func() (bool, bool)
+		want   string
+	}{
+		{"COLORFGBG dark", env("15;0"), mustNotQuery, Dark},
+		{"COLORFGBG light", env("0;15"), mustNotQuery, Light},
+		{"COLORFGBG with default", env("0;default;15"), mustNotQuery, Light},
+		{"answer light", env(""), func() (bool, bool) { return false, true }, Light},
+		{"answer dark", env(""), func() (bool, bool) { return true, true }, Dark},
+		{"no answer", env(""), func() (bool, bool) { return false, false }, Dark},
+		{"query stalls", env(""), stall, Dark},
+		{"query panics", env(""), func() (bool, bool) { panic("tty gone") }, Dark},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			done := make(chan string, 1)
+			// Only the stalling query may reach the time limit: an answer
+			// must win however slowly a busy machine schedules it.
+			limit := time.Minute
+			if c.name == "query stalls" {
+				limit = 20 * time.Millisecond
+			}
+			go func() { done <- detectTheme(c.getenv, c.query, limit) }()
+			select {
+			case got := <-done:
+				if got != c.want {
+					t.Fatalf("got %s, want %s", got, c.want)
+				}
+			case <-time.After(2 * time.Minute):
+				t.Fatal("detection stalled")
+			}
+		})
+	}
+}
