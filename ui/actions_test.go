@@ -633,12 +633,12 @@ func TestRunCodePanel(t *testing.T) {
 	}
 	// History: up recalls the last line.
 	m = e.press(t, m, "up")
-	if m.console().in.value() != "raise ValueError('bad')" {
-		t.Fatalf("history %q", m.console().in.value())
+	if m.console().in.Value() != "raise ValueError('bad')" {
+		t.Fatalf("history %q", m.console().in.Value())
 	}
 	m = e.press(t, m, "up")
-	if m.console().in.value() != "print(1)" {
-		t.Fatalf("history %q", m.console().in.value())
+	if m.console().in.Value() != "print(1)" {
+		t.Fatalf("history %q", m.console().in.Value())
 	}
 	// A reattach after DEADLINE_EXCEEDED uses the same executionId.
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Times: 1})

@@ -12,6 +12,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // sessionsKey handles the sessions pane's own keys (moving its cursor).
@@ -29,7 +30,7 @@ func (m *Model) moveSession(delta int) {
 	if r := m.snap.Runtime(m.selected); r != nil {
 		n = len(r.Sessions)
 	}
-	m.sessCursor = clamp(m.sessCursor+delta, 0, n-1)
+	m.sessCursor = frame.Clamp(m.sessCursor+delta, 0, n-1)
 	if s := m.selectedSession(); s != "" {
 		m.pickSession(m.selected, s, m.now())
 	}
@@ -65,7 +66,7 @@ func (m *Model) bottomView(now time.Time, l layout) []string {
 	sep := m.st.Dim.Render(" │ ")
 	lines := make([]string, 0, n)
 	for i := range left {
-		lines = append(lines, padTo(left[i], sw)+sep+right[i])
+		lines = append(lines, frame.PadTo(left[i], sw)+sep+right[i])
 	}
 	return lines
 }
@@ -106,7 +107,7 @@ func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 			if sel {
 				line = "› "
 			}
-			line += fit(s.ID(), min(max(w-2-tagW-1, 4), 40)) + " " + fit(tag, tagW)
+			line += frame.Fit(s.ID(), min(max(w-2-tagW-1, 4), 40)) + " " + frame.Fit(tag, tagW)
 			if sel {
 				line = m.st.Selected.Render(line)
 			}
@@ -137,7 +138,7 @@ func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string 
 		var kvs []kvLine
 		// Values from the server go through termtext.Line here; styled
 		// parts are added after.
-		kv := func(prio int, k, v string) { kvs = append(kvs, kvLine{prio, " " + fit(k, 8) + " " + v}) }
+		kv := func(prio int, k, v string) { kvs = append(kvs, kvLine{prio, " " + frame.Fit(k, 8) + " " + v}) }
 		k := r.RuntimeSpec
 		acc := k.Accelerator
 		if acc == "" {

@@ -130,7 +130,7 @@ func TestRunCodeWrapsAndScrolls(t *testing.T) {
 	_, clk, m := fixture(t)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
 	long := "START" + strings.Repeat("x", 250) + "END"
-	frame := "File \"/content/train.py\", line 12, in <module> model.fit(dataset, epochs=10, callbacks=[checkpoint]) TBEND"
+	frame := "File \"/content/train.py\", line 12, in <module> model.frame.Fit(dataset, epochs=10, callbacks=[checkpoint]) TBEND"
 	var runs []*execRun
 	for i := 0; i < 6; i++ {
 		runs = append(runs, &execRun{id: i + 1, code: "print(1)", done: true, started: clk.now(), res: api.ExecuteCodeResult{Stdout: "line one\nline two\n"}})

@@ -11,6 +11,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+	"github.com/colabdash/colabdash/ui/widget/lineedit"
 )
 
 // consoleOverlay is the run-code console (e): the transcript of its
@@ -33,7 +35,7 @@ import (
 // its input, history and session.
 type consoleOverlay struct {
 	runtime, session string
-	in               lineEditor
+	in               lineedit.Editor
 	scroll           int // transcript rows scrolled back from the newest
 }
 
@@ -48,7 +50,7 @@ func (p *consoleOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 		if c.ax.exec.running(p.session) != nil {
 			return action{kind: actStop}
 		}
-		p.in.set("")
+		p.in.Set("")
 		return action{kind: actStatus, text: keys.ConsoleStop.Help().Key + " does not quit from the console: " +
 			keys.ConsoleBack.Help().Key + " goes back to the dashboard"}
 	case key.Matches(k, keys.ConsoleBack):
@@ -58,19 +60,19 @@ func (p *consoleOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	case key.Matches(k, keys.ConsoleScrollDown):
 		p.scroll = max(0, p.scroll-c.consolePage())
 	case key.Matches(k, keys.ConsoleNewLine):
-		p.in.handle(tea.KeyMsg{Type: tea.KeyCtrlJ}) // the editor's own new line
+		p.in.Handle(tea.KeyMsg{Type: tea.KeyCtrlJ}) // the editor's own new line
 	case key.Matches(k, keys.ConsoleRun):
-		code := strings.TrimRight(p.in.value(), " \n")
+		code := strings.TrimRight(p.in.Value(), " \n")
 		if strings.TrimSpace(code) == "" {
 			return action{}
 		}
-		if !completeStatement(p.in.value()) {
-			p.in.insert([]rune{'\n'})
+		if !completeStatement(p.in.Value()) {
+			p.in.Insert([]rune{'\n'})
 			return action{}
 		}
 		return action{kind: actRun, text: code}
 	default:
-		p.in.handle(k)
+		p.in.Handle(k)
 	}
 	return action{}
 }
@@ -90,8 +92,8 @@ func (m *Model) clampScroll(p *consoleOverlay, scroll int) int {
 // one line of overlap.
 func (m *Model) consolePage() int { return max(1, m.lay.h-4-3-1) }
 
-func (p *consoleOverlay) draw(c *Model, f *frame) {
-	f.setBody(c.consoleView(p, c.now(), f.w, f.bodyRows()))
+func (p *consoleOverlay) draw(c *Model, f *frame.Frame) {
+	f.SetBody(c.consoleView(p, c.now(), f.W, f.BodyRows()))
 }
 
 func (p *consoleOverlay) fits(*Model) bool { return true }
@@ -170,7 +172,7 @@ func (m *Model) showConsole(runtime, session string) {
 	x := &m.ax.exec
 	p := x.console
 	if p == nil {
-		p = &consoleOverlay{in: lineEditor{multiline: true}}
+		p = &consoleOverlay{in: lineedit.Editor{Multiline: true}}
 		x.console = p
 	}
 	if p.session != session {
@@ -192,16 +194,16 @@ func (m *Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string
 	}
 	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) +
 		m.st.Dim.Render(" · "+m.keys.ConsoleBack.Help().Key+" back (runs keep going)")}
-	input := p.in.view(">>> ", "... ", w, max(consoleInputLines, (n-4)/2))
+	input := p.in.View(">>> ", "... ", w, max(consoleInputLines, (n-4)/2))
 	room := max(1, n-2-len(input))
 	out = append(out, m.transcriptRows(p, now, w, room)...)
-	out = padLines(out, n-1-len(input))
+	out = frame.PadLines(out, n-1-len(input))
 	out = append(out, "")
 	out = append(out, input...)
 	for i := range out {
 		out[i] = ansi.Truncate(out[i], w, "…")
 	}
-	return padLines(out, n)
+	return frame.PadLines(out, n)
 }
 
 // transcriptLines returns the console's logical lines: the drop marker,

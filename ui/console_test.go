@@ -56,8 +56,8 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 			t.Fatal("ctrl+c quit from the console")
 		}
 	}
-	if m.console().in.value() != "" || !topIs[*consoleOverlay](&m) {
-		t.Fatalf("idle ctrl+c: input %q", m.console().in.value())
+	if m.console().in.Value() != "" || !topIs[*consoleOverlay](&m) {
+		t.Fatalf("idle ctrl+c: input %q", m.console().in.Value())
 	}
 	// A long run (the emulator sleeps an hour).
 	m = typeText(e, t, m, "print('start')")
@@ -121,7 +121,7 @@ func TestConsoleMultiLineInput(t *testing.T) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("print(1)\r\nprint(2)"), Paste: true})
-	if got := m.console().in.value(); got != "print(1)\nprint(2)" {
+	if got := m.console().in.Value(); got != "print(1)\nprint(2)" {
 		t.Fatalf("paste: %q", got)
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
@@ -131,7 +131,7 @@ func TestConsoleMultiLineInput(t *testing.T) {
 	m = e.press(t, m, "enter") // an open block: a new line, not a run
 	m = typeText(e, t, m, "    print(i)")
 	m = e.press(t, m, "enter") // still inside the block
-	if got := m.console().in.value(); got != "print(1)\nprint(2)\nprint(3)\nfor i in range(2):\n    print(i)\n" {
+	if got := m.console().in.Value(); got != "print(1)\nprint(2)\nprint(3)\nfor i in range(2):\n    print(i)\n" {
 		t.Fatalf("input: %q", got)
 	}
 	mustContain(t, m.View(), ">>> ", "... ")

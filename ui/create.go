@@ -13,6 +13,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // CreateDebounce: while a create submitted less than this long ago is
@@ -329,7 +330,7 @@ func (m *Model) createRows(now time.Time, c columns) []string {
 		var b strings.Builder
 		rowStart(&b, false, '+')
 		// The status follows the spec, so it is not cut at 100 columns.
-		b.WriteString(fit(op.rowName(), c.name) + " " + fit(op.spec.String(), c.spec) + " ")
+		b.WriteString(frame.Fit(op.rowName(), c.name) + " " + frame.Fit(op.spec.String(), c.spec) + " ")
 		line := b.String()
 		switch op.state {
 		case createSending:

@@ -8,6 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+	"github.com/colabdash/colabdash/ui/widget/lineedit"
 )
 
 // DialogGrace is how long a dialog ignores keys after it opened (350 ms), so
@@ -59,7 +61,7 @@ type dialog struct {
 	title    string
 	body     []string
 	opened   time.Time
-	in       lineEditor         // dlgTyped, dlgInput: the text typed
+	in       lineedit.Editor    // dlgTyped, dlgInput: the text typed
 	want     string             // dlgTyped: the word to type
 	validate func(string) error // dlgInput: nil means anything goes
 	hint     string             // dlgInput: what an empty input means
@@ -125,7 +127,7 @@ func (d *dialog) pending() bool {
 const dialogInputLimit = 200
 
 func newDialog(kind dialogKind, now time.Time, title string, it intent, body ...string) *dialog {
-	d := &dialog{kind: kind, title: title, body: body, opened: now, intent: it, in: lineEditor{limit: dialogInputLimit}}
+	d := &dialog{kind: kind, title: title, body: body, opened: now, intent: it, in: lineedit.Editor{Limit: dialogInputLimit}}
 	if kind == dlgChoice {
 		d.cursor = d.next(-1, 1)
 	}
@@ -133,7 +135,7 @@ func newDialog(kind dialogKind, now time.Time, title string, it intent, body ...
 }
 
 // input is the text typed into a dlgTyped or dlgInput dialog.
-func (d *dialog) input() string { return d.in.value() }
+func (d *dialog) input() string { return d.in.Value() }
 
 // next returns the first enabled item from i+dir in direction dir, or i.
 func (d *dialog) next(i, dir int) int {
@@ -204,7 +206,7 @@ func (d *dialog) update(k tea.KeyMsg, now time.Time) dialogResult {
 		return resNone
 	}
 	d.submitting = false
-	d.in.handle(k)
+	d.in.Handle(k)
 	return resNone
 }
 
@@ -240,7 +242,7 @@ func (m *Model) onDialogCheck(msg dialogCheckMsg) tea.Cmd {
 	return nil
 }
 
-func (d *dialog) draw(c *Model, f *frame) { f.box(d.lines(c.st, f.w, c.now())) }
+func (d *dialog) draw(c *Model, f *frame.Frame) { f.Box(d.lines(c.st, f.W, c.now())) }
 
 // fits reports whether the whole box fits the screen's height.
 func (d *dialog) fits(c *Model) bool { return len(d.lines(c.st, c.lay.w, c.now())) <= c.lay.h }
@@ -294,7 +296,7 @@ func (d *dialog) lines(st *theme.Styles, w int, now time.Time) []string {
 	// paste: all of it goes through termtext here.
 	add(st.Bold.Render(termtext.Line(d.title)))
 	for _, b := range d.body {
-		for _, ln := range strings.Split(wrapText(termtext.Block(b), inner), "\n") {
+		for _, ln := range strings.Split(frame.Wrap(termtext.Block(b), inner), "\n") {
 			add(ln)
 		}
 	}
@@ -305,17 +307,17 @@ func (d *dialog) lines(st *theme.Styles, w int, now time.Time) []string {
 	case dlgTyped:
 		add("")
 		add("type " + st.Bold.Render(termtext.Line(d.want)) + " and press enter (esc cancels)")
-		add(d.in.view("> ", "  ", inner, 1)[0])
+		add(d.in.View("> ", "  ", inner, 1)[0])
 		if d.mismatch {
 			add(st.ErrText.Render("✕ type " + termtext.Line(d.want) + " to confirm"))
 		}
 	case dlgInput:
 		add("")
-		add(d.in.view("> ", "  ", inner, 1)[0])
+		add(d.in.View("> ", "  ", inner, 1)[0])
 		switch p := d.problem(); {
 		case p != "":
 			// Wrapped, not cut: the rule broken is the end of the line.
-			for _, ln := range strings.Split(wrapText("✕ "+termtext.Line(p), inner), "\n") {
+			for _, ln := range strings.Split(frame.Wrap("✕ "+termtext.Line(p), inner), "\n") {
 				add(st.ErrText.Render(ln))
 			}
 		case d.input() == "" && d.hint != "":
@@ -327,7 +329,7 @@ func (d *dialog) lines(st *theme.Styles, w int, now time.Time) []string {
 			if d.checked.warn {
 				style, mark = st.Warn, "! "
 			}
-			for _, ln := range strings.Split(wrapText(mark+termtext.Line(d.checked.note), inner), "\n") {
+			for _, ln := range strings.Split(frame.Wrap(mark+termtext.Line(d.checked.note), inner), "\n") {
 				add(style.Render(ln))
 			}
 		default:
@@ -354,7 +356,7 @@ func (d *dialog) lines(st *theme.Styles, w int, now time.Time) []string {
 	border := st.Dim.Render("┌" + strings.Repeat("─", inner+2) + "┐")
 	box = append(box, border)
 	for _, ln := range out {
-		box = append(box, st.Dim.Render("│")+" "+padTo(ln, inner)+" "+st.Dim.Render("│"))
+		box = append(box, st.Dim.Render("│")+" "+frame.PadTo(ln, inner)+" "+st.Dim.Render("│"))
 	}
 	// Until keys count, the bottom border is dotted.
 	bottom := "─"

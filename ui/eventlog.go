@@ -13,6 +13,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // EventLogSize is how many events the in-app event log keeps (the oldest
@@ -143,9 +144,9 @@ func (e *eventsOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	return action{}
 }
 
-func (e *eventsOverlay) draw(c *Model, f *frame) {
-	lines, _ := c.eventLines(f.w, f.bodyRows(), e.offset)
-	f.setBody(lines)
+func (e *eventsOverlay) draw(c *Model, f *frame.Frame) {
+	lines, _ := c.eventLines(f.W, f.BodyRows(), e.offset)
+	f.SetBody(lines)
 }
 
 func (e *eventsOverlay) fits(*Model) bool { return true }
@@ -176,7 +177,7 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		if target == "" {
 			target = "–"
 		}
-		line := "  " + e.At.In(m.opts.Location).Format("15:04:05") + "  " + fit(e.Tool, 18) + " " + fitRight(formatLatency(e.Latency), 7) + "  "
+		line := "  " + e.At.In(m.opts.Location).Format("15:04:05") + "  " + frame.Fit(e.Tool, 18) + " " + frame.FitRight(formatLatency(e.Latency), 7) + "  "
 		outcome := e.Outcome()
 		if e.Err != nil {
 			outcome = m.st.ErrText.Render(outcome)
@@ -197,13 +198,13 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 				text = fullError(e.Err)
 			}
 			text = termtext.Line(m.redact(text))
-			for _, wl := range strings.Split(wrapText(text, max(w-6, 10)), "\n") {
+			for _, wl := range strings.Split(frame.Wrap(text, max(w-6, 10)), "\n") {
 				body = append(body, m.st.Dim.Render("      "+wl))
 			}
 		}
 	}
 	maxOff = max(len(body)-(n-1), 0)
-	body = body[clamp(off, 0, maxOff):]
+	body = body[frame.Clamp(off, 0, maxOff):]
 	if len(body) > n-1 {
 		body = body[:n-1]
 	}

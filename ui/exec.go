@@ -251,8 +251,8 @@ func (m *Model) runInConsole(code string, now time.Time) tea.Cmd {
 		m.setStatus(now, "code is still running; wait for it to finish ("+m.keys.ConsoleStop.Help().Key+" stops it)", true)
 		return nil
 	}
-	p.in.remember(code)
-	p.in.set("")
+	p.in.Remember(code)
+	p.in.Set("")
 	p.scroll = 0
 	x.nextRun++
 	r := &execRun{id: x.nextRun, code: code, executionID: uuid.NewString(), runtime: p.runtime, session: p.session, started: now}

@@ -305,6 +305,6 @@ func withConsole(m Model, runtime, session string, runs []*execRun, input string
 		}
 	}
 	m.showConsole(runtime, session)
-	m.console().in.set(input)
+	m.console().in.Set(input)
 	return m
 }

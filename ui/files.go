@@ -22,6 +22,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // filesOverlay is the files pane of one runtime (f): its tree from
@@ -89,25 +90,25 @@ func shortKey(b key.Binding) string {
 	return best
 }
 
-func (o *filesOverlay) draw(c *Model, f *frame) {
-	body := o.p.View(f.w, max(1, f.bodyRows()), func(s string) string { return c.st.Selected.Render(s) })
+func (o *filesOverlay) draw(c *Model, f *frame.Frame) {
+	body := o.p.View(f.W, max(1, f.BodyRows()), func(s string) string { return c.st.Selected.Render(s) })
 	hint := "  (" + c.keys.Back.Help().Key + " to close)"
 	title := body[0]
 	body[0] = c.st.PanelFocus.Render(title)
-	if termtext.Width(title)+termtext.Width(hint) <= f.w {
+	if termtext.Width(title)+termtext.Width(hint) <= f.W {
 		body[0] += c.st.Dim.Render(hint)
 	}
-	f.setBody(body)
+	f.SetBody(body)
 	if s := o.p.Status(); s != "" {
 		// The progress, and after it the message of a key pressed
 		// meanwhile (why it did nothing), so neither hides the other.
-		s = termtext.Cut(s, f.w)
+		s = termtext.Cut(s, f.W)
 		if c.status != "" && c.now().Before(c.statusUntil) {
-			if room := f.w - termtext.Width(s) - 3; room >= 10 {
+			if room := f.W - termtext.Width(s) - 3; room >= 10 {
 				s += " · " + c.statusText(room)
 			}
 		}
-		f.setStatus(s)
+		f.SetStatus(s)
 	}
 }
 

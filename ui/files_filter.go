@@ -7,6 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+	"github.com/colabdash/colabdash/ui/widget/lineedit"
 )
 
 // filesFilterOverlay is the files pane's filter line (/ in the pane),
@@ -15,14 +17,14 @@ import (
 // than the pane keeps (filepane.MaxShown) lists it again keeping every
 // entry that matches; esc clears it; ctrl+c quits.
 type filesFilterOverlay struct {
-	in lineEditor
+	in lineedit.Editor
 	p  *filepane.Pane
 }
 
 func newFilesFilterOverlay(p *filepane.Pane) *filesFilterOverlay {
-	f := &filesFilterOverlay{in: lineEditor{limit: 200}, p: p}
-	f.in.set(p.Filter())
-	f.in.selected = p.Filter() != ""
+	f := &filesFilterOverlay{in: lineedit.Editor{Limit: 200}, p: p}
+	f.in.Set(p.Filter())
+	f.in.Selected = p.Filter() != ""
 	return f
 }
 
@@ -38,21 +40,21 @@ func (f *filesFilterOverlay) handleKey(k tea.KeyMsg, _ *Model) action {
 			return action{kind: actClose, cmd: f.p.ApplyFilter()}
 		}
 	}
-	if f.in.handle(k) {
-		f.p.SetFilter(f.in.value())
+	if f.in.Handle(k) {
+		f.p.SetFilter(f.in.Value())
 	}
 	return action{}
 }
 
-func (f *filesFilterOverlay) draw(c *Model, fr *frame) {
+func (f *filesFilterOverlay) draw(c *Model, fr *frame.Frame) {
 	// The pane is drawn beneath (the stack draws every overlay); the
 	// line replaces the status.
 	hint := "  enter apply · esc clear"
 	if total, _ := f.p.Counts(); total > filepane.MaxShown {
 		hint = "  enter: search all " + strconv.Itoa(total) + " · esc clear"
 	}
-	line := f.in.view("/", "", max(fr.w-len(hint), 10), 1)[0]
-	fr.setStatus(line + c.st.Dim.Render(hint))
+	line := f.in.View("/", "", max(fr.W-len(hint), 10), 1)[0]
+	fr.SetStatus(line + c.st.Dim.Render(hint))
 }
 
 func (f *filesFilterOverlay) fits(*Model) bool { return true }

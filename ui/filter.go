@@ -4,6 +4,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+	"github.com/colabdash/colabdash/ui/widget/lineedit"
 )
 
 // filterOverlay is the filter line (/), drawn over the status line. Every
@@ -11,13 +13,13 @@ import (
 // enter keeps it, esc clears it, ctrl+c quits. Reopened on a filter, the
 // old text is shown selected: typing replaces it, backspace edits it.
 type filterOverlay struct {
-	in lineEditor
+	in lineedit.Editor
 }
 
 func newFilterOverlay(filter string) *filterOverlay {
-	f := &filterOverlay{in: lineEditor{limit: 200}}
-	f.in.set(filter)
-	f.in.selected = filter != ""
+	f := &filterOverlay{in: lineedit.Editor{Limit: 200}}
+	f.in.Set(filter)
+	f.in.Selected = filter != ""
 	return f
 }
 
@@ -32,22 +34,22 @@ func (f *filterOverlay) handleKey(k tea.KeyMsg, _ *Model) action {
 			return action{kind: actClose}
 		}
 	}
-	if f.in.handle(k) {
-		return action{kind: actFilter, text: f.in.value()}
+	if f.in.Handle(k) {
+		return action{kind: actFilter, text: f.in.Value()}
 	}
 	return action{}
 }
 
-func (f *filterOverlay) draw(c *Model, fr *frame) {
-	if f.in.selected {
+func (f *filterOverlay) draw(c *Model, fr *frame.Frame) {
+	if f.in.Selected {
 		// The old filter is shown selected: typing replaces it.
-		fr.setStatus("/" + c.st.Selected.Render(termtext.Line(f.in.value())) + cursor +
+		fr.SetStatus("/" + c.st.Selected.Render(termtext.Line(f.in.Value())) + lineedit.Cursor +
 			c.st.Dim.Render("  type to replace · backspace edits · enter apply · esc clear"))
 		return
 	}
 	hint := c.st.Dim.Render("  enter apply · esc clear")
-	line := f.in.view("/", "", max(fr.w-len("  enter apply · esc clear"), 10), 1)[0]
-	fr.setStatus(line + hint)
+	line := f.in.View("/", "", max(fr.W-len("  enter apply · esc clear"), 10), 1)[0]
+	fr.SetStatus(line + hint)
 }
 
 func (f *filterOverlay) fits(*Model) bool { return true }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // helpOverlay is the full help (?): every key group, scrolled when taller
@@ -46,15 +47,15 @@ func (h *helpOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	return action{}
 }
 
-func (h *helpOverlay) draw(c *Model, f *frame) {
+func (h *helpOverlay) draw(c *Model, f *frame.Frame) {
 	lines := []string{c.st.PanelFocus.Render("HELP") + c.st.Dim.Render("  (? or esc to close)")}
-	all, rows := c.helpLinesFor(f.w, h.first), c.helpRows(c.lay)
+	all, rows := c.helpLinesFor(f.W, h.first), c.helpRows(c.lay)
 	off := max(0, min(h.offset, len(all)-rows))
 	shown := all[off:min(off+rows, len(all))]
 	if off+rows < len(all) && len(shown) > 0 {
 		shown = append(shown[:len(shown)-1:len(shown)-1], c.st.Dim.Render(" ↓ more (j/k, pgup/pgdn)"))
 	}
-	f.setBody(append(lines, shown...))
+	f.SetBody(append(lines, shown...))
 }
 
 func (h *helpOverlay) fits(*Model) bool { return true }
@@ -104,7 +105,7 @@ func (m *Model) helpLinesFor(w int, first string) []string {
 	for len(blocks) > 0 {
 		n, used := 0, 1 // one leading cell
 		for n < len(blocks) {
-			bw := blockWidth(blocks[n])
+			bw := frame.BlockWidth(blocks[n])
 			if n > 0 && used+gap+bw > w {
 				break
 			}
@@ -127,7 +128,7 @@ func (m *Model) helpLinesFor(w int, first string) []string {
 					cell = b[r]
 				}
 				if i < n-1 {
-					cell += strings.Repeat(" ", blockWidth(b)-ansi.StringWidth(cell)+gap)
+					cell += strings.Repeat(" ", frame.BlockWidth(b)-ansi.StringWidth(cell)+gap)
 				}
 				line.WriteString(cell)
 			}
@@ -136,13 +137,4 @@ func (m *Model) helpLinesFor(w int, first string) []string {
 		blocks = blocks[n:]
 	}
 	return out
-}
-
-// blockWidth is the widest line of a rendered help column.
-func blockWidth(b []string) int {
-	w := 0
-	for _, ln := range b {
-		w = max(w, ansi.StringWidth(ln))
-	}
-	return w
 }

@@ -171,8 +171,8 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 		t.Fatalf("e did not open the run-code console:\n%s", m.View())
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("import os\rprint(1)\r\nprint(2)" + hostile)})
-	if want := "import os\nprint(1)\nprint(2)" + colabfake.HostileOSC52[1:len(colabfake.HostileOSC52)-1]; !strings.HasPrefix(m.console().in.value(), "import os\nprint(1)\nprint(2)") || strings.ContainsAny(m.console().in.value(), "\x1b\x07\r\u009b\u202e") {
-		t.Fatalf("run-code input after the paste: %q (want controls dropped, lines kept, like %q)", m.console().in.value(), want)
+	if want := "import os\nprint(1)\nprint(2)" + colabfake.HostileOSC52[1:len(colabfake.HostileOSC52)-1]; !strings.HasPrefix(m.console().in.Value(), "import os\nprint(1)\nprint(2)") || strings.ContainsAny(m.console().in.Value(), "\x1b\x07\r\u009b\u202e") {
+		t.Fatalf("run-code input after the paste: %q (want controls dropped, lines kept, like %q)", m.console().in.Value(), want)
 	}
 	v := m.View()
 	mustContain(t, v, ">>> import os", "... print(1)")

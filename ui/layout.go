@@ -10,6 +10,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // layout is the geometry of the screen, computed when the size changes
@@ -92,44 +93,6 @@ func (m *Model) resize(w, h int) {
 	}
 }
 
-// frame is one screen being drawn: exactly h lines, none wider than w
-// once View has cut them. Rows 0–1 are the header, the body follows, the
-// last two are the footer (status line, key help).
-type frame struct {
-	w, h  int
-	lines []string
-}
-
-// bodyRows is the number of lines between the header and the footer.
-func (f *frame) bodyRows() int { return f.h - 4 }
-
-// setBody replaces the body with lines (padded or cut to fit).
-func (f *frame) setBody(lines []string) {
-	copy(f.lines[2:f.h-2], padLines(lines, f.bodyRows()))
-}
-
-// setStatus replaces the status line.
-func (f *frame) setStatus(s string) { f.lines[f.h-2] = s }
-
-// box draws box centred over the frame.
-func (f *frame) box(box []string) {
-	if len(box) == 0 {
-		return
-	}
-	bw := 0
-	for _, b := range box {
-		bw = max(bw, ansi.StringWidth(b))
-	}
-	left := max(0, (f.w-bw)/2)
-	top := max(0, (len(f.lines)-len(box))/2)
-	for i, b := range box {
-		if top+i >= len(f.lines) {
-			break
-		}
-		f.lines[top+i] = strings.Repeat(" ", left) + b
-	}
-}
-
 // View renders the frame: the panes, then every overlay in stack order
 // (the order keys reach them, reversed). Rows are sorted and filtered in
 // Update and only the visible window is drawn, so rendering follows the
@@ -146,17 +109,17 @@ func (m *Model) view() string {
 		return m.tooSmallView(l)
 	}
 	now := m.now()
-	f := frame{w: l.w, h: l.h, lines: make([]string, 0, l.h)}
-	f.lines = append(f.lines, m.headerView(now, l.w)...)
-	f.lines = append(f.lines, m.tableView(now, l)...)
-	f.lines = append(f.lines, m.bottomView(now, l)...)
-	f.lines = append(f.lines, m.footerView(now, l.w)...)
+	f := frame.New(l.w, l.h)
+	f.Lines = append(f.Lines, m.headerView(now, l.w)...)
+	f.Lines = append(f.Lines, m.tableView(now, l)...)
+	f.Lines = append(f.Lines, m.bottomView(now, l)...)
+	f.Lines = append(f.Lines, m.footerView(now, l.w)...)
 	for _, o := range m.stack {
-		o.draw(m, &f)
+		o.draw(m, f)
 	}
 	var b strings.Builder
 	b.Grow(l.h * (l.w + 16))
-	for i, ln := range f.lines {
+	for i, ln := range f.Lines {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
@@ -182,58 +145,12 @@ func (m *Model) tooSmallView(l layout) string {
 	// too short for all of them loses the last lines.
 	var out []string
 	for _, s := range msg {
-		out = append(out, strings.Split(wrapText(s, max(l.w, 1)), "\n")...)
+		out = append(out, strings.Split(frame.Wrap(s, max(l.w, 1)), "\n")...)
 	}
 	if l.h < len(out) {
 		out = out[:max(l.h, 1)]
 	}
 	return strings.Join(out, "\n")
-}
-
-// fit renders s (plain, possibly untrusted text: termtext.Line), truncates
-// it to w display cells with "…" and pads it to exactly w cells. Wide and
-// combining characters are measured by their display width.
-func fit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	s = termtext.Line(s)
-	sw := ansi.StringWidth(s)
-	if sw > w {
-		s = ansi.Truncate(s, w, "…")
-		sw = ansi.StringWidth(s)
-	}
-	if sw < w {
-		s += strings.Repeat(" ", w-sw)
-	}
-	return s
-}
-
-// fitRight is fit with the text aligned right.
-func fitRight(s string, w int) string {
-	s = termtext.Line(s)
-	sw := ansi.StringWidth(s)
-	if sw >= w {
-		return fit(s, w)
-	}
-	return strings.Repeat(" ", w-sw) + s
-}
-
-// padTo pads a possibly styled line to w cells (truncating if longer).
-func padTo(s string, w int) string {
-	sw := ansi.StringWidth(s)
-	if sw > w {
-		return ansi.Truncate(s, w, "…")
-	}
-	return s + strings.Repeat(" ", w-sw)
-}
-
-// padLines pads or cuts lines to exactly n.
-func padLines(lines []string, n int) []string {
-	for len(lines) < n {
-		lines = append(lines, "")
-	}
-	return lines[:n]
 }
 
 func errLine(err error) string {

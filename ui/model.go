@@ -300,10 +300,3 @@ func (m *Model) endProgress(tool, target string) {
 		m.status, m.statusFor = "", ""
 	}
 }
-
-func clamp(v, lo, hi int) int {
-	if hi < lo {
-		return lo
-	}
-	return max(lo, min(v, hi))
-}

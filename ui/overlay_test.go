@@ -174,8 +174,8 @@ func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
 	v := m.View()
 	mustContain(t, v, "RUN CODE", "On top")
 	m = e.press(t, m, "x") // any key but y cancels the dialog; x is not text for the console
-	if m.dlg() != nil || !topIs[*consoleOverlay](&m) || m.console().in.value() != "" {
-		t.Fatalf("x did not go to the dialog on top (console input %q)", m.console().in.value())
+	if m.dlg() != nil || !topIs[*consoleOverlay](&m) || m.console().in.Value() != "" {
+		t.Fatalf("x did not go to the dialog on top (console input %q)", m.console().in.Value())
 	}
 }
 

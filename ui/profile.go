@@ -10,6 +10,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // ConnInfo is what the header shows about a connection made by
@@ -83,16 +84,16 @@ func (p *profileOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Profile), key.Matches(k, keys.Quit):
 		return action{kind: actClose}
 	case key.Matches(k, keys.Up):
-		p.cursor = clamp(p.cursor-1, 0, len(c.opts.Profiles)-1)
+		p.cursor = frame.Clamp(p.cursor-1, 0, len(c.opts.Profiles)-1)
 	case key.Matches(k, keys.Down):
-		p.cursor = clamp(p.cursor+1, 0, len(c.opts.Profiles)-1)
+		p.cursor = frame.Clamp(p.cursor+1, 0, len(c.opts.Profiles)-1)
 	case k.Type == tea.KeyEnter:
 		return action{kind: actProfile, text: c.opts.Profiles[p.cursor]}
 	}
 	return action{}
 }
 
-func (p *profileOverlay) draw(c *Model, f *frame) {
+func (p *profileOverlay) draw(c *Model, f *frame.Frame) {
 	out := []string{c.st.PanelFocus.Render("PROFILES") + c.st.Dim.Render("  (enter switch · esc cancel)")}
 	for i, name := range c.opts.Profiles {
 		line := "  "
@@ -108,7 +109,7 @@ func (p *profileOverlay) draw(c *Model, f *frame) {
 		}
 		out = append(out, line)
 	}
-	f.setBody(out)
+	f.SetBody(out)
 }
 
 func (p *profileOverlay) fits(*Model) bool { return true }

@@ -19,6 +19,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // NoColorFromEnv reports whether the NO_COLOR environment variable is set
@@ -252,7 +253,7 @@ func (m AuthErrorModel) View() string {
 		if indent > w/2 {
 			indent = 0
 		}
-		for i, ln := range strings.Split(wrapText(l.text, w-indent), "\n") {
+		for i, ln := range strings.Split(frame.Wrap(l.text, w-indent), "\n") {
 			if i > 0 {
 				ln = strings.Repeat(" ", indent) + ln
 			}

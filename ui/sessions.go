@@ -8,6 +8,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // Opening (o, or for run code) and closing (x, or stopping code) sessions.
@@ -79,7 +80,7 @@ func (m *Model) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cmd {
 			}
 		}
 		m.snap.ApplySessions(now, parent, kept)
-		m.sessCursor = clamp(m.sessCursor, 0, len(kept)-1)
+		m.sessCursor = frame.Clamp(m.sessCursor, 0, len(kept)-1)
 	}
 	delete(m.pending, callKey{kind: callSessions, runtime: parent})
 	return m.issue(callKey{kind: callSessions, runtime: parent}, now)

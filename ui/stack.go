@@ -49,6 +49,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // overlay is one layer of the stack. c is the model the overlay reads (the
@@ -58,7 +59,7 @@ type overlay interface {
 	// handleKey takes every key while the overlay is on top.
 	handleKey(k tea.KeyMsg, c *Model) action
 	// draw paints the overlay onto the frame below it.
-	draw(c *Model, f *frame)
+	draw(c *Model, f *frame.Frame)
 	// fits reports whether the overlay can be shown in c.lay.
 	fits(c *Model) bool
 	// keys are the footer's key help while the overlay is on top: its

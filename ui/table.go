@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // runtimesPane is the runtimes table's state: the sorted, filtered rows
@@ -63,7 +64,7 @@ func (m *Model) move(delta int) {
 	if len(m.rows) == 0 {
 		return
 	}
-	m.cursor = clamp(m.cursor+delta, 0, len(m.rows)-1)
+	m.cursor = frame.Clamp(m.cursor+delta, 0, len(m.rows)-1)
 	if m.rows[m.cursor].Name != m.selected {
 		m.selected = m.rows[m.cursor].Name
 		m.sessCursor = 0
@@ -89,7 +90,7 @@ func (m *Model) syncRows() {
 		}
 	}
 	if !found {
-		m.cursor = clamp(m.cursor, 0, len(m.rows)-1)
+		m.cursor = frame.Clamp(m.cursor, 0, len(m.rows)-1)
 		m.selected = ""
 		if len(m.rows) > 0 {
 			m.selected = m.rows[m.cursor].Name
@@ -114,7 +115,7 @@ func (m *Model) scroll() {
 	if m.cursor >= m.offset+h {
 		m.offset = m.cursor - h + 1
 	}
-	m.offset = clamp(m.offset, 0, max(0, len(m.rows)-h))
+	m.offset = frame.Clamp(m.offset, 0, max(0, len(m.rows)-h))
 }
 
 // columns are the cell widths of the runtimes table. Every row kind
@@ -147,7 +148,7 @@ func columnsFor(w, nameNeed int) columns {
 		used += c.version + 1
 	}
 	room := w - used // name + spec
-	c.spec = clamp(room-clamp(nameNeed, 8, 48), minSpecWidth, c.spec)
+	c.spec = frame.Clamp(room-frame.Clamp(nameNeed, 8, 48), minSpecWidth, c.spec)
 	c.name = min(max(room-c.spec, 8), 48)
 	return c
 }
@@ -212,11 +213,11 @@ func (m *Model) tableView(now time.Time, l layout) []string {
 	c := columnsFor(l.w, need)
 	var h strings.Builder
 	h.WriteString(strings.Repeat(" ", rowPrefix))
-	h.WriteString(fit("NAME", c.name) + " " + fit("SPEC", c.spec) + " ")
+	h.WriteString(frame.Fit("NAME", c.name) + " " + frame.Fit("SPEC", c.spec) + " ")
 	if c.version > 0 {
-		h.WriteString(fit("VERSION", c.version) + " ")
+		h.WriteString(frame.Fit("VERSION", c.version) + " ")
 	}
-	h.WriteString(fitRight("SESS", c.sess) + " " + fit("   TOKEN", c.token))
+	h.WriteString(frame.FitRight("SESS", c.sess) + " " + frame.Fit("   TOKEN", c.token))
 	lines = append(lines, m.st.ColHeader.Render(strings.TrimRight(h.String(), " ")))
 
 	start := len(lines)
@@ -230,7 +231,7 @@ func (m *Model) tableView(now time.Time, l layout) []string {
 	for i := m.offset; i < min(m.offset+m.runtimeRows(), len(m.rows)); i++ {
 		lines = append(lines, m.row(now, m.rows[i], c, i == m.cursor, stale))
 	}
-	return padLines(lines, start+l.tableRows)
+	return frame.PadLines(lines, start+l.tableRows)
 }
 
 // emptyTableText says why the table has no row; known is how many
@@ -276,7 +277,7 @@ func (m *Model) tokenCell(now time.Time, r *state.Runtime) (cd, word string, st 
 	case r.RenewErr != nil && st != state.TokenExpired:
 		word = "RENEW FAILED" // the retry time is in the details
 	}
-	return fitRight(cd, 9) + " ", word, st
+	return frame.FitRight(cd, 9) + " ", word, st
 }
 
 func (m *Model) row(now time.Time, r *state.Runtime, c columns, selected, stale bool) string {
@@ -287,12 +288,12 @@ func (m *Model) row(now time.Time, r *state.Runtime, c columns, selected, stale 
 		marker = '!'
 	}
 	rowStart(&b, selected, marker)
-	b.WriteString(fit(r.ID(), c.name))
+	b.WriteString(frame.Fit(r.ID(), c.name))
 	b.WriteByte(' ')
-	b.WriteString(fit(r.Spec(), c.spec))
+	b.WriteString(frame.Fit(r.Spec(), c.spec))
 	b.WriteByte(' ')
 	if c.version > 0 {
-		b.WriteString(fit(r.DisplayVersion(), c.version))
+		b.WriteString(frame.Fit(r.DisplayVersion(), c.version))
 		b.WriteByte(' ')
 	}
 	sess := "–"
@@ -310,22 +311,22 @@ func (m *Model) row(now time.Time, r *state.Runtime, c columns, selected, stale 
 			}
 		}
 	}
-	b.WriteString(fitRight(sess, c.sess))
+	b.WriteString(frame.FitRight(sess, c.sess))
 	b.WriteByte(' ')
 	cd, word, st := m.tokenCell(now, r)
 	b.WriteString(cd)
 	switch {
 	case selected:
-		b.WriteString(fit(word, c.token-10))
+		b.WriteString(frame.Fit(word, c.token-10))
 		return m.st.Selected.Render(b.String())
 	case r.Gone():
-		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
+		b.WriteString(strings.TrimRight(frame.Fit(word, c.token-10), " "))
 		return m.st.Gone.Render(b.String())
 	case stale:
-		b.WriteString(strings.TrimRight(fit(word, c.token-10), " "))
+		b.WriteString(strings.TrimRight(frame.Fit(word, c.token-10), " "))
 		return m.st.Stale.Render(b.String())
 	}
-	word = strings.TrimRight(fit(word, c.token-10), " ")
+	word = strings.TrimRight(frame.Fit(word, c.token-10), " ")
 	// Colour only the status word; the countdown stays plain.
 	b.WriteString(m.st.Token[st].Render(word))
 	return b.String()

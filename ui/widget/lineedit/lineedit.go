@@ -1,4 +1,4 @@
-package ui
+package lineedit
 
 import (
 	"strings"
@@ -6,9 +6,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
-// lineEditor is the dashboard's one text input: the filter, every dialog
+// Editor is the dashboard's one text input: the filter, every dialog
 // input and the run-code console use it, so the same keys edit text
 // everywhere:
 //
@@ -26,49 +27,49 @@ import (
 // apply, run). A single-line field drops the line breaks of a paste; a
 // multi-line one keeps them. Escape sequences and controls are dropped
 // (termtext.Input).
-type lineEditor struct {
+type Editor struct {
 	buf       []rune
 	pos       int  // the cursor: an index into buf
-	multiline bool // ctrl+j / alt+enter add a line; a paste keeps its lines
-	limit     int  // most runes kept (0: no limit)
+	Multiline bool // ctrl+j / alt+enter add a line; a paste keeps its lines
+	Limit     int  // most runes kept (0: no limit)
 	// selected: the text was there when the field opened and is shown
 	// selected; typing replaces it, any other key keeps it.
-	selected bool
+	Selected bool
 	history  []string
 	hist     int    // index into history while browsing; len(history): the draft
 	draft    string // what was typed before browsing the history
 }
 
-// value returns the text.
-func (e *lineEditor) value() string { return string(e.buf) }
+// Value returns the text.
+func (e *Editor) Value() string { return string(e.buf) }
 
-// set replaces the text and puts the cursor at its end.
-func (e *lineEditor) set(s string) {
+// Set replaces the text and puts the cursor at its end.
+func (e *Editor) Set(s string) {
 	e.buf = []rune(s)
 	e.pos = len(e.buf)
-	e.selected = false
+	e.Selected = false
 }
 
-// remember adds s to the history (unless it repeats the last entry) and
+// Remember adds s to the history (unless it repeats the last entry) and
 // leaves history browsing.
-func (e *lineEditor) remember(s string) {
+func (e *Editor) Remember(s string) {
 	if s != "" && (len(e.history) == 0 || e.history[len(e.history)-1] != s) {
 		e.history = append(e.history, s)
 	}
 	e.hist, e.draft = len(e.history), ""
 }
 
-// handle applies an editing key and reports whether k was one. Keys it
+// Handle applies an editing key and reports whether k was one. Keys it
 // does not use (enter, esc, tab, ctrl+c, pgup…) are left to the caller.
-func (e *lineEditor) handle(k tea.KeyMsg) bool {
-	sel := e.selected
-	e.selected = false
+func (e *Editor) Handle(k tea.KeyMsg) bool {
+	sel := e.Selected
+	e.Selected = false
 	switch k.Type {
 	case tea.KeyRunes, tea.KeySpace:
 		if sel {
 			e.buf, e.pos = nil, 0 // typing replaces the selected text
 		}
-		e.insert(k.Runes)
+		e.Insert(k.Runes)
 	case tea.KeyBackspace, tea.KeyCtrlH:
 		if k.Alt {
 			e.deleteWord()
@@ -107,39 +108,39 @@ func (e *lineEditor) handle(k tea.KeyMsg) bool {
 		if k.Alt {
 			return e.newline()
 		}
-		e.selected = sel
+		e.Selected = sel
 		return false
 	default:
-		e.selected = sel
+		e.Selected = sel
 		return false
 	}
 	return true
 }
 
-func (e *lineEditor) newline() bool {
-	if !e.multiline {
+func (e *Editor) newline() bool {
+	if !e.Multiline {
 		return false
 	}
-	e.insert([]rune{'\n'})
+	e.Insert([]rune{'\n'})
 	return true
 }
 
-// insert puts rs at the cursor, cleaned by termtext.Input (escape
+// Insert puts rs at the cursor, cleaned by termtext.Input (escape
 // sequences and controls dropped; line breaks kept as "\n" in a multi-line
 // field, dropped in others), tabs as four spaces; the limit cuts what does
 // not fit.
-func (e *lineEditor) insert(rs []rune) {
-	s := strings.ReplaceAll(termtext.Input(string(rs), e.multiline), "\t", "    ")
+func (e *Editor) Insert(rs []rune) {
+	s := strings.ReplaceAll(termtext.Input(string(rs), e.Multiline), "\t", "    ")
 	out := []rune(s)
-	if e.limit > 0 {
-		out = out[:max(0, min(len(out), e.limit-len(e.buf)))]
+	if e.Limit > 0 {
+		out = out[:max(0, min(len(out), e.Limit-len(e.buf)))]
 	}
 	e.buf = append(e.buf[:e.pos:e.pos], append(out, e.buf[e.pos:]...)...)
 	e.pos += len(out)
 }
 
 // cut removes buf[from:to] and leaves the cursor at from.
-func (e *lineEditor) cut(from, to int) {
+func (e *Editor) cut(from, to int) {
 	if from >= to {
 		return
 	}
@@ -147,7 +148,7 @@ func (e *lineEditor) cut(from, to int) {
 	e.pos = from
 }
 
-func (e *lineEditor) deleteWord() {
+func (e *Editor) deleteWord() {
 	i := e.pos
 	for i > 0 && e.buf[i-1] == ' ' {
 		i--
@@ -158,7 +159,7 @@ func (e *lineEditor) deleteWord() {
 	e.cut(i, e.pos)
 }
 
-func (e *lineEditor) lineStart() int {
+func (e *Editor) lineStart() int {
 	i := e.pos
 	for i > 0 && e.buf[i-1] != '\n' {
 		i--
@@ -166,7 +167,7 @@ func (e *lineEditor) lineStart() int {
 	return i
 }
 
-func (e *lineEditor) lineEnd() int {
+func (e *Editor) lineEnd() int {
 	i := e.pos
 	for i < len(e.buf) && e.buf[i] != '\n' {
 		i++
@@ -176,7 +177,7 @@ func (e *lineEditor) lineEnd() int {
 
 // lineUp moves to the same column of the line above; false on the first
 // line.
-func (e *lineEditor) lineUp() bool {
+func (e *Editor) lineUp() bool {
 	start := e.lineStart()
 	if start == 0 {
 		return false
@@ -189,7 +190,7 @@ func (e *lineEditor) lineUp() bool {
 
 // lineDown moves to the same column of the line below; false on the last
 // line.
-func (e *lineEditor) lineDown() bool {
+func (e *Editor) lineDown() bool {
 	end := e.lineEnd()
 	if end == len(e.buf) {
 		return false
@@ -202,36 +203,36 @@ func (e *lineEditor) lineDown() bool {
 
 // browse steps through the history: -1 older, +1 newer; past the newest
 // entry is the text typed before browsing.
-func (e *lineEditor) browse(dir int) {
+func (e *Editor) browse(dir int) {
 	if len(e.history) == 0 {
 		return
 	}
 	if e.hist >= len(e.history) && dir < 0 {
-		e.draft = e.value()
+		e.draft = e.Value()
 	}
-	n := clamp(e.hist+dir, 0, len(e.history))
+	n := frame.Clamp(e.hist+dir, 0, len(e.history))
 	if n == e.hist {
 		return
 	}
 	e.hist = n
 	if n == len(e.history) {
-		e.set(e.draft)
+		e.Set(e.draft)
 		return
 	}
-	e.set(e.history[n])
+	e.Set(e.history[n])
 }
 
-// lines returns the text's lines (one for an empty text) and the line
+// Lines returns the text's lines (one for an empty text) and the line
 // and column (in runes) of the cursor.
-func (e *lineEditor) lines() (lines []string, row, col int) {
+func (e *Editor) Lines() (lines []string, row, col int) {
 	lines = strings.Split(string(e.buf), "\n")
 	before := strings.Split(string(e.buf[:e.pos]), "\n")
 	row = len(before) - 1
 	return lines, row, len([]rune(before[row]))
 }
 
-// cursor is the glyph drawn at the cursor.
-const cursor = "█"
+// Cursor is the glyph drawn at the cursor.
+const Cursor = "█"
 
 // render draws one line of the text, prompt first, in w cells with the
 // cursor (█) where it is: a line longer than w scrolls so the cursor stays
@@ -250,7 +251,7 @@ func renderLine(prompt string, line []rune, col, w int, withCursor bool) string 
 	// through termtext again costs nothing for plain text.
 	head, tail := termtext.Line(string(line[:col])), termtext.Line(string(line[col:]))
 	if ansi.StringWidth(head)+1+ansi.StringWidth(tail) <= room {
-		return prompt + head + cursor + tail
+		return prompt + head + Cursor + tail
 	}
 	// Keep the cursor and what precedes it (up to the room), cut the rest.
 	r := []rune(head)
@@ -266,21 +267,21 @@ func renderLine(prompt string, line []rune, col, w int, withCursor bool) string 
 	if start > 0 {
 		out = "…" + out
 	}
-	out += cursor
+	out += Cursor
 	if rest := room - ansi.StringWidth(out); rest > 0 && tail != "" {
 		out += ansi.Truncate(tail, rest, "…")
 	}
 	return prompt + out
 }
 
-// view renders the editor in w cells: its lines with prompt on the first
+// View renders the editor in w cells: its lines with prompt on the first
 // and more on the others, at most maxLines of them (those around the
 // cursor; ≤ 0 means all).
-func (e *lineEditor) view(prompt, more string, w, maxLines int) []string {
-	lines, row, col := e.lines()
+func (e *Editor) View(prompt, more string, w, maxLines int) []string {
+	lines, row, col := e.Lines()
 	first, last := 0, len(lines)
 	if maxLines > 0 && len(lines) > maxLines {
-		first = clamp(row-maxLines+1, 0, len(lines)-maxLines)
+		first = frame.Clamp(row-maxLines+1, 0, len(lines)-maxLines)
 		last = first + maxLines
 	}
 	out := make([]string, 0, last-first)

@@ -1,4 +1,4 @@
-package ui
+package lineedit
 
 import (
 	"strings"
@@ -8,9 +8,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-func edit(e *lineEditor, keys ...tea.KeyMsg) {
+func edit(e *Editor, keys ...tea.KeyMsg) {
 	for _, k := range keys {
-		e.handle(k)
+		e.Handle(k)
 	}
 }
 
@@ -43,99 +43,99 @@ func TestLineEditorKeys(t *testing.T) {
 		{"ctrl+j is not a line break in one line", []tea.KeyMsg{runes("a"), kt(tea.KeyCtrlJ), runes("b")}, "ab", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var e lineEditor
+			var e Editor
 			edit(&e, tc.keys...)
-			if e.value() != tc.want || e.pos != tc.pos {
-				t.Fatalf("%q at %d, want %q at %d", e.value(), e.pos, tc.want, tc.pos)
+			if e.Value() != tc.want || e.pos != tc.pos {
+				t.Fatalf("%q at %d, want %q at %d", e.Value(), e.pos, tc.want, tc.pos)
 			}
 		})
 	}
 }
 
 func TestLineEditorMultiLine(t *testing.T) {
-	e := lineEditor{multiline: true}
+	e := Editor{Multiline: true}
 	edit(&e, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("for i in x:\r\n    f(i)"), Paste: true})
-	if e.value() != "for i in x:\n    f(i)" {
-		t.Fatalf("paste: %q", e.value())
+	if e.Value() != "for i in x:\n    f(i)" {
+		t.Fatalf("paste: %q", e.Value())
 	}
 	edit(&e, kt(tea.KeyCtrlJ), runes("g()"), tea.KeyMsg{Type: tea.KeyEnter, Alt: true}, runes("h()"))
-	if e.value() != "for i in x:\n    f(i)\ng()\nh()" {
-		t.Fatalf("ctrl+j and alt+enter: %q", e.value())
+	if e.Value() != "for i in x:\n    f(i)\ng()\nh()" {
+		t.Fatalf("ctrl+j and alt+enter: %q", e.Value())
 	}
 	// ↑ moves to the line above, same column; on the first line it is the
 	// history's.
 	edit(&e, kt(tea.KeyUp), kt(tea.KeyUp), runes("#"))
-	if lines, row, _ := e.lines(); row != 1 || lines[1] != "   # f(i)" {
+	if lines, row, _ := e.Lines(); row != 1 || lines[1] != "   # f(i)" {
 		t.Fatalf("up: %q row %d", lines, row)
 	}
 	edit(&e, kt(tea.KeyDown), kt(tea.KeyDown), kt(tea.KeyDown))
-	if _, row, _ := e.lines(); row != 3 {
+	if _, row, _ := e.Lines(); row != 3 {
 		t.Fatalf("down stops on the last line: row %d", row)
 	}
 	// ctrl+u deletes to the start of the line only.
 	edit(&e, kt(tea.KeyCtrlU))
-	if e.value() != "for i in x:\n   # f(i)\ng()\n" {
-		t.Fatalf("ctrl+u: %q", e.value())
+	if e.Value() != "for i in x:\n   # f(i)\ng()\n" {
+		t.Fatalf("ctrl+u: %q", e.Value())
 	}
-	v := e.view(">>> ", "... ", 40, 10)
-	if len(v) != 4 || v[0] != ">>> for i in x:" || v[3] != "... "+cursor {
+	v := e.View(">>> ", "... ", 40, 10)
+	if len(v) != 4 || v[0] != ">>> for i in x:" || v[3] != "... "+Cursor {
 		t.Fatalf("view: %q", v)
 	}
-	if v := e.view(">>> ", "... ", 40, 2); len(v) != 2 || !strings.HasPrefix(v[1], "... "+cursor) {
+	if v := e.View(">>> ", "... ", 40, 2); len(v) != 2 || !strings.HasPrefix(v[1], "... "+Cursor) {
 		t.Fatalf("two lines around the cursor: %q", v)
 	}
 }
 
 func TestLineEditorHistory(t *testing.T) {
-	var e lineEditor
-	e.remember("one")
-	e.remember("two")
-	e.remember("two") // repeats are kept once
+	var e Editor
+	e.Remember("one")
+	e.Remember("two")
+	e.Remember("two") // repeats are kept once
 	edit(&e, runes("dra"))
 	edit(&e, kt(tea.KeyUp))
-	if e.value() != "two" {
-		t.Fatalf("up: %q", e.value())
+	if e.Value() != "two" {
+		t.Fatalf("up: %q", e.Value())
 	}
 	edit(&e, kt(tea.KeyUp), kt(tea.KeyUp))
-	if e.value() != "one" {
-		t.Fatalf("up at the oldest: %q", e.value())
+	if e.Value() != "one" {
+		t.Fatalf("up at the oldest: %q", e.Value())
 	}
 	edit(&e, kt(tea.KeyDown), kt(tea.KeyDown))
-	if e.value() != "dra" {
-		t.Fatalf("down past the newest gives back the draft: %q", e.value())
+	if e.Value() != "dra" {
+		t.Fatalf("down past the newest gives back the draft: %q", e.Value())
 	}
 }
 
 func TestLineEditorSelectedAndLimit(t *testing.T) {
-	e := lineEditor{limit: 5}
-	e.set("old")
-	e.selected = true
+	e := Editor{Limit: 5}
+	e.Set("old")
+	e.Selected = true
 	edit(&e, kt(tea.KeyLeft)) // not typing: the text stays, deselected
 	edit(&e, runes("x"))
-	if e.value() != "olxd" {
-		t.Fatalf("a moved cursor then typing: %q", e.value())
+	if e.Value() != "olxd" {
+		t.Fatalf("a moved cursor then typing: %q", e.Value())
 	}
-	e.set("old")
-	e.selected = true
+	e.Set("old")
+	e.Selected = true
 	edit(&e, runes("new text"))
-	if e.value() != "new t" {
-		t.Fatalf("typing replaces the selection, the limit cuts: %q", e.value())
+	if e.Value() != "new t" {
+		t.Fatalf("typing replaces the selection, the limit cuts: %q", e.Value())
 	}
 }
 
 // A long line scrolls so the cursor stays visible, wherever it is.
 func TestLineEditorScrollsToTheCursor(t *testing.T) {
-	var e lineEditor
+	var e Editor
 	edit(&e, runes(strings.Repeat("a", 50)+"MIDDLE"+strings.Repeat("b", 50)))
 	for i := 0; i < 50; i++ {
 		edit(&e, kt(tea.KeyLeft))
 	}
-	v := e.view("> ", "", 30, 1)[0]
-	if ansi.StringWidth(v) > 30 || !strings.Contains(v, "MIDDLE"+cursor) {
+	v := e.View("> ", "", 30, 1)[0]
+	if ansi.StringWidth(v) > 30 || !strings.Contains(v, "MIDDLE"+Cursor) {
 		t.Fatalf("%q", v)
 	}
 	edit(&e, kt(tea.KeyEnd))
-	if v := e.view("> ", "", 30, 1)[0]; !strings.HasSuffix(v, "b"+cursor) || !strings.HasPrefix(v, "> …") {
+	if v := e.View("> ", "", 30, 1)[0]; !strings.HasSuffix(v, "b"+Cursor) || !strings.HasPrefix(v, "> …") {
 		t.Fatalf("%q", v)
 	}
 }
