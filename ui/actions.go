@@ -11,6 +11,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -119,8 +120,8 @@ type (
 
 // applyCommand carries out the dashboard's commands (the keys that act on
 // the selected runtime or session).
-func (m *Model) applyCommand(a action, now time.Time) tea.Cmd {
-	sel := m.snap.Runtime(m.selected)
+func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
+	sel := m.cx.Snap.Runtime(m.selected)
 	live := sel != nil && !sel.Gone()
 	noRuntime := "no runtime selected"
 	if sel != nil && sel.Gone() {
@@ -132,17 +133,27 @@ func (m *Model) applyCommand(a action, now time.Time) tea.Cmd {
 		}
 		return live
 	}
-	switch a.kind {
-	case actNewRuntime:
+	switch op {
+	case common.OpEvents:
+		m.push(&eventsOverlay{log: m.events})
+	case common.OpProfiles:
+		m.openProfilePicker()
+	case common.OpOpenFilter:
+		m.push(newFilterOverlay(m.filter))
+	case common.OpFiles:
+		return m.openFiles(now)
+	case common.OpShell:
+		return m.openShell(now)
+	case common.OpNewRuntime:
 		m.openPicker(now)
-	case actQuickCreate:
+	case common.OpQuickCreate:
 		ls := m.ax.lastSpec
 		if ls == nil {
-			m.setStatus(now, "no last spec yet: create one with "+m.keys.NewRuntime.Help().Key, true)
+			m.setStatus(now, "no last spec yet: create one with "+m.cx.Keys.NewRuntime.Help().Key, true)
 			break
 		}
-		if len(m.snap.Specs) > 0 {
-			if err := state.CheckSpec(m.snap.Specs, ls.Spec, m.snap.Subscription.Tier); err != nil {
+		if len(m.cx.Snap.Specs) > 0 {
+			if err := state.CheckSpec(m.cx.Snap.Specs, ls.Spec, m.cx.Snap.Subscription.Tier); err != nil {
 				m.setStatus(now, "cannot create like the last one: "+err.Error(), true)
 				break
 			}
@@ -150,20 +161,20 @@ func (m *Model) applyCommand(a action, now time.Time) tea.Cmd {
 		m.push(newDialog(dlgConfirm, now, "Create a runtime like the last one?",
 			intent{kind: intentQuickCreate, spec: ls.Spec, version: ls.Version},
 			"spec "+ls.Spec.String()+" · version "+orLatest(ls.Version)))
-	case actDelete:
+	case common.OpDelete:
 		if needLive() {
 			m.askDelete(sel, now)
 		}
-	case actOpenSession:
+	case common.OpOpenSession:
 		if needLive() {
 			d := newDialog(dlgInput, now, "Open a session on "+sel.ID(), intent{kind: intentOpenSession, runtime: sel.Name},
 				"Session id (optional, RFC 1034: "+rfc1034Rules+").")
 			d.validate, d.hint = api.ValidateID, "empty: a colabdash-… id is chosen"
 			m.push(d)
 		}
-	case actCloseSession:
+	case common.OpCloseSession:
 		m.askCloseSession(now)
-	case actRenew:
+	case common.OpRenew:
 		if !needLive() {
 			break
 		}
@@ -174,7 +185,7 @@ func (m *Model) applyCommand(a action, now time.Time) tea.Cmd {
 			return c
 		}
 		m.setStatus(now, "a renewal of "+sel.ID()+" is already in flight", false)
-	case actCancelCreate:
+	case common.OpCancelCreate:
 		for _, op := range m.ax.creates {
 			if op.state == createWaiting {
 				m.dropCreate(op.id)
@@ -183,10 +194,10 @@ func (m *Model) applyCommand(a action, now time.Time) tea.Cmd {
 			}
 		}
 		m.setStatus(now, "no create is waiting to retry", false)
-	case actRunCode:
+	case common.OpRunCode:
 		m.openConsole(now)
-	case actCopyURL, actCopyToken, actReveal:
-		return m.clipboardCommand(a.kind, now)
+	case common.OpCopyURL, common.OpCopyToken, common.OpReveal:
+		return m.clipboardCommand(op, now)
 	}
 	return nil
 }
@@ -209,7 +220,7 @@ func (m *Model) askCloseSession(now time.Time) {
 		return
 	}
 	id := api.LastSegment(s)
-	if m.snap.Owned(s) {
+	if m.cx.Snap.Owned(s) {
 		m.push(newDialog(dlgConfirm, now, "Close session "+id+"?", intent{kind: intentCloseSession, session: s},
 			"Session "+s+" (opened by colabdash)."))
 		return
@@ -236,7 +247,7 @@ func (m *Model) onDialogAnswer(d *dialog, ok, esc bool, now time.Time) tea.Cmd {
 		switch {
 		case d.back != nil && esc:
 			// esc in the picker goes back one step, answers kept.
-			d.back.regrace(now)
+			d.back.Regrace(now)
 			m.push(d.back)
 		case d.intent.kind == intentDelete:
 			m.setStatus(now, "delete cancelled", false)
@@ -291,7 +302,7 @@ func (m *Model) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 	if !m.finishAction(now, api.ToolDeleteRuntime, msg.name, m.ax.deleting, msg.name, msg.err, "delete "+id) {
 		return nil
 	}
-	m.snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
+	m.cx.Snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
 	delete(m.pending, callKey{kind: callRenew, runtime: msg.name})
 	delete(m.pending, callKey{kind: callSessions, runtime: msg.name})
 	if m.ax.revealed == msg.name {
@@ -318,7 +329,7 @@ func (m *Model) finishAction(now time.Time, tool, target string, inflight map[st
 
 // onActionMsg handles the messages of actions; ok is false for others.
 func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
-	now := m.now()
+	now := m.cx.Now()
 	switch msg := msg.(type) {
 	case createDoneMsg:
 		return m.onCreateDone(msg, now), true

@@ -194,7 +194,7 @@ func TestDeleteConfirmOnlyY(t *testing.T) {
 	if serverHas(e.srv, "runtimes/rt-t4demo7k2p") || len(e.srv.Runtimes()) != 2 {
 		t.Fatalf("not deleted: %v", e.srv.Runtimes())
 	}
-	r := m.snap.Runtime("runtimes/rt-t4demo7k2p")
+	r := m.cx.Snap.Runtime("runtimes/rt-t4demo7k2p")
 	if r != nil && !r.Gone() {
 		t.Fatal("row not gone after delete")
 	}
@@ -269,7 +269,7 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 		t.Fatalf("created %v, selected %s", e.srv.Runtimes(), m.Selected())
 	}
 	// The row shows what the server returned.
-	got := m.snap.Runtime("runtimes/my-gpu")
+	got := m.cx.Snap.Runtime("runtimes/my-gpu")
 	if got.ConnectionInfo == nil || got.ConnectionInfo.URL == "" || got.RuntimeSpec != specT4 {
 		t.Fatalf("row %+v", got.Runtime)
 	}
@@ -315,7 +315,7 @@ func TestTwoCreatesRacingRefresh(t *testing.T) {
 		m, _ = update(m, r)
 	}
 	live := 0
-	for r := range m.snap.All() {
+	for r := range m.cx.Snap.All() {
 		if !r.Gone() {
 			live++
 		}
@@ -344,7 +344,7 @@ func TestCreateConnectionDropsAfterSending(t *testing.T) {
 	v := m.View()
 	mustContain(t, v, "outcome was unknown", "found new runtime", "not creating again")
 	live := 0
-	for r := range m.snap.All() {
+	for r := range m.cx.Snap.All() {
 		if !r.Gone() && r.RuntimeSpec == specT4 {
 			live++
 		}
@@ -513,12 +513,12 @@ func TestSessionsOpenAndClose(t *testing.T) {
 	v := m.View()
 	mustContain(t, v, "notebook-5e6f7a8b", "notebook ", "mine")
 	var mineIdx = -1
-	for i, s := range m.snap.Runtime("runtimes/rt-cpudemo4qx").Sessions {
+	for i, s := range m.cx.Snap.Runtime("runtimes/rt-cpudemo4qx").Sessions {
 		if s.ID() == "mine" {
 			mineIdx = i
 		}
 	}
-	if mineIdx < 0 || !m.snap.Owned("runtimes/rt-cpudemo4qx/sessions/mine") {
+	if mineIdx < 0 || !m.cx.Snap.Owned("runtimes/rt-cpudemo4qx/sessions/mine") {
 		t.Fatal("own session not marked")
 	}
 	// Closing the notebook needs the stronger confirmation.
@@ -555,7 +555,7 @@ func TestRenewalFailsThenSucceeds(t *testing.T) {
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "get_runtime", Times: 3,
 		Text: colabfake.GoogleErrorText(api.Unavailable, "backend unavailable", "", 0)})
 	m = e.tick(t, m)
-	r := m.snap.Runtime(name)
+	r := m.cx.Snap.Runtime(name)
 	if r.RenewErr == nil || r.Gone() {
 		t.Fatalf("renew err %v gone %v", r.RenewErr, r.Gone())
 	}
@@ -569,7 +569,7 @@ func TestRenewalFailsThenSucceeds(t *testing.T) {
 	e.srv.ClearFaults()
 	e.clk.add(20 * time.Second)
 	m = e.tick(t, m)
-	r = m.snap.Runtime(name)
+	r = m.cx.Snap.Runtime(name)
 	if r.RenewErr != nil {
 		t.Fatalf("renewal did not succeed: %v", r.RenewErr)
 	}
@@ -583,15 +583,15 @@ func TestRenewKeyAndReclaimed(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	name := "runtimes/rt-t4demo7k2p"
 	m = m.selectID(t, "rt-t4demo7k2p")
-	old := m.snap.Runtime(name).ExpireTime()
+	old := m.cx.Snap.Runtime(name).ExpireTime()
 	m = e.press(t, m, "R")
-	if !m.snap.Runtime(name).ExpireTime().After(old) {
+	if !m.cx.Snap.Runtime(name).ExpireTime().After(old) {
 		t.Fatal("R did not renew")
 	}
 	// Reclaimed by the server: R gets NOT_FOUND and the row is gone.
 	e.srv.Reclaim(name)
 	m = e.press(t, m, "R")
-	r := m.snap.Runtime(name)
+	r := m.cx.Snap.Runtime(name)
 	if r == nil || !r.Gone() {
 		t.Fatal("reclaimed runtime not marked gone")
 	}
@@ -620,7 +620,7 @@ func TestRunCodePanel(t *testing.T) {
 	sid := api.LastSegment(m.console().session)
 	mustContain(t, v, "In ["+sid+"]: print(1)", "  1", "✓ done")
 	ss := e.srv.Sessions("runtimes/rt-t4demo7k2p")
-	if len(ss) != 3 || !m.snap.Owned(m.console().session) {
+	if len(ss) != 3 || !m.cx.Snap.Owned(m.console().session) {
 		t.Fatalf("sessions %v, panel session %q", ss, m.console().session)
 	}
 	m = typeText(e, t, m, "raise ValueError('bad')")
@@ -665,7 +665,7 @@ func TestRunCodePanel(t *testing.T) {
 func TestCopyURLAndToken(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
-	r := m.snap.Runtime("runtimes/rt-t4demo7k2p")
+	r := m.cx.Snap.Runtime("runtimes/rt-t4demo7k2p")
 	m = e.press(t, m, "y")
 	if e.clip.last() != r.ConnectionInfo.URL {
 		t.Fatalf("copied %q", e.clip.last())
@@ -708,7 +708,7 @@ func TestReadOnly(t *testing.T) {
 	m = e.press(t, m, "?", "n")
 	mustContain(t, m.View(), "read-only mode: n (new runtime) is disabled")
 	// The caller's key map is untouched.
-	if !New(Options{Service: e.svc}).keys.DeleteRuntime.Enabled() {
+	if !New(Options{Service: e.svc}).cx.Keys.DeleteRuntime.Enabled() {
 		t.Fatal("read-only leaked into the default key map")
 	}
 }

@@ -244,7 +244,7 @@ func BenchmarkIdleCalls(b *testing.B) {
 					most = max(most, s.srv.CallCount("")-before)
 				}
 				oldest = 0
-				for r := range s.m.snap.All() {
+				for r := range s.m.cx.Snap.All() {
 					oldest = max(oldest, s.clk.Now().Sub(r.SessionsFresh.FetchedAt))
 				}
 				s.close()

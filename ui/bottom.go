@@ -11,59 +11,60 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // sessionsKey handles the sessions pane's own keys (moving its cursor).
-func (m *Model) sessionsKey(k tea.KeyMsg) (action, bool) {
-	if n, ok := moveKey(m, k, max(1, m.lay.sessLines-1)); ok {
-		return action{kind: actMoveSession, n: n}, true
+func (m *Model) sessionsKey(k tea.KeyMsg) (common.Effect, bool) {
+	if n, ok := moveKey(m, k, max(1, m.cx.Layout.SessLines-1)); ok {
+		return common.MoveSession{N: n}, true
 	}
-	return action{}, false
+	return nil, false
 }
 
 // moveSession moves the sessions cursor; the session under it becomes the
 // one run code uses on its runtime.
 func (m *Model) moveSession(delta int) {
 	n := 0
-	if r := m.snap.Runtime(m.selected); r != nil {
+	if r := m.cx.Snap.Runtime(m.selected); r != nil {
 		n = len(r.Sessions)
 	}
 	m.sessCursor = frame.Clamp(m.sessCursor+delta, 0, n-1)
 	if s := m.selectedSession(); s != "" {
-		m.pickSession(m.selected, s, m.now())
+		m.pickSession(m.selected, s, m.cx.Now())
 	}
 }
 
 // selectedSession is the session under the sessions-panel cursor, when
 // that panel has the focus.
 func (m *Model) selectedSession() string {
-	r := m.snap.Runtime(m.selected)
+	r := m.cx.Snap.Runtime(m.selected)
 	if m.focus != panelSessions || r == nil || r.Gone() || m.sessCursor >= len(r.Sessions) {
 		return ""
 	}
 	return r.Sessions[m.sessCursor].Name
 }
 
-// bottomView renders the sessions and details panes in l.bottomRows+1
-// lines. Wide terminals (l.split) put them side by side; narrower ones
+// bottomView renders the sessions and details panes in l.BottomRows+1
+// lines. Wide terminals (l.Split) put them side by side; narrower ones
 // stack them, sessions above details. The sessions pane (which tab focuses
 // and x acts on) keeps its share at every size; expanded details (enter)
 // took their room from the table (stacked) or the sessions pane's width
 // (split) when the layout was computed.
-func (m *Model) bottomView(now time.Time, l layout) []string {
-	r := m.snap.Runtime(m.selected)
-	n := l.bottomRows + 1
-	if !l.split {
-		lines := m.sessionsView(r, l.w, l.sessLines)
-		return append(lines, m.detailsView(now, r, l.w, n-l.sessLines)...)
+func (m *Model) bottomView(now time.Time, l common.Layout) []string {
+	r := m.cx.Snap.Runtime(m.selected)
+	n := l.BottomRows + 1
+	if !l.Split {
+		lines := m.sessionsView(r, l.W, l.SessLines)
+		return append(lines, m.detailsView(now, r, l.W, n-l.SessLines)...)
 	}
-	sw := l.sessWidth
-	dw := l.w - sw - 3
+	sw := l.SessWidth
+	dw := l.W - sw - 3
 	left := m.sessionsView(r, sw, n)
 	right := m.detailsView(now, r, dw, n)
-	sep := m.st.Dim.Render(" │ ")
+	sep := m.cx.Styles.Dim.Render(" │ ")
 	lines := make([]string, 0, n)
 	for i := range left {
 		lines = append(lines, frame.PadTo(left[i], sw)+sep+right[i])
@@ -76,19 +77,19 @@ func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 	out := make([]string, 0, n)
 	focused := m.focus == panelSessions
 	if r == nil {
-		out = append(out, m.panelTitle(focused, "SESSIONS"), m.st.Dim.Render("  no runtime selected"))
+		out = append(out, common.PanelTitle(m.cx, focused, "SESSIONS"), m.cx.Styles.Dim.Render("  no runtime selected"))
 	} else {
-		out = append(out, m.panelTitle(focused, "SESSIONS · "+r.ID()+" "+strconv.Itoa(len(r.Sessions))))
+		out = append(out, common.PanelTitle(m.cx, focused, "SESSIONS · "+r.ID()+" "+strconv.Itoa(len(r.Sessions))))
 		f := r.SessionsFresh
 		switch {
 		case r.Gone():
-			out = append(out, m.st.Dim.Render("  runtime gone: sessions cleared"))
+			out = append(out, m.cx.Styles.Dim.Render("  runtime gone: sessions cleared"))
 		case f.Loading():
-			out = append(out, m.st.Dim.Render("  loading sessions…"))
+			out = append(out, m.cx.Styles.Dim.Render("  loading sessions…"))
 		case f.Stale():
-			out = append(out, m.st.Warn.Render("  ▲ stale: "+errLine(f.Err)))
+			out = append(out, m.cx.Styles.Warn.Render("  ▲ stale: "+errLine(f.Err)))
 		case len(r.Sessions) == 0:
-			out = append(out, m.st.Dim.Render("  no open sessions"))
+			out = append(out, m.cx.Styles.Dim.Render("  no open sessions"))
 		}
 		rows := n - len(out)
 		off := 0
@@ -99,7 +100,7 @@ func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 		for i := off; i < len(r.Sessions) && len(out) < n; i++ {
 			s := r.Sessions[i]
 			tag := "notebook"
-			if m.snap.Owned(s.Name) {
+			if m.cx.Snap.Owned(s.Name) {
 				tag = "colabdash"
 			}
 			line := "  "
@@ -109,7 +110,7 @@ func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 			}
 			line += frame.Fit(s.ID(), min(max(w-2-tagW-1, 4), 40)) + " " + frame.Fit(tag, tagW)
 			if sel {
-				line = m.st.Selected.Render(line)
+				line = m.cx.Styles.Selected.Render(line)
 			}
 			out = append(out, line)
 		}
@@ -125,9 +126,9 @@ func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string {
 	out := make([]string, 0, n)
 	if r == nil {
-		out = append(out, m.panelTitle(false, "DETAILS"), m.st.Dim.Render("  no runtime selected"))
+		out = append(out, common.PanelTitle(m.cx, false, "DETAILS"), m.cx.Styles.Dim.Render("  no runtime selected"))
 	} else {
-		out = append(out, m.panelTitle(false, "DETAILS · "+r.ID()))
+		out = append(out, common.PanelTitle(m.cx, false, "DETAILS · "+r.ID()))
 		// Each line has a priority (lowest first): when the panel is short (a
 		// stacked layout on a small terminal) the most useful lines stay,
 		// in their usual order.
@@ -153,7 +154,7 @@ func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string 
 		if m.ax.revealed == r.Name && tok != "" {
 			// Revealing (v) never changes the layout: the token takes the
 			// place of a less useful line when the panel is short.
-			kv(-1, "token", tok+m.st.Dim.Render(" (revealed; "+m.keys.RevealToken.Help().Key+" hides)"))
+			kv(-1, "token", tok+m.cx.Styles.Dim.Render(" (revealed; "+m.cx.Keys.RevealToken.Help().Key+" hides)"))
 		} else {
 			kv(5, "token", state.MaskToken(tok))
 		}
@@ -164,16 +165,16 @@ func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string 
 		case st == state.TokenUnknown:
 			kv(0, "expires", "unknown (UNKNOWN)")
 		case st == state.TokenExpired:
-			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · EXPIRED, "+m.renewWord(r, now))
+			kv(0, "expires", r.ExpireTime().In(m.cx.Location).Format("15:04:05 MST")+" · EXPIRED, "+m.renewWord(r, now))
 		default:
-			kv(0, "expires", r.ExpireTime().In(m.opts.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
+			kv(0, "expires", r.ExpireTime().In(m.cx.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
 		}
 		kv(4, "version", termtext.Line(r.DisplayVersion()))
 		switch {
 		case errors.Is(r.RenewErr, state.ErrNotExtended):
-			kv(1, "renew", m.st.ErrText.Render("renewal did not extend the token, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))))
+			kv(1, "renew", m.cx.Styles.ErrText.Render("renewal did not extend the token, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))))
 		case r.RenewErr != nil:
-			kv(1, "renew", m.st.ErrText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
+			kv(1, "renew", m.cx.Styles.ErrText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
 		}
 		room := n - len(out)
 		for prio := 5; len(kvs) > room && prio >= 0; prio-- {
@@ -197,7 +198,7 @@ func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string 
 func (m *Model) renewWord(r *state.Runtime, now time.Time) string {
 	switch {
 	case m.opts.NoAutoRenew:
-		return "auto-renew off (" + m.keys.Refresh.Help().Key + " refreshes)"
+		return "auto-renew off (" + m.cx.Keys.Refresh.Help().Key + " refreshes)"
 	case m.renewInFlight(r.Name):
 		return "renewing…"
 	case errors.Is(r.RenewErr, state.ErrNotExtended):

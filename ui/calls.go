@@ -87,8 +87,8 @@ func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
 	}
 	m.seq++
 	gen := m.seq
-	pc := pendingCall{gen: gen, started: now, version: m.snap.Version()}
-	if r := m.snap.Runtime(k.runtime); r != nil && k.kind == callRenew {
+	pc := pendingCall{gen: gen, started: now, version: m.cx.Snap.Version()}
+	if r := m.cx.Snap.Runtime(k.runtime); r != nil && k.kind == callRenew {
 		pc.expire = r.ExpireTime()
 	}
 	m.pending[k] = pc
@@ -124,12 +124,12 @@ func (m *Model) inFlight() int { return len(m.pending) }
 func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
 	var cmds []tea.Cmd
-	if !manual && !m.snap.SubscriptionFresh.Loaded() {
+	if !manual && !m.cx.Snap.SubscriptionFresh.Loaded() {
 		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
 			cmds = append(cmds, c)
 		}
 	}
-	if !m.snap.SpecsFresh.Loaded() {
+	if !m.cx.Snap.SpecsFresh.Loaded() {
 		if c := m.issue(callKey{kind: callSpecs}, now); c != nil {
 			cmds = append(cmds, c)
 		}
@@ -172,29 +172,29 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 		return nil // late or superseded answer: drop it
 	}
 	delete(m.pending, msg.key)
-	now := m.now()
+	now := m.cx.Now()
 	m.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
 	switch msg.key.kind {
 	case callRuntimes:
 		return m.onRuntimes(msg, p, now)
 	case callSessions:
 		if msg.err != nil {
-			m.snap.ApplySessionsError(now, msg.key.runtime, msg.err)
+			m.cx.Snap.ApplySessionsError(now, msg.key.runtime, msg.err)
 		} else {
-			m.snap.ApplySessions(now, msg.key.runtime, msg.sessions)
+			m.cx.Snap.ApplySessions(now, msg.key.runtime, msg.sessions)
 			m.forgetVanishedSession(msg.key.runtime, p.started, msg.sessions)
 		}
 	case callSubscription:
 		if msg.err != nil {
-			m.snap.ApplyError(state.ListSubscription, now, msg.err)
+			m.cx.Snap.ApplyError(state.ListSubscription, now, msg.err)
 		} else {
-			m.snap.ApplySubscription(now, msg.sub)
+			m.cx.Snap.ApplySubscription(now, msg.sub)
 		}
 	case callSpecs:
 		if msg.err != nil {
-			m.snap.ApplyError(state.ListSpecs, now, msg.err)
+			m.cx.Snap.ApplyError(state.ListSpecs, now, msg.err)
 		} else {
-			m.snap.ApplySpecs(now, msg.specs)
+			m.cx.Snap.ApplySpecs(now, msg.specs)
 		}
 	case callRenew:
 		m.onRenewed(msg, p, now)
@@ -206,8 +206,8 @@ func (m *Model) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd 
 	manual := m.manualRef
 	m.manualRef = false
 	if msg.err != nil {
-		m.snap.ApplyError(state.ListRuntimes, now, msg.err)
-		m.nextRefresh = now.Add(m.backoff(m.snap.RuntimesFresh.Failures, msg.err))
+		m.cx.Snap.ApplyError(state.ListRuntimes, now, msg.err)
+		m.nextRefresh = now.Add(m.backoff(m.cx.Snap.RuntimesFresh.Failures, msg.err))
 		if manual { // "refreshing…" must not outlive the failure
 			m.setStatus(now, "refresh failed: "+errLine(msg.err), true)
 		}
@@ -216,10 +216,10 @@ func (m *Model) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd 
 	if manual && m.statusFor == api.ToolListRuntimes+" " { // a newer message stays
 		m.setStatus(now, "✓ refreshed", false)
 	}
-	m.snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
+	m.cx.Snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
 	m.onRuntimesListed(now)
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
-	for r := range m.snap.All() {
+	for r := range m.cx.Snap.All() {
 		if r.Gone() {
 			// Answers still on their way for it are dropped.
 			delete(m.pending, callKey{kind: callSessions, runtime: r.Name})
@@ -229,7 +229,7 @@ func (m *Model) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd 
 	}
 	if manual { // r: the user asked for everything, budget or not
 		var cmds []tea.Cmd
-		for r := range m.snap.All() {
+		for r := range m.cx.Snap.All() {
 			if !r.Gone() {
 				if c := m.issue(callKey{kind: callSessions, runtime: r.Name}, now); c != nil {
 					cmds = append(cmds, c)
@@ -259,13 +259,13 @@ func (m *Model) refreshSessions(now time.Time, withList bool) []tea.Cmd {
 	keep := 0
 	if !m.opts.NoAutoRenew {
 		soon := now.Add(time.Minute)
-		for r := range m.snap.All() {
+		for r := range m.cx.Snap.All() {
 			if at, ok := m.nextRenewal(r, now); ok && !r.Gone() && at.Before(soon) {
 				keep++
 			}
 		}
 	}
-	plan := m.snap.PlanSessions(now, m.selected, withList, m.opts.RefreshInterval, m.budget, keep, inFlight)
+	plan := m.cx.Snap.PlanSessions(now, m.selected, withList, m.opts.RefreshInterval, m.budget, keep, inFlight)
 	cmds := make([]tea.Cmd, 0, len(plan.Refresh))
 	for _, name := range plan.Refresh {
 		if c := m.issue(callKey{kind: callSessions, runtime: name}, now); c != nil {
@@ -321,9 +321,9 @@ func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 	// meanwhile may already hold the renewed token.
 	retry, failed, notExtended := m.renew.Done(msg.key.runtime, p.started, p.expire, msg.runtime.ExpireTime(), msg.err)
 	if msg.err != nil {
-		m.snap.ApplyRenewError(now, msg.key.runtime, msg.err)
+		m.cx.Snap.ApplyRenewError(now, msg.key.runtime, msg.err)
 	} else {
-		m.snap.UpdateRuntime(now, msg.runtime)
+		m.cx.Snap.UpdateRuntime(now, msg.runtime)
 		if !failed {
 			m.learnTokenLife(msg.runtime, p.started)
 		}
@@ -332,7 +332,7 @@ func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 		// The call succeeded but the token is as old as before: a failed
 		// renewal, backed off (issue 11: one get_runtime a second,
 		// forever, before).
-		m.snap.ApplyRenewError(now, msg.key.runtime, notExtended)
+		m.cx.Snap.ApplyRenewError(now, msg.key.runtime, notExtended)
 		m.noteEvent(now, "get_runtime", msg.key.runtime, notExtended.Error())
 	} else if failed {
 		m.noteEvent(now, "get_runtime", msg.key.runtime, "token stale: renewal backed off, next try in "+state.FormatCountdown(retry))
@@ -364,7 +364,7 @@ func (m *Model) renewDue(now time.Time) []tea.Cmd {
 		return nil
 	}
 	var due []*state.Runtime
-	for r := range m.snap.All() {
+	for r := range m.cx.Snap.All() {
 		if r.Gone() || m.renewInFlight(r.Name) {
 			continue
 		}
@@ -396,7 +396,7 @@ func (m *Model) nextRenewal(r *state.Runtime, now time.Time) (at time.Time, ok b
 // renewRetryIn is the time until the next renewal attempt of runtime
 // name (0 when due or unknown).
 func (m *Model) renewRetryIn(name string, now time.Time) time.Duration {
-	r := m.snap.Runtime(name)
+	r := m.cx.Snap.Runtime(name)
 	if r == nil {
 		return 0
 	}

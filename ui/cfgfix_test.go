@@ -55,7 +55,7 @@ func TestHeaderKeepsProfileAndTierBeforeAnError(t *testing.T) {
 	f.panicOn = "get_subscription"
 	clk := &clock{t: t0}
 	m := testModel(f, clk)
-	m.opts.Profile = "work"
+	m.cx.Profile = "work"
 	m.opts.Account = "credentials file /home/someone/keys/a-very-long-name-for-a-key.json (authorized_user)"
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
 	m, _ = run(t, m, m.Init())
@@ -106,7 +106,7 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 	for i := 0; i < len(all) && m.helpOffset() > 0; i++ {
 		before := m.helpOffset()
 		m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
-		if step := before - m.helpOffset(); step != min(before, m.helpRows(m.lay)-1) {
+		if step := before - m.helpOffset(); step != min(before, helpRows(m.cx.Layout)-1) {
 			t.Fatalf("pgup scrolled %d lines from %d, want a page", step, before)
 		}
 	}

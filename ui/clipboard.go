@@ -10,6 +10,7 @@ import (
 	"github.com/atotto/clipboard"
 	"github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -78,8 +79,8 @@ func writeOSC52(text string) error {
 // (actCopyURL), reveals or hides its proxy token in the details
 // (actReveal: the layout stays as it is) or copies the token once revealed
 // (actCopyToken).
-func (m *Model) clipboardCommand(kind actionKind, now time.Time) tea.Cmd {
-	r := m.snap.Runtime(m.selected)
+func (m *Model) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
+	r := m.cx.Snap.Runtime(m.selected)
 	if r != nil && r.Gone() {
 		m.setStatus(now, m.goneText(r, now), true)
 		return nil
@@ -90,18 +91,18 @@ func (m *Model) clipboardCommand(kind actionKind, now time.Time) tea.Cmd {
 	}
 	ci := *r.ConnectionInfo
 	switch {
-	case kind == actReveal:
+	case kind == common.OpReveal:
 		if m.ax.revealed == r.Name {
 			m.ax.revealed = ""
 			m.setStatus(now, "proxy token hidden", false)
 		} else {
 			m.ax.revealed = r.Name
-			m.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.keys.RevealToken.Help().Key+" hides it, "+m.keys.CopyToken.Help().Key+" copies it)", false)
+			m.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.RevealToken.Help().Key+" hides it, "+m.cx.Keys.CopyToken.Help().Key+" copies it)", false)
 		}
 		return nil
-	case kind == actCopyToken:
+	case kind == common.OpCopyToken:
 		if m.ax.revealed != r.Name {
-			m.setStatus(now, "reveal the token first with "+m.keys.RevealToken.Help().Key, true)
+			m.setStatus(now, "reveal the token first with "+m.cx.Keys.RevealToken.Help().Key, true)
 			return nil
 		}
 		return m.copyCmd(ci.Token, "the proxy token of "+r.ID())

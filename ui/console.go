@@ -11,6 +11,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 	"github.com/colabdash/colabdash/ui/widget/lineedit"
 )
@@ -36,52 +37,53 @@ import (
 type consoleOverlay struct {
 	runtime, session string
 	in               lineedit.Editor
-	scroll           int // transcript rows scrolled back from the newest
+	ax               *actionState // the runs, transcripts and closed sessions it shows
+	scroll           int          // transcript rows scrolled back from the newest
 }
 
 // consoleInputLines is the fewest input lines the console shows at once
 // (when the input has that many); up to half its height when it has room.
 const consoleInputLines = 3
 
-func (p *consoleOverlay) handleKey(k tea.KeyMsg, c *Model) action {
-	keys := c.keys
+func (p *consoleOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
+	keys := c.Keys
 	switch {
 	case key.Matches(k, keys.ConsoleStop):
-		if c.ax.exec.running(p.session) != nil {
-			return action{kind: actStop}
+		if p.ax.exec.running(p.session) != nil {
+			return common.StopCode{}
 		}
 		p.in.Set("")
-		return action{kind: actStatus, text: keys.ConsoleStop.Help().Key + " does not quit from the console: " +
+		return common.Say{Text: keys.ConsoleStop.Help().Key + " does not quit from the console: " +
 			keys.ConsoleBack.Help().Key + " goes back to the dashboard"}
 	case key.Matches(k, keys.ConsoleBack):
-		return action{kind: actClose} // a running execution goes on
+		return common.Close{} // a running execution goes on
 	case key.Matches(k, keys.ConsoleScrollUp):
-		p.scroll = c.clampScroll(p, p.scroll+c.consolePage())
+		p.scroll = p.clampScroll(c, p.scroll+p.consolePage(c))
 	case key.Matches(k, keys.ConsoleScrollDown):
-		p.scroll = max(0, p.scroll-c.consolePage())
+		p.scroll = max(0, p.scroll-p.consolePage(c))
 	case key.Matches(k, keys.ConsoleNewLine):
 		p.in.Handle(tea.KeyMsg{Type: tea.KeyCtrlJ}) // the editor's own new line
 	case key.Matches(k, keys.ConsoleRun):
 		code := strings.TrimRight(p.in.Value(), " \n")
 		if strings.TrimSpace(code) == "" {
-			return action{}
+			return nil
 		}
 		if !completeStatement(p.in.Value()) {
 			p.in.Insert([]rune{'\n'})
-			return action{}
+			return nil
 		}
-		return action{kind: actRun, text: code}
+		return common.RunCode{Code: code}
 	default:
 		p.in.Handle(k)
 	}
-	return action{}
+	return nil
 }
 
 // clampScroll bounds a scroll position to the transcript's top: it wraps
 // only as many lines as the position needs.
-func (m *Model) clampScroll(p *consoleOverlay, scroll int) int {
-	room := max(1, m.lay.h-4-3)
-	rows := m.transcriptRowCount(p, m.lay.w, scroll+room)
+func (p *consoleOverlay) clampScroll(c *common.Context, scroll int) int {
+	room := max(1, c.Layout.H-4-3)
+	rows := p.transcriptRowCount(c, c.Layout.W, scroll+room)
 	if rows < scroll+room {
 		return max(0, rows-room)
 	}
@@ -90,39 +92,39 @@ func (m *Model) clampScroll(p *consoleOverlay, scroll int) int {
 
 // consolePage is how far pgup/pgdn scroll: the transcript's height less
 // one line of overlap.
-func (m *Model) consolePage() int { return max(1, m.lay.h-4-3-1) }
+func (p *consoleOverlay) consolePage(c *common.Context) int { return max(1, c.Layout.H-4-3-1) }
 
-func (p *consoleOverlay) draw(c *Model, f *frame.Frame) {
-	f.SetBody(c.consoleView(p, c.now(), f.W, f.BodyRows()))
+func (p *consoleOverlay) Draw(c *common.Context, f *frame.Frame) {
+	f.SetBody(p.consoleView(c, c.Now(), f.W, f.BodyRows()))
 }
 
-func (p *consoleOverlay) fits(*Model) bool { return true }
+func (p *consoleOverlay) Fits(*common.Context) bool { return true }
 
-func (p *consoleOverlay) name() string { return "run-code console" }
+func (p *consoleOverlay) Name() string { return "run-code console" }
 
 // keys are the console's own keys: in it, letters are text. The stop
 // and scroll keys say what they do now.
-func (p *consoleOverlay) keys(c *Model) []key.Binding {
-	k := c.keys
+func (p *consoleOverlay) Keys(c *common.Context) []key.Binding {
+	k := c.Keys
 	scroll := "scroll"
 	if p.scroll > 0 {
 		scroll = "scroll (↓ newer below)"
 	}
 	stop := "clear"
-	if c.ax.exec.running(p.session) != nil {
+	if p.ax.exec.running(p.session) != nil {
 		stop = "stop the code"
 	}
 	// The ways out first: a narrow footer cuts from the end (that code
 	// keeps running after esc, the title says); while scrolled up, "newer
 	// below" comes right after them.
 	ks := []key.Binding{
-		helpKey(k.ConsoleRun.Help().Key, "run"),
-		helpKey(k.ConsoleBack.Help().Key, "back"),
-		helpKey(k.ConsoleStop.Help().Key, stop),
+		common.HelpKey(k.ConsoleRun.Help().Key, "run"),
+		common.HelpKey(k.ConsoleBack.Help().Key, "back"),
+		common.HelpKey(k.ConsoleStop.Help().Key, stop),
 		k.ConsoleNewLine,
-		helpKey("↑/↓", "history"), // the input's own keys (lineEditor)
+		common.HelpKey("↑/↓", "history"), // the input's own keys (lineEditor)
 	}
-	pg := helpKey(keysOf(k.ConsoleScrollUp, k.ConsoleScrollDown), scroll)
+	pg := common.HelpKey(common.KeysOf(k.ConsoleScrollUp, k.ConsoleScrollDown), scroll)
 	if p.scroll > 0 {
 		return append(ks[:3:3], append([]key.Binding{pg}, ks[3:]...)...)
 	}
@@ -138,7 +140,7 @@ func (m *Model) openConsole(now time.Time) {
 		m.showConsole(r.runtime, r.session)
 		return
 	}
-	sel := m.snap.Runtime(m.selected)
+	sel := m.cx.Snap.Runtime(m.selected)
 	switch {
 	case sel == nil && x.console != nil:
 		m.showConsole(x.console.runtime, x.console.session)
@@ -172,7 +174,7 @@ func (m *Model) showConsole(runtime, session string) {
 	x := &m.ax.exec
 	p := x.console
 	if p == nil {
-		p = &consoleOverlay{in: lineedit.Editor{Multiline: true}}
+		p = &consoleOverlay{in: lineedit.Editor{Multiline: true}, ax: m.ax}
 		x.console = p
 	}
 	if p.session != session {
@@ -187,16 +189,16 @@ func (m *Model) showConsole(runtime, session string) {
 // consoleView renders the console in n lines of width w: the title, the
 // newest transcript rows that fit (or older ones, scrolled back), a blank
 // line and the input.
-func (m *Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string {
+func (p *consoleOverlay) consoleView(c *common.Context, now time.Time, w, n int) []string {
 	target := "session " + api.LastSegment(p.session)
-	if p.session == "" || m.ax.closed[p.session] {
-		target = "no session (" + m.keys.ConsoleRun.Help().Key + " asks to open one)"
+	if p.session == "" || p.ax.closed[p.session] {
+		target = "no session (" + c.Keys.ConsoleRun.Help().Key + " asks to open one)"
 	}
-	out := []string{m.panelTitle(true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) +
-		m.st.Dim.Render(" · "+m.keys.ConsoleBack.Help().Key+" back (runs keep going)")}
+	out := []string{common.PanelTitle(c, true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) +
+		c.Styles.Dim.Render(" · "+c.Keys.ConsoleBack.Help().Key+" back (runs keep going)")}
 	input := p.in.View(">>> ", "... ", w, max(consoleInputLines, (n-4)/2))
 	room := max(1, n-2-len(input))
-	out = append(out, m.transcriptRows(p, now, w, room)...)
+	out = append(out, p.transcriptRows(c, now, w, room)...)
 	out = frame.PadLines(out, n-1-len(input))
 	out = append(out, "")
 	out = append(out, input...)
@@ -209,15 +211,15 @@ func (m *Model) consoleView(p *consoleOverlay, now time.Time, w, n int) []string
 // transcriptLines returns the console's logical lines: the drop marker,
 // the session's transcript, and the run in flight (not in it yet); at(i)
 // is the i-th of n.
-func (m *Model) transcriptLines(p *consoleOverlay, now time.Time) (n int, at func(int) tline) {
-	t := m.ax.exec.transcripts[p.session]
+func (p *consoleOverlay) transcriptLines(c *common.Context, now time.Time) (n int, at func(int) tline) {
+	t := p.ax.exec.transcripts[p.session]
 	var lines []tline
 	dropped := 0
 	if t != nil {
 		lines, dropped = t.lines, t.dropped
 	}
 	var tail []tline
-	if r := m.ax.exec.running(p.session); r != nil {
+	if r := p.ax.exec.running(p.session); r != nil {
 		line := "  running… " + state.FormatCountdown(now.Sub(r.started))
 		switch {
 		case r.stopping:
@@ -253,10 +255,10 @@ func (m *Model) transcriptLines(p *consoleOverlay, now time.Time) (n int, at fun
 // wrapFromEnd wraps the logical lines from the newest back until want
 // rows are made (or the lines run out); rows are newest first. all
 // reports whether every line was wrapped.
-func (m *Model) wrapFromEnd(n int, at func(int) tline, w, want int) (rows []string, all bool) {
+func (p *consoleOverlay) wrapFromEnd(c *common.Context, n int, at func(int) tline, w, want int) (rows []string, all bool) {
 	i := n - 1
 	for ; i >= 0 && len(rows) < want; i-- {
-		wrapped := strings.Split(ansi.Hardwrap(m.styleLine(at(i)), w, true), "\n")
+		wrapped := strings.Split(ansi.Hardwrap(p.styleLine(c, at(i)), w, true), "\n")
 		for j := len(wrapped) - 1; j >= 0; j-- {
 			rows = append(rows, wrapped[j])
 		}
@@ -266,9 +268,9 @@ func (m *Model) wrapFromEnd(n int, at func(int) tline, w, want int) (rows []stri
 
 // transcriptRowCount is how many rows the transcript makes at width w,
 // counted up to limit.
-func (m *Model) transcriptRowCount(p *consoleOverlay, w, limit int) int {
-	n, at := m.transcriptLines(p, m.now())
-	rows, _ := m.wrapFromEnd(n, at, w, limit)
+func (p *consoleOverlay) transcriptRowCount(c *common.Context, w, limit int) int {
+	n, at := p.transcriptLines(c, c.Now())
+	rows, _ := p.wrapFromEnd(c, n, at, w, limit)
 	return len(rows)
 }
 
@@ -276,9 +278,9 @@ func (m *Model) transcriptRowCount(p *consoleOverlay, w, limit int) int {
 // room rows of width w: the newest, or older ones when scrolled back.
 // Only the lines that are shown are wrapped, so a long transcript costs
 // what fits on the screen.
-func (m *Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []string {
-	n, at := m.transcriptLines(p, now)
-	rows, all := m.wrapFromEnd(n, at, w, room+p.scroll)
+func (p *consoleOverlay) transcriptRows(c *common.Context, now time.Time, w, room int) []string {
+	n, at := p.transcriptLines(c, now)
+	rows, all := p.wrapFromEnd(c, n, at, w, room+p.scroll)
 	scroll := p.scroll
 	if all { // the whole transcript is wrapped: scrolling stops at its top
 		scroll = min(scroll, max(0, len(rows)-room))
@@ -289,7 +291,7 @@ func (m *Model) transcriptRows(p *consoleOverlay, now time.Time, w, room int) []
 		out[len(shown)-1-k] = shown[k]
 	}
 	if scroll > 0 && len(out) > 0 {
-		out[len(out)-1] = m.st.Dim.Render("  ↓ " + itoaPlural(scroll, "newer line") + " below (" + m.keys.ConsoleScrollDown.Help().Key + ")")
+		out[len(out)-1] = c.Styles.Dim.Render("  ↓ " + itoaPlural(scroll, "newer line") + " below (" + c.Keys.ConsoleScrollDown.Help().Key + ")")
 	}
 	return out
 }
@@ -303,19 +305,19 @@ func itoaThousands(n int) string {
 	return s
 }
 
-func (m *Model) styleLine(l tline) string {
+func (p *consoleOverlay) styleLine(c *common.Context, l tline) string {
 	switch l.kind {
 	case lineIn:
 		if i := strings.Index(l.text, ": "); i > 0 && strings.HasPrefix(l.text, "In [") {
-			return m.st.Bold.Render(l.text[:i+2]) + l.text[i+2:]
+			return c.Styles.Bold.Render(l.text[:i+2]) + l.text[i+2:]
 		}
 		return l.text
 	case lineWarn:
-		return m.st.Warn.Render(l.text)
+		return c.Styles.Warn.Render(l.text)
 	case lineErr:
-		return m.st.ErrText.Render(l.text)
+		return c.Styles.ErrText.Render(l.text)
 	case lineDim:
-		return m.st.Dim.Render(l.text)
+		return c.Styles.Dim.Render(l.text)
 	}
 	return l.text
 }

@@ -189,7 +189,7 @@ func TestConsoleTranscriptIsBounded(t *testing.T) {
 		t.Fatalf("pgup at the top moved: %d → %d", top, m.console().scroll)
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgDown})
-	if s := m.console().scroll; s != top-m.consolePage() {
+	if s := m.console().scroll; s != top-m.console().consolePage(m.cx) {
 		t.Fatalf("pgdn: %d → %d", top, s)
 	}
 	m.console().scroll = 3

@@ -107,7 +107,7 @@ func (m *Model) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, 
 	m.ax.nextOp++
 	op := &createOp{id: m.ax.nextOp, requestID: uuid.NewString(), spec: spec, version: version, runtimeID: runtimeID, started: now,
 		known: map[string]bool{}}
-	for r := range m.snap.All() {
+	for r := range m.cx.Snap.All() {
 		op.known[r.Name] = true
 	}
 	m.ax.creates = append(m.ax.creates, op)
@@ -162,7 +162,7 @@ func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 	if msg.err == nil {
 		m.dropCreate(op.id)
 		// The row shows what the server returned.
-		m.snap.UpdateRuntime(now, msg.rt)
+		m.cx.Snap.UpdateRuntime(now, msg.rt)
 		m.learnTokenLife(msg.rt, op.sent)
 		m.selected, m.rowsDirty, m.focus = msg.rt.Name, true, panelRuntimes
 		m.setStatus(now, "✓ created "+msg.rt.ID()+" ("+msg.rt.RuntimeSpec.String()+") in "+took, false)
@@ -203,7 +203,7 @@ func (m *Model) onRuntimesListed(now time.Time) {
 			continue
 		}
 		var found []string
-		for r := range m.snap.All() {
+		for r := range m.cx.Snap.All() {
 			match := r.RuntimeSpec == op.spec && !op.known[r.Name]
 			if op.runtimeID != "" {
 				match = r.ID() == op.runtimeID
@@ -256,8 +256,8 @@ func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea
 
 // afterCreateDialog is the choice of next steps after op failed with ae.
 func (m *Model) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *dialog {
-	f := state.ExplainCreateFailure(ae, op.spec, m.snap.Specs, m.snap.Subscription.Tier, op.attempt)
-	body := append([]string{api.OneLine(ae.Error(), 200) + " (" + m.keys.Events.Help().Key + " keeps the full error)"}, f.Body...)
+	f := state.ExplainCreateFailure(ae, op.spec, m.cx.Snap.Specs, m.cx.Snap.Subscription.Tier, op.attempt)
+	body := append([]string{api.OneLine(ae.Error(), 200) + " (" + m.cx.Keys.Events.Help().Key + " keeps the full error)"}, f.Body...)
 	it := intent{kind: intentAfterCreate}
 	var items []choiceItem
 	if f.Kind == state.CreateTooManyRuntimes {
@@ -295,7 +295,7 @@ func (m *Model) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *d
 func (m *Model) afterCreateChoice(c afterChoice, now time.Time) tea.Cmd {
 	switch {
 	case c.deleteRuntime != "":
-		if r := m.snap.Runtime(c.deleteRuntime); r != nil && !r.Gone() {
+		if r := m.cx.Snap.Runtime(c.deleteRuntime); r != nil && !r.Gone() {
 			m.selected, m.rowsDirty = r.Name, true
 			m.askDelete(r, now)
 		}
@@ -345,11 +345,11 @@ func (m *Model) createRows(now time.Time, c columns) []string {
 				why = "rate limited"
 			}
 			line += why + ", retrying " + strconv.Itoa(op.attempt+1) + "/" + strconv.Itoa(MaxCreateAttempts) + " in " +
-				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + m.keys.Cancel.Help().Key + " cancel"
+				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + m.cx.Keys.Cancel.Help().Key + " cancel"
 		case createUnknown:
 			line += "outcome unknown · re-listing…"
 		}
-		out = append(out, m.st.Warn.Render(line))
+		out = append(out, m.cx.Styles.Warn.Render(line))
 	}
 	return out
 }

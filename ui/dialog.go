@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
 	"github.com/colabdash/colabdash/ui/widget/frame"
@@ -157,7 +158,7 @@ func (d *dialog) inGrace(now time.Time) bool {
 }
 
 // regrace starts the grace period again (the dialog shows anew).
-func (d *dialog) regrace(now time.Time) { d.opened = now }
+func (d *dialog) Regrace(now time.Time) { d.opened = now }
 
 // update applies one key at now.
 func (d *dialog) update(k tea.KeyMsg, now time.Time) dialogResult {
@@ -212,17 +213,17 @@ func (d *dialog) update(k tea.KeyMsg, now time.Time) dialogResult {
 
 // handleKey answers with actDialog once the dialog is answered; a new
 // input to check (dialog.check) starts its check.
-func (d *dialog) handleKey(k tea.KeyMsg, c *Model) action {
-	switch d.update(k, c.now()) {
+func (d *dialog) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
+	switch d.update(k, c.Now()) {
 	case resCancel:
-		return action{kind: actDialog, dlg: d, esc: k.Type == tea.KeyEsc}
+		return common.Answer{Dialog: d, Esc: k.Type == tea.KeyEsc}
 	case resOK:
-		return action{kind: actDialog, dlg: d, ok: true}
+		return common.Answer{Dialog: d, OK: true}
 	}
 	if cmd := d.checkCmd(); cmd != nil {
-		return action{kind: actCmd, cmd: cmd}
+		return common.Run{Cmd: cmd}
 	}
-	return action{}
+	return nil
 }
 
 // onDialogCheck keeps a check's answer when it is for the dialog's input
@@ -236,31 +237,33 @@ func (m *Model) onDialogCheck(msg dialogCheckMsg) tea.Cmd {
 	if d.submitting && m.top() == d {
 		d.submitting = false
 		if d.problem() == "" {
-			return m.apply(action{kind: actDialog, dlg: d, ok: true})
+			return m.apply(common.Answer{Dialog: d, OK: true})
 		}
 	}
 	return nil
 }
 
-func (d *dialog) draw(c *Model, f *frame.Frame) { f.Box(d.lines(c.st, f.W, c.now())) }
+func (d *dialog) Draw(c *common.Context, f *frame.Frame) { f.Box(d.lines(c.Styles, f.W, c.Now())) }
 
 // fits reports whether the whole box fits the screen's height.
-func (d *dialog) fits(c *Model) bool { return len(d.lines(c.st, c.lay.w, c.now())) <= c.lay.h }
-
-// keys say how the dialog is answered, as its last line does.
-func (d *dialog) keys(*Model) []key.Binding {
-	switch d.kind {
-	case dlgConfirm:
-		return []key.Binding{helpKey("y", "confirm"), helpKey("any other key", "cancels")}
-	case dlgTyped:
-		return []key.Binding{helpKey("enter", "confirm (type "+termtext.Line(d.want)+")"), helpKey("esc", "cancel")}
-	case dlgInput:
-		return []key.Binding{helpKey("enter", "continue"), helpKey("esc", d.escWord())}
-	}
-	return []key.Binding{helpKey("↑/↓", "move"), helpKey("enter", "choose"), helpKey("esc", d.escWord())}
+func (d *dialog) Fits(c *common.Context) bool {
+	return len(d.lines(c.Styles, c.Layout.W, c.Now())) <= c.Layout.H
 }
 
-func (d *dialog) name() string { return "dialog" }
+// keys say how the dialog is answered, as its last line does.
+func (d *dialog) Keys(*common.Context) []key.Binding {
+	switch d.kind {
+	case dlgConfirm:
+		return []key.Binding{common.HelpKey("y", "confirm"), common.HelpKey("any other key", "cancels")}
+	case dlgTyped:
+		return []key.Binding{common.HelpKey("enter", "confirm (type "+termtext.Line(d.want)+")"), common.HelpKey("esc", "cancel")}
+	case dlgInput:
+		return []key.Binding{common.HelpKey("enter", "continue"), common.HelpKey("esc", d.escWord())}
+	}
+	return []key.Binding{common.HelpKey("↑/↓", "move"), common.HelpKey("enter", "choose"), common.HelpKey("esc", d.escWord())}
+}
+
+func (d *dialog) Name() string { return "dialog" }
 
 // problem is the validation error of the current input ("" when valid
 // or while its check has not answered).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -97,14 +98,8 @@ func (m *Model) noteEvent(now time.Time, tool, target, note string) {
 	m.logEvent(Event{At: now, Tool: tool, Target: target, Note: note})
 }
 
-// logEvent appends e. The log is shared state copied by value with the
-// Model: copy on write so an older Model value never sees later events.
-func (m *Model) logEvent(e Event) {
-	l := m.events
-	l.buf = append([]Event(nil), l.buf...)
-	l.add(e)
-	m.events = l
-}
+// logEvent appends e to the log every copy of the Model shares.
+func (m *Model) logEvent(e Event) { m.events.add(e) }
 
 // formatLatency renders a latency as "850ms" or "2.4s".
 func formatLatency(d time.Duration) string {
@@ -119,12 +114,13 @@ func formatLatency(d time.Duration) string {
 // own keys act while it is open: ↑/↓ and pgup/pgdn scroll, L and esc
 // close it, q quits.
 type eventsOverlay struct {
+	log    *eventLog
 	offset int // scroll position, 0 = newest
 }
 
-func (e *eventsOverlay) handleKey(k tea.KeyMsg, c *Model) action {
-	keys := c.keys
-	page := max(c.lay.h-6, 1)
+func (e *eventsOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
+	keys := c.Keys
+	page := max(c.Layout.H-6, 1)
 	switch {
 	case key.Matches(k, keys.Up):
 		e.offset = max(e.offset-1, 0)
@@ -135,54 +131,54 @@ func (e *eventsOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	case key.Matches(k, keys.PageDown):
 		e.offset += page
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Events):
-		return action{kind: actClose}
+		return common.Close{}
 	case key.Matches(k, keys.Quit):
-		return action{kind: actQuit}
+		return common.Quit{}
 	}
-	_, maxOff := c.eventLines(c.lay.w, c.lay.h-4, 0)
+	_, maxOff := e.eventLines(c, c.Layout.W, c.Layout.H-4, 0)
 	e.offset = min(e.offset, maxOff) // scrolling past the end stops there
-	return action{}
+	return nil
 }
 
-func (e *eventsOverlay) draw(c *Model, f *frame.Frame) {
-	lines, _ := c.eventLines(f.W, f.BodyRows(), e.offset)
+func (e *eventsOverlay) Draw(c *common.Context, f *frame.Frame) {
+	lines, _ := e.eventLines(c, f.W, f.BodyRows(), e.offset)
 	f.SetBody(lines)
 }
 
-func (e *eventsOverlay) fits(*Model) bool { return true }
+func (e *eventsOverlay) Fits(*common.Context) bool { return true }
 
-func (e *eventsOverlay) keys(c *Model) []key.Binding {
-	k := c.keys
-	return []key.Binding{helpKey(keysOf(k.Up, k.Down), "scroll"), helpKey(keysOf(k.PageUp, k.PageDown), "page"),
-		helpKey(keysOf(k.Events, k.Back), "close"), helpKey(k.Quit.Help().Key, "quit")}
+func (e *eventsOverlay) Keys(c *common.Context) []key.Binding {
+	k := c.Keys
+	return []key.Binding{common.HelpKey(common.KeysOf(k.Up, k.Down), "scroll"), common.HelpKey(common.KeysOf(k.PageUp, k.PageDown), "page"),
+		common.HelpKey(common.KeysOf(k.Events, k.Back), "close"), common.HelpKey(k.Quit.Help().Key, "quit")}
 }
 
-func (e *eventsOverlay) name() string { return "event log" }
+func (e *eventsOverlay) Name() string { return "event log" }
 
 // eventLines renders the event log for n lines of width w, scrolled off
 // lines down: newest first, one line per call, and below a failed call its
 // full error text wrapped at word boundaries (a URL or path is never split
 // unless it is wider than the screen). maxOff is the largest useful
 // offset.
-func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
-	evs := m.events.newestFirst()
-	title := m.st.PanelFocus.Render("EVENTS "+strconv.Itoa(len(evs))) + m.st.Dim.Render("  (newest first · ↑/↓ scroll · esc close)")
+func (e *eventsOverlay) eventLines(c *common.Context, w, n, off int) (lines []string, maxOff int) {
+	evs := e.log.newestFirst()
+	title := c.Styles.PanelFocus.Render("EVENTS "+strconv.Itoa(len(evs))) + c.Styles.Dim.Render("  (newest first · ↑/↓ scroll · esc close)")
 	out := []string{title}
 	if len(evs) == 0 {
-		return append(out, m.st.Dim.Render("  no API calls yet")), 0
+		return append(out, c.Styles.Dim.Render("  no API calls yet")), 0
 	}
 	var body []string
-	for _, e := range evs {
-		target := termtext.Line(shortTarget(e.Target))
+	for _, ev := range evs {
+		target := termtext.Line(shortTarget(ev.Target))
 		if target == "" {
 			target = "–"
 		}
-		line := "  " + e.At.In(m.opts.Location).Format("15:04:05") + "  " + frame.Fit(e.Tool, 18) + " " + frame.FitRight(formatLatency(e.Latency), 7) + "  "
-		outcome := e.Outcome()
-		if e.Err != nil {
-			outcome = m.st.ErrText.Render(outcome)
-		} else if e.Note != "" {
-			outcome = m.st.Warn.Render(outcome)
+		line := "  " + ev.At.In(c.Location).Format("15:04:05") + "  " + frame.Fit(ev.Tool, 18) + " " + frame.FitRight(formatLatency(ev.Latency), 7) + "  "
+		outcome := ev.Outcome()
+		if ev.Err != nil {
+			outcome = c.Styles.ErrText.Render(outcome)
+		} else if ev.Note != "" {
+			outcome = c.Styles.Warn.Render(outcome)
 		}
 		line += outcome + "  "
 		if ansi.StringWidth(line+target) > w && ansi.StringWidth(target) > 1 {
@@ -192,14 +188,14 @@ func (m *Model) eventLines(w, n, off int) (lines []string, maxOff int) {
 		} else {
 			body = append(body, line+target)
 		}
-		if e.Err != nil || e.Note != "" {
-			text := e.Note
-			if e.Err != nil {
-				text = fullError(e.Err)
+		if ev.Err != nil || ev.Note != "" {
+			text := ev.Note
+			if ev.Err != nil {
+				text = fullError(ev.Err)
 			}
-			text = termtext.Line(m.redact(text))
+			text = termtext.Line(c.Redact(text))
 			for _, wl := range strings.Split(frame.Wrap(text, max(w-6, 10)), "\n") {
-				body = append(body, m.st.Dim.Render("      "+wl))
+				body = append(body, c.Styles.Dim.Render("      "+wl))
 			}
 		}
 	}
@@ -231,12 +227,4 @@ func fullError(err error) string {
 		return ae.Full()
 	}
 	return errText(err)
-}
-
-// redact applies Options.Redact, if any.
-func (m *Model) redact(s string) string {
-	if m.opts.Redact != nil {
-		return m.opts.Redact(s)
-	}
-	return s
 }

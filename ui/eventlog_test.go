@@ -96,7 +96,7 @@ func TestEventLogTargetsWholeWhenNarrow(t *testing.T) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "o", "enter", "tab") // create_session on it
 	sess := ""
-	for i, s := range m.snap.Runtime("runtimes/rt-t4demo7k2p").Sessions {
+	for i, s := range m.cx.Snap.Runtime("runtimes/rt-t4demo7k2p").Sessions {
 		if strings.HasPrefix(s.ID(), "colabdash-") {
 			sess, m.sessCursor = s.ID(), i
 		}

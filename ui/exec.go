@@ -248,7 +248,7 @@ func (m *Model) runInConsole(code string, now time.Time) tea.Cmd {
 		return nil
 	}
 	if x.running(p.session) != nil {
-		m.setStatus(now, "code is still running; wait for it to finish ("+m.keys.ConsoleStop.Help().Key+" stops it)", true)
+		m.setStatus(now, "code is still running; wait for it to finish ("+m.cx.Keys.ConsoleStop.Help().Key+" stops it)", true)
 		return nil
 	}
 	p.in.Remember(code)
@@ -309,7 +309,7 @@ func (m *Model) finishRun(r *execRun, res api.ExecuteCodeResult, err error, now 
 		if err != nil || res.ExecutionError != nil {
 			word = "failed"
 		}
-		m.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.keys.RunCode.Help().Key+" shows the output)", err != nil)
+		m.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.cx.Keys.RunCode.Help().Key+" shows the output)", err != nil)
 	}
 }
 

@@ -44,7 +44,7 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 	before := sessionNames(e.srv.Sessions(rt))
 	// Focus the sessions panel, move to the second session, run there.
 	m = e.press(t, m, "tab", "j", "e")
-	want := m.snap.Runtime(rt).Sessions[1].Name
+	want := m.cx.Snap.Runtime(rt).Sessions[1].Name
 	mustContain(t, m.View(), "· session "+api.LastSegment(want))
 	m = typeText(e, t, m, "print(1)")
 	m = e.press(t, m, "enter", "esc")
@@ -69,7 +69,7 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 		t.Fatalf("run code did not open a new session: %q", own)
 	}
 	m = e.press(t, m, "tab")
-	for i, s := range m.snap.Runtime(rt).Sessions {
+	for i, s := range m.cx.Snap.Runtime(rt).Sessions {
 		if s.Name == own {
 			m.sessCursor = i
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
@@ -49,23 +50,23 @@ type filesOverlay struct {
 	p *filepane.Pane
 }
 
-func (o *filesOverlay) name() string { return "files pane" }
+func (o *filesOverlay) Name() string { return "files pane" }
 
-func (o *filesOverlay) fits(*Model) bool { return true }
+func (o *filesOverlay) Fits(*common.Context) bool { return true }
 
-func (o *filesOverlay) keys(c *Model) []key.Binding {
-	k := c.keys
+func (o *filesOverlay) Keys(c *common.Context) []key.Binding {
+	k := c.Keys
 	// The way out and the help first, then the transfers: a narrow
 	// footer cuts from the end, and ? lists every key. Each key by its
 	// shortest name and a short word, so all fit in 100 columns.
-	out := []key.Binding{helpKey(keysOf(k.Back), "close"), helpKey(shortKey(k.Help), "help")}
+	out := []key.Binding{common.HelpKey(common.KeysOf(k.Back), "close"), common.HelpKey(shortKey(k.Help), "help")}
 	for _, b := range []struct {
 		b    key.Binding
 		word string
 	}{{k.FilesDownload, "download"}, {k.FilesDownloadTo, "save as…"}, {k.FilesUpload, "upload"}, {k.FilesDelete, "delete"},
 		{k.FilesOpen, "open"}, {k.FilesParent, "up"}, {k.Refresh, "refresh"}} {
 		if b.b.Enabled() { // upload and delete are off in --readonly
-			out = append(out, helpKey(shortKey(b.b), b.word))
+			out = append(out, common.HelpKey(shortKey(b.b), b.word))
 		}
 	}
 	return out
@@ -90,22 +91,22 @@ func shortKey(b key.Binding) string {
 	return best
 }
 
-func (o *filesOverlay) draw(c *Model, f *frame.Frame) {
-	body := o.p.View(f.W, max(1, f.BodyRows()), func(s string) string { return c.st.Selected.Render(s) })
-	hint := "  (" + c.keys.Back.Help().Key + " to close)"
+func (o *filesOverlay) Draw(c *common.Context, f *frame.Frame) {
+	body := o.p.View(f.W, max(1, f.BodyRows()), func(s string) string { return c.Styles.Selected.Render(s) })
+	hint := "  (" + c.Keys.Back.Help().Key + " to close)"
 	title := body[0]
-	body[0] = c.st.PanelFocus.Render(title)
+	body[0] = c.Styles.PanelFocus.Render(title)
 	if termtext.Width(title)+termtext.Width(hint) <= f.W {
-		body[0] += c.st.Dim.Render(hint)
+		body[0] += c.Styles.Dim.Render(hint)
 	}
 	f.SetBody(body)
 	if s := o.p.Status(); s != "" {
 		// The progress, and after it the message of a key pressed
 		// meanwhile (why it did nothing), so neither hides the other.
 		s = termtext.Cut(s, f.W)
-		if c.status != "" && c.now().Before(c.statusUntil) {
+		if c.Status.Shown(c.Now()) {
 			if room := f.W - termtext.Width(s) - 3; room >= 10 {
-				s += " · " + c.statusText(room)
+				s += " · " + common.StatusText(c, room)
 			}
 		}
 		f.SetStatus(s)
@@ -118,35 +119,35 @@ func (o *filesOverlay) busyText() string {
 	return "one transfer at a time: the " + op + " of " + termtext.Line(name) + " is still running"
 }
 
-func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
-	now := c.now()
-	keys := c.keys
-	cmd := func(cmd tea.Cmd) action { return action{kind: actCmd, cmd: cmd} }
+func (o *filesOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
+	now := c.Now()
+	keys := c.Keys
+	cmd := func(cmd tea.Cmd) common.Effect { return common.Run{Cmd: cmd} }
 	switch {
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Files):
 		o.p.Close()
 		if op, name, busy := o.p.Pending(); busy {
 			// Whether it stopped or finished first, its answer says
 			// (closedFilesDone).
-			return action{kind: actClose, text: "files pane closed: stopping the " + op + " of " + termtext.Line(name) + "…"}
+			return common.Close{Text: "files pane closed: stopping the " + op + " of " + termtext.Line(name) + "…"}
 		}
-		return action{kind: actClose}
+		return common.Close{}
 	case key.Matches(k, keys.Quit):
-		return action{kind: actQuit}
+		return common.Quit{}
 	case key.Matches(k, keys.Help):
-		return action{kind: actHelp, text: keymap.ScopeFiles} // the pane's keys first
+		return common.Help{First: keymap.ScopeFiles} // the pane's keys first
 	case key.Matches(k, keys.Profile):
 		// The picker opens over the pane: esc comes back to it; a
 		// switch closes it (and stops its transfer, as the picker says).
-		return action{kind: actProfiles}
+		return common.Do{Op: common.OpProfiles}
 	case key.Matches(k, keys.Up):
 		o.p.Move(-1)
 	case key.Matches(k, keys.Down):
 		o.p.Move(1)
 	case key.Matches(k, keys.PageUp):
-		o.p.Move(-max(1, c.lay.h-6))
+		o.p.Move(-max(1, c.Layout.H-6))
 	case key.Matches(k, keys.PageDown):
-		o.p.Move(max(1, c.lay.h-6))
+		o.p.Move(max(1, c.Layout.H-6))
 	case key.Matches(k, keys.Top):
 		o.p.Move(-1 << 30)
 	case key.Matches(k, keys.Bottom):
@@ -158,52 +159,52 @@ func (o *filesOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	case key.Matches(k, keys.Refresh):
 		return cmd(o.p.Refresh())
 	case key.Matches(k, keys.Filter):
-		return action{kind: actOpen, ov: newFilesFilterOverlay(o.p)}
+		return common.Open{Overlay: newFilesFilterOverlay(o.p)}
 	case key.Matches(k, keys.FilesDownload), key.Matches(k, keys.FilesDownloadTo):
 		t, ok := o.p.Selection()
 		switch {
 		case !ok || t.Dir:
-			return action{kind: actStatus, pane: true, text: "select a file to download (" + keys.FilesOpen.Help().Key + " opens a directory)", err: true}
+			return common.Say{Pane: true, Text: "select a file to download (" + keys.FilesOpen.Help().Key + " opens a directory)", Err: true}
 		case o.p.Busy():
-			return action{kind: actStatus, pane: true, text: o.busyText(), err: true}
+			return common.Say{Pane: true, Text: o.busyText(), Err: true}
 		case key.Matches(k, keys.FilesDownload):
 			if err := jupyter.LocalName(t.Name); err != nil {
 				// The name would become a local file name as it is.
-				return action{kind: actStatus, pane: true, err: true, text: "not downloading " + termtext.Line(t.Name) + ": its name " +
+				return common.Say{Pane: true, Err: true, Text: "not downloading " + termtext.Line(t.Name) + ": its name " +
 					err.Error() + " (" + keys.FilesDownloadTo.Help().Key + ": type a local name)"}
 			}
 			// Where it lands first: an existing file is asked about.
 			return cmd(o.p.Plan(t, "."))
 		}
-		return action{kind: actOpen, ov: downloadToDialog(t, now)}
+		return common.Open{Overlay: downloadToDialog(t, now)}
 	case key.Matches(k, keys.FilesUpload), key.Matches(k, keys.FilesDelete):
 		if o.p.Busy() {
-			return action{kind: actStatus, pane: true, text: o.busyText(), err: true}
+			return common.Say{Pane: true, Text: o.busyText(), Err: true}
 		}
 		if key.Matches(k, keys.FilesUpload) {
-			return action{kind: actOpen, ov: uploadDialog(o.p, now)}
+			return common.Open{Overlay: uploadDialog(o.p, now)}
 		}
 		t, ok := o.p.Selection()
 		if !ok {
-			return action{}
+			return nil
 		}
 		if filepane.Deletable(t) != nil {
 			// Not even offered: the rule `colabdash rm` applies.
-			return action{kind: actStatus, pane: true, err: true, text: "not deleting " + termtext.Line("/"+t.Path) +
+			return common.Say{Pane: true, Err: true, Text: "not deleting " + termtext.Line("/"+t.Path) +
 				": colabdash never removes /content itself or a top-level directory"}
 		}
 		what := "file"
 		if t.Dir {
 			what = "directory and everything listed in it"
 		}
-		return action{kind: actOpen, ov: newDialog(dlgConfirm, now, "Delete "+t.Name+"?", intent{kind: intentFilesDelete, file: t},
+		return common.Open{Overlay: newDialog(dlgConfirm, now, "Delete "+t.Name+"?", intent{kind: intentFilesDelete, file: t},
 			"The "+what+" "+jupyter.Where(t.Runtime, t.Path)+" is removed from the runtime.", "This cannot be undone.")}
 	default:
 		if b, ok := keys.DisabledMatchIn(keymap.ScopeFiles, k); ok {
-			return action{kind: actStatus, pane: true, text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", err: true}
+			return common.Say{Pane: true, Text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", Err: true}
 		}
 	}
-	return action{}
+	return nil
 }
 
 // answerFiles acts on a files-pane question answered with ok: on it.file,
@@ -260,8 +261,8 @@ func (m *Model) openFiles(now time.Time) tea.Cmd {
 		return nil
 	}
 	// Under m.ctx: quitting ends its calls; a profile switch closes it.
-	p := filepane.New(m.ctx, sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.now)
-	p.SetLocation(m.opts.Location)
+	p := filepane.New(m.ctx, sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.cx.Now)
+	p.SetLocation(m.cx.Location)
 	m.push(&filesOverlay{p: p})
 	return p.Init()
 }
@@ -271,7 +272,7 @@ func (m *Model) openFiles(now time.Time) tea.Cmd {
 // says why on the status line (unreachable ends the sentence: "its files
 // cannot be reached") and returns nil.
 func (m *Model) reachableSelection(now time.Time, unreachable string) *state.Runtime {
-	sel := m.snap.Runtime(m.selected)
+	sel := m.cx.Snap.Runtime(m.selected)
 	switch {
 	case sel == nil:
 		m.setStatus(now, "no runtime selected", true)
@@ -403,7 +404,7 @@ func (m *Model) interruptOrStop(now time.Time) tea.Cmd {
 	if r == nil {
 		return nil
 	}
-	rt := m.snap.Runtime(p.runtime)
+	rt := m.cx.Snap.Runtime(p.runtime)
 	if rt == nil || rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" || m.svc == nil {
 		m.askStop(r.session, now)
 		return nil
@@ -412,7 +413,7 @@ func (m *Model) interruptOrStop(now time.Time) tea.Cmd {
 	open := m.jupyterOpener(rt.Name, *rt.ConnectionInfo)
 	m.setStatus(now, "interrupting the kernel of session "+api.LastSegment(session)+" through the runtime proxy…", false)
 	start := time.Now()
-	return guard(callSpec{what: "kernel interrupt", svc: m.svc, parent: m.ctx, timeout: 30 * time.Second, redact: m.opts.Redact},
+	return guard(callSpec{what: "kernel interrupt", svc: m.svc, parent: m.ctx, timeout: 30 * time.Second, redact: m.cx.Redact},
 		func(ctx context.Context, _ api.Service) tea.Msg {
 			c, err := open(ctx)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 	"github.com/colabdash/colabdash/ui/widget/lineedit"
@@ -28,25 +29,25 @@ func newFilesFilterOverlay(p *filepane.Pane) *filesFilterOverlay {
 	return f
 }
 
-func (f *filesFilterOverlay) handleKey(k tea.KeyMsg, _ *Model) action {
+func (f *filesFilterOverlay) HandleKey(k tea.KeyMsg, _ *common.Context) common.Effect {
 	switch k.Type {
 	case tea.KeyCtrlC:
-		return action{kind: actQuit}
+		return common.Quit{}
 	case tea.KeyEsc:
 		f.p.SetFilter("")
-		return action{kind: actClose, cmd: f.p.ApplyFilter()}
+		return common.Close{Cmd: f.p.ApplyFilter()}
 	case tea.KeyEnter:
 		if !k.Alt {
-			return action{kind: actClose, cmd: f.p.ApplyFilter()}
+			return common.Close{Cmd: f.p.ApplyFilter()}
 		}
 	}
 	if f.in.Handle(k) {
 		f.p.SetFilter(f.in.Value())
 	}
-	return action{}
+	return nil
 }
 
-func (f *filesFilterOverlay) draw(c *Model, fr *frame.Frame) {
+func (f *filesFilterOverlay) Draw(c *common.Context, fr *frame.Frame) {
 	// The pane is drawn beneath (the stack draws every overlay); the
 	// line replaces the status.
 	hint := "  enter apply · esc clear"
@@ -54,13 +55,13 @@ func (f *filesFilterOverlay) draw(c *Model, fr *frame.Frame) {
 		hint = "  enter: search all " + strconv.Itoa(total) + " · esc clear"
 	}
 	line := f.in.View("/", "", max(fr.W-len(hint), 10), 1)[0]
-	fr.SetStatus(line + c.st.Dim.Render(hint))
+	fr.SetStatus(line + c.Styles.Dim.Render(hint))
 }
 
-func (f *filesFilterOverlay) fits(*Model) bool { return true }
+func (f *filesFilterOverlay) Fits(*common.Context) bool { return true }
 
-func (f *filesFilterOverlay) keys(*Model) []key.Binding {
-	return []key.Binding{helpKey("enter", "apply"), helpKey("esc", "clear"), helpKey("ctrl+c", "quit")}
+func (f *filesFilterOverlay) Keys(*common.Context) []key.Binding {
+	return []key.Binding{common.HelpKey("enter", "apply"), common.HelpKey("esc", "clear"), common.HelpKey("ctrl+c", "quit")}
 }
 
-func (f *filesFilterOverlay) name() string { return "files filter" }
+func (f *filesFilterOverlay) Name() string { return "files filter" }

@@ -106,7 +106,7 @@ func (m *Model) startUpload(o *filesOverlay, t filepane.Target, local string, no
 	if e.Size >= 0 {
 		was += " (" + state.FormatBytes(e.Size)
 		if !e.LastModified.IsZero() {
-			was += ", modified " + e.LastModified.In(m.opts.Location).Format("2006-01-02 15:04")
+			was += ", modified " + e.LastModified.In(m.cx.Location).Format("2006-01-02 15:04")
 		}
 		was += ")"
 	}
@@ -140,7 +140,7 @@ func (m *Model) onFilesPlan(pm filepane.PlanMsg, now time.Time) tea.Cmd {
 			return false
 		}
 		m.push(newDialog(dlgConfirm, now, "Replace "+filepath.Base(plan.Dst)+"?", intent{kind: intentFilesReplaceLocal, file: t, local: pm.Local, dst: plan.Dst},
-			plan.Dst+" exists ("+state.FormatBytes(plan.Size)+", modified "+plan.Modified.In(m.opts.Location).Format("2006-01-02 15:04")+
+			plan.Dst+" exists ("+state.FormatBytes(plan.Size)+", modified "+plan.Modified.In(m.cx.Location).Format("2006-01-02 15:04")+
 				"): downloading "+jupyter.Where(t.Runtime, t.Path)+" replaces it.", "Your local copy cannot be recovered."))
 		return true
 	})

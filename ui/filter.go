@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 	"github.com/colabdash/colabdash/ui/widget/lineedit"
@@ -23,39 +24,39 @@ func newFilterOverlay(filter string) *filterOverlay {
 	return f
 }
 
-func (f *filterOverlay) handleKey(k tea.KeyMsg, _ *Model) action {
+func (f *filterOverlay) HandleKey(k tea.KeyMsg, _ *common.Context) common.Effect {
 	switch k.Type {
 	case tea.KeyCtrlC:
-		return action{kind: actQuit}
+		return common.Quit{}
 	case tea.KeyEsc:
-		return action{kind: actFilterClear}
+		return common.ClearFilter{}
 	case tea.KeyEnter:
 		if !k.Alt {
-			return action{kind: actClose}
+			return common.Close{}
 		}
 	}
 	if f.in.Handle(k) {
-		return action{kind: actFilter, text: f.in.Value()}
+		return common.Filter{Text: f.in.Value()}
 	}
-	return action{}
+	return nil
 }
 
-func (f *filterOverlay) draw(c *Model, fr *frame.Frame) {
+func (f *filterOverlay) Draw(c *common.Context, fr *frame.Frame) {
 	if f.in.Selected {
 		// The old filter is shown selected: typing replaces it.
-		fr.SetStatus("/" + c.st.Selected.Render(termtext.Line(f.in.Value())) + lineedit.Cursor +
-			c.st.Dim.Render("  type to replace · backspace edits · enter apply · esc clear"))
+		fr.SetStatus("/" + c.Styles.Selected.Render(termtext.Line(f.in.Value())) + lineedit.Cursor +
+			c.Styles.Dim.Render("  type to replace · backspace edits · enter apply · esc clear"))
 		return
 	}
-	hint := c.st.Dim.Render("  enter apply · esc clear")
+	hint := c.Styles.Dim.Render("  enter apply · esc clear")
 	line := f.in.View("/", "", max(fr.W-len("  enter apply · esc clear"), 10), 1)[0]
 	fr.SetStatus(line + hint)
 }
 
-func (f *filterOverlay) fits(*Model) bool { return true }
+func (f *filterOverlay) Fits(*common.Context) bool { return true }
 
-func (f *filterOverlay) keys(*Model) []key.Binding {
-	return []key.Binding{helpKey("enter", "apply"), helpKey("esc", "clear"), helpKey("ctrl+c", "quit")}
+func (f *filterOverlay) Keys(*common.Context) []key.Binding {
+	return []key.Binding{common.HelpKey("enter", "apply"), common.HelpKey("esc", "clear"), common.HelpKey("ctrl+c", "quit")}
 }
 
-func (f *filterOverlay) name() string { return "filter" }
+func (f *filterOverlay) Name() string { return "filter" }

@@ -60,7 +60,7 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 			keys := keyLine(m)
 			for _, dash := range []string{"new runtime", "delete", "run code", "refresh", "download", "upload"} {
 				if strings.Contains(keys, dash) {
-					t.Fatalf("the %s's footer shows keys from under it (%q): %q", m.top().name(), dash, keys)
+					t.Fatalf("the %s's footer shows keys from under it (%q): %q", m.top().Name(), dash, keys)
 				}
 			}
 			mustContain(t, keys, tc.want...)

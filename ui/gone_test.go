@@ -64,7 +64,7 @@ func TestGoneRowCountedApartAndActionsSayGone(t *testing.T) {
 func TestRowColumnsAlignedAt100(t *testing.T) {
 	_, clk, m := fixture(t)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
+	m.cx.Snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
 	m.renew.Started("runtimes/r-bravo", clk.now())
 	m.renew.Done("runtimes/r-bravo", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
 	m.ax.creates = []*createOp{
@@ -119,7 +119,7 @@ func TestSelectionVisibleUnderCreateRows(t *testing.T) {
 	for i := range 3 {
 		m.ax.creates = append(m.ax.creates, &createOp{id: i + 1, spec: specA100, started: clk.now()})
 		m, _ = update(m, nothing{})
-		first := 30 - (m.lay.tableRows - (i + 1)) + 1 // the runtime rows left end at the 30th
+		first := 30 - (m.cx.Layout.TableRows - (i + 1)) + 1 // the runtime rows left end at the 30th
 		if v := ansi.Strip(m.View()); !row("r-29") || strings.Count(v, "creating GPU/A100/HIGHMEM") != i+1 || !strings.Contains(v, fmt.Sprintf("· %d–30\n", first)) {
 			t.Fatalf("with %d creates in progress the selected r-29, a create row or the range in the title is wrong:\n%s", i+1, v)
 		}

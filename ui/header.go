@@ -17,14 +17,14 @@ import (
 // badges), then the connection and its freshness.
 func (m *Model) headerView(now time.Time, w int) []string {
 	lines := make([]string, 0, 2)
-	s := m.snap
+	s := m.cx.Snap
 	// The profile and tier come first, then the badges; a get_subscription
 	// error gets what is left of the line (the rest is in L), and the
 	// (possibly long) account is what truncation may cut.
 	var b strings.Builder
-	b.WriteString(m.st.Title.Render("colabdash"))
-	if m.opts.Profile != "" {
-		b.WriteString(" · profile " + termtext.Line(m.opts.Profile))
+	b.WriteString(m.cx.Styles.Title.Render("colabdash"))
+	if m.cx.Profile != "" {
+		b.WriteString(" · profile " + termtext.Line(m.cx.Profile))
 	}
 	if m.prof.switching != "" {
 		b.WriteString(" → " + termtext.Line(m.prof.switching) + "…")
@@ -32,10 +32,10 @@ func (m *Model) headerView(now time.Time, w int) []string {
 	b.WriteString(" · tier ")
 	var badges string
 	if m.opts.Demo {
-		badges += " " + m.st.Badge.Render(" DEMO ")
+		badges += " " + m.cx.Styles.Badge.Render(" DEMO ")
 	}
-	if m.opts.ReadOnly {
-		badges += " " + m.st.Badge.Render(" READONLY ")
+	if m.cx.ReadOnly {
+		badges += " " + m.cx.Styles.Badge.Render(" READONLY ")
 	}
 	where := m.opts.Account
 	if where == "" {
@@ -46,10 +46,10 @@ func (m *Model) headerView(now time.Time, w int) []string {
 	}
 	switch {
 	case s.SubscriptionFresh.Loaded():
-		b.WriteString(m.st.Bold.Render(termtext.Line(s.Subscription.Tier.Label())))
+		b.WriteString(m.cx.Styles.Bold.Render(termtext.Line(s.Subscription.Tier.Label())))
 	case s.SubscriptionFresh.Stale():
 		// Retried with every refresh until it succeeds (refresh).
-		b.WriteString(m.st.Bold.Render("unknown"))
+		b.WriteString(m.cx.Styles.Bold.Render("unknown"))
 		const wrap = len(" (retrying: )")
 		room := w - ansi.StringWidth(b.String()) - ansi.StringWidth(badges) - wrap
 		if room >= 8 {
@@ -65,7 +65,7 @@ func (m *Model) headerView(now time.Time, w int) []string {
 			where = "" // the reason and the badges before the account
 		}
 	default:
-		b.WriteString(m.st.Bold.Render("…")) // get_subscription still loading
+		b.WriteString(m.cx.Styles.Bold.Render("…")) // get_subscription still loading
 	}
 	// The badges say what keys do (DEMO, READONLY): the account or
 	// endpoint is cut for them, never they.
@@ -85,9 +85,9 @@ func (m *Model) headerView(now time.Time, w int) []string {
 	case f.Loading():
 		c = "◌ connecting…"
 	case f.Stale() && !f.Loaded():
-		c = m.st.ErrText.Render("✕ not connected")
+		c = m.cx.Styles.ErrText.Render("✕ not connected")
 	case f.Stale():
-		c = m.st.Warn.Render("▲ STALE") + " · updated " + state.FormatAgo(now.Sub(f.FetchedAt))
+		c = m.cx.Styles.Warn.Render("▲ STALE") + " · updated " + state.FormatAgo(now.Sub(f.FetchedAt))
 	default:
 		c = "● connected · updated " + state.FormatAgo(now.Sub(f.FetchedAt))
 	}

@@ -4,11 +4,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -23,9 +25,9 @@ type helpOverlay struct {
 	first string
 }
 
-func (h *helpOverlay) handleKey(k tea.KeyMsg, c *Model) action {
-	keys := c.keys
-	page := max(c.helpRows(c.lay)-1, 1)
+func (h *helpOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
+	keys := c.Keys
+	page := max(helpRows(c.Layout)-1, 1)
 	step := 0
 	switch {
 	case key.Matches(k, keys.Up):
@@ -37,55 +39,55 @@ func (h *helpOverlay) handleKey(k tea.KeyMsg, c *Model) action {
 	case key.Matches(k, keys.PageDown):
 		step = page
 	case key.Matches(k, keys.Help), key.Matches(k, keys.Back):
-		return action{kind: actClose}
+		return common.Close{}
 	case key.Matches(k, keys.Quit):
-		return action{kind: actQuit}
+		return common.Quit{}
 	}
 	if step != 0 {
-		h.offset = max(0, min(h.offset+step, len(c.helpLinesFor(c.lay.w, h.first))-c.helpRows(c.lay)))
+		h.offset = max(0, min(h.offset+step, len(helpLinesFor(c, c.Layout.W, h.first))-helpRows(c.Layout)))
 	}
-	return action{}
+	return nil
 }
 
-func (h *helpOverlay) draw(c *Model, f *frame.Frame) {
-	lines := []string{c.st.PanelFocus.Render("HELP") + c.st.Dim.Render("  (? or esc to close)")}
-	all, rows := c.helpLinesFor(f.W, h.first), c.helpRows(c.lay)
+func (h *helpOverlay) Draw(c *common.Context, f *frame.Frame) {
+	lines := []string{c.Styles.PanelFocus.Render("HELP") + c.Styles.Dim.Render("  (? or esc to close)")}
+	all, rows := helpLinesFor(c, f.W, h.first), helpRows(c.Layout)
 	off := max(0, min(h.offset, len(all)-rows))
 	shown := all[off:min(off+rows, len(all))]
 	if off+rows < len(all) && len(shown) > 0 {
-		shown = append(shown[:len(shown)-1:len(shown)-1], c.st.Dim.Render(" ↓ more (j/k, pgup/pgdn)"))
+		shown = append(shown[:len(shown)-1:len(shown)-1], c.Styles.Dim.Render(" ↓ more (j/k, pgup/pgdn)"))
 	}
 	f.SetBody(append(lines, shown...))
 }
 
-func (h *helpOverlay) fits(*Model) bool { return true }
+func (h *helpOverlay) Fits(*common.Context) bool { return true }
 
-func (h *helpOverlay) keys(c *Model) []key.Binding {
-	k := c.keys
-	return []key.Binding{helpKey(keysOf(k.Up, k.Down), "scroll"), helpKey(keysOf(k.PageUp, k.PageDown), "page"),
-		helpKey(keysOf(k.Help, k.Back), "close"), helpKey(k.Quit.Help().Key, "quit")}
+func (h *helpOverlay) Keys(c *common.Context) []key.Binding {
+	k := c.Keys
+	return []key.Binding{common.HelpKey(common.KeysOf(k.Up, k.Down), "scroll"), common.HelpKey(common.KeysOf(k.PageUp, k.PageDown), "page"),
+		common.HelpKey(common.KeysOf(k.Help, k.Back), "close"), common.HelpKey(k.Quit.Help().Key, "quit")}
 }
 
-func (h *helpOverlay) name() string { return "help" }
+func (h *helpOverlay) Name() string { return "help" }
 
 // helpRows is how many lines of the full help fit: the screen less the
 // header (2 lines), the HELP title and the footer (2 lines).
-func (m *Model) helpRows(l layout) int { return max(1, l.h-5) }
+func helpRows(l common.Layout) int { return max(1, l.H-5) }
 
 // helpLines renders the full help for width w: each key group is a column
 // (the files pane's and the console's under their title),
 // and as many columns as fit sit side by side (3 cells apart); the rest
 // wrap below, a blank line between rows of groups.
-func (m *Model) helpLines(w int) []string { return m.helpLinesFor(w, "") }
+func (m *Model) helpLines(w int) []string { return helpLinesFor(m.cx, w, "") }
 
 // helpLinesFor is helpLines with the group of scope first (its title
 // starts with it), if any, first: the keys of the layer the help was
 // opened from.
-func (m *Model) helpLinesFor(w int, first string) []string {
-	h := *m.help // a copy: its width is this frame's
-	h.Width = 0  // never truncated by the help model itself
+func helpLinesFor(c *common.Context, w int, first string) []string {
+	h := help.New() // Width 0: never truncated by the help model itself
+	h.Styles = c.Styles.Help
 	var blocks [][]string
-	groups := m.keys.HelpGroups()
+	groups := c.Keys.HelpGroups()
 	if first != "" {
 		if i := slices.IndexFunc(groups, func(g keymap.HelpGroup) bool { return strings.HasPrefix(g.Title, first) }); i > 0 {
 			groups = append(append([]keymap.HelpGroup{groups[i]}, groups[:i]...), groups[i+1:]...)
@@ -95,7 +97,7 @@ func (m *Model) helpLinesFor(w int, first string) []string {
 		if v := h.FullHelpView([][]key.Binding{g.Keys}); v != "" {
 			b := strings.Split(v, "\n")
 			if g.Title != "" { // a layer's own keys: say which layer
-				b = append([]string{m.st.Bold.Render(termtext.Line(g.Title))}, b...)
+				b = append([]string{c.Styles.Bold.Render(termtext.Line(g.Title))}, b...)
 			}
 			blocks = append(blocks, b)
 		}

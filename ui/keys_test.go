@@ -18,8 +18,8 @@ func TestEscClearsFilterFirst(t *testing.T) {
 	for _, k := range []string{"/", "t", "4", "enter", "enter", "s"} { // filter, expand details, a status message
 		m, _ = update(m, keyMsg(k))
 	}
-	if m.filter != "t4" || !m.showDetails || m.status == "" {
-		t.Fatalf("setup: filter %q details %v status %q", m.filter, m.showDetails, m.status)
+	if m.filter != "t4" || !m.showDetails || m.cx.Status.Text == "" {
+		t.Fatalf("setup: filter %q details %v status %q", m.filter, m.showDetails, m.cx.Status.Text)
 	}
 	m, _ = update(m, keyMsg("esc"))
 	if m.filter != "" || len(m.rows) != 5 {
@@ -27,8 +27,8 @@ func TestEscClearsFilterFirst(t *testing.T) {
 	}
 	m, _ = update(m, keyMsg("esc"))
 	m, _ = update(m, keyMsg("esc"))
-	if m.showDetails || m.status != "" {
-		t.Fatalf("details %v status %q", m.showDetails, m.status)
+	if m.showDetails || m.cx.Status.Text != "" {
+		t.Fatalf("details %v status %q", m.showDetails, m.cx.Status.Text)
 	}
 }
 

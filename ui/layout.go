@@ -9,6 +9,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -44,31 +45,31 @@ const sessionsKeepWidth = 50
 // its title and one line); expanding the details (expanded) takes the
 // rows they need from the runtimes table in a stacked layout, and width
 // from the sessions panel in a split one.
-func newLayout(w, h int, expanded bool) layout {
+func newLayout(w, h int, expanded bool) common.Layout {
 	if w == 0 && h == 0 {
 		w, h = 80, 24 // before the first WindowSizeMsg
 	}
-	l := layout{w: w, h: h}
+	l := common.Layout{W: w, H: h}
 	if w < MinWidth || h < MinHeight {
-		l.tooSmall = true
+		l.TooSmall = true
 		return l
 	}
 	rest := h - fixedLines
-	l.tableRows = max(1, rest*3/5)
-	l.bottomRows = rest - l.tableRows
-	l.split = w >= 100
-	n := l.bottomRows + 1
-	l.sessLines = min(max(2, (n+1)/2), n-2) // details keep a title and one line
-	l.sessWidth = w * 2 / 5
+	l.TableRows = max(1, rest*3/5)
+	l.BottomRows = rest - l.TableRows
+	l.Split = w >= 100
+	n := l.BottomRows + 1
+	l.SessLines = min(max(2, (n+1)/2), n-2) // details keep a title and one line
+	l.SessWidth = w * 2 / 5
 	if expanded {
-		if l.split {
+		if l.Split {
 			// Narrower, but a 36-character session id stays whole.
-			l.sessWidth = min(l.sessWidth, max(w/4, sessionsKeepWidth))
-		} else if short := detailsFull - (n - l.sessLines); short > 0 {
-			take := min(short, l.tableRows-2)
+			l.SessWidth = min(l.SessWidth, max(w/4, sessionsKeepWidth))
+		} else if short := detailsFull - (n - l.SessLines); short > 0 {
+			take := min(short, l.TableRows-2)
 			if take > 0 {
-				l.tableRows -= take
-				l.bottomRows += take
+				l.TableRows -= take
+				l.BottomRows += take
 			}
 		}
 	}
@@ -77,7 +78,7 @@ func newLayout(w, h int, expanded bool) layout {
 
 // relayout recomputes the layout and keeps the selection in view.
 func (m *Model) relayout() {
-	m.lay = newLayout(m.width, m.height, m.showDetails)
+	m.cx.Layout = newLayout(m.width, m.height, m.showDetails)
 	m.scroll()
 }
 
@@ -104,26 +105,26 @@ func (m Model) View() string {
 // view is View on the model in place (one copy of it per frame, not one
 // per pane).
 func (m *Model) view() string {
-	l := m.lay
+	l := m.cx.Layout
 	if !m.showable() {
 		return m.tooSmallView(l)
 	}
-	now := m.now()
-	f := frame.New(l.w, l.h)
-	f.Lines = append(f.Lines, m.headerView(now, l.w)...)
+	now := m.cx.Now()
+	f := frame.New(l.W, l.H)
+	f.Lines = append(f.Lines, m.headerView(now, l.W)...)
 	f.Lines = append(f.Lines, m.tableView(now, l)...)
 	f.Lines = append(f.Lines, m.bottomView(now, l)...)
-	f.Lines = append(f.Lines, m.footerView(now, l.w)...)
+	f.Lines = append(f.Lines, m.footerView(now, l.W)...)
 	for _, o := range m.stack {
-		o.draw(m, f)
+		o.Draw(m.cx, f)
 	}
 	var b strings.Builder
-	b.Grow(l.h * (l.w + 16))
+	b.Grow(l.H * (l.W + 16))
 	for i, ln := range f.Lines {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(ansi.Truncate(ln, l.w, "…"))
+		b.WriteString(ansi.Truncate(ln, l.W, "…"))
 	}
 	// Every cell was made safe where it was built; the frame is filtered
 	// once more so a missed path can only lose characters, never drive the
@@ -131,24 +132,24 @@ func (m *Model) view() string {
 	return termtext.Frame(b.String())
 }
 
-func (m *Model) tooSmallView(l layout) string {
-	size := strconv.Itoa(l.w) + "×" + strconv.Itoa(l.h)
+func (m *Model) tooSmallView(l common.Layout) string {
+	size := strconv.Itoa(l.W) + "×" + strconv.Itoa(l.H)
 	msg := []string{"Terminal too small", size + ", need " + strconv.Itoa(MinWidth) + "×" + strconv.Itoa(MinHeight)}
-	if !l.tooSmall { // the dashboard fits, the overlay on top does not
-		msg = []string{"Terminal too small to show the " + m.top().name(), size}
+	if !l.TooSmall { // the dashboard fits, the overlay on top does not
+		msg = []string{"Terminal too small to show the " + m.top().Name(), size}
 	}
 	msg = append(msg, "Enlarge the window, or q to quit.")
-	if l.tooSmall && len(m.stack) > 0 {
-		msg = append(msg, "The "+m.top().name()+" waits: no key but q acts until it shows.")
+	if l.TooSmall && len(m.stack) > 0 {
+		msg = append(msg, "The "+m.top().Name()+" waits: no key but q acts until it shows.")
 	}
 	// Wrapped, not cut: each sentence is what to do next. Only a screen
 	// too short for all of them loses the last lines.
 	var out []string
 	for _, s := range msg {
-		out = append(out, strings.Split(frame.Wrap(s, max(l.w, 1)), "\n")...)
+		out = append(out, strings.Split(frame.Wrap(s, max(l.W, 1)), "\n")...)
 	}
-	if l.h < len(out) {
-		out = out[:max(l.h, 1)]
+	if l.H < len(out) {
+		out = out[:max(l.H, 1)]
 	}
 	return strings.Join(out, "\n")
 }

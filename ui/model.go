@@ -27,6 +27,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
@@ -47,20 +48,19 @@ type tickMsg struct{ gen uint64 }
 // Mutable parts that commands and copies of the Model share (the action
 // state, the overlays) are held by pointer and owned by the Update loop.
 type Model struct {
-	opts   Options
-	svc    api.Service
-	now    func() time.Time
-	keys   *keymap.KeyMap
-	st     *theme.Styles // built once, shared by every copy of the Model
+	opts Options
+	svc  api.Service
+	// cx is what panes and overlays read (common.Context): the snapshot,
+	// keys, styles, clock, layout, status. The Model writes it; every
+	// copy of the Model shares it, like the other pointers below.
+	cx     *common.Context
 	help   *help.Model
-	snap   *state.Snapshot
 	ctx    context.Context
 	cancel context.CancelFunc
 	sem    chan struct{}
 	every  func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 
 	width, height int
-	lay           layout // computed on WindowSizeMsg and when the details expand
 	focus         panel
 
 	runtimesPane     // the table's rows, selection, sort and filter (table.go)
@@ -76,15 +76,12 @@ type Model struct {
 	calls
 	tickGen     uint64
 	frame       int
-	status      string
-	statusErr   bool
-	statusUntil time.Time
 	statusFor   string // the call an under-way status waits for (setProgress), else ""
 	statusPane  bool   // the status is about a key in the files pane: closing it clears it
 	initCmds    []tea.Cmd
 
 	prof   profileState
-	events eventLog
+	events *eventLog
 	ax     *actionState // the state of actions (actions.go)
 }
 
@@ -138,20 +135,37 @@ func New(o Options) Model {
 	st := theme.New(o.NoColor, o.Theme)
 	h := help.New()
 	h.Styles = st.Help
+	ax := newActionState(loadLastSpec(o.Demo, o.StateDir)) // New is not Update: reading here is fine
+	redact := o.Redact
+	if redact == nil {
+		redact = func(s string) string { return s }
+	}
+	cx := &common.Context{
+		Snap:     state.New(state.Config{ExpiringThreshold: o.ExpiringThreshold, GoneRetention: o.GoneRetention}),
+		Keys:     o.Keymap,
+		Styles:   st,
+		Now:      o.Now,
+		Location: o.Location,
+		ReadOnly: o.ReadOnly,
+		Redact:   redact,
+		Profile:  o.Profile,
+		Profiles: o.Profiles,
+		Activity: common.Activity{Deleting: ax.deleting, Closing: ax.closing, Opening: ax.opening},
+	}
 	m := Model{
-		opts: o, svc: o.Service, now: o.Now, keys: o.Keymap, st: st, help: &h,
-		snap:    state.New(state.Config{ExpiringThreshold: o.ExpiringThreshold, GoneRetention: o.GoneRetention}),
+		opts: o, svc: o.Service, cx: cx, help: &h,
 		ctx:     ctx,
 		cancel:  cancel,
 		sem:     make(chan struct{}, api.FanOut), // per-runtime calls in flight
 		every:   tea.Every,
 		tickGen: 1,
 		calls:   newCalls(o),
-		ax:      newActionState(loadLastSpec(o.Demo, o.StateDir)), // New is not Update: reading here is fine
+		ax:      ax,
+		events:  &eventLog{},
 	}
 	m.rowsDirty = true
 	m.relayout()
-	now := m.now()
+	now := m.cx.Now()
 	m.nextRefresh = now.Add(o.RefreshInterval)
 	for _, n := range o.Notices {
 		m.noteEvent(now, "run", "", n)
@@ -166,7 +180,7 @@ func New(o Options) Model {
 }
 
 // Snapshot returns the dashboard's domain state (read-only use).
-func (m Model) Snapshot() *state.Snapshot { return m.snap }
+func (m Model) Snapshot() *state.Snapshot { return m.cx.Snap }
 
 // Selected returns the name of the selected runtime ("" when none).
 func (m Model) Selected() string { return m.selected }
@@ -176,7 +190,7 @@ func (m Model) Selected() string { return m.selected }
 func (m Model) Service() api.Service { return m.svc }
 
 // Profile returns the active profile's name.
-func (m Model) Profile() string { return m.opts.Profile }
+func (m Model) Profile() string { return m.cx.Profile }
 
 // Init starts the first API calls and the one tick chain.
 func (m Model) Init() tea.Cmd {
@@ -200,7 +214,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // a stale chain dies here
 		}
 		m.frame++
-		cmd = tea.Batch(append(m.onTick(m.now()), m.tick())...)
+		cmd = tea.Batch(append(m.onTick(m.cx.Now()), m.tick())...)
 	case resultMsg:
 		cmd = m.onResult(msg)
 	case profileMsg:
@@ -253,7 +267,7 @@ func (m *Model) onKeys(k tea.KeyMsg) tea.Cmd {
 
 func (m *Model) onTick(now time.Time) []tea.Cmd {
 	var cmds []tea.Cmd
-	if m.snap.Prune(now) {
+	if m.cx.Snap.Prune(now) {
 		m.rowsDirty = true
 	}
 	// A wall clock that jumped back would put the next refresh far away:
@@ -268,8 +282,8 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 	if _, listing := m.pending[callKey{kind: callRuntimes}]; !listing && m.budget.Room(now) > 0 {
 		cmds = append(cmds, m.refreshSessions(now, false)...)
 	}
-	if m.status != "" && !now.Before(m.statusUntil) {
-		m.status = ""
+	if m.cx.Status.Text != "" && !now.Before(m.cx.Status.Until) {
+		m.cx.Status.Text = ""
 	}
 	return cmds
 }
@@ -277,10 +291,8 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 // setStatus shows s in the status line for a while; whatever it is
 // given is redacted first (Options.Redact).
 func (m *Model) setStatus(now time.Time, s string, isErr bool) {
-	if m.opts.Redact != nil {
-		s = m.opts.Redact(s)
-	}
-	m.status, m.statusErr, m.statusUntil, m.statusFor = s, isErr, now.Add(5*time.Second), ""
+	s = m.cx.Redact(s)
+	m.cx.Status.Text, m.cx.Status.Err, m.cx.Status.Until, m.statusFor = s, isErr, now.Add(5*time.Second), ""
 	m.statusPane = false
 }
 
@@ -297,6 +309,6 @@ func (m *Model) setProgress(now time.Time, tool, target, s string) {
 // status of tool on target (setProgress).
 func (m *Model) endProgress(tool, target string) {
 	if m.statusFor != "" && m.statusFor == tool+" "+target {
-		m.status, m.statusFor = "", ""
+		m.cx.Status.Text, m.statusFor = "", ""
 	}
 }

@@ -36,7 +36,7 @@ func TestPanicTextIsRedacted(t *testing.T) {
 	red.Add(panicSecret)
 	clk := &clock{t: t0}
 	m := testModel(secretPanics{f}, clk)
-	m.opts.Redact = red.Redact
+	m.cx.Redact = red.Redact
 	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 40})
 	m, _ = run(t, m, m.Init())
 	check := func(when string) {

@@ -34,9 +34,9 @@ func specChoices(specs []api.RuntimeSpec, keep func(api.RuntimeSpecKey) bool, fi
 }
 
 func (m *Model) openPicker(now time.Time) {
-	if len(m.snap.Specs) == 0 {
+	if len(m.cx.Snap.Specs) == 0 {
 		msg := "no runtime specs yet (list_runtime_specs has not answered)"
-		if err := m.snap.SpecsFresh.Err; err != nil {
+		if err := m.cx.Snap.SpecsFresh.Err; err != nil {
 			msg = "cannot list runtime specs: " + errLine(err)
 		}
 		m.setStatus(now, msg, true)
@@ -71,7 +71,7 @@ func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.T
 		}
 		title += ")"
 	}
-	vals, elig := specChoices(m.snap.Specs, keep, field)
+	vals, elig := specChoices(m.cx.Snap.Specs, keep, field)
 	enabled := 0
 	for _, e := range elig {
 		if e {
@@ -79,7 +79,7 @@ func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.T
 		}
 	}
 	if enabled == 0 {
-		m.setStatus(now, "no eligible runtime spec for "+partial.String()+" on tier "+m.snap.Subscription.Tier.Label(), true)
+		m.setStatus(now, "no eligible runtime spec for "+partial.String()+" on tier "+m.cx.Snap.Subscription.Tier.Label(), true)
 		return
 	}
 	if len(vals) == 1 {
@@ -97,7 +97,7 @@ func (m *Model) pickStep(kind intentKind, partial api.RuntimeSpecKey, now time.T
 		}
 		it := choiceItem{label: label, disabled: !elig[i]}
 		if it.disabled {
-			it.note = "(" + state.IneligibleNote(m.snap.Subscription.Tier) + ")"
+			it.note = "(" + state.IneligibleNote(m.cx.Snap.Subscription.Tier) + ")"
 		}
 		d.items = append(d.items, it)
 	}

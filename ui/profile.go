@@ -9,6 +9,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -50,13 +51,13 @@ type profileMsg struct {
 }
 
 func (m *Model) openProfilePicker() {
-	if len(m.opts.Profiles) == 0 || m.opts.Connect == nil {
-		m.setStatus(m.now(), "no profiles to switch to (define them in the config file)", false)
+	if len(m.cx.Profiles) == 0 || m.opts.Connect == nil {
+		m.setStatus(m.cx.Now(), "no profiles to switch to (define them in the config file)", false)
 		return
 	}
 	if a := m.ax; len(a.creates) > 0 || len(a.deleting) > 0 || len(a.closing) > 0 || len(a.opening) > 0 {
 		// Their answers belong to this account: let them land first.
-		m.setStatus(m.now(), "a create, delete or session change is in progress: switch profile when it is done", true)
+		m.setStatus(m.cx.Now(), "a create, delete or session change is in progress: switch profile when it is done", true)
 		return
 	}
 	if o, ok := find[*filesOverlay](m); ok {
@@ -65,70 +66,70 @@ func (m *Model) openProfilePicker() {
 		if op, name, busy := o.p.Pending(); busy {
 			what += " and stops its " + op + " of " + termtext.Line(name)
 		}
-		m.setStatus(m.now(), "switching profile closes "+what+" (esc: back to it)", false)
+		m.setStatus(m.cx.Now(), "switching profile closes "+what+" (esc: back to it)", false)
 	}
 	p := &profileOverlay{}
-	for i, name := range m.opts.Profiles {
-		if name == m.opts.Profile {
+	for i, name := range m.cx.Profiles {
+		if name == m.cx.Profile {
 			p.cursor = i
 		}
 	}
 	m.push(p)
 }
 
-func (p *profileOverlay) handleKey(k tea.KeyMsg, c *Model) action {
-	keys := c.keys
+func (p *profileOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
+	keys := c.Keys
 	switch {
 	case k.Type == tea.KeyCtrlC:
-		return action{kind: actQuit}
+		return common.Quit{}
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Profile), key.Matches(k, keys.Quit):
-		return action{kind: actClose}
+		return common.Close{}
 	case key.Matches(k, keys.Up):
-		p.cursor = frame.Clamp(p.cursor-1, 0, len(c.opts.Profiles)-1)
+		p.cursor = frame.Clamp(p.cursor-1, 0, len(c.Profiles)-1)
 	case key.Matches(k, keys.Down):
-		p.cursor = frame.Clamp(p.cursor+1, 0, len(c.opts.Profiles)-1)
+		p.cursor = frame.Clamp(p.cursor+1, 0, len(c.Profiles)-1)
 	case k.Type == tea.KeyEnter:
-		return action{kind: actProfile, text: c.opts.Profiles[p.cursor]}
+		return common.SwitchProfile{Name: c.Profiles[p.cursor]}
 	}
-	return action{}
+	return nil
 }
 
-func (p *profileOverlay) draw(c *Model, f *frame.Frame) {
-	out := []string{c.st.PanelFocus.Render("PROFILES") + c.st.Dim.Render("  (enter switch · esc cancel)")}
-	for i, name := range c.opts.Profiles {
+func (p *profileOverlay) Draw(c *common.Context, f *frame.Frame) {
+	out := []string{c.Styles.PanelFocus.Render("PROFILES") + c.Styles.Dim.Render("  (enter switch · esc cancel)")}
+	for i, name := range c.Profiles {
 		line := "  "
 		if i == p.cursor {
 			line = "› "
 		}
 		line += termtext.Line(name)
-		if name == c.opts.Profile {
+		if name == c.Profile {
 			line += " (active)"
 		}
 		if i == p.cursor {
-			line = c.st.Selected.Render(line)
+			line = c.Styles.Selected.Render(line)
 		}
 		out = append(out, line)
 	}
 	f.SetBody(out)
 }
 
-func (p *profileOverlay) fits(*Model) bool { return true }
+func (p *profileOverlay) Fits(*common.Context) bool { return true }
 
-func (p *profileOverlay) keys(c *Model) []key.Binding {
-	k := c.keys
-	return []key.Binding{helpKey(keysOf(k.Up, k.Down), "move"), helpKey("enter", "switch"),
-		helpKey(keysOf(k.Back, k.Profile, k.Quit), "cancel"), helpKey("ctrl+c", "quit")}
+func (p *profileOverlay) Keys(c *common.Context) []key.Binding {
+	k := c.Keys
+	return []key.Binding{common.HelpKey(common.KeysOf(k.Up, k.Down), "move"), common.HelpKey("enter", "switch"),
+		common.HelpKey(common.KeysOf(k.Back, k.Profile, k.Quit), "cancel"), common.HelpKey("ctrl+c", "quit")}
 }
 
-func (p *profileOverlay) name() string { return "profile picker" }
+func (p *profileOverlay) Name() string { return "profile picker" }
 
 // switchProfile starts connecting to profile name in a command.
 func (m *Model) switchProfile(name string) tea.Cmd {
 	m.prof.seq++
 	m.prof.switching = name
-	m.setStatus(m.now(), "switching to profile "+name+"…", false)
+	m.setStatus(m.cx.Now(), "switching to profile "+name+"…", false)
 	seq, connect, stateDir := m.prof.seq, m.opts.Connect, m.opts.StateDir
-	return guard(callSpec{what: "connect profile " + name, parent: m.ctx, redact: m.opts.Redact}, func(ctx context.Context, _ api.Service) tea.Msg {
+	return guard(callSpec{what: "connect profile " + name, parent: m.ctx, redact: m.cx.Redact}, func(ctx context.Context, _ api.Service) tea.Msg {
 		svc, info, err := connect(ctx, name)
 		if err != nil {
 			return profileMsg{seq: seq, name: name, err: err}
@@ -149,20 +150,20 @@ func closeCmd(svc api.Service) tea.Cmd {
 // snapshot starts empty, every call in flight is forgotten (its answer is
 // dropped) and the first calls start on the new Service.
 func (m *Model) onProfile(msg profileMsg) tea.Cmd {
-	now := m.now()
+	now := m.cx.Now()
 	if msg.seq != m.prof.seq {
 		return closeCmd(msg.svc) // superseded by a later switch
 	}
 	m.prof.switching = ""
 	if msg.err != nil {
-		m.setStatus(now, m.redact("profile "+msg.name+": "+errLine(msg.err)), true)
+		m.setStatus(now, m.cx.Redact("profile "+msg.name+": "+errLine(msg.err)), true)
 		m.recordEvent(now, "connect", msg.name, 0, msg.err)
 		return nil
 	}
 	old := m.svc
 	m.svc = msg.svc
-	m.opts.Profile, m.opts.Endpoint, m.opts.Account, m.opts.Demo = msg.name, msg.info.Endpoint, msg.info.Account, msg.info.Demo
-	m.snap = state.New(state.Config{ExpiringThreshold: m.opts.ExpiringThreshold, GoneRetention: m.opts.GoneRetention})
+	m.cx.Profile, m.opts.Endpoint, m.opts.Account, m.opts.Demo = msg.name, msg.info.Endpoint, msg.info.Account, msg.info.Demo
+	m.cx.Snap = state.New(state.Config{ExpiringThreshold: m.opts.ExpiringThreshold, GoneRetention: m.opts.GoneRetention})
 	m.pending = map[callKey]pendingCall{}
 	m.renew.Reset()
 	m.deferring = time.Time{}

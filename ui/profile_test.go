@@ -25,7 +25,7 @@ func TestProfileSwitchFailureKeepsProfileAndLateAnswersAreDropped(t *testing.T) 
 	m.svc = old
 	next := newFake()
 	next.runtimes = []api.Runtime{mkRuntime("r-other", specCPU, t0.Add(time.Hour), "")}
-	m.opts.Profile, m.opts.Profiles = "alpha", []string{"alpha", "broken", "other"}
+	m.cx.Profile, m.cx.Profiles = "alpha", []string{"alpha", "broken", "other"}
 	m.opts.Connect = func(_ context.Context, name string) (api.Service, ConnInfo, error) {
 		if name == "broken" {
 			return nil, ConnInfo{}, errors.New("no Google credentials found; fix: run gcloud auth application-default login")
@@ -43,7 +43,7 @@ func TestProfileSwitchFailureKeepsProfileAndLateAnswersAreDropped(t *testing.T) 
 		t.Fatalf("failed switch:\n%s", v)
 	}
 	// A list_runtimes of the old profile is in flight while switching.
-	late := m.refresh(m.now(), true)
+	late := m.refresh(m.cx.Now(), true)
 	m, _ = update(m, keyMsg("P"))
 	m, _ = update(m, keyMsg("down"))
 	m, _ = update(m, keyMsg("down"))
@@ -69,7 +69,7 @@ func TestEventLogPanel(t *testing.T) {
 	f, clk, m := fixture(t)
 	f.renewErr["runtimes/r-charlie"] = &api.Error{Code: api.FailedPrecondition, HTTPStatus: 400,
 		Message: "The runtime is being deleted and its proxy token cannot be renewed until the deletion finishes; try again later"}
-	m.opts.Redact = func(s string) string { return strings.ReplaceAll(s, "proxy token", "[redacted]") }
+	m.cx.Redact = func(s string) string { return strings.ReplaceAll(s, "proxy token", "[redacted]") }
 	clk.add(time.Second)
 	m, cmd := update(m, tickMsg{gen: m.tickGen})
 	m, _ = run(t, m, cmd)

@@ -25,7 +25,7 @@ func TestShortLivedTokenNeverLapses(t *testing.T) {
 	for i := 0; i < 180; i++ {
 		e.clk.add(time.Second)
 		m = e.tick(t, m)
-		r := m.snap.Runtime(name)
+		r := m.cx.Snap.Runtime(name)
 		if m.renew.Life(name) == 0 { // not renewed yet
 			continue
 		}

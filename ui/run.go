@@ -17,6 +17,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
 	"github.com/colabdash/colabdash/ui/widget/frame"
@@ -263,7 +264,7 @@ func (m AuthErrorModel) View() string {
 	if cut {
 		quit := "q"
 		if ks := k.Quit.Keys(); len(ks) > 0 {
-			quit = keyName(ks[0])
+			quit = common.KeyName(ks[0])
 		}
 		lines = append(lines, m.st.Dim.Render(ansi.Truncate("(a command is cut at this width: "+quit+" prints it whole)", w, "…")))
 	}

@@ -32,7 +32,7 @@ func (m *Model) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cmd {
 	if !m.finishAction(now, api.ToolCreateSession, msg.runtime, m.ax.opening, msg.runtime, msg.err, "open session") {
 		return nil
 	}
-	m.snap.MarkOwned(msg.session.Name)
+	m.cx.Snap.MarkOwned(msg.session.Name)
 	m.pickSession(msg.runtime, msg.session.Name, now)
 	m.setStatus(now, "✓ opened session "+msg.session.ID(), false)
 	if msg.forConsole {
@@ -72,14 +72,14 @@ func (m *Model) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cmd {
 	if m.ax.lastSession[parent].name == msg.name {
 		delete(m.ax.lastSession, parent)
 	}
-	if r := m.snap.Runtime(parent); r != nil {
+	if r := m.cx.Snap.Runtime(parent); r != nil {
 		kept := r.Sessions[:0:0]
 		for _, s := range r.Sessions {
 			if s.Name != msg.name {
 				kept = append(kept, s)
 			}
 		}
-		m.snap.ApplySessions(now, parent, kept)
+		m.cx.Snap.ApplySessions(now, parent, kept)
 		m.sessCursor = frame.Clamp(m.sessCursor, 0, len(kept)-1)
 	}
 	delete(m.pending, callKey{kind: callSessions, runtime: parent})

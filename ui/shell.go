@@ -71,7 +71,7 @@ func (m *Model) openShell(now time.Time) tea.Cmd {
 		return nil
 	}
 	name, svc := sel.Name, m.svc
-	ex := &shellExec{ctx: m.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: jc, Redact: m.opts.Redact,
+	ex := &shellExec{ctx: m.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: jc, Redact: m.cx.Redact,
 		Listed: func(ctx context.Context) (bool, error) {
 			rts, err := svc.ListRuntimes(ctx)
 			if err != nil {

@@ -26,9 +26,9 @@ package ui
 //   - write a type with the overlay methods (handleKey, draw, fits, keys,
 //     name); draw paints onto the frame (setBody for a full-screen panel,
 //     setStatus for a line in the footer, box for a centred box) and fits
-//     says whether the current layout (c.lay) has room for it;
-//   - open it with an action{kind: actOpen, ov: …} (or Model.push from a
-//     message handler), close it with action{kind: actClose};
+//     says whether the current layout (c.Layout) has room for it;
+//   - open it with an common.Open{Overlay: …} (or Model.push from a
+//     message handler), close it with common.Close{};
 //   - if it needs a new effect, add an action kind and its case in apply.
 //
 // An overlay that an answer brings rather than a key (the choices after a
@@ -49,28 +49,11 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/colabdash/colabdash/ui/widget/frame"
+	"github.com/colabdash/colabdash/ui/common"
 )
 
-// overlay is one layer of the stack. c is the model the overlay reads (the
-// snapshot, the key map, styles, the layout); an overlay never changes it
-// directly nor starts a call: it returns an action.
-type overlay interface {
-	// handleKey takes every key while the overlay is on top.
-	handleKey(k tea.KeyMsg, c *Model) action
-	// draw paints the overlay onto the frame below it.
-	draw(c *Model, f *frame.Frame)
-	// fits reports whether the overlay can be shown in c.lay.
-	fits(c *Model) bool
-	// keys are the footer's key help while the overlay is on top: its
-	// own keys, never the dashboard's (which do nothing under it).
-	keys(c *Model) []key.Binding
-	// name says what the overlay is, for the too-small screen ("dialog").
-	name() string
-}
-
-// graced is an overlay that ignores keys for a moment after it appears.
-type graced interface{ regrace(now time.Time) }
+// overlay is one layer of the stack (common.Overlay).
+type overlay = common.Overlay
 
 // top returns the overlay on top, or nil.
 func (m *Model) top() overlay {
@@ -121,11 +104,11 @@ func topIs[T overlay](m *Model) bool {
 // showable reports whether the screen can show what is on top: the
 // dashboard fits and so does the top overlay.
 func (m *Model) showable() bool {
-	if m.lay.tooSmall {
+	if m.cx.Layout.TooSmall {
 		return false
 	}
 	if t := m.top(); t != nil {
-		return t.fits(m)
+		return t.Fits(m.cx)
 	}
 	return true
 }
@@ -153,7 +136,7 @@ type waitingOverlay struct {
 // having closed, once the dashboard is). So a key the user types on
 // another layer, another dialog above all, is never taken by it.
 func (m *Model) openFromAnswer(origin overlay, what string, open func(m *Model, now time.Time) bool) {
-	now := m.now()
+	now := m.cx.Now()
 	if m.atLayer(origin) {
 		open(m, now)
 		return
@@ -163,15 +146,15 @@ func (m *Model) openFromAnswer(origin overlay, what string, open func(m *Model, 
 	m.waiting = append(w, waitingOverlay{origin: origin, what: what, open: open})
 	where := "the dashboard"
 	if origin != nil {
-		where = "the " + origin.name()
+		where = "the " + origin.Name()
 	}
 	// The note first: a long status (the error that brought it) is cut
 	// at its end, and the event log has that in full.
 	note := what + " opens when you are back on " + where
-	if m.status != "" {
-		note += " · " + m.status
+	if m.cx.Status.Text != "" {
+		note += " · " + m.cx.Status.Text
 	}
-	m.setStatus(now, note, m.statusErr)
+	m.setStatus(now, note, m.cx.Status.Err)
 }
 
 // atLayer reports whether an overlay asked from origin may open now:
@@ -197,7 +180,7 @@ func (m *Model) openWaiting() {
 			continue
 		}
 		m.waiting = append(m.waiting[:i:i], m.waiting[i+1:]...)
-		if w.open(m, m.now()) {
+		if w.open(m, m.cx.Now()) {
 			return
 		}
 		i-- // it no longer applies: the next one may
@@ -207,8 +190,8 @@ func (m *Model) openWaiting() {
 // regraceTop restarts the grace period of the overlay on top, if it has
 // one.
 func (m *Model) regraceTop() {
-	if g, ok := m.top().(graced); ok {
-		g.regrace(m.now())
+	if g, ok := m.top().(common.Graced); ok {
+		g.Regrace(m.cx.Now())
 	}
 }
 
@@ -216,13 +199,13 @@ func (m *Model) regraceTop() {
 // this file) and returns the command of what it did.
 func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 	if !m.showable() {
-		if key.Matches(k, m.keys.Quit) {
-			return m.apply(action{kind: actQuit})
+		if key.Matches(k, m.cx.Keys.Quit) {
+			return m.apply(common.Quit{})
 		}
 		return nil
 	}
 	if t := m.top(); t != nil {
-		return m.apply(t.handleKey(k, m))
+		return m.apply(t.HandleKey(k, m.cx))
 	}
 	if a, ok := m.focusedKey(k); ok {
 		return m.apply(a)
@@ -231,7 +214,7 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 }
 
 // focusedKey offers k to the focused pane.
-func (m *Model) focusedKey(k tea.KeyMsg) (action, bool) {
+func (m *Model) focusedKey(k tea.KeyMsg) (common.Effect, bool) {
 	if m.focus == panelSessions {
 		return m.sessionsKey(k)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -32,17 +33,17 @@ type runtimesPane struct {
 }
 
 // runtimesKey handles the table's own keys (moving the cursor).
-func (m *Model) runtimesKey(k tea.KeyMsg) (action, bool) {
-	if n, ok := moveKey(m, k, m.lay.tableRows); ok {
-		return action{kind: actMove, n: n}, true
+func (m *Model) runtimesKey(k tea.KeyMsg) (common.Effect, bool) {
+	if n, ok := moveKey(m, k, m.cx.Layout.TableRows); ok {
+		return common.Move{N: n}, true
 	}
-	return action{}, false
+	return nil, false
 }
 
 // moveKey is how far a movement key moves in a list whose page is page
 // rows; ok is false for other keys.
 func moveKey(m *Model, k tea.KeyMsg, page int) (int, bool) {
-	keys := m.keys
+	keys := m.cx.Keys
 	switch {
 	case key.Matches(k, keys.Up):
 		return -1, true
@@ -76,11 +77,11 @@ func (m *Model) move(delta int) {
 // changed and keeps the selection on the same runtime by name (Update then
 // scrolls it into view).
 func (m *Model) syncRows() {
-	if !m.rowsDirty && m.rowsVersion == m.snap.Version() {
+	if !m.rowsDirty && m.rowsVersion == m.cx.Snap.Version() {
 		return
 	}
-	m.rows = m.snap.Rows(m.sortKey, m.filter)
-	m.rowsVersion, m.rowsDirty = m.snap.Version(), false
+	m.rows = m.cx.Snap.Rows(m.sortKey, m.filter)
+	m.rowsVersion, m.rowsDirty = m.cx.Snap.Version(), false
 	found := false
 	m.nameWidth = 0
 	for i, r := range m.rows {
@@ -102,7 +103,7 @@ func (m *Model) syncRows() {
 // runtimeRows is how many runtime rows the table shows: its height less
 // the create-in-progress rows above them, which leave at least one.
 func (m *Model) runtimeRows() int {
-	return m.lay.tableRows - min(len(m.ax.creates), max(0, m.lay.tableRows-1))
+	return m.cx.Layout.TableRows - min(len(m.ax.creates), max(0, m.cx.Layout.TableRows-1))
 }
 
 // scroll keeps the cursor inside the visible window of the table's
@@ -164,18 +165,10 @@ func rowStart(b *strings.Builder, selected bool, marker byte) {
 	b.WriteByte(' ')
 }
 
-func (m *Model) panelTitle(focused bool, text string) string {
-	text = termtext.Line(text)
-	if focused {
-		return m.st.PanelFocus.Render("▶ " + text)
-	}
-	return m.st.PanelTitle.Render("  " + text)
-}
-
-// tableView is the runtimes pane: exactly l.tableRows+2 lines (title,
+// tableView is the runtimes pane: exactly l.TableRows+2 lines (title,
 // column header, rows).
-func (m *Model) tableView(now time.Time, l layout) []string {
-	lines := make([]string, 0, l.tableRows+2)
+func (m *Model) tableView(now time.Time, l common.Layout) []string {
+	lines := make([]string, 0, l.TableRows+2)
 	// Gone rows (reclaimed by Colab) are not runtimes any more: they are
 	// counted apart.
 	shown, shownGone := 0, 0
@@ -186,7 +179,7 @@ func (m *Model) tableView(now time.Time, l layout) []string {
 			shown++
 		}
 	}
-	live, gone := m.snap.Counts()
+	live, gone := m.cx.Snap.Counts()
 	_, filtering := find[*filterOverlay](m)
 	title := "RUNTIMES " + strconv.Itoa(shown)
 	if m.filter != "" || filtering {
@@ -200,17 +193,17 @@ func (m *Model) tableView(now time.Time, l layout) []string {
 	if m.filter != "" {
 		extra += " · filter: " + termtext.Line(m.filter)
 	}
-	if len(m.rows) > l.tableRows {
+	if len(m.rows) > l.TableRows {
 		end := min(m.offset+m.runtimeRows(), len(m.rows))
 		extra += " · " + strconv.Itoa(m.offset+1) + "–" + strconv.Itoa(end)
 	}
-	lines = append(lines, m.panelTitle(m.focus == panelRuntimes, title)+m.st.Dim.Render(extra))
+	lines = append(lines, common.PanelTitle(m.cx, m.focus == panelRuntimes, title)+m.cx.Styles.Dim.Render(extra))
 
 	need := m.nameWidth
 	for _, op := range m.ax.creates {
 		need = max(need, ansi.StringWidth(op.rowName()))
 	}
-	c := columnsFor(l.w, need)
+	c := columnsFor(l.W, need)
 	var h strings.Builder
 	h.WriteString(strings.Repeat(" ", rowPrefix))
 	h.WriteString(frame.Fit("NAME", c.name) + " " + frame.Fit("SPEC", c.spec) + " ")
@@ -218,26 +211,26 @@ func (m *Model) tableView(now time.Time, l layout) []string {
 		h.WriteString(frame.Fit("VERSION", c.version) + " ")
 	}
 	h.WriteString(frame.FitRight("SESS", c.sess) + " " + frame.Fit("   TOKEN", c.token))
-	lines = append(lines, m.st.ColHeader.Render(strings.TrimRight(h.String(), " ")))
+	lines = append(lines, m.cx.Styles.ColHeader.Render(strings.TrimRight(h.String(), " ")))
 
 	start := len(lines)
 	creating := m.createRows(now, c)
-	creating = creating[:l.tableRows-m.runtimeRows()]
+	creating = creating[:l.TableRows-m.runtimeRows()]
 	lines = append(lines, creating...)
 	if len(m.rows) == 0 && len(creating) == 0 {
-		lines = append(lines, m.st.Dim.Render(m.emptyTableText(live+gone)))
+		lines = append(lines, m.cx.Styles.Dim.Render(m.emptyTableText(live+gone)))
 	}
-	stale := m.snap.RuntimesFresh.Stale()
+	stale := m.cx.Snap.RuntimesFresh.Stale()
 	for i := m.offset; i < min(m.offset+m.runtimeRows(), len(m.rows)); i++ {
 		lines = append(lines, m.row(now, m.rows[i], c, i == m.cursor, stale))
 	}
-	return frame.PadLines(lines, start+l.tableRows)
+	return frame.PadLines(lines, start+l.TableRows)
 }
 
 // emptyTableText says why the table has no row; known is how many
 // runtimes the snapshot has.
 func (m *Model) emptyTableText(known int) string {
-	f := m.snap.RuntimesFresh
+	f := m.cx.Snap.RuntimesFresh
 	switch {
 	case f.Loading():
 		return "  loading runtimes…"
@@ -247,8 +240,8 @@ func (m *Model) emptyTableText(known int) string {
 		return "  no runtime matches the filter"
 	}
 	msg := "  no runtimes"
-	if k := m.keys.NewRuntime; k.Enabled() && len(k.Keys()) > 0 {
-		msg += ": press " + keyName(k.Keys()[0]) + " to create one"
+	if k := m.cx.Keys.NewRuntime; k.Enabled() && len(k.Keys()) > 0 {
+		msg += ": press " + common.KeyName(k.Keys()[0]) + " to create one"
 	}
 	return msg
 }
@@ -318,16 +311,16 @@ func (m *Model) row(now time.Time, r *state.Runtime, c columns, selected, stale 
 	switch {
 	case selected:
 		b.WriteString(frame.Fit(word, c.token-10))
-		return m.st.Selected.Render(b.String())
+		return m.cx.Styles.Selected.Render(b.String())
 	case r.Gone():
 		b.WriteString(strings.TrimRight(frame.Fit(word, c.token-10), " "))
-		return m.st.Gone.Render(b.String())
+		return m.cx.Styles.Gone.Render(b.String())
 	case stale:
 		b.WriteString(strings.TrimRight(frame.Fit(word, c.token-10), " "))
-		return m.st.Stale.Render(b.String())
+		return m.cx.Styles.Stale.Render(b.String())
 	}
 	word = strings.TrimRight(frame.Fit(word, c.token-10), " ")
 	// Colour only the status word; the countdown stays plain.
-	b.WriteString(m.st.Token[st].Render(word))
+	b.WriteString(m.cx.Styles.Token[st].Render(word))
 	return b.String()
 }

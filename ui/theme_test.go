@@ -24,8 +24,8 @@ func TestThemeGoldens(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			_, _, m := fixture(t)
 			m.opts.Theme = name
-			m.st = theme.NewWith(ansiRenderer(), name)
-			m.help.Styles = m.st.Help
+			m.cx.Styles = theme.NewWith(ansiRenderer(), name)
+			m.help.Styles = m.cx.Styles.Help
 			v := m.View()
 			golden.RequireEqual(t, []byte(styleMap(v)))
 			var expiring string

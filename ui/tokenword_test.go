@@ -29,8 +29,8 @@ func rowOf(t *testing.T, v, id string) string {
 func TestExpiredWinsOverRenewFailure(t *testing.T) {
 	f, clk, m := fixture(t)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.snap.ApplyRenewError(clk.now(), "runtimes/r-charlie", errors.New("backend unavailable"))
-	m.snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
+	m.cx.Snap.ApplyRenewError(clk.now(), "runtimes/r-charlie", errors.New("backend unavailable"))
+	m.cx.Snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
 	m.renew.Started("runtimes/r-charlie", clk.now())
 	m.renew.Done("runtimes/r-charlie", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
 	m.rowsDirty = true

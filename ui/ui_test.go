@@ -266,13 +266,13 @@ func TestLateResultLandsOnRightRow(t *testing.T) {
 	for _, r := range late {
 		m, _ = update(m, r)
 	}
-	if got := m.snap.Runtime("runtimes/r-bravo").Sessions; len(got) != 1 || got[0].ID() != "nb-1" {
+	if got := m.cx.Snap.Runtime("runtimes/r-bravo").Sessions; len(got) != 1 || got[0].ID() != "nb-1" {
 		t.Fatalf("r-bravo sessions = %v", got)
 	}
-	if got := m.snap.Runtime("runtimes/r-alpha").Sessions; len(got) != 2 {
+	if got := m.cx.Snap.Runtime("runtimes/r-alpha").Sessions; len(got) != 2 {
 		t.Fatalf("r-alpha sessions = %v", got)
 	}
-	if m.Selected() != "runtimes/r-charlie" || m.snap.Runtime("runtimes/r-charlie").SessionsFresh.Loaded() == false {
+	if m.Selected() != "runtimes/r-charlie" || m.cx.Snap.Runtime("runtimes/r-charlie").SessionsFresh.Loaded() == false {
 		t.Fatalf("selected %q", m.Selected())
 	}
 }
@@ -292,11 +292,11 @@ func TestStaleResultsDropped(t *testing.T) {
 		// Next refresh: r-alpha is gone.
 		f.runtimes = f.runtimes[1:]
 		m.pending = map[callKey]pendingCall{} // refresh not coalesced with the held calls
-		m, _ = run(t, m, tea.Batch(m.refresh(m.now(), false)...))
+		m, _ = run(t, m, tea.Batch(m.refresh(m.cx.Now(), false)...))
 		for _, r := range held {
 			m, _ = update(m, r)
 		}
-		a := m.snap.Runtime("runtimes/r-alpha")
+		a := m.cx.Snap.Runtime("runtimes/r-alpha")
 		if !a.Gone() || len(a.Sessions) != 0 {
 			t.Fatalf("gone %v sessions %v", a.Gone(), a.Sessions)
 		}
@@ -320,7 +320,7 @@ func TestStaleResultsDropped(t *testing.T) {
 			m, _ = update(m, r)
 		}
 		live := 0
-		for r := range m.snap.All() {
+		for r := range m.cx.Snap.All() {
 			if !r.Gone() {
 				live++
 			}
@@ -425,7 +425,7 @@ func TestTokenRenewal(t *testing.T) {
 	if r := row("r-charlie"); !strings.Contains(r, "1:00:00 OK") {
 		t.Fatalf("renewed row: %q", r)
 	}
-	if r := row("r-bravo"); !strings.Contains(r, "! r-bravo") || m.snap.Runtime("runtimes/r-bravo").Gone() {
+	if r := row("r-bravo"); !strings.Contains(r, "! r-bravo") || m.cx.Snap.Runtime("runtimes/r-bravo").Gone() {
 		t.Fatalf("failed renewal row: %q", r)
 	}
 	// No hammering: the next tick does not retry within RenewRetry.
@@ -439,7 +439,7 @@ func TestTokenRenewal(t *testing.T) {
 	clk.add(RenewRetry)
 	m, cmd = update(m, tickMsg{gen: m.tickGen})
 	m, _ = run(t, m, cmd)
-	if !m.snap.Runtime("runtimes/r-bravo").Gone() || !strings.Contains(row("r-bravo"), "GONE") {
+	if !m.cx.Snap.Runtime("runtimes/r-bravo").Gone() || !strings.Contains(row("r-bravo"), "GONE") {
 		t.Fatalf("NOT_FOUND did not mark gone: %q", row("r-bravo"))
 	}
 }
@@ -461,7 +461,7 @@ func TestServicePanicBecomesError(t *testing.T) {
 	clk := &clock{t: t0}
 	m := testModel(f, clk)
 	m, _ = run(t, m, m.Init())
-	if err := m.snap.RuntimesFresh.Err; err == nil || !strings.Contains(err.Error(), "internal error in list_runtimes: boom") {
+	if err := m.cx.Snap.RuntimesFresh.Err; err == nil || !strings.Contains(err.Error(), "internal error in list_runtimes: boom") {
 		t.Fatalf("err = %v", err)
 	}
 	if !strings.Contains(m.View(), "not connected") {
@@ -482,7 +482,7 @@ func TestNoLineWiderThanTerminal(t *testing.T) {
 	)
 	f.sessions["runtimes/ランタイム名前ランタイム名前ランタイム名前ランタイム名前"] = []api.Session{{Name: "runtimes/x/sessions/セッション名前セッション名前セッション名前セッション名前"}}
 	m, _ = run(t, m, tea.Batch(m.refresh(clk.now(), true)...))
-	m.snap.ApplyError(state.ListRuntimes, clk.now(), &api.Error{Code: api.Internal, Message: strings.Repeat("très long message d'erreur ", 12)})
+	m.cx.Snap.ApplyError(state.ListRuntimes, clk.now(), &api.Error{Code: api.Internal, Message: strings.Repeat("très long message d'erreur ", 12)})
 	for _, showDetails := range []bool{false, true} {
 		for _, help := range []bool{false, true} {
 			m.showDetails, m.help.ShowAll, m.stack = showDetails, help, nil

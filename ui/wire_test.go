@@ -46,7 +46,7 @@ func TestIdleCostFlatInRuntimes(t *testing.T) {
 	if most := callsPerMinute(s, 20*time.Minute); most > state.DefaultCallBudget+1 {
 		t.Fatalf("%d calls in an idle minute with 200 runtimes, want at most %d", most, state.DefaultCallBudget+1)
 	}
-	sel := s.m.snap.Runtime(s.m.Selected())
+	sel := s.m.cx.Snap.Runtime(s.m.Selected())
 	if age := s.clk.Now().Sub(sel.SessionsFresh.FetchedAt); age > config.DefaultRefreshInterval {
 		t.Errorf("the selected runtime's count is %v old", age)
 	}
@@ -136,7 +136,7 @@ func TestOneRenewalPerTokenLifetime(t *testing.T) {
 	s.start()
 	for i := 0; i < 3600; i++ {
 		s.tick(time.Second)
-		for r := range s.m.snap.All() {
+		for r := range s.m.cx.Snap.All() {
 			if st, _ := r.Token(s.clk.Now(), s.m.opts.ExpiringThreshold); st == state.TokenExpired {
 				t.Fatalf("after %ds %s's token lapsed", i+1, r.Name)
 			}
@@ -155,7 +155,7 @@ func TestOneRenewalPerTokenLifetime(t *testing.T) {
 func TestRenewalRacingAListIsNotNotExtended(t *testing.T) {
 	_, clk, m := fixture(t)
 	const name = "runtimes/r-bravo" // 4:47 left: due
-	r := m.snap.Runtime(name)
+	r := m.cx.Snap.Runtime(name)
 	if m.issue(callKey{kind: callRenew, runtime: name}, clk.now()) == nil {
 		t.Fatal("no renewal issued")
 	}
@@ -164,9 +164,9 @@ func TestRenewalRacingAListIsNotNotExtended(t *testing.T) {
 	ci := *renewed.ConnectionInfo
 	ci.ExpireTime = clk.now().Add(time.Hour)
 	renewed.ConnectionInfo = &ci
-	m.snap.ApplyRuntimes(clk.now(), []api.Runtime{renewed}) // the list, first
+	m.cx.Snap.ApplyRuntimes(clk.now(), []api.Runtime{renewed}) // the list, first
 	m, _ = update(m, resultMsg{key: callKey{kind: callRenew, runtime: name}, gen: m.seq, runtime: renewed})
-	if r := m.snap.Runtime(name); r.RenewErr != nil || m.renew.Failures(name) != 0 {
+	if r := m.cx.Snap.Runtime(name); r.RenewErr != nil || m.renew.Failures(name) != 0 {
 		t.Fatalf("renewal counted as failed: %v, %d failures", r.RenewErr, m.renew.Failures(name))
 	}
 }
@@ -178,25 +178,25 @@ func TestNotExtendedWordOnTheRow(t *testing.T) {
 	_, clk, m := fixture(t)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	const name = "runtimes/r-bravo" // 4:47 left
-	r := m.snap.Runtime(name)
+	r := m.cx.Snap.Runtime(name)
 	exp := r.ExpireTime()
 	_, _, err := m.renew.Done(name, clk.now(), exp, exp, nil)
-	m.snap.ApplyRenewError(clk.now(), name, err)
+	m.cx.Snap.ApplyRenewError(clk.now(), name, err)
 	m.rowsDirty = true
 	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // re-sync only
 	if row := rowOf(t, m.View(), "r-bravo"); !strings.Contains(row, "! r-bravo") || !strings.Contains(row, "4:47 NOT EXTENDED") {
 		t.Fatalf("row %q", row)
 	}
-	m.snap.ApplyRuntimes(clk.now(), []api.Runtime{r.Runtime}) // the same token listed
-	if m.snap.Runtime(name).RenewErr == nil {
+	m.cx.Snap.ApplyRuntimes(clk.now(), []api.Runtime{r.Runtime}) // the same token listed
+	if m.cx.Snap.Runtime(name).RenewErr == nil {
 		t.Fatal("a list with the same stale token cleared the failure")
 	}
 	later := r.Runtime
 	ci := *later.ConnectionInfo
 	ci.ExpireTime = exp.Add(time.Hour)
 	later.ConnectionInfo = &ci
-	m.snap.ApplyRuntimes(clk.now(), []api.Runtime{later})
-	if m.snap.Runtime(name).RenewErr != nil {
+	m.cx.Snap.ApplyRuntimes(clk.now(), []api.Runtime{later})
+	if m.cx.Snap.Runtime(name).RenewErr != nil {
 		t.Fatal("a later token did not clear the failure")
 	}
 }

@@ -1,0 +1,145 @@
+package common
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"time"
+
+	"github.com/colabdash/colabdash/ui/widget/frame"
+)
+
+// Effect is what a pane, an overlay or a global key asks the root to do.
+// The set is closed: only the types in this package implement it, and the
+// root's apply is the one place that carries each out. A nil Effect does
+// nothing.
+type Effect interface{ effect() }
+
+// The effects. Each names its target where it has one, so an answer built
+// when something opened acts on that thing, not on whatever is selected.
+type (
+	// Quit cancels every call and quits.
+	Quit struct{}
+	// Close closes the overlay on top; then Text, if any, goes to the
+	// status line (Err: as an error) and Cmd, if any, runs.
+	Close struct {
+		Text string
+		Err  bool
+		Cmd  tea.Cmd
+	}
+	// Open opens Overlay on top of the stack.
+	Open struct{ Overlay Overlay }
+	// Say shows Text in the status line (Err: as an error). Pane marks a
+	// status about a key of the files pane: it is cleared when the pane
+	// closes.
+	Say struct {
+		Text      string
+		Err, Pane bool
+	}
+	// Move moves the runtimes cursor by N rows (negative: up).
+	Move struct{ N int }
+	// MoveSession moves the sessions cursor by N rows.
+	MoveSession struct{ N int }
+	// Focus moves the focus to the other panel.
+	Focus struct{}
+	// Details expands or collapses the details panel.
+	Details struct{}
+	// Sort cycles the runtimes table's sort key.
+	Sort struct{}
+	// Refresh lists everything again now.
+	Refresh struct{}
+	// Back is esc on the dashboard: the filter, the expanded details, then
+	// the status line, one per press.
+	Back struct{}
+	// Filter sets the runtimes filter to Text (typed so far).
+	Filter struct{ Text string }
+	// ClearFilter closes the filter line and clears the filter.
+	ClearFilter struct{}
+	// SwitchProfile closes the picker and switches to profile Name.
+	SwitchProfile struct{ Name string }
+	// RunCode runs Code in the run-code console's session.
+	RunCode struct{ Code string }
+	// StopCode asks whether to stop the code running in the console.
+	StopCode struct{}
+	// Run runs Cmd, an overlay's own call (the files pane's listing).
+	Run struct{ Cmd tea.Cmd }
+	// Help opens the help; First names the keymap scope listed first
+	// ("" for the dashboard's).
+	Help struct{ First string }
+	// Do is a dashboard command on the selected runtime or session.
+	Do struct{ Op Op }
+	// Answer is a dialog's answer: OK (confirmed, submitted or chosen) or
+	// cancelled (Esc: by esc). Dialog is the dialog answered; its owner
+	// reads the input or choice from it.
+	Answer struct {
+		Dialog  any
+		OK, Esc bool
+	}
+)
+
+func (Quit) effect()          {}
+func (Close) effect()         {}
+func (Open) effect()          {}
+func (Say) effect()           {}
+func (Move) effect()          {}
+func (MoveSession) effect()   {}
+func (Focus) effect()         {}
+func (Details) effect()       {}
+func (Sort) effect()          {}
+func (Refresh) effect()       {}
+func (Back) effect()          {}
+func (Filter) effect()        {}
+func (ClearFilter) effect()   {}
+func (SwitchProfile) effect() {}
+func (RunCode) effect()       {}
+func (StopCode) effect()      {}
+func (Run) effect()           {}
+func (Do) effect()            {}
+func (Help) effect()          {}
+func (Answer) effect()        {}
+
+// Op is a dashboard command a global key starts (Do).
+type Op int
+
+// The dashboard's commands.
+const (
+	OpEvents       Op = iota + 1 // open the event log
+	OpProfiles                   // open the profile picker
+	OpOpenFilter                 // open the filter line
+	OpNewRuntime                 // open the create picker
+	OpQuickCreate                // ask to re-create the last spec
+	OpDelete                     // ask to delete the selected runtime
+	OpOpenSession                // ask for a session id to open
+	OpCloseSession               // ask to close the selected session
+	OpRenew                      // renew the selected runtime's token now
+	OpCancelCreate               // cancel a create waiting to retry
+	OpRunCode                    // open the run-code console
+	OpCopyURL                    // copy the selected runtime's URL
+	OpCopyToken                  // copy its proxy token (once revealed)
+	OpReveal                     // reveal or hide its proxy token
+	OpFiles                      // open the files pane of the selected runtime
+	OpShell                      // suspend the dashboard for a shell on the selected runtime
+)
+
+// Overlay is one layer of the dashboard's stack: a dialog, the create
+// picker, the help, the event log, the profile picker, the filter line,
+// the run-code console, the files pane. While it is on top it gets every
+// key; it never changes the Context nor starts a call itself: it answers
+// with an Effect.
+type Overlay interface {
+	// HandleKey takes every key while the overlay is on top.
+	HandleKey(k tea.KeyMsg, c *Context) Effect
+	// Draw paints the overlay onto the frame below it.
+	Draw(c *Context, f *frame.Frame)
+	// Fits reports whether the overlay can be shown in c.Layout.
+	Fits(c *Context) bool
+	// Keys are the footer's key help while the overlay is on top: its
+	// own keys, never the dashboard's (which do nothing under it).
+	Keys(c *Context) []key.Binding
+	// Name says what the overlay is, for the too-small screen ("dialog").
+	Name() string
+}
+
+// Graced is an overlay that ignores keys for a moment after it appears;
+// Regrace starts that moment again (the screen could not show it).
+type Graced interface{ Regrace(now time.Time) }
