@@ -74,11 +74,11 @@ type Model struct {
 	filesClosed []*filepane.Pane
 
 	calls
-	tickGen     uint64
-	frame       int
-	statusFor   string // the call an under-way status waits for (setProgress), else ""
-	statusPane  bool   // the status is about a key in the files pane: closing it clears it
-	initCmds    []tea.Cmd
+	tickGen    uint64
+	frame      int
+	statusFor  string // the call an under-way status waits for (setProgress), else ""
+	statusPane bool   // the status is about a key in the files pane: closing it clears it
+	initCmds   []tea.Cmd
 
 	prof   profileState
 	events *eventLog
