@@ -38,23 +38,22 @@ func (m *Model) apply(e common.Effect) tea.Cmd {
 	case common.MoveSession:
 		m.moveSession(a.N)
 	case common.Focus:
-		m.focus = 1 - m.focus
+		m.cx.Focus = 1 - m.cx.Focus
 	case common.Details:
 		m.showDetails = !m.showDetails
 		m.relayout()
 	case common.Sort:
-		m.sortKey = m.sortKey.Next()
-		m.rowsDirty = true
-		m.setStatus(now, "sorted by "+m.sortKey.String(), false)
+		m.rt.NextSort()
+		m.setStatus(now, "sorted by "+m.rt.SortKey().String(), false)
 	case common.Refresh:
 		return tea.Batch(m.refresh(now, true)...)
 	case common.Back:
 		m.back()
 	case common.Filter:
-		m.filter, m.rowsDirty = a.Text, true
+		m.rt.SetFilter(a.Text)
 	case common.ClearFilter:
 		m.pop()
-		m.filter, m.rowsDirty = "", true
+		m.rt.SetFilter("")
 	case common.Answer:
 		return m.onDialogAnswer(a.Dialog.(*dialog), a.OK, a.Esc, now)
 	case common.SwitchProfile:
@@ -81,8 +80,8 @@ func (m *Model) apply(e common.Effect) tea.Cmd {
 // first: the filter, the expanded details, then the status message.
 func (m *Model) back() {
 	switch {
-	case m.filter != "":
-		m.filter, m.rowsDirty = "", true
+	case m.rt.Filter() != "":
+		m.rt.SetFilter("")
 	case m.showDetails:
 		m.showDetails = false
 		m.relayout()

@@ -121,7 +121,7 @@ type (
 // applyCommand carries out the dashboard's commands (the keys that act on
 // the selected runtime or session).
 func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
-	sel := m.cx.Snap.Runtime(m.selected)
+	sel := m.cx.Snap.Runtime(m.rt.Selected())
 	live := sel != nil && !sel.Gone()
 	noRuntime := "no runtime selected"
 	if sel != nil && sel.Gone() {
@@ -139,7 +139,7 @@ func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
 	case common.OpProfiles:
 		m.openProfilePicker()
 	case common.OpOpenFilter:
-		m.push(newFilterOverlay(m.filter))
+		m.push(newFilterOverlay(m.rt.Filter()))
 	case common.OpFiles:
 		return m.openFiles(now)
 	case common.OpShell:
@@ -321,7 +321,7 @@ func (m *Model) finishAction(now time.Time, tool, target string, inflight map[st
 	delete(inflight, key)
 	m.endProgress(tool, target)
 	if err != nil {
-		m.setStatus(now, what+" failed: "+errLine(err), true)
+		m.setStatus(now, what+" failed: "+common.ErrLine(err), true)
 		return false
 	}
 	return true
@@ -342,7 +342,7 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case execDoneMsg:
 		return m.onExecDone(msg, now), true
 	case lastSpecSaveFailedMsg:
-		m.setStatus(now, "could not remember the spec: "+errLine(msg.err), true)
+		m.setStatus(now, "could not remember the spec: "+common.ErrLine(msg.err), true)
 		m.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
 		return nil, true
 	case filepane.ListedMsg, filepane.ProgressMsg, filepane.DoneMsg, filepane.PlanMsg:
@@ -355,7 +355,7 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.onInterruptDone(msg, now), true
 	case clipboardMsg:
 		if msg.err != nil {
-			m.setStatus(now, "copy failed: "+errLine(msg.err), true)
+			m.setStatus(now, "copy failed: "+common.ErrLine(msg.err), true)
 		} else {
 			m.setStatus(now, copiedText(msg), false)
 		}

@@ -137,9 +137,10 @@ func (e *emu) tick(t testing.TB, m Model) Model {
 
 func (m Model) selectID(t testing.TB, id string) Model {
 	t.Helper()
-	for i, r := range m.rows {
+	for _, r := range m.rt.Rows() {
 		if r.ID() == id {
-			m.cursor, m.selected = i, r.Name
+			m.rt.Select(r.Name)
+			m.syncRows()
 			return m
 		}
 	}
@@ -212,7 +213,8 @@ func TestDeleteAfterReorder(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = drive(t, m, tea.Batch(m.refresh(e.clk.now(), true)...))
-	m.cursor, m.selected = 0, m.rows[0].Name
+	m.rt.Select(m.rt.Rows()[0].Name)
+	m.syncRows()
 	if m.Selected() != "runtimes/aaa-first" {
 		t.Fatalf("selected %s", m.Selected())
 	}

@@ -23,8 +23,8 @@ func benchModel(b *testing.B, n int) Model {
 	m := testModel(f, clk)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 	m, _ = run(b, m, m.Init())
-	if len(m.rows) != n {
-		b.Fatalf("%d rows", len(m.rows))
+	if len(m.rt.Rows()) != n {
+		b.Fatalf("%d rows", len(m.rt.Rows()))
 	}
 	m, _ = update(m, keyMsg("enter"))
 	return m

@@ -12,13 +12,14 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // sessionsKey handles the sessions pane's own keys (moving its cursor).
 func (m *Model) sessionsKey(k tea.KeyMsg) (common.Effect, bool) {
-	if n, ok := moveKey(m, k, max(1, m.cx.Layout.SessLines-1)); ok {
+	if n, ok := runtimes.MoveKey(m.cx, k, max(1, m.cx.Layout.SessLines-1)); ok {
 		return common.MoveSession{N: n}, true
 	}
 	return nil, false
@@ -28,20 +29,20 @@ func (m *Model) sessionsKey(k tea.KeyMsg) (common.Effect, bool) {
 // one run code uses on its runtime.
 func (m *Model) moveSession(delta int) {
 	n := 0
-	if r := m.cx.Snap.Runtime(m.selected); r != nil {
+	if r := m.cx.Snap.Runtime(m.rt.Selected()); r != nil {
 		n = len(r.Sessions)
 	}
 	m.sessCursor = frame.Clamp(m.sessCursor+delta, 0, n-1)
 	if s := m.selectedSession(); s != "" {
-		m.pickSession(m.selected, s, m.cx.Now())
+		m.pickSession(m.rt.Selected(), s, m.cx.Now())
 	}
 }
 
 // selectedSession is the session under the sessions-panel cursor, when
 // that panel has the focus.
 func (m *Model) selectedSession() string {
-	r := m.cx.Snap.Runtime(m.selected)
-	if m.focus != panelSessions || r == nil || r.Gone() || m.sessCursor >= len(r.Sessions) {
+	r := m.cx.Snap.Runtime(m.rt.Selected())
+	if m.cx.Focus != common.PanelSessions || r == nil || r.Gone() || m.sessCursor >= len(r.Sessions) {
 		return ""
 	}
 	return r.Sessions[m.sessCursor].Name
@@ -54,7 +55,7 @@ func (m *Model) selectedSession() string {
 // took their room from the table (stacked) or the sessions pane's width
 // (split) when the layout was computed.
 func (m *Model) bottomView(now time.Time, l common.Layout) []string {
-	r := m.cx.Snap.Runtime(m.selected)
+	r := m.cx.Snap.Runtime(m.rt.Selected())
 	n := l.BottomRows + 1
 	if !l.Split {
 		lines := m.sessionsView(r, l.W, l.SessLines)
@@ -75,7 +76,7 @@ func (m *Model) bottomView(now time.Time, l common.Layout) []string {
 // sessions renders the sessions panel: exactly n lines of width ≤ w.
 func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 	out := make([]string, 0, n)
-	focused := m.focus == panelSessions
+	focused := m.cx.Focus == common.PanelSessions
 	if r == nil {
 		out = append(out, common.PanelTitle(m.cx, focused, "SESSIONS"), m.cx.Styles.Dim.Render("  no runtime selected"))
 	} else {
@@ -87,7 +88,7 @@ func (m *Model) sessionsView(r *state.Runtime, w, n int) []string {
 		case f.Loading():
 			out = append(out, m.cx.Styles.Dim.Render("  loading sessions…"))
 		case f.Stale():
-			out = append(out, m.cx.Styles.Warn.Render("  ▲ stale: "+errLine(f.Err)))
+			out = append(out, m.cx.Styles.Warn.Render("  ▲ stale: "+common.ErrLine(f.Err)))
 		case len(r.Sessions) == 0:
 			out = append(out, m.cx.Styles.Dim.Render("  no open sessions"))
 		}
@@ -158,7 +159,7 @@ func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string 
 		} else {
 			kv(5, "token", state.MaskToken(tok))
 		}
-		st, rem := r.Token(now, m.expiringThreshold(r.Name))
+		st, rem := r.Token(now, m.cx.Activity.Renewals.Threshold(r.Name))
 		switch {
 		case r.Gone():
 			kv(0, "status", "GONE ("+termtext.Line(r.GoneReason)+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
@@ -172,9 +173,9 @@ func (m *Model) detailsView(now time.Time, r *state.Runtime, w, n int) []string 
 		kv(4, "version", termtext.Line(r.DisplayVersion()))
 		switch {
 		case errors.Is(r.RenewErr, state.ErrNotExtended):
-			kv(1, "renew", m.cx.Styles.ErrText.Render("renewal did not extend the token, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))))
+			kv(1, "renew", m.cx.Styles.ErrText.Render("renewal did not extend the token, retry in "+state.FormatCountdown(m.cx.Activity.Renewals.RetryIn(r.Name, now))))
 		case r.RenewErr != nil:
-			kv(1, "renew", m.cx.Styles.ErrText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.renewRetryIn(r.Name, now))+": "+errLine(r.RenewErr)))
+			kv(1, "renew", m.cx.Styles.ErrText.Render("failed, state unknown, retry in "+state.FormatCountdown(m.cx.Activity.Renewals.RetryIn(r.Name, now))+": "+common.ErrLine(r.RenewErr)))
 		}
 		room := n - len(out)
 		for prio := 5; len(kvs) > room && prio >= 0; prio-- {
@@ -199,12 +200,12 @@ func (m *Model) renewWord(r *state.Runtime, now time.Time) string {
 	switch {
 	case m.opts.NoAutoRenew:
 		return "auto-renew off (" + m.cx.Keys.Refresh.Help().Key + " refreshes)"
-	case m.renewInFlight(r.Name):
+	case m.cx.Activity.Renewals.InFlight(r.Name):
 		return "renewing…"
 	case errors.Is(r.RenewErr, state.ErrNotExtended):
-		return "renewal did not extend the token, retry in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+		return "renewal did not extend the token, retry in " + state.FormatCountdown(m.cx.Activity.Renewals.RetryIn(r.Name, now))
 	case r.RenewErr != nil:
-		return "renew failed, retry in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+		return "renew failed, retry in " + state.FormatCountdown(m.cx.Activity.Renewals.RetryIn(r.Name, now))
 	}
-	return "renews in " + state.FormatCountdown(m.renewRetryIn(r.Name, now))
+	return "renews in " + state.FormatCountdown(m.cx.Activity.Renewals.RetryIn(r.Name, now))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 )
 
 // callKind is a read call the dashboard repeats: the lists and the
@@ -209,7 +210,7 @@ func (m *Model) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd 
 		m.cx.Snap.ApplyError(state.ListRuntimes, now, msg.err)
 		m.nextRefresh = now.Add(m.backoff(m.cx.Snap.RuntimesFresh.Failures, msg.err))
 		if manual { // "refreshing…" must not outlive the failure
-			m.setStatus(now, "refresh failed: "+errLine(msg.err), true)
+			m.setStatus(now, "refresh failed: "+common.ErrLine(msg.err), true)
 		}
 		return nil
 	}
@@ -260,12 +261,12 @@ func (m *Model) refreshSessions(now time.Time, withList bool) []tea.Cmd {
 	if !m.opts.NoAutoRenew {
 		soon := now.Add(time.Minute)
 		for r := range m.cx.Snap.All() {
-			if at, ok := m.nextRenewal(r, now); ok && !r.Gone() && at.Before(soon) {
+			if at, ok := m.renew.Due(r.Name, r.ExpireTime(), now); ok && !r.Gone() && at.Before(soon) {
 				keep++
 			}
 		}
 	}
-	plan := m.cx.Snap.PlanSessions(now, m.selected, withList, m.opts.RefreshInterval, m.budget, keep, inFlight)
+	plan := m.cx.Snap.PlanSessions(now, m.rt.Selected(), withList, m.opts.RefreshInterval, m.budget, keep, inFlight)
 	cmds := make([]tea.Cmd, 0, len(plan.Refresh))
 	for _, name := range plan.Refresh {
 		if c := m.issue(callKey{kind: callSessions, runtime: name}, now); c != nil {
@@ -307,7 +308,7 @@ func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 	m.endProgress(api.ToolGetRuntime, msg.key.runtime)
 	if manual {
 		if msg.err != nil {
-			m.setStatus(now, "renew "+id+" failed: "+errLine(msg.err), true)
+			m.setStatus(now, "renew "+id+" failed: "+common.ErrLine(msg.err), true)
 		} else if _, rem := state.TokenAt(msg.runtime.ExpireTime(), now, 0); !msg.runtime.ExpireTime().IsZero() {
 			m.setStatus(now, "✓ renewed "+id+" (expires in "+state.FormatCountdown(rem)+")", false)
 		} else {
@@ -348,12 +349,6 @@ func (m *Model) learnTokenLife(rt api.Runtime, sent time.Time) {
 	}
 }
 
-// expiringThreshold is when runtime name's proxy token counts as EXPIRING
-// (state.Renewals.ExpiringThreshold of Options.ExpiringThreshold).
-func (m *Model) expiringThreshold(name string) time.Duration {
-	return m.renew.ExpiringThreshold(name, m.opts.ExpiringThreshold)
-}
-
 // renewDue starts the renewals that are due: proxy tokens within the lead
 // time of expireTime, or expired (field case 1); a failed renewal is
 // backed off (state.Renewals). The selected runtime's at once, the others
@@ -365,17 +360,17 @@ func (m *Model) renewDue(now time.Time) []tea.Cmd {
 	}
 	var due []*state.Runtime
 	for r := range m.cx.Snap.All() {
-		if r.Gone() || m.renewInFlight(r.Name) {
+		if r.Gone() || m.cx.Activity.Renewals.InFlight(r.Name) {
 			continue
 		}
-		if at, ok := m.nextRenewal(r, now); ok && !now.Before(at) {
+		if at, ok := m.renew.Due(r.Name, r.ExpireTime(), now); ok && !now.Before(at) {
 			due = append(due, r)
 		}
 	}
 	if len(due) == 0 {
 		return nil
 	}
-	renew, deferred := state.PlanRenewals(now, due, m.selected, m.budget)
+	renew, deferred := state.PlanRenewals(now, due, m.rt.Selected(), m.budget)
 	var cmds []tea.Cmd
 	for _, name := range renew {
 		if c := m.issue(callKey{kind: callRenew, runtime: name}, now); c != nil {
@@ -387,28 +382,48 @@ func (m *Model) renewDue(now time.Time) []tea.Cmd {
 	return cmds
 }
 
-// nextRenewal is when runtime r's proxy token is (re)newed next
-// (state.Renewals); ok is false when the expireTime is unknown.
-func (m *Model) nextRenewal(r *state.Runtime, now time.Time) (at time.Time, ok bool) {
-	return m.renew.Due(r.Name, r.ExpireTime(), now)
+// renewalView is what the panes read of renewals (common.Renewals): it
+// holds the call state's shared parts (the pending calls, the renewal
+// schedule), never a copy of the Model.
+type renewalView struct {
+	snap      *state.Snapshot
+	pending   map[callKey]pendingCall
+	renew     *state.Renewals
+	threshold time.Duration // Options.ExpiringThreshold
+	auto      bool          // !Options.NoAutoRenew
 }
 
-// renewRetryIn is the time until the next renewal attempt of runtime
-// name (0 when due or unknown).
-func (m *Model) renewRetryIn(name string, now time.Time) time.Duration {
-	r := m.cx.Snap.Runtime(name)
+// Threshold is how close to expireTime runtime name's token reads
+// EXPIRING (state.Renewals.ExpiringThreshold).
+func (v renewalView) Threshold(name string) time.Duration {
+	return v.renew.ExpiringThreshold(name, v.threshold)
+}
+
+// InFlight reports whether a get_runtime renewal of name is in flight.
+func (v renewalView) InFlight(name string) bool {
+	_, ok := v.pending[callKey{kind: callRenew, runtime: name}]
+	return ok
+}
+
+// RetryIn is the time until the next renewal attempt of runtime name (0
+// when due or unknown).
+func (v renewalView) RetryIn(name string, now time.Time) time.Duration {
+	r := v.snap.Runtime(name)
 	if r == nil {
 		return 0
 	}
-	at, ok := m.nextRenewal(r, now)
+	at, ok := v.renew.Due(r.Name, r.ExpireTime(), now)
 	if !ok {
 		return 0
 	}
 	return max(0, at.Sub(now))
 }
 
-// renewInFlight reports whether a get_runtime renewal of name is in flight.
-func (m *Model) renewInFlight(name string) bool {
-	_, ok := m.pending[callKey{kind: callRenew, runtime: name}]
-	return ok
+// renewals is the renewal view of the current call state (again after a
+// profile switch replaced it).
+func (m *Model) renewals() renewalView {
+	return renewalView{snap: m.cx.Snap, pending: m.pending, renew: m.renew, threshold: m.opts.ExpiringThreshold, auto: !m.opts.NoAutoRenew}
 }
+
+// Auto reports whether proxy tokens renew on their own.
+func (v renewalView) Auto() bool { return v.auto }

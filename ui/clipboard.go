@@ -80,7 +80,7 @@ func writeOSC52(text string) error {
 // (actReveal: the layout stays as it is) or copies the token once revealed
 // (actCopyToken).
 func (m *Model) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
-	r := m.cx.Snap.Runtime(m.selected)
+	r := m.cx.Snap.Runtime(m.rt.Selected())
 	if r != nil && r.Gone() {
 		m.setStatus(now, m.goneText(r, now), true)
 		return nil

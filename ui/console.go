@@ -140,7 +140,7 @@ func (m *Model) openConsole(now time.Time) {
 		m.showConsole(r.runtime, r.session)
 		return
 	}
-	sel := m.cx.Snap.Runtime(m.selected)
+	sel := m.cx.Snap.Runtime(m.rt.Selected())
 	switch {
 	case sel == nil && x.console != nil:
 		m.showConsole(x.console.runtime, x.console.session)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -13,7 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/widget/frame"
+	"github.com/colabdash/colabdash/ui/common"
 )
 
 // CreateDebounce: while a create submitted less than this long ago is
@@ -164,7 +163,8 @@ func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 		// The row shows what the server returned.
 		m.cx.Snap.UpdateRuntime(now, msg.rt)
 		m.learnTokenLife(msg.rt, op.sent)
-		m.selected, m.rowsDirty, m.focus = msg.rt.Name, true, panelRuntimes
+		m.rt.Select(msg.rt.Name)
+		m.cx.Focus = common.PanelRuntimes
 		m.setStatus(now, "✓ created "+msg.rt.ID()+" ("+msg.rt.RuntimeSpec.String()+") in "+took, false)
 		return m.issue(callKey{kind: callSessions, runtime: msg.rt.Name}, now)
 	}
@@ -172,7 +172,7 @@ func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 	var ae *api.Error
 	if !errors.As(msg.err, &ae) {
 		m.dropCreate(op.id)
-		m.setStatus(now, "create "+op.spec.String()+" failed: "+errLine(msg.err), true)
+		m.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(msg.err), true)
 		return nil
 	}
 	switch {
@@ -246,7 +246,7 @@ func (m *Model) offerResend(op *createOp, now time.Time) {
 // offerAfterCreate shows why a create failed and the next steps
 // (state.ExplainCreateFailure, shared with `colabdash create`).
 func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea.Cmd {
-	m.setStatus(now, "create "+op.spec.String()+" failed: "+errLine(ae), true)
+	m.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(ae), true)
 	m.openFromAnswer(nil, "what to do after the failed create of "+op.spec.String(), func(m *Model, now time.Time) bool {
 		m.push(m.afterCreateDialog(op, ae, now))
 		return true
@@ -262,7 +262,7 @@ func (m *Model) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *d
 	var items []choiceItem
 	if f.Kind == state.CreateTooManyRuntimes {
 		body = append(body, "Delete one of them (you will confirm), or wait and create again.")
-		for _, r := range m.rows {
+		for _, r := range m.rt.Rows() {
 			if r.Gone() {
 				continue
 			}
@@ -296,7 +296,7 @@ func (m *Model) afterCreateChoice(c afterChoice, now time.Time) tea.Cmd {
 	switch {
 	case c.deleteRuntime != "":
 		if r := m.cx.Snap.Runtime(c.deleteRuntime); r != nil && !r.Gone() {
-			m.selected, m.rowsDirty = r.Name, true
+			m.rt.Select(r.Name)
 			m.askDelete(r, now)
 		}
 	case c.close:
@@ -321,22 +321,17 @@ func (op *createOp) rowName() string {
 	return "creating " + op.spec.String()
 }
 
-// createRows renders the in-progress creates for the top of the table.
-func (m *Model) createRows(now time.Time, c columns) []string {
-	var out []string
-	for _, op := range m.ax.creates {
-		// The same columns as a runtime row: marker "+", the requested
-		// runtime id (or what is being created), spec, version.
-		var b strings.Builder
-		rowStart(&b, false, '+')
-		// The status follows the spec, so it is not cut at 100 columns.
-		b.WriteString(frame.Fit(op.rowName(), c.name) + " " + frame.Fit(op.spec.String(), c.spec) + " ")
-		line := b.String()
+// creations lists the creates of ax under way at now, for the runtimes
+// table (common.Activity.Creating); keys name the cancel key.
+func (ax *actionState) creations(cx *common.Context, now time.Time) []common.Creation {
+	out := make([]common.Creation, 0, len(ax.creates))
+	for _, op := range ax.creates {
+		var status string
 		switch op.state {
 		case createSending:
-			line += "creating… " + state.FormatCountdown(now.Sub(op.started))
+			status = "creating… " + state.FormatCountdown(now.Sub(op.started))
 			if op.attempt > 1 {
-				line += " · attempt " + strconv.Itoa(op.attempt) + "/" + strconv.Itoa(MaxCreateAttempts)
+				status += " · attempt " + strconv.Itoa(op.attempt) + "/" + strconv.Itoa(MaxCreateAttempts)
 			}
 		case createWaiting:
 			why := "capacity unavailable"
@@ -344,12 +339,12 @@ func (m *Model) createRows(now time.Time, c columns) []string {
 			if errors.As(op.lastErr, &ae) && ae.Code == api.ResourceExhausted {
 				why = "rate limited"
 			}
-			line += why + ", retrying " + strconv.Itoa(op.attempt+1) + "/" + strconv.Itoa(MaxCreateAttempts) + " in " +
-				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + m.cx.Keys.Cancel.Help().Key + " cancel"
+			status = why + ", retrying " + strconv.Itoa(op.attempt+1) + "/" + strconv.Itoa(MaxCreateAttempts) + " in " +
+				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + cx.Keys.Cancel.Help().Key + " cancel"
 		case createUnknown:
-			line += "outcome unknown · re-listing…"
+			status = "outcome unknown · re-listing…"
 		}
-		out = append(out, m.cx.Styles.Warn.Render(line))
+		out = append(out, common.Creation{Name: op.rowName(), Spec: op.spec.String(), Status: status})
 	}
 	return out
 }

@@ -277,7 +277,7 @@ func (d *dialog) problem() string {
 	}
 	if d.validate != nil {
 		if err := d.validate(in); err != nil {
-			return errLine(err)
+			return common.ErrLine(err)
 		}
 	}
 	if d.check != nil && d.checked.done && d.checked.input == in {

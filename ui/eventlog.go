@@ -226,5 +226,5 @@ func fullError(err error) string {
 	if ae, ok := err.(*api.Error); ok {
 		return ae.Full()
 	}
-	return errText(err)
+	return common.ErrText(err)
 }

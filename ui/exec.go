@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -126,7 +127,7 @@ func (t *transcript) addResult(r *execRun) {
 		if r.stopping {
 			word = "✕ stopped: "
 		}
-		t.add(lineErr, "  "+word+errLine(r.err))
+		t.add(lineErr, "  "+word+common.ErrLine(r.err))
 		return
 	}
 	// Everything from the server (and the code, typed or pasted) goes

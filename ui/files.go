@@ -272,7 +272,7 @@ func (m *Model) openFiles(now time.Time) tea.Cmd {
 // says why on the status line (unreachable ends the sentence: "its files
 // cannot be reached") and returns nil.
 func (m *Model) reachableSelection(now time.Time, unreachable string) *state.Runtime {
-	sel := m.cx.Snap.Runtime(m.selected)
+	sel := m.cx.Snap.Runtime(m.rt.Selected())
 	switch {
 	case sel == nil:
 		m.setStatus(now, "no runtime selected", true)
@@ -330,7 +330,7 @@ func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
 		m.recordEvent(now, "files "+d.Op, "runtimes/"+d.Runtime, d.Elapsed, d.Err)
 		switch {
 		case mine && d.Err != nil:
-			m.setStatus(now, d.Op+" failed: "+errLine(d.Err), true)
+			m.setStatus(now, d.Op+" failed: "+common.ErrLine(d.Err), true)
 		case mine:
 			m.setStatus(now, d.Text, false)
 		default:
@@ -372,7 +372,7 @@ func (m *Model) closedFilesDone(d filepane.DoneMsg, now time.Time) {
 	case d.Err == nil:
 		m.setStatus(now, "the "+what+" finished before its pane closed: "+d.Text, false)
 	case !d.Cancelled():
-		m.setStatus(now, what+" failed: "+errLine(d.Err), true)
+		m.setStatus(now, what+" failed: "+common.ErrLine(d.Err), true)
 	case d.KeptPart():
 		m.setStatus(now, what+" cancelled: the partial download is kept; downloading it again resumes", false)
 	case d.Op == "download":
@@ -432,7 +432,7 @@ func (m *Model) onInterruptDone(msg interruptDoneMsg, now time.Time) tea.Cmd {
 		m.setStatus(now, "interrupted the kernel of session "+id+" through the runtime proxy (the run ends with KeyboardInterrupt; the session and its state stay)", false)
 		return nil
 	}
-	m.setStatus(now, "could not interrupt session "+id+" through the runtime proxy ("+errLine(msg.err)+"): stopping it means closing the session", true)
+	m.setStatus(now, "could not interrupt session "+id+" through the runtime proxy ("+common.ErrLine(msg.err)+"): stopping it means closing the session", true)
 	if m.ax.exec.running(msg.session) != nil {
 		// Asked from the console: the offer opens over it.
 		m.openFromAnswer(m.ax.exec.console, "the offer to stop the code on session "+id, func(m *Model, now time.Time) bool {

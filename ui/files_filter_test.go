@@ -25,8 +25,8 @@ func TestFilesPaneFilter(t *testing.T) {
 		t.Fatalf("the filter let other entries through:\n%s", v)
 	}
 	m = e.press(t, m, "enter")
-	if !topIs[*filesOverlay](&m) || m.filter != "" {
-		t.Fatalf("enter left the pane's filter wrong (table filter %q):\n%s", m.filter, m.View())
+	if !topIs[*filesOverlay](&m) || m.rt.Filter() != "" {
+		t.Fatalf("enter left the pane's filter wrong (table filter %q):\n%s", m.rt.Filter(), m.View())
 	}
 	mustContain(t, m.View(), `filter "NOTE": 1 of 3`)
 	m = e.press(t, m, "/", "esc")

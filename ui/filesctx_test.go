@@ -65,7 +65,7 @@ func startStalledDownload(t *testing.T, e *emu, m Model) (Model, *stallProxy, te
 	t.Helper()
 	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
 	m = m.selectID(t, "rt-t4demo7k2p")
-	ci := m.cx.Snap.Runtime(m.selected).ConnectionInfo
+	ci := m.cx.Snap.Runtime(m.rt.Selected()).ConnectionInfo
 	stall := newStallProxy(t, ci.URL)
 	ci.URL = stall.upstreamPathURL
 	m = e.press(t, m, "f", "down", "D")

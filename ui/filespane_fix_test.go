@@ -195,7 +195,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 	t.Run("upload cancelled", func(t *testing.T) {
 		e, m := emuModel(t, colabfake.Options{}, nil)
 		m = m.selectID(t, "rt-t4demo7k2p")
-		ci := m.cx.Snap.Runtime(m.selected).ConnectionInfo
+		ci := m.cx.Snap.Runtime(m.rt.Selected()).ConnectionInfo
 		var arrived <-chan struct{}
 		ci.URL, arrived = holdProxy(t, ci.URL, func(r *http.Request) bool {
 			return r.Method == http.MethodPut && strings.Contains(r.URL.Path, "up.bin")

@@ -34,8 +34,8 @@ func (m *Model) footerView(now time.Time, w int) []string {
 	case m.runningHidden() != nil:
 		status = spinnerFrames[m.frame%len(spinnerFrames)] + " code running " +
 			state.FormatCountdown(now.Sub(m.runningHidden().started)) + " (" + m.cx.Keys.RunCode.Help().Key + " shows it)"
-	case m.filter != "":
-		status = m.cx.Styles.Dim.Render("filter: " + termtext.Line(m.filter) + " (esc clears)")
+	case m.rt.Filter() != "":
+		status = m.cx.Styles.Dim.Render("filter: " + termtext.Line(m.rt.Filter()) + " (esc clears)")
 	}
 	h := *m.help // a copy: its width is this frame's
 	h.Width = w

@@ -26,7 +26,7 @@ func TestDeletedRuntimeLeavesTheList(t *testing.T) {
 	m = drive(t, m, late)
 	v := m.View()
 	mustContain(t, v, "✓ deleted rt-t4demo7k2p", "RUNTIMES 2 ")
-	for _, r := range m.rows {
+	for _, r := range m.rt.Rows() {
 		if r.ID() == "rt-t4demo7k2p" {
 			t.Fatal("deleted runtime still listed")
 		}
@@ -71,7 +71,7 @@ func TestRowColumnsAlignedAt100(t *testing.T) {
 		{id: 1, spec: specA100, runtimeID: "my-a100", started: clk.now().Add(-time.Second)},
 		{id: 2, spec: specA100, started: clk.now().Add(-time.Second)},
 	}
-	m.rowsDirty = true
+	m.rt.Invalidate()
 	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // a stale tick: only re-syncs
 	v := ansi.Strip(m.View())
 	col := func(name string) int {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -101,7 +102,7 @@ func (m *Model) headerView(now time.Time, w int) []string {
 		if errors.As(f.Err, &ae) && ae.IsAuth() {
 			c += " · check your Google credentials"
 		}
-		c += " · refresh failing: " + errLine(f.Err)
+		c += " · refresh failing: " + common.ErrLine(f.Err)
 	}
 	lines = append(lines, c)
 	return lines

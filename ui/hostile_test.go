@@ -4,55 +4,22 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
-var sgrSeq = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
-
-// assertInert fails when out could drive a terminal: any ESC that does not
-// start an SGR sequence, BEL or another C0 control but "\n", DEL, a C1
-// control, a bidi override or isolate, invalid UTF-8, or a line wider
-// than w cells.
+// assertInert is commontest.AssertInert.
 func assertInert(t *testing.T, screen, out string, w int) {
 	t.Helper()
-	if !utf8.ValidString(out) {
-		t.Errorf("%s: invalid UTF-8", screen)
-	}
-	for _, r := range sgrSeq.ReplaceAllString(out, "") {
-		bad := ""
-		switch {
-		case r == '\n':
-		case r == 0x1b:
-			bad = "an ESC that is not SGR"
-		case r < 0x20 || r == 0x7f:
-			bad = "a C0 control or DEL"
-		case r >= 0x80 && r <= 0x9f:
-			bad = "a C1 control"
-		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
-			bad = "a bidi control"
-		}
-		if bad != "" {
-			t.Errorf("%s: %s (U+%04X) reached the output:\n%q", screen, bad, r, out)
-			return
-		}
-	}
-	if w > 0 {
-		for i, ln := range strings.Split(out, "\n") {
-			if lw := ansi.StringWidth(ln); lw > w {
-				t.Errorf("%s: line %d is %d cells wide (terminal %d): %q", screen, i, lw, w, ln)
-			}
-		}
-	}
+	commontest.AssertInert(t, screen, out, w)
 }
 
 // hostile is the payload of every hostile string, for Options the dashboard
@@ -73,8 +40,8 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 			return nil, ConnInfo{}, errors.New("not used")
 		}
 	})
-	if len(m.rows) != 3 {
-		t.Fatalf("hostile seed: %d rows, want 3:\n%s", len(m.rows), m.View())
+	if len(m.rt.Rows()) != 3 {
+		t.Fatalf("hostile seed: %d rows, want 3:\n%s", len(m.rt.Rows()), m.View())
 	}
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		w, h := size[0], size[1]
@@ -83,8 +50,9 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 			t.Helper()
 			assertInert(t, screen+" at "+itoa(w), m.View(), w)
 		}
-		for i := range m.rows {
-			m.cursor, m.selected = i, m.rows[i].Name
+		for i := range m.rt.Rows() {
+			m.rt.Select(m.rt.Rows()[i].Name)
+			m.syncRows()
 			check("table, sessions and details of row "+itoa(i), m)
 			m = e.press(t, m, "enter")
 			check("expanded details of row "+itoa(i), m)
@@ -125,7 +93,8 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 		m = e.press(t, m, "enter")
 		check("picker: shape", m)
 		closeAll()
-		m.cursor, m.selected = 1, m.rows[1].Name
+		m.rt.Select(m.rt.Rows()[1].Name)
+		m.syncRows()
 		m = e.press(t, m, "d")
 		mustContain(t, m.View(), "rt-clip␛]52;c;aGFja2Vk␇board")
 		if m.dlg() == nil {
@@ -212,14 +181,14 @@ func TestPasteIntoFilterDropsControls(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = e.press(t, m, "/")
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("a1\x1b]0;T\x07\r00")})
-	if m.filter != "a100" {
-		t.Fatalf("filter after the paste = %q, want %q", m.filter, "a100")
+	if m.rt.Filter() != "a100" {
+		t.Fatalf("filter after the paste = %q, want %q", m.rt.Filter(), "a100")
 	}
 	assertInert(t, "filter", m.View(), 120)
 	// A paste of controls only changes nothing.
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("\x1b[2J\x07")})
-	if m.filter != "a100" {
-		t.Fatalf("filter after a paste of controls = %q", m.filter)
+	if m.rt.Filter() != "a100" {
+		t.Fatalf("filter after a paste of controls = %q", m.rt.Filter())
 	}
 }
 

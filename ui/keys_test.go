@@ -18,12 +18,12 @@ func TestEscClearsFilterFirst(t *testing.T) {
 	for _, k := range []string{"/", "t", "4", "enter", "enter", "s"} { // filter, expand details, a status message
 		m, _ = update(m, keyMsg(k))
 	}
-	if m.filter != "t4" || !m.showDetails || m.cx.Status.Text == "" {
-		t.Fatalf("setup: filter %q details %v status %q", m.filter, m.showDetails, m.cx.Status.Text)
+	if m.rt.Filter() != "t4" || !m.showDetails || m.cx.Status.Text == "" {
+		t.Fatalf("setup: filter %q details %v status %q", m.rt.Filter(), m.showDetails, m.cx.Status.Text)
 	}
 	m, _ = update(m, keyMsg("esc"))
-	if m.filter != "" || len(m.rows) != 5 {
-		t.Fatalf("first esc left the filter %q", m.filter)
+	if m.rt.Filter() != "" || len(m.rt.Rows()) != 5 {
+		t.Fatalf("first esc left the filter %q", m.rt.Filter())
 	}
 	m, _ = update(m, keyMsg("esc"))
 	m, _ = update(m, keyMsg("esc"))
@@ -42,14 +42,14 @@ func TestReopenedFilterIsReplacedByTyping(t *testing.T) {
 	mustContain(t, m.View(), "/t4█", "type to replace")
 	m, _ = update(m, keyMsg("c"))
 	m, _ = update(m, keyMsg("p"))
-	if m.filter != "cp" {
-		t.Fatalf("typing appended to the old filter: %q", m.filter)
+	if m.rt.Filter() != "cp" {
+		t.Fatalf("typing appended to the old filter: %q", m.rt.Filter())
 	}
 	for _, k := range []string{"enter", "/", "backspace", "enter"} {
 		m, _ = update(m, keyMsg(k))
 	}
-	if m.filter != "c" {
-		t.Fatalf("backspace on the reopened filter: %q", m.filter)
+	if m.rt.Filter() != "c" {
+		t.Fatalf("backspace on the reopened filter: %q", m.rt.Filter())
 	}
 }
 

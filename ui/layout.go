@@ -1,14 +1,11 @@
 package ui
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
@@ -112,7 +109,8 @@ func (m *Model) view() string {
 	now := m.cx.Now()
 	f := frame.New(l.W, l.H)
 	f.Lines = append(f.Lines, m.headerView(now, l.W)...)
-	f.Lines = append(f.Lines, m.tableView(now, l)...)
+	_, filtering := find[*filterOverlay](m)
+	f.Lines = append(f.Lines, m.rt.View(m.cx, now, filtering)...)
 	f.Lines = append(f.Lines, m.bottomView(now, l)...)
 	f.Lines = append(f.Lines, m.footerView(now, l.W)...)
 	for _, o := range m.stack {
@@ -152,20 +150,4 @@ func (m *Model) tooSmallView(l common.Layout) string {
 		out = out[:max(l.H, 1)]
 	}
 	return strings.Join(out, "\n")
-}
-
-func errLine(err error) string {
-	if err == nil {
-		return ""
-	}
-	return termtext.Line(api.OneLine(errText(err), 300))
-}
-
-// errText is err's text; a runtime file's error names its path as the
-// files pane shows names (through termtext), not Go-quoted.
-func errText(err error) string {
-	if je := (*jupyter.Error)(nil); errors.As(err, &je) { // wrapped too
-		return je.Text(termtext.Line)
-	}
-	return err.Error()
 }

@@ -29,15 +29,9 @@ import (
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
-)
-
-type panel int
-
-const (
-	panelRuntimes panel = iota
-	panelSessions
 )
 
 // tickMsg is the one-second tick; ticks of another generation are dropped.
@@ -61,11 +55,10 @@ type Model struct {
 	every  func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 
 	width, height int
-	focus         panel
 
-	runtimesPane     // the table's rows, selection, sort and filter (table.go)
-	sessCursor   int // the sessions pane's cursor (bottom.go)
-	showDetails  bool
+	rt          *runtimes.Pane // the table's rows, selection, sort and filter
+	sessCursor  int            // the sessions pane's cursor (bottom.go)
+	showDetails bool
 
 	stack   []overlay        // the overlay stack, bottom first (stack.go)
 	waiting []waitingOverlay // overlays answers brought, waiting for their layer (openFromAnswer)
@@ -141,16 +134,17 @@ func New(o Options) Model {
 		redact = func(s string) string { return s }
 	}
 	cx := &common.Context{
-		Snap:     state.New(state.Config{ExpiringThreshold: o.ExpiringThreshold, GoneRetention: o.GoneRetention}),
-		Keys:     o.Keymap,
-		Styles:   st,
-		Now:      o.Now,
-		Location: o.Location,
-		ReadOnly: o.ReadOnly,
-		Redact:   redact,
-		Profile:  o.Profile,
-		Profiles: o.Profiles,
-		Activity: common.Activity{Deleting: ax.deleting, Closing: ax.closing, Opening: ax.opening},
+		Snap:            state.New(state.Config{ExpiringThreshold: o.ExpiringThreshold, GoneRetention: o.GoneRetention}),
+		Keys:            o.Keymap,
+		Styles:          st,
+		Now:             o.Now,
+		Location:        o.Location,
+		ReadOnly:        o.ReadOnly,
+		Redact:          redact,
+		Profile:         o.Profile,
+		Profiles:        o.Profiles,
+		Activity:        common.Activity{Deleting: ax.deleting, Closing: ax.closing, Opening: ax.opening},
+		RefreshInterval: o.RefreshInterval,
 	}
 	m := Model{
 		opts: o, svc: o.Service, cx: cx, help: &h,
@@ -162,8 +156,10 @@ func New(o Options) Model {
 		calls:   newCalls(o),
 		ax:      ax,
 		events:  &eventLog{},
+		rt:      runtimes.New(),
 	}
-	m.rowsDirty = true
+	cx.Activity.Creating = func(now time.Time) []common.Creation { return ax.creations(cx, now) }
+	cx.Activity.Renewals = m.renewals()
 	m.relayout()
 	now := m.cx.Now()
 	m.nextRefresh = now.Add(o.RefreshInterval)
@@ -183,7 +179,7 @@ func New(o Options) Model {
 func (m Model) Snapshot() *state.Snapshot { return m.cx.Snap }
 
 // Selected returns the name of the selected runtime ("" when none).
-func (m Model) Selected() string { return m.selected }
+func (m Model) Selected() string { return m.rt.Selected() }
 
 // Service returns the Service in use (after profile switches, the last
 // one). The caller closes it after Run returns.
@@ -268,7 +264,6 @@ func (m *Model) onKeys(k tea.KeyMsg) tea.Cmd {
 func (m *Model) onTick(now time.Time) []tea.Cmd {
 	var cmds []tea.Cmd
 	if m.cx.Snap.Prune(now) {
-		m.rowsDirty = true
 	}
 	// A wall clock that jumped back would put the next refresh far away:
 	// never wait longer than the longest legitimate delay.

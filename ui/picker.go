@@ -8,6 +8,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 )
 
 // The create picker: variant → accelerator → shape → version → runtime id,
@@ -37,7 +38,7 @@ func (m *Model) openPicker(now time.Time) {
 	if len(m.cx.Snap.Specs) == 0 {
 		msg := "no runtime specs yet (list_runtime_specs has not answered)"
 		if err := m.cx.Snap.SpecsFresh.Err; err != nil {
-			msg = "cannot list runtime specs: " + errLine(err)
+			msg = "cannot list runtime specs: " + common.ErrLine(err)
 		}
 		m.setStatus(now, msg, true)
 		return

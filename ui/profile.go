@@ -10,6 +10,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -156,7 +157,7 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	}
 	m.prof.switching = ""
 	if msg.err != nil {
-		m.setStatus(now, m.cx.Redact("profile "+msg.name+": "+errLine(msg.err)), true)
+		m.setStatus(now, m.cx.Redact("profile "+msg.name+": "+common.ErrLine(msg.err)), true)
 		m.recordEvent(now, "connect", msg.name, 0, msg.err)
 		return nil
 	}
@@ -168,7 +169,8 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	m.renew.Reset()
 	m.deferring = time.Time{}
 	m.manualRenew, m.manualRef = map[string]bool{}, false
-	m.runtimesPane = runtimesPane{rowsDirty: true}
+	m.rt = runtimes.New()
+	m.cx.Activity.Renewals = m.renewals()
 	m.sessCursor = 0
 	// Dialogs (open or waiting), the filter, the files pane (closed: its
 	// transfer stops), the revealed token and the run-code console were

@@ -219,7 +219,7 @@ func (m AuthErrorModel) View() string {
 		m.st.Bold.Render(k.Quit.Help().Key) + " quit (the fix is printed again on quit)")
 	add("")
 	if m.info.Err != nil {
-		add(errLine(m.info.Err))
+		add(common.ErrLine(m.info.Err))
 		add("")
 	}
 	if len(m.info.Tried) > 0 {

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/shell"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -67,7 +68,7 @@ func (m *Model) openShell(now time.Time) tea.Cmd {
 	// Building the client does no I/O; the shell renews the token itself.
 	jc, err := m.jupyterOpener(sel.Name, *sel.ConnectionInfo)(m.ctx)
 	if err != nil {
-		m.setStatus(now, "shell on "+sel.ID()+": "+errLine(err), true)
+		m.setStatus(now, "shell on "+sel.ID()+": "+common.ErrLine(err), true)
 		return nil
 	}
 	name, svc := sel.Name, m.svc
@@ -101,7 +102,7 @@ func (m *Model) onShellDone(msg shellDoneMsg, now time.Time) tea.Cmd {
 	case shell.Reclaimed:
 		m.setStatus(now, what+"the runtime is gone (reclaimed)", true)
 	default:
-		m.setStatus(now, what+"connection lost: "+errLine(msg.err), true)
+		m.setStatus(now, what+"connection lost: "+common.ErrLine(msg.err), true)
 	}
 	if msg.err != nil {
 		m.recordEvent(now, "shell", msg.runtime, 0, msg.err)

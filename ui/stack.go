@@ -215,8 +215,8 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 
 // focusedKey offers k to the focused pane.
 func (m *Model) focusedKey(k tea.KeyMsg) (common.Effect, bool) {
-	if m.focus == panelSessions {
+	if m.cx.Focus == common.PanelSessions {
 		return m.sessionsKey(k)
 	}
-	return m.runtimesKey(k)
+	return m.rt.HandleKey(k, m.cx)
 }

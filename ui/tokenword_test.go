@@ -33,7 +33,7 @@ func TestExpiredWinsOverRenewFailure(t *testing.T) {
 	m.cx.Snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
 	m.renew.Started("runtimes/r-charlie", clk.now())
 	m.renew.Done("runtimes/r-charlie", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
-	m.rowsDirty = true
+	m.rt.Invalidate()
 	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // a stale tick: only re-syncs
 	v := m.View()
 	if r := rowOf(t, v, "r-charlie"); !strings.Contains(r, "! r-charlie") || !strings.Contains(r, "0:00 EXPIRED") || strings.Contains(r, "RENEW FAILED") {
@@ -80,11 +80,11 @@ func TestExpiringThresholdScalesWithTokenLifetime(t *testing.T) {
 		t.Fatalf("a two-minute token with under 30 s left: %q", r)
 	}
 	// An hour-long token keeps the configured threshold (5 min).
-	if got := m.expiringThreshold("runtimes/rt-v6edemo2mw"); got != m.opts.ExpiringThreshold {
+	if got := m.cx.Activity.Renewals.Threshold("runtimes/rt-v6edemo2mw"); got != m.opts.ExpiringThreshold {
 		t.Fatalf("threshold of a runtime whose lifetime is unknown: %v", got)
 	}
 	m.renew.Learn("runtimes/x", time.Hour)
-	if got := m.expiringThreshold("runtimes/x"); got != 5*time.Minute {
+	if got := m.cx.Activity.Renewals.Threshold("runtimes/x"); got != 5*time.Minute {
 		t.Fatalf("threshold of an hour-long token: %v", got)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/common"
 )
 
 // fixture returns a fake with five runtimes (OK, EXPIRING, EXPIRED,
@@ -104,36 +105,36 @@ func TestUpdateKeys(t *testing.T) {
 			}
 		}},
 		{"filter typed ahead in one read", []string{"/t4", "enter"}, func(t *testing.T, m Model, _ runStats) {
-			if m.filter != "t4" || len(m.rows) != 1 {
-				t.Fatalf("filter %q rows %d", m.filter, len(m.rows))
+			if m.rt.Filter() != "t4" || len(m.rt.Rows()) != 1 {
+				t.Fatalf("filter %q rows %d", m.rt.Filter(), len(m.rt.Rows()))
 			}
 		}},
 		{"filter t4", []string{"/", "t", "4", "enter"}, func(t *testing.T, m Model, _ runStats) {
-			if len(m.rows) != 1 || m.rows[0].ID() != "r-alpha" || m.filtering() {
-				t.Fatalf("rows %d filtering %v", len(m.rows), m.filtering())
+			if len(m.rt.Rows()) != 1 || m.rt.Rows()[0].ID() != "r-alpha" || m.filtering() {
+				t.Fatalf("rows %d filtering %v", len(m.rt.Rows()), m.filtering())
 			}
 			if !strings.Contains(m.View(), "filter: t4") {
 				t.Fatal("filter not shown")
 			}
 		}},
 		{"filter keeps q as text", []string{"/", "q"}, func(t *testing.T, m Model, st runStats) {
-			if st.quits != 0 || m.filter != "q" {
-				t.Fatalf("quits %d filter %q", st.quits, m.filter)
+			if st.quits != 0 || m.rt.Filter() != "q" {
+				t.Fatalf("quits %d filter %q", st.quits, m.rt.Filter())
 			}
 		}},
 		{"filter backspace", []string{"/", "c", "p", "x", "backspace"}, func(t *testing.T, m Model, _ runStats) {
-			if m.filter != "cp" || len(m.rows) != 2 {
-				t.Fatalf("filter %q rows %d", m.filter, len(m.rows))
+			if m.rt.Filter() != "cp" || len(m.rt.Rows()) != 2 {
+				t.Fatalf("filter %q rows %d", m.rt.Filter(), len(m.rt.Rows()))
 			}
 		}},
 		{"esc clears filter", []string{"/", "t", "4", "esc"}, func(t *testing.T, m Model, _ runStats) {
-			if m.filter != "" || len(m.rows) != 5 {
-				t.Fatalf("filter %q rows %d", m.filter, len(m.rows))
+			if m.rt.Filter() != "" || len(m.rt.Rows()) != 5 {
+				t.Fatalf("filter %q rows %d", m.rt.Filter(), len(m.rt.Rows()))
 			}
 		}},
 		{"filter matches the displayed latest version", []string{"/", "l", "a", "t", "e", "s", "t", "enter"}, func(t *testing.T, m Model, _ runStats) {
-			if len(m.rows) != 3 {
-				t.Fatalf("filter latest: %d rows, want 3 (r-bravo, r-charlie, r-echo show latest)", len(m.rows))
+			if len(m.rt.Rows()) != 3 {
+				t.Fatalf("filter latest: %d rows, want 3 (r-bravo, r-charlie, r-echo show latest)", len(m.rt.Rows()))
 			}
 		}},
 		{"filter with no match", []string{"/", "z", "z", "enter"}, func(t *testing.T, m Model, _ runStats) {
@@ -143,13 +144,13 @@ func TestUpdateKeys(t *testing.T) {
 		}},
 		{"selection follows the runtime when re-sorted", []string{"j", "s"}, func(t *testing.T, m Model, _ runStats) {
 			// sorted by expiry: charlie, bravo, alpha, delta, echo
-			if m.sortKey != state.SortByExpiry || m.Selected() != "runtimes/r-bravo" || m.cursor != 1 {
-				t.Fatalf("sort %v selected %q cursor %d", m.sortKey, m.Selected(), m.cursor)
+			if m.rt.SortKey() != state.SortByExpiry || m.Selected() != "runtimes/r-bravo" || m.rt.Cursor() != 1 {
+				t.Fatalf("sort %v selected %q cursor %d", m.rt.SortKey(), m.Selected(), m.rt.Cursor())
 			}
 		}},
 		{"tab focuses sessions and moves there", []string{"tab", "down"}, func(t *testing.T, m Model, _ runStats) {
-			if m.focus != panelSessions || m.sessCursor != 1 || m.Selected() != "runtimes/r-alpha" {
-				t.Fatalf("focus %v sess %d sel %q", m.focus, m.sessCursor, m.Selected())
+			if m.cx.Focus != common.PanelSessions || m.sessCursor != 1 || m.Selected() != "runtimes/r-alpha" {
+				t.Fatalf("focus %v sess %d sel %q", m.cx.Focus, m.sessCursor, m.Selected())
 			}
 		}},
 		{"tab twice back to runtimes", []string{"tab", "tab", "down"}, selected("r-bravo")},

@@ -182,7 +182,7 @@ func TestNotExtendedWordOnTheRow(t *testing.T) {
 	exp := r.ExpireTime()
 	_, _, err := m.renew.Done(name, clk.now(), exp, exp, nil)
 	m.cx.Snap.ApplyRenewError(clk.now(), name, err)
-	m.rowsDirty = true
+	m.rt.Invalidate()
 	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // re-sync only
 	if row := rowOf(t, m.View(), "r-bravo"); !strings.Contains(row, "! r-bravo") || !strings.Contains(row, "4:47 NOT EXTENDED") {
 		t.Fatalf("row %q", row)

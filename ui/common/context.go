@@ -40,8 +40,13 @@ type Context struct {
 	// Selected is the selected runtime's name ("runtimes/{id}"; "" when
 	// none); SelectedSession the sessions pane's selection ("" when none).
 	Selected, SelectedSession string
+	// Focus is the panel the dashboard's keys go to (no overlay open).
+	Focus Panel
 	// Activity says what is under way, for the rows it concerns.
 	Activity Activity
+	// RefreshInterval is how often the runtimes and their session counts
+	// are listed again.
+	RefreshInterval time.Duration
 	// Profile is the active profile's name; Profiles every profile the
 	// configuration names, in order.
 	Profile  string
@@ -76,10 +81,48 @@ type Status struct {
 // Shown reports whether the status line still shows s at now.
 func (s Status) Shown(now time.Time) bool { return s.Text != "" && now.Before(s.Until) }
 
+// Panel is one of the dashboard's two focusable panes.
+type Panel int
+
+// The focusable panes.
+const (
+	PanelRuntimes Panel = iota
+	PanelSessions
+)
+
 // Activity is what the dashboard is doing for which row: when each
 // delete_runtime, delete_session and create_session was sent (by runtime
-// or session name), and whose proxy token is revealed.
+// or session name), whose proxy token is revealed, the creates under way
+// and where each proxy token's renewal stands.
 type Activity struct {
 	Deleting, Closing, Opening map[string]time.Time
 	Revealed                   string
+	// Creating lists the creates under way at now, oldest first (nil
+	// until the root sets it: none).
+	Creating func(now time.Time) []Creation
+	// Renewals says where renewals stand (nil until the root sets it:
+	// every token renews at the default threshold, none in flight).
+	Renewals Renewals
+}
+
+// Creation is a create_runtime under way, as the runtimes table shows it
+// above the runtimes: the runtime id asked for (or what is being
+// created), the spec, and where it stands ("creating… 0:12", "capacity
+// unavailable, retrying 2/5 in 0:30 · c cancel").
+type Creation struct {
+	Name, Spec, Status string
+}
+
+// Renewals is what the panes read of proxy-token renewal, per runtime name
+// ("runtimes/{id}").
+type Renewals interface {
+	// Threshold is how close to expireTime the token reads EXPIRING.
+	Threshold(name string) time.Duration
+	// InFlight reports whether a renewal (get_runtime) is under way.
+	InFlight(name string) bool
+	// RetryIn is how long until the next renewal attempt, from now.
+	RetryIn(name string, now time.Time) time.Duration
+	// Auto reports whether tokens are renewed automatically (config
+	// autoRenew).
+	Auto() bool
 }

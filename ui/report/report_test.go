@@ -1,4 +1,4 @@
-package ui
+package report
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
 // `status --json` printed to a terminal carried the hostile seed's U+009B
@@ -26,7 +27,7 @@ func TestStatusJSONIsInertAndExact(t *testing.T) {
 	if err := WriteStatusJSON(&buf, NewStatusReport(ov, time.Now(), false)); err != nil {
 		t.Fatal(err)
 	}
-	assertInert(t, "status --json", buf.String(), 0)
+	commontest.AssertInert(t, "status --json", buf.String(), 0)
 	var back StatusReport
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
 		t.Fatalf("status --json does not decode: %v\n%s", err, buf.String())
@@ -36,3 +37,6 @@ func TestStatusJSONIsInertAndExact(t *testing.T) {
 		t.Errorf("status --json changed the server's strings:\n%s", buf.String())
 	}
 }
+
+// hostile is every hostile payload the emulator knows, together.
+const hostile = colabfake.HostileOSC52 + colabfake.HostileOSC0 + colabfake.HostileCSI2J + colabfake.HostileC1CSI + colabfake.HostileRLO

@@ -1,0 +1,302 @@
+// Package runtimes is the dashboard's runtimes table: the sorted, filtered
+// rows (re-built only when the data, sort or filter changed), the
+// selection (by runtime name, so it survives re-sorting), the cursor and
+// the first visible row, and how the table draws.
+package runtimes
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/render"
+	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+)
+
+// Pane is the runtimes table's state. The zero value is not ready: use
+// New.
+type Pane struct {
+	rows        []*state.Runtime
+	rowsVersion uint64
+	rowsDirty   bool
+	nameWidth   int    // the widest runtime id among rows
+	selected    string // selected runtime name
+	cursor      int
+	offset      int
+	sortKey     state.SortKey
+	filter      string
+}
+
+// New returns an empty table that builds its rows on the first Sync.
+func New() *Pane { return &Pane{rowsDirty: true} }
+
+// Selected is the selected runtime's name ("" when none).
+func (p *Pane) Selected() string { return p.selected }
+
+// Select selects runtime name (it takes effect at the next Sync, when the
+// rows are known).
+func (p *Pane) Select(name string) { p.selected, p.rowsDirty = name, true }
+
+// Rows are the rows in table order (sorted and filtered).
+func (p *Pane) Rows() []*state.Runtime { return p.rows }
+
+// Cursor is the selected row's index in Rows.
+func (p *Pane) Cursor() int { return p.cursor }
+
+// Filter is the filter typed ("" when none).
+func (p *Pane) Filter() string { return p.filter }
+
+// SetFilter sets the filter; the rows follow at the next Sync.
+func (p *Pane) SetFilter(f string) { p.filter, p.rowsDirty = f, true }
+
+// SortKey is the key the rows are sorted by.
+func (p *Pane) SortKey() state.SortKey { return p.sortKey }
+
+// NextSort sorts by the next key and returns it.
+func (p *Pane) NextSort() state.SortKey {
+	p.sortKey, p.rowsDirty = p.sortKey.Next(), true
+	return p.sortKey
+}
+
+// Invalidate makes the next Sync rebuild the rows.
+func (p *Pane) Invalidate() { p.rowsDirty = true }
+
+// HandleKey takes the table's own keys (moving the cursor) and answers
+// with a Move; ok is false for any other key.
+func (p *Pane) HandleKey(k tea.KeyMsg, c *common.Context) (common.Effect, bool) {
+	if n, ok := MoveKey(c, k, c.Layout.TableRows); ok {
+		return common.Move{N: n}, true
+	}
+	return nil, false
+}
+
+// MoveKey is how far a movement key moves in a list whose page is page
+// rows; ok is false for other keys.
+func MoveKey(c *common.Context, k tea.KeyMsg, page int) (int, bool) {
+	keys := c.Keys
+	switch {
+	case key.Matches(k, keys.Up):
+		return -1, true
+	case key.Matches(k, keys.Down):
+		return 1, true
+	case key.Matches(k, keys.PageUp):
+		return -page, true
+	case key.Matches(k, keys.PageDown):
+		return page, true
+	case key.Matches(k, keys.Top):
+		return -1 << 30, true
+	case key.Matches(k, keys.Bottom):
+		return 1 << 30, true
+	}
+	return 0, false
+}
+
+// Move moves the cursor by delta rows and keeps it in view of visible
+// rows; it reports whether another runtime is selected.
+func (p *Pane) Move(delta, visible int) (changed bool) {
+	if len(p.rows) == 0 {
+		return false
+	}
+	p.cursor = frame.Clamp(p.cursor+delta, 0, len(p.rows)-1)
+	if p.rows[p.cursor].Name != p.selected {
+		p.selected, changed = p.rows[p.cursor].Name, true
+	}
+	p.Scroll(visible)
+	return changed
+}
+
+// Sync re-sorts and re-filters only when the data, sort or filter changed
+// and keeps the selection on the same runtime by name; it reports whether
+// the selection was lost (another runtime, or none, is selected).
+func (p *Pane) Sync(snap *state.Snapshot) (lost bool) {
+	if !p.rowsDirty && p.rowsVersion == snap.Version() {
+		return false
+	}
+	p.rows = snap.Rows(p.sortKey, p.filter)
+	p.rowsVersion, p.rowsDirty = snap.Version(), false
+	found := false
+	p.nameWidth = 0
+	for i, r := range p.rows {
+		p.nameWidth = max(p.nameWidth, ansi.StringWidth(r.ID()))
+		if r.Name == p.selected {
+			p.cursor, found = i, true
+		}
+	}
+	if !found {
+		p.cursor = frame.Clamp(p.cursor, 0, len(p.rows)-1)
+		p.selected = ""
+		if len(p.rows) > 0 {
+			p.selected = p.rows[p.cursor].Name
+		}
+	}
+	return !found
+}
+
+// Scroll keeps the cursor inside a window of visible rows.
+func (p *Pane) Scroll(visible int) {
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+visible {
+		p.offset = p.cursor - visible + 1
+	}
+	p.offset = frame.Clamp(p.offset, 0, max(0, len(p.rows)-visible))
+}
+
+// Visible is how many runtime rows the table shows when creates take
+// rows above them: its height less those rows, leaving at least one.
+func Visible(tableRows, creates int) int {
+	return tableRows - min(creates, max(0, tableRows-1))
+}
+
+// View draws the table at now: exactly c.Layout.TableRows+2 lines (title,
+// column header, rows), none wider than c.Layout.W. filtering is set
+// while the filter line is open.
+func (p *Pane) View(c *common.Context, now time.Time, filtering bool) []string {
+	l := c.Layout
+	var creating []common.Creation
+	if c.Activity.Creating != nil {
+		creating = c.Activity.Creating(now)
+	}
+	visible := Visible(l.TableRows, len(creating))
+	lines := make([]string, 0, l.TableRows+2)
+	lines = append(lines, p.title(c, filtering, visible))
+
+	need := p.nameWidth
+	for _, cr := range creating {
+		need = max(need, ansi.StringWidth(cr.Name))
+	}
+	w := render.WidthsFor(l.W, need)
+	lines = append(lines, c.Styles.ColHeader.Render(render.Header(w)))
+
+	start := len(lines)
+	for _, cr := range creating[:l.TableRows-visible] {
+		lines = append(lines, creationRow(c, cr, w))
+	}
+	live, gone := c.Snap.Counts()
+	if len(p.rows) == 0 && len(creating) == 0 {
+		lines = append(lines, c.Styles.Dim.Render(emptyText(c, live+gone)))
+	}
+	stale := c.Snap.RuntimesFresh.Stale()
+	for i := p.offset; i < min(p.offset+visible, len(p.rows)); i++ {
+		lines = append(lines, p.row(c, now, p.rows[i], w, i == p.cursor, stale))
+	}
+	return frame.PadLines(lines, start+l.TableRows)
+}
+
+// title is the table's title line: how many runtimes (of how many when
+// filtered), how many gone, the sort, the filter and the rows shown.
+func (p *Pane) title(c *common.Context, filtering bool, visible int) string {
+	// Gone rows (reclaimed by Colab) are not runtimes any more: they are
+	// counted apart.
+	shown, shownGone := 0, 0
+	for _, r := range p.rows {
+		if r.Gone() {
+			shownGone++
+		} else {
+			shown++
+		}
+	}
+	live, gone := c.Snap.Counts()
+	title := "RUNTIMES " + strconv.Itoa(shown)
+	if p.filter != "" || filtering {
+		title += " of " + strconv.Itoa(live)
+	}
+	extra := ""
+	if gone > 0 {
+		extra = " · " + strconv.Itoa(shownGone) + " gone"
+	}
+	extra += " · sort: " + p.sortKey.String()
+	if p.filter != "" {
+		extra += " · filter: " + termtext.Line(p.filter)
+	}
+	if len(p.rows) > c.Layout.TableRows {
+		end := min(p.offset+visible, len(p.rows))
+		extra += " · " + strconv.Itoa(p.offset+1) + "–" + strconv.Itoa(end)
+	}
+	return common.PanelTitle(c, c.Focus == common.PanelRuntimes, title) + c.Styles.Dim.Render(extra)
+}
+
+// emptyText says why the table has no row; known is how many runtimes
+// the snapshot has.
+func emptyText(c *common.Context, known int) string {
+	f := c.Snap.RuntimesFresh
+	switch {
+	case f.Loading():
+		return "  loading runtimes…"
+	case f.Stale() && !f.Loaded():
+		return "  could not list runtimes: " + common.ErrLine(f.Err)
+	case known > 0:
+		return "  no runtime matches the filter"
+	}
+	msg := "  no runtimes"
+	if k := c.Keys.NewRuntime; k.Enabled() && len(k.Keys()) > 0 {
+		msg += ": press " + common.KeyName(k.Keys()[0]) + " to create one"
+	}
+	return msg
+}
+
+// creationRow is a create under way, in the columns of a runtime row:
+// marker "+", the runtime id asked for (or what is being created), the
+// spec, then where it stands (after the spec, so it is not cut at 100
+// columns).
+func creationRow(c *common.Context, cr common.Creation, w render.Widths) string {
+	var b strings.Builder
+	render.RowStart(&b, false, '+')
+	b.WriteString(frame.Fit(cr.Name, w.Name) + " " + frame.Fit(cr.Spec, w.Spec) + " ")
+	return c.Styles.Warn.Render(b.String() + cr.Status)
+}
+
+// TokenInfo is what the TOKEN cell of runtime name shows of the
+// dashboard's activity at now.
+func TokenInfo(c *common.Context, name string, now time.Time) render.TokenInfo {
+	return render.TokenInfo{
+		Threshold: c.Activity.Renewals.Threshold(name),
+		Busy:      render.Busy(name, now, c.Activity.Deleting, c.Activity.Opening),
+		Renewing:  c.Activity.Renewals.InFlight(name),
+	}
+}
+
+func (p *Pane) row(c *common.Context, now time.Time, r *state.Runtime, w render.Widths, selected, stale bool) string {
+	var b strings.Builder
+	b.Grow(w.Name + w.Spec + w.Version + w.Token + 16)
+	marker := byte(' ')
+	if r.RenewErr != nil && !r.Gone() {
+		marker = '!'
+	}
+	render.RowStart(&b, selected, marker)
+	b.WriteString(frame.Fit(render.ColName.Cell(r, now, 0, w.Name), w.Name))
+	b.WriteByte(' ')
+	b.WriteString(frame.Fit(render.ColSpec.Cell(r, now, 0, w.Spec), w.Spec))
+	b.WriteByte(' ')
+	if w.Version > 0 {
+		b.WriteString(frame.Fit(render.ColVersion.Cell(r, now, 0, w.Version), w.Version))
+		b.WriteByte(' ')
+	}
+	b.WriteString(frame.FitRight(render.ColSess.Cell(r, now, c.RefreshInterval, w.Sess), w.Sess))
+	b.WriteByte(' ')
+	t := render.TokenCell(r, now, TokenInfo(c, r.Name, now))
+	b.WriteString(t.Padded())
+	word := frame.Fit(t.Word, w.Token-10)
+	switch {
+	case selected:
+		b.WriteString(word)
+		return c.Styles.Selected.Render(b.String())
+	case r.Gone():
+		b.WriteString(strings.TrimRight(word, " "))
+		return c.Styles.Gone.Render(b.String())
+	case stale:
+		b.WriteString(strings.TrimRight(word, " "))
+		return c.Styles.Stale.Render(b.String())
+	}
+	// Colour only the status word; the countdown stays plain.
+	b.WriteString(c.Styles.Token[t.Status].Render(strings.TrimRight(word, " ")))
+	return b.String()
+}
