@@ -74,7 +74,6 @@ type actionState struct {
 	closing  map[string]time.Time // session name → when delete_session was sent
 	opening  map[string]time.Time // runtime name → when create_session was sent
 	lastSpec *LastSpec
-	revealed string // runtime whose proxy token is shown in the details
 	exec     execState
 	// lastSession is, per runtime name, the session most recently selected
 	// in the sessions panel, opened with o or opened for run code: where e
@@ -305,8 +304,8 @@ func (m *Model) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 	m.cx.Snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
 	delete(m.pending, callKey{kind: callRenew, runtime: msg.name})
 	delete(m.pending, callKey{kind: callSessions, runtime: msg.name})
-	if m.ax.revealed == msg.name {
-		m.ax.revealed = ""
+	if m.cx.Activity.Revealed == msg.name {
+		m.cx.Activity.Revealed = ""
 	}
 	m.setStatus(now, "✓ deleted "+id, false)
 	return tea.Batch(m.refresh(now, false)...)

@@ -525,7 +525,7 @@ func TestSessionsOpenAndClose(t *testing.T) {
 	}
 	// Closing the notebook needs the stronger confirmation.
 	nb := 1 - mineIdx
-	m.sessCursor = nb
+	m.sess.SetCursor(nb)
 	m = e.press(t, m, "x")
 	mustContain(t, m.View(), "Close NOTEBOOK session notebook-5e6f7a8b?", "kernel state", "will be lost", "type close")
 	m = e.press(t, m, "y", "enter")
@@ -539,7 +539,7 @@ func TestSessionsOpenAndClose(t *testing.T) {
 		t.Fatal("typed confirmation did not close the notebook session")
 	}
 	// Our own session: a plain y.
-	m.sessCursor = 0
+	m.sess.Reset()
 	m = e.press(t, m, "x")
 	mustContain(t, m.View(), "Close session mine?")
 	m = e.press(t, m, "y")

@@ -92,16 +92,16 @@ func (m *Model) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	ci := *r.ConnectionInfo
 	switch {
 	case kind == common.OpReveal:
-		if m.ax.revealed == r.Name {
-			m.ax.revealed = ""
+		if m.cx.Activity.Revealed == r.Name {
+			m.cx.Activity.Revealed = ""
 			m.setStatus(now, "proxy token hidden", false)
 		} else {
-			m.ax.revealed = r.Name
+			m.cx.Activity.Revealed = r.Name
 			m.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.RevealToken.Help().Key+" hides it, "+m.cx.Keys.CopyToken.Help().Key+" copies it)", false)
 		}
 		return nil
 	case kind == common.OpCopyToken:
-		if m.ax.revealed != r.Name {
+		if m.cx.Activity.Revealed != r.Name {
 			m.setStatus(now, "reveal the token first with "+m.cx.Keys.RevealToken.Help().Key, true)
 			return nil
 		}

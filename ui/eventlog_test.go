@@ -98,7 +98,8 @@ func TestEventLogTargetsWholeWhenNarrow(t *testing.T) {
 	sess := ""
 	for i, s := range m.cx.Snap.Runtime("runtimes/rt-t4demo7k2p").Sessions {
 		if strings.HasPrefix(s.ID(), "colabdash-") {
-			sess, m.sessCursor = s.ID(), i
+			sess = s.ID()
+			m.sess.SetCursor(i)
 		}
 	}
 	if sess == "" {

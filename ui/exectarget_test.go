@@ -71,7 +71,7 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 	m = e.press(t, m, "tab")
 	for i, s := range m.cx.Snap.Runtime(rt).Sessions {
 		if s.Name == own {
-			m.sessCursor = i
+			m.sess.SetCursor(i)
 		}
 	}
 	m = e.press(t, m, "x", "y", "tab")

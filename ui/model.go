@@ -30,6 +30,7 @@ import (
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
+	"github.com/colabdash/colabdash/ui/pane/sessions"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
 )
@@ -57,7 +58,7 @@ type Model struct {
 	width, height int
 
 	rt          *runtimes.Pane // the table's rows, selection, sort and filter
-	sessCursor  int            // the sessions pane's cursor (bottom.go)
+	sess        *sessions.Pane // the sessions pane's cursor
 	showDetails bool
 
 	stack   []overlay        // the overlay stack, bottom first (stack.go)
@@ -157,6 +158,7 @@ func New(o Options) Model {
 		ax:      ax,
 		events:  &eventLog{},
 		rt:      runtimes.New(),
+		sess:    &sessions.Pane{},
 	}
 	cx.Activity.Creating = func(now time.Time) []common.Creation { return ax.creations(cx, now) }
 	cx.Activity.Renewals = m.renewals()

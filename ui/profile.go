@@ -171,7 +171,7 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	m.manualRenew, m.manualRef = map[string]bool{}, false
 	m.rt = runtimes.New()
 	m.cx.Activity.Renewals = m.renewals()
-	m.sessCursor = 0
+	m.sess.Reset()
 	// Dialogs (open or waiting), the filter, the files pane (closed: its
 	// transfer stops), the revealed token and the run-code console were
 	// about the old account; answers still on their way find nothing and

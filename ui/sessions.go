@@ -8,7 +8,6 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // Opening (o, or for run code) and closing (x, or stopping code) sessions.
@@ -80,7 +79,7 @@ func (m *Model) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cmd {
 			}
 		}
 		m.cx.Snap.ApplySessions(now, parent, kept)
-		m.sessCursor = frame.Clamp(m.sessCursor, 0, len(kept)-1)
+		m.sess.Clamp(len(kept))
 	}
 	delete(m.pending, callKey{kind: callSessions, runtime: parent})
 	return m.issue(callKey{kind: callSessions, runtime: parent}, now)

@@ -216,7 +216,7 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 // focusedKey offers k to the focused pane.
 func (m *Model) focusedKey(k tea.KeyMsg) (common.Effect, bool) {
 	if m.cx.Focus == common.PanelSessions {
-		return m.sessionsKey(k)
+		return m.sess.HandleKey(k, m.cx)
 	}
 	return m.rt.HandleKey(k, m.cx)
 }

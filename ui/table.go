@@ -8,7 +8,7 @@ import (
 // starts its sessions cursor at the top.
 func (m *Model) move(delta int) {
 	if m.rt.Move(delta, m.runtimeRows()) {
-		m.sessCursor = 0
+		m.sess.Reset()
 	}
 }
 
@@ -16,7 +16,7 @@ func (m *Model) move(delta int) {
 // changed (ui/pane/runtimes), and mirrors the selection into the Context.
 func (m *Model) syncRows() {
 	if m.rt.Sync(m.cx.Snap) {
-		m.sessCursor = 0
+		m.sess.Reset()
 	}
 	m.cx.Selected = m.rt.Selected()
 }

@@ -149,8 +149,8 @@ func TestUpdateKeys(t *testing.T) {
 			}
 		}},
 		{"tab focuses sessions and moves there", []string{"tab", "down"}, func(t *testing.T, m Model, _ runStats) {
-			if m.cx.Focus != common.PanelSessions || m.sessCursor != 1 || m.Selected() != "runtimes/r-alpha" {
-				t.Fatalf("focus %v sess %d sel %q", m.cx.Focus, m.sessCursor, m.Selected())
+			if m.cx.Focus != common.PanelSessions || m.sess.Cursor() != 1 || m.Selected() != "runtimes/r-alpha" {
+				t.Fatalf("focus %v sess %d sel %q", m.cx.Focus, m.sess.Cursor(), m.Selected())
 			}
 		}},
 		{"tab twice back to runtimes", []string{"tab", "tab", "down"}, selected("r-bravo")},

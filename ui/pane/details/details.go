@@ -1,0 +1,114 @@
+// Package details is the dashboard's details pane: the selected runtime's
+// spec, URL, proxy token (masked unless revealed), expiry, version and
+// renewal, the most useful lines kept when the pane is short.
+package details
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+)
+
+// line is one key/value line and its priority: when the pane is short
+// (a stacked layout on a small terminal) the lowest priorities stay, in
+// their usual order.
+type line struct {
+	prio int
+	text string
+}
+
+// View draws the details of runtime r (nil: none selected) at now: exactly
+// n lines none wider than w. The proxy token is masked unless it is the
+// revealed one (c.Activity.Revealed).
+func View(c *common.Context, r *state.Runtime, now time.Time, w, n int) []string {
+	out := make([]string, 0, n)
+	if r == nil {
+		out = append(out, common.PanelTitle(c, false, "DETAILS"), c.Styles.Dim.Render("  no runtime selected"))
+	} else {
+		out = append(out, common.PanelTitle(c, false, "DETAILS · "+r.ID()))
+		kvs := lines(c, r, now)
+		room := n - len(out)
+		for prio := 5; len(kvs) > room && prio >= 0; prio-- {
+			kvs = slices.DeleteFunc(kvs, func(x line) bool { return x.prio == prio })
+		}
+		for _, x := range kvs {
+			out = append(out, x.text)
+		}
+	}
+	out = frame.PadLines(out, n)
+	for i := range out {
+		out[i] = ansi.Truncate(out[i], w, "…")
+	}
+	return out
+}
+
+// lines are r's key/value lines. Values from the server go through
+// termtext.Line here; styled parts are added after.
+func lines(c *common.Context, r *state.Runtime, now time.Time) []line {
+	var kvs []line
+	kv := func(prio int, k, v string) { kvs = append(kvs, line{prio, " " + frame.Fit(k, 8) + " " + v}) }
+	k := r.RuntimeSpec
+	acc := k.Accelerator
+	if acc == "" {
+		acc = api.AcceleratorNone
+	}
+	kv(3, "spec", termtext.Line(k.Variant.Short()+" · "+acc+" · "+k.Shape.Short()))
+	url, tok := "(unknown)", ""
+	if ci := r.ConnectionInfo; ci != nil {
+		url, tok = termtext.Line(ci.URL), termtext.Line(ci.Token)
+	}
+	kv(2, "url", url)
+	if c.Activity.Revealed == r.Name && tok != "" {
+		// Revealing (v) never changes the layout: the token takes the
+		// place of a less useful line when the pane is short.
+		kv(-1, "token", tok+c.Styles.Dim.Render(" (revealed; "+c.Keys.RevealToken.Help().Key+" hides)"))
+	} else {
+		kv(5, "token", state.MaskToken(tok))
+	}
+	rn := c.Activity.Renewals
+	st, rem := r.Token(now, rn.Threshold(r.Name))
+	switch {
+	case r.Gone():
+		kv(0, "status", "GONE ("+termtext.Line(r.GoneReason)+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
+	case st == state.TokenUnknown:
+		kv(0, "expires", "unknown (UNKNOWN)")
+	case st == state.TokenExpired:
+		kv(0, "expires", r.ExpireTime().In(c.Location).Format("15:04:05 MST")+" · EXPIRED, "+RenewWord(c, r, now))
+	default:
+		kv(0, "expires", r.ExpireTime().In(c.Location).Format("15:04:05 MST")+" · in "+state.FormatCountdown(rem)+" · "+st.String())
+	}
+	kv(4, "version", termtext.Line(r.DisplayVersion()))
+	retry := state.FormatCountdown(rn.RetryIn(r.Name, now))
+	switch {
+	case errors.Is(r.RenewErr, state.ErrNotExtended):
+		kv(1, "renew", c.Styles.ErrText.Render("renewal did not extend the token, retry in "+retry))
+	case r.RenewErr != nil:
+		kv(1, "renew", c.Styles.ErrText.Render("failed, state unknown, retry in "+retry+": "+common.ErrLine(r.RenewErr)))
+	}
+	return kvs
+}
+
+// RenewWord says where the renewal of r's expired proxy token stands at
+// now: "renewing…" only while get_runtime is in flight.
+func RenewWord(c *common.Context, r *state.Runtime, now time.Time) string {
+	rn := c.Activity.Renewals
+	switch {
+	case !rn.Auto():
+		return "auto-renew off (" + c.Keys.Refresh.Help().Key + " refreshes)"
+	case rn.InFlight(r.Name):
+		return "renewing…"
+	case errors.Is(r.RenewErr, state.ErrNotExtended):
+		return "renewal did not extend the token, retry in " + state.FormatCountdown(rn.RetryIn(r.Name, now))
+	case r.RenewErr != nil:
+		return "renew failed, retry in " + state.FormatCountdown(rn.RetryIn(r.Name, now))
+	}
+	return "renews in " + state.FormatCountdown(rn.RetryIn(r.Name, now))
+}
