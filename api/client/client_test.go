@@ -486,7 +486,9 @@ func TestReplyLargerThanMaxReply(t *testing.T) {
 			fs.colab.setTool(api.ToolGetRuntime, func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
 			})
-			c, sl := newClient(t, fs.srv.URL, func(o *Options) { o.MaxReply = 1 << 20 })
+			// A generous ReadTimeout: under -race on a loaded machine the
+			// fake server's 2 MiB reply took over the default 5 s to start.
+			c, sl := newClient(t, fs.srv.URL, func(o *Options) { o.MaxReply, o.ReadTimeout = 1<<20, time.Minute })
 			_, err := c.GetRuntime(context.Background(), "runtimes/r-1")
 			e := asAPI(t, err)
 			if e.Code != api.OutOfRange || !strings.Contains(e.Error(), "larger than 1 MiB") || strings.Contains(e.Error(), "\n") {
