@@ -8,10 +8,7 @@
 package keymap
 
 import (
-	"fmt"
-	"slices"
 	"sort"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 )
@@ -208,50 +205,6 @@ var defaults = map[string]def{
 	ActionConsoleScrollDown: {[]string{"pgdown"}, "scroll down"},
 }
 
-// mutating lists the actions that change something on Colab.
-// Renewing a proxy token (get_runtime) only reads, so it stays.
-var mutating = []string{ActionNewRuntime, ActionQuickCreate, ActionDeleteRuntime, ActionOpenSession,
-	ActionCloseSession, ActionRunCode, ActionCancel, ActionFilesUpload, ActionFilesDelete, ActionShell}
-
-// SetReadOnly disables every action that changes something on Colab
-// (create, delete, sessions, run code, the files pane's upload and
-// delete, the shell): a disabled
-// binding matches no key and is left out of the help. Navigation, refresh
-// and the clipboard stay.
-func (k *KeyMap) SetReadOnly(readOnly bool) {
-	for _, a := range mutating {
-		k.binding(a).SetEnabled(!readOnly)
-	}
-}
-
-// DisabledMatch returns the dashboard action that SetReadOnly disabled
-// and that msg (a tea.KeyMsg, or anything whose String is a key name like
-// "n") would trigger if it were enabled, with its binding, so the
-// dashboard can say "read-only mode: n (new runtime) is disabled" instead
-// of ignoring the key. ok is false when msg matches no disabled action.
-func (k *KeyMap) DisabledMatch(msg fmt.Stringer) (b key.Binding, ok bool) {
-	return k.DisabledMatchIn(ScopeDashboard, msg)
-}
-
-// DisabledMatchIn is DisabledMatch for the actions of scope (ScopeFiles:
-// "read-only mode: u (upload here) is disabled").
-func (k *KeyMap) DisabledMatchIn(scope string, msg fmt.Stringer) (b key.Binding, ok bool) {
-	for _, a := range mutating {
-		if !slices.Contains(scopes[scope], a) {
-			continue
-		}
-		b := *k.binding(a)
-		if b.Enabled() {
-			continue
-		}
-		b.SetEnabled(true)
-		if key.Matches(msg, b) {
-			return b, true
-		}
-	}
-	return key.Binding{}, false
-}
-
 // Default returns the default key map: arrows and vim keys (k/j, g/G,
 // ctrl+b/ctrl+f), tab between panels, enter for details, / filter, s sort,
 // r refresh, esc back, ? help, q and ctrl+c quit, d demo (no-credentials
@@ -369,112 +322,4 @@ func Actions() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// AlwaysQuit is the key that quits whatever the config says (as in k9s
-// and lazygit): Rebind keeps it on quit, so a config binding it to another
-// action is a conflict.
-const AlwaysQuit = "ctrl+c"
-
-// Rebind replaces the keys of action (one of the Action* names) with keys,
-// written as Bubble Tea key strings ("ctrl+r", "f5", "x"; " " or "space"
-// for the space bar). The help text then shows the new keys. quit always
-// keeps AlwaysQuit (ctrl+c) besides the keys given. It returns an error for
-// an unknown action or an empty key list, saying what is accepted, and
-// leaves the binding unchanged.
-func (k *KeyMap) Rebind(action string, keys ...string) error {
-	b := k.binding(action)
-	if b == nil {
-		return fmt.Errorf("unknown action %q (accepted: %s)", action, strings.Join(Actions(), ", "))
-	}
-	var clean []string
-	for _, s := range keys {
-		if s = normalizeKey(s); s != "" && !slices.Contains(clean, s) {
-			clean = append(clean, s)
-		}
-	}
-	if len(clean) == 0 {
-		return fmt.Errorf("no key given for action %q (accepted: a key such as r, ctrl+r, \" \" or space, or a list [r, f5])", action)
-	}
-	if action == ActionQuit && !slices.Contains(clean, AlwaysQuit) {
-		clean = append(clean, AlwaysQuit)
-	}
-	b.SetKeys(clean...)
-	b.SetHelp(helpKeys(clean), b.Help().Desc)
-	return nil
-}
-
-// normalizeKey turns a key as written in a config into Bubble Tea's
-// KeyMsg.String() spelling: " " and "space" are the space bar (" "),
-// surrounding blanks are dropped from any other key.
-func normalizeKey(s string) string {
-	if s != "" && strings.TrimSpace(s) == "" {
-		return " "
-	}
-	s = strings.TrimSpace(s)
-	if strings.EqualFold(s, "space") {
-		return " "
-	}
-	if rest, ok := strings.CutPrefix(s, "alt+"); ok && strings.EqualFold(rest, "space") {
-		return "alt+ "
-	}
-	return s
-}
-
-var keyGlyphs = map[string]string{" ": "space", "alt+ ": "alt+space", "up": "↑", "down": "↓", "left": "←", "right": "→", "pgup": "pgup", "pgdown": "pgdn"}
-
-// helpKeys renders keys for the help view: "↑/k", "q/ctrl+c".
-func helpKeys(keys []string) string {
-	out := make([]string, len(keys))
-	for i, s := range keys {
-		if g, ok := keyGlyphs[s]; ok {
-			s = g
-		}
-		out[i] = s
-	}
-	return strings.Join(out, "/")
-}
-
-// ShortHelp is the one-line help of the footer (help.KeyMap).
-func (k *KeyMap) ShortHelp() []key.Binding {
-	// Help and quit first: a narrow footer cuts from the end, and these
-	// two must always be found.
-	return []key.Binding{k.Help, k.Quit, k.NewRuntime, k.DeleteRuntime, k.RunCode, k.Refresh}
-}
-
-// FullHelp is the help shown by "?", in columns: navigation, panels, data,
-// general, runtimes, sessions, clipboard, the files pane, the run-code
-// console (help.KeyMap). HelpGroups gives the same groups with titles.
-func (k *KeyMap) FullHelp() [][]key.Binding {
-	gs := k.HelpGroups()
-	out := make([][]key.Binding, len(gs))
-	for i, g := range gs {
-		out[i] = g.Keys
-	}
-	return out
-}
-
-// HelpGroup is one column of the full help: a title ("" for the
-// dashboard's own groups) and its bindings.
-type HelpGroup struct {
-	Title string
-	Keys  []key.Binding
-}
-
-// HelpGroups are FullHelp's groups, the layers' with a title saying where
-// their keys are read ("files pane (f)"; the key is the one in effect).
-func (k *KeyMap) HelpGroups() []HelpGroup {
-	return []HelpGroup{
-		{"", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-		{"", []key.Binding{k.NextPanel, k.PrevPanel, k.Details, k.Profile, k.Events}},
-		{"", []key.Binding{k.Filter, k.Sort, k.Refresh}},
-		{"", []key.Binding{k.Back, k.Help, k.Quit}},
-		{"", []key.Binding{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.Cancel, k.RenewToken}},
-		{"", []key.Binding{k.OpenSession, k.CloseSession, k.RunCode, k.Files, k.Shell}},
-		{"", []key.Binding{k.CopyURL, k.RevealToken, k.CopyToken}},
-		{ScopeFiles + " (" + k.Files.Help().Key + ")",
-			[]key.Binding{k.FilesOpen, k.FilesParent, k.FilesDownload, k.FilesDownloadTo, k.FilesUpload, k.FilesDelete}},
-		{ScopeConsole + " (" + k.RunCode.Help().Key + ")",
-			[]key.Binding{k.ConsoleRun, k.ConsoleNewLine, k.ConsoleStop, k.ConsoleBack, k.ConsoleScrollUp, k.ConsoleScrollDown}},
-	}
 }

@@ -7,11 +7,8 @@
 // clock: every function that needs the time takes now.
 package state
 
-// Why this file is over 400 lines: the snapshot and the fold of every API result into it; splitting would separate state from its only writers.
-
 import (
 	"errors"
-	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -82,68 +79,6 @@ func (f *Freshness) ok(now time.Time) {
 func (f *Freshness) fail(now time.Time, err error) {
 	f.Err, f.FailedAt = err, now
 	f.Failures++
-}
-
-// Runtime is one runtime as the dashboard knows it: the last api.Runtime
-// seen plus what the dashboard learnt around it.
-type Runtime struct {
-	api.Runtime
-	// FirstSeen and LastSeen are when list_runtimes (or get_runtime) first
-	// and last returned it.
-	FirstSeen, LastSeen time.Time
-	// GoneAt is when the runtime was noticed missing (zero while listed);
-	// GoneReason says how ("missing from list_runtimes", "NOT_FOUND").
-	GoneAt     time.Time
-	GoneReason string
-	// Sessions are the runtime's sessions from the last list_sessions, in
-	// the order the server gave; SessionsFresh is that list's freshness.
-	Sessions      []api.Session
-	SessionsFresh Freshness
-	// RenewErr is the last failed token renewal (get_runtime) error, nil
-	// after a success: the runtime's state is then unknown, not gone.
-	RenewErr error
-
-	search  string // lower-case text the filter matches
-	touched uint64 // snapshot version of the last change from a non-list source
-}
-
-// Gone reports whether the runtime disappeared from list_runtimes or
-// get_runtime answered NOT_FOUND.
-func (r *Runtime) Gone() bool { return !r.GoneAt.IsZero() }
-
-// ReasonDeleted is the GoneReason of a runtime the user deleted
-// (delete_runtime succeeded); see MarkRuntimeGone.
-const ReasonDeleted = "deleted"
-
-// Deleted reports whether the user deleted the runtime (GoneReason
-// ReasonDeleted). Such a runtime is kept only as a tombstone, so a list
-// that raced the delete cannot revive it: Rows and Counts leave it out.
-func (r *Runtime) Deleted() bool { return r.Gone() && r.GoneReason == ReasonDeleted }
-
-// Token returns the proxy token's status and expireTime − now at now, for
-// the given expiring threshold (≤ 0: default). See TokenAt.
-func (r *Runtime) Token(now time.Time, threshold time.Duration) (TokenStatus, time.Duration) {
-	return TokenAt(r.ExpireTime(), now, threshold)
-}
-
-// Spec returns the runtime's variant/accelerator/shape as
-// api.RuntimeSpecKey.String ("GPU/T4/STANDARD").
-func (r *Runtime) Spec() string { return r.RuntimeSpec.String() }
-
-// DisplayVersion returns the runtime version as the dashboard shows it:
-// the API's version string, or "latest" when it is empty (the API's
-// "newest available" default).
-func (r *Runtime) DisplayVersion() string {
-	if r.Version == "" {
-		return "latest"
-	}
-	return r.Version
-}
-
-// index builds the filter's search text from what the dashboard displays,
-// so every word on a row (including "latest") can be filtered on.
-func (r *Runtime) index() {
-	r.search = strings.ToLower(r.ID() + "\x00" + r.RuntimeSpec.String() + "\x00" + string(r.RuntimeSpec.Variant) + "\x00" + r.DisplayVersion())
 }
 
 // List names one of the snapshot's account-wide lists, for ApplyError.
@@ -406,88 +341,4 @@ func (s *Snapshot) TokenStatus(now time.Time, name string) (TokenStatus, time.Du
 		return TokenUnknown, 0
 	}
 	return r.Token(now, s.cfg.ExpiringThreshold)
-}
-
-// SortKey orders the runtimes table.
-type SortKey int
-
-// Sort keys. Gone runtimes always sort after listed ones; ties break by name.
-const (
-	// SortByName orders by runtime name.
-	SortByName SortKey = iota
-	// SortByExpiry orders by expireTime, soonest first, unknown last.
-	SortByExpiry
-	// SortByAccelerator orders by variant/accelerator/shape.
-	SortByAccelerator
-	numSortKeys
-)
-
-// String names the key: "name", "expiry" or "accelerator".
-func (k SortKey) String() string {
-	switch k {
-	case SortByExpiry:
-		return "expiry"
-	case SortByAccelerator:
-		return "accelerator"
-	}
-	return "name"
-}
-
-// Next returns the following sort key, wrapping around.
-func (k SortKey) Next() SortKey { return (k + 1) % numSortKeys }
-
-// Rows returns the runtimes matching filter, sorted by key. filter is a
-// case-insensitive substring matched against the runtime id, its spec
-// ("GPU/T4/STANDARD" and the full variant name) and its displayed version
-// (DisplayVersion, so "latest" matches an empty version); "" matches
-// all. Runtimes the user deleted (Runtime.Deleted) are left out. The slice
-// is new; the entries are the snapshot's own.
-func (s *Snapshot) Rows(key SortKey, filter string) []*Runtime {
-	filter = strings.ToLower(strings.TrimSpace(filter))
-	rows := make([]*Runtime, 0, len(s.runtimes))
-	for _, r := range s.runtimes {
-		if !r.Deleted() && (filter == "" || strings.Contains(r.search, filter)) {
-			rows = append(rows, r)
-		}
-	}
-	slices.SortFunc(rows, func(a, b *Runtime) int {
-		if ag, bg := a.Gone(), b.Gone(); ag != bg {
-			if ag {
-				return 1
-			}
-			return -1
-		}
-		c := 0
-		switch key {
-		case SortByExpiry:
-			ae, be := a.ExpireTime(), b.ExpireTime()
-			switch {
-			case ae.IsZero() && !be.IsZero():
-				c = 1
-			case !ae.IsZero() && be.IsZero():
-				c = -1
-			default:
-				c = ae.Compare(be)
-			}
-		case SortByAccelerator:
-			c = strings.Compare(a.RuntimeSpec.String(), b.RuntimeSpec.String())
-		}
-		if c == 0 {
-			c = strings.Compare(a.Name, b.Name)
-		}
-		return c
-	})
-	return rows
-}
-
-// All iterates over every runtime known, gone ones included, in no
-// particular order.
-func (s *Snapshot) All() iter.Seq[*Runtime] {
-	return func(yield func(*Runtime) bool) {
-		for _, r := range s.runtimes {
-			if !yield(r) {
-				return
-			}
-		}
-	}
 }

@@ -200,9 +200,11 @@ func (s *apiServer) count() int {
 // get sends one GET through c's client and returns the status.
 func get(t *testing.T, c *Credentials, url string) (int, error) {
 	t.Helper()
+	// No t.Fatal here: the refresh tests call get from goroutines, where
+	// FailNow would end the goroutine and leave the test waiting for it.
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	resp, err := c.HTTPClient().Do(req)
 	if err != nil {

@@ -2,12 +2,14 @@ package client
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/uuid"
@@ -110,11 +112,36 @@ func TestAllToolsBothModes(t *testing.T) {
 	}
 }
 
+// TestLazyConnect guards "building a Client never touches the network" (a
+// dashboard draws its first frame offline), then that Connect opens the
+// session and lists the tools. The first half needs no sleep: inside a
+// synctest bubble, synctest.Wait returns only once every goroutine New may
+// have started has finished or is durably blocked, so any request New
+// sends, at once or in the background, has reached the transport by then.
 func TestLazyConnect(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var sent atomic.Int32
+		hc := &http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) {
+			sent.Add(1)
+			return nil, errors.New("the network is off in this test")
+		})}
+		c, err := New(context.Background(), Options{Endpoint: "http://127.0.0.1:9/mcp", HTTPClient: hc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if n := sent.Load(); n != 0 {
+			t.Fatalf("New sent %d requests; it must not touch the network", n)
+		}
+		_ = c.Close()
+	})
+
 	fs := newFakeServer(t, modes[0])
 	c, _ := newClient(t, fs.srv.URL)
-	time.Sleep(20 * time.Millisecond)
-	if n := len(fs.hdrs); n != 0 {
+	fs.mu.Lock()
+	n := len(fs.hdrs)
+	fs.mu.Unlock()
+	if n != 0 {
 		t.Fatalf("New sent %d requests; it must not touch the network", n)
 	}
 	if err := c.Connect(context.Background()); err != nil {
@@ -124,6 +151,12 @@ func TestLazyConnect(t *testing.T) {
 		t.Fatal("Connect did not list tools")
 	}
 }
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+// RoundTrip calls f.
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func TestCallerClientNotMutated(t *testing.T) {
 	fs := newFakeServer(t, modes[0])
@@ -453,7 +486,9 @@ func TestReplyLargerThanMaxReply(t *testing.T) {
 			fs.colab.setTool(api.ToolGetRuntime, func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
 			})
-			c, sl := newClient(t, fs.srv.URL, func(o *Options) { o.MaxReply = 1 << 20 })
+			// A generous ReadTimeout: under -race on a loaded machine the
+			// fake server's 2 MiB reply took over the default 5 s to start.
+			c, sl := newClient(t, fs.srv.URL, func(o *Options) { o.MaxReply, o.ReadTimeout = 1<<20, time.Minute })
 			_, err := c.GetRuntime(context.Background(), "runtimes/r-1")
 			e := asAPI(t, err)
 			if e.Code != api.OutOfRange || !strings.Contains(e.Error(), "larger than 1 MiB") || strings.Contains(e.Error(), "\n") {

@@ -784,14 +784,9 @@ func TestExecuteRuntimeTargetLostIsUnknown(t *testing.T) {
 }
 
 func TestConnectionRefused(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ep := "http://" + ln.Addr().String() + "/mcp"
-	ln.Close()
+	ep := "http://" + refusedAddr(t) + "/mcp"
 	c, sl := emuClient(t, ep)
-	_, err = c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
+	_, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
 	e := asAPI(t, err)
 	var oe *net.OpError
 	if e.Code != api.Unavailable || e.OutcomeUnknown || !errors.As(err, &oe) || !strings.Contains(e.Message, "cannot reach") {

@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,14 +10,9 @@ import (
 
 // A refused connection names the endpoint the user gave.
 func TestUnreachableEndpointIsNamed(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	endpoint := "http://" + ln.Addr().String() + "/mcp"
-	ln.Close() // nothing listens there now
+	endpoint := "http://" + refusedAddr(t) + "/mcp"
 	c, _ := newClient(t, endpoint, func(o *Options) { o.MaxAttempts = 1 })
-	_, err = c.ListRuntimes(context.Background())
+	_, err := c.ListRuntimes(context.Background())
 	e := asAPI(t, err)
 	if want := "cannot reach " + endpoint + ": connection refused"; e.Message != want {
 		t.Errorf("Message = %q, want %q", e.Message, want)

@@ -302,6 +302,12 @@ func newFakeServer(t *testing.T, mode serverMode, fo ...fakeOpt) *fakeServer {
 			if fn == nil {
 				fn = fc.builtin(name)
 			}
+			if fn == nil {
+				// A nil handler would panic in the server's goroutine and
+				// take the whole test binary down: fail this test instead.
+				t.Errorf("the fake Colab has no handler for tool %s: give it an override", name)
+				return toolErr("INTERNAL: the fake Colab has no handler for " + name), nil
+			}
 			return fn(ctx, args)
 		})
 	}

@@ -1,12 +1,9 @@
 package client
 
-// Why this file is over 400 lines: one typed wrapper per Colab tool with its argument building from the live inputSchema.
-
 import (
 	"context"
 	"encoding/json"
 	"strings"
-	"unicode"
 
 	"github.com/google/uuid"
 
@@ -14,38 +11,6 @@ import (
 )
 
 var _ api.Service = (*Client)(nil)
-
-// snake turns a lowerCamelCase name into snake_case ("sessionId" →
-// "session_id"), the legacy spelling some schemas use (colab-api.md §5).
-func snake(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// put sets v under the schema's spelling of name (camelCase, else its
-// snake_case twin, else alt names). A property the live schema does not
-// have is left out, unless required is set (then the camelCase name is
-// used: the call cannot work without it).
-func put(m map[string]any, s *toolSchema, required bool, v any, name string, alt ...string) {
-	cands := append([]string{name, snake(name)}, alt...)
-	k := s.key(cands...)
-	if k == "" {
-		if !required {
-			return
-		}
-		k = name
-	}
-	m[k] = v
-}
 
 func invalid(tool, msg string) *api.Error {
 	return &api.Error{Code: api.InvalidArgument, Tool: tool, Message: msg}

@@ -34,13 +34,20 @@ func BenchmarkKeystrokeEcho(b *testing.B) {
 	out := &echoCounter{ch: make(chan struct{}, 1)}
 	term := Open(context.Background(), Options{Client: r.client(b), Output: out})
 	defer term.Close()
-	<-term.Connected()
-	deadline := time.Now().Add(wait)
+	select {
+	case <-term.Connected():
+	case <-term.Done():
+		b.Fatal(term.Result())
+	case <-time.After(wait):
+		b.Fatalf("not connected within %v", wait)
+	}
+	deadline := time.After(wait)
 	for out.n.Load() < int64(len(colabfake.TTYPrompt)) {
-		if time.Now().After(deadline) {
-			b.Fatal("no prompt")
+		select {
+		case <-out.ch:
+		case <-deadline:
+			b.Fatalf("no prompt within %v", wait)
 		}
-		<-out.ch
 	}
 	key := []byte{'a'}
 	b.ResetTimer()
