@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/pyemu"
 )
 
 // trashDir is where a runtime's Jupyter server keeps what DELETE moved
@@ -100,12 +101,12 @@ func (s *Server) TrashNames(id string) []string {
 
 // emulateCode runs execute_code's code on runtime rname: colabdash's
 // purge program (PurgeMarker) empties the runtime's trash and prints the
-// bytes freed; anything else is emulate's.
+// bytes freed; anything else is pyemu.Run's.
 func (s *Server) emulateCode(ctx context.Context, rname, code string) (api.ExecuteCodeResult, error) {
 	if first, _, _ := strings.Cut(strings.TrimLeft(code, "\n"), "\n"); strings.TrimSpace(first) == PurgeMarker {
 		return api.ExecuteCodeResult{Stdout: fmt.Sprintf("%d\n", s.purgeTrash(api.LastSegment(rname)))}, nil
 	}
-	return emulate(ctx, code, sleepCtx)
+	return pyemu.Run(ctx, code, sleepCtx)
 }
 
 // purgeTrash empties runtime id's trash and returns the bytes it held.
