@@ -2,7 +2,9 @@ package colabfake
 
 import (
 	"context"
+	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -147,4 +149,20 @@ func (s *Server) RunningCode(session string) int {
 func newSession(parent context.Context, name string) *sessionState {
 	ctx, stop := context.WithCancel(parent)
 	return &sessionState{name: name, execs: map[string]*execRecord{}, ctx: ctx, stop: stop}
+}
+
+// PurgeMarker is the first line of the code colabdash runs through
+// execute_code to empty a runtime's trash (`rm --purge`). The emulator
+// does not run Python: a program starting with this line empties the
+// emulated trash and prints the bytes freed, as the real code does.
+const PurgeMarker = "# colabdash: empty the Jupyter trash"
+
+// emulateCode runs execute_code's code on runtime rname: colabdash's
+// purge program (PurgeMarker) empties the runtime's trash and prints the
+// bytes freed; anything else is pyemu.Run's.
+func (s *Server) emulateCode(ctx context.Context, rname, code string) (api.ExecuteCodeResult, error) {
+	if first, _, _ := strings.Cut(strings.TrimLeft(code, "\n"), "\n"); strings.TrimSpace(first) == PurgeMarker {
+		return api.ExecuteCodeResult{Stdout: fmt.Sprintf("%d\n", s.proxy.PurgeTrash(api.LastSegment(rname)))}, nil
+	}
+	return pyemu.Run(ctx, code, sleepCtx)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
 )
 
 // Seed names accepted by Options.Seed.
@@ -143,7 +144,7 @@ type Options struct {
 	FilesDir string
 	// ManyFiles, when positive, makes every runtime's SyntheticDir
 	// (/content/many) a read-only directory of that many empty files,
-	// generated as they are listed (synthetic.go; field case 70).
+	// generated as they are listed (runtimeproxy/synthetic.go; field case 70).
 	ManyFiles int
 	// XSSI puts Colab's anti-XSSI guard ")]}'" and a newline before every
 	// JSON reply of the runtime proxy (field case 76).
@@ -177,7 +178,7 @@ type Options struct {
 	// whole directories (non-empty ones too) to the runtime's
 	// /root/.local/share/Trash, as a stock jupyter_server does with
 	// FileContentsManager.delete_to_trash (its default): the runtime's
-	// disk use does not drop (field case 62). See trash.go.
+	// disk use does not drop (field case 62). See runtimeproxy/trash.go.
 	DeleteToTrash bool
 	// ProxyMaxBody, when > 0, makes the runtime proxy refuse a request
 	// whose body is larger than this many bytes with an HTML 413 from a
@@ -211,16 +212,11 @@ type Server struct {
 	created     int                      // runtimes created through create_runtime
 	faults      []*faultEntry
 
-	// The runtime proxy.
-	files         files
-	upstream      *upstream
-	proxyFaults   []*proxyFaultEntry
-	proxyRequests int
-	proxyRefused  int
-	interrupts    map[string]int // by kernel id
-	ttyOpen       int            // /colab/tty sockets open now
-	ttyFrames     int            // client frames they received
-	ttySizes      [][2]int       // {cols, rows} sent, in order
+	interrupts map[string]int // kernel interrupts through the proxy, by kernel id
+
+	// proxy is the runtime proxy (package runtimeproxy); it reads the
+	// state above through proxyState.
+	proxy *runtimeproxy.Server
 
 	srv *http.Server
 	ln  net.Listener
@@ -272,12 +268,8 @@ func New(opts Options) *Server {
 	if err := checkSeed(opts.Seed); err != nil {
 		panic(err)
 	}
-	var up *upstream
-	if opts.JupyterUpstream != "" {
-		var err error
-		if up, err = parseUpstream(opts.JupyterUpstream); err != nil {
-			panic(err)
-		}
+	if err := runtimeproxy.CheckUpstream(opts.JupyterUpstream); err != nil {
+		panic(err)
 	}
 	if opts.TokenTTL <= 0 {
 		opts.TokenTTL = DefaultTokenTTL
@@ -298,13 +290,16 @@ func New(opts Options) *Server {
 		pending:   map[string]bool{},
 		creations: map[string]*creation{},
 		calls:     map[string]int{},
-		upstream:  up,
 		byName:    map[string]*runtimeState{},
 	}
 	if s.now == nil {
 		s.now = time.Now
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	var err error
+	if s.proxy, err = s.newProxy(); err != nil {
+		panic(err) // checked above
+	}
 	switch opts.Seed {
 	case SeedDemo:
 		s.seedDemo()
@@ -348,10 +343,8 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, string, err
 	if err := checkSeed(opts.Seed); err != nil {
 		return nil, "", err
 	}
-	if opts.JupyterUpstream != "" {
-		if _, err := parseUpstream(opts.JupyterUpstream); err != nil {
-			return nil, "", err
-		}
+	if err := runtimeproxy.CheckUpstream(opts.JupyterUpstream); err != nil {
+		return nil, "", err
 	}
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -377,7 +370,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, string, err
 	s := New(opts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.handler)
-	mux.Handle("/proxy/", s.ProxyHandler())
+	mux.Handle(runtimeproxy.Prefix, s.ProxyHandler())
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	s.ln = ln
 	go func() { _ = s.srv.Serve(ln) }()
@@ -409,7 +402,7 @@ func (s *Server) Close() error {
 		_ = ss.Close()
 	}
 	s.wg.Wait()
-	s.closeFiles()
+	s.proxy.Close()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -666,9 +659,7 @@ func (s *Server) Reclaim(runtime string) bool {
 	}
 	s.removeRuntimeState(i)
 	s.mu.Unlock()
-	if s.upstream == nil {
-		s.removeFiles(r.rt.ID())
-	}
+	s.proxy.RemoveRuntime(r.rt.ID())
 	return true
 }
 
