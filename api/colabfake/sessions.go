@@ -1,5 +1,8 @@
 package colabfake
 
+// The session tools (create_session, list_sessions, delete_session) and
+// execute_code, whose code pyemu emulates.
+
 import (
 	"context"
 	"fmt"
@@ -7,10 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/pyemu"
+	"github.com/google/uuid"
 )
 
 // EmulatedPrefix starts every stdout line the emulator writes for code it
@@ -21,6 +23,82 @@ const EmulatedPrefix = pyemu.Prefix
 // MaxEmulatedSleep caps the time.sleep of one emulated run (1 h): long
 // enough to leave a run going and come back to it (pyemu.MaxSleep).
 const MaxEmulatedSleep = pyemu.MaxSleep
+
+// PurgeMarker is the first line of the code colabdash runs through
+// execute_code to empty a runtime's trash (`rm --purge`). The emulator
+// does not run Python: a program starting with this line empties the
+// emulated trash and prints the bytes freed, as the real code does.
+const PurgeMarker = "# colabdash: empty the Jupyter trash"
+
+func (s *Server) createSession(ctx context.Context, in createSessionIn, _ bool) (any, *gErr) {
+	if e := parseRuntimeName("parent", in.Parent); e != nil {
+		return nil, e
+	}
+	id := in.SessionID
+	if id == "" {
+		id = in.LegacySessionID
+	}
+	if id != "" {
+		if err := api.ValidateID(id); err != nil {
+			return nil, newErr(api.InvalidArgument, "sessionId: %s", err.(*api.Error).Message)
+		}
+	} else {
+		id = uuid.NewString()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.lookupRuntime(in.Parent)
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
+	}
+	name := in.Parent + "/sessions/" + id
+	if r.findSession(name) == nil {
+		r.sessions = append(r.sessions, newSession(s.ctx, name))
+	}
+	return api.Session{Name: name}, nil
+}
+
+func (s *Server) listSessions(ctx context.Context, in parentIn, _ bool) (any, *gErr) {
+	if e := parseRuntimeName("parent", in.Parent); e != nil {
+		return nil, e
+	}
+	// One critical section: a runtime deleted between looking it up and
+	// listing it must answer NOT_FOUND, not an empty list.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.lookupRuntime(in.Parent)
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
+	}
+	out := make([]api.Session, 0, len(r.sessions))
+	for _, ss := range r.sessions {
+		out = append(out, api.Session{Name: ss.name})
+	}
+	return struct {
+		Sessions []api.Session `json:"sessions,omitempty"`
+	}{Sessions: out}, nil
+}
+
+func (s *Server) deleteSession(ctx context.Context, in nameIn, _ bool) (any, *gErr) {
+	rname, _, e := parseSessionName("name", in.Name)
+	if e != nil {
+		return nil, e
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.lookupRuntime(rname)
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", rname)
+	}
+	for i, ss := range r.sessions {
+		if ss.name == in.Name {
+			ss.stop() // code running on it is aborted
+			r.sessions = append(r.sessions[:i:i], r.sessions[i+1:]...)
+			return struct{}{}, nil
+		}
+	}
+	return nil, newErr(api.NotFound, "Session %s not found.", in.Name)
+}
 
 func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline bool) (any, *gErr) {
 	if (in.Session == "") == (in.Runtime == "") {
@@ -130,32 +208,6 @@ func cutoffText(d time.Duration) string {
 	}
 	return d.String()
 }
-
-// RunningCode returns how many execute_code runs are in flight on session
-// ("runtimes/{id}/sessions/{sid}"), so a test can act while code runs.
-func (s *Server) RunningCode(session string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, r := range s.runtimes {
-		if ss := r.findSession(session); ss != nil {
-			return ss.runs
-		}
-	}
-	return 0
-}
-
-// newSession is a session whose runs end when it is deleted (stop) or the
-// server closes (parent).
-func newSession(parent context.Context, name string) *sessionState {
-	ctx, stop := context.WithCancel(parent)
-	return &sessionState{name: name, execs: map[string]*execRecord{}, ctx: ctx, stop: stop}
-}
-
-// PurgeMarker is the first line of the code colabdash runs through
-// execute_code to empty a runtime's trash (`rm --purge`). The emulator
-// does not run Python: a program starting with this line empties the
-// emulated trash and prints the bytes freed, as the real code does.
-const PurgeMarker = "# colabdash: empty the Jupyter trash"
 
 // emulateCode runs execute_code's code on runtime rname: colabdash's
 // purge program (PurgeMarker) empties the runtime's trash and prints the
