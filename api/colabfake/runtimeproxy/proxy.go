@@ -28,7 +28,7 @@
 // trash.go delete-to-trash, synthetic.go the generated large directory,
 // kernels.go sessions, kernels and their channels. Colab's own routes
 // beside Jupyter's (such as api/colab/resources) get a file of their
-// own, routed from serveRuntime.
+// own, routed from serveJupyter (jupyter.go).
 //
 // The emulator's shared state (runtimes, sessions, proxy tokens and the
 // lock over them) stays in package colabfake; the proxy reads it through
