@@ -87,4 +87,24 @@
 // CreateCalls and RuntimesCreated inspect and steer the state.
 //
 // Proxy tokens are random per issue and never logged by the emulator.
+//
+// # Layout
+//
+// This package is the MCP side and the state every side shares: the
+// runtimes, their sessions and runs, proxy tokens, quotas and the one lock
+// over them (server.go, options.go, control.go), the tools (tools.go,
+// runtimes.go, sessions.go), MCP faults and the front door (faults.go,
+// frontdoor.go). Below it:
+//
+//   - runtimeproxy: each runtime's proxy URL and what answers behind the
+//     token (the Jupyter server: files, contents, trash, sessions,
+//     kernels; proxy faults; forwarding to a real Jupyter server). It
+//     reads the shared state through runtimeproxy.Runtimes, implemented
+//     here by proxyState (proxy.go). New routes of the runtime (Colab's
+//     api/colab/resources, a richer api/kernels) go there.
+//   - runtimeproxy/terminal: Colab's terminal WebSocket, colab/tty.
+//   - pyemu: the emulated Python that execute_code runs.
+//
+// Names importers knew from here (ProxyFault and its kinds, TTYPrompt,
+// SyntheticDir, EmulatedPrefix…) stay here as aliases.
 package colabfake

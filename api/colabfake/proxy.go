@@ -1,101 +1,89 @@
 package colabfake
 
+// The runtime proxy (package runtimeproxy) glued to the emulator's state:
+// where it is served, what it reads of the runtimes (proxyState), and the
+// names importers know it by.
+
 import (
-	"crypto/subtle"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
-	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
+	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy/terminal"
+	"github.com/google/uuid"
 )
 
-// Proxy header and query names (colab-api.md §4); the same values as
-// api/jupyter's, repeated so the emulator does not import its client.
-const (
-	proxyTokenHeader = "X-Colab-Runtime-Proxy-Token"
-	proxyTokenQuery  = "colab-runtime-proxy-token"
-)
-
-// ProxyFaultKind says what an injected ProxyFault does.
-type ProxyFaultKind int
-
-// Proxy fault kinds.
-const (
-	// ProxyCut serves the request but ends the connection after
-	// ProxyFault.After bytes of the response body (a download cut
-	// mid-way; the client sees an unexpected EOF).
-	ProxyCut ProxyFaultKind = iota + 1
-	// ProxyDropReply handles the request fully (an upload chunk is
-	// applied) and then resets the connection without a reply.
-	ProxyDropReply
-	// ProxyStatus answers ProxyFault.Status with ProxyFault.Body
-	// (Content-Type ProxyFault.ContentType) without handling the request.
-	ProxyStatus
-	// ProxyIgnoreRange serves a download as 200 with the whole file,
-	// ignoring Range (field case 50 b).
-	ProxyIgnoreRange
-)
+// ProxyFaultKind says what an injected ProxyFault does
+// (runtimeproxy.FaultKind).
+type ProxyFaultKind = runtimeproxy.FaultKind
 
 // ProxyFault is a programmed failure of the runtime proxy; InjectProxy
 // queues it. It matches requests whose method is Method ("" any) and
 // whose path below the runtime's URL starts with PathPrefix ("files/",
 // "api/contents/"); the first Skip matching requests pass untouched, the
-// next Times (0 means 1, negative forever) get the fault.
-type ProxyFault struct {
-	Kind        ProxyFaultKind
-	Method      string
-	PathPrefix  string
-	Skip        int
-	Times       int
-	After       int64
-	Status      int
-	Body        string
-	ContentType string
-}
+// next Times (0 means 1, negative forever) get the fault
+// (runtimeproxy.Fault).
+type ProxyFault = runtimeproxy.Fault
 
-type proxyFaultEntry struct {
-	f          ProxyFault
-	skip, left int
-}
+// Proxy fault kinds (runtimeproxy's Fault… kinds, documented there).
+const (
+	// ProxyCut serves the request but ends the connection after
+	// ProxyFault.After bytes of the response body.
+	ProxyCut = runtimeproxy.FaultCut
+	// ProxyDropReply handles the request fully, then resets the
+	// connection without a reply.
+	ProxyDropReply = runtimeproxy.FaultDropReply
+	// ProxyStatus answers ProxyFault.Status with ProxyFault.Body without
+	// handling the request.
+	ProxyStatus = runtimeproxy.FaultStatus
+	// ProxyIgnoreRange serves a download as 200 with the whole file,
+	// ignoring Range (field case 50 b).
+	ProxyIgnoreRange = runtimeproxy.FaultIgnoreRange
+	// ProxyStall stops sending after ProxyFault.After body bytes and holds
+	// the connection open until the client gives up.
+	ProxyStall = runtimeproxy.FaultStall
+	// ProxyOverlong sends ProxyFault.After (default 1024) more body bytes
+	// than the real reply holds, without a Content-Length.
+	ProxyOverlong = runtimeproxy.FaultOverlong
+	// ProxyEchoToken echoes the request's proxy token in the response's
+	// headers and a cookie.
+	ProxyEchoToken = runtimeproxy.FaultEchoToken
+	// ProxyRedirectToken answers 302 to a Location in the runtime's
+	// proxy URL that carries the proxy token in its query.
+	ProxyRedirectToken = runtimeproxy.FaultRedirectToken
+)
 
-// InjectProxy queues a proxy fault.
-func (s *Server) InjectProxy(f ProxyFault) {
-	left := f.Times
-	if left == 0 {
-		left = 1
-	}
-	s.mu.Lock()
-	s.proxyFaults = append(s.proxyFaults, &proxyFaultEntry{f: f, skip: f.Skip, left: left})
-	s.mu.Unlock()
-}
+// TTYPrompt is the emulated shell's prompt (terminal.Prompt).
+const TTYPrompt = terminal.Prompt
 
-func (s *Server) takeProxyFault(method, rest string) *ProxyFault {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, e := range s.proxyFaults {
-		if (e.f.Method != "" && e.f.Method != method) || !strings.HasPrefix(rest, e.f.PathPrefix) {
-			continue
-		}
-		if e.skip > 0 {
-			e.skip--
-			continue
-		}
-		f := e.f
-		if e.left > 0 {
-			if e.left--; e.left == 0 {
-				s.proxyFaults = append(s.proxyFaults[:i:i], s.proxyFaults[i+1:]...)
-			}
-		}
-		return &f
-	}
-	return nil
+// SyntheticDir is the directory Options.ManyFiles fills, in every
+// runtime's tree (/content/many; runtimeproxy.SyntheticDir).
+const SyntheticDir = runtimeproxy.SyntheticDir
+
+// SyntheticName is the name of the i-th (1-based) entry of SyntheticDir
+// (runtimeproxy.SyntheticName).
+func SyntheticName(i int) string { return runtimeproxy.SyntheticName(i) }
+
+// newProxy builds s's runtime proxy from s.opts.
+func (s *Server) newProxy() (*runtimeproxy.Server, error) {
+	o := s.opts
+	return runtimeproxy.New(runtimeproxy.Config{
+		Context:              s.ctx,
+		ProxyBase:            o.ProxyBase,
+		FilesDir:             o.FilesDir,
+		DemoFiles:            o.Seed == SeedDemo,
+		ManyFiles:            o.ManyFiles,
+		XSSI:                 o.XSSI,
+		JupyterUpstream:      o.JupyterUpstream,
+		StrictTokenPlacement: o.StrictTokenPlacement,
+		TTYShell:             o.TTYShell,
+		TTYCloseOnExpiry:     o.TTYCloseOnExpiry,
+		OnProxyRequest:       o.OnProxyRequest,
+		DeleteToTrash:        o.DeleteToTrash,
+		ProxyMaxBody:         o.ProxyMaxBody,
+	}, proxyState{s})
 }
 
 // proxyURL is the connectionInfo.url of runtime id: the emulator's own
@@ -117,7 +105,8 @@ func fakeColabURL(id string) string { return "https://8080-m-s-" + id + ".prod.c
 // X-Colab-Runtime-Proxy-Token header or the colab-runtime-proxy-token
 // query parameter (with Options.StrictTokenPlacement: the header on plain
 // HTTP, the query on WebSocket upgrades only); otherwise, and for an
-// unknown runtime, it answers 404 with an empty body, as Colab does.
+// unknown runtime, it answers 404 with an empty body, as Colab does; a
+// Host that is not a loopback name gets 403.
 //
 // Behind the token it serves, from the runtime's own file tree (a
 // directory per runtime, removed with the runtime): GET/HEAD files/{path}
@@ -129,197 +118,68 @@ func fakeColabURL(id string) string { return "https://8080-m-s-" + id + ".prod.c
 // execute_request with execute_reply. Hidden names (a segment starting
 // with ".") are neither listed nor served, except that files/ serves the
 // rich-output bundles under content/.dsm_outputs/, as Colab documents
-// (colab-api.md §4), and Colab's terminal WebSocket colab/tty (serveTTY:
-// an emulated shell, or a real one with Options.TTYShell; the token in
-// the header even with StrictTokenPlacement). With Options.JupyterUpstream
-// every request behind the token goes to that Jupyter server instead.
-func (s *Server) ProxyHandler() http.Handler { return http.HandlerFunc(s.serveProxy) }
-
-func proxyNotFound(w http.ResponseWriter) {
-	w.Header().Set("Content-Length", "0")
-	w.WriteHeader(http.StatusNotFound)
-}
-
-func (s *Server) serveProxy(w http.ResponseWriter, r *http.Request) {
-	if !loopbackHost(r.Host) {
-		http.Error(w, "Host is not a loopback name", http.StatusForbidden)
-		return
-	}
-	rest, ok := strings.CutPrefix(r.URL.Path, "/proxy/")
-	if !ok {
-		proxyNotFound(w)
-		return
-	}
-	id, rest, _ := strings.Cut(rest, "/")
-	if s.opts.OnProxyRequest != nil {
-		s.opts.OnProxyRequest(r)
-	}
-	upgrade := strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
-	tok := r.Header.Get(proxyTokenHeader)
-	qtok := r.URL.Query().Get(proxyTokenQuery)
-	if s.opts.StrictTokenPlacement {
-		// colab/tty takes the header, as Colab's own terminal client sends it.
-		if upgrade && rest != ttyPath {
-			tok = qtok
-		}
-	} else if tok == "" {
-		tok = qtok
-	}
-	now := s.clock()
-	s.mu.Lock()
-	rt := s.lookupRuntime(api.RuntimeName(id))
-	valid := rt != nil && rt.rt.ConnectionInfo != nil && tok != "" &&
-		subtle.ConstantTimeCompare([]byte(tok), []byte(rt.rt.ConnectionInfo.Token)) == 1 &&
-		now.Before(rt.rt.ConnectionInfo.ExpireTime)
-	var exp time.Time
-	if valid {
-		exp = rt.rt.ConnectionInfo.ExpireTime
-	}
-	s.proxyRequests++
-	if !valid {
-		s.proxyRefused++
-	}
-	s.mu.Unlock()
-	if !valid {
-		proxyNotFound(w)
-		return
-	}
-	if s.bodyTooLarge(w, r) {
-		return
-	}
-	if s.opts.XSSI {
-		w = &xssiWriter{ResponseWriter: w}
-	}
-	serve := func(w http.ResponseWriter, r *http.Request) {
-		if s.upstream == nil && rest == ttyPath && upgrade {
-			s.serveTTY(w, r, id, exp)
+// (colab-api.md §4), and Colab's terminal WebSocket colab/tty (package
+// runtimeproxy/terminal: an emulated shell, or a real one with
+// Options.TTYShell; the token in the header even with
+// StrictTokenPlacement). With Options.JupyterUpstream every request
+// behind the token goes to that Jupyter server instead. See package
+// runtimeproxy.
+func (s *Server) ProxyHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host) {
+			http.Error(w, "Host is not a loopback name", http.StatusForbidden)
 			return
 		}
-		if s.upstream != nil {
-			s.serveUpstream(w, r, id, rest)
-			return
-		}
-		s.serveJupyter(w, r, id, rest)
-	}
-	if f := s.takeProxyFault(r.Method, rest); f != nil {
-		switch f.Kind {
-		case ProxyStatus:
-			if f.ContentType != "" {
-				w.Header().Set("Content-Type", f.ContentType)
-			}
-			w.WriteHeader(f.Status)
-			_, _ = io.WriteString(w, f.Body)
-			return
-		case ProxyDropReply:
-			serve(newBufferWriter(), r)
-			resetConn(w)
-			return
-		case ProxyCut:
-			w = &cutWriter{ResponseWriter: w, left: f.After}
-		case ProxyIgnoreRange:
-			r.Header.Del("Range")
-		default:
-			var done bool
-			if w, done = s.applyIssue19Fault(f, w, r, id, tok); done {
-				return
-			}
-		}
-	}
-	serve(w, r)
-	finishIssue19(w)
+		s.proxy.ServeHTTP(w, r)
+	})
 }
 
-// cutWriter aborts the response after left more body bytes.
-type cutWriter struct {
-	http.ResponseWriter
-	left int64
-}
+// InjectProxy queues a proxy fault.
+func (s *Server) InjectProxy(f ProxyFault) { s.proxy.Inject(f) }
 
-func (c *cutWriter) Write(p []byte) (int, error) {
-	if int64(len(p)) > c.left {
-		n, _ := c.ResponseWriter.Write(p[:c.left])
-		c.left = 0
-		if f, ok := c.ResponseWriter.(http.Flusher); ok {
-			f.Flush()
-		}
-		_ = n
-		panic(http.ErrAbortHandler)
-	}
-	c.left -= int64(len(p))
-	return c.ResponseWriter.Write(p)
-}
+// PendingProxyFaults returns how many queued proxy faults have not been
+// used up (a test checks its fault was met).
+func (s *Server) PendingProxyFaults() int { return s.proxy.PendingFaults() }
 
-// Unwrap lets http.ResponseController reach the connection's Flush.
-func (c *cutWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
-
-// ReadFrom hides the underlying io.ReaderFrom so every byte passes Write.
-func (c *cutWriter) ReadFrom(r io.Reader) (int64, error) {
-	return io.Copy(struct{ io.Writer }{c}, r)
-}
-
-// serveUpstream forwards an authenticated proxy request to the Jupyter
-// server at Options.JupyterUpstream, without the proxy token, with the
-// upstream's own token (from the upstream URL's ?token=) when it has one.
-func (s *Server) serveUpstream(w http.ResponseWriter, r *http.Request, id, rest string) {
-	up := s.upstream
-	rp := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			u := *up.base
-			u.Path = strings.TrimSuffix(u.Path, "/") + "/" + rest
-			u.RawPath = ""
-			q := pr.In.URL.Query()
-			q.Del(proxyTokenQuery)
-			u.RawQuery = q.Encode()
-			pr.Out.URL = &u
-			pr.Out.Host = u.Host
-			pr.Out.Header.Del(proxyTokenHeader)
-			if up.token != "" {
-				pr.Out.Header.Set("Authorization", "token "+up.token)
-			}
-			if o := pr.In.Header.Get("Origin"); o != "" {
-				pr.Out.Header.Set("Origin", up.base.Scheme+"://"+up.base.Host)
-			}
-		},
-		ModifyResponse: func(resp *http.Response) error {
-			// Redirects point below the runtime's proxy URL, as Colab's do.
-			if loc := resp.Header.Get("Location"); loc != "" {
-				if lu, err := url.Parse(loc); err == nil && (lu.Host == "" || lu.Host == up.base.Host) {
-					p := strings.TrimPrefix(lu.Path, strings.TrimSuffix(up.base.Path, "/"))
-					lu.Scheme, lu.Host, lu.Path = "", "", "/proxy/"+id+p
-					resp.Header.Set("Location", lu.String())
-				}
-			}
-			return nil
-		},
-		FlushInterval: -1,
-	}
-	rp.ServeHTTP(w, r)
-}
-
-type upstream struct {
-	base  *url.URL
-	token string
-}
-
-func parseUpstream(raw string) (*upstream, error) {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("colabfake: --jupyter-upstream %q is not an http(s) URL", raw)
-	}
-	up := &upstream{token: u.Query().Get("token")}
-	u.RawQuery, u.Fragment = "", ""
-	up.base = u
-	return up, nil
-}
+// ClearProxyFaults drops every queued proxy fault.
+func (s *Server) ClearProxyFaults() { s.proxy.ClearFaults() }
 
 // ProxyRequests returns how many requests reached the runtime proxy, and
 // how many of them it refused with 404 for a missing, wrong or expired
 // token or an unknown runtime.
-func (s *Server) ProxyRequests() (total, refused int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.proxyRequests, s.proxyRefused
+func (s *Server) ProxyRequests() (total, refused int) { return s.proxy.Requests() }
+
+// TTYStats returns how many terminal sockets are open now, how many
+// client frames they received in all, and every size ({cols, rows}) the
+// clients sent, in order.
+func (s *Server) TTYStats() (open, frames int, sizes [][2]int) { return s.proxy.TTYStats() }
+
+// ReplaceFile gives the runtime's file p (a Jupyter path such as
+// "content/a.bin") the new content data, as another program on the
+// runtime rewriting it between two downloads would (runtime: its name
+// "runtimes/ID" or its ID). Its modification time (the contents model's
+// last_modified) becomes modTime, or now when modTime is zero; a caller
+// passing the old time models a rewrite that keeps it (cp -p, rsync -t,
+// an unpacked archive). The emulator's own file tree only (not with
+// Options.JupyterUpstream).
+func (s *Server) ReplaceFile(runtime string, p string, data []byte, modTime time.Time) error {
+	return s.proxy.ReplaceFile(runtime, p, data, modTime)
 }
+
+// ModTime returns the modification time (last_modified) of the
+// runtime's file p in the emulator's own file tree.
+func (s *Server) ModTime(runtime string, p string) (time.Time, error) {
+	return s.proxy.ModTime(runtime, p)
+}
+
+// DiskUsage is the bytes of every regular file in runtime id's tree,
+// hidden ones and the trash included: what `du -sb /` would say of the
+// emulated runtime.
+func (s *Server) DiskUsage(id string) int64 { return s.proxy.DiskUsage(id) }
+
+// TrashNames lists what runtime id's trash holds (the names in its
+// files/ directory), for tests.
+func (s *Server) TrashNames(id string) []string { return s.proxy.TrashNames(id) }
 
 // Interrupts returns how many times kernelID was interrupted through the
 // proxy.
@@ -348,18 +208,111 @@ func (s *Server) KernelID(session string) string {
 	return ""
 }
 
-// files is the emulator's per-runtime file store, created on first use.
-type files struct {
-	once sync.Once
-	dir  string // root of every runtime's tree
-	root *os.Root
-	err  error
-	own  bool // dir was made by the emulator: removed on Close
+// liveRuns returns the session's executions still running. Call with s.mu
+// held.
+func (ss *sessionState) liveRuns() []*execRecord {
+	var out []*execRecord
+	for rec := range ss.running {
+		if rec.interrupt != nil {
+			out = append(out, rec)
+		}
+	}
+	return out
 }
 
-// jsonError writes Jupyter's error body {"message": …, "reason": null}.
-func jsonError(w http.ResponseWriter, status int, format string, a ...any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"message": fmt.Sprintf(format, a...), "reason": nil})
+func (ss *sessionState) kernelID() string {
+	if ss.kernel == "" {
+		ss.kernel = uuid.NewString()
+	}
+	return ss.kernel
+}
+
+// proxyState is what the runtime proxy reads of s (runtimeproxy.Runtimes),
+// each method under s.mu.
+type proxyState struct{ s *Server }
+
+// Now is the emulator's clock.
+func (p proxyState) Now() time.Time { return p.s.clock() }
+
+// Token returns runtime id's current proxy token and expireTime.
+func (p proxyState) Token(id string) (string, time.Time, bool) {
+	s := p.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rt := s.lookupRuntime(api.RuntimeName(id))
+	if rt == nil || rt.rt.ConnectionInfo == nil {
+		return "", time.Time{}, false
+	}
+	return rt.rt.ConnectionInfo.Token, rt.rt.ConnectionInfo.ExpireTime, true
+}
+
+// Exists reports whether runtime id exists.
+func (p proxyState) Exists(id string) bool {
+	s := p.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lookupRuntime(api.RuntimeName(id)) != nil
+}
+
+// Kernels returns the kernels of runtime id's open sessions.
+func (p proxyState) Kernels(id string) []runtimeproxy.Kernel {
+	s := p.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rt := s.lookupRuntime("runtimes/" + id)
+	if rt == nil {
+		return nil
+	}
+	out := make([]runtimeproxy.Kernel, 0, len(rt.sessions))
+	for _, ss := range rt.sessions {
+		out = append(out, runtimeproxy.Kernel{Session: ss.name[strings.LastIndexByte(ss.name, '/')+1:], ID: ss.kernelID()})
+	}
+	return out
+}
+
+// HasKernel reports whether an open session of runtime id has kernelID.
+func (p proxyState) HasKernel(id, kernelID string) bool {
+	s := p.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return p.hasKernel(s.lookupRuntime("runtimes/"+id), kernelID)
+}
+
+// hasKernel is HasKernel for runtime rt (nil: none). Call with s.mu held.
+func (p proxyState) hasKernel(rt *runtimeState, kid string) bool {
+	if rt == nil {
+		return false
+	}
+	for _, ss := range rt.sessions {
+		if ss.kernel != "" && ss.kernel == kid {
+			return true
+		}
+	}
+	return false
+}
+
+// InterruptKernel counts an interrupt of kernelID and stops the runs of
+// its session, as SIGINT to the kernel does.
+func (p proxyState) InterruptKernel(id, kernelID string) bool {
+	s := p.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rt := s.lookupRuntime("runtimes/" + id)
+	if !p.hasKernel(rt, kernelID) {
+		return false
+	}
+	if s.interrupts == nil {
+		s.interrupts = map[string]int{}
+	}
+	s.interrupts[kernelID]++
+	for _, ss := range rt.sessions {
+		if ss.kernel != kernelID {
+			continue
+		}
+		for _, rec := range ss.liveRuns() {
+			rec.interrupted = true
+			rec.interrupt()
+		}
+	}
+	return true
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
 )
 
 // proxyGet GETs path below runtime rt's connectionInfo.url with its proxy
@@ -25,7 +26,7 @@ func proxyGet(t *testing.T, rt api.Runtime, path string) (int, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set(proxyTokenHeader, rt.ConnectionInfo.Token)
+	req.Header.Set(runtimeproxy.TokenHeader, rt.ConnectionInfo.Token)
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	resp, err := (&http.Client{Transport: tr}).Do(req)
@@ -130,7 +131,7 @@ func TestProxyPutLimitIs50MB(t *testing.T) {
 			t.Fatal(err)
 		}
 		req.ContentLength = -1
-		req.Header.Set(proxyTokenHeader, rt.ConnectionInfo.Token)
+		req.Header.Set(runtimeproxy.TokenHeader, rt.ConnectionInfo.Token)
 		req.Header.Set("Content-Type", "application/json")
 		tr := &http.Transport{}
 		defer tr.CloseIdleConnections()
@@ -157,7 +158,7 @@ func TestProxyPutLimitIs50MB(t *testing.T) {
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(30 * time.Second))
 	fmt.Fprintf(conn, "PUT %sapi/contents/content/big.bin HTTP/1.1\r\nHost: %s\r\n%s: %s\r\nContent-Type: application/json\r\nContent-Length: 60000000\r\n\r\n",
-		u.Path, u.Host, proxyTokenHeader, rt.ConnectionInfo.Token)
+		u.Path, u.Host, runtimeproxy.TokenHeader, rt.ConnectionInfo.Token)
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)

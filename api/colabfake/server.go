@@ -1,7 +1,5 @@
 package colabfake
 
-// Why this file is over 400 lines: the emulator's server: HTTP and MCP set-up, auth, Host/Origin checks, state and fault hooks, which share one lock.
-
 import (
 	"context"
 	"crypto/rand"
@@ -14,176 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// Seed names accepted by Options.Seed.
-const (
-	// SeedEmpty starts with no runtimes and the Free tier.
-	SeedEmpty = "empty"
-	// SeedDemo starts on the Pro tier with three runtimes (GPU T4, CPU,
-	// TPU V6E1) whose proxy tokens expire in 52 min, in 3 min and 30 s ago,
-	// and user notebook sessions the client did not open.
-	SeedDemo = "demo"
-)
-
-// Defaults applied by New for zero Options fields.
-const (
-	// DefaultTokenTTL is the proxy-token lifetime, as documented for Colab
-	// ("about an hour after it's issued").
-	DefaultTokenTTL = time.Hour
-	// DefaultRuntimeLimit is how many runtimes may be active (ready or
-	// being created) before create_runtime fails with
-	// TOO_MANY_ACTIVE_RUNTIMES.
-	DefaultRuntimeLimit = 5
-	// DefaultCreatesPerMinute is the create_runtime rate quota per minute
-	// of the emulator's clock.
-	DefaultCreatesPerMinute = 10
-	// DefaultExecuteCutoff is how long one execute_code call waits for its
-	// code before it is cut off with DEADLINE_EXCEEDED: 600 s, as Colab
-	// documents (colab-api.md §0, §1.10).
-	DefaultExecuteCutoff = 600 * time.Second
-)
-
-// Options configures the emulator. The zero value is a stateful, SSE,
-// empty-seed emulator on the Free tier with the defaults above.
-type Options struct {
-	// TokenTTL is the proxy-token lifetime; every token issued (at creation
-	// and by get_runtime) expires TokenTTL after the emulator's Now.
-	// Zero means DefaultTokenTTL.
-	TokenTTL time.Duration
-	// CreateDelay is how long create_runtime takes before the runtime is
-	// ready (a real sleep that ends early when the emulator closes; the
-	// creation goes on even if the caller gives up). Zero is instant.
-	CreateDelay time.Duration
-	// CreateHold, when non-nil, keeps every creation going until it is
-	// closed (after CreateDelay), so a test decides when a runtime is
-	// ready instead of racing a real delay.
-	CreateHold <-chan struct{}
-	// CreateDeadline, when positive, is how long one create_runtime call
-	// waits (real time) for its creation before failing with
-	// DEADLINE_EXCEEDED; the creation goes on and repeating the identical
-	// call (same requestId) waits for it again, as Colab documents.
-	CreateDeadline time.Duration
-	// ExecuteCutoff is how long (real time) one execute_code call waits
-	// for its code; then the call fails with DEADLINE_EXCEEDED while the
-	// code keeps running, and the identical call (same session and
-	// executionId) reattaches to it, as Colab does at 600 s
-	// (colab-api.md §1.10). A call without an executionId, or with a
-	// runtime target, cannot be resumed; its error says so. Zero means
-	// DefaultExecuteCutoff.
-	ExecuteCutoff time.Duration
-	// Latency is a real delay added before every JSON-RPC POST (handshake,
-	// tools/list and tools/call alike, as a network round trip; it ends early
-	// when the request's context does).
-	Latency time.Duration
-	// Seed is the starting state: SeedEmpty ("" too), SeedDemo or
-	// SeedHostile.
-	Seed string
-	// Runtimes adds that many ready runtimes after the Seed's (the
-	// emulator's --runtimes N), for load and idle-cost tests: ids
-	// rt-load00001…, specs cycling through CPU, T4, L4 and TPU, proxy
-	// tokens expiring evenly spread over TokenTTL from Now (as on an
-	// account whose runtimes were created at different times), and one
-	// notebook session on every third runtime.
-	Runtimes int
-	// Tier overrides the seed's subscription tier when non-empty. Unknown
-	// tiers are served as they are and get Free eligibility.
-	Tier api.SubscriptionTier
-	// Stateless serves with go-sdk's StreamableHTTPOptions.Stateless (no
-	// Mcp-Session-Id, protocol 2026-07-28 through server/discover).
-	Stateless bool
-	// JSONResponse answers POSTs with application/json instead of an SSE
-	// stream (go-sdk's StreamableHTTPOptions.JSONResponse).
-	JSONResponse bool
-	// Now is the emulator's clock for every expireTime and quota window;
-	// nil means time.Now. Token logic never sleeps; pass a Clock's Now to
-	// control time in tests.
-	Now func() time.Time
-	// RuntimeLimit is the number of active runtimes allowed; zero means
-	// DefaultRuntimeLimit, negative means unlimited.
-	RuntimeLimit int
-	// CreatesPerMinute is the create_runtime rate quota (creations started
-	// in the last minute of Now); zero means DefaultCreatesPerMinute,
-	// negative means unlimited. Past it, create_runtime fails with
-	// RESOURCE_EXHAUSTED carrying a RetryInfo retryDelay.
-	CreatesPerMinute int
-	// LegacySessionIDSchema publishes create_session's optional id as
-	// "session_id" (the older doc text) instead of "sessionId".
-	LegacySessionIDSchema bool
-	// NoAllowMissing leaves "allowMissing" out of delete_runtime's input
-	// schema (doc variant without it); a client sending it then fails input
-	// validation.
-	NoAllowMissing bool
-	// OperationResults makes a successful create_runtime answer with a
-	// finished Operation {"name","done":true,"response":Runtime} instead of
-	// the bare Runtime (colab-api.md §5 rule 1).
-	OperationResults bool
-	// NoAuth serves requests without an Authorization header too (the
-	// Host/Origin checks stay). It exists for MCP conformance suites, whose
-	// clients send no bearer token; never use it otherwise.
-	NoAuth bool
-	// OnRequest, when set, is called with every HTTP request that passed the
-	// Host/Origin/bearer checks, before it is handled (for tests that check
-	// headers). It must not keep or log the Authorization header.
-	OnRequest func(*http.Request)
-
-	// ProxyBase is where ProxyHandler is served, e.g.
-	// "http://127.0.0.1:8089/proxy/": each runtime's connectionInfo.url is
-	// ProxyBase + "{runtime id}/". Start sets it to its own listener; when
-	// empty (New without Start) the url is a fake Colab host that no
-	// request reaches.
-	ProxyBase string
-	// FilesDir holds the runtimes' file trees (a directory per runtime id).
-	// Empty: a temporary directory, created on first use and removed on
-	// Close.
-	FilesDir string
-	// ManyFiles, when positive, makes every runtime's SyntheticDir
-	// (/content/many) a read-only directory of that many empty files,
-	// generated as they are listed (synthetic.go; field case 70).
-	ManyFiles int
-	// XSSI puts Colab's anti-XSSI guard ")]}'" and a newline before every
-	// JSON reply of the runtime proxy (field case 76).
-	XSSI bool
-	// JupyterUpstream, when set, is a real Jupyter server URL (its ?token=
-	// is sent as "Authorization: token …") to which the runtime proxy
-	// forwards every request that carries a valid proxy token, HTTP and
-	// WebSocket alike, instead of serving the emulator's own file trees.
-	// Every runtime then shares that server's files.
-	JupyterUpstream string
-	// StrictTokenPlacement makes the proxy accept the token only as the
-	// X-Colab-Runtime-Proxy-Token header on plain HTTP and only as the
-	// colab-runtime-proxy-token query parameter on WebSocket upgrades
-	// (field case 55), instead of either on both.
-	StrictTokenPlacement bool
-	// TTYShell runs a real shell of this machine in a pty behind each
-	// runtime's /colab/tty instead of the emulated one. Anyone holding a
-	// proxy token then has a shell here: loopback only, off by default,
-	// announced loudly by `colabdash emulator --tty-shell`.
-	TTYShell bool
-	// TTYCloseOnExpiry closes an open /colab/tty socket (1008) when the
-	// proxy token that opened it expires; by default it stays open. Both
-	// are possible on Colab until someone measures it
-	// (monitor-and-shell.md §6).
-	TTYCloseOnExpiry bool
-	// OnProxyRequest, when set, is called with every runtime-proxy request
-	// before its token is checked (tests use it to move the clock or
-	// reclaim a runtime mid-transfer). It must not keep or log the token.
-	OnProxyRequest func(*http.Request)
-	// DeleteToTrash makes the emulator's Jupyter DELETE move files and
-	// whole directories (non-empty ones too) to the runtime's
-	// /root/.local/share/Trash, as a stock jupyter_server does with
-	// FileContentsManager.delete_to_trash (its default): the runtime's
-	// disk use does not drop (field case 62). See trash.go.
-	DeleteToTrash bool
-	// ProxyMaxBody, when > 0, makes the runtime proxy refuse a request
-	// whose body is larger than this many bytes with an HTML 413 from a
-	// front end (nginx's page), before Jupyter sees it (field case 68).
-	ProxyMaxBody int64
-}
 
 // Server is the embedded Colab emulator: an MCP server (go-sdk) serving the
 // ten Colab tools over streamable HTTP, with in-memory runtimes, sessions,
@@ -211,16 +43,11 @@ type Server struct {
 	created     int                      // runtimes created through create_runtime
 	faults      []*faultEntry
 
-	// The runtime proxy.
-	files         files
-	upstream      *upstream
-	proxyFaults   []*proxyFaultEntry
-	proxyRequests int
-	proxyRefused  int
-	interrupts    map[string]int // by kernel id
-	ttyOpen       int            // /colab/tty sockets open now
-	ttyFrames     int            // client frames they received
-	ttySizes      [][2]int       // {cols, rows} sent, in order
+	interrupts map[string]int // kernel interrupts through the proxy, by kernel id
+
+	// proxy is the runtime proxy (package runtimeproxy); it reads the
+	// state above through proxyState.
+	proxy *runtimeproxy.Server
 
 	srv *http.Server
 	ln  net.Listener
@@ -272,12 +99,8 @@ func New(opts Options) *Server {
 	if err := checkSeed(opts.Seed); err != nil {
 		panic(err)
 	}
-	var up *upstream
-	if opts.JupyterUpstream != "" {
-		var err error
-		if up, err = parseUpstream(opts.JupyterUpstream); err != nil {
-			panic(err)
-		}
+	if err := runtimeproxy.CheckUpstream(opts.JupyterUpstream); err != nil {
+		panic(err)
 	}
 	if opts.TokenTTL <= 0 {
 		opts.TokenTTL = DefaultTokenTTL
@@ -298,13 +121,16 @@ func New(opts Options) *Server {
 		pending:   map[string]bool{},
 		creations: map[string]*creation{},
 		calls:     map[string]int{},
-		upstream:  up,
 		byName:    map[string]*runtimeState{},
 	}
 	if s.now == nil {
 		s.now = time.Now
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	var err error
+	if s.proxy, err = s.newProxy(); err != nil {
+		panic(err) // checked above
+	}
 	switch opts.Seed {
 	case SeedDemo:
 		s.seedDemo()
@@ -348,10 +174,8 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, string, err
 	if err := checkSeed(opts.Seed); err != nil {
 		return nil, "", err
 	}
-	if opts.JupyterUpstream != "" {
-		if _, err := parseUpstream(opts.JupyterUpstream); err != nil {
-			return nil, "", err
-		}
+	if err := runtimeproxy.CheckUpstream(opts.JupyterUpstream); err != nil {
+		return nil, "", err
 	}
 	if addr == "" {
 		addr = "127.0.0.1:0"
@@ -377,7 +201,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, string, err
 	s := New(opts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.handler)
-	mux.Handle("/proxy/", s.ProxyHandler())
+	mux.Handle(runtimeproxy.Prefix, s.ProxyHandler())
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	s.ln = ln
 	go func() { _ = s.srv.Serve(ln) }()
@@ -409,7 +233,7 @@ func (s *Server) Close() error {
 		_ = ss.Close()
 	}
 	s.wg.Wait()
-	s.closeFiles()
+	s.proxy.Close()
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -423,16 +247,6 @@ func (s *Server) clock() time.Time {
 	now := s.now
 	s.mu.Unlock()
 	return now()
-}
-
-// SetNow replaces the emulator's clock (nil restores time.Now).
-func (s *Server) SetNow(now func() time.Time) {
-	if now == nil {
-		now = time.Now
-	}
-	s.mu.Lock()
-	s.now = now
-	s.mu.Unlock()
 }
 
 func randomToken() string {
@@ -511,6 +325,13 @@ func snapshot(r *runtimeState) api.Runtime {
 	return rt
 }
 
+// newSession is a session whose runs end when it is deleted (stop) or the
+// server closes (parent).
+func newSession(parent context.Context, name string) *sessionState {
+	ctx, stop := context.WithCancel(parent)
+	return &sessionState{name: name, execs: map[string]*execRecord{}, ctx: ctx, stop: stop}
+}
+
 // --- seeds ---
 
 func (s *Server) seedDemo() {
@@ -559,170 +380,4 @@ func (s *Server) seedLoad(n int) {
 		}
 		s.addRuntimeState(r)
 	}
-}
-
-// --- inspection and control for tests ---
-
-// Runtimes returns a copy of every ready runtime, in creation order, with
-// its current proxy token.
-func (s *Server) Runtimes() []api.Runtime {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]api.Runtime, 0, len(s.runtimes))
-	for _, r := range s.runtimes {
-		out = append(out, snapshot(r))
-	}
-	return out
-}
-
-// Sessions returns the sessions open on runtime ("runtimes/{id}" or the
-// bare id), in opening order; nil when the runtime does not exist.
-func (s *Server) Sessions(runtime string) []api.Session {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.lookupRuntime(api.RuntimeName(runtime))
-	if r == nil {
-		return nil
-	}
-	out := make([]api.Session, 0, len(r.sessions))
-	for _, ss := range r.sessions {
-		out = append(out, api.Session{Name: ss.name})
-	}
-	return out
-}
-
-// AddRuntime adds a ready runtime as if created elsewhere (e.g. in the
-// Colab web UI). rt.Name may be "runtimes/{id}" or empty (a random id).
-// rt.RuntimeSpec is kept as given, unknown enum values included. When
-// rt.ConnectionInfo is nil the runtime never gets one, not even from
-// get_runtime (to test clients against absent fields); otherwise a missing
-// URL, Token or ExpireTime is filled in. It returns the runtime as stored;
-// ALREADY_EXISTS (*api.Error) when the name is taken.
-func (s *Server) AddRuntime(rt api.Runtime) (api.Runtime, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if rt.Name == "" {
-		rt.Name = api.RuntimeName(randomRuntimeID())
-	}
-	rt.Name = api.RuntimeName(rt.Name)
-	if r := s.lookupRuntime(rt.Name); r != nil || s.pending[rt.ID()] {
-		return api.Runtime{}, &api.Error{Code: api.AlreadyExists, Message: rt.Name + " already exists"}
-	}
-	r := &runtimeState{rt: rt, noConn: rt.ConnectionInfo == nil}
-	if ci := rt.ConnectionInfo; ci != nil {
-		c := *ci
-		if c.URL == "" {
-			c.URL = s.proxyURL(rt.ID())
-		}
-		if c.Token == "" {
-			c.Token = randomToken()
-		}
-		if c.ExpireTime.IsZero() {
-			c.ExpireTime = s.now().Add(s.opts.TokenTTL).UTC()
-		}
-		r.rt.ConnectionInfo = &c
-	}
-	s.addRuntimeState(r)
-	return snapshot(r), nil
-}
-
-// AddNotebookSession opens a session on runtime that the client did not
-// open (like a user's notebook in the Colab web UI); it shows up in
-// list_sessions. sessionID "" means a random UUID. It returns the session;
-// NOT_FOUND when the runtime does not exist, ALREADY_EXISTS when the
-// session is already open.
-func (s *Server) AddNotebookSession(runtime, sessionID string) (api.Session, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	name := api.RuntimeName(runtime)
-	r := s.lookupRuntime(name)
-	if r == nil {
-		return api.Session{}, &api.Error{Code: api.NotFound, Message: name + " not found"}
-	}
-	if sessionID == "" {
-		sessionID = uuid.NewString()
-	}
-	sname := name + "/sessions/" + sessionID
-	if r.findSession(sname) != nil {
-		return api.Session{}, &api.Error{Code: api.AlreadyExists, Message: sname + " already open"}
-	}
-	r.sessions = append(r.sessions, newSession(s.ctx, sname))
-	return api.Session{Name: sname}, nil
-}
-
-// Reclaim removes runtime, its sessions and its files as if Colab took it
-// back (idle or maximum-duration reclaim, field case 7): it vanishes from
-// list_runtimes, get_runtime answers NOT_FOUND and its proxy answers 404.
-// It reports whether the runtime existed.
-func (s *Server) Reclaim(runtime string) bool {
-	s.mu.Lock()
-	i, r := s.findRuntime(api.RuntimeName(runtime))
-	if r == nil {
-		s.mu.Unlock()
-		return false
-	}
-	for _, ss := range r.sessions {
-		ss.stop() // code running on it ends with the runtime
-	}
-	s.removeRuntimeState(i)
-	s.mu.Unlock()
-	if s.upstream == nil {
-		s.removeFiles(r.rt.ID())
-	}
-	return true
-}
-
-// ExpireToken sets runtime's proxy-token expireTime to at (to put a token
-// at a chosen distance from now). It reports whether the runtime exists
-// and has connectionInfo.
-func (s *Server) ExpireToken(runtime string, at time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.lookupRuntime(api.RuntimeName(runtime))
-	if r == nil || r.rt.ConnectionInfo == nil {
-		return false
-	}
-	r.rt.ConnectionInfo.ExpireTime = at.UTC()
-	return true
-}
-
-// SetTier changes the subscription tier get_subscription reports and
-// list_runtime_specs/create_runtime use for eligibility.
-func (s *Server) SetTier(t api.SubscriptionTier) {
-	s.mu.Lock()
-	s.tier = t
-	s.mu.Unlock()
-}
-
-// Tier returns the current subscription tier.
-func (s *Server) Tier() api.SubscriptionTier {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tier
-}
-
-// CallCount returns how many tools/call requests reached tool (e.g.
-// "create_runtime"), faulted or not; "" counts all tools.
-func (s *Server) CallCount(tool string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if tool == "" {
-		n := 0
-		for _, c := range s.calls {
-			n += c
-		}
-		return n
-	}
-	return s.calls[tool]
-}
-
-// CreateCalls returns how many create_runtime calls reached the emulator.
-func (s *Server) CreateCalls() int { return s.CallCount(api.ToolCreateRuntime) }
-
-// RuntimesCreated returns how many runtimes create_runtime has created
-// (idempotent replays of one requestId count once).
-func (s *Server) RuntimesCreated() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.created
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package colabfake
+package terminal
 
 import "errors"
 

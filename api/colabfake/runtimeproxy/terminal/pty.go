@@ -1,19 +1,20 @@
 //go:build unix
 
-package colabfake
+package terminal
 
 import (
 	"context"
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/creack/pty"
 )
 
-// ptyShell is a real shell in a pty (Options.TTYShell): $SHELL, else
+// ptyShell is a real shell in a pty (Config.Shell): $SHELL, else
 // /bin/bash, else /bin/sh, started in the runtime's content directory with
 // TERM=xterm-256color, as on Colab. A resize sets the pty's size
 // (TIOCSWINSZ), which sends the shell SIGWINCH.
@@ -33,9 +34,8 @@ func (s *Server) startPTYShell(id string) (ttyBackend, error) {
 		}
 	}
 	cmd := exec.Command(sh)
-	if root, err := s.fileRoot(); err == nil {
-		s.ensureTree(root, id)
-		cmd.Dir = filepath.Join(root.Name(), id, "content")
+	if s.opts.Dir != nil {
+		cmd.Dir = s.opts.Dir(id)
 	}
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "COLABDASH_EMULATED_RUNTIME="+id)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
@@ -85,4 +85,24 @@ func (p *ptyShell) close() {
 		}
 		_ = p.f.Close()
 	})
+}
+
+// utf8Chunks turns a byte stream into valid UTF-8 strings for JSON
+// frames: a sequence split between two reads is held for the next one.
+type utf8Chunks struct{ held []byte }
+
+func (u *utf8Chunks) next(p []byte) string {
+	b := append(u.held, p...)
+	u.held = nil
+	end := len(b)
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				end = i
+			}
+			break
+		}
+	}
+	u.held = append([]byte(nil), b[end:]...)
+	return strings.ToValidUTF8(string(b[:end]), "\uFFFD")
 }

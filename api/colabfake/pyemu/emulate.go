@@ -1,4 +1,8 @@
-package colabfake
+// Package pyemu is the emulator's stand-in for Python: execute_code's
+// code is not run but read statement by statement (Run), so what a
+// console or `colabdash run` needs can be tried offline: prints, sleeps,
+// loops, exceptions, sys.exit and a driver's set-up (see Run).
+package pyemu
 
 import (
 	"context"
@@ -10,18 +14,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/colabdash/colabdash/api"
 )
 
-// EmulatedPrefix starts every stdout line the emulator writes for code it
+// Prefix starts every stdout line the emulator writes for code it
 // cannot echo, so a user never mistakes emulated output for real output.
-const EmulatedPrefix = "[colabdash emulator] "
+const Prefix = "[colabdash emulator] "
 
-// MaxEmulatedSleep caps the time.sleep of one emulated run (1 h): long
-// enough to leave a run going and come back to it.
-const MaxEmulatedSleep = time.Hour
+// MaxSleep caps the time.sleep of one emulated run (1 h): long enough to
+// leave a run going and come back to it.
+const MaxSleep = time.Hour
 
 var (
 	// a literal: string, number, True/False/None.
@@ -109,16 +111,16 @@ func parseProgram(code string) []stmt {
 // the exception it raised.
 type emulation struct {
 	stdout strings.Builder
-	stderr strings.Builder // print(…, file=sys.stderr), IPython's warnings (execute_sys.go)
+	stderr strings.Builder // print(…, file=sys.stderr), IPython's warnings (sys.go)
 	result string
 	xerr   *api.ExecuteError
 	slept  time.Duration
 }
 
-// emulate runs code without running it, statement by statement, so what a
+// Run runs code without running it, statement by statement, so what a
 // console needs can be tried: print(<literal>), print(<loop variable>) and
 // print(<integer arithmetic>) print (+ - * and parentheses, exactly);
-// time.sleep(N) takes N seconds (MaxEmulatedSleep at most in all), so
+// time.sleep(N) takes N seconds (MaxSleep at most in all), so
 // output comes after the time the code says; for i in range(N): repeats
 // its body; import, assignments and pass do nothing; a statement that
 // fails (raise, assert False, a division by zero) raises there, with what
@@ -127,7 +129,7 @@ type emulation struct {
 // result. sys.exit, print(…, file=sys.stderr) and a driver's set-up
 // (os.chdir, sys.argv) are execSys's. sleep waits (it returns ctx's error
 // when the run was stopped).
-func emulate(ctx context.Context, code string, sleep func(context.Context, time.Duration) error) (api.ExecuteCodeResult, error) {
+func Run(ctx context.Context, code string, sleep func(context.Context, time.Duration) error) (api.ExecuteCodeResult, error) {
 	var e emulation
 	trimmed := strings.TrimSpace(code)
 	if bareLiteral.MatchString(trimmed) {
@@ -167,7 +169,7 @@ func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep
 	t := s.text
 	if m := sleepStmt.FindStringSubmatch(t); m != nil {
 		secs, _ := strconv.ParseFloat(m[1], 64)
-		d := min(time.Duration(secs*float64(time.Second)), MaxEmulatedSleep-e.slept)
+		d := min(time.Duration(secs*float64(time.Second)), MaxSleep-e.slept)
 		e.slept += d
 		return sleep(ctx, d)
 	}
@@ -207,7 +209,7 @@ func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep
 		e.raise(s, "ZeroDivisionError", "division by zero")
 	case quiet.MatchString(t):
 	default:
-		e.stdout.WriteString(EmulatedPrefix + "would run: " + api.OneLine(t, 200) + "\n")
+		e.stdout.WriteString(Prefix + "would run: " + api.OneLine(t, 200) + "\n")
 	}
 	return nil
 }
@@ -260,7 +262,7 @@ func (e *emulation) raise(s stmt, name, value string) {
 		"\x1b[0;31m" + name + "\x1b[0m                                 Traceback (most recent call last)",
 		"\x1b[0;32m<ipython-input-1>\x1b[0m in \x1b[0;36m<cell line: " + strconv.Itoa(s.line) + ">\x1b[0;34m()\x1b[0m",
 		"\x1b[0;32m----> " + strconv.Itoa(s.line) + " \x1b[0m" + s.text,
-		"\x1b[0;31m" + name + "\x1b[0m: " + value + "  " + EmulatedPrefix + "(emulated)",
+		"\x1b[0;31m" + name + "\x1b[0m: " + value + "  " + Prefix + "(emulated)",
 	}}
 }
 
@@ -278,135 +280,6 @@ func unquote(lit string) string {
 		return body
 	}
 	return lit
-}
-
-func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline bool) (any, *gErr) {
-	if (in.Session == "") == (in.Runtime == "") {
-		return nil, newErr(api.InvalidArgument, "set exactly one of session and runtime")
-	}
-	var rname, sname string
-	if in.Runtime != "" {
-		if e := parseRuntimeName("runtime", in.Runtime); e != nil {
-			return nil, e
-		}
-		rname, sname = in.Runtime, in.Runtime+"/sessions/"+uuid.NewString()
-	} else {
-		r, id, e := parseSessionName("session", in.Session)
-		if e != nil {
-			return nil, e
-		}
-		if err := api.ValidateID(id); err != nil && uuid.Validate(id) != nil {
-			return nil, newErr(api.InvalidArgument, "session: %s", err.(*api.Error).Message)
-		}
-		rname, sname = r, in.Session
-	}
-	s.mu.Lock()
-	r := s.lookupRuntime(rname)
-	if r == nil {
-		s.mu.Unlock()
-		return nil, newErr(api.NotFound, "Runtime %s not found.", rname)
-	}
-	ss := r.findSession(sname)
-	if ss == nil {
-		ss = newSession(s.ctx, sname)
-		r.sessions = append(r.sessions, ss)
-	}
-	reattach := in.ExecutionID != "" && in.Session != ""
-	rec := ss.execs[in.ExecutionID]
-	if !reattach || rec == nil || rec.returned {
-		// A new run (a returned executionId runs again). It goes on when
-		// the call is cut off, so an identical call can wait for it, and
-		// ends when its session is deleted.
-		ss.count++
-		rec = &execRecord{done: make(chan struct{})}
-		if reattach {
-			ss.execs[in.ExecutionID] = rec
-		}
-		res := api.ExecuteCodeResult{ExecutionID: in.ExecutionID, Session: sname, ExecutionCount: ss.count}
-		rctx, interrupt := context.WithCancel(ss.ctx)
-		rec.interrupt = interrupt
-		if ss.running == nil {
-			ss.running = map[*execRecord]struct{}{}
-		}
-		ss.running[rec] = struct{}{}
-		ss.runs++
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			defer interrupt()
-			out, err := s.emulateCode(rctx, rname, in.Code)
-			out.ExecutionID, out.Session, out.ExecutionCount = res.ExecutionID, res.Session, res.ExecutionCount
-			if s.opts.Seed == SeedHostile {
-				hostileExec(&out)
-			}
-			s.mu.Lock()
-			ss.runs--
-			rec.result = out
-			switch {
-			case err != nil && rec.interrupted:
-				// A kernel interrupt: Python raises KeyboardInterrupt.
-				rec.result.ExecutionError = &api.ExecuteError{Name: "KeyboardInterrupt", Traceback: []string{"KeyboardInterrupt"}}
-			case err != nil:
-				rec.err = newErr(api.Aborted, "Session %s was deleted while the code ran.", sname)
-			}
-			rec.interrupt = nil
-			delete(ss.running, rec)
-			s.mu.Unlock()
-			close(rec.done)
-		}()
-	}
-	s.mu.Unlock()
-	cut := time.NewTimer(s.opts.ExecuteCutoff)
-	defer cut.Stop()
-	select {
-	case <-rec.done:
-	case <-ctx.Done():
-		return nil, newErr(api.Cancelled, "The call was cancelled; the code keeps running (repeat the identical call to wait for it).")
-	case <-cut.C:
-		// Colab's cut-off: the call ends, the code goes on.
-		if reattach {
-			return nil, newErr(api.DeadlineExceeded, "The call was cut off after %s; the code keeps running: repeat the identical call (same session and executionId) to reattach.", cutoffText(s.opts.ExecuteCutoff))
-		}
-		return nil, newErr(api.DeadlineExceeded, "The call was cut off after %s; the code keeps running in %s, but a call without an executionId or with a runtime target cannot be resumed.", cutoffText(s.opts.ExecuteCutoff), sname)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !deadline {
-		rec.returned = true
-	}
-	if rec.err != nil {
-		return nil, rec.err
-	}
-	return rec.result, nil
-}
-
-// cutoffText writes a cut-off as Colab's docs do ("600 s"), or as a Go
-// duration when it is not whole seconds (tests' short cut-offs).
-func cutoffText(d time.Duration) string {
-	if d%time.Second == 0 {
-		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
-	}
-	return d.String()
-}
-
-// RunningCode returns how many execute_code runs are in flight on session
-// ("runtimes/{id}/sessions/{sid}"), so a test can act while code runs.
-func (s *Server) RunningCode(session string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, r := range s.runtimes {
-		if ss := r.findSession(session); ss != nil {
-			return ss.runs
-		}
-	}
-	return 0
-}
-
-// newSession is a session whose runs end when it is deleted (stop) or the
-// server closes (parent).
-func newSession(parent context.Context, name string) *sessionState {
-	ctx, stop := context.WithCancel(parent)
-	return &sessionState{name: name, execs: map[string]*execRecord{}, ctx: ctx, stop: stop}
 }
 
 // evalInt evaluates integer arithmetic (+ - * and parentheses) exactly.

@@ -1,8 +1,6 @@
-package colabfake
+package runtimeproxy
 
 import (
-	"context"
-	"fmt"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -19,13 +17,7 @@ import (
 // user Colab's Jupyter server runs as (send2trash: files/ and info/).
 const trashDir = "root/.local/share/Trash"
 
-// PurgeMarker is the first line of the code colabdash runs through
-// execute_code to empty a runtime's trash (`rm --purge`). The emulator
-// does not run Python: a program starting with this line empties the
-// emulated trash and prints the bytes freed, as the real code does.
-const PurgeMarker = "# colabdash: empty the Jupyter trash"
-
-// deleteToTrash is DELETE with Options.DeleteToTrash: the file or the
+// deleteToTrash is DELETE with Config.DeleteToTrash: the file or the
 // whole directory (non-empty ones too, hidden entries included) moves to
 // the runtime's trash with an info/NAME.trashinfo beside it, as
 // send2trash does; names already there get " 1", " 2"… before their
@@ -98,18 +90,9 @@ func (s *Server) TrashNames(id string) []string {
 	return out
 }
 
-// emulateCode runs execute_code's code on runtime rname: colabdash's
-// purge program (PurgeMarker) empties the runtime's trash and prints the
-// bytes freed; anything else is emulate's.
-func (s *Server) emulateCode(ctx context.Context, rname, code string) (api.ExecuteCodeResult, error) {
-	if first, _, _ := strings.Cut(strings.TrimLeft(code, "\n"), "\n"); strings.TrimSpace(first) == PurgeMarker {
-		return api.ExecuteCodeResult{Stdout: fmt.Sprintf("%d\n", s.purgeTrash(api.LastSegment(rname)))}, nil
-	}
-	return emulate(ctx, code, sleepCtx)
-}
-
-// purgeTrash empties runtime id's trash and returns the bytes it held.
-func (s *Server) purgeTrash(id string) int64 {
+// PurgeTrash empties runtime id's trash and returns the bytes it held
+// (colabfake's execute_code of a program starting with its PurgeMarker).
+func (s *Server) PurgeTrash(id string) int64 {
 	root, err := s.fileRoot()
 	if err != nil || id == "" || strings.ContainsAny(id, "/\\.") {
 		return 0

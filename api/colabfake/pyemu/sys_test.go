@@ -1,4 +1,4 @@
-package colabfake
+package pyemu
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestEmulateSysExitStderrAndSetup(t *testing.T) {
 		{code: "import os, sys\nos.chdir('/content')\nsys.argv = ['x.py']"},
 	}
 	for _, c := range cases {
-		res, err := emulate(context.Background(), c.code, nosleep)
+		res, err := Run(context.Background(), c.code, nosleep)
 		if err != nil {
 			t.Fatalf("%q: %v", c.code, err)
 		}

@@ -1,29 +1,24 @@
-package colabfake
+package runtimeproxy
 
 // A large directory without the files (field case 70): with
-// Options.ManyFiles = N every runtime's SyntheticDir lists N empty files
+// Config.ManyFiles = N every runtime's SyntheticDir lists N empty files
 // named as an image dataset's are ("img_000001_augmented_sample.png"),
 // generated as the reply is written, so a 120,000-entry listing (35 MB of
 // JSON, as a real jupyter-server writes it) costs neither N files nor
 // the reply in memory. Each entry can be stat-ed and downloaded (it is
 // empty); the directory is read-only.
-//
-// Options.XSSI puts Colab's anti-XSSI guard ")]}'\n" before every JSON
-// reply of the runtime proxy (field case 76).
 
 import (
 	"bufio"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// SyntheticDir is the directory Options.ManyFiles fills, in every
+// SyntheticDir is the directory Config.ManyFiles (colabfake.Options.ManyFiles) fills, in every
 // runtime's tree (/content/many).
 const SyntheticDir = "content/many"
 
@@ -131,58 +126,4 @@ func writeSyntheticEntry(w io.Writer, p, name string, content bool) {
 	}
 	fmt.Fprintf(w, `{"name": %q, "path": %q, "last_modified": %q, "created": %q, "content": %s, "format": %s, "mimetype": "image/png", "size": 0, "writable": true, "hash": null, "hash_algorithm": null, "type": "file"}`,
 		name, p, ts, ts, c, f)
-}
-
-// xssiWriter puts Colab's anti-XSSI prefix before the body of a JSON
-// reply (Options.XSSI).
-type xssiWriter struct {
-	http.ResponseWriter
-	started bool
-}
-
-// xssiGuard is the prefix, with the newline Colab sends after it.
-const xssiGuard = ")]}'\n"
-
-func (x *xssiWriter) WriteHeader(code int) {
-	if !x.started {
-		x.started = true
-		if strings.HasPrefix(x.Header().Get("Content-Type"), "application/json") {
-			if cl := x.Header().Get("Content-Length"); cl != "" {
-				if n, err := strconv.Atoi(cl); err == nil {
-					x.Header().Set("Content-Length", strconv.Itoa(n+len(xssiGuard)))
-				}
-			}
-			x.ResponseWriter.WriteHeader(code)
-			_, _ = io.WriteString(x.ResponseWriter, xssiGuard)
-			return
-		}
-	}
-	x.ResponseWriter.WriteHeader(code)
-}
-
-func (x *xssiWriter) Write(p []byte) (int, error) {
-	if !x.started {
-		x.WriteHeader(http.StatusOK)
-	}
-	return x.ResponseWriter.Write(p)
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (x *xssiWriter) Unwrap() http.ResponseWriter { return x.ResponseWriter }
-
-// linkModel is a listing's model of the symbolic link at sp (store path;
-// p its Jupyter path, fi its Lstat), as jupyter-server lists one: the
-// type of what it points to inside the store, the link's own times (and,
-// for a file, its own size); ok is false for a broken link or one to
-// anything else, which jupyter-server leaves out.
-func linkModel(root *os.Root, sp, p string, fi fs.FileInfo) (jmodel, bool) {
-	st, err := root.Stat(sp)
-	if err != nil || (!st.IsDir() && !st.Mode().IsRegular()) {
-		return jmodel{}, false
-	}
-	m := modelOf(p, fi)
-	if st.IsDir() {
-		m.Type, m.Size, m.Mimetype = "directory", nil, nil
-	}
-	return m, true
 }

@@ -1,4 +1,4 @@
-package colabfake
+package pyemu
 
 import (
 	"regexp"

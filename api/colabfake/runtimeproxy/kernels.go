@@ -1,0 +1,138 @@
+package runtimeproxy
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/colabdash/colabdash/api/colabfake/pyemu"
+	"github.com/google/uuid"
+)
+
+type jSession struct {
+	ID     string  `json:"id"`
+	Path   string  `json:"path"`
+	Name   string  `json:"name"`
+	Type   string  `json:"type"`
+	Kernel jKernel `json:"kernel"`
+}
+
+type jKernel struct {
+	ID             string `json:"id"`
+	Name           string `json:"name"`
+	LastActivity   string `json:"last_activity"`
+	ExecutionState string `json:"execution_state"`
+	Connections    int    `json:"connections"`
+}
+
+// serveSessions is GET api/sessions: one Jupyter session per open Colab
+// session of runtime id, each with its kernel, "idle" and last active now.
+// Issue 21 (kernel activity) fills execution_state, last_activity and
+// connections from Kernel, and adds GET api/kernels beside it.
+func (s *Server) serveSessions(w http.ResponseWriter, r *http.Request, id string) {
+	if r.Method != http.MethodGet {
+		jsonError(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+		return
+	}
+	now := jupyterTime(s.clock())
+	out := []jSession{}
+	for _, k := range s.rt.Kernels(id) {
+		sid := k.Session
+		out = append(out, jSession{ID: sid, Path: sid, Name: sid, Type: "notebook",
+			Kernel: jKernel{ID: k.ID, Name: "python3", LastActivity: now, ExecutionState: "idle"}})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+// serveKernel is api/kernels/{id}/…: POST interrupt (204; the runs of
+// the kernel's session stop) and the channels WebSocket; 404 for a kernel
+// that no open session of runtime id has.
+func (s *Server) serveKernel(w http.ResponseWriter, r *http.Request, id, rest string) {
+	kid, action, _ := strings.Cut(rest, "/")
+	interrupt := action == "interrupt" && r.Method == http.MethodPost
+	var found bool
+	if interrupt {
+		found = s.rt.InterruptKernel(id, kid)
+	} else {
+		found = s.rt.HasKernel(id, kid)
+	}
+	if !found {
+		jsonError(w, http.StatusNotFound, "Kernel does not exist: %s", kid)
+		return
+	}
+	switch {
+	case interrupt:
+		w.WriteHeader(http.StatusNoContent)
+	case action == "channels":
+		s.serveChannels(w, r, kid)
+	default:
+		jsonError(w, http.StatusNotFound, "Not Found")
+	}
+}
+
+// serveChannels is a kernel's channels WebSocket
+// (/api/kernels/{id}/channels): it answers every execute_request with a
+// "busy" status, a stream output echoing the code, an execute_reply
+// {"status":"ok"} and an "idle" status, on the shell and iopub channels
+// as Jupyter's v5 JSON protocol does. Upgrades whose Origin host differs
+// from Host are refused (403), as Tornado's check_origin does; the
+// server offers permessage-deflate.
+func (s *Server) serveChannels(w http.ResponseWriter, r *http.Request, kernelID string) {
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionContextTakeover})
+	if err != nil {
+		return
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(16 << 20)
+	ctx := s.ctx
+	count := 0
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		var msg struct {
+			Header  map[string]any `json:"header"`
+			Content struct {
+				Code string `json:"code"`
+			} `json:"content"`
+			Channel string `json:"channel"`
+		}
+		if json.Unmarshal(data, &msg) != nil {
+			continue
+		}
+		typ, _ := msg.Header["msg_type"].(string)
+		if typ != "execute_request" {
+			continue
+		}
+		count++
+		send := func(channel, msgType string, content any) error {
+			out := map[string]any{
+				"header": map[string]any{"msg_id": uuid.NewString(), "msg_type": msgType, "session": kernelID,
+					"username": "colabfake", "date": time.Now().UTC().Format(time.RFC3339Nano), "version": "5.3"},
+				"parent_header": msg.Header, "metadata": map[string]any{}, "content": content, "channel": channel,
+			}
+			b, _ := json.Marshal(out)
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			return c.Write(wctx, websocket.MessageText, b)
+		}
+		for _, step := range []struct {
+			ch, typ string
+			content any
+		}{
+			{"iopub", "status", map[string]any{"execution_state": "busy"}},
+			{"iopub", "stream", map[string]any{"name": "stdout", "text": pyemu.Prefix + "ran: " + msg.Content.Code + "\n"}},
+			{"shell", "execute_reply", map[string]any{"status": "ok", "execution_count": count}},
+			{"iopub", "status", map[string]any{"execution_state": "idle"}},
+		} {
+			if err := send(step.ch, step.typ, step.content); err != nil {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,316 @@
+package runtimeproxy
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path"
+)
+
+// maxInlineContent bounds a file served inline by the contents API (GET
+// content=1) and a text-format PUT: 64 MiB.
+const maxInlineContent = 64 << 20
+
+// maxPutBody bounds one contents PUT body, in bytes: Colab's "keep each
+// request under 50 MB" (colab-api.md §4), 50 MB being 50,000,000 bytes.
+// A larger body is refused with 413 (see putTooLarge).
+const maxPutBody = 50_000_000
+
+// putTooLarge answers a contents PUT whose body passed maxPutBody. The
+// docs give the limit but not the refusal; a front end's answer to an
+// oversized body is HTTP 413 Request Entity Too Large, from the proxy
+// (plain text, not Jupyter's JSON error), so that is what the emulator
+// sends [INFERRED].
+func putTooLarge(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, "413 Request Entity Too Large: a request to the runtime must carry under 50 MB (send larger files in chunks)", http.StatusRequestEntityTooLarge)
+}
+
+// overLimit records that the body it reads passed its http.MaxBytesReader
+// limit (readPutModel's errors do not keep their cause).
+type overLimit struct {
+	r    io.Reader
+	over bool
+}
+
+func (o *overLimit) Read(p []byte) (int, error) {
+	n, err := o.r.Read(p)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		o.over = true
+	}
+	return n, err
+}
+
+// putModel saves a file or directory, with LargeFileManager's chunk
+// semantics: no chunk or chunk 1 writes (truncates), any other value
+// (including -1) appends, with no sequence check (field case 49).
+func (s *Server) putModel(w http.ResponseWriter, r *http.Request, root *os.Root, id, sp, p string) {
+	if p == "" {
+		jsonError(w, http.StatusBadRequest, "Cannot save to the root directory")
+		return
+	}
+	if isHidden(p) {
+		jsonError(w, http.StatusBadRequest, "Cannot create file or directory %q", p)
+		return
+	}
+	spoolName, err := spoolPath(root)
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	defer root.Remove(spoolName)
+	if r.ContentLength > maxPutBody {
+		putTooLarge(w)
+		return
+	}
+	body := &overLimit{r: http.MaxBytesReader(w, r.Body, maxPutBody)}
+	pm, err := readPutModel(body, root, spoolName)
+	if body.over {
+		putTooLarge(w)
+		return
+	}
+	if err != nil {
+		jsonError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	_, existed := root.Stat(sp)
+	created := existed != nil
+	parent := path.Dir(sp)
+	if pst, err := root.Stat(parent); err != nil || !pst.IsDir() {
+		jsonError(w, http.StatusInternalServerError, "Unexpected error while saving file: %s [Errno 2] No such file or directory", p)
+		return
+	}
+	switch pm.typ {
+	case "directory":
+		if st, err := root.Stat(sp); err == nil {
+			if !st.IsDir() {
+				jsonError(w, http.StatusBadRequest, "Not a directory: %s", p)
+				return
+			}
+		} else if err := root.Mkdir(sp, 0o755); err != nil {
+			jsonError(w, http.StatusInternalServerError, "Unexpected error while saving file: %s %v", p, err)
+			return
+		}
+	case "file", "notebook":
+		if pm.chunk != nil && pm.typ != "file" {
+			jsonError(w, http.StatusBadRequest, "File type %q is not supported for large file transfer", pm.typ)
+			return
+		}
+		if !pm.hasContent {
+			jsonError(w, http.StatusBadRequest, "No file content provided")
+			return
+		}
+		if st, err := root.Stat(sp); err == nil && st.IsDir() {
+			jsonError(w, http.StatusInternalServerError, "Unexpected error while saving file: %s [Errno 21] Is a directory", p)
+			return
+		}
+		if pm.chunk == nil || *pm.chunk == 1 {
+			if err := root.Rename(spoolName, sp); err != nil {
+				jsonError(w, http.StatusInternalServerError, "Unexpected error while saving file: %s %v", p, err)
+				return
+			}
+		} else if err := appendFile(root, spoolName, sp); err != nil {
+			jsonError(w, http.StatusInternalServerError, "Unexpected error while saving file: %s %v", p, err)
+			return
+		}
+	default:
+		jsonError(w, http.StatusBadRequest, "No file type provided")
+		return
+	}
+	st, err := root.Stat(sp)
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	writeModel(w, status, modelOf(p, st))
+}
+
+func spoolPath(root *os.Root) (string, error) {
+	if err := root.MkdirAll(".spool", 0o700); err != nil {
+		return "", err
+	}
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return ".spool/" + hex.EncodeToString(b), nil
+}
+
+func appendFile(root *os.Root, from, to string) error {
+	src, err := root.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := root.OpenFile(to, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		dst.Close()
+		return err
+	}
+	return dst.Close()
+}
+
+type putFields struct {
+	typ, format string
+	chunk       *int
+	hasContent  bool
+}
+
+// readPutModel parses a contents PUT body without holding "content" in
+// memory: the JSON string is decoded (base64 or text) into the spool file
+// as it streams. The other fields are small and read as JSON values.
+func readPutModel(body io.Reader, root *os.Root, spool string) (putFields, error) {
+	var pf putFields
+	br := bufio.NewReaderSize(body, 256<<10)
+	if err := expect(br, '{'); err != nil {
+		return pf, err
+	}
+	var rawContent bool // the content was spooled still JSON-escaped
+	for first := true; ; first = false {
+		c, err := skipSpace(br)
+		if err != nil {
+			return pf, err
+		}
+		if c == '}' {
+			break
+		}
+		if !first {
+			if c != ',' {
+				return pf, errors.New("malformed JSON body")
+			}
+			if c, err = skipSpace(br); err != nil {
+				return pf, err
+			}
+		}
+		if c != '"' {
+			return pf, errors.New("malformed JSON body")
+		}
+		_ = br.UnreadByte()
+		kraw, err := readValue(br, 1<<10)
+		if err != nil {
+			return pf, err
+		}
+		var key string
+		if err := json.Unmarshal(kraw, &key); err != nil {
+			return pf, errors.New("malformed JSON key")
+		}
+		if err := expect(br, ':'); err != nil {
+			return pf, err
+		}
+		c, err = skipSpace(br)
+		if err != nil {
+			return pf, err
+		}
+		_ = br.UnreadByte()
+		if key == "content" && c == '"' {
+			_, _ = br.ReadByte()
+			f, err := root.Create(spool)
+			if err != nil {
+				return pf, err
+			}
+			sr := &jsonStringReader{br: br}
+			// The decoder yields at most 768 bytes a Read: buffer the
+			// writes, or every one is a system call.
+			bw := bufio.NewWriterSize(f, 1<<20)
+			if pf.format == "base64" {
+				_, err = io.Copy(bw, base64.NewDecoder(base64.StdEncoding, sr))
+			} else {
+				_, err = io.Copy(bw, sr)
+				rawContent = true
+			}
+			if ferr := bw.Flush(); err == nil {
+				err = ferr
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err == nil && pf.format == "base64" && sr.escaped {
+				err = errors.New("escaped characters in base64 content")
+			}
+			if err != nil {
+				return pf, fmt.Errorf("bad content: %v", err)
+			}
+			pf.hasContent = true
+			continue
+		}
+		raw, err := readValue(br, 1<<20)
+		if err != nil {
+			return pf, err
+		}
+		switch key {
+		case "type":
+			_ = json.Unmarshal(raw, &pf.typ)
+		case "format":
+			_ = json.Unmarshal(raw, &pf.format)
+		case "chunk":
+			var n int
+			if string(raw) != "null" {
+				if err := json.Unmarshal(raw, &n); err != nil {
+					return pf, errors.New("chunk is not an integer")
+				}
+				pf.chunk = &n
+			}
+		case "content":
+			if string(raw) != "null" {
+				pf.hasContent = true
+				if err := root.WriteFile(spool, raw, 0o600); err != nil {
+					return pf, err
+				}
+				rawContent = true
+			}
+		}
+	}
+	if pf.hasContent && rawContent {
+		if err := decodeSpool(root, spool, pf.format); err != nil {
+			return pf, err
+		}
+	}
+	return pf, nil
+}
+
+// decodeSpool turns spooled JSON-escaped content into the file's bytes:
+// text is unescaped, base64 decoded, anything else (a notebook's JSON)
+// kept as is.
+func decodeSpool(root *os.Root, spool, format string) error {
+	raw, err := root.ReadFile(spool)
+	if err != nil {
+		return err
+	}
+	if len(raw) > maxInlineContent {
+		return errors.New("content too large")
+	}
+	var out []byte
+	switch format {
+	case "text", "base64":
+		var s string
+		if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s); err != nil {
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return errors.New("content is not a string")
+			}
+		}
+		out = []byte(s)
+		if format == "base64" {
+			if out, err = base64.StdEncoding.DecodeString(s); err != nil {
+				return fmt.Errorf("Encoding error: %v", err)
+			}
+		}
+	case "":
+		return errors.New("Must specify format of file contents as 'text' or 'base64'")
+	default:
+		out = raw
+	}
+	return root.WriteFile(spool, out, 0o600)
+}

@@ -1,0 +1,220 @@
+package colabfake
+
+// The session tools (create_session, list_sessions, delete_session) and
+// execute_code, whose code pyemu emulates.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/pyemu"
+	"github.com/google/uuid"
+)
+
+// EmulatedPrefix starts every stdout line the emulator writes for code it
+// cannot echo, so a user never mistakes emulated output for real output
+// (pyemu.Prefix).
+const EmulatedPrefix = pyemu.Prefix
+
+// MaxEmulatedSleep caps the time.sleep of one emulated run (1 h): long
+// enough to leave a run going and come back to it (pyemu.MaxSleep).
+const MaxEmulatedSleep = pyemu.MaxSleep
+
+// PurgeMarker is the first line of the code colabdash runs through
+// execute_code to empty a runtime's trash (`rm --purge`). The emulator
+// does not run Python: a program starting with this line empties the
+// emulated trash and prints the bytes freed, as the real code does.
+const PurgeMarker = "# colabdash: empty the Jupyter trash"
+
+func (s *Server) createSession(ctx context.Context, in createSessionIn, _ bool) (any, *gErr) {
+	if e := parseRuntimeName("parent", in.Parent); e != nil {
+		return nil, e
+	}
+	id := in.SessionID
+	if id == "" {
+		id = in.LegacySessionID
+	}
+	if id != "" {
+		if err := api.ValidateID(id); err != nil {
+			return nil, newErr(api.InvalidArgument, "sessionId: %s", err.(*api.Error).Message)
+		}
+	} else {
+		id = uuid.NewString()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.lookupRuntime(in.Parent)
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
+	}
+	name := in.Parent + "/sessions/" + id
+	if r.findSession(name) == nil {
+		r.sessions = append(r.sessions, newSession(s.ctx, name))
+	}
+	return api.Session{Name: name}, nil
+}
+
+func (s *Server) listSessions(ctx context.Context, in parentIn, _ bool) (any, *gErr) {
+	if e := parseRuntimeName("parent", in.Parent); e != nil {
+		return nil, e
+	}
+	// One critical section: a runtime deleted between looking it up and
+	// listing it must answer NOT_FOUND, not an empty list.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.lookupRuntime(in.Parent)
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
+	}
+	out := make([]api.Session, 0, len(r.sessions))
+	for _, ss := range r.sessions {
+		out = append(out, api.Session{Name: ss.name})
+	}
+	return struct {
+		Sessions []api.Session `json:"sessions,omitempty"`
+	}{Sessions: out}, nil
+}
+
+func (s *Server) deleteSession(ctx context.Context, in nameIn, _ bool) (any, *gErr) {
+	rname, _, e := parseSessionName("name", in.Name)
+	if e != nil {
+		return nil, e
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.lookupRuntime(rname)
+	if r == nil {
+		return nil, newErr(api.NotFound, "Runtime %s not found.", rname)
+	}
+	for i, ss := range r.sessions {
+		if ss.name == in.Name {
+			ss.stop() // code running on it is aborted
+			r.sessions = append(r.sessions[:i:i], r.sessions[i+1:]...)
+			return struct{}{}, nil
+		}
+	}
+	return nil, newErr(api.NotFound, "Session %s not found.", in.Name)
+}
+
+func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline bool) (any, *gErr) {
+	if (in.Session == "") == (in.Runtime == "") {
+		return nil, newErr(api.InvalidArgument, "set exactly one of session and runtime")
+	}
+	var rname, sname string
+	if in.Runtime != "" {
+		if e := parseRuntimeName("runtime", in.Runtime); e != nil {
+			return nil, e
+		}
+		rname, sname = in.Runtime, in.Runtime+"/sessions/"+uuid.NewString()
+	} else {
+		r, id, e := parseSessionName("session", in.Session)
+		if e != nil {
+			return nil, e
+		}
+		if err := api.ValidateID(id); err != nil && uuid.Validate(id) != nil {
+			return nil, newErr(api.InvalidArgument, "session: %s", err.(*api.Error).Message)
+		}
+		rname, sname = r, in.Session
+	}
+	s.mu.Lock()
+	r := s.lookupRuntime(rname)
+	if r == nil {
+		s.mu.Unlock()
+		return nil, newErr(api.NotFound, "Runtime %s not found.", rname)
+	}
+	ss := r.findSession(sname)
+	if ss == nil {
+		ss = newSession(s.ctx, sname)
+		r.sessions = append(r.sessions, ss)
+	}
+	reattach := in.ExecutionID != "" && in.Session != ""
+	rec := ss.execs[in.ExecutionID]
+	if !reattach || rec == nil || rec.returned {
+		// A new run (a returned executionId runs again). It goes on when
+		// the call is cut off, so an identical call can wait for it, and
+		// ends when its session is deleted.
+		ss.count++
+		rec = &execRecord{done: make(chan struct{})}
+		if reattach {
+			ss.execs[in.ExecutionID] = rec
+		}
+		res := api.ExecuteCodeResult{ExecutionID: in.ExecutionID, Session: sname, ExecutionCount: ss.count}
+		rctx, interrupt := context.WithCancel(ss.ctx)
+		rec.interrupt = interrupt
+		if ss.running == nil {
+			ss.running = map[*execRecord]struct{}{}
+		}
+		ss.running[rec] = struct{}{}
+		ss.runs++
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			defer interrupt()
+			out, err := s.emulateCode(rctx, rname, in.Code)
+			out.ExecutionID, out.Session, out.ExecutionCount = res.ExecutionID, res.Session, res.ExecutionCount
+			if s.opts.Seed == SeedHostile {
+				hostileExec(&out)
+			}
+			s.mu.Lock()
+			ss.runs--
+			rec.result = out
+			switch {
+			case err != nil && rec.interrupted:
+				// A kernel interrupt: Python raises KeyboardInterrupt.
+				rec.result.ExecutionError = &api.ExecuteError{Name: "KeyboardInterrupt", Traceback: []string{"KeyboardInterrupt"}}
+			case err != nil:
+				rec.err = newErr(api.Aborted, "Session %s was deleted while the code ran.", sname)
+			}
+			rec.interrupt = nil
+			delete(ss.running, rec)
+			s.mu.Unlock()
+			close(rec.done)
+		}()
+	}
+	s.mu.Unlock()
+	cut := time.NewTimer(s.opts.ExecuteCutoff)
+	defer cut.Stop()
+	select {
+	case <-rec.done:
+	case <-ctx.Done():
+		return nil, newErr(api.Cancelled, "The call was cancelled; the code keeps running (repeat the identical call to wait for it).")
+	case <-cut.C:
+		// Colab's cut-off: the call ends, the code goes on.
+		if reattach {
+			return nil, newErr(api.DeadlineExceeded, "The call was cut off after %s; the code keeps running: repeat the identical call (same session and executionId) to reattach.", cutoffText(s.opts.ExecuteCutoff))
+		}
+		return nil, newErr(api.DeadlineExceeded, "The call was cut off after %s; the code keeps running in %s, but a call without an executionId or with a runtime target cannot be resumed.", cutoffText(s.opts.ExecuteCutoff), sname)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !deadline {
+		rec.returned = true
+	}
+	if rec.err != nil {
+		return nil, rec.err
+	}
+	return rec.result, nil
+}
+
+// cutoffText writes a cut-off as Colab's docs do ("600 s"), or as a Go
+// duration when it is not whole seconds (tests' short cut-offs).
+func cutoffText(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
+	}
+	return d.String()
+}
+
+// emulateCode runs execute_code's code on runtime rname: colabdash's
+// purge program (PurgeMarker) empties the runtime's trash and prints the
+// bytes freed; anything else is pyemu.Run's.
+func (s *Server) emulateCode(ctx context.Context, rname, code string) (api.ExecuteCodeResult, error) {
+	if first, _, _ := strings.Cut(strings.TrimLeft(code, "\n"), "\n"); strings.TrimSpace(first) == PurgeMarker {
+		return api.ExecuteCodeResult{Stdout: fmt.Sprintf("%d\n", s.proxy.PurgeTrash(api.LastSegment(rname)))}, nil
+	}
+	return pyemu.Run(ctx, code, sleepCtx)
+}
