@@ -1,0 +1,61 @@
+package details
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
+)
+
+func fixture(expire time.Time) (*common.Context, *state.Runtime) {
+	spec := api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}
+	c := commontest.Context(100, 30, commontest.Runtime("r-alpha", spec, expire))
+	return c, c.Snap.Runtime("runtimes/r-alpha")
+}
+
+func TestTokenIsMaskedUntilRevealed(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	v := strings.Join(View(c, r, commontest.T0, 60, 7), "\n")
+	if strings.Contains(v, "tok-r-alpha") || !strings.Contains(v, "in 48:00 · OK") || !strings.Contains(v, "GPU · T4 · STANDARD") {
+		t.Fatalf("details:\n%s", v)
+	}
+	c.Activity.Revealed = r.Name
+	if v := strings.Join(View(c, r, commontest.T0, 60, 7), "\n"); !strings.Contains(v, "tok-r-alpha (revealed; v hides)") {
+		t.Fatalf("revealed details:\n%s", v)
+	}
+}
+
+// A short pane keeps the expiry and drops the token line first.
+func TestShortPaneKeepsTheMostUsefulLines(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	lines := View(c, r, commontest.T0, 50, 3)
+	commontest.AssertSize(t, "details", lines, 50, 3)
+	if v := strings.Join(lines, "\n"); !strings.Contains(v, "expires") || strings.Contains(v, "token") {
+		t.Fatalf("3-line details:\n%s", v)
+	}
+}
+
+func TestExpiredTokenSaysWhereItsRenewalStands(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(-time.Minute))
+	if w := RenewWord(c, r, commontest.T0); w != "renews in 0:30" {
+		t.Errorf("idle renewal: %q", w)
+	}
+	c.Activity.Renewals = commontest.Renewals{Renewing: map[string]bool{r.Name: true}}
+	if v := strings.Join(View(c, r, commontest.T0, 80, 7), "\n"); !strings.Contains(v, "EXPIRED, renewing…") {
+		t.Errorf("in flight:\n%s", v)
+	}
+	c.Activity.Renewals = commontest.Renewals{Manual: true}
+	if w := RenewWord(c, r, commontest.T0); !strings.HasPrefix(w, "auto-renew off") {
+		t.Errorf("auto-renew off: %q", w)
+	}
+	c.Activity.Renewals = commontest.Renewals{}
+	r.RenewErr = errors.New("deadline exceeded")
+	if v := strings.Join(View(c, r, commontest.T0, 100, 8), "\n"); !strings.Contains(v, "failed, state unknown, retry in 0:30: deadline exceeded") {
+		t.Errorf("failed renewal:\n%s", v)
+	}
+}
