@@ -13,6 +13,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -95,7 +96,7 @@ type sessionPick struct {
 func newActionState(last *LastSpec) *actionState {
 	return &actionState{deleting: map[string]time.Time{}, closing: map[string]time.Time{}, opening: map[string]time.Time{},
 		lastSession: map[string]sessionPick{}, closed: map[string]bool{}, lastSpec: last,
-		exec: execState{transcripts: map[string]*transcript{}}}
+		exec: execState{transcripts: map[string]*console.Transcript{}}}
 }
 
 // Messages of actions. Each names its target so a late answer lands on the

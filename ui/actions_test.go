@@ -619,11 +619,11 @@ func TestRunCodePanel(t *testing.T) {
 	m = typeText(e, t, m, "print(1)")
 	m = e.press(t, m, "enter")
 	v := m.View()
-	sid := api.LastSegment(m.console().session)
+	sid := api.LastSegment(m.console().Session())
 	mustContain(t, v, "In ["+sid+"]: print(1)", "  1", "✓ done")
 	ss := e.srv.Sessions("runtimes/rt-t4demo7k2p")
-	if len(ss) != 3 || !m.cx.Snap.Owned(m.console().session) {
-		t.Fatalf("sessions %v, panel session %q", ss, m.console().session)
+	if len(ss) != 3 || !m.cx.Snap.Owned(m.console().Session()) {
+		t.Fatalf("sessions %v, panel session %q", ss, m.console().Session())
 	}
 	m = typeText(e, t, m, "raise ValueError('bad')")
 	m = e.press(t, m, "enter")
@@ -635,12 +635,12 @@ func TestRunCodePanel(t *testing.T) {
 	}
 	// History: up recalls the last line.
 	m = e.press(t, m, "up")
-	if m.console().in.Value() != "raise ValueError('bad')" {
-		t.Fatalf("history %q", m.console().in.Value())
+	if m.console().Input() != "raise ValueError('bad')" {
+		t.Fatalf("history %q", m.console().Input())
 	}
 	m = e.press(t, m, "up")
-	if m.console().in.Value() != "print(1)" {
-		t.Fatalf("history %q", m.console().in.Value())
+	if m.console().Input() != "print(1)" {
+		t.Fatalf("history %q", m.console().Input())
 	}
 	// A reattach after DEADLINE_EXCEEDED uses the same executionId.
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Times: 1})

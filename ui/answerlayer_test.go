@@ -7,6 +7,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 )
 
 // A question an answer brings never lands on the dialog the user is
@@ -51,7 +52,7 @@ func TestConsoleForANewSessionWaitsForTheDashboard(t *testing.T) {
 		t.Fatalf("the console opened over the files pane:\n%s", m.View())
 	}
 	m = e.press(t, m, "esc")
-	if !topIs[*consoleOverlay](&m) {
+	if !topIs[*console.Overlay](&m) {
 		t.Fatalf("the console did not open once the files pane closed:\n%s", m.View())
 	}
 	mustContain(t, m.View(), "RUN CODE")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 )
 
 // Issue 10 defect 2: each session has its own transcript, and each In:
@@ -18,10 +19,10 @@ func TestConsoleTranscriptBelongsToItsSession(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e") // the first session
-	first := m.console().session
+	first := m.console().Session()
 	m = typeText(e, t, m, "print('first')")
 	m = e.press(t, m, "enter", "esc", "j", "e") // the second session
-	second := m.console().session
+	second := m.console().Session()
 	if first == second {
 		t.Fatal("j did not choose another session")
 	}
@@ -48,7 +49,7 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
-	sess := m.console().session
+	sess := m.console().Session()
 	m = typeText(e, t, m, "x = 1")
 	m, cmd := update(m, keyMsg("ctrl+c"))
 	if cmd != nil {
@@ -56,8 +57,8 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 			t.Fatal("ctrl+c quit from the console")
 		}
 	}
-	if m.console().in.Value() != "" || !topIs[*consoleOverlay](&m) {
-		t.Fatalf("idle ctrl+c: input %q", m.console().in.Value())
+	if m.console().Input() != "" || !topIs[*console.Overlay](&m) {
+		t.Fatalf("idle ctrl+c: input %q", m.console().Input())
 	}
 	// A long run (the emulator sleeps an hour).
 	m = typeText(e, t, m, "print('start')")
@@ -107,7 +108,7 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 	m = e.press(t, m, "enter")
 	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
 	m = e.press(t, m, "y", "enter")
-	if ns := m.console().session; ns == sess || ns == "" {
+	if ns := m.console().Session(); ns == sess || ns == "" {
 		t.Fatalf("console session after stop: %q", ns)
 	}
 	mustContain(t, m.View(), "]: print(2)", "  2")
@@ -121,7 +122,7 @@ func TestConsoleMultiLineInput(t *testing.T) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("print(1)\r\nprint(2)"), Paste: true})
-	if got := m.console().in.Value(); got != "print(1)\nprint(2)" {
+	if got := m.console().Input(); got != "print(1)\nprint(2)" {
 		t.Fatalf("paste: %q", got)
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
@@ -131,7 +132,7 @@ func TestConsoleMultiLineInput(t *testing.T) {
 	m = e.press(t, m, "enter") // an open block: a new line, not a run
 	m = typeText(e, t, m, "    print(i)")
 	m = e.press(t, m, "enter") // still inside the block
-	if got := m.console().in.Value(); got != "print(1)\nprint(2)\nprint(3)\nfor i in range(2):\n    print(i)\n" {
+	if got := m.console().Input(); got != "print(1)\nprint(2)\nprint(3)\nfor i in range(2):\n    print(i)\n" {
 		t.Fatalf("input: %q", got)
 	}
 	mustContain(t, m.View(), ">>> ", "... ")
@@ -142,60 +143,6 @@ func TestConsoleMultiLineInput(t *testing.T) {
 	}
 	if got := runs[0].res.Stdout; got != "1\n2\n3\n0\n1\n" {
 		t.Fatalf("stdout %q", got)
-	}
-}
-
-func TestCompleteStatement(t *testing.T) {
-	for code, want := range map[string]bool{
-		"print(1)":                           true,
-		"print(1":                            false,
-		"x = [1,\n2]":                        true,
-		"def f():":                           false,
-		"for i in range(2):\n    print(i)":   false,
-		"for i in range(2):\n    print(i)\n": true,
-		`s = """abc`:                         false,
-		`s = """abc"""`:                      true,
-		"x = 1 \\":                           false,
-		"print('(')":                         true,
-		"# a comment with (":                 true,
-	} {
-		if got := completeStatement(code); got != want {
-			t.Errorf("completeStatement(%q) = %v", code, got)
-		}
-	}
-}
-
-// The transcript keeps a bounded tail: ten 2 MB outputs leave at most
-// MaxTranscriptLines lines and MaxTranscriptBytes bytes, with a marker of
-// what was dropped at its top; pgup reaches it, pgdn comes back, the
-// footer names the scroll keys.
-func TestConsoleTranscriptIsBounded(t *testing.T) {
-	_, clk, m := fixture(t)
-	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m = withConsole(m, "runtimes/r-alpha", "runtimes/r-alpha/sessions/colabdash-1a2b", bigRuns(clk.now(), 10), "")
-	tr := m.ax.exec.transcripts["runtimes/r-alpha/sessions/colabdash-1a2b"]
-	if len(tr.lines) > MaxTranscriptLines || tr.bytes > MaxTranscriptBytes || tr.dropped == 0 {
-		t.Fatalf("transcript: %d lines, %d bytes, %d dropped", len(tr.lines), tr.bytes, tr.dropped)
-	}
-	v := m.View()
-	mustContain(t, v, "output line 39999", "✓ done", "pgup/pgdn")
-	// pgup stops at the top, where the marker says what was dropped.
-	m.console().scroll = 1 << 30
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
-	top := m.console().scroll
-	mustContain(t, m.View(), itoaThousands(tr.dropped)+" earlier lines dropped", "newer lines below (pgdn)")
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
-	if m.console().scroll != top {
-		t.Fatalf("pgup at the top moved: %d → %d", top, m.console().scroll)
-	}
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgDown})
-	if s := m.console().scroll; s != top-m.console().consolePage(m.cx) {
-		t.Fatalf("pgdn: %d → %d", top, s)
-	}
-	m.console().scroll = 3
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgDown})
-	if v := m.View(); !strings.Contains(v, "output line 39999") || strings.Contains(v, "below (pgdn)") {
-		t.Fatalf("pgdn did not return to the newest output:\n%s", v)
 	}
 }
 

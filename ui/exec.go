@@ -3,34 +3,22 @@ package ui
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 )
 
 // MaxExecReattach bounds the dashboard's re-sends of one execute_code with
 // the same executionId after DEADLINE_EXCEEDED or UNAVAILABLE.
 const MaxExecReattach = 5
 
-// Bounds of a session's run-code transcript: the newest lines are kept,
-// the oldest dropped (and counted) once there are more than
-// MaxTranscriptLines or they hold more than MaxTranscriptBytes; a single
-// line keeps its first maxLineBytes. So ten 2 MB outputs cost what the
-// screen shows, not what was printed.
-const (
-	MaxTranscriptLines = 10000
-	MaxTranscriptBytes = 4 << 20
-	maxLineBytes       = 8 << 10
-	maxRunsKept        = 50
-)
+// maxRunsKept bounds the runs remembered (done or not).
+const maxRunsKept = 50
 
 // execRun is one piece of code sent to execute_code on a session.
 type execRun struct {
@@ -55,130 +43,21 @@ type execDoneMsg struct {
 	err     error
 }
 
-// lineKind is how a transcript line is drawn.
-type lineKind int
-
-const (
-	lineIn lineKind = iota
-	lineOut
-	lineWarn
-	lineErr
-	lineDim
-)
-
-// tline is one line of a transcript.
-type tline struct {
-	kind lineKind
-	text string
-}
-
-// transcript is the run-code history of one session: each run's input and
-// output, as lines, bounded (MaxTranscriptLines, MaxTranscriptBytes).
-type transcript struct {
-	lines   []tline
-	bytes   int
-	dropped int // lines dropped from the start
-}
-
-// add appends a line, cutting it to maxLineBytes, and drops the oldest
-// lines beyond the bounds.
-func (t *transcript) add(kind lineKind, text string) {
-	if len(text) > maxLineBytes {
-		cut := maxLineBytes
-		for cut > 0 && !utf8Start(text[cut]) {
-			cut--
-		}
-		text = text[:cut] + "… (" + itoaPlural(len(text)-cut, "more byte") + ")"
-	}
-	t.lines = append(t.lines, tline{kind, text})
-	t.bytes += len(text)
-	drop := 0
-	for len(t.lines)-drop > MaxTranscriptLines || t.bytes > MaxTranscriptBytes && drop < len(t.lines)-1 {
-		t.bytes -= len(t.lines[drop].text)
-		drop++
-	}
-	if drop > 0 {
-		t.dropped += drop
-		t.lines = t.lines[drop:]
-		if cap(t.lines) > 2*MaxTranscriptLines { // let the dropped head be freed
-			t.lines = append([]tline(nil), t.lines...)
-		}
-	}
-}
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
-
-// addIn writes the input of run r: "In [session]: code", continued lines
-// aligned under it.
-func (t *transcript) addIn(r *execRun) {
-	prefix := "In [" + termtext.Line(api.LastSegment(r.session)) + "]: "
-	for i, ln := range strings.Split(termtext.Block(r.code), "\n") {
-		if i > 0 {
-			prefix = strings.Repeat(" ", max(0, ansi.StringWidth(prefix)-5)) + "...: "
-		}
-		t.add(lineIn, prefix+ln)
-	}
-}
-
-// addResult writes the outcome of the finished run r.
-func (t *transcript) addResult(r *execRun) {
-	if r.err != nil {
-		word := "✕ "
-		if r.stopping {
-			word = "✕ stopped: "
-		}
-		t.add(lineErr, "  "+word+common.ErrLine(r.err))
-		return
-	}
-	// Everything from the server (and the code, typed or pasted) goes
-	// through termtext: output keeps its lines, never its controls.
-	res := r.res
-	for _, ln := range splitLines(termtext.Output(res.Stdout)) {
-		t.add(lineOut, "  "+ln)
-	}
-	for _, ln := range splitLines(termtext.Output(res.Stderr)) {
-		t.add(lineWarn, "  stderr: "+ln)
-	}
-	for i, ln := range splitLines(termtext.Output(res.Result)) {
-		if i == 0 {
-			ln = "Out: " + ln
-		}
-		t.add(lineOut, "  "+ln)
-	}
-	if e := res.ExecutionError; e != nil {
-		t.add(lineErr, "  "+termtext.Line(e.Name)+": "+termtext.Line(e.Value))
-		for _, tb := range e.Traceback {
-			for _, ln := range splitLines(termtext.Output(tb)) {
-				t.add(lineDim, "    "+ln)
-			}
-		}
-	}
-	if res.OutputTruncated {
-		t.add(lineDim, "  (output truncated by the server)")
-	}
-	if e := res.ExecutionError; e != nil {
-		// The code raised: the run failed, whatever it printed before.
-		t.add(lineErr, "  ✕ "+orWord(termtext.Line(e.Name), "error"))
-	} else {
-		t.add(lineDim, "  ✓ done")
-	}
-}
-
 // execState is everything about run code: the runs (the last
 // maxRunsKept), each session's transcript, and the console, kept while it
 // is hidden so a long run goes on while the user is back on the dashboard.
 type execState struct {
 	runs        []*execRun
 	nextRun     int
-	transcripts map[string]*transcript // by session name
-	console     *consoleOverlay
+	transcripts map[string]*console.Transcript // by session name
+	console     *console.Overlay
 }
 
 // transcript returns session's transcript, made on first use.
-func (x *execState) transcript(session string) *transcript {
+func (x *execState) transcript(session string) *console.Transcript {
 	t := x.transcripts[session]
 	if t == nil {
-		t = &transcript{}
+		t = &console.Transcript{}
 		x.transcripts[session] = t
 	}
 	return t
@@ -197,7 +76,7 @@ func (x *execState) running(session string) *execRun {
 // runningHidden is the run in flight while the console is not open (the
 // footer counts its time), or nil.
 func (m *Model) runningHidden() *execRun {
-	if _, open := find[*consoleOverlay](m); open {
+	if _, open := find[*console.Overlay](m); open {
 		return nil
 	}
 	return m.ax.exec.running("")
@@ -244,24 +123,22 @@ func (m *Model) forgetVanishedSession(runtime string, sent time.Time, listed []a
 func (m *Model) runInConsole(code string, now time.Time) tea.Cmd {
 	p := m.ax.exec.console
 	x := &m.ax.exec
-	if p.session == "" || m.ax.closed[p.session] {
-		m.askConsoleSession(p.runtime, "The console's session was closed.", now)
+	if p.Session() == "" || m.ax.closed[p.Session()] {
+		m.askConsoleSession(p.Runtime(), "The console's session was closed.", now)
 		return nil
 	}
-	if x.running(p.session) != nil {
+	if x.running(p.Session()) != nil {
 		m.setStatus(now, "code is still running; wait for it to finish ("+m.cx.Keys.ConsoleStop.Help().Key+" stops it)", true)
 		return nil
 	}
-	p.in.Remember(code)
-	p.in.Set("")
-	p.scroll = 0
+	p.Ran(code)
 	x.nextRun++
-	r := &execRun{id: x.nextRun, code: code, executionID: uuid.NewString(), runtime: p.runtime, session: p.session, started: now}
+	r := &execRun{id: x.nextRun, code: code, executionID: uuid.NewString(), runtime: p.Runtime(), session: p.Session(), started: now}
 	x.runs = append(x.runs, r)
 	if len(x.runs) > maxRunsKept {
 		x.runs = x.runs[len(x.runs)-maxRunsKept:]
 	}
-	x.transcript(r.session).addIn(r)
+	x.transcript(r.session).AddIn(r.session, r.code)
 	return m.sendExec(r, now)
 }
 
@@ -304,8 +181,8 @@ func (m *Model) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
 // the console does not show it, says so in the status line.
 func (m *Model) finishRun(r *execRun, res api.ExecuteCodeResult, err error, now time.Time) {
 	r.done, r.res, r.err = true, res, err
-	m.ax.exec.transcript(r.session).addResult(r)
-	if p, open := find[*consoleOverlay](m); !open || p.session != r.session {
+	addResult(m.ax.exec.transcript(r.session), r)
+	if p, open := find[*console.Overlay](m); !open || p.Session() != r.session {
 		word := "finished"
 		if err != nil || res.ExecutionError != nil {
 			word = "failed"
@@ -349,20 +226,4 @@ func (m *Model) onStopped(session string, now time.Time) {
 			m.finishRun(r, api.ExecuteCodeResult{}, errors.New("the session was closed"), now)
 		}
 	}
-}
-
-func splitLines(s string) []string {
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "\n")
-}
-
-// orWord returns s, or def when s is empty.
-func orWord(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

@@ -64,7 +64,7 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 	m = e.press(t, m, "y")
 	m = typeText(e, t, m, "print(2)")
 	m = e.press(t, m, "enter", "esc")
-	own := m.console().session
+	own := m.console().Session()
 	if own == "" || slices.Contains(before, own) {
 		t.Fatalf("run code did not open a new session: %q", own)
 	}

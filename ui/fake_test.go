@@ -11,6 +11,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/secrettest"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 )
 
 // fakeService is an in-memory api.Service with controllable results,
@@ -289,7 +290,7 @@ func (m Model) helpOffset() int {
 }
 
 // console returns the run-code console (open or hidden), or nil.
-func (m Model) console() *consoleOverlay { return m.ax.exec.console }
+func (m Model) console() *console.Overlay { return m.ax.exec.console }
 
 // withConsole opens the run-code console on session of runtime with runs
 // already made (finished ones with their output in the transcript) and
@@ -299,12 +300,12 @@ func withConsole(m Model, runtime, session string, runs []*execRun, input string
 	for _, r := range runs {
 		r.runtime, r.session = runtime, session
 		x.runs = append(x.runs, r)
-		x.transcript(session).addIn(r)
+		x.transcript(session).AddIn(session, r.code)
 		if r.done {
-			x.transcript(session).addResult(r)
+			addResult(x.transcript(session), r)
 		}
 	}
 	m.showConsole(runtime, session)
-	m.console().in.Set(input)
+	m.console().SetInput(input)
 	return m
 }

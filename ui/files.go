@@ -400,11 +400,11 @@ func (m *Model) interruptOrStop(now time.Time) tea.Cmd {
 	if p == nil {
 		return nil
 	}
-	r := m.ax.exec.running(p.session)
+	r := m.ax.exec.running(p.Session())
 	if r == nil {
 		return nil
 	}
-	rt := m.cx.Snap.Runtime(p.runtime)
+	rt := m.cx.Snap.Runtime(p.Runtime())
 	if rt == nil || rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" || m.svc == nil {
 		m.askStop(r.session, now)
 		return nil

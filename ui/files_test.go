@@ -101,7 +101,7 @@ func TestConsoleCtrlCInterruptsKernel(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
-	sess := m.console().session
+	sess := m.console().Session()
 	e.clk.add(DialogGrace)
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("import time\ntime.sleep(3600)"), Paste: true})
 	m, runCmd := update(m, keyMsg("enter"))

@@ -79,7 +79,7 @@ func TestConsoleFooterKeepsEscAndCtrlC(t *testing.T) {
 		mustContain(t, keyLine(m), "esc back", "ctrl+c clear", "enter run")
 	}
 	// Scrolled up, the footer says newer lines are below, whatever the width.
-	m = withConsole(m, m.console().runtime, m.console().session, bigRuns(e.clk.now(), 3), "")
+	m = withConsole(m, m.console().Runtime(), m.console().Session(), bigRuns(e.clk.now(), 3), "")
 	m = e.press(t, m, "pgup")
 	mustContain(t, keyLine(m), "esc back", "newer below")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/common/commontest"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 )
 
 // assertInert is commontest.AssertInert.
@@ -136,12 +137,12 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 	if m.dlg() != nil { // no session chosen: e asks before opening one
 		m = e.press(t, m, "y")
 	}
-	if !topIs[*consoleOverlay](&m) {
+	if !topIs[*console.Overlay](&m) {
 		t.Fatalf("e did not open the run-code console:\n%s", m.View())
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("import os\rprint(1)\r\nprint(2)" + hostile)})
-	if want := "import os\nprint(1)\nprint(2)" + colabfake.HostileOSC52[1:len(colabfake.HostileOSC52)-1]; !strings.HasPrefix(m.console().in.Value(), "import os\nprint(1)\nprint(2)") || strings.ContainsAny(m.console().in.Value(), "\x1b\x07\r\u009b\u202e") {
-		t.Fatalf("run-code input after the paste: %q (want controls dropped, lines kept, like %q)", m.console().in.Value(), want)
+	if want := "import os\nprint(1)\nprint(2)" + colabfake.HostileOSC52[1:len(colabfake.HostileOSC52)-1]; !strings.HasPrefix(m.console().Input(), "import os\nprint(1)\nprint(2)") || strings.ContainsAny(m.console().Input(), "\x1b\x07\r\u009b\u202e") {
+		t.Fatalf("run-code input after the paste: %q (want controls dropped, lines kept, like %q)", m.console().Input(), want)
 	}
 	v := m.View()
 	mustContain(t, v, ">>> import os", "... print(1)")

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 )
 
 // esc clears the filter before collapsing details or clearing a message.
@@ -51,14 +51,6 @@ func TestReopenedFilterIsReplacedByTyping(t *testing.T) {
 	if m.rt.Filter() != "c" {
 		t.Fatalf("backspace on the reopened filter: %q", m.rt.Filter())
 	}
-}
-
-// A reattached run says what happened in words.
-func TestReattachWording(t *testing.T) {
-	_, clk, m := fixture(t)
-	m = withConsole(m, "runtimes/r-alpha", "runtimes/r-alpha/sessions/colabdash-1a2b",
-		[]*execRun{{id: 1, code: "train()", attempt: 3, started: clk.now().Add(-time.Minute)}}, "")
-	mustContain(t, m.View(), "reattached to the running code 2 times (same executionId)")
 }
 
 // The copy message says how the text was copied: certainly (native
@@ -121,17 +113,17 @@ func TestFilesAndConsoleKeysFollowTheKeyMap(t *testing.T) {
 	m = e.press(t, m, "esc", "esc")
 	// The console: esc is text-free but no longer its way back; ctrl+q is.
 	m = e.press(t, m, "tab", "e")
-	if !topIs[*consoleOverlay](&m) {
+	if !topIs[*console.Overlay](&m) {
 		t.Fatalf("e did not open the console:\n%s", m.View())
 	}
 	mustContain(t, m.View(), "ctrl+q back")
 	m = e.press(t, m, "esc")
-	if !topIs[*consoleOverlay](&m) {
+	if !topIs[*console.Overlay](&m) {
 		t.Fatal("esc left the console after back was rebound to ctrl+q")
 	}
 	e.clk.add(DialogGrace)
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyCtrlQ})
-	if topIs[*consoleOverlay](&m) {
+	if topIs[*console.Overlay](&m) {
 		t.Fatalf("ctrl+q did not leave the console:\n%s", m.View())
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/pane/sessions"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -239,7 +240,7 @@ func (m *Model) cleanKey(k tea.KeyMsg) (_ tea.KeyMsg, ok bool) {
 	if k.Type != tea.KeyRunes {
 		return k, true
 	}
-	multiline := topIs[*consoleOverlay](m)
+	multiline := topIs[*console.Overlay](m)
 	s := string(k.Runes)
 	if c := termtext.Input(s, multiline); c != s {
 		k.Runes = []rune(c)

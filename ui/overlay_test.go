@@ -11,6 +11,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 )
 
 // noChange fails when anything changed on the server since before.
@@ -44,7 +45,7 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 			return e.press(t, m, "N")
 		}, isDialog(intentQuickCreate)},
 		{"typed close confirmation", func(e *emu, m Model) Model { return e.press(t, m, "tab", "x") }, isDialog(intentCloseSession)},
-		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, isType[*consoleOverlay]},
+		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, isType[*console.Overlay]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
@@ -174,8 +175,8 @@ func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
 	v := m.View()
 	mustContain(t, v, "RUN CODE", "On top")
 	m = e.press(t, m, "x") // any key but y cancels the dialog; x is not text for the console
-	if m.dlg() != nil || !topIs[*consoleOverlay](&m) || m.console().in.Value() != "" {
-		t.Fatalf("x did not go to the dialog on top (console input %q)", m.console().in.Value())
+	if m.dlg() != nil || !topIs[*console.Overlay](&m) || m.console().Input() != "" {
+		t.Fatalf("x did not go to the dialog on top (console input %q)", m.console().Input())
 	}
 }
 

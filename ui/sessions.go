@@ -8,6 +8,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/overlay/console"
 )
 
 // Opening (o, or for run code) and closing (x, or stopping code) sessions.
@@ -43,7 +44,7 @@ func (m *Model) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cmd {
 			m.showConsole(runtime, session) // its title names the session
 			return true
 		}
-		if _, open := find[*consoleOverlay](m); open {
+		if _, open := find[*console.Overlay](m); open {
 			show(m, now) // asked from the console: it moves to the new session
 		} else {
 			m.openFromAnswer(nil, "the console on session "+msg.session.ID(), show)

@@ -1,0 +1,302 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+)
+
+func TestCompleteStatement(t *testing.T) {
+	for code, want := range map[string]bool{
+		"print(1)":                           true,
+		"print(1":                            false,
+		"x = [1,\n2]":                        true,
+		"def f():":                           false,
+		"for i in range(2):\n    print(i)":   false,
+		"for i in range(2):\n    print(i)\n": true,
+		`s = """abc`:                         false,
+		`s = """abc"""`:                      true,
+		"x = 1 \\":                           false,
+		"print('(')":                         true,
+		"# a comment with (":                 true,
+	} {
+		if got := completeStatement(code); got != want {
+			t.Errorf("completeStatement(%q) = %v", code, got)
+		}
+	}
+}
+
+// Multi-line input: alt+enter and ctrl+j add a line, enter on an open
+// block adds a line, and enter on a complete statement runs the whole
+// input (its trailing blank lines cut); enter on an empty input does
+// nothing.
+func TestMultiLineInput(t *testing.T) {
+	c, _, p := fixture(t, 80, 24)
+	if eff := press(p, c, "enter"); eff != nil {
+		t.Fatalf("enter on an empty input: %#v", eff)
+	}
+	p.SetInput("print(1)")
+	press(p, c, "alt+enter", "print(2)", "ctrl+j", "for i in range(2):")
+	if eff := press(p, c, "enter"); eff != nil { // an open block: a new line, not a run
+		t.Fatalf("enter on an open block: %#v", eff)
+	}
+	press(p, c, "    print(i)")
+	if eff := press(p, c, "enter"); eff != nil { // still inside the block
+		t.Fatalf("enter inside the block: %#v", eff)
+	}
+	if got := p.Input(); got != "print(1)\nprint(2)\nfor i in range(2):\n    print(i)\n" {
+		t.Fatalf("input: %q", got)
+	}
+	mustContain(t, screen(t, p, c), ">>> print(1)", "... print(2)", "...     print(i)")
+	eff := press(p, c, "enter") // the empty line closes the block: it runs
+	if rc, ok := eff.(common.RunCode); !ok || rc.Code != "print(1)\nprint(2)\nfor i in range(2):\n    print(i)" {
+		t.Fatalf("enter on a complete statement: %#v", eff)
+	}
+	// The app runs it: the input empties and joins the history.
+	p.Ran("print(1)\nprint(2)")
+	if p.Input() != "" {
+		t.Fatalf("input after the run: %q", p.Input())
+	}
+	press(p, c, "up")
+	if p.Input() != "print(1)\nprint(2)" {
+		t.Fatalf("↑ after a run: %q", p.Input())
+	}
+}
+
+// The console matches only its own scope's bindings: the dashboard's
+// letters are text in it, and a rebound run key runs.
+func TestKeysOfOtherScopesAreText(t *testing.T) {
+	c, _, p := fixture(t, 80, 24)
+	if eff := press(p, c, "q", "?", "e", "/", "L", "d"); eff != nil {
+		t.Fatalf("dashboard keys in the console: %#v", eff)
+	}
+	if p.Input() != "q?e/Ld" {
+		t.Fatalf("input %q", p.Input())
+	}
+	k := keymap.Default()
+	if err := k.Rebind(keymap.ActionConsoleRun, "ctrl+r"); err != nil {
+		t.Fatal(err)
+	}
+	c.Keys = k
+	p.SetInput("print(1)")
+	if rc, ok := press(p, c, "ctrl+r").(common.RunCode); !ok || rc.Code != "print(1)" {
+		t.Fatalf("the rebound run key did not run: %#v", rc)
+	}
+	mustContain(t, keyHelp(p, c), "ctrl+r run")
+}
+
+// ctrl+c never quits from the console: idle it clears the input and says
+// how to go back; while code runs it asks to stop it (the input stays).
+// esc goes back, the run going on.
+func TestCtrlCAndEsc(t *testing.T) {
+	c, runs, p := fixture(t, 80, 24)
+	p.SetInput("x = 1")
+	mustContain(t, keyHelp(p, c), "enter run · esc back · ctrl+c clear")
+	eff := press(p, c, "ctrl+c")
+	if s, ok := eff.(common.Say); !ok || s.Text != "ctrl+c does not quit from the console: esc goes back to the dashboard" {
+		t.Fatalf("idle ctrl+c: %#v", eff)
+	}
+	if p.Input() != "" {
+		t.Fatalf("idle ctrl+c left %q", p.Input())
+	}
+	runs.run = &Run{Session: sess, Started: t0, Attempt: 1}
+	p.SetInput("y = 2")
+	mustContain(t, keyHelp(p, c), "ctrl+c stop the code")
+	if eff := press(p, c, "ctrl+c"); eff != (common.StopCode{}) {
+		t.Fatalf("ctrl+c while code runs: %#v", eff)
+	}
+	if p.Input() != "y = 2" {
+		t.Fatalf("ctrl+c while code runs cleared the input: %q", p.Input())
+	}
+	if _, ok := press(p, c, "esc").(common.Close); !ok {
+		t.Fatal("esc did not go back")
+	}
+	// Code running on another session is not this console's to stop.
+	runs.run.Session = rt + "/sessions/other"
+	if _, ok := press(p, c, "ctrl+c").(common.Say); !ok {
+		t.Fatal("ctrl+c offered to stop another session's code")
+	}
+}
+
+// The title names the runtime and session, or says that enter asks for a
+// new session once it was closed; it says that runs go on after esc.
+func TestTitle(t *testing.T) {
+	c, runs, p := fixture(t, 100, 24)
+	body := draw(t, p, c)
+	mustContain(t, body[0], "RUN CODE · r-alpha · session colabdash-1a2b", "esc back (runs keep going)")
+	runs.closed[sess] = true
+	mustContain(t, draw(t, p, c)[0], "RUN CODE · r-alpha · no session (enter asks to open one)")
+}
+
+// The run in flight is the transcript's last line: how long it has run,
+// how often it was reattached, or that it is being stopped.
+func TestRunningLine(t *testing.T) {
+	c, runs, p := fixture(t, 120, 24)
+	runs.ran(sess, "print(1)", api.ExecuteCodeResult{Stdout: "1\n"})
+	runs.transcript(sess).AddIn(sess, "train()")
+	runs.run = &Run{Session: sess, Started: t0.Add(-time.Minute), Attempt: 1}
+	v := screen(t, p, c)
+	mustContain(t, v, "In [colabdash-1a2b]: print(1)", "  1", "✓ done", "In [colabdash-1a2b]: train()",
+		"  running… "+state.FormatCountdown(time.Minute))
+	if strings.Contains(v, "reattached") {
+		t.Fatalf("a first attempt says reattached:\n%s", v)
+	}
+	// A reattached run says what happened in words.
+	runs.run.Attempt = 3
+	mustContain(t, screen(t, p, c), "reattached to the running code 2 times (same executionId)")
+	runs.run.Stopping = true
+	mustContain(t, screen(t, p, c), "  stopping… (closing session colabdash-1a2b)")
+	// The run ends: the app writes its outcome.
+	runs.run = nil
+	runs.transcript(sess).AddFailure("the session was closed", true)
+	v = screen(t, p, c)
+	mustContain(t, v, "✕ stopped: the session was closed")
+	if strings.Contains(v, "running…") || strings.Contains(v, "stopping…") {
+		t.Fatalf("still running:\n%s", v)
+	}
+}
+
+// Each session has its own transcript: the console shows its session's
+// only, and a new session shows its newest lines.
+func TestTranscriptBelongsToItsSession(t *testing.T) {
+	c, runs, p := fixture(t, 100, 24)
+	other := rt + "/sessions/colabdash-9z9z"
+	runs.ran(sess, "print('first')", api.ExecuteCodeResult{Stdout: "first\n"})
+	runs.ran(other, "print('second')", api.ExecuteCodeResult{Stdout: "second\n"})
+	v := screen(t, p, c)
+	mustContain(t, v, "In [colabdash-1a2b]: print('first')")
+	if strings.Contains(v, "second") {
+		t.Fatalf("the first session's console shows the second one's run:\n%s", v)
+	}
+	p.scroll = 5
+	p.Show(rt, other)
+	if p.scroll != 0 || p.Session() != other || p.Runtime() != rt {
+		t.Fatalf("show another session: scroll %d, session %q", p.scroll, p.Session())
+	}
+	v = screen(t, p, c)
+	mustContain(t, v, "In [colabdash-9z9z]: print('second')", "session colabdash-9z9z")
+	if strings.Contains(v, "first") {
+		t.Fatalf("the second session's console shows the first one's run:\n%s", v)
+	}
+}
+
+// bigRuns writes n finished runs of 2 MB of output each (40,000 lines of
+// 50 bytes) into session's transcript.
+func bigRuns(runs *fakeRuns, session string, n int) {
+	var b strings.Builder
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&b, "output line %-38d\n", i)
+	}
+	out := b.String()
+	for i := 0; i < n; i++ {
+		runs.ran(session, "big()", api.ExecuteCodeResult{Stdout: out})
+	}
+}
+
+// The transcript keeps a bounded tail: ten 2 MB outputs leave at most
+// MaxTranscriptLines lines and MaxTranscriptBytes bytes, with a marker of
+// what was dropped at its top; pgup reaches it, pgdn comes back, the
+// footer names the scroll keys.
+func TestTranscriptIsBounded(t *testing.T) {
+	c, runs, p := fixture(t, 100, 30)
+	bigRuns(runs, sess, 10)
+	tr := runs.transcripts[sess]
+	if len(tr.lines) > MaxTranscriptLines || tr.bytes > MaxTranscriptBytes || tr.dropped == 0 {
+		t.Fatalf("transcript: %d lines, %d bytes, %d dropped", len(tr.lines), tr.bytes, tr.dropped)
+	}
+	mustContain(t, screen(t, p, c), "output line 39999", "✓ done")
+	mustContain(t, keyHelp(p, c), "pgup/pgdn scroll")
+	// pgup stops at the top, where the marker says what was dropped.
+	p.scroll = 1 << 30
+	press(p, c, "pgup")
+	top := p.scroll
+	mustContain(t, screen(t, p, c), itoaThousands(tr.dropped)+" earlier lines dropped (the console keeps the last 10,000)",
+		"newer lines below (pgdn)")
+	mustContain(t, keyHelp(p, c), "enter run · esc back · ctrl+c clear · pgup/pgdn scroll (↓ newer below)")
+	press(p, c, "pgup")
+	if p.scroll != top {
+		t.Fatalf("pgup at the top moved: %d → %d", top, p.scroll)
+	}
+	press(p, c, "pgdown")
+	if s := p.scroll; s != top-p.consolePage(c) {
+		t.Fatalf("pgdn: %d → %d", top, s)
+	}
+	p.scroll = 3
+	press(p, c, "pgdown")
+	if v := screen(t, p, c); !strings.Contains(v, "output line 39999") || strings.Contains(v, "below (pgdn)") {
+		t.Fatalf("pgdn did not return to the newest output:\n%s", v)
+	}
+}
+
+// One line past the bound drops one line, and the marker says so in the
+// singular.
+func TestDropMarkerSingular(t *testing.T) {
+	c, runs, p := fixture(t, 100, 30)
+	tr := runs.transcript(sess)
+	for i := 0; i <= MaxTranscriptLines; i++ {
+		tr.add(lineOut, fmt.Sprintf("  line %d", i))
+	}
+	p.scroll = 1 << 30
+	press(p, c, "pgup")
+	v := screen(t, p, c)
+	mustContain(t, v, "  … 1 earlier line dropped (the console keeps the last 10,000)", "  line 1")
+	if strings.Contains(v, "  line 0\n") {
+		t.Fatalf("the dropped line is shown:\n%s", v)
+	}
+}
+
+// Run-code output and tracebacks wrap at the width instead of being cut,
+// pgup/pgdn scroll the output (newest at the bottom), and a long input line
+// scrolls so its end and the cursor stay visible.
+func TestWrapsAndScrolls(t *testing.T) {
+	c, runs, p := fixture(t, 60, 15)
+	long := "START" + strings.Repeat("x", 250) + "END"
+	frame := "File \"/content/train.py\", line 12, in <module> model.frame.Fit(dataset, epochs=10, callbacks=[checkpoint]) TBEND"
+	for i := 0; i < 6; i++ {
+		runs.ran(sess, "print(1)", api.ExecuteCodeResult{Stdout: "line one\nline two\n"})
+	}
+	runs.ran(sess, "run()", api.ExecuteCodeResult{
+		Stdout:         long + "\n",
+		ExecutionError: &api.ExecuteError{Name: "ValueError", Value: "bad", Traceback: []string{frame}},
+	})
+	p.SetInput("df = pd.read_csv('/content/drive/MyDrive/data/some_long_file_name.csv') # INPUTEND")
+	v := screen(t, p, c)
+	flat := strings.ReplaceAll(strings.ReplaceAll(v, "\n", ""), " ", "")
+	for _, want := range []string{"END", "TBEND", "INPUTEND█", "✕ValueError"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("run-code panel lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "START") {
+		t.Fatalf("wrapped output all fits?\n%s", v)
+	}
+	// pgup shows older output and says newer lines are below; pgdn returns.
+	press(p, c, "pgup")
+	v = screen(t, p, c)
+	if !strings.Contains(v, "START") || !strings.Contains(v, "newer line") || !strings.Contains(v, "below (pgdn)") {
+		t.Errorf("pgup did not scroll back:\n%s", v)
+	}
+	press(p, c, "pgdown", "pgdown", "pgdown", "pgdown", "pgdown")
+	if v = screen(t, p, c); !strings.Contains(v, "✕ ValueError") || strings.Contains(v, "below (pgdn)") {
+		t.Errorf("pgdn did not return to the newest output:\n%s", v)
+	}
+}
+
+// On the smallest screen the dashboard draws (60×15), a long input takes
+// at most half the console: the title, the input's cursor line and the
+// newest transcript row stay, in exactly the body's rows.
+func TestSmallestScreen(t *testing.T) {
+	c, runs, p := fixture(t, 60, 15)
+	runs.ran(sess, "print(1)", api.ExecuteCodeResult{Stdout: "1\n"})
+	p.SetInput(strings.Repeat("x = 1\n", 12) + "LAST")
+	body := draw(t, p, c)
+	mustContain(t, body[0], "RUN CODE")
+	v := strings.Join(body, "\n")
+	mustContain(t, v, "✓ done", "LAST█")
+}

@@ -1,0 +1,77 @@
+package console
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// texts are the transcript's lines as written.
+func texts(t *Transcript) []string {
+	var out []string
+	for _, l := range t.lines {
+		out = append(out, l.text)
+	}
+	return out
+}
+
+// The input is written "In [sid]: code", its continued lines aligned
+// under the code; a result writes stdout, stderr, the result, the error
+// with its traceback, the server's truncation and the outcome.
+func TestTranscriptWritesARun(t *testing.T) {
+	var tr Transcript
+	tr.AddIn(sess, "for i in x:\n    f(i)")
+	tr.AddResult(api.ExecuteCodeResult{
+		Stdout: "a\nb\n", Stderr: "warn\n", Result: "42\n43", OutputTruncated: true,
+		ExecutionError: &api.ExecuteError{Name: "KeyError", Value: "'k'", Traceback: []string{"tb one\ntb two"}},
+	})
+	want := []string{
+		"In [colabdash-1a2b]: for i in x:",
+		"                ...:     f(i)",
+		"  a", "  b",
+		"  stderr: warn",
+		"  Out: 42", "  43",
+		"  KeyError: 'k'",
+		"    tb one", "    tb two",
+		"  (output truncated by the server)",
+		"  ✕ KeyError",
+	}
+	if got := texts(&tr); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("transcript:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	tr = Transcript{}
+	tr.AddResult(api.ExecuteCodeResult{ExecutionError: &api.ExecuteError{}})
+	tr.AddResult(api.ExecuteCodeResult{})
+	tr.AddFailure("DEADLINE_EXCEEDED", false)
+	tr.AddFailure("the session was closed", true)
+	if got := strings.Join(texts(&tr), "|"); got != "  : |  ✕ error|  ✓ done|  ✕ DEADLINE_EXCEEDED|  ✕ stopped: the session was closed" {
+		t.Fatalf("outcomes: %q", got)
+	}
+}
+
+// Output from the server never drives the terminal: its escape sequences
+// and controls are dropped, its lines kept.
+func TestTranscriptDropsControls(t *testing.T) {
+	c, runs, p := fixture(t, 100, 24)
+	runs.ran(sess, "print('\x1b]52;c;aGk=\x07x')", api.ExecuteCodeResult{Stdout: "\x1b[31mred\x1b[0m\r\nnext\u009b2J\n"})
+	v := screen(t, p, c)
+	if strings.ContainsAny(v, "\x1b\x07\u009b\r") {
+		t.Fatalf("controls reached the screen: %q", v)
+	}
+	mustContain(t, v, "  red", "  next")
+}
+
+// A line longer than maxLineBytes keeps its first maxLineBytes (never
+// cutting a character) and says how much was cut.
+func TestTranscriptCutsLongLines(t *testing.T) {
+	var tr Transcript
+	tr.AddResult(api.ExecuteCodeResult{Stdout: strings.Repeat("é", maxLineBytes)}) // 2 bytes each
+	got := tr.lines[0].text
+	if !strings.HasSuffix(got, "… ("+plural(2*maxLineBytes+2-maxLineBytes, "more byte")+")") {
+		t.Fatalf("cut line ends %q", got[len(got)-40:])
+	}
+	if !strings.HasPrefix(got, "  é") || len(got) > maxLineBytes+40 {
+		t.Fatalf("cut line: %d bytes", len(got))
+	}
+}
