@@ -2,7 +2,7 @@ package ui
 
 // The files pane (f) and the console's kernel interrupt: both reach the
 // runtime's Jupyter server through its proxy (api/jupyter). The pane
-// itself is ui/filepane; this file makes it an overlay.
+// itself is ui/overlay/files/pane; this file makes it an overlay.
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -47,7 +47,7 @@ import (
 // x ask in a dialog of their own on the stack (with its grace period);
 // the dialog's intent holds the entry asked about (answerFiles).
 type filesOverlay struct {
-	p *filepane.Pane
+	p *pane.Pane
 }
 
 func (o *filesOverlay) Name() string { return "files pane" }
@@ -188,7 +188,7 @@ func (o *filesOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect 
 		if !ok {
 			return nil
 		}
-		if filepane.Deletable(t) != nil {
+		if pane.Deletable(t) != nil {
 			// Not even offered: the rule `colabdash rm` applies.
 			return common.Say{Pane: true, Err: true, Text: "not deleting " + termtext.Line("/"+t.Path) +
 				": colabdash never removes /content itself or a top-level directory"}
@@ -261,7 +261,7 @@ func (m *Model) openFiles(now time.Time) tea.Cmd {
 		return nil
 	}
 	// Under m.ctx: quitting ends its calls; a profile switch closes it.
-	p := filepane.New(m.ctx, sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.cx.Now)
+	p := pane.New(m.ctx, sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.cx.Now)
 	p.SetLocation(m.cx.Location)
 	m.push(&filesOverlay{p: p})
 	return p.Init()
@@ -288,7 +288,7 @@ func (m *Model) reachableSelection(now time.Time, unreachable string) *state.Run
 
 // jupyterOpener builds the Jupyter client of runtime name from ci; the
 // token is renewed through get_runtime when needed.
-func (m *Model) jupyterOpener(name string, ci api.ConnectionInfo) filepane.Opener {
+func (m *Model) jupyterOpener(name string, ci api.ConnectionInfo) pane.Opener {
 	svc := m.svc
 	return func(ctx context.Context) (*jupyter.Client, error) {
 		if svc == nil {
@@ -319,14 +319,14 @@ func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
 	if o, ok := find[*filesOverlay](m); ok {
 		cmd, mine = o.p.Update(msg)
 	}
-	if pm, ok := msg.(filepane.PlanMsg); ok {
+	if pm, ok := msg.(pane.PlanMsg); ok {
 		return m.onFilesPlan(pm, now)
 	}
-	if pm, ok := msg.(filepane.ProgressMsg); ok && !mine {
+	if pm, ok := msg.(pane.ProgressMsg); ok && !mine {
 		// A closed pane's transfer: wait on for its end all the same.
 		return pm.Next()
 	}
-	if d, isDone := msg.(filepane.DoneMsg); isDone {
+	if d, isDone := msg.(pane.DoneMsg); isDone {
 		m.recordEvent(now, "files "+d.Op, "runtimes/"+d.Runtime, d.Elapsed, d.Err)
 		switch {
 		case mine && d.Err != nil:
@@ -350,7 +350,7 @@ func (m *Model) closingFiles(o *filesOverlay) {
 		return
 	}
 	// Copy on write: an older copy of the Model keeps its own list.
-	l := append([]*filepane.Pane(nil), m.filesClosed[max(0, len(m.filesClosed)-maxFilesClosed+1):]...)
+	l := append([]*pane.Pane(nil), m.filesClosed[max(0, len(m.filesClosed)-maxFilesClosed+1):]...)
 	m.filesClosed = append(l, o.p)
 }
 
@@ -358,8 +358,8 @@ func (m *Model) closingFiles(o *filesOverlay) {
 // closed while it ran really ended: cancelled (and what is left of it),
 // finished after all, or failed. With a files pane open it says nothing
 // there (it would speak for that pane); the event log has it.
-func (m *Model) closedFilesDone(d filepane.DoneMsg, now time.Time) {
-	i := slices.IndexFunc(m.filesClosed, func(p *filepane.Pane) bool { return p.Answers(d) })
+func (m *Model) closedFilesDone(d pane.DoneMsg, now time.Time) {
+	i := slices.IndexFunc(m.filesClosed, func(p *pane.Pane) bool { return p.Answers(d) })
 	if i < 0 {
 		return
 	}

@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 	"github.com/colabdash/colabdash/ui/widget/lineedit"
 )
@@ -15,14 +15,14 @@ import (
 // filesFilterOverlay is the files pane's filter line (/ in the pane),
 // drawn over the status line: the entries shown narrow as it is typed
 // (among those the pane kept); enter keeps it, and on a directory larger
-// than the pane keeps (filepane.MaxShown) lists it again keeping every
+// than the pane keeps (pane.MaxShown) lists it again keeping every
 // entry that matches; esc clears it; ctrl+c quits.
 type filesFilterOverlay struct {
 	in lineedit.Editor
-	p  *filepane.Pane
+	p  *pane.Pane
 }
 
-func newFilesFilterOverlay(p *filepane.Pane) *filesFilterOverlay {
+func newFilesFilterOverlay(p *pane.Pane) *filesFilterOverlay {
 	f := &filesFilterOverlay{in: lineedit.Editor{Limit: 200}, p: p}
 	f.in.Set(p.Filter())
 	f.in.Selected = p.Filter() != ""
@@ -51,7 +51,7 @@ func (f *filesFilterOverlay) Draw(c *common.Context, fr *frame.Frame) {
 	// The pane is drawn beneath (the stack draws every overlay); the
 	// line replaces the status.
 	hint := "  enter apply · esc clear"
-	if total, _ := f.p.Counts(); total > filepane.MaxShown {
+	if total, _ := f.p.Counts(); total > pane.MaxShown {
 		hint = "  enter: search all " + strconv.Itoa(total) + " · esc clear"
 	}
 	line := f.in.View("/", "", max(fr.W-len(hint), 10), 1)[0]

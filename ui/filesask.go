@@ -14,7 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -33,13 +33,13 @@ func problemText(err error) string {
 }
 
 // downloadToDialog is D's question: where to download t. What is typed
-// is checked as the download will resolve it (filepane.PlanDownload).
-func downloadToDialog(t filepane.Target, now time.Time) *dialog {
+// is checked as the download will resolve it (pane.PlanDownload).
+func downloadToDialog(t pane.Target, now time.Time) *dialog {
 	d := newDialog(dlgInput, now, "Download "+t.Name, intent{kind: intentFilesDownloadTo, file: t},
 		"Local file or directory to download "+jupyter.Where(t.Runtime, t.Path)+" to.")
 	d.hint = "empty: the current directory"
 	d.check = func(in string) dialogCheck {
-		plan, err := filepane.PlanDownload(t, expandTilde(in))
+		plan, err := pane.PlanDownload(t, expandTilde(in))
 		switch {
 		case err != nil:
 			return dialogCheck{problem: problemText(err)}
@@ -53,8 +53,8 @@ func downloadToDialog(t filepane.Target, now time.Time) *dialog {
 
 // uploadDialog is u's question: which local file to upload into the
 // directory shown. What is typed is checked as the upload will
-// (filepane.CheckUpload), against the listing as it was when asked.
-func uploadDialog(p *filepane.Pane, now time.Time) *dialog {
+// (pane.CheckUpload), against the listing as it was when asked.
+func uploadDialog(p *pane.Pane, now time.Time) *dialog {
 	here := p.Here()
 	d := newDialog(dlgInput, now, "Upload to "+jupyter.Where(here.Runtime, here.Path),
 		intent{kind: intentFilesUpload, file: here},
@@ -66,7 +66,7 @@ func uploadDialog(p *filepane.Pane, now time.Time) *dialog {
 	}
 	d.check = func(in string) dialogCheck {
 		local := expandTilde(in)
-		st, err := filepane.CheckUpload(here, local)
+		st, err := pane.CheckUpload(here, local)
 		if err != nil {
 			return dialogCheck{problem: problemText(err)}
 		}
@@ -84,7 +84,7 @@ func uploadDialog(p *filepane.Pane, now time.Time) *dialog {
 
 // startUpload uploads local into t (the directory shown), asking first
 // when the listing has a file of that name.
-func (m *Model) startUpload(o *filesOverlay, t filepane.Target, local string, now time.Time) tea.Cmd {
+func (m *Model) startUpload(o *filesOverlay, t pane.Target, local string, now time.Time) tea.Cmd {
 	name := filepath.Base(local)
 	where := jupyter.Where(t.Runtime, t.Path+"/"+name)
 	var e jupyter.Model
@@ -118,7 +118,7 @@ func (m *Model) startUpload(o *filesOverlay, t filepane.Target, local string, no
 // onFilesPlan acts on where a download would land: an existing local
 // file is asked about (y only) before it is replaced; otherwise the
 // download starts.
-func (m *Model) onFilesPlan(pm filepane.PlanMsg, now time.Time) tea.Cmd {
+func (m *Model) onFilesPlan(pm pane.PlanMsg, now time.Time) tea.Cmd {
 	t := pm.Target
 	o, open := find[*filesOverlay](m)
 	switch {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
 // stallProxy sits on loopback in front of a runtime's proxy: it passes
@@ -85,7 +85,7 @@ func enterDownload(t *testing.T, e *emu, m Model) (Model, tea.Cmd) {
 	if plan == nil {
 		t.Fatalf("enter started nothing:\n%s", m.View())
 	}
-	pm, ok := plan().(filepane.PlanMsg)
+	pm, ok := plan().(pane.PlanMsg)
 	if !ok {
 		t.Fatalf("enter did not plan the download first:\n%s", m.View())
 	}

@@ -17,7 +17,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
 // The files pane never offers to delete /content itself or another
@@ -245,7 +245,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		m, xfer := enterDownload(t, e, m)
 		msg := xfer() // the download is complete; its answer not taken yet
 		for {
-			if _, ok := msg.(filepane.ProgressMsg); !ok {
+			if _, ok := msg.(pane.ProgressMsg); !ok {
 				break
 			}
 			var next tea.Cmd

@@ -1,4 +1,4 @@
-package filepane
+package pane
 
 // Where a download lands and what an upload replaces, decided before the
 // transfer so the dashboard can ask first (the y-only question), and

@@ -1,4 +1,4 @@
-package filepane
+package pane
 
 // Large directories and the pane's filter (field case 70): a listing is
 // decoded as a stream and the pane keeps at most MaxShown of its entries
