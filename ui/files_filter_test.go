@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 )
 
 // In the files pane, / filters the entries by name as it is typed; enter
@@ -25,7 +26,7 @@ func TestFilesPaneFilter(t *testing.T) {
 		t.Fatalf("the filter let other entries through:\n%s", v)
 	}
 	m = e.press(t, m, "enter")
-	if !topIs[*filesOverlay](&m) || m.filter != "" {
+	if !topIs[*files.Overlay](&m) || m.filter != "" {
 		t.Fatalf("enter left the pane's filter wrong (table filter %q):\n%s", m.filter, m.View())
 	}
 	mustContain(t, m.View(), `filter "NOTE": 1 of 3`)

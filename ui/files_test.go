@@ -13,6 +13,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 )
 
 // putRemote writes body to path on the emulator's runtime id.
@@ -44,7 +45,7 @@ func TestFilesPane(t *testing.T) {
 	m = e.press(t, m, "f")
 	v := m.View()
 	mustContain(t, v, "FILES", "rt-t4demo7k2p:/content", "sample_data/", "data.csv", "8 B")
-	if !topIs[*filesOverlay](&m) {
+	if !topIs[*files.Overlay](&m) {
 		t.Fatal("f did not open the files pane")
 	}
 	// The demo's sample_data directory comes first: in and out of it.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
@@ -115,7 +116,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		go func() { _ = xfer() }()
 		close(release)
 		m, _ = update(m, connect())
-		if m.Profile() != "beta" || topIs[*filesOverlay](&m) {
+		if m.Profile() != "beta" || topIs[*files.Overlay](&m) {
 			t.Fatalf("after the switch: profile %q, files pane still open:\n%s", m.Profile(), m.View())
 		}
 		waitFor(t, stall.ended, "the old profile's download stopping")

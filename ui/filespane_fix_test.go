@@ -17,6 +17,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
@@ -411,7 +412,7 @@ func TestFilesPaneDiscoverability(t *testing.T) {
 		t.Fatalf("the help does not start with the files pane's keys (%q):\n%s", first, m.View())
 	}
 	m = e.press(t, m, "esc")
-	if !topIs[*filesOverlay](&m) {
+	if !topIs[*files.Overlay](&m) {
 		t.Fatalf("esc on the help did not come back to the files pane:\n%s", m.View())
 	}
 	for _, w := range []int{100, 80} {
@@ -429,7 +430,7 @@ func TestFilesPaneDiscoverability(t *testing.T) {
 	}
 	mustContain(t, m.View(), "switching profile closes the files pane of rt-t4demo7k2p")
 	m = e.press(t, m, "esc")
-	if !topIs[*filesOverlay](&m) {
+	if !topIs[*files.Overlay](&m) {
 		t.Fatalf("esc on the picker did not come back to the files pane:\n%s", m.View())
 	}
 	// A pane-only message goes with the pane.

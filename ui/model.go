@@ -28,7 +28,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
 )
@@ -71,7 +71,7 @@ type Model struct {
 	waiting []waitingOverlay // overlays answers brought, waiting for their layer (openFromAnswer)
 	// filesClosed are files panes closed while a transfer ran, until its
 	// answer says how it ended (files.go).
-	filesClosed []*pane.Pane
+	filesClosed files.Closed
 
 	calls
 	tickGen    uint64
