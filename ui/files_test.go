@@ -81,20 +81,6 @@ func TestFilesPane(t *testing.T) {
 	mustContain(t, m.View(), "files download", "files delete")
 }
 
-// A missing remote directory, a download of a directory, --readonly.
-func TestFilesPaneErrors(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.ReadOnly = true })
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "f", "u")
-	mustContain(t, m.View(), "read-only mode")
-	m = e.press(t, m, "x")
-	mustContain(t, m.View(), "read-only mode")
-	// A runtime deleted under the pane: the next listing says so, in one line.
-	e.srv.Reclaim("runtimes/rt-t4demo7k2p")
-	m = e.press(t, m, "r")
-	mustContain(t, m.View(), "no longer exists")
-}
-
 // ctrl+c while console code runs interrupts the session's kernel through
 // the runtime proxy: the run ends with KeyboardInterrupt, the session and
 // its state stay, and the status line says it was an interrupt.

@@ -89,7 +89,7 @@ func (o *Overlay) upload(t pane.Target, local string, c *common.Context) common.
 		// The listing on screen is of that directory: it says whether
 		// the upload replaces a file (if the pane shows another one now,
 		// the upload itself refuses to replace one).
-		e, exists = o.p.Entry(name)
+		e, exists = entry(o.p, name)
 	}
 	switch {
 	case exists && e.IsDir():
@@ -100,6 +100,17 @@ func (o *Overlay) upload(t pane.Target, local string, c *common.Context) common.
 	return common.Open{Overlay: o.ask.ReplaceRemote(t, local, e, c)}
 }
 
+// entry is the listed entry of the directory p shows named name (as the
+// server sent it), if any: what an upload of that name replaces.
+func entry(p *pane.Pane, name string) (jupyter.Model, bool) {
+	for _, e := range p.Listing() {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return jupyter.Model{}, false
+}
+
 // OnPlan acts on where a download would land (the pane.PlanMsg its Plan
 // answered): an existing local file is asked about (y only) before it is
 // replaced, with an Open of Asker.ReplaceLocal that the dashboard opens
@@ -108,7 +119,7 @@ func (o *Overlay) upload(t pane.Target, local string, c *common.Context) common.
 func (o *Overlay) OnPlan(pm pane.PlanMsg, c *common.Context) common.Effect {
 	t := pm.Target
 	switch {
-	case o.closed || !o.p.Mine(pm):
+	case o.closed || !o.p.Owns(t):
 		return PaneClosed(t.Runtime, "nothing downloaded")
 	case pm.Err != nil:
 		return common.Say{Text: "not downloading " + termtext.Line(t.Name) + ": " + termtext.Line(ProblemText(pm.Err)), Err: true}

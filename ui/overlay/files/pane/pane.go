@@ -45,18 +45,12 @@ type Pane struct {
 	loc     *time.Location // where modification times are shown (nil: Local)
 
 	dir     string
-	entries []jupyter.Model // kept from the listing (at most MaxShown; filter.go)
-	shown   []jupyter.Model // entries passing filter, sorted: what the cursor moves over
-	filter  string          // the filter typed (/)
-	// listFilter is the filter the listing kept its entries by; total and
-	// matched count the directory's entries and those passing listFilter.
-	listFilter     string
-	total, matched int
-	cursor         int
-	offset         int
-	gen            int
-	loading        bool
-	err            string
+	ls      kept // the directory's entries kept and the filter (filter.go)
+	cursor  int
+	offset  int
+	gen     int
+	loading bool
+	err     string
 
 	xfer *transfer
 	req  int // the last transfer's request id
@@ -111,21 +105,11 @@ func (p *Pane) Answers(d DoneMsg) bool {
 }
 
 // Init lists content/.
-func (p *Pane) Init() tea.Cmd { return p.list(p.dir) }
+func (p *Pane) Init() tea.Cmd { return p.listFiltered(p.dir, "") }
 
 // Refresh lists the current directory again (with the filter applied when
 // it was).
-func (p *Pane) Refresh() tea.Cmd { return p.listFiltered(p.dir, p.listFilter) }
-
-func (p *Pane) client(ctx context.Context) (*jupyter.Client, error) {
-	if p.jc != nil {
-		return p.jc, nil
-	}
-	return p.open(ctx)
-}
-
-// list lists dir, a directory entered: its filter starts empty.
-func (p *Pane) list(dir string) tea.Cmd { return p.listFiltered(dir, "") }
+func (p *Pane) Refresh() tea.Cmd { return p.listFiltered(p.dir, p.ls.listFilter) }
 
 // listFiltered lists dir keeping the entries that pass filter (filter.go).
 func (p *Pane) listFiltered(dir, filter string) tea.Cmd {
@@ -173,14 +157,14 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 			return nil, true
 		}
 		if m.dir != p.dir || m.filter != "" {
-			p.filter = m.filter // a directory entered starts unfiltered
+			p.ls.filter = m.filter // a directory entered starts unfiltered
 		}
 		if m.dir != p.dir {
 			p.cursor = -1 // refilter keeps the cursor's entry only in the same directory
 		}
-		p.dir, p.entries = m.dir, sortEntries(m.entries)
-		p.listFilter, p.total, p.matched = m.filter, m.total, m.matched
-		p.refilter()
+		p.dir, p.ls.entries = m.dir, sortEntries(m.entries)
+		p.ls.listFilter, p.ls.total, p.ls.matched = m.filter, m.total, m.matched
+		p.cursor, p.offset = p.ls.refilter(nameOf(p.Selected())), 0
 		return nil, true
 	case ProgressMsg:
 		if m.pane != p.id {
@@ -198,7 +182,7 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 			p.jc = m.jc
 		}
 		p.xfer = nil
-		return p.list(p.dir), true
+		return p.listFiltered(p.dir, ""), true
 	}
 	return nil, false
 }
@@ -207,15 +191,15 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 func (p *Pane) Selected() (jupyter.Model, bool) {
 	// While a listing error is shown the entries are not on screen, so
 	// nothing is selected (a key must act only on what the user sees).
-	if p.err != "" || p.cursor < 0 || p.cursor >= len(p.shown) {
+	if p.err != "" || p.cursor < 0 || p.cursor >= len(p.ls.shown) {
 		return jupyter.Model{}, false
 	}
-	return p.shown[p.cursor], true
+	return p.ls.shown[p.cursor], true
 }
 
 // Move moves the cursor by n entries (clamped).
 func (p *Pane) Move(n int) {
-	p.cursor = max(0, min(len(p.shown)-1, p.cursor+n))
+	p.cursor = max(0, min(len(p.ls.shown)-1, p.cursor+n))
 }
 
 // Enter opens the selected directory; on a file it does nothing and
@@ -225,7 +209,7 @@ func (p *Pane) Enter() tea.Cmd {
 	if !ok || !e.IsDir() || p.loading {
 		return nil
 	}
-	return p.list(join(p.dir, e.Name))
+	return p.listFiltered(join(p.dir, e.Name), "") // a directory entered: its filter starts empty
 }
 
 // join is the remote path of name inside dir, written as Colab writes
@@ -247,7 +231,7 @@ func (p *Pane) Up() tea.Cmd {
 	if parent == "." {
 		parent = ""
 	}
-	return p.list(parent)
+	return p.listFiltered(parent, "")
 }
 
 // Close ends the pane: the listing and the transfer in flight are
@@ -258,9 +242,6 @@ func (p *Pane) Close() {
 		p.stop()
 	}
 }
-
-// Err is the last listing error ("" when none).
-func (p *Pane) Err() string { return p.err }
 
 // IsNotFound reports whether err says a file is missing (local or remote).
 func IsNotFound(err error) bool {

@@ -45,7 +45,7 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 	}
 	lines := make([]string, 0, h)
 	title := "FILES · " + jupyter.Where(p.runtime, p.dir)
-	if n := p.countText(); n != "" {
+	if n := p.ls.countText(); n != "" {
 		title += " · " + n
 	}
 	if p.loading {
@@ -56,9 +56,9 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 	switch {
 	case p.err != "":
 		lines = append(lines, termtext.Cut("  "+p.err, w))
-	case !p.loading && len(p.shown) == 0 && p.filter != "":
+	case !p.loading && len(p.ls.shown) == 0 && p.ls.filter != "":
 		lines = append(lines, termtext.Cut("  (no entry matches the filter)", w))
-	case !p.loading && len(p.shown) == 0:
+	case !p.loading && len(p.ls.shown) == 0:
 		lines = append(lines, termtext.Cut("  (empty; hidden files are not listed)", w))
 	}
 	if len(lines) == 1 && body > 0 {
@@ -68,8 +68,8 @@ func (p *Pane) View(w, h int, sel func(string) string) []string {
 		if p.cursor >= p.offset+body {
 			p.offset = p.cursor - body + 1
 		}
-		for i := p.offset; i < len(p.shown) && len(lines) < h; i++ {
-			e := p.shown[i]
+		for i := p.offset; i < len(p.ls.shown) && len(lines) < h; i++ {
+			e := p.ls.shown[i]
 			size := "-"
 			if !e.IsDir() && e.Size >= 0 {
 				size = state.FormatBytes(e.Size)
