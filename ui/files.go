@@ -1,8 +1,10 @@
 package ui
 
 // The files pane (f) and the console's kernel interrupt: both reach the
-// runtime's Jupyter server through its proxy (api/jupyter). The pane
-// itself is ui/overlay/files/pane; this file makes it an overlay.
+// runtime's Jupyter server through its proxy (api/jupyter). The pane is
+// ui/overlay/files (its state machine ui/overlay/files/pane); this file
+// opens it with the runtime's Jupyter client opener, routes its messages
+// and hands it its dialogs' answers (filesask.go builds the dialogs).
 
 import (
 	"context"
