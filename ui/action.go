@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 )
 
 // apply carries out e: the one place where effects become state changes
@@ -17,8 +18,8 @@ func (m *Model) apply(e common.Effect) tea.Cmd {
 		m.cancel()
 		return tea.Quit
 	case common.Close:
-		if o, ok := m.top().(*filesOverlay); ok {
-			m.closingFiles(o)
+		if o, ok := m.top().(*files.Overlay); ok {
+			m.filesClosed = m.filesClosed.Note(o)
 			if m.statusPane { // "select a file to download…" means nothing on the dashboard
 				m.cx.Status.Text, m.statusPane = "", false
 			}

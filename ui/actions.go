@@ -12,8 +12,8 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -51,11 +51,11 @@ type intent struct {
 	session string // "runtimes/{id}/sessions/{sid}"
 	spec    api.RuntimeSpecKey
 	version string
-	vals    []string        // picker steps: the raw value of each item
-	next    []afterChoice   // intentAfterCreate: what each item does
-	file    filepane.Target // intentFiles…: the entry asked about
-	local   string          // intentFilesReplace…: the local path
-	dst     string          // intentFilesReplaceLocal: the file it replaces (local may be its directory)
+	vals    []string      // picker steps: the raw value of each item
+	next    []afterChoice // intentAfterCreate: what each item does
+	file    pane.Target   // intentFiles…: the entry asked about
+	local   string        // intentFilesReplace…: the local path
+	dst     string        // intentFilesReplaceLocal: the file it replaces (local may be its directory)
 }
 
 // afterChoice is one next step offered after a failed create.
@@ -345,7 +345,7 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.setStatus(now, "could not remember the spec: "+common.ErrLine(msg.err), true)
 		m.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
 		return nil, true
-	case filepane.ListedMsg, filepane.ProgressMsg, filepane.DoneMsg, filepane.PlanMsg:
+	case pane.ListedMsg, pane.ProgressMsg, pane.DoneMsg, pane.PlanMsg:
 		return m.onFilesMsg(msg, now), true
 	case dialogCheckMsg:
 		return m.onDialogCheck(msg), true

@@ -8,6 +8,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 )
 
 // A question an answer brings never lands on the dialog the user is
@@ -48,7 +49,7 @@ func TestConsoleForANewSessionWaitsForTheDashboard(t *testing.T) {
 	m, open := update(m, keyMsg("y")) // create_session, answered later
 	m = e.press(t, m, "f")
 	m = drive(t, m, open)
-	if !topIs[*filesOverlay](&m) {
+	if !topIs[*files.Overlay](&m) {
 		t.Fatalf("the console opened over the files pane:\n%s", m.View())
 	}
 	m = e.press(t, m, "esc")

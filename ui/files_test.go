@@ -13,6 +13,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 )
 
 // putRemote writes body to path on the emulator's runtime id.
@@ -44,7 +45,7 @@ func TestFilesPane(t *testing.T) {
 	m = e.press(t, m, "f")
 	v := m.View()
 	mustContain(t, v, "FILES", "rt-t4demo7k2p:/content", "sample_data/", "data.csv", "8 B")
-	if !topIs[*filesOverlay](&m) {
+	if !topIs[*files.Overlay](&m) {
 		t.Fatal("f did not open the files pane")
 	}
 	// The demo's sample_data directory comes first: in and out of it.
@@ -78,20 +79,6 @@ func TestFilesPane(t *testing.T) {
 	// The event log has both transfers.
 	m = e.press(t, m, "esc", "L")
 	mustContain(t, m.View(), "files download", "files delete")
-}
-
-// A missing remote directory, a download of a directory, --readonly.
-func TestFilesPaneErrors(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.ReadOnly = true })
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "f", "u")
-	mustContain(t, m.View(), "read-only mode")
-	m = e.press(t, m, "x")
-	mustContain(t, m.View(), "read-only mode")
-	// A runtime deleted under the pane: the next listing says so, in one line.
-	e.srv.Reclaim("runtimes/rt-t4demo7k2p")
-	m = e.press(t, m, "r")
-	mustContain(t, m.View(), "no longer exists")
 }
 
 // ctrl+c while console code runs interrupts the session's kernel through

@@ -1,48 +1,37 @@
 package ui
 
-// The files pane's questions about local paths: the download-to and
-// upload dialogs check what is typed as the transfer will (a local stat,
-// in a command), and a transfer that would replace a file, local or on
-// the runtime, asks first (y only), as deleting does.
+// The files pane's questions as the dashboard's dialogs (files.Asker):
+// the download-to and upload dialogs check what is typed as the transfer
+// will (a local stat, in a command), and a transfer that would replace a
+// file, local or on the runtime, asks first (y only), as deleting does.
+// Each dialog's intent holds the entry asked about; answerFiles hands the
+// answer back to the pane.
 
 import (
-	"errors"
 	"path/filepath"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/filepane"
-	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
-// problemText is a local check's failure without the operation and path
-// the dialog already names: "no such local file or directory: ./x".
-func problemText(err error) string {
-	var je *jupyter.Error
-	if errors.As(err, &je) {
-		s := je.Kind.Error()
-		if je.Message != "" {
-			s += ": " + je.Message
-		}
-		return s
-	}
-	return err.Error()
-}
+// filesAsker builds the files pane's dialogs.
+type filesAsker struct{}
 
-// downloadToDialog is D's question: where to download t. What is typed
-// is checked as the download will resolve it (filepane.PlanDownload).
-func downloadToDialog(t filepane.Target, now time.Time) *dialog {
+// DownloadTo is D's question: where to download t. What is typed is
+// checked as the download will resolve it (pane.PlanDownload).
+func (filesAsker) DownloadTo(t pane.Target, now time.Time) common.Overlay {
 	d := newDialog(dlgInput, now, "Download "+t.Name, intent{kind: intentFilesDownloadTo, file: t},
 		"Local file or directory to download "+jupyter.Where(t.Runtime, t.Path)+" to.")
 	d.hint = "empty: the current directory"
 	d.check = func(in string) dialogCheck {
-		plan, err := filepane.PlanDownload(t, expandTilde(in))
+		plan, err := pane.PlanDownload(t, files.ExpandTilde(in))
 		switch {
 		case err != nil:
-			return dialogCheck{problem: problemText(err)}
+			return dialogCheck{problem: files.ProblemText(err)}
 		case plan.Exists:
 			return dialogCheck{note: "replaces the local file " + plan.Dst + " (asks first)", warn: true}
 		}
@@ -51,10 +40,10 @@ func downloadToDialog(t filepane.Target, now time.Time) *dialog {
 	return d
 }
 
-// uploadDialog is u's question: which local file to upload into the
-// directory shown. What is typed is checked as the upload will
-// (filepane.CheckUpload), against the listing as it was when asked.
-func uploadDialog(p *filepane.Pane, now time.Time) *dialog {
+// Upload is u's question: which local file to upload into the directory
+// shown. What is typed is checked as the upload will (pane.CheckUpload),
+// against the listing as it was when asked.
+func (filesAsker) Upload(p *pane.Pane, now time.Time) common.Overlay {
 	here := p.Here()
 	d := newDialog(dlgInput, now, "Upload to "+jupyter.Where(here.Runtime, here.Path),
 		intent{kind: intentFilesUpload, file: here},
@@ -65,10 +54,10 @@ func uploadDialog(p *filepane.Pane, now time.Time) *dialog {
 		listed[e.Name] = e
 	}
 	d.check = func(in string) dialogCheck {
-		local := expandTilde(in)
-		st, err := filepane.CheckUpload(here, local)
+		local := files.ExpandTilde(in)
+		st, err := pane.CheckUpload(here, local)
 		if err != nil {
-			return dialogCheck{problem: problemText(err)}
+			return dialogCheck{problem: files.ProblemText(err)}
 		}
 		name := filepath.Base(local)
 		where := jupyter.Where(here.Runtime, here.Path+"/"+name)
@@ -82,67 +71,37 @@ func uploadDialog(p *filepane.Pane, now time.Time) *dialog {
 	return d
 }
 
-// startUpload uploads local into t (the directory shown), asking first
-// when the listing has a file of that name.
-func (m *Model) startUpload(o *filesOverlay, t filepane.Target, local string, now time.Time) tea.Cmd {
+// Delete is x's question: whether to delete t (y only).
+func (filesAsker) Delete(t pane.Target, now time.Time) common.Overlay {
+	what := "file"
+	if t.Dir {
+		what = "directory and everything listed in it"
+	}
+	return newDialog(dlgConfirm, now, "Delete "+t.Name+"?", intent{kind: intentFilesDelete, file: t},
+		"The "+what+" "+jupyter.Where(t.Runtime, t.Path)+" is removed from the runtime.", "This cannot be undone.")
+}
+
+// ReplaceLocal asks whether the download of t to local may replace the
+// local file plan.Dst (y only).
+func (filesAsker) ReplaceLocal(t pane.Target, local string, plan pane.DownloadPlan, c *common.Context) common.Overlay {
+	return newDialog(dlgConfirm, c.Now(), "Replace "+filepath.Base(plan.Dst)+"?", intent{kind: intentFilesReplaceLocal, file: t, local: local, dst: plan.Dst},
+		plan.Dst+" exists ("+state.FormatBytes(plan.Size)+", modified "+plan.Modified.In(c.Location).Format("2006-01-02 15:04")+
+			"): downloading "+jupyter.Where(t.Runtime, t.Path)+" replaces it.", "Your local copy cannot be recovered.")
+}
+
+// ReplaceRemote asks whether the upload of local into the directory t may
+// replace e, the runtime's file of that name (y only).
+func (filesAsker) ReplaceRemote(t pane.Target, local string, e jupyter.Model, c *common.Context) common.Overlay {
 	name := filepath.Base(local)
 	where := jupyter.Where(t.Runtime, t.Path+"/"+name)
-	var e jupyter.Model
-	exists := false
-	if o.p.Here() == t {
-		// The listing on screen is of that directory: it says whether
-		// the upload replaces a file (if the pane shows another one now,
-		// the upload itself refuses to replace one).
-		e, exists = o.p.Entry(name)
-	}
-	switch {
-	case exists && e.IsDir():
-		m.setStatus(now, "not uploading "+termtext.Line(local)+": a directory "+termtext.Line(where)+" is in the way", true)
-		return nil
-	case !exists:
-		return o.p.Upload(t, local, false)
-	}
 	was := "it"
 	if e.Size >= 0 {
 		was += " (" + state.FormatBytes(e.Size)
 		if !e.LastModified.IsZero() {
-			was += ", modified " + e.LastModified.In(m.cx.Location).Format("2006-01-02 15:04")
+			was += ", modified " + e.LastModified.In(c.Location).Format("2006-01-02 15:04")
 		}
 		was += ")"
 	}
-	m.push(newDialog(dlgConfirm, now, "Replace "+name+" on the runtime?", intent{kind: intentFilesReplaceRemote, file: t, local: local},
-		where+" exists: uploading "+local+" replaces "+was+".", "The runtime's copy cannot be recovered."))
-	return nil
-}
-
-// onFilesPlan acts on where a download would land: an existing local
-// file is asked about (y only) before it is replaced; otherwise the
-// download starts.
-func (m *Model) onFilesPlan(pm filepane.PlanMsg, now time.Time) tea.Cmd {
-	t := pm.Target
-	o, open := find[*filesOverlay](m)
-	switch {
-	case !open || !o.p.Mine(pm):
-		m.setStatus(now, "the files pane of "+t.Runtime+" was closed: nothing downloaded", true)
-		return nil
-	case pm.Err != nil:
-		m.setStatus(now, "not downloading "+termtext.Line(t.Name)+": "+termtext.Line(problemText(pm.Err)), true)
-		return nil
-	case o.p.Busy():
-		m.setStatus(now, "a transfer is already running", true)
-		return nil
-	case !pm.Plan.Exists:
-		return o.p.Download(t, pm.Local, false)
-	}
-	plan := pm.Plan
-	m.openFromAnswer(o, "the question whether to replace "+plan.Dst, func(m *Model, now time.Time) bool {
-		if o, open := find[*filesOverlay](m); !open || !o.p.Mine(pm) {
-			return false
-		}
-		m.push(newDialog(dlgConfirm, now, "Replace "+filepath.Base(plan.Dst)+"?", intent{kind: intentFilesReplaceLocal, file: t, local: pm.Local, dst: plan.Dst},
-			plan.Dst+" exists ("+state.FormatBytes(plan.Size)+", modified "+plan.Modified.In(m.cx.Location).Format("2006-01-02 15:04")+
-				"): downloading "+jupyter.Where(t.Runtime, t.Path)+" replaces it.", "Your local copy cannot be recovered."))
-		return true
-	})
-	return nil
+	return newDialog(dlgConfirm, c.Now(), "Replace "+name+" on the runtime?", intent{kind: intentFilesReplaceRemote, file: t, local: local},
+		where+" exists: uploading "+local+" replaces "+was+".", "The runtime's copy cannot be recovered.")
 }

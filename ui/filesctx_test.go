@@ -15,7 +15,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
 // stallProxy sits on loopback in front of a runtime's proxy: it passes
@@ -85,7 +86,7 @@ func enterDownload(t *testing.T, e *emu, m Model) (Model, tea.Cmd) {
 	if plan == nil {
 		t.Fatalf("enter started nothing:\n%s", m.View())
 	}
-	pm, ok := plan().(filepane.PlanMsg)
+	pm, ok := plan().(pane.PlanMsg)
 	if !ok {
 		t.Fatalf("enter did not plan the download first:\n%s", m.View())
 	}
@@ -115,7 +116,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		go func() { _ = xfer() }()
 		close(release)
 		m, _ = update(m, connect())
-		if m.Profile() != "beta" || topIs[*filesOverlay](&m) {
+		if m.Profile() != "beta" || topIs[*files.Overlay](&m) {
 			t.Fatalf("after the switch: profile %q, files pane still open:\n%s", m.Profile(), m.View())
 		}
 		waitFor(t, stall.ended, "the old profile's download stopping")

@@ -17,108 +17,32 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
-// The files pane never offers to delete /content itself or another
-// top-level directory (the rule `colabdash rm` applies, jupyter.Removable):
-// x says why in the status line and opens no dialog. Paths are written
-// with one slash, in the root as below it.
-func TestFilesPaneNeverDeletesContent(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "f", "backspace")
-	mustContain(t, m.View(), "FILES · rt-t4demo7k2p:/ ", "content/")
-	m = e.press(t, m, "x")
-	if m.dlg() != nil {
-		t.Fatalf("x on content/ offered a delete:\n%s", m.View())
-	}
-	mustContain(t, m.View(), "not deleting /content: colabdash never removes /content itself or a top-level directory")
-	m = e.press(t, m, "y")
-	if !remoteExists(t, e, "rt-t4demo7k2p", "content/data.csv") {
-		t.Fatal("/content/data.csv is gone after x, y on /content")
-	}
-	// Back into /content from the root: one slash in the title and in the
-	// delete dialog.
-	m = e.press(t, m, "enter")
-	v := m.View()
-	mustContain(t, v, "FILES · rt-t4demo7k2p:/content ")
-	if strings.Contains(v, ":/"+"/") {
-		t.Fatalf("a doubled slash in the title:\n%s", v)
-	}
-	m = e.press(t, m, "down", "x")
-	v = m.View()
-	mustContain(t, v, "Delete data.csv?", "rt-t4demo7k2p:/content/data.csv")
-	if strings.Contains(v, ":/"+"/") {
-		t.Fatalf("a doubled slash in the delete dialog:\n%s", v)
-	}
-}
-
-// With NO_COLOR (no attributes at all) the files pane still shows which
-// row is selected: the cursor's row, and only it, starts with "›", and the
-// marker follows the cursor.
-func TestFilesPaneSelectionShowsWithoutColour(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil) // NoColor
-	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "f")
-	marked := func(m Model) []string {
-		var out []string
-		for _, l := range strings.Split(m.View(), "\n") {
-			if strings.Contains(l, "\x1b") {
-				t.Fatalf("an escape code under NoColor: %q", l)
-			}
-			if strings.HasPrefix(l, "›") {
-				out = append(out, l)
-			}
-		}
-		return out
-	}
-	if rows := marked(m); len(rows) != 1 || !strings.Contains(rows[0], "sample_data/") {
-		t.Fatalf("marked rows %q, want only sample_data/:\n%s", rows, m.View())
-	}
-	m = e.press(t, m, "down")
-	if rows := marked(m); len(rows) != 1 || !strings.Contains(rows[0], "data.csv") {
-		t.Fatalf("marked rows %q after down, want only data.csv:\n%s", rows, m.View())
-	}
-}
-
-// A remote name with control characters: the listing and the status line
-// show it the same way (through termtext: ␛ for ESC), and d refuses to
-// make it a local file name (one line saying D takes a name); D into a
-// directory is refused the same way, D to a file name downloads it.
+// A remote name with control characters in the D dialog: its title shows
+// the name through termtext (␛ for ESC), and what is typed (a directory)
+// is refused at once with the reason; enter does not download. (The
+// listing, d's refusal and D to a file name: package files' unit test
+// TestControlCharacterName.)
 func TestFilesPaneControlCharacterName(t *testing.T) {
 	dir := t.TempDir()
-	t.Chdir(dir) // d downloads into the current directory
 	const evil = "evil\x1b[31mRED\x1b]0;pwned\a.txt"
 	const shown = "evil␛[31mRED␛]0;pwned␇.txt" // termtext.Line(evil)
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	putRemote(t, e, "rt-t4demo7k2p", "content/"+evil, "x")
 	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "f", "down")
-	mustContain(t, m.View(), "› ", shown)
-	m = e.press(t, m, "d")
-	v := m.View()
-	mustContain(t, v, "not downloading "+shown+": its name contains control characters (D: type a local name)")
-	if strings.Contains(v, `\x1b`) {
-		t.Fatalf("the name shown Go-quoted:\n%s", v)
-	}
-	// D into a directory: the dialog says at once the name cannot be
-	// used, and enter does not download.
-	m = e.press(t, m, "D")
+	m = e.press(t, m, "f", "down", "D")
 	m = typeText(e, t, m, dir)
 	m = e.press(t, m, "enter")
 	mustContain(t, m.View(), "Download "+shown, "✕ unsafe remote name: its name contains control characters")
+	if strings.Contains(m.View(), `\x1b`) {
+		t.Fatalf("the name shown Go-quoted:\n%s", m.View())
+	}
 	m = e.press(t, m, "esc")
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Fatalf("a file was written under the remote name: %v", ents)
-	}
-	m = e.press(t, m, "D")
-	m = typeText(e, t, m, filepath.Join(dir, "safe.txt"))
-	m = e.press(t, m, "enter")
-	if b, err := os.ReadFile(filepath.Join(dir, "safe.txt")); err != nil || string(b) != "x" {
-		t.Fatalf("D to a typed name: %q, %v\n%s", b, err, m.View())
 	}
 }
 
@@ -245,7 +169,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		m, xfer := enterDownload(t, e, m)
 		msg := xfer() // the download is complete; its answer not taken yet
 		for {
-			if _, ok := msg.(filepane.ProgressMsg); !ok {
+			if _, ok := msg.(pane.ProgressMsg); !ok {
 				break
 			}
 			var next tea.Cmd
@@ -411,7 +335,7 @@ func TestFilesPaneDiscoverability(t *testing.T) {
 		t.Fatalf("the help does not start with the files pane's keys (%q):\n%s", first, m.View())
 	}
 	m = e.press(t, m, "esc")
-	if !topIs[*filesOverlay](&m) {
+	if !topIs[*files.Overlay](&m) {
 		t.Fatalf("esc on the help did not come back to the files pane:\n%s", m.View())
 	}
 	for _, w := range []int{100, 80} {
@@ -429,7 +353,7 @@ func TestFilesPaneDiscoverability(t *testing.T) {
 	}
 	mustContain(t, m.View(), "switching profile closes the files pane of rt-t4demo7k2p")
 	m = e.press(t, m, "esc")
-	if !topIs[*filesOverlay](&m) {
+	if !topIs[*files.Overlay](&m) {
 		t.Fatalf("esc on the picker did not come back to the files pane:\n%s", m.View())
 	}
 	// A pane-only message goes with the pane.
@@ -439,22 +363,4 @@ func TestFilesPaneDiscoverability(t *testing.T) {
 	if strings.Contains(m.View(), "select a file to download") {
 		t.Fatalf("the files pane's message outlived it:\n%s", m.View())
 	}
-}
-
-// d and x pressed while a transfer runs say why they do nothing, beside
-// the transfer's progress.
-func TestFilesPaneBusyKeysSayWhy(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m, stall, xfer := startStalledDownload(t, e, m)
-	for _, k := range []string{"x", "d"} {
-		m = e.press(t, m, k)
-		status := strings.Split(m.View(), "\n")
-		line := status[len(status)-2]
-		if !strings.Contains(line, "↓ data.csv") || !strings.Contains(line, "one transfer at a time: the download of data.csv is still running") {
-			t.Fatalf("%s during a download: status line %q", k, line)
-		}
-	}
-	m = e.press(t, m, "esc")
-	waitFor(t, stall.ended, "the download stopping")
-	_ = drive(t, m, xfer)
 }

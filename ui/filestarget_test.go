@@ -3,9 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -39,78 +36,6 @@ func remoteExists(t *testing.T, e *emu, id, path string) bool {
 		t.Fatal(err)
 	}
 	return err == nil
-}
-
-// twoDataFiles puts content/data.csv ("top") and content/sub/data.csv
-// ("sub") on rt-t4demo7k2p and opens its files pane with the cursor on
-// sub/ (after sample_data/).
-func twoDataFiles(t *testing.T) (*emu, Model) {
-	t.Helper()
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	if err := remoteClient(t, e, "rt-t4demo7k2p").MkdirAll(context.Background(), "content/sub"); err != nil {
-		t.Fatal(err)
-	}
-	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "top")
-	putRemote(t, e, "rt-t4demo7k2p", "content/sub/data.csv", "sub")
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "f", "down")
-	mustContain(t, m.View(), "sub/", "data.csv")
-	return e, m
-}
-
-// A question asked about content/data.csv is answered about it alone: a
-// listing of content/sub that lands while the question is open (enter
-// pressed just before) puts another data.csv under the cursor, and the
-// answer must not act on that one.
-func TestFilesDialogActsOnTheEntryItNamed(t *testing.T) {
-	t.Run("delete", func(t *testing.T) {
-		e, m := twoDataFiles(t)
-		m, enter := update(m, keyMsg("enter")) // content/sub, answered late
-		m = e.press(t, m, "down", "x")
-		mustContain(t, m.View(), "Delete data.csv?", "rt-t4demo7k2p:/content/data.csv")
-		m = drive(t, m, enter)
-		mustContain(t, m.View(), "rt-t4demo7k2p:/content/sub")
-		m = e.press(t, m, "y")
-		if !remoteExists(t, e, "rt-t4demo7k2p", "content/sub/data.csv") {
-			t.Fatalf("y on \"Delete content/data.csv?\" deleted content/sub/data.csv:\n%s", m.View())
-		}
-		if !remoteExists(t, e, "rt-t4demo7k2p", "content/data.csv") {
-			t.Fatal("deleted content/data.csv though the screen no longer showed it")
-		}
-		mustContain(t, m.View(), "nothing deleted")
-	})
-	t.Run("download to", func(t *testing.T) {
-		e, m := twoDataFiles(t)
-		m, enter := update(m, keyMsg("enter"))
-		m = e.press(t, m, "down", "D")
-		mustContain(t, m.View(), "Download data.csv", "rt-t4demo7k2p:/content/data.csv")
-		m = drive(t, m, enter)
-		out := filepath.Join(t.TempDir(), "got.csv")
-		m = typeText(e, t, m, out)
-		m = e.press(t, m, "enter")
-		if b, err := os.ReadFile(out); err != nil || string(b) != "top" {
-			t.Fatalf("downloaded %q (%v), want content/data.csv's \"top\"\n%s", b, err, m.View())
-		}
-	})
-	t.Run("upload into", func(t *testing.T) {
-		e, m := twoDataFiles(t)
-		m, enter := update(m, keyMsg("enter"))
-		m = e.press(t, m, "u")
-		mustContain(t, m.View(), "Upload to rt-t4demo7k2p:/content")
-		m = drive(t, m, enter)
-		local := filepath.Join(t.TempDir(), "up.txt")
-		if err := os.WriteFile(local, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		m = typeText(e, t, m, local)
-		m = e.press(t, m, "enter")
-		if !remoteExists(t, e, "rt-t4demo7k2p", "content/up.txt") || remoteExists(t, e, "rt-t4demo7k2p", "content/sub/up.txt") {
-			t.Fatalf("the upload did not go to content/, the directory the question named\n%s", m.View())
-		}
-		if strings.Contains(m.View(), "failed") {
-			t.Fatal(m.View())
-		}
-	})
 }
 
 // The files pane's question is a dialog like any other: when the screen

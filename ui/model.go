@@ -28,8 +28,8 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/pane/sessions"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -66,7 +66,7 @@ type Model struct {
 	waiting []waitingOverlay // overlays answers brought, waiting for their layer (openFromAnswer)
 	// filesClosed are files panes closed while a transfer ran, until its
 	// answer says how it ended (files.go).
-	filesClosed []*filepane.Pane
+	filesClosed files.Closed
 
 	calls
 	tickGen    uint64

@@ -10,6 +10,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
@@ -61,10 +62,10 @@ func (m *Model) openProfilePicker() {
 		m.setStatus(m.cx.Now(), "a create, delete or session change is in progress: switch profile when it is done", true)
 		return
 	}
-	if o, ok := find[*filesOverlay](m); ok {
+	if o, ok := find[*files.Overlay](m); ok {
 		// Opened from the files pane: a switch closes it.
-		what := "the files pane of " + o.p.Runtime()
-		if op, name, busy := o.p.Pending(); busy {
+		what := "the files pane of " + o.Pane().Runtime()
+		if op, name, busy := o.Pane().Pending(); busy {
 			what += " and stops its " + op + " of " + termtext.Line(name)
 		}
 		m.setStatus(m.cx.Now(), "switching profile closes "+what+" (esc: back to it)", false)
@@ -181,8 +182,8 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 		switch o := o.(type) {
 		case *helpOverlay, *eventsOverlay:
 			kept = append(kept, o)
-		case *filesOverlay:
-			o.p.Close() // its listing and transfer were the old account's
+		case *files.Overlay:
+			o.Close() // its listing and transfer were the old account's
 		}
 	}
 	m.stack = kept

@@ -1,4 +1,4 @@
-package filepane
+package pane
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func drive(t *testing.T, p *Pane, cmd tea.Cmd) []tea.Msg {
 
 func names(p *Pane) []string {
 	var out []string
-	for _, e := range p.entries {
+	for _, e := range p.ls.entries {
 		out = append(out, e.Name)
 	}
 	return out
@@ -99,7 +99,7 @@ func TestPaneBrowseDownloadUploadDelete(t *testing.T) {
 	}
 	// Enter the directory, then back up.
 	drive(t, p, p.Enter())
-	if p.Dir() != "content/sub" || len(p.entries) != 0 || !strings.Contains(strings.Join(p.View(60, 3, nil), "\n"), "empty") {
+	if p.Dir() != "content/sub" || len(p.ls.entries) != 0 || !strings.Contains(strings.Join(p.View(60, 3, nil), "\n"), "empty") {
 		t.Fatalf("in sub: dir %q entries %v", p.Dir(), names(p))
 	}
 	drive(t, p, p.Up())
@@ -201,8 +201,8 @@ func TestPaneDoneMsgMustMatchRuntimeAndRequest(t *testing.T) {
 // Modification times show in the zone the dashboard set, not the host's.
 func TestPaneShowsTimesInItsLocation(t *testing.T) {
 	p := New(context.Background(), "rt-x", nil, nil)
-	p.entries = []jupyter.Model{{Name: "a.txt", Type: "file", LastModified: time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC)}}
-	p.shown = p.entries
+	p.ls.entries = []jupyter.Model{{Name: "a.txt", Type: "file", LastModified: time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC)}}
+	p.ls.shown = p.ls.entries
 	p.SetLocation(time.FixedZone("X", 5*3600))
 	if v := strings.Join(p.View(80, 3, nil), "\n"); !strings.Contains(v, "2026-12-01 15:30") {
 		t.Fatalf("a 10:30 UTC file in UTC+5:\n%s", v)

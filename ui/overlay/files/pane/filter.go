@@ -1,4 +1,4 @@
-package filepane
+package pane
 
 // Large directories and the pane's filter (field case 70): a listing is
 // decoded as a stream and the pane keeps at most MaxShown of its entries
@@ -46,35 +46,52 @@ func collect(ctx context.Context, c *jupyter.Client, dir, filter string) (kept [
 	return kept, total, matched, err
 }
 
-// refilter recomputes the entries shown from those kept and the filter,
-// keeping the cursor on the same entry when it is still shown.
-func (p *Pane) refilter() {
-	sel := ""
-	if e, ok := p.Selected(); ok {
-		sel = e.Name
-	}
-	p.shown = p.shown[:0]
-	for _, e := range p.entries {
-		if matches(p.filter, e.Name) {
-			p.shown = append(p.shown, e)
+// kept is what the pane kept of the directory shown and how its filter
+// narrows it.
+type kept struct {
+	entries []jupyter.Model // kept from the listing (at most MaxShown)
+	shown   []jupyter.Model // entries passing filter, sorted: what the cursor moves over
+	filter  string          // the filter typed (/)
+	// listFilter is the filter the listing kept its entries by; total and
+	// matched count the directory's entries and those passing listFilter.
+	listFilter     string
+	total, matched int
+}
+
+// refilter recomputes the entries shown from those kept and the filter;
+// cursor is where sel (an entry's name) is shown now, else 0.
+func (k *kept) refilter(sel string) (cursor int) {
+	k.shown = k.shown[:0]
+	for _, e := range k.entries {
+		if matches(k.filter, e.Name) {
+			k.shown = append(k.shown, e)
 		}
 	}
-	p.cursor, p.offset = 0, 0
-	for i, e := range p.shown {
+	for i, e := range k.shown {
 		if e.Name == sel {
-			p.cursor = i
+			cursor = i
 		}
 	}
+	return cursor
+}
+
+// nameOf is the name of e when ok (as Selected returns them), else "".
+func nameOf(e jupyter.Model, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return e.Name
 }
 
 // Filter returns the pane's filter ("" when none).
-func (p *Pane) Filter() string { return p.filter }
+func (p *Pane) Filter() string { return p.ls.filter }
 
 // SetFilter narrows the entries shown to those whose name holds text
 // (any case), among the entries kept; it does no I/O.
 func (p *Pane) SetFilter(text string) {
-	p.filter = text
-	p.refilter()
+	p.ls.filter = text
+	// The cursor stays on the same entry when it is still shown.
+	p.cursor, p.offset = p.ls.refilter(nameOf(p.Selected())), 0
 }
 
 // ApplyFilter is the filter's enter: when the directory has entries the
@@ -82,39 +99,39 @@ func (p *Pane) SetFilter(text string) {
 // it lists the directory again keeping those that match the filter, and
 // returns that command; otherwise nil.
 func (p *Pane) ApplyFilter() tea.Cmd {
-	if p.complete() || p.loading {
+	if p.ls.complete() || p.loading {
 		return nil
 	}
-	return p.listFiltered(p.dir, p.filter)
+	return p.listFiltered(p.dir, p.ls.filter)
 }
 
 // complete reports whether the pane kept every entry its filter can show:
 // all of the directory's, or all that match a filter it was listed with
 // and that the current filter narrows.
-func (p *Pane) complete() bool {
-	if p.total <= len(p.entries) {
+func (k *kept) complete() bool {
+	if k.total <= len(k.entries) {
 		return true
 	}
-	return p.listFilter != "" && p.matched <= len(p.entries) &&
-		strings.Contains(strings.ToLower(p.filter), strings.ToLower(p.listFilter))
+	return k.listFilter != "" && k.matched <= len(k.entries) &&
+		strings.Contains(strings.ToLower(k.filter), strings.ToLower(k.listFilter))
 }
 
 // Counts returns the directory's entry count as last listed, and how many
 // entries are shown (after the filter).
-func (p *Pane) Counts() (total, shown int) { return p.total, len(p.shown) }
+func (p *Pane) Counts() (total, shown int) { return p.ls.total, len(p.ls.shown) }
 
 // countText is the title's note on a large or filtered directory ("" for
 // a directory shown whole): "120000 entries, first 10000 shown (/ filters
 // them all)", or with a filter "filter "img_01": 12 of 120000".
-func (p *Pane) countText() string {
-	f := termtext.Line(p.filter)
+func (k *kept) countText() string {
+	f := termtext.Line(k.filter)
 	switch {
-	case p.filter != "" && p.complete():
-		return "filter \"" + f + "\": " + itoa(len(p.shown)) + " of " + itoa(p.total)
-	case p.filter != "":
-		return "filter \"" + f + "\": " + itoa(len(p.shown)) + " of the first " + itoa(len(p.entries)) + " of " + itoa(p.total) + " (enter: search them all)"
-	case p.total > len(p.entries):
-		return itoa(p.total) + " entries, first " + itoa(len(p.entries)) + " shown (/ filters them all)"
+	case k.filter != "" && k.complete():
+		return "filter \"" + f + "\": " + itoa(len(k.shown)) + " of " + itoa(k.total)
+	case k.filter != "":
+		return "filter \"" + f + "\": " + itoa(len(k.shown)) + " of the first " + itoa(len(k.entries)) + " of " + itoa(k.total) + " (enter: search them all)"
+	case k.total > len(k.entries):
+		return itoa(k.total) + " entries, first " + itoa(len(k.entries)) + " shown (/ filters them all)"
 	}
 	return ""
 }

@@ -1,4 +1,4 @@
-package filepane
+package pane
 
 import (
 	"errors"
@@ -46,13 +46,23 @@ func TestTransfersReplaceOnlyWhenAsked(t *testing.T) {
 	if !errors.Is(done.Err, jupyter.ErrExists) {
 		t.Fatalf("upload over an existing remote file without replace: %v, want ErrExists", done.Err)
 	}
-	if e, _ := p.Entry("a.txt"); e.Size != 5 {
+	if e, _ := entry(p, "a.txt"); e.Size != 5 {
 		t.Fatalf("the remote a.txt is now %d bytes", e.Size)
 	}
 	if done = doneOf(t, drive(t, p, p.Upload(p.Here(), up, true))); done.Err != nil {
 		t.Fatal(done.Err)
 	}
-	if e, _ := p.Entry("a.txt"); e.Size != 3 {
+	if e, _ := entry(p, "a.txt"); e.Size != 3 {
 		t.Fatalf("with replace the remote a.txt is %d bytes", e.Size)
 	}
+}
+
+// entry is the listed entry of the directory p shows named name.
+func entry(p *Pane, name string) (jupyter.Model, bool) {
+	for _, e := range p.Listing() {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return jupyter.Model{}, false
 }

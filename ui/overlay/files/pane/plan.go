@@ -1,4 +1,4 @@
-package filepane
+package pane
 
 // Where a download lands and what an upload replaces, decided before the
 // transfer so the dashboard can ask first (the y-only question), and
@@ -91,8 +91,8 @@ func PlanDownload(t Target, local string) (DownloadPlan, error) {
 }
 
 // PlanMsg answers Plan: where the download of Target would land.
+// It answers the pane Target was captured from (Pane.Owns).
 type PlanMsg struct {
-	pane int64
 	// Target is the remote file asked about.
 	Target Target
 	// Local is the local path asked about, as given to Plan: what
@@ -114,16 +114,11 @@ func (p *Pane) Plan(t Target, local string) tea.Cmd {
 	if !p.Owns(t) || t.Dir {
 		return nil
 	}
-	id := p.id
 	return func() tea.Msg {
 		plan, err := PlanDownload(t, local)
-		return PlanMsg{pane: id, Target: t, Local: local, Plan: plan, Err: err}
+		return PlanMsg{Target: t, Local: local, Plan: plan, Err: err}
 	}
 }
-
-// Mine reports whether m answers this pane's Plan (the same pane, the
-// same runtime).
-func (p *Pane) Mine(m PlanMsg) bool { return m.pane == p.id && p.Owns(m.Target) }
 
 // CheckUpload checks a local path before it is uploaded: it must exist
 // and be a regular file (a directory goes with colabdash cp -r; a FIFO
@@ -151,25 +146,11 @@ func CheckUpload(into Target, local string) (fs.FileInfo, error) {
 	return st, nil
 }
 
-// Entry returns the listed entry of the directory shown named name (as
-// the server sent it), if any: what an upload of that name replaces.
-func (p *Pane) Entry(name string) (jupyter.Model, bool) {
-	if p.err != "" {
-		return jupyter.Model{}, false
-	}
-	for _, e := range p.entries {
-		if e.Name == name {
-			return e, true
-		}
-	}
-	return jupyter.Model{}, false
-}
-
 // Listing returns a copy of the entries of the directory shown (none
 // while a listing error is shown), for a check run in a command.
 func (p *Pane) Listing() []jupyter.Model {
 	if p.err != "" {
 		return nil
 	}
-	return append([]jupyter.Model(nil), p.entries...)
+	return append([]jupyter.Model(nil), p.ls.entries...)
 }

@@ -1,4 +1,4 @@
-package filepane
+package pane
 
 import (
 	"testing"
@@ -10,7 +10,7 @@ import (
 // it hides: download, upload-into and delete all read Selected.
 func TestNothingSelectedWhileAnErrorIsShown(t *testing.T) {
 	es := []jupyter.Model{{Name: "data.csv"}}
-	p := &Pane{entries: es, shown: es}
+	p := &Pane{ls: kept{entries: es, shown: es}}
 	if _, ok := p.Selected(); !ok {
 		t.Fatal("a listed entry under the cursor is not selected")
 	}

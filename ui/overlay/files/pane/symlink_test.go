@@ -1,4 +1,4 @@
-package filepane
+package pane
 
 import (
 	"errors"

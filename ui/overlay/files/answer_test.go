@@ -1,0 +1,150 @@
+package files
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+)
+
+// runOf is the command e runs (failing when e runs none).
+func runOf(t *testing.T, e common.Effect) tea.Cmd {
+	t.Helper()
+	r, ok := e.(common.Run)
+	if !ok || r.Cmd == nil {
+		t.Fatalf("%#v runs nothing", e)
+	}
+	return r.Cmd
+}
+
+// planDownload is what the download-to dialog's check says of local for
+// q (the local file, or the problem).
+func planDownload(q *question, local string) (dst, problem string) {
+	plan, err := pane.PlanDownload(q.target, ExpandTilde(local))
+	if err != nil {
+		return "", ProblemText(err)
+	}
+	return plan.Dst, ""
+}
+
+// A question asked about content/data.csv is answered about it alone: a
+// listing of content/sub that lands while the question is open (enter
+// pressed just before) puts another data.csv under the cursor, and the
+// answer must not act on that one.
+func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
+	files := map[string]string{"content/data.csv": "top", "content/sub/data.csv": "sub"}
+	// enterSubLate presses enter on sub/ (its listing not yet run), then
+	// keys, and returns the question asked and the listing's command.
+	enterSubLate := func(r *rig, keys ...string) (*question, tea.Cmd) {
+		t.Helper()
+		enter := runOf(t, r.o.HandleKey(keyMsg("enter"), r.c))
+		q := asked(r.press(t, keys...))
+		if q == nil {
+			t.Fatalf("%v asked nothing:\n%s", keys, r.screen(t))
+		}
+		return q, enter
+	}
+	t.Run("delete", func(t *testing.T) {
+		r := newRig(t, files, false, nil)
+		q, enter := enterSubLate(r, "down", "x")
+		if q.target.Path != "content/data.csv" {
+			t.Fatalf("x asked about %q", q.target.Path)
+		}
+		r.drive(t, enter)
+		mustContain(t, r.screen(t), "rt-files:/content/sub")
+		text, isErr, _ := said(r.o.Answer(q.ask, q.target, "", "", r.c))
+		if text != "rt-files:/content/data.csv is no longer the selected entry: nothing deleted" || !isErr {
+			t.Fatalf("y said %q", text)
+		}
+		if !r.exists(t, "content/sub/data.csv") || !r.exists(t, "content/data.csv") {
+			t.Fatal("y on \"Delete content/data.csv?\" deleted a file though the screen no longer showed it")
+		}
+	})
+	t.Run("download to", func(t *testing.T) {
+		r := newRig(t, files, false, nil)
+		q, enter := enterSubLate(r, "down", "D")
+		r.drive(t, enter)
+		out := filepath.Join(t.TempDir(), "got.csv")
+		r.drive(t, runOf(t, r.o.Answer(q.ask, q.target, "", out, r.c)))
+		if b, err := os.ReadFile(out); err != nil || string(b) != "top" {
+			t.Fatalf("downloaded %q (%v), want content/data.csv's \"top\"", b, err)
+		}
+	})
+	t.Run("upload into", func(t *testing.T) {
+		r := newRig(t, files, false, nil)
+		q, enter := enterSubLate(r, "u")
+		r.drive(t, enter)
+		local := filepath.Join(t.TempDir(), "up.txt")
+		if err := os.WriteFile(local, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		text, _, _ := said(r.drive(t, runOf(t, r.o.Answer(q.ask, q.target, "", local, r.c))))
+		if !r.exists(t, "content/up.txt") || r.exists(t, "content/sub/up.txt") {
+			t.Fatal("the upload did not go to content/, the directory the question named")
+		}
+		if strings.Contains(text, "failed") {
+			t.Fatal(text)
+		}
+	})
+}
+
+// d over an existing local file asks first; a link put in its place
+// before y (issue 18) is not written through: the download goes into the
+// directory the user meant and refuses the link there, instead of taking
+// the joined path as a file name the user typed.
+func TestReplaceDoesNotFollowALinkThatAppeared(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	r := newRig(t, map[string]string{"content/data.csv": "remote"}, false, nil)
+	if err := os.WriteFile("data.csv", []byte("local work"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := asked(r.drive(t, runOf(t, r.o.HandleKey(keyMsg("d"), r.c))))
+	if q == nil || q.ask != AskReplaceLocal || q.plan.Dst != "data.csv" || !q.plan.Exists {
+		t.Fatalf("d over data.csv asked %+v", q)
+	}
+	if err := os.Remove("data.csv"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, "data.csv"); err != nil {
+		t.Fatalf("cannot make the symbolic link this test needs: %v", err)
+	}
+	text, _, _ := said(r.drive(t, runOf(t, r.o.Answer(q.ask, q.target, q.local, "", r.c))))
+	if b, _ := os.ReadFile(victim); string(b) != "precious" {
+		t.Fatalf("y wrote through the link: its target holds %q", b)
+	}
+	if st, err := os.Lstat("data.csv"); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+	mustContain(t, text, "data.csv is a symbolic link")
+}
+
+// An upload over a file of the same name in the directory shown asks
+// first, naming that file; over a directory it is refused.
+func TestUploadAsksBeforeReplacing(t *testing.T) {
+	r := newRig(t, map[string]string{"content/data.csv": "remote", "content/d/x": "x"}, false, nil)
+	local := filepath.Join(t.TempDir(), "data.csv")
+	if err := os.WriteFile(local, []byte("local"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	here := asked(r.press(t, "u"))
+	q := asked(r.o.Answer(here.ask, here.target, "", local, r.c))
+	if q == nil || q.ask != AskReplaceRemote || q.entry.Name != "data.csv" || q.local != local {
+		t.Fatalf("an upload over content/data.csv asked %+v", q)
+	}
+	dirLocal := filepath.Join(t.TempDir(), "d")
+	if err := os.WriteFile(dirLocal, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text, _, _ := said(r.o.Answer(here.ask, here.target, "", dirLocal, r.c))
+	mustContain(t, text, "a directory rt-files:/content/d is in the way")
+}

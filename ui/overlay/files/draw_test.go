@@ -1,0 +1,146 @@
+package files
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+)
+
+// Without colour (no attributes at all) the pane still shows which row
+// is selected: the cursor's row, and only it, starts with "›", and the
+// marker follows the cursor.
+func TestSelectionShowsWithoutColour(t *testing.T) {
+	r := newRig(t, map[string]string{"content/data.csv": "a,b\n", "content/sample_data/r": "r"}, false, nil)
+	marked := func() []string {
+		var out []string
+		for _, l := range r.view(t, 100, 30) {
+			if strings.Contains(l, "\x1b") {
+				t.Fatalf("an escape code without colour: %q", l)
+			}
+			if strings.HasPrefix(l, "›") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	if rows := marked(); len(rows) != 1 || !strings.Contains(rows[0], "sample_data/") {
+		t.Fatalf("marked rows %q, want only sample_data/", rows)
+	}
+	r.press(t, "down")
+	if rows := marked(); len(rows) != 1 || !strings.Contains(rows[0], "data.csv") {
+		t.Fatalf("marked rows %q after down, want only data.csv", rows)
+	}
+	// The title says how to close, where it fits; every width draws.
+	mustContain(t, r.view(t, 100, 30)[2], "FILES · rt-files:/content", "(esc to close)")
+	for _, w := range []int{20, 40, 80} {
+		r.view(t, w, 12)
+	}
+}
+
+// holdProxy sits on loopback in front of a runtime's proxy and holds
+// every download (/files/…) until the client gives up; arrived and ended
+// say when one came and went. It returns the proxy URL for upstream.
+func holdProxy(t *testing.T, upstream string) (string, <-chan struct{}, <-chan struct{}) {
+	t.Helper()
+	u, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrived, ended := make(chan struct{}, 8), make(chan struct{}, 8)
+	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/files/") {
+			_, _ = io.Copy(io.Discard, r.Body)
+			arrived <- struct{}{}
+			<-r.Context().Done()
+			ended <- struct{}{}
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + u.Path, arrived, ended
+}
+
+func waitFor(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(20 * time.Second): // the client's idle watchdog is 30 s
+		t.Fatalf("%s never happened", what)
+	}
+}
+
+// d and x pressed while a transfer runs say why they do nothing, beside
+// the transfer's progress; esc then closes the pane saying it stops the
+// transfer, and the transfer's end, which no open pane takes, says how it
+// ended (Closed) unless another files pane is open.
+func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var arrived, ended <-chan struct{}
+	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, func(u string) string {
+		var p string
+		p, arrived, ended = holdProxy(t, u)
+		return p
+	})
+	xfer := runOf(t, r.o.OnPlan(runOf(t, r.o.HandleKey(keyMsg("d"), r.c))().(pane.PlanMsg), r.c))
+	done := make(chan tea.Msg, 1)
+	go func() {
+		msg := xfer()
+		for {
+			if p, ok := msg.(pane.ProgressMsg); ok {
+				msg = p.Next()()
+				continue
+			}
+			done <- msg
+			return
+		}
+	}()
+	waitFor(t, arrived, "the download's request")
+	const busy = "one transfer at a time: the download of data.csv is still running"
+	for _, k := range []string{"x", "d", "D", "u"} {
+		text, isErr, paneKey := said(r.press(t, k))
+		if text != busy || !isErr || !paneKey {
+			t.Fatalf("%s during a download said %q", k, text)
+		}
+		// The dashboard shows it (setStatus); the pane draws it beside
+		// the progress.
+		r.c.Status = common.Status{Text: text, Err: true, Until: testNow.Add(5 * time.Second)}
+		if line := r.view(t, 120, 30)[28]; !strings.Contains(line, "↓ data.csv") || !strings.Contains(line, busy) {
+			t.Fatalf("%s during a download: status line %q", k, line)
+		}
+	}
+	var closed Closed
+	e := r.press(t, "esc")
+	if c, ok := e.(common.Close); !ok || c.Text != "files pane closed: stopping the download of data.csv…" {
+		t.Fatalf("esc during a download answered %#v", e)
+	}
+	closed = closed.Note(r.o)
+	waitFor(t, ended, "the download stopping when its pane closed")
+	var d pane.DoneMsg
+	select {
+	case msg := <-done:
+		d = msg.(pane.DoneMsg)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancelled download never answered")
+	}
+	if _, say := closed.Done(d, true); say != nil {
+		t.Fatalf("with another files pane open the closed pane's end said %#v", say)
+	}
+	rest, say := closed.Done(d, false)
+	text, _, _ := said(say)
+	mustContain(t, text, "download of data.csv on rt-files cancelled")
+	if _, again := rest.Done(d, false); again != nil {
+		t.Fatalf("the same end said twice: %#v", again)
+	}
+}

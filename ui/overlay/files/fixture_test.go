@@ -1,0 +1,295 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+)
+
+// testNow is the fixture's clock.
+var testNow = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// rig is a files pane on runtime rt-files of a Colab emulator on
+// loopback, with the Context the dashboard would give it and an asker
+// that records what the pane asked.
+type rig struct {
+	srv *colabfake.Server
+	rt  api.Runtime
+	c   *common.Context
+	o   *Overlay
+}
+
+// fixture builds the Context as the dashboard does: rt-files in the
+// snapshot (from api types), the default key map (read-only when
+// readOnly), no-colour dark styles, a fixed clock, a 100×30 layout.
+func fixture(rt api.Runtime, readOnly bool) *common.Context {
+	snap := state.New(state.Config{})
+	snap.ApplyRuntimes(testNow, []api.Runtime{rt})
+	keys := keymap.Default()
+	keys.SetReadOnly(readOnly)
+	return &common.Context{
+		Snap: snap, Keys: keys, Styles: theme.New(true, theme.Dark),
+		Now: func() time.Time { return testNow }, Location: time.UTC, ReadOnly: readOnly,
+		Redact:   func(s string) string { return s },
+		Layout:   common.Layout{W: 100, H: 30, TableRows: 10, BottomRows: 8},
+		Selected: rt.Name,
+	}
+}
+
+// newRig starts the emulator with rt-files holding files (remote path →
+// body, directories made as needed) and opens its files pane on
+// content/; proxy, if set, turns the runtime's proxy URL into the one the
+// pane uses (a proxy in front of it).
+func newRig(t *testing.T, files map[string]string, readOnly bool, proxy func(string) string) *rig {
+	t.Helper()
+	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{srv: srv, rt: rt, c: fixture(rt, readOnly)}
+	for p, body := range files {
+		r.put(t, p, body)
+	}
+	ci := *rt.ConnectionInfo
+	if proxy != nil {
+		ci.URL = proxy(ci.URL)
+	}
+	// get_runtime as the dashboard's opener renews through it: NOT_FOUND
+	// once the runtime is reclaimed.
+	renew := func(context.Context) (api.ConnectionInfo, error) {
+		for _, x := range srv.Runtimes() {
+			if x.Name == rt.Name && x.ConnectionInfo != nil {
+				return *x.ConnectionInfo, nil
+			}
+		}
+		return api.ConnectionInfo{}, &api.Error{Code: api.NotFound, Message: rt.Name + " not found"}
+	}
+	open := func(ctx context.Context) (*jupyter.Client, error) {
+		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: ci, Renew: renew})
+	}
+	p := pane.New(context.Background(), rt.ID(), open, r.c.Now)
+	p.SetLocation(time.UTC)
+	r.o = New(p, &asker{})
+	t.Cleanup(p.Close)
+	r.drive(t, r.o.Init())
+	return r
+}
+
+// client is a Jupyter client straight to the runtime (no proxy).
+func (r *rig) client(t *testing.T) *jupyter.Client {
+	t.Helper()
+	c, err := jupyter.New(jupyter.Options{Runtime: r.rt.Name, Info: *r.rt.ConnectionInfo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// put writes body to the runtime's path, making its directory.
+func (r *rig) put(t *testing.T, path, body string) {
+	t.Helper()
+	c := r.client(t)
+	if i := strings.LastIndex(path, "/"); i > 0 {
+		if err := c.MkdirAll(context.Background(), path[:i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Upload(context.Background(), path, strings.NewReader(body), int64(len(body)), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// exists reports whether path is on the runtime.
+func (r *rig) exists(t *testing.T, path string) bool {
+	t.Helper()
+	_, err := r.client(t).Stat(context.Background(), path)
+	if err != nil && !errors.Is(err, jupyter.ErrNotFound) {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+// press hands the keys to the overlay on top of the pane (the pane, or a
+// filter line it opened) as the dashboard's router would, and returns
+// the last key's effect; the commands of Run and Close are driven.
+func (r *rig) press(t *testing.T, keys ...string) common.Effect {
+	t.Helper()
+	var e common.Effect
+	var top common.Overlay = r.o
+	for _, k := range keys {
+		e = top.HandleKey(keyMsg(k), r.c)
+		switch x := e.(type) {
+		case common.Run:
+			r.drive(t, x.Cmd)
+		case common.Close:
+			r.drive(t, x.Cmd)
+			top = r.o
+		case common.Open:
+			if f, ok := x.Overlay.(*FilterOverlay); ok {
+				top = f
+			}
+		}
+	}
+	return e
+}
+
+// drive runs cmd and every command its messages lead to, as the Bubble
+// Tea runtime would, handing each message to the pane (a plan to
+// OnPlan); it returns the last effect OnPlan or a transfer's end gave.
+func (r *rig) drive(t *testing.T, cmd tea.Cmd) common.Effect {
+	t.Helper()
+	var last common.Effect
+	deadline := time.Now().Add(60 * time.Second)
+	for cmd != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the pane's commands did not end")
+		}
+		msg := cmd()
+		if pm, ok := msg.(pane.PlanMsg); ok {
+			last = r.o.OnPlan(pm, r.c)
+			cmd = nil
+			if run, ok := last.(common.Run); ok {
+				cmd = run.Cmd
+			}
+			continue
+		}
+		next, mine := r.o.Pane().Update(msg)
+		if !mine {
+			t.Fatalf("the pane did not take its own message %T", msg)
+		}
+		if d, ok := msg.(pane.DoneMsg); ok {
+			last = Finished(d)
+		}
+		cmd = next
+	}
+	return last
+}
+
+// view draws the overlay (and over it top, if any) on a w×h frame and
+// returns its lines, checking there are h, none wider than w.
+func (r *rig) view(t *testing.T, w, h int, top ...common.Overlay) []string {
+	t.Helper()
+	f := frame.New(w, h)
+	f.Lines = f.Lines[:h]
+	r.o.Draw(r.c, f)
+	for _, o := range top {
+		o.Draw(r.c, f)
+	}
+	if len(f.Lines) != h {
+		t.Fatalf("%d lines drawn, want %d", len(f.Lines), h)
+	}
+	for _, l := range f.Lines {
+		if ansi.StringWidth(l) > w {
+			t.Fatalf("a line wider than %d: %q", w, l)
+		}
+	}
+	return f.Lines
+}
+
+// screen is the drawn lines as one text.
+func (r *rig) screen(t *testing.T, top ...common.Overlay) string {
+	t.Helper()
+	return strings.Join(r.view(t, 100, 30, top...), "\n")
+}
+
+func mustContain(t *testing.T, s string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			t.Fatalf("%q not in:\n%s", w, s)
+		}
+	}
+}
+
+// keyMsg is the key a terminal sends for s ("down", "esc", "x").
+func keyMsg(s string) tea.KeyMsg {
+	switch s {
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// asker records the pane's questions instead of building dialogs.
+type asker struct{}
+
+// question is a question the pane asked: which, about what.
+type question struct {
+	ask    Question
+	target pane.Target
+	local  string
+	plan   pane.DownloadPlan
+	entry  jupyter.Model
+}
+
+func (q *question) HandleKey(tea.KeyMsg, *common.Context) common.Effect { return nil }
+func (q *question) Draw(*common.Context, *frame.Frame)                  {}
+func (q *question) Fits(*common.Context) bool                           { return true }
+func (q *question) Keys(*common.Context) []key.Binding                  { return nil }
+func (q *question) Name() string                                        { return "dialog" }
+
+func (asker) DownloadTo(t pane.Target, _ time.Time) common.Overlay {
+	return &question{ask: AskDownloadTo, target: t}
+}
+func (asker) Upload(p *pane.Pane, _ time.Time) common.Overlay {
+	return &question{ask: AskUpload, target: p.Here()}
+}
+func (asker) Delete(t pane.Target, _ time.Time) common.Overlay {
+	return &question{ask: AskDelete, target: t}
+}
+func (asker) ReplaceLocal(t pane.Target, local string, plan pane.DownloadPlan, _ *common.Context) common.Overlay {
+	return &question{ask: AskReplaceLocal, target: t, local: local, plan: plan}
+}
+func (asker) ReplaceRemote(t pane.Target, local string, e jupyter.Model, _ *common.Context) common.Overlay {
+	return &question{ask: AskReplaceRemote, target: t, local: local, entry: e}
+}
+
+// asked is the question e opens, or nil.
+func asked(e common.Effect) *question {
+	if o, ok := e.(common.Open); ok {
+		q, _ := o.Overlay.(*question)
+		return q
+	}
+	return nil
+}
+
+// said is the status text e says ("" when it says nothing) and whether
+// as an error about a pane key.
+func said(e common.Effect) (text string, err, paneKey bool) {
+	s, ok := e.(common.Say)
+	if !ok {
+		return "", false, false
+	}
+	return s.Text, s.Err, s.Pane
+}

@@ -1,0 +1,99 @@
+package files
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// HandleKey takes every key while the pane is on top; it matches only the
+// bindings of keymap.ScopeFiles. A key that does nothing says why in the
+// status line (Say with Pane set: the message goes when the pane closes).
+func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
+	now := c.Now()
+	keys := c.Keys
+	cmd := func(cmd tea.Cmd) common.Effect { return common.Run{Cmd: cmd} }
+	switch {
+	case key.Matches(k, keys.Back), key.Matches(k, keys.Files):
+		o.closed = true
+		o.p.Close()
+		if op, name, busy := o.p.Pending(); busy {
+			// Whether it stopped or finished first, its answer says
+			// (Closed.Done).
+			return common.Close{Text: "files pane closed: stopping the " + op + " of " + termtext.Line(name) + "…"}
+		}
+		return common.Close{}
+	case key.Matches(k, keys.Quit):
+		return common.Quit{}
+	case key.Matches(k, keys.Help):
+		return common.Help{First: keymap.ScopeFiles} // the pane's keys first
+	case key.Matches(k, keys.Profile):
+		// The picker opens over the pane: esc comes back to it; a
+		// switch closes it (and stops its transfer, as the picker says).
+		return common.Do{Op: common.OpProfiles}
+	case key.Matches(k, keys.Up):
+		o.p.Move(-1)
+	case key.Matches(k, keys.Down):
+		o.p.Move(1)
+	case key.Matches(k, keys.PageUp):
+		o.p.Move(-max(1, c.Layout.H-6))
+	case key.Matches(k, keys.PageDown):
+		o.p.Move(max(1, c.Layout.H-6))
+	case key.Matches(k, keys.Top):
+		o.p.Move(-1 << 30)
+	case key.Matches(k, keys.Bottom):
+		o.p.Move(1 << 30)
+	case key.Matches(k, keys.FilesOpen):
+		return cmd(o.p.Enter())
+	case key.Matches(k, keys.FilesParent):
+		return cmd(o.p.Up())
+	case key.Matches(k, keys.Refresh):
+		return cmd(o.p.Refresh())
+	case key.Matches(k, keys.Filter):
+		return common.Open{Overlay: NewFilter(o.p)}
+	case key.Matches(k, keys.FilesDownload), key.Matches(k, keys.FilesDownloadTo):
+		t, ok := o.p.Selection()
+		switch {
+		case !ok || t.Dir:
+			return common.Say{Pane: true, Text: "select a file to download (" + keys.FilesOpen.Help().Key + " opens a directory)", Err: true}
+		case o.p.Busy():
+			return common.Say{Pane: true, Text: o.busyText(), Err: true}
+		case key.Matches(k, keys.FilesDownload):
+			if err := jupyter.LocalName(t.Name); err != nil {
+				// The name would become a local file name as it is.
+				return common.Say{Pane: true, Err: true, Text: "not downloading " + termtext.Line(t.Name) + ": its name " +
+					err.Error() + " (" + keys.FilesDownloadTo.Help().Key + ": type a local name)"}
+			}
+			// Where it lands first: an existing file is asked about.
+			return cmd(o.p.Plan(t, "."))
+		}
+		return common.Open{Overlay: o.ask.DownloadTo(t, now)}
+	case key.Matches(k, keys.FilesUpload), key.Matches(k, keys.FilesDelete):
+		if o.p.Busy() {
+			return common.Say{Pane: true, Text: o.busyText(), Err: true}
+		}
+		if key.Matches(k, keys.FilesUpload) {
+			return common.Open{Overlay: o.ask.Upload(o.p, now)}
+		}
+		t, ok := o.p.Selection()
+		if !ok {
+			return nil
+		}
+		if pane.Deletable(t) != nil {
+			// Not even offered: the rule `colabdash rm` applies.
+			return common.Say{Pane: true, Err: true, Text: "not deleting " + termtext.Line("/"+t.Path) +
+				": colabdash never removes /content itself or a top-level directory"}
+		}
+		return common.Open{Overlay: o.ask.Delete(t, now)}
+	default:
+		if b, ok := keys.DisabledMatchIn(keymap.ScopeFiles, k); ok {
+			return common.Say{Pane: true, Text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", Err: true}
+		}
+	}
+	return nil
+}

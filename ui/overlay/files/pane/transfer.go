@@ -1,0 +1,201 @@
+package pane
+
+// Downloads, uploads and deletes: one at a time, in the background, with
+// progress messages.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+type transfer struct {
+	req         int    // its request id: DoneMsg and ProgressMsg carry it
+	op, name    string // "download"/"upload", the file's name
+	done, total int64
+	start       time.Time
+}
+
+// transferCmd runs fn in the background with progress messages.
+func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error)) tea.Cmd {
+	if p.xfer != nil {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(p.ctx)
+	p.req++
+	p.xfer = &transfer{req: p.req, op: op, name: name, total: -1, start: p.now()}
+	id, req, runtime, jc, open := p.id, p.req, p.runtime, p.jc, p.open
+	ch := make(chan tea.Msg, 1)
+	go func() {
+		defer cancel()
+		start := time.Now()
+		c := jc
+		var err error
+		defer func() {
+			// A panic in a transfer ends it as an error, not the program.
+			if r := recover(); r != nil {
+				select {
+				case <-ch:
+				default:
+				}
+				ch <- DoneMsg{pane: id, req: req, Runtime: runtime, Op: op, Name: name, Err: fmt.Errorf("internal error in %s: %v", op, r), Elapsed: time.Since(start)}
+			}
+		}()
+		if c == nil {
+			c, err = open(ctx)
+		}
+		text := ""
+		if err == nil {
+			var last time.Time
+			text, err = fn(ctx, c, func(done, total int64) {
+				if now := time.Now(); now.Sub(last) >= 200*time.Millisecond {
+					last = now
+					select {
+					case ch <- ProgressMsg{pane: id, req: req, done: done, total: total, ch: ch}:
+					default: // the dashboard has not taken the last one yet
+					}
+				}
+			})
+		}
+		// Drain a progress message not taken yet, so DoneMsg is next.
+		select {
+		case <-ch:
+		default:
+		}
+		ch <- DoneMsg{pane: id, req: req, jc: c, Runtime: runtime, Op: op, Name: name, Text: text, Err: err, Elapsed: time.Since(start)}
+	}()
+	return wait(ch)
+}
+
+func wait(ch <-chan tea.Msg) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg { return <-ch }
+}
+
+// Download copies the file t to local: a local directory (the file keeps
+// its name) or a file path; "" means the current directory (see
+// PlanDownload). An existing local file is replaced only with replace
+// (the dashboard asks first, from Plan's answer); without it the download
+// stops with ErrExists, also when the file appeared since it was asked.
+// It returns nil when t is not this pane's file or a transfer is running.
+func (p *Pane) Download(t Target, local string, replace bool) tea.Cmd {
+	if !p.Owns(t) || t.Dir {
+		return nil
+	}
+	remote, name := t.Path, t.Name
+	return p.transferCmd("download", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
+		plan, err := PlanDownload(t, local)
+		if err != nil {
+			return "", err
+		}
+		if plan.Exists && !replace {
+			return "", &jupyter.Error{Op: "download", Runtime: t.Runtime, Path: remote, Kind: jupyter.ErrExists,
+				Message: "the local file " + plan.Dst + " exists; not replaced"}
+		}
+		var m jupyter.Model
+		if plan.Dir != "" {
+			m, err = c.DownloadInto(ctx, remote, plan.Dir, plan.Name, progress)
+		} else {
+			m, err = c.Download(ctx, remote, plan.Dst, progress)
+		}
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("downloaded %s → %s (%s)", termtext.Line(name), termtext.Line(plan.Dst), state.FormatBytes(m.Size)), nil
+	})
+}
+
+// Upload copies a local file into the directory into (from Here) under
+// its own name (see CheckUpload). A remote file of that name is replaced
+// only with replace (the dashboard asks first); without it the upload
+// stops with ErrExists, also when the file appeared since the listing.
+// It returns nil when into is not this pane's, local is empty or a
+// transfer is running.
+func (p *Pane) Upload(into Target, local string, replace bool) tea.Cmd {
+	if local == "" || !p.Owns(into) || !into.Dir {
+		return nil
+	}
+	dir := into.Path
+	name := filepath.Base(local)
+	return p.transferCmd("upload", name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
+		if _, err := CheckUpload(into, local); err != nil {
+			return "", err
+		}
+		remote := join(dir, name)
+		if !replace {
+			switch _, err := c.Stat(ctx, remote); {
+			case err == nil:
+				return "", &jupyter.Error{Op: "upload", Runtime: into.Runtime, Path: remote, Kind: jupyter.ErrExists,
+					Message: "not replaced (it appeared since the listing: upload again to be asked)"}
+			case !errors.Is(err, jupyter.ErrNotFound) && !errors.Is(err, jupyter.ErrHidden):
+				return "", err
+			}
+		}
+		// A file of stat size 0 (/proc) is read to its end, not sent empty.
+		_, n, err := c.UploadFile(ctx, local, remote, progress)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("uploaded %s → %s (%s)", termtext.Line(local), termtext.Line(jupyter.Where(c.Runtime(), remote)), state.FormatBytes(n)), nil
+	})
+}
+
+// Deletable returns nil when t may be deleted, else why not: the rule of
+// jupyter.Removable (never /content itself nor a top-level directory),
+// the one `colabdash rm` applies.
+func Deletable(t Target) error { return jupyter.Removable(t.Runtime, t.Path) }
+
+// Delete removes t (a directory with everything listed in it). The
+// dashboard asks for confirmation first, and calls it only while t is
+// still the entry under the cursor (see Selection). It returns nil when t
+// is not this pane's, Deletable refuses it, or a transfer is running.
+func (p *Pane) Delete(t Target) tea.Cmd {
+	if !p.Owns(t) || t.Name == "" || Deletable(t) != nil {
+		return nil
+	}
+	remote := t.Path
+	return p.transferCmd("delete", t.Name, func(ctx context.Context, c *jupyter.Client, _ jupyter.Progress) (string, error) {
+		n := 0
+		if err := c.RemoveAll(ctx, remote, func(string) { n++ }); err != nil {
+			return "", err
+		}
+		// A stock Jupyter server keeps them in its trash (field case 62).
+		return fmt.Sprintf("deleted %s (%d item(s)); its Jupyter server may keep them in its trash (colabdash rm --purge %s frees it)",
+			termtext.Line(jupyter.Where(c.Runtime(), remote)), n, termtext.Line(c.Runtime())), nil
+	})
+}
+
+// Status is the transfer line for the status bar, "" when idle:
+// "↓ model.pt 45% · 54.0 MB / 120.0 MB · 38.2 MB/s".
+func (p *Pane) Status() string {
+	x := p.xfer
+	if x == nil {
+		return ""
+	}
+	arrow := map[string]string{"download": "↓", "upload": "↑", "delete": "✗"}[x.op]
+	s := arrow + " " + termtext.Line(x.name)
+	if x.op == "delete" {
+		return s + " deleting…"
+	}
+	if x.total > 0 {
+		s += fmt.Sprintf(" %d%%", x.done*100/x.total)
+	}
+	s += " · " + state.FormatBytes(x.done)
+	if x.total >= 0 {
+		s += " / " + state.FormatBytes(x.total)
+	}
+	if el := p.now().Sub(x.start).Seconds(); el > 0 && x.done > 0 {
+		s += " · " + state.FormatBytes(int64(float64(x.done)/el)) + "/s"
+	}
+	return s
+}
