@@ -22,6 +22,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -45,7 +46,7 @@ import (
 // u and x are off in --readonly. Progress shows in the status line, and
 // every transfer's outcome in the status line and the event log. D, u and
 // x ask in a dialog of their own on the stack (with its grace period);
-// the dialog's intent holds the entry asked about (answerFiles).
+// the dialog's answer holds the entry asked about (answerFiles).
 type filesOverlay struct {
 	p *filepane.Pane
 }
@@ -197,8 +198,10 @@ func (o *filesOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect 
 		if t.Dir {
 			what = "directory and everything listed in it"
 		}
-		return common.Open{Overlay: newDialog(dlgConfirm, now, "Delete "+t.Name+"?", intent{kind: intentFilesDelete, file: t},
-			"The "+what+" "+jupyter.Where(t.Runtime, t.Path)+" is removed from the runtime.", "This cannot be undone.")}
+		d := dialog.New(dialog.Confirm, now, "Delete "+t.Name+"?",
+			"The "+what+" "+jupyter.Where(t.Runtime, t.Path)+" is removed from the runtime.", "This cannot be undone.")
+		d.OnAnswer = filesAnswer(common.FilesDelete, t, "", false, nil)
+		return common.Open{Overlay: d}
 	default:
 		if b, ok := keys.DisabledMatchIn(keymap.ScopeFiles, k); ok {
 			return common.Say{Pane: true, Text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", Err: true}
@@ -207,11 +210,11 @@ func (o *filesOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect 
 	return nil
 }
 
-// answerFiles acts on a files-pane question answered with ok: on it.file,
+// answerFiles acts on a files-pane question answered with ok: on a.Target,
 // the target captured when it opened, never on what the cursor or the
 // listing point at now, and only in the pane it was asked in.
-func (m *Model) answerFiles(it intent, in string, now time.Time) tea.Cmd {
-	t := it.file
+func (m *Model) answerFiles(a common.FilesAnswer, now time.Time) tea.Cmd {
+	t := a.Target
 	o, open := find[*filesOverlay](m)
 	if !open || !o.p.Owns(t) {
 		m.setStatus(now, "the files pane of "+t.Runtime+" was closed: nothing done", true)
@@ -221,17 +224,17 @@ func (m *Model) answerFiles(it intent, in string, now time.Time) tea.Cmd {
 		m.setStatus(now, "a transfer is already running", true)
 		return nil
 	}
-	switch it.kind {
-	case intentFilesDownloadTo:
+	switch a.Op {
+	case common.FilesDownloadTo:
 		// Where it lands first: an existing file is asked about.
-		return o.p.Plan(t, expandTilde(in))
-	case intentFilesReplaceLocal:
-		return o.p.Download(t, it.local, true)
-	case intentFilesUpload:
-		return m.startUpload(o, t, expandTilde(in), now)
-	case intentFilesReplaceRemote:
-		return o.p.Upload(t, it.local, true)
-	case intentFilesDelete:
+		return o.p.Plan(t, expandTilde(a.Local))
+	case common.FilesReplaceLocal:
+		return o.p.Download(t, a.Local, true)
+	case common.FilesUpload:
+		return m.startUpload(o, t, expandTilde(a.Local), now)
+	case common.FilesReplaceRemote:
+		return o.p.Upload(t, a.Local, true)
+	case common.FilesDelete:
 		// A delete goes ahead only while the entry it named is still the
 		// one on screen under the cursor: the same full path and kind.
 		if cur, ok := o.p.Selection(); !ok || cur.Path != t.Path || cur.Dir != t.Dir {

@@ -14,7 +14,9 @@ import (
 
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -32,52 +34,68 @@ func problemText(err error) string {
 	return err.Error()
 }
 
+// filesAnswer is the answer of a files pane question about t: yes is op
+// on t with local, the local path the question named (typed: the one
+// typed into it instead); no is the effect of a cancel (nil: nothing).
+func filesAnswer(op common.FilesOp, t filepane.Target, local string, typed bool, no common.Effect) func(*common.Context, dialog.Reply) common.Effect {
+	return func(_ *common.Context, r dialog.Reply) common.Effect {
+		if !r.OK {
+			return no
+		}
+		if typed {
+			return common.FilesAnswer{Op: op, Target: t, Local: r.Input}
+		}
+		return common.FilesAnswer{Op: op, Target: t, Local: local}
+	}
+}
+
 // downloadToDialog is D's question: where to download t. What is typed
 // is checked as the download will resolve it (filepane.PlanDownload).
-func downloadToDialog(t filepane.Target, now time.Time) *dialog {
-	d := newDialog(dlgInput, now, "Download "+t.Name, intent{kind: intentFilesDownloadTo, file: t},
+func downloadToDialog(t filepane.Target, now time.Time) *dialog.Dialog {
+	d := dialog.New(dialog.Input, now, "Download "+t.Name,
 		"Local file or directory to download "+jupyter.Where(t.Runtime, t.Path)+" to.")
-	d.hint = "empty: the current directory"
-	d.check = func(in string) dialogCheck {
+	d.Hint = "empty: the current directory"
+	d.Check = func(in string) dialog.Check {
 		plan, err := filepane.PlanDownload(t, expandTilde(in))
 		switch {
 		case err != nil:
-			return dialogCheck{problem: problemText(err)}
+			return dialog.Check{Problem: problemText(err)}
 		case plan.Exists:
-			return dialogCheck{note: "replaces the local file " + plan.Dst + " (asks first)", warn: true}
+			return dialog.Check{Note: "replaces the local file " + plan.Dst + " (asks first)", Warn: true}
 		}
-		return dialogCheck{note: "downloads to " + plan.Dst}
+		return dialog.Check{Note: "downloads to " + plan.Dst}
 	}
+	d.OnAnswer = filesAnswer(common.FilesDownloadTo, t, "", true, nil)
 	return d
 }
 
 // uploadDialog is u's question: which local file to upload into the
 // directory shown. What is typed is checked as the upload will
 // (filepane.CheckUpload), against the listing as it was when asked.
-func uploadDialog(p *filepane.Pane, now time.Time) *dialog {
+func uploadDialog(p *filepane.Pane, now time.Time) *dialog.Dialog {
 	here := p.Here()
-	d := newDialog(dlgInput, now, "Upload to "+jupyter.Where(here.Runtime, here.Path),
-		intent{kind: intentFilesUpload, file: here},
+	d := dialog.New(dialog.Input, now, "Upload to "+jupyter.Where(here.Runtime, here.Path),
 		"Local file to upload into this directory (it keeps its name; directories: colabdash cp -r).")
-	d.required = "type the path of a local file"
+	d.Required = "type the path of a local file"
+	d.OnAnswer = filesAnswer(common.FilesUpload, here, "", true, nil)
 	listed := map[string]jupyter.Model{} // a copy: the check runs in a command
 	for _, e := range p.Listing() {
 		listed[e.Name] = e
 	}
-	d.check = func(in string) dialogCheck {
+	d.Check = func(in string) dialog.Check {
 		local := expandTilde(in)
 		st, err := filepane.CheckUpload(here, local)
 		if err != nil {
-			return dialogCheck{problem: problemText(err)}
+			return dialog.Check{Problem: problemText(err)}
 		}
 		name := filepath.Base(local)
 		where := jupyter.Where(here.Runtime, here.Path+"/"+name)
 		if e, ok := listed[name]; ok && e.IsDir() {
-			return dialogCheck{problem: "a directory " + where + " is in the way"}
+			return dialog.Check{Problem: "a directory " + where + " is in the way"}
 		} else if ok {
-			return dialogCheck{note: "replaces " + where + " on the runtime (asks first)", warn: true}
+			return dialog.Check{Note: "replaces " + where + " on the runtime (asks first)", Warn: true}
 		}
-		return dialogCheck{note: "uploads " + state.FormatBytes(st.Size()) + " to " + where}
+		return dialog.Check{Note: "uploads " + state.FormatBytes(st.Size()) + " to " + where}
 	}
 	return d
 }
@@ -110,8 +128,11 @@ func (m *Model) startUpload(o *filesOverlay, t filepane.Target, local string, no
 		}
 		was += ")"
 	}
-	m.push(newDialog(dlgConfirm, now, "Replace "+name+" on the runtime?", intent{kind: intentFilesReplaceRemote, file: t, local: local},
-		where+" exists: uploading "+local+" replaces "+was+".", "The runtime's copy cannot be recovered."))
+	d := dialog.New(dialog.Confirm, now, "Replace "+name+" on the runtime?",
+		where+" exists: uploading "+local+" replaces "+was+".", "The runtime's copy cannot be recovered.")
+	d.OnAnswer = filesAnswer(common.FilesReplaceRemote, t, local, false,
+		common.Say{Text: "nothing uploaded: " + termtext.Line(where) + " is kept as it was"})
+	m.push(d)
 	return nil
 }
 
@@ -139,9 +160,12 @@ func (m *Model) onFilesPlan(pm filepane.PlanMsg, now time.Time) tea.Cmd {
 		if o, open := find[*filesOverlay](m); !open || !o.p.Mine(pm) {
 			return false
 		}
-		m.push(newDialog(dlgConfirm, now, "Replace "+filepath.Base(plan.Dst)+"?", intent{kind: intentFilesReplaceLocal, file: t, local: pm.Local, dst: plan.Dst},
+		d := dialog.New(dialog.Confirm, now, "Replace "+filepath.Base(plan.Dst)+"?",
 			plan.Dst+" exists ("+state.FormatBytes(plan.Size)+", modified "+plan.Modified.In(m.cx.Location).Format("2006-01-02 15:04")+
-				"): downloading "+jupyter.Where(t.Runtime, t.Path)+" replaces it.", "Your local copy cannot be recovered."))
+				"): downloading "+jupyter.Where(t.Runtime, t.Path)+" replaces it.", "Your local copy cannot be recovered.")
+		d.OnAnswer = filesAnswer(common.FilesReplaceLocal, t, pm.Local, false,
+			common.Say{Text: "nothing downloaded: " + termtext.Line(plan.Dst) + " is kept as it was"})
+		m.push(d)
 		return true
 	})
 	return nil

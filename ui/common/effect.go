@@ -6,6 +6,8 @@ import (
 
 	"time"
 
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/filepane"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
@@ -68,13 +70,82 @@ type (
 	Help struct{ First string }
 	// Do is a dashboard command on the selected runtime or session.
 	Do struct{ Op Op }
-	// Answer is a dialog's answer: OK (confirmed, submitted or chosen) or
-	// cancelled (Esc: by esc). Dialog is the dialog answered; its owner
-	// reads the input or choice from it.
+	// Answer closes Dialog, a dialog that was answered (wherever it is on
+	// the stack), then carries out Then: the effect its opener built for
+	// that answer, from the target it captured (nil: nothing more).
 	Answer struct {
-		Dialog  any
-		OK, Esc bool
+		Dialog Overlay
+		Then   Effect
 	}
+)
+
+// The effects of dialogs' answers: each names the target its dialog
+// captured when it opened, never the selection of the moment.
+type (
+	// DeleteRuntime sends delete_runtime for runtime Name
+	// ("runtimes/{id}"), the user having confirmed.
+	DeleteRuntime struct{ Name string }
+	// AskDelete selects runtime Name and asks whether to delete it (the
+	// next step chosen after a failed create); nothing if it is gone.
+	AskDelete struct{ Name string }
+	// CloseSession sends delete_session for session Name
+	// ("runtimes/{id}/sessions/{sid}").
+	CloseSession struct{ Name string }
+	// OpenSession sends create_session on Runtime ("runtimes/{id}") with
+	// session id ID ("": a colabdash-… id is chosen). ForConsole opens
+	// the run-code console on the session once it is there.
+	OpenSession struct {
+		Runtime, ID string
+		ForConsole  bool
+	}
+	// StopRun ends the code running on Session (the console's) by closing
+	// that session (delete_session): Colab cannot interrupt code.
+	StopRun struct{ Session string }
+	// CreateRuntime submits a create_runtime of Spec with runtime image
+	// Version ("": latest) and runtime id ID ("": Colab chooses it); the
+	// app refuses it while a create sent moments ago is under way.
+	CreateRuntime struct {
+		Spec        api.RuntimeSpecKey
+		Version, ID string
+	}
+	// ResendCreate re-sends a create whose outcome was unknown, with its
+	// same requestId. Create is the app's own record of that create,
+	// handed to the dialog that asked and back unchanged: nothing but the
+	// app looks inside.
+	ResendCreate struct{ Create any }
+	// FilesAnswer is a question of the files pane answered yes: Op on
+	// Target (the entry asked about; for an upload, the directory it goes
+	// into), both captured when it was asked. Local is the local path:
+	// as typed for FilesDownloadTo and FilesUpload ("~/" not expanded
+	// yet), else the one the question named. The app acts only in the
+	// pane that asked, and only while no transfer runs there.
+	FilesAnswer struct {
+		Op     FilesOp
+		Target filepane.Target
+		Local  string
+	}
+)
+
+// FilesOp is what a files pane question answered yes does (FilesAnswer).
+type FilesOp int
+
+// The files pane's questions.
+const (
+	// FilesDownloadTo downloads Target to Local; where it lands is
+	// looked at first, and an existing local file is asked about.
+	FilesDownloadTo FilesOp = iota + 1
+	// FilesReplaceLocal downloads Target over the existing local file
+	// Local (or its directory).
+	FilesReplaceLocal
+	// FilesUpload uploads Local into the directory Target; a remote file
+	// of that name is asked about.
+	FilesUpload
+	// FilesReplaceRemote uploads Local into the directory Target over
+	// the remote file of the same name.
+	FilesReplaceRemote
+	// FilesDelete deletes Target from the runtime, if it is still the
+	// selected entry.
+	FilesDelete
 )
 
 func (Quit) effect()          {}
@@ -97,6 +168,14 @@ func (Run) effect()           {}
 func (Do) effect()            {}
 func (Help) effect()          {}
 func (Answer) effect()        {}
+func (DeleteRuntime) effect() {}
+func (AskDelete) effect()     {}
+func (CloseSession) effect()  {}
+func (OpenSession) effect()   {}
+func (StopRun) effect()       {}
+func (CreateRuntime) effect() {}
+func (ResendCreate) effect()  {}
+func (FilesAnswer) effect()   {}
 
 // Op is a dashboard command a global key starts (Do).
 type Op int
