@@ -56,7 +56,25 @@ func (m *Model) apply(e common.Effect) tea.Cmd {
 		m.pop()
 		m.rt.SetFilter("")
 	case common.Answer:
-		return m.onDialogAnswer(a.Dialog.(*dialog), a.OK, a.Esc, now)
+		m.remove(a.Dialog)
+		return m.apply(a.Then)
+	case common.DeleteRuntime:
+		return m.startDelete(a.Name, now)
+	case common.AskDelete:
+		if r := m.cx.Snap.Runtime(a.Name); r != nil && !r.Gone() {
+			m.rt.Select(r.Name)
+			m.askDelete(r, now)
+		}
+	case common.CloseSession:
+		return m.startCloseSession(a.Name, now)
+	case common.OpenSession:
+		return m.startOpenSession(a.Runtime, a.ID, a.ForConsole, now)
+	case common.StopRun:
+		return m.stopRun(a.Session, now)
+	case common.CreateRuntime:
+		return m.submitCreate(a.Spec, a.Version, a.ID, now)
+	case common.ResendCreate:
+		return m.resendCreate(a.Create.(*createOp), now)
 	case common.SwitchProfile:
 		m.pop()
 		if a.Name == m.cx.Profile && m.prof.switching == "" {

@@ -9,62 +9,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
-	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/overlay/picker"
 )
-
-// intentKind says what a dialog is for; the dialog's intent carries the
-// target captured when it opened.
-type intentKind int
-
-const (
-	intentDelete intentKind = iota
-	intentCloseSession
-	intentOpenSession
-	intentPickVariant
-	intentPickAccelerator
-	intentPickShape
-	intentVersion
-	intentRuntimeID
-	intentQuickCreate
-	intentAfterCreate // choices offered after a failed create
-	intentConsoleSession
-	intentStopRun
-	intentFilesDownloadTo // files pane: download file to a typed path
-	intentFilesUpload     // files pane: upload a typed path into file (a directory)
-	intentFilesDelete     // files pane: delete file
-	// files pane: download file over the existing local file local
-	intentFilesReplaceLocal
-	// files pane: upload local into file (a directory) over the remote
-	// file of the same name
-	intentFilesReplaceRemote
-)
-
-// intent is a dialog's purpose and captured target.
-type intent struct {
-	kind    intentKind
-	runtime string // "runtimes/{id}"
-	session string // "runtimes/{id}/sessions/{sid}"
-	spec    api.RuntimeSpecKey
-	version string
-	vals    []string      // picker steps: the raw value of each item
-	next    []afterChoice // intentAfterCreate: what each item does
-	file    pane.Target   // intentFiles…: the entry asked about
-	local   string        // intentFilesReplace…: the local path
-	dst     string        // intentFilesReplaceLocal: the file it replaces (local may be its directory)
-}
-
-// afterChoice is one next step offered after a failed create.
-type afterChoice struct {
-	deleteRuntime string             // delete this runtime (confirm first)
-	spec          api.RuntimeSpecKey // create with this spec (confirm first)
-	resend        *createOp          // re-send this create, same requestId
-	close         bool               // just close the dialog
-}
 
 // actionState is the dashboard's state for actions. The Model holds it by
 // pointer: like Model.pending, it is owned by the Update loop.
@@ -145,7 +96,7 @@ func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
 	case common.OpShell:
 		return m.openShell(now)
 	case common.OpNewRuntime:
-		m.openPicker(now)
+		return m.openPicker(now)
 	case common.OpQuickCreate:
 		ls := m.ax.lastSpec
 		if ls == nil {
@@ -158,18 +109,32 @@ func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
 				break
 			}
 		}
-		m.push(newDialog(dlgConfirm, now, "Create a runtime like the last one?",
-			intent{kind: intentQuickCreate, spec: ls.Spec, version: ls.Version},
-			"spec "+ls.Spec.String()+" · version "+orLatest(ls.Version)))
+		d := dialog.New(dialog.Confirm, now, "Create a runtime like the last one?",
+			"spec "+ls.Spec.String()+" · version "+orLatest(ls.Version))
+		spec, version := ls.Spec, ls.Version
+		d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+			if !r.OK {
+				return nil
+			}
+			return common.CreateRuntime{Spec: spec, Version: version}
+		}
+		m.push(d)
 	case common.OpDelete:
 		if needLive() {
 			m.askDelete(sel, now)
 		}
 	case common.OpOpenSession:
 		if needLive() {
-			d := newDialog(dlgInput, now, "Open a session on "+sel.ID(), intent{kind: intentOpenSession, runtime: sel.Name},
+			d := dialog.New(dialog.Input, now, "Open a session on "+sel.ID(),
 				"Session id (optional, RFC 1034: "+rfc1034Rules+").")
-			d.validate, d.hint = api.ValidateID, "empty: a colabdash-… id is chosen"
+			d.Validate, d.Hint = api.ValidateID, "empty: a colabdash-… id is chosen"
+			runtime := sel.Name
+			d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+				if !r.OK {
+					return nil
+				}
+				return common.OpenSession{Runtime: runtime, ID: r.Input}
+			}
 			m.push(d)
 		}
 	case common.OpCloseSession:
@@ -207,10 +172,17 @@ func (m *Model) askDelete(sel *state.Runtime, now time.Time) {
 	if acc == "" {
 		acc = api.AcceleratorNone
 	}
-	m.push(newDialog(dlgConfirm, now, "Delete runtime "+sel.ID()+"?",
-		intent{kind: intentDelete, runtime: sel.Name},
+	d := dialog.New(dialog.Confirm, now, "Delete runtime "+sel.ID()+"?",
 		"Runtime "+sel.Name+" ("+sel.RuntimeSpec.Variant.Short()+", accelerator "+acc+").",
-		"This cannot be undone: it removes the runtime's files and its "+strconv.Itoa(len(sel.Sessions))+" session(s)."))
+		"This cannot be undone: it removes the runtime's files and its "+strconv.Itoa(len(sel.Sessions))+" session(s).")
+	name := sel.Name
+	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+		if !r.OK {
+			return common.Say{Text: "delete cancelled"}
+		}
+		return common.DeleteRuntime{Name: name}
+	}
+	m.push(d)
 }
 
 func (m *Model) askCloseSession(now time.Time) {
@@ -220,15 +192,21 @@ func (m *Model) askCloseSession(now time.Time) {
 		return
 	}
 	id := api.LastSegment(s)
+	var d *dialog.Dialog
 	if m.cx.Snap.Owned(s) {
-		m.push(newDialog(dlgConfirm, now, "Close session "+id+"?", intent{kind: intentCloseSession, session: s},
-			"Session "+s+" (opened by colabdash)."))
-		return
+		d = dialog.New(dialog.Confirm, now, "Close session "+id+"?", "Session "+s+" (opened by colabdash).")
+	} else {
+		d = dialog.New(dialog.Typed, now, "Close NOTEBOOK session "+id+"?",
+			"colabdash did not open this session: it is probably one of your notebooks.",
+			"Closing it shuts its kernel down: the notebook's kernel state (variables, imports, running code) will be lost.")
+		d.Want = "close"
 	}
-	d := newDialog(dlgTyped, now, "Close NOTEBOOK session "+id+"?", intent{kind: intentCloseSession, session: s},
-		"colabdash did not open this session: it is probably one of your notebooks.",
-		"Closing it shuts its kernel down: the notebook's kernel state (variables, imports, running code) will be lost.")
-	d.want = "close"
+	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+		if !r.OK {
+			return nil
+		}
+		return common.CloseSession{Name: s}
+	}
 	m.push(d)
 }
 
@@ -237,51 +215,6 @@ func orLatest(v string) string {
 		return "latest"
 	}
 	return v
-}
-
-// onDialogAnswer closes dialog d and acts on its intent when it was
-// answered (ok); esc on a picker step goes back to the step before.
-func (m *Model) onDialogAnswer(d *dialog, ok, esc bool, now time.Time) tea.Cmd {
-	m.remove(d)
-	if !ok {
-		switch {
-		case d.back != nil && esc:
-			// esc in the picker goes back one step, answers kept.
-			d.back.Regrace(now)
-			m.push(d.back)
-		case d.intent.kind == intentDelete:
-			m.setStatus(now, "delete cancelled", false)
-		case d.intent.kind == intentStopRun:
-			m.setStatus(now, "the code keeps running", false)
-		case d.intent.kind == intentFilesReplaceLocal:
-			m.setStatus(now, "nothing downloaded: "+termtext.Line(d.intent.dst)+" is kept as it was", false)
-		case d.intent.kind == intentFilesReplaceRemote:
-			m.setStatus(now, "nothing uploaded: "+termtext.Line(jupyter.Where(d.intent.file.Runtime, d.intent.file.Path+"/"+filepath.Base(d.intent.local)))+" is kept as it was", false)
-		}
-		return nil
-	}
-	it := d.intent
-	switch it.kind {
-	case intentDelete:
-		return m.startDelete(it.runtime, now)
-	case intentCloseSession:
-		return m.startCloseSession(it.session, now)
-	case intentOpenSession:
-		return m.startOpenSession(it.runtime, d.input(), false, now)
-	case intentPickVariant, intentPickAccelerator, intentPickShape, intentVersion, intentRuntimeID:
-		return m.pickerNext(d, now)
-	case intentQuickCreate:
-		return m.submitCreate(it.spec, it.version, "", now)
-	case intentAfterCreate:
-		return m.afterCreateChoice(it.next[d.cursor], now)
-	case intentConsoleSession:
-		return m.startOpenSession(it.runtime, "", true, now)
-	case intentStopRun:
-		return m.stopRun(it.session, now)
-	case intentFilesDownloadTo, intentFilesUpload, intentFilesDelete, intentFilesReplaceLocal, intentFilesReplaceRemote:
-		return m.answerFiles(it, d.input(), now)
-	}
-	return nil
 }
 
 // --- delete ---
@@ -347,7 +280,7 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case pane.ListedMsg, pane.ProgressMsg, pane.DoneMsg, pane.PlanMsg:
 		return m.onFilesMsg(msg, now), true
-	case dialogCheckMsg:
+	case dialog.CheckMsg:
 		return m.onDialogCheck(msg), true
 	case shellDoneMsg:
 		return m.onShellDone(msg, now), true
@@ -406,4 +339,4 @@ func (m *Model) goneText(r *state.Runtime, now time.Time) string {
 }
 
 // rfc1034Rules are the id rules api.ValidateID enforces, for dialog hints.
-const rfc1034Rules = "1–63 lower-case letters, digits and hyphens; starts with a letter; ends with a letter or digit"
+const rfc1034Rules = picker.IDRules

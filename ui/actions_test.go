@@ -239,11 +239,11 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 	mustContain(t, v, "accelerator (GPU)", "T4", "A100", "H100  (not eligible on tier Pro)")
 	// Ineligible specs cannot be chosen: the cursor skips them.
 	m = e.press(t, m, "down", "down", "down", "down", "down")
-	if it := m.dlg().items[m.dlg().cursor]; it.disabled {
-		t.Fatalf("cursor on a disabled item %q", it.label)
+	if it := m.dlg().Items[m.dlg().Cursor()]; it.Disabled {
+		t.Fatalf("cursor on a disabled item %q", it.Label)
 	}
 	m = e.press(t, m, "g") // not a list key: stays
-	for m.dlg().cursor > 0 {
+	for m.dlg().Cursor() > 0 {
 		m = e.press(t, m, "up")
 	}
 	m = e.press(t, m, "enter") // T4
@@ -452,7 +452,7 @@ func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 		m, cmd := startCreate(t, m, e, specT4)
 		m = drive(t, m, cmd)
 		mustContain(t, m.View(), "Too many active runtimes", "may still count", "delete rt-cpudemo4qx")
-		for !strings.Contains(m.dlg().items[m.dlg().cursor].label, "rt-v6edemo2mw") {
+		for !strings.Contains(m.dlg().Items[m.dlg().Cursor()].Label, "rt-v6edemo2mw") {
 			m = e.press(t, m, "down")
 		}
 		m = e.press(t, m, "enter")
@@ -486,9 +486,9 @@ func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 		m = drive(t, m, cmd)
 		v := m.View()
 		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
-		for _, it := range m.dlg().items {
-			if strings.Contains(it.label, "H100") || strings.Contains(it.label, "A100") || strings.Contains(it.label, "CPU") {
-				t.Fatalf("offered %q:\n%s", it.label, v)
+		for _, it := range m.dlg().Items {
+			if strings.Contains(it.Label, "H100") || strings.Contains(it.Label, "A100") || strings.Contains(it.Label, "CPU") {
+				t.Fatalf("offered %q:\n%s", it.Label, v)
 			}
 		}
 	})
@@ -761,8 +761,8 @@ func TestCreatePickerStartsOnDefaultSpec(t *testing.T) {
 	mustContain(t, m.View(), "shape (GPU A100)")
 	m = e.press(t, m, "enter")
 	mustContain(t, m.View(), "runtime version")
-	if spec := m.dlg().intent.spec; spec.Shape != api.ShapeHighMem {
-		t.Fatalf("picked %v, want the default GPU/A100/HIGHMEM", spec)
+	if title := m.dlg().Title; !strings.Contains(title, "GPU/A100/HIGHMEM") {
+		t.Fatalf("picked %q, want the default GPU/A100/HIGHMEM", title)
 	}
 }
 

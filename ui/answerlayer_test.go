@@ -8,6 +8,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/files"
 )
 
@@ -24,7 +25,7 @@ func TestAnswerDialogWaitsForTheLayerItWasAskedFrom(t *testing.T) {
 	m = e.press(t, m, "d")
 	mustContain(t, m.View(), "Delete runtime rt-t4demo7k2p?")
 	m = drive(t, m, create) // the create fails while the user reads the question
-	if d := m.dlg(); d == nil || d.intent.kind != intentDelete {
+	if d := m.dlg(); d == nil || !strings.HasPrefix(d.Title, "Delete runtime ") {
 		t.Fatalf("the failed create's choices opened over the delete question:\n%s", m.View())
 	}
 	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "failed", "opens when you are back on the dashboard")
@@ -32,7 +33,7 @@ func TestAnswerDialogWaitsForTheLayerItWasAskedFrom(t *testing.T) {
 	if serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
 		t.Fatalf("the y typed for the delete question did not answer it:\n%s", m.View())
 	}
-	if d := m.dlg(); d == nil || d.intent.kind != intentAfterCreate {
+	if d := m.dlg(); d == nil || d.Kind() != dialog.Choice {
 		t.Fatalf("the failed create's choices did not open once the dashboard was back:\n%s", m.View())
 	}
 }

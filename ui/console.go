@@ -6,6 +6,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 )
 
 // openConsole is e: the console on the session run code uses for the
@@ -40,9 +41,15 @@ func (m *Model) openConsole(now time.Time) {
 // askConsoleSession asks before opening a new colabdash session on
 // runtime for run code; why says why one is needed.
 func (m *Model) askConsoleSession(runtime, why string, now time.Time) {
-	m.push(newDialog(dlgConfirm, now, "Open a new session on "+api.LastSegment(runtime)+"?",
-		intent{kind: intentConsoleSession, runtime: runtime}, why,
-		"Run code needs a session: y opens a new colabdash session (create_session), with an empty kernel."))
+	d := dialog.New(dialog.Confirm, now, "Open a new session on "+api.LastSegment(runtime)+"?", why,
+		"Run code needs a session: y opens a new colabdash session (create_session), with an empty kernel.")
+	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+		if !r.OK {
+			return nil
+		}
+		return common.OpenSession{Runtime: runtime, ForConsole: true}
+	}
+	m.push(d)
 }
 
 // showConsole opens the console on session of runtime (made on first use;

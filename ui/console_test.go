@@ -80,7 +80,7 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 	m = e.press(t, m, "ctrl+c")
 	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "could not interrupt")
 	d := m.dlg()
-	if d == nil || d.intent.kind != intentStopRun {
+	if d == nil || d.Title != "Stop the running code?" {
 		t.Fatalf("ctrl+c while code runs did not offer to stop it:\n%s", m.View())
 	}
 	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "Stop the running code?", "delete_session", "discards", "state")

@@ -13,6 +13,8 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
+	"github.com/colabdash/colabdash/ui/overlay/picker"
 )
 
 // CreateDebounce: while a create submitted less than this long ago is
@@ -230,14 +232,18 @@ func (m *Model) onRuntimesListed(now time.Time) {
 func (m *Model) offerResend(op *createOp, now time.Time) {
 	m.setStatus(now, "create "+op.spec.String()+": outcome unknown and no new runtime listed yet", true)
 	m.openFromAnswer(nil, "the choice to re-send the create of "+op.spec.String(), func(m *Model, now time.Time) bool {
-		d := newDialog(dlgChoice, now, "Create "+op.spec.String()+": outcome unknown", intent{kind: intentAfterCreate},
+		d := dialog.NewChoice(now, "Create "+op.spec.String()+": outcome unknown", []dialog.Item{
+			{Label: "re-send the identical request (same requestId: Colab returns the one runtime, never a second)"},
+			{Label: "leave it (r re-lists; a runtime may still appear)"},
+		}, 0,
 			"The connection was lost after the request was sent, and the runtime is not listed yet:",
 			"Colab may still be creating it (and using compute units).")
-		d.items = []choiceItem{
-			{label: "re-send the identical request (same requestId: Colab returns the one runtime, never a second)"},
-			{label: "leave it (r re-lists; a runtime may still appear)"},
+		d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+			if !r.OK || r.Choice != 0 {
+				return nil
+			}
+			return common.ResendCreate{Create: op}
 		}
-		d.intent.next = []afterChoice{{resend: op}, {close: true}}
 		m.push(d)
 		return true
 	})
@@ -254,20 +260,22 @@ func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea
 	return nil
 }
 
-// afterCreateDialog is the choice of next steps after op failed with ae.
-func (m *Model) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *dialog {
+// afterCreateDialog is the choice of next steps after op failed with ae:
+// each item's answer is built here, with the runtime or spec it names.
+func (m *Model) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *dialog.Dialog {
 	f := state.ExplainCreateFailure(ae, op.spec, m.cx.Snap.Specs, m.cx.Snap.Subscription.Tier, op.attempt)
 	body := append([]string{api.OneLine(ae.Error(), 200) + " (" + m.cx.Keys.Events.Help().Key + " keeps the full error)"}, f.Body...)
-	it := intent{kind: intentAfterCreate}
-	var items []choiceItem
+	var items []dialog.Item
+	var next []func(now time.Time) common.Effect // what each item does
 	if f.Kind == state.CreateTooManyRuntimes {
 		body = append(body, "Delete one of them (you will confirm), or wait and create again.")
 		for _, r := range m.rt.Rows() {
 			if r.Gone() {
 				continue
 			}
-			items = append(items, choiceItem{label: "delete " + r.ID() + " (" + r.Spec() + ")"})
-			it.next = append(it.next, afterChoice{deleteRuntime: r.Name})
+			items = append(items, dialog.Item{Label: "delete " + r.ID() + " (" + r.Spec() + ")"})
+			name := r.Name
+			next = append(next, func(time.Time) common.Effect { return common.AskDelete{Name: name} })
 		}
 	}
 	for _, k := range f.Alternatives {
@@ -278,38 +286,30 @@ func (m *Model) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *d
 		case state.CreateGaveUp:
 			label += " instead"
 		}
-		items = append(items, choiceItem{label: label})
-		it.next = append(it.next, afterChoice{spec: k})
+		items = append(items, dialog.Item{Label: label})
+		next = append(next, func(now time.Time) common.Effect { return common.Open{Overlay: picker.Version(now, k, nil)} })
 	}
 	if len(items) == 0 {
-		items = []choiceItem{{label: "close"}}
-		it.next = []afterChoice{{close: true}}
+		items = []dialog.Item{{Label: "close"}}
+		next = []func(time.Time) common.Effect{func(time.Time) common.Effect { return nil }}
 	}
-	d := newDialog(dlgChoice, now, f.Title, it, body...)
-	d.items = items
-	d.cursor = d.next(-1, 1)
+	d := dialog.NewChoice(now, f.Title, items, 0, body...)
+	d.OnAnswer = func(c *common.Context, r dialog.Reply) common.Effect {
+		if !r.OK {
+			return nil
+		}
+		return next[r.Choice](c.Now())
+	}
 	return d
 }
 
-// afterCreateChoice carries out the step chosen after a failed create.
-func (m *Model) afterCreateChoice(c afterChoice, now time.Time) tea.Cmd {
-	switch {
-	case c.deleteRuntime != "":
-		if r := m.cx.Snap.Runtime(c.deleteRuntime); r != nil && !r.Gone() {
-			m.rt.Select(r.Name)
-			m.askDelete(r, now)
-		}
-	case c.close:
-	case c.resend != nil:
-		op := c.resend
-		op.attempt, op.started = 0, now
-		m.ax.creates = append(m.ax.creates, op)
-		m.setStatus(now, "re-sending the create of "+op.spec.String()+" with the same requestId…", false)
-		return m.sendCreate(op, now)
-	default:
-		m.openVersionStep(c.spec, now)
-	}
-	return nil
+// resendCreate re-sends op, a create whose outcome was unknown, with its
+// same requestId (the step chosen after offerResend).
+func (m *Model) resendCreate(op *createOp, now time.Time) tea.Cmd {
+	op.attempt, op.started = 0, now
+	m.ax.creates = append(m.ax.creates, op)
+	m.setStatus(now, "re-sending the create of "+op.spec.String()+" with the same requestId…", false)
+	return m.sendCreate(op, now)
 }
 
 // rowName is what a create's row shows in the NAME column: the runtime id

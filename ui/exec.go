@@ -10,7 +10,9 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 )
 
 // MaxExecReattach bounds the dashboard's re-sends of one execute_code with
@@ -201,9 +203,17 @@ func (m *Model) askStop(session string, now time.Time) bool {
 		return false
 	}
 	id := api.LastSegment(r.session)
-	m.push(newDialog(dlgConfirm, now, "Stop the running code?", intent{kind: intentStopRun, session: r.session},
+	d := dialog.New(dialog.Confirm, now, "Stop the running code?",
 		"Colab cannot interrupt code: stopping it closes session "+id+" (delete_session).",
-		"That discards the session's state: its variables, imports and loaded data. The next run asks to open a new session."))
+		"That discards the session's state: its variables, imports and loaded data. The next run asks to open a new session.")
+	target := r.session
+	d.OnAnswer = func(_ *common.Context, a dialog.Reply) common.Effect {
+		if !a.OK {
+			return common.Say{Text: "the code keeps running"}
+		}
+		return common.StopRun{Session: target}
+	}
+	m.push(d)
 	return true
 }
 

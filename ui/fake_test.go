@@ -12,6 +12,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 )
 
 // fakeService is an in-memory api.Service with controllable results,
@@ -269,8 +270,8 @@ func keyMsg(s string) tea.KeyMsg {
 }
 
 // dlg returns the dialog on top of the overlay stack, or nil.
-func (m Model) dlg() *dialog {
-	d, _ := m.top().(*dialog)
+func (m Model) dlg() *dialog.Dialog {
+	d, _ := m.top().(*dialog.Dialog)
 	return d
 }
 

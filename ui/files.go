@@ -32,7 +32,7 @@ func (m *Model) openFiles(now time.Time) tea.Cmd {
 	// Under m.ctx: quitting ends its calls; a profile switch closes it.
 	p := pane.New(m.ctx, sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.cx.Now)
 	p.SetLocation(m.cx.Location)
-	o := files.New(p, filesAsker{})
+	o := files.New(p, nil)
 	m.push(o)
 	return o.Init()
 }
@@ -133,18 +133,6 @@ func (m *Model) onFilesPlan(o *files.Overlay, open bool, pm pane.PlanMsg) tea.Cm
 		return true
 	})
 	return nil
-}
-
-// answerFiles acts on a files-pane question answered with ok, in the
-// pane it was asked in (files.Overlay.Answer).
-func (m *Model) answerFiles(it intent, in string, now time.Time) tea.Cmd {
-	o, open := find[*files.Overlay](m)
-	if !open {
-		return m.apply(files.PaneClosed(it.file.Runtime, "nothing done"))
-	}
-	q := map[intentKind]files.Question{intentFilesDownloadTo: files.AskDownloadTo, intentFilesUpload: files.AskUpload,
-		intentFilesDelete: files.AskDelete, intentFilesReplaceLocal: files.AskReplaceLocal, intentFilesReplaceRemote: files.AskReplaceRemote}[it.kind]
-	return m.apply(o.Answer(q, it.file, it.local, in, m.cx))
 }
 
 // interruptDoneMsg answers a kernel interrupt through the proxy.

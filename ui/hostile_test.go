@@ -84,9 +84,9 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 		m = e.press(t, m, "n")
 		mustContain(t, m.View(), "New runtime")
 		check("picker: variant", m)
-		for i, it := range m.dlg().items {
-			if strings.Contains(it.label, "\x1b") {
-				m.dlg().cursor = i
+		for i, it := range m.dlg().Items {
+			if strings.Contains(it.Label, "\x1b") {
+				m.dlg().Select(i)
 			}
 		}
 		m = e.press(t, m, "enter")
@@ -114,9 +114,9 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 
 	// A create of a hostile spec the server refuses: the status line.
 	m = e.press(t, m, "n")
-	for i, it := range m.dlg().items {
-		if strings.Contains(it.label, "\x1b") {
-			m.dlg().cursor = i
+	for i, it := range m.dlg().Items {
+		if strings.Contains(it.Label, "\x1b") {
+			m.dlg().Select(i)
 		}
 	}
 	m = e.press(t, m, "enter", "enter", "enter", "enter", "enter")

@@ -12,6 +12,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 )
 
 // noChange fails when anything changed on the server since before.
@@ -38,13 +39,13 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 		{"event log", func(e *emu, m Model) Model { return e.press(t, m, "L") }, isType[*eventsOverlay]},
 		{"profile picker", func(e *emu, m Model) Model { return e.press(t, m, "P") }, isType[*profileOverlay]},
 		{"filter line", func(e *emu, m Model) Model { return e.press(t, m, "/") }, isType[*filterOverlay]},
-		{"create picker", func(e *emu, m Model) Model { return e.press(t, m, "n") }, isDialog(intentPickVariant)},
-		{"open-session input", func(e *emu, m Model) Model { return e.press(t, m, "o") }, isDialog(intentOpenSession)},
+		{"create picker", func(e *emu, m Model) Model { return e.press(t, m, "n") }, isDialog("New runtime: variant")},
+		{"open-session input", func(e *emu, m Model) Model { return e.press(t, m, "o") }, isDialog("Open a session on ")},
 		{"quick-create confirmation", func(e *emu, m Model) Model {
 			m.ax.lastSpec = &LastSpec{Spec: specCPU}
 			return e.press(t, m, "N")
-		}, isDialog(intentQuickCreate)},
-		{"typed close confirmation", func(e *emu, m Model) Model { return e.press(t, m, "tab", "x") }, isDialog(intentCloseSession)},
+		}, isDialog("Create a runtime like the last one?")},
+		{"typed close confirmation", func(e *emu, m Model) Model { return e.press(t, m, "tab", "x") }, isDialog("Close NOTEBOOK session ")},
 		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, isType[*console.Overlay]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,7 +68,7 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 				}
 				m = e.press(t, m, k)
 				if d := m.dlg(); d != nil && d != o {
-					t.Fatalf("%q opened %q over the %s", k, d.title, tc.name)
+					t.Fatalf("%q opened %q over the %s", k, d.Title, tc.name)
 				}
 			}
 			if after := countsOf(e.srv); after != before {
@@ -79,8 +80,9 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 
 func isType[T overlay](o overlay) bool { _, ok := o.(T); return ok }
 
-func isDialog(k intentKind) func(overlay) bool {
-	return func(o overlay) bool { d, ok := o.(*dialog); return ok && d.intent.kind == k }
+// isDialog is a dialog whose title starts with title.
+func isDialog(title string) func(overlay) bool {
+	return func(o overlay) bool { d, ok := o.(*dialog.Dialog); return ok && strings.HasPrefix(d.Title, title) }
 }
 
 // The two cases: ? then d opened "Delete runtime?" on top of the
@@ -92,7 +94,7 @@ func TestKeysDoNotReachBelowHelpOrEventLog(t *testing.T) {
 		t.Fatalf("? d:\n%s", m.View())
 	}
 	m = e.press(t, m, "esc", "L", "n")
-	if _, ok := find[*dialog](&m); ok || !topIs[*eventsOverlay](&m) {
+	if _, ok := find[*dialog.Dialog](&m); ok || !topIs[*eventsOverlay](&m) {
 		t.Fatalf("L n opened a dialog behind the event log (stack %d)", len(m.stack))
 	}
 	m = e.press(t, m, "esc")
@@ -109,7 +111,7 @@ func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "d")
 	d := m.dlg()
-	if d == nil || d.intent.kind != intentDelete {
+	if d == nil || !strings.HasPrefix(d.Title, "Delete runtime ") {
 		t.Fatal("no delete dialog")
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 40, Height: 10})
@@ -149,11 +151,11 @@ func TestTooSmallScreenAnswersNothing(t *testing.T) {
 // at 60×15, the dialog does not, so its keys wait.
 func TestDialogTallerThanScreenWaits(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
-	d := newDialog(dlgChoice, e.clk.now(), "A long list", intent{kind: intentAfterCreate})
+	var items []dialog.Item
 	for i := 0; i < 20; i++ {
-		d.items = append(d.items, choiceItem{label: "item " + itoa(i)})
-		d.intent.next = append(d.intent.next, afterChoice{close: true})
+		items = append(items, dialog.Item{Label: "item " + itoa(i)})
 	}
+	d := dialog.NewChoice(e.clk.now(), "A long list", items, 0)
 	m.push(d)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
 	mustContain(t, m.View(), "Terminal too small to show the dialog")
@@ -171,7 +173,7 @@ func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
-	m.push(newDialog(dlgConfirm, e.clk.now().Add(-time.Second), "On top", intent{kind: intentQuickCreate}))
+	m.push(dialog.New(dialog.Confirm, e.clk.now().Add(-time.Second), "On top"))
 	v := m.View()
 	mustContain(t, v, "RUN CODE", "On top")
 	m = e.press(t, m, "x") // any key but y cancels the dialog; x is not text for the console

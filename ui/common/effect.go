@@ -6,6 +6,7 @@ import (
 
 	"time"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
@@ -68,13 +69,49 @@ type (
 	Help struct{ First string }
 	// Do is a dashboard command on the selected runtime or session.
 	Do struct{ Op Op }
-	// Answer is a dialog's answer: OK (confirmed, submitted or chosen) or
-	// cancelled (Esc: by esc). Dialog is the dialog answered; its owner
-	// reads the input or choice from it.
+	// Answer closes Dialog, a dialog that was answered (wherever it is on
+	// the stack), then carries out Then: the effect its opener built for
+	// that answer, from the target it captured (nil: nothing more).
 	Answer struct {
-		Dialog  any
-		OK, Esc bool
+		Dialog Overlay
+		Then   Effect
 	}
+)
+
+// The effects of dialogs' answers: each names the target its dialog
+// captured when it opened, never the selection of the moment.
+type (
+	// DeleteRuntime sends delete_runtime for runtime Name
+	// ("runtimes/{id}"), the user having confirmed.
+	DeleteRuntime struct{ Name string }
+	// AskDelete selects runtime Name and asks whether to delete it (the
+	// next step chosen after a failed create); nothing if it is gone.
+	AskDelete struct{ Name string }
+	// CloseSession sends delete_session for session Name
+	// ("runtimes/{id}/sessions/{sid}").
+	CloseSession struct{ Name string }
+	// OpenSession sends create_session on Runtime ("runtimes/{id}") with
+	// session id ID ("": a colabdash-… id is chosen). ForConsole opens
+	// the run-code console on the session once it is there.
+	OpenSession struct {
+		Runtime, ID string
+		ForConsole  bool
+	}
+	// StopRun ends the code running on Session (the console's) by closing
+	// that session (delete_session): Colab cannot interrupt code.
+	StopRun struct{ Session string }
+	// CreateRuntime submits a create_runtime of Spec with runtime image
+	// Version ("": latest) and runtime id ID ("": Colab chooses it); the
+	// app refuses it while a create sent moments ago is under way.
+	CreateRuntime struct {
+		Spec        api.RuntimeSpecKey
+		Version, ID string
+	}
+	// ResendCreate re-sends a create whose outcome was unknown, with its
+	// same requestId. Create is the app's own record of that create,
+	// handed to the dialog that asked and back unchanged: nothing but the
+	// app looks inside.
+	ResendCreate struct{ Create any }
 )
 
 func (Quit) effect()          {}
@@ -97,6 +134,13 @@ func (Run) effect()           {}
 func (Do) effect()            {}
 func (Help) effect()          {}
 func (Answer) effect()        {}
+func (DeleteRuntime) effect() {}
+func (AskDelete) effect()     {}
+func (CloseSession) effect()  {}
+func (OpenSession) effect()   {}
+func (StopRun) effect()       {}
+func (CreateRuntime) effect() {}
+func (ResendCreate) effect()  {}
 
 // Op is a dashboard command a global key starts (Do).
 type Op int

@@ -70,8 +70,15 @@ type Overlay struct {
 }
 
 // New returns the overlay showing p (built with pane.New, not yet listed:
-// run Init's command); ask builds its questions.
-func New(p *pane.Pane, ask Asker) *Overlay { return &Overlay{p: p, ask: ask} }
+// run Init's command); ask builds its questions (nil: the dashboard's
+// dialogs, each answered back to this overlay).
+func New(p *pane.Pane, ask Asker) *Overlay {
+	o := &Overlay{p: p, ask: ask}
+	if ask == nil {
+		o.ask = dialogs{o}
+	}
+	return o
+}
 
 // Init lists content/.
 func (o *Overlay) Init() tea.Cmd { return o.p.Init() }

@@ -1,0 +1,446 @@
+package dialog
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/theme"
+)
+
+// clock is a fixture clock the tests move by hand.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time      { return c.t }
+func (c *clock) add(d time.Duration) { c.t = c.t.Add(d) }
+
+// fixture is a Context of a 100×30 screen over an empty snapshot, on clk.
+func fixture(clk *clock) *common.Context {
+	return &common.Context{
+		Snap:     state.New(state.Config{}),
+		Keys:     keymap.Default(),
+		Styles:   theme.New(true, theme.Dark),
+		Now:      clk.now,
+		Location: time.UTC,
+		Redact:   func(s string) string { return s },
+		Layout:   common.Layout{W: 100, H: 30},
+	}
+}
+
+func keyMsg(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// replies opens d with an answer that records its replies; the effect
+// of a reply is a Say naming it.
+func replies(d *Dialog) *[]Reply {
+	var got []Reply
+	d.OnAnswer = func(_ *common.Context, r Reply) common.Effect {
+		got = append(got, r)
+		return common.Say{Text: "answered"}
+	}
+	return &got
+}
+
+// press sends keys one by one, each after the grace period.
+func press(t *testing.T, clk *clock, c *common.Context, d *Dialog, keys ...string) common.Effect {
+	t.Helper()
+	var e common.Effect
+	for _, k := range keys {
+		clk.add(Grace + time.Millisecond)
+		e = d.HandleKey(keyMsg(k), c)
+	}
+	return e
+}
+
+// view is the dialog's box as a user reads it.
+func view(t *testing.T, c *common.Context, d *Dialog, w int) string {
+	t.Helper()
+	lines := d.Lines(c, w)
+	for i, ln := range lines {
+		if lw := ansi.StringWidth(ln); lw > w {
+			t.Fatalf("line %d is %d cells wide, more than %d: %q", i, lw, w, ln)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func mustContain(t *testing.T, v string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(v, w) {
+			t.Fatalf("lacks %q:\n%s", w, v)
+		}
+	}
+}
+
+// answered reports the effect Then of an Answer that closes d, failing
+// when e is not one.
+func answered(t *testing.T, e common.Effect, d *Dialog) common.Effect {
+	t.Helper()
+	a, ok := e.(common.Answer)
+	if !ok || a.Dialog != d {
+		t.Fatalf("effect %#v does not close the dialog", e)
+	}
+	return a.Then
+}
+
+// A key already on its way when the dialog opened does not answer it;
+// the bottom border is dotted until the grace period is over, and a
+// regrace starts it anew.
+func TestGraceIgnoresEarlyKeys(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	d := New(Confirm, clk.now(), "Delete runtime rt-x?")
+	got := replies(d)
+	if e := d.HandleKey(keyMsg("y"), c); e != nil || len(*got) != 0 {
+		t.Fatalf("a y inside the grace period answered: %#v", e)
+	}
+	mustContain(t, view(t, c, d, 80), "└┄┄")
+	clk.add(Grace - time.Millisecond)
+	if e := d.HandleKey(keyMsg("y"), c); e != nil {
+		t.Fatalf("a y 1 ms before the grace period ended answered: %#v", e)
+	}
+	clk.add(time.Millisecond)
+	if v := view(t, c, d, 80); strings.Contains(v, "┄") {
+		t.Fatalf("still dotted after the grace period:\n%s", v)
+	}
+	d.Regrace(clk.now())
+	if e := d.HandleKey(keyMsg("y"), c); e != nil {
+		t.Fatal("a y right after the dialog showed again answered it")
+	}
+	mustContain(t, view(t, c, d, 80), "└┄┄")
+	if then := answered(t, press(t, clk, c, d, "y"), d); then != (common.Say{Text: "answered"}) || !(*got)[0].OK {
+		t.Fatalf("y after the grace period: %#v, replies %+v", then, *got)
+	}
+}
+
+// Only y confirms; enter, esc, ctrl+c and every other key cancel.
+func TestConfirmOnlyY(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	for _, k := range []string{"enter", "esc", "ctrl+c", "n", "Y", " "} {
+		d := New(Confirm, clk.now(), "Delete runtime rt-x?", "This cannot be undone.")
+		got := replies(d)
+		answered(t, press(t, clk, c, d, k), d)
+		if len(*got) != 1 || (*got)[0].OK {
+			t.Fatalf("%q: replies %+v, want one cancel", k, *got)
+		}
+	}
+	d := New(Confirm, clk.now(), "Delete runtime rt-x?", "This cannot be undone.")
+	mustContain(t, view(t, c, d, 80), "Delete runtime rt-x?", "This cannot be undone.", "y confirm · any other key cancels")
+	if ks := d.Keys(c); len(ks) != 2 || ks[0].Help().Key != "y" {
+		t.Fatalf("footer keys %+v", ks)
+	}
+}
+
+// A dialog without an answer just closes.
+func TestNoAnswerJustCloses(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	d := New(Confirm, clk.now(), "On top")
+	if then := answered(t, press(t, clk, c, d, "y"), d); then != nil {
+		t.Fatalf("then %#v", then)
+	}
+}
+
+// Typing the wrong word and Enter in a typed confirmation says what to
+// type, until the next key; the right word confirms with it as input.
+func TestTypedConfirmMismatchSaysSo(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	d := New(Typed, clk.now(), "Close NOTEBOOK session s1?", "Closing it shuts its kernel down.")
+	d.Want = "close"
+	got := replies(d)
+	mustContain(t, view(t, c, d, 80), "Close NOTEBOOK session", "type close and press enter (esc cancels)")
+	if e := press(t, clk, c, d, "c", "l", "o", "s", "enter"); e != nil {
+		t.Fatalf("clos confirmed: %#v", e)
+	}
+	mustContain(t, view(t, c, d, 80), "type close to confirm")
+	press(t, clk, c, d, "e")
+	if v := view(t, c, d, 80); strings.Contains(v, "✕") {
+		t.Fatalf("the mismatch stayed after the next key:\n%s", v)
+	}
+	answered(t, press(t, clk, c, d, "enter"), d)
+	if len(*got) != 1 || !(*got)[0].OK || (*got)[0].Input != "close" {
+		t.Fatalf("replies %+v", *got)
+	}
+	if k := d.Keys(c)[0].Help().Desc; k != "confirm (type close)" {
+		t.Fatalf("footer %q", k)
+	}
+}
+
+// An input is validated while typing: an invalid one is refused with its
+// problem wrapped (not cut) under the field; an empty one shows the hint;
+// a required one refuses enter until something is typed.
+func TestInputValidation(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	d := New(Input, clk.now(), "New runtime: runtime id", "Runtime id (optional).")
+	d.Hint = "empty: Colab chooses the id"
+	d.Validate = func(s string) error {
+		if strings.HasSuffix(s, "-") {
+			return errors.New("the id " + s + " must end with a letter or digit, not a hyphen; see the rules above")
+		}
+		return nil
+	}
+	got := replies(d)
+	mustContain(t, view(t, c, d, 60), "empty: Colab chooses the id", "enter continue · esc cancel")
+	press(t, clk, c, d, "a", "b", "-")
+	if d.Problem() == "" {
+		t.Fatal("ab- accepted")
+	}
+	v := view(t, c, d, 40)
+	mustContain(t, v, "must end with a letter", "or digit, not a hyphen")
+	for _, ln := range strings.Split(v, "\n") {
+		if strings.Contains(ln, "…") {
+			t.Fatalf("validation error cut: %q\n%s", ln, v)
+		}
+	}
+	if e := press(t, clk, c, d, "enter"); e != nil || len(*got) != 0 {
+		t.Fatalf("an invalid input was submitted: %#v", e)
+	}
+	press(t, clk, c, d, "backspace", "1")
+	mustContain(t, view(t, c, d, 60), "✓ valid")
+	answered(t, press(t, clk, c, d, "enter"), d)
+	if len(*got) != 1 || (*got)[0].Input != "ab1" {
+		t.Fatalf("replies %+v", *got)
+	}
+
+	r := New(Input, clk.now(), "Upload to rt-x:/content")
+	r.Required = "type the path of a local file"
+	got = replies(r)
+	if e := press(t, clk, c, r, "enter"); e != nil || len(*got) != 0 {
+		t.Fatalf("an empty required input was submitted: %#v", e)
+	}
+	mustContain(t, view(t, c, r, 60), "✕ type the path of a local file")
+}
+
+// A choice's cursor starts on the first enabled item (or the one asked
+// for when enabled), skips disabled ones both ways, and enter on one
+// answers with its index; other keys leave the list as it is.
+func TestChoiceSkipsDisabledItems(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	items := []Item{
+		{Label: "H100", Note: "(not eligible on tier Pro)", Disabled: true},
+		{Label: "T4"},
+		{Label: "G4", Note: "(not eligible on tier Pro)", Disabled: true},
+		{Label: "A100"},
+		{Label: "V6E1", Disabled: true},
+	}
+	d := NewChoice(clk.now(), "New runtime: accelerator (GPU)", items, 0)
+	if d.Cursor() != 1 {
+		t.Fatalf("cursor on %d, want the first enabled item", d.Cursor())
+	}
+	if NewChoice(clk.now(), "t", items, 3).Cursor() != 3 || NewChoice(clk.now(), "t", items, 2).Cursor() != 1 {
+		t.Fatal("the cursor asked for is not where the choice starts (or is on a disabled item)")
+	}
+	got := replies(d)
+	v := view(t, c, d, 80)
+	mustContain(t, v, "› T4", "H100  (not eligible on tier Pro)", "↑/↓ move · enter choose · esc cancel")
+	press(t, clk, c, d, "down", "down", "down", "j")
+	if it := d.Items[d.Cursor()]; it.Disabled || it.Label != "A100" {
+		t.Fatalf("cursor on %q (disabled %v)", it.Label, it.Disabled)
+	}
+	press(t, clk, c, d, "g") // not a list key: stays
+	press(t, clk, c, d, "up", "k", "up")
+	if d.Cursor() != 1 {
+		t.Fatalf("cursor on %d after going up past a disabled item", d.Cursor())
+	}
+	if d.Select(0) || d.Select(9) || d.Cursor() != 1 {
+		t.Fatal("Select put the cursor on a disabled or missing item")
+	}
+	answered(t, press(t, clk, c, d, "enter"), d)
+	if len(*got) != 1 || (*got)[0].Choice != 1 || !(*got)[0].OK {
+		t.Fatalf("replies %+v", *got)
+	}
+	// Nothing enabled: enter does nothing.
+	none := NewChoice(clk.now(), "t", []Item{{Label: "a", Disabled: true}}, 0)
+	if e := press(t, clk, c, none, "enter"); e != nil {
+		t.Fatalf("enter chose a disabled item: %#v", e)
+	}
+}
+
+// esc on a step with a Back reopens that step (grace anew, answers
+// kept) without answering; ctrl+c cancels.
+func TestEscGoesBackAStep(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	first := NewChoice(clk.now(), "step 1", []Item{{Label: "a"}, {Label: "b"}}, 1)
+	d := New(Input, clk.now(), "step 2")
+	d.Back = first
+	got := replies(d)
+	mustContain(t, view(t, c, d, 80), "esc back")
+	if d.Keys(c)[1].Help().Desc != "back" {
+		t.Fatalf("footer %+v", d.Keys(c))
+	}
+	then := answered(t, press(t, clk, c, d, "esc"), d)
+	if o, ok := then.(common.Open); !ok || o.Overlay != first || len(*got) != 0 {
+		t.Fatalf("esc: %#v, replies %+v", then, *got)
+	}
+	if first.Cursor() != 1 {
+		t.Fatal("going back lost the answer")
+	}
+	if e := first.HandleKey(keyMsg("enter"), c); e != nil {
+		t.Fatal("the step gone back to took a key inside its new grace period")
+	}
+	answered(t, press(t, clk, c, d, "ctrl+c"), d)
+	if len(*got) != 1 || (*got)[0].OK {
+		t.Fatalf("ctrl+c: replies %+v", *got)
+	}
+}
+
+// An input with a check is checked off Update (a command), once per
+// input; the dialog says "checking…" until the answer is in, an answer
+// for an older input is dropped, enter waits for the answer and then
+// submits, unless it names a problem.
+func TestCheckCommand(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	d := New(Input, clk.now(), "Download data.csv")
+	calls := 0
+	d.Check = func(in string) Check {
+		calls++
+		switch in {
+		case "bad":
+			return Check{Problem: "no such local directory"}
+		case "old":
+			return Check{Note: "replaces the local file old (asks first)", Warn: true}
+		}
+		return Check{Note: "downloads to " + in}
+	}
+	got := replies(d)
+	run := func(e common.Effect) CheckMsg {
+		t.Helper()
+		r, ok := e.(common.Run)
+		if !ok || r.Cmd == nil {
+			t.Fatalf("effect %#v is not the check's command", e)
+		}
+		return r.Cmd().(CheckMsg)
+	}
+	first := run(press(t, clk, c, d, "b"))
+	if first.Owner() != d || calls != 1 {
+		t.Fatal("the check's answer does not name its dialog")
+	}
+	mustContain(t, view(t, c, d, 80), "checking…")
+	second := run(press(t, clk, c, d, "a"))
+	if e := d.Checked(first, true, c); e != nil || !strings.Contains(view(t, c, d, 80), "checking…") {
+		t.Fatal("the answer for b counted for ba")
+	}
+	d.Checked(second, true, c)
+	mustContain(t, view(t, c, d, 80), "✓ downloads to ba")
+	if e := d.HandleKey(keyMsg("enter"), c); e == nil || calls != 2 {
+		t.Fatalf("enter on a checked input did not submit (%d checks)", calls)
+	}
+	if len(*got) != 1 || (*got)[0].Input != "ba" {
+		t.Fatalf("replies %+v", *got)
+	}
+
+	// Enter before the answer waits for it; a problem refuses it.
+	d2 := New(Input, clk.now(), "Download data.csv")
+	d2.Check = d.Check
+	got = replies(d2)
+	press(t, clk, c, d2, "b", "a")
+	msg := run(press(t, clk, c, d2, "d"))
+	if e, ok := press(t, clk, c, d2, "enter").(common.Answer); ok {
+		t.Fatalf("enter before the check answered submitted: %#v", e)
+	}
+	if e := d2.Checked(msg, true, c); e != nil || len(*got) != 0 {
+		t.Fatal("an input with a problem was submitted")
+	}
+	mustContain(t, view(t, c, d2, 80), "✕ no such local directory")
+
+	// A fine answer submits the waiting enter, only while on top.
+	d3 := New(Input, clk.now(), "Download data.csv")
+	d3.Check = d.Check
+	got = replies(d3)
+	press(t, clk, c, d3, "o", "l")
+	msg = run(press(t, clk, c, d3, "d"))
+	press(t, clk, c, d3, "enter")
+	if e := d3.Checked(msg, false, c); e != nil {
+		t.Fatal("a dialog not on top was answered by its check")
+	}
+	mustContain(t, view(t, c, d3, 80), "! replaces the local file old (asks first)")
+	d4 := New(Input, clk.now(), "Download data.csv")
+	d4.Check = d.Check
+	got = replies(d4)
+	press(t, clk, c, d4, "o", "l")
+	msg = run(press(t, clk, c, d4, "d"))
+	press(t, clk, c, d4, "enter")
+	answered(t, d4.Checked(msg, true, c), d4)
+	if len(*got) != 1 || (*got)[0].Input != "old" {
+		t.Fatalf("replies %+v", *got)
+	}
+	if e := press(t, clk, c, New(Input, clk.now(), "no check"), "x"); e != nil {
+		t.Fatalf("an input without a check ran one: %#v", e)
+	}
+}
+
+// The console's stop dialog names the session whole (it was split at its
+// hyphen: "colabdash-" / "22211b87").
+func TestDialogKeepsTheSessionIDWhole(t *testing.T) {
+	clk := &clock{t: time.Unix(0, 0)}
+	d := New(Confirm, clk.now(), "Stop the running code?",
+		"Colab cannot interrupt code: stopping it closes session colabdash-22211b87 (delete_session).")
+	mustContain(t, view(t, fixture(clk), d, 100), "colabdash-22211b87")
+}
+
+// Titles, bodies, inputs and items reach the terminal through termtext:
+// an escape sequence from the server is shown, not run.
+func TestDialogShowsNoControlCharacters(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	d := NewChoice(clk.now(), "Delete \x1b[2Jrt-x?", []Item{{Label: "a\x1b]52;c;aGk=\x07b", Note: "\x1b[31mred"}}, 0, "body \x1b[2J")
+	for _, ln := range d.Lines(c, 80) {
+		if strings.ContainsAny(ln, "\x1b\x07") {
+			t.Fatalf("control character drawn: %q", ln)
+		}
+	}
+}
+
+// A box taller than the screen does not fit; its lines are never wider
+// than the screen, however narrow.
+func TestFits(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	var items []Item
+	for i := 0; i < 20; i++ {
+		items = append(items, Item{Label: "item " + strings.Repeat("x", i)})
+	}
+	d := NewChoice(clk.now(), "A long list", items, 0)
+	if !d.Fits(c) {
+		t.Fatal("a 24-line box does not fit 30 lines")
+	}
+	c.Layout.H = 15
+	if d.Fits(c) {
+		t.Fatal("a 24-line box fits 15 lines")
+	}
+	for _, w := range []int{24, 40, 60, 100} {
+		view(t, c, d, w)
+	}
+	if d.Name() != "dialog" {
+		t.Fatal(d.Name())
+	}
+}
