@@ -13,6 +13,8 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/filepane"
+	"github.com/colabdash/colabdash/ui/overlay/events"
+	"github.com/colabdash/colabdash/ui/overlay/filter"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -135,11 +137,11 @@ func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
 	}
 	switch op {
 	case common.OpEvents:
-		m.push(&eventsOverlay{log: m.events})
+		m.push(events.New(m.events))
 	case common.OpProfiles:
 		m.openProfilePicker()
 	case common.OpOpenFilter:
-		m.push(newFilterOverlay(m.filter))
+		m.push(filter.New(m.filter))
 	case common.OpFiles:
 		return m.openFiles(now)
 	case common.OpShell:

@@ -68,61 +68,6 @@ func TestHeaderKeepsProfileAndTierBeforeAnError(t *testing.T) {
 	}
 }
 
-// The full help fits a 60×15 screen: no column is cut with "…", and what
-// does not fit scrolls with j/k and pgdn, with "↓ more" while cut.
-func TestHelpFitsAndScrolls(t *testing.T) {
-	f := newFake()
-	m := testModel(f, &clock{t: t0})
-	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
-	all := m.helpLines(60)
-	seen := map[string]bool{}
-	for step := 0; step < 40; step++ {
-		v := m.View()
-		body := strings.Split(v, "\n")
-		body = body[3 : len(body)-2] // between the HELP title and the footer
-		if strings.Contains(strings.Join(body, "\n"), "…") {
-			t.Fatalf("help cut at 60×15:\n%s", v)
-		}
-		for _, ln := range body {
-			seen[strings.TrimRight(ln, " ")] = true
-		}
-		if !strings.Contains(v, "↓ more") {
-			break
-		}
-		m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})
-	}
-	for _, want := range all {
-		if !seen[want] {
-			t.Errorf("help line %q never shown while scrolling", want)
-		}
-	}
-	for _, desc := range []string{"copy URL", "quit", "renew token now", "run code"} {
-		if !strings.Contains(strings.Join(all, "\n"), desc) {
-			t.Errorf("help lacks %q", desc)
-		}
-	}
-	// pgdn and pgup scroll by pages; k goes back to the top.
-	for i := 0; i < len(all) && m.helpOffset() > 0; i++ {
-		before := m.helpOffset()
-		m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
-		if step := before - m.helpOffset(); step != min(before, helpRows(m.cx.Layout)-1) {
-			t.Fatalf("pgup scrolled %d lines from %d, want a page", step, before)
-		}
-	}
-	if m.helpOffset() != 0 || !strings.Contains(m.View(), "↓ more") {
-		t.Errorf("pgup did not return to the top (offset %d)", m.helpOffset())
-	}
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgDown})
-	if m.helpOffset() == 0 {
-		t.Error("pgdn did not scroll")
-	}
-	// Wide screens lay the groups out side by side: fewer lines.
-	if wide := m.helpLines(160); len(wide) >= len(all) {
-		t.Errorf("160 columns: %d help lines, 60 columns: %d", len(wide), len(all))
-	}
-}
-
 // Run-code output and tracebacks wrap at the width instead of being cut,
 // pgup/pgdn scroll the output (newest at the bottom), and a long input line
 // scrolls so its end and the cursor stay visible.

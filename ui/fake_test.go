@@ -11,6 +11,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/secrettest"
+	"github.com/colabdash/colabdash/ui/overlay/filter"
+	"github.com/colabdash/colabdash/ui/overlay/help"
 )
 
 // fakeService is an in-memory api.Service with controllable results,
@@ -274,19 +276,10 @@ func (m Model) dlg() *dialog {
 }
 
 // helpOpen reports whether the help is on top of the stack.
-func (m Model) helpOpen() bool { return topIs[*helpOverlay](&m) }
+func (m Model) helpOpen() bool { return topIs[*help.Overlay](&m) }
 
 // filtering reports whether the filter line is open.
-func (m Model) filtering() bool { _, ok := find[*filterOverlay](&m); return ok }
-
-// helpOffset is the open help's scroll position (0 when closed).
-func (m Model) helpOffset() int {
-	h, _ := find[*helpOverlay](&m)
-	if h == nil {
-		return 0
-	}
-	return h.offset
-}
+func (m Model) filtering() bool { _, ok := find[*filter.Overlay](&m); return ok }
 
 // console returns the run-code console (open or hidden), or nil.
 func (m Model) console() *consoleOverlay { return m.ax.exec.console }

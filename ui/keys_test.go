@@ -10,6 +10,7 @@ import (
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/ui/overlay/help"
 )
 
 // esc clears the filter before collapsing details or clearing a message.
@@ -29,27 +30,6 @@ func TestEscClearsFilterFirst(t *testing.T) {
 	m, _ = update(m, keyMsg("esc"))
 	if m.showDetails || m.cx.Status.Text != "" {
 		t.Fatalf("details %v status %q", m.showDetails, m.cx.Status.Text)
-	}
-}
-
-// Reopening / shows the old filter selected: typing replaces it,
-// backspace edits it, enter keeps it.
-func TestReopenedFilterIsReplacedByTyping(t *testing.T) {
-	_, _, m := fixture(t)
-	for _, k := range []string{"/", "t", "4", "enter", "/"} {
-		m, _ = update(m, keyMsg(k))
-	}
-	mustContain(t, m.View(), "/t4█", "type to replace")
-	m, _ = update(m, keyMsg("c"))
-	m, _ = update(m, keyMsg("p"))
-	if m.filter != "cp" {
-		t.Fatalf("typing appended to the old filter: %q", m.filter)
-	}
-	for _, k := range []string{"enter", "/", "backspace", "enter"} {
-		m, _ = update(m, keyMsg(k))
-	}
-	if m.filter != "c" {
-		t.Fatalf("backspace on the reopened filter: %q", m.filter)
 	}
 }
 
@@ -101,7 +81,7 @@ func TestFilesAndConsoleKeysFollowTheKeyMap(t *testing.T) {
 	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a")
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "?")
-	help := strings.Join(m.helpLines(200), "\n")
+	help := strings.Join(help.Lines(m.cx, 200, ""), "\n")
 	mustContain(t, help, "files pane (f)", "w", "download to a path", "o", "open directory", "x/delete",
 		"run-code console (e)", "ctrl+q", "back (code keeps running)", "alt+enter/ctrl+j", "new line")
 	m = e.press(t, m, "esc", "f")

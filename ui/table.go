@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/filter"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -180,7 +181,7 @@ func (m *Model) tableView(now time.Time, l common.Layout) []string {
 		}
 	}
 	live, gone := m.cx.Snap.Counts()
-	_, filtering := find[*filterOverlay](m)
+	_, filtering := find[*filter.Overlay](m)
 	title := "RUNTIMES " + strconv.Itoa(shown)
 	if m.filter != "" || filtering {
 		title += " of " + strconv.Itoa(live)

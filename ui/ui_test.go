@@ -18,6 +18,7 @@ import (
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
+	helpov "github.com/colabdash/colabdash/ui/overlay/help"
 )
 
 // fixture returns a fake with five runtimes (OK, EXPIRING, EXPIRED,
@@ -487,7 +488,7 @@ func TestNoLineWiderThanTerminal(t *testing.T) {
 		for _, help := range []bool{false, true} {
 			m.showDetails, m.help.ShowAll, m.stack = showDetails, help, nil
 			if help {
-				m.push(&helpOverlay{})
+				m.push(helpov.New(""))
 			}
 			for _, sel := range []string{"g", "G", "k"} {
 				m, _ = update(m, keyMsg(sel))
