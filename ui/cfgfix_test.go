@@ -48,26 +48,6 @@ func stripRight(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// A long get_subscription error does not push the profile and the tier off
-// a 60-column header: they come first, the error is cut to what is left.
-func TestHeaderKeepsProfileAndTierBeforeAnError(t *testing.T) {
-	f := newFake()
-	f.panicOn = "get_subscription"
-	clk := &clock{t: t0}
-	m := testModel(f, clk)
-	m.cx.Profile = "work"
-	m.opts.Account = "credentials file /home/someone/keys/a-very-long-name-for-a-key.json (authorized_user)"
-	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
-	m, _ = run(t, m, m.Init())
-	first := strings.Split(m.View(), "\n")[0]
-	if !strings.HasPrefix(first, "colabdash · profile work · tier unknown (retrying: intern") || !strings.HasSuffix(first, "…)") {
-		t.Errorf("header line: %q", first)
-	}
-	if w := ansi.StringWidth(first); w > 60 {
-		t.Errorf("header is %d columns wide at 60", w)
-	}
-}
-
 // Run-code output and tracebacks wrap at the width instead of being cut,
 // pgup/pgdn scroll the output (newest at the bottom), and a long input line
 // scrolls so its end and the cursor stay visible.

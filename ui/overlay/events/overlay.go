@@ -1,7 +1,6 @@
 package events
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
@@ -146,15 +144,5 @@ func fullError(err error) string {
 	if ae, ok := err.(*api.Error); ok {
 		return ae.Full()
 	}
-	return errText(err)
-}
-
-// errText is err's text; a runtime file's error names its path as the
-// files pane shows names (through termtext), not Go-quoted. (The same
-// rule as the dashboard's status line.)
-func errText(err error) string {
-	if je := (*jupyter.Error)(nil); errors.As(err, &je) { // wrapped too
-		return je.Text(termtext.Line)
-	}
-	return err.Error()
+	return common.ErrText(err)
 }
