@@ -486,7 +486,7 @@ func TestNoLineWiderThanTerminal(t *testing.T) {
 	m.cx.Snap.ApplyError(state.ListRuntimes, clk.now(), &api.Error{Code: api.Internal, Message: strings.Repeat("très long message d'erreur ", 12)})
 	for _, showDetails := range []bool{false, true} {
 		for _, help := range []bool{false, true} {
-			m.showDetails, m.help.ShowAll, m.stack = showDetails, help, nil
+			m.showDetails, m.stack = showDetails, nil
 			if help {
 				m.push(helpov.New(""))
 			}
