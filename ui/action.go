@@ -6,6 +6,7 @@ import (
 
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/overlay/help"
 )
 
 // apply carries out e: the one place where effects become state changes
@@ -88,7 +89,7 @@ func (m *Model) apply(e common.Effect) tea.Cmd {
 	case common.Run:
 		return a.Cmd
 	case common.Help:
-		m.push(&helpOverlay{first: a.First})
+		m.push(help.New(a.First))
 	case common.Do:
 		return m.applyCommand(a.Op, now)
 	}

@@ -13,7 +13,9 @@ import (
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
+	"github.com/colabdash/colabdash/ui/overlay/events"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/overlay/filter"
 	"github.com/colabdash/colabdash/ui/overlay/picker"
 )
 
@@ -86,11 +88,11 @@ func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
 	}
 	switch op {
 	case common.OpEvents:
-		m.push(&eventsOverlay{log: m.events})
+		m.push(events.New(m.events))
 	case common.OpProfiles:
 		m.openProfilePicker()
 	case common.OpOpenFilter:
-		m.push(newFilterOverlay(m.rt.Filter()))
+		m.push(filter.New(m.rt.Filter()))
 	case common.OpFiles:
 		return m.openFiles(now)
 	case common.OpShell:

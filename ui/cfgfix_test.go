@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/keymap"
 )
@@ -47,77 +48,49 @@ func stripRight(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// A long get_subscription error does not push the profile and the tier off
-// a 60-column header: they come first, the error is cut to what is left.
-func TestHeaderKeepsProfileAndTierBeforeAnError(t *testing.T) {
-	f := newFake()
-	f.panicOn = "get_subscription"
-	clk := &clock{t: t0}
-	m := testModel(f, clk)
-	m.cx.Profile = "work"
-	m.opts.Account = "credentials file /home/someone/keys/a-very-long-name-for-a-key.json (authorized_user)"
+// Run-code output and tracebacks wrap at the width instead of being cut,
+// pgup/pgdn scroll the output (newest at the bottom), and a long input line
+// scrolls so its end and the cursor stay visible.
+func TestRunCodeWrapsAndScrolls(t *testing.T) {
+	_, clk, m := fixture(t)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
-	m, _ = run(t, m, m.Init())
-	first := strings.Split(m.View(), "\n")[0]
-	if !strings.HasPrefix(first, "colabdash · profile work · tier unknown (retrying: intern") || !strings.HasSuffix(first, "…)") {
-		t.Errorf("header line: %q", first)
+	long := "START" + strings.Repeat("x", 250) + "END"
+	frame := "File \"/content/train.py\", line 12, in <module> model.frame.Fit(dataset, epochs=10, callbacks=[checkpoint]) TBEND"
+	var runs []*execRun
+	for i := 0; i < 6; i++ {
+		runs = append(runs, &execRun{id: i + 1, code: "print(1)", done: true, started: clk.now(), res: api.ExecuteCodeResult{Stdout: "line one\nline two\n"}})
 	}
-	if w := ansi.StringWidth(first); w > 60 {
-		t.Errorf("header is %d columns wide at 60", w)
-	}
-}
-
-// The full help fits a 60×15 screen: no column is cut with "…", and what
-// does not fit scrolls with j/k and pgdn, with "↓ more" while cut.
-func TestHelpFitsAndScrolls(t *testing.T) {
-	f := newFake()
-	m := testModel(f, &clock{t: t0})
-	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
-	all := m.helpLines(60)
-	seen := map[string]bool{}
-	for step := 0; step < 40; step++ {
-		v := m.View()
-		body := strings.Split(v, "\n")
-		body = body[3 : len(body)-2] // between the HELP title and the footer
-		if strings.Contains(strings.Join(body, "\n"), "…") {
-			t.Fatalf("help cut at 60×15:\n%s", v)
-		}
-		for _, ln := range body {
-			seen[strings.TrimRight(ln, " ")] = true
-		}
-		if !strings.Contains(v, "↓ more") {
-			break
-		}
-		m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")})
-	}
-	for _, want := range all {
-		if !seen[want] {
-			t.Errorf("help line %q never shown while scrolling", want)
+	runs = append(runs, &execRun{id: 7, code: "run()", done: true, started: clk.now(), res: api.ExecuteCodeResult{
+		Stdout:         long + "\n",
+		ExecutionError: &api.ExecuteError{Name: "ValueError", Value: "bad", Traceback: []string{frame}},
+	}})
+	m = withConsole(m, "runtimes/r-alpha", "runtimes/r-alpha/sessions/colabdash-1a2b", runs,
+		"df = pd.read_csv('/content/drive/MyDrive/data/some_long_file_name.csv') # INPUTEND")
+	v := m.View()
+	flat := strings.ReplaceAll(strings.ReplaceAll(v, "\n", ""), " ", "")
+	for _, want := range []string{"END", "TBEND", "INPUTEND█", "✕ValueError"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("run-code panel lacks %q:\n%s", want, v)
 		}
 	}
-	for _, desc := range []string{"copy URL", "quit", "renew token now", "run code"} {
-		if !strings.Contains(strings.Join(all, "\n"), desc) {
-			t.Errorf("help lacks %q", desc)
+	for _, ln := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(ln); w > 60 {
+			t.Errorf("line %d wide: %q", w, ln)
 		}
 	}
-	// pgdn and pgup scroll by pages; k goes back to the top.
-	for i := 0; i < len(all) && m.helpOffset() > 0; i++ {
-		before := m.helpOffset()
-		m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
-		if step := before - m.helpOffset(); step != min(before, helpRows(m.cx.Layout)-1) {
-			t.Fatalf("pgup scrolled %d lines from %d, want a page", step, before)
-		}
+	if strings.Contains(v, "START") {
+		t.Fatalf("wrapped output all fits?\n%s", v)
 	}
-	if m.helpOffset() != 0 || !strings.Contains(m.View(), "↓ more") {
-		t.Errorf("pgup did not return to the top (offset %d)", m.helpOffset())
+	// pgup shows older output and says newer lines are below; pgdn returns.
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgUp})
+	v = m.View()
+	if !strings.Contains(v, "START") || !strings.Contains(v, "newer line") || !strings.Contains(v, "below (pgdn)") {
+		t.Errorf("pgup did not scroll back:\n%s", v)
 	}
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgDown})
-	if m.helpOffset() == 0 {
-		t.Error("pgdn did not scroll")
+	for i := 0; i < 5; i++ {
+		m, _ = update(m, tea.KeyMsg{Type: tea.KeyPgDown})
 	}
-	// Wide screens lay the groups out side by side: fewer lines.
-	if wide := m.helpLines(160); len(wide) >= len(all) {
-		t.Errorf("160 columns: %d help lines, 60 columns: %d", len(wide), len(all))
+	if v = m.View(); !strings.Contains(v, "✕ ValueError") || strings.Contains(v, "below (pgdn)") {
+		t.Errorf("pgdn did not return to the newest output:\n%s", v)
 	}
 }

@@ -87,35 +87,3 @@ func TestDialogErrorStaysInEventLogWrappedAtWords(t *testing.T) {
 		}
 	}
 }
-
-// On a narrow screen every event still names its target whole, in the
-// short form the commands take (rt-…, rt-…/session): a cut
-// "runtimes/rt-t4d…" could be any of the runtime's calls.
-func TestEventLogTargetsWholeWhenNarrow(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "o", "enter", "tab") // create_session on it
-	sess := ""
-	for i, s := range m.cx.Snap.Runtime("runtimes/rt-t4demo7k2p").Sessions {
-		if strings.HasPrefix(s.ID(), "colabdash-") {
-			sess = s.ID()
-			m.sess.SetCursor(i)
-		}
-	}
-	if sess == "" {
-		t.Fatal("no session opened")
-	}
-	m = e.press(t, m, "x", "y") // delete_session on the session
-	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 30})
-	m = e.press(t, m, "L")
-	v := m.View()
-	mustContain(t, v, "rt-t4demo7k2p/"+sess, "rt-cpudemo4qx", "rt-v6edemo2mw")
-	if strings.Contains(v, "runtimes/") {
-		t.Fatalf("the event log spends its width on runtimes/:\n%s", v)
-	}
-	for _, ln := range strings.Split(v, "\n") {
-		if ansi.StringWidth(ln) > 60 {
-			t.Fatalf("line wider than 60: %q", ln)
-		}
-	}
-}

@@ -13,6 +13,8 @@ import (
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
+	"github.com/colabdash/colabdash/ui/overlay/filter"
+	"github.com/colabdash/colabdash/ui/overlay/help"
 )
 
 // fakeService is an in-memory api.Service with controllable results,
@@ -276,19 +278,10 @@ func (m Model) dlg() *dialog.Dialog {
 }
 
 // helpOpen reports whether the help is on top of the stack.
-func (m Model) helpOpen() bool { return topIs[*helpOverlay](&m) }
+func (m Model) helpOpen() bool { return topIs[*help.Overlay](&m) }
 
 // filtering reports whether the filter line is open.
-func (m Model) filtering() bool { _, ok := find[*filterOverlay](&m); return ok }
-
-// helpOffset is the open help's scroll position (0 when closed).
-func (m Model) helpOffset() int {
-	h, _ := find[*helpOverlay](&m)
-	if h == nil {
-		return 0
-	}
-	return h.offset
-}
+func (m Model) filtering() bool { _, ok := find[*filter.Overlay](&m); return ok }
 
 // console returns the run-code console (open or hidden), or nil.
 func (m Model) console() *console.Overlay { return m.ax.exec.console }

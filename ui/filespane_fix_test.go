@@ -19,6 +19,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/overlay/profile"
 )
 
 // A remote name with control characters in the D dialog: its title shows
@@ -348,7 +349,7 @@ func TestFilesPaneDiscoverability(t *testing.T) {
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = e.press(t, m, "P")
-	if !topIs[*profileOverlay](&m) {
+	if !topIs[*profile.Overlay](&m) {
 		t.Fatalf("P in the files pane opened no profile picker:\n%s", m.View())
 	}
 	mustContain(t, m.View(), "switching profile closes the files pane of rt-t4demo7k2p")

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/help"
 )
 
 // esc clears the filter before collapsing details or clearing a message.
@@ -32,25 +34,12 @@ func TestEscClearsFilterFirst(t *testing.T) {
 	}
 }
 
-// Reopening / shows the old filter selected: typing replaces it,
-// backspace edits it, enter keeps it.
-func TestReopenedFilterIsReplacedByTyping(t *testing.T) {
-	_, _, m := fixture(t)
-	for _, k := range []string{"/", "t", "4", "enter", "/"} {
-		m, _ = update(m, keyMsg(k))
-	}
-	mustContain(t, m.View(), "/t4█", "type to replace")
-	m, _ = update(m, keyMsg("c"))
-	m, _ = update(m, keyMsg("p"))
-	if m.rt.Filter() != "cp" {
-		t.Fatalf("typing appended to the old filter: %q", m.rt.Filter())
-	}
-	for _, k := range []string{"enter", "/", "backspace", "enter"} {
-		m, _ = update(m, keyMsg(k))
-	}
-	if m.rt.Filter() != "c" {
-		t.Fatalf("backspace on the reopened filter: %q", m.rt.Filter())
-	}
+// A reattached run says what happened in words.
+func TestReattachWording(t *testing.T) {
+	_, clk, m := fixture(t)
+	m = withConsole(m, "runtimes/r-alpha", "runtimes/r-alpha/sessions/colabdash-1a2b",
+		[]*execRun{{id: 1, code: "train()", attempt: 3, started: clk.now().Add(-time.Minute)}}, "")
+	mustContain(t, m.View(), "reattached to the running code 2 times (same executionId)")
 }
 
 // The copy message says how the text was copied: certainly (native
@@ -93,7 +82,7 @@ func TestFilesAndConsoleKeysFollowTheKeyMap(t *testing.T) {
 	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a")
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "?")
-	help := strings.Join(m.helpLines(200), "\n")
+	help := strings.Join(help.Lines(m.cx, 200, ""), "\n")
 	mustContain(t, help, "files pane (f)", "w", "download to a path", "o", "open directory", "x/delete",
 		"run-code console (e)", "ctrl+q", "back (code keeps running)", "alt+enter/ctrl+j", "new line")
 	m = e.press(t, m, "esc", "f")

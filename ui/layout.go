@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/filter"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -109,7 +110,7 @@ func (m *Model) view() string {
 	now := m.cx.Now()
 	f := frame.New(l.W, l.H)
 	f.Lines = append(f.Lines, m.headerView(now, l.W)...)
-	_, filtering := find[*filterOverlay](m)
+	_, filtering := find[*filter.Overlay](m)
 	f.Lines = append(f.Lines, m.rt.View(m.cx, now, filtering)...)
 	f.Lines = append(f.Lines, m.bottomView(now, l)...)
 	f.Lines = append(f.Lines, m.footerView(now, l.W)...)

@@ -20,7 +20,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
@@ -50,7 +49,6 @@ type Model struct {
 	// keys, styles, clock, layout, status. The Model writes it; every
 	// copy of the Model shares it, like the other pointers below.
 	cx     *common.Context
-	help   *help.Model
 	ctx    context.Context
 	cancel context.CancelFunc
 	sem    chan struct{}
@@ -128,8 +126,6 @@ func New(o Options) Model {
 	}
 	ctx, cancel := context.WithCancel(o.Context)
 	st := theme.New(o.NoColor, o.Theme)
-	h := help.New()
-	h.Styles = st.Help
 	ax := newActionState(loadLastSpec(o.Demo, o.StateDir)) // New is not Update: reading here is fine
 	redact := o.Redact
 	if redact == nil {
@@ -149,7 +145,7 @@ func New(o Options) Model {
 		RefreshInterval: o.RefreshInterval,
 	}
 	m := Model{
-		opts: o, svc: o.Service, cx: cx, help: &h,
+		opts: o, svc: o.Service, cx: cx,
 		ctx:     ctx,
 		cancel:  cancel,
 		sem:     make(chan struct{}, api.FanOut), // per-runtime calls in flight

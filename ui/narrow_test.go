@@ -64,24 +64,6 @@ func TestNarrowScreenCutsSpecBeforeName(t *testing.T) {
 	mustContain(t, v, "rt-t4demo7k2p ", "rt-cpudemo4qx ", "rt-v6edemo2mw ", "GPU/T4/STAND…")
 }
 
-// A status-line error too long for the screen is cut with a hint that the
-// event log has it in full.
-func TestStatusErrorCutWithHint(t *testing.T) {
-	_, clk, m := fixture(t)
-	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
-	m.setStatus(clk.now(), "delete r-alpha failed: "+strings.Repeat("a long reason ", 10), true)
-	lines := strings.Split(m.View(), "\n")
-	status := lines[len(lines)-2]
-	if !strings.HasSuffix(status, "(L: in full)") || ansi.StringWidth(status) > 60 {
-		t.Fatalf("status line %q", status)
-	}
-	m.setStatus(clk.now(), "delete r-alpha failed: short", true)
-	lines = strings.Split(m.View(), "\n")
-	if status := lines[len(lines)-2]; strings.Contains(status, "in full") {
-		t.Fatalf("a short error got the hint: %q", status)
-	}
-}
-
 // The no-credentials screen never breaks a command or URL across lines:
 // a command wider than the screen is cut, and the screen says q prints it.
 func TestAuthScreenKeepsCommandsWhole(t *testing.T) {

@@ -13,6 +13,10 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
+	"github.com/colabdash/colabdash/ui/overlay/events"
+	"github.com/colabdash/colabdash/ui/overlay/filter"
+	"github.com/colabdash/colabdash/ui/overlay/help"
+	"github.com/colabdash/colabdash/ui/overlay/profile"
 )
 
 // noChange fails when anything changed on the server since before.
@@ -35,10 +39,10 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 		open func(e *emu, m Model) Model
 		is   func(o overlay) bool
 	}{
-		{"help", func(e *emu, m Model) Model { return e.press(t, m, "?") }, isType[*helpOverlay]},
-		{"event log", func(e *emu, m Model) Model { return e.press(t, m, "L") }, isType[*eventsOverlay]},
-		{"profile picker", func(e *emu, m Model) Model { return e.press(t, m, "P") }, isType[*profileOverlay]},
-		{"filter line", func(e *emu, m Model) Model { return e.press(t, m, "/") }, isType[*filterOverlay]},
+		{"help", func(e *emu, m Model) Model { return e.press(t, m, "?") }, isType[*help.Overlay]},
+		{"event log", func(e *emu, m Model) Model { return e.press(t, m, "L") }, isType[*events.Overlay]},
+		{"profile picker", func(e *emu, m Model) Model { return e.press(t, m, "P") }, isType[*profile.Overlay]},
+		{"filter line", func(e *emu, m Model) Model { return e.press(t, m, "/") }, isType[*filter.Overlay]},
 		{"create picker", func(e *emu, m Model) Model { return e.press(t, m, "n") }, isDialog("New runtime: variant")},
 		{"open-session input", func(e *emu, m Model) Model { return e.press(t, m, "o") }, isDialog("Open a session on ")},
 		{"quick-create confirmation", func(e *emu, m Model) Model {
@@ -94,7 +98,7 @@ func TestKeysDoNotReachBelowHelpOrEventLog(t *testing.T) {
 		t.Fatalf("? d:\n%s", m.View())
 	}
 	m = e.press(t, m, "esc", "L", "n")
-	if _, ok := find[*dialog.Dialog](&m); ok || !topIs[*eventsOverlay](&m) {
+	if _, ok := find[*dialog.Dialog](&m); ok || !topIs[*events.Overlay](&m) {
 		t.Fatalf("L n opened a dialog behind the event log (stack %d)", len(m.stack))
 	}
 	m = e.press(t, m, "esc")

@@ -4,16 +4,17 @@ import (
 	"context"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/events"
 	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/overlay/help"
+	"github.com/colabdash/colabdash/ui/overlay/profile"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
-	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // ConnInfo is what the header shows about a connection made by
@@ -34,12 +35,6 @@ type ConnectFunc func(ctx context.Context, profile string) (api.Service, ConnInf
 type profileState struct {
 	switching string // profile being connected, "" when none
 	seq       uint64 // bumps per switch; older answers are closed unused
-}
-
-// profileOverlay is the profile picker (P): ↑/↓ choose, enter switches,
-// esc, P or q close it.
-type profileOverlay struct {
-	cursor int
 }
 
 // profileMsg is the answer of Options.Connect for a switch.
@@ -70,60 +65,8 @@ func (m *Model) openProfilePicker() {
 		}
 		m.setStatus(m.cx.Now(), "switching profile closes "+what+" (esc: back to it)", false)
 	}
-	p := &profileOverlay{}
-	for i, name := range m.cx.Profiles {
-		if name == m.cx.Profile {
-			p.cursor = i
-		}
-	}
-	m.push(p)
+	m.push(profile.New(m.cx))
 }
-
-func (p *profileOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
-	keys := c.Keys
-	switch {
-	case k.Type == tea.KeyCtrlC:
-		return common.Quit{}
-	case key.Matches(k, keys.Back), key.Matches(k, keys.Profile), key.Matches(k, keys.Quit):
-		return common.Close{}
-	case key.Matches(k, keys.Up):
-		p.cursor = frame.Clamp(p.cursor-1, 0, len(c.Profiles)-1)
-	case key.Matches(k, keys.Down):
-		p.cursor = frame.Clamp(p.cursor+1, 0, len(c.Profiles)-1)
-	case k.Type == tea.KeyEnter:
-		return common.SwitchProfile{Name: c.Profiles[p.cursor]}
-	}
-	return nil
-}
-
-func (p *profileOverlay) Draw(c *common.Context, f *frame.Frame) {
-	out := []string{c.Styles.PanelFocus.Render("PROFILES") + c.Styles.Dim.Render("  (enter switch · esc cancel)")}
-	for i, name := range c.Profiles {
-		line := "  "
-		if i == p.cursor {
-			line = "› "
-		}
-		line += termtext.Line(name)
-		if name == c.Profile {
-			line += " (active)"
-		}
-		if i == p.cursor {
-			line = c.Styles.Selected.Render(line)
-		}
-		out = append(out, line)
-	}
-	f.SetBody(out)
-}
-
-func (p *profileOverlay) Fits(*common.Context) bool { return true }
-
-func (p *profileOverlay) Keys(c *common.Context) []key.Binding {
-	k := c.Keys
-	return []key.Binding{common.HelpKey(common.KeysOf(k.Up, k.Down), "move"), common.HelpKey("enter", "switch"),
-		common.HelpKey(common.KeysOf(k.Back, k.Profile, k.Quit), "cancel"), common.HelpKey("ctrl+c", "quit")}
-}
-
-func (p *profileOverlay) Name() string { return "profile picker" }
 
 // switchProfile starts connecting to profile name in a command.
 func (m *Model) switchProfile(name string) tea.Cmd {
@@ -180,7 +123,7 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 	kept := m.stack[:0:0]
 	for _, o := range m.stack {
 		switch o := o.(type) {
-		case *helpOverlay, *eventsOverlay:
+		case *help.Overlay, *events.Overlay:
 			kept = append(kept, o)
 		case *files.Overlay:
 			o.Close() // its listing and transfer were the old account's

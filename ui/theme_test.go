@@ -25,7 +25,6 @@ func TestThemeGoldens(t *testing.T) {
 			_, _, m := fixture(t)
 			m.opts.Theme = name
 			m.cx.Styles = theme.NewWith(ansiRenderer(), name)
-			m.help.Styles = m.cx.Styles.Help
 			v := m.View()
 			golden.RequireEqual(t, []byte(styleMap(v)))
 			var expiring string

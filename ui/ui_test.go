@@ -19,6 +19,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common"
+	helpov "github.com/colabdash/colabdash/ui/overlay/help"
 )
 
 // fixture returns a fake with five runtimes (OK, EXPIRING, EXPIRED,
@@ -486,9 +487,9 @@ func TestNoLineWiderThanTerminal(t *testing.T) {
 	m.cx.Snap.ApplyError(state.ListRuntimes, clk.now(), &api.Error{Code: api.Internal, Message: strings.Repeat("très long message d'erreur ", 12)})
 	for _, showDetails := range []bool{false, true} {
 		for _, help := range []bool{false, true} {
-			m.showDetails, m.help.ShowAll, m.stack = showDetails, help, nil
+			m.showDetails, m.stack = showDetails, nil
 			if help {
-				m.push(&helpOverlay{})
+				m.push(helpov.New(""))
 			}
 			for _, sel := range []string{"g", "G", "k"} {
 				m, _ = update(m, keyMsg(sel))

@@ -26,13 +26,20 @@ func New(w, h int) *Frame { return &Frame{W: w, H: h, Lines: make([]string, 0, h
 // BodyRows is the number of lines between the header and the footer.
 func (f *Frame) BodyRows() int { return f.H - 4 }
 
-// SetBody replaces the body with lines (padded or cut to fit).
+// SetBody replaces the body with lines (padded or cut to fit: a line
+// wider than W is cut to W cells ending in "…", as the dashboard cuts
+// every line it shows).
 func (f *Frame) SetBody(lines []string) {
-	copy(f.Lines[2:f.H-2], PadLines(lines, f.BodyRows()))
+	body := f.Lines[2 : f.H-2]
+	copy(body, PadLines(lines, f.BodyRows()))
+	for i, l := range body {
+		body[i] = ansi.Truncate(l, f.W, "…")
+	}
 }
 
-// SetStatus replaces the status line (the footer's first line).
-func (f *Frame) SetStatus(s string) { f.Lines[f.H-2] = s }
+// SetStatus replaces the status line (the footer's first line), cut to W
+// cells like a body line.
+func (f *Frame) SetStatus(s string) { f.Lines[f.H-2] = ansi.Truncate(s, f.W, "…") }
 
 // Box draws box centred over the frame.
 func (f *Frame) Box(box []string) {

@@ -43,3 +43,24 @@ func TestWrapTextKeepsHyphenatedWordsWhole(t *testing.T) {
 		t.Errorf("a long word lost text: %q", got)
 	}
 }
+
+// What an overlay paints is cut to the frame's width as the dashboard cuts
+// every line: the body and the status line end in "…", never wider.
+func TestSetBodyAndStatusCutToWidth(t *testing.T) {
+	f := New(20, 6)
+	f.Lines = PadLines(nil, 6)
+	f.SetBody([]string{strings.Repeat("x", 30), "short"})
+	f.SetStatus(strings.Repeat("y", 25))
+	if got := f.Lines[2]; got != strings.Repeat("x", 19)+"…" {
+		t.Errorf("body line: %q", got)
+	}
+	if got := f.Lines[3]; got != "short" {
+		t.Errorf("a line that fits changed: %q", got)
+	}
+	if got := f.Lines[4]; got != strings.Repeat("y", 19)+"…" {
+		t.Errorf("status line: %q", got)
+	}
+	if len(f.Lines) != 6 {
+		t.Errorf("%d lines", len(f.Lines))
+	}
+}

@@ -1,10 +1,13 @@
-package ui
+// Package help is the full help overlay (?): every key group of the key
+// map in effect, laid out in as many columns as the screen is wide, and
+// scrolled when taller than the screen.
+package help
 
 import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
+	bhelp "github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -15,19 +18,31 @@ import (
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
-// helpOverlay is the full help (?): every key group, scrolled when taller
+// Overlay is the full help (?): every key group, scrolled when taller
 // than the screen. Only its own keys act while it is open: ↑/↓ and
-// pgup/pgdn scroll, ? and esc close it, q quits.
-type helpOverlay struct {
+// pgup/pgdn scroll, ? and esc close it, q quits. It implements
+// common.Overlay.
+type Overlay struct {
 	offset int // first line of the full help shown
 	// first is the scope whose keys come first (keymap.ScopeFiles from
 	// the files pane); "" keeps the usual order.
 	first string
 }
 
-func (h *helpOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
+// New returns the help scrolled to its top, with the key group of scope
+// first (a keymap.Scope* name: the layer it is opened from; "" keeps the
+// dashboard's order).
+func New(first string) *Overlay { return &Overlay{first: first} }
+
+// Offset is the first line of the full help shown (0: the top).
+func (h *Overlay) Offset() int { return h.offset }
+
+// HandleKey scrolls (↑/↓ a line, pgup/pgdn a page of Rows-1 lines, never
+// past the last page), closes (? or esc: common.Close) or quits
+// (common.Quit); every other key does nothing (nil).
+func (h *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	keys := c.Keys
-	page := max(helpRows(c.Layout)-1, 1)
+	page := max(Rows(c.Layout)-1, 1)
 	step := 0
 	switch {
 	case key.Matches(k, keys.Up):
@@ -44,14 +59,17 @@ func (h *helpOverlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		return common.Quit{}
 	}
 	if step != 0 {
-		h.offset = max(0, min(h.offset+step, len(helpLinesFor(c, c.Layout.W, h.first))-helpRows(c.Layout)))
+		h.offset = max(0, min(h.offset+step, len(Lines(c, c.Layout.W, h.first))-Rows(c.Layout)))
 	}
 	return nil
 }
 
-func (h *helpOverlay) Draw(c *common.Context, f *frame.Frame) {
+// Draw replaces the frame's body with the HELP title and the Rows lines
+// of the help from the offset, the last one saying "↓ more" while lines
+// remain below.
+func (h *Overlay) Draw(c *common.Context, f *frame.Frame) {
 	lines := []string{c.Styles.PanelFocus.Render("HELP") + c.Styles.Dim.Render("  (? or esc to close)")}
-	all, rows := helpLinesFor(c, f.W, h.first), helpRows(c.Layout)
+	all, rows := Lines(c, f.W, h.first), Rows(c.Layout)
 	off := max(0, min(h.offset, len(all)-rows))
 	shown := all[off:min(off+rows, len(all))]
 	if off+rows < len(all) && len(shown) > 0 {
@@ -60,31 +78,32 @@ func (h *helpOverlay) Draw(c *common.Context, f *frame.Frame) {
 	f.SetBody(append(lines, shown...))
 }
 
-func (h *helpOverlay) Fits(*common.Context) bool { return true }
+// Fits is always true: the help scrolls on any screen the dashboard fits.
+func (h *Overlay) Fits(*common.Context) bool { return true }
 
-func (h *helpOverlay) Keys(c *common.Context) []key.Binding {
+// Keys are the footer's words while the help is open: scroll, page,
+// close, quit, with the keys in effect.
+func (h *Overlay) Keys(c *common.Context) []key.Binding {
 	k := c.Keys
 	return []key.Binding{common.HelpKey(common.KeysOf(k.Up, k.Down), "scroll"), common.HelpKey(common.KeysOf(k.PageUp, k.PageDown), "page"),
 		common.HelpKey(common.KeysOf(k.Help, k.Back), "close"), common.HelpKey(k.Quit.Help().Key, "quit")}
 }
 
-func (h *helpOverlay) Name() string { return "help" }
+// Name is "help".
+func (h *Overlay) Name() string { return "help" }
 
-// helpRows is how many lines of the full help fit: the screen less the
-// header (2 lines), the HELP title and the footer (2 lines).
-func helpRows(l common.Layout) int { return max(1, l.H-5) }
+// Rows is how many lines of the full help fit: the screen less the
+// header (2 lines), the HELP title and the footer (2 lines); at least 1.
+func Rows(l common.Layout) int { return max(1, l.H-5) }
 
-// helpLines renders the full help for width w: each key group is a column
-// (the files pane's and the console's under their title),
-// and as many columns as fit sit side by side (3 cells apart); the rest
-// wrap below, a blank line between rows of groups.
-func (m *Model) helpLines(w int) []string { return helpLinesFor(m.cx, w, "") }
-
-// helpLinesFor is helpLines with the group of scope first (its title
-// starts with it), if any, first: the keys of the layer the help was
-// opened from.
-func helpLinesFor(c *common.Context, w int, first string) []string {
-	h := help.New() // Width 0: never truncated by the help model itself
+// Lines renders the full help for width w (cells): each key group is a
+// column (the files pane's and the console's under their title), and as
+// many columns as fit sit side by side (3 cells apart); the rest wrap
+// below, a blank line between rows of groups. The group whose title
+// starts with scope first (the keys of the layer the help was opened
+// from), if any, comes first; "" keeps the key map's order.
+func Lines(c *common.Context, w int, first string) []string {
+	h := bhelp.New() // Width 0: never truncated by the help model itself
 	h.Styles = c.Styles.Help
 	var blocks [][]string
 	groups := c.Keys.HelpGroups()

@@ -1,0 +1,267 @@
+package events
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+)
+
+var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+
+// fixture is the Context of a w×h dashboard with three runtimes, the
+// default key map and no colours.
+func fixture(w, h int) *common.Context {
+	snap := state.New(state.Config{})
+	cpu := api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}
+	snap.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/rt-t4demo7k2p", RuntimeSpec: cpu},
+		{Name: "runtimes/rt-cpudemo4qx", RuntimeSpec: cpu}, {Name: "runtimes/rt-v6edemo2mw", RuntimeSpec: cpu}})
+	return &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
+		Now: func() time.Time { return t0 }, Location: time.UTC, Redact: func(s string) string { return s },
+		Layout: common.Layout{W: w, H: h, TableRows: 4, BottomRows: 4, SessLines: 2, SessWidth: w * 2 / 5}}
+}
+
+// draw paints o on an empty frame of c's size and checks it is exactly H
+// lines, none wider than W.
+func draw(t *testing.T, o common.Overlay, c *common.Context) []string {
+	t.Helper()
+	f := frame.New(c.Layout.W, c.Layout.H)
+	f.Lines = frame.PadLines(nil, c.Layout.H)
+	o.Draw(c, f)
+	if len(f.Lines) != c.Layout.H {
+		t.Fatalf("%d lines drawn, want %d", len(f.Lines), c.Layout.H)
+	}
+	for i, l := range f.Lines {
+		if w := ansi.StringWidth(l); w > c.Layout.W {
+			t.Fatalf("line %d is %d wide at %d: %q", i, w, c.Layout.W, l)
+		}
+	}
+	return f.Lines
+}
+
+func same(a, b common.Effect) bool { return fmt.Sprintf("%T", a) == fmt.Sprintf("%T", b) }
+
+func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+// logOf is a Log holding evs, the last one newest.
+func logOf(evs ...Event) *Log {
+	l := &Log{}
+	for _, e := range evs {
+		l.Add(e)
+	}
+	return l
+}
+
+// The ring keeps the last Size events, newest first.
+func TestLogKeepsTheLastSize(t *testing.T) {
+	l := &Log{}
+	for i := 0; i < Size+10; i++ {
+		l.Add(Event{At: t0.Add(time.Duration(i) * time.Second), Tool: "list_runtimes"})
+	}
+	evs := l.NewestFirst()
+	if len(evs) != Size {
+		t.Fatalf("%d events kept", len(evs))
+	}
+	if newest, oldest := evs[0].At.Sub(t0), evs[Size-1].At.Sub(t0); newest != time.Duration(Size+9)*time.Second || oldest != 10*time.Second {
+		t.Fatalf("newest %v, oldest %v after t0", newest, oldest)
+	}
+	if len((&Log{}).NewestFirst()) != 0 {
+		t.Fatal("an empty log lists events")
+	}
+}
+
+// The outcome column: ok, the canonical code, "stale" for a note, the
+// class of a runtime file's failure (never UNKNOWN for those).
+func TestOutcome(t *testing.T) {
+	for _, tc := range []struct {
+		ev   Event
+		want string
+	}{
+		{Event{}, "ok"},
+		{Event{Err: &api.Error{Code: api.FailedPrecondition}}, "FAILED_PRECONDITION"},
+		{Event{Note: "token stale"}, "stale"},
+		{Event{Err: &jupyter.Error{Op: "download", Runtime: "rt-a", Path: "content/x.csv", Kind: jupyter.ErrLocal}}, "local error"},
+		{Event{Err: fmt.Errorf("files: %w", &jupyter.Error{Op: "list", Kind: jupyter.ErrNotFound})}, "not found"},
+	} {
+		if got := tc.ev.Outcome(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.ev, got, tc.want)
+		}
+	}
+}
+
+// TestEventLogPanel: a failed renewal shows its code, its target in
+// short, and its whole error wrapped below, the secrets redacted.
+func TestEventLogPanel(t *testing.T) {
+	c := fixture(80, 40)
+	c.Redact = func(s string) string { return strings.ReplaceAll(s, "proxy token", "[redacted]") }
+	o := New(logOf(
+		Event{At: t0, Tool: "list_runtimes", Latency: 850 * time.Millisecond},
+		Event{At: t0.Add(time.Second), Tool: "get_runtime", Target: "runtimes/r-charlie", Latency: 2400 * time.Millisecond,
+			Err: &api.Error{Code: api.FailedPrecondition, HTTPStatus: 400,
+				Message: "The runtime is being deleted and its proxy token cannot be renewed until the deletion finishes; try again later"}},
+	))
+	v := strings.Join(draw(t, o, c), "\n")
+	for _, want := range []string{"EVENTS 2", "list_runtimes", "850ms", "2.4s", "17:00:01", "FAILED_PRECONDITION", "FAILED_PRECONDITION  r-charlie",
+		"until the deletion", "finishes; try again later", "[redacted]"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("event log lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "proxy token") {
+		t.Errorf("event log shows an unredacted error:\n%s", v)
+	}
+	if strings.Index(v, "get_runtime") > strings.Index(v, "list_runtimes") {
+		t.Errorf("not newest first:\n%s", v)
+	}
+	if empty := strings.Join(draw(t, New(&Log{}), c), "\n"); !strings.Contains(empty, "EVENTS 0") || !strings.Contains(empty, "no API calls yet") {
+		t.Errorf("empty log:\n%s", empty)
+	}
+}
+
+// An error's text wraps at word boundaries, so a URL stays on one line.
+func TestEventErrorWrappedAtWords(t *testing.T) {
+	const url = "https://console.cloud.google.com/apis/api/colab.googleapis.com/quotas?project=my-project"
+	msg := "Quota exceeded for quota metric 'Create requests' and limit 'Create requests per minute per user' of service colab.googleapis.com; see " + url + " for the limits in force."
+	o := New(logOf(Event{At: t0, Tool: api.ToolCreateRuntime, Target: "T4",
+		Err: &api.Error{Tool: api.ToolCreateRuntime, Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: msg}}))
+	for _, w := range []int{120, 100} {
+		lines := draw(t, o, fixture(w, 40))
+		v := strings.Join(lines, "\n")
+		flat := strings.Join(strings.Fields(v), " ")
+		if !strings.Contains(flat, "limits in force") || !strings.Contains(flat, "RESOURCE_EXHAUSTED") {
+			t.Fatalf("%d: the full error is not in the event log:\n%s", w, v)
+		}
+		if !strings.Contains(v, url) {
+			t.Fatalf("%d: the URL is split across lines:\n%s", w, v)
+		}
+		for _, ln := range lines {
+			// Word boundaries: no line of the error ends inside a word
+			// that the next line continues.
+			if strings.HasSuffix(ln, "Cre") || strings.HasSuffix(ln, "minu") {
+				t.Fatalf("%d: a word is broken: %q", w, ln)
+			}
+		}
+	}
+}
+
+// On a narrow screen every event still names its target whole, in the
+// short form the commands take (rt-…, rt-…/session): a cut
+// "runtimes/rt-t4d…" could be any of the runtime's calls.
+func TestEventLogTargetsWholeWhenNarrow(t *testing.T) {
+	const sess = "runtimes/rt-t4demo7k2p/sessions/colabdash-1a2b3c4d"
+	o := New(logOf(
+		Event{At: t0, Tool: api.ToolListRuntimes},
+		Event{At: t0, Tool: api.ToolListSessions, Target: "runtimes/rt-cpudemo4qx"},
+		Event{At: t0, Tool: api.ToolListSessions, Target: "runtimes/rt-v6edemo2mw"},
+		Event{At: t0, Tool: api.ToolCreateSession, Target: sess},
+		Event{At: t0, Tool: api.ToolDeleteSession, Target: sess},
+		Event{At: t0, Tool: api.ToolGetRuntime, Target: "runtimes/rt-v6edemo2mw", Err: &api.Error{Code: api.FailedPrecondition, Message: "being deleted"}},
+	))
+	v := strings.Join(draw(t, o, fixture(60, 30)), "\n")
+	for _, want := range []string{"rt-t4demo7k2p/colabdash-1a2b3c4d", "rt-cpudemo4qx", "rt-v6edemo2mw"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("event log lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "runtimes/") {
+		t.Fatalf("the event log spends its width on runtimes/:\n%s", v)
+	}
+	// The widest outcome pushes its target onto a line of its own.
+	if !strings.Contains(v, "FAILED_PRECONDITION") || !strings.Contains(v, "\n      rt-v6edemo2mw\n") {
+		t.Errorf("a failed call's target:\n%s", v)
+	}
+	// A call with no target says so with a dash.
+	if !strings.Contains(v, "list_runtimes") || !strings.Contains(v, "ok  –") {
+		t.Errorf("an account-wide call:\n%s", v)
+	}
+}
+
+// ↑/↓ and pgup/pgdn scroll (never past either end), esc and L close, q
+// and ctrl+c quit, and a dashboard key (n: new runtime) does nothing.
+func TestEventLogKeys(t *testing.T) {
+	c := fixture(80, 15)
+	var evs []Event
+	for i := range 30 {
+		evs = append(evs, Event{At: t0.Add(time.Duration(i) * time.Second), Tool: fmt.Sprintf("call_%02d", i)})
+	}
+	o := New(logOf(evs...))
+	first := func() string { return strings.Fields(draw(t, o, c)[3])[1] } // the first event shown
+	if got := first(); got != "call_29" {
+		t.Fatalf("first shown %q, want the newest", got)
+	}
+	o.HandleKey(runes("j"), c)
+	if got := first(); got != "call_28" {
+		t.Fatalf("after j: %q", got)
+	}
+	o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c) // a page: 15-6 lines
+	if got := first(); got != "call_19" {
+		t.Fatalf("after pgdn: %q", got)
+	}
+	for range 10 {
+		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
+	}
+	lines := draw(t, o, c)
+	if last := lines[len(lines)-3]; !strings.Contains(last, "call_00") {
+		t.Fatalf("pgdn past the end does not stop at the oldest (%q):\n%s", last, strings.Join(lines, "\n"))
+	}
+	o.HandleKey(runes("k"), c) // one up from the end, not from beyond it
+	if got := draw(t, o, c); !strings.Contains(got[len(got)-3], "call_01") {
+		t.Fatalf("k after scrolling past the end:\n%s", strings.Join(got, "\n"))
+	}
+	for range 10 {
+		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
+	}
+	if got := first(); got != "call_29" {
+		t.Fatalf("pgup back to the top: %q", got)
+	}
+	for _, tc := range []struct {
+		key  tea.KeyMsg
+		want common.Effect
+	}{
+		{tea.KeyMsg{Type: tea.KeyEsc}, common.Close{}},
+		{runes("L"), common.Close{}},
+		{runes("q"), common.Quit{}},
+		{tea.KeyMsg{Type: tea.KeyCtrlC}, common.Quit{}},
+		{runes("n"), nil},
+		{runes("d"), nil},
+	} {
+		if got := o.HandleKey(tc.key, c); !same(got, tc.want) {
+			t.Errorf("%q: %#v, want %#v", tc.key.String(), got, tc.want)
+		}
+	}
+	var words []string
+	for _, b := range o.Keys(c) {
+		words = append(words, b.Help().Key+" "+b.Help().Desc)
+	}
+	if got := strings.Join(words, " · "); got != "↑/↓ scroll · pgup/pgdn page · L/esc close · q/ctrl+c quit" {
+		t.Errorf("footer keys: %q", got)
+	}
+	if o.Name() != "event log" || !o.Fits(c) {
+		t.Errorf("name %q fits %v", o.Name(), o.Fits(c))
+	}
+}
+
+// The log drawn is the one the dashboard keeps adding to: an event added
+// while the overlay is open shows at the next frame.
+func TestEventLogFollowsItsLog(t *testing.T) {
+	l := logOf(Event{At: t0, Tool: "list_runtimes"})
+	o, c := New(l), fixture(80, 24)
+	draw(t, o, c)
+	l.Add(Event{At: t0, Tool: "connect", Target: "work", Err: errors.New("no Google credentials found")})
+	v := strings.Join(draw(t, o, c), "\n")
+	if !strings.Contains(v, "EVENTS 2") || !strings.Contains(v, "connect") || !strings.Contains(v, "no Google credentials found") {
+		t.Fatalf("the new event is not shown:\n%s", v)
+	}
+}

@@ -1,0 +1,248 @@
+package help
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+)
+
+var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+
+// fixture is the Context of a w×h dashboard with one runtime, the
+// default key map and no colours.
+func fixture(w, h int) *common.Context {
+	snap := state.New(state.Config{})
+	snap.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/r-alpha",
+		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}}})
+	return &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
+		Now: func() time.Time { return t0 }, Location: time.UTC, Redact: func(s string) string { return s },
+		Layout: common.Layout{W: w, H: h, TableRows: 4, BottomRows: 4, SessLines: 2, SessWidth: w * 2 / 5}}
+}
+
+// draw paints o on an empty frame of c's size and checks it is exactly H
+// lines, none wider than W.
+func draw(t *testing.T, o common.Overlay, c *common.Context) []string {
+	t.Helper()
+	f := frame.New(c.Layout.W, c.Layout.H)
+	f.Lines = frame.PadLines(nil, c.Layout.H)
+	o.Draw(c, f)
+	if len(f.Lines) != c.Layout.H {
+		t.Fatalf("%d lines drawn, want %d", len(f.Lines), c.Layout.H)
+	}
+	for i, l := range f.Lines {
+		if w := ansi.StringWidth(l); w > c.Layout.W {
+			t.Fatalf("line %d is %d wide at %d: %q", i, w, c.Layout.W, l)
+		}
+	}
+	return f.Lines
+}
+
+// same reports whether effects a and b are the same kind (Close and Quit
+// carry nothing these overlays set).
+func same(a, b common.Effect) bool { return fmt.Sprintf("%T", a) == fmt.Sprintf("%T", b) }
+
+func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+// The full help fits a 60×15 screen: no column is cut with "…", and what
+// does not fit scrolls with j/k and pgdn, with "↓ more" while cut.
+func TestHelpFitsAndScrolls(t *testing.T) {
+	c := fixture(60, 15)
+	h := New("")
+	all := Lines(c, 60, "")
+	seen := map[string]bool{}
+	for step := 0; step < 40; step++ {
+		lines := draw(t, h, c)
+		if !strings.HasPrefix(lines[2], "HELP") {
+			t.Fatalf("no HELP title: %q", lines[2])
+		}
+		body := lines[3 : len(lines)-2] // between the HELP title and the footer
+		if strings.Contains(strings.Join(body, "\n"), "…") {
+			t.Fatalf("help cut at 60×15:\n%s", strings.Join(lines, "\n"))
+		}
+		for _, ln := range body {
+			seen[strings.TrimRight(ln, " ")] = true
+		}
+		if !strings.Contains(strings.Join(lines, "\n"), "↓ more") {
+			break
+		}
+		if e := h.HandleKey(runes("j"), c); e != nil {
+			t.Fatalf("j answered %#v", e)
+		}
+	}
+	for _, want := range all {
+		if !seen[want] {
+			t.Errorf("help line %q never shown while scrolling", want)
+		}
+	}
+	for _, desc := range []string{"copy URL", "quit", "renew token now", "run code"} {
+		if !strings.Contains(strings.Join(all, "\n"), desc) {
+			t.Errorf("help lacks %q", desc)
+		}
+	}
+	// pgdn and pgup scroll by pages; k goes back to the top.
+	for i := 0; i < len(all) && h.Offset() > 0; i++ {
+		before := h.Offset()
+		h.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
+		if step := before - h.Offset(); step != min(before, Rows(c.Layout)-1) {
+			t.Fatalf("pgup scrolled %d lines from %d, want a page", step, before)
+		}
+	}
+	if h.Offset() != 0 || !strings.Contains(strings.Join(draw(t, h, c), "\n"), "↓ more") {
+		t.Errorf("pgup did not return to the top (offset %d)", h.Offset())
+	}
+	h.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
+	if h.Offset() == 0 {
+		t.Error("pgdn did not scroll")
+	}
+	h.HandleKey(runes("k"), c)
+	h.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
+	if h.Offset() != 0 {
+		t.Errorf("k and pgup left the help at %d", h.Offset())
+	}
+	// Wide screens lay the groups out side by side: fewer lines.
+	if wide := Lines(c, 160, ""); len(wide) >= len(all) {
+		t.Errorf("160 columns: %d help lines, 60 columns: %d", len(wide), len(all))
+	}
+}
+
+// Scrolling stops at the last page: pressing down more often than there
+// are lines leaves the last line of the help on screen, "↓ more" gone.
+func TestHelpScrollStopsAtTheEnd(t *testing.T) {
+	c := fixture(60, 15)
+	h := New("")
+	all := Lines(c, 60, "")
+	for range len(all) + 5 {
+		h.HandleKey(runes("j"), c)
+	}
+	if want := len(all) - Rows(c.Layout); h.Offset() != want {
+		t.Fatalf("offset %d after scrolling past the end, want %d", h.Offset(), want)
+	}
+	lines := draw(t, h, c)
+	v := strings.Join(lines, "\n")
+	if strings.Contains(v, "↓ more") || !strings.Contains(v, all[len(all)-1]) {
+		t.Fatalf("the last page:\n%s", v)
+	}
+	// On a screen tall enough for everything nothing scrolls.
+	c = fixture(160, 48)
+	h = New("")
+	h.HandleKey(runes("j"), c)
+	if h.Offset() != 0 {
+		t.Fatalf("scrolled to %d on a screen that shows it all", h.Offset())
+	}
+}
+
+// Only the help's own keys act: ? and esc close it, q and ctrl+c quit,
+// and a dashboard key (d: delete, n: new runtime) does nothing.
+func TestHelpKeys(t *testing.T) {
+	c := fixture(80, 24)
+	for _, tc := range []struct {
+		key  tea.KeyMsg
+		want common.Effect
+	}{
+		{runes("?"), common.Close{}},
+		{tea.KeyMsg{Type: tea.KeyEsc}, common.Close{}},
+		{runes("q"), common.Quit{}},
+		{tea.KeyMsg{Type: tea.KeyCtrlC}, common.Quit{}},
+		{runes("d"), nil},
+		{runes("n"), nil},
+		{tea.KeyMsg{Type: tea.KeyEnter}, nil},
+	} {
+		if got := New("").HandleKey(tc.key, c); !same(got, tc.want) {
+			t.Errorf("%q: %#v, want %#v", tc.key.String(), got, tc.want)
+		}
+	}
+	// The footer names the keys in effect.
+	var words []string
+	for _, b := range New("").Keys(c) {
+		words = append(words, b.Help().Key+" "+b.Help().Desc)
+	}
+	if got := strings.Join(words, " · "); got != "↑/↓ scroll · pgup/pgdn page · ?/esc close · q/ctrl+c quit" {
+		t.Errorf("footer keys: %q", got)
+	}
+}
+
+// The keys follow the key map: rebound, the new key scrolls and closes,
+// the old one no longer does, and the help lists the new keys.
+func TestHelpFollowsRebinding(t *testing.T) {
+	c := fixture(60, 15)
+	if err := c.Keys.Rebind(keymap.ActionDown, "w"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Keys.Rebind(keymap.ActionHelp, "f1"); err != nil {
+		t.Fatal(err)
+	}
+	h := New("")
+	h.HandleKey(runes("j"), c)
+	if h.Offset() != 0 {
+		t.Fatal("j still scrolls after down was rebound to w")
+	}
+	h.HandleKey(runes("w"), c)
+	if h.Offset() != 1 {
+		t.Fatalf("w did not scroll (offset %d)", h.Offset())
+	}
+	if e := h.HandleKey(runes("?"), c); e != nil {
+		t.Fatalf("? still answers %#v after help was rebound to f1", e)
+	}
+	if e := h.HandleKey(tea.KeyMsg{Type: tea.KeyF1}, c); !same(e, common.Close{}) {
+		t.Fatalf("f1 answered %#v", e)
+	}
+	lines := Lines(c, 200, "")
+	if f := strings.Fields(lines[1]); f[0] != "w" || f[1] != "down" || !strings.Contains(strings.Join(strings.Fields(lines[1]), " "), "f1 help") {
+		t.Fatalf("the help does not show the rebound keys:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// Opened from a layer (the files pane), the help starts with that
+// layer's keys under its title; from the dashboard, with the dashboard's.
+func TestHelpOpenedFromALayerListsItsKeysFirst(t *testing.T) {
+	c := fixture(120, 40)
+	files := draw(t, New(keymap.ScopeFiles), c)
+	if !strings.Contains(files[3], "files pane (f)") {
+		t.Fatalf("the help from the files pane starts with %q:\n%s", files[3], strings.Join(files, "\n"))
+	}
+	dash := draw(t, New(""), c)
+	if strings.Contains(dash[3], "files pane") || !strings.HasPrefix(strings.Join(strings.Fields(dash[3]), " "), "↑/k up") {
+		t.Fatalf("the dashboard's help starts with %q / %q", dash[3], dash[4])
+	}
+	for _, want := range []string{"files pane (f)", "download to a path", "run-code console (e)", "back (code keeps running)"} {
+		if !strings.Contains(strings.Join(dash, "\n"), want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}
+
+// --readonly hides the keys that change something: the help does not
+// offer what would be refused.
+func TestHelpLeavesOutDisabledKeys(t *testing.T) {
+	c := fixture(160, 48)
+	c.Keys.SetReadOnly(true)
+	all := strings.Join(Lines(c, 160, ""), "\n")
+	for _, gone := range []string{"new runtime", "delete", "run code", "upload here"} {
+		if strings.Contains(all, gone) {
+			t.Errorf("read-only help offers %q:\n%s", gone, all)
+		}
+	}
+	for _, kept := range []string{"refresh", "copy URL", "download here"} {
+		if !strings.Contains(all, kept) {
+			t.Errorf("read-only help lacks %q", kept)
+		}
+	}
+}
+
+func TestHelpIsAnOverlay(t *testing.T) {
+	var o common.Overlay = New("")
+	if o.Name() != "help" || !o.Fits(fixture(60, 15)) {
+		t.Fatalf("name %q, fits %v", o.Name(), o.Fits(fixture(60, 15)))
+	}
+}

@@ -1,0 +1,138 @@
+package header
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/theme"
+)
+
+var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+
+// fixture is the Context of a w-wide dashboard at t0 whose snapshot is
+// loaded (tier Pro, one runtime listed 5 seconds ago), with the default
+// key map and no colours.
+func fixture(w int) *common.Context {
+	snap := state.New(state.Config{})
+	snap.ApplySubscription(t0.Add(-5*time.Second), api.Subscription{Tier: api.TierPro})
+	snap.ApplyRuntimes(t0.Add(-5*time.Second), []api.Runtime{{Name: "runtimes/r-alpha",
+		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}}})
+	return &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
+		Now: func() time.Time { return t0 }, Location: time.UTC, Redact: func(s string) string { return s },
+		Layout: common.Layout{W: w, H: 24, TableRows: 10, BottomRows: 7, SessLines: 4, SessWidth: w * 2 / 5}}
+}
+
+// view is View checked for its shape: exactly two lines, none wider
+// than w.
+func view(t *testing.T, c *common.Context, w int, s State) (who, conn string) {
+	t.Helper()
+	lines := View(c, w, s)
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want 2: %q", len(lines), lines)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Fatalf("line %d is %d wide at %d: %q", i, n, w, l)
+		}
+	}
+	return lines[0], lines[1]
+}
+
+func TestHeaderConnected(t *testing.T) {
+	c := fixture(120)
+	c.Profile = "work"
+	who, conn := view(t, c, 120, State{Account: "someone@example.com", Endpoint: "colaboratory.googleapis.com/mcp"})
+	if who != "colabdash · profile work · tier Pro · someone@example.com" {
+		t.Errorf("who: %q", who)
+	}
+	if conn != "● connected · updated 5s ago" {
+		t.Errorf("connection: %q", conn)
+	}
+	// No account: the endpoint; a switch under way: the profile it goes to.
+	c.Profile = "work"
+	who, _ = view(t, c, 120, State{Switching: "lab", Endpoint: "colaboratory.googleapis.com/mcp"})
+	if who != "colabdash · profile work → lab… · tier Pro · colaboratory.googleapis.com/mcp" {
+		t.Errorf("switching: %q", who)
+	}
+}
+
+// Before the first answers: the tier loads, the list connects.
+func TestHeaderLoading(t *testing.T) {
+	c := fixture(80)
+	c.Snap = state.New(state.Config{})
+	who, conn := view(t, c, 80, State{})
+	if who != "colabdash · tier …" || conn != "◌ connecting…" {
+		t.Errorf("loading: %q / %q", who, conn)
+	}
+}
+
+// The badges (DEMO, READONLY) say what the keys will do: on a narrow
+// screen the account or endpoint is cut for them, never the badges.
+func TestHeaderBadgesSurviveANarrowScreen(t *testing.T) {
+	for _, account := range []string{"embedded emulator", "someone.with.a.very.long.name@example-organisation.com"} {
+		c := fixture(60)
+		c.ReadOnly, c.Profile = true, "demo"
+		for _, w := range []int{60, 80, 100} {
+			who, _ := view(t, c, w, State{Demo: true, Account: account})
+			for _, want := range []string{"DEMO", "READONLY", "tier Pro"} {
+				if !strings.Contains(who, want) {
+					t.Errorf("%d, %s: %q lacks %q", w, account, who, want)
+				}
+			}
+		}
+	}
+}
+
+// A long get_subscription error does not push the profile and the tier off
+// a 60-column header: they come first, the error is cut to what is left.
+func TestHeaderKeepsProfileAndTierBeforeAnError(t *testing.T) {
+	c := fixture(60)
+	c.Snap = state.New(state.Config{})
+	c.Snap.ApplyError(state.ListSubscription, t0, &api.Error{Code: api.Internal,
+		Message: "internal error: get_subscription panicked: runtime error: invalid memory address or nil pointer dereference"})
+	c.Profile = "work"
+	who, _ := view(t, c, 60, State{Account: "credentials file /home/someone/keys/a-very-long-name-for-a-key.json (authorized_user)"})
+	if !strings.HasPrefix(who, "colabdash · profile work · tier unknown (retrying: INTERN") {
+		t.Errorf("header line: %q", who)
+	}
+	if !strings.HasSuffix(who, "…)") {
+		t.Errorf("the reason is not cut to the line: %q", who)
+	}
+}
+
+// A stale list says since when, when it is retried, what to check for a
+// credentials error, and why (cut last); never reached: not connected.
+func TestHeaderStale(t *testing.T) {
+	c := fixture(160)
+	c.Snap.ApplyError(state.ListRuntimes, t0, &api.Error{Code: api.Unavailable, HTTPStatus: 503, Message: "backend unavailable"})
+	_, conn := view(t, c, 160, State{NextRefresh: t0.Add(30 * time.Second)})
+	for _, want := range []string{"▲ STALE · updated 5s ago", "retry in 0:30", "refresh failing: ", "UNAVAILABLE", "backend unavailable"} {
+		if !strings.Contains(conn, want) {
+			t.Errorf("stale line %q lacks %q", conn, want)
+		}
+	}
+	if strings.Contains(conn, "credentials") {
+		t.Errorf("a server error sends the user to the credentials: %q", conn)
+	}
+	c.Snap = state.New(state.Config{})
+	c.Snap.ApplyError(state.ListRuntimes, t0, &api.Error{Code: api.PermissionDenied, HTTPStatus: 403, Message: "caller lacks permission " + strings.Repeat("x", 200)})
+	_, conn = view(t, c, 120, State{NextRefresh: t0.Add(-time.Second)})
+	if !strings.HasPrefix(conn, "✕ not connected · check your Google credentials · refresh failing: PERMISSION_DENIED") || !strings.HasSuffix(conn, "…") {
+		t.Errorf("never connected, auth error: %q", conn)
+	}
+	if strings.Contains(conn, "retry in") {
+		t.Errorf("a retry already due is counted down: %q", conn)
+	}
+	c.Snap.ApplyError(state.ListRuntimes, t0, errors.New("dial tcp: \x1b]0;pwned\x07 refused"))
+	if _, conn = view(t, c, 80, State{}); strings.ContainsAny(conn, "\x1b\x07") {
+		t.Errorf("a control reached the header: %q", conn)
+	}
+}
