@@ -65,8 +65,7 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 	e.clk.add(DialogGrace)
 	m, runCmd := update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\ntime.sleep(3600)"), Paste: true})
 	m, runCmd = update(m, keyMsg("enter"))
-	done := make(chan tea.Msg, 1)
-	go func() { done <- runCmd() }()
+	done := goRun(t, "enter on the console's long run", runCmd)
 	mustContain(t, m.View(), "running…")
 	for deadline := time.Now().Add(30 * time.Second); e.srv.RunningCode(sess) == 0; {
 		if time.Now().After(deadline) {

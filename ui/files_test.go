@@ -92,8 +92,7 @@ func TestConsoleCtrlCInterruptsKernel(t *testing.T) {
 	e.clk.add(DialogGrace)
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("import time\ntime.sleep(3600)"), Paste: true})
 	m, runCmd := update(m, keyMsg("enter"))
-	done := make(chan tea.Msg, 1)
-	go func() { done <- runCmd() }()
+	done := goRun(t, "enter on the console's sleep", runCmd)
 	for deadline := time.Now().Add(30 * time.Second); e.srv.RunningCode(sess) == 0; {
 		if time.Now().After(deadline) {
 			t.Fatal("the run never started on the server")

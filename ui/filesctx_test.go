@@ -113,7 +113,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		m = e.press(t, m, "P", "down")
 		m, connect := update(m, keyMsg("enter")) // connecting to beta…
 		m, stall, xfer := startStalledDownload(t, e, m)
-		go func() { _ = xfer() }()
+		goRun(t, "the stalled download", xfer)
 		close(release)
 		m, _ = update(m, connect())
 		if m.Profile() != "beta" || topIs[*files.Overlay](&m) {
@@ -124,7 +124,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 	t.Run("quit", func(t *testing.T) {
 		e, m := emuModel(t, colabfake.Options{}, nil)
 		m, stall, xfer := startStalledDownload(t, e, m)
-		go func() { _ = xfer() }()
+		goRun(t, "the stalled download", xfer)
 		m, cmd := update(m, keyMsg("q"))
 		if _, quit := cmd().(tea.QuitMsg); !quit {
 			t.Fatalf("q did not quit from the files pane:\n%s", m.View())

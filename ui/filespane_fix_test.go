@@ -133,8 +133,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		m = typeText(e, t, m, local)
 		e.clk.add(DialogGrace)
 		m, xfer := update(m, keyMsg("enter"))
-		done := make(chan tea.Msg, 1)
-		go func() { done <- xfer() }()
+		done := goRun(t, "enter on the upload dialog", xfer)
 		select {
 		case <-arrived:
 		case <-time.After(20 * time.Second):

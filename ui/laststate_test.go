@@ -34,7 +34,7 @@ func TestLastSpecFileIsReadBounded(t *testing.T) {
 		if err := setup(); err != nil {
 			t.Fatal(err)
 		}
-		done := async(func() error { _, err := LoadLastSpec(dir); return err })
+		done := goRun(t, name+": LoadLastSpec", func() error { _, err := LoadLastSpec(dir); return err })
 		select {
 		case err := <-done:
 			var se *safefile.Error
@@ -45,10 +45,4 @@ func TestLastSpecFileIsReadBounded(t *testing.T) {
 			t.Fatalf("%s: LoadLastSpec still reading after 30s", name)
 		}
 	}
-}
-
-func async(f func() error) <-chan error {
-	c := make(chan error, 1)
-	go func() { c <- f() }()
-	return c
 }

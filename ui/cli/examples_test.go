@@ -79,8 +79,10 @@ func runExample(t *testing.T, binDir, script string) {
 		// every process of this one is gone.
 		pg := -cmd.Process.Pid
 		_ = syscall.Kill(pg, syscall.SIGKILL)
-		for end := time.Now().Add(10 * time.Second); syscall.Kill(pg, 0) == nil && time.Now().Before(end); {
-			time.Sleep(10 * time.Millisecond)
+		for end := time.Now().Add(10 * time.Second); syscall.Kill(pg, 0) == nil; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(end) {
+				t.Fatalf("the example's processes still run 10 s after SIGKILL (example error %v):\n%s\noutput:\n%s", err, script, out.String())
+			}
 		}
 	}
 	if err != nil {

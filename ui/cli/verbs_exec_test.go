@@ -143,6 +143,23 @@ func TestExecReattaches(t *testing.T) {
 	e.srv.ClearFaults()
 }
 
+// interruptAtCall sends SIGINT on sigs once the emulator has counted more
+// than calls execute_code calls. The returned channel says (once) whether
+// that call came within a minute: the signal is sent either way, so the
+// command still ends, and the test reports a call that never came rather
+// than whatever an early interrupt leads to.
+func interruptAtCall(e *verbEnv, calls int, sigs chan<- os.Signal) <-chan bool {
+	reached := make(chan bool, 1)
+	go func() {
+		for deadline := time.Now().Add(time.Minute); e.srv.CallCount("execute_code") == calls && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		reached <- e.srv.CallCount("execute_code") != calls
+		sigs <- syscall.SIGINT
+	}()
+	return reached
+}
+
 // ctrl+c: without a terminal it detaches, printing how to reattach, and
 // the printed command picks the run up; on a terminal, s stops the code by
 // closing its session.
@@ -157,13 +174,12 @@ func TestExecInterrupt(t *testing.T) {
 		e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 		calls := e.srv.CallCount("execute_code")
 		tm.sigs = make(chan os.Signal, 2)
-		go func() {
-			for deadline := time.Now().Add(time.Minute); e.srv.CallCount("execute_code") == calls && time.Now().Before(deadline); {
-				time.Sleep(10 * time.Millisecond)
-			}
-			tm.sigs <- syscall.SIGINT
-		}()
-		return e.runTerm(tm, args...)
+		reached := interruptAtCall(e, calls, tm.sigs)
+		code, out, errs := e.runTerm(tm, args...)
+		if !<-reached {
+			t.Fatalf("%v: execute_code never reached the emulator within a minute (exit %d %q %q)", args, code, out, errs)
+		}
+		return code, out, errs
 	}
 	code, out, errs := interrupt(term{}, "exec", "rt-t4", "-c", "print(6*7)")
 	m := regexp.MustCompile(`colabdash exec (\S+) --execution-id (\S+) -c 'print\(6\*7\)'`).FindStringSubmatch(errs)
@@ -234,13 +250,11 @@ func TestExecDetachesAtOnce(t *testing.T) {
 	defer e.srv.ClearFaults()
 
 	tm := term{sigs: make(chan os.Signal, 1)}
-	go func() {
-		for deadline := time.Now().Add(time.Minute); e.srv.CallCount("execute_code") == 0 && time.Now().Before(deadline); {
-			time.Sleep(10 * time.Millisecond)
-		}
-		tm.sigs <- syscall.SIGINT
-	}()
+	reached := interruptAtCall(e, 0, tm.sigs)
 	code, out, errs := e.runTerm(tm, "exec", "rt-t4", "-c", "import time; time.sleep(60); print(1)")
+	if !<-reached {
+		t.Fatalf("execute_code never reached the emulator within a minute (exit %d %q %q)", code, out, errs)
+	}
 	if code != exitInterrupted || out != "" || !strings.Contains(errs, "detached; ") {
 		t.Fatalf("exit %d %q %q", code, out, errs)
 	}

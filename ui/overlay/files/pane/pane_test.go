@@ -52,12 +52,13 @@ func setup(t *testing.T) (*Pane, *colabfake.Server) {
 }
 
 // drive runs cmd and every command its messages lead to, as the Bubble Tea
-// runtime would, and returns the messages seen.
+// runtime would, and returns the messages seen. Commands still following
+// one another after 60 s fail the test.
 func drive(t *testing.T, p *Pane, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
 	var seen []tea.Msg
 	deadline := time.Now().Add(60 * time.Second)
-	for cmd != nil && time.Now().Before(deadline) {
+	for cmd != nil {
 		msg := cmd()
 		seen = append(seen, msg)
 		next, handled := p.Update(msg)
@@ -65,6 +66,9 @@ func drive(t *testing.T, p *Pane, cmd tea.Cmd) []tea.Msg {
 			t.Fatalf("the pane did not take its own message %T", msg)
 		}
 		cmd = next
+		if cmd != nil && time.Now().After(deadline) {
+			t.Fatalf("the pane's commands had not ended after 60 s (%d messages, the last %T)", len(seen), msg)
+		}
 	}
 	return seen
 }
