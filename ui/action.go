@@ -11,30 +11,30 @@ import (
 
 // apply carries out e: the one place where effects become state changes
 // and commands.
-func (m *Model) apply(e common.Effect) tea.Cmd {
+func (m *app) apply(e common.Effect) tea.Cmd {
 	now := m.cx.Now()
 	switch a := e.(type) {
 	case nil:
 	case common.Quit:
-		m.cancel()
+		m.life.cancel()
 		return tea.Quit
 	case common.Close:
-		if o, ok := m.top().(*files.Overlay); ok {
-			m.filesClosed = m.filesClosed.Note(o)
-			if m.statusPane { // "select a file to download…" means nothing on the dashboard
-				m.cx.Status.Text, m.statusPane = "", false
+		if o, ok := m.scr.top().(*files.Overlay); ok {
+			m.scr.filesClosed = m.scr.filesClosed.Note(o)
+			if m.scr.statusPane { // "select a file to download…" means nothing on the dashboard
+				m.cx.Status.Text, m.scr.statusPane = "", false
 			}
 		}
-		m.pop()
+		m.scr.pop()
 		if a.Text != "" {
-			m.setStatus(now, a.Text, a.Err)
+			m.scr.setStatus(now, a.Text, a.Err)
 		}
 		return a.Cmd // the closing overlay's last call (the files filter's listing), if any
 	case common.Open:
-		m.push(a.Overlay)
+		m.scr.push(a.Overlay)
 	case common.Say:
-		m.setStatus(now, a.Text, a.Err)
-		m.statusPane = a.Pane
+		m.scr.setStatus(now, a.Text, a.Err)
+		m.scr.statusPane = a.Pane
 	case common.Move:
 		m.move(a.N)
 	case common.MoveSession:
@@ -42,54 +42,54 @@ func (m *Model) apply(e common.Effect) tea.Cmd {
 	case common.Focus:
 		m.cx.Focus = 1 - m.cx.Focus
 	case common.Details:
-		m.showDetails = !m.showDetails
+		m.scr.showDetails = !m.scr.showDetails
 		m.relayout()
 	case common.Sort:
 		m.rt.NextSort()
-		m.setStatus(now, "sorted by "+m.rt.SortKey().String(), false)
+		m.scr.setStatus(now, "sorted by "+m.rt.SortKey().String(), false)
 	case common.Refresh:
-		return tea.Batch(m.refresh(now, true)...)
+		return tea.Batch(m.calls.refresh(now, true)...)
 	case common.Back:
 		m.back()
 	case common.Filter:
 		m.rt.SetFilter(a.Text)
 	case common.ClearFilter:
-		m.pop()
+		m.scr.pop()
 		m.rt.SetFilter("")
 	case common.Answer:
-		m.remove(a.Dialog)
+		m.scr.remove(a.Dialog)
 		return m.apply(a.Then)
 	case common.DeleteRuntime:
-		return m.startDelete(a.Name, now)
+		return m.ops.startDelete(a.Name, now)
 	case common.AskDelete:
 		if r := m.cx.Snap.Runtime(a.Name); r != nil && !r.Gone() {
 			m.rt.Select(r.Name)
-			m.askDelete(r, now)
+			m.ops.askDelete(r, now)
 		}
 	case common.CloseSession:
-		return m.startCloseSession(a.Name, now)
+		return m.ops.startCloseSession(a.Name, now)
 	case common.OpenSession:
-		return m.startOpenSession(a.Runtime, a.ID, a.ForConsole, now)
+		return m.ops.startOpenSession(a.Runtime, a.ID, a.ForConsole, now)
 	case common.StopRun:
-		return m.stopRun(a.Session, now)
+		return m.ex.stopRun(a.Session, now)
 	case common.CreateRuntime:
-		return m.submitCreate(a.Spec, a.Version, a.ID, now)
+		return m.cr.submitCreate(a.Spec, a.Version, a.ID, now)
 	case common.ResendCreate:
-		return m.resendCreate(a.Create.(*createOp), now)
+		return m.cr.resendCreate(a.Create.(*createOp), now)
 	case common.SwitchProfile:
-		m.pop()
-		if a.Name == m.cx.Profile && m.prof.switching == "" {
+		m.scr.pop()
+		if a.Name == m.cx.Profile && m.ops.prof.switching == "" {
 			return nil
 		}
-		return m.switchProfile(a.Name)
+		return m.ops.switchProfile(a.Name)
 	case common.RunCode:
-		return m.runInConsole(a.Code, now)
+		return m.ex.runInConsole(a.Code, now)
 	case common.StopCode:
-		return m.interruptOrStop(now)
+		return m.ex.interruptOrStop(now)
 	case common.Run:
 		return a.Cmd
 	case common.Help:
-		m.push(help.New(a.First))
+		m.scr.push(help.New(a.First))
 	case common.Do:
 		return m.applyCommand(a.Op, now)
 	}
@@ -98,12 +98,12 @@ func (m *Model) apply(e common.Effect) tea.Cmd {
 
 // back is esc on the dashboard: one thing per press, the most specific
 // first: the filter, the expanded details, then the status message.
-func (m *Model) back() {
+func (m *app) back() {
 	switch {
 	case m.rt.Filter() != "":
 		m.rt.SetFilter("")
-	case m.showDetails:
-		m.showDetails = false
+	case m.scr.showDetails:
+		m.scr.showDetails = false
 		m.relayout()
 	default:
 		m.cx.Status.Text = ""
@@ -111,7 +111,7 @@ func (m *Model) back() {
 }
 
 // globalKey maps a key no overlay or pane took to its effect.
-func (m *Model) globalKey(k tea.KeyMsg) common.Effect {
+func (m *app) globalKey(k tea.KeyMsg) common.Effect {
 	keys := m.cx.Keys
 	for _, g := range []struct {
 		b key.Binding

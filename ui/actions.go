@@ -11,7 +11,6 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/events"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
@@ -19,37 +18,10 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/picker"
 )
 
-// actionState is the dashboard's state for actions. The Model holds it by
-// pointer: like Model.pending, it is owned by the Update loop.
-type actionState struct {
-	creates  []*createOp
-	nextOp   int
-	deleting map[string]time.Time // runtime name → when delete_runtime was sent
-	closing  map[string]time.Time // session name → when delete_session was sent
-	opening  map[string]time.Time // runtime name → when create_session was sent
-	lastSpec *LastSpec
-	exec     execState
-	// lastSession is, per runtime name, the session most recently selected
-	// in the sessions panel, opened with o or opened for run code: where e
-	// runs when the sessions panel is not focused.
-	lastSession map[string]sessionPick
-	// closed holds the sessions the user closed: run code never uses them
-	// again (execute_code would silently recreate them).
-	closed map[string]bool
-}
-
 // sessionPick is a session chosen for run code and when it was chosen.
 type sessionPick struct {
 	name string
 	at   time.Time
-}
-
-// newActionState starts the action state with the remembered last spec
-// (nil when none); reading it is the caller's I/O, never Update's.
-func newActionState(last *LastSpec) *actionState {
-	return &actionState{deleting: map[string]time.Time{}, closing: map[string]time.Time{}, opening: map[string]time.Time{},
-		lastSession: map[string]sessionPick{}, closed: map[string]bool{}, lastSpec: last,
-		exec: execState{transcripts: map[string]*console.Transcript{}}}
 }
 
 // Messages of actions. Each names its target so a late answer lands on the
@@ -73,41 +45,41 @@ type (
 
 // applyCommand carries out the dashboard's commands (the keys that act on
 // the selected runtime or session).
-func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
+func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 	sel := m.cx.Snap.Runtime(m.rt.Selected())
 	live := sel != nil && !sel.Gone()
 	noRuntime := "no runtime selected"
 	if sel != nil && sel.Gone() {
-		noRuntime = m.goneText(sel, now)
+		noRuntime = m.ops.goneText(sel, now)
 	}
 	needLive := func() bool {
 		if !live {
-			m.setStatus(now, noRuntime, true)
+			m.scr.setStatus(now, noRuntime, true)
 		}
 		return live
 	}
 	switch op {
 	case common.OpEvents:
-		m.push(events.New(m.events))
+		m.scr.push(events.New(m.scr.events))
 	case common.OpProfiles:
-		m.openProfilePicker()
+		m.ops.openProfilePicker()
 	case common.OpOpenFilter:
-		m.push(filter.New(m.rt.Filter()))
+		m.scr.push(filter.New(m.rt.Filter()))
 	case common.OpFiles:
-		return m.openFiles(now)
+		return m.ops.openFiles(now)
 	case common.OpShell:
-		return m.openShell(now)
+		return m.ops.openShell(now)
 	case common.OpNewRuntime:
-		return m.openPicker(now)
+		return m.cr.openPicker(now)
 	case common.OpQuickCreate:
-		ls := m.ax.lastSpec
+		ls := m.cr.lastSpec
 		if ls == nil {
-			m.setStatus(now, "no last spec yet: create one with "+m.cx.Keys.NewRuntime.Help().Key, true)
+			m.scr.setStatus(now, "no last spec yet: create one with "+m.cx.Keys.NewRuntime.Help().Key, true)
 			break
 		}
 		if len(m.cx.Snap.Specs) > 0 {
 			if err := state.CheckSpec(m.cx.Snap.Specs, ls.Spec, m.cx.Snap.Subscription.Tier); err != nil {
-				m.setStatus(now, "cannot create like the last one: "+err.Error(), true)
+				m.scr.setStatus(now, "cannot create like the last one: "+err.Error(), true)
 				break
 			}
 		}
@@ -120,10 +92,10 @@ func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
 			}
 			return common.CreateRuntime{Spec: spec, Version: version}
 		}
-		m.push(d)
+		m.scr.push(d)
 	case common.OpDelete:
 		if needLive() {
-			m.askDelete(sel, now)
+			m.ops.askDelete(sel, now)
 		}
 	case common.OpOpenSession:
 		if needLive() {
@@ -137,39 +109,39 @@ func (m *Model) applyCommand(op common.Op, now time.Time) tea.Cmd {
 				}
 				return common.OpenSession{Runtime: runtime, ID: r.Input}
 			}
-			m.push(d)
+			m.scr.push(d)
 		}
 	case common.OpCloseSession:
-		m.askCloseSession(now)
+		m.ops.askCloseSession(now)
 	case common.OpRenew:
 		if !needLive() {
 			break
 		}
-		if c := m.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
-			m.renew.Started(sel.Name, now)
-			m.manualRenew[sel.Name] = true
-			m.setProgress(now, api.ToolGetRuntime, sel.Name, "renewing the proxy token of "+sel.ID()+"…")
+		if c := m.calls.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
+			m.calls.renew.Started(sel.Name, now)
+			m.calls.manualRenew[sel.Name] = true
+			m.scr.setProgress(now, api.ToolGetRuntime, sel.Name, "renewing the proxy token of "+sel.ID()+"…")
 			return c
 		}
-		m.setStatus(now, "a renewal of "+sel.ID()+" is already in flight", false)
+		m.scr.setStatus(now, "a renewal of "+sel.ID()+" is already in flight", false)
 	case common.OpCancelCreate:
-		for _, op := range m.ax.creates {
+		for _, op := range m.cr.creates {
 			if op.state == createWaiting {
-				m.dropCreate(op.id)
-				m.setStatus(now, "create of "+op.spec.String()+" cancelled", false)
+				m.cr.dropCreate(op.id)
+				m.scr.setStatus(now, "create of "+op.spec.String()+" cancelled", false)
 				return nil
 			}
 		}
-		m.setStatus(now, "no create is waiting to retry", false)
+		m.scr.setStatus(now, "no create is waiting to retry", false)
 	case common.OpRunCode:
-		m.openConsole(now)
+		m.ex.openConsole(now)
 	case common.OpCopyURL, common.OpCopyToken, common.OpReveal:
-		return m.clipboardCommand(op, now)
+		return m.ops.clipboardCommand(op, now)
 	}
 	return nil
 }
 
-func (m *Model) askDelete(sel *state.Runtime, now time.Time) {
+func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
 	acc := sel.RuntimeSpec.Accelerator
 	if acc == "" {
 		acc = api.AcceleratorNone
@@ -184,13 +156,13 @@ func (m *Model) askDelete(sel *state.Runtime, now time.Time) {
 		}
 		return common.DeleteRuntime{Name: name}
 	}
-	m.push(d)
+	m.scr.push(d)
 }
 
-func (m *Model) askCloseSession(now time.Time) {
+func (m *runtimeOps) askCloseSession(now time.Time) {
 	s := m.selectedSession()
 	if s == "" {
-		m.setStatus(now, "no session selected (tab to the sessions panel)", true)
+		m.scr.setStatus(now, "no session selected (tab to the sessions panel)", true)
 		return
 	}
 	id := api.LastSegment(s)
@@ -209,7 +181,7 @@ func (m *Model) askCloseSession(now time.Time) {
 		}
 		return common.CloseSession{Name: s}
 	}
-	m.push(d)
+	m.scr.push(d)
 }
 
 func orLatest(v string) string {
@@ -221,78 +193,78 @@ func orLatest(v string) string {
 
 // --- delete ---
 
-func (m *Model) startDelete(name string, now time.Time) tea.Cmd {
-	if _, busy := m.ax.deleting[name]; busy {
+func (m *runtimeOps) startDelete(name string, now time.Time) tea.Cmd {
+	if _, busy := m.ops.deleting[name]; busy {
 		return nil
 	}
-	m.ax.deleting[name] = now
-	m.setProgress(now, api.ToolDeleteRuntime, name, "deleting "+api.LastSegment(name)+"…")
+	m.ops.deleting[name] = now
+	m.scr.setProgress(now, api.ToolDeleteRuntime, name, "deleting "+api.LastSegment(name)+"…")
 	return guard(m.apiCall(api.ToolDeleteRuntime), func(ctx context.Context, svc api.Service) tea.Msg {
 		return deleteDoneMsg{name: name, err: svc.DeleteRuntime(ctx, name)}
 	}, func(err error) tea.Msg { return deleteDoneMsg{name: name, err: err} })
 }
 
-func (m *Model) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
+func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 	id := api.LastSegment(msg.name)
-	if !m.finishAction(now, api.ToolDeleteRuntime, msg.name, m.ax.deleting, msg.name, msg.err, "delete "+id) {
+	if !m.ops.finishAction(now, api.ToolDeleteRuntime, msg.name, m.ops.deleting, msg.name, msg.err, "delete "+id) {
 		return nil
 	}
 	m.cx.Snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
-	delete(m.pending, callKey{kind: callRenew, runtime: msg.name})
-	delete(m.pending, callKey{kind: callSessions, runtime: msg.name})
+	delete(m.calls.pending, callKey{kind: callRenew, runtime: msg.name})
+	delete(m.calls.pending, callKey{kind: callSessions, runtime: msg.name})
 	if m.cx.Activity.Revealed == msg.name {
 		m.cx.Activity.Revealed = ""
 	}
-	m.setStatus(now, "✓ deleted "+id, false)
-	return tea.Batch(m.refresh(now, false)...)
+	m.scr.setStatus(now, "✓ deleted "+id, false)
+	return tea.Batch(m.calls.refresh(now, false)...)
 }
 
 // finishAction records the answer of an action call (tool on target,
 // sent when inflight[key] says) in the event log, forgets it from
 // inflight, and says in the status line that what failed; ok is false on
 // failure.
-func (m *Model) finishAction(now time.Time, tool, target string, inflight map[string]time.Time, key string, err error, what string) (ok bool) {
-	m.recordEvent(now, tool, target, now.Sub(inflight[key]), err)
+func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight map[string]time.Time, key string, err error, what string) (ok bool) {
+	m.scr.recordEvent(now, tool, target, now.Sub(inflight[key]), err)
 	delete(inflight, key)
-	m.endProgress(tool, target)
+	m.scr.endProgress(tool, target)
 	if err != nil {
-		m.setStatus(now, what+" failed: "+common.ErrLine(err), true)
+		m.scr.setStatus(now, what+" failed: "+common.ErrLine(err), true)
 		return false
 	}
 	return true
 }
 
 // onActionMsg handles the messages of actions; ok is false for others.
-func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
+func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 	now := m.cx.Now()
 	switch msg := msg.(type) {
 	case createDoneMsg:
-		return m.onCreateDone(msg, now), true
+		return m.cr.onCreateDone(msg, now), true
 	case deleteDoneMsg:
-		return m.onDeleteDone(msg, now), true
+		return m.ops.onDeleteDone(msg, now), true
 	case sessionOpenedMsg:
-		return m.onSessionOpened(msg, now), true
+		return m.ops.onSessionOpened(msg, now), true
 	case sessionClosedMsg:
-		return m.onSessionClosed(msg, now), true
+		return m.ops.onSessionClosed(msg, now), true
 	case execDoneMsg:
-		return m.onExecDone(msg, now), true
+		return m.ex.onExecDone(msg, now), true
 	case lastSpecSaveFailedMsg:
-		m.setStatus(now, "could not remember the spec: "+common.ErrLine(msg.err), true)
-		m.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
+		m.scr.setStatus(now, "could not remember the spec: "+common.ErrLine(msg.err), true)
+		m.scr.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
 		return nil, true
 	case pane.ListedMsg, pane.ProgressMsg, pane.DoneMsg, pane.PlanMsg:
-		return m.onFilesMsg(msg, now), true
+		return m.ops.onFilesMsg(msg, now), true
 	case dialog.CheckMsg:
 		return m.onDialogCheck(msg), true
 	case shellDoneMsg:
-		return m.onShellDone(msg, now), true
+		return m.ops.onShellDone(msg, now), true
 	case interruptDoneMsg:
-		return m.onInterruptDone(msg, now), true
+		return m.ex.onInterruptDone(msg, now), true
 	case clipboardMsg:
 		if msg.err != nil {
-			m.setStatus(now, "copy failed: "+common.ErrLine(msg.err), true)
+			m.scr.setStatus(now, "copy failed: "+common.ErrLine(msg.err), true)
 		} else {
-			m.setStatus(now, copiedText(msg), false)
+			m.scr.setStatus(now, copiedText(msg), false)
 		}
 		return nil, true
 	}
@@ -300,11 +272,11 @@ func (m *Model) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // actionsTick re-sends creates whose retry wait is over.
-func (m *Model) actionsTick(now time.Time) []tea.Cmd {
+func (m *createOps) actionsTick(now time.Time) []tea.Cmd {
 	var cmds []tea.Cmd
-	for _, op := range m.ax.creates {
+	for _, op := range m.cr.creates {
 		if op.state == createWaiting && !now.Before(op.retryAt) {
-			cmds = append(cmds, m.sendCreate(op, now))
+			cmds = append(cmds, m.cr.sendCreate(op, now))
 		}
 	}
 	return cmds
@@ -312,11 +284,11 @@ func (m *Model) actionsTick(now time.Time) []tea.Cmd {
 
 // busyText describes a pending action on runtime name for its row ("" when
 // none).
-func (m *Model) busyText(name string, now time.Time) string {
-	if t, ok := m.ax.deleting[name]; ok {
+func (m *runtimeOps) busyText(name string, now time.Time) string {
+	if t, ok := m.ops.deleting[name]; ok {
 		return "deleting… " + state.FormatCountdown(now.Sub(t))
 	}
-	if _, ok := m.ax.opening[name]; ok {
+	if _, ok := m.ops.opening[name]; ok {
 		return "opening session…"
 	}
 	return ""
@@ -332,7 +304,7 @@ func itoaPlural(n int, word string) string {
 
 // goneText says why an action cannot act on the gone runtime r: "rt-x is
 // gone (reclaimed 10s ago)".
-func (m *Model) goneText(r *state.Runtime, now time.Time) string {
+func (m *runtimeOps) goneText(r *state.Runtime, now time.Time) string {
 	word := "reclaimed"
 	if r.Deleted() {
 		word = "deleted"

@@ -77,7 +77,7 @@ func emuModel(t *testing.T, o colabfake.Options, mod func(*Options)) (*emu, Mode
 		mod(&opts)
 	}
 	m := New(opts)
-	m.every = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	m.life.every = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 		return func() tea.Msg { return fn(time.Time{}) }
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -131,7 +131,7 @@ func typeText(e *emu, t testing.TB, m Model, s string) Model {
 
 // tick delivers one tick and drives what it started.
 func (e *emu) tick(t testing.TB, m Model) Model {
-	m, cmd := update(m, tickMsg{gen: m.tickGen})
+	m, cmd := update(m, tickMsg{gen: m.life.tickGen})
 	return drive(t, m, cmd)
 }
 
@@ -212,7 +212,7 @@ func TestDeleteAfterReorder(t *testing.T) {
 	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/aaa-first", RuntimeSpec: specCPU}); err != nil {
 		t.Fatal(err)
 	}
-	m = drive(t, m, tea.Batch(m.refresh(e.clk.now(), true)...))
+	m = drive(t, m, tea.Batch(m.calls.refresh(e.clk.now(), true)...))
 	m.rt.Select(m.rt.Rows()[0].Name)
 	m.syncRows()
 	if m.Selected() != "runtimes/aaa-first" {
@@ -282,7 +282,7 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 		t.Fatalf("last spec %q, %v", b, err)
 	}
 	m2 := New(Options{Service: e.svc, StateDir: e.dir, Now: e.clk.now})
-	if m2.ax.lastSpec == nil || m2.ax.lastSpec.Spec != specT4 {
+	if m2.cr.lastSpec == nil || m2.cr.lastSpec.Spec != specT4 {
 		t.Fatal("last spec not loaded by a new dashboard")
 	}
 	// Quick spin-up: N and y.
@@ -296,7 +296,7 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 
 func startCreate(t testing.TB, m Model, e *emu, spec api.RuntimeSpecKey) (Model, tea.Cmd) {
 	t.Helper()
-	cmd := m.startCreate(spec, "", "", e.clk.now())
+	cmd := m.cr.startCreate(spec, "", "", e.clk.now())
 	return m, cmd
 }
 
@@ -304,8 +304,8 @@ func startCreate(t testing.TB, m Model, e *emu, spec api.RuntimeSpecKey) (Model,
 // the stale list neither hides nor marks gone the new runtimes.
 func TestTwoCreatesRacingRefresh(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
-	delete(m.pending, callKey{kind: callRuntimes})
-	listCmd := tea.Batch(m.refresh(e.clk.now(), false)...)
+	delete(m.calls.pending, callKey{kind: callRuntimes})
+	listCmd := tea.Batch(m.calls.refresh(e.clk.now(), false)...)
 	stale, _ := collect(listCmd) // list_runtimes answered before the creates
 	m, c1 := startCreate(t, m, e, specT4)
 	m, c2 := startCreate(t, m, e, specCPU)
@@ -322,11 +322,11 @@ func TestTwoCreatesRacingRefresh(t *testing.T) {
 			live++
 		}
 	}
-	if live != 5 || len(m.ax.creates) != 0 {
-		t.Fatalf("%d live rows after the stale list, %d creates pending:\n%s", live, len(m.ax.creates), m.View())
+	if live != 5 || len(m.cr.creates) != 0 {
+		t.Fatalf("%d live rows after the stale list, %d creates pending:\n%s", live, len(m.cr.creates), m.View())
 	}
 	// The next list agrees.
-	m = drive(t, m, tea.Batch(m.refresh(e.clk.now(), true)...))
+	m = drive(t, m, tea.Batch(m.calls.refresh(e.clk.now(), true)...))
 	if n := strings.Count(m.View(), "GONE"); n != 0 {
 		t.Fatalf("%d rows gone:\n%s", n, m.View())
 	}
@@ -406,7 +406,7 @@ func TestCreateRateLimitedCountdown(t *testing.T) {
 		m = e.press(t, m, "c")
 		e.clk.add(time.Minute)
 		m = e.tick(t, m)
-		if e.srv.CreateCalls() != 1 || len(m.ax.creates) != 0 || strings.Contains(m.View(), "retrying") {
+		if e.srv.CreateCalls() != 1 || len(m.cr.creates) != 0 || strings.Contains(m.View(), "retrying") {
 			t.Fatalf("cancel did not stop the retry: %d calls", e.srv.CreateCalls())
 		}
 	})
@@ -423,19 +423,19 @@ func TestCreateCapacityUnavailable(t *testing.T) {
 	m = drive(t, m, cmd)
 	mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 0:10")
 	for i := 1; i < MaxCreateAttempts; i++ {
-		if op := m.ax.creates[0]; op.attempt != i || op.state != createWaiting {
+		if op := m.cr.creates[0]; op.attempt != i || op.state != createWaiting {
 			t.Fatalf("attempt %d state %d, want %d waiting", op.attempt, op.state, i)
 		}
 		e.clk.add(DefaultCreateRetry<<(i-1) - time.Second)
 		m = e.tick(t, m)
-		if m.ax.creates[0].attempt != i {
+		if m.cr.creates[0].attempt != i {
 			t.Fatal("re-sent before the countdown ended")
 		}
 		e.clk.add(time.Second)
 		m = e.tick(t, m)
 	}
-	if len(m.ax.creates) != 0 || e.srv.RuntimesCreated() != 0 {
-		t.Fatalf("%d creates pending, created %d", len(m.ax.creates), e.srv.RuntimesCreated())
+	if len(m.cr.creates) != 0 || e.srv.RuntimesCreated() != 0 {
+		t.Fatalf("%d creates pending, created %d", len(m.cr.creates), e.srv.RuntimesCreated())
 	}
 	v := m.View()
 	mustContain(t, v, "Create gave up after 5 attempts", "create GPU/T4/STANDARD instead")
@@ -619,11 +619,11 @@ func TestRunCodePanel(t *testing.T) {
 	m = typeText(e, t, m, "print(1)")
 	m = e.press(t, m, "enter")
 	v := m.View()
-	sid := api.LastSegment(m.console().Session())
+	sid := api.LastSegment(m.ex.console().Session())
 	mustContain(t, v, "In ["+sid+"]: print(1)", "  1", "✓ done")
 	ss := e.srv.Sessions("runtimes/rt-t4demo7k2p")
-	if len(ss) != 3 || !m.cx.Snap.Owned(m.console().Session()) {
-		t.Fatalf("sessions %v, panel session %q", ss, m.console().Session())
+	if len(ss) != 3 || !m.cx.Snap.Owned(m.ex.console().Session()) {
+		t.Fatalf("sessions %v, panel session %q", ss, m.ex.console().Session())
 	}
 	m = typeText(e, t, m, "raise ValueError('bad')")
 	m = e.press(t, m, "enter")
@@ -635,17 +635,17 @@ func TestRunCodePanel(t *testing.T) {
 	}
 	// History: up recalls the last line.
 	m = e.press(t, m, "up")
-	if m.console().Input() != "raise ValueError('bad')" {
-		t.Fatalf("history %q", m.console().Input())
+	if m.ex.console().Input() != "raise ValueError('bad')" {
+		t.Fatalf("history %q", m.ex.console().Input())
 	}
 	m = e.press(t, m, "up")
-	if m.console().Input() != "print(1)" {
-		t.Fatalf("history %q", m.console().Input())
+	if m.ex.console().Input() != "print(1)" {
+		t.Fatalf("history %q", m.ex.console().Input())
 	}
 	// A reattach after DEADLINE_EXCEEDED uses the same executionId.
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Times: 1})
 	m = e.press(t, m, "enter")
-	last := m.ax.exec.runs[len(m.ax.exec.runs)-1]
+	last := m.ex.execState.runs[len(m.ex.execState.runs)-1]
 	if last.attempt != 2 || last.err != nil || !strings.Contains(last.res.Stdout, "1") {
 		t.Fatalf("reattach: attempt %d err %v res %+v", last.attempt, last.err, last.res)
 	}
@@ -693,7 +693,7 @@ func TestReadOnly(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.ReadOnly = true })
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "d", "y", "n", "N", "o", "e", "R")
-	if len(m.stack) != 0 || m.console() != nil || len(e.srv.Runtimes()) != 3 || e.srv.CreateCalls() != 0 {
+	if len(m.scr.stack) != 0 || m.ex.console() != nil || len(e.srv.Runtimes()) != 3 || e.srv.CreateCalls() != 0 {
 		t.Fatal("a mutating action ran in read-only mode")
 	}
 	mustContain(t, m.View(), "READONLY")
@@ -719,7 +719,7 @@ func TestReadOnly(t *testing.T) {
 // terminal at every size.
 func TestActionViewsFitTerminal(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
-	m.ax.creates = append(m.ax.creates, &createOp{id: 99, spec: specT4, started: e.clk.now(), state: createWaiting, retryAt: e.clk.now().Add(time.Minute)})
+	m.cr.creates = append(m.cr.creates, &createOp{id: 99, spec: specT4, started: e.clk.now(), state: createWaiting, retryAt: e.clk.now().Add(time.Minute)})
 	for _, setup := range []func(Model) Model{
 		func(m Model) Model { return e.press(t, m, "d") },
 		func(m Model) Model { return e.press(t, m, "n") },
@@ -728,10 +728,10 @@ func TestActionViewsFitTerminal(t *testing.T) {
 			return typeText(e, t, m, strings.Repeat("x", 150))
 		},
 	} {
-		m.stack, m.ax.exec.console = nil, nil // the action state is shared by copies
+		m.scr.stack, m.ex.execState.console = nil, nil // the action state is shared by copies
 		m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 		m2 := setup(m)
-		if len(m2.stack) == 0 {
+		if len(m2.scr.stack) == 0 {
 			t.Fatal("nothing opened")
 		}
 		for _, sz := range sizes {
@@ -775,7 +775,7 @@ func TestLastSpecSaveFailureIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.StateDir = filepath.Join(blocker, "colabdash") })
-	m.ax.lastSpec = &LastSpec{Spec: specCPU}
+	m.cr.lastSpec = &LastSpec{Spec: specCPU}
 	m = e.press(t, m, "N", "y")
 	var logged bool
 	for _, ev := range m.Events() {
@@ -794,7 +794,7 @@ func TestLastSpecSaveFailureIsReported(t *testing.T) {
 // the next one goes.
 func TestCreateBurstIsDebounced(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
-	m.ax.lastSpec = &LastSpec{Spec: specCPU}
+	m.cr.lastSpec = &LastSpec{Spec: specCPU}
 	m = e.press(t, m, "N")
 	e.clk.add(DialogGrace + time.Millisecond)
 	m, first := update(m, keyMsg("y")) // sent, not answered yet

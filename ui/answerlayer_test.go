@@ -50,11 +50,11 @@ func TestConsoleForANewSessionWaitsForTheDashboard(t *testing.T) {
 	m, open := update(m, keyMsg("y")) // create_session, answered later
 	m = e.press(t, m, "f")
 	m = drive(t, m, open)
-	if !topIs[*files.Overlay](&m) {
+	if !topIs[*files.Overlay](m.scr) {
 		t.Fatalf("the console opened over the files pane:\n%s", m.View())
 	}
 	m = e.press(t, m, "esc")
-	if !topIs[*console.Overlay](&m) {
+	if !topIs[*console.Overlay](m.scr) {
 		t.Fatalf("the console did not open once the files pane closed:\n%s", m.View())
 	}
 	mustContain(t, m.View(), "RUN CODE")

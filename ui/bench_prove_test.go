@@ -297,7 +297,7 @@ func BenchmarkIdleCPU(b *testing.B) {
 				if fm.Snapshot().Len() != n {
 					b.Fatalf("the dashboard shows %d runtimes", fm.Snapshot().Len())
 				}
-				fm.cancel()
+				fm.life.cancel()
 				s.close()
 				pct = float64(u1-u0) / float64(w1.Sub(w0)) * 100
 			}

@@ -55,9 +55,9 @@ func BenchmarkTick(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		mm := m
-		mm.pending = map[callKey]pendingCall{}
-		mm.renew = state.NewRenewals(m.opts.RenewLead)
-		mm.budget = state.NewCallBudget(m.opts.CallBudget, state.ReserveFor(m.opts.RefreshInterval))
+		mm.calls.pending = map[callKey]pendingCall{}
+		mm.calls.renew = state.NewRenewals(m.opts.RenewLead)
+		mm.calls.budget = state.NewCallBudget(m.opts.CallBudget, state.ReserveFor(m.opts.RefreshInterval))
 		mm.onTick(t0)
 	}
 }

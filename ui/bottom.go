@@ -10,15 +10,15 @@ import (
 
 // moveSession moves the sessions cursor; the session under it becomes the
 // one run code uses on its runtime.
-func (m *Model) moveSession(delta int) {
+func (m *app) moveSession(delta int) {
 	if s := m.sess.Move(delta, m.cx.Snap.Runtime(m.rt.Selected())); s != "" {
-		m.pickSession(m.rt.Selected(), s, m.cx.Now())
+		m.ex.pickSession(m.rt.Selected(), s, m.cx.Now())
 	}
 }
 
 // selectedSession is the session under the sessions-panel cursor, when
 // that panel has the focus.
-func (m *Model) selectedSession() string {
+func (m *app) selectedSession() string {
 	return m.sess.Selected(m.cx.Snap.Runtime(m.rt.Selected()), m.cx.Focus == common.PanelSessions)
 }
 
@@ -28,7 +28,7 @@ func (m *Model) selectedSession() string {
 // and x acts on) keeps its share at every size; expanded details (enter)
 // took their room from the table (stacked) or the sessions pane's width
 // (split) when the layout was computed.
-func (m *Model) bottomView(now time.Time, l common.Layout) []string {
+func (m *app) bottomView(now time.Time, l common.Layout) []string {
 	r := m.cx.Snap.Runtime(m.rt.Selected())
 	n := l.BottomRows + 1
 	if !l.Split {

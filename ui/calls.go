@@ -60,7 +60,8 @@ type resultMsg struct {
 
 // calls is the bookkeeping of the read calls: what is in flight, when the
 // next refresh is due, and the renewal schedule of each runtime.
-type calls struct {
+type callState struct {
+	*app
 	seq         uint64
 	pending     map[callKey]pendingCall
 	renew       *state.Renewals   // when each proxy token is renewed (and backed off)
@@ -73,29 +74,30 @@ type calls struct {
 	nextRefresh time.Time
 }
 
-func newCalls(o Options) calls {
-	return calls{pending: map[callKey]pendingCall{}, manualRenew: map[string]bool{},
+func newCalls(a *app) *callState {
+	o := a.opts
+	return &callState{app: a, pending: map[callKey]pendingCall{}, manualRenew: map[string]bool{},
 		renew: state.NewRenewals(o.RenewLead), budget: state.NewCallBudget(o.CallBudget, state.ReserveFor(o.RefreshInterval))}
 }
 
 // issue registers a call for key and returns its command, or nil when the
 // same call is already in flight (and not overdue): refreshes coalesce.
-func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
-	if p, ok := m.pending[k]; ok {
+func (m *callState) issue(k callKey, now time.Time) tea.Cmd {
+	if p, ok := m.calls.pending[k]; ok {
 		if el := now.Sub(p.started); el >= 0 && el < m.opts.CallTimeout+5*time.Second {
 			return nil
 		}
 	}
-	m.seq++
-	gen := m.seq
+	m.calls.seq++
+	gen := m.calls.seq
 	pc := pendingCall{gen: gen, started: now, version: m.cx.Snap.Version()}
 	if r := m.cx.Snap.Runtime(k.runtime); r != nil && k.kind == callRenew {
 		pc.expire = r.ExpireTime()
 	}
-	m.pending[k] = pc
+	m.calls.pending[k] = pc
 	spec := m.apiCall(k.kind.String())
 	if k.runtime != "" {
-		spec.sem = m.sem
+		spec.sem = m.life.sem
 	}
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
 		res := resultMsg{key: k, gen: gen}
@@ -116,46 +118,46 @@ func (m *Model) issue(k callKey, now time.Time) tea.Cmd {
 }
 
 // inFlight returns the number of API calls in flight.
-func (m *Model) inFlight() int { return len(m.pending) }
+func (m *callState) inFlight() int { return len(m.calls.pending) }
 
 // refresh starts list_runtimes (and, when manual, get_subscription). The
 // sessions follow when the runtimes arrive. get_subscription and
 // list_runtime_specs that have not succeeded yet are retried with every
 // refresh, so a tier that failed to load does not stay unknown.
-func (m *Model) refresh(now time.Time, manual bool) []tea.Cmd {
-	m.nextRefresh = now.Add(m.opts.RefreshInterval)
+func (m *callState) refresh(now time.Time, manual bool) []tea.Cmd {
+	m.calls.nextRefresh = now.Add(m.opts.RefreshInterval)
 	var cmds []tea.Cmd
 	if !manual && !m.cx.Snap.SubscriptionFresh.Loaded() {
-		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
+		if c := m.calls.issue(callKey{kind: callSubscription}, now); c != nil {
 			cmds = append(cmds, c)
 		}
 	}
 	if !m.cx.Snap.SpecsFresh.Loaded() {
-		if c := m.issue(callKey{kind: callSpecs}, now); c != nil {
+		if c := m.calls.issue(callKey{kind: callSpecs}, now); c != nil {
 			cmds = append(cmds, c)
 		}
 	}
-	c := m.issue(callKey{kind: callRuntimes}, now)
+	c := m.calls.issue(callKey{kind: callRuntimes}, now)
 	if c == nil {
 		if manual {
-			m.setStatus(now, "refresh already in progress", false)
+			m.scr.setStatus(now, "refresh already in progress", false)
 		}
 		return cmds
 	}
 	cmds = append(cmds, c)
 	if manual {
-		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
+		if c := m.calls.issue(callKey{kind: callSubscription}, now); c != nil {
 			cmds = append(cmds, c)
 		}
-		m.setProgress(now, api.ToolListRuntimes, "", "refreshing…")
-		m.manualRef = true
+		m.scr.setProgress(now, api.ToolListRuntimes, "", "refreshing…")
+		m.calls.manualRef = true
 	}
 	return cmds
 }
 
 // backoff is the delay after n consecutive failures: the interval doubled
 // per failure, capped at MaxBackoff, and at least the server's retry delay.
-func (m *Model) backoff(n int, err error) time.Duration {
+func (m *callState) backoff(n int, err error) time.Duration {
 	d := m.opts.RefreshInterval
 	for i := 0; i < n && d < MaxBackoff; i++ {
 		d *= 2
@@ -167,23 +169,23 @@ func (m *Model) backoff(n int, err error) time.Duration {
 	return d
 }
 
-func (m *Model) onResult(msg resultMsg) tea.Cmd {
-	p, ok := m.pending[msg.key]
+func (m *callState) onResult(msg resultMsg) tea.Cmd {
+	p, ok := m.calls.pending[msg.key]
 	if !ok || p.gen != msg.gen {
 		return nil // late or superseded answer: drop it
 	}
-	delete(m.pending, msg.key)
+	delete(m.calls.pending, msg.key)
 	now := m.cx.Now()
-	m.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
+	m.scr.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
 	switch msg.key.kind {
 	case callRuntimes:
-		return m.onRuntimes(msg, p, now)
+		return m.calls.onRuntimes(msg, p, now)
 	case callSessions:
 		if msg.err != nil {
 			m.cx.Snap.ApplySessionsError(now, msg.key.runtime, msg.err)
 		} else {
 			m.cx.Snap.ApplySessions(now, msg.key.runtime, msg.sessions)
-			m.forgetVanishedSession(msg.key.runtime, p.started, msg.sessions)
+			m.ex.forgetVanishedSession(msg.key.runtime, p.started, msg.sessions)
 		}
 	case callSubscription:
 		if msg.err != nil {
@@ -198,48 +200,48 @@ func (m *Model) onResult(msg resultMsg) tea.Cmd {
 			m.cx.Snap.ApplySpecs(now, msg.specs)
 		}
 	case callRenew:
-		m.onRenewed(msg, p, now)
+		m.calls.onRenewed(msg, p, now)
 	}
 	return nil
 }
 
-func (m *Model) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd {
-	manual := m.manualRef
-	m.manualRef = false
+func (m *callState) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd {
+	manual := m.calls.manualRef
+	m.calls.manualRef = false
 	if msg.err != nil {
 		m.cx.Snap.ApplyError(state.ListRuntimes, now, msg.err)
-		m.nextRefresh = now.Add(m.backoff(m.cx.Snap.RuntimesFresh.Failures, msg.err))
+		m.calls.nextRefresh = now.Add(m.calls.backoff(m.cx.Snap.RuntimesFresh.Failures, msg.err))
 		if manual { // "refreshing…" must not outlive the failure
-			m.setStatus(now, "refresh failed: "+common.ErrLine(msg.err), true)
+			m.scr.setStatus(now, "refresh failed: "+common.ErrLine(msg.err), true)
 		}
 		return nil
 	}
-	if manual && m.statusFor == api.ToolListRuntimes+" " { // a newer message stays
-		m.setStatus(now, "✓ refreshed", false)
+	if manual && m.scr.statusFor == api.ToolListRuntimes+" " { // a newer message stays
+		m.scr.setStatus(now, "✓ refreshed", false)
 	}
 	m.cx.Snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
-	m.onRuntimesListed(now)
-	m.nextRefresh = now.Add(m.opts.RefreshInterval)
+	m.cr.onRuntimesListed(now)
+	m.calls.nextRefresh = now.Add(m.opts.RefreshInterval)
 	for r := range m.cx.Snap.All() {
 		if r.Gone() {
 			// Answers still on their way for it are dropped.
-			delete(m.pending, callKey{kind: callSessions, runtime: r.Name})
-			delete(m.pending, callKey{kind: callRenew, runtime: r.Name})
-			m.renew.Forget(r.Name)
+			delete(m.calls.pending, callKey{kind: callSessions, runtime: r.Name})
+			delete(m.calls.pending, callKey{kind: callRenew, runtime: r.Name})
+			m.calls.renew.Forget(r.Name)
 		}
 	}
 	if manual { // r: the user asked for everything, budget or not
 		var cmds []tea.Cmd
 		for r := range m.cx.Snap.All() {
 			if !r.Gone() {
-				if c := m.issue(callKey{kind: callSessions, runtime: r.Name}, now); c != nil {
+				if c := m.calls.issue(callKey{kind: callSessions, runtime: r.Name}, now); c != nil {
 					cmds = append(cmds, c)
 				}
 			}
 		}
 		return tea.Batch(cmds...)
 	}
-	return tea.Batch(m.refreshSessions(now, true)...)
+	return tea.Batch(m.calls.refreshSessions(now, true)...)
 }
 
 // budgetNoteEvery is how often the event log repeats that session counts
@@ -252,67 +254,67 @@ const budgetNoteEvery = 5 * time.Minute
 // call budget for the renewals due within the minute. While counts wait
 // for the budget, the event log says so every budgetNoteEvery, and once
 // more when they no longer do.
-func (m *Model) refreshSessions(now time.Time, withList bool) []tea.Cmd {
+func (m *callState) refreshSessions(now time.Time, withList bool) []tea.Cmd {
 	inFlight := func(name string) bool {
-		_, ok := m.pending[callKey{kind: callSessions, runtime: name}]
+		_, ok := m.calls.pending[callKey{kind: callSessions, runtime: name}]
 		return ok
 	}
 	keep := 0
 	if !m.opts.NoAutoRenew {
 		soon := now.Add(time.Minute)
 		for r := range m.cx.Snap.All() {
-			if at, ok := m.renew.Due(r.Name, r.ExpireTime(), now); ok && !r.Gone() && at.Before(soon) {
+			if at, ok := m.calls.renew.Due(r.Name, r.ExpireTime(), now); ok && !r.Gone() && at.Before(soon) {
 				keep++
 			}
 		}
 	}
-	plan := m.cx.Snap.PlanSessions(now, m.rt.Selected(), withList, m.opts.RefreshInterval, m.budget, keep, inFlight)
+	plan := m.cx.Snap.PlanSessions(now, m.rt.Selected(), withList, m.opts.RefreshInterval, m.calls.budget, keep, inFlight)
 	cmds := make([]tea.Cmd, 0, len(plan.Refresh))
 	for _, name := range plan.Refresh {
-		if c := m.issue(callKey{kind: callSessions, runtime: name}, now); c != nil {
+		if c := m.calls.issue(callKey{kind: callSessions, runtime: name}, now); c != nil {
 			cmds = append(cmds, c)
 		}
 	}
 	switch {
-	case plan.Deferred > 0 && (m.deferring.IsZero() || now.Sub(m.deferNoted) >= budgetNoteEvery):
-		if m.deferring.IsZero() {
-			m.deferring = now
+	case plan.Deferred > 0 && (m.calls.deferring.IsZero() || now.Sub(m.calls.deferNoted) >= budgetNoteEvery):
+		if m.calls.deferring.IsZero() {
+			m.calls.deferring = now
 		}
-		m.deferNoted = now
-		note := fmt.Sprintf("%d session counts wait for the call budget (%d calls a minute); refreshed oldest first", plan.Deferred, m.budget.PerMinute())
+		m.calls.deferNoted = now
+		note := fmt.Sprintf("%d session counts wait for the call budget (%d calls a minute); refreshed oldest first", plan.Deferred, m.calls.budget.PerMinute())
 		if plan.OldestDeferred > 0 {
 			note += ", oldest " + state.FormatAgo(plan.OldestDeferred)
 		}
-		m.noteEvent(now, "list_sessions", "", note)
-	case plan.Deferred == 0 && !m.deferring.IsZero() && withList:
-		m.noteEvent(now, "list_sessions", "", "every session count is fresh again (they waited for the call budget for "+state.FormatAge(now.Sub(m.deferring))+")")
-		m.deferring = time.Time{}
+		m.scr.noteEvent(now, "list_sessions", "", note)
+	case plan.Deferred == 0 && !m.calls.deferring.IsZero() && withList:
+		m.scr.noteEvent(now, "list_sessions", "", "every session count is fresh again (they waited for the call budget for "+state.FormatAge(now.Sub(m.calls.deferring))+")")
+		m.calls.deferring = time.Time{}
 	}
 	return cmds
 }
 
 // noteDeferredRenewals says in the event log, every budgetNoteEvery while
 // it lasts, that token renewals wait for the call budget.
-func (m *Model) noteDeferredRenewals(now time.Time, deferred int) {
-	if deferred == 0 || (!m.renewNoted.IsZero() && now.Sub(m.renewNoted) < budgetNoteEvery) {
+func (m *callState) noteDeferredRenewals(now time.Time, deferred int) {
+	if deferred == 0 || (!m.calls.renewNoted.IsZero() && now.Sub(m.calls.renewNoted) < budgetNoteEvery) {
 		return
 	}
-	m.renewNoted = now
-	m.noteEvent(now, "get_runtime", "", fmt.Sprintf("%d token renewals wait for the call budget (%d calls a minute); tokens go stale meanwhile, the soonest to expire are renewed first", deferred, m.budget.PerMinute()))
+	m.calls.renewNoted = now
+	m.scr.noteEvent(now, "get_runtime", "", fmt.Sprintf("%d token renewals wait for the call budget (%d calls a minute); tokens go stale meanwhile, the soonest to expire are renewed first", deferred, m.calls.budget.PerMinute()))
 }
 
-func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
+func (m *callState) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 	id := api.LastSegment(msg.key.runtime)
-	manual := m.manualRenew[msg.key.runtime]
-	delete(m.manualRenew, msg.key.runtime)
-	m.endProgress(api.ToolGetRuntime, msg.key.runtime)
+	manual := m.calls.manualRenew[msg.key.runtime]
+	delete(m.calls.manualRenew, msg.key.runtime)
+	m.scr.endProgress(api.ToolGetRuntime, msg.key.runtime)
 	if manual {
 		if msg.err != nil {
-			m.setStatus(now, "renew "+id+" failed: "+common.ErrLine(msg.err), true)
+			m.scr.setStatus(now, "renew "+id+" failed: "+common.ErrLine(msg.err), true)
 		} else if _, rem := state.TokenAt(msg.runtime.ExpireTime(), now, 0); !msg.runtime.ExpireTime().IsZero() {
-			m.setStatus(now, "✓ renewed "+id+" (expires in "+state.FormatCountdown(rem)+")", false)
+			m.scr.setStatus(now, "✓ renewed "+id+" (expires in "+state.FormatCountdown(rem)+")", false)
 		} else {
-			m.setStatus(now, "✓ renewed "+id+" (expiry unknown)", false)
+			m.scr.setStatus(now, "✓ renewed "+id+" (expiry unknown)", false)
 		}
 	}
 	if msg.err == nil && msg.runtime.Name != msg.key.runtime {
@@ -320,13 +322,13 @@ func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 	}
 	// Against the token it was sent to replace: a list_runtimes answered
 	// meanwhile may already hold the renewed token.
-	retry, failed, notExtended := m.renew.Done(msg.key.runtime, p.started, p.expire, msg.runtime.ExpireTime(), msg.err)
+	retry, failed, notExtended := m.calls.renew.Done(msg.key.runtime, p.started, p.expire, msg.runtime.ExpireTime(), msg.err)
 	if msg.err != nil {
 		m.cx.Snap.ApplyRenewError(now, msg.key.runtime, msg.err)
 	} else {
 		m.cx.Snap.UpdateRuntime(now, msg.runtime)
 		if !failed {
-			m.learnTokenLife(msg.runtime, p.started)
+			m.calls.learnTokenLife(msg.runtime, p.started)
 		}
 	}
 	if notExtended != nil {
@@ -334,18 +336,18 @@ func (m *Model) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 		// renewal, backed off (issue 11: one get_runtime a second,
 		// forever, before).
 		m.cx.Snap.ApplyRenewError(now, msg.key.runtime, notExtended)
-		m.noteEvent(now, "get_runtime", msg.key.runtime, notExtended.Error())
+		m.scr.noteEvent(now, "get_runtime", msg.key.runtime, notExtended.Error())
 	} else if failed {
-		m.noteEvent(now, "get_runtime", msg.key.runtime, "token stale: renewal backed off, next try in "+state.FormatCountdown(retry))
+		m.scr.noteEvent(now, "get_runtime", msg.key.runtime, "token stale: renewal backed off, next try in "+state.FormatCountdown(retry))
 	}
 }
 
 // learnTokenLife records the lifetime of rt's proxy token as seen from a
 // call sent at sent that issued it (get_runtime, create_runtime): it
 // bounds the renewal lead and the expiring threshold of the runtime.
-func (m *Model) learnTokenLife(rt api.Runtime, sent time.Time) {
+func (m *callState) learnTokenLife(rt api.Runtime, sent time.Time) {
 	if exp := rt.ExpireTime(); !exp.IsZero() && exp.After(sent) {
-		m.renew.Learn(rt.Name, exp.Sub(sent))
+		m.calls.renew.Learn(rt.Name, exp.Sub(sent))
 	}
 }
 
@@ -354,7 +356,7 @@ func (m *Model) learnTokenLife(rt api.Runtime, sent time.Time) {
 // backed off (state.Renewals). The selected runtime's at once, the others
 // within the call budget, soonest expiry first (state.PlanRenewals). One
 // get_runtime per runtime in flight.
-func (m *Model) renewDue(now time.Time) []tea.Cmd {
+func (m *callState) renewDue(now time.Time) []tea.Cmd {
 	if m.opts.NoAutoRenew {
 		return nil
 	}
@@ -363,22 +365,22 @@ func (m *Model) renewDue(now time.Time) []tea.Cmd {
 		if r.Gone() || m.cx.Activity.Renewals.InFlight(r.Name) {
 			continue
 		}
-		if at, ok := m.renew.Due(r.Name, r.ExpireTime(), now); ok && !now.Before(at) {
+		if at, ok := m.calls.renew.Due(r.Name, r.ExpireTime(), now); ok && !now.Before(at) {
 			due = append(due, r)
 		}
 	}
 	if len(due) == 0 {
 		return nil
 	}
-	renew, deferred := state.PlanRenewals(now, due, m.rt.Selected(), m.budget)
+	renew, deferred := state.PlanRenewals(now, due, m.rt.Selected(), m.calls.budget)
 	var cmds []tea.Cmd
 	for _, name := range renew {
-		if c := m.issue(callKey{kind: callRenew, runtime: name}, now); c != nil {
-			m.renew.Started(name, now)
+		if c := m.calls.issue(callKey{kind: callRenew, runtime: name}, now); c != nil {
+			m.calls.renew.Started(name, now)
 			cmds = append(cmds, c)
 		}
 	}
-	m.noteDeferredRenewals(now, deferred)
+	m.calls.noteDeferredRenewals(now, deferred)
 	return cmds
 }
 
@@ -421,8 +423,8 @@ func (v renewalView) RetryIn(name string, now time.Time) time.Duration {
 
 // renewals is the renewal view of the current call state (again after a
 // profile switch replaced it).
-func (m *Model) renewals() renewalView {
-	return renewalView{snap: m.cx.Snap, pending: m.pending, renew: m.renew, threshold: m.opts.ExpiringThreshold, auto: !m.opts.NoAutoRenew}
+func (m *callState) renewals() renewalView {
+	return renewalView{snap: m.cx.Snap, pending: m.calls.pending, renew: m.calls.renew, threshold: m.opts.ExpiringThreshold, auto: !m.opts.NoAutoRenew}
 }
 
 // Auto reports whether proxy tokens renew on their own.

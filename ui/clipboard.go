@@ -79,14 +79,14 @@ func writeOSC52(text string) error {
 // (actCopyURL), reveals or hides its proxy token in the details
 // (actReveal: the layout stays as it is) or copies the token once revealed
 // (actCopyToken).
-func (m *Model) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
+func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	r := m.cx.Snap.Runtime(m.rt.Selected())
 	if r != nil && r.Gone() {
-		m.setStatus(now, m.goneText(r, now), true)
+		m.scr.setStatus(now, m.ops.goneText(r, now), true)
 		return nil
 	}
 	if r == nil || r.ConnectionInfo == nil {
-		m.setStatus(now, "no runtime with connection info selected", true)
+		m.scr.setStatus(now, "no runtime with connection info selected", true)
 		return nil
 	}
 	ci := *r.ConnectionInfo
@@ -94,24 +94,24 @@ func (m *Model) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	case kind == common.OpReveal:
 		if m.cx.Activity.Revealed == r.Name {
 			m.cx.Activity.Revealed = ""
-			m.setStatus(now, "proxy token hidden", false)
+			m.scr.setStatus(now, "proxy token hidden", false)
 		} else {
 			m.cx.Activity.Revealed = r.Name
-			m.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.RevealToken.Help().Key+" hides it, "+m.cx.Keys.CopyToken.Help().Key+" copies it)", false)
+			m.scr.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.RevealToken.Help().Key+" hides it, "+m.cx.Keys.CopyToken.Help().Key+" copies it)", false)
 		}
 		return nil
 	case kind == common.OpCopyToken:
 		if m.cx.Activity.Revealed != r.Name {
-			m.setStatus(now, "reveal the token first with "+m.cx.Keys.RevealToken.Help().Key, true)
+			m.scr.setStatus(now, "reveal the token first with "+m.cx.Keys.RevealToken.Help().Key, true)
 			return nil
 		}
-		return m.copyCmd(ci.Token, "the proxy token of "+r.ID())
+		return m.ops.copyCmd(ci.Token, "the proxy token of "+r.ID())
 	}
 	if ci.URL == "" {
-		m.setStatus(now, r.ID()+" has no connection URL", true)
+		m.scr.setStatus(now, r.ID()+" has no connection URL", true)
 		return nil
 	}
-	return m.copyCmd(ci.URL, "the URL of "+r.ID())
+	return m.ops.copyCmd(ci.URL, "the URL of "+r.ID())
 }
 
 // errClipboardControls refuses a copy of text that holds controls: a
@@ -119,7 +119,7 @@ func (m *Model) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 // runs a shell command, an escape sequence drives the terminal).
 var errClipboardControls = errors.New("it holds control characters or bidirectional overrides, which a paste would replay")
 
-func (m *Model) copyCmd(text, what string) tea.Cmd {
+func (m *runtimeOps) copyCmd(text, what string) tea.Cmd {
 	cp, cpTo := m.opts.Clipboard, m.opts.CopyTo
 	return func() tea.Msg {
 		if termtext.Input(text, false) != text {

@@ -12,35 +12,35 @@ import (
 // openConsole is e: the console on the session run code uses for the
 // selected runtime. A run in flight is shown as it is. Without a session
 // chosen it asks before opening a new one.
-func (m *Model) openConsole(now time.Time) {
-	x := &m.ax.exec
+func (m *execOps) openConsole(now time.Time) {
+	x := &m.ex.execState
 	if r := x.running(""); r != nil {
-		m.showConsole(r.runtime, r.session)
+		m.ex.showConsole(r.runtime, r.session)
 		return
 	}
 	sel := m.cx.Snap.Runtime(m.rt.Selected())
 	switch {
 	case sel == nil && x.console != nil:
-		m.showConsole(x.console.Runtime(), x.console.Session())
+		m.ex.showConsole(x.console.Runtime(), x.console.Session())
 		return
 	case sel == nil:
-		m.setStatus(now, "no runtime selected", true)
+		m.scr.setStatus(now, "no runtime selected", true)
 		return
 	case sel.Gone():
-		m.setStatus(now, m.goneText(sel, now), true)
+		m.scr.setStatus(now, m.ops.goneText(sel, now), true)
 		return
 	}
-	target := m.execTarget(sel, now)
+	target := m.ex.execTarget(sel, now)
 	if target == "" {
-		m.askConsoleSession(sel.Name, "No session is chosen on "+sel.ID()+" (tab to the sessions panel to pick one).", now)
+		m.ex.askConsoleSession(sel.Name, "No session is chosen on "+sel.ID()+" (tab to the sessions panel to pick one).", now)
 		return
 	}
-	m.showConsole(sel.Name, target)
+	m.ex.showConsole(sel.Name, target)
 }
 
 // askConsoleSession asks before opening a new colabdash session on
 // runtime for run code; why says why one is needed.
-func (m *Model) askConsoleSession(runtime, why string, now time.Time) {
+func (m *execOps) askConsoleSession(runtime, why string, now time.Time) {
 	d := dialog.New(dialog.Confirm, now, "Open a new session on "+api.LastSegment(runtime)+"?", why,
 		"Run code needs a session: y opens a new colabdash session (create_session), with an empty kernel.")
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
@@ -49,41 +49,39 @@ func (m *Model) askConsoleSession(runtime, why string, now time.Time) {
 		}
 		return common.OpenSession{Runtime: runtime, ForConsole: true}
 	}
-	m.push(d)
+	m.scr.push(d)
 }
 
 // showConsole opens the console on session of runtime (made on first use;
 // its input and history are kept).
-func (m *Model) showConsole(runtime, session string) {
-	x := &m.ax.exec
+func (m *execOps) showConsole(runtime, session string) {
+	x := &m.ex.execState
 	p := x.console
 	if p == nil {
-		p = console.New(consoleRuns{m.ax})
+		p = console.New(m)
 		x.console = p
 	}
 	p.Show(runtime, session)
-	if _, open := find[*console.Overlay](m); !open {
-		m.push(p)
+	if _, open := find[*console.Overlay](m.scr); !open {
+		m.scr.push(p)
 	}
 }
 
-// consoleRuns is what the console reads of run code (console.Runs): the
-// action state's transcripts, runs in flight and closed sessions.
-type consoleRuns struct{ ax *actionState }
+// Transcript is session's transcript (console.Runs), nil before its
+// first run.
+func (m *execOps) Transcript(session string) *console.Transcript { return m.transcripts[session] }
 
-func (c consoleRuns) Transcript(session string) *console.Transcript {
-	return c.ax.exec.transcripts[session]
-}
-
-func (c consoleRuns) Running(session string) (console.Run, bool) {
-	r := c.ax.exec.running(session)
+// Running is the run in flight on session (console.Runs).
+func (m *execOps) Running(session string) (console.Run, bool) {
+	r := m.running(session)
 	if r == nil {
 		return console.Run{}, false
 	}
 	return console.Run{Session: r.session, Started: r.started, Stopping: r.stopping, Attempt: r.attempt}, true
 }
 
-func (c consoleRuns) Closed(session string) bool { return c.ax.closed[session] }
+// Closed reports whether the user closed session (console.Runs).
+func (m *execOps) Closed(session string) bool { return m.closed[session] }
 
 // addResult writes the outcome of the finished run r into its
 // transcript t.

@@ -19,10 +19,10 @@ func TestConsoleTranscriptBelongsToItsSession(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e") // the first session
-	first := m.console().Session()
+	first := m.ex.console().Session()
 	m = typeText(e, t, m, "print('first')")
 	m = e.press(t, m, "enter", "esc", "j", "e") // the second session
-	second := m.console().Session()
+	second := m.ex.console().Session()
 	if first == second {
 		t.Fatal("j did not choose another session")
 	}
@@ -49,7 +49,7 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
-	sess := m.console().Session()
+	sess := m.ex.console().Session()
 	m = typeText(e, t, m, "x = 1")
 	m, cmd := update(m, keyMsg("ctrl+c"))
 	if cmd != nil {
@@ -57,8 +57,8 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 			t.Fatal("ctrl+c quit from the console")
 		}
 	}
-	if m.console().Input() != "" || !topIs[*console.Overlay](&m) {
-		t.Fatalf("idle ctrl+c: input %q", m.console().Input())
+	if m.ex.console().Input() != "" || !topIs[*console.Overlay](m.scr) {
+		t.Fatalf("idle ctrl+c: input %q", m.ex.console().Input())
 	}
 	// A long run (the emulator sleeps an hour).
 	m = typeText(e, t, m, "print('start')")
@@ -107,7 +107,7 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 	m = e.press(t, m, "enter")
 	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
 	m = e.press(t, m, "y", "enter")
-	if ns := m.console().Session(); ns == sess || ns == "" {
+	if ns := m.ex.console().Session(); ns == sess || ns == "" {
 		t.Fatalf("console session after stop: %q", ns)
 	}
 	mustContain(t, m.View(), "]: print(2)", "  2")
@@ -121,7 +121,7 @@ func TestConsoleMultiLineInput(t *testing.T) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("print(1)\r\nprint(2)"), Paste: true})
-	if got := m.console().Input(); got != "print(1)\nprint(2)" {
+	if got := m.ex.console().Input(); got != "print(1)\nprint(2)" {
 		t.Fatalf("paste: %q", got)
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
@@ -131,12 +131,12 @@ func TestConsoleMultiLineInput(t *testing.T) {
 	m = e.press(t, m, "enter") // an open block: a new line, not a run
 	m = typeText(e, t, m, "    print(i)")
 	m = e.press(t, m, "enter") // still inside the block
-	if got := m.console().Input(); got != "print(1)\nprint(2)\nprint(3)\nfor i in range(2):\n    print(i)\n" {
+	if got := m.ex.console().Input(); got != "print(1)\nprint(2)\nprint(3)\nfor i in range(2):\n    print(i)\n" {
 		t.Fatalf("input: %q", got)
 	}
 	mustContain(t, m.View(), ">>> ", "... ")
 	m = e.press(t, m, "enter") // the empty line closes the block: it runs
-	runs := m.ax.exec.runs
+	runs := m.ex.execState.runs
 	if len(runs) != 1 || runs[0].code != "print(1)\nprint(2)\nprint(3)\nfor i in range(2):\n    print(i)" {
 		t.Fatalf("runs: %+v", runs)
 	}

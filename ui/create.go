@@ -25,15 +25,15 @@ import (
 const CreateDebounce = 3 * time.Second
 
 // submitCreate starts a create the user asked for, unless a burst.
-func (m *Model) submitCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
-	for _, op := range m.ax.creates {
+func (m *createOps) submitCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
+	for _, op := range m.cr.creates {
 		if since := now.Sub(op.started); since >= 0 && since < CreateDebounce {
-			m.setStatus(now, "a create was sent "+state.FormatAgo(since)+" and is under way; wait a moment "+
+			m.scr.setStatus(now, "a create was sent "+state.FormatAgo(since)+" and is under way; wait a moment "+
 				"before the next (Colab limits creates per minute)", true)
 			return nil
 		}
 	}
-	return m.startCreate(spec, version, runtimeID, now)
+	return m.cr.startCreate(spec, version, runtimeID, now)
 }
 
 // createDoneMsg is the answer of one attempt of a create.
@@ -83,8 +83,8 @@ type createOp struct {
 	cancel  context.CancelFunc
 }
 
-func (m *Model) findCreate(id int) (int, *createOp) {
-	for i, op := range m.ax.creates {
+func (m *createOps) findCreate(id int) (int, *createOp) {
+	for i, op := range m.cr.creates {
 		if op.id == id {
 			return i, op
 		}
@@ -92,31 +92,31 @@ func (m *Model) findCreate(id int) (int, *createOp) {
 	return -1, nil
 }
 
-func (m *Model) dropCreate(id int) {
-	if i, op := m.findCreate(id); op != nil {
+func (m *createOps) dropCreate(id int) {
+	if i, op := m.cr.findCreate(id); op != nil {
 		if op.cancel != nil {
 			op.cancel()
 		}
-		m.ax.creates = append(m.ax.creates[:i], m.ax.creates[i+1:]...)
+		m.cr.creates = append(m.cr.creates[:i], m.cr.creates[i+1:]...)
 	}
 }
 
 // startCreate sends create_runtime for a new operation with a fresh UUID4
 // requestId, remembers the spec as the last used one, and shows the new
 // row at once.
-func (m *Model) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
-	m.ax.nextOp++
-	op := &createOp{id: m.ax.nextOp, requestID: uuid.NewString(), spec: spec, version: version, runtimeID: runtimeID, started: now,
+func (m *createOps) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
+	m.cr.nextOp++
+	op := &createOp{id: m.cr.nextOp, requestID: uuid.NewString(), spec: spec, version: version, runtimeID: runtimeID, started: now,
 		known: map[string]bool{}}
 	for r := range m.cx.Snap.All() {
 		op.known[r.Name] = true
 	}
-	m.ax.creates = append(m.ax.creates, op)
+	m.cr.creates = append(m.cr.creates, op)
 	ls := &LastSpec{Spec: spec, Version: version}
-	m.ax.lastSpec = ls
+	m.cr.lastSpec = ls
 	if m.opts.Demo || m.opts.StateDir == "" {
 		// demo mode: remembered in memory only (newActionState)
-		return m.sendCreate(op, now)
+		return m.cr.sendCreate(op, now)
 	}
 	dir := m.opts.StateDir
 	save := func() tea.Msg { // file I/O stays out of Update
@@ -125,7 +125,7 @@ func (m *Model) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, 
 		}
 		return nil
 	}
-	return tea.Batch(save, m.sendCreate(op, now))
+	return tea.Batch(save, m.cr.sendCreate(op, now))
 }
 
 // lastSpecSaveFailedMsg reports that the last used spec could not be
@@ -135,20 +135,20 @@ type lastSpecSaveFailedMsg struct{ err error }
 // sendCreate (re-)sends op's identical create_runtime call. It has no
 // timeout of its own (a create takes minutes; the client bounds it);
 // op.cancel abandons it.
-func (m *Model) sendCreate(op *createOp, now time.Time) tea.Cmd {
+func (m *createOps) sendCreate(op *createOp, now time.Time) tea.Cmd {
 	op.attempt++
 	op.state, op.sent = createSending, now
 	req := api.CreateRuntimeRequest{Spec: op.spec, Version: op.version, RuntimeID: op.runtimeID, RequestID: op.requestID}
 	id, attempt := op.id, op.attempt
-	spec := callSpec{what: api.ToolCreateRuntime, svc: m.svc, needSvc: true, parent: m.ctx, cancel: &op.cancel}
+	spec := callSpec{what: api.ToolCreateRuntime, svc: m.svc, needSvc: true, parent: m.life.ctx, cancel: &op.cancel}
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
 		rt, err := svc.CreateRuntime(ctx, req)
 		return createDoneMsg{op: id, attempt: attempt, rt: rt, err: err}
 	}, func(err error) tea.Msg { return createDoneMsg{op: id, attempt: attempt, err: err} })
 }
 
-func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
-	_, op := m.findCreate(msg.op)
+func (m *createOps) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
+	_, op := m.cr.findCreate(msg.op)
 	if op == nil || msg.attempt != op.attempt || op.state != createSending {
 		return nil // cancelled, or superseded by a re-send
 	}
@@ -159,22 +159,22 @@ func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 	} else if op.runtimeID != "" {
 		target = "runtimes/" + op.runtimeID
 	}
-	m.recordEvent(now, api.ToolCreateRuntime, target, now.Sub(op.sent), msg.err)
+	m.scr.recordEvent(now, api.ToolCreateRuntime, target, now.Sub(op.sent), msg.err)
 	if msg.err == nil {
-		m.dropCreate(op.id)
+		m.cr.dropCreate(op.id)
 		// The row shows what the server returned.
 		m.cx.Snap.UpdateRuntime(now, msg.rt)
-		m.learnTokenLife(msg.rt, op.sent)
+		m.calls.learnTokenLife(msg.rt, op.sent)
 		m.rt.Select(msg.rt.Name)
 		m.cx.Focus = common.PanelRuntimes
-		m.setStatus(now, "✓ created "+msg.rt.ID()+" ("+msg.rt.RuntimeSpec.String()+") in "+took, false)
-		return m.issue(callKey{kind: callSessions, runtime: msg.rt.Name}, now)
+		m.scr.setStatus(now, "✓ created "+msg.rt.ID()+" ("+msg.rt.RuntimeSpec.String()+") in "+took, false)
+		return m.calls.issue(callKey{kind: callSessions, runtime: msg.rt.Name}, now)
 	}
 	op.lastErr = msg.err
 	var ae *api.Error
 	if !errors.As(msg.err, &ae) {
-		m.dropCreate(op.id)
-		m.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(msg.err), true)
+		m.cr.dropCreate(op.id)
+		m.scr.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(msg.err), true)
 		return nil
 	}
 	switch {
@@ -182,25 +182,25 @@ func (m *Model) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 		// The request reached the server but the reply was lost: a runtime
 		// may exist. Re-list; never create again on our own.
 		op.state = createUnknown // cleared by onRuntimesListed
-		m.setStatus(now, "create "+op.spec.String()+": outcome unknown (connection lost after sending); re-listing runtimes — one may already be using compute units", true)
-		delete(m.pending, callKey{kind: callRuntimes})
-		return tea.Batch(m.refresh(now, false)...)
+		m.scr.setStatus(now, "create "+op.spec.String()+": outcome unknown (connection lost after sending); re-listing runtimes — one may already be using compute units", true)
+		delete(m.calls.pending, callKey{kind: callRuntimes})
+		return tea.Batch(m.calls.refresh(now, false)...)
 	}
 	if resend, wait := state.CreateRetry(ae, op.attempt); resend {
 		if wait == 0 {
-			return m.sendCreate(op, now) // the identical call: same requestId
+			return m.cr.sendCreate(op, now) // the identical call: same requestId
 		}
 		op.state, op.retryAt = createWaiting, now.Add(wait)
 		return nil
 	}
-	m.dropCreate(op.id)
-	return m.offerAfterCreate(op, ae, now)
+	m.cr.dropCreate(op.id)
+	return m.cr.offerAfterCreate(op, ae, now)
 }
 
 // onRuntimesListed clears outcome-unknown creates once a list_runtimes
 // sent after them answered, pointing at what the list found.
-func (m *Model) onRuntimesListed(now time.Time) {
-	for _, op := range slices.Clone(m.ax.creates) {
+func (m *createOps) onRuntimesListed(now time.Time) {
+	for _, op := range slices.Clone(m.cr.creates) {
 		if op.state != createUnknown {
 			continue
 		}
@@ -215,11 +215,11 @@ func (m *Model) onRuntimesListed(now time.Time) {
 			}
 		}
 		slices.Sort(found)
-		m.dropCreate(op.id)
+		m.cr.dropCreate(op.id)
 		if len(found) > 0 {
-			m.setStatus(now, "create "+op.spec.String()+": outcome was unknown; found new runtime "+found[0]+" (not creating again)", false)
+			m.scr.setStatus(now, "create "+op.spec.String()+": outcome was unknown; found new runtime "+found[0]+" (not creating again)", false)
 		} else {
-			m.offerResend(op, now)
+			m.cr.offerResend(op, now)
 		}
 	}
 }
@@ -229,9 +229,9 @@ func (m *Model) onRuntimesListed(now time.Time) {
 // create (a new requestId) could make a second runtime, while re-sending
 // the identical call (the same requestId) waits for or returns the one
 // runtime (colab-api.md §1.5).
-func (m *Model) offerResend(op *createOp, now time.Time) {
-	m.setStatus(now, "create "+op.spec.String()+": outcome unknown and no new runtime listed yet", true)
-	m.openFromAnswer(nil, "the choice to re-send the create of "+op.spec.String(), func(m *Model, now time.Time) bool {
+func (m *createOps) offerResend(op *createOp, now time.Time) {
+	m.scr.setStatus(now, "create "+op.spec.String()+": outcome unknown and no new runtime listed yet", true)
+	m.scr.openFromAnswer(nil, "the choice to re-send the create of "+op.spec.String(), func(m *app, now time.Time) bool {
 		d := dialog.NewChoice(now, "Create "+op.spec.String()+": outcome unknown", []dialog.Item{
 			{Label: "re-send the identical request (same requestId: Colab returns the one runtime, never a second)"},
 			{Label: "leave it (r re-lists; a runtime may still appear)"},
@@ -244,17 +244,17 @@ func (m *Model) offerResend(op *createOp, now time.Time) {
 			}
 			return common.ResendCreate{Create: op}
 		}
-		m.push(d)
+		m.scr.push(d)
 		return true
 	})
 }
 
 // offerAfterCreate shows why a create failed and the next steps
 // (state.ExplainCreateFailure, shared with `colabdash create`).
-func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea.Cmd {
-	m.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(ae), true)
-	m.openFromAnswer(nil, "what to do after the failed create of "+op.spec.String(), func(m *Model, now time.Time) bool {
-		m.push(m.afterCreateDialog(op, ae, now))
+func (m *createOps) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea.Cmd {
+	m.scr.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(ae), true)
+	m.scr.openFromAnswer(nil, "what to do after the failed create of "+op.spec.String(), func(m *app, now time.Time) bool {
+		m.scr.push(m.cr.afterCreateDialog(op, ae, now))
 		return true
 	})
 	return nil
@@ -262,7 +262,7 @@ func (m *Model) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea
 
 // afterCreateDialog is the choice of next steps after op failed with ae:
 // each item's answer is built here, with the runtime or spec it names.
-func (m *Model) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *dialog.Dialog {
+func (m *createOps) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *dialog.Dialog {
 	f := state.ExplainCreateFailure(ae, op.spec, m.cx.Snap.Specs, m.cx.Snap.Subscription.Tier, op.attempt)
 	body := append([]string{api.OneLine(ae.Error(), 200) + " (" + m.cx.Keys.Events.Help().Key + " keeps the full error)"}, f.Body...)
 	var items []dialog.Item
@@ -305,11 +305,11 @@ func (m *Model) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *d
 
 // resendCreate re-sends op, a create whose outcome was unknown, with its
 // same requestId (the step chosen after offerResend).
-func (m *Model) resendCreate(op *createOp, now time.Time) tea.Cmd {
+func (m *createOps) resendCreate(op *createOp, now time.Time) tea.Cmd {
 	op.attempt, op.started = 0, now
-	m.ax.creates = append(m.ax.creates, op)
-	m.setStatus(now, "re-sending the create of "+op.spec.String()+" with the same requestId…", false)
-	return m.sendCreate(op, now)
+	m.cr.creates = append(m.cr.creates, op)
+	m.scr.setStatus(now, "re-sending the create of "+op.spec.String()+" with the same requestId…", false)
+	return m.cr.sendCreate(op, now)
 }
 
 // rowName is what a create's row shows in the NAME column: the runtime id
@@ -323,9 +323,9 @@ func (op *createOp) rowName() string {
 
 // creations lists the creates of ax under way at now, for the runtimes
 // table (common.Activity.Creating); keys name the cancel key.
-func (ax *actionState) creations(cx *common.Context, now time.Time) []common.Creation {
-	out := make([]common.Creation, 0, len(ax.creates))
-	for _, op := range ax.creates {
+func (m *createOps) creations(now time.Time) []common.Creation {
+	out := make([]common.Creation, 0, len(m.creates))
+	for _, op := range m.creates {
 		var status string
 		switch op.state {
 		case createSending:
@@ -340,7 +340,7 @@ func (ax *actionState) creations(cx *common.Context, now time.Time) []common.Cre
 				why = "rate limited"
 			}
 			status = why + ", retrying " + strconv.Itoa(op.attempt+1) + "/" + strconv.Itoa(MaxCreateAttempts) + " in " +
-				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + cx.Keys.Cancel.Help().Key + " cancel"
+				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + m.cx.Keys.Cancel.Help().Key + " cancel"
 		case createUnknown:
 			status = "outcome unknown · re-listing…"
 		}

@@ -24,13 +24,13 @@ const DialogGrace = dialog.Grace
 // openPicker opens the create picker (ui/overlay/picker) over the runtime
 // specs listed, starting on the configured default spec; without specs the
 // status line says why.
-func (m *Model) openPicker(now time.Time) tea.Cmd {
+func (m *createOps) openPicker(now time.Time) tea.Cmd {
 	if len(m.cx.Snap.Specs) == 0 {
 		msg := "no runtime specs yet (list_runtime_specs has not answered)"
 		if err := m.cx.Snap.SpecsFresh.Err; err != nil {
 			msg = "cannot list runtime specs: " + common.ErrLine(err)
 		}
-		m.setStatus(now, msg, true)
+		m.scr.setStatus(now, msg, true)
 		return nil
 	}
 	return m.apply(picker.Open(m.cx, m.opts.DefaultSpec))
@@ -39,7 +39,7 @@ func (m *Model) openPicker(now time.Time) tea.Cmd {
 // onDialogCheck hands a dialog's check answer to its dialog, which keeps
 // it when it is for its input now and submits when enter was waiting for
 // it (only while it is on top).
-func (m *Model) onDialogCheck(msg dialog.CheckMsg) tea.Cmd {
+func (m *app) onDialogCheck(msg dialog.CheckMsg) tea.Cmd {
 	d := msg.Owner()
-	return m.apply(d.Checked(msg, m.top() == d, m.cx))
+	return m.apply(d.Checked(msg, m.scr.top() == d, m.cx))
 }

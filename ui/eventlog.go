@@ -19,17 +19,17 @@ type Event = events.Event
 type eventLog = events.Log
 
 // Events returns the event log, newest first.
-func (m Model) Events() []Event { return m.events.NewestFirst() }
+func (m Model) Events() []Event { return m.scr.events.NewestFirst() }
 
 // recordEvent logs a finished call: its tool, target, latency and error.
-func (m *Model) recordEvent(now time.Time, tool, target string, latency time.Duration, err error) {
-	m.logEvent(Event{At: now, Tool: tool, Target: target, Latency: max(latency, 0), Err: err})
+func (m *screen) recordEvent(now time.Time, tool, target string, latency time.Duration, err error) {
+	m.scr.logEvent(Event{At: now, Tool: tool, Target: target, Latency: max(latency, 0), Err: err})
 }
 
 // noteEvent records why something shown is stale (see Event.Note).
-func (m *Model) noteEvent(now time.Time, tool, target, note string) {
-	m.logEvent(Event{At: now, Tool: tool, Target: target, Note: note})
+func (m *screen) noteEvent(now time.Time, tool, target, note string) {
+	m.scr.logEvent(Event{At: now, Tool: tool, Target: target, Note: note})
 }
 
 // logEvent appends e to the log every copy of the Model shares.
-func (m *Model) logEvent(e Event) { m.events.Add(e) }
+func (m *screen) logEvent(e Event) { m.scr.events.Add(e) }

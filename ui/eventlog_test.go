@@ -16,7 +16,7 @@ import (
 // execute_code), with its target and outcome.
 func TestEventLogRecordsEveryCall(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
-	m.ax.lastSpec = &LastSpec{Spec: specCPU}
+	m.cr.lastSpec = &LastSpec{Spec: specCPU}
 	m = e.press(t, m, "N", "y") // create_runtime
 	created := m.Selected()
 	m = e.press(t, m, "o", "enter") // create_session

@@ -77,37 +77,37 @@ func (x *execState) running(session string) *execRun {
 
 // runningHidden is the run in flight while the console is not open (the
 // footer counts its time), or nil.
-func (m *Model) runningHidden() *execRun {
-	if _, open := find[*console.Overlay](m); open {
+func (m *execOps) runningHidden() *execRun {
+	if _, open := find[*console.Overlay](m.scr); open {
 		return nil
 	}
-	return m.ax.exec.running("")
+	return m.ex.execState.running("")
 }
 
 // execTarget is the session e runs on for runtime r: the one under the
 // cursor when the sessions panel is focused, else the one most recently
 // selected, opened or used for r; "" when none is left (e then asks before
 // opening one). A session the user closed is never returned.
-func (m *Model) execTarget(r *state.Runtime, now time.Time) string {
-	if s := m.selectedSession(); s != "" && !m.ax.closed[s] {
-		m.pickSession(r.Name, s, now)
+func (m *execOps) execTarget(r *state.Runtime, now time.Time) string {
+	if s := m.selectedSession(); s != "" && !m.ex.closed[s] {
+		m.ex.pickSession(r.Name, s, now)
 		return s
 	}
-	if pk, ok := m.ax.lastSession[r.Name]; ok && !m.ax.closed[pk.name] {
+	if pk, ok := m.ex.lastSession[r.Name]; ok && !m.ex.closed[pk.name] {
 		return pk.name
 	}
 	return ""
 }
 
 // pickSession remembers session as the one run code uses on runtime.
-func (m *Model) pickSession(runtime, session string, now time.Time) {
-	m.ax.lastSession[runtime] = sessionPick{name: session, at: now}
+func (m *execOps) pickSession(runtime, session string, now time.Time) {
+	m.ex.lastSession[runtime] = sessionPick{name: session, at: now}
 }
 
 // forgetVanishedSession drops runtime's remembered session when a
 // list_sessions sent after it was chosen no longer lists it.
-func (m *Model) forgetVanishedSession(runtime string, sent time.Time, listed []api.Session) {
-	pk, ok := m.ax.lastSession[runtime]
+func (m *execOps) forgetVanishedSession(runtime string, sent time.Time, listed []api.Session) {
+	pk, ok := m.ex.lastSession[runtime]
 	if !ok || sent.Before(pk.at) {
 		return
 	}
@@ -116,21 +116,21 @@ func (m *Model) forgetVanishedSession(runtime string, sent time.Time, listed []a
 			return
 		}
 	}
-	delete(m.ax.lastSession, runtime)
+	delete(m.ex.lastSession, runtime)
 }
 
 // runInConsole runs code on the console's session. Without a usable
 // session (it was closed, or stopped) it asks before opening a new one,
 // keeping the code in the input.
-func (m *Model) runInConsole(code string, now time.Time) tea.Cmd {
-	p := m.ax.exec.console
-	x := &m.ax.exec
-	if p.Session() == "" || m.ax.closed[p.Session()] {
-		m.askConsoleSession(p.Runtime(), "The console's session was closed.", now)
+func (m *execOps) runInConsole(code string, now time.Time) tea.Cmd {
+	p := m.ex.execState.console
+	x := &m.ex.execState
+	if p.Session() == "" || m.ex.closed[p.Session()] {
+		m.ex.askConsoleSession(p.Runtime(), "The console's session was closed.", now)
 		return nil
 	}
 	if x.running(p.Session()) != nil {
-		m.setStatus(now, "code is still running; wait for it to finish ("+m.cx.Keys.ConsoleStop.Help().Key+" stops it)", true)
+		m.scr.setStatus(now, "code is still running; wait for it to finish ("+m.cx.Keys.ConsoleStop.Help().Key+" stops it)", true)
 		return nil
 	}
 	p.Ran(code)
@@ -141,25 +141,25 @@ func (m *Model) runInConsole(code string, now time.Time) tea.Cmd {
 		x.runs = x.runs[len(x.runs)-maxRunsKept:]
 	}
 	x.transcript(r.session).AddIn(r.session, r.code)
-	return m.sendExec(r, now)
+	return m.ex.sendExec(r, now)
 }
 
 // sendExec (re-)sends r with its executionId. It has no timeout: code runs
 // as long as it runs; quitting or stopping it (delete_session) ends it.
-func (m *Model) sendExec(r *execRun, now time.Time) tea.Cmd {
+func (m *execOps) sendExec(r *execRun, now time.Time) tea.Cmd {
 	r.attempt++
 	r.sent = now
 	run, attempt := r.id, r.attempt
 	req := api.ExecuteCodeRequest{Session: r.session, Code: r.code, ExecutionID: r.executionID}
-	spec := callSpec{what: api.ToolExecuteCode, svc: m.svc, needSvc: true, parent: m.ctx}
+	spec := callSpec{what: api.ToolExecuteCode, svc: m.svc, needSvc: true, parent: m.life.ctx}
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
 		res, err := svc.ExecuteCode(ctx, req)
 		return execDoneMsg{run: run, attempt: attempt, res: res, err: err}
 	}, func(err error) tea.Msg { return execDoneMsg{run: run, attempt: attempt, err: err} })
 }
 
-func (m *Model) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
-	x := &m.ax.exec
+func (m *execOps) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
+	x := &m.ex.execState
 	var r *execRun
 	for _, y := range x.runs {
 		if y.id == msg.run {
@@ -169,27 +169,27 @@ func (m *Model) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
 	if r == nil || r.done || r.attempt != msg.attempt {
 		return nil
 	}
-	m.recordEvent(now, api.ToolExecuteCode, r.session, now.Sub(r.sent), msg.err)
+	m.scr.recordEvent(now, api.ToolExecuteCode, r.session, now.Sub(r.sent), msg.err)
 	var ae *api.Error
 	if msg.err != nil && !r.stopping && errors.As(msg.err, &ae) && ae.Reattachable() &&
 		r.attempt < MaxExecReattach {
-		return m.sendExec(r, now) // reattach: same executionId
+		return m.ex.sendExec(r, now) // reattach: same executionId
 	}
-	m.finishRun(r, msg.res, msg.err, now)
+	m.ex.finishRun(r, msg.res, msg.err, now)
 	return nil
 }
 
 // finishRun records r's outcome in its session's transcript and, when
 // the console does not show it, says so in the status line.
-func (m *Model) finishRun(r *execRun, res api.ExecuteCodeResult, err error, now time.Time) {
+func (m *execOps) finishRun(r *execRun, res api.ExecuteCodeResult, err error, now time.Time) {
 	r.done, r.res, r.err = true, res, err
-	addResult(m.ax.exec.transcript(r.session), r)
-	if p, open := find[*console.Overlay](m); !open || p.Session() != r.session {
+	addResult(m.ex.execState.transcript(r.session), r)
+	if p, open := find[*console.Overlay](m.scr); !open || p.Session() != r.session {
 		word := "finished"
 		if err != nil || res.ExecutionError != nil {
 			word = "failed"
 		}
-		m.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.cx.Keys.RunCode.Help().Key+" shows the output)", err != nil)
+		m.scr.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.cx.Keys.RunCode.Help().Key+" shows the output)", err != nil)
 	}
 }
 
@@ -197,8 +197,8 @@ func (m *Model) finishRun(r *execRun, res api.ExecuteCodeResult, err error, now 
 // console's). Colab cannot interrupt a run; closing its session
 // (delete_session) ends it. It reports whether it asked (false: nothing
 // runs there any more).
-func (m *Model) askStop(session string, now time.Time) bool {
-	r := m.ax.exec.running(session)
+func (m *execOps) askStop(session string, now time.Time) bool {
+	r := m.ex.execState.running(session)
 	if r == nil {
 		return false
 	}
@@ -213,27 +213,27 @@ func (m *Model) askStop(session string, now time.Time) bool {
 		}
 		return common.StopRun{Session: target}
 	}
-	m.push(d)
+	m.scr.push(d)
 	return true
 }
 
 // stopRun closes session to end the code running on it.
-func (m *Model) stopRun(session string, now time.Time) tea.Cmd {
-	r := m.ax.exec.running(session)
+func (m *execOps) stopRun(session string, now time.Time) tea.Cmd {
+	r := m.ex.execState.running(session)
 	if r == nil {
 		return nil
 	}
 	r.stopping = true
-	return m.startCloseSession(session, now)
+	return m.ops.startCloseSession(session, now)
 }
 
 // onStopped ends the runs still waiting on a session that was closed: the
 // call's late answer, if any, is dropped.
-func (m *Model) onStopped(session string, now time.Time) {
-	for _, r := range m.ax.exec.runs {
+func (m *execOps) onStopped(session string, now time.Time) {
+	for _, r := range m.ex.execState.runs {
 		if !r.done && r.session == session {
 			r.attempt++ // the answer on its way no longer matches
-			m.finishRun(r, api.ExecuteCodeResult{}, errors.New("the session was closed"), now)
+			m.ex.finishRun(r, api.ExecuteCodeResult{}, errors.New("the session was closed"), now)
 		}
 	}
 }

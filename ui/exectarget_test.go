@@ -30,7 +30,7 @@ func TestRunCodeAfterOpenUsesThatSession(t *testing.T) {
 	if n := len(e.srv.Sessions(rt)); n != 2 {
 		t.Fatalf("run code created another session: %v", sessionNames(e.srv.Sessions(rt)))
 	}
-	if got := m.ax.exec.runs[0].session; got != rt+"/sessions/mine" {
+	if got := m.ex.execState.runs[0].session; got != rt+"/sessions/mine" {
 		t.Fatalf("ran on %q, want the session o opened", got)
 	}
 }
@@ -48,7 +48,7 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 	mustContain(t, m.View(), "· session "+api.LastSegment(want))
 	m = typeText(e, t, m, "print(1)")
 	m = e.press(t, m, "enter", "esc")
-	if got := m.ax.exec.runs[0].session; got != want {
+	if got := m.ex.execState.runs[0].session; got != want {
 		t.Fatalf("ran on %q, want the selected %q", got, want)
 	}
 	// From the runtimes panel e goes back to the session used last.
@@ -58,13 +58,13 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 
 	// Run once on a new colabdash session, then close it.
 	m = e.press(t, m, "tab", "k", "tab") // first session selected, back on runtimes
-	m.ax.lastSession = map[string]sessionPick{}
+	m.ex.lastSession = map[string]sessionPick{}
 	m = e.press(t, m, "e")
 	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
 	m = e.press(t, m, "y")
 	m = typeText(e, t, m, "print(2)")
 	m = e.press(t, m, "enter", "esc")
-	own := m.console().Session()
+	own := m.ex.console().Session()
 	if own == "" || slices.Contains(before, own) {
 		t.Fatalf("run code did not open a new session: %q", own)
 	}
@@ -87,7 +87,7 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 	if slices.Contains(sessionNames(e.srv.Sessions(rt)), own) {
 		t.Fatal("the closed session came back: run code used it again")
 	}
-	if last := m.ax.exec.runs[len(m.ax.exec.runs)-1]; last.session == own || last.err != nil {
+	if last := m.ex.execState.runs[len(m.ex.execState.runs)-1]; last.session == own || last.err != nil {
 		t.Fatalf("last run on %q err %v", last.session, last.err)
 	}
 }

@@ -171,7 +171,7 @@ func testModel(svc api.Service, clk *clock) Model {
 		Service: svc, Now: clk.now, Location: time.UTC, NoColor: true,
 		Endpoint: "colaboratory.googleapis.com/mcp",
 	})
-	m.every = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	m.life.every = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
 		return func() tea.Msg { return fn(time.Time{}) }
 	}
 	return m
@@ -273,24 +273,24 @@ func keyMsg(s string) tea.KeyMsg {
 
 // dlg returns the dialog on top of the overlay stack, or nil.
 func (m Model) dlg() *dialog.Dialog {
-	d, _ := m.top().(*dialog.Dialog)
+	d, _ := m.scr.top().(*dialog.Dialog)
 	return d
 }
 
 // helpOpen reports whether the help is on top of the stack.
-func (m Model) helpOpen() bool { return topIs[*help.Overlay](&m) }
+func (m Model) helpOpen() bool { return topIs[*help.Overlay](m.scr) }
 
 // filtering reports whether the filter line is open.
-func (m Model) filtering() bool { _, ok := find[*filter.Overlay](&m); return ok }
+func (m Model) filtering() bool { _, ok := find[*filter.Overlay](m.scr); return ok }
 
 // console returns the run-code console (open or hidden), or nil.
-func (m Model) console() *console.Overlay { return m.ax.exec.console }
+func (m *execOps) console() *console.Overlay { return m.ex.execState.console }
 
 // withConsole opens the run-code console on session of runtime with runs
 // already made (finished ones with their output in the transcript) and
 // input typed.
 func withConsole(m Model, runtime, session string, runs []*execRun, input string) Model {
-	x := &m.ax.exec
+	x := &m.ex.execState
 	for _, r := range runs {
 		r.runtime, r.session = runtime, session
 		x.runs = append(x.runs, r)
@@ -299,7 +299,7 @@ func withConsole(m Model, runtime, session string, runs []*execRun, input string
 			addResult(x.transcript(session), r)
 		}
 	}
-	m.showConsole(runtime, session)
-	m.console().SetInput(input)
+	m.ex.showConsole(runtime, session)
+	m.ex.console().SetInput(input)
 	return m
 }

@@ -332,7 +332,7 @@ func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
 			if c.wantWait > 0 && len(sleeps) == 0 {
 				t.Errorf("no retry wait")
 			}
-			if next := s.m.nextRefresh.Sub(s.clk.Now()); next < c.wantWait {
+			if next := s.m.calls.nextRefresh.Sub(s.clk.Now()); next < c.wantWait {
 				t.Errorf("next dashboard refresh in %v, sooner than the server's %v", next, c.wantWait)
 			}
 		})

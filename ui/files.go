@@ -24,16 +24,16 @@ import (
 // openFiles is f: the files pane of the selected runtime, through its
 // current connectionInfo (renewed with get_runtime when a transfer
 // outlives it).
-func (m *Model) openFiles(now time.Time) tea.Cmd {
-	sel := m.reachableSelection(now, "its files cannot be reached")
+func (m *runtimeOps) openFiles(now time.Time) tea.Cmd {
+	sel := m.ops.reachableSelection(now, "its files cannot be reached")
 	if sel == nil {
 		return nil
 	}
-	// Under m.ctx: quitting ends its calls; a profile switch closes it.
-	p := pane.New(m.ctx, sel.ID(), m.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.cx.Now)
+	// Under m.life.ctx: quitting ends its calls; a profile switch closes it.
+	p := pane.New(m.life.ctx, sel.ID(), m.ops.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.cx.Now)
 	p.SetLocation(m.cx.Location)
 	o := files.New(p, nil)
-	m.push(o)
+	m.scr.push(o)
 	return o.Init()
 }
 
@@ -41,15 +41,15 @@ func (m *Model) openFiles(now time.Time) tea.Cmd {
 // be reached (listed, not gone, with a connectionInfo URL); otherwise it
 // says why on the status line (unreachable ends the sentence: "its files
 // cannot be reached") and returns nil.
-func (m *Model) reachableSelection(now time.Time, unreachable string) *state.Runtime {
+func (m *runtimeOps) reachableSelection(now time.Time, unreachable string) *state.Runtime {
 	sel := m.cx.Snap.Runtime(m.rt.Selected())
 	switch {
 	case sel == nil:
-		m.setStatus(now, "no runtime selected", true)
+		m.scr.setStatus(now, "no runtime selected", true)
 	case sel.Gone():
-		m.setStatus(now, m.goneText(sel, now), true)
+		m.scr.setStatus(now, m.ops.goneText(sel, now), true)
 	case sel.ConnectionInfo == nil || sel.ConnectionInfo.URL == "":
-		m.setStatus(now, "runtime "+sel.ID()+" has no connectionInfo yet: "+unreachable, true)
+		m.scr.setStatus(now, "runtime "+sel.ID()+" has no connectionInfo yet: "+unreachable, true)
 	default:
 		return sel
 	}
@@ -58,7 +58,7 @@ func (m *Model) reachableSelection(now time.Time, unreachable string) *state.Run
 
 // jupyterOpener builds the Jupyter client of runtime name from ci; the
 // token is renewed through get_runtime when needed.
-func (m *Model) jupyterOpener(name string, ci api.ConnectionInfo) pane.Opener {
+func (m *runtimeOps) jupyterOpener(name string, ci api.ConnectionInfo) pane.Opener {
 	svc := m.svc
 	return func(ctx context.Context) (*jupyter.Client, error) {
 		if svc == nil {
@@ -83,10 +83,10 @@ func (m *Model) jupyterOpener(name string, ci api.ConnectionInfo) pane.Opener {
 // and reaches the status line only when the open pane took it: the answer
 // of a closed pane, another runtime's or an older request's never speaks
 // for the pane on screen.
-func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
-	o, open := find[*files.Overlay](m)
+func (m *runtimeOps) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
+	o, open := find[*files.Overlay](m.scr)
 	if pm, ok := msg.(pane.PlanMsg); ok {
-		return m.onFilesPlan(o, open, pm)
+		return m.ops.onFilesPlan(o, open, pm)
 	}
 	var cmd tea.Cmd
 	mine := false
@@ -98,12 +98,12 @@ func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
 		return pm.Next()
 	}
 	if d, isDone := msg.(pane.DoneMsg); isDone {
-		m.recordEvent(now, "files "+d.Op, "runtimes/"+d.Runtime, d.Elapsed, d.Err)
+		m.scr.recordEvent(now, "files "+d.Op, "runtimes/"+d.Runtime, d.Elapsed, d.Err)
 		if mine {
 			m.apply(files.Finished(d))
 		} else {
 			var say common.Effect
-			m.filesClosed, say = m.filesClosed.Done(d, open)
+			m.scr.filesClosed, say = m.scr.filesClosed.Done(d, open)
 			m.apply(say)
 		}
 	}
@@ -113,7 +113,7 @@ func (m *Model) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
 // onFilesPlan acts on where a download would land (files.Overlay.OnPlan):
 // the question whether to replace a local file is brought by an answer,
 // so it opens over the pane it was asked from (openFromAnswer).
-func (m *Model) onFilesPlan(o *files.Overlay, open bool, pm pane.PlanMsg) tea.Cmd {
+func (m *runtimeOps) onFilesPlan(o *files.Overlay, open bool, pm pane.PlanMsg) tea.Cmd {
 	if !open {
 		return m.apply(files.PaneClosed(pm.Target.Runtime, "nothing downloaded"))
 	}
@@ -122,14 +122,14 @@ func (m *Model) onFilesPlan(o *files.Overlay, open bool, pm pane.PlanMsg) tea.Cm
 	if !ask {
 		return m.apply(e)
 	}
-	m.openFromAnswer(o, "the question whether to replace "+pm.Plan.Dst, func(m *Model, now time.Time) bool {
-		if x, open := find[*files.Overlay](m); !open || x != o {
+	m.scr.openFromAnswer(o, "the question whether to replace "+pm.Plan.Dst, func(m *app, now time.Time) bool {
+		if x, open := find[*files.Overlay](m.scr); !open || x != o {
 			return false
 		}
 		if g, ok := q.Overlay.(common.Graced); ok {
 			g.Regrace(now) // it may have waited for its layer
 		}
-		m.push(q.Overlay)
+		m.scr.push(q.Overlay)
 		return true
 	})
 	return nil
@@ -146,25 +146,25 @@ type interruptDoneMsg struct {
 // session's kernel through the runtime proxy (/api/sessions → kernel →
 // /api/kernels/{id}/interrupt); when that cannot be done, offer to stop
 // the code by closing the session, as before. The status line says which.
-func (m *Model) interruptOrStop(now time.Time) tea.Cmd {
-	p := m.ax.exec.console
+func (m *execOps) interruptOrStop(now time.Time) tea.Cmd {
+	p := m.ex.execState.console
 	if p == nil {
 		return nil
 	}
-	r := m.ax.exec.running(p.Session())
+	r := m.ex.execState.running(p.Session())
 	if r == nil {
 		return nil
 	}
 	rt := m.cx.Snap.Runtime(p.Runtime())
 	if rt == nil || rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" || m.svc == nil {
-		m.askStop(r.session, now)
+		m.ex.askStop(r.session, now)
 		return nil
 	}
 	session := r.session
-	open := m.jupyterOpener(rt.Name, *rt.ConnectionInfo)
-	m.setStatus(now, "interrupting the kernel of session "+api.LastSegment(session)+" through the runtime proxy…", false)
+	open := m.ops.jupyterOpener(rt.Name, *rt.ConnectionInfo)
+	m.scr.setStatus(now, "interrupting the kernel of session "+api.LastSegment(session)+" through the runtime proxy…", false)
 	start := time.Now()
-	return guard(callSpec{what: "kernel interrupt", svc: m.svc, parent: m.ctx, timeout: 30 * time.Second, redact: m.cx.Redact},
+	return guard(callSpec{what: "kernel interrupt", svc: m.svc, parent: m.life.ctx, timeout: 30 * time.Second, redact: m.cx.Redact},
 		func(ctx context.Context, _ api.Service) tea.Msg {
 			c, err := open(ctx)
 			if err != nil {
@@ -176,18 +176,18 @@ func (m *Model) interruptOrStop(now time.Time) tea.Cmd {
 		func(err error) tea.Msg { return interruptDoneMsg{session: session, err: err} })
 }
 
-func (m *Model) onInterruptDone(msg interruptDoneMsg, now time.Time) tea.Cmd {
-	m.recordEvent(now, "kernel interrupt", msg.session, msg.latency, msg.err)
+func (m *execOps) onInterruptDone(msg interruptDoneMsg, now time.Time) tea.Cmd {
+	m.scr.recordEvent(now, "kernel interrupt", msg.session, msg.latency, msg.err)
 	id := api.LastSegment(msg.session)
 	if msg.err == nil {
-		m.setStatus(now, "interrupted the kernel of session "+id+" through the runtime proxy (the run ends with KeyboardInterrupt; the session and its state stay)", false)
+		m.scr.setStatus(now, "interrupted the kernel of session "+id+" through the runtime proxy (the run ends with KeyboardInterrupt; the session and its state stay)", false)
 		return nil
 	}
-	m.setStatus(now, "could not interrupt session "+id+" through the runtime proxy ("+common.ErrLine(msg.err)+"): stopping it means closing the session", true)
-	if m.ax.exec.running(msg.session) != nil {
+	m.scr.setStatus(now, "could not interrupt session "+id+" through the runtime proxy ("+common.ErrLine(msg.err)+"): stopping it means closing the session", true)
+	if m.ex.execState.running(msg.session) != nil {
 		// Asked from the console: the offer opens over it.
-		m.openFromAnswer(m.ax.exec.console, "the offer to stop the code on session "+id, func(m *Model, now time.Time) bool {
-			return m.askStop(msg.session, now)
+		m.scr.openFromAnswer(m.ex.execState.console, "the offer to stop the code on session "+id, func(m *app, now time.Time) bool {
+			return m.ex.askStop(msg.session, now)
 		})
 	}
 	return nil

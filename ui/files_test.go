@@ -45,7 +45,7 @@ func TestFilesPane(t *testing.T) {
 	m = e.press(t, m, "f")
 	v := m.View()
 	mustContain(t, v, "FILES", "rt-t4demo7k2p:/content", "sample_data/", "data.csv", "8 B")
-	if !topIs[*files.Overlay](&m) {
+	if !topIs[*files.Overlay](m.scr) {
 		t.Fatal("f did not open the files pane")
 	}
 	// The demo's sample_data directory comes first: in and out of it.
@@ -88,7 +88,7 @@ func TestConsoleCtrlCInterruptsKernel(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
-	sess := m.console().Session()
+	sess := m.ex.console().Session()
 	e.clk.add(DialogGrace)
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("import time\ntime.sleep(3600)"), Paste: true})
 	m, runCmd := update(m, keyMsg("enter"))

@@ -116,7 +116,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		goRun(t, "the stalled download", xfer)
 		close(release)
 		m, _ = update(m, connect())
-		if m.Profile() != "beta" || topIs[*files.Overlay](&m) {
+		if m.Profile() != "beta" || topIs[*files.Overlay](m.scr) {
 			t.Fatalf("after the switch: profile %q, files pane still open:\n%s", m.Profile(), m.View())
 		}
 		waitFor(t, stall.ended, "the old profile's download stopping")

@@ -335,7 +335,7 @@ func TestFilesPaneDiscoverability(t *testing.T) {
 		t.Fatalf("the help does not start with the files pane's keys (%q):\n%s", first, m.View())
 	}
 	m = e.press(t, m, "esc")
-	if !topIs[*files.Overlay](&m) {
+	if !topIs[*files.Overlay](m.scr) {
 		t.Fatalf("esc on the help did not come back to the files pane:\n%s", m.View())
 	}
 	for _, w := range []int{100, 80} {
@@ -348,12 +348,12 @@ func TestFilesPaneDiscoverability(t *testing.T) {
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = e.press(t, m, "P")
-	if !topIs[*profile.Overlay](&m) {
+	if !topIs[*profile.Overlay](m.scr) {
 		t.Fatalf("P in the files pane opened no profile picker:\n%s", m.View())
 	}
 	mustContain(t, m.View(), "switching profile closes the files pane of rt-t4demo7k2p")
 	m = e.press(t, m, "esc")
-	if !topIs[*files.Overlay](&m) {
+	if !topIs[*files.Overlay](m.scr) {
 		t.Fatalf("esc on the picker did not come back to the files pane:\n%s", m.View())
 	}
 	// A pane-only message goes with the pane.

@@ -54,13 +54,13 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 			})
 			m = m.selectID(t, "rt-t4demo7k2p")
 			m = tc.open(e, m)
-			if m.top() == nil {
+			if m.scr.top() == nil {
 				t.Fatalf("nothing opened:\n%s", m.View())
 			}
 			keys := keyLine(m)
 			for _, dash := range []string{"new runtime", "delete", "run code", "refresh", "download", "upload"} {
 				if strings.Contains(keys, dash) {
-					t.Fatalf("the %s's footer shows keys from under it (%q): %q", m.top().Name(), dash, keys)
+					t.Fatalf("the %s's footer shows keys from under it (%q): %q", m.scr.top().Name(), dash, keys)
 				}
 			}
 			mustContain(t, keys, tc.want...)
@@ -79,7 +79,7 @@ func TestConsoleFooterKeepsEscAndCtrlC(t *testing.T) {
 		mustContain(t, keyLine(m), "esc back", "ctrl+c clear", "enter run")
 	}
 	// Scrolled up, the footer says newer lines are below, whatever the width.
-	m = withConsole(m, m.console().Runtime(), m.console().Session(), bigRuns(e.clk.now(), 3), "")
+	m = withConsole(m, m.ex.console().Runtime(), m.ex.console().Session(), bigRuns(e.clk.now(), 3), "")
 	m = e.press(t, m, "pgup")
 	mustContain(t, keyLine(m), "esc back", "newer below")
 }

@@ -49,7 +49,7 @@ func TestGoneRowCountedApartAndActionsSayGone(t *testing.T) {
 	for _, k := range []string{"d", "o", "e", "y", "R"} {
 		clk.add(time.Second)
 		m, _ = update(m, keyMsg(k))
-		m.stack = nil
+		m.scr.stack = nil
 		v := m.View()
 		mustContain(t, v, "r-echo is gone (reclaimed")
 		if strings.Contains(v, "no runtime") {
@@ -65,14 +65,14 @@ func TestRowColumnsAlignedAt100(t *testing.T) {
 	_, clk, m := fixture(t)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.cx.Snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
-	m.renew.Started("runtimes/r-bravo", clk.now())
-	m.renew.Done("runtimes/r-bravo", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
-	m.ax.creates = []*createOp{
+	m.calls.renew.Started("runtimes/r-bravo", clk.now())
+	m.calls.renew.Done("runtimes/r-bravo", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
+	m.cr.creates = []*createOp{
 		{id: 1, spec: specA100, runtimeID: "my-a100", started: clk.now().Add(-time.Second)},
 		{id: 2, spec: specA100, started: clk.now().Add(-time.Second)},
 	}
 	m.rt.Invalidate()
-	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // a stale tick: only re-syncs
+	m, _ = update(m, tickMsg{gen: m.life.tickGen + 1}) // a stale tick: only re-syncs
 	v := ansi.Strip(m.View())
 	col := func(name string) int {
 		for _, ln := range strings.Split(v, "\n") {
@@ -117,7 +117,7 @@ func TestSelectionVisibleUnderCreateRows(t *testing.T) {
 	}
 	type nothing struct{}
 	for i := range 3 {
-		m.ax.creates = append(m.ax.creates, &createOp{id: i + 1, spec: specA100, started: clk.now()})
+		m.cr.creates = append(m.cr.creates, &createOp{id: i + 1, spec: specA100, started: clk.now()})
 		m, _ = update(m, nothing{})
 		first := 30 - (m.cx.Layout.TableRows - (i + 1)) + 1 // the runtime rows left end at the 30th
 		if v := ansi.Strip(m.View()); !row("r-29") || strings.Count(v, "creating GPU/A100/HIGHMEM") != i+1 || !strings.Contains(v, fmt.Sprintf("· %d–30\n", first)) {

@@ -43,20 +43,20 @@ func TestEveryCallIsGuarded(t *testing.T) {
 		m := New(Options{Service: svc, Now: (&clock{t: t0}).now})
 		now := t0
 		op := &createOp{id: 1, requestID: "r", spec: specCPU}
-		m.ax.creates = append(m.ax.creates, op)
+		m.cr.creates = append(m.cr.creates, op)
 		run := &execRun{id: 1, session: "runtimes/r/sessions/s", code: "1"}
-		m.ax.exec.runs = append(m.ax.exec.runs, run)
+		m.ex.execState.runs = append(m.ex.execState.runs, run)
 		cmds := map[string]tea.Cmd{
-			api.ToolDeleteRuntime: m.startDelete("runtimes/r", now),
-			api.ToolCreateSession: m.startOpenSession("runtimes/r", "s", false, now),
-			api.ToolDeleteSession: m.startCloseSession("runtimes/r/sessions/s", now),
-			api.ToolCreateRuntime: m.sendCreate(op, now),
-			api.ToolExecuteCode:   m.sendExec(run, now),
+			api.ToolDeleteRuntime: m.ops.startDelete("runtimes/r", now),
+			api.ToolCreateSession: m.ops.startOpenSession("runtimes/r", "s", false, now),
+			api.ToolDeleteSession: m.ops.startCloseSession("runtimes/r/sessions/s", now),
+			api.ToolCreateRuntime: m.cr.sendCreate(op, now),
+			api.ToolExecuteCode:   m.ex.sendExec(run, now),
 		}
 		for _, k := range []callKey{{kind: callRuntimes}, {kind: callSessions, runtime: "runtimes/r"},
 			{kind: callSubscription}, {kind: callSpecs}, {kind: callRenew, runtime: "runtimes/r"}} {
-			delete(m.pending, k) // New issued the first lists already
-			cmds[k.kind.String()] = m.issue(k, now)
+			delete(m.calls.pending, k) // New issued the first lists already
+			cmds[k.kind.String()] = m.calls.issue(k, now)
 		}
 		for _, tool := range api.ToolNames() {
 			if cmds[tool] == nil {

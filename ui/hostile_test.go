@@ -63,7 +63,7 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 		}
 		// Models share state: each screen is opened on m and closed again.
 		closeAll := func() {
-			for i := 0; i < 6 && len(m.stack) > 0; i++ {
+			for i := 0; i < 6 && len(m.scr.stack) > 0; i++ {
 				m = e.press(t, m, "esc")
 			}
 		}
@@ -130,6 +130,7 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 	m = e.press(t, m, "r")
 	assertInert(t, "refresh failing", m.View(), 100)
 	assertInert(t, "event log with errors", e.press(t, m, "L").View(), 100)
+	m = e.press(t, m, "esc") // copies of a Model share one dashboard: close the log again
 	e.srv.ClearFaults()
 
 	// The run-code console: a multi-line paste and hostile output.
@@ -137,18 +138,18 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 	if m.dlg() != nil { // no session chosen: e asks before opening one
 		m = e.press(t, m, "y")
 	}
-	if !topIs[*console.Overlay](&m) {
+	if !topIs[*console.Overlay](m.scr) {
 		t.Fatalf("e did not open the run-code console:\n%s", m.View())
 	}
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("import os\rprint(1)\r\nprint(2)" + hostile)})
-	if want := "import os\nprint(1)\nprint(2)" + colabfake.HostileOSC52[1:len(colabfake.HostileOSC52)-1]; !strings.HasPrefix(m.console().Input(), "import os\nprint(1)\nprint(2)") || strings.ContainsAny(m.console().Input(), "\x1b\x07\r\u009b\u202e") {
-		t.Fatalf("run-code input after the paste: %q (want controls dropped, lines kept, like %q)", m.console().Input(), want)
+	if want := "import os\nprint(1)\nprint(2)" + colabfake.HostileOSC52[1:len(colabfake.HostileOSC52)-1]; !strings.HasPrefix(m.ex.console().Input(), "import os\nprint(1)\nprint(2)") || strings.ContainsAny(m.ex.console().Input(), "\x1b\x07\r\u009b\u202e") {
+		t.Fatalf("run-code input after the paste: %q (want controls dropped, lines kept, like %q)", m.ex.console().Input(), want)
 	}
 	v := m.View()
 	mustContain(t, v, ">>> import os", "... print(1)")
 	assertInert(t, "run-code input", v, 100)
 	m = e.press(t, m, "enter")
-	run := m.ax.exec.runs[len(m.ax.exec.runs)-1]
+	run := m.ex.execState.runs[len(m.ex.execState.runs)-1]
 	if !strings.HasPrefix(run.code, "import os\nprint(1)\nprint(2)") || run.err != nil {
 		t.Fatalf("sent %q (err %v), want the pasted lines joined by \\n", run.code, run.err)
 	}

@@ -20,8 +20,8 @@ func TestEscClearsFilterFirst(t *testing.T) {
 	for _, k := range []string{"/", "t", "4", "enter", "enter", "s"} { // filter, expand details, a status message
 		m, _ = update(m, keyMsg(k))
 	}
-	if m.rt.Filter() != "t4" || !m.showDetails || m.cx.Status.Text == "" {
-		t.Fatalf("setup: filter %q details %v status %q", m.rt.Filter(), m.showDetails, m.cx.Status.Text)
+	if m.rt.Filter() != "t4" || !m.scr.showDetails || m.cx.Status.Text == "" {
+		t.Fatalf("setup: filter %q details %v status %q", m.rt.Filter(), m.scr.showDetails, m.cx.Status.Text)
 	}
 	m, _ = update(m, keyMsg("esc"))
 	if m.rt.Filter() != "" || len(m.rt.Rows()) != 5 {
@@ -29,8 +29,8 @@ func TestEscClearsFilterFirst(t *testing.T) {
 	}
 	m, _ = update(m, keyMsg("esc"))
 	m, _ = update(m, keyMsg("esc"))
-	if m.showDetails || m.cx.Status.Text != "" {
-		t.Fatalf("details %v status %q", m.showDetails, m.cx.Status.Text)
+	if m.scr.showDetails || m.cx.Status.Text != "" {
+		t.Fatalf("details %v status %q", m.scr.showDetails, m.cx.Status.Text)
 	}
 }
 
@@ -102,17 +102,17 @@ func TestFilesAndConsoleKeysFollowTheKeyMap(t *testing.T) {
 	m = e.press(t, m, "esc", "esc")
 	// The console: esc is text-free but no longer its way back; ctrl+q is.
 	m = e.press(t, m, "tab", "e")
-	if !topIs[*console.Overlay](&m) {
+	if !topIs[*console.Overlay](m.scr) {
 		t.Fatalf("e did not open the console:\n%s", m.View())
 	}
 	mustContain(t, m.View(), "ctrl+q back")
 	m = e.press(t, m, "esc")
-	if !topIs[*console.Overlay](&m) {
+	if !topIs[*console.Overlay](m.scr) {
 		t.Fatal("esc left the console after back was rebound to ctrl+q")
 	}
 	e.clk.add(DialogGrace)
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyCtrlQ})
-	if topIs[*console.Overlay](&m) {
+	if topIs[*console.Overlay](m.scr) {
 		t.Fatalf("ctrl+q did not leave the console:\n%s", m.View())
 	}
 }

@@ -75,20 +75,20 @@ func newLayout(w, h int, expanded bool) common.Layout {
 }
 
 // relayout recomputes the layout and keeps the selection in view.
-func (m *Model) relayout() {
-	m.cx.Layout = newLayout(m.width, m.height, m.showDetails)
+func (m *app) relayout() {
+	m.cx.Layout = newLayout(m.scr.width, m.scr.height, m.scr.showDetails)
 	m.scroll()
 }
 
 // resize applies a new terminal size. When the overlay on top could not be
 // shown before and can be now, its grace period starts again: keys typed
 // at a screen that showed nothing must not answer it.
-func (m *Model) resize(w, h int) {
-	before := m.showable()
-	m.width, m.height = w, h
+func (m *app) resize(w, h int) {
+	before := m.scr.showable()
+	m.scr.width, m.scr.height = w, h
 	m.relayout()
-	if !before && m.showable() {
-		m.regraceTop()
+	if !before && m.scr.showable() {
+		m.scr.regraceTop()
 	}
 }
 
@@ -102,19 +102,19 @@ func (m Model) View() string {
 
 // view is View on the model in place (one copy of it per frame, not one
 // per pane).
-func (m *Model) view() string {
+func (m *app) view() string {
 	l := m.cx.Layout
-	if !m.showable() {
+	if !m.scr.showable() {
 		return m.tooSmallView(l)
 	}
 	now := m.cx.Now()
 	f := frame.New(l.W, l.H)
 	f.Lines = append(f.Lines, m.headerView(now, l.W)...)
-	_, filtering := find[*filter.Overlay](m)
+	_, filtering := find[*filter.Overlay](m.scr)
 	f.Lines = append(f.Lines, m.rt.View(m.cx, now, filtering)...)
 	f.Lines = append(f.Lines, m.bottomView(now, l)...)
 	f.Lines = append(f.Lines, m.footerView(now, l.W)...)
-	for _, o := range m.stack {
+	for _, o := range m.scr.stack {
 		o.Draw(m.cx, f)
 	}
 	var b strings.Builder
@@ -131,15 +131,15 @@ func (m *Model) view() string {
 	return termtext.Frame(b.String())
 }
 
-func (m *Model) tooSmallView(l common.Layout) string {
+func (m *app) tooSmallView(l common.Layout) string {
 	size := strconv.Itoa(l.W) + "×" + strconv.Itoa(l.H)
 	msg := []string{"Terminal too small", size + ", need " + strconv.Itoa(MinWidth) + "×" + strconv.Itoa(MinHeight)}
 	if !l.TooSmall { // the dashboard fits, the overlay on top does not
-		msg = []string{"Terminal too small to show the " + m.top().Name(), size}
+		msg = []string{"Terminal too small to show the " + m.scr.top().Name(), size}
 	}
 	msg = append(msg, "Enlarge the window, or q to quit.")
-	if l.TooSmall && len(m.stack) > 0 {
-		msg = append(msg, "The "+m.top().Name()+" waits: no key but q acts until it shows.")
+	if l.TooSmall && len(m.scr.stack) > 0 {
+		msg = append(msg, "The "+m.scr.top().Name()+" waits: no key but q acts until it shows.")
 	}
 	// Wrapped, not cut: each sentence is what to do next. Only a screen
 	// too short for all of them loses the last lines.

@@ -28,7 +28,6 @@ import (
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
-	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/pane/sessions"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -40,42 +39,30 @@ type tickMsg struct{ gen uint64 }
 
 // Model is the dashboard's root Bubble Tea model. Build it with New.
 //
-// Mutable parts that commands and copies of the Model share (the action
-// state, the overlays) are held by pointer and owned by the Update loop.
-type Model struct {
+// A Model is a handle: its copies share one dashboard (app), owned by the
+// Update loop.
+type Model struct{ *app }
+
+// app is the dashboard behind a Model: the Context its panes and overlays
+// read, the two panes with state, the screen (overlays, status line, event
+// log), and the domain operations, each a type of its own over the app
+// (callState: the API calls, renewals and refreshes; createOps: creates;
+// execOps: run code; runtimeOps: deletes, sessions, files, shell,
+// clipboard, profiles).
+type app struct {
 	opts Options
 	svc  api.Service
 	// cx is what panes and overlays read (common.Context): the snapshot,
-	// keys, styles, clock, layout, status. The Model writes it; every
-	// copy of the Model shares it, like the other pointers below.
-	cx     *common.Context
-	ctx    context.Context
-	cancel context.CancelFunc
-	sem    chan struct{}
-	every  func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
-
-	width, height int
-
-	rt          *runtimes.Pane // the table's rows, selection, sort and filter
-	sess        *sessions.Pane // the sessions pane's cursor
-	showDetails bool
-
-	stack   []overlay        // the overlay stack, bottom first (stack.go)
-	waiting []waitingOverlay // overlays answers brought, waiting for their layer (openFromAnswer)
-	// filesClosed are files panes closed while a transfer ran, until its
-	// answer says how it ended (files.go).
-	filesClosed files.Closed
-
-	calls
-	tickGen    uint64
-	frame      int
-	statusFor  string // the call an under-way status waits for (setProgress), else ""
-	statusPane bool   // the status is about a key in the files pane: closing it clears it
-	initCmds   []tea.Cmd
-
-	prof   profileState
-	events *eventLog
-	ax     *actionState // the state of actions (actions.go)
+	// keys, styles, clock, layout, status. The app writes it.
+	cx    *common.Context
+	life  *lifetime
+	scr   *screen
+	rt    *runtimes.Pane // the table's rows, selection, sort and filter
+	sess  *sessions.Pane // the sessions pane's cursor
+	calls *callState
+	cr    *createOps
+	ex    *execOps
+	ops   *runtimeOps
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -126,7 +113,7 @@ func New(o Options) Model {
 	}
 	ctx, cancel := context.WithCancel(o.Context)
 	st := theme.New(o.NoColor, o.Theme)
-	ax := newActionState(loadLastSpec(o.Demo, o.StateDir)) // New is not Update: reading here is fine
+	last := loadLastSpec(o.Demo, o.StateDir) // New is not Update: reading here is fine
 	redact := o.Redact
 	if redact == nil {
 		redact = func(s string) string { return s }
@@ -141,35 +128,27 @@ func New(o Options) Model {
 		Redact:          redact,
 		Profile:         o.Profile,
 		Profiles:        o.Profiles,
-		Activity:        common.Activity{Deleting: ax.deleting, Closing: ax.closing, Opening: ax.opening},
 		RefreshInterval: o.RefreshInterval,
 	}
-	m := Model{
-		opts: o, svc: o.Service, cx: cx,
-		ctx:     ctx,
-		cancel:  cancel,
-		sem:     make(chan struct{}, api.FanOut), // per-runtime calls in flight
-		every:   tea.Every,
-		tickGen: 1,
-		calls:   newCalls(o),
-		ax:      ax,
-		events:  &eventLog{},
-		rt:      runtimes.New(),
-		sess:    &sessions.Pane{},
-	}
-	cx.Activity.Creating = func(now time.Time) []common.Creation { return ax.creations(cx, now) }
-	cx.Activity.Renewals = m.renewals()
+	a := &app{opts: o, svc: o.Service, cx: cx, rt: runtimes.New(), sess: &sessions.Pane{},
+		life: &lifetime{ctx: ctx, cancel: cancel, sem: make(chan struct{}, api.FanOut), every: tea.Every, tickGen: 1}}
+	a.scr = &screen{app: a, events: &eventLog{}}
+	a.calls = newCalls(a)
+	a.resetOps(last)
+	m := Model{a}
+	cx.Activity = common.Activity{Deleting: a.ops.deleting, Closing: a.ops.closing, Opening: a.ops.opening,
+		Creating: a.cr.creations, Renewals: a.calls.renewals()}
 	m.relayout()
 	now := m.cx.Now()
-	m.nextRefresh = now.Add(o.RefreshInterval)
+	m.calls.nextRefresh = now.Add(o.RefreshInterval)
 	for _, n := range o.Notices {
-		m.noteEvent(now, "run", "", n)
-		m.setStatus(now, n, true)
+		m.scr.noteEvent(now, "run", "", n)
+		m.scr.setStatus(now, n, true)
 	}
-	m.initCmds = []tea.Cmd{
-		m.issue(callKey{kind: callSubscription}, now),
-		m.issue(callKey{kind: callSpecs}, now),
-		m.issue(callKey{kind: callRuntimes}, now),
+	m.life.initCmds = []tea.Cmd{
+		m.calls.issue(callKey{kind: callSubscription}, now),
+		m.calls.issue(callKey{kind: callSpecs}, now),
+		m.calls.issue(callKey{kind: callRuntimes}, now),
 	}
 	return m
 }
@@ -189,12 +168,12 @@ func (m Model) Profile() string { return m.cx.Profile }
 
 // Init starts the first API calls and the one tick chain.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(append([]tea.Cmd{m.tick()}, m.initCmds...)...)
+	return tea.Batch(append([]tea.Cmd{m.tick()}, m.life.initCmds...)...)
 }
 
-func (m *Model) tick() tea.Cmd {
-	gen := m.tickGen
-	return m.every(time.Second, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+func (m *app) tick() tea.Cmd {
+	gen := m.life.tickGen
+	return m.life.every(time.Second, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
 }
 
 // Update handles keys, window sizes, ticks and API results. It never
@@ -205,15 +184,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 	case tickMsg:
-		if msg.gen != m.tickGen {
+		if msg.gen != m.life.tickGen {
 			return m, nil // a stale chain dies here
 		}
-		m.frame++
+		m.life.frame++
 		cmd = tea.Batch(append(m.onTick(m.cx.Now()), m.tick())...)
 	case resultMsg:
-		cmd = m.onResult(msg)
+		cmd = m.calls.onResult(msg)
 	case profileMsg:
-		cmd = m.onProfile(msg)
+		cmd = m.ops.onProfile(msg)
 	case tea.KeyMsg:
 		if msg, ok := m.cleanKey(msg); ok {
 			cmd = m.onKeys(msg)
@@ -221,7 +200,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	default:
 		cmd, _ = m.onActionMsg(msg)
 	}
-	m.openWaiting()
+	m.scr.openWaiting()
 	m.syncRows()
 	m.scroll() // rows, the table's height or the creates above it changed
 	return m, cmd
@@ -232,11 +211,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // and escape sequences are dropped; a CR becomes a newline in the run-code
 // console, the one field that takes several lines. ok is false when
 // nothing is left (a paste of controls only).
-func (m *Model) cleanKey(k tea.KeyMsg) (_ tea.KeyMsg, ok bool) {
+func (m *app) cleanKey(k tea.KeyMsg) (_ tea.KeyMsg, ok bool) {
 	if k.Type != tea.KeyRunes {
 		return k, true
 	}
-	multiline := topIs[*console.Overlay](m)
+	multiline := topIs[*console.Overlay](m.scr)
 	s := string(k.Runes)
 	if c := termtext.Input(s, multiline); c != s {
 		k.Runes = []rune(c)
@@ -249,7 +228,7 @@ func (m *Model) cleanKey(k tea.KeyMsg) (_ tea.KeyMsg, ok bool) {
 // typed right after another key still opens the help. A bracketed paste
 // stays whole. Each keystroke goes to routeKey, the one place that decides
 // who gets it.
-func (m *Model) onKeys(k tea.KeyMsg) tea.Cmd {
+func (m *app) onKeys(k tea.KeyMsg) tea.Cmd {
 	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || k.Paste {
 		return m.routeKey(k)
 	}
@@ -260,21 +239,21 @@ func (m *Model) onKeys(k tea.KeyMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) onTick(now time.Time) []tea.Cmd {
+func (m *app) onTick(now time.Time) []tea.Cmd {
 	var cmds []tea.Cmd
 	if m.cx.Snap.Prune(now) {
 	}
 	// A wall clock that jumped back would put the next refresh far away:
 	// never wait longer than the longest legitimate delay.
-	if now.Before(m.nextRefresh.Add(-MaxBackoff)) || !now.Before(m.nextRefresh) {
-		cmds = append(cmds, m.refresh(now, false)...)
+	if now.Before(m.calls.nextRefresh.Add(-MaxBackoff)) || !now.Before(m.calls.nextRefresh) {
+		cmds = append(cmds, m.calls.refresh(now, false)...)
 	}
-	cmds = append(cmds, m.actionsTick(now)...)
-	cmds = append(cmds, m.renewDue(now)...)
+	cmds = append(cmds, m.cr.actionsTick(now)...)
+	cmds = append(cmds, m.calls.renewDue(now)...)
 	// Session counts of the other runtimes, as the budget allows; not
 	// while a list_runtimes is under way (its answer plans them).
-	if _, listing := m.pending[callKey{kind: callRuntimes}]; !listing && m.budget.Room(now) > 0 {
-		cmds = append(cmds, m.refreshSessions(now, false)...)
+	if _, listing := m.calls.pending[callKey{kind: callRuntimes}]; !listing && m.calls.budget.Room(now) > 0 {
+		cmds = append(cmds, m.calls.refreshSessions(now, false)...)
 	}
 	if m.cx.Status.Text != "" && !now.Before(m.cx.Status.Until) {
 		m.cx.Status.Text = ""
@@ -284,25 +263,25 @@ func (m *Model) onTick(now time.Time) []tea.Cmd {
 
 // setStatus shows s in the status line for a while; whatever it is
 // given is redacted first (Options.Redact).
-func (m *Model) setStatus(now time.Time, s string, isErr bool) {
+func (m *screen) setStatus(now time.Time, s string, isErr bool) {
 	s = m.cx.Redact(s)
-	m.cx.Status.Text, m.cx.Status.Err, m.cx.Status.Until, m.statusFor = s, isErr, now.Add(5*time.Second), ""
-	m.statusPane = false
+	m.cx.Status.Text, m.cx.Status.Err, m.cx.Status.Until, m.scr.statusFor = s, isErr, now.Add(5*time.Second), ""
+	m.scr.statusPane = false
 }
 
 // setProgress shows s, a status saying that the call for (a tool and its
 // target, as finishAction names them) is under way; endProgress(for)
 // takes it away when that call answers, so no screen keeps saying
 // "opening …" after the fact, whatever the answer's own status is.
-func (m *Model) setProgress(now time.Time, tool, target, s string) {
-	m.setStatus(now, s, false)
-	m.statusFor = tool + " " + target
+func (m *screen) setProgress(now time.Time, tool, target, s string) {
+	m.scr.setStatus(now, s, false)
+	m.scr.statusFor = tool + " " + target
 }
 
 // endProgress clears the status line when it still shows the under-way
 // status of tool on target (setProgress).
-func (m *Model) endProgress(tool, target string) {
-	if m.statusFor != "" && m.statusFor == tool+" "+target {
-		m.cx.Status.Text, m.statusFor = "", ""
+func (m *screen) endProgress(tool, target string) {
+	if m.scr.statusFor != "" && m.scr.statusFor == tool+" "+target {
+		m.cx.Status.Text, m.scr.statusFor = "", ""
 	}
 }

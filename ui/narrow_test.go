@@ -20,7 +20,7 @@ func TestRevealKeepsTheLayout(t *testing.T) {
 		before := strings.Split(m.View(), "\n")
 		m, _ = update(m, keyMsg("v"))
 		after := strings.Split(m.View(), "\n")
-		if m.showDetails || len(after) != len(before) {
+		if m.scr.showDetails || len(after) != len(before) {
 			t.Fatalf("%v: v expanded the details or changed the height", sz)
 		}
 		if !strings.Contains(strings.Join(after, "\n"), secrettest.Token("r-alpha")) {
@@ -46,7 +46,7 @@ func TestSessionsPanelAtEveryWidth(t *testing.T) {
 	for w := MinWidth; w <= 200; w += 7 {
 		for h := MinHeight; h <= 50; h += 5 {
 			for _, expand := range []bool{false, true} {
-				m.showDetails = expand
+				m.scr.showDetails = expand
 				m, _ = update(m, tea.WindowSizeMsg{Width: w, Height: h})
 				if v := m.View(); !strings.Contains(v, "SESSIONS · r-alpha") || !strings.Contains(v, "colabdash-1a2b") {
 					t.Fatalf("%dx%d expanded=%v: no sessions panel:\n%s", w, h, expand, v)

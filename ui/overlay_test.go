@@ -46,7 +46,7 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 		{"create picker", func(e *emu, m Model) Model { return e.press(t, m, "n") }, isDialog("New runtime: variant")},
 		{"open-session input", func(e *emu, m Model) Model { return e.press(t, m, "o") }, isDialog("Open a session on ")},
 		{"quick-create confirmation", func(e *emu, m Model) Model {
-			m.ax.lastSpec = &LastSpec{Spec: specCPU}
+			m.cr.lastSpec = &LastSpec{Spec: specCPU}
 			return e.press(t, m, "N")
 		}, isDialog("Create a runtime like the last one?")},
 		{"typed close confirmation", func(e *emu, m Model) Model { return e.press(t, m, "tab", "x") }, isDialog("Close NOTEBOOK session ")},
@@ -61,13 +61,13 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 			})
 			m = m.selectID(t, "rt-t4demo7k2p")
 			m = tc.open(e, m)
-			o := m.top()
+			o := m.scr.top()
 			if o == nil || !tc.is(o) {
 				t.Fatalf("%s did not open:\n%s", tc.name, m.View())
 			}
 			before := countsOf(e.srv)
 			for _, k := range destructive {
-				if m.top() != o {
+				if m.scr.top() != o {
 					break // the key closed it: the rest would reach the dashboard
 				}
 				m = e.press(t, m, k)
@@ -98,12 +98,12 @@ func TestKeysDoNotReachBelowHelpOrEventLog(t *testing.T) {
 		t.Fatalf("? d:\n%s", m.View())
 	}
 	m = e.press(t, m, "esc", "L", "n")
-	if _, ok := find[*dialog.Dialog](&m); ok || !topIs[*events.Overlay](&m) {
-		t.Fatalf("L n opened a dialog behind the event log (stack %d)", len(m.stack))
+	if _, ok := find[*dialog.Dialog](m.scr); ok || !topIs[*events.Overlay](m.scr) {
+		t.Fatalf("L n opened a dialog behind the event log (stack %d)", len(m.scr.stack))
 	}
 	m = e.press(t, m, "esc")
-	if len(m.stack) != 0 {
-		t.Fatalf("esc left %d overlays", len(m.stack))
+	if len(m.scr.stack) != 0 {
+		t.Fatalf("esc left %d overlays", len(m.scr.stack))
 	}
 }
 
@@ -160,7 +160,7 @@ func TestDialogTallerThanScreenWaits(t *testing.T) {
 		items = append(items, dialog.Item{Label: "item " + itoa(i)})
 	}
 	d := dialog.NewChoice(e.clk.now(), "A long list", items, 0)
-	m.push(d)
+	m.scr.push(d)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
 	mustContain(t, m.View(), "Terminal too small to show the dialog")
 	m = e.press(t, m, "enter")
@@ -177,12 +177,12 @@ func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
-	m.push(dialog.New(dialog.Confirm, e.clk.now().Add(-time.Second), "On top"))
+	m.scr.push(dialog.New(dialog.Confirm, e.clk.now().Add(-time.Second), "On top"))
 	v := m.View()
 	mustContain(t, v, "RUN CODE", "On top")
 	m = e.press(t, m, "x") // any key but y cancels the dialog; x is not text for the console
-	if m.dlg() != nil || !topIs[*console.Overlay](&m) || m.console().Input() != "" {
-		t.Fatalf("x did not go to the dialog on top (console input %q)", m.console().Input())
+	if m.dlg() != nil || !topIs[*console.Overlay](m.scr) || m.ex.console().Input() != "" {
+		t.Fatalf("x did not go to the dialog on top (console input %q)", m.ex.console().Input())
 	}
 }
 

@@ -21,13 +21,13 @@ func TestDemoLastSpecStaysInMemory(t *testing.T) {
 	if ls, err := LoadLastSpec(dir); err != nil || ls.Spec != specCPU {
 		t.Fatalf("demo create overwrote the real last spec: %+v %v", ls, err)
 	}
-	if m.ax.lastSpec == nil || m.ax.lastSpec.Spec != specT4 {
-		t.Fatalf("demo last spec not kept in memory: %+v", m.ax.lastSpec)
+	if m.cr.lastSpec == nil || m.cr.lastSpec.Spec != specT4 {
+		t.Fatalf("demo last spec not kept in memory: %+v", m.cr.lastSpec)
 	}
 	m = e.press(t, m, "N")
 	mustContain(t, m.View(), "Create a runtime like the last one?", "GPU/T4/STANDARD")
 	// A demo dashboard does not offer the real account's last spec either.
-	if n := New(Options{Service: e.svc, StateDir: dir, Demo: true}); n.ax.lastSpec != nil {
+	if n := New(Options{Service: e.svc, StateDir: dir, Demo: true}); n.cr.lastSpec != nil {
 		t.Fatal("demo dashboard loaded the real last spec")
 	}
 }

@@ -47,34 +47,34 @@ type profileMsg struct {
 	err      error
 }
 
-func (m *Model) openProfilePicker() {
+func (m *runtimeOps) openProfilePicker() {
 	if len(m.cx.Profiles) == 0 || m.opts.Connect == nil {
-		m.setStatus(m.cx.Now(), "no profiles to switch to (define them in the config file)", false)
+		m.scr.setStatus(m.cx.Now(), "no profiles to switch to (define them in the config file)", false)
 		return
 	}
-	if a := m.ax; len(a.creates) > 0 || len(a.deleting) > 0 || len(a.closing) > 0 || len(a.opening) > 0 {
+	if len(m.cr.creates) > 0 || len(m.ops.deleting) > 0 || len(m.ops.closing) > 0 || len(m.ops.opening) > 0 {
 		// Their answers belong to this account: let them land first.
-		m.setStatus(m.cx.Now(), "a create, delete or session change is in progress: switch profile when it is done", true)
+		m.scr.setStatus(m.cx.Now(), "a create, delete or session change is in progress: switch profile when it is done", true)
 		return
 	}
-	if o, ok := find[*files.Overlay](m); ok {
+	if o, ok := find[*files.Overlay](m.scr); ok {
 		// Opened from the files pane: a switch closes it.
 		what := "the files pane of " + o.Pane().Runtime()
 		if op, name, busy := o.Pane().Pending(); busy {
 			what += " and stops its " + op + " of " + termtext.Line(name)
 		}
-		m.setStatus(m.cx.Now(), "switching profile closes "+what+" (esc: back to it)", false)
+		m.scr.setStatus(m.cx.Now(), "switching profile closes "+what+" (esc: back to it)", false)
 	}
-	m.push(profile.New(m.cx))
+	m.scr.push(profile.New(m.cx))
 }
 
 // switchProfile starts connecting to profile name in a command.
-func (m *Model) switchProfile(name string) tea.Cmd {
-	m.prof.seq++
-	m.prof.switching = name
-	m.setStatus(m.cx.Now(), "switching to profile "+name+"…", false)
-	seq, connect, stateDir := m.prof.seq, m.opts.Connect, m.opts.StateDir
-	return guard(callSpec{what: "connect profile " + name, parent: m.ctx, redact: m.cx.Redact}, func(ctx context.Context, _ api.Service) tea.Msg {
+func (m *runtimeOps) switchProfile(name string) tea.Cmd {
+	m.ops.prof.seq++
+	m.ops.prof.switching = name
+	m.scr.setStatus(m.cx.Now(), "switching to profile "+name+"…", false)
+	seq, connect, stateDir := m.ops.prof.seq, m.opts.Connect, m.opts.StateDir
+	return guard(callSpec{what: "connect profile " + name, parent: m.life.ctx, redact: m.cx.Redact}, func(ctx context.Context, _ api.Service) tea.Msg {
 		svc, info, err := connect(ctx, name)
 		if err != nil {
 			return profileMsg{seq: seq, name: name, err: err}
@@ -94,34 +94,34 @@ func closeCmd(svc api.Service) tea.Cmd {
 // onProfile applies a finished switch: the old Service is closed, the
 // snapshot starts empty, every call in flight is forgotten (its answer is
 // dropped) and the first calls start on the new Service.
-func (m *Model) onProfile(msg profileMsg) tea.Cmd {
+func (m *runtimeOps) onProfile(msg profileMsg) tea.Cmd {
 	now := m.cx.Now()
-	if msg.seq != m.prof.seq {
+	if msg.seq != m.ops.prof.seq {
 		return closeCmd(msg.svc) // superseded by a later switch
 	}
-	m.prof.switching = ""
+	m.ops.prof.switching = ""
 	if msg.err != nil {
-		m.setStatus(now, m.cx.Redact("profile "+msg.name+": "+common.ErrLine(msg.err)), true)
-		m.recordEvent(now, "connect", msg.name, 0, msg.err)
+		m.scr.setStatus(now, m.cx.Redact("profile "+msg.name+": "+common.ErrLine(msg.err)), true)
+		m.scr.recordEvent(now, "connect", msg.name, 0, msg.err)
 		return nil
 	}
 	old := m.svc
 	m.svc = msg.svc
 	m.cx.Profile, m.opts.Endpoint, m.opts.Account, m.opts.Demo = msg.name, msg.info.Endpoint, msg.info.Account, msg.info.Demo
 	m.cx.Snap = state.New(state.Config{ExpiringThreshold: m.opts.ExpiringThreshold, GoneRetention: m.opts.GoneRetention})
-	m.pending = map[callKey]pendingCall{}
-	m.renew.Reset()
-	m.deferring = time.Time{}
-	m.manualRenew, m.manualRef = map[string]bool{}, false
+	m.calls.pending = map[callKey]pendingCall{}
+	m.calls.renew.Reset()
+	m.calls.deferring = time.Time{}
+	m.calls.manualRenew, m.calls.manualRef = map[string]bool{}, false
 	m.rt = runtimes.New()
-	m.cx.Activity.Renewals = m.renewals()
+	m.cx.Activity.Renewals = m.calls.renewals()
 	m.sess.Reset()
 	// Dialogs (open or waiting), the filter, the files pane (closed: its
 	// transfer stops), the revealed token and the run-code console were
 	// about the old account; answers still on their way find nothing and
 	// are dropped. The help and the event log stay.
-	kept := m.stack[:0:0]
-	for _, o := range m.stack {
+	kept := m.scr.stack[:0:0]
+	for _, o := range m.scr.stack {
 		switch o := o.(type) {
 		case *help.Overlay, *events.Overlay:
 			kept = append(kept, o)
@@ -129,16 +129,16 @@ func (m *Model) onProfile(msg profileMsg) tea.Cmd {
 			o.Close() // its listing and transfer were the old account's
 		}
 	}
-	m.stack = kept
-	m.waiting = nil
-	m.ax = newActionState(msg.lastSpec)
-	m.nextRefresh = now.Add(m.opts.RefreshInterval)
-	m.setStatus(now, "profile "+msg.name, false)
-	m.recordEvent(now, "connect", msg.name, 0, nil)
+	m.scr.stack = kept
+	m.scr.waiting = nil
+	m.resetOps(msg.lastSpec)
+	m.calls.nextRefresh = now.Add(m.opts.RefreshInterval)
+	m.scr.setStatus(now, "profile "+msg.name, false)
+	m.scr.recordEvent(now, "connect", msg.name, 0, nil)
 	return tea.Batch(
 		closeCmd(old),
-		m.issue(callKey{kind: callSubscription}, now),
-		m.issue(callKey{kind: callSpecs}, now),
-		m.issue(callKey{kind: callRuntimes}, now),
+		m.calls.issue(callKey{kind: callSubscription}, now),
+		m.calls.issue(callKey{kind: callSpecs}, now),
+		m.calls.issue(callKey{kind: callRuntimes}, now),
 	)
 }

@@ -43,7 +43,7 @@ func TestProfileSwitchFailureKeepsProfileAndLateAnswersAreDropped(t *testing.T) 
 		t.Fatalf("failed switch:\n%s", v)
 	}
 	// A list_runtimes of the old profile is in flight while switching.
-	late := m.refresh(m.cx.Now(), true)
+	late := m.calls.refresh(m.cx.Now(), true)
 	m, _ = update(m, keyMsg("P"))
 	m, _ = update(m, keyMsg("down"))
 	m, _ = update(m, keyMsg("down"))
@@ -71,7 +71,7 @@ func TestEventLogPanel(t *testing.T) {
 		Message: "The runtime is being deleted and its proxy token cannot be renewed until the deletion finishes; try again later"}
 	m.cx.Redact = func(s string) string { return strings.ReplaceAll(s, "proxy token", "[redacted]") }
 	clk.add(time.Second)
-	m, cmd := update(m, tickMsg{gen: m.tickGen})
+	m, cmd := update(m, tickMsg{gen: m.life.tickGen})
 	m, _ = run(t, m, cmd)
 	evs := m.Events()
 	if len(evs) == 0 || evs[0].Tool != "get_runtime" {

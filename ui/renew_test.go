@@ -26,7 +26,7 @@ func TestShortLivedTokenNeverLapses(t *testing.T) {
 		e.clk.add(time.Second)
 		m = e.tick(t, m)
 		r := m.cx.Snap.Runtime(name)
-		if m.renew.Life(name) == 0 { // not renewed yet
+		if m.calls.renew.Life(name) == 0 { // not renewed yet
 			continue
 		}
 		if st, rem := r.Token(e.clk.now(), m.opts.ExpiringThreshold); st == state.TokenExpired {
@@ -48,14 +48,14 @@ func TestExpiredTokenSaysWhenItRenews(t *testing.T) {
 	m, _ = update(m, keyMsg("j")) // r-charlie: expired 30 s ago
 	m.opts.NoAutoRenew = false
 	// A renewal that failed just now: the next one in 30 s.
-	m.renew.Started("runtimes/r-charlie", clk.now())
-	m.renew.Done("runtimes/r-charlie", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
+	m.calls.renew.Started("runtimes/r-charlie", clk.now())
+	m.calls.renew.Done("runtimes/r-charlie", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
 	v := m.View()
 	if strings.Contains(v, "renewing") {
 		t.Fatalf("renewing shown with no get_runtime in flight:\n%s", v)
 	}
 	mustContain(t, v, "EXPIRED, renews in 0:30")
-	cmd := m.issue(callKey{kind: callRenew, runtime: "runtimes/r-charlie"}, clk.now())
+	cmd := m.calls.issue(callKey{kind: callRenew, runtime: "runtimes/r-charlie"}, clk.now())
 	if cmd == nil {
 		t.Fatal("no renewal issued")
 	}
@@ -78,7 +78,7 @@ func TestTierFailureShownAndRetried(t *testing.T) {
 	f.panicOn = ""
 	f.mu.Unlock()
 	clk.add(config.DefaultRefreshInterval)
-	m, cmd := update(m, tickMsg{gen: m.tickGen})
+	m, cmd := update(m, tickMsg{gen: m.life.tickGen})
 	m, _ = run(t, m, cmd)
 	if f.count("get_subscription") != 2 {
 		t.Fatalf("get_subscription called %d times, want a retry with the refresh", f.count("get_subscription"))

@@ -56,23 +56,23 @@ func (e *shellExec) Run() error {
 }
 
 // openShell suspends the dashboard for a shell on the selected runtime.
-func (m *Model) openShell(now time.Time) tea.Cmd {
-	sel := m.reachableSelection(now, "no shell can be opened")
+func (m *runtimeOps) openShell(now time.Time) tea.Cmd {
+	sel := m.ops.reachableSelection(now, "no shell can be opened")
 	if sel == nil {
 		return nil
 	}
 	if m.svc == nil {
-		m.setStatus(now, errNoService.Error(), true)
+		m.scr.setStatus(now, errNoService.Error(), true)
 		return nil
 	}
 	// Building the client does no I/O; the shell renews the token itself.
-	jc, err := m.jupyterOpener(sel.Name, *sel.ConnectionInfo)(m.ctx)
+	jc, err := m.ops.jupyterOpener(sel.Name, *sel.ConnectionInfo)(m.life.ctx)
 	if err != nil {
-		m.setStatus(now, "shell on "+sel.ID()+": "+common.ErrLine(err), true)
+		m.scr.setStatus(now, "shell on "+sel.ID()+": "+common.ErrLine(err), true)
 		return nil
 	}
 	name, svc := sel.Name, m.svc
-	ex := &shellExec{ctx: m.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: jc, Redact: m.cx.Redact,
+	ex := &shellExec{ctx: m.life.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: jc, Redact: m.cx.Redact,
 		Listed: func(ctx context.Context) (bool, error) {
 			rts, err := svc.ListRuntimes(ctx)
 			if err != nil {
@@ -90,22 +90,22 @@ func (m *Model) openShell(now time.Time) tea.Cmd {
 }
 
 // onShellDone says in the status line how the shell ended.
-func (m *Model) onShellDone(msg shellDoneMsg, now time.Time) tea.Cmd {
+func (m *runtimeOps) onShellDone(msg shellDoneMsg, now time.Time) tea.Cmd {
 	what := "shell on " + termtext.Line(msg.id) + ": "
 	switch msg.outcome {
 	case shell.Exited:
-		m.setStatus(now, what+"exited", false)
+		m.scr.setStatus(now, what+"exited", false)
 	case shell.Detached:
-		m.setStatus(now, what+"detached", false)
+		m.scr.setStatus(now, what+"detached", false)
 	case shell.Interrupted:
-		m.setStatus(now, what+"interrupted", false)
+		m.scr.setStatus(now, what+"interrupted", false)
 	case shell.Reclaimed:
-		m.setStatus(now, what+"the runtime is gone (reclaimed)", true)
+		m.scr.setStatus(now, what+"the runtime is gone (reclaimed)", true)
 	default:
-		m.setStatus(now, what+"connection lost: "+common.ErrLine(msg.err), true)
+		m.scr.setStatus(now, what+"connection lost: "+common.ErrLine(msg.err), true)
 	}
 	if msg.err != nil {
-		m.recordEvent(now, "shell", msg.runtime, 0, msg.err)
+		m.scr.recordEvent(now, "shell", msg.runtime, 0, msg.err)
 	}
 	// The terminal may have been resized meanwhile: ask for the size again.
 	return tea.WindowSize()

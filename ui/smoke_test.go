@@ -26,7 +26,7 @@ func TestTeatestSmoke(t *testing.T) {
 	if fm.Selected() != "runtimes/r-charlie" {
 		t.Fatalf("selected %q", fm.Selected())
 	}
-	if fm.ctx.Err() == nil {
+	if fm.life.ctx.Err() == nil {
 		t.Fatal("in-flight calls not cancelled on quit")
 	}
 }

@@ -56,38 +56,38 @@ import (
 type overlay = common.Overlay
 
 // top returns the overlay on top, or nil.
-func (m *Model) top() overlay {
-	if len(m.stack) == 0 {
+func (m *screen) top() overlay {
+	if len(m.scr.stack) == 0 {
 		return nil
 	}
-	return m.stack[len(m.stack)-1]
+	return m.scr.stack[len(m.scr.stack)-1]
 }
 
 // push opens o on top of the stack.
-func (m *Model) push(o overlay) { m.stack = append(m.stack, o) }
+func (m *screen) push(o overlay) { m.scr.stack = append(m.scr.stack, o) }
 
 // pop closes the overlay on top.
-func (m *Model) pop() {
-	if n := len(m.stack); n > 0 {
-		m.stack = m.stack[: n-1 : n-1] // a copy of the Model keeps its own stack
+func (m *screen) pop() {
+	if n := len(m.scr.stack); n > 0 {
+		m.scr.stack = m.scr.stack[: n-1 : n-1] // a copy of the Model keeps its own stack
 	}
 }
 
 // remove closes o wherever it is on the stack.
-func (m *Model) remove(o overlay) {
-	out := make([]overlay, 0, len(m.stack))
-	for _, x := range m.stack {
+func (m *screen) remove(o overlay) {
+	out := make([]overlay, 0, len(m.scr.stack))
+	for _, x := range m.scr.stack {
 		if x != o {
 			out = append(out, x)
 		}
 	}
-	m.stack = out
+	m.scr.stack = out
 }
 
 // find returns the topmost overlay of type T, if open.
-func find[T overlay](m *Model) (T, bool) {
-	for i := len(m.stack) - 1; i >= 0; i-- {
-		if o, ok := m.stack[i].(T); ok {
+func find[T overlay](m *screen) (T, bool) {
+	for i := len(m.scr.stack) - 1; i >= 0; i-- {
+		if o, ok := m.scr.stack[i].(T); ok {
 			return o, true
 		}
 	}
@@ -96,18 +96,18 @@ func find[T overlay](m *Model) (T, bool) {
 }
 
 // topIs reports whether the overlay on top is of type T.
-func topIs[T overlay](m *Model) bool {
-	_, ok := m.top().(T)
+func topIs[T overlay](m *screen) bool {
+	_, ok := m.scr.top().(T)
 	return ok
 }
 
 // showable reports whether the screen can show what is on top: the
 // dashboard fits and so does the top overlay.
-func (m *Model) showable() bool {
+func (m *screen) showable() bool {
 	if m.cx.Layout.TooSmall {
 		return false
 	}
-	if t := m.top(); t != nil {
+	if t := m.scr.top(); t != nil {
 		return t.Fits(m.cx)
 	}
 	return true
@@ -125,7 +125,7 @@ type waitingOverlay struct {
 	// open opens it on m at now, if it still applies, and reports whether
 	// it did. It is handed the Model of the moment: the one that asked is
 	// an older copy.
-	open func(m *Model, now time.Time) bool
+	open func(m *app, now time.Time) bool
 }
 
 // openFromAnswer is how an answer (not a key) opens an overlay: open
@@ -135,15 +135,15 @@ type waitingOverlay struct {
 // so, and openWaiting opens it once origin is on top again (or, origin
 // having closed, once the dashboard is). So a key the user types on
 // another layer, another dialog above all, is never taken by it.
-func (m *Model) openFromAnswer(origin overlay, what string, open func(m *Model, now time.Time) bool) {
+func (m *screen) openFromAnswer(origin overlay, what string, open func(m *app, now time.Time) bool) {
 	now := m.cx.Now()
-	if m.atLayer(origin) {
-		open(m, now)
+	if m.scr.atLayer(origin) {
+		open(m.app, now)
 		return
 	}
 	// Copy on write: an older copy of the Model keeps its own list.
-	w := append([]waitingOverlay(nil), m.waiting[max(0, len(m.waiting)-maxWaiting+1):]...)
-	m.waiting = append(w, waitingOverlay{origin: origin, what: what, open: open})
+	w := append([]waitingOverlay(nil), m.scr.waiting[max(0, len(m.scr.waiting)-maxWaiting+1):]...)
+	m.scr.waiting = append(w, waitingOverlay{origin: origin, what: what, open: open})
 	where := "the dashboard"
 	if origin != nil {
 		where = "the " + origin.Name()
@@ -154,33 +154,33 @@ func (m *Model) openFromAnswer(origin overlay, what string, open func(m *Model, 
 	if m.cx.Status.Text != "" {
 		note += " · " + m.cx.Status.Text
 	}
-	m.setStatus(now, note, m.cx.Status.Err)
+	m.scr.setStatus(now, note, m.cx.Status.Err)
 }
 
 // atLayer reports whether an overlay asked from origin may open now:
 // origin is on top, or it has closed and nothing is open.
-func (m *Model) atLayer(origin overlay) bool {
-	if m.top() == origin {
+func (m *screen) atLayer(origin overlay) bool {
+	if m.scr.top() == origin {
 		return true
 	}
-	for _, o := range m.stack {
+	for _, o := range m.scr.stack {
 		if o == origin {
 			return false // open, under something else
 		}
 	}
-	return len(m.stack) == 0
+	return len(m.scr.stack) == 0
 }
 
 // openWaiting opens the first waiting overlay whose layer is on top again
 // (called once per Update, after the message is handled).
-func (m *Model) openWaiting() {
-	for i := 0; i < len(m.waiting); i++ {
-		w := m.waiting[i]
-		if !m.atLayer(w.origin) {
+func (m *screen) openWaiting() {
+	for i := 0; i < len(m.scr.waiting); i++ {
+		w := m.scr.waiting[i]
+		if !m.scr.atLayer(w.origin) {
 			continue
 		}
-		m.waiting = append(m.waiting[:i:i], m.waiting[i+1:]...)
-		if w.open(m, m.cx.Now()) {
+		m.scr.waiting = append(m.scr.waiting[:i:i], m.scr.waiting[i+1:]...)
+		if w.open(m.app, m.cx.Now()) {
 			return
 		}
 		i-- // it no longer applies: the next one may
@@ -189,22 +189,22 @@ func (m *Model) openWaiting() {
 
 // regraceTop restarts the grace period of the overlay on top, if it has
 // one.
-func (m *Model) regraceTop() {
-	if g, ok := m.top().(common.Graced); ok {
+func (m *screen) regraceTop() {
+	if g, ok := m.scr.top().(common.Graced); ok {
 		g.Regrace(m.cx.Now())
 	}
 }
 
 // routeKey is the one place that decides who gets key k (see the top of
 // this file) and returns the command of what it did.
-func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
-	if !m.showable() {
+func (m *app) routeKey(k tea.KeyMsg) tea.Cmd {
+	if !m.scr.showable() {
 		if key.Matches(k, m.cx.Keys.Quit) {
 			return m.apply(common.Quit{})
 		}
 		return nil
 	}
-	if t := m.top(); t != nil {
+	if t := m.scr.top(); t != nil {
 		return m.apply(t.HandleKey(k, m.cx))
 	}
 	if a, ok := m.focusedKey(k); ok {
@@ -214,7 +214,7 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 }
 
 // focusedKey offers k to the focused pane.
-func (m *Model) focusedKey(k tea.KeyMsg) (common.Effect, bool) {
+func (m *app) focusedKey(k tea.KeyMsg) (common.Effect, bool) {
 	if m.cx.Focus == common.PanelSessions {
 		return m.sess.HandleKey(k, m.cx)
 	}

@@ -127,7 +127,7 @@ func (s *stack) build(t testing.TB, ep string, o stackOpts) {
 	uo.Location = time.UTC
 	uo.NoColor = true
 	s.m = New(uo)
-	s.m.every = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	s.m.life.every = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	if o.width == 0 {
 		o.width = 160
 	}
@@ -137,7 +137,7 @@ func (s *stack) build(t testing.TB, ep string, o stackOpts) {
 }
 
 func (s *stack) close() {
-	s.m.cancel()
+	s.m.life.cancel()
 	s.cli.Close()
 	if s.ownSrv {
 		s.srv.Close()
@@ -185,7 +185,7 @@ func (s *stack) tick(d time.Duration) {
 	s.clk.Advance(d)
 	s.ticks++
 	var c tea.Cmd
-	s.m, c = update(s.m, tickMsg{gen: s.m.tickGen})
+	s.m, c = update(s.m, tickMsg{gen: s.m.life.tickGen})
 	s.drive(c)
 }
 

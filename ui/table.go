@@ -6,7 +6,7 @@ import (
 
 // move moves the runtimes cursor by delta rows; another runtime selected
 // starts its sessions cursor at the top.
-func (m *Model) move(delta int) {
+func (m *app) move(delta int) {
 	if m.rt.Move(delta, m.runtimeRows()) {
 		m.sess.Reset()
 	}
@@ -14,7 +14,7 @@ func (m *Model) move(delta int) {
 
 // syncRows rebuilds the table's rows when the data, sort or filter
 // changed (ui/pane/runtimes), and mirrors the selection into the Context.
-func (m *Model) syncRows() {
+func (m *app) syncRows() {
 	if m.rt.Sync(m.cx.Snap) {
 		m.sess.Reset()
 	}
@@ -23,10 +23,10 @@ func (m *Model) syncRows() {
 
 // runtimeRows is how many runtime rows the table shows: its height less
 // the create-in-progress rows above them, which leave at least one.
-func (m *Model) runtimeRows() int {
-	return runtimes.Visible(m.cx.Layout.TableRows, len(m.ax.creates))
+func (m *app) runtimeRows() int {
+	return runtimes.Visible(m.cx.Layout.TableRows, len(m.cr.creates))
 }
 
 // scroll keeps the cursor inside the visible window of the table's
 // runtime rows.
-func (m *Model) scroll() { m.rt.Scroll(m.runtimeRows()) }
+func (m *app) scroll() { m.rt.Scroll(m.runtimeRows()) }

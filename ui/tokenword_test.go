@@ -31,10 +31,10 @@ func TestExpiredWinsOverRenewFailure(t *testing.T) {
 	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.cx.Snap.ApplyRenewError(clk.now(), "runtimes/r-charlie", errors.New("backend unavailable"))
 	m.cx.Snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))
-	m.renew.Started("runtimes/r-charlie", clk.now())
-	m.renew.Done("runtimes/r-charlie", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
+	m.calls.renew.Started("runtimes/r-charlie", clk.now())
+	m.calls.renew.Done("runtimes/r-charlie", clk.now(), time.Time{}, time.Time{}, errors.New("backend unavailable"))
 	m.rt.Invalidate()
-	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // a stale tick: only re-syncs
+	m, _ = update(m, tickMsg{gen: m.life.tickGen + 1}) // a stale tick: only re-syncs
 	v := m.View()
 	if r := rowOf(t, v, "r-charlie"); !strings.Contains(r, "! r-charlie") || !strings.Contains(r, "0:00 EXPIRED") || strings.Contains(r, "RENEW FAILED") {
 		t.Fatalf("expired row with a failed renewal: %q", r)
@@ -48,7 +48,7 @@ func TestExpiredWinsOverRenewFailure(t *testing.T) {
 	mustContain(t, m.View(), "EXPIRED, renew failed, retry in")
 	// The next list shows both runtimes: the marks go at once.
 	f.runtimes[2] = mkRuntime("r-charlie", specTPU, clk.now().Add(time.Hour), "")
-	m, _ = run(t, m, tea.Batch(m.refresh(clk.now(), true)...))
+	m, _ = run(t, m, tea.Batch(m.calls.refresh(clk.now(), true)...))
 	v = m.View()
 	for _, id := range []string{"r-charlie", "r-bravo"} {
 		if r := rowOf(t, v, id); strings.Contains(r, "! "+id) || strings.Contains(r, "RENEW FAILED") {
@@ -69,7 +69,7 @@ func TestExpiringThresholdScalesWithTokenLifetime(t *testing.T) {
 	e.srv.SetNow(e.clk.now)
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "R") // renew now: the new token shows its lifetime
-	if got := m.renew.Life("runtimes/rt-t4demo7k2p"); got < 110*time.Second || got > 2*time.Minute {
+	if got := m.calls.renew.Life("runtimes/rt-t4demo7k2p"); got < 110*time.Second || got > 2*time.Minute {
 		t.Fatalf("learnt a token lifetime of %v, want about 2m", got)
 	}
 	if r := rowOf(t, m.View(), "rt-t4demo7k2p"); !strings.Contains(r, " OK") || strings.Contains(r, "EXPIRING") {
@@ -83,7 +83,7 @@ func TestExpiringThresholdScalesWithTokenLifetime(t *testing.T) {
 	if got := m.cx.Activity.Renewals.Threshold("runtimes/rt-v6edemo2mw"); got != m.opts.ExpiringThreshold {
 		t.Fatalf("threshold of a runtime whose lifetime is unknown: %v", got)
 	}
-	m.renew.Learn("runtimes/x", time.Hour)
+	m.calls.renew.Learn("runtimes/x", time.Hour)
 	if got := m.cx.Activity.Renewals.Threshold("runtimes/x"); got != 5*time.Minute {
 		t.Fatalf("threshold of an hour-long token: %v", got)
 	}

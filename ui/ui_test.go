@@ -46,7 +46,7 @@ func fixture(t testing.TB) (*fakeService, *clock, Model) {
 	m, _ = run(t, m, m.Init())
 	clk.t = t0
 	f.runtimes = f.runtimes[:4]
-	m, _ = run(t, m, tea.Batch(m.refresh(t0, false)...))
+	m, _ = run(t, m, tea.Batch(m.calls.refresh(t0, false)...))
 	clk.t = t0.Add(12 * time.Second)
 	return f, clk, m
 }
@@ -69,8 +69,8 @@ func TestFirstFrameBeforeAnyCallReturns(t *testing.T) {
 			t.Fatalf("first frame lacks %q:\n%s", want, v)
 		}
 	}
-	if m.inFlight() != 3 {
-		t.Fatalf("in flight = %d, want 3 (subscription, specs, runtimes)", m.inFlight())
+	if m.calls.inFlight() != 3 {
+		t.Fatalf("in flight = %d, want 3 (subscription, specs, runtimes)", m.calls.inFlight())
 	}
 	close(f.gate)
 	if got := <-done; len(got) != 3 {
@@ -157,12 +157,12 @@ func TestUpdateKeys(t *testing.T) {
 		{"tab twice back to runtimes", []string{"tab", "tab", "down"}, selected("r-bravo")},
 		{"enter shows details", []string{"enter"}, func(t *testing.T, m Model, _ runStats) {
 			v := m.View()
-			if !m.showDetails || !strings.Contains(v, "DETAILS · r-alpha") || !strings.Contains(v, "https://r-alpha.prod.colab.dev") {
+			if !m.scr.showDetails || !strings.Contains(v, "DETAILS · r-alpha") || !strings.Contains(v, "https://r-alpha.prod.colab.dev") {
 				t.Fatalf("details not shown:\n%s", v)
 			}
 		}},
 		{"esc closes details", []string{"enter", "esc"}, func(t *testing.T, m Model, _ runStats) {
-			if m.showDetails {
+			if m.scr.showDetails {
 				t.Fatal("details still open")
 			}
 		}},
@@ -178,8 +178,8 @@ func TestUpdateKeys(t *testing.T) {
 			}
 		}},
 		{"q quits", []string{"q"}, func(t *testing.T, m Model, st runStats) {
-			if st.quits != 1 || m.ctx.Err() == nil {
-				t.Fatalf("quits %d, ctx %v", st.quits, m.ctx.Err())
+			if st.quits != 1 || m.life.ctx.Err() == nil {
+				t.Fatalf("quits %d, ctx %v", st.quits, m.life.ctx.Err())
 			}
 		}},
 		{"ctrl+c quits even while filtering", []string{"/", "ctrl+c"}, func(t *testing.T, m Model, st runStats) {
@@ -233,17 +233,17 @@ func TestOneTickChain(t *testing.T) {
 	}
 	f.runtimesErr = &api.Error{Code: api.Unavailable, Message: "down"}
 	clk.add(time.Hour)
-	m, cmd := update(m, tickMsg{gen: m.tickGen})
+	m, cmd := update(m, tickMsg{gen: m.life.tickGen})
 	m, st := run(t, m, cmd)
 	if st.ticks != 1 || ticks != 0 {
 		t.Fatalf("a tick produced %d ticks; other events produced %d", st.ticks, ticks)
 	}
-	if _, cmd := update(m, tickMsg{gen: m.tickGen + 1}); cmd != nil {
+	if _, cmd := update(m, tickMsg{gen: m.life.tickGen + 1}); cmd != nil {
 		t.Fatal("a tick of another generation was not dropped")
 	}
-	frame := m.frame
+	frame := m.life.frame
 	m, _ = update(m, tickMsg{gen: 99})
-	if m.frame != frame {
+	if m.life.frame != frame {
 		t.Fatal("stale tick advanced the spinner")
 	}
 }
@@ -293,8 +293,8 @@ func TestStaleResultsDropped(t *testing.T) {
 		held, _ := collect(sessCmd)
 		// Next refresh: r-alpha is gone.
 		f.runtimes = f.runtimes[1:]
-		m.pending = map[callKey]pendingCall{} // refresh not coalesced with the held calls
-		m, _ = run(t, m, tea.Batch(m.refresh(m.cx.Now(), false)...))
+		m.calls.pending = map[callKey]pendingCall{} // refresh not coalesced with the held calls
+		m, _ = run(t, m, tea.Batch(m.calls.refresh(m.cx.Now(), false)...))
 		for _, r := range held {
 			m, _ = update(m, r)
 		}
@@ -340,7 +340,7 @@ func TestAutoRefreshStaleAndBackoff(t *testing.T) {
 	f, clk, m := fixture(t)
 	tick := func() runStats {
 		var cmd tea.Cmd
-		m, cmd = update(m, tickMsg{gen: m.tickGen})
+		m, cmd = update(m, tickMsg{gen: m.life.tickGen})
 		var st runStats
 		m, st = run(t, m, cmd)
 		return st
@@ -387,10 +387,10 @@ func TestAutoRefreshStaleAndBackoff(t *testing.T) {
 		t.Fatalf("success did not clear the stale mark:\n%s", v)
 	}
 	// Retry delay from the server wins over a shorter backoff.
-	if d := m.backoff(1, &api.Error{Code: api.ResourceExhausted, RetryDelay: 4 * time.Minute}); d != 4*time.Minute {
+	if d := m.calls.backoff(1, &api.Error{Code: api.ResourceExhausted, RetryDelay: 4 * time.Minute}); d != 4*time.Minute {
 		t.Fatalf("backoff = %v", d)
 	}
-	if d := m.backoff(20, nil); d != MaxBackoff {
+	if d := m.calls.backoff(20, nil); d != MaxBackoff {
 		t.Fatalf("backoff cap = %v", d)
 	}
 }
@@ -419,7 +419,7 @@ func TestTokenRenewal(t *testing.T) {
 	}
 	f.renew["runtimes/r-charlie"] = mkRuntime("r-charlie", specTPU, clk.now().Add(time.Hour), "")
 	f.renewErr["runtimes/r-bravo"] = &api.Error{Code: api.Unavailable, Message: "connection refused"}
-	m, cmd := update(m, tickMsg{gen: m.tickGen})
+	m, cmd := update(m, tickMsg{gen: m.life.tickGen})
 	m, _ = run(t, m, cmd)
 	if got := f.count("get_runtime"); got != 2 { // r-bravo (expiring) and r-charlie (expired)
 		t.Fatalf("get_runtime calls = %d, want 2", got)
@@ -431,7 +431,7 @@ func TestTokenRenewal(t *testing.T) {
 		t.Fatalf("failed renewal row: %q", r)
 	}
 	// No hammering: the next tick does not retry within RenewRetry.
-	m, cmd = update(m, tickMsg{gen: m.tickGen})
+	m, cmd = update(m, tickMsg{gen: m.life.tickGen})
 	m, _ = run(t, m, cmd)
 	if got := f.count("get_runtime"); got != 2 {
 		t.Fatalf("renewal retried too soon: %d calls", got)
@@ -439,7 +439,7 @@ func TestTokenRenewal(t *testing.T) {
 	// NOT_FOUND: the runtime is gone.
 	f.renewErr["runtimes/r-bravo"] = &api.Error{Code: api.NotFound, HTTPStatus: 404}
 	clk.add(RenewRetry)
-	m, cmd = update(m, tickMsg{gen: m.tickGen})
+	m, cmd = update(m, tickMsg{gen: m.life.tickGen})
 	m, _ = run(t, m, cmd)
 	if !m.cx.Snap.Runtime("runtimes/r-bravo").Gone() || !strings.Contains(row("r-bravo"), "GONE") {
 		t.Fatalf("NOT_FOUND did not mark gone: %q", row("r-bravo"))
@@ -483,13 +483,13 @@ func TestNoLineWiderThanTerminal(t *testing.T) {
 		mkRuntime("cafe\u0301-e\u0301te\u0301-🧪🧪🧪-combining-and-emoji-names-are-long", specT4, t0.Add(time.Hour), ""),
 	)
 	f.sessions["runtimes/ランタイム名前ランタイム名前ランタイム名前ランタイム名前"] = []api.Session{{Name: "runtimes/x/sessions/セッション名前セッション名前セッション名前セッション名前"}}
-	m, _ = run(t, m, tea.Batch(m.refresh(clk.now(), true)...))
+	m, _ = run(t, m, tea.Batch(m.calls.refresh(clk.now(), true)...))
 	m.cx.Snap.ApplyError(state.ListRuntimes, clk.now(), &api.Error{Code: api.Internal, Message: strings.Repeat("très long message d'erreur ", 12)})
 	for _, showDetails := range []bool{false, true} {
 		for _, help := range []bool{false, true} {
-			m.showDetails, m.stack = showDetails, nil
+			m.scr.showDetails, m.scr.stack = showDetails, nil
 			if help {
-				m.push(helpov.New(""))
+				m.scr.push(helpov.New(""))
 			}
 			for _, sel := range []string{"g", "G", "k"} {
 				m, _ = update(m, keyMsg(sel))
@@ -560,7 +560,7 @@ func TestNoColorAndNoSecrets(t *testing.T) {
 	tokenLine := regexp.MustCompile(`\btoken +(\S.*)$`)
 	masked := 0
 	for _, details := range []bool{false, true} {
-		m.showDetails = details
+		m.scr.showDetails = details
 		for _, sz := range sizes {
 			m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 			v := m.View()

@@ -156,18 +156,18 @@ func TestRenewalRacingAListIsNotNotExtended(t *testing.T) {
 	_, clk, m := fixture(t)
 	const name = "runtimes/r-bravo" // 4:47 left: due
 	r := m.cx.Snap.Runtime(name)
-	if m.issue(callKey{kind: callRenew, runtime: name}, clk.now()) == nil {
+	if m.calls.issue(callKey{kind: callRenew, runtime: name}, clk.now()) == nil {
 		t.Fatal("no renewal issued")
 	}
-	m.renew.Started(name, clk.now())
+	m.calls.renew.Started(name, clk.now())
 	renewed := r.Runtime
 	ci := *renewed.ConnectionInfo
 	ci.ExpireTime = clk.now().Add(time.Hour)
 	renewed.ConnectionInfo = &ci
 	m.cx.Snap.ApplyRuntimes(clk.now(), []api.Runtime{renewed}) // the list, first
-	m, _ = update(m, resultMsg{key: callKey{kind: callRenew, runtime: name}, gen: m.seq, runtime: renewed})
-	if r := m.cx.Snap.Runtime(name); r.RenewErr != nil || m.renew.Failures(name) != 0 {
-		t.Fatalf("renewal counted as failed: %v, %d failures", r.RenewErr, m.renew.Failures(name))
+	m, _ = update(m, resultMsg{key: callKey{kind: callRenew, runtime: name}, gen: m.calls.seq, runtime: renewed})
+	if r := m.cx.Snap.Runtime(name); r.RenewErr != nil || m.calls.renew.Failures(name) != 0 {
+		t.Fatalf("renewal counted as failed: %v, %d failures", r.RenewErr, m.calls.renew.Failures(name))
 	}
 }
 
@@ -180,10 +180,10 @@ func TestNotExtendedWordOnTheRow(t *testing.T) {
 	const name = "runtimes/r-bravo" // 4:47 left
 	r := m.cx.Snap.Runtime(name)
 	exp := r.ExpireTime()
-	_, _, err := m.renew.Done(name, clk.now(), exp, exp, nil)
+	_, _, err := m.calls.renew.Done(name, clk.now(), exp, exp, nil)
 	m.cx.Snap.ApplyRenewError(clk.now(), name, err)
 	m.rt.Invalidate()
-	m, _ = update(m, tickMsg{gen: m.tickGen + 1}) // re-sync only
+	m, _ = update(m, tickMsg{gen: m.life.tickGen + 1}) // re-sync only
 	if row := rowOf(t, m.View(), "r-bravo"); !strings.Contains(row, "! r-bravo") || !strings.Contains(row, "4:47 NOT EXTENDED") {
 		t.Fatalf("row %q", row)
 	}
