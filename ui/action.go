@@ -1,12 +1,21 @@
 package ui
 
 import (
+	"path/filepath"
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
+	"github.com/colabdash/colabdash/ui/overlay/events"
 	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/overlay/filter"
 	"github.com/colabdash/colabdash/ui/overlay/help"
+	"github.com/colabdash/colabdash/ui/overlay/picker"
 )
 
 // apply carries out e: the one place where effects become state changes
@@ -138,4 +147,173 @@ func (m *app) globalKey(k tea.KeyMsg) common.Effect {
 		return common.Say{Text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", Err: true}
 	}
 	return nil
+}
+
+// applyCommand carries out the dashboard's commands (the keys that act on
+// the selected runtime or session).
+func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
+	sel := m.cx.Snap.Runtime(m.rt.Selected())
+	live := sel != nil && !sel.Gone()
+	noRuntime := "no runtime selected"
+	if sel != nil && sel.Gone() {
+		noRuntime = m.ops.goneText(sel, now)
+	}
+	needLive := func() bool {
+		if !live {
+			m.scr.setStatus(now, noRuntime, true)
+		}
+		return live
+	}
+	switch op {
+	case common.OpEvents:
+		m.scr.push(events.New(m.scr.events))
+	case common.OpProfiles:
+		m.ops.openProfilePicker()
+	case common.OpOpenFilter:
+		m.scr.push(filter.New(m.rt.Filter()))
+	case common.OpFiles:
+		return m.ops.openFiles(now)
+	case common.OpShell:
+		return m.ops.openShell(now)
+	case common.OpNewRuntime:
+		return m.cr.openPicker(now)
+	case common.OpQuickCreate:
+		ls := m.cr.lastSpec
+		if ls == nil {
+			m.scr.setStatus(now, "no last spec yet: create one with "+m.cx.Keys.NewRuntime.Help().Key, true)
+			break
+		}
+		if len(m.cx.Snap.Specs) > 0 {
+			if err := state.CheckSpec(m.cx.Snap.Specs, ls.Spec, m.cx.Snap.Subscription.Tier); err != nil {
+				m.scr.setStatus(now, "cannot create like the last one: "+err.Error(), true)
+				break
+			}
+		}
+		d := dialog.New(dialog.Confirm, now, "Create a runtime like the last one?",
+			"spec "+ls.Spec.String()+" · version "+orLatest(ls.Version))
+		spec, version := ls.Spec, ls.Version
+		d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+			if !r.OK {
+				return nil
+			}
+			return common.CreateRuntime{Spec: spec, Version: version}
+		}
+		m.scr.push(d)
+	case common.OpDelete:
+		if needLive() {
+			m.ops.askDelete(sel, now)
+		}
+	case common.OpOpenSession:
+		if needLive() {
+			d := dialog.New(dialog.Input, now, "Open a session on "+sel.ID(),
+				"Session id (optional, RFC 1034: "+rfc1034Rules+").")
+			d.Validate, d.Hint = api.ValidateID, "empty: a colabdash-… id is chosen"
+			runtime := sel.Name
+			d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+				if !r.OK {
+					return nil
+				}
+				return common.OpenSession{Runtime: runtime, ID: r.Input}
+			}
+			m.scr.push(d)
+		}
+	case common.OpCloseSession:
+		m.ops.askCloseSession(now)
+	case common.OpRenew:
+		if !needLive() {
+			break
+		}
+		if c := m.calls.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
+			m.calls.renew.Started(sel.Name, now)
+			m.calls.manualRenew[sel.Name] = true
+			m.scr.setProgress(now, api.ToolGetRuntime, sel.Name, "renewing the proxy token of "+sel.ID()+"…")
+			return c
+		}
+		m.scr.setStatus(now, "a renewal of "+sel.ID()+" is already in flight", false)
+	case common.OpCancelCreate:
+		for _, op := range m.cr.creates {
+			if op.state == createWaiting {
+				m.cr.dropCreate(op.id)
+				m.scr.setStatus(now, "create of "+op.spec.String()+" cancelled", false)
+				return nil
+			}
+		}
+		m.scr.setStatus(now, "no create is waiting to retry", false)
+	case common.OpRunCode:
+		m.ex.openConsole(now)
+	case common.OpCopyURL, common.OpCopyToken, common.OpReveal:
+		return m.ops.clipboardCommand(op, now)
+	}
+	return nil
+}
+
+// onActionMsg handles the messages of actions; ok is false for others.
+func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
+	now := m.cx.Now()
+	switch msg := msg.(type) {
+	case createDoneMsg:
+		return m.cr.onCreateDone(msg, now), true
+	case deleteDoneMsg:
+		return m.ops.onDeleteDone(msg, now), true
+	case sessionOpenedMsg:
+		return m.ops.onSessionOpened(msg, now), true
+	case sessionClosedMsg:
+		return m.ops.onSessionClosed(msg, now), true
+	case execDoneMsg:
+		return m.ex.onExecDone(msg, now), true
+	case lastSpecSaveFailedMsg:
+		m.scr.setStatus(now, "could not remember the spec: "+common.ErrLine(msg.err), true)
+		m.scr.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
+		return nil, true
+	case pane.ListedMsg, pane.ProgressMsg, pane.DoneMsg, pane.PlanMsg:
+		return m.ops.onFilesMsg(msg, now), true
+	case dialog.CheckMsg:
+		return m.onDialogCheck(msg), true
+	case shellDoneMsg:
+		return m.ops.onShellDone(msg, now), true
+	case interruptDoneMsg:
+		return m.ex.onInterruptDone(msg, now), true
+	case clipboardMsg:
+		if msg.err != nil {
+			m.scr.setStatus(now, "copy failed: "+common.ErrLine(msg.err), true)
+		} else {
+			m.scr.setStatus(now, copiedText(msg), false)
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// The root's side of dialogs (package ui/overlay/dialog): each dialog
+// carries its own answer, built where it is opened (askDelete,
+// askCloseSession, the console's and the files pane's questions, the
+// choices after a failed create, the create picker in ui/overlay/picker);
+// apply carries out the effect that answer returns. Here: the grace period
+// the tests wait out, the picker's start, and the checks' answers.
+
+// DialogGrace is how long a dialog ignores keys after it opened
+// (dialog.Grace, 350 ms).
+const DialogGrace = dialog.Grace
+
+// openPicker opens the create picker (ui/overlay/picker) over the runtime
+// specs listed, starting on the configured default spec; without specs the
+// status line says why.
+func (m *createOps) openPicker(now time.Time) tea.Cmd {
+	if len(m.cx.Snap.Specs) == 0 {
+		msg := "no runtime specs yet (list_runtime_specs has not answered)"
+		if err := m.cx.Snap.SpecsFresh.Err; err != nil {
+			msg = "cannot list runtime specs: " + common.ErrLine(err)
+		}
+		m.scr.setStatus(now, msg, true)
+		return nil
+	}
+	return m.apply(picker.Open(m.cx, m.opts.DefaultSpec))
+}
+
+// onDialogCheck hands a dialog's check answer to its dialog, which keeps
+// it when it is for its input now and submits when enter was waiting for
+// it (only while it is on top).
+func (m *app) onDialogCheck(msg dialog.CheckMsg) tea.Cmd {
+	d := msg.Owner()
+	return m.apply(d.Checked(msg, m.scr.top() == d, m.cx))
 }

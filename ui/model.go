@@ -2,13 +2,13 @@
 // model over the pure domain in package state, talking to Colab only
 // through api.Service.
 //
-// The screen is made of panes (header, runtimes table, sessions, details,
-// footer: header.go, table.go, bottom.go, footer.go) and of overlays on
-// one stack (dialogs and the create picker, help, event log, profile
-// picker, filter line, run-code console: stack.go). A key goes to the top
-// overlay, else to the focused pane, else to the global keys; panes and
-// overlays answer with an action, and one function (Model.apply,
-// action.go) turns actions into commands.
+// The screen is made of panes (ui/pane/header, runtimes, sessions,
+// details, footer) and of overlays on one stack (ui/overlay/dialog and
+// picker, help, events, profile, filter, console, files: screen.go). Each
+// pane and overlay reads one read-only common.Context and answers a key
+// with a typed common.Effect; a key goes to the top overlay, else to the
+// focused pane, else to the global keys, and one function (app.apply,
+// action.go) turns effects into state changes and calls.
 //
 // Every API call is a tea.Cmd whose result message names what it was for
 // (kind, runtime name, request generation): a late answer lands on the right

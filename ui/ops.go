@@ -1,0 +1,372 @@
+package ui
+
+// runtimeOps: the commands on the selected runtime or session (delete,
+// open and close a session, copy its URL or token), their answers, and
+// the texts they share.
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/atotto/clipboard"
+	"github.com/aymanbagabas/go-osc52/v2"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
+	"github.com/colabdash/colabdash/ui/overlay/picker"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// sessionPick is a session chosen for run code and when it was chosen.
+type sessionPick struct {
+	name string
+	at   time.Time
+}
+
+// Messages of actions. Each names its target so a late answer lands on the
+// right row.
+type (
+	deleteDoneMsg struct {
+		name string
+		err  error
+	}
+	sessionOpenedMsg struct {
+		runtime    string
+		session    api.Session
+		forConsole bool // opened for the run-code console: open it there
+		err        error
+	}
+	sessionClosedMsg struct {
+		name string
+		err  error
+	}
+)
+
+func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
+	acc := sel.RuntimeSpec.Accelerator
+	if acc == "" {
+		acc = api.AcceleratorNone
+	}
+	d := dialog.New(dialog.Confirm, now, "Delete runtime "+sel.ID()+"?",
+		"Runtime "+sel.Name+" ("+sel.RuntimeSpec.Variant.Short()+", accelerator "+acc+").",
+		"This cannot be undone: it removes the runtime's files and its "+strconv.Itoa(len(sel.Sessions))+" session(s).")
+	name := sel.Name
+	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+		if !r.OK {
+			return common.Say{Text: "delete cancelled"}
+		}
+		return common.DeleteRuntime{Name: name}
+	}
+	m.scr.push(d)
+}
+
+func (m *runtimeOps) askCloseSession(now time.Time) {
+	s := m.selectedSession()
+	if s == "" {
+		m.scr.setStatus(now, "no session selected (tab to the sessions panel)", true)
+		return
+	}
+	id := api.LastSegment(s)
+	var d *dialog.Dialog
+	if m.cx.Snap.Owned(s) {
+		d = dialog.New(dialog.Confirm, now, "Close session "+id+"?", "Session "+s+" (opened by colabdash).")
+	} else {
+		d = dialog.New(dialog.Typed, now, "Close NOTEBOOK session "+id+"?",
+			"colabdash did not open this session: it is probably one of your notebooks.",
+			"Closing it shuts its kernel down: the notebook's kernel state (variables, imports, running code) will be lost.")
+		d.Want = "close"
+	}
+	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+		if !r.OK {
+			return nil
+		}
+		return common.CloseSession{Name: s}
+	}
+	m.scr.push(d)
+}
+
+func orLatest(v string) string {
+	if v == "" {
+		return "latest"
+	}
+	return v
+}
+
+// --- delete ---
+
+func (m *runtimeOps) startDelete(name string, now time.Time) tea.Cmd {
+	if _, busy := m.ops.deleting[name]; busy {
+		return nil
+	}
+	m.ops.deleting[name] = now
+	m.scr.setProgress(now, api.ToolDeleteRuntime, name, "deleting "+api.LastSegment(name)+"…")
+	return guard(m.apiCall(api.ToolDeleteRuntime), func(ctx context.Context, svc api.Service) tea.Msg {
+		return deleteDoneMsg{name: name, err: svc.DeleteRuntime(ctx, name)}
+	}, func(err error) tea.Msg { return deleteDoneMsg{name: name, err: err} })
+}
+
+func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
+	id := api.LastSegment(msg.name)
+	if !m.ops.finishAction(now, api.ToolDeleteRuntime, msg.name, m.ops.deleting, msg.name, msg.err, "delete "+id) {
+		return nil
+	}
+	m.cx.Snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
+	delete(m.calls.pending, callKey{kind: callRenew, runtime: msg.name})
+	delete(m.calls.pending, callKey{kind: callSessions, runtime: msg.name})
+	if m.cx.Activity.Revealed == msg.name {
+		m.cx.Activity.Revealed = ""
+	}
+	m.scr.setStatus(now, "✓ deleted "+id, false)
+	return tea.Batch(m.calls.refresh(now, false)...)
+}
+
+// finishAction records the answer of an action call (tool on target,
+// sent when inflight[key] says) in the event log, forgets it from
+// inflight, and says in the status line that what failed; ok is false on
+// failure.
+func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight map[string]time.Time, key string, err error, what string) (ok bool) {
+	m.scr.recordEvent(now, tool, target, now.Sub(inflight[key]), err)
+	delete(inflight, key)
+	m.scr.endProgress(tool, target)
+	if err != nil {
+		m.scr.setStatus(now, what+" failed: "+common.ErrLine(err), true)
+		return false
+	}
+	return true
+}
+
+// actionsTick re-sends creates whose retry wait is over.
+func (m *createOps) actionsTick(now time.Time) []tea.Cmd {
+	var cmds []tea.Cmd
+	for _, op := range m.cr.creates {
+		if op.state == createWaiting && !now.Before(op.retryAt) {
+			cmds = append(cmds, m.cr.sendCreate(op, now))
+		}
+	}
+	return cmds
+}
+
+// goneText says why an action cannot act on the gone runtime r: "rt-x is
+// gone (reclaimed 10s ago)".
+func (m *runtimeOps) goneText(r *state.Runtime, now time.Time) string {
+	word := "reclaimed"
+	if r.Deleted() {
+		word = "deleted"
+	}
+	return r.ID() + " is gone (" + word + " " + state.FormatAgo(now.Sub(r.GoneAt)) + ")"
+}
+
+// rfc1034Rules are the id rules api.ValidateID enforces, for dialog hints.
+const rfc1034Rules = picker.IDRules
+
+// Opening (o, or for run code) and closing (x, or stopping code) sessions.
+
+// startOpenSession sends create_session on runtime with id (a colabdash-…
+// id when empty); forConsole opens the run-code console on the new session
+// once it is there.
+func (m *runtimeOps) startOpenSession(runtime, id string, forConsole bool, now time.Time) tea.Cmd {
+	if id == "" {
+		id = state.NewSessionID()
+	}
+	m.ops.opening[runtime] = now
+	m.scr.setProgress(now, api.ToolCreateSession, runtime, "opening session "+id+" on "+api.LastSegment(runtime)+"…")
+	return guard(m.apiCall(api.ToolCreateSession), func(ctx context.Context, svc api.Service) tea.Msg {
+		s, err := svc.CreateSession(ctx, runtime, id)
+		return sessionOpenedMsg{runtime: runtime, session: s, forConsole: forConsole, err: err}
+	}, func(err error) tea.Msg { return sessionOpenedMsg{runtime: runtime, forConsole: forConsole, err: err} })
+}
+
+func (m *runtimeOps) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cmd {
+	if !m.ops.finishAction(now, api.ToolCreateSession, msg.runtime, m.ops.opening, msg.runtime, msg.err, "open session") {
+		return nil
+	}
+	m.cx.Snap.MarkOwned(msg.session.Name)
+	m.ex.pickSession(msg.runtime, msg.session.Name, now)
+	m.scr.setStatus(now, "✓ opened session "+msg.session.ID(), false)
+	if msg.forConsole {
+		runtime, session := msg.runtime, msg.session.Name
+		show := func(m *app, _ time.Time) bool {
+			if m.ex.closed[session] {
+				return false
+			}
+			m.ex.showConsole(runtime, session) // its title names the session
+			return true
+		}
+		if _, open := find[*console.Overlay](m.scr); open {
+			show(m.app, now) // asked from the console: it moves to the new session
+		} else {
+			m.scr.openFromAnswer(nil, "the console on session "+msg.session.ID(), show)
+		}
+	}
+	return m.calls.issue(callKey{kind: callSessions, runtime: msg.runtime}, now)
+}
+
+func (m *runtimeOps) startCloseSession(name string, now time.Time) tea.Cmd {
+	m.ops.closing[name] = now
+	m.scr.setProgress(now, api.ToolDeleteSession, name, "closing session "+api.LastSegment(name)+"…")
+	return guard(m.apiCall(api.ToolDeleteSession), func(ctx context.Context, svc api.Service) tea.Msg {
+		return sessionClosedMsg{name: name, err: svc.DeleteSession(ctx, name)}
+	}, func(err error) tea.Msg { return sessionClosedMsg{name: name, err: err} })
+}
+
+func (m *runtimeOps) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cmd {
+	if !m.ops.finishAction(now, api.ToolDeleteSession, msg.name, m.ops.closing, msg.name, msg.err, "close session") {
+		return nil
+	}
+	m.scr.setStatus(now, "✓ closed session "+api.LastSegment(msg.name), false)
+	parent := api.Session{Name: msg.name}.Parent()
+	m.ex.closed[msg.name] = true
+	m.ex.onStopped(msg.name, now)
+	if m.ex.lastSession[parent].name == msg.name {
+		delete(m.ex.lastSession, parent)
+	}
+	if r := m.cx.Snap.Runtime(parent); r != nil {
+		kept := r.Sessions[:0:0]
+		for _, s := range r.Sessions {
+			if s.Name != msg.name {
+				kept = append(kept, s)
+			}
+		}
+		m.cx.Snap.ApplySessions(now, parent, kept)
+		m.sess.Clamp(len(kept))
+	}
+	delete(m.calls.pending, callKey{kind: callSessions, runtime: parent})
+	return m.calls.issue(callKey{kind: callSessions, runtime: parent}, now)
+}
+
+// clipboardMsg reports a finished copy; what names what was copied ("the
+// URL of r-abc"), never the text itself; how says which way worked.
+type clipboardMsg struct {
+	what string
+	how  ClipboardMethod
+	err  error
+}
+
+// ClipboardMethod says how a copy reached the clipboard.
+type ClipboardMethod int
+
+const (
+	// ClipboardNative: the native clipboard took the text (pbcopy,
+	// xclip/xsel/wl-copy, Windows), so it is certainly there.
+	ClipboardNative ClipboardMethod = iota
+	// ClipboardOSC52: only the OSC 52 escape sequence was written. Whether
+	// the terminal honours it cannot be known (tmux drops it unless
+	// `set -g set-clipboard on`).
+	ClipboardOSC52
+)
+
+// SystemClipboardCopy copies text with an OSC 52 escape sequence written
+// to the controlling terminal (/dev/tty, else stderr), so it works over
+// SSH; inside tmux ($TMUX set) or GNU screen (TERM screen*) the sequence is
+// wrapped for them to pass on. It also tries the native clipboard
+// (github.com/atotto/clipboard: pbcopy, xclip/xsel/wl-copy, Windows), and
+// says which way worked: ClipboardNative when the native clipboard took the
+// text (OSC 52 is written too), ClipboardOSC52 when only the escape
+// sequence could be written. The error (non-nil only when neither could be written) joins
+// both failures. The text is never logged.
+func SystemClipboardCopy(text string) (ClipboardMethod, error) {
+	oscErr := writeOSC52(text)
+	nativeErr := clipboard.WriteAll(text)
+	switch {
+	case nativeErr == nil:
+		return ClipboardNative, nil
+	case oscErr == nil:
+		return ClipboardOSC52, nil
+	}
+	return ClipboardOSC52, errors.Join(oscErr, nativeErr)
+}
+
+// writeOSC52 writes text as an OSC 52 sequence to the controlling
+// terminal (wrapped for tmux or screen).
+func writeOSC52(text string) error {
+	seq := osc52.New(text)
+	switch {
+	case os.Getenv("TMUX") != "":
+		seq = seq.Tmux()
+	case strings.HasPrefix(os.Getenv("TERM"), "screen"):
+		seq = seq.Screen()
+	}
+	var w io.Writer = os.Stderr
+	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+		defer tty.Close()
+		w = tty
+	}
+	_, err := seq.WriteTo(w)
+	return err
+}
+
+// clipboardCommand copies the selected runtime's connection URL
+// (actCopyURL), reveals or hides its proxy token in the details
+// (actReveal: the layout stays as it is) or copies the token once revealed
+// (actCopyToken).
+func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
+	r := m.cx.Snap.Runtime(m.rt.Selected())
+	if r != nil && r.Gone() {
+		m.scr.setStatus(now, m.ops.goneText(r, now), true)
+		return nil
+	}
+	if r == nil || r.ConnectionInfo == nil {
+		m.scr.setStatus(now, "no runtime with connection info selected", true)
+		return nil
+	}
+	ci := *r.ConnectionInfo
+	switch {
+	case kind == common.OpReveal:
+		if m.cx.Activity.Revealed == r.Name {
+			m.cx.Activity.Revealed = ""
+			m.scr.setStatus(now, "proxy token hidden", false)
+		} else {
+			m.cx.Activity.Revealed = r.Name
+			m.scr.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.RevealToken.Help().Key+" hides it, "+m.cx.Keys.CopyToken.Help().Key+" copies it)", false)
+		}
+		return nil
+	case kind == common.OpCopyToken:
+		if m.cx.Activity.Revealed != r.Name {
+			m.scr.setStatus(now, "reveal the token first with "+m.cx.Keys.RevealToken.Help().Key, true)
+			return nil
+		}
+		return m.ops.copyCmd(ci.Token, "the proxy token of "+r.ID())
+	}
+	if ci.URL == "" {
+		m.scr.setStatus(now, r.ID()+" has no connection URL", true)
+		return nil
+	}
+	return m.ops.copyCmd(ci.URL, "the URL of "+r.ID())
+}
+
+// errClipboardControls refuses a copy of text that holds controls: a
+// paste would type them into whatever has the focus (a carriage return
+// runs a shell command, an escape sequence drives the terminal).
+var errClipboardControls = errors.New("it holds control characters or bidirectional overrides, which a paste would replay")
+
+func (m *runtimeOps) copyCmd(text, what string) tea.Cmd {
+	cp, cpTo := m.opts.Clipboard, m.opts.CopyTo
+	return func() tea.Msg {
+		if termtext.Input(text, false) != text {
+			return clipboardMsg{what: what, err: errClipboardControls}
+		}
+		if cpTo != nil {
+			how, err := cpTo(text)
+			return clipboardMsg{what: what, how: how, err: err}
+		}
+		return clipboardMsg{what: what, how: ClipboardNative, err: cp(text)}
+	}
+}
+
+// copiedText is the status line after a copy: certain for the native
+// clipboard, hedged for OSC 52 alone, which terminals (and tmux with
+// set-clipboard off) may drop without telling.
+func copiedText(msg clipboardMsg) string {
+	if msg.how == ClipboardOSC52 {
+		return "✓ copied " + msg.what + " (OSC 52; in tmux this needs `set -g set-clipboard on`)"
+	}
+	return "✓ copied " + msg.what + " to the clipboard"
+}
