@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,15 +17,521 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/muesli/termenv"
-
+	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
+	"github.com/colabdash/colabdash/ui/overlay/filter"
+	"github.com/colabdash/colabdash/ui/overlay/help"
 	helpov "github.com/colabdash/colabdash/ui/overlay/help"
+	"github.com/muesli/termenv"
 )
+
+// fakeService is an in-memory api.Service with controllable results,
+// errors, a gate that holds every call, and a panic switch.
+type fakeService struct {
+	mu          sync.Mutex
+	runtimes    []api.Runtime
+	runtimesErr error
+	sessions    map[string][]api.Session
+	sub         api.Subscription
+	specs       []api.RuntimeSpec
+	renew       map[string]api.Runtime
+	renewErr    map[string]error
+	gate        chan struct{} // when non-nil, calls wait until it is closed
+	panicOn     string
+	calls       map[string]int
+}
+
+func newFake() *fakeService {
+	return &fakeService{
+		sessions: map[string][]api.Session{}, renew: map[string]api.Runtime{}, renewErr: map[string]error{},
+		calls: map[string]int{}, sub: api.Subscription{Name: "subscription", Tier: api.TierPro},
+	}
+}
+
+func (f *fakeService) enter(ctx context.Context, tool string) error {
+	f.mu.Lock()
+	f.calls[tool]++
+	gate, p := f.gate, f.panicOn
+	f.mu.Unlock()
+	if p == tool {
+		panic("boom in " + tool)
+	}
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func (f *fakeService) count(tool string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[tool]
+}
+
+func (f *fakeService) GetSubscription(ctx context.Context) (api.Subscription, error) {
+	if err := f.enter(ctx, "get_subscription"); err != nil {
+		return api.Subscription{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sub, nil
+}
+
+func (f *fakeService) ListRuntimeSpecs(ctx context.Context) ([]api.RuntimeSpec, error) {
+	if err := f.enter(ctx, "list_runtime_specs"); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.specs, nil
+}
+
+func (f *fakeService) ListRuntimes(ctx context.Context) ([]api.Runtime, error) {
+	if err := f.enter(ctx, "list_runtimes"); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]api.Runtime(nil), f.runtimes...), f.runtimesErr
+}
+
+func (f *fakeService) GetRuntime(ctx context.Context, name string) (api.Runtime, error) {
+	if err := f.enter(ctx, "get_runtime"); err != nil {
+		return api.Runtime{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.renewErr[name]; err != nil {
+		return api.Runtime{}, err
+	}
+	if r, ok := f.renew[name]; ok {
+		return r, nil
+	}
+	for _, r := range f.runtimes {
+		if r.Name == name {
+			return r, nil
+		}
+	}
+	return api.Runtime{}, &api.Error{Code: api.NotFound, Tool: "get_runtime", Message: "runtime not found"}
+}
+
+func (f *fakeService) CreateRuntime(context.Context, api.CreateRuntimeRequest) (api.Runtime, error) {
+	return api.Runtime{}, fmt.Errorf("not used")
+}
+func (f *fakeService) DeleteRuntime(context.Context, string) error { return fmt.Errorf("not used") }
+func (f *fakeService) CreateSession(context.Context, string, string) (api.Session, error) {
+	return api.Session{}, fmt.Errorf("not used")
+}
+
+func (f *fakeService) ListSessions(ctx context.Context, parent string) ([]api.Session, error) {
+	if err := f.enter(ctx, "list_sessions"); err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.sessions[parent], nil
+}
+
+func (f *fakeService) DeleteSession(context.Context, string) error { return fmt.Errorf("not used") }
+func (f *fakeService) ExecuteCode(context.Context, api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
+	return api.ExecuteCodeResult{}, fmt.Errorf("not used")
+}
+func (f *fakeService) Close() error { return nil }
+
+// clock is a settable fake clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+
+func mkRuntime(id string, spec api.RuntimeSpecKey, expire time.Time, version string) api.Runtime {
+	r := api.Runtime{Name: "runtimes/" + id, RuntimeSpec: spec, Version: version}
+	if !expire.IsZero() {
+		r.ConnectionInfo = &api.ConnectionInfo{URL: "https://" + id + ".prod.colab.dev", Token: secrettest.Token(id), ExpireTime: expire}
+	}
+	return r
+}
+
+var (
+	specT4   = api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}
+	specCPU  = api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}
+	specTPU  = api.RuntimeSpecKey{Variant: api.VariantTPU, Accelerator: "V6E1", Shape: api.ShapeHighMem}
+	specA100 = api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "A100", Shape: api.ShapeHighMem}
+)
+
+// testModel builds a model on svc and clk whose tick command returns its
+// message at once (no real timer), so commands can be run synchronously.
+func testModel(svc api.Service, clk *clock) Model {
+	m := New(Options{
+		Service: svc, Now: clk.now, Location: time.UTC, NoColor: true,
+		Endpoint: "colaboratory.googleapis.com/mcp",
+	})
+	m.life.every = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		return func() tea.Msg { return fn(time.Time{}) }
+	}
+	return m
+}
+
+// run executes cmd and everything it leads to, feeding API results back
+// into the model, and counts the tick messages and quits it produced (ticks
+// are not fed back, so a tick chain does not loop).
+type runStats struct {
+	ticks, quits int
+	results      int
+}
+
+func run(t testing.TB, m Model, cmd tea.Cmd) (Model, runStats) {
+	t.Helper()
+	var st runStats
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case tickMsg:
+			st.ticks++
+		case tea.QuitMsg:
+			st.quits++
+		case resultMsg:
+			st.results++
+			var next tea.Cmd
+			var tm tea.Model
+			tm, next = m.Update(msg)
+			m = tm.(Model)
+			queue = append(queue, next)
+		case nil:
+		default:
+			t.Fatalf("unexpected message %T", msg)
+		}
+	}
+	return m, st
+}
+
+// collect executes cmd and returns the resultMsgs it produces without
+// feeding them back (for delivering them late or out of order).
+func collect(cmd tea.Cmd) (out []resultMsg, ticks int) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case resultMsg:
+			out = append(out, msg)
+		case tickMsg:
+			ticks++
+		}
+	}
+	return out, ticks
+}
+
+func update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	tm, cmd := m.Update(msg)
+	return tm.(Model), cmd
+}
+
+func keyMsg(s string) tea.KeyMsg {
+	switch s {
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		// (Before this case the helper typed s, h, i, f, t… as runes.)
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "pgup":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// dlg returns the dialog on top of the overlay stack, or nil.
+func (m Model) dlg() *dialog.Dialog {
+	d, _ := m.scr.top().(*dialog.Dialog)
+	return d
+}
+
+// helpOpen reports whether the help is on top of the stack.
+func (m Model) helpOpen() bool { return topIs[*help.Overlay](m.scr) }
+
+// filtering reports whether the filter line is open.
+func (m Model) filtering() bool { _, ok := find[*filter.Overlay](m.scr); return ok }
+
+// console returns the run-code console (open or hidden), or nil.
+func (m *execOps) console() *console.Overlay { return m.ex.execState.console }
+
+// withConsole opens the run-code console on session of runtime with runs
+// already made (finished ones with their output in the transcript) and
+// input typed.
+func withConsole(m Model, runtime, session string, runs []*execRun, input string) Model {
+	x := &m.ex.execState
+	for _, r := range runs {
+		r.runtime, r.session = runtime, session
+		x.runs = append(x.runs, r)
+		x.transcript(session).AddIn(session, r.code)
+		if r.done {
+			addResult(x.transcript(session), r)
+		}
+	}
+	m.ex.showConsole(runtime, session)
+	m.ex.console().SetInput(input)
+	return m
+}
+
+// The whole stack under test: the dashboard model, the real MCP client and
+// the emulator on loopback, on one fake clock. Used by the fault matrix,
+// the soak test and the benchmarks.
+
+// stackOAuthToken is the bearer token the stack's client sends; the
+// secret-scan test looks for it in everything the program writes.
+const stackOAuthToken = "ya29.OAUTH-SECRET-7f3a9c"
+
+type bearerTransport struct{ token string }
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+type stack struct {
+	srv *colabfake.Server
+	clk *colabfake.Clock
+	cli *client.Client
+	m   Model
+
+	width  int
+	ownSrv bool
+
+	mu     sync.Mutex
+	sleeps []time.Duration // client backoff waits (not slept)
+	ticks  int
+}
+
+type stackOpts struct {
+	emu      colabfake.Options
+	ui       Options
+	attempts int
+	realTime bool // use time.Now and real client sleeps (benchmarks)
+	width    int  // terminal width (default 160; height 48)
+	logger   *slog.Logger
+	bearer   string        // bearer token sent (default stackOAuthToken)
+	redactor *api.Redactor // the client's Redactor (default: its own)
+}
+
+// newStack starts the emulator (runtime limit and create quota off unless
+// set) and builds the client and the model (160×48, NoColor). Ticks are
+// not scheduled by the model: the test sends them with tick().
+func newStack(t testing.TB, o stackOpts) *stack {
+	t.Helper()
+	s := &stack{clk: colabfake.NewClock(t0)}
+	if o.emu.RuntimeLimit == 0 {
+		o.emu.RuntimeLimit = -1
+	}
+	if o.emu.CreatesPerMinute == 0 {
+		o.emu.CreatesPerMinute = -1
+	}
+	if !o.realTime && o.emu.Now == nil {
+		o.emu.Now = s.clk.Now
+	}
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o.emu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.srv, s.ownSrv = srv, true
+	s.build(t, ep, o)
+	return s
+}
+
+// newStackAt builds a client and model on a running emulator (which the
+// stack does not close).
+func newStackAt(t testing.TB, srv *colabfake.Server, ep string, o stackOpts) *stack {
+	s := &stack{clk: colabfake.NewClock(t0), srv: srv}
+	s.build(t, ep, o)
+	return s
+}
+
+func (s *stack) build(t testing.TB, ep string, o stackOpts) {
+	t.Helper()
+	if o.attempts == 0 {
+		o.attempts = 3
+	}
+	bearer := stackOAuthToken
+	if o.bearer != "" {
+		bearer = o.bearer
+	}
+	copts := client.Options{
+		Endpoint:    ep,
+		HTTPClient:  &http.Client{Transport: bearerTransport{bearer}},
+		MaxAttempts: o.attempts,
+		BaseDelay:   time.Millisecond,
+		Logger:      o.logger,
+		Redactor:    o.redactor,
+	}
+	if !o.realTime {
+		copts.Sleep = func(ctx context.Context, d time.Duration) error {
+			s.mu.Lock()
+			s.sleeps = append(s.sleeps, d)
+			s.mu.Unlock()
+			return ctx.Err()
+		}
+	}
+	cli, err := client.New(context.Background(), copts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cli = cli
+	uo := o.ui
+	uo.Service = cli
+	if uo.Now == nil && !o.realTime {
+		uo.Now = s.clk.Now
+	}
+	uo.Location = time.UTC
+	uo.NoColor = true
+	s.m = New(uo)
+	s.m.life.every = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	if o.width == 0 {
+		o.width = 160
+	}
+	s.width = o.width
+	s.m, _ = update(s.m, tea.WindowSizeMsg{Width: o.width, Height: 48})
+	t.Cleanup(s.close)
+}
+
+func (s *stack) close() {
+	s.m.life.cancel()
+	s.cli.Close()
+	if s.ownSrv {
+		s.srv.Close()
+	}
+}
+
+// drive runs cmd the way tea.Program does (every command in its own
+// goroutine, each result fed to Update as soon as it arrives and what
+// Update returns started at once), until nothing is left. Ticks the model
+// schedules are dropped.
+func (s *stack) drive(cmd tea.Cmd) {
+	msgs := make(chan tea.Msg)
+	pending := 0
+	launch := func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		pending++
+		go func() { msgs <- c() }()
+	}
+	launch(cmd)
+	for pending > 0 {
+		msg := <-msgs
+		pending--
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				launch(c)
+			}
+		case resultMsg:
+			var c tea.Cmd
+			s.m, c = update(s.m, msg)
+			launch(c)
+		}
+	}
+}
+
+// start runs Init to completion: tier, specs, runtimes and every
+// runtime's sessions are loaded.
+func (s *stack) start() { s.drive(s.m.Init()) }
+
+// tick advances the fake clock by d and delivers one tick, running the
+// calls it starts to completion.
+func (s *stack) tick(d time.Duration) {
+	s.clk.Advance(d)
+	s.ticks++
+	var c tea.Cmd
+	s.m, c = update(s.m, tickMsg{gen: s.m.life.tickGen})
+	s.drive(c)
+}
+
+// idle delivers one tick per second for d.
+func (s *stack) idle(d time.Duration) {
+	for i := time.Duration(0); i < d; i += time.Second {
+		s.tick(time.Second)
+	}
+}
+
+func (s *stack) view() string { return s.m.View() }
+
+var (
+	stackT4  = api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}
+	stackCPU = api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}
+)
+
+// addRuntime adds a ready runtime with a proxy token issued now (TTL).
+func (s *stack) addRuntime(t testing.TB, id string, spec api.RuntimeSpecKey) api.Runtime {
+	t.Helper()
+	rt, err := s.srv.AddRuntime(api.Runtime{Name: id, RuntimeSpec: spec, ConnectionInfo: &api.ConnectionInfo{Token: secrettest.Token(id)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt
+}
+
+// goRun runs f in its own goroutine, the way tea.Program runs every
+// command (f is usually a tea.Cmd, T then tea.Msg), and returns a channel
+// that receives f's result once. A nil f (an update that started nothing)
+// fails the test here, on the test goroutine, saying which command was
+// nil: calling it inside the goroutine would panic and take the whole ui
+// test binary down, hiding every later test's result.
+func goRun[T any](t testing.TB, what string, f func() T) <-chan T {
+	t.Helper()
+	if f == nil {
+		t.Fatalf("%s: no command to run (nil)", what)
+	}
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	return done
+}
 
 // fixture returns a fake with five runtimes (OK, EXPIRING, EXPIRED,
 // UNKNOWN, and one that vanishes) and a model that has loaded them: the
@@ -693,5 +1204,149 @@ func TestNarrowTerminalsShowTheFocusedPanel(t *testing.T) {
 				t.Fatalf("%v: selected session %q", sz, m.selectedSession())
 			}
 		}
+	}
+}
+
+// A real Bubble Tea program over the fake Service: the table appears, keys
+// move the selection, q quits.
+func TestTeatestSmoke(t *testing.T) {
+	f, clk, _ := fixture(t)
+	m := New(Options{Service: f, Now: clk.now, Location: time.UTC, NoColor: true})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("r-charlie")) },
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'j'}})
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("SESSIONS · r-charlie")) },
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'q'}})
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).(Model)
+	if fm.Selected() != "runtimes/r-charlie" {
+		t.Fatalf("selected %q", fm.Selected())
+	}
+	if fm.life.ctx.Err() == nil {
+		t.Fatal("in-flight calls not cancelled on quit")
+	}
+}
+
+// panicService panics in every call.
+type panicService struct{ api.Service }
+
+func (panicService) DeleteRuntime(context.Context, string) error { panic("boom") }
+func (panicService) CreateSession(context.Context, string, string) (api.Session, error) {
+	panic("boom")
+}
+func (panicService) DeleteSession(context.Context, string) error { panic("boom") }
+func (panicService) CreateRuntime(context.Context, api.CreateRuntimeRequest) (api.Runtime, error) {
+	panic("boom")
+}
+func (panicService) ExecuteCode(context.Context, api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
+	panic("boom")
+}
+func (panicService) ListRuntimes(context.Context) ([]api.Runtime, error)     { panic("boom") }
+func (panicService) GetRuntime(context.Context, string) (api.Runtime, error) { panic("boom") }
+func (panicService) ListSessions(context.Context, string) ([]api.Session, error) {
+	panic("boom")
+}
+func (panicService) GetSubscription(context.Context) (api.Subscription, error) { panic("boom") }
+func (panicService) ListRuntimeSpecs(context.Context) ([]api.RuntimeSpec, error) {
+	panic("boom")
+}
+
+// Every command that calls out goes through the one guard: a panicking
+// Service becomes the call's error, naming the tool; a missing Service is
+// an error too, never a crash. Every Colab tool the dashboard calls is
+// here: a tool missing from the table fails the test.
+func TestEveryCallIsGuarded(t *testing.T) {
+	for _, svc := range []api.Service{panicService{}, nil} {
+		m := New(Options{Service: svc, Now: (&clock{t: t0}).now})
+		now := t0
+		op := &createOp{id: 1, requestID: "r", spec: specCPU}
+		m.cr.creates = append(m.cr.creates, op)
+		run := &execRun{id: 1, session: "runtimes/r/sessions/s", code: "1"}
+		m.ex.execState.runs = append(m.ex.execState.runs, run)
+		cmds := map[string]tea.Cmd{
+			api.ToolDeleteRuntime: m.ops.startDelete("runtimes/r", now),
+			api.ToolCreateSession: m.ops.startOpenSession("runtimes/r", "s", false, now),
+			api.ToolDeleteSession: m.ops.startCloseSession("runtimes/r/sessions/s", now),
+			api.ToolCreateRuntime: m.cr.sendCreate(op, now),
+			api.ToolExecuteCode:   m.ex.sendExec(run, now),
+		}
+		for _, k := range []callKey{{kind: callRuntimes}, {kind: callSessions, runtime: "runtimes/r"},
+			{kind: callSubscription}, {kind: callSpecs}, {kind: callRenew, runtime: "runtimes/r"}} {
+			delete(m.calls.pending, k) // New issued the first lists already
+			cmds[k.kind.String()] = m.calls.issue(k, now)
+		}
+		for _, tool := range api.ToolNames() {
+			if cmds[tool] == nil {
+				t.Errorf("%s: no guarded command tested", tool)
+			}
+		}
+		for tool, cmd := range cmds {
+			var err error
+			switch msg := cmd().(type) {
+			case deleteDoneMsg:
+				err = msg.err
+			case sessionOpenedMsg:
+				err = msg.err
+			case sessionClosedMsg:
+				err = msg.err
+			case createDoneMsg:
+				err = msg.err
+			case execDoneMsg:
+				err = msg.err
+			case resultMsg:
+				err = msg.err
+			default:
+				t.Fatalf("%s: %T", tool, msg)
+			}
+			want := "internal error in " + tool + ": boom"
+			if svc == nil {
+				want = tool + ": no Colab service configured"
+			}
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: err %v, want %q", tool, err, want)
+			}
+		}
+	}
+}
+
+// A start notice (a runtime left by an unfinished `colabdash run`) is in
+// the status line when the dashboard opens and stays in the event log.
+func TestStartNoticesShown(t *testing.T) {
+	const notice = "runtime run-1a2b3c4d (CPU/STANDARD) was created by a run that did not finish; delete it with: colabdash run --reap"
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.Notices = []string{notice} })
+	found := false
+	for _, ev := range m.Events() {
+		found = found || ev.Tool == "run" && ev.Note == notice
+	}
+	if !found {
+		t.Errorf("no run event with the notice in %+v", m.Events())
+	}
+	mustContain(t, m.View(), "run-1a2b3c4d (CPU/STANDARD) was created by a run")
+	mustContain(t, e.press(t, m, "L").View(), "did not finish")
+}
+
+// The config's renewLead and autoRenew reach the renewal loop: with a
+// one-minute lead only the expired token is renewed, not the one with
+// 4:47 left; with autoRenew off nothing is.
+func TestRenewLeadAndNoAutoRenew(t *testing.T) {
+	f, _, m := fixture(t)
+	m.opts.RenewLead = time.Minute
+	m.calls.renew.Lead = time.Minute // what New makes of Options.RenewLead
+	m, cmd := update(m, tickMsg{gen: m.life.tickGen})
+	m, _ = run(t, m, cmd)
+	if got := f.count("get_runtime"); got != 1 {
+		t.Fatalf("renewLead 1m: %d get_runtime calls, want 1 (only the expired token)", got)
+	}
+	f2, _, m2 := fixture(t)
+	m2.opts.NoAutoRenew = true
+	m2, cmd = update(m2, tickMsg{gen: m2.life.tickGen})
+	run(t, m2, cmd)
+	if got := f2.count("get_runtime"); got != 0 {
+		t.Fatalf("autoRenew off: %d get_runtime calls", got)
+	}
+	if n := New(Options{Service: f, ExpiringThreshold: 7 * time.Minute}); n.opts.RenewLead != 7*time.Minute {
+		t.Fatalf("RenewLead default %v, want the expiring threshold", n.opts.RenewLead)
 	}
 }

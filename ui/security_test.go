@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"maps"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/secrettest"
+	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 )
@@ -202,4 +207,184 @@ func TestAuthScreenNeverDrivesTheTerminal(t *testing.T) {
 	v := tm.View()
 	mustContain(t, v, "bad credentials file")
 	assertInert(t, "auth screen", v, 60)
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestNoSecretOnScreenOrInLogs drives the dashboard through loading,
+// renewals (new proxy tokens), failures whose bodies echo a proxy token or
+// the bearer, and recovery, with the client's debug log on. Every frame
+// (sessions and details panels open) and the whole log are scanned for
+// every proxy token the emulator ever issued and for the OAuth token, and
+// any piece of them (secrettest.Piece characters).
+func TestNoSecretOnScreenOrInLogs(t *testing.T) {
+	var logs lockedBuffer
+	s := newStack(t, stackOpts{logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		emu: colabfake.Options{TokenTTL: 10 * time.Minute}})
+	s.addRuntime(t, "r-alpha", stackT4)
+	s.addRuntime(t, "r-bravo", stackCPU)
+	s.srv.AddNotebookSession("r-alpha", "nb")
+	secrets := map[string]bool{stackOAuthToken: true}
+	collect := func() {
+		for _, rt := range s.srv.Runtimes() {
+			if rt.ConnectionInfo != nil && rt.ConnectionInfo.Token != "" {
+				secrets[rt.ConnectionInfo.Token] = true
+			}
+		}
+	}
+	var frames []string
+	frame := func() { collect(); frames = append(frames, s.view()) }
+
+	s.start()
+	frame()
+	s.m, _ = update(s.m, keyMsg("enter")) // details panel
+	frame()
+	tok := s.srv.Runtimes()[0].ConnectionInfo.Token
+	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_runtimes", Times: 3,
+		Text: `{"error":{"code":500,"status":"INTERNAL","message":"backend error","details":[{"token":"` + tok + `"}]}}`})
+	s.tick(config.DefaultRefreshInterval + time.Second)
+	frame()
+	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 401, Times: -1,
+		Body: `{"error":{"code":401,"status":"UNAUTHENTICATED","message":"bad credentials"},"echo":"Authorization: Bearer ` + stackOAuthToken + `"}`})
+	s.tick(MaxBackoff)
+	frame()
+	s.srv.ClearFaults()
+	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultMalformed, Tool: "get_runtime", Body: `{"connectionInfo":{"token":"` + tok + `"`})
+	// Ten minutes of idling: both tokens renew (get_runtime), the first
+	// renewal's reply is malformed and echoes a token.
+	for i := 0; i < 12; i++ {
+		s.tick(time.Minute)
+		frame()
+	}
+	if s.srv.CallCount("get_runtime") < 2 {
+		t.Fatalf("only %d renewals: the scan did not see renewed tokens", s.srv.CallCount("get_runtime"))
+	}
+	if len(secrets) < 4 {
+		t.Fatalf("only %d distinct secrets seen", len(secrets))
+	}
+	all := strings.Join(frames, "\n")
+	logText := logs.String()
+	if testing.Verbose() {
+		t.Log(logText)
+	}
+	if !strings.Contains(logText, "list_runtimes") {
+		t.Fatalf("the debug log is empty; the scan would prove nothing:\n%s", logText)
+	}
+	list := slices.Collect(maps.Keys(secrets))
+	secrettest.Check(t, "a frame", all, list...)
+	secrettest.Check(t, "the debug log", logText, list...)
+}
+
+// Field case S2 on the dashboard: a server that echoes the bearer token
+// (not shaped like a Google token, so only its registration can catch it)
+// and the proxy tokens, bare, in every error: refresh failures (the status
+// line and header), a failed renewal (the row, the details panel, the
+// status line) and the event log show no 8-byte piece of any of them.
+func TestEchoedSecretsNotOnAnyScreen(t *testing.T) {
+	const bearer = "BEARq8Zx3Kw7Nm2Vt"
+	red := &api.Redactor{}
+	red.Add(bearer) // as api/auth does when it reads or mints the token
+	s := newStack(t, stackOpts{bearer: bearer, redactor: red, ui: Options{Redact: red.Redact},
+		emu: colabfake.Options{TokenTTL: 10 * time.Minute}})
+	if _, err := s.srv.AddRuntime(api.Runtime{Name: "r-alpha", RuntimeSpec: stackT4,
+		ConnectionInfo: &api.ConnectionInfo{Token: "PRXYw4Jd9Qs2Lc7Hn"}}); err != nil {
+		t.Fatal(err)
+	}
+	s.start()
+	var proxies []string
+	for _, rt := range s.srv.Runtimes() {
+		proxies = append(proxies, rt.ConnectionInfo.Token)
+	}
+	echo := "caller " + bearer + " proxy " + strings.Join(proxies, " ")
+	var frames []string
+	frame := func() { frames = append(frames, s.view()) }
+
+	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_runtimes", Times: -1, Text: "INTERNAL: " + echo})
+	s.m, _ = update(s.m, keyMsg("r"))
+	s.tick(time.Second)
+	frame()
+	s.srv.ClearFaults()
+	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "get_runtime", Status: 503, Times: -1, Body: "overloaded: " + echo})
+	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_runtimes", Times: -1, Text: "UNAVAILABLE: " + echo})
+	for i := 0; i < 10; i++ { // renewals fall due and fail
+		s.tick(time.Minute)
+		frame()
+	}
+	if s.srv.CallCount("get_runtime") == 0 && !strings.Contains(strings.Join(frames, ""), "renew") {
+		t.Fatalf("no renewal was attempted: the scan proves little")
+	}
+	s.m, _ = update(s.m, keyMsg("enter")) // details panel
+	frame()
+	s.m, _ = update(s.m, keyMsg("esc"))
+	s.m, _ = update(s.m, keyMsg("L")) // event log
+	frame()
+	all := strings.Join(frames, "\n")
+	if !strings.Contains(all, "caller") {
+		t.Fatalf("no echo reached the screen: the scan proves little\n%s", all)
+	}
+	secrettest.Check(t, "a frame", all, append([]string{bearer}, proxies...)...)
+}
+
+const panicSecret = "ya-not-google-SECRET-4f9e2c"
+
+// secretPanics panics, quoting a secret, in list_sessions and
+// delete_runtime.
+type secretPanics struct{ *fakeService }
+
+func (s secretPanics) ListSessions(context.Context, string) ([]api.Session, error) {
+	panic("nil map in reply {token: " + panicSecret + "}")
+}
+
+func (s secretPanics) DeleteRuntime(context.Context, string) error {
+	panic("bad request Authorization=" + panicSecret[:10] + " key " + panicSecret)
+}
+
+// A panic the ui turns into an error can quote a secret: it reached the
+// status line, the header and the details unredacted (known leftover).
+// Every screen now shows "[redacted]" instead.
+func TestPanicTextIsRedacted(t *testing.T) {
+	f := newFake()
+	f.runtimes = []api.Runtime{mkRuntime("r-alpha", specT4, t0.Add(time.Hour), "")}
+	var red api.Redactor
+	red.Add(panicSecret)
+	clk := &clock{t: t0}
+	m := testModel(secretPanics{f}, clk)
+	m.cx.Redact = red.Redact
+	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 40})
+	m, _ = run(t, m, m.Init())
+	check := func(when string) {
+		t.Helper()
+		if !secrettest.Check(t, when, m.View(), panicSecret) {
+			t.FailNow()
+		}
+	}
+	check("after list_sessions panicked")
+	m, _ = update(m, keyMsg("tab"))
+	check("sessions panel")
+	m, _ = update(m, keyMsg("shift+tab"))
+	m, _ = update(m, keyMsg("d"))
+	clk.t = clk.t.Add(time.Second)
+	m, cmd := update(m, keyMsg("y"))
+	m = drive(t, m, cmd)
+	if !strings.Contains(m.View(), "internal error") || !strings.Contains(m.View(), api.Redacted) {
+		t.Fatalf("delete_runtime's panic is not on the status line, redacted:\n%s", m.View())
+	}
+	check("after delete_runtime panicked")
+	m, _ = update(m, keyMsg("L"))
+	check("event log")
 }

@@ -1,22 +1,33 @@
+//go:build unix
+
 package ui
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/api/secrettest"
+	"github.com/colabdash/colabdash/api/tty"
+	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
+	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/shell"
 )
 
 // clip records what was copied.
@@ -841,4 +852,418 @@ func TestCreateOutcomeUnknownResendsSameRequest(t *testing.T) {
 		t.Fatalf("%d create calls, %d runtimes created: want the one runtime", n, e.srv.RuntimesCreated())
 	}
 	mustContain(t, m.View(), "created")
+}
+
+// In demo mode a create is remembered for N in memory, never written to
+// (or read from) the user's state directory.
+func TestDemoLastSpecStaysInMemory(t *testing.T) {
+	var dir string
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.Demo = true; dir = o.StateDir })
+	if err := SaveLastSpec(dir, &LastSpec{Spec: specCPU}); err != nil {
+		t.Fatal(err)
+	}
+	m = e.press(t, m, "n", "down", "enter", "enter", "enter", "enter", "enter")
+	if e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("%d created", e.srv.RuntimesCreated())
+	}
+	if ls, err := LoadLastSpec(dir); err != nil || ls.Spec != specCPU {
+		t.Fatalf("demo create overwrote the real last spec: %+v %v", ls, err)
+	}
+	if m.cr.lastSpec == nil || m.cr.lastSpec.Spec != specT4 {
+		t.Fatalf("demo last spec not kept in memory: %+v", m.cr.lastSpec)
+	}
+	m = e.press(t, m, "N")
+	mustContain(t, m.View(), "Create a runtime like the last one?", "GPU/T4/STANDARD")
+	// A demo dashboard does not offer the real account's last spec either.
+	if n := New(Options{Service: e.svc, StateDir: dir, Demo: true}); n.cr.lastSpec != nil {
+		t.Fatal("demo dashboard loaded the real last spec")
+	}
+}
+
+// last-spec.json is read back at start and on every profile switch: a
+// FIFO nobody writes to (hung the read forever), a link to /dev/zero (read
+// without end) or a huge file in its place must give an error at once, and
+// the dashboard then simply has no remembered spec (red team).
+func TestLastSpecFileIsReadBounded(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, LastSpecFile)
+	cases := map[string]func() error{
+		"fifo":      func() error { return syscall.Mkfifo(path, 0o600) },
+		"/dev/zero": func() error { return os.Symlink("/dev/zero", path) },
+		"directory": func() error { return os.Mkdir(path, 0o700) },
+		"huge": func() error {
+			return os.WriteFile(path, []byte(`{"spec":{"variant":"VARIANT_CPU"},"x":"`+strings.Repeat("a", safefile.MaxStateFile)+`"}`), 0o600)
+		},
+	}
+	for name, setup := range cases {
+		os.RemoveAll(path)
+		if err := setup(); err != nil {
+			t.Fatal(err)
+		}
+		done := goRun(t, name+": LoadLastSpec", func() error { _, err := LoadLastSpec(dir); return err })
+		select {
+		case err := <-done:
+			var se *safefile.Error
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), LastSpecFile) {
+				t.Errorf("%s: LoadLastSpec = %v, want a safefile error naming %s", name, err, LastSpecFile)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: LoadLastSpec still reading after 30s", name)
+		}
+	}
+}
+
+// `y` on the hostile seed's runtime copied its connection URL, escape
+// sequences and U+202E included, to the clipboard (OSC 52 and native), so
+// a later paste replayed them into a shell or terminal (red team). A text
+// with controls is now not copied and the status line says why; a clean
+// URL still is.
+func TestCopyRefusesControlCharacters(t *testing.T) {
+	var copied []string
+	e, m := emuModel(t, colabfake.Options{Seed: colabfake.SeedHostile}, func(o *Options) {
+		o.CopyTo = nil
+		o.Clipboard = func(s string) error { copied = append(copied, s); return nil }
+	})
+	m = m.selectID(t, "rt-clip"+colabfake.HostileOSC52+"board")
+	m = e.press(t, m, "y")
+	if len(copied) != 0 {
+		t.Fatalf("copied %q", copied)
+	}
+	if v := m.View(); !strings.Contains(v, "copy failed") || !strings.Contains(v, "control characters") {
+		t.Fatalf("no reason on the status line:\n%s", v)
+	}
+	e2, m2 := emuModel(t, colabfake.Options{}, func(o *Options) {
+		o.CopyTo = nil
+		o.Clipboard = func(s string) error { copied = append(copied, s); return nil }
+	})
+	m2 = m2.selectID(t, "rt-t4demo7k2p")
+	e2.press(t, m2, "y")
+	if len(copied) != 1 || !strings.HasSuffix(copied[0], "/proxy/rt-t4demo7k2p/") { // the emulator's own runtime proxy
+		t.Fatalf("a clean URL was not copied: %q", copied)
+	}
+}
+
+// S on a runtime suspends the dashboard for its shell (a tea.Exec
+// command); under --readonly it is refused with the read-only line; the
+// shell's end is said in the status line, the dashboard otherwise as it
+// was (the same selection).
+func TestShellKey(t *testing.T) {
+	_, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m, cmd := update(m, keyMsg("S"))
+	if cmd == nil {
+		t.Fatal("S started nothing")
+	}
+	m, _ = update(m, shellDoneMsg{runtime: "runtimes/rt-t4demo7k2p", id: "rt-t4demo7k2p", outcome: shell.Exited})
+	mustContain(t, m.View(), "shell on rt-t4demo7k2p: exited")
+	if m.Selected() != "runtimes/rt-t4demo7k2p" {
+		t.Errorf("selection moved to %q", m.Selected())
+	}
+	m, _ = update(m, shellDoneMsg{runtime: "runtimes/rt-t4demo7k2p", id: "rt-t4demo7k2p", outcome: shell.Lost,
+		err: &tty.CloseError{Code: 1008, Reason: "proxy token expired"}})
+	mustContain(t, m.View(), "connection lost", "1008")
+
+	_, ro := emuModel(t, colabfake.Options{}, func(o *Options) { o.ReadOnly = true })
+	ro = ro.selectID(t, "rt-t4demo7k2p")
+	ro, cmd = update(ro, keyMsg("S"))
+	mustContain(t, ro.View(), "read-only mode: S (shell on runtime) is disabled")
+	if cmd != nil {
+		if msg := cmd(); msg != nil {
+			t.Errorf("read-only S returned a command giving %T", msg)
+		}
+	}
+}
+
+func sessionNames(ss []api.Session) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// e runs on the session just opened with o, not on a new one.
+func TestRunCodeAfterOpenUsesThatSession(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	const rt = "runtimes/rt-cpudemo4qx"
+	m = m.selectID(t, "rt-cpudemo4qx")
+	m = e.press(t, m, "o")
+	m = typeText(e, t, m, "mine")
+	m = e.press(t, m, "enter", "e")
+	mustContain(t, m.View(), "RUN CODE · rt-cpudemo4qx · session mine")
+	m = typeText(e, t, m, "print(1)")
+	m = e.press(t, m, "enter")
+	if n := len(e.srv.Sessions(rt)); n != 2 {
+		t.Fatalf("run code created another session: %v", sessionNames(e.srv.Sessions(rt)))
+	}
+	if got := m.ex.execState.runs[0].session; got != rt+"/sessions/mine" {
+		t.Fatalf("ran on %q, want the session o opened", got)
+	}
+}
+
+// e runs on the session under the cursor when the sessions panel has the
+// focus, and never on a session the user closed.
+func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	const rt = "runtimes/rt-t4demo7k2p"
+	m = m.selectID(t, "rt-t4demo7k2p")
+	before := sessionNames(e.srv.Sessions(rt))
+	// Focus the sessions panel, move to the second session, run there.
+	m = e.press(t, m, "tab", "j", "e")
+	want := m.cx.Snap.Runtime(rt).Sessions[1].Name
+	mustContain(t, m.View(), "· session "+api.LastSegment(want))
+	m = typeText(e, t, m, "print(1)")
+	m = e.press(t, m, "enter", "esc")
+	if got := m.ex.execState.runs[0].session; got != want {
+		t.Fatalf("ran on %q, want the selected %q", got, want)
+	}
+	// From the runtimes panel e goes back to the session used last.
+	m = e.press(t, m, "tab", "e")
+	mustContain(t, m.View(), "· session "+api.LastSegment(want))
+	m = e.press(t, m, "esc")
+
+	// Run once on a new colabdash session, then close it.
+	m = e.press(t, m, "tab", "k", "tab") // first session selected, back on runtimes
+	m.ex.lastSession = map[string]sessionPick{}
+	m = e.press(t, m, "e")
+	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
+	m = e.press(t, m, "y")
+	m = typeText(e, t, m, "print(2)")
+	m = e.press(t, m, "enter", "esc")
+	own := m.ex.console().Session()
+	if own == "" || slices.Contains(before, own) {
+		t.Fatalf("run code did not open a new session: %q", own)
+	}
+	m = e.press(t, m, "tab")
+	for i, s := range m.cx.Snap.Runtime(rt).Sessions {
+		if s.Name == own {
+			m.sess.SetCursor(i)
+		}
+	}
+	m = e.press(t, m, "x", "y", "tab")
+	if slices.Contains(sessionNames(e.srv.Sessions(rt)), own) {
+		t.Fatal("close did not close the session")
+	}
+	// e must not reuse (and so resurrect) the closed session: it asks.
+	m = e.press(t, m, "e")
+	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
+	m = e.press(t, m, "y")
+	m = typeText(e, t, m, "print(3)")
+	m = e.press(t, m, "enter", "esc", "r")
+	if slices.Contains(sessionNames(e.srv.Sessions(rt)), own) {
+		t.Fatal("the closed session came back: run code used it again")
+	}
+	if last := m.ex.execState.runs[len(m.ex.execState.runs)-1]; last.session == own || last.err != nil {
+		t.Fatalf("last run on %q err %v", last.session, last.err)
+	}
+}
+
+// Issue 10 defect 2: each session has its own transcript, and each In:
+// names its session.
+func TestConsoleTranscriptBelongsToItsSession(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "tab", "e") // the first session
+	first := m.ex.console().Session()
+	m = typeText(e, t, m, "print('first')")
+	m = e.press(t, m, "enter", "esc", "j", "e") // the second session
+	second := m.ex.console().Session()
+	if first == second {
+		t.Fatal("j did not choose another session")
+	}
+	v := m.View()
+	if strings.Contains(v, "first") {
+		t.Fatalf("the second session's console shows the first one's run:\n%s", v)
+	}
+	m = typeText(e, t, m, "print('second')")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "In ["+api.LastSegment(second)+"]: print('second')")
+	m = e.press(t, m, "esc", "k", "e")
+	v = m.View()
+	mustContain(t, v, "In ["+api.LastSegment(first)+"]: print('first')", "  first")
+	if strings.Contains(v, "second") {
+		t.Fatalf("the first session's console shows the second one's run:\n%s", v)
+	}
+}
+
+// ctrl+c never quits from the console. Idle, it clears the input; while
+// code runs it offers to stop it, saying that stopping closes the session
+// and discards its state; y closes the session (delete_session), which
+// ends the run.
+func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "tab", "e")
+	sess := m.ex.console().Session()
+	m = typeText(e, t, m, "x = 1")
+	m, cmd := update(m, keyMsg("ctrl+c"))
+	if cmd != nil {
+		if _, quit := cmd().(tea.QuitMsg); quit {
+			t.Fatal("ctrl+c quit from the console")
+		}
+	}
+	if m.ex.console().Input() != "" || !topIs[*console.Overlay](m.scr) {
+		t.Fatalf("idle ctrl+c: input %q", m.ex.console().Input())
+	}
+	// A long run (the emulator sleeps an hour).
+	m = typeText(e, t, m, "print('start')")
+	e.clk.add(DialogGrace)
+	m, runCmd := update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\ntime.sleep(3600)"), Paste: true})
+	m, runCmd = update(m, keyMsg("enter"))
+	done := goRun(t, "enter on the console's long run", runCmd)
+	mustContain(t, m.View(), "running…")
+	for deadline := time.Now().Add(30 * time.Second); e.srv.RunningCode(sess) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the run never started on the server")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// The kernel cannot be interrupted through the runtime proxy (its
+	// Jupyter server fails): ctrl+c falls back to offering the stop.
+	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/sessions", Status: 503, Times: -1})
+	m = e.press(t, m, "ctrl+c")
+	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "could not interrupt")
+	d := m.dlg()
+	if d == nil || d.Title != "Stop the running code?" {
+		t.Fatalf("ctrl+c while code runs did not offer to stop it:\n%s", m.View())
+	}
+	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "Stop the running code?", "delete_session", "discards", "state")
+	m = e.press(t, m, "y")
+	for _, s := range e.srv.Sessions("runtimes/rt-t4demo7k2p") {
+		if s.Name == sess {
+			t.Fatal("y did not close the session")
+		}
+	}
+	// The run's own answer (ABORTED) arrives late and is dropped; the
+	// transcript already says it stopped.
+	select {
+	case msg := <-done:
+		m, _ = update(m, msg)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the run did not end when its session was closed")
+	}
+	v := m.View()
+	mustContain(t, v, "✕ stopped: the session was closed", "no session (enter asks to open one)")
+	if strings.Contains(v, "running…") {
+		t.Fatalf("still running:\n%s", v)
+	}
+	// The next run asks before opening a new session.
+	m = typeText(e, t, m, "print(2)")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
+	m = e.press(t, m, "y", "enter")
+	if ns := m.ex.console().Session(); ns == sess || ns == "" {
+		t.Fatalf("console session after stop: %q", ns)
+	}
+	mustContain(t, m.View(), "]: print(2)", "  2")
+}
+
+// Multi-line input: a paste keeps its lines, alt+enter and ctrl+j add a
+// line, enter on an open block adds a line, and enter on a complete
+// statement runs the whole input.
+func TestConsoleMultiLineInput(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "tab", "e")
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("print(1)\r\nprint(2)"), Paste: true})
+	if got := m.ex.console().Input(); got != "print(1)\nprint(2)" {
+		t.Fatalf("paste: %q", got)
+	}
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyEnter, Alt: true})
+	m = typeText(e, t, m, "print(3)")
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyCtrlJ})
+	m = typeText(e, t, m, "for i in range(2):")
+	m = e.press(t, m, "enter") // an open block: a new line, not a run
+	m = typeText(e, t, m, "    print(i)")
+	m = e.press(t, m, "enter") // still inside the block
+	if got := m.ex.console().Input(); got != "print(1)\nprint(2)\nprint(3)\nfor i in range(2):\n    print(i)\n" {
+		t.Fatalf("input: %q", got)
+	}
+	mustContain(t, m.View(), ">>> ", "... ")
+	m = e.press(t, m, "enter") // the empty line closes the block: it runs
+	runs := m.ex.execState.runs
+	if len(runs) != 1 || runs[0].code != "print(1)\nprint(2)\nprint(3)\nfor i in range(2):\n    print(i)" {
+		t.Fatalf("runs: %+v", runs)
+	}
+	if got := runs[0].res.Stdout; got != "1\n2\n3\n0\n1\n" {
+		t.Fatalf("stdout %q", got)
+	}
+}
+
+// bigRuns are n finished runs of 2 MB of output each (40,000 lines of 50
+// bytes).
+func bigRuns(at time.Time, n int) []*execRun {
+	var b strings.Builder
+	for i := 0; i < 40000; i++ {
+		fmt.Fprintf(&b, "output line %-38d\n", i)
+	}
+	out := b.String()
+	var runs []*execRun
+	for i := 0; i < n; i++ {
+		runs = append(runs, &execRun{id: i + 1, code: "big()", done: true, started: at, res: api.ExecuteCodeResult{Stdout: out}})
+	}
+	return runs
+}
+
+// BenchmarkConsoleView renders the console over ten 2 MB outputs: the cost
+// follows the screen, not what was printed.
+func BenchmarkConsoleView(b *testing.B) {
+	_, clk, m := fixture(b)
+	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = withConsole(m, "runtimes/r-alpha", "runtimes/r-alpha/sessions/colabdash-1a2b", bigRuns(clk.now(), 10), "")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if v := m.View(); !strings.Contains(v, "✓ done") {
+			b.Fatal("no output")
+		}
+	}
+}
+
+// A question an answer brings never lands on the dialog the user is
+// answering: a create that fails while "Delete runtime …?" is open leaves
+// the y typed for that dialog to it, and its own choices open once the
+// user is back on the dashboard.
+func TestAnswerDialogWaitsForTheLayerItWasAskedFrom(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
+		Text: colabfake.GoogleErrorText(api.PermissionDenied, "The caller does not have permission.", "", 0)})
+	m, create := startCreate(t, m, e, specT4)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "d")
+	mustContain(t, m.View(), "Delete runtime rt-t4demo7k2p?")
+	m = drive(t, m, create) // the create fails while the user reads the question
+	if d := m.dlg(); d == nil || !strings.HasPrefix(d.Title, "Delete runtime ") {
+		t.Fatalf("the failed create's choices opened over the delete question:\n%s", m.View())
+	}
+	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "failed", "opens when you are back on the dashboard")
+	m = e.press(t, m, "y")
+	if serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+		t.Fatalf("the y typed for the delete question did not answer it:\n%s", m.View())
+	}
+	if d := m.dlg(); d == nil || d.Kind() != dialog.Choice {
+		t.Fatalf("the failed create's choices did not open once the dashboard was back:\n%s", m.View())
+	}
+}
+
+// The console asked for with e opens on its new session when that session
+// is there, but not over the files pane the user opened meanwhile: it
+// waits until the pane is closed, and the pane keeps its keys.
+func TestConsoleForANewSessionWaitsForTheDashboard(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "e")
+	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
+	e.clk.add(DialogGrace + time.Millisecond)
+	m, open := update(m, keyMsg("y")) // create_session, answered later
+	m = e.press(t, m, "f")
+	m = drive(t, m, open)
+	if !topIs[*files.Overlay](m.scr) {
+		t.Fatalf("the console opened over the files pane:\n%s", m.View())
+	}
+	m = e.press(t, m, "esc")
+	if !topIs[*console.Overlay](m.scr) {
+		t.Fatalf("the console did not open once the files pane closed:\n%s", m.View())
+	}
+	mustContain(t, m.View(), "RUN CODE")
 }
