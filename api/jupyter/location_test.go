@@ -20,6 +20,12 @@ func TestParseLocation(t *testing.T) {
 		{"./x:y", "", "./x:y", false},
 		{"C:\\data\\x.csv", "", "C:\\data\\x.csv", false},
 		{"c:/data/x.csv", "", "c:/data/x.csv", false},
+		// Drive paths at the ends of the alphabet and a bare drive are
+		// local; a one-letter runtime with a relative path is not.
+		{"a:/x.csv", "", "a:/x.csv", false},
+		{"z:\\x.csv", "", "z:\\x.csv", false},
+		{"c:", "", "c:", false},
+		{"c:x.csv", "c", "x.csv", false},
 		{"rt-abc:/content/data.csv", "rt-abc", "content/data.csv", false},
 		{"rt-abc:content/data.csv", "rt-abc", "content/data.csv", false},
 		{"runtimes/rt-abc:/content/", "rt-abc", "content", true},
