@@ -173,3 +173,26 @@ func TestListOfAFile(t *testing.T) {
 		t.Fatalf("ListEach of a file: %d entries, %v; want ErrNotDir naming content/f and no entry", n, err)
 	}
 }
+
+// Guards the listing's byte budget outside its entries (1 MiB, plus 64
+// KiB for the entry being decoded): a reply whose other fields take
+// 1,000,000 bytes is still read, one whose fields take 1.2 MB is not a
+// listing.
+func TestListingHeadBudget(t *testing.T) {
+	for _, tc := range []struct {
+		pad int
+		ok  bool
+	}{{1_000_000, true}, {1_200_000, false}} {
+		c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, `{"name":"d","path":"content/d","type":"directory","note":"%s","content":[{"name":"a","path":"content/d/a","type":"file","size":1}]}`,
+				strings.Repeat("x", tc.pad))
+		})
+		l, err := c.List(context.Background(), "content/d")
+		if tc.ok && (err != nil || len(l.Entries) != 1) {
+			t.Errorf("%d bytes of other fields: %+v, %v; want the listing", tc.pad, l, err)
+		}
+		if !tc.ok && !errors.Is(err, ErrServer) {
+			t.Errorf("%d bytes of other fields: %v, want ErrServer (not a listing)", tc.pad, err)
+		}
+	}
+}
