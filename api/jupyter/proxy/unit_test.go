@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -220,5 +221,25 @@ func TestXSSIGuardStripped(t *testing.T) {
 		if _, err := c.Stat(ctx, "content/missing"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("newline %q: Stat of a missing file: %v, want not found (Jupyter's JSON behind the guard)", nl, err)
 		}
+	}
+}
+
+// countingTransport counts the requests it carries.
+type countingTransport struct{ n atomic.Int32 }
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Guards Options.Transport: the transport given carries every request
+// (a test's, or a proxy setting's), not a default one.
+func TestGivenTransportUsed(t *testing.T) {
+	tr := &countingTransport{}
+	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"name":"f","path":"content/f","type":"file","size":1}`)
+	}, func(o *Options) { o.Transport = tr })
+	if _, err := c.Stat(context.Background(), "content/f"); err != nil || tr.n.Load() != 1 {
+		t.Fatalf("Stat: %v; the given transport carried %d requests, want 1", err, tr.n.Load())
 	}
 }
