@@ -212,3 +212,50 @@ func TestForwardUpgradeWithoutOrigin(t *testing.T) {
 	}
 	conn.CloseNow()
 }
+
+// Guards what the runtime receives and what comes back, beyond the
+// credentials: an escaped slash in a path (JupyterLab's settings API:
+// "@jupyterlab%2Fapputils-extension") arrives escaped; a request without
+// Origin arrives without one; a reply without Location gets none; a
+// redirect within the runtime's proxy URL (relative or absolute) becomes
+// the forward's own path, one to another origin is left as it is.
+func TestForwardPathsOriginsAndRedirects(t *testing.T) {
+	var mu sync.Mutex
+	var uris, origins []string
+	var base string
+	s := newStub(t, time.Hour, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		uris = append(uris, r.RequestURI)
+		origins = append(origins, r.Header.Get("Origin"))
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/rel":
+			w.Header().Set("Location", "/tree/a?b=1")
+			w.WriteHeader(http.StatusFound)
+		case "/abs":
+			w.Header().Set("Location", base+"/tree/x")
+			w.WriteHeader(http.StatusFound)
+		case "/away":
+			w.Header().Set("Location", "https://accounts.example/login?next=1")
+			w.WriteHeader(http.StatusFound)
+		default:
+			io.WriteString(w, `{}`)
+		}
+	}, nil)
+	base = strings.TrimSuffix(s.w.f.c.Info().URL, "/")
+	auth := http.Header{"Authorization": {"token " + s.w.f.Token()}}
+	resp := s.send(t, http.MethodGet, "/lab/api/settings/@jupyterlab%2Fapputils-extension:themes", auth)
+	if resp.StatusCode != 200 || resp.Header.Get("Location") != "" {
+		t.Fatalf("settings GET: %d, Location %q; want 200 and no Location", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	for path, want := range map[string]string{"/rel": "/tree/a?b=1", "/abs": "/tree/x", "/away": "https://accounts.example/login?next=1"} {
+		if got := s.send(t, http.MethodGet, path, auth).Header.Get("Location"); got != want {
+			t.Errorf("redirect from %s: Location %q, want %q", path, got, want)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(uris) == 0 || uris[0] != "/lab/api/settings/@jupyterlab%2Fapputils-extension:themes" || origins[0] != "" {
+		t.Fatalf("the runtime received %q with Origin %q; want the escaped slash kept and no Origin", uris, origins)
+	}
+}
