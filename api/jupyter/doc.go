@@ -5,6 +5,23 @@
 // and kernel interrupts, and Forwarder, a local loopback server that
 // forwards HTTP and WebSocket traffic to the runtime.
 //
+// It is the one package the dashboard and the CLI import; the work is
+// done in the packages below it, and the names here are theirs (type
+// aliases, the same values, thin wrappers):
+//
+//   - proxy: the request layer (the proxy token, its renewal, redirects,
+//     bounded replies, error mapping into *Error), the contents API,
+//     the streamed directory listing, kernels, terminals and WebSockets;
+//   - transfer: uploads and downloads (chunks, part files and their
+//     stamps, resume, the idle watchdog, local destinations never
+//     written through a link) and the recursive copies of cp -r;
+//   - forward: the local forward (colabdash forward);
+//   - internal/jupytertest: the test bed (the emulator's proxy in front
+//     of its own Jupyter tree or of a real jupyter-server).
+//
+// Client is a transfer.Copier, itself a proxy.Client, so every method of
+// both is a method of Client.
+//
 // # The proxy token
 //
 // Every request carries "X-Colab-Runtime-Proxy-Token: <token>" and

@@ -1,0 +1,253 @@
+// Package jupytertest is the test bed of api/jupyter's packages: the
+// emulator's runtime proxy in front of its own Jupyter file tree
+// ("emulator") or of a real jupyter-server ("jupyter", started once per
+// test binary), and a runtime to reach through it.
+package jupytertest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// Tests run the client against the emulator's runtime proxy, in two
+// backends: the emulator's own Jupyter file tree ("emulator"), and a real
+// jupyter-server behind the emulator's proxy ("jupyter", the Debian
+// python3-jupyter-server package, started once per test binary; skipped
+// with a clear message when it is not installed).
+
+// T0 is the emulator clock's start.
+var T0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+
+// Backend is what serves the runtime's Jupyter API behind the proxy.
+type Backend string
+
+const (
+	// Emulator is the emulator's own Jupyter file tree.
+	Emulator Backend = "emulator"
+	// Jupyter is the shared real jupyter-server.
+	Jupyter Backend = "jupyter"
+)
+
+// Backends are both, in the order ForEachBackend runs them.
+var Backends = []Backend{Emulator, Jupyter}
+
+// jupyterServer is the shared real Jupyter server, started on first use.
+var jupyterServer struct {
+	once sync.Once
+	url  string // with ?token= none: auth disabled
+	root string
+	cmd  *exec.Cmd
+	skip string
+}
+
+// JupyterPython is the interpreter with jupyter_server importable:
+// $COLABDASH_JUPYTER_PYTHON, else /usr/bin/python3 (Debian's package).
+func JupyterPython() string {
+	if p := os.Getenv("COLABDASH_JUPYTER_PYTHON"); p != "" {
+		return p
+	}
+	return "/usr/bin/python3"
+}
+
+func startJupyter() {
+	j := &jupyterServer
+	py := JupyterPython()
+	if err := exec.Command(py, "-c", "import jupyter_server").Run(); err != nil {
+		j.skip = fmt.Sprintf("jupyter-server is not installed for %s (apt-get install python3-jupyter-server): %v", py, err)
+		return
+	}
+	root, err := os.MkdirTemp("", "colabdash-jupyter-")
+	if err != nil {
+		j.skip = err.Error()
+		return
+	}
+	_ = os.MkdirAll(filepath.Join(root, "content"), 0o755)
+	_ = os.MkdirAll(filepath.Join(root, ".home"), 0o755)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		j.skip = err.Error()
+		return
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd := exec.Command(py, "-m", "jupyter_server", "--allow-root", "--no-browser", "--ip=127.0.0.1",
+		fmt.Sprintf("--port=%d", port), "--port-retries=0", "--ServerApp.token=", "--ServerApp.password=",
+		"--ServerApp.disable_check_xsrf=True", "--FileContentsManager.delete_to_trash=False",
+		"--ServerApp.root_dir="+root)
+	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(root, ".home"), "JUPYTER_RUNTIME_DIR="+filepath.Join(root, ".home"),
+		"JUPYTER_CONFIG_DIR="+filepath.Join(root, ".home"), "JUPYTER_DATA_DIR="+filepath.Join(root, ".home"))
+	logf, _ := os.Create(filepath.Join(root, ".home", "jupyter.log"))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		j.skip = "starting jupyter-server: " + err.Error()
+		return
+	}
+	j.cmd, j.root = cmd, root
+	j.url = fmt.Sprintf("http://127.0.0.1:%d/", port)
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(j.url + "api/status")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b, _ := os.ReadFile(filepath.Join(root, ".home", "jupyter.log"))
+	j.skip = "jupyter-server did not answer within 60 s: " + string(b)
+}
+
+// StopJupyter stops the shared real Jupyter server, if one was started
+// (TestMain calls it after the tests).
+func StopJupyter() {
+	j := &jupyterServer
+	if j.cmd != nil && j.cmd.Process != nil {
+		_ = j.cmd.Process.Kill()
+		_ = j.cmd.Wait()
+	}
+	if j.root != "" {
+		_ = os.RemoveAll(j.root)
+	}
+}
+
+// RequireJupyter returns the real Jupyter server's URL or skips the test
+// (fatal instead under COLABDASH_REQUIRE_JUPYTER=1).
+func RequireJupyter(t testing.TB) string {
+	t.Helper()
+	jupyterServer.once.Do(startJupyter)
+	if jupyterServer.skip != "" {
+		if os.Getenv("COLABDASH_REQUIRE_JUPYTER") == "1" {
+			t.Fatalf("COLABDASH_REQUIRE_JUPYTER=1 but %s", jupyterServer.skip)
+		}
+		t.Skip("SKIP real-Jupyter backend: " + jupyterServer.skip)
+	}
+	return jupyterServer.url
+}
+
+// Env is an emulator with one runtime, an MCP client to it (for
+// get_runtime renewals) and the runtime.
+type Env struct {
+	T   testing.TB
+	Be  Backend
+	Srv *colabfake.Server
+	Clk *colabfake.Clock
+	Svc api.Service
+	Rt  api.Runtime
+	// Red is the redactor the test's clients share.
+	Red *api.Redactor
+	// Dir is the remote directory private to this test ("content", or
+	// "content/<test>" on the shared real server).
+	Dir     string
+	onProxy func(*http.Request)
+	mu      sync.Mutex
+}
+
+// NewEnv starts an emulator with one runtime ("runtimes/rt-files")
+// whose proxy serves the backend be, stopped when the test ends.
+func NewEnv(t testing.TB, be Backend, o colabfake.Options) *Env {
+	t.Helper()
+	e := &Env{T: t, Be: be, Clk: colabfake.NewClock(T0), Red: &api.Redactor{}}
+	if be == Jupyter {
+		o.JupyterUpstream = RequireJupyter(t)
+	}
+	if o.Now == nil {
+		o.Now = e.Clk.Now
+	}
+	o.OnProxyRequest = func(r *http.Request) {
+		e.mu.Lock()
+		f := e.onProxy
+		e.mu.Unlock()
+		if f != nil {
+			f(r)
+		}
+	}
+	o.CreatesPerMinute = -1
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	e.Srv = srv
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	hc := oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "test"}))
+	c, err := client.New(ctx, client.Options{Endpoint: ep, HTTPClient: hc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	e.Svc = c
+	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Rt = rt
+	e.Dir = "content"
+	if be == Jupyter {
+		// The real server's tree is shared by every test: each gets its own
+		// directory, removed afterwards.
+		name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
+		e.Dir = "content/" + name
+		_ = os.RemoveAll(filepath.Join(jupyterServer.root, e.Dir))
+		if err := os.MkdirAll(filepath.Join(jupyterServer.root, e.Dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = os.RemoveAll(filepath.Join(jupyterServer.root, e.Dir)) })
+	}
+	return e
+}
+
+// JupyterRoot is the shared real Jupyter server's root directory on this
+// machine ("" before RequireJupyter started it).
+func JupyterRoot() string { return jupyterServer.root }
+
+// SetOnProxy installs a hook run on every proxy request before its token
+// is checked.
+func (e *Env) SetOnProxy(f func(*http.Request)) {
+	e.mu.Lock()
+	e.onProxy = f
+	e.mu.Unlock()
+}
+
+// Info is the runtime's connectionInfo as the emulator gave it.
+func (e *Env) Info() api.ConnectionInfo { return *e.Rt.ConnectionInfo }
+
+// Renew gets a fresh connectionInfo through get_runtime, as
+// Options.Renew does in colabdash.
+func (e *Env) Renew(ctx context.Context) (api.ConnectionInfo, error) {
+	rt, err := e.Svc.GetRuntime(ctx, e.Rt.Name)
+	if err != nil {
+		return api.ConnectionInfo{}, err
+	}
+	if rt.ConnectionInfo == nil {
+		return api.ConnectionInfo{}, fmt.Errorf("no connectionInfo")
+	}
+	return *rt.ConnectionInfo, nil
+}
+
+// P is a remote path inside the test's directory.
+func (e *Env) P(name string) string { return e.Dir + "/" + name }
+
+// ForEachBackend runs f as a subtest per backend.
+func ForEachBackend(t *testing.T, f func(t *testing.T, be Backend)) {
+	for _, be := range Backends {
+		t.Run(string(be), func(t *testing.T) { f(t, be) })
+	}
+}

@@ -1,0 +1,41 @@
+package proxy
+
+import (
+	"bufio"
+	"bytes"
+)
+
+// xssiPrefix is the anti-XSSI guard Colab's front end may put before a
+// JSON reply (field case 76; colab-vscode strips it from every Colab
+// reply). It is stripped, with one newline after it, only where a JSON
+// document starts (trimXSSI, skipXSSI): a JSON value can never begin with
+// ")", so nothing real is lost. Raw file bytes (GET /files/) are never
+// touched.
+const xssiPrefix = ")]}'"
+
+// trimXSSI returns b without a leading xssiPrefix and the "\n" or "\r\n"
+// after it; any other b is returned as is.
+func trimXSSI(b []byte) []byte {
+	rest, ok := bytes.CutPrefix(b, []byte(xssiPrefix))
+	if !ok {
+		return b
+	}
+	if r, ok := bytes.CutPrefix(rest, []byte("\r\n")); ok {
+		return r
+	}
+	rest, _ = bytes.CutPrefix(rest, []byte("\n"))
+	return rest
+}
+
+// skipXSSI consumes a leading xssiPrefix (and its newline) from br, as
+// trimXSSI does for a whole reply; a reply without one is left as is. An
+// error is br's (never io.EOF for a short reply: the decoder reports it).
+func skipXSSI(br *bufio.Reader) error {
+	head, _ := br.Peek(len(xssiPrefix) + 2)
+	n := len(head) - len(trimXSSI(head))
+	if n == 0 {
+		return nil
+	}
+	_, err := br.Discard(n)
+	return err
+}

@@ -1,0 +1,194 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
+	"github.com/colabdash/colabdash/api/jupyter/proxy"
+)
+
+// Issue 18: a listing naming an entry twice, or as both a file and a
+// directory, is an error for that entry (a warning naming it, nothing
+// written for it); the rest is copied and the copy ends with an error.
+func TestDownloadDuplicateEntries(t *testing.T) {
+	entry := func(name, typ string) string {
+		return fmt.Sprintf(`{"name":%q,"path":"content/d/%s","type":%q,"size":%s,"last_modified":"2026-11-01T00:00:00Z"}`,
+			name, name, typ, map[string]string{"file": "10", "directory": "null"}[typ])
+	}
+	c := fixture(t, func(p string) string {
+		if p != "content/d" {
+			return `{"name":"x","path":"` + p + `","type":"directory","content":[]}`
+		}
+		return `{"name":"d","path":"content/d","type":"directory","content":[` + strings.Join([]string{
+			entry("both", "file"), entry("ok.txt", "file"), entry("both", "directory"), entry("twice.txt", "file"), entry("twice.txt", "file"),
+		}, ",") + `]}`
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	var warns []string
+	err := c.DownloadPath(context.Background(), "content/d", out, false, CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }})
+	if !errors.Is(err, proxy.ErrBadListing) || !strings.Contains(err.Error(), "2 entries not copied") {
+		t.Fatalf("err = %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "ok.txt")); err != nil || string(b) != "data of content/d/ok.txt" {
+		t.Errorf("ok.txt = %q, %v", b, err)
+	}
+	for _, name := range []string{"both", "twice.txt"} {
+		if _, err := os.Lstat(filepath.Join(out, name)); err == nil {
+			t.Errorf("%s was written", name)
+		}
+	}
+	text := strings.Join(warns, "\n")
+	for _, want := range []string{"skipped /content/d/both: the runtime's listing names it more than once (as file, directory)",
+		"skipped /content/d/twice.txt: the runtime's listing names it more than once (as file, file)"} {
+		if strings.Count(text, want) != 1 {
+			t.Errorf("warnings lack %q once:\n%s", want, text)
+		}
+	}
+}
+
+// storeDir is the directory on this machine that holds the env's remote
+// directory e.Dir: the emulator's file store (FilesDir) or the real
+// jupyter-server's root.
+func storeDir(e *env, filesDir string) string {
+	if e.Be == backendJupyter {
+		return filepath.Join(jupytertest.JupyterRoot(), e.Dir)
+	}
+	return filepath.Join(filesDir, api.LastSegment(e.Rt.Name), e.Dir)
+}
+
+// Issue 18: a directory loop on the runtime (symbolic links to the
+// directory itself and to its parent, which Jupyter lists as plain
+// directories) is caught by listings that repeat an ancestor's, reported
+// once each, and not copied again down to the depth limit; the rest is
+// copied.
+func TestDownloadDirectoryLoop(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		files := t.TempDir()
+		e := newEnv(t, be, colabfake.Options{FilesDir: files, TokenTTL: 24 * time.Hour})
+		c := e.client()
+		ctx := context.Background()
+		if _, _, err := c.ListEach(ctx, e.Dir, func(proxy.Model) error { return nil }); err != nil { // the store exists
+			t.Fatal(err)
+		}
+		top := filepath.Join(storeDir(e, files), "top")
+		for _, d := range []string{"d/sub"} {
+			if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		must(t, os.WriteFile(filepath.Join(top, "d", "f.txt"), []byte("f"), 0o644))
+		must(t, os.WriteFile(filepath.Join(top, "d", "sub", "g.txt"), []byte("g"), 0o644))
+		must(t, os.Symlink(".", filepath.Join(top, "d", "self")))
+		must(t, os.Symlink("..", filepath.Join(top, "d", "up")))
+		out := filepath.Join(t.TempDir(), "out")
+		var warns []string
+		err := c.DownloadPath(ctx, e.p("top"), out, false, CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }})
+		if !errors.Is(err, proxy.ErrBadListing) || !strings.Contains(err.Error(), "2 entries not copied") {
+			t.Fatalf("err = %v\nwarnings: %q", err, warns)
+		}
+		for _, f := range []string{"d/f.txt", "d/sub/g.txt"} {
+			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+				t.Errorf("%s not copied: %v", f, err)
+			}
+		}
+		for _, f := range []string{"d/self/f.txt", "d/self/self", "d/up/d"} {
+			if _, err := os.Lstat(filepath.Join(out, f)); err == nil {
+				t.Errorf("%s copied again", f)
+			}
+		}
+		text := strings.Join(warns, "\n")
+		for _, want := range []string{
+			"skipped /" + e.p("top/d/self") + ": its listing repeats that of /" + e.p("top/d") + " (a directory loop",
+			"skipped /" + e.p("top/d/up") + ": its listing repeats that of /" + e.p("top") + " (a directory loop",
+		} {
+			if strings.Count(text, want) != 1 {
+				t.Errorf("warnings lack %q once:\n%s", want, text)
+			}
+		}
+	})
+}
+
+// fixture serves body (JSON) for every contents GET and "data of NAME"
+// for every /files/ GET, as a Jupyter server would.
+func fixture(t *testing.T, body func(path string) string) *Copier {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p, ok := strings.CutPrefix(r.URL.Path, "/files/"); ok {
+			fmt.Fprintf(w, "data of %s", p)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, body(strings.TrimPrefix(r.URL.Path, "/api/contents/")))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := newCopier(proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL + "/", Token: "t"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Field case 76: Colab's ")]}'" guard before JSON replies is stripped
+// where JSON is decoded (stat, listings, writes, Jupyter's error bodies),
+// and never from a file's bytes, even a file that starts with it.
+func TestXSSIPrefixStripped(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{XSSI: true, ManyFiles: 3, TokenTTL: 24 * time.Hour})
+	c := e.client()
+	ctx := context.Background()
+	// The emulator does send it.
+	req, _ := http.NewRequest(http.MethodGet, e.Rt.ConnectionInfo.URL+"api/contents/content?content=0", nil)
+	req.Header.Set(proxy.TokenHeader, e.Rt.ConnectionInfo.Token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := make([]byte, 5)
+	_, _ = resp.Body.Read(head)
+	resp.Body.Close()
+	if string(head) != ")]}'\n" {
+		t.Fatalf("the emulator sent %q first", head)
+	}
+	if _, err := c.Mkdir(ctx, "content/x"); err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(t.TempDir(), "guard.txt")
+	must(t, os.WriteFile(local, []byte(")]}'\nnot a guard"), 0o644))
+	if _, err := upload(t, c, local, "content/x/guard.txt"); err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.List(ctx, "content/x")
+	if err != nil || len(l.Entries) != 1 || l.Entries[0].Name != "guard.txt" {
+		t.Fatalf("List = %+v, %v", l, err)
+	}
+	if l, err := c.List(ctx, colabfake.SyntheticDir); err != nil || len(l.Entries) != 3 {
+		t.Fatalf("synthetic List = %+v, %v", l, err)
+	}
+	if _, err := c.Stat(ctx, "content/none"); !errors.Is(err, proxy.ErrNotFound) {
+		t.Fatalf("Stat of a missing file: %v (Jupyter's JSON 404 behind the guard)", err)
+	}
+	out := filepath.Join(t.TempDir(), "out.txt")
+	if _, err := c.Download(ctx, "content/x/guard.txt", out, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != ")]}'\nnot a guard" {
+		t.Fatalf("downloaded %q", b)
+	}
+}

@@ -1,0 +1,44 @@
+package transfer
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/proxy"
+)
+
+// unreadableLink is jupyter-server's 500 for a path through a symbolic
+// link whose target it may not read (measured on Debian's 1.23.3 run as
+// nobody, field case 65): "Unhandled error" and a traceback ending in
+// PermissionError.
+const unreadableLink = `{"message": "Unhandled error", "reason": null, "traceback": "Traceback (most recent call last):\n  File \"/usr/lib/python3/dist-packages/tornado/web.py\", line 1735, in _execute\n    result = await result\n  File \"/usr/lib/python3/dist-packages/jupyter_core/paths.py\", line 342, in is_file_hidden_posix\n    stat_res = os.stat(abs_path)\nPermissionError: [Errno 13] Permission denied: '/content/lnk/s.txt'\n"}`
+
+// Field case 65: reading through a link to an unreadable target is a
+// one-line permission hint, not "the Jupyter server failed: Unhandled
+// error".
+func TestUnreadableLinkTargetSaysPermission(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/contents/content/lnk", Status: 500,
+		ContentType: "application/json", Body: unreadableLink, Times: -1})
+	c := e.client()
+	_, err := c.Download(context.Background(), "content/lnk/s.txt", filepath.Join(t.TempDir(), "s.txt"), nil)
+	if !errors.Is(err, proxy.ErrPermission) {
+		t.Fatalf("download through an unreadable link: %v, want permission denied", err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "cannot read it") || strings.Contains(msg, "Unhandled error") || strings.ContainsAny(msg, "\n\r") {
+		t.Errorf("message %q: want one line with the permission hint instead of \"Unhandled error\"", msg)
+	}
+	// Another unhandled failure keeps the traceback's last line, not a
+	// bare "Unhandled error".
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/contents/content/eio", Status: 500, ContentType: "application/json",
+		Body: `{"message": "Unhandled error", "reason": null, "traceback": "Traceback (most recent call last):\nOSError: [Errno 5] Input/output error: '/content/drive/x'\n"}`})
+	_, err = c.Stat(context.Background(), "content/eio")
+	if !errors.Is(err, proxy.ErrServer) || !strings.Contains(err.Error(), "OSError: [Errno 5] Input/output error") {
+		t.Errorf("stat with an EIO: %v, want the traceback's last line", err)
+	}
+}

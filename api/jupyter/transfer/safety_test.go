@@ -1,0 +1,351 @@
+package transfer
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/proxy"
+)
+
+func newDebugLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Field case 46: names from the remote listing are untrusted. Every
+// local path is built from one validated component per level and stays
+// inside the destination; the offending entry is named.
+func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
+	listings := map[string]string{
+		"content/dir": `[{"name":"ok.txt","path":"content/dir/ok.txt","type":"file","size":2}, %s]`,
+	}
+	bad := []string{
+		`{"name":"../../.bashrc","path":"content/dir/../../.bashrc","type":"file"}`,
+		`{"name":"ok2.txt","path":"content/other/ok2.txt","type":"file"}`,
+		`{"name":"/etc/cron.d/x","path":"/etc/cron.d/x","type":"file"}`,
+		`{"name":"..","path":"content","type":"directory"}`,
+		`{"name":"a\\..\\..\\b","path":"content/dir/a\\..\\..\\b","type":"file"}`,
+		`{"name":"","path":"content/dir/","type":"file"}`,
+	}
+	for i, entry := range bad {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				p := strings.TrimPrefix(r.URL.Path, "/api/contents/")
+				if strings.HasPrefix(r.URL.Path, "/files/") {
+					w.Write([]byte("ok"))
+					return
+				}
+				if p == "content/dir" {
+					if r.URL.Query().Get("content") == "0" {
+						w.Write([]byte(`{"name":"dir","path":"content/dir","type":"directory"}`))
+						return
+					}
+					fmt.Fprintf(w, `{"name":"dir","path":"content/dir","type":"directory","content":`+listings[p]+`}`, entry)
+					return
+				}
+				w.Write([]byte(`{"name":"ok.txt","path":"content/dir/ok.txt","type":"file","size":2}`))
+			}))
+			defer srv.Close()
+			home := t.TempDir()
+			sentinel := filepath.Join(home, ".bashrc")
+			os.WriteFile(sentinel, []byte("mine"), 0o644)
+			c, _ := newCopier(proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}})
+			out := filepath.Join(home, "a", "out")
+			os.MkdirAll(filepath.Dir(out), 0o755)
+			err := c.DownloadPath(context.Background(), "content/dir", out, false, CopyOptions{Recursive: true})
+			if !errors.Is(err, proxy.ErrUnsafeName) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("entry %s: %v, want proxy.ErrUnsafeName in one line", entry, err)
+			}
+			if b, _ := os.ReadFile(sentinel); string(b) != "mine" {
+				t.Fatal("the sentinel was overwritten")
+			}
+			filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
+				if p != home && p != sentinel && !strings.HasPrefix(p, filepath.Join(home, "a")) {
+					t.Errorf("written outside the destination: %s", p)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+// Field case 54: `cp -r` copies AS the destination; repeating it (with or
+// without trailing slashes) never nests, uploads and downloads alike.
+func TestRecursiveCopyIdempotent(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		local := t.TempDir()
+		proj := filepath.Join(local, "proj")
+		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
+		os.WriteFile(filepath.Join(proj, "a.txt"), []byte("a"), 0o644)
+		os.WriteFile(filepath.Join(proj, "sub", "b.txt"), []byte("b"), 0o644)
+		opts := CopyOptions{Recursive: true}
+		for i := 0; i < 2; i++ {
+			if err := c.UploadPath(ctx, proj, e.p("proj"), false, opts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := c.UploadPath(ctx, proj+"/", e.p("dst")+"/", true, opts); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.UploadPath(ctx, proj+"/", e.p("dst")+"/", true, opts); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []string{"proj", "dst"} {
+			if got := strings.Join(remoteNames(t, c, e.p(d)), ","); got != "a.txt,sub" {
+				t.Errorf("remote %s holds %s, want a.txt,sub", d, got)
+			}
+			if got := strings.Join(remoteNames(t, c, e.p(d+"/sub")), ","); got != "b.txt" {
+				t.Errorf("remote %s/sub holds %s, want b.txt", d, got)
+			}
+		}
+		out := filepath.Join(local, "out")
+		for i := 0; i < 2; i++ {
+			if err := c.DownloadPath(ctx, e.p("proj"), out, false, opts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var files []string
+		filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+			if !d.IsDir() {
+				rel, _ := filepath.Rel(out, p)
+				files = append(files, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		if strings.Join(files, ",") != "a.txt,sub/b.txt" {
+			t.Errorf("downloaded twice: %v, want a.txt and sub/b.txt", files)
+		}
+		// A file into an existing directory keeps its name.
+		if err := c.UploadPath(ctx, filepath.Join(proj, "a.txt"), e.p("dst"), false, CopyOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Stat(ctx, e.p("dst/a.txt")); err != nil {
+			t.Error(err)
+		}
+		// A directory without -r is refused.
+		if err := c.UploadPath(ctx, proj, e.p("x"), false, CopyOptions{}); err == nil || !strings.Contains(err.Error(), "-r") {
+			t.Errorf("directory without -r: %v", err)
+		}
+	})
+}
+
+// Field case 52: hidden paths get an error naming the restriction.
+func TestHiddenPath(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		_, err := c.Download(context.Background(), e.p(".env"), filepath.Join(t.TempDir(), "x"), nil)
+		if !errors.Is(err, proxy.ErrHidden) || !strings.Contains(err.Error(), "hidden") {
+			t.Fatalf("hidden file: %v", err)
+		}
+	})
+}
+
+// A recursive upload skips hidden entries (files and whole directories:
+// Jupyter refuses to create them), copies the rest and warns once with
+// their count; a recursive download's warning says hidden names may be
+// missing, not that some were skipped.
+func TestRecursiveUploadSkipsHidden(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		proj := filepath.Join(t.TempDir(), "proj")
+		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
+		os.MkdirAll(filepath.Join(proj, ".git", "objects"), 0o755)
+		os.WriteFile(filepath.Join(proj, ".git", "objects", "o"), []byte("o"), 0o644)
+		os.WriteFile(filepath.Join(proj, ".hidden"), []byte("y"), 0o644)
+		os.WriteFile(filepath.Join(proj, "sub", ".env"), []byte("e"), 0o644)
+		os.WriteFile(filepath.Join(proj, "top.py"), []byte("z"), 0o644)
+		os.WriteFile(filepath.Join(proj, "sub", "f.txt"), []byte("x"), 0o644)
+		var warns []string
+		opts := CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }}
+		if err := c.UploadPath(ctx, proj, e.p("proj"), false, opts); err != nil {
+			t.Fatalf("upload with hidden entries: %v", err)
+		}
+		if got := strings.Join(remoteNames(t, c, e.p("proj")), ","); got != "sub,top.py" {
+			t.Errorf("remote proj holds %s, want sub,top.py", got)
+		}
+		if got := strings.Join(remoteNames(t, c, e.p("proj/sub")), ","); got != "f.txt" {
+			t.Errorf("remote proj/sub holds %s, want f.txt", got)
+		}
+		if len(warns) != 1 || !strings.Contains(warns[0], "skipped 3 hidden entries") {
+			t.Errorf("warnings %q, want one counting 3 hidden entries", warns)
+		}
+		warns = nil
+		if err := c.DownloadPath(ctx, e.p("proj"), filepath.Join(t.TempDir(), "out"), false, opts); err != nil {
+			t.Fatal(err)
+		}
+		if len(warns) != 1 || strings.Contains(warns[0], "are not copied") || !strings.Contains(warns[0], "any in /"+e.p("proj")) {
+			t.Errorf("download warnings %q, want one saying hidden names in /%s may be missing", warns, e.p("proj"))
+		}
+	})
+}
+
+// RemoveAll removes a tree children first; the emulator deletes a
+// runtime's files with the runtime.
+func TestRemoveAllAndRuntimeDeletion(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	ctx := context.Background()
+	if err := c.MkdirAll(ctx, e.p("t/u/v")); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(p, []byte("x"), 0o644)
+	if _, err := upload(t, c, p, e.p("t/u/f")); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, e.p("t")); err == nil {
+		t.Fatal("deleting a non-empty directory succeeded; Jupyter refuses it")
+	}
+	var removed []string
+	if err := c.RemoveAll(ctx, e.p("t"), func(p string) { removed = append(removed, p) }); err != nil {
+		t.Fatal(err)
+	}
+	if len(removed) != 4 || removed[3] != e.p("t") {
+		t.Fatalf("removed %v, want 4 paths ending with the top directory", removed)
+	}
+	if _, err := c.Stat(ctx, e.p("t")); !errors.Is(err, proxy.ErrNotFound) {
+		t.Fatalf("after RemoveAll: %v", err)
+	}
+	if _, err := upload(t, c, p, e.p("keep")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Svc.DeleteRuntime(ctx, e.Rt.Name); err != nil {
+		t.Fatal(err)
+	}
+	rt, err := e.Srv.AddRuntime(api.Runtime{Name: e.Rt.Name, ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2 := e.client(func(o *proxy.Options) { o.Info = *rt.ConnectionInfo })
+	if _, err := c2.Stat(ctx, e.p("keep")); !errors.Is(err, proxy.ErrNotFound) {
+		t.Fatalf("a file outlived its runtime: %v", err)
+	}
+}
+
+// Field cases 49 (b) and 51: behind a contents manager that ignores
+// "chunk" (each piece overwrites the last) the server still answers 200 to
+// every chunk; the size read back after the last one exposes it, the
+// upload fails as corrupt and nothing is left under the final name.
+func TestUploadDetectsOverwritingServer(t *testing.T) {
+	files := map[string][]byte{"content": nil}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := strings.TrimPrefix(r.URL.Path, "/api/contents/")
+		switch r.Method {
+		case http.MethodGet:
+			b, ok := files[p]
+			if !ok {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(404)
+				w.Write([]byte(`{"message":"file or directory does not exist"}`))
+				return
+			}
+			typ := "file"
+			if p == "content" {
+				typ = "directory"
+			}
+			fmt.Fprintf(w, `{"name":%q,"path":%q,"type":%q,"size":%d}`, p[strings.LastIndex(p, "/")+1:], p, typ, len(b))
+		case http.MethodPut:
+			var m struct{ Content string }
+			json.NewDecoder(r.Body).Decode(&m)
+			b, _ := base64.StdEncoding.DecodeString(m.Content)
+			files[p] = b // ignores "chunk": only the last piece survives
+			fmt.Fprintf(w, `{"name":"x","path":%q,"type":"file","size":%d}`, p, len(b))
+		case http.MethodPatch:
+			var m struct{ Path string }
+			json.NewDecoder(r.Body).Decode(&m)
+			files[m.Path] = files[p]
+			delete(files, p)
+			fmt.Fprintf(w, `{"name":"x","path":%q,"type":"file","size":%d}`, m.Path, len(files[m.Path]))
+		case http.MethodDelete:
+			delete(files, p)
+			w.WriteHeader(204)
+		}
+	}))
+	defer srv.Close()
+	c, err := newCopier(proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}, ChunkSize: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := strings.Repeat("x", 3<<20+5)
+	_, err = c.Upload(context.Background(), "content/big.bin", strings.NewReader(data), int64(len(data)), nil)
+	if !errors.Is(err, proxy.ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprint(len(data))) {
+		t.Fatalf("upload to an overwriting server: %v, want proxy.ErrCorrupt naming the sizes", err)
+	}
+	if _, ok := files["content/big.bin"]; ok {
+		t.Fatal("a corrupt upload was left under the final name")
+	}
+	if _, ok := files["content/big.bin"+PartSuffix]; ok {
+		t.Fatal("the part file was left behind")
+	}
+}
+
+// A recursive download and RemoveAll stat only the top path: every file
+// and directory below is known from its parent's listing (size,
+// last_modified, type), so none costs a second round trip.
+func TestTreeWalksUseListingMetadata(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		local := t.TempDir()
+		proj := filepath.Join(local, "proj")
+		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
+		want := map[string]string{"a.txt": "alpha", "b.txt": "bravo!", "sub/c.txt": "charlie", "sub/d.txt": "delta delta"}
+		for name, body := range want {
+			os.WriteFile(filepath.Join(proj, filepath.FromSlash(name)), []byte(body), 0o644)
+		}
+		if err := c.UploadPath(ctx, proj, e.p("proj"), false, CopyOptions{Recursive: true}); err != nil {
+			t.Fatal(err)
+		}
+		var stats atomic.Int32
+		e.SetOnProxy(func(r *http.Request) {
+			if strings.Contains(r.URL.Path, "/api/contents/") && r.URL.Query().Get("content") == "0" {
+				stats.Add(1)
+			}
+		})
+		out := filepath.Join(local, "out")
+		if err := c.DownloadPath(ctx, e.p("proj"), out, false, CopyOptions{Recursive: true}); err != nil {
+			t.Fatal(err)
+		}
+		if n := stats.Swap(0); n != 1 {
+			t.Errorf("recursive download of 2 directories and 4 files sent %d stats, want 1 (the top)", n)
+		}
+		for name, body := range want {
+			if b, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(name))); err != nil || string(b) != body {
+				t.Errorf("downloaded %s: %q, %v; want %q", name, b, err, body)
+			}
+		}
+		var removed []string
+		if err := c.RemoveAll(ctx, e.p("proj"), func(p string) { removed = append(removed, p) }); err != nil {
+			t.Fatal(err)
+		}
+		if n := stats.Load(); n != 1 {
+			t.Errorf("RemoveAll of 2 directories and 4 files sent %d stats, want 1 (the top)", n)
+		}
+		if len(removed) != 6 {
+			t.Errorf("removed %v, want 6 paths", removed)
+		}
+		if _, err := c.Stat(ctx, e.p("proj")); !errors.Is(err, proxy.ErrNotFound) {
+			t.Errorf("after RemoveAll: %v", err)
+		}
+	})
+}
