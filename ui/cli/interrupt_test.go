@@ -15,6 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // silentPipe is stdin as a pipe nobody writes to: a read blocks until the
@@ -79,7 +80,7 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 	tty := term{inTTY: true, errTTY: true}
 
 	code, out, errs := e.interruptWhileReading(tty, "delete", "rt-cpu")
-	if code != exitInterrupted || out != "" || !strings.HasSuffix(errs, "(anything else cancels): \ncolabdash: delete interrupted; nothing was deleted\n") {
+	if code != kit.ExitInterrupted || out != "" || !strings.HasSuffix(errs, "(anything else cancels): \ncolabdash: delete interrupted; nothing was deleted\n") {
 		t.Errorf("delete: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if n := e.srv.CallCount("delete_runtime"); n != 0 || len(e.srv.Runtimes()) != 3 {
@@ -89,7 +90,7 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 	_, out, _ = e.run("session", "open", "rt-t4")
 	sess := strings.TrimSpace(out)
 	code, out, errs = e.interruptWhileReading(tty, "session", "close", sess)
-	if code != exitInterrupted || out != "" || !strings.HasSuffix(errs, "(anything else cancels): \ncolabdash: session close interrupted; nothing was closed\n") {
+	if code != kit.ExitInterrupted || out != "" || !strings.HasSuffix(errs, "(anything else cancels): \ncolabdash: session close interrupted; nothing was closed\n") {
 		t.Errorf("session close: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if n := e.srv.CallCount("delete_session"); n != 0 {
@@ -102,7 +103,7 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 		if tm.inTTY {
 			want = "colabdash: exec: reading the code from the terminal: ctrl+d on a line of its own ends it, ctrl+c cancels\n\n" + want
 		}
-		if code != exitInterrupted || out != "" || errs != want {
+		if code != kit.ExitInterrupted || out != "" || errs != want {
 			t.Errorf("exec - (terminal %v): exit %d, stdout %q, stderr %q, want %q", tm.inTTY, code, out, errs, want)
 		}
 	}
@@ -117,14 +118,14 @@ func TestAbandonedAskKeepsTheLine(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	var errb strings.Builder
-	v := newVerb(&globalFlags{logs: logs{red: &api.Redactor{}}}, &streams{in: r, err: &errb}, "delete")
+	v := kit.NewVerb(&kit.Globals{Logs: kit.Logs{Red: &api.Redactor{}}}, &kit.Streams{In: r, Err: &errb}, "delete")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, ok, err := v.ask(ctx, "first? "); ok || err == nil {
+	if _, ok, err := v.Ask(ctx, "first? "); ok || err == nil {
 		t.Fatalf("ask on an ended context: ok %v, err %v", ok, err)
 	}
 	go io.WriteString(w, "y\n")
-	if a, ok, err := v.ask(context.Background(), "second? "); a != "y" || !ok || err != nil {
+	if a, ok, err := v.Ask(context.Background(), "second? "); a != "y" || !ok || err != nil {
 		t.Fatalf("the next ask: %q %v %v, want the line typed", a, ok, err)
 	}
 }

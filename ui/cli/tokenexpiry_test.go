@@ -7,6 +7,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/cli/runtimes"
 )
 
 // tokenExpiresInSeconds counts down to an expireTime within a year either
@@ -70,7 +71,7 @@ func TestTokenExpiresInSecondsIsSane(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("url: exit %d %q", code, errs)
 	}
-	var cr connectionReport
+	var cr runtimes.ConnectionReport
 	mustJSON(t, out, &cr)
 	check("url", cr.TokenExpiresInSeconds, cr.ConnectionInfo.ExpireTime, cases[3])
 }
