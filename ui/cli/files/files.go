@@ -28,7 +28,7 @@ const ExitNoSuchFile = 6
 // Commands are ls, cp, rm and forward. They are verbs like exec and
 // delete: the same RUNTIME resolution (id, name or unique prefix), the
 // same completion of runtime ids (cached), human lines through the
-// sanitizer and the redactor, and JSON through verb.writeJSON with its
+// sanitizer and the redactor, and JSON through kit.Verb.WriteJSON with its
 // error fields redacted.
 func Commands(g *kit.Globals, s *kit.Streams) []*cobra.Command {
 	return []*cobra.Command{lsCmd(g, s), cpCmd(g, s), rmCmd(g, s), forwardCmd(g, s)}

@@ -39,10 +39,10 @@ const demoCreateDelay = 2 * time.Second
 // Connection is a ready Service plus what the header shows about it.
 type Connection struct {
 	Svc      api.Service
-	Endpoint string
-	Account  string
+	Endpoint string            // the MCP endpoint URL
+	Account  string            // the account as the header shows it
 	Creds    *auth.Credentials // nil in demo mode
-	Close    func()
+	Close    func()            // releases the service (and the demo emulator)
 }
 
 // Connect wires credentials and the MCP client, or, with --demo, an

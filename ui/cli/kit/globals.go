@@ -22,12 +22,14 @@ const (
 )
 
 // Version and commit are set at build time with
-// -ldflags "-X github.com/colabdash/colabdash/ui/cli.version=…"
-// (and cli.commit); otherwise they come from the module's build info.
+// -ldflags "-X github.com/colabdash/colabdash/ui/cli/kit.Version=…"
+// (and kit.Commit); otherwise they come from the module's build info.
 var Version, Commit = "dev", ""
 
-// Globals are accepted before or after any subcommand. settings,
-// keys and profile are filled in before any command runs (loadConfig).
+// Globals are the global flags, accepted before or after any subcommand
+// (each field is the flag of its name). Settings, Keys, Profile and
+// Origin are filled in before any command runs (LoadConfig); Logs by
+// OpenLog.
 type Globals struct {
 	Endpoint, Credentials, AccessTokenFile, QuotaProject string
 	Demo                                                 bool
@@ -69,15 +71,15 @@ func ProfileAuthOrigin(s *config.Settings, p config.Profile) AuthOrigin {
 // Logs is where structured logs go (--log-file) and the redactor every
 // line passes through; without --log-file, log discards.
 type Logs struct {
-	Log   *slog.Logger
-	Red   *api.Redactor
-	Close func()
+	Log   *slog.Logger  // nil until OpenLog
+	Red   *api.Redactor // every secret the process learns is registered here
+	Close func()        // closes the log file; nil without one
 }
 
 // ExitError carries an exit code and the one line already worth printing.
 type ExitError struct {
-	Code int
-	Msg  string
+	Code int    // the process exit code (ExitUsage, ExitAPI, ...)
+	Msg  string // printed as "colabdash: MSG" (redacted, through termtext); "" prints nothing
 }
 
 // Error is the line worth printing (may be empty).
@@ -102,8 +104,8 @@ func VersionString() string {
 	return fmt.Sprintf("colabdash %s (commit %s, %s)", v, c, runtime.Version())
 }
 
-// Exit codes the scriptable verbs add to exitOK, exitUsage,
-// exitCredential and exitAPI.
+// Exit codes the scriptable verbs add to ExitOK, ExitUsage,
+// ExitCredential and ExitAPI.
 const (
 	// ExitPartial: exec's code raised an exception, or some of several
 	// targets (delete, session close) failed while others succeeded.

@@ -127,7 +127,7 @@ func ListRuntimes(ctx context.Context, conn *Connection) ([]api.Runtime, error) 
 
 // ConnectRuntime connects and resolves arg (rt-abc, runtimes/rt-abc or a
 // unique prefix) to one runtime. The caller closes the connection; on
-// error there is none to close. Errors are *exitError, as findRuntime's.
+// error there is none to close. Errors are *ExitError, as FindRuntime's.
 func (v *Verb) ConnectRuntime(ctx context.Context, arg string) (*Connection, api.Runtime, error) {
 	conn, err := v.Connect(ctx)
 	if err != nil {

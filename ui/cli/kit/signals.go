@@ -77,7 +77,7 @@ func (st *SignalState) Record(sig os.Signal) {
 
 // Own says the running command answers signals itself (exec asks, on the
 // first ctrl+c, whether to stop or detach; "keep waiting" goes on): then
-// only its own exitInterrupted becomes 128 + the signal, and a run that
+// only its own ExitInterrupted becomes 128 + the signal, and a run that
 // went on to its end keeps its exit code.
 func (st *SignalState) Own() {
 	if st != nil {
@@ -87,7 +87,7 @@ func (st *SignalState) Own() {
 
 // ExitCode is the process's exit code for a command that returned code:
 // once a signal arrived, 128 + its number (the last one's) when the
-// command reports itself interrupted (exitInterrupted), and for any
+// command reports itself interrupted (ExitInterrupted), and for any
 // outcome of a command that does not answer signals itself (a signal
 // ended it: emulator and forward, which run until one comes, return
 // nil). Without a signal, code as it is.

@@ -35,7 +35,7 @@ type Streams struct {
 	// returned stop is called (exec's stop-or-detach).
 	Interrupts func() (<-chan os.Signal, func())
 	// Signals records the signals that arrived, for the exit code (set by
-	// runStreamsContext; nil in a verb's own tests).
+	// ui/cli's runStreamsContext; nil in a verb's own tests).
 	Signals *SignalState
 }
 
@@ -43,11 +43,11 @@ type Streams struct {
 // redactor), the streams, --json and the colours.
 type Verb struct {
 	Mu     sync.Mutex // serialises stderr: exec writes from two goroutines
-	G      *Globals
-	S      *Streams
-	name   string // the command path after "colabdash", e.g. "session close"
-	AsJSON bool
-	// WroteJSON is set once writeJSON printed a document (the file verbs
+	G      *Globals   // the global flags and the settings loaded for them
+	S      *Streams   // where the command reads and writes
+	name   string     // the command path after "colabdash", e.g. "session close"
+	AsJSON bool       // --json
+	// WroteJSON is set once WriteJSON printed a document (the file verbs
 	// print one on failure only when none was printed yet).
 	WroteJSON bool
 
