@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
@@ -109,24 +108,6 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 	}
 	if n := e.srv.CallCount("execute_code") + e.srv.CallCount("create_session"); n != 1 { // the session open above
 		t.Errorf("exec - interrupted: %d execute_code and create_session calls, want only session open's", n)
-	}
-}
-
-// A question abandoned by ctrl+c does not lose the line typed after it:
-// the next question gets it.
-func TestAbandonedAskKeepsTheLine(t *testing.T) {
-	r, w := io.Pipe()
-	defer w.Close()
-	var errb strings.Builder
-	v := kit.NewVerb(&kit.Globals{Logs: kit.Logs{Red: &api.Redactor{}}}, &kit.Streams{In: r, Err: &errb}, "delete")
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, ok, err := v.Ask(ctx, "first? "); ok || err == nil {
-		t.Fatalf("ask on an ended context: ok %v, err %v", ok, err)
-	}
-	go io.WriteString(w, "y\n")
-	if a, ok, err := v.Ask(context.Background(), "second? "); a != "y" || !ok || err != nil {
-		t.Fatalf("the next ask: %q %v %v, want the line typed", a, ok, err)
 	}
 }
 
