@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -271,11 +270,10 @@ func TestForwardCommand(t *testing.T) {
 	}
 	_, flags := filesEmu(t)
 	bin := binary(t)
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
+	// --port 0: forward picks a free port and the test reads it back from
+	// the URL, so no other process can take it between a pick and a listen.
 	ctx, cancel := context.WithCancel(context.Background())
-	fw := exec.CommandContext(ctx, bin, append([]string{"forward", "rt-fil", "--port", port}, flags...)...) // a unique prefix, as for every verb
+	fw := exec.CommandContext(ctx, bin, append([]string{"forward", "rt-fil", "--port", "0"}, flags...)...) // a unique prefix, as for every verb
 	stdout, _ := fw.StdoutPipe()
 	fw.Stderr = io.Discard
 	if err := fw.Start(); err != nil {
@@ -295,6 +293,10 @@ func TestForwardCommand(t *testing.T) {
 	case u = <-lines:
 	case <-time.After(60 * time.Second):
 		t.Fatal("forward printed no URL")
+	}
+	port, _, _ := strings.Cut(strings.TrimPrefix(u, "http://127.0.0.1:"), "/")
+	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+		t.Fatalf("first line %q names no port on 127.0.0.1", u)
 	}
 	prefix := "http://127.0.0.1:" + port + "/?token="
 	if !strings.HasPrefix(u, prefix) || len(u)-len(prefix) < 32 {

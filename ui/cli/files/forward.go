@@ -15,6 +15,8 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
+// forwardCmd is `colabdash forward`: the runtime's Jupyter server on a
+// local port, behind a local token, its proxy token renewed.
 func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	v := newVerb(g, s, "forward")
 	var (
@@ -56,7 +58,11 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--address %q is not an IP address (127.0.0.1, ::1, 0.0.0.0…)", address)}
 			}
 			wide := !ip.IsLoopback()
-			ln, err := net.Listen("tcp", net.JoinHostPort(ip.String(), strconv.Itoa(port)))
+			listen := v.S.Listen
+			if listen == nil {
+				listen = net.Listen
+			}
+			ln, err := listen("tcp", net.JoinHostPort(ip.String(), strconv.Itoa(port)))
 			if err != nil {
 				if errors.Is(err, syscall.EADDRINUSE) {
 					return &kit.ExitError{Code: kit.ExitFailure, Msg: fmt.Sprintf("port %d on %s is already in use (choose another with --port, or --port 0 for any free one)", port, ip)}

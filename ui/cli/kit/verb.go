@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strings"
@@ -37,6 +38,9 @@ type Streams struct {
 	// Signals records the signals that arrived, for the exit code (set by
 	// ui/cli's runStreamsContext; nil in a verb's own tests).
 	Signals *SignalState
+	// Listen opens forward's listener; nil is net.Listen (tests hand
+	// forward a listener that fails).
+	Listen func(network, address string) (net.Listener, error)
 }
 
 // Verb is what every scriptable verb shares: the global flags (profile,
