@@ -271,6 +271,11 @@ func TestCompletionWriterEdges(t *testing.T) {
 	if err := c.Flush(); err != nil || b.String() != "rt-␛x\n" {
 		t.Fatalf("Flush with nothing pending: %v %q", err, b.String())
 	}
+	// An empty line (cobra's separator) goes out at once, not at the end.
+	c.Write([]byte("\n:4\n"))
+	if b.String() != "rt-␛x\n\n:4\n" {
+		t.Fatalf("an empty line: %q", b.String())
+	}
 	c = &CompletionWriter{W: failingWriter{}}
 	if _, err := c.Write([]byte("a\n")); err == nil {
 		t.Error("Write to a failing shell pipe: no error")
