@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state/config"
 )
 
 // secret is a proxy token the process learned: registered with the
@@ -283,5 +284,18 @@ func TestCompletionWriterEdges(t *testing.T) {
 	c.Write([]byte("tail"))
 	if err := c.Flush(); err == nil {
 		t.Error("Flush to a failing shell pipe: no error")
+	}
+}
+
+// Guards Verb.Connect's failure: credentials that cannot be read are exit
+// code 3 with a line naming the file, and no connection to close.
+func TestConnectCredentialsMissing(t *testing.T) {
+	missing := t.TempDir() + "/no-such-token"
+	g := &Globals{Profile: config.Profile{Name: "work", Credentials: config.CredentialsAccessToken, AccessTokenFile: missing,
+		Endpoint: "http://127.0.0.1:9/mcp"}, Logs: Logs{Red: &api.Redactor{}}}
+	conn, err := NewVerb(g, &Streams{}, "status").Connect(context.Background())
+	var ee *ExitError
+	if conn != nil || !errors.As(err, &ee) || ee.Code != ExitCredential || !strings.Contains(ee.Msg, missing) {
+		t.Fatalf("missing token file: %v %v, want exit 3 naming %s", conn, err, missing)
 	}
 }
