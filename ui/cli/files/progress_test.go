@@ -91,6 +91,12 @@ func TestTransferViewLine(t *testing.T) {
 		t.Fatalf("an update after 100 ms was not drawn: %q", b.String())
 	}
 	b.Reset()
+	c.t = c.t.Add(100 * time.Millisecond)
+	v.update("other.bin", 30, 1000)
+	if !strings.Contains(b.String(), "30 B / 1.0 kB") {
+		t.Fatalf("an update 100 ms after the last was not drawn: %q", b.String())
+	}
+	b.Reset()
 	v.clear()
 	v.clear()
 	if b.String() != "\r\x1b[2K" {
@@ -153,5 +159,30 @@ func TestListingLine(t *testing.T) {
 	third := string(l.append(nil, red, jupyter.Model{Name: "c", Size: 1, LastModified: when.Add(time.Hour + 30*time.Second)}))
 	if !strings.Contains(first, "2026-03-04 05:06") || !strings.Contains(second, "2026-03-04 06:06") || !strings.Contains(third, "2026-03-04 06:06") {
 		t.Fatalf("lines in turn: %q %q %q", first, second, third)
+	}
+}
+
+// Guards the bar: filled in proportion to the bytes done (24 cells), empty
+// for a file of unknown size or reported as empty (a /proc file that is
+// read whole anyway).
+func TestTransferViewBar(t *testing.T) {
+	c := &clock{time.Unix(1000, 0)}
+	bar := func(file string, done, total int64) string {
+		var b strings.Builder
+		v := newTransferView(&b, true, true, 80)
+		v.now = c.now
+		v.update(file, done, total)
+		line := strings.TrimPrefix(b.String(), "\r\x1b[2K")
+		bar, _, _ := strings.Cut(line, " ")
+		return bar
+	}
+	for _, tc := range []struct {
+		done, total int64
+		full, blank int
+	}{{500, 1000, 12, 12}, {1000, 1000, 24, 0}, {0, 1000, 0, 24}, {0, 0, 0, 24}, {10, 0, 0, 24}, {10, -1, 0, 24}} {
+		got := bar("a.bin", tc.done, tc.total)
+		if strings.Count(got, "█") != tc.full || strings.Count(got, "░") != tc.blank {
+			t.Errorf("%d of %d bytes: bar %q, want %d full and %d empty cells", tc.done, tc.total, got, tc.full, tc.blank)
+		}
 	}
 }
