@@ -35,7 +35,8 @@ func TestTransferStats(t *testing.T) {
 
 // Guards the width count that decides whether the file's name fits.
 func TestVisibleLen(t *testing.T) {
-	for s, want := range map[string]int{"": 0, "abc": 3, "\x1b[31mab\x1b[0mc": 3, "é…": 2, "\x1b[38;5;12mx": 1} {
+	for s, want := range map[string]int{"": 0, "abc": 3, "\x1b[31mab\x1b[0mc": 3, "é…": 2, "\x1b[38;5;12mx": 1,
+		"\x1b[2ax": 1, "\x1b[2zx": 1, "\x1b[2Ax": 1, "\x1b[2Zx": 1} {
 		if got := visibleLen(s); got != want {
 			t.Errorf("visibleLen(%q) = %d, want %d", s, got, want)
 		}
@@ -120,6 +121,20 @@ func TestTransferViewLine(t *testing.T) {
 	tiny.update("a.bin", 10, 1000)
 	if strings.Contains(b.String(), "a.bin") {
 		t.Fatalf("no room, yet the name was shown: %q", b.String())
+	}
+	// At width 50 the line leaves 9 cells: a name of 9 fits whole; at 49
+	// (8 cells) no name is shown.
+	for _, c2 := range []struct {
+		width int
+		want  string
+	}{{50, "  abcde.bin"}, {49, "1.0 kB"}} {
+		b.Reset()
+		v := newTransferView(&b, true, true, c2.width)
+		v.now = c.now
+		v.update("abcde.bin", 10, 1000)
+		if !strings.HasSuffix(b.String(), c2.want) {
+			t.Errorf("width %d: %q, want it to end %q", c2.width, b.String(), c2.want)
+		}
 	}
 	if w := newTransferView(&b, true, true, 0).width; w != 80 {
 		t.Fatalf("unknown width: %d, want 80", w)
