@@ -26,6 +26,7 @@ func TestTransferStats(t *testing.T) {
 		{500, 1000, 0, "500 B / 1.0 kB"},
 		{1000, 1000, time.Second, "1.0 kB / 1.0 kB  1.0 kB/s"},
 		{0, 1000, time.Second, "0 B / 1.0 kB  0 B/s"},
+		{0, 0, 0, "0 B / 0 B"},
 	} {
 		if got := transferStats(c.done, c.total, c.elapsed); got != c.want {
 			t.Errorf("transferStats(%d, %d, %v) = %q, want %q", c.done, c.total, c.elapsed, got, c.want)
