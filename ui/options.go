@@ -7,7 +7,6 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/report"
 	"github.com/colabdash/colabdash/ui/theme"
 )
 
@@ -130,25 +129,3 @@ const (
 // DetectTheme returns ThemeLight or ThemeDark for the terminal's
 // background without stalling start-up (theme.DetectTheme).
 func DetectTheme() string { return theme.DetectTheme() }
-
-// The `colabdash status` report moved to ui/report; these names remain
-// for the CLI until it imports ui/report itself.
-type (
-	// StatusReport is report.StatusReport.
-	StatusReport = report.StatusReport
-	// StatusSubscription is report.StatusSubscription.
-	StatusSubscription = report.StatusSubscription
-	// StatusRuntime is report.StatusRuntime.
-	StatusRuntime = report.StatusRuntime
-	// StatusConnection is report.StatusConnection.
-	StatusConnection = report.StatusConnection
-)
-
-// Report functions (ui/report).
-var (
-	NewStatusReport     = report.NewStatusReport
-	NewStatusRuntime    = report.NewStatusRuntime
-	WriteStatusJSON     = report.WriteStatusJSON
-	WriteStatusTable    = report.WriteStatusTable
-	WriteStatusTableFor = report.WriteStatusTableFor
-)

@@ -20,6 +20,7 @@ import (
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/report"
 )
 
 // assertInert is commontest.AssertInert.
@@ -168,7 +169,7 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteStatusTable(&buf, ov, time.Now(), true); err != nil {
+	if err := report.WriteTable(&buf, ov, time.Now(), true, "colabdash"); err != nil {
 		t.Fatal(err)
 	}
 	assertInert(t, "status text", buf.String(), 0)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +28,7 @@ func TestProfileCredentialErrorsNameTheProfile(t *testing.T) {
 			"or point accessTokenFile (profile ci, " + cfg + ":6) at another file"},
 	} {
 		code, _, errs := runCLI(t, "--config", cfg, "--profile", tc.profile, "status")
-		if code != exitCredential || !strings.Contains(errs, tc.want) || !strings.Contains(errs, tc.fix) ||
+		if code != kit.ExitCredential || !strings.Contains(errs, tc.want) || !strings.Contains(errs, tc.fix) ||
 			strings.Contains(errs, "--credentials") || strings.Contains(errs, "--access-token-file") {
 			t.Errorf("status --profile %s: exit %d, stderr %q\nwant %q and %q", tc.profile, code, errs, tc.want, tc.fix)
 		}
@@ -40,30 +41,30 @@ func TestProfileCredentialErrorsNameTheProfile(t *testing.T) {
 	}
 	// A flag still names itself.
 	code, _, errs := runCLI(t, "--config", cfg, "--profile", "work", "--credentials", "/nonexistent/x.json", "status")
-	if code != exitCredential || !strings.Contains(errs, "(from --credentials)") {
+	if code != kit.ExitCredential || !strings.Contains(errs, "(from --credentials)") {
 		t.Errorf("--credentials: exit %d %q", code, errs)
 	}
 }
 
 // loadForTest parses the global flags in args and loads the config the way
 // every command does.
-func loadForTest(t *testing.T, args ...string) globalFlags {
+func loadForTest(t *testing.T, args ...string) kit.Globals {
 	t.Helper()
 	cmd := &cobra.Command{}
-	g := globalFlags{}
+	g := kit.Globals{}
 	f := cmd.Flags()
-	f.StringVar(&g.config, "config", "", "")
-	f.StringVar(&g.theme, "theme", "", "")
-	f.StringVar(&g.profileName, "profile", "", "")
-	f.StringVar(&g.endpoint, "endpoint", "", "")
-	f.StringVar(&g.credentials, "credentials", "", "")
-	f.StringVar(&g.accessTokenFile, "access-token-file", "", "")
-	f.StringVar(&g.quotaProject, "quota-project", "", "")
-	f.BoolVar(&g.demo, "demo", false, "")
+	f.StringVar(&g.Config, "config", "", "")
+	f.StringVar(&g.Theme, "theme", "", "")
+	f.StringVar(&g.ProfileName, "profile", "", "")
+	f.StringVar(&g.Endpoint, "endpoint", "", "")
+	f.StringVar(&g.Credentials, "credentials", "", "")
+	f.StringVar(&g.AccessTokenFile, "access-token-file", "", "")
+	f.StringVar(&g.QuotaProject, "quota-project", "", "")
+	f.BoolVar(&g.Demo, "demo", false, "")
 	if err := f.Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	if err := loadConfig(cmd, &g, os.Getenv); err != nil {
+	if err := kit.LoadConfig(cmd, &g, os.Getenv); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -76,23 +77,23 @@ func TestConfigKeysSpaceAndCtrlC(t *testing.T) {
 	for _, src := range []string{"keys:\n  refresh: \" \"\n  quit: Q\n", "keys:\n  refresh: space\n"} {
 		cfg := writeFile(t, filepath.Join(home, "ok.yaml"), src)
 		g := loadForTest(t, "--config", cfg)
-		if got := g.keys.Refresh.Keys(); len(got) != 1 || got[0] != " " {
+		if got := g.Keys.Refresh.Keys(); len(got) != 1 || got[0] != " " {
 			t.Errorf("%q: refresh keys %q, want the space bar", src, got)
 		}
-		if !slices.Contains(g.keys.Quit.Keys(), "ctrl+c") {
-			t.Errorf("%q: quit keys %q lack ctrl+c", src, g.keys.Quit.Keys())
+		if !slices.Contains(g.Keys.Quit.Keys(), "ctrl+c") {
+			t.Errorf("%q: quit keys %q lack ctrl+c", src, g.Keys.Quit.Keys())
 		}
 	}
 	cfg := writeFile(t, filepath.Join(home, "bad.yaml"), "theme: dark\nkeys:\n  quit: Q\n  refresh: ctrl+c\n")
 	code, _, errs := runCLI(t, "--config", cfg, "config")
-	if code != exitUsage || !strings.Contains(errs, cfg+`:4: conflict: key "ctrl+c" always quits; bind refresh to another key`) {
+	if code != kit.ExitUsage || !strings.Contains(errs, cfg+`:4: conflict: key "ctrl+c" always quits; bind refresh to another key`) {
 		t.Errorf("refresh: ctrl+c: exit %d %q", code, errs)
 	}
 	// In the console ctrl+c never quits: binding it to another console
 	// action clashes with console_stop, and the error says so.
 	cfg = writeFile(t, filepath.Join(home, "console.yaml"), "keys:\n  console_run: ctrl+c\n")
 	code, _, errs = runCLI(t, "--config", cfg, "config")
-	if code != exitUsage || !strings.Contains(errs, cfg+`:2: conflict: key "ctrl+c" is bound to console_run and console_stop in the run-code console`) {
+	if code != kit.ExitUsage || !strings.Contains(errs, cfg+`:2: conflict: key "ctrl+c" is bound to console_run and console_stop in the run-code console`) {
 		t.Errorf("console_run: ctrl+c: exit %d %q", code, errs)
 	}
 }
@@ -148,7 +149,7 @@ func TestUsageMessages(t *testing.T) {
 	} {
 		t.Setenv("COLABDASH_CONFIG", tc.env)
 		code, _, errs := runCLI(t, tc.args...)
-		if code != exitUsage || !strings.HasPrefix(errs, tc.want) {
+		if code != kit.ExitUsage || !strings.HasPrefix(errs, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q\nwant %q", tc.args, code, errs, tc.want)
 		}
 	}

@@ -6,9 +6,13 @@
 // subscription tier, every runtime and its Jupyter sessions, and a live
 // countdown to each runtime's proxy-token expiry.
 //
-// This package parses flags and wires the packages together: api/auth
-// (credentials), api/client (the Colab MCP client), api/colabfake (the
-// embedded emulator for --demo and `colabdash emulator`) and ui.
+// This package is the command registry (newRootCommand, verbCommands):
+// the root command and its global flags, the dashboard (dashboard.go, the
+// one file that starts package ui's dashboard), status, config, emulator
+// and the generated references. The verbs live below it: runtimes (specs,
+// create, delete, sessions, session, url, token), exec, run and files
+// (ls, cp, rm, forward, shell), all built on kit (global flags, streams,
+// exit codes, connection, output and JSON).
 package cli
 
 import (
@@ -16,34 +20,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"strings"
-	"time"
+
+	"github.com/colabdash/colabdash/ui/cli/exec"
+	runcmd "github.com/colabdash/colabdash/ui/cli/run"
 
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
-
-// Exit codes of every command.
-const (
-	exitOK         = 0
-	exitFailure    = 1 // the dashboard could not run
-	exitUsage      = 2 // wrong flags or arguments
-	exitCredential = 3 // credentials or permission
-	exitAPI        = 4 // any other API or network failure
-)
-
-// version and commit are set at build time with
-// -ldflags "-X github.com/colabdash/colabdash/ui/cli.version=…"
-// (and cli.commit); otherwise they come from the module's build info.
-var version, commit = "dev", ""
 
 // Run runs colabdash with args (without the program name), reading
 // os.Stdin and writing to stdout and stderr, and returns the process exit
@@ -52,79 +44,23 @@ var version, commit = "dev", ""
 // or ineligible, 128 + the signal's number when a signal ended it (130
 // SIGINT, 143 SIGTERM, 129 SIGHUP).
 func Run(args []string, stdout, stderr io.Writer) int {
-	return runStreams(args, osStreams(stdout, stderr))
+	return runStreams(args, kit.OSStreams(stdout, stderr))
 }
 
 // run is Run without a terminal anywhere and with an empty stdin (tests).
 func run(args []string, stdout, stderr io.Writer) int {
-	return runStreams(args, &streams{in: strings.NewReader(""), out: stdout, err: stderr})
+	return runStreams(args, &kit.Streams{In: strings.NewReader(""), Out: stdout, Err: stderr})
 }
 
-// globalFlags are accepted before or after any subcommand. settings,
-// keys and profile are filled in before any command runs (loadConfig).
-type globalFlags struct {
-	endpoint, credentials, accessTokenFile, quotaProject string
-	demo                                                 bool
-	config, profileName                                  string
-	logFile, theme                                       string
-	debug                                                bool
-	readOnly                                             bool          // dashboard: --readonly
-	renewLead                                            time.Duration // dashboard: --renew-lead
-
-	changed  func(name string) bool // whether a flag was given
-	settings *config.Settings
-	keys     *keymap.KeyMap
-	profile  config.Profile
-	origin   authOrigin // where profile's files and quota project were set
-	logs     logs
-
-	completions *completionWriter // set while __complete runs
-}
-
-// authOrigin says where a profile's credentials file (or access token
-// file) and quota project were set, for error messages: a flag such as
-// "--credentials", or "profile work, FILE:LINE". "" lets api/auth name
-// the flag.
-type authOrigin struct{ creds, quota string }
-
-// profileAuthOrigin is where the config file set profile p's credentials
-// file and quota project.
-func profileAuthOrigin(s *config.Settings, p config.Profile) authOrigin {
-	o := authOrigin{quota: s.ProfileOrigin(p.Name, "quotaProject")}
-	switch p.Credentials {
-	case config.CredentialsFile:
-		o.creds = s.ProfileOrigin(p.Name, "credentialsFile")
-	case config.CredentialsAccessToken:
-		o.creds = s.ProfileOrigin(p.Name, "accessTokenFile")
-	}
-	return o
-}
-
-// logs is where structured logs go (--log-file) and the redactor every
-// line passes through; without --log-file, log discards.
-type logs struct {
-	log   *slog.Logger
-	red   *api.Redactor
-	close func()
-}
-
-// exitError carries an exit code and the one line already worth printing.
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e *exitError) Error() string { return e.msg }
-
-func runStreams(args []string, s *streams) int {
+func runStreams(args []string, s *kit.Streams) int {
 	return runStreamsContext(context.Background(), args, s)
 }
 
 // newRootCommand is the whole command tree, its flags bound to g and its
 // output to s: what runStreamsContext executes and what the generated
 // references (docs/reference, docs/man) are made from.
-func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
-	stdout, stderr := s.out, s.err
+func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	stdout, stderr := s.Out, s.Err
 	root := &cobra.Command{
 		Use:   "colabdash",
 		Short: "A terminal dashboard for Google Colab runtimes",
@@ -140,7 +76,7 @@ func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
 			"  colabdash --log-file /tmp/colabdash.log --debug   # structured logs, secrets redacted\n" +
 			"  colabdash completion bash > ~/.local/share/bash-completion/completions/colabdash\n" +
 			"                                   # shell completion (also zsh, fish, powershell)",
-		Version:       versionString(),
+		Version:       kit.VersionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          unknownCommand,
@@ -151,8 +87,8 @@ func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Name() == cobra.ShellCompRequestCmd { // __complete and __completeNoDesc
 				// Every candidate leaves through termtext (completionWriter).
-				g.completions = &completionWriter{w: stdout}
-				cmd.Root().SetOut(g.completions)
+				g.Completions = &kit.CompletionWriter{W: stdout}
+				cmd.Root().SetOut(g.Completions)
 			}
 			// version, help and shell completion work whatever the file says.
 			switch cmd.Name() {
@@ -162,34 +98,34 @@ func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
 			if cmd.Parent() != nil && cmd.Parent().Name() == "completion" {
 				return nil
 			}
-			if err := loadConfig(cmd, g, os.Getenv); err != nil {
+			if err := kit.LoadConfig(cmd, g, os.Getenv); err != nil {
 				return err
 			}
-			return openLog(g, cmd.CommandPath())
+			return kit.OpenLog(g, cmd.CommandPath())
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml; env COLABDASH_CONFIG)")
-	pf.StringVar(&g.logFile, "log-file", "", "append structured JSON logs (every API call: tool, target, duration, outcome) to FILE; secrets are redacted")
-	pf.BoolVar(&g.debug, "debug", false, "log in more detail (retries, MCP traffic, raw error replies); needs --log-file")
-	pf.StringVar(&g.theme, "theme", "", "colours for a dark or light terminal background: auto, dark or light (default: config theme, else auto)")
-	pf.StringVar(&g.profileName, "profile", "", "profile from the config file to use (env COLABDASH_PROFILE; \"demo\" is built in)")
-	pf.StringVar(&g.endpoint, "endpoint", api.DefaultEndpoint, "Colab MCP endpoint URL")
-	pf.StringVar(&g.credentials, "credentials", "", "Google credentials JSON file (authorized_user or service_account)")
-	pf.StringVar(&g.accessTokenFile, "access-token-file", "", "file holding an OAuth access token to send as the bearer token")
-	pf.StringVar(&g.quotaProject, "quota-project", "", "Google Cloud project billed for quota (sent as x-goog-user-project)")
-	pf.BoolVar(&g.demo, "demo", false, "use an in-process Colab emulator seeded with demo data (no Google account needed)")
+	pf.StringVar(&g.Config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml; env COLABDASH_CONFIG)")
+	pf.StringVar(&g.LogFile, "log-file", "", "append structured JSON logs (every API call: tool, target, duration, outcome) to FILE; secrets are redacted")
+	pf.BoolVar(&g.Debug, "debug", false, "log in more detail (retries, MCP traffic, raw error replies); needs --log-file")
+	pf.StringVar(&g.Theme, "theme", "", "colours for a dark or light terminal background: auto, dark or light (default: config theme, else auto)")
+	pf.StringVar(&g.ProfileName, "profile", "", "profile from the config file to use (env COLABDASH_PROFILE; \"demo\" is built in)")
+	pf.StringVar(&g.Endpoint, "endpoint", api.DefaultEndpoint, "Colab MCP endpoint URL")
+	pf.StringVar(&g.Credentials, "credentials", "", "Google credentials JSON file (authorized_user or service_account)")
+	pf.StringVar(&g.AccessTokenFile, "access-token-file", "", "file holding an OAuth access token to send as the bearer token")
+	pf.StringVar(&g.QuotaProject, "quota-project", "", "Google Cloud project billed for quota (sent as x-goog-user-project)")
+	pf.BoolVar(&g.Demo, "demo", false, "use an in-process Colab emulator seeded with demo data (no Google account needed)")
 	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"auto", "dark", "light"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("profile", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-		path, explicit := configPath(g, os.Getenv)
+		path, explicit := kit.ConfigPath(g, os.Getenv)
 		s, err := config.LoadSettings(path, explicit, config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckBinding})
 		if err != nil {
 			return []string{config.ProfileDemo}, cobra.ShellCompDirectiveNoFileComp
 		}
 		return s.ProfileNames(), cobra.ShellCompDirectiveNoFileComp
 	})
-	root.Flags().BoolVar(&g.readOnly, "readonly", false, "disable every action that changes something (create, delete, sessions, run code)")
-	durationVar(root.Flags(), &g.renewLead, "renew-lead", config.DefaultSettings().RenewLead, false, "renew each proxy token this long before its expireTime")
+	root.Flags().BoolVar(&g.ReadOnly, "readonly", false, "disable every action that changes something (create, delete, sessions, run code)")
+	kit.DurationVar(root.Flags(), &g.RenewLead, "renew-lead", config.DefaultSettings().RenewLead, false, "renew each proxy token this long before its expireTime")
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -198,22 +134,22 @@ func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
 		if cmd != root {
 			for _, name := range []string{"renew-lead", "readonly"} {
 				if strings.HasPrefix(err.Error(), "unknown flag: --"+name) {
-					return &exitError{exitUsage, "--" + name + " is a dashboard flag: use it without a subcommand, e.g. colabdash --" + name + dashboardFlagExample[name]}
+					return &kit.ExitError{Code: kit.ExitUsage, Msg: "--" + name + " is a dashboard flag: use it without a subcommand, e.g. colabdash --" + name + dashboardFlagExample[name]}
 				}
 			}
 		}
-		return &exitError{exitUsage, err.Error()}
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
 	})
 
 	root.AddCommand(verbCommands(g, s)...)
-	root.AddCommand(fileCommands(g, s)...)
-	root.AddCommand(shellCmd(g, s))
+	root.AddCommand(files.Commands(g, s)...)
+	root.AddCommand(files.ShellCommand(g, s))
 	root.AddCommand(statusCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and Go version",
 		Example: "  colabdash version\n  colabdash --version",
 		Args:    cobra.NoArgs,
-		Run:     func(*cobra.Command, []string) { fmt.Fprintln(stdout, versionString()) },
+		Run:     func(*cobra.Command, []string) { fmt.Fprintln(stdout, kit.VersionString()) },
 	})
 	strictCompletion(root)
 	return root
@@ -222,57 +158,39 @@ func newRootCommand(g *globalFlags, s *streams) *cobra.Command {
 // runStreamsContext is runStreams under parent: its end is what ctrl+c,
 // SIGTERM and SIGHUP do (tests end it instead of signalling the process;
 // then the exit code of an interrupted command is 130).
-func runStreamsContext(parent context.Context, args []string, s *streams) int {
-	stderr := s.err
-	var g globalFlags
+func runStreamsContext(parent context.Context, args []string, s *kit.Streams) int {
+	stderr := s.Err
+	var g kit.Globals
 	root := newRootCommand(&g, s)
 	root.SetArgs(args)
 
-	ctx, sigs, stop := watchSignals(parent)
+	ctx, sigs, stop := kit.WatchSignals(parent)
 	defer stop()
-	s.signals = sigs
+	s.Signals = sigs
 	failed, err := root.ExecuteContextC(ctx)
-	if g.completions != nil {
-		_ = g.completions.Flush()
+	if g.Completions != nil {
+		_ = g.Completions.Flush()
 	}
-	if g.logs.close != nil {
-		defer g.logs.close()
+	if g.Logs.Close != nil {
+		defer g.Logs.Close()
 	}
-	if err != nil && g.logs.log != nil {
-		g.logs.log.Error("command failed", "error", err)
+	if err != nil && g.Logs.Log != nil {
+		g.Logs.Log.Error("command failed", "error", err)
 	}
 	if err == nil {
-		return sigs.exitCode(exitOK)
+		return sigs.ExitCode(kit.ExitOK)
 	}
-	var ee *exitError
+	var ee *kit.ExitError
 	if !errors.As(err, &ee) {
 		// cobra's own argument and command errors are usage errors.
-		ee = &exitError{exitUsage, err.Error() + " (see " + failed.CommandPath() + " --help)"}
+		ee = &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error() + " (see " + failed.CommandPath() + " --help)"}
 	}
-	if ee.msg != "" {
+	if ee.Msg != "" {
 		// A server reply quoted in an error may carry a token, and a
 		// server, a file or the environment may carry control sequences.
-		fmt.Fprintln(stderr, "colabdash: "+termtext.Block(g.logs.red.Redact(ee.msg)))
+		fmt.Fprintln(stderr, "colabdash: "+termtext.Block(g.Logs.Red.Redact(ee.Msg)))
 	}
-	return sigs.exitCode(ee.code)
-}
-
-func versionString() string {
-	v, c := version, commit
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && c == "" {
-				c = s.Value
-			}
-		}
-	}
-	if c == "" {
-		c = "unknown"
-	}
-	return fmt.Sprintf("colabdash %s (commit %s, %s)", v, c, runtime.Version())
+	return sigs.ExitCode(ee.Code)
 }
 
 // unknownCommand is the root's argument check: the dashboard takes none,
@@ -301,7 +219,7 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 	if len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
-	return &exitError{exitUsage, msg + " (see " + cmd.CommandPath() + " --help)"}
+	return &kit.ExitError{Code: kit.ExitUsage, Msg: msg + " (see " + cmd.CommandPath() + " --help)"}
 }
 
 // strictCompletion makes `completion SHELL` with a shell cobra does not
@@ -321,7 +239,7 @@ func strictCompletion(root *cobra.Command) {
 			if len(args) == 0 {
 				return cmd.Help()
 			}
-			return &exitError{exitUsage, fmt.Sprintf("completion: unknown shell %q (accepted: %s)", args[0], strings.Join(shells, ", "))}
+			return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("completion: unknown shell %q (accepted: %s)", args[0], strings.Join(shells, ", "))}
 		}
 	}
 }
@@ -329,3 +247,10 @@ func strictCompletion(root *cobra.Command) {
 // dashboardFlagExample is the value shown after a dashboard-only flag in
 // the error for giving it to a subcommand.
 var dashboardFlagExample = map[string]string{"renew-lead": " 2m", "readonly": ""}
+
+// verbCommands are the scriptable verbs: specs, create, delete, sessions,
+// session open/close, exec, url, token and run.
+func verbCommands(g *kit.Globals, s *kit.Streams) []*cobra.Command {
+	return []*cobra.Command{runtimes.SpecsCommand(g, s), runtimes.CreateCommand(g, s), runtimes.DeleteCommand(g, s), runtimes.SessionsCommand(g, s), runtimes.SessionCommand(g, s),
+		exec.Command(g, s), runtimes.URLCommand(g, s), runtimes.TokenCommand(g, s), runcmd.Command(g, s)}
+}

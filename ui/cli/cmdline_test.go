@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api"
+	execcmd "github.com/colabdash/colabdash/ui/cli/exec"
+
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // shellWords is what a POSIX shell makes of line, a command line colabdash
@@ -42,70 +44,26 @@ func pastedLine(t *testing.T, stderr, marker string) []string {
 	return nil
 }
 
-// Every word, however hostile to a shell, comes back from sh as itself.
-func TestCommandLineQuotesEveryWord(t *testing.T) {
-	g := &globalFlags{logs: logs{red: &api.Redactor{}}}
-	words := []string{"exec", "rt-abc/colabdash-1", "-c", "print('it''s'); x = \"$HOME\" `id` $(id) ${x} \\ ; | & > < * ? [a] ~ # ! %1 =x {a,b} é 日本",
-		"", " ", "'", "''", "-", "--", "a b", "=cmd", "~root", "x=1", "-f", "/tmp/with space/tr'ain.py", "100%", "a\\'b"}
-	line, ok := g.commandLine(words...)
-	if !ok {
-		t.Fatal("commandLine refused printable words")
-	}
-	if got := shellWords(t, line); !slices.Equal(got, words) {
-		t.Fatalf("sh made %q of %q, want %q", got, line, words)
-	}
-	// A word that would not print as itself makes no command at all.
-	for _, w := range []string{"a\nb", "a\tb", "a\rb", "x\x1b[2Jy", "\x07", "\x00", "rt\u009b2J", "a\u202eb", "\xff"} {
-		if line, ok := g.commandLine("exec", w); ok || line != "" {
-			t.Errorf("commandLine accepted %q: %q", w, line)
-		}
-	}
-	// Nor does one the redactor would hide part of, also across words.
-	if _, ok := g.commandLine("exec", "-f", "bearer", "--timeout", "1m"); ok {
-		t.Error("commandLine accepted a line whose words the redactor joins into a bearer token")
-	}
-	g.logs.red.Add("ya29.secret-value-0123456789")
-	if _, ok := g.commandLine("exec", "-c", "print('ya29.secret-value-0123456789')"); ok {
-		t.Error("commandLine accepted a word holding a registered secret")
-	}
-}
-
-// Ids from a server go into a command only when they are RFC 1034 labels
-// (or the lower-case UUIDs Colab generates for sessions).
-func TestPasteID(t *testing.T) {
-	for _, id := range []string{"rt-abc", "colabdash-1a2b3c4d", "a", "notebook-9f3e", strings.Repeat("a", 63), "3f1c2b9e-8d4a-4c1e-9b7a-2e5f6a7b8c9d"} {
-		if !pasteID(id) {
-			t.Errorf("pasteID(%q) = false", id)
-		}
-	}
-	for _, id := range []string{"", "RT-ABC", "rt-", "-rf", "1abc", "rt;rm -rf ~", "rt$(id)", "rt`id`", "rt abc", "rt'x", "rt\x1b]52;c;aGFja2Vk\x07",
-		"rt\u202etxt", strings.Repeat("a", 64), "3F1C2B9E-8D4A-4C1E-9B7A-2E5F6A7B8C9D", "{3f1c2b9e-8d4a-4c1e-9b7a-2e5f6a7b8c9d}", "rt/x", "rt.x"} {
-		if pasteID(id) {
-			t.Errorf("pasteID(%q) = true", id)
-		}
-	}
-}
-
 // The printed line repeats the global flags that chose the server and the
 // account, so it reaches the same one.
 func TestCommandLineRepeatsGlobalFlags(t *testing.T) {
 	isolate(t)
 	g := loadForTest(t, "status", "--endpoint", "http://127.0.0.1:9/mcp", "--access-token-file", "/tmp/my tokens/t.txt", "--quota-project", "proj-1")
-	line, ok := g.commandLine("session", "close", "rt-a/colabdash-1")
+	line, ok := g.CommandLine("session", "close", "rt-a/colabdash-1")
 	want := []string{"session", "close", "rt-a/colabdash-1", "--endpoint", "http://127.0.0.1:9/mcp", "--access-token-file", "/tmp/my tokens/t.txt", "--quota-project", "proj-1"}
 	if got := shellWords(t, line); !ok || !slices.Equal(got, want) {
 		t.Fatalf("line %q: words %q, want %q", line, got, want)
 	}
 	g = loadForTest(t, "status", "--demo")
-	if got := shellWords(t, g.commandOr("", "status")); !slices.Equal(got, []string{"status", "--demo"}) {
+	if got := shellWords(t, g.CommandOr("", "status")); !slices.Equal(got, []string{"status", "--demo"}) {
 		t.Fatalf("--demo: %q", got)
 	}
 	g = loadForTest(t, "status", "--profile", "demo", "--credentials", "/tmp/c.json")
-	if got := shellWords(t, g.commandOr("", "status")); !slices.Equal(got, []string{"status", "--profile", "demo", "--credentials", "/tmp/c.json"}) {
+	if got := shellWords(t, g.CommandOr("", "status")); !slices.Equal(got, []string{"status", "--profile", "demo", "--credentials", "/tmp/c.json"}) {
 		t.Fatalf("--profile: %q", got)
 	}
 	g = loadForTest(t, "status")
-	if line := g.commandOr("", "status"); line != "colabdash status" {
+	if line := g.CommandOr("", "status"); line != "colabdash status" {
 		t.Fatalf("no flags: %q", line)
 	}
 }
@@ -119,7 +77,7 @@ func TestPrintedCommandsWorkWhenPasted(t *testing.T) {
 	code := "print('it' + \"'s\", `id`, $HOME, 6*7)" // the emulator echoes code it does not run
 	exit, _, errs := e.run("exec", "rt-t4", "-c", code, "--timeout", "200ms")
 	close(hold)
-	if exit != exitAPI {
+	if exit != kit.ExitAPI {
 		t.Fatalf("exit %d %q", exit, errs)
 	}
 	argv := pastedLine(t, errs, "to reattach (or run it if it never started): ")
@@ -179,9 +137,9 @@ func (e *verbEnv) runPasted(argv []string) (string, string) {
 // A server's id that is no RFC 1034 label is never printed as a command:
 // the lines say the id is unusual instead.
 func TestHostileIDsAreNotPrintedAsCommands(t *testing.T) {
-	oldWait, oldDrops := execDropWait, maxExecDrops
-	execDropWait, maxExecDrops = time.Millisecond, 1
-	t.Cleanup(func() { execDropWait, maxExecDrops = oldWait, oldDrops })
+	oldWait, oldDrops := execcmd.DropWait, execcmd.MaxDrops
+	execcmd.DropWait, execcmd.MaxDrops = time.Millisecond, 1
+	t.Cleanup(func() { execcmd.DropWait, execcmd.MaxDrops = oldWait, oldDrops })
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedHostile})
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: -1})
 	// rt-x… is the hostile seed's 5,000-character runtime id.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // Shell completion against a server whose names carry escape sequences,
@@ -24,7 +25,7 @@ func TestCompletionCandidatesAreInert(t *testing.T) {
 		// word being completed (and a flag waiting for its value) last.
 		var out, errb bytes.Buffer
 		code := runStreams(append(append(append([]string{}, args[:2]...), e.flags...), args[2:]...),
-			&streams{in: strings.NewReader(""), out: &out, err: &errb})
+			&kit.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
 		if code != 0 {
 			t.Fatalf("%q: exit %d %q", args, code, errb.String())
 		}
@@ -64,19 +65,5 @@ func inert(t *testing.T, what, s string) {
 		if r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
 			t.Fatalf("%s holds bidirectional control %U: %q", what, r, s)
 		}
-	}
-}
-
-// The filter keeps the one tab between a value and its description, and
-// a line written in pieces is filtered whole.
-func TestCompletionWriterLines(t *testing.T) {
-	var b bytes.Buffer
-	c := &completionWriter{w: &b}
-	for _, p := range []string{"rt-a\x1b[2", "J\tGPU\t/T4\u202e\n", ":4", "\n", "tail\x07"} {
-		c.Write([]byte(p))
-	}
-	c.Flush()
-	if want := "rt-a␛[2J\tGPU /T4\n:4\ntail␇"; b.String() != want {
-		t.Fatalf("got %q, want %q", b.String(), want)
 	}
 }

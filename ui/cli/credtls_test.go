@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // writeCreds writes an authorized_user credentials file whose token_uri is
@@ -59,7 +61,7 @@ func TestPlainHTTPTokenURIRefused(t *testing.T) {
 			code, out, errs := runCLI(t, args...)
 			trustCLIMu.Unlock()
 			lines := strings.Split(strings.TrimRight(errs, "\n"), "\n")
-			if code != exitCredential || out != "" || len(lines) != 1 {
+			if code != kit.ExitCredential || out != "" || len(lines) != 1 {
 				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 3 and one line", code, out, errs)
 			}
 			for _, want := range []string{path, "token_uri", "plain http", "https://"} {
@@ -115,7 +117,7 @@ func TestInvalidGrantOneTokenRequest(t *testing.T) {
 	trustCLIMu.Lock()
 	code, _, errs := runCLI(t, "status", "--endpoint", endpoint, "--credentials", path)
 	trustCLIMu.Unlock()
-	if code != exitCredential || !strings.Contains(errs, "re-authentication required") || hits.Load() != 1 {
+	if code != kit.ExitCredential || !strings.Contains(errs, "re-authentication required") || hits.Load() != 1 {
 		t.Errorf("invalid_grant: exit %d, %d token request(s), stderr %q; want exit 3, one request", code, hits.Load(), errs)
 	}
 	hits.Store(0)

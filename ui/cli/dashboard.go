@@ -13,28 +13,31 @@ import (
 	"github.com/colabdash/colabdash/api/auth"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	runcmd "github.com/colabdash/colabdash/ui/cli/run"
 )
 
 // runDashboard opens the interactive dashboard. Without credentials it
 // shows what was tried and how to fix it, with a key to continue in demo
 // mode.
-func runDashboard(ctx context.Context, g globalFlags) error {
+func runDashboard(ctx context.Context, g kit.Globals) error {
 	if !ui.IsTerminal(os.Stdout) {
 		// ui.NotATerminalMessage, naming the status command with this
 		// command's server and account flags.
-		return &exitError{exitUsage, "the dashboard needs a terminal and stdout is not one; use `" +
-			g.commandOr("colabdash status", "status") + "` (or `status --json`) in scripts and pipes"}
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "the dashboard needs a terminal and stdout is not one; use `" +
+			g.CommandOr("colabdash status", "status") + "` (or `status --json`) in scripts and pipes"}
+
 	}
-	noColor, theme := colourSettings(g.themeName(), ui.DetectTheme)
+	noColor, theme := colourSettings(g.ThemeName(), ui.DetectTheme)
 	ui.ConfigureColor(noColor)
-	conn, err := connect(ctx, g)
+	conn, err := kit.Connect(ctx, g)
 	if err != nil {
 		var ae *auth.Error
 		if !errors.As(err, &ae) {
-			return classify(err, nil)
+			return kit.Classify(err, nil)
 		}
 		info := authScreen(ae, noColor)
-		info.Keymap = g.keys
+		info.Keymap = g.Keys
 		final, runErr := ui.Run(ui.NewAuthError(info), programSignals(ctx)...)
 		if runErr != nil {
 			return dashboardEnded(ctx, runErr)
@@ -42,22 +45,22 @@ func runDashboard(ctx context.Context, g globalFlags) error {
 		if m, ok := final.(ui.AuthErrorModel); !ok || !m.WantsDemo() {
 			// Printed on the normal screen, where a long login command can
 			// be copied whole.
-			return classify(err, nil)
+			return kit.Classify(err, nil)
 		}
-		if conn, err = connectDemo(ctx, g.logs); err != nil {
+		if conn, err = kit.ConnectDemo(ctx, g.Logs); err != nil {
 			return err
 		}
-		g.demo, g.profile = true, g.settings.Profiles[config.ProfileDemo]
+		g.Demo, g.Profile = true, g.Settings.Profiles[config.ProfileDemo]
 	}
-	defer conn.close()
+	defer conn.Close()
 	o := dashboardOptions(g)
-	o.Service, o.Endpoint, o.Account, o.Demo, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, g.demo, noColor, ctx
-	o.ReadOnly, o.StateDir = g.readOnly, ui.DefaultStateDir()
-	if g.changed("renew-lead") {
-		o.RenewLead = g.renewLead // the flag beats the config file
+	o.Service, o.Endpoint, o.Account, o.Demo, o.NoColor, o.Context = conn.Svc, conn.Endpoint, conn.Account, g.Demo, noColor, ctx
+	o.ReadOnly, o.StateDir = g.ReadOnly, ui.DefaultStateDir()
+	if g.Changed("renew-lead") {
+		o.RenewLead = g.RenewLead // the flag beats the config file
 	}
 	o.Theme = theme
-	o.Notices = dashboardLeftovers(ctx, g, conn)
+	o.Notices = runcmd.DashboardLeftovers(ctx, g, conn)
 	final, err := ui.Run(ui.New(o), programSignals(ctx)...)
 	if m, ok := final.(ui.Model); ok && m.Service() != nil {
 		m.Service().Close() // the last profile's connection
@@ -81,16 +84,16 @@ func programSignals(ctx context.Context) []tea.ProgramOption {
 // exitInterrupted or 129, which the exit code makes 128 + the signal;
 // anything else is a failure (exit 1).
 func dashboardEnded(ctx context.Context, err error) error {
-	var sc signalCause
+	var sc kit.SignalCause
 	switch {
 	case errors.Is(err, ui.ErrHangup):
-		return &exitError{128 + int(syscall.SIGHUP), err.Error()}
+		return &kit.ExitError{Code: 128 + int(syscall.SIGHUP), Msg: err.Error()}
 	case errors.As(context.Cause(ctx), &sc):
-		return &exitError{exitInterrupted, sc.Error()}
+		return &kit.ExitError{Code: kit.ExitInterrupted, Msg: sc.Error()}
 	case errors.Is(err, tea.ErrInterrupted):
-		return &exitError{exitInterrupted, "interrupted"}
+		return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted"}
 	}
-	return &exitError{exitFailure, err.Error()}
+	return &kit.ExitError{Code: kit.ExitFailure, Msg: err.Error()}
 }
 
 // colourSettings decides, before Bubble Tea owns the terminal, whether the
@@ -111,8 +114,8 @@ func colourSettings(theme string, detect func() string) (noColor bool, resolved 
 }
 
 // dashboardOptions carries the config's settings into the dashboard.
-func dashboardOptions(g globalFlags) ui.Options {
-	s := g.settings
+func dashboardOptions(g kit.Globals) ui.Options {
+	s := g.Settings
 	budget := s.CallBudget
 	switch {
 	case s.Line("callBudget") == 0:
@@ -127,21 +130,21 @@ func dashboardOptions(g globalFlags) ui.Options {
 		RenewLead:         s.RenewLead,
 		NoAutoRenew:       !s.AutoRenew,
 		DefaultSpec:       s.DefaultRuntimeSpec,
-		Keymap:            g.keys,
-		Theme:             g.themeName(),
-		Profile:           g.profile.Name,
+		Keymap:            g.Keys,
+		Theme:             g.ThemeName(),
+		Profile:           g.Profile.Name,
 		Profiles:          s.ProfileNames(),
-		Redact:            g.logs.red.Redact,
+		Redact:            g.Logs.Red.Redact,
 		Connect: func(ctx context.Context, name string) (api.Service, ui.ConnInfo, error) {
 			p, ok := s.Profiles[name]
 			if !ok {
 				return nil, ui.ConnInfo{}, fmt.Errorf("profile %q is not defined", name)
 			}
-			c, err := connectProfile(ctx, p, profileAuthOrigin(s, p), g.logs)
+			c, err := kit.ConnectProfile(ctx, p, kit.ProfileAuthOrigin(s, p), g.Logs)
 			if err != nil {
-				return nil, ui.ConnInfo{}, errors.New(classify(err, nil).msg)
+				return nil, ui.ConnInfo{}, errors.New(kit.Classify(err, nil).Msg)
 			}
-			return c.svc, ui.ConnInfo{Endpoint: c.endpoint, Account: c.account, Demo: p.Credentials == config.CredentialsDemo}, nil
+			return c.Svc, ui.ConnInfo{Endpoint: c.Endpoint, Account: c.Account, Demo: p.Credentials == config.CredentialsDemo}, nil
 		},
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // Guards exit code 130 for an interrupted file verb: ls, cp (down) and
@@ -81,8 +82,8 @@ func TestFileVerbsInterruptedExit130(t *testing.T) {
 			cancel()
 			select {
 			case r := <-done:
-				if r.code != exitInterrupted {
-					t.Fatalf("%v interrupted: exit %d, want %d (stdout %q, stderr %q)", tc.args, r.code, exitInterrupted, r.out, r.errs)
+				if r.code != kit.ExitInterrupted {
+					t.Fatalf("%v interrupted: exit %d, want %d (stdout %q, stderr %q)", tc.args, r.code, kit.ExitInterrupted, r.out, r.errs)
 				}
 			case <-time.After(60 * time.Second):
 				t.Fatalf("%v did not end within 60 s of the interrupt", tc.args)
@@ -98,8 +99,8 @@ func TestQuotaExitCodeThroughClassifier(t *testing.T) {
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_runtimes", Times: -1,
 		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for quota metric 'Requests'", "", 0)})
 	code, out, errs := e.run("status")
-	if code != exitQuota {
-		t.Fatalf("status with RESOURCE_EXHAUSTED: exit %d, want %d (stdout %q, stderr %q)", code, exitQuota, out, errs)
+	if code != kit.ExitQuota {
+		t.Fatalf("status with RESOURCE_EXHAUSTED: exit %d, want %d (stdout %q, stderr %q)", code, kit.ExitQuota, out, errs)
 	}
 	if !strings.Contains(errs, "Quota exceeded") {
 		t.Errorf("stderr does not say why: %q", errs)

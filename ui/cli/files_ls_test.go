@@ -10,6 +10,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/files"
 )
 
 // Field case 70: ls of a large directory prints every entry, one line
@@ -38,7 +39,7 @@ func TestLsLargeDirectory(t *testing.T) {
 		}
 	}
 	code, out, _ = runCLI(t, append([]string{"ls", "rt-big:/content/many", "--json"}, flags...)...)
-	var rep lsJSON
+	var rep files.LsJSON
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Entries) != n || rep.Entries[n-1].Path != "/content/many/"+colabfake.SyntheticName(n) {
 		t.Fatalf("ls --json: exit %d, %d entries", code, len(rep.Entries))
 	}

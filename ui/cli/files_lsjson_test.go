@@ -3,6 +3,9 @@ package cli
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // Field trial: `ls RUNTIME:/nope --json` said "runtime": "" and "path": ""
@@ -15,11 +18,11 @@ func TestLsJSONFailureSaysHowFarItGot(t *testing.T) {
 		arg, runtime, path string
 		code               int
 	}{
-		{"rt-fil:/nope", "rt-files", "/nope", exitNoSuchFile},
-		{"rt-zz:/content/x", "", "/content/x", exitUsage},
+		{"rt-fil:/nope", "rt-files", "/nope", files.ExitNoSuchFile},
+		{"rt-zz:/content/x", "", "/content/x", kit.ExitUsage},
 	} {
 		code, out, errs := runCLI(t, append([]string{"ls", tc.arg, "--json"}, flags...)...)
-		var rep lsJSON
+		var rep files.LsJSON
 		if err := json.Unmarshal([]byte(out), &rep); err != nil || code != tc.code || rep.OK || rep.Error == "" ||
 			rep.Runtime != tc.runtime || rep.Path != tc.path || rep.Entries == nil {
 			t.Errorf("ls %s --json: exit %d, stdout %s, stderr %q; want runtime %q, path %q", tc.arg, code, out, errs, tc.runtime, tc.path)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // cp -r into a destination whose sub is a link to a directory outside
@@ -30,7 +32,7 @@ func TestCpRecursiveRefusesALinkedDirectoryInTheDestination(t *testing.T) {
 		t.Fatalf("cannot make the symbolic link this test needs: %v", err)
 	}
 	code, stdout, stderr := cli("cp", "-r", "rt-files:/content/tree", out)
-	if code != exitFailure {
+	if code != kit.ExitFailure {
 		t.Errorf("exit %d, want 1; stdout %q, stderr %q", code, stdout, stderr)
 	}
 	if es, err := os.ReadDir(outside); err != nil || len(es) != 0 {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // filesEmu starts an emulator with runtime rt-files and returns it and
@@ -66,7 +67,7 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 	}
 	back := filepath.Join(dir, "back.csv")
 	code, out, errs = cli("cp", "rt-files:content/data #1.csv", back, "--json")
-	var sum copySummary
+	var sum files.CopySummary
 	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || !sum.OK || len(sum.Files) != 1 || sum.Bytes != 8 {
 		t.Fatalf("cp down --json: exit %d, out %q, err %q", code, out, errs)
 	}
@@ -117,8 +118,8 @@ func TestFilesRootIsTheRuntimeRoot(t *testing.T) {
 	// cp to / means the root, where nothing is created: a top-level
 	// file could not be removed (jupyter.Creatable, Removable's rule).
 	code, out, errs = cli("cp", local, "rt-files:/", "--json")
-	var sum copySummary
-	if code != exitUsage || json.Unmarshal([]byte(out), &sum) != nil || len(sum.Files) != 0 || !strings.Contains(errs, "rt-files:/f.txt: refusing to create a top-level") {
+	var sum files.CopySummary
+	if code != kit.ExitUsage || json.Unmarshal([]byte(out), &sum) != nil || len(sum.Files) != 0 || !strings.Contains(errs, "rt-files:/f.txt: refusing to create a top-level") {
 		t.Fatalf("cp to /: exit %d, out %s, err %q; want it refused naming /f.txt", code, out, errs)
 	}
 	if code, out, _ := cli("ls", "rt-files:", "--json"); code != 0 || strings.Contains(out, "f.txt") || !strings.Contains(out, `"path": "/content"`) {
@@ -133,7 +134,7 @@ func TestFilesRootIsTheRuntimeRoot(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || len(sum.Files) != 1 || sum.Files[0].Src != "rt-files:/content/f.txt" {
 		t.Fatalf("cp down --json: exit %d, %s", code, out)
 	}
-	var rm rmReport
+	var rm files.RmReport
 	code, out, _ = cli("rm", "rt-files:content/f.txt", "--json")
 	if code != 0 || json.Unmarshal([]byte(out), &rm) != nil || len(rm.Removed) != 1 || rm.Removed[0] != "rt-files:/content/f.txt" {
 		t.Fatalf("rm --json: exit %d, %s", code, out)
@@ -153,20 +154,20 @@ func TestFilesCommandsBadInput(t *testing.T) {
 		code    int
 		mention string
 	}{
-		{"missing local file", []string{"cp", filepath.Join(dir, "nope.txt"), "rt-files:/content/"}, exitNoSuchFile, "nope.txt"},
-		{"missing remote file", []string{"cp", "rt-files:/content/nope.bin", dir}, exitNoSuchFile, "content/nope.bin"},
-		{"missing remote parent", []string{"cp", local, "rt-files:/content/no/such/dir/f.txt"}, exitNoSuchFile, "content/no/such/dir"},
-		{"missing local parent", []string{"cp", "rt-files:/content", filepath.Join(dir, "a", "b"), "-r"}, exitNoSuchFile, filepath.Join(dir, "a")},
+		{"missing local file", []string{"cp", filepath.Join(dir, "nope.txt"), "rt-files:/content/"}, files.ExitNoSuchFile, "nope.txt"},
+		{"missing remote file", []string{"cp", "rt-files:/content/nope.bin", dir}, files.ExitNoSuchFile, "content/nope.bin"},
+		{"missing remote parent", []string{"cp", local, "rt-files:/content/no/such/dir/f.txt"}, files.ExitNoSuchFile, "content/no/such/dir"},
+		{"missing local parent", []string{"cp", "rt-files:/content", filepath.Join(dir, "a", "b"), "-r"}, files.ExitNoSuchFile, filepath.Join(dir, "a")},
 		// A directory without -r is a usage error (2), not a local failure (1).
-		{"directory without -r", []string{"cp", dir, "rt-files:/content/d"}, exitUsage, "-r"},
-		{"remote directory without -r", []string{"cp", "rt-files:/content/sub", dir}, exitUsage, "-r"},
-		{"unknown runtime", []string{"cp", "backup-12:30.tar", "./x"}, exitUsage, `no runtime "backup-12" (live: rt-files) (to name a local file with a colon, write ./backup-12:30.tar)`},
-		{"both local", []string{"cp", local, "./other"}, exitUsage, "RUNTIME:PATH"},
-		{"both remote", []string{"cp", "rt-files:a", "rt-files:b"}, exitUsage, "both sides"},
-		{"ls of a missing path", []string{"ls", "rt-files:/content/nope"}, exitNoSuchFile, "content/nope"},
-		{"rm of a directory without -r", []string{"rm", "rt-files:/content/sub"}, exitUsage, "-r"},
-		{"rm of /content", []string{"rm", "-r", "rt-files:/content"}, exitUsage, "refusing"},
-		{"hidden file", []string{"cp", "rt-files:/content/.env", dir}, exitNoSuchFile, "hidden"},
+		{"directory without -r", []string{"cp", dir, "rt-files:/content/d"}, kit.ExitUsage, "-r"},
+		{"remote directory without -r", []string{"cp", "rt-files:/content/sub", dir}, kit.ExitUsage, "-r"},
+		{"unknown runtime", []string{"cp", "backup-12:30.tar", "./x"}, kit.ExitUsage, `no runtime "backup-12" (live: rt-files) (to name a local file with a colon, write ./backup-12:30.tar)`},
+		{"both local", []string{"cp", local, "./other"}, kit.ExitUsage, "RUNTIME:PATH"},
+		{"both remote", []string{"cp", "rt-files:a", "rt-files:b"}, kit.ExitUsage, "both sides"},
+		{"ls of a missing path", []string{"ls", "rt-files:/content/nope"}, files.ExitNoSuchFile, "content/nope"},
+		{"rm of a directory without -r", []string{"rm", "rt-files:/content/sub"}, kit.ExitUsage, "-r"},
+		{"rm of /content", []string{"rm", "-r", "rt-files:/content"}, kit.ExitUsage, "refusing"},
+		{"hidden file", []string{"cp", "rt-files:/content/.env", dir}, files.ExitNoSuchFile, "hidden"},
 	} {
 		if tc.name == "remote directory without -r" {
 			runCLI(t, append([]string{"cp", "-r", dir, "rt-files:/content/sub"}, flags...)...)
@@ -178,7 +179,7 @@ func TestFilesCommandsBadInput(t *testing.T) {
 		}
 	}
 	// Two plain local paths get no "write ./…" hint (it said "write ././a").
-	if code, _, errs := runCLI(t, append([]string{"cp", "./a", "./b"}, flags...)...); code != exitUsage || strings.Contains(errs, "././") || strings.Contains(errs, "write ./") {
+	if code, _, errs := runCLI(t, append([]string{"cp", "./a", "./b"}, flags...)...); code != kit.ExitUsage || strings.Contains(errs, "././") || strings.Contains(errs, "write ./") {
 		t.Errorf("cp ./a ./b: exit %d, stderr %q", code, errs)
 	}
 	// No partial files anywhere.
@@ -190,8 +191,8 @@ func TestFilesCommandsBadInput(t *testing.T) {
 	}
 	// --json on failure: one object with ok false, and a non-zero exit.
 	code, out, _ := runCLI(t, append([]string{"cp", "rt-files:/content/nope.bin", dir, "--json"}, flags...)...)
-	var sum copySummary
-	if code != exitNoSuchFile || json.Unmarshal([]byte(out), &sum) != nil || sum.OK || sum.Error == "" || sum.Files == nil {
+	var sum files.CopySummary
+	if code != files.ExitNoSuchFile || json.Unmarshal([]byte(out), &sum) != nil || sum.OK || sum.Error == "" || sum.Files == nil {
 		t.Fatalf("cp --json failure: exit %d, %q", code, out)
 	}
 }
@@ -208,15 +209,15 @@ func TestFilesJSONFailureIsOneDocument(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"ls", "rt-files:/content/nope"}, exitNoSuchFile},
-		{[]string{"ls", "rt-zz"}, exitUsage},
-		{[]string{"ls", ":/x"}, exitUsage},
-		{[]string{"cp", "rt-zz:/content/x", dir}, exitUsage},
-		{[]string{"cp", dir, "rt-files:/content/d"}, exitUsage},
-		{[]string{"cp", local, "rt-files:/content/no/dir/"}, exitNoSuchFile},
-		{[]string{"rm", "rt-zz:/content/x"}, exitUsage},
-		{[]string{"rm", "rt-files:/content/nope"}, exitNoSuchFile},
-		{[]string{"rm", "rt-files"}, exitUsage},
+		{[]string{"ls", "rt-files:/content/nope"}, files.ExitNoSuchFile},
+		{[]string{"ls", "rt-zz"}, kit.ExitUsage},
+		{[]string{"ls", ":/x"}, kit.ExitUsage},
+		{[]string{"cp", "rt-zz:/content/x", dir}, kit.ExitUsage},
+		{[]string{"cp", dir, "rt-files:/content/d"}, kit.ExitUsage},
+		{[]string{"cp", local, "rt-files:/content/no/dir/"}, files.ExitNoSuchFile},
+		{[]string{"rm", "rt-zz:/content/x"}, kit.ExitUsage},
+		{[]string{"rm", "rt-files:/content/nope"}, files.ExitNoSuchFile},
+		{[]string{"rm", "rt-files"}, kit.ExitUsage},
 	} {
 		code, out, errs := runCLI(t, append(append(tc.args, "--json"), flags...)...)
 		var doc map[string]any
@@ -269,11 +270,10 @@ func TestForwardCommand(t *testing.T) {
 	}
 	_, flags := filesEmu(t)
 	bin := binary(t)
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
+	// --port 0: forward picks a free port and the test reads it back from
+	// the URL, so no other process can take it between a pick and a listen.
 	ctx, cancel := context.WithCancel(context.Background())
-	fw := exec.CommandContext(ctx, bin, append([]string{"forward", "rt-fil", "--port", port}, flags...)...) // a unique prefix, as for every verb
+	fw := exec.CommandContext(ctx, bin, append([]string{"forward", "rt-fil", "--port", "0"}, flags...)...) // a unique prefix, as for every verb
 	stdout, _ := fw.StdoutPipe()
 	fw.Stderr = io.Discard
 	if err := fw.Start(); err != nil {
@@ -293,6 +293,10 @@ func TestForwardCommand(t *testing.T) {
 	case u = <-lines:
 	case <-time.After(60 * time.Second):
 		t.Fatal("forward printed no URL")
+	}
+	port, _, _ := strings.Cut(strings.TrimPrefix(u, "http://127.0.0.1:"), "/")
+	if n, err := strconv.Atoi(port); err != nil || n <= 0 || n > 65535 {
+		t.Fatalf("first line %q names no port on 127.0.0.1", u)
 	}
 	prefix := "http://127.0.0.1:" + port + "/?token="
 	if !strings.HasPrefix(u, prefix) || len(u)-len(prefix) < 32 {
@@ -318,7 +322,7 @@ func TestForwardCommand(t *testing.T) {
 		t.Fatalf("without the token: %d", s)
 	}
 	code, _, errs := runCLI(t, append([]string{"forward", "rt-files", "--port", port}, flags...)...)
-	if code != exitFailure || !strings.Contains(errs, "already in use") {
+	if code != kit.ExitFailure || !strings.Contains(errs, "already in use") {
 		t.Fatalf("second forward on the same port: exit %d, %q", code, errs)
 	}
 }

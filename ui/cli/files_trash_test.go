@@ -12,6 +12,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // filesVerbEnv is a verbEnv with runtime rt-files on an emulator
@@ -50,7 +52,7 @@ func TestRmPurgeEmptiesTheTrash(t *testing.T) {
 
 	// Off a terminal, --purge needs --yes, and nothing is removed.
 	e.run("cp", big, "rt-files:/content/b.bin")
-	if code, _, errs := e.run("rm", "--purge", "rt-files:/content/b.bin"); code != exitUsage || !strings.Contains(errs, "--yes") {
+	if code, _, errs := e.run("rm", "--purge", "rt-files:/content/b.bin"); code != kit.ExitUsage || !strings.Contains(errs, "--yes") {
 		t.Errorf("rm --purge without a terminal: exit %d %q, want 2 asking for --yes", code, errs)
 	}
 	if code, _, _ := e.run("ls", "rt-files:/content/b.bin"); code != 0 {
@@ -81,7 +83,7 @@ func TestRmPurgeEmptiesTheTrash(t *testing.T) {
 	e.run("cp", big, "rt-files:/content/d.bin")
 	e.run("rm", "rt-files:/content/d.bin")
 	code, out, errs = e.run("rm", "--purge", "rt-files", "--yes", "--json")
-	var rep rmReport
+	var rep files.RmReport
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || !rep.OK || rep.PurgedBytes == nil || *rep.PurgedBytes < 1<<20 {
 		t.Fatalf("rm --purge RUNTIME --yes --json: exit %d %q %q", code, out, errs)
 	}
@@ -118,7 +120,7 @@ func TestCpRecursiveSkipsVanishedEntry(t *testing.T) {
 		Body: "<!DOCTYPE HTML>\n<html><head><title>Jupyter Server</title></head><body><h1>404 : Not Found</h1><p>You are requesting a page that does not exist!</p></body></html>", Times: -1})
 	out := filepath.Join(dir, "out")
 	code, stdout, errs := e.run("cp", "-r", "rt-files:/content/src", out)
-	if code != exitFailure {
+	if code != kit.ExitFailure {
 		t.Fatalf("cp -r with a vanished entry: exit %d %q %q, want 1", code, stdout, errs)
 	}
 	if !strings.Contains(errs, "skipped rt-files:/content/src/b.txt") || strings.Contains(errs, "resume") {
@@ -162,13 +164,13 @@ func TestEmulatorTrashAndBodyLimitFlags(t *testing.T) {
 		t.Fatalf("rm: %d %q", code, errs)
 	}
 	code, out, errs := cli("rm", "--purge", "rt-load00001", "--yes", "--json")
-	var rep rmReport
+	var rep files.RmReport
 	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep.PurgedBytes == nil || *rep.PurgedBytes < 4000 {
 		t.Fatalf("rm --purge after --delete-to-trash: %d %q %q, want at least 4000 bytes freed", code, out, errs)
 	}
 	big := writeFile(t, filepath.Join(t.TempDir(), "big.bin"), strings.Repeat("b", 2_000_000))
 	code, _, errs = cli("cp", big, "rt-load00001:/content/big.bin")
-	if code != exitAPI || !strings.Contains(errs, "a proxy between this machine and the runtime refused a") || !strings.Contains(errs, "even in pieces of 1.0 MB") {
+	if code != kit.ExitAPI || !strings.Contains(errs, "a proxy between this machine and the runtime refused a") || !strings.Contains(errs, "even in pieces of 1.0 MB") {
 		t.Errorf("cp behind --proxy-max-body 500000: exit %d %q", code, errs)
 	}
 }

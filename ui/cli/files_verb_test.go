@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // ls, cp, rm and forward read RUNTIME as every verb does: an id, a name
@@ -50,7 +52,7 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 		for _, args := range [][]string{
 			{"ls", arg}, {"ls", arg + ":/content"}, {"rm", arg + ":/content/x"}, {"forward", arg, "--port", "0"},
 		} {
-			if code, out, errs := cli(args...); code != exitUsage || out != "" || errs != want {
+			if code, out, errs := cli(args...); code != kit.ExitUsage || out != "" || errs != want {
 				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errs, want)
 			}
 		}
@@ -58,10 +60,10 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 		code, _, errs := cli("cp", arg+":/content/x", t.TempDir())
 		if api.ValidateID(arg) != nil {
 			// Not an id: read as a local path, which the error explains.
-			if code != exitUsage || !strings.Contains(errs, "is read as a local path") || strings.Count(errs, "\n") != 1 {
+			if code != kit.ExitUsage || !strings.Contains(errs, "is read as a local path") || strings.Count(errs, "\n") != 1 {
 				t.Errorf("cp %s:/content/x: exit %d, stderr %q", arg, code, errs)
 			}
-		} else if code != exitUsage || !strings.HasPrefix(errs, strings.TrimSuffix(want, "\n")) {
+		} else if code != kit.ExitUsage || !strings.HasPrefix(errs, strings.TrimSuffix(want, "\n")) {
 			t.Errorf("cp %s:/content/x: exit %d, stderr %q; want exit 2 starting %q", arg, code, errs, want)
 		}
 	}
@@ -71,7 +73,7 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 	if code, out, errs := cli("rm", "rt-fil:/content/a.txt", "runtimes/rt-files:/content/b.txt"); code != 0 || strings.Count(out, "removed rt-files:") != 2 {
 		t.Fatalf("rm naming one runtime two ways: exit %d %q %q", code, out, errs)
 	}
-	if code, _, errs := cli("rm", "rt-fil:/content/a.txt", "rt-fizz:/content/b.txt"); code != exitUsage || !strings.Contains(errs, "one runtime at a time") {
+	if code, _, errs := cli("rm", "rt-fil:/content/a.txt", "rt-fizz:/content/b.txt"); code != kit.ExitUsage || !strings.Contains(errs, "one runtime at a time") {
 		t.Fatalf("rm on two runtimes: exit %d %q", code, errs)
 	}
 }
@@ -91,7 +93,7 @@ func TestFilesJSONErrorsRedacted(t *testing.T) {
 			OK    bool
 			Error string
 		}
-		if code != exitNoSuchFile || json.Unmarshal([]byte(out), &rep) != nil || rep.OK || rep.Error == "" {
+		if code != files.ExitNoSuchFile || json.Unmarshal([]byte(out), &rep) != nil || rep.OK || rep.Error == "" {
 			t.Fatalf("%v: exit %d, stdout %q, stderr %q", args[0], code, out, errs)
 		}
 		if strings.Contains(out, secret) || strings.Contains(errs, secret) || !strings.Contains(rep.Error, "[redacted]") {
@@ -140,20 +142,20 @@ func TestFilesVerbsCleanDotDot(t *testing.T) {
 		t.Fatalf("cp into a missing directory: exit 0 %q %q", out, errs)
 	}
 	cli("cp", "-r", filepath.Dir(local), "rt-files:/content/p2")
-	var rm rmReport
+	var rm files.RmReport
 	code, out, errs := cli("rm", "-r", "rt-files:/content/sample_data/../p2", "--json")
 	if code != 0 || json.Unmarshal([]byte(out), &rm) != nil || len(rm.Removed) != 2 || rm.Removed[1] != "rt-files:/content/p2" {
 		t.Fatalf("rm -r through ..: exit %d %s %q; want /content/p2 named cleaned", code, out, errs)
 	}
 	code, out, errs = cli("rm", "rt-files:/content/../data.csv", "--json")
-	if code != exitUsage || !strings.Contains(errs, "rt-files:/data.csv: refusing") || strings.Contains(out, "..") {
+	if code != kit.ExitUsage || !strings.Contains(errs, "rt-files:/data.csv: refusing") || strings.Contains(out, "..") {
 		t.Fatalf("rm of a top-level file through ..: exit %d %s %q", code, out, errs)
 	}
 	code, out, errs = cli("cp", local, "rt-files:/content/../", "--json")
-	if code != exitUsage || !strings.Contains(errs, "rt-files:/f.txt: refusing to create a top-level") {
+	if code != kit.ExitUsage || !strings.Contains(errs, "rt-files:/f.txt: refusing to create a top-level") {
 		t.Fatalf("cp to the root through ..: exit %d %s %q", code, out, errs)
 	}
-	var ls lsJSON
+	var ls files.LsJSON
 	code, out, errs = cli("ls", "rt-files:/content/../..", "--json")
 	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Path != "/" || len(ls.Entries) == 0 {
 		t.Fatalf("ls of /content/../..: exit %d %s %q; want the root", code, out, errs)
@@ -170,14 +172,14 @@ func TestFilesVerbsCleanDotDot(t *testing.T) {
 func TestRmResolvesRuntimeBeforePathRules(t *testing.T) {
 	_, flags := filesEmu(t)
 	code, out, errs := runCLI(t, append([]string{"rm", "rt-zz:/x", "--json"}, flags...)...)
-	var rm rmReport
-	if code != exitUsage || json.Unmarshal([]byte(out), &rm) != nil || rm.OK ||
+	var rm files.RmReport
+	if code != kit.ExitUsage || json.Unmarshal([]byte(out), &rm) != nil || rm.OK ||
 		!strings.Contains(errs, `no runtime "rt-zz" (live: rt-files)`) || !strings.Contains(rm.Error, `no runtime "rt-zz"`) {
 		t.Fatalf("rm on an unknown runtime: exit %d, stdout %s, stderr %q; want the unknown runtime named", code, out, errs)
 	}
 	// A protected path on a known runtime is still refused, nothing removed.
 	code, _, errs = runCLI(t, append([]string{"rm", "-r", "rt-files:/content/sample_data/.."}, flags...)...)
-	if code != exitUsage || !strings.Contains(errs, "rt-files:/content: refusing") {
+	if code != kit.ExitUsage || !strings.Contains(errs, "rt-files:/content: refusing") {
 		t.Fatalf("rm of /content through ..: exit %d, %q", code, errs)
 	}
 }

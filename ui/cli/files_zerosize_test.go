@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/colabdash/colabdash/ui/cli/files"
 )
 
 // cp of a local file whose stat size is 0 but which holds bytes (issue
@@ -23,7 +25,7 @@ func TestCpUploadsAZeroSizeProcFileWhole(t *testing.T) {
 		t.Fatalf("reading %s: %d bytes, %v", p, len(want), err)
 	}
 	code, out, errs := runCLI(t, append([]string{"cp", p, "rt-files:/content/environ", "--json"}, flags...)...)
-	var sum copySummary
+	var sum files.CopySummary
 	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || !sum.OK || sum.Bytes != int64(len(want)) {
 		t.Fatalf("cp %s: exit %d, stdout %q, stderr %q; want %d bytes sent", p, code, out, errs, len(want))
 	}

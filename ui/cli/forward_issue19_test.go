@@ -16,6 +16,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // lockedBuffer is a bytes.Buffer safe to read while the command writes.
@@ -46,7 +47,7 @@ func runForward(t *testing.T, e *verbEnv, args ...string) (int, string, string) 
 	defer cancel()
 	done := make(chan int, 1)
 	go func() {
-		done <- runStreamsContext(ctx, append(append([]string{"forward"}, args...), e.flags...), &streams{in: strings.NewReader(""), out: &out, err: &errb})
+		done <- runStreamsContext(ctx, append(append([]string{"forward"}, args...), e.flags...), &kit.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
 	}()
 	url := regexp.MustCompile(`http://\S+/\?token=\S+`)
 	deadline := time.Now().Add(60 * time.Second)

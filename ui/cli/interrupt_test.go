@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // silentPipe is stdin as a pipe nobody writes to: a read blocks until the
@@ -79,7 +79,7 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 	tty := term{inTTY: true, errTTY: true}
 
 	code, out, errs := e.interruptWhileReading(tty, "delete", "rt-cpu")
-	if code != exitInterrupted || out != "" || !strings.HasSuffix(errs, "(anything else cancels): \ncolabdash: delete interrupted; nothing was deleted\n") {
+	if code != kit.ExitInterrupted || out != "" || !strings.HasSuffix(errs, "(anything else cancels): \ncolabdash: delete interrupted; nothing was deleted\n") {
 		t.Errorf("delete: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if n := e.srv.CallCount("delete_runtime"); n != 0 || len(e.srv.Runtimes()) != 3 {
@@ -89,7 +89,7 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 	_, out, _ = e.run("session", "open", "rt-t4")
 	sess := strings.TrimSpace(out)
 	code, out, errs = e.interruptWhileReading(tty, "session", "close", sess)
-	if code != exitInterrupted || out != "" || !strings.HasSuffix(errs, "(anything else cancels): \ncolabdash: session close interrupted; nothing was closed\n") {
+	if code != kit.ExitInterrupted || out != "" || !strings.HasSuffix(errs, "(anything else cancels): \ncolabdash: session close interrupted; nothing was closed\n") {
 		t.Errorf("session close: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if n := e.srv.CallCount("delete_session"); n != 0 {
@@ -102,30 +102,12 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 		if tm.inTTY {
 			want = "colabdash: exec: reading the code from the terminal: ctrl+d on a line of its own ends it, ctrl+c cancels\n\n" + want
 		}
-		if code != exitInterrupted || out != "" || errs != want {
+		if code != kit.ExitInterrupted || out != "" || errs != want {
 			t.Errorf("exec - (terminal %v): exit %d, stdout %q, stderr %q, want %q", tm.inTTY, code, out, errs, want)
 		}
 	}
 	if n := e.srv.CallCount("execute_code") + e.srv.CallCount("create_session"); n != 1 { // the session open above
 		t.Errorf("exec - interrupted: %d execute_code and create_session calls, want only session open's", n)
-	}
-}
-
-// A question abandoned by ctrl+c does not lose the line typed after it:
-// the next question gets it.
-func TestAbandonedAskKeepsTheLine(t *testing.T) {
-	r, w := io.Pipe()
-	defer w.Close()
-	var errb strings.Builder
-	v := newVerb(&globalFlags{logs: logs{red: &api.Redactor{}}}, &streams{in: r, err: &errb}, "delete")
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, ok, err := v.ask(ctx, "first? "); ok || err == nil {
-		t.Fatalf("ask on an ended context: ok %v, err %v", ok, err)
-	}
-	go io.WriteString(w, "y\n")
-	if a, ok, err := v.ask(context.Background(), "second? "); a != "y" || !ok || err != nil {
-		t.Fatalf("the next ask: %q %v %v, want the line typed", a, ok, err)
 	}
 }
 

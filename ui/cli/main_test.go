@@ -29,6 +29,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // isolate points HOME and the ADC variables at an empty temp dir, so no
@@ -415,7 +416,7 @@ func TestBrokenConfigRefusesEveryCommand(t *testing.T) {
 		for _, args := range [][]string{{"config"}, {"status", "--demo"}, {"--demo"}, {"emulator", "--addr", "127.0.0.1:0"}} {
 			code, out, errs := runCLI(t, append([]string{"--config", path}, args...)...)
 			lines := strings.Split(strings.TrimSpace(errs), "\n")
-			if code != exitUsage || out != "" || len(lines) != 1 || !strings.Contains(errs, path+":2:") {
+			if code != kit.ExitUsage || out != "" || len(lines) != 1 || !strings.Contains(errs, path+":2:") {
 				t.Errorf("%s %v: exit %d, stdout %q, stderr %q", name, args, code, out, errs)
 			}
 		}
@@ -430,7 +431,7 @@ func TestUnknownProfileIsUsageError(t *testing.T) {
 	isolate(t)
 	t.Setenv("COLABDASH_PROFILE", "nope")
 	code, _, errs := runCLI(t, "status")
-	if code != exitUsage || !strings.Contains(errs, `profile "nope" (from COLABDASH_PROFILE) is not defined`) {
+	if code != kit.ExitUsage || !strings.Contains(errs, `profile "nope" (from COLABDASH_PROFILE) is not defined`) {
 		t.Fatalf("exit %d, %q", code, errs)
 	}
 }
@@ -443,11 +444,11 @@ func TestConfigKeysReachHelpView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := buildKeymap(s)
+	k, err := kit.BuildKeymap(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := dashboardOptions(globalFlags{settings: s, keys: k, profile: s.Profiles["default"]})
+	o := dashboardOptions(kit.Globals{Settings: s, Keys: k, Profile: s.Profiles["default"]})
 	o.Service, o.NoColor = &nullService{}, true
 	var m tea.Model = ui.New(o)
 	m, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -513,7 +514,7 @@ func TestLogFileRedactsEveryToken(t *testing.T) {
 		Text: colabfake.GoogleErrorText(api.FailedPrecondition, "proxy token "+secrets[2]+" rejected; Authorization: Bearer "+accessToken, "", 0)})
 	logPath := filepath.Join(home, "colabdash.log")
 	code, out, errs := runCLI(t, "status", "--endpoint", endpoint, "--access-token-file", tokFile, "--log-file", logPath, "--debug")
-	if code != exitAPI || !strings.Contains(errs, "FAILED_PRECONDITION") || !strings.Contains(errs, "[redacted]") {
+	if code != kit.ExitAPI || !strings.Contains(errs, "FAILED_PRECONDITION") || !strings.Contains(errs, "[redacted]") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	for _, rt := range srv.Runtimes() { // tokens issued meanwhile count too
@@ -564,7 +565,7 @@ func TestLogFileRedactsEveryToken(t *testing.T) {
 
 func TestDebugNeedsLogFile(t *testing.T) {
 	isolate(t)
-	if code, _, errs := runCLI(t, "status", "--demo", "--debug"); code != exitUsage || !strings.Contains(errs, "--log-file") {
+	if code, _, errs := runCLI(t, "status", "--demo", "--debug"); code != kit.ExitUsage || !strings.Contains(errs, "--log-file") {
 		t.Fatalf("exit %d %q", code, errs)
 	}
 }
@@ -596,14 +597,14 @@ func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := globalFlags{settings: s, keys: keymap.Default(), profile: s.Profiles["alpha"]}
-	conn, err := connect(ctx, g)
+	g := kit.Globals{Settings: s, Keys: keymap.Default(), Profile: s.Profiles["alpha"]}
+	conn, err := kit.Connect(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.close()
+	defer conn.Close()
 	o := dashboardOptions(g)
-	o.Service, o.Endpoint, o.Account, o.NoColor, o.Context = conn.svc, conn.endpoint, conn.account, true, ctx
+	o.Service, o.Endpoint, o.Account, o.NoColor, o.Context = conn.Svc, conn.Endpoint, conn.Account, true, ctx
 	tm := teatest.NewTestModel(t, ui.New(o), teatest.WithInitialTermSize(110, 30))
 	waitFor := func(what ...string) {
 		t.Helper()
@@ -632,7 +633,7 @@ func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
 	}
 	// The first profile's connection was closed by the switch: calling
 	// through it fails.
-	if _, err := conn.svc.ListRuntimes(ctx); err == nil {
+	if _, err := conn.Svc.ListRuntimes(ctx); err == nil {
 		t.Fatal("the replaced Service still works")
 	}
 	fm.Service().Close()
@@ -659,23 +660,23 @@ func TestThemeFlag(t *testing.T) {
 		{[]string{"--config", cfg, "--theme", "DARK", "config"}, "dark"},
 	} {
 		cmd := &cobra.Command{}
-		g := globalFlags{}
-		cmd.Flags().StringVar(&g.theme, "theme", "", "")
-		cmd.Flags().StringVar(&g.config, "config", "", "")
+		g := kit.Globals{}
+		cmd.Flags().StringVar(&g.Theme, "theme", "", "")
+		cmd.Flags().StringVar(&g.Config, "config", "", "")
 		if err := cmd.Flags().Parse(c.args[:len(c.args)-1]); err != nil {
 			t.Fatal(err)
 		}
-		if err := loadConfig(cmd, &g, os.Getenv); err != nil {
+		if err := kit.LoadConfig(cmd, &g, os.Getenv); err != nil {
 			t.Fatal(err)
 		}
-		if got := g.themeName(); got != c.want {
+		if got := g.ThemeName(); got != c.want {
 			t.Errorf("%v: theme %q, want %q", c.args, got, c.want)
 		}
 		if o := dashboardOptions(g); o.Theme != c.want {
 			t.Errorf("%v: Options.Theme %q", c.args, o.Theme)
 		}
 	}
-	if code, _, errs := runCLI(t, "status", "--demo", "--theme", "solarized"); code != exitUsage || !strings.Contains(errs, "accepted: auto, dark, light") {
+	if code, _, errs := runCLI(t, "status", "--demo", "--theme", "solarized"); code != kit.ExitUsage || !strings.Contains(errs, "accepted: auto, dark, light") {
 		t.Fatalf("bad --theme: exit %d %q", code, errs)
 	}
 }

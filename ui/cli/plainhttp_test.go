@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // The OAuth bearer token goes to the endpoint and the upstream's Jupyter
@@ -33,8 +34,8 @@ func TestPlainHTTPEndpointRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runCLI(t, tc.args...)
-			if code != exitUsage || out != "" {
-				t.Errorf("exit %d, stdout %q, want exit %d and nothing on stdout (stderr %q)", code, out, exitUsage, errs)
+			if code != kit.ExitUsage || out != "" {
+				t.Errorf("exit %d, stdout %q, want exit %d and nothing on stdout (stderr %q)", code, out, kit.ExitUsage, errs)
 			}
 			oneLineError(t, errs, tc.want...)
 		})
@@ -52,7 +53,7 @@ func TestPlainHTTPEndpointRefused(t *testing.T) {
 	}()
 	select {
 	case r := <-done:
-		if r.code != exitUsage || r.out != "" {
+		if r.code != kit.ExitUsage || r.out != "" {
 			t.Errorf("--jupyter-upstream over plain http: exit %d, stdout %q (stderr %q)", r.code, r.out, r.err)
 		}
 		oneLineError(t, r.err, "--jupyter-upstream http://10.1.2.3:8888/?…", "unencrypted", "https://10.1.2.3:8888/")

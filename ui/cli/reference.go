@@ -11,12 +11,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/colabdash/colabdash/ui/cli/exec"
+	runcmd "github.com/colabdash/colabdash/ui/cli/run"
+	"github.com/colabdash/colabdash/ui/report"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
 	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/runtimes"
 )
 
 // The generated references, relative to the repository's root. Each is
@@ -39,20 +45,20 @@ var manDate = time.Date(2026, time.December, 1, 0, 0, 0, 0, time.UTC)
 // the schema is generated from that type. A verb added with --json gets
 // a line here, or TestEveryJSONVerbHasASchema fails.
 var jsonDocs = map[string]reflect.Type{
-	"status":        reflect.TypeFor[ui.StatusReport](),
-	"specs":         reflect.TypeFor[specsReport](),
-	"create":        reflect.TypeFor[createReport](),
-	"delete":        reflect.TypeFor[deleteReport](),
-	"sessions":      reflect.TypeFor[sessionsReport](),
-	"session-open":  reflect.TypeFor[sessionEntry](),
-	"session-close": reflect.TypeFor[closeReport](),
-	"exec":          reflect.TypeFor[execReport](),
-	"url":           reflect.TypeFor[connectionReport](),
-	"token":         reflect.TypeFor[connectionReport](),
-	"ls":            reflect.TypeFor[lsJSON](),
-	"cp":            reflect.TypeFor[copySummary](),
-	"rm":            reflect.TypeFor[rmReport](),
-	"run":           reflect.TypeFor[runReport](), // run --reap --json prints delete's
+	"status":        reflect.TypeFor[report.Report](),
+	"specs":         reflect.TypeFor[runtimes.SpecsReport](),
+	"create":        reflect.TypeFor[runtimes.CreateReport](),
+	"delete":        reflect.TypeFor[runtimes.DeleteReport](),
+	"sessions":      reflect.TypeFor[runtimes.SessionsReport](),
+	"session-open":  reflect.TypeFor[runtimes.SessionEntry](),
+	"session-close": reflect.TypeFor[runtimes.CloseReport](),
+	"exec":          reflect.TypeFor[exec.Report](),
+	"url":           reflect.TypeFor[runtimes.ConnectionReport](),
+	"token":         reflect.TypeFor[runtimes.ConnectionReport](),
+	"ls":            reflect.TypeFor[files.LsJSON](),
+	"cp":            reflect.TypeFor[files.CopySummary](),
+	"rm":            reflect.TypeFor[files.RmReport](),
+	"run":           reflect.TypeFor[runcmd.Report](), // run --reap --json prints delete's
 }
 
 // referenceFiles returns every generated reference file: its path
@@ -64,8 +70,8 @@ func referenceFiles() (map[string][]byte, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	var g globalFlags
-	root := newRootCommand(&g, &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard})
+	var g kit.Globals
+	root := newRootCommand(&g, &kit.Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	root.InitDefaultCompletionCmd()
 	root.InitDefaultHelpCmd()
 	walkCommands(root, func(c *cobra.Command) { c.DisableAutoGenTag = true })

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 var updateReference = flag.Bool("update-reference", false, "rewrite docs/reference and docs/man from the code")
@@ -79,8 +80,8 @@ func TestReferenceCurrent(t *testing.T) {
 // Every command that takes --json has a schema in jsonDocs, and nothing
 // else does.
 func TestEveryJSONVerbHasASchema(t *testing.T) {
-	var g globalFlags
-	root := newRootCommand(&g, &streams{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &bytes.Buffer{}})
+	var g kit.Globals
+	root := newRootCommand(&g, &kit.Streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
 	seen := map[string]bool{}
 	walkCommands(root, func(c *cobra.Command) {
 		if c.Flags().Lookup("json") == nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // Newcomer trial: a run whose create Colab refused (too many active
@@ -18,8 +19,8 @@ func TestRunRefusedCreateDeletesNothing(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo, RuntimeLimit: 3})
 	script := writeFile(t, filepath.Join(t.TempDir(), "job.py"), "print('x')\n")
 	code, _, errs := e.run(append([]string{"run", "--spec", "CPU", script}, e.flags...)...)
-	if code != exitQuota {
-		t.Fatalf("exit %d, want %d (quota); stderr %q", code, exitQuota, errs)
+	if code != kit.ExitQuota {
+		t.Fatalf("exit %d, want %d (quota); stderr %q", code, kit.ExitQuota, errs)
 	}
 	if strings.Contains(errs, "deleted runtime") || strings.Contains(errs, "deleting runtime") {
 		t.Errorf("a refused create is reported deleted: %q", errs)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // Field case 78 end to end: the MCP endpoint answers 403
@@ -19,7 +20,7 @@ func TestServiceDisabledNamesBilledProject(t *testing.T) {
 			`"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"SERVICE_DISABLED","domain":"googleapis.com",` +
 			`"metadata":{"consumer":"projects/demo-proj-123","service":"colaboratory.googleapis.com","activationUrl":"` + act + `\u001b]52;c;eA==\u0007"}}]}}`})
 	code, _, errs := e.run("status", "--quota-project", "other-proj")
-	if code != exitCredential {
+	if code != kit.ExitCredential {
 		t.Fatalf("exit %d %q, want 3", code, errs)
 	}
 	for _, w := range []string{"disabled in project demo-proj-123", "instead of quota project other-proj"} {
@@ -35,7 +36,7 @@ func TestServiceDisabledNamesBilledProject(t *testing.T) {
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Status: 403, Times: -1,
 		Body: `{"error":{"code":403,"status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"SERVICE_DISABLED",` +
 			`"metadata":{"consumer":"projects/demo-proj-123","activationUrl":"` + act + `"}}]}}`})
-	if code, _, errs = e.run("status", "--quota-project", "other-proj"); code != exitCredential || !strings.Contains(errs, "enable it at "+act) {
+	if code, _, errs = e.run("status", "--quota-project", "other-proj"); code != kit.ExitCredential || !strings.Contains(errs, "enable it at "+act) {
 		t.Errorf("exit %d %q, want the activation URL as the fix", code, errs)
 	}
 }

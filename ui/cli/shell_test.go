@@ -9,6 +9,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // Without a terminal the shell refuses at once with one line, exit 2;
@@ -17,7 +18,7 @@ func TestShellNeedsATerminal(t *testing.T) {
 	isolate(t)
 	for _, args := range [][]string{{"shell", "rt-x", "--demo"}, {"shell", "rt-x", "--demo", "--readonly"}, {"tty", "rt-x", "--demo"}} {
 		code, out, errs := runCLI(t, args...)
-		if code != exitUsage || out != "" || strings.Count(errs, "\n") != 1 {
+		if code != kit.ExitUsage || out != "" || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
 		}
 		want := "terminal"

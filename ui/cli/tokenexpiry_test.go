@@ -6,7 +6,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/cli/runtimes"
+	"github.com/colabdash/colabdash/ui/report"
 )
 
 // tokenExpiresInSeconds counts down to an expireTime within a year either
@@ -39,9 +40,9 @@ func TestTokenExpiresInSecondsIsSane(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status: exit %d %q", code, errs)
 	}
-	var rep ui.StatusReport
+	var rep report.Report
 	mustJSON(t, out, &rep)
-	got := map[string]ui.StatusRuntime{}
+	got := map[string]report.Runtime{}
 	for _, r := range rep.Runtimes {
 		got[r.Name] = r
 	}
@@ -70,7 +71,7 @@ func TestTokenExpiresInSecondsIsSane(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("url: exit %d %q", code, errs)
 	}
-	var cr connectionReport
+	var cr runtimes.ConnectionReport
 	mustJSON(t, out, &cr)
 	check("url", cr.TokenExpiresInSeconds, cr.ConnectionInfo.ExpireTime, cases[3])
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // Issue 18: a secret in an endpoint URL (an API key in the query, a
@@ -69,7 +71,7 @@ func TestBadTokenHintNotRedacted(t *testing.T) {
 	trustCLIMu.Lock()
 	code, _, errs := runCLI(t, "status", "--endpoint", "http://127.0.0.1:1/mcp", "--access-token-file", tokenFile)
 	trustCLIMu.Unlock()
-	if code != exitCredential || !strings.Contains(errs, "a bearer token is letters, digits and -._~+/ with = at the end") ||
+	if code != kit.ExitCredential || !strings.Contains(errs, "a bearer token is letters, digits and -._~+/ with = at the end") ||
 		strings.Contains(errs, "[redacted]") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}

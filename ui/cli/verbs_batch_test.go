@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // A target named twice (or written two ways) is acted on once and
@@ -36,7 +37,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 	_, out, _ = e.run("session", "open", "rt-t4", "--id", "colabdash-twice000")
 	code, out, errs = e.run("session", "close", "rt-t4demo7k2p/colabdash-twice000", "rt-t4/colabdash-twice000", "rt-t4/nb-x", "rt-t4/nb-x", "--yes", "--json")
 	mustJSON(t, out, &closed)
-	if code != exitPartial || len(closed.Sessions) != 2 || !closed.Sessions[0].Closed || closed.Sessions[0].Name != "runtimes/rt-t4demo7k2p/sessions/colabdash-twice000" ||
+	if code != kit.ExitPartial || len(closed.Sessions) != 2 || !closed.Sessions[0].Closed || closed.Sessions[0].Name != "runtimes/rt-t4demo7k2p/sessions/colabdash-twice000" ||
 		closed.Sessions[1].Closed || !strings.Contains(closed.Sessions[1].Error, "no session rt-t4demo7k2p/nb-x open") || strings.Count(errs, "\n") != 0 {
 		t.Errorf("session close --json with repeats: exit %d, stdout %s, stderr %q", code, out, errs)
 	}
@@ -44,7 +45,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 		t.Errorf("%d delete_session calls in all, want 2", n)
 	}
 	code, _, errs = e.run("session", "close", "rt-t4/notebook-ab12cd34", "rt-t4demo7k2p/notebook-ab12cd34", "--yes")
-	if code != exitUsage || strings.Count(errs, "not opened by colabdash") != 1 {
+	if code != kit.ExitUsage || strings.Count(errs, "not opened by colabdash") != 1 {
 		t.Errorf("a refused session named twice: exit %d, stderr %q, want the refusal once", code, errs)
 	}
 
@@ -61,7 +62,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 	}
 	code, out, errs = e.run("delete", "rt-v6e", "runtimes/rt-v6edemo2mw", "rt-gone", "rt-gone", "--yes", "--json")
 	mustJSON(t, out, &deleted)
-	if code != exitPartial || len(deleted.Runtimes) != 2 || deleted.Runtimes[0].Name != "runtimes/rt-v6edemo2mw" || !deleted.Runtimes[0].Deleted ||
+	if code != kit.ExitPartial || len(deleted.Runtimes) != 2 || deleted.Runtimes[0].Name != "runtimes/rt-v6edemo2mw" || !deleted.Runtimes[0].Deleted ||
 		deleted.Runtimes[1].Name != "runtimes/rt-gone" || !deleted.Runtimes[1].Missing {
 		t.Errorf("delete --json with repeats: exit %d, stdout %s, stderr %q", code, out, errs)
 	}
@@ -69,7 +70,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 		t.Errorf("%d delete_runtime calls in all, want 2", n)
 	}
 	code, _, errs = e.run("delete", "rt-gone", "rt-gone", "--yes")
-	if code != exitUsage || strings.Count(errs, `no runtime "rt-gone"`) != 1 {
+	if code != kit.ExitUsage || strings.Count(errs, `no runtime "rt-gone"`) != 1 {
 		t.Errorf("a missing runtime named twice: exit %d, stderr %q, want the error once", code, errs)
 	}
 }
@@ -85,7 +86,7 @@ func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
 	}
 	code, out, _ := e.run("session", "close", "rt-t4/notebook-ab12cd34", "rt-t4demo7k2p/notebook-ab12cd34", "--yes", "--json")
 	mustJSON(t, out, &rep)
-	if code != exitUsage || len(rep.Sessions) != 1 || rep.Sessions[0].Name != "runtimes/rt-t4demo7k2p/sessions/notebook-ab12cd34" ||
+	if code != kit.ExitUsage || len(rep.Sessions) != 1 || rep.Sessions[0].Name != "runtimes/rt-t4demo7k2p/sessions/notebook-ab12cd34" ||
 		!strings.Contains(rep.Sessions[0].Error, "not opened by colabdash") {
 		t.Errorf("one notebook session written two ways: exit %d, %s", code, out)
 	}
@@ -96,14 +97,14 @@ func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
 		}
 		code, out, _ := e.run(args...)
 		mustJSON(t, out, &rep)
-		if code != exitUsage || len(rep.Sessions) != 1 || !strings.HasPrefix(rep.Sessions[0].Error, `no runtime "rt-zz" (live: `) {
+		if code != kit.ExitUsage || len(rep.Sessions) != 1 || !strings.HasPrefix(rep.Sessions[0].Error, `no runtime "rt-zz" (live: `) {
 			t.Errorf("--force=%v, unknown runtime: exit %d, %s", force, code, out)
 		}
 	}
 	// Without a terminal, the refusal counts only the real targets.
 	e.run("session", "open", "rt-t4", "--id", "colabdash-count000")
 	code, _, errs := e.runTerm(term{}, "session", "close", "rt-zz/colabdash-x", "rt-t4/colabdash-count000")
-	if code != exitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to close 1 session(s)") {
+	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to close 1 session(s)") {
 		t.Errorf("no terminal: exit %d, stderr %q", code, errs)
 	}
 	if n := e.srv.CallCount("delete_session"); n != 0 {
@@ -118,12 +119,12 @@ func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
 func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	code, _, errs := e.runTerm(term{}, "delete", "rt-zz", "rt-c")
-	if code != exitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") ||
+	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") ||
 		len(e.srv.Runtimes()) != 3 {
 		t.Errorf("delete rt-zz rt-c without a terminal: exit %d, stderr %q", code, errs)
 	}
 	code, _, errs = e.run("delete", "RT-C", "--yes")
-	if code != exitUsage || !strings.Contains(errs, `no runtime "RT-C" (runtime ids are lower case: did you mean rt-cpudemo4qx?)`) {
+	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "RT-C" (runtime ids are lower case: did you mean rt-cpudemo4qx?)`) {
 		t.Errorf("delete RT-C: exit %d, stderr %q", code, errs)
 	}
 	var rep struct {
@@ -137,7 +138,7 @@ func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
 	// is another target of the same command.
 	code, out, _ := e.run("delete", "runtimes/rt-c", "RT-CPUDEMO4QX", "--json", "--yes")
 	mustJSON(t, out, &rep)
-	if code != exitPartial || len(rep.Runtimes) != 2 || !rep.Runtimes[0].Deleted || rep.Runtimes[1].Deleted ||
+	if code != kit.ExitPartial || len(rep.Runtimes) != 2 || !rep.Runtimes[0].Deleted || rep.Runtimes[1].Deleted ||
 		!strings.Contains(rep.Runtimes[1].Error, `no runtime "RT-CPUDEMO4QX" (runtime ids are lower case: did you mean rt-cpudemo4qx? It is named in this command already)`) {
 		t.Errorf("delete runtimes/rt-c RT-CPUDEMO4QX: exit %d, %s", code, out)
 	}
@@ -145,7 +146,7 @@ func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
 	// as live.
 	code, out, _ = e.run("delete", "rt-t4", "rt-zz", "--json", "--yes")
 	mustJSON(t, out, &rep)
-	if code != exitPartial || len(rep.Runtimes) != 2 || !rep.Runtimes[0].Deleted ||
+	if code != kit.ExitPartial || len(rep.Runtimes) != 2 || !rep.Runtimes[0].Deleted ||
 		strings.Contains(rep.Runtimes[1].Error, "rt-t4demo7k2p") || !strings.Contains(rep.Runtimes[1].Error, "other live runtimes: rt-v6edemo2mw") {
 		t.Errorf("delete rt-t4 rt-zz: exit %d, %s", code, out)
 	}
@@ -167,7 +168,7 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	}
 	code, out, errs := e.run("delete", "rt-cpudemo4qx", "rt-cpu", "rt-zz", "--json")
 	mustJSON(t, out, &rep)
-	if code != exitUsage || len(rep.Runtimes) != 2 || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") ||
+	if code != kit.ExitUsage || len(rep.Runtimes) != 2 || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") ||
 		rep.Runtimes[0].Name != "runtimes/rt-cpudemo4qx" || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") ||
 		rep.Runtimes[1].Name != "runtimes/rt-zz" || !rep.Runtimes[1].Missing || !strings.Contains(rep.Runtimes[1].Error, `no runtime "rt-zz"`) ||
 		len(e.srv.Runtimes()) != 3 {
@@ -184,7 +185,7 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	}
 	code, out, errs = e.run("session", "close", "rt-t4/colabdash-refuse00", "rt-zz/colabdash-x", "--json")
 	mustJSON(t, out, &crep)
-	if code != exitUsage || len(crep.Sessions) != 2 || !strings.Contains(errs, "pass --yes to close 1 session(s)") ||
+	if code != kit.ExitUsage || len(crep.Sessions) != 2 || !strings.Contains(errs, "pass --yes to close 1 session(s)") ||
 		crep.Sessions[0].Closed || !strings.Contains(crep.Sessions[0].Error, "not confirmed") ||
 		!strings.Contains(crep.Sessions[1].Error, `no runtime "rt-zz"`) {
 		t.Errorf("session close without a terminal: exit %d, stdout %s, stderr %q", code, out, errs)
@@ -192,7 +193,7 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	// Answered no on a terminal: exit 1, and the document says so.
 	code, out, _ = e.runTerm(term{in: "n\n", inTTY: true, errTTY: true}, "delete", "rt-cpudemo4qx", "--json")
 	mustJSON(t, out, &rep)
-	if code != exitPartial || len(rep.Runtimes) != 1 || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") {
+	if code != kit.ExitPartial || len(rep.Runtimes) != 1 || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") {
 		t.Errorf("delete answered n: exit %d, stdout %s", code, out)
 	}
 	if n := e.srv.CallCount("delete_runtime") + e.srv.CallCount("delete_session"); n != 0 {

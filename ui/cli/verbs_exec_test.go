@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	execcmd "github.com/colabdash/colabdash/ui/cli/exec"
+
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 var openedSession = regexp.MustCompile(`opened session (rt-[a-z0-9]+/colabdash-[0-9a-f]{8})`)
@@ -42,13 +45,13 @@ func TestExecVerb(t *testing.T) {
 	}
 	// An exception: traceback on stderr without its colour codes, exit 1.
 	code, out, errs = e.run("exec", m[1], "-c", `raise ValueError("boom")`)
-	if code != exitPartial || out != "" || !strings.Contains(errs, "Traceback (most recent call last)") || !strings.Contains(errs, "ValueError: boom") {
+	if code != kit.ExitPartial || out != "" || !strings.Contains(errs, "Traceback (most recent call last)") || !strings.Contains(errs, "ValueError: boom") {
 		t.Fatalf("exception: exit %d %q %q", code, out, errs)
 	}
 	noEscapes(t, "traceback", errs)
 	code, out, _ = e.run("exec", m[1], "-c", `raise KeyError`, "--json")
 	mustJSON(t, out, &rep)
-	if code != exitPartial || rep["executionError"].(map[string]any)["name"] != "KeyError" {
+	if code != kit.ExitPartial || rep["executionError"].(map[string]any)["name"] != "KeyError" {
 		t.Fatalf("exception --json: exit %d %s", code, out)
 	}
 	// Code from a file and from stdin.
@@ -76,7 +79,7 @@ func TestExecVerb(t *testing.T) {
 		{[]string{"exec", "rt-nope", "-c", "1"}, `no runtime "rt-nope"`},
 	} {
 		code, out, errs := e.run(tc.args...)
-		if code != exitUsage || out != "" || !strings.Contains(errs, tc.want) {
+		if code != kit.ExitUsage || out != "" || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d %q %q, want 2 and %q", tc.args, code, out, errs, tc.want)
 		}
 	}
@@ -110,25 +113,25 @@ func TestExecOutputPipeExactTerminalSanitized(t *testing.T) {
 // dropped connections: exec repeats the identical call and the code runs
 // once; a connection that stays down ends with how to reattach.
 func TestExecReattaches(t *testing.T) {
-	oldWait, oldDrops := execDropWait, maxExecDrops
-	execDropWait, maxExecDrops = time.Millisecond, 1
-	t.Cleanup(func() { execDropWait, maxExecDrops = oldWait, oldDrops })
+	oldWait, oldDrops := execcmd.DropWait, execcmd.MaxDrops
+	execcmd.DropWait, execcmd.MaxDrops = time.Millisecond, 1
+	t.Cleanup(func() { execcmd.DropWait, execcmd.MaxDrops = oldWait, oldDrops })
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	_, out, _ := e.run("session", "open", "rt-t4", "--id", "colabdash-reattach")
 	sess := strings.TrimSpace(out)
 
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Times: retryAttempts + 1})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Times: kit.RetryAttempts + 1})
 	code, out, errs := e.run("exec", sess, "-c", "print(6*7)", "--json")
 	var rep struct {
 		Stdout         string
 		ExecutionCount int
 	}
 	mustJSON(t, out, &rep)
-	if code != 0 || rep.Stdout != "42\n" || rep.ExecutionCount != 1 || e.srv.CallCount("execute_code") != retryAttempts+2 {
+	if code != 0 || rep.Stdout != "42\n" || rep.ExecutionCount != 1 || e.srv.CallCount("execute_code") != kit.RetryAttempts+2 {
 		t.Fatalf("deadline: exit %d %s %q, %d calls", code, out, errs, e.srv.CallCount("execute_code"))
 	}
 
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: retryAttempts + 1})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: kit.RetryAttempts + 1})
 	code, out, errs = e.run("exec", sess, "-c", "print(1)")
 	if code != 0 || out != "1\n" {
 		t.Fatalf("reset: exit %d %q %q", code, out, errs)
@@ -136,7 +139,7 @@ func TestExecReattaches(t *testing.T) {
 
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: -1})
 	code, out, errs = e.run("exec", sess, "-c", "print(2)")
-	if code != exitAPI || out != "" || !strings.Contains(errs, "may still be running") ||
+	if code != kit.ExitAPI || out != "" || !strings.Contains(errs, "may still be running") ||
 		!regexp.MustCompile(`colabdash exec rt-t4demo7k2p/colabdash-reattach --execution-id [0-9a-f-]{36} -c 'print\(2\)'`).MatchString(errs) {
 		t.Fatalf("down: exit %d %q %q", code, out, errs)
 	}
@@ -183,7 +186,7 @@ func TestExecInterrupt(t *testing.T) {
 	}
 	code, out, errs := interrupt(term{}, "exec", "rt-t4", "-c", "print(6*7)")
 	m := regexp.MustCompile(`colabdash exec (\S+) --execution-id (\S+) -c 'print\(6\*7\)'`).FindStringSubmatch(errs)
-	if code != exitInterrupted || out != "" || !strings.Contains(errs, "detached") || m == nil {
+	if code != kit.ExitInterrupted || out != "" || !strings.Contains(errs, "detached") || m == nil {
 		t.Fatalf("detach: exit %d %q %q", code, out, errs)
 	}
 	e.srv.ClearFaults()
@@ -196,7 +199,7 @@ func TestExecInterrupt(t *testing.T) {
 	sess := strings.TrimSpace(out)
 	tty := term{in: "s\n", inTTY: true, errTTY: true}
 	code, out, errs = interrupt(tty, "exec", sess, "-c", "print(1)")
-	if code != exitInterrupted || out != "" || !strings.Contains(errs, "Stop the code (s: closes session "+sess) || !strings.Contains(errs, "stopped: closed session") {
+	if code != kit.ExitInterrupted || out != "" || !strings.Contains(errs, "Stop the code (s: closes session "+sess) || !strings.Contains(errs, "stopped: closed session") {
 		t.Fatalf("stop: exit %d %q %q", code, out, errs)
 	}
 	// Where no single key can be read (stdin is no real terminal here),
@@ -255,7 +258,7 @@ func TestExecDetachesAtOnce(t *testing.T) {
 	if !<-reached {
 		t.Fatalf("execute_code never reached the emulator within a minute (exit %d %q %q)", code, out, errs)
 	}
-	if code != exitInterrupted || out != "" || !strings.Contains(errs, "detached; ") {
+	if code != kit.ExitInterrupted || out != "" || !strings.Contains(errs, "detached; ") {
 		t.Fatalf("exit %d %q %q", code, out, errs)
 	}
 	// The session's DELETE (sent in the background now) reaches the server
@@ -278,7 +281,7 @@ func TestExecTimeout(t *testing.T) {
 	defer close(hold)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 	code, out, errs := e.run("exec", "rt-t4", "-c", "print(1)", "--timeout", "300ms", "--json")
-	if code != exitAPI || out != "" || !strings.Contains(errs, "gave up waiting after --timeout 300ms") || !strings.Contains(errs, "--execution-id") {
+	if code != kit.ExitAPI || out != "" || !strings.Contains(errs, "gave up waiting after --timeout 300ms") || !strings.Contains(errs, "--execution-id") {
 		t.Fatalf("exit %d %q %q", code, out, errs)
 	}
 }

@@ -14,12 +14,14 @@ import (
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	runcmd "github.com/colabdash/colabdash/ui/cli/run"
 )
 
 // runRecords lists the run records left in the state directory.
 func runRecords(t *testing.T) []string {
 	t.Helper()
-	entries, _ := os.ReadDir(filepath.Join(ui.DefaultStateDir(), runRecordDir))
+	entries, _ := os.ReadDir(filepath.Join(ui.DefaultStateDir(), runcmd.RunRecordDir))
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())
@@ -78,7 +80,7 @@ func TestRunScriptOutcomes(t *testing.T) {
 	}
 
 	code, out, errs = e.runRun("--spec", "CPU", "--keep", "--json", script("keep.py", "print('kept')\n"))
-	var rep runReport
+	var rep runcmd.Report
 	mustJSON(t, out, &rep)
 	rts := e.srv.Runtimes()
 	if code != 0 || len(rts) != 1 || rep.Runtime != rts[0].Name || !rep.OK || !rep.Created || rep.Deleted || !rep.Kept ||
@@ -90,21 +92,6 @@ func TestRunScriptOutcomes(t *testing.T) {
 	}
 }
 
-// The set-up run before a script gives it /content and sys.argv as
-// python would: FILE then ARGS, each a Python literal whatever it holds.
-func TestRunScriptSetup(t *testing.T) {
-	got := scriptSetup("train.py", []string{"--lr", "0.1", "it's \"quoted\"\n", "é"})
-	want := `__import__('os').chdir('/content'); __import__('sys').argv = ["train.py", "--lr", "0.1", "it's \"quoted\"\n", "\u00e9"]`
-	if got != want {
-		t.Errorf("setup:\n got %s\nwant %s", got, want)
-	}
-	for value, code := range map[string]int{"": 0, "None": 0, "3": 3, "256": 0, "-1": 255, "oops": 1} {
-		if c, _ := systemExitCode(value); c != code {
-			t.Errorf("SystemExit(%q): exit %d, want %d", value, c, code)
-		}
-	}
-}
-
 // --timeout ends a run that would go on and deletes its runtime (even
 // with --keep: it is the cost guard); the exit code is 124.
 func TestRunTimeout(t *testing.T) {
@@ -112,7 +99,7 @@ func TestRunTimeout(t *testing.T) {
 	f := writeFile(t, filepath.Join(t.TempDir(), "long.py"), "time.sleep(600)\n")
 	start := time.Now()
 	code, _, errs := e.runRun("--spec", "CPU", "--keep", "--timeout", "500ms", f)
-	if code != exitRunTimeout || !strings.Contains(errs, "--timeout reached") || time.Since(start) > waitTimeout {
+	if code != runcmd.ExitRunTimeout || !strings.Contains(errs, "--timeout reached") || time.Since(start) > waitTimeout {
 		t.Errorf("--timeout: exit %d, stderr %q", code, errs)
 	}
 	noRuntimeLeft(t, e, "--timeout")
@@ -193,7 +180,7 @@ func TestRunFilesAndExistingRuntime(t *testing.T) {
 	sessions := len(e.srv.Sessions("runtimes/rt-t4demo7k2"))
 	code, out, errs := e.runRun("--runtime", "rt-t4", "--upload", data, "--download", "data.csv:"+back+"/",
 		"--download", "/content/nothing.bin", "--json", f)
-	var rep runReport
+	var rep runcmd.Report
 	mustJSON(t, out, &rep)
 	if code != 1 || rep.Created || rep.Deleted || len(rep.Files) != 2 || len(rep.Missing) != 1 || rep.Missing[0] != "/content/nothing.bin" ||
 		!strings.Contains(errs, "warning: --download /content/nothing.bin: not on the runtime") {
@@ -209,7 +196,7 @@ func TestRunFilesAndExistingRuntime(t *testing.T) {
 		t.Errorf("--runtime: %d sessions after the run, %d before: the run's was not closed", n, sessions)
 	}
 	code, _, errs = e.runRun("--runtime", "rt-t4", "--keep", f)
-	if code != exitUsage || !strings.Contains(errs, "--keep needs --spec") {
+	if code != kit.ExitUsage || !strings.Contains(errs, "--keep needs --spec") {
 		t.Errorf("--keep with --runtime: exit %d %q", code, errs)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/secrettest"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // verbEnv is an emulator and the flags that reach it.
@@ -69,9 +70,9 @@ func (e *verbEnv) runTerm(tm term, args ...string) (int, string, string) {
 	if tm.stdin != nil {
 		in = tm.stdin
 	}
-	s := &streams{in: in, out: &out, err: &errb, inTTY: tm.inTTY, outTTY: tm.outTTY, errTTY: tm.errTTY}
+	s := &kit.Streams{In: in, Out: &out, Err: &errb, InTTY: tm.inTTY, OutTTY: tm.outTTY, ErrTTY: tm.errTTY}
 	if tm.sigs != nil {
-		s.interrupts = func() (<-chan os.Signal, func()) { return tm.sigs, func() {} }
+		s.Interrupts = func() (<-chan os.Signal, func()) { return tm.sigs, func() {} }
 	}
 	ctx := tm.ctx
 	if ctx == nil {
@@ -219,7 +220,7 @@ func TestCreateVerbUsage(t *testing.T) {
 		{[]string{"create", "--spec", "XPU/Z1"}, "XPU/Z1/STANDARD: not a runtime spec Colab offers"},
 	} {
 		code, out, errs := e.run(tc.args...)
-		if code != exitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") > 2 {
+		if code != kit.ExitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") > 2 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q (want 2 and %q)", tc.args, code, out, errs, tc.want)
 		}
 	}
@@ -236,7 +237,7 @@ func TestCreateResetThenRerunWithRequestID(t *testing.T) {
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime"})
 	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
 	m := requestIDLine.FindStringSubmatch(errs)
-	if code != exitAPI || out != "" || m == nil || !strings.Contains(errs, "outcome unknown") ||
+	if code != kit.ExitAPI || out != "" || m == nil || !strings.Contains(errs, "outcome unknown") ||
 		!strings.Contains(errs, "to get it, run: colabdash create --spec CPU/STANDARD --json --request-id "+m[1]) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -259,12 +260,12 @@ func TestCreateResetThenRerunWithRequestID(t *testing.T) {
 // identical call itself, and one runtime results.
 func TestCreateReSendsAfterDeadline(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: retryAttempts + 1})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: kit.RetryAttempts + 1})
 	code, out, errs := e.run("create", "--spec", "CPU")
 	if code != 0 || !strings.HasPrefix(out, "created rt-") {
 		t.Fatalf("exit %d %q %q", code, out, errs)
 	}
-	if e.srv.RuntimesCreated() != 1 || e.srv.CreateCalls() != retryAttempts+2 {
+	if e.srv.RuntimesCreated() != 1 || e.srv.CreateCalls() != kit.RetryAttempts+2 {
 		t.Fatalf("%d created in %d calls", e.srv.RuntimesCreated(), e.srv.CreateCalls())
 	}
 }
@@ -296,7 +297,7 @@ func TestCreateRefusals(t *testing.T) {
 			}
 			before := e.srv.RuntimesCreated()
 			code, out, errs := e.run("create", "--spec", tc.spec, "--json")
-			if code != exitQuota || out != "" {
+			if code != kit.ExitQuota || out != "" {
 				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 			}
 			for _, w := range tc.want {
@@ -318,7 +319,7 @@ func TestDeleteVerb(t *testing.T) {
 	// stdin holds a "y".
 	for _, tm := range []term{{}, {in: "y\n"}, {in: "y\n", inTTY: true}} {
 		code, out, errs := e.runTerm(tm, "delete", "rt-cpudemo4qx")
-		if code != exitUsage || out != "" || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") {
+		if code != kit.ExitUsage || out != "" || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") {
 			t.Fatalf("%+v: exit %d %q %q", tm, code, out, errs)
 		}
 	}
@@ -328,7 +329,7 @@ func TestDeleteVerb(t *testing.T) {
 	// On a terminal only y confirms; the question goes to stderr.
 	for _, answer := range []string{"", "\n", "Y\n", "yes\n", "n\n"} {
 		code, out, errs := e.runTerm(term{in: answer, inTTY: true, errTTY: true}, "delete", "rt-cpu")
-		if code != exitPartial || out != "" || !strings.Contains(errs, "Delete 1 runtime(s)?") || !strings.Contains(errs, "rt-cpudemo4qx  CPU/STANDARD") ||
+		if code != kit.ExitPartial || out != "" || !strings.Contains(errs, "Delete 1 runtime(s)?") || !strings.Contains(errs, "rt-cpudemo4qx  CPU/STANDARD") ||
 			!strings.Contains(errs, "delete cancelled") {
 			t.Fatalf("answer %q: exit %d %q %q", answer, code, out, errs)
 		}
@@ -343,7 +344,7 @@ func TestDeleteVerb(t *testing.T) {
 	// A missing runtime fails the command; one deleted and one missing is
 	// a partial failure (1), reported per runtime in JSON.
 	code, out, errs = e.run("delete", "rt-cpudemo4qx", "--yes")
-	if code != exitUsage || !strings.Contains(errs, `no runtime "rt-cpudemo4qx" (live: rt-t4demo7k2p, rt-v6edemo2mw)`) {
+	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "rt-cpudemo4qx" (live: rt-t4demo7k2p, rt-v6edemo2mw)`) {
 		t.Fatalf("missing: exit %d %q %q", code, out, errs)
 	}
 	code, out, errs = e.run("delete", "rt-v6e", "rt-gone", "--yes", "--json")
@@ -356,7 +357,7 @@ func TestDeleteVerb(t *testing.T) {
 		}
 	}
 	mustJSON(t, out, &rep)
-	if code != exitPartial || len(rep.Runtimes) != 2 || rep.Runtimes[0].Name != "runtimes/rt-v6edemo2mw" || !rep.Runtimes[0].Deleted ||
+	if code != kit.ExitPartial || len(rep.Runtimes) != 2 || rep.Runtimes[0].Name != "runtimes/rt-v6edemo2mw" || !rep.Runtimes[0].Deleted ||
 		rep.Runtimes[1].Name != "runtimes/rt-gone" || rep.Runtimes[1].Deleted || !rep.Runtimes[1].Missing || rep.Runtimes[1].Error == "" {
 		t.Fatalf("partial: exit %d %s %q", code, out, errs)
 	}
@@ -369,7 +370,7 @@ func TestDeleteVerb(t *testing.T) {
 	// An ambiguous prefix is never "missing".
 	e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-t4other", ConnectionInfo: &api.ConnectionInfo{}})
 	code, _, errs = e.run("delete", "rt-t4", "--yes", "--ignore-missing")
-	if code != exitUsage || !strings.Contains(errs, `"rt-t4" matches 2 runtimes`) || len(e.srv.Runtimes()) != 2 {
+	if code != kit.ExitUsage || !strings.Contains(errs, `"rt-t4" matches 2 runtimes`) || len(e.srv.Runtimes()) != 2 {
 		t.Fatalf("ambiguous: exit %d %q", code, errs)
 	}
 }
@@ -415,7 +416,7 @@ func TestSessionVerbs(t *testing.T) {
 
 	// A notebook's session needs --force: nothing is closed without it.
 	code, _, errs = e.run("session", "close", "rt-t4demo7k2p/notebook-ab12cd34", "--yes")
-	if code != exitUsage || !strings.Contains(errs, "not opened by colabdash") || e.srv.CallCount("delete_session") != 0 {
+	if code != kit.ExitUsage || !strings.Contains(errs, "not opened by colabdash") || e.srv.CallCount("delete_session") != 0 {
 		t.Fatalf("notebook without --force: exit %d %q", code, errs)
 	}
 	// The JSON names it by its resolved name, however it was written.
@@ -425,7 +426,7 @@ func TestSessionVerbs(t *testing.T) {
 	}
 	// On a terminal, closing a notebook's session takes the word close.
 	code, _, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "session", "close", "rt-t4/notebook-ab12cd34", "--force")
-	if code != exitPartial || !strings.Contains(errs, "NOT opened by colabdash") || !strings.Contains(errs, "Type close") {
+	if code != kit.ExitPartial || !strings.Contains(errs, "NOT opened by colabdash") || !strings.Contains(errs, "Type close") {
 		t.Fatalf("notebook, y: exit %d %q", code, errs)
 	}
 	code, out, _ = e.runTerm(term{in: "close\n", inTTY: true, errTTY: true}, "session", "close", "rt-t4/notebook-ab12cd34", "--force")
@@ -442,14 +443,14 @@ func TestSessionVerbs(t *testing.T) {
 		}
 	}
 	mustJSON(t, out, &cr)
-	if code != exitPartial || len(cr.Sessions) != 2 || !cr.Sessions[0].Closed || cr.Sessions[1].Closed || !strings.Contains(cr.Sessions[1].Error, "no session") {
+	if code != kit.ExitPartial || len(cr.Sessions) != 2 || !cr.Sessions[0].Closed || cr.Sessions[1].Closed || !strings.Contains(cr.Sessions[1].Error, "no session") {
 		t.Fatalf("close: exit %d %s %q", code, out, errs)
 	}
 	left := e.srv.Sessions("rt-t4demo7k2p")
 	if len(left) != 2 { // notebook-train-9f3e and mine
 		t.Fatalf("sessions left: %v", left)
 	}
-	if code, _, errs := e.run("session", "close", "rt-t4demo7k2p"); code != exitUsage || !strings.Contains(errs, "is not a session") {
+	if code, _, errs := e.run("session", "close", "rt-t4demo7k2p"); code != kit.ExitUsage || !strings.Contains(errs, "is not a session") {
 		t.Fatalf("runtime as session: exit %d %q", code, errs)
 	}
 }
@@ -463,7 +464,7 @@ func TestURLAndTokenVerbs(t *testing.T) {
 	}
 	// A token is refused on a terminal without --show-tokens, before any call.
 	code, out, errs := e.runTerm(term{outTTY: true}, "token", "rt-t4")
-	if code != exitUsage || out != "" || !strings.Contains(errs, "--show-tokens") || e.srv.CallCount("") != 1 {
+	if code != kit.ExitUsage || out != "" || !strings.Contains(errs, "--show-tokens") || e.srv.CallCount("") != 1 {
 		t.Fatalf("token on a terminal: exit %d %q %q (calls %d)", code, out, errs, e.srv.CallCount(""))
 	}
 	// rt-cpudemo4qx's token has 3 of 60 minutes left: --min-valid 5m renews
@@ -522,7 +523,7 @@ func TestVerbsSanitizeServerText(t *testing.T) {
 		code, out, errs := e.run(args...)
 		noEscapes(t, strings.Join(args, " ")+" stdout", out)
 		noEscapes(t, strings.Join(args, " ")+" stderr", errs)
-		if code == exitFailure && args[0] == "url" {
+		if code == kit.ExitFailure && args[0] == "url" {
 			t.Fatalf("%v failed: %s", args, errs)
 		}
 	}
@@ -538,41 +539,16 @@ func TestVerbsSanitizeServerText(t *testing.T) {
 	}
 }
 
-// Runtime arguments: id, full name, unique prefix; completion lists live
-// ids quickly, from a cache the second time, and says nothing on stderr
-// without credentials.
-func TestRuntimeArgsAndCompletion(t *testing.T) {
-	rts := []api.Runtime{{Name: "runtimes/rt-abc"}, {Name: "runtimes/rt-abd"}, {Name: "runtimes/x-1"}}
-	for arg, want := range map[string]string{"rt-abc": "runtimes/rt-abc", "runtimes/rt-abd": "runtimes/rt-abd", "x": "runtimes/x-1", " rt-abc ": "runtimes/rt-abc"} {
-		if rt, err := resolveRuntime(rts, arg); err != nil || rt.Name != want {
-			t.Errorf("resolve %q: %v %v", arg, rt.Name, err)
-		}
-	}
-	for _, arg := range []string{"rt-ab", "rt-zzz", "", "runtimes/"} {
-		if _, err := resolveRuntime(rts, arg); err == nil || err.(*exitError).code != exitUsage {
-			t.Errorf("resolve %q: %v", arg, err)
-		}
-	}
-	for arg, want := range map[string][2]string{
-		"rt-a/s1": {"rt-a", "s1"}, "rt-a/sessions/s1": {"rt-a", "s1"}, "runtimes/rt-a/sessions/s1": {"rt-a", "s1"},
-	} {
-		if r, s, ok := splitSessionArg(arg); !ok || r != want[0] || s != want[1] {
-			t.Errorf("split %q: %q %q %v", arg, r, s, ok)
-		}
-	}
-	for _, arg := range []string{"rt-a", "runtimes/rt-a", "rt-a/", "rt-a/sessions/", "rt-a/b/c"} {
-		if _, _, ok := splitSessionArg(arg); ok {
-			t.Errorf("split %q: a session", arg)
-		}
-	}
-
+// Runtime ids complete from the live runtimes, the second time from the
+// cache, and to nothing (quickly, quietly) without credentials.
+func TestRuntimeCompletion(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	// The shell puts the word being completed last.
 	complete := func(args ...string) (int, string, string) {
 		last := len(args) - 1
 		var out, errb bytes.Buffer
 		code := runStreams(append(append(append([]string{}, args[:last]...), e.flags...), args[last]),
-			&streams{in: strings.NewReader(""), out: &out, err: &errb})
+			&kit.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
 		return code, out.String(), errb.String()
 	}
 	code, out, errs := complete("__complete", "delete", "")
@@ -595,26 +571,6 @@ func TestRuntimeArgsAndCompletion(t *testing.T) {
 	}
 }
 
-func TestWriteJSONEscapesTerminalControls(t *testing.T) {
-	var out bytes.Buffer
-	v := &verb{g: &globalFlags{}, s: &streams{out: &out}}
-	in := map[string]string{"v": "a\u0085b\u009bc\u202ed\u2066e\x1bf"}
-	if err := v.writeJSON(in); err != nil {
-		t.Fatal(err)
-	}
-	noEscapes(t, "JSON", out.String())
-	var back map[string]string
-	mustJSON(t, out.String(), &back)
-	if back["v"] != in["v"] {
-		t.Fatalf("round trip: %q", back["v"])
-	}
-	for _, r := range out.String() {
-		if r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
-			t.Fatalf("bidi control %U left raw", r)
-		}
-	}
-}
-
 // Every verb's help has examples and the exit codes.
 func TestVerbsHelp(t *testing.T) {
 	isolate(t)
@@ -624,7 +580,7 @@ func TestVerbsHelp(t *testing.T) {
 			t.Errorf("%v --help: exit %d\n%s", args, code, out)
 		}
 	}
-	if code, _, errs := runCLI(t, "session"); code != exitUsage || !strings.Contains(errs, "open or close") {
+	if code, _, errs := runCLI(t, "session"); code != kit.ExitUsage || !strings.Contains(errs, "open or close") {
 		t.Errorf("session alone: exit %d %q", code, errs)
 	}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
-// StatusReport is the stable JSON shape of `colabdash status --json`
+// Report is the stable JSON shape of `colabdash status --json`
 // (documented in README.md):
 //
 //	{"subscription":{"tier":"SUBSCRIPTION_TIER_PRO"},
@@ -28,62 +28,62 @@ import (
 //	   "connectionInfo":{"url":"https://…","expireTime":"2026-11-29T19:40:00Z"},
 //	   "tokenExpiresInSeconds":3120,
 //	   "sessions":[{"name":"runtimes/r1/sessions/s1"}]}]}
-type StatusReport struct {
-	Subscription StatusSubscription `json:"subscription"`
-	Runtimes     []StatusRuntime    `json:"runtimes"`
+type Report struct {
+	Subscription Subscription `json:"subscription"`
+	Runtimes     []Runtime    `json:"runtimes"`
 }
 
-// StatusSubscription is the tier as get_subscription returned it (an enum
+// Subscription is the tier as get_subscription returned it (an enum
 // string such as SUBSCRIPTION_TIER_PRO; unknown values are passed through).
-type StatusSubscription struct {
+type Subscription struct {
 	Tier api.SubscriptionTier `json:"tier"`
 }
 
-// StatusRuntime is one runtime of StatusReport.
+// Runtime is one runtime of Report.
 //
 // TokenExpiresInSeconds is expireTime − now in whole seconds (negative once
 // expired), or null when expireTime is unknown or more than TokenHorizon
 // (a year) away. Sessions is always an
 // array; when list_sessions failed for this runtime it is empty and
 // SessionsError holds the one-line error.
-type StatusRuntime struct {
+type Runtime struct {
 	Name                  string             `json:"name"`
 	RuntimeSpec           api.RuntimeSpecKey `json:"runtimeSpec"`
 	Version               string             `json:"version"`
-	ConnectionInfo        StatusConnection   `json:"connectionInfo"`
+	ConnectionInfo        Connection         `json:"connectionInfo"`
 	TokenExpiresInSeconds *int64             `json:"tokenExpiresInSeconds"`
 	Sessions              []api.Session      `json:"sessions"`
 	SessionsError         string             `json:"sessionsError,omitempty"`
 }
 
-// StatusConnection is a runtime's connectionInfo in StatusReport.
+// Connection is a runtime's connectionInfo in Report.
 // ExpireTime is RFC 3339 in UTC, or null when unknown. Token, the proxy
 // token, is present only when the user asked for it (--show-tokens).
-type StatusConnection struct {
+type Connection struct {
 	URL        string  `json:"url"`
 	ExpireTime *string `json:"expireTime"`
 	Token      string  `json:"token,omitempty"`
 }
 
-// NewStatusReport builds the report for ov at instant now. The proxy tokens
+// New builds the report for ov at instant now. The proxy tokens
 // are copied only when showTokens is true.
-func NewStatusReport(ov api.Overview, now time.Time, showTokens bool) StatusReport {
-	rep := StatusReport{
-		Subscription: StatusSubscription{Tier: ov.Subscription.Tier},
-		Runtimes:     make([]StatusRuntime, 0, len(ov.Runtimes)),
+func New(ov api.Overview, now time.Time, showTokens bool) Report {
+	rep := Report{
+		Subscription: Subscription{Tier: ov.Subscription.Tier},
+		Runtimes:     make([]Runtime, 0, len(ov.Runtimes)),
 	}
 	for _, rt := range ov.Runtimes {
-		rep.Runtimes = append(rep.Runtimes, NewStatusRuntime(rt, ov.Sessions[rt.Name], ov.SessionErrors[rt.Name], now, showTokens))
+		rep.Runtimes = append(rep.Runtimes, NewRuntime(rt, ov.Sessions[rt.Name], ov.SessionErrors[rt.Name], now, showTokens))
 	}
 	return rep
 }
 
-// NewStatusRuntime is one runtime as StatusReport shows it at instant now,
+// NewRuntime is one runtime as Report shows it at instant now,
 // with its sessions (nil: none) and the error listing them failed with
 // (nil: none). The proxy token is copied only when showTokens is true. The
 // scriptable verbs print runtimes in this shape too.
-func NewStatusRuntime(rt api.Runtime, sessions []api.Session, sessionsErr error, now time.Time, showTokens bool) StatusRuntime {
-	sr := StatusRuntime{
+func NewRuntime(rt api.Runtime, sessions []api.Session, sessionsErr error, now time.Time, showTokens bool) Runtime {
+	sr := Runtime{
 		Name:        rt.Name,
 		RuntimeSpec: rt.RuntimeSpec,
 		Version:     rt.Version,
@@ -129,11 +129,11 @@ func tokenExpiresIn(expire, now time.Time) *int64 {
 	return &secs
 }
 
-// WriteStatusJSON writes rep as indented JSON followed by a newline. C1
+// WriteJSON writes rep as indented JSON followed by a newline. C1
 // controls and bidirectional overrides in server strings are written as
 // \uXXXX escapes (termtext.JSON): the decoded values stay byte-exact and
 // the raw bytes cannot drive the terminal.
-func WriteStatusJSON(w io.Writer, rep StatusReport) error {
+func WriteJSON(w io.Writer, rep Report) error {
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
@@ -152,20 +152,16 @@ const (
 	statusErrorWidth   = 80
 )
 
-// WriteStatusTable writes the human listing of `colabdash status`: the
+// WriteTable writes the human listing of `colabdash status`: the
 // tier, then one row per runtime (id, spec, version, session count, token
 // countdown with its word) followed by its sessions, indented. Tokens are
 // printed (on their own line per runtime) only when showTokens is true.
 // Every server string goes through termtext (no control reaches the
 // terminal) and is cut to its column (the status* widths).
-func WriteStatusTable(w io.Writer, ov api.Overview, now time.Time, showTokens bool) error {
-	return WriteStatusTableFor(w, ov, now, showTokens, "colabdash")
-}
-
-// WriteStatusTableFor is WriteStatusTable naming dashboard, the command
-// line that opens the dashboard on the same server (ready to paste: the
-// caller quotes it), where there are no runtimes.
-func WriteStatusTableFor(w io.Writer, ov api.Overview, now time.Time, showTokens bool, dashboard string) error {
+// dashboard is the command line that opens the dashboard on the same
+// server (ready to paste: the caller quotes it), shown where there are no
+// runtimes.
+func WriteTable(w io.Writer, ov api.Overview, now time.Time, showTokens bool, dashboard string) error {
 	fmt.Fprintf(w, "Colab %s · %d runtime(s)\n\n", termtext.Cut(ov.Subscription.Tier.Label(), statusIDWidth), len(ov.Runtimes))
 	if len(ov.Runtimes) == 0 {
 		_, err := fmt.Fprintln(w, "No runtimes. Create one with the dashboard: "+termtext.Line(dashboard))

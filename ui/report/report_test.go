@@ -24,11 +24,11 @@ func TestStatusJSONIsInertAndExact(t *testing.T) {
 			RuntimeSpec: api.RuntimeSpecKey{Variant: api.Variant("VARIANT_GPU\u0085"), Accelerator: "T4", Shape: api.ShapeStandard}}},
 	}
 	var buf bytes.Buffer
-	if err := WriteStatusJSON(&buf, NewStatusReport(ov, time.Now(), false)); err != nil {
+	if err := WriteJSON(&buf, New(ov, time.Now(), false)); err != nil {
 		t.Fatal(err)
 	}
 	commontest.AssertInert(t, "status --json", buf.String(), 0)
-	var back StatusReport
+	var back Report
 	if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
 		t.Fatalf("status --json does not decode: %v\n%s", err, buf.String())
 	}

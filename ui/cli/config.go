@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/spf13/cobra"
+)
+
+func configCmd(g *kit.Globals, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "config",
+		Short: "Print the effective configuration and the file it came from",
+		Long: "config prints the settings in effect as a YAML config file, after flags, environment and profile:\n" +
+			"a value that is not a default ends in a comment saying where it came from (# from --theme,\n" +
+			"# from COLABDASH_PROFILE, # from config.yaml:12). The file is --config, else $COLABDASH_CONFIG, else\n" +
+			"$XDG_CONFIG_HOME/colabdash/config.yaml (~/.config/colabdash/config.yaml).\n" +
+			"A broken file is reported as one line naming the file and line (exit code 2).",
+		Example: "  colabdash config                       # what is in effect, and from where\n" +
+			"  colabdash config > ~/.config/colabdash/config.yaml   # start a config file from the defaults\n" +
+			"  colabdash --config ./test.yaml config  # check a file before using it",
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			s := g.Settings
+			if s.Source == "" {
+				path, _ := kit.ConfigPath(g, os.Getenv)
+				fmt.Fprintf(stdout, "# defaults: no config file at %s\n", termtext.Line(path))
+			}
+			// Config values come from a file and the environment; an
+			// endpoint may carry a secret in its URL (?key=, user:password@).
+			fmt.Fprint(stdout, termtext.Block(g.Logs.Red.Redact(kit.EffectiveSettings(*g, os.Getenv).EffectiveAnnotated())))
+			fmt.Fprintf(stdout, "# profile in effect: %s\n", termtext.Line(g.Profile.Name))
+			return nil
+		},
+	}
+}

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/safehttp"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+)
+
+// emulatorBanner is the line `colabdash emulator` prints after the
+// endpoint: where it serves and what token it wants (none with --no-auth).
+func emulatorBanner(endpoint string, noAuth bool) string {
+	if noAuth {
+		return "Colab emulator serving on " + endpoint + " (--no-auth: no token is needed; requests with or without a bearer token are served; Ctrl+C stops it)"
+	}
+	return "Colab emulator serving on " + endpoint + " (any non-empty bearer token is accepted; Ctrl+C stops it)"
+}
+
+func emulatorCmd(stdout io.Writer) *cobra.Command {
+	var (
+		addr string
+		o    colabfake.Options
+	)
+	cmd := &cobra.Command{
+		Use:   "emulator",
+		Short: "Serve the embedded Colab MCP emulator on loopback",
+		Long: "emulator serves a Colab MCP server (all ten tools, proxy tokens that expire, quotas) on a\n" +
+			"loopback address until interrupted. It accepts any non-empty bearer token (with --no-auth, none at all).\n" +
+			"Each runtime's connectionInfo.url is the emulator's own runtime proxy (/proxy/RUNTIME/), which checks\n" +
+			"the proxy token and serves a small Jupyter server (files, contents, sessions, kernel interrupt, and\n" +
+			"Colab's /colab/tty terminal with an emulated shell; --tty-shell for a real one) from a\n" +
+			"per-runtime file tree, or forwards to a real one with --jupyter-upstream.",
+		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
+			"  colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'\n" +
+			"  echo fake > token.txt; colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.Seed != colabfake.SeedDemo && o.Seed != colabfake.SeedEmpty && o.Seed != colabfake.SeedHostile {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--seed must be %q, %q or %q, not %q", colabfake.SeedDemo, colabfake.SeedEmpty, colabfake.SeedHostile, o.Seed)}
+			}
+			if o.Runtimes < 0 || o.Runtimes > 99999 {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--runtimes must be between 0 and 99999, not %d", o.Runtimes)}
+			}
+			if o.ManyFiles < 0 || o.ManyFiles > 10_000_000 {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--many-files must be between 0 and 10000000, not %d", o.ManyFiles)}
+			}
+			if err := checkUpstream(o.JupyterUpstream); err != nil {
+				return err
+			}
+			srv, endpoint, err := colabfake.Start(cmd.Context(), addr, o)
+			if err != nil {
+				return emulatorStartError(addr, err)
+			}
+			defer srv.Close()
+			fmt.Fprintln(stdout, endpoint)
+			fmt.Fprintln(stdout, emulatorBanner(endpoint, o.NoAuth))
+			if o.TTYShell {
+				fmt.Fprintln(cmd.ErrOrStderr(), ttyShellWarning)
+			}
+			<-cmd.Context().Done()
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:8089", "loopback address to listen on (port 0 picks a free one)")
+	kit.DurationVar(f, &o.TokenTTL, "token-ttl", colabfake.DefaultTokenTTL, true, "proxy-token lifetime")
+	kit.DurationVar(f, &o.CreateDelay, "create-delay", 3*time.Second, false, "how long create_runtime takes")
+	kit.DurationVar(f, &o.Latency, "latency", 0, false, "delay added to every MCP request (handshake, tools/list, tools/call)")
+	f.StringVar(&o.Seed, "seed", colabfake.SeedDemo, "starting data: demo, empty, or hostile (strings carrying terminal control sequences, to check that none gets through)")
+	f.IntVar(&o.Runtimes, "runtimes", 0, "add N runtimes after the seed's (tokens expiring spread over --token-ttl), for load tests")
+	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
+	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
+	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
+	f.BoolVar(&o.DeleteToTrash, "delete-to-trash", false, "Jupyter DELETE moves files to the runtime's /root/.local/share/Trash, as a stock jupyter_server does (disk use does not drop until rm --purge)")
+	f.Int64Var(&o.ProxyMaxBody, "proxy-max-body", 0, "refuse runtime-proxy requests with a body over this many bytes with an nginx-style HTML 413 (0: no limit)")
+	f.IntVar(&o.ManyFiles, "many-files", 0, "make /content/many on every runtime a read-only directory of N empty files, generated as they are listed (large-listing tests)")
+	f.BoolVar(&o.XSSI, "xssi", false, "put Colab's anti-XSSI guard )]}' before every JSON reply of the runtime proxy")
+	f.BoolVar(&o.TTYShell, "tty-shell", false, "serve a REAL shell of this machine (a pty) behind each runtime's /colab/tty instead of the emulated one (loopback only; anyone with a proxy token gets it)")
+	f.BoolVar(&o.TTYCloseOnExpiry, "tty-close-on-expiry", false, "close an open /colab/tty socket (1008) when the proxy token that opened it expires (default: it stays open)")
+	f.StringVar(&o.JupyterUpstream, "jupyter-upstream", "", "forward each runtime's proxy (connectionInfo.url, behind its token) to this real Jupyter server URL instead of the emulator's own file trees (https, or http to loopback only)")
+	return cmd
+}
+
+// checkUpstream refuses a --jupyter-upstream the emulator could not use
+// (not an http or https URL) or would send the upstream's Jupyter token
+// to in clear (plain http to a host that is not loopback,
+// safehttp.CheckCredentialURL), as a usage error (exit code 2).
+func checkUpstream(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--jupyter-upstream is not an http or https URL (e.g. https://jupyter.example.com/?token=…)"}
+	}
+	if err := safehttp.CheckCredentialURL(u); err != nil {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--jupyter-upstream %s: %v", safehttp.Redact(u), err)}
+	}
+	return nil
+}
+
+// emulatorStartError says why the emulator could not listen on addr: a
+// busy port is a failure (exit 1) with what to do, a bad address a usage
+// error (exit 2).
+func emulatorStartError(addr string, err error) *kit.ExitError {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return &kit.ExitError{Code: kit.ExitFailure, Msg: "--addr " + addr + ": the port is busy (another program listens on it); " +
+			"stop that program, choose another port, or use --addr 127.0.0.1:0 for a free one"}
+
+	}
+	return &kit.ExitError{Code: kit.ExitUsage, Msg: "--addr " + addr + ": " + strings.TrimPrefix(err.Error(), "colabfake: ")}
+}
+
+// ttyShellWarning is what `colabdash emulator --tty-shell` says at start,
+// on stderr: the emulator accepts any bearer token, so its loopback and
+// Host checks are all that guard a real shell.
+const ttyShellWarning = "WARNING: --tty-shell: each runtime's /colab/tty is a REAL shell on this machine, as this user.\n" +
+	"The emulator accepts any bearer token: anything on this machine that can reach its loopback port can get\n" +
+	"a proxy token and run commands here. Use it only for trying the shell by hand; tests use the emulated shell."

@@ -1,0 +1,201 @@
+package files
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	xterm "github.com/charmbracelet/x/term"
+
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/spf13/cobra"
+)
+
+func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	v := newVerb(g, s, "cp")
+	var recursive bool
+	cmd := &cobra.Command{
+		Use:   "cp SRC DST",
+		Short: "Copy files to or from a runtime (RUNTIME:PATH on one side)",
+		Long: "cp copies a file (or a directory with -r) between this machine and a runtime, through the\n" +
+			"runtime's Jupyter server. One side is RUNTIME:PATH, as in kubectl cp: RUNTIME is the id (rt-abc),\n" +
+			"runtimes/rt-abc or a unique prefix, PATH absolute on the runtime with or without its leading slash. An argument\n" +
+			"that exists locally, or starts with ./ ../ / or a drive letter, is local.\n\n" +
+			"Destination rule (the same both ways): a file goes to DST, or into DST under its own name when\n" +
+			"DST ends in / or is an existing directory; a directory (-r) is copied AS DST, created when\n" +
+			"missing (its parent must exist) and merged into when present. Running the same command twice\n" +
+			"never nests (no proj/proj). Below a local destination nothing is written through a symbolic\n" +
+			"link: such an entry is refused in one line naming it, the rest is copied, and cp exits 1.\n\n" +
+			"An upload that fits one request (under 50 MB) is PUT onto NAME; a larger one goes in chunks to\n" +
+			"NAME.colabdash-part, is checked by size and renamed into place (a proxy's 413 makes the pieces\n" +
+			"smaller, down to 1 MiB). Downloads stream to NAME.colabdash-part beside the target, resume with Range after a\n" +
+			"dropped connection and are renamed into place only when complete. A proxy token that expires\n" +
+			"during a transfer is renewed (get_runtime) without restarting it. Hidden files (names starting\n" +
+			"with \".\") are not served by Jupyter: cp -r skips them on upload and says how many.\n\n" +
+			"A progress bar (bytes, rate, ETA) is drawn on stderr when it is a terminal; each file copied is\n" +
+			"one line on stdout; --json prints only a final summary on stdout.\n" + filesExitCodes,
+		Example: "  colabdash cp ./data.csv rt-abc:/content/\n" +
+			"  colabdash cp rt-abc:/content/model.pt .\n" +
+			"  colabdash cp -r ./proj rt-abc:/content/proj\n" +
+			"  colabdash cp -r rt-abc:/content/outputs ./outputs --json",
+		Args: cobra.ExactArgs(2),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) >= 2 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			if strings.Contains(toComplete, ":") {
+				return v.completeRuntimeColon(cmd, toComplete, false)
+			}
+			if toComplete != "" && idPrefix.MatchString(toComplete) {
+				// Could be a runtime id: offer "rt-abc:" when one matches,
+				// else local files.
+				if ids, dir := v.completeRuntimeColon(cmd, toComplete, false); len(ids) > 0 {
+					return ids, dir
+				}
+			}
+			return nil, cobra.ShellCompDirectiveDefault // local files
+		},
+		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
+			src, err := jupyter.ParseLocation(args[0], false)
+			if err != nil {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+			}
+			dst, err := jupyter.ParseLocation(args[1], false)
+			if err != nil {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+			}
+			switch {
+			case src.Remote() && dst.Remote():
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "both sides are on a runtime; copy through this machine (cp to a local path, then back)"}
+			case !src.Remote() && !dst.Remote():
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "neither side is RUNTIME:PATH (e.g. rt-abc:/content/)" + colonHint(args)}
+			}
+			if !src.Remote() {
+				st, err := os.Stat(src.Path)
+				if errors.Is(err, fs.ErrNotExist) {
+					// Before connecting: a missing local file is the user's to fix.
+					return FileError(&jupyter.Error{Op: "upload", Kind: jupyter.ErrLocalNotFound, Message: src.Path}, nil)
+				} else if err != nil { // permission denied, I/O: say so, not "no such file"
+					return FileError(&jupyter.Error{Op: "upload", Kind: jupyter.ErrLocal, Message: err.Error()}, nil)
+				}
+				if st.IsDir() && !recursive {
+					return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("upload: %s is a directory (use -r)", termtext.Cut(src.Path, 200))}
+				}
+			}
+			rt := src.Runtime + dst.Runtime
+			arg := args[0]
+			if dst.Remote() {
+				arg = args[1]
+			}
+			ctx := cmd.Context()
+			rf, err := v.openRuntime(ctx, rt, arg)
+			if err != nil {
+				return err
+			}
+			defer rf.conn.Close()
+			return v.runCopy(ctx, rf, src, dst, recursive)
+		}, func(why string) any { return CopySummary{Error: why, Files: []CopiedFile{}} }),
+	}
+	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
+	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
+	return cmd
+}
+
+// CopySummary is `cp --json`'s output: always one object, ok false with
+// error set on failure (the exit code is non-zero then too).
+type CopySummary struct {
+	OK      bool         `json:"ok"`
+	Error   string       `json:"error,omitempty"`
+	Files   []CopiedFile `json:"files"`
+	Bytes   int64        `json:"bytes"`
+	Seconds float64      `json:"seconds"`
+}
+
+// CopiedFile is one file cp (or run's downloads) copied: cp --json's files[].
+type CopiedFile struct {
+	Src     string  `json:"src"`
+	Dst     string  `json:"dst"`
+	Bytes   int64   `json:"bytes"`
+	Seconds float64 `json:"seconds"`
+}
+
+func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, recursive bool) error {
+	tty := v.S.ErrTTY
+	width := 80
+	if f, ok := v.S.Err.(*os.File); ok && tty {
+		if w, _, err := xterm.GetSize(f.Fd()); err == nil {
+			width = w
+		}
+	}
+	view := newTransferView(v.S.Err, tty, kit.NoColorFromEnv(), width)
+	sum := CopySummary{Files: []CopiedFile{}}
+	start := time.Now()
+	var warned sync.Map
+	deleted := false // an upload replaced a file by deleting it (case 62)
+	opts := jupyter.CopyOptions{
+		Recursive: recursive,
+		Progress:  view.update,
+		OnFile: func(r jupyter.FileResult) {
+			view.clear()
+			if dst.Remote() {
+				r.Dst = AbsRemoteArg(r.Dst)
+			} else {
+				r.Src = AbsRemoteArg(r.Src)
+			}
+			sum.Files = append(sum.Files, CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
+			sum.Bytes += r.Bytes
+			deleted = deleted || r.Deleted
+			if !v.AsJSON {
+				rate := ""
+				if s := r.Duration.Seconds(); s > 0 {
+					rate = ", " + state.FormatBytes(int64(float64(r.Bytes)/s)) + "/s"
+				}
+				v.Say(fmt.Sprintf("%s → %s (%s in %.1f s%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
+					state.FormatBytes(r.Bytes), r.Duration.Seconds(), rate))
+			}
+		},
+		Warn: func(msg string) {
+			if _, dup := warned.LoadOrStore(msg, true); !dup {
+				view.clear()
+				v.Mu.Lock()
+				fmt.Fprintln(v.S.Err, termtext.Line(v.Red().Redact("colabdash: warning: "+msg)))
+				v.Mu.Unlock()
+			}
+		},
+	}
+	var err error
+	if dst.Remote() {
+		err = rf.jc.UploadPath(ctx, src.Path, dst.Path, dst.Dir, opts)
+	} else {
+		target := dst.Path
+		err = rf.jc.DownloadPath(ctx, src.Path, target, dst.Dir, opts)
+	}
+	view.clear()
+	if deleted {
+		v.Note(jupyter.TrashNote(purgeCommand(v.G, rf)))
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	sum.OK = err == nil
+	var ee *kit.ExitError
+	if err != nil {
+		ee = FileError(err, rf)
+		sum.Error = v.Red().Redact(ee.Msg)
+	}
+	if v.AsJSON {
+		if jerr := v.WriteJSON(sum); jerr != nil && ee == nil {
+			return jerr
+		}
+	}
+	if ee != nil {
+		return ee
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package files
+
+import (
+	"strings"
+	"time"
+
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/spf13/cobra"
+)
+
+func lsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	v := newVerb(g, s, "ls")
+	// got is what a failure's --json says of the target: the path once
+	// read, the runtime once resolved.
+	var got LsJSON
+	cmd := &cobra.Command{
+		Use:   "ls RUNTIME[:PATH]",
+		Short: "List a directory (or show a file) on a runtime",
+		Long: "ls lists a directory on a runtime through its Jupyter server (the runtime proxy): size, time\n" +
+			"modified and name, directories ending in \"/\". RUNTIME is the id (rt-abc), runtimes/rt-abc or a unique prefix;\n" +
+			"PATH is absolute on the runtime (/ is its root, holding content/), with or without its leading\n" +
+			"slash, and defaults to /content when RUNTIME: has none. --json names paths absolute (\"/content/x\").\n" +
+			"Hidden names (starting with \".\") are not listed by Jupyter.\n" + filesExitCodes,
+		Example: "  colabdash ls rt-abc\n  colabdash ls rt-abc:/content/sample_data\n  colabdash ls rt-abc:content --json",
+		Args:    cobra.ExactArgs(1),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return v.completeRuntimeColon(cmd, toComplete, true)
+		},
+		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
+			// A bare RUNTIME (no colon) is its default directory,
+			// /content; it is resolved like every verb's RUNTIME, so "rt-"
+			// and "RT-C" get the same errors as "rt".
+			loc := jupyter.Location{Runtime: strings.TrimPrefix(strings.TrimSpace(args[0]), "runtimes/"), Path: "content", Dir: true}
+			if strings.Contains(args[0], ":") {
+				var err error
+				if loc, err = jupyter.ParseLocation(args[0], true); err != nil {
+					return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+				}
+			}
+			got.Path = absRemote(loc.Path)
+			ctx := cmd.Context()
+			rf, err := v.openRuntime(ctx, loc.Runtime, "")
+			if err != nil {
+				return err
+			}
+			defer rf.conn.Close()
+			loc.Runtime = rf.rt.ID()
+			got.Runtime = loc.Runtime
+			m, err := rf.jc.Stat(ctx, loc.Path)
+			if err == nil && m.IsDir() && !v.AsJSON {
+				// Printed as it arrives (files_ls.go).
+				if err := v.lsStream(ctx, rf.jc, loc.Path); err != nil {
+					return FileError(err, rf)
+				}
+				return nil
+			}
+			if err == nil && m.IsDir() {
+				m, err = rf.jc.List(ctx, loc.Path)
+			} else if err == nil {
+				m.Entries = []jupyter.Model{m}
+			}
+			if err != nil {
+				return FileError(err, rf)
+			}
+			if v.AsJSON {
+				return v.WriteJSON(lsReport(loc, m))
+			}
+			v.Say(listingLine(v.Red(), m))
+			return nil
+		}, func(why string) any {
+			return LsJSON{Error: why, Runtime: got.Runtime, Path: got.Path, Entries: []lsEntry{}}
+		}),
+	}
+	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print JSON: {ok, error, runtime, path, type, entries:[{name, path, type, size, lastModified}]}")
+	return cmd
+}
+
+// lsEntry is one entry of `ls --json`. Size is -1 for directories;
+// LastModified is RFC 3339 UTC ("" when unknown).
+type lsEntry struct {
+	Name         string `json:"name"`
+	Path         string `json:"path"`
+	Type         string `json:"type"`
+	Size         int64  `json:"size"`
+	LastModified string `json:"lastModified"`
+}
+
+func lsReport(loc jupyter.Location, m jupyter.Model) any {
+	entries := make([]lsEntry, 0, len(m.Entries))
+	for _, e := range m.Entries {
+		lm := ""
+		if !e.LastModified.IsZero() {
+			lm = e.LastModified.UTC().Format(time.RFC3339)
+		}
+		entries = append(entries, lsEntry{Name: e.Name, Path: absRemote(e.Path), Type: e.Type, Size: e.Size, LastModified: lm})
+	}
+	return LsJSON{OK: true, Runtime: loc.Runtime, Path: absRemote(loc.Path), Type: m.Type, Entries: entries}
+}
+
+// LsJSON is `ls --json`'s output. On failure OK is false, Error says why
+// (redacted), Runtime is the runtime's id once resolved and Path the
+// absolute path once read ("" before), Type is "" and Entries is [].
+type LsJSON struct {
+	OK      bool      `json:"ok"`
+	Error   string    `json:"error,omitempty"`
+	Runtime string    `json:"runtime"`
+	Path    string    `json:"path"`
+	Type    string    `json:"type"`
+	Entries []lsEntry `json:"entries"`
+}
+
+// absRemote writes a remote path (Jupyter's form, relative to the
+// runtime's root: "content/x", "" for the root) as every output of ls, cp
+// and rm names it: absolute on the runtime ("/content/x", "/").
+func absRemote(p string) string { return "/" + jupyter.CleanRemote(p) }
+
+// AbsRemoteArg rewrites a remote side written RUNTIME:PATH in Jupyter's
+// form ("rt-abc:content/x", as jupyter.FileResult has it) with PATH
+// absolute ("rt-abc:/content/x"). Runtime ids hold no colon.
+func AbsRemoteArg(s string) string {
+	id, p, ok := strings.Cut(s, ":")
+	if !ok {
+		return s
+	}
+	return id + ":" + absRemote(p)
+}

@@ -1,0 +1,137 @@
+package files
+
+import (
+	"strings"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/spf13/cobra"
+)
+
+func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	v := newVerb(g, s, "rm")
+	var recursive, purge, yes bool
+	cmd := &cobra.Command{
+		Use:   "rm RUNTIME:PATH...",
+		Short: "Remove files (or directories with -r) on a runtime",
+		Long: "rm removes files on a runtime through its Jupyter server; -r removes a directory and everything\n" +
+			"listed in it, children first. Jupyter does not list hidden names, so a directory holding hidden\n" +
+			"files cannot be removed this way (the error says so). Removing asks for no confirmation.\n\n" +
+			"A stock Jupyter server moves what it deletes to its trash (~/.local/share/Trash), where it still\n" +
+			"uses the runtime's disk. --purge also empties that trash, through execute_code, after asking\n" +
+			"(only y confirms; without a terminal pass --yes); \"rm --purge RUNTIME\" only empties it.\n" + filesExitCodes,
+		Example: "  colabdash rm rt-abc:/content/old.csv\n  colabdash rm -r rt-abc:/content/checkpoints\n" +
+			"  colabdash rm --purge -r rt-abc:/content/checkpoints\n  colabdash rm --purge rt-abc --yes",
+		Args: cobra.MinimumNArgs(1),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return v.completeRuntimeColon(cmd, toComplete, false)
+		},
+		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
+			if purge && !yes && !v.CanPrompt() { // before anything is removed
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "rm --purge asks before emptying the runtime's trash: stdin or stderr is not a terminal; pass --yes"}
+			}
+			var locs []jupyter.Location
+			trashOnly := ""
+			for _, a := range args {
+				if purge && len(args) == 1 && !strings.Contains(a, ":") {
+					trashOnly = a // rm --purge RUNTIME: only the trash
+					break
+				}
+				loc, err := jupyter.ParseLocation(a, true)
+				if err != nil {
+					return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+				}
+				locs = append(locs, loc)
+			}
+			if trashOnly != "" {
+				return v.purgeOnly(cmd.Context(), trashOnly, yes)
+			}
+			// RUNTIME is resolved before any path rule, as README says:
+			// "rm rt-zz:/x" is "no runtime", not a refusal of /x.
+			ctx := cmd.Context()
+			rf, err := v.openRuntime(ctx, locs[0].Runtime, "")
+			if err != nil {
+				return err
+			}
+			defer rf.conn.Close()
+			for i := range locs { // every argument names the same runtime, however written
+				rt, err := kit.ResolveRuntime(rf.rts, locs[i].Runtime)
+				if err != nil {
+					return err
+				}
+				if rt.Name != rf.rt.Name {
+					return &kit.ExitError{Code: kit.ExitUsage, Msg: "rm works on one runtime at a time"}
+				}
+				locs[i].Runtime = rf.rt.ID()
+			}
+			for _, loc := range locs { // before removing anything
+				if err := jupyter.Removable(loc.Runtime, loc.Path); err != nil {
+					return &kit.ExitError{Code: kit.ExitUsage, Msg: api.OneLine(err.Error(), 0)} // the files pane's rule too
+				}
+			}
+			removed := []string{}
+			var failure error
+			for _, loc := range locs {
+				m, err := rf.jc.Stat(ctx, loc.Path)
+				if err == nil && m.IsDir() && !recursive {
+					err = &jupyter.Error{Op: "rm", Runtime: loc.Runtime, Path: loc.Path, Kind: jupyter.ErrIsDir}
+				}
+				if err == nil {
+					err = rf.jc.RemoveAll(ctx, loc.Path, func(p string) {
+						removed = append(removed, loc.Runtime+":"+absRemote(p))
+						if !v.AsJSON {
+							v.Say("removed " + rf.id() + ":" + termtext.Line(jupyter.DisplayName(absRemote(p))))
+						}
+					})
+				}
+				if err != nil {
+					failure = err
+					break
+				}
+			}
+			var purged *int64
+			var perr error
+			if purge && failure == nil {
+				purged, perr = v.purgeTrash(ctx, rf, yes)
+			} else if len(removed) > 0 {
+				v.Note(jupyter.TrashNote(purgeCommand(v.G, rf)))
+			}
+			if v.AsJSON {
+				rep := RmReport{Removed: removed, OK: failure == nil && perr == nil, PurgedBytes: purged}
+				if failure != nil {
+					rep.Error = v.Red().Redact(FileError(failure, rf).Msg)
+				} else if perr != nil {
+					rep.Error = v.Red().Redact(FileError(perr, rf).Msg)
+				}
+				if err := v.WriteJSON(rep); err != nil {
+					return err
+				}
+			}
+			if failure != nil {
+				return FileError(failure, rf)
+			}
+			if perr != nil {
+				return FileError(perr, rf)
+			}
+			return nil
+		}, func(why string) any { return RmReport{Removed: []string{}, Error: why} }),
+	}
+	cmd.Flags().BoolVar(&purge, "purge", false, "also empty the runtime's trash, where its Jupyter server keeps deleted files (asks first)")
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "with --purge: empty the trash without asking (needed without a terminal)")
+	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "remove directories and their contents")
+	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print a JSON summary: {removed: [...], ok, error}")
+	return cmd
+}
+
+// RmReport is `rm --json`'s output: the remote paths removed
+// ("rt-abc:/content/x"), whether all went well, and why not (redacted).
+type RmReport struct {
+	Removed []string `json:"removed"`
+	OK      bool     `json:"ok"`
+	Error   string   `json:"error,omitempty"`
+	// PurgedBytes is what --purge freed by emptying the runtime's trash
+	// (absent without --purge, or when the trash was not emptied).
+	PurgedBytes *int64 `json:"purgedBytes,omitempty"`
+}

@@ -1,0 +1,91 @@
+package files
+
+import (
+	"context"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/shell"
+)
+
+// shellExitCodes ends the shell verb's help.
+const shellExitCodes = "Exit codes: 0 the remote shell exited (or ~. detached), 2 usage (no terminal, --readonly),\n" +
+	"3 credentials (the proxy refused the renewed token, or get_runtime refused the account),\n" +
+	"4 the connection was lost or the runtime is gone, 130 interrupted."
+
+// ShellCommand is `colabdash shell`: a terminal on the runtime.
+func ShellCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	v := newVerb(g, s, "shell")
+	var filterOSC, readOnly bool
+	cmd := &cobra.Command{
+		Use:     "shell RUNTIME",
+		Aliases: []string{"tty"},
+		Short:   "Open a terminal on a runtime (Colab's /colab/tty, or terminado on a stock Jupyter server)",
+		Long: "shell opens a shell on the runtime (RUNTIME: its id, runtimes/ID or a unique prefix) in this\n" +
+			"terminal, which is put in raw mode and restored however the shell ends. It speaks Colab's\n" +
+			"/colab/tty WebSocket below connectionInfo.url, with the proxy token in a header (renewed first when\n" +
+			"less than 5 min is left), and falls back to a terminado terminal (POST /api/terminals, deleted on\n" +
+			"exit) when the runtime's server is a stock Jupyter server.\n\n" +
+			"The remote output is written raw, as ssh does: the runtime is your own machine, and this is the one\n" +
+			"place where colabdash does not sanitize what a server sends. --filter-osc drops clipboard writes\n" +
+			"(OSC 52) and title changes (OSC 0/1/2) for the cautious. Type ~. after a newline to detach.\n" +
+			"When the connection closes and the runtime is still listed, r reconnects to a new shell.\n" + shellExitCodes,
+		Example: "  colabdash shell rt-abc\n  colabdash shell rt-abc --filter-osc",
+		Args:    cobra.ExactArgs(1),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return v.CompleteRuntimes(cmd, args, toComplete)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if readOnly {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "shell is disabled by --readonly (a shell can change anything on the runtime)"}
+			}
+			in, inFile := s.In.(*os.File)
+			out, outFile := s.Out.(*os.File)
+			if !s.InTTY || !s.OutTTY || !inFile || !outFile {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "shell needs a terminal on stdin and stdout (to run a command from a script, use colabdash exec)"}
+			}
+			ctx := cmd.Context()
+			rf, err := v.openRuntime(ctx, args[0], "")
+			if err != nil {
+				return err
+			}
+			defer rf.conn.Close()
+			name := rf.rt.Name
+			outcome, err := shell.Run(ctx, shell.Options{Runtime: rf.id(), Client: rf.jc, In: in, Out: out, FilterOSC: filterOSC,
+				Redact: v.Red().Redact, Logger: g.Logs.Log,
+				Listed: func(ctx context.Context) (bool, error) {
+					rts, err := rf.conn.Svc.ListRuntimes(ctx)
+					if err != nil {
+						return false, err
+					}
+					for _, rt := range rts {
+						if rt.Name == name {
+							return true, nil
+						}
+					}
+					return false, nil
+				}})
+			// Run has said what happened on the terminal: no second line.
+			switch outcome {
+			case shell.Exited, shell.Detached:
+				return nil
+			case shell.Refused:
+				return &kit.ExitError{Code: kit.ExitCredential, Msg: ""}
+			case shell.Interrupted:
+				return &kit.ExitError{Code: kit.ExitInterrupted, Msg: ""}
+			}
+			if err == shell.ErrNotTerminal {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+			}
+			return &kit.ExitError{Code: kit.ExitAPI, Msg: ""}
+		},
+	}
+	cmd.Flags().BoolVar(&filterOSC, "filter-osc", false, "drop clipboard (OSC 52) and title (OSC 0/1/2) sequences from the remote output")
+	cmd.Flags().BoolVar(&readOnly, "readonly", false, "refuse to open a shell (as the dashboard's --readonly disables its shell key)")
+	return cmd
+}

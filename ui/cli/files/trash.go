@@ -1,0 +1,78 @@
+package files
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// purgeCommand is the command that empties rf's runtime's trash, for
+// jupyter.TrashNote, with the global flags repeated (commandLine); a
+// runtime id that is not safe to paste is not put in a command.
+func purgeCommand(g *kit.Globals, rf *runtimeFiles) string {
+	if id := rf.rt.ID(); kit.PasteID(id) {
+		return g.CommandOr("colabdash rm --purge "+rf.id(), "rm", "--purge", id)
+	}
+	return "colabdash rm --purge with this runtime"
+}
+
+// purgeTrash empties the trash of rf's runtime's Jupyter server through
+// execute_code (jupyter.PurgeCode, field case 62), after asking unless
+// yes: only y confirms. It returns the bytes freed, nil when the user
+// said no (then nothing ran).
+func (v *verb) purgeTrash(ctx context.Context, rf *runtimeFiles, yes bool) (*int64, error) {
+	if !yes {
+		ok, err := v.Confirm(ctx, fmt.Sprintf("Empty the trash of runtime %s's Jupyter server? Everything in it is destroyed, "+
+			"also files deleted earlier (by colabdash, Colab's file browser or notebooks). [y/N] ", rf.id()), "y", "the trash was not emptied")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			v.Note("the trash was not emptied")
+			return nil, nil
+		}
+	}
+	res, err := rf.conn.Svc.ExecuteCode(ctx, api.ExecuteCodeRequest{Runtime: rf.rt.Name, Code: jupyter.PurgeCode})
+	if err != nil {
+		return nil, kit.Classify(err, rf.conn.Creds)
+	}
+	if x := res.ExecutionError; x != nil {
+		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "emptying the runtime's trash failed: " + termtext.Cut(api.OneLine(x.Name+": "+x.Value, 0), 200)}
+	}
+	n, ok := jupyter.ParsePurged(res.Stdout)
+	if !ok {
+		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "emptying the runtime's trash: the code printed no byte count: " + termtext.Cut(api.OneLine(res.Stdout+res.Stderr, 0), 200)}
+	}
+	if !v.AsJSON {
+		v.Say(fmt.Sprintf("emptied the trash of %s's Jupyter server: %s freed", rf.id(), state.FormatBytes(n)))
+	}
+	return &n, nil
+}
+
+// purgeOnly is `rm --purge RUNTIME`: the trash only, nothing removed.
+func (v *verb) purgeOnly(ctx context.Context, arg string, yes bool) error {
+	rf, err := v.openRuntime(ctx, arg, "")
+	if err != nil {
+		return err
+	}
+	defer rf.conn.Close()
+	n, err := v.purgeTrash(ctx, rf, yes)
+	if v.AsJSON {
+		rep := RmReport{Removed: []string{}, OK: err == nil, PurgedBytes: n}
+		if err != nil {
+			rep.Error = v.Red().Redact(FileError(err, rf).Msg)
+		}
+		if jerr := v.WriteJSON(rep); jerr != nil && err == nil {
+			return jerr
+		}
+	}
+	if err != nil {
+		return FileError(err, rf)
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package kit
+
+import (
+	"fmt"
+	"log/slog"
+	"runtime"
+	"runtime/debug"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state/config"
+)
+
+// Exit codes of every command.
+const (
+	ExitOK         = 0
+	ExitFailure    = 1 // the dashboard could not run
+	ExitUsage      = 2 // wrong flags or arguments
+	ExitCredential = 3 // credentials or permission
+	ExitAPI        = 4 // any other API or network failure
+)
+
+// Version and commit are set at build time with
+// -ldflags "-X github.com/colabdash/colabdash/ui/cli/kit.Version=…"
+// (and kit.Commit); otherwise they come from the module's build info.
+var Version, Commit = "dev", ""
+
+// Globals are the global flags, accepted before or after any subcommand
+// (each field is the flag of its name). Settings, Keys, Profile and
+// Origin are filled in before any command runs (LoadConfig); Logs by
+// OpenLog.
+type Globals struct {
+	Endpoint, Credentials, AccessTokenFile, QuotaProject string
+	Demo                                                 bool
+	Config, ProfileName                                  string
+	LogFile, Theme                                       string
+	Debug                                                bool
+	ReadOnly                                             bool          // dashboard: --readonly
+	RenewLead                                            time.Duration // dashboard: --renew-lead
+
+	Changed  func(name string) bool // whether a flag was given
+	Settings *config.Settings
+	Keys     *keymap.KeyMap
+	Profile  config.Profile
+	Origin   AuthOrigin // where profile's files and quota project were set
+	Logs     Logs
+
+	Completions *CompletionWriter // set while __complete runs
+}
+
+// AuthOrigin says where a profile's credentials file (or access token
+// file) and quota project were set, for error messages: a flag such as
+// "--credentials", or "profile work, FILE:LINE". "" lets api/auth name
+// the flag.
+type AuthOrigin struct{ creds, quota string }
+
+// ProfileAuthOrigin is where the config file set profile p's credentials
+// file and quota project.
+func ProfileAuthOrigin(s *config.Settings, p config.Profile) AuthOrigin {
+	o := AuthOrigin{quota: s.ProfileOrigin(p.Name, "quotaProject")}
+	switch p.Credentials {
+	case config.CredentialsFile:
+		o.creds = s.ProfileOrigin(p.Name, "credentialsFile")
+	case config.CredentialsAccessToken:
+		o.creds = s.ProfileOrigin(p.Name, "accessTokenFile")
+	}
+	return o
+}
+
+// Logs is where structured logs go (--log-file) and the redactor every
+// line passes through; without --log-file, log discards.
+type Logs struct {
+	Log   *slog.Logger  // nil until OpenLog
+	Red   *api.Redactor // every secret the process learns is registered here
+	Close func()        // closes the log file; nil without one
+}
+
+// ExitError carries an exit code and the one line already worth printing.
+type ExitError struct {
+	Code int    // the process exit code (ExitUsage, ExitAPI, ...)
+	Msg  string // printed as "colabdash: MSG" (redacted, through termtext); "" prints nothing
+}
+
+// Error is the line worth printing (may be empty).
+func (e *ExitError) Error() string { return e.Msg }
+
+// VersionString is what version and --version print: "colabdash VERSION (commit C, GOVERSION)".
+func VersionString() string {
+	v, c := Version, Commit
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && c == "" {
+				c = s.Value
+			}
+		}
+	}
+	if c == "" {
+		c = "unknown"
+	}
+	return fmt.Sprintf("colabdash %s (commit %s, %s)", v, c, runtime.Version())
+}
+
+// Exit codes the scriptable verbs add to ExitOK, ExitUsage,
+// ExitCredential and ExitAPI.
+const (
+	// ExitPartial: exec's code raised an exception, or some of several
+	// targets (delete, session close) failed while others succeeded.
+	ExitPartial = 1
+	// ExitQuota: a usage quota, a rate limit, too many active runtimes,
+	// an account refused runtimes, or a runtimeSpec the account is not
+	// eligible for.
+	ExitQuota = 5
+	// ExitInterrupted: ctrl+c, SIGTERM or SIGHUP ended the command. The
+	// process exits 128 + the signal's number (signalState.exitCode): 130
+	// for SIGINT, as here, 143 for SIGTERM, 129 for SIGHUP.
+	ExitInterrupted = 130
+)
+
+// ExitCodesHelp ends the Long help of every verb.
+const ExitCodesHelp = "Exit codes: 0 ok, 1 the code failed (exec) or some targets failed, 2 usage, 3 credentials or\n" +
+	"permission, 4 network or server, 5 quota, limit or ineligible spec, 128 + the signal that ended it\n" +
+	"(130 ctrl+c, 143 SIGTERM, 129 SIGHUP)."

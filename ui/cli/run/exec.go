@@ -1,0 +1,301 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/cli/exec"
+	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// run is `colabdash run FILE`: everything that can be checked is checked
+// before the runtime is created; the runtime is deleted however the run
+// ends (cleanup); the exit code is the script's.
+func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
+	job, dls, err := loadJob(cmd, args, o)
+	if err != nil {
+		return err
+	}
+	var spec api.RuntimeSpecKey
+	if o.spec != "" {
+		if spec, err = state.ParseSpec(o.spec); err != nil {
+			return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+		}
+	}
+	start := time.Now()
+	rs := v.startRun(cmd.Context(), o.timeout)
+	defer rs.finish()
+	rs.rep.File = job.path
+	code, runErr := rs.do(job, spec, o)
+	if rs.conn != nil {
+		defer rs.conn.Close()
+		if rs.stoppedBy() == nil {
+			if derr := rs.downloads(dls); derr != nil && runErr == nil && code == 0 {
+				runErr = derr
+			}
+		} else if len(dls) > 0 {
+			v.Note("downloads skipped: the run was stopped")
+		}
+		if rs.stoppedBy() != nil && runErr == nil {
+			runErr = rs.stopError("after the run")
+		}
+		if cerr := rs.cleanup(o.keep && !errors.Is(rs.stoppedBy(), errRunTimeout)); cerr != nil {
+			v.Note(cerr.Error())
+			if runErr == nil && code == 0 {
+				runErr = &kit.ExitError{Code: kit.ExitAPI, Msg: ""}
+			}
+		}
+	}
+	var ee *kit.ExitError
+	if runErr != nil {
+		ee = kit.Classify(runErr, nil)
+		code = ee.Code
+	}
+	rs.rep.ExitCode, rs.rep.OK, rs.rep.Seconds = code, code == 0, time.Since(start).Seconds()
+	if ee != nil {
+		rs.rep.Error = v.Red().Redact(ee.Msg)
+	}
+	if v.AsJSON {
+		if jerr := v.WriteJSON(rs.rep); jerr != nil && code == 0 {
+			return jerr
+		}
+	}
+	if ee != nil {
+		return ee
+	}
+	if code != 0 {
+		return &kit.ExitError{Code: code, Msg: ""}
+	}
+	return nil
+}
+
+// do connects, offers to delete what unfinished runs left, gets the
+// runtime (creating it with --spec), opens a session, uploads and runs
+// the job. It returns the job's exit code, or the error that stopped it.
+func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int, error) {
+	v := rs.v
+	conn, err := v.Connect(rs.ctx)
+	if err != nil {
+		return 0, rs.orStopped(err, "while connecting; nothing was created")
+	}
+	rs.conn = conn
+	if _, err := v.reapLeftovers(rs.ctx, conn, true); err != nil && rs.stoppedBy() != nil {
+		return 0, rs.stopError("; nothing was created")
+	}
+	if o.spec != "" {
+		if err := rs.create(spec, job.name); err != nil {
+			return 0, err
+		}
+	} else {
+		rt, err := kit.FindRuntime(rs.ctx, conn, o.runtime)
+		if err != nil {
+			return 0, rs.orStopped(err, "")
+		}
+		rs.rt = rt
+		rs.rep.Runtime = rt.Name
+	}
+	id := termtext.Cut(rs.rt.ID(), 63)
+	se, err := conn.Svc.CreateSession(rs.ctx, rs.rt.Name, state.NewSessionID())
+	if err != nil {
+		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while opening a session")
+	}
+	rs.session, rs.rep.Session = se.Name, se.Name
+	if len(o.uploads) > 0 {
+		if err := rs.uploads(o.uploads); err != nil {
+			return 0, rs.orStopped(err, "while uploading")
+		}
+	}
+	v.Note("running " + termtext.Cut(job.name, 80) + " on " + id + " (session " + kit.SessionRef(se.Name) + ")")
+	if job.nb != nil {
+		return rs.runNotebook(job)
+	}
+	return rs.runScript(job)
+}
+
+// files is a Jupyter client on the run's runtime, its token fresh from
+// get_runtime and renewed the same way (as the file verbs' openRuntime,
+// on this run's connection).
+func (rs *runState) files(ctx context.Context) (*jupyter.Client, error) {
+	conn, name := rs.conn, rs.rt.Name
+	rt, err := conn.Svc.GetRuntime(ctx, name)
+	if err != nil {
+		return nil, kit.Classify(err, conn.Creds)
+	}
+	if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
+		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "runtime " + termtext.Cut(rt.ID(), 63) + " has no connectionInfo yet"}
+	}
+	jc, err := jupyter.New(jupyter.Options{Runtime: name, Info: *rt.ConnectionInfo, Redactor: rs.v.G.Logs.Red, Logger: rs.v.G.Logs.Log,
+		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
+			rt, err := conn.Svc.GetRuntime(ctx, name)
+			if err != nil {
+				return api.ConnectionInfo{}, err
+			}
+			if rt.ConnectionInfo == nil {
+				return api.ConnectionInfo{}, errors.New("get_runtime returned no connectionInfo")
+			}
+			return *rt.ConnectionInfo, nil
+		}})
+	if err != nil {
+		return nil, files.FileError(err, nil)
+	}
+	return jc, nil
+}
+
+// copyOptions report each file copied on stderr (stdout is the
+// program's) and into the summary.
+func (rs *runState) copyOptions(remoteDst bool) jupyter.CopyOptions {
+	v := rs.v
+	return jupyter.CopyOptions{Recursive: true,
+		OnFile: func(r jupyter.FileResult) {
+			if remoteDst {
+				r.Dst = files.AbsRemoteArg(r.Dst)
+			} else {
+				r.Src = files.AbsRemoteArg(r.Src)
+			}
+			rs.rep.Files = append(rs.rep.Files, files.CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
+			v.Note(fmt.Sprintf("%s → %s (%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)), state.FormatBytes(r.Bytes)))
+		},
+		Warn: func(msg string) { v.Note("warning: " + msg) }}
+}
+
+// uploads copies each --upload into /content (a directory as
+// /content/NAME).
+func (rs *runState) uploads(paths []string) error {
+	jc, err := rs.files(rs.ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		local := filepath.Clean(kit.ExpandHome(p))
+		st, err := os.Stat(local)
+		if err != nil {
+			return &kit.ExitError{Code: kit.ExitUsage, Msg: "--upload " + termtext.Cut(p, 200) + ": " + err.Error()}
+		}
+		dst, dir := "content/", true
+		if st.IsDir() {
+			dst, dir = "content/"+filepath.Base(local), false
+		}
+		if err := jc.UploadPath(rs.ctx, local, dst, dir, rs.copyOptions(true)); err != nil {
+			return files.FileError(err, nil)
+		}
+	}
+	return nil
+}
+
+// downloads copies each --download back. A path the runtime does not have
+// is a warning; the first other failure is returned (the file verbs'
+// exit code for it), after every download was tried.
+func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
+	if len(dls) == 0 || rs.rt.Name == "" {
+		return nil
+	}
+	v := rs.v
+	jc, err := rs.files(rs.ctx)
+	if err != nil {
+		ee := kit.Classify(err, rs.conn.Creds)
+		return &kit.ExitError{Code: ee.Code, Msg: "downloads skipped: " + ee.Msg}
+	}
+	var first *kit.ExitError
+	for _, d := range dls {
+		err := jc.DownloadPath(rs.ctx, d.remote, d.local, d.dir, rs.copyOptions(false))
+		if err == nil {
+			continue
+		}
+		fe := files.FileError(err, nil)
+		if fe.Code == files.ExitNoSuchFile {
+			rs.rep.Missing = append(rs.rep.Missing, d.remote)
+			v.Note("warning: --download " + termtext.Cut(d.remote, 200) + ": not on the runtime")
+			continue
+		}
+		msg := "--download " + termtext.Cut(d.remote, 200) + ": " + fe.Msg
+		if first == nil {
+			first = &kit.ExitError{Code: fe.Code, Msg: msg}
+		} else {
+			v.Note(msg)
+		}
+	}
+	return first
+}
+
+// pyStr is s as a Python string literal (Go's quoting with ASCII escapes,
+// which Python reads the same way).
+func pyStr(s string) string { return strconv.QuoteToASCII(s) }
+
+// scriptSetup is the code run before a script in its session: the working
+// directory /content and sys.argv = [FILE, ARGS…], without a name left in
+// the script's namespace.
+func scriptSetup(name string, args []string) string {
+	items := []string{pyStr(name)}
+	for _, a := range args {
+		items = append(items, pyStr(a))
+	}
+	return "__import__('os').chdir('/content'); __import__('sys').argv = [" + strings.Join(items, ", ") + "]"
+}
+
+// exitWarning matches IPython's stderr warning after SystemExit, which a
+// script run by python never prints.
+var exitWarning = regexp.MustCompile(`(?m)^.*UserWarning: To exit: use 'exit', 'quit', or Ctrl-D\.\n(?:\s+warn\(.*\n)?`)
+
+// systemExitCode is the exit code python gives SystemExit whose str() is
+// value: 0 for none or None, n&255 for an integer, else 1 (the value is
+// the message python prints on stderr).
+func systemExitCode(value string) (code int, message string) {
+	switch v := strings.TrimSpace(value); {
+	case v == "" || v == "None":
+		return 0, ""
+	default:
+		if n, err := strconv.Atoi(v); err == nil {
+			return n & 0xff, ""
+		}
+		return 1, value
+	}
+}
+
+// runScript sets the script's directory and sys.argv, runs it in the
+// run's session and writes its output; the exit code is python's.
+func (rs *runState) runScript(job *runJob) (int, error) {
+	v, conn := rs.v, rs.conn
+	setup, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: scriptSetup(job.name, job.args), ExecutionID: uuid.NewString()})
+	if err == nil && setup.ExecutionError != nil {
+		err = &kit.ExitError{Code: kit.ExitFailure, Msg: "setting up /content and sys.argv failed: " + termtext.Line(setup.ExecutionError.Name+": "+setup.ExecutionError.Value)}
+	}
+	if err != nil {
+		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while starting "+job.name)
+	}
+	res, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: job.code, ExecutionID: uuid.NewString()})
+	if err != nil {
+		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while "+job.name+" ran")
+	}
+	res.Result = "" // python prints no value of a script's last expression
+	code, message := 0, ""
+	if xe := res.ExecutionError; xe != nil && xe.Name == "SystemExit" {
+		code, message = systemExitCode(xe.Value)
+		res.ExecutionError = nil
+		res.Stderr = exitWarning.ReplaceAllString(res.Stderr, "")
+		if message != "" {
+			res.Stderr += message + "\n"
+		}
+	} else if xe != nil {
+		code = kit.ExitPartial
+	}
+	rs.rep.Stdout, rs.rep.Stderr, rs.rep.ExecutionError = res.Stdout, res.Stderr, res.ExecutionError
+	if !v.AsJSON {
+		exec.ExecDone(v.Verb, res, nil, rs.session, "", conn)
+	}
+	return code, nil
+}

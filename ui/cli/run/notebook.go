@@ -1,0 +1,212 @@
+package run
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/cli/exec"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// ipynb is a Jupyter notebook (nbformat 4) as read: every top-level
+// field and every field of every cell is kept as it was, so the executed
+// notebook differs only in the code cells' outputs and execution counts.
+type ipynb struct {
+	top   map[string]json.RawMessage
+	cells []map[string]json.RawMessage
+}
+
+// parseNotebook reads an nbformat 4 notebook.
+func parseNotebook(b []byte) (*ipynb, error) {
+	nb := &ipynb{}
+	if err := json.Unmarshal(b, &nb.top); err != nil {
+		return nil, fmt.Errorf("not a notebook (JSON): %v", err)
+	}
+	var major int
+	if err := json.Unmarshal(nb.top["nbformat"], &major); err != nil || major != 4 {
+		return nil, errors.New("not an nbformat 4 notebook (convert it with: jupyter nbconvert --to notebook --nbformat 4)")
+	}
+	if err := json.Unmarshal(nb.top["cells"], &nb.cells); err != nil {
+		return nil, fmt.Errorf("its cells: %v", err)
+	}
+	return nb, nil
+}
+
+// cellField reads a cell's string field, or "".
+func cellField(c map[string]json.RawMessage, key string) string {
+	var s string
+	_ = json.Unmarshal(c[key], &s)
+	return s
+}
+
+// cellSource is a cell's source: nbformat's multiline string, one string
+// or a list of lines.
+func cellSource(c map[string]json.RawMessage) string {
+	var s string
+	if json.Unmarshal(c["source"], &s) == nil {
+		return s
+	}
+	var lines []string
+	_ = json.Unmarshal(c["source"], &lines)
+	return strings.Join(lines, "")
+}
+
+// nbLines is text as nbformat writes a multiline string: a list of
+// lines, each with its "\n" but the last.
+func nbLines(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// nbJSON marshals v for a cell field.
+func nbJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// cellOutputs turns an execute_code result into nbformat outputs: stdout
+// and stderr streams, the last expression's value as an execute_result
+// (text/plain), and the exception as an error output.
+func cellOutputs(res api.ExecuteCodeResult) []map[string]any {
+	outs := []map[string]any{}
+	if res.Stdout != "" {
+		outs = append(outs, map[string]any{"output_type": "stream", "name": "stdout", "text": nbLines(res.Stdout)})
+	}
+	if res.Stderr != "" {
+		outs = append(outs, map[string]any{"output_type": "stream", "name": "stderr", "text": nbLines(res.Stderr)})
+	}
+	if res.Result != "" {
+		outs = append(outs, map[string]any{"output_type": "execute_result", "execution_count": res.ExecutionCount,
+			"data": map[string]any{"text/plain": nbLines(res.Result)}, "metadata": map[string]any{}})
+	}
+	if xe := res.ExecutionError; xe != nil {
+		tb := xe.Traceback
+		if tb == nil {
+			tb = []string{}
+		}
+		outs = append(outs, map[string]any{"output_type": "error", "ename": xe.Name, "evalue": xe.Value, "traceback": tb})
+	}
+	return outs
+}
+
+// marshal writes the notebook as nbformat does: one-space indent, keys
+// sorted, no HTML escaping, a final newline.
+func (nb *ipynb) marshal() ([]byte, error) {
+	top := make(map[string]json.RawMessage, len(nb.top))
+	for k, v := range nb.top {
+		top[k] = v
+	}
+	top["cells"] = nbJSON(nb.cells)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(top); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeNotebook writes nb to path through a temporary file beside it and
+// a rename (a symlink at path is replaced, never followed).
+func writeNotebook(nb *ipynb, path string) error {
+	b, err := nb.marshal()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.colabdash-part")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// runNotebook runs the code cells in order in the run's session, a
+// progress line for each on stderr, and writes the executed notebook
+// (also when a cell failed or the run was stopped: the cells not run are
+// left without outputs). The first cell that raises stops the run (exit
+// code 1) and is named.
+func (rs *runState) runNotebook(job *runJob) (int, error) {
+	v, conn, nb := rs.v, rs.conn, job.nb
+	var code []int
+	for i, c := range nb.cells {
+		if cellField(c, "cell_type") == "code" {
+			code = append(code, i)
+		}
+	}
+	rs.rep.Cells = len(code)
+	for _, i := range code { // as papermill: no stale outputs in what is written
+		nb.cells[i]["outputs"], nb.cells[i]["execution_count"] = nbJSON([]any{}), nbJSON(nil)
+	}
+	exit := 0
+	var stopErr error
+	for k, i := range code {
+		c := nb.cells[i]
+		src := cellSource(c)
+		what := fmt.Sprintf("cell %d (code cell %d of %d)", i+1, k+1, len(code))
+		if strings.TrimSpace(src) == "" {
+			continue
+		}
+		t0 := time.Now()
+		res, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: src, ExecutionID: uuid.NewString()})
+		if err != nil {
+			stopErr = rs.orStopped(kit.Classify(err, conn.Creds), "in "+what)
+			break
+		}
+		c["outputs"], c["execution_count"] = nbJSON(cellOutputs(res)), nbJSON(res.ExecutionCount)
+		for _, ro := range res.RichOutputs {
+			if ro.FilePath != "" {
+				v.Note(fmt.Sprintf("%s: rich output %d (%s) is on the runtime at %s", what, ro.Index, termtext.Cut(strings.Join(ro.MimeTypes, ", "), 80), termtext.Line(ro.FilePath)))
+			}
+		}
+		if xe := res.ExecutionError; xe != nil {
+			v.Note(fmt.Sprintf("[%d/%d] %s failed after %.1f s: %s", k+1, len(code), what, time.Since(t0).Seconds(), termtext.Cut(xe.Name+": "+xe.Value, 200)))
+			if !v.AsJSON {
+				for _, frame := range xe.Traceback {
+					v.Mu.Lock()
+					fmt.Fprintln(v.S.Err, v.Red().Redact(strings.TrimRight(termtext.Output(frame), "\n")))
+					v.Mu.Unlock()
+				}
+			}
+			rs.rep.FailedCell, exit = i+1, kit.ExitPartial
+			break
+		}
+		v.Note(fmt.Sprintf("[%d/%d] %s ok in %.1f s", k+1, len(code), what, time.Since(t0).Seconds()))
+	}
+	if err := writeNotebook(nb, job.out); err != nil {
+		v.Note("could not write the executed notebook: " + err.Error())
+		if stopErr == nil && exit == 0 {
+			return 0, &kit.ExitError{Code: kit.ExitFailure, Msg: "writing " + termtext.Cut(job.out, 200) + ": " + err.Error()}
+		}
+	} else {
+		rs.rep.Output = job.out
+		v.Note("wrote " + termtext.Cut(job.out, 200))
+	}
+	return exit, stopErr
+}

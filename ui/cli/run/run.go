@@ -1,0 +1,220 @@
+package run
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api/safefile"
+	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/cli/exec"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/runtimes"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// maxNotebook bounds the notebook run reads (64 MiB: outputs included).
+const maxNotebook = 64 << 20
+
+// ExitRunTimeout is run's exit code when --timeout ended the run (as
+// timeout(1)).
+const ExitRunTimeout = 124
+
+// runOptions are run's flags.
+type runOptions struct {
+	spec, runtime string
+	keep, reap    bool
+	uploads       []string
+	downloads     []string
+	timeout       time.Duration
+	output        string
+}
+
+// runJob is what run runs: a script (code) or a notebook (nb), read and
+// checked before anything is created.
+type runJob struct {
+	path string   // FILE as given
+	name string   // its base name
+	args []string // the script's arguments (after --)
+	code string   // a script's source
+	nb   *ipynb
+	out  string // where the executed notebook goes
+}
+
+// runDownload is one --download: the runtime path (absolute) and the local
+// destination (dir: into it under the remote name).
+type runDownload struct {
+	remote, local string
+	dir           bool
+}
+
+const runHelp = "run runs a Python script or a Jupyter notebook (.ipynb) on a runtime and brings its output back.\n" +
+	"With --spec it creates a runtime for the run (one requestId, waited for until listed) and deletes it\n" +
+	"when the run ends: success, failure, ctrl+c, SIGTERM, SIGHUP or --timeout (a cost guard, which deletes\n" +
+	"it even with --keep). --keep keeps it and prints how to reach it. With --runtime an existing runtime\n" +
+	"is used and never deleted; the session run opens is closed. The deletion after a signal has its own\n" +
+	"bounded time; a second signal abandons it. A run that creates a runtime is recorded in the state\n" +
+	"directory before create_runtime is sent; if the process dies (kill -9), the next run, status or\n" +
+	"dashboard says the runtime is still there, and run --reap deletes it.\n\n" +
+	"--upload PATH files go to /content first. A script runs in /content with sys.argv = [FILE, ARGS…]; its\n" +
+	"stdout and stderr become ours (sanitized on a terminal); an exception prints its traceback and exits\n" +
+	"1; sys.exit(n) exits n. A notebook runs cell by cell in one session, one progress line per cell on\n" +
+	"stderr; the executed notebook with every cell's outputs (nbformat 4) is written to NAME.out.ipynb or\n" +
+	"--output, also when a cell fails, which stops the run and is named. --download RUNTIME_PATH[:LOCAL]\n" +
+	"(relative paths are under /content; LOCAL defaults to the current directory) runs after the run, also\n" +
+	"after a failure, not after a signal or --timeout; a missing path is a warning.\n" +
+	"Exit codes: the script's own (0, 1 for an exception, n for sys.exit(n)) or 1 for a failed cell; 2 usage,\n" +
+	"3 credentials, 4 network or server (also: the runtime could not be deleted), 5 quota or ineligible\n" +
+	"spec, 124 --timeout, 128+n a signal (130 ctrl+c, 143 SIGTERM, 129 SIGHUP)."
+
+// Command is `colabdash run`: a script or notebook on a runtime, its output brought back.
+func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	v := newVerb(g, s, "run")
+	var o runOptions
+	cmd := &cobra.Command{
+		Use:   "run (--spec SPEC | --runtime RUNTIME) [flags] FILE [-- ARGS…] | run --reap",
+		Short: "Run a script or notebook on a fresh runtime, bring its outputs back, delete the runtime",
+		Long:  runHelp,
+		Example: "  colabdash run --spec GPU/T4 train.py -- --epochs 3\n" +
+			"  colabdash run --spec CPU --upload data.csv --download model.pt --timeout 2h train.py\n" +
+			"  colabdash run --runtime rt-abc analysis.ipynb --output done.ipynb\n" +
+			"  colabdash run --reap                 # delete runtimes left by runs that were killed",
+		Args: func(cmd *cobra.Command, args []string) error {
+			dash := cmd.ArgsLenAtDash()
+			switch {
+			case o.reap && len(args) > 0:
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "run --reap takes no FILE"}
+			case o.reap:
+				return nil
+			case len(args) == 0 || dash == 0:
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "run needs the FILE to run (a .py script or an .ipynb notebook)"}
+			case dash < 0 && len(args) > 1 || dash > 1:
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "run takes one FILE; put the script's arguments after --, e.g. colabdash run --spec CPU train.py -- --epochs 3"}
+			}
+			return nil
+		},
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.reap {
+				return v.reap(cmd)
+			}
+			return v.run(cmd, args, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.spec, "spec", "", "create a runtime of this runtimeSpec for the run, e.g. GPU/T4/STANDARD (see colabdash specs)")
+	f.StringVar(&o.runtime, "runtime", "", "run on this existing runtime (never deleted)")
+	f.BoolVar(&o.keep, "keep", false, "keep the runtime --spec created (except after --timeout)")
+	f.StringArrayVar(&o.uploads, "upload", nil, "copy this local file or directory to /content before the run (repeatable)")
+	f.StringArrayVar(&o.downloads, "download", nil, "RUNTIME_PATH[:LOCAL]: copy back after the run (repeatable)")
+	kit.DurationVar(f, &o.timeout, "timeout", 0, false, "end the run after this long (from the start, creation included) and delete the runtime; 0: no limit")
+	f.StringVar(&o.output, "output", "", "where the executed notebook goes (default NAME.out.ipynb beside it)")
+	f.BoolVar(&o.reap, "reap", false, "delete the runtimes left by runs that did not finish, then exit")
+	f.BoolVar(&v.AsJSON, "json", false, "print one JSON summary on stdout (schema in README, Run)")
+	_ = cmd.RegisterFlagCompletionFunc("spec", runtimes.CompleteSpecs(v.Verb))
+	_ = cmd.RegisterFlagCompletionFunc("runtime", v.CompleteRuntimes)
+	return cmd
+}
+
+// demo reports whether the profile is the embedded emulator, whose
+// runtimes end with the process (nothing to record or reap).
+func (v *verb) demo() bool { return v.G.Profile.Credentials == config.CredentialsDemo }
+
+// loadJob reads and checks FILE and the flags before anything is created.
+func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []runDownload, error) {
+	if (o.spec == "") == (o.runtime == "") {
+		return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "give exactly one of --spec SPEC (a new runtime for the run) or --runtime RUNTIME (an existing one)"}
+	}
+	if o.keep && o.spec == "" {
+		return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "--keep needs --spec: a runtime given with --runtime is never deleted"}
+	}
+	j := &runJob{path: args[0], name: filepath.Base(args[0])}
+	if cmd.ArgsLenAtDash() == 1 {
+		j.args = args[1:]
+	}
+	p := kit.ExpandHome(j.path)
+	if strings.EqualFold(filepath.Ext(p), ".ipynb") {
+		b, err := safefile.Read(p, maxNotebook, 0)
+		if err != nil {
+			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "FILE: " + err.Error()}
+		}
+		if j.nb, err = parseNotebook(b); err != nil {
+			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("%s: %v", termtext.Cut(j.path, 200), err)}
+		}
+		if len(j.args) > 0 {
+			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "a notebook takes no arguments after --"}
+		}
+		j.out = o.output
+		if j.out == "" {
+			j.out = strings.TrimSuffix(p, filepath.Ext(p)) + ".out.ipynb"
+		}
+		if err := checkOutputPath(j.out); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		if o.output != "" {
+			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "--output is for notebooks (.ipynb); a script's output is its stdout"}
+		}
+		b, err := safefile.Read(p, exec.MaxCode, 0)
+		if err != nil {
+			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "FILE: " + err.Error()}
+		}
+		j.code = string(b)
+		if strings.TrimSpace(j.code) == "" {
+			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "FILE is empty: nothing to run"}
+		}
+	}
+	for _, u := range o.uploads {
+		if _, err := os.Stat(kit.ExpandHome(u)); err != nil {
+			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "--upload " + termtext.Cut(u, 200) + ": " + err.Error()}
+		}
+	}
+	var dls []runDownload
+	for _, d := range o.downloads {
+		dl, err := parseDownload(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		dls = append(dls, dl)
+	}
+	return j, dls, nil
+}
+
+// parseDownload reads RUNTIME_PATH[:LOCAL]: a relative RUNTIME_PATH is
+// under /content; LOCAL (default ".") is a directory when it exists as
+// one or ends in "/".
+func parseDownload(arg string) (runDownload, error) {
+	remote, local, _ := strings.Cut(arg, ":")
+	if strings.TrimSpace(remote) == "" {
+		return runDownload{}, &kit.ExitError{Code: kit.ExitUsage, Msg: "--download " + termtext.Cut(arg, 200) + ": no RUNTIME_PATH (e.g. --download outputs/model.pt:./model.pt)"}
+	}
+	if !strings.HasPrefix(remote, "/") {
+		remote = "/content/" + remote
+	}
+	if local == "" {
+		local = "."
+	}
+	local = kit.ExpandHome(local)
+	st, err := os.Stat(local)
+	dir := strings.HasSuffix(local, "/") || (err == nil && st.IsDir())
+	return runDownload{remote: remote, local: local, dir: dir}, nil
+}
+
+// checkOutputPath refuses an executed-notebook destination that is a
+// symlink or a directory, or whose directory does not exist, before the
+// run: the notebook is written there at its end.
+func checkOutputPath(p string) error {
+	if st, err := os.Lstat(p); err == nil && (st.Mode()&os.ModeSymlink != 0 || st.IsDir()) {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--output " + termtext.Cut(p, 200) + " is a symlink or a directory; name a file"}
+	}
+	if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--output " + termtext.Cut(p, 200) + ": its directory does not exist"}
+	}
+	return nil
+}

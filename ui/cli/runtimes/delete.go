@@ -1,0 +1,126 @@
+package runtimes
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// DeleteReport is the JSON of `colabdash delete --json`: one entry per
+// distinct argument (a runtime named twice, however written, is one
+// entry), in argument order.
+type DeleteReport struct {
+	Runtimes []DeleteEntry `json:"runtimes"`
+}
+
+// DeleteEntry is one runtime argument's outcome. Name is the runtime's
+// name ("runtimes/rt-abc"), or the argument as given when no runtime
+// matched it; Missing is true when none did; Error is the one-line reason
+// it was not deleted ("" when Deleted, or when Missing with
+// --ignore-missing).
+type DeleteEntry struct {
+	Name    string `json:"name"`
+	Deleted bool   `json:"deleted"`
+	Missing bool   `json:"missing,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// DeleteCommand is `colabdash delete`.
+func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	v := newVerb(g, s, "delete")
+	var yes, ignoreMissing bool
+	cmd := &cobra.Command{
+		Use:   "delete RUNTIME...",
+		Short: "Delete runtimes (asks first)",
+		Long: "delete calls delete_runtime for each RUNTIME (an id such as rt-abc, runtimes/rt-abc, or a\n" +
+			"unique prefix). It destroys the runtime's files and sessions and cannot be undone, so on a\n" +
+			"terminal it asks first, and only y confirms; without a terminal it refuses unless --yes is\n" +
+			"given (a piped \"y\" is not accepted). A RUNTIME that is not listed is reported and fails the\n" +
+			"command, unless --ignore-missing. With several RUNTIMEs, exit code 1 means some were deleted\n" +
+			"and some were not.\n" + kit.ExitCodesHelp,
+		Example: "  colabdash delete rt-abc\n  colabdash delete rt-abc rt-def --yes\n" +
+			"  colabdash delete \"$id\" --yes --ignore-missing --json",
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: v.CompleteRuntimes,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			conn, err := v.Connect(ctx)
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			rts, err := kit.ListRuntimes(ctx, conn)
+			if err != nil {
+				return err
+			}
+			// Every argument is resolved before any is reported: the
+			// runtimes this command deletes are not offered as the live
+			// ones an unknown argument may have meant.
+			b := newBatch(v)
+			targeted := map[string]bool{}
+			type unknown struct {
+				pos     int
+				arg     string
+				missing bool
+				ee      *kit.ExitError
+			}
+			var unknowns []unknown
+			for i, arg := range args {
+				rt, missing, ee := kit.LookupRuntime(rts, arg)
+				if ee != nil {
+					unknowns = append(unknowns, unknown{i, arg, missing, ee})
+					continue
+				}
+				targeted[rt.Name] = true
+				if it, isNew := b.add(i, rt.Name); isNew { // named twice: deleted once
+					b.target(it, termtext.Cut(rt.ID(), 63), "  "+termtext.Cut(rt.RuntimeSpec.String(), 60))
+				}
+			}
+			others := slices.DeleteFunc(slices.Clone(rts), func(rt api.Runtime) bool { return targeted[rt.Name] })
+			for _, u := range unknowns {
+				it, isNew := b.add(u.pos, api.RuntimeName(strings.TrimSpace(u.arg)))
+				switch {
+				case !isNew:
+				case u.missing && ignoreMissing:
+					it.missing = true
+					b.skip(it, termtext.Cut(u.arg, 80)+": not found (ignored: --ignore-missing)")
+				default:
+					it.missing = u.missing
+					if u.missing {
+						u.ee = kit.MissingRuntime(u.arg, rts, others, len(targeted))
+					}
+					b.fail(it, u.ee)
+				}
+			}
+			report := func(items []*batchItem) any {
+				rep := DeleteReport{Runtimes: make([]DeleteEntry, 0, len(items))}
+				for _, it := range items {
+					rep.Runtimes = append(rep.Runtimes, DeleteEntry{Name: it.name, Deleted: it.done, Missing: it.missing, Error: it.err})
+				}
+				return rep
+			}
+			if err := b.confirm(ctx, yes, question{
+				header:    "Delete %d runtime(s)? This cannot be undone: each one's files and sessions are destroyed.",
+				want:      "y",
+				verb:      "delete",
+				undone:    "nothing was deleted",
+				cancelled: "delete cancelled; nothing was deleted",
+				refuse:    "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to delete %d runtime(s)",
+			}); err != nil {
+				return b.stop(err, report)
+			}
+			b.act(ctx, conn.Svc.DeleteRuntime, conn.Creds, "deleted")
+			return b.finish(report)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&yes, "yes", "y", false, "delete without asking (needed without a terminal)")
+	f.BoolVar(&ignoreMissing, "ignore-missing", false, "a RUNTIME that does not exist is not an error")
+	f.BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	return cmd
+}

@@ -1,0 +1,130 @@
+package runtimes
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/report"
+	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/spf13/cobra"
+)
+
+// SpecsReport is the JSON of `colabdash specs --json`.
+type SpecsReport struct {
+	Subscription report.Subscription `json:"subscription"`
+	RuntimeSpecs []specEntry         `json:"runtimeSpecs"`
+}
+
+// specEntry is one runtimeSpec: Spec is the short form --spec takes
+// ("GPU/T4/STANDARD").
+type specEntry struct {
+	Spec        string             `json:"spec"`
+	RuntimeSpec api.RuntimeSpecKey `json:"runtimeSpec"`
+	Eligible    bool               `json:"eligible"`
+}
+
+// LoadSpecs calls list_runtime_specs and get_subscription together. A
+// failed get_subscription leaves the tier unknown; a failed
+// list_runtime_specs is the error.
+func LoadSpecs(ctx context.Context, conn *kit.Connection) ([]api.RuntimeSpec, api.SubscriptionTier, error) {
+	var (
+		wg  sync.WaitGroup
+		sub api.Subscription
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sub, _ = conn.Svc.GetSubscription(ctx)
+	}()
+	specs, err := conn.Svc.ListRuntimeSpecs(ctx)
+	wg.Wait()
+	if err != nil {
+		return nil, "", kit.Classify(err, conn.Creds)
+	}
+	return specs, sub.Tier, nil
+}
+
+// SpecsCommand is `colabdash specs`.
+func SpecsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	v := newVerb(g, s, "specs")
+	cmd := &cobra.Command{
+		Use:   "specs",
+		Short: "List the runtime specs and whether you may create each",
+		Long: "specs calls list_runtime_specs and prints every runtimeSpec (variant/accelerator/shape) with\n" +
+			"whether your tier is eligible for it, as the dashboard's picker does. The SPEC column is what\n" +
+			"create --spec takes.\n" + kit.ExitCodesHelp,
+		Example: "  colabdash specs\n  colabdash specs --json | jq -r '.runtimeSpecs[] | select(.eligible) | .spec'",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			conn, err := v.Connect(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			specs, tier, err := LoadSpecs(cmd.Context(), conn)
+			if err != nil {
+				return err
+			}
+			rep := SpecsReport{Subscription: report.Subscription{Tier: tier}, RuntimeSpecs: make([]specEntry, 0, len(specs))}
+			for _, sp := range specs {
+				rep.RuntimeSpecs = append(rep.RuntimeSpecs, specEntry{Spec: sp.Key.String(), RuntimeSpec: sp.Key, Eligible: sp.Eligible})
+			}
+			if v.AsJSON {
+				return v.WriteJSON(rep)
+			}
+			st := v.Style(s.Out, s.OutTTY)
+			dim := st.NewStyle().Faint(true)
+			v.Say(fmt.Sprintf("Colab %s · %d runtime spec(s)", termtext.Cut(tier.Label(), 40), len(specs)))
+			if len(specs) == 0 {
+				return nil
+			}
+			var buf bytes.Buffer
+			tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "\nSPEC\tELIGIBLE")
+			for _, sp := range specs {
+				fmt.Fprintf(tw, "%s\t%s\n", termtext.Cut(sp.Key.String(), 60), eligibleCell(sp.Eligible, tier))
+			}
+			tw.Flush()
+			for _, line := range strings.Split(strings.TrimRight(buf.String(), "\n"), "\n") {
+				line = strings.TrimRight(line, " ")
+				if strings.HasSuffix(line, eligibleCell(false, tier)) {
+					v.SayStyled(&dim, line)
+					continue
+				}
+				v.Say(line)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	return cmd
+}
+
+func eligibleCell(eligible bool, tier api.SubscriptionTier) string {
+	if eligible {
+		return "yes"
+	}
+	return "no, " + termtext.Cut(state.IneligibleNote(tier), 60)
+}
+
+// completeSpecs completes --spec with the specs the account is eligible
+// for, under the completion time limit.
+func (v *verb) completeSpecs(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	var out []string
+	specs, _ := kit.Completing(v.Verb, cmd, func(ctx context.Context, conn *kit.Connection) ([]api.RuntimeSpec, error) {
+		return conn.Svc.ListRuntimeSpecs(ctx)
+	})
+	for _, sp := range specs {
+		if sp.Eligible && strings.HasPrefix(strings.ToLower(sp.Key.String()), strings.ToLower(toComplete)) {
+			out = append(out, sp.Key.String())
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}

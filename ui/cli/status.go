@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	runcmd "github.com/colabdash/colabdash/ui/cli/run"
+	"github.com/colabdash/colabdash/ui/report"
+	"github.com/spf13/cobra"
+)
+
+func statusCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	stdout := s.Out
+	var asJSON, showTokens bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Print the tier, runtimes, sessions and token time left, then exit",
+		Long: "status calls get_subscription, list_runtimes and list_sessions for every runtime (concurrently)\n" +
+			"and prints a table, or JSON with --json. Proxy tokens are printed only with --show-tokens.\n" +
+			"Exit codes: 0 ok, 2 usage, 3 credentials or permission, 4 any other API or network failure,\n" +
+			"5 a quota or rate limit, 130 interrupted.",
+		Example: "  colabdash status --demo\n  colabdash status --json | jq '.runtimes[].tokenExpiresInSeconds'\n" +
+			"  colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			conn, err := kit.Connect(cmd.Context(), *g)
+			if err != nil {
+				return kit.Classify(err, nil)
+			}
+			defer conn.Close()
+			ov, err := api.LoadOverview(cmd.Context(), conn.Svc)
+			if err != nil {
+				return kit.Classify(err, conn.Creds)
+			}
+			// A session error may quote a secret (a proxy token in the
+			// server's message): redact it whole before the table cuts it
+			// to one line, which would leave a piece the redactor cannot
+			// recognise.
+			for name, serr := range ov.SessionErrors {
+				if serr != nil {
+					ov.SessionErrors[name] = redactedError{serr, g.Logs.Red.Redact(serr.Error())}
+				}
+			}
+			now := time.Now()
+			if asJSON {
+				err = report.WriteJSON(stdout, report.New(ov, now, showTokens))
+			} else {
+				err = report.WriteTable(stdout, ov, now, showTokens, g.CommandOr("colabdash"))
+			}
+			if err != nil {
+				return &kit.ExitError{Code: kit.ExitFailure, Msg: err.Error()}
+			}
+			runcmd.NoteLeftovers(kit.NewVerb(g, s, "status"), conn, ov.Runtimes)
+			for _, rt := range ov.Runtimes { // in listed order, not map order
+				if serr := ov.SessionErrors[rt.Name]; serr != nil {
+					return kit.Classify(fmt.Errorf("list_sessions %s: %w", rt.Name, serr), conn.Creds)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (shape documented in README)")
+	cmd.Flags().BoolVar(&showTokens, "show-tokens", false, "include the proxy tokens (secrets!) in the output")
+	return cmd
+}
+
+// redactedError is err with its text redacted; errors.Is and errors.As
+// still see err.
+type redactedError struct {
+	err  error
+	text string
+}
+
+func (e redactedError) Error() string { return e.text }
+
+func (e redactedError) Unwrap() error { return e.err }
