@@ -266,8 +266,12 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 		if isVersionError(err) {
 			// The server no longer speaks what this session does: forget
 			// the remembered protocol and reconnect (probing) once.
+			// (Not a refusal of the arguments nor of a call that
+			// overtook the initialized notification: no tools/list, no
+			// wait, on a session that is going away.)
 			c.forgetProtocol()
 			f.dropped, f.answered = true, false
+			f.unlisted, f.beforeInit = false, false
 		}
 		return nil, f
 	}

@@ -31,6 +31,9 @@ type conn struct {
 	// notification is sent in the background, and a call sent before it
 	// was answered that a strict server refused is sent again after it.
 	initDone chan struct{}
+	// fromMemory: the session was opened with the protocol remembered in
+	// ProtocolFile (for a stateless server, without any request).
+	fromMemory bool
 }
 
 // waitTools starts tools/list on cn if need be and waits for it; it
@@ -161,18 +164,24 @@ func (c *Client) invalidate(cn *conn) {
 
 func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 	note := &initNote{done: make(chan struct{})}
-	cctx, cancel := context.WithTimeout(context.WithValue(withConnectTrace(ctx, &connectTrace{}), initKey{}, note), c.opts.ConnectTimeout)
-	defer cancel()
-	defer context.AfterFunc(c.life, cancel)()
 	start := time.Now()
-	// A classic server remembered (less than a day ago) is asked with its
-	// version pinned, which skips the server/discover probe known to fail.
+	// A server remembered (less than a day ago) is asked with its version
+	// pinned: a classic one skips the server/discover probe known to fail,
+	// a stateless one server/discover itself (its remembered answer stands
+	// in for it, see discoverFromMemory), so the first call is the first
+	// request.
 	pin, remembered := c.opts.ProtocolVersion, false
+	var known *mcp.DiscoverResult
 	if pin == "" {
-		if v, ok := c.mem.lookup(c.opts.Endpoint); ok && v < statelessProtocol {
-			pin, remembered = v, true
+		if rec, ok := c.mem.lookup(c.opts.Endpoint); ok {
+			pin, remembered = rec.ProtocolVersion, true
+			if rec.stateless() {
+				known = rec.discoverResult()
+			}
 		}
 	}
+	cctx, cancel := c.connectContext(ctx, note, known)
+	defer cancel()
 	cs, err := c.mc.Connect(cctx, c.transport(), sessionOptions(pin))
 	if err != nil && remembered && isVersionError(err) {
 		// The server changed: forget, and probe.
@@ -180,9 +189,8 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 		c.mem.forget(c.opts.Endpoint)
 		pin, remembered = "", false
 		note = &initNote{done: make(chan struct{})}
-		cctx2, cancel2 := context.WithTimeout(context.WithValue(withConnectTrace(ctx, &connectTrace{}), initKey{}, note), c.opts.ConnectTimeout)
+		cctx2, cancel2 := c.connectContext(ctx, note, nil)
 		defer cancel2()
-		defer context.AfterFunc(c.life, cancel2)()
 		cctx = cctx2
 		cs, err = c.mc.Connect(cctx, c.transport(), nil)
 	}
@@ -191,12 +199,14 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 		c.logFailure("mcp connect failed", "", 0, time.Since(start), f)
 		return nil, f.err
 	}
-	cn := &conn{cs: cs, tools: map[string]*toolSchema{}, toolsDone: make(chan struct{}), initDone: note.done}
+	cn := &conn{cs: cs, tools: map[string]*toolSchema{}, toolsDone: make(chan struct{}), initDone: note.done, fromMemory: remembered}
 	if !note.used {
 		close(note.done) // stateless: no initialized notification
 	}
+	var caps *mcp.ServerCapabilities
 	if ir := cs.InitializeResult(); ir != nil {
 		cn.info.ProtocolVersion = ir.ProtocolVersion
+		caps = ir.Capabilities
 		if ir.ServerInfo != nil {
 			cn.info.Name, cn.info.Version = ir.ServerInfo.Name, ir.ServerInfo.Version
 		}
@@ -206,15 +216,56 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 		"protocol", cn.info.ProtocolVersion, "stateful", cn.info.Stateful, "remembered", remembered,
 		"duration", time.Since(start))
 	if !remembered && c.opts.ProtocolVersion == "" && c.mem != nil && cn.info.ProtocolVersion != "" {
+		rec := protocolRecord{ProtocolVersion: cn.info.ProtocolVersion, Stateful: cn.info.Stateful}
+		if rec.stateless() {
+			rec.ServerName, rec.ServerVersion, rec.Capabilities = cn.info.Name, cn.info.Version, caps
+		}
 		c.mu.Lock()
 		c.bg.Add(1) // under mu, so never after Close started waiting
 		c.mu.Unlock()
 		go func() {
 			defer c.bg.Done()
-			c.mem.remember(c.opts.Endpoint, cn.info.ProtocolVersion, cn.info.Stateful)
+			c.mem.remember(c.opts.Endpoint, rec)
 		}()
 	}
 	return cn, nil
+}
+
+// connectContext is the context of one Connect: bounded by
+// ConnectTimeout and Close, carrying the connect's initialized
+// notification and, for a remembered stateless server, the server/discover
+// answer that stands in for asking.
+func (c *Client) connectContext(ctx context.Context, note *initNote, known *mcp.DiscoverResult) (context.Context, context.CancelFunc) {
+	ctx = context.WithValue(withConnectTrace(ctx, &connectTrace{}), initKey{}, note)
+	if known != nil {
+		ctx = context.WithValue(ctx, discoverKey{}, known)
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
+	stop := context.AfterFunc(c.life, cancel)
+	return cctx, func() { stop(); cancel() }
+}
+
+type discoverKey struct{}
+
+// discoverFromMemory answers go-sdk's server/discover with what the
+// server answered last time (ProtocolFile), without sending it: go-sdk's
+// Connect always sends server/discover for a 2026-07-28 session, one full
+// round trip before the first call, though a stateless server's answer
+// (its version, name and capabilities) is the same every time. This
+// sending middleware (go-sdk's public extension point) is used only by a
+// connect whose context carries a remembered answer. When the server has
+// changed since, the first call is refused with a version error: the
+// memory is forgotten and the call sent again after a real probe (see
+// attempt), one round trip more than asking would have cost.
+func (c *Client) discoverFromMemory(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "server/discover" {
+			if known, ok := ctx.Value(discoverKey{}).(*mcp.DiscoverResult); ok {
+				return known, nil
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // initNote is the initialized notification of one connect, sent in the
