@@ -80,6 +80,9 @@ func (c *Client) do(ctx context.Context, spec callSpec) (*mcp.CallToolResult, er
 				return nil, withTool(aerr, spec.tool)
 			}
 		} else {
+			if toolsEarly(ctx) {
+				c.startTools(cn)
+			}
 			res, f = c.attempt(ctx, cn, spec)
 			if f.err != nil && spec.notFoundOK && f.fromTool && f.err.Code == api.NotFound {
 				c.log.Debug("mcp call: already gone", "tool", spec.tool, "attempt", attempt)

@@ -340,6 +340,25 @@ func sessionOptions(pin string) *mcp.ClientSessionOptions {
 // version error, so the next connect probes.
 func (c *Client) forgetProtocol() { c.mem.forget(c.opts.Endpoint) }
 
+type toolsEarlyKey struct{}
+
+// ListToolsEarly returns ctx marked so that the first call made under it
+// on a session whose tools are not listed yet starts tools/list at once,
+// in the background, beside the call itself. A command that makes a call
+// needing no schema first and calls needing the live schema after it
+// (exec: list_runtimes, then create_session and execute_code) so gets the
+// schema one round trip sooner. Calls without the mark send tools/list
+// only when they need a schema, so `colabdash status` never sends it.
+func ListToolsEarly(ctx context.Context) context.Context {
+	return context.WithValue(ctx, toolsEarlyKey{}, true)
+}
+
+// toolsEarly reports whether ctx carries ListToolsEarly's mark.
+func toolsEarly(ctx context.Context) bool {
+	early, _ := ctx.Value(toolsEarlyKey{}).(bool)
+	return early
+}
+
 // startTools starts tools/list on cn in the background, once.
 func (c *Client) startTools(cn *conn) {
 	cn.toolsOnce.Do(func() {
