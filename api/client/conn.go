@@ -203,10 +203,8 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 	if !note.used {
 		close(note.done) // stateless: no initialized notification
 	}
-	var caps *mcp.ServerCapabilities
 	if ir := cs.InitializeResult(); ir != nil {
 		cn.info.ProtocolVersion = ir.ProtocolVersion
-		caps = ir.Capabilities
 		if ir.ServerInfo != nil {
 			cn.info.Name, cn.info.Version = ir.ServerInfo.Name, ir.ServerInfo.Version
 		}
@@ -218,7 +216,7 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 	if !remembered && c.opts.ProtocolVersion == "" && c.mem != nil && cn.info.ProtocolVersion != "" {
 		rec := protocolRecord{ProtocolVersion: cn.info.ProtocolVersion, Stateful: cn.info.Stateful}
 		if rec.stateless() {
-			rec.ServerName, rec.ServerVersion, rec.Capabilities = cn.info.Name, cn.info.Version, caps
+			rec = rec.withServerInfo(cn.info.Name, cn.info.Version)
 		}
 		c.mu.Lock()
 		c.bg.Add(1) // under mu, so never after Close started waiting
@@ -251,7 +249,7 @@ type discoverKey struct{}
 // server answered last time (ProtocolFile), without sending it: go-sdk's
 // Connect always sends server/discover for a 2026-07-28 session, one full
 // round trip before the first call, though a stateless server's answer
-// (its version, name and capabilities) is the same every time. This
+// (its protocol version, its name and version) is the same every time. This
 // sending middleware (go-sdk's public extension point) is used only by a
 // connect whose context carries a remembered answer. When the server has
 // changed since, the first call is refused with a version error: the

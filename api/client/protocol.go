@@ -41,29 +41,43 @@ const (
 	maxEndpoints    = 32
 )
 
-// protocolRecord is what is remembered about one endpoint. ServerName,
-// ServerVersion and Capabilities are what a stateless server's
-// server/discover answered, so a later start need not ask again.
+// protocolRecord is what is remembered about one endpoint. ServerName
+// and ServerVersion are what a stateless server's server/discover said
+// about it (at most maxServerInfo bytes each, else not kept), so a later
+// start need not ask again. Its capabilities are not kept: nothing in
+// colabdash reads them, and go-sdk only to subscribe to list changes,
+// which colabdash does not.
 type protocolRecord struct {
-	ProtocolVersion string                  `json:"protocolVersion"`
-	Stateful        bool                    `json:"stateful,omitempty"`
-	ServerName      string                  `json:"serverName,omitempty"`
-	ServerVersion   string                  `json:"serverVersion,omitempty"`
-	Capabilities    *mcp.ServerCapabilities `json:"capabilities,omitempty"`
-	CheckedAt       time.Time               `json:"checkedAt"`
+	ProtocolVersion string    `json:"protocolVersion"`
+	Stateful        bool      `json:"stateful,omitempty"`
+	ServerName      string    `json:"serverName,omitempty"`
+	ServerVersion   string    `json:"serverVersion,omitempty"`
+	CheckedAt       time.Time `json:"checkedAt"`
 }
+
+// maxServerInfo bounds a remembered server name or version (bytes), so a
+// server cannot fill ProtocolFile past maxProtocolFile.
+const maxServerInfo = 256
 
 // stateless reports whether the record is of a server without the
 // initialize handshake.
 func (r protocolRecord) stateless() bool { return r.ProtocolVersion >= statelessProtocol }
 
+// withServerInfo returns r with the server's name and version, each kept
+// when it is at most maxServerInfo bytes.
+func (r protocolRecord) withServerInfo(name, version string) protocolRecord {
+	if len(name) <= maxServerInfo {
+		r.ServerName = name
+	}
+	if len(version) <= maxServerInfo {
+		r.ServerVersion = version
+	}
+	return r
+}
+
 // discoverResult is the server/discover answer the record stands for.
 func (r protocolRecord) discoverResult() *mcp.DiscoverResult {
-	caps := r.Capabilities
-	if caps == nil {
-		caps = &mcp.ServerCapabilities{}
-	}
-	res := &mcp.DiscoverResult{SupportedVersions: []string{r.ProtocolVersion}, Capabilities: caps}
+	res := &mcp.DiscoverResult{SupportedVersions: []string{r.ProtocolVersion}, Capabilities: &mcp.ServerCapabilities{}}
 	if r.ServerName != "" || r.ServerVersion != "" {
 		res.Meta = mcp.Meta{mcp.MetaKeyServerInfo: &mcp.Implementation{Name: r.ServerName, Version: r.ServerVersion}}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
@@ -140,5 +141,20 @@ func TestStatelessProtocolMemoryVersionRefused(t *testing.T) {
 	got := run()
 	if want := []string{"tools/call", "server/discover", "tools/call"}; refused.Load() != 1 || !slices.Equal(got, want) {
 		t.Fatalf("after a version error the start sent %v (refused %d), want %v", got, refused.Load(), want)
+	}
+}
+
+// A server's name or version longer than maxServerInfo is not
+// remembered (the rest of the record is), so no server fills the file.
+func TestProtocolMemoryBoundsServerInfo(t *testing.T) {
+	m := newProtocolMemory(t.TempDir(), time.Now)
+	long := strings.Repeat("n", maxServerInfo+1)
+	m.remember("https://h.example/mcp", protocolRecord{ProtocolVersion: statelessProtocol}.withServerInfo(long, "1.2"))
+	rec, ok := m.lookup("https://h.example/mcp")
+	if !ok || rec.ProtocolVersion != statelessProtocol || rec.ServerName != "" || rec.ServerVersion != "1.2" {
+		t.Fatalf("lookup = %+v, %v; want the version and 1.2 without the long name", rec, ok)
+	}
+	if info := rec.discoverResult(); len(info.SupportedVersions) != 1 || info.SupportedVersions[0] != statelessProtocol {
+		t.Fatalf("remembered discover answer: %+v", info)
 	}
 }
