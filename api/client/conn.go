@@ -170,11 +170,11 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 	// a stateless one server/discover itself (its remembered answer stands
 	// in for it, see discoverFromMemory), so the first call is the first
 	// request.
-	pin, remembered := c.opts.ProtocolVersion, false
+	pin, remembered, wasStateful := c.opts.ProtocolVersion, false, false
 	var known *mcp.DiscoverResult
 	if pin == "" {
 		if rec, ok := c.mem.lookup(c.opts.Endpoint); ok {
-			pin, remembered = rec.ProtocolVersion, true
+			pin, remembered, wasStateful = rec.ProtocolVersion, true, rec.Stateful
 			if rec.stateless() {
 				known = rec.discoverResult()
 			}
@@ -213,20 +213,33 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 	c.log.Debug("mcp connected", "server", cn.info.Name, "serverVersion", cn.info.Version,
 		"protocol", cn.info.ProtocolVersion, "stateful", cn.info.Stateful, "remembered", remembered,
 		"duration", time.Since(start))
-	if !remembered && c.opts.ProtocolVersion == "" && c.mem != nil && cn.info.ProtocolVersion != "" {
+	switch {
+	case !remembered && c.opts.ProtocolVersion == "" && c.mem != nil && cn.info.ProtocolVersion != "":
 		rec := protocolRecord{ProtocolVersion: cn.info.ProtocolVersion, Stateful: cn.info.Stateful}
 		if rec.stateless() {
 			rec = rec.withServerInfo(cn.info.Name, cn.info.Version)
 		}
-		c.mu.Lock()
-		c.bg.Add(1) // under mu, so never after Close started waiting
-		c.mu.Unlock()
-		go func() {
-			defer c.bg.Done()
-			c.mem.remember(c.opts.Endpoint, rec)
-		}()
+		c.inBackground(func() { c.mem.remember(c.opts.Endpoint, rec) })
+	case remembered && wasStateful && !cn.info.Stateful:
+		// A classic server remembered with a session now answers the
+		// handshake without one: a stateless server that still takes the
+		// classic handshake has taken its place. This session goes on;
+		// the next start probes, and learns to skip the handshake.
+		c.log.Debug("mcp remembered classic server is now sessionless; forgetting", "protocol", pin)
+		c.inBackground(func() { c.mem.forget(c.opts.Endpoint) })
 	}
 	return cn, nil
+}
+
+// inBackground runs f in a goroutine that Close waits for.
+func (c *Client) inBackground(f func()) {
+	c.mu.Lock()
+	c.bg.Add(1) // under mu, so never after Close started waiting
+	c.mu.Unlock()
+	go func() {
+		defer c.bg.Done()
+		f()
+	}()
 }
 
 // connectContext is the context of one Connect: bounded by

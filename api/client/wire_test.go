@@ -135,6 +135,13 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.next.ServeHTTP(w, r)
 }
 
+// withoutNotifications drops notifications/initialized from methods: it
+// is sent in the background and, on a busy machine, may reach the server
+// after the client closed (then in the next start's requests).
+func withoutNotifications(methods []string) []string {
+	return slices.DeleteFunc(methods, func(m string) bool { return m == "notifications/initialized" })
+}
+
 func (rc *recorder) methods() []string {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
@@ -164,7 +171,7 @@ func TestProtocolMemorySkipsTheKnownFailingProbe(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Close() // waits for the memory to be written
-		return rec.methods()
+		return withoutNotifications(rec.methods())
 	}
 	first := run()
 	if len(first) < 2 || first[0] != "server/discover" || first[1] != "initialize" {
