@@ -80,6 +80,9 @@ func (c *Client) do(ctx context.Context, spec callSpec) (*mcp.CallToolResult, er
 				return nil, withTool(aerr, spec.tool)
 			}
 		} else {
+			if toolsEarly(ctx) {
+				c.startTools(cn)
+			}
 			res, f = c.attempt(ctx, cn, spec)
 			if f.err != nil && spec.notFoundOK && f.fromTool && f.err.Code == api.NotFound {
 				c.log.Debug("mcp call: already gone", "tool", spec.tool, "attempt", attempt)
@@ -266,8 +269,12 @@ func (c *Client) attempt(ctx context.Context, cn *conn, spec callSpec) (*mcp.Cal
 		if isVersionError(err) {
 			// The server no longer speaks what this session does: forget
 			// the remembered protocol and reconnect (probing) once.
+			// (Not a refusal of the arguments nor of a call that
+			// overtook the initialized notification: no tools/list, no
+			// wait, on a session that is going away.)
 			c.forgetProtocol()
 			f.dropped, f.answered = true, false
+			f.unlisted, f.beforeInit = false, false
 		}
 		return nil, f
 	}

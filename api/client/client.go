@@ -293,7 +293,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 			&mcp.ClientOptions{Logger: log, Capabilities: &mcp.ClientCapabilities{}}),
 		mem: newProtocolMemory(opts.StateDir, opts.Now),
 	}
-	c.mc.AddSendingMiddleware(c.initializedInBackground)
+	c.mc.AddSendingMiddleware(c.initializedInBackground, c.discoverFromMemory)
 	return c, nil
 }
 

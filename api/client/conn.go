@@ -31,6 +31,9 @@ type conn struct {
 	// notification is sent in the background, and a call sent before it
 	// was answered that a strict server refused is sent again after it.
 	initDone chan struct{}
+	// fromMemory: the session was opened with the protocol remembered in
+	// ProtocolFile (for a stateless server, without any request).
+	fromMemory bool
 }
 
 // waitTools starts tools/list on cn if need be and waits for it; it
@@ -161,18 +164,24 @@ func (c *Client) invalidate(cn *conn) {
 
 func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 	note := &initNote{done: make(chan struct{})}
-	cctx, cancel := context.WithTimeout(context.WithValue(withConnectTrace(ctx, &connectTrace{}), initKey{}, note), c.opts.ConnectTimeout)
-	defer cancel()
-	defer context.AfterFunc(c.life, cancel)()
 	start := time.Now()
-	// A classic server remembered (less than a day ago) is asked with its
-	// version pinned, which skips the server/discover probe known to fail.
-	pin, remembered := c.opts.ProtocolVersion, false
+	// A server remembered (less than a day ago) is asked with its version
+	// pinned: a classic one skips the server/discover probe known to fail,
+	// a stateless one server/discover itself (its remembered answer stands
+	// in for it, see discoverFromMemory), so the first call is the first
+	// request.
+	pin, remembered, wasStateful := c.opts.ProtocolVersion, false, false
+	var known *mcp.DiscoverResult
 	if pin == "" {
-		if v, ok := c.mem.lookup(c.opts.Endpoint); ok && v < statelessProtocol {
-			pin, remembered = v, true
+		if rec, ok := c.mem.lookup(c.opts.Endpoint); ok {
+			pin, remembered, wasStateful = rec.ProtocolVersion, true, rec.Stateful
+			if rec.stateless() {
+				known = rec.discoverResult()
+			}
 		}
 	}
+	cctx, cancel := c.connectContext(ctx, note, known)
+	defer cancel()
 	cs, err := c.mc.Connect(cctx, c.transport(), sessionOptions(pin))
 	if err != nil && remembered && isVersionError(err) {
 		// The server changed: forget, and probe.
@@ -180,9 +189,8 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 		c.mem.forget(c.opts.Endpoint)
 		pin, remembered = "", false
 		note = &initNote{done: make(chan struct{})}
-		cctx2, cancel2 := context.WithTimeout(context.WithValue(withConnectTrace(ctx, &connectTrace{}), initKey{}, note), c.opts.ConnectTimeout)
+		cctx2, cancel2 := c.connectContext(ctx, note, nil)
 		defer cancel2()
-		defer context.AfterFunc(c.life, cancel2)()
 		cctx = cctx2
 		cs, err = c.mc.Connect(cctx, c.transport(), nil)
 	}
@@ -191,7 +199,7 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 		c.logFailure("mcp connect failed", "", 0, time.Since(start), f)
 		return nil, f.err
 	}
-	cn := &conn{cs: cs, tools: map[string]*toolSchema{}, toolsDone: make(chan struct{}), initDone: note.done}
+	cn := &conn{cs: cs, tools: map[string]*toolSchema{}, toolsDone: make(chan struct{}), initDone: note.done, fromMemory: remembered}
 	if !note.used {
 		close(note.done) // stateless: no initialized notification
 	}
@@ -205,16 +213,70 @@ func (c *Client) connect(ctx context.Context) (*conn, *api.Error) {
 	c.log.Debug("mcp connected", "server", cn.info.Name, "serverVersion", cn.info.Version,
 		"protocol", cn.info.ProtocolVersion, "stateful", cn.info.Stateful, "remembered", remembered,
 		"duration", time.Since(start))
-	if !remembered && c.opts.ProtocolVersion == "" && c.mem != nil && cn.info.ProtocolVersion != "" {
-		c.mu.Lock()
-		c.bg.Add(1) // under mu, so never after Close started waiting
-		c.mu.Unlock()
-		go func() {
-			defer c.bg.Done()
-			c.mem.remember(c.opts.Endpoint, cn.info.ProtocolVersion, cn.info.Stateful)
-		}()
+	switch {
+	case !remembered && c.opts.ProtocolVersion == "" && c.mem != nil && cn.info.ProtocolVersion != "":
+		rec := protocolRecord{ProtocolVersion: cn.info.ProtocolVersion, Stateful: cn.info.Stateful}
+		if rec.stateless() {
+			rec = rec.withServerInfo(cn.info.Name, cn.info.Version)
+		}
+		c.inBackground(func() { c.mem.remember(c.opts.Endpoint, rec) })
+	case remembered && wasStateful && !cn.info.Stateful:
+		// A classic server remembered with a session now answers the
+		// handshake without one: a stateless server that still takes the
+		// classic handshake has taken its place. This session goes on;
+		// the next start probes, and learns to skip the handshake.
+		c.log.Debug("mcp remembered classic server is now sessionless; forgetting", "protocol", pin)
+		c.inBackground(func() { c.mem.forget(c.opts.Endpoint) })
 	}
 	return cn, nil
+}
+
+// inBackground runs f in a goroutine that Close waits for.
+func (c *Client) inBackground(f func()) {
+	c.mu.Lock()
+	c.bg.Add(1) // under mu, so never after Close started waiting
+	c.mu.Unlock()
+	go func() {
+		defer c.bg.Done()
+		f()
+	}()
+}
+
+// connectContext is the context of one Connect: bounded by
+// ConnectTimeout and Close, carrying the connect's initialized
+// notification and, for a remembered stateless server, the server/discover
+// answer that stands in for asking.
+func (c *Client) connectContext(ctx context.Context, note *initNote, known *mcp.DiscoverResult) (context.Context, context.CancelFunc) {
+	ctx = context.WithValue(withConnectTrace(ctx, &connectTrace{}), initKey{}, note)
+	if known != nil {
+		ctx = context.WithValue(ctx, discoverKey{}, known)
+	}
+	cctx, cancel := context.WithTimeout(ctx, c.opts.ConnectTimeout)
+	stop := context.AfterFunc(c.life, cancel)
+	return cctx, func() { stop(); cancel() }
+}
+
+type discoverKey struct{}
+
+// discoverFromMemory answers go-sdk's server/discover with what the
+// server answered last time (ProtocolFile), without sending it: go-sdk's
+// Connect always sends server/discover for a 2026-07-28 session, one full
+// round trip before the first call, though a stateless server's answer
+// (its protocol version, its name and version) is the same every time. This
+// sending middleware (go-sdk's public extension point) is used only by a
+// connect whose context carries a remembered answer. When the server has
+// changed since, the first call is refused with a version error: the
+// memory is forgotten and the call sent again after a real probe (see
+// attempt), one round trip more than asking would have cost.
+func (c *Client) discoverFromMemory(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "server/discover" {
+			if known, ok := ctx.Value(discoverKey{}).(*mcp.DiscoverResult); ok {
+				return known, nil
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // initNote is the initialized notification of one connect, sent in the
@@ -288,6 +350,25 @@ func sessionOptions(pin string) *mcp.ClientSessionOptions {
 // forgetProtocol drops the remembered protocol of the endpoint after a
 // version error, so the next connect probes.
 func (c *Client) forgetProtocol() { c.mem.forget(c.opts.Endpoint) }
+
+type toolsEarlyKey struct{}
+
+// ListToolsEarly returns ctx marked so that the first call made under it
+// on a session whose tools are not listed yet starts tools/list at once,
+// in the background, beside the call itself. A command that makes a call
+// needing no schema first and calls needing the live schema after it
+// (exec: list_runtimes, then create_session and execute_code) so gets the
+// schema one round trip sooner. Calls without the mark send tools/list
+// only when they need a schema, so `colabdash status` never sends it.
+func ListToolsEarly(ctx context.Context) context.Context {
+	return context.WithValue(ctx, toolsEarlyKey{}, true)
+}
+
+// toolsEarly reports whether ctx carries ListToolsEarly's mark.
+func toolsEarly(ctx context.Context) bool {
+	early, _ := ctx.Value(toolsEarlyKey{}).(bool)
+	return early
+}
 
 // startTools starts tools/list on cn in the background, once.
 func (c *Client) startTools(cn *conn) {

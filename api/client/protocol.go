@@ -11,16 +11,19 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/colabdash/colabdash/api/safefile"
 )
 
 // ProtocolFile is the file, in Options.StateDir, where the client
 // remembers which MCP protocol each endpoint answered with, so the next
-// start skips the probe known to fail: against a classic (2025-11-25)
-// server, server/discover costs a round trip before initialize. It holds
-// endpoint URLs (without user info, query or fragment), protocol versions
-// and times; no secret.
+// start skips a round trip: against a classic (2025-11-25) server the
+// server/discover probe known to fail, against a stateless (2026-07-28)
+// server server/discover itself, whose answer (the version, the server's
+// name, version and capabilities) is remembered instead. It holds
+// endpoint URLs (without user info, query or fragment), protocol versions,
+// what the server said about itself, and times; no secret.
 const ProtocolFile = "protocols.json"
 
 // ProtocolMemoryTTL is how long a remembered protocol is trusted; after it
@@ -38,11 +41,47 @@ const (
 	maxEndpoints    = 32
 )
 
-// protocolRecord is what is remembered about one endpoint.
+// protocolRecord is what is remembered about one endpoint. ServerName
+// and ServerVersion are what a stateless server's server/discover said
+// about it (at most maxServerInfo bytes each, else not kept), so a later
+// start need not ask again. Its capabilities are not kept: nothing in
+// colabdash reads them, and go-sdk only to subscribe to list changes,
+// which colabdash does not.
 type protocolRecord struct {
 	ProtocolVersion string    `json:"protocolVersion"`
 	Stateful        bool      `json:"stateful,omitempty"`
+	ServerName      string    `json:"serverName,omitempty"`
+	ServerVersion   string    `json:"serverVersion,omitempty"`
 	CheckedAt       time.Time `json:"checkedAt"`
+}
+
+// maxServerInfo bounds a remembered server name or version (bytes), so a
+// server cannot fill ProtocolFile past maxProtocolFile.
+const maxServerInfo = 256
+
+// stateless reports whether the record is of a server without the
+// initialize handshake.
+func (r protocolRecord) stateless() bool { return r.ProtocolVersion >= statelessProtocol }
+
+// withServerInfo returns r with the server's name and version, each kept
+// when it is at most maxServerInfo bytes.
+func (r protocolRecord) withServerInfo(name, version string) protocolRecord {
+	if len(name) <= maxServerInfo {
+		r.ServerName = name
+	}
+	if len(version) <= maxServerInfo {
+		r.ServerVersion = version
+	}
+	return r
+}
+
+// discoverResult is the server/discover answer the record stands for.
+func (r protocolRecord) discoverResult() *mcp.DiscoverResult {
+	res := &mcp.DiscoverResult{SupportedVersions: []string{r.ProtocolVersion}, Capabilities: &mcp.ServerCapabilities{}}
+	if r.ServerName != "" || r.ServerVersion != "" {
+		res.Meta = mcp.Meta{mcp.MetaKeyServerInfo: &mcp.Implementation{Name: r.ServerName, Version: r.ServerVersion}}
+	}
+	return res
 }
 
 type protocolFile struct {
@@ -90,27 +129,28 @@ func (m *protocolMemory) read() protocolFile {
 	return pf
 }
 
-// lookup returns the protocol version endpoint answered with, if it was
-// recorded less than ProtocolMemoryTTL ago.
-func (m *protocolMemory) lookup(endpoint string) (string, bool) {
+// lookup returns what endpoint answered with, if it was recorded less
+// than ProtocolMemoryTTL ago.
+func (m *protocolMemory) lookup(endpoint string) (protocolRecord, bool) {
 	if m == nil {
-		return "", false
+		return protocolRecord{}, false
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	rec, ok := m.read().Endpoints[endpointKey(endpoint)]
 	if !ok || rec.ProtocolVersion == "" {
-		return "", false
+		return protocolRecord{}, false
 	}
 	if age := m.now().Sub(rec.CheckedAt); age < 0 || age >= ProtocolMemoryTTL {
-		return "", false
+		return protocolRecord{}, false
 	}
-	return rec.ProtocolVersion, true
+	return rec, true
 }
 
-// remember records the protocol endpoint answered with, now.
-func (m *protocolMemory) remember(endpoint, version string, stateful bool) {
-	m.update(endpoint, &protocolRecord{ProtocolVersion: version, Stateful: stateful})
+// remember records what endpoint answered with (rec, CheckedAt aside),
+// now.
+func (m *protocolMemory) remember(endpoint string, rec protocolRecord) {
+	m.update(endpoint, &rec)
 }
 
 // forget drops what is remembered about endpoint.

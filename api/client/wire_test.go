@@ -135,6 +135,13 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.next.ServeHTTP(w, r)
 }
 
+// withoutNotifications drops notifications/initialized from methods: it
+// is sent in the background and, on a busy machine, may reach the server
+// after the client closed (then in the next start's requests).
+func withoutNotifications(methods []string) []string {
+	return slices.DeleteFunc(methods, func(m string) bool { return m == "notifications/initialized" })
+}
+
 func (rc *recorder) methods() []string {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
@@ -164,7 +171,7 @@ func TestProtocolMemorySkipsTheKnownFailingProbe(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Close() // waits for the memory to be written
-		return rec.methods()
+		return withoutNotifications(rec.methods())
 	}
 	first := run()
 	if len(first) < 2 || first[0] != "server/discover" || first[1] != "initialize" {
@@ -203,9 +210,10 @@ func TestProtocolMemorySkipsTheKnownFailingProbe(t *testing.T) {
 func TestProtocolMemoryExpires(t *testing.T) {
 	now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	m := newProtocolMemory(t.TempDir(), func() time.Time { return now })
-	m.remember("https://u:p@h.example/mcp?k=v", "2025-11-25", true)
-	if v, ok := m.lookup("https://h.example/mcp"); !ok || v != "2025-11-25" {
-		t.Fatalf("lookup = %q, %v", v, ok)
+	classic := protocolRecord{ProtocolVersion: "2025-11-25", Stateful: true}
+	m.remember("https://u:p@h.example/mcp?k=v", classic)
+	if v, ok := m.lookup("https://h.example/mcp"); !ok || v.ProtocolVersion != "2025-11-25" {
+		t.Fatalf("lookup = %+v, %v", v, ok)
 	}
 	now = now.Add(ProtocolMemoryTTL)
 	if _, ok := m.lookup("https://h.example/mcp"); ok {
@@ -219,13 +227,13 @@ func TestProtocolMemoryExpires(t *testing.T) {
 		if _, ok := m.lookup("https://h.example/mcp"); ok {
 			t.Fatalf("remembered from a broken file")
 		}
-		m.remember("https://h.example/mcp", "2025-11-25", true)
-		if v, ok := m.lookup("https://h.example/mcp"); !ok || v != "2025-11-25" {
-			t.Fatalf("not rewritten: %q, %v", v, ok)
+		m.remember("https://h.example/mcp", classic)
+		if v, ok := m.lookup("https://h.example/mcp"); !ok || v.ProtocolVersion != "2025-11-25" {
+			t.Fatalf("not rewritten: %+v, %v", v, ok)
 		}
 	}
 	var nilMem *protocolMemory
-	nilMem.remember("https://h.example/mcp", "2025-11-25", true) // no StateDir: no-op
+	nilMem.remember("https://h.example/mcp", classic) // no StateDir: no-op
 	if _, ok := nilMem.lookup("https://h.example/mcp"); ok {
 		t.Fatal("a nil memory remembered")
 	}

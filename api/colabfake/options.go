@@ -65,8 +65,16 @@ type Options struct {
 	ExecuteCutoff time.Duration
 	// Latency is a real delay added before every JSON-RPC POST (handshake,
 	// tools/list and tools/call alike, as a network round trip; it ends early
-	// when the request's context does).
+	// when the request's context does). The runtime proxy's requests have
+	// ProxyLatency instead.
 	Latency time.Duration
+	// ProxyLatency is a real delay added before every request to the
+	// runtime proxy (files, contents, sessions, kernels; a WebSocket's
+	// upgrade but not its frames), before its token is checked, as a
+	// network round trip to a runtime; it ends early, answering nothing,
+	// when the request's context or the emulator ends. Benchmarks compute
+	// the sequential floor of a transfer from it.
+	ProxyLatency time.Duration
 	// Seed is the starting state: SeedEmpty ("" too), SeedDemo or
 	// SeedHostile.
 	Seed string

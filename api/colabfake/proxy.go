@@ -83,6 +83,7 @@ func (s *Server) newProxy() (*runtimeproxy.Server, error) {
 		OnProxyRequest:       o.OnProxyRequest,
 		DeleteToTrash:        o.DeleteToTrash,
 		ProxyMaxBody:         o.ProxyMaxBody,
+		Latency:              o.ProxyLatency,
 	}, proxyState{s})
 }
 

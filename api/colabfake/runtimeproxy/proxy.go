@@ -130,6 +130,9 @@ type Config struct {
 	OnProxyRequest       func(*http.Request)
 	DeleteToTrash        bool
 	ProxyMaxBody         int64
+	// Latency is colabfake.Options.ProxyLatency: a real delay before
+	// every request is looked at (see ServeHTTP).
+	Latency time.Duration
 }
 
 // Server is the runtime proxy of one emulator. It is safe for concurrent
@@ -201,6 +204,20 @@ func (s *Server) TTYStats() (open, frames int, sizes [][2]int) { return s.tty.St
 
 func (s *Server) clock() time.Time { return s.rt.Now() }
 
+// wait sleeps d; false when ctx or the emulator ended first.
+func (s *Server) wait(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.ctx.Done():
+		return false
+	}
+}
+
 func proxyNotFound(w http.ResponseWriter) {
 	w.Header().Set("Content-Length", "0")
 	w.WriteHeader(http.StatusNotFound)
@@ -213,7 +230,15 @@ func proxyNotFound(w http.ResponseWriter) {
 // HTTP, the query on WebSocket upgrades only, except that colab/tty takes
 // the header); otherwise, and for an unknown runtime, it answers 404 with
 // an empty body, as Colab does. The caller checks Host.
+//
+// With Config.Latency every request waits that long before anything else
+// (a network round trip: a WebSocket's upgrade waits, its frames do not);
+// the wait ends early, answering nothing, when the request's context or
+// the emulator's ends.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Latency > 0 && !s.wait(r.Context(), s.opts.Latency) {
+		return
+	}
 	rest, ok := strings.CutPrefix(r.URL.Path, Prefix)
 	if !ok {
 		proxyNotFound(w)

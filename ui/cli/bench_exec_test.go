@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// runExec runs `colabdash exec RUNTIME -c 'print(6*7)'` against ep and
+// checks the code's output.
+func runExec(b *testing.B, ep, tok string) {
+	code, out, errs := runCLI(b, "exec", "rt-t4", "-c", "print(6*7)", "--endpoint", ep, "--access-token-file", tok)
+	if code != 0 || out != "42\n" || !strings.Contains(errs, "opened session") {
+		b.Fatalf("exec: exit %d, stdout %q, stderr %.300s", code, out, errs)
+	}
+}
+
+// BenchmarkExec: `colabdash exec RUNTIME -c CODE` (issue 24) against a
+// stateless and a classic emulator (the demo seed), measured as
+// BenchmarkStatus measures status: one emulator adds no latency, one adds
+// 50 ms before every JSON-RPC request, the runs alternate after a first
+// one against each leaves the protocol memory, and "roundtrips" =
+// (t50 − t0) / 50 ms from the fastest run of each. The calls: list_runtimes
+// (to resolve RUNTIME), create_session, execute_code, the last two with
+// the live schema from tools/list; a classic server's initialize first.
+// The floor is 4 round trips against a classic server (tools/list beside
+// list_runtimes) and 3 against a stateless one whose protocol is
+// remembered.
+func BenchmarkExec(b *testing.B) {
+	for _, m := range []struct {
+		name      string
+		stateless bool
+	}{{"stateless", true}, {"classic", false}} {
+		b.Run(m.name, func(b *testing.B) {
+			isolate(b) // HOME: the protocol memory of this benchmark only
+			o := colabfake.Options{Seed: colabfake.SeedDemo, Stateless: m.stateless, JSONResponse: m.stateless}
+			_, ep0, tok := statusEmulator(b, o, 0)
+			o.Latency = benchLatency
+			_, ep50, _ := statusEmulator(b, o, 0)
+			runExec(b, ep0, tok) // the first runs: probe and remember
+			runExec(b, ep50, tok)
+			t0, t50 := time.Duration(1<<62), time.Duration(1<<62)
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				runExec(b, ep0, tok)
+				t0 = min(t0, time.Since(start))
+				start = time.Now()
+				runExec(b, ep50, tok)
+				t50 = min(t50, time.Since(start))
+			}
+			b.ReportMetric(float64(t50-t0)/float64(benchLatency), "roundtrips")
+			b.ReportMetric(float64(t0)/float64(time.Millisecond), "t0-ms")
+			b.ReportMetric(float64(t50)/float64(time.Millisecond), "t50-ms")
+		})
+	}
+}
