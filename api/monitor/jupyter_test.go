@@ -115,18 +115,15 @@ func TestKernelsAndNotOfferedOnRealJupyter(t *testing.T) {
 			resp.Body.Close()
 		}
 	})
-	var k Kernel
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		ks, err := c.Kernels(ctx(t), ci)
-		if err != nil || len(ks) != 1 {
-			t.Fatalf("kernels: %+v, %v", ks, err)
-		}
-		if k = ks[0]; k.ExecutionState == "idle" {
-			break
-		}
-		if k.ExecutionState != "starting" {
-			t.Fatalf("a new kernel is %q", k.ExecutionState)
-		}
+	// A new kernel nobody connected to reports "starting" (for about a
+	// minute on jupyter_server 1.23, measured; field case 74), then "idle".
+	ks, err = c.Kernels(ctx(t), ci)
+	if err != nil || len(ks) != 1 {
+		t.Fatalf("kernels: %+v, %v", ks, err)
+	}
+	k := ks[0]
+	if k.ExecutionState != "starting" && k.ExecutionState != "idle" {
+		t.Errorf("a new kernel is %q", k.ExecutionState)
 	}
 	if k.ID != started.ID || k.Name != "python3" || k.Connections != 0 || k.LastActivity.IsZero() ||
 		time.Since(k.LastActivity) > 5*time.Minute || time.Since(k.LastActivity) < -time.Minute {
