@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -67,7 +68,13 @@ type Scheduler struct {
 	// SelectedReserve).
 	sent, others []time.Time
 	// order is Plan's scratch list.
-	order []string
+	order []candidate
+}
+
+// candidate is a runtime due for a poll, and since when.
+type candidate struct {
+	name string
+	due  time.Time
 }
 
 // NewScheduler returns a Scheduler with nothing polled yet.
@@ -178,30 +185,22 @@ func (s *Scheduler) Plan(now time.Time, selected string, onScreen []string) []Po
 			continue
 		}
 		if at, ok := s.due(name, false); ok && !at.After(now) {
-			s.order = append(s.order, name)
+			s.order = append(s.order, candidate{name, at})
 		}
 	}
 	// Longest overdue first (never polled: first of all), name as the tie
 	// break so the plan does not depend on the screen's order.
-	slices.SortFunc(s.order, func(a, b string) int {
-		ta, _ := s.due(a, false)
-		tb, _ := s.due(b, false)
-		if c := ta.Compare(tb); c != 0 {
+	slices.SortFunc(s.order, func(a, b candidate) int {
+		if c := a.due.Compare(b.due); c != 0 {
 			return c
 		}
-		if a < b {
-			return -1
-		}
-		if a > b {
-			return 1
-		}
-		return 0
+		return strings.Compare(a.name, b.name)
 	})
-	for _, name := range s.order {
+	for _, c := range s.order {
 		if len(s.sent)+1 > MaxPerMinute || len(s.others)+1 > MaxPerMinute-SelectedReserve {
 			break
 		}
-		try(name)
+		try(c.name)
 	}
 	return out
 }

@@ -269,7 +269,8 @@ func TestSchedulerThousandRuntimes(t *testing.T) {
 	for i := range 100 {
 		s.Plan(end.Add(time.Duration(i)*time.Second), names[500], names)
 	}
-	if d := time.Since(start) / 100; d > 5*time.Millisecond {
+	// Generous: the race detector and a busy machine slow it tenfold.
+	if d := time.Since(start) / 100; d > 50*time.Millisecond {
 		t.Errorf("Plan at 1,000 runtimes takes %v", d)
 	}
 	s.Retain(func(string) bool { return false })
