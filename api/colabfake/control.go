@@ -4,6 +4,7 @@ package colabfake
 // state.
 
 import (
+	"strings"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -93,7 +94,7 @@ func (s *Server) AddNotebookSession(runtime, sessionID string) (api.Session, err
 	if r.findSession(sname) != nil {
 		return api.Session{}, &api.Error{Code: api.AlreadyExists, Message: sname + " already open"}
 	}
-	r.sessions = append(r.sessions, newSession(s.ctx, sname))
+	r.sessions = append(r.sessions, newSession(s.ctx, sname, s.now()))
 	return api.Session{Name: sname}, nil
 }
 
@@ -193,4 +194,24 @@ func (s *Server) RunningCode(session string) int {
 		}
 	}
 	return 0
+}
+
+// SetKernelStarting keeps the kernel of session ("runtimes/r/sessions/s")
+// in execution_state "starting" (starting true), as a kernel whose
+// WebSocket never connected (field case 74), or lets it report its runs
+// again (false). Errors: NOT_FOUND when the session is not open.
+func (s *Server) SetKernelStarting(session string, starting bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rname := session
+	if i := strings.Index(session, "/sessions/"); i >= 0 {
+		rname = session[:i]
+	}
+	if r := s.lookupRuntime(api.RuntimeName(rname)); r != nil {
+		if ss := r.findSession(session); ss != nil {
+			ss.starting = starting
+			return nil
+		}
+	}
+	return &api.Error{Code: api.NotFound, Message: session + " not open"}
 }

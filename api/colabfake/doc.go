@@ -20,9 +20,16 @@
 //     missing, wrong or expired, as Colab does. Behind it is a small
 //     Jupyter server over a per-runtime file tree (deleted with the
 //     runtime): /files/ with Range, the contents API with
-//     LargeFileManager's chunk semantics, /api/sessions, kernel interrupts
-//     and a kernel channels WebSocket; or, with Options.JupyterUpstream, a
-//     real Jupyter server. Options.DeleteToTrash makes DELETE move files
+//     LargeFileManager's chunk semantics, /api/sessions and /api/kernels
+//     (execution_state "busy" while an emulated run is in flight,
+//     last_activity frozen during it, connections counting open channels
+//     sockets; Options.StuckKernel seeds a kernel stuck in "starting"),
+//     kernel interrupts and a kernel channels WebSocket, and Colab's
+//     /api/colab/resources (XSSI-guarded; figures fixed per runtime spec,
+//     the GPU busy and everUsed while code mentioning cuda or gpu runs, or
+//     with Options.ResourcesFromHost this machine's; Options.NoColabExtensions
+//     answers it with a stock server's HTML 404); or, with
+//     Options.JupyterUpstream, a real Jupyter server. Options.DeleteToTrash makes DELETE move files
 //     to the runtime's /root/.local/share/Trash as a stock jupyter_server
 //     does (DiskUsage, TrashNames; execute_code of a program starting
 //     with PurgeMarker empties it), and Options.ProxyMaxBody makes the
@@ -73,8 +80,9 @@
 // # Test controls
 //
 // InjectProxy queues proxy faults (a download cut after N bytes, a reply
-// lost after the request was applied, an error status, Range ignored);
-// ProxyRequests, Interrupts and KernelID inspect the proxy.
+// lost after the request was applied, an error status, Range ignored, a
+// delayed reply, a stock server's HTML 404); ProxyRequests, Interrupts
+// and KernelID inspect the proxy, SetKernelStarting steers a kernel.
 //
 // Options selects stateless or stateful go-sdk sessions, JSON or SSE
 // replies, schema variants (LegacySessionIDSchema, NoAllowMissing) and
@@ -100,8 +108,8 @@
 //     token (the Jupyter server: files, contents, trash, sessions,
 //     kernels; proxy faults; forwarding to a real Jupyter server). It
 //     reads the shared state through runtimeproxy.Runtimes, implemented
-//     here by proxyState (proxy.go). New routes of the runtime (Colab's
-//     api/colab/resources, a richer api/kernels) go there.
+//     here by proxyState (proxy.go). Colab's api/colab/resources is its
+//     resources.go, api/kernels its kernels.go.
 //   - runtimeproxy/terminal: Colab's terminal WebSocket, colab/tty.
 //   - pyemu: the emulated Python that execute_code runs.
 //

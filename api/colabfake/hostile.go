@@ -42,7 +42,7 @@ func (s *Server) seedHostile() {
 		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: fakeColabURL("rt") + "/" + HostileRLO + "lmth.exe" + HostileOSC0,
 			Token: randomToken(), ExpireTime: now.Add(ttl * 40 / 60).UTC()}
 		for _, sid := range sessions {
-			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid))
+			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid, s.now()))
 		}
 		s.addRuntimeState(r)
 	}

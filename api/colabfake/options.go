@@ -178,4 +178,28 @@ type Options struct {
 	// whose body is larger than this many bytes with an HTML 413 from a
 	// front end (nginx's page), before Jupyter sees it (field case 68).
 	ProxyMaxBody int64
+	// ResourcesFromHost makes api/colab/resources report this machine
+	// (/proc/meminfo's MemTotal and MemAvailable, statfs of "/" as the
+	// `kernel` disk, nvidia-smi's GPUs when installed) instead of the
+	// emulated figures, which are deterministic per runtime spec
+	// (runtimeproxy/resources.go: RAM, the `kernel` disk growing with the
+	// runtime's files, the spec's GPU with utilization and everUsed
+	// following emulated code that mentions cuda or gpu).
+	ResourcesFromHost bool
+	// ResourcesNoXSSI leaves Colab's XSSI guard ")]}'\n" out of
+	// api/colab/resources' reply, which carries it by default (field
+	// case 76).
+	ResourcesNoXSSI bool
+	// NoColabExtensions makes the runtime proxy answer Colab's own routes
+	// (api/colab/resources, colab/tty) as a stock jupyter_server does: an
+	// HTML 404 with Tornado's headers (field case 75).
+	NoColabExtensions bool
+	// StuckKernel adds, after the seed, a CPU runtime StuckKernelRuntime
+	// with one notebook session whose kernel stays "starting" with no
+	// connections, as when its WebSocket is blocked (field case 74).
+	StuckKernel bool
 }
+
+// StuckKernelRuntime is the id of Options.StuckKernel's runtime; its
+// session is "runtimes/" + StuckKernelRuntime + "/sessions/notebook-stuck".
+const StuckKernelRuntime = "rt-stuckkernel"

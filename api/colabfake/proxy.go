@@ -53,6 +53,12 @@ const (
 	// ProxyRedirectToken answers 302 to a Location in the runtime's
 	// proxy URL that carries the proxy token in its query.
 	ProxyRedirectToken = runtimeproxy.FaultRedirectToken
+	// ProxyDelay waits ProxyFault.Delay, then serves the request (a
+	// slow reply).
+	ProxyDelay = runtimeproxy.FaultDelay
+	// ProxyStockNotFound answers a stock jupyter_server's HTML 404 (a
+	// route it lacks, such as api/colab/resources; field case 75).
+	ProxyStockNotFound = runtimeproxy.FaultStockNotFound
 )
 
 // TTYPrompt is the emulated shell's prompt (terminal.Prompt).
@@ -84,6 +90,9 @@ func (s *Server) newProxy() (*runtimeproxy.Server, error) {
 		DeleteToTrash:        o.DeleteToTrash,
 		ProxyMaxBody:         o.ProxyMaxBody,
 		Latency:              o.ProxyLatency,
+		ResourcesFromHost:    o.ResourcesFromHost,
+		ResourcesNoXSSI:      o.ResourcesNoXSSI,
+		NoColabExtensions:    o.NoColabExtensions,
 	}, proxyState{s})
 }
 
@@ -266,9 +275,49 @@ func (p proxyState) Kernels(id string) []runtimeproxy.Kernel {
 	}
 	out := make([]runtimeproxy.Kernel, 0, len(rt.sessions))
 	for _, ss := range rt.sessions {
-		out = append(out, runtimeproxy.Kernel{Session: ss.name[strings.LastIndexByte(ss.name, '/')+1:], ID: ss.kernelID()})
+		state := "idle"
+		switch {
+		case ss.starting:
+			state = "starting"
+		case ss.runs > 0:
+			state = "busy"
+		}
+		out = append(out, runtimeproxy.Kernel{Session: ss.name[strings.LastIndexByte(ss.name, '/')+1:], ID: ss.kernelID(),
+			ExecutionState: state, LastActivity: ss.lastActivity})
 	}
 	return out
+}
+
+// TouchKernel makes kernelID's last_activity now.
+func (p proxyState) TouchKernel(id, kernelID string) {
+	s := p.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rt := s.lookupRuntime("runtimes/" + id)
+	if rt == nil {
+		return
+	}
+	for _, ss := range rt.sessions {
+		if ss.kernel != "" && ss.kernel == kernelID {
+			ss.lastActivity = s.now()
+		}
+	}
+}
+
+// Activity is what runtime id's resource figures follow.
+func (p proxyState) Activity(id string) (runtimeproxy.Activity, bool) {
+	s := p.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rt := s.lookupRuntime("runtimes/" + id)
+	if rt == nil {
+		return runtimeproxy.Activity{}, false
+	}
+	a := runtimeproxy.Activity{Spec: rt.rt.RuntimeSpec, Sessions: len(rt.sessions), GPUBusy: rt.gpuRuns > 0, GPUEverUsed: rt.gpuEverUsed}
+	for _, ss := range rt.sessions {
+		a.Runs += ss.runs
+	}
+	return a, true
 }
 
 // HasKernel reports whether an open session of runtime id has kernelID.

@@ -57,6 +57,10 @@ type runtimeState struct {
 	rt       api.Runtime
 	noConn   bool // keep connectionInfo absent, even on get_runtime
 	sessions []*sessionState
+	// gpuRuns counts runs in flight whose code uses the GPU (usesGPU);
+	// gpuEverUsed is set by the first one (api/colab/resources' everUsed).
+	gpuRuns     int
+	gpuEverUsed bool
 }
 
 type sessionState struct {
@@ -69,6 +73,13 @@ type sessionState struct {
 	kernel string // Jupyter kernel id behind the session (lazy)
 	// running holds the runs in flight, for kernel interrupts.
 	running map[*execRecord]struct{}
+	// lastActivity is the kernel's last_activity: its start, then the
+	// start and the end of every run (frozen while a run prints nothing,
+	// as Jupyter's is, field case 73).
+	lastActivity time.Time
+	// starting keeps the kernel in execution_state "starting" (a kernel
+	// whose WebSocket never connected, field case 74).
+	starting bool
 }
 
 // execRecord is one run of execute_code: done closes when it finished;
@@ -82,6 +93,8 @@ type execRecord struct {
 	// runtime proxy); interrupted records that it did.
 	interrupt   context.CancelFunc
 	interrupted bool
+	// gpu is set when the run's code uses the GPU (usesGPU).
+	gpu bool
 }
 
 type creation struct {
@@ -138,6 +151,9 @@ func New(opts Options) *Server {
 		s.seedHostile()
 	}
 	s.seedLoad(opts.Runtimes)
+	if opts.StuckKernel {
+		s.seedStuckKernel()
+	}
 	if opts.Tier != "" {
 		s.tier = opts.Tier
 	}
@@ -326,10 +342,10 @@ func snapshot(r *runtimeState) api.Runtime {
 }
 
 // newSession is a session whose runs end when it is deleted (stop) or the
-// server closes (parent).
-func newSession(parent context.Context, name string) *sessionState {
+// server closes (parent); its kernel started at now.
+func newSession(parent context.Context, name string, now time.Time) *sessionState {
 	ctx, stop := context.WithCancel(parent)
-	return &sessionState{name: name, execs: map[string]*execRecord{}, ctx: ctx, stop: stop}
+	return &sessionState{name: name, execs: map[string]*execRecord{}, ctx: ctx, stop: stop, lastActivity: now}
 }
 
 // --- seeds ---
@@ -341,7 +357,7 @@ func (s *Server) seedDemo() {
 		r := &runtimeState{rt: api.Runtime{Name: api.RuntimeName(id), RuntimeSpec: key}}
 		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: s.proxyURL(id), Token: randomToken(), ExpireTime: now.Add(ttl).UTC()}
 		for _, sid := range sessions {
-			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid))
+			r.sessions = append(r.sessions, newSession(s.ctx, r.rt.Name+"/sessions/"+sid, s.now()))
 		}
 		s.addRuntimeState(r)
 	}
@@ -376,8 +392,22 @@ func (s *Server) seedLoad(n int) {
 		left := ttl * time.Duration(i) / time.Duration(n)
 		r.rt.ConnectionInfo = &api.ConnectionInfo{URL: s.proxyURL(id), Token: randomToken(), ExpireTime: now.Add(left).UTC()}
 		if i%3 == 0 {
-			r.sessions = append(r.sessions, newSession(s.ctx, name+"/sessions/notebook-"+id[3:]))
+			r.sessions = append(r.sessions, newSession(s.ctx, name+"/sessions/notebook-"+id[3:], s.now()))
 		}
 		s.addRuntimeState(r)
 	}
+}
+
+// seedStuckKernel adds Options.StuckKernel's runtime.
+func (s *Server) seedStuckKernel() {
+	name := api.RuntimeName(StuckKernelRuntime)
+	if s.byName[name] != nil {
+		return
+	}
+	r := &runtimeState{rt: api.Runtime{Name: name, RuntimeSpec: spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard)}}
+	r.rt.ConnectionInfo = &api.ConnectionInfo{URL: s.proxyURL(StuckKernelRuntime), Token: randomToken(), ExpireTime: s.now().Add(s.opts.TokenTTL).UTC()}
+	ss := newSession(s.ctx, name+"/sessions/notebook-stuck", s.now())
+	ss.starting = true
+	r.sessions = append(r.sessions, ss)
+	s.addRuntimeState(r)
 }

@@ -53,7 +53,7 @@ func (s *Server) createSession(ctx context.Context, in createSessionIn, _ bool) 
 	}
 	name := in.Parent + "/sessions/" + id
 	if r.findSession(name) == nil {
-		r.sessions = append(r.sessions, newSession(s.ctx, name))
+		r.sessions = append(r.sessions, newSession(s.ctx, name, s.now()))
 	}
 	return api.Session{Name: name}, nil
 }
@@ -128,7 +128,7 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 	}
 	ss := r.findSession(sname)
 	if ss == nil {
-		ss = newSession(s.ctx, sname)
+		ss = newSession(s.ctx, sname, s.now())
 		r.sessions = append(r.sessions, ss)
 	}
 	reattach := in.ExecutionID != "" && in.Session != ""
@@ -150,6 +150,14 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 		}
 		ss.running[rec] = struct{}{}
 		ss.runs++
+		// The kernel's busy status is activity; then last_activity stands
+		// still until the run ends (field case 73).
+		ss.lastActivity = s.now()
+		if usesGPU(in.Code) {
+			rec.gpu = true
+			r.gpuRuns++
+			r.gpuEverUsed = true
+		}
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -161,6 +169,10 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 			}
 			s.mu.Lock()
 			ss.runs--
+			ss.lastActivity = s.now()
+			if rec.gpu {
+				r.gpuRuns--
+			}
 			rec.result = out
 			switch {
 			case err != nil && rec.interrupted:
@@ -207,6 +219,14 @@ func cutoffText(d time.Duration) string {
 		return strconv.FormatInt(int64(d/time.Second), 10) + " s"
 	}
 	return d.String()
+}
+
+// usesGPU reports whether emulated code "uses" the GPU (it mentions cuda
+// or gpu, as torch.cuda, .to("cuda") or tf.config's GPU list do): while
+// it runs the runtime's GPUs are busy, and everUsed turns true.
+func usesGPU(code string) bool {
+	lc := strings.ToLower(code)
+	return strings.Contains(lc, "cuda") || strings.Contains(lc, "gpu")
 }
 
 // emulateCode runs execute_code's code on runtime rname: colabdash's

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // FaultKind says what an injected Fault does.
@@ -57,6 +58,19 @@ const (
 	FaultRedirectToken
 )
 
+// Runtime-proxy faults of the monitor's routes (issue 21), matched like
+// the others; with PathPrefix "api/colab/resources" they hit Colab's
+// resources route only.
+const (
+	// FaultDelay waits Fault.Delay (ending early when the client gives
+	// up or the emulator closes), then serves the request: a slow reply.
+	FaultDelay FaultKind = iota + 200
+	// FaultStockNotFound answers as a stock jupyter_server does for a
+	// route it lacks: 404 text/html with its "Jupyter Server" page, Server:
+	// TornadoServer and its Content-Security-Policy (field case 75).
+	FaultStockNotFound
+)
+
 // Fault is a programmed failure of the runtime proxy; Inject queues it
 // (colabfake.ProxyFault, Server.InjectProxy there). It matches requests whose method is Method ("" any) and
 // whose path below the runtime's URL starts with PathPrefix ("files/",
@@ -72,6 +86,8 @@ type Fault struct {
 	Status      int
 	Body        string
 	ContentType string
+	// Delay is FaultDelay's wait.
+	Delay time.Duration
 }
 
 type faultEntry struct {
@@ -146,6 +162,20 @@ func (s *Server) applyFault(f *Fault, w http.ResponseWriter, r *http.Request, id
 		return w, true
 	case FaultCut:
 		return &cutWriter{ResponseWriter: w, left: f.After}, false
+	case FaultDelay:
+		t := time.NewTimer(f.Delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			return w, true
+		case <-s.ctx.Done():
+			return w, true
+		}
+		return w, false
+	case FaultStockNotFound:
+		StockNotFound(w)
+		return w, true
 	case FaultIgnoreRange:
 		r.Header.Del("Range")
 		return w, false

@@ -15,9 +15,8 @@ import (
 
 // serveJupyter serves one request of runtime id's Jupyter server; rest is
 // the decoded path below the runtime's URL. It is the one routing table
-// of what a runtime answers: issue 21 routes "api/colab/resources"
-// (Colab's resource figures, a file of its own) and GET "api/kernels"
-// (kernels.go) here.
+// of what a runtime answers, Colab's own routes beside Jupyter's
+// (api/colab/resources, resources.go).
 func (s *Server) serveJupyter(w http.ResponseWriter, r *http.Request, id, rest string) {
 	root, err := s.fileRoot()
 	if err != nil {
@@ -36,8 +35,12 @@ func (s *Server) serveJupyter(w http.ResponseWriter, r *http.Request, id, rest s
 		s.serveFile(w, r, root, id, strings.TrimPrefix(rest, "files/"))
 	case rest == "api/contents" || strings.HasPrefix(rest, "api/contents/"):
 		s.serveContents(w, r, root, id, cleanJupyterPath(strings.TrimPrefix(rest, "api/contents")))
+	case rest == ResourcesPath:
+		s.serveResources(w, r, id)
 	case rest == "api/sessions":
 		s.serveSessions(w, r, id)
+	case rest == "api/kernels":
+		s.serveKernels(w, r, id)
 	case strings.HasPrefix(rest, "api/kernels/"):
 		s.serveKernel(w, r, id, strings.TrimPrefix(rest, "api/kernels/"))
 	default:

@@ -29,28 +29,54 @@ type jKernel struct {
 }
 
 // serveSessions is GET api/sessions: one Jupyter session per open Colab
-// session of runtime id, each with its kernel, "idle" and last active now.
-// Issue 21 (kernel activity) fills execution_state, last_activity and
-// connections from Kernel, and adds GET api/kernels beside it.
+// session of runtime id, each with its kernel (kernelModel).
 func (s *Server) serveSessions(w http.ResponseWriter, r *http.Request, id string) {
 	if r.Method != http.MethodGet {
 		jsonError(w, http.StatusMethodNotAllowed, "Method Not Allowed")
 		return
 	}
-	now := jupyterTime(s.clock())
 	out := []jSession{}
 	for _, k := range s.rt.Kernels(id) {
 		sid := k.Session
-		out = append(out, jSession{ID: sid, Path: sid, Name: sid, Type: "notebook",
-			Kernel: jKernel{ID: k.ID, Name: "python3", LastActivity: now, ExecutionState: "idle"}})
+		out = append(out, jSession{ID: sid, Path: sid, Name: sid, Type: "notebook", Kernel: s.kernelModel(k)})
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(out)
 }
 
-// serveKernel is api/kernels/{id}/…: POST interrupt (204; the runs of
-// the kernel's session stop) and the channels WebSocket; 404 for a kernel
-// that no open session of runtime id has.
+// serveKernels is GET api/kernels: the kernels of runtime id's open
+// sessions (kernelModel), as jupyter_server lists its kernels.
+func (s *Server) serveKernels(w http.ResponseWriter, r *http.Request, id string) {
+	if r.Method != http.MethodGet {
+		jsonError(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+		return
+	}
+	out := []jKernel{}
+	for _, k := range s.rt.Kernels(id) {
+		out = append(out, s.kernelModel(k))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+// kernelModel is Jupyter's kernel model of k: execution_state and
+// last_activity from the emulated runs, connections the channels sockets
+// open to it now.
+func (s *Server) kernelModel(k Kernel) jKernel {
+	state := k.ExecutionState
+	if state == "" {
+		state = "idle"
+	}
+	s.mu.Lock()
+	n := s.conns[k.ID]
+	s.mu.Unlock()
+	return jKernel{ID: k.ID, Name: "python3", LastActivity: jupyterTime(k.LastActivity), ExecutionState: state, Connections: n}
+}
+
+// serveKernel is api/kernels/{id}/…: GET api/kernels/{id} (the kernel's
+// model), POST interrupt (204; the runs of the kernel's session stop) and
+// the channels WebSocket; 404 for a kernel that no open session of
+// runtime id has.
 func (s *Server) serveKernel(w http.ResponseWriter, r *http.Request, id, rest string) {
 	kid, action, _ := strings.Cut(rest, "/")
 	interrupt := action == "interrupt" && r.Method == http.MethodPost
@@ -68,9 +94,31 @@ func (s *Server) serveKernel(w http.ResponseWriter, r *http.Request, id, rest st
 	case interrupt:
 		w.WriteHeader(http.StatusNoContent)
 	case action == "channels":
-		s.serveChannels(w, r, kid)
+		s.serveChannels(w, r, id, kid)
+	case action == "" && r.Method == http.MethodGet:
+		for _, k := range s.rt.Kernels(id) {
+			if k.ID == kid {
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(s.kernelModel(k))
+				return
+			}
+		}
+		jsonError(w, http.StatusNotFound, "Kernel does not exist: %s", kid)
 	default:
 		jsonError(w, http.StatusNotFound, "Not Found")
+	}
+}
+
+// connect counts a channels socket of kernel kid open (delta 1) or
+// closed (-1).
+func (s *Server) connect(kid string, delta int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conns == nil {
+		s.conns = map[string]int{}
+	}
+	if s.conns[kid] += delta; s.conns[kid] <= 0 {
+		delete(s.conns, kid)
 	}
 }
 
@@ -80,13 +128,17 @@ func (s *Server) serveKernel(w http.ResponseWriter, r *http.Request, id, rest st
 // {"status":"ok"} and an "idle" status, on the shell and iopub channels
 // as Jupyter's v5 JSON protocol does. Upgrades whose Origin host differs
 // from Host are refused (403), as Tornado's check_origin does; the
-// server offers permessage-deflate.
-func (s *Server) serveChannels(w http.ResponseWriter, r *http.Request, kernelID string) {
+// server offers permessage-deflate. While the socket is open it counts
+// in the kernel's connections; every execute_request is kernel activity
+// (runtime id's TouchKernel).
+func (s *Server) serveChannels(w http.ResponseWriter, r *http.Request, id, kernelID string) {
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionContextTakeover})
 	if err != nil {
 		return
 	}
 	defer c.CloseNow()
+	s.connect(kernelID, 1)
+	defer s.connect(kernelID, -1)
 	c.SetReadLimit(16 << 20)
 	ctx := s.ctx
 	count := 0
@@ -110,6 +162,7 @@ func (s *Server) serveChannels(w http.ResponseWriter, r *http.Request, kernelID 
 			continue
 		}
 		count++
+		s.rt.TouchKernel(id, kernelID)
 		send := func(channel, msgType string, content any) error {
 			out := map[string]any{
 				"header": map[string]any{"msg_id": uuid.NewString(), "msg_type": msgType, "session": kernelID,

@@ -8,8 +8,10 @@
 // or text content and chunk 1, 2, …, -1 with LargeFileManager semantics,
 // PUT directory, PATCH rename, DELETE, optionally to the trash), GET
 // api/sessions (one Jupyter session per open Colab session, with a
-// kernel), POST api/kernels/{id}/interrupt and a kernel channels
-// WebSocket that answers execute_request with execute_reply. Hidden names
+// kernel), GET api/kernels and api/kernels/{id} (execution state, last
+// activity, connections), POST api/kernels/{id}/interrupt, a kernel
+// channels WebSocket that answers execute_request with execute_reply, and
+// Colab's GET api/colab/resources (RAM, disks, GPUs). Hidden names
 // (a segment starting with ".") are neither listed nor served, except
 // that files/ serves the rich-output bundles under content/.dsm_outputs/,
 // as Colab documents (colab-api.md §4). Colab's terminal WebSocket
@@ -26,9 +28,8 @@
 // jupyter.go the Jupyter routes, files/ and contents models, store.go the
 // per-runtime file trees, contents.go and upload.go the contents API,
 // trash.go delete-to-trash, synthetic.go the generated large directory,
-// kernels.go sessions, kernels and their channels. Colab's own routes
-// beside Jupyter's (such as api/colab/resources) get a file of their
-// own, routed from serveJupyter (jupyter.go).
+// kernels.go sessions, kernels and their channels, resources.go Colab's
+// api/colab/resources (routed from serveJupyter, jupyter.go).
 //
 // The emulator's shared state (runtimes, sessions, proxy tokens and the
 // lock over them) stays in package colabfake; the proxy reads it through
@@ -88,20 +89,30 @@ type Runtimes interface {
 	// interrupt; it reports whether the kernel exists (nothing happens
 	// when it does not).
 	InterruptKernel(id, kernelID string) bool
+	// TouchKernel records activity of kernel kernelID of runtime id (a
+	// message on its channels socket): its last_activity becomes now.
+	TouchKernel(id, kernelID string)
+	// Activity is what runtime id's resource figures follow; ok is false
+	// for an unknown runtime.
+	Activity(id string) (a Activity, ok bool)
 }
 
-// Kernel is the Jupyter kernel behind one open Colab session.
-//
-// Issue 21 (kernel activity) adds what /api/kernels and /api/sessions
-// then report of it (execution state, last activity, connections), filled
-// in by colabfake from its emulated runs; today every kernel is "idle"
-// with last_activity now.
+// Kernel is the Jupyter kernel behind one open Colab session, as
+// api/kernels and api/sessions report it (filled in by colabfake from its
+// emulated runs; the proxy adds the connections it counts).
 type Kernel struct {
 	// Session is the Colab session's id (the last segment of its name),
 	// which is also the Jupyter session's id, path and name.
 	Session string
 	// ID is the Jupyter kernel id (a UUID).
 	ID string
+	// ExecutionState is "busy" while an emulated run is in flight,
+	// "starting" for a kernel that never came up (field case 74), else
+	// "idle".
+	ExecutionState string
+	// LastActivity is the kernel's start, then the start and the end of
+	// each run: it stands still while a run prints nothing (field case 73).
+	LastActivity time.Time
 }
 
 // Config is the proxy's part of colabfake.Options (fields named as
@@ -133,6 +144,12 @@ type Config struct {
 	// Latency is colabfake.Options.ProxyLatency: a real delay before
 	// every request is looked at (see ServeHTTP).
 	Latency time.Duration
+	// ResourcesFromHost, ResourcesNoXSSI and NoColabExtensions are
+	// colabfake.Options' fields of the same names (api/colab/resources,
+	// resources.go).
+	ResourcesFromHost bool
+	ResourcesNoXSSI   bool
+	NoColabExtensions bool
 }
 
 // Server is the runtime proxy of one emulator. It is safe for concurrent
@@ -149,6 +166,9 @@ type Server struct {
 	faults        []*faultEntry
 	proxyRequests int
 	proxyRefused  int
+	// conns counts the open channels sockets by kernel id (a kernel's
+	// "connections").
+	conns map[string]int
 }
 
 // New builds the proxy over rt with opts. Errors: a
@@ -300,6 +320,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveRuntime(w http.ResponseWriter, r *http.Request, id, rest string, exp time.Time, upgrade bool) {
 	if s.upstream != nil {
 		s.serveUpstream(w, r, id, rest)
+		return
+	}
+	if s.opts.NoColabExtensions && (rest == terminal.Path || rest == ResourcesPath) {
+		StockNotFound(w)
 		return
 	}
 	if rest == terminal.Path && upgrade {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/colabdash/colabdash/api"
 )
 
 // fakeRuntimes is a Runtimes of one runtime, "rt-a", with one session
@@ -53,6 +55,15 @@ func (f *fakeRuntimes) InterruptKernel(id, kid string) bool {
 	f.interrupts = append(f.interrupts, kid)
 	f.mu.Unlock()
 	return true
+}
+
+func (f *fakeRuntimes) TouchKernel(id, kid string) {}
+
+func (f *fakeRuntimes) Activity(id string) (Activity, bool) {
+	if id != "rt-a" {
+		return Activity{}, false
+	}
+	return Activity{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}, Sessions: 1}, true
 }
 
 // startProxy serves a proxy over rt on loopback and returns its base URL

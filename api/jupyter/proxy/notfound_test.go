@@ -21,7 +21,7 @@ const stockNotFound = "<!DOCTYPE HTML>\n<html>\n<head>\n<meta charset=\"utf-8\">
 // once.
 func TestJupyterNotFoundIsNotAProxyRefusal(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
+		e := newEnv(t, be, colabfake.Options{NoColabExtensions: true})
 		c := e.client()
 		ctx := context.Background()
 		// A Colab route a stock server lacks: HTML 404 on the real

@@ -1,0 +1,298 @@
+// Package monitor reads what a Colab runtime says of its own use, through
+// the runtime proxy at connectionInfo.url (issue 21;
+// ../../shared/reference/monitor-and-shell.md §1, §3): Colab's resource
+// figures (GET api/colab/resources: RAM, disks, GPUs) and Jupyter's
+// kernel activity (GET api/kernels, api/sessions).
+//
+// Every request is one GET with the proxy token in
+// X-Colab-Runtime-Proxy-Token and X-Colab-Client-Agent, and never a Google
+// bearer token: the runtime is another origin that runs arbitrary code.
+// The URL must be https, or plain http to loopback only
+// (safehttp.CheckCredentialURL); redirects stay within the runtime's
+// origin (safehttp.Client). A reply is bounded to MaxReply bytes and each
+// call to Options.Timeout (5 s); Colab's XSSI guard ")]}'" is stripped.
+//
+// Errors are *Error, classified for a poller (errors.Is):
+//   - ErrTokenRefused: the proxy's bare 404 (a missing, wrong or expired
+//     token, or a runtime that is gone). The caller renews the token once
+//     and retries once (WithRenewal does both).
+//   - ErrNotOffered: a 404 from Jupyter itself (a stock server's HTML
+//     page, Tornado's headers, a Jupyter JSON error), or a proxy 404 that
+//     persists after a fresh token: the runtime has no such route
+//     (field case 75). Re-check rarely; never renew for it.
+//   - ErrUnavailable: any other failure (5xx, a bad or oversized body, no
+//     reply in time, a transport error): "resources unavailable: …".
+//
+// The package keeps no state and starts no goroutine; a Client is safe
+// for concurrent use.
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safehttp"
+)
+
+// Header names and the paths read, below connectionInfo.url.
+const (
+	// TokenHeader carries the proxy token.
+	TokenHeader = "X-Colab-Runtime-Proxy-Token"
+	// AgentHeader names the client, with Agent.
+	AgentHeader = "X-Colab-Client-Agent"
+	// Agent is the value sent in AgentHeader.
+	Agent = "colabdash"
+	// ResourcesPath is Colab's resources route.
+	ResourcesPath = "api/colab/resources"
+	// KernelsPath and SessionsPath are Jupyter's kernel and session lists.
+	KernelsPath  = "api/kernels"
+	SessionsPath = "api/sessions"
+)
+
+// Bounds of one call.
+const (
+	// MaxReply bounds a reply body: 1 MiB.
+	MaxReply = 1 << 20
+	// DefaultTimeout bounds one call, from the request to the end of its
+	// body: 5 s.
+	DefaultTimeout = 5 * time.Second
+)
+
+// Options configure New; the zero value is usable.
+type Options struct {
+	// Transport sends the requests (default: a clone of
+	// http.DefaultTransport). It is wrapped in safehttp's redirect guard.
+	Transport http.RoundTripper
+	// Timeout bounds each call (default DefaultTimeout).
+	Timeout time.Duration
+	// Redactor learns every proxy token sent and cleans every error text
+	// (default: a private one).
+	Redactor *api.Redactor
+}
+
+// Client reads runtimes' resources and kernels. It is safe for
+// concurrent use.
+type Client struct {
+	hc       *http.Client
+	timeout  time.Duration
+	redactor *api.Redactor
+}
+
+// New returns a Client with o.
+func New(o Options) *Client {
+	if o.Transport == nil {
+		o.Transport = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Redactor == nil {
+		o.Redactor = &api.Redactor{}
+	}
+	return &Client{
+		hc:       safehttp.Client(&http.Client{Transport: safehttp.Transport(o.Transport)}),
+		timeout:  o.Timeout,
+		redactor: o.Redactor,
+	}
+}
+
+// Resources returns runtime ci's RAM, disks and GPUs (GET
+// api/colab/resources). Errors: *Error (see the package comment).
+func (c *Client) Resources(ctx context.Context, ci api.ConnectionInfo) (Resources, error) {
+	var w wireResources
+	if err := c.get(ctx, ci, "resources", ResourcesPath, &w); err != nil {
+		return Resources{}, err
+	}
+	if w.Disks == nil {
+		return Resources{}, &Error{Op: "resources", Kind: KindUnavailable, Message: "the reply has no disks"}
+	}
+	return w.resources(), nil
+}
+
+// Kernels returns runtime ci's Jupyter kernels (GET api/kernels).
+// Errors: *Error (see the package comment).
+func (c *Client) Kernels(ctx context.Context, ci api.ConnectionInfo) ([]Kernel, error) {
+	var w []wireKernel
+	if err := c.get(ctx, ci, "kernels", KernelsPath, &w); err != nil {
+		return nil, err
+	}
+	out := make([]Kernel, 0, len(w))
+	for _, k := range w {
+		out = append(out, k.kernel())
+	}
+	return out, nil
+}
+
+// Sessions returns runtime ci's Jupyter sessions, each with its kernel
+// (GET api/sessions): what ties a kernel to a notebook. Errors: *Error
+// (see the package comment).
+func (c *Client) Sessions(ctx context.Context, ci api.ConnectionInfo) ([]Session, error) {
+	var w []wireSession
+	if err := c.get(ctx, ci, "sessions", SessionsPath, &w); err != nil {
+		return nil, err
+	}
+	out := make([]Session, 0, len(w))
+	for _, s := range w {
+		out = append(out, Session{ID: s.ID, Path: s.Path, Name: s.Name, Type: s.Type, Kernel: s.Kernel.kernel()})
+	}
+	return out, nil
+}
+
+// WithRenewal runs call with ci and, when it fails with ErrTokenRefused
+// and renew is set, renews the token once (renew's error is returned as
+// it is) and runs call once more with the fresh connectionInfo; a second
+// ErrTokenRefused becomes ErrNotOffered (a 404 that persists after a
+// fresh token, field case 75). It returns the connectionInfo last used.
+func WithRenewal[T any](ctx context.Context, ci api.ConnectionInfo, renew func(context.Context) (api.ConnectionInfo, error),
+	call func(context.Context, api.ConnectionInfo) (T, error)) (T, api.ConnectionInfo, error) {
+	v, err := call(ctx, ci)
+	if !errors.Is(err, ErrTokenRefused) || renew == nil {
+		return v, ci, err
+	}
+	fresh, rerr := renew(ctx)
+	if rerr != nil {
+		var zero T
+		return zero, ci, rerr
+	}
+	v, err = call(ctx, fresh)
+	if e, ok := errors.AsType[*Error](err); ok && e.Kind == KindTokenRefused {
+		ne := *e
+		ne.Kind, ne.Message = KindNotOffered, "a 404 persists after a fresh token"
+		return v, fresh, &ne
+	}
+	return v, fresh, err
+}
+
+// get GETs path below ci.URL and decodes its JSON reply into out.
+func (c *Client) get(ctx context.Context, ci api.ConnectionInfo, op, path string, out any) error {
+	u, err := url.Parse(ci.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &Error{Op: op, Kind: KindUnavailable, Message: "connectionInfo.url is not an http(s) URL"}
+	}
+	if err := safehttp.CheckCredentialURL(u); err != nil {
+		// The proxy token goes with the request: never in clear.
+		return &Error{Op: op, Kind: KindUnavailable, Message: "connectionInfo.url " + safehttp.Redact(u) + ": " + err.Error()}
+	}
+	if ci.Token != "" {
+		c.redactor.Add(ci.Token)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	u.RawQuery, u.Fragment, u.RawPath = "", "", ""
+	cctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(cctx, http.MethodGet, u.String()+path, nil)
+	if err != nil {
+		return &Error{Op: op, Kind: KindUnavailable, Message: c.clean(err.Error())}
+	}
+	req.Header.Set(TokenHeader, ci.Token)
+	req.Header.Set(AgentHeader, Agent)
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return c.failed(ctx, cctx, op, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxReply+1))
+	if err != nil {
+		return c.failed(ctx, cctx, op, err)
+	}
+	if len(body) > MaxReply {
+		return &Error{Op: op, Kind: KindUnavailable, Status: resp.StatusCode, Message: "the reply is larger than 1 MiB"}
+	}
+	if resp.StatusCode == http.StatusNotFound {
+		if fromJupyter(resp.Header, body) {
+			return &Error{Op: op, Kind: KindNotOffered, Status: 404, Message: "the runtime's Jupyter server has no " + path}
+		}
+		return &Error{Op: op, Kind: KindTokenRefused, Status: 404, Message: "the runtime proxy answered 404"}
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return &Error{Op: op, Kind: KindUnavailable, Status: resp.StatusCode, Message: fmt.Sprintf("HTTP %d", resp.StatusCode)}
+	}
+	if err := json.Unmarshal(trimXSSI(body), out); err != nil {
+		return &Error{Op: op, Kind: KindUnavailable, Status: resp.StatusCode, Message: c.clean("the reply is not the expected JSON: " + err.Error())}
+	}
+	return nil
+}
+
+// failed classifies a transport or body-read error: the caller's own
+// cancellation is returned as ctx's error; the call's time running out
+// or anything else is ErrUnavailable.
+func (c *Client) failed(ctx, cctx context.Context, op string, err error) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	if cctx.Err() != nil {
+		return &Error{Op: op, Kind: KindUnavailable, Message: "no reply within " + c.timeout.String()}
+	}
+	msg := err.Error()
+	if ue, ok := errors.AsType[*url.Error](err); ok {
+		msg = ue.Err.Error()
+	}
+	if safehttp.IsRedirect(err) {
+		msg = "a redirect out of the runtime's origin was refused"
+	}
+	return &Error{Op: op, Kind: KindUnavailable, Message: c.clean(msg)}
+}
+
+func (c *Client) clean(s string) string { return api.OneLine(c.redactor.Redact(s), 200) }
+
+// xssiPrefix is Colab's anti-XSSI guard (field case 76). A JSON document
+// never starts with ")", so stripping it loses nothing.
+const xssiPrefix = ")]}'"
+
+// trimXSSI returns b without a leading xssiPrefix and the "\n" or "\r\n"
+// after it.
+func trimXSSI(b []byte) []byte {
+	rest, ok := bytes.CutPrefix(b, []byte(xssiPrefix))
+	if !ok {
+		return b
+	}
+	if r, ok := bytes.CutPrefix(rest, []byte("\r\n")); ok {
+		return r
+	}
+	rest, _ = bytes.CutPrefix(rest, []byte("\n"))
+	return rest
+}
+
+// jupyterMarks are phrases of jupyter_server's own HTML error page,
+// measured on a stock server (field case 75).
+var jupyterMarks = []string{"<title>Jupyter", "You are requesting a page that does not exist", "id=\"jupyter_server\"", "id='jupyter_server'"}
+
+// fromJupyter reports whether a 404 came from the Jupyter server rather
+// than from the proxy in front of it: a Jupyter JSON error
+// ({"message": …}), Tornado's Server header, Jupyter's
+// Content-Security-Policy report URI, or its HTML error page. The Colab
+// proxy's own 404 has an empty body and none of these.
+func fromJupyter(h http.Header, body []byte) bool {
+	if strings.HasPrefix(h.Get("Server"), "TornadoServer") || strings.Contains(h.Get("Content-Security-Policy"), "/api/security/csp-report") {
+		return true
+	}
+	b := bytes.TrimSpace(trimXSSI(body))
+	var j struct {
+		Message *string `json:"message"`
+	}
+	if bytes.HasPrefix(b, []byte("{")) && json.Unmarshal(b, &j) == nil && j.Message != nil {
+		return true
+	}
+	ct, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	if ct == "text/html" || bytes.HasPrefix(b, []byte("<")) {
+		for _, m := range jupyterMarks {
+			if bytes.Contains(b, []byte(m)) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,211 @@
+package monitor
+
+import (
+	"errors"
+	"path"
+	"strings"
+	"time"
+)
+
+// Resources is what api/colab/resources says of a runtime. Sizes are
+// bytes; utilizations fractions 0–1 (colab-vscode's ResourcesSchema).
+type Resources struct {
+	// Memory is the runtime's RAM; nil when the reply had none.
+	Memory *Memory
+	// Disks are its file systems (the VM's own is labelled "kernel");
+	// never nil (the one required field), possibly empty.
+	Disks []Disk
+	// GPUs are its GPUs; nil when the reply listed none (CPU and TPU
+	// runtimes).
+	GPUs []GPU
+}
+
+// Memory is a runtime's RAM in bytes. Whether Colab's freeBytes is
+// Linux's MemFree or MemAvailable is unknown (monitor-and-shell.md §1.2).
+type Memory struct {
+	TotalBytes, FreeBytes int64
+}
+
+// UsedBytes is TotalBytes − FreeBytes (0 when free exceeds total).
+func (m Memory) UsedBytes() int64 { return max(m.TotalBytes-m.FreeBytes, 0) }
+
+// Disk is one file system: its label (a path; "kernel" for the VM's own
+// disk) and its size and use in bytes. A disk whose filesystem object was
+// empty has all three zero.
+type Disk struct {
+	Label                 string
+	TotalBytes, UsedBytes int64
+}
+
+// Name is the label's last path component, "" for the VM's own disk
+// ("kernel"), as colab-vscode shows it.
+func (d Disk) Name() string {
+	if d.Label == "kernel" || d.Label == "" {
+		return ""
+	}
+	return path.Base(strings.TrimRight(d.Label, "/"))
+}
+
+// GPU is one GPU: its name as nvidia-smi gives it ("Tesla T4"), memory in
+// bytes, utilizations as fractions 0–1 (clamped), and whether it was ever
+// used since the runtime started (Colab's "you are not using the GPU"
+// nudge).
+type GPU struct {
+	Name                              string
+	MemoryUsedBytes, MemoryTotalBytes int64
+	GPUUtilization, MemoryUtilization float64
+	EverUsed                          bool
+}
+
+// Kernel is one Jupyter kernel as api/kernels reports it.
+type Kernel struct {
+	// ID is the kernel id; Name its kernelspec ("python3").
+	ID, Name string
+	// ExecutionState is Jupyter's: "starting", "idle", "busy",
+	// "restarting", "autorestarting", "dead" … ("" when absent).
+	ExecutionState string
+	// LastActivity is the last message time; the zero time when absent
+	// or unparseable. It stands still while silent code runs (field
+	// case 73): ExecutionState wins over it.
+	LastActivity time.Time
+	// Connections counts the kernel's open WebSockets.
+	Connections int
+}
+
+// Session is one Jupyter session (api/sessions): a notebook or console
+// and its kernel.
+type Session struct {
+	ID, Path, Name, Type string
+	Kernel               Kernel
+}
+
+// Kind classifies an *Error.
+type Kind int
+
+// Error kinds (see the package comment).
+const (
+	// KindUnavailable: a 5xx, a bad or oversized body, no reply in time,
+	// a transport error, an unusable connectionInfo.url.
+	KindUnavailable Kind = iota + 1
+	// KindTokenRefused: the proxy's bare 404; renew once, retry once.
+	KindTokenRefused
+	// KindNotOffered: the runtime's Jupyter server has no such route.
+	KindNotOffered
+)
+
+// Sentinels matched by errors.Is on an *Error of the same kind.
+var (
+	// ErrUnavailable is KindUnavailable.
+	ErrUnavailable = errors.New("unavailable")
+	// ErrTokenRefused is KindTokenRefused.
+	ErrTokenRefused = errors.New("the runtime proxy refused the token")
+	// ErrNotOffered is KindNotOffered.
+	ErrNotOffered = errors.New("not offered by this runtime")
+)
+
+// Error is a failed call: Op is "resources", "kernels" or "sessions";
+// Status the HTTP status (0 when none came); Message a one-line,
+// redacted detail.
+type Error struct {
+	Op      string
+	Kind    Kind
+	Status  int
+	Message string
+}
+
+// Error reads "resources unavailable: HTTP 500", "resources not offered
+// by this runtime (…)" or "resources: the runtime proxy refused the
+// token (…)".
+func (e *Error) Error() string {
+	switch e.Kind {
+	case KindNotOffered:
+		return e.Op + " not offered by this runtime (" + e.Message + ")"
+	case KindTokenRefused:
+		return e.Op + ": the runtime proxy refused the token (" + e.Message + ")"
+	}
+	return e.Op + " unavailable: " + e.Message
+}
+
+// Is matches the sentinel of e's Kind.
+func (e *Error) Is(target error) bool {
+	switch e.Kind {
+	case KindUnavailable:
+		return target == ErrUnavailable
+	case KindTokenRefused:
+		return target == ErrTokenRefused
+	case KindNotOffered:
+		return target == ErrNotOffered
+	}
+	return false
+}
+
+// wire types: the JSON as sent, every field optional.
+
+type wireResources struct {
+	Memory *struct {
+		TotalBytes int64 `json:"totalBytes"`
+		FreeBytes  int64 `json:"freeBytes"`
+	} `json:"memory"`
+	Disks []struct {
+		Filesystem *struct {
+			Label      string `json:"label"`
+			TotalBytes int64  `json:"totalBytes"`
+			UsedBytes  int64  `json:"usedBytes"`
+		} `json:"filesystem"`
+	} `json:"disks"`
+	GPUs []struct {
+		Name              string  `json:"name"`
+		MemoryUsedBytes   int64   `json:"memoryUsedBytes"`
+		MemoryTotalBytes  int64   `json:"memoryTotalBytes"`
+		GPUUtilization    float64 `json:"gpuUtilization"`
+		MemoryUtilization float64 `json:"memoryUtilization"`
+		EverUsed          bool    `json:"everUsed"`
+	} `json:"gpus"`
+}
+
+func nonNeg(n int64) int64 { return max(n, 0) }
+
+func fraction(f float64) float64 { return min(max(f, 0), 1) }
+
+func (w wireResources) resources() Resources {
+	r := Resources{Disks: make([]Disk, 0, len(w.Disks))}
+	if w.Memory != nil {
+		r.Memory = &Memory{TotalBytes: nonNeg(w.Memory.TotalBytes), FreeBytes: nonNeg(w.Memory.FreeBytes)}
+	}
+	for _, d := range w.Disks {
+		var out Disk
+		if fs := d.Filesystem; fs != nil {
+			out = Disk{Label: fs.Label, TotalBytes: nonNeg(fs.TotalBytes), UsedBytes: nonNeg(fs.UsedBytes)}
+		}
+		r.Disks = append(r.Disks, out)
+	}
+	for _, g := range w.GPUs {
+		r.GPUs = append(r.GPUs, GPU{Name: g.Name, MemoryUsedBytes: nonNeg(g.MemoryUsedBytes), MemoryTotalBytes: nonNeg(g.MemoryTotalBytes),
+			GPUUtilization: fraction(g.GPUUtilization), MemoryUtilization: fraction(g.MemoryUtilization), EverUsed: g.EverUsed})
+	}
+	return r
+}
+
+type wireKernel struct {
+	ID             string `json:"id"`
+	Name           string `json:"name"`
+	LastActivity   string `json:"last_activity"`
+	ExecutionState string `json:"execution_state"`
+	Connections    int    `json:"connections"`
+}
+
+func (k wireKernel) kernel() Kernel {
+	t, err := time.Parse(time.RFC3339Nano, k.LastActivity)
+	if err != nil {
+		t = time.Time{}
+	}
+	return Kernel{ID: k.ID, Name: k.Name, ExecutionState: k.ExecutionState, LastActivity: t, Connections: max(k.Connections, 0)}
+}
+
+type wireSession struct {
+	ID     string     `json:"id"`
+	Path   string     `json:"path"`
+	Name   string     `json:"name"`
+	Type   string     `json:"type"`
+	Kernel wireKernel `json:"kernel"`
+}

@@ -1,0 +1,139 @@
+package monitor
+
+import (
+	"time"
+
+	apimon "github.com/colabdash/colabdash/api/monitor"
+)
+
+// Idleness thresholds.
+const (
+	// NeverConnectedAfter is how long a kernel may be "starting" with no
+	// connection before it counts as never connected (field case 74).
+	NeverConnectedAfter = 60 * time.Second
+	// IdleWarnAfter is how long every kernel must have been idle before
+	// the runtime shows an idle warning (IDLE 1:12). Colab's own idle
+	// disconnect is unofficial (about 60–90 min, field case 80).
+	IdleWarnAfter = time.Hour
+)
+
+// State is a runtime's kernel activity, as a word that reads without
+// colour.
+type State int
+
+// Kernel activity states, in the order Judge checks them.
+const (
+	// StateUnknown: no kernel list yet.
+	StateUnknown State = iota
+	// StateNoKernels: the runtime runs no kernel.
+	StateNoKernels
+	// StateBusy: a kernel is busy, restarting or autorestarting,
+	// whatever last_activity says (field case 73).
+	StateBusy
+	// StateNeverConnected: a kernel has been "starting" for over
+	// NeverConnectedAfter with no connection: a connection problem
+	// (WebSocket blocked?), not idleness (field case 74).
+	StateNeverConnected
+	// StateStarting: a kernel is starting.
+	StateStarting
+	// StateIdle: every kernel is idle (or dead).
+	StateIdle
+)
+
+// String is the state's word: "unknown", "no kernels", "busy", "never
+// connected", "starting", "idle".
+func (s State) String() string {
+	switch s {
+	case StateNoKernels:
+		return "no kernels"
+	case StateBusy:
+		return "busy"
+	case StateNeverConnected:
+		return "never connected"
+	case StateStarting:
+		return "starting"
+	case StateIdle:
+		return "idle"
+	}
+	return "unknown"
+}
+
+// Activity is Judge's verdict on a runtime's kernels.
+type Activity struct {
+	State State
+	// Kernels counts the kernels; Busy the busy (or restarting) ones;
+	// NeverConnected the ones stuck starting.
+	Kernels, Busy, NeverConnected int
+	// Since is, for StateBusy, the newest last_activity of the busy
+	// kernels (the last output: "busy 0:42 (no output)"); for StateIdle,
+	// the newest last_activity of all (the last activity); else zero.
+	Since time.Time
+	// For is now − Since (never negative; 0 when Since is zero).
+	For time.Duration
+}
+
+// IdleWarning reports whether every kernel has been idle for
+// IdleWarnAfter or more.
+func (a Activity) IdleWarning() bool { return a.State == StateIdle && a.For >= IdleWarnAfter }
+
+// active reports whether a state means the kernel works, whatever its
+// last_activity (colab-vscode's ACTIVE_KERNEL_STATES less "starting").
+func busyState(s string) bool {
+	return s == "busy" || s == "restarting" || s == "autorestarting"
+}
+
+// Judge returns the activity of a runtime whose kernels are ks at now.
+// startedAt, when not nil, says since when a kernel id has been seen
+// "starting" (Store keeps it, by the local clock); otherwise (or when it
+// does not know) a starting kernel's last_activity, its start time, is
+// used. nil ks (never listed) is StateUnknown.
+func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Time, bool)) Activity {
+	if ks == nil {
+		return Activity{}
+	}
+	a := Activity{Kernels: len(ks)}
+	if len(ks) == 0 {
+		a.State = StateNoKernels
+		return a
+	}
+	var newest, newestBusy time.Time
+	starting := 0
+	for _, k := range ks {
+		if k.LastActivity.After(newest) {
+			newest = k.LastActivity
+		}
+		switch {
+		case busyState(k.ExecutionState):
+			a.Busy++
+			if k.LastActivity.After(newestBusy) {
+				newestBusy = k.LastActivity
+			}
+		case k.ExecutionState == "starting":
+			since := k.LastActivity
+			if startedAt != nil {
+				if t, ok := startedAt(k.ID); ok && (since.IsZero() || t.Before(since)) {
+					since = t
+				}
+			}
+			if k.Connections == 0 && !since.IsZero() && now.Sub(since) > NeverConnectedAfter {
+				a.NeverConnected++
+			} else {
+				starting++
+			}
+		}
+	}
+	switch {
+	case a.Busy > 0:
+		a.State, a.Since = StateBusy, newestBusy
+	case a.NeverConnected > 0:
+		a.State = StateNeverConnected
+	case starting > 0:
+		a.State = StateStarting
+	default:
+		a.State, a.Since = StateIdle, newest
+	}
+	if !a.Since.IsZero() {
+		a.For = max(now.Sub(a.Since), 0)
+	}
+	return a
+}

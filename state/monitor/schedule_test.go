@@ -1,0 +1,280 @@
+package monitor
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// sim drives a Scheduler as the dashboard would: ask Plan at each time
+// Next names, finish every poll after latency with outcome(poll), and
+// record every poll started.
+type sim struct {
+	s        *Scheduler
+	now      time.Time
+	selected string
+	onScreen []string
+	latency  time.Duration
+	outcome  func(p Poll, at time.Time) (res, ker Outcome)
+	started  []startedPoll
+	pending  []startedPoll
+}
+
+type startedPoll struct {
+	at time.Time
+	p  Poll
+}
+
+func newSim(selected string, onScreen []string) *sim {
+	return &sim{s: NewScheduler(), now: t0, selected: selected, onScreen: onScreen, latency: 200 * time.Millisecond,
+		outcome: func(Poll, time.Time) (Outcome, Outcome) { return OutcomeOK, OutcomeOK }}
+}
+
+// run advances until end.
+func (m *sim) run(end time.Time) {
+	for m.now.Before(end) {
+		for _, p := range m.s.Plan(m.now, m.selected, m.onScreen) {
+			sp := startedPoll{m.now, p}
+			m.started = append(m.started, sp)
+			m.pending = append(m.pending, sp)
+		}
+		next, ok := m.s.Next(m.now, m.selected, m.onScreen)
+		// The earliest poll to finish.
+		for i, sp := range m.pending {
+			if done := sp.at.Add(m.latency); !ok || done.Before(next) || done.Equal(next) {
+				next, ok = done, true
+				_ = i
+			}
+		}
+		if !ok || !next.Before(end) {
+			m.now = end
+			break
+		}
+		if next.Before(m.now) {
+			next = m.now
+		}
+		m.now = next
+		kept := m.pending[:0]
+		for _, sp := range m.pending {
+			if !sp.at.Add(m.latency).After(m.now) {
+				res, ker := m.outcome(sp.p, m.now)
+				if !sp.p.Resources {
+					res = OutcomeSkipped
+				}
+				m.s.Done(sp.p.Runtime, m.now, res, ker)
+			} else {
+				kept = append(kept, sp)
+			}
+		}
+		m.pending = kept
+	}
+}
+
+func (m *sim) times(name string) []time.Time {
+	var out []time.Time
+	for _, sp := range m.started {
+		if sp.p.Runtime == name {
+			out = append(out, sp.at)
+		}
+	}
+	return out
+}
+
+func gaps(ts []time.Time) []time.Duration {
+	var out []time.Duration
+	for i := 1; i < len(ts); i++ {
+		out = append(out, ts[i].Sub(ts[i-1]))
+	}
+	return out
+}
+
+// The selected runtime every 5 s, the others on screen every 30 s, none
+// off screen, each a resources and a kernels request.
+func TestSchedulerCadence(t *testing.T) {
+	m := newSim("sel", []string{"sel", "a", "b"})
+	m.run(t0.Add(2 * time.Minute))
+	for _, g := range gaps(m.times("sel")) {
+		if g != SelectedEvery {
+			t.Fatalf("selected runtime polled %v apart: %v", g, gaps(m.times("sel")))
+		}
+	}
+	if n := len(m.times("sel")); n != 24 {
+		t.Errorf("selected polled %d times in 2 min", n)
+	}
+	for _, name := range []string{"a", "b"} {
+		for _, g := range gaps(m.times(name)) {
+			if g != OnScreenEvery {
+				t.Fatalf("%s polled %v apart", name, gaps(m.times(name)))
+			}
+		}
+	}
+	for _, sp := range m.started {
+		if !sp.p.Resources || !sp.p.Kernels || sp.p.Requests() != 2 {
+			t.Fatalf("poll %+v", sp.p)
+		}
+	}
+	// Off screen: never.
+	m.onScreen = []string{"sel"}
+	before := len(m.times("a"))
+	m.run(m.now.Add(5 * time.Minute))
+	if len(m.times("a")) != before {
+		t.Errorf("an off-screen runtime was polled")
+	}
+	// Selecting another runtime polls it at once.
+	m.selected, m.onScreen = "a", []string{"sel", "a"}
+	at := m.now
+	m.run(m.now.Add(time.Second))
+	if ts := m.times("a"); !ts[len(ts)-1].Equal(at) {
+		t.Errorf("newly selected runtime not polled at once: %v", ts[len(ts)-1].Sub(at))
+	}
+}
+
+// Never two polls at once for one runtime: a slow reply delays the next.
+func TestSchedulerNoOverlap(t *testing.T) {
+	m := newSim("sel", []string{"sel"})
+	m.latency = 12 * time.Second
+	m.run(t0.Add(time.Minute))
+	for _, g := range gaps(m.times("sel")) {
+		if g < m.latency {
+			t.Fatalf("overlapping polls %v apart (latency %v)", g, m.latency)
+		}
+	}
+	s := NewScheduler()
+	if p := s.Plan(t0, "sel", nil); len(p) != 1 || !s.InFlight("sel") {
+		t.Fatalf("%+v", p)
+	}
+	if p := s.Plan(t0.Add(time.Hour), "sel", nil); len(p) != 0 {
+		t.Errorf("a second poll while one is in flight: %+v", p)
+	}
+	if _, ok := s.Next(t0, "sel", nil); ok {
+		t.Errorf("Next while the only poll is in flight")
+	}
+}
+
+// Failures back off 30 s, 60 s, 120 s, 240 s, then 5 min; a success
+// resets to the cadence.
+func TestSchedulerBackoff(t *testing.T) {
+	fail := true
+	m := newSim("sel", []string{"sel"})
+	m.latency = 0
+	m.outcome = func(Poll, time.Time) (Outcome, Outcome) {
+		if fail {
+			return OutcomeFailed, OutcomeOK
+		}
+		return OutcomeOK, OutcomeOK
+	}
+	m.run(t0.Add(15 * time.Minute))
+	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute, 5 * time.Minute}
+	g := gaps(m.times("sel"))
+	if len(g) < len(want) {
+		t.Fatalf("gaps %v", g)
+	}
+	for i, w := range want {
+		if g[i] != w {
+			t.Fatalf("gaps %v, want %v…", g, want)
+		}
+	}
+	if m.s.Failures("sel") != len(g)+1 {
+		t.Errorf("failures %d", m.s.Failures("sel"))
+	}
+	fail = false
+	m.run(m.now.Add(6 * time.Minute))
+	g = gaps(m.times("sel"))
+	if g[len(g)-1] != SelectedEvery || m.s.Failures("sel") != 0 {
+		t.Errorf("after a success: gaps %v", g[len(g)-3:])
+	}
+	if Backoff(100) != BackoffMax {
+		t.Errorf("Backoff(100) = %v", Backoff(100))
+	}
+}
+
+// Resources not offered (a Jupyter 404) are asked again every 10 min;
+// the kernels keep their cadence in between.
+func TestSchedulerNotOffered(t *testing.T) {
+	m := newSim("sel", []string{"sel"})
+	m.latency = 0
+	m.outcome = func(Poll, time.Time) (Outcome, Outcome) { return OutcomeNotOffered, OutcomeOK }
+	m.run(t0.Add(25 * time.Minute))
+	var res []time.Time
+	for _, sp := range m.started {
+		if sp.p.Resources {
+			res = append(res, sp.at)
+		}
+		if !sp.p.Kernels {
+			t.Fatalf("kernels left out: %+v", sp.p)
+		}
+	}
+	if g := gaps(res); len(g) != 2 || g[0] != NotOfferedRecheck || g[1] != NotOfferedRecheck {
+		t.Errorf("resources asked at gaps %v, want every 10 min", g)
+	}
+	if g := gaps(m.times("sel")); g[0] != SelectedEvery {
+		t.Errorf("kernels polled %v apart", g[0])
+	}
+}
+
+// At 1,000 runtimes all on screen: never more than 120 requests in any
+// minute, the selected runtime still every 5 s, every runtime polled
+// eventually, and one Plan stays cheap.
+func TestSchedulerThousandRuntimes(t *testing.T) {
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = fmt.Sprintf("rt-%04d", i)
+	}
+	m := newSim(names[500], names)
+	end := t0.Add(10 * time.Minute)
+	m.run(end)
+	var sent []time.Time
+	for _, sp := range m.started {
+		for range sp.p.Requests() {
+			sent = append(sent, sp.at)
+		}
+	}
+	for i := range sent {
+		j := i
+		for j < len(sent) && sent[j].Sub(sent[i]) < time.Minute {
+			j++
+		}
+		if j-i > MaxPerMinute {
+			t.Fatalf("%d requests in the minute from %v", j-i, sent[i].Sub(t0))
+		}
+	}
+	if len(sent) < 10*MaxPerMinute-2*MaxPerMinute/10 {
+		t.Errorf("only %d requests in 10 minutes: the budget is wasted", len(sent))
+	}
+	for _, g := range gaps(m.times(names[500])) {
+		if g != SelectedEvery {
+			t.Fatalf("the selected runtime polled %v apart at 1,000 runtimes", g)
+		}
+	}
+	polled := map[string]bool{}
+	for _, sp := range m.started {
+		polled[sp.p.Runtime] = true
+	}
+	if len(polled) < 480 {
+		t.Errorf("%d runtimes polled in 10 min", len(polled))
+	}
+	// Oldest first: no runtime is polled twice before all were once.
+	seen := map[string]int{}
+	for _, sp := range m.started {
+		if sp.p.Runtime == names[500] {
+			continue
+		}
+		seen[sp.p.Runtime]++
+		if seen[sp.p.Runtime] == 2 && len(seen) < len(names)-1 {
+			t.Fatalf("%s polled twice while %d runtimes were never polled", sp.p.Runtime, len(names)-1-len(seen))
+		}
+	}
+	start := time.Now()
+	s := m.s
+	for i := range 100 {
+		s.Plan(end.Add(time.Duration(i)*time.Second), names[500], names)
+	}
+	// Generous: the race detector and a busy machine slow it tenfold.
+	if d := time.Since(start) / 100; d > 50*time.Millisecond {
+		t.Errorf("Plan at 1,000 runtimes takes %v", d)
+	}
+	s.Retain(func(string) bool { return false })
+	if s.Failures(names[0]) != 0 || s.InFlight(names[500]) {
+		t.Errorf("Retain kept state")
+	}
+}

@@ -1,0 +1,182 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	apimon "github.com/colabdash/colabdash/api/monitor"
+)
+
+// StaleAfter is how many polls in a row may fail before a runtime's
+// figures (or kernels) are marked stale.
+const StaleAfter = 3
+
+// Outcome is what one part of a poll (resources or kernels) came to; the
+// Scheduler plans the next poll from it.
+type Outcome int
+
+// Poll outcomes.
+const (
+	// OutcomeSkipped: the part was not asked for, or the poll was
+	// cancelled (the caller's context: not the runtime's fault).
+	OutcomeSkipped Outcome = iota
+	// OutcomeOK: figures came.
+	OutcomeOK
+	// OutcomeFailed: a 5xx, a bad body, no reply in time, a token the
+	// proxy refused even after renewal…: back off.
+	OutcomeFailed
+	// OutcomeNotOffered: the runtime has no such route (a Jupyter 404):
+	// re-check rarely (NotOfferedRecheck).
+	OutcomeNotOffered
+)
+
+// OutcomeOf classifies an error from package api/monitor: nil is OK,
+// ErrNotOffered NotOffered, a cancelled context Skipped, anything else
+// Failed.
+func OutcomeOf(err error) Outcome {
+	switch {
+	case err == nil:
+		return OutcomeOK
+	case errors.Is(err, apimon.ErrNotOffered):
+		return OutcomeNotOffered
+	case errors.Is(err, context.Canceled):
+		return OutcomeSkipped
+	}
+	return OutcomeFailed
+}
+
+// Runtime is what is known of one runtime's resources and kernels. Its
+// fields are read by the views; Store's methods write them.
+type Runtime struct {
+	// Resources is the newest figures (valid when ResourcesAt is not
+	// zero) and Last their Sample; ResourcesAt when they came.
+	Resources   apimon.Resources
+	Last        Sample
+	ResourcesAt time.Time
+	// ResourcesErr is the last failure of the resources poll (nil after
+	// a success); ResourcesMissed the failed polls in a row.
+	ResourcesErr    error
+	ResourcesMissed int
+	// NotOffered is set when the runtime has no resources route (a
+	// stock Jupyter server; field case 75).
+	NotOffered bool
+	// Kernels is the newest kernel list (nil before the first);
+	// KernelsAt when it came; KernelsErr and KernelsMissed as for
+	// resources.
+	Kernels       []apimon.Kernel
+	KernelsAt     time.Time
+	KernelsErr    error
+	KernelsMissed int
+	// History holds the last 15 minutes of figures.
+	History History
+
+	// starting is when each kernel was first seen "starting" (local
+	// clock), for Judge.
+	starting map[string]time.Time
+}
+
+// ResourcesStale reports whether the figures shown are stale: StaleAfter
+// or more resources polls failed in a row.
+func (r *Runtime) ResourcesStale() bool { return r.ResourcesMissed >= StaleAfter }
+
+// KernelsStale is ResourcesStale for the kernel list.
+func (r *Runtime) KernelsStale() bool { return r.KernelsMissed >= StaleAfter }
+
+// Activity judges the runtime's kernels at now (Judge, with the times
+// kernels were first seen starting).
+func (r *Runtime) Activity(now time.Time) Activity {
+	return Judge(r.Kernels, now, func(id string) (time.Time, bool) {
+		t, ok := r.starting[id]
+		return t, ok
+	})
+}
+
+// Store holds a Runtime per runtime name. The zero value is not usable;
+// call NewStore.
+type Store struct {
+	m map[string]*Runtime
+}
+
+// NewStore returns an empty Store.
+func NewStore() *Store { return &Store{m: map[string]*Runtime{}} }
+
+// Get returns what is known of runtime name, nil when nothing is.
+func (s *Store) Get(name string) *Runtime { return s.m[name] }
+
+func (s *Store) get(name string) *Runtime {
+	r := s.m[name]
+	if r == nil {
+		r = &Runtime{}
+		s.m[name] = r
+	}
+	return r
+}
+
+// Len returns how many runtimes the Store knows.
+func (s *Store) Len() int { return len(s.m) }
+
+// RecordResources records the outcome of a resources poll of runtime
+// name that ended at now (res valid when err is nil) and returns it as
+// an Outcome for the Scheduler. A success adds to the History; a failure
+// keeps the last figures (stale after StaleAfter in a row); "not
+// offered" drops them.
+func (s *Store) RecordResources(name string, now time.Time, res apimon.Resources, err error) Outcome {
+	o := OutcomeOf(err)
+	r := s.get(name)
+	switch o {
+	case OutcomeOK:
+		r.Resources, r.ResourcesAt, r.ResourcesErr, r.ResourcesMissed, r.NotOffered = res, now, nil, 0, false
+		r.Last = SampleOf(now, res)
+		r.History.Add(r.Last)
+	case OutcomeNotOffered:
+		r.Resources, r.Last, r.ResourcesAt, r.ResourcesErr, r.ResourcesMissed, r.NotOffered = apimon.Resources{}, Sample{}, time.Time{}, err, 0, true
+	case OutcomeFailed:
+		r.ResourcesErr = err
+		r.ResourcesMissed++
+	}
+	return o
+}
+
+// RecordKernels records the outcome of a kernels poll of runtime name
+// that ended at now (ks valid when err is nil) and returns its Outcome.
+func (s *Store) RecordKernels(name string, now time.Time, ks []apimon.Kernel, err error) Outcome {
+	o := OutcomeOf(err)
+	r := s.get(name)
+	switch o {
+	case OutcomeOK:
+		if ks == nil {
+			ks = []apimon.Kernel{}
+		}
+		r.Kernels, r.KernelsAt, r.KernelsErr, r.KernelsMissed = ks, now, nil, 0
+		seen := map[string]time.Time{}
+		for _, k := range ks {
+			if k.ExecutionState != "starting" {
+				continue
+			}
+			if t, ok := r.starting[k.ID]; ok {
+				seen[k.ID] = t
+			} else {
+				seen[k.ID] = now
+			}
+		}
+		r.starting = seen
+	case OutcomeNotOffered, OutcomeFailed:
+		r.KernelsErr = err
+		r.KernelsMissed++
+	}
+	return o
+}
+
+// Forget drops runtime name (gone).
+func (s *Store) Forget(name string) { delete(s.m, name) }
+
+// Retain drops every runtime for which keep is false (those no longer
+// listed).
+func (s *Store) Retain(keep func(name string) bool) {
+	for name := range s.m {
+		if !keep(name) {
+			delete(s.m, name)
+		}
+	}
+}
