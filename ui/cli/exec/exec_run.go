@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/runtimes"
@@ -65,7 +66,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	}
 	v.S.Signals.Own() // a ctrl+c answered "keep waiting" does not end the run
 	base := context.WithoutCancel(cmd.Context())
-	prep, cancelPrep := context.WithCancel(base)
+	prep, cancelPrep := context.WithCancel(client.ListToolsEarly(base)) // its schema calls follow: tools/list goes alongside the first call
 	defer cancelPrep()
 	watching := make(chan struct{})
 	go func() {
