@@ -1,6 +1,5 @@
 package ui
 
-// Why this file is over 400 lines: every API result message and how Update folds it; one place to see which call updates what.
 
 import (
 	"context"
