@@ -1,6 +1,5 @@
 package ui
 
-
 import (
 	"context"
 	"fmt"
