@@ -1,10 +1,17 @@
-// Package keymap holds every action of the dashboard, of the files pane
-// and of the run-code console as a key.Binding with help text, grouped for
-// the help view. Bindings can be changed at run time with Rebind (main
-// does, from the config file's keys); the help then shows the effective
-// keys. Only the text editor's own keys (←/→, home/end, backspace, ↑/↓
-// between lines and through the history…), the same in every text field,
-// and a dialog's answer keys are not here.
+// Package keymap holds every action of colabdash's screens as a
+// key.Binding with help text: defaults is one row per action (its config
+// name, default keys, help, whether it changes something on Colab), and
+// KeyMap holds one struct of bindings per scope (the dashboard's global
+// keys, the runtimes table, the sessions pane, the files pane, the
+// run-code console, the help, the event log, the profile picker, the
+// no-credentials screen), each matched only by the component that owns
+// it. An action read in several scopes (up, quit) has a binding in each
+// with the same keys. Bindings can be changed at run time with Rebind
+// (main does, from the config file's keys), in every scope at once; the
+// help then shows the effective keys. Only the text editor's own keys
+// (←/→, home/end, backspace, ↑/↓ between lines and through the history…),
+// the same in every text field, a dialog's answer keys and the profile
+// picker's enter are not here.
 package keymap
 
 import (
