@@ -101,8 +101,8 @@ func CheckBinding(action, s string) error {
 		return err
 	}
 	text := false
-	for _, sc := range textFieldScopes {
-		text = text || slices.Contains(scopes[sc], action)
+	for _, p := range (&KeyMap{}).places() {
+		text = text || (p.action == action && slices.Contains(textFieldScopes, p.scope))
 	}
 	if !text {
 		return nil
@@ -118,14 +118,16 @@ func CheckBinding(action, s string) error {
 	return nil
 }
 
-// Conflict is one key bound to more than one action read in one scope.
+// Conflict is one key bound to more than one action read at the same
+// time.
 type Conflict struct {
 	// Key is the key string ("r").
 	Key string
 	// Actions are the action names bound to it, sorted.
 	Actions []string
-	// Scope is where they are both read (ScopeDashboard, ScopeFiles,
-	// ScopeConsole).
+	// Scope is where they are both read: the first scope of the keys read
+	// together (ScopeDashboard for the dashboard with a pane's cursor
+	// keys, ScopeFiles, ScopeConsole, ScopeHelp…).
 	Scope string
 }
 
@@ -139,24 +141,41 @@ func (c Conflict) String() string {
 	return s
 }
 
-// Conflicts returns every key bound to two or more actions read in one
-// scope (the dashboard, the files pane, the console), sorted by key and
-// scope. Actions of different scopes may share a key (d deletes a
-// runtime on the dashboard and downloads in the files pane), and so may
-// the no-credentials screen's demo key.
+// liveTogether lists the scopes whose keys are read at the same time: the
+// focused pane's cursor keys with the dashboard's global keys (the pane
+// gets a key first, so a shared key would hide a global one), and each
+// layer alone (the layer on top gets every key). The first scope names
+// the set in a Conflict.
+var liveTogether = [][]string{
+	{ScopeDashboard, ScopeRuntimes},
+	{ScopeDashboard, ScopeSessions},
+	{ScopeFiles}, {ScopeConsole}, {ScopeHelp}, {ScopeEvents}, {ScopeProfile}, {ScopeSetup},
+}
+
+// Conflicts returns every key bound to two or more actions read at the
+// same time (see liveTogether: the dashboard with either pane's cursor
+// keys, each layer alone), sorted by key and scope. Actions of scopes
+// never read together may share a key (d deletes a runtime on the
+// dashboard, downloads in the files pane, and is the no-credentials
+// screen's demo key).
 func (k *KeyMap) Conflicts() []Conflict {
 	var out []Conflict
-	for scope, acts := range scopes {
+	for _, set := range liveTogether {
 		by := map[string][]string{}
-		for _, a := range acts {
-			for _, s := range k.binding(a).Keys() {
-				by[s] = append(by[s], a)
+		for _, p := range k.places() {
+			if !slices.Contains(set, p.scope) {
+				continue
+			}
+			for _, s := range p.b.Keys() {
+				if !slices.Contains(by[s], p.action) {
+					by[s] = append(by[s], p.action)
+				}
 			}
 		}
 		for s, acts := range by {
 			if len(acts) > 1 {
 				sort.Strings(acts)
-				out = append(out, Conflict{Key: s, Actions: acts, Scope: scope})
+				out = append(out, Conflict{Key: s, Actions: acts, Scope: set[0]})
 			}
 		}
 	}
@@ -166,24 +185,30 @@ func (k *KeyMap) Conflicts() []Conflict {
 		}
 		return out[i].Scope < out[j].Scope
 	})
-	// The same pair can clash in two scopes (refresh and quit are read in
-	// both the dashboard and the files pane): name it once.
+	// The same pair can clash in several scopes (refresh and quit are read
+	// in both the dashboard and the files pane): name it once, in the
+	// dashboard if it clashes there.
 	var kept []Conflict
 	for _, c := range out {
-		if n := len(kept); n > 0 && c.Key == kept[n-1].Key && slices.Equal(c.Actions, kept[n-1].Actions) {
-			continue
+		i := slices.IndexFunc(kept, func(o Conflict) bool { return o.Key == c.Key && slices.Equal(o.Actions, c.Actions) })
+		switch {
+		case i < 0:
+			kept = append(kept, c)
+		case c.Scope == ScopeDashboard:
+			kept[i].Scope = c.Scope
 		}
-		kept = append(kept, c)
 	}
 	return kept
 }
 
-// Binding returns the binding of action (one of the Action* names) and
-// whether the action exists.
+// Binding returns a copy of the binding of action (one of the Action*
+// names; the same keys in every scope that reads it) and whether the
+// action exists. It is for describing keys (the config, the docs): a
+// component matches its own scope's bindings.
 func (k *KeyMap) Binding(action string) (key.Binding, bool) {
-	b := k.binding(action)
-	if b == nil {
+	bs := k.bindings(action)
+	if len(bs) == 0 {
 		return key.Binding{}, false
 	}
-	return *b, true
+	return *bs[0], true
 }

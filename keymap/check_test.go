@@ -2,6 +2,7 @@ package keymap
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -179,6 +180,35 @@ func TestCheckBindingTextField(t *testing.T) {
 			if err := CheckBinding(a, k); err != nil {
 				t.Errorf("default %s: %q: %v", a, k, err)
 			}
+		}
+	}
+}
+
+// Keys read at the same time may not clash: a runtimes table key with a
+// global key (the table would take it first and hide the global one), a
+// sessions pane key likewise; a layer's keys among themselves. A scope
+// never read with another may reuse its keys.
+func TestConflictsOfScopesReadTogether(t *testing.T) {
+	for _, c := range []struct {
+		action, key, want string
+	}{
+		{ActionTop, "s", `key "s" is bound to sort and top`},
+		{ActionPageDown, "P", `key "P" is bound to page_down and profile`},
+		{ActionDemo, "esc", `key "esc" is bound to back and demo in the no-credentials screen`},
+		{ActionFilesOpen, "P", `key "P" is bound to files_open and profile in the files pane`},
+	} {
+		k := Default()
+		if err := k.Rebind(c.action, c.key); err != nil {
+			t.Fatal(err)
+		}
+		if got := k.Conflicts(); len(got) != 1 || got[0].String() != c.want {
+			t.Errorf("%s: %s gives %v, want %s", c.action, c.key, got, c.want)
+		}
+	}
+	// Every scope is read with some: none escapes the check.
+	for _, s := range scopeNames() {
+		if !slices.ContainsFunc(liveTogether, func(set []string) bool { return slices.Contains(set, s) }) {
+			t.Errorf("scope %q is in no set of scopes read together", s)
 		}
 	}
 }

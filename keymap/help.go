@@ -22,16 +22,29 @@ func helpKeys(keys []string) string {
 	return strings.Join(out, "/")
 }
 
-// ShortHelp is the one-line help of the footer (help.KeyMap).
-func (k *KeyMap) ShortHelp() []key.Binding {
+// ShortHelp is the dashboard's one-line help in the footer (help.KeyMap).
+func (d *Dashboard) ShortHelp() []key.Binding {
 	// Help and quit first: a narrow footer cuts from the end, and these
 	// two must always be found.
-	return []key.Binding{k.Help, k.Quit, k.NewRuntime, k.DeleteRuntime, k.RunCode, k.Refresh}
+	return []key.Binding{d.Help, d.Quit, d.NewRuntime, d.DeleteRuntime, d.RunCode, d.Refresh}
+}
+
+// FullHelp is the dashboard's groups of the full help, without the
+// layers' (help.KeyMap; KeyMap.HelpGroups has them all).
+func (d *Dashboard) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{d.NextPanel, d.PrevPanel, d.Details, d.Profile, d.Events},
+		{d.Filter, d.Sort, d.Refresh},
+		{d.Back, d.Help, d.Quit},
+		{d.NewRuntime, d.QuickCreate, d.DeleteRuntime, d.Cancel, d.RenewToken},
+		{d.OpenSession, d.CloseSession, d.RunCode, d.Files, d.Shell},
+		{d.CopyURL, d.RevealToken, d.CopyToken},
+	}
 }
 
 // FullHelp is the help shown by "?", in columns: navigation, panels, data,
 // general, runtimes, sessions, clipboard, the files pane, the run-code
-// console (help.KeyMap). HelpGroups gives the same groups with titles.
+// console. HelpGroups gives the same groups with titles.
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	gs := k.HelpGroups()
 	out := make([][]key.Binding, len(gs))
@@ -49,19 +62,18 @@ type HelpGroup struct {
 }
 
 // HelpGroups are FullHelp's groups, the layers' with a title saying where
-// their keys are read ("files pane (f)"; the key is the one in effect).
+// their keys are read ("files pane (f)"; the key is the one in effect):
+// the lists' cursor keys, the dashboard's groups, the files pane's own
+// keys and the console's.
 func (k *KeyMap) HelpGroups() []HelpGroup {
-	return []HelpGroup{
-		{"", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-		{"", []key.Binding{k.NextPanel, k.PrevPanel, k.Details, k.Profile, k.Events}},
-		{"", []key.Binding{k.Filter, k.Sort, k.Refresh}},
-		{"", []key.Binding{k.Back, k.Help, k.Quit}},
-		{"", []key.Binding{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.Cancel, k.RenewToken}},
-		{"", []key.Binding{k.OpenSession, k.CloseSession, k.RunCode, k.Files, k.Shell}},
-		{"", []key.Binding{k.CopyURL, k.RevealToken, k.CopyToken}},
-		{ScopeFiles + " (" + k.Files.Help().Key + ")",
-			[]key.Binding{k.FilesOpen, k.FilesParent, k.FilesDownload, k.FilesDownloadTo, k.FilesUpload, k.FilesDelete}},
-		{ScopeConsole + " (" + k.RunCode.Help().Key + ")",
-			[]key.Binding{k.ConsoleRun, k.ConsoleNewLine, k.ConsoleStop, k.ConsoleBack, k.ConsoleScrollUp, k.ConsoleScrollDown}},
+	l, d, f, c := &k.RuntimesTable, &k.Dashboard, &k.FilesPane, &k.Console
+	gs := []HelpGroup{{"", []key.Binding{l.Up, l.Down, l.PageUp, l.PageDown, l.Top, l.Bottom}}}
+	for _, g := range d.FullHelp() {
+		gs = append(gs, HelpGroup{"", g})
 	}
+	return append(gs,
+		HelpGroup{ScopeFiles + " (" + d.Files.Help().Key + ")",
+			[]key.Binding{f.Open, f.Parent, f.Download, f.DownloadTo, f.Upload, f.Delete}},
+		HelpGroup{ScopeConsole + " (" + d.RunCode.Help().Key + ")",
+			[]key.Binding{c.Run, c.NewLine, c.Stop, c.Back, c.ScrollUp, c.ScrollDown}})
 }

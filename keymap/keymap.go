@@ -1,13 +1,21 @@
-// Package keymap holds every action of the dashboard, of the files pane
-// and of the run-code console as a key.Binding with help text, grouped for
-// the help view. Bindings can be changed at run time with Rebind (main
-// does, from the config file's keys); the help then shows the effective
-// keys. Only the text editor's own keys (←/→, home/end, backspace, ↑/↓
-// between lines and through the history…), the same in every text field,
-// and a dialog's answer keys are not here.
+// Package keymap holds every action of colabdash's screens as a
+// key.Binding with help text: defaults is one row per action (its config
+// name, default keys, help, whether it changes something on Colab), and
+// KeyMap holds one struct of bindings per scope (the dashboard's global
+// keys, the runtimes table, the sessions pane, the files pane, the
+// run-code console, the help, the event log, the profile picker, the
+// no-credentials screen), each matched only by the component that owns
+// it. An action read in several scopes (up, quit) has a binding in each
+// with the same keys. Bindings can be changed at run time with Rebind
+// (main does, from the config file's keys), in every scope at once; the
+// help then shows the effective keys. Only the text editor's own keys
+// (←/→, home/end, backspace, ↑/↓ between lines and through the history…),
+// the same in every text field, a dialog's answer keys and the profile
+// picker's enter are not here.
 package keymap
 
 import (
+	"reflect"
 	"sort"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -76,133 +84,256 @@ const (
 	ActionConsoleScrollDown = "console_scroll_down"
 )
 
-// Scopes: where an action's keys are read. Two actions of one scope may
-// not share a key (Conflicts); actions of different scopes may.
+// Scopes: where an action's keys are read, each owned by one component
+// that alone matches them. Two actions of one scope may not share a key,
+// nor may two actions of scopes read at the same time (Conflicts); other
+// scopes may.
 const (
-	// ScopeDashboard is the dashboard with no layer open.
+	// ScopeDashboard is the dashboard's global keys (package ui: the app),
+	// read when the focused pane did not take the key.
 	ScopeDashboard = "dashboard"
-	// ScopeFiles is the files pane (f).
+	// ScopeRuntimes is the runtimes table's cursor keys
+	// (ui/pane/runtimes), read first while it has the focus.
+	ScopeRuntimes = "runtimes table"
+	// ScopeSessions is the sessions pane's cursor keys (ui/pane/sessions),
+	// read first while it has the focus.
+	ScopeSessions = "sessions pane"
+	// ScopeFiles is the files pane (f; ui/overlay/files).
 	ScopeFiles = "files pane"
-	// ScopeConsole is the run-code console (e).
+	// ScopeConsole is the run-code console (e; ui/overlay/console).
 	ScopeConsole = "run-code console"
+	// ScopeHelp is the full help's keys while it is open (?;
+	// ui/overlay/help).
+	ScopeHelp = "help"
+	// ScopeEvents is the event log's keys while it is open (L;
+	// ui/overlay/events).
+	ScopeEvents = "event log"
+	// ScopeProfile is the profile picker's keys while it is open (P;
+	// ui/overlay/profile).
+	ScopeProfile = "profile picker"
+	// ScopeSetup is the no-credentials screen shown instead of the
+	// dashboard (package ui: run.go).
+	ScopeSetup = "no-credentials screen"
 )
 
-// scopes lists, per scope, the actions whose keys are read there. The
-// demo key is read only on the no-credentials screen: in no scope here.
-var scopes = map[string][]string{
-	ScopeDashboard: {ActionUp, ActionDown, ActionPageUp, ActionPageDown, ActionTop, ActionBottom,
-		ActionNextPanel, ActionPrevPanel, ActionDetails, ActionFilter, ActionSort, ActionRefresh, ActionBack,
-		ActionHelp, ActionQuit, ActionProfile, ActionEvents, ActionNewRuntime, ActionQuickCreate,
-		ActionDeleteRuntime, ActionOpenSession, ActionCloseSession, ActionRunCode, ActionRenewToken, ActionCancel,
-		ActionCopyURL, ActionCopyToken, ActionRevealToken, ActionFiles, ActionShell},
-	ScopeFiles: {ActionUp, ActionDown, ActionPageUp, ActionPageDown, ActionTop, ActionBottom, ActionRefresh, ActionFilter,
-		ActionBack, ActionFiles, ActionQuit, ActionHelp, ActionProfile, ActionFilesOpen, ActionFilesParent,
-		ActionFilesDownload, ActionFilesDownloadTo, ActionFilesUpload, ActionFilesDelete},
-	ScopeConsole: {ActionConsoleRun, ActionConsoleNewLine, ActionConsoleStop, ActionConsoleBack,
-		ActionConsoleScrollUp, ActionConsoleScrollDown},
+// KeyMap is every scope's bindings, each scope a value of its own: a
+// component matches only the field of its scope. An action read in
+// several scopes (up, quit) has a binding in each, with the same keys:
+// Rebind and SetReadOnly change them all. Each field's tag names its
+// scope; each binding's tag names its action.
+type KeyMap struct {
+	// Dashboard is ScopeDashboard, matched by the app (package ui).
+	Dashboard Dashboard `scope:"dashboard"`
+	// RuntimesTable is ScopeRuntimes, matched by ui/pane/runtimes.
+	RuntimesTable List `scope:"runtimes table"`
+	// SessionsPane is ScopeSessions, matched by ui/pane/sessions.
+	SessionsPane List `scope:"sessions pane"`
+	// FilesPane is ScopeFiles, matched by ui/overlay/files.
+	FilesPane Files `scope:"files pane"`
+	// Console is ScopeConsole, matched by ui/overlay/console.
+	Console Console `scope:"run-code console"`
+	// HelpView is ScopeHelp, matched by ui/overlay/help.
+	HelpView Pager `scope:"help"`
+	// EventLog is ScopeEvents, matched by ui/overlay/events.
+	EventLog Pager `scope:"event log"`
+	// ProfilePicker is ScopeProfile, matched by ui/overlay/profile.
+	ProfilePicker Picker `scope:"profile picker"`
+	// Setup is ScopeSetup, matched by package ui's no-credentials screen.
+	Setup Setup `scope:"no-credentials screen"`
 }
 
-// KeyMap is every action of the dashboard. It implements help.KeyMap.
-type KeyMap struct {
-	// Navigation.
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+// Dashboard is the dashboard's global keys (ScopeDashboard): what no
+// focused pane took. It implements help.KeyMap (the footer's short help).
+type Dashboard struct {
 	// Panels: tab/shift+tab move focus; enter toggles the details panel.
-	NextPanel, PrevPanel, Details key.Binding
+	NextPanel key.Binding `action:"next_panel"`
+	PrevPanel key.Binding `action:"prev_panel"`
+	Details   key.Binding `action:"details"`
 	// Data: / filters runtimes, s cycles the sort key, r refreshes now.
-	Filter, Sort, Refresh key.Binding
-	// General: esc closes/clears, ? toggles full help, q quits.
-	Back, Help, Quit key.Binding
-	// Demo continues in demo mode from the no-credentials screen.
-	Demo key.Binding
-	// Profile opens the profile picker; Events toggles the event log.
-	Profile, Events key.Binding
+	Filter  key.Binding `action:"filter"`
+	Sort    key.Binding `action:"sort"`
+	Refresh key.Binding `action:"refresh"`
+	// General: esc closes/clears, ? opens the full help, q quits.
+	Back key.Binding `action:"back"`
+	Help key.Binding `action:"help"`
+	Quit key.Binding `action:"quit"`
+	// Profile opens the profile picker; Events opens the event log.
+	Profile key.Binding `action:"profile"`
+	Events  key.Binding `action:"events"`
 
 	// Actions (disabled and hidden from help by SetReadOnly): n picks a
 	// runtimeSpec and creates a runtime, N re-creates the last used spec,
 	// d deletes the selected runtime, o opens a session on it, x closes the
-	// selected session, e opens the run-code panel, R renews the selected
-	// runtime's proxy token now, c cancels a create waiting to retry.
-	NewRuntime, QuickCreate, DeleteRuntime, OpenSession, CloseSession, RunCode, RenewToken, Cancel key.Binding
+	// selected session, e opens the run-code panel, c cancels a create
+	// waiting to retry. R renews the selected runtime's proxy token now
+	// (it only reads: not disabled).
+	NewRuntime    key.Binding `action:"new_runtime"`
+	QuickCreate   key.Binding `action:"quick_create"`
+	DeleteRuntime key.Binding `action:"delete_runtime"`
+	OpenSession   key.Binding `action:"open_session"`
+	CloseSession  key.Binding `action:"close_session"`
+	RunCode       key.Binding `action:"run_code"`
+	RenewToken    key.Binding `action:"renew_token"`
+	Cancel        key.Binding `action:"cancel"`
 
 	// Clipboard: y copies the selected runtime's connection URL, v reveals
 	// its proxy token in the details panel, Y copies the token (only once
 	// revealed).
-	CopyURL, CopyToken, RevealToken key.Binding
+	CopyURL     key.Binding `action:"copy_url"`
+	CopyToken   key.Binding `action:"copy_token"`
+	RevealToken key.Binding `action:"reveal_token"`
 
-	// Files opens the files pane of the selected runtime (f), and closes
-	// it.
-	Files key.Binding
-
+	// Files opens the files pane of the selected runtime (f).
+	Files key.Binding `action:"files"`
 	// Shell opens a shell on the selected runtime in this terminal (S),
 	// suspending the dashboard until it ends (disabled by SetReadOnly).
-	Shell key.Binding
-
-	// The files pane (ScopeFiles): enter/→ opens the selected directory,
-	// backspace/← the parent, d downloads the selected file here, D to a
-	// path typed in a dialog, u uploads a typed path into the directory
-	// shown, x/delete deletes the selected entry (y-only confirmation).
-	// FilesUpload and FilesDelete are disabled by SetReadOnly.
-	FilesOpen, FilesParent, FilesDownload, FilesDownloadTo, FilesUpload, FilesDelete key.Binding
-
-	// The run-code console (ScopeConsole): enter runs a complete
-	// statement (else starts a line), alt+enter/ctrl+j always start a
-	// line, ctrl+c interrupts running code (idle: clears the input), esc
-	// goes back to the dashboard, pgup/pgdn scroll the transcript.
-	ConsoleRun, ConsoleNewLine, ConsoleStop, ConsoleBack, ConsoleScrollUp, ConsoleScrollDown key.Binding
+	Shell key.Binding `action:"shell"`
 }
 
+// List is a list's cursor keys (ScopeRuntimes, ScopeSessions): a line,
+// a page, the first and the last row.
+type List struct {
+	Up       key.Binding `action:"up"`
+	Down     key.Binding `action:"down"`
+	PageUp   key.Binding `action:"page_up"`
+	PageDown key.Binding `action:"page_down"`
+	Top      key.Binding `action:"top"`
+	Bottom   key.Binding `action:"bottom"`
+}
+
+// Files is the files pane's keys (ScopeFiles): its cursor, the
+// dashboard's keys it also reads (refresh, filter, back, files closes it,
+// help, profile, quit), and its own: enter/→ opens the selected
+// directory, backspace/← the parent, d downloads the selected file here,
+// D to a path typed in a dialog, u uploads a typed path into the
+// directory shown, x/delete deletes the selected entry (y-only
+// confirmation). Upload and Delete are disabled by SetReadOnly.
+type Files struct {
+	Up         key.Binding `action:"up"`
+	Down       key.Binding `action:"down"`
+	PageUp     key.Binding `action:"page_up"`
+	PageDown   key.Binding `action:"page_down"`
+	Top        key.Binding `action:"top"`
+	Bottom     key.Binding `action:"bottom"`
+	Refresh    key.Binding `action:"refresh"`
+	Filter     key.Binding `action:"filter"`
+	Back       key.Binding `action:"back"`
+	Files      key.Binding `action:"files"`
+	Quit       key.Binding `action:"quit"`
+	Help       key.Binding `action:"help"`
+	Profile    key.Binding `action:"profile"`
+	Open       key.Binding `action:"files_open"`
+	Parent     key.Binding `action:"files_parent"`
+	Download   key.Binding `action:"files_download"`
+	DownloadTo key.Binding `action:"files_download_to"`
+	Upload     key.Binding `action:"files_upload"`
+	Delete     key.Binding `action:"files_delete"`
+}
+
+// Console is the run-code console's keys (ScopeConsole): enter runs a
+// complete statement (else starts a line), alt+enter/ctrl+j always start
+// a line, ctrl+c interrupts running code (idle: clears the input), esc
+// goes back to the dashboard, pgup/pgdn scroll the transcript. Every other
+// key edits the input.
+type Console struct {
+	Run        key.Binding `action:"console_run"`
+	NewLine    key.Binding `action:"console_newline"`
+	Stop       key.Binding `action:"console_stop"`
+	Back       key.Binding `action:"console_back"`
+	ScrollUp   key.Binding `action:"console_scroll_up"`
+	ScrollDown key.Binding `action:"console_scroll_down"`
+}
+
+// Pager is a scrolled view's keys (ScopeHelp with Close = help,
+// ScopeEvents with Close = events): a line, a page, close (Close or Back)
+// and quit.
+type Pager struct {
+	Up       key.Binding `action:"up"`
+	Down     key.Binding `action:"down"`
+	PageUp   key.Binding `action:"page_up"`
+	PageDown key.Binding `action:"page_down"`
+	// Close is the key that opened the view (? for the help, L for the
+	// event log): it closes it again.
+	Close key.Binding
+	Back  key.Binding `action:"back"`
+	Quit  key.Binding `action:"quit"`
+}
+
+// Picker is the profile picker's keys (ScopeProfile): move, cancel (back,
+// or profile that opened it) and quit. Its enter (switch) is fixed.
+type Picker struct {
+	Up      key.Binding `action:"up"`
+	Down    key.Binding `action:"down"`
+	Back    key.Binding `action:"back"`
+	Profile key.Binding `action:"profile"`
+	Quit    key.Binding `action:"quit"`
+}
+
+// Setup is the no-credentials screen's keys (ScopeSetup): d continues in
+// demo mode, quit or back quit.
+type Setup struct {
+	Demo key.Binding `action:"demo"`
+	Quit key.Binding `action:"quit"`
+	Back key.Binding `action:"back"`
+}
+
+// def is one action's row: its default keys, its help text, and whether
+// it changes something on Colab (off in --readonly).
 type def struct {
-	keys []string
-	desc string
+	keys     []string
+	desc     string
+	mutating bool
 }
 
+// defaults is one row per action; where each is read is the scope
+// structs' action tags (and Pager.Close, see closeActions).
 var defaults = map[string]def{
-	ActionUp:        {[]string{"up", "k"}, "up"},
-	ActionDown:      {[]string{"down", "j"}, "down"},
-	ActionPageUp:    {[]string{"pgup", "ctrl+b"}, "page up"},
-	ActionPageDown:  {[]string{"pgdown", "ctrl+f"}, "page down"},
-	ActionTop:       {[]string{"home", "g"}, "top"},
-	ActionBottom:    {[]string{"end", "G"}, "bottom"},
-	ActionNextPanel: {[]string{"tab"}, "next panel"},
-	ActionPrevPanel: {[]string{"shift+tab"}, "prev panel"},
-	ActionDetails:   {[]string{"enter"}, "details"},
-	ActionFilter:    {[]string{"/"}, "filter"},
-	ActionSort:      {[]string{"s"}, "sort"},
-	ActionRefresh:   {[]string{"r"}, "refresh"},
-	ActionBack:      {[]string{"esc"}, "back/clear"},
-	ActionHelp:      {[]string{"?"}, "help"},
-	ActionQuit:      {[]string{"q", "ctrl+c"}, "quit"},
-	ActionDemo:      {[]string{"d"}, "demo mode"},
-	ActionProfile:   {[]string{"P"}, "switch profile"},
-	ActionEvents:    {[]string{"L"}, "event log"},
+	ActionUp:        {[]string{"up", "k"}, "up", false},
+	ActionDown:      {[]string{"down", "j"}, "down", false},
+	ActionPageUp:    {[]string{"pgup", "ctrl+b"}, "page up", false},
+	ActionPageDown:  {[]string{"pgdown", "ctrl+f"}, "page down", false},
+	ActionTop:       {[]string{"home", "g"}, "top", false},
+	ActionBottom:    {[]string{"end", "G"}, "bottom", false},
+	ActionNextPanel: {[]string{"tab"}, "next panel", false},
+	ActionPrevPanel: {[]string{"shift+tab"}, "prev panel", false},
+	ActionDetails:   {[]string{"enter"}, "details", false},
+	ActionFilter:    {[]string{"/"}, "filter", false},
+	ActionSort:      {[]string{"s"}, "sort", false},
+	ActionRefresh:   {[]string{"r"}, "refresh", false},
+	ActionBack:      {[]string{"esc"}, "back/clear", false},
+	ActionHelp:      {[]string{"?"}, "help", false},
+	ActionQuit:      {[]string{"q", "ctrl+c"}, "quit", false},
+	ActionDemo:      {[]string{"d"}, "demo mode", false},
+	ActionProfile:   {[]string{"P"}, "switch profile", false},
+	ActionEvents:    {[]string{"L"}, "event log", false},
 
-	ActionNewRuntime:    {[]string{"n"}, "new runtime"},
-	ActionQuickCreate:   {[]string{"N"}, "re-create last spec"},
-	ActionDeleteRuntime: {[]string{"d"}, "delete"},
-	ActionOpenSession:   {[]string{"o"}, "open session"},
-	ActionCloseSession:  {[]string{"x"}, "close session"},
-	ActionRunCode:       {[]string{"e"}, "run code"},
-	ActionRenewToken:    {[]string{"R"}, "renew token now"},
-	ActionCancel:        {[]string{"c"}, "cancel create retry"},
-	ActionCopyURL:       {[]string{"y"}, "copy URL"},
-	ActionCopyToken:     {[]string{"Y"}, "copy token"},
-	ActionRevealToken:   {[]string{"v"}, "reveal token"},
-	ActionFiles:         {[]string{"f"}, "files"},
-	ActionShell:         {[]string{"S"}, "shell on runtime"},
+	ActionNewRuntime:    {[]string{"n"}, "new runtime", true},
+	ActionQuickCreate:   {[]string{"N"}, "re-create last spec", true},
+	ActionDeleteRuntime: {[]string{"d"}, "delete", true},
+	ActionOpenSession:   {[]string{"o"}, "open session", true},
+	ActionCloseSession:  {[]string{"x"}, "close session", true},
+	ActionRunCode:       {[]string{"e"}, "run code", true},
+	ActionRenewToken:    {[]string{"R"}, "renew token now", false},
+	ActionCancel:        {[]string{"c"}, "cancel create retry", true},
+	ActionCopyURL:       {[]string{"y"}, "copy URL", false},
+	ActionCopyToken:     {[]string{"Y"}, "copy token", false},
+	ActionRevealToken:   {[]string{"v"}, "reveal token", false},
+	ActionFiles:         {[]string{"f"}, "files", false},
+	ActionShell:         {[]string{"S"}, "shell on runtime", true},
 
-	ActionFilesOpen:       {[]string{"enter", "right"}, "open directory"},
-	ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory"},
-	ActionFilesDownload:   {[]string{"d"}, "download here"},
-	ActionFilesDownloadTo: {[]string{"D"}, "download to a path"},
-	ActionFilesUpload:     {[]string{"u"}, "upload here"},
-	ActionFilesDelete:     {[]string{"x", "delete"}, "delete"},
+	ActionFilesOpen:       {[]string{"enter", "right"}, "open directory", false},
+	ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory", false},
+	ActionFilesDownload:   {[]string{"d"}, "download here", false},
+	ActionFilesDownloadTo: {[]string{"D"}, "download to a path", false},
+	ActionFilesUpload:     {[]string{"u"}, "upload here", true},
+	ActionFilesDelete:     {[]string{"x", "delete"}, "delete", true},
 
-	ActionConsoleRun:        {[]string{"enter"}, "run"},
-	ActionConsoleNewLine:    {[]string{"alt+enter", "ctrl+j"}, "new line"},
-	ActionConsoleStop:       {[]string{"ctrl+c"}, "stop the code (idle: clear)"},
-	ActionConsoleBack:       {[]string{"esc"}, "back (code keeps running)"},
-	ActionConsoleScrollUp:   {[]string{"pgup"}, "scroll up"},
-	ActionConsoleScrollDown: {[]string{"pgdown"}, "scroll down"},
+	ActionConsoleRun:        {[]string{"enter"}, "run", false},
+	ActionConsoleNewLine:    {[]string{"alt+enter", "ctrl+j"}, "new line", false},
+	ActionConsoleStop:       {[]string{"ctrl+c"}, "stop the code (idle: clear)", false},
+	ActionConsoleBack:       {[]string{"esc"}, "back (code keeps running)", false},
+	ActionConsoleScrollUp:   {[]string{"pgup"}, "scroll up", false},
+	ActionConsoleScrollDown: {[]string{"pgdown"}, "scroll down", false},
 }
 
 // Default returns the default key map: arrows and vim keys (k/j, g/G,
@@ -214,104 +345,81 @@ var defaults = map[string]def{
 // profile, L event log.
 func Default() *KeyMap {
 	k := &KeyMap{}
-	for name, d := range defaults {
-		b := k.binding(name)
-		*b = key.NewBinding(key.WithKeys(d.keys...), key.WithHelp(helpKeys(d.keys), d.desc))
+	for _, p := range k.places() {
+		d := defaults[p.action]
+		*p.b = key.NewBinding(key.WithKeys(d.keys...), key.WithHelp(helpKeys(d.keys), d.desc))
 	}
 	return k
 }
 
-// binding returns the field for an action name, or nil.
-func (k *KeyMap) binding(action string) *key.Binding {
-	switch action {
-	case ActionUp:
-		return &k.Up
-	case ActionDown:
-		return &k.Down
-	case ActionPageUp:
-		return &k.PageUp
-	case ActionPageDown:
-		return &k.PageDown
-	case ActionTop:
-		return &k.Top
-	case ActionBottom:
-		return &k.Bottom
-	case ActionNextPanel:
-		return &k.NextPanel
-	case ActionPrevPanel:
-		return &k.PrevPanel
-	case ActionDetails:
-		return &k.Details
-	case ActionFilter:
-		return &k.Filter
-	case ActionSort:
-		return &k.Sort
-	case ActionRefresh:
-		return &k.Refresh
-	case ActionBack:
-		return &k.Back
-	case ActionHelp:
-		return &k.Help
-	case ActionQuit:
-		return &k.Quit
-	case ActionDemo:
-		return &k.Demo
-	case ActionProfile:
-		return &k.Profile
-	case ActionEvents:
-		return &k.Events
-	case ActionNewRuntime:
-		return &k.NewRuntime
-	case ActionQuickCreate:
-		return &k.QuickCreate
-	case ActionDeleteRuntime:
-		return &k.DeleteRuntime
-	case ActionOpenSession:
-		return &k.OpenSession
-	case ActionCloseSession:
-		return &k.CloseSession
-	case ActionRunCode:
-		return &k.RunCode
-	case ActionRenewToken:
-		return &k.RenewToken
-	case ActionCancel:
-		return &k.Cancel
-	case ActionCopyURL:
-		return &k.CopyURL
-	case ActionCopyToken:
-		return &k.CopyToken
-	case ActionRevealToken:
-		return &k.RevealToken
-	case ActionFiles:
-		return &k.Files
-	case ActionShell:
-		return &k.Shell
-	case ActionFilesOpen:
-		return &k.FilesOpen
-	case ActionFilesParent:
-		return &k.FilesParent
-	case ActionFilesDownload:
-		return &k.FilesDownload
-	case ActionFilesDownloadTo:
-		return &k.FilesDownloadTo
-	case ActionFilesUpload:
-		return &k.FilesUpload
-	case ActionFilesDelete:
-		return &k.FilesDelete
-	case ActionConsoleRun:
-		return &k.ConsoleRun
-	case ActionConsoleNewLine:
-		return &k.ConsoleNewLine
-	case ActionConsoleStop:
-		return &k.ConsoleStop
-	case ActionConsoleBack:
-		return &k.ConsoleBack
-	case ActionConsoleScrollUp:
-		return &k.ConsoleScrollUp
-	case ActionConsoleScrollDown:
-		return &k.ConsoleScrollDown
+// place is one binding of k: the scope it is read in, its action, and
+// the binding itself.
+type place struct {
+	scope, action string
+	b             *key.Binding
+}
+
+// closeActions is the action of each Pager scope's Close key.
+var closeActions = map[string]string{ScopeHelp: ActionHelp, ScopeEvents: ActionEvents}
+
+// places lists every binding of k, scope by scope in KeyMap's field
+// order, each scope's in its struct's field order.
+func (k *KeyMap) places() []place {
+	var out []place
+	km := reflect.ValueOf(k).Elem()
+	for i := range km.NumField() {
+		scope := km.Type().Field(i).Tag.Get("scope")
+		sv := km.Field(i)
+		for j := range sv.NumField() {
+			action := sv.Type().Field(j).Tag.Get("action")
+			if action == "" {
+				action = closeActions[scope]
+			}
+			out = append(out, place{scope, action, sv.Field(j).Addr().Interface().(*key.Binding)})
+		}
 	}
-	return nil
+	return out
+}
+
+// scopeNames lists the scopes in KeyMap's field order.
+func scopeNames() []string {
+	t := reflect.TypeFor[KeyMap]()
+	out := make([]string, t.NumField())
+	for i := range out {
+		out[i] = t.Field(i).Tag.Get("scope")
+	}
+	return out
+}
+
+// bindings returns every binding of action, one per scope reading it.
+func (k *KeyMap) bindings(action string) []*key.Binding {
+	var out []*key.Binding
+	for _, p := range k.places() {
+		if p.action == action {
+			out = append(out, p.b)
+		}
+	}
+	return out
+}
+
+// Word is how action's keys read in a sentence or footer of a component
+// that does not read them ("e shows it", "v hides"): the help's spelling
+// ("r", "f5/ctrl+r"); "" for an unknown action. It is words, not a
+// binding: only a scope's owner matches its keys.
+func (k *KeyMap) Word(action string) string {
+	if bs := k.bindings(action); len(bs) > 0 {
+		return bs[0].Help().Key
+	}
+	return ""
+}
+
+// FirstKey is action's first key as Bubble Tea spells it ("n", " ") when
+// the action is enabled (not off in --readonly); "" otherwise.
+func (k *KeyMap) FirstKey(action string) string {
+	if bs := k.bindings(action); len(bs) > 0 && bs[0].Enabled() && len(bs[0].Keys()) > 0 {
+		return bs[0].Keys()[0]
+	}
+	return ""
 }
 
 // Actions returns every action name, sorted.

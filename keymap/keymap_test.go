@@ -28,22 +28,25 @@ func press(s string) tea.KeyMsg {
 
 func TestDefaultBindings(t *testing.T) {
 	k := Default()
+	d, l := &k.Dashboard, &k.RuntimesTable
 	for _, tc := range []struct {
 		key string
 		b   key.Binding
 	}{
-		{"up", k.Up}, {"k", k.Up}, {"j", k.Down}, {"tab", k.NextPanel}, {"enter", k.Details},
-		{"/", k.Filter}, {"r", k.Refresh}, {"?", k.Help}, {"q", k.Quit}, {"ctrl+c", k.Quit},
-		{"G", k.Bottom}, {"g", k.Top}, {"s", k.Sort}, {"d", k.Demo},
+		{"up", l.Up}, {"k", l.Up}, {"j", l.Down}, {"tab", d.NextPanel}, {"enter", d.Details},
+		{"/", d.Filter}, {"r", d.Refresh}, {"?", d.Help}, {"q", d.Quit}, {"ctrl+c", d.Quit},
+		{"G", l.Bottom}, {"g", l.Top}, {"s", d.Sort}, {"d", k.Setup.Demo},
+		{"k", k.SessionsPane.Up}, {"?", k.HelpView.Close}, {"L", k.EventLog.Close}, {"P", k.ProfilePicker.Profile},
+		{"enter", k.FilesPane.Open}, {"pgup", k.Console.ScrollUp},
 	} {
 		if !key.Matches(press(tc.key), tc.b) {
 			t.Errorf("%q does not trigger %q", tc.key, tc.b.Help().Desc)
 		}
 	}
 	// Every action has help text.
-	for _, a := range Actions() {
-		if b := k.binding(a); b.Help().Key == "" || b.Help().Desc == "" {
-			t.Errorf("action %s has no help", a)
+	for _, p := range k.places() {
+		if p.action == "" || p.b.Help().Key == "" || p.b.Help().Desc == "" {
+			t.Errorf("%s: action %q has no help", p.scope, p.action)
 		}
 	}
 }
@@ -53,15 +56,16 @@ func TestRebindShowsEffectiveKeyInHelp(t *testing.T) {
 	if err := k.Rebind(ActionRefresh, "f5", "ctrl+r"); err != nil {
 		t.Fatal(err)
 	}
-	if key.Matches(press("r"), k.Refresh) {
-		t.Fatal("old key still bound")
+	// In every scope that reads refresh.
+	for _, b := range []key.Binding{k.Dashboard.Refresh, k.FilesPane.Refresh} {
+		if key.Matches(press("r"), b) {
+			t.Fatal("old key still bound")
+		}
+		if !key.Matches(press("f5"), b) {
+			t.Fatal("new key not bound")
+		}
 	}
-	if !key.Matches(press("f5"), k.Refresh) {
-		t.Fatal("new key not bound")
-	}
-	h := help.New()
-	h.ShowAll = true
-	full := h.View(k)
+	full := help.New().FullHelpView(k.FullHelp())
 	if !strings.Contains(full, "f5/ctrl+r") || !strings.Contains(full, "refresh") {
 		t.Fatalf("full help does not show the new key:\n%s", full)
 	}
@@ -83,21 +87,20 @@ func TestRebindErrors(t *testing.T) {
 	if err := k.Rebind("launch_missiles", "x"); strings.HasPrefix(err.Error(), "keymap:") || !strings.Contains(err.Error(), "accepted: back,") {
 		t.Errorf("error %q has an internal prefix or does not list the actions", err)
 	}
-	if !key.Matches(press("q"), k.Quit) {
+	if !key.Matches(press("q"), k.Dashboard.Quit) {
 		t.Fatal("failed rebind changed the binding")
 	}
 }
 
 func TestHelpGroups(t *testing.T) {
 	k := Default()
-	if len(k.FullHelp()) != 9 || len(k.ShortHelp()) == 0 {
+	if len(k.FullHelp()) != 9 || len(k.Dashboard.ShortHelp()) == 0 {
 		t.Fatal("help groups")
 	}
-	short := help.New().View(k)
-	for _, want := range []string{"n", "?", "q/ctrl+c"} {
-		if !strings.Contains(short, want) {
-			t.Errorf("short help lacks %q: %s", want, short)
-		}
+	// Help and quit first: a narrow footer cuts from the end.
+	short := help.New().View(&k.Dashboard)
+	if !strings.HasPrefix(short, "? help • q/ctrl+c quit • n new runtime") {
+		t.Errorf("short help %q", short)
 	}
 }
 
@@ -106,7 +109,9 @@ func TestHelpGroups(t *testing.T) {
 func TestSetReadOnly(t *testing.T) {
 	k := Default()
 	k.SetReadOnly(true)
-	for _, b := range []key.Binding{k.NewRuntime, k.QuickCreate, k.DeleteRuntime, k.OpenSession, k.CloseSession, k.RunCode, k.Cancel} {
+	d := &k.Dashboard
+	for _, b := range []key.Binding{d.NewRuntime, d.QuickCreate, d.DeleteRuntime, d.OpenSession, d.CloseSession, d.RunCode, d.Cancel, d.Shell,
+		k.FilesPane.Upload, k.FilesPane.Delete} {
 		if b.Enabled() {
 			t.Errorf("%v still enabled", b.Keys())
 		}
@@ -114,9 +119,7 @@ func TestSetReadOnly(t *testing.T) {
 			t.Errorf("%v still matches", b.Keys())
 		}
 	}
-	h := help.New()
-	h.ShowAll = true
-	full := h.View(k)
+	full := help.New().FullHelpView(k.FullHelp())
 	for _, gone := range []string{"new runtime", "delete", "run code", "open session"} {
 		if strings.Contains(full, gone) {
 			t.Errorf("read-only help still offers %q:\n%s", gone, full)
@@ -128,7 +131,7 @@ func TestSetReadOnly(t *testing.T) {
 		}
 	}
 	k.SetReadOnly(false)
-	if !key.Matches(press("d"), k.DeleteRuntime) {
+	if !key.Matches(press("d"), k.Dashboard.DeleteRuntime) {
 		t.Fatal("SetReadOnly(false) did not re-enable")
 	}
 }
@@ -141,18 +144,18 @@ func (k keyName) String() string { return string(k) }
 // dashboard can say it is disabled; enabled and unknown keys are not.
 func TestDisabledMatch(t *testing.T) {
 	k := Default()
-	if _, ok := k.DisabledMatch(keyName("n")); ok {
+	if _, ok := k.Dashboard.DisabledMatch(keyName("n")); ok {
 		t.Fatal("n matched while enabled")
 	}
 	k.SetReadOnly(true)
-	b, ok := k.DisabledMatch(keyName("n"))
+	b, ok := k.Dashboard.DisabledMatch(keyName("n"))
 	if !ok || b.Help().Key != "n" || b.Help().Desc != "new runtime" {
 		t.Fatalf("n: %v %+v", ok, b.Help())
 	}
-	if _, ok := k.DisabledMatch(keyName("j")); ok {
+	if _, ok := k.Dashboard.DisabledMatch(keyName("j")); ok {
 		t.Fatal("j (navigation) reported as disabled")
 	}
-	if k.NewRuntime.Enabled() {
+	if k.Dashboard.NewRuntime.Enabled() {
 		t.Fatal("DisabledMatch re-enabled the binding")
 	}
 }
@@ -168,10 +171,10 @@ func TestRebindSpace(t *testing.T) {
 		if err := k.Rebind(ActionRefresh, spelled); err != nil {
 			t.Fatalf("Rebind(refresh, %q) = %v", spelled, err)
 		}
-		if !key.Matches(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}, k.Refresh) {
+		if !key.Matches(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}, k.Dashboard.Refresh) {
 			t.Errorf("%q: the space bar does not refresh", spelled)
 		}
-		if h := k.Refresh.Help().Key; h != "space" {
+		if h := k.Dashboard.Refresh.Help().Key; h != "space" {
 			t.Errorf("%q: help key %q, want space", spelled, h)
 		}
 	}
@@ -184,10 +187,12 @@ func TestCtrlCAlwaysQuits(t *testing.T) {
 	if err := k.Rebind(ActionQuit, "Q"); err != nil {
 		t.Fatal(err)
 	}
-	if !key.Matches(tea.KeyMsg{Type: tea.KeyCtrlC}, k.Quit) || !key.Matches(press("Q"), k.Quit) {
-		t.Fatalf("quit rebound to Q: keys %v", k.Quit.Keys())
+	for _, quit := range []key.Binding{k.Dashboard.Quit, k.FilesPane.Quit, k.HelpView.Quit, k.EventLog.Quit, k.ProfilePicker.Quit, k.Setup.Quit} {
+		if !key.Matches(tea.KeyMsg{Type: tea.KeyCtrlC}, quit) || !key.Matches(press("Q"), quit) {
+			t.Fatalf("quit rebound to Q: keys %v", quit.Keys())
+		}
 	}
-	if key.Matches(press("q"), k.Quit) {
+	if key.Matches(press("q"), k.Dashboard.Quit) {
 		t.Error("q still quits after quit: Q")
 	}
 	if err := k.Rebind(ActionRefresh, "ctrl+c"); err != nil {
@@ -232,10 +237,10 @@ func TestEveryActionHasHelpAndIsShown(t *testing.T) {
 			t.Errorf("%s enabled in read-only mode", a)
 		}
 	}
-	if b, ok := k.DisabledMatchIn(ScopeFiles, stringer("u")); !ok || b.Help().Desc != "upload here" {
+	if b, ok := k.FilesPane.DisabledMatch(stringer("u")); !ok || b.Help().Desc != "upload here" {
 		t.Fatalf("u in the read-only files pane: %v %v", b.Help(), ok)
 	}
-	if _, ok := k.DisabledMatch(stringer("u")); ok {
+	if _, ok := k.Dashboard.DisabledMatch(stringer("u")); ok {
 		t.Fatal("the dashboard reports the files pane's u as disabled")
 	}
 }

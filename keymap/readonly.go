@@ -2,24 +2,21 @@ package keymap
 
 import (
 	"fmt"
-	"slices"
+	"reflect"
 
 	"github.com/charmbracelet/bubbles/key"
 )
 
-// mutating lists the actions that change something on Colab.
-// Renewing a proxy token (get_runtime) only reads, so it stays.
-var mutating = []string{ActionNewRuntime, ActionQuickCreate, ActionDeleteRuntime, ActionOpenSession,
-	ActionCloseSession, ActionRunCode, ActionCancel, ActionFilesUpload, ActionFilesDelete, ActionShell}
-
 // SetReadOnly disables every action that changes something on Colab
 // (create, delete, sessions, run code, the files pane's upload and
-// delete, the shell): a disabled
-// binding matches no key and is left out of the help. Navigation, refresh
-// and the clipboard stay.
+// delete, the shell), in every scope: a disabled binding matches no key
+// and is left out of the help. Navigation, refresh, renewing a proxy
+// token (it only reads) and the clipboard stay.
 func (k *KeyMap) SetReadOnly(readOnly bool) {
-	for _, a := range mutating {
-		k.binding(a).SetEnabled(!readOnly)
+	for _, p := range k.places() {
+		if defaults[p.action].mutating {
+			p.b.SetEnabled(!readOnly)
+		}
 	}
 }
 
@@ -28,18 +25,24 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 // "n") would trigger if it were enabled, with its binding, so the
 // dashboard can say "read-only mode: n (new runtime) is disabled" instead
 // of ignoring the key. ok is false when msg matches no disabled action.
-func (k *KeyMap) DisabledMatch(msg fmt.Stringer) (b key.Binding, ok bool) {
-	return k.DisabledMatchIn(ScopeDashboard, msg)
+func (d *Dashboard) DisabledMatch(msg fmt.Stringer) (b key.Binding, ok bool) {
+	return disabledMatch(reflect.ValueOf(d).Elem(), msg)
 }
 
-// DisabledMatchIn is DisabledMatch for the actions of scope (ScopeFiles:
-// "read-only mode: u (upload here) is disabled").
-func (k *KeyMap) DisabledMatchIn(scope string, msg fmt.Stringer) (b key.Binding, ok bool) {
-	for _, a := range mutating {
-		if !slices.Contains(scopes[scope], a) {
+// DisabledMatch is Dashboard.DisabledMatch for the files pane's actions
+// ("read-only mode: u (upload here) is disabled").
+func (f *Files) DisabledMatch(msg fmt.Stringer) (b key.Binding, ok bool) {
+	return disabledMatch(reflect.ValueOf(f).Elem(), msg)
+}
+
+// disabledMatch is DisabledMatch over the bindings of scope, a scope
+// struct.
+func disabledMatch(scope reflect.Value, msg fmt.Stringer) (key.Binding, bool) {
+	for i := range scope.NumField() {
+		if !defaults[scope.Type().Field(i).Tag.Get("action")].mutating {
 			continue
 		}
-		b := *k.binding(a)
+		b := scope.Field(i).Interface().(key.Binding)
 		if b.Enabled() {
 			continue
 		}

@@ -16,10 +16,11 @@ const AlwaysQuit = "ctrl+c"
 // for the space bar). The help text then shows the new keys. quit always
 // keeps AlwaysQuit (ctrl+c) besides the keys given. It returns an error for
 // an unknown action or an empty key list, saying what is accepted, and
-// leaves the binding unchanged.
+// leaves the binding unchanged. The action's binding changes in every
+// scope that reads it.
 func (k *KeyMap) Rebind(action string, keys ...string) error {
-	b := k.binding(action)
-	if b == nil {
+	bs := k.bindings(action)
+	if len(bs) == 0 {
 		return fmt.Errorf("unknown action %q (accepted: %s)", action, strings.Join(Actions(), ", "))
 	}
 	var clean []string
@@ -34,8 +35,10 @@ func (k *KeyMap) Rebind(action string, keys ...string) error {
 	if action == ActionQuit && !slices.Contains(clean, AlwaysQuit) {
 		clean = append(clean, AlwaysQuit)
 	}
-	b.SetKeys(clean...)
-	b.SetHelp(helpKeys(clean), b.Help().Desc)
+	for _, b := range bs {
+		b.SetKeys(clean...)
+		b.SetHelp(helpKeys(clean), b.Help().Desc)
+	}
 	return nil
 }
 

@@ -1,15 +1,10 @@
 package keymap
 
-import (
-	"slices"
-	"sort"
-)
-
 // Row is one action of one scope as the key table documents it: the
-// scope (ScopeDashboard, ScopeFiles, ScopeConsole), the action's config
-// name, its keys as Bubble Tea key strings in the order they are matched
-// ("up", "k"), its help text, and whether it changes something on Colab
-// (off in --readonly).
+// scope (ScopeDashboard, ScopeRuntimes, …), the action's config name,
+// its keys as Bubble Tea key strings in the order they are matched ("up",
+// "k"), its help text, and whether it changes something on Colab (off in
+// --readonly).
 type Row struct {
 	Scope, Action string
 	Keys          []string
@@ -17,39 +12,19 @@ type Row struct {
 	Mutating      bool
 }
 
-// Rows returns one Row per action of every scope, the dashboard first,
-// then the files pane and the run-code console, each scope's actions in
-// the order its help lists them; an action read in two scopes (up, quit)
-// has a row in each. The keys are k's, so Rows of a rebound key map shows
-// the rebinding. Actions read in no scope (demo: the no-credentials
-// screen) come last under the scope "".
+// Rows returns one Row per action of every scope, in KeyMap's scope
+// order (the dashboard first, then the runtimes table, the sessions pane,
+// the files pane, the run-code console, the help, the event log, the
+// profile picker and the no-credentials screen), each scope's actions in
+// its struct's order; an action read in several scopes (up, quit) has a
+// row in each. The keys are k's, so Rows of a rebound key map shows the
+// rebinding.
 func (k *KeyMap) Rows() []Row {
-	names := []string{ScopeDashboard, ScopeFiles, ScopeConsole}
-	var others []string
-	for s := range scopes {
-		if !slices.Contains(names, s) {
-			others = append(others, s)
-		}
-	}
-	sort.Strings(others)
-	names = append(names, others...)
 	var rows []Row
-	seen := map[string]bool{}
-	add := func(scope, action string) {
-		b := k.binding(action)
-		rows = append(rows, Row{Scope: scope, Action: action, Keys: b.Keys(), Help: b.Help().Desc,
-			Mutating: slices.Contains(mutating, action)})
-		seen[action] = true
-	}
-	for _, s := range names {
-		for _, a := range scopes[s] {
-			add(s, a)
-		}
-	}
-	for _, a := range Actions() {
-		if !seen[a] {
-			add("", a)
-		}
+	for _, p := range k.places() {
+		d := defaults[p.action]
+		rows = append(rows, Row{Scope: p.scope, Action: p.action, Keys: p.b.Keys(), Help: p.b.Help().Desc,
+			Mutating: d.mutating})
 	}
 	return rows
 }

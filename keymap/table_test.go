@@ -39,7 +39,24 @@ func TestRowsCoverEveryActionWithItsKeys(t *testing.T) {
 	if del == nil || !del.Mutating || del.Help == "" {
 		t.Errorf("delete_runtime row = %+v, want mutating with help", del)
 	}
-	if demo == nil || demo.Scope != "" {
-		t.Errorf("demo row = %+v, want scope \"\" (read in no scope)", demo)
+	if demo == nil || demo.Scope != ScopeSetup {
+		t.Errorf("demo row = %+v, want the no-credentials screen's", demo)
+	}
+	// An action read in several scopes has a row in each, every scope has
+	// rows, and they come scope by scope in KeyMap's order.
+	var upIn, order []string
+	for _, r := range rows {
+		if r.Action == ActionUp {
+			upIn = append(upIn, r.Scope)
+		}
+		if len(order) == 0 || order[len(order)-1] != r.Scope {
+			order = append(order, r.Scope)
+		}
+	}
+	if want := []string{ScopeRuntimes, ScopeSessions, ScopeFiles, ScopeHelp, ScopeEvents, ScopeProfile}; !slices.Equal(upIn, want) {
+		t.Errorf("up is read in %q, want %q", upIn, want)
+	}
+	if !slices.Equal(order, scopeNames()) {
+		t.Errorf("rows' scopes %q, want each once in %q", order, scopeNames())
 	}
 }

@@ -121,7 +121,7 @@ func (m *app) back() {
 
 // globalKey maps a key no overlay or pane took to its effect.
 func (m *app) globalKey(k tea.KeyMsg) common.Effect {
-	keys := m.cx.Keys
+	keys := &m.cx.Keys.Dashboard
 	for _, g := range []struct {
 		b key.Binding
 		e common.Effect
@@ -180,7 +180,7 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 	case common.OpQuickCreate:
 		ls := m.cr.lastSpec
 		if ls == nil {
-			m.scr.setStatus(now, "no last spec yet: create one with "+m.cx.Keys.NewRuntime.Help().Key, true)
+			m.scr.setStatus(now, "no last spec yet: create one with "+m.cx.Keys.Dashboard.NewRuntime.Help().Key, true)
 			break
 		}
 		if len(m.cx.Snap.Specs) > 0 {

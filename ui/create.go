@@ -267,7 +267,7 @@ func (m *createOps) offerAfterCreate(op *createOp, ae *api.Error, now time.Time)
 // each item's answer is built here, with the runtime or spec it names.
 func (m *createOps) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *dialog.Dialog {
 	f := state.ExplainCreateFailure(ae, op.spec, m.cx.Snap.Specs, m.cx.Snap.Subscription.Tier, op.attempt)
-	body := append([]string{api.OneLine(ae.Error(), 200) + " (" + m.cx.Keys.Events.Help().Key + " keeps the full error)"}, f.Body...)
+	body := append([]string{api.OneLine(ae.Error(), 200) + " (" + m.cx.Keys.Dashboard.Events.Help().Key + " keeps the full error)"}, f.Body...)
 	var items []dialog.Item
 	var next []func(now time.Time) common.Effect // what each item does
 	if f.Kind == state.CreateTooManyRuntimes {
@@ -343,7 +343,7 @@ func (m *createOps) creations(now time.Time) []common.Creation {
 				why = "rate limited"
 			}
 			status = why + ", retrying " + strconv.Itoa(op.attempt+1) + "/" + strconv.Itoa(MaxCreateAttempts) + " in " +
-				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + m.cx.Keys.Cancel.Help().Key + " cancel"
+				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + m.cx.Keys.Dashboard.Cancel.Help().Key + " cancel"
 		case createUnknown:
 			status = "outcome unknown · re-listing…"
 		}

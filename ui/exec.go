@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
@@ -129,7 +130,7 @@ func (m *execOps) runInConsole(code string, now time.Time) tea.Cmd {
 		return nil
 	}
 	if x.running(p.Session()) != nil {
-		m.scr.setStatus(now, "code is still running; wait for it to finish ("+m.cx.Keys.ConsoleStop.Help().Key+" stops it)", true)
+		m.scr.setStatus(now, "code is still running; wait for it to finish ("+m.cx.Keys.Word(keymap.ActionConsoleStop)+" stops it)", true)
 		return nil
 	}
 	p.Ran(code)
@@ -188,7 +189,7 @@ func (m *execOps) finishRun(r *execRun, res api.ExecuteCodeResult, err error, no
 		if err != nil || res.ExecutionError != nil {
 			word = "failed"
 		}
-		m.scr.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.cx.Keys.RunCode.Help().Key+" shows the output)", err != nil)
+		m.scr.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.cx.Keys.Dashboard.RunCode.Help().Key+" shows the output)", err != nil)
 	}
 }
 

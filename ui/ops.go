@@ -325,12 +325,12 @@ func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 			m.scr.setStatus(now, "proxy token hidden", false)
 		} else {
 			m.cx.Activity.Revealed = r.Name
-			m.scr.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.RevealToken.Help().Key+" hides it, "+m.cx.Keys.CopyToken.Help().Key+" copies it)", false)
+			m.scr.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.Dashboard.RevealToken.Help().Key+" hides it, "+m.cx.Keys.Dashboard.CopyToken.Help().Key+" copies it)", false)
 		}
 		return nil
 	case kind == common.OpCopyToken:
 		if m.cx.Activity.Revealed != r.Name {
-			m.scr.setStatus(now, "reveal the token first with "+m.cx.Keys.RevealToken.Help().Key, true)
+			m.scr.setStatus(now, "reveal the token first with "+m.cx.Keys.Dashboard.RevealToken.Help().Key, true)
 			return nil
 		}
 		return m.ops.copyCmd(ci.Token, "the proxy token of "+r.ID())

@@ -721,7 +721,7 @@ func TestReadOnly(t *testing.T) {
 	m = e.press(t, m, "?", "n")
 	mustContain(t, m.View(), "read-only mode: n (new runtime) is disabled")
 	// The caller's key map is untouched.
-	if !New(Options{Service: e.svc}).cx.Keys.DeleteRuntime.Enabled() {
+	if !New(Options{Service: e.svc}).cx.Keys.Dashboard.DeleteRuntime.Enabled() {
 		t.Fatal("read-only leaked into the default key map")
 	}
 }

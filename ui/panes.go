@@ -100,6 +100,8 @@ func (m *app) footerView(now time.Time, w int) []string {
 	if t := m.scr.top(); t != nil {
 		// Under a layer the dashboard's keys do nothing: never nil.
 		s.Keys = append([]key.Binding{}, t.Keys(m.cx)...)
+	} else {
+		s.Keys = m.cx.Keys.Dashboard.ShortHelp()
 	}
 	return footer.View(m.cx, w, s)
 }

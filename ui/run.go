@@ -181,7 +181,7 @@ func (m AuthErrorModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tea.KeyMsg:
-		k := m.info.Keymap
+		k := m.info.Keymap.Setup
 		switch {
 		case key.Matches(msg, k.Demo):
 			m.demo = true
@@ -209,7 +209,7 @@ func (m AuthErrorModel) View() string {
 	}
 	var ls []authLine
 	add := func(s string) { ls = append(ls, authLine{text: s}) }
-	k := m.info.Keymap
+	k := m.info.Keymap.Setup
 	// The keys come right under the headline so they stay on screen at the
 	// smallest size; the details follow. The headline, what was tried and
 	// the fix quote files and the environment: termtext.Line makes them

@@ -203,7 +203,7 @@ func (m *screen) regraceTop() {
 // this file) and returns the command of what it did.
 func (m *app) routeKey(k tea.KeyMsg) tea.Cmd {
 	if !m.scr.showable() {
-		if key.Matches(k, m.cx.Keys.Quit) {
+		if key.Matches(k, m.cx.Keys.Dashboard.Quit) {
 			return m.apply(common.Quit{})
 		}
 		return nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/spf13/cobra"
 )
@@ -77,11 +78,13 @@ func TestConfigKeysSpaceAndCtrlC(t *testing.T) {
 	for _, src := range []string{"keys:\n  refresh: \" \"\n  quit: Q\n", "keys:\n  refresh: space\n"} {
 		cfg := writeFile(t, filepath.Join(home, "ok.yaml"), src)
 		g := loadForTest(t, "--config", cfg)
-		if got := g.Keys.Refresh.Keys(); len(got) != 1 || got[0] != " " {
+		refresh, _ := g.Keys.Binding(keymap.ActionRefresh)
+		quit, _ := g.Keys.Binding(keymap.ActionQuit)
+		if got := refresh.Keys(); len(got) != 1 || got[0] != " " {
 			t.Errorf("%q: refresh keys %q, want the space bar", src, got)
 		}
-		if !slices.Contains(g.Keys.Quit.Keys(), "ctrl+c") {
-			t.Errorf("%q: quit keys %q lack ctrl+c", src, g.Keys.Quit.Keys())
+		if !slices.Contains(quit.Keys(), "ctrl+c") {
+			t.Errorf("%q: quit keys %q lack ctrl+c", src, quit.Keys())
 		}
 	}
 	cfg := writeFile(t, filepath.Join(home, "bad.yaml"), "theme: dark\nkeys:\n  quit: Q\n  refresh: ctrl+c\n")

@@ -125,23 +125,21 @@ func walkCommands(c *cobra.Command, f func(*cobra.Command)) {
 	}
 }
 
-// keyTable is docs/reference/keys.md: one Markdown table row per action
-// and scope, with the default keys.
+// keyTable is docs/reference/keys.md: one Markdown table per keymap
+// scope (the dashboard's global keys, the runtimes table, the sessions
+// pane, each layer), one row per action read there, with the default
+// keys.
 func keyTable(k *keymap.KeyMap) []byte {
 	var b bytes.Buffer
 	b.WriteString("# Default key bindings\n\n" +
 		"Generated from keymap (do not edit; `go test ./ui/cli -run TestReferenceCurrent -update-reference`).\n" +
-		"Rebind any action in the config file's `keys:` section by its action name. Actions marked\n" +
-		"\"changes Colab\" are off in `--readonly`.\n")
+		"Rebind any action in the config file's `keys:` section by its action name: it changes in every\n" +
+		"section below that lists it. Actions marked \"changes Colab\" are off in `--readonly`.\n")
 	scope := "-"
 	for _, r := range k.Rows() {
 		if r.Scope != scope {
 			scope = r.Scope
-			title := scope
-			if title == "" {
-				title = "other screens"
-			}
-			fmt.Fprintf(&b, "\n## %s\n\n| keys | action | what it does | |\n|---|---|---|---|\n", title)
+			fmt.Fprintf(&b, "\n## %s\n\n| keys | action | what it does | |\n|---|---|---|---|\n", scope)
 		}
 		keys := make([]string, len(r.Keys))
 		for i, key := range r.Keys {

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -53,7 +54,7 @@ func StatusText(c *Context, room int) string {
 		return s
 	}
 	if ansi.StringWidth(s) > room {
-		hint := " (" + c.Keys.Events.Help().Key + ": in full)"
+		hint := " (" + c.Keys.Word(keymap.ActionEvents) + ": in full)"
 		s = ansi.Truncate(s, max(room-ansi.StringWidth(hint), 8), "…") + hint
 	}
 	return c.Styles.ErrText.Render(s)

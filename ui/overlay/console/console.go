@@ -122,24 +122,24 @@ const consoleInputLines = 3
 // HandleKey takes every key while the console is on top: the bindings of
 // keymap.ScopeConsole, and every other key edits the input.
 func (p *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
-	keys := c.Keys
+	keys := &c.Keys.Console
 	switch {
-	case key.Matches(k, keys.ConsoleStop):
+	case key.Matches(k, keys.Stop):
 		if p.running() {
 			return common.StopCode{}
 		}
 		p.in.Set("")
-		return common.Say{Text: keys.ConsoleStop.Help().Key + " does not quit from the console: " +
-			keys.ConsoleBack.Help().Key + " goes back to the dashboard"}
-	case key.Matches(k, keys.ConsoleBack):
+		return common.Say{Text: keys.Stop.Help().Key + " does not quit from the console: " +
+			keys.Back.Help().Key + " goes back to the dashboard"}
+	case key.Matches(k, keys.Back):
 		return common.Close{} // a running execution goes on
-	case key.Matches(k, keys.ConsoleScrollUp):
+	case key.Matches(k, keys.ScrollUp):
 		p.scroll = p.clampScroll(c, p.scroll+p.consolePage(c))
-	case key.Matches(k, keys.ConsoleScrollDown):
+	case key.Matches(k, keys.ScrollDown):
 		p.scroll = max(0, p.scroll-p.consolePage(c))
-	case key.Matches(k, keys.ConsoleNewLine):
+	case key.Matches(k, keys.NewLine):
 		p.in.Handle(tea.KeyMsg{Type: tea.KeyCtrlJ}) // the editor's own new line
-	case key.Matches(k, keys.ConsoleRun):
+	case key.Matches(k, keys.Run):
 		code := strings.TrimRight(p.in.Value(), " \n")
 		if strings.TrimSpace(code) == "" {
 			return nil
@@ -184,7 +184,7 @@ func (p *Overlay) Name() string { return "run-code console" }
 // Keys are the console's own keys: in it, letters are text. The stop
 // and scroll keys say what they do now.
 func (p *Overlay) Keys(c *common.Context) []key.Binding {
-	k := c.Keys
+	k := &c.Keys.Console
 	scroll := "scroll"
 	if p.scroll > 0 {
 		scroll = "scroll (↓ newer below)"
@@ -197,13 +197,13 @@ func (p *Overlay) Keys(c *common.Context) []key.Binding {
 	// keeps running after esc, the title says); while scrolled up, "newer
 	// below" comes right after them.
 	ks := []key.Binding{
-		common.HelpKey(k.ConsoleRun.Help().Key, "run"),
-		common.HelpKey(k.ConsoleBack.Help().Key, "back"),
-		common.HelpKey(k.ConsoleStop.Help().Key, stop),
-		k.ConsoleNewLine,
+		common.HelpKey(k.Run.Help().Key, "run"),
+		common.HelpKey(k.Back.Help().Key, "back"),
+		common.HelpKey(k.Stop.Help().Key, stop),
+		k.NewLine,
 		common.HelpKey("↑/↓", "history"), // the input's own keys (lineedit)
 	}
-	pg := common.HelpKey(common.KeysOf(k.ConsoleScrollUp, k.ConsoleScrollDown), scroll)
+	pg := common.HelpKey(common.KeysOf(k.ScrollUp, k.ScrollDown), scroll)
 	if p.scroll > 0 {
 		return append(ks[:3:3], append([]key.Binding{pg}, ks[3:]...)...)
 	}

@@ -18,10 +18,10 @@ import (
 func (p *Overlay) consoleView(c *common.Context, now time.Time, w, n int) []string {
 	target := "session " + api.LastSegment(p.session)
 	if p.session == "" || p.runs.Closed(p.session) {
-		target = "no session (" + c.Keys.ConsoleRun.Help().Key + " asks to open one)"
+		target = "no session (" + c.Keys.Console.Run.Help().Key + " asks to open one)"
 	}
 	out := []string{common.PanelTitle(c, true, "RUN CODE · "+api.LastSegment(p.runtime)+" · "+target) +
-		c.Styles.Dim.Render(" · "+c.Keys.ConsoleBack.Help().Key+" back (runs keep going)")}
+		c.Styles.Dim.Render(" · "+c.Keys.Console.Back.Help().Key+" back (runs keep going)")}
 	input := p.in.View(">>> ", "... ", w, max(consoleInputLines, (n-4)/2))
 	room := max(1, n-2-len(input))
 	out = append(out, p.transcriptRows(c, now, w, room)...)
@@ -117,7 +117,7 @@ func (p *Overlay) transcriptRows(c *common.Context, now time.Time, w, room int) 
 		out[len(shown)-1-k] = shown[k]
 	}
 	if scroll > 0 && len(out) > 0 {
-		out[len(out)-1] = c.Styles.Dim.Render("  ↓ " + plural(scroll, "newer line") + " below (" + c.Keys.ConsoleScrollDown.Help().Key + ")")
+		out[len(out)-1] = c.Styles.Dim.Render("  ↓ " + plural(scroll, "newer line") + " below (" + c.Keys.Console.ScrollDown.Help().Key + ")")
 	}
 	return out
 }

@@ -31,7 +31,7 @@ func New(log *Log) *Overlay { return &Overlay{log: log} }
 // less 6 lines, never past the end), closes (esc or L: common.Close) or
 // quits (common.Quit); every other key does nothing (nil).
 func (e *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
-	keys := c.Keys
+	keys := &c.Keys.EventLog
 	page := max(c.Layout.H-6, 1)
 	switch {
 	case key.Matches(k, keys.Up):
@@ -42,7 +42,7 @@ func (e *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		e.offset = max(e.offset-page, 0)
 	case key.Matches(k, keys.PageDown):
 		e.offset += page
-	case key.Matches(k, keys.Back), key.Matches(k, keys.Events):
+	case key.Matches(k, keys.Back), key.Matches(k, keys.Close):
 		return common.Close{}
 	case key.Matches(k, keys.Quit):
 		return common.Quit{}
@@ -65,9 +65,9 @@ func (e *Overlay) Fits(*common.Context) bool { return true }
 // Keys are the footer's words while the log is open: scroll, page,
 // close, quit, with the keys in effect.
 func (e *Overlay) Keys(c *common.Context) []key.Binding {
-	k := c.Keys
+	k := &c.Keys.EventLog
 	return []key.Binding{common.HelpKey(common.KeysOf(k.Up, k.Down), "scroll"), common.HelpKey(common.KeysOf(k.PageUp, k.PageDown), "page"),
-		common.HelpKey(common.KeysOf(k.Events, k.Back), "close"), common.HelpKey(k.Quit.Help().Key, "quit")}
+		common.HelpKey(common.KeysOf(k.Close, k.Back), "close"), common.HelpKey(k.Quit.Help().Key, "quit")}
 }
 
 // Name is "event log".

@@ -16,7 +16,7 @@ import (
 // status line (Say with Pane set: the message goes when the pane closes).
 func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	now := c.Now()
-	keys := c.Keys
+	keys := &c.Keys.FilesPane
 	cmd := func(cmd tea.Cmd) common.Effect { return common.Run{Cmd: cmd} }
 	switch {
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Files):
@@ -48,36 +48,36 @@ func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		o.p.Move(-1 << 30)
 	case key.Matches(k, keys.Bottom):
 		o.p.Move(1 << 30)
-	case key.Matches(k, keys.FilesOpen):
+	case key.Matches(k, keys.Open):
 		return cmd(o.p.Enter())
-	case key.Matches(k, keys.FilesParent):
+	case key.Matches(k, keys.Parent):
 		return cmd(o.p.Up())
 	case key.Matches(k, keys.Refresh):
 		return cmd(o.p.Refresh())
 	case key.Matches(k, keys.Filter):
 		return common.Open{Overlay: NewFilter(o.p)}
-	case key.Matches(k, keys.FilesDownload), key.Matches(k, keys.FilesDownloadTo):
+	case key.Matches(k, keys.Download), key.Matches(k, keys.DownloadTo):
 		t, ok := o.p.Selection()
 		switch {
 		case !ok || t.Dir:
-			return common.Say{Pane: true, Text: "select a file to download (" + keys.FilesOpen.Help().Key + " opens a directory)", Err: true}
+			return common.Say{Pane: true, Text: "select a file to download (" + keys.Open.Help().Key + " opens a directory)", Err: true}
 		case o.p.Busy():
 			return common.Say{Pane: true, Text: o.busyText(), Err: true}
-		case key.Matches(k, keys.FilesDownload):
+		case key.Matches(k, keys.Download):
 			if err := jupyter.LocalName(t.Name); err != nil {
 				// The name would become a local file name as it is.
 				return common.Say{Pane: true, Err: true, Text: "not downloading " + termtext.Line(t.Name) + ": its name " +
-					err.Error() + " (" + keys.FilesDownloadTo.Help().Key + ": type a local name)"}
+					err.Error() + " (" + keys.DownloadTo.Help().Key + ": type a local name)"}
 			}
 			// Where it lands first: an existing file is asked about.
 			return cmd(o.p.Plan(t, "."))
 		}
 		return common.Open{Overlay: o.ask.DownloadTo(t, now)}
-	case key.Matches(k, keys.FilesUpload), key.Matches(k, keys.FilesDelete):
+	case key.Matches(k, keys.Upload), key.Matches(k, keys.Delete):
 		if o.p.Busy() {
 			return common.Say{Pane: true, Text: o.busyText(), Err: true}
 		}
-		if key.Matches(k, keys.FilesUpload) {
+		if key.Matches(k, keys.Upload) {
 			return common.Open{Overlay: o.ask.Upload(o.p, now)}
 		}
 		t, ok := o.p.Selection()
@@ -91,7 +91,7 @@ func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		}
 		return common.Open{Overlay: o.ask.Delete(t, now)}
 	default:
-		if b, ok := keys.DisabledMatchIn(keymap.ScopeFiles, k); ok {
+		if b, ok := keys.DisabledMatch(k); ok {
 			return common.Say{Pane: true, Text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", Err: true}
 		}
 	}

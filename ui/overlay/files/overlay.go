@@ -103,7 +103,7 @@ func (o *Overlay) Fits(*common.Context) bool { return true }
 
 // Keys are the footer's keys while the pane is on top.
 func (o *Overlay) Keys(c *common.Context) []key.Binding {
-	k := c.Keys
+	k := &c.Keys.FilesPane
 	// The way out and the help first, then the transfers: a narrow
 	// footer cuts from the end, and ? lists every key. Each key by its
 	// shortest name and a short word, so all fit in 100 columns.
@@ -111,8 +111,8 @@ func (o *Overlay) Keys(c *common.Context) []key.Binding {
 	for _, b := range []struct {
 		b    key.Binding
 		word string
-	}{{k.FilesDownload, "download"}, {k.FilesDownloadTo, "save as…"}, {k.FilesUpload, "upload"}, {k.FilesDelete, "delete"},
-		{k.FilesOpen, "open"}, {k.FilesParent, "up"}, {k.Refresh, "refresh"}} {
+	}{{k.Download, "download"}, {k.DownloadTo, "save as…"}, {k.Upload, "upload"}, {k.Delete, "delete"},
+		{k.Open, "open"}, {k.Parent, "up"}, {k.Refresh, "refresh"}} {
 		if b.b.Enabled() { // upload and delete are off in --readonly
 			out = append(out, common.HelpKey(shortKey(b.b), b.word))
 		}
@@ -143,7 +143,7 @@ func shortKey(b key.Binding) string {
 // progress in the status line.
 func (o *Overlay) Draw(c *common.Context, f *frame.Frame) {
 	body := o.p.View(f.W, max(1, f.BodyRows()), func(s string) string { return c.Styles.Selected.Render(s) })
-	hint := "  (" + c.Keys.Back.Help().Key + " to close)"
+	hint := "  (" + c.Keys.FilesPane.Back.Help().Key + " to close)"
 	title := body[0]
 	body[0] = c.Styles.PanelFocus.Render(title)
 	if termtext.Width(title)+termtext.Width(hint) <= f.W {

@@ -41,7 +41,7 @@ func (h *Overlay) Offset() int { return h.offset }
 // past the last page), closes (? or esc: common.Close) or quits
 // (common.Quit); every other key does nothing (nil).
 func (h *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
-	keys := c.Keys
+	keys := &c.Keys.HelpView
 	page := max(Rows(c.Layout)-1, 1)
 	step := 0
 	switch {
@@ -53,7 +53,7 @@ func (h *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		step = -page
 	case key.Matches(k, keys.PageDown):
 		step = page
-	case key.Matches(k, keys.Help), key.Matches(k, keys.Back):
+	case key.Matches(k, keys.Close), key.Matches(k, keys.Back):
 		return common.Close{}
 	case key.Matches(k, keys.Quit):
 		return common.Quit{}
@@ -84,9 +84,9 @@ func (h *Overlay) Fits(*common.Context) bool { return true }
 // Keys are the footer's words while the help is open: scroll, page,
 // close, quit, with the keys in effect.
 func (h *Overlay) Keys(c *common.Context) []key.Binding {
-	k := c.Keys
+	k := &c.Keys.HelpView
 	return []key.Binding{common.HelpKey(common.KeysOf(k.Up, k.Down), "scroll"), common.HelpKey(common.KeysOf(k.PageUp, k.PageDown), "page"),
-		common.HelpKey(common.KeysOf(k.Help, k.Back), "close"), common.HelpKey(k.Quit.Help().Key, "quit")}
+		common.HelpKey(common.KeysOf(k.Close, k.Back), "close"), common.HelpKey(k.Quit.Help().Key, "quit")}
 }
 
 // Name is "help".

@@ -37,7 +37,7 @@ func New(c *common.Context) *Overlay {
 // common.Close) or quits (ctrl+c: common.Quit); every other key does
 // nothing (nil).
 func (p *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
-	keys := c.Keys
+	keys := &c.Keys.ProfilePicker
 	switch {
 	case k.Type == tea.KeyCtrlC:
 		return common.Quit{}
@@ -83,7 +83,7 @@ func (p *Overlay) Fits(*common.Context) bool { return true }
 // Keys are the footer's words while the picker is open: move, switch,
 // cancel, quit, with the keys in effect.
 func (p *Overlay) Keys(c *common.Context) []key.Binding {
-	k := c.Keys
+	k := &c.Keys.ProfilePicker
 	return []key.Binding{common.HelpKey(common.KeysOf(k.Up, k.Down), "move"), common.HelpKey("enter", "switch"),
 		common.HelpKey(common.KeysOf(k.Back, k.Profile, k.Quit), "cancel"), common.HelpKey("ctrl+c", "quit")}
 }

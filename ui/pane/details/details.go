@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -69,7 +70,7 @@ func lines(c *common.Context, r *state.Runtime, now time.Time) []line {
 	if c.Activity.Revealed == r.Name && tok != "" {
 		// Revealing (v) never changes the layout: the token takes the
 		// place of a less useful line when the pane is short.
-		kv(-1, "token", tok+c.Styles.Dim.Render(" (revealed; "+c.Keys.RevealToken.Help().Key+" hides)"))
+		kv(-1, "token", tok+c.Styles.Dim.Render(" (revealed; "+c.Keys.Word(keymap.ActionRevealToken)+" hides)"))
 	} else {
 		kv(5, "token", state.MaskToken(tok))
 	}
@@ -102,7 +103,7 @@ func RenewWord(c *common.Context, r *state.Runtime, now time.Time) string {
 	rn := c.Activity.Renewals
 	switch {
 	case !rn.Auto():
-		return "auto-renew off (" + c.Keys.Refresh.Help().Key + " refreshes)"
+		return "auto-renew off (" + c.Keys.Word(keymap.ActionRefresh) + " refreshes)"
 	case rn.InFlight(r.Name):
 		return "renewing…"
 	case errors.Is(r.RenewErr, state.ErrNotExtended):

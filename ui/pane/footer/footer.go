@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -36,8 +37,9 @@ type State struct {
 	RunningSince time.Time
 	// Filter is the runtimes filter in effect ("" when none).
 	Filter string
-	// Keys are the key help of the overlay on top (its Keys); nil with
-	// no overlay open: the dashboard's own (c.Keys.ShortHelp()).
+	// Keys are the key help of what has the keys: the overlay on top (its
+	// Keys), or the dashboard's own (keymap.Dashboard.ShortHelp: the app
+	// owns those bindings).
 	Keys []key.Binding
 }
 
@@ -62,17 +64,13 @@ func View(c *common.Context, w int, s State) []string {
 		status = common.StatusText(c, w)
 	case s.Running:
 		status = spin(s) + " code running " +
-			state.FormatCountdown(now.Sub(s.RunningSince)) + " (" + c.Keys.RunCode.Help().Key + " shows it)"
+			state.FormatCountdown(now.Sub(s.RunningSince)) + " (" + c.Keys.Word(keymap.ActionRunCode) + " shows it)"
 	case s.Filter != "":
 		status = c.Styles.Dim.Render("filter: " + termtext.Line(s.Filter) + " (esc clears)")
 	}
 	h := bhelp.New()
 	h.Styles, h.Width = c.Styles.Help, w
-	keys := s.Keys
-	if keys == nil {
-		keys = c.Keys.ShortHelp()
-	}
-	return []string{ansi.Truncate(status, w, "…"), h.ShortHelpView(keys)}
+	return []string{ansi.Truncate(status, w, "…"), h.ShortHelpView(s.Keys)}
 }
 
 func spin(s State) string {

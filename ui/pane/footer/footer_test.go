@@ -49,11 +49,13 @@ func view(t *testing.T, c *common.Context, w int, s State) (status, keys string)
 	return lines[0], lines[1]
 }
 
-// The dashboard's footer: no status, the dashboard's keys, help and quit
-// first so a narrow footer keeps them.
+// The dashboard's footer: no status, the dashboard's keys (the app
+// passes them: it owns those bindings), help and quit first so a narrow
+// footer keeps them.
 func TestFooterIdle(t *testing.T) {
 	for _, w := range []int{60, 120} {
-		status, keys := view(t, fixture(w), w, State{})
+		c := fixture(w)
+		status, keys := view(t, c, w, State{Keys: c.Keys.Dashboard.ShortHelp()})
 		if status != "" {
 			t.Errorf("%d: idle status %q", w, status)
 		}
@@ -61,7 +63,8 @@ func TestFooterIdle(t *testing.T) {
 			t.Errorf("%d: keys %q", w, keys)
 		}
 	}
-	_, keys := view(t, fixture(120), 120, State{})
+	c := fixture(120)
+	_, keys := view(t, c, 120, State{Keys: c.Keys.Dashboard.ShortHelp()})
 	if !strings.Contains(keys, "r refresh") {
 		t.Errorf("wide keys %q", keys)
 	}

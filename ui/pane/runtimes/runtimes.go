@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/render"
@@ -71,16 +72,16 @@ func (p *Pane) Invalidate() { p.rowsDirty = true }
 // HandleKey takes the table's own keys (moving the cursor) and answers
 // with a Move; ok is false for any other key.
 func (p *Pane) HandleKey(k tea.KeyMsg, c *common.Context) (common.Effect, bool) {
-	if n, ok := MoveKey(c, k, c.Layout.TableRows); ok {
+	if n, ok := moveKey(c, k, c.Layout.TableRows); ok {
 		return common.Move{N: n}, true
 	}
 	return nil, false
 }
 
-// MoveKey is how far a movement key moves in a list whose page is page
-// rows; ok is false for other keys.
-func MoveKey(c *common.Context, k tea.KeyMsg, page int) (int, bool) {
-	keys := c.Keys
+// moveKey is how far a cursor key of the table (keymap.ScopeRuntimes)
+// moves in a list whose page is page rows; ok is false for other keys.
+func moveKey(c *common.Context, k tea.KeyMsg, page int) (int, bool) {
+	keys := &c.Keys.RuntimesTable
 	switch {
 	case key.Matches(k, keys.Up):
 		return -1, true
@@ -237,8 +238,8 @@ func emptyText(c *common.Context, known int) string {
 		return "  no runtime matches the filter"
 	}
 	msg := "  no runtimes"
-	if k := c.Keys.NewRuntime; k.Enabled() && len(k.Keys()) > 0 {
-		msg += ": press " + common.KeyName(k.Keys()[0]) + " to create one"
+	if k := c.Keys.FirstKey(keymap.ActionNewRuntime); k != "" {
+		msg += ": press " + common.KeyName(k) + " to create one"
 	}
 	return msg
 }

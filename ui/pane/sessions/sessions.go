@@ -6,11 +6,11 @@ package sessions
 import (
 	"strconv"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
@@ -30,13 +30,29 @@ func (p *Pane) Reset() { p.cursor = 0 }
 // Clamp keeps the cursor among n sessions.
 func (p *Pane) Clamp(n int) { p.cursor = frame.Clamp(p.cursor, 0, n-1) }
 
-// HandleKey takes the pane's own keys (moving its cursor) and answers
+// HandleKey takes the pane's own keys (keymap.ScopeSessions: moving its
+// cursor) and answers
 // with a MoveSession; ok is false for any other key.
 func (p *Pane) HandleKey(k tea.KeyMsg, c *common.Context) (common.Effect, bool) {
-	if n, ok := runtimes.MoveKey(c, k, max(1, c.Layout.SessLines-1)); ok {
-		return common.MoveSession{N: n}, true
+	keys, page := &c.Keys.SessionsPane, max(1, c.Layout.SessLines-1)
+	n := 0
+	switch {
+	case key.Matches(k, keys.Up):
+		n = -1
+	case key.Matches(k, keys.Down):
+		n = 1
+	case key.Matches(k, keys.PageUp):
+		n = -page
+	case key.Matches(k, keys.PageDown):
+		n = page
+	case key.Matches(k, keys.Top):
+		n = -1 << 30
+	case key.Matches(k, keys.Bottom):
+		n = 1 << 30
+	default:
+		return nil, false
 	}
-	return nil, false
+	return common.MoveSession{N: n}, true
 }
 
 // Move moves the cursor by delta among r's sessions and returns the
