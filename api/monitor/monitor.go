@@ -28,19 +28,18 @@
 package monitor
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter/proxy"
 	"github.com/colabdash/colabdash/api/safehttp"
 )
 
@@ -212,7 +211,7 @@ func (c *Client) get(ctx context.Context, ci api.ConnectionInfo, op, path string
 		return &Error{Op: op, Kind: KindUnavailable, Status: resp.StatusCode, Message: "the reply is larger than 1 MiB"}
 	}
 	if resp.StatusCode == http.StatusNotFound {
-		if fromJupyter(resp.Header, body) {
+		if proxy.FromJupyter(resp.Header, body) {
 			return &Error{Op: op, Kind: KindNotOffered, Status: 404, Message: "the runtime's Jupyter server has no " + path}
 		}
 		return &Error{Op: op, Kind: KindTokenRefused, Status: 404, Message: "the runtime proxy answered 404"}
@@ -220,7 +219,7 @@ func (c *Client) get(ctx context.Context, ci api.ConnectionInfo, op, path string
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return &Error{Op: op, Kind: KindUnavailable, Status: resp.StatusCode, Message: fmt.Sprintf("HTTP %d", resp.StatusCode)}
 	}
-	if err := json.Unmarshal(trimXSSI(body), out); err != nil {
+	if err := json.Unmarshal(proxy.TrimXSSI(body), out); err != nil {
 		return &Error{Op: op, Kind: KindUnavailable, Status: resp.StatusCode, Message: c.clean("the reply is not the expected JSON: " + err.Error())}
 	}
 	return nil
@@ -247,52 +246,3 @@ func (c *Client) failed(ctx, cctx context.Context, op string, err error) error {
 }
 
 func (c *Client) clean(s string) string { return api.OneLine(c.redactor.Redact(s), 200) }
-
-// xssiPrefix is Colab's anti-XSSI guard (field case 76). A JSON document
-// never starts with ")", so stripping it loses nothing.
-const xssiPrefix = ")]}'"
-
-// trimXSSI returns b without a leading xssiPrefix and the "\n" or "\r\n"
-// after it.
-func trimXSSI(b []byte) []byte {
-	rest, ok := bytes.CutPrefix(b, []byte(xssiPrefix))
-	if !ok {
-		return b
-	}
-	if r, ok := bytes.CutPrefix(rest, []byte("\r\n")); ok {
-		return r
-	}
-	rest, _ = bytes.CutPrefix(rest, []byte("\n"))
-	return rest
-}
-
-// jupyterMarks are phrases of jupyter_server's own HTML error page,
-// measured on a stock server (field case 75).
-var jupyterMarks = []string{"<title>Jupyter", "You are requesting a page that does not exist", "id=\"jupyter_server\"", "id='jupyter_server'"}
-
-// fromJupyter reports whether a 404 came from the Jupyter server rather
-// than from the proxy in front of it: a Jupyter JSON error
-// ({"message": …}), Tornado's Server header, Jupyter's
-// Content-Security-Policy report URI, or its HTML error page. The Colab
-// proxy's own 404 has an empty body and none of these.
-func fromJupyter(h http.Header, body []byte) bool {
-	if strings.HasPrefix(h.Get("Server"), "TornadoServer") || strings.Contains(h.Get("Content-Security-Policy"), "/api/security/csp-report") {
-		return true
-	}
-	b := bytes.TrimSpace(trimXSSI(body))
-	var j struct {
-		Message *string `json:"message"`
-	}
-	if bytes.HasPrefix(b, []byte("{")) && json.Unmarshal(b, &j) == nil && j.Message != nil {
-		return true
-	}
-	ct, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	if ct == "text/html" || bytes.HasPrefix(b, []byte("<")) {
-		for _, m := range jupyterMarks {
-			if bytes.Contains(b, []byte(m)) {
-				return true
-			}
-		}
-	}
-	return false
-}

@@ -38,7 +38,7 @@ var jupyterMarks = []string{"<title>Jupyter", "You are requesting a page that do
 func readErrorBody(resp *http.Response) errorReply {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	b = trimXSSI(b)
+	b = TrimXSSI(b)
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	rep := errorReply{size: len(b), html: ct == "text/html" || bytes.HasPrefix(bytes.TrimSpace(b), []byte("<"))}
 	var j struct {
@@ -52,17 +52,36 @@ func readErrorBody(resp *http.Response) errorReply {
 		}
 		return rep
 	}
-	rep.jupyter = strings.HasPrefix(resp.Header.Get("Server"), "TornadoServer") ||
-		strings.Contains(resp.Header.Get("Content-Security-Policy"), "/api/security/csp-report")
-	if rep.html && !rep.jupyter {
+	rep.jupyter = FromJupyter(resp.Header, b)
+	return rep
+}
+
+// FromJupyter reports whether an error reply (its headers and the start
+// of its body, XSSI prefix and all) came from the runtime's Jupyter server
+// rather than from the proxy in front of it: a Jupyter JSON error
+// ({"message": …}), Tornado's Server header, Jupyter's
+// Content-Security-Policy report URI, or its HTML error page (field case
+// 75). The Colab proxy's own 404 has an empty body and none of these.
+func FromJupyter(h http.Header, body []byte) bool {
+	if strings.HasPrefix(h.Get("Server"), "TornadoServer") || strings.Contains(h.Get("Content-Security-Policy"), "/api/security/csp-report") {
+		return true
+	}
+	b := bytes.TrimSpace(TrimXSSI(body))
+	var j struct {
+		Message *string `json:"message"`
+	}
+	if bytes.HasPrefix(b, []byte("{")) && json.Unmarshal(b, &j) == nil && j.Message != nil {
+		return true
+	}
+	ct, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	if ct == "text/html" || bytes.HasPrefix(b, []byte("<")) {
 		for _, m := range jupyterMarks {
 			if bytes.Contains(b, []byte(m)) {
-				rep.jupyter = true
-				break
+				return true
 			}
 		}
 	}
-	return rep
+	return false
 }
 
 // permissionHint says what a 500 "Unhandled error" on reading a path

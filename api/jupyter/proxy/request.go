@@ -163,7 +163,7 @@ func (c *Client) callJSON(ctx context.Context, r *Request, out any) error {
 	if int64(len(b)) > c.o.MaxReply {
 		return &Error{Op: r.Op, Runtime: c.id, Path: r.Remote, Kind: ErrServer, Message: fmt.Sprintf("reply larger than %d bytes", c.o.MaxReply)}
 	}
-	b = trimXSSI(b)
+	b = TrimXSSI(b)
 	if out == nil || len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}

@@ -13,9 +13,9 @@ import (
 // touched.
 const xssiPrefix = ")]}'"
 
-// trimXSSI returns b without a leading xssiPrefix and the "\n" or "\r\n"
+// TrimXSSI returns b without a leading xssiPrefix and the "\n" or "\r\n"
 // after it; any other b is returned as is.
-func trimXSSI(b []byte) []byte {
+func TrimXSSI(b []byte) []byte {
 	rest, ok := bytes.CutPrefix(b, []byte(xssiPrefix))
 	if !ok {
 		return b
@@ -32,7 +32,7 @@ func trimXSSI(b []byte) []byte {
 // error is br's (never io.EOF for a short reply: the decoder reports it).
 func skipXSSI(br *bufio.Reader) error {
 	head, _ := br.Peek(len(xssiPrefix) + 2)
-	n := len(head) - len(trimXSSI(head))
+	n := len(head) - len(TrimXSSI(head))
 	if n == 0 {
 		return nil
 	}
