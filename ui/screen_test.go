@@ -898,3 +898,27 @@ func TestReadmeScreenshot(t *testing.T) {
 	}
 	t.Errorf("README's demo screenshot is stale (go test ./ui -run TestReadmeScreenshot -update); the dashboard shows:\n%s", frame.String())
 }
+
+// ctrl+c quits from every dialog and the create picker, as README promises
+// and as in k9s and lazygit, and answers nothing: the runtime asked about
+// is not deleted (issue 23).
+func TestCtrlCQuitsFromDialogs(t *testing.T) {
+	for _, open := range [][]string{{"d"}, {"n"}, {"o"}} {
+		e, m := emuModel(t, colabfake.Options{}, nil)
+		m = m.selectID(t, "rt-t4demo7k2p")
+		m = e.press(t, m, open...)
+		if _, ok := m.scr.top().(*dialog.Dialog); !ok {
+			t.Fatalf("%v opened no dialog:\n%s", open, m.View())
+		}
+		m, cmd := update(m, tea.KeyMsg{Type: tea.KeyCtrlC})
+		if cmd == nil {
+			t.Fatalf("%v then ctrl+c: no command", open)
+		}
+		if _, quit := cmd().(tea.QuitMsg); !quit {
+			t.Fatalf("%v then ctrl+c did not quit:\n%s", open, m.View())
+		}
+		if !serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
+			t.Fatalf("%v then ctrl+c deleted the runtime", open)
+		}
+	}
+}

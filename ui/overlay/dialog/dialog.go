@@ -56,7 +56,7 @@ type Item struct {
 }
 
 // Reply is how a dialog was answered: OK (confirmed, submitted or chosen)
-// or cancelled (esc, ctrl+c, or any key but y on a Confirm). Input is the
+// or cancelled (esc, or any key but y on a Confirm). Input is the
 // text typed (Typed, Input); Choice the index in Items of the item chosen
 // (Choice; 0 otherwise).
 type Reply struct {
@@ -201,7 +201,7 @@ func (d *Dialog) update(k tea.KeyMsg, now time.Time) result {
 	if d.inGrace(now) {
 		return resNone // typed before the dialog could be read
 	}
-	if k.Type == tea.KeyEsc || k.Type == tea.KeyCtrlC {
+	if k.Type == tea.KeyEsc {
 		return resCancel
 	}
 	switch d.kind {
@@ -252,6 +252,9 @@ func (d *Dialog) update(k tea.KeyMsg, now time.Time) result {
 // a step with a Back reopens that step instead. A new input to check
 // (Check) starts its check (common.Run).
 func (d *Dialog) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
+	if k.Type == tea.KeyCtrlC {
+		return common.Quit{} // ctrl+c quits from everywhere, as in k9s and lazygit; nothing is answered
+	}
 	now := c.Now()
 	switch d.update(k, now) {
 	case resCancel:

@@ -136,11 +136,12 @@ func TestGraceIgnoresEarlyKeys(t *testing.T) {
 	}
 }
 
-// Only y confirms; enter, esc, ctrl+c and every other key cancel.
+// Only y confirms; enter, esc and every other key cancel; ctrl+c quits
+// the dashboard without answering.
 func TestConfirmOnlyY(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
 	c := fixture(clk)
-	for _, k := range []string{"enter", "esc", "ctrl+c", "n", "Y", " "} {
+	for _, k := range []string{"enter", "esc", "n", "Y", " "} {
 		d := New(Confirm, clk.now(), "Delete runtime rt-x?", "This cannot be undone.")
 		got := replies(d)
 		answered(t, press(t, clk, c, d, k), d)
@@ -149,6 +150,10 @@ func TestConfirmOnlyY(t *testing.T) {
 		}
 	}
 	d := New(Confirm, clk.now(), "Delete runtime rt-x?", "This cannot be undone.")
+	got := replies(d)
+	if e := d.HandleKey(keyMsg("ctrl+c"), c); e != (common.Quit{}) || len(*got) != 0 {
+		t.Fatalf("ctrl+c: %#v, replies %+v; want a quit and no answer", e, *got)
+	}
 	mustContain(t, view(t, c, d, 80), "Delete runtime rt-x?", "This cannot be undone.", "y confirm · any other key cancels")
 	if ks := d.Keys(c); len(ks) != 2 || ks[0].Help().Key != "y" {
 		t.Fatalf("footer keys %+v", ks)
@@ -284,7 +289,7 @@ func TestChoiceSkipsDisabledItems(t *testing.T) {
 }
 
 // esc on a step with a Back reopens that step (grace anew, answers
-// kept) without answering; ctrl+c cancels.
+// kept) without answering; ctrl+c quits, answering nothing.
 func TestEscGoesBackAStep(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
 	c := fixture(clk)
@@ -306,9 +311,8 @@ func TestEscGoesBackAStep(t *testing.T) {
 	if e := first.HandleKey(keyMsg("enter"), c); e != nil {
 		t.Fatal("the step gone back to took a key inside its new grace period")
 	}
-	answered(t, press(t, clk, c, d, "ctrl+c"), d)
-	if len(*got) != 1 || (*got)[0].OK {
-		t.Fatalf("ctrl+c: replies %+v", *got)
+	if e := press(t, clk, c, d, "ctrl+c"); e != (common.Quit{}) || len(*got) != 0 {
+		t.Fatalf("ctrl+c: %#v, replies %+v", e, *got)
 	}
 }
 
