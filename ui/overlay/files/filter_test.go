@@ -33,6 +33,15 @@ func TestFilterNarrowsKeepsAndClears(t *testing.T) {
 		t.Fatalf("enter answered %#v, want the line closed (nothing more to list)", e)
 	}
 	mustContain(t, r.screen(t), `filter "NOTE": 1 of 3`)
+	// esc on the pane clears the kept filter first; the pane stays open.
+	if e := r.press(t, "esc"); !isRun(e) {
+		t.Fatalf("esc with a kept filter answered %#v, want the filter cleared and the pane kept", e)
+	}
+	mustContain(t, r.screen(t), "data.csv", "notes.txt", "sample_data/")
+	for _, k := range "NOTE" {
+		f.HandleKey(keyMsg(string(k)), r.c)
+	}
+	f.HandleKey(keyMsg("enter"), r.c)
 	if e := r.press(t, "/", "esc"); e == nil {
 		t.Fatal("esc on the filter line did nothing")
 	} else if _, ok := e.(common.Close); !ok {
@@ -47,3 +56,6 @@ func TestFilterNarrowsKeepsAndClears(t *testing.T) {
 		t.Fatalf("ctrl+c on the filter line answered %#v, want quit", e)
 	}
 }
+
+// isRun reports whether e runs a command (nil or not): the pane's own work.
+func isRun(e common.Effect) bool { _, ok := e.(common.Run); return ok }

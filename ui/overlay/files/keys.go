@@ -19,6 +19,11 @@ func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	keys := &c.Keys.FilesPane
 	cmd := func(cmd tea.Cmd) common.Effect { return common.Run{Cmd: cmd} }
 	switch {
+	case key.Matches(k, keys.Back) && o.p.Filter() != "":
+		// esc clears a kept filter first, as it does on the dashboard;
+		// a directory listed with the filter is listed again whole.
+		o.p.SetFilter("")
+		return cmd(o.p.ApplyFilter())
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Files):
 		o.closed = true
 		o.p.Close()
