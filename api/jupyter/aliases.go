@@ -90,33 +90,75 @@ type CopyOptions = transfer.CopyOptions
 type FileResult = transfer.FileResult
 
 // Kinds of failure; every *Error wraps exactly one (errors.Is). Each is
-// the proxy package's value itself, documented there.
+// the proxy package's value itself.
 var (
-	ErrNotFound      = proxy.ErrNotFound
-	ErrHidden        = proxy.ErrHidden
-	ErrNoParent      = proxy.ErrNoParent
-	ErrIsDir         = proxy.ErrIsDir
-	ErrNotDir        = proxy.ErrNotDir
-	ErrExists        = proxy.ErrExists
-	ErrPermission    = proxy.ErrPermission
-	ErrRuntimeGone   = proxy.ErrRuntimeGone
-	ErrRefused       = proxy.ErrRefused
-	ErrNoConnection  = proxy.ErrNoConnection
-	ErrCorrupt       = proxy.ErrCorrupt
-	ErrTooLarge      = proxy.ErrTooLarge
-	ErrRedirect      = proxy.ErrRedirect
-	ErrTransport     = proxy.ErrTransport
-	ErrServer        = proxy.ErrServer
-	ErrLocal         = proxy.ErrLocal
+	// ErrNotFound: Jupyter answered 404 with a fresh token: the remote
+	// path does not exist.
+	ErrNotFound = proxy.ErrNotFound
+	// ErrHidden: a 404 for a path with a segment starting with ".": the
+	// runtime's Jupyter server neither lists nor serves hidden files
+	// (field case 52).
+	ErrHidden = proxy.ErrHidden
+	// ErrNoParent: the remote parent directory does not exist.
+	ErrNoParent = proxy.ErrNoParent
+	// ErrIsDir: a file operation named a directory.
+	ErrIsDir = proxy.ErrIsDir
+	// ErrNotDir: a directory operation named a file.
+	ErrNotDir = proxy.ErrNotDir
+	// ErrExists: the target exists (409 from rename).
+	ErrExists = proxy.ErrExists
+	// ErrPermission: Jupyter refused the operation (403).
+	ErrPermission = proxy.ErrPermission
+	// ErrRuntimeGone: get_runtime answered NOT_FOUND: the runtime was
+	// deleted or reclaimed, and its files with it.
+	ErrRuntimeGone = proxy.ErrRuntimeGone
+	// ErrRefused: the proxy kept refusing (bare 404) even after the
+	// token was renewed, or the token could not be renewed.
+	ErrRefused = proxy.ErrRefused
+	// ErrNoConnection: the runtime has no usable connectionInfo.
+	ErrNoConnection = proxy.ErrNoConnection
+	// ErrCorrupt: a transfer ended with a size other than expected.
+	ErrCorrupt = proxy.ErrCorrupt
+	// ErrTooLarge: a download whose size the runtime did not report grew
+	// past Options.MaxUnknownSize.
+	ErrTooLarge = proxy.ErrTooLarge
+	// ErrRedirect: the server redirected to another scheme, host or
+	// port.
+	ErrRedirect = proxy.ErrRedirect
+	// ErrTransport: the connection failed (reset, timeout, DNS…).
+	ErrTransport = proxy.ErrTransport
+	// ErrServer: any other error status or an unreadable reply.
+	ErrServer = proxy.ErrServer
+	// ErrLocal: a local file problem (unwritable, disk full, a directory
+	// in the way).
+	ErrLocal = proxy.ErrLocal
+	// ErrLocalNotFound: a local file or directory does not exist.
 	ErrLocalNotFound = proxy.ErrLocalNotFound
-	ErrInterrupted   = proxy.ErrInterrupted
-	ErrUnsafeName    = proxy.ErrUnsafeName
-	ErrProtected     = proxy.ErrProtected
-	ErrTopLevel      = proxy.ErrTopLevel
-	ErrSkipped       = proxy.ErrSkipped
-	ErrBadListing    = proxy.ErrBadListing
-	ErrListTooLarge  = proxy.ErrListTooLarge
-	ErrNoKernel      = proxy.ErrNoKernel
+	// ErrInterrupted: the context ended (Ctrl+C) during a transfer.
+	ErrInterrupted = proxy.ErrInterrupted
+	// ErrUnsafeName: a remote name that cannot be written locally safely
+	// (empty, ".", "..", a separator, NUL, absolute; field case 46).
+	ErrUnsafeName = proxy.ErrUnsafeName
+	// ErrProtected: a remove of the runtime's root, /content itself or
+	// another top-level directory (/usr, /etc…), which colabdash refuses
+	// (see Removable).
+	ErrProtected = proxy.ErrProtected
+	// ErrTopLevel: an upload that would create a file or directory
+	// directly in the runtime's root ("/data.csv"), which colabdash
+	// refuses since it could not remove it either (see Creatable).
+	ErrTopLevel = proxy.ErrTopLevel
+	// ErrSkipped: a recursive download copied everything it could but
+	// skipped entries the server would not serve.
+	ErrSkipped = proxy.ErrSkipped
+	// ErrBadListing: a recursive download skipped entries whose listing
+	// cannot be trusted (a name listed twice, a directory loop).
+	ErrBadListing = proxy.ErrBadListing
+	// ErrListTooLarge: a directory listing passed Options.MaxEntries
+	// entries or did not finish within Options.ListTimeout.
+	ErrListTooLarge = proxy.ErrListTooLarge
+	// ErrNoKernel: no Jupyter session matches the Colab session, so its
+	// kernel cannot be interrupted through the proxy.
+	ErrNoKernel = proxy.ErrNoKernel
 )
 
 // EscapePath percent-encodes each segment of a remote path

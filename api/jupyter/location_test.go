@@ -2,6 +2,7 @@ package jupyter
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -61,8 +62,8 @@ func TestParseLocation(t *testing.T) {
 			t.Errorf("ParseLocation(%q, true) = %+v, %v; want runtime %q", arg, l, err, rt)
 		}
 	}
-	if _, err := ParseLocation(":/x", true); err == nil {
-		t.Error("an empty RUNTIME accepted")
+	if _, err := ParseLocation(":/x", true); err == nil || !strings.Contains(err.Error(), "no RUNTIME before the colon") {
+		t.Errorf("an empty RUNTIME: %v, want it named as missing", err)
 	}
 	if got := EscapePath("/content/a #1 ?.txt"); got != "content/a%20%231%20%3F.txt" {
 		t.Errorf("EscapePath = %q", got)

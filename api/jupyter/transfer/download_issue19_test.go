@@ -386,5 +386,15 @@ func TestDownloadRestartsBounded(t *testing.T) {
 	if n := len(s.sent()); n > 8 {
 		t.Errorf("%d requests before giving up, want a few restarts", n)
 	}
+	// The first request and two restarts from byte 0, then it gives up.
+	fromZero := 0
+	for _, rng := range s.sent() {
+		if rng == "" {
+			fromZero++
+		}
+	}
+	if fromZero != 3 {
+		t.Errorf("%d requests from byte 0 (%q), want 3: the first and two restarts", fromZero, s.sent())
+	}
 	noLeftovers(t, dir)
 }
