@@ -119,7 +119,8 @@ func gib(used, total int64) string {
 	return fmt.Sprintf("%.1f/%.1f GiB", float64(used)/g, float64(total)/g)
 }
 
-// kernelsCell counts the kernels: "1 busy 2 idle", "none", "-" unknown.
+// kernelsCell counts the kernels: "1 busy 2 idle", "0 busy 0 idle 1
+// stuck" (never connected), "none", "-" unknown.
 func kernelsCell(a monitor.Activity) string {
 	switch a.State {
 	case monitor.StateUnknown:
@@ -127,7 +128,11 @@ func kernelsCell(a monitor.Activity) string {
 	case monitor.StateNoKernels:
 		return "none"
 	}
-	return fmt.Sprintf("%d busy %d idle", a.Busy, a.Kernels-a.Busy)
+	c := fmt.Sprintf("%d busy %d idle", a.Busy, a.Kernels-a.Busy-a.NeverConnected)
+	if a.NeverConnected > 0 {
+		c += fmt.Sprintf(" %d stuck", a.NeverConnected)
+	}
+	return c
 }
 
 // activityWord is the runtime's activity as a word that reads without
