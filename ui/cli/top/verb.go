@@ -38,19 +38,17 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Long: "top shows one line per runtime, like kubectl top: RAM and the VM's disk used/total (GiB),\n" +
 			"the GPUs' memory and mean utilisation, the kernels busy and idle, and the activity: \"busy 0:42\"\n" +
 			"(hours:minutes since the last output), \"idle 0:12\", \"IDLE 1:12\" once every kernel has been idle\n" +
-			"for an hour (Colab may reclaim idle runtimes: README, Idle runtimes), \"never connected\" for a\n" +
-			"kernel starting for over a minute with no connection. The note says \"GPU never used\" when no GPU\n" +
-			"was used since the runtime started, \"resources not offered by this runtime\" for a stock Jupyter\n" +
-			"server, and \"resources unavailable: …\" when the runtime failed to answer. RUNTIME is an id\n" +
-			"(rt-abc), runtimes/rt-abc or a unique prefix; without one, every runtime is shown.\n" +
-			"The figures come from each runtime's proxy (api/colab/resources and api/kernels) with its proxy\n" +
-			"token only; a token the proxy refuses is renewed once with get_runtime and the call retried once.\n" +
-			"--watch redraws every INTERVAL (default 5s, e.g. --watch=10s or --watch 10s) in place on a\n" +
-			"terminal, and appends time-stamped lines otherwise; with --json it prints one document per round.\n" +
-			"Exit codes: 0 ok, 1 some runtimes could not be read, 2 usage, 3 credentials, 4 network or server\n" +
-			"(every runtime failed), 128 + the signal that ended it (130 ctrl+c, 143 SIGTERM; the end of --watch).\n" +
-			"With --json, stdout holds exactly one JSON object per round whatever the outcome: \"ok\" says\n" +
-			"whether every runtime was read, \"error\" why not.",
+			"for an hour (Colab disconnects idle runtimes after about 60–90 minutes; the limit is unofficial),\n" +
+			"\"never connected\" for a kernel starting for over a minute with no connection. The note says\n" +
+			"\"GPU never used\" when no GPU was used since the runtime started, \"resources not offered by this\n" +
+			"runtime\" for a stock Jupyter server, and \"resources unavailable: …\" when the runtime failed to\n" +
+			"answer. RUNTIME is an id (rt-abc), runtimes/rt-abc or a unique prefix; without one, every runtime\n" +
+			"is shown. The figures come from each runtime's proxy (api/colab/resources and api/kernels) with\n" +
+			"its proxy token only; a token the proxy refuses is renewed once with get_runtime and the call\n" +
+			"retried once. --watch redraws every INTERVAL (default 5s, e.g. --watch=10s or --watch 10s) in\n" +
+			"place on a terminal and appends time-stamped lines otherwise, until ctrl+c; with --json it prints\n" +
+			"one document per round. With --json, stdout holds exactly one JSON object (per round) whatever\n" +
+			"the outcome: \"ok\" says whether every runtime was read, \"error\" why not.\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash top\n  colabdash top rt-abc --json\n  colabdash top --watch\n  colabdash top rt-abc --watch 30s >> top.log",
 		ValidArgsFunction: v.CompleteRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
