@@ -195,3 +195,59 @@ func TestTopUsage(t *testing.T) {
 		t.Errorf("top rt-nope --json: exit %d\n%s", code, out)
 	}
 }
+
+// While code that uses the GPU runs, the T4's row says busy with the
+// GPU's utilisation, and no longer that the GPU was never used.
+func TestTopBusyGPU(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	done := make(chan int, 1)
+	go func() {
+		code, _, _ := e.run("exec", "rt-t4demo7k2p", "-c", "x = 'cuda'\ntime.sleep(5)")
+		done <- code
+	}()
+	var out string
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, out, _ = e.run("top", "rt-t4demo7k2p")
+		if strings.Contains(out, " 1 busy ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("top never showed the T4 busy within 60 s:\n%s", out)
+		}
+	}
+	if !strings.Contains(out, "87%") || strings.Contains(out, "GPU never used") || !regexp.MustCompile(`(?m)  busy( \d+:\d\d)?(  |$)`).MatchString(out) {
+		t.Errorf("top while the GPU is busy:\n%s", out)
+	}
+	if code := <-done; code != 0 {
+		t.Errorf("exec: exit %d", code)
+	}
+}
+
+// A proxy 404 that persists after a fresh token means "not offered"
+// (field case 75): renewed once, then not asked again for ten minutes, so
+// --watch never becomes a renewal loop.
+func TestTopPersistent404RenewsOnce(t *testing.T) {
+	e := topEnv(t, colabfake.Options{})
+	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/colab/resources", Status: 404, Times: -1})
+	var out, errb lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		done <- runStreamsContext(ctx, append([]string{"top", "rt-t4demo7k2p", "--watch=1s"}, e.flags...),
+			&kit.Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+	}()
+	for deadline := time.Now().Add(60 * time.Second); strings.Count(out.String(), "rt-t4demo7k2p") < 3; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("fewer than 3 rounds in 60 s: %q %q", out.String(), errb.String())
+		}
+	}
+	cancel()
+	<-done
+	if n := e.srv.CallCount("get_runtime"); n != 1 {
+		t.Errorf("get_runtime called %d times in 3 rounds, want 1", n)
+	}
+	if strings.Count(out.String(), "resources not offered by this runtime") < 3 {
+		t.Errorf("want every round to say the resources are not offered:\n%s", out.String())
+	}
+}
