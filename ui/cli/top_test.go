@@ -202,7 +202,7 @@ func TestTopBusyGPU(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	done := make(chan int, 1)
 	go func() {
-		code, _, _ := e.run("exec", "rt-t4demo7k2p", "-c", "x = 'cuda'\ntime.sleep(5)")
+		code, _, _ := e.run("exec", "rt-t4demo7k2p", "-c", "x = 'cuda'\ntime.sleep(10)")
 		done <- code
 	}()
 	var out string

@@ -163,7 +163,13 @@ func (v *verb) print(rows []row) error {
 		if len(rows) > 0 {
 			at = rows[0].at
 		}
-		return v.WriteJSON(newReport(rows, at))
+		rep := newReport(rows, at)
+		for i := range rep.Runtimes {
+			// Every error text leaves through the redactor, as on stderr.
+			r := &rep.Runtimes[i]
+			r.Error, r.ResourcesError, r.KernelsError = v.Red().Redact(r.Error), v.Red().Redact(r.ResourcesError), v.Red().Redact(r.KernelsError)
+		}
+		return v.WriteJSON(rep)
 	}
 	if len(rows) == 0 {
 		v.Note("no runtimes")
