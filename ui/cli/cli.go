@@ -10,7 +10,7 @@
 // the root command and its global flags, the dashboard (dashboard.go, the
 // one file that starts package ui's dashboard), status, config, emulator
 // and the generated references. The verbs live below it: runtimes (specs,
-// create, delete, sessions, session, url, token), exec, run and files
+// create, delete, sessions, session, url, token), exec, run, top and files
 // (ls, cp, rm, forward, shell), all built on kit (global flags, streams,
 // exit codes, connection, output and JSON).
 package cli
@@ -25,6 +25,7 @@ import (
 
 	"github.com/colabdash/colabdash/ui/cli/exec"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
+	"github.com/colabdash/colabdash/ui/cli/top"
 
 	"github.com/spf13/cobra"
 
@@ -249,8 +250,8 @@ func strictCompletion(root *cobra.Command) {
 var dashboardFlagExample = map[string]string{"renew-lead": " 2m", "readonly": ""}
 
 // verbCommands are the scriptable verbs: specs, create, delete, sessions,
-// session open/close, exec, url, token and run.
+// session open/close, exec, url, token, run and top.
 func verbCommands(g *kit.Globals, s *kit.Streams) []*cobra.Command {
 	return []*cobra.Command{runtimes.SpecsCommand(g, s), runtimes.CreateCommand(g, s), runtimes.DeleteCommand(g, s), runtimes.SessionsCommand(g, s), runtimes.SessionCommand(g, s),
-		exec.Command(g, s), runtimes.URLCommand(g, s), runtimes.TokenCommand(g, s), runcmd.Command(g, s)}
+		exec.Command(g, s), runtimes.URLCommand(g, s), runtimes.TokenCommand(g, s), runcmd.Command(g, s), top.Command(g, s)}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/colabdash/colabdash/ui/cli/exec"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
+	"github.com/colabdash/colabdash/ui/cli/top"
 	"github.com/colabdash/colabdash/ui/report"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -54,6 +55,7 @@ var jsonDocs = map[string]reflect.Type{
 	"session-close": reflect.TypeFor[runtimes.CloseReport](),
 	"exec":          reflect.TypeFor[exec.Report](),
 	"url":           reflect.TypeFor[runtimes.ConnectionReport](),
+	"top":           reflect.TypeFor[top.Report](),
 	"token":         reflect.TypeFor[runtimes.ConnectionReport](),
 	"ls":            reflect.TypeFor[files.LsJSON](),
 	"cp":            reflect.TypeFor[files.CopySummary](),

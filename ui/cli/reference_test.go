@@ -119,6 +119,8 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{"exec", []string{"exec", "rt-t4demo7k2p", "-c", "print(6*7)"}},
 		{"exec", []string{"exec", "rt-t4demo7k2p", "-c", "raise ValueError('boom')"}},
 		{"url", []string{"url", "rt-t4demo7k2p"}},
+		{"top", []string{"top"}},
+		{"top", []string{"top", "rt-nope"}},
 		{"token", []string{"token", "rt-t4demo7k2p"}},
 		{"cp", []string{"cp", local, "rt-t4demo7k2p:/content/"}},
 		{"cp", []string{"cp", "rt-t4demo7k2p:/content/nope", t.TempDir()}},

@@ -1,0 +1,178 @@
+package top
+
+import (
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state/monitor"
+)
+
+// Report is `colabdash top --json`: one document per round (with
+// --watch, one per interval). On a failure of the whole command (no
+// connection, an unknown RUNTIME) OK is false, Error says why (redacted)
+// and Runtimes is []. OK is also false when some runtime could not be
+// read (its own error fields say why); resources not offered by a stock
+// Jupyter server is not a failure. At is when the round ended (RFC 3339,
+// UTC; "" on a failure before any round).
+type Report struct {
+	OK       bool            `json:"ok"`
+	Error    string          `json:"error,omitempty"`
+	At       string          `json:"at"`
+	Runtimes []RuntimeReport `json:"runtimes"`
+}
+
+// RuntimeReport is one runtime. Name is "runtimes/rt-abc".
+// ResourcesStatus is "ok", "notOffered" (a stock Jupyter server has no
+// api/colab/resources), "unavailable" (ResourcesError says why: "resources
+// unavailable: HTTP 500") or "unknown" (not probed: Error says why).
+// Resources are the newest figures (with --watch, possibly from an
+// earlier round: ResourcesAt says when, and Stale is set after three
+// failed rounds in a row); null when none came. Kernels is null when
+// they could not be listed (KernelsError says why). Error is why the
+// runtime could not be probed at all (no connectionInfo yet, the
+// runtime gone, get_runtime failing).
+type RuntimeReport struct {
+	Name            string           `json:"name"`
+	OK              bool             `json:"ok"`
+	Error           string           `json:"error,omitempty"`
+	ResourcesStatus string           `json:"resourcesStatus"`
+	ResourcesError  string           `json:"resourcesError,omitempty"`
+	ResourcesAt     string           `json:"resourcesAt,omitempty"`
+	Stale           bool             `json:"stale"`
+	Resources       *ResourcesReport `json:"resources"`
+	KernelsError    string           `json:"kernelsError,omitempty"`
+	Kernels         []KernelReport   `json:"kernels"`
+	Activity        ActivityReport   `json:"activity"`
+}
+
+// ResourcesReport is what api/colab/resources said, after its defaults:
+// sizes in bytes, utilizations fractions 0–1. Memory is null when the
+// reply had none; UsedBytes is totalBytes − freeBytes. GPUNeverUsed is
+// set when the runtime has GPUs and none was ever used since it started.
+type ResourcesReport struct {
+	Memory       *MemoryReport `json:"memory"`
+	Disks        []DiskReport  `json:"disks"`
+	GPUs         []GPUReport   `json:"gpus"`
+	GPUNeverUsed bool          `json:"gpuNeverUsed"`
+}
+
+// MemoryReport is the runtime's RAM in bytes.
+type MemoryReport struct {
+	TotalBytes int64 `json:"totalBytes"`
+	FreeBytes  int64 `json:"freeBytes"`
+	UsedBytes  int64 `json:"usedBytes"`
+}
+
+// DiskReport is one file system; Label "kernel" is the VM's own disk.
+type DiskReport struct {
+	Label      string `json:"label"`
+	TotalBytes int64  `json:"totalBytes"`
+	UsedBytes  int64  `json:"usedBytes"`
+}
+
+// GPUReport is one GPU: memory in bytes, utilizations 0–1.
+type GPUReport struct {
+	Name              string  `json:"name"`
+	MemoryUsedBytes   int64   `json:"memoryUsedBytes"`
+	MemoryTotalBytes  int64   `json:"memoryTotalBytes"`
+	GPUUtilization    float64 `json:"gpuUtilization"`
+	MemoryUtilization float64 `json:"memoryUtilization"`
+	EverUsed          bool    `json:"everUsed"`
+}
+
+// KernelReport is one Jupyter kernel as api/kernels lists it;
+// LastActivity is RFC 3339 UTC ("" when the server gave none).
+type KernelReport struct {
+	ID             string `json:"id"`
+	Name           string `json:"name"`
+	ExecutionState string `json:"executionState"`
+	LastActivity   string `json:"lastActivity"`
+	Connections    int    `json:"connections"`
+}
+
+// ActivityReport is the runtime's kernel activity. State is "unknown",
+// "no kernels", "busy", "never connected" (a kernel starting for over a
+// minute with no connection), "starting" or "idle"; Since is, when busy,
+// the last output of the busy kernels, when idle the last activity (RFC
+// 3339 UTC, null otherwise) and ForSeconds the time since; IdleWarning is
+// set once every kernel has been idle for an hour (Colab may reclaim an
+// idle runtime: README, "Idle runtimes").
+type ActivityReport struct {
+	State          string  `json:"state"`
+	Kernels        int     `json:"kernels"`
+	Busy           int     `json:"busy"`
+	NeverConnected int     `json:"neverConnected"`
+	Since          *string `json:"since"`
+	ForSeconds     int64   `json:"forSeconds"`
+	IdleWarning    bool    `json:"idleWarning"`
+}
+
+// newReport is the JSON of one round's rows.
+func newReport(rows []row, at time.Time) Report {
+	rep := Report{OK: true, At: at.UTC().Format(time.RFC3339), Runtimes: make([]RuntimeReport, 0, len(rows))}
+	for _, r := range rows {
+		rr := r.report()
+		rep.OK = rep.OK && rr.OK
+		rep.Runtimes = append(rep.Runtimes, rr)
+	}
+	return rep
+}
+
+func (r row) report() RuntimeReport {
+	a := r.activity()
+	rr := RuntimeReport{Name: r.rt.Name, OK: !r.failed(), Error: r.probeErr, ResourcesStatus: r.resourcesStatus(),
+		Activity: ActivityReport{State: a.State.String(), Kernels: a.Kernels, Busy: a.Busy, NeverConnected: a.NeverConnected,
+			ForSeconds: int64(a.For / time.Second), IdleWarning: a.IdleWarning()}}
+	if !a.Since.IsZero() {
+		s := rfc3339(a.Since)
+		rr.Activity.Since = &s
+	}
+	m := r.mon
+	if m == nil {
+		return rr
+	}
+	if m.ResourcesErr != nil {
+		rr.ResourcesError = api.OneLine(m.ResourcesErr.Error(), 0)
+	}
+	if m.KernelsErr != nil {
+		rr.KernelsError = api.OneLine(m.KernelsErr.Error(), 0)
+	}
+	if r.hasFigures() {
+		rr.ResourcesAt = rfc3339(m.ResourcesAt)
+		rr.Stale = m.ResourcesStale()
+		rr.Resources = resourcesReport(m)
+	}
+	if m.Kernels != nil && m.KernelsErr == nil {
+		rr.Kernels = make([]KernelReport, 0, len(m.Kernels))
+		for _, k := range m.Kernels {
+			rr.Kernels = append(rr.Kernels, KernelReport{ID: k.ID, Name: k.Name, ExecutionState: k.ExecutionState,
+				LastActivity: rfc3339(k.LastActivity), Connections: k.Connections})
+		}
+	}
+	return rr
+}
+
+func resourcesReport(m *monitor.Runtime) *ResourcesReport {
+	res := m.Resources
+	out := &ResourcesReport{Disks: make([]DiskReport, 0, len(res.Disks)), GPUs: make([]GPUReport, 0, len(res.GPUs)),
+		GPUNeverUsed: m.Last.GPUNeverUsed}
+	if res.Memory != nil {
+		out.Memory = &MemoryReport{TotalBytes: res.Memory.TotalBytes, FreeBytes: res.Memory.FreeBytes, UsedBytes: res.Memory.UsedBytes()}
+	}
+	for _, d := range res.Disks {
+		out.Disks = append(out.Disks, DiskReport{Label: d.Label, TotalBytes: d.TotalBytes, UsedBytes: d.UsedBytes})
+	}
+	for _, g := range res.GPUs {
+		out.GPUs = append(out.GPUs, GPUReport{Name: g.Name, MemoryUsedBytes: g.MemoryUsedBytes, MemoryTotalBytes: g.MemoryTotalBytes,
+			GPUUtilization: g.GPUUtilization, MemoryUtilization: g.MemoryUtilization, EverUsed: g.EverUsed})
+	}
+	return out
+}
+
+// rfc3339 is t in RFC 3339 UTC, "" for the zero time.
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}

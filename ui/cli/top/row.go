@@ -1,0 +1,221 @@
+package top
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// row is what top knows of one runtime after a round: the runtime, what
+// the Store holds of it (nil when nothing came yet) and why it could not
+// be probed at all ("" when it was).
+type row struct {
+	rt       api.Runtime
+	mon      *monitor.Runtime
+	probeErr string
+	at       time.Time
+}
+
+func newRow(rt api.Runtime, mon *monitor.Runtime, probeErr string, at time.Time) row {
+	if mon != nil {
+		c := *mon // a copy: the next round writes the Store's
+		mon = &c
+	}
+	return row{rt: rt, mon: mon, probeErr: probeErr, at: at}
+}
+
+// hasFigures reports whether the row has resource figures to show (the
+// newest, or the last ones before failures).
+func (r row) hasFigures() bool {
+	return r.mon != nil && !r.mon.ResourcesAt.IsZero() && !r.mon.NotOffered
+}
+
+// failed reports whether this round could not read the runtime: it could
+// not be probed, or its resources or kernels failed (resources not
+// offered by a stock server is not a failure).
+func (r row) failed() bool {
+	if r.probeErr != "" || r.mon == nil {
+		return true
+	}
+	return (r.mon.ResourcesErr != nil && !r.mon.NotOffered) || r.mon.KernelsErr != nil
+}
+
+// activity is the row's kernel activity (StateUnknown without a list).
+func (r row) activity() monitor.Activity {
+	if r.mon == nil {
+		return monitor.Activity{}
+	}
+	return r.mon.Activity(r.at)
+}
+
+// header is the text table's header.
+var header = []string{"RUNTIME", "RAM", "DISK", "GPU", "GPU%", "KERNELS", "ACTIVITY", "NOTE"}
+
+// cells is the row as the text table's cells (header's columns); every
+// piece of server text is cut to its column and made safe here.
+func (r row) cells() []string {
+	ram, disk, gpu, util := "-", "-", "-", "-"
+	if r.hasFigures() {
+		s := r.mon.Last
+		ram = gib(s.MemUsed, s.MemTotal)
+		disk = gib(s.DiskUsed, s.DiskTotal)
+		if s.GPUs > 0 {
+			name := termtext.Cut(r.mon.Resources.GPUs[0].Name, 20)
+			if s.GPUs > 1 {
+				name = fmt.Sprintf("%dx %s", s.GPUs, name)
+			}
+			gpu = name + " " + gib(s.GPUMemUsed, s.GPUMemTotal)
+			util = fmt.Sprintf("%d%%", int(math.Round(s.GPUUtil*100)))
+		}
+	}
+	a := r.activity()
+	return []string{cutID(r.rt), ram, disk, gpu, util, kernelsCell(a), activityWord(a), strings.Join(r.notes(), "; ")}
+}
+
+// notes are what the row says beyond its figures: why it could not be
+// read, the GPU never used, stale figures.
+func (r row) notes() []string {
+	if r.probeErr != "" {
+		return []string{termtext.Cut(r.probeErr, 100)}
+	}
+	if r.mon == nil {
+		return nil
+	}
+	var out []string
+	switch m := r.mon; {
+	case m.NotOffered:
+		out = append(out, "resources not offered by this runtime")
+	case m.ResourcesErr != nil:
+		msg := termtext.Cut(api.OneLine(m.ResourcesErr.Error(), 0), 100)
+		if m.ResourcesStale() {
+			msg += " (figures stale)"
+		} else if !m.ResourcesAt.IsZero() {
+			msg += " (figures of " + m.ResourcesAt.Local().Format("15:04:05") + ")"
+		}
+		out = append(out, msg)
+	}
+	if r.hasFigures() && r.mon.Last.GPUNeverUsed {
+		out = append(out, "GPU never used")
+	}
+	if r.mon.KernelsErr != nil {
+		out = append(out, termtext.Cut(api.OneLine(r.mon.KernelsErr.Error(), 0), 100))
+	}
+	return out
+}
+
+// gib is "used/total GiB" with one decimal ("-" when the total is unknown).
+func gib(used, total int64) string {
+	if total <= 0 {
+		return "-"
+	}
+	const g = 1 << 30
+	return fmt.Sprintf("%.1f/%.1f GiB", float64(used)/g, float64(total)/g)
+}
+
+// kernelsCell counts the kernels: "1 busy 2 idle", "0 busy 0 idle 1
+// stuck" (never connected), "none", "-" unknown.
+func kernelsCell(a monitor.Activity) string {
+	switch a.State {
+	case monitor.StateUnknown:
+		return "-"
+	case monitor.StateNoKernels:
+		return "none"
+	}
+	c := fmt.Sprintf("%d busy %d idle", a.Busy, a.Kernels-a.Busy-a.NeverConnected)
+	if a.NeverConnected > 0 {
+		c += fmt.Sprintf(" %d stuck", a.NeverConnected)
+	}
+	return c
+}
+
+// activityWord is the runtime's activity as a word that reads without
+// colour: "busy 0:42" (since the last output), "idle 0:12", "IDLE 1:12"
+// once every kernel has been idle for monitor.IdleWarnAfter, "never
+// connected" (field case 74), "starting", "no kernels"; durations are
+// hours:minutes.
+func activityWord(a monitor.Activity) string {
+	switch a.State {
+	case monitor.StateBusy:
+		if a.Since.IsZero() {
+			return "busy"
+		}
+		return "busy " + clock(a.For)
+	case monitor.StateIdle:
+		if a.Since.IsZero() {
+			return "idle"
+		}
+		if a.IdleWarning() {
+			return "IDLE " + clock(a.For)
+		}
+		return "idle " + clock(a.For)
+	case monitor.StateUnknown:
+		return "-"
+	}
+	return a.State.String()
+}
+
+// clock is d as hours:minutes ("1:12", "26:05").
+func clock(d time.Duration) string {
+	m := int(d / time.Minute)
+	return fmt.Sprintf("%d:%02d", m/60, m%60)
+}
+
+// table lays rows of cells out in aligned columns, two spaces apart, the
+// last column unpadded; minWidths are the columns' least widths.
+func table(rows [][]string, minWidths ...int) []string {
+	widths := make([]int, len(rows[0]))
+	copy(widths, minWidths)
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], termtext.Width(c))
+		}
+	}
+	lines := make([]string, 0, len(rows))
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			if i == len(r)-1 {
+				b.WriteString(c)
+				break
+			}
+			b.WriteString(c)
+			b.WriteString(strings.Repeat(" ", widths[i]-termtext.Width(c)+2))
+		}
+		lines = append(lines, strings.TrimRight(b.String(), " "))
+	}
+	return lines
+}
+
+// textLines is the text table of rows, with its header.
+func textLines(rows []row) []string {
+	cells := [][]string{header}
+	for _, r := range rows {
+		cells = append(cells, r.cells())
+	}
+	return table(cells)
+}
+
+// errNotOffered is matched to tell "not offered" in JSON.
+var errNotOffered = apimon.ErrNotOffered
+
+// resourcesStatus is the JSON word for the row's resources: "ok",
+// "notOffered", "unavailable" (the figures shown, if any, are from an
+// earlier round) or "unknown" (not probed).
+func (r row) resourcesStatus() string {
+	switch {
+	case r.mon == nil || (r.mon.ResourcesAt.IsZero() && r.mon.ResourcesErr == nil && !r.mon.NotOffered):
+		return "unknown"
+	case r.mon.NotOffered || errors.Is(r.mon.ResourcesErr, errNotOffered):
+		return "notOffered"
+	case r.mon.ResourcesErr == nil:
+		return "ok"
+	}
+	return "unavailable"
+}

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/top"
+)
+
+// startJupyterServer starts Debian's jupyter-server (with ipykernel) on
+// loopback for this test and returns its URL, or skips the test when it
+// is not installed (fails under COLABDASH_REQUIRE_JUPYTER=1, as CI sets).
+// It is api/monitor's test helper of the same job.
+func startJupyterServer(t *testing.T) string {
+	t.Helper()
+	py := os.Getenv("COLABDASH_JUPYTER_PYTHON")
+	if py == "" {
+		py = "/usr/bin/python3"
+	}
+	if err := exec.Command(py, "-c", "import jupyter_server, ipykernel").Run(); err != nil {
+		msg := fmt.Sprintf("jupyter-server or ipykernel is not installed for %s (apt-get install python3-jupyter-server python3-ipykernel): %v", py, err)
+		if os.Getenv("COLABDASH_REQUIRE_JUPYTER") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip("SKIP real-Jupyter backend: " + msg)
+	}
+	root := t.TempDir()
+	home := filepath.Join(root, ".home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cmd := exec.Command(py, "-m", "jupyter_server", "--allow-root", "--no-browser", "--ip=127.0.0.1",
+		fmt.Sprintf("--port=%d", port), "--port-retries=0", "--ServerApp.token=", "--ServerApp.password=",
+		"--ServerApp.disable_check_xsrf=True", "--ServerApp.root_dir="+root)
+	cmd.Env = append(os.Environ(), "HOME="+home, "JUPYTER_RUNTIME_DIR="+home, "JUPYTER_CONFIG_DIR="+home, "JUPYTER_DATA_DIR="+home)
+	logf, err := os.Create(filepath.Join(home, "jupyter.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		logf.Close()
+	})
+	u := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get(u + "api/status"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return u
+			}
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(home, "jupyter.log"))
+	t.Fatalf("jupyter-server did not answer within 60 s: %s", b)
+	return ""
+}
+
+// top against a real jupyter-server behind the emulator's proxy: its
+// kernel is counted from Jupyter's own api/kernels, and the resources
+// route a stock server lacks reads "not offered" at once, without a
+// token renewal (field case 75) and without failing the command.
+func TestTopRealJupyter(t *testing.T) {
+	up := startJupyterServer(t)
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, JupyterUpstream: up})
+	rt, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-real", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci := *rt.ConnectionInfo
+	req, _ := http.NewRequest(http.MethodPost, ci.URL+"api/kernels", nil)
+	req.Header.Set("X-Colab-Runtime-Proxy-Token", ci.Token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started struct {
+		ID string `json:"id"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&started)
+	resp.Body.Close()
+	if err != nil || started.ID == "" {
+		t.Fatalf("starting a kernel: HTTP %d, %v", resp.StatusCode, err)
+	}
+	t.Cleanup(func() {
+		req, _ := http.NewRequest(http.MethodDelete, ci.URL+"api/kernels/"+started.ID, nil)
+		req.Header.Set("X-Colab-Runtime-Proxy-Token", ci.Token)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	})
+
+	code, out, errs := e.run("top", "rt-real")
+	if code != 0 || !strings.Contains(out, "resources not offered by this runtime") || !strings.Contains(out, "0 busy 1 idle") {
+		t.Errorf("top rt-real: exit %d %q\n%s", code, errs, out)
+	}
+	code, out, _ = e.run("top", "rt-real", "--json")
+	var rep top.Report
+	mustJSON(t, out, &rep)
+	if code != 0 || !rep.OK || len(rep.Runtimes) != 1 || rep.Runtimes[0].ResourcesStatus != "notOffered" ||
+		len(rep.Runtimes[0].Kernels) != 1 || rep.Runtimes[0].Kernels[0].ID != started.ID || rep.Runtimes[0].Activity.Kernels != 1 {
+		t.Errorf("top rt-real --json: exit %d\n%s", code, out)
+	}
+	if n := e.srv.CallCount("get_runtime"); n != 0 {
+		t.Errorf("get_runtime called %d times for a stock server's 404, want 0", n)
+	}
+}
