@@ -200,10 +200,12 @@ func TestTopUsage(t *testing.T) {
 // GPU's utilisation, and no longer that the GPU was never used.
 func TestTopBusyGPU(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	done := make(chan int, 1)
+	// The code sleeps a minute; once top has seen it, closing its session
+	// aborts it.
+	done := make(chan struct{})
 	go func() {
-		code, _, _ := e.run("exec", "rt-t4demo7k2p", "-c", "x = 'cuda'\ntime.sleep(10)")
-		done <- code
+		defer close(done)
+		e.run("exec", "rt-t4demo7k2p", "-c", "x = 'cuda'\ntime.sleep(60)")
 	}()
 	var out string
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
@@ -218,9 +220,14 @@ func TestTopBusyGPU(t *testing.T) {
 	if !strings.Contains(out, "87%") || strings.Contains(out, "GPU never used") || !regexp.MustCompile(`(?m)  busy( \d+:\d\d)?(  |$)`).MatchString(out) {
 		t.Errorf("top while the GPU is busy:\n%s", out)
 	}
-	if code := <-done; code != 0 {
-		t.Errorf("exec: exit %d", code)
+	for _, ss := range e.srv.Sessions("runtimes/rt-t4demo7k2p") {
+		if e.srv.RunningCode(ss.Name) > 0 {
+			if code, _, errs := e.run("session", "close", "--yes", ss.Name); code != 0 {
+				t.Errorf("session close %s: exit %d: %s", ss.Name, code, errs)
+			}
+		}
 	}
+	<-done
 }
 
 // A proxy 404 that persists after a fresh token means "not offered"
