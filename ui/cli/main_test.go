@@ -278,6 +278,9 @@ func binary(t testing.TB) string {
 }
 
 func TestMain(m *testing.M) {
+	// Retries are counted, not timed, here: no test waits out real
+	// half-seconds between attempts.
+	kit.RetryBaseDelay = 5 * time.Millisecond
 	code := m.Run()
 	if builtBinary != "" {
 		os.RemoveAll(filepath.Dir(builtBinary))

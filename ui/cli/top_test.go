@@ -210,14 +210,14 @@ func TestTopBusyGPU(t *testing.T) {
 	var out string
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		_, out, _ = e.run("top", "rt-t4demo7k2p")
-		if strings.Contains(out, " 1 busy ") {
+		if strings.Contains(out, " 1 busy ") && strings.Contains(out, "87%") { // the GPU figures may trail the kernel state
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("top never showed the T4 busy within 60 s:\n%s", out)
 		}
 	}
-	if !strings.Contains(out, "87%") || strings.Contains(out, "GPU never used") || !regexp.MustCompile(`(?m)  busy( \d+:\d\d)?(  |$)`).MatchString(out) {
+	if strings.Contains(out, "GPU never used") || !regexp.MustCompile(`(?m)  busy( \d+:\d\d)?(  |$)`).MatchString(out) {
 		t.Errorf("top while the GPU is busy:\n%s", out)
 	}
 	for _, ss := range e.srv.Sessions("runtimes/rt-t4demo7k2p") {

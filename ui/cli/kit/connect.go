@@ -28,9 +28,13 @@ import (
 // key and re-sends the identical create_runtime itself.
 const (
 	RetryAttempts       = 3
-	retryBaseDelay      = 500 * time.Millisecond
 	maxClientRetryDelay = 5 * time.Second
 )
+
+// RetryBaseDelay is the wait before the second attempt of a transient
+// failure (doubling after it): half a second. A variable only so that
+// tests of the retry paths need not wait it out in real time.
+var RetryBaseDelay = 500 * time.Millisecond
 
 // demoCreateDelay is how long create_runtime takes in --demo, so the
 // "creating… 0:02" row is visible.
@@ -87,7 +91,7 @@ func ConnectProfile(ctx context.Context, p config.Profile, from AuthOrigin, lg L
 		Logger:            lg.Log,
 		Redactor:          lg.Red,
 		MaxAttempts:       RetryAttempts,
-		BaseDelay:         retryBaseDelay,
+		BaseDelay:         RetryBaseDelay,
 		MaxRetryDelay:     maxClientRetryDelay,
 		StateDir:          StateDir(), // which protocol the endpoint speaks, no secrets
 	})
