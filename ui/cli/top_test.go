@@ -215,6 +215,11 @@ func TestTopBusyGPU(t *testing.T) {
 			t.Fatalf("top never showed the T4 busy within 60 s:\n%s", out)
 		}
 	}
+	// Once more: top reads the resources before the kernels, so the round
+	// that first saw the kernel busy may have read the GPU just before the
+	// code started (a loaded machine widens that gap); this one reads both
+	// while the code runs.
+	_, out, _ = e.run("top", "rt-t4demo7k2p")
 	if !strings.Contains(out, "87%") || strings.Contains(out, "GPU never used") || !regexp.MustCompile(`(?m)  busy( \d+:\d\d)?(  |$)`).MatchString(out) {
 		t.Errorf("top while the GPU is busy:\n%s", out)
 	}
