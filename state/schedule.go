@@ -7,18 +7,24 @@ import (
 )
 
 // DefaultCallBudget is how many calls a minute the dashboard makes in the
-// background by default (config callBudget): enough for list_runtimes and
-// list_sessions of ten runtimes every 30 s (22 calls), and flat from there
-// whatever the number of runtimes.
-const DefaultCallBudget = 24
+// background by default (config callBudget), every call counted: the
+// refresh's own four (list_runtimes and the selected runtime's sessions,
+// every 30 s) and 18 for the rest, enough for the session counts of ten
+// runtimes every 30 s, or for every renewal of 1,080 runtimes with
+// hour-long proxy tokens; flat from there whatever the number of
+// runtimes. It stays clearly under issue 11's limit of 25 a minute.
+const DefaultCallBudget = 22
 
 // CallBudget limits the dashboard's background calls to perMinute in any
 // minute (a sliding window). Calls that cannot wait (list_runtimes, the
 // selected runtime's sessions and renewal, a runtime's first sessions) are
-// made whatever the budget says: a reserve is kept for them. The others
-// (the other runtimes' session counts and token renewals) share the rest:
-// PlanSessions and PlanRenewals record them, and stop when Room says the
-// minute is spent. The zero value has no limit;
+// made whatever the budget says: a reserve is kept for list_runtimes and
+// the selected runtime's sessions, and the selected runtime's renewal is
+// recorded (PlanRenewals), its callers keeping a call of room for it
+// while it is due within the minute. The others (the other runtimes'
+// session counts and token renewals) share the rest: PlanSessions and
+// PlanRenewals record them, and stop when Room says the minute is spent.
+// The zero value has no limit;
 // NewCallBudget sets one. It reads no clock: every method takes now. Not
 // safe for concurrent use.
 type CallBudget struct {
@@ -174,11 +180,15 @@ func (s *Snapshot) PlanSessions(now time.Time, selected string, withList bool, i
 // PlanRenewals picks, among the runtimes whose token renewal is due at now
 // (Renewals.Due), those to renew now: the selected runtime's whatever the
 // budget (the token the user looks at never goes stale for it), then the
-// others soonest expireTime first, as many as budget.Room allows (recorded
-// in the budget: the caller must make every renewal in renew). deferred
-// counts the rest: their tokens wait for the budget (with the default
-// budget and hour-long tokens, from about 1,200 runtimes on).
-func PlanRenewals(now time.Time, due []*Runtime, selected string, budget *CallBudget) (renew []string, deferred int) {
+// others soonest expireTime first, as many as budget.Room allows less
+// keep (the calls to leave for renewals that cannot wait, due within the
+// minute: the selected runtime's when it is not due yet). Every renewal
+// returned is recorded in the budget, the selected runtime's too, so a
+// minute never holds more calls than the budget: the caller must make
+// every renewal in renew. deferred counts the rest: their tokens wait for
+// the budget (with the default budget and hour-long tokens, from about
+// 1,080 runtimes on).
+func PlanRenewals(now time.Time, due []*Runtime, selected string, budget *CallBudget, keep int) (renew []string, deferred int) {
 	others := make([]*Runtime, 0, len(due))
 	for _, r := range due {
 		if r.Name == selected {
@@ -187,13 +197,14 @@ func PlanRenewals(now time.Time, due []*Runtime, selected string, budget *CallBu
 			others = append(others, r)
 		}
 	}
+	budget.Record(now, len(renew))
 	slices.SortFunc(others, func(a, b *Runtime) int {
 		if c := a.ExpireTime().Compare(b.ExpireTime()); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Name, b.Name)
 	})
-	n := min(budget.Room(now), len(others))
+	n := min(max(budget.Room(now)-keep, 0), len(others))
 	for _, r := range others[:n] {
 		renew = append(renew, r.Name)
 	}

@@ -254,12 +254,23 @@ func TestPlanRenewals(t *testing.T) {
 		due = append(due, r)
 	}
 	b := NewCallBudget(4, 2) // room for 2
-	renew, deferred := PlanRenewals(st0, due, "runtimes/r3", b)
-	if fmt.Sprint(renew) != "[runtimes/r3 runtimes/r1 runtimes/r2]" || deferred != 1 {
-		t.Fatalf("renew %v, deferred %d", renew, deferred)
+	// The selected runtime's renewal is counted: one call of room is
+	// left for the others (issue 24: it was made on top of the budget).
+	renew, deferred := PlanRenewals(st0, due, "runtimes/r3", b, 0)
+	if fmt.Sprint(renew) != "[runtimes/r3 runtimes/r1]" || deferred != 2 || b.Used(st0) != 2 {
+		t.Fatalf("renew %v, deferred %d, %d calls recorded", renew, deferred, b.Used(st0))
 	}
-	if renew, deferred = PlanRenewals(st0, due, "", b); len(renew) != 0 || deferred != 4 {
+	if renew, deferred = PlanRenewals(st0, due, "", b, 0); len(renew) != 0 || deferred != 4 {
 		t.Fatalf("a spent budget renewed %v (deferred %d)", renew, deferred)
+	}
+	// The selected runtime's renewal even on a spent budget, counted.
+	if renew, _ = PlanRenewals(st0, due, "runtimes/r0", b, 0); fmt.Sprint(renew) != "[runtimes/r0]" || b.Used(st0) != 3 {
+		t.Fatalf("the selected runtime's renewal on a spent budget: %v, %d recorded", renew, b.Used(st0))
+	}
+	// keep leaves room for a renewal that cannot wait, due within the
+	// minute.
+	if renew, deferred = PlanRenewals(st0, due, "", NewCallBudget(4, 2), 1); fmt.Sprint(renew) != "[runtimes/r1]" || deferred != 3 {
+		t.Fatalf("keep 1 of a room of 2: renew %v, deferred %d", renew, deferred)
 	}
 }
 
@@ -356,7 +367,7 @@ func TestPlansBreakTiesByName(t *testing.T) {
 		due = append(due, r)
 	}
 	slices.Reverse(due)
-	if renew, _ := PlanRenewals(st0, due, "", NewCallBudget(2, 0)); fmt.Sprint(renew) != "[runtimes/a runtimes/b]" {
+	if renew, _ := PlanRenewals(st0, due, "", NewCallBudget(2, 0), 0); fmt.Sprint(renew) != "[runtimes/a runtimes/b]" {
 		t.Fatalf("tokens expiring together: renewed %v, want a and b", renew)
 	}
 }

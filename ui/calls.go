@@ -352,7 +352,8 @@ func (m *callState) learnTokenLife(rt api.Runtime, sent time.Time) {
 // renewDue starts the renewals that are due: proxy tokens within the lead
 // time of expireTime, or expired (field case 1); a failed renewal is
 // backed off (state.Renewals). The selected runtime's at once, the others
-// within the call budget, soonest expiry first (state.PlanRenewals). One
+// within the call budget (less a call kept for the selected runtime's when
+// it comes within the minute), soonest expiry first (state.PlanRenewals). One
 // get_runtime per runtime in flight.
 func (m *callState) renewDue(now time.Time) []tea.Cmd {
 	if m.opts.NoAutoRenew {
@@ -370,7 +371,7 @@ func (m *callState) renewDue(now time.Time) []tea.Cmd {
 	if len(due) == 0 {
 		return nil
 	}
-	renew, deferred := state.PlanRenewals(now, due, m.rt.Selected(), m.calls.budget)
+	renew, deferred := state.PlanRenewals(now, due, m.rt.Selected(), m.calls.budget, m.calls.selectedRenewalSoon(now))
 	var cmds []tea.Cmd
 	for _, name := range renew {
 		if c := m.calls.issue(callKey{kind: callRenew, runtime: name}, now); c != nil {
@@ -380,6 +381,22 @@ func (m *callState) renewDue(now time.Time) []tea.Cmd {
 	}
 	m.calls.noteDeferredRenewals(now, deferred)
 	return cmds
+}
+
+// selectedRenewalSoon is the room to keep in the call budget for the
+// selected runtime's renewal (made whatever the budget, and counted in
+// it): 1 while it is due within the minute but not yet, and not in
+// flight, else 0. Keeping it, the other runtimes' calls never push a
+// minute past the budget when it comes (issue 24).
+func (m *callState) selectedRenewalSoon(now time.Time) int {
+	r := m.cx.Snap.Runtime(m.rt.Selected())
+	if r == nil || r.Gone() || m.cx.Activity.Renewals.InFlight(r.Name) {
+		return 0
+	}
+	if at, ok := m.calls.renew.Due(r.Name, r.ExpireTime(), now); ok && now.Before(at) && at.Before(now.Add(time.Minute)) {
+		return 1
+	}
+	return 0
 }
 
 // renewalView is what the panes read of renewals (common.Renewals): it

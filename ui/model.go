@@ -96,8 +96,9 @@ func New(o Options) Model {
 	}
 	if reserve := state.ReserveFor(o.RefreshInterval); o.CallBudget == 0 {
 		// A refresh interval under 30 s needs more than the default for its
-		// own calls: 20 a minute are left for the rest.
-		o.CallBudget = max(state.DefaultCallBudget, reserve+20)
+		// own calls: 18 a minute are left for the rest, as by default
+		// (state.DefaultCallBudget less a 30 s refresh's 4).
+		o.CallBudget = max(state.DefaultCallBudget, reserve+18)
 	} else if o.CallBudget > 0 {
 		// However small the budget, a few calls a minute are left for
 		// renewals and counts beyond the refresh's own.

@@ -84,7 +84,7 @@ type Options struct {
 	// CallBudget is how many background calls a minute the dashboard
 	// makes at most, so the idle cost does not grow with the number of
 	// runtimes (config callBudget; 0: state.DefaultCallBudget, or the
-	// refresh's own calls plus 20 under a short RefreshInterval; never
+	// refresh's own calls plus 18 under a short RefreshInterval; never
 	// less than the refresh's own calls plus 4; negative: no limit).
 	// list_runtimes, the selected runtime's sessions and renewal and first
 	// loads are always made; the other runtimes' token renewals (soonest

@@ -27,8 +27,9 @@ func emulatorBanner(endpoint string, noAuth bool) string {
 
 func emulatorCmd(stdout io.Writer) *cobra.Command {
 	var (
-		addr string
-		o    colabfake.Options
+		addr     string
+		resFault string
+		o        colabfake.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "emulator",
@@ -38,8 +39,17 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			"Each runtime's connectionInfo.url is the emulator's own runtime proxy (/proxy/RUNTIME/), which checks\n" +
 			"the proxy token and serves a small Jupyter server (files, contents, sessions, kernel interrupt, and\n" +
 			"Colab's /colab/tty terminal with an emulated shell; --tty-shell for a real one) from a\n" +
-			"per-runtime file tree, or forwards to a real one with --jupyter-upstream.",
+			"per-runtime file tree, or forwards to a real one with --jupyter-upstream.\n\n" +
+			"The monitor's routes (colabdash top, the dashboard's RAM/GPU columns): each runtime's\n" +
+			"api/colab/resources answers deterministic figures per spec (RAM, the `kernel` disk, the spec's GPU,\n" +
+			"busy while emulated code that mentions cuda or gpu runs), or this machine's with\n" +
+			"--resources-from-host; api/kernels follows emulated executions. --stock-jupyter answers Colab's\n" +
+			"routes as a stock Jupyter server does (HTML 404), --stuck-kernel adds a kernel stuck \"starting\",\n" +
+			"and --resources-fault MODE makes every api/colab/resources fail: html-404 (a stock server's page,\n" +
+			"that route only), 500, slow (10 s late), partial ({\"disks\":[{}]}), empty ({}: no disks) or\n" +
+			"not-json.",
 		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
+			"  colabdash emulator --stuck-kernel --resources-fault 500 --proxy-latency 50ms\n" +
 			"  colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'\n" +
 			"  echo fake > token.txt; colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
 		Args: cobra.NoArgs,
@@ -56,11 +66,18 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			if err := checkUpstream(o.JupyterUpstream); err != nil {
 				return err
 			}
+			fault, err := resourcesFault(resFault)
+			if err != nil {
+				return err
+			}
 			srv, endpoint, err := colabfake.Start(cmd.Context(), addr, o)
 			if err != nil {
 				return emulatorStartError(addr, err)
 			}
 			defer srv.Close()
+			if fault != nil {
+				srv.InjectProxy(*fault)
+			}
 			fmt.Fprintln(stdout, endpoint)
 			fmt.Fprintln(stdout, emulatorBanner(endpoint, o.NoAuth))
 			if o.TTYShell {
@@ -86,8 +103,51 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.BoolVar(&o.XSSI, "xssi", false, "put Colab's anti-XSSI guard )]}' before every JSON reply of the runtime proxy")
 	f.BoolVar(&o.TTYShell, "tty-shell", false, "serve a REAL shell of this machine (a pty) behind each runtime's /colab/tty instead of the emulated one (loopback only; anyone with a proxy token gets it)")
 	f.BoolVar(&o.TTYCloseOnExpiry, "tty-close-on-expiry", false, "close an open /colab/tty socket (1008) when the proxy token that opened it expires (default: it stays open)")
+	kit.DurationVar(f, &o.ProxyLatency, "proxy-latency", 0, false, "delay added to every runtime-proxy request (files, contents, kernels, resources; a WebSocket's upgrade, not its frames), as a network round trip to a runtime")
+	f.BoolVar(&o.ResourcesFromHost, "resources-from-host", false, "api/colab/resources reports this machine (/proc/meminfo, statfs of /, nvidia-smi's GPUs when installed) instead of the deterministic figures per runtime spec")
+	f.BoolVar(&o.ResourcesNoXSSI, "resources-no-xssi", false, "leave Colab's XSSI guard )]}' out of api/colab/resources' reply (it carries one by default)")
+	f.BoolVar(&o.NoColabExtensions, "stock-jupyter", false, "answer Colab's own routes (api/colab/resources, colab/tty) as a stock jupyter_server does: an HTML 404")
+	f.BoolVar(&o.StuckKernel, "stuck-kernel", false, "add a CPU runtime "+colabfake.StuckKernelRuntime+" whose notebook kernel stays \"starting\" with no connection (a blocked kernel WebSocket)")
+	f.StringVar(&resFault, "resources-fault", "", "make every runtime's api/colab/resources fail: "+strings.Join(resourcesFaultModes, ", ")+" (see --help)")
 	f.StringVar(&o.JupyterUpstream, "jupyter-upstream", "", "forward each runtime's proxy (connectionInfo.url, behind its token) to this real Jupyter server URL instead of the emulator's own file trees (https, or http to loopback only)")
 	return cmd
+}
+
+// resourcesFaultModes are --resources-fault's modes, as listed in the
+// command's help.
+var resourcesFaultModes = []string{"html-404", "500", "slow", "partial", "empty", "not-json"}
+
+// resourcesFault is the runtime-proxy fault --resources-fault mode puts on
+// every runtime's api/colab/resources, for good (nil for ""): html-404 a
+// stock jupyter_server's HTML 404 (Server: TornadoServer), 500 an HTTP
+// 500, slow a reply 10 s late (past the 5 s colabdash waits), partial a
+// body with one disk and no figures ({"disks":[{}]}), empty a body
+// without the required disks ({}), not-json a body that is not JSON. An
+// unknown mode is a usage error (exit code 2).
+func resourcesFault(mode string) (*colabfake.ProxyFault, error) {
+	f := colabfake.ProxyFault{PathPrefix: "api/colab/resources", Times: -1}
+	body := func(b string) {
+		f.Kind, f.Status, f.ContentType, f.Body = colabfake.ProxyStatus, 200, "application/json", ")]}'\n"+b
+	}
+	switch mode {
+	case "":
+		return nil, nil
+	case "html-404":
+		f.Kind = colabfake.ProxyStockNotFound
+	case "500":
+		f.Kind, f.Status, f.ContentType, f.Body = colabfake.ProxyStatus, 500, "text/plain", "Internal Server Error"
+	case "slow":
+		f.Kind, f.Delay = colabfake.ProxyDelay, 10*time.Second
+	case "partial":
+		body(`{"disks":[{}]}`)
+	case "empty":
+		body(`{}`)
+	case "not-json":
+		body("<html><body>not JSON</body></html>")
+	default:
+		return nil, &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--resources-fault must be one of %s, not %q", strings.Join(resourcesFaultModes, ", "), mode)}
+	}
+	return &f, nil
 }
 
 // checkUpstream refuses a --jupyter-upstream the emulator could not use

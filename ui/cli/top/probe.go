@@ -16,7 +16,8 @@ import (
 )
 
 // parallel is how many runtimes are probed at once (each runtime's two
-// requests go one after the other, never two at once for one runtime).
+// requests go one after the other, never two at once for one runtime, and
+// a round ends when every read has: the next round never overlaps it).
 const parallel = 8
 
 // prober reads every runtime's resources and kernels through its proxy,
@@ -40,32 +41,56 @@ type prober struct {
 	// probeErr is why a runtime could not be probed at all this round
 	// (no connectionInfo, the renewal failed), by runtime name.
 	probeErr map[string]string
+	// watch is what --watch keeps of each runtime between rounds: when it
+	// was last read, and its backoff after failures (watch.go); kept only
+	// when watching (a single round has no next one to back off).
+	watch    map[string]*watchState
+	watching bool
 }
 
 func newProber(conn *kit.Connection, red *api.Redactor) *prober {
 	return &prober{conn: conn, client: apimon.New(apimon.Options{Redactor: red}), store: monitor.NewStore(),
-		infos: map[string]api.ConnectionInfo{}, notOfferedAt: map[string]time.Time{}, probeErr: map[string]string{}}
+		infos: map[string]api.ConnectionInfo{}, notOfferedAt: map[string]time.Time{}, probeErr: map[string]string{},
+		watch: map[string]*watchState{}}
 }
 
-// round probes every runtime of rts (each at most once, parallel at a
-// time) and returns their rows at now, in the order of rts.
-func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.Time) []row {
-	p.store.Retain(func(name string) bool {
-		for _, rt := range rts {
-			if rt.Name == name {
-				return true
-			}
+// round probes the runtimes of rts that pick chooses at now() (all of
+// them with limit ≤ 0 and none backing off after a failure; see pick),
+// each at most once and parallel at a time, and returns the rows of every
+// runtime of rts at now, in the order of rts: the ones not read this
+// round show what the last read found. When watching, each read's outcome backs its
+// runtime off or resets it (readDone).
+func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.Time, limit int) []row {
+	in := make(map[string]bool, len(rts))
+	for _, rt := range rts {
+		in[rt.Name] = true
+	}
+	keep := func(name string) bool { return in[name] }
+	p.store.Retain(keep)
+	p.mu.Lock()
+	for name := range p.watch {
+		if !keep(name) {
+			delete(p.watch, name)
 		}
-		return false
-	})
+	}
+	read := p.pick(rts, now(), limit)
+	p.mu.Unlock()
 	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
-	for _, rt := range rts {
+	for _, rt := range read {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func(rt api.Runtime) {
 			defer func() { <-sem; wg.Done() }()
+			start := now()
 			p.probe(ctx, rt, now)
+			if ctx.Err() != nil || !p.watching {
+				return
+			}
+			p.mu.Lock()
+			end := now()
+			p.readDone(rt.Name, start, end, newRow(rt, p.store.Get(rt.Name), p.probeErr[rt.Name], end).failed())
+			p.mu.Unlock()
 		}(rt)
 	}
 	wg.Wait()
@@ -74,7 +99,9 @@ func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.T
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, rt := range rts {
-		rows = append(rows, newRow(rt, p.store.Get(rt.Name), p.probeErr[rt.Name], at))
+		r := newRow(rt, p.store.Get(rt.Name), p.probeErr[rt.Name], at)
+		r.retryAt = p.retryAt(rt.Name, at)
+		rows = append(rows, r)
 	}
 	return rows
 }

@@ -21,6 +21,9 @@ type row struct {
 	mon      *monitor.Runtime
 	probeErr string
 	at       time.Time
+	// retryAt is when --watch reads the runtime again after failed reads
+	// (zero: not backing off).
+	retryAt time.Time
 }
 
 func newRow(rt api.Runtime, mon *monitor.Runtime, probeErr string, at time.Time) row {
@@ -80,8 +83,18 @@ func (r row) cells() []string {
 }
 
 // notes are what the row says beyond its figures: why it could not be
-// read, the GPU never used, stale figures.
+// read, the GPU never used, stale figures, when --watch reads a runtime
+// backing off after failures again.
 func (r row) notes() []string {
+	out := r.readNotes()
+	if !r.retryAt.IsZero() {
+		out = append(out, "backing off: next read "+r.retryAt.Local().Format("15:04:05"))
+	}
+	return out
+}
+
+// readNotes are the notes of what the last read found.
+func (r row) readNotes() []string {
 	if r.probeErr != "" {
 		return []string{termtext.Cut(r.probeErr, 100)}
 	}

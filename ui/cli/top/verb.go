@@ -48,7 +48,11 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"retried once. --watch redraws every INTERVAL (default 5s, e.g. --watch=10s or --watch 10s) in\n" +
 			"place on a terminal and appends time-stamped lines otherwise, until ctrl+c; with --json it prints\n" +
 			"one document per round. With --json, stdout holds exactly one JSON object (per round) whatever\n" +
-			"the outcome: \"ok\" says whether every runtime was read, \"error\" why not.\n" + kit.ExitCodesHelp,
+			"the outcome: \"ok\" says whether every runtime was read, \"error\" why not.\n" +
+			"--watch's cost is bounded: its first round reads every runtime, each later round at most\n" +
+			"INTERVAL's share of 120 requests a minute, two a runtime (5 runtimes at 5s), those read longest\n" +
+			"ago first; a runtime whose read failed is read again after 30s, then 1m, 2m, 4m, 5m (its row says\n" +
+			"when); one runtime never has two requests at once.\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash top\n  colabdash top rt-abc --json\n  colabdash top --watch\n  colabdash top rt-abc --watch 30s >> top.log",
 		ValidArgsFunction: v.CompleteRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -143,8 +147,9 @@ func (v *verb) run(ctx context.Context, args []string) error {
 		return err
 	}
 	p := newProber(conn, v.Red())
+	p.watching = v.watch
 	if !v.watch {
-		rows := p.round(ctx, rts, time.Now)
+		rows := p.round(ctx, rts, time.Now, 0)
 		if ctx.Err() != nil {
 			return kit.Classify(ctx.Err(), nil)
 		}
@@ -201,9 +206,11 @@ func exitOf(rows []row) error {
 func (v *verb) watchLoop(ctx context.Context, conn *kit.Connection, p *prober, rts []api.Runtime, all bool) error {
 	inPlace := v.S.OutTTY && !v.AsJSON
 	wroteHeader := false
+	limit := 0 // the first round reads every runtime
 	for {
 		start := time.Now()
-		rows := p.round(ctx, rts, time.Now)
+		rows := p.round(ctx, rts, time.Now, limit)
+		limit = RoundLimit(v.interval)
 		if ctx.Err() != nil {
 			return nil
 		}
