@@ -245,7 +245,8 @@ func TestReattachWording(t *testing.T) {
 }
 
 // The copy message says how the text was copied: certainly (native
-// clipboard), hedged (OSC 52 alone, which tmux may drop), or failed.
+// clipboard), to a tmux buffer, hedged (OSC 52 alone, which tmux may
+// drop), or failed.
 func TestCopyMessageSaysHow(t *testing.T) {
 	for _, tc := range []struct {
 		how  ClipboardMethod
@@ -255,6 +256,7 @@ func TestCopyMessageSaysHow(t *testing.T) {
 		{ClipboardNative, nil, "✓ copied the URL of r-alpha to the clipboard"},
 		{ClipboardOSC52, nil, "✓ copied the URL of r-alpha (OSC 52; in tmux this needs `set -g set-clipboard on`)"},
 		{ClipboardOSC52, errors.New("no tty; no xclip"), "copy failed: no tty; no xclip"},
+		{ClipboardTmux, nil, "✓ copied the URL of r-alpha to a tmux buffer (prefix ] pastes it)"},
 	} {
 		_, _, m := fixture(t)
 		m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 30})
@@ -263,7 +265,7 @@ func TestCopyMessageSaysHow(t *testing.T) {
 		m, _ = update(m, cmd())
 		v := m.View()
 		mustContain(t, v, tc.want)
-		if tc.how == ClipboardOSC52 && strings.Contains(v, "to the clipboard") {
+		if tc.how != ClipboardNative && strings.Contains(v, "to the clipboard") {
 			t.Fatalf("OSC 52 alone claimed the clipboard:\n%s", v)
 		}
 	}
