@@ -122,7 +122,7 @@ func TestKeysDoNotReachBelowHelpOrEventLog(t *testing.T) {
 }
 
 // d, shrink the terminal to 40×10 (only "terminal too small" shows), y:
-// nothing is deleted; no key but quit acts; the dialog waits and shows
+// nothing is deleted; no key but quit (and esc) acts; the dialog waits and shows
 // again, with its grace period started anew, when the window grows.
 func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
@@ -138,7 +138,7 @@ func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	if strings.Contains(v, "Delete") {
 		t.Fatalf("the dialog shows at 40×10:\n%s", v)
 	}
-	for _, k := range []string{"y", "enter", "esc", "n", "d", "y"} {
+	for _, k := range []string{"y", "enter", "n", "d", "y"} { // esc would cancel it (TestEscClosesAnOverlayTheScreenCannotShow)
 		m = e.press(t, m, k)
 	}
 	if !serverHas(e.srv, "runtimes/rt-t4demo7k2p") || m.dlg() != d {
@@ -212,7 +212,7 @@ func TestTooSmallScreenWrapsItsMessage(t *testing.T) {
 			t.Fatalf("%dx%d: the message is cut:\n%s", sz[0], sz[1], v)
 		}
 		mustContain(t, strings.Join(strings.Fields(v), " "), "need 60×15", "Enlarge the window, or q to quit.",
-			"The dialog waits: no key but q acts until it shows.")
+			"The dialog waits: esc closes it; no other key but q acts until it shows.")
 	}
 }
 
