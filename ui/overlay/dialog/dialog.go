@@ -205,10 +205,10 @@ func (d *Dialog) Regrace(now time.Time) { d.opened = now }
 type result int
 
 const (
-	resNone   result = iota // still open
-	resCancel               // closed without acting
-	resOK                   // confirmed, submitted or chosen
-	resIgnored              // a key the grace period ignored
+	resNone    result = iota // still open
+	resCancel                // closed without acting
+	resOK                    // confirmed, submitted or chosen
+	resIgnored               // a key the grace period ignored
 )
 
 // update applies one key at now.
