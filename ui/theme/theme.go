@@ -19,8 +19,9 @@ const (
 
 // DetectTimeout is how long DetectTheme waits for the terminal to answer
 // the background-colour query (OSC 11) before assuming a dark background
-// (100 ms): some terminals never answer (field case 25).
-const DetectTimeout = 100 * time.Millisecond
+// (300 ms): some terminals never answer (field case 25), and one over SSH
+// answers a round trip later.
+const DetectTimeout = 300 * time.Millisecond
 
 // palette is a theme's colours as ANSI palette indexes ("1" red … "8"
 // bright black), so the user's own terminal palette applies. "" means the
