@@ -241,6 +241,7 @@ func (m *createOps) offerResend(op *createOp, now time.Time) {
 		}, 0,
 			"The connection was lost after the request was sent, and the runtime is not listed yet:",
 			"Colab may still be creating it (and using compute units).")
+		d.Guard = true // it appears by itself: a key typed for something else must not answer it
 		d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 			if !r.OK || r.Choice != 0 {
 				return nil
@@ -297,6 +298,7 @@ func (m *createOps) afterCreateDialog(op *createOp, ae *api.Error, now time.Time
 		next = []func(time.Time) common.Effect{func(time.Time) common.Effect { return nil }}
 	}
 	d := dialog.NewChoice(now, f.Title, items, 0, body...)
+	d.Guard = true // it appears by itself: a key typed for something else must not answer it
 	d.OnAnswer = func(c *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
 			return nil

@@ -139,7 +139,7 @@ func (m *app) tooSmallView(l common.Layout) string {
 	}
 	msg = append(msg, "Enlarge the window, or q to quit.")
 	if l.TooSmall && len(m.scr.stack) > 0 {
-		msg = append(msg, "The "+m.scr.top().Name()+" waits: no key but q acts until it shows.")
+		msg = append(msg, "The "+m.scr.top().Name()+" waits: esc closes it; no other key but q acts until it shows.")
 	}
 	// Wrapped, not cut: each sentence is what to do next. Only a screen
 	// too short for all of them loses the last lines.

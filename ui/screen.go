@@ -20,9 +20,12 @@ import (
 // key:
 //
 //  1. While the screen is too small to show what is on top (the dashboard
-//     itself, or the top overlay), only quit acts; every other key is
-//     dropped, so nothing can be answered or started unseen. A dialog that
-//     becomes visible again starts its grace period anew.
+//     itself, or the top overlay), only quit and esc act: esc goes to the
+//     top overlay, whose esc closes it (a dialog cancels, a picker step
+//     goes back), so an overlay too tall for the screen can always be
+//     left; every other key is dropped, so nothing can be answered or
+//     started unseen. A dialog that becomes visible again starts its
+//     grace period anew.
 //  2. Else the top overlay gets the key, whatever it is; nothing below an
 //     open overlay ever sees a key.
 //  3. Else the focused pane (runtimes or sessions) gets it, if it is one of
@@ -205,6 +208,9 @@ func (m *app) routeKey(k tea.KeyMsg) tea.Cmd {
 	if !m.scr.showable() {
 		if key.Matches(k, m.cx.Keys.Dashboard.Quit) {
 			return m.apply(common.Quit{})
+		}
+		if t := m.scr.top(); t != nil && k.Type == tea.KeyEsc {
+			return m.apply(t.HandleKey(k, m.cx)) // every overlay's esc backs out of it
 		}
 		return nil
 	}

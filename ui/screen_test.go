@@ -122,7 +122,7 @@ func TestKeysDoNotReachBelowHelpOrEventLog(t *testing.T) {
 }
 
 // d, shrink the terminal to 40×10 (only "terminal too small" shows), y:
-// nothing is deleted; no key but quit acts; the dialog waits and shows
+// nothing is deleted; no key but quit (and esc) acts; the dialog waits and shows
 // again, with its grace period started anew, when the window grows.
 func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
@@ -138,7 +138,7 @@ func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	if strings.Contains(v, "Delete") {
 		t.Fatalf("the dialog shows at 40×10:\n%s", v)
 	}
-	for _, k := range []string{"y", "enter", "esc", "n", "d", "y"} {
+	for _, k := range []string{"y", "enter", "n", "d", "y"} { // esc would cancel it (TestEscClosesAnOverlayTheScreenCannotShow)
 		m = e.press(t, m, k)
 	}
 	if !serverHas(e.srv, "runtimes/rt-t4demo7k2p") || m.dlg() != d {
@@ -212,7 +212,7 @@ func TestTooSmallScreenWrapsItsMessage(t *testing.T) {
 			t.Fatalf("%dx%d: the message is cut:\n%s", sz[0], sz[1], v)
 		}
 		mustContain(t, strings.Join(strings.Fields(v), " "), "need 60×15", "Enlarge the window, or q to quit.",
-			"The dialog waits: no key but q acts until it shows.")
+			"The dialog waits: esc closes it; no other key but q acts until it shows.")
 	}
 }
 
@@ -245,7 +245,8 @@ func TestReattachWording(t *testing.T) {
 }
 
 // The copy message says how the text was copied: certainly (native
-// clipboard), hedged (OSC 52 alone, which tmux may drop), or failed.
+// clipboard), to a tmux buffer, hedged (OSC 52 alone, which tmux may
+// drop), or failed.
 func TestCopyMessageSaysHow(t *testing.T) {
 	for _, tc := range []struct {
 		how  ClipboardMethod
@@ -255,6 +256,7 @@ func TestCopyMessageSaysHow(t *testing.T) {
 		{ClipboardNative, nil, "✓ copied the URL of r-alpha to the clipboard"},
 		{ClipboardOSC52, nil, "✓ copied the URL of r-alpha (OSC 52; in tmux this needs `set -g set-clipboard on`)"},
 		{ClipboardOSC52, errors.New("no tty; no xclip"), "copy failed: no tty; no xclip"},
+		{ClipboardTmux, nil, "✓ copied the URL of r-alpha to a tmux buffer (prefix ] pastes it)"},
 	} {
 		_, _, m := fixture(t)
 		m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 30})
@@ -263,7 +265,7 @@ func TestCopyMessageSaysHow(t *testing.T) {
 		m, _ = update(m, cmd())
 		v := m.View()
 		mustContain(t, v, tc.want)
-		if tc.how == ClipboardOSC52 && strings.Contains(v, "to the clipboard") {
+		if tc.how != ClipboardNative && strings.Contains(v, "to the clipboard") {
 			t.Fatalf("OSC 52 alone claimed the clipboard:\n%s", v)
 		}
 	}

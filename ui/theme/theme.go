@@ -19,8 +19,9 @@ const (
 
 // DetectTimeout is how long DetectTheme waits for the terminal to answer
 // the background-colour query (OSC 11) before assuming a dark background
-// (100 ms): some terminals never answer (field case 25).
-const DetectTimeout = 100 * time.Millisecond
+// (300 ms): some terminals never answer (field case 25), and one over SSH
+// answers a round trip later.
+const DetectTimeout = 300 * time.Millisecond
 
 // palette is a theme's colours as ANSI palette indexes ("1" red … "8"
 // bright black), so the user's own terminal palette applies. "" means the
@@ -46,15 +47,15 @@ func paletteFor(theme string) palette {
 
 // DetectTheme returns "light" or "dark" for the terminal's background
 // without stalling start-up (field case 25). COLORFGBG ("15;0" = light
-// text on a dark background) decides when set. Otherwise it uses Lip
-// Gloss's answer, which Bubble Tea v1 already obtained while the program
-// loaded (its package init queries the terminal with OSC 11 before any
-// Program owns the terminal), so asking again costs nothing and sends
-// nothing; should that answer not be ready, DetectTimeout bounds the wait
-// and the background counts as dark. Call it once in main before the
-// program starts, only when no theme was chosen and colour is on.
+// text on a dark background) decides when set. Otherwise it asks the
+// terminal (OSC 11, then a cursor-position request every terminal
+// answers) and waits at most DetectTimeout; no answer, or no terminal,
+// counts as dark. Nothing else in the program queries the terminal
+// (package termquiet keeps Bubble Tea's init from it), so call this once
+// in main before the program starts, only when no theme was chosen and
+// colour is on.
 func DetectTheme() string {
-	return detectTheme(os.Getenv, func() (bool, bool) { return lipgloss.HasDarkBackground(), true }, DetectTimeout)
+	return detectTheme(os.Getenv, func() (bool, bool) { return queryBackground(DetectTimeout) }, 2*DetectTimeout)
 }
 
 // detectTheme is DetectTheme with its inputs injected. query reports

@@ -5,9 +5,13 @@
 // captured its target (a runtime, a session, a file) when it opened, so
 // an answer never acts on whatever moved under the dialog since.
 //
-// Every dialog ignores keys for Grace after it shows (its bottom border is
-// dotted meanwhile), so a keystroke already on its way cannot answer it.
-// Its keys are fixed (y, enter, esc, ↑/↓): no keymap scope binds them.
+// A guarded dialog (Dialog.Guard: a y-only or typed confirmation, or one
+// that appeared by itself) ignores keys but esc for Grace after it shows
+// (its bottom border is dotted meanwhile, and an ignored key says so on
+// the status line), so a keystroke already on its way cannot answer it.
+// Every other dialog (the create picker's steps, an input line) takes keys
+// typed ahead. Its keys are fixed (y, enter, esc, ↑/↓): no keymap scope
+// binds them.
 package dialog
 
 import (
@@ -24,11 +28,11 @@ import (
 	"github.com/colabdash/colabdash/ui/widget/lineedit"
 )
 
-// Grace is how long a dialog ignores keys after it opened (350 ms), so
-// keystrokes already on their way when it appeared (a fast "d" then "y"
-// typed for something else, a paste) cannot answer it. Measured on
-// Context.Now, so tests are deterministic. Until it has passed the
-// dialog's bottom border is dotted.
+// Grace is how long a guarded dialog (Dialog.Guard) ignores keys after it
+// opened (350 ms), so keystrokes already on their way when it appeared (a
+// fast "d" then "y" typed for something else, a paste) cannot answer it.
+// Measured on Context.Now, so tests are deterministic. Until it has
+// passed the dialog's bottom border is dotted.
 const Grace = 350 * time.Millisecond
 
 // Kind is how a dialog is answered.
@@ -109,6 +113,13 @@ type Dialog struct {
 	// Back is the step before this one (the create picker): esc reopens
 	// it, answers kept, instead of cancelling.
 	Back *Dialog
+	// Guard makes the dialog ignore every key but esc (and ctrl+c) for
+	// Grace after it shows. New sets it for Confirm and Typed dialogs (the
+	// y of a delete); set it too on a dialog that appears by itself (an
+	// answer brought it, not the user's key), which keys typed for
+	// something else must not answer. Unguarded dialogs take keys typed
+	// ahead (n j enter j enter enter reaches the step it names).
+	Guard bool
 
 	opened time.Time
 	in     lineedit.Editor // Typed, Input: the text typed
@@ -129,9 +140,10 @@ type Dialog struct {
 const inputLimit = 200
 
 // New returns a dialog of kind asking title (body below it), opened at
-// now: its grace period starts then.
+// now: the grace period of a guarded one (Confirm and Typed) starts then.
 func New(kind Kind, now time.Time, title string, body ...string) *Dialog {
-	return &Dialog{kind: kind, Title: title, Body: body, opened: now, in: lineedit.Editor{Limit: inputLimit}}
+	return &Dialog{kind: kind, Title: title, Body: body, opened: now, in: lineedit.Editor{Limit: inputLimit},
+		Guard: kind == Confirm || kind == Typed}
 }
 
 // NewChoice returns a Choice dialog among items with the cursor on item
@@ -178,31 +190,34 @@ func (d *Dialog) next(i, dir int) int {
 	return i
 }
 
-// inGrace reports whether keys are still ignored at now.
+// inGrace reports whether keys are still ignored at now: only a guarded
+// dialog ignores any.
 func (d *Dialog) inGrace(now time.Time) bool {
 	el := now.Sub(d.opened)
-	return el >= 0 && el < Grace
+	return d.Guard && el >= 0 && el < Grace
 }
 
-// Regrace starts the grace period again at now (the dialog shows anew).
+// Regrace starts the grace period again at now (the dialog shows anew);
+// it matters only to a guarded dialog.
 func (d *Dialog) Regrace(now time.Time) { d.opened = now }
 
 // result is what a key did to a dialog.
 type result int
 
 const (
-	resNone   result = iota // still open
-	resCancel               // closed without acting
-	resOK                   // confirmed, submitted or chosen
+	resNone    result = iota // still open
+	resCancel                // closed without acting
+	resOK                    // confirmed, submitted or chosen
+	resIgnored               // a key the grace period ignored
 )
 
 // update applies one key at now.
 func (d *Dialog) update(k tea.KeyMsg, now time.Time) result {
-	if d.inGrace(now) {
-		return resNone // typed before the dialog could be read
-	}
 	if k.Type == tea.KeyEsc {
-		return resCancel
+		return resCancel // backing out is safe, grace or not
+	}
+	if d.inGrace(now) {
+		return resIgnored // typed before the dialog could be read
 	}
 	switch d.kind {
 	case Confirm:
@@ -259,18 +274,29 @@ func (d *Dialog) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	switch d.update(k, now) {
 	case resCancel:
 		if d.Back != nil && k.Type == tea.KeyEsc {
-			// esc in the picker goes back one step, answers kept.
-			d.Back.Regrace(now)
+			// esc in the picker goes back one step, answers kept; that
+			// step was read before, so keys typed ahead count at once.
 			return common.Answer{Dialog: d, Then: common.Open{Overlay: d.Back}}
 		}
 		return d.answer(c, false)
 	case resOK:
 		return d.answer(c, true)
+	case resIgnored:
+		return common.Say{Text: ignoredText(k)}
 	}
 	if cmd := d.checkCmd(); cmd != nil {
 		return common.Run{Cmd: cmd}
 	}
 	return nil
+}
+
+// ignoredText is the status line for key k, ignored in the grace period.
+func ignoredText(k tea.KeyMsg) string {
+	what := "key " + termtext.Cut(termtext.Line(k.String()), 12)
+	if k.Paste {
+		what = "pasted text"
+	}
+	return what + " ignored: the question had only just appeared (answer it once its bottom border is solid)"
 }
 
 // answer closes the dialog with the effect of its answer.

@@ -106,33 +106,81 @@ func answered(t *testing.T, e common.Effect, d *Dialog) common.Effect {
 	return a.Then
 }
 
-// A key already on its way when the dialog opened does not answer it;
-// the bottom border is dotted until the grace period is over, and a
-// regrace starts it anew.
+// A key already on its way when a confirmation opened does not answer
+// it, and the status line says it was ignored; the bottom border is
+// dotted until the grace period is over, and a regrace starts it anew.
 func TestGraceIgnoresEarlyKeys(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
 	c := fixture(clk)
 	d := New(Confirm, clk.now(), "Delete runtime rt-x?")
 	got := replies(d)
-	if e := d.HandleKey(keyMsg("y"), c); e != nil || len(*got) != 0 {
-		t.Fatalf("a y inside the grace period answered: %#v", e)
+	ignored := func(e common.Effect, what string) {
+		t.Helper()
+		if s, ok := e.(common.Say); !ok || !strings.HasPrefix(s.Text, what+" ignored: the question had only just appeared") || len(*got) != 0 {
+			t.Fatalf("%s inside the grace period: %#v, replies %+v", what, e, *got)
+		}
 	}
+	ignored(d.HandleKey(keyMsg("y"), c), "key y")
 	mustContain(t, view(t, c, d, 80), "└┄┄")
 	clk.add(Grace - time.Millisecond)
-	if e := d.HandleKey(keyMsg("y"), c); e != nil {
-		t.Fatalf("a y 1 ms before the grace period ended answered: %#v", e)
-	}
+	ignored(d.HandleKey(keyMsg("y"), c), "key y")
+	ignored(d.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("yes"), Paste: true}, c), "pasted text")
 	clk.add(time.Millisecond)
 	if v := view(t, c, d, 80); strings.Contains(v, "┄") {
 		t.Fatalf("still dotted after the grace period:\n%s", v)
 	}
 	d.Regrace(clk.now())
-	if e := d.HandleKey(keyMsg("y"), c); e != nil {
-		t.Fatal("a y right after the dialog showed again answered it")
-	}
+	ignored(d.HandleKey(keyMsg("y"), c), "key y")
 	mustContain(t, view(t, c, d, 80), "└┄┄")
 	if then := answered(t, press(t, clk, c, d, "y"), d); then != (common.Say{Text: "answered"}) || !(*got)[0].OK {
 		t.Fatalf("y after the grace period: %#v, replies %+v", then, *got)
+	}
+}
+
+// esc backs out of a confirmation even inside its grace period: a stray
+// esc only cancels, which is always safe.
+func TestEscCancelsInsideTheGrace(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	d := New(Typed, clk.now(), "Close NOTEBOOK session s?")
+	d.Want = "close"
+	got := replies(d)
+	if answered(t, d.HandleKey(keyMsg("esc"), c), d); len(*got) != 1 || (*got)[0].OK {
+		t.Fatalf("esc inside the grace: replies %+v", *got)
+	}
+}
+
+// Only confirmations are guarded: a choice or an input line takes keys
+// typed ahead at once (no dotted border), unless its opener guards it
+// (one that appears by itself).
+func TestOnlyGuardedDialogsIgnoreEarlyKeys(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	for kind, guarded := range map[Kind]bool{Confirm: true, Typed: true, Input: false, Choice: false} {
+		if d := New(kind, clk.now(), "t"); d.Guard != guarded {
+			t.Errorf("kind %d: Guard %v, want %v", kind, d.Guard, guarded)
+		}
+	}
+	ch := NewChoice(clk.now(), "New runtime: variant", []Item{{Label: "CPU"}, {Label: "GPU"}}, 0)
+	got := replies(ch)
+	if v := view(t, c, ch, 80); strings.Contains(v, "┄") {
+		t.Fatalf("an unguarded choice is drawn as ignoring keys:\n%s", v)
+	}
+	if e := ch.HandleKey(keyMsg("j"), c); e != nil || ch.Cursor() != 1 {
+		t.Fatalf("j typed ahead: %#v, cursor %d", e, ch.Cursor())
+	}
+	if answered(t, ch.HandleKey(keyMsg("enter"), c), ch); len(*got) != 1 || (*got)[0].Choice != 1 {
+		t.Fatalf("enter typed ahead: replies %+v", *got)
+	}
+	in := New(Input, clk.now(), "Open a session on rt-x")
+	in.HandleKey(keyMsg("s1"), c)
+	if in.Input() != "s1" {
+		t.Fatalf("text typed ahead into an input: %q", in.Input())
+	}
+	g := NewChoice(clk.now(), "Create GPU: outcome unknown", []Item{{Label: "re-send"}, {Label: "leave it"}}, 0)
+	g.Guard = true
+	if e, ok := g.HandleKey(keyMsg("enter"), c).(common.Say); !ok || !strings.Contains(e.Text, "key enter ignored") {
+		t.Fatalf("enter on a guarded choice inside its grace: %#v", e)
 	}
 }
 
@@ -288,8 +336,9 @@ func TestChoiceSkipsDisabledItems(t *testing.T) {
 	}
 }
 
-// esc on a step with a Back reopens that step (grace anew, answers
-// kept) without answering; ctrl+c quits, answering nothing.
+// esc on a step with a Back reopens that step (answers kept, and keys
+// typed ahead count at once) without answering; ctrl+c quits, answering
+// nothing.
 func TestEscGoesBackAStep(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
 	c := fixture(clk)
@@ -308,8 +357,8 @@ func TestEscGoesBackAStep(t *testing.T) {
 	if first.Cursor() != 1 {
 		t.Fatal("going back lost the answer")
 	}
-	if e := first.HandleKey(keyMsg("enter"), c); e != nil {
-		t.Fatal("the step gone back to took a key inside its new grace period")
+	if _, ok := first.HandleKey(keyMsg("enter"), c).(common.Answer); !ok {
+		t.Fatal("the step gone back to did not take a key typed ahead")
 	}
 	if e := press(t, clk, c, d, "ctrl+c"); e != (common.Quit{}) || len(*got) != 0 {
 		t.Fatalf("ctrl+c: %#v, replies %+v", e, *got)

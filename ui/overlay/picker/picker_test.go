@@ -91,6 +91,15 @@ func (h *harness) press(keys ...string) {
 	h.t.Helper()
 	for _, k := range keys {
 		h.now = h.now.Add(dialog.Grace + time.Millisecond)
+		h.typeAhead(k)
+	}
+}
+
+// typeAhead sends keys to the top one by one at the same instant, as
+// keys typed ahead of the screen arrive.
+func (h *harness) typeAhead(keys ...string) {
+	h.t.Helper()
+	for _, k := range keys {
 		var msg tea.KeyMsg
 		switch k {
 		case "enter":
@@ -165,6 +174,26 @@ func TestPickerEscGoesBackAStep(t *testing.T) {
 	}
 	h.press("esc")
 	mustContain(t, h.view(100), "New runtime: variant")
+}
+
+// Keys typed ahead, all at the instant the picker opened, count: j
+// enter j enter reaches GPU/L4 (one shape: that step is skipped), enter
+// the runtime id step; esc esc backs out two steps, answers kept.
+func TestPickerTakesKeysTypedAhead(t *testing.T) {
+	h := newHarness(t, api.TierPro, specs)
+	h.apply(Open(h.c, api.RuntimeSpecKey{}))
+	h.typeAhead("j", "enter", "j", "enter", "enter")
+	if got, want := h.top().Title, "New runtime "+key(api.VariantGPU, "L4", api.ShapeStandard).String()+": runtime id"; got != want {
+		t.Fatalf("after n j enter j enter enter typed ahead: %q, want %q", got, want)
+	}
+	h.typeAhead("esc", "esc")
+	d := h.top()
+	if d.Title != "New runtime: accelerator (GPU)" || d.Items[d.Cursor()].Label != "L4" {
+		t.Fatalf("after esc esc: %q with the cursor on %q", d.Title, d.Items[d.Cursor()].Label)
+	}
+	if len(h.said) != 0 {
+		t.Fatalf("a key was ignored: %+v", h.said)
+	}
 }
 
 // Ineligible specs are listed with the tier's note and cannot be chosen.
