@@ -220,7 +220,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 			o.Profile, o.Profiles = "alpha", []string{"alpha", "beta"}
 			o.Connect = func(ctx context.Context, name string) (api.Service, ConnInfo, error) {
 				<-release
-				return newFake(), ConnInfo{Account: name + "@example.com"}, nil
+				return newFake(), ConnInfo{Endpoint: "https://" + name + ".example.com/mcp"}, nil
 			}
 		})
 		m = e.press(t, m, "P", "down")

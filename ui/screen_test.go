@@ -486,7 +486,7 @@ func TestProfileSwitchFailureKeepsProfileAndLateAnswersAreDropped(t *testing.T) 
 		if name == "broken" {
 			return nil, ConnInfo{}, errors.New("no Google credentials found; fix: run gcloud auth application-default login")
 		}
-		return next, ConnInfo{Account: "other@example.com"}, nil
+		return next, ConnInfo{Endpoint: "https://other.example.com/mcp"}, nil
 	}
 	m, _ = update(m, keyMsg("P"))
 	if v := m.View(); !strings.Contains(v, "› alpha (active)") {
@@ -863,7 +863,7 @@ const (
 // true.
 func TestReadmeScreenshot(t *testing.T) {
 	s := newStack(t, stackOpts{emu: colabfake.Options{Seed: colabfake.SeedDemo}, width: screenshotW,
-		ui: Options{Demo: true, Profile: "demo", Account: "embedded emulator"}})
+		ui: Options{Demo: true, Profile: "demo"}})
 	s.m, _ = update(s.m, tea.WindowSizeMsg{Width: screenshotW, Height: screenshotH})
 	s.start()
 	s.tick(4 * time.Minute)
