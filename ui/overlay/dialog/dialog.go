@@ -90,7 +90,9 @@ type Dialog struct {
 	// Hint (Input) says what an empty input means.
 	Hint string
 	// Required (Input), when set, is the problem of an empty input: enter
-	// does nothing until something is typed.
+	// does nothing until something is typed. Until enter was pressed on
+	// the empty input it is drawn as a hint, not an error: nothing is
+	// wrong before anything was typed.
 	Required string
 	// Check (Input) validates the input with I/O (a local path: stat), so
 	// off the Update path: every new input is checked in a command whose
@@ -123,6 +125,9 @@ type Dialog struct {
 	// mismatch is set when Enter was pressed on a Typed dialog with the
 	// wrong word; it is shown until the next key.
 	mismatch bool
+	// emptyEnter is set when enter was pressed on an empty Required
+	// input: Required is then shown as the error it is.
+	emptyEnter bool
 }
 
 // inputLimit is the most runes a dialog input keeps.
@@ -240,6 +245,7 @@ func (d *Dialog) update(k tea.KeyMsg, now time.Time) result {
 		if d.Problem() == "" {
 			return resOK
 		}
+		d.emptyEnter = d.Input() == ""
 		return resNone
 	}
 	d.submitting = false

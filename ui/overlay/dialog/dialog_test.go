@@ -236,6 +236,10 @@ func TestInputValidation(t *testing.T) {
 	r := New(Input, clk.now(), "Upload to rt-x:/content")
 	r.Required = "type the path of a local file"
 	got = replies(r)
+	// Issue 23: before anything is typed it is a hint, not an error.
+	if v := view(t, c, r, 60); !strings.Contains(v, "type the path of a local file") || strings.Contains(v, "✕") {
+		t.Fatalf("an untouched required input shows an error:\n%s", v)
+	}
 	if e := press(t, clk, c, r, "enter"); e != nil || len(*got) != 0 {
 		t.Fatalf("an empty required input was submitted: %#v", e)
 	}
