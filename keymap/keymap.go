@@ -203,7 +203,7 @@ type List struct {
 
 // Files is the files pane's keys (ScopeFiles): its cursor, the
 // dashboard's keys it also reads (refresh, filter, back, files closes it,
-// help, profile, quit), and its own: enter/→ opens the selected
+// help, profile, events opens the event log over it, quit), and its own: enter/→ opens the selected
 // directory, backspace/← the parent, d downloads the selected file here,
 // D to a path typed in a dialog, u uploads a typed path into the
 // directory shown, x/delete deletes the selected entry (y-only
@@ -222,6 +222,7 @@ type Files struct {
 	Quit       key.Binding `action:"quit"`
 	Help       key.Binding `action:"help"`
 	Profile    key.Binding `action:"profile"`
+	Events     key.Binding `action:"events"`
 	Open       key.Binding `action:"files_open"`
 	Parent     key.Binding `action:"files_parent"`
 	Download   key.Binding `action:"files_download"`
