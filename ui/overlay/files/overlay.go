@@ -57,6 +57,7 @@ type Asker interface {
 //	r                   list again
 //	/                   filter the entries by name (FilterOverlay)
 //	L                   the event log, over the pane (esc comes back)
+//	L                   the event log, over the pane (esc comes back)
 //	esc f               close (a transfer in flight is cancelled; a
 //	                    partial download is kept for the next try)
 //
