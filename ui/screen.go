@@ -67,8 +67,14 @@ func (m *screen) top() overlay {
 	return m.scr.stack[len(m.scr.stack)-1]
 }
 
-// push opens o on top of the stack.
-func (m *screen) push(o overlay) { m.scr.stack = append(m.scr.stack, o) }
+// push opens o on top of the stack. A status saying the last dialog was
+// cancelled goes: it is not about the one that opens.
+func (m *screen) push(o overlay) {
+	if m.scr.statusCancel {
+		m.cx.Status.Text, m.scr.statusCancel = "", false
+	}
+	m.scr.stack = append(m.scr.stack, o)
+}
 
 // pop closes the overlay on top.
 func (m *screen) pop() {

@@ -128,7 +128,13 @@ type Dialog struct {
 	// emptyEnter is set when enter was pressed on an empty Required
 	// input: Required is then shown as the error it is.
 	emptyEnter bool
+	// cancelled is set when the dialog was answered by a cancel.
+	cancelled bool
 }
+
+// Cancelled reports whether the dialog was closed by a cancel (esc, or a
+// key other than y on a confirmation) rather than answered.
+func (d *Dialog) Cancelled() bool { return d.cancelled }
 
 // inputLimit is the most runes a dialog input keeps.
 const inputLimit = 200
@@ -279,7 +285,8 @@ func (d *Dialog) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	return nil
 }
 
-// answer closes the dialog with the effect of its answer.
+// answer closes the dialog with the effect of its answer; a cancel whose
+// OnAnswer has nothing to say says "cancelled: " and the dialog's title.
 func (d *Dialog) answer(c *common.Context, ok bool) common.Effect {
 	a := common.Answer{Dialog: d}
 	if d.OnAnswer != nil {
@@ -291,6 +298,11 @@ func (d *Dialog) answer(c *common.Context, ok bool) common.Effect {
 			}
 		}
 		a.Then = d.OnAnswer(c, r)
+	}
+	d.cancelled = !ok
+	if !ok && a.Then == nil {
+		// No cancel is silent: what was cancelled, in the dialog's words.
+		a.Then = common.Say{Text: "cancelled: " + termtext.Line(strings.TrimSuffix(d.Title, "?"))}
 	}
 	return a
 }
