@@ -43,7 +43,7 @@ type screen struct {
 	// statusCancel marks a status saying a dialog was cancelled: the next
 	// overlay opened clears it (push).
 	statusCancel bool
-	events      *eventLog
+	events       *eventLog
 }
 
 // createOps are the creates under way (create.go, picker.go) and the
