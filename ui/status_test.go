@@ -32,7 +32,9 @@ func TestNoCancelIsSilent(t *testing.T) {
 		t.Run(strings.Join(tc.keys, " "), func(t *testing.T) {
 			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
 				o.Profile, o.Profiles = "alpha", []string{"alpha", "beta"}
-				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) { return nil, ConnInfo{}, errors.New("not used") }
+				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
+					return nil, ConnInfo{}, errors.New("not used")
+				}
 			})
 			putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
 			m = m.selectID(t, "rt-t4demo7k2p")
