@@ -91,3 +91,24 @@ func TestDeletingGoesWithTheRuntime(t *testing.T) {
 		t.Fatalf("status %q after the runtime is gone", got)
 	}
 }
+
+// Issue 23: a long refusal in the files pane is cut in the status line
+// with "(L: in full)", and it is true there: L opens the event log over
+// the pane, which has the message whole; esc comes back to the pane.
+func TestFilesPaneLongRefusalIsReadableInFull(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
+	m = e.press(t, m, "f", "backspace", "x") // x on /content itself
+	const whole = "not deleting /content: colabdash never removes /content itself or a top-level directory"
+	if got := statusLine(m); !strings.Contains(got, "not deleting /content") || !strings.HasSuffix(strings.TrimSpace(got), "(L: in full)") {
+		t.Fatalf("status %q", got)
+	}
+	m = e.press(t, m, "L")
+	if v := flat(m.View()); !strings.Contains(v, "EVENTS") || !strings.Contains(v, "refused") ||
+		!strings.Contains(v, whole) {
+		t.Fatalf("the event log lacks the whole message:\n%s", m.View())
+	}
+	m = e.press(t, m, "esc")
+	mustContain(t, m.View(), "FILES · rt-t4demo7k2p:/")
+}

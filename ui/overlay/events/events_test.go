@@ -348,3 +348,20 @@ func TestEventLogSaysMoreBelow(t *testing.T) {
 		t.Fatalf("↓ more with everything shown:\n%s", v)
 	}
 }
+
+// Why a key did nothing is kept whole (the status line cuts it): its
+// outcome is "refused", its text below, found by the filter.
+func TestEventLogKeepsARefusalWhole(t *testing.T) {
+	c := fixture(60, 24)
+	const why = "not deleting /content: colabdash never removes /content itself or a top-level directory"
+	o := New(logOf(Event{At: t0, Tool: "files pane", Target: "runtimes/rt-a", Refused: why}))
+	v := strings.Join(draw(t, o, c), "\n")
+	if !strings.Contains(v, "files pane") || !strings.Contains(v, "refused  rt-a") ||
+		!strings.Contains(strings.Join(strings.Fields(v), " "), why) {
+		t.Fatalf("refusal:\n%s", v)
+	}
+	o.SetFilter("top-level")
+	if v := strings.Join(draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 1 of 1") {
+		t.Fatalf("the filter does not find the refusal's text:\n%s", v)
+	}
+}
