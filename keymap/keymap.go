@@ -135,7 +135,7 @@ type KeyMap struct {
 	// HelpView is ScopeHelp, matched by ui/overlay/help.
 	HelpView Pager `scope:"help"`
 	// EventLog is ScopeEvents, matched by ui/overlay/events.
-	EventLog Pager `scope:"event log"`
+	EventLog Log `scope:"event log"`
 	// ProfilePicker is ScopeProfile, matched by ui/overlay/profile.
 	ProfilePicker Picker `scope:"profile picker"`
 	// Setup is ScopeSetup, matched by package ui's no-credentials screen.
@@ -203,7 +203,7 @@ type List struct {
 
 // Files is the files pane's keys (ScopeFiles): its cursor, the
 // dashboard's keys it also reads (refresh, filter, back, files closes it,
-// help, profile, quit), and its own: enter/→ opens the selected
+// help, profile, events opens the event log over it, quit), and its own: enter/→ opens the selected
 // directory, backspace/← the parent, d downloads the selected file here,
 // D to a path typed in a dialog, u uploads a typed path into the
 // directory shown, x/delete deletes the selected entry (y-only
@@ -222,6 +222,7 @@ type Files struct {
 	Quit       key.Binding `action:"quit"`
 	Help       key.Binding `action:"help"`
 	Profile    key.Binding `action:"profile"`
+	Events     key.Binding `action:"events"`
 	Open       key.Binding `action:"files_open"`
 	Parent     key.Binding `action:"files_parent"`
 	Download   key.Binding `action:"files_download"`
@@ -244,8 +245,8 @@ type Console struct {
 	ScrollDown key.Binding `action:"console_scroll_down"`
 }
 
-// Pager is a scrolled view's keys (ScopeHelp with Close = help,
-// ScopeEvents with Close = events): a line, a page, close (Close or Back)
+// Pager is a scrolled view's keys (ScopeHelp with Close = help; the
+// event log's Log has the same and a filter): a line, a page, close (Close or Back)
 // and quit.
 type Pager struct {
 	Up       key.Binding `action:"up"`
@@ -257,6 +258,21 @@ type Pager struct {
 	Close key.Binding
 	Back  key.Binding `action:"back"`
 	Quit  key.Binding `action:"quit"`
+}
+
+// Log is the event log's keys (ScopeEvents): a Pager's, and Filter
+// (/) opens its filter line, narrowing the events to those whose text
+// holds what is typed.
+type Log struct {
+	Up       key.Binding `action:"up"`
+	Down     key.Binding `action:"down"`
+	PageUp   key.Binding `action:"page_up"`
+	PageDown key.Binding `action:"page_down"`
+	// Close is the key that opened the log (L): it closes it again.
+	Close  key.Binding
+	Back   key.Binding `action:"back"`
+	Quit   key.Binding `action:"quit"`
+	Filter key.Binding `action:"filter"`
 }
 
 // Picker is the profile picker's keys (ScopeProfile): move, cancel (back,
@@ -359,7 +375,7 @@ type place struct {
 	b             *key.Binding
 }
 
-// closeActions is the action of each Pager scope's Close key.
+// closeActions is the action of each Pager (and Log) scope's Close key.
 var closeActions = map[string]string{ScopeHelp: ActionHelp, ScopeEvents: ActionEvents}
 
 // places lists every binding of k, scope by scope in KeyMap's field

@@ -53,9 +53,9 @@ func (m *runtimeOps) reachableSelection(now time.Time, unreachable string) *stat
 	case sel == nil:
 		m.scr.setStatus(now, "no runtime selected", true)
 	case sel.Gone():
-		m.scr.setStatus(now, m.ops.goneText(sel, now), true)
+		m.scr.setStatusAbout(now, sel.Name, m.ops.goneText(sel, now), true)
 	case sel.ConnectionInfo == nil || sel.ConnectionInfo.URL == "":
-		m.scr.setStatus(now, "runtime "+sel.ID()+" has no connectionInfo yet: "+unreachable, true)
+		m.scr.setStatusAbout(now, sel.Name, "runtime "+sel.ID()+" has no connectionInfo yet: "+unreachable, true)
 	default:
 		return sel
 	}

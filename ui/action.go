@@ -67,7 +67,13 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 		m.rt.SetFilter("")
 	case common.Answer:
 		m.scr.remove(a.Dialog)
-		return m.apply(a.Then)
+		cmd := m.apply(a.Then)
+		if d, ok := a.Dialog.(interface{ Cancelled() bool }); ok && d.Cancelled() && m.cx.Status.Text != "" {
+			// "… cancelled" says what the last dialog did: the next
+			// overlay opened is another question (push clears it).
+			m.scr.statusCancel = true
+		}
+		return cmd
 	case common.DeleteRuntime:
 		return m.ops.startDelete(a.Name, now)
 	case common.AskDelete:
@@ -194,7 +200,7 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 		spec, version := ls.Spec, ls.Version
 		d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 			if !r.OK {
-				return nil
+				return common.Say{Text: "create cancelled: nothing created"}
 			}
 			return common.CreateRuntime{Spec: spec, Version: version}
 		}
@@ -211,7 +217,7 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 			runtime := sel.Name
 			d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 				if !r.OK {
-					return nil
+					return common.Say{Text: "open session cancelled: no session opened on " + api.LastSegment(runtime)}
 				}
 				return common.OpenSession{Runtime: runtime, ID: r.Input}
 			}
@@ -229,7 +235,7 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 			m.scr.setProgress(now, api.ToolGetRuntime, sel.Name, "renewing the proxy token of "+sel.ID()+"…")
 			return c
 		}
-		m.scr.setStatus(now, "a renewal of "+sel.ID()+" is already in flight", false)
+		m.scr.setStatusAbout(now, sel.Name, "a renewal of "+sel.ID()+" is already in flight", false)
 	case common.OpCancelCreate:
 		for _, op := range m.cr.creates {
 			if op.state == createWaiting {

@@ -37,7 +37,13 @@ type screen struct {
 	filesClosed files.Closed
 	statusFor   string // the call an under-way status waits for (setProgress), else ""
 	statusPane  bool   // the status is about a key in the files pane: closing it clears it
-	events      *eventLog
+	// statusAbout is the runtime a status about the selection names
+	// (setStatusAbout): it goes once the selection leaves that runtime.
+	statusAbout string
+	// statusCancel marks a status saying a dialog was cancelled: the next
+	// overlay opened clears it (push).
+	statusCancel bool
+	events       *eventLog
 }
 
 // createOps are the creates under way (create.go, picker.go) and the

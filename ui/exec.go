@@ -274,7 +274,7 @@ func (m *execOps) askConsoleSession(runtime, why string, now time.Time) {
 		"Run code needs a session: y opens a new colabdash session (create_session), with an empty kernel.")
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
-			return nil
+			return common.Say{Text: "run code cancelled: no session opened on " + api.LastSegment(runtime)}
 		}
 		return common.OpenSession{Runtime: runtime, ForConsole: true}
 	}

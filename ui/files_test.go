@@ -220,7 +220,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 			o.Profile, o.Profiles = "alpha", []string{"alpha", "beta"}
 			o.Connect = func(ctx context.Context, name string) (api.Service, ConnInfo, error) {
 				<-release
-				return newFake(), ConnInfo{Account: name + "@example.com"}, nil
+				return newFake(), ConnInfo{Endpoint: "https://" + name + ".example.com/mcp"}, nil
 			}
 		})
 		m = e.press(t, m, "P", "down")
@@ -450,8 +450,12 @@ func TestFilesUploadDialogValidatesLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = e.press(t, m, "f", "u")
+	// Issue 23: nothing typed yet is no error, only what to type.
+	if v := flat(m.View()); !strings.Contains(v, "type the path of a local file") || strings.Contains(v, "✕") {
+		t.Fatalf("the untouched upload dialog shows an error:\n%s", v)
+	}
 	for _, tc := range []struct{ typed, want string }{
-		{"", "✕ type the path of a local file"},
+		{"", "type the path of a local file"}, // before enter: a hint
 		{filepath.Join(dir, "nope"), "✕ no such local file or directory: " + filepath.Join(dir, "nope")},
 		{dir, "✕ local error: " + dir + " is a directory (use colabdash cp -r)"},
 	} {
@@ -464,6 +468,9 @@ func TestFilesUploadDialogValidatesLive(t *testing.T) {
 		m = e.press(t, m, "enter")
 		if m.dlg() == nil {
 			t.Fatalf("enter submitted %q:\n%s", tc.typed, m.View())
+		}
+		if tc.typed == "" {
+			mustContain(t, flat(m.View()), "✕ type the path of a local file") // after enter: the error
 		}
 		for range tc.typed {
 			m = e.press(t, m, "backspace")

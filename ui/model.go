@@ -18,6 +18,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -203,6 +204,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.scr.openWaiting()
 	m.syncRows()
+	m.scr.dropStaleStatus()
 	m.scroll() // rows, the table's height or the creates above it changed
 	return m, cmd
 }
@@ -267,7 +269,30 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 func (m *screen) setStatus(now time.Time, s string, isErr bool) {
 	s = m.cx.Redact(s)
 	m.cx.Status.Text, m.cx.Status.Err, m.cx.Status.Until, m.scr.statusFor = s, isErr, now.Add(5*time.Second), ""
-	m.scr.statusPane = false
+	m.scr.statusPane, m.scr.statusAbout, m.scr.statusCancel = false, "", false
+}
+
+// setStatusAbout shows s, a status about the selected runtime name (its
+// token revealed, why a key did nothing on it): it goes when the selection
+// leaves name (dropStaleStatus), so it never speaks of another row.
+func (m *screen) setStatusAbout(now time.Time, name, s string, isErr bool) {
+	m.scr.setStatus(now, s, isErr)
+	m.scr.statusAbout = name
+}
+
+// dropStaleStatus clears a status that outlived what it describes, once
+// per Update: one about a runtime no longer selected (setStatusAbout), and
+// "deleting X…" once X is gone from the list before delete_runtime
+// answered.
+func (m *screen) dropStaleStatus() {
+	if m.scr.statusAbout != "" && m.scr.statusAbout != m.cx.Selected {
+		m.cx.Status.Text, m.scr.statusAbout = "", ""
+	}
+	if name, ok := strings.CutPrefix(m.scr.statusFor, api.ToolDeleteRuntime+" "); ok {
+		if r := m.cx.Snap.Runtime(name); r == nil || r.Gone() {
+			m.cx.Status.Text, m.scr.statusFor = "", ""
+		}
+	}
 }
 
 // setProgress shows s, a status saying that the call for (a tool and its

@@ -63,7 +63,7 @@ func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
 	name := sel.Name
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
-			return common.Say{Text: "delete cancelled"}
+			return common.Say{Text: "delete cancelled: " + api.LastSegment(name) + " is kept"}
 		}
 		return common.DeleteRuntime{Name: name}
 	}
@@ -88,7 +88,7 @@ func (m *runtimeOps) askCloseSession(now time.Time) {
 	}
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
-			return nil
+			return common.Say{Text: "close cancelled: session " + id + " stays open"}
 		}
 		return common.CloseSession{Name: s}
 	}
@@ -350,7 +350,7 @@ func writeOSC52(text string) error {
 func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	r := m.cx.Snap.Runtime(m.rt.Selected())
 	if r != nil && r.Gone() {
-		m.scr.setStatus(now, m.ops.goneText(r, now), true)
+		m.scr.setStatusAbout(now, r.Name, m.ops.goneText(r, now), true)
 		return nil
 	}
 	if r == nil || r.ConnectionInfo == nil {
@@ -362,21 +362,21 @@ func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	case kind == common.OpReveal:
 		if m.cx.Activity.Revealed == r.Name {
 			m.cx.Activity.Revealed = ""
-			m.scr.setStatus(now, "proxy token hidden", false)
+			m.scr.setStatusAbout(now, r.Name, "proxy token hidden", false)
 		} else {
 			m.cx.Activity.Revealed = r.Name
-			m.scr.setStatus(now, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.Dashboard.RevealToken.Help().Key+" hides it, "+m.cx.Keys.Dashboard.CopyToken.Help().Key+" copies it)", false)
+			m.scr.setStatusAbout(now, r.Name, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.Dashboard.RevealToken.Help().Key+" hides it, "+m.cx.Keys.Dashboard.CopyToken.Help().Key+" copies it)", false)
 		}
 		return nil
 	case kind == common.OpCopyToken:
 		if m.cx.Activity.Revealed != r.Name {
-			m.scr.setStatus(now, "reveal the token first with "+m.cx.Keys.Dashboard.RevealToken.Help().Key, true)
+			m.scr.setStatusAbout(now, r.Name, "reveal the token first with "+m.cx.Keys.Dashboard.RevealToken.Help().Key, true)
 			return nil
 		}
 		return m.ops.copyCmd(ci.Token, "the proxy token of "+r.ID())
 	}
 	if ci.URL == "" {
-		m.scr.setStatus(now, r.ID()+" has no connection URL", true)
+		m.scr.setStatusAbout(now, r.Name, r.ID()+" has no connection URL", true)
 		return nil
 	}
 	return m.ops.copyCmd(ci.URL, "the URL of "+r.ID())

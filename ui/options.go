@@ -52,10 +52,11 @@ type Options struct {
 	GoneRetention time.Duration
 	// CallTimeout bounds each API call (default 30 s).
 	CallTimeout time.Duration
-	// Endpoint, Account and Profile are shown in the header (any may be
-	// empty); Demo adds a DEMO badge.
-	Endpoint, Account, Profile string
-	Demo                       bool
+	// Endpoint (the MCP endpoint URL, its host named as the server) and
+	// Profile are shown in the header (either may be empty); Demo names
+	// the embedded emulator instead and adds a DEMO badge.
+	Endpoint, Profile string
+	Demo              bool
 	// Keymap is the key map (default keymap.Default()).
 	Keymap *keymap.KeyMap
 	// NoColor renders without any colour or style escape codes (set it when

@@ -110,6 +110,6 @@ func (m *app) footerView(now time.Time, w int) []string {
 // at most w cells: who and where (profile, tier, account or endpoint,
 // badges), then the connection and its freshness.
 func (m *app) headerView(_ time.Time, w int) []string {
-	return header.View(m.cx, w, header.State{Switching: m.ops.prof.switching, Account: m.opts.Account,
+	return header.View(m.cx, w, header.State{Switching: m.ops.prof.switching,
 		Endpoint: m.opts.Endpoint, Demo: m.opts.Demo, NextRefresh: m.calls.nextRefresh})
 }

@@ -18,11 +18,11 @@ import (
 )
 
 // ConnInfo is what the header shows about a connection made by
-// Options.Connect: the endpoint URL, the account description, and whether
-// it is the embedded emulator (DEMO badge).
+// Options.Connect: the endpoint URL (its host names the server), and
+// whether it is the embedded emulator (DEMO badge).
 type ConnInfo struct {
-	Endpoint, Account string
-	Demo              bool
+	Endpoint string
+	Demo     bool
 }
 
 // ConnectFunc builds the Service of a profile (credentials, client; no
@@ -107,7 +107,7 @@ func (m *runtimeOps) onProfile(msg profileMsg) tea.Cmd {
 	}
 	old := m.svc
 	m.svc = msg.svc
-	m.cx.Profile, m.opts.Endpoint, m.opts.Account, m.opts.Demo = msg.name, msg.info.Endpoint, msg.info.Account, msg.info.Demo
+	m.cx.Profile, m.opts.Endpoint, m.opts.Demo = msg.name, msg.info.Endpoint, msg.info.Demo
 	m.cx.Snap = state.New(state.Config{ExpiringThreshold: m.opts.ExpiringThreshold, GoneRetention: m.opts.GoneRetention})
 	m.calls.pending = map[callKey]pendingCall{}
 	m.calls.renew.Reset()

@@ -70,8 +70,14 @@ func (m *screen) top() overlay {
 	return m.scr.stack[len(m.scr.stack)-1]
 }
 
-// push opens o on top of the stack.
-func (m *screen) push(o overlay) { m.scr.stack = append(m.scr.stack, o) }
+// push opens o on top of the stack. A status saying the last dialog was
+// cancelled goes: it is not about the one that opens.
+func (m *screen) push(o overlay) {
+	if m.scr.statusCancel {
+		m.cx.Status.Text, m.scr.statusCancel = "", false
+	}
+	m.scr.stack = append(m.scr.stack, o)
+}
 
 // pop closes the overlay on top.
 func (m *screen) pop() {
@@ -215,12 +221,27 @@ func (m *app) routeKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if t := m.scr.top(); t != nil {
-		return m.apply(t.HandleKey(k, m.cx))
+		return m.applyKey(t.HandleKey(k, m.cx))
 	}
 	if a, ok := m.focusedKey(k); ok {
-		return m.apply(a)
+		return m.applyKey(a)
 	}
-	return m.apply(m.globalKey(k))
+	return m.applyKey(m.globalKey(k))
+}
+
+// applyKey applies e, what a key did. When that is an error in the status
+// line (why the key did nothing), it goes whole to the event log too: the
+// status line cuts a long one with "(L: in full)".
+func (m *app) applyKey(e common.Effect) tea.Cmd {
+	cmd := m.apply(e)
+	if s, ok := e.(common.Say); ok && s.Err {
+		where := "dashboard"
+		if s.Pane {
+			where = "files pane"
+		}
+		m.scr.logEvent(Event{At: m.cx.Now(), Tool: where, Target: m.cx.Selected, Refused: m.cx.Status.Text})
+	}
+	return cmd
 }
 
 // focusedKey offers k to the focused pane.

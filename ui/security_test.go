@@ -35,14 +35,14 @@ const hostile = colabfake.HostileOSC52 + colabfake.HostileOSC0 + colabfake.Hosti
 
 // Every screen rendered from the hostile seed (runtime names, spec fields,
 // version, tier, URL, sessions, list_runtime_specs, execute_code output,
-// errors) and hostile config values (profile names, account) stays inert
+// errors) and hostile config values (profile names, endpoint) stays inert
 // and within the terminal (issue 9 §1, case 29).
 func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{Seed: colabfake.SeedHostile}, func(o *Options) {
 		o.NoColor = false
 		o.Profile = "work" + hostile
 		o.Profiles = []string{"work" + hostile, "home\x1b[2J"}
-		o.Account = "me" + colabfake.HostileOSC0 + "@example.com"
+		o.Endpoint = "https://me" + colabfake.HostileOSC0 + "@example.com/mcp"
 		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
 			return nil, ConnInfo{}, errors.New("not used")
 		}

@@ -54,7 +54,7 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 	}
 	defer conn.Close()
 	o := dashboardOptions(g)
-	o.Service, o.Endpoint, o.Account, o.Demo, o.NoColor, o.Context = conn.Svc, conn.Endpoint, conn.Account, g.Demo, noColor, ctx
+	o.Service, o.Endpoint, o.Demo, o.NoColor, o.Context = conn.Svc, conn.Endpoint, g.Demo, noColor, ctx
 	o.ReadOnly, o.StateDir = g.ReadOnly, ui.DefaultStateDir()
 	if g.Changed("renew-lead") {
 		o.RenewLead = g.RenewLead // the flag beats the config file
@@ -144,7 +144,7 @@ func dashboardOptions(g kit.Globals) ui.Options {
 			if err != nil {
 				return nil, ui.ConnInfo{}, errors.New(kit.Classify(err, nil).Msg)
 			}
-			return c.Svc, ui.ConnInfo{Endpoint: c.Endpoint, Account: c.Account, Demo: p.Credentials == config.CredentialsDemo}, nil
+			return c.Svc, ui.ConnInfo{Endpoint: c.Endpoint, Demo: p.Credentials == config.CredentialsDemo}, nil
 		},
 	}
 }

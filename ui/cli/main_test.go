@@ -607,7 +607,7 @@ func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
 	}
 	defer conn.Close()
 	o := dashboardOptions(g)
-	o.Service, o.Endpoint, o.Account, o.NoColor, o.Context = conn.Svc, conn.Endpoint, conn.Account, true, ctx
+	o.Service, o.Endpoint, o.NoColor, o.Context = conn.Svc, conn.Endpoint, true, ctx
 	tm := teatest.NewTestModel(t, ui.New(o), teatest.WithInitialTermSize(110, 30))
 	waitFor := func(what ...string) {
 		t.Helper()

@@ -58,7 +58,8 @@ func Context(w, h int, rts ...api.Runtime) *common.Context {
 // runtimes whose renewal is in flight; every threshold is the default.
 type Renewals struct {
 	Renewing map[string]bool
-	Manual   bool // tokens do not renew on their own (autoRenew: false)
+	Manual   bool          // tokens do not renew on their own (autoRenew: false)
+	Next     time.Duration // RetryIn's answer for every runtime (0: 30 s)
 }
 
 // Threshold is state.DefaultExpiringThreshold for every runtime.
@@ -67,8 +68,13 @@ func (r Renewals) Threshold(string) time.Duration { return state.DefaultExpiring
 // InFlight reports whether name is in Renewing.
 func (r Renewals) InFlight(name string) bool { return r.Renewing[name] }
 
-// RetryIn is always 30 s.
-func (r Renewals) RetryIn(string, time.Time) time.Duration { return 30 * time.Second }
+// RetryIn is Next, or 30 s when Next is 0.
+func (r Renewals) RetryIn(string, time.Time) time.Duration {
+	if r.Next > 0 {
+		return r.Next
+	}
+	return 30 * time.Second
+}
 
 // Auto is !Manual.
 func (r Renewals) Auto() bool { return !r.Manual }

@@ -94,7 +94,9 @@ type Dialog struct {
 	// Hint (Input) says what an empty input means.
 	Hint string
 	// Required (Input), when set, is the problem of an empty input: enter
-	// does nothing until something is typed.
+	// does nothing until something is typed. Until enter was pressed on
+	// the empty input it is drawn as a hint, not an error: nothing is
+	// wrong before anything was typed.
 	Required string
 	// Check (Input) validates the input with I/O (a local path: stat), so
 	// off the Update path: every new input is checked in a command whose
@@ -134,7 +136,16 @@ type Dialog struct {
 	// mismatch is set when Enter was pressed on a Typed dialog with the
 	// wrong word; it is shown until the next key.
 	mismatch bool
+	// emptyEnter is set when enter was pressed on an empty Required
+	// input: Required is then shown as the error it is.
+	emptyEnter bool
+	// cancelled is set when the dialog was answered by a cancel.
+	cancelled bool
 }
+
+// Cancelled reports whether the dialog was closed by a cancel (esc, or a
+// key other than y on a confirmation) rather than answered.
+func (d *Dialog) Cancelled() bool { return d.cancelled }
 
 // inputLimit is the most runes a dialog input keeps.
 const inputLimit = 200
@@ -255,6 +266,7 @@ func (d *Dialog) update(k tea.KeyMsg, now time.Time) result {
 		if d.Problem() == "" {
 			return resOK
 		}
+		d.emptyEnter = d.Input() == ""
 		return resNone
 	}
 	d.submitting = false
@@ -299,7 +311,8 @@ func ignoredText(k tea.KeyMsg) string {
 	return what + " ignored: the question had only just appeared (answer it once its bottom border is solid)"
 }
 
-// answer closes the dialog with the effect of its answer.
+// answer closes the dialog with the effect of its answer; a cancel whose
+// OnAnswer has nothing to say says "cancelled: " and the dialog's title.
 func (d *Dialog) answer(c *common.Context, ok bool) common.Effect {
 	a := common.Answer{Dialog: d}
 	if d.OnAnswer != nil {
@@ -311,6 +324,11 @@ func (d *Dialog) answer(c *common.Context, ok bool) common.Effect {
 			}
 		}
 		a.Then = d.OnAnswer(c, r)
+	}
+	d.cancelled = !ok
+	if !ok && a.Then == nil {
+		// No cancel is silent: what was cancelled, in the dialog's words.
+		a.Then = common.Say{Text: "cancelled: " + termtext.Line(strings.TrimSuffix(d.Title, "?"))}
 	}
 	return a
 }

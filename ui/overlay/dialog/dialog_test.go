@@ -284,6 +284,10 @@ func TestInputValidation(t *testing.T) {
 	r := New(Input, clk.now(), "Upload to rt-x:/content")
 	r.Required = "type the path of a local file"
 	got = replies(r)
+	// Issue 23: before anything is typed it is a hint, not an error.
+	if v := view(t, c, r, 60); !strings.Contains(v, "type the path of a local file") || strings.Contains(v, "✕") {
+		t.Fatalf("an untouched required input shows an error:\n%s", v)
+	}
 	if e := press(t, clk, c, r, "enter"); e != nil || len(*got) != 0 {
 		t.Fatalf("an empty required input was submitted: %#v", e)
 	}
@@ -495,5 +499,32 @@ func TestFits(t *testing.T) {
 	}
 	if d.Name() != "dialog" {
 		t.Fatal(d.Name())
+	}
+}
+
+// Issue 23: no cancel is silent. A dialog whose answer has nothing to say
+// of a cancel says "cancelled: " and its title; one that says something
+// keeps its own words; an answer is no cancel.
+func TestCancelIsNeverSilent(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := fixture(clk)
+	d := New(Confirm, clk.now(), "Delete notes.txt?")
+	d.OnAnswer = func(*common.Context, Reply) common.Effect { return nil }
+	if then := answered(t, press(t, clk, c, d, "esc"), d); then != (common.Say{Text: "cancelled: Delete notes.txt"}) || !d.Cancelled() {
+		t.Fatalf("esc: %#v (cancelled %v)", then, d.Cancelled())
+	}
+	d = New(Confirm, clk.now(), "Close session s1?")
+	d.OnAnswer = func(_ *common.Context, r Reply) common.Effect {
+		if !r.OK {
+			return common.Say{Text: "close cancelled: session s1 stays open"}
+		}
+		return nil
+	}
+	if then := answered(t, press(t, clk, c, d, "n"), d); then != (common.Say{Text: "close cancelled: session s1 stays open"}) {
+		t.Fatalf("n: %#v", then)
+	}
+	d = New(Confirm, clk.now(), "Close session s1?")
+	if then := answered(t, press(t, clk, c, d, "y"), d); then != nil || d.Cancelled() {
+		t.Fatalf("y: %#v (cancelled %v)", then, d.Cancelled())
 	}
 }

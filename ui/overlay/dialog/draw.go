@@ -43,6 +43,9 @@ func (d *Dialog) Lines(c *common.Context, w int) []string {
 		add("")
 		add(d.in.View("> ", "  ", inner, 1)[0])
 		switch p := d.Problem(); {
+		case d.Input() == "" && d.Required != "" && !d.emptyEnter:
+			// Nothing typed yet: what to type, not an error.
+			add(st.Dim.Render(termtext.Line(d.Required)))
 		case p != "":
 			// Wrapped, not cut: the rule broken is the end of the line.
 			for _, ln := range strings.Split(frame.Wrap("✕ "+termtext.Line(p), inner), "\n") {

@@ -40,13 +40,20 @@ type Event struct {
 	// session count waiting for the call budget, a token renewal backed
 	// off or one that did not extend the token. Its full text is shown.
 	Note string
+	// Refused, on an entry that is no call, is why a key did nothing, as
+	// the status line said it (Tool names where: "dashboard", "files
+	// pane"), kept whole for a status line too narrow for it.
+	Refused string
 }
 
 // Outcome is "ok", the canonical error code (FAILED_PRECONDITION…),
-// "stale" for a Note, or for a runtime file's failure (the files pane,
+// "stale" for a Note, "refused" for a key refused (Refused), or for a runtime file's failure (the files pane,
 // a kernel interrupt) the class of its jupyter error ("not found",
 // "local error", "network error"…).
 func (e Event) Outcome() string {
+	if e.Err == nil && e.Refused != "" {
+		return "refused"
+	}
 	if e.Err == nil && e.Note != "" {
 		return "stale"
 	}

@@ -216,8 +216,8 @@ func TestEventLogKeys(t *testing.T) {
 	if last := lines[len(lines)-3]; !strings.Contains(last, "call_00") {
 		t.Fatalf("pgdn past the end does not stop at the oldest (%q):\n%s", last, strings.Join(lines, "\n"))
 	}
-	o.HandleKey(runes("k"), c) // one up from the end, not from beyond it
-	if got := draw(t, o, c); !strings.Contains(got[len(got)-3], "call_01") {
+	o.HandleKey(runes("k"), c) // one up from the end, not from beyond it (the oldest then below "↓ more")
+	if got := draw(t, o, c); first() != "call_10" || !strings.Contains(got[len(got)-3], "↓ more") {
 		t.Fatalf("k after scrolling past the end:\n%s", strings.Join(got, "\n"))
 	}
 	for range 10 {
@@ -245,7 +245,7 @@ func TestEventLogKeys(t *testing.T) {
 	for _, b := range o.Keys(c) {
 		words = append(words, b.Help().Key+" "+b.Help().Desc)
 	}
-	if got := strings.Join(words, " · "); got != "↑/↓ scroll · pgup/pgdn page · L/esc close · q/ctrl+c quit" {
+	if got := strings.Join(words, " · "); got != "↑/↓ scroll · pgup/pgdn page · / filter · L/esc close · q/ctrl+c quit" {
 		t.Errorf("footer keys: %q", got)
 	}
 	if o.Name() != "event log" || !o.Fits(c) {
@@ -263,5 +263,105 @@ func TestEventLogFollowsItsLog(t *testing.T) {
 	v := strings.Join(draw(t, o, c), "\n")
 	if !strings.Contains(v, "EVENTS 2") || !strings.Contains(v, "connect") || !strings.Contains(v, "no Google credentials found") {
 		t.Fatalf("the new event is not shown:\n%s", v)
+	}
+}
+
+// Issue 23: / filters the event log as it does the runtimes and the files
+// pane: the log narrows as the filter is typed (in the line, the target
+// and the error text), enter keeps it, esc in the log clears it before it
+// closes the log, and esc on the line clears it and says so.
+func TestEventLogFilter(t *testing.T) {
+	c := fixture(80, 24)
+	o := New(logOf(
+		Event{At: t0, Tool: "list_runtimes"},
+		Event{At: t0, Tool: "get_runtime", Target: "runtimes/rt-alpha"},
+		Event{At: t0, Tool: "delete_runtime", Target: "runtimes/rt-bravo", Err: &api.Error{Code: api.NotFound, Message: "the runtime is GONE already"}},
+	))
+	eff := o.HandleKey(runes("/"), c)
+	open, ok := eff.(common.Open)
+	if !ok {
+		t.Fatalf("/: %#v, want an Open of the filter line", eff)
+	}
+	line := open.Overlay
+	for _, r := range "gone" {
+		line.HandleKey(runes(string(r)), c)
+	}
+	f := frame.New(c.Layout.W, c.Layout.H)
+	f.Lines = frame.PadLines(nil, c.Layout.H)
+	o.Draw(c, f)
+	line.Draw(c, f)
+	v := strings.Join(f.Lines, "\n")
+	if !strings.Contains(v, "EVENTS 1 of 3") || !strings.Contains(v, "delete_runtime") || strings.Contains(v, "get_runtime") ||
+		!strings.Contains(f.Lines[c.Layout.H-2], "/gone") {
+		t.Fatalf("filtered on an error's text:\n%s", v)
+	}
+	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); !same(eff, common.Close{}) || o.Filter() != "gone" {
+		t.Fatalf("enter: %#v, filter %q", eff, o.Filter())
+	}
+	o.SetFilter("ALPHA") // the target, ignoring case
+	if v := strings.Join(draw(t, o, c), "\n"); !strings.Contains(v, "get_runtime") || strings.Contains(v, "list_runtimes") {
+		t.Fatalf("filtered on the target:\n%s", v)
+	}
+	o.SetFilter("nothing like it")
+	if v := strings.Join(draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 0 of 3") || !strings.Contains(v, "no event holds the filter (esc clears it)") {
+		t.Fatalf("nothing holds the filter:\n%s", v)
+	}
+	// esc clears the filter first (and says so), then closes the log.
+	if eff, ok := o.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c).(common.Say); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
+		t.Fatalf("esc with a filter: %#v, filter %q", eff, o.Filter())
+	}
+	if eff := o.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c); !same(eff, common.Close{}) {
+		t.Fatalf("esc without a filter: %#v", eff)
+	}
+	// Reopened, the line holds the filter selected; esc there clears it.
+	o.SetFilter("alpha")
+	line = o.HandleKey(runes("/"), c).(common.Open).Overlay
+	if eff, ok := line.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c).(common.Close); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
+		t.Fatalf("esc on the line: %#v, filter %q", eff, o.Filter())
+	}
+	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyCtrlC}, c); !same(eff, common.Quit{}) {
+		t.Fatalf("ctrl+c on the line: %#v", eff)
+	}
+}
+
+// Issue 23: at 60×15 the log says "↓ more" when lines are below the last
+// one shown, and not once the end is on screen.
+func TestEventLogSaysMoreBelow(t *testing.T) {
+	c := fixture(60, 15)
+	var evs []Event
+	for i := range 20 {
+		evs = append(evs, Event{At: t0, Tool: fmt.Sprintf("call_%02d", i)})
+	}
+	o := New(logOf(evs...))
+	lines := draw(t, o, c)
+	if last := lines[c.Layout.H-3]; !strings.Contains(last, "↓ more") {
+		t.Fatalf("no ↓ more with 20 events on 10 rows:\n%s", strings.Join(lines, "\n"))
+	}
+	for range 5 {
+		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
+	}
+	lines = draw(t, o, c)
+	if v := strings.Join(lines, "\n"); strings.Contains(v, "↓ more") || !strings.Contains(lines[c.Layout.H-3], "call_00") {
+		t.Fatalf("at the end:\n%s", v)
+	}
+	if v := strings.Join(draw(t, New(logOf(evs[:3]...)), c), "\n"); strings.Contains(v, "↓ more") {
+		t.Fatalf("↓ more with everything shown:\n%s", v)
+	}
+}
+
+// Why a key did nothing is kept whole (the status line cuts it): its
+// outcome is "refused", its text below, found by the filter.
+func TestEventLogKeepsARefusalWhole(t *testing.T) {
+	c := fixture(60, 24)
+	const why = "not deleting /content: colabdash never removes /content itself or a top-level directory"
+	o := New(logOf(Event{At: t0, Tool: "files pane", Target: "runtimes/rt-a", Refused: why}))
+	v := strings.Join(draw(t, o, c), "\n")
+	if !strings.Contains(v, "files pane") || !strings.Contains(v, "refused  rt-a") ||
+		!strings.Contains(strings.Join(strings.Fields(v), " "), why) {
+		t.Fatalf("refusal:\n%s", v)
+	}
+	o.SetFilter("top-level")
+	if v := strings.Join(draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 1 of 1") {
+		t.Fatalf("the filter does not find the refusal's text:\n%s", v)
 	}
 }

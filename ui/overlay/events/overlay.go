@@ -16,11 +16,13 @@ import (
 
 // Overlay is the event log (L): every API call and profile connection,
 // newest first, each failure's full error below it. Only its own keys act
-// while it is open: ↑/↓ and pgup/pgdn scroll, L and esc close it, q
+// while it is open: ↑/↓ and pgup/pgdn scroll, / opens its filter line
+// (FilterLine), esc clears a filter and else closes it, as L does, q
 // quits. It implements common.Overlay.
 type Overlay struct {
 	log    *Log
-	offset int // scroll position, 0 = newest
+	offset int    // scroll position, 0 = newest
+	filter string // the events shown hold this text ("": all)
 }
 
 // New returns the event log overlay over log (the dashboard's, which
@@ -28,8 +30,10 @@ type Overlay struct {
 func New(log *Log) *Overlay { return &Overlay{log: log} }
 
 // HandleKey scrolls (↑/↓ a line, pgup/pgdn a page of the screen's height
-// less 6 lines, never past the end), closes (esc or L: common.Close) or
-// quits (common.Quit); every other key does nothing (nil).
+// less 6 lines, never past the end), opens the filter line (/:
+// common.Open), clears the filter (esc while one is set), closes (esc or
+// L: common.Close) or quits (common.Quit); every other key does nothing
+// (nil).
 func (e *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	keys := &c.Keys.EventLog
 	page := max(c.Layout.H-6, 1)
@@ -42,6 +46,11 @@ func (e *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		e.offset = max(e.offset-page, 0)
 	case key.Matches(k, keys.PageDown):
 		e.offset += page
+	case key.Matches(k, keys.Filter):
+		return common.Open{Overlay: &FilterLine{log: e, in: lineEditor(e.filter)}}
+	case key.Matches(k, keys.Back) && e.filter != "":
+		e.SetFilter("")
+		return common.Say{Text: "event log filter cleared"}
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Close):
 		return common.Close{}
 	case key.Matches(k, keys.Quit):
@@ -66,24 +75,53 @@ func (e *Overlay) Fits(*common.Context) bool { return true }
 // close, quit, with the keys in effect.
 func (e *Overlay) Keys(c *common.Context) []key.Binding {
 	k := &c.Keys.EventLog
+	back := common.HelpKey(common.KeysOf(k.Close, k.Back), "close")
+	if e.filter != "" {
+		back = common.HelpKey(k.Back.Help().Key, "clear filter")
+	}
 	return []key.Binding{common.HelpKey(common.KeysOf(k.Up, k.Down), "scroll"), common.HelpKey(common.KeysOf(k.PageUp, k.PageDown), "page"),
-		common.HelpKey(common.KeysOf(k.Close, k.Back), "close"), common.HelpKey(k.Quit.Help().Key, "quit")}
+		common.HelpKey(k.Filter.Help().Key, "filter"), back, common.HelpKey(k.Quit.Help().Key, "quit")}
 }
 
 // Name is "event log".
 func (e *Overlay) Name() string { return "event log" }
 
+// Filter is the text the events shown hold ("": every event).
+func (e *Overlay) Filter() string { return e.filter }
+
+// SetFilter shows only the events whose line or error text holds f
+// (ignoring case; "" shows all), scrolled back to the newest.
+func (e *Overlay) SetFilter(f string) {
+	e.filter = f
+	e.offset = 0
+}
+
 // lines renders the event log for n lines of width w, scrolled off
 // lines down: newest first, one line per call, and below a failed call its
-// full error text wrapped at word boundaries (a URL or path is never split
-// unless it is wider than the screen). maxOff is the largest useful
-// offset.
+// full error text wrapped at spaces (a URL or path is never split unless
+// it is wider than the screen); the events not holding the filter are
+// left out, and when lines are left below the last one shown, that line
+// says "↓ more". maxOff is the largest useful offset.
 func (e *Overlay) lines(c *common.Context, w, n, off int) (lines []string, maxOff int) {
-	evs := e.log.NewestFirst()
-	title := c.Styles.PanelFocus.Render("EVENTS "+strconv.Itoa(len(evs))) + c.Styles.Dim.Render("  (newest first · ↑/↓ scroll · esc close)")
-	out := []string{title}
-	if len(evs) == 0 {
+	all := e.log.NewestFirst()
+	evs := all
+	count := strconv.Itoa(len(all))
+	if e.filter != "" {
+		evs = nil
+		for _, ev := range all {
+			if e.holds(c, ev) {
+				evs = append(evs, ev)
+			}
+		}
+		count = strconv.Itoa(len(evs)) + " of " + count + " · filter " + strconv.Quote(termtext.Line(e.filter))
+	}
+	title := c.Styles.PanelFocus.Render("EVENTS "+count) + c.Styles.Dim.Render("  (newest first · / filter · esc close)")
+	out := []string{ansi.Truncate(title, w, "…")}
+	switch {
+	case len(all) == 0:
 		return append(out, c.Styles.Dim.Render("  no API calls yet")), 0
+	case len(evs) == 0:
+		return append(out, c.Styles.Dim.Render("  no event holds the filter ("+c.Keys.EventLog.Back.Help().Key+" clears it)")), 0
 	}
 	var body []string
 	for _, ev := range evs {
@@ -95,7 +133,7 @@ func (e *Overlay) lines(c *common.Context, w, n, off int) (lines []string, maxOf
 		outcome := ev.Outcome()
 		if ev.Err != nil {
 			outcome = c.Styles.ErrText.Render(outcome)
-		} else if ev.Note != "" {
+		} else if ev.Note != "" || ev.Refused != "" {
 			outcome = c.Styles.Warn.Render(outcome)
 		}
 		line += outcome + "  "
@@ -106,8 +144,8 @@ func (e *Overlay) lines(c *common.Context, w, n, off int) (lines []string, maxOf
 		} else {
 			body = append(body, line+target)
 		}
-		if ev.Err != nil || ev.Note != "" {
-			text := ev.Note
+		if ev.Err != nil || ev.Note != "" || ev.Refused != "" {
+			text := ev.Note + ev.Refused
 			if ev.Err != nil {
 				text = fullError(ev.Err)
 			}
@@ -120,9 +158,21 @@ func (e *Overlay) lines(c *common.Context, w, n, off int) (lines []string, maxOf
 	maxOff = max(len(body)-(n-1), 0)
 	body = body[frame.Clamp(off, 0, maxOff):]
 	if len(body) > n-1 {
-		body = body[:n-1]
+		// The last line says there is more below, rather than a line cut
+		// off at the screen's edge looking like the end of the log.
+		body = append(body[:max(n-2, 0)], c.Styles.Dim.Render("  ↓ more"))
 	}
 	return append(out, body...), maxOff
+}
+
+// holds reports whether ev's line (time, tool, target, outcome) or its
+// error or note, as shown, holds the filter, ignoring case.
+func (e *Overlay) holds(c *common.Context, ev Event) bool {
+	text := ev.At.In(c.Location).Format("15:04:05") + " " + ev.Tool + " " + shortTarget(ev.Target) + " " + ev.Target + " " + ev.Outcome() + " " + ev.Note + " " + ev.Refused
+	if ev.Err != nil {
+		text += " " + fullError(ev.Err)
+	}
+	return strings.Contains(strings.ToLower(termtext.Line(c.Redact(text))), strings.ToLower(e.filter))
 }
 
 // shortTarget is a call's target as the commands take it: rt-abc for

@@ -24,7 +24,7 @@ type dialogs struct{ o *Overlay }
 
 // answer is a question's answer: yes is o.Answer of q about t (local: the
 // local path a Replace question names; what is typed goes as in); no is
-// the effect of a cancel (nil: nothing).
+// the effect of a cancel (what was cancelled, in the status line).
 func (a dialogs) answer(q Question, t pane.Target, local string, no common.Effect) func(*common.Context, dialog.Reply) common.Effect {
 	return func(c *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
@@ -50,7 +50,7 @@ func (a dialogs) DownloadTo(t pane.Target, now time.Time) common.Overlay {
 		}
 		return dialog.Check{Note: "downloads to " + plan.Dst}
 	}
-	d.OnAnswer = a.answer(AskDownloadTo, t, "", nil)
+	d.OnAnswer = a.answer(AskDownloadTo, t, "", common.Say{Pane: true, Text: "download of " + termtext.Line(t.Name) + " cancelled: nothing downloaded"})
 	return d
 }
 
@@ -81,7 +81,7 @@ func (a dialogs) Upload(p *pane.Pane, now time.Time) common.Overlay {
 		}
 		return dialog.Check{Note: "uploads " + state.FormatBytes(st.Size()) + " to " + where}
 	}
-	d.OnAnswer = a.answer(AskUpload, here, "", nil)
+	d.OnAnswer = a.answer(AskUpload, here, "", common.Say{Pane: true, Text: "upload cancelled: nothing uploaded"})
 	return d
 }
 
@@ -93,7 +93,7 @@ func (a dialogs) Delete(t pane.Target, now time.Time) common.Overlay {
 	}
 	d := dialog.New(dialog.Confirm, now, "Delete "+t.Name+"?",
 		"The "+what+" "+jupyter.Where(t.Runtime, t.Path)+" is removed from the runtime.", "This cannot be undone.")
-	d.OnAnswer = a.answer(AskDelete, t, "", nil)
+	d.OnAnswer = a.answer(AskDelete, t, "", common.Say{Pane: true, Text: "delete of " + termtext.Line(t.Name) + " cancelled: nothing deleted"})
 	return d
 }
 

@@ -41,6 +41,10 @@ func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		// The picker opens over the pane: esc comes back to it; a
 		// switch closes it (and stops its transfer, as the picker says).
 		return common.Do{Op: common.OpProfiles}
+	case key.Matches(k, keys.Events):
+		// The event log opens over the pane (esc comes back to it): a
+		// long error cut in the status line says "L: in full".
+		return common.Do{Op: common.OpEvents}
 	case key.Matches(k, keys.Up):
 		o.p.Move(-1)
 	case key.Matches(k, keys.Down):

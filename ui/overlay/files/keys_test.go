@@ -13,7 +13,7 @@ import (
 )
 
 // The pane's keys can be found: ? opens the help with the pane's keys
-// first, P the profile picker over it, q quits; the footer lists close
+// first, P the profile picker over it, L the event log, q quits; the footer lists close
 // and help first, then the transfers and the moves, each by its shortest
 // key; in --readonly upload and delete are not offered and say why.
 func TestKeysHelpAndFooter(t *testing.T) {
@@ -23,6 +23,11 @@ func TestKeysHelpAndFooter(t *testing.T) {
 	}
 	if e := r.press(t, "P"); e != (common.Do{Op: common.OpProfiles}) {
 		t.Fatalf("P answered %#v, want the profile picker", e)
+	}
+	// Issue 23: L opens the event log over the pane, so a long error's
+	// "(L: in full)" is true here too.
+	if e := r.press(t, "L"); e != (common.Do{Op: common.OpEvents}) {
+		t.Fatalf("L answered %#v, want the event log", e)
 	}
 	if e := r.press(t, "q"); e != (common.Quit{}) {
 		t.Fatalf("q answered %#v, want quit", e)

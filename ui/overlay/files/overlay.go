@@ -56,6 +56,8 @@ type Asker interface {
 //	x delete            delete the selected entry (y-only confirmation)
 //	r                   list again
 //	/                   filter the entries by name (FilterOverlay)
+//	L                   the event log, over the pane (esc comes back)
+//	L                   the event log, over the pane (esc comes back)
 //	esc f               close (a transfer in flight is cancelled; a
 //	                    partial download is kept for the next try)
 //

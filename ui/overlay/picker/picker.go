@@ -108,12 +108,16 @@ func choose(c *common.Context, st step, partial, def api.RuntimeSpecKey, back *d
 	d.Back = back
 	d.OnAnswer = func(c *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
-			return nil
+			return cancelled
 		}
 		return next(c, st, with(partial, st, vals[r.Choice]), def, d)
 	}
 	return common.Open{Overlay: d}
 }
+
+// cancelled is what esc on the picker's first step (or a step opened on
+// its own) says.
+var cancelled = common.Say{Text: "new runtime cancelled: nothing created"}
 
 // with returns spec with step st's field set to v.
 func with(spec api.RuntimeSpecKey, st step, v string) api.RuntimeSpecKey {
@@ -149,7 +153,7 @@ func Version(now time.Time, spec api.RuntimeSpecKey, back *dialog.Dialog) *dialo
 	d.Hint, d.Back = "empty: latest", back
 	d.OnAnswer = func(c *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
-			return nil
+			return cancelled
 		}
 		return common.Open{Overlay: runtimeID(c.Now(), spec, r.Input, d)}
 	}
@@ -164,7 +168,7 @@ func runtimeID(now time.Time, spec api.RuntimeSpecKey, version string, back *dia
 	d.Validate, d.Hint, d.Back = api.ValidateID, "empty: Colab chooses the id", back
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
-			return nil
+			return cancelled
 		}
 		return common.CreateRuntime{Spec: spec, Version: version, ID: r.Input}
 	}

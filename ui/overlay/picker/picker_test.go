@@ -162,8 +162,8 @@ func TestPickerEscGoesBackAStep(t *testing.T) {
 		t.Fatalf("%d dialogs open after going back to the first step", len(h.stack))
 	}
 	h.press("esc")
-	if h.top() != nil || len(h.said)+len(h.created) != 0 {
-		t.Fatalf("esc on the first step did not just cancel: %d open, %+v %+v", len(h.stack), h.said, h.created)
+	if h.top() != nil || len(h.created) != 0 || len(h.said) != 1 || h.said[0].Text != "new runtime cancelled: nothing created" {
+		t.Fatalf("esc on the first step did not just cancel (saying so): %d open, %+v %+v", len(h.stack), h.said, h.created)
 	}
 	// CPU has one accelerator: that step is skipped, and its shape step
 	// does not say NONE; esc from it goes back to the variant.

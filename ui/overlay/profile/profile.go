@@ -34,7 +34,7 @@ func New(c *common.Context) *Overlay {
 
 // HandleKey moves the cursor (↑/↓, within the list), switches to the
 // profile under it (enter: common.SwitchProfile), closes (esc, P, q:
-// common.Close) or quits (ctrl+c: common.Quit); every other key does
+// common.Close, saying the switch was cancelled) or quits (ctrl+c: common.Quit); every other key does
 // nothing (nil).
 func (p *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	keys := &c.Keys.ProfilePicker
@@ -42,7 +42,7 @@ func (p *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	case k.Type == tea.KeyCtrlC:
 		return common.Quit{}
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Profile), key.Matches(k, keys.Quit):
-		return common.Close{}
+		return common.Close{Text: "profile switch cancelled: still on " + termtext.Line(c.Profile)}
 	case key.Matches(k, keys.Up):
 		p.cursor = frame.Clamp(p.cursor-1, 0, len(c.Profiles)-1)
 	case key.Matches(k, keys.Down):

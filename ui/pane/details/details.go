@@ -93,6 +93,10 @@ func lines(c *common.Context, r *state.Runtime, now time.Time) []line {
 		kv(1, "renew", c.Styles.ErrText.Render("renewal did not extend the token, retry in "+retry))
 	case r.RenewErr != nil:
 		kv(1, "renew", c.Styles.ErrText.Render("failed, state unknown, retry in "+retry+": "+common.ErrLine(r.RenewErr)))
+	case !r.Gone() && (st == state.TokenOK || st == state.TokenExpiring):
+		// A healthy token: when it is renewed, as planned ("renews in
+		// 54:59"), or that it is under way or off.
+		kv(1, "renew", RenewWord(c, r, now))
 	}
 	return kvs
 }

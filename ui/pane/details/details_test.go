@@ -59,3 +59,38 @@ func TestExpiredTokenSaysWhereItsRenewalStands(t *testing.T) {
 		t.Errorf("failed renewal:\n%s", v)
 	}
 }
+
+// Issue 23: a healthy token's details say when it renews, from the
+// renewal plan (Activity.Renewals), counting down with the clock; under
+// way it says renewing…, with auto-renew off it says so; a gone runtime
+// or a failed renewal says nothing of the sort.
+func TestHealthyTokenSaysWhenItRenews(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	c.Activity.Renewals = commontest.Renewals{Next: 43*time.Minute + 5*time.Second}
+	v := strings.Join(View(c, r, commontest.T0, 60, 8), "\n")
+	if !strings.Contains(v, "renew    renews in 43:05") || !strings.Contains(v, "in 48:00 · OK") {
+		t.Fatalf("healthy token:\n%s", v)
+	}
+	// A pane of 3 lines: the expiry and the renewal stay.
+	if v := strings.Join(View(c, r, commontest.T0, 60, 3), "\n"); !strings.Contains(v, "expires") || !strings.Contains(v, "renews in 43:05") {
+		t.Fatalf("short pane:\n%s", v)
+	}
+	c.Activity.Renewals = commontest.Renewals{Renewing: map[string]bool{r.Name: true}}
+	if v := strings.Join(View(c, r, commontest.T0, 60, 8), "\n"); !strings.Contains(v, "renew    renewing…") {
+		t.Fatalf("in flight:\n%s", v)
+	}
+	c.Activity.Renewals = commontest.Renewals{Manual: true}
+	if v := strings.Join(View(c, r, commontest.T0, 60, 8), "\n"); !strings.Contains(v, "renew    auto-renew off (r refreshes)") {
+		t.Fatalf("auto-renew off:\n%s", v)
+	}
+	c.Activity.Renewals = commontest.Renewals{}
+	r.RenewErr = errors.New("deadline exceeded")
+	if v := strings.Join(View(c, r, commontest.T0, 100, 8), "\n"); strings.Contains(v, "renews in") {
+		t.Fatalf("a failed renewal also says renews in:\n%s", v)
+	}
+	r.RenewErr = nil
+	r.GoneAt, r.GoneReason, r.LastSeen = commontest.T0, "NOT_FOUND", commontest.T0
+	if v := strings.Join(View(c, r, commontest.T0, 100, 8), "\n"); strings.Contains(v, "renews in") || !strings.Contains(v, "GONE") {
+		t.Fatalf("a gone runtime says renews in:\n%s", v)
+	}
+}

@@ -1,10 +1,11 @@
 // Package header is the dashboard's header pane: who and where (profile,
-// tier, account or endpoint, the DEMO and READONLY badges), then the
-// connection and its freshness.
+// tier, the server, the DEMO and READONLY badges), then the connection and
+// its freshness.
 package header
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 	"time"
 
@@ -20,11 +21,11 @@ import (
 type State struct {
 	// Switching is the profile being connected to ("" when none).
 	Switching string
-	// Account describes the credentials; Endpoint is the MCP endpoint,
-	// shown when Account is "". Demo marks the embedded emulator (DEMO
-	// badge).
-	Account, Endpoint string
-	Demo              bool
+	// Endpoint is the MCP endpoint URL: the header names its host (the
+	// server). Demo marks the embedded emulator, named as such instead
+	// (DEMO badge).
+	Endpoint string
+	Demo     bool
 	// NextRefresh is when list_runtimes is tried again (the countdown
 	// shown while the list is stale).
 	NextRefresh time.Time
@@ -32,8 +33,9 @@ type State struct {
 
 // View is the header: exactly two lines, none wider than w cells. The
 // first says who and where: the profile (and the one being switched to),
-// the tier (or why it is unknown, cut to what is left), the account or
-// endpoint (cut first), and the badges, which are never cut. The second
+// the tier (or why it is unknown, cut to what is left), the server (the
+// endpoint's host, cut first; never the credentials or their file), and the
+// badges, which are never cut. The second
 // says how fresh the runtimes list is: connecting, connected and when
 // updated, stale or not connected with the retry countdown, a hint for a
 // credentials error, and the reason (cut last).
@@ -63,10 +65,7 @@ func who(c *common.Context, w int, st State) string {
 	if c.ReadOnly {
 		badges += " " + c.Styles.Badge.Render(" READONLY ")
 	}
-	where := st.Account
-	if where == "" {
-		where = st.Endpoint
-	}
+	where := Server(st.Endpoint, st.Demo)
 	if where != "" {
 		where = " · " + termtext.Line(where)
 	}
@@ -93,8 +92,8 @@ func who(c *common.Context, w int, st State) string {
 	default:
 		b.WriteString(c.Styles.Bold.Render("…")) // get_subscription still loading
 	}
-	// The badges say what keys do (DEMO, READONLY): the account or
-	// endpoint is cut for them, never they.
+	// The badges say what keys do (DEMO, READONLY): the server is cut
+	// for them, never they.
 	if room := w - ansi.StringWidth(b.String()) - ansi.StringWidth(badges); ansi.StringWidth(where) > room {
 		if room >= len(" · ")+4 {
 			where = ansi.Truncate(where, room, "…")
@@ -104,6 +103,20 @@ func who(c *common.Context, w int, st State) string {
 	}
 	b.WriteString(where + badges)
 	return b.String()
+}
+
+// Server names the server of endpoint, the MCP endpoint URL, as the
+// header shows it: "embedded emulator" for the demo, else the URL's host
+// (with its port, if any; the URL itself when it has no host); "" for no
+// endpoint.
+func Server(endpoint string, demo bool) string {
+	if demo {
+		return "embedded emulator"
+	}
+	if u, err := url.Parse(endpoint); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return endpoint
 }
 
 // connection is the second line, uncut (View cuts it): the runtimes

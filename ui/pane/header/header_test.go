@@ -49,18 +49,46 @@ func view(t *testing.T, c *common.Context, w int, s State) (who, conn string) {
 func TestHeaderConnected(t *testing.T) {
 	c := fixture(120)
 	c.Profile = "work"
-	who, conn := view(t, c, 120, State{Account: "someone@example.com", Endpoint: "colaboratory.googleapis.com/mcp"})
-	if who != "colabdash · profile work · tier Pro · someone@example.com" {
+	who, conn := view(t, c, 120, State{Endpoint: "https://colab.googleapis.com/mcp"})
+	if who != "colabdash · profile work · tier Pro · colab.googleapis.com" {
 		t.Errorf("who: %q", who)
 	}
 	if conn != "● connected · updated 5s ago" {
 		t.Errorf("connection: %q", conn)
 	}
-	// No account: the endpoint; a switch under way: the profile it goes to.
+	// A switch under way: the profile it goes to; a port is kept.
 	c.Profile = "work"
-	who, _ = view(t, c, 120, State{Switching: "lab", Endpoint: "colaboratory.googleapis.com/mcp"})
-	if who != "colabdash · profile work → lab… · tier Pro · colaboratory.googleapis.com/mcp" {
+	who, _ = view(t, c, 120, State{Switching: "lab", Endpoint: "http://127.0.0.1:8080/mcp"})
+	if who != "colabdash · profile work → lab… · tier Pro · 127.0.0.1:8080" {
 		t.Errorf("switching: %q", who)
+	}
+	// The demo is the embedded emulator, not its loopback port.
+	if who, _ = view(t, c, 120, State{Endpoint: "http://127.0.0.1:41455/mcp", Demo: true}); !strings.Contains(who, "tier Pro · embedded emulator") {
+		t.Errorf("demo: %q", who)
+	}
+}
+
+// Issue 23: the header names the server, never the credentials or the
+// token file's path (the old header showed the account description).
+func TestHeaderNamesTheServer(t *testing.T) {
+	for _, tc := range []struct{ endpoint, want string }{
+		{"https://colab.googleapis.com/mcp", "colab.googleapis.com"},
+		{"https://colab.example.org:8443/v1/mcp?x=1", "colab.example.org:8443"},
+		{"colab-endpoint", "colab-endpoint"},
+		{"", ""},
+	} {
+		if got := Server(tc.endpoint, false); got != tc.want {
+			t.Errorf("Server(%q) = %q, want %q", tc.endpoint, got, tc.want)
+		}
+	}
+	if got := Server("http://127.0.0.1:41455/mcp", true); got != "embedded emulator" {
+		t.Errorf("demo: %q", got)
+	}
+	c := fixture(100)
+	c.Profile = "work"
+	who, _ := view(t, c, 100, State{Endpoint: "https://colab.googleapis.com/mcp"})
+	if !strings.HasSuffix(who, " · colab.googleapis.com") || strings.Contains(who, "/mcp") {
+		t.Errorf("header: %q", who)
 	}
 }
 
@@ -77,14 +105,18 @@ func TestHeaderLoading(t *testing.T) {
 // The badges (DEMO, READONLY) say what the keys will do: on a narrow
 // screen the account or endpoint is cut for them, never the badges.
 func TestHeaderBadgesSurviveANarrowScreen(t *testing.T) {
-	for _, account := range []string{"embedded emulator", "someone.with.a.very.long.name@example-organisation.com"} {
+	for _, endpoint := range []string{"", "https://a-very-long-server-name-of-some-organisation.example-organisation.com/mcp"} {
 		c := fixture(60)
 		c.ReadOnly, c.Profile = true, "demo"
 		for _, w := range []int{60, 80, 100} {
-			who, _ := view(t, c, w, State{Demo: true, Account: account})
-			for _, want := range []string{"DEMO", "READONLY", "tier Pro"} {
+			who, _ := view(t, c, w, State{Demo: endpoint == "", Endpoint: endpoint})
+			wants := []string{"READONLY", "tier Pro"}
+			if endpoint == "" {
+				wants = append(wants, "DEMO")
+			}
+			for _, want := range wants {
 				if !strings.Contains(who, want) {
-					t.Errorf("%d, %s: %q lacks %q", w, account, who, want)
+					t.Errorf("%d, %s: %q lacks %q", w, endpoint, who, want)
 				}
 			}
 		}
@@ -99,7 +131,7 @@ func TestHeaderKeepsProfileAndTierBeforeAnError(t *testing.T) {
 	c.Snap.ApplyError(state.ListSubscription, t0, &api.Error{Code: api.Internal,
 		Message: "internal error: get_subscription panicked: runtime error: invalid memory address or nil pointer dereference"})
 	c.Profile = "work"
-	who, _ := view(t, c, 60, State{Account: "credentials file /home/someone/keys/a-very-long-name-for-a-key.json (authorized_user)"})
+	who, _ := view(t, c, 60, State{Endpoint: "https://a-very-long-server-name.example-organisation.com/mcp"})
 	if !strings.HasPrefix(who, "colabdash · profile work · tier unknown (retrying: INTERN") {
 		t.Errorf("header line: %q", who)
 	}

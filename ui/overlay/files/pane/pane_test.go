@@ -122,6 +122,13 @@ func TestPaneBrowseDownloadUploadDelete(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(out, "a.txt")); string(b) != "alpha" {
 		t.Fatalf("downloaded %q", b)
 	}
+	// Issue 23: to the current directory, it says where it landed whole.
+	t.Chdir(out)
+	os.Remove(filepath.Join(out, "a.txt"))
+	done = doneOf(t, drive(t, p, p.Download(sel, "", false)))
+	if want := "downloaded a.txt → " + filepath.Join(out, "a.txt") + " (5 B)"; done.Err != nil || done.Text != want {
+		t.Fatalf("download here: %+v, want %q", done, want)
+	}
 	// Upload a local file into the current directory.
 	local := filepath.Join(out, "up.bin")
 	os.WriteFile(local, []byte("uploaded"), 0o644)
@@ -172,13 +179,30 @@ func TestPaneDropsStaleAnswers(t *testing.T) {
 	}
 }
 
-// The transfer line shows direction, name, percent and rate.
+// The transfer line shows direction, name, a bar (issue 23) and percent
+// when the size is known, bytes and rate; a delete counts what it removed.
 func TestPaneStatus(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	p := New(context.Background(), "rt-x", nil, func() time.Time { return now })
 	p.xfer = &transfer{op: "download", name: "model.pt", done: 50_000_000, total: 100_000_000, start: now.Add(-5 * time.Second)}
-	if got := p.Status(); got != "↓ model.pt 50% · 50.0 MB / 100.0 MB · 10.0 MB/s" {
+	if got := p.Status(); got != "↓ model.pt ██████████░░░░░░░░░░ 50% · 50.0 MB / 100.0 MB · 10.0 MB/s" {
 		t.Fatalf("status %q", got)
+	}
+	p.xfer.done = 25_000_000
+	if got := p.Status(); !strings.HasPrefix(got, "↓ model.pt █████░░░░░░░░░░░░░░░ 25% · 25.0 MB / 100.0 MB") {
+		t.Fatalf("a quarter: %q", got)
+	}
+	p.xfer = &transfer{op: "upload", name: "stream", done: 3_000_000, total: -1, start: now.Add(-time.Second)}
+	if got := p.Status(); got != "↑ stream · 3.0 MB · 3.0 MB/s" {
+		t.Fatalf("size unknown: %q", got)
+	}
+	p.xfer = &transfer{op: "delete", name: "runs", total: -1, start: now}
+	if got := p.Status(); got != "✗ runs deleting…" {
+		t.Fatalf("delete starting: %q", got)
+	}
+	p.xfer.done = 12
+	if got := p.Status(); got != "✗ runs deleting… 12 removed" {
+		t.Fatalf("delete under way: %q", got)
 	}
 }
 

@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
@@ -111,7 +113,12 @@ func (p *Pane) Download(t Target, local string, replace bool) tea.Cmd {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("downloaded %s → %s (%s)", termtext.Line(name), termtext.Line(plan.Dst), state.FormatBytes(m.Size)), nil
+		// Where it landed, whole: "." means nothing once the pane closed.
+		dst := plan.Dst
+		if abs, err := filepath.Abs(dst); err == nil {
+			dst = abs
+		}
+		return fmt.Sprintf("downloaded %s → %s (%s)", termtext.Line(name), termtext.Line(dst), state.FormatBytes(m.Size)), nil
 	})
 }
 
@@ -164,9 +171,11 @@ func (p *Pane) Delete(t Target) tea.Cmd {
 		return nil
 	}
 	remote := t.Path
-	return p.transferCmd("delete", t.Name, func(ctx context.Context, c *jupyter.Client, _ jupyter.Progress) (string, error) {
+	return p.transferCmd("delete", t.Name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
 		n := 0
-		if err := c.RemoveAll(ctx, remote, func(string) { n++ }); err != nil {
+		// Progress counts the entries removed (done; the total is not
+		// known ahead: -1).
+		if err := c.RemoveAll(ctx, remote, func(string) { n++; progress(int64(n), -1) }); err != nil {
 			return "", err
 		}
 		// A stock Jupyter server keeps them in its trash (field case 62).
@@ -175,8 +184,19 @@ func (p *Pane) Delete(t Target) tea.Cmd {
 	})
 }
 
-// Status is the transfer line for the status bar, "" when idle:
-// "↓ model.pt 45% · 54.0 MB / 120.0 MB · 38.2 MB/s".
+// barWidth is the transfer bar's width in cells.
+const barWidth = 20
+
+// bar draws the transfer's share done as plain cells (no colour: the
+// status line is drawn under NO_COLOR too): "█████░░░░░".
+var bar = progress.New(progress.WithWidth(barWidth), progress.WithoutPercentage(), progress.WithColorProfile(termenv.Ascii),
+	progress.WithFillCharacters('█', '░'))
+
+// Status is the transfer line for the status bar, "" when idle: the
+// direction, the name, a bar and the percentage when the size is known,
+// the bytes so far (of the size) and the rate, "↓ model.pt
+// █████████░░░░░░░░░░░ 45% · 54.0 MB / 120.0 MB · 38.2 MB/s"; a delete
+// counts the entries removed ("✗ runs deleting… 12 removed").
 func (p *Pane) Status() string {
 	x := p.xfer
 	if x == nil {
@@ -185,10 +205,14 @@ func (p *Pane) Status() string {
 	arrow := map[string]string{"download": "↓", "upload": "↑", "delete": "✗"}[x.op]
 	s := arrow + " " + termtext.Line(x.name)
 	if x.op == "delete" {
-		return s + " deleting…"
+		s += " deleting…"
+		if x.done > 0 {
+			s += fmt.Sprintf(" %d removed", x.done)
+		}
+		return s
 	}
 	if x.total > 0 {
-		s += fmt.Sprintf(" %d%%", x.done*100/x.total)
+		s += " " + bar.ViewAs(min(float64(x.done)/float64(x.total), 1)) + fmt.Sprintf(" %d%%", x.done*100/x.total)
 	}
 	s += " · " + state.FormatBytes(x.done)
 	if x.total >= 0 {
