@@ -38,7 +38,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			"Each runtime's connectionInfo.url is the emulator's own runtime proxy (/proxy/RUNTIME/), which checks\n" +
 			"the proxy token and serves a small Jupyter server (files, contents, sessions, kernel interrupt, and\n" +
 			"Colab's /colab/tty terminal with an emulated shell; --tty-shell for a real one) from a\n" +
-			"per-runtime file tree, or forwards to a real one with --jupyter-upstream.",
+			"per-runtime file tree, or forwards to a real one with --jupyter-upstream. A busy --addr port exits 1.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
 			"  colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'\n" +
 			"  echo fake > token.txt; colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",

@@ -34,6 +34,7 @@ var (
 // unless the code raised; its traceback is as the server sent it (ANSI
 // colours included). RichOutputs is [] when there are none.
 type Report struct {
+	kit.Envelope
 	Session         string            `json:"session"`
 	ExecutionID     string            `json:"executionId"`
 	ExecutionCount  int               `json:"executionCount"`
@@ -92,7 +93,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"exec repeats the identical call, which reattaches to the running code. ctrl+c asks whether to\n" +
 			"stop the code (closing its session, whose state is lost) or detach (it keeps running; exec\n" +
 			"prints the command that reattaches); without a terminal, ctrl+c and SIGTERM detach. --timeout\n" +
-			"detaches the same way.\n" + kit.ExitCodesHelp,
+			"detaches the same way.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash exec rt-abc -c 'print(6*7)'\n" +
 			"  colabdash exec rt-abc/colabdash-1a2b3c4d -f train.py --timeout 2h\n" +
 			"  echo 'import sys; print(sys.version)' | colabdash exec rt-abc -\n" +
@@ -114,7 +115,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.StringVarP(&o.file, "file", "f", "", "run the Python code in FILE (at most 1 MiB)")
 	kit.DurationVar(f, &o.timeout, "timeout", 0, false, "stop waiting after this long and detach (the code keeps running); 0: no limit")
 	f.StringVar(&o.executionID, "execution-id", "", "reattach to the execution with this id (TARGET: the session it runs in); it runs if it never started")
-	f.BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
 	return cmd
 }
 

@@ -321,9 +321,12 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 		res.Session = session
 	}
 	if v.AsJSON {
-		rep := Report{Session: res.Session, ExecutionID: res.ExecutionID, ExecutionCount: res.ExecutionCount,
+		rep := Report{Envelope: kit.Envelope{OK: res.ExecutionError == nil}, Session: res.Session, ExecutionID: res.ExecutionID, ExecutionCount: res.ExecutionCount,
 			Stdout: res.Stdout, Stderr: res.Stderr, Result: res.Result, ExecutionError: res.ExecutionError,
 			OutputTruncated: res.OutputTruncated, RichOutputs: res.RichOutputs}
+		if xe := res.ExecutionError; xe != nil {
+			rep.Envelope = kit.Fail(kit.ExitFailure, v.Red().Redact(api.OneLine("the code raised "+xe.Name+": "+xe.Value, 300)))
+		}
 		if rep.RichOutputs == nil {
 			rep.RichOutputs = []api.RichOutput{}
 		}
@@ -368,7 +371,7 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 		fmt.Fprintln(v.S.Err, v.Red().Redact(strings.Join(tb, "\n")))
 		v.Mu.Unlock()
 	}
-	return &kit.ExitError{Code: kit.ExitPartial, Msg: ""}
+	return &kit.ExitError{Code: kit.ExitFailure, Msg: ""}
 }
 
 // program writes the code's own output to w: the exact bytes into a pipe

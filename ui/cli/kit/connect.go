@@ -143,6 +143,10 @@ func Classify(err error, creds *auth.Credentials) *ExitError {
 	if errors.Is(err, context.Canceled) {
 		return &ExitError{Code: ExitInterrupted, Msg: "interrupted"}
 	}
+	if ae != nil && ae.Code == api.NotFound {
+		// The runtime or session went away between listing and acting.
+		return &ExitError{Code: ExitNotFound, Msg: api.OneLine(err.Error(), 300)}
+	}
 	return &ExitError{Code: ExitAPI, Msg: api.OneLine(err.Error(), 300)}
 }
 

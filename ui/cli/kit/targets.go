@@ -79,7 +79,7 @@ func MissingRuntime(arg string, all, rts []api.Runtime, targeted int) *ExitError
 			}
 		}
 	}
-	return &ExitError{Code: ExitUsage, Msg: fmt.Sprintf("no runtime %q (%s)", termtext.Cut(arg, 80), live)}
+	return &ExitError{Code: ExitNotFound, Msg: fmt.Sprintf("no runtime %q (%s)", termtext.Cut(arg, 80), live)}
 }
 
 // runtimeIDs lists runtime ids for a message, sanitized, at most 10.

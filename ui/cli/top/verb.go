@@ -47,8 +47,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"its proxy token only; a token the proxy refuses is renewed once with get_runtime and the call\n" +
 			"retried once. --watch redraws every INTERVAL (default 5s, e.g. --watch=10s or --watch 10s) in\n" +
 			"place on a terminal and appends time-stamped lines otherwise, until ctrl+c; with --json it prints\n" +
-			"one document per round. With --json, stdout holds exactly one JSON object (per round) whatever\n" +
-			"the outcome: \"ok\" says whether every runtime was read, \"error\" why not.\n" + kit.ExitCodesHelp,
+			"one document per round, \"ok\" false when some runtime could not be read.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash top\n  colabdash top rt-abc --json\n  colabdash top --watch\n  colabdash top rt-abc --watch 30s >> top.log",
 		ValidArgsFunction: v.CompleteRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -56,19 +55,14 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if err == nil || !v.AsJSON || v.WroteJSON {
 				return err
 			}
-			why := err.Error()
-			var ee *kit.ExitError
-			if errors.As(err, &ee) {
-				why = ee.Msg
-			}
-			if jerr := v.WriteJSON(Report{Error: v.Red().Redact(why), Runtimes: []RuntimeReport{}}); jerr != nil {
+			if jerr := v.WriteJSON(Report{Envelope: kit.Failure(err, v.Red()), Runtimes: []RuntimeReport{}}); jerr != nil {
 				return jerr
 			}
 			return err
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&v.AsJSON, "json", false, "print JSON: {ok, error, at, runtimes:[{name, ok, resourcesStatus, resources:{memory, disks, gpus}, kernels, activity}]}")
+	v.JSONFlags(cmd, "print JSON: {ok, error, at, runtimes:[{name, ok, resourcesStatus, resources:{memory, disks, gpus}, kernels, activity}]}")
 	f.Var(&watchFlag{v: v}, "watch", "redraw every INTERVAL (default 5s) until ctrl+c; off a terminal, append lines")
 	f.Lookup("watch").NoOptDefVal = DefaultInterval.String()
 	return cmd
