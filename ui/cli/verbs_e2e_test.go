@@ -112,7 +112,7 @@ func TestE2EScriptCreateExecDelete(t *testing.T) {
 		t.Fatalf("status after delete: exit %d %q %q", code, out, errs)
 	}
 	code, out, errs = sh("exec", id, "-c", "print(1)")
-	if code != 2 || out != "" || !strings.Contains(errs, `no runtime "`+id+`" (no runtimes are live)`) {
+	if code != 6 || out != "" || !strings.Contains(errs, `no runtime "`+id+`" (no runtimes are live)`) {
 		t.Fatalf("exec on the deleted runtime: exit %d %q %q", code, out, errs)
 	}
 }

@@ -45,13 +45,13 @@ func TestExecVerb(t *testing.T) {
 	}
 	// An exception: traceback on stderr without its colour codes, exit 1.
 	code, out, errs = e.run("exec", m[1], "-c", `raise ValueError("boom")`)
-	if code != kit.ExitPartial || out != "" || !strings.Contains(errs, "Traceback (most recent call last)") || !strings.Contains(errs, "ValueError: boom") {
+	if code != kit.ExitFailure || out != "" || !strings.Contains(errs, "Traceback (most recent call last)") || !strings.Contains(errs, "ValueError: boom") {
 		t.Fatalf("exception: exit %d %q %q", code, out, errs)
 	}
 	noEscapes(t, "traceback", errs)
 	code, out, _ = e.run("exec", m[1], "-c", `raise KeyError`, "--json")
 	mustJSON(t, out, &rep)
-	if code != kit.ExitPartial || rep["executionError"].(map[string]any)["name"] != "KeyError" {
+	if code != kit.ExitFailure || rep["ok"] != false || rep["error"].(map[string]any)["code"] != "failed" || rep["executionError"].(map[string]any)["name"] != "KeyError" {
 		t.Fatalf("exception --json: exit %d %s", code, out)
 	}
 	// Code from a file and from stdin.
@@ -281,7 +281,9 @@ func TestExecTimeout(t *testing.T) {
 	defer close(hold)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 	code, out, errs := e.run("exec", "rt-t4", "-c", "print(1)", "--timeout", "300ms", "--json")
-	if code != kit.ExitAPI || out != "" || !strings.Contains(errs, "gave up waiting after --timeout 300ms") || !strings.Contains(errs, "--execution-id") {
+	var doc kit.Envelope
+	if code != kit.ExitTimeout || json.Unmarshal([]byte(out), &doc) != nil || doc.OK || doc.Error == nil || doc.Error.Code != "timeout" ||
+		!strings.Contains(errs, "gave up waiting after --timeout 300ms") || !strings.Contains(errs, "--execution-id") {
 		t.Fatalf("exit %d %q %q", code, out, errs)
 	}
 }

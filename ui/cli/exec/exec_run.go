@@ -149,7 +149,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		case r := <-done:
 			return v.execDone(r.res, r.err, session, hint, conn)
 		case <-deadline:
-			return detach(&kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
+			return detach(&kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
 		case sig := <-sigs:
 			v.S.Signals.Record(sig)
 			// Only ctrl+c asks: SIGTERM (kill) and SIGHUP (the terminal
@@ -224,7 +224,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 			return v.execDone(r.res, r.err, session, hint, conn)
 		case <-deadline:
 			endAsk()
-			return detach(&kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
+			return detach(&kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
 		case sig := <-sigs: // a second ctrl+c (or SIGTERM): leave at once
 			v.S.Signals.Record(sig)
 			endAsk()

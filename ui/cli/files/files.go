@@ -19,7 +19,6 @@ import (
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
-
 // Commands are ls, cp, rm and forward. They are verbs like exec and
 // delete: the same RUNTIME resolution (id, name or unique prefix), the
 // same completion of runtime ids (cached), human lines through the

@@ -12,7 +12,6 @@ import (
 	"github.com/colabdash/colabdash/state/config"
 )
 
-
 // Version and commit are set at build time with
 // -ldflags "-X github.com/colabdash/colabdash/ui/cli/kit.Version=…"
 // (and kit.Commit); otherwise they come from the module's build info.

@@ -115,8 +115,13 @@ func (v *Verb) Note(line string) {
 // allows raw inside strings, are written as \u escapes (the same value,
 // termtext.JSON), so no JSON document can drive a terminal it is printed on.
 func (v *Verb) WriteJSON(doc any) error {
-	v.WroteJSON = true
-	return writeDoc(v.S.Out, v.S.OutTTY, v.S.JSON(), doc)
+	st := v.S.JSON()
+	was := st.Written
+	st.Written = false
+	err := writeDoc(v.S.Out, v.S.OutTTY, st, doc)
+	v.WroteJSON = v.WroteJSON || st.Written
+	st.Written = was || st.Written
+	return err
 }
 
 // Connect opens the profile's connection; the caller closes it.

@@ -78,13 +78,13 @@ type Report struct {
 	ExitCode  int             `json:"exitCode"`
 	File      string          `json:"file"`
 	Runtime   kit.RuntimeName `json:"runtime"`
-	RequestID string `json:"requestId,omitempty"`
-	Created   bool   `json:"created"`
-	Deleted   bool   `json:"deleted"`
-	Kept      bool   `json:"kept"`
-	Session   string `json:"session,omitempty"`
-	Stdout    string `json:"stdout,omitempty"`
-	Stderr    string `json:"stderr,omitempty"`
+	RequestID string          `json:"requestId,omitempty"`
+	Created   bool            `json:"created"`
+	Deleted   bool            `json:"deleted"`
+	Kept      bool            `json:"kept"`
+	Session   string          `json:"session,omitempty"`
+	Stdout    string          `json:"stdout,omitempty"`
+	Stderr    string          `json:"stderr,omitempty"`
 	// ExecutionError is the script's exception (not SystemExit).
 	ExecutionError *api.ExecuteError  `json:"executionError,omitempty"`
 	Output         string             `json:"output,omitempty"`

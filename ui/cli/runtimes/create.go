@@ -188,7 +188,7 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		ae := kit.AsAPIError(err)
 		switch {
 		case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-			return &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("gave up after --timeout %s; Colab may still create the runtime; %s", o.timeout, rerun)}
+			return &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up after --timeout %s; Colab may still create the runtime; %s", o.timeout, rerun)}
 		case ctx.Err() != nil:
 			return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted; Colab may still create the runtime; " + rerun}
 		case ae == nil:
@@ -282,7 +282,7 @@ func (v *verb) waitListed(ctx context.Context, conn *kit.Connection, rt api.Runt
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				status := v.G.CommandOr("colabdash status", "status")
-				return api.Runtime{}, &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("%s was created but is not listed with a connection after --timeout %s; "+
+				return api.Runtime{}, &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("%s was created but is not listed with a connection after --timeout %s; "+
 					"%s shows it when it is", termtext.Cut(rt.ID(), 63), timeout, status)}
 
 			}
