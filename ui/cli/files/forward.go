@@ -109,8 +109,6 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				_ = srv.Close()
 				return &kit.ExitError{Code: kit.ExitFailure, Msg: "forward stopped: " + err.Error()}
 			}
-			_ = srv.Close()
-			return nil
 		},
 	}
 	cmd.Flags().IntVar(&port, "port", 8888, "local port (0: any free port)")
