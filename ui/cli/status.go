@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -54,6 +55,10 @@ func statusCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				err = report.WriteTable(stdout, ov, now, showTokens, g.CommandOr("colabdash"))
 			}
 			if err != nil {
+				var ee *kit.ExitError
+				if errors.As(err, &ee) {
+					return ee // --jq failing on the document: 2
+				}
 				return &kit.ExitError{Code: kit.ExitFailure, Msg: err.Error()}
 			}
 			runcmd.NoteLeftovers(v, conn, ov.Runtimes)

@@ -102,7 +102,7 @@ func SessionCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "session",
 		Short: "Open or close a session on a runtime",
-		Long:  "session open RUNTIME opens a Jupyter kernel session; session close SESSION... closes sessions.",
+		Long:  "session open RUNTIME opens a Jupyter kernel session; session close SESSION... closes sessions.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash session open rt-abc\n  colabdash session close rt-abc/colabdash-1a2b3c4d --yes\n" +
 			"  colabdash session close rt-abc/notebook-9f3e --force   # one colabdash did not open",
 		Args: cobra.NoArgs,
