@@ -86,7 +86,22 @@ func TestSignalsExit128PlusNumber(t *testing.T) {
 				t.Fatalf("exec never called execute_code: %q", errb.String())
 			}
 		}
+		proxied, _ := e.srv.ProxyRequests()
 		cmd.Process.Signal(sig)
+		if sig == syscall.SIGINT {
+			// The first ctrl+c interrupts the kernel through the runtime
+			// proxy (the held call ignores it); the second detaches.
+			for deadline := time.Now().Add(waitTimeout); ; time.Sleep(10 * time.Millisecond) {
+				if n, _ := e.srv.ProxyRequests(); n >= proxied+2 {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("exec's first ctrl+c never reached the runtime proxy")
+				}
+			}
+			cmd.Process.Signal(sig)
+		}
 		if code := waitExit(t, "exec "+sig.String(), cmd); code != want || !strings.Contains(errb.String(), "detached; ") {
 			t.Errorf("exec ended by %v: exit %d (want %d), stderr %q", sig, code, want, errb.String())
 		}

@@ -194,7 +194,7 @@ func TestExecInterrupt(t *testing.T) {
 	code, out, errs := interrupt(term{}, "exec", "rt-t4", "-c", "print(6*7)")
 	m := regexp.MustCompile(`colabdash exec (\S+) --execution-id (\S+) -c 'print\(6\*7\)'`).FindStringSubmatch(errs)
 	if code != kit.ExitInterrupted || out != "" || !strings.Contains(errs, "detached") || m == nil ||
-		!strings.Contains(errs, "interrupting the kernel") || !strings.Contains(errs, "the session stays open: close it with: colabdash session close "+m[1]) {
+		!strings.Contains(errs, "interrupting the kernel") || !strings.Contains(errs, "the session stays open; close it with: colabdash session close "+m[1]) {
 		t.Fatalf("detach: exit %d %q %q", code, out, errs)
 	}
 	e.srv.ClearFaults()

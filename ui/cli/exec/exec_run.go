@@ -113,8 +113,6 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	if o.rm && !state.IsOwnSession(session) {
 		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--rm closes only a session colabdash opened (colabdash-…); " + kit.SessionRef(session) + " is probably a notebook's: leave --rm out"}
 	}
-	// closeHint is how to close the session when exec leaves it open.
-	closeHint := "; the session stays open: " + v.G.CloseSessionHint(session)
 
 	req := api.ExecuteCodeRequest{Session: session, Code: code, ExecutionID: o.executionID}
 	if req.ExecutionID == "" {
@@ -147,7 +145,11 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	// wait for.
 	detach := func(err error) error {
 		detached = true
-		return abandon(err)
+		err = abandon(err)
+		// Its own line: the error's line ends with the command that
+		// reattaches, to paste.
+		v.Note("the session stays open; " + v.G.CloseSessionHint(session))
+		return err
 	}
 	// finished prints the outcome and, with --rm, closes the session.
 	finished := func(res api.ExecuteCodeResult, err error) error {
@@ -181,7 +183,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		case r := <-done:
 			return finished(r.res, r.err)
 		case <-deadline:
-			return detach(&kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint+closeHint)})
+			return detach(&kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
 		case err := <-interruptDone:
 			if err != nil {
 				v.Note("could not interrupt the kernel: " + kit.Classify(err, conn.Creds).Msg + "; ctrl+c again to stop or detach")
@@ -194,7 +196,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 			// SIGTERM (kill) and SIGHUP (the terminal is gone) detach at
 			// once.
 			if sig != os.Interrupt {
-				return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint + closeHint})
+				return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
 			}
 			// The first ctrl+c interrupts the kernel, as jupyter console
 			// does: KeyboardInterrupt in the code, the session's state kept.
@@ -209,7 +211,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 			}
 		}
 		if !v.CanPrompt() {
-			return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint + closeHint})
+			return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
 		}
 		answer := make(chan string, 1)
 		q := "\nStop the code (s: closes session " + kit.SessionRef(session) + ", its state is lost) or detach (d: it keeps running)? "
@@ -278,7 +280,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		case sig := <-sigs: // another ctrl+c (or SIGTERM): leave at once
 			v.S.Signals.Record(sig)
 			endAsk()
-			return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint + closeHint})
+			return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
 		case a := <-answer:
 			switch strings.ToLower(a) {
 			case "s":
@@ -290,7 +292,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 				}
 				return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "stopped: closed session " + kit.SessionRef(session)}
 			case "d", "ctrl+c":
-				return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint + closeHint})
+				return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
 			}
 			v.Note("still waiting")
 		}
