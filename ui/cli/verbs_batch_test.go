@@ -193,7 +193,7 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	// Answered no on a terminal: exit 1, and the document says so.
 	code, out, _ = e.runTerm(term{in: "n\n", inTTY: true, errTTY: true}, "delete", "rt-cpudemo4qx", "--json")
 	mustJSON(t, out, &rep)
-	if code != kit.ExitPartial || len(rep.Runtimes) != 1 || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") {
+	if code != kit.ExitFailure || len(rep.Runtimes) != 1 || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") {
 		t.Errorf("delete answered n: exit %d, stdout %s", code, out)
 	}
 	if n := e.srv.CallCount("delete_runtime") + e.srv.CallCount("delete_session"); n != 0 {

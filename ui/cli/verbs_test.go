@@ -340,7 +340,7 @@ func TestDeleteVerb(t *testing.T) {
 	// On a terminal only y confirms; the question goes to stderr.
 	for _, answer := range []string{"", "\n", "Y\n", "yes\n", "n\n"} {
 		code, out, errs := e.runTerm(term{in: answer, inTTY: true, errTTY: true}, "delete", "rt-cpu")
-		if code != kit.ExitPartial || out != "" || !strings.Contains(errs, "Delete 1 runtime(s)?") || !strings.Contains(errs, "rt-cpudemo4qx  CPU/STANDARD") ||
+		if code != kit.ExitFailure || out != "" || !strings.Contains(errs, "Delete 1 runtime(s)?") || !strings.Contains(errs, "rt-cpudemo4qx  CPU/STANDARD") ||
 			!strings.Contains(errs, "delete cancelled") {
 			t.Fatalf("answer %q: exit %d %q %q", answer, code, out, errs)
 		}
@@ -353,7 +353,7 @@ func TestDeleteVerb(t *testing.T) {
 		t.Fatalf("y: exit %d %q %q", code, out, errs)
 	}
 	// A missing runtime fails the command; one deleted and one missing is
-	// a partial failure (1), reported per runtime in JSON.
+	// a partial failure (7), reported per runtime in JSON.
 	code, out, errs = e.run("delete", "rt-cpudemo4qx", "--yes")
 	if code != kit.ExitNotFound || !strings.Contains(errs, `no runtime "rt-cpudemo4qx" (live: rt-t4demo7k2p, rt-v6edemo2mw)`) {
 		t.Fatalf("missing: exit %d %q %q", code, out, errs)
@@ -437,7 +437,7 @@ func TestSessionVerbs(t *testing.T) {
 	}
 	// On a terminal, closing a notebook's session takes the word close.
 	code, _, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "session", "close", "rt-t4/notebook-ab12cd34", "--force")
-	if code != kit.ExitPartial || !strings.Contains(errs, "NOT opened by colabdash") || !strings.Contains(errs, "Type close") {
+	if code != kit.ExitFailure || !strings.Contains(errs, "NOT opened by colabdash") || !strings.Contains(errs, "Type close") {
 		t.Fatalf("notebook, y: exit %d %q", code, errs)
 	}
 	code, out, _ = e.runTerm(term{in: "close\n", inTTY: true, errTTY: true}, "session", "close", "rt-t4/notebook-ab12cd34", "--force")

@@ -139,7 +139,7 @@ func (b *batch) confirm(ctx context.Context, yes bool, q question) error {
 	}
 	if !ok {
 		unconfirmed(notConfirmedNo)
-		return &kit.ExitError{Code: kit.ExitPartial, Msg: q.cancelled}
+		return &kit.ExitError{Code: kit.ExitFailure, Msg: q.cancelled}
 	}
 	return nil
 }
@@ -167,7 +167,7 @@ func (b *batch) act(ctx context.Context, do func(ctx context.Context, name strin
 
 // finish prints the JSON report, built by report from the items in
 // argument order with their errors redacted, and returns the verb's
-// result: 0 when every target succeeded, 1 when some did and some did
+// result: 0 when every target succeeded, 7 (partial) when some did and some did
 // not, else the first failure's code.
 func (b *batch) finish(report func(items []*batchItem, env kit.Envelope) any) error {
 	return b.stop(b.res.Err(), report)

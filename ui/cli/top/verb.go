@@ -175,7 +175,7 @@ func (v *verb) print(rows []row) error {
 	return nil
 }
 
-// exitOf is a round's exit code: 0 when every runtime was read, 1 when
+// exitOf is a round's exit code: 0 when every runtime was read, 7 (partial) when
 // some were and some not, 4 when none was.
 func exitOf(rows []row) error {
 	var o kit.Outcomes
