@@ -75,9 +75,7 @@ func TestJSONEnvelopeAndExitCodes(t *testing.T) {
 		word string
 	}{
 		{[]string{"url", "rt-t4", "--json", "--bogus"}, kit.ExitUsage, "usage"},                                 // a bad flag
-		{[]string{"status", "extra", "--json"}, kit.ExitUsage, "usage"},                                         // a stray argument
 		{[]string{"url", "rt-nope", "--json"}, kit.ExitNotFound, "not_found"},                                   // no such runtime
-		{[]string{"sessions", "rt-nope", "--json"}, kit.ExitNotFound, "not_found"},                              // the same in another verb
 		{[]string{"exec", "rt-t4/colabdash-none", "-c", "1", "--json"}, kit.ExitNotFound, "not_found"},          // no such session
 		{[]string{"delete", "rt-cpu", "rt-gone", "--yes", "--json"}, kit.ExitPartial, "partial"},                // one of two targets failed
 		{[]string{"create", "--spec", "TPU/V6E1/STANDARD", "--json"}, kit.ExitQuota, "quota"},                   // ineligible on this tier
