@@ -365,7 +365,10 @@ func (v *verb) reap(cmd *cobra.Command) error {
 	defer conn.Close()
 	deleted, err := v.reapLeftovers(cmd.Context(), conn, false)
 	if v.AsJSON {
-		rep := runtimes.DeleteReport{Runtimes: []runtimes.DeleteEntry{}}
+		rep := runtimes.DeleteReport{Envelope: kit.Envelope{OK: err == nil}, Runtimes: []runtimes.DeleteEntry{}}
+		if err != nil {
+			rep.Envelope = kit.Failure(err, v.Red())
+		}
 		for _, name := range deleted {
 			rep.Runtimes = append(rep.Runtimes, runtimes.DeleteEntry{Name: name, Deleted: true})
 		}
