@@ -78,9 +78,13 @@ type jqFlag struct {
 	asJSON *bool
 }
 
+// String is the expression as given.
 func (f *jqFlag) String() string { return f.st.JqExpr }
-func (f *jqFlag) Type() string   { return "EXPR" }
 
+// Type is what --help shows after --jq.
+func (f *jqFlag) Type() string { return "EXPR" }
+
+// Set compiles expr; a parse or compile error is one line.
 func (f *jqFlag) Set(expr string) error {
 	q, err := gojq.Parse(expr)
 	if err == nil {
@@ -112,18 +116,22 @@ type jsonFlag struct {
 	asJSON *bool
 }
 
+// String is "true" or "false".
 func (f *jsonFlag) String() string { return fmt.Sprint(*f.asJSON) }
-func (f *jsonFlag) Type() string   { return "bool" }
-func (f *jsonFlag) IsBoolFlag() bool {
-	return true
-}
 
+// Type is "bool", so --help shows --json without a value.
+func (f *jsonFlag) Type() string { return "bool" }
+
+// IsBoolFlag lets --json stand without a value.
+func (f *jsonFlag) IsBoolFlag() bool { return true }
+
+// Set takes true or false (--json=false with --jq still prints JSON).
 func (f *jsonFlag) Set(s string) error {
 	switch strings.ToLower(s) {
 	case "true", "1", "t":
 		*f.asJSON, f.st.On = true, true
 	case "false", "0", "f":
-		*f.asJSON = false
+		*f.asJSON = f.st.Jq != nil
 		f.st.On = f.st.Jq != nil
 	default:
 		return fmt.Errorf("--json takes no value (or true/false), not %q", s)
