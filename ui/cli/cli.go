@@ -66,7 +66,8 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Use:   "colabdash",
 		Short: "A terminal dashboard for Google Colab runtimes",
 		Long: "colabdash shows your Colab subscription tier, every runtime with its Jupyter sessions,\n" +
-			"and a live countdown to each runtime's proxy-token expiry, renewing tokens before they lapse.",
+			"and a live countdown to each runtime's proxy-token expiry, renewing tokens before they lapse.\n" +
+			"The dashboard exits 0 when quit (q or ctrl+c), 2 without a terminal.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash --demo                 # the dashboard on the embedded emulator\n" +
 			"  colabdash                        # the dashboard on your Colab account (ADC)\n" +
 			"  colabdash --profile work         # a profile from the config file (P switches inside)\n" +
@@ -148,6 +149,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	root.AddCommand(statusCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), &cobra.Command{
 		Use:     "version",
 		Short:   "Print the version, commit and Go version",
+		Long:    "version prints the version, the commit and the Go version it was built with.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash version\n  colabdash --version",
 		Args:    cobra.NoArgs,
 		Run:     func(*cobra.Command, []string) { fmt.Fprintln(stdout, kit.VersionString()) },
@@ -186,12 +188,17 @@ func runStreamsContext(parent context.Context, args []string, s *kit.Streams) in
 		// cobra's own argument and command errors are usage errors.
 		ee = &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error() + " (see " + failed.CommandPath() + " --help)"}
 	}
+	code := sigs.ExitCode(ee.Code)
+	if kit.WantsJSON(s, failed, args) {
+		// Whatever failed, a --json command prints one document on stdout.
+		kit.WriteFailure(s, &kit.ExitError{Code: code, Msg: ee.Msg}, g.Logs.Red)
+	}
 	if ee.Msg != "" {
 		// A server reply quoted in an error may carry a token, and a
 		// server, a file or the environment may carry control sequences.
 		fmt.Fprintln(stderr, "colabdash: "+termtext.Block(g.Logs.Red.Redact(ee.Msg)))
 	}
-	return sigs.ExitCode(ee.Code)
+	return code
 }
 
 // unknownCommand is the root's argument check: the dashboard takes none,
@@ -236,6 +243,16 @@ func strictCompletion(root *cobra.Command) {
 			shells = append(shells, s.Name())
 		}
 		c.Args = cobra.ArbitraryArgs
+		c.Long = strings.TrimRight(c.Long, "\n") + "\n\nAny other shell is a usage error.\n\n" + kit.ExitCodesHelp
+		c.Example = "  colabdash completion bash > ~/.local/share/bash-completion/completions/colabdash\n" +
+			"  colabdash completion zsh > \"${fpath[1]}/_colabdash\"      # then start a new shell\n" +
+			"  colabdash completion fish > ~/.config/fish/completions/colabdash.fish\n" +
+			"  colabdash completion powershell | Out-String | Invoke-Expression\n" +
+			"  source <(colabdash completion bash)                      # this shell only"
+		for _, sh := range c.Commands() {
+			sh.Long = strings.TrimRight(sh.Long, "\n") + "\n\n" + kit.ExitCodesHelp
+			sh.Example = "  colabdash completion " + sh.Name() + completionExample[sh.Name()]
+		}
 		c.RunE = func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return cmd.Help()
@@ -243,6 +260,14 @@ func strictCompletion(root *cobra.Command) {
 			return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("completion: unknown shell %q (accepted: %s)", args[0], strings.Join(shells, ", "))}
 		}
 	}
+}
+
+// completionExample is the rest of each `completion SHELL` example line.
+var completionExample = map[string]string{
+	"bash":       " > ~/.local/share/bash-completion/completions/colabdash",
+	"zsh":        " > \"${fpath[1]}/_colabdash\"",
+	"fish":       " > ~/.config/fish/completions/colabdash.fish",
+	"powershell": " | Out-String | Invoke-Expression",
 }
 
 // dashboardFlagExample is the value shown after a dashboard-only flag in

@@ -77,7 +77,7 @@ func TestPrintedCommandsWorkWhenPasted(t *testing.T) {
 	code := "print('it' + \"'s\", `id`, $HOME, 6*7)" // the emulator echoes code it does not run
 	exit, _, errs := e.run("exec", "rt-t4", "-c", code, "--timeout", "200ms")
 	close(hold)
-	if exit != kit.ExitAPI {
+	if exit != kit.ExitTimeout {
 		t.Fatalf("exit %d %q", exit, errs)
 	}
 	argv := pastedLine(t, errs, "to reattach (or run it if it never started): ")

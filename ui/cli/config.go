@@ -18,7 +18,7 @@ func configCmd(g *kit.Globals, stdout io.Writer) *cobra.Command {
 			"a value that is not a default ends in a comment saying where it came from (# from --theme,\n" +
 			"# from COLABDASH_PROFILE, # from config.yaml:12). The file is --config, else $COLABDASH_CONFIG, else\n" +
 			"$XDG_CONFIG_HOME/colabdash/config.yaml (~/.config/colabdash/config.yaml).\n" +
-			"A broken file is reported as one line naming the file and line (exit code 2).",
+			"A broken file is reported as one line naming the file and line (exit code 2).\n" + kit.ExitCodesHelp,
 		Example: "  colabdash config                       # what is in effect, and from where\n" +
 			"  colabdash config > ~/.config/colabdash/config.yaml   # start a config file from the defaults\n" +
 			"  colabdash --config ./test.yaml config  # check a file before using it",

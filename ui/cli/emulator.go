@@ -47,7 +47,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			"routes as a stock Jupyter server does (HTML 404), --stuck-kernel adds a kernel stuck \"starting\",\n" +
 			"and --resources-fault MODE makes every api/colab/resources fail: html-404 (a stock server's page,\n" +
 			"that route only), 500, slow (10 s late), partial ({\"disks\":[{}]}), empty ({}: no disks) or\n" +
-			"not-json.",
+			"not-json. A busy --addr port exits 1.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
 			"  colabdash emulator --stuck-kernel --resources-fault 500 --proxy-latency 50ms\n" +
 			"  colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'\n" +

@@ -52,7 +52,7 @@ func topJSON(t *testing.T, flags []string, args ...string) (int, map[string]top.
 	mustJSON(t, out, &rep)
 	by := map[string]top.RuntimeReport{}
 	for _, r := range rep.Runtimes {
-		by[strings.TrimPrefix(r.Name, "runtimes/")] = r
+		by[strings.TrimPrefix(string(r.Name), "runtimes/")] = r
 	}
 	if len(by) == 0 {
 		t.Fatalf("top: exit %d, no runtimes: %s %s", code, out, errs)

@@ -18,13 +18,13 @@ func TestLsJSONFailureSaysHowFarItGot(t *testing.T) {
 		arg, runtime, path string
 		code               int
 	}{
-		{"rt-fil:/nope", "rt-files", "/nope", files.ExitNoSuchFile},
-		{"rt-zz:/content/x", "", "/content/x", kit.ExitUsage},
+		{"rt-fil:/nope", "runtimes/rt-files", "/nope", files.ExitNoSuchFile},
+		{"rt-zz:/content/x", "", "/content/x", kit.ExitNotFound},
 	} {
 		code, out, errs := runCLI(t, append([]string{"ls", tc.arg, "--json"}, flags...)...)
 		var rep files.LsJSON
-		if err := json.Unmarshal([]byte(out), &rep); err != nil || code != tc.code || rep.OK || rep.Error == "" ||
-			rep.Runtime != tc.runtime || rep.Path != tc.path || rep.Entries == nil {
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || code != tc.code || rep.OK || rep.Error == nil || rep.Error.Code != kit.CodeWord(tc.code) ||
+			string(rep.Runtime) != tc.runtime || rep.Path != tc.path || rep.Entries == nil {
 			t.Errorf("ls %s --json: exit %d, stdout %s, stderr %q; want runtime %q, path %q", tc.arg, code, out, errs, tc.runtime, tc.path)
 		}
 	}

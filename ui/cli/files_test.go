@@ -161,7 +161,7 @@ func TestFilesCommandsBadInput(t *testing.T) {
 		// A directory without -r is a usage error (2), not a local failure (1).
 		{"directory without -r", []string{"cp", dir, "rt-files:/content/d"}, kit.ExitUsage, "-r"},
 		{"remote directory without -r", []string{"cp", "rt-files:/content/sub", dir}, kit.ExitUsage, "-r"},
-		{"unknown runtime", []string{"cp", "backup-12:30.tar", "./x"}, kit.ExitUsage, `no runtime "backup-12" (live: rt-files) (to name a local file with a colon, write ./backup-12:30.tar)`},
+		{"unknown runtime", []string{"cp", "backup-12:30.tar", "./x"}, kit.ExitNotFound, `no runtime "backup-12" (live: rt-files) (to name a local file with a colon, write ./backup-12:30.tar)`},
 		{"both local", []string{"cp", local, "./other"}, kit.ExitUsage, "RUNTIME:PATH"},
 		{"both remote", []string{"cp", "rt-files:a", "rt-files:b"}, kit.ExitUsage, "both sides"},
 		{"ls of a missing path", []string{"ls", "rt-files:/content/nope"}, files.ExitNoSuchFile, "content/nope"},
@@ -192,7 +192,7 @@ func TestFilesCommandsBadInput(t *testing.T) {
 	// --json on failure: one object with ok false, and a non-zero exit.
 	code, out, _ := runCLI(t, append([]string{"cp", "rt-files:/content/nope.bin", dir, "--json"}, flags...)...)
 	var sum files.CopySummary
-	if code != files.ExitNoSuchFile || json.Unmarshal([]byte(out), &sum) != nil || sum.OK || sum.Error == "" || sum.Files == nil {
+	if code != files.ExitNoSuchFile || json.Unmarshal([]byte(out), &sum) != nil || sum.OK || sum.Error == nil || sum.Error.Code != "not_found" || sum.Files == nil {
 		t.Fatalf("cp --json failure: exit %d, %q", code, out)
 	}
 }
@@ -210,12 +210,12 @@ func TestFilesJSONFailureIsOneDocument(t *testing.T) {
 		code int
 	}{
 		{[]string{"ls", "rt-files:/content/nope"}, files.ExitNoSuchFile},
-		{[]string{"ls", "rt-zz"}, kit.ExitUsage},
+		{[]string{"ls", "rt-zz"}, kit.ExitNotFound},
 		{[]string{"ls", ":/x"}, kit.ExitUsage},
-		{[]string{"cp", "rt-zz:/content/x", dir}, kit.ExitUsage},
+		{[]string{"cp", "rt-zz:/content/x", dir}, kit.ExitNotFound},
 		{[]string{"cp", dir, "rt-files:/content/d"}, kit.ExitUsage},
 		{[]string{"cp", local, "rt-files:/content/no/dir/"}, files.ExitNoSuchFile},
-		{[]string{"rm", "rt-zz:/content/x"}, kit.ExitUsage},
+		{[]string{"rm", "rt-zz:/content/x"}, kit.ExitNotFound},
 		{[]string{"rm", "rt-files:/content/nope"}, files.ExitNoSuchFile},
 		{[]string{"rm", "rt-files"}, kit.ExitUsage},
 	} {
@@ -226,7 +226,8 @@ func TestFilesJSONFailureIsOneDocument(t *testing.T) {
 			t.Errorf("%v --json: exit %d (want %d), stdout %q; want one object with ok false", tc.args, code, tc.code, out)
 			continue
 		}
-		if why, _ := doc["error"].(string); why == "" || !strings.Contains(errs, why) {
+		e, _ := doc["error"].(map[string]any)
+		if why, _ := e["message"].(string); why == "" || !strings.Contains(errs, why) || e["code"] != kit.CodeWord(tc.code) {
 			t.Errorf("%v --json: error %q, stderr %q", tc.args, doc["error"], errs)
 		}
 	}

@@ -31,8 +31,8 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 		t.Fatalf("ls of a unique prefix: exit %d %q %q", code, out, errs)
 	}
 	var ls struct{ Runtime string }
-	if code, out, errs := cli("ls", "rt-fil:content", "--json"); code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Runtime != "rt-files" {
-		t.Fatalf("ls --json of a unique prefix: exit %d %q %q, want runtime rt-files", code, out, errs)
+	if code, out, errs := cli("ls", "rt-fil:content", "--json"); code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Runtime != "runtimes/rt-files" {
+		t.Fatalf("ls --json of a unique prefix: exit %d %q %q, want runtime runtimes/rt-files", code, out, errs)
 	}
 	if code, out, errs := cli("rm", "rt-fil:/content/f.txt"); code != 0 || out != "removed rt-files:/content/f.txt\n" {
 		t.Fatalf("rm through a unique prefix: exit %d %q %q", code, out, errs)
@@ -43,6 +43,10 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 	// RUNTIME:PATH" for them while "ls rt" listed candidates).
 	for _, arg := range []string{"rt-fi", "rt-nope", "rt-", "RT-FILES"} {
 		_, _, want := cli("exec", arg, "-c", "1")
+		wantCode := kit.ExitNotFound // no such runtime
+		if strings.Contains(want, "matches 2 runtimes") {
+			wantCode = kit.ExitUsage // an ambiguous prefix
+		}
 		if _, _, del := cli("delete", arg, "--yes"); !strings.HasSuffix(del, strings.TrimPrefix(want, "colabdash: ")) {
 			t.Fatalf("exec and delete disagree on %q: %q, %q", arg, want, del)
 		}
@@ -52,8 +56,8 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 		for _, args := range [][]string{
 			{"ls", arg}, {"ls", arg + ":/content"}, {"rm", arg + ":/content/x"}, {"forward", arg, "--port", "0"},
 		} {
-			if code, out, errs := cli(args...); code != kit.ExitUsage || out != "" || errs != want {
-				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errs, want)
+			if code, out, errs := cli(args...); code != wantCode || out != "" || errs != want {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", args, code, out, errs, wantCode, want)
 			}
 		}
 		// cp alone may mean a local name with a colon, and says so.
@@ -63,8 +67,8 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 			if code != kit.ExitUsage || !strings.Contains(errs, "is read as a local path") || strings.Count(errs, "\n") != 1 {
 				t.Errorf("cp %s:/content/x: exit %d, stderr %q", arg, code, errs)
 			}
-		} else if code != kit.ExitUsage || !strings.HasPrefix(errs, strings.TrimSuffix(want, "\n")) {
-			t.Errorf("cp %s:/content/x: exit %d, stderr %q; want exit 2 starting %q", arg, code, errs, want)
+		} else if code != wantCode || !strings.HasPrefix(errs, strings.TrimSuffix(want, "\n")) {
+			t.Errorf("cp %s:/content/x: exit %d, stderr %q; want exit %d starting %q", arg, code, errs, wantCode, want)
 		}
 	}
 	// rm's arguments may name the one runtime in different ways.
@@ -91,12 +95,12 @@ func TestFilesJSONErrorsRedacted(t *testing.T) {
 		code, out, errs := runCLI(t, append(args, flags...)...)
 		var rep struct {
 			OK    bool
-			Error string
+			Error struct{ Code, Message string }
 		}
-		if code != files.ExitNoSuchFile || json.Unmarshal([]byte(out), &rep) != nil || rep.OK || rep.Error == "" {
+		if code != files.ExitNoSuchFile || json.Unmarshal([]byte(out), &rep) != nil || rep.OK || rep.Error.Message == "" || rep.Error.Code != "not_found" {
 			t.Fatalf("%v: exit %d, stdout %q, stderr %q", args[0], code, out, errs)
 		}
-		if strings.Contains(out, secret) || strings.Contains(errs, secret) || !strings.Contains(rep.Error, "[redacted]") {
+		if strings.Contains(out, secret) || strings.Contains(errs, secret) || !strings.Contains(rep.Error.Message, "[redacted]") {
 			t.Errorf("%v --json: the access token is in its output: stdout %q, stderr %q", args[0], out, errs)
 		}
 	}
@@ -173,8 +177,8 @@ func TestRmResolvesRuntimeBeforePathRules(t *testing.T) {
 	_, flags := filesEmu(t)
 	code, out, errs := runCLI(t, append([]string{"rm", "rt-zz:/x", "--json"}, flags...)...)
 	var rm files.RmReport
-	if code != kit.ExitUsage || json.Unmarshal([]byte(out), &rm) != nil || rm.OK ||
-		!strings.Contains(errs, `no runtime "rt-zz" (live: rt-files)`) || !strings.Contains(rm.Error, `no runtime "rt-zz"`) {
+	if code != kit.ExitNotFound || json.Unmarshal([]byte(out), &rm) != nil || rm.OK || rm.Error == nil ||
+		!strings.Contains(errs, `no runtime "rt-zz" (live: rt-files)`) || !strings.Contains(rm.Error.Message, `no runtime "rt-zz"`) {
 		t.Fatalf("rm on an unknown runtime: exit %d, stdout %s, stderr %q; want the unknown runtime named", code, out, errs)
 	}
 	// A protected path on a known runtime is still refused, nothing removed.

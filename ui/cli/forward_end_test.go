@@ -83,8 +83,8 @@ func TestForwardBeyondLoopbackWarns(t *testing.T) {
 		{"0.0.0.0", "127.0.0.1"},
 	} {
 		code, out, errs := runForward(t, e, "rt-fwd", "--port", "0", "--address", tc.address)
-		if code != 0 {
-			t.Fatalf("--address %s: ctrl+c ended it with exit %d, want 0 (%q)", tc.address, code, errs)
+		if code != kit.ExitInterrupted {
+			t.Fatalf("--address %s: ctrl+c ended it with exit %d, want 130 (%q)", tc.address, code, errs)
 		}
 		if !strings.HasPrefix(out, "http://"+tc.host+":") {
 			t.Errorf("--address %s: printed URL %q, want host %s", tc.address, out, tc.host)

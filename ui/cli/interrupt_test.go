@@ -209,6 +209,11 @@ func TestExecQuestionTakesOneKey(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	// The call is held: code that a kernel interrupt does not stop, so
+	// the second ctrl+c asks.
+	hold := make(chan struct{})
+	defer close(hold)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 	bin := binary(t)
 	flags := strings.Join(e.flags, " ")
 	before, after := filepath.Join(e.home, "stty.before"), filepath.Join(e.home, "stty.after")
@@ -219,7 +224,9 @@ func TestExecQuestionTakesOneKey(t *testing.T) {
 		"stty -g > " + after, "cmp -s " + before + " " + after + " && echo TTY_RESTORED",
 		"sleep 60"}, "; ")
 	s := startTmux(t, 150, 30, []string{"HOME=" + e.home, "NO_COLOR=1", "TERM=xterm-256color"}, "sh", "-c", "'"+script+"'")
-	s.waitText("ctrl+c to stop or detach")
+	s.waitText("ctrl+c interrupts the kernel")
+	s.keys("C-c")
+	s.waitText("interrupted the kernel; waiting")
 	s.keys("C-c")
 	s.waitText("Press s or d")
 	s.keys("x") // any other key: keep waiting

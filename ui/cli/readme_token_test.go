@@ -47,7 +47,7 @@ func TestReadmeTokensDoNotCollideWithProse(t *testing.T) {
 		e.flags[len(e.flags)-1] = writeFile(t, filepath.Join(e.home, "token.txt"), m[1]+"\n")
 		for _, args := range [][]string{{"delete", "rt-cpu"}, {"session", "close", "rt-t4/notebook-ab12cd34", "--force"}} {
 			code, _, errs := e.runTerm(term{in: "n\n", inTTY: true, errTTY: true}, args...)
-			if code != kit.ExitPartial || strings.Contains(errs, "[redacted]") || !strings.Contains(errs, "(anything else cancels)") {
+			if code != kit.ExitFailure || strings.Contains(errs, "[redacted]") || !strings.Contains(errs, "(anything else cancels)") {
 				t.Errorf("token %q from README: %v asks %q", m[1], args, errs)
 			}
 		}

@@ -128,9 +128,9 @@ func TestEveryOutputPathRedacted(t *testing.T) {
 			// Of this --json document only "error" is scanned: its "path"
 			// is the argument as the user typed it.
 			if tc.name == "ls --json failure naming the path" {
-				var doc struct{ Error string }
+				var doc struct{ Error struct{ Message string } }
 				mustJSON(t, out, &doc)
-				out = doc.Error
+				out = doc.Error.Message
 			}
 			secrettest.Check(t, tc.name+" stdout", out, secrets...)
 			secrettest.Check(t, tc.name+" stderr", errs, secrets...)

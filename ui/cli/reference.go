@@ -14,7 +14,6 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/exec"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
 	"github.com/colabdash/colabdash/ui/cli/top"
-	"github.com/colabdash/colabdash/ui/report"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
@@ -46,12 +45,12 @@ var manDate = time.Date(2026, time.December, 1, 0, 0, 0, 0, time.UTC)
 // the schema is generated from that type. A verb added with --json gets
 // a line here, or TestEveryJSONVerbHasASchema fails.
 var jsonDocs = map[string]reflect.Type{
-	"status":        reflect.TypeFor[report.Report](),
+	"status":        reflect.TypeFor[StatusReport](),
 	"specs":         reflect.TypeFor[runtimes.SpecsReport](),
 	"create":        reflect.TypeFor[runtimes.CreateReport](),
 	"delete":        reflect.TypeFor[runtimes.DeleteReport](),
 	"sessions":      reflect.TypeFor[runtimes.SessionsReport](),
-	"session-open":  reflect.TypeFor[runtimes.SessionEntry](),
+	"session-open":  reflect.TypeFor[runtimes.SessionOpenReport](),
 	"session-close": reflect.TypeFor[runtimes.CloseReport](),
 	"exec":          reflect.TypeFor[exec.Report](),
 	"url":           reflect.TypeFor[runtimes.ConnectionReport](),
@@ -108,6 +107,16 @@ func referenceFiles() (map[string][]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("schema of %s --json: %w", name, err)
 		}
+		// Whatever failed, a --json command prints one document: the
+		// verb's own, or, when it failed before it had one, the envelope
+		// alone (kit.WriteFailure).
+		fail, err := jsonschema.ForType(reflect.TypeFor[kit.Envelope](), nil)
+		if err != nil {
+			return nil, err
+		}
+		fail.Description = "the failure envelope alone: printed when the command failed before it had a document of its own"
+		s.Description = "the command's document"
+		s = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s, fail}}
 		s.Schema = "https://json-schema.org/draft/2020-12/schema"
 		s.Title = "colabdash " + strings.ReplaceAll(name, "-", " ") + " --json"
 		b, err := json.MarshalIndent(s, "", "  ")

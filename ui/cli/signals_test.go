@@ -41,8 +41,9 @@ func waitExit(t *testing.T, what string, cmd *exec.Cmd) int {
 	return ws.ExitStatus()
 }
 
-// The emulator (which runs until a signal ends it) and exec with its code
-// running, without a terminal (a signal detaches), exit 128 + the signal:
+// The emulator and forward (which run until a signal ends them) and exec
+// with its code running, without a terminal (a signal detaches), exit 128
+// + the signal:
 // the real binary, signalled once it showed it is ready.
 func TestSignalsExit128PlusNumber(t *testing.T) {
 	if testing.Short() {
@@ -86,10 +87,41 @@ func TestSignalsExit128PlusNumber(t *testing.T) {
 				t.Fatalf("exec never called execute_code: %q", errb.String())
 			}
 		}
+		proxied, _ := e.srv.ProxyRequests()
 		cmd.Process.Signal(sig)
+		if sig == syscall.SIGINT {
+			// The first ctrl+c interrupts the kernel through the runtime
+			// proxy (the held call ignores it); the second detaches.
+			for deadline := time.Now().Add(waitTimeout); ; time.Sleep(10 * time.Millisecond) {
+				if n, _ := e.srv.ProxyRequests(); n >= proxied+2 {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("exec's first ctrl+c never reached the runtime proxy")
+				}
+			}
+			cmd.Process.Signal(sig)
+		}
 		if code := waitExit(t, "exec "+sig.String(), cmd); code != want || !strings.Contains(errb.String(), "detached; ") {
 			t.Errorf("exec ended by %v: exit %d (want %d), stderr %q", sig, code, want, errb.String())
 		}
+	}
+
+	// forward runs until ctrl+c, and exits 130 as its --help says.
+	fwd := exec.Command(bin, append([]string{"forward", "rt-t4", "--port", "0"}, e.flags...)...)
+	fwd.Env = append(os.Environ(), "HOME="+e.home)
+	stdout, _ := fwd.StdoutPipe()
+	if err := fwd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !bufio.NewScanner(stdout).Scan() { // the URL: it forwards
+		fwd.Process.Kill()
+		t.Fatal("forward printed no URL")
+	}
+	fwd.Process.Signal(syscall.SIGINT)
+	if code := waitExit(t, "forward SIGINT", fwd); code != 130 {
+		t.Errorf("forward ended by ctrl+c: exit %d, want 130", code)
 	}
 }
 

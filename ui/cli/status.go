@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -13,15 +14,15 @@ import (
 
 func statusCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	stdout := s.Out
-	var asJSON, showTokens bool
+	v := kit.NewVerb(g, s, "status")
+	var showTokens bool
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Print the tier, runtimes, sessions and token time left, then exit",
 		Long: "status calls get_subscription, list_runtimes and list_sessions for every runtime (concurrently)\n" +
 			"and prints a table, or JSON with --json. Proxy tokens are printed only with --show-tokens.\n" +
-			"Exit codes: 0 ok, 2 usage, 3 credentials or permission, 4 any other API or network failure,\n" +
-			"5 a quota or rate limit, 130 interrupted.",
-		Example: "  colabdash status --demo\n  colabdash status --json | jq '.runtimes[].tokenExpiresInSeconds'\n" +
+			kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+		Example: "  colabdash status --demo\n  colabdash status --jq '.runtimes[].tokenExpiresInSeconds'\n" +
 			"  colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -44,26 +45,51 @@ func statusCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				}
 			}
 			now := time.Now()
-			if asJSON {
-				err = report.WriteJSON(stdout, report.New(ov, now, showTokens))
+			if v.AsJSON {
+				doc := StatusReport{Envelope: kit.Envelope{OK: true}, Report: report.New(ov, now, showTokens)}
+				if serr := firstSessionError(&ov); serr != nil {
+					doc.Envelope = kit.Failure(kit.Classify(serr, conn.Creds), g.Logs.Red)
+				}
+				err = v.WriteJSON(doc)
 			} else {
 				err = report.WriteTable(stdout, ov, now, showTokens, g.CommandOr("colabdash"))
 			}
 			if err != nil {
+				var ee *kit.ExitError
+				if errors.As(err, &ee) {
+					return ee // --jq failing on the document: 2
+				}
 				return &kit.ExitError{Code: kit.ExitFailure, Msg: err.Error()}
 			}
-			runcmd.NoteLeftovers(kit.NewVerb(g, s, "status"), conn, ov.Runtimes)
-			for _, rt := range ov.Runtimes { // in listed order, not map order
-				if serr := ov.SessionErrors[rt.Name]; serr != nil {
-					return kit.Classify(fmt.Errorf("list_sessions %s: %w", rt.Name, serr), conn.Creds)
-				}
+			runcmd.NoteLeftovers(v, conn, ov.Runtimes)
+			if serr := firstSessionError(&ov); serr != nil {
+				return kit.Classify(serr, conn.Creds)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON (shape documented in README)")
+	v.JSONFlags(cmd, "print JSON (shape documented in docs/scripting.md)")
 	cmd.Flags().BoolVar(&showTokens, "show-tokens", false, "include the proxy tokens (secrets!) in the output")
 	return cmd
+}
+
+// StatusReport is `status --json`: the envelope and the overview
+// (report.Report). A failed list_sessions makes OK false, its runtime's
+// sessionsError says which.
+type StatusReport struct {
+	kit.Envelope
+	report.Report
+}
+
+// firstSessionError is the first failed list_sessions, in listed order
+// (not map order), naming its runtime; nil when none failed.
+func firstSessionError(ov *api.Overview) error {
+	for _, rt := range ov.Runtimes {
+		if serr := ov.SessionErrors[rt.Name]; serr != nil {
+			return fmt.Errorf("list_sessions %s: %w", rt.Name, serr)
+		}
+	}
+	return nil
 }
 
 // redactedError is err with its text redacted; errors.Is and errors.As

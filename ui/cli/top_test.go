@@ -119,7 +119,7 @@ func TestTopJSON(t *testing.T) {
 	mustJSON(t, out, &rep)
 	by := map[string]top.RuntimeReport{}
 	for _, r := range rep.Runtimes {
-		by[r.Name] = r
+		by[string(r.Name)] = r
 	}
 	if !rep.OK || len(rep.Runtimes) != 4 {
 		t.Fatalf("report %s", out)
@@ -183,15 +183,18 @@ func TestTopWatch(t *testing.T) {
 // prints its failure document.
 func TestTopUsage(t *testing.T) {
 	e := topEnv(t, colabfake.Options{})
-	for _, args := range [][]string{{"top", "--watch=0s"}, {"top", "--watch", "0"}, {"top", "rt-nope"}} {
+	for _, args := range [][]string{{"top", "--watch=0s"}, {"top", "--watch", "0"}} {
 		if code, _, errs := e.run(args...); code != kit.ExitUsage {
 			t.Errorf("%v: exit %d, want 2 (%q)", args, code, errs)
 		}
 	}
+	if code, _, errs := e.run("top", "rt-nope"); code != kit.ExitNotFound {
+		t.Errorf("top rt-nope: exit %d, want 6 (%q)", code, errs)
+	}
 	code, out, _ := e.run("top", "rt-nope", "--json")
 	var rep top.Report
 	mustJSON(t, out, &rep)
-	if code != kit.ExitUsage || rep.OK || !strings.Contains(rep.Error, "rt-nope") || rep.Runtimes == nil {
+	if code != kit.ExitNotFound || rep.OK || rep.Error == nil || rep.Error.Code != "not_found" || !strings.Contains(rep.Error.Message, "rt-nope") || rep.Runtimes == nil {
 		t.Errorf("top rt-nope --json: exit %d\n%s", code, out)
 	}
 }

@@ -70,7 +70,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 		t.Errorf("%d delete_runtime calls in all, want 2", n)
 	}
 	code, _, errs = e.run("delete", "rt-gone", "rt-gone", "--yes")
-	if code != kit.ExitUsage || strings.Count(errs, `no runtime "rt-gone"`) != 1 {
+	if code != kit.ExitNotFound || strings.Count(errs, `no runtime "rt-gone"`) != 1 {
 		t.Errorf("a missing runtime named twice: exit %d, stderr %q, want the error once", code, errs)
 	}
 }
@@ -97,7 +97,7 @@ func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
 		}
 		code, out, _ := e.run(args...)
 		mustJSON(t, out, &rep)
-		if code != kit.ExitUsage || len(rep.Sessions) != 1 || !strings.HasPrefix(rep.Sessions[0].Error, `no runtime "rt-zz" (live: `) {
+		if code != kit.ExitNotFound || len(rep.Sessions) != 1 || !strings.HasPrefix(rep.Sessions[0].Error, `no runtime "rt-zz" (live: `) {
 			t.Errorf("--force=%v, unknown runtime: exit %d, %s", force, code, out)
 		}
 	}
@@ -124,7 +124,7 @@ func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
 		t.Errorf("delete rt-zz rt-c without a terminal: exit %d, stderr %q", code, errs)
 	}
 	code, _, errs = e.run("delete", "RT-C", "--yes")
-	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "RT-C" (runtime ids are lower case: did you mean rt-cpudemo4qx?)`) {
+	if code != kit.ExitNotFound || !strings.Contains(errs, `no runtime "RT-C" (runtime ids are lower case: did you mean rt-cpudemo4qx?)`) {
 		t.Errorf("delete RT-C: exit %d, stderr %q", code, errs)
 	}
 	var rep struct {
@@ -193,7 +193,7 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	// Answered no on a terminal: exit 1, and the document says so.
 	code, out, _ = e.runTerm(term{in: "n\n", inTTY: true, errTTY: true}, "delete", "rt-cpudemo4qx", "--json")
 	mustJSON(t, out, &rep)
-	if code != kit.ExitPartial || len(rep.Runtimes) != 1 || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") {
+	if code != kit.ExitFailure || len(rep.Runtimes) != 1 || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") {
 		t.Errorf("delete answered n: exit %d, stdout %s", code, out)
 	}
 	if n := e.srv.CallCount("delete_runtime") + e.srv.CallCount("delete_session"); n != 0 {

@@ -76,7 +76,7 @@ func TestE2EScriptCreateExecDelete(t *testing.T) {
 
 	// exec: the program's output, exactly; the new session on stderr.
 	code, out, errs = sh("exec", id, "-c", "print(6*7)")
-	m := regexp.MustCompile(`^colabdash: exec: opened session (` + id + `/colabdash-[0-9a-f]{8}) `).FindStringSubmatch(errs)
+	m := regexp.MustCompile(`^colabdash: exec: opened session (` + id + `/colabdash-[0-9a-f]{8}); it stays open after exec `).FindStringSubmatch(errs)
 	if code != 0 || out != "42\n" || m == nil || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("exec: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -112,7 +112,7 @@ func TestE2EScriptCreateExecDelete(t *testing.T) {
 		t.Fatalf("status after delete: exit %d %q %q", code, out, errs)
 	}
 	code, out, errs = sh("exec", id, "-c", "print(1)")
-	if code != 2 || out != "" || !strings.Contains(errs, `no runtime "`+id+`" (no runtimes are live)`) {
+	if code != 6 || out != "" || !strings.Contains(errs, `no runtime "`+id+`" (no runtimes are live)`) {
 		t.Fatalf("exec on the deleted runtime: exit %d %q %q", code, out, errs)
 	}
 }
@@ -145,7 +145,9 @@ func TestVerbsOnATerminal(t *testing.T) {
 	if !strings.Contains(scr, "deleted rt-cpudemo4qx") || !strings.Contains(scr, "DELETE_EXIT=0") || len(e.srv.Runtimes()) != 2 {
 		t.Fatalf("after y:\n%s", scr)
 	}
-	s.waitText("ctrl+c to stop or detach")
+	s.waitText("ctrl+c interrupts the kernel")
+	s.keys("C-c") // the first interrupts the kernel, which the held call ignores
+	s.waitText("interrupted the kernel; waiting")
 	s.keys("C-c")
 	s.waitText("Stop the code (s: closes session")
 	s.keys("d", "Enter")

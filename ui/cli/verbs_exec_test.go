@@ -45,13 +45,13 @@ func TestExecVerb(t *testing.T) {
 	}
 	// An exception: traceback on stderr without its colour codes, exit 1.
 	code, out, errs = e.run("exec", m[1], "-c", `raise ValueError("boom")`)
-	if code != kit.ExitPartial || out != "" || !strings.Contains(errs, "Traceback (most recent call last)") || !strings.Contains(errs, "ValueError: boom") {
+	if code != kit.ExitFailure || out != "" || !strings.Contains(errs, "Traceback (most recent call last)") || !strings.Contains(errs, "ValueError: boom") {
 		t.Fatalf("exception: exit %d %q %q", code, out, errs)
 	}
 	noEscapes(t, "traceback", errs)
 	code, out, _ = e.run("exec", m[1], "-c", `raise KeyError`, "--json")
 	mustJSON(t, out, &rep)
-	if code != kit.ExitPartial || rep["executionError"].(map[string]any)["name"] != "KeyError" {
+	if code != kit.ExitFailure || rep["ok"] != false || rep["error"].(map[string]any)["code"] != "failed" || rep["executionError"].(map[string]any)["name"] != "KeyError" {
 		t.Fatalf("exception --json: exit %d %s", code, out)
 	}
 	// Code from a file and from stdin.
@@ -79,8 +79,12 @@ func TestExecVerb(t *testing.T) {
 		{[]string{"exec", "rt-nope", "-c", "1"}, `no runtime "rt-nope"`},
 	} {
 		code, out, errs := e.run(tc.args...)
-		if code != kit.ExitUsage || out != "" || !strings.Contains(errs, tc.want) {
-			t.Errorf("%v: exit %d %q %q, want 2 and %q", tc.args, code, out, errs, tc.want)
+		want := kit.ExitUsage
+		if strings.HasPrefix(tc.want, "no session") || strings.HasPrefix(tc.want, "no runtime") {
+			want = kit.ExitNotFound // no such session or runtime
+		}
+		if code != want || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d %q %q, want %d and %q", tc.args, code, out, errs, want, tc.want)
 		}
 	}
 	if n := e.srv.CallCount("execute_code"); n != calls {
@@ -146,8 +150,9 @@ func TestExecReattaches(t *testing.T) {
 	e.srv.ClearFaults()
 }
 
-// interruptAtCall sends SIGINT on sigs once the emulator has counted more
-// than calls execute_code calls. The returned channel says (once) whether
+// interruptAtCall sends SIGINT twice on sigs once the emulator has
+// counted more than calls execute_code calls: the first interrupts the
+// kernel, the second detaches or asks. The returned channel says (once) whether
 // that call came within a minute: the signal is sent either way, so the
 // command still ends, and the test reports a call that never came rather
 // than whatever an early interrupt leads to.
@@ -159,13 +164,15 @@ func interruptAtCall(e *verbEnv, calls int, sigs chan<- os.Signal) <-chan bool {
 		}
 		reached <- e.srv.CallCount("execute_code") != calls
 		sigs <- syscall.SIGINT
+		sigs <- syscall.SIGINT
 	}()
 	return reached
 }
 
-// ctrl+c: without a terminal it detaches, printing how to reattach, and
-// the printed command picks the run up; on a terminal, s stops the code by
-// closing its session.
+// A second ctrl+c (the first interrupts the kernel, which this held call
+// ignores): without a terminal it detaches, printing how to reattach and
+// how to close the session, and the printed command picks the run up; on
+// a terminal, s stops the code by closing its session.
 func TestExecInterrupt(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	// The emulator holds the call until the command has ended, however
@@ -186,7 +193,8 @@ func TestExecInterrupt(t *testing.T) {
 	}
 	code, out, errs := interrupt(term{}, "exec", "rt-t4", "-c", "print(6*7)")
 	m := regexp.MustCompile(`colabdash exec (\S+) --execution-id (\S+) -c 'print\(6\*7\)'`).FindStringSubmatch(errs)
-	if code != kit.ExitInterrupted || out != "" || !strings.Contains(errs, "detached") || m == nil {
+	if code != kit.ExitInterrupted || out != "" || !strings.Contains(errs, "detached") || m == nil ||
+		!strings.Contains(errs, "interrupting the kernel") || !strings.Contains(errs, "the session stays open; close it with: colabdash session close "+m[1]) {
 		t.Fatalf("detach: exit %d %q %q", code, out, errs)
 	}
 	e.srv.ClearFaults()
@@ -252,7 +260,7 @@ func TestExecDetachesAtOnce(t *testing.T) {
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 	defer e.srv.ClearFaults()
 
-	tm := term{sigs: make(chan os.Signal, 1)}
+	tm := term{sigs: make(chan os.Signal, 2)}
 	reached := interruptAtCall(e, 0, tm.sigs)
 	code, out, errs := e.runTerm(tm, "exec", "rt-t4", "-c", "import time; time.sleep(60); print(1)")
 	if !<-reached {
@@ -281,7 +289,9 @@ func TestExecTimeout(t *testing.T) {
 	defer close(hold)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 	code, out, errs := e.run("exec", "rt-t4", "-c", "print(1)", "--timeout", "300ms", "--json")
-	if code != kit.ExitAPI || out != "" || !strings.Contains(errs, "gave up waiting after --timeout 300ms") || !strings.Contains(errs, "--execution-id") {
+	var doc kit.Envelope
+	if code != kit.ExitTimeout || json.Unmarshal([]byte(out), &doc) != nil || doc.OK || doc.Error == nil || doc.Error.Code != "timeout" ||
+		!strings.Contains(errs, "gave up waiting after --timeout 300ms") || !strings.Contains(errs, "--execution-id") {
 		t.Fatalf("exit %d %q %q", code, out, errs)
 	}
 }

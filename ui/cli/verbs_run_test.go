@@ -83,7 +83,7 @@ func TestRunScriptOutcomes(t *testing.T) {
 	var rep runcmd.Report
 	mustJSON(t, out, &rep)
 	rts := e.srv.Runtimes()
-	if code != 0 || len(rts) != 1 || rep.Runtime != rts[0].Name || !rep.OK || !rep.Created || rep.Deleted || !rep.Kept ||
+	if code != 0 || len(rts) != 1 || string(rep.Runtime) != rts[0].Name || !rep.OK || !rep.Created || rep.Deleted || !rep.Kept ||
 		rep.Stdout != "kept\n" || rep.ExitCode != 0 || !strings.Contains(errs, "colabdash delete "+rts[0].ID()) {
 		t.Fatalf("--keep --json: exit %d, %d runtimes, %+v, stderr %q", code, len(rts), rep, errs)
 	}

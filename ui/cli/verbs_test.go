@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -220,6 +221,14 @@ func TestCreateVerbUsage(t *testing.T) {
 		{[]string{"create", "--spec", "XPU/Z1"}, "XPU/Z1/STANDARD: not a runtime spec Colab offers"},
 	} {
 		code, out, errs := e.run(tc.args...)
+		if slices.Contains(tc.args, "--json") {
+			// --json: the failure envelope on stdout instead of nothing.
+			var doc kit.Envelope
+			if json.Unmarshal([]byte(out), &doc) != nil || doc.OK || doc.Error == nil || doc.Error.Code != "usage" || !strings.Contains(doc.Error.Message, tc.want) {
+				t.Errorf("%v: stdout %q, want the usage envelope", tc.args, out)
+			}
+			out = ""
+		}
 		if code != kit.ExitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") > 2 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q (want 2 and %q)", tc.args, code, out, errs, tc.want)
 		}
@@ -237,7 +246,8 @@ func TestCreateResetThenRerunWithRequestID(t *testing.T) {
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime"})
 	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
 	m := requestIDLine.FindStringSubmatch(errs)
-	if code != kit.ExitAPI || out != "" || m == nil || !strings.Contains(errs, "outcome unknown") ||
+	var doc kit.Envelope
+	if code != kit.ExitAPI || json.Unmarshal([]byte(out), &doc) != nil || doc.Error == nil || doc.Error.Code != "network" || m == nil || !strings.Contains(errs, "outcome unknown") ||
 		!strings.Contains(errs, "to get it, run: colabdash create --spec CPU/STANDARD --json --request-id "+m[1]) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -297,7 +307,8 @@ func TestCreateRefusals(t *testing.T) {
 			}
 			before := e.srv.RuntimesCreated()
 			code, out, errs := e.run("create", "--spec", tc.spec, "--json")
-			if code != kit.ExitQuota || out != "" {
+			var doc kit.Envelope
+			if code != kit.ExitQuota || json.Unmarshal([]byte(out), &doc) != nil || doc.Error == nil || doc.Error.Code != "quota" {
 				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 			}
 			for _, w := range tc.want {
@@ -329,7 +340,7 @@ func TestDeleteVerb(t *testing.T) {
 	// On a terminal only y confirms; the question goes to stderr.
 	for _, answer := range []string{"", "\n", "Y\n", "yes\n", "n\n"} {
 		code, out, errs := e.runTerm(term{in: answer, inTTY: true, errTTY: true}, "delete", "rt-cpu")
-		if code != kit.ExitPartial || out != "" || !strings.Contains(errs, "Delete 1 runtime(s)?") || !strings.Contains(errs, "rt-cpudemo4qx  CPU/STANDARD") ||
+		if code != kit.ExitFailure || out != "" || !strings.Contains(errs, "Delete 1 runtime(s)?") || !strings.Contains(errs, "rt-cpudemo4qx  CPU/STANDARD") ||
 			!strings.Contains(errs, "delete cancelled") {
 			t.Fatalf("answer %q: exit %d %q %q", answer, code, out, errs)
 		}
@@ -342,9 +353,9 @@ func TestDeleteVerb(t *testing.T) {
 		t.Fatalf("y: exit %d %q %q", code, out, errs)
 	}
 	// A missing runtime fails the command; one deleted and one missing is
-	// a partial failure (1), reported per runtime in JSON.
+	// a partial failure (7), reported per runtime in JSON.
 	code, out, errs = e.run("delete", "rt-cpudemo4qx", "--yes")
-	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "rt-cpudemo4qx" (live: rt-t4demo7k2p, rt-v6edemo2mw)`) {
+	if code != kit.ExitNotFound || !strings.Contains(errs, `no runtime "rt-cpudemo4qx" (live: rt-t4demo7k2p, rt-v6edemo2mw)`) {
 		t.Fatalf("missing: exit %d %q %q", code, out, errs)
 	}
 	code, out, errs = e.run("delete", "rt-v6e", "rt-gone", "--yes", "--json")
@@ -426,7 +437,7 @@ func TestSessionVerbs(t *testing.T) {
 	}
 	// On a terminal, closing a notebook's session takes the word close.
 	code, _, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "session", "close", "rt-t4/notebook-ab12cd34", "--force")
-	if code != kit.ExitPartial || !strings.Contains(errs, "NOT opened by colabdash") || !strings.Contains(errs, "Type close") {
+	if code != kit.ExitFailure || !strings.Contains(errs, "NOT opened by colabdash") || !strings.Contains(errs, "Type close") {
 		t.Fatalf("notebook, y: exit %d %q", code, errs)
 	}
 	code, out, _ = e.runTerm(term{in: "close\n", inTTY: true, errTTY: true}, "session", "close", "rt-t4/notebook-ab12cd34", "--force")
@@ -576,7 +587,7 @@ func TestVerbsHelp(t *testing.T) {
 	isolate(t)
 	for _, args := range [][]string{{"specs"}, {"create"}, {"delete"}, {"sessions"}, {"session", "open"}, {"session", "close"}, {"exec"}, {"url"}, {"token"}} {
 		code, out, _ := runCLI(t, append(args, "--help")...)
-		if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "Exit codes: 0 ok") || !strings.Contains(out, "5 quota") {
+		if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "Exit codes (one table for every command, "+kit.ExitCodesRef) || !strings.Contains(out, "5 quota") {
 			t.Errorf("%v --help: exit %d\n%s", args, code, out)
 		}
 	}

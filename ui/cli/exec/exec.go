@@ -34,6 +34,7 @@ var (
 // unless the code raised; its traceback is as the server sent it (ANSI
 // colours included). RichOutputs is [] when there are none.
 type Report struct {
+	kit.Envelope
 	Session         string            `json:"session"`
 	ExecutionID     string            `json:"executionId"`
 	ExecutionCount  int               `json:"executionCount"`
@@ -51,6 +52,8 @@ type execOptions struct {
 	codeGiven   bool
 	timeout     time.Duration
 	executionID string
+	session     string // --session ID: run in this open session of TARGET
+	rm          bool   // --rm: close the session once the code has run
 }
 
 // codeSource is where the code came from, to say how to run it again.
@@ -88,17 +91,28 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"the last expression's value follows on stdout. An exception prints its traceback on stderr and\n" +
 			"exits 1. On a terminal, server text is sanitized; into a pipe or file the code's stdout and stderr\n" +
 			"are the exact bytes.\n\n" +
+			"A session exec opens STAYS OPEN after it (its state with it), and the note on stderr says how\n" +
+			"to close it: colabdash session close RUNTIME/SESSION. --session ID runs in an open session of\n" +
+			"TARGET instead (TARGET/ID does the same); --rm closes the session once the code has run (only a\n" +
+			"session colabdash opened, colabdash-…).\n\n" +
 			"Every run has an executionId: when the server cuts a call off (600 s) or the connection drops,\n" +
-			"exec repeats the identical call, which reattaches to the running code. ctrl+c asks whether to\n" +
-			"stop the code (closing its session, whose state is lost) or detach (it keeps running; exec\n" +
-			"prints the command that reattaches); without a terminal, ctrl+c and SIGTERM detach. --timeout\n" +
-			"detaches the same way.\n" + kit.ExitCodesHelp,
+			"exec repeats the identical call, which reattaches to the running code. ctrl+c interrupts the\n" +
+			"kernel, as jupyter console does: the code raises KeyboardInterrupt, the session keeps its state,\n" +
+			"and exec exits 130. A second ctrl+c asks whether to stop the code (closing its session, whose\n" +
+			"state is lost) or detach (it keeps running; exec prints the command that reattaches and the one\n" +
+			"that closes the session); without a terminal it detaches. SIGTERM and SIGHUP detach at once;\n" +
+			"--timeout detaches the same way (exit 124).\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash exec rt-abc -c 'print(6*7)'\n" +
 			"  colabdash exec rt-abc/colabdash-1a2b3c4d -f train.py --timeout 2h\n" +
+			"  colabdash exec rt-abc --session colabdash-1a2b3c4d -c 'print(x)'   # the same session again\n" +
+			"  colabdash exec rt-abc --rm -c 'import sys; print(sys.version)'    # its session closed afterwards\n" +
 			"  echo 'import sys; print(sys.version)' | colabdash exec rt-abc -\n" +
 			"  colabdash exec rt-abc -c '1/0' --json | jq .executionError.name",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 1 || len(args) > 2 || len(args) == 2 && args[1] != "-" {
+				if len(args) == 0 && cmd.Flags().Changed("session") {
+					return &kit.ExitError{Code: kit.ExitUsage, Msg: "--session needs the RUNTIME as TARGET: exec RUNTIME --session ID"}
+				}
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "exec takes TARGET and then -c CODE, -f FILE or - (stdin)"}
 			}
 			return nil
@@ -113,8 +127,10 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.StringVarP(&o.code, "code", "c", "", "the Python code to run")
 	f.StringVarP(&o.file, "file", "f", "", "run the Python code in FILE (at most 1 MiB)")
 	kit.DurationVar(f, &o.timeout, "timeout", 0, false, "stop waiting after this long and detach (the code keeps running); 0: no limit")
+	f.StringVar(&o.session, "session", "", "run in the open session ID of TARGET (as RUNTIME/ID), keeping its state")
+	f.BoolVar(&o.rm, "rm", false, "close the session once the code has run (a session colabdash opened)")
 	f.StringVar(&o.executionID, "execution-id", "", "reattach to the execution with this id (TARGET: the session it runs in); it runs if it never started")
-	f.BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
 	return cmd
 }
 

@@ -46,6 +46,12 @@ func reattachHint(g *kit.Globals, session, executionID string, src codeSource) s
 }
 
 func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
+	if o.session != "" {
+		if _, _, ok := kit.SplitSessionArg(args[0]); ok || strings.Contains(o.session, "/") {
+			return &kit.ExitError{Code: kit.ExitUsage, Msg: "give the session once: TARGET RUNTIME with --session ID, or TARGET RUNTIME/ID"}
+		}
+		args = append([]string{args[0] + "/" + o.session}, args[1:]...)
+	}
 	code, src, err := v.readCode(cmd.Context(), args, o)
 	if err != nil {
 		return err
@@ -104,6 +110,9 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	case err != nil:
 		return err
 	}
+	if o.rm && !state.IsOwnSession(session) {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--rm closes only a session colabdash opened (colabdash-…); " + kit.SessionRef(session) + " is probably a notebook's: leave --rm out"}
+	}
 
 	req := api.ExecuteCodeRequest{Session: session, Code: code, ExecutionID: o.executionID}
 	if req.ExecutionID == "" {
@@ -111,7 +120,7 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	}
 	hint := reattachHint(v.G, session, req.ExecutionID, src)
 	if v.S.ErrTTY {
-		v.Note("running on " + kit.SessionRef(session) + " (executionId " + req.ExecutionID + "); ctrl+c to stop or detach")
+		v.Note("running on " + kit.SessionRef(session) + " (executionId " + req.ExecutionID + "); ctrl+c interrupts the kernel, twice stops or detaches")
 	}
 
 	type outcome struct {
@@ -136,8 +145,33 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	// wait for.
 	detach := func(err error) error {
 		detached = true
-		return abandon(err)
+		err = abandon(err)
+		// Its own line: the error's line ends with the command that
+		// reattaches, to paste.
+		v.Note("the session stays open; " + v.G.CloseSessionHint(session))
+		return err
 	}
+	// finished prints the outcome and, with --rm, closes the session.
+	finished := func(res api.ExecuteCodeResult, err error) error {
+		out := v.execDone(res, err, session, hint, conn)
+		if !o.rm || err != nil && kit.AsAPIError(err) != nil && kit.AsAPIError(err).Reattachable() {
+			return out
+		}
+		ctx, cancel := context.WithTimeout(base, 30*time.Second)
+		defer cancel()
+		if derr := conn.Svc.DeleteSession(ctx, session); derr != nil {
+			v.Note("--rm: could not close session " + kit.SessionRef(session) + ": " + kit.Classify(derr, conn.Creds).Msg + "; " + v.G.CloseSessionHint(session))
+			if out == nil {
+				return &kit.ExitError{Code: kit.ExitAPI, Msg: ""}
+			}
+			return out
+		}
+		if v.S.ErrTTY {
+			v.Note("closed session " + kit.SessionRef(session) + " (--rm)")
+		}
+		return out
+	}
+	interruptDone := make(chan error, 1)
 	var deadline <-chan time.Time
 	if o.timeout > 0 {
 		t := time.NewTimer(o.timeout)
@@ -147,15 +181,33 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	for {
 		select {
 		case r := <-done:
-			return v.execDone(r.res, r.err, session, hint, conn)
+			return finished(r.res, r.err)
 		case <-deadline:
-			return detach(&kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
+			return detach(&kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
+		case err := <-interruptDone:
+			if err != nil {
+				v.Note("could not interrupt the kernel: " + kit.Classify(err, conn.Creds).Msg + "; ctrl+c again to stop or detach")
+			} else {
+				v.Note("interrupted the kernel; waiting for the code to stop (ctrl+c again to stop or detach)")
+			}
+			continue
 		case sig := <-sigs:
 			v.S.Signals.Record(sig)
-			// Only ctrl+c asks: SIGTERM (kill) and SIGHUP (the terminal
-			// is gone) detach at once.
+			// SIGTERM (kill) and SIGHUP (the terminal is gone) detach at
+			// once.
 			if sig != os.Interrupt {
 				return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
+			}
+			// The first ctrl+c interrupts the kernel, as jupyter console
+			// does: KeyboardInterrupt in the code, the session's state kept.
+			if !v.interrupted {
+				v.interrupted = true
+				v.Note("ctrl+c: interrupting the kernel (KeyboardInterrupt in the code; ctrl+c again to stop or detach)")
+				go func() {
+					_, err := v.interruptKernel(base, conn, session)
+					interruptDone <- err
+				}()
+				continue
 			}
 		}
 		if !v.CanPrompt() {
@@ -221,11 +273,11 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		select {
 		case r := <-done:
 			endAsk()
-			return v.execDone(r.res, r.err, session, hint, conn)
+			return finished(r.res, r.err)
 		case <-deadline:
 			endAsk()
-			return detach(&kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
-		case sig := <-sigs: // a second ctrl+c (or SIGTERM): leave at once
+			return detach(&kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
+		case sig := <-sigs: // another ctrl+c (or SIGTERM): leave at once
 			v.S.Signals.Record(sig)
 			endAsk()
 			return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
@@ -273,7 +325,11 @@ func (v *verb) execTarget(ctx context.Context, conn *kit.Connection, target stri
 		return "", kit.Classify(err, conn.Creds)
 	}
 	ref := kit.SessionRef(se.Name)
-	v.Note("opened session " + ref + " (reuse it as TARGET); " + v.G.CloseSessionHint(se.Name))
+	if o.rm {
+		v.Note("opened session " + ref + " (closed afterwards: --rm)")
+	} else {
+		v.Note("opened session " + ref + "; it stays open after exec (reuse it with --session " + api.LastSegment(se.Name) + "; --rm closes it afterwards); " + v.G.CloseSessionHint(se.Name))
+	}
 	return se.Name, nil
 }
 
@@ -321,9 +377,12 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 		res.Session = session
 	}
 	if v.AsJSON {
-		rep := Report{Session: res.Session, ExecutionID: res.ExecutionID, ExecutionCount: res.ExecutionCount,
+		rep := Report{Envelope: kit.Envelope{OK: res.ExecutionError == nil}, Session: res.Session, ExecutionID: res.ExecutionID, ExecutionCount: res.ExecutionCount,
 			Stdout: res.Stdout, Stderr: res.Stderr, Result: res.Result, ExecutionError: res.ExecutionError,
 			OutputTruncated: res.OutputTruncated, RichOutputs: res.RichOutputs}
+		if xe := res.ExecutionError; xe != nil {
+			rep.Envelope = kit.Fail(v.raisedCode(xe), v.Red().Redact(api.OneLine("the code raised "+xe.Name+": "+xe.Value, 300)))
+		}
 		if rep.RichOutputs == nil {
 			rep.RichOutputs = []api.RichOutput{}
 		}
@@ -368,7 +427,19 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 		fmt.Fprintln(v.S.Err, v.Red().Redact(strings.Join(tb, "\n")))
 		v.Mu.Unlock()
 	}
-	return &kit.ExitError{Code: kit.ExitPartial, Msg: ""}
+	if code := v.raisedCode(xe); code == kit.ExitInterrupted {
+		return &kit.ExitError{Code: code, Msg: "interrupted: the code raised KeyboardInterrupt; session " + kit.SessionRef(session) + " keeps its state"}
+	}
+	return &kit.ExitError{Code: kit.ExitFailure, Msg: ""}
+}
+
+// raisedCode is the exit code of code that raised xe: 130 for the
+// KeyboardInterrupt exec's kernel interrupt caused (ctrl+c), else 1.
+func (v *verb) raisedCode(xe *api.ExecuteError) int {
+	if v.interrupted && xe.Name == KeyboardInterrupt {
+		return kit.ExitInterrupted
+	}
+	return kit.ExitFailure
 }
 
 // program writes the code's own output to w: the exact bytes into a pipe

@@ -41,7 +41,7 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"during a transfer is renewed (get_runtime) without restarting it. Hidden files (names starting\n" +
 			"with \".\") are not served by Jupyter: cp -r skips them on upload and says how many.\n\n" +
 			"A progress bar (bytes, rate, ETA) is drawn on stderr when it is a terminal; each file copied is\n" +
-			"one line on stdout; --json prints only a final summary on stdout.\n" + filesExitCodes,
+			"one line on stdout; --json prints only a final summary on stdout.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash cp ./data.csv rt-abc:/content/\n" +
 			"  colabdash cp rt-abc:/content/model.pt .\n" +
 			"  colabdash cp -r ./proj rt-abc:/content/proj\n" +
@@ -102,18 +102,17 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			}
 			defer rf.conn.Close()
 			return v.runCopy(ctx, rf, src, dst, recursive)
-		}, func(why string) any { return CopySummary{Error: why, Files: []CopiedFile{}} }),
+		}, func(env kit.Envelope) any { return CopySummary{Envelope: env, Files: []CopiedFile{}} }),
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
-	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
+	v.JSONFlags(cmd, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
 	return cmd
 }
 
 // CopySummary is `cp --json`'s output: always one object, ok false with
 // error set on failure (the exit code is non-zero then too).
 type CopySummary struct {
-	OK      bool         `json:"ok"`
-	Error   string       `json:"error,omitempty"`
+	kit.Envelope
 	Files   []CopiedFile `json:"files"`
 	Bytes   int64        `json:"bytes"`
 	Seconds float64      `json:"seconds"`
@@ -187,7 +186,7 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 	var ee *kit.ExitError
 	if err != nil {
 		ee = FileError(err, rf)
-		sum.Error = v.Red().Redact(ee.Msg)
+		sum.Envelope = kit.Failure(ee, v.Red())
 	}
 	if v.AsJSON {
 		if jerr := v.WriteJSON(sum); jerr != nil && ee == nil {

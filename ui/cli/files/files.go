@@ -19,12 +19,6 @@ import (
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
-// ExitNoSuchFile is the exit code of the file commands (ls, cp, rm,
-// forward) when a local or remote path does not exist, beyond the common
-// ones (0 ok, 1 failure, 2 usage, 3 credentials, 4 API or network, 5
-// quota, 130 interrupted).
-const ExitNoSuchFile = 6
-
 // Commands are ls, cp, rm and forward. They are verbs like exec and
 // delete: the same RUNTIME resolution (id, name or unique prefix), the
 // same completion of runtime ids (cached), human lines through the
@@ -34,26 +28,22 @@ func Commands(g *kit.Globals, s *kit.Streams) []*cobra.Command {
 	return []*cobra.Command{lsCmd(g, s), cpCmd(g, s), rmCmd(g, s), forwardCmd(g, s)}
 }
 
-const filesExitCodes = "Exit codes: 0 ok, 1 failure (local error, corrupt copy), 2 usage (a directory without -r), 3 credentials, " +
-	"4 API or network (runtime gone, proxy unreachable), 6 no such file or directory, 128 + a signal (130 ctrl+c, 143 SIGTERM).\n" +
-	"With --json, stdout holds exactly one JSON object whatever the outcome: \"ok\" says whether it succeeded, \"error\" why not."
+// ExitNoSuchFile is kit.ExitNotFound, the exit code of a local or remote
+// path (or runtime) that does not exist.
+const ExitNoSuchFile = kit.ExitNotFound
 
 // jsonOnFailure wraps a file verb's RunE: with --json, a failure that
 // printed no document yet (a bad argument, an unknown runtime, no
 // connection) prints doc(why) on stdout, so ls, cp and rm always print
 // exactly one JSON object, "ok" false and "error" (redacted) on failure.
 // The exit code and the stderr line are the failure's own.
-func (v *verb) jsonOnFailure(run func(cmd *cobra.Command, args []string) error, doc func(why string) any) func(*cobra.Command, []string) error {
+func (v *verb) jsonOnFailure(run func(cmd *cobra.Command, args []string) error, doc func(env kit.Envelope) any) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		err := run(cmd, args)
 		if err == nil || !v.AsJSON || v.WroteJSON {
 			return err
 		}
-		why := err.Error()
-		if ee := FileError(err, nil); ee != nil {
-			why = ee.Msg
-		}
-		if jerr := v.WriteJSON(doc(v.Red().Redact(why))); jerr != nil {
+		if jerr := v.WriteJSON(doc(kit.Failure(FileError(err, nil), v.Red()))); jerr != nil {
 			return jerr
 		}
 		return err

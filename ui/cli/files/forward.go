@@ -35,7 +35,8 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"Host other than 127.0.0.1:PORT, localhost:PORT or [::1]:PORT, or WebSocket upgrades from another\n" +
 			"Origin are refused before they reach the runtime. The proxy token itself never reaches a local\n" +
 			"client. Listening beyond loopback (--address) needs saying so, prints a warning, and still\n" +
-			"requires the token.\n" + filesExitCodes,
+			"requires the token.\n\n" +
+			"forward runs until ctrl+c (exit 130), SIGTERM (143) or SIGHUP (129) ends it; a busy --port exits 1.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash forward rt-abc                # http://127.0.0.1:8888/?token=…\n" +
 			"  colabdash forward rt-abc --port 0       # any free port\n" +
 			"  jupyter console --existing …            # or point VS Code / JupyterLab at the printed URL",
@@ -100,12 +101,14 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			go func() { served <- srv.Serve(ln) }()
 			select {
 			case <-ctx.Done():
+				// Only a signal (or the caller's context) ends a forward:
+				// exit 130 (128 + the signal), as --help says.
+				_ = srv.Close()
+				return &kit.ExitError{Code: kit.ExitInterrupted, Msg: ""}
 			case err := <-served: // the listener failed: say so instead of waiting for ctrl+c
 				_ = srv.Close()
 				return &kit.ExitError{Code: kit.ExitFailure, Msg: "forward stopped: " + err.Error()}
 			}
-			_ = srv.Close()
-			return nil
 		},
 	}
 	cmd.Flags().IntVar(&port, "port", 8888, "local port (0: any free port)")

@@ -21,7 +21,7 @@ func lsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"modified and name, directories ending in \"/\". RUNTIME is the id (rt-abc), runtimes/rt-abc or a unique prefix;\n" +
 			"PATH is absolute on the runtime (/ is its root, holding content/), with or without its leading\n" +
 			"slash, and defaults to /content when RUNTIME: has none. --json names paths absolute (\"/content/x\").\n" +
-			"Hidden names (starting with \".\") are not listed by Jupyter.\n" + filesExitCodes,
+			"Hidden names (starting with \".\") are not listed by Jupyter.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash ls rt-abc\n  colabdash ls rt-abc:/content/sample_data\n  colabdash ls rt-abc:content --json",
 		Args:    cobra.ExactArgs(1),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -49,7 +49,7 @@ func lsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			}
 			defer rf.conn.Close()
 			loc.Runtime = rf.rt.ID()
-			got.Runtime = loc.Runtime
+			got.Runtime = kit.NameOf(loc.Runtime)
 			m, err := rf.jc.Stat(ctx, loc.Path)
 			if err == nil && m.IsDir() && !v.AsJSON {
 				// Printed as it arrives (files_ls.go).
@@ -71,11 +71,11 @@ func lsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			}
 			v.Say(listingLine(v.Red(), m))
 			return nil
-		}, func(why string) any {
-			return LsJSON{Error: why, Runtime: got.Runtime, Path: got.Path, Entries: []lsEntry{}}
+		}, func(env kit.Envelope) any {
+			return LsJSON{Envelope: env, Runtime: got.Runtime, Path: got.Path, Entries: []lsEntry{}}
 		}),
 	}
-	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print JSON: {ok, error, runtime, path, type, entries:[{name, path, type, size, lastModified}]}")
+	v.JSONFlags(cmd, "print JSON: {ok, error, runtime, path, type, entries:[{name, path, type, size, lastModified}]}")
 	return cmd
 }
 
@@ -98,19 +98,18 @@ func lsReport(loc jupyter.Location, m jupyter.Model) any {
 		}
 		entries = append(entries, lsEntry{Name: e.Name, Path: absRemote(e.Path), Type: e.Type, Size: e.Size, LastModified: lm})
 	}
-	return LsJSON{OK: true, Runtime: loc.Runtime, Path: absRemote(loc.Path), Type: m.Type, Entries: entries}
+	return LsJSON{Envelope: kit.Envelope{OK: true}, Runtime: kit.NameOf(loc.Runtime), Path: absRemote(loc.Path), Type: m.Type, Entries: entries}
 }
 
 // LsJSON is `ls --json`'s output. On failure OK is false, Error says why
-// (redacted), Runtime is the runtime's id once resolved and Path the
+// (redacted), Runtime is the runtime's name (runtimes/ID) once resolved and Path the
 // absolute path once read ("" before), Type is "" and Entries is [].
 type LsJSON struct {
-	OK      bool      `json:"ok"`
-	Error   string    `json:"error,omitempty"`
-	Runtime string    `json:"runtime"`
-	Path    string    `json:"path"`
-	Type    string    `json:"type"`
-	Entries []lsEntry `json:"entries"`
+	kit.Envelope
+	Runtime kit.RuntimeName `json:"runtime"`
+	Path    string          `json:"path"`
+	Type    string          `json:"type"`
+	Entries []lsEntry       `json:"entries"`
 }
 
 // absRemote writes a remote path (Jupyter's form, relative to the

@@ -21,7 +21,7 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"files cannot be removed this way (the error says so). Removing asks for no confirmation.\n\n" +
 			"A stock Jupyter server moves what it deletes to its trash (~/.local/share/Trash), where it still\n" +
 			"uses the runtime's disk. --purge also empties that trash, through execute_code, after asking\n" +
-			"(only y confirms; without a terminal pass --yes); \"rm --purge RUNTIME\" only empties it.\n" + filesExitCodes,
+			"(only y confirms; without a terminal pass --yes); \"rm --purge RUNTIME\" only empties it.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash rm rt-abc:/content/old.csv\n  colabdash rm -r rt-abc:/content/checkpoints\n" +
 			"  colabdash rm --purge -r rt-abc:/content/checkpoints\n  colabdash rm --purge rt-abc --yes",
 		Args: cobra.MinimumNArgs(1),
@@ -99,11 +99,11 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				v.Note(jupyter.TrashNote(purgeCommand(v.G, rf)))
 			}
 			if v.AsJSON {
-				rep := RmReport{Removed: removed, OK: failure == nil && perr == nil, PurgedBytes: purged}
+				rep := RmReport{Removed: removed, Envelope: kit.Envelope{OK: failure == nil && perr == nil}, PurgedBytes: purged}
 				if failure != nil {
-					rep.Error = v.Red().Redact(FileError(failure, rf).Msg)
+					rep.Envelope = kit.Failure(FileError(failure, rf), v.Red())
 				} else if perr != nil {
-					rep.Error = v.Red().Redact(FileError(perr, rf).Msg)
+					rep.Envelope = kit.Failure(FileError(perr, rf), v.Red())
 				}
 				if err := v.WriteJSON(rep); err != nil {
 					return err
@@ -116,12 +116,12 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return FileError(perr, rf)
 			}
 			return nil
-		}, func(why string) any { return RmReport{Removed: []string{}, Error: why} }),
+		}, func(env kit.Envelope) any { return RmReport{Removed: []string{}, Envelope: env} }),
 	}
 	cmd.Flags().BoolVar(&purge, "purge", false, "also empty the runtime's trash, where its Jupyter server keeps deleted files (asks first)")
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "with --purge: empty the trash without asking (needed without a terminal)")
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "remove directories and their contents")
-	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print a JSON summary: {removed: [...], ok, error}")
+	v.JSONFlags(cmd, "print a JSON summary: {removed: [...], ok, error}")
 	return cmd
 }
 
@@ -129,8 +129,7 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 // ("rt-abc:/content/x"), whether all went well, and why not (redacted).
 type RmReport struct {
 	Removed []string `json:"removed"`
-	OK      bool     `json:"ok"`
-	Error   string   `json:"error,omitempty"`
+	kit.Envelope
 	// PurgedBytes is what --purge freed by emptying the runtime's trash
 	// (absent without --purge, or when the trash was not emptied).
 	PurgedBytes *int64 `json:"purgedBytes,omitempty"`

@@ -11,9 +11,8 @@ import (
 )
 
 // shellExitCodes ends the shell verb's help.
-const shellExitCodes = "Exit codes: 0 the remote shell exited (or ~. detached), 2 usage (no terminal, --readonly),\n" +
-	"3 credentials (the proxy refused the renewed token, or get_runtime refused the account),\n" +
-	"4 the connection was lost or the runtime is gone, 130 interrupted."
+var shellExitCodes = "0 when the remote shell exited (or ~. detached); 3 when the proxy refused the renewed token\n" +
+	"or get_runtime refused the account; 4 when the connection was lost or the runtime is gone.\n" + kit.ExitCodesHelp
 
 // ShellCommand is `colabdash shell`: a terminal on the runtime.
 func ShellCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {

@@ -63,9 +63,9 @@ func (v *verb) purgeOnly(ctx context.Context, arg string, yes bool) error {
 	defer rf.conn.Close()
 	n, err := v.purgeTrash(ctx, rf, yes)
 	if v.AsJSON {
-		rep := RmReport{Removed: []string{}, OK: err == nil, PurgedBytes: n}
+		rep := RmReport{Removed: []string{}, Envelope: kit.Envelope{OK: err == nil}, PurgedBytes: n}
 		if err != nil {
-			rep.Error = v.Red().Redact(FileError(err, rf).Msg)
+			rep.Envelope = kit.Failure(FileError(err, rf), v.Red())
 		}
 		if jerr := v.WriteJSON(rep); jerr != nil && err == nil {
 			return jerr

@@ -147,6 +147,11 @@ func Classify(err error, creds *auth.Credentials) *ExitError {
 	if errors.Is(err, context.Canceled) {
 		return &ExitError{Code: ExitInterrupted, Msg: "interrupted"}
 	}
+	if ae != nil && ae.Code == api.NotFound && ae.HTTPStatus != 404 {
+		// The runtime or session went away between listing and acting (a
+		// tool's NOT_FOUND; an HTTP 404 is a wrong endpoint, exit 4).
+		return &ExitError{Code: ExitNotFound, Msg: api.OneLine(err.Error(), 300)}
+	}
 	return &ExitError{Code: ExitAPI, Msg: api.OneLine(err.Error(), 300)}
 }
 

@@ -12,15 +12,6 @@ import (
 	"github.com/colabdash/colabdash/state/config"
 )
 
-// Exit codes of every command.
-const (
-	ExitOK         = 0
-	ExitFailure    = 1 // the dashboard could not run
-	ExitUsage      = 2 // wrong flags or arguments
-	ExitCredential = 3 // credentials or permission
-	ExitAPI        = 4 // any other API or network failure
-)
-
 // Version and commit are set at build time with
 // -ldflags "-X github.com/colabdash/colabdash/ui/cli/kit.Version=…"
 // (and kit.Commit); otherwise they come from the module's build info.
@@ -103,24 +94,3 @@ func VersionString() string {
 	}
 	return fmt.Sprintf("colabdash %s (commit %s, %s)", v, c, runtime.Version())
 }
-
-// Exit codes the scriptable verbs add to ExitOK, ExitUsage,
-// ExitCredential and ExitAPI.
-const (
-	// ExitPartial: exec's code raised an exception, or some of several
-	// targets (delete, session close) failed while others succeeded.
-	ExitPartial = 1
-	// ExitQuota: a usage quota, a rate limit, too many active runtimes,
-	// an account refused runtimes, or a runtimeSpec the account is not
-	// eligible for.
-	ExitQuota = 5
-	// ExitInterrupted: ctrl+c, SIGTERM or SIGHUP ended the command. The
-	// process exits 128 + the signal's number (signalState.exitCode): 130
-	// for SIGINT, as here, 143 for SIGTERM, 129 for SIGHUP.
-	ExitInterrupted = 130
-)
-
-// ExitCodesHelp ends the Long help of every verb.
-const ExitCodesHelp = "Exit codes: 0 ok, 1 the code failed (exec) or some targets failed, 2 usage, 3 credentials or\n" +
-	"permission, 4 network or server, 5 quota, limit or ineligible spec, 128 + the signal that ended it\n" +
-	"(130 ctrl+c, 143 SIGTERM, 129 SIGHUP)."

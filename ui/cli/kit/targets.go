@@ -79,7 +79,7 @@ func MissingRuntime(arg string, all, rts []api.Runtime, targeted int) *ExitError
 			}
 		}
 	}
-	return &ExitError{Code: ExitUsage, Msg: fmt.Sprintf("no runtime %q (%s)", termtext.Cut(arg, 80), live)}
+	return &ExitError{Code: ExitNotFound, Msg: fmt.Sprintf("no runtime %q (%s)", termtext.Cut(arg, 80), live)}
 }
 
 // runtimeIDs lists runtime ids for a message, sanitized, at most 10.
@@ -153,7 +153,7 @@ func FindRuntime(ctx context.Context, conn *Connection, arg string) (api.Runtime
 // --- outcomes of verbs with several targets ---
 
 // Outcomes collects the result of each target of delete or session close
-// and gives the exit code: 0 when every target succeeded, 1 when some did
+// and gives the exit code: 0 when every target succeeded, 7 (ExitPartial) when some did
 // and some did not, else the first failure's own code.
 type Outcomes struct {
 	ok    int

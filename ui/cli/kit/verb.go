@@ -9,9 +9,7 @@ package kit
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -41,6 +39,8 @@ type Streams struct {
 	// Listen opens forward's listener; nil is net.Listen (tests hand
 	// forward a listener that fails).
 	Listen func(network, address string) (net.Listener, error)
+
+	json *JSONState // --json and --jq of this run (JSON)
 }
 
 // Verb is what every scriptable verb shares: the global flags (profile,
@@ -109,22 +109,19 @@ func (v *Verb) Note(line string) {
 	fmt.Fprintln(v.S.Err, termtext.Line(v.Red().Redact("colabdash: "+v.name+": "+line)))
 }
 
-// WriteJSON prints doc as indented JSON and a newline on stdout. Values are
+// WriteJSON prints doc as indented JSON and a newline on stdout, or what
+// --jq makes of it (a --jq runtime error: exit code 2). Values are
 // byte-exact; the C1 controls and bidirectional controls, which JSON
 // allows raw inside strings, are written as \u escapes (the same value,
 // termtext.JSON), so no JSON document can drive a terminal it is printed on.
 func (v *Verb) WriteJSON(doc any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return &ExitError{Code: ExitFailure, Msg: "encoding JSON: " + err.Error()}
-	}
-	v.WroteJSON = true
-	if _, err := v.S.Out.Write(termtext.JSON(buf.Bytes())); err != nil {
-		return &ExitError{Code: ExitFailure, Msg: "writing JSON: " + err.Error()}
-	}
-	return nil
+	st := v.S.JSON()
+	was := st.Written
+	st.Written = false
+	err := writeDoc(v.S.Out, v.S.OutTTY, st, doc)
+	v.WroteJSON = v.WroteJSON || st.Written
+	st.Written = was || st.Written
+	return err
 }
 
 // Connect opens the profile's connection; the caller closes it.

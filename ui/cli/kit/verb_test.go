@@ -60,9 +60,9 @@ func TestRuntimeAndSessionArgs(t *testing.T) {
 			t.Errorf("resolve %q: %v %v", arg, rt.Name, err)
 		}
 	}
-	for _, arg := range []string{"rt-ab", "rt-zzz", "", "runtimes/"} {
-		if _, err := ResolveRuntime(rts, arg); err == nil || err.(*ExitError).Code != ExitUsage {
-			t.Errorf("resolve %q: %v", arg, err)
+	for arg, code := range map[string]int{"rt-ab": ExitUsage, "rt-zzz": ExitNotFound, "": ExitUsage, "runtimes/": ExitUsage} {
+		if _, err := ResolveRuntime(rts, arg); err == nil || err.(*ExitError).Code != code {
+			t.Errorf("resolve %q: %v, want exit %d", arg, err, code)
 		}
 	}
 	for arg, want := range map[string][2]string{

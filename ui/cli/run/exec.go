@@ -67,8 +67,14 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 		code = ee.Code
 	}
 	rs.rep.ExitCode, rs.rep.OK, rs.rep.Seconds = code, code == 0, time.Since(start).Seconds()
-	if ee != nil {
-		rs.rep.Error = v.Red().Redact(ee.Msg)
+	switch {
+	case ee != nil:
+		rs.rep.Envelope = kit.Failure(ee, v.Red())
+	case code != 0 && rs.rep.FailedCell > 0:
+		rs.rep.Envelope = kit.Fail(kit.ExitFailure, fmt.Sprintf("code cell %d raised", rs.rep.FailedCell))
+	case code != 0:
+		// The script's own exit code, not the table's: its word is "failed".
+		rs.rep.Envelope = kit.Fail(kit.ExitFailure, fmt.Sprintf("%s exited %d", termtext.Cut(job.name, 80), code))
 	}
 	if v.AsJSON {
 		if jerr := v.WriteJSON(rs.rep); jerr != nil && code == 0 {
@@ -107,7 +113,7 @@ func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int,
 			return 0, rs.orStopped(err, "")
 		}
 		rs.rt = rt
-		rs.rep.Runtime = rt.Name
+		rs.rep.Runtime = kit.NameOf(rt.Name)
 	}
 	id := termtext.Cut(rs.rt.ID(), 63)
 	se, err := conn.Svc.CreateSession(rs.ctx, rs.rt.Name, state.NewSessionID())
@@ -291,7 +297,7 @@ func (rs *runState) runScript(job *runJob) (int, error) {
 			res.Stderr += message + "\n"
 		}
 	} else if xe != nil {
-		code = kit.ExitPartial
+		code = kit.ExitFailure
 	}
 	rs.rep.Stdout, rs.rep.Stderr, rs.rep.ExecutionError = res.Stdout, res.Stderr, res.ExecutionError
 	if !v.AsJSON {

@@ -70,22 +70,21 @@ type runState struct {
 }
 
 // Report is the JSON of `colabdash run --json`, in the file verbs'
-// envelope: ok and error, then what the run did. ExitCode is the
+// envelope (kit.Envelope: ok, and error on failure), then what the run did. ExitCode is the
 // command's exit code; Files are the uploads and downloads, as cp --json
 // lists them; Missing are the --download paths that did not exist.
 type Report struct {
-	OK        bool   `json:"ok"`
-	Error     string `json:"error,omitempty"`
-	ExitCode  int    `json:"exitCode"`
-	File      string `json:"file"`
-	Runtime   string `json:"runtime"`
-	RequestID string `json:"requestId,omitempty"`
-	Created   bool   `json:"created"`
-	Deleted   bool   `json:"deleted"`
-	Kept      bool   `json:"kept"`
-	Session   string `json:"session,omitempty"`
-	Stdout    string `json:"stdout,omitempty"`
-	Stderr    string `json:"stderr,omitempty"`
+	kit.Envelope
+	ExitCode  int             `json:"exitCode"`
+	File      string          `json:"file"`
+	Runtime   kit.RuntimeName `json:"runtime"`
+	RequestID string          `json:"requestId,omitempty"`
+	Created   bool            `json:"created"`
+	Deleted   bool            `json:"deleted"`
+	Kept      bool            `json:"kept"`
+	Session   string          `json:"session,omitempty"`
+	Stdout    string          `json:"stdout,omitempty"`
+	Stderr    string          `json:"stderr,omitempty"`
 	// ExecutionError is the script's exception (not SystemExit).
 	ExecutionError *api.ExecuteError  `json:"executionError,omitempty"`
 	Output         string             `json:"output,omitempty"`
@@ -261,7 +260,7 @@ func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 	}
 	rs.createAnswered = true
 	rs.rt = rt
-	rs.rep.Runtime, rs.rep.Created = rt.Name, true
+	rs.rep.Runtime, rs.rep.Created = kit.NameOf(rt.Name), true
 	if rs.ledger != nil {
 		if err := rs.ledger.created(rt.Name); err != nil {
 			v.Note("could not update the run's record: " + err.Error())
@@ -338,7 +337,7 @@ func (rs *runState) cleanup(keep bool) error {
 	if err == nil || ae != nil && ae.Code == api.NotFound && recovered {
 		rs.ledger.end()
 		rs.rep.Deleted = err == nil
-		rs.rep.Runtime = name
+		rs.rep.Runtime = kit.NameOf(name)
 		if err == nil {
 			v.Note("deleted runtime " + id)
 		}
@@ -366,7 +365,10 @@ func (v *verb) reap(cmd *cobra.Command) error {
 	defer conn.Close()
 	deleted, err := v.reapLeftovers(cmd.Context(), conn, false)
 	if v.AsJSON {
-		rep := runtimes.DeleteReport{Runtimes: []runtimes.DeleteEntry{}}
+		rep := runtimes.DeleteReport{Envelope: kit.Envelope{OK: err == nil}, Runtimes: []runtimes.DeleteEntry{}}
+		if err != nil {
+			rep.Envelope = kit.Failure(err, v.Red())
+		}
 		for _, name := range deleted {
 			rep.Runtimes = append(rep.Runtimes, runtimes.DeleteEntry{Name: name, Deleted: true})
 		}

@@ -194,7 +194,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 					v.Mu.Unlock()
 				}
 			}
-			rs.rep.FailedCell, exit = i+1, kit.ExitPartial
+			rs.rep.FailedCell, exit = i+1, kit.ExitFailure
 			break
 		}
 		v.Note(fmt.Sprintf("[%d/%d] %s ok in %.1f s", k+1, len(code), what, time.Since(t0).Seconds()))

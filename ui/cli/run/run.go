@@ -22,7 +22,7 @@ const maxNotebook = 64 << 20
 
 // ExitRunTimeout is run's exit code when --timeout ended the run (as
 // timeout(1)).
-const ExitRunTimeout = 124
+const ExitRunTimeout = kit.ExitTimeout
 
 // runOptions are run's flags.
 type runOptions struct {
@@ -52,7 +52,7 @@ type runDownload struct {
 	dir           bool
 }
 
-const runHelp = "run runs a Python script or a Jupyter notebook (.ipynb) on a runtime and brings its output back.\n" +
+var runHelp = "run runs a Python script or a Jupyter notebook (.ipynb) on a runtime and brings its output back.\n" +
 	"With --spec it creates a runtime for the run (one requestId, waited for until listed) and deletes it\n" +
 	"when the run ends: success, failure, ctrl+c, SIGTERM, SIGHUP or --timeout (a cost guard, which deletes\n" +
 	"it even with --keep). --keep keeps it and prints how to reach it. With --runtime an existing runtime\n" +
@@ -67,9 +67,9 @@ const runHelp = "run runs a Python script or a Jupyter notebook (.ipynb) on a ru
 	"--output, also when a cell fails, which stops the run and is named. --download RUNTIME_PATH[:LOCAL]\n" +
 	"(relative paths are under /content; LOCAL defaults to the current directory) runs after the run, also\n" +
 	"after a failure, not after a signal or --timeout; a missing path is a warning.\n" +
-	"Exit codes: the script's own (0, 1 for an exception, n for sys.exit(n)) or 1 for a failed cell; 2 usage,\n" +
-	"3 credentials, 4 network or server (also: the runtime could not be deleted), 5 quota or ineligible\n" +
-	"spec, 124 --timeout, 128+n a signal (130 ctrl+c, 143 SIGTERM, 129 SIGHUP)."
+	"The exit code is the script's own (0, 1 for an exception, n for sys.exit(n): n may then be any\n" +
+	"number, as with python) or 1 for a failed cell; otherwise the table below (4 also when the runtime\n" +
+	"could not be deleted).\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp
 
 // Command is `colabdash run`: a script or notebook on a runtime, its output brought back.
 func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
@@ -116,7 +116,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	kit.DurationVar(f, &o.timeout, "timeout", 0, false, "end the run after this long (from the start, creation included) and delete the runtime; 0: no limit")
 	f.StringVar(&o.output, "output", "", "where the executed notebook goes (default NAME.out.ipynb beside it)")
 	f.BoolVar(&o.reap, "reap", false, "delete the runtimes left by runs that did not finish, then exit")
-	f.BoolVar(&v.AsJSON, "json", false, "print one JSON summary on stdout (schema in README, Run)")
+	v.JSONFlags(cmd, "print one JSON summary on stdout (schema in README, Run)")
 	_ = cmd.RegisterFlagCompletionFunc("spec", runtimes.CompleteSpecs(v.Verb))
 	_ = cmd.RegisterFlagCompletionFunc("runtime", v.CompleteRuntimes)
 	return cmd

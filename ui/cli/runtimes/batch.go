@@ -2,6 +2,7 @@ package runtimes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -138,7 +139,7 @@ func (b *batch) confirm(ctx context.Context, yes bool, q question) error {
 	}
 	if !ok {
 		unconfirmed(notConfirmedNo)
-		return &kit.ExitError{Code: kit.ExitPartial, Msg: q.cancelled}
+		return &kit.ExitError{Code: kit.ExitFailure, Msg: q.cancelled}
 	}
 	return nil
 }
@@ -166,22 +167,36 @@ func (b *batch) act(ctx context.Context, do func(ctx context.Context, name strin
 
 // finish prints the JSON report, built by report from the items in
 // argument order with their errors redacted, and returns the verb's
-// result: 0 when every target succeeded, 1 when some did and some did
+// result: 0 when every target succeeded, 7 (partial) when some did and some did
 // not, else the first failure's code.
-func (b *batch) finish(report func(items []*batchItem) any) error {
+func (b *batch) finish(report func(items []*batchItem, env kit.Envelope) any) error {
 	return b.stop(b.res.Err(), report)
 }
 
 // stop prints the JSON report as finish does and returns err: the verb
 // ends with err (a refused or cancelled confirmation) but, with --json,
 // still says what became of each argument.
-func (b *batch) stop(err error, report func(items []*batchItem) any) error {
+func (b *batch) stop(err error, report func(items []*batchItem, env kit.Envelope) any) error {
 	if b.v.AsJSON {
 		items := b.ordered()
 		for _, it := range items {
 			it.err = b.v.Red().Redact(it.err)
 		}
-		if werr := b.v.WriteJSON(report(items)); werr != nil {
+		env := kit.Envelope{OK: err == nil}
+		if err != nil {
+			env = kit.Failure(err, b.v.Red())
+			var ee *kit.ExitError
+			if errors.As(err, &ee) && ee.Msg == "" {
+				failed := 0
+				for _, it := range items {
+					if !it.done {
+						failed++
+					}
+				}
+				env.Error.Message = fmt.Sprintf("%d of %d target(s) failed (see each one's error)", failed, len(items))
+			}
+		}
+		if werr := b.v.WriteJSON(report(items, env)); werr != nil {
 			return werr
 		}
 	}

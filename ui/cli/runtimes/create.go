@@ -21,6 +21,7 @@ import (
 // CreateReport is the JSON of `colabdash create --json`: the runtime as
 // `status --json` shows it, and the requestId the create was sent with.
 type CreateReport struct {
+	kit.Envelope
 	report.Runtime
 	RequestID string `json:"requestId"`
 }
@@ -46,7 +47,7 @@ func CreateCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"--request-id and Colab returns the same runtime instead of making a second.\n" +
 			"Without --wait it returns once create_runtime has answered; with --wait, once list_runtimes\n" +
 			"shows the runtime with a connection URL. A spec your tier is not eligible for, a quota or a\n" +
-			"limit exits 5 with the reason and what to try instead.\n" + kit.ExitCodesHelp,
+			"limit exits 5 with the reason and what to try instead.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash create --spec GPU/T4/STANDARD --wait\n" +
 			"  colabdash create --variant CPU --shape HIGHMEM --json | jq -r .name\n" +
 			"  colabdash create --last                      # like the last runtime created here or in the dashboard\n" +
@@ -65,7 +66,7 @@ func CreateCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.StringVar(&o.requestID, "request-id", "", "requestId (UUID4) of an earlier create to re-send identically; default: a new one")
 	f.BoolVar(&o.wait, "wait", false, "return once the runtime is listed with a connection URL")
 	kit.DurationVar(f, &o.timeout, "timeout", 15*time.Minute, false, "give up waiting after this long; 0: no limit (the runtime may still be created: re-run with --request-id)")
-	f.BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
 	_ = cmd.RegisterFlagCompletionFunc("spec", v.completeSpecs)
 	return cmd
 }
@@ -187,7 +188,7 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		ae := kit.AsAPIError(err)
 		switch {
 		case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-			return &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("gave up after --timeout %s; Colab may still create the runtime; %s", o.timeout, rerun)}
+			return &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up after --timeout %s; Colab may still create the runtime; %s", o.timeout, rerun)}
 		case ctx.Err() != nil:
 			return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted; Colab may still create the runtime; " + rerun}
 		case ae == nil:
@@ -216,7 +217,7 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		}
 	}
 	if v.AsJSON {
-		return v.WriteJSON(CreateReport{Runtime: report.NewRuntime(rt, nil, nil, time.Now(), false), RequestID: requestID})
+		return v.WriteJSON(CreateReport{Envelope: kit.Envelope{OK: true}, Runtime: report.NewRuntime(rt, nil, nil, time.Now(), false), RequestID: requestID})
 	}
 	v.Say(fmt.Sprintf("created %s (%s, version %s)", termtext.Cut(rt.ID(), 63), termtext.Cut(rt.RuntimeSpec.String(), 60), termtext.Cut(orLatest(rt.Version), 40)))
 	if ci := rt.ConnectionInfo; ci != nil && ci.URL != "" {
@@ -281,7 +282,7 @@ func (v *verb) waitListed(ctx context.Context, conn *kit.Connection, rt api.Runt
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				status := v.G.CommandOr("colabdash status", "status")
-				return api.Runtime{}, &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("%s was created but is not listed with a connection after --timeout %s; "+
+				return api.Runtime{}, &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("%s was created but is not listed with a connection after --timeout %s; "+
 					"%s shows it when it is", termtext.Cut(rt.ID(), 63), timeout, status)}
 
 			}

@@ -15,6 +15,7 @@ import (
 // distinct argument (a runtime named twice, however written, is one
 // entry), in argument order.
 type DeleteReport struct {
+	kit.Envelope
 	Runtimes []DeleteEntry `json:"runtimes"`
 }
 
@@ -42,7 +43,7 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"terminal it asks first, and only y confirms; without a terminal it refuses unless --yes is\n" +
 			"given (a piped \"y\" is not accepted). A RUNTIME that is not listed is reported and fails the\n" +
 			"command, unless --ignore-missing. With several RUNTIMEs, exit code 1 means some were deleted\n" +
-			"and some were not.\n" + kit.ExitCodesHelp,
+			"and some were not.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash delete rt-abc\n  colabdash delete rt-abc rt-def --yes\n" +
 			"  colabdash delete \"$id\" --yes --ignore-missing --json",
 		Args:              cobra.MinimumNArgs(1),
@@ -97,8 +98,8 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 					b.fail(it, u.ee)
 				}
 			}
-			report := func(items []*batchItem) any {
-				rep := DeleteReport{Runtimes: make([]DeleteEntry, 0, len(items))}
+			report := func(items []*batchItem, env kit.Envelope) any {
+				rep := DeleteReport{Envelope: env, Runtimes: make([]DeleteEntry, 0, len(items))}
 				for _, it := range items {
 					rep.Runtimes = append(rep.Runtimes, DeleteEntry{Name: it.name, Deleted: it.done, Missing: it.missing, Error: it.err})
 				}
@@ -121,6 +122,6 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVarP(&yes, "yes", "y", false, "delete without asking (needed without a terminal)")
 	f.BoolVar(&ignoreMissing, "ignore-missing", false, "a RUNTIME that does not exist is not an error")
-	f.BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
 	return cmd
 }

@@ -18,8 +18,9 @@ import (
 
 // SessionsReport is the JSON of `colabdash sessions --json`.
 type SessionsReport struct {
-	Runtime  string         `json:"runtime"`
-	Sessions []SessionEntry `json:"sessions"`
+	kit.Envelope
+	Runtime  kit.RuntimeName `json:"runtime"`
+	Sessions []SessionEntry  `json:"sessions"`
 }
 
 // SessionEntry is one session: Name as in `status --json`
@@ -29,6 +30,13 @@ type SessionsReport struct {
 type SessionEntry struct {
 	Name              string `json:"name"`
 	OpenedByColabdash bool   `json:"openedByColabdash"`
+}
+
+// SessionOpenReport is `session open --json`: the envelope and the
+// session opened.
+type SessionOpenReport struct {
+	kit.Envelope
+	SessionEntry
 }
 
 func newSessionEntry(name string) SessionEntry {
@@ -42,7 +50,7 @@ func SessionsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Use:   "sessions RUNTIME",
 		Short: "List a runtime's sessions",
 		Long: "sessions calls list_sessions on RUNTIME: the sessions colabdash opened (ids colabdash-…) and\n" +
-			"the others, usually your notebooks'. A session is written RUNTIME/SESSION in other commands.\n" + kit.ExitCodesHelp,
+			"the others, usually your notebooks'. A session is written RUNTIME/SESSION in other commands.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash sessions rt-abc\n  colabdash sessions rt-abc --json | jq -r '.sessions[] | select(.openedByColabdash) | .name'",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: v.CompleteRuntimes,
@@ -57,7 +65,7 @@ func SessionsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if err != nil {
 				return kit.Classify(err, conn.Creds)
 			}
-			rep := SessionsReport{Runtime: rt.Name, Sessions: make([]SessionEntry, 0, len(ss))}
+			rep := SessionsReport{Envelope: kit.Envelope{OK: true}, Runtime: kit.NameOf(rt.Name), Sessions: make([]SessionEntry, 0, len(ss))}
 			for _, se := range ss {
 				rep.Sessions = append(rep.Sessions, newSessionEntry(se.Name))
 			}
@@ -85,7 +93,7 @@ func SessionsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
 	return cmd
 }
 
@@ -94,7 +102,7 @@ func SessionCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "session",
 		Short: "Open or close a session on a runtime",
-		Long:  "session open RUNTIME opens a Jupyter kernel session; session close SESSION... closes sessions.",
+		Long:  "session open RUNTIME opens a Jupyter kernel session; session close SESSION... closes sessions.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash session open rt-abc\n  colabdash session close rt-abc/colabdash-1a2b3c4d --yes\n" +
 			"  colabdash session close rt-abc/notebook-9f3e --force   # one colabdash did not open",
 		Args: cobra.NoArgs,
@@ -115,7 +123,7 @@ func sessionOpenCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Long: "open calls create_session on RUNTIME with a new id colabdash-XXXXXXXX, or --id (then the call\n" +
 			"is create-or-get: an open session with that id is returned). Only sessions whose id starts\n" +
 			"with colabdash- count as opened by colabdash (session close needs --force for the others).\n" +
-			"stdout is the session as RUNTIME/SESSION, to pass to exec and session close.\n" + kit.ExitCodesHelp,
+			"stdout is the session as RUNTIME/SESSION, to pass to exec and session close.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  s=$(colabdash session open rt-abc); colabdash exec \"$s\" -c 'x = 1'; colabdash exec \"$s\" -c 'print(x)'",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: v.CompleteRuntimes,
@@ -138,14 +146,14 @@ func sessionOpenCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return kit.Classify(err, conn.Creds)
 			}
 			if v.AsJSON {
-				return v.WriteJSON(newSessionEntry(se.Name))
+				return v.WriteJSON(SessionOpenReport{kit.Envelope{OK: true}, newSessionEntry(se.Name)})
 			}
 			v.Say(kit.SessionRef(se.Name))
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&id, "id", "", "session id (RFC 1034); default colabdash- and 8 random hex digits")
-	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
 	return cmd
 }
 
@@ -153,6 +161,7 @@ func sessionOpenCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 // per distinct argument (a session named twice, however written, is one
 // entry), in argument order.
 type CloseReport struct {
+	kit.Envelope
 	Sessions []closeEntry `json:"sessions"`
 }
 
@@ -175,7 +184,7 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"runtimes/RUNTIME/sessions/SESSION), which discards its kernel state and stops code running in\n" +
 			"it. Only sessions colabdash opened (ids colabdash-…) are closed unless --force: the others are\n" +
 			"usually your notebooks'. On a terminal it asks first (y, or the word close for a session\n" +
-			"colabdash did not open); without one it refuses unless --yes.\n" + kit.ExitCodesHelp,
+			"colabdash did not open); without one it refuses unless --yes.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash session close rt-abc/colabdash-1a2b3c4d\n  colabdash session close rt-abc/notebook-9f3e --force --yes",
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: v.CompleteRuntimes,
@@ -200,8 +209,8 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 					b.fail(it, &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("%q is not a session: write RUNTIME/SESSION (%s RUNTIME lists them)", termtext.Cut(arg, 80), v.G.CommandOr("colabdash sessions", "sessions"))})
 				}
 			}
-			report := func(items []*batchItem) any {
-				rep := CloseReport{Sessions: make([]closeEntry, 0, len(items))}
+			report := func(items []*batchItem, env kit.Envelope) any {
+				rep := CloseReport{Envelope: env, Sessions: make([]closeEntry, 0, len(items))}
 				for _, it := range items {
 					rep.Sessions = append(rep.Sessions, closeEntry{Name: it.name, Closed: it.done, Error: it.err})
 				}
@@ -269,7 +278,7 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVarP(&yes, "yes", "y", false, "close without asking (needed without a terminal)")
 	f.BoolVar(&force, "force", false, "also close sessions colabdash did not open (your notebooks' kernels)")
-	f.BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
 	return cmd
 }
 
@@ -291,5 +300,5 @@ func (v *verb) checkListed(ctx context.Context, conn *kit.Connection, listed map
 	if line := v.G.RuntimeCommand(rt.ID(), "sessions"); line != "" {
 		lists = line + " lists them"
 	}
-	return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("no session %s open (%s)", kit.SessionRef(name), lists)}
+	return &kit.ExitError{Code: kit.ExitNotFound, Msg: fmt.Sprintf("no session %s open (%s)", kit.SessionRef(name), lists)}
 }

@@ -18,6 +18,7 @@ import (
 
 // SpecsReport is the JSON of `colabdash specs --json`.
 type SpecsReport struct {
+	kit.Envelope
 	Subscription report.Subscription `json:"subscription"`
 	RuntimeSpecs []specEntry         `json:"runtimeSpecs"`
 }
@@ -59,7 +60,7 @@ func SpecsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "List the runtime specs and whether you may create each",
 		Long: "specs calls list_runtime_specs and prints every runtimeSpec (variant/accelerator/shape) with\n" +
 			"whether your tier is eligible for it, as the dashboard's picker does. The SPEC column is what\n" +
-			"create --spec takes.\n" + kit.ExitCodesHelp,
+			"create --spec takes.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash specs\n  colabdash specs --json | jq -r '.runtimeSpecs[] | select(.eligible) | .spec'",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,7 +73,7 @@ func SpecsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep := SpecsReport{Subscription: report.Subscription{Tier: tier}, RuntimeSpecs: make([]specEntry, 0, len(specs))}
+			rep := SpecsReport{Envelope: kit.Envelope{OK: true}, Subscription: report.Subscription{Tier: tier}, RuntimeSpecs: make([]specEntry, 0, len(specs))}
 			for _, sp := range specs {
 				rep.RuntimeSpecs = append(rep.RuntimeSpecs, specEntry{Spec: sp.Key.String(), RuntimeSpec: sp.Key, Eligible: sp.Eligible})
 			}
@@ -103,7 +104,7 @@ func SpecsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
 	return cmd
 }
 

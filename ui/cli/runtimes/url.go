@@ -19,14 +19,15 @@ import (
 // tokenExpiresInSeconds exactly as in `status --json` (token only from
 // the token command).
 type ConnectionReport struct {
-	Name                  string            `json:"name"`
+	kit.Envelope
+	Name                  kit.RuntimeName   `json:"name"`
 	ConnectionInfo        report.Connection `json:"connectionInfo"`
 	TokenExpiresInSeconds *int64            `json:"tokenExpiresInSeconds"`
 }
 
 func newConnectionReport(rt api.Runtime, now time.Time, withToken bool) ConnectionReport {
 	sr := report.NewRuntime(rt, nil, nil, now, withToken)
-	return ConnectionReport{Name: sr.Name, ConnectionInfo: sr.ConnectionInfo, TokenExpiresInSeconds: sr.TokenExpiresInSeconds}
+	return ConnectionReport{Envelope: kit.Envelope{OK: true}, Name: kit.NameOf(sr.Name), ConnectionInfo: sr.ConnectionInfo, TokenExpiresInSeconds: sr.TokenExpiresInSeconds}
 }
 
 // URLCommand is `colabdash url`.
@@ -36,7 +37,7 @@ func URLCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Use:   "url RUNTIME",
 		Short: "Print a runtime's connection URL",
 		Long: "url prints the runtime's connectionInfo.url, the Jupyter server behind Colab's proxy. Requests\n" +
-			"to it need the proxy token (colabdash token) in the X-Colab-Runtime-Proxy-Token header.\n" + kit.ExitCodesHelp,
+			"to it need the proxy token (colabdash token) in the X-Colab-Runtime-Proxy-Token header.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash url rt-abc\n  curl -H \"X-Colab-Runtime-Proxy-Token: $(colabdash token rt-abc)\" \"$(colabdash url rt-abc)/api/kernels\"",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: v.CompleteRuntimes,
@@ -63,7 +64,7 @@ func URLCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&v.AsJSON, "json", false, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
 	return cmd
 }
 
@@ -80,7 +81,7 @@ func TokenCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Long: "token prints the runtime's proxy token, renewing it with get_runtime when less than --min-valid\n" +
 			"of its life is left, for use as a credential helper in scripts. The token is a bearer\n" +
 			"credential for the runtime: token refuses to print it to a terminal unless --show-tokens, and it\n" +
-			"never appears in any other output (stderr, logs), which redact it.\n" + kit.ExitCodesHelp,
+			"never appears in any other output (stderr, logs), which redact it.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  curl -H \"X-Colab-Runtime-Proxy-Token: $(colabdash token rt-abc)\" \"$(colabdash url rt-abc)/api/kernels\"\n" +
 			"  colabdash token rt-abc --min-valid 30m --json | jq -r .connectionInfo.expireTime",
 		Args:              cobra.ExactArgs(1),
@@ -131,6 +132,6 @@ func TokenCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f := cmd.Flags()
 	kit.DurationVar(f, &minValid, "min-valid", config.DefaultSettings().RenewLead, false, "renew the token when less than this much of its life is left")
 	f.BoolVar(&showTokens, "show-tokens", false, "print the token even when stdout is a terminal")
-	f.BoolVar(&v.AsJSON, "json", false, "print JSON with the token (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON with the token (schema in README, Scripting)")
 	return cmd
 }

@@ -1,10 +1,13 @@
 package top
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
 // Report is `colabdash top --json`: one document per round (with
@@ -15,13 +18,12 @@ import (
 // Jupyter server is not a failure. At is when the round ended (RFC 3339,
 // UTC; "" on a failure before any round).
 type Report struct {
-	OK       bool            `json:"ok"`
-	Error    string          `json:"error,omitempty"`
+	kit.Envelope
 	At       string          `json:"at"`
 	Runtimes []RuntimeReport `json:"runtimes"`
 }
 
-// RuntimeReport is one runtime. Name is "runtimes/rt-abc".
+// RuntimeReport is one runtime. Name is "runtimes/rt-abc" (kit.RuntimeName).
 // ResourcesStatus is "ok", "notOffered" (a stock Jupyter server has no
 // api/colab/resources), "unavailable" (ResourcesError says why: "resources
 // unavailable: HTTP 500") or "unknown" (not probed: Error says why).
@@ -32,7 +34,7 @@ type Report struct {
 // runtime could not be probed at all (no connectionInfo yet, the
 // runtime gone, get_runtime failing).
 type RuntimeReport struct {
-	Name            string           `json:"name"`
+	Name            kit.RuntimeName  `json:"name"`
 	OK              bool             `json:"ok"`
 	Error           string           `json:"error,omitempty"`
 	ResourcesStatus string           `json:"resourcesStatus"`
@@ -109,18 +111,30 @@ type ActivityReport struct {
 
 // newReport is the JSON of one round's rows.
 func newReport(rows []row, at time.Time) Report {
-	rep := Report{OK: true, At: at.UTC().Format(time.RFC3339), Runtimes: make([]RuntimeReport, 0, len(rows))}
+	rep := Report{Envelope: kit.Envelope{OK: true}, At: at.UTC().Format(time.RFC3339), Runtimes: make([]RuntimeReport, 0, len(rows))}
+	failed := 0
 	for _, r := range rows {
 		rr := r.report()
-		rep.OK = rep.OK && rr.OK
+		if !rr.OK {
+			failed++
+		}
 		rep.Runtimes = append(rep.Runtimes, rr)
+	}
+	if failed > 0 {
+		// The round's exit code (exitOf) in the envelope.
+		code := kit.ExitAPI
+		var ee *kit.ExitError
+		if errors.As(exitOf(rows), &ee) {
+			code = ee.Code
+		}
+		rep.Envelope = kit.Fail(code, fmt.Sprintf("%d of %d runtime(s) could not be read (see each runtime's error fields)", failed, len(rows)))
 	}
 	return rep
 }
 
 func (r row) report() RuntimeReport {
 	a := r.activity()
-	rr := RuntimeReport{Name: r.rt.Name, OK: !r.failed(), Error: r.probeErr, ResourcesStatus: r.resourcesStatus(),
+	rr := RuntimeReport{Name: kit.NameOf(r.rt.Name), OK: !r.failed(), Error: r.probeErr, ResourcesStatus: r.resourcesStatus(),
 		Activity: ActivityReport{State: a.State.String(), Kernels: a.Kernels, Busy: a.Busy, NeverConnected: a.NeverConnected,
 			ForSeconds: int64(a.For / time.Second), IdleWarning: a.IdleWarning()}}
 	if !a.Since.IsZero() {

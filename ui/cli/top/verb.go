@@ -47,12 +47,11 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"its proxy token only; a token the proxy refuses is renewed once with get_runtime and the call\n" +
 			"retried once. --watch redraws every INTERVAL (default 5s, e.g. --watch=10s or --watch 10s) in\n" +
 			"place on a terminal and appends time-stamped lines otherwise, until ctrl+c; with --json it prints\n" +
-			"one document per round. With --json, stdout holds exactly one JSON object (per round) whatever\n" +
-			"the outcome: \"ok\" says whether every runtime was read, \"error\" why not.\n" +
+			"one document per round, \"ok\" false when some runtime could not be read.\n" +
 			"--watch's cost is bounded: its first round reads every runtime, each later round at most\n" +
 			"INTERVAL's share of 120 requests a minute, two a runtime (5 runtimes at 5s), those read longest\n" +
 			"ago first; a runtime whose read failed is read again after 30s, then 1m, 2m, 4m, 5m (its row says\n" +
-			"when); one runtime never has two requests at once.\n" + kit.ExitCodesHelp,
+			"when); one runtime never has two requests at once.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash top\n  colabdash top rt-abc --json\n  colabdash top --watch\n  colabdash top rt-abc --watch 30s >> top.log",
 		ValidArgsFunction: v.CompleteRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -60,19 +59,14 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if err == nil || !v.AsJSON || v.WroteJSON {
 				return err
 			}
-			why := err.Error()
-			var ee *kit.ExitError
-			if errors.As(err, &ee) {
-				why = ee.Msg
-			}
-			if jerr := v.WriteJSON(Report{Error: v.Red().Redact(why), Runtimes: []RuntimeReport{}}); jerr != nil {
+			if jerr := v.WriteJSON(Report{Envelope: kit.Failure(err, v.Red()), Runtimes: []RuntimeReport{}}); jerr != nil {
 				return jerr
 			}
 			return err
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&v.AsJSON, "json", false, "print JSON: {ok, error, at, runtimes:[{name, ok, resourcesStatus, resources:{memory, disks, gpus}, kernels, activity}]}")
+	v.JSONFlags(cmd, "print JSON: {ok, error, at, runtimes:[{name, ok, resourcesStatus, resources:{memory, disks, gpus}, kernels, activity}]}")
 	f.Var(&watchFlag{v: v}, "watch", "redraw every INTERVAL (default 5s) until ctrl+c; off a terminal, append lines")
 	f.Lookup("watch").NoOptDefVal = DefaultInterval.String()
 	return cmd
@@ -186,7 +180,7 @@ func (v *verb) print(rows []row) error {
 	return nil
 }
 
-// exitOf is a round's exit code: 0 when every runtime was read, 1 when
+// exitOf is a round's exit code: 0 when every runtime was read, 7 (partial) when
 // some were and some not, 4 when none was.
 func exitOf(rows []row) error {
 	var o kit.Outcomes
