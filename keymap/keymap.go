@@ -42,6 +42,20 @@ const (
 	ActionProfile   = "profile"
 	ActionEvents    = "events"
 
+	// The runtimes table's marks and sort keys (ScopeRuntimes): mark
+	// toggles the selected runtime's mark (bulk delete and close act on
+	// the marked rows), clear_marks drops every mark; each sort_* action
+	// sorts by its column (again: reversed), sort_reverse reverses the
+	// order. A column that sorts names its action (ui/render SortBy).
+	ActionMark         = "mark"
+	ActionClearMarks   = "clear_marks"
+	ActionSortName     = "sort_name"
+	ActionSortSpec     = "sort_spec"
+	ActionSortVersion  = "sort_version"
+	ActionSortSessions = "sort_sessions"
+	ActionSortExpiry   = "sort_expiry"
+	ActionSortReverse  = "sort_reverse"
+
 	// Actions that change something on Colab (disabled by SetReadOnly).
 	ActionNewRuntime    = "new_runtime"
 	ActionQuickCreate   = "quick_create"
@@ -92,8 +106,8 @@ const (
 	// ScopeDashboard is the dashboard's global keys (package ui: the app),
 	// read when the focused pane did not take the key.
 	ScopeDashboard = "dashboard"
-	// ScopeRuntimes is the runtimes table's cursor keys
-	// (ui/pane/runtimes), read first while it has the focus.
+	// ScopeRuntimes is the runtimes table's own keys (ui/pane/runtimes):
+	// its cursor, marks and sort keys, read first while it has the focus.
 	ScopeRuntimes = "runtimes table"
 	// ScopeSessions is the sessions pane's cursor keys (ui/pane/sessions),
 	// read first while it has the focus.
@@ -125,7 +139,7 @@ type KeyMap struct {
 	// Dashboard is ScopeDashboard, matched by the app (package ui).
 	Dashboard Dashboard `scope:"dashboard"`
 	// RuntimesTable is ScopeRuntimes, matched by ui/pane/runtimes.
-	RuntimesTable List `scope:"runtimes table"`
+	RuntimesTable Runtimes `scope:"runtimes table"`
 	// SessionsPane is ScopeSessions, matched by ui/pane/sessions.
 	SessionsPane List `scope:"sessions pane"`
 	// FilesPane is ScopeFiles, matched by ui/overlay/files.
@@ -230,6 +244,41 @@ type Files struct {
 	Delete     key.Binding `action:"files_delete"`
 }
 
+// Runtimes is the runtimes table's keys (ScopeRuntimes): its cursor
+// (as List), space marks or unmarks the selected runtime for a bulk
+// delete or close, ctrl+\ clears every mark, shift+letter sorts by a
+// column (A NAME, C SPEC, V VERSION, E SESS, T TOKEN's expiry; the same
+// key again reverses) and O reverses the order.
+type Runtimes struct {
+	Up           key.Binding `action:"up"`
+	Down         key.Binding `action:"down"`
+	PageUp       key.Binding `action:"page_up"`
+	PageDown     key.Binding `action:"page_down"`
+	Top          key.Binding `action:"top"`
+	Bottom       key.Binding `action:"bottom"`
+	Mark         key.Binding `action:"mark"`
+	ClearMarks   key.Binding `action:"clear_marks"`
+	SortName     key.Binding `action:"sort_name"`
+	SortSpec     key.Binding `action:"sort_spec"`
+	SortVersion  key.Binding `action:"sort_version"`
+	SortSessions key.Binding `action:"sort_sessions"`
+	SortExpiry   key.Binding `action:"sort_expiry"`
+	SortReverse  key.Binding `action:"sort_reverse"`
+}
+
+// ForAction is the binding of action in the runtimes table (a column's
+// sort action, ui/render SortBy.Action); ok is false when the table does
+// not read action.
+func (r *Runtimes) ForAction(action string) (b key.Binding, ok bool) {
+	v := reflect.ValueOf(r).Elem()
+	for i := range v.NumField() {
+		if v.Type().Field(i).Tag.Get("action") == action {
+			return v.Field(i).Interface().(key.Binding), true
+		}
+	}
+	return key.Binding{}, false
+}
+
 // Console is the run-code console's keys (ScopeConsole): enter runs a
 // complete statement (else starts a line), alt+enter/ctrl+j always start
 // a line, ctrl+c interrupts running code (idle: clears the input), esc
@@ -306,6 +355,15 @@ var defaults = map[string]def{
 	ActionDemo:      {[]string{"d"}, "demo mode", false},
 	ActionProfile:   {[]string{"P"}, "switch profile", false},
 	ActionEvents:    {[]string{"L"}, "event log", false},
+
+	ActionMark:         {[]string{" "}, "mark/unmark", false},
+	ActionClearMarks:   {[]string{"ctrl+\\"}, "clear marks", false},
+	ActionSortName:     {[]string{"A"}, "sort by NAME", false},
+	ActionSortSpec:     {[]string{"C"}, "sort by SPEC", false},
+	ActionSortVersion:  {[]string{"V"}, "sort by VERSION", false},
+	ActionSortSessions: {[]string{"E"}, "sort by SESS", false},
+	ActionSortExpiry:   {[]string{"T"}, "sort by TOKEN expiry", false},
+	ActionSortReverse:  {[]string{"O"}, "reverse the sort", false},
 
 	ActionNewRuntime:    {[]string{"n"}, "new runtime", true},
 	ActionQuickCreate:   {[]string{"N"}, "re-create last spec", true},

@@ -47,6 +47,15 @@ type (
 	Details struct{}
 	// Sort cycles the runtimes table's sort key.
 	Sort struct{}
+	// SortBy sorts the runtimes table by the column whose sort action
+	// (ui/render SortBy.Action) is Action, reversing the order when it is
+	// sorted by it already; keymap.ActionSortReverse reverses the order.
+	SortBy struct{ Action string }
+	// Mark marks the selected runtime for a bulk delete or close, or
+	// unmarks it, and moves the cursor down a row.
+	Mark struct{}
+	// ClearMarks unmarks every runtime.
+	ClearMarks struct{}
 	// Refresh lists everything again now.
 	Refresh struct{}
 	// Back is esc on the dashboard: the filter, the expanded details, then
@@ -84,6 +93,13 @@ type (
 	// DeleteRuntime sends delete_runtime for runtime Name
 	// ("runtimes/{id}"), the user having confirmed.
 	DeleteRuntime struct{ Name string }
+	// DeleteRuntimes sends delete_runtime for each of Names, the user
+	// having confirmed them all in one question; their marks drop.
+	DeleteRuntimes struct{ Names []string }
+	// CloseSessions sends delete_session for each of Names, the user
+	// having confirmed them all in one question; the marks of the runtimes
+	// they are on drop.
+	CloseSessions struct{ Names []string }
 	// AskDelete selects runtime Name and asks whether to delete it (the
 	// next step chosen after a failed create); nothing if it is gone.
 	AskDelete struct{ Name string }
@@ -114,33 +130,38 @@ type (
 	ResendCreate struct{ Create any }
 )
 
-func (Quit) effect()          {}
-func (Close) effect()         {}
-func (Open) effect()          {}
-func (Say) effect()           {}
-func (Move) effect()          {}
-func (MoveSession) effect()   {}
-func (Focus) effect()         {}
-func (Details) effect()       {}
-func (Sort) effect()          {}
-func (Refresh) effect()       {}
-func (Back) effect()          {}
-func (Filter) effect()        {}
-func (ClearFilter) effect()   {}
-func (SwitchProfile) effect() {}
-func (RunCode) effect()       {}
-func (StopCode) effect()      {}
-func (Run) effect()           {}
-func (Do) effect()            {}
-func (Help) effect()          {}
-func (Answer) effect()        {}
-func (DeleteRuntime) effect() {}
-func (AskDelete) effect()     {}
-func (CloseSession) effect()  {}
-func (OpenSession) effect()   {}
-func (StopRun) effect()       {}
-func (CreateRuntime) effect() {}
-func (ResendCreate) effect()  {}
+func (Quit) effect()           {}
+func (Close) effect()          {}
+func (Open) effect()           {}
+func (Say) effect()            {}
+func (Move) effect()           {}
+func (MoveSession) effect()    {}
+func (Focus) effect()          {}
+func (Details) effect()        {}
+func (Sort) effect()           {}
+func (SortBy) effect()         {}
+func (Mark) effect()           {}
+func (ClearMarks) effect()     {}
+func (DeleteRuntimes) effect() {}
+func (CloseSessions) effect()  {}
+func (Refresh) effect()        {}
+func (Back) effect()           {}
+func (Filter) effect()         {}
+func (ClearFilter) effect()    {}
+func (SwitchProfile) effect()  {}
+func (RunCode) effect()        {}
+func (StopCode) effect()       {}
+func (Run) effect()            {}
+func (Do) effect()             {}
+func (Help) effect()           {}
+func (Answer) effect()         {}
+func (DeleteRuntime) effect()  {}
+func (AskDelete) effect()      {}
+func (CloseSession) effect()   {}
+func (OpenSession) effect()    {}
+func (StopRun) effect()        {}
+func (CreateRuntime) effect()  {}
+func (ResendCreate) effect()   {}
 
 // Op is a dashboard command a global key starts (Do).
 type Op int
