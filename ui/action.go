@@ -52,6 +52,12 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 	case common.Focus:
 		m.cx.Focus = 1 - m.cx.Focus
 	case common.Details:
+		if w, h := m.scr.width, m.scr.height; !m.scr.showDetails && newLayout(w, h, true) == newLayout(w, h, false) {
+			// A tall stacked screen shows every line already: say so
+			// rather than answer enter with nothing.
+			m.scr.setStatus(now, "the details show every line at this size already", false)
+			break
+		}
 		m.scr.showDetails = !m.scr.showDetails
 		m.relayout()
 	case common.Sort:
@@ -95,9 +101,9 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 	case common.CloseSession:
 		return m.ops.startCloseSession(a.Name, now)
 	case common.CloseSessions:
+		m.rt.Unmark(a.Runtimes...)
 		var cmds []tea.Cmd
 		for _, n := range a.Names {
-			m.rt.Unmark(api.Session{Name: n}.Parent())
 			cmds = append(cmds, m.ops.startCloseSession(n, now))
 		}
 		return tea.Batch(cmds...)
@@ -149,7 +155,7 @@ func (m *app) mark(now time.Time) {
 			word = "marked "
 		}
 		k := m.cx.Keys
-		m.scr.setStatus(now, word+id+" · "+countWord(len(m.rt.Marked()), "marked")+": "+
+		m.scr.setStatus(now, word+id+" · "+countWord(len(m.rt.Marked()), "runtime")+" marked: "+
 			k.Word(keymap.ActionDeleteRuntime)+" deletes them, "+k.Word(keymap.ActionCloseSession)+" closes their sessions, "+
 			k.Word(keymap.ActionClearMarks)+" clears", false)
 	}

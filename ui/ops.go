@@ -405,9 +405,10 @@ func (m *runtimeOps) askDeleteMarked(rs []*state.Runtime, now time.Time) {
 // shows), listing them. Notebook sessions are left alone: each needs its
 // own typed confirmation (x in the sessions panel).
 func (m *runtimeOps) askCloseMarked(rs []*state.Runtime, now time.Time) {
-	var names, list []string
+	var names, list, runtimes []string
 	notebooks := 0
 	for _, r := range rs {
+		runtimes = append(runtimes, r.Name)
 		for _, s := range r.Sessions {
 			if !m.cx.Snap.Owned(s.Name) {
 				notebooks++
@@ -439,7 +440,7 @@ func (m *runtimeOps) askCloseMarked(rs []*state.Runtime, now time.Time) {
 		if !r.OK {
 			return common.Say{Text: "close cancelled (the marks stay)"}
 		}
-		return common.CloseSessions{Names: names}
+		return common.CloseSessions{Names: names, Runtimes: runtimes}
 	}
 	m.scr.push(d)
 }

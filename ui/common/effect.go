@@ -97,9 +97,9 @@ type (
 	// having confirmed them all in one question; their marks drop.
 	DeleteRuntimes struct{ Names []string }
 	// CloseSessions sends delete_session for each of Names, the user
-	// having confirmed them all in one question; the marks of the runtimes
-	// they are on drop.
-	CloseSessions struct{ Names []string }
+	// having confirmed them all in one question about the marked Runtimes,
+	// whose marks drop.
+	CloseSessions struct{ Names, Runtimes []string }
 	// AskDelete selects runtime Name and asks whether to delete it (the
 	// next step chosen after a failed create); nothing if it is gone.
 	AskDelete struct{ Name string }
