@@ -210,12 +210,15 @@ func (p *Pane) View(c *common.Context, now time.Time, filtering bool) []string {
 func (p *Pane) title(c *common.Context, filtering bool, visible int) string {
 	// Gone rows (reclaimed by Colab) are not runtimes any more: they are
 	// counted apart.
-	shown, shownGone := 0, 0
+	shown, shownGone, marked := 0, 0, 0
 	for _, r := range p.rows {
 		if r.Gone() {
 			shownGone++
 		} else {
 			shown++
+		}
+		if p.marks[r.Name] {
+			marked++
 		}
 	}
 	live, gone := c.Snap.Counts()
@@ -227,10 +230,10 @@ func (p *Pane) title(c *common.Context, filtering bool, visible int) string {
 	if gone > 0 {
 		extra = " · " + strconv.Itoa(shownGone) + " gone"
 	}
-	if n := len(p.Marked()); n > 0 {
-		extra += " · " + strconv.Itoa(n) + " marked"
+	if marked > 0 {
+		extra += " · " + strconv.Itoa(marked) + " marked"
 	}
-	if n := p.HiddenMarks(); n > 0 {
+	if n := len(p.marks) - marked; n > 0 {
 		extra += " · " + strconv.Itoa(n) + " marked hidden by the filter"
 	}
 	extra += " · sort: " + p.SortWord()
