@@ -365,7 +365,9 @@ var defaults = map[string]def{
 // screen); in the dashboard n new runtime, N re-create last spec, d delete,
 // o open session, x close session, e run code, R renew token, c cancel a
 // create retry, y copy URL, v reveal token, Y copy token, P switch
-// profile, L event log.
+// profile, L event log; in the runtimes table space marks, ctrl+\ clears
+// the marks, A/C/V/E/T sort by NAME/SPEC/VERSION/SESS/TOKEN and O
+// reverses.
 func Default() *KeyMap {
 	k := &KeyMap{}
 	for _, p := range k.places() {

@@ -123,6 +123,10 @@ func sessCell(r *state.Runtime, now time.Time, refresh time.Duration, w int) str
 // name column never shifts.
 type Widths struct{ Name, Spec, Version, Sess, Token int }
 
+// Shows reports whether the table laid out in c shows col (VERSION only
+// from 80 cells up).
+func (c Widths) Shows(col *Column) bool { return col != &ColVersion || c.Version > 0 }
+
 // RowPrefix is the width of the cursor and marker cells before the name.
 const RowPrefix = 3
 

@@ -37,6 +37,12 @@ func TestMarkAndSortKeysAnswerTheirEffects(t *testing.T) {
 			t.Errorf("%q answered %#v, %v; want %#v", tc.k, e, ok, tc.want)
 		}
 	}
+	// Below 80 columns there is no VERSION column: V says so, sorts nothing.
+	c.Layout.W = 60
+	if e, _ := p.HandleKey(runes("V"), c); e != (common.Say{Text: "VERSION is not shown at this width: nothing to sort by", Err: true}) {
+		t.Fatalf("V at 60 columns answered %#v", e)
+	}
+	c.Layout.W = 100
 	// Rebound: the new key sorts, the old one is the table's no more.
 	if err := c.Keys.Rebind(keymap.ActionSortExpiry, "X"); err != nil {
 		t.Fatal(err)
