@@ -130,38 +130,40 @@ type (
 	ResendCreate struct{ Create any }
 )
 
-func (Quit) effect()           {}
-func (Close) effect()          {}
-func (Open) effect()           {}
-func (Say) effect()            {}
-func (Move) effect()           {}
-func (MoveSession) effect()    {}
-func (Focus) effect()          {}
-func (Details) effect()        {}
-func (Sort) effect()           {}
+func (Quit) effect()          {}
+func (Close) effect()         {}
+func (Open) effect()          {}
+func (Say) effect()           {}
+func (Move) effect()          {}
+func (MoveSession) effect()   {}
+func (Focus) effect()         {}
+func (Details) effect()       {}
+func (Sort) effect()          {}
+func (Refresh) effect()       {}
+func (Back) effect()          {}
+func (Filter) effect()        {}
+func (ClearFilter) effect()   {}
+func (SwitchProfile) effect() {}
+func (RunCode) effect()       {}
+func (StopCode) effect()      {}
+func (Run) effect()           {}
+func (Do) effect()            {}
+func (Help) effect()          {}
+func (Answer) effect()        {}
+func (DeleteRuntime) effect() {}
+func (AskDelete) effect()     {}
+func (CloseSession) effect()  {}
+func (OpenSession) effect()   {}
+func (StopRun) effect()       {}
+func (CreateRuntime) effect() {}
+func (ResendCreate) effect()  {}
+
+// The runtimes table's marks and sorts, and the bulk answers (issue 23).
 func (SortBy) effect()         {}
 func (Mark) effect()           {}
 func (ClearMarks) effect()     {}
 func (DeleteRuntimes) effect() {}
 func (CloseSessions) effect()  {}
-func (Refresh) effect()        {}
-func (Back) effect()           {}
-func (Filter) effect()         {}
-func (ClearFilter) effect()    {}
-func (SwitchProfile) effect()  {}
-func (RunCode) effect()        {}
-func (StopCode) effect()       {}
-func (Run) effect()            {}
-func (Do) effect()             {}
-func (Help) effect()           {}
-func (Answer) effect()         {}
-func (DeleteRuntime) effect()  {}
-func (AskDelete) effect()      {}
-func (CloseSession) effect()   {}
-func (OpenSession) effect()    {}
-func (StopRun) effect()        {}
-func (CreateRuntime) effect()  {}
-func (ResendCreate) effect()   {}
 
 // Op is a dashboard command a global key starts (Do).
 type Op int
