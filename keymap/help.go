@@ -44,7 +44,8 @@ func (d *Dashboard) FullHelp() [][]key.Binding {
 
 // FullHelp is the help shown by "?", in columns: navigation, panels, data,
 // general, runtimes, sessions, clipboard, the files pane, the run-code
-// console, the runtimes table's marks and sorts. HelpGroups gives the same groups with titles.
+// console, the runtimes table's marks and sorts. HelpGroups gives the
+// same groups with titles.
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	gs := k.HelpGroups()
 	out := make([][]key.Binding, len(gs))
