@@ -44,7 +44,8 @@ func (d *Dashboard) FullHelp() [][]key.Binding {
 
 // FullHelp is the help shown by "?", in columns: navigation, panels, data,
 // general, runtimes, sessions, clipboard, the files pane, the run-code
-// console. HelpGroups gives the same groups with titles.
+// console, the runtimes table's marks and sorts. HelpGroups gives the
+// same groups with titles.
 func (k *KeyMap) FullHelp() [][]key.Binding {
 	gs := k.HelpGroups()
 	out := make([][]key.Binding, len(gs))
@@ -64,7 +65,7 @@ type HelpGroup struct {
 // HelpGroups are FullHelp's groups, the layers' with a title saying where
 // their keys are read ("files pane (f)"; the key is the one in effect):
 // the lists' cursor keys, the dashboard's groups, the files pane's own
-// keys and the console's.
+// keys, the console's and the runtimes table's marks and sort keys.
 func (k *KeyMap) HelpGroups() []HelpGroup {
 	l, d, f, c := &k.RuntimesTable, &k.Dashboard, &k.FilesPane, &k.Console
 	gs := []HelpGroup{{"", []key.Binding{l.Up, l.Down, l.PageUp, l.PageDown, l.Top, l.Bottom}}}
@@ -75,5 +76,7 @@ func (k *KeyMap) HelpGroups() []HelpGroup {
 		HelpGroup{ScopeFiles + " (" + d.Files.Help().Key + ")",
 			[]key.Binding{f.Open, f.Parent, f.Download, f.DownloadTo, f.Upload, f.Delete}},
 		HelpGroup{ScopeConsole + " (" + d.RunCode.Help().Key + ")",
-			[]key.Binding{c.Run, c.NewLine, c.Stop, c.Back, c.ScrollUp, c.ScrollDown}})
+			[]key.Binding{c.Run, c.NewLine, c.Stop, c.Back, c.ScrollUp, c.ScrollDown}},
+		HelpGroup{ScopeRuntimes, []key.Binding{l.Mark, l.ClearMarks, l.SortName, l.SortSpec, l.SortVersion,
+			l.SortSessions, l.SortExpiry, l.SortReverse}})
 }

@@ -42,6 +42,20 @@ const (
 	ActionProfile   = "profile"
 	ActionEvents    = "events"
 
+	// The runtimes table's marks and sort keys (ScopeRuntimes): mark
+	// toggles the selected runtime's mark (bulk delete and close act on
+	// the marked rows), clear_marks drops every mark; each sort_* action
+	// sorts by its column (again: reversed), sort_reverse reverses the
+	// order. A column that sorts names its action (ui/render SortBy).
+	ActionMark         = "mark"
+	ActionClearMarks   = "clear_marks"
+	ActionSortName     = "sort_name"
+	ActionSortSpec     = "sort_spec"
+	ActionSortVersion  = "sort_version"
+	ActionSortSessions = "sort_sessions"
+	ActionSortExpiry   = "sort_expiry"
+	ActionSortReverse  = "sort_reverse"
+
 	// Actions that change something on Colab (disabled by SetReadOnly).
 	ActionNewRuntime    = "new_runtime"
 	ActionQuickCreate   = "quick_create"
@@ -92,8 +106,8 @@ const (
 	// ScopeDashboard is the dashboard's global keys (package ui: the app),
 	// read when the focused pane did not take the key.
 	ScopeDashboard = "dashboard"
-	// ScopeRuntimes is the runtimes table's cursor keys
-	// (ui/pane/runtimes), read first while it has the focus.
+	// ScopeRuntimes is the runtimes table's own keys (ui/pane/runtimes):
+	// its cursor, marks and sort keys, read first while it has the focus.
 	ScopeRuntimes = "runtimes table"
 	// ScopeSessions is the sessions pane's cursor keys (ui/pane/sessions),
 	// read first while it has the focus.
@@ -125,7 +139,7 @@ type KeyMap struct {
 	// Dashboard is ScopeDashboard, matched by the app (package ui).
 	Dashboard Dashboard `scope:"dashboard"`
 	// RuntimesTable is ScopeRuntimes, matched by ui/pane/runtimes.
-	RuntimesTable List `scope:"runtimes table"`
+	RuntimesTable Runtimes `scope:"runtimes table"`
 	// SessionsPane is ScopeSessions, matched by ui/pane/sessions.
 	SessionsPane List `scope:"sessions pane"`
 	// FilesPane is ScopeFiles, matched by ui/overlay/files.
@@ -323,6 +337,15 @@ var defaults = map[string]def{
 	ActionProfile:   {[]string{"P"}, "switch profile", false},
 	ActionEvents:    {[]string{"L"}, "event log", false},
 
+	ActionMark:         {[]string{" "}, "mark/unmark", false},
+	ActionClearMarks:   {[]string{"ctrl+\\"}, "clear marks", false},
+	ActionSortName:     {[]string{"A"}, "sort by NAME", false},
+	ActionSortSpec:     {[]string{"C"}, "sort by SPEC", false},
+	ActionSortVersion:  {[]string{"V"}, "sort by VERSION", false},
+	ActionSortSessions: {[]string{"E"}, "sort by SESS", false},
+	ActionSortExpiry:   {[]string{"T"}, "sort by TOKEN expiry", false},
+	ActionSortReverse:  {[]string{"O"}, "reverse the sort", false},
+
 	ActionNewRuntime:    {[]string{"n"}, "new runtime", true},
 	ActionQuickCreate:   {[]string{"N"}, "re-create last spec", true},
 	ActionDeleteRuntime: {[]string{"d"}, "delete", true},
@@ -358,7 +381,9 @@ var defaults = map[string]def{
 // screen); in the dashboard n new runtime, N re-create last spec, d delete,
 // o open session, x close session, e run code, R renew token, c cancel a
 // create retry, y copy URL, v reveal token, Y copy token, P switch
-// profile, L event log.
+// profile, L event log; in the runtimes table space marks, ctrl+\ clears
+// the marks, A/C/V/E/T sort by NAME/SPEC/VERSION/SESS/TOKEN and O
+// reverses.
 func Default() *KeyMap {
 	k := &KeyMap{}
 	for _, p := range k.places() {

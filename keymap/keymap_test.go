@@ -22,6 +22,10 @@ func press(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyEnter}
 	case "f5":
 		return tea.KeyMsg{Type: tea.KeyF5}
+	case " ":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "ctrl+\\":
+		return tea.KeyMsg{Type: tea.KeyCtrlBackslash}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
@@ -38,6 +42,7 @@ func TestDefaultBindings(t *testing.T) {
 		{"G", l.Bottom}, {"g", l.Top}, {"s", d.Sort}, {"d", k.Setup.Demo},
 		{"k", k.SessionsPane.Up}, {"?", k.HelpView.Close}, {"L", k.EventLog.Close}, {"P", k.ProfilePicker.Profile},
 		{"enter", k.FilesPane.Open}, {"pgup", k.Console.ScrollUp},
+		{" ", l.Mark}, {"ctrl+\\", l.ClearMarks}, {"A", l.SortName}, {"T", l.SortExpiry}, {"O", l.SortReverse},
 	} {
 		if !key.Matches(press(tc.key), tc.b) {
 			t.Errorf("%q does not trigger %q", tc.key, tc.b.Help().Desc)
@@ -48,6 +53,23 @@ func TestDefaultBindings(t *testing.T) {
 		if p.action == "" || p.b.Help().Key == "" || p.b.Help().Desc == "" {
 			t.Errorf("%s: action %q has no help", p.scope, p.action)
 		}
+	}
+}
+
+// Issue 23: a column's sort action (ui/render SortBy.Action) finds its
+// binding in the runtimes table, rebound keys included; an action the
+// table does not read finds none.
+func TestRuntimesForAction(t *testing.T) {
+	k := Default()
+	if err := k.Rebind(ActionSortSessions, "Z"); err != nil {
+		t.Fatal(err)
+	}
+	b, ok := k.RuntimesTable.ForAction(ActionSortSessions)
+	if !ok || !key.Matches(press("Z"), b) || key.Matches(press("E"), b) {
+		t.Fatalf("sort_sessions rebound to Z: %v %v", b.Keys(), ok)
+	}
+	if _, ok := k.RuntimesTable.ForAction(ActionDeleteRuntime); ok {
+		t.Fatal("the table reads delete_runtime")
 	}
 }
 
@@ -94,7 +116,7 @@ func TestRebindErrors(t *testing.T) {
 
 func TestHelpGroups(t *testing.T) {
 	k := Default()
-	if len(k.FullHelp()) != 9 || len(k.Dashboard.ShortHelp()) == 0 {
+	if len(k.FullHelp()) != 10 || len(k.Dashboard.ShortHelp()) == 0 {
 		t.Fatal("help groups")
 	}
 	// Help and quit first: a narrow footer cuts from the end.

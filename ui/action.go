@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
@@ -51,11 +52,26 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 	case common.Focus:
 		m.cx.Focus = 1 - m.cx.Focus
 	case common.Details:
+		if w, h := m.scr.width, m.scr.height; !m.scr.showDetails && newLayout(w, h, true) == newLayout(w, h, false) {
+			// A tall stacked screen shows every line already: say so
+			// rather than answer enter with nothing.
+			m.scr.setStatus(now, "the details show every line at this size already", false)
+			break
+		}
 		m.scr.showDetails = !m.scr.showDetails
 		m.relayout()
 	case common.Sort:
 		m.rt.NextSort()
-		m.scr.setStatus(now, "sorted by "+m.rt.SortKey().String(), false)
+		m.scr.setStatus(now, "sorted by "+m.rt.SortWord(), false)
+	case common.SortBy:
+		if m.rt.SortBy(a.Action) {
+			m.scr.setStatus(now, "sorted by "+m.rt.SortWord(), false)
+		}
+	case common.Mark:
+		m.mark(now)
+	case common.ClearMarks:
+		n := m.rt.ClearMarks()
+		m.scr.setStatus(now, "cleared "+countWord(n, "mark"), false)
 	case common.Refresh:
 		return tea.Batch(m.calls.refresh(now, true)...)
 	case common.Back:
@@ -81,8 +97,22 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 			m.rt.Select(r.Name)
 			m.ops.askDelete(r, now)
 		}
+	case common.DeleteRuntimes:
+		m.rt.Unmark(a.Names...)
+		var cmds []tea.Cmd
+		for _, n := range a.Names {
+			cmds = append(cmds, m.ops.startDelete(n, now))
+		}
+		return tea.Batch(cmds...)
 	case common.CloseSession:
 		return m.ops.startCloseSession(a.Name, now)
+	case common.CloseSessions:
+		m.rt.Unmark(a.Runtimes...)
+		var cmds []tea.Cmd
+		for _, n := range a.Names {
+			cmds = append(cmds, m.ops.startCloseSession(n, now))
+		}
+		return tea.Batch(cmds...)
 	case common.OpenSession:
 		return m.ops.startOpenSession(a.Runtime, a.ID, a.ForConsole, now)
 	case common.StopRun:
@@ -109,6 +139,32 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 		return m.applyCommand(a.Op, now)
 	}
 	return nil
+}
+
+// mark is space on the table: the selected runtime marked or unmarked,
+// the cursor a row down, and the status line says how many are marked and
+// what acts on them.
+func (m *app) mark(now time.Time) {
+	before := m.rt.Selected()
+	id, marked, ok := m.rt.ToggleMark(m.runtimeRows())
+	if m.rt.Selected() != before {
+		m.sess.Reset()
+	}
+	switch {
+	case !ok && id == "":
+		m.scr.setStatus(now, "no runtime selected", true)
+	case !ok:
+		m.scr.setStatus(now, id+" is gone: it cannot be marked", true)
+	default:
+		word := "unmarked "
+		if marked {
+			word = "marked "
+		}
+		k := m.cx.Keys
+		m.scr.setStatus(now, word+id+" · "+countWord(len(m.rt.Marked()), "runtime")+" marked: "+
+			k.Word(keymap.ActionDeleteRuntime)+" deletes them, "+k.Word(keymap.ActionCloseSession)+" closes their sessions, "+
+			k.Word(keymap.ActionClearMarks)+" clears", false)
+	}
 }
 
 // back is esc on the dashboard: one thing per press, the most specific
@@ -206,7 +262,12 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 		}
 		m.scr.push(d)
 	case common.OpDelete:
-		if needLive() {
+		if m.marksHidden(now) {
+			break
+		}
+		if marked := m.rt.Marked(); len(marked) > 0 {
+			m.ops.askDeleteMarked(marked, now)
+		} else if needLive() {
 			m.ops.askDelete(sel, now)
 		}
 	case common.OpOpenSession:
@@ -224,6 +285,13 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 			m.scr.push(d)
 		}
 	case common.OpCloseSession:
+		if m.cx.Focus == common.PanelRuntimes && m.marksHidden(now) {
+			break
+		}
+		if marked := m.rt.Marked(); len(marked) > 0 && m.cx.Focus == common.PanelRuntimes {
+			m.ops.askCloseMarked(marked, now)
+			break
+		}
 		m.ops.askCloseSession(now)
 	case common.OpRenew:
 		if !needLive() {
@@ -251,6 +319,19 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 		return m.ops.clipboardCommand(op, now)
 	}
 	return nil
+}
+
+// marksHidden reports, saying so, that runtimes are marked but the filter
+// hides every one: a bulk key acts only on what the table shows, and then
+// on nothing (not on the selection, which the marks were meant to replace).
+func (m *app) marksHidden(now time.Time) bool {
+	if len(m.rt.Marked()) > 0 || m.rt.HiddenMarks() == 0 {
+		return false
+	}
+	k := m.cx.Keys
+	m.scr.setStatus(now, countWord(m.rt.HiddenMarks(), "marked runtime")+" hidden by the filter, none shown: "+
+		k.Word(keymap.ActionBack)+" clears the filter, "+k.Word(keymap.ActionClearMarks)+" the marks", true)
+	return true
 }
 
 // onActionMsg handles the messages of actions; ok is false for others.

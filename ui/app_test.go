@@ -283,8 +283,22 @@ func keyMsg(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyPgUp}
 	case "pgdown":
 		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "space":
+		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+	case "ctrl+\\":
+		return tea.KeyMsg{Type: tea.KeyCtrlBackslash}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// rowIDs are the runtimes table's rows in order, their ids joined by
+// spaces.
+func rowIDs(m Model) string {
+	var ids []string
+	for _, r := range m.rt.Rows() {
+		ids = append(ids, r.ID())
+	}
+	return strings.Join(ids, " ")
 }
 
 // dlg returns the dialog on top of the overlay stack, or nil.
@@ -654,10 +668,16 @@ func TestUpdateKeys(t *testing.T) {
 				t.Fatalf("selected %q", m.Selected())
 			}
 		}},
-		{"selection follows the runtime when re-sorted", []string{"j", "s"}, func(t *testing.T, m Model, _ runStats) {
+		{"selection follows the runtime when re-sorted", []string{"j", "T"}, func(t *testing.T, m Model, _ runStats) {
 			// sorted by expiry: charlie, bravo, alpha, delta, echo
-			if m.rt.SortKey() != state.SortByExpiry || m.Selected() != "runtimes/r-bravo" || m.rt.Cursor() != 1 {
-				t.Fatalf("sort %v selected %q cursor %d", m.rt.SortKey(), m.Selected(), m.rt.Cursor())
+			if m.rt.SortWord() != "expiry" || m.Selected() != "runtimes/r-bravo" || m.rt.Cursor() != 1 {
+				t.Fatalf("sort %v selected %q cursor %d", m.rt.SortWord(), m.Selected(), m.rt.Cursor())
+			}
+		}},
+		{"s cycles the sort to the next column", []string{"s"}, func(t *testing.T, m Model, _ runStats) {
+			// sorted by spec: bravo CPU, delta GPU/A100, alpha GPU/T4, charlie TPU, echo (gone) last
+			if got := rowIDs(m); m.rt.SortWord() != "spec" || got != "r-bravo r-delta r-alpha r-charlie r-echo" {
+				t.Fatalf("sort %v rows %s", m.rt.SortWord(), got)
 			}
 		}},
 		{"tab focuses sessions and moves there", []string{"tab", "down"}, func(t *testing.T, m Model, _ runStats) {

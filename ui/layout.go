@@ -61,8 +61,15 @@ func newLayout(w, h int, expanded bool) common.Layout {
 	l.SessWidth = w * 2 / 5
 	if expanded {
 		if l.Split {
-			// Narrower, but a 36-character session id stays whole.
-			l.SessWidth = min(l.SessWidth, max(w/4, sessionsKeepWidth))
+			// Narrower, but a 36-character session id stays whole; a
+			// panel no wider than that anyway (100–125 columns) gives
+			// a quarter of its width, so enter shows the details wider
+			// at every width.
+			if l.SessWidth > sessionsKeepWidth {
+				l.SessWidth = max(w/4, sessionsKeepWidth)
+			} else {
+				l.SessWidth = l.SessWidth * 3 / 4
+			}
 		} else if short := detailsFull - (n - l.SessLines); short > 0 {
 			take := min(short, l.TableRows-2)
 			if take > 0 {

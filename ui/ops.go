@@ -414,3 +414,96 @@ func copiedText(msg clipboardMsg) string {
 	}
 	return "✓ copied " + msg.what + " to the clipboard"
 }
+
+// --- marks: one question for every marked row (issue 23) ---
+
+// askDeleteMarked asks once, y only, whether to delete every runtime in
+// rs (the marked rows the table shows), listing them; the answer deletes
+// exactly those, whatever is marked or selected by then.
+func (m *runtimeOps) askDeleteMarked(rs []*state.Runtime, now time.Time) {
+	names := make([]string, 0, len(rs))
+	list := make([]string, 0, len(rs))
+	for _, r := range rs {
+		names = append(names, r.Name)
+		acc := r.RuntimeSpec.Accelerator
+		if acc == "" {
+			acc = api.AcceleratorNone
+		}
+		list = append(list, "  "+r.ID()+" ("+r.RuntimeSpec.Variant.Short()+", accelerator "+acc+", "+
+			strconv.Itoa(len(r.Sessions))+" session(s))")
+	}
+	d := dialog.New(dialog.Confirm, now, "Delete "+countWord(len(rs), "marked runtime")+"?",
+		m.listFitting(list),
+		"This cannot be undone: it removes each runtime's files and sessions.")
+	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+		if !r.OK {
+			return common.Say{Text: "delete cancelled (the marks stay)"}
+		}
+		return common.DeleteRuntimes{Names: names}
+	}
+	m.scr.push(d)
+}
+
+// askCloseMarked asks once, y only, whether to close the sessions
+// colabdash opened on the runtimes in rs (the marked rows the table
+// shows), listing them. Notebook sessions are left alone: each needs its
+// own typed confirmation (x in the sessions panel).
+func (m *runtimeOps) askCloseMarked(rs []*state.Runtime, now time.Time) {
+	var names, list, runtimes []string
+	notebooks := 0
+	for _, r := range rs {
+		runtimes = append(runtimes, r.Name)
+		for _, s := range r.Sessions {
+			if !m.cx.Snap.Owned(s.Name) {
+				notebooks++
+				continue
+			}
+			names = append(names, s.Name)
+			list = append(list, "  "+r.ID()+" · "+s.ID())
+		}
+	}
+	left := ""
+	if notebooks > 0 {
+		left = countWord(notebooks, "notebook session") + " (not opened by colabdash) left alone: close each in the sessions panel."
+	}
+	if len(names) == 0 {
+		msg := "no session colabdash opened on the " + countWord(len(rs), "marked runtime")
+		if left != "" {
+			msg += "; " + left
+		}
+		m.scr.setStatus(now, msg, true)
+		return
+	}
+	body := []string{m.listFitting(list)}
+	if left != "" {
+		body = append(body, left)
+	}
+	d := dialog.New(dialog.Confirm, now, "Close "+countWord(len(names), "session")+" on "+
+		countWord(len(rs), "marked runtime")+"?", body...)
+	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
+		if !r.OK {
+			return common.Say{Text: "close cancelled (the marks stay)"}
+		}
+		return common.CloseSessions{Names: names, Runtimes: runtimes}
+	}
+	m.scr.push(d)
+}
+
+// listFitting joins list into one paragraph, one line each, cut with
+// "… and N more" where the screen could not show the whole dialog.
+func (m *runtimeOps) listFitting(list []string) string {
+	room := max(3, m.cx.Layout.H-12) // borders, title, other lines, answer
+	if len(list) > room {
+		more := len(list) - (room - 1)
+		list = append(list[:room-1:room-1], "  … and "+strconv.Itoa(more)+" more")
+	}
+	return strings.Join(list, "\n")
+}
+
+// countWord is "1 session", "3 sessions".
+func countWord(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

@@ -47,6 +47,15 @@ type (
 	Details struct{}
 	// Sort cycles the runtimes table's sort key.
 	Sort struct{}
+	// SortBy sorts the runtimes table by the column whose sort action
+	// (ui/render SortBy.Action) is Action, reversing the order when it is
+	// sorted by it already; keymap.ActionSortReverse reverses the order.
+	SortBy struct{ Action string }
+	// Mark marks the selected runtime for a bulk delete or close, or
+	// unmarks it, and moves the cursor down a row.
+	Mark struct{}
+	// ClearMarks unmarks every runtime.
+	ClearMarks struct{}
 	// Refresh lists everything again now.
 	Refresh struct{}
 	// Back is esc on the dashboard: the filter, the expanded details, then
@@ -84,6 +93,13 @@ type (
 	// DeleteRuntime sends delete_runtime for runtime Name
 	// ("runtimes/{id}"), the user having confirmed.
 	DeleteRuntime struct{ Name string }
+	// DeleteRuntimes sends delete_runtime for each of Names, the user
+	// having confirmed them all in one question; their marks drop.
+	DeleteRuntimes struct{ Names []string }
+	// CloseSessions sends delete_session for each of Names, the user
+	// having confirmed them all in one question about the marked Runtimes,
+	// whose marks drop.
+	CloseSessions struct{ Names, Runtimes []string }
 	// AskDelete selects runtime Name and asks whether to delete it (the
 	// next step chosen after a failed create); nothing if it is gone.
 	AskDelete struct{ Name string }
@@ -141,6 +157,13 @@ func (OpenSession) effect()   {}
 func (StopRun) effect()       {}
 func (CreateRuntime) effect() {}
 func (ResendCreate) effect()  {}
+
+// The runtimes table's marks and sorts, and the bulk answers (issue 23).
+func (SortBy) effect()         {}
+func (Mark) effect()           {}
+func (ClearMarks) effect()     {}
+func (DeleteRuntimes) effect() {}
+func (CloseSessions) effect()  {}
 
 // Op is a dashboard command a global key starts (Do).
 type Op int

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -19,17 +22,79 @@ type Column struct {
 	// session counts are listed (a count older than one refresh says its
 	// age where it fits in w cells).
 	Cell func(r *state.Runtime, now time.Time, refresh time.Duration, w int) string
+	// Sort, when set, makes the column one the table sorts by, with its
+	// own key (nil: it does not sort). A new column that sorts plugs in
+	// with a Sort here, its place in Columns and its action's row in
+	// keymap.
+	Sort *SortBy
+}
+
+// SortBy is how a column orders the runtimes table: Word names the order
+// in the table's title and the status line ("name", "expiry"); Action is
+// the keymap action whose key sorts by the column (keymap.ActionSortName…);
+// Cmp orders a before b when negative (slices.SortFunc). The table breaks
+// ties by name and keeps gone runtimes last in either direction.
+type SortBy struct {
+	Word, Action string
+	Cmp          func(a, b *state.Runtime) int
 }
 
 // The runtimes table's columns, in order. TOKEN's cell is TokenCell (it
 // needs what the dashboard is doing, which a column does not know).
 var (
-	ColName    = Column{Title: "NAME", Long: "RUNTIME", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.ID() }}
-	ColSpec    = Column{Title: "SPEC", Long: "SPEC", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.Spec() }}
-	ColVersion = Column{Title: "VERSION", Long: "VERSION", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.DisplayVersion() }}
-	ColSess    = Column{Title: "SESS", Long: "SESSIONS", Right: true, Cell: sessCell}
-	ColToken   = Column{Title: "   TOKEN", Long: "TOKEN"}
+	ColName = Column{Title: "NAME", Long: "RUNTIME", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.ID() },
+		Sort: &SortBy{"name", keymap.ActionSortName, func(a, b *state.Runtime) int { return strings.Compare(a.Name, b.Name) }}}
+	ColSpec = Column{Title: "SPEC", Long: "SPEC", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.Spec() },
+		Sort: &SortBy{"spec", keymap.ActionSortSpec, func(a, b *state.Runtime) int { return strings.Compare(a.Spec(), b.Spec()) }}}
+	ColVersion = Column{Title: "VERSION", Long: "VERSION", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.DisplayVersion() },
+		Sort: &SortBy{"version", keymap.ActionSortVersion, func(a, b *state.Runtime) int { return strings.Compare(a.DisplayVersion(), b.DisplayVersion()) }}}
+	ColSess = Column{Title: "SESS", Long: "SESSIONS", Right: true, Cell: sessCell,
+		Sort: &SortBy{"sessions", keymap.ActionSortSessions, cmpSessions}}
+	ColToken = Column{Title: "   TOKEN", Long: "TOKEN",
+		Sort: &SortBy{"expiry", keymap.ActionSortExpiry, cmpExpiry}}
 )
+
+// Columns are the runtimes table's columns in order; Sortable picks those
+// the table sorts by.
+var Columns = []*Column{&ColName, &ColSpec, &ColVersion, &ColSess, &ColToken}
+
+// Sortable returns the columns of Columns that have a Sort, in order.
+func Sortable() []*Column {
+	var out []*Column
+	for _, c := range Columns {
+		if c.Sort != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// cmpSessions orders by session count, fewest first; a count not listed
+// (unknown, failed, gone) sorts after every count.
+func cmpSessions(a, b *state.Runtime) int {
+	n := func(r *state.Runtime) int {
+		if r.Gone() || !r.SessionsFresh.Loaded() || r.SessionsFresh.Stale() {
+			return 1 << 30
+		}
+		return len(r.Sessions)
+	}
+	return n(a) - n(b)
+}
+
+// cmpExpiry orders by the proxy token's expireTime, soonest first, an
+// unknown one last.
+func cmpExpiry(a, b *state.Runtime) int {
+	ae, be := a.ExpireTime(), b.ExpireTime()
+	switch {
+	case ae.IsZero() && be.IsZero():
+		return 0
+	case ae.IsZero():
+		return 1
+	case be.IsZero():
+		return -1
+	}
+	return ae.Compare(be)
+}
 
 // sessCell is the session count: "–" unknown or gone, "?" when listing
 // failed, and a count older than one refresh (waiting for the call
@@ -54,8 +119,13 @@ func sessCell(r *state.Runtime, now time.Time, refresh time.Duration, w int) str
 // Widths are the cell widths of the runtimes table. Every row kind
 // (runtime, gone runtime, create in progress) starts with the same
 // RowPrefix cells: the cursor, a marker ("!" renewal failed, "+" being
-// created) and a space, so the name column never shifts.
+// created) and a mark cell ("*" marked with space, else blank), so the
+// name column never shifts.
 type Widths struct{ Name, Spec, Version, Sess, Token int }
+
+// Shows reports whether the table laid out in c shows col (VERSION only
+// from 80 cells up).
+func (c Widths) Shows(col *Column) bool { return col != &ColVersion || c.Version > 0 }
 
 // RowPrefix is the width of the cursor and marker cells before the name.
 const RowPrefix = 3
@@ -69,8 +139,9 @@ const minSpecWidth = 6
 
 // WidthsFor lays the table out in w cells for names up to nameNeed cells
 // wide: the NAME column is cut last, so on a narrow screen SPEC shortens
-// first (down to minSpecWidth), then NAME. Below 80 cells there is no
-// VERSION column (Version 0).
+// first (down to minSpecWidth), then NAME; on a wide one NAME takes every
+// cell the others leave, so rows span the screen. Below 80 cells there is
+// no VERSION column (Version 0).
 func WidthsFor(w, nameNeed int) Widths {
 	c := Widths{Spec: 16, Sess: 4, Token: 10 + tokenWordWidth}
 	if w >= 80 {
@@ -83,29 +154,48 @@ func WidthsFor(w, nameNeed int) Widths {
 	}
 	room := w - used // name + spec
 	c.Spec = frame.Clamp(room-frame.Clamp(nameNeed, 8, 48), minSpecWidth, c.Spec)
-	c.Name = min(max(room-c.Spec, 8), 48)
+	c.Name = max(room-c.Spec, 8)
 	return c
 }
 
-// Header is the table's column header line (unstyled) for widths c.
-func Header(c Widths) string {
+// Header is the table's column header line (unstyled) for widths c, the
+// column the rows are sorted by (by; nil: none) carrying an arrow, "↑"
+// ascending or "↓" reversed, so the order reads without colour.
+func Header(c Widths, by *Column, reverse bool) string {
+	t := func(col *Column, w int) string {
+		if col != by {
+			return col.Title
+		}
+		arrow := "↑"
+		if reverse {
+			arrow = "↓"
+		}
+		// A title too wide for its arrow loses its last letters, not the
+		// arrow ("SES↑").
+		return ansi.Truncate(col.Title, max(w-1, 0), "") + arrow
+	}
 	var h strings.Builder
 	h.WriteString(strings.Repeat(" ", RowPrefix))
-	h.WriteString(frame.Fit(ColName.Title, c.Name) + " " + frame.Fit(ColSpec.Title, c.Spec) + " ")
+	h.WriteString(frame.Fit(t(&ColName, c.Name), c.Name) + " " + frame.Fit(t(&ColSpec, c.Spec), c.Spec) + " ")
 	if c.Version > 0 {
-		h.WriteString(frame.Fit(ColVersion.Title, c.Version) + " ")
+		h.WriteString(frame.Fit(t(&ColVersion, c.Version), c.Version) + " ")
 	}
-	h.WriteString(frame.FitRight(ColSess.Title, c.Sess) + " " + frame.Fit(ColToken.Title, c.Token))
+	h.WriteString(frame.FitRight(t(&ColSess, c.Sess), c.Sess) + " " + frame.Fit(t(&ColToken, c.Token), c.Token))
 	return strings.TrimRight(h.String(), " ")
 }
 
-// RowStart writes the cursor and marker cells of a row.
-func RowStart(b *strings.Builder, selected bool, marker byte) {
+// RowStart writes the cursor, marker and mark cells of a row (marked:
+// "*", chosen with space for a bulk delete or close).
+func RowStart(b *strings.Builder, selected bool, marker byte, marked bool) {
 	if selected {
 		b.WriteString("›")
 	} else {
 		b.WriteByte(' ')
 	}
 	b.WriteByte(marker)
-	b.WriteByte(' ')
+	if marked {
+		b.WriteByte('*')
+	} else {
+		b.WriteByte(' ')
+	}
 }

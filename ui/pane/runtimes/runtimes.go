@@ -1,7 +1,7 @@
 // Package runtimes is the dashboard's runtimes table: the sorted, filtered
 // rows (re-built only when the data, sort or filter changed), the
-// selection (by runtime name, so it survives re-sorting), the cursor and
-// the first visible row, and how the table draws.
+// selection and the marks (by runtime name, so they survive re-sorting),
+// the cursor and the first visible row, and how the table draws.
 package runtimes
 
 import (
@@ -31,12 +31,17 @@ type Pane struct {
 	selected    string // selected runtime name
 	cursor      int
 	offset      int
-	sortKey     state.SortKey
+	sortBy      *render.Column // a column with a Sort
+	reverse     bool
 	filter      string
+	marks       map[string]bool // marked runtime names
 }
 
-// New returns an empty table that builds its rows on the first Sync.
-func New() *Pane { return &Pane{rowsDirty: true} }
+// New returns an empty table, sorted by name, that builds its rows on the
+// first Sync.
+func New() *Pane {
+	return &Pane{rowsDirty: true, sortBy: &render.ColName, marks: map[string]bool{}}
+}
 
 // Selected is the selected runtime's name ("" when none).
 func (p *Pane) Selected() string { return p.selected }
@@ -57,23 +62,33 @@ func (p *Pane) Filter() string { return p.filter }
 // SetFilter sets the filter; the rows follow at the next Sync.
 func (p *Pane) SetFilter(f string) { p.filter, p.rowsDirty = f, true }
 
-// SortKey is the key the rows are sorted by.
-func (p *Pane) SortKey() state.SortKey { return p.sortKey }
-
-// NextSort sorts by the next key and returns it.
-func (p *Pane) NextSort() state.SortKey {
-	p.sortKey, p.rowsDirty = p.sortKey.Next(), true
-	return p.sortKey
-}
-
 // Invalidate makes the next Sync rebuild the rows.
 func (p *Pane) Invalidate() { p.rowsDirty = true }
 
-// HandleKey takes the table's own keys (moving the cursor) and answers
-// with a Move; ok is false for any other key.
+// HandleKey takes the table's own keys: the cursor (a Move), space
+// (Mark), the clear-marks key (ClearMarks), a column's sort key and the
+// reverse key (SortBy); ok is false for any other key.
 func (p *Pane) HandleKey(k tea.KeyMsg, c *common.Context) (common.Effect, bool) {
 	if n, ok := moveKey(c, k, c.Layout.TableRows); ok {
 		return common.Move{N: n}, true
+	}
+	keys := &c.Keys.RuntimesTable
+	switch {
+	case key.Matches(k, keys.Mark):
+		return common.Mark{}, true
+	case key.Matches(k, keys.ClearMarks):
+		return common.ClearMarks{}, true
+	case key.Matches(k, keys.SortReverse):
+		return common.SortBy{Action: keymap.ActionSortReverse}, true
+	}
+	for _, col := range render.Sortable() {
+		if b, ok := keys.ForAction(col.Sort.Action); ok && key.Matches(k, b) {
+			// A key acts only on what is on screen.
+			if !render.WidthsFor(c.Layout.W, p.nameWidth).Shows(col) {
+				return common.Say{Text: strings.TrimSpace(col.Title) + " is not shown at this width: nothing to sort by", Err: true}, true
+			}
+			return common.SortBy{Action: col.Sort.Action}, true
+		}
 	}
 	return nil, false
 }
@@ -120,8 +135,10 @@ func (p *Pane) Sync(snap *state.Snapshot) (lost bool) {
 	if !p.rowsDirty && p.rowsVersion == snap.Version() {
 		return false
 	}
-	p.rows = snap.Rows(p.sortKey, p.filter)
+	p.rows = snap.Rows(state.SortByName, p.filter)
+	p.sortRows(p.rows)
 	p.rowsVersion, p.rowsDirty = snap.Version(), false
+	p.dropVanishedMarks(snap)
 	found := false
 	p.nameWidth = 0
 	for i, r := range p.rows {
@@ -175,7 +192,7 @@ func (p *Pane) View(c *common.Context, now time.Time, filtering bool) []string {
 		need = max(need, ansi.StringWidth(cr.Name))
 	}
 	w := render.WidthsFor(l.W, need)
-	lines = append(lines, c.Styles.ColHeader.Render(render.Header(w)))
+	lines = append(lines, c.Styles.ColHeader.Render(render.Header(w, p.sortBy, p.reverse)))
 
 	start := len(lines)
 	for _, cr := range creating[:l.TableRows-visible] {
@@ -197,12 +214,15 @@ func (p *Pane) View(c *common.Context, now time.Time, filtering bool) []string {
 func (p *Pane) title(c *common.Context, filtering bool, visible int) string {
 	// Gone rows (reclaimed by Colab) are not runtimes any more: they are
 	// counted apart.
-	shown, shownGone := 0, 0
+	shown, shownGone, marked := 0, 0, 0
 	for _, r := range p.rows {
 		if r.Gone() {
 			shownGone++
 		} else {
 			shown++
+		}
+		if p.marks[r.Name] {
+			marked++
 		}
 	}
 	live, gone := c.Snap.Counts()
@@ -214,7 +234,13 @@ func (p *Pane) title(c *common.Context, filtering bool, visible int) string {
 	if gone > 0 {
 		extra = " · " + strconv.Itoa(shownGone) + " gone"
 	}
-	extra += " · sort: " + p.sortKey.String()
+	if marked > 0 {
+		extra += " · " + strconv.Itoa(marked) + " marked"
+	}
+	if n := len(p.marks) - marked; n > 0 {
+		extra += " · " + strconv.Itoa(n) + " marked hidden by the filter"
+	}
+	extra += " · sort: " + p.SortWord()
 	if p.filter != "" {
 		extra += " · filter: " + termtext.Line(p.filter)
 	}
@@ -250,8 +276,12 @@ func emptyText(c *common.Context, known int) string {
 // columns).
 func creationRow(c *common.Context, cr common.Creation, w render.Widths) string {
 	var b strings.Builder
-	render.RowStart(&b, false, '+')
-	b.WriteString(frame.Fit(cr.Name, w.Name) + " " + frame.Fit(cr.Spec, w.Spec) + " ")
+	render.RowStart(&b, false, '+', false)
+	// On a wide screen NAME takes the width: the name cell then gives
+	// back what the status needs, never below the name asked for.
+	nw := c.Layout.W - render.RowPrefix - w.Spec - 2 - ansi.StringWidth(cr.Status)
+	nw = frame.Clamp(nw, min(ansi.StringWidth(cr.Name), w.Name), w.Name)
+	b.WriteString(frame.Fit(cr.Name, nw) + " " + frame.Fit(cr.Spec, w.Spec) + " ")
 	return c.Styles.Warn.Render(b.String() + cr.Status)
 }
 
@@ -272,7 +302,7 @@ func (p *Pane) row(c *common.Context, now time.Time, r *state.Runtime, w render.
 	if r.RenewErr != nil && !r.Gone() {
 		marker = '!'
 	}
-	render.RowStart(&b, selected, marker)
+	render.RowStart(&b, selected, marker, p.marks[r.Name])
 	b.WriteString(frame.Fit(render.ColName.Cell(r, now, 0, w.Name), w.Name))
 	b.WriteByte(' ')
 	b.WriteString(frame.Fit(render.ColSpec.Cell(r, now, 0, w.Spec), w.Spec))

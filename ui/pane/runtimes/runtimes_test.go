@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 )
@@ -54,10 +55,10 @@ func TestKeysMoveTheCursorAndSelectByName(t *testing.T) {
 		t.Fatalf("move selected %q", p.Selected())
 	}
 	// Sorting by expiry puts r-bravo first: the selection follows it.
-	p.NextSort()
+	p.SortBy(keymap.ActionSortExpiry)
 	p.Sync(c.Snap)
 	if p.Selected() != "runtimes/r-bravo" || p.Rows()[p.Cursor()].Name != "runtimes/r-bravo" {
-		t.Fatalf("after sorting by %v: selected %q at cursor %d", p.SortKey(), p.Selected(), p.Cursor())
+		t.Fatalf("after sorting by %v: selected %q at cursor %d", p.SortWord(), p.Selected(), p.Cursor())
 	}
 }
 
