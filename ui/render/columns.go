@@ -55,7 +55,12 @@ func sessCell(r *state.Runtime, now time.Time, refresh time.Duration, w int) str
 // (runtime, gone runtime, create in progress) starts with the same
 // RowPrefix cells: the cursor, a marker ("!" renewal failed, "+" being
 // created) and a space, so the name column never shifts.
-type Widths struct{ Name, Spec, Version, Sess, Token int }
+type Widths struct {
+	Name, Spec, Version, Sess, Token int
+	// Monitor is set when the monitor columns (MonColumns) follow NAME
+	// (WidthsWithMonitor).
+	Monitor bool
+}
 
 // RowPrefix is the width of the cursor and marker cells before the name.
 const RowPrefix = 3
@@ -91,7 +96,11 @@ func WidthsFor(w, nameNeed int) Widths {
 func Header(c Widths) string {
 	var h strings.Builder
 	h.WriteString(strings.Repeat(" ", RowPrefix))
-	h.WriteString(frame.Fit(ColName.Title, c.Name) + " " + frame.Fit(ColSpec.Title, c.Spec) + " ")
+	h.WriteString(frame.Fit(ColName.Title, c.Name) + " ")
+	if c.Monitor {
+		monHeader(&h)
+	}
+	h.WriteString(frame.Fit(ColSpec.Title, c.Spec) + " ")
 	if c.Version > 0 {
 		h.WriteString(frame.Fit(ColVersion.Title, c.Version) + " ")
 	}
