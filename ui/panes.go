@@ -5,14 +5,20 @@ package ui
 // hands the header and footer what they show beyond the Context.
 
 import (
+	"errors"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/pane/details"
 	"github.com/colabdash/colabdash/ui/pane/footer"
 	"github.com/colabdash/colabdash/ui/pane/header"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
+	"github.com/colabdash/colabdash/ui/poll"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
@@ -112,4 +118,84 @@ func (m *app) footerView(now time.Time, w int) []string {
 func (m *app) headerView(_ time.Time, w int) []string {
 	return header.View(m.cx, w, header.State{Switching: m.ops.prof.switching, Account: m.opts.Account,
 		Endpoint: m.opts.Endpoint, Demo: m.opts.Demo, NextRefresh: m.calls.nextRefresh})
+}
+
+// The monitor (ui/poll, issue 21): its polls start on the tick, their
+// answers are folded here, and a proxy 404 renews the token through the
+// dashboard's one renewal path (get_runtime, callRenew) before the poll
+// is retried once. No other call is added.
+
+// monitorDue starts the monitor's polls due at now: the selected runtime
+// and the other runtimes on screen, those with a connectionInfo URL.
+func (m *app) monitorDue(now time.Time) []tea.Cmd {
+	if m.mon == nil {
+		return nil
+	}
+	snap := m.cx.Snap
+	reach := func(name string) bool {
+		r := snap.Runtime(name)
+		return r != nil && !r.Gone() && r.ConnectionInfo != nil && r.ConnectionInfo.URL != ""
+	}
+	if v := snap.Version(); v != m.monVersion {
+		m.monVersion = v
+		m.mon.Retain(reach)
+	}
+	onScr := m.rt.OnScreen(m.runtimeRows(), m.onScr)
+	m.onScr = slices.DeleteFunc(onScr, func(name string) bool { return !reach(name) })
+	sel := m.rt.Selected()
+	if !reach(sel) {
+		sel = ""
+	}
+	return m.mon.Due(m.life.ctx, now, sel, m.onScr, func(name string) (api.ConnectionInfo, bool) {
+		if !reach(name) {
+			return api.ConnectionInfo{}, false
+		}
+		return *snap.Runtime(name).ConnectionInfo, true
+	})
+}
+
+// onMonitor folds a poll's answer; a token the proxy refused is renewed
+// (unless auto-renew is off, or the call budget is spent for a runtime
+// that is not selected: the poll then ends failed).
+func (m *app) onMonitor(msg poll.ResultMsg) tea.Cmd {
+	if m.mon == nil {
+		return nil
+	}
+	now := m.cx.Now()
+	name := m.mon.Fold(msg, now)
+	switch {
+	case name == "":
+		return nil
+	case m.cx.Activity.Renewals.InFlight(name):
+		return nil // its answer retries the poll (monitorRenewed)
+	case m.opts.NoAutoRenew:
+		return m.mon.Renewed(m.life.ctx, name, now, api.ConnectionInfo{}, errors.New("auto-renew is off"))
+	case name != m.rt.Selected() && m.calls.budget.Room(now) <= 0:
+		return m.mon.Renewed(m.life.ctx, name, now, api.ConnectionInfo{}, errors.New("the renewal waits for the call budget"))
+	}
+	c := m.calls.issue(callKey{kind: callRenew, runtime: name}, now)
+	if c == nil {
+		return nil
+	}
+	if name != m.rt.Selected() {
+		m.calls.budget.Record(now, 1)
+	}
+	m.calls.renew.Started(name, now)
+	return c
+}
+
+// monitorRenewed hands the end of runtime name's renewal (err its
+// failure) to the monitor: a poll waiting for it is retried with the
+// token now listed, or ends failed.
+func (m *app) monitorRenewed(name string, err error) tea.Cmd {
+	if m.mon == nil {
+		return nil
+	}
+	var ci api.ConnectionInfo
+	if r := m.cx.Snap.Runtime(name); r != nil && r.ConnectionInfo != nil && !r.Gone() {
+		ci = *r.ConnectionInfo
+	} else if err == nil {
+		err = errors.New("the runtime is gone")
+	}
+	return m.mon.Renewed(m.life.ctx, name, m.cx.Now(), ci, err)
 }

@@ -166,11 +166,7 @@ func figureCell(m *monitor.Runtime, metric monitor.Metric) string {
 	if math.IsNaN(f) {
 		return "–"
 	}
-	p := Percent(f)
-	if len(p) < 4 {
-		p = " " + p
-	}
-	return Level(f) + p
+	return Level(f) + frame.FitRight(Percent(f), 4)
 }
 
 // activityCell is m's kernel activity for the table: ActivityWord, with
