@@ -96,9 +96,24 @@ func Level(f float64) string {
 
 // Sparkline draws series (fractions 0–1, oldest first, NaN where there
 // is no sample) in w cells: each cell the highest value of its share of
-// the series, a space where its share has no sample. It is "" when w < 1
-// or the series has no sample at all.
-func Sparkline(series []float64, w int) string {
+// the series, a space where its share has no sample. A sample also
+// stands for the hold slots after it that have none (a runtime polled
+// less often than the series' step). It is "" when w < 1 or the series
+// has no sample at all.
+func Sparkline(series []float64, w, hold int) string {
+	if hold > 0 {
+		held := make([]float64, len(series))
+		last, age := math.NaN(), 0
+		for i, v := range series {
+			if !math.IsNaN(v) {
+				last, age = v, 0
+			} else if age++; age > hold {
+				last = math.NaN()
+			}
+			held[i] = last
+		}
+		series = held
+	}
 	n := len(series)
 	if w < 1 || n == 0 {
 		return ""

@@ -33,6 +33,9 @@ const (
 	minSpark   = 8
 	maxSpark   = 60
 	keyCells   = 10 // " key      "
+	// hold is how many history steps a poll stands for: the runtimes on
+	// screen are polled every 30 s, the history has a slot every 5 s.
+	hold = int(monitor.OnScreenEvery/monitor.HistoryStep) - 1
 )
 
 // monitorLines are what the monitor knows of r at now, for a pane w
@@ -58,7 +61,7 @@ func monitorLines(c *common.Context, r *state.Runtime, now time.Time, w int) []l
 			return v
 		}
 		buf = m.History.Series(now, metric, buf)
-		return frame.Fit(v, valueWidth) + " " + render.Sparkline(buf, spark)
+		return frame.Fit(v, valueWidth) + " " + render.Sparkline(buf, spark, hold)
 	}
 	switch {
 	case m.NotOffered:
