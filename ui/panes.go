@@ -132,10 +132,7 @@ func (m *app) monitorDue(now time.Time) []tea.Cmd {
 		return nil
 	}
 	snap := m.cx.Snap
-	reach := func(name string) bool {
-		r := snap.Runtime(name)
-		return r != nil && !r.Gone() && r.ConnectionInfo != nil && r.ConnectionInfo.URL != ""
-	}
+	reach := m.reachable
 	if v := snap.Version(); v != m.monVersion {
 		m.monVersion = v
 		m.mon.Retain(reach)
@@ -146,15 +143,27 @@ func (m *app) monitorDue(now time.Time) []tea.Cmd {
 	if !reach(sel) {
 		sel = ""
 	}
-	return m.mon.Due(m.life.ctx, now, sel, m.onScr, func(name string) (api.ConnectionInfo, bool) {
-		if !reach(name) {
-			return api.ConnectionInfo{}, false
-		}
-		return *snap.Runtime(name).ConnectionInfo, true
-	})
+	return m.mon.Due(m.life.ctx, now, sel, m.onScr, m.connInfo)
 }
 
-// onMonitor folds a poll's answer; a token the proxy refused is renewed
+// reachable reports whether runtime name's proxy can be polled: listed,
+// not gone, with a connectionInfo URL.
+func (m *app) reachable(name string) bool {
+	r := m.cx.Snap.Runtime(name)
+	return r != nil && !r.Gone() && r.ConnectionInfo != nil && r.ConnectionInfo.URL != ""
+}
+
+// connInfo is runtime name's connectionInfo now (ok false: not
+// reachable).
+func (m *app) connInfo(name string) (api.ConnectionInfo, bool) {
+	if !m.reachable(name) {
+		return api.ConnectionInfo{}, false
+	}
+	return *m.cx.Snap.Runtime(name).ConnectionInfo, true
+}
+
+// onMonitor folds a poll's answer; a token the proxy refused is retried
+// with the token now listed when it was renewed meanwhile, else renewed
 // (unless auto-renew is off, or the call budget is spent for a runtime
 // that is not selected: the poll then ends failed).
 func (m *app) onMonitor(msg poll.ResultMsg) tea.Cmd {
@@ -162,10 +171,10 @@ func (m *app) onMonitor(msg poll.ResultMsg) tea.Cmd {
 		return nil
 	}
 	now := m.cx.Now()
-	name := m.mon.Fold(msg, now)
+	name, retry := m.mon.Fold(m.life.ctx, msg, now, m.connInfo)
 	switch {
 	case name == "":
-		return nil
+		return retry
 	case m.cx.Activity.Renewals.InFlight(name):
 		return nil // its answer retries the poll (monitorRenewed)
 	case m.opts.NoAutoRenew:

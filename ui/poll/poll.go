@@ -47,12 +47,14 @@ const waitLimit = 2 * time.Minute
 // for and what came back (Resources valid when ResErr is nil and
 // Poll.Resources is set; Kernels likewise). Gen is the Poller's
 // generation when it was sent: answers of an earlier one are dropped.
-// Retried is set on the retry after a renewal.
+// Retried is set on the retry after a renewal; Token is the proxy token
+// the poll was sent with (never shown).
 type ResultMsg struct {
 	Runtime   string
 	Gen       uint64
 	Poll      monitor.Poll
 	Retried   bool
+	Token     string
 	Resources apimon.Resources
 	ResErr    error
 	Kernels   []apimon.Kernel
@@ -96,6 +98,10 @@ func (p *Poller) Reset() {
 // Runtime returns what is known of runtime name (nil: nothing yet); it
 // makes a Poller a common.Monitor.
 func (p *Poller) Runtime(name string) *monitor.Runtime { return p.store.Get(name) }
+
+// Store is the Poller's Store, for tests and benchmarks that fill it;
+// the dashboard reads it through Runtime only.
+func (p *Poller) Store() *monitor.Store { return p.store }
 
 // Requests returns how many requests the Poller's commands were started
 // for (two per poll at most; a retry counts again).
@@ -148,7 +154,7 @@ func (p *Poller) cmd(ctx context.Context, poll monitor.Poll, ci api.ConnectionIn
 	client, gen := p.client, p.gen
 	p.sent += poll.Requests()
 	return func() (msg tea.Msg) {
-		res := ResultMsg{Runtime: poll.Runtime, Gen: gen, Poll: poll, Retried: retried}
+		res := ResultMsg{Runtime: poll.Runtime, Gen: gen, Poll: poll, Retried: retried, Token: ci.Token}
 		defer func() {
 			if r := recover(); r != nil {
 				text := fmt.Sprintf("internal error: %v", r)
@@ -170,20 +176,26 @@ func (p *Poller) cmd(ctx context.Context, poll monitor.Poll, ci api.ConnectionIn
 	}
 }
 
-// Fold records msg at now. It returns the runtime whose proxy token the
-// proxy refused ("" when none): the root renews it and calls Renewed,
-// which retries the poll once.
-func (p *Poller) Fold(msg ResultMsg, now time.Time) (renew string) {
+// Fold records msg at now. A poll whose token the proxy refused is
+// retried at once (cmd) when info, the runtime's connectionInfo now,
+// holds another token (renewed while the poll ran); otherwise Fold
+// returns the runtime ("" when none): the root renews its token and
+// calls Renewed, which retries the poll once.
+func (p *Poller) Fold(ctx context.Context, msg ResultMsg, now time.Time,
+	info func(name string) (api.ConnectionInfo, bool)) (renew string, cmd tea.Cmd) {
 	if msg.Gen != p.gen {
-		return ""
+		return "", nil
 	}
 	name := msg.Runtime
 	refused := errors.Is(msg.ResErr, apimon.ErrTokenRefused) || errors.Is(msg.KerErr, apimon.ErrTokenRefused)
 	if refused && !msg.Retried {
+		if ci, ok := info(name); ok && ci.Token != msg.Token {
+			return "", p.cmd(ctx, msg.Poll, ci, true)
+		}
 		if last, ok := p.renewed[name]; !ok || now.Sub(last) >= RenewEvery {
 			p.renewed[name] = now
 			p.waiting[name] = waiting{poll: msg.Poll, since: now}
-			return name
+			return name, nil
 		}
 	}
 	if refused {
@@ -201,7 +213,7 @@ func (p *Poller) Fold(msg ResultMsg, now time.Time) (renew string) {
 		}
 	}
 	p.record(name, now, msg)
-	return ""
+	return "", nil
 }
 
 // persisting is err (a refused token, *apimon.Error) as kind: a 404 that

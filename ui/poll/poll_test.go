@@ -67,17 +67,27 @@ func (p *proxy) requests(id string) int {
 	return p.count["/proxy/"+id+"/api/colab/resources"] + p.count["/proxy/"+id+"/api/kernels"]
 }
 
-// fold runs cmds and folds their answers at now; it returns the runtimes
-// whose token was refused.
-func fold(p *Poller, cmds []tea.Cmd, now time.Time) []string {
+// fold runs cmds and folds their answers at now (and the retries they
+// lead to); it returns the runtimes whose token was refused. info is the
+// runtimes' connectionInfo now (nil: the one each poll was sent with).
+func fold(p *Poller, cmds []tea.Cmd, now time.Time, info ...func(string) (api.ConnectionInfo, bool)) []string {
 	var renew []string
-	for _, c := range cmds {
+	for len(cmds) > 0 {
+		c := cmds[0]
+		cmds = cmds[1:]
 		if c == nil {
 			continue
 		}
-		if name := p.Fold(c().(ResultMsg), now); name != "" {
+		msg := c().(ResultMsg)
+		same := func(string) (api.ConnectionInfo, bool) { return api.ConnectionInfo{Token: msg.Token}, true }
+		if len(info) > 0 {
+			same = info[0]
+		}
+		name, retry := p.Fold(context.Background(), msg, now, same)
+		if name != "" {
 			renew = append(renew, name)
 		}
+		cmds = append(cmds, retry)
 	}
 	return renew
 }
@@ -142,6 +152,16 @@ func TestRefusedTokenRenewsOnce(t *testing.T) {
 	}
 	if px.requests("a") != 1 {
 		t.Errorf("%d requests: the kernels were asked with a refused token", px.requests("a"))
+	}
+	// A token renewed while a poll ran: the poll is retried with it, with
+	// no renewal.
+	q0 := New(apimon.New(apimon.Options{}))
+	fresh := func(string) (api.ConnectionInfo, bool) { return px.info("a", "fresh"), true }
+	if renew := fold(q0, q0.Due(ctx, t0, name, nil, stale), t0, fresh); renew != nil {
+		t.Fatalf("renewal asked though the token was renewed meanwhile")
+	}
+	if m := q0.Runtime(name); m == nil || m.ResourcesErr != nil || m.Kernels == nil {
+		t.Fatalf("the retry with the renewed token did not land: %+v", m)
 	}
 	// While the renewal runs nothing else is sent for it.
 	if cmds := p.Due(ctx, t0.Add(10*time.Second), name, nil, stale); len(cmds) != 0 {

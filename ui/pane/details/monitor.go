@@ -29,7 +29,7 @@ const (
 // Sparkline bounds: the value before it takes valueWidth cells; it gets
 // what is left of the line, at least minSpark and at most maxSpark cells.
 const (
-	valueWidth = 30
+	valueWidth = 28
 	minSpark   = 8
 	maxSpark   = 60
 	keyCells   = 10 // " key      "
