@@ -67,9 +67,13 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 	if ms.auth != 0 {
 		t.Errorf("%d proxy requests carried an Authorization header", ms.auth)
 	}
-	// 72 minutes on (the tokens renew meanwhile): every kernel idle an
-	// hour reads IDLE in capitals, in the table and the details.
-	for range 72 {
+	// 72 minutes on (the tokens renew meanwhile), the last 15 a tick a
+	// minute: every kernel idle an hour reads IDLE in capitals, in the
+	// table and the details, over a sparkline of the last 15 minutes.
+	for range 3 {
+		ms.tick(19 * time.Minute)
+	}
+	for range 15 {
 		ms.tick(time.Minute)
 	}
 	v = ms.view()
