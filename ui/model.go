@@ -202,7 +202,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resultMsg:
 		cmd = m.calls.onResult(msg)
 		if msg.key.kind == callRenew {
-			cmd = tea.Batch(cmd, m.monitorRenewed(msg.key.runtime, msg.err))
+			m.monitorRenewed(msg.key.runtime, msg.err)
 		}
 	case poll.ResultMsg:
 		cmd = m.onMonitor(msg)

@@ -1,15 +1,20 @@
 package ui
 
 import (
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/colabdash/colabdash/api/colabfake"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/poll"
 )
 
 // monitorStack is the dashboard with the monitor on against the demo
@@ -18,10 +23,11 @@ type monitorStack struct {
 	*stack
 	mu   sync.Mutex
 	reqs map[string]int
-	auth int // requests that carried an Authorization header
+	auth int         // requests that carried an Authorization header
+	at   []time.Time // when each monitor request came, by the stack's clock
 }
 
-func newMonitorStack(t *testing.T, width int, emu colabfake.Options) *monitorStack {
+func newMonitorStack(t testing.TB, width int, emu colabfake.Options) *monitorStack {
 	ms := &monitorStack{reqs: map[string]int{}}
 	if emu.Seed == "" {
 		emu.Seed = colabfake.SeedDemo
@@ -30,6 +36,9 @@ func newMonitorStack(t *testing.T, width int, emu colabfake.Options) *monitorSta
 		ms.mu.Lock()
 		defer ms.mu.Unlock()
 		ms.reqs[r.URL.Path]++
+		if strings.HasSuffix(r.URL.Path, "/api/colab/resources") || strings.HasSuffix(r.URL.Path, "/api/kernels") {
+			ms.at = append(ms.at, ms.clk.Now())
+		}
 		if r.Header.Get("Authorization") != "" {
 			ms.auth++
 		}
@@ -53,7 +62,10 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 	ms.start()
 	ms.tick(time.Second)
 	ms.m = ms.m.selectID(t, "rt-t4demo7k2p")
+	// The first polls of the two runtimes whose tokens were renewed while
+	// they ran are refused; the next ones, 30 s on, use the new tokens.
 	ms.tick(5 * time.Second)
+	ms.tick(25 * time.Second)
 	v := ms.view()
 	for _, want := range []string{"RAM   GPU   ACTIVITY   SPEC", "rt-t4demo7k2p ▂ 13% ▁  0% idle 0:00", "rt-cpudemo4qx ▂ 10%     – idle 0:00",
 		"kernels  0 busy 2 idle · idle 0:00", "gpu      Tesla T4 · never used", "ram      1.6/12.7 GiB 13%"} {
@@ -61,7 +73,7 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 			t.Errorf("screen lacks %q:\n%s", want, v)
 		}
 	}
-	if ms.count("rt-t4demo7k2p", "api/colab/resources") != 2 || ms.count("rt-v6edemo2mw", "api/kernels") != 1 {
+	if ms.count("rt-t4demo7k2p", "api/colab/resources") < 2 || ms.count("rt-v6edemo2mw", "api/kernels") != 1 {
 		t.Errorf("requests: %v", ms.reqs)
 	}
 	if ms.auth != 0 {
@@ -112,6 +124,7 @@ func TestMonitorFaults(t *testing.T) {
 	if ms.m.Selected() != "runtimes/"+sel {
 		t.Fatalf("selected %s", ms.m.Selected())
 	}
+	ms.tick(5 * time.Second) // its first poll was refused: its token was renewed meanwhile
 	ms.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 500, Body: "boom", PathPrefix: "api/colab/resources", Times: -1})
 	ms.tick(5 * time.Second)
 	if v := ms.view(); !strings.Contains(v, "resources unavailable: HTTP 500 (figures of") || !strings.Contains(v, "ram      1.3/12.7 GiB 10%") {
@@ -162,4 +175,125 @@ func TestMonitorFaults(t *testing.T) {
 	if m == nil || m.ResourcesErr != nil || m.NotOffered {
 		t.Errorf("after the renewal: %+v", m)
 	}
+}
+
+// fakeProxy is a loopback runtime proxy for many runtimes that answers
+// every resources and kernels request with fixed figures, counting them.
+type fakeProxy struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	n    int
+	byRT map[string]int
+}
+
+func newFakeProxy(tb testing.TB) *fakeProxy {
+	p := &fakeProxy{byRT: map[string]int{}}
+	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, route, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/proxy/"), "/")
+		p.mu.Lock()
+		p.n++
+		p.byRT[id]++
+		p.mu.Unlock()
+		if route == "api/kernels" {
+			fmt.Fprint(w, `[{"id":"k","name":"python3","execution_state":"idle","last_activity":"2026-11-29T16:00:00Z","connections":1}]`)
+			return
+		}
+		fmt.Fprint(w, `{"memory":{"totalBytes":13636500000,"freeBytes":12000000000},"disks":[{"filesystem":{"label":"kernel","totalBytes":100,"usedBytes":20}}]}`)
+	}))
+	tb.Cleanup(p.srv.Close)
+	return p
+}
+
+func (p *fakeProxy) counts() (total, runtimes int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n, len(p.byRT)
+}
+
+// BenchmarkMonitorPolls is the monitor's request bound (issue 21): the
+// dashboard with the monitor on over 1,000 runtimes, every one on screen
+// (a 1,700-line terminal), whose proxies answer at once, one tick a
+// simulated second for 10 minutes. It reports the most proxy requests in
+// any minute ("max-req/min", at most 120), the longest gap between two
+// polls of the selected runtime ("selected-gap-s", 5 s) and how many
+// runtimes were polled at all ("runtimes-polled").
+func BenchmarkMonitorPolls(b *testing.B) {
+	var most, polled int
+	var gap time.Duration
+	for range b.N {
+		px := newFakeProxy(b)
+		f := newFake()
+		for i := range 1000 {
+			id := fmt.Sprintf("r-%05d", i)
+			rt := mkRuntime(id, specCPU, t0.Add(10*time.Hour), "")
+			rt.ConnectionInfo.URL = px.srv.URL + "/proxy/" + id + "/"
+			f.runtimes = append(f.runtimes, rt)
+		}
+		clk := &clock{t: t0}
+		m := New(Options{Service: f, Now: clk.now, Location: time.UTC, NoColor: true, Monitor: apimon.New(apimon.Options{})})
+		m.life.every = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+		m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 1700})
+		m = drive(b, m, m.Init())
+		sel := m.Selected()
+		perSecond := make([]int, 0, 600)
+		var last time.Time
+		gap = 0
+		for range 600 {
+			before, _ := px.counts()
+			clk.t = clk.t.Add(time.Second)
+			var cmd tea.Cmd
+			m, cmd = update(m, tickMsg{gen: m.life.tickGen})
+			m = drive(b, m, cmd)
+			after, _ := px.counts()
+			perSecond = append(perSecond, after-before)
+			if r := m.mon.Runtime(sel); r != nil && r.KernelsAt.Equal(clk.t) {
+				if !last.IsZero() {
+					gap = max(gap, clk.t.Sub(last))
+				}
+				last = clk.t
+			}
+		}
+		most = 0
+		for i := range perSecond {
+			n := 0
+			for _, c := range perSecond[i:min(i+60, len(perSecond))] {
+				n += c
+			}
+			most = max(most, n)
+		}
+		_, polled = px.counts()
+		if m.Selected() != sel || last.IsZero() {
+			b.Fatalf("the selected runtime %s was never polled", sel)
+		}
+	}
+	b.ReportMetric(float64(most), "max-req/min")
+	b.ReportMetric(gap.Seconds(), "selected-gap-s")
+	b.ReportMetric(float64(polled), "runtimes-polled")
+}
+
+// withMonitor turns m's monitor on with figures for its first 100
+// runtimes (r-00000, the selected one, with 15 minutes of polls every
+// 5 s and its kernels idle 72 minutes), as BenchmarkView draws them.
+func withMonitor(m Model) Model {
+	m.mon = poll.New(apimon.New(apimon.Options{}))
+	m.cx.Monitor = m.mon
+	m.relayout()
+	st := m.mon.Store()
+	now := m.cx.Now()
+	res := apimon.Resources{Memory: &apimon.Memory{TotalBytes: 13636500000, FreeBytes: 12000000000},
+		Disks: []apimon.Disk{{Label: "kernel", TotalBytes: 100, UsedBytes: 20}},
+		GPUs:  []apimon.GPU{{Name: "Tesla T4", MemoryTotalBytes: 100, MemoryUsedBytes: 10, GPUUtilization: 0.3, EverUsed: true}}}
+	ks := []apimon.Kernel{{ID: "k", ExecutionState: "idle", LastActivity: now.Add(-72 * time.Minute), Connections: 1}}
+	for i, r := range m.rt.Rows() {
+		if i == 100 {
+			break
+		}
+		st.RecordResources(r.Name, now, res, nil)
+		st.RecordKernels(r.Name, now, ks, nil)
+	}
+	sel := m.rt.Selected()
+	for i := range monitor.HistoryLen {
+		st.RecordResources(sel, now.Add(-time.Duration(i)*monitor.HistoryStep), res, nil)
+	}
+	return m
 }

@@ -162,25 +162,27 @@ func (m *app) connInfo(name string) (api.ConnectionInfo, bool) {
 	return *m.cx.Snap.Runtime(name).ConnectionInfo, true
 }
 
-// onMonitor folds a poll's answer; a token the proxy refused is retried
-// with the token now listed when it was renewed meanwhile, else renewed
-// (unless auto-renew is off, or the call budget is spent for a runtime
+// onMonitor folds a poll's answer; a token the proxy refused is renewed,
+// unless it was renewed while the poll ran (the next poll uses the new
+// one) or auto-renew is off, or the call budget is spent for a runtime
 // that is not selected: the poll then ends failed).
 func (m *app) onMonitor(msg poll.ResultMsg) tea.Cmd {
 	if m.mon == nil {
 		return nil
 	}
 	now := m.cx.Now()
-	name, retry := m.mon.Fold(m.life.ctx, msg, now, m.connInfo)
+	name := m.mon.Fold(msg, now, m.connInfo)
 	switch {
 	case name == "":
-		return retry
+		return nil
 	case m.cx.Activity.Renewals.InFlight(name):
-		return nil // its answer retries the poll (monitorRenewed)
+		return nil // its answer ends the poll (monitorRenewed)
 	case m.opts.NoAutoRenew:
-		return m.mon.Renewed(m.life.ctx, name, now, api.ConnectionInfo{}, errors.New("auto-renew is off"))
+		m.mon.Renewed(name, now, errors.New("auto-renew is off"))
+		return nil
 	case name != m.rt.Selected() && m.calls.budget.Room(now) <= 0:
-		return m.mon.Renewed(m.life.ctx, name, now, api.ConnectionInfo{}, errors.New("the renewal waits for the call budget"))
+		m.mon.Renewed(name, now, errors.New("the renewal waits for the call budget"))
+		return nil
 	}
 	c := m.calls.issue(callKey{kind: callRenew, runtime: name}, now)
 	if c == nil {
@@ -194,17 +196,14 @@ func (m *app) onMonitor(msg poll.ResultMsg) tea.Cmd {
 }
 
 // monitorRenewed hands the end of runtime name's renewal (err its
-// failure) to the monitor: a poll waiting for it is retried with the
-// token now listed, or ends failed.
-func (m *app) monitorRenewed(name string, err error) tea.Cmd {
+// failure) to the monitor: a poll waiting for it ends, and the next one
+// uses the token now listed; or it ends failed.
+func (m *app) monitorRenewed(name string, err error) {
 	if m.mon == nil {
-		return nil
+		return
 	}
-	var ci api.ConnectionInfo
-	if r := m.cx.Snap.Runtime(name); r != nil && r.ConnectionInfo != nil && !r.Gone() {
-		ci = *r.ConnectionInfo
-	} else if err == nil {
+	if _, ok := m.connInfo(name); !ok && err == nil {
 		err = errors.New("the runtime is gone")
 	}
-	return m.mon.Renewed(m.life.ctx, name, m.cx.Now(), ci, err)
+	m.mon.Renewed(name, m.cx.Now(), err)
 }

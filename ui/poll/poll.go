@@ -10,12 +10,13 @@
 //
 // A proxy 404 (the token refused) is not recorded: Fold names the
 // runtime, the root renews its token through its one renewal path
-// (get_runtime) and calls Renewed, which retries the poll once with the
-// fresh token. A 404 that persists then means "not offered by this
-// runtime" for the resources (re-checked every 10 minutes) and a failure
-// (backed off) for the kernels; a runtime's token is renewed for the
-// monitor at most once every RenewEvery, so a route that is missing
-// never becomes a renewal loop (field case 75).
+// (get_runtime) and calls Renewed; the next poll the Scheduler plans is
+// the retry, with the fresh token (so retries count against the request
+// bound). A 404 that persists within RenewEvery of that renewal means
+// "not offered by this runtime" for the resources (re-checked every 10
+// minutes) and a failure (backed off) for the kernels: a runtime's token
+// is renewed for the monitor at most once every RenewEvery, so a route
+// that is missing never becomes a renewal loop (field case 75).
 //
 // A Poller is owned by the root's Update: it does no I/O itself (its
 // commands do) and is not safe for concurrent use. It never deletes a
@@ -47,13 +48,11 @@ const waitLimit = 2 * time.Minute
 // for and what came back (Resources valid when ResErr is nil and
 // Poll.Resources is set; Kernels likewise). Gen is the Poller's
 // generation when it was sent: answers of an earlier one are dropped.
-// Retried is set on the retry after a renewal; Token is the proxy token
-// the poll was sent with (never shown).
+// Token is the proxy token the poll was sent with (never shown).
 type ResultMsg struct {
 	Runtime   string
 	Gen       uint64
 	Poll      monitor.Poll
-	Retried   bool
 	Token     string
 	Resources apimon.Resources
 	ResErr    error
@@ -116,7 +115,7 @@ func (p *Poller) Due(ctx context.Context, now time.Time, selected string, onScre
 	var cmds []tea.Cmd
 	for name, w := range p.waiting {
 		if now.Sub(w.since) >= waitLimit {
-			cmds = append(cmds, p.Renewed(ctx, name, now, api.ConnectionInfo{}, errors.New("no renewal came")))
+			p.Renewed(name, now, errors.New("no renewal came"))
 		}
 	}
 	for _, poll := range p.sched.Plan(now, selected, onScreen) {
@@ -125,7 +124,7 @@ func (p *Poller) Due(ctx context.Context, now time.Time, selected string, onScre
 			p.sched.Done(poll.Runtime, now, monitor.OutcomeSkipped, monitor.OutcomeSkipped)
 			continue
 		}
-		cmds = append(cmds, p.cmd(ctx, poll, ci, false))
+		cmds = append(cmds, p.cmd(ctx, poll, ci))
 	}
 	return cmds
 }
@@ -149,12 +148,12 @@ func (p *Poller) Retain(keep func(name string) bool) {
 
 // cmd is the command of one poll of ci's runtime: its resources (when
 // asked), then its kernels, one after the other; a refused token ends it
-// early (the retry asks both again).
-func (p *Poller) cmd(ctx context.Context, poll monitor.Poll, ci api.ConnectionInfo, retried bool) tea.Cmd {
+// early (the next poll asks both again).
+func (p *Poller) cmd(ctx context.Context, poll monitor.Poll, ci api.ConnectionInfo) tea.Cmd {
 	client, gen := p.client, p.gen
 	p.sent += poll.Requests()
 	return func() (msg tea.Msg) {
-		res := ResultMsg{Runtime: poll.Runtime, Gen: gen, Poll: poll, Retried: retried, Token: ci.Token}
+		res := ResultMsg{Runtime: poll.Runtime, Gen: gen, Poll: poll, Token: ci.Token}
 		defer func() {
 			if r := recover(); r != nil {
 				text := fmt.Sprintf("internal error: %v", r)
@@ -176,32 +175,30 @@ func (p *Poller) cmd(ctx context.Context, poll monitor.Poll, ci api.ConnectionIn
 	}
 }
 
-// Fold records msg at now. A poll whose token the proxy refused is
-// retried at once (cmd) when info, the runtime's connectionInfo now,
-// holds another token (renewed while the poll ran); otherwise Fold
-// returns the runtime ("" when none): the root renews its token and
-// calls Renewed, which retries the poll once.
-func (p *Poller) Fold(ctx context.Context, msg ResultMsg, now time.Time,
-	info func(name string) (api.ConnectionInfo, bool)) (renew string, cmd tea.Cmd) {
+// Fold records msg at now. A poll whose token the proxy refused is not
+// recorded: when info, the runtime's connectionInfo now, holds another
+// token (renewed while the poll ran), the poll just ends and the next one
+// uses it; otherwise Fold returns the runtime: the root renews its token
+// and calls Renewed. A refusal within RenewEvery of such a renewal is a
+// 404 that persists: the resources are "not offered", the kernels failed.
+// Retries are polls the Scheduler plans, so they count against its
+// request bound.
+func (p *Poller) Fold(msg ResultMsg, now time.Time, info func(name string) (api.ConnectionInfo, bool)) (renew string) {
 	if msg.Gen != p.gen {
-		return "", nil
+		return ""
 	}
 	name := msg.Runtime
 	refused := errors.Is(msg.ResErr, apimon.ErrTokenRefused) || errors.Is(msg.KerErr, apimon.ErrTokenRefused)
-	if refused && !msg.Retried {
+	if refused {
 		if ci, ok := info(name); ok && ci.Token != msg.Token {
-			return "", p.cmd(ctx, msg.Poll, ci, true)
+			p.sched.Done(name, now, monitor.OutcomeSkipped, monitor.OutcomeSkipped)
+			return ""
 		}
 		if last, ok := p.renewed[name]; !ok || now.Sub(last) >= RenewEvery {
 			p.renewed[name] = now
 			p.waiting[name] = waiting{poll: msg.Poll, since: now}
-			return name, nil
+			return name
 		}
-	}
-	if refused {
-		// A 404 that persists after a fresh token, or one within
-		// RenewEvery of the last renewal: the resources route is not
-		// offered; the kernels are backed off.
 		if errors.Is(msg.ResErr, apimon.ErrTokenRefused) {
 			msg.ResErr = persisting(msg.ResErr, apimon.KindNotOffered)
 			if msg.Poll.Kernels && msg.KerErr == nil && msg.Kernels == nil {
@@ -213,7 +210,7 @@ func (p *Poller) Fold(ctx context.Context, msg ResultMsg, now time.Time,
 		}
 	}
 	p.record(name, now, msg)
-	return "", nil
+	return ""
 }
 
 // persisting is err (a refused token, *apimon.Error) as kind: a 404 that
@@ -241,24 +238,23 @@ func (p *Poller) record(name string, now time.Time, msg ResultMsg) {
 	p.sched.Done(name, now, res, ker)
 }
 
-// Renewed is the end of the renewal of runtime name's proxy token: with
-// err nil the waiting poll is sent once more with ci (its command);
-// otherwise it ends failed. It is nil when no poll of name waits.
-func (p *Poller) Renewed(ctx context.Context, name string, now time.Time, ci api.ConnectionInfo, err error) tea.Cmd {
+// Renewed is the end at now of the renewal of runtime name's proxy
+// token (err its failure) that Fold asked for. After a success the
+// waiting poll ends without a record: the next one, when the Scheduler
+// plans it, uses the fresh token. After a failure it ends failed (backed
+// off).
+func (p *Poller) Renewed(name string, now time.Time, err error) {
 	w, ok := p.waiting[name]
 	if !ok {
-		return nil
+		return
 	}
 	delete(p.waiting, name)
-	if err == nil && ci.URL == "" {
-		err = errors.New("no connectionInfo after the renewal")
+	if err == nil {
+		p.sched.Done(name, now, monitor.OutcomeSkipped, monitor.OutcomeSkipped)
+		return
 	}
-	if err != nil {
-		text := api.OneLine("the runtime proxy refused the token and its renewal failed: "+err.Error(), 200)
-		p.record(name, now, ResultMsg{Runtime: name, Poll: w.poll,
-			ResErr: &apimon.Error{Op: "resources", Kind: apimon.KindUnavailable, Status: 404, Message: text},
-			KerErr: &apimon.Error{Op: "kernels", Kind: apimon.KindUnavailable, Status: 404, Message: text}})
-		return nil
-	}
-	return p.cmd(ctx, w.poll, ci, true)
+	text := api.OneLine("the runtime proxy refused the token and its renewal failed: "+err.Error(), 200)
+	p.record(name, now, ResultMsg{Runtime: name, Poll: w.poll,
+		ResErr: &apimon.Error{Op: "resources", Kind: apimon.KindUnavailable, Status: 404, Message: text},
+		KerErr: &apimon.Error{Op: "kernels", Kind: apimon.KindUnavailable, Status: 404, Message: text}})
 }

@@ -67,14 +67,12 @@ func (p *proxy) requests(id string) int {
 	return p.count["/proxy/"+id+"/api/colab/resources"] + p.count["/proxy/"+id+"/api/kernels"]
 }
 
-// fold runs cmds and folds their answers at now (and the retries they
-// lead to); it returns the runtimes whose token was refused. info is the
-// runtimes' connectionInfo now (nil: the one each poll was sent with).
+// fold runs cmds and folds their answers at now; it returns the runtimes
+// whose token was refused. info is the runtimes' connectionInfo now
+// (none: the one each poll was sent with).
 func fold(p *Poller, cmds []tea.Cmd, now time.Time, info ...func(string) (api.ConnectionInfo, bool)) []string {
 	var renew []string
-	for len(cmds) > 0 {
-		c := cmds[0]
-		cmds = cmds[1:]
+	for _, c := range cmds {
 		if c == nil {
 			continue
 		}
@@ -83,11 +81,9 @@ func fold(p *Poller, cmds []tea.Cmd, now time.Time, info ...func(string) (api.Co
 		if len(info) > 0 {
 			same = info[0]
 		}
-		name, retry := p.Fold(context.Background(), msg, now, same)
-		if name != "" {
+		if name := p.Fold(msg, now, same); name != "" {
 			renew = append(renew, name)
 		}
-		cmds = append(cmds, retry)
 	}
 	return renew
 }
@@ -136,16 +132,18 @@ func TestPollsLandOnTheirRuntime(t *testing.T) {
 	}
 }
 
-// A refused proxy token asks for one renewal; the poll is retried with
-// the fresh token and lands. A 404 that persists after it means "not
-// offered" for the resources, and no second renewal comes within
-// RenewEvery; a failed renewal ends the poll failed and backs it off.
+// A refused proxy token asks for one renewal; the next poll, when the
+// Scheduler plans it, uses the fresh token and lands. A 404 that persists
+// after it means "not offered" for the resources, and no second renewal
+// comes within RenewEvery; a failed renewal ends the poll failed and
+// backs it off; a token renewed while the poll ran needs no renewal.
 func TestRefusedTokenRenewsOnce(t *testing.T) {
 	px := newProxy(t, "fresh")
 	p := New(apimon.New(apimon.Options{}))
 	ctx := context.Background()
 	name := "runtimes/a"
 	stale := func(string) (api.ConnectionInfo, bool) { return px.info("a", "old"), true }
+	fresh := func(string) (api.ConnectionInfo, bool) { return px.info("a", "fresh"), true }
 	renew := fold(p, p.Due(ctx, t0, name, nil, stale), t0)
 	if len(renew) != 1 || renew[0] != name || p.Runtime(name) != nil {
 		t.Fatalf("renew %v, recorded %+v", renew, p.Runtime(name))
@@ -153,34 +151,35 @@ func TestRefusedTokenRenewsOnce(t *testing.T) {
 	if px.requests("a") != 1 {
 		t.Errorf("%d requests: the kernels were asked with a refused token", px.requests("a"))
 	}
-	// A token renewed while a poll ran: the poll is retried with it, with
-	// no renewal.
-	q0 := New(apimon.New(apimon.Options{}))
-	fresh := func(string) (api.ConnectionInfo, bool) { return px.info("a", "fresh"), true }
-	if renew := fold(q0, q0.Due(ctx, t0, name, nil, stale), t0, fresh); renew != nil {
-		t.Fatalf("renewal asked though the token was renewed meanwhile")
-	}
-	if m := q0.Runtime(name); m == nil || m.ResourcesErr != nil || m.Kernels == nil {
-		t.Fatalf("the retry with the renewed token did not land: %+v", m)
-	}
 	// While the renewal runs nothing else is sent for it.
 	if cmds := p.Due(ctx, t0.Add(10*time.Second), name, nil, stale); len(cmds) != 0 {
 		t.Errorf("a poll while its renewal runs")
 	}
-	if renew := fold(p, []tea.Cmd{p.Renewed(ctx, name, t0.Add(time.Second), px.info("a", "fresh"), nil)}, t0.Add(time.Second)); renew != nil {
+	p.Renewed(name, t0.Add(11*time.Second), nil)
+	if renew := fold(p, p.Due(ctx, t0.Add(11*time.Second), name, nil, fresh), t0.Add(11*time.Second)); renew != nil {
 		t.Fatalf("a second renewal: %v", renew)
 	}
 	if m := p.Runtime(name); m == nil || m.ResourcesAt.IsZero() || m.Kernels == nil {
-		t.Fatalf("the retry did not land: %+v", m)
+		t.Fatalf("the poll after the renewal did not land: %+v", m)
+	}
+
+	// A token renewed while the poll ran: no renewal, the next poll uses it.
+	q0 := New(apimon.New(apimon.Options{}))
+	if renew := fold(q0, q0.Due(ctx, t0, name, nil, stale), t0, fresh); renew != nil || q0.Runtime(name) != nil {
+		t.Fatalf("renewal asked though the token was renewed meanwhile: %v", renew)
+	}
+	fold(q0, q0.Due(ctx, t0.Add(5*time.Second), name, nil, fresh), t0.Add(5*time.Second))
+	if m := q0.Runtime(name); m == nil || m.ResourcesErr != nil || m.Kernels == nil {
+		t.Fatalf("the poll with the renewed token did not land: %+v", m)
 	}
 
 	// A 404 that persists after the renewal: not offered, no renewal loop.
 	q := New(apimon.New(apimon.Options{}))
-	renew = fold(q, q.Due(ctx, t0, name, nil, stale), t0)
-	if len(renew) != 1 {
+	if renew := fold(q, q.Due(ctx, t0, name, nil, stale), t0); len(renew) != 1 {
 		t.Fatalf("renew %v", renew)
 	}
-	fold(q, []tea.Cmd{q.Renewed(ctx, name, t0, px.info("a", "still-bad"), nil)}, t0)
+	q.Renewed(name, t0, nil)
+	fold(q, q.Due(ctx, t0.Add(5*time.Second), name, nil, stale), t0.Add(5*time.Second))
 	if m := q.Runtime(name); m == nil || !m.NotOffered {
 		t.Fatalf("a persisting 404: %+v", m)
 	}
@@ -194,9 +193,7 @@ func TestRefusedTokenRenewsOnce(t *testing.T) {
 	// A failed renewal: the poll ends failed and is backed off.
 	r := New(apimon.New(apimon.Options{}))
 	fold(r, r.Due(ctx, t0, name, nil, stale), t0)
-	if c := r.Renewed(ctx, name, t0, api.ConnectionInfo{}, errors.New("get_runtime: NOT_FOUND")); c != nil {
-		t.Fatalf("a retry after a failed renewal")
-	}
+	r.Renewed(name, t0, errors.New("get_runtime: NOT_FOUND"))
 	m := r.Runtime(name)
 	if m == nil || !errors.Is(m.ResourcesErr, apimon.ErrUnavailable) || !strings.Contains(m.ResourcesErr.Error(), "renewal failed: get_runtime: NOT_FOUND") {
 		t.Fatalf("after a failed renewal: %+v", m)

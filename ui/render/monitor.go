@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/widget/frame"
@@ -28,15 +29,15 @@ func ActivityWord(a monitor.Activity) string {
 		if a.Since.IsZero() {
 			return "busy"
 		}
-		return "busy " + Clock(a.For)
+		return word("busy ", a.For)
 	case monitor.StateIdle:
 		if a.Since.IsZero() {
 			return "idle"
 		}
 		if a.IdleWarning() {
-			return "IDLE " + Clock(a.For)
+			return word("IDLE ", a.For)
 		}
-		return "idle " + Clock(a.For)
+		return word("idle ", a.For)
 	case monitor.StateUnknown:
 		return "-"
 	}
@@ -60,9 +61,20 @@ func KernelsCell(a monitor.Activity) string {
 }
 
 // Clock is d as hours:minutes ("1:12", "26:05").
-func Clock(d time.Duration) string {
-	m := int(d / time.Minute)
-	return fmt.Sprintf("%d:%02d", m/60, m%60)
+func Clock(d time.Duration) string { return string(appendClock(make([]byte, 0, 8), d)) }
+
+// appendClock appends d as hours:minutes to dst.
+func appendClock(dst []byte, d time.Duration) []byte {
+	m := max(int(d/time.Minute), 0)
+	dst = strconv.AppendInt(dst, int64(m/60), 10)
+	dst = append(dst, ':', byte('0'+m%60/10), byte('0'+m%10))
+	return dst
+}
+
+// word is prefix followed by d as hours:minutes, in one allocation.
+func word(prefix string, d time.Duration) string {
+	var buf [24]byte
+	return string(appendClock(append(buf[:0], prefix...), d))
 }
 
 // GiB is "used/total GiB" with one decimal ("-" when the total is
@@ -75,23 +87,36 @@ func GiB(used, total int64) string {
 	return fmt.Sprintf("%.1f/%.1f GiB", float64(used)/g, float64(total)/g)
 }
 
+// percents are "0%" to "100%"; figures the table's figure cells of each
+// percent, a bar and the percent right-aligned ("▄ 45%").
+var percents, figures = func() (p, f [101]string) {
+	for i := range p {
+		p[i] = strconv.Itoa(i) + "%"
+		f[i] = Level(float64(i)/100) + frame.FitRight(p[i], 4)
+	}
+	return p, f
+}()
+
+// percentOf is f (0–1, clamped) as a whole percent.
+func percentOf(f float64) int { return int(math.Round(min(max(f, 0), 1) * 100)) }
+
 // Percent is a fraction 0–1 as a whole percent ("45%"; "-" for NaN).
 func Percent(f float64) string {
 	if math.IsNaN(f) {
 		return "-"
 	}
-	return strconv.Itoa(int(math.Round(min(max(f, 0), 1)*100))) + "%"
+	return percents[percentOf(f)]
 }
 
 // levels are the eight heights of a sparkline cell, lowest first.
-var levels = []rune("▁▂▃▄▅▆▇█")
+var levels = [...]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}
 
 // Level is a fraction 0–1 as one cell of a bar: "▁" (0) to "█" (1).
 func Level(f float64) string {
 	if math.IsNaN(f) {
 		return " "
 	}
-	return string(levels[int(math.Round(min(max(f, 0), 1)*float64(len(levels)-1)))])
+	return levels[int(math.Round(min(max(f, 0), 1)*float64(len(levels)-1)))]
 }
 
 // Sparkline draws series (fractions 0–1, oldest first, NaN where there
@@ -101,19 +126,6 @@ func Level(f float64) string {
 // less often than the series' step). It is "" when w < 1 or the series
 // has no sample at all.
 func Sparkline(series []float64, w, hold int) string {
-	if hold > 0 {
-		held := make([]float64, len(series))
-		last, age := math.NaN(), 0
-		for i, v := range series {
-			if !math.IsNaN(v) {
-				last, age = v, 0
-			} else if age++; age > hold {
-				last = math.NaN()
-			}
-			held[i] = last
-		}
-		series = held
-	}
 	n := len(series)
 	if w < 1 || n == 0 {
 		return ""
@@ -122,11 +134,17 @@ func Sparkline(series []float64, w, hold int) string {
 	var b strings.Builder
 	b.Grow(w * 3)
 	seen := false
+	last, age := math.NaN(), 0
 	for i := range w {
 		hi := math.NaN()
 		for _, v := range series[i*n/w : (i+1)*n/w] {
-			if !math.IsNaN(v) && (math.IsNaN(hi) || v > hi) {
-				hi = v
+			if !math.IsNaN(v) {
+				last, age = v, 0
+			} else if age++; age > hold {
+				last = math.NaN()
+			}
+			if !math.IsNaN(last) && (math.IsNaN(hi) || last > hi) {
+				hi = last
 			}
 		}
 		seen = seen || !math.IsNaN(hi)
@@ -181,7 +199,7 @@ func figureCell(m *monitor.Runtime, metric monitor.Metric) string {
 	if math.IsNaN(f) {
 		return "–"
 	}
-	return Level(f) + frame.FitRight(Percent(f), 4)
+	return figures[percentOf(f)]
 }
 
 // activityCell is m's kernel activity for the table: ActivityWord, with
@@ -257,14 +275,28 @@ func monHeader(b *strings.Builder) {
 
 // MonCells writes m's monitor cells at now, each fitted to its column
 // and followed by a space (right-aligned figures, the activity word
-// left-aligned).
+// left-aligned). Every cell is one cell per rune.
 func MonCells(b *strings.Builder, m *monitor.Runtime, now time.Time) {
 	for _, col := range MonColumns {
-		if col.Title == ColActivity.Title {
-			b.WriteString(frame.Fit(col.Cell(m, now), col.Width))
-		} else {
-			b.WriteString(frame.FitRight(col.Cell(m, now), col.Width))
+		cell := col.Cell(m, now)
+		n := utf8.RuneCountInString(cell)
+		if n > col.Width {
+			cell, n = frame.Fit(cell, col.Width), col.Width
 		}
+		if col.Title != ColActivity.Title {
+			pad(b, col.Width-n)
+		}
+		b.WriteString(cell)
+		if col.Title == ColActivity.Title {
+			pad(b, col.Width-n)
+		}
+		b.WriteByte(' ')
+	}
+}
+
+// pad writes n spaces.
+func pad(b *strings.Builder, n int) {
+	for range n {
 		b.WriteByte(' ')
 	}
 }
