@@ -68,7 +68,7 @@ func monitorLines(c *common.Context, r *state.Runtime, now time.Time, w int) []l
 		add(prioRAM, "res", "not offered by this runtime (a stock Jupyter server)")
 		return out
 	case m.ResourcesErr != nil:
-		msg := common.ErrLine(m.ResourcesErr)
+		msg := c.Redact(common.ErrLine(m.ResourcesErr))
 		switch {
 		case m.ResourcesStale():
 			msg += " (figures stale)"
@@ -134,7 +134,7 @@ func monitorLines(c *common.Context, r *state.Runtime, now time.Time, w int) []l
 func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 	if m.Kernels == nil {
 		if m.KernelsErr != nil {
-			return c.Styles.ErrText.Render(common.ErrLine(m.KernelsErr))
+			return c.Styles.ErrText.Render(c.Redact(common.ErrLine(m.KernelsErr)))
 		}
 		return c.Styles.Dim.Render("reading…")
 	}
@@ -154,7 +154,7 @@ func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 	}
 	switch {
 	case m.KernelsStale():
-		v += " (stale: " + common.ErrLine(m.KernelsErr) + ")"
+		v += " (stale: " + c.Redact(common.ErrLine(m.KernelsErr)) + ")"
 	case m.KernelsErr != nil:
 		v += " (as of " + m.KernelsAt.In(c.Location).Format("15:04:05") + ")"
 	}

@@ -108,3 +108,18 @@ func TestDetailsSayWhyFiguresAreMissing(t *testing.T) {
 		t.Errorf("monitor off:\n%s", v)
 	}
 }
+
+// The monitor's error texts go through the redactor.
+func TestMonitorErrorsAreRedacted(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	mon := commontest.NewMonitor()
+	c.Monitor = mon
+	c.Redact = func(s string) string { return strings.ReplaceAll(s, "tok-r-alpha", "••••") }
+	leak := &apimon.Error{Op: "resources", Kind: apimon.KindUnavailable, Message: "echoed tok-r-alpha"}
+	mon.Store.RecordResources(r.Name, commontest.T0, apimon.Resources{}, leak)
+	mon.Store.RecordKernels(r.Name, commontest.T0, nil, &apimon.Error{Op: "kernels", Kind: apimon.KindUnavailable, Message: "echoed tok-r-alpha"})
+	v := strings.Join(View(c, r, commontest.T0, 100, 12), "\n")
+	if strings.Contains(v, "tok-r-alpha") || strings.Count(v, "echoed ••••") != 2 {
+		t.Errorf("details:\n%s", v)
+	}
+}
