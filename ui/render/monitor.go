@@ -244,26 +244,34 @@ const monitorVersionWidth = 100
 
 // WidthsWithMonitor lays the table out in w cells like WidthsFor, with
 // the monitor columns (RAM, GPU, ACTIVITY, after NAME and before SPEC)
-// from MonitorMinWidth cells up. They are kept before SPEC's width: on a
-// narrow screen VERSION goes (below 100 cells) and SPEC shortens (down to
-// minSpecWidth), then NAME. Below MonitorMinWidth it is WidthsFor's
-// layout, without them.
+// from MonitorMinWidth cells up. They are kept before SPEC's width and
+// VERSION: on a narrow screen VERSION goes (always below 100 cells) and
+// SPEC shortens (down to minSpecWidth); but NAME is still the last thing
+// cut: when a name up to nameNeed cells would not fit whole even so, the
+// table is WidthsFor's, without the monitor columns.
 func WidthsWithMonitor(w, nameNeed int) Widths {
 	if w < MonitorMinWidth {
 		return WidthsFor(w, nameNeed)
 	}
-	c := Widths{Spec: 18, Sess: 6, Token: 10 + tokenWordWidth, Monitor: true}
-	if w >= monitorVersionWidth {
-		c.Version = 10
+	need := frame.Clamp(nameNeed, 8, 48)
+	for _, version := range []int{10, 0} {
+		if version > 0 && w < monitorVersionWidth {
+			continue
+		}
+		c := Widths{Spec: 18, Sess: 6, Token: 10 + tokenWordWidth, Version: version, Monitor: true}
+		used := RowPrefix + 1 + c.Sess + 1 + c.Token + 1 + monWidth()
+		if c.Version > 0 {
+			used += c.Version + 1
+		}
+		room := w - used
+		if room-need < minSpecWidth {
+			continue
+		}
+		c.Spec = min(room-need, c.Spec)
+		c.Name = min(max(room-c.Spec, 8), 48)
+		return c
 	}
-	used := RowPrefix + 1 + c.Sess + 1 + c.Token + 1 + monWidth()
-	if c.Version > 0 {
-		used += c.Version + 1
-	}
-	room := w - used
-	c.Spec = frame.Clamp(room-frame.Clamp(nameNeed, 8, 48), minSpecWidth, c.Spec)
-	c.Name = min(max(room-c.Spec, 8), 48)
-	return c
+	return WidthsFor(w, nameNeed)
 }
 
 // monHeader writes the monitor columns' titles.

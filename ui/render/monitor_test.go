@@ -144,7 +144,15 @@ func TestWidthsWithMonitor(t *testing.T) {
 	if c := WidthsWithMonitor(79, 13); c.Monitor || c != WidthsFor(79, 13) {
 		t.Errorf("79: %+v", c)
 	}
-	if c := WidthsWithMonitor(80, 40); c.Spec != minSpecWidth {
-		t.Errorf("a long name at 80 cells leaves SPEC %d", c.Spec)
+	// NAME is still cut last: VERSION goes first, then the monitor
+	// columns.
+	if c := WidthsWithMonitor(100, 30); !c.Monitor || c.Version != 0 || c.Name != 30 {
+		t.Errorf("a 30-cell name at 100 cells: %+v", c)
+	}
+	if c := WidthsWithMonitor(80, 20); c.Monitor || c != WidthsFor(80, 20) {
+		t.Errorf("a 20-cell name at 80 cells: %+v", c)
+	}
+	if c := WidthsWithMonitor(80, 15); !c.Monitor || c.Name != 15 || c.Spec != minSpecWidth {
+		t.Errorf("a 15-cell name at 80 cells: %+v", c)
 	}
 }
