@@ -62,8 +62,8 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 	ms.start()
 	ms.tick(time.Second)
 	ms.m = ms.m.selectID(t, "rt-t4demo7k2p")
-	// The first polls of the two runtimes whose tokens were renewed while
-	// they ran are refused; the next ones, 30 s on, use the new tokens.
+	// The two runtimes whose tokens are renewed on the first tick are
+	// polled once the renewal answered, with the new tokens.
 	ms.tick(5 * time.Second)
 	ms.tick(25 * time.Second)
 	v := ms.view()
@@ -124,7 +124,7 @@ func TestMonitorFaults(t *testing.T) {
 	if ms.m.Selected() != "runtimes/"+sel {
 		t.Fatalf("selected %s", ms.m.Selected())
 	}
-	ms.tick(5 * time.Second) // its first poll was refused: its token was renewed meanwhile
+	ms.tick(5 * time.Second) // its token was being renewed on the first tick: polled now
 	ms.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 500, Body: "boom", PathPrefix: "api/colab/resources", Times: -1})
 	ms.tick(5 * time.Second)
 	if v := ms.view(); !strings.Contains(v, "resources unavailable: HTTP 500 (figures of") || !strings.Contains(v, "ram      1.3/12.7 GiB 10%") {

@@ -137,10 +137,13 @@ func (m *app) monitorDue(now time.Time) []tea.Cmd {
 		m.monVersion = v
 		m.mon.Retain(reach)
 	}
+	// Not while a runtime's token is being renewed: the poll would carry
+	// the token about to be replaced.
+	renewing := m.cx.Activity.Renewals.InFlight
 	onScr := m.rt.OnScreen(m.runtimeRows(), m.onScr)
-	m.onScr = slices.DeleteFunc(onScr, func(name string) bool { return !reach(name) })
+	m.onScr = slices.DeleteFunc(onScr, func(name string) bool { return !reach(name) || renewing(name) })
 	sel := m.rt.Selected()
-	if !reach(sel) {
+	if !reach(sel) || renewing(sel) {
 		sel = ""
 	}
 	return m.mon.Due(m.life.ctx, now, sel, m.onScr, m.connInfo)

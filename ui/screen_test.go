@@ -864,7 +864,7 @@ const (
 // true.
 func TestReadmeScreenshot(t *testing.T) {
 	// The monitor on, as in `colabdash --demo`: a tick after its first
-	// polls (those of the tokens renewed meanwhile were refused) every
+	// polls (runtimes whose tokens were being renewed wait for it) every
 	// runtime has its figures.
 	s := newStack(t, stackOpts{emu: colabfake.Options{Seed: colabfake.SeedDemo}, width: screenshotW,
 		ui: Options{Demo: true, Profile: "demo", Account: "embedded emulator", Monitor: apimon.New(apimon.Options{})}})
