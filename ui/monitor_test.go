@@ -297,3 +297,25 @@ func withMonitor(m Model) Model {
 	}
 	return m
 }
+
+// A kernel "starting" for over a minute with no connection (the
+// emulator's stuck kernel, field case 74) reads "stuck" in the table and
+// "never connected" in the details, not idle.
+func TestMonitorStuckKernel(t *testing.T) {
+	ms := newMonitorStack(t, 100, colabfake.Options{StuckKernel: true})
+	ms.start()
+	ms.m = ms.m.selectID(t, colabfake.StuckKernelRuntime)
+	ms.tick(time.Second)
+	ms.tick(2 * time.Minute)
+	v := ms.view()
+	row := ""
+	for _, l := range strings.Split(v, "\n") {
+		if strings.Contains(l, colabfake.StuckKernelRuntime+" ") && row == "" {
+			row = l // the table's row, above the panes' titles
+		}
+	}
+	if !strings.Contains(row, " stuck ") || !strings.Contains(v, "kernels  never connected (starting, no conn") ||
+		!strings.Contains(v, "starting  last 17:00 · 0 connections") {
+		t.Errorf("a kernel stuck starting:\n%s", v)
+	}
+}

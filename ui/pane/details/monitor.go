@@ -150,7 +150,8 @@ func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 	case a.State == monitor.StateIdle && !a.Since.IsZero():
 		v += " (last activity " + at(a.Since) + ")"
 	case a.State == monitor.StateNeverConnected:
-		v += ": starting with no connection (WebSocket blocked?)"
+		// The verdict first: the counts are cut first on a narrow pane.
+		v = "never connected (starting, no connection: WebSocket blocked?) · " + render.KernelsCell(a)
 	}
 	switch {
 	case m.KernelsStale():

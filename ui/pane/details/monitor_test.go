@@ -100,7 +100,7 @@ func TestDetailsSayWhyFiguresAreMissing(t *testing.T) {
 		t.Errorf("a stock server:\n%s", v)
 	}
 	mon.Store.RecordKernels(r.Name, t0, []apimon.Kernel{commontest.Kernel("k", "starting", t0.Add(-2*time.Minute), 0)}, nil)
-	if v := view(); !strings.Contains(v, "never connected: starting with no connection") {
+	if v := view(); !strings.Contains(v, "kernels  never connected (starting, no connection: WebSocket blocked?) · 0 busy 0 idle 1 stuck") {
 		t.Errorf("a kernel stuck starting:\n%s", v)
 	}
 	c.Monitor = nil
