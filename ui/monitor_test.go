@@ -79,14 +79,13 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 	if ms.auth != 0 {
 		t.Errorf("%d proxy requests carried an Authorization header", ms.auth)
 	}
-	// 72 minutes on (the tokens renew meanwhile), the last 15 a tick a
-	// minute: every kernel idle an hour reads IDLE in capitals, in the
+	// 72 minutes on (the tokens renew meanwhile), the last 16 a tick every
+	// 2 minutes: every kernel idle an hour reads IDLE in capitals, in the
 	// table and the details, over a sparkline of the last 15 minutes.
-	for range 3 {
-		ms.tick(19 * time.Minute)
-	}
-	for range 15 {
-		ms.tick(time.Minute)
+	ms.tick(28 * time.Minute)
+	ms.tick(28 * time.Minute)
+	for range 8 {
+		ms.tick(2 * time.Minute)
 	}
 	v = ms.view()
 	for _, want := range []string{"IDLE 1:12", "(last activity 17:00)"} {
@@ -103,7 +102,7 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 			ram = l
 		}
 	}
-	if !strings.ContainsAny(ram, "▁▂▃▄▅▆▇█") || strings.Count(ram, "▂") < 12 {
+	if !strings.ContainsAny(ram, "▁▂▃▄▅▆▇█") || strings.Count(ram, "▂") < 6 {
 		t.Errorf("no 15-minute sparkline: %q", ram)
 	}
 	if len(ms.srv.Runtimes()) != 3 {
