@@ -308,7 +308,7 @@ func (c *Copier) putChunk(ctx context.Context, part string, src io.ReaderAt, off
 	var enc *b64Reader
 	bodyLen := int64(len(head)) + int64(base64.StdEncoding.EncodedLen(int(n))) + int64(len(tail))
 	body := func() (io.Reader, int64) {
-		enc = &b64Reader{src: io.NewSectionReader(src, off, n), onRead: func(done int64) {
+		enc = &b64Reader{src: io.NewSectionReader(src, off, n), size: n, onRead: func(done int64) {
 			wd.touch()
 			progress(off+done, total)
 		}}
@@ -343,6 +343,7 @@ func (c *Copier) putChunk(ctx context.Context, part string, src io.ReaderAt, off
 // bytes at a time; onRead gets the raw bytes consumed so far.
 type b64Reader struct {
 	src    io.Reader
+	size   int64 // the bytes src holds: a small file gets a small buffer
 	onRead func(done int64)
 	raw    []byte
 	out    []byte // encoded, not yet returned
@@ -357,7 +358,7 @@ func (b *b64Reader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		if b.raw == nil {
-			b.raw = make([]byte, 48<<10)
+			b.raw = make([]byte, min(48<<10, max(b.size, 3)))
 		}
 		n, err := io.ReadFull(b.src, b.raw)
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
