@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -257,6 +258,9 @@ func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int
 		}
 		return proxy.WithOp(err, "download", remote)
 	}
+	// Path order, whatever the server's (jupyter-server lists in the
+	// file system's order): the copy reports its files in this order.
+	sort.SliceStable(l.Entries, func(i, j int) bool { return l.Entries[i].Name < l.Entries[j].Name })
 	enter, dups := w.vet(remote, l.Entries)
 	if !enter {
 		return nil
