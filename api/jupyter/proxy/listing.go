@@ -95,7 +95,7 @@ func (c *Client) ListEach(ctx context.Context, p string, each func(Model) error)
 	}
 	var se *json.SyntaxError
 	var ue *json.UnmarshalTypeError
-	if errors.As(err, &se) || errors.As(err, &ue) {
+	if errors.Is(err, errSyntax) || errors.As(err, &se) || errors.As(err, &ue) {
 		return m, ld.n, fail(ErrServer, "the listing is not the expected JSON")
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
@@ -121,87 +121,63 @@ func (ld *listDecoder) decode() (Model, error) {
 	if err := skipXSSI(br); err != nil {
 		return Model{}, err
 	}
-	dec := json.NewDecoder(br)
-	if t, err := dec.Token(); err != nil {
+	sc := &scanner{r: br}
+	c, err := sc.next()
+	if err != nil {
 		return Model{}, ld.wrap(err)
-	} else if t != json.Delim('{') {
+	}
+	if c != '{' {
 		return Model{}, ld.notListing("the reply is not a JSON object")
 	}
-	var w modelWire
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return Model{}, ld.wrap(err)
-		}
-		key, _ := t.(string)
-		var ferr error
-		switch key {
-		case "content":
-			ferr = ld.content(dec)
-		case "name":
-			ferr = dec.Decode(&w.Name)
-		case "path":
-			ferr = dec.Decode(&w.Path)
-		case "type":
-			ferr = dec.Decode(&w.Type)
-		case "size":
-			ferr = dec.Decode(&w.Size)
-		case "last_modified":
-			ferr = dec.Decode(&w.LastModified)
-		case "created":
-			ferr = dec.Decode(&w.Created)
-		case "writable":
-			ferr = dec.Decode(&w.Writable)
-		case "mimetype":
-			ferr = dec.Decode(&w.Mimetype)
-		default:
-			var skip json.RawMessage
-			ferr = dec.Decode(&skip)
-		}
-		if ferr != nil {
-			return w.model(), ld.wrap(ferr)
-		}
+	var m Model
+	if err := sc.model(&m, func(c byte) error { return ld.content(sc, c) }); err != nil {
+		return m, ld.wrap(err)
 	}
-	m := w.model()
 	if !m.IsDir() {
 		return m, &Error{Op: "list", Runtime: ld.c.id, Kind: ErrNotDir}
 	}
 	return m, nil
 }
 
-// content decodes the model's "content": a directory's array of entries,
-// each passed to ld.each as it is decoded. A string or object (a file's
-// or notebook's content) is ErrNotDir, before any more of it is read.
-func (ld *listDecoder) content(dec *json.Decoder) error {
-	t, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	switch t {
-	case nil:
-		return nil
-	case json.Delim('['):
+// content decodes the model's "content" (its first byte c): a
+// directory's array of entries, each passed to ld.each as it is decoded.
+// A string or object (a file's or notebook's content) is ErrNotDir,
+// before any more of it is read.
+func (ld *listDecoder) content(sc *scanner, c byte) error {
+	switch c {
+	case 'n':
+		return sc.literal(c)
+	case '[':
 	default:
 		return &Error{Op: "list", Runtime: ld.c.id, Kind: ErrNotDir}
 	}
-	for dec.More() {
+	var e Model
+	return sc.compound('[', func(c byte) error {
 		if ld.n >= ld.c.o.MaxEntries {
 			return &Error{Op: "list", Runtime: ld.c.id, Kind: ErrListTooLarge,
 				Message: fmt.Sprintf("more than %d entries; list it with exec (os.scandir)", ld.c.o.MaxEntries)}
 		}
-		var e modelWire
-		if err := dec.Decode(&e); err != nil {
-			return err
+		switch c {
+		case '{':
+			if err := sc.model(&e, nil); err != nil {
+				return err
+			}
+		case 'n': // null decodes as an empty model, as encoding/json has it
+			if err := sc.literal(c); err != nil {
+				return err
+			}
+			e = Model{Size: -1}
+		default:
+			return errSyntax
 		}
 		ld.budget.left += maxEntryBytes
 		ld.n++
-		if err := ld.each(e.model()); err != nil {
+		if err := ld.each(e); err != nil {
 			ld.stopped = true
 			return err
 		}
-	}
-	_, err = dec.Token() // ']'
-	return err
+		return nil
+	})
 }
 
 // wrap gives the budget's error its kind (ErrServer); any other error
