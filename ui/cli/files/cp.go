@@ -72,6 +72,9 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return nil, cobra.ShellCompDirectiveDefault // local files
 		},
 		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
+			if jobs < 1 || jobs > jupyter.MaxJobs {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--jobs %d: give 1 to %d", jobs, jupyter.MaxJobs)}
+			}
 			src, err := jupyter.ParseLocation(args[0], false)
 			if err != nil {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
@@ -109,9 +112,6 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return err
 			}
 			defer rf.conn.Close()
-			if jobs < 1 || jobs > jupyter.MaxJobs {
-				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--jobs %d: give 1 to %d", jobs, jupyter.MaxJobs)}
-			}
 			return v.runCopy(ctx, rf, src, dst, recursive, jobs)
 		}, func(why string) any { return CopySummary{Error: why, Files: []CopiedFile{}} }),
 	}
