@@ -106,6 +106,12 @@ func localStatMessage(p string, err error) string {
 // proxy.ErrBadListing. Jupyter does not list hidden entries: a
 // recursive download warns once that any there may be missing (field case
 // 52), since the listing cannot say whether there are some.
+//
+// A recursive download lists the whole tree first (each listing walked in
+// name order), then downloads o.Jobs files at once, reported (OnFile) in
+// that order; a file's failure is handled as UploadPath's: the rest is
+// copied, a lone failure returned as it is, several warned about and
+// counted, and a failure that would fail them all starts no other file.
 func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
 	src = proxy.CleanRemote(src)
 	m, err := c.Stat(ctx, src)
