@@ -258,9 +258,11 @@ func (s *Snapshot) ApplyRenewError(now time.Time, name string, err error) {
 
 // MarkRuntimeGone marks runtime name gone at now for reason (no-op when
 // unknown or already gone). With reason ReasonDeleted the runtime leaves
-// Rows and Counts at once (see Runtime.Deleted).
+// Rows and Counts at once (see Runtime.Deleted), also when it was already
+// gone for another reason: a renewal that met NOT_FOUND just before the
+// user's delete answered does not keep the deleted runtime listed.
 func (s *Snapshot) MarkRuntimeGone(now time.Time, name, reason string) {
-	if r := s.runtimes[name]; r != nil && !r.Gone() {
+	if r := s.runtimes[name]; r != nil && (!r.Gone() || reason == ReasonDeleted && !r.Deleted()) {
 		s.markGone(r, now, reason)
 		s.version++
 		r.touched = s.version

@@ -393,6 +393,28 @@ func TestVersionBumpsOnChanges(t *testing.T) {
 	}
 }
 
+// The user's delete answers after a renewal met NOT_FOUND (the runtime was
+// already gone on the server, e.g. while the monitor renewed its token):
+// the runtime leaves the list as a delete, not as one Colab took back.
+func TestDeleteAfterNotFoundLeavesTheList(t *testing.T) {
+	t4 := api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}
+	s := New(Config{})
+	s.ApplyRuntimes(t0, []api.Runtime{rt("r-a", t0.Add(time.Hour), t4), rt("r-b", t0.Add(time.Hour), t4)})
+	s.ApplyRenewError(t0, "runtimes/r-b", &api.Error{Code: api.NotFound})
+	s.MarkRuntimeGone(t0.Add(time.Second), "runtimes/r-b", ReasonDeleted)
+	if r := s.Runtime("runtimes/r-b"); !r.Deleted() {
+		t.Fatalf("r-b gone for %q, want deleted", r.GoneReason)
+	}
+	if rows := s.Rows(SortByName, ""); len(rows) != 1 || rows[0].Name != "runtimes/r-a" {
+		t.Fatalf("rows after the delete: %d, want only r-a", len(rows))
+	}
+	// Deleted stays deleted: a later NOT_FOUND does not turn it back.
+	s.MarkRuntimeGone(t0.Add(2*time.Second), "runtimes/r-b", string(api.NotFound))
+	if !s.Runtime("runtimes/r-b").Deleted() {
+		t.Fatal("a later reason replaced the delete")
+	}
+}
+
 // A list_runtimes sent before a create or delete finished must not undo
 // what that call established (two creates racing a refresh; a delete
 // racing a refresh).

@@ -33,6 +33,11 @@ const (
 	// MinChunkSize is the smallest piece an upload is split into after
 	// a proxy's 413.
 	MinChunkSize = transfer.MinChunkSize
+	// DefaultJobs is how many files a recursive copy moves at once
+	// (CopyOptions.Jobs 0).
+	DefaultJobs = transfer.DefaultJobs
+	// MaxJobs bounds CopyOptions.Jobs.
+	MaxJobs = transfer.MaxJobs
 	// DefaultCallTimeout bounds each JSON call.
 	DefaultCallTimeout = proxy.DefaultCallTimeout
 	// DefaultIdleTimeout drops a transfer without progress for this long.

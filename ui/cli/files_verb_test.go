@@ -80,6 +80,12 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 	if code, _, errs := cli("rm", "rt-fil:/content/a.txt", "rt-fizz:/content/b.txt"); code != kit.ExitUsage || !strings.Contains(errs, "one runtime at a time") {
 		t.Fatalf("rm on two runtimes: exit %d %q", code, errs)
 	}
+	// --jobs outside 1..32 is a usage error (issue 24).
+	for _, n := range []string{"0", "33"} {
+		if code, _, errs := cli("cp", "-r", "--jobs", n, local, "rt-files:/content/j"); code != kit.ExitUsage || !strings.Contains(errs, "--jobs "+n+": give 1 to 32") {
+			t.Errorf("--jobs %s: exit %d %q", n, code, errs)
+		}
+	}
 }
 
 // The error fields of cp --json and rm --json are redacted like every

@@ -72,7 +72,7 @@ func (s *Server) putModel(w http.ResponseWriter, r *http.Request, root *os.Root,
 		return
 	}
 	body := &overLimit{r: http.MaxBytesReader(w, r.Body, maxPutBody)}
-	pm, err := readPutModel(body, root, spoolName)
+	pm, err := readPutModel(body, r.ContentLength, root, spoolName)
 	if body.over {
 		putTooLarge(w)
 		return
@@ -172,9 +172,15 @@ type putFields struct {
 // readPutModel parses a contents PUT body without holding "content" in
 // memory: the JSON string is decoded (base64 or text) into the spool file
 // as it streams. The other fields are small and read as JSON values.
-func readPutModel(body io.Reader, root *os.Root, spool string) (putFields, error) {
+// size is the body's Content-Length (-1 unknown): a small body gets
+// small buffers (many small files are uploaded at once).
+func readPutModel(body io.Reader, size int64, root *os.Root, spool string) (putFields, error) {
 	var pf putFields
-	br := bufio.NewReaderSize(body, 256<<10)
+	bufSize := int64(256 << 10)
+	if size >= 0 {
+		bufSize = min(bufSize, max(size+16, 4096))
+	}
+	br := bufio.NewReaderSize(body, int(bufSize))
 	if err := expect(br, '{'); err != nil {
 		return pf, err
 	}
@@ -224,7 +230,7 @@ func readPutModel(body io.Reader, root *os.Root, spool string) (putFields, error
 			sr := &jsonStringReader{br: br}
 			// The decoder yields at most 768 bytes a Read: buffer the
 			// writes, or every one is a system call.
-			bw := bufio.NewWriterSize(f, 1<<20)
+			bw := bufio.NewWriterSize(f, int(min(1<<20, 4*bufSize)))
 			if pf.format == "base64" {
 				_, err = io.Copy(bw, base64.NewDecoder(base64.StdEncoding, sr))
 			} else {

@@ -65,6 +65,18 @@ func (w modelWire) model() Model {
 	return m
 }
 
+// ParseModel reads the model of a contents reply body (a PUT's answer,
+// which jupyter-server writes without content but with size and
+// last_modified), after any anti-XSSI prefix. Size is -1 when the reply
+// has none. Errors: an *Error of kind ErrServer when b is not a model.
+func ParseModel(b []byte) (Model, error) {
+	var w modelWire
+	if err := json.Unmarshal(TrimXSSI(b), &w); err != nil || w.Type == "" {
+		return Model{Size: -1}, &Error{Kind: ErrServer, Message: "reply is not a contents model"}
+	}
+	return w.model(), nil
+}
+
 // Stat returns the model of a remote path without its content (GET
 // /api/contents/{path}?content=0). Errors: ErrNotFound, ErrHidden,
 // ErrRuntimeGone, ErrRefused, ErrTransport, ErrServer.

@@ -45,6 +45,10 @@ const (
 	// stops with ErrTooLarge and its part file is removed, so a reply
 	// that never ends cannot fill the disk.
 	DefaultMaxUnknownSize = 8 << 30
+	// MaxIdlePerHost is how many idle connections to the runtime the
+	// default transport keeps (Go's default is 2): as many as a recursive
+	// copy may have in flight (cp -r --jobs up to 32).
+	MaxIdlePerHost = 32
 	// DefaultMaxRetries is how many times in a row a transfer step may fail
 	// without progress before the transfer gives up (5).
 	DefaultMaxRetries = 5
@@ -68,7 +72,7 @@ type Options struct {
 	// Now is the clock compared with expireTime (default time.Now).
 	Now func() time.Time
 	// Transport sends the requests (default: a clone of
-	// http.DefaultTransport). The client adds its own redirect policy.
+	// http.DefaultTransport keeping MaxIdlePerHost idle connections). The client adds its own redirect policy.
 	Transport http.RoundTripper
 	// Redactor learns every proxy token and cleans every error text
 	// (default: a private one, so a token echoed in an error is still
@@ -117,7 +121,12 @@ func (o Options) withDefaults() Options {
 		o.Now = time.Now
 	}
 	if o.Transport == nil {
-		o.Transport = http.DefaultTransport.(*http.Transport).Clone()
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// A recursive copy keeps several requests in flight (cp -r
+		// --jobs, 8 by default): their connections stay open for the
+		// next file instead of being closed past Go's 2 idle per host.
+		t.MaxIdleConnsPerHost = MaxIdlePerHost
+		o.Transport = t
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

@@ -158,6 +158,14 @@ func (c *Client) callJSON(ctx context.Context, r *Request, out any) error {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, c.o.MaxReply+1))
 	if err != nil {
+		// ctx ending while the reply's body arrives is an interrupt (or
+		// the call's timeout), as it is before the headers.
+		switch {
+		case ctx.Err() == context.DeadlineExceeded:
+			return &Error{Op: r.Op, Runtime: c.id, Path: r.Remote, Kind: ErrTransport, Message: fmt.Sprintf("no answer within %s", c.o.CallTimeout)}
+		case ctx.Err() != nil:
+			return context.Cause(ctx)
+		}
 		return &Error{Op: r.Op, Runtime: c.id, Path: r.Remote, Kind: ErrTransport, Message: StripURL(err)}
 	}
 	if int64(len(b)) > c.o.MaxReply {

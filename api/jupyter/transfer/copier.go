@@ -4,7 +4,9 @@
 // (/files/ with Range resume into a stamped part file, an idle
 // watchdog, and every local file opened below the directory the user
 // named without following links), and UploadPath and DownloadPath, the
-// recursive copies of cp -r with their name checks and listing checks.
+// recursive copies of cp -r with their name checks and listing checks,
+// which plan the copy first and then move several files at once
+// (concurrent.go).
 package transfer
 
 import (

@@ -345,7 +345,11 @@ func (c *Copier) fetch(ctx context.Context, remote string, f partFile, off *int6
 		}
 	}
 	*off = start
-	buf := make([]byte, 256<<10)
+	bufSize := int64(256 << 10)
+	if size >= 0 {
+		bufSize = min(bufSize, max(size-*off+1, 512)) // many small files move at once
+	}
+	buf := make([]byte, bufSize)
 	for {
 		n, rerr := resp.Body.Read(buf)
 		if n > 0 {

@@ -67,20 +67,21 @@ func (c *Copier) openSource(local, remote string) (*source, error) {
 // Options.ChunkSize bytes, and refused beyond (proxy.ErrLocal). Errors: those
 // of Upload, proxy.ErrLocalNotFound, proxy.ErrLocal.
 func (c *Copier) UploadFile(ctx context.Context, local, p string, progress Progress) (proxy.Model, int64, error) {
-	m, n, _, err := c.uploadLocal(ctx, local, p, progress)
+	m, n, _, err := c.uploadLocal(ctx, local, p, progress, nil)
 	return m, n, err
 }
 
 // uploadLocal is UploadFile, also reporting whether an existing remote
 // file was deleted to make way for the new one (upload: a chunked
-// replace, whose old copy the server may keep in its trash).
-func (c *Copier) uploadLocal(ctx context.Context, local, p string, progress Progress) (proxy.Model, int64, bool, error) {
+// replace, whose old copy the server may keep in its trash). known is
+// uploadKnown's.
+func (c *Copier) uploadLocal(ctx context.Context, local, p string, progress Progress, known *remoteState) (proxy.Model, int64, bool, error) {
 	remote := proxy.CleanRemote(p)
 	s, err := c.openSource(local, remote)
 	if err != nil {
 		return proxy.Model{}, 0, false, err
 	}
 	defer s.Close()
-	m, deleted, err := c.upload(ctx, remote, s.src, s.size, progress)
+	m, deleted, err := c.uploadKnown(ctx, remote, s.src, s.size, progress, known)
 	return m, s.size, deleted, err
 }

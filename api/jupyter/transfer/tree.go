@@ -8,7 +8,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
+	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
@@ -25,8 +27,17 @@ type CopyOptions struct {
 	// OnFile is called after each file copied.
 	OnFile func(FileResult)
 	// Warn receives one-line warnings (hidden files not listed, special
-	// files skipped).
+	// files skipped, files not copied).
 	Warn func(string)
+	// Jobs is how many files a recursive copy moves at once (0:
+	// DefaultJobs; at most MaxJobs). Progress may then be called from
+	// several goroutines at once; OnFile and Warn are called one at a
+	// time, in the order of the files' paths.
+	Jobs int
+	// Planned is called once a recursive copy knows what it will move,
+	// before the first file: how many files and their bytes (the sizes
+	// the local walk or the runtime's listings gave).
+	Planned func(files int, bytes int64)
 }
 
 // FileResult is one file a copy moved.
@@ -64,129 +75,6 @@ func (o CopyOptions) done(r FileResult) {
 	}
 }
 
-// UploadPath copies a local file or directory to the runtime. The rule
-// (the same as DownloadPath's, field case 54):
-//
-//   - a file goes to dst, or into dst under its own name when dst ends in
-//     "/" (dstDir) or is an existing directory;
-//   - a directory (Recursive) is copied AS dst: dst is created when
-//     missing (its parent must exist) and merged into when present, files
-//     overwritten. Repeating the command changes nothing more; it never
-//     nests src inside dst. A trailing slash on either side does not
-//     change this.
-//
-// Hidden entries below a directory source (names starting with ".",
-// which Jupyter's contents API refuses to create) are skipped with
-// everything inside them, and one warning counts them. Nothing is
-// created directly in the runtime's root (proxy.Creatable: an proxy.ErrTopLevel error
-// before any request). It stops at the first failure.
-func (c *Copier) UploadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
-	dst = proxy.CleanRemote(dst)
-	st, err := os.Stat(src)
-	if err != nil {
-		return c.localError("upload", dst, src, err)
-	}
-	if !st.IsDir() && !st.Mode().IsRegular() {
-		// A FIFO would block the upload forever, a device never ends.
-		return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: src + " is not a regular file (" + st.Mode().Type().String() + ")"}
-	}
-	if !st.IsDir() {
-		target := dst
-		if dstDir {
-			target = path.Join(dst, filepath.Base(src))
-		} else if m, err := c.Stat(ctx, dst); err == nil && m.IsDir() {
-			target = path.Join(dst, filepath.Base(src))
-		}
-		return c.uploadFile(ctx, src, target, o) // Upload refuses a top-level target (proxy.Creatable)
-	}
-	if !o.Recursive {
-		return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: src + " is a directory (use -r)"}
-	}
-	if err := proxy.Creatable(c.id, dst); err != nil {
-		return err
-	}
-	if err := c.ensureDir(ctx, dst); err != nil {
-		return err
-	}
-	hidden := 0
-	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: err.Error()}
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil || rel == "." {
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), ".") {
-			// Jupyter's contents API refuses to create hidden names
-			// (field case 52): skipped, with everything below them, and
-			// counted for one warning; the rest is still copied.
-			hidden++
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		target := path.Join(dst, filepath.ToSlash(rel))
-		switch {
-		case d.IsDir():
-			return c.ensureDir(ctx, target)
-		case d.Type()&fs.ModeSymlink != 0:
-			st, err := os.Stat(p)
-			if err != nil || !st.Mode().IsRegular() {
-				o.warn("skipped %s: a symbolic link to something other than a file", p)
-				return nil
-			}
-			return c.uploadFile(ctx, p, target, o)
-		case !d.Type().IsRegular():
-			o.warn("skipped %s: not a regular file", p)
-			return nil
-		}
-		return c.uploadFile(ctx, p, target, o)
-	})
-	if hidden > 0 {
-		o.warn("skipped %d hidden %s in %s (names starting with \".\", with everything inside them): the runtime's Jupyter server refuses them; use exec with tar for them",
-			hidden, plural(hidden, "entry", "entries"), src)
-	}
-	return err
-}
-
-// plural is one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// ensureDir creates one remote directory whose parent must exist, and
-// accepts an existing one.
-func (c *Copier) ensureDir(ctx context.Context, remote string) error {
-	m, err := c.Stat(ctx, remote)
-	switch {
-	case err == nil && m.IsDir():
-		return nil
-	case err == nil:
-		return &proxy.Error{Op: "mkdir", Runtime: c.id, Path: remote, Kind: proxy.ErrNotDir}
-	case !errors.Is(err, proxy.ErrNotFound):
-		return err
-	}
-	_, err = c.Mkdir(ctx, remote)
-	return err
-}
-
-// uploadFile uploads the local file src to remote (UploadFile: a file
-// whose stat size is 0 is read to its end, never sent empty).
-func (c *Copier) uploadFile(ctx context.Context, src, remote string, o CopyOptions) error {
-	start := time.Now()
-	_, n, deleted, err := c.uploadLocal(ctx, src, remote, o.progress(src))
-	if err != nil {
-		return err
-	}
-	o.done(FileResult{Src: src, Dst: c.id + ":" + remote, Bytes: n, Duration: time.Since(start), Deleted: deleted})
-	return nil
-}
-
 // localError is the *proxy.Error for a local file problem: proxy.ErrLocalNotFound
 // when it does not exist.
 func (c *Copier) localError(op, remote, p string, err error) *proxy.Error {
@@ -218,6 +106,12 @@ func localStatMessage(p string, err error) string {
 // proxy.ErrBadListing. Jupyter does not list hidden entries: a
 // recursive download warns once that any there may be missing (field case
 // 52), since the listing cannot say whether there are some.
+//
+// A recursive download lists the whole tree first (each listing walked in
+// name order), then downloads o.Jobs files at once, reported (OnFile) in
+// that order; a file's failure is handled as UploadPath's: the rest is
+// copied, a lone failure returned as it is, several warned about and
+// counted, and a failure that would fail them all starts no other file.
 func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool, o CopyOptions) error {
 	src = proxy.CleanRemote(src)
 	m, err := c.Stat(ctx, src)
@@ -263,8 +157,27 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	// any cannot be known from here: the warning says it may.
 	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
 	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}}
-	if err := w.down(ctx, src, d, 0); err != nil {
+	defer w.closeDirs()
+	if err := w.down(ctx, src, newDirRef(d), 0); err != nil {
 		return err
+	}
+	if o.Planned != nil {
+		o.Planned(len(w.jobs), w.bytes)
+	}
+	if err := runPlan(ctx, w.jobs, o.jobs()); err != nil {
+		return err
+	}
+	if len(w.failed) == 1 && len(w.skipped) == 0 {
+		return w.failed[0]
+	}
+	for _, err := range w.failed {
+		w.o.warn("not copied: %s", err.Error())
+		var je *proxy.Error
+		if errors.As(err, &je) {
+			w.note(je.Path, je.Kind)
+		} else {
+			w.note(src, proxy.ErrLocal)
+		}
 	}
 	return w.incomplete(src)
 }
@@ -289,13 +202,53 @@ type walker struct {
 	seen    map[string]bool
 	entries int
 	anc     ancestry // the directories the walk is in (listcheck.go)
-	skipped []skip   // entries not copied, each already warned about (skip.go)
+	skipped []skip   // entries not copied, each already warned about (listcheck.go)
+
+	jobs   []fileJob // the files to download, in path order
+	bytes  int64     // their sizes, as listed
+	dirs   []*dirRef // the local directories the jobs write into
+	failed []error   // files whose download failed (not skipped)
 }
 
-// down copies the remote directory remote into local, the open local
-// directory it maps to (below the destination: reached without
-// following any link).
-func (w *walker) down(ctx context.Context, remote string, local *safefile.Dir, depth int) error {
+// dirRef is an open local directory that download jobs write into: it
+// is closed when the walk has left it and its last job has ended, so a
+// tree of many directories does not hold them all open.
+type dirRef struct {
+	d    *safefile.Dir
+	refs atomic.Int32
+	once sync.Once
+}
+
+// newDirRef holds d for the walk, which releases it when it leaves.
+func newDirRef(d *safefile.Dir) *dirRef {
+	r := &dirRef{d: d}
+	r.refs.Store(1)
+	return r
+}
+
+func (r *dirRef) hold() { r.refs.Add(1) }
+
+func (r *dirRef) release() {
+	if r.refs.Add(-1) == 0 {
+		r.once.Do(func() { r.d.Close() })
+	}
+}
+
+// closeDirs closes the directories whose jobs never ran (a copy
+// stopped early).
+func (w *walker) closeDirs() {
+	for _, r := range w.dirs {
+		r.once.Do(func() { r.d.Close() })
+	}
+}
+
+// down plans the copy of the remote directory remote into local, the
+// open local directory it maps to (below the destination: reached
+// without following any link): its subdirectories are created and
+// walked, its files become jobs. It releases local when done.
+func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int) error {
+	defer ref.release()
+	local := ref.d
 	c := w.c
 	if depth > proxy.MaxDepth {
 		return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrUnsafeName, Message: "directory tree deeper than 64 levels"}
@@ -311,6 +264,9 @@ func (w *walker) down(ctx context.Context, remote string, local *safefile.Dir, d
 		}
 		return proxy.WithOp(err, "download", remote)
 	}
+	// Path order, whatever the server's (jupyter-server lists in the
+	// file system's order): the copy reports its files in this order.
+	sort.SliceStable(l.Entries, func(i, j int) bool { return l.Entries[i].Name < l.Entries[j].Name })
 	enter, dups := w.vet(remote, l.Entries)
 	if !enter {
 		return nil
@@ -348,28 +304,46 @@ func (w *walker) down(ctx context.Context, remote string, local *safefile.Dir, d
 				}
 				return c.localError("download", child, target, err)
 			}
-			err = w.down(ctx, child, sub, depth+1)
-			sub.Close()
-			if err != nil {
+			sr := newDirRef(sub)
+			w.dirs = append(w.dirs, sr)
+			if err := w.down(ctx, child, sr, depth+1); err != nil {
 				return err
 			}
 			continue
 		}
-		// The listing's own model (size, last_modified) is the file's:
-		// no second round trip to stat it.
-		if err := c.downloadFile(ctx, child, local, name, e, w.o); err != nil {
-			var s *skipped
-			if errors.As(err, &s) {
-				w.refuse(s.e)
-				continue
-			}
-			if w.skip(child, err) {
-				continue
-			}
-			return err
-		}
+		w.plan(child, ref, name, e)
 	}
 	return nil
+}
+
+// plan adds the download of the remote file child, whose model e the
+// listing gave (size, last_modified: no second round trip to stat it),
+// to name in ref's directory.
+func (w *walker) plan(child string, ref *dirRef, name string, e proxy.Model) {
+	ref.hold()
+	if e.Size > 0 {
+		w.bytes += e.Size
+	}
+	w.jobs = append(w.jobs, fileJob{
+		run: func(ctx context.Context) (FileResult, error) {
+			defer ref.release()
+			start := time.Now()
+			m, err := w.c.download(ctx, child, ref.d, name, e, w.o.progress(w.c.id+":"+child))
+			return FileResult{Src: w.c.id + ":" + child, Dst: ref.d.Join(name), Bytes: m.Size, Duration: time.Since(start)}, err
+		},
+		finish: func(r FileResult, err error) {
+			var s *skipped
+			switch {
+			case err == nil:
+				w.o.done(r)
+			case errors.As(err, &s):
+				w.refuse(s.e)
+			case w.skip(child, err):
+			default:
+				w.failed = append(w.failed, err)
+			}
+		},
+	})
 }
 
 // downloadFile downloads the remote file whose model m is known to name

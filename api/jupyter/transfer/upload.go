@@ -52,6 +52,20 @@ func (c *Copier) Upload(ctx context.Context, p string, src io.ReaderAt, size int
 // make way for the new file (a chunked replace): the runtime's Jupyter
 // server may then keep the old copy in its trash (field case 62).
 func (c *Copier) upload(ctx context.Context, p string, src io.ReaderAt, size int64, progress Progress) (proxy.Model, bool, error) {
+	return c.uploadKnown(ctx, p, src, size, progress, nil)
+}
+
+// remoteState is what a recursive upload already knows of a file's
+// remote path from its directory's one listing: that the parent is a
+// directory, and whether the name exists there (as a file: a directory
+// in the way was refused before).
+type remoteState struct{ exists bool }
+
+// uploadKnown is upload; with known (from the parent's listing) it
+// spends no request on stat-ing the parent or the file first, so a file
+// that fits one request costs one PUT (and a stat only when the PUT's
+// reply has no size).
+func (c *Copier) uploadKnown(ctx context.Context, p string, src io.ReaderAt, size int64, progress Progress, known *remoteState) (proxy.Model, bool, error) {
 	remote := proxy.CleanRemote(p)
 	if remote == "" {
 		return proxy.Model{}, false, &proxy.Error{Op: "upload", Runtime: c.id, Kind: proxy.ErrIsDir, Message: "no remote file name"}
@@ -61,6 +75,9 @@ func (c *Copier) upload(ctx context.Context, p string, src io.ReaderAt, size int
 	}
 	if progress == nil {
 		progress = func(int64, int64) {}
+	}
+	if known != nil {
+		return c.sendFile(ctx, remote, src, size, progress, known.exists)
 	}
 	if parent := path.Dir(remote); parent != "." {
 		m, err := c.Stat(ctx, parent)
@@ -80,7 +97,12 @@ func (c *Copier) upload(ctx context.Context, p string, src io.ReaderAt, size int
 	case err != nil && !errors.Is(err, proxy.ErrNotFound) && !errors.Is(err, proxy.ErrHidden):
 		return proxy.Model{}, false, proxy.WithOp(err, "upload", remote)
 	}
-	exists := err == nil
+	return c.sendFile(ctx, remote, src, size, progress, err == nil)
+}
+
+// sendFile is the upload proper, once the parent is known to be a
+// directory and whether remote exists (as a file).
+func (c *Copier) sendFile(ctx context.Context, remote string, src io.ReaderAt, size int64, progress Progress, exists bool) (proxy.Model, bool, error) {
 	if size <= c.chunkSize() {
 		m, err := c.putWhole(ctx, remote, src, size, progress)
 		if !tooLarge(err) {
@@ -141,10 +163,14 @@ func (c *Copier) upload(ctx context.Context, p string, src io.ReaderAt, size int
 
 // putWhole PUTs all of src onto remote in one request (no "chunk"),
 // trying again after a transient failure (the request replaces the file
-// whole, so repeating it is safe), and reads the model back.
+// whole, so repeating it is safe), and checks the size of the model the
+// reply carries (jupyter-server answers a save with the saved file's
+// model; a reply without a size costs a stat).
 func (c *Copier) putWhole(ctx context.Context, remote string, src io.ReaderAt, size int64, progress Progress) (proxy.Model, error) {
+	var m proxy.Model
 	for fails := 0; ; {
-		err := c.putChunk(ctx, remote, src, 0, size, 0, size, progress)
+		var err error
+		m, err = c.putChunk(ctx, remote, src, 0, size, 0, size, progress)
 		if err == nil {
 			break
 		}
@@ -158,9 +184,12 @@ func (c *Copier) putWhole(ctx context.Context, remote string, src io.ReaderAt, s
 			return proxy.Model{}, err
 		}
 	}
-	m, err := c.Stat(ctx, remote)
-	if err != nil {
-		return proxy.Model{}, proxy.WithOp(err, "upload", remote)
+	if m.Size < 0 {
+		// The reply did not say (jupyter-server's does): ask.
+		var err error
+		if m, err = c.Stat(ctx, remote); err != nil {
+			return proxy.Model{}, proxy.WithOp(err, "upload", remote)
+		}
 	}
 	if m.Size != size {
 		return m, &proxy.Error{Op: "upload", Runtime: c.id, Path: remote, Kind: proxy.ErrCorrupt,
@@ -200,7 +229,7 @@ func (c *Copier) sendChunks(ctx context.Context, part string, src io.ReaderAt, s
 		case end == size:
 			num = -1
 		}
-		err := c.putChunk(ctx, part, src, off, end-off, num, size, progress)
+		_, err := c.putChunk(ctx, part, src, off, end-off, num, size, progress)
 		if err == nil {
 			off, k, fails = end, k+1, 0
 			if off >= size {
@@ -265,8 +294,9 @@ func (c *Copier) pause(ctx context.Context, n int) error {
 }
 
 // putChunk PUTs src[off:off+n] as one contents model; num is the chunk
-// number (0: no "chunk" field).
-func (c *Copier) putChunk(ctx context.Context, part string, src io.ReaderAt, off, n int64, num int, total int64, progress Progress) error {
+// number (0: no "chunk" field). For a whole file (num 0) it returns the
+// model of the reply (Size -1 when the reply has none).
+func (c *Copier) putChunk(ctx context.Context, part string, src io.ReaderAt, off, n int64, num int, total int64, progress Progress) (proxy.Model, error) {
 	ctx, wd := newWatchdog(ctx, c.o.IdleTimeout)
 	defer wd.stop()
 	head := `{"type":"file","format":"base64",`
@@ -278,7 +308,7 @@ func (c *Copier) putChunk(ctx context.Context, part string, src io.ReaderAt, off
 	var enc *b64Reader
 	bodyLen := int64(len(head)) + int64(base64.StdEncoding.EncodedLen(int(n))) + int64(len(tail))
 	body := func() (io.Reader, int64) {
-		enc = &b64Reader{src: io.NewSectionReader(src, off, n), onRead: func(done int64) {
+		enc = &b64Reader{src: io.NewSectionReader(src, off, n), size: n, onRead: func(done int64) {
 			wd.touch()
 			progress(off+done, total)
 		}}
@@ -288,23 +318,32 @@ func (c *Copier) putChunk(ctx context.Context, part string, src io.ReaderAt, off
 		Body: body, Remote: proxy.CleanRemote(part)})
 	if err != nil {
 		if enc != nil && enc.err != nil {
-			return &proxy.Error{Op: "upload", Runtime: c.id, Path: proxy.CleanRemote(part), Kind: proxy.ErrLocal, Message: enc.err.Error()}
+			return proxy.Model{}, &proxy.Error{Op: "upload", Runtime: c.id, Path: proxy.CleanRemote(part), Kind: proxy.ErrLocal, Message: enc.err.Error()}
 		}
 		var je *proxy.Error
 		if errors.As(err, &je) && je.Status == http.StatusRequestEntityTooLarge && strings.HasPrefix(je.Message, "a proxy") {
-			return explainTooLarge(err, bodyLen) // Jupyter's own 413 says why itself
+			return proxy.Model{}, explainTooLarge(err, bodyLen) // Jupyter's own 413 says why itself
 		}
-		return wd.explain(err, "upload", c.id, part)
+		return proxy.Model{}, wd.explain(err, "upload", c.id, part)
 	}
 	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	return nil
+	if num != 0 {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+		return proxy.Model{}, nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	m, err := proxy.ParseModel(b)
+	if err != nil {
+		m.Size = -1
+	}
+	return m, nil
 }
 
 // b64Reader streams the standard base64 of src, reading 48 KiB of raw
 // bytes at a time; onRead gets the raw bytes consumed so far.
 type b64Reader struct {
 	src    io.Reader
+	size   int64 // the bytes src holds: a small file gets a small buffer
 	onRead func(done int64)
 	raw    []byte
 	out    []byte // encoded, not yet returned
@@ -319,7 +358,7 @@ func (b *b64Reader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		if b.raw == nil {
-			b.raw = make([]byte, 48<<10)
+			b.raw = make([]byte, min(48<<10, max(b.size, 3)))
 		}
 		n, err := io.ReadFull(b.src, b.raw)
 		if err == io.EOF || err == io.ErrUnexpectedEOF {

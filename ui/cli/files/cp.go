@@ -22,6 +22,7 @@ import (
 func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	v := newVerb(g, s, "cp")
 	var recursive bool
+	var jobs int
 	cmd := &cobra.Command{
 		Use:   "cp SRC DST",
 		Short: "Copy files to or from a runtime (RUNTIME:PATH on one side)",
@@ -40,7 +41,14 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"dropped connection and are renamed into place only when complete. A proxy token that expires\n" +
 			"during a transfer is renewed (get_runtime) without restarting it. Hidden files (names starting\n" +
 			"with \".\") are not served by Jupyter: cp -r skips them on upload and says how many.\n\n" +
-			"A progress bar (bytes, rate, ETA) is drawn on stderr when it is a terminal; each file copied is\n" +
+			"cp -r first walks the tree (the local one, or the runtime's listings), then moves --jobs files at\n" +
+			"once (default 8: each small file costs about one round trip to the runtime, and 8 in flight hide\n" +
+			"it without asking more of the runtime's Jupyter server than a browser does); each remote directory\n" +
+			"costs one request (created, or listed once for what is already there) and a small file one PUT.\n" +
+			"Files are reported in path order. A file that fails does not stop the others: it is named, the\n" +
+			"rest is copied, and cp exits with that failure's code; a failure that would fail them all (the\n" +
+			"runtime gone, the network down) starts no other file.\n\n" +
+			"A progress bar (files and bytes, rate, ETA) is drawn on stderr when it is a terminal; each file copied is\n" +
 			"one line on stdout; --json prints only a final summary on stdout.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash cp ./data.csv rt-abc:/content/\n" +
 			"  colabdash cp rt-abc:/content/model.pt .\n" +
@@ -64,6 +72,9 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return nil, cobra.ShellCompDirectiveDefault // local files
 		},
 		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
+			if jobs < 1 || jobs > jupyter.MaxJobs {
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--jobs %d: give 1 to %d", jobs, jupyter.MaxJobs)}
+			}
 			src, err := jupyter.ParseLocation(args[0], false)
 			if err != nil {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
@@ -101,10 +112,11 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return err
 			}
 			defer rf.conn.Close()
-			return v.runCopy(ctx, rf, src, dst, recursive)
+			return v.runCopy(ctx, rf, src, dst, recursive, jobs)
 		}, func(env kit.Envelope) any { return CopySummary{Envelope: env, Files: []CopiedFile{}} }),
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
+	cmd.Flags().IntVar(&jobs, "jobs", jupyter.DefaultJobs, fmt.Sprintf("files moved at once by cp -r (1 to %d)", jupyter.MaxJobs))
 	v.JSONFlags(cmd, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
 	return cmd
 }
@@ -126,7 +138,7 @@ type CopiedFile struct {
 	Seconds float64 `json:"seconds"`
 }
 
-func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, recursive bool) error {
+func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, recursive bool, jobs int) error {
 	tty := v.S.ErrTTY
 	width := 80
 	if f, ok := v.S.Err.(*os.File); ok && tty {
@@ -141,8 +153,11 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 	deleted := false // an upload replaced a file by deleting it (case 62)
 	opts := jupyter.CopyOptions{
 		Recursive: recursive,
+		Jobs:      jobs,
 		Progress:  view.update,
+		Planned:   view.plan,
 		OnFile: func(r jupyter.FileResult) {
+			view.fileDone(r.Src, r.Bytes)
 			view.clear()
 			if dst.Remote() {
 				r.Dst = AbsRemoteArg(r.Dst)

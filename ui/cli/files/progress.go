@@ -31,6 +31,41 @@ type transferView struct {
 	start time.Time
 	last  time.Time
 	drawn bool
+
+	// A recursive copy (plan): the line counts its files and bytes,
+	// several files moving at once.
+	planned   bool
+	files     int              // planned files
+	bytes     int64            // their bytes
+	filesDone int              // files copied
+	bytesDone int64            // their bytes
+	inFlight  map[string]int64 // bytes done of each file moving
+	flightSum int64            // the sum of inFlight
+	planStart time.Time
+}
+
+// plan switches the line to a recursive copy's totals: files files of
+// bytes bytes in all (cp -r, once its plan is made).
+func (v *transferView) plan(files int, bytes int64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.planned, v.files, v.bytes = true, files, bytes
+	v.inFlight = map[string]int64{}
+	v.planStart = v.now()
+}
+
+// fileDone counts a file of the plan as copied (its bytes, from the
+// result).
+func (v *transferView) fileDone(file string, bytes int64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if !v.planned {
+		return
+	}
+	v.flightSum -= v.inFlight[file]
+	delete(v.inFlight, file)
+	v.filesDone++
+	v.bytesDone += max(bytes, 0)
 }
 
 func newTransferView(w io.Writer, tty, noColor bool, width int) *transferView {
@@ -53,6 +88,21 @@ func (v *transferView) update(file string, done, total int64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	now := v.now()
+	if v.planned {
+		v.flightSum += done - v.inFlight[file]
+		v.inFlight[file] = done
+		if now.Sub(v.last) < 100*time.Millisecond {
+			return
+		}
+		v.last = now
+		all := v.bytesDone + v.flightSum
+		pct := 1.0
+		if v.bytes > 0 {
+			pct = min(float64(all)/float64(v.bytes), 1)
+		}
+		v.draw(v.bar.ViewAs(pct)+" "+fmt.Sprintf("%d/%d files  ", v.filesDone, v.files)+transferStats(all, v.bytes, now.Sub(v.planStart)), file)
+		return
+	}
 	if file != v.file {
 		v.file, v.start = file, now
 	} else if now.Sub(v.last) < 100*time.Millisecond && done != total {
@@ -63,7 +113,11 @@ func (v *transferView) update(file string, done, total int64) {
 	if total > 0 {
 		pct = float64(done) / float64(total)
 	}
-	line := v.bar.ViewAs(pct) + " " + transferStats(done, total, now.Sub(v.start))
+	v.draw(v.bar.ViewAs(pct)+" "+transferStats(done, total, now.Sub(v.start)), file)
+}
+
+// draw writes line, then as much of file's name as fits, in place.
+func (v *transferView) draw(line, file string) {
 	name := termtext.Line(jupyter.DisplayName(file))
 	if room := v.width - 1 - visibleLen(line) - 2; room > 8 {
 		if r := []rune(name); len(r) > room {

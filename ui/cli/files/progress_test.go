@@ -202,3 +202,28 @@ func TestTransferViewBar(t *testing.T) {
 		}
 	}
 }
+
+// Guards cp -r's progress line (issue 24): once the plan is known it
+// counts the files copied of all and the bytes of the whole copy, the
+// bytes of every file in flight included, several files moving at once.
+func TestTransferViewCountsFilesAndBytes(t *testing.T) {
+	var b strings.Builder
+	c := &clock{time.Unix(1000, 0)}
+	v := newTransferView(&b, true, true, 120)
+	v.now = c.now
+	v.plan(3, 3000)
+	v.update("a.bin", 500, 1000)
+	c.t = c.t.Add(time.Second)
+	v.update("b.bin", 400, 1000) // two files in flight: 900 of 3000
+	if got := b.String(); !strings.Contains(got, "0/3 files  900 B / 3.0 kB  900 B/s  ETA 0:02") || !strings.HasSuffix(got, "b.bin") {
+		t.Fatalf("two files in flight: %q", got)
+	}
+	v.update("a.bin", 1000, 1000)
+	v.fileDone("a.bin", 1000)
+	b.Reset()
+	c.t = c.t.Add(time.Second)
+	v.update("c.bin", 100, 1000) // a done (1000), b 400, c 100
+	if got := b.String(); !strings.Contains(got, "1/3 files  1.5 kB / 3.0 kB") {
+		t.Fatalf("one file done: %q", got)
+	}
+}

@@ -21,7 +21,8 @@ import (
 // line is one key/value line and its priority: when the pane is short
 // (a stacked layout on a small terminal) the lowest priorities stay, in
 // their usual order (the expiry first, then the kernels' activity, a
-// failed renewal, RAM and GPU, the URL, the spec, the disk…).
+// failed renewal, RAM and GPU, when a healthy token renews, the URL, the
+// spec, the disk…).
 type line struct {
 	prio int
 	text string
@@ -105,8 +106,10 @@ func lines(c *common.Context, r *state.Runtime, now time.Time) []line {
 		kv(1, "renew", c.Styles.ErrText.Render("failed, state unknown, retry in "+retry+": "+common.ErrLine(r.RenewErr)))
 	case !r.Gone() && (st == state.TokenOK || st == state.TokenExpiring):
 		// A healthy token: when it is renewed, as planned ("renews in
-		// 54:59"), or that it is under way or off.
-		kv(1, "renew", RenewWord(c, r, now))
+		// 54:59"), or that it is under way or off. On a short pane it
+		// gives way to the monitor's RAM and GPU, and stays before the
+		// URL and the spec (which the table shows anyway).
+		kvs = append(kvs, line{prioRenewPlan, " " + frame.Fit("renew", 8) + " " + RenewWord(c, r, now)})
 	}
 	return kvs
 }

@@ -22,8 +22,10 @@ const (
 	prioActivity = 5
 	prioRAM      = 15
 	prioGPU      = 16
-	prioDisk     = 35
-	prioMoreDisk = 45
+	// prioRenewPlan is a healthy token's "renews in" line (details.go).
+	prioRenewPlan = 17
+	prioDisk      = 35
+	prioMoreDisk  = 45
 )
 
 // Sparkline bounds: the value before it takes valueWidth cells; it gets

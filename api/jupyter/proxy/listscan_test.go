@@ -1,0 +1,115 @@
+package proxy
+
+// Issue 24: the listing scanner decodes what encoding/json decodes, for
+// the models a server may send, and refuses what it refuses.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// decodeListing runs the listing decoder over body and returns the
+// directory's model with its entries.
+func decodeListing(body string) (Model, error) {
+	var entries []Model
+	ld := &listDecoder{c: &Client{o: Options{}.withDefaults(), id: "rt-x"},
+		each:   func(m Model) error { entries = append(entries, m); return nil },
+		budget: &budgetReader{r: strings.NewReader(body), left: 1 << 20}}
+	m, err := ld.decode()
+	m.Entries = entries
+	return m, err
+}
+
+// Every entry decodes to the Model encoding/json gives through
+// modelWire: escapes (a surrogate pair, \/, \u0000), invalid UTF-8,
+// nulls, unknown fields holding nested values, odd white space, a
+// repeated time and type, and a field given twice (the last wins).
+func TestListingScannerMatchesEncodingJSON(t *testing.T) {
+	entries := []string{
+		`{"name": "a.txt", "path": "content/d/a.txt", "type": "file", "size": 12, "writable": true, "last_modified": "2026-11-01T12:00:00.123456Z", "created": "2026-11-01T12:00:00.123456Z", "mimetype": "text/plain", "content": null, "format": null, "hash": null}`,
+		`{"name":"b\"q\\u00e9\ud83d\ude00\/x","path":"content/d/b","type":"file","size":0,"writable":false,"last_modified":"2026-11-01T12:00:00.123456Z","mimetype":null}`,
+		"{\"name\": \"bad\xff\xfeutf8\", \"type\": \"file\", \"size\": null, \"extra\": {\"a\": [1, 2.5e3, {\"b\": null}], \"c\": \"}]\"}}",
+		`{ "type" : "directory" , "name" : "sub" , "size" : null , "writable" : null , "last_modified" : "2026-11-01 12:00:00+00:00" }`,
+		`{"name": "nul\u0000x", "type": "notebook", "size": -1, "name": "twice", "created": "not a time"}`,
+		`{}`,
+		`null`,
+	}
+	body := `)]}'` + "\n" + `{"name": "d", "path": "content/d", "type": "directory", "content": [` + strings.Join(entries, ",\n ") + `], "size": null}`
+	got, err := decodeListing(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "d" || got.Path != "content/d" || !got.IsDir() || got.Size != -1 {
+		t.Errorf("directory model %+v", got)
+	}
+	if len(got.Entries) != len(entries) {
+		t.Fatalf("%d entries, want %d", len(got.Entries), len(entries))
+	}
+	for i, raw := range entries {
+		var w modelWire
+		if err := json.Unmarshal([]byte(raw), &w); err != nil {
+			t.Fatalf("entry %d: %v", i, err)
+		}
+		if want := w.model(); !reflect.DeepEqual(got.Entries[i], want) {
+			t.Errorf("entry %d:\n got %+v\nwant %+v", i, got.Entries[i], want)
+		}
+	}
+}
+
+// What encoding/json refuses, the scanner refuses (a reply that is not
+// the expected JSON); a reply cut short is an unexpected end; a file's
+// content is ErrNotDir.
+func TestListingScannerRefusals(t *testing.T) {
+	dir := func(content string) string {
+		return `{"name": "d", "type": "directory", "content": ` + content + `}`
+	}
+	for _, c := range []struct {
+		body string
+		want error
+	}{
+		{dir(`[{"name": 5}]`), errSyntax},
+		{dir(`[{"size": 1.5}]`), errSyntax},
+		{dir(`[{"size": "1"}]`), errSyntax},
+		{dir(`[{"writable": "yes"}]`), errSyntax},
+		{dir(`[{"name": "a"} {"name": "b"}]`), errSyntax},
+		{dir(`[{"name": "a",}]`), errSyntax},
+		{dir(`[{"name": "a\x01"}]`), errSyntax},
+		{dir(`[{"name": "a\q"}]`), errSyntax},
+		{dir(`[tru]`), errSyntax},
+		{dir(`[{"x": ` + strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001) + `}]`), errSyntax},
+		{`{"type": "directory", "content": [{"name": "a"}`, io.ErrUnexpectedEOF},
+		{`{"type": "directory", "content": [{"name": "a`, io.ErrUnexpectedEOF},
+		{`{"name": "f", "type": "file", "content": "abc"}`, ErrNotDir},
+	} {
+		_, err := decodeListing(c.body)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%.60q: err = %v, want %v", c.body, err, c.want)
+		}
+		var w struct {
+			Content []modelWire `json:"content"`
+		}
+		if c.want == errSyntax && json.Unmarshal([]byte(c.body), &w) == nil {
+			t.Errorf("%.60q: encoding/json accepts it", c.body)
+		}
+	}
+}
+
+// A string longer than the reader's buffer, and a quote escaped right at
+// a buffer's end, are read whole.
+func TestListingScannerLongStrings(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	esc := strings.Repeat("y", 64<<10-30) + `\"z`
+	body := fmt.Sprintf(`{"type": "directory", "content": [{"name": %q}, {"name": "%s"}]}`, long, esc)
+	got, err := decodeListing(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Entries) != 2 || got.Entries[0].Name != long || got.Entries[1].Name != strings.Repeat("y", 64<<10-30)+`"z` {
+		t.Errorf("long names not read whole (%d entries)", len(got.Entries))
+	}
+}
