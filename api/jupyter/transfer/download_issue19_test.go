@@ -175,14 +175,16 @@ func TestDownloadKeptPartSameVersionResumes(t *testing.T) {
 // Range, instead of hanging until the user's deadline.
 func TestDownloadStallResumedByWatchdog(t *testing.T) {
 	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client(func(o *proxy.Options) { o.IdleTimeout = 300 * time.Millisecond })
 	dir := t.TempDir()
 	data := randomBytes(3*mib, 36)
 	src := filepath.Join(dir, "s.bin")
 	_ = os.WriteFile(src, data, 0o644)
-	if _, err := upload(t, c, src, e.p("s.bin")); err != nil {
+	// The file goes up with the default watchdog: only the download is
+	// under test, and a loaded machine may pause an upload for 300 ms.
+	if _, err := upload(t, e.client(), src, e.p("s.bin")); err != nil {
 		t.Fatal(err)
 	}
+	c := e.client(func(o *proxy.Options) { o.IdleTimeout = 300 * time.Millisecond })
 	var mu sync.Mutex
 	var ranges []string
 	e.SetOnProxy(func(r *http.Request) {
@@ -204,8 +206,15 @@ func TestDownloadStallResumedByWatchdog(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(ranges) != 2 || ranges[0] != "" || !strings.HasPrefix(ranges[1], "bytes=") || ranges[1] == "bytes=0-" {
-		t.Fatalf("Range headers %q, want a full request then one resuming past byte 0", ranges)
+	// A loaded machine may trip the watchdog again on the way: every
+	// later request resumes past byte 0.
+	if len(ranges) < 2 || ranges[0] != "" {
+		t.Fatalf("Range headers %q, want a full request then resuming ones", ranges)
+	}
+	for _, r := range ranges[1:] {
+		if !strings.HasPrefix(r, "bytes=") || r == "bytes=0-" {
+			t.Fatalf("Range headers %q, want every request after the first to resume past byte 0", ranges)
+		}
 	}
 }
 
