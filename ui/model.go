@@ -27,6 +27,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
@@ -112,7 +113,7 @@ func New(o Options) Model {
 		o.CallBudget = max(o.CallBudget, reserve+4)
 	}
 	if o.Clipboard == nil && o.CopyTo == nil {
-		o.CopyTo = SystemClipboardCopy
+		o.CopyTo = clipboard.Copy
 	}
 	if o.ReadOnly {
 		km := *o.Keymap // leave the caller's key map alone

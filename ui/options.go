@@ -8,6 +8,7 @@ import (
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/theme"
 )
 
@@ -107,15 +108,15 @@ type Options struct {
 	// choice.
 	DefaultSpec api.RuntimeSpecKey
 	// Clipboard copies text (when it and CopyTo are nil,
-	// SystemClipboardCopy: OSC 52 plus the native clipboard). Tests inject
+	// clipboard.Copy: OSC 52 plus the native clipboard). Tests inject
 	// a recorder. A copy through it is
 	// reported as reaching the clipboard.
 	Clipboard func(text string) error
 	// CopyTo, when set, copies text and says which way worked; it takes
 	// precedence over Clipboard. When both are nil it is
-	// SystemClipboardCopy, so the status line can say when only OSC 52
+	// clipboard.Copy, so the status line can say when only OSC 52
 	// was written (which tmux may drop).
-	CopyTo func(text string) (ClipboardMethod, error)
+	CopyTo func(text string) (clipboard.Method, error)
 	// Notices are lines said at start, in the status line and the event
 	// log (tool "run"): runtimes left by a `colabdash run` that did not
 	// finish, with how to delete them.

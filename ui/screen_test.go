@@ -24,6 +24,7 @@ import (
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
@@ -251,23 +252,23 @@ func TestReattachWording(t *testing.T) {
 // drop), or failed.
 func TestCopyMessageSaysHow(t *testing.T) {
 	for _, tc := range []struct {
-		how  ClipboardMethod
+		how  clipboard.Method
 		err  error
 		want string
 	}{
-		{ClipboardNative, nil, "✓ copied the URL of r-alpha to the clipboard"},
-		{ClipboardOSC52, nil, "✓ copied the URL of r-alpha (OSC 52; in tmux this needs `set -g set-clipboard on`)"},
-		{ClipboardOSC52, errors.New("no tty; no xclip"), "copy failed: no tty; no xclip"},
-		{ClipboardTmux, nil, "✓ copied the URL of r-alpha to a tmux buffer (prefix ] pastes it)"},
+		{clipboard.Native, nil, "✓ copied the URL of r-alpha to the clipboard"},
+		{clipboard.OSC52, nil, "✓ copied the URL of r-alpha (OSC 52; in tmux this needs `set -g set-clipboard on`)"},
+		{clipboard.OSC52, errors.New("no tty; no xclip"), "copy failed: no tty; no xclip"},
+		{clipboard.Tmux, nil, "✓ copied the URL of r-alpha to a tmux buffer (prefix ] pastes it)"},
 	} {
 		_, _, m := fixture(t)
 		m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 30})
-		m.opts.CopyTo = func(string) (ClipboardMethod, error) { return tc.how, tc.err }
+		m.opts.CopyTo = func(string) (clipboard.Method, error) { return tc.how, tc.err }
 		m, cmd := update(m, keyMsg("y"))
 		m, _ = update(m, cmd())
 		v := m.View()
 		mustContain(t, v, tc.want)
-		if tc.how != ClipboardNative && strings.Contains(v, "to the clipboard") {
+		if tc.how != clipboard.Native && strings.Contains(v, "to the clipboard") {
 			t.Fatalf("OSC 52 alone claimed the clipboard:\n%s", v)
 		}
 	}
