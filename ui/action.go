@@ -68,7 +68,7 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 			m.scr.setStatus(now, "sorted by "+m.rt.SortWord(), false)
 		}
 	case common.Mark:
-		m.mark(now)
+		m.ops.mark(now)
 	case common.ClearMarks:
 		n := m.rt.ClearMarks()
 		m.scr.setStatus(now, "cleared "+countWord(n, "mark"), false)
@@ -144,7 +144,7 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 // mark is space on the table: the selected runtime marked or unmarked,
 // the cursor a row down, and the status line says how many are marked and
 // what acts on them.
-func (m *app) mark(now time.Time) {
+func (m *runtimeOps) mark(now time.Time) {
 	before := m.rt.Selected()
 	id, marked, ok := m.rt.ToggleMark(m.runtimeRows())
 	if m.rt.Selected() != before {
@@ -262,7 +262,7 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 		}
 		m.scr.push(d)
 	case common.OpDelete:
-		if m.marksHidden(now) {
+		if m.ops.marksHidden(now) {
 			break
 		}
 		if marked := m.rt.Marked(); len(marked) > 0 {
@@ -285,7 +285,7 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 			m.scr.push(d)
 		}
 	case common.OpCloseSession:
-		if m.cx.Focus == common.PanelRuntimes && m.marksHidden(now) {
+		if m.cx.Focus == common.PanelRuntimes && m.ops.marksHidden(now) {
 			break
 		}
 		if marked := m.rt.Marked(); len(marked) > 0 && m.cx.Focus == common.PanelRuntimes {
@@ -324,7 +324,7 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 // marksHidden reports, saying so, that runtimes are marked but the filter
 // hides every one: a bulk key acts only on what the table shows, and then
 // on nothing (not on the selection, which the marks were meant to replace).
-func (m *app) marksHidden(now time.Time) bool {
+func (m *runtimeOps) marksHidden(now time.Time) bool {
 	if len(m.rt.Marked()) > 0 || m.rt.HiddenMarks() == 0 {
 		return false
 	}

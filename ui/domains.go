@@ -9,6 +9,7 @@ import (
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/poll"
 )
 
 // lifetime is the dashboard's run: its context (cancelled on quit), the
@@ -81,6 +82,19 @@ type runtimeOps struct {
 	prof     profileState
 }
 
+// monitorOps is the monitor in the dashboard (panes.go): the polls of
+// the selected runtime and those on screen, their answers and the
+// renewals a refused proxy token asks for. A nil *monitorOps is
+// monitoring off: its methods do nothing.
+type monitorOps struct {
+	*app
+	poll  *poll.Poller
+	onScr []string // scratch: the runtimes on screen
+	// version is the snapshot version the monitor last forgot the
+	// runtimes no longer listed at.
+	version uint64
+}
+
 // resetOps starts the creates, run code and runtime commands afresh (a
 // new dashboard, or a profile switch: they were the old account's) with
 // last, the spec remembered for N, and points the Context's activity at
@@ -95,7 +109,7 @@ func (a *app) resetOps(last *LastSpec) {
 	}
 	a.ops = &runtimeOps{app: a, deleting: map[string]time.Time{}, closing: map[string]time.Time{}, opening: map[string]time.Time{}, prof: prof}
 	if a.mon != nil {
-		a.mon.Reset() // the runtimes were the old account's
+		a.mon.poll.Reset() // the runtimes were the old account's
 	}
 	a.cx.Activity = common.Activity{Deleting: a.ops.deleting, Closing: a.ops.closing, Opening: a.ops.opening,
 		Creating: a.cr.creations, Renewals: a.calls.renewals()}

@@ -66,11 +66,7 @@ type app struct {
 	cr    *createOps
 	ex    *execOps
 	ops   *runtimeOps
-	mon   *poll.Poller // the monitor's polls (nil: monitoring off)
-	onScr []string     // scratch: the runtimes on screen, for the monitor
-	// monVersion is the snapshot version the monitor last forgot the
-	// runtimes no longer listed at.
-	monVersion uint64
+	mon   *monitorOps // the monitor's polls (nil: monitoring off)
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -143,8 +139,8 @@ func New(o Options) Model {
 		life: &lifetime{ctx: ctx, cancel: cancel, sem: make(chan struct{}, api.FanOut), every: tea.Every, tickGen: 1}}
 	a.scr = &screen{app: a, events: &eventLog{}}
 	if o.Monitor != nil {
-		a.mon = poll.New(o.Monitor)
-		cx.Monitor = a.mon
+		a.mon = &monitorOps{app: a, poll: poll.New(o.Monitor)}
+		cx.Monitor = a.mon.poll
 	}
 	a.calls = newCalls(a)
 	a.resetOps(last)
@@ -205,10 +201,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resultMsg:
 		cmd = m.calls.onResult(msg)
 		if msg.key.kind == callRenew {
-			m.monitorRenewed(msg.key.runtime, msg.err)
+			m.mon.renewed(msg.key.runtime, msg.err)
 		}
 	case poll.ResultMsg:
-		cmd = m.onMonitor(msg)
+		cmd = m.mon.onResult(msg)
 	case profileMsg:
 		cmd = m.ops.onProfile(msg)
 	case tea.KeyMsg:
@@ -269,7 +265,7 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 	}
 	cmds = append(cmds, m.cr.actionsTick(now)...)
 	cmds = append(cmds, m.calls.renewDue(now)...)
-	cmds = append(cmds, m.monitorDue(now)...)
+	cmds = append(cmds, m.mon.due(now)...)
 	// Session counts of the other runtimes, as the budget allows; not
 	// while a list_runtimes is under way (its answer plans them).
 	if _, listing := m.calls.pending[callKey{kind: callRuntimes}]; !listing && m.calls.budget.Room(now) > 0 {
