@@ -327,3 +327,109 @@ func TestDownloadPartOfTheWrongSizeIsNotDelivered(t *testing.T) {
 	}
 	noLeftovers(t, dir)
 }
+
+// reply206 answers 206 with the Content-Range given and the bytes from
+// `from`.
+func reply206(contentRange string, from int) func(http.ResponseWriter, *http.Request, *edgeRuntime) {
+	return func(w http.ResponseWriter, _ *http.Request, rt *edgeRuntime) {
+		w.Header().Set("Content-Range", contentRange)
+		w.WriteHeader(http.StatusPartialContent)
+		_, _ = w.Write(rt.bytes()[from:])
+	}
+}
+
+// status answers with the HTTP status code alone.
+func status(code int) func(http.ResponseWriter, *http.Request, *edgeRuntime) {
+	return func(w http.ResponseWriter, _ *http.Request, _ *edgeRuntime) { w.WriteHeader(code) }
+}
+
+// Guards the resume answers that are used, not restarted from byte 0:
+// a 206 starting before the offset asked (even at byte 0: the part is
+// cut back there and rewritten), one whose total is "*", and a first
+// reply that ends cleanly short of the size (a proxy that cut it),
+// which is resumed like a dropped connection.
+func TestDownloadResumeAnswersUsed(t *testing.T) {
+	const size, cut = 400_000, 150_000
+	for _, tc := range []struct {
+		name    string
+		replies []func(http.ResponseWriter, *http.Request, *edgeRuntime)
+	}{
+		{"206 from byte 0", []func(http.ResponseWriter, *http.Request, *edgeRuntime){cutAfter(cut),
+			reply206(fmt.Sprintf("bytes 0-%d/%d", size-1, size), 0)}},
+		{"206 from before the offset", []func(http.ResponseWriter, *http.Request, *edgeRuntime){cutAfter(cut),
+			reply206(fmt.Sprintf("bytes %d-%d/%d", cut-1000, size-1, size), cut-1000)}},
+		{"206 of total *", []func(http.ResponseWriter, *http.Request, *edgeRuntime){cutAfter(cut),
+			reply206(fmt.Sprintf("bytes %d-%d/*", cut, size-1), cut)}},
+		{"a first reply ending cleanly short", []func(http.ResponseWriter, *http.Request, *edgeRuntime){
+			func(w http.ResponseWriter, _ *http.Request, rt *edgeRuntime) {
+				w.Header().Set("Content-Length", strconv.Itoa(cut))
+				_, _ = w.Write(rt.bytes()[:cut])
+			}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := randomBytes(size, 49)
+			rt := &edgeRuntime{data: data, replies: tc.replies}
+			c := edgeClient(t, rt, nil)
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out.bin")
+			if _, err := download(t, c, "content/f.bin", out); err != nil {
+				t.Fatalf("download: %v", err)
+			}
+			wantFile(t, out, data)
+			noLeftovers(t, dir, "out.bin")
+			want := []string{"", "bytes=" + strconv.Itoa(cut) + "-"}
+			if got := rt.sent(); strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("Range headers %q, want %q: the answer was not used as it came", got, want)
+			}
+		})
+	}
+}
+
+// Guards MaxRetries: a download retries MaxRetries failures in a row
+// (here a cut, then a 503) and completes; one failure more and it gives
+// up, saying the part file is kept, and the final name stays absent.
+func TestDownloadRetriesUpToMaxRetries(t *testing.T) {
+	const size, cut, retries = 300_000, 100_000, 2
+	for _, tc := range []struct {
+		name    string
+		replies []func(http.ResponseWriter, *http.Request, *edgeRuntime)
+		ok      bool
+	}{
+		{"MaxRetries failures, then the rest", []func(http.ResponseWriter, *http.Request, *edgeRuntime){
+			cutAfter(cut), status(http.StatusServiceUnavailable)}, true},
+		{"one failure more", []func(http.ResponseWriter, *http.Request, *edgeRuntime){
+			cutAfter(cut), status(http.StatusServiceUnavailable), status(http.StatusServiceUnavailable)}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := randomBytes(size, 50)
+			rt := &edgeRuntime{data: data, replies: tc.replies}
+			c := edgeClient(t, rt, func(o *proxy.Options) { o.MaxRetries = retries })
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out.bin")
+			_, err := download(t, c, "content/f.bin", out)
+			resume := "bytes=" + strconv.Itoa(cut) + "-"
+			if tc.ok {
+				if err != nil {
+					t.Fatalf("download after %d failures in a row (MaxRetries %d): %v", retries, retries, err)
+				}
+				wantFile(t, out, data)
+				if got, want := rt.sent(), []string{"", resume, resume}; strings.Join(got, "|") != strings.Join(want, "|") {
+					t.Errorf("Range headers %q, want %q", got, want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "partial download kept in") {
+				t.Fatalf("download after %d failures in a row (MaxRetries %d): %v, want it to give up keeping the part", retries+1, retries, err)
+			}
+			if n := len(rt.sent()); n != retries+1 {
+				t.Errorf("%d requests, want %d", n, retries+1)
+			}
+			if _, serr := os.Stat(out); serr == nil {
+				t.Error("the final name exists after the download gave up")
+			}
+			if st, serr := os.Stat(out + PartSuffix); serr != nil || st.Size() < cut {
+				t.Errorf("the part file is not kept with the %d bytes received: %v", cut, serr)
+			}
+		})
+	}
+}
