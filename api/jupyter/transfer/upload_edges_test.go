@@ -7,8 +7,10 @@ package transfer
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,6 +83,64 @@ func TestUploadChunkSizeEdges(t *testing.T) {
 			back, _ := os.ReadFile(out)
 			if !bytes.Equal(back, data) {
 				t.Fatalf("the runtime has %d bytes (SHA-256 %s), want the %d sent (%s)", len(back), shaOf(back), len(data), shaOf(data))
+			}
+		})
+	}
+}
+
+// Guards the upload's retries: MaxRetries failures in a row (a 500,
+// then a 503: both are the server's passing trouble) are sent again and
+// the upload completes, for a file sent whole and for the first chunk of
+// one sent in pieces; one failure more and the upload fails, leaving no
+// part file on the runtime (here the last piece fails, after the first
+// made one).
+func TestUploadRetriesUpToMaxRetries(t *testing.T) {
+	const chunk, retries = 300_000, 2
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk; o.MaxRetries = retries })
+	for i, tc := range []struct {
+		name  string
+		size  int
+		skip  int   // PUTs that pass before the failures
+		fails []int // the statuses of the PUTs that fail
+		ok    bool
+	}{
+		{"whole, MaxRetries failures", 1000, 0, []int{500, 503}, true},
+		{"whole, one failure more", 1000, 0, []int{500, 503, 503}, false},
+		{"in pieces, MaxRetries failures", chunk + 1000, 0, []int{500, 503}, true},
+		{"in pieces, one failure more of the last piece", chunk + 1000, 1, []int{500, 503, 503}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := "retry-" + strconv.Itoa(i) + ".bin"
+			data := randomBytes(tc.size, uint64(60+i))
+			for _, st := range tc.fails {
+				e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut,
+					PathPrefix: "api/contents/" + e.p(name), Status: st, Skip: tc.skip})
+			}
+			_, err := c.Upload(context.Background(), e.p(name), bytes.NewReader(data), int64(len(data)), nil)
+			e.Srv.ClearProxyFaults()
+			names := strings.Join(remoteNames(t, c, e.p("")), ",")
+			if !tc.ok {
+				if err == nil {
+					t.Fatalf("upload after %d failures in a row (MaxRetries %d) succeeded, want it to give up", len(tc.fails), retries)
+				}
+				if strings.Contains(names, name) {
+					t.Errorf("the runtime holds %s after the upload failed, want nothing of it", names)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("upload after %d failures in a row (MaxRetries %d): %v", len(tc.fails), retries, err)
+			}
+			out := filepath.Join(t.TempDir(), "back.bin")
+			if _, err := download(t, c, e.p(name), out); err != nil {
+				t.Fatal(err)
+			}
+			if back, _ := os.ReadFile(out); !bytes.Equal(back, data) {
+				t.Fatalf("the runtime has %d bytes, want the %d sent", len(back), len(data))
+			}
+			if strings.Contains(names, PartSuffix) {
+				t.Errorf("the runtime holds %s, want no part file", names)
 			}
 		})
 	}
