@@ -172,7 +172,7 @@ func TestDownloadCutAfterTheLastByteCompletes(t *testing.T) {
 // with proxy.ErrTooLarge naming the limit, and nothing is left under the
 // final name or as a part file; a file of known size is not bounded by it.
 func TestDownloadMaxUnknownSizeEdges(t *testing.T) {
-	const limit = 100_000
+	const limit = 30_000
 	for _, tc := range []struct {
 		name    string
 		size    int

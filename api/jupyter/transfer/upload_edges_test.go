@@ -24,7 +24,7 @@ import (
 // PUTs to the part file, renamed once. Each arrives whole: downloaded
 // back, it has the bytes sent.
 func TestUploadChunkSizeEdges(t *testing.T) {
-	const chunk = 300_000 // a multiple of 3, as ChunkSize is rounded to
+	const chunk = 30_000 // a multiple of 3, as ChunkSize is rounded to
 	e := newEnv(t, backendEmulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk })
 	dir := t.TempDir()
@@ -95,7 +95,7 @@ func TestUploadChunkSizeEdges(t *testing.T) {
 // part file on the runtime (here the last piece fails, after the first
 // made one).
 func TestUploadRetriesUpToMaxRetries(t *testing.T) {
-	const chunk, retries = 300_000, 2
+	const chunk, retries = 30_000, 2
 	e := newEnv(t, backendEmulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk; o.MaxRetries = retries })
 	for i, tc := range []struct {
