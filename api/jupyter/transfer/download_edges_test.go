@@ -9,6 +9,7 @@ package transfer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -429,6 +430,31 @@ func TestDownloadRetriesUpToMaxRetries(t *testing.T) {
 			}
 			if st, serr := os.Stat(out + PartSuffix); serr != nil || st.Size() < cut {
 				t.Errorf("the part file is not kept with the %d bytes received: %v", cut, serr)
+			}
+		})
+	}
+}
+
+// Guards the end of a reply: one that brought every byte is the end of
+// the download, not a failure to retry. With a retry pause of 5 s (the
+// longest) the download must finish well within the 4.5 s it is given:
+// taking a whole reply for a cut one would cost every download a pause.
+func TestDownloadWithoutFailuresNeverPauses(t *testing.T) {
+	for _, unknown := range []bool{false, true} {
+		t.Run(fmt.Sprintf("size unknown %v", unknown), func(t *testing.T) {
+			data := randomBytes(200_000, 51)
+			rt := &edgeRuntime{data: data, sizeUnknown: unknown}
+			c := edgeClient(t, rt, func(o *proxy.Options) { o.RetryDelay = time.Hour })
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out.bin")
+			ctx, cancel := context.WithTimeout(context.Background(), 4500*time.Millisecond)
+			defer cancel()
+			if _, err := c.Download(ctx, "content/f.bin", out, nil); err != nil {
+				t.Fatalf("a download meeting no failure: %v (did it pause to retry?)", err)
+			}
+			wantFile(t, out, data)
+			if got := rt.sent(); len(got) != 1 {
+				t.Errorf("files/ requests %q, want one", got)
 			}
 		})
 	}
