@@ -7,6 +7,7 @@ package transfer
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -143,5 +144,27 @@ func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 				t.Errorf("the runtime holds %s, want no part file", names)
 			}
 		})
+	}
+}
+
+// Guards what is not retried: a save the server refuses as a bad request
+// (HTTP 400) fails at once, after one PUT, with the server's status; it
+// is not sent again as if the trouble were passing.
+func TestUploadBadRequestNotRetried(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut,
+		PathPrefix: "api/contents/" + e.p("bad.bin"), Status: http.StatusBadRequest})
+	var log methodLog
+	e.SetOnProxy(log.hook)
+	_, err := c.Upload(context.Background(), e.p("bad.bin"), strings.NewReader("data"), 4, nil)
+	e.SetOnProxy(nil)
+	e.Srv.ClearProxyFaults()
+	var je *proxy.Error
+	if !errors.As(err, &je) || je.Status != http.StatusBadRequest {
+		t.Fatalf("upload answered 400: %v, want the server's 400", err)
+	}
+	if n := log.count(http.MethodPut); n != 1 {
+		t.Errorf("%d PUT requests, want 1: a bad request is not retried", n)
 	}
 }
