@@ -168,3 +168,23 @@ func TestUploadBadRequestNotRetried(t *testing.T) {
 		t.Errorf("%d PUT requests, want 1: a bad request is not retried", n)
 	}
 }
+
+// Guards the floor of the pieces: a file no larger than the smallest
+// piece (MinChunkSize, rounded down to a multiple of 3), refused whole by
+// a proxy's 413, fails at once after that one PUT: sending it "in
+// pieces" would be the same request again.
+func TestUpload413AtTheFloorSize(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{ProxyMaxBody: 1_000_000})
+	c := e.client()
+	data := bytes.Repeat([]byte("z"), MinChunkSize-MinChunkSize%3)
+	var log methodLog
+	e.SetOnProxy(log.hook)
+	_, err := c.Upload(context.Background(), e.p("floor.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	e.SetOnProxy(nil)
+	if !errors.Is(err, proxy.ErrServer) || !strings.Contains(err.Error(), "even in pieces of 1.0 MB") {
+		t.Fatalf("upload of %d bytes behind a 1 MB proxy limit: %v, want the 413 at the floor", len(data), err)
+	}
+	if n := log.count(http.MethodPut); n != 1 {
+		t.Errorf("%d PUT requests, want 1", n)
+	}
+}
