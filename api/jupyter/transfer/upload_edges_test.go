@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
@@ -186,5 +187,37 @@ func TestUpload413AtTheFloorSize(t *testing.T) {
 	}
 	if n := log.count(http.MethodPut); n != 1 {
 		t.Errorf("%d PUT requests, want 1", n)
+	}
+}
+
+// Guards the upload's progress: sent in pieces, the bytes done only
+// grow, never pass the total, and end at the file's size.
+func TestUploadProgressInPieces(t *testing.T) {
+	const chunk = 30_000
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk })
+	data := randomBytes(2*chunk+500, 70)
+	var mu sync.Mutex
+	var dones []int64
+	progress := func(done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if total != int64(len(data)) {
+			t.Errorf("progress total %d, want %d", total, len(data))
+		}
+		dones = append(dones, done)
+	}
+	if _, err := c.Upload(context.Background(), e.p("progress.bin"), bytes.NewReader(data), int64(len(data)), progress); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, d := range dones {
+		if d > int64(len(data)) || (i > 0 && d < dones[i-1]) {
+			t.Fatalf("progress %v: want growing bytes done, never past %d", dones, len(data))
+		}
+	}
+	if len(dones) == 0 || dones[len(dones)-1] != int64(len(data)) {
+		t.Fatalf("progress %v, want it to end at %d", dones, len(data))
 	}
 }
