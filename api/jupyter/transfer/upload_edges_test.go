@@ -221,3 +221,32 @@ func TestUploadProgressInPieces(t *testing.T) {
 		t.Fatalf("progress %v, want it to end at %d", dones, len(data))
 	}
 }
+
+// failingSource is a local file whose reads fail from byte `at` on (a
+// disk error, a file system gone).
+type failingSource struct {
+	data []byte
+	at   int64
+}
+
+func (f failingSource) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > f.at {
+		n := max(int(f.at-off), 0)
+		copy(p, f.data[off:off+int64(n)])
+		return n, errors.New("input/output error")
+	}
+	return copy(p, f.data[off:]), nil
+}
+
+// Guards the local read error's kind: a file that cannot be read midway
+// fails the upload as a local error naming the read (not as the
+// network's trouble).
+func TestUploadLocalReadErrorIsLocal(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	data := randomBytes(200_000, 71)
+	_, err := c.Upload(context.Background(), e.p("unreadable.bin"), failingSource{data: data, at: 100_000}, int64(len(data)), nil)
+	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "reading the local file: input/output error") {
+		t.Fatalf("upload of a file unreadable midway: %v, want a local error naming the read", err)
+	}
+}
