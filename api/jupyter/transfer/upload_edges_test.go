@@ -1,0 +1,252 @@
+package transfer
+
+// Issue 19: the size edges of upload.go (a 0-byte file, a file of
+// exactly the chunk size, one byte more, exactly two chunks). Each test
+// names the behaviour it guards; all run on the emulator, with no waits.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/proxy"
+)
+
+// Guards the one-request upload and its bound: a file of 0 bytes, or of
+// exactly ChunkSize bytes, goes in one PUT onto its own name (no part
+// file, no rename); one byte more, or exactly two chunks, goes in two
+// PUTs to the part file, renamed once. Each arrives whole: downloaded
+// back, it has the bytes sent.
+func TestUploadChunkSizeEdges(t *testing.T) {
+	const chunk = 30_000 // a multiple of 3, as ChunkSize is rounded to
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk })
+	dir := t.TempDir()
+	for i, tc := range []struct {
+		name    string
+		size    int
+		puts    int  // PUT requests
+		viaPart bool // through NAME.colabdash-part and a rename
+	}{
+		{"0 bytes", 0, 1, false},
+		{"exactly the chunk size", chunk, 1, false},
+		{"the chunk size and one byte", chunk + 1, 2, true},
+		{"exactly two chunks", 2 * chunk, 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := randomBytes(tc.size, uint64(50+i))
+			remote := e.p("up-" + strings.ReplaceAll(tc.name, " ", "-") + ".bin")
+			var log methodLog
+			e.SetOnProxy(log.hook)
+			m, err := c.Upload(context.Background(), remote, bytes.NewReader(data), int64(len(data)), nil)
+			e.SetOnProxy(nil)
+			if err != nil {
+				t.Fatalf("upload of %d bytes: %v", tc.size, err)
+			}
+			if m.Size != int64(tc.size) {
+				t.Errorf("returned model size %d, want %d", m.Size, tc.size)
+			}
+			log.mu.Lock()
+			got := append([]string(nil), log.got...)
+			log.mu.Unlock()
+			puts, partPuts, renames := 0, 0, 0
+			for _, g := range got {
+				switch {
+				case strings.HasPrefix(g, "PUT ") && strings.HasSuffix(g, PartSuffix):
+					puts++
+					partPuts++
+				case strings.HasPrefix(g, "PUT "):
+					puts++
+				case strings.HasPrefix(g, "PATCH "):
+					renames++
+				}
+			}
+			if puts != tc.puts {
+				t.Errorf("%d PUT requests, want %d (requests %q)", puts, tc.puts, got)
+			}
+			if tc.viaPart && (partPuts != puts || renames != 1) {
+				t.Errorf("requests %q: want every PUT to the part file and one rename", got)
+			}
+			if !tc.viaPart && (partPuts != 0 || renames != 0) {
+				t.Errorf("requests %q: want one PUT onto the name itself, no part file, no rename", got)
+			}
+			out := filepath.Join(dir, "back-"+strings.ReplaceAll(tc.name, " ", "-"))
+			if _, err := download(t, c, remote, out); err != nil {
+				t.Fatalf("download back: %v", err)
+			}
+			back, _ := os.ReadFile(out)
+			if !bytes.Equal(back, data) {
+				t.Fatalf("the runtime has %d bytes (SHA-256 %s), want the %d sent (%s)", len(back), shaOf(back), len(data), shaOf(data))
+			}
+		})
+	}
+}
+
+// Guards the upload's retries: MaxRetries failures in a row (a 500,
+// then a 503: both are the server's passing trouble) are sent again and
+// the upload completes, for a file sent whole and for the first chunk of
+// one sent in pieces; one failure more and the upload fails, leaving no
+// part file on the runtime (here the last piece fails, after the first
+// made one).
+func TestUploadRetriesUpToMaxRetries(t *testing.T) {
+	const chunk, retries = 30_000, 2
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk; o.MaxRetries = retries })
+	for i, tc := range []struct {
+		name  string
+		size  int
+		skip  int   // PUTs that pass before the failures
+		fails []int // the statuses of the PUTs that fail
+		ok    bool
+	}{
+		{"whole, MaxRetries failures", 1000, 0, []int{500, 503}, true},
+		{"whole, one failure more", 1000, 0, []int{500, 503, 503}, false},
+		{"in pieces, MaxRetries failures", chunk + 1000, 0, []int{500, 503}, true},
+		{"in pieces, one failure more of the last piece", chunk + 1000, 1, []int{500, 503, 503}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := "retry-" + strconv.Itoa(i) + ".bin"
+			data := randomBytes(tc.size, uint64(60+i))
+			for _, st := range tc.fails {
+				e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut,
+					PathPrefix: "api/contents/" + e.p(name), Status: st, Skip: tc.skip})
+			}
+			_, err := c.Upload(context.Background(), e.p(name), bytes.NewReader(data), int64(len(data)), nil)
+			e.Srv.ClearProxyFaults()
+			names := strings.Join(remoteNames(t, c, e.p("")), ",")
+			if !tc.ok {
+				if err == nil {
+					t.Fatalf("upload after %d failures in a row (MaxRetries %d) succeeded, want it to give up", len(tc.fails), retries)
+				}
+				if strings.Contains(names, name) {
+					t.Errorf("the runtime holds %s after the upload failed, want nothing of it", names)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("upload after %d failures in a row (MaxRetries %d): %v", len(tc.fails), retries, err)
+			}
+			out := filepath.Join(t.TempDir(), "back.bin")
+			if _, err := download(t, c, e.p(name), out); err != nil {
+				t.Fatal(err)
+			}
+			if back, _ := os.ReadFile(out); !bytes.Equal(back, data) {
+				t.Fatalf("the runtime has %d bytes, want the %d sent", len(back), len(data))
+			}
+			if strings.Contains(names, PartSuffix) {
+				t.Errorf("the runtime holds %s, want no part file", names)
+			}
+		})
+	}
+}
+
+// Guards what is not retried: a save the server refuses as a bad request
+// (HTTP 400) fails at once, after one PUT, with the server's status; it
+// is not sent again as if the trouble were passing.
+func TestUploadBadRequestNotRetried(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut,
+		PathPrefix: "api/contents/" + e.p("bad.bin"), Status: http.StatusBadRequest})
+	var log methodLog
+	e.SetOnProxy(log.hook)
+	_, err := c.Upload(context.Background(), e.p("bad.bin"), strings.NewReader("data"), 4, nil)
+	e.SetOnProxy(nil)
+	e.Srv.ClearProxyFaults()
+	var je *proxy.Error
+	if !errors.As(err, &je) || je.Status != http.StatusBadRequest {
+		t.Fatalf("upload answered 400: %v, want the server's 400", err)
+	}
+	if n := log.count(http.MethodPut); n != 1 {
+		t.Errorf("%d PUT requests, want 1: a bad request is not retried", n)
+	}
+}
+
+// Guards the floor of the pieces: a file no larger than the smallest
+// piece (MinChunkSize, rounded down to a multiple of 3), refused whole by
+// a proxy's 413, fails at once after that one PUT: sending it "in
+// pieces" would be the same request again.
+func TestUpload413AtTheFloorSize(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{ProxyMaxBody: 1_000_000})
+	c := e.client()
+	data := bytes.Repeat([]byte("z"), MinChunkSize-MinChunkSize%3)
+	var log methodLog
+	e.SetOnProxy(log.hook)
+	_, err := c.Upload(context.Background(), e.p("floor.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	e.SetOnProxy(nil)
+	if !errors.Is(err, proxy.ErrServer) || !strings.Contains(err.Error(), "even in pieces of 1.0 MB") {
+		t.Fatalf("upload of %d bytes behind a 1 MB proxy limit: %v, want the 413 at the floor", len(data), err)
+	}
+	if n := log.count(http.MethodPut); n != 1 {
+		t.Errorf("%d PUT requests, want 1", n)
+	}
+}
+
+// Guards the upload's progress: sent in pieces, the bytes done only
+// grow, never pass the total, and end at the file's size.
+func TestUploadProgressInPieces(t *testing.T) {
+	const chunk = 30_000
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk })
+	data := randomBytes(2*chunk+500, 70)
+	var mu sync.Mutex
+	var dones []int64
+	progress := func(done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if total != int64(len(data)) {
+			t.Errorf("progress total %d, want %d", total, len(data))
+		}
+		dones = append(dones, done)
+	}
+	if _, err := c.Upload(context.Background(), e.p("progress.bin"), bytes.NewReader(data), int64(len(data)), progress); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, d := range dones {
+		if d > int64(len(data)) || (i > 0 && d < dones[i-1]) {
+			t.Fatalf("progress %v: want growing bytes done, never past %d", dones, len(data))
+		}
+	}
+	if len(dones) == 0 || dones[len(dones)-1] != int64(len(data)) {
+		t.Fatalf("progress %v, want it to end at %d", dones, len(data))
+	}
+}
+
+// failingSource is a local file whose reads fail from byte `at` on (a
+// disk error, a file system gone).
+type failingSource struct {
+	data []byte
+	at   int64
+}
+
+func (f failingSource) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > f.at {
+		n := max(int(f.at-off), 0)
+		copy(p, f.data[off:off+int64(n)])
+		return n, errors.New("input/output error")
+	}
+	return copy(p, f.data[off:]), nil
+}
+
+// Guards the local read error's kind: a file that cannot be read midway
+// fails the upload as a local error naming the read (not as the
+// network's trouble).
+func TestUploadLocalReadErrorIsLocal(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	data := randomBytes(200_000, 71)
+	_, err := c.Upload(context.Background(), e.p("unreadable.bin"), failingSource{data: data, at: 100_000}, int64(len(data)), nil)
+	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "reading the local file: input/output error") {
+		t.Fatalf("upload of a file unreadable midway: %v, want a local error naming the read", err)
+	}
+}
