@@ -169,6 +169,22 @@ func TestExecCtrlCInterruptsKernel(t *testing.T) {
 	if k := e.srv.KernelID(name); k == "" || e.srv.Interrupts(k) != 1 {
 		t.Fatalf("kernel %q of the session interrupted %d times, want once and the session open", k, e.srv.Interrupts(k))
 	}
+	// ctrl+c with --rm: the session is closed afterwards, and the last line
+	// says so rather than that it keeps its state.
+	go func() {
+		for deadline := time.Now().Add(time.Minute); e.srv.RunningCode(name) == 0 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		tm.sigs <- syscall.SIGINT
+	}()
+	code, _, errs = e.runTerm(tm, "exec", "rt-t4", "--session", "colabdash-intr", "--rm", "-c", "import time; time.sleep(30)")
+	if code != kit.ExitInterrupted || strings.Contains(errs, "keeps its state") || !strings.Contains(errs, "colabdash-intr closed (--rm)") ||
+		e.srv.KernelID(name) != "" {
+		t.Fatalf("exec --rm interrupted: exit %d, stderr %q, session open afterwards: %v", code, errs, e.srv.KernelID(name) != "")
+	}
+	if code, _, errs := e.run("session", "open", "rt-t4", "--id", "colabdash-intr"); code != 0 {
+		t.Fatalf("session open again: %d %q", code, errs)
+	}
 	// --session reuses it; --rm closes it afterwards.
 	code, out, errs = e.run("exec", "rt-t4", "--session", "colabdash-intr", "--rm", "-c", "print(6*7)")
 	if code != 0 || out != "42\n" || e.srv.KernelID(name) != "" {
