@@ -52,7 +52,7 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 	case common.Focus:
 		m.cx.Focus = 1 - m.cx.Focus
 	case common.Details:
-		if w, h := m.scr.width, m.scr.height; !m.scr.showDetails && newLayout(w, h, true) == newLayout(w, h, false) {
+		if w, h := m.scr.width, m.scr.height; !m.scr.showDetails && newLayout(w, h, true, m.mon != nil) == newLayout(w, h, false, m.mon != nil) {
 			// A tall stacked screen shows every line already: say so
 			// rather than answer enter with nothing.
 			m.scr.setStatus(now, "the details show every line at this size already", false)

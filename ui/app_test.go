@@ -30,6 +30,7 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/filter"
 	"github.com/colabdash/colabdash/ui/overlay/help"
 	helpov "github.com/colabdash/colabdash/ui/overlay/help"
+	"github.com/colabdash/colabdash/ui/poll"
 	"github.com/muesli/termenv"
 )
 
@@ -485,7 +486,7 @@ func (s *stack) drive(cmd tea.Cmd) {
 			for _, c := range msg {
 				launch(c)
 			}
-		case resultMsg:
+		case resultMsg, poll.ResultMsg:
 			var c tea.Cmd
 			s.m, c = update(s.m, msg)
 			launch(c)

@@ -19,6 +19,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 )
@@ -41,12 +42,13 @@ func benchModel(b *testing.B, n int) Model {
 	return m
 }
 
-// BenchmarkView renders one 160×48 frame with 10, 100 and 1,000 runtimes.
+// BenchmarkView renders one 160×48 frame with 10, 100 and 1,000 runtimes,
+// the monitor on (its columns, the details' figures and sparklines).
 // Cost follows the visible rows, not the list.
 func BenchmarkView(b *testing.B) {
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("runtimes=%d", n), func(b *testing.B) {
-			m := benchModel(b, n)
+			m := withMonitor(benchModel(b, n))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -371,7 +373,8 @@ func idleMinutes(b testing.TB, s *stack, d time.Duration) (most int, perMinute [
 
 // BenchmarkIdleCPU runs the real tea.Program headless with Run's options
 // (no input, output discarded) on the dashboard with 10, 200 and 1,000
-// runtimes whose countdowns tick, against the in-process emulator
+// runtimes whose countdowns tick, the monitor on (it polls the runtimes
+// on screen through the emulator's proxy), against the in-process emulator
 // (--runtimes N: tokens expiring spread over the hour), for -idlecpu
 // (default 10 s; .ci/run uses 30 s, one whole refresh interval), and
 // reports the process CPU time (user+system, getrusage) as a percentage of
@@ -387,7 +390,7 @@ func BenchmarkIdleCPU(b *testing.B) {
 			defer srv.Close()
 			var pct float64
 			for i := 0; i < b.N; i++ {
-				s := newStackAt(b, srv, ep, stackOpts{realTime: true})
+				s := newStackAt(b, srv, ep, stackOpts{realTime: true, ui: Options{Monitor: apimon.New(apimon.Options{})}})
 				m := New(s.m.opts) // the real model: real tea.Every ticks
 				p := tea.NewProgram(m, programOptions(tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())...)
 				done := make(chan tea.Model, 1)

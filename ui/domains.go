@@ -94,6 +94,9 @@ func (a *app) resetOps(last *LastSpec) {
 		prof = a.ops.prof
 	}
 	a.ops = &runtimeOps{app: a, deleting: map[string]time.Time{}, closing: map[string]time.Time{}, opening: map[string]time.Time{}, prof: prof}
+	if a.mon != nil {
+		a.mon.Reset() // the runtimes were the old account's
+	}
 	a.cx.Activity = common.Activity{Deleting: a.ops.deleting, Closing: a.ops.closing, Opening: a.ops.opening,
 		Creating: a.cr.creations, Renewals: a.calls.renewals()}
 }

@@ -31,8 +31,12 @@ const fixedLines = 7
 
 // detailsFull is the height the expanded details panel asks for: its
 // title and every line it may show (spec, url, token, expires, version,
-// renew).
-const detailsFull = 7
+// renew); with monitoring on, detailsMonitor more (kernels, RAM, GPU,
+// disk).
+const (
+	detailsFull    = 7
+	detailsMonitor = 4
+)
 
 // sessionsKeepWidth is the split sessions panel's width that shows a
 // UUID session id and its tag whole.
@@ -43,7 +47,7 @@ const sessionsKeepWidth = 50
 // its title and one line); expanding the details (expanded) takes the
 // rows they need from the runtimes table in a stacked layout, and width
 // from the sessions panel in a split one.
-func newLayout(w, h int, expanded bool) common.Layout {
+func newLayout(w, h int, expanded, monitoring bool) common.Layout {
 	if w == 0 && h == 0 {
 		w, h = 80, 24 // before the first WindowSizeMsg
 	}
@@ -70,7 +74,7 @@ func newLayout(w, h int, expanded bool) common.Layout {
 			} else {
 				l.SessWidth = l.SessWidth * 3 / 4
 			}
-		} else if short := detailsFull - (n - l.SessLines); short > 0 {
+		} else if short := detailsHeight(monitoring) - (n - l.SessLines); short > 0 {
 			take := min(short, l.TableRows-2)
 			if take > 0 {
 				l.TableRows -= take
@@ -81,9 +85,17 @@ func newLayout(w, h int, expanded bool) common.Layout {
 	return l
 }
 
+// detailsHeight is the height the expanded details panel asks for.
+func detailsHeight(monitoring bool) int {
+	if monitoring {
+		return detailsFull + detailsMonitor
+	}
+	return detailsFull
+}
+
 // relayout recomputes the layout and keeps the selection in view.
 func (m *app) relayout() {
-	m.cx.Layout = newLayout(m.scr.width, m.scr.height, m.scr.showDetails)
+	m.cx.Layout = newLayout(m.scr.width, m.scr.height, m.scr.showDetails, m.mon != nil)
 	m.scroll()
 }
 

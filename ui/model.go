@@ -31,6 +31,7 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/pane/sessions"
+	"github.com/colabdash/colabdash/ui/poll"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
 )
@@ -64,6 +65,11 @@ type app struct {
 	cr    *createOps
 	ex    *execOps
 	ops   *runtimeOps
+	mon   *poll.Poller // the monitor's polls (nil: monitoring off)
+	onScr []string     // scratch: the runtimes on screen, for the monitor
+	// monVersion is the snapshot version the monitor last forgot the
+	// runtimes no longer listed at.
+	monVersion uint64
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -135,6 +141,10 @@ func New(o Options) Model {
 	a := &app{opts: o, svc: o.Service, cx: cx, rt: runtimes.New(), sess: &sessions.Pane{},
 		life: &lifetime{ctx: ctx, cancel: cancel, sem: make(chan struct{}, api.FanOut), every: tea.Every, tickGen: 1}}
 	a.scr = &screen{app: a, events: &eventLog{}}
+	if o.Monitor != nil {
+		a.mon = poll.New(o.Monitor)
+		cx.Monitor = a.mon
+	}
 	a.calls = newCalls(a)
 	a.resetOps(last)
 	m := Model{a}
@@ -193,6 +203,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(append(m.onTick(m.cx.Now()), m.tick())...)
 	case resultMsg:
 		cmd = m.calls.onResult(msg)
+		if msg.key.kind == callRenew {
+			m.monitorRenewed(msg.key.runtime, msg.err)
+		}
+	case poll.ResultMsg:
+		cmd = m.onMonitor(msg)
 	case profileMsg:
 		cmd = m.ops.onProfile(msg)
 	case tea.KeyMsg:
@@ -253,6 +268,7 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 	}
 	cmds = append(cmds, m.cr.actionsTick(now)...)
 	cmds = append(cmds, m.calls.renewDue(now)...)
+	cmds = append(cmds, m.monitorDue(now)...)
 	// Session counts of the other runtimes, as the budget allows; not
 	// while a list_runtimes is under way (its answer plans them).
 	if _, listing := m.calls.pending[callKey{kind: callRuntimes}]; !listing && m.calls.budget.Room(now) > 0 {

@@ -6,15 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
-	"sync"
-	"syscall"
-	"testing"
-	"time"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/colabdash/colabdash/api"
@@ -27,6 +18,15 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/shell"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
 )
 
 // clip records what was copied.
@@ -1488,14 +1488,16 @@ func TestEnterIsVisibleInEveryLayout(t *testing.T) {
 // layout, except on a stacked screen whose details already have every
 // line (where enter says so instead).
 func TestExpandedLayoutDiffersWhereThereIsMoreToShow(t *testing.T) {
-	for w := MinWidth; w <= 260; w++ {
-		for h := MinHeight; h <= 80; h++ {
-			l, x := newLayout(w, h, false), newLayout(w, h, true)
-			if l != x {
-				continue
-			}
-			if l.Split || l.BottomRows+1-l.SessLines < detailsFull {
-				t.Fatalf("%dx%d: expanding changes nothing though the details lack room: %+v", w, h, l)
+	for _, monitoring := range []bool{false, true} {
+		for w := MinWidth; w <= 260; w++ {
+			for h := MinHeight; h <= 80; h++ {
+				l, x := newLayout(w, h, false, monitoring), newLayout(w, h, true, monitoring)
+				if l != x {
+					continue
+				}
+				if l.Split || l.BottomRows+1-l.SessLines < detailsHeight(monitoring) {
+					t.Fatalf("%dx%d (monitoring %v): expanding changes nothing though the details lack room: %+v", w, h, monitoring, l)
+				}
 			}
 		}
 	}

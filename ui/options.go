@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/theme"
@@ -119,6 +120,12 @@ type Options struct {
 	// log (tool "run"): runtimes left by a `colabdash run` that did not
 	// finish, with how to delete them.
 	Notices []string
+	// Monitor, when set, turns monitoring on (issue 21): the selected
+	// runtime's resources and kernels are read through its proxy every
+	// 5 s, the other runtimes' on screen every 30 s (ui/poll), with the
+	// proxy token only; the table gains RAM, GPU and ACTIVITY columns and
+	// the details and sessions panes the figures. nil: off.
+	Monitor *apimon.Client
 }
 
 // Themes accepted by Options.Theme and DetectTheme's result.

@@ -5,14 +5,20 @@ package ui
 // hands the header and footer what they show beyond the Context.
 
 import (
+	"errors"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/pane/details"
 	"github.com/colabdash/colabdash/ui/pane/footer"
 	"github.com/colabdash/colabdash/ui/pane/header"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
+	"github.com/colabdash/colabdash/ui/poll"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
@@ -112,4 +118,95 @@ func (m *app) footerView(now time.Time, w int) []string {
 func (m *app) headerView(_ time.Time, w int) []string {
 	return header.View(m.cx, w, header.State{Switching: m.ops.prof.switching,
 		Endpoint: m.opts.Endpoint, Demo: m.opts.Demo, NextRefresh: m.calls.nextRefresh})
+}
+
+// The monitor (ui/poll, issue 21): its polls start on the tick, their
+// answers are folded here, and a proxy 404 renews the token through the
+// dashboard's one renewal path (get_runtime, callRenew) before the poll
+// is retried once. No other call is added.
+
+// monitorDue starts the monitor's polls due at now: the selected runtime
+// and the other runtimes on screen, those with a connectionInfo URL.
+func (m *app) monitorDue(now time.Time) []tea.Cmd {
+	if m.mon == nil {
+		return nil
+	}
+	snap := m.cx.Snap
+	reach := m.reachable
+	if v := snap.Version(); v != m.monVersion {
+		m.monVersion = v
+		m.mon.Retain(reach)
+	}
+	// Not while a runtime's token is being renewed: the poll would carry
+	// the token about to be replaced.
+	renewing := m.cx.Activity.Renewals.InFlight
+	onScr := m.rt.OnScreen(m.runtimeRows(), m.onScr)
+	m.onScr = slices.DeleteFunc(onScr, func(name string) bool { return !reach(name) || renewing(name) })
+	sel := m.rt.Selected()
+	if !reach(sel) || renewing(sel) {
+		sel = ""
+	}
+	return m.mon.Due(m.life.ctx, now, sel, m.onScr, m.connInfo)
+}
+
+// reachable reports whether runtime name's proxy can be polled: listed,
+// not gone, with a connectionInfo URL.
+func (m *app) reachable(name string) bool {
+	r := m.cx.Snap.Runtime(name)
+	return r != nil && !r.Gone() && r.ConnectionInfo != nil && r.ConnectionInfo.URL != ""
+}
+
+// connInfo is runtime name's connectionInfo now (ok false: not
+// reachable).
+func (m *app) connInfo(name string) (api.ConnectionInfo, bool) {
+	if !m.reachable(name) {
+		return api.ConnectionInfo{}, false
+	}
+	return *m.cx.Snap.Runtime(name).ConnectionInfo, true
+}
+
+// onMonitor folds a poll's answer; a token the proxy refused is renewed,
+// unless it was renewed while the poll ran (the next poll uses the new
+// one) or auto-renew is off, or the call budget is spent for a runtime
+// that is not selected: the poll then ends failed).
+func (m *app) onMonitor(msg poll.ResultMsg) tea.Cmd {
+	if m.mon == nil {
+		return nil
+	}
+	now := m.cx.Now()
+	name := m.mon.Fold(msg, now, m.connInfo)
+	switch {
+	case name == "":
+		return nil
+	case m.cx.Activity.Renewals.InFlight(name):
+		return nil // its answer ends the poll (monitorRenewed)
+	case m.opts.NoAutoRenew:
+		m.mon.Renewed(name, now, errors.New("auto-renew is off"))
+		return nil
+	case name != m.rt.Selected() && m.calls.budget.Room(now) <= 0:
+		m.mon.Renewed(name, now, errors.New("the renewal waits for the call budget"))
+		return nil
+	}
+	c := m.calls.issue(callKey{kind: callRenew, runtime: name}, now)
+	if c == nil {
+		return nil
+	}
+	if name != m.rt.Selected() {
+		m.calls.budget.Record(now, 1)
+	}
+	m.calls.renew.Started(name, now)
+	return c
+}
+
+// monitorRenewed hands the end of runtime name's renewal (err its
+// failure) to the monitor: a poll waiting for it ends, and the next one
+// uses the token now listed; or it ends failed.
+func (m *app) monitorRenewed(name string, err error) {
+	if m.mon == nil {
+		return
+	}
+	if _, ok := m.connInfo(name); !ok && err == nil {
+		err = errors.New("the runtime is gone")
+	}
+	m.mon.Renewed(name, m.cx.Now(), err)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
@@ -866,11 +867,15 @@ const (
 // fails here until README is regenerated (-update), so the picture stays
 // true.
 func TestReadmeScreenshot(t *testing.T) {
+	// The monitor on, as in `colabdash --demo`: a tick after its first
+	// polls (runtimes whose tokens were being renewed wait for it) every
+	// runtime has its figures.
 	s := newStack(t, stackOpts{emu: colabfake.Options{Seed: colabfake.SeedDemo}, width: screenshotW,
-		ui: Options{Demo: true, Profile: "demo"}})
+		ui: Options{Demo: true, Profile: "demo", Monitor: apimon.New(apimon.Options{})}})
 	s.m, _ = update(s.m, tea.WindowSizeMsg{Width: screenshotW, Height: screenshotH})
 	s.start()
 	s.tick(4 * time.Minute)
+	s.tick(30 * time.Second)
 	s.m, _ = update(s.m, keyMsg("down"))
 	// The emulator's runtime proxy listens on a port of the moment: the
 	// picture shows one fixed port of the same width.

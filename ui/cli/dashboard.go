@@ -11,6 +11,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/auth"
+	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui"
 	"github.com/colabdash/colabdash/ui/cli/kit"
@@ -61,6 +62,9 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 	}
 	o.Theme = theme
 	o.Notices = runcmd.DashboardLeftovers(ctx, g, conn)
+	// Resources and kernels through each runtime's proxy, with the proxy
+	// token only (issue 21); errors go through the same redactor.
+	o.Monitor = apimon.New(apimon.Options{Redactor: g.Logs.Red})
 	final, err := ui.Run(ui.New(o), programSignals(ctx)...)
 	if m, ok := final.(ui.Model); ok && m.Service() != nil {
 		m.Service().Close() // the last profile's connection

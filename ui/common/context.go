@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/theme"
 )
 
@@ -51,6 +52,18 @@ type Context struct {
 	// configuration names, in order.
 	Profile  string
 	Profiles []string
+	// Monitor is what the monitor knows of each runtime's resources and
+	// kernels (issue 21); nil when monitoring is off (no monitor client).
+	Monitor Monitor
+}
+
+// Monitor is what panes read of the monitor (state/monitor), per runtime
+// name ("runtimes/{id}"). Its answers are the root's: read them, never
+// change them.
+type Monitor interface {
+	// Runtime returns what is known of runtime name's resources and
+	// kernels; nil when nothing came yet.
+	Runtime(name string) *monitor.Runtime
 }
 
 // Layout is the geometry of a W×H screen: what each pane is given. It is

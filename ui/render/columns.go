@@ -121,7 +121,12 @@ func sessCell(r *state.Runtime, now time.Time, refresh time.Duration, w int) str
 // RowPrefix cells: the cursor, a marker ("!" renewal failed, "+" being
 // created) and a mark cell ("*" marked with space, else blank), so the
 // name column never shifts.
-type Widths struct{ Name, Spec, Version, Sess, Token int }
+type Widths struct {
+	Name, Spec, Version, Sess, Token int
+	// Monitor is set when the monitor columns (MonColumns) follow NAME
+	// (WidthsWithMonitor).
+	Monitor bool
+}
 
 // Shows reports whether the table laid out in c shows col (VERSION only
 // from 80 cells up).
@@ -176,7 +181,11 @@ func Header(c Widths, by *Column, reverse bool) string {
 	}
 	var h strings.Builder
 	h.WriteString(strings.Repeat(" ", RowPrefix))
-	h.WriteString(frame.Fit(t(&ColName, c.Name), c.Name) + " " + frame.Fit(t(&ColSpec, c.Spec), c.Spec) + " ")
+	h.WriteString(frame.Fit(t(&ColName, c.Name), c.Name) + " ")
+	if c.Monitor {
+		monHeader(&h)
+	}
+	h.WriteString(frame.Fit(t(&ColSpec, c.Spec), c.Spec) + " ")
 	if c.Version > 0 {
 		h.WriteString(frame.Fit(t(&ColVersion, c.Version), c.Version) + " ")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/render"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -67,19 +68,19 @@ func (r row) cells() []string {
 	ram, disk, gpu, util := "-", "-", "-", "-"
 	if r.hasFigures() {
 		s := r.mon.Last
-		ram = gib(s.MemUsed, s.MemTotal)
-		disk = gib(s.DiskUsed, s.DiskTotal)
+		ram = render.GiB(s.MemUsed, s.MemTotal)
+		disk = render.GiB(s.DiskUsed, s.DiskTotal)
 		if s.GPUs > 0 {
 			name := termtext.Cut(r.mon.Resources.GPUs[0].Name, 20)
 			if s.GPUs > 1 {
 				name = fmt.Sprintf("%dx %s", s.GPUs, name)
 			}
-			gpu = name + " " + gib(s.GPUMemUsed, s.GPUMemTotal)
+			gpu = name + " " + render.GiB(s.GPUMemUsed, s.GPUMemTotal)
 			util = fmt.Sprintf("%d%%", int(math.Round(s.GPUUtil*100)))
 		}
 	}
 	a := r.activity()
-	return []string{cutID(r.rt), ram, disk, gpu, util, kernelsCell(a), activityWord(a), strings.Join(r.notes(), "; ")}
+	return []string{cutID(r.rt), ram, disk, gpu, util, render.KernelsCell(a), render.ActivityWord(a), strings.Join(r.notes(), "; ")}
 }
 
 // notes are what the row says beyond its figures: why it could not be
@@ -121,63 +122,6 @@ func (r row) readNotes() []string {
 		out = append(out, termtext.Cut(api.OneLine(r.mon.KernelsErr.Error(), 0), 100))
 	}
 	return out
-}
-
-// gib is "used/total GiB" with one decimal ("-" when the total is unknown).
-func gib(used, total int64) string {
-	if total <= 0 {
-		return "-"
-	}
-	const g = 1 << 30
-	return fmt.Sprintf("%.1f/%.1f GiB", float64(used)/g, float64(total)/g)
-}
-
-// kernelsCell counts the kernels: "1 busy 2 idle", "0 busy 0 idle 1
-// stuck" (never connected), "none", "-" unknown.
-func kernelsCell(a monitor.Activity) string {
-	switch a.State {
-	case monitor.StateUnknown:
-		return "-"
-	case monitor.StateNoKernels:
-		return "none"
-	}
-	c := fmt.Sprintf("%d busy %d idle", a.Busy, a.Kernels-a.Busy-a.NeverConnected)
-	if a.NeverConnected > 0 {
-		c += fmt.Sprintf(" %d stuck", a.NeverConnected)
-	}
-	return c
-}
-
-// activityWord is the runtime's activity as a word that reads without
-// colour: "busy 0:42" (since the last output), "idle 0:12", "IDLE 1:12"
-// once every kernel has been idle for monitor.IdleWarnAfter, "never
-// connected" (field case 74), "starting", "no kernels"; durations are
-// hours:minutes.
-func activityWord(a monitor.Activity) string {
-	switch a.State {
-	case monitor.StateBusy:
-		if a.Since.IsZero() {
-			return "busy"
-		}
-		return "busy " + clock(a.For)
-	case monitor.StateIdle:
-		if a.Since.IsZero() {
-			return "idle"
-		}
-		if a.IdleWarning() {
-			return "IDLE " + clock(a.For)
-		}
-		return "idle " + clock(a.For)
-	case monitor.StateUnknown:
-		return "-"
-	}
-	return a.State.String()
-}
-
-// clock is d as hours:minutes ("1:12", "26:05").
-func clock(d time.Duration) string {
-	m := int(d / time.Minute)
-	return fmt.Sprintf("%d:%02d", m/60, m%60)
 }
 
 // table lays rows of cells out in aligned columns, two spaces apart, the

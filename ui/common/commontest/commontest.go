@@ -14,8 +14,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
+	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/theme"
 )
@@ -129,4 +131,38 @@ func AssertInert(t testing.TB, screen, out string, w int) {
 			}
 		}
 	}
+}
+
+// Monitor is a common.Monitor over a state/monitor Store: tests record
+// polls into Store (RecordResources, RecordKernels) and the panes read
+// them. NewMonitor returns an empty one.
+type Monitor struct{ Store *monitor.Store }
+
+// NewMonitor returns a Monitor over an empty Store.
+func NewMonitor() Monitor { return Monitor{Store: monitor.NewStore()} }
+
+// Runtime is Store.Get.
+func (m Monitor) Runtime(name string) *monitor.Runtime { return m.Store.Get(name) }
+
+// Resources are a runtime's figures as the emulator gives them for a T4
+// runtime: a share ramUsed of 12.7 GiB of RAM, the `kernel` disk 21.3/107.7 GiB, one
+// Tesla T4 of 15 GiB at gpuUtil, everUsed as given (no GPU when gpuUtil
+// is negative).
+func Resources(ramUsed float64, gpuUtil float64, everUsed bool) apimon.Resources {
+	const gib = 1 << 30
+	total := int64(13_636_500_000)
+	r := apimon.Resources{
+		Memory: &apimon.Memory{TotalBytes: total, FreeBytes: total - int64(float64(total)*ramUsed)},
+		Disks:  []apimon.Disk{{Label: "kernel", TotalBytes: 115_642_000_000, UsedBytes: 22_870_000_000}},
+	}
+	if gpuUtil >= 0 {
+		r.GPUs = []apimon.GPU{{Name: "Tesla T4", MemoryTotalBytes: 15 * gib, MemoryUsedBytes: int64(gpuUtil * 15 * gib), GPUUtilization: gpuUtil, EverUsed: everUsed}}
+	}
+	return r
+}
+
+// Kernel is a kernel in state, last active at last, with conns
+// connections.
+func Kernel(id, state string, last time.Time, conns int) apimon.Kernel {
+	return apimon.Kernel{ID: id, Name: "python3", ExecutionState: state, LastActivity: last, Connections: conns}
 }

@@ -20,7 +20,8 @@ import (
 
 // line is one key/value line and its priority: when the pane is short
 // (a stacked layout on a small terminal) the lowest priorities stay, in
-// their usual order.
+// their usual order (the expiry first, then the kernels' activity, a
+// failed renewal, RAM and GPU, the URL, the spec, the disk…).
 type line struct {
 	prio int
 	text string
@@ -35,10 +36,18 @@ func View(c *common.Context, r *state.Runtime, now time.Time, w, n int) []string
 		out = append(out, common.PanelTitle(c, false, "DETAILS"), c.Styles.Dim.Render("  no runtime selected"))
 	} else {
 		out = append(out, common.PanelTitle(c, false, "DETAILS · "+r.ID()))
-		kvs := lines(c, r, now)
+		kvs := append(lines(c, r, now), monitorLines(c, r, now, w)...)
 		room := n - len(out)
-		for prio := 5; len(kvs) > room && prio >= 0; prio-- {
-			kvs = slices.DeleteFunc(kvs, func(x line) bool { return x.prio == prio })
+		for len(kvs) > room {
+			// The lowest priority left goes (never the revealed token's).
+			low := -1
+			for _, x := range kvs {
+				low = max(low, x.prio)
+			}
+			if low < 0 {
+				break
+			}
+			kvs = slices.DeleteFunc(kvs, func(x line) bool { return x.prio == low })
 		}
 		for _, x := range kvs {
 			out = append(out, x.text)
@@ -55,7 +64,8 @@ func View(c *common.Context, r *state.Runtime, now time.Time, w, n int) []string
 // termtext.Line here; styled parts are added after.
 func lines(c *common.Context, r *state.Runtime, now time.Time) []line {
 	var kvs []line
-	kv := func(prio int, k, v string) { kvs = append(kvs, line{prio, " " + frame.Fit(k, 8) + " " + v}) }
+	// Priorities step by 10, so the monitor's lines fit between them.
+	kv := func(prio int, k, v string) { kvs = append(kvs, line{prio * 10, " " + frame.Fit(k, 8) + " " + v}) }
 	k := r.RuntimeSpec
 	acc := k.Accelerator
 	if acc == "" {

@@ -157,6 +157,28 @@ func (p *Pane) Sync(snap *state.Snapshot) (lost bool) {
 	return !found
 }
 
+// OnScreen appends to dst (reused) the names of the runtime rows a table
+// showing visible rows draws, gone ones left out: the runtimes the
+// monitor polls besides the selected one.
+func (p *Pane) OnScreen(visible int, dst []string) []string {
+	dst = dst[:0]
+	for i := p.offset; i < min(p.offset+visible, len(p.rows)); i++ {
+		if r := p.rows[i]; !r.Gone() {
+			dst = append(dst, r.Name)
+		}
+	}
+	return dst
+}
+
+// widths lays the table out in w cells: with the monitor columns when
+// the monitor is on (c.Monitor) and the width allows.
+func widths(c *common.Context, w, nameNeed int) render.Widths {
+	if c.Monitor != nil {
+		return render.WidthsWithMonitor(w, nameNeed)
+	}
+	return render.WidthsFor(w, nameNeed)
+}
+
 // Scroll keeps the cursor inside a window of visible rows.
 func (p *Pane) Scroll(visible int) {
 	if p.cursor < p.offset {
@@ -191,7 +213,7 @@ func (p *Pane) View(c *common.Context, now time.Time, filtering bool) []string {
 	for _, cr := range creating {
 		need = max(need, ansi.StringWidth(cr.Name))
 	}
-	w := render.WidthsFor(l.W, need)
+	w := widths(c, l.W, need)
 	lines = append(lines, c.Styles.ColHeader.Render(render.Header(w, p.sortBy, p.reverse)))
 
 	start := len(lines)
@@ -280,8 +302,15 @@ func creationRow(c *common.Context, cr common.Creation, w render.Widths) string 
 	// On a wide screen NAME takes the width: the name cell then gives
 	// back what the status needs, never below the name asked for.
 	nw := c.Layout.W - render.RowPrefix - w.Spec - 2 - ansi.StringWidth(cr.Status)
+	if w.Monitor {
+		nw -= render.MonWidth()
+	}
 	nw = frame.Clamp(nw, min(ansi.StringWidth(cr.Name), w.Name), w.Name)
-	b.WriteString(frame.Fit(cr.Name, nw) + " " + frame.Fit(cr.Spec, w.Spec) + " ")
+	b.WriteString(frame.Fit(cr.Name, nw) + " ")
+	if w.Monitor {
+		render.MonBlank(&b)
+	}
+	b.WriteString(frame.Fit(cr.Spec, w.Spec) + " ")
 	return c.Styles.Warn.Render(b.String() + cr.Status)
 }
 
@@ -305,6 +334,9 @@ func (p *Pane) row(c *common.Context, now time.Time, r *state.Runtime, w render.
 	render.RowStart(&b, selected, marker, p.marks[r.Name])
 	b.WriteString(frame.Fit(render.ColName.Cell(r, now, 0, w.Name), w.Name))
 	b.WriteByte(' ')
+	if w.Monitor {
+		render.MonCells(&b, c.Monitor.Runtime(r.Name), now)
+	}
 	b.WriteString(frame.Fit(render.ColSpec.Cell(r, now, 0, w.Spec), w.Spec))
 	b.WriteByte(' ')
 	if w.Version > 0 {

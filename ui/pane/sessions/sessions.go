@@ -99,12 +99,14 @@ func (p *Pane) View(c *common.Context, r *state.Runtime, w, n int) []string {
 	case len(r.Sessions) == 0:
 		out = append(out, c.Styles.Dim.Render("  no open sessions"))
 	}
-	rows := n - len(out)
+	// The kernels take the lines the sessions leave, below them.
+	kernels := kernelLines(c, r, w, n-len(out)-len(r.Sessions))
+	rows := n - len(out) - len(kernels)
 	off := 0
 	if p.cursor >= rows {
 		off = p.cursor - rows + 1
 	}
-	for i := off; i < len(r.Sessions) && len(out) < n; i++ {
+	for i := off; i < len(r.Sessions) && len(out) < n-len(kernels); i++ {
 		s := r.Sessions[i]
 		tag := "notebook"
 		if c.Snap.Owned(s.Name) {
@@ -121,5 +123,6 @@ func (p *Pane) View(c *common.Context, r *state.Runtime, w, n int) []string {
 		}
 		out = append(out, line)
 	}
+	out = append(out, kernels...)
 	return frame.PadLines(out, n)
 }

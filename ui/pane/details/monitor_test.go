@@ -1,0 +1,125 @@
+package details
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/common/commontest"
+)
+
+// The details show the kernels' activity, RAM, the GPU (never used, said
+// so) and the disk, each figure with a sparkline of the polls of the
+// last 15 minutes.
+func TestDetailsShowResourcesWithSparklines(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	mon := commontest.NewMonitor()
+	c.Monitor = mon
+	t0 := commontest.T0
+	// Ten minutes of polls every 30 s, RAM rising from 10 % to 90 %.
+	for i := range 21 {
+		at := t0.Add(time.Duration(i-20) * 30 * time.Second)
+		mon.Store.RecordResources(r.Name, at, commontest.Resources(0.1+0.04*float64(i), 0, false), nil)
+	}
+	mon.Store.RecordKernels(r.Name, t0, []apimon.Kernel{
+		commontest.Kernel("k1", "idle", t0.Add(-72*time.Minute), 1), commontest.Kernel("k2", "idle", t0.Add(-80*time.Minute), 0)}, nil)
+	lines := View(c, r, t0, 90, 12)
+	commontest.AssertSize(t, "details", lines, 90, 12)
+	v := strings.Join(lines, "\n")
+	for _, want := range []string{
+		"kernels  0 busy 2 idle · IDLE 1:12 (last activity 15:48)",
+		"ram      11.4/12.7 GiB 90%",
+		"gpu      Tesla T4 · never used",
+		"disk     21.3/107.7 GiB 20%",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("details lack %q:\n%s", want, v)
+		}
+	}
+	ram := lineWith(lines, "ram ")
+	// The sparkline rises left to right without gaps between the polls,
+	// and its first third (older than the polls) is blank.
+	spark := strings.TrimSpace(ram[strings.Index(ram, "90%")+len("90%"):])
+	if !strings.HasPrefix(spark, "▂") || !strings.HasSuffix(spark, "▇") || strings.Contains(spark, " ") || len([]rune(spark)) < 30 {
+		t.Errorf("ram sparkline %q", spark)
+	}
+	// A narrow pane keeps the figures and drops the sparklines.
+	if v := strings.Join(View(c, r, t0, 45, 12), "\n"); !strings.Contains(v, "ram      11.4/12.7 GiB 90%") || strings.Contains(v, "▁") {
+		t.Errorf("45 cells:\n%s", v)
+	}
+	// A short pane keeps the expiry, the activity and RAM.
+	short := strings.Join(View(c, r, t0, 90, 4), "\n")
+	for _, want := range []string{"expires", "IDLE 1:12", "ram"} {
+		if !strings.Contains(short, want) {
+			t.Errorf("4-line details lack %q:\n%s", want, short)
+		}
+	}
+}
+
+func lineWith(lines []string, s string) string {
+	for _, l := range lines {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+// Failures read as words: "resources unavailable: …" with the time of the
+// figures shown, "(figures stale)" after three failures in a row, "not
+// offered by this runtime" on a stock server; a GPU in use shows its
+// utilisation.
+func TestDetailsSayWhyFiguresAreMissing(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	mon := commontest.NewMonitor()
+	c.Monitor = mon
+	t0 := commontest.T0
+	view := func() string { return strings.Join(View(c, r, t0, 100, 12), "\n") }
+	if v := view(); !strings.Contains(v, "kernels  reading…") {
+		t.Errorf("before the first poll:\n%s", v)
+	}
+	mon.Store.RecordResources(r.Name, t0.Add(-time.Minute), commontest.Resources(0.5, 0.15, true), nil)
+	if v := view(); !strings.Contains(v, "gpu      Tesla T4 2.2/15.0 GiB · 15%") {
+		t.Errorf("a GPU in use:\n%s", v)
+	}
+	fail := &apimon.Error{Op: "resources", Kind: apimon.KindUnavailable, Status: 500, Message: "HTTP 500"}
+	mon.Store.RecordResources(r.Name, t0, apimon.Resources{}, fail)
+	if v := view(); !strings.Contains(v, "resources unavailable: HTTP 500 (figures of 16:59:00)") || !strings.Contains(v, "ram      6.3/12.7 GiB 50%") {
+		t.Errorf("one failure:\n%s", v)
+	}
+	for range monitor.StaleAfter - 1 {
+		mon.Store.RecordResources(r.Name, t0, apimon.Resources{}, fail)
+	}
+	if v := view(); !strings.Contains(v, "resources unavailable: HTTP 500 (figures stale)") || !strings.Contains(v, "50% (stale)") {
+		t.Errorf("three failures:\n%s", v)
+	}
+	mon.Store.RecordResources(r.Name, t0, apimon.Resources{}, &apimon.Error{Op: "resources", Kind: apimon.KindNotOffered, Status: 404})
+	if v := view(); !strings.Contains(v, "not offered by this runtime") || strings.Contains(v, "ram ") {
+		t.Errorf("a stock server:\n%s", v)
+	}
+	mon.Store.RecordKernels(r.Name, t0, []apimon.Kernel{commontest.Kernel("k", "starting", t0.Add(-2*time.Minute), 0)}, nil)
+	if v := view(); !strings.Contains(v, "kernels  never connected (starting, no connection: WebSocket blocked?) · 0 busy 0 idle 1 stuck") {
+		t.Errorf("a kernel stuck starting:\n%s", v)
+	}
+	c.Monitor = nil
+	if v := view(); strings.Contains(v, "kernels") {
+		t.Errorf("monitor off:\n%s", v)
+	}
+}
+
+// The monitor's error texts go through the redactor.
+func TestMonitorErrorsAreRedacted(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	mon := commontest.NewMonitor()
+	c.Monitor = mon
+	c.Redact = func(s string) string { return strings.ReplaceAll(s, "tok-r-alpha", "••••") }
+	leak := &apimon.Error{Op: "resources", Kind: apimon.KindUnavailable, Message: "echoed tok-r-alpha"}
+	mon.Store.RecordResources(r.Name, commontest.T0, apimon.Resources{}, leak)
+	mon.Store.RecordKernels(r.Name, commontest.T0, nil, &apimon.Error{Op: "kernels", Kind: apimon.KindUnavailable, Message: "echoed tok-r-alpha"})
+	v := strings.Join(View(c, r, commontest.T0, 100, 12), "\n")
+	if strings.Contains(v, "tok-r-alpha") || strings.Count(v, "echoed ••••") != 2 {
+		t.Errorf("details:\n%s", v)
+	}
+}

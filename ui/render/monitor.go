@@ -1,0 +1,314 @@
+package render
+
+// The monitor's words and cells (issue 21), shared by the dashboard (the
+// runtimes table's RAM, GPU and ACTIVITY columns, the details and
+// sessions panes) and `colabdash top`: one way to say a runtime's
+// kernel activity, its sizes and a sparkline of its last 15 minutes.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/widget/frame"
+)
+
+// ActivityWord is a runtime's kernel activity as a word that reads
+// without colour: "busy 0:42" (since the last output), "idle 0:12",
+// "IDLE 1:12" once every kernel has been idle for monitor.IdleWarnAfter
+// (Colab's own idle disconnect is unofficial, field case 80), "never
+// connected" (field case 74), "starting", "no kernels", "-" unknown;
+// durations are hours:minutes (Clock).
+func ActivityWord(a monitor.Activity) string {
+	switch a.State {
+	case monitor.StateBusy:
+		if a.Since.IsZero() {
+			return "busy"
+		}
+		return word("busy ", a.For)
+	case monitor.StateIdle:
+		if a.Since.IsZero() {
+			return "idle"
+		}
+		if a.IdleWarning() {
+			return word("IDLE ", a.For)
+		}
+		return word("idle ", a.For)
+	case monitor.StateUnknown:
+		return "-"
+	}
+	return a.State.String()
+}
+
+// KernelsCell counts the kernels: "1 busy 2 idle", "0 busy 0 idle 1
+// stuck" (never connected), "none", "-" unknown.
+func KernelsCell(a monitor.Activity) string {
+	switch a.State {
+	case monitor.StateUnknown:
+		return "-"
+	case monitor.StateNoKernels:
+		return "none"
+	}
+	c := fmt.Sprintf("%d busy %d idle", a.Busy, a.Kernels-a.Busy-a.NeverConnected)
+	if a.NeverConnected > 0 {
+		c += fmt.Sprintf(" %d stuck", a.NeverConnected)
+	}
+	return c
+}
+
+// Clock is d as hours:minutes ("1:12", "26:05").
+func Clock(d time.Duration) string { return string(appendClock(make([]byte, 0, 8), d)) }
+
+// appendClock appends d as hours:minutes to dst.
+func appendClock(dst []byte, d time.Duration) []byte {
+	m := max(int(d/time.Minute), 0)
+	dst = strconv.AppendInt(dst, int64(m/60), 10)
+	dst = append(dst, ':', byte('0'+m%60/10), byte('0'+m%10))
+	return dst
+}
+
+// word is prefix followed by d as hours:minutes, in one allocation.
+func word(prefix string, d time.Duration) string {
+	var buf [24]byte
+	return string(appendClock(append(buf[:0], prefix...), d))
+}
+
+// GiB is "used/total GiB" with one decimal ("-" when the total is
+// unknown).
+func GiB(used, total int64) string {
+	if total <= 0 {
+		return "-"
+	}
+	const g = 1 << 30
+	return fmt.Sprintf("%.1f/%.1f GiB", float64(used)/g, float64(total)/g)
+}
+
+// percents are "0%" to "100%"; figures the table's figure cells of each
+// percent, a bar and the percent right-aligned ("▄ 45%").
+var percents, figures = func() (p, f [101]string) {
+	for i := range p {
+		p[i] = strconv.Itoa(i) + "%"
+		f[i] = Level(float64(i)/100) + frame.FitRight(p[i], 4)
+	}
+	return p, f
+}()
+
+// percentOf is f (0–1, clamped) as a whole percent.
+func percentOf(f float64) int { return int(math.Round(min(max(f, 0), 1) * 100)) }
+
+// Percent is a fraction 0–1 as a whole percent ("45%"; "-" for NaN).
+func Percent(f float64) string {
+	if math.IsNaN(f) {
+		return "-"
+	}
+	return percents[percentOf(f)]
+}
+
+// levels are the eight heights of a sparkline cell, lowest first.
+var levels = [...]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}
+
+// Level is a fraction 0–1 as one cell of a bar: "▁" (0) to "█" (1).
+func Level(f float64) string {
+	if math.IsNaN(f) {
+		return " "
+	}
+	return levels[int(math.Round(min(max(f, 0), 1)*float64(len(levels)-1)))]
+}
+
+// Sparkline draws series (fractions 0–1, oldest first, NaN where there
+// is no sample) in w cells: each cell the highest value of its share of
+// the series, a space where its share has no sample. A sample also
+// stands for the hold slots after it that have none (a runtime polled
+// less often than the series' step). It is "" when w < 1 or the series
+// has no sample at all.
+func Sparkline(series []float64, w, hold int) string {
+	n := len(series)
+	if w < 1 || n == 0 {
+		return ""
+	}
+	w = min(w, n)
+	var b strings.Builder
+	b.Grow(w * 3)
+	seen := false
+	last, age := math.NaN(), 0
+	for i := range w {
+		hi := math.NaN()
+		for _, v := range series[i*n/w : (i+1)*n/w] {
+			if !math.IsNaN(v) {
+				last, age = v, 0
+			} else if age++; age > hold {
+				last = math.NaN()
+			}
+			if !math.IsNaN(last) && (math.IsNaN(hi) || last > hi) {
+				hi = last
+			}
+		}
+		seen = seen || !math.IsNaN(hi)
+		b.WriteString(Level(hi))
+	}
+	if !seen {
+		return ""
+	}
+	return b.String()
+}
+
+// MonColumn is one of the runtimes table's monitor columns: its title,
+// its width in cells and its cell for what the monitor knows of a runtime
+// (nil: nothing yet) at now. Cells are plain text that reads without
+// colour.
+type MonColumn struct {
+	Title string
+	Width int
+	Cell  func(m *monitor.Runtime, now time.Time) string
+}
+
+// The monitor columns, in order: RAM used (a bar and a percent), the
+// GPUs' utilisation (the same; "–" without a GPU) and the kernels'
+// activity (ActivityWord: "IDLE 1:12"). A cell reads "–" before the first
+// figures, "?" when they could not be read yet, "stale" after
+// monitor.StaleAfter failed polls in a row, and "n/a" when the runtime
+// does not offer the resources route (a stock Jupyter server).
+var (
+	ColRAM      = MonColumn{Title: "RAM", Width: 5, Cell: func(m *monitor.Runtime, _ time.Time) string { return figureCell(m, monitor.MetricMemory) }}
+	ColGPU      = MonColumn{Title: "GPU", Width: 5, Cell: func(m *monitor.Runtime, _ time.Time) string { return figureCell(m, monitor.MetricGPU) }}
+	ColActivity = MonColumn{Title: "ACTIVITY", Width: 10, Cell: activityCell}
+)
+
+// MonColumns are the monitor columns in table order.
+var MonColumns = []MonColumn{ColRAM, ColGPU, ColActivity}
+
+// figureCell is metric of m's newest figures as "▄ 45%".
+func figureCell(m *monitor.Runtime, metric monitor.Metric) string {
+	switch {
+	case m == nil:
+		return "–"
+	case m.NotOffered:
+		return "n/a"
+	case m.ResourcesAt.IsZero() && m.ResourcesErr != nil:
+		return "?"
+	case m.ResourcesAt.IsZero():
+		return "–"
+	case m.ResourcesStale():
+		return "stale"
+	}
+	f := m.Last.Fraction(metric)
+	if math.IsNaN(f) {
+		return "–"
+	}
+	return figures[percentOf(f)]
+}
+
+// activityCell is m's kernel activity for the table: ActivityWord, with
+// "stuck" for a kernel that never connected (field case 74), "?" when
+// the kernels could not be listed yet and "stale" after
+// monitor.StaleAfter failed polls in a row.
+func activityCell(m *monitor.Runtime, now time.Time) string {
+	switch {
+	case m == nil:
+		return "–"
+	case m.Kernels == nil && m.KernelsErr != nil:
+		return "?"
+	case m.KernelsStale():
+		return "stale"
+	}
+	a := m.Activity(now)
+	switch a.State {
+	case monitor.StateUnknown:
+		return "–"
+	case monitor.StateNeverConnected:
+		return "stuck"
+	}
+	return ActivityWord(a)
+}
+
+// MonWidth is the cells the monitor columns take in a row, separators
+// included (what MonCells and MonBlank write).
+func MonWidth() int {
+	n := 0
+	for _, c := range MonColumns {
+		n += c.Width + 1
+	}
+	return n
+}
+
+// MonitorMinWidth is the narrowest table that has the monitor columns.
+const MonitorMinWidth = 80
+
+// monitorVersionWidth is the narrowest table with the monitor columns
+// that keeps VERSION.
+const monitorVersionWidth = 100
+
+// WidthsWithMonitor lays the table out in w cells like WidthsFor, with
+// the monitor columns (RAM, GPU, ACTIVITY, after NAME and before SPEC)
+// from MonitorMinWidth cells up. They are kept before SPEC's width and
+// VERSION: on a narrow screen VERSION goes (always below 100 cells) and
+// SPEC shortens (down to minSpecWidth); but NAME is still the last thing
+// cut: when a name up to nameNeed cells would not fit whole even so, the
+// table is WidthsFor's, without the monitor columns.
+func WidthsWithMonitor(w, nameNeed int) Widths {
+	if w < MonitorMinWidth {
+		return WidthsFor(w, nameNeed)
+	}
+	need := frame.Clamp(nameNeed, 8, 48)
+	for _, version := range []int{10, 0} {
+		if version > 0 && w < monitorVersionWidth {
+			continue
+		}
+		c := Widths{Spec: 18, Sess: 6, Token: 10 + tokenWordWidth, Version: version, Monitor: true}
+		used := RowPrefix + 1 + c.Sess + 1 + c.Token + 1 + MonWidth()
+		if c.Version > 0 {
+			used += c.Version + 1
+		}
+		room := w - used
+		if room-need < minSpecWidth {
+			continue
+		}
+		c.Spec = min(room-need, c.Spec)
+		c.Name = max(room-c.Spec, 8) // NAME takes what the others leave, as in WidthsFor
+		return c
+	}
+	return WidthsFor(w, nameNeed)
+}
+
+// monHeader writes the monitor columns' titles.
+func monHeader(b *strings.Builder) {
+	for _, col := range MonColumns {
+		b.WriteString(frame.Fit(col.Title, col.Width) + " ")
+	}
+}
+
+// MonCells writes m's monitor cells at now, each fitted to its column
+// and followed by a space (right-aligned figures, the activity word
+// left-aligned). Every cell is one cell per rune.
+func MonCells(b *strings.Builder, m *monitor.Runtime, now time.Time) {
+	for _, col := range MonColumns {
+		cell := col.Cell(m, now)
+		n := utf8.RuneCountInString(cell)
+		if n > col.Width {
+			cell, n = frame.Fit(cell, col.Width), col.Width
+		}
+		if col.Title != ColActivity.Title {
+			pad(b, col.Width-n)
+		}
+		b.WriteString(cell)
+		if col.Title == ColActivity.Title {
+			pad(b, col.Width-n)
+		}
+		b.WriteByte(' ')
+	}
+}
+
+// pad writes n spaces.
+func pad(b *strings.Builder, n int) {
+	for range n {
+		b.WriteByte(' ')
+	}
+}
+
+// MonBlank writes blank monitor cells (a row that is not a runtime yet:
+// a create under way), so what follows stays in its column.
+func MonBlank(b *strings.Builder) { b.WriteString(strings.Repeat(" ", MonWidth())) }

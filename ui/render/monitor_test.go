@@ -1,0 +1,158 @@
+package render
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/state/monitor"
+)
+
+var mt0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+
+// A sparkline is one cell per share of the series, the highest sample
+// of each; a share without a sample is blank and no sample at all is "".
+func TestSparkline(t *testing.T) {
+	nan := math.NaN()
+	if got := Sparkline([]float64{0, 1, nan, nan, 0.5, 0.2}, 3, 0); got != "█ ▅" {
+		t.Errorf("got %q", got)
+	}
+	if got := Sparkline([]float64{nan, nan}, 5, 2); got != "" {
+		t.Errorf("no samples: %q", got)
+	}
+	if got := Sparkline([]float64{0.3}, 0, 0); got != "" {
+		t.Errorf("no room: %q", got)
+	}
+	// Never wider than asked, nor than the series.
+	series := make([]float64, monitor.HistoryLen)
+	for i := range series {
+		series[i] = float64(i) / float64(len(series))
+	}
+	if got := Sparkline(series, 30, 0); ansi.StringWidth(got) != 30 || !strings.HasPrefix(got, "▁") || !strings.HasSuffix(got, "█") {
+		t.Errorf("rising series: %q", got)
+	}
+	if got := Sparkline(series[:4], 30, 0); ansi.StringWidth(got) != 4 {
+		t.Errorf("short series: %q", got)
+	}
+	// Held: a sample stands for the hold slots after it.
+	if got := Sparkline([]float64{0.5, nan, nan, nan, 1, nan}, 6, 2); got != "▅▅▅ ██" {
+		t.Errorf("held: %q", got)
+	}
+	if Percent(0.456) != "46%" || Percent(nan) != "-" || Percent(2) != "100%" {
+		t.Errorf("Percent")
+	}
+}
+
+// The activity words read without colour: IDLE in capitals once every
+// kernel has been idle an hour.
+func TestActivityWords(t *testing.T) {
+	now := mt0.Add(2 * time.Hour)
+	k := func(state string, last time.Time, conns int) apimon.Kernel {
+		return apimon.Kernel{ID: state + last.String(), ExecutionState: state, LastActivity: last, Connections: conns}
+	}
+	for _, c := range []struct {
+		ks   []apimon.Kernel
+		word string
+	}{
+		{nil, "-"},
+		{[]apimon.Kernel{}, "no kernels"},
+		{[]apimon.Kernel{k("idle", now.Add(-72*time.Minute), 1)}, "IDLE 1:12"},
+		{[]apimon.Kernel{k("idle", now.Add(-12*time.Minute), 1)}, "idle 0:12"},
+		{[]apimon.Kernel{k("busy", now.Add(-2*time.Hour), 1)}, "busy 2:00"},
+		{[]apimon.Kernel{k("starting", now.Add(-5*time.Minute), 0)}, "never connected"},
+	} {
+		if got := ActivityWord(monitor.Judge(c.ks, now, nil)); got != c.word {
+			t.Errorf("%v: %q, want %q", c.ks, got, c.word)
+		}
+	}
+}
+
+// The monitor's cells: "–" before anything came, "?" when nothing could
+// be read, figures as a bar and a percent, "stale" after three failures,
+// "n/a" on a stock server; the ACTIVITY cell's idle word.
+func TestMonitorCells(t *testing.T) {
+	s := monitor.NewStore()
+	name := "runtimes/r"
+	cell := func() []string {
+		m := s.Get(name)
+		return []string{ColRAM.Cell(m, mt0), ColGPU.Cell(m, mt0), ColActivity.Cell(m, mt0)}
+	}
+	if got := strings.Join(cell(), "|"); got != "–|–|–" {
+		t.Errorf("nothing yet: %q", got)
+	}
+	fail := &apimon.Error{Op: "resources", Kind: apimon.KindUnavailable, Status: 500, Message: "HTTP 500"}
+	s.RecordResources(name, mt0, apimon.Resources{}, fail)
+	s.RecordKernels(name, mt0, nil, fail)
+	if got := strings.Join(cell(), "|"); got != "?|?|?" {
+		t.Errorf("failed first: %q", got)
+	}
+	res := apimon.Resources{Memory: &apimon.Memory{TotalBytes: 100, FreeBytes: 55}, Disks: []apimon.Disk{},
+		GPUs: []apimon.GPU{{Name: "Tesla T4", MemoryTotalBytes: 10, GPUUtilization: 1, EverUsed: true}}}
+	s.RecordResources(name, mt0, res, nil)
+	s.RecordKernels(name, mt0, []apimon.Kernel{{ID: "k", ExecutionState: "idle", LastActivity: mt0.Add(-61 * time.Minute), Connections: 1}}, nil)
+	if got := strings.Join(cell(), "|"); got != "▄ 45%|█100%|IDLE 1:01" {
+		t.Errorf("figures: %q", got)
+	}
+	for range monitor.StaleAfter {
+		s.RecordResources(name, mt0, apimon.Resources{}, fail)
+	}
+	if got := cell()[0]; got != "stale" {
+		t.Errorf("after %d failures: %q", monitor.StaleAfter, got)
+	}
+	s.RecordResources(name, mt0, apimon.Resources{}, &apimon.Error{Op: "resources", Kind: apimon.KindNotOffered})
+	if got := cell()[:2]; got[0] != "n/a" || got[1] != "n/a" {
+		t.Errorf("not offered: %q", got)
+	}
+	s.RecordResources(name, mt0, apimon.Resources{Memory: res.Memory, Disks: []apimon.Disk{}}, nil)
+	if got := cell()[1]; got != "–" {
+		t.Errorf("a runtime without a GPU: %q", got)
+	}
+}
+
+// The monitor columns come from 80 cells up, after NAME and before SPEC;
+// SPEC shortens for them and VERSION goes below 100 cells; below 80 the
+// table is as without them.
+func TestWidthsWithMonitor(t *testing.T) {
+	for _, w := range []int{80, 100, 160} {
+		c := WidthsWithMonitor(w, 13)
+		if !c.Monitor || c.Name != 13 && w < 160 {
+			t.Errorf("%d: %+v", w, c)
+		}
+		h := Header(c, nil, false)
+		if ansi.StringWidth(h) > w {
+			t.Errorf("%d: header %d cells: %q", w, ansi.StringWidth(h), h)
+		}
+		if i, j := strings.Index(h, "RAM"), strings.Index(h, "SPEC"); i < 0 || j < i || !strings.Contains(h, "GPU") || !strings.Contains(h, "ACTIVITY") {
+			t.Errorf("%d: header %q", w, h)
+		}
+		if (c.Version > 0) != (w >= 100) {
+			t.Errorf("%d: version %d", w, c.Version)
+		}
+		// A whole row: prefix, name, monitor cells, spec, version, sess, token.
+		row := RowPrefix + c.Name + 1 + MonWidth() + c.Spec + 1 + c.Sess + 1 + c.Token
+		if c.Version > 0 {
+			row += c.Version + 1
+		}
+		if row > w {
+			t.Errorf("%d: a row takes %d cells", w, row)
+		}
+	}
+	if c := WidthsWithMonitor(79, 13); c.Monitor || c != WidthsFor(79, 13) {
+		t.Errorf("79: %+v", c)
+	}
+	// NAME is still cut last: VERSION goes first, then the monitor
+	// columns.
+	if c := WidthsWithMonitor(100, 30); !c.Monitor || c.Version != 0 || c.Name != 30 {
+		t.Errorf("a 30-cell name at 100 cells: %+v", c)
+	}
+	if c := WidthsWithMonitor(80, 20); c.Monitor || c != WidthsFor(80, 20) {
+		t.Errorf("a 20-cell name at 80 cells: %+v", c)
+	}
+	if c := WidthsWithMonitor(80, 15); !c.Monitor || c.Name != 15 || c.Spec != minSpecWidth {
+		t.Errorf("a 15-cell name at 80 cells: %+v", c)
+	}
+}
