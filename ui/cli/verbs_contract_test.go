@@ -53,6 +53,22 @@ func TestEveryHelpNamesTheExitCodeTable(t *testing.T) {
 	}
 }
 
+// The examples and exit codes in --help are as true as the docs: the
+// connection URL ends in "/", so no example appends a path to it as
+// printed (scripting.md strips it), and delete's partial outcome is 7.
+func TestHelpExamplesAndCodesTrue(t *testing.T) {
+	var g kit.Globals
+	root := newRootCommand(&g, &kit.Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	walkCommands(root, func(c *cobra.Command) {
+		if strings.Contains(c.Example, "url rt-abc)/") {
+			t.Errorf("%s --help appends a path to the url as printed, which ends in /:\n%s", c.CommandPath(), c.Example)
+		}
+		if strings.Contains(c.Long, "exit code 1 means some") {
+			t.Errorf("%s --help says exit code 1 for a partial outcome; the table says 7", c.CommandPath())
+		}
+	})
+}
+
 // envelope decodes a --json command's stdout as exactly one document
 // with the envelope's fields.
 func envelope(t *testing.T, out string) kit.Envelope {
