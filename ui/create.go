@@ -33,6 +33,9 @@ func (m *createOps) submitCreate(spec api.RuntimeSpecKey, version, runtimeID str
 		if since := now.Sub(op.started); since >= 0 && since < CreateDebounce {
 			m.scr.setStatus(now, "a create was sent "+state.FormatAgo(since)+" and is under way; wait a moment "+
 				"before the next (Colab limits creates per minute)", true)
+			// The first create's "✓ created" soon replaces this line: the
+			// event log keeps why the confirmed one did nothing.
+			m.scr.logEvent(Event{At: now, Tool: "dashboard", Refused: m.cx.Status.Text})
 			return nil
 		}
 	}

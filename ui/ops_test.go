@@ -810,6 +810,13 @@ func TestCreateBurstIsDebounced(t *testing.T) {
 	m, first := update(m, keyMsg("y")) // sent, not answered yet
 	m = e.press(t, m, "N", "y")
 	mustContain(t, m.View(), "a create was sent", "wait a moment")
+	var logged bool
+	for _, ev := range m.Events() {
+		logged = logged || strings.Contains(ev.Refused, "a create was sent")
+	}
+	if !logged {
+		t.Errorf("the refused create is not in the event log: %+v", m.Events())
+	}
 	m = drive(t, m, first)
 	if n := e.srv.CreateCalls(); n != 1 {
 		t.Fatalf("%d create_runtime calls for a burst, want 1", n)

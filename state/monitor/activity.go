@@ -62,8 +62,9 @@ func (s State) String() string {
 type Activity struct {
 	State State
 	// Kernels counts the kernels; Busy the busy (or restarting) ones;
-	// NeverConnected the ones stuck starting.
-	Kernels, Busy, NeverConnected int
+	// NeverConnected the ones stuck starting; Starting the ones starting
+	// that are not stuck (yet).
+	Kernels, Busy, NeverConnected, Starting int
 	// Since is, for StateBusy, the newest last_activity of the busy
 	// kernels (the last output: "busy 0:42 (no output)"); for StateIdle,
 	// the newest last_activity of all (the last activity); else zero.
@@ -97,7 +98,6 @@ func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Ti
 		return a
 	}
 	var newest, newestBusy time.Time
-	starting := 0
 	for _, k := range ks {
 		if k.LastActivity.After(newest) {
 			newest = k.LastActivity
@@ -118,7 +118,7 @@ func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Ti
 			if k.Connections == 0 && !since.IsZero() && now.Sub(since) > NeverConnectedAfter {
 				a.NeverConnected++
 			} else {
-				starting++
+				a.Starting++
 			}
 		}
 	}
@@ -127,7 +127,7 @@ func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Ti
 		a.State, a.Since = StateBusy, newestBusy
 	case a.NeverConnected > 0:
 		a.State = StateNeverConnected
-	case starting > 0:
+	case a.Starting > 0:
 		a.State = StateStarting
 	default:
 		a.State, a.Since = StateIdle, newest

@@ -132,6 +132,11 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// A mistyped command before a verb's flag ("stauts --json"): the
+		// root took the flag, but the mistake is the command.
+		if cmd == root && len(cmd.Flags().Args()) > 0 {
+			return unknownCommand(cmd, cmd.Flags().Args())
+		}
 		// A dashboard-only flag given to a subcommand: say where it goes.
 		if cmd != root {
 			for _, name := range []string{"renew-lead", "readonly"} {

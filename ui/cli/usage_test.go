@@ -25,6 +25,7 @@ func TestCommandLineMistakes(t *testing.T) {
 		not  string
 	}{
 		{"did you mean", []string{"stauts"}, kit.ExitUsage, []string{`unknown command "stauts"`, "did you mean status?"}, ""},
+		{"did you mean, before a verb's flag", []string{"stauts", "--json"}, kit.ExitUsage, []string{`unknown command "stauts"`, "did you mean status?"}, "unknown flag"},
 		{"did you mean for a prefix", []string{"emu"}, kit.ExitUsage, []string{"did you mean emulator?"}, ""},
 		{"completion with an unknown shell", []string{"completion", "tcsh"}, kit.ExitUsage, []string{`unknown shell "tcsh"`, "bash", "zsh", "fish"}, ""},
 		{"busy emulator port", []string{"emulator", "--addr", busy.Addr().String()}, kit.ExitFailure,

@@ -53,6 +53,22 @@ func TestEveryHelpNamesTheExitCodeTable(t *testing.T) {
 	}
 }
 
+// The examples and exit codes in --help are as true as the docs: the
+// connection URL ends in "/", so no example appends a path to it as
+// printed (scripting.md strips it), and delete's partial outcome is 7.
+func TestHelpExamplesAndCodesTrue(t *testing.T) {
+	var g kit.Globals
+	root := newRootCommand(&g, &kit.Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	walkCommands(root, func(c *cobra.Command) {
+		if strings.Contains(c.Example, "url rt-abc)/") {
+			t.Errorf("%s --help appends a path to the url as printed, which ends in /:\n%s", c.CommandPath(), c.Example)
+		}
+		if strings.Contains(c.Long, "exit code 1 means some") {
+			t.Errorf("%s --help says exit code 1 for a partial outcome; the table says 7", c.CommandPath())
+		}
+	})
+}
+
 // envelope decodes a --json command's stdout as exactly one document
 // with the envelope's fields.
 func envelope(t *testing.T, out string) kit.Envelope {
@@ -168,6 +184,22 @@ func TestExecCtrlCInterruptsKernel(t *testing.T) {
 	}
 	if k := e.srv.KernelID(name); k == "" || e.srv.Interrupts(k) != 1 {
 		t.Fatalf("kernel %q of the session interrupted %d times, want once and the session open", k, e.srv.Interrupts(k))
+	}
+	// ctrl+c with --rm: the session is closed afterwards, and the last line
+	// says so rather than that it keeps its state.
+	go func() {
+		for deadline := time.Now().Add(time.Minute); e.srv.RunningCode(name) == 0 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		tm.sigs <- syscall.SIGINT
+	}()
+	code, _, errs = e.runTerm(tm, "exec", "rt-t4", "--session", "colabdash-intr", "--rm", "-c", "import time; time.sleep(30)")
+	if code != kit.ExitInterrupted || strings.Contains(errs, "keeps its state") || !strings.Contains(errs, "colabdash-intr closed (--rm)") ||
+		e.srv.KernelID(name) != "" {
+		t.Fatalf("exec --rm interrupted: exit %d, stderr %q, session open afterwards: %v", code, errs, e.srv.KernelID(name) != "")
+	}
+	if code, _, errs := e.run("session", "open", "rt-t4", "--id", "colabdash-intr"); code != 0 {
+		t.Fatalf("session open again: %d %q", code, errs)
 	}
 	// --session reuses it; --rm closes it afterwards.
 	code, out, errs = e.run("exec", "rt-t4", "--session", "colabdash-intr", "--rm", "-c", "print(6*7)")

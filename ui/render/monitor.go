@@ -45,7 +45,8 @@ func ActivityWord(a monitor.Activity) string {
 }
 
 // KernelsCell counts the kernels: "1 busy 2 idle", "0 busy 0 idle 1
-// stuck" (never connected), "none", "-" unknown.
+// starting", "0 busy 0 idle 1 stuck" (never connected), "none", "-"
+// unknown.
 func KernelsCell(a monitor.Activity) string {
 	switch a.State {
 	case monitor.StateUnknown:
@@ -53,7 +54,10 @@ func KernelsCell(a monitor.Activity) string {
 	case monitor.StateNoKernels:
 		return "none"
 	}
-	c := fmt.Sprintf("%d busy %d idle", a.Busy, a.Kernels-a.Busy-a.NeverConnected)
+	c := fmt.Sprintf("%d busy %d idle", a.Busy, a.Kernels-a.Busy-a.NeverConnected-a.Starting)
+	if a.Starting > 0 {
+		c += fmt.Sprintf(" %d starting", a.Starting)
+	}
 	if a.NeverConnected > 0 {
 		c += fmt.Sprintf(" %d stuck", a.NeverConnected)
 	}

@@ -113,6 +113,19 @@ func TestMonitorCells(t *testing.T) {
 	}
 }
 
+// A kernel starting is counted as starting, not idle, until it counts
+// as stuck (never connected) after monitor.NeverConnectedAfter.
+func TestKernelsCellStarting(t *testing.T) {
+	ks := []apimon.Kernel{{ID: "a", ExecutionState: "idle", LastActivity: mt0, Connections: 1},
+		{ID: "b", ExecutionState: "starting", LastActivity: mt0}}
+	if got := KernelsCell(monitor.Judge(ks, mt0.Add(10*time.Second), nil)); got != "0 busy 1 idle 1 starting" {
+		t.Errorf("a kernel starting for 10 s: %q", got)
+	}
+	if got := KernelsCell(monitor.Judge(ks, mt0.Add(monitor.NeverConnectedAfter+time.Second), nil)); got != "0 busy 1 idle 1 stuck" {
+		t.Errorf("a kernel starting past NeverConnectedAfter: %q", got)
+	}
+}
+
 // The monitor columns come from 80 cells up, after NAME and before SPEC;
 // SPEC shortens for them and VERSION goes below 100 cells; below 80 the
 // table is as without them.

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -168,6 +169,11 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		}
 		if v.S.ErrTTY {
 			v.Note("closed session " + kit.SessionRef(session) + " (--rm)")
+		}
+		var ee *kit.ExitError
+		if errors.As(out, &ee) && ee.Code == kit.ExitInterrupted {
+			// execDone said the session keeps its state: --rm has just closed it.
+			ee.Msg = "interrupted: the code raised KeyboardInterrupt; session " + kit.SessionRef(session) + " closed (--rm)"
 		}
 		return out
 	}

@@ -42,8 +42,8 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"unique prefix). It destroys the runtime's files and sessions and cannot be undone, so on a\n" +
 			"terminal it asks first, and only y confirms; without a terminal it refuses unless --yes is\n" +
 			"given (a piped \"y\" is not accepted). A RUNTIME that is not listed is reported and fails the\n" +
-			"command, unless --ignore-missing. With several RUNTIMEs, exit code 1 means some were deleted\n" +
-			"and some were not.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+			"command, unless --ignore-missing. With several RUNTIMEs, exit code 7 (partial) means some were\n" +
+			"deleted and some were not.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash delete rt-abc\n  colabdash delete rt-abc rt-def --yes\n" +
 			"  colabdash delete \"$id\" --yes --ignore-missing --json",
 		Args:              cobra.MinimumNArgs(1),

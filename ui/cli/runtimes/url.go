@@ -38,7 +38,7 @@ func URLCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "Print a runtime's connection URL",
 		Long: "url prints the runtime's connectionInfo.url, the Jupyter server behind Colab's proxy. Requests\n" +
 			"to it need the proxy token (colabdash token) in the X-Colab-Runtime-Proxy-Token header.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
-		Example:           "  colabdash url rt-abc\n  curl -H \"X-Colab-Runtime-Proxy-Token: $(colabdash token rt-abc)\" \"$(colabdash url rt-abc)/api/kernels\"",
+		Example:           "  colabdash url rt-abc\n  url=$(colabdash url rt-abc)\n  curl -H \"X-Colab-Runtime-Proxy-Token: $(colabdash token rt-abc)\" \"${url%/}/api/kernels\"   # the url ends in /",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: v.CompleteRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -82,7 +82,7 @@ func TokenCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"of its life is left, for use as a credential helper in scripts. The token is a bearer\n" +
 			"credential for the runtime: token refuses to print it to a terminal unless --show-tokens, and it\n" +
 			"never appears in any other output (stderr, logs), which redact it.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
-		Example: "  curl -H \"X-Colab-Runtime-Proxy-Token: $(colabdash token rt-abc)\" \"$(colabdash url rt-abc)/api/kernels\"\n" +
+		Example: "  url=$(colabdash url rt-abc)\n  curl -H \"X-Colab-Runtime-Proxy-Token: $(colabdash token rt-abc)\" \"${url%/}/api/kernels\"   # the url ends in /\n" +
 			"  colabdash token rt-abc --min-valid 30m --json | jq -r .connectionInfo.expireTime",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: v.CompleteRuntimes,

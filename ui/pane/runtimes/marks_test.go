@@ -42,7 +42,18 @@ func TestMarkAndSortKeysAnswerTheirEffects(t *testing.T) {
 	if e, _ := p.HandleKey(runes("V"), c); e != (common.Say{Text: "VERSION is not shown at this width: nothing to sort by", Err: true}) {
 		t.Fatalf("V at 60 columns answered %#v", e)
 	}
+	// With the monitor's columns VERSION goes below 100 columns: V says
+	// so there too, as the table it draws has no VERSION.
+	c.Monitor = commontest.NewMonitor()
+	c.Layout.W = 80
+	if e, _ := p.HandleKey(runes("V"), c); e != (common.Say{Text: "VERSION is not shown at this width: nothing to sort by", Err: true}) {
+		t.Fatalf("V at 80 columns with the monitor answered %#v", e)
+	}
 	c.Layout.W = 100
+	if e, _ := p.HandleKey(runes("V"), c); e != (common.SortBy{Action: keymap.ActionSortVersion}) {
+		t.Fatalf("V at 100 columns with the monitor answered %#v", e)
+	}
+	c.Monitor = nil
 	// Rebound: the new key sorts, the old one is the table's no more.
 	if err := c.Keys.Rebind(keymap.ActionSortExpiry, "X"); err != nil {
 		t.Fatal(err)

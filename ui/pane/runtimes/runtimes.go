@@ -84,7 +84,7 @@ func (p *Pane) HandleKey(k tea.KeyMsg, c *common.Context) (common.Effect, bool) 
 	for _, col := range render.Sortable() {
 		if b, ok := keys.ForAction(col.Sort.Action); ok && key.Matches(k, b) {
 			// A key acts only on what is on screen.
-			if !render.WidthsFor(c.Layout.W, p.nameWidth).Shows(col) {
+			if !widths(c, c.Layout.W, p.nameWidth).Shows(col) {
 				return common.Say{Text: strings.TrimSpace(col.Title) + " is not shown at this width: nothing to sort by", Err: true}, true
 			}
 			return common.SortBy{Action: col.Sort.Action}, true
