@@ -130,7 +130,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.StringVar(&o.session, "session", "", "run in the open session ID of TARGET (as RUNTIME/ID), keeping its state")
 	f.BoolVar(&o.rm, "rm", false, "close the session once the code has run (a session colabdash opened)")
 	f.StringVar(&o.executionID, "execution-id", "", "reattach to the execution with this id (TARGET: the session it runs in); it runs if it never started")
-	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd
 }
 

@@ -66,7 +66,7 @@ func CreateCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.StringVar(&o.requestID, "request-id", "", "requestId (UUID4) of an earlier create to re-send identically; default: a new one")
 	f.BoolVar(&o.wait, "wait", false, "return once the runtime is listed with a connection URL")
 	kit.DurationVar(f, &o.timeout, "timeout", 15*time.Minute, false, "give up waiting after this long; 0: no limit (the runtime may still be created: re-run with --request-id)")
-	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	_ = cmd.RegisterFlagCompletionFunc("spec", v.completeSpecs)
 	return cmd
 }

@@ -122,6 +122,6 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVarP(&yes, "yes", "y", false, "delete without asking (needed without a terminal)")
 	f.BoolVar(&ignoreMissing, "ignore-missing", false, "a RUNTIME that does not exist is not an error")
-	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd
 }

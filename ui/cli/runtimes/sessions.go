@@ -93,7 +93,7 @@ func SessionsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return nil
 		},
 	}
-	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd
 }
 
@@ -153,7 +153,7 @@ func sessionOpenCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&id, "id", "", "session id (RFC 1034); default colabdash- and 8 random hex digits")
-	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd
 }
 
@@ -278,7 +278,7 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVarP(&yes, "yes", "y", false, "close without asking (needed without a terminal)")
 	f.BoolVar(&force, "force", false, "also close sessions colabdash did not open (your notebooks' kernels)")
-	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd
 }
 

@@ -104,7 +104,7 @@ func SpecsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return nil
 		},
 	}
-	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd
 }
 

@@ -64,7 +64,7 @@ func URLCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return nil
 		},
 	}
-	v.JSONFlags(cmd, "print JSON (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd
 }
 
@@ -132,6 +132,6 @@ func TokenCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f := cmd.Flags()
 	kit.DurationVar(f, &minValid, "min-valid", config.DefaultSettings().RenewLead, false, "renew the token when less than this much of its life is left")
 	f.BoolVar(&showTokens, "show-tokens", false, "print the token even when stdout is a terminal")
-	v.JSONFlags(cmd, "print JSON with the token (schema in README, Scripting)")
+	v.JSONFlags(cmd, "print JSON with the token (schema: docs/scripting.md)")
 	return cmd
 }
