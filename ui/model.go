@@ -241,9 +241,15 @@ func (m *app) cleanKey(k tea.KeyMsg) (_ tea.KeyMsg, ok bool) {
 // onKeys splits runes that arrived in one read (fast typing, a held key,
 // tmux send-keys) into single keystrokes, so "jj" moves twice and a "?"
 // typed right after another key still opens the help. A bracketed paste
-// stays whole. Each keystroke goes to routeKey, the one place that decides
-// who gets it.
+// stays whole. Two escapes in one read, which Bubble Tea reads as
+// alt+esc, are two escapes (esc esc backs out two levels however fast it
+// was typed; no binding is alt+esc). Each keystroke goes to routeKey, the
+// one place that decides who gets it.
 func (m *app) onKeys(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyEsc && k.Alt {
+		esc := tea.KeyMsg{Type: tea.KeyEsc}
+		return tea.Batch(m.routeKey(esc), m.routeKey(esc))
+	}
 	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || k.Paste {
 		return m.routeKey(k)
 	}
