@@ -79,7 +79,10 @@ type runtimeOps struct {
 	deleting map[string]time.Time // runtime name → when delete_runtime was sent
 	closing  map[string]time.Time // session name → when delete_session was sent
 	opening  map[string]time.Time // runtime name → when create_session was sent
-	prof     profileState
+	// deleted are the ids deleted since deleting was last empty: a bulk
+	// delete's status line names them all, not only the last.
+	deleted []string
+	prof    profileState
 }
 
 // monitorOps is the monitor in the dashboard (panes.go): the polls of

@@ -103,6 +103,9 @@ func (m *runtimeOps) startDelete(name string, now time.Time) tea.Cmd {
 	if _, busy := m.ops.deleting[name]; busy {
 		return nil
 	}
+	if len(m.ops.deleting) == 0 {
+		m.ops.deleted = m.ops.deleted[:0]
+	}
 	m.ops.deleting[name] = now
 	m.scr.setProgress(now, api.ToolDeleteRuntime, name, "deleting "+api.LastSegment(name)+"…")
 	return guard(m.apiCall(api.ToolDeleteRuntime), func(ctx context.Context, svc api.Service) tea.Msg {
@@ -121,7 +124,15 @@ func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 	if m.cx.Activity.Revealed == msg.name {
 		m.cx.Activity.Revealed = ""
 	}
-	m.scr.setStatus(now, "✓ deleted "+id, false)
+	m.ops.deleted = append(m.ops.deleted, id)
+	done := "✓ deleted " + id
+	if n := len(m.ops.deleted); n > 1 {
+		done = "✓ deleted " + countWord(n, "runtime") + ": " + strings.Join(m.ops.deleted, ", ")
+	}
+	if n := len(m.ops.deleting); n > 0 {
+		done += " · " + strconv.Itoa(n) + " still deleting…"
+	}
+	m.scr.setStatus(now, done, false)
 	return tea.Batch(m.calls.refresh(now, false)...)
 }
 

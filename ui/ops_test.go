@@ -1324,6 +1324,8 @@ func TestMarksThenOneQuestionDeletesEveryMarkedRow(t *testing.T) {
 	if strings.Contains(v, "marked") || m.dlg() != nil {
 		t.Fatalf("marks or the question outlived the delete:\n%s", v)
 	}
+	// The status line names both, not only the last to answer.
+	mustContain(t, v, "✓ deleted 2 runtimes: rt-")
 }
 
 // Any key but y cancels the bulk question and keeps the marks; the answer
