@@ -78,5 +78,5 @@ func (k *KeyMap) HelpGroups() []HelpGroup {
 		HelpGroup{ScopeConsole + " (" + d.RunCode.Help().Key + ")",
 			[]key.Binding{c.Run, c.NewLine, c.Stop, c.Back, c.ScrollUp, c.ScrollDown}},
 		HelpGroup{ScopeRuntimes, []key.Binding{l.Mark, l.ClearMarks, l.SortName, l.SortSpec, l.SortVersion,
-			l.SortSessions, l.SortExpiry, l.SortReverse}})
+			l.SortSessions, l.SortExpiry, l.SortRAM, l.SortGPU, l.SortActivity, l.SortReverse}})
 }

@@ -54,6 +54,9 @@ const (
 	ActionSortVersion  = "sort_version"
 	ActionSortSessions = "sort_sessions"
 	ActionSortExpiry   = "sort_expiry"
+	ActionSortRAM      = "sort_ram"
+	ActionSortGPU      = "sort_gpu"
+	ActionSortActivity = "sort_activity"
 	ActionSortReverse  = "sort_reverse"
 
 	// Actions that change something on Colab (disabled by SetReadOnly).
@@ -344,6 +347,9 @@ var defaults = map[string]def{
 	ActionSortVersion:  {[]string{"V"}, "sort by VERSION", false},
 	ActionSortSessions: {[]string{"E"}, "sort by SESS", false},
 	ActionSortExpiry:   {[]string{"T"}, "sort by TOKEN expiry", false},
+	ActionSortRAM:      {[]string{"M"}, "sort by RAM used", false},
+	ActionSortGPU:      {[]string{"U"}, "sort by GPU utilisation", false},
+	ActionSortActivity: {[]string{"I"}, "sort by ACTIVITY", false},
 	ActionSortReverse:  {[]string{"O"}, "reverse the sort", false},
 
 	ActionNewRuntime:    {[]string{"n"}, "new runtime", true},

@@ -9,8 +9,9 @@ import (
 // Runtimes is the runtimes table's keys (ScopeRuntimes): its cursor
 // (as List), space marks or unmarks the selected runtime for a bulk
 // delete or close, ctrl+\ clears every mark, shift+letter sorts by a
-// column (A NAME, C SPEC, V VERSION, E SESS, T TOKEN's expiry; the same
-// key again reverses) and O reverses the order.
+// column (A NAME, C SPEC, V VERSION, E SESS, T TOKEN's expiry, and the
+// monitor's M RAM, U GPU, I ACTIVITY; the same key again reverses) and O
+// reverses the order.
 type Runtimes struct {
 	Up           key.Binding `action:"up"`
 	Down         key.Binding `action:"down"`
@@ -25,6 +26,9 @@ type Runtimes struct {
 	SortVersion  key.Binding `action:"sort_version"`
 	SortSessions key.Binding `action:"sort_sessions"`
 	SortExpiry   key.Binding `action:"sort_expiry"`
+	SortRAM      key.Binding `action:"sort_ram"`
+	SortGPU      key.Binding `action:"sort_gpu"`
+	SortActivity key.Binding `action:"sort_activity"`
 	SortReverse  key.Binding `action:"sort_reverse"`
 }
 

@@ -61,7 +61,7 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 		m.scr.showDetails = !m.scr.showDetails
 		m.relayout()
 	case common.Sort:
-		m.rt.NextSort()
+		m.rt.NextSort(m.cx)
 		m.scr.setStatus(now, "sorted by "+m.rt.SortWord(), false)
 	case common.SortBy:
 		if m.rt.SortBy(a.Action) {

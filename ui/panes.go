@@ -33,7 +33,7 @@ func (m *app) move(delta int) {
 // syncRows rebuilds the table's rows when the data, sort or filter
 // changed (ui/pane/runtimes), and mirrors the selection into the Context.
 func (m *app) syncRows() {
-	if m.rt.Sync(m.cx.Snap) {
+	if m.rt.Sync(m.cx) {
 		m.sess.Reset()
 	}
 	m.cx.Selected = m.rt.Selected()
@@ -175,6 +175,7 @@ func (m *monitorOps) onResult(msg poll.ResultMsg) tea.Cmd {
 	}
 	now := m.cx.Now()
 	name := m.poll.Fold(msg, now, m.connInfo)
+	m.rt.FiguresChanged()
 	switch {
 	case name == "":
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
@@ -34,36 +35,49 @@ type Column struct {
 // the keymap action whose key sorts by the column (keymap.ActionSortName…);
 // Cmp orders a before b when negative (slices.SortFunc). The table breaks
 // ties by name and keeps gone runtimes last in either direction.
+//
+// A monitor column (MonColumn.Sort) has Figure instead of Cmp: r's key
+// from what the monitor knows of it (nil: nothing yet) at now, smaller
+// first; ok false (no figures) sorts after every runtime with figures in
+// either direction.
 type SortBy struct {
 	Word, Action string
 	Cmp          func(a, b *state.Runtime) int
+	Figure       func(m *monitor.Runtime, now time.Time) (key float64, ok bool)
 }
 
 // The runtimes table's columns, in order. TOKEN's cell is TokenCell (it
 // needs what the dashboard is doing, which a column does not know).
 var (
 	ColName = Column{Title: "NAME", Long: "RUNTIME", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.ID() },
-		Sort: &SortBy{"name", keymap.ActionSortName, func(a, b *state.Runtime) int { return strings.Compare(a.Name, b.Name) }}}
+		Sort: &SortBy{Word: "name", Action: keymap.ActionSortName, Cmp: func(a, b *state.Runtime) int { return strings.Compare(a.Name, b.Name) }}}
 	ColSpec = Column{Title: "SPEC", Long: "SPEC", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.Spec() },
-		Sort: &SortBy{"spec", keymap.ActionSortSpec, func(a, b *state.Runtime) int { return strings.Compare(a.Spec(), b.Spec()) }}}
+		Sort: &SortBy{Word: "spec", Action: keymap.ActionSortSpec, Cmp: func(a, b *state.Runtime) int { return strings.Compare(a.Spec(), b.Spec()) }}}
 	ColVersion = Column{Title: "VERSION", Long: "VERSION", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.DisplayVersion() },
-		Sort: &SortBy{"version", keymap.ActionSortVersion, func(a, b *state.Runtime) int { return strings.Compare(a.DisplayVersion(), b.DisplayVersion()) }}}
+		Sort: &SortBy{Word: "version", Action: keymap.ActionSortVersion, Cmp: func(a, b *state.Runtime) int { return strings.Compare(a.DisplayVersion(), b.DisplayVersion()) }}}
 	ColSess = Column{Title: "SESS", Long: "SESSIONS", Right: true, Cell: sessCell,
-		Sort: &SortBy{"sessions", keymap.ActionSortSessions, cmpSessions}}
+		Sort: &SortBy{Word: "sessions", Action: keymap.ActionSortSessions, Cmp: cmpSessions}}
 	ColToken = Column{Title: "   TOKEN", Long: "TOKEN",
-		Sort: &SortBy{"expiry", keymap.ActionSortExpiry, cmpExpiry}}
+		Sort: &SortBy{Word: "expiry", Action: keymap.ActionSortExpiry, Cmp: cmpExpiry}}
 )
 
 // Columns are the runtimes table's columns in order; Sortable picks those
 // the table sorts by.
 var Columns = []*Column{&ColName, &ColSpec, &ColVersion, &ColSess, &ColToken}
 
-// Sortable returns the columns of Columns that have a Sort, in order.
+// Sortable returns the columns the table sorts by in table order: those
+// of Columns that have a Sort, with the monitor columns' (MonColumn.Sort)
+// after NAME.
 func Sortable() []*Column {
 	var out []*Column
 	for _, c := range Columns {
 		if c.Sort != nil {
 			out = append(out, c)
+		}
+		if c == &ColName {
+			for _, m := range MonColumns {
+				out = append(out, m.Sort)
+			}
 		}
 	}
 	return out
@@ -129,8 +143,14 @@ type Widths struct {
 }
 
 // Shows reports whether the table laid out in c shows col (VERSION only
-// from 80 cells up).
-func (c Widths) Shows(col *Column) bool { return col != &ColVersion || c.Version > 0 }
+// from 80 cells up, a monitor column's sort only with the monitor
+// columns).
+func (c Widths) Shows(col *Column) bool {
+	if col.Sort != nil && col.Sort.Figure != nil {
+		return c.Monitor
+	}
+	return col != &ColVersion || c.Version > 0
+}
 
 // RowPrefix is the width of the cursor and marker cells before the name.
 const RowPrefix = 3
@@ -167,23 +187,12 @@ func WidthsFor(w, nameNeed int) Widths {
 // column the rows are sorted by (by; nil: none) carrying an arrow, "↑"
 // ascending or "↓" reversed, so the order reads without colour.
 func Header(c Widths, by *Column, reverse bool) string {
-	t := func(col *Column, w int) string {
-		if col != by {
-			return col.Title
-		}
-		arrow := "↑"
-		if reverse {
-			arrow = "↓"
-		}
-		// A title too wide for its arrow loses its last letters, not the
-		// arrow ("SES↑").
-		return ansi.Truncate(col.Title, max(w-1, 0), "") + arrow
-	}
+	t := func(col *Column, w int) string { return headerTitle(col, w, by, reverse) }
 	var h strings.Builder
 	h.WriteString(strings.Repeat(" ", RowPrefix))
 	h.WriteString(frame.Fit(t(&ColName, c.Name), c.Name) + " ")
 	if c.Monitor {
-		monHeader(&h)
+		monHeader(&h, by, reverse)
 	}
 	h.WriteString(frame.Fit(t(&ColSpec, c.Spec), c.Spec) + " ")
 	if c.Version > 0 {
@@ -191,6 +200,21 @@ func Header(c Widths, by *Column, reverse bool) string {
 	}
 	h.WriteString(frame.FitRight(t(&ColSess, c.Sess), c.Sess) + " " + frame.Fit(t(&ColToken, c.Token), c.Token))
 	return strings.TrimRight(h.String(), " ")
+}
+
+// headerTitle is col's title in w cells, with the arrow when the rows
+// are sorted by it (by).
+func headerTitle(col *Column, w int, by *Column, reverse bool) string {
+	if col != by {
+		return col.Title
+	}
+	arrow := "↑"
+	if reverse {
+		arrow = "↓"
+	}
+	// A title too wide for its arrow loses its last letters, not the
+	// arrow ("SES↑").
+	return ansi.Truncate(col.Title, max(w-1, 0), "") + arrow
 }
 
 // RowStart writes the cursor, marker and mark cells of a row (marked:

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -163,11 +164,13 @@ func Sparkline(series []float64, w, hold int) string {
 // MonColumn is one of the runtimes table's monitor columns: its title,
 // its width in cells and its cell for what the monitor knows of a runtime
 // (nil: nothing yet) at now. Cells are plain text that reads without
-// colour.
+// colour. Sort is the column as the table sorts by it (its title and a
+// SortBy with a Figure), in Sortable.
 type MonColumn struct {
 	Title string
 	Width int
 	Cell  func(m *monitor.Runtime, now time.Time) string
+	Sort  *Column
 }
 
 // The monitor columns, in order: RAM used (a bar and a percent), the
@@ -177,10 +180,56 @@ type MonColumn struct {
 // monitor.StaleAfter failed polls in a row, and "n/a" when the runtime
 // does not offer the resources route (a stock Jupyter server).
 var (
-	ColRAM      = MonColumn{Title: "RAM", Width: 5, Cell: func(m *monitor.Runtime, _ time.Time) string { return figureCell(m, monitor.MetricMemory) }}
-	ColGPU      = MonColumn{Title: "GPU", Width: 5, Cell: func(m *monitor.Runtime, _ time.Time) string { return figureCell(m, monitor.MetricGPU) }}
-	ColActivity = MonColumn{Title: "ACTIVITY", Width: 10, Cell: activityCell}
+	ColRAM = MonColumn{Title: "RAM", Width: 5, Cell: func(m *monitor.Runtime, _ time.Time) string { return figureCell(m, monitor.MetricMemory) },
+		Sort: &SortRAM}
+	ColGPU = MonColumn{Title: "GPU", Width: 5, Cell: func(m *monitor.Runtime, _ time.Time) string { return figureCell(m, monitor.MetricGPU) },
+		Sort: &SortGPU}
+	ColActivity = MonColumn{Title: "ACTIVITY", Width: 10, Cell: activityCell, Sort: &SortActivity}
 )
+
+// The monitor columns as the table sorts by them (MonColumn.Sort): RAM
+// and GPU by the fraction used, least first; ACTIVITY by state (busy,
+// starting, stuck, no kernels, idle), then by how long in it, shortest
+// first, so reversed the runtime idle longest comes first. A runtime
+// whose cell shows no figure ("–", "?", "stale", "n/a") sorts after
+// those with one.
+var (
+	SortRAM      = Column{Title: "RAM", Long: "RAM", Sort: &SortBy{Word: "RAM", Action: keymap.ActionSortRAM, Figure: figureKey(monitor.MetricMemory)}}
+	SortGPU      = Column{Title: "GPU", Long: "GPU", Sort: &SortBy{Word: "GPU", Action: keymap.ActionSortGPU, Figure: figureKey(monitor.MetricGPU)}}
+	SortActivity = Column{Title: "ACTIVITY", Long: "ACTIVITY", Sort: &SortBy{Word: "activity", Action: keymap.ActionSortActivity, Figure: activityKey}}
+)
+
+// figureKey is a SortBy.Figure: metric's fraction in the newest figures,
+// which the table shows (figureCell).
+func figureKey(metric monitor.Metric) func(m *monitor.Runtime, _ time.Time) (float64, bool) {
+	return func(m *monitor.Runtime, _ time.Time) (float64, bool) {
+		if m == nil || m.NotOffered || m.ResourcesAt.IsZero() || m.ResourcesStale() {
+			return 0, false
+		}
+		f := m.Last.Fraction(metric)
+		return f, !math.IsNaN(f)
+	}
+}
+
+// activityRank orders the kernel activity states for ACTIVITY's sort.
+var activityRank = map[monitor.State]float64{
+	monitor.StateBusy: 0, monitor.StateStarting: 1, monitor.StateNeverConnected: 2,
+	monitor.StateNoKernels: 3, monitor.StateIdle: 4,
+}
+
+// activityKey is a SortBy.Figure: the state's rank, then seconds in it
+// (the rank weighs more than any duration).
+func activityKey(m *monitor.Runtime, now time.Time) (float64, bool) {
+	if m == nil || m.Kernels == nil || m.KernelsStale() {
+		return 0, false
+	}
+	a := m.Activity(now)
+	rank, ok := activityRank[a.State]
+	if !ok {
+		return 0, false
+	}
+	return rank*1e10 + max(a.For.Seconds(), 0), true
+}
 
 // MonColumns are the monitor columns in table order.
 var MonColumns = []MonColumn{ColRAM, ColGPU, ColActivity}
@@ -278,10 +327,11 @@ func WidthsWithMonitor(w, nameNeed int) Widths {
 	return WidthsFor(w, nameNeed)
 }
 
-// monHeader writes the monitor columns' titles.
-func monHeader(b *strings.Builder) {
+// monHeader writes the monitor columns' titles, the one the rows are
+// sorted by (by) with its arrow.
+func monHeader(b *strings.Builder, by *Column, reverse bool) {
 	for _, col := range MonColumns {
-		b.WriteString(frame.Fit(col.Title, col.Width) + " ")
+		b.WriteString(frame.Fit(headerTitle(col.Sort, col.Width, by, reverse), col.Width) + " ")
 	}
 }
 

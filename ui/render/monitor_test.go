@@ -169,3 +169,56 @@ func TestWidthsWithMonitor(t *testing.T) {
 		t.Errorf("a 15-cell name at 80 cells: %+v", c)
 	}
 }
+
+// Sorted by a monitor column, its title carries the arrow and the header
+// keeps its columns in place; the
+// monitor columns sort only where the table shows them.
+func TestMonitorSortHeaderAndShows(t *testing.T) {
+	c := WidthsWithMonitor(120, 13)
+	plain := Header(c, nil, false)
+	for _, tc := range []struct {
+		by      *Column
+		reverse bool
+		want    string
+	}{
+		{&SortRAM, false, "RAM↑  GPU "}, {&SortGPU, true, "RAM   GPU↓ "}, {&SortActivity, false, " ACTIVITY↑  SPEC"},
+	} {
+		h := Header(c, tc.by, tc.reverse)
+		if !strings.Contains(h, tc.want) || ansi.StringWidth(h) != ansi.StringWidth(plain) || strings.Index(h, "SPEC") != strings.Index(plain, "SPEC")+2 {
+			t.Errorf("%s: header %q", tc.by.Title, h)
+		}
+	}
+	if !c.Shows(&SortRAM) || WidthsFor(120, 13).Shows(&SortRAM) || WidthsWithMonitor(79, 13).Shows(&SortActivity) {
+		t.Error("a monitor column sorts where it is not shown, or not where it is")
+	}
+	if got := Sortable(); len(got) != 8 || got[1] != &SortRAM || got[3] != &SortActivity || got[4] != &ColSpec {
+		t.Errorf("sortable: %v", got)
+	}
+}
+
+// The monitor sort keys: no figures (nothing yet, n/a, stale, no GPU)
+// is not a key; ACTIVITY ranks busy before idle whatever the durations.
+func TestMonitorSortKeys(t *testing.T) {
+	s := monitor.NewStore()
+	if _, ok := SortRAM.Sort.Figure(nil, mt0); ok {
+		t.Error("nil has a RAM key")
+	}
+	res := apimon.Resources{Memory: &apimon.Memory{TotalBytes: 100, FreeBytes: 75}}
+	s.RecordResources("a", mt0, res, nil)
+	if k, ok := SortRAM.Sort.Figure(s.Get("a"), mt0); !ok || k != 0.25 {
+		t.Errorf("RAM key %v %v", k, ok)
+	}
+	if _, ok := SortGPU.Sort.Figure(s.Get("a"), mt0); ok {
+		t.Error("no GPU has a GPU key")
+	}
+	s.RecordKernels("busy", mt0, []apimon.Kernel{{ID: "k", ExecutionState: "busy", LastActivity: mt0.Add(-9 * time.Hour), Connections: 1}}, nil)
+	s.RecordKernels("idle", mt0, []apimon.Kernel{{ID: "k", ExecutionState: "idle", LastActivity: mt0.Add(-time.Minute), Connections: 1}}, nil)
+	b, okb := SortActivity.Sort.Figure(s.Get("busy"), mt0)
+	i, oki := SortActivity.Sort.Figure(s.Get("idle"), mt0)
+	if !okb || !oki || b >= i {
+		t.Errorf("busy %v %v, idle %v %v", b, okb, i, oki)
+	}
+	if _, ok := SortActivity.Sort.Figure(s.Get("a"), mt0); ok {
+		t.Error("no kernel list has an ACTIVITY key")
+	}
+}

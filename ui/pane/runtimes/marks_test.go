@@ -88,7 +88,7 @@ func TestMarksReadWithoutColourAndDropWithTheirRuntime(t *testing.T) {
 	}
 	// The filter hides r-alpha: only r-charlie is acted on.
 	p.SetFilter("t4")
-	p.Sync(c.Snap)
+	p.Sync(c)
 	if got := names(p.Marked()); got != "r-charlie" || p.HiddenMarks() != 1 {
 		t.Fatalf("filtered: marked %s, %d hidden", got, p.HiddenMarks())
 	}
@@ -97,12 +97,12 @@ func TestMarksReadWithoutColourAndDropWithTheirRuntime(t *testing.T) {
 	}
 	// r-charlie is gone: its mark drops, and a gone row cannot be marked.
 	c.Snap.MarkRuntimeGone(commontest.T0, "runtimes/r-charlie", "NOT_FOUND")
-	p.Sync(c.Snap)
+	p.Sync(c)
 	if p.IsMarked("runtimes/r-charlie") {
 		t.Fatal("a gone runtime kept its mark")
 	}
 	p.Select("runtimes/r-charlie")
-	p.Sync(c.Snap)
+	p.Sync(c)
 	if id, _, ok := p.ToggleMark(c.Layout.TableRows); ok || id != "r-charlie" {
 		t.Fatalf("a gone row was marked (%q %v)", id, ok)
 	}
@@ -137,7 +137,7 @@ func TestSortByEachColumnAndReverse(t *testing.T) {
 		if !p.SortBy(tc.action) {
 			t.Fatalf("%s: not a sort", tc.action)
 		}
-		p.Sync(c.Snap)
+		p.Sync(c)
 		header := p.View(c, commontest.T0, false)[1]
 		if got := names(p.Rows()); got != tc.order || !strings.Contains(header, tc.arrow) {
 			t.Errorf("%s: rows %s header %q; want %s and %s", tc.action, got, header, tc.order, tc.arrow)
@@ -146,9 +146,10 @@ func TestSortByEachColumnAndReverse(t *testing.T) {
 	if p.SortBy(keymap.ActionDeleteRuntime) {
 		t.Fatal("delete_runtime sorted")
 	}
-	// s cycles through every sortable column, back to the first.
-	for range render.Sortable() {
-		p.NextSort()
+	// s cycles through every sortable column shown (monitoring off: not
+	// RAM, GPU, ACTIVITY), back to the first.
+	for range len(render.Sortable()) - len(render.MonColumns) {
+		p.NextSort(c)
 	}
 	if p.SortColumn() != &render.ColSpec || p.Reversed() {
 		t.Fatalf("s cycled to %s", p.SortWord())

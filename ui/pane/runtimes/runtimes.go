@@ -35,6 +35,7 @@ type Pane struct {
 	reverse     bool
 	filter      string
 	marks       map[string]bool // marked runtime names
+	figs        []figured       // scratch: rows with their monitor sort keys
 }
 
 // New returns an empty table, sorted by name, that builds its rows on the
@@ -85,7 +86,11 @@ func (p *Pane) HandleKey(k tea.KeyMsg, c *common.Context) (common.Effect, bool) 
 		if b, ok := keys.ForAction(col.Sort.Action); ok && key.Matches(k, b) {
 			// A key acts only on what is on screen.
 			if !widths(c, c.Layout.W, p.nameWidth).Shows(col) {
-				return common.Say{Text: strings.TrimSpace(col.Title) + " is not shown at this width: nothing to sort by", Err: true}, true
+				why := "at this width"
+				if col.Sort.Figure != nil && c.Monitor == nil {
+					why = "with monitoring off"
+				}
+				return common.Say{Text: strings.TrimSpace(col.Title) + " is not shown " + why + ": nothing to sort by", Err: true}, true
 			}
 			return common.SortBy{Action: col.Sort.Action}, true
 		}
@@ -128,15 +133,17 @@ func (p *Pane) Move(delta, visible int) (changed bool) {
 	return changed
 }
 
-// Sync re-sorts and re-filters only when the data, sort or filter changed
+// Sync re-sorts and re-filters c.Snap only when the data, sort or filter
+// changed (or, sorted by a monitor column, the figures: FiguresChanged)
 // and keeps the selection on the same runtime by name; it reports whether
 // the selection was lost (another runtime, or none, is selected).
-func (p *Pane) Sync(snap *state.Snapshot) (lost bool) {
+func (p *Pane) Sync(c *common.Context) (lost bool) {
+	snap := c.Snap
 	if !p.rowsDirty && p.rowsVersion == snap.Version() {
 		return false
 	}
 	p.rows = snap.Rows(state.SortByName, p.filter)
-	p.sortRows(p.rows)
+	p.sortRows(p.rows, c)
 	p.rowsVersion, p.rowsDirty = snap.Version(), false
 	p.dropVanishedMarks(snap)
 	found := false

@@ -26,7 +26,7 @@ func fixture() (*common.Context, *Pane) {
 		commontest.Runtime("r-bravo", specT4, t0.Add(3*time.Minute)),
 		commontest.Runtime("r-charlie", specT4, time.Time{}))
 	p := New()
-	p.Sync(c.Snap)
+	p.Sync(c)
 	return c, p
 }
 
@@ -56,7 +56,7 @@ func TestKeysMoveTheCursorAndSelectByName(t *testing.T) {
 	}
 	// Sorting by expiry puts r-bravo first: the selection follows it.
 	p.SortBy(keymap.ActionSortExpiry)
-	p.Sync(c.Snap)
+	p.Sync(c)
 	if p.Selected() != "runtimes/r-bravo" || p.Rows()[p.Cursor()].Name != "runtimes/r-bravo" {
 		t.Fatalf("after sorting by %v: selected %q at cursor %d", p.SortWord(), p.Selected(), p.Cursor())
 	}
@@ -65,14 +65,14 @@ func TestKeysMoveTheCursorAndSelectByName(t *testing.T) {
 func TestFilterCountsWhatItHides(t *testing.T) {
 	c, p := fixture()
 	p.SetFilter("t4")
-	if lost := p.Sync(c.Snap); !lost || len(p.Rows()) != 2 || p.Selected() != "runtimes/r-bravo" {
+	if lost := p.Sync(c); !lost || len(p.Rows()) != 2 || p.Selected() != "runtimes/r-bravo" {
 		t.Fatalf("filter t4: %d rows, selected %q (lost %v)", len(p.Rows()), p.Selected(), lost)
 	}
 	if title := p.View(c, commontest.T0, false)[0]; !strings.Contains(title, "RUNTIMES 2 of 3") || !strings.Contains(title, "filter: t4") {
 		t.Fatalf("title %q", title)
 	}
 	p.SetFilter("nothing-matches")
-	p.Sync(c.Snap)
+	p.Sync(c)
 	if v := strings.Join(p.View(c, commontest.T0, false), "\n"); !strings.Contains(v, "no runtime matches the filter") {
 		t.Fatalf("empty filter result:\n%s", v)
 	}
@@ -101,7 +101,7 @@ func TestActivityShowsInTheTokenColumn(t *testing.T) {
 func TestHostileNamesStayInert(t *testing.T) {
 	c := commontest.Context(80, 24, commontest.Runtime("rt-\x1b]52;c;aGk=\x07x\u202e", specT4, commontest.T0.Add(time.Hour)))
 	p := New()
-	p.Sync(c.Snap)
+	p.Sync(c)
 	commontest.AssertInert(t, "table", strings.Join(p.View(c, commontest.T0, false), "\n"), 80)
 }
 
@@ -109,7 +109,7 @@ func TestHostileNamesStayInert(t *testing.T) {
 func TestGoneRuntimeReadsGone(t *testing.T) {
 	c, p := fixture()
 	c.Snap.MarkRuntimeGone(commontest.T0, "runtimes/r-charlie", "NOT_FOUND")
-	p.Sync(c.Snap)
+	p.Sync(c)
 	v := strings.Join(p.View(c, commontest.T0.Add(2*time.Minute), false), "\n")
 	if !strings.Contains(v, "GONE seen 2m ago") || !strings.Contains(v, "1 gone") {
 		t.Fatalf("gone row:\n%s", v)
