@@ -151,7 +151,7 @@ func (c *Copier) download(ctx context.Context, remote string, dir *safefile.Dir,
 			_ = pf.Close()
 			closed = true
 		}
-		kept := fmt.Sprintf("partial download kept in %s, run the same command to resume", dir.Join(part))
+		kept := fmt.Sprintf("partial download kept in %s: downloading the file again resumes it", dir.Join(part))
 		var je *proxy.Error
 		if errors.As(err, &je) {
 			e := *je

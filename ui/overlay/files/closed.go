@@ -51,7 +51,7 @@ func (c Closed) Done(d pane.DoneMsg, open bool) (Closed, common.Effect) {
 	case !d.Cancelled():
 		return say(what+" failed: "+common.ErrLine(d.Err), true)
 	case d.KeptPart():
-		return say(what+" cancelled: the partial download is kept; downloading it again resumes", false)
+		return say(what+" cancelled: partial kept, resumes when downloaded again", false)
 	case d.Op == "download":
 		return say(what+" cancelled before anything was written", false)
 	case d.Op == "upload":
