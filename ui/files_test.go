@@ -405,7 +405,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		m = e.press(t, m, "esc")
 		waitFor(t, stall.ended, "the download stopping when its pane closed")
 		m = drive(t, m, xfer)
-		mustContain(t, m.View(), "download of data.csv on rt-t4demo7k2p cancelled: the partial download is kept")
+		mustContain(t, m.View(), "download of data.csv on rt-t4demo7k2p cancelled: partial kept, resumes when downloaded again")
 	})
 	t.Run("download finished first", func(t *testing.T) {
 		e, m := emuModel(t, colabfake.Options{}, nil)
