@@ -17,6 +17,7 @@ import (
 
 	"github.com/atotto/clipboard"
 	"github.com/aymanbagabas/go-osc52/v2"
+	"github.com/charmbracelet/x/term"
 )
 
 // Method says how a copy reached the clipboard.
@@ -44,7 +45,7 @@ const (
 // OSC 52 sequence wrapped for passthrough would be dropped by tmux ≥ 3.3
 // unless allow-passthrough is on. Elsewhere, and inside tmux when the tmux
 // command fails, it writes an OSC 52 sequence to the controlling terminal
-// (/dev/tty, else stderr), so it works over SSH (unwrapped in tmux, which
+// (/dev/tty, else stderr when it is a terminal), so it works over SSH (unwrapped in tmux, which
 // takes it with set-clipboard on; wrapped for GNU screen, TERM screen*).
 // It also tries the native clipboard (github.com/atotto/clipboard: pbcopy,
 // xclip/xsel/wl-copy, Windows). The answer: Native when the
@@ -105,6 +106,10 @@ func writeOSC52(text string) error {
 	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
 		defer tty.Close()
 		w = tty
+	} else if !term.IsTerminal(os.Stderr.Fd()) {
+		// The text may be a proxy token: never into a file stderr was
+		// sent to.
+		return errors.New("no terminal for OSC 52: " + err.Error())
 	}
 	_, err := seq.WriteTo(w)
 	return err
