@@ -87,6 +87,15 @@ type RuntimeSpecKey struct {
 	Shape       Shape   `json:"shape"`
 }
 
+// AcceleratorName is the accelerator as the dashboard names it: NONE
+// when Colab left it empty.
+func (k RuntimeSpecKey) AcceleratorName() string {
+	if k.Accelerator == "" {
+		return AcceleratorNone
+	}
+	return k.Accelerator
+}
+
 // String renders the key compactly, e.g. "GPU/T4/STANDARD" or "CPU/HIGHMEM"
 // (the accelerator is left out when it is NONE or empty).
 func (k RuntimeSpecKey) String() string {

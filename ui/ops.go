@@ -48,12 +48,8 @@ type (
 )
 
 func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
-	acc := sel.RuntimeSpec.Accelerator
-	if acc == "" {
-		acc = api.AcceleratorNone
-	}
 	d := dialog.New(dialog.Confirm, now, "Delete runtime "+sel.ID()+"?",
-		"Runtime "+sel.Name+" ("+sel.RuntimeSpec.Variant.Short()+", accelerator "+acc+").",
+		"Runtime "+sel.Name+" ("+specWords(sel)+").",
 		"This cannot be undone: it removes the runtime's files and its "+strconv.Itoa(len(sel.Sessions))+" session(s).")
 	name := sel.Name
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
@@ -63,6 +59,11 @@ func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
 		return common.DeleteRuntime{Name: name}
 	}
 	m.scr.push(d)
+}
+
+// specWords is how a delete question names r's spec: "GPU, accelerator T4".
+func specWords(r *state.Runtime) string {
+	return r.RuntimeSpec.Variant.Short() + ", accelerator " + r.RuntimeSpec.AcceleratorName()
 }
 
 func (m *runtimeOps) askCloseSession(now time.Time) {
@@ -340,12 +341,7 @@ func (m *runtimeOps) askDeleteMarked(rs []*state.Runtime, now time.Time) {
 	list := make([]string, 0, len(rs))
 	for _, r := range rs {
 		names = append(names, r.Name)
-		acc := r.RuntimeSpec.Accelerator
-		if acc == "" {
-			acc = api.AcceleratorNone
-		}
-		list = append(list, "  "+r.ID()+" ("+r.RuntimeSpec.Variant.Short()+", accelerator "+acc+", "+
-			strconv.Itoa(len(r.Sessions))+" session(s))")
+		list = append(list, "  "+r.ID()+" ("+specWords(r)+", "+strconv.Itoa(len(r.Sessions))+" session(s))")
 	}
 	d := dialog.New(dialog.Confirm, now, "Delete "+countWord(len(rs), "marked runtime")+"?",
 		m.listFitting(list),

@@ -10,7 +10,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
@@ -68,11 +67,7 @@ func lines(c *common.Context, r *state.Runtime, now time.Time) []line {
 	// Priorities step by 10, so the monitor's lines fit between them.
 	kv := func(prio int, k, v string) { kvs = append(kvs, line{prio * 10, " " + frame.Fit(k, 8) + " " + v}) }
 	k := r.RuntimeSpec
-	acc := k.Accelerator
-	if acc == "" {
-		acc = api.AcceleratorNone
-	}
-	kv(3, "spec", termtext.Line(k.Variant.Short()+" · "+acc+" · "+k.Shape.Short()))
+	kv(3, "spec", termtext.Line(k.Variant.Short()+" · "+k.AcceleratorName()+" · "+k.Shape.Short()))
 	url, tok := "(unknown)", ""
 	if ci := r.ConnectionInfo; ci != nil {
 		url, tok = termtext.Line(ci.URL), termtext.Line(ci.Token)
