@@ -164,6 +164,9 @@ func (e *Error) Class() string {
 // quote, or spaces at its ends, so it reaches a terminal escaped and
 // unambiguous.
 func quoteIfOdd(s string) string {
+	if asciiPlain(s) {
+		return s
+	}
 	if !utf8.ValidString(s) || strings.TrimSpace(s) != s {
 		return strconv.Quote(s)
 	}
@@ -173,6 +176,21 @@ func quoteIfOdd(s string) string {
 		}
 	}
 	return s
+}
+
+// asciiPlain reports whether s is printable ASCII without a quote or a
+// space at its ends: quoteIfOdd's common case, decided without decoding
+// runes (ls prints one name per entry).
+func asciiPlain(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c >= 0x7f || c == '"' {
+			return false
+		}
+	}
+	return true
 }
 
 // DisplayName returns a remote name fit for a terminal: as is when it is

@@ -3,7 +3,7 @@ package proxy
 // The directory listing, decoded as a stream (field case 70): a Jupyter
 // contents reply for a directory of 120,000 entries is 35 MB of JSON, and
 // colabdash must list, browse and copy it. The reply is never held whole:
-// json.Decoder walks its tokens and each entry of "content" is decoded on
+// jsontext walks it (listdecode.go) and each entry of "content" is decoded on
 // its own and handed to the caller, which prints it (ls), keeps the first
 // ones (the files pane) or collects them (cp -r). It is bounded by entries
 // (Options.MaxEntries) and by time (Options.ListTimeout), not by bytes,
@@ -19,6 +19,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Defaults of the listing's bounds, applied for zero Options fields.
@@ -119,20 +121,18 @@ type listDecoder struct {
 var errEntryTooLarge = errors.New("listing entry too large")
 
 func (ld *listDecoder) decode() (Model, error) {
-	br := bufio.NewReaderSize(ld.budget, 64<<10)
+	// A small buffer: enough to look for the anti-XSSI prefix; jsontext
+	// then reads through it into its own buffer without another copy.
+	br := bufio.NewReaderSize(ld.budget, 16)
 	if err := skipXSSI(br); err != nil {
 		return Model{}, err
 	}
-	sc := &scanner{r: br}
-	c, err := sc.next()
-	if err != nil {
-		return Model{}, ld.wrap(err)
-	}
-	if c != '{' {
+	md := newModelDecoder(br)
+	if k := md.d.PeekKind(); k != '{' && k != jsontext.KindInvalid {
 		return Model{}, ld.notListing("the reply is not a JSON object")
 	}
 	var m Model
-	if err := sc.model(&m, func(c byte) error { return ld.content(sc, c) }); err != nil {
+	if err := md.model(&m, func() error { return ld.content(md) }); err != nil {
 		return m, ld.wrap(err)
 	}
 	if !m.IsDir() {
@@ -141,36 +141,32 @@ func (ld *listDecoder) decode() (Model, error) {
 	return m, nil
 }
 
-// content decodes the model's "content" (its first byte c): a
-// directory's array of entries, each passed to ld.each as it is decoded.
-// A string or object (a file's or notebook's content) is ErrNotDir,
-// before any more of it is read.
-func (ld *listDecoder) content(sc *scanner, c byte) error {
-	switch c {
+// content decodes the model's "content": a directory's array of
+// entries, each passed to ld.each as it is decoded. A string or object
+// (a file's or notebook's content) is ErrNotDir, before any more of it
+// is read.
+func (ld *listDecoder) content(md *modelDecoder) error {
+	switch md.d.PeekKind() {
 	case 'n':
-		return sc.literal(c)
+		return md.token()
 	case '[':
+	case jsontext.KindInvalid:
+		_, err := md.read() // the error PeekKind met
+		return err
 	default:
 		return &Error{Op: "list", Runtime: ld.c.id, Kind: ErrNotDir}
 	}
+	if err := md.token(); err != nil {
+		return err
+	}
 	var e Model
-	return sc.compound('[', func(c byte) error {
+	for md.d.PeekKind() != ']' {
 		if ld.n >= ld.c.o.MaxEntries {
 			return &Error{Op: "list", Runtime: ld.c.id, Kind: ErrListTooLarge,
 				Message: fmt.Sprintf("more than %d entries; list it with exec (os.scandir)", ld.c.o.MaxEntries)}
 		}
-		switch c {
-		case '{':
-			if err := sc.model(&e, nil); err != nil {
-				return err
-			}
-		case 'n': // null decodes as an empty model, as encoding/json has it
-			if err := sc.literal(c); err != nil {
-				return err
-			}
-			e = Model{Size: -1}
-		default:
-			return errSyntax
+		if err := md.entry(&e); err != nil {
+			return err
 		}
 		ld.budget.left += maxEntryBytes
 		ld.n++
@@ -178,13 +174,18 @@ func (ld *listDecoder) content(sc *scanner, c byte) error {
 			ld.stopped = true
 			return err
 		}
-		return nil
-	})
+	}
+	return md.token()
 }
 
 // wrap gives the budget's error its kind (ErrServer); any other error
 // is returned as is (ListEach names the path).
 func (ld *listDecoder) wrap(err error) error {
+	if ld.budget.err != nil {
+		// The reader failed: jsontext may have reported it as the
+		// value it cut short.
+		err = ld.budget.err
+	}
 	if errors.Is(err, errEntryTooLarge) {
 		return ld.notListing(fmt.Sprintf("an entry of the listing is larger than %d KiB", maxEntryBytes>>10))
 	}
@@ -196,21 +197,27 @@ func (ld *listDecoder) notListing(msg string) error {
 }
 
 // budgetReader reads from r until left bytes were read, then fails with
-// errEntryTooLarge; the decoder raises left as entries arrive.
+// errEntryTooLarge; the decoder raises left as entries arrive. err is
+// the first error other than io.EOF it returned.
 type budgetReader struct {
 	r    io.Reader
 	left int64
+	err  error
 }
 
 func (b *budgetReader) Read(p []byte) (int, error) {
 	if b.left <= 0 {
-		return 0, errEntryTooLarge
+		b.err = errEntryTooLarge
+		return 0, b.err
 	}
 	if int64(len(p)) > b.left {
 		p = p[:b.left]
 	}
 	n, err := b.r.Read(p)
 	b.left -= int64(n)
+	if err != nil && err != io.EOF && b.err == nil {
+		b.err = err
+	}
 	return n, err
 }
 

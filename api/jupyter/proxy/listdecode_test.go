@@ -1,6 +1,6 @@
 package proxy
 
-// Issue 24: the listing scanner decodes what encoding/json decodes, for
+// Issue 24: the listing decoder decodes what encoding/json decodes, for
 // the models a server may send, and refuses what it refuses.
 
 import (
@@ -27,15 +27,19 @@ func decodeListing(body string) (Model, error) {
 
 // Every entry decodes to the Model encoding/json gives through
 // modelWire: escapes (a surrogate pair, \/, \u0000), invalid UTF-8,
-// nulls, unknown fields holding nested values, odd white space, a
-// repeated time and type, and a field given twice (the last wins).
-func TestListingScannerMatchesEncodingJSON(t *testing.T) {
+// nulls, unknown fields holding nested values (with quotes, brackets and
+// backslashes inside their strings), odd white space, a repeated time and
+// type, a field given twice (the last wins), a name written with an
+// escape, and strings ending in an escaped backslash.
+func TestListingDecoderMatchesEncodingJSON(t *testing.T) {
 	entries := []string{
 		`{"name": "a.txt", "path": "content/d/a.txt", "type": "file", "size": 12, "writable": true, "last_modified": "2026-11-01T12:00:00.123456Z", "created": "2026-11-01T12:00:00.123456Z", "mimetype": "text/plain", "content": null, "format": null, "hash": null}`,
 		`{"name":"b\"q\\u00e9\ud83d\ude00\/x","path":"content/d/b","type":"file","size":0,"writable":false,"last_modified":"2026-11-01T12:00:00.123456Z","mimetype":null}`,
 		"{\"name\": \"bad\xff\xfeutf8\", \"type\": \"file\", \"size\": null, \"extra\": {\"a\": [1, 2.5e3, {\"b\": null}], \"c\": \"}]\"}}",
 		`{ "type" : "directory" , "name" : "sub" , "size" : null , "writable" : null , "last_modified" : "2026-11-01 12:00:00+00:00" }`,
 		`{"name": "nul\u0000x", "type": "notebook", "size": -1, "name": "twice", "created": "not a time"}`,
+		`{"extra": [{"a": "]}\\"}, "\\\"{"], "n\u0061me": "esc\\", "path": "p\\\\", "size": 7, "type": "file"}`,
+		"{\n\t\"name\"\r\n:\t\"ws\" ,\"size\" : -0 ,\"writable\":true\n}",
 		`{}`,
 		`null`,
 	}
@@ -61,10 +65,10 @@ func TestListingScannerMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// What encoding/json refuses, the scanner refuses (a reply that is not
+// What encoding/json refuses, the decoder refuses (a reply that is not
 // the expected JSON); a reply cut short is an unexpected end; a file's
 // content is ErrNotDir.
-func TestListingScannerRefusals(t *testing.T) {
+func TestListingDecoderRefusals(t *testing.T) {
 	dir := func(content string) string {
 		return `{"name": "d", "type": "directory", "content": ` + content + `}`
 	}
@@ -101,7 +105,7 @@ func TestListingScannerRefusals(t *testing.T) {
 
 // A string longer than the reader's buffer, and a quote escaped right at
 // a buffer's end, are read whole.
-func TestListingScannerLongStrings(t *testing.T) {
+func TestListingDecoderLongStrings(t *testing.T) {
 	long := strings.Repeat("x", 100_000)
 	esc := strings.Repeat("y", 64<<10-30) + `\"z`
 	body := fmt.Sprintf(`{"type": "directory", "content": [{"name": %q}, {"name": "%s"}]}`, long, esc)
