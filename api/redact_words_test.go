@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"io/fs"
 	"log/slog"
+	"math/rand/v2"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -187,5 +188,42 @@ func TestLogFileEscapesC1AndBidi(t *testing.T) {
 	log.Info("ok", "name", "café — 日本語 ✓")
 	if !strings.Contains(buf.String(), `"name":"café — 日本語 ✓"`) {
 		t.Errorf("plain text changed: %s", buf.String())
+	}
+}
+
+// redactPatterns skips text without patternBytes or "29." (file names in
+// a listing of 100,000 entries): no pattern may match such text. Word
+// salad built from every pattern's parts, with and without those bytes,
+// is redacted alike by the skipping path and the full one; a pattern
+// added without a byte of patternBytes in every match fails here.
+func TestPatternsNeedTheirBytes(t *testing.T) {
+	parts := []string{"bearer", "Bearer", "ya29.", "YA29", "token", "access_token", "authorization",
+		"x-colab-runtime-proxy-token", "x-goog-api-key", "private", "key", "PRIVATE KEY", "-----BEGIN",
+		"-----END", "code", "sig", "password", "https", "://", "@", "=", ":", "\"", "'", "\\", "?", "&", "#",
+		" ", "\t", "\n", "AbCdEf0123456789", "s3cr3t-V4lue_x", ".", "-", "_", "/", "%", "u0026", "29"}
+	rng := rand.New(rand.NewPCG(24, 19))
+	free, changed := 0, 0
+	for i := 0; i < 40_000; i++ {
+		var b strings.Builder
+		for n := 1 + rng.IntN(12); n > 0; n-- {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		full := applyPatterns(s)
+		if full != s {
+			changed++
+		}
+		if !strings.ContainsAny(s, patternBytes) && !strings.Contains(s, "29.") {
+			free++
+			if full != s {
+				t.Fatalf("%q has none of patternBytes, yet the patterns redact it: %q", s, full)
+			}
+		}
+		if got := redactPatterns(s); got != full {
+			t.Fatalf("redactPatterns(%q) = %q, applyPatterns = %q", s, got, full)
+		}
+	}
+	if free < 1000 || changed < 1000 {
+		t.Fatalf("the salad is too thin: %d strings without pattern bytes, %d redacted", free, changed)
 	}
 }

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 )
@@ -94,12 +93,12 @@ func MaskToken(token string) string {
 func FormatBytes(n int64) string {
 	const unit = 1000
 	if n < unit {
-		return fmt.Sprintf("%d B", n)
+		return strconv.FormatInt(n, 10) + " B"
 	}
 	div, exp := int64(unit), 0
 	for m := n / unit; m >= unit && exp < 4; m /= unit {
 		div *= unit
 		exp++
 	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "kMGTP"[exp])
+	return strconv.FormatFloat(float64(n)/float64(div), 'f', 1, 64) + " " + "kMGTP"[exp:exp+1] + "B"
 }
