@@ -39,7 +39,7 @@ func filesEmu(t *testing.T) (*colabfake.Server, []string) {
 }
 
 func TestFilesCommandsRoundTrip(t *testing.T) {
-	_, flags := filesEmu(t)
+	srv, flags := filesEmu(t)
 	dir := t.TempDir()
 	local := writeFile(t, filepath.Join(dir, "data #1.csv"), "a,b\n1,2\n")
 	cli := func(args ...string) (int, string, string) {
@@ -49,9 +49,27 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 	if code, out, errs := cli("cp", local, "rt-files:/content/"); code != 0 || !strings.Contains(out, "rt-files:/content/data #1.csv") {
 		t.Fatalf("cp up: exit %d, out %q, err %q", code, out, errs)
 	}
+	// A directory's ls is one request to the runtime (no stat first:
+	// a round trip through Colab's proxy each time, issue 24).
+	before, _ := srv.ProxyRequests()
 	code, out, errs := cli("ls", "rt-files")
 	if code != 0 || !strings.Contains(out, "8 B") || !strings.Contains(out, "data #1.csv") {
 		t.Fatalf("ls: exit %d, out %q, err %q", code, out, errs)
+	}
+	if after, _ := srv.ProxyRequests(); after-before != 1 {
+		t.Errorf("ls of a directory sent %d requests to the runtime, want 1", after-before)
+	}
+	// A file's ls is its one line, in text and in JSON.
+	if code, out, errs := cli("ls", "rt-files:/content/data #1.csv"); code != 0 || strings.Count(out, "\n") != 1 || !strings.Contains(out, "8 B") || !strings.HasSuffix(out, "  data #1.csv\n") {
+		t.Fatalf("ls of a file: exit %d, out %q, err %q", code, out, errs)
+	}
+	var one struct {
+		Type    string
+		Entries []struct{ Name, Path string }
+	}
+	if code, out, _ := cli("ls", "rt-files:/content/data #1.csv", "--json"); code != 0 || json.Unmarshal([]byte(out), &one) != nil ||
+		one.Type != "file" || len(one.Entries) != 1 || one.Entries[0].Path != "/content/data #1.csv" {
+		t.Fatalf("ls --json of a file: exit %d, %q", code, out)
 	}
 	code, out, _ = cli("ls", "runtimes/rt-files:content", "--json")
 	var ls struct {

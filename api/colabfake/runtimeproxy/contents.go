@@ -65,6 +65,9 @@ func (s *Server) getModel(w http.ResponseWriter, r *http.Request, root *os.Root,
 		jsonError(w, http.StatusNotFound, "file or directory does not exist: %q", p)
 		return
 	}
+	if badType(w, r, p, st.IsDir()) {
+		return
+	}
 	m := modelOf(p, st)
 	if r.URL.Query().Get("content") == "0" {
 		writeModel(w, http.StatusOK, m)
@@ -186,4 +189,22 @@ func (s *Server) renameModel(w http.ResponseWriter, r *http.Request, root *os.Ro
 		return
 	}
 	writeModel(w, http.StatusOK, modelOf(np, st))
+}
+
+// badType answers a GET whose ?type= the path p is not as jupyter-server
+// does (400, reason "bad type"), before any content is read: a client
+// listing with type=directory learns that p is a file without the file
+// being read. It reports whether it answered.
+func badType(w http.ResponseWriter, r *http.Request, p string, dir bool) bool {
+	switch t := r.URL.Query().Get("type"); {
+	case t == "" || (t == "directory") == dir:
+		return false
+	case t != "directory" && t != "file" && t != "notebook":
+		jsonErrorReason(w, http.StatusBadRequest, "bad type", "Type %s is invalid", t)
+	case dir:
+		jsonErrorReason(w, http.StatusBadRequest, "bad type", "%s is a directory, not a %s", p, t)
+	default:
+		jsonErrorReason(w, http.StatusBadRequest, "bad type", "%s is not a directory", p)
+	}
+	return true
 }

@@ -138,7 +138,13 @@ func writeModel(w http.ResponseWriter, status int, m jmodel) {
 
 // jsonError writes Jupyter's error body {"message": …, "reason": null}.
 func jsonError(w http.ResponseWriter, status int, format string, a ...any) {
+	jsonErrorReason(w, status, nil, format, a...)
+}
+
+// jsonErrorReason is jsonError with jupyter-server's "reason" (a word
+// such as "bad type", or nil).
+func jsonErrorReason(w http.ResponseWriter, status int, reason any, format string, a ...any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"message": fmt.Sprintf(format, a...), "reason": nil})
+	_ = json.NewEncoder(w).Encode(map[string]any{"message": fmt.Sprintf(format, a...), "reason": reason})
 }

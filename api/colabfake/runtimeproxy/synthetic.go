@@ -79,6 +79,9 @@ func (s *Server) serveSynthetic(w http.ResponseWriter, r *http.Request, rest str
 		}
 		return true
 	}
+	if !files && badType(w, r, p, !inside) {
+		return true
+	}
 	switch {
 	case files && !inside:
 		http.Error(w, "is not a file", http.StatusForbidden)

@@ -18,6 +18,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -54,10 +55,10 @@ func init() { classes[ErrListTooLarge] = "too large" }
 // order, without keeping them: a listing of any size costs the memory of
 // one entry. each returning an error stops the listing with that error.
 // It returns the directory's own model (Entries nil) and the number of
-// entries passed to each. Errors: those of Stat; ErrNotDir for a file or
-// notebook (each is not called); ErrListTooLarge past Options.MaxEntries
-// entries or Options.ListTimeout; ErrServer for a reply that is not a
-// listing. Entries already passed to each stay valid when it fails.
+// entries passed to each. A directory needs no Stat first. Errors: those
+// of Stat; ErrNotDir for a file or notebook (each is not called);
+// ErrListTooLarge past Options.MaxEntries entries or Options.ListTimeout;
+// ErrServer for a reply that is not a listing. Entries already passed to each stay valid when it fails.
 func (c *Client) ListEach(ctx context.Context, p string, each func(Model) error) (Model, int, error) {
 	remote := CleanRemote(p)
 	ctx, cancel := context.WithTimeout(ctx, c.o.ListTimeout)
@@ -65,9 +66,16 @@ func (c *Client) ListEach(ctx context.Context, p string, each func(Model) error)
 	fail := func(kind error, msg string) *Error {
 		return &Error{Op: "list", Runtime: c.id, Path: remote, Kind: kind, Message: msg}
 	}
+	// type=directory: a file or notebook is refused (400) before the
+	// server reads it, so a listing needs no Stat first; a server that
+	// ignores it sends the file, whose content is ErrNotDir below.
 	resp, err := c.Do(ctx, &Request{Op: "list", Method: http.MethodGet, Path: "api/contents/" + EscapePath(p),
-		Query: url.Values{"content": {"1"}}, Retry404: true, Remote: remote})
+		Query: url.Values{"content": {"1"}, "type": {"directory"}}, Retry404: true, Remote: remote})
 	if err != nil {
+		var je *Error
+		if errors.As(err, &je) && je.Status == http.StatusBadRequest && strings.Contains(je.Message, "is not a directory") {
+			return Model{}, 0, &Error{Op: "list", Runtime: c.id, Path: remote, Kind: ErrNotDir}
+		}
 		if ctx.Err() == context.DeadlineExceeded {
 			return Model{}, 0, fail(ErrTransport, fmt.Sprintf("no answer within %s", c.o.ListTimeout))
 		}

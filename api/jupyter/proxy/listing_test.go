@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -135,5 +136,27 @@ func TestListRefusesAHugeEntry(t *testing.T) {
 	_, _, err = c.ListEach(context.Background(), "content/f", func(Model) error { t.Error("each called"); return nil })
 	if !errors.Is(err, ErrNotDir) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A listing of a file is ErrNotDir, whether the server refuses the
+// type=directory listing as jupyter-server does (400 "… is not a
+// directory", before it reads the file) or ignores type and sends the
+// file; each is never called either way.
+func TestListOfAFileIsNotDir(t *testing.T) {
+	for _, refuse := range []bool{true, false} {
+		c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+			if refuse && r.URL.Query().Get("type") == "directory" {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				io.WriteString(w, `{"message": "content/f.bin is not a directory", "reason": "bad type"}`)
+				return
+			}
+			io.WriteString(w, `{"name": "f.bin", "path": "content/f.bin", "type": "file", "format": "base64", "content": "AAAA"}`)
+		})
+		_, n, err := c.ListEach(context.Background(), "content/f.bin", func(Model) error { t.Error("each called"); return nil })
+		if !errors.Is(err, ErrNotDir) || n != 0 {
+			t.Errorf("refused by the server %v: %d entries, err = %v", refuse, n, err)
+		}
 	}
 }

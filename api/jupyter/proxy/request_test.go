@@ -62,7 +62,8 @@ func TestStatusKinds(t *testing.T) {
 }
 
 // Guards what a request carries: Stat asks for no content (a large
-// file's stat must not bring its bytes), a listing asks for it, and a
+// file's stat must not bring its bytes), a listing asks for it of a
+// directory only (a file is refused before the server reads it), and a
 // body goes with its length and as JSON, with the proxy token and the
 // client agent.
 func TestRequestShape(t *testing.T) {
@@ -72,7 +73,7 @@ func TestRequestShape(t *testing.T) {
 		switch {
 		case r.Header.Get(TokenHeader) != "tok-0123456789" || r.Header.Get(AgentHeader) != Agent:
 			problem = "token or agent header missing"
-		case r.Method == http.MethodGet && r.URL.RawQuery != map[string]string{"/api/contents/content/f": "content=0", "/api/contents/content/d": "content=1"}[r.URL.Path]:
+		case r.Method == http.MethodGet && r.URL.RawQuery != map[string]string{"/api/contents/content/f": "content=0", "/api/contents/content/d": "content=1&type=directory"}[r.URL.Path]:
 			problem = "query " + r.URL.RawQuery + " for " + r.URL.Path
 		case r.Method == http.MethodPut:
 			b, _ := io.ReadAll(r.Body)

@@ -3,6 +3,7 @@ package transfer
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -84,6 +85,42 @@ func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 		}
 		if n := c.Renewals(); n != 0 {
 			t.Errorf("Jupyter's 404 renewed the token %d times", n)
+		}
+	})
+}
+
+// Issue 24: a listing asks for type=directory, so it needs no stat
+// first. On both backends a file listed so is refused with 400 "… is not
+// a directory" before the server reads it (the emulator as
+// jupyter-server), which ListEach reports as ErrNotDir without calling
+// each; a directory lists as before.
+func TestListingOfAFileIsRefusedUnread(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		local := filepath.Join(t.TempDir(), "f.txt")
+		must(t, os.WriteFile(local, []byte("file bytes"), 0o644))
+		if _, err := upload(t, c, local, e.p("f.txt")); err != nil {
+			t.Fatal(err)
+		}
+		req, _ := http.NewRequest(http.MethodGet, e.Rt.ConnectionInfo.URL+"api/contents/"+e.p("f.txt")+"?content=1&type=directory", nil)
+		req.Header.Set(proxy.TokenHeader, e.Rt.ConnectionInfo.Token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "is not a directory") || strings.Contains(string(body), "file bytes") {
+			t.Errorf("GET type=directory of a file: %d %s", resp.StatusCode, body)
+		}
+		_, n, err := c.ListEach(ctx, e.p("f.txt"), func(proxy.Model) error { t.Error("each called for a file"); return nil })
+		if !errors.Is(err, proxy.ErrNotDir) || n != 0 {
+			t.Errorf("ListEach of a file: %d entries, %v; want ErrNotDir", n, err)
+		}
+		if l, err := c.List(ctx, e.Dir); err != nil || len(l.Entries) != 1 || l.Entries[0].Name != "f.txt" {
+			t.Errorf("List of its directory = %+v, %v", l, err)
 		}
 	})
 }

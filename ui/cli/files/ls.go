@@ -1,6 +1,7 @@
 package files
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -50,18 +51,22 @@ func lsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			defer rf.conn.Close()
 			loc.Runtime = rf.rt.ID()
 			got.Runtime = kit.NameOf(loc.Runtime)
-			m, err := rf.jc.Stat(ctx, loc.Path)
-			if err == nil && m.IsDir() && !v.AsJSON {
-				// Printed as it arrives (files_ls.go).
-				if err := v.lsStream(ctx, rf.jc, loc.Path); err != nil {
-					return FileError(err, rf)
-				}
-				return nil
-			}
-			if err == nil && m.IsDir() {
+			// A directory is listed at once (the listing refuses a
+			// file before the server reads it); a file, then, is
+			// stat'ed for its one line.
+			var m jupyter.Model
+			if v.AsJSON {
 				m, err = rf.jc.List(ctx, loc.Path)
-			} else if err == nil {
-				m.Entries = []jupyter.Model{m}
+			} else {
+				// Printed as it arrives (ls_stream.go).
+				err = v.lsStream(ctx, rf.jc, loc.Path)
+			}
+			if errors.Is(err, jupyter.ErrNotDir) {
+				if m, err = rf.jc.Stat(ctx, loc.Path); err == nil {
+					m.Entries = []jupyter.Model{m}
+				}
+			} else if err == nil && !v.AsJSON {
+				return nil
 			}
 			if err != nil {
 				return FileError(err, rf)
