@@ -279,11 +279,9 @@ func (c *Copier) sendChunks(ctx context.Context, part string, src io.ReaderAt, s
 	}
 }
 
-// pause waits before attempt n+1: RetryDelay doubling, at most 5 s.
+// pause waits before attempt n+1 (retryDelay).
 func (c *Copier) pause(ctx context.Context, n int) error {
-	d := c.o.RetryDelay << min(n-1, 5)
-	d = min(d, 5*time.Second)
-	t := time.NewTimer(d)
+	t := time.NewTimer(retryDelay(c.o.RetryDelay, n))
 	defer t.Stop()
 	select {
 	case <-t.C:
@@ -291,6 +289,12 @@ func (c *Copier) pause(ctx context.Context, n int) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// retryDelay is the pause before attempt n+1 after n ≥ 1 failures in a
+// row: base, doubling with each failure, at most 5 s.
+func retryDelay(base time.Duration, n int) time.Duration {
+	return min(base<<min(n-1, 5), 5*time.Second)
 }
 
 // putChunk PUTs src[off:off+n] as one contents model; num is the chunk

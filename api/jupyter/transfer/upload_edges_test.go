@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
@@ -248,5 +249,76 @@ func TestUploadLocalReadErrorIsLocal(t *testing.T) {
 	_, err := c.Upload(context.Background(), e.p("unreadable.bin"), failingSource{data: data, at: 100_000}, int64(len(data)), nil)
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "reading the local file: input/output error") {
 		t.Fatalf("upload of a file unreadable midway: %v, want a local error naming the read", err)
+	}
+}
+
+// Guards the retry pauses' lengths: the first pause is RetryDelay, each
+// failure in a row doubles it, and none is longer than 5 s (the default
+// 200 ms gives 0.2, 0.4, 0.8, 1.6, 3.2 and then 5 s).
+func TestRetryDelayDoublesUpToFiveSeconds(t *testing.T) {
+	base := 200 * time.Millisecond
+	for n, want := range map[int]time.Duration{1: base, 2: 2 * base, 3: 4 * base, 5: 16 * base, 6: 5 * time.Second, 40: 5 * time.Second} {
+		if got := retryDelay(base, n); got != want {
+			t.Errorf("pause after %d failures: %v, want %v", n, got, want)
+		}
+	}
+	if got := retryDelay(time.Millisecond, 40); got != 32*time.Millisecond {
+		t.Errorf("pause after 40 failures at a 1 ms base: %v, want 32 ms (doubling stops after five)", got)
+	}
+}
+
+// Guards the resume after the lost reply of the last piece: the stat
+// finds every byte applied and the upload ends there, with no further
+// PUT (an empty last piece sent again, say). A PUT after the lost one
+// would meet the queued 400 and fail the upload.
+func TestLastChunkReplyLostSendsNoMore(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib })
+	data := randomBytes(10*mib, 61) // pieces of 3, 3, 3 and 1 MiB
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyDropReply, Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 3})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: http.StatusBadRequest,
+		Body: `{"message": "a PUT after the last piece", "reason": null}`, ContentType: "application/json",
+		Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 3})
+	var log methodLog
+	e.SetOnProxy(log.hook)
+	m, err := c.Upload(context.Background(), e.p("last.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	e.SetOnProxy(nil)
+	if err != nil || m.Size != int64(len(data)) {
+		t.Fatalf("upload whose last reply was lost: %+v, %v", m, err)
+	}
+	if n := e.Srv.PendingProxyFaults(); n != 1 {
+		t.Errorf("%d faults left, want 1: the upload sent a PUT after the last piece", n)
+	}
+	if n := log.count(http.MethodPut); n != 4 {
+		t.Errorf("%d PUTs for four pieces, want 4", n)
+	}
+	e.Srv.ClearProxyFaults()
+}
+
+// Guards what a 413 on a later piece teaches: the next pieces are half
+// the refused piece (3 MiB refused → 1.5 MiB), not half of the bytes up
+// to its end; the log line says both sizes, and the file arrives whole.
+func TestLater413ShrinksFromTheRefusedPiece(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	var logs bytes.Buffer // written by the upload only, read after it
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib; o.Logger = newDebugLogger(&logs) })
+	data := randomBytes(10*mib, 62)
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: http.StatusRequestEntityTooLarge,
+		Body: "<html><head><title>413 Request Entity Too Large</title></head></html>", ContentType: "text/html",
+		Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 1})
+	m, err := c.Upload(context.Background(), e.p("later.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	if err != nil || m.Size != int64(len(data)) {
+		t.Fatalf("upload with a 413 on its second piece: %+v, %v", m, err)
+	}
+	want := `"refusedBytes":` + strconv.Itoa(3*mib) + `,"nextBytes":` + strconv.Itoa(3*mib/2)
+	if !strings.Contains(logs.String(), want) {
+		t.Errorf("log lacks %s:\n%s", want, logs.String())
+	}
+	out := filepath.Join(t.TempDir(), "back.bin")
+	if _, err := download(t, c, e.p("later.bin"), out); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, data) {
+		t.Error("the file differs after the smaller pieces")
 	}
 }
