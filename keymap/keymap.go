@@ -17,6 +17,7 @@ package keymap
 import (
 	"reflect"
 	"sort"
+	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
 )
@@ -409,21 +410,56 @@ type place struct {
 // closeActions is the action of each Pager (and Log) scope's Close key.
 var closeActions = map[string]string{ScopeHelp: ActionHelp, ScopeEvents: ActionEvents}
 
-// places lists every binding of k, scope by scope in KeyMap's field
-// order, each scope's in its struct's field order.
-func (k *KeyMap) places() []place {
-	var out []place
-	km := reflect.ValueOf(k).Elem()
+// slot is where a binding sits in a KeyMap: its scope and action, and
+// the indexes of its scope's field and of its own field there.
+type slot struct {
+	scope, action string
+	field, sub    int
+}
+
+// slots lists every binding's slot, scope by scope in KeyMap's field
+// order, each scope's in its struct's field order; the layout is the
+// type's, so it is read once.
+var slots = sync.OnceValue(func() []slot {
+	var out []slot
+	km := reflect.TypeFor[KeyMap]()
 	for i := range km.NumField() {
-		scope := km.Type().Field(i).Tag.Get("scope")
-		sv := km.Field(i)
-		for j := range sv.NumField() {
-			action := sv.Type().Field(j).Tag.Get("action")
+		scope := km.Field(i).Tag.Get("scope")
+		st := km.Field(i).Type
+		for j := range st.NumField() {
+			action := st.Field(j).Tag.Get("action")
 			if action == "" {
 				action = closeActions[scope]
 			}
-			out = append(out, place{scope, action, sv.Field(j).Addr().Interface().(*key.Binding)})
+			out = append(out, slot{scope, action, i, j})
 		}
+	}
+	return out
+})
+
+// firstSlots is each action's first slot in slots' order (Word and
+// FirstKey, which run inside View).
+var firstSlots = sync.OnceValue(func() map[string]slot {
+	out := map[string]slot{}
+	for _, s := range slots() {
+		if _, ok := out[s.action]; !ok {
+			out[s.action] = s
+		}
+	}
+	return out
+})
+
+// at returns k's binding in slot s.
+func (k *KeyMap) at(s slot) *key.Binding {
+	return reflect.ValueOf(k).Elem().Field(s.field).Field(s.sub).Addr().Interface().(*key.Binding)
+}
+
+// places lists every binding of k in slots' order.
+func (k *KeyMap) places() []place {
+	ss := slots()
+	out := make([]place, len(ss))
+	for i, s := range ss {
+		out[i] = place{s.scope, s.action, k.at(s)}
 	}
 	return out
 }
@@ -454,8 +490,8 @@ func (k *KeyMap) bindings(action string) []*key.Binding {
 // ("r", "f5/ctrl+r"); "" for an unknown action. It is words, not a
 // binding: only a scope's owner matches its keys.
 func (k *KeyMap) Word(action string) string {
-	if bs := k.bindings(action); len(bs) > 0 {
-		return bs[0].Help().Key
+	if s, ok := firstSlots()[action]; ok {
+		return k.at(s).Help().Key
 	}
 	return ""
 }
@@ -463,8 +499,10 @@ func (k *KeyMap) Word(action string) string {
 // FirstKey is action's first key as Bubble Tea spells it ("n", " ") when
 // the action is enabled (not off in --readonly); "" otherwise.
 func (k *KeyMap) FirstKey(action string) string {
-	if bs := k.bindings(action); len(bs) > 0 && bs[0].Enabled() && len(bs[0].Keys()) > 0 {
-		return bs[0].Keys()[0]
+	if s, ok := firstSlots()[action]; ok {
+		if b := k.at(s); b.Enabled() && len(b.Keys()) > 0 {
+			return b.Keys()[0]
+		}
 	}
 	return ""
 }
