@@ -126,12 +126,13 @@ func TestErrorText(t *testing.T) {
 }
 
 // Guards DisplayName: a plain name (inner spaces, any script) is shown as
-// is; one with a control character, a quote, invalid UTF-8 or spaces at
-// its ends is Go-quoted.
+// is, and so is an empty one; one with a control character (DEL too), a
+// quote, invalid UTF-8 or spaces at its ends is Go-quoted.
 func TestDisplayName(t *testing.T) {
 	for in, want := range map[string]string{
 		"data.csv": "data.csv", "a b.txt": "a b.txt", "résumé ü": "résumé ü",
 		"a\nb": `"a\nb"`, `say "hi"`: `"say \"hi\""`, "\xff": `"\xff"`, " lead": `" lead"`, "trail ": `"trail "`, "a\tb": `"a\tb"`,
+		"": "", " ": `" "`, "x\x7f": `"x\x7f"`, "~!#$%&'()*+,-./09:;<=>?@AZ[\\]^_`az{|}": "~!#$%&'()*+,-./09:;<=>?@AZ[\\]^_`az{|}",
 	} {
 		if got := DisplayName(in); got != want {
 			t.Errorf("DisplayName(%q) = %s, want %s", in, got, want)
