@@ -6,13 +6,56 @@ package transfer
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
+
+// A recursive download walks a remote tree exactly proxy.MaxDepth (64)
+// directories deep below its source and copies the file at the bottom;
+// one directory deeper and it refuses the tree (ErrUnsafeName, saying
+// how deep) instead of walking on.
+func TestRecursiveDownloadDepthLimit(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		files := t.TempDir()
+		e := newEnv(t, be, colabfake.Options{FilesDir: files, TokenTTL: 24 * time.Hour})
+		c := e.client()
+		ctx := context.Background()
+		if _, _, err := c.ListEach(ctx, e.Dir, func(proxy.Model) error { return nil }); err != nil { // the store exists
+			t.Fatal(err)
+		}
+		// deep/l01/l02/…/l64/f.txt: each level named apart, so no
+		// listing repeats another's (which would read as a loop).
+		levels := make([]string, proxy.MaxDepth)
+		for i := range levels {
+			levels[i] = fmt.Sprintf("l%02d", i+1)
+		}
+		rel := filepath.Join(levels...)
+		bottom := filepath.Join(storeDir(e, files), "deep", rel)
+		must(t, os.MkdirAll(bottom, 0o755))
+		must(t, os.WriteFile(filepath.Join(bottom, "f.txt"), []byte("bottom"), 0o644))
+
+		out := filepath.Join(t.TempDir(), "out")
+		if err := c.DownloadPath(ctx, e.p("deep"), out, false, CopyOptions{Recursive: true}); err != nil {
+			t.Fatalf("download of a tree %d levels deep: %v", proxy.MaxDepth, err)
+		}
+		if got := readOr(t, filepath.Join(out, rel, "f.txt")); got != "bottom" {
+			t.Errorf("the file %d levels down holds %q, want %q", proxy.MaxDepth, got, "bottom")
+		}
+
+		must(t, os.Mkdir(filepath.Join(bottom, "l65"), 0o755))
+		err := c.DownloadPath(ctx, e.p("deep"), filepath.Join(t.TempDir(), "out"), false, CopyOptions{Recursive: true})
+		if !errors.Is(err, proxy.ErrUnsafeName) || !strings.Contains(err.Error(), "deeper than 64 levels") {
+			t.Fatalf("download of a tree %d levels deep = %v, want ErrUnsafeName saying it is deeper than 64 levels", proxy.MaxDepth+1, err)
+		}
+	})
+}
 
 // lowerMaxEntries bounds recursive walks to n entries for the test.
 func lowerMaxEntries(t *testing.T, n int) {
