@@ -20,18 +20,31 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
-// record collects what a copy reports: files (OnFile, in call order)
-// and warnings.
+// record collects what a copy reports: files (OnFile, in call order),
+// warnings and plans.
 type record struct {
 	mu    sync.Mutex
 	files []FileResult
 	warns []string
+	plans string // Planned calls, each "[N files, B bytes]"
 }
 
 func (r *record) opts(jobs int) CopyOptions {
 	return CopyOptions{Recursive: true, Jobs: jobs,
 		OnFile: func(f FileResult) { r.mu.Lock(); r.files = append(r.files, f); r.mu.Unlock() },
 		Warn:   func(s string) { r.mu.Lock(); r.warns = append(r.warns, s); r.mu.Unlock() }}
+}
+
+// planned records a Planned call; one made after a file was reported
+// is marked so.
+func (r *record) planned(files int, bytes int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	late := ""
+	if len(r.files) > 0 {
+		late = " after a file"
+	}
+	r.plans += fmt.Sprintf("[%d files, %d bytes%s]", files, bytes, late)
 }
 
 // names are the reported files' local sides (upload: Src, download: Dst)
@@ -69,9 +82,11 @@ func localTree(t *testing.T, files map[string]string) string {
 // one file: one request for each directory (one listing of the
 // destination, one mkdir for the new subdirectory) and one PUT a file;
 // every file lands with its bytes, the old one replaced, and the files
-// are reported in path order although four move at once. Downloading
-// the tree back costs a stat and a listing per directory and one GET a
-// file, reported in path order too.
+// are reported in path order although four move at once, after Planned
+// announced the 12 files and their bytes; a tree without hidden names
+// warns nothing. Downloading the tree back costs a stat and a listing
+// per directory and one GET a file, announced by Planned with the same
+// count and bytes (the listings' sizes) and reported in path order too.
 func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		e := newEnv(t, be, colabfake.Options{})
@@ -89,12 +104,24 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		if _, err := c.Upload(ctx, e.p("dst/f03.txt"), strings.NewReader("old, longer than the new one, much longer"), 41, nil); err != nil {
 			t.Fatal(err)
 		}
+		var wantBytes int64
+		for _, body := range files {
+			wantBytes += int64(len(body))
+		}
 		var up record
+		upOpts := up.opts(4)
+		upOpts.Planned = up.planned
 		before, _ := e.Srv.ProxyRequests()
-		if err := c.UploadPath(ctx, src, e.p("dst"), false, up.opts(4)); err != nil {
+		if err := c.UploadPath(ctx, src, e.p("dst"), false, upOpts); err != nil {
 			t.Fatal(err)
 		}
 		after, _ := e.Srv.ProxyRequests()
+		if got, want := up.plans, fmt.Sprintf("[%d files, %d bytes]", len(files), wantBytes); got != want {
+			t.Errorf("upload announced %s, want %s before the first file", got, want)
+		}
+		if len(up.warns) != 0 {
+			t.Errorf("upload of a tree without hidden names warned %q", up.warns)
+		}
 		// 12 PUTs, the destination's listing, sub's mkdir.
 		if got := after - before; got != len(files)+2 {
 			t.Errorf("upload of %d files in 2 directories took %d requests, want %d", len(files), got, len(files)+2)
@@ -105,11 +132,16 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		}
 		out := filepath.Join(t.TempDir(), "out")
 		var down record
+		downOpts := down.opts(4)
+		downOpts.Planned = down.planned
 		before, _ = e.Srv.ProxyRequests()
-		if err := c.DownloadPath(ctx, e.p("dst"), out, false, down.opts(4)); err != nil {
+		if err := c.DownloadPath(ctx, e.p("dst"), out, false, downOpts); err != nil {
 			t.Fatal(err)
 		}
 		after, _ = e.Srv.ProxyRequests()
+		if got, want := down.plans, fmt.Sprintf("[%d files, %d bytes]", len(files), wantBytes); got != want {
+			t.Errorf("download announced %s, want %s before the first file", got, want)
+		}
 		// A stat of the source, a listing of each directory, 12 GETs.
 		if got := after - before; got != len(files)+3 {
 			t.Errorf("download of %d files in 2 directories took %d requests, want %d", len(files), got, len(files)+3)
