@@ -218,6 +218,60 @@ func TestRecursiveDownloadFailuresKeepTheRest(t *testing.T) {
 	noLeftovers(t, out, "a.txt", "b.txt"+PartSuffix, "c.txt", "e.txt"+PartSuffix, "f.txt")
 }
 
+// A recursive download where one file fails (the server answers 500
+// every time) and nothing else goes wrong copies the others and returns
+// that file's own error, as a single copy would, without counting it in
+// a "not copied" line.
+func TestRecursiveDownloadOneFailureIsReturnedAsItIs(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	ctx := context.Background()
+	putTree(t, e, c, map[string]string{"d/a.txt": "a", "d/b.txt": "b", "d/c.txt": "c"})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet,
+		PathPrefix: "files/" + e.p("d/b.txt"), Status: 500, Times: 100})
+	defer e.Srv.ClearProxyFaults()
+	out := filepath.Join(t.TempDir(), "out")
+	var r record
+	err := c.DownloadPath(ctx, e.p("d"), out, false, r.opts(2))
+	var je *proxy.Error
+	if !errors.As(err, &je) || !errors.Is(err, proxy.ErrServer) || !strings.HasSuffix(je.Path, "d/b.txt") || strings.Contains(err.Error(), "not copied") {
+		t.Fatalf("err = %v, want b.txt's own ErrServer", err)
+	}
+	if got := strings.Join(r.names(out, false), ","); got != "a.txt,c.txt" {
+		t.Errorf("reported %s, want the two others", got)
+	}
+	for _, w := range r.warns {
+		if strings.HasPrefix(w, "not copied: ") {
+			t.Errorf("warned %q: a single failure is the error, not a warning", w)
+		}
+	}
+}
+
+// cp -r up where a file on the runtime is in the way of one of the
+// source's directories: the files beside it are copied, the runtime's
+// file is left alone, and the copy fails with ErrNotDir naming that
+// directory, never silently leaving its files out.
+func TestRecursiveUploadFileInTheWayOfADirectory(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		putTree(t, e, c, map[string]string{"dst/sub": "mine"})
+		src := localTree(t, map[string]string{"a.txt": "a", "sub/b.txt": "b", "z.txt": "z"})
+		err := c.UploadPath(ctx, src, e.p("dst"), false, CopyOptions{Recursive: true})
+		var je *proxy.Error
+		if !errors.As(err, &je) || !errors.Is(err, proxy.ErrNotDir) || !strings.HasSuffix(je.Path, "dst/sub") {
+			t.Fatalf("err = %v, want ErrNotDir naming dst/sub", err)
+		}
+		if got := strings.Join(remoteNames(t, c, e.p("dst")), ","); got != "a.txt,sub,z.txt" {
+			t.Errorf("the runtime's dst holds %s, want a.txt,sub,z.txt", got)
+		}
+		if m, err := c.Stat(ctx, e.p("dst/sub")); err != nil || m.IsDir() || m.Size != 4 {
+			t.Errorf("the runtime's dst/sub is now %+v (%v), want its own 4-byte file", m, err)
+		}
+	})
+}
+
 // runPlan: at most n jobs run at once; finish sees every job in plan
 // order whatever order they end in; after a failure that would fail
 // every file (the runtime gone) no other job starts, and that failure
