@@ -20,18 +20,31 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
-// record collects what a copy reports: files (OnFile, in call order)
-// and warnings.
+// record collects what a copy reports: files (OnFile, in call order),
+// warnings and plans.
 type record struct {
 	mu    sync.Mutex
 	files []FileResult
 	warns []string
+	plans string // Planned calls, each "[N files, B bytes]"
 }
 
 func (r *record) opts(jobs int) CopyOptions {
 	return CopyOptions{Recursive: true, Jobs: jobs,
 		OnFile: func(f FileResult) { r.mu.Lock(); r.files = append(r.files, f); r.mu.Unlock() },
 		Warn:   func(s string) { r.mu.Lock(); r.warns = append(r.warns, s); r.mu.Unlock() }}
+}
+
+// planned records a Planned call; one made after a file was reported
+// is marked so.
+func (r *record) planned(files int, bytes int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	late := ""
+	if len(r.files) > 0 {
+		late = " after a file"
+	}
+	r.plans += fmt.Sprintf("[%d files, %d bytes%s]", files, bytes, late)
 }
 
 // names are the reported files' local sides (upload: Src, download: Dst)
@@ -69,9 +82,11 @@ func localTree(t *testing.T, files map[string]string) string {
 // one file: one request for each directory (one listing of the
 // destination, one mkdir for the new subdirectory) and one PUT a file;
 // every file lands with its bytes, the old one replaced, and the files
-// are reported in path order although four move at once. Downloading
-// the tree back costs a stat and a listing per directory and one GET a
-// file, reported in path order too.
+// are reported in path order although four move at once, after Planned
+// announced the 12 files and their bytes; a tree without hidden names
+// warns nothing. Downloading the tree back costs a stat and a listing
+// per directory and one GET a file, announced by Planned with the same
+// count and bytes (the listings' sizes) and reported in path order too.
 func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		e := newEnv(t, be, colabfake.Options{})
@@ -89,12 +104,24 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		if _, err := c.Upload(ctx, e.p("dst/f03.txt"), strings.NewReader("old, longer than the new one, much longer"), 41, nil); err != nil {
 			t.Fatal(err)
 		}
+		var wantBytes int64
+		for _, body := range files {
+			wantBytes += int64(len(body))
+		}
 		var up record
+		upOpts := up.opts(4)
+		upOpts.Planned = up.planned
 		before, _ := e.Srv.ProxyRequests()
-		if err := c.UploadPath(ctx, src, e.p("dst"), false, up.opts(4)); err != nil {
+		if err := c.UploadPath(ctx, src, e.p("dst"), false, upOpts); err != nil {
 			t.Fatal(err)
 		}
 		after, _ := e.Srv.ProxyRequests()
+		if got, want := up.plans, fmt.Sprintf("[%d files, %d bytes]", len(files), wantBytes); got != want {
+			t.Errorf("upload announced %s, want %s before the first file", got, want)
+		}
+		if len(up.warns) != 0 {
+			t.Errorf("upload of a tree without hidden names warned %q", up.warns)
+		}
 		// 12 PUTs, the destination's listing, sub's mkdir.
 		if got := after - before; got != len(files)+2 {
 			t.Errorf("upload of %d files in 2 directories took %d requests, want %d", len(files), got, len(files)+2)
@@ -105,11 +132,16 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		}
 		out := filepath.Join(t.TempDir(), "out")
 		var down record
+		downOpts := down.opts(4)
+		downOpts.Planned = down.planned
 		before, _ = e.Srv.ProxyRequests()
-		if err := c.DownloadPath(ctx, e.p("dst"), out, false, down.opts(4)); err != nil {
+		if err := c.DownloadPath(ctx, e.p("dst"), out, false, downOpts); err != nil {
 			t.Fatal(err)
 		}
 		after, _ = e.Srv.ProxyRequests()
+		if got, want := down.plans, fmt.Sprintf("[%d files, %d bytes]", len(files), wantBytes); got != want {
+			t.Errorf("download announced %s, want %s before the first file", got, want)
+		}
 		// A stat of the source, a listing of each directory, 12 GETs.
 		if got := after - before; got != len(files)+3 {
 			t.Errorf("download of %d files in 2 directories took %d requests, want %d", len(files), got, len(files)+3)
@@ -184,6 +216,60 @@ func TestRecursiveDownloadFailuresKeepTheRest(t *testing.T) {
 		t.Errorf("warnings named %q, want b.txt then e.txt (%q)", got, r.warns)
 	}
 	noLeftovers(t, out, "a.txt", "b.txt"+PartSuffix, "c.txt", "e.txt"+PartSuffix, "f.txt")
+}
+
+// A recursive download where one file fails (the server answers 500
+// every time) and nothing else goes wrong copies the others and returns
+// that file's own error, as a single copy would, without counting it in
+// a "not copied" line.
+func TestRecursiveDownloadOneFailureIsReturnedAsItIs(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	ctx := context.Background()
+	putTree(t, e, c, map[string]string{"d/a.txt": "a", "d/b.txt": "b", "d/c.txt": "c"})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet,
+		PathPrefix: "files/" + e.p("d/b.txt"), Status: 500, Times: 100})
+	defer e.Srv.ClearProxyFaults()
+	out := filepath.Join(t.TempDir(), "out")
+	var r record
+	err := c.DownloadPath(ctx, e.p("d"), out, false, r.opts(2))
+	var je *proxy.Error
+	if !errors.As(err, &je) || !errors.Is(err, proxy.ErrServer) || !strings.HasSuffix(je.Path, "d/b.txt") || strings.Contains(err.Error(), "not copied") {
+		t.Fatalf("err = %v, want b.txt's own ErrServer", err)
+	}
+	if got := strings.Join(r.names(out, false), ","); got != "a.txt,c.txt" {
+		t.Errorf("reported %s, want the two others", got)
+	}
+	for _, w := range r.warns {
+		if strings.HasPrefix(w, "not copied: ") {
+			t.Errorf("warned %q: a single failure is the error, not a warning", w)
+		}
+	}
+}
+
+// cp -r up where a file on the runtime is in the way of one of the
+// source's directories: the files beside it are copied, the runtime's
+// file is left alone, and the copy fails with ErrNotDir naming that
+// directory, never silently leaving its files out.
+func TestRecursiveUploadFileInTheWayOfADirectory(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		putTree(t, e, c, map[string]string{"dst/sub": "mine"})
+		src := localTree(t, map[string]string{"a.txt": "a", "sub/b.txt": "b", "z.txt": "z"})
+		err := c.UploadPath(ctx, src, e.p("dst"), false, CopyOptions{Recursive: true})
+		var je *proxy.Error
+		if !errors.As(err, &je) || !errors.Is(err, proxy.ErrNotDir) || !strings.HasSuffix(je.Path, "dst/sub") {
+			t.Fatalf("err = %v, want ErrNotDir naming dst/sub", err)
+		}
+		if got := strings.Join(remoteNames(t, c, e.p("dst")), ","); got != "a.txt,sub,z.txt" {
+			t.Errorf("the runtime's dst holds %s, want a.txt,sub,z.txt", got)
+		}
+		if m, err := c.Stat(ctx, e.p("dst/sub")); err != nil || m.IsDir() || m.Size != 4 {
+			t.Errorf("the runtime's dst/sub is now %+v (%v), want its own 4-byte file", m, err)
+		}
+	})
 }
 
 // runPlan: at most n jobs run at once; finish sees every job in plan

@@ -50,8 +50,9 @@ func New(c *proxy.Client) *Copier {
 	return &Copier{Client: c, o: c.Options(), id: c.Runtime()}
 }
 
-// maxEntries bounds how many entries a recursive walk visits.
-const maxEntries = 1_000_000
+// maxEntries bounds how many entries a recursive walk visits (a
+// variable so that tests can lower it).
+var maxEntries = 1_000_000
 
 // within reports whether target, after cleaning, stays inside dest.
 func within(dest, target string) bool {

@@ -460,6 +460,14 @@ func TestBadInput(t *testing.T) {
 		_, err = c.Download(ctx, e.p("there.bin"), filepath.Join(dir, "nodir", "x.bin"), nil)
 		check("missing local parent", err, proxy.ErrLocalNotFound, "nodir")
 
+		// cp -r creates its destination but not the destination's parent:
+		// the error names the missing parent, not the directory to create.
+		err = c.DownloadPath(ctx, e.Dir, filepath.Join(dir, "nodir", "out"), false, CopyOptions{Recursive: true})
+		check("missing local parent of a recursive download", err, proxy.ErrLocalNotFound, "nodir")
+		if msg := err.Error(); !strings.HasSuffix(msg, ": "+filepath.Join(dir, "nodir")) {
+			t.Errorf("missing local parent of a recursive download: error %q does not end naming the missing %s", msg, filepath.Join(dir, "nodir"))
+		}
+
 		// A full disk: the part file's writes fail with ENOSPC after 1 MiB.
 		full := e.client()
 		full.wrapPart = func(f partFile) partFile { return &fullDisk{partFile: f, left: mib} }

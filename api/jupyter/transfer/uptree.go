@@ -194,7 +194,9 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 			}
 			return nil
 		}
-		if len(plan.dirs)+len(plan.files) >= maxEntries {
+		// dirs holds the destination too: this entry would be the
+		// (len(dirs)+len(files))th below src.
+		if len(plan.dirs)+len(plan.files) > maxEntries {
 			return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: "more than a million entries in " + src}
 		}
 		target := path.Join(dst, filepath.ToSlash(rel))
