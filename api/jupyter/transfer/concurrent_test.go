@@ -332,3 +332,33 @@ func TestRunPlanOrderAndStop(t *testing.T) {
 		t.Errorf("finished %v after %d started, want [0 1] and nothing started after the failure", finished, started.Load())
 	}
 }
+
+// runPlan: a copy interrupted (ctx cancelled) while no file failed, the
+// file in flight ending well, starts no other file and fails with the
+// cancellation; it never reports success for a copy that stopped half
+// way.
+func TestRunPlanInterruptedBetweenFilesFails(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var finished []int
+	var started atomic.Int32
+	jobs := make([]fileJob, 4)
+	for i := range jobs {
+		jobs[i] = fileJob{
+			run: func(context.Context) (FileResult, error) {
+				started.Add(1)
+				if i == 1 {
+					cancel() // the user interrupts as this file completes
+				}
+				return FileResult{Bytes: int64(i)}, nil
+			},
+			finish: func(r FileResult, err error) { finished = append(finished, int(r.Bytes)) },
+		}
+	}
+	if err := runPlan(ctx, jobs, 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("runPlan = %v, want the cancellation", err)
+	}
+	if fmt.Sprint(finished) != "[0 1]" || started.Load() != 2 {
+		t.Errorf("finished %v after %d started, want [0 1] and nothing started after the interruption", finished, started.Load())
+	}
+}

@@ -218,6 +218,61 @@ func TestDownloadStallResumedByWatchdog(t *testing.T) {
 	}
 }
 
+// Guards the idle watchdog before any byte: a request the runtime never
+// answers (no reply, the connection left open) is given up after
+// IdleTimeout as a transient failure and tried again, for a download (a
+// GET of /files/) and an upload (a PUT), instead of failing the copy
+// with the watchdog's own cancellation. The short IdleTimeout is the
+// seam: the test waits for it once per transfer, never for a fixed time.
+func TestUnansweredRequestRetriedByWatchdog(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	dir := t.TempDir()
+	src := filepath.Join(dir, "s.txt")
+	must(t, os.WriteFile(src, []byte("small file"), 0o644))
+	c := e.client(func(o *proxy.Options) { o.IdleTimeout = time.Second })
+	var mu sync.Mutex
+	var sent []string
+	e.SetOnProxy(func(r *http.Request) {
+		if r.Method == http.MethodPut || strings.Contains(r.URL.Path, "/files/") {
+			mu.Lock()
+			sent = append(sent, r.Method)
+			mu.Unlock()
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	count := func(method string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		n := 0
+		for _, m := range sent {
+			if m == method {
+				n++
+			}
+		}
+		return n
+	}
+	// No reply until the client gives up (FaultDelay ends early then).
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyDelay, Method: http.MethodPut, PathPrefix: "api/contents/", Delay: 10 * time.Minute})
+	if _, err := upload(t, c, src, e.p("s.txt")); err != nil {
+		t.Fatalf("an upload whose first PUT got no reply was not tried again: %v", err)
+	}
+	if n := count(http.MethodPut); n < 2 {
+		t.Errorf("%d PUTs, want the unanswered one and another", n)
+	}
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyDelay, Method: http.MethodGet, PathPrefix: "files/", Delay: 10 * time.Minute})
+	out := filepath.Join(dir, "out.txt")
+	if _, err := c.Download(ctx, e.p("s.txt"), out, nil); err != nil {
+		t.Fatalf("a download whose GET got no reply was not tried again: %v", err)
+	}
+	if got := readOr(t, out); got != "small file" {
+		t.Errorf("downloaded %q", got)
+	}
+	if n := count(http.MethodGet); n < 2 {
+		t.Errorf("%d GETs of /files/, want the unanswered one and another", n)
+	}
+}
+
 // recordingPart notes the furthest byte written to the part file.
 type recordingPart struct {
 	partFile

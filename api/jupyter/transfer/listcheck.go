@@ -8,10 +8,12 @@ package transfer
 // limit. The recursive download checks each listing here first.
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,11 +23,13 @@ import (
 )
 
 // listingPrint identifies a listing by what Jupyter says of its entries:
-// each one's name, type, size and times, in name order. A directory loop
-// shows as a directory whose listing has an ancestor's print: the same
-// entries with the same sizes and the same times, down to Jupyter's
-// microseconds. (Two real directories share a print only when one holds
-// an exact copy of the other's entries, itself included, times kept.)
+// each one's name, type, size and times, in a canonical order (that of
+// their encodings), so that the order the runtime lists them in does not
+// matter, even for a name listed twice. A directory loop shows as a
+// directory whose listing has an ancestor's print: the same entries with
+// the same sizes and the same times, down to Jupyter's microseconds. (Two
+// real directories share a print only when one holds an exact copy of the
+// other's entries, itself included, times kept.)
 type listingPrint [sha256.Size]byte
 
 // printOf returns entries' print; ok is false for an empty listing, which
@@ -34,27 +38,28 @@ func printOf(entries []proxy.Model) (p listingPrint, ok bool) {
 	if len(entries) == 0 {
 		return p, false
 	}
-	idx := make([]int, len(entries))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return entries[idx[a]].Name < entries[idx[b]].Name })
-	h := sha256.New()
-	var buf [8]byte
-	stamp := func(t time.Time) {
-		binary.LittleEndian.PutUint64(buf[:], uint64(t.UnixNano()))
-		h.Write(buf[:])
-	}
-	for _, i := range idx {
-		e := entries[i]
-		h.Write([]byte(strconv.Itoa(len(e.Name))))
-		h.Write([]byte{':'})
-		h.Write([]byte(e.Name))
-		h.Write([]byte(e.Type))
-		binary.LittleEndian.PutUint64(buf[:], uint64(e.Size))
-		h.Write(buf[:])
+	// Entry i's encoding is buf[at[i]:at[i+1]].
+	var buf []byte
+	at := make([]int, len(entries)+1)
+	stamp := func(t time.Time) { buf = binary.LittleEndian.AppendUint64(buf, uint64(t.UnixNano())) }
+	for i, e := range entries {
+		buf = strconv.AppendInt(buf, int64(len(e.Name)), 10)
+		buf = append(buf, ':')
+		buf = append(buf, e.Name...)
+		buf = append(buf, e.Type...)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(e.Size))
 		stamp(e.LastModified)
 		stamp(e.Created)
+		at[i+1] = len(buf)
+	}
+	recs := make([][]byte, len(entries))
+	for i := range recs {
+		recs[i] = buf[at[i]:at[i+1]]
+	}
+	slices.SortFunc(recs, bytes.Compare)
+	h := sha256.New()
+	for _, r := range recs {
+		h.Write(r)
 	}
 	h.Sum(p[:0])
 	return p, true

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,6 +119,79 @@ func TestDownloadDirectoryLoop(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Issue 18: a directory loop is caught whatever order the runtime lists
+// the looping directory's entries in (os.listdir's order, which a FUSE
+// mount such as Drive's need not keep from one listing to the next), a
+// name it lists twice included: the first repeat is reported and nothing
+// below it is copied.
+func TestDownloadDirectoryLoopListedInAnotherOrder(t *testing.T) {
+	c := fixture(t, func(p string) string {
+		entry := func(name, typ string) string {
+			return fmt.Sprintf(`{"name":%q,"path":"%s/%s","type":%q,"size":%s,"last_modified":"2026-11-01T00:00:00Z"}`,
+				name, p, name, typ, map[string]string{"file": "10", "directory": "null"}[typ])
+		}
+		l := []string{entry("both", "file"), entry("both", "directory"), entry("f.txt", "file"), entry("sub", "directory")}
+		if p != "content/d" { // sub, a link to d, listed in the reverse order
+			l = []string{l[3], l[2], l[1], l[0]}
+		}
+		return `{"name":"d","path":"` + p + `","type":"directory","content":[` + strings.Join(l, ",") + `]}`
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	var warns []string
+	err := c.DownloadPath(context.Background(), "content/d", out, false, CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }})
+	if !errors.Is(err, proxy.ErrBadListing) {
+		t.Fatalf("err = %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "f.txt")); err != nil || string(b) != "data of content/d/f.txt" {
+		t.Errorf("f.txt = %q, %v", b, err)
+	}
+	if _, err := os.Lstat(filepath.Join(out, "sub", "f.txt")); err == nil {
+		t.Error("sub/f.txt was copied: the loop at sub was not caught")
+	}
+	text := strings.Join(warns, "\n")
+	if want := "skipped /content/d/sub: its listing repeats that of /content/d (a directory loop"; strings.Count(text, want) != 1 {
+		t.Errorf("warnings lack %q once:\n%s", want, text)
+	}
+}
+
+// Issue 18: a listing's print does not depend on the order of its
+// entries, however many there are and whichever names repeat; another
+// size, type or time is another print.
+func TestListingPrintIgnoresOrder(t *testing.T) {
+	lm := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	var l []proxy.Model
+	for i := range 30 {
+		name := fmt.Sprintf("n%02d", i%12) // every name two or three times
+		typ := []string{"file", "directory", "notebook"}[i%3]
+		l = append(l, proxy.Model{Name: name, Type: typ, Size: int64(i % 5), LastModified: lm.Add(time.Duration(i%7) * time.Microsecond)})
+	}
+	want, ok := printOf(l)
+	if !ok {
+		t.Fatal("no print for a listing of 30 entries")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		m := slices.Clone(l)
+		r.Shuffle(len(m), func(i, j int) { m[i], m[j] = m[j], m[i] })
+		if got, _ := printOf(m); got != want {
+			t.Fatal("the same 30 entries in another order have another print")
+		}
+	}
+	for _, change := range []func(*proxy.Model){
+		func(m *proxy.Model) { m.Size++ },
+		func(m *proxy.Model) { m.Type = "file" },
+		func(m *proxy.Model) { m.LastModified = m.LastModified.Add(time.Microsecond) },
+		func(m *proxy.Model) { m.Created = m.LastModified },
+		func(m *proxy.Model) { m.Name = "other" },
+	} {
+		m := slices.Clone(l)
+		change(&m[1])
+		if got, _ := printOf(m); got == want {
+			t.Errorf("a changed entry %+v kept the listing's print", m[1])
+		}
+	}
 }
 
 // fixture serves body (JSON) for every contents GET and "data of NAME"

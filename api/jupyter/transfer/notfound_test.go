@@ -78,10 +78,10 @@ func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 		noLeftovers(t, dst, "a.txt", "c.txt")
 		named := false
 		for _, w := range warns {
-			named = named || strings.Contains(w, "skipped rt-files:/"+gone+":")
+			named = named || strings.Contains(w, "skipped rt-files:/"+gone+": the runtime's Jupyter server listed it but answers that it does not exist")
 		}
 		if !named {
-			t.Errorf("warnings %q: none names the skipped entry", warns)
+			t.Errorf("warnings %q: none names the skipped entry as gone", warns)
 		}
 		if n := c.Renewals(); n != 0 {
 			t.Errorf("Jupyter's 404 renewed the token %d times", n)

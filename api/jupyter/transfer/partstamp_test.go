@@ -96,7 +96,7 @@ func TestStampedLengthMatchesOnlyTheSameVersion(t *testing.T) {
 // Guards the reading of a damaged or foreign stamp: a part whose tail
 // is not a whole stamp (too short, cut, its length field wrong, its
 // JSON saying another length than the bytes before it, or all of the
-// file) is never resumed.
+// file, or none of it) is never resumed.
 func TestStampedLengthRefusesDamagedStamps(t *testing.T) {
 	lm := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 	m := proxy.Model{Size: 1 << 20, LastModified: lm}
@@ -108,6 +108,7 @@ func TestStampedLengthRefusesDamagedStamps(t *testing.T) {
 	content := bytes.Repeat([]byte{'x'}, 50)
 	good := stamp("content/a.bin", m.Size, 50)
 	all := stamp("content/a.bin", 50, 50)
+	none := stamp("content/a.bin", m.Size, 0) // all the file before its footer
 	for _, tc := range []struct {
 		name   string
 		remote string
@@ -123,6 +124,7 @@ func TestStampedLengthRefusesDamagedStamps(t *testing.T) {
 		{"length over the largest accepted", "content/a.bin", m, cat(content, good, []byte(foot(partStampMax+1))), false},
 		{"JSON saying other bytes", "content/a.bin", m, cat(content[:40], good, []byte(foot(len(good)))), false},
 		{"claiming every byte", "content/a.bin", proxy.Model{Size: 50, LastModified: lm}, cat(content, all, []byte(foot(len(all)))), false},
+		{"a stamp of no bytes", "content/a.bin", m, cat(none, []byte(foot(len(none)))), false},
 		{"not a stamp", "content/a.bin", m, cat(content, []byte("plain bytes of a file")), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -102,3 +102,18 @@ func TestUploadRefusesAZeroSizeFileBeyondOneRequest(t *testing.T) {
 		t.Errorf("the runtime holds %v", got)
 	}
 }
+
+// Such a file holding exactly what one request carries is still sent
+// whole: the limit is on more than one request's worth.
+func TestUploadSendsAZeroSizeFileOfExactlyOneRequest(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	p, want := procFile(t)
+	// Options round ChunkSize down to a multiple of 3; the copier's own
+	// is set to the file's length exactly.
+	c.o.ChunkSize = int64(len(want))
+	m, n, err := c.UploadFile(context.Background(), p, e.p("environ"), nil)
+	if err != nil || n != int64(len(want)) || m.Size != n {
+		t.Fatalf("UploadFile of %d bytes with %d-byte requests = %d bytes sent, remote %d, %v; want the whole file", len(want), c.o.ChunkSize, n, m.Size, err)
+	}
+}

@@ -127,4 +127,13 @@ func TestEmulatorDeleteToTrash(t *testing.T) {
 	if names := e.Srv.TrashNames(e.Rt.Name); len(names) != 0 {
 		t.Errorf("trash holds %v after the purge", names)
 	}
+	// An empty trash: the purge frees nothing and says so (0 bytes), which
+	// is read as such, not as output it cannot read.
+	res, err = e.Svc.ExecuteCode(ctx, api.ExecuteCodeRequest{Runtime: e.Rt.Name, Code: PurgeCode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := ParsePurged(res.Stdout); !ok || n != 0 {
+		t.Errorf("purge of an empty trash printed %q, read as %d, %v; want 0 bytes freed", res.Stdout, n, ok)
+	}
 }
