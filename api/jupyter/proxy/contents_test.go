@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"testing"
 
@@ -64,4 +65,31 @@ func putText(t *testing.T, c *Client, p, text string) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
+}
+
+// Guards explainWrite on a server that answers a mkdir below a missing
+// directory with Jupyter's 404 instead of a 500 (older servers do): the
+// parent is stat'ed, and a missing one is ErrNoParent naming it, a file
+// in its place ErrNotDir, never "not found" for the new directory.
+func TestMkdirJupyter404Explained(t *testing.T) {
+	for parent, want := range map[string]error{"missing": ErrNoParent, "file": ErrNotDir} {
+		c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			switch {
+			case r.Method == http.MethodPut:
+				w.WriteHeader(http.StatusNotFound)
+				io.WriteString(w, `{"message": "No such file or directory", "reason": null}`)
+			case parent == "file":
+				io.WriteString(w, `{"name": "p", "path": "content/p", "type": "file", "size": 1}`)
+			default:
+				w.WriteHeader(http.StatusNotFound)
+				io.WriteString(w, `{"message": "No such file or directory: content/p", "reason": null}`)
+			}
+		})
+		_, err := c.Mkdir(context.Background(), "content/p/new")
+		var je *Error
+		if !errors.Is(err, want) || !errors.As(err, &je) || je.Path != "content/p" {
+			t.Errorf("parent %s: Mkdir = %v, want %v naming content/p", parent, err, want)
+		}
+	}
 }

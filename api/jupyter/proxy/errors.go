@@ -164,33 +164,26 @@ func (e *Error) Class() string {
 // quote, or spaces at its ends, so it reaches a terminal escaped and
 // unambiguous.
 func quoteIfOdd(s string) string {
-	if asciiPlain(s) {
-		return s
-	}
-	if !utf8.ValidString(s) || strings.TrimSpace(s) != s {
+	if strings.TrimSpace(s) != s {
 		return strconv.Quote(s)
 	}
-	for _, r := range s {
-		if r == '"' || (r != ' ' && !unicode.IsPrint(r)) {
+	for i := 0; i < len(s); {
+		// ASCII, the common case, is decided without decoding runes
+		// (ls prints one name per entry).
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < ' ' || c == 0x7f || c == '"' {
+				return strconv.Quote(s)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || !unicode.IsPrint(r) {
 			return strconv.Quote(s)
 		}
+		i += n
 	}
 	return s
-}
-
-// asciiPlain reports whether s is printable ASCII without a quote or a
-// space at its ends: quoteIfOdd's common case, decided without decoding
-// runes (ls prints one name per entry).
-func asciiPlain(s string) bool {
-	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
-		return s == ""
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c >= 0x7f || c == '"' {
-			return false
-		}
-	}
-	return true
 }
 
 // DisplayName returns a remote name fit for a terminal: as is when it is

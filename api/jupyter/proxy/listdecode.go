@@ -32,11 +32,11 @@ type modelDecoder struct {
 	key []byte // the top-level model's current member name, unquoted
 	str []byte // the last string unquoted (valid until the next one)
 
-	// The last time value read (raw) and its parse: a directory's
-	// entries mostly share a few.
-	lastTime   []byte
-	lastParsed time.Time
-	seen       []string // type and mimetype values kept once
+	// The last time value read (raw) and its parse, and the last type
+	// and mimetype: a directory's entries mostly share them.
+	lastTime               []byte
+	lastParsed             time.Time
+	lastType, lastMimetype string
 }
 
 func newModelDecoder(r io.Reader) *modelDecoder {
@@ -143,9 +143,9 @@ func (md *modelDecoder) field(m *Model, key, v []byte) error {
 	case "path":
 		return md.stringField(&m.Path, v)
 	case "type":
-		return md.internedField(&m.Type, v, false)
+		return md.internedField(&m.Type, &md.lastType, v, false)
 	case "mimetype":
-		return md.internedField(&m.Mimetype, v, true)
+		return md.internedField(&m.Mimetype, &md.lastMimetype, v, true)
 	case "last_modified":
 		return md.timeField(&m.LastModified, v)
 	case "created":
@@ -195,10 +195,11 @@ func (md *modelDecoder) stringField(dst *string, v []byte) error {
 	return nil
 }
 
-// internedField is stringField for values that repeat (type, mimetype):
-// the first few distinct ones are kept and returned without a new
-// string. A null sets "" when null is set.
-func (md *modelDecoder) internedField(dst *string, v []byte, null bool) error {
+// internedField is stringField for values that repeat entry after entry
+// (type, mimetype): the value is kept in *last, and the next entry with
+// the same value shares its string instead of a new one. A null sets ""
+// when null is set.
+func (md *modelDecoder) internedField(dst, last *string, v []byte, null bool) error {
 	switch v[0] {
 	case 'n':
 		if null {
@@ -210,16 +211,10 @@ func (md *modelDecoder) internedField(dst *string, v []byte, null bool) error {
 		return errSyntax
 	}
 	md.unquote(v)
-	for _, s := range md.seen {
-		if string(md.str) == s {
-			*dst = s
-			return nil
-		}
+	if string(md.str) != *last {
+		*last = string(md.str)
 	}
-	*dst = string(md.str)
-	if len(md.seen) < 8 {
-		md.seen = append(md.seen, *dst)
-	}
+	*dst = *last
 	return nil
 }
 
@@ -233,7 +228,7 @@ func (md *modelDecoder) timeField(dst *time.Time, v []byte) error {
 	default:
 		return errSyntax
 	}
-	if md.lastTime != nil && bytes.Equal(v, md.lastTime) {
+	if bytes.Equal(v, md.lastTime) { // v holds its quotes: never empty
 		*dst = md.lastParsed
 		return nil
 	}
@@ -282,7 +277,7 @@ func stringEnd(b []byte, i int) int {
 		// The quote ends the string unless an odd number of
 		// backslashes comes before it.
 		n := 0
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
+		for p := q - 1; b[p] == '\\'; p-- { // b[i] is the opening quote
 			n++
 		}
 		if n%2 == 0 {

@@ -40,6 +40,7 @@ func TestListingDecoderMatchesEncodingJSON(t *testing.T) {
 		`{"name": "nul\u0000x", "type": "notebook", "size": -1, "name": "twice", "created": "not a time"}`,
 		`{"extra": [{"a": "]}\\"}, "\\\"{"], "n\u0061me": "esc\\", "path": "p\\\\", "size": 7, "type": "file"}`,
 		"{\n\t\"name\"\r\n:\t\"ws\" ,\"size\" : -0 ,\"writable\":true\n}",
+		`{"\u006eame": "escaped from the first byte", "type": "directory", "mimetype": "text/plain"}`,
 		`{}`,
 		`null`,
 	}
@@ -62,6 +63,16 @@ func TestListingDecoderMatchesEncodingJSON(t *testing.T) {
 		if want := w.model(); !reflect.DeepEqual(got.Entries[i], want) {
 			t.Errorf("entry %d:\n got %+v\nwant %+v", i, got.Entries[i], want)
 		}
+	}
+}
+
+// The directory's own model: a reply without a size has Size -1 (unknown,
+// as every model without one), and its name and type are read around the
+// content.
+func TestListingDecoderDirectoryModel(t *testing.T) {
+	m, err := decodeListing(`{"content": [{"name": "a", "type": "file", "size": 3}], "type": "directory", "name": "d"}`)
+	if err != nil || m.Size != -1 || m.Name != "d" || !m.IsDir() || len(m.Entries) != 1 || m.Entries[0].Size != 3 {
+		t.Fatalf("decodeListing = %+v, %v", m, err)
 	}
 }
 

@@ -132,7 +132,7 @@ func TestDisplayName(t *testing.T) {
 	for in, want := range map[string]string{
 		"data.csv": "data.csv", "a b.txt": "a b.txt", "résumé ü": "résumé ü",
 		"a\nb": `"a\nb"`, `say "hi"`: `"say \"hi\""`, "\xff": `"\xff"`, " lead": `" lead"`, "trail ": `"trail "`, "a\tb": `"a\tb"`,
-		"": "", " ": `" "`, "x\x7f": `"x\x7f"`, "~!#$%&'()*+,-./09:;<=>?@AZ[\\]^_`az{|}": "~!#$%&'()*+,-./09:;<=>?@AZ[\\]^_`az{|}",
+		"": "", " ": `" "`, "x\x7f": `"x\x7f"`, "x\x80": `"x\x80"`, "a\u00a0b": `"a\u00a0b"`, "\u202egnp.exe": `"\u202egnp.exe"`, "~!#$%&'()*+,-./09:;<=>?@AZ[\\]^_`az{|}": "~!#$%&'()*+,-./09:;<=>?@AZ[\\]^_`az{|}",
 	} {
 		if got := DisplayName(in); got != want {
 			t.Errorf("DisplayName(%q) = %s, want %s", in, got, want)
