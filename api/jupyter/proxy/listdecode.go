@@ -276,11 +276,11 @@ func stringEnd(b []byte, i int) int {
 		q := j + bytes.IndexByte(b[j:], '"')
 		// The quote ends the string unless an odd number of
 		// backslashes comes before it.
-		n := 0
+		escaped := false
 		for p := q - 1; b[p] == '\\'; p-- { // b[i] is the opening quote
-			n++
+			escaped = !escaped
 		}
-		if n%2 == 0 {
+		if !escaped {
 			return q + 1
 		}
 		j = q + 1
