@@ -82,9 +82,7 @@ func (c *Client) ListEach(ctx context.Context, p string, each func(Model) error)
 		return Model{}, 0, err
 	}
 	defer resp.Body.Close()
-	ra := newReadAhead(resp.Body)
-	defer ra.stop()
-	ld := &listDecoder{c: c, each: each, budget: &budgetReader{r: ra, left: listingHeadBytes + maxEntryBytes}}
+	ld := &listDecoder{c: c, each: each, budget: &budgetReader{r: resp.Body, left: listingHeadBytes + maxEntryBytes}}
 	m, err := ld.decode()
 	switch {
 	case err == nil:
@@ -228,79 +226,3 @@ func (b *budgetReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-// Read-ahead of a listing: the reply is read from the connection as fast
-// as it comes, up to readAheadChunks × readAheadChunk bytes (8 MiB)
-// ahead of the decoder, so a server writing a long listing is never held
-// up by the decoding and the printing (a writer blocked on a full socket
-// waits to be scheduled again each time it may go on, which on a busy
-// machine cost ls of 100,000 entries more than its own work).
-const (
-	readAheadChunk  = 256 << 10
-	readAheadChunks = 32
-)
-
-// readAhead reads r on a goroutine of its own into chunks the decoder
-// takes in order; stop ends it (the caller then closes r).
-type readAhead struct {
-	full chan []byte // chunks read, in order; closed after the last
-	free chan []byte // chunks to reuse
-	done chan struct{}
-	err  error // r's error once full is closed (io.EOF at the end)
-	cur  []byte
-	buf  []byte // the chunk cur is in
-}
-
-func newReadAhead(r io.Reader) *readAhead {
-	ra := &readAhead{full: make(chan []byte, readAheadChunks), free: make(chan []byte, readAheadChunks+1), done: make(chan struct{})}
-	go func() {
-		defer close(ra.full)
-		for {
-			var b []byte
-			select {
-			case b = <-ra.free:
-			default:
-				b = make([]byte, readAheadChunk)
-			}
-			n, err := r.Read(b[:cap(b)])
-			if n > 0 {
-				select {
-				case ra.full <- b[:n]:
-				case <-ra.done:
-					return
-				}
-			}
-			if err != nil {
-				ra.err = err
-				return
-			}
-		}
-	}()
-	return ra
-}
-
-// Read returns the bytes read ahead, waiting for the next chunk when
-// none is left; after the last one, r's error (io.EOF at the end).
-func (ra *readAhead) Read(p []byte) (int, error) {
-	for len(ra.cur) == 0 {
-		if ra.buf != nil {
-			select {
-			case ra.free <- ra.buf[:cap(ra.buf)]:
-			default: // the reader has ended: dropped
-			}
-			ra.buf = nil
-		}
-		b, ok := <-ra.full
-		if !ok {
-			return 0, ra.err // written before full was closed
-		}
-		ra.cur, ra.buf = b, b
-	}
-	n := copy(p, ra.cur)
-	ra.cur = ra.cur[n:]
-	return n, nil
-}
-
-// stop ends the reading goroutine (it may be blocked in r.Read until the
-// caller closes r).
-func (ra *readAhead) stop() { close(ra.done) }
