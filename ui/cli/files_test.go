@@ -345,3 +345,25 @@ func TestForwardCommand(t *testing.T) {
 		t.Fatalf("second forward on the same port: exit %d, %q", code, errs)
 	}
 }
+
+// Guards cp -r up and symbolic links from the command line: a link that
+// leads out of the directory is skipped with a warning naming it and -L
+// (exit 0, the rest copied); with -L it is uploaded.
+func TestCpRecursiveLinkOutsideNeedsL(t *testing.T) {
+	_, flags := filesEmu(t)
+	secret := writeFile(t, filepath.Join(t.TempDir(), "id_rsa"), "KEY")
+	src := filepath.Join(t.TempDir(), "repo")
+	writeFile(t, filepath.Join(src, "a.txt"), "a")
+	if err := os.Symlink(secret, filepath.Join(src, "key")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, append([]string{"cp", "-r", src, "rt-files:/content/repo"}, flags...)...)
+	if code != 0 || !strings.Contains(out, "a.txt") || strings.Contains(out, "key") ||
+		!strings.Contains(errs, filepath.Join(src, "key")) || !strings.Contains(errs, "cp -L") {
+		t.Fatalf("cp -r with a link out of the tree: exit %d, out %q, err %q", code, out, errs)
+	}
+	code, out, errs = runCLI(t, append([]string{"cp", "-r", "-L", src, "rt-files:/content/repo"}, flags...)...)
+	if code != 0 || !strings.Contains(out, "/content/repo/key") {
+		t.Fatalf("cp -r -L: exit %d, out %q, err %q", code, out, errs)
+	}
+}

@@ -69,12 +69,13 @@ func TestUploadReadsAZeroSizeFileToItsEnd(t *testing.T) {
 	if err != nil || n == 0 || m.Size != n {
 		t.Fatalf("UploadFile(/proc/self/status) = %d bytes sent, remote %d, %v; want the whole file", n, m.Size, err)
 	}
-	// A directory walked by cp -r: a link in it to a /proc file.
+	// A directory walked by cp -r -L: a link in it to a /proc file (-L:
+	// the link leads out of the directory).
 	dir := t.TempDir()
 	if err := os.Symlink(p, filepath.Join(dir, "env")); err != nil {
 		t.Fatalf("cannot make the symbolic link this test needs: %v", err)
 	}
-	if err := c.UploadPath(ctx, dir, e.p("tree"), false, CopyOptions{Recursive: true}); err != nil {
+	if err := c.UploadPath(ctx, dir, e.p("tree"), false, CopyOptions{Recursive: true, FollowLinks: true}); err != nil {
 		t.Fatal(err)
 	}
 	check("cp -r", e.p("tree/env"))

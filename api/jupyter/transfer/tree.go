@@ -34,6 +34,12 @@ type CopyOptions struct {
 	// several goroutines at once; OnFile and Warn are called one at a
 	// time, in the order of the files' paths.
 	Jobs int
+	// FollowLinks uploads what a symbolic link inside a source directory
+	// points at wherever it leads (cp -L). Without it a link is followed
+	// only to a file inside the source directory: one that leads out of
+	// it (to ~/.ssh/id_rsa in a cloned repository, say) is skipped with
+	// a warning naming it.
+	FollowLinks bool
 	// Planned is called once a recursive copy knows what it will move,
 	// before the first file: how many files and their bytes (the sizes
 	// the local walk or the runtime's listings gave).

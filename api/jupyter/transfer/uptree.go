@@ -172,11 +172,16 @@ type upFile struct {
 
 // planUpload walks the local directory src (lexical order, as
 // filepath.WalkDir), skipping hidden names with everything inside them,
-// special files and links to anything but a file (each warned about).
+// special files, links to anything but a file, and links that lead out
+// of src unless o.FollowLinks (each warned about).
 func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 	plan := &upPlan{dirs: []upDir{{remote: dst, parent: -1}}}
 	index := map[string]int{".": 0}
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	root, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return nil, &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: err.Error()}
+	}
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: err.Error()}
 		}
@@ -215,6 +220,10 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 				o.warn("skipped %s: a symbolic link to something other than a file", p)
 				return nil
 			}
+			if !o.FollowLinks && !inside(root, p) {
+				o.warn("skipped %s: a symbolic link to a file outside %s (cp -L follows it; or copy that file on its own)", p, src)
+				return nil
+			}
 			size = st.Size()
 		case !d.Type().IsRegular():
 			o.warn("skipped %s: not a regular file", p)
@@ -229,6 +238,19 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 		return nil
 	})
 	return plan, err
+}
+
+// inside reports whether the symbolic link p resolves to a file within
+// root (itself resolved). A file is never root's parent itself, so a
+// relative path from root that does not climb out is inside; one on
+// another volume (Windows) is absolute.
+func inside(root, p string) bool {
+	t, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(root, t)
+	return err == nil && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // openRemoteDir makes the remote directory remote ready for a recursive

@@ -21,7 +21,7 @@ import (
 
 func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	v := newVerb(g, s, "cp")
-	var recursive bool
+	var recursive, followLinks bool
 	var jobs int
 	cmd := &cobra.Command{
 		Use:   "cp SRC DST",
@@ -40,7 +40,9 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"smaller, down to 1 MiB). Downloads stream to NAME.colabdash-part beside the target, resume with Range after a\n" +
 			"dropped connection and are renamed into place only when complete. A proxy token that expires\n" +
 			"during a transfer is renewed (get_runtime) without restarting it. Hidden files (names starting\n" +
-			"with \".\") are not served by Jupyter: cp -r skips them on upload and says how many.\n\n" +
+			"with \".\") are not served by Jupyter: cp -r skips them on upload and says how many. A symbolic\n" +
+			"link inside a directory uploaded with -r is followed to a file inside that directory only; one\n" +
+			"that leads out of it (to ~/.ssh in a cloned repository, say) is skipped and named, unless -L.\n\n" +
 			"cp -r first walks the tree (the local one, or the runtime's listings), then moves --jobs files at\n" +
 			"once (default 8: each small file costs about one round trip to the runtime, and 8 in flight hide\n" +
 			"it without asking more of the runtime's Jupyter server than a browser does); each remote directory\n" +
@@ -112,10 +114,11 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return err
 			}
 			defer rf.conn.Close()
-			return v.runCopy(ctx, rf, src, dst, recursive, jobs)
+			return v.runCopy(ctx, rf, src, dst, jupyter.CopyOptions{Recursive: recursive, Jobs: jobs, FollowLinks: followLinks})
 		}, func(env kit.Envelope) any { return CopySummary{Envelope: env, Files: []CopiedFile{}} }),
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
+	cmd.Flags().BoolVarP(&followLinks, "dereference", "L", false, "cp -r up: follow symbolic links that lead out of the source directory too")
 	cmd.Flags().IntVar(&jobs, "jobs", jupyter.DefaultJobs, fmt.Sprintf("files moved at once by cp -r (1 to %d)", jupyter.MaxJobs))
 	v.JSONFlags(cmd, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
 	return cmd
@@ -138,7 +141,7 @@ type CopiedFile struct {
 	Seconds float64 `json:"seconds"`
 }
 
-func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, recursive bool, jobs int) error {
+func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, opts jupyter.CopyOptions) error {
 	tty := v.S.ErrTTY
 	width := 80
 	if f, ok := v.S.Err.(*os.File); ok && tty {
@@ -151,39 +154,34 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 	start := time.Now()
 	var warned sync.Map
 	deleted := false // an upload replaced a file by deleting it (case 62)
-	opts := jupyter.CopyOptions{
-		Recursive: recursive,
-		Jobs:      jobs,
-		Progress:  view.update,
-		Planned:   view.plan,
-		OnFile: func(r jupyter.FileResult) {
-			view.fileDone(r.Src, r.Bytes)
+	opts.Progress, opts.Planned = view.update, view.plan
+	opts.OnFile = func(r jupyter.FileResult) {
+		view.fileDone(r.Src, r.Bytes)
+		view.clear()
+		if dst.Remote() {
+			r.Dst = AbsRemoteArg(r.Dst)
+		} else {
+			r.Src = AbsRemoteArg(r.Src)
+		}
+		sum.Files = append(sum.Files, CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
+		sum.Bytes += r.Bytes
+		deleted = deleted || r.Deleted
+		if !v.AsJSON {
+			rate := ""
+			if s := r.Duration.Seconds(); s > 0 {
+				rate = ", " + state.FormatBytes(int64(float64(r.Bytes)/s)) + "/s"
+			}
+			v.Say(fmt.Sprintf("%s → %s (%s in %.1f s%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
+				state.FormatBytes(r.Bytes), r.Duration.Seconds(), rate))
+		}
+	}
+	opts.Warn = func(msg string) {
+		if _, dup := warned.LoadOrStore(msg, true); !dup {
 			view.clear()
-			if dst.Remote() {
-				r.Dst = AbsRemoteArg(r.Dst)
-			} else {
-				r.Src = AbsRemoteArg(r.Src)
-			}
-			sum.Files = append(sum.Files, CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
-			sum.Bytes += r.Bytes
-			deleted = deleted || r.Deleted
-			if !v.AsJSON {
-				rate := ""
-				if s := r.Duration.Seconds(); s > 0 {
-					rate = ", " + state.FormatBytes(int64(float64(r.Bytes)/s)) + "/s"
-				}
-				v.Say(fmt.Sprintf("%s → %s (%s in %.1f s%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
-					state.FormatBytes(r.Bytes), r.Duration.Seconds(), rate))
-			}
-		},
-		Warn: func(msg string) {
-			if _, dup := warned.LoadOrStore(msg, true); !dup {
-				view.clear()
-				v.Mu.Lock()
-				fmt.Fprintln(v.S.Err, termtext.Line(v.Red().Redact("colabdash: warning: "+msg)))
-				v.Mu.Unlock()
-			}
-		},
+			v.Mu.Lock()
+			fmt.Fprintln(v.S.Err, termtext.Line(v.Red().Redact("colabdash: warning: "+msg)))
+			v.Mu.Unlock()
+		}
 	}
 	var err error
 	if dst.Remote() {
