@@ -58,7 +58,8 @@ func init() { classes[ErrListTooLarge] = "too large" }
 // entries passed to each. A directory needs no Stat first. Errors: those
 // of Stat; ErrNotDir for a file or notebook (each is not called);
 // ErrListTooLarge past Options.MaxEntries entries or Options.ListTimeout;
-// ErrServer for a reply that is not a listing. Entries already passed to each stay valid when it fails.
+// ErrServer for a reply that is not a listing. Entries already passed to
+// each stay valid when it fails.
 func (c *Client) ListEach(ctx context.Context, p string, each func(Model) error) (Model, int, error) {
 	remote := CleanRemote(p)
 	ctx, cancel := context.WithTimeout(ctx, c.o.ListTimeout)
