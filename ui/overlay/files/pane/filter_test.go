@@ -16,19 +16,7 @@ import (
 // and, applied, finds matches among all the entries.
 func TestPaneLargeDirectoryAndFilter(t *testing.T) {
 	const n = MaxShown + 2000
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func(ctx context.Context) (*jupyter.Client, error) {
-		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
-	}
-	p := New(context.Background(), "rt-big", open, nil)
+	p := largeDirPane(t, n)
 	drive(t, p, p.Init())
 	view := func() string { return strings.Join(p.View(200, 6, nil), "\n") }
 	if e, ok := p.Selected(); !ok || e.Name != "many" {
@@ -78,5 +66,75 @@ func TestPaneLargeDirectoryAndFilter(t *testing.T) {
 	drive(t, p, p.Up())
 	if p.Filter() != "" || p.Dir() != "content" {
 		t.Fatalf("up: filter %q in %q", p.Filter(), p.Dir())
+	}
+}
+
+// largeDirPane returns a pane on runtime rt-big of an emulator whose
+// content/many holds n synthetic (empty, read-only) files.
+func largeDirPane(t *testing.T, n int) *Pane {
+	t.Helper()
+	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(ctx context.Context) (*jupyter.Client, error) {
+		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
+	}
+	p := New(context.Background(), "rt-big", open, nil)
+	t.Cleanup(p.Close)
+	return p
+}
+
+// A search of all the entries (the filter applied with enter in a
+// directory larger than the pane keeps) survives a download: the listing
+// after the transfer is the same search, so the header still counts its
+// matches among all the entries and the cursor stays on the file
+// downloaded (a second d downloads it again, not "select a file to
+// download" over the first 10000 entries, none of which matches).
+func TestPaneKeepsSearchAndSelectionAfterDownload(t *testing.T) {
+	const n = MaxShown + 2000
+	p := largeDirPane(t, n)
+	drive(t, p, p.Init())
+	drive(t, p, p.Enter()) // content/many
+	view := func() string { return strings.Join(p.View(200, 6, nil), "\n") }
+	p.SetFilter("img_0110")
+	drive(t, p, p.ApplyFilter())
+	p.Move(5)
+	want := colabfake.SyntheticName(11005)
+	sel, ok := p.Selection()
+	if !ok || sel.Name != want {
+		t.Fatalf("selected %q, %v, want %q:\n%s", sel.Name, ok, want, view())
+	}
+	done := doneOf(t, drive(t, p, p.Download(sel, t.TempDir(), false)))
+	if done.Err != nil {
+		t.Fatalf("download: %v", done.Err)
+	}
+	if v := view(); !strings.Contains(v, `filter "img_0110": 100 of 12000`) || strings.Contains(v, "of the first") {
+		t.Fatalf("after the download the search is gone:\n%s", v)
+	}
+	if e, ok := p.Selected(); !ok || e.Name != want {
+		t.Fatalf("after the download the cursor is on %q, %v, want %q:\n%s", e.Name, ok, want, view())
+	}
+	// The search narrowed further as typed (no listing needed) stays as
+	// typed too.
+	p.SetFilter("img_01100") // the cursor stays on img_011005
+	p.Move(-2)
+	want = colabfake.SyntheticName(11003)
+	if sel, ok = p.Selection(); !ok || sel.Name != want {
+		t.Fatalf("narrowed: selected %q, %v, want %q:\n%s", sel.Name, ok, want, view())
+	}
+	if done := doneOf(t, drive(t, p, p.Download(sel, t.TempDir(), false))); done.Err != nil {
+		t.Fatalf("download: %v", done.Err)
+	}
+	if v := view(); !strings.Contains(v, `filter "img_01100": 10 of 12000`) {
+		t.Fatalf("after the download the narrowed filter is gone:\n%s", v)
+	}
+	if e, ok := p.Selected(); !ok || e.Name != want {
+		t.Fatalf("after the download the cursor is on %q, %v, want %q:\n%s", e.Name, ok, want, view())
 	}
 }

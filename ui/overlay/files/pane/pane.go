@@ -156,10 +156,11 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 			p.err = errText(m.err)
 			return nil, true
 		}
-		if m.dir != p.dir || m.filter != "" {
-			p.ls.filter = m.filter // a directory entered starts unfiltered
-		}
 		if m.dir != p.dir {
+			// A directory entered starts unfiltered; in the same directory
+			// the filter stays as typed (a refresh after a transfer, or a
+			// search answered, keeps a filter typed narrower since).
+			p.ls.filter = m.filter
 			p.cursor = -1 // refilter keeps the cursor's entry only in the same directory
 		}
 		p.dir, p.ls.entries = m.dir, sortEntries(m.entries)
@@ -182,7 +183,10 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 			p.jc = m.jc
 		}
 		p.xfer = nil
-		return p.listFiltered(p.dir, ""), true
+		// The directory is listed again as it was listed: with the filter
+		// applied (a search of all its entries) it is that search again,
+		// so the entries shown and the cursor's stay what they were.
+		return p.Refresh(), true
 	}
 	return nil, false
 }
