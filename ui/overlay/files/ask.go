@@ -85,14 +85,17 @@ func (a dialogs) Upload(p *pane.Pane, now time.Time) common.Overlay {
 	return d
 }
 
-// Delete is x's question: whether to delete t (y only).
+// Delete is x's question: whether to delete t (y only). Its words hold
+// whether the server deletes for good or moves what it deletes to its
+// trash (a stock jupyter_server: the delete's status line says so too).
 func (a dialogs) Delete(t pane.Target, now time.Time) common.Overlay {
-	what := "file"
+	what, it := "The file "+jupyter.Where(t.Runtime, t.Path)+" is", "it"
 	if t.Dir {
-		what = "directory and everything listed in it"
+		what, it = "The directory "+jupyter.Where(t.Runtime, t.Path)+" and everything listed in it are", "them"
 	}
 	d := dialog.New(dialog.Confirm, now, "Delete "+t.Name+"?",
-		"The "+what+" "+jupyter.Where(t.Runtime, t.Path)+" is removed from the runtime.", "This cannot be undone.")
+		what+" deleted from the runtime; colabdash cannot restore "+it+".",
+		"Its Jupyter server may keep "+it+" in its trash until purged (colabdash rm --purge "+t.Runtime+" frees it).")
 	d.OnAnswer = a.answer(AskDelete, t, "", common.Say{Pane: true, Text: "delete of " + termtext.Line(t.Name) + " cancelled: nothing deleted"})
 	return d
 }
