@@ -41,6 +41,8 @@ func TestListingDecoderMatchesEncodingJSON(t *testing.T) {
 		`{"extra": [{"a": "]}\\"}, "\\\"{"], "n\u0061me": "esc\\", "path": "p\\\\", "size": 7, "type": "file"}`,
 		"{\n\t\"name\"\r\n:\t\"ws\" ,\"size\" : -0 ,\"writable\":true\n}",
 		`{"\u006eame": "escaped from the first byte", "type": "directory", "mimetype": "text/plain"}`,
+		`{"meta": {"a": {"b": [1, {"c": 2}]}, "name": "nested, not the entry's"}, "name": "outer", "type": "file"}`,
+		`{"meta":[{}],"name":"compact","type":"file"}`,
 		`{}`,
 		`null`,
 	}

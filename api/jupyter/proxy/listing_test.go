@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -158,5 +159,27 @@ func TestListOfAFileIsNotDir(t *testing.T) {
 		if !errors.Is(err, ErrNotDir) || n != 0 {
 			t.Errorf("refused by the server %v: %d entries, err = %v", refuse, n, err)
 		}
+	}
+}
+
+// A connection reset in the middle of a listing is a transport failure
+// (try again), not a reply that is "not the expected JSON": the reader's
+// own error wins over jsontext's report of the value it cut.
+func TestListResetMidwayIsTransport(t *testing.T) {
+	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"name": "d", "path": "content/d", "type": "directory", "content": [{"name": "a", "type": "file"}, {"name": "b`)
+		w.(http.Flusher).Flush()
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		conn.(*net.TCPConn).SetLinger(0) // close with RST
+		conn.Close()
+	})
+	_, n, err := c.ListEach(context.Background(), "content/d", func(Model) error { return nil })
+	if !errors.Is(err, ErrTransport) || n != 1 {
+		t.Fatalf("ListEach after a reset: %d entries, %v; want the first entry and ErrTransport", n, err)
 	}
 }
