@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,5 +39,41 @@ func TestCpDirectoryToTopLevelNamesTheCommandThatWorks(t *testing.T) {
 	code, _, errs := runCLI(t, append([]string{"cp", "proj/a.txt", "rt-files:/"}, flags...)...)
 	if code != kit.ExitUsage || !strings.Contains(errs, "copy into /content/") {
 		t.Errorf("cp FILE rt-files:/: exit %d, err %q", code, errs)
+	}
+}
+
+// Field trial: a dangling symbolic link in a tree cp -r uploads was
+// "a symbolic link to something other than a file". It is said to point
+// to nothing (its target does not exist); a link to a directory keeps
+// the other wording; the rest is copied and cp exits 0.
+func TestCpRecursiveNamesADanglingLink(t *testing.T) {
+	_, flags := filesEmu(t)
+	src := filepath.Join(t.TempDir(), "proj")
+	writeFile(t, filepath.Join(src, "a.txt"), "a")
+	writeFile(t, filepath.Join(src, "d", "b.txt"), "b")
+	dangling, toDir := filepath.Join(src, "dangling"), filepath.Join(src, "todir")
+	if err := os.Symlink(filepath.Join(src, "gone.txt"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d", toDir); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, append([]string{"cp", "-r", src, "rt-files:/content/proj"}, flags...)...)
+	if code != 0 || !strings.Contains(out, "/content/proj/a.txt") {
+		t.Fatalf("cp -r: exit %d, out %q, err %q", code, out, errs)
+	}
+	lines := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(errs), "\n") {
+		for _, p := range []string{dangling, toDir} {
+			if strings.Contains(l, p+":") {
+				lines[p] = l
+			}
+		}
+	}
+	if l := lines[dangling]; !strings.Contains(l, "points to nothing") || !strings.Contains(l, "does not exist") || strings.Contains(l, "something other than a file") {
+		t.Errorf("the dangling link's warning: %q, want it to say the link points to nothing\nstderr: %s", l, errs)
+	}
+	if l := lines[toDir]; !strings.Contains(l, "a symbolic link to something other than a file") {
+		t.Errorf("the link to a directory's warning: %q\nstderr: %s", l, errs)
 	}
 }

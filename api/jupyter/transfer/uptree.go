@@ -172,8 +172,9 @@ type upFile struct {
 
 // planUpload walks the local directory src (lexical order, as
 // filepath.WalkDir), skipping hidden names with everything inside them,
-// special files, links to anything but a file, and links that lead out
-// of src unless o.FollowLinks (each warned about).
+// special files, links to anything but a file (a dangling one is said to
+// point to nothing), and links that lead out of src unless o.FollowLinks
+// (each warned about).
 func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 	plan := &upPlan{dirs: []upDir{{remote: dst, parent: -1}}}
 	index := map[string]int{".": 0}
@@ -216,6 +217,16 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 			return nil
 		case d.Type()&fs.ModeSymlink != 0:
 			st, err := os.Stat(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				// A dangling link: "something other than a file" read as
+				// a directory or a device (field trial).
+				if t, rerr := os.Readlink(p); rerr == nil {
+					o.warn("skipped %s: a symbolic link that points to nothing (its target %s does not exist)", p, t)
+				} else {
+					o.warn("skipped %s: a symbolic link that points to nothing (its target does not exist)", p)
+				}
+				return nil
+			}
 			if err != nil || !st.Mode().IsRegular() {
 				o.warn("skipped %s: a symbolic link to something other than a file", p)
 				return nil
