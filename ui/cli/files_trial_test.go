@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
@@ -75,5 +77,65 @@ func TestCpRecursiveNamesADanglingLink(t *testing.T) {
 	}
 	if l := lines[toDir]; !strings.Contains(l, "a symbolic link to something other than a file") {
 		t.Errorf("the link to a directory's warning: %q\nstderr: %s", l, errs)
+	}
+}
+
+// Field trial, the file verbs' messages: each names the remote path as
+// every message does, RUNTIME:/PATH, absolute, and says what the user
+// asked rather than an internal step.
+//   - a read-only directory's refusal said "permission denied: Permission
+//     denied: content/many/…": the words twice, the path relative;
+//   - rm -r RUNTIME:/ named "delete RUNTIME" with no path;
+//   - a partly failed cp -r listed the files not copied without RUNTIME:;
+//   - rm of a missing file said "stat RUNTIME:/content/x".
+func TestFileMessagesNameRemotePathsAsRuntimeAbsolute(t *testing.T) {
+	e := filesVerbEnv(t, colabfake.Options{ManyFiles: 3})
+	code, _, errs := e.run("rm", "-r", "rt-files:/content/many")
+	if code != kit.ExitFailure || strings.Count(strings.ToLower(errs), "permission denied") != 1 ||
+		!strings.Contains(errs, "rt-files:/content/many/") || strings.Contains(errs, " content/many") {
+		t.Errorf("rm -r of a read-only directory: exit %d, stderr %q; want one \"permission denied\" and absolute paths", code, errs)
+	}
+	code, _, errs = e.run("rm", "-r", "rt-files:/")
+	if code != kit.ExitUsage || !strings.Contains(errs, "rt-files:/: refusing") {
+		t.Errorf("rm -r rt-files:/: exit %d, stderr %q; want the refusal naming rt-files:/", code, errs)
+	}
+	code, _, errs = e.run("rm", "rt-files:/content/x")
+	if code != kit.ExitNotFound || errs != "colabdash: rm rt-files:/content/x: no such file or directory\n" {
+		t.Errorf("rm of a missing file: exit %d, stderr %q", code, errs)
+	}
+
+	// Two files of an upload refused: the closing line names them as
+	// RUNTIME:/PATH.
+	src := filepath.Join(t.TempDir(), "proj")
+	for _, n := range []string{"a.txt", "b.txt", "c.txt"} {
+		writeFile(t, filepath.Join(src, n), n)
+	}
+	for _, n := range []string{"a.txt", "b.txt"} {
+		e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut, PathPrefix: "api/contents/content/proj/" + n,
+			Status: http.StatusForbidden, ContentType: "application/json", Body: `{"message": "Permission denied: content/proj/` + n + `"}`, Times: -1})
+	}
+	code, _, errs = e.run("cp", "-r", src, "rt-files:/content/proj")
+	last := errs[strings.LastIndex(strings.TrimSuffix(errs, "\n"), "\n")+1:]
+	if code != kit.ExitFailure || !strings.Contains(last, "2 entries not copied") ||
+		!strings.Contains(last, "rt-files:/content/proj/a.txt, rt-files:/content/proj/b.txt") {
+		t.Errorf("cp -r up with two files refused: exit %d, last line %q\nstderr: %s", code, last, errs)
+	}
+	if strings.Contains(strings.ToLower(errs), "permission denied: permission denied") || strings.Contains(errs, " content/proj") {
+		t.Errorf("stderr repeats \"permission denied\" or names a relative path:\n%s", errs)
+	}
+	e.srv.ClearProxyFaults()
+	if code, _, errs := e.run("cp", "-r", src, "rt-files:/content/proj"); code != 0 {
+		t.Fatalf("cp -r up: exit %d %q", code, errs)
+	}
+
+	// Two files of a download gone: the same.
+	for _, n := range []string{"a.txt", "b.txt"} {
+		e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStockNotFound, PathPrefix: "files/content/proj/" + n, Times: -1})
+	}
+	code, _, errs = e.run("cp", "-r", "rt-files:/content/proj", filepath.Join(t.TempDir(), "out"))
+	last = errs[strings.LastIndex(strings.TrimSuffix(errs, "\n"), "\n")+1:]
+	if code != kit.ExitFailure || !strings.Contains(last, "2 entries not copied") ||
+		!strings.Contains(last, "rt-files:/content/proj/a.txt, rt-files:/content/proj/b.txt") {
+		t.Errorf("cp -r down with two files gone: exit %d, last line %q\nstderr: %s", code, last, errs)
 	}
 }

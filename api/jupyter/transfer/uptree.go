@@ -345,7 +345,7 @@ func notCopied(id, op, root string, failed []error, o CopyOptions) error {
 		return failed[0]
 	}
 	kind := proxy.ErrLocal
-	names := make([]string, 0, 4)
+	var remotes []string
 	for i, err := range failed {
 		o.warn("not copied: %s", err.Error())
 		var je *proxy.Error
@@ -353,14 +353,24 @@ func notCopied(id, op, root string, failed []error, o CopyOptions) error {
 			if i == 0 {
 				kind = je.Kind
 			}
-			if len(names) < 3 {
-				names = append(names, proxy.DisplayName("/"+proxy.CleanRemote(je.Path)))
-			} else if len(names) == 3 {
-				names = append(names, "…")
-			}
+			remotes = append(remotes, je.Path)
 		}
 	}
-	n := len(failed)
-	return &proxy.Error{Op: op, Runtime: id, Path: root, Kind: kind,
-		Message: fmt.Sprintf("%d %s not copied, each named above; the rest was copied: %s", n, plural(n, "entry", "entries"), strings.Join(names, ", "))}
+	return &proxy.Error{Op: op, Runtime: id, Path: root, Kind: kind, Message: notCopiedText(id, len(failed), remotes)}
+}
+
+// notCopiedText is the closing line's detail of a recursive copy (up or
+// down) after n entries were not copied: the count and the first three
+// remote paths, written RUNTIME:/PATH as every message writes them (they
+// were bare /PATH, field trial).
+func notCopiedText(id string, n int, remotes []string) string {
+	names := make([]string, 0, 4)
+	for i, r := range remotes {
+		if i == 3 {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, id+":"+proxy.DisplayName("/"+proxy.CleanRemote(r)))
+	}
+	return fmt.Sprintf("%d %s not copied, each named above; the rest was copied: %s", n, plural(n, "entry", "entries"), strings.Join(names, ", "))
 }
