@@ -1,12 +1,17 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
@@ -137,5 +142,65 @@ func TestFileMessagesNameRemotePathsAsRuntimeAbsolute(t *testing.T) {
 	if code != kit.ExitFailure || !strings.Contains(last, "2 entries not copied") ||
 		!strings.Contains(last, "rt-files:/content/proj/a.txt, rt-files:/content/proj/b.txt") {
 		t.Errorf("cp -r down with two files gone: exit %d, last line %q\nstderr: %s", code, last, errs)
+	}
+}
+
+// docs/scripting.md: "Every document starts with "ok"", but rm --json
+// printed {"removed": [...], "ok": true}. The first key of every --json
+// verb's document (each type jsonDocs lists, as rm's own output shows
+// it) is "ok".
+func TestEveryJSONDocumentStartsWithOK(t *testing.T) {
+	firstKey := func(b []byte) string {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return fmt.Sprintf("not an object (%v)", err)
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return err.Error()
+		}
+		k, _ := tok.(string)
+		return k
+	}
+	for verb, typ := range jsonDocs {
+		b, err := json.Marshal(reflect.New(typ).Interface())
+		if err != nil {
+			t.Fatalf("%s: %v", verb, err)
+		}
+		if k := firstKey(b); k != "ok" {
+			t.Errorf("%s --json's document starts with %q, want \"ok\": %s", verb, k, b)
+		}
+	}
+	e := filesVerbEnv(t, colabfake.Options{})
+	small := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "x")
+	e.run("cp", small, "rt-files:/content/f.txt")
+	for _, args := range [][]string{{"rm", "rt-files:/content/f.txt", "--json"}, {"rm", "rt-files:/content/f.txt", "--json"}} {
+		code, out, errs := e.run(args...)
+		if k := firstKey([]byte(out)); k != "ok" {
+			t.Errorf("%v: exit %d, stdout %q (first key %q), stderr %q; want the document to start with \"ok\"", args, code, out, k, errs)
+		}
+	}
+}
+
+// docs/files.md said an unknown runtime is exit 2, as an ambiguous
+// prefix is; the program (and docs/scripting.md's table) gives 6.
+func TestFilesDocExitCodesForRuntimeArguments(t *testing.T) {
+	e := filesVerbEnv(t, colabfake.Options{})
+	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-fig", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../../docs/files.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ")
+	for _, tc := range []struct{ arg, claim string }{
+		{"rt-fi", "an ambiguous prefix (exit %d)"},
+		{"rt-zz", "an unknown runtime (exit %d)"},
+	} {
+		code, _, errs := e.run("ls", tc.arg)
+		if claim := fmt.Sprintf(tc.claim, code); code == 0 || !strings.Contains(text, claim) {
+			t.Errorf("ls %s exits %d (%q); docs/files.md does not say %q", tc.arg, code, errs, claim)
+		}
 	}
 }

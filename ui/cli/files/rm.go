@@ -122,7 +122,7 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	cmd.Flags().BoolVar(&purge, "purge", false, "also empty the runtime's trash, where its Jupyter server keeps deleted files (asks first)")
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "with --purge: empty the trash without asking (needed without a terminal)")
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "remove directories and their contents")
-	v.JSONFlags(cmd, "print a JSON summary: {removed: [...], ok, error}")
+	v.JSONFlags(cmd, "print a JSON summary: {ok, error, removed: [...], purgedBytes}")
 	return cmd
 }
 
@@ -143,8 +143,8 @@ func asRm(err error) error {
 // RmReport is `rm --json`'s output: the remote paths removed
 // ("rt-abc:/content/x"), whether all went well, and why not (redacted).
 type RmReport struct {
-	Removed []string `json:"removed"`
-	kit.Envelope
+	kit.Envelope          // first: every document starts with "ok" (docs/scripting.md)
+	Removed      []string `json:"removed"`
 	// PurgedBytes is what --purge freed by emptying the runtime's trash
 	// (absent without --purge, or when the trash was not emptied).
 	PurgedBytes *int64 `json:"purgedBytes,omitempty"`
