@@ -204,3 +204,28 @@ func TestFilesDocExitCodesForRuntimeArguments(t *testing.T) {
 		}
 	}
 }
+
+// Field trial: `ls RUNTIME --jq '.foo('` printed its JSON failure
+// document on stdout besides the error line. With --jq stdout holds only
+// the filter's results: a filter that does not compile gives none (as
+// gh's --jq), the stderr line and exit 2 stay. A flag error found before
+// --jq was read still goes through the filter.
+func TestJQThatDoesNotCompilePrintsNothingOnStdout(t *testing.T) {
+	_, flags := filesEmu(t)
+	for _, args := range [][]string{
+		{"ls", "rt-files", "--jq", ".foo("},
+		{"ls", "rt-files", "--jq=.foo("},
+		{"ls", "rt-files", "--bogus", "--jq", ".foo("},
+		{"rm", "rt-files:/content/x", "--jq", "nosuchfunction(1)"},
+		{"ls", "rt-files", "--jq"}, // no expression at all
+	} {
+		code, out, errs := runCLI(t, append(flags, args...)...)
+		if code != kit.ExitUsage || out != "" || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, nothing on stdout, one line on stderr", args, code, out, errs)
+		}
+	}
+	code, out, errs := runCLI(t, append([]string{"ls", "rt-files", "--bogus", "--jq", ".error.code"}, flags...)...)
+	if code != kit.ExitUsage || out != "usage\n" || !strings.Contains(errs, "--bogus") {
+		t.Errorf("ls --bogus --jq .error.code: exit %d, stdout %q, stderr %q; want the filter's result, usage", code, out, errs)
+	}
+}
