@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,5 +173,50 @@ func TestEmulatorTrashAndBodyLimitFlags(t *testing.T) {
 	code, _, errs = cli("cp", big, "rt-load00001:/content/big.bin")
 	if code != kit.ExitAPI || !strings.Contains(errs, "a proxy between this machine and the runtime refused a") || !strings.Contains(errs, "even in pieces of 1.0 MB") {
 		t.Errorf("cp behind --proxy-max-body 500000: exit %d %q", code, errs)
+	}
+}
+
+// Field trial: rm --purge ran its code in a new kernel session that it
+// left open, so `colabdash sessions` then listed a session "not
+// colabdash (a notebook?)" that `session close` refused without
+// --force. The purge leaves the runtime's sessions as they were, after
+// a purge that worked and after one that failed; a notebook's session
+// open before is left alone.
+func TestRmPurgeLeavesNoSessionBehind(t *testing.T) {
+	e := filesVerbEnv(t, colabfake.Options{DeleteToTrash: true})
+	nb, err := e.srv.AddNotebookSession("rt-files", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessionsNow := func() []string {
+		var names []string
+		for _, s := range e.srv.Sessions("rt-files") {
+			names = append(names, s.Name)
+		}
+		return names
+	}
+	want := []string{nb.Name}
+	small := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "data")
+	e.run("cp", small, "rt-files:/content/f.txt")
+	if code, out, errs := e.run("rm", "--purge", "--yes", "rt-files:/content/f.txt"); code != 0 || !strings.Contains(out, "emptied the trash") {
+		t.Fatalf("rm --purge --yes FILE: exit %d %q %q", code, out, errs)
+	}
+	if got := sessionsNow(); !slices.Equal(got, want) {
+		t.Errorf("sessions after rm --purge FILE: %q, want %q", got, want)
+	}
+	if code, out, errs := e.run("rm", "--purge", "--yes", "rt-files"); code != 0 || !strings.Contains(out, "emptied the trash") {
+		t.Fatalf("rm --purge --yes RUNTIME: exit %d %q %q", code, out, errs)
+	}
+	if got := sessionsNow(); !slices.Equal(got, want) {
+		t.Errorf("sessions after rm --purge RUNTIME: %q, want %q", got, want)
+	}
+	// The code starts, then the call fails: the session it ran in is
+	// closed all the same.
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Code: api.FailedPrecondition, Message: "the kernel died"})
+	if code, _, errs := e.run("rm", "--purge", "--yes", "rt-files"); code == 0 {
+		t.Fatalf("rm --purge with execute_code failing: exit 0 %q", errs)
+	}
+	if got := sessionsNow(); !slices.Equal(got, want) {
+		t.Errorf("sessions after a failed rm --purge: %q, want %q", got, want)
 	}
 }

@@ -180,14 +180,24 @@ func (c *Client) Delete(ctx context.Context, p string) error {
 // ("content/x", "/content/x"); "." and ".." segments count as the server
 // resolves them ("content/sub/.." is /content). runtime is the runtime
 // id for the error's text. It returns nil when p may be removed, else an
-// *Error of kind ErrProtected naming the path ("delete rt-abc:content:
-// refusing to remove /content itself or a top-level directory").
+// *Error of kind ErrProtected naming the path ("delete rt-abc:/content:
+// refusing to remove the root, /content itself or a top-level
+// directory"; the root is "rt-abc:/").
 func Removable(runtime, p string) error {
 	clean := CleanPath(p)
 	if strings.Contains(clean, "/") {
 		return nil // at least two levels down: /content/x, /usr/lib
 	}
-	return &Error{Op: "delete", Runtime: runtime, Path: clean, Kind: ErrProtected}
+	return &Error{Op: "delete", Runtime: runtime, Path: rootSlash(clean), Kind: ErrProtected}
+}
+
+// rootSlash is a cleaned path for an Error: the root, "", as "/", so its
+// text names it ("rt-abc:/"); an Error without a Path names no path.
+func rootSlash(clean string) string {
+	if clean == "" {
+		return "/"
+	}
+	return clean
 }
 
 // Creatable is Removable's rule for what an upload may create: nothing
@@ -200,7 +210,7 @@ func Creatable(runtime, p string) error {
 	if strings.Contains(clean, "/") {
 		return nil
 	}
-	return &Error{Op: "upload", Runtime: runtime, Path: clean, Kind: ErrTopLevel}
+	return &Error{Op: "upload", Runtime: runtime, Path: rootSlash(clean), Kind: ErrTopLevel}
 }
 
 // RemoveAll removes a remote file, or a directory and everything listed

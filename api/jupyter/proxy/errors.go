@@ -60,7 +60,7 @@ var (
 	// ErrProtected: a remove of the runtime's root, /content itself or
 	// another top-level directory (/usr, /etc…), which colabdash refuses
 	// (see Removable).
-	ErrProtected = errors.New("refusing to remove /content itself or a top-level directory")
+	ErrProtected = errors.New("refusing to remove the root, /content itself or a top-level directory")
 	// ErrTopLevel: an upload that would create a file or directory
 	// directly in the runtime's root ("/data.csv"), which colabdash
 	// refuses since it could not remove it either (see Creatable).

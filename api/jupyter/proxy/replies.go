@@ -122,5 +122,48 @@ func (c *Client) statusError(op, path string, status int, rep errorReply) *Error
 	default:
 		e.Kind = ErrServer
 	}
+	e.Message = tidyMessage(e.Kind, path, e.Message)
 	return e
+}
+
+// tidyMessage is a Jupyter error message fit to follow an Error's
+// "OP RUNTIME:/PATH: KIND": a leading repetition of KIND's words is
+// dropped (jupyter_server's 403 reads "Permission denied: content/x",
+// which said "permission denied: Permission denied: …"), and path, which
+// Jupyter writes relative to its root ("content/x"), is written absolute
+// wherever it stands as a word, as every message writes remote paths; a
+// message that was only the path adds nothing and is dropped.
+func tidyMessage(kind error, path, msg string) string {
+	if k := kind.Error(); len(msg) > len(k) && strings.EqualFold(msg[:len(k)], k) && msg[len(k)] == ':' {
+		msg = strings.TrimSpace(msg[len(k)+1:])
+	}
+	rel := CleanRemote(path)
+	if rel == "" {
+		return msg
+	}
+	if msg == rel || msg == "/"+rel {
+		return ""
+	}
+	var b strings.Builder
+	for rest := msg; ; {
+		i := strings.Index(rest, rel)
+		if i < 0 {
+			b.WriteString(rest)
+			break
+		}
+		at, end := len(msg)-len(rest)+i, i+len(rel) // rel's offset in msg, its end in rest
+		b.WriteString(rest[:i])
+		if wordEdge(msg, at-1) && wordEdge(rest, end) {
+			b.WriteByte('/')
+		}
+		b.WriteString(rel)
+		rest = rest[end:]
+	}
+	return b.String()
+}
+
+// wordEdge reports whether s[i] ends or starts a path word: there is no
+// such byte (i out of range), or it is a space, a quote or a colon.
+func wordEdge(s string, i int) bool {
+	return i < 0 || i >= len(s) || strings.IndexByte(" \t'\"`:,;()", s[i]) >= 0
 }

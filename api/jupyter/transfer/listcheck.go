@@ -12,11 +12,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
@@ -207,15 +205,9 @@ func (w *walker) incomplete(src string) error {
 	if len(w.skipped) == 0 {
 		return nil
 	}
-	names := make([]string, 0, 4)
-	for i, s := range w.skipped {
-		if i == 3 {
-			names = append(names, "…")
-			break
-		}
-		names = append(names, proxy.DisplayName("/"+proxy.CleanRemote(s.remote)))
+	remotes := make([]string, 0, len(w.skipped))
+	for _, s := range w.skipped {
+		remotes = append(remotes, s.remote)
 	}
-	n := len(w.skipped)
-	return &proxy.Error{Op: "download", Runtime: w.c.id, Path: src, Kind: w.skipped[0].kind,
-		Message: fmt.Sprintf("%d %s not copied, each named above; the rest was copied: %s", n, plural(n, "entry", "entries"), strings.Join(names, ", "))}
+	return &proxy.Error{Op: "download", Runtime: w.c.id, Path: src, Kind: w.skipped[0].kind, Message: notCopiedText(w.c.id, len(w.skipped), remotes)}
 }

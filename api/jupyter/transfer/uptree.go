@@ -172,8 +172,9 @@ type upFile struct {
 
 // planUpload walks the local directory src (lexical order, as
 // filepath.WalkDir), skipping hidden names with everything inside them,
-// special files, links to anything but a file, and links that lead out
-// of src unless o.FollowLinks (each warned about).
+// special files, links to anything but a file (a dangling one is said to
+// point to nothing), and links that lead out of src unless o.FollowLinks
+// (each warned about).
 func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 	plan := &upPlan{dirs: []upDir{{remote: dst, parent: -1}}}
 	index := map[string]int{".": 0}
@@ -216,6 +217,16 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 			return nil
 		case d.Type()&fs.ModeSymlink != 0:
 			st, err := os.Stat(p)
+			if errors.Is(err, fs.ErrNotExist) {
+				// A dangling link: "something other than a file" read as
+				// a directory or a device (field trial).
+				if t, rerr := os.Readlink(p); rerr == nil {
+					o.warn("skipped %s: a symbolic link that points to nothing (its target %s does not exist)", p, t)
+				} else {
+					o.warn("skipped %s: a symbolic link that points to nothing (its target does not exist)", p)
+				}
+				return nil
+			}
 			if err != nil || !st.Mode().IsRegular() {
 				o.warn("skipped %s: a symbolic link to something other than a file", p)
 				return nil
@@ -334,7 +345,7 @@ func notCopied(id, op, root string, failed []error, o CopyOptions) error {
 		return failed[0]
 	}
 	kind := proxy.ErrLocal
-	names := make([]string, 0, 4)
+	var remotes []string
 	for i, err := range failed {
 		o.warn("not copied: %s", err.Error())
 		var je *proxy.Error
@@ -342,14 +353,24 @@ func notCopied(id, op, root string, failed []error, o CopyOptions) error {
 			if i == 0 {
 				kind = je.Kind
 			}
-			if len(names) < 3 {
-				names = append(names, proxy.DisplayName("/"+proxy.CleanRemote(je.Path)))
-			} else if len(names) == 3 {
-				names = append(names, "…")
-			}
+			remotes = append(remotes, je.Path)
 		}
 	}
-	n := len(failed)
-	return &proxy.Error{Op: op, Runtime: id, Path: root, Kind: kind,
-		Message: fmt.Sprintf("%d %s not copied, each named above; the rest was copied: %s", n, plural(n, "entry", "entries"), strings.Join(names, ", "))}
+	return &proxy.Error{Op: op, Runtime: id, Path: root, Kind: kind, Message: notCopiedText(id, len(failed), remotes)}
+}
+
+// notCopiedText is the closing line's detail of a recursive copy (up or
+// down) after n entries were not copied: the count and the first three
+// remote paths, written RUNTIME:/PATH as every message writes them (they
+// were bare /PATH, field trial).
+func notCopiedText(id string, n int, remotes []string) string {
+	names := make([]string, 0, 4)
+	for i, r := range remotes {
+		if i == 3 {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, id+":"+proxy.DisplayName("/"+proxy.CleanRemote(r)))
+	}
+	return fmt.Sprintf("%d %s not copied, each named above; the rest was copied: %s", n, plural(n, "entry", "entries"), strings.Join(names, ", "))
 }

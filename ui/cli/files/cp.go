@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -91,6 +92,7 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			case !src.Remote() && !dst.Remote():
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "neither side is RUNTIME:PATH (e.g. rt-abc:/content/)" + colonHint(args)}
 			}
+			srcDir := false // a local directory, copied with -r
 			if !src.Remote() {
 				st, err := os.Stat(src.Path)
 				if errors.Is(err, fs.ErrNotExist) {
@@ -102,6 +104,7 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				if st.IsDir() && !recursive {
 					return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("upload: %s is a directory (use -r)", termtext.Cut(src.Path, 200))}
 				}
+				srcDir = st.IsDir()
 			}
 			rt := src.Runtime + dst.Runtime
 			arg := args[0]
@@ -114,6 +117,9 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return err
 			}
 			defer rf.conn.Close()
+			if srcDir && jupyter.Creatable(rf.id(), dst.Path) != nil {
+				return v.topLevelDir(rf, args[0], src.Path, dst.Path)
+			}
 			return v.runCopy(ctx, rf, src, dst, jupyter.CopyOptions{Recursive: recursive, Jobs: jobs, FollowLinks: followLinks})
 		}, func(env kit.Envelope) any { return CopySummary{Envelope: env, Files: []CopiedFile{}} }),
 	}
@@ -122,6 +128,28 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	cmd.Flags().IntVar(&jobs, "jobs", jupyter.DefaultJobs, fmt.Sprintf("files moved at once by cp -r (1 to %d)", jupyter.MaxJobs))
 	v.JSONFlags(cmd, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
 	return cmd
+}
+
+// topLevelDir refuses cp -r DIR to the runtime's root or a top-level
+// directory (RUNTIME:/content/, RUNTIME:, RUNTIME:/proj): a directory is
+// copied AS DST, and nothing is created or merged there (jupyter.Creatable:
+// colabdash could not remove it). The transfer's own refusal said "copy
+// into /content/", which is what cp -r DIR RUNTIME:/content/ had done
+// (field trial); this line names the command that copies DIR into
+// /content under its own name, typed as the user typed it (typed).
+func (v *verb) topLevelDir(rf *runtimeFiles, typed, dir, dst string) *kit.ExitError {
+	msg := "upload " + jupyter.Where(rf.id(), dst) + ": refusing to copy a directory as the runtime's root or a top-level directory " +
+		"(cp -r copies a directory AS DST; colabdash could not remove it)"
+	name := filepath.Base(dir)
+	if abs, err := filepath.Abs(dir); err == nil {
+		name = filepath.Base(abs)
+	}
+	if id := rf.rt.ID(); kit.PasteID(id) && name != string(filepath.Separator) && !strings.HasPrefix(name, ".") {
+		if line, ok := v.G.CommandLine("cp", "-r", typed, id+":/content/"+name); ok {
+			return &kit.ExitError{Code: kit.ExitUsage, Msg: msg + "; to copy it into /content, run: " + line}
+		}
+	}
+	return &kit.ExitError{Code: kit.ExitUsage, Msg: msg + "; copy it into a directory of its own under /content (RUNTIME:/content/NAME)"}
 }
 
 // CopySummary is `cp --json`'s output: always one object, ok false with

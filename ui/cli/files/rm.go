@@ -1,6 +1,7 @@
 package files
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/colabdash/colabdash/api"
@@ -68,7 +69,7 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			}
 			for _, loc := range locs { // before removing anything
 				if err := jupyter.Removable(loc.Runtime, loc.Path); err != nil {
-					return &kit.ExitError{Code: kit.ExitUsage, Msg: api.OneLine(err.Error(), 0)} // the files pane's rule too
+					return &kit.ExitError{Code: kit.ExitUsage, Msg: api.OneLine(asRm(err).Error(), 0)} // the files pane's rule too
 				}
 			}
 			removed := []string{}
@@ -87,7 +88,7 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 					})
 				}
 				if err != nil {
-					failure = err
+					failure = asRm(err)
 					break
 				}
 			}
@@ -121,15 +122,29 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	cmd.Flags().BoolVar(&purge, "purge", false, "also empty the runtime's trash, where its Jupyter server keeps deleted files (asks first)")
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "with --purge: empty the trash without asking (needed without a terminal)")
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "remove directories and their contents")
-	v.JSONFlags(cmd, "print a JSON summary: {removed: [...], ok, error}")
+	v.JSONFlags(cmd, "print a JSON summary: {ok, error, removed: [...], purgedBytes}")
 	return cmd
+}
+
+// asRm writes a failure of one of rm's steps (the stat that tells a
+// file from a directory, each delete, the Removable rule) as what the
+// user asked: "rm RUNTIME:/PATH: …", not "stat RUNTIME:/PATH: no such
+// file or directory" (field trial).
+func asRm(err error) error {
+	var je *jupyter.Error
+	if !errors.As(err, &je) {
+		return err
+	}
+	c := *je
+	c.Op = "rm"
+	return &c
 }
 
 // RmReport is `rm --json`'s output: the remote paths removed
 // ("rt-abc:/content/x"), whether all went well, and why not (redacted).
 type RmReport struct {
-	Removed []string `json:"removed"`
-	kit.Envelope
+	kit.Envelope          // first: every document starts with "ok" (docs/scripting.md)
+	Removed      []string `json:"removed"`
 	// PurgedBytes is what --purge freed by emptying the runtime's trash
 	// (absent without --purge, or when the trash was not emptied).
 	PurgedBytes *int64 `json:"purgedBytes,omitempty"`

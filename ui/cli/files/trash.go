@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
@@ -37,7 +38,31 @@ func (v *verb) purgeTrash(ctx context.Context, rf *runtimeFiles, yes bool) (*int
 			return nil, nil
 		}
 	}
-	res, err := rf.conn.Svc.ExecuteCode(ctx, api.ExecuteCodeRequest{Runtime: rf.rt.Name, Code: jupyter.PurgeCode})
+	// The code runs in a session of colabdash's own, closed again however
+	// the purge ends, as exec --rm does: execute_code on a runtime target
+	// opened a kernel session and left it open, which `colabdash sessions`
+	// then listed as not colabdash's (field trial).
+	se, err := rf.conn.Svc.CreateSession(ctx, rf.rt.Name, state.NewSessionID())
+	if err != nil {
+		return nil, kit.Classify(err, rf.conn.Creds)
+	}
+	n, err := v.runPurge(ctx, rf, se.Name)
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if derr := rf.conn.Svc.DeleteSession(dctx, se.Name); derr != nil {
+		msg := "could not close session " + kit.SessionRef(se.Name) + " (opened to empty the trash): " + kit.Classify(derr, rf.conn.Creds).Msg + "; " + v.G.CloseSessionHint(se.Name)
+		if err != nil {
+			v.Note(msg)
+			return n, err
+		}
+		return n, &kit.ExitError{Code: kit.ExitAPI, Msg: msg}
+	}
+	return n, err
+}
+
+// runPurge runs jupyter.PurgeCode in session and says what it freed.
+func (v *verb) runPurge(ctx context.Context, rf *runtimeFiles, session string) (*int64, error) {
+	res, err := rf.conn.Svc.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: session, Code: jupyter.PurgeCode})
 	if err != nil {
 		return nil, kit.Classify(err, rf.conn.Creds)
 	}

@@ -108,8 +108,9 @@ func exitCodesHelp() string {
 }
 
 // JSONHelp is the --json paragraph of every verb that has --json.
-const JSONHelp = "With --json (or --jq EXPR) stdout holds one JSON document whatever the outcome: \"ok\", and on\n" +
-	"failure \"error\": {\"code\": WORD, \"message\": …}, WORD the exit code's word (below)."
+const JSONHelp = "With --json stdout holds one JSON document whatever the outcome: \"ok\", and on failure\n" +
+	"\"error\": {\"code\": WORD, \"message\": …}, WORD the exit code's word (below); with --jq EXPR, only\n" +
+	"what EXPR makes of it (nothing when EXPR does not compile)."
 
 // wrap breaks s at spaces into lines of at most width bytes.
 func wrap(s string, width int) string {

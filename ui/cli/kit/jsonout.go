@@ -60,6 +60,7 @@ type JSONState struct {
 	On      bool       // --json or --jq was given
 	Jq      *gojq.Code // the --jq filter; nil without one
 	JqExpr  string     // the --jq expression as given
+	JqGiven bool       // --jq was given, its expression compiled (Jq) or not
 	Written bool       // a document (or its --jq output) was printed
 }
 
@@ -84,8 +85,11 @@ func (f *jqFlag) String() string { return f.st.JqExpr }
 // Type is what --help shows after --jq.
 func (f *jqFlag) Type() string { return "EXPR" }
 
-// Set compiles expr; a parse or compile error is one line.
+// Set compiles expr; a parse or compile error is one line, and leaves
+// no filter: with --jq, stdout holds only the filter's results, so a
+// failure then prints nothing there (WriteFailure), as gh's --jq.
 func (f *jqFlag) Set(expr string) error {
+	f.st.JqGiven, f.st.Jq = true, nil
 	q, err := gojq.Parse(expr)
 	if err == nil {
 		var code *gojq.Code
@@ -258,8 +262,20 @@ func WantsJSON(s *Streams, cmd *cobra.Command, args []string) bool {
 	if end < 0 {
 		end = len(args)
 	}
-	for _, a := range args[:end] {
-		if a == "--json" || a == "--json=true" || a == "--jq" || strings.HasPrefix(a, "--jq=") {
+	for i, a := range args[:end] {
+		expr, jq := strings.CutPrefix(a, "--jq=")
+		if a == "--jq" && i+1 < end {
+			expr, jq = args[i+1], true
+		}
+		switch {
+		case a == "--jq" && !jq: // no expression: no filter, so no results
+			s.JSON().JqGiven = true
+		case jq && !s.JSON().JqGiven:
+			// The flags stopped parsing before --jq (an unknown flag
+			// ahead of it): its filter still applies to the failure.
+			_ = (&jqFlag{st: s.JSON(), asJSON: new(bool)}).Set(expr)
+		}
+		if a == "--json" || a == "--json=true" || a == "--jq" || jq {
 			return true
 		}
 	}
@@ -268,11 +284,12 @@ func WantsJSON(s *Streams, cmd *cobra.Command, args []string) bool {
 
 // WriteFailure prints the failure envelope of err on s.Out, through the
 // --jq filter when one was parsed, unless a document was printed
-// already. The caller prints the stderr line.
+// already; with a --jq expression that did not compile it prints
+// nothing. The caller prints the stderr line.
 func WriteFailure(s *Streams, err error, red *api.Redactor) {
 	st := s.JSON()
-	if st.Written {
-		return
+	if st.Written || st.JqGiven && st.Jq == nil {
+		return // printed already, or --jq without a filter that compiled: no results
 	}
 	if werr := writeDoc(s.Out, s.OutTTY, st, Failure(err, red)); werr != nil && st.Jq != nil {
 		// The filter failed on the envelope itself: print it plain.
