@@ -205,3 +205,17 @@ func TestListingHeadBudget(t *testing.T) {
 		}
 	}
 }
+
+// Guards the reading of Jupyter's bare "Unhandled error" (a 500 with no
+// traceback, as jupyter-server answers a stat, a listing or a download
+// of a file it may not read): permission denied for those three
+// operations, the server's own failure for any other.
+func TestBareUnhandledErrorIsPermissionForReads(t *testing.T) {
+	for op, want := range map[string]error{"stat": ErrPermission, "list": ErrPermission, "download": ErrPermission, "mkdir": ErrServer} {
+		c := &Client{o: Options{}.withDefaults(), id: "rt-x"}
+		e := c.statusError(op, "content/x", http.StatusInternalServerError, errorReply{msg: "Unhandled error", jupyter: true})
+		if !errors.Is(e, want) {
+			t.Errorf("%s: a bare Unhandled error is %v, want %v", op, e.Kind, want)
+		}
+	}
+}
