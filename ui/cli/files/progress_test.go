@@ -215,15 +215,45 @@ func TestTransferViewCountsFilesAndBytes(t *testing.T) {
 	v.update("a.bin", 500, 1000)
 	c.t = c.t.Add(time.Second)
 	v.update("b.bin", 400, 1000) // two files in flight: 900 of 3000
-	if got := b.String(); !strings.Contains(got, "0/3 files  900 B / 3.0 kB  900 B/s  ETA 0:02") || !strings.HasSuffix(got, "b.bin") {
+	got := b.String()
+	if !strings.Contains(got, " 0/3 files  900 B / 3.0 kB  900 B/s  ETA 0:02") || !strings.HasSuffix(got, "b.bin") {
 		t.Fatalf("two files in flight: %q", got)
+	}
+	if full := strings.Count(got[strings.LastIndex(got, "\x1b[2K"):], "█"); full != 7 { // 30 % of 24 cells
+		t.Errorf("900 of 3000 bytes: %d of the bar's 24 cells full, want 7: %q", full, got)
+	}
+	// The line is redrawn at most every 100 ms.
+	b.Reset()
+	c.t = c.t.Add(50 * time.Millisecond)
+	v.update("b.bin", 450, 1000)
+	if b.Len() != 0 {
+		t.Errorf("redrawn 50 ms after the last line: %q", b.String())
+	}
+	c.t = c.t.Add(50 * time.Millisecond)
+	v.update("b.bin", 500, 1000)
+	if !strings.Contains(b.String(), " 0/3 files  1.0 kB / 3.0 kB") {
+		t.Errorf("not redrawn 100 ms after the last line: %q", b.String())
 	}
 	v.update("a.bin", 1000, 1000)
 	v.fileDone("a.bin", 1000)
 	b.Reset()
 	c.t = c.t.Add(time.Second)
-	v.update("c.bin", 100, 1000) // a done (1000), b 400, c 100
-	if got := b.String(); !strings.Contains(got, "1/3 files  1.5 kB / 3.0 kB") {
+	v.update("c.bin", 100, 1000) // a done (1000), b 500, c 100
+	if got := b.String(); !strings.Contains(got, " 1/3 files  1.6 kB / 3.0 kB") {
 		t.Fatalf("one file done: %q", got)
+	}
+}
+
+// A plan of no bytes (empty files only) draws its bar full, not empty or
+// broken.
+func TestTransferViewEmptyPlan(t *testing.T) {
+	var b strings.Builder
+	c := &clock{time.Unix(1000, 0)}
+	v := newTransferView(&b, true, true, 120)
+	v.now = c.now
+	v.plan(2, 0)
+	v.update("a.bin", 0, 0)
+	if got := b.String(); strings.Count(got, "█") != 24 || !strings.Contains(got, " 0/2 files  0 B / 0 B") {
+		t.Fatalf("an empty plan: %q", got)
 	}
 }
