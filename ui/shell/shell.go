@@ -210,7 +210,7 @@ func (s *session) once(ctx context.Context) (Outcome, error) {
 	o := s.o
 	var w io.Writer = o.Out
 	if o.FilterOSC {
-		w = &oscFilter{w: o.Out}
+		w = newTermFilter(o.Out)
 	}
 	cols, rows, _ := term.GetSize(o.Out.Fd())
 	t := tty.Open(ctx, tty.Options{Client: o.Client, Output: w, Cols: cols, Rows: rows, PingInterval: o.PingInterval,

@@ -324,31 +324,6 @@ func TestNotATerminal(t *testing.T) {
 	}
 }
 
-func TestOSCFilter(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"plain \x1b[1mbold\x1b[0m", "plain \x1b[1mbold\x1b[0m"},
-		{"a\x1b]52;c;aGk=\x07b", "ab"},
-		{"a\x1b]0;title\x1b\\b", "ab"},
-		{"a\x1b]2;t\x07\x1b]1;i\x07b", "ab"},
-		{"a\xc2\x9d52;c;x\xc2\x9cb", "ab"},
-		{"a\x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\", "a\x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\"},
-		{"a\x1b]10;?\x07", "a\x1b]10;?\x07"},
-		{"é\xc2\xa0", "é\xc2\xa0"},
-		{"\x1b]7;file://h/x\x07", "\x1b]7;file://h/x\x07"},
-	} {
-		for split := 0; split <= len(c.in); split++ {
-			var b bytes.Buffer
-			f := &oscFilter{w: &b}
-			_, _ = f.Write([]byte(c.in[:split]))
-			_, _ = f.Write([]byte(c.in[split:]))
-			if b.String() != c.want {
-				t.Errorf("%q split at %d: %q, want %q", c.in, split, b.String(), c.want)
-				break
-			}
-		}
-	}
-}
-
 func TestDetacher(t *testing.T) {
 	for _, c := range []struct {
 		in, want string

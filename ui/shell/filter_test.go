@@ -1,0 +1,138 @@
+package shell
+
+import (
+	"bytes"
+	"testing"
+)
+
+// filterChunks runs the chunks through one filter, one Write each.
+func filterChunks(chunks ...[]byte) string {
+	var b bytes.Buffer
+	f := newTermFilter(&b)
+	for _, c := range chunks {
+		_, _ = f.Write(c)
+	}
+	return b.String()
+}
+
+// filterCases are what the terminal must get for what the shell wrote:
+// the sequences that change the clipboard or the title go, whichever
+// way they are written, and everything else passes as it came.
+var filterCases = []struct{ name, in, want string }{
+	{"text and SGR pass", "plain \x1b[1mbold\x1b[0m", "plain \x1b[1mbold\x1b[0m"},
+	{"clipboard, BEL", "a\x1b]52;c;aGk=\x07b", "ab"},
+	{"title, ST", "a\x1b]0;title\x1b\\b", "ab"},
+	{"titles 2 and 1", "a\x1b]2;t\x07\x1b]1;i\x07b", "ab"},
+	{"UTF-8 C1 OSC and ST", "a\xc2\x9d52;c;x\xc2\x9cb", "ab"},
+	{"hyperlink passes", "a\x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\", "a\x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\"},
+	{"colour query passes", "a\x1b]10;?\x07", "a\x1b]10;?\x07"},
+	{"UTF-8 text passes", "é\xc2\xa0Ŝ", "é\xc2\xa0Ŝ"},
+	{"cwd passes", "\x1b]7;file://h/x\x07", "\x1b]7;file://h/x\x07"},
+	{"sixel passes", "\x1bPq#0;2;0;0;0#0~~\x1b\\", "\x1bPq#0;2;0;0;0#0~~\x1b\\"},
+	{"PM passes", "\x1b^pm\x1b\\", "\x1b^pm\x1b\\"},
+	{"CSI with a C0 inside passes", "\x1b[3\n1m", "\x1b[3\n1m"},
+
+	// The number, written another way.
+	{"leading zero", "a\x1b]052;c;aGk=\x07b", "ab"},
+	{"many leading zeros", "\x1b]00000000000000000002;t\x07", ""},
+	{"C0 inside the number", "\x1b]5\n2;c;eA==\x07", ""},
+	{"no number is 0", "\x1b];title\x07", ""},
+	{"number that wraps an int", "\x1b]4294967348;c;eA==\x07", ""},
+	{"number and no parameters", "\x1b]52\x07after", "after"},
+	{"letter after the number", "\x1b]52x;c;eA==\x07", ""},
+	{"dtterm title", "\x1b]ltitle\x1b\\", ""},
+	{"dtterm icon", "\x1b]Llabel\x07", ""},
+
+	// One sequence inside another.
+	{"clipboard inside a kept OSC", "\x1b]8;;u\x1b]52;c;eA==\x07", "\x1b]8;;u\x1b\\"},
+	{"clipboard after a kept OSC ended by ESC [", "\x1b]8;;u\x1b[m\x1b]52;c;eA==\x07", "\x1b]8;;u\x1b[m"},
+	{"clipboard inside a dropped one", "\x1b]0;a\x1b]52;c;eA==\x07b", "b"},
+	{"UTF-8 C1 OSC inside a kept OSC", "\x1b]8;;u\xc2\x9d52;c;eA==\x07", "\x1b]8;;u\x1b\\"},
+	{"8-bit OSC inside a kept DCS", "\x1bPqAB\x9d0;t\x07", "\x1bPqAB\x1b\\"},
+	{"clipboard cuts a CSI short", "\x1b[31\x1b]52;c;eA==\x07m", "m"},
+	{"C0 inside a cut escape is executed", "\x1b\n]52;c;eA==\x07", "\n"},
+	{"ESC ESC", "\x1b\x1b]52;c;eA==\x07", ""},
+	{"ignored byte after ESC", "\x1b\xc3\xa9]52;c;eA==\x07", ""},
+
+	// CAN and SUB.
+	{"CAN ends a kept OSC", "\x1b]8;\x18\x1b]52;c;eA==\x07b", "\x1b]8;\x18b"},
+	{"SUB ends a kept OSC", "\x1b]7;x\x1a\x1b]0;t\x07", "\x1b]7;x\x1a"},
+	{"CAN ends a dropped one (tmux sets it)", "\x1b]52;c;eA==\x18after", "after"},
+	{"SUB ends a dropped one", "\x1b]2;t\x1aafter", "after"},
+
+	// Terminators.
+	{"ESC other than backslash ends a dropped OSC", "\x1b]2;a\x1b[1mB", "\x1b[1mB"},
+	{"unterminated clipboard resyncs at ESC", "\x1b]52;c;eHh4\x1b[31mred", "\x1b[31mred"},
+	{"8-bit OSC and ST", "a\x9d52;c;eA==\x9cb", "ab"},
+	{"8-bit OSC, BEL", "\x9d0;t\x07b", "b"},
+	{"ESC then 8-bit OSC", "\x1b\x9d52;c;eA==\x07", ""},
+	{"UTF-8 C1 ST ends a kept OSC", "\x1b]8;;u\xc2\x9cx", "\x1b]8;;u\xc2\x9cx"},
+	{"ESC, a C0, then backslash", "\x1b]2;t\x1b\n\\x", "\nx"},
+
+	// Other terminals' sequences.
+	{"iTerm2 file", "\x1b]1337;File=name=eA==;inline=1:AAAA\x07", ""},
+	{"iTerm2 user variable", "\x1b]1337;SetUserVar=a=Yg==\x07", ""},
+	{"iTerm2 copy", "\x1b]1337;CopyToClipboard=\x07secret\x1b]1337;EndCopy\x07", "secret"},
+	{"kitty clipboard", "\x1b]5522;type=write\x1b\\\x1b]5522;type=wdata:mime=dGV4dA==;eA==\x1b\\", ""},
+	{"kitty file transfer", "\x1b]5113;ac=send;id=1\x1b\\", ""},
+	{"Konsole tab title", "\x1b]30;t\x07", ""},
+	{"X property", "\x1b]3;WM_NAME=t\x07", ""},
+	{"xterm log file", "\x1b]46;/tmp/x\x07", ""},
+	{"tmux passthrough", "\x1bPtmux;\x1b\x1b]52;c;eA==\x07\x1b\\", "\x1b\\"},
+	{"tmux passthrough with parameters", "\x1bP1$tmux;x\x1b\\", ""},
+	{"screen passthrough", "\x1bP\x1b]52;c;eA==\x07\x1b\\", "\x1b\\"},
+	{"screen title", "\x1bktitle\x1b\\after", "after"},
+	{"APC (tmux title, kitty graphics)", "\x1b_Gf=100;AAAA\x1b\\", ""},
+	{"8-bit APC", "\x9ftitle\x9c", ""},
+}
+
+// Every case, in one write, split in two at every point, and a byte at
+// a time: the filter's state carries across writes.
+func TestFilterDropsSequencesAsATerminalReadsThem(t *testing.T) {
+	for _, c := range filterCases {
+		t.Run(c.name, func(t *testing.T) {
+			in := []byte(c.in)
+			for split := 0; split <= len(in); split++ {
+				if got := filterChunks(in[:split], in[split:]); got != c.want {
+					t.Fatalf("%q split at %d: %q, want %q", c.in, split, got, c.want)
+				}
+			}
+			var bytewise [][]byte
+			for i := range in {
+				bytewise = append(bytewise, in[i:i+1])
+			}
+			if got := filterChunks(bytewise...); got != c.want {
+				t.Fatalf("%q a byte at a time: %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+// An unterminated dropped string holds no memory, and an overlong
+// header is held only up to maxPending.
+func TestFilterMemoryIsBounded(t *testing.T) {
+	var b bytes.Buffer
+	f := newTermFilter(&b)
+	_, _ = f.Write([]byte("\x1b]52;c;"))
+	chunk := bytes.Repeat([]byte("A"), 1<<16)
+	for range 64 {
+		_, _ = f.Write(chunk)
+	}
+	if b.Len() != 0 || len(f.pend) != 0 {
+		t.Fatalf("%d bytes out, %d held inside a dropped OSC", b.Len(), len(f.pend))
+	}
+	_, _ = f.Write([]byte("\x1b[mok"))
+	if b.String() != "\x1b[mok" {
+		t.Fatalf("after it: %q", b.String())
+	}
+	b.Reset()
+	_, _ = f.Write([]byte("\x1b["))
+	_, _ = f.Write(bytes.Repeat([]byte("1;"), maxPending))
+	if len(f.pend) > maxPending {
+		t.Fatalf("%d bytes held for one CSI", len(f.pend))
+	}
+	_, _ = f.Write([]byte("m\x1b]" + string(bytes.Repeat([]byte("0"), 2*maxOSCDigits)) + "8;;u\x07x"))
+	if got := b.String(); len(got) < 2*maxPending || got[len(got)-1] != 'x' || bytes.Contains(b.Bytes(), []byte("\x1b]0")) {
+		t.Fatalf("long CSI, then an OSC with too many zeros: %q…", got[len(got)-20:])
+	}
+}
