@@ -3,7 +3,8 @@
 // panic); the size on open and on every SIGWINCH; ssh's "~." detach after
 // a newline; the remote output written raw, as ssh does (the one
 // documented exception to ui/termtext: the runtime is the user's own
-// machine), or without clipboard and title sequences (FilterOSC). When
+// machine), or without clipboard, title and passthrough sequences
+// (FilterOSC, parsed as a terminal parses them: termFilter). When
 // the connection closes while the runtime is still listed, it says so
 // and offers a reconnect (a new shell, with a fresh token); when the
 // runtime is gone, it says it was reclaimed.
@@ -65,8 +66,9 @@ type Options struct {
 	Client *jupyter.Client
 	// In and Out are the local terminal (both must be terminals).
 	In, Out *os.File
-	// FilterOSC drops OSC 52 (clipboard) and OSC 0/1/2 (titles) from
-	// the output; everything else passes raw.
+	// FilterOSC drops clipboard, title and passthrough sequences (OSC
+	// 52, 0/1/2, 1337, ...: the list is termFilter's, in
+	// docs/security.md) from the output; everything else passes raw.
 	FilterOSC bool
 	// Listed reports whether list_runtimes still lists the runtime, after
 	// the connection closed. nil: it is taken as listed.

@@ -28,8 +28,10 @@ func ShellCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"less than 5 min is left), and falls back to a terminado terminal (POST /api/terminals, deleted on\n" +
 			"exit) when the runtime's server is a stock Jupyter server.\n\n" +
 			"The remote output is written raw, as ssh does: the runtime is your own machine, and this is the one\n" +
-			"place where colabdash does not sanitize what a server sends. --filter-osc drops clipboard writes\n" +
-			"(OSC 52) and title changes (OSC 0/1/2) for the cautious. Type ~. after a newline to detach.\n" +
+			"place where colabdash does not sanitize what a server sends. --filter-osc parses it as a terminal\n" +
+			"does and drops clipboard writes (OSC 52, 5522), title changes (OSC 0/1/2, ESC k, APC), iTerm2's\n" +
+			"OSC 1337 and tmux passthrough (docs/security.md lists them) for the cautious. Type ~. after a\n" +
+			"newline to detach.\n" +
 			"When the connection closes and the runtime is still listed, r reconnects to a new shell.\n" + shellExitCodes,
 		Example: "  colabdash shell rt-abc\n  colabdash shell rt-abc --filter-osc",
 		Args:    cobra.ExactArgs(1),
@@ -84,7 +86,7 @@ func ShellCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return &kit.ExitError{Code: kit.ExitAPI, Msg: ""}
 		},
 	}
-	cmd.Flags().BoolVar(&filterOSC, "filter-osc", false, "drop clipboard (OSC 52) and title (OSC 0/1/2) sequences from the remote output")
+	cmd.Flags().BoolVar(&filterOSC, "filter-osc", false, "drop clipboard, title and passthrough sequences (OSC 52, 0/1/2, 1337, ...) from the remote output")
 	cmd.Flags().BoolVar(&readOnly, "readonly", false, "refuse to open a shell (as the dashboard's --readonly disables its shell key)")
 	return cmd
 }
