@@ -113,12 +113,15 @@ func (f *termFilter) step(b byte) {
 			f.pend = f.pend[:0]
 		case f.st == fString:
 			f.pend = f.pend[:0]
+		case f.st == fOSCHead: // the C2 ends the number: decide now
+			f.pend = f.pend[:len(f.pend)-1]
+			f.oscHead(0xc2)
 		}
 	}
 	cont := f.utf8(b)
 	if b == 0xc2 {
 		f.c2 = true
-		if f.st == fGround || f.st == fString {
+		if f.st == fGround || f.st == fString || f.st == fOSCHead {
 			f.pend = append(f.pend, b)
 			return
 		}

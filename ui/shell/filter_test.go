@@ -66,6 +66,9 @@ var filterCases = []struct{ name, in, want string }{
 	{"8-bit OSC and ST", "a\x9d52;c;eA==\x9cb", "ab"},
 	{"8-bit OSC, BEL", "\x9d0;t\x07b", "b"},
 	{"ESC then 8-bit OSC", "\x1b\x9d52;c;eA==\x07", ""},
+	{"UTF-8 C1 OSC right after a kept number", "\x1b]8\xc2\x9d8;;u\x07", "\x1b]8\xc2\x9d8;;u\x07"},
+	{"UTF-8 C1 clipboard right after a kept number", "\x1b]8\xc2\x9d52;c;eA==\x07", "\x1b]8\x1b\\"},
+	{"C2 after a kept number is data", "\x1b]8\xc2\xa0\x07", "\x1b]8\xc2\xa0\x07"},
 	{"UTF-8 C1 ST ends a kept OSC", "\x1b]8;;u\xc2\x9cx", "\x1b]8;;u\xc2\x9cx"},
 	{"ESC, a C0, then backslash", "\x1b]2;t\x1b\n\\x", "\nx"},
 
