@@ -111,7 +111,7 @@ func TokenCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return &kit.ExitError{Code: kit.ExitAPI, Msg: termtext.Cut(rt.ID(), 63) + ": Colab sent no proxy token"}
 			}
 			tok := rt.ConnectionInfo.Token
-			v.Red().Add(tok) // every output but the one below redacts it
+			v.Red().AddExpiring(rt.ExpireTime(), tok) // every output but the one below redacts it
 			if l := left(rt); l < minValid {
 				return &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("%s: the renewed proxy token has only %s left, less than --min-valid %s",
 					termtext.Cut(rt.ID(), 63), l.Round(time.Second), minValid)}
