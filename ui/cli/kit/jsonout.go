@@ -158,8 +158,10 @@ func encodeJSON(doc any) ([]byte, error) {
 // writeDoc prints doc on w: as indented JSON, or through st's --jq filter
 // (each result on a line of its own: a string bare, sanitized on a
 // terminal; anything else as JSON, indented on a terminal and compact
-// otherwise, as gh does). A --jq runtime error is a usage error.
-func writeDoc(w io.Writer, tty bool, st *JSONState, doc any) error {
+// otherwise, as gh does). A --jq runtime error is a usage error. With a
+// redactor, the filter runs on the document with its strings redacted
+// (redactValue); red is nil only for a document revealed on purpose.
+func writeDoc(w io.Writer, tty bool, st *JSONState, doc any, red *api.Redactor) error {
 	b, err := encodeJSON(doc)
 	if err != nil {
 		return &ExitError{Code: ExitFailure, Msg: "encoding JSON: " + err.Error()}
@@ -178,6 +180,9 @@ func writeDoc(w io.Writer, tty bool, st *JSONState, doc any) error {
 		return &ExitError{Code: ExitFailure, Msg: "--jq: " + err.Error()}
 	}
 	in = gojqNumbers(in)
+	if red != nil {
+		in = redactValue(in, red)
+	}
 	var out bytes.Buffer
 	iter := st.Jq.Run(in)
 	for {
@@ -291,10 +296,10 @@ func WriteFailure(s *Streams, err error, red *api.Redactor) {
 	if st.Written || st.JqGiven && st.Jq == nil {
 		return // printed already, or --jq without a filter that compiled: no results
 	}
-	if werr := writeDoc(s.Out, s.OutTTY, st, Failure(err, red)); werr != nil && st.Jq != nil {
+	if werr := writeDoc(s.Out, s.OutTTY, st, Failure(err, red), s.red); werr != nil && st.Jq != nil {
 		// The filter failed on the envelope itself: print it plain.
 		st.Jq = nil
-		_ = writeDoc(s.Out, s.OutTTY, st, Failure(err, red))
+		_ = writeDoc(s.Out, s.OutTTY, st, Failure(err, red), s.red)
 	}
 }
 

@@ -118,14 +118,14 @@ func TokenCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 
 			}
 			if v.AsJSON {
-				return v.WriteJSON(newConnectionReport(rt, time.Now(), true))
+				return v.WriteJSONRevealed(newConnectionReport(rt, time.Now(), true))
 			}
 			// The one output the token may reach, unredacted (on a terminal,
 			// only through the sanitizer: it is server text).
 			if s.OutTTY {
 				tok = termtext.Line(tok)
 			}
-			_, err = io.WriteString(s.Out, tok+"\n")
+			_, err = io.WriteString(s.Revealed(), tok+"\n")
 			return err
 		},
 	}
