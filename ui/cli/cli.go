@@ -179,6 +179,7 @@ func runStreamsContext(parent context.Context, args []string, s *kit.Streams) in
 	ctx, sigs, stop := kit.WatchSignals(parent)
 	defer stop()
 	s.Signals = sigs
+	s.SetContext(ctx)
 	failed, err := root.ExecuteContextC(ctx)
 	if g.Completions != nil {
 		_ = g.Completions.Flush()

@@ -40,10 +40,15 @@ type Streams struct {
 	// forward a listener that fails).
 	Listen func(network, address string) (net.Listener, error)
 
-	json   *JSONState    // --json and --jq of this run (JSON)
-	red    *api.Redactor // what Out and Err pass (Protect); nil before
-	rawOut io.Writer     // Out without the redactor (Revealed)
+	json   *JSONState      // --json and --jq of this run (JSON)
+	red    *api.Redactor   // what Out and Err pass (Protect); nil before
+	rawOut io.Writer       // Out without the redactor (Revealed)
+	ctx    context.Context // the run's: its end (a signal) stops a --jq filter; nil: never ends
 }
+
+// SetContext makes ctx the run's context: its end (ctrl+c, SIGTERM,
+// SIGHUP) stops a --jq filter that is running.
+func (s *Streams) SetContext(ctx context.Context) { s.ctx = ctx }
 
 // Verb is what every scriptable verb shares: the global flags (profile,
 // redactor), the streams, --json and the colours.
@@ -130,7 +135,7 @@ func (v *Verb) writeJSON(w io.Writer, red *api.Redactor, doc any) error {
 	st := v.S.JSON()
 	was := st.Written
 	st.Written = false
-	err := writeDoc(w, v.S.OutTTY, st, doc, red)
+	err := writeDoc(v.S.ctx, w, v.S.OutTTY, st, doc, red)
 	v.WroteJSON = v.WroteJSON || st.Written
 	st.Written = was || st.Written
 	return err
