@@ -19,7 +19,9 @@ func runFilter(t *testing.T, ctx context.Context, expr string) (string, *ExitErr
 	}
 	var out bytes.Buffer
 	done := make(chan error, 1)
-	go func() { done <- writeDoc(ctx, &out, false, st, map[string]any{"ok": true, "runtimes": []string{"rt-a"}}, nil) }()
+	go func() {
+		done <- writeDoc(ctx, &out, false, st, map[string]any{"ok": true, "runtimes": []string{"rt-a"}}, nil)
+	}()
 	select {
 	case err := <-done:
 		var ee *ExitError
