@@ -208,6 +208,17 @@ func (r *Redactor) Redact(s string) string {
 	return redactPatterns(s)
 }
 
+// Carries reports whether s holds a registered secret in any form
+// Redact finds by value (Forms, any letter case, cut short); the
+// patterns, which find unregistered secrets by what precedes them, are
+// not applied. r may be nil (then nothing is registered).
+func (r *Redactor) Carries(s string) bool {
+	if r == nil {
+		return false
+	}
+	return r.matcherNow().redact(s) != s
+}
+
 // Known reports how many values r holds now (registered and not yet
 // forgotten).
 func (r *Redactor) Known() int {
