@@ -50,7 +50,7 @@ func runJq(ctx context.Context, w io.Writer, tty bool, st *JSONState, in any) er
 	defer cancel()
 	mctx, mcancel := context.WithCancelCause(ctx)
 	defer mcancel(nil)
-	stop := watchHeap(mcancel)
+	stop := watchHeap(mcancel, JqMemory)
 	defer stop()
 	var out bytes.Buffer
 	written, results := 0, 0
@@ -148,12 +148,13 @@ func heapBytes() uint64 {
 }
 
 // watchHeap cancels with errJqMemory once the heap grew by more than
-// JqMemory since it was called (after a collection, so garbage does not
-// count); stop ends the watch.
-func watchHeap(cancel context.CancelCauseFunc) (stop func()) {
+// limit bytes since it was called (after a collection, so garbage does
+// not count); stop ends the watch and waits for it.
+func watchHeap(cancel context.CancelCauseFunc, limit uint64) (stop func()) {
 	base := heapBytes()
-	done := make(chan struct{})
+	done, ended := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(ended)
 		t := time.NewTicker(20 * time.Millisecond)
 		defer t.Stop()
 		for {
@@ -162,15 +163,15 @@ func watchHeap(cancel context.CancelCauseFunc) (stop func()) {
 				return
 			case <-t.C:
 			}
-			if heapBytes() < base+JqMemory {
+			if heapBytes() < base+limit {
 				continue
 			}
 			runtime.GC()
-			if heapBytes() >= base+JqMemory {
+			if heapBytes() >= base+limit {
 				cancel(errJqMemory)
 				return
 			}
 		}
 	}()
-	return func() { close(done) }
+	return func() { close(done); <-ended }
 }
