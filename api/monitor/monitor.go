@@ -183,7 +183,7 @@ func (c *Client) get(ctx context.Context, ci api.ConnectionInfo, op, path string
 		return &Error{Op: op, Kind: KindUnavailable, Message: "connectionInfo.url " + safehttp.Redact(u) + ": " + err.Error()}
 	}
 	if ci.Token != "" {
-		c.redactor.Add(ci.Token)
+		c.redactor.AddExpiring(ci.ExpireTime, ci.Token)
 	}
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"

@@ -167,14 +167,19 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 // SIGTERM and SIGHUP do (tests end it instead of signalling the process;
 // then the exit code of an interrupted command is 130).
 func runStreamsContext(parent context.Context, args []string, s *kit.Streams) int {
-	stderr := s.Err
+	// One redactor for the run: every secret learnt is registered with
+	// it, and every byte on stdout and stderr passes it (kit.Streams.Protect).
 	var g kit.Globals
+	g.Logs.Red = &api.Redactor{}
+	s.Protect(g.Logs.Red)
+	stderr := s.Err
 	root := newRootCommand(&g, s)
 	root.SetArgs(args)
 
 	ctx, sigs, stop := kit.WatchSignals(parent)
 	defer stop()
 	s.Signals = sigs
+	s.SetContext(ctx)
 	failed, err := root.ExecuteContextC(ctx)
 	if g.Completions != nil {
 		_ = g.Completions.Flush()

@@ -13,7 +13,6 @@ import (
 )
 
 func statusCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
-	stdout := s.Out
 	v := kit.NewVerb(g, s, "status")
 	var showTokens bool
 	cmd := &cobra.Command{
@@ -50,8 +49,16 @@ func statusCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				if serr := firstSessionError(&ov); serr != nil {
 					doc.Envelope = kit.Failure(kit.Classify(serr, conn.Creds), g.Logs.Red)
 				}
-				err = v.WriteJSON(doc)
+				if showTokens {
+					err = v.WriteJSONRevealed(doc) // the tokens asked for
+				} else {
+					err = v.WriteJSON(doc)
+				}
 			} else {
+				stdout := s.Out
+				if showTokens {
+					stdout = s.Revealed() // the tokens asked for
+				}
 				err = report.WriteTable(stdout, ov, now, showTokens, g.CommandOr("colabdash"))
 			}
 			if err != nil {

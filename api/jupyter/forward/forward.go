@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -257,8 +258,10 @@ func (f *Forwarder) rewrite(pr *httputil.ProxyRequest) {
 }
 
 // modifyResponse rewrites redirects that point into the runtime's URL to
-// the forward's own paths, and drops anything that could carry the proxy
-// token.
+// the forward's own paths, and drops every header value (and every
+// header named) that carries the proxy token or another secret in any
+// form (carriesSecret); the header's other values stay (one Set-Cookie
+// of several).
 func (f *Forwarder) modifyResponse(resp *http.Response) error {
 	base, ci := f.c.Endpoint()
 	tok := ci.Token
@@ -273,14 +276,38 @@ func (f *Forwarder) modifyResponse(resp *http.Response) error {
 			}
 		}
 	}
+	red := f.c.Options().Redactor
 	for k, vs := range resp.Header {
+		if f.carriesSecret(red, tok, k) {
+			resp.Header.Del(k)
+			continue
+		}
+		kept := vs[:0]
 		for _, v := range vs {
-			if tok != "" && strings.Contains(v, tok) {
-				resp.Header.Del(k)
+			if !f.carriesSecret(red, tok, v) {
+				kept = append(kept, v)
 			}
+		}
+		if len(kept) == 0 {
+			resp.Header.Del(k)
+		} else {
+			resp.Header[k] = kept
 		}
 	}
 	return nil
+}
+
+// carriesSecret reports whether s, a response header's name or value,
+// holds the proxy token tok or any secret the redactor knows, in any form
+// it knows (any letter case, URL-encoded, JSON-escaped, base64, or a
+// piece of 8 bytes or more of its start or end, as a token split across
+// two headers or a folded line leaves it). The forward's own local token
+// is the local client's already: it does not count.
+func (f *Forwarder) carriesSecret(red *api.Redactor, tok, s string) bool {
+	if tok != "" && strings.Contains(s, tok) {
+		return true
+	}
+	return red.Carries(strings.ReplaceAll(s, f.token, ""))
 }
 
 // renewingTransport sends a forwarded request with the current proxy

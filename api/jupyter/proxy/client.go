@@ -57,7 +57,7 @@ func (c *Client) setInfo(ci api.ConnectionInfo) error {
 		u.Path += "/"
 	}
 	u.RawQuery, u.Fragment, u.RawPath = "", "", ""
-	c.o.Redactor.Add(ci.Token)
+	c.o.Redactor.AddExpiring(ci.ExpireTime, ci.Token)
 	c.mu.Lock()
 	c.info, c.base = ci, u
 	c.mu.Unlock()

@@ -172,7 +172,7 @@ type CopiedFile struct {
 func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, opts jupyter.CopyOptions) error {
 	tty := v.S.ErrTTY
 	width := 80
-	if f, ok := v.S.Err.(*os.File); ok && tty {
+	if f, ok := kit.File(v.S.Err); ok && tty {
 		if w, _, err := xterm.GetSize(f.Fd()); err == nil {
 			width = w
 		}

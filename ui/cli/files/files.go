@@ -218,7 +218,10 @@ func completeRemote(cmd *cobra.Command, g *kit.Globals, toComplete string, dirsO
 		if kit.LoadConfig(cmd, g, os.Getenv) != nil {
 			return nil, none
 		}
-		g.Logs = kit.Logs{Log: slog.New(slog.DiscardHandler), Red: &api.Redactor{}}
+		g.Logs.Log = slog.New(slog.DiscardHandler)
+		if g.Logs.Red == nil {
+			g.Logs.Red = &api.Redactor{}
+		}
 	}
 	i := strings.IndexByte(toComplete, ':')
 	if i < 0 {

@@ -93,7 +93,7 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				fmt.Fprintf(v.S.Err, "colabdash: WARNING: listening on %s, beyond this machine: anyone who can reach port %d and learns the token\n"+
 					"can run code on runtime %s and read its files (and a mounted Drive). Prefer the default 127.0.0.1.\n", ip, actual, id)
 			}
-			fmt.Fprintln(v.S.Out, f.URL(host)) // holds the local token: not for the redactor
+			fmt.Fprintln(v.S.Revealed(), f.URL(host)) // holds the local token: the one output it may reach
 			fmt.Fprintf(v.S.Err, "Forwarding runtime %s's Jupyter server on %s:%d; the proxy token is renewed before it expires. Ctrl+C stops.\n", id, ip, actual)
 			go f.KeepFresh(ctx, 30*time.Second)
 			srv := &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second}

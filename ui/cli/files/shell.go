@@ -46,7 +46,7 @@ func ShellCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "shell is disabled by --readonly (a shell can change anything on the runtime)"}
 			}
 			in, inFile := s.In.(*os.File)
-			out, outFile := s.Out.(*os.File)
+			out, outFile := kit.File(s.Out) // raw: the runtime's own terminal output
 			if !s.InTTY || !s.OutTTY || !inFile || !outFile {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "shell needs a terminal on stdin and stdout (to run a command from a script, use colabdash exec)"}
 			}

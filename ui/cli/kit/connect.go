@@ -61,7 +61,10 @@ func Connect(ctx context.Context, g Globals) (*Connection, error) {
 // from says where the profile's files and quota project were set.
 func ConnectProfile(ctx context.Context, p config.Profile, from AuthOrigin, lg Logs) (*Connection, error) {
 	if lg.Log == nil {
-		lg = Logs{Log: slog.New(slog.DiscardHandler), Red: &api.Redactor{}}
+		lg.Log = slog.New(slog.DiscardHandler)
+	}
+	if lg.Red == nil {
+		lg.Red = &api.Redactor{}
 	}
 	// Every record of this connection names its profile, so calls after a
 	// profile switch can be told apart in the log.
@@ -179,7 +182,11 @@ func owned(c *Connection) *Connection {
 // OpenLog opens --log-file (appending, mode 0600) with a JSON handler
 // behind api.RedactingHandler: info level, debug with --debug.
 func OpenLog(g *Globals, command string) error {
-	g.Logs = Logs{Log: slog.New(slog.DiscardHandler), Red: &api.Redactor{}}
+	red := g.Logs.Red // the streams' own (runStreamsContext), when set
+	if red == nil {
+		red = &api.Redactor{}
+	}
+	g.Logs = Logs{Log: slog.New(slog.DiscardHandler), Red: red}
 	if g.LogFile == "" {
 		if g.Debug {
 			msg := "--debug needs --log-file FILE"

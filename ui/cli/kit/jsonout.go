@@ -2,6 +2,7 @@ package kit
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -158,8 +159,11 @@ func encodeJSON(doc any) ([]byte, error) {
 // writeDoc prints doc on w: as indented JSON, or through st's --jq filter
 // (each result on a line of its own: a string bare, sanitized on a
 // terminal; anything else as JSON, indented on a terminal and compact
-// otherwise, as gh does). A --jq runtime error is a usage error.
-func writeDoc(w io.Writer, tty bool, st *JSONState, doc any) error {
+// otherwise, as gh does). A --jq runtime error is a usage error. With a
+// redactor, the filter runs on the document with its strings redacted
+// (redactValue); red is nil only for a document revealed on purpose.
+// The filter stops when ctx ends (a signal) and at its limits (runJq).
+func writeDoc(ctx context.Context, w io.Writer, tty bool, st *JSONState, doc any, red *api.Redactor) error {
 	b, err := encodeJSON(doc)
 	if err != nil {
 		return &ExitError{Code: ExitFailure, Msg: "encoding JSON: " + err.Error()}
@@ -178,51 +182,10 @@ func writeDoc(w io.Writer, tty bool, st *JSONState, doc any) error {
 		return &ExitError{Code: ExitFailure, Msg: "--jq: " + err.Error()}
 	}
 	in = gojqNumbers(in)
-	var out bytes.Buffer
-	iter := st.Jq.Run(in)
-	for {
-		v, ok := iter.Next()
-		if !ok {
-			break
-		}
-		if err, ok := v.(error); ok {
-			var he *gojq.HaltError
-			if errors.As(err, &he) && he.Value() == nil {
-				break
-			}
-			w.Write(out.Bytes())
-			return &ExitError{Code: ExitUsage, Msg: "--jq " + st.JqExpr + ": " + api.OneLine(err.Error(), 200)}
-		}
-		if s, ok := v.(string); ok {
-			if tty {
-				s = termtext.Output(s)
-			}
-			out.WriteString(s)
-			out.WriteByte('\n')
-			continue
-		}
-		var vb []byte
-		if tty {
-			vb, err = gojq.Marshal(v)
-			if err == nil {
-				var ib bytes.Buffer
-				if json.Indent(&ib, vb, "", "  ") == nil {
-					vb = ib.Bytes()
-				}
-			}
-		} else {
-			vb, err = gojq.Marshal(v)
-		}
-		if err != nil {
-			return &ExitError{Code: ExitUsage, Msg: "--jq " + st.JqExpr + ": " + err.Error()}
-		}
-		out.Write(termtext.JSON(vb))
-		out.WriteByte('\n')
+	if red != nil {
+		in = redactValue(in, red)
 	}
-	if _, err := w.Write(out.Bytes()); err != nil {
-		return &ExitError{Code: ExitFailure, Msg: "writing JSON: " + err.Error()}
-	}
-	return nil
+	return runJq(ctx, w, tty, st, in)
 }
 
 // gojqNumbers turns the json.Numbers of a decoded document into the int
@@ -291,10 +254,10 @@ func WriteFailure(s *Streams, err error, red *api.Redactor) {
 	if st.Written || st.JqGiven && st.Jq == nil {
 		return // printed already, or --jq without a filter that compiled: no results
 	}
-	if werr := writeDoc(s.Out, s.OutTTY, st, Failure(err, red)); werr != nil && st.Jq != nil {
+	if werr := writeDoc(s.ctx, s.Out, s.OutTTY, st, Failure(err, red), s.red); werr != nil && st.Jq != nil {
 		// The filter failed on the envelope itself: print it plain.
 		st.Jq = nil
-		_ = writeDoc(s.Out, s.OutTTY, st, Failure(err, red))
+		_ = writeDoc(s.ctx, s.Out, s.OutTTY, st, Failure(err, red), s.red)
 	}
 }
 

@@ -40,8 +40,15 @@ type Streams struct {
 	// forward a listener that fails).
 	Listen func(network, address string) (net.Listener, error)
 
-	json *JSONState // --json and --jq of this run (JSON)
+	json   *JSONState      // --json and --jq of this run (JSON)
+	red    *api.Redactor   // what Out and Err pass (Protect); nil before
+	rawOut io.Writer       // Out without the redactor (Revealed)
+	ctx    context.Context // the run's: its end (a signal) stops a --jq filter; nil: never ends
 }
+
+// SetContext makes ctx the run's context: its end (ctrl+c, SIGTERM,
+// SIGHUP) stops a --jq filter that is running.
+func (s *Streams) SetContext(ctx context.Context) { s.ctx = ctx }
 
 // Verb is what every scriptable verb shares: the global flags (profile,
 // redactor), the streams, --json and the colours.
@@ -114,11 +121,21 @@ func (v *Verb) Note(line string) {
 // byte-exact; the C1 controls and bidirectional controls, which JSON
 // allows raw inside strings, are written as \u escapes (the same value,
 // termtext.JSON), so no JSON document can drive a terminal it is printed on.
-func (v *Verb) WriteJSON(doc any) error {
+//
+// Like everything on stdout it passes the redactor, and a --jq filter
+// sees the document's strings already redacted.
+func (v *Verb) WriteJSON(doc any) error { return v.writeJSON(v.S.Out, v.S.red, doc) }
+
+// WriteJSONRevealed is WriteJSON without the redactor, for a document
+// whose purpose is a secret the user asked for (token --json, status
+// --json --show-tokens).
+func (v *Verb) WriteJSONRevealed(doc any) error { return v.writeJSON(v.S.Revealed(), nil, doc) }
+
+func (v *Verb) writeJSON(w io.Writer, red *api.Redactor, doc any) error {
 	st := v.S.JSON()
 	was := st.Written
 	st.Written = false
-	err := writeDoc(v.S.Out, v.S.OutTTY, st, doc)
+	err := writeDoc(v.S.ctx, w, v.S.OutTTY, st, doc, red)
 	v.WroteJSON = v.WroteJSON || st.Written
 	st.Written = was || st.Written
 	return err

@@ -111,21 +111,21 @@ func TokenCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return &kit.ExitError{Code: kit.ExitAPI, Msg: termtext.Cut(rt.ID(), 63) + ": Colab sent no proxy token"}
 			}
 			tok := rt.ConnectionInfo.Token
-			v.Red().Add(tok) // every output but the one below redacts it
+			v.Red().AddExpiring(rt.ExpireTime(), tok) // every output but the one below redacts it
 			if l := left(rt); l < minValid {
 				return &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("%s: the renewed proxy token has only %s left, less than --min-valid %s",
 					termtext.Cut(rt.ID(), 63), l.Round(time.Second), minValid)}
 
 			}
 			if v.AsJSON {
-				return v.WriteJSON(newConnectionReport(rt, time.Now(), true))
+				return v.WriteJSONRevealed(newConnectionReport(rt, time.Now(), true))
 			}
 			// The one output the token may reach, unredacted (on a terminal,
 			// only through the sanitizer: it is server text).
 			if s.OutTTY {
 				tok = termtext.Line(tok)
 			}
-			_, err = io.WriteString(s.Out, tok+"\n")
+			_, err = io.WriteString(s.Revealed(), tok+"\n")
 			return err
 		},
 	}

@@ -1,0 +1,235 @@
+package api
+
+import "slices"
+
+// This file is the redactor's matcher: one Aho-Corasick automaton over
+// every form of every registered secret, built once per change of the
+// set (Redactor.matcherNow) and shared read-only by every Redact call,
+// so a redaction costs one pass over the text whatever the number of
+// secrets. Matching ignores ASCII case: a secret echoed upper-cased
+// (a hex token in capitals, %2f for %2F) is the same secret.
+
+// matchKind says what a pattern of the matcher is.
+type matchKind uint8
+
+const (
+	kindWhole matchKind = iota // a whole form: the match is redacted
+	kindHead                   // the first minPartial bytes of a value: redacted with what follows of it
+	kindTail                   // the last minPartial bytes of a value: redacted with what precedes of it
+)
+
+// pattern is one string the matcher looks for: its length, what it is,
+// and for a head or a tail the whole value it belongs to (lower-cased).
+type pattern struct {
+	n    int
+	kind matchKind
+	raw  string
+	next int32 // the next pattern ending at the same state, -1 for none
+}
+
+// matcher is the automaton: a trie of the lower-cased patterns with
+// failure links. The root and the states one byte below it keep their
+// moves in a table (many secrets share a first byte, and most text moves
+// through these states); every other state keeps its children as a list
+// (first child, next sibling), which is short: secrets share little
+// beyond their first two bytes.
+type matcher struct {
+	root     [256]int32   // the root's move for each byte (0: stay at the root)
+	table    []int32      // for each state, its move table in tables, -1 for none
+	tables   [][256]int32 // the move tables of the states one byte deep
+	child    []int32      // first child of each state, 0 for none
+	sibling  []int32      // next sibling, 0 for none
+	label    []byte       // the byte that leads to each state
+	fail     []int32      // the failure link of each state
+	out      []int32      // the first pattern ending at each state, -1 for none
+	dict     []int32      // the nearest state down the failure chain with a pattern, 0 for none
+	patterns []pattern
+}
+
+// lowerASCII is b lower-cased when it is an ASCII capital.
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// lowerString is s with its ASCII capitals lower-cased.
+func lowerString(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = lowerASCII(c)
+	}
+	return string(b)
+}
+
+// newMatcher builds the automaton of the forms of the values in raws
+// (each value's whole forms in forms[i]). Values of at least minPartial
+// bytes are also found by their head and tail.
+func newMatcher(raws []string, forms [][]string) *matcher {
+	m := &matcher{child: []int32{0}, sibling: []int32{0}, label: []byte{0}, out: []int32{-1}, table: []int32{-1}}
+	for i, raw := range raws {
+		low := lowerString(raw)
+		for _, f := range forms[i] {
+			m.insert(lowerString(f), pattern{n: len(f), kind: kindWhole})
+		}
+		if len(raw) >= minPartial {
+			m.insert(low[:minPartial], pattern{n: minPartial, kind: kindHead, raw: low})
+			m.insert(low[len(low)-minPartial:], pattern{n: minPartial, kind: kindTail, raw: low})
+		}
+	}
+	m.link()
+	return m
+}
+
+// move is the state after s on byte b in the trie, 0 when there is none.
+func (m *matcher) move(s int32, b byte) int32 {
+	if s == 0 {
+		return m.root[b]
+	}
+	if t := m.table[s]; t >= 0 {
+		return m.tables[t][b]
+	}
+	for c := m.child[s]; c != 0; c = m.sibling[c] {
+		if m.label[c] == b {
+			return c
+		}
+	}
+	return 0
+}
+
+// insert adds the lower-cased pattern text p.
+func (m *matcher) insert(p string, pat pattern) {
+	s := int32(0)
+	for i := 0; i < len(p); i++ {
+		next := m.move(s, p[i])
+		if next == 0 {
+			next = int32(len(m.label))
+			m.label = append(m.label, p[i])
+			m.child = append(m.child, 0)
+			m.sibling = append(m.sibling, 0)
+			m.out = append(m.out, -1)
+			m.table = append(m.table, -1)
+			if s == 0 {
+				m.root[p[i]] = next
+				m.table[next] = int32(len(m.tables))
+				m.tables = append(m.tables, [256]int32{})
+			} else {
+				if t := m.table[s]; t >= 0 {
+					m.tables[t][p[i]] = next
+				}
+				m.sibling[next] = m.child[s]
+				m.child[s] = next
+			}
+		}
+		s = next
+	}
+	for q := m.out[s]; q >= 0; q = m.patterns[q].next {
+		if m.patterns[q].kind == pat.kind && m.patterns[q].raw == pat.raw {
+			return // the same pattern twice (a form equal to another)
+		}
+	}
+	pat.next = m.out[s]
+	m.out[s] = int32(len(m.patterns))
+	m.patterns = append(m.patterns, pat)
+}
+
+// link computes the failure and dictionary links, breadth first.
+func (m *matcher) link() {
+	n := len(m.label)
+	m.fail, m.dict = make([]int32, n), make([]int32, n)
+	queue := make([]int32, 0, n)
+	for b := 0; b < 256; b++ {
+		if c := m.root[b]; c != 0 {
+			queue = append(queue, c)
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for c := m.child[s]; c != 0; c = m.sibling[c] {
+			f := m.fail[s]
+			for f != 0 && m.move(f, m.label[c]) == 0 {
+				f = m.fail[f]
+			}
+			m.fail[c] = m.move(f, m.label[c])
+			if m.out[m.fail[c]] >= 0 {
+				m.dict[c] = m.fail[c]
+			} else {
+				m.dict[c] = m.dict[m.fail[c]]
+			}
+			queue = append(queue, c)
+		}
+	}
+}
+
+// span is a part of a text to redact: [from, to).
+type span struct{ from, to int }
+
+// redact returns s with every match replaced by Redacted: a whole form
+// as found, a head extended over what follows of its value, a tail over
+// what precedes it; overlapping spans become one.
+func (m *matcher) redact(s string) string {
+	if m == nil || len(m.patterns) == 0 {
+		return s
+	}
+	var spans []span
+	st := int32(0)
+	for i := 0; i < len(s); i++ {
+		b := lowerASCII(s[i])
+		for st != 0 && m.move(st, b) == 0 {
+			st = m.fail[st]
+		}
+		st = m.move(st, b)
+		for o := st; o != 0; o = m.dict[o] {
+			for q := m.out[o]; q >= 0; q = m.patterns[q].next {
+				spans = append(spans, m.patterns[q].span(s, i+1))
+			}
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	return replaceSpans(s, spans)
+}
+
+// span is where a match of p ending at end redacts in s.
+func (p *pattern) span(s string, end int) span {
+	from, to := end-p.n, end
+	switch p.kind {
+	case kindHead:
+		n := p.n
+		for to < len(s) && n < len(p.raw) && lowerASCII(s[to]) == p.raw[n] {
+			to++
+			n++
+		}
+	case kindTail:
+		n := p.n
+		for from > 0 && n < len(p.raw) && lowerASCII(s[from-1]) == p.raw[len(p.raw)-1-n] {
+			from--
+			n++
+		}
+	}
+	return span{from, to}
+}
+
+// replaceSpans replaces each of spans (merged where they overlap) in s
+// with Redacted.
+func replaceSpans(s string, spans []span) string {
+	slices.SortFunc(spans, func(a, b span) int { return a.from - b.from })
+	out := make([]byte, 0, len(s))
+	at := 0
+	for i := 0; i < len(spans); {
+		from, to := spans[i].from, spans[i].to
+		for i++; i < len(spans) && spans[i].from < to; i++ {
+			to = max(to, spans[i].to)
+		}
+		if from < at {
+			from = at
+		}
+		out = append(out, s[at:from]...)
+		out = append(out, Redacted...)
+		at = to
+	}
+	return string(append(out, s[at:]...))
+}
