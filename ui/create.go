@@ -165,6 +165,16 @@ func (m *createOps) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 	} else if op.runtimeID != "" {
 		target = "runtimes/" + op.runtimeID
 	}
+	if msg.err == nil {
+		// The same rule as the CLI's: a runtime other than the one asked
+		// for is not selected, shown as created or acted on.
+		if bad := state.CheckCreated(api.CreateRuntimeRequest{RuntimeID: op.runtimeID}, msg.rt); bad != nil {
+			m.cr.dropCreate(op.id)
+			m.scr.recordEvent(now, api.ToolCreateRuntime, target, now.Sub(op.sent), bad)
+			m.scr.setStatus(now, common.ErrLine(bad), true)
+			return nil
+		}
+	}
 	m.scr.recordEvent(now, api.ToolCreateRuntime, target, now.Sub(op.sent), msg.err)
 	if msg.err == nil {
 		m.cr.dropCreate(op.id)

@@ -259,6 +259,11 @@ func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 		}
 	}
 	rs.createAnswered = true
+	if err := state.CheckCreated(rs.req, rt); err != nil {
+		// Not the runtime asked for: it is neither used nor deleted;
+		// cleanup deletes only the one requested (gone already is fine).
+		return &kit.ExitError{Code: kit.ExitAPI, Msg: termtext.Line(err.Error())}
+	}
 	rs.rt = rt
 	rs.rep.Runtime, rs.rep.Created = kit.NameOf(rt.Name), true
 	if rs.ledger != nil {
@@ -323,6 +328,8 @@ func (rs *runState) cleanup(keep bool) error {
 		rt, err := conn.Svc.CreateRuntime(ctx, rs.req)
 		cancel()
 		switch {
+		case err == nil && state.CheckCreated(rs.req, rt) != nil:
+			v.Note(termtext.Line(state.CheckCreated(rs.req, rt).Error()))
 		case err == nil:
 			name = rt.Name
 			rs.rep.Created = true

@@ -211,6 +211,10 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		}
 		return v.createFailed(ae, spec, specs, tier, attempt, conn)
 	}
+	if err := state.CheckCreated(req, rt); err != nil {
+		// Neither waited for nor reported as created: not what --id asked.
+		return &kit.ExitError{Code: kit.ExitAPI, Msg: termtext.Line(err.Error())}
+	}
 	if o.wait {
 		if rt, err = v.waitListed(ctx, conn, rt, o.timeout); err != nil {
 			return err
