@@ -312,6 +312,10 @@ func (rs *runState) cleanup(keep bool) error {
 		rs.ledger.end()
 		rs.rep.Kept = true
 		g := v.G
+		if !kit.PasteID(api.LastSegment(name)) {
+			v.Note("kept runtime " + id + " (--keep); " + kit.UnusualID("the runtime", api.LastSegment(name)))
+			return nil
+		}
 		v.Note("kept runtime " + id + " (--keep): " + g.CommandOr("colabdash exec "+id+" -f FILE", "exec", id, "-f", "FILE") +
 			" runs more; " + g.CommandOr("colabdash ls "+id+":/content", "ls", id+":/content") + " lists its files; " +
 			g.CommandOr("colabdash delete "+id, "delete", id) + " deletes it")
@@ -356,10 +360,12 @@ func (rs *runState) cleanup(keep bool) error {
 		why = kit.Classify(err, conn.Creds).Msg
 	}
 	g := rs.v.G
+	del := "colabdash delete (" + kit.UnusualID("the runtime", api.LastSegment(name)) + ")"
+	if kit.PasteID(api.LastSegment(name)) {
+		del = g.CommandOr("colabdash delete "+id+" --yes --ignore-missing", "delete", id, "--yes", "--ignore-missing")
+	}
 	return &kit.ExitError{Code: kit.ExitAPI, Msg: "runtime " + id + " may be left running (" + why + "): delete it with " +
-		g.CommandOr("colabdash delete "+id+" --yes --ignore-missing", "delete", id, "--yes", "--ignore-missing") +
-		", or " + g.CommandOr("colabdash run --reap", "run", "--reap")}
-
+		del + ", or " + g.CommandOr("colabdash run --reap", "run", "--reap")}
 }
 
 // reap is run --reap: it deletes the runtimes of runs that did not
