@@ -130,4 +130,3 @@ func (a dialogs) ReplaceRemote(t pane.Target, local string, e jupyter.Model, c *
 		common.Say{Text: "nothing uploaded: " + termtext.Line(where) + " is kept as it was"})
 	return d
 }
-
