@@ -404,6 +404,9 @@ func LoadLastSpec(dir string) (*LastSpec, error) {
 	if dir == "" {
 		return nil, errors.New("no state directory")
 	}
+	if err := safefile.PrivateDir("state directory", dir); err != nil {
+		return nil, err // another user could have written it
+	}
 	b, err := safefile.Read(filepath.Join(dir, LastSpecFile), safefile.MaxStateFile, 0)
 	if err != nil {
 		return nil, err
@@ -436,6 +439,9 @@ func SaveLastSpec(dir string, ls *LastSpec) error {
 // never sees half of it. It holds no secret by contract: never pass one.
 func WriteStateFile(dir, name string, b []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := safefile.PrivateDir("state directory", dir); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+name+"-*")

@@ -369,14 +369,19 @@ func (rs *runState) cleanup(keep bool) error {
 }
 
 // reap is run --reap: it deletes the runtimes of runs that did not
-// finish, without asking.
-func (v *verb) reap(cmd *cobra.Command) error {
+// finish, naming each and asking on a terminal; yes (--yes) deletes
+// without asking. Without a terminal and without --yes it refuses
+// before anything is read (exit 2).
+func (v *verb) reap(cmd *cobra.Command, yes bool) error {
+	if !yes && !v.CanPrompt() {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to run --reap"}
+	}
 	conn, err := v.Connect(cmd.Context())
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	deleted, err := v.reapLeftovers(cmd.Context(), conn, false)
+	deleted, err := v.reapLeftovers(cmd.Context(), conn, !yes)
 	if v.AsJSON {
 		rep := runtimes.DeleteReport{Envelope: kit.Envelope{OK: err == nil}, Runtimes: []runtimes.DeleteEntry{}}
 		if err != nil {
