@@ -397,9 +397,10 @@ func DefaultStateDir() string {
 
 // LoadLastSpec reads dir/last-spec.json the bounded way (safefile: a
 // regular file of at most safefile.MaxStateFile bytes, read in bounded
-// time). It returns an error when dir is empty, the file is missing, is
-// not a regular file (a FIFO, a device, also behind a symlink) or too
-// large, or it is not a valid spec.
+// time). It returns an error when dir is empty or not the user's own
+// (safefile.PrivateDir), the file is missing, is not a regular file (a
+// FIFO, a device, also behind a symlink) or too large, or it is not a
+// valid spec.
 func LoadLastSpec(dir string) (*LastSpec, error) {
 	if dir == "" {
 		return nil, errors.New("no state directory")
@@ -436,7 +437,9 @@ func SaveLastSpec(dir string, ls *LastSpec) error {
 
 // WriteStateFile writes b to dir/name in the state directory (directory
 // 0700, file 0600) through a temporary file and a rename, so a reader
-// never sees half of it. It holds no secret by contract: never pass one.
+// never sees half of it; a dir another user owns or may write to is
+// refused (safefile.PrivateDir). It holds no secret by contract: never
+// pass one.
 func WriteStateFile(dir, name string, b []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
