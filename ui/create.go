@@ -165,6 +165,16 @@ func (m *createOps) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 	} else if op.runtimeID != "" {
 		target = "runtimes/" + op.runtimeID
 	}
+	if msg.err == nil {
+		// The same rule as the CLI's: a runtime other than the one asked
+		// for is not selected, shown as created or acted on.
+		if bad := state.CheckCreated(api.CreateRuntimeRequest{RuntimeID: op.runtimeID}, msg.rt); bad != nil {
+			m.cr.dropCreate(op.id)
+			m.scr.recordEvent(now, api.ToolCreateRuntime, target, now.Sub(op.sent), bad)
+			m.scr.setStatus(now, common.ErrLine(bad), true)
+			return nil
+		}
+	}
 	m.scr.recordEvent(now, api.ToolCreateRuntime, target, now.Sub(op.sent), msg.err)
 	if msg.err == nil {
 		m.cr.dropCreate(op.id)
@@ -387,12 +397,16 @@ func DefaultStateDir() string {
 
 // LoadLastSpec reads dir/last-spec.json the bounded way (safefile: a
 // regular file of at most safefile.MaxStateFile bytes, read in bounded
-// time). It returns an error when dir is empty, the file is missing, is
-// not a regular file (a FIFO, a device, also behind a symlink) or too
-// large, or it is not a valid spec.
+// time). It returns an error when dir is empty or not the user's own
+// (safefile.PrivateDir), the file is missing, is not a regular file (a
+// FIFO, a device, also behind a symlink) or too large, or it is not a
+// valid spec.
 func LoadLastSpec(dir string) (*LastSpec, error) {
 	if dir == "" {
 		return nil, errors.New("no state directory")
+	}
+	if err := safefile.PrivateDir("state directory", dir); err != nil {
+		return nil, err // another user could have written it
 	}
 	b, err := safefile.Read(filepath.Join(dir, LastSpecFile), safefile.MaxStateFile, 0)
 	if err != nil {
@@ -423,9 +437,14 @@ func SaveLastSpec(dir string, ls *LastSpec) error {
 
 // WriteStateFile writes b to dir/name in the state directory (directory
 // 0700, file 0600) through a temporary file and a rename, so a reader
-// never sees half of it. It holds no secret by contract: never pass one.
+// never sees half of it; a dir another user owns or may write to is
+// refused (safefile.PrivateDir). It holds no secret by contract: never
+// pass one.
 func WriteStateFile(dir, name string, b []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := safefile.PrivateDir("state directory", dir); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+name+"-*")

@@ -322,7 +322,7 @@ func (t *Terminal) connect() (conn *websocket.Conn, fr framer, proto, term strin
 	if err != nil {
 		return nil, nil, "", "", err
 	}
-	conn, err = c.DialWebSocket(t.ctx, "terminals/websocket/"+jupyter.EscapePath(term))
+	conn, err = c.DialTerminal(t.ctx, term)
 	if err != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
 		_ = c.DeleteTerminal(ctx, term)

@@ -15,7 +15,24 @@ const (
 	// the runtime shows an idle warning (IDLE 1:12). Colab's own idle
 	// disconnect is unofficial (about 60–90 min, field case 80).
 	IdleWarnAfter = time.Hour
+	// ActivityHorizon is how far from now a kernel's last_activity may be
+	// for it to count, as for a proxy token's expireTime (a year): a
+	// kernel's activity is minutes or days old, so a time further away,
+	// in the past or the future ("1000-01-01T00:00:00Z", a placeholder,
+	// a clock gone wrong), is no activity time at all. Judge treats it
+	// as absent, so the runtime reads "idle" with no duration instead of
+	// the 292-year limit of time.Duration ("IDLE 2562047:47").
+	ActivityHorizon = 366 * 24 * time.Hour
 )
+
+// plausible is t when it lies within ActivityHorizon of now either way,
+// else the zero time (absent).
+func plausible(t, now time.Time) time.Time {
+	if d := now.Sub(t); d > ActivityHorizon || d < -ActivityHorizon {
+		return time.Time{}
+	}
+	return t
+}
 
 // State is a runtime's kernel activity, as a word that reads without
 // colour.
@@ -87,7 +104,8 @@ func busyState(s string) bool {
 // startedAt, when not nil, says since when a kernel id has been seen
 // "starting" (Store keeps it, by the local clock); otherwise (or when it
 // does not know) a starting kernel's last_activity, its start time, is
-// used. nil ks (never listed) is StateUnknown.
+// used. A last_activity beyond ActivityHorizon either way counts as
+// absent. nil ks (never listed) is StateUnknown.
 func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Time, bool)) Activity {
 	if ks == nil {
 		return Activity{}
@@ -99,17 +117,18 @@ func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Ti
 	}
 	var newest, newestBusy time.Time
 	for _, k := range ks {
-		if k.LastActivity.After(newest) {
-			newest = k.LastActivity
+		last := plausible(k.LastActivity, now)
+		if last.After(newest) {
+			newest = last
 		}
 		switch {
 		case busyState(k.ExecutionState):
 			a.Busy++
-			if k.LastActivity.After(newestBusy) {
-				newestBusy = k.LastActivity
+			if last.After(newestBusy) {
+				newestBusy = last
 			}
 		case k.ExecutionState == "starting":
-			since := k.LastActivity
+			since := last
 			if startedAt != nil {
 				if t, ok := startedAt(k.ID); ok && (since.IsZero() || t.Before(since)) {
 					since = t

@@ -100,6 +100,9 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if cmd.Parent() != nil && cmd.Parent().Name() == "completion" {
 				return nil
 			}
+			if err := kit.CheckPrivateDirs(os.Getenv); err != nil {
+				return err
+			}
 			if err := kit.LoadConfig(cmd, g, os.Getenv); err != nil {
 				return err
 			}

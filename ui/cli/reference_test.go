@@ -130,7 +130,8 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{"rm", []string{"rm", "rt-t4demo7k2p:/content/nope"}},
 		{"session-close", []string{"session", "close", "--yes", "rt-t4demo7k2p/nope"}},
 		{"run", []string{"run", "--runtime", "rt-t4demo7k2p", script}},
-		{"delete", []string{"run", "--reap"}},
+		{"delete", []string{"run", "--reap", "--yes"}},
+		{"delete", []string{"run", "--reap"}},           // not confirmed: no terminal, no --yes
 		{"delete", []string{"delete", "rt-cpudemo4qx"}}, // not confirmed: no terminal, no --yes
 		{"delete", []string{"delete", "--yes", "rt-cpudemo4qx", "rt-gone"}},
 	}

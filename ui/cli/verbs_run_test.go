@@ -322,12 +322,12 @@ func TestRunKilledThenReaped(t *testing.T) {
 	cmd.Process.Kill()
 	cmd.Wait()
 	rts = e.srv.Runtimes()
-	code, _, errs = e.runRun("--reap")
+	code, _, errs = e.runRun("--reap", "--yes")
 	if code != 0 || len(rts) != 1 || !strings.Contains(errs, "deleted "+rts[0].ID()+", left by an unfinished run") {
 		t.Errorf("run --reap: exit %d, stderr %q", code, errs)
 	}
 	noRuntimeLeft(t, e, "kill -9, then run --reap")
-	code, _, errs = e.runRun("--reap")
+	code, _, errs = e.runRun("--reap", "--yes")
 	if code != 0 || !strings.Contains(errs, "no runtime left by an unfinished run") {
 		t.Errorf("run --reap again: exit %d, stderr %q", code, errs)
 	}
@@ -424,7 +424,7 @@ func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 		t.Fatalf("exit %d, %d runtimes, records %v, stderr %q", code, len(rts), runRecords(t), stderr())
 	}
 	e.srv.ClearFaults()
-	if code, _, errs := e.runRun("--reap"); code != 0 || !strings.Contains(errs, "deleted "+rts[0].ID()) {
+	if code, _, errs := e.runRun("--reap", "--yes"); code != 0 || !strings.Contains(errs, "deleted "+rts[0].ID()) {
 		t.Errorf("run --reap: exit %d, stderr %q", code, errs)
 	}
 	noRuntimeLeft(t, e, "abandoned deletion, then run --reap")

@@ -34,9 +34,15 @@ func (c *Client) Sessions(ctx context.Context) ([]JupyterSession, error) {
 }
 
 // Interrupt interrupts a kernel (POST /api/kernels/{id}/interrupt).
-// Errors: ErrNotFound for an unknown kernel, and those of Stat.
+// kernelID, from the server, is one path segment (Segment). Errors:
+// ErrNotFound for an unknown kernel, ErrUnsafeName (nothing sent) for an
+// id that cannot be one segment, and those of Stat.
 func (c *Client) Interrupt(ctx context.Context, kernelID string) error {
-	return c.callJSON(ctx, &Request{Op: "interrupt", Method: http.MethodPost, Path: "api/kernels/" + EscapePath(kernelID) + "/interrupt",
+	seg, err := c.segment("interrupt", "kernel id", kernelID)
+	if err != nil {
+		return err
+	}
+	return c.callJSON(ctx, &Request{Op: "interrupt", Method: http.MethodPost, Path: "api/kernels/" + seg + "/interrupt",
 		Body: jsonBody(struct{}{}), Retry404: true, Remote: "kernel " + kernelID}, nil)
 }
 

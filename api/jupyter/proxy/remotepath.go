@@ -21,6 +21,32 @@ func EscapePath(p string) string {
 	return strings.Join(segs, "/")
 }
 
+// Segment is a name a server chose (a terminal's name, a kernel's id)
+// escaped as exactly one URL path segment, to be placed after a fixed
+// route ("api/terminals/" + seg): "/", "?", "#" and "%" are
+// percent-encoded (url.PathEscape), so the name can neither add a
+// segment, start a query or fragment, nor be decoded into one of those
+// later ("%2e%2e" is sent as "%252e%252e"). ok is false for "", "." and
+// "..", which no escaping keeps below the route: such a name is refused,
+// never sent.
+func Segment(name string) (seg string, ok bool) {
+	if name == "" || name == "." || name == ".." {
+		return "", false
+	}
+	return url.PathEscape(name), true
+}
+
+// segment is Segment for op, or an *Error (ErrUnsafeName) naming what
+// (e.g. "terminal name") when the name cannot be one segment.
+func (c *Client) segment(op, what, name string) (string, error) {
+	seg, ok := Segment(name)
+	if !ok {
+		return "", &Error{Op: op, Runtime: c.id, Kind: ErrUnsafeName,
+			Message: fmt.Sprintf("the server's %s %q is not a single URL path segment: refused", what, name)}
+	}
+	return seg, nil
+}
+
 // CleanRemote writes a remote path as Colab documents it: no leading or
 // trailing slash, no empty segments ("/content//a/" → "content/a"). It
 // does not resolve "." or ".."; those are passed to the server as names.

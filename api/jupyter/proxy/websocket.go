@@ -147,13 +147,33 @@ func (c *Client) CreateTerminal(ctx context.Context) (string, error) {
 	if t.Name == "" {
 		return "", &Error{Op: "terminal", Runtime: c.id, Kind: ErrServer, Message: "POST /api/terminals returned no terminal name"}
 	}
+	if _, err := c.segment("terminal", "terminal name", t.Name); err != nil {
+		return "", err // never dialled nor deleted: either would leave the runtime's base path
+	}
 	return t.Name, nil
 }
 
-// DeleteTerminal ends terminal name (DELETE /api/terminals/NAME); one that
-// is already gone counts as deleted.
+// DialTerminal opens terminado terminal name's WebSocket
+// (terminals/websocket/NAME, NAME one path segment: Segment) as
+// DialWebSocket does. ErrUnsafeName, without a request, for a name that
+// cannot be one segment.
+func (c *Client) DialTerminal(ctx context.Context, name string) (*websocket.Conn, error) {
+	seg, err := c.segment("terminal", "terminal name", name)
+	if err != nil {
+		return nil, err
+	}
+	return c.DialWebSocket(ctx, "terminals/websocket/"+seg)
+}
+
+// DeleteTerminal ends terminal name (DELETE /api/terminals/NAME, NAME one
+// path segment: Segment); one that is already gone counts as deleted.
+// ErrUnsafeName, without a request, for a name that cannot be one segment.
 func (c *Client) DeleteTerminal(ctx context.Context, name string) error {
-	err := c.callJSON(ctx, &Request{Op: "terminal", Method: http.MethodDelete, Path: "api/terminals/" + EscapePath(name), Retry404: true, Remote: "terminal " + name}, nil)
+	seg, err := c.segment("terminal", "terminal name", name)
+	if err != nil {
+		return err
+	}
+	err = c.callJSON(ctx, &Request{Op: "terminal", Method: http.MethodDelete, Path: "api/terminals/" + seg, Retry404: true, Remote: "terminal " + name}, nil)
 	var je *Error
 	if errors.As(err, &je) && je.Kind == ErrNotFound {
 		return nil

@@ -334,7 +334,11 @@ func (v *verb) execTarget(ctx context.Context, conn *kit.Connection, target stri
 	if o.rm {
 		v.Note("opened session " + ref + " (closed afterwards: --rm)")
 	} else {
-		v.Note("opened session " + ref + "; it stays open after exec (reuse it with --session " + api.LastSegment(se.Name) + "; --rm closes it afterwards); " + v.G.CloseSessionHint(se.Name))
+		reuse := "" // an id that fails the paste rule is not offered (CloseSessionHint says why)
+		if sid := api.LastSegment(se.Name); kit.PasteID(sid) {
+			reuse = "reuse it with --session " + sid + "; "
+		}
+		v.Note("opened session " + ref + "; it stays open after exec (" + reuse + "--rm closes it afterwards); " + v.G.CloseSessionHint(se.Name))
 	}
 	return se.Name, nil
 }

@@ -3,9 +3,8 @@ package kit
 import (
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -99,18 +98,10 @@ func shellQuote(s string) string {
 }
 
 // PasteID reports whether id, a runtime or session id that came from a
-// server, may go into a printed command line: an RFC 1034 label (1 to 63
-// lower-case letters, digits and hyphens, starting with a letter and not
-// ending with a hyphen: api.ValidateID, the rule Colab applies to ids) or
-// a lower-case UUID (the form Colab gives the session ids it generates).
-// Anything else is not printed as a command (unusualID says why).
-func PasteID(id string) bool {
-	if api.ValidateID(id) == nil {
-		return true
-	}
-	u, err := uuid.Parse(id)
-	return err == nil && u.String() == id
-}
+// server, may go into a printed command line or hint: state.PasteID, the
+// one rule (an RFC 1034 label or a lower-case UUID). Anything else is not
+// printed as a command (UnusualID says why).
+func PasteID(id string) bool { return state.PasteID(id) }
 
 // SessionArg is session name ("runtimes/R/sessions/S") as exec and
 // session close take it, "R/S", unquoted; ok is false when either id

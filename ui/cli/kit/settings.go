@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/api/safehttp"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
@@ -237,4 +238,27 @@ func schemeHint(ep string) string {
 		return "http://" + ep
 	}
 	return "https://" + ep
+}
+
+// CheckPrivateDirs refuses, before anything is read or written there, a
+// state directory (StateDir) or a config directory (the default config
+// file's, $XDG_CONFIG_HOME/colabdash) that exists but is not the user's
+// own, or that others may write to: whoever can write there can plant a
+// run record naming any runtime (which run --reap would delete) or a
+// config naming another endpoint. One line naming the directory and the
+// fix, exit code 2; a missing directory is fine (created 0700).
+func CheckPrivateDirs(getenv func(string) string) error {
+	dirs := []struct{ what, dir string }{
+		{"config directory", filepath.Dir(config.DefaultConfigPath(getenv))},
+		{"state directory", StateDir()},
+	}
+	for _, d := range dirs {
+		if d.dir == "" {
+			continue
+		}
+		if err := safefile.PrivateDir(d.what, d.dir); err != nil {
+			return &ExitError{Code: ExitUsage, Msg: err.Error()}
+		}
+	}
+	return nil
 }

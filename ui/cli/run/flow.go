@@ -259,6 +259,11 @@ func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 		}
 	}
 	rs.createAnswered = true
+	if err := state.CheckCreated(rs.req, rt); err != nil {
+		// Not the runtime asked for: it is neither used nor deleted;
+		// cleanup deletes only the one requested (gone already is fine).
+		return &kit.ExitError{Code: kit.ExitAPI, Msg: termtext.Line(err.Error())}
+	}
 	rs.rt = rt
 	rs.rep.Runtime, rs.rep.Created = kit.NameOf(rt.Name), true
 	if rs.ledger != nil {
@@ -307,6 +312,10 @@ func (rs *runState) cleanup(keep bool) error {
 		rs.ledger.end()
 		rs.rep.Kept = true
 		g := v.G
+		if !kit.PasteID(api.LastSegment(name)) {
+			v.Note("kept runtime " + id + " (--keep); " + kit.UnusualID("the runtime", api.LastSegment(name)))
+			return nil
+		}
 		v.Note("kept runtime " + id + " (--keep): " + g.CommandOr("colabdash exec "+id+" -f FILE", "exec", id, "-f", "FILE") +
 			" runs more; " + g.CommandOr("colabdash ls "+id+":/content", "ls", id+":/content") + " lists its files; " +
 			g.CommandOr("colabdash delete "+id, "delete", id) + " deletes it")
@@ -323,6 +332,8 @@ func (rs *runState) cleanup(keep bool) error {
 		rt, err := conn.Svc.CreateRuntime(ctx, rs.req)
 		cancel()
 		switch {
+		case err == nil && state.CheckCreated(rs.req, rt) != nil:
+			v.Note(termtext.Line(state.CheckCreated(rs.req, rt).Error()))
 		case err == nil:
 			name = rt.Name
 			rs.rep.Created = true
@@ -349,21 +360,28 @@ func (rs *runState) cleanup(keep bool) error {
 		why = kit.Classify(err, conn.Creds).Msg
 	}
 	g := rs.v.G
+	del := "colabdash delete (" + kit.UnusualID("the runtime", api.LastSegment(name)) + ")"
+	if kit.PasteID(api.LastSegment(name)) {
+		del = g.CommandOr("colabdash delete "+id+" --yes --ignore-missing", "delete", id, "--yes", "--ignore-missing")
+	}
 	return &kit.ExitError{Code: kit.ExitAPI, Msg: "runtime " + id + " may be left running (" + why + "): delete it with " +
-		g.CommandOr("colabdash delete "+id+" --yes --ignore-missing", "delete", id, "--yes", "--ignore-missing") +
-		", or " + g.CommandOr("colabdash run --reap", "run", "--reap")}
-
+		del + ", or " + g.CommandOr("colabdash run --reap", "run", "--reap")}
 }
 
 // reap is run --reap: it deletes the runtimes of runs that did not
-// finish, without asking.
-func (v *verb) reap(cmd *cobra.Command) error {
+// finish, naming each and asking on a terminal; yes (--yes) deletes
+// without asking. Without a terminal and without --yes it refuses
+// before anything is read (exit 2).
+func (v *verb) reap(cmd *cobra.Command, yes bool) error {
+	if !yes && !v.CanPrompt() {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to run --reap"}
+	}
 	conn, err := v.Connect(cmd.Context())
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	deleted, err := v.reapLeftovers(cmd.Context(), conn, false)
+	deleted, err := v.reapLeftovers(cmd.Context(), conn, !yes)
 	if v.AsJSON {
 		rep := runtimes.DeleteReport{Envelope: kit.Envelope{OK: err == nil}, Runtimes: []runtimes.DeleteEntry{}}
 		if err != nil {

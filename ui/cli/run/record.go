@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -76,6 +77,9 @@ func beginRun(stateDir string, rec runRecord) (*runLedger, error) {
 	}
 	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", dir)
+	}
+	if err := privateRecordDirs(stateDir); err != nil {
+		return nil, err
 	}
 	f, err := os.OpenFile(filepath.Join(dir, rec.RequestID+".json"), os.O_RDWR|os.O_CREATE|os.O_EXCL|openRecordFlags, 0o600)
 	if err != nil {
@@ -152,18 +156,34 @@ func (u *unfinished) forget() {
 	u.f.Close()
 }
 
+// privateRecordDirs refuses a state directory, or its runs directory,
+// that another user owns or may write to (safefile.PrivateDir): a record
+// planted there could name any runtime.
+func privateRecordDirs(stateDir string) error {
+	if err := safefile.PrivateDir("state directory", stateDir); err != nil {
+		return err
+	}
+	return safefile.PrivateDir("run record directory", filepath.Join(stateDir, RunRecordDir))
+}
+
 // unfinishedRuns returns the records in stateDir of runs that did not
 // finish on this endpoint and profile, oldest first, each locked until
 // closed. Records of live runs (locked by their process), of other
-// accounts, and unreadable ones are skipped.
-func unfinishedRuns(stateDir, endpoint, profile string) []*unfinished {
+// accounts, and unreadable ones are skipped, and so is every record that
+// is not a regular file the user owns (a link is never followed). The
+// error is privateRecordDirs' refusal of the directories: then no record
+// is read.
+func unfinishedRuns(stateDir, endpoint, profile string) ([]*unfinished, error) {
 	if stateDir == "" {
-		return nil
+		return nil, nil
+	}
+	if err := privateRecordDirs(stateDir); err != nil {
+		return nil, err
 	}
 	dir := filepath.Join(stateDir, RunRecordDir)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var out []*unfinished
 	for _, e := range entries {
@@ -173,6 +193,10 @@ func unfinishedRuns(stateDir, endpoint, profile string) []*unfinished {
 		p := filepath.Join(dir, e.Name())
 		f, err := os.OpenFile(p, os.O_RDONLY|openRecordFlags, 0)
 		if err != nil {
+			continue
+		}
+		if safefile.OwnedFile("run record", f) != nil {
+			f.Close() // planted by another user, or not a file
 			continue
 		}
 		if ok, err := lockRecord(f, false); !ok || err != nil {
@@ -188,18 +212,19 @@ func unfinishedRuns(stateDir, endpoint, profile string) []*unfinished {
 		out = append(out, &unfinished{rec: rec, f: f, path: p})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].rec.Started.Before(out[j].rec.Started) })
-	return out
+	return out, nil
 }
 
 // leftovers are the unfinished runs whose runtime is still listed, each
 // with that runtime. Records whose runtime is gone are removed on the
 // way (a create that never answered is given creatingGrace first).
-func leftovers(stateDir, endpoint, profile string, rts []api.Runtime, now time.Time) ([]*unfinished, []api.Runtime) {
+func leftovers(stateDir, endpoint, profile string, rts []api.Runtime, now time.Time) ([]*unfinished, []api.Runtime, error) {
 	var (
 		us  []*unfinished
 		got []api.Runtime
 	)
-	for _, u := range unfinishedRuns(stateDir, endpoint, profile) {
+	all, err := unfinishedRuns(stateDir, endpoint, profile)
+	for _, u := range all {
 		i := -1
 		for j, rt := range rts {
 			if rt.Name == u.rec.Runtime {
@@ -215,7 +240,7 @@ func leftovers(stateDir, endpoint, profile string, rts []api.Runtime, now time.T
 			u.close()
 		}
 	}
-	return us, got
+	return us, got, err
 }
 
 // leftoverLine says which runtime an unfinished run left.
@@ -236,7 +261,10 @@ func leftoverLines(v *verb, endpoint string, rts []api.Runtime) []string {
 	if v.demo() {
 		return nil
 	}
-	us, got := leftovers(kit.StateDir(), endpoint, v.G.Profile.Name, rts, time.Now())
+	us, got, err := leftovers(kit.StateDir(), endpoint, v.G.Profile.Name, rts, time.Now())
+	if err != nil {
+		return []string{"run records not read: " + err.Error()}
+	}
 	var lines []string
 	for i, u := range us {
 		lines = append(lines, leftoverLine(u, got[i])+"; delete it with: "+v.G.CommandOr("colabdash run --reap", "run", "--reap"))
@@ -254,15 +282,21 @@ func NoteLeftovers(kv *kit.Verb, conn *kit.Connection, rts []api.Runtime) {
 }
 
 // reapLeftovers deletes the runtimes of unfinished runs: all of them
-// (ask false: run --reap), or each one the user answers y for on a
-// terminal. It returns the runtimes deleted and the first failure.
+// (ask false: run --reap --yes), or each one the user answers y for on a
+// terminal (each question names the runtime); off a terminal, with ask,
+// each is only named. It returns the runtimes deleted and the first
+// failure; a state directory others may write to is refused (exit 2)
+// before any record is read.
 func (v *verb) reapLeftovers(ctx context.Context, conn *kit.Connection, ask bool) ([]string, error) {
 	if v.demo() {
 		return nil, nil
 	}
 	endpoint, profile := v.runAccount(conn)
 	stateDir := kit.StateDir()
-	us := unfinishedRuns(stateDir, endpoint, profile)
+	us, err := unfinishedRuns(stateDir, endpoint, profile)
+	if err != nil {
+		return nil, &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+	}
 	for _, u := range us {
 		u.close()
 	}
@@ -273,7 +307,10 @@ func (v *verb) reapLeftovers(ctx context.Context, conn *kit.Connection, ask bool
 	if err != nil {
 		return nil, err
 	}
-	us, got := leftovers(stateDir, endpoint, profile, rts, time.Now())
+	us, got, err := leftovers(stateDir, endpoint, profile, rts, time.Now())
+	if err != nil {
+		return nil, &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+	}
 	var (
 		deleted []string
 		first   error
@@ -326,7 +363,10 @@ func DashboardLeftovers(ctx context.Context, g kit.Globals, conn *kit.Connection
 	if v.demo() {
 		return nil
 	}
-	us := unfinishedRuns(kit.StateDir(), conn.Endpoint, g.Profile.Name)
+	us, err := unfinishedRuns(kit.StateDir(), conn.Endpoint, g.Profile.Name)
+	if err != nil {
+		return []string{"run records not read: " + err.Error()}
+	}
 	for _, u := range us {
 		u.close()
 	}

@@ -28,6 +28,7 @@ const ExitRunTimeout = kit.ExitTimeout
 type runOptions struct {
 	spec, runtime string
 	keep, reap    bool
+	yes           bool // --yes: run --reap deletes without asking
 	uploads       []string
 	downloads     []string
 	timeout       time.Duration
@@ -59,7 +60,9 @@ var runHelp = "run runs a Python script or a Jupyter notebook (.ipynb) on a runt
 	"is used and never deleted; the session run opens is closed. The deletion after a signal has its own\n" +
 	"bounded time; a second signal abandons it. A run that creates a runtime is recorded in the state\n" +
 	"directory before create_runtime is sent; if the process dies (kill -9), the next run, status or\n" +
-	"dashboard says the runtime is still there, and run --reap deletes it.\n\n" +
+	"dashboard says the runtime is still there, and run --reap deletes it: it names each runtime and asks\n" +
+	"(only y deletes); --yes deletes without asking, and without a terminal --yes is needed (else exit 2).\n" +
+	"Records are read only from a state directory that is the user's own and not writable by others.\n\n" +
 	"--upload PATH files go to /content first. A script runs in /content with sys.argv = [FILE, ARGS…]; its\n" +
 	"stdout and stderr become ours (sanitized on a terminal); an exception prints its traceback and exits\n" +
 	"1; sys.exit(n) exits n. A notebook runs cell by cell in one session, one progress line per cell on\n" +
@@ -82,7 +85,8 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Example: "  colabdash run --spec GPU/T4 train.py -- --epochs 3\n" +
 			"  colabdash run --spec CPU --upload data.csv --download model.pt --timeout 2h train.py\n" +
 			"  colabdash run --runtime rt-abc analysis.ipynb --output done.ipynb\n" +
-			"  colabdash run --reap                 # delete runtimes left by runs that were killed",
+			"  colabdash run --reap                 # delete runtimes left by runs that were killed (asks)\n" +
+			"  colabdash run --reap --yes --json    # the same in a script",
 		Args: func(cmd *cobra.Command, args []string) error {
 			dash := cmd.ArgsLenAtDash()
 			switch {
@@ -90,6 +94,8 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "run --reap takes no FILE"}
 			case o.reap:
 				return nil
+			case o.yes:
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "--yes goes with --reap (run --reap --yes deletes without asking)"}
 			case len(args) == 0 || dash == 0:
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "run needs the FILE to run (a .py script or an .ipynb notebook)"}
 			case dash < 0 && len(args) > 1 || dash > 1:
@@ -102,7 +108,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.reap {
-				return v.reap(cmd)
+				return v.reap(cmd, o.yes)
 			}
 			return v.run(cmd, args, o)
 		},
@@ -115,7 +121,8 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.StringArrayVar(&o.downloads, "download", nil, "RUNTIME_PATH[:LOCAL]: copy back after the run (repeatable)")
 	kit.DurationVar(f, &o.timeout, "timeout", 0, false, "end the run after this long (from the start, creation included) and delete the runtime; 0: no limit")
 	f.StringVar(&o.output, "output", "", "where the executed notebook goes (default NAME.out.ipynb beside it)")
-	f.BoolVar(&o.reap, "reap", false, "delete the runtimes left by runs that did not finish, then exit")
+	f.BoolVar(&o.reap, "reap", false, "delete the runtimes left by runs that did not finish (asking for each on a terminal), then exit")
+	f.BoolVarP(&o.yes, "yes", "y", false, "with --reap: delete without asking (needed without a terminal)")
 	v.JSONFlags(cmd, "print one JSON summary on stdout (schema in README, Run)")
 	_ = cmd.RegisterFlagCompletionFunc("spec", runtimes.CompleteSpecs(v.Verb))
 	_ = cmd.RegisterFlagCompletionFunc("runtime", v.CompleteRuntimes)

@@ -211,10 +211,8 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		}
 		return v.createFailed(ae, spec, specs, tier, attempt, conn)
 	}
-	if o.wait {
-		if rt, err = v.waitListed(ctx, conn, rt, o.timeout); err != nil {
-			return err
-		}
+	if rt, err = v.settle(ctx, conn, req, rt, o); err != nil {
+		return err
 	}
 	if v.AsJSON {
 		return v.WriteJSON(CreateReport{Envelope: kit.Envelope{OK: true}, Runtime: report.NewRuntime(rt, nil, nil, time.Now(), false), RequestID: requestID})
@@ -224,6 +222,20 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		v.Say("url " + termtext.Line(ci.URL))
 	}
 	return nil
+}
+
+// settle is what create does with the runtime create_runtime answered
+// with: refused (exit 4, neither waited for nor reported) when it is not
+// the runtime --id asked for (state.CheckCreated), else waited for with
+// --wait (waitListed).
+func (v *verb) settle(ctx context.Context, conn *kit.Connection, req api.CreateRuntimeRequest, rt api.Runtime, o createOptions) (api.Runtime, error) {
+	if err := state.CheckCreated(req, rt); err != nil {
+		return api.Runtime{}, &kit.ExitError{Code: kit.ExitAPI, Msg: termtext.Line(err.Error())}
+	}
+	if o.wait {
+		return v.waitListed(ctx, conn, rt, o.timeout)
+	}
+	return rt, nil
 }
 
 // createFailed explains a refused create on stderr, as the dashboard's

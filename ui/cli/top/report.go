@@ -96,7 +96,8 @@ type KernelReport struct {
 // "no kernels", "busy", "never connected" (a kernel starting for over a
 // minute with no connection), "starting" or "idle"; Since is, when busy,
 // the last output of the busy kernels, when idle the last activity (RFC
-// 3339 UTC, null otherwise) and ForSeconds the time since; IdleWarning is
+// 3339 UTC, null otherwise, also when every last_activity is more than
+// monitor.ActivityHorizon away) and ForSeconds the time since; IdleWarning is
 // set once every kernel has been idle for an hour (Colab may reclaim an
 // idle runtime: README, "Idle runtimes").
 type ActivityReport struct {

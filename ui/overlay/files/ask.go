@@ -95,7 +95,7 @@ func (a dialogs) Delete(t pane.Target, now time.Time) common.Overlay {
 	}
 	d := dialog.New(dialog.Confirm, now, "Delete "+t.Name+"?",
 		what+" deleted from the runtime; colabdash cannot restore "+it+".",
-		"Its Jupyter server may keep "+it+" in its trash until purged (colabdash rm --purge "+t.Runtime+" frees it).")
+		"Its Jupyter server may keep "+it+" in its trash until purged ("+pane.PurgeHint(t.Runtime)+" frees it).")
 	d.OnAnswer = a.answer(AskDelete, t, "", common.Say{Pane: true, Text: "delete of " + termtext.Line(t.Name) + " cancelled: nothing deleted"})
 	return d
 }

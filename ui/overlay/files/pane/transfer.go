@@ -179,8 +179,8 @@ func (p *Pane) Delete(t Target) tea.Cmd {
 			return "", err
 		}
 		// A stock Jupyter server keeps them in its trash (field case 62).
-		return fmt.Sprintf("deleted %s (%d item(s)); its Jupyter server may keep them in its trash (colabdash rm --purge %s frees it)",
-			termtext.Line(jupyter.Where(c.Runtime(), remote)), n, termtext.Line(c.Runtime())), nil
+		return fmt.Sprintf("deleted %s (%d item(s)); its Jupyter server may keep them in its trash (%s frees it)",
+			termtext.Line(jupyter.Where(c.Runtime(), remote)), n, PurgeHint(c.Runtime())), nil
 	})
 }
 
@@ -222,4 +222,14 @@ func (p *Pane) Status() string {
 		s += " · " + state.FormatBytes(int64(float64(x.done)/el)) + "/s"
 	}
 	return s
+}
+
+// PurgeHint is the command that empties runtime's trash, for a hint: with
+// the id only when it passes state.PasteID (the rule for every id printed
+// in a command or hint), else in words.
+func PurgeHint(runtime string) string {
+	if state.PasteID(runtime) {
+		return "colabdash rm --purge " + runtime
+	}
+	return "colabdash rm --purge with this runtime"
 }

@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui"
+	runcmd "github.com/colabdash/colabdash/ui/cli/run"
+)
+
+// plantRecord writes, as another local user could, a record of an
+// unfinished run naming runtime on e's endpoint and profile, in the state
+// directory's runs directory (mode: its permissions).
+func plantRecord(t *testing.T, e *verbEnv, runtime string) string {
+	t.Helper()
+	dir := filepath.Join(ui.DefaultStateDir(), runcmd.RunRecordDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]any{"requestId": "00000000-0000-4000-8000-000000000001", "runtime": runtime, "created": true,
+		"runtimeSpec": "CPU/STANDARD", "endpoint": e.flags[1], "profile": "default", "file": "planted.py", "pid": 1,
+		"started": time.Now().Add(-time.Hour)})
+	p := filepath.Join(dir, "00000000-0000-4000-8000-000000000001.json")
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// victimEnv is an emulator with one runtime a planted record names.
+func victimEnv(t *testing.T) (*verbEnv, api.Runtime) {
+	t.Helper()
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	rt, err := e.srv.AddRuntime(api.Runtime{Name: "precious", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU}, ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, rt
+}
+
+// A state or config directory others may write to is refused before
+// anything is read there, with one line naming it and the fix (exit 2),
+// as ssh refuses such a ~/.ssh: a record planted in it deletes nothing.
+func TestWritableStateOrConfigDirIsRefused(t *testing.T) {
+	e, rt := victimEnv(t)
+	plantRecord(t, e, rt.Name)
+	state := ui.DefaultStateDir()
+	if err := os.Chmod(state, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := e.runRun("--reap", "--yes")
+	if code != 2 || !strings.Contains(errs, "state directory "+state+" is writable by others (mode 0777)") ||
+		!strings.Contains(errs, "chmod go-w "+state) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("run --reap --yes in a writable state directory: exit %d, stderr %q", code, errs)
+	}
+	if len(e.srv.Runtimes()) != 1 {
+		t.Errorf("the planted record's runtime was deleted")
+	}
+	if code, _, errs := e.run("status"); code != 2 || !strings.Contains(errs, "state directory "+state) {
+		t.Errorf("status: exit %d, stderr %q", code, errs)
+	}
+	if err := os.Chmod(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	runs := filepath.Join(state, runcmd.RunRecordDir)
+	if err := os.Chmod(runs, 0o757); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := e.runRun("--reap", "--yes"); code != 2 || !strings.Contains(errs, "run record directory "+runs+" is writable by others") ||
+		len(e.srv.Runtimes()) != 1 {
+		t.Errorf("writable runs directory: exit %d, stderr %q", code, errs)
+	}
+	if err := os.Chmod(runs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	cfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "colabdash")
+	if err := os.MkdirAll(cfg, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(cfg, 0o770); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := e.run("status"); code != 2 || !strings.Contains(errs, "config directory "+cfg+" is writable by others (mode 0770)") {
+		t.Errorf("writable config directory: exit %d, stderr %q", code, errs)
+	}
+}
+
+// A state directory, or a record, another user owns is not trusted:
+// the directory is refused; the record is not read (its runtime stays).
+func TestForeignStateDirOrRecordIsNotTrusted(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to give a file to another user")
+	}
+	const nobody = 65534
+	e, rt := victimEnv(t)
+	rec := plantRecord(t, e, rt.Name)
+	if err := os.Chown(rec, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := e.runRun("--reap", "--yes")
+	if code != 0 || len(e.srv.Runtimes()) != 1 || strings.Contains(errs, "deleted") {
+		t.Errorf("a record another user owns: exit %d, stderr %q, %d runtime(s) left", code, errs, len(e.srv.Runtimes()))
+	}
+	state := ui.DefaultStateDir()
+	if err := os.Chown(state, nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = e.runRun("--reap", "--yes")
+	if code != 2 || !strings.Contains(errs, "state directory "+state+" belongs to another user (uid 65534)") || len(e.srv.Runtimes()) != 1 {
+		t.Errorf("a state directory another user owns: exit %d, stderr %q", code, errs)
+	}
+}
+
+// run --reap names each runtime and asks (only y deletes); without a
+// terminal it needs --yes (exit 2, one line, nothing deleted).
+func TestReapAsksOrNeedsYes(t *testing.T) {
+	e, rt := victimEnv(t)
+	plantRecord(t, e, rt.Name)
+	code, _, errs := e.runRun("--reap")
+	if code != 2 || !strings.Contains(errs, "pass --yes") || strings.Count(strings.TrimSpace(errs), "\n") != 0 || len(e.srv.Runtimes()) != 1 {
+		t.Errorf("run --reap without a terminal: exit %d, stderr %q, %d runtime(s)", code, errs, len(e.srv.Runtimes()))
+	}
+	args := append(append([]string{"run"}, e.flags...), "--reap")
+	code, _, errs = e.runTerm(term{in: "n\n", inTTY: true, errTTY: true}, args...)
+	if code != 0 || !strings.Contains(errs, "runtime precious (CPU") || !strings.Contains(errs, "Delete it? Type y") || len(e.srv.Runtimes()) != 1 {
+		t.Errorf("run --reap answered n: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, args...)
+	if code != 0 || !strings.Contains(errs, "deleted precious, left by an unfinished run") || len(e.srv.Runtimes()) != 0 {
+		t.Errorf("run --reap answered y: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := e.runRun("--yes", "x.py"); code != 2 || !strings.Contains(errs, "--yes goes with --reap") {
+		t.Errorf("--yes without --reap: exit %d, stderr %q", code, errs)
+	}
+}
