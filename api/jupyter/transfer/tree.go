@@ -141,6 +141,9 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 			defer d.Close()
 			return c.downloadFile(ctx, src, d, name, m, o)
 		}
+		if inPlace(dst) { // a device, a FIFO, /dev/stdout: no part file, no rename
+			return c.downloadNamedInPlace(ctx, src, dst, m, o)
+		}
 		d, name, err := c.openNamed(src, dst)
 		if err != nil {
 			return err
