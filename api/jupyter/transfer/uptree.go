@@ -221,6 +221,9 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 		switch {
 		case d.IsDir():
 			depth := plan.dirs[parent].depth + 1
+			if depth > proxy.MaxDepth { // the download's limit too
+				return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrUnsafeName, Message: src + ": " + proxy.DepthText()}
+			}
 			index[rel] = len(plan.dirs)
 			plan.dirs = append(plan.dirs, upDir{remote: target, depth: depth, parent: parent})
 			plan.depth = max(plan.depth, depth)
