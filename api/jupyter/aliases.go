@@ -158,6 +158,9 @@ var (
 	// ErrBadListing: a recursive download skipped entries whose listing
 	// cannot be trusted (a name listed twice, a directory loop).
 	ErrBadListing = proxy.ErrBadListing
+	// ErrNotRemoved: a recursive remove the server would only do entry
+	// by entry, which colabdash refuses (see RemoveAll).
+	ErrNotRemoved = proxy.ErrNotRemoved
 	// ErrListTooLarge: a directory listing passed Options.MaxEntries
 	// entries or did not finish within Options.ListTimeout.
 	ErrListTooLarge = proxy.ErrListTooLarge

@@ -97,7 +97,7 @@ func TestFileMessagesNameRemotePathsAsRuntimeAbsolute(t *testing.T) {
 	e := filesVerbEnv(t, colabfake.Options{ManyFiles: 3})
 	code, _, errs := e.run("rm", "-r", "rt-files:/content/many")
 	if code != kit.ExitFailure || strings.Count(strings.ToLower(errs), "permission denied") != 1 ||
-		!strings.Contains(errs, "rt-files:/content/many/") || strings.Contains(errs, " content/many") {
+		!strings.Contains(errs, "rt-files:/content/many:") || strings.Contains(errs, " content/many") {
 		t.Errorf("rm -r of a read-only directory: exit %d, stderr %q; want one \"permission denied\" and absolute paths", code, errs)
 	}
 	code, _, errs = e.run("rm", "-r", "rt-files:/")

@@ -34,29 +34,43 @@ func (s *Server) serveContents(w http.ResponseWriter, r *http.Request, root *os.
 			s.deleteToTrash(w, root, id, sp, p)
 			return
 		}
-		st, err := root.Lstat(sp)
-		if err != nil {
-			jsonError(w, http.StatusNotFound, "file or directory does not exist: %q", p)
-			return
-		}
-		if st.IsDir() {
-			if d, err := root.Open(sp); err == nil {
-				names, _ := d.Readdirnames(1)
-				d.Close()
-				if len(names) > 0 {
-					jsonError(w, http.StatusBadRequest, "Directory %s not empty", p)
-					return
-				}
-			}
-		}
-		if err := root.Remove(sp); err != nil {
-			jsonError(w, http.StatusInternalServerError, "Unexpected error while deleting %s: %v", p, err)
-			return
-		}
-		w.WriteHeader(http.StatusNoContent)
+		deleteModel(w, root, sp, p)
 	default:
 		jsonError(w, http.StatusMethodNotAllowed, "Method Not Allowed")
 	}
+}
+
+// deleteModel is DELETE without the trash, as jupyter-server does it:
+// what the path resolves to decides (a link to nothing does not exist,
+// 404); a directory, or a link to one, that is not empty is refused
+// (400); an empty real directory is removed, but a link to an empty
+// directory is not (jupyter-server's shutil.rmtree refuses a link: 500);
+// anything else, a link to a file included, is unlinked, the link itself.
+func deleteModel(w http.ResponseWriter, root *os.Root, sp, p string) {
+	st, err := root.Stat(sp)
+	if err != nil {
+		jsonError(w, http.StatusNotFound, "file or directory does not exist: %q", p)
+		return
+	}
+	if st.IsDir() {
+		if d, err := root.Open(sp); err == nil {
+			names, _ := d.Readdirnames(1)
+			d.Close()
+			if len(names) > 0 {
+				jsonError(w, http.StatusBadRequest, "Directory %s not empty", p)
+				return
+			}
+		}
+		if lst, err := root.Lstat(sp); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			jsonError(w, http.StatusInternalServerError, "Unhandled error")
+			return
+		}
+	}
+	if err := root.Remove(sp); err != nil {
+		jsonError(w, http.StatusInternalServerError, "Unexpected error while deleting %s: %v", p, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *Server) getModel(w http.ResponseWriter, r *http.Request, root *os.Root, sp, p string) {

@@ -21,9 +21,10 @@ const trashDir = "root/.local/share/Trash"
 // whole directory (non-empty ones too, hidden entries included) moves to
 // the runtime's trash with an info/NAME.trashinfo beside it, as
 // send2trash does; names already there get " 1", " 2"… before their
-// extension.
+// extension. A symbolic link moves itself, never what it points to; one
+// that points to nothing does not exist for jupyter-server (404).
 func (s *Server) deleteToTrash(w http.ResponseWriter, root *os.Root, id, sp, p string) {
-	if _, err := root.Lstat(sp); err != nil {
+	if _, err := root.Stat(sp); err != nil {
 		jsonError(w, http.StatusNotFound, "file or directory does not exist: %q", p)
 		return
 	}

@@ -213,12 +213,22 @@ func Creatable(runtime, p string) error {
 	return &Error{Op: "upload", Runtime: runtime, Path: rootSlash(clean), Kind: ErrTopLevel}
 }
 
-// RemoveAll removes a remote file, or a directory and everything listed
-// in it, children first (Jupyter refuses to delete a non-empty
-// directory). Hidden entries are not listed, so a directory holding some
-// cannot be removed (the error says so). progress, when set, is called
-// with each path removed. A path Removable refuses (/content itself, a
-// top-level directory) is an ErrProtected error before any request.
+// RemoveAll removes a remote file, a directory with everything in it, or
+// a symbolic link (the link only, as GNU rm removes one), in ONE DELETE
+// of the path named: the server removes exactly that name (a stock
+// jupyter-server moves it, link or directory, to its trash; an empty
+// directory or a file it removes), and nothing it reaches through a link
+// is touched. colabdash never walks a tree to delete it entry by entry:
+// the contents API lists a link to a directory as a directory, so a walk
+// would delete what a link below the path points to (a sibling, the
+// parent, the root). When the server refuses a non-empty directory
+// (trash off, or on another disk than its trash) the answer is an
+// ErrNotRemoved *Error before anything is removed; the message says how
+// to remove it through the runtime instead. A link to an empty
+// directory that such a server cannot delete is an ErrServer error.
+// progress, when set, is called with the path once it is removed. A path
+// Removable refuses (/content itself, a top-level directory) is an
+// ErrProtected error before any request.
 func (c *Client) RemoveAll(ctx context.Context, p string, progress func(string)) error {
 	if err := Removable(c.id, p); err != nil {
 		return err
@@ -228,34 +238,14 @@ func (c *Client) RemoveAll(ctx context.Context, p string, progress func(string))
 	if err != nil {
 		return err
 	}
-	return c.removeAll(ctx, remote, m, progress, 0)
-}
-
-// removeAll removes remote, whose model m the caller has (the Stat of the
-// top, then each listing's own entries: no child is stat-ed again).
-func (c *Client) removeAll(ctx context.Context, remote string, m Model, progress func(string), depth int) error {
-	if depth > MaxDepth {
-		return &Error{Op: "delete", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: "directory tree too deep"}
-	}
-	if m.IsDir() {
-		l, err := c.List(ctx, remote)
-		if err != nil {
-			return err
-		}
-		for _, e := range l.Entries {
-			name, err := SafeName(e, remote)
-			if err != nil {
-				return &Error{Op: "delete", Runtime: c.id, Path: remote, Kind: ErrUnsafeName, Message: err.Error()}
-			}
-			if err := c.removeAll(ctx, remote+"/"+name, e, progress, depth+1); err != nil {
-				return err
-			}
-		}
-	}
 	if err := c.Delete(ctx, remote); err != nil {
 		var je *Error
 		if m.IsDir() && errors.As(err, &je) && je.Status == http.StatusBadRequest {
-			je.Message += " (it may hold hidden files, which Jupyter does not list)"
+			return &Error{Op: "delete", Runtime: c.id, Path: remote, Kind: ErrNotRemoved,
+				Message: "remove it on the runtime with exec and Python's shutil.rmtree, which follows no link"}
+		}
+		if m.IsDir() && errors.As(err, &je) && je.Kind == ErrServer {
+			je.Message = strings.TrimPrefix(je.Message+"; ", "; ") + "a link to an empty directory that this server cannot delete?"
 		}
 		return err
 	}

@@ -74,6 +74,14 @@ var (
 	// entries whose listing cannot be trusted (a name listed twice, a
 	// directory loop); each was named in a warning, the rest was copied.
 	ErrBadListing = errors.New("the runtime's listings are inconsistent")
+	// ErrNotRemoved: a recursive remove the runtime's Jupyter server
+	// would not do in one request (it deletes a directory only when it is
+	// empty: its trash is off, or the directory or what a link there
+	// points to is on another disk than its trash). Removing the entries
+	// one by one would go through any symbolic link on the way, which the
+	// contents API does not tell from a directory, so nothing is removed
+	// (RemoveAll).
+	ErrNotRemoved = errors.New("not removed: the runtime's Jupyter server deletes this directory only when empty, and colabdash never deletes entry by entry (it cannot tell a link from a directory there)")
 )
 
 // Error is a failure of one operation on a runtime's files. Its text is
@@ -145,7 +153,7 @@ var classes = map[error]string{
 	ErrCorrupt: "corrupt", ErrTooLarge: "too large", ErrRedirect: "redirect refused", ErrTransport: "network error",
 	ErrServer: "server error", ErrLocal: "local error", ErrLocalNotFound: "no local file",
 	ErrInterrupted: "interrupted", ErrUnsafeName: "unsafe name", ErrProtected: "refused", ErrTopLevel: "refused", ErrNoKernel: "no kernel",
-	ErrSkipped: "incomplete", ErrBadListing: "bad listing",
+	ErrSkipped: "incomplete", ErrBadListing: "bad listing", ErrNotRemoved: "refused",
 }
 
 // Class is a few words naming the kind of failure, for an event log's

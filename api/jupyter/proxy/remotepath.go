@@ -80,9 +80,16 @@ func hidden(p string) bool {
 	return false
 }
 
-// MaxDepth bounds recursive walks of remote directories (RemoveAll,
-// a recursive download): a listing loop cannot recurse forever.
-const MaxDepth = 64
+// MaxDepth is the one depth limit of a recursive copy, in both
+// directions: the directories below the one copied, 128 levels. An
+// upload refuses a deeper local tree before its first request, a
+// download stops where the remote tree goes deeper (a listing loop cannot
+// recurse forever), both with DepthText's words. (A remove never walks:
+// see RemoveAll.)
+const MaxDepth = 128
+
+// DepthText is the refusal of a tree deeper than MaxDepth.
+func DepthText() string { return fmt.Sprintf("directory tree deeper than %d levels", MaxDepth) }
 
 // SafeName checks a listed entry before it is used as one local path
 // component (field case 46): the name must be non-empty, not "." or "..",

@@ -39,6 +39,10 @@ func (e *errRestart) Error() string { return e.why }
 // (field case 50). target appears, by rename, only once the part file's
 // size equals the remote size (field case 51).
 //
+// A target that is not a regular file (a device, a FIFO, /dev/stdout or
+// another descriptor's name: inPlace) is written in place instead,
+// appending, with no part file and no rename (inplace.go).
+//
 // target is a path the user named: a symbolic link there is followed as
 // cp follows one (a link to nothing is refused), and so is any link in
 // the directories above it. Every file written below that directory (the
@@ -68,6 +72,9 @@ func (c *Copier) Download(ctx context.Context, p, target string, progress Progre
 	m, err := c.Stat(ctx, remote)
 	if err != nil {
 		return proxy.Model{}, proxy.WithOp(err, "download", remote)
+	}
+	if inPlace(target) {
+		return c.downloadInPlace(ctx, remote, target, m, progress)
 	}
 	dir, name, err := c.openNamed(remote, target)
 	if err != nil {

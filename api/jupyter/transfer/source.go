@@ -6,6 +6,7 @@ package transfer
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,9 +30,20 @@ func (s *source) Close() error { return s.f.Close() }
 // read to its end, at most Options.ChunkSize bytes (what one request
 // carries), and sent whole from memory; one holding more is refused with
 // proxy.ErrLocal, never uploaded empty.
-func (c *Copier) openSource(local, remote string) (*source, error) {
-	f, err := os.OpenFile(local, os.O_RDONLY|sourceOpenFlags, 0)
+//
+// open, when set, opens the file instead (a recursive upload opens each
+// file below its source without following a link: srcOpener); its error
+// is returned as it is when it is a *proxy.Error.
+func (c *Copier) openSource(local, remote string, open func() (*os.File, error)) (*source, error) {
+	if open == nil {
+		open = func() (*os.File, error) { return os.OpenFile(local, os.O_RDONLY|sourceOpenFlags, 0) }
+	}
+	f, err := open()
 	if err != nil {
+		var je *proxy.Error
+		if errors.As(err, &je) {
+			return nil, err
+		}
 		return nil, c.localError("upload", remote, local, err)
 	}
 	fail := func(msg string) (*source, error) {
@@ -67,17 +79,17 @@ func (c *Copier) openSource(local, remote string) (*source, error) {
 // Options.ChunkSize bytes, and refused beyond (proxy.ErrLocal). Errors: those
 // of Upload, proxy.ErrLocalNotFound, proxy.ErrLocal.
 func (c *Copier) UploadFile(ctx context.Context, local, p string, progress Progress) (proxy.Model, int64, error) {
-	m, n, _, err := c.uploadLocal(ctx, local, p, progress, nil)
+	m, n, _, err := c.uploadLocal(ctx, local, p, progress, nil, nil)
 	return m, n, err
 }
 
 // uploadLocal is UploadFile, also reporting whether an existing remote
 // file was deleted to make way for the new one (upload: a chunked
 // replace, whose old copy the server may keep in its trash). known is
-// uploadKnown's.
-func (c *Copier) uploadLocal(ctx context.Context, local, p string, progress Progress, known *remoteState) (proxy.Model, int64, bool, error) {
+// uploadKnown's; open is openSource's.
+func (c *Copier) uploadLocal(ctx context.Context, local, p string, progress Progress, known *remoteState, open func() (*os.File, error)) (proxy.Model, int64, bool, error) {
 	remote := proxy.CleanRemote(p)
-	s, err := c.openSource(local, remote)
+	s, err := c.openSource(local, remote, open)
 	if err != nil {
 		return proxy.Model{}, 0, false, err
 	}

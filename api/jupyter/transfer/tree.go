@@ -141,6 +141,9 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 			defer d.Close()
 			return c.downloadFile(ctx, src, d, name, m, o)
 		}
+		if inPlace(dst) { // a device, a FIFO, /dev/stdout: no part file, no rename
+			return c.downloadNamedInPlace(ctx, src, dst, m, o)
+		}
 		d, name, err := c.openNamed(src, dst)
 		if err != nil {
 			return err
@@ -257,7 +260,7 @@ func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int
 	local := ref.d
 	c := w.c
 	if depth > proxy.MaxDepth {
-		return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrUnsafeName, Message: "directory tree deeper than 64 levels"}
+		return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrUnsafeName, Message: proxy.DepthText()}
 	}
 	if w.seen[remote] {
 		return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrUnsafeName, Message: "the listing loops back to a directory already copied"}

@@ -17,7 +17,7 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
-// A recursive download walks a remote tree exactly proxy.MaxDepth (64)
+// A recursive download walks a remote tree exactly proxy.MaxDepth (128)
 // directories deep below its source and copies the file at the bottom;
 // one directory deeper and it refuses the tree (ErrUnsafeName, saying
 // how deep) instead of walking on.
@@ -30,11 +30,11 @@ func TestRecursiveDownloadDepthLimit(t *testing.T) {
 		if _, _, err := c.ListEach(ctx, e.Dir, func(proxy.Model) error { return nil }); err != nil { // the store exists
 			t.Fatal(err)
 		}
-		// deep/l01/l02/…/l64/f.txt: each level named apart, so no
+		// deep/l001/l002/…/l128/f.txt: each level named apart, so no
 		// listing repeats another's (which would read as a loop).
 		levels := make([]string, proxy.MaxDepth)
 		for i := range levels {
-			levels[i] = fmt.Sprintf("l%02d", i+1)
+			levels[i] = fmt.Sprintf("l%03d", i+1)
 		}
 		rel := filepath.Join(levels...)
 		bottom := filepath.Join(storeDir(e, files), "deep", rel)
@@ -49,10 +49,10 @@ func TestRecursiveDownloadDepthLimit(t *testing.T) {
 			t.Errorf("the file %d levels down holds %q, want %q", proxy.MaxDepth, got, "bottom")
 		}
 
-		must(t, os.Mkdir(filepath.Join(bottom, "l65"), 0o755))
+		must(t, os.Mkdir(filepath.Join(bottom, "l129"), 0o755))
 		err := c.DownloadPath(ctx, e.p("deep"), filepath.Join(t.TempDir(), "out"), false, CopyOptions{Recursive: true})
-		if !errors.Is(err, proxy.ErrUnsafeName) || !strings.Contains(err.Error(), "deeper than 64 levels") {
-			t.Fatalf("download of a tree %d levels deep = %v, want ErrUnsafeName saying it is deeper than 64 levels", proxy.MaxDepth+1, err)
+		if !errors.Is(err, proxy.ErrUnsafeName) || !strings.Contains(err.Error(), "deeper than 128 levels") {
+			t.Fatalf("download of a tree %d levels deep = %v, want ErrUnsafeName saying it is deeper than 128 levels", proxy.MaxDepth+1, err)
 		}
 	})
 }

@@ -63,7 +63,7 @@ func (c *Copier) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 		} else if m, err := c.Stat(ctx, dst); err == nil && m.IsDir() {
 			target = path.Join(dst, filepath.Base(src))
 		}
-		return c.uploadFile(ctx, src, target, o, nil) // Upload refuses a top-level target (proxy.Creatable)
+		return c.uploadFile(ctx, src, target, o, nil) // Upload refuses a top-level target (proxy.Creatable); src is followed as named
 	}
 	if !o.Recursive {
 		return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: src + " is a directory (use -r)"}
@@ -75,6 +75,11 @@ func (c *Copier) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 	if err != nil {
 		return err
 	}
+	open, err := c.newSrcOpener(src, dst, plan.root, o.FollowLinks)
+	if err != nil {
+		return err
+	}
+	defer open.close()
 	root := &plan.dirs[0]
 	if root.entries, err = c.openRemoteDir(ctx, dst, nil); err != nil {
 		return err
@@ -123,7 +128,7 @@ func (c *Copier) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 				if exists && t == proxy.TypeDirectory {
 					return FileResult{}, &proxy.Error{Op: "upload", Runtime: c.id, Path: f.remote, Kind: proxy.ErrIsDir, Message: "a directory is in the way"}
 				}
-				return c.sendLocal(ctx, f.local, f.remote, o, &remoteState{exists: exists})
+				return c.sendLocal(ctx, f.local, f.remote, o, &remoteState{exists: exists}, open.file(f))
 			},
 			finish: func(r FileResult, err error) {
 				if err != nil {
@@ -151,8 +156,9 @@ type upPlan struct {
 	dirs   []upDir // dirs[0] is the destination itself
 	files  []upFile
 	bytes  int64
-	depth  int // the deepest directory's depth (the destination's is 0)
-	hidden int // hidden entries skipped
+	depth  int    // the deepest directory's depth (the destination's is 0)
+	hidden int    // hidden entries skipped
+	root   string // the source directory, its links resolved
 }
 
 // upDir is a directory of the plan; entries (its remote listing's names
@@ -168,6 +174,8 @@ type upDir struct {
 type upFile struct {
 	local, remote string
 	parent        int
+	rel           string // local's path below the source directory
+	link          bool   // a symbolic link (to a file inside the source, without FollowLinks) when planned
 }
 
 // planUpload walks the local directory src (lexical order, as
@@ -182,6 +190,7 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 	if err != nil {
 		return nil, &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: err.Error()}
 	}
+	plan.root = root
 	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: err.Error()}
@@ -208,9 +217,13 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 		target := path.Join(dst, filepath.ToSlash(rel))
 		parent := index[filepath.Dir(rel)]
 		var size int64
+		link := false
 		switch {
 		case d.IsDir():
 			depth := plan.dirs[parent].depth + 1
+			if depth > proxy.MaxDepth { // the download's limit too
+				return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrUnsafeName, Message: src + ": " + proxy.DepthText()}
+			}
 			index[rel] = len(plan.dirs)
 			plan.dirs = append(plan.dirs, upDir{remote: target, depth: depth, parent: parent})
 			plan.depth = max(plan.depth, depth)
@@ -235,7 +248,7 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 				o.warn("skipped %s: a symbolic link to a file outside %s (cp -L follows it; or copy that file on its own)", p, src)
 				return nil
 			}
-			size = st.Size()
+			size, link = st.Size(), true
 		case !d.Type().IsRegular():
 			o.warn("skipped %s: not a regular file", p)
 			return nil
@@ -244,7 +257,7 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 				size = info.Size()
 			}
 		}
-		plan.files = append(plan.files, upFile{local: p, remote: target, parent: parent})
+		plan.files = append(plan.files, upFile{local: p, remote: target, parent: parent, rel: rel, link: link})
 		plan.bytes += size
 		return nil
 	})
@@ -314,7 +327,7 @@ func plural(n int, one, many string) string {
 // whose stat size is 0 is read to its end, never sent empty) and reports
 // it (OnFile).
 func (c *Copier) uploadFile(ctx context.Context, src, remote string, o CopyOptions, known *remoteState) error {
-	r, err := c.sendLocal(ctx, src, remote, o, known)
+	r, err := c.sendLocal(ctx, src, remote, o, known, nil)
 	if err != nil {
 		return err
 	}
@@ -323,10 +336,11 @@ func (c *Copier) uploadFile(ctx context.Context, src, remote string, o CopyOptio
 }
 
 // sendLocal uploads the local file src to remote (known: what the
-// parent's listing said of it) and returns what to report.
-func (c *Copier) sendLocal(ctx context.Context, src, remote string, o CopyOptions, known *remoteState) (FileResult, error) {
+// parent's listing said of it; open: openSource's) and returns what to
+// report.
+func (c *Copier) sendLocal(ctx context.Context, src, remote string, o CopyOptions, known *remoteState, open func() (*os.File, error)) (FileResult, error) {
 	start := time.Now()
-	_, n, deleted, err := c.uploadLocal(ctx, src, remote, o.progress(src), known)
+	_, n, deleted, err := c.uploadLocal(ctx, src, remote, o.progress(src), known, open)
 	if err != nil {
 		return FileResult{}, err
 	}

@@ -17,9 +17,12 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rm RUNTIME:PATH...",
 		Short: "Remove files (or directories with -r) on a runtime",
-		Long: "rm removes files on a runtime through its Jupyter server; -r removes a directory and everything\n" +
-			"listed in it, children first. Jupyter does not list hidden names, so a directory holding hidden\n" +
-			"files cannot be removed this way (the error says so). Removing asks for no confirmation.\n\n" +
+		Long: "rm removes files on a runtime through its Jupyter server; -r removes a directory with everything\n" +
+			"in it. Each path named is removed in one request, never entry by entry: a symbolic link is removed\n" +
+			"itself, never what it points to, and nothing outside the path named is touched. A server that\n" +
+			"deletes only empty directories (its trash off, or the directory on another disk) gets a refusal\n" +
+			"and nothing is removed: through it colabdash cannot tell a link from a directory. Removing asks\n" +
+			"for no confirmation.\n\n" +
 			"A stock Jupyter server moves what it deletes to its trash (~/.local/share/Trash), where it still\n" +
 			"uses the runtime's disk. --purge also empties that trash, through execute_code, after asking\n" +
 			"(only y confirms; without a terminal pass --yes); \"rm --purge RUNTIME\" only empties it.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,

@@ -20,7 +20,13 @@ import (
 // content/sub/b.txt and a hostile name, and returns a pane on it.
 func setup(t *testing.T) (*Pane, *colabfake.Server) {
 	t.Helper()
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	return setupWith(t, colabfake.Options{})
+}
+
+// setupWith is setup with the emulator's options o.
+func setupWith(t *testing.T, o colabfake.Options) (*Pane, *colabfake.Server) {
+	t.Helper()
+	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package pane
 
 import (
 	"errors"
+	"github.com/colabdash/colabdash/api/colabfake"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,5 +53,47 @@ func TestPaneDownloadRefusesALinkInTheDirectory(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "alpha" {
 		t.Errorf("a link named as the file: its target holds %q, want the download", b)
+	}
+}
+
+// The pane's delete of a directory holding links to a sibling and to its
+// parent removes nothing outside it: with the server's trash on, the
+// directory goes whole; with it off (empty directories only), the delete
+// fails in one line and removes nothing.
+func TestPaneDeleteNeverFollowsLinks(t *testing.T) {
+	for _, trash := range []bool{false, true} {
+		files := t.TempDir()
+		p, _ := setupWith(t, colabfake.Options{FilesDir: files, DeleteToTrash: trash})
+		drive(t, p, p.Init()) // the tree exists now
+		content := filepath.Join(files, "rt-pane", "content")
+		os.MkdirAll(filepath.Join(content, "other"), 0o755)
+		os.WriteFile(filepath.Join(content, "other", "o.txt"), []byte("sibling"), 0o644)
+		os.WriteFile(filepath.Join(content, "sub", "f.txt"), []byte("inside"), 0o644)
+		os.Symlink("../other", filepath.Join(content, "sub", "toother"))
+		os.Symlink("..", filepath.Join(content, "sub", "up"))
+		drive(t, p, p.Init())
+		var sel Target
+		for i := 0; i < 5; i++ {
+			if s, ok := p.Selection(); ok && s.Name == "sub" {
+				sel = s
+				break
+			}
+			p.Move(1)
+		}
+		if sel.Name != "sub" {
+			t.Fatalf("sub not found in %v", names(p))
+		}
+		done := doneOf(t, drive(t, p, p.Delete(sel)))
+		if trash && done.Err != nil {
+			t.Errorf("trash on: delete of sub: %v", done.Err)
+		}
+		if !trash && (!errors.Is(done.Err, jupyter.ErrNotRemoved) || strings.Contains(done.Err.Error(), "\n")) {
+			t.Errorf("trash off: delete of sub: %v, want one ErrNotRemoved line", done.Err)
+		}
+		for _, keep := range []string{"other/o.txt", "a.txt"} {
+			if _, err := os.Stat(filepath.Join(content, keep)); err != nil {
+				t.Errorf("trash %v: %s outside sub was removed: %v", trash, keep, err)
+			}
+		}
 	}
 }

@@ -162,25 +162,25 @@ func (p *Pane) Upload(into Target, local string, replace bool) tea.Cmd {
 // the one `colabdash rm` applies.
 func Deletable(t Target) error { return jupyter.Removable(t.Runtime, t.Path) }
 
-// Delete removes t (a directory with everything listed in it). The
-// dashboard asks for confirmation first, and calls it only while t is
-// still the entry under the cursor (see Selection). It returns nil when t
-// is not this pane's, Deletable refuses it, or a transfer is running.
+// Delete removes t: a file, a symbolic link (the link itself), or a
+// directory with everything in it, in the one DELETE jupyter.RemoveAll
+// sends, which never reaches through a link; a server that deletes only
+// empty directories makes it fail with nothing removed. The dashboard
+// asks for confirmation first, and calls it only while t is still the
+// entry under the cursor (see Selection). It returns nil when t is not
+// this pane's, Deletable refuses it, or a transfer is running.
 func (p *Pane) Delete(t Target) tea.Cmd {
 	if !p.Owns(t) || t.Name == "" || Deletable(t) != nil {
 		return nil
 	}
 	remote := t.Path
 	return p.transferCmd("delete", t.Name, func(ctx context.Context, c *jupyter.Client, progress jupyter.Progress) (string, error) {
-		n := 0
-		// Progress counts the entries removed (done; the total is not
-		// known ahead: -1).
-		if err := c.RemoveAll(ctx, remote, func(string) { n++; progress(int64(n), -1) }); err != nil {
+		if err := c.RemoveAll(ctx, remote, func(string) { progress(1, 1) }); err != nil {
 			return "", err
 		}
-		// A stock Jupyter server keeps them in its trash (field case 62).
-		return fmt.Sprintf("deleted %s (%d item(s)); its Jupyter server may keep them in its trash (%s frees it)",
-			termtext.Line(jupyter.Where(c.Runtime(), remote)), n, PurgeHint(c.Runtime())), nil
+		// A stock Jupyter server keeps it in its trash.
+		return fmt.Sprintf("deleted %s; its Jupyter server may keep it in its trash (%s frees it)",
+			termtext.Line(jupyter.Where(c.Runtime(), remote)), PurgeHint(c.Runtime())), nil
 	})
 }
 

@@ -1,0 +1,92 @@
+package transfer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// `cp RT:FILE /dev/stdout >> log`: a download to a descriptor's name
+// (here /dev/fd/N, open on log for appending, as the shell opens it)
+// writes in place: log keeps its lines, gets the file after them, and is
+// the same file afterwards (nothing renamed over it, no part file beside
+// it). The same through Download, the files pane's call.
+func TestDownloadToDescriptorAppendsInPlace(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	ctx := context.Background()
+	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	if err := os.WriteFile(log, []byte("line 1\nline 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(log)
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	target := fmt.Sprintf("/dev/fd/%d", f.Fd())
+	var results []FileResult
+	if err := c.DownloadPath(ctx, "content/f.txt", target, false, CopyOptions{OnFile: func(r FileResult) { results = append(results, r) }}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Download(ctx, "content/f.txt", target, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(log)
+	if string(b) != "line 1\nline 2\nremote\nremote\n" {
+		t.Errorf("log holds %q, want its lines and then the file twice", b)
+	}
+	after, err := os.Stat(log)
+	if err != nil || !os.SameFile(before, after) {
+		t.Errorf("log was replaced (renamed over): %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%s holds %d entries, want only log (no part file)", dir, len(ents))
+	}
+	if len(results) != 1 || results[0].Dst != target || results[0].Bytes != 7 {
+		t.Errorf("reported %+v, want one file of 7 bytes to %s", results, target)
+	}
+}
+
+// A FIFO is written in place too, not replaced by a regular file.
+func TestDownloadToFIFOWritesInPlace(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	ctx := context.Background()
+	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	// Opened for reading first (non-blocking), so the download's open for
+	// writing finds a reader.
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := c.DownloadPath(ctx, "content/f.txt", fifo, false, CopyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	n, _ := r.Read(buf)
+	if string(buf[:n]) != "remote\n" {
+		t.Errorf("the FIFO gave %q, want the file", buf[:n])
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", st.Mode(), err)
+	}
+}
