@@ -92,23 +92,33 @@ func (v *valueEnd) endsBare(c byte) bool {
 
 // step takes the value's next byte c and reports whether it completes
 // the value: the closing quote of a top-level string, or the bracket
-// that closes the outermost object or array. (A bracket inside a string
-// is counted too.)
+// that closes the outermost object or array.
 func (v *valueEnd) step(c byte) bool {
 	switch {
-	case v.inStr && v.esc:
-		v.esc = false
-	case v.inStr && c == '\\':
-		v.esc = true
-	case v.inStr && c == '"':
-		v.inStr = false
-		return v.depth == 0
+	case v.inStr:
+		return v.inString(c)
 	case c == '"':
 		v.inStr = true
 	case c == '{' || c == '[':
 		v.depth++
 	case c == '}' || c == ']':
 		v.depth--
+		return v.depth == 0
+	}
+	return false
+}
+
+// inString takes byte c inside a string: a backslash escapes the byte
+// after it, a quote not escaped closes the string (and the value, at the
+// top level); anything else, brackets included, is the string's.
+func (v *valueEnd) inString(c byte) bool {
+	switch {
+	case v.esc:
+		v.esc = false
+	case c == '\\':
+		v.esc = true
+	case c == '"':
+		v.inStr = false
 		return v.depth == 0
 	}
 	return false

@@ -27,6 +27,8 @@ func TestReadPutModel(t *testing.T) {
 			want: putFields{typ: "file", format: "base64", chunk: chunk(-1), hasContent: true}, spool: "hello"},
 		{name: "notebook as JSON", body: `{"type":"notebook","format":"json","content":{"cells":[],"nbformat":4}}`,
 			want: putFields{typ: "notebook", format: "json", hasContent: true}, spool: `{"cells":[],"nbformat":4}`},
+		{name: "notebook with brackets in its strings", body: `{"type":"notebook","format":"json","content":{"cells":[{"source":"a[0]]\\\""}]},"chunk":3}`,
+			want: putFields{typ: "notebook", format: "json", chunk: chunk(3), hasContent: true}, spool: `{"cells":[{"source":"a[0]]\\\""}]}`},
 		{name: "unknown members skipped", body: `{"x":{"a":[1,{"b":"c"}],"d":null},"name":"f.txt","type":"directory"}`,
 			want: putFields{typ: "directory"}},
 		{name: "null chunk and content", body: `{"type":"file","chunk":null,"content":null}`,
