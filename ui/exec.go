@@ -10,6 +10,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/google/uuid"
@@ -148,7 +149,8 @@ func (m *execOps) sendExec(r *execRun, now time.Time) tea.Cmd {
 }
 
 // sendExecAfter is sendExec after wait, spent in the command (never in
-// Update); the dashboard's end cancels the wait.
+// Update) as the command-line drivers wait (ops.Sleep); the dashboard's
+// end cancels the wait.
 func (m *execOps) sendExecAfter(r *execRun, now time.Time, wait time.Duration) tea.Cmd {
 	r.attempt++
 	r.sent = now
@@ -156,14 +158,8 @@ func (m *execOps) sendExecAfter(r *execRun, now time.Time, wait time.Duration) t
 	req := api.ExecuteCodeRequest{Session: r.session, Code: r.code, ExecutionID: r.executionID}
 	spec := callSpec{what: api.ToolExecuteCode, svc: m.svc, needSvc: true, parent: m.life.ctx}
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
-		if wait > 0 {
-			t := time.NewTimer(wait)
-			defer t.Stop()
-			select {
-			case <-t.C:
-			case <-ctx.Done():
-				return execDoneMsg{run: run, attempt: attempt, err: &api.Error{Code: api.Cancelled, Err: ctx.Err(), Message: "cancelled"}}
-			}
+		if err := ops.Sleep(ctx, wait); err != nil {
+			return execDoneMsg{run: run, attempt: attempt, err: &api.Error{Code: api.Cancelled, Err: err, Message: "cancelled"}}
 		}
 		res, err := svc.ExecuteCode(ctx, req)
 		return execDoneMsg{run: run, attempt: attempt, res: res, err: err}
