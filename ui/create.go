@@ -59,14 +59,13 @@ const (
 	createUnknown                    // outcome unknown: re-listing
 )
 
-// MaxCreateAttempts bounds the dashboard's own re-sends of one create
-// (RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED), first one included:
-// state.MaxCreateAttempts, shared with `colabdash create`.
+// MaxCreateAttempts bounds the sends of one create, first one included:
+// state.MaxCreateAttempts, shared with `colabdash create` and `run`.
 const MaxCreateAttempts = state.MaxCreateAttempts
 
 // DefaultCreateRetry is the wait before re-sending a create refused with
-// RESOURCE_EXHAUSTED (no RetryInfo) or UNAVAILABLE, doubled per attempt
-// (state.DefaultCreateRetry).
+// RESOURCE_EXHAUSTED (no RetryInfo), UNAVAILABLE or another passing server
+// failure, doubled per attempt (state.DefaultCreateRetry).
 const DefaultCreateRetry = state.DefaultCreateRetry
 
 // createOp is one create_runtime the user asked for. Every re-send uses the
@@ -187,30 +186,29 @@ func (m *createOps) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 		return m.calls.issue(callKey{kind: callSessions, runtime: msg.rt.Name}, now)
 	}
 	op.lastErr = msg.err
-	var ae *api.Error
-	if !errors.As(msg.err, &ae) {
-		m.cr.dropCreate(op.id)
-		m.scr.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(msg.err), true)
-		return nil
-	}
+	// What follows is state's one rule (state.CreateAnswered), shared
+	// with the command-line verbs; the dashboard only shows it.
+	d := state.CreateAnswered(now, op.attempt, msg.rt, msg.err)
 	switch {
-	case ae.OutcomeUnknown:
+	case d.Step == state.CreateRelist:
 		// The request reached the server but the reply was lost: a runtime
 		// may exist. Re-list; never create again on our own.
 		op.state = createUnknown // cleared by onRuntimesListed
 		m.scr.setStatus(now, "create "+op.spec.String()+": outcome unknown (connection lost after sending); re-listing runtimes — one may already be using compute units", true)
 		delete(m.calls.pending, callKey{kind: callRuntimes})
 		return tea.Batch(m.calls.refresh(now, false)...)
-	}
-	if resend, wait := state.CreateRetry(ae, op.attempt); resend {
-		if wait == 0 {
-			return m.cr.sendCreate(op, now) // the identical call: same requestId
-		}
-		op.state, op.retryAt = createWaiting, now.Add(wait)
+	case d.Step == state.CreateResend && d.Wait == 0:
+		return m.cr.sendCreate(op, now) // the identical call: same requestId
+	case d.Step == state.CreateResend:
+		op.state, op.retryAt = createWaiting, d.At
+		return nil
+	case d.Err == nil:
+		m.cr.dropCreate(op.id)
+		m.scr.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(msg.err), true)
 		return nil
 	}
 	m.cr.dropCreate(op.id)
-	return m.cr.offerAfterCreate(op, ae, now)
+	return m.cr.offerAfterCreate(op, d.Err, now)
 }
 
 // onRuntimesListed clears outcome-unknown creates once a list_runtimes
@@ -220,22 +218,23 @@ func (m *createOps) onRuntimesListed(now time.Time) {
 		if op.state != createUnknown {
 			continue
 		}
-		var found []string
+		var listed []api.Runtime
 		for r := range m.cx.Snap.All() {
-			match := r.RuntimeSpec == op.spec && !op.known[r.Name]
-			if op.runtimeID != "" {
-				match = r.ID() == op.runtimeID
-			}
-			if !r.Gone() && match {
-				found = append(found, r.ID())
+			if !r.Gone() {
+				listed = append(listed, r.Runtime)
 			}
 		}
-		slices.Sort(found)
+		target := state.CreateTarget{Spec: op.spec, RuntimeID: op.runtimeID, Known: op.known}
+		d := state.CreateRelisted(now, op.attempt, target, op.lastErr, listed, nil)
 		m.cr.dropCreate(op.id)
-		if len(found) > 0 {
-			m.scr.setStatus(now, "create "+op.spec.String()+": outcome was unknown; found new runtime "+found[0]+" (not creating again)", false)
-		} else {
-			m.cr.offerResend(op, now)
+		switch d.Step {
+		case state.CreateDone:
+			m.scr.setStatus(now, "create "+op.spec.String()+": outcome was unknown; found new runtime "+d.Runtime.ID()+" (not creating again)", false)
+		case state.CreateResend:
+			m.cr.offerResend(op, now) // the dashboard asks before the re-send
+		default:
+			m.scr.setStatus(now, "create "+op.spec.String()+": outcome unknown and the runtime cannot be told apart in the list; "+
+				"look for it before creating again", true)
 		}
 	}
 }

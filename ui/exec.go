@@ -10,14 +10,11 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/google/uuid"
 )
-
-// MaxExecReattach bounds the dashboard's re-sends of one execute_code with
-// the same executionId after DEADLINE_EXCEEDED or UNAVAILABLE.
-const MaxExecReattach = 5
 
 // maxRunsKept bounds the runs remembered (done or not).
 const maxRunsKept = 50
@@ -32,6 +29,7 @@ type execRun struct {
 	started     time.Time // when the user ran it
 	sent        time.Time // when the current attempt was sent
 	attempt     int
+	drops       int // failures in a row other than the 600 s cut-off (state.ExecTries)
 	done        bool
 	stopping    bool // the user asked to stop it: delete_session was sent
 	res         api.ExecuteCodeResult
@@ -147,12 +145,22 @@ func (m *execOps) runInConsole(code string, now time.Time) tea.Cmd {
 // sendExec (re-)sends r with its executionId. It has no timeout: code runs
 // as long as it runs; quitting or stopping it (delete_session) ends it.
 func (m *execOps) sendExec(r *execRun, now time.Time) tea.Cmd {
+	return m.ex.sendExecAfter(r, now, 0)
+}
+
+// sendExecAfter is sendExec after wait, spent in the command (never in
+// Update) as the command-line drivers wait (ops.Sleep); the dashboard's
+// end cancels the wait.
+func (m *execOps) sendExecAfter(r *execRun, now time.Time, wait time.Duration) tea.Cmd {
 	r.attempt++
 	r.sent = now
 	run, attempt := r.id, r.attempt
 	req := api.ExecuteCodeRequest{Session: r.session, Code: r.code, ExecutionID: r.executionID}
 	spec := callSpec{what: api.ToolExecuteCode, svc: m.svc, needSvc: true, parent: m.life.ctx}
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
+		if err := ops.Sleep(ctx, wait); err != nil {
+			return execDoneMsg{run: run, attempt: attempt, err: &api.Error{Code: api.Cancelled, Err: err, Message: "cancelled"}}
+		}
 		res, err := svc.ExecuteCode(ctx, req)
 		return execDoneMsg{run: run, attempt: attempt, res: res, err: err}
 	}, func(err error) tea.Msg { return execDoneMsg{run: run, attempt: attempt, err: err} })
@@ -170,10 +178,11 @@ func (m *execOps) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
 		return nil
 	}
 	m.scr.recordEvent(now, api.ToolExecuteCode, r.session, now.Sub(r.sent), msg.err)
-	var ae *api.Error
-	if msg.err != nil && !r.stopping && errors.As(msg.err, &ae) && ae.Reattachable() &&
-		r.attempt < MaxExecReattach {
-		return m.ex.sendExec(r, now) // reattach: same executionId
+	// state's one rule (state.ExecAnswered), shared with exec and run.
+	d := state.ExecAnswered(now, state.ExecTries{Attempt: r.attempt, Drops: r.drops, Resumable: true, Stopped: r.stopping}, msg.err)
+	if d.Step == state.ExecReattach {
+		r.drops = d.Drops
+		return m.ex.sendExecAfter(r, now, d.Wait) // reattach: same executionId
 	}
 	m.ex.finishRun(r, msg.res, msg.err, now)
 	return nil

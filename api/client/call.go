@@ -21,17 +21,24 @@ const (
 	// replaySafe: repeating the call cannot do harm (reads, deletes,
 	// create-or-get): retry.
 	replaySafe replay = iota
-	// replayReattach: the identical call reattaches (execute_code with an
-	// executionId): retry, also on DEADLINE_EXCEEDED.
+	// replayReattach: execute_code with an executionId. The identical
+	// call reattaches, but whether and when to send it is the caller's
+	// rule (state.ExecAnswered): the client sends it once and returns
+	// what came back (a lost reply as it was classified, UNAVAILABLE
+	// mostly).
 	replayReattach
 	// replayUnsafe: repeating could act twice (execute_code on a runtime
 	// target, create_session without an id): report OutcomeUnknown.
 	replayUnsafe
-	// replayCreate: create_runtime. The identical call (same requestId)
-	// is re-sent on DEADLINE_EXCEEDED, but a lost reply is reported as
-	// OutcomeUnknown so the caller re-lists runtimes first.
+	// replayCreate: create_runtime. Sent once; every re-send (same
+	// requestId) is the caller's (state.CreateAnswered), and a lost reply
+	// is reported as OutcomeUnknown so the caller re-lists runtimes first.
 	replayCreate
 )
+
+// callerRetries reports whether the caller, not the client, owns the
+// re-sends of a call the server may have acted on.
+func (r replay) callerRetries() bool { return r == replayCreate || r == replayReattach }
 
 // callSpec describes one logical tool call.
 type callSpec struct {
@@ -259,19 +266,15 @@ func (c *Client) backOff(ctx context.Context, spec callSpec, f failure, attempt 
 	return nil
 }
 
-// retryable decides whether a failed attempt is retried with backoff.
+// retryable decides whether a failed attempt is retried with backoff:
+// never a create_runtime or an execute_code with an executionId (their
+// re-sends are the caller's: one layer owns them), nor a cut-off.
 func (c *Client) retryable(spec callSpec, f failure) bool {
 	e := f.err
-	if e.OutcomeUnknown {
+	if e.OutcomeUnknown || spec.replay.callerRetries() || e.Code == api.DeadlineExceeded {
 		return false
 	}
-	if e.Code == api.DeadlineExceeded {
-		return spec.replay == replayCreate || spec.replay == replayReattach
-	}
 	if f.lost { // replay-safe calls only (others returned earlier)
-		return true
-	}
-	if e.Code == api.Unavailable && spec.replay == replayReattach {
 		return true
 	}
 	return e.Retryable()

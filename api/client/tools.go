@@ -137,14 +137,16 @@ func (c *Client) GetRuntime(ctx context.Context, name string) (api.Runtime, erro
 //
 // An empty Accelerator is sent as "NONE" and an empty Shape as
 // SHAPE_STANDARD (as Google's own client does). RequestID is filled with a
-// UUID4 when empty and kept across every retry, so a retry waits for the
-// same creation instead of making a second runtime; DEADLINE_EXCEEDED
-// re-sends the identical call. The reply may be a Runtime or a finished
+// UUID4 when empty. The call is sent once (see Client): a re-send with
+// the same RequestID waits for the same creation instead of making a
+// second runtime, and whether to make one is the caller's rule
+// (state.CreateAnswered). The reply may be a Runtime or a finished
 // Operation (its error becomes the *api.Error, reason kept).
 //
 // Errors: INVALID_ARGUMENT for a bad RuntimeID or a missing variant;
 // FAILED_PRECONDITION (no capacity, quota, TOO_MANY_ACTIVE_RUNTIMES …);
-// RESOURCE_EXHAUSTED after the retries; an error with OutcomeUnknown set
+// DEADLINE_EXCEEDED (still being created), RESOURCE_EXHAUSTED, UNAVAILABLE
+// as the server said them; an error with OutcomeUnknown set
 // (Code UNKNOWN, Metadata["requestId"]) when the connection was lost after
 // the request was sent — list runtimes before trying again.
 func (c *Client) CreateRuntime(ctx context.Context, req api.CreateRuntimeRequest) (api.Runtime, error) {
@@ -358,9 +360,11 @@ func (c *Client) DeleteSession(ctx context.Context, name string) error {
 
 // ExecuteCode calls execute_code (colab-api.md §1.10). Exactly one of
 // req.Session and req.Runtime must be set. For a Session target,
-// ExecutionID is filled with a UUID4 when empty, and the identical call is
-// re-sent on DEADLINE_EXCEEDED (the 600 s cut-off) or UNAVAILABLE, which
-// reattaches to the running code. A Runtime target cannot be resumed: a
+// ExecutionID is filled with a UUID4 when empty; the call is sent once
+// (see Client): after DEADLINE_EXCEEDED (the 600 s cut-off), UNAVAILABLE
+// or a lost reply (UNAVAILABLE, or INTERNAL for an unreadable one) the
+// caller may send the identical call, which reattaches to the running
+// code (state.ExecAnswered decides). A Runtime target cannot be resumed: a
 // reply lost after sending gives OutcomeUnknown. The source is sent under
 // the schema's name for it (code, else source). The result's ExecutionID is
 // the one sent. Errors: INVALID_ARGUMENT for a bad target; otherwise

@@ -20,6 +20,7 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/exec"
 	"github.com/colabdash/colabdash/ui/cli/files"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -272,18 +273,29 @@ func systemExitCode(value string) (code int, message string) {
 	}
 }
 
+// runCode runs req in the run's session with ops.Exec (state's one
+// reattach rule); on a terminal each reattach is said on stderr.
+func (rs *runState) runCode(req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
+	v := rs.v
+	return ops.Exec(rs.ctx, rs.conn.Svc, req, func(ev ops.ExecEvent) {
+		if v.S.ErrTTY && ev.Err != nil {
+			v.Note("reattaching to the running code (" + string(ev.Err.Code) + "; same executionId)")
+		}
+	})
+}
+
 // runScript sets the script's directory and sys.argv, runs it in the
 // run's session and writes its output; the exit code is python's.
 func (rs *runState) runScript(job *runJob) (int, error) {
 	v, conn := rs.v, rs.conn
-	setup, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: scriptSetup(job.name, job.args), ExecutionID: uuid.NewString()})
+	setup, err := rs.runCode(api.ExecuteCodeRequest{Session: rs.session, Code: scriptSetup(job.name, job.args), ExecutionID: uuid.NewString()})
 	if err == nil && setup.ExecutionError != nil {
 		err = &kit.ExitError{Code: kit.ExitFailure, Msg: "setting up /content and sys.argv failed: " + termtext.Line(setup.ExecutionError.Name+": "+setup.ExecutionError.Value)}
 	}
 	if err != nil {
 		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while starting "+job.name)
 	}
-	res, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: job.code, ExecutionID: uuid.NewString()})
+	res, err := rs.runCode(api.ExecuteCodeRequest{Session: rs.session, Code: job.code, ExecutionID: uuid.NewString()})
 	if err != nil {
 		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while "+job.name+" ran")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/files"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/runtimes"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -227,37 +228,15 @@ func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 	}
 	rs.owned = true
 	v.Note(fmt.Sprintf("creating runtime %s (%s, requestId %s)", rs.req.RuntimeID, termtext.Cut(spec.String(), 60), requestID))
-	var rt api.Runtime
-	for attempt := 1; ; attempt++ {
-		rt, err = conn.Svc.CreateRuntime(rs.ctx, rs.req)
-		if err == nil {
-			break
-		}
-		if rs.ctx.Err() != nil {
-			return rs.stopError("while creating the runtime")
-		}
-		ae := kit.AsAPIError(err)
-		if ae == nil {
-			return kit.Classify(err, conn.Creds)
-		}
-		if ae.OutcomeUnknown && attempt < state.MaxCreateAttempts {
-			continue // the same requestId never creates a second runtime
-		}
-		again, wait := state.CreateRetry(ae, attempt)
-		if !again {
-			// Colab refused the create: no runtime was made, so there
-			// is nothing to delete and no record to keep.
-			rs.owned = false
-			if rs.ledger != nil {
-				rs.ledger.end()
-			}
-			return runtimes.CreateFailed(v.Verb, ae, spec, specs, tier, attempt, conn)
-		}
-		select {
-		case <-rs.ctx.Done():
-		case <-time.After(wait):
-		}
+	// The rule is state's; run's presentation: after a lost reply whose
+	// runtime is not listed, the identical request goes again by itself
+	// (the run deletes whatever it made).
+	res, err := ops.Create(rs.ctx, conn.Svc, ops.CreateRequest{CreateRuntimeRequest: rs.req},
+		ops.CreateOptions{ConfirmResend: func(state.CreateDecision) bool { return true }})
+	if err != nil {
+		return rs.createFailed(err, spec, specs, tier)
 	}
+	rt := res.Runtime
 	rs.createAnswered = true
 	if err := state.CheckCreated(rs.req, rt); err != nil {
 		// Not the runtime asked for: it is neither used nor deleted;
@@ -277,6 +256,29 @@ func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 	}
 	rs.rt = rt
 	return nil
+}
+
+// createFailed is run's exit when ops.Create gave up: the stop's own
+// error after a signal or --timeout, else Colab's refusal explained (no
+// runtime was made, so there is nothing to delete and no record to keep)
+// or the unknown outcome (the cleanup then re-sends the identical request
+// to find the runtime and delete it).
+func (rs *runState) createFailed(err error, spec api.RuntimeSpecKey, specs []api.RuntimeSpec, tier api.SubscriptionTier) error {
+	if rs.ctx.Err() != nil {
+		return rs.stopError("while creating the runtime")
+	}
+	var ce *ops.CreateError
+	if !errors.As(err, &ce) || ce.Decision.Err == nil {
+		return kit.Classify(err, rs.conn.Creds)
+	}
+	if ce.Decision.Step == state.CreateUnknown {
+		return kit.Classify(ce.Decision.Err, rs.conn.Creds)
+	}
+	rs.owned = false
+	if rs.ledger != nil {
+		rs.ledger.end()
+	}
+	return runtimes.CreateFailed(rs.v.Verb, ce.Decision.Err, spec, specs, tier, ce.Attempts, rs.conn)
 }
 
 // orStopped is err, or the stop's own error when a signal or --timeout

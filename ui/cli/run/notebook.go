@@ -13,7 +13,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/ui/cli/exec"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -174,7 +173,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 			continue
 		}
 		t0 := time.Now()
-		res, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: src, ExecutionID: uuid.NewString()})
+		res, err := rs.runCode(api.ExecuteCodeRequest{Session: rs.session, Code: src, ExecutionID: uuid.NewString()})
 		if err != nil {
 			stopErr = rs.orStopped(kit.Classify(err, conn.Creds), "in "+what)
 			break
