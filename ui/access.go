@@ -51,11 +51,11 @@ func (m *runtimeOps) reachableSelection(now time.Time, unreachable string) *stat
 	sel := m.cx.Snap.Runtime(m.rt.Selected())
 	switch {
 	case sel == nil:
-		m.scr.setStatus(now, "no runtime selected", true)
+		m.scr.say(now, common.Say{Text: "no runtime selected", Err: true})
 	case sel.Gone():
-		m.scr.setStatusAbout(now, sel.Name, m.ops.goneText(sel, now), true)
+		m.scr.say(now, common.Say{Text: m.ops.goneText(sel, now), Err: true, About: sel.Name})
 	case sel.ConnectionInfo == nil || sel.ConnectionInfo.URL == "":
-		m.scr.setStatusAbout(now, sel.Name, "runtime "+sel.ID()+" has no connectionInfo yet: "+unreachable, true)
+		m.scr.say(now, common.Say{Text: "runtime " + sel.ID() + " has no connectionInfo yet: " + unreachable, Err: true, About: sel.Name})
 	default:
 		return sel
 	}
@@ -128,7 +128,7 @@ func (m *runtimeOps) onFilesPlan(o *files.Overlay, open bool, pm pane.PlanMsg) t
 	if !ask {
 		return m.apply(e)
 	}
-	m.scr.openFromAnswer(o, "the question whether to replace "+pm.Plan.Dst, func(m *app, now time.Time) bool {
+	m.scr.openFromAnswer(o, "the question whether to replace "+pm.Plan.Dst, func(now time.Time) bool {
 		if x, open := find[*files.Overlay](m.scr); !open || x != o {
 			return false
 		}
@@ -168,7 +168,7 @@ func (m *execOps) interruptOrStop(now time.Time) tea.Cmd {
 	}
 	session := r.session
 	open := m.ops.jupyterOpener(rt.Name, *rt.ConnectionInfo)
-	m.scr.setStatus(now, "interrupting the kernel of session "+api.LastSegment(session)+" through the runtime proxy…", false)
+	m.scr.say(now, common.Say{Text: "interrupting the kernel of session " + api.LastSegment(session) + " through the runtime proxy…"})
 	start := time.Now()
 	return guard(callSpec{what: "kernel interrupt", svc: m.svc, parent: m.life.ctx, timeout: 30 * time.Second, redact: m.cx.Redact},
 		func(ctx context.Context, _ api.Service) tea.Msg {
@@ -186,13 +186,13 @@ func (m *execOps) onInterruptDone(msg interruptDoneMsg, now time.Time) tea.Cmd {
 	m.scr.recordEvent(now, "kernel interrupt", msg.session, msg.latency, msg.err)
 	id := api.LastSegment(msg.session)
 	if msg.err == nil {
-		m.scr.setStatus(now, "interrupted the kernel of session "+id+" through the runtime proxy (the run ends with KeyboardInterrupt; the session and its state stay)", false)
+		m.scr.say(now, common.Say{Text: "interrupted the kernel of session " + id + " through the runtime proxy (the run ends with KeyboardInterrupt; the session and its state stay)"})
 		return nil
 	}
-	m.scr.setStatus(now, "could not interrupt session "+id+" through the runtime proxy ("+common.ErrLine(msg.err)+"): stopping it means closing the session", true)
+	m.scr.say(now, common.Say{Text: "could not interrupt session " + id + " through the runtime proxy (" + common.ErrLine(msg.err) + "): stopping it means closing the session", Err: true})
 	if m.ex.execState.running(msg.session) != nil {
 		// Asked from the console: the offer opens over it.
-		m.scr.openFromAnswer(m.ex.execState.console, "the offer to stop the code on session "+id, func(m *app, now time.Time) bool {
+		m.scr.openFromAnswer(m.ex.execState.console, "the offer to stop the code on session "+id, func(now time.Time) bool {
 			return m.ex.askStop(msg.session, now)
 		})
 	}
@@ -248,13 +248,13 @@ func (m *runtimeOps) openShell(now time.Time) tea.Cmd {
 		return nil
 	}
 	if m.svc == nil {
-		m.scr.setStatus(now, errNoService.Error(), true)
+		m.scr.say(now, common.Say{Text: errNoService.Error(), Err: true})
 		return nil
 	}
 	// Building the client does no I/O; the shell renews the token itself.
 	jc, err := m.ops.jupyterOpener(sel.Name, *sel.ConnectionInfo)(m.life.ctx)
 	if err != nil {
-		m.scr.setStatus(now, "shell on "+sel.ID()+": "+common.ErrLine(err), true)
+		m.scr.say(now, common.Say{Text: "shell on " + sel.ID() + ": " + common.ErrLine(err), Err: true})
 		return nil
 	}
 	name, svc := sel.Name, m.svc
@@ -280,15 +280,15 @@ func (m *runtimeOps) onShellDone(msg shellDoneMsg, now time.Time) tea.Cmd {
 	what := "shell on " + termtext.Line(msg.id) + ": "
 	switch msg.outcome {
 	case shell.Exited:
-		m.scr.setStatus(now, what+"exited", false)
+		m.scr.say(now, common.Say{Text: what + "exited"})
 	case shell.Detached:
-		m.scr.setStatus(now, what+"detached", false)
+		m.scr.say(now, common.Say{Text: what + "detached"})
 	case shell.Interrupted:
-		m.scr.setStatus(now, what+"interrupted", false)
+		m.scr.say(now, common.Say{Text: what + "interrupted"})
 	case shell.Reclaimed:
-		m.scr.setStatus(now, what+"the runtime is gone (reclaimed)", true)
+		m.scr.say(now, common.Say{Text: what + "the runtime is gone (reclaimed)", Err: true})
 	default:
-		m.scr.setStatus(now, what+"connection lost: "+common.ErrLine(msg.err), true)
+		m.scr.say(now, common.Say{Text: what + "connection lost: " + common.ErrLine(msg.err), Err: true})
 	}
 	if msg.err != nil {
 		m.scr.recordEvent(now, "shell", msg.runtime, 0, msg.err)

@@ -32,18 +32,19 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 		if o, ok := m.scr.top().(*files.Overlay); ok {
 			m.scr.filesClosed = m.scr.filesClosed.Note(o)
 			if m.scr.statusPane { // "select a file to download…" means nothing on the dashboard
-				m.cx.Status.Text, m.scr.statusPane = "", false
+				m.scr.clearStatus()
+				m.scr.statusPane = false
 			}
 		}
 		m.scr.pop()
 		if a.Text != "" {
-			m.scr.setStatus(now, a.Text, a.Err)
+			m.scr.say(now, common.Say{Text: a.Text, Err: a.Err})
 		}
 		return a.Cmd // the closing overlay's last call (the files filter's listing), if any
 	case common.Open:
 		m.scr.push(a.Overlay)
 	case common.Say:
-		m.scr.setStatus(now, a.Text, a.Err)
+		m.scr.say(now, common.Say{Text: a.Text, Err: a.Err})
 		m.scr.statusPane = a.Pane
 	case common.Move:
 		m.move(a.N)
@@ -55,23 +56,23 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 		if w, h := m.scr.width, m.scr.height; !m.scr.showDetails && newLayout(w, h, true, m.mon != nil) == newLayout(w, h, false, m.mon != nil) {
 			// A tall stacked screen shows every line already: say so
 			// rather than answer enter with nothing.
-			m.scr.setStatus(now, "the details show every line at this size already", false)
+			m.scr.say(now, common.Say{Text: "the details show every line at this size already"})
 			break
 		}
 		m.scr.showDetails = !m.scr.showDetails
 		m.relayout()
 	case common.Sort:
 		m.rt.NextSort(m.cx)
-		m.scr.setStatus(now, "sorted by "+m.rt.SortWord(), false)
+		m.scr.say(now, common.Say{Text: "sorted by " + m.rt.SortWord()})
 	case common.SortBy:
 		if m.rt.SortBy(a.Action) {
-			m.scr.setStatus(now, "sorted by "+m.rt.SortWord(), false)
+			m.scr.say(now, common.Say{Text: "sorted by " + m.rt.SortWord()})
 		}
 	case common.Mark:
 		m.ops.mark(now)
 	case common.ClearMarks:
 		n := m.rt.ClearMarks()
-		m.scr.setStatus(now, "cleared "+countWord(n, "mark"), false)
+		m.scr.say(now, common.Say{Text: "cleared " + countWord(n, "mark")})
 	case common.Refresh:
 		return tea.Batch(m.calls.refresh(now, true)...)
 	case common.Back:
@@ -152,18 +153,18 @@ func (m *runtimeOps) mark(now time.Time) {
 	}
 	switch {
 	case !ok && id == "":
-		m.scr.setStatus(now, "no runtime selected", true)
+		m.scr.say(now, common.Say{Text: "no runtime selected", Err: true})
 	case !ok:
-		m.scr.setStatus(now, id+" is gone: it cannot be marked", true)
+		m.scr.say(now, common.Say{Text: id + " is gone: it cannot be marked", Err: true})
 	default:
 		word := "unmarked "
 		if marked {
 			word = "marked "
 		}
 		k := m.cx.Keys
-		m.scr.setStatus(now, word+id+" · "+countWord(len(m.rt.Marked()), "runtime")+" marked: "+
-			k.Word(keymap.ActionDeleteRuntime)+" deletes them, "+k.Word(keymap.ActionCloseSession)+" closes their sessions, "+
-			k.Word(keymap.ActionClearMarks)+" clears", false)
+		m.scr.say(now, common.Say{Text: word + id + " · " + countWord(len(m.rt.Marked()), "runtime") + " marked: " +
+			k.Word(keymap.ActionDeleteRuntime) + " deletes them, " + k.Word(keymap.ActionCloseSession) + " closes their sessions, " +
+			k.Word(keymap.ActionClearMarks) + " clears"})
 	}
 }
 
@@ -177,7 +178,7 @@ func (m *app) back() {
 		m.scr.showDetails = false
 		m.relayout()
 	default:
-		m.cx.Status.Text = ""
+		m.scr.clearStatus()
 	}
 }
 
@@ -222,7 +223,7 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 	}
 	needLive := func() bool {
 		if !live {
-			m.scr.setStatus(now, noRuntime, true)
+			m.scr.say(now, common.Say{Text: noRuntime, Err: true})
 		}
 		return live
 	}
@@ -242,12 +243,12 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 	case common.OpQuickCreate:
 		ls := m.cr.lastSpec
 		if ls == nil {
-			m.scr.setStatus(now, "no last spec yet: create one with "+m.cx.Keys.Dashboard.NewRuntime.Help().Key, true)
+			m.scr.say(now, common.Say{Text: "no last spec yet: create one with " + m.cx.Keys.Dashboard.NewRuntime.Help().Key, Err: true})
 			break
 		}
 		if len(m.cx.Snap.Specs) > 0 {
 			if err := state.CheckSpec(m.cx.Snap.Specs, ls.Spec, m.cx.Snap.Subscription.Tier); err != nil {
-				m.scr.setStatus(now, "cannot create like the last one: "+err.Error(), true)
+				m.scr.say(now, common.Say{Text: "cannot create like the last one: " + err.Error(), Err: true})
 				break
 			}
 		}
@@ -300,19 +301,19 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 		if c := m.calls.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
 			m.calls.renew.Started(sel.Name, now)
 			m.calls.manualRenew[sel.Name] = true
-			m.scr.setProgress(now, api.ToolGetRuntime, sel.Name, "renewing the proxy token of "+sel.ID()+"…")
+			m.scr.say(now, common.Say{Text: "renewing the proxy token of " + sel.ID() + "…", For: api.ToolGetRuntime + " " + sel.Name})
 			return c
 		}
-		m.scr.setStatusAbout(now, sel.Name, "a renewal of "+sel.ID()+" is already in flight", false)
+		m.scr.say(now, common.Say{Text: "a renewal of " + sel.ID() + " is already in flight", About: sel.Name})
 	case common.OpCancelCreate:
 		for _, op := range m.cr.creates {
 			if op.state == createWaiting {
 				m.cr.dropCreate(op.id)
-				m.scr.setStatus(now, "create of "+op.spec.String()+" cancelled", false)
+				m.scr.say(now, common.Say{Text: "create of " + op.spec.String() + " cancelled"})
 				return nil
 			}
 		}
-		m.scr.setStatus(now, "no create is waiting to retry", false)
+		m.scr.say(now, common.Say{Text: "no create is waiting to retry"})
 	case common.OpRunCode:
 		m.ex.openConsole(now)
 	case common.OpCopyURL, common.OpCopyToken, common.OpReveal:
@@ -329,8 +330,8 @@ func (m *runtimeOps) marksHidden(now time.Time) bool {
 		return false
 	}
 	k := m.cx.Keys
-	m.scr.setStatus(now, countWord(m.rt.HiddenMarks(), "marked runtime")+" hidden by the filter, none shown: "+
-		k.Word(keymap.ActionBack)+" clears the filter, "+k.Word(keymap.ActionClearMarks)+" the marks", true)
+	m.scr.say(now, common.Say{Text: countWord(m.rt.HiddenMarks(), "marked runtime") + " hidden by the filter, none shown: " +
+		k.Word(keymap.ActionBack) + " clears the filter, " + k.Word(keymap.ActionClearMarks) + " the marks", Err: true})
 	return true
 }
 
@@ -349,7 +350,7 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case execDoneMsg:
 		return m.ex.onExecDone(msg, now), true
 	case lastSpecSaveFailedMsg:
-		m.scr.setStatus(now, "could not remember the spec: "+common.ErrLine(msg.err), true)
+		m.scr.say(now, common.Say{Text: "could not remember the spec: " + common.ErrLine(msg.err), Err: true})
 		m.scr.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
 		return nil, true
 	case pane.ListedMsg, pane.ProgressMsg, pane.DoneMsg, pane.PlanMsg:
@@ -362,9 +363,9 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.ex.onInterruptDone(msg, now), true
 	case clipboardMsg:
 		if msg.err != nil {
-			m.scr.setStatus(now, "copy failed: "+common.ErrLine(msg.err), true)
+			m.scr.say(now, common.Say{Text: "copy failed: " + common.ErrLine(msg.err), Err: true})
 		} else {
-			m.scr.setStatus(now, copiedText(msg), false)
+			m.scr.say(now, common.Say{Text: copiedText(msg)})
 		}
 		return nil, true
 	}
@@ -391,7 +392,7 @@ func (m *createOps) openPicker(now time.Time) tea.Cmd {
 		if err := m.cx.Snap.SpecsFresh.Err; err != nil {
 			msg = "cannot list runtime specs: " + common.ErrLine(err)
 		}
-		m.scr.setStatus(now, msg, true)
+		m.scr.say(now, common.Say{Text: msg, Err: true})
 		return nil
 	}
 	return m.apply(picker.Open(m.cx, m.opts.DefaultSpec))

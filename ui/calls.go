@@ -138,7 +138,7 @@ func (m *callState) refresh(now time.Time, manual bool) []tea.Cmd {
 	c := m.calls.issue(callKey{kind: callRuntimes}, now)
 	if c == nil {
 		if manual {
-			m.scr.setStatus(now, "refresh already in progress", false)
+			m.scr.say(now, common.Say{Text: "refresh already in progress"})
 		}
 		return cmds
 	}
@@ -147,7 +147,7 @@ func (m *callState) refresh(now time.Time, manual bool) []tea.Cmd {
 		if c := m.calls.issue(callKey{kind: callSubscription}, now); c != nil {
 			cmds = append(cmds, c)
 		}
-		m.scr.setProgress(now, api.ToolListRuntimes, "", "refreshing…")
+		m.scr.say(now, common.Say{Text: "refreshing…", For: api.ToolListRuntimes + " " + ""})
 		m.calls.manualRef = true
 	}
 	return cmds
@@ -210,12 +210,12 @@ func (m *callState) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.
 		m.cx.Snap.ApplyError(state.ListRuntimes, now, msg.err)
 		m.calls.nextRefresh = now.Add(m.calls.backoff(m.cx.Snap.RuntimesFresh.Failures, msg.err))
 		if manual { // "refreshing…" must not outlive the failure
-			m.scr.setStatus(now, "refresh failed: "+common.ErrLine(msg.err), true)
+			m.scr.say(now, common.Say{Text: "refresh failed: " + common.ErrLine(msg.err), Err: true})
 		}
 		return nil
 	}
 	if manual && m.scr.statusFor == api.ToolListRuntimes+" " { // a newer message stays
-		m.scr.setStatus(now, "✓ refreshed", false)
+		m.scr.say(now, common.Say{Text: "✓ refreshed"})
 	}
 	m.cx.Snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
 	m.cr.onRuntimesListed(now)
@@ -308,11 +308,11 @@ func (m *callState) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 	m.scr.endProgress(api.ToolGetRuntime, msg.key.runtime)
 	if manual {
 		if msg.err != nil {
-			m.scr.setStatus(now, "renew "+id+" failed: "+common.ErrLine(msg.err), true)
+			m.scr.say(now, common.Say{Text: "renew " + id + " failed: " + common.ErrLine(msg.err), Err: true})
 		} else if _, rem := state.TokenAt(msg.runtime.ExpireTime(), now, 0); !msg.runtime.ExpireTime().IsZero() {
-			m.scr.setStatus(now, "✓ renewed "+id+" (expires in "+state.FormatCountdown(rem)+")", false)
+			m.scr.say(now, common.Say{Text: "✓ renewed " + id + " (expires in " + state.FormatCountdown(rem) + ")"})
 		} else {
-			m.scr.setStatus(now, "✓ renewed "+id+" (expiry unknown)", false)
+			m.scr.say(now, common.Say{Text: "✓ renewed " + id + " (expiry unknown)"})
 		}
 	}
 	if msg.err == nil && msg.runtime.Name != msg.key.runtime {

@@ -31,8 +31,8 @@ const CreateDebounce = 3 * time.Second
 func (m *createOps) submitCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
 	for _, op := range m.cr.creates {
 		if since := now.Sub(op.started); since >= 0 && since < CreateDebounce {
-			m.scr.setStatus(now, "a create was sent "+state.FormatAgo(since)+" and is under way; wait a moment "+
-				"before the next (Colab limits creates per minute)", true)
+			m.scr.say(now, common.Say{Text: "a create was sent " + state.FormatAgo(since) + " and is under way; wait a moment " +
+				"before the next (Colab limits creates per minute)", Err: true})
 			// The first create's "✓ created" soon replaces this line: the
 			// event log keeps why the confirmed one did nothing.
 			m.scr.logEvent(Event{At: now, Tool: "dashboard", Refused: m.cx.Status.Text})
@@ -173,14 +173,14 @@ func (m *createOps) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 		m.calls.learnTokenLife(msg.rt, op.sent)
 		m.rt.Select(msg.rt.Name)
 		m.cx.Focus = common.PanelRuntimes
-		m.scr.setStatus(now, "✓ created "+msg.rt.ID()+" ("+msg.rt.RuntimeSpec.String()+") in "+took, false)
+		m.scr.say(now, common.Say{Text: "✓ created " + msg.rt.ID() + " (" + msg.rt.RuntimeSpec.String() + ") in " + took})
 		return m.calls.issue(callKey{kind: callSessions, runtime: msg.rt.Name}, now)
 	}
 	op.lastErr = msg.err
 	var ae *api.Error
 	if !errors.As(msg.err, &ae) {
 		m.cr.dropCreate(op.id)
-		m.scr.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(msg.err), true)
+		m.scr.say(now, common.Say{Text: "create " + op.spec.String() + " failed: " + common.ErrLine(msg.err), Err: true})
 		return nil
 	}
 	switch {
@@ -188,7 +188,7 @@ func (m *createOps) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 		// The request reached the server but the reply was lost: a runtime
 		// may exist. Re-list; never create again on our own.
 		op.state = createUnknown // cleared by onRuntimesListed
-		m.scr.setStatus(now, "create "+op.spec.String()+": outcome unknown (connection lost after sending); re-listing runtimes — one may already be using compute units", true)
+		m.scr.say(now, common.Say{Text: "create " + op.spec.String() + ": outcome unknown (connection lost after sending); re-listing runtimes — one may already be using compute units", Err: true})
 		delete(m.calls.pending, callKey{kind: callRuntimes})
 		return tea.Batch(m.calls.refresh(now, false)...)
 	}
@@ -223,7 +223,7 @@ func (m *createOps) onRuntimesListed(now time.Time) {
 		slices.Sort(found)
 		m.cr.dropCreate(op.id)
 		if len(found) > 0 {
-			m.scr.setStatus(now, "create "+op.spec.String()+": outcome was unknown; found new runtime "+found[0]+" (not creating again)", false)
+			m.scr.say(now, common.Say{Text: "create " + op.spec.String() + ": outcome was unknown; found new runtime " + found[0] + " (not creating again)"})
 		} else {
 			m.cr.offerResend(op, now)
 		}
@@ -236,8 +236,8 @@ func (m *createOps) onRuntimesListed(now time.Time) {
 // the identical call (the same requestId) waits for or returns the one
 // runtime (colab-api.md §1.5).
 func (m *createOps) offerResend(op *createOp, now time.Time) {
-	m.scr.setStatus(now, "create "+op.spec.String()+": outcome unknown and no new runtime listed yet", true)
-	m.scr.openFromAnswer(nil, "the choice to re-send the create of "+op.spec.String(), func(m *app, now time.Time) bool {
+	m.scr.say(now, common.Say{Text: "create " + op.spec.String() + ": outcome unknown and no new runtime listed yet", Err: true})
+	m.scr.openFromAnswer(nil, "the choice to re-send the create of "+op.spec.String(), func(now time.Time) bool {
 		d := dialog.NewChoice(now, "Create "+op.spec.String()+": outcome unknown", []dialog.Item{
 			{Label: "re-send the identical request (same requestId: Colab returns the one runtime, never a second)"},
 			{Label: "leave it (r re-lists; a runtime may still appear)"},
@@ -259,8 +259,8 @@ func (m *createOps) offerResend(op *createOp, now time.Time) {
 // offerAfterCreate shows why a create failed and the next steps
 // (state.ExplainCreateFailure, shared with `colabdash create`).
 func (m *createOps) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea.Cmd {
-	m.scr.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(ae), true)
-	m.scr.openFromAnswer(nil, "what to do after the failed create of "+op.spec.String(), func(m *app, now time.Time) bool {
+	m.scr.say(now, common.Say{Text: "create " + op.spec.String() + " failed: " + common.ErrLine(ae), Err: true})
+	m.scr.openFromAnswer(nil, "what to do after the failed create of "+op.spec.String(), func(now time.Time) bool {
 		m.scr.push(m.cr.afterCreateDialog(op, ae, now))
 		return true
 	})
@@ -316,7 +316,7 @@ func (m *createOps) afterCreateDialog(op *createOp, ae *api.Error, now time.Time
 func (m *createOps) resendCreate(op *createOp, now time.Time) tea.Cmd {
 	op.attempt, op.started = 0, now
 	m.cr.creates = append(m.cr.creates, op)
-	m.scr.setStatus(now, "re-sending the create of "+op.spec.String()+" with the same requestId…", false)
+	m.scr.say(now, common.Say{Text: "re-sending the create of " + op.spec.String() + " with the same requestId…"})
 	return m.cr.sendCreate(op, now)
 }
 

@@ -25,10 +25,11 @@ type lifetime struct {
 }
 
 // screen is what the dashboard shows beyond its panes: the size, the
-// overlay stack and the overlays waiting for their layer (stack.go), the
-// status line's bookkeeping and the event log (eventlog.go).
+// overlay stack and the overlays waiting for their layer (screen.go), the
+// status line and the event log (status.go). It reads and writes only the
+// Context.
 type screen struct {
-	*app
+	cx            *common.Context
 	width, height int
 	showDetails   bool
 	stack         []overlay        // the overlay stack, bottom first

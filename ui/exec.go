@@ -130,7 +130,7 @@ func (m *execOps) runInConsole(code string, now time.Time) tea.Cmd {
 		return nil
 	}
 	if x.running(p.Session()) != nil {
-		m.scr.setStatus(now, "code is still running; wait for it to finish ("+m.cx.Keys.Word(keymap.ActionConsoleStop)+" stops it)", true)
+		m.scr.say(now, common.Say{Text: "code is still running; wait for it to finish (" + m.cx.Keys.Word(keymap.ActionConsoleStop) + " stops it)", Err: true})
 		return nil
 	}
 	p.Ran(code)
@@ -189,7 +189,7 @@ func (m *execOps) finishRun(r *execRun, res api.ExecuteCodeResult, err error, no
 		if err != nil || res.ExecutionError != nil {
 			word = "failed"
 		}
-		m.scr.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.cx.Keys.Dashboard.RunCode.Help().Key+" shows the output)", err != nil)
+		m.scr.say(now, common.Say{Text: "code run " + word + " after " + state.FormatCountdown(now.Sub(r.started)) + " (" + m.cx.Keys.Dashboard.RunCode.Help().Key + " shows the output)", Err: err != nil})
 	}
 }
 
@@ -253,10 +253,10 @@ func (m *execOps) openConsole(now time.Time) {
 		m.ex.showConsole(x.console.Runtime(), x.console.Session())
 		return
 	case sel == nil:
-		m.scr.setStatus(now, "no runtime selected", true)
+		m.scr.say(now, common.Say{Text: "no runtime selected", Err: true})
 		return
 	case sel.Gone():
-		m.scr.setStatus(now, m.ops.goneText(sel, now), true)
+		m.scr.say(now, common.Say{Text: m.ops.goneText(sel, now), Err: true})
 		return
 	}
 	target := m.ex.execTarget(sel, now)

@@ -18,7 +18,6 @@ package ui
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -137,7 +136,7 @@ func New(o Options) Model {
 	}
 	a := &app{opts: o, svc: o.Service, cx: cx, rt: runtimes.New(), sess: &sessions.Pane{},
 		life: &lifetime{ctx: ctx, cancel: cancel, sem: make(chan struct{}, api.FanOut), every: tea.Every, tickGen: 1}}
-	a.scr = &screen{app: a, events: &eventLog{}}
+	a.scr = &screen{cx: cx, events: &eventLog{}}
 	if o.Monitor != nil {
 		a.mon = &monitorOps{app: a, poll: poll.New(o.Monitor)}
 		cx.Monitor = a.mon.poll
@@ -152,7 +151,7 @@ func New(o Options) Model {
 	m.calls.nextRefresh = now.Add(o.RefreshInterval)
 	for _, n := range o.Notices {
 		m.scr.noteEvent(now, "run", "", n)
-		m.scr.setStatus(now, n, true)
+		m.scr.say(now, common.Say{Text: n, Err: true})
 	}
 	m.life.initCmds = []tea.Cmd{
 		m.calls.issue(callKey{kind: callSubscription}, now),
@@ -262,8 +261,7 @@ func (m *app) onKeys(k tea.KeyMsg) tea.Cmd {
 
 func (m *app) onTick(now time.Time) []tea.Cmd {
 	var cmds []tea.Cmd
-	if m.cx.Snap.Prune(now) {
-	}
+	m.cx.Snap.Prune(now)
 	// A wall clock that jumped back would put the next refresh far away:
 	// never wait longer than the longest legitimate delay.
 	if now.Before(m.calls.nextRefresh.Add(-MaxBackoff)) || !now.Before(m.calls.nextRefresh) {
@@ -277,56 +275,6 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 	if _, listing := m.calls.pending[callKey{kind: callRuntimes}]; !listing && m.calls.budget.Room(now) > 0 {
 		cmds = append(cmds, m.calls.refreshSessions(now, false)...)
 	}
-	if m.cx.Status.Text != "" && !now.Before(m.cx.Status.Until) {
-		m.cx.Status.Text = ""
-	}
+	m.scr.expireStatus(now)
 	return cmds
-}
-
-// setStatus shows s in the status line for a while; whatever it is
-// given is redacted first (Options.Redact).
-func (m *screen) setStatus(now time.Time, s string, isErr bool) {
-	s = m.cx.Redact(s)
-	m.cx.Status.Text, m.cx.Status.Err, m.cx.Status.Until, m.scr.statusFor = s, isErr, now.Add(5*time.Second), ""
-	m.scr.statusPane, m.scr.statusAbout, m.scr.statusCancel = false, "", false
-}
-
-// setStatusAbout shows s, a status about the selected runtime name (its
-// token revealed, why a key did nothing on it): it goes when the selection
-// leaves name (dropStaleStatus), so it never speaks of another row.
-func (m *screen) setStatusAbout(now time.Time, name, s string, isErr bool) {
-	m.scr.setStatus(now, s, isErr)
-	m.scr.statusAbout = name
-}
-
-// dropStaleStatus clears a status that outlived what it describes, once
-// per Update: one about a runtime no longer selected (setStatusAbout), and
-// "deleting X…" once X is gone from the list before delete_runtime
-// answered.
-func (m *screen) dropStaleStatus() {
-	if m.scr.statusAbout != "" && m.scr.statusAbout != m.cx.Selected {
-		m.cx.Status.Text, m.scr.statusAbout = "", ""
-	}
-	if name, ok := strings.CutPrefix(m.scr.statusFor, api.ToolDeleteRuntime+" "); ok {
-		if r := m.cx.Snap.Runtime(name); r == nil || r.Gone() {
-			m.cx.Status.Text, m.scr.statusFor = "", ""
-		}
-	}
-}
-
-// setProgress shows s, a status saying that the call for (a tool and its
-// target, as finishAction names them) is under way; endProgress(for)
-// takes it away when that call answers, so no screen keeps saying
-// "opening …" after the fact, whatever the answer's own status is.
-func (m *screen) setProgress(now time.Time, tool, target, s string) {
-	m.scr.setStatus(now, s, false)
-	m.scr.statusFor = tool + " " + target
-}
-
-// endProgress clears the status line when it still shows the under-way
-// status of tool on target (setProgress).
-func (m *screen) endProgress(tool, target string) {
-	if m.scr.statusFor != "" && m.scr.statusFor == tool+" "+target {
-		m.cx.Status.Text, m.scr.statusFor = "", ""
-	}
 }

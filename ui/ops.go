@@ -69,7 +69,7 @@ func specWords(r *state.Runtime) string {
 func (m *runtimeOps) askCloseSession(now time.Time) {
 	s := m.selectedSession()
 	if s == "" {
-		m.scr.setStatus(now, "no session selected (tab to the sessions panel)", true)
+		m.scr.say(now, common.Say{Text: "no session selected (tab to the sessions panel)", Err: true})
 		return
 	}
 	id := api.LastSegment(s)
@@ -108,7 +108,7 @@ func (m *runtimeOps) startDelete(name string, now time.Time) tea.Cmd {
 		m.ops.deleted = m.ops.deleted[:0]
 	}
 	m.ops.deleting[name] = now
-	m.scr.setProgress(now, api.ToolDeleteRuntime, name, "deleting "+api.LastSegment(name)+"…")
+	m.scr.say(now, common.Say{Text: "deleting " + api.LastSegment(name) + "…", For: api.ToolDeleteRuntime + " " + name})
 	return guard(m.apiCall(api.ToolDeleteRuntime), func(ctx context.Context, svc api.Service) tea.Msg {
 		return deleteDoneMsg{name: name, err: svc.DeleteRuntime(ctx, name)}
 	}, func(err error) tea.Msg { return deleteDoneMsg{name: name, err: err} })
@@ -133,7 +133,7 @@ func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
 	if n := len(m.ops.deleting); n > 0 {
 		done += " · " + strconv.Itoa(n) + " still deleting…"
 	}
-	m.scr.setStatus(now, done, false)
+	m.scr.say(now, common.Say{Text: done})
 	return tea.Batch(m.calls.refresh(now, false)...)
 }
 
@@ -146,7 +146,7 @@ func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight m
 	delete(inflight, key)
 	m.scr.endProgress(tool, target)
 	if err != nil {
-		m.scr.setStatus(now, what+" failed: "+common.ErrLine(err), true)
+		m.scr.say(now, common.Say{Text: what + " failed: " + common.ErrLine(err), Err: true})
 		return false
 	}
 	return true
@@ -186,7 +186,7 @@ func (m *runtimeOps) startOpenSession(runtime, id string, forConsole bool, now t
 		id = state.NewSessionID()
 	}
 	m.ops.opening[runtime] = now
-	m.scr.setProgress(now, api.ToolCreateSession, runtime, "opening session "+id+" on "+api.LastSegment(runtime)+"…")
+	m.scr.say(now, common.Say{Text: "opening session " + id + " on " + api.LastSegment(runtime) + "…", For: api.ToolCreateSession + " " + runtime})
 	return guard(m.apiCall(api.ToolCreateSession), func(ctx context.Context, svc api.Service) tea.Msg {
 		s, err := svc.CreateSession(ctx, runtime, id)
 		return sessionOpenedMsg{runtime: runtime, session: s, forConsole: forConsole, err: err}
@@ -199,10 +199,10 @@ func (m *runtimeOps) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cm
 	}
 	m.cx.Snap.MarkOwned(msg.session.Name)
 	m.ex.pickSession(msg.runtime, msg.session.Name, now)
-	m.scr.setStatus(now, "✓ opened session "+msg.session.ID(), false)
+	m.scr.say(now, common.Say{Text: "✓ opened session " + msg.session.ID()})
 	if msg.forConsole {
 		runtime, session := msg.runtime, msg.session.Name
-		show := func(m *app, _ time.Time) bool {
+		show := func(time.Time) bool {
 			if m.ex.closed[session] {
 				return false
 			}
@@ -210,7 +210,7 @@ func (m *runtimeOps) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cm
 			return true
 		}
 		if _, open := find[*console.Overlay](m.scr); open {
-			show(m.app, now) // asked from the console: it moves to the new session
+			show(now) // asked from the console: it moves to the new session
 		} else {
 			m.scr.openFromAnswer(nil, "the console on session "+msg.session.ID(), show)
 		}
@@ -220,7 +220,7 @@ func (m *runtimeOps) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cm
 
 func (m *runtimeOps) startCloseSession(name string, now time.Time) tea.Cmd {
 	m.ops.closing[name] = now
-	m.scr.setProgress(now, api.ToolDeleteSession, name, "closing session "+api.LastSegment(name)+"…")
+	m.scr.say(now, common.Say{Text: "closing session " + api.LastSegment(name) + "…", For: api.ToolDeleteSession + " " + name})
 	return guard(m.apiCall(api.ToolDeleteSession), func(ctx context.Context, svc api.Service) tea.Msg {
 		return sessionClosedMsg{name: name, err: svc.DeleteSession(ctx, name)}
 	}, func(err error) tea.Msg { return sessionClosedMsg{name: name, err: err} })
@@ -230,7 +230,7 @@ func (m *runtimeOps) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cm
 	if !m.ops.finishAction(now, api.ToolDeleteSession, msg.name, m.ops.closing, msg.name, msg.err, "close session") {
 		return nil
 	}
-	m.scr.setStatus(now, "✓ closed session "+api.LastSegment(msg.name), false)
+	m.scr.say(now, common.Say{Text: "✓ closed session " + api.LastSegment(msg.name)})
 	parent := api.Session{Name: msg.name}.Parent()
 	m.ex.closed[msg.name] = true
 	m.ex.onStopped(msg.name, now)
@@ -266,11 +266,11 @@ type clipboardMsg struct {
 func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	r := m.cx.Snap.Runtime(m.rt.Selected())
 	if r != nil && r.Gone() {
-		m.scr.setStatusAbout(now, r.Name, m.ops.goneText(r, now), true)
+		m.scr.say(now, common.Say{Text: m.ops.goneText(r, now), Err: true, About: r.Name})
 		return nil
 	}
 	if r == nil || r.ConnectionInfo == nil {
-		m.scr.setStatus(now, "no runtime with connection info selected", true)
+		m.scr.say(now, common.Say{Text: "no runtime with connection info selected", Err: true})
 		return nil
 	}
 	ci := *r.ConnectionInfo
@@ -278,21 +278,21 @@ func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	case kind == common.OpReveal:
 		if m.cx.Activity.Revealed == r.Name {
 			m.cx.Activity.Revealed = ""
-			m.scr.setStatusAbout(now, r.Name, "proxy token hidden", false)
+			m.scr.say(now, common.Say{Text: "proxy token hidden", About: r.Name})
 		} else {
 			m.cx.Activity.Revealed = r.Name
-			m.scr.setStatusAbout(now, r.Name, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.Dashboard.RevealToken.Help().Key+" hides it, "+m.cx.Keys.Dashboard.CopyToken.Help().Key+" copies it)", false)
+			m.scr.say(now, common.Say{Text: "proxy token of " + r.ID() + " revealed in the details (" + m.cx.Keys.Dashboard.RevealToken.Help().Key + " hides it, " + m.cx.Keys.Dashboard.CopyToken.Help().Key + " copies it)", About: r.Name})
 		}
 		return nil
 	case kind == common.OpCopyToken:
 		if m.cx.Activity.Revealed != r.Name {
-			m.scr.setStatusAbout(now, r.Name, "reveal the token first with "+m.cx.Keys.Dashboard.RevealToken.Help().Key, true)
+			m.scr.say(now, common.Say{Text: "reveal the token first with " + m.cx.Keys.Dashboard.RevealToken.Help().Key, Err: true, About: r.Name})
 			return nil
 		}
 		return m.ops.copyCmd(ci.Token, "the proxy token of "+r.ID())
 	}
 	if ci.URL == "" {
-		m.scr.setStatusAbout(now, r.Name, r.ID()+" has no connection URL", true)
+		m.scr.say(now, common.Say{Text: r.ID() + " has no connection URL", Err: true, About: r.Name})
 		return nil
 	}
 	return m.ops.copyCmd(ci.URL, "the URL of "+r.ID())
@@ -382,7 +382,7 @@ func (m *runtimeOps) askCloseMarked(rs []*state.Runtime, now time.Time) {
 		if left != "" {
 			msg += "; " + left
 		}
-		m.scr.setStatus(now, msg, true)
+		m.scr.say(now, common.Say{Text: msg, Err: true})
 		return
 	}
 	body := []string{m.listFitting(list)}

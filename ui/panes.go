@@ -91,9 +91,7 @@ func (m *app) bottomView(now time.Time, l common.Layout) []string {
 // at most w cells, the status line and the key help of what is on top
 // (the dashboard's, or the top overlay's own keys).
 func (m *app) footerView(now time.Time, w int) []string {
-	if !now.Before(m.cx.Status.Until) {
-		m.cx.Status.Text = "" // expired since the last tick
-	}
+	m.scr.expireStatus(now) // expired since the last tick
 	s := footer.State{Calls: m.calls.inFlight(), Spinner: m.life.frame, Filter: m.rt.Filter()}
 	if s.Calls == 1 {
 		for k := range m.calls.pending {

@@ -49,12 +49,12 @@ type profileMsg struct {
 
 func (m *runtimeOps) openProfilePicker() {
 	if len(m.cx.Profiles) == 0 || m.opts.Connect == nil {
-		m.scr.setStatus(m.cx.Now(), "no profiles to switch to (define them in the config file)", false)
+		m.scr.say(m.cx.Now(), common.Say{Text: "no profiles to switch to (define them in the config file)"})
 		return
 	}
 	if len(m.cr.creates) > 0 || len(m.ops.deleting) > 0 || len(m.ops.closing) > 0 || len(m.ops.opening) > 0 {
 		// Their answers belong to this account: let them land first.
-		m.scr.setStatus(m.cx.Now(), "a create, delete or session change is in progress: switch profile when it is done", true)
+		m.scr.say(m.cx.Now(), common.Say{Text: "a create, delete or session change is in progress: switch profile when it is done", Err: true})
 		return
 	}
 	if o, ok := find[*files.Overlay](m.scr); ok {
@@ -63,7 +63,7 @@ func (m *runtimeOps) openProfilePicker() {
 		if op, name, busy := o.Pane().Pending(); busy {
 			what += " and stops its " + op + " of " + termtext.Line(name)
 		}
-		m.scr.setStatus(m.cx.Now(), "switching profile closes "+what+" (esc: back to it)", false)
+		m.scr.say(m.cx.Now(), common.Say{Text: "switching profile closes " + what + " (esc: back to it)"})
 	}
 	m.scr.push(profile.New(m.cx))
 }
@@ -72,7 +72,7 @@ func (m *runtimeOps) openProfilePicker() {
 func (m *runtimeOps) switchProfile(name string) tea.Cmd {
 	m.ops.prof.seq++
 	m.ops.prof.switching = name
-	m.scr.setStatus(m.cx.Now(), "switching to profile "+name+"…", false)
+	m.scr.say(m.cx.Now(), common.Say{Text: "switching to profile " + name + "…"})
 	seq, connect, stateDir := m.ops.prof.seq, m.opts.Connect, m.opts.StateDir
 	return guard(callSpec{what: "connect profile " + name, parent: m.life.ctx, redact: m.cx.Redact}, func(ctx context.Context, _ api.Service) tea.Msg {
 		svc, info, err := connect(ctx, name)
@@ -101,7 +101,7 @@ func (m *runtimeOps) onProfile(msg profileMsg) tea.Cmd {
 	}
 	m.ops.prof.switching = ""
 	if msg.err != nil {
-		m.scr.setStatus(now, m.cx.Redact("profile "+msg.name+": "+common.ErrLine(msg.err)), true)
+		m.scr.say(now, common.Say{Text: m.cx.Redact("profile " + msg.name + ": " + common.ErrLine(msg.err)), Err: true})
 		m.scr.recordEvent(now, "connect", msg.name, 0, msg.err)
 		return nil
 	}
@@ -133,7 +133,7 @@ func (m *runtimeOps) onProfile(msg profileMsg) tea.Cmd {
 	m.scr.waiting = nil
 	m.resetOps(msg.lastSpec)
 	m.calls.nextRefresh = now.Add(m.opts.RefreshInterval)
-	m.scr.setStatus(now, "profile "+msg.name, false)
+	m.scr.say(now, common.Say{Text: "profile " + msg.name})
 	m.scr.recordEvent(now, "connect", msg.name, 0, nil)
 	return tea.Batch(
 		closeCmd(old),

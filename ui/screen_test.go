@@ -1088,7 +1088,7 @@ func TestStatusAboutARuntimeGoesWithTheSelection(t *testing.T) {
 func TestDeletingGoesWithTheRuntime(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	now := e.clk.now()
-	m.scr.setProgress(now, api.ToolDeleteRuntime, "runtimes/rt-t4demo7k2p", "deleting rt-t4demo7k2p…")
+	m.scr.say(now, common.Say{Text: "deleting rt-t4demo7k2p…", For: api.ToolDeleteRuntime + " " + "runtimes/rt-t4demo7k2p"})
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	mustContain(t, statusLine(m), "deleting rt-t4demo7k2p…")
 	var rest []api.Runtime
