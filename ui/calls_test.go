@@ -875,7 +875,7 @@ func BenchmarkMonitorPolls(b *testing.B) {
 // runtimes (r-00000, the selected one, with 15 minutes of polls every
 // 5 s and its kernels idle 72 minutes), as BenchmarkView draws them.
 func withMonitor(m Model) Model {
-	m.mon = &monitorOps{app: m.app, poll: poll.New(apimon.New(apimon.Options{}))}
+	m.mon = &monitorOps{cx: m.cx, opts: &m.opts, link: m.link, rt: m.rt, poll: poll.New(apimon.New(apimon.Options{}))}
 	m.cx.Monitor = m.mon.poll
 	m.relayout()
 	st := m.mon.poll.Store()

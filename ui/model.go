@@ -47,17 +47,19 @@ type Model struct{ *app }
 
 // app is the dashboard behind a Model: the Context its panes and overlays
 // read, the two panes with state, the screen (overlays, status line, event
-// log), and the domain operations, each a type of its own over the app
-// (callState: the API calls, renewals and refreshes; createOps: creates;
-// execOps: run code; runtimeOps: deletes, sessions, files, shell,
-// clipboard, profiles).
+// log), and the domain types (domains.go), each holding only what it
+// needs: callState the read calls, renewals and refreshes; createOps
+// creates; execOps run code; runtimeOps deletes, sessions, files, shell,
+// clipboard; profiles the profile switch; monitorOps the monitor. The app
+// routes keys and messages to them and carries out their effects
+// (action.go, answers.go); none of them calls another.
 type app struct {
 	opts Options
-	svc  api.Service
 	// cx is what panes and overlays read (common.Context): the snapshot,
-	// keys, styles, clock, layout, status. The app writes it.
+	// keys, styles, clock, layout, status.
 	cx    *common.Context
 	life  *lifetime
+	link  *link // the Service in use
 	scr   *screen
 	rt    *runtimes.Pane // the table's rows, selection, sort and filter
 	sess  *sessions.Pane // the sessions pane's cursor
@@ -65,6 +67,7 @@ type app struct {
 	cr    *createOps
 	ex    *execOps
 	ops   *runtimeOps
+	prof  *profiles
 	mon   *monitorOps // the monitor's polls (nil: monitoring off)
 }
 
@@ -134,18 +137,18 @@ func New(o Options) Model {
 		Profiles:        o.Profiles,
 		RefreshInterval: o.RefreshInterval,
 	}
-	a := &app{opts: o, svc: o.Service, cx: cx, rt: runtimes.New(), sess: &sessions.Pane{},
+	a := &app{opts: o, cx: cx, rt: runtimes.New(), sess: &sessions.Pane{},
 		life: &lifetime{ctx: ctx, cancel: cancel, sem: make(chan struct{}, api.FanOut), every: tea.Every, tickGen: 1}}
+	a.link = &link{svc: o.Service, opts: &a.opts, life: a.life, redact: redact}
 	a.scr = &screen{cx: cx, events: &eventLog{}}
 	if o.Monitor != nil {
-		a.mon = &monitorOps{app: a, poll: poll.New(o.Monitor)}
+		a.mon = &monitorOps{cx: cx, opts: &a.opts, link: a.link, rt: a.rt, poll: poll.New(o.Monitor)}
 		cx.Monitor = a.mon.poll
 	}
 	a.calls = newCalls(a)
+	a.prof = &profiles{cx: cx, opts: &a.opts, link: a.link, scr: a.scr}
 	a.resetOps(last)
 	m := Model{a}
-	cx.Activity = common.Activity{Deleting: a.ops.deleting, Closing: a.ops.closing, Opening: a.ops.opening,
-		Creating: a.cr.creations, Renewals: a.calls.renewals()}
 	m.relayout()
 	now := m.cx.Now()
 	m.calls.nextRefresh = now.Add(o.RefreshInterval)
@@ -169,7 +172,7 @@ func (m Model) Selected() string { return m.rt.Selected() }
 
 // Service returns the Service in use (after profile switches, the last
 // one). The caller closes it after Run returns.
-func (m Model) Service() api.Service { return m.svc }
+func (m Model) Service() api.Service { return m.link.svc }
 
 // Profile returns the active profile's name.
 func (m Model) Profile() string { return m.cx.Profile }
@@ -198,14 +201,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.life.frame++
 		cmd = tea.Batch(append(m.onTick(m.cx.Now()), m.tick())...)
 	case resultMsg:
-		cmd = m.calls.onResult(msg)
-		if msg.key.kind == callRenew {
-			m.mon.renewed(msg.key.runtime, msg.err)
-		}
+		cmd = m.onResult(msg)
 	case poll.ResultMsg:
-		cmd = m.mon.onResult(msg)
+		cmd = m.onPoll(msg)
 	case profileMsg:
-		cmd = m.ops.onProfile(msg)
+		cmd = m.onProfile(msg)
 	case tea.KeyMsg:
 		if msg, ok := m.cleanKey(msg); ok {
 			cmd = m.onKeys(msg)
@@ -269,7 +269,7 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 	}
 	cmds = append(cmds, m.cr.actionsTick(now)...)
 	cmds = append(cmds, m.calls.renewDue(now)...)
-	cmds = append(cmds, m.mon.due(now)...)
+	cmds = append(cmds, m.mon.due(now, m.runtimeRows())...)
 	// Session counts of the other runtimes, as the budget allows; not
 	// while a list_runtimes is under way (its answer plans them).
 	if _, listing := m.calls.pending[callKey{kind: callRuntimes}]; !listing && m.calls.budget.Room(now) > 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 )
 
 // The overlay stack and the key router.
@@ -60,6 +61,25 @@ import (
 
 // overlay is one layer of the stack (common.Overlay).
 type overlay = common.Overlay
+
+// closeTop closes the overlay on top (common.Close); its text goes to
+// the status line and its command, if any, is returned. A files pane
+// closed while a transfer runs is remembered (filesClosed), and a status
+// about its keys goes with it.
+func (m *screen) closeTop(a common.Close, now time.Time) tea.Cmd {
+	if o, ok := m.top().(*files.Overlay); ok {
+		m.filesClosed = m.filesClosed.Note(o)
+		if m.statusPane { // "select a file to download…" means nothing on the dashboard
+			m.clearStatus()
+			m.statusPane = false
+		}
+	}
+	m.pop()
+	if a.Text != "" {
+		m.say(now, common.Say{Text: a.Text, Err: a.Err})
+	}
+	return a.Cmd // the closing overlay's last call (the files filter's listing), if any
+}
 
 // top returns the overlay on top, or nil.
 func (m *screen) top() overlay {

@@ -483,7 +483,7 @@ func (c *closeCounter) Close() error { c.closed++; return nil }
 func TestProfileSwitchFailureKeepsProfileAndLateAnswersAreDropped(t *testing.T) {
 	f, _, m := fixture(t)
 	old := &closeCounter{fakeService: f}
-	m.svc = old
+	m.link.svc = old
 	next := newFake()
 	next.runtimes = []api.Runtime{mkRuntime("r-other", specCPU, t0.Add(time.Hour), "")}
 	m.cx.Profile, m.cx.Profiles = "alpha", []string{"alpha", "broken", "other"}
