@@ -23,9 +23,10 @@ import (
 
 // The files pane (f) and the console's kernel interrupt: both reach the
 // runtime's Jupyter server through its proxy (api/jupyter). The pane is
-// ui/overlay/files (its state machine ui/overlay/files/pane); this file
-// opens it with the runtime's Jupyter client opener, routes its messages
-// and hands it its dialogs' answers (filesask.go builds the dialogs).
+// ui/overlay/files (its state machine ui/overlay/files/pane, its questions
+// ui/overlay/files/ask.go); this file opens it with the runtime's Jupyter
+// client opener and routes its messages, returning the effects they ask
+// for to the root.
 
 // openFiles is f: the files pane of the selected runtime, through its
 // current connectionInfo (renewed with get_runtime when a transfer

@@ -81,9 +81,10 @@ type callState struct {
 	nextRefresh time.Time
 }
 
-func newCalls(a *app) *callState {
-	o := a.opts
-	return &callState{cx: a.cx, opts: &a.opts, link: a.link, scr: a.scr, rt: a.rt, pending: map[callKey]pendingCall{}, manualRenew: map[string]bool{},
+// newCalls is the call state of a new dashboard: nothing in flight, the
+// renewal lead and the call budget of o.
+func newCalls(cx *common.Context, o *Options, l *link, scr *screen, rt *runtimes.Pane) *callState {
+	return &callState{cx: cx, opts: o, link: l, scr: scr, rt: rt, pending: map[callKey]pendingCall{}, manualRenew: map[string]bool{},
 		renew: state.NewRenewals(o.RenewLead), budget: state.NewCallBudget(o.CallBudget, state.ReserveFor(o.RefreshInterval))}
 }
 
@@ -339,8 +340,7 @@ func (m *callState) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 	}
 	if notExtended != nil {
 		// The call succeeded but the token is as old as before: a failed
-		// renewal, backed off (issue 11: one get_runtime a second,
-		// forever, before).
+		// renewal, backed off (not one get_runtime a second, forever).
 		m.cx.Snap.ApplyRenewError(now, msg.key.runtime, notExtended)
 		m.scr.noteEvent(now, "get_runtime", msg.key.runtime, notExtended.Error())
 	} else if failed {
@@ -395,7 +395,7 @@ func (m *callState) renewDue(now time.Time) []tea.Cmd {
 // selected runtime's renewal (made whatever the budget, and counted in
 // it): 1 while it is due within the minute but not yet, and not in
 // flight, else 0. Keeping it, the other runtimes' calls never push a
-// minute past the budget when it comes (issue 24).
+// minute past the budget when it comes.
 func (m *callState) selectedRenewalSoon(now time.Time) int {
 	r := m.cx.Snap.Runtime(m.rt.Selected())
 	if r == nil || r.Gone() || m.cx.Activity.Renewals.InFlight(r.Name) {

@@ -140,7 +140,7 @@ func TestIdleCostFlatInRuntimes(t *testing.T) {
 		t.Fatalf("first load: %d list_sessions, want one per runtime (200)", got)
 	}
 	// The budget, every call counted (the selected runtime's renewal
-	// too, issue 24).
+	// too).
 	if most := callsPerMinute(s, 20*time.Minute); most > state.DefaultCallBudget {
 		t.Fatalf("%d calls in an idle minute with 200 runtimes, want at most %d", most, state.DefaultCallBudget)
 	}
@@ -213,8 +213,8 @@ func runtimeJSON(t *testing.T, name string, at time.Time) json.RawMessage {
 	return b
 }
 
-// A renewal whose reply does not move expireTime later (the storm of
-// issue 11: 257 get_runtime calls in 10 minutes for one runtime) backs off
+// A renewal whose reply does not move expireTime later (once a storm of
+// 257 get_runtime calls in 10 minutes for one runtime) backs off
 // from 30 s: a handful of calls an hour, and the row, the details and the
 // event log say "renewal did not extend the token".
 func TestRenewalThatDoesNotExtendBacksOff(t *testing.T) {
@@ -810,7 +810,7 @@ func (p *fakeProxy) counts() (total, runtimes int) {
 	return p.n, len(p.byRT)
 }
 
-// BenchmarkMonitorPolls is the monitor's request bound (issue 21): the
+// BenchmarkMonitorPolls is the monitor's request bound: the
 // dashboard with the monitor on over 1,000 runtimes, every one on screen
 // (a 1,700-line terminal), whose proxies answer at once, one tick a
 // simulated second for 10 minutes. It reports the most proxy requests in

@@ -106,6 +106,17 @@ func (m *createOps) dropCreate(id int) {
 	}
 }
 
+// actionsTick re-sends the creates whose retry wait is over at now.
+func (m *createOps) actionsTick(now time.Time) []tea.Cmd {
+	var cmds []tea.Cmd
+	for _, op := range m.creates {
+		if op.state == createWaiting && !now.Before(op.retryAt) {
+			cmds = append(cmds, m.sendCreate(op, now))
+		}
+	}
+	return cmds
+}
+
 // startCreate sends create_runtime for a new operation with a fresh UUID4
 // requestId, remembers the spec as the last used one, and shows the new
 // row at once.
@@ -120,7 +131,7 @@ func (m *createOps) startCreate(spec api.RuntimeSpecKey, version, runtimeID stri
 	ls := &LastSpec{Spec: spec, Version: version}
 	m.lastSpec = ls
 	if m.opts.Demo || m.opts.StateDir == "" {
-		// demo mode: remembered in memory only (newActionState)
+		// demo mode: remembered in memory only (lastSpec)
 		return m.sendCreate(op, now)
 	}
 	dir := m.opts.StateDir
@@ -234,7 +245,7 @@ func (m *createOps) onRuntimesListed(now time.Time) {
 // whose runtime is not listed: Colab may still be creating it, so a new
 // create (a new requestId) could make a second runtime, while re-sending
 // the identical call (the same requestId) waits for or returns the one
-// runtime (colab-api.md §1.5).
+// runtime: Colab creates at most one runtime per requestId.
 func (m *createOps) offerResend(op *createOp, now time.Time) {
 	m.scr.say(now, common.Say{Text: "create " + op.spec.String() + ": outcome unknown and no new runtime listed yet", Err: true})
 	m.scr.openFromAnswer(nil, "the choice to re-send the create of "+op.spec.String(), func(now time.Time) bool {

@@ -10,16 +10,19 @@ package ui
 // want, which app.carryOut issues through callState.
 //
 //	app ─┬─ screen      overlays, status line, event log (screen.go, status.go)
-//	     ├─ callState   the read calls, refreshes, renewals (calls.go)
-//	     ├─ createOps   creates (create.go)
-//	     ├─ execOps     run code and its console (exec.go)
-//	     ├─ runtimeOps  deletes, sessions, marks, copies (ops.go),
+//	     ├─ callState   the read calls, refreshes, renewals (calls.go, renewals.go)
+//	     ├─ createOps   creates and their questions (create.go, createask.go)
+//	     ├─ execOps     run code and its console (exec.go), the kernel
+//	     │              interrupt (access.go)
+//	     ├─ runtimeOps  deletes, sessions, copies (ops.go), marks (marks.go),
 //	     │              the files pane and the shell (access.go)
 //	     ├─ profiles    the profile switch (profile.go)
 //	     └─ monitorOps  the monitor's polls (panes.go)
 //
-// Every one of them may use link (guard.go), screen and the Context; none
-// uses another.
+// Every one of them may use the link to Colab (below; its calls are
+// wrapped by guard.go), the screen, the Context and the panes; none uses
+// another. The status line is written only through a common.Say handed to
+// screen.say.
 
 import (
 	"context"

@@ -145,7 +145,7 @@ func New(o Options) Model {
 		a.mon = &monitorOps{cx: cx, opts: &a.opts, link: a.link, rt: a.rt, poll: poll.New(o.Monitor)}
 		cx.Monitor = a.mon.poll
 	}
-	a.calls = newCalls(a)
+	a.calls = newCalls(cx, &a.opts, a.link, a.scr, a.rt)
 	a.prof = &profiles{cx: cx, opts: &a.opts, link: a.link, scr: a.scr}
 	a.resetOps(last)
 	m := Model{a}

@@ -166,17 +166,6 @@ func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight m
 	return true
 }
 
-// actionsTick re-sends creates whose retry wait is over.
-func (m *createOps) actionsTick(now time.Time) []tea.Cmd {
-	var cmds []tea.Cmd
-	for _, op := range m.creates {
-		if op.state == createWaiting && !now.Before(op.retryAt) {
-			cmds = append(cmds, m.sendCreate(op, now))
-		}
-	}
-	return cmds
-}
-
 // goneText says why an action cannot act on the gone runtime r: "rt-x is
 // gone (reclaimed 10s ago)".
 func goneText(r *state.Runtime, now time.Time) string {
@@ -259,9 +248,9 @@ type clipboardMsg struct {
 }
 
 // clipboardCommand copies the selected runtime's connection URL
-// (actCopyURL), reveals or hides its proxy token in the details
-// (actReveal: the layout stays as it is) or copies the token once revealed
-// (actCopyToken).
+// (common.OpCopyURL), reveals or hides its proxy token in the details
+// (OpReveal: the layout stays as it is) or copies the token once revealed
+// (OpCopyToken).
 func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	r := m.cx.Snap.Runtime(m.rt.Selected())
 	if r != nil && r.Gone() {

@@ -123,7 +123,7 @@ func (m *app) headerView(_ time.Time, w int) []string {
 		Endpoint: m.opts.Endpoint, Demo: m.opts.Demo, NextRefresh: m.calls.nextRefresh})
 }
 
-// The monitor (ui/poll, issue 21): its polls start on the tick, their
+// The monitor (ui/poll): its polls start on the tick, their
 // answers are folded here, and a proxy 404 renews the token through the
 // dashboard's one renewal path (get_runtime, callRenew) before the poll
 // is retried once. No other call is added.

@@ -1,7 +1,7 @@
 package ui
 
-// screen: the overlay stack and its key router, the overlays waiting
-// for their layer, the status line and the event log.
+// screen: the overlay stack and its key router, and the overlays waiting
+// for their layer (the status line and the event log: status.go).
 
 import (
 	"time"
@@ -14,8 +14,8 @@ import (
 
 // The overlay stack and the key router.
 //
-// The screen is the panes (header, runtimes table, sessions, details,
-// footer) with overlays on top of them, kept on one stack, Model.stack,
+// The screen is the panes (ui/pane/header, runtimes, sessions, details,
+// footer) with overlays on top of them, kept on one stack, screen.stack,
 // bottom first. routeKey below is the only code that decides who gets a
 // key:
 //
@@ -25,26 +25,34 @@ import (
 //     goes back), so an overlay too tall for the screen can always be
 //     left; every other key is dropped, so nothing can be answered or
 //     started unseen. A dialog that becomes visible again starts its
-//     grace period anew.
+//     grace period anew (app.resize, layout.go).
 //  2. Else the top overlay gets the key, whatever it is; nothing below an
 //     open overlay ever sees a key.
 //  3. Else the focused pane (runtimes or sessions) gets it, if it is one of
-//     the pane's keys.
+//     the pane's keys (focusedKey).
 //  4. Else the global keys (globalKey in action.go).
 //
-// Each of them answers with an action (action.go); Model.apply, the one
-// place that turns actions into commands, carries it out. View draws the
-// panes, then every overlay in stack order, so what is drawn on top is what
-// gets the keys.
+// Each of them answers with a common.Effect (ui/common/effect.go);
+// app.apply (action.go), the one place that turns effects into state
+// changes and commands, carries it out. View (layout.go) draws the panes,
+// then every overlay in stack order, so what is drawn on top is what gets
+// the keys.
 //
 // Adding an overlay (a new dialog, a files browser…):
-//   - write a type with the overlay methods (handleKey, draw, fits, keys,
-//     name); draw paints onto the frame (setBody for a full-screen panel,
-//     setStatus for a line in the footer, box for a centred box) and fits
-//     says whether the current layout (c.Layout) has room for it;
-//   - open it with an common.Open{Overlay: …} (or Model.push from a
-//     message handler), close it with common.Close{};
-//   - if it needs a new effect, add an action kind and its case in apply.
+//   - write a package under ui/overlay with a type that implements
+//     common.Overlay (HandleKey, Draw, Fits, Keys, Name). Draw paints onto
+//     the frame (ui/widget/frame: SetBody for a full-screen panel,
+//     SetStatus for the footer's line, Box for a centred box); Fits says
+//     whether the current layout (Context.Layout) has room for it;
+//     HandleKey reads the Context and returns an effect, never changing
+//     anything itself;
+//   - open it with a common.Open{Overlay: …} effect (a domain type opening
+//     it from a key or an answer calls screen.push, or openFromAnswer as
+//     below), close it with common.Close{};
+//   - if it needs a new effect, add the type to ui/common/effect.go and
+//     its case to the handler of its group in action.go (applyScreen,
+//     applyTable or applyOp), which hands it to the domain type that owns
+//     it (domains.go).
 //
 // An overlay that an answer brings rather than a key (the choices after a
 // failed create, the offer to stop code a kernel interrupt could not stop,
@@ -54,10 +62,11 @@ import (
 // typing into. Otherwise it waits, the status line says so, and it opens
 // as soon as that layer is on top again (see openFromAnswer).
 //
-// Adding a pane: give it a view(…, w, h) that returns exactly h lines (none
-// wider than w), reserve its rows in newLayout (layout.go), call it from
-// View, and, if it takes keys, return its actions from a handleKey and add
-// it to focusedKey below.
+// Adding a pane: write a package under ui/pane whose View(c, …, w, h)
+// returns exactly h lines (none wider than w), reserve its rows in
+// newLayout (layout.go), call it from app.view, and, if it takes keys,
+// give it a HandleKey returning its effects and add it to focusedKey
+// below.
 
 // overlay is one layer of the stack (common.Overlay).
 type overlay = common.Overlay

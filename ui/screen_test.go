@@ -864,7 +864,7 @@ const (
 // the demo seed of the emulator, rendered by the dashboard on a clock
 // fixed 4 minutes after the seed was made, the second runtime selected;
 // its details show beside its sessions (split layout) without enter, which
-// would widen them (issue 23). A change to the dashboard that changes this frame
+// would widen them. A change to the dashboard that changes this frame
 // fails here until README is regenerated (-update), so the picture stays
 // true.
 func TestReadmeScreenshot(t *testing.T) {
@@ -910,7 +910,7 @@ func TestReadmeScreenshot(t *testing.T) {
 
 // ctrl+c quits from every dialog and the create picker, as README promises
 // and as in k9s and lazygit, and answers nothing: the runtime asked about
-// is not deleted (issue 23).
+// is not deleted.
 func TestCtrlCQuitsFromDialogs(t *testing.T) {
 	for _, open := range [][]string{{"d"}, {"n"}, {"o"}} {
 		e, m := emuModel(t, colabfake.Options{}, nil)
