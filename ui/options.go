@@ -121,7 +121,7 @@ type Options struct {
 	// log (tool "run"): runtimes left by a `colabdash run` that did not
 	// finish, with how to delete them.
 	Notices []string
-	// Monitor, when set, turns monitoring on (issue 21): the selected
+	// Monitor, when set, turns monitoring on: the selected
 	// runtime's resources and kernels are read through its proxy every
 	// 5 s, the other runtimes' on screen every 30 s (ui/poll), with the
 	// proxy token only; the table gains RAM, GPU and ACTIVITY columns and
