@@ -5,7 +5,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 	"github.com/colabdash/colabdash/ui/shell"
@@ -71,17 +71,7 @@ func (m *link) jupyterOpener(name string, ci api.ConnectionInfo) pane.Opener {
 		if svc == nil {
 			return nil, errNoService
 		}
-		return jupyter.New(jupyter.Options{Runtime: name, Info: ci, Now: m.opts.Now,
-			Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
-				rt, err := svc.GetRuntime(ctx, name)
-				if err != nil {
-					return api.ConnectionInfo{}, err
-				}
-				if rt.ConnectionInfo == nil {
-					return api.ConnectionInfo{}, errors.New("get_runtime returned no connectionInfo")
-				}
-				return *rt.ConnectionInfo, nil
-			}})
+		return ops.Jupyter(svc, name, ci, ops.JupyterOptions{Now: m.opts.Now})
 	}
 }
 
@@ -254,25 +244,14 @@ func (m *runtimeOps) openShell(now time.Time) tea.Cmd {
 		return nil
 	}
 	// Building the client does no I/O; the shell renews the token itself.
-	jc, err := m.link.jupyterOpener(sel.Name, *sel.ConnectionInfo)(m.link.life.ctx)
+	name, svc := sel.Name, m.link.svc
+	t, err := ops.Shell(svc, name, *sel.ConnectionInfo, ops.JupyterOptions{Now: m.opts.Now})
 	if err != nil {
 		m.scr.say(now, common.Say{Text: "shell on " + sel.ID() + ": " + common.ErrLine(err), Err: true})
 		return nil
 	}
-	name, svc := sel.Name, m.link.svc
-	ex := &shellExec{ctx: m.link.life.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: jc, Redact: m.cx.Redact,
-		Listed: func(ctx context.Context) (bool, error) {
-			rts, err := svc.ListRuntimes(ctx)
-			if err != nil {
-				return false, err
-			}
-			for _, rt := range rts {
-				if rt.Name == name {
-					return true, nil
-				}
-			}
-			return false, nil
-		}}}
+	ex := &shellExec{ctx: m.link.life.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: t.Client, Redact: m.cx.Redact,
+		Listed: t.Listed}}
 	id := sel.ID()
 	return tea.Exec(ex, func(error) tea.Msg { return shellDoneMsg{runtime: name, id: id, outcome: ex.outcome, err: ex.err} })
 }

@@ -2,19 +2,16 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/google/uuid"
 )
@@ -336,98 +333,19 @@ func (m *createOps) creations(now time.Time) []common.Creation {
 // The last used runtimeSpec, remembered across runs (N re-creates it).
 
 // LastSpec is the runtimeSpec and version of the last runtime the user
-// created, stored as JSON in LastSpecFile under the state directory. It
-// holds no secret.
-type LastSpec struct {
-	Spec    api.RuntimeSpecKey `json:"runtimeSpec"`
-	Version string             `json:"version,omitempty"`
-}
+// created (ui/ops keeps it, for the dashboard and the verbs alike).
+type LastSpec = ops.LastSpec
 
 // LastSpecFile is the file name of the last used spec in the state
 // directory.
-const LastSpecFile = "last-spec.json"
+const LastSpecFile = ops.LastSpecFile
 
-// DefaultStateDir returns $XDG_STATE_HOME/colabdash, or
-// ~/.local/state/colabdash when XDG_STATE_HOME is unset or not absolute
-// (XDG Base Directory spec). It returns "" when neither can be found.
-func DefaultStateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "colabdash")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".local", "state", "colabdash")
-}
+// LoadLastSpec reads dir/last-spec.json the bounded way (ops.LoadLastSpec).
+func LoadLastSpec(dir string) (*LastSpec, error) { return ops.LoadLastSpec(dir) }
 
-// LoadLastSpec reads dir/last-spec.json the bounded way (safefile: a
-// regular file of at most safefile.MaxStateFile bytes, read in bounded
-// time). It returns an error when dir is empty or not the user's own
-// (safefile.PrivateDir), the file is missing, is not a regular file (a
-// FIFO, a device, also behind a symlink) or too large, or it is not a
-// valid spec.
-func LoadLastSpec(dir string) (*LastSpec, error) {
-	if dir == "" {
-		return nil, errors.New("no state directory")
-	}
-	if err := safefile.PrivateDir("state directory", dir); err != nil {
-		return nil, err // another user could have written it
-	}
-	b, err := safefile.Read(filepath.Join(dir, LastSpecFile), safefile.MaxStateFile, 0)
-	if err != nil {
-		return nil, err
-	}
-	var ls LastSpec
-	if err := json.Unmarshal(b, &ls); err != nil {
-		return nil, err
-	}
-	if ls.Spec.Variant == "" {
-		return nil, errors.New(LastSpecFile + ": no variant")
-	}
-	return &ls, nil
-}
-
-// SaveLastSpec writes ls to dir/last-spec.json (directory 0700, file 0600,
-// written to a temporary file and renamed). An empty dir stores nothing.
-func SaveLastSpec(dir string, ls *LastSpec) error {
-	if dir == "" {
-		return nil
-	}
-	b, err := json.MarshalIndent(ls, "", "  ")
-	if err != nil {
-		return err
-	}
-	return WriteStateFile(dir, LastSpecFile, append(b, '\n'))
-}
-
-// WriteStateFile writes b to dir/name in the state directory (directory
-// 0700, file 0600) through a temporary file and a rename, so a reader
-// never sees half of it; a dir another user owns or may write to is
-// refused (safefile.PrivateDir). It holds no secret by contract: never
-// pass one.
-func WriteStateFile(dir, name string, b []byte) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	if err := safefile.PrivateDir("state directory", dir); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+name+"-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, name))
-}
+// SaveLastSpec writes ls to dir/last-spec.json (ops.SaveLastSpec). An
+// empty dir stores nothing.
+func SaveLastSpec(dir string, ls *LastSpec) error { return ops.SaveLastSpec(dir, ls) }
 
 // loadLastSpec reads the remembered spec for an account: none in demo mode
 // (the emulator's specs are not the account's, so a demo A100 never becomes

@@ -98,8 +98,8 @@ type Options struct {
 	// --readonly flag); renewing a token (get_runtime) only reads and stays.
 	ReadOnly bool
 	// StateDir is where the last used runtimeSpec is remembered
-	// (LastSpecFile); "" remembers nothing across runs. main passes
-	// DefaultStateDir(). In Demo mode it is neither read nor written: the
+	// (LastSpecFile); "" remembers nothing across runs. ui/cli passes
+	// ops.StateDir(). In Demo mode it is neither read nor written: the
 	// last spec is kept in memory.
 	StateDir string
 	// DefaultSpec is the runtimeSpec the create picker starts on, step by

@@ -116,7 +116,7 @@ func (s *Scheduler) due(name string, selected bool) (time.Time, bool) {
 // wantsResources reports whether a poll of st at now asks for the
 // resources (not while "not offered", except every NotOfferedRecheck).
 func wantsResources(st *schedState, now time.Time) bool {
-	return st == nil || st.notOffered.IsZero() || now.Sub(st.notOffered) >= NotOfferedRecheck
+	return st == nil || ResourcesDue(st.notOffered, now)
 }
 
 // trimWindow drops the times of w older than a minute before now.

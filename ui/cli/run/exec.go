@@ -138,27 +138,15 @@ func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int,
 // get_runtime and renewed the same way (as the file verbs' openRuntime,
 // on this run's connection).
 func (rs *runState) files(ctx context.Context) (*jupyter.Client, error) {
-	conn, name := rs.conn, rs.rt.Name
-	rt, err := conn.Svc.GetRuntime(ctx, name)
-	if err != nil {
-		return nil, kit.Classify(err, conn.Creds)
-	}
-	if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
+	conn := rs.conn
+	jc, rt, err := ops.OpenJupyter(ctx, conn.Svc, rs.rt.Name, ops.JupyterOptions{Redactor: rs.v.G.Logs.Red, Logger: rs.v.G.Logs.Log})
+	switch {
+	case errors.Is(err, ops.ErrNoConnection):
 		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "runtime " + termtext.Cut(rt.ID(), 63) + " has no connectionInfo yet"}
-	}
-	jc, err := jupyter.New(jupyter.Options{Runtime: name, Info: *rt.ConnectionInfo, Redactor: rs.v.G.Logs.Red, Logger: rs.v.G.Logs.Log,
-		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
-			rt, err := conn.Svc.GetRuntime(ctx, name)
-			if err != nil {
-				return api.ConnectionInfo{}, err
-			}
-			if rt.ConnectionInfo == nil {
-				return api.ConnectionInfo{}, errors.New("get_runtime returned no connectionInfo")
-			}
-			return *rt.ConnectionInfo, nil
-		}})
-	if err != nil {
+	case errors.As(err, new(*jupyter.Error)):
 		return nil, files.FileError(err, nil)
+	case err != nil:
+		return nil, kit.Classify(err, conn.Creds)
 	}
 	return jc, nil
 }
