@@ -54,7 +54,7 @@ func New(t testing.TB, o colabfake.Options) *Env {
 	}
 	t.Cleanup(func() { _ = srv.Close() })
 	tok := filepath.Join(home, "token.txt")
-	if err := os.WriteFile(tok, []byte("ya29.kittest-token\n"), 0o600); err != nil {
+	if err := os.WriteFile(tok, []byte("kittest-access-token-4f9c2a\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return &Env{T: t, Srv: srv, Endpoint: ep, TokenFile: tok}
