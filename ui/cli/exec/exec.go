@@ -15,7 +15,7 @@ import (
 )
 
 // MaxCode bounds the code exec reads from -f FILE or stdin (1 MiB).
-const MaxCode = 1 << 20
+const MaxCode = kit.MaxCode
 
 // maxExecDrops is how many execute_code calls in a row may fail with a
 // dropped connection (UNAVAILABLE, each after the client's own retries)

@@ -13,7 +13,6 @@ import (
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
-	"github.com/colabdash/colabdash/ui/cli/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
@@ -314,7 +313,7 @@ func (v *verb) execTarget(ctx context.Context, conn *kit.Connection, target stri
 			return "", err
 		}
 		name := rt.Name + "/sessions/" + sid
-		if err := runtimes.CheckListed(v.Verb, ctx, conn, map[string][]api.Session{}, rt, name); err != nil {
+		if err := v.CheckListed(ctx, conn, map[string][]api.Session{}, rt, name); err != nil {
 			return "", err
 		}
 		return name, nil

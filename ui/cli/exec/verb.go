@@ -1,6 +1,6 @@
 // Package exec holds `colabdash exec`: Python code run on a runtime's
 // kernel, with reattach, detach and stop; run uses its RunCode and
-// ExecDone.
+// ExecDone through kit.ExecHooks.
 package exec
 
 import (
@@ -24,9 +24,14 @@ func newVerb(g *kit.Globals, s *kit.Streams, name string) *verb {
 	return &verb{Verb: kit.NewVerb(g, s, name)}
 }
 
+func init() {
+	kit.ExecHooks.RunCode, kit.ExecHooks.ExecDone = RunCode, ExecDone
+}
+
 // RunCode calls execute_code, repeating the identical call (same session,
 // executionId and code) while it is cut off or the connection drops. run
-// runs its script and its notebook's cells with it.
+// runs its script and its notebook's cells with it (through
+// kit.ExecHooks).
 func RunCode(v *kit.Verb, ctx context.Context, conn *kit.Connection, req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
 	return (&verb{Verb: v}).runCode(ctx, conn, req)
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/safefile"
-	"github.com/colabdash/colabdash/ui/cli/exec"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -156,7 +155,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 			continue
 		}
 		t0 := time.Now()
-		res, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: src, ExecutionID: uuid.NewString()})
+		res, err := kit.ExecHooks.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: src, ExecutionID: uuid.NewString()})
 		if err != nil {
 			stopErr = rs.orStopped(kit.Classify(err, conn.Creds), "in "+what)
 			break

@@ -67,7 +67,7 @@ func CreateCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.BoolVar(&o.wait, "wait", false, "return once the runtime is listed with a connection URL")
 	kit.DurationVar(f, &o.timeout, "timeout", 15*time.Minute, false, "give up waiting after this long; 0: no limit (the runtime may still be created: re-run with --request-id)")
 	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
-	_ = cmd.RegisterFlagCompletionFunc("spec", v.completeSpecs)
+	_ = cmd.RegisterFlagCompletionFunc("spec", v.CompleteSpecs)
 	return cmd
 }
 
