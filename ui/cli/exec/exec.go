@@ -15,7 +15,7 @@ import (
 )
 
 // MaxCode bounds the code exec reads from -f FILE or stdin (1 MiB).
-const MaxCode = 1 << 20
+const MaxCode = kit.MaxCode
 
 // Report is the JSON of `colabdash exec --json`: ExecuteCodeResult
 // (colab-api.md §2.7) with every field present. ExecutionError is null

@@ -2,16 +2,12 @@ package exec
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
-	"github.com/colabdash/colabdash/ui/cli/runtimes"
 	"github.com/colabdash/colabdash/ui/ops"
-	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 )
@@ -110,7 +106,7 @@ func (v *verb) execTarget(ctx context.Context, conn *kit.Connection, target stri
 			return "", err
 		}
 		name := rt.Name + "/sessions/" + sid
-		if err := runtimes.CheckListed(v.Verb, ctx, conn, map[string][]api.Session{}, rt, name); err != nil {
+		if err := v.CheckListed(ctx, conn, map[string][]api.Session{}, rt, name); err != nil {
 			return "", err
 		}
 		return name, nil
@@ -177,42 +173,11 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 			return err
 		}
 	} else {
-		out := res.Stdout
-		if res.Result != "" {
-			if out != "" && !strings.HasSuffix(out, "\n") {
-				out += "\n"
-			}
-			out += res.Result + "\n"
-		}
-		v.program(v.S.Out, v.S.OutTTY, out)
-		v.program(v.S.Err, v.S.ErrTTY, res.Stderr)
-		if res.OutputTruncated {
-			v.Note("the server truncated the output (the end is kept)")
-		}
-		for _, ro := range res.RichOutputs {
-			what := strings.Join(ro.MimeTypes, ", ")
-			if ro.FilePath != "" {
-				v.Note(fmt.Sprintf("rich output %d (%s) is on the runtime at %s", ro.Index, termtext.Cut(what, 80), termtext.Line(ro.FilePath)))
-			} else {
-				v.Note(fmt.Sprintf("rich output %d (%s) was dropped by the server", ro.Index, termtext.Cut(what, 80)))
-			}
-		}
+		v.PrintExecOutput(res)
 	}
 	xe := res.ExecutionError
 	if xe == nil {
 		return nil
-	}
-	if !v.AsJSON {
-		tb := make([]string, 0, len(xe.Traceback)+1)
-		for _, frame := range xe.Traceback {
-			tb = append(tb, strings.TrimRight(termtext.Output(frame), "\n"))
-		}
-		if len(tb) == 0 {
-			tb = append(tb, termtext.Line(xe.Name+": "+xe.Value))
-		}
-		v.Mu.Lock()
-		fmt.Fprintln(v.S.Err, v.Red().Redact(strings.Join(tb, "\n")))
-		v.Mu.Unlock()
 	}
 	if code := v.raisedCode(xe); code == kit.ExitInterrupted {
 		return &kit.ExitError{Code: code, Msg: "interrupted: the code raised KeyboardInterrupt; session " + kit.SessionRef(session) + " keeps its state"}
@@ -227,18 +192,4 @@ func (v *verb) raisedCode(xe *api.ExecuteError) int {
 		return kit.ExitInterrupted
 	}
 	return kit.ExitFailure
-}
-
-// program writes the code's own output to w: the exact bytes into a pipe
-// or file; on a terminal sanitized and redacted like any server text.
-func (v *verb) program(w io.Writer, tty bool, s string) {
-	if s == "" {
-		return
-	}
-	if tty {
-		s = v.Red().Redact(termtext.Output(s))
-	}
-	v.Mu.Lock()
-	defer v.Mu.Unlock()
-	io.WriteString(w, s)
 }

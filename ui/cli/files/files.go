@@ -108,39 +108,13 @@ func openError(err error, found api.Runtime, conn *kit.Connection) error {
 	return kit.Classify(err, conn.Creds)
 }
 
-// FileError turns a file-command failure into its exit code and one line.
+// FileError turns a file-command failure into its exit code and one line
+// (kit.FileError, with rf's credentials for an API failure).
 func FileError(err error, rf *runtimeFiles) *kit.ExitError {
-	var ee *kit.ExitError
-	if errors.As(err, &ee) {
-		return ee
-	}
-	var je *jupyter.Error
-	if errors.As(err, &je) {
-		code := kit.ExitFailure
-		switch je.Kind {
-		case jupyter.ErrIsDir:
-			if je.Message == "" { // a directory named without -r: the flag is missing
-				code = kit.ExitUsage
-			}
-		case jupyter.ErrTopLevel:
-			code = kit.ExitUsage
-		case jupyter.ErrNotFound, jupyter.ErrHidden, jupyter.ErrNoParent, jupyter.ErrLocalNotFound:
-			code = ExitNoSuchFile
-		case jupyter.ErrRuntimeGone, jupyter.ErrRefused, jupyter.ErrTransport, jupyter.ErrServer,
-			jupyter.ErrRedirect, jupyter.ErrNoConnection:
-			code = kit.ExitAPI
-		case jupyter.ErrInterrupted:
-			code = kit.ExitInterrupted
-		}
-		return &kit.ExitError{Code: code, Msg: api.OneLine(je.Error(), 0)}
-	}
-	if errors.Is(err, context.Canceled) {
-		return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted"}
-	}
 	if rf != nil {
-		return kit.Classify(err, rf.conn.Creds)
+		return kit.FileError(err, rf.conn.Creds)
 	}
-	return kit.Classify(err, nil)
+	return kit.FileError(err, nil)
 }
 
 // completeRuntimeColon completes the RUNTIME of RUNTIME:PATH with the

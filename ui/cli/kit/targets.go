@@ -140,6 +140,28 @@ func FindRuntime(ctx context.Context, conn *Connection, arg string) (api.Runtime
 	return ResolveRuntime(rts, arg)
 }
 
+// CheckListed reports (exit code 6) when session name is not open on rt,
+// listing rt's sessions once per runtime into listed (session close and
+// exec check a session argument with it).
+func (v *Verb) CheckListed(ctx context.Context, conn *Connection, listed map[string][]api.Session, rt api.Runtime, name string) error {
+	ss, ok := listed[rt.Name]
+	if !ok {
+		var err error
+		if ss, err = conn.Svc.ListSessions(ctx, rt.Name); err != nil {
+			return Classify(err, conn.Creds)
+		}
+		listed[rt.Name] = ss
+	}
+	if slices.ContainsFunc(ss, func(s api.Session) bool { return s.Name == name }) {
+		return nil
+	}
+	lists := "colabdash sessions lists them; " + UnusualID("the runtime", rt.ID())
+	if line := v.G.RuntimeCommand(rt.ID(), "sessions"); line != "" {
+		lists = line + " lists them"
+	}
+	return &ExitError{Code: ExitNotFound, Msg: fmt.Sprintf("no session %s open (%s)", SessionRef(name), lists)}
+}
+
 // --- outcomes of verbs with several targets ---
 
 // Outcomes collects the result of each target of delete or session close

@@ -17,8 +17,6 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/cli/exec"
-	"github.com/colabdash/colabdash/ui/cli/files"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -144,7 +142,7 @@ func (rs *runState) files(ctx context.Context) (*jupyter.Client, error) {
 	case errors.Is(err, ops.ErrNoConnection):
 		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "runtime " + termtext.Cut(rt.ID(), 63) + " has no connectionInfo yet"}
 	case errors.As(err, new(*jupyter.Error)):
-		return nil, files.FileError(err, nil)
+		return nil, kit.FileError(err, nil)
 	case err != nil:
 		return nil, kit.Classify(err, conn.Creds)
 	}
@@ -158,11 +156,11 @@ func (rs *runState) copyOptions(remoteDst bool) jupyter.CopyOptions {
 	return jupyter.CopyOptions{Recursive: true,
 		OnFile: func(r jupyter.FileResult) {
 			if remoteDst {
-				r.Dst = files.AbsRemoteArg(r.Dst)
+				r.Dst = kit.AbsRemoteArg(r.Dst)
 			} else {
-				r.Src = files.AbsRemoteArg(r.Src)
+				r.Src = kit.AbsRemoteArg(r.Src)
 			}
-			rs.rep.Files = append(rs.rep.Files, files.CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
+			rs.rep.Files = append(rs.rep.Files, kit.CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
 			v.Note(fmt.Sprintf("%s → %s (%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)), state.FormatBytes(r.Bytes)))
 		},
 		Warn: func(msg string) { v.Note("warning: " + msg) }}
@@ -186,7 +184,7 @@ func (rs *runState) uploads(paths []string) error {
 			dst, dir = "content/"+filepath.Base(local), false
 		}
 		if err := jc.UploadPath(rs.ctx, local, dst, dir, rs.copyOptions(true)); err != nil {
-			return files.FileError(err, nil)
+			return kit.FileError(err, nil)
 		}
 	}
 	return nil
@@ -211,8 +209,8 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 		if err == nil {
 			continue
 		}
-		fe := files.FileError(err, nil)
-		if fe.Code == files.ExitNoSuchFile {
+		fe := kit.FileError(err, nil)
+		if fe.Code == kit.ExitNotFound {
 			rs.rep.Missing = append(rs.rep.Missing, d.remote)
 			v.Note("warning: --download " + termtext.Cut(d.remote, 200) + ": not on the runtime")
 			continue
@@ -301,7 +299,7 @@ func (rs *runState) runScript(job *runJob) (int, error) {
 	}
 	rs.rep.Stdout, rs.rep.Stderr, rs.rep.ExecutionError = res.Stdout, res.Stderr, res.ExecutionError
 	if !v.AsJSON {
-		exec.ExecDone(v.Verb, res, nil, rs.session, "", conn)
+		v.PrintExecOutput(res)
 	}
 	return code, nil
 }

@@ -14,9 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/cli/files"
 	"github.com/colabdash/colabdash/ui/cli/kit"
-	"github.com/colabdash/colabdash/ui/cli/runtimes"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -87,13 +85,13 @@ type Report struct {
 	Stdout    string          `json:"stdout,omitempty"`
 	Stderr    string          `json:"stderr,omitempty"`
 	// ExecutionError is the script's exception (not SystemExit).
-	ExecutionError *api.ExecuteError  `json:"executionError,omitempty"`
-	Output         string             `json:"output,omitempty"`
-	FailedCell     int                `json:"failedCell,omitempty"`
-	Cells          int                `json:"cells,omitempty"`
-	Files          []files.CopiedFile `json:"files"`
-	Missing        []string           `json:"missing"`
-	Seconds        float64            `json:"seconds"`
+	ExecutionError *api.ExecuteError `json:"executionError,omitempty"`
+	Output         string            `json:"output,omitempty"`
+	FailedCell     int               `json:"failedCell,omitempty"`
+	Cells          int               `json:"cells,omitempty"`
+	Files          []kit.CopiedFile  `json:"files"`
+	Missing        []string          `json:"missing"`
+	Seconds        float64           `json:"seconds"`
 }
 
 // startRun begins watching for what ends a run early: SIGINT, SIGTERM
@@ -104,7 +102,7 @@ func (v *verb) startRun(parent context.Context, timeout time.Duration) *runState
 	base := context.WithoutCancel(parent)
 	ctx, cancel := context.WithCancelCause(base)
 	rs := &runState{v: v, base: base, ctx: ctx, cancel: cancel, abandon: make(chan struct{}), done: make(chan struct{}),
-		rep: Report{Files: []files.CopiedFile{}, Missing: []string{}}}
+		rep: Report{Files: []kit.CopiedFile{}, Missing: []string{}}}
 	var (
 		sigs     <-chan os.Signal
 		stopSigs = func() {}
@@ -202,7 +200,7 @@ func (rs *runState) stopError(what string) *kit.ExitError {
 // exists) and waits until it is listed with a connection.
 func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 	v, conn := rs.v, rs.conn
-	specs, tier, err := runtimes.LoadSpecs(rs.ctx, conn)
+	specs, tier, err := kit.LoadSpecs(rs.ctx, conn)
 	if err != nil {
 		return rs.orStopped(err, "before creating a runtime; nothing was created")
 	}
@@ -250,7 +248,7 @@ func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 			v.Note("could not update the run's record: " + err.Error())
 		}
 	}
-	rt, err = runtimes.WaitListed(v.Verb, rs.ctx, conn, rt, 0)
+	rt, err = v.WaitListed(rs.ctx, conn, rt, 0)
 	if err != nil {
 		return rs.orStopped(err, "while waiting for the runtime")
 	}
@@ -278,7 +276,7 @@ func (rs *runState) createFailed(err error, spec api.RuntimeSpecKey, specs []api
 	if rs.ledger != nil {
 		rs.ledger.end()
 	}
-	return runtimes.CreateFailed(rs.v.Verb, ce.Decision.Err, spec, specs, tier, ce.Attempts, rs.conn)
+	return rs.v.CreateFailed(ce.Decision.Err, spec, specs, tier, ce.Attempts, rs.conn)
 }
 
 // orStopped is err, or the stop's own error when a signal or --timeout
@@ -385,12 +383,12 @@ func (v *verb) reap(cmd *cobra.Command, yes bool) error {
 	defer conn.Close()
 	deleted, err := v.reapLeftovers(cmd.Context(), conn, !yes)
 	if v.AsJSON {
-		rep := runtimes.DeleteReport{Envelope: kit.Envelope{OK: err == nil}, Runtimes: []runtimes.DeleteEntry{}}
+		rep := kit.DeleteReport{Envelope: kit.Envelope{OK: err == nil}, Runtimes: []kit.DeleteEntry{}}
 		if err != nil {
 			rep.Envelope = kit.Failure(err, v.Red())
 		}
 		for _, name := range deleted {
-			rep.Runtimes = append(rep.Runtimes, runtimes.DeleteEntry{Name: name, Deleted: true})
+			rep.Runtimes = append(rep.Runtimes, kit.DeleteEntry{Name: name, Deleted: true})
 		}
 		if jerr := v.WriteJSON(rep); jerr != nil && err == nil {
 			return jerr

@@ -68,7 +68,7 @@ func CreateCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.BoolVar(&o.wait, "wait", false, "return once the runtime is listed with a connection URL")
 	kit.DurationVar(f, &o.timeout, "timeout", 15*time.Minute, false, "give up waiting after this long; 0: no limit (the runtime may still be created: re-run with --request-id)")
 	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
-	_ = cmd.RegisterFlagCompletionFunc("spec", v.completeSpecs)
+	_ = cmd.RegisterFlagCompletionFunc("spec", v.CompleteSpecs)
 	return cmd
 }
 
@@ -184,13 +184,13 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 // settle is what create does with the runtime create_runtime answered
 // with: refused (exit 4, neither waited for nor reported) when it is not
 // the runtime --id asked for (state.CheckCreated), else waited for with
-// --wait (waitListed).
+// --wait (kit.Verb.WaitListed).
 func (v *verb) settle(ctx context.Context, conn *kit.Connection, req api.CreateRuntimeRequest, rt api.Runtime, o createOptions) (api.Runtime, error) {
 	if err := state.CheckCreated(req, rt); err != nil {
 		return api.Runtime{}, &kit.ExitError{Code: kit.ExitAPI, Msg: termtext.Line(err.Error())}
 	}
 	if o.wait {
-		return v.waitListed(ctx, conn, rt, o.timeout)
+		return v.WaitListed(ctx, conn, rt, o.timeout)
 	}
 	return rt, nil
 }
@@ -256,7 +256,7 @@ func (v *verb) createProgress(ev ops.CreateEvent) {
 // createError is create's exit after ops.Create gave up: 124 for
 // --timeout, 130 when interrupted (both: Colab may still create the
 // runtime), 4 with the line that re-sends the same requestId when the
-// outcome stays unknown, else the explained refusal (createFailed).
+// outcome stays unknown, else the explained refusal (kit.Verb.CreateFailed).
 func (v *verb) createError(ctx context.Context, err error, o createOptions, rerun string, spec api.RuntimeSpecKey, specs []api.RuntimeSpec, tier api.SubscriptionTier, conn *kit.Connection) error {
 	var ce *ops.CreateError
 	switch {
@@ -270,61 +270,7 @@ func (v *verb) createError(ctx context.Context, err error, o createOptions, reru
 		return &kit.ExitError{Code: kit.ExitAPI, Msg: "outcome unknown: the connection was lost after create_runtime was sent, so a runtime " +
 			"may have been created (the same requestId never creates a second); " + rerun}
 	}
-	return v.createFailed(ce.Decision.Err, spec, specs, tier, ce.Attempts, conn)
-}
-
-// createFailed explains a refused create on stderr, as the dashboard's
-// dialog does, and returns the exit code: 5 for a quota, a limit or no
-// capacity; else by class.
-func (v *verb) createFailed(ae *api.Error, spec api.RuntimeSpecKey, specs []api.RuntimeSpec, tier api.SubscriptionTier, attempts int, conn *kit.Connection) error {
-	f := state.ExplainCreateFailure(ae, spec, specs, tier, attempts)
-	if f.Kind == state.CreateFailedOther {
-		return kit.Classify(ae, conn.Creds)
-	}
-	v.Note(f.Title + ": " + termtext.Cut(ae.Error(), 200))
-	for _, line := range f.Body {
-		v.Note(line)
-	}
-	if f.Kind == state.CreateTooManyRuntimes {
-		v.Note("delete one (" + v.G.CommandOr("colabdash status", "status") + " lists them; " +
-			v.G.CommandOr("colabdash delete RUNTIME", "delete", "RUNTIME") + "), or wait and create again")
-	}
-	for _, k := range f.Alternatives {
-		if arg, ok := specArg(k); ok {
-			if line, ok := v.G.CommandLine("create", "--spec", arg); ok {
-				v.Note("try: " + line)
-				continue
-			}
-		}
-		v.Note("try the runtimeSpec " + termtext.Cut(k.String(), 60) + " (unusual: no command to paste is printed)")
-	}
-	code := kit.ExitAPI
-	if f.Kind.QuotaOrIneligible() || kit.QuotaOrIneligible(ae) {
-		code = kit.ExitQuota
-	}
-	return &kit.ExitError{Code: code, Msg: ""}
-}
-
-// waitListed polls list_runtimes until rt is listed with a connection URL
-// (ops.WaitListed) and returns it as listed; on a terminal each wait says
-// so on stderr.
-func (v *verb) waitListed(ctx context.Context, conn *kit.Connection, rt api.Runtime, timeout time.Duration) (api.Runtime, error) {
-	listed, err := ops.WaitListed(ctx, conn.Svc, rt, func(ops.CreateEvent) {
-		if v.S.ErrTTY {
-			v.Note("waiting for " + termtext.Cut(rt.ID(), 63) + " to be listed with a connection…")
-		}
-	})
-	switch {
-	case err == nil:
-		return listed, nil
-	case ctx.Err() == nil:
-		return api.Runtime{}, kit.Classify(err, conn.Creds)
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		status := v.G.CommandOr("colabdash status", "status")
-		return api.Runtime{}, &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("%s was created but is not listed with a connection after --timeout %s; "+
-			"%s shows it when it is", termtext.Cut(rt.ID(), 63), timeout, status)}
-	}
-	return api.Runtime{}, &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted while waiting for " + termtext.Cut(rt.ID(), 63) + " (it was created)"}
+	return v.CreateFailed(ce.Decision.Err, spec, specs, tier, ce.Attempts, conn)
 }
 
 func orLatest(version string) string {
@@ -339,7 +285,7 @@ func orLatest(version string) string {
 // --id, --wait and --json as given), as a line to paste.
 func rerunCreate(g *kit.Globals, cmd *cobra.Command, spec api.RuntimeSpecKey, version string, o createOptions, requestID string) string {
 	prose := "re-run the same create with --request-id " + requestID
-	arg, ok := specArg(spec)
+	arg, ok := kit.SpecArg(spec)
 	if !ok {
 		return prose
 	}
@@ -361,13 +307,4 @@ func rerunCreate(g *kit.Globals, cmd *cobra.Command, spec api.RuntimeSpecKey, ve
 		return prose
 	}
 	return "to get it, run: " + line
-}
-
-// specArg is runtimeSpec k written for --spec ("GPU/T4/STANDARD"); ok is
-// false when that text would not parse back to k (an accelerator from a
-// server holding a "/", say), so no command may be built from it.
-func specArg(k api.RuntimeSpecKey) (string, bool) {
-	s := k.String()
-	back, err := state.ParseSpec(s)
-	return s, err == nil && back == k
 }
