@@ -11,7 +11,7 @@ import (
 
 // Fuzz targets for everything that reads bytes Colab (or a proxy in
 // between) sent: expireTime, error texts, HTTP error bodies and the
-// Runtime/ConnectionInfo JSON. Seeds are the inputs of field-cases.md;
+// Runtime/ConnectionInfo JSON. Seeds are inputs seen in the field;
 // crashers found by `go test -fuzz` are kept in testdata/fuzz/<Target>.
 // .ci/run runs each target for a bounded time.
 
@@ -70,7 +70,7 @@ func FuzzParseExpireTime(f *testing.F) {
 	})
 }
 
-// errorTextSeeds are the error texts of field-cases.md (isError texts,
+// errorTextSeeds are error texts seen in the field (isError texts,
 // Google envelopes, JSON-RPC messages, HTML pages).
 var errorTextSeeds = []string{
 	`{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`,

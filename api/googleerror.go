@@ -11,7 +11,7 @@ import (
 	"unicode"
 )
 
-// Status is a google.rpc.Status (colab-api.md §2.8). Details are kept raw;
+// Status is a google.rpc.Status. Details are kept raw;
 // ErrorFromStatus reads ErrorInfo, RetryInfo and QuotaFailure from them.
 type Status struct {
 	Code    int               `json:"code"`
@@ -20,7 +20,7 @@ type Status struct {
 	Details []json.RawMessage `json:"details,omitempty"`
 }
 
-// ErrorInfo is a google.rpc.ErrorInfo detail (colab-api.md §2.8).
+// ErrorInfo is a google.rpc.ErrorInfo detail.
 type ErrorInfo struct {
 	Type     string            `json:"@type,omitempty"`
 	Reason   string            `json:"reason,omitempty"`

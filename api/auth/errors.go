@@ -17,7 +17,9 @@ import (
 // lower-case phrase safe to show.
 type Kind string
 
-// The kinds of *Error (field-cases.md §B, cases 10 and 11).
+// The kinds of *Error: credentials not found, a credentials file missing,
+// unreadable or malformed, a refresh token revoked or needing
+// re-authentication, and an access token that cannot be had.
 const (
 	// KindNoCredentials: no flag, no GOOGLE_APPLICATION_CREDENTIALS, no
 	// well-known ADC file, and the metadata server was not to be used.

@@ -694,8 +694,7 @@ func TestScopeInsufficient(t *testing.T) {
 	c, sl := emuClient(t, ep, func(o *Options) {
 		o.OnUnauthenticated = func(context.Context) bool { refreshes.Add(1); return true }
 	})
-	// Listed OK but calls denied, the pattern other Google MCP servers show
-	// (colab-api.md §3.1).
+	// Listed OK but calls denied, the pattern other Google MCP servers show.
 	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Method: "tools/call", Status: 403, Times: -1,
 		Body: colabfake.GoogleErrorText(api.PermissionDenied, "Request had insufficient authentication scopes.", api.ReasonScopeInsufficient, 0)})
 	_, err := c.ListRuntimes(context.Background())

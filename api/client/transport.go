@@ -23,7 +23,7 @@ const maxErrorBody = 64 << 10
 // than the response) keeps the status, Retry-After and body typed through
 // the go-sdk, which wraps client.Do errors with %w as "rejected by
 // transport" and, unlike a bare 401/403/400 response, keeps the MCP session
-// usable (stack-notes.md §2).
+// usable.
 type httpStatusError struct {
 	Status     int
 	RetryAfter string

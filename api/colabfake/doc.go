@@ -1,9 +1,9 @@
 // Package colabfake is colabdash's embedded Colab emulator: a real MCP
 // server (go-sdk's mcp.NewServer, mcp.AddTool, mcp.NewStreamableHTTPHandler)
 // that serves the ten tools of colaboratory.googleapis.com/mcp with the
-// documented lowerCamelCase schemas (../../shared/reference/colab-api.md §1,
-// §2), over streamable HTTP on loopback only. It backs `colabdash --demo`
-// style runs and every client test; it never reaches Google.
+// documented lowerCamelCase schemas, over streamable HTTP on loopback only.
+// It backs `colabdash --demo` style runs and every client test; it never
+// reaches Google.
 //
 // # Behaviour
 //

@@ -31,7 +31,7 @@ const (
 	DefaultCreatesPerMinute = 10
 	// DefaultExecuteCutoff is how long one execute_code call waits for its
 	// code before it is cut off with DEADLINE_EXCEEDED: 600 s, as Colab
-	// documents (colab-api.md §0, §1.10).
+	// documents.
 	DefaultExecuteCutoff = 600 * time.Second
 )
 
@@ -55,13 +55,12 @@ type Options struct {
 	// DEADLINE_EXCEEDED; the creation goes on and repeating the identical
 	// call (same requestId) waits for it again, as Colab documents.
 	CreateDeadline time.Duration
-	// ExecuteCutoff is how long (real time) one execute_code call waits
-	// for its code; then the call fails with DEADLINE_EXCEEDED while the
-	// code keeps running, and the identical call (same session and
-	// executionId) reattaches to it, as Colab does at 600 s
-	// (colab-api.md §1.10). A call without an executionId, or with a
-	// runtime target, cannot be resumed; its error says so. Zero means
-	// DefaultExecuteCutoff.
+	// ExecuteCutoff is how long (real time) one execute_code call waits for
+	// its code; then the call fails with DEADLINE_EXCEEDED while the code
+	// keeps running, and the identical call (same session and executionId)
+	// reattaches to it, as Colab does at 600 s. A call without an executionId,
+	// or with a runtime target, cannot be resumed; its error says so. Zero
+	// means DefaultExecuteCutoff.
 	ExecuteCutoff time.Duration
 	// Latency is a real delay added before every JSON-RPC POST (handshake,
 	// tools/list and tools/call alike, as a network round trip; it ends early
@@ -115,7 +114,8 @@ type Options struct {
 	NoAllowMissing bool
 	// OperationResults makes a successful create_runtime answer with a
 	// finished Operation {"name","done":true,"response":Runtime} instead of
-	// the bare Runtime (colab-api.md §5 rule 1).
+	// the bare Runtime: snapshots of Colab's documentation show both
+	// replies, and the client must accept either.
 	OperationResults bool
 	// NoAuth serves requests without an Authorization header too (the
 	// Host/Origin checks stay). It exists for MCP conformance suites, whose
@@ -161,8 +161,7 @@ type Options struct {
 	TTYShell bool
 	// TTYCloseOnExpiry closes an open /colab/tty socket (1008) when the
 	// proxy token that opened it expires; by default it stays open. Both
-	// are possible on Colab until someone measures it
-	// (monitor-and-shell.md §6).
+	// are possible on Colab until someone measures it.
 	TTYCloseOnExpiry bool
 	// OnProxyRequest, when set, is called with every runtime-proxy request
 	// before its token is checked (tests use it to move the clock or

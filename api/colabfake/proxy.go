@@ -125,13 +125,12 @@ func fakeColabURL(id string) string { return "https://8080-m-s-" + id + ".prod.c
 // PUT directory, PATCH rename, DELETE), GET api/sessions (one Jupyter
 // session per open Colab session, with a kernel), POST
 // api/kernels/{id}/interrupt and a kernel channels WebSocket that answers
-// execute_request with execute_reply. Hidden names (a segment starting
-// with ".") are neither listed nor served, except that files/ serves the
-// rich-output bundles under content/.dsm_outputs/, as Colab documents
-// (colab-api.md §4), and Colab's terminal WebSocket colab/tty (package
-// runtimeproxy/terminal: an emulated shell, or a real one with
-// Options.TTYShell; the token in the header even with
-// StrictTokenPlacement). With Options.JupyterUpstream every request
+// execute_request with execute_reply. Hidden names (a segment starting with
+// ".") are neither listed nor served, except that files/ serves the
+// rich-output bundles under content/.dsm_outputs/, as Colab documents, and
+// Colab's terminal WebSocket colab/tty (package runtimeproxy/terminal: an
+// emulated shell, or a real one with Options.TTYShell; the token in the header
+// even with StrictTokenPlacement). With Options.JupyterUpstream every request
 // behind the token goes to that Jupyter server instead. See package
 // runtimeproxy.
 func (s *Server) ProxyHandler() http.Handler {

@@ -70,7 +70,7 @@ func TestToolsListNamesAndInputSchemas(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
-	// Documented lowerCamelCase inputs (colab-api.md §1), required marked.
+	// Documented lowerCamelCase inputs, required marked.
 	wantProps := map[string][]string{
 		"list_runtime_specs": nil,
 		"get_subscription":   nil,

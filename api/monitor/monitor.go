@@ -1,6 +1,5 @@
 // Package monitor reads what a Colab runtime says of its own use, through
-// the runtime proxy at connectionInfo.url (issue 21;
-// ../../shared/reference/monitor-and-shell.md §1, §3): Colab's resource
+// the runtime proxy at connectionInfo.url: Colab's resource
 // figures (GET api/colab/resources: RAM, disks, GPUs) and Jupyter's
 // kernel activity (GET api/kernels, api/sessions).
 //

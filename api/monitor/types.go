@@ -21,7 +21,7 @@ type Resources struct {
 }
 
 // Memory is a runtime's RAM in bytes. Whether Colab's freeBytes is
-// Linux's MemFree or MemAvailable is unknown (monitor-and-shell.md §1.2).
+// Linux's MemFree or MemAvailable is unknown.
 type Memory struct {
 	TotalBytes, FreeBytes int64
 }

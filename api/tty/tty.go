@@ -1,7 +1,7 @@
 // Package tty is a terminal on a Colab runtime: Colab's /colab/tty
 // WebSocket below connectionInfo.url, or, when the runtime's server is a
 // stock Jupyter server (a Jupyter 404 for that route), a terminado
-// terminal (../../../shared/reference/monitor-and-shell.md §2, §4).
+// terminal.
 //
 // A Terminal connects in the background: input written and sizes set
 // while it connects are queued and sent once it is open, the size first.

@@ -1,5 +1,4 @@
-// Package monitor is the pure domain of runtime monitoring (issue 21;
-// ../../shared/reference/monitor-and-shell.md §1, §3): what a poll of
+// Package monitor is the pure domain of runtime monitoring: what a poll of
 // api/colab/resources and api/kernels (package api/monitor) means for
 // the dashboard and `colabdash top`.
 //

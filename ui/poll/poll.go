@@ -1,4 +1,4 @@
-// Package poll runs the dashboard's monitor polls (issue 21): on the
+// Package poll runs the dashboard's monitor polls: on the
 // root's 1 Hz tick it asks the Scheduler (state/monitor) which runtimes
 // are due — the selected one every 5 s, the others on screen every 30 s,
 // none off screen, never two polls at once for one runtime, backing off

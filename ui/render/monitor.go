@@ -1,6 +1,6 @@
 package render
 
-// The monitor's words and cells (issue 21), shared by the dashboard (the
+// The monitor's words and cells, shared by the dashboard (the
 // runtimes table's RAM, GPU and ACTIVITY columns, the details and
 // sessions panes) and `colabdash top`: one way to say a runtime's
 // kernel activity, its sizes and a sparkline of its last 15 minutes.

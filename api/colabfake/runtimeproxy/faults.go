@@ -58,7 +58,7 @@ const (
 	FaultRedirectToken
 )
 
-// Runtime-proxy faults of the monitor's routes (issue 21), matched like
+// Runtime-proxy faults of the monitor's routes, matched like
 // the others; with PathPrefix "api/colab/resources" they hit Colab's
 // resources route only.
 const (

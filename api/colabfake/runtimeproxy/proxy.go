@@ -14,7 +14,7 @@
 // Colab's GET api/colab/resources (RAM, disks, GPUs). Hidden names
 // (a segment starting with ".") are neither listed nor served, except
 // that files/ serves the rich-output bundles under content/.dsm_outputs/,
-// as Colab documents (colab-api.md §4). Colab's terminal WebSocket
+// as Colab documents. Colab's terminal WebSocket
 // colab/tty is package terminal's. With Config.JupyterUpstream every
 // request behind the token goes to that Jupyter server instead.
 //
@@ -50,7 +50,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy/terminal"
 )
 
-// Proxy header and query names (colab-api.md §4); the same values as
+// Proxy header and query names; the same values as
 // api/jupyter's, repeated so the emulator does not import its client.
 const (
 	// TokenHeader carries the runtime's proxy token on plain HTTP.

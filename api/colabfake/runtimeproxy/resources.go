@@ -1,9 +1,8 @@
 package runtimeproxy
 
-// Colab's resource figures, GET api/colab/resources (issue 21;
-// monitor-and-shell.md §1, §5): the reply colab-vscode's resource tree
-// reads, behind the proxy token like every other route, with Colab's
-// XSSI guard before it.
+// Colab's resource figures, GET api/colab/resources: the reply
+// colab-vscode's resource tree reads, behind the proxy token like every
+// other route, with Colab's XSSI guard before it.
 
 import (
 	"bufio"

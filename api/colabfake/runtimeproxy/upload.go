@@ -19,7 +19,7 @@ import (
 const maxInlineContent = 64 << 20
 
 // maxPutBody bounds one contents PUT body, in bytes: Colab's "keep each
-// request under 50 MB" (colab-api.md §4), 50 MB being 50,000,000 bytes.
+// request under 50 MB", 50 MB being 50,000,000 bytes.
 // A larger body is refused with 413 (see putTooLarge).
 const maxPutBody = 50_000_000
 
