@@ -162,7 +162,7 @@ func (c ConnectionInfo) MarshalJSON() ([]byte, error) {
 
 // ParseExpireTime parses an RFC 3339 timestamp as Colab sends expireTime:
 // any UTC offset ("Z", "+05:45"), 0 to 9 fractional digits, and, leniently,
-// a lowercase "t"/"z" or a space instead of "T" (field case 19). More than 9
+// a lowercase "t"/"z" or a space instead of "T". More than 9
 // fractional digits are truncated to nanoseconds. It returns ok=false (and
 // the zero time) for an empty or unparseable value; it never panics.
 func ParseExpireTime(s string) (t time.Time, ok bool) {

@@ -62,14 +62,14 @@ const (
 	// so a server that keeps answering 401 cannot cause a refresh loop.
 	RefreshCooldown = 30 * time.Second
 	// EarlyRefresh is how long before its expiry a cached access token is
-	// replaced (x/oauth2 uses only 10 s; field case 12a). Tokens living
+	// replaced (x/oauth2 uses only 10 s). Tokens living
 	// less than 2×EarlyRefresh are replaced at half their lifetime.
 	EarlyRefresh = 60 * time.Second
 )
 
 // Header names set by the transport on every request.
 const (
-	// HeaderUserProject carries the quota project ID (field case 8); it is
+	// HeaderUserProject carries the quota project ID; it is
 	// sent only when a quota project is set.
 	HeaderUserProject = "X-Goog-User-Project"
 	// HeaderClientAgent carries ClientAgent.

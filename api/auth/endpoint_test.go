@@ -289,7 +289,7 @@ func TestInvalidGrantIsFinal(t *testing.T) {
 	}
 }
 
-// Field case 79: a service account's JWT refused as not "in a reasonable
+// A service account's JWT refused as not "in a reasonable
 // timeframe" says the clock may be skewed, by how much when the token
 // endpoint's Date shows it, with a fix about the clock; it is final too.
 func TestInvalidJWTNamesTheClock(t *testing.T) {

@@ -29,7 +29,7 @@ type httpStatusError struct {
 	RetryAfter string
 	Body       []byte
 	// SessionGone is set for a 404 on a request that carried an
-	// Mcp-Session-Id: the server dropped the session (field case 14).
+	// Mcp-Session-Id: the server dropped the session.
 	SessionGone bool
 	// RPC is the JSON-RPC error when the body was a JSON-RPC error response.
 	RPC *rpcError

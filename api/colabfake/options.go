@@ -138,10 +138,10 @@ type Options struct {
 	FilesDir string
 	// ManyFiles, when positive, makes every runtime's SyntheticDir
 	// (/content/many) a read-only directory of that many empty files,
-	// generated as they are listed (runtimeproxy/synthetic.go; field case 70).
+	// generated as they are listed (runtimeproxy/synthetic.go).
 	ManyFiles int
 	// XSSI puts Colab's anti-XSSI guard ")]}'" and a newline before every
-	// JSON reply of the runtime proxy (field case 76).
+	// JSON reply of the runtime proxy.
 	XSSI bool
 	// JupyterUpstream, when set, is a real Jupyter server URL (its ?token=
 	// is sent as "Authorization: token …") to which the runtime proxy
@@ -151,8 +151,8 @@ type Options struct {
 	JupyterUpstream string
 	// StrictTokenPlacement makes the proxy accept the token only as the
 	// X-Colab-Runtime-Proxy-Token header on plain HTTP and only as the
-	// colab-runtime-proxy-token query parameter on WebSocket upgrades
-	// (field case 55), instead of either on both.
+	// colab-runtime-proxy-token query parameter on WebSocket upgrades,
+	// instead of either on both.
 	StrictTokenPlacement bool
 	// TTYShell runs a real shell of this machine in a pty behind each
 	// runtime's /colab/tty instead of the emulated one. Anyone holding a
@@ -171,11 +171,11 @@ type Options struct {
 	// whole directories (non-empty ones too) to the runtime's
 	// /root/.local/share/Trash, as a stock jupyter_server does with
 	// FileContentsManager.delete_to_trash (its default): the runtime's
-	// disk use does not drop (field case 62). See runtimeproxy/trash.go.
+	// disk use does not drop. See runtimeproxy/trash.go.
 	DeleteToTrash bool
 	// ProxyMaxBody, when > 0, makes the runtime proxy refuse a request
 	// whose body is larger than this many bytes with an HTML 413 from a
-	// front end (nginx's page), before Jupyter sees it (field case 68).
+	// front end (nginx's page), before Jupyter sees it.
 	ProxyMaxBody int64
 	// ResourcesFromHost makes api/colab/resources report this machine
 	// (/proc/meminfo's MemTotal and MemAvailable, statfs of "/" as the
@@ -186,16 +186,16 @@ type Options struct {
 	// following emulated code that mentions cuda or gpu).
 	ResourcesFromHost bool
 	// ResourcesNoXSSI leaves Colab's XSSI guard ")]}'\n" out of
-	// api/colab/resources' reply, which carries it by default (field
-	// case 76).
+	// api/colab/resources' reply, which carries it by default as
+	// Colab's does.
 	ResourcesNoXSSI bool
 	// NoColabExtensions makes the runtime proxy answer Colab's own routes
 	// (api/colab/resources, colab/tty) as a stock jupyter_server does: an
-	// HTML 404 with Tornado's headers (field case 75).
+	// HTML 404 with Tornado's headers.
 	NoColabExtensions bool
 	// StuckKernel adds, after the seed, a CPU runtime StuckKernelRuntime
 	// with one notebook session whose kernel stays "starting" with no
-	// connections, as when its WebSocket is blocked (field case 74).
+	// connections, as when its WebSocket is blocked.
 	StuckKernel bool
 }
 

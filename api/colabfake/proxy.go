@@ -39,7 +39,7 @@ const (
 	// handling the request.
 	ProxyStatus = runtimeproxy.FaultStatus
 	// ProxyIgnoreRange serves a download as 200 with the whole file,
-	// ignoring Range (field case 50 b).
+	// ignoring Range.
 	ProxyIgnoreRange = runtimeproxy.FaultIgnoreRange
 	// ProxyStall stops sending after ProxyFault.After body bytes and holds
 	// the connection open until the client gives up.
@@ -57,7 +57,7 @@ const (
 	// slow reply).
 	ProxyDelay = runtimeproxy.FaultDelay
 	// ProxyStockNotFound answers a stock jupyter_server's HTML 404 (a
-	// route it lacks, such as api/colab/resources; field case 75).
+	// route it lacks, such as api/colab/resources).
 	ProxyStockNotFound = runtimeproxy.FaultStockNotFound
 )
 

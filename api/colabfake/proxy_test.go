@@ -41,7 +41,7 @@ func proxyGet(t *testing.T, rt api.Runtime, path string) (int, string) {
 // execute_code's rich-output bundles live under /content/.dsm_outputs/ and are
 // fetched with GET {url}/files/content/.dsm_outputs/…: the proxy serves them
 // although the directory is hidden; other hidden paths stay 404 through
-// /files/ and the contents API (field case 52).
+// /files/ and the contents API.
 func TestProxyServesRichOutputBundles(t *testing.T) {
 	dir := t.TempDir()
 	s, _, _ := start(t, Options{FilesDir: dir})

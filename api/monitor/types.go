@@ -68,8 +68,8 @@ type Kernel struct {
 	// "restarting", "autorestarting", "dead" … ("" when absent).
 	ExecutionState string
 	// LastActivity is the last message time; the zero time when absent
-	// or unparseable. It stands still while silent code runs (field
-	// case 73): ExecutionState wins over it.
+	// or unparseable. It stands still while silent code runs:
+	// ExecutionState wins over it.
 	LastActivity time.Time
 	// Connections counts the kernel's open WebSockets.
 	Connections int

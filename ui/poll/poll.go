@@ -16,7 +16,7 @@
 // "not offered by this runtime" for the resources (re-checked every 10
 // minutes) and a failure (backed off) for the kernels: a runtime's token
 // is renewed for the monitor at most once every RenewEvery, so a route
-// that is missing never becomes a renewal loop (field case 75).
+// that is missing never becomes a renewal loop.
 //
 // A Poller is owned by the root's Update: it does no I/O itself (its
 // commands do) and is not safe for concurrent use. It never deletes a

@@ -107,11 +107,11 @@ type Kernel struct {
 	// ID is the Jupyter kernel id (a UUID).
 	ID string
 	// ExecutionState is "busy" while an emulated run is in flight,
-	// "starting" for a kernel that never came up (field case 74), else
+	// "starting" for a kernel that never came up, else
 	// "idle".
 	ExecutionState string
 	// LastActivity is the kernel's start, then the start and the end of
-	// each run: it stands still while a run prints nothing (field case 73).
+	// each run: it stands still while a run prints nothing.
 	LastActivity time.Time
 }
 

@@ -277,7 +277,7 @@ func parseNvidiaSMI(out []byte) []resGPU {
 }
 
 // Jupyter's stock 404 page, which a stock jupyter_server (no Colab
-// routes) answers an unknown route with (field case 75, measured on
+// routes) answers an unknown route with (measured on
 // jupyter_server 1.23.3): text/html, Server: TornadoServer, Jupyter's
 // Content-Security-Policy.
 const stockNotFoundPage = "<!DOCTYPE HTML>\n<html>\n<head>\n    <meta charset=\"utf-8\">\n    <title>Jupyter Server</title>\n" +
