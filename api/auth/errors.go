@@ -17,7 +17,9 @@ import (
 // lower-case phrase safe to show.
 type Kind string
 
-// The kinds of *Error (field-cases.md §B, cases 10 and 11).
+// The kinds of *Error: credentials not found, a credentials file missing,
+// unreadable or malformed, a refresh token revoked or needing
+// re-authentication, and an access token that cannot be had.
 const (
 	// KindNoCredentials: no flag, no GOOGLE_APPLICATION_CREDENTIALS, no
 	// well-known ADC file, and the metadata server was not to be used.
@@ -38,7 +40,7 @@ const (
 	// login helps. Sticky until the credentials file changes on disk.
 	KindReauthRequired Kind = "re-authentication required"
 	// KindClockSkew: the token endpoint answered invalid_grant because a
-	// signed JWT is not "in a reasonable timeframe" (field case 79): this
+	// signed JWT is not "in a reasonable timeframe": this
 	// machine's clock is probably wrong. Final and sticky, as
 	// KindReauthRequired.
 	KindClockSkew Kind = "clock skew suspected"
@@ -137,12 +139,12 @@ func (e *Error) fileNoun() string {
 // tokenError turns a failure of a token source into an *Error. For
 // invalid_grant it is KindReauthRequired; the description the endpoint gave
 // (e.g. "reauth related error (invalid_rapt)") is kept, the raw body is not.
-// Every text taken from a server passes through the Redactor first. The
-// fix says what to do for each known failure: re-login, grant
-// roles/iam.serviceAccountTokenCreator (impersonation denied, field case
-// 35), set GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES=1 (case 36), set
-// SSL_CERT_FILE (an untrusted certificate, case 41); "check the network"
-// only for what is left.
+// Every text taken from a server passes through the Redactor first. The fix
+// says what to do for each known failure: re-login, grant
+// roles/iam.serviceAccountTokenCreator (impersonation denied), set
+// GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES=1 (an external account with an
+// executable source), set SSL_CERT_FILE (an untrusted certificate); "check
+// the network" only for what is left.
 func (c *Credentials) tokenError(err error, src *loaded) *Error {
 	e := &Error{Kind: KindTokenFetch, Path: src.path, From: src.from, Err: err, tokenFile: src.kind == sourceAccessTokenFile}
 	red := c.red.Redact

@@ -59,7 +59,7 @@ func homeVar() string {
 }
 
 // wellKnownFile is where gcloud writes ADC: $CLOUDSDK_CONFIG when set (which
-// golang.org/x/oauth2 ignores, field case 10b), else the per-user config
+// golang.org/x/oauth2 ignores), else the per-user config
 // directory. path is "" when the home variable is unset.
 func wellKnownFile(getenv func(string) string) (path, from string) {
 	if dir := getenv("CLOUDSDK_CONFIG"); dir != "" {

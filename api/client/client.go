@@ -1,6 +1,6 @@
 // Package client is the typed Colab MCP client: it implements api.Service
 // by calling the ten tools of the Colab MCP server
-// (https://colaboratory.googleapis.com/mcp, colab-api.md §1) over
+// (https://colaboratory.googleapis.com/mcp) over
 // streamable HTTP with github.com/modelcontextprotocol/go-sdk.
 //
 // One MCP session is shared by all calls and opened lazily by the first

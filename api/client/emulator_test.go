@@ -172,7 +172,7 @@ func TestEmulatorSchemaVariants(t *testing.T) {
 	}
 }
 
-// Field case 2 (ALLOC): the connection resets after create_runtime was sent.
+// The connection resets after create_runtime was sent.
 func TestFieldCase2CreateResetOutcomeUnknown(t *testing.T) {
 	for _, m := range emuModes {
 		t.Run(m.name, func(t *testing.T) {
@@ -244,7 +244,7 @@ func TestReadResetIsRetried(t *testing.T) {
 	}
 }
 
-// Field case 3 (ALLOC): capacity errors of a read are retried with
+// Capacity errors of a read are retried with
 // backoff and shown; create_runtime's are the caller's to re-send
 // (state.CreateAnswered): the client sends it once.
 func TestFieldCase3Capacity(t *testing.T) {
@@ -308,7 +308,7 @@ func TestFieldCase3Capacity(t *testing.T) {
 	})
 }
 
-// Field case 4 (ALLOC): usage limits are not retried; the reason is kept.
+// Usage limits are not retried; the reason is kept.
 func TestFieldCase4UsageLimit(t *testing.T) {
 	gpu := api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4"}}
 	cases := []struct {
@@ -344,7 +344,7 @@ func TestFieldCase4UsageLimit(t *testing.T) {
 	}
 }
 
-// Field case 5 (ALLOC): TOO_MANY_ACTIVE_RUNTIMES in a detail without @type;
+// TOO_MANY_ACTIVE_RUNTIMES in a detail without @type;
 // absent and empty lists.
 func TestFieldCase5TooManyAndEmptyLists(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[1], colabfake.Options{})
@@ -428,7 +428,7 @@ func TestCreateMalformedReplyIsUnknown(t *testing.T) {
 	}
 }
 
-// Field case 14 (MCP): the server drops the session.
+// The server drops the session.
 func TestFieldCase14SessionDropped(t *testing.T) {
 	var sawSessionHeader atomic.Bool
 	emu, ep := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
@@ -477,7 +477,7 @@ func TestFieldCase14SessionDropped(t *testing.T) {
 	}
 }
 
-// Field case 15 (MCP): a server that holds GET open or answers 405.
+// A server that holds GET open or answers 405.
 func TestFieldCase15NoStandaloneSSE(t *testing.T) {
 	for _, hold := range []bool{true, false} {
 		emu := colabfake.New(colabfake.Options{Seed: colabfake.SeedDemo})
@@ -512,7 +512,7 @@ func TestFieldCase15NoStandaloneSSE(t *testing.T) {
 	}
 }
 
-// Field case 17 (ERRFMT): HTML and empty bodies, isError text.
+// HTML and empty bodies, isError text.
 func TestFieldCase17ErrorFormats(t *testing.T) {
 	html := `<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error 500 (Server Error)!!1</title><p><b>500.</b> <ins>That’s an error.</ins>`
 	cases := []struct {
@@ -560,7 +560,7 @@ func TestFieldCase17ErrorFormats(t *testing.T) {
 	}
 }
 
-// Field case 18 (ALLOC/ERRFMT): RetryInfo and Retry-After are honoured; a
+// RetryInfo and Retry-After are honoured; a
 // QuotaFailure without RetryInfo is not retried.
 func TestFieldCase18RateLimits(t *testing.T) {
 	rate := `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"Quota exceeded for requests per minute per user.","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"53s"}]}}`
@@ -686,7 +686,7 @@ func TestNoBearerIs401(t *testing.T) {
 	}
 }
 
-// Field case 9: a scope error is PERMISSION_DENIED with its reason, never
+// A scope error is PERMISSION_DENIED with its reason, never
 // retried or refreshed.
 func TestScopeInsufficient(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
@@ -694,8 +694,7 @@ func TestScopeInsufficient(t *testing.T) {
 	c, sl := emuClient(t, ep, func(o *Options) {
 		o.OnUnauthenticated = func(context.Context) bool { refreshes.Add(1); return true }
 	})
-	// Listed OK but calls denied, the pattern other Google MCP servers show
-	// (colab-api.md §3.1).
+	// Listed OK but calls denied, the pattern other Google MCP servers show.
 	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Method: "tools/call", Status: 403, Times: -1,
 		Body: colabfake.GoogleErrorText(api.PermissionDenied, "Request had insufficient authentication scopes.", api.ReasonScopeInsufficient, 0)})
 	_, err := c.ListRuntimes(context.Background())
@@ -705,7 +704,7 @@ func TestScopeInsufficient(t *testing.T) {
 	}
 }
 
-// Field case 11: a revoked refresh token (invalid_grant) is UNAUTHENTICATED
+// A revoked refresh token (invalid_grant) is UNAUTHENTICATED
 // with a re-login hint; the token endpoint is hit once per call.
 func TestInvalidGrant(t *testing.T) {
 	_, ep := startEmu(t, emuModes[0], colabfake.Options{})

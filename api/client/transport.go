@@ -23,13 +23,13 @@ const maxErrorBody = 64 << 10
 // than the response) keeps the status, Retry-After and body typed through
 // the go-sdk, which wraps client.Do errors with %w as "rejected by
 // transport" and, unlike a bare 401/403/400 response, keeps the MCP session
-// usable (stack-notes.md §2).
+// usable.
 type httpStatusError struct {
 	Status     int
 	RetryAfter string
 	Body       []byte
 	// SessionGone is set for a 404 on a request that carried an
-	// Mcp-Session-Id: the server dropped the session (field case 14).
+	// Mcp-Session-Id: the server dropped the session.
 	SessionGone bool
 	// RPC is the JSON-RPC error when the body was a JSON-RPC error response.
 	RPC *rpcError

@@ -21,7 +21,7 @@ type Resources struct {
 }
 
 // Memory is a runtime's RAM in bytes. Whether Colab's freeBytes is
-// Linux's MemFree or MemAvailable is unknown (monitor-and-shell.md §1.2).
+// Linux's MemFree or MemAvailable is unknown.
 type Memory struct {
 	TotalBytes, FreeBytes int64
 }
@@ -68,8 +68,8 @@ type Kernel struct {
 	// "restarting", "autorestarting", "dead" … ("" when absent).
 	ExecutionState string
 	// LastActivity is the last message time; the zero time when absent
-	// or unparseable. It stands still while silent code runs (field
-	// case 73): ExecutionState wins over it.
+	// or unparseable. It stands still while silent code runs:
+	// ExecutionState wins over it.
 	LastActivity time.Time
 	// Connections counts the kernel's open WebSockets.
 	Connections int

@@ -6,9 +6,8 @@ import (
 )
 
 // Limits checked before the YAML parser sees a config file. The parser's
-// cost explodes with nesting (20,000 nested brackets took 10 s and 660 MB,
-// field case S3); a real config file is a few levels deep and a few
-// hundred values long.
+// cost explodes with nesting (20,000 nested brackets took 10 s and 660 MB);
+// a real config file is a few levels deep and a few hundred values long.
 const (
 	// MaxYAMLDepth is the deepest nesting accepted: indentation levels plus
 	// open flow brackets ([ and {).

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Field case S3: 20,000 nested brackets took 10 s and 660 MB in the
+// 20,000 nested brackets took 10 s and 660 MB in the
 // parser. The limits are checked first: the error names the file, the
 // line and the limit, and the parser never runs (its own errors read
 // "YAML syntax: …").

@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// Poll cadences and limits (issue 21's cost rules).
+// Poll cadences and limits: together they bound what monitoring costs
+// each runtime and the proxy.
 const (
 	// SelectedEvery is the selected runtime's poll interval.
 	SelectedEvery = 5 * time.Second

@@ -164,7 +164,7 @@ func (StopRun) effect()       {}
 func (CreateRuntime) effect() {}
 func (ResendCreate) effect()  {}
 
-// The runtimes table's marks and sorts, and the bulk answers (issue 23).
+// The runtimes table's marks and sorts, and the bulk answers.
 func (SortBy) effect()         {}
 func (Mark) effect()           {}
 func (ClearMarks) effect()     {}

@@ -1,4 +1,4 @@
-// Package poll runs the dashboard's monitor polls (issue 21): on the
+// Package poll runs the dashboard's monitor polls: on the
 // root's 1 Hz tick it asks the Scheduler (state/monitor) which runtimes
 // are due — the selected one every 5 s, the others on screen every 30 s,
 // none off screen, never two polls at once for one runtime, backing off
@@ -16,7 +16,7 @@
 // "not offered by this runtime" for the resources (re-checked every 10
 // minutes) and a failure (backed off) for the kernels: a runtime's token
 // is renewed for the monitor at most once every RenewEvery, so a route
-// that is missing never becomes a renewal loop (field case 75).
+// that is missing never becomes a renewal loop.
 //
 // A Poller is owned by the root's Update: it does no I/O itself (its
 // commands do) and is not safe for concurrent use. It never deletes a

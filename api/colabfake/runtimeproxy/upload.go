@@ -19,7 +19,7 @@ import (
 const maxInlineContent = 64 << 20
 
 // maxPutBody bounds one contents PUT body, in bytes: Colab's "keep each
-// request under 50 MB" (colab-api.md §4), 50 MB being 50,000,000 bytes.
+// request under 50 MB", 50 MB being 50,000,000 bytes.
 // A larger body is refused with 413 (see putTooLarge).
 const maxPutBody = 50_000_000
 
@@ -51,7 +51,7 @@ func (o *overLimit) Read(p []byte) (int, error) {
 
 // putModel saves a file or directory, with LargeFileManager's chunk
 // semantics: no chunk or chunk 1 writes (truncates), any other value
-// (including -1) appends, with no sequence check (field case 49).
+// (including -1) appends, with no sequence check.
 func (s *Server) putModel(w http.ResponseWriter, r *http.Request, root *os.Root, id, sp, p string) {
 	if p == "" {
 		jsonError(w, http.StatusBadRequest, "Cannot save to the root directory")
