@@ -8,7 +8,7 @@ import (
 )
 
 // CertificateHint is the fix for a TLS certificate the system does not
-// trust, most often a corporate proxy that intercepts TLS (field case 41).
+// trust, most often a corporate proxy that intercepts TLS.
 const CertificateHint = "set SSL_CERT_FILE to your organisation's CA bundle (a proxy on this network may intercept TLS)"
 
 // CertificateProblem returns a one-line message when err is (or wraps, or,

@@ -93,7 +93,8 @@ func CodeFromHTTP(status int) Code {
 	return Unknown
 }
 
-// Known ErrorInfo reasons (colab-api.md §2.8, field-cases.md §B).
+// Known ErrorInfo reasons: the ones Colab's errors were seen to carry in
+// google.rpc.ErrorInfo details.
 const (
 	ReasonTooManyActiveRuntimes  = "TOO_MANY_ACTIVE_RUNTIMES"
 	ReasonQuotaExceededUsageTime = "QUOTA_EXCEEDED_USAGE_TIME"
@@ -231,11 +232,12 @@ func (e *Error) Retryable() bool {
 }
 
 // Reattachable reports whether an execute_code call made with a session
-// and an executionId, which failed with e, should be repeated identically
-// (same session, executionId and code) to reattach to the code, which may
-// still be running (colab-api.md §1.10): DEADLINE_EXCEEDED (the 600 s
-// cut-off) or UNAVAILABLE (a dropped connection). The dashboard and
-// `colabdash exec` both decide with it.
+// and an executionId, which failed with e, may have left the code running
+// so that the identical call (same session, executionId and code)
+// reattaches to it: DEADLINE_EXCEEDED (the 600 s
+// cut-off) or UNAVAILABLE (a dropped connection). Whether to send that
+// call is state.ExecAnswered's decision; `colabdash exec` uses this to
+// print the command that reattaches.
 func (e *Error) Reattachable() bool { return e.Code == DeadlineExceeded || e.Code == Unavailable }
 
 // CredentialsError is implemented by the errors of api/auth, so that a

@@ -11,11 +11,12 @@ import (
 
 // Fuzz targets for everything that reads bytes Colab (or a proxy in
 // between) sent: expireTime, error texts, HTTP error bodies and the
-// Runtime/ConnectionInfo JSON. Seeds are the inputs of field-cases.md;
+// Runtime/ConnectionInfo JSON. Seeds are inputs seen in the field;
 // crashers found by `go test -fuzz` are kept in testdata/fuzz/<Target>.
 // .ci/run runs each target for a bounded time.
 
-// expireTimeSeeds are field case 19's values plus near misses.
+// expireTimeSeeds are expireTime forms seen in the field (a lowercase
+// "t"/"z", a space for "T", offsets, fractions) plus near misses.
 var expireTimeSeeds = []string{
 	"2026-11-29T18:00:00Z",
 	"2026-11-29T18:00:00+00:00",
@@ -70,7 +71,7 @@ func FuzzParseExpireTime(f *testing.F) {
 	})
 }
 
-// errorTextSeeds are the error texts of field-cases.md (isError texts,
+// errorTextSeeds are error texts seen in the field (isError texts,
 // Google envelopes, JSON-RPC messages, HTML pages).
 var errorTextSeeds = []string{
 	`{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`,
@@ -172,7 +173,7 @@ func FuzzParseHTTPError(f *testing.F) {
 }
 
 // runtimeSeeds are Runtime JSON as list_runtimes/get_runtime send it,
-// with the absent, empty and invalid expireTime of field cases 7 and 19 and
+// with the absent, empty and invalid expireTime seen in the field and
 // unknown enum values.
 var runtimeSeeds = []string{
 	`{"name":"runtimes/r-abc","runtimeSpec":{"variant":"VARIANT_GPU","accelerator":"T4","shape":"SHAPE_STANDARD"},"connectionInfo":{"url":"https://8080-m-s-r-abc.prod.colab.dev","token":"tok","expireTime":"2026-11-29T18:00:00Z"}}`,

@@ -11,7 +11,7 @@ import (
 	"unicode"
 )
 
-// Status is a google.rpc.Status (colab-api.md §2.8). Details are kept raw;
+// Status is a google.rpc.Status. Details are kept raw;
 // ErrorFromStatus reads ErrorInfo, RetryInfo and QuotaFailure from them.
 type Status struct {
 	Code    int               `json:"code"`
@@ -20,7 +20,7 @@ type Status struct {
 	Details []json.RawMessage `json:"details,omitempty"`
 }
 
-// ErrorInfo is a google.rpc.ErrorInfo detail (colab-api.md §2.8).
+// ErrorInfo is a google.rpc.ErrorInfo detail.
 type ErrorInfo struct {
 	Type     string            `json:"@type,omitempty"`
 	Reason   string            `json:"reason,omitempty"`
@@ -37,7 +37,7 @@ const (
 
 // ErrorFromStatus builds an *Error from a google.rpc.Status. The code comes
 // from Status.Status when it names a code, else from the number. An ErrorInfo
-// detail is read even without an "@type" (field case 5); RetryInfo's
+// detail is read even without an "@type"; RetryInfo's
 // retryDelay ("53s", "1.5s") sets RetryDelay. httpStatus may be 0.
 func ErrorFromStatus(s Status, httpStatus int) *Error {
 	e := &Error{HTTPStatus: httpStatus, Message: s.Message}
@@ -117,7 +117,7 @@ func ParseHTTPError(status int, retryAfter string, body []byte) *Error {
 }
 
 // MaxRetryDelay caps a server's RetryInfo.retryDelay or Retry-After (5
-// minutes): a server asking for hours (field case S5: "Retry-After:
+// minutes): a server asking for hours ("Retry-After:
 // 100000") must not freeze automatic refresh for a day. Error.RetryDelay
 // is never longer.
 const MaxRetryDelay = 5 * time.Minute
@@ -180,7 +180,7 @@ var (
 const htmlMessage = "the server answered with an HTML page"
 
 // safeMessage returns s, or htmlMessage when s contains HTML anywhere (a
-// proxy's error page pasted into a message, field case 17).
+// proxy's error page pasted into a message).
 func safeMessage(s string) string {
 	if htmlish.MatchString(s) {
 		return htmlMessage

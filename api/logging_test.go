@@ -105,7 +105,7 @@ func TestLoggingServiceLogsCallsAndRegistersProxyTokens(t *testing.T) {
 	}
 }
 
-// Token-endpoint bodies echoed into an error (field case S2) are redacted
+// Token-endpoint bodies echoed into an error are redacted
 // by key, form-encoded or JSON, raw or quoted inside JSON; a PEM key is
 // redacted whole.
 func TestRedactTokenEndpointBodiesByKey(t *testing.T) {

@@ -37,7 +37,7 @@ var urlSecretCases = []struct{ in, secret string }{
 	{"https://user:Pa55w0rd-Secret@proxy.example:3128/", "Pa55w0rd-Secret"},
 }
 
-// Issue 18: secrets in URLs are redacted wherever text goes — Redact, the
+// Secrets in URLs are redacted wherever text goes — Redact, the
 // redacting slog handler, the log file's handler — and what is not a
 // secret around them stays.
 func TestURLSecretsRedactedOnEveryPath(t *testing.T) {
@@ -74,7 +74,7 @@ func TestURLSecretsRedactedOnEveryPath(t *testing.T) {
 // looks at.
 var ownWordsCue = regexp.MustCompile(`(?i)bearer|token|key|authorization|secret|password|assertion|code=|sig=|ya29|://[^/\s]*@`)
 
-// Issue 18: the redactor never eats colabdash's own words ("a bearer
+// The redactor never eats colabdash's own words ("a bearer
 // [redacted] is letters…"). Every string literal of the product's source
 // that a pattern could look at — help texts, hints, fixes, errors — goes
 // through Redact unchanged, and so do these whole hint lines as printed.
@@ -156,7 +156,7 @@ func TestRedactorKeepsColabdashWords(t *testing.T) {
 	}
 }
 
-// Issue 18: the log file escapes C1 controls, DEL and bidirectional
+// The log file escapes C1 controls, DEL and bidirectional
 // controls as the JSON encoder escapes C0 ones: no raw byte of them is
 // written, and the line still decodes to the text that was logged.
 func TestLogFileEscapesC1AndBidi(t *testing.T) {

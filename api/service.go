@@ -3,7 +3,7 @@ package api
 import "context"
 
 // Service is the Colab API as the dashboard and the commands use it: one
-// method per MCP tool of the Colab MCP server (colab-api.md §1). The MCP
+// method per MCP tool of the Colab MCP server. The MCP
 // implementation is api/client; tests may use any fake.
 //
 // Every method returns an *Error for every failure the server or the
@@ -15,8 +15,8 @@ type Service interface {
 	// ListRuntimeSpecs calls list_runtime_specs: every spec and whether the
 	// user is eligible for it.
 	ListRuntimeSpecs(ctx context.Context) ([]RuntimeSpec, error)
-	// ListRuntimes calls list_runtimes. Entries without a name are dropped
-	// (colab-api.md §1.3); an absent list is an empty one.
+	// ListRuntimes calls list_runtimes. Entries without a name are dropped; an
+	// absent list is an empty one.
 	ListRuntimes(ctx context.Context) ([]Runtime, error)
 	// GetRuntime calls get_runtime for "runtimes/{id}"; it also renews the
 	// runtime's proxy token. NOT_FOUND when the runtime is gone.

@@ -1,10 +1,10 @@
 package api
 
-// DefaultEndpoint is the Colab MCP server (colab-api.md §0), the one
+// DefaultEndpoint is the Colab MCP server, the one
 // definition the client, the config file defaults and the CLI flag use.
 const DefaultEndpoint = "https://colaboratory.googleapis.com/mcp"
 
-// Tool names of the Colab MCP server (colab-api.md §1). These are the only
+// Tool names of the Colab MCP server. These are the only
 // spellings of the ten tools in the code base: the client calls them, the
 // emulator serves them, the logging wrapper and the dashboard's event log
 // name them.
@@ -22,7 +22,7 @@ const (
 )
 
 // ToolNames returns the ten Colab MCP tool names in the order the server's
-// tools/list returns them (colab-api.md §1). The slice is new on every
+// tools/list returns them. The slice is new on every
 // call.
 func ToolNames() []string {
 	return []string{

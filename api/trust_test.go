@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Field case S5: "Retry-After: 100000" made the dashboard wait a day. The
+// "Retry-After: 100000" made the dashboard wait a day. The
 // delay is capped at MaxRetryDelay, whatever form it came in.
 func TestRetryDelayIsCapped(t *testing.T) {
 	for name, e := range map[string]*Error{
@@ -32,7 +32,7 @@ func TestRetryDelayIsCapped(t *testing.T) {
 	}
 }
 
-// Field case 41: a TLS certificate the system does not trust is named as
+// A TLS certificate the system does not trust is named as
 // such, with SSL_CERT_FILE, and is not retryable.
 func TestCertificateProblem(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))

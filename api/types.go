@@ -6,8 +6,8 @@
 // api/client, Google auth in api/auth and the embedded emulator in
 // api/colabfake.
 //
-// Every type mirrors the JSON (lowerCamelCase) documented in the Colab API
-// reference (../shared/reference/colab-api.md §2). Unknown fields are
+// Every type mirrors the JSON (lowerCamelCase) of the Colab MCP server's
+// tools, as Colab documents it. Unknown fields are
 // ignored; unknown enum values are kept as they came.
 package api
 
@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// Variant is RuntimeSpec.Key.variant (colab-api.md §2.2). It is an open
+// Variant is RuntimeSpec.Key.variant. It is an open
 // string type: a value the dashboard does not know is kept and shown as is.
 type Variant string
 
@@ -33,7 +33,7 @@ const (
 // the raw value for an unknown variant.
 func (v Variant) Short() string { return strings.TrimPrefix(string(v), "VARIANT_") }
 
-// Shape is RuntimeSpec.Key.shape (colab-api.md §2.2), an open string type.
+// Shape is RuntimeSpec.Key.shape, an open string type.
 type Shape string
 
 // Known Shape values.
@@ -47,7 +47,7 @@ const (
 // or the raw value for an unknown shape.
 func (s Shape) Short() string { return strings.TrimPrefix(string(s), "SHAPE_") }
 
-// SubscriptionTier is Subscription.tier (colab-api.md §2.6), an open string
+// SubscriptionTier is Subscription.tier, an open string
 // type.
 type SubscriptionTier string
 
@@ -75,11 +75,11 @@ func (t SubscriptionTier) Label() string {
 	return string(t)
 }
 
-// AcceleratorNone is the accelerator of CPU runtime specs (colab-api.md §2.2).
+// AcceleratorNone is the accelerator of CPU runtime specs.
 const AcceleratorNone = "NONE"
 
 // RuntimeSpecKey is RuntimeSpec.Key: the variant, accelerator and shape that
-// identify a machine configuration (colab-api.md §2.2). Accelerator is a
+// identify a machine configuration. Accelerator is a
 // free string ("T4", "A100", "V6E1", "NONE" …).
 type RuntimeSpecKey struct {
 	Variant     Variant `json:"variant"`
@@ -107,14 +107,14 @@ func (k RuntimeSpecKey) String() string {
 	return strings.Join(parts, "/")
 }
 
-// RuntimeSpec is one entry of list_runtime_specs (colab-api.md §2.3). A
+// RuntimeSpec is one entry of list_runtime_specs. A
 // missing eligible field decodes as false (proto3 JSON omits false).
 type RuntimeSpec struct {
 	Key      RuntimeSpecKey `json:"key"`
 	Eligible bool           `json:"eligible,omitempty"`
 }
 
-// ConnectionInfo is Runtime.connectionInfo (colab-api.md §2.4).
+// ConnectionInfo is Runtime.connectionInfo.
 //
 // URL is the runtime's Jupyter server behind Colab's proxy; Token is the
 // short-lived proxy token (a bearer credential: never log or persist it);
@@ -162,7 +162,7 @@ func (c ConnectionInfo) MarshalJSON() ([]byte, error) {
 
 // ParseExpireTime parses an RFC 3339 timestamp as Colab sends expireTime:
 // any UTC offset ("Z", "+05:45"), 0 to 9 fractional digits, and, leniently,
-// a lowercase "t"/"z" or a space instead of "T" (field case 19). More than 9
+// a lowercase "t"/"z" or a space instead of "T". More than 9
 // fractional digits are truncated to nanoseconds. It returns ok=false (and
 // the zero time) for an empty or unparseable value; it never panics.
 func ParseExpireTime(s string) (t time.Time, ok bool) {
@@ -185,7 +185,7 @@ func ParseExpireTime(s string) (t time.Time, ok bool) {
 	return t, true
 }
 
-// Runtime is a Colab managed runtime (colab-api.md §2.1).
+// Runtime is a Colab managed runtime.
 //
 // Name is "runtimes/{runtime_id}". ConnectionInfo is nil when the server
 // left it out. Version is the runtime image version ("" means latest).
@@ -208,7 +208,7 @@ func (r Runtime) ExpireTime() time.Time {
 	return r.ConnectionInfo.ExpireTime
 }
 
-// Session is a Jupyter kernel session on a runtime (colab-api.md §2.5).
+// Session is a Jupyter kernel session on a runtime.
 // Name is "runtimes/{runtime}/sessions/{session}".
 type Session struct {
 	Name string `json:"name"`
@@ -225,14 +225,14 @@ func (s Session) Parent() string {
 	return ""
 }
 
-// Subscription is the user's Colab subscription (colab-api.md §2.6). Name
+// Subscription is the user's Colab subscription. Name
 // is always "subscription".
 type Subscription struct {
 	Name string           `json:"name,omitempty"`
 	Tier SubscriptionTier `json:"tier"`
 }
 
-// ExecuteCodeResult is execute_code's result (colab-api.md §2.7).
+// ExecuteCodeResult is execute_code's result.
 // ExecutionCount is Jupyter's In[N], informational only.
 type ExecuteCodeResult struct {
 	ExecutionID        string        `json:"executionId,omitempty"`
@@ -247,16 +247,16 @@ type ExecuteCodeResult struct {
 	RichOutputs        []RichOutput  `json:"richOutputs,omitempty"`
 }
 
-// ExecuteError is ExecuteCodeResult.ExecutionError: the exception the code raised
-// (colab-api.md §2.7). Traceback frames may contain ANSI colour codes.
+// ExecuteError is ExecuteCodeResult.ExecutionError: the exception the code
+// raised. Traceback frames may contain ANSI colour codes.
 type ExecuteError struct {
 	Name      string   `json:"name,omitempty"`
 	Value     string   `json:"value,omitempty"`
 	Traceback []string `json:"traceback,omitempty"`
 }
 
-// RichOutput is one rich output bundle written to the runtime's disk
-// (colab-api.md §2.7). SizeBytes is an int64 carried as a JSON string.
+// RichOutput is one rich output bundle written to the runtime's disk.
+// SizeBytes is an int64 carried as a JSON string.
 type RichOutput struct {
 	Index     int        `json:"index,omitempty"`
 	MimeTypes []string   `json:"mimeTypes,omitempty"`
@@ -265,7 +265,7 @@ type RichOutput struct {
 	ErrorInfo *ErrorInfo `json:"errorInfo,omitempty"`
 }
 
-// Operation is a google.longrunning.Operation (colab-api.md §2.8).
+// Operation is a google.longrunning.Operation.
 // create_runtime may answer with a finished Operation whose Response is the
 // Runtime or whose Error is the failure.
 type Operation struct {
@@ -276,7 +276,7 @@ type Operation struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
-// CreateRuntimeRequest is what create_runtime sends (colab-api.md §1.5).
+// CreateRuntimeRequest is what create_runtime sends.
 //
 // Spec is required. Version is optional ("" = latest). RuntimeID is
 // optional and must pass ValidateID (RFC 1034). RequestID is a UUID4; the
@@ -289,7 +289,7 @@ type CreateRuntimeRequest struct {
 	RequestID string
 }
 
-// ExecuteCodeRequest is what execute_code sends (colab-api.md §1.10).
+// ExecuteCodeRequest is what execute_code sends.
 //
 // Exactly one of Session ("runtimes/r/sessions/s") and Runtime
 // ("runtimes/r", runs in a new session) is set. ExecutionID is a UUID4

@@ -72,8 +72,8 @@ var sameKey = map[string]string{"ctrl+i": "tab", "ctrl+m": "enter", "ctrl+[": "e
 // inputs read fixed keys, not the key map).
 var textFieldScopes = []string{ScopeConsole}
 
-// editorKeys are the keys the text editor (ui/editor.go, the same in
-// every text field) edits with, as KeyMsg.String() spells them; the
+// editorKeys are the keys the text editor (ui/widget/lineedit, the same
+// in every text field) edits with, as KeyMsg.String() spells them; the
 // editor reads them with or without alt ("alt+backspace" deletes a
 // word). ctrl+j is the editor's new line, so only console_newline may
 // have it.

@@ -56,7 +56,7 @@ func TestDefaultBindings(t *testing.T) {
 	}
 }
 
-// Issue 23: a column's sort action (ui/render SortBy.Action) finds its
+// A column's sort action (ui/render SortBy.Action) finds its
 // binding in the runtimes table, rebound keys included; an action the
 // table does not read finds none.
 func TestRuntimesForAction(t *testing.T) {

@@ -25,7 +25,7 @@ var owners = map[string]string{
 	"Setup":         "ui",
 }
 
-// Issue 20: the bindings of each scope are matched only in the package of
+// The bindings of each scope are matched only in the package of
 // the component that owns them. Every selection of a KeyMap scope field
 // (c.Keys.FilesPane, k.Dashboard…) in the module's production code is in
 // that scope's owner (or in keymap itself); each owner does select its

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -14,47 +13,8 @@ import (
 
 // What the dashboard and the `create` command share about creating a
 // runtime: reading a runtimeSpec the user typed, whether the account may
-// create it, when to re-send a refused create_runtime, and what a refusal
-// means in the user's terms (colab-api.md §1.5, §3.4).
-
-// MaxCreateAttempts bounds the re-sends of one create_runtime
-// (RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED), first one included.
-const MaxCreateAttempts = 5
-
-// DefaultCreateRetry is the wait before re-sending a create refused with
-// RESOURCE_EXHAUSTED (no RetryInfo) or UNAVAILABLE, doubled per attempt.
-const DefaultCreateRetry = 10 * time.Second
-
-// CreateRetry says what to do after attempt (1 for the first) of one
-// create_runtime failed with err: resend at once (DEADLINE_EXCEEDED: the
-// runtime is still being created and the identical call waits for it),
-// resend after wait (RESOURCE_EXHAUSTED as a rate limit, UNAVAILABLE:
-// RetryInfo's delay, else DefaultCreateRetry doubled per attempt), or give
-// up (resend false: quota, FAILED_PRECONDITION, OutcomeUnknown, anything
-// else, or MaxCreateAttempts reached). Every re-send must carry the same
-// requestId.
-func CreateRetry(err *api.Error, attempt int) (resend bool, wait time.Duration) {
-	if err == nil || err.OutcomeUnknown || attempt >= MaxCreateAttempts {
-		return false, 0
-	}
-	// (ifs, not a tagless switch, here and below: Go's coverage never
-	// includes a switch case's condition, so mutation testing could not
-	// see these decisions tested.)
-	if err.Code == api.DeadlineExceeded {
-		return true, 0
-	}
-	if err.IsQuota() {
-		return false, 0
-	}
-	if err.Code == api.ResourceExhausted || err.Code == api.Unavailable {
-		wait = err.RetryDelay
-		if wait <= 0 {
-			wait = DefaultCreateRetry << (attempt - 1)
-		}
-		return true, wait
-	}
-	return false, 0
-}
+// create it, and what a refusal means in the user's terms. What follows
+// each answer to create_runtime is decided in create_policy.go.
 
 // SpecProblem says why a runtimeSpec cannot be created.
 type SpecProblem int

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -71,30 +70,6 @@ func TestCheckSpec(t *testing.T) {
 	}
 	if err := CheckSpec([]api.RuntimeSpec{{Key: t4}}, t4, api.TierFree); err == nil || !strings.Contains(err.Error(), "no spec is eligible on tier Free") {
 		t.Errorf("nothing eligible: %v", err)
-	}
-}
-
-func TestCreateRetry(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		err     *api.Error
-		attempt int
-		resend  bool
-		wait    time.Duration
-	}{
-		{"deadline: the identical call at once", &api.Error{Code: api.DeadlineExceeded}, 1, true, 0},
-		{"rate limit with RetryInfo", &api.Error{Code: api.ResourceExhausted, RetryDelay: 7 * time.Second}, 2, true, 7 * time.Second},
-		{"unavailable, third attempt: doubled twice", &api.Error{Code: api.Unavailable}, 3, true, 4 * DefaultCreateRetry},
-		{"last attempt", &api.Error{Code: api.Unavailable}, MaxCreateAttempts, false, 0},
-		{"quota", &api.Error{Code: api.ResourceExhausted, QuotaFailure: true}, 1, false, 0},
-		{"no capacity", &api.Error{Code: api.FailedPrecondition}, 1, false, 0},
-		{"outcome unknown: never blindly", &api.Error{Code: api.Unknown, OutcomeUnknown: true}, 1, false, 0},
-		{"auth", &api.Error{Code: api.PermissionDenied}, 1, false, 0},
-	} {
-		resend, wait := CreateRetry(tc.err, tc.attempt)
-		if resend != tc.resend || wait != tc.wait {
-			t.Errorf("%s: resend %v wait %v, want %v %v", tc.name, resend, wait, tc.resend, tc.wait)
-		}
 	}
 }
 

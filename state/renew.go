@@ -17,7 +17,7 @@ const (
 	// runtime, whatever the token's lifetime (5 s).
 	MinRenewRetry = 5 * time.Second
 	// assumedTokenLife is a proxy token's lifetime until a renewal showed
-	// it ("about an hour", colab-api.md §4).
+	// it: "about an hour", as Colab documents.
 	assumedTokenLife = time.Hour
 )
 

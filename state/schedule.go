@@ -12,7 +12,8 @@ import (
 // every 30 s) and 18 for the rest, enough for the session counts of ten
 // runtimes every 30 s, or for every renewal of 1,080 runtimes with
 // hour-long proxy tokens; flat from there whatever the number of
-// runtimes. It stays clearly under issue 11's limit of 25 a minute.
+// runtimes. It stays clearly under the goal of at most 25 calls in any
+// minute (docs/performance.md).
 const DefaultCallBudget = 22
 
 // CallBudget limits the dashboard's background calls to perMinute in any

@@ -171,8 +171,8 @@ func TestRenewalOncePerLifetime(t *testing.T) {
 	}
 }
 
-// A renewal that does not move expireTime later (the storm of issue 11:
-// one get_runtime a second, forever) backs off from 30 s, doubling up to
+// A renewal that does not move expireTime later (once the
+// cause of one get_runtime a second, forever) backs off from 30 s, doubling up to
 // the regular cadence.
 func TestRenewalNotExtendedBacksOff(t *testing.T) {
 	calls, gaps, _ := renewSim(time.Hour, time.Hour, func(_, expire time.Time) (time.Time, error) { return expire, nil })
@@ -255,7 +255,7 @@ func TestPlanRenewals(t *testing.T) {
 	}
 	b := NewCallBudget(4, 2) // room for 2
 	// The selected runtime's renewal is counted: one call of room is
-	// left for the others (issue 24: it was made on top of the budget).
+	// left for the others (it was once made on top of the budget).
 	renew, deferred := PlanRenewals(st0, due, "runtimes/r3", b, 0)
 	if fmt.Sprint(renew) != "[runtimes/r3 runtimes/r1]" || deferred != 2 || b.Used(st0) != 2 {
 		t.Fatalf("renew %v, deferred %d, %d calls recorded", renew, deferred, b.Used(st0))

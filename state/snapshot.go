@@ -162,7 +162,7 @@ func (s *Snapshot) ApplySpecs(now time.Time, specs []api.RuntimeSpec) {
 // failure (RenewErr) is cleared: the list shows its state (but a renewal
 // that did not extend the token, ErrNotExtended, stays until a later
 // token is seen). A runtime whose token expired
-// but which is still listed is NOT gone (field case 1). Entries without a
+// but which is still listed is NOT gone. Entries without a
 // name are ignored.
 func (s *Snapshot) ApplyRuntimes(now time.Time, rts []api.Runtime) {
 	s.ApplyRuntimesSince(now, ^uint64(0), rts)

@@ -116,7 +116,7 @@ func index(s, sub string) int {
 	return -1
 }
 
-// Field case 19: expireTime edge cases decoded from the wire give equal
+// expireTime edge cases decoded from the wire give equal
 // countdowns for equal instants, and unknown for invalid ones.
 func TestCountdownFromWireExpireTime(t *testing.T) {
 	now := time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
@@ -196,8 +196,8 @@ func TestEmptySnapshotIsLoading(t *testing.T) {
 	}
 }
 
-// Field case 1: a runtime whose token expired but which is still listed is
-// not gone; field case 7: a runtime missing from the list is gone, with its
+// A runtime whose token expired but which is still listed is
+// not gone; a runtime missing from the list is gone, with its
 // last-seen time, its sessions cleared, and pruned after the retention.
 func TestApplyRuntimesGoneVersusExpired(t *testing.T) {
 	s := New(Config{GoneRetention: 10 * time.Minute})
@@ -276,7 +276,7 @@ func TestRenewal(t *testing.T) {
 	}
 }
 
-// Field case 28: a failed refresh keeps the data, marked stale with the
+// A failed refresh keeps the data, marked stale with the
 // reason; a success clears it.
 func TestFreshness(t *testing.T) {
 	s := New(Config{})

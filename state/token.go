@@ -19,7 +19,7 @@ const (
 	// TokenExpiring: some time remains, at most the threshold.
 	TokenExpiring
 	// TokenExpired: expireTime is now or in the past. The runtime itself
-	// may well still be running (field case 1): renew with get_runtime.
+	// may well still be running: renew with get_runtime.
 	TokenExpired
 )
 

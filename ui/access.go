@@ -5,7 +5,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"io"
 	"os"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 	"github.com/colabdash/colabdash/ui/shell"
@@ -23,20 +23,21 @@ import (
 
 // The files pane (f) and the console's kernel interrupt: both reach the
 // runtime's Jupyter server through its proxy (api/jupyter). The pane is
-// ui/overlay/files (its state machine ui/overlay/files/pane); this file
-// opens it with the runtime's Jupyter client opener, routes its messages
-// and hands it its dialogs' answers (filesask.go builds the dialogs).
+// ui/overlay/files (its state machine ui/overlay/files/pane, its questions
+// ui/overlay/files/ask.go); this file opens it with the runtime's Jupyter
+// client opener and routes its messages, returning the effects they ask
+// for to the root.
 
 // openFiles is f: the files pane of the selected runtime, through its
 // current connectionInfo (renewed with get_runtime when a transfer
 // outlives it).
 func (m *runtimeOps) openFiles(now time.Time) tea.Cmd {
-	sel := m.ops.reachableSelection(now, "its files cannot be reached")
+	sel := m.reachableSelection(now, "its files cannot be reached")
 	if sel == nil {
 		return nil
 	}
-	// Under m.life.ctx: quitting ends its calls; a profile switch closes it.
-	p := pane.New(m.life.ctx, sel.ID(), m.ops.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.cx.Now)
+	// Under m.link.life.ctx: quitting ends its calls; a profile switch closes it.
+	p := pane.New(m.link.life.ctx, sel.ID(), m.link.jupyterOpener(sel.Name, *sel.ConnectionInfo), m.cx.Now)
 	p.SetLocation(m.cx.Location)
 	o := files.New(p, nil)
 	m.scr.push(o)
@@ -51,11 +52,11 @@ func (m *runtimeOps) reachableSelection(now time.Time, unreachable string) *stat
 	sel := m.cx.Snap.Runtime(m.rt.Selected())
 	switch {
 	case sel == nil:
-		m.scr.setStatus(now, "no runtime selected", true)
+		m.scr.say(now, common.Say{Text: "no runtime selected", Err: true})
 	case sel.Gone():
-		m.scr.setStatusAbout(now, sel.Name, m.ops.goneText(sel, now), true)
+		m.scr.say(now, common.Say{Text: goneText(sel, now), Err: true, About: sel.Name})
 	case sel.ConnectionInfo == nil || sel.ConnectionInfo.URL == "":
-		m.scr.setStatusAbout(now, sel.Name, "runtime "+sel.ID()+" has no connectionInfo yet: "+unreachable, true)
+		m.scr.say(now, common.Say{Text: "runtime " + sel.ID() + " has no connectionInfo yet: " + unreachable, Err: true, About: sel.Name})
 	default:
 		return sel
 	}
@@ -64,23 +65,13 @@ func (m *runtimeOps) reachableSelection(now time.Time, unreachable string) *stat
 
 // jupyterOpener builds the Jupyter client of runtime name from ci; the
 // token is renewed through get_runtime when needed.
-func (m *runtimeOps) jupyterOpener(name string, ci api.ConnectionInfo) pane.Opener {
+func (m *link) jupyterOpener(name string, ci api.ConnectionInfo) pane.Opener {
 	svc := m.svc
 	return func(ctx context.Context) (*jupyter.Client, error) {
 		if svc == nil {
 			return nil, errNoService
 		}
-		return jupyter.New(jupyter.Options{Runtime: name, Info: ci, Now: m.opts.Now,
-			Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
-				rt, err := svc.GetRuntime(ctx, name)
-				if err != nil {
-					return api.ConnectionInfo{}, err
-				}
-				if rt.ConnectionInfo == nil {
-					return api.ConnectionInfo{}, errors.New("get_runtime returned no connectionInfo")
-				}
-				return *rt.ConnectionInfo, nil
-			}})
+		return ops.Jupyter(svc, name, ci, ops.JupyterOptions{Now: m.opts.Now})
 	}
 }
 
@@ -88,11 +79,12 @@ func (m *runtimeOps) jupyterOpener(name string, ci api.ConnectionInfo) pane.Open
 // transfer is logged against its own runtime whatever pane is open now,
 // and reaches the status line only when the open pane took it: the answer
 // of a closed pane, another runtime's or an older request's never speaks
-// for the pane on screen.
-func (m *runtimeOps) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
+// for the pane on screen. It returns the pane's command and the effect
+// for the root to carry out.
+func (m *runtimeOps) onFilesMsg(msg tea.Msg, now time.Time) (tea.Cmd, common.Effect) {
 	o, open := find[*files.Overlay](m.scr)
 	if pm, ok := msg.(pane.PlanMsg); ok {
-		return m.ops.onFilesPlan(o, open, pm)
+		return nil, m.onFilesPlan(o, open, pm)
 	}
 	var cmd tea.Cmd
 	mine := false
@@ -101,34 +93,34 @@ func (m *runtimeOps) onFilesMsg(msg tea.Msg, now time.Time) tea.Cmd {
 	}
 	if pm, ok := msg.(pane.ProgressMsg); ok && !mine {
 		// A closed pane's transfer: wait on for its end all the same.
-		return pm.Next()
+		return pm.Next(), nil
 	}
 	if d, isDone := msg.(pane.DoneMsg); isDone {
 		m.scr.recordEvent(now, "files "+d.Op, "runtimes/"+d.Runtime, d.Elapsed, d.Err)
 		if mine {
-			m.apply(files.Finished(d))
-		} else {
-			var say common.Effect
-			m.scr.filesClosed, say = m.scr.filesClosed.Done(d, open)
-			m.apply(say)
+			return cmd, files.Finished(d)
 		}
+		var say common.Effect
+		m.scr.filesClosed, say = m.scr.filesClosed.Done(d, open)
+		return cmd, say
 	}
-	return cmd
+	return cmd, nil
 }
 
 // onFilesPlan acts on where a download would land (files.Overlay.OnPlan):
 // the question whether to replace a local file is brought by an answer,
-// so it opens over the pane it was asked from (openFromAnswer).
-func (m *runtimeOps) onFilesPlan(o *files.Overlay, open bool, pm pane.PlanMsg) tea.Cmd {
+// so it opens over the pane it was asked from (openFromAnswer). Any other
+// outcome is an effect, returned.
+func (m *runtimeOps) onFilesPlan(o *files.Overlay, open bool, pm pane.PlanMsg) common.Effect {
 	if !open {
-		return m.apply(files.PaneClosed(pm.Target.Runtime, "nothing downloaded"))
+		return files.PaneClosed(pm.Target.Runtime, "nothing downloaded")
 	}
 	e := o.OnPlan(pm, m.cx)
 	q, ask := e.(common.Open)
 	if !ask {
-		return m.apply(e)
+		return e
 	}
-	m.scr.openFromAnswer(o, "the question whether to replace "+pm.Plan.Dst, func(m *app, now time.Time) bool {
+	m.scr.openFromAnswer(o, "the question whether to replace "+pm.Plan.Dst, func(now time.Time) bool {
 		if x, open := find[*files.Overlay](m.scr); !open || x != o {
 			return false
 		}
@@ -153,24 +145,24 @@ type interruptDoneMsg struct {
 // /api/kernels/{id}/interrupt); when that cannot be done, offer to stop
 // the code by closing the session, as before. The status line says which.
 func (m *execOps) interruptOrStop(now time.Time) tea.Cmd {
-	p := m.ex.execState.console
+	p := m.execState.console
 	if p == nil {
 		return nil
 	}
-	r := m.ex.execState.running(p.Session())
+	r := m.execState.running(p.Session())
 	if r == nil {
 		return nil
 	}
 	rt := m.cx.Snap.Runtime(p.Runtime())
-	if rt == nil || rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" || m.svc == nil {
-		m.ex.askStop(r.session, now)
+	if rt == nil || rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" || m.link.svc == nil {
+		m.askStop(r.session, now)
 		return nil
 	}
 	session := r.session
-	open := m.ops.jupyterOpener(rt.Name, *rt.ConnectionInfo)
-	m.scr.setStatus(now, "interrupting the kernel of session "+api.LastSegment(session)+" through the runtime proxy…", false)
+	open := m.link.jupyterOpener(rt.Name, *rt.ConnectionInfo)
+	m.scr.say(now, common.Say{Text: "interrupting the kernel of session " + api.LastSegment(session) + " through the runtime proxy…"})
 	start := time.Now()
-	return guard(callSpec{what: "kernel interrupt", svc: m.svc, parent: m.life.ctx, timeout: 30 * time.Second, redact: m.cx.Redact},
+	return guard(callSpec{what: "kernel interrupt", svc: m.link.svc, parent: m.link.life.ctx, timeout: 30 * time.Second, redact: m.cx.Redact},
 		func(ctx context.Context, _ api.Service) tea.Msg {
 			c, err := open(ctx)
 			if err != nil {
@@ -186,14 +178,14 @@ func (m *execOps) onInterruptDone(msg interruptDoneMsg, now time.Time) tea.Cmd {
 	m.scr.recordEvent(now, "kernel interrupt", msg.session, msg.latency, msg.err)
 	id := api.LastSegment(msg.session)
 	if msg.err == nil {
-		m.scr.setStatus(now, "interrupted the kernel of session "+id+" through the runtime proxy (the run ends with KeyboardInterrupt; the session and its state stay)", false)
+		m.scr.say(now, common.Say{Text: "interrupted the kernel of session " + id + " through the runtime proxy (the run ends with KeyboardInterrupt; the session and its state stay)"})
 		return nil
 	}
-	m.scr.setStatus(now, "could not interrupt session "+id+" through the runtime proxy ("+common.ErrLine(msg.err)+"): stopping it means closing the session", true)
-	if m.ex.execState.running(msg.session) != nil {
+	m.scr.say(now, common.Say{Text: "could not interrupt session " + id + " through the runtime proxy (" + common.ErrLine(msg.err) + "): stopping it means closing the session", Err: true})
+	if m.execState.running(msg.session) != nil {
 		// Asked from the console: the offer opens over it.
-		m.scr.openFromAnswer(m.ex.execState.console, "the offer to stop the code on session "+id, func(m *app, now time.Time) bool {
-			return m.ex.askStop(msg.session, now)
+		m.scr.openFromAnswer(m.execState.console, "the offer to stop the code on session "+id, func(now time.Time) bool {
+			return m.askStop(msg.session, now)
 		})
 	}
 	return nil
@@ -243,34 +235,23 @@ func (e *shellExec) Run() error {
 
 // openShell suspends the dashboard for a shell on the selected runtime.
 func (m *runtimeOps) openShell(now time.Time) tea.Cmd {
-	sel := m.ops.reachableSelection(now, "no shell can be opened")
+	sel := m.reachableSelection(now, "no shell can be opened")
 	if sel == nil {
 		return nil
 	}
-	if m.svc == nil {
-		m.scr.setStatus(now, errNoService.Error(), true)
+	if m.link.svc == nil {
+		m.scr.say(now, common.Say{Text: errNoService.Error(), Err: true})
 		return nil
 	}
 	// Building the client does no I/O; the shell renews the token itself.
-	jc, err := m.ops.jupyterOpener(sel.Name, *sel.ConnectionInfo)(m.life.ctx)
+	name, svc := sel.Name, m.link.svc
+	t, err := ops.Shell(svc, name, *sel.ConnectionInfo, ops.JupyterOptions{Now: m.opts.Now})
 	if err != nil {
-		m.scr.setStatus(now, "shell on "+sel.ID()+": "+common.ErrLine(err), true)
+		m.scr.say(now, common.Say{Text: "shell on " + sel.ID() + ": " + common.ErrLine(err), Err: true})
 		return nil
 	}
-	name, svc := sel.Name, m.svc
-	ex := &shellExec{ctx: m.life.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: jc, Redact: m.cx.Redact,
-		Listed: func(ctx context.Context) (bool, error) {
-			rts, err := svc.ListRuntimes(ctx)
-			if err != nil {
-				return false, err
-			}
-			for _, rt := range rts {
-				if rt.Name == name {
-					return true, nil
-				}
-			}
-			return false, nil
-		}}}
+	ex := &shellExec{ctx: m.link.life.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: t.Client, Redact: m.cx.Redact,
+		Listed: t.Listed}}
 	id := sel.ID()
 	return tea.Exec(ex, func(error) tea.Msg { return shellDoneMsg{runtime: name, id: id, outcome: ex.outcome, err: ex.err} })
 }
@@ -280,15 +261,15 @@ func (m *runtimeOps) onShellDone(msg shellDoneMsg, now time.Time) tea.Cmd {
 	what := "shell on " + termtext.Line(msg.id) + ": "
 	switch msg.outcome {
 	case shell.Exited:
-		m.scr.setStatus(now, what+"exited", false)
+		m.scr.say(now, common.Say{Text: what + "exited"})
 	case shell.Detached:
-		m.scr.setStatus(now, what+"detached", false)
+		m.scr.say(now, common.Say{Text: what + "detached"})
 	case shell.Interrupted:
-		m.scr.setStatus(now, what+"interrupted", false)
+		m.scr.say(now, common.Say{Text: what + "interrupted"})
 	case shell.Reclaimed:
-		m.scr.setStatus(now, what+"the runtime is gone (reclaimed)", true)
+		m.scr.say(now, common.Say{Text: what + "the runtime is gone (reclaimed)", Err: true})
 	default:
-		m.scr.setStatus(now, what+"connection lost: "+common.ErrLine(msg.err), true)
+		m.scr.say(now, common.Say{Text: what + "connection lost: " + common.ErrLine(msg.err), Err: true})
 	}
 	if msg.err != nil {
 		m.scr.recordEvent(now, "shell", msg.runtime, 0, msg.err)

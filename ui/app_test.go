@@ -315,7 +315,7 @@ func (m Model) helpOpen() bool { return topIs[*help.Overlay](m.scr) }
 func (m Model) filtering() bool { _, ok := find[*filter.Overlay](m.scr); return ok }
 
 // console returns the run-code console (open or hidden), or nil.
-func (m *execOps) console() *console.Overlay { return m.ex.execState.console }
+func (m *execOps) console() *console.Overlay { return m.execState.console }
 
 // withConsole opens the run-code console on session of runtime with runs
 // already made (finished ones with their output in the transcript) and

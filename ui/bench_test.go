@@ -93,7 +93,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 	}
 }
 
-// Benchmarks behind the figures in docs-bench.md. Speed targets are
+// Benchmarks behind the figures in docs/performance.md. Speed targets are
 // reported as metrics; the idle call cadence is also a test, so a
 // regression fails `go test`.
 
@@ -286,8 +286,8 @@ func TestIdleCallCadence(t *testing.T) {
 // BenchmarkIdleCalls reports the API calls of an idle dashboard on the
 // fake clock (one tick a second), counting the emulator's tools/call
 // requests after every tick, and "max-calls/min", the most in any 60 s
-// (every sliding minute, whole minutes included; issue 24: measured in
-// every minute, never an average). With five runtimes and 1 h tokens: an
+// (every sliding minute, whole minutes included: measured in every
+// minute, never an average). With five runtimes and 1 h tokens: an
 // idle hour, its mean calls a minute, renewals per token lifetime and
 // list_runtimes a minute. With 200 and 1,000 runtimes (emulator --runtimes
 // N: 1 h tokens expiring spread over the hour, so renewals come

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/pane/runtimes"
 )
 
 // callKind is a read call the dashboard repeats: the lists and the
@@ -56,10 +58,17 @@ type resultMsg struct {
 	specs    []api.RuntimeSpec
 }
 
-// calls is the bookkeeping of the read calls: what is in flight, when the
-// next refresh is due, and the renewal schedule of each runtime.
+// callState is the bookkeeping of the read calls: what is in flight, when
+// the next refresh is due, and the renewal schedule of each runtime. It
+// reads the selection (rt) and writes the snapshot, the event log and the
+// status line; what an answer means to the other domain types the root
+// hands them (app.onResult).
 type callState struct {
-	*app
+	cx          *common.Context
+	opts        *Options
+	link        *link
+	scr         *screen
+	rt          *runtimes.Pane // the selection comes first
 	seq         uint64
 	pending     map[callKey]pendingCall
 	renew       *state.Renewals   // when each proxy token is renewed (and backed off)
@@ -72,30 +81,31 @@ type callState struct {
 	nextRefresh time.Time
 }
 
-func newCalls(a *app) *callState {
-	o := a.opts
-	return &callState{app: a, pending: map[callKey]pendingCall{}, manualRenew: map[string]bool{},
+// newCalls is the call state of a new dashboard: nothing in flight, the
+// renewal lead and the call budget of o.
+func newCalls(cx *common.Context, o *Options, l *link, scr *screen, rt *runtimes.Pane) *callState {
+	return &callState{cx: cx, opts: o, link: l, scr: scr, rt: rt, pending: map[callKey]pendingCall{}, manualRenew: map[string]bool{},
 		renew: state.NewRenewals(o.RenewLead), budget: state.NewCallBudget(o.CallBudget, state.ReserveFor(o.RefreshInterval))}
 }
 
 // issue registers a call for key and returns its command, or nil when the
 // same call is already in flight (and not overdue): refreshes coalesce.
 func (m *callState) issue(k callKey, now time.Time) tea.Cmd {
-	if p, ok := m.calls.pending[k]; ok {
+	if p, ok := m.pending[k]; ok {
 		if el := now.Sub(p.started); el >= 0 && el < m.opts.CallTimeout+5*time.Second {
 			return nil
 		}
 	}
-	m.calls.seq++
-	gen := m.calls.seq
+	m.seq++
+	gen := m.seq
 	pc := pendingCall{gen: gen, started: now, version: m.cx.Snap.Version()}
 	if r := m.cx.Snap.Runtime(k.runtime); r != nil && k.kind == callRenew {
 		pc.expire = r.ExpireTime()
 	}
-	m.calls.pending[k] = pc
-	spec := m.apiCall(k.kind.String())
+	m.pending[k] = pc
+	spec := m.link.apiCall(k.kind.String())
 	if k.runtime != "" {
-		spec.sem = m.life.sem
+		spec.sem = m.link.life.sem
 	}
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
 		res := resultMsg{key: k, gen: gen}
@@ -116,39 +126,39 @@ func (m *callState) issue(k callKey, now time.Time) tea.Cmd {
 }
 
 // inFlight returns the number of API calls in flight.
-func (m *callState) inFlight() int { return len(m.calls.pending) }
+func (m *callState) inFlight() int { return len(m.pending) }
 
 // refresh starts list_runtimes (and, when manual, get_subscription). The
 // sessions follow when the runtimes arrive. get_subscription and
 // list_runtime_specs that have not succeeded yet are retried with every
 // refresh, so a tier that failed to load does not stay unknown.
 func (m *callState) refresh(now time.Time, manual bool) []tea.Cmd {
-	m.calls.nextRefresh = now.Add(m.opts.RefreshInterval)
+	m.nextRefresh = now.Add(m.opts.RefreshInterval)
 	var cmds []tea.Cmd
 	if !manual && !m.cx.Snap.SubscriptionFresh.Loaded() {
-		if c := m.calls.issue(callKey{kind: callSubscription}, now); c != nil {
+		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
 			cmds = append(cmds, c)
 		}
 	}
 	if !m.cx.Snap.SpecsFresh.Loaded() {
-		if c := m.calls.issue(callKey{kind: callSpecs}, now); c != nil {
+		if c := m.issue(callKey{kind: callSpecs}, now); c != nil {
 			cmds = append(cmds, c)
 		}
 	}
-	c := m.calls.issue(callKey{kind: callRuntimes}, now)
+	c := m.issue(callKey{kind: callRuntimes}, now)
 	if c == nil {
 		if manual {
-			m.scr.setStatus(now, "refresh already in progress", false)
+			m.scr.say(now, common.Say{Text: "refresh already in progress"})
 		}
 		return cmds
 	}
 	cmds = append(cmds, c)
 	if manual {
-		if c := m.calls.issue(callKey{kind: callSubscription}, now); c != nil {
+		if c := m.issue(callKey{kind: callSubscription}, now); c != nil {
 			cmds = append(cmds, c)
 		}
-		m.scr.setProgress(now, api.ToolListRuntimes, "", "refreshing…")
-		m.calls.manualRef = true
+		m.scr.say(now, common.Say{Text: "refreshing…", For: api.ToolListRuntimes + " " + ""})
+		m.manualRef = true
 	}
 	return cmds
 }
@@ -167,23 +177,23 @@ func (m *callState) backoff(n int, err error) time.Duration {
 	return d
 }
 
-func (m *callState) onResult(msg resultMsg) tea.Cmd {
-	p, ok := m.calls.pending[msg.key]
+// onResult folds the answer msg into the snapshot at now; ok is false
+// when it was late or superseded and dropped. p is the call it answers.
+func (m *callState) onResult(msg resultMsg, now time.Time) (cmd tea.Cmd, p pendingCall, ok bool) {
+	p, ok = m.pending[msg.key]
 	if !ok || p.gen != msg.gen {
-		return nil // late or superseded answer: drop it
+		return nil, p, false // late or superseded answer: drop it
 	}
-	delete(m.calls.pending, msg.key)
-	now := m.cx.Now()
+	delete(m.pending, msg.key)
 	m.scr.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
 	switch msg.key.kind {
 	case callRuntimes:
-		return m.calls.onRuntimes(msg, p, now)
+		return m.onRuntimes(msg, p, now), p, true
 	case callSessions:
 		if msg.err != nil {
 			m.cx.Snap.ApplySessionsError(now, msg.key.runtime, msg.err)
 		} else {
 			m.cx.Snap.ApplySessions(now, msg.key.runtime, msg.sessions)
-			m.ex.forgetVanishedSession(msg.key.runtime, p.started, msg.sessions)
 		}
 	case callSubscription:
 		if msg.err != nil {
@@ -198,48 +208,47 @@ func (m *callState) onResult(msg resultMsg) tea.Cmd {
 			m.cx.Snap.ApplySpecs(now, msg.specs)
 		}
 	case callRenew:
-		m.calls.onRenewed(msg, p, now)
+		m.onRenewed(msg, p, now)
 	}
-	return nil
+	return nil, p, true
 }
 
 func (m *callState) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.Cmd {
-	manual := m.calls.manualRef
-	m.calls.manualRef = false
+	manual := m.manualRef
+	m.manualRef = false
 	if msg.err != nil {
 		m.cx.Snap.ApplyError(state.ListRuntimes, now, msg.err)
-		m.calls.nextRefresh = now.Add(m.calls.backoff(m.cx.Snap.RuntimesFresh.Failures, msg.err))
+		m.nextRefresh = now.Add(m.backoff(m.cx.Snap.RuntimesFresh.Failures, msg.err))
 		if manual { // "refreshing…" must not outlive the failure
-			m.scr.setStatus(now, "refresh failed: "+common.ErrLine(msg.err), true)
+			m.scr.say(now, common.Say{Text: "refresh failed: " + common.ErrLine(msg.err), Err: true})
 		}
 		return nil
 	}
 	if manual && m.scr.statusFor == api.ToolListRuntimes+" " { // a newer message stays
-		m.scr.setStatus(now, "✓ refreshed", false)
+		m.scr.say(now, common.Say{Text: "✓ refreshed"})
 	}
 	m.cx.Snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
-	m.cr.onRuntimesListed(now)
-	m.calls.nextRefresh = now.Add(m.opts.RefreshInterval)
+	m.nextRefresh = now.Add(m.opts.RefreshInterval)
 	for r := range m.cx.Snap.All() {
 		if r.Gone() {
 			// Answers still on their way for it are dropped.
-			delete(m.calls.pending, callKey{kind: callSessions, runtime: r.Name})
-			delete(m.calls.pending, callKey{kind: callRenew, runtime: r.Name})
-			m.calls.renew.Forget(r.Name)
+			delete(m.pending, callKey{kind: callSessions, runtime: r.Name})
+			delete(m.pending, callKey{kind: callRenew, runtime: r.Name})
+			m.renew.Forget(r.Name)
 		}
 	}
 	if manual { // r: the user asked for everything, budget or not
 		var cmds []tea.Cmd
 		for r := range m.cx.Snap.All() {
 			if !r.Gone() {
-				if c := m.calls.issue(callKey{kind: callSessions, runtime: r.Name}, now); c != nil {
+				if c := m.issue(callKey{kind: callSessions, runtime: r.Name}, now); c != nil {
 					cmds = append(cmds, c)
 				}
 			}
 		}
 		return tea.Batch(cmds...)
 	}
-	return tea.Batch(m.calls.refreshSessions(now, true)...)
+	return tea.Batch(m.refreshSessions(now, true)...)
 }
 
 // budgetNoteEvery is how often the event log repeats that session counts
@@ -254,39 +263,39 @@ const budgetNoteEvery = 5 * time.Minute
 // more when they no longer do.
 func (m *callState) refreshSessions(now time.Time, withList bool) []tea.Cmd {
 	inFlight := func(name string) bool {
-		_, ok := m.calls.pending[callKey{kind: callSessions, runtime: name}]
+		_, ok := m.pending[callKey{kind: callSessions, runtime: name}]
 		return ok
 	}
 	keep := 0
 	if !m.opts.NoAutoRenew {
 		soon := now.Add(time.Minute)
 		for r := range m.cx.Snap.All() {
-			if at, ok := m.calls.renew.Due(r.Name, r.ExpireTime(), now); ok && !r.Gone() && at.Before(soon) {
+			if at, ok := m.renew.Due(r.Name, r.ExpireTime(), now); ok && !r.Gone() && at.Before(soon) {
 				keep++
 			}
 		}
 	}
-	plan := m.cx.Snap.PlanSessions(now, m.rt.Selected(), withList, m.opts.RefreshInterval, m.calls.budget, keep, inFlight)
+	plan := m.cx.Snap.PlanSessions(now, m.rt.Selected(), withList, m.opts.RefreshInterval, m.budget, keep, inFlight)
 	cmds := make([]tea.Cmd, 0, len(plan.Refresh))
 	for _, name := range plan.Refresh {
-		if c := m.calls.issue(callKey{kind: callSessions, runtime: name}, now); c != nil {
+		if c := m.issue(callKey{kind: callSessions, runtime: name}, now); c != nil {
 			cmds = append(cmds, c)
 		}
 	}
 	switch {
-	case plan.Deferred > 0 && (m.calls.deferring.IsZero() || now.Sub(m.calls.deferNoted) >= budgetNoteEvery):
-		if m.calls.deferring.IsZero() {
-			m.calls.deferring = now
+	case plan.Deferred > 0 && (m.deferring.IsZero() || now.Sub(m.deferNoted) >= budgetNoteEvery):
+		if m.deferring.IsZero() {
+			m.deferring = now
 		}
-		m.calls.deferNoted = now
-		note := fmt.Sprintf("%d session counts wait for the call budget (%d calls a minute); refreshed oldest first", plan.Deferred, m.calls.budget.PerMinute())
+		m.deferNoted = now
+		note := fmt.Sprintf("%d session counts wait for the call budget (%d calls a minute); refreshed oldest first", plan.Deferred, m.budget.PerMinute())
 		if plan.OldestDeferred > 0 {
 			note += ", oldest " + state.FormatAgo(plan.OldestDeferred)
 		}
 		m.scr.noteEvent(now, "list_sessions", "", note)
-	case plan.Deferred == 0 && !m.calls.deferring.IsZero() && withList:
-		m.scr.noteEvent(now, "list_sessions", "", "every session count is fresh again (they waited for the call budget for "+state.FormatAge(now.Sub(m.calls.deferring))+")")
-		m.calls.deferring = time.Time{}
+	case plan.Deferred == 0 && !m.deferring.IsZero() && withList:
+		m.scr.noteEvent(now, "list_sessions", "", "every session count is fresh again (they waited for the call budget for "+state.FormatAge(now.Sub(m.deferring))+")")
+		m.deferring = time.Time{}
 	}
 	return cmds
 }
@@ -294,25 +303,25 @@ func (m *callState) refreshSessions(now time.Time, withList bool) []tea.Cmd {
 // noteDeferredRenewals says in the event log, every budgetNoteEvery while
 // it lasts, that token renewals wait for the call budget.
 func (m *callState) noteDeferredRenewals(now time.Time, deferred int) {
-	if deferred == 0 || (!m.calls.renewNoted.IsZero() && now.Sub(m.calls.renewNoted) < budgetNoteEvery) {
+	if deferred == 0 || (!m.renewNoted.IsZero() && now.Sub(m.renewNoted) < budgetNoteEvery) {
 		return
 	}
-	m.calls.renewNoted = now
-	m.scr.noteEvent(now, "get_runtime", "", fmt.Sprintf("%d token renewals wait for the call budget (%d calls a minute); tokens go stale meanwhile, the soonest to expire are renewed first", deferred, m.calls.budget.PerMinute()))
+	m.renewNoted = now
+	m.scr.noteEvent(now, "get_runtime", "", fmt.Sprintf("%d token renewals wait for the call budget (%d calls a minute); tokens go stale meanwhile, the soonest to expire are renewed first", deferred, m.budget.PerMinute()))
 }
 
 func (m *callState) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 	id := api.LastSegment(msg.key.runtime)
-	manual := m.calls.manualRenew[msg.key.runtime]
-	delete(m.calls.manualRenew, msg.key.runtime)
+	manual := m.manualRenew[msg.key.runtime]
+	delete(m.manualRenew, msg.key.runtime)
 	m.scr.endProgress(api.ToolGetRuntime, msg.key.runtime)
 	if manual {
 		if msg.err != nil {
-			m.scr.setStatus(now, "renew "+id+" failed: "+common.ErrLine(msg.err), true)
+			m.scr.say(now, common.Say{Text: "renew " + id + " failed: " + common.ErrLine(msg.err), Err: true})
 		} else if _, rem := state.TokenAt(msg.runtime.ExpireTime(), now, 0); !msg.runtime.ExpireTime().IsZero() {
-			m.scr.setStatus(now, "✓ renewed "+id+" (expires in "+state.FormatCountdown(rem)+")", false)
+			m.scr.say(now, common.Say{Text: "✓ renewed " + id + " (expires in " + state.FormatCountdown(rem) + ")"})
 		} else {
-			m.scr.setStatus(now, "✓ renewed "+id+" (expiry unknown)", false)
+			m.scr.say(now, common.Say{Text: "✓ renewed " + id + " (expiry unknown)"})
 		}
 	}
 	if msg.err == nil && msg.runtime.Name != msg.key.runtime {
@@ -320,19 +329,18 @@ func (m *callState) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 	}
 	// Against the token it was sent to replace: a list_runtimes answered
 	// meanwhile may already hold the renewed token.
-	retry, failed, notExtended := m.calls.renew.Done(msg.key.runtime, p.started, p.expire, msg.runtime.ExpireTime(), msg.err)
+	retry, failed, notExtended := m.renew.Done(msg.key.runtime, p.started, p.expire, msg.runtime.ExpireTime(), msg.err)
 	if msg.err != nil {
 		m.cx.Snap.ApplyRenewError(now, msg.key.runtime, msg.err)
 	} else {
 		m.cx.Snap.UpdateRuntime(now, msg.runtime)
 		if !failed {
-			m.calls.learnTokenLife(msg.runtime, p.started)
+			m.learnTokenLife(msg.runtime, p.started)
 		}
 	}
 	if notExtended != nil {
 		// The call succeeded but the token is as old as before: a failed
-		// renewal, backed off (issue 11: one get_runtime a second,
-		// forever, before).
+		// renewal, backed off (not one get_runtime a second, forever).
 		m.cx.Snap.ApplyRenewError(now, msg.key.runtime, notExtended)
 		m.scr.noteEvent(now, "get_runtime", msg.key.runtime, notExtended.Error())
 	} else if failed {
@@ -345,7 +353,7 @@ func (m *callState) onRenewed(msg resultMsg, p pendingCall, now time.Time) {
 // bounds the renewal lead and the expiring threshold of the runtime.
 func (m *callState) learnTokenLife(rt api.Runtime, sent time.Time) {
 	if exp := rt.ExpireTime(); !exp.IsZero() && exp.After(sent) {
-		m.calls.renew.Learn(rt.Name, exp.Sub(sent))
+		m.renew.Learn(rt.Name, exp.Sub(sent))
 	}
 }
 
@@ -364,22 +372,22 @@ func (m *callState) renewDue(now time.Time) []tea.Cmd {
 		if r.Gone() || m.cx.Activity.Renewals.InFlight(r.Name) {
 			continue
 		}
-		if at, ok := m.calls.renew.Due(r.Name, r.ExpireTime(), now); ok && !now.Before(at) {
+		if at, ok := m.renew.Due(r.Name, r.ExpireTime(), now); ok && !now.Before(at) {
 			due = append(due, r)
 		}
 	}
 	if len(due) == 0 {
 		return nil
 	}
-	renew, deferred := state.PlanRenewals(now, due, m.rt.Selected(), m.calls.budget, m.calls.selectedRenewalSoon(now))
+	renew, deferred := state.PlanRenewals(now, due, m.rt.Selected(), m.budget, m.selectedRenewalSoon(now))
 	var cmds []tea.Cmd
 	for _, name := range renew {
-		if c := m.calls.issue(callKey{kind: callRenew, runtime: name}, now); c != nil {
-			m.calls.renew.Started(name, now)
+		if c := m.issue(callKey{kind: callRenew, runtime: name}, now); c != nil {
+			m.renew.Started(name, now)
 			cmds = append(cmds, c)
 		}
 	}
-	m.calls.noteDeferredRenewals(now, deferred)
+	m.noteDeferredRenewals(now, deferred)
 	return cmds
 }
 
@@ -387,60 +395,63 @@ func (m *callState) renewDue(now time.Time) []tea.Cmd {
 // selected runtime's renewal (made whatever the budget, and counted in
 // it): 1 while it is due within the minute but not yet, and not in
 // flight, else 0. Keeping it, the other runtimes' calls never push a
-// minute past the budget when it comes (issue 24).
+// minute past the budget when it comes.
 func (m *callState) selectedRenewalSoon(now time.Time) int {
 	r := m.cx.Snap.Runtime(m.rt.Selected())
 	if r == nil || r.Gone() || m.cx.Activity.Renewals.InFlight(r.Name) {
 		return 0
 	}
-	if at, ok := m.calls.renew.Due(r.Name, r.ExpireTime(), now); ok && now.Before(at) && at.Before(now.Add(time.Minute)) {
+	if at, ok := m.renew.Due(r.Name, r.ExpireTime(), now); ok && now.Before(at) && at.Before(now.Add(time.Minute)) {
 		return 1
 	}
 	return 0
 }
 
-// renewalView is what the panes read of renewals (common.Renewals): it
-// holds the call state's shared parts (the pending calls, the renewal
-// schedule), never a copy of the Model.
-type renewalView struct {
-	snap      *state.Snapshot
-	pending   map[callKey]pendingCall
-	renew     *state.Renewals
-	threshold time.Duration // Options.ExpiringThreshold
-	auto      bool          // !Options.NoAutoRenew
-}
-
-// Threshold is how close to expireTime runtime name's token reads
-// EXPIRING (state.Renewals.ExpiringThreshold).
-func (v renewalView) Threshold(name string) time.Duration {
-	return v.renew.ExpiringThreshold(name, v.threshold)
-}
-
-// InFlight reports whether a get_runtime renewal of name is in flight.
-func (v renewalView) InFlight(name string) bool {
-	_, ok := v.pending[callKey{kind: callRenew, runtime: name}]
-	return ok
-}
-
-// RetryIn is the time until the next renewal attempt of runtime name (0
-// when due or unknown).
-func (v renewalView) RetryIn(name string, now time.Time) time.Duration {
-	r := v.snap.Runtime(name)
-	if r == nil {
-		return 0
+// renewForPoll renews runtime name's token because the monitor's poll was
+// refused it (the proxy's 404), unless the call budget is spent for a
+// runtime that is not selected (the error says so). A nil command with a
+// nil error: a renewal of it is in flight already.
+func (m *callState) renewForPoll(name string, now time.Time) (tea.Cmd, error) {
+	if name != m.rt.Selected() && m.budget.Room(now) <= 0 {
+		return nil, errors.New("the renewal waits for the call budget")
 	}
-	at, ok := v.renew.Due(r.Name, r.ExpireTime(), now)
-	if !ok {
-		return 0
+	c := m.issue(callKey{kind: callRenew, runtime: name}, now)
+	if c == nil {
+		return nil, nil
 	}
-	return max(0, at.Sub(now))
+	if name != m.rt.Selected() {
+		m.budget.Record(now, 1)
+	}
+	m.renew.Started(name, now)
+	return c, nil
 }
 
-// renewals is the renewal view of the current call state (again after a
-// profile switch replaced it).
-func (m *callState) renewals() renewalView {
-	return renewalView{snap: m.cx.Snap, pending: m.calls.pending, renew: m.calls.renew, threshold: m.opts.ExpiringThreshold, auto: !m.opts.NoAutoRenew}
+// renewNow is R: the proxy token of sel renewed now, its outcome said in
+// the status line (onRenewed); or why not, when one is in flight.
+func (m *callState) renewNow(sel *state.Runtime, now time.Time) tea.Cmd {
+	if c := m.issue(callKey{kind: callRenew, runtime: sel.Name}, now); c != nil {
+		m.renew.Started(sel.Name, now)
+		m.manualRenew[sel.Name] = true
+		m.scr.say(now, common.Say{Text: "renewing the proxy token of " + sel.ID() + "…", For: api.ToolGetRuntime + " " + sel.Name})
+		return c
+	}
+	m.scr.say(now, common.Say{Text: "a renewal of " + sel.ID() + " is already in flight", About: sel.Name})
+	return nil
 }
 
-// Auto reports whether proxy tokens renew on their own.
-func (v renewalView) Auto() bool { return v.auto }
+// forget drops the answers still on their way about runtime name (it is
+// gone): its sessions and its renewal.
+func (m *callState) forget(name string) {
+	delete(m.pending, callKey{kind: callSessions, runtime: name})
+	delete(m.pending, callKey{kind: callRenew, runtime: name})
+}
+
+// reset forgets every call in flight and the renewal schedule (a profile
+// switch: they were the old account's); their answers are dropped.
+func (m *callState) reset(now time.Time) {
+	m.pending = map[callKey]pendingCall{}
+	m.renew.Reset()
+	m.deferring = time.Time{}
+	m.manualRenew, m.manualRef = map[string]bool{}, false
+	m.nextRefresh = now.Add(m.opts.RefreshInterval)
+}

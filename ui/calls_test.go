@@ -140,7 +140,7 @@ func TestIdleCostFlatInRuntimes(t *testing.T) {
 		t.Fatalf("first load: %d list_sessions, want one per runtime (200)", got)
 	}
 	// The budget, every call counted (the selected runtime's renewal
-	// too, issue 24).
+	// too).
 	if most := callsPerMinute(s, 20*time.Minute); most > state.DefaultCallBudget {
 		t.Fatalf("%d calls in an idle minute with 200 runtimes, want at most %d", most, state.DefaultCallBudget)
 	}
@@ -213,8 +213,8 @@ func runtimeJSON(t *testing.T, name string, at time.Time) json.RawMessage {
 	return b
 }
 
-// A renewal whose reply does not move expireTime later (the storm of
-// issue 11: 257 get_runtime calls in 10 minutes for one runtime) backs off
+// A renewal whose reply does not move expireTime later (once a storm of
+// 257 get_runtime calls in 10 minutes for one runtime) backs off
 // from 30 s: a handful of calls an hour, and the row, the details and the
 // event log say "renewal did not extend the token".
 func TestRenewalThatDoesNotExtendBacksOff(t *testing.T) {
@@ -810,7 +810,7 @@ func (p *fakeProxy) counts() (total, runtimes int) {
 	return p.n, len(p.byRT)
 }
 
-// BenchmarkMonitorPolls is the monitor's request bound (issue 21): the
+// BenchmarkMonitorPolls is the monitor's request bound: the
 // dashboard with the monitor on over 1,000 runtimes, every one on screen
 // (a 1,700-line terminal), whose proxies answer at once, one tick a
 // simulated second for 10 minutes. It reports the most proxy requests in
@@ -875,7 +875,7 @@ func BenchmarkMonitorPolls(b *testing.B) {
 // runtimes (r-00000, the selected one, with 15 minutes of polls every
 // 5 s and its kernels idle 72 minutes), as BenchmarkView draws them.
 func withMonitor(m Model) Model {
-	m.mon = &monitorOps{app: m.app, poll: poll.New(apimon.New(apimon.Options{}))}
+	m.mon = &monitorOps{cx: m.cx, opts: &m.opts, link: m.link, rt: m.rt, poll: poll.New(apimon.New(apimon.Options{}))}
 	m.cx.Monitor = m.mon.poll
 	m.relayout()
 	st := m.mon.poll.Store()

@@ -2,21 +2,17 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
-	"github.com/colabdash/colabdash/ui/overlay/picker"
 	"github.com/google/uuid"
 )
 
@@ -29,17 +25,17 @@ const CreateDebounce = 3 * time.Second
 
 // submitCreate starts a create the user asked for, unless a burst.
 func (m *createOps) submitCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
-	for _, op := range m.cr.creates {
+	for _, op := range m.creates {
 		if since := now.Sub(op.started); since >= 0 && since < CreateDebounce {
-			m.scr.setStatus(now, "a create was sent "+state.FormatAgo(since)+" and is under way; wait a moment "+
-				"before the next (Colab limits creates per minute)", true)
+			m.scr.say(now, common.Say{Text: "a create was sent " + state.FormatAgo(since) + " and is under way; wait a moment " +
+				"before the next (Colab limits creates per minute)", Err: true})
 			// The first create's "✓ created" soon replaces this line: the
 			// event log keeps why the confirmed one did nothing.
 			m.scr.logEvent(Event{At: now, Tool: "dashboard", Refused: m.cx.Status.Text})
 			return nil
 		}
 	}
-	return m.cr.startCreate(spec, version, runtimeID, now)
+	return m.startCreate(spec, version, runtimeID, now)
 }
 
 // createDoneMsg is the answer of one attempt of a create.
@@ -59,14 +55,13 @@ const (
 	createUnknown                    // outcome unknown: re-listing
 )
 
-// MaxCreateAttempts bounds the dashboard's own re-sends of one create
-// (RESOURCE_EXHAUSTED, UNAVAILABLE, DEADLINE_EXCEEDED), first one included:
-// state.MaxCreateAttempts, shared with `colabdash create`.
+// MaxCreateAttempts bounds the sends of one create, first one included:
+// state.MaxCreateAttempts, shared with `colabdash create` and `run`.
 const MaxCreateAttempts = state.MaxCreateAttempts
 
 // DefaultCreateRetry is the wait before re-sending a create refused with
-// RESOURCE_EXHAUSTED (no RetryInfo) or UNAVAILABLE, doubled per attempt
-// (state.DefaultCreateRetry).
+// RESOURCE_EXHAUSTED (no RetryInfo), UNAVAILABLE or another passing server
+// failure, doubled per attempt (state.DefaultCreateRetry).
 const DefaultCreateRetry = state.DefaultCreateRetry
 
 // createOp is one create_runtime the user asked for. Every re-send uses the
@@ -90,7 +85,7 @@ type createOp struct {
 }
 
 func (m *createOps) findCreate(id int) (int, *createOp) {
-	for i, op := range m.cr.creates {
+	for i, op := range m.creates {
 		if op.id == id {
 			return i, op
 		}
@@ -99,30 +94,41 @@ func (m *createOps) findCreate(id int) (int, *createOp) {
 }
 
 func (m *createOps) dropCreate(id int) {
-	if i, op := m.cr.findCreate(id); op != nil {
+	if i, op := m.findCreate(id); op != nil {
 		if op.cancel != nil {
 			op.cancel()
 		}
-		m.cr.creates = append(m.cr.creates[:i], m.cr.creates[i+1:]...)
+		m.creates = append(m.creates[:i], m.creates[i+1:]...)
 	}
+}
+
+// actionsTick re-sends the creates whose retry wait is over at now.
+func (m *createOps) actionsTick(now time.Time) []tea.Cmd {
+	var cmds []tea.Cmd
+	for _, op := range m.creates {
+		if op.state == createWaiting && !now.Before(op.retryAt) {
+			cmds = append(cmds, m.sendCreate(op, now))
+		}
+	}
+	return cmds
 }
 
 // startCreate sends create_runtime for a new operation with a fresh UUID4
 // requestId, remembers the spec as the last used one, and shows the new
 // row at once.
 func (m *createOps) startCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
-	m.cr.nextOp++
-	op := &createOp{id: m.cr.nextOp, requestID: uuid.NewString(), spec: spec, version: version, runtimeID: runtimeID, started: now,
+	m.nextOp++
+	op := &createOp{id: m.nextOp, requestID: uuid.NewString(), spec: spec, version: version, runtimeID: runtimeID, started: now,
 		known: map[string]bool{}}
 	for r := range m.cx.Snap.All() {
 		op.known[r.Name] = true
 	}
-	m.cr.creates = append(m.cr.creates, op)
+	m.creates = append(m.creates, op)
 	ls := &LastSpec{Spec: spec, Version: version}
-	m.cr.lastSpec = ls
+	m.lastSpec = ls
 	if m.opts.Demo || m.opts.StateDir == "" {
-		// demo mode: remembered in memory only (newActionState)
-		return m.cr.sendCreate(op, now)
+		// demo mode: remembered in memory only (lastSpec)
+		return m.sendCreate(op, now)
 	}
 	dir := m.opts.StateDir
 	save := func() tea.Msg { // file I/O stays out of Update
@@ -131,7 +137,7 @@ func (m *createOps) startCreate(spec api.RuntimeSpecKey, version, runtimeID stri
 		}
 		return nil
 	}
-	return tea.Batch(save, m.cr.sendCreate(op, now))
+	return tea.Batch(save, m.sendCreate(op, now))
 }
 
 // lastSpecSaveFailedMsg reports that the last used spec could not be
@@ -146,17 +152,20 @@ func (m *createOps) sendCreate(op *createOp, now time.Time) tea.Cmd {
 	op.state, op.sent = createSending, now
 	req := api.CreateRuntimeRequest{Spec: op.spec, Version: op.version, RuntimeID: op.runtimeID, RequestID: op.requestID}
 	id, attempt := op.id, op.attempt
-	spec := callSpec{what: api.ToolCreateRuntime, svc: m.svc, needSvc: true, parent: m.life.ctx, cancel: &op.cancel}
+	spec := callSpec{what: api.ToolCreateRuntime, svc: m.link.svc, needSvc: true, parent: m.link.life.ctx, cancel: &op.cancel}
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
 		rt, err := svc.CreateRuntime(ctx, req)
 		return createDoneMsg{op: id, attempt: attempt, rt: rt, err: err}
 	}, func(err error) tea.Msg { return createDoneMsg{op: id, attempt: attempt, err: err} })
 }
 
-func (m *createOps) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
-	_, op := m.cr.findCreate(msg.op)
+// onCreateDone takes the answer of a create_runtime: the runtime made, a
+// re-send, an outcome unknown (the runtimes are listed again), or why it
+// failed. What it needs of the read calls it returns.
+func (m *createOps) onCreateDone(msg createDoneMsg, now time.Time) want {
+	_, op := m.findCreate(msg.op)
 	if op == nil || msg.attempt != op.attempt || op.state != createSending {
-		return nil // cancelled, or superseded by a re-send
+		return want{} // cancelled, or superseded by a re-send
 	}
 	took := state.FormatCountdown(now.Sub(op.started))
 	target := op.spec.String() // what was asked for, or the runtime made
@@ -169,73 +178,71 @@ func (m *createOps) onCreateDone(msg createDoneMsg, now time.Time) tea.Cmd {
 		// The same rule as the CLI's: a runtime other than the one asked
 		// for is not selected, shown as created or acted on.
 		if bad := state.CheckCreated(api.CreateRuntimeRequest{RuntimeID: op.runtimeID}, msg.rt); bad != nil {
-			m.cr.dropCreate(op.id)
+			m.dropCreate(op.id)
 			m.scr.recordEvent(now, api.ToolCreateRuntime, target, now.Sub(op.sent), bad)
-			m.scr.setStatus(now, common.ErrLine(bad), true)
-			return nil
+			m.scr.say(now, common.Say{Text: common.ErrLine(bad), Err: true})
+			return want{}
 		}
 	}
 	m.scr.recordEvent(now, api.ToolCreateRuntime, target, now.Sub(op.sent), msg.err)
 	if msg.err == nil {
-		m.cr.dropCreate(op.id)
+		m.dropCreate(op.id)
 		// The row shows what the server returned.
 		m.cx.Snap.UpdateRuntime(now, msg.rt)
-		m.calls.learnTokenLife(msg.rt, op.sent)
 		m.rt.Select(msg.rt.Name)
 		m.cx.Focus = common.PanelRuntimes
-		m.scr.setStatus(now, "✓ created "+msg.rt.ID()+" ("+msg.rt.RuntimeSpec.String()+") in "+took, false)
-		return m.calls.issue(callKey{kind: callSessions, runtime: msg.rt.Name}, now)
+		m.scr.say(now, common.Say{Text: "✓ created " + msg.rt.ID() + " (" + msg.rt.RuntimeSpec.String() + ") in " + took})
+		return want{issued: &msg.rt, sent: op.sent, sessions: msg.rt.Name}
 	}
 	op.lastErr = msg.err
-	var ae *api.Error
-	if !errors.As(msg.err, &ae) {
-		m.cr.dropCreate(op.id)
-		m.scr.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(msg.err), true)
-		return nil
-	}
+	// What follows is state's one rule (state.CreateAnswered), shared
+	// with the command-line verbs; the dashboard only shows it.
+	d := state.CreateAnswered(now, op.attempt, msg.rt, msg.err)
 	switch {
-	case ae.OutcomeUnknown:
+	case d.Step == state.CreateRelist:
 		// The request reached the server but the reply was lost: a runtime
 		// may exist. Re-list; never create again on our own.
 		op.state = createUnknown // cleared by onRuntimesListed
-		m.scr.setStatus(now, "create "+op.spec.String()+": outcome unknown (connection lost after sending); re-listing runtimes — one may already be using compute units", true)
-		delete(m.calls.pending, callKey{kind: callRuntimes})
-		return tea.Batch(m.calls.refresh(now, false)...)
+		m.scr.say(now, common.Say{Text: "create " + op.spec.String() + ": outcome unknown (connection lost after sending); re-listing runtimes — one may already be using compute units", Err: true})
+		return want{relist: true}
+	case d.Step == state.CreateResend && d.Wait == 0:
+		return want{cmd: m.sendCreate(op, now)} // the identical call: same requestId
+	case d.Step == state.CreateResend:
+		op.state, op.retryAt = createWaiting, d.At
+		return want{}
+	case d.Err == nil:
+		m.dropCreate(op.id)
+		m.scr.say(now, common.Say{Text: "create " + op.spec.String() + " failed: " + common.ErrLine(msg.err), Err: true})
+		return want{}
 	}
-	if resend, wait := state.CreateRetry(ae, op.attempt); resend {
-		if wait == 0 {
-			return m.cr.sendCreate(op, now) // the identical call: same requestId
-		}
-		op.state, op.retryAt = createWaiting, now.Add(wait)
-		return nil
-	}
-	m.cr.dropCreate(op.id)
-	return m.cr.offerAfterCreate(op, ae, now)
+	m.dropCreate(op.id)
+	return want{cmd: m.offerAfterCreate(op, d.Err, now)}
 }
 
 // onRuntimesListed clears outcome-unknown creates once a list_runtimes
 // sent after them answered, pointing at what the list found.
 func (m *createOps) onRuntimesListed(now time.Time) {
-	for _, op := range slices.Clone(m.cr.creates) {
+	for _, op := range slices.Clone(m.creates) {
 		if op.state != createUnknown {
 			continue
 		}
-		var found []string
+		var listed []api.Runtime
 		for r := range m.cx.Snap.All() {
-			match := r.RuntimeSpec == op.spec && !op.known[r.Name]
-			if op.runtimeID != "" {
-				match = r.ID() == op.runtimeID
-			}
-			if !r.Gone() && match {
-				found = append(found, r.ID())
+			if !r.Gone() {
+				listed = append(listed, r.Runtime)
 			}
 		}
-		slices.Sort(found)
-		m.cr.dropCreate(op.id)
-		if len(found) > 0 {
-			m.scr.setStatus(now, "create "+op.spec.String()+": outcome was unknown; found new runtime "+found[0]+" (not creating again)", false)
-		} else {
-			m.cr.offerResend(op, now)
+		target := state.CreateTarget{Spec: op.spec, RuntimeID: op.runtimeID, Known: op.known}
+		d := state.CreateRelisted(now, op.attempt, target, op.lastErr, listed, nil)
+		m.dropCreate(op.id)
+		switch d.Step {
+		case state.CreateDone:
+			m.scr.say(now, common.Say{Text: "create " + op.spec.String() + ": outcome was unknown; found new runtime " + d.Runtime.ID() + " (not creating again)"})
+		case state.CreateResend:
+			m.offerResend(op, now) // the dashboard asks before the re-send
+		default:
+			m.scr.say(now, common.Say{Text: "create " + op.spec.String() + ": outcome unknown and the runtime cannot be told apart in the list; " +
+				"look for it before creating again", Err: true})
 		}
 	}
 }
@@ -244,10 +251,10 @@ func (m *createOps) onRuntimesListed(now time.Time) {
 // whose runtime is not listed: Colab may still be creating it, so a new
 // create (a new requestId) could make a second runtime, while re-sending
 // the identical call (the same requestId) waits for or returns the one
-// runtime (colab-api.md §1.5).
+// runtime: Colab creates at most one runtime per requestId.
 func (m *createOps) offerResend(op *createOp, now time.Time) {
-	m.scr.setStatus(now, "create "+op.spec.String()+": outcome unknown and no new runtime listed yet", true)
-	m.scr.openFromAnswer(nil, "the choice to re-send the create of "+op.spec.String(), func(m *app, now time.Time) bool {
+	m.scr.say(now, common.Say{Text: "create " + op.spec.String() + ": outcome unknown and no new runtime listed yet", Err: true})
+	m.scr.openFromAnswer(nil, "the choice to re-send the create of "+op.spec.String(), func(now time.Time) bool {
 		d := dialog.NewChoice(now, "Create "+op.spec.String()+": outcome unknown", []dialog.Item{
 			{Label: "re-send the identical request (same requestId: Colab returns the one runtime, never a second)"},
 			{Label: "leave it (r re-lists; a runtime may still appear)"},
@@ -269,65 +276,21 @@ func (m *createOps) offerResend(op *createOp, now time.Time) {
 // offerAfterCreate shows why a create failed and the next steps
 // (state.ExplainCreateFailure, shared with `colabdash create`).
 func (m *createOps) offerAfterCreate(op *createOp, ae *api.Error, now time.Time) tea.Cmd {
-	m.scr.setStatus(now, "create "+op.spec.String()+" failed: "+common.ErrLine(ae), true)
-	m.scr.openFromAnswer(nil, "what to do after the failed create of "+op.spec.String(), func(m *app, now time.Time) bool {
-		m.scr.push(m.cr.afterCreateDialog(op, ae, now))
+	m.scr.say(now, common.Say{Text: "create " + op.spec.String() + " failed: " + common.ErrLine(ae), Err: true})
+	m.scr.openFromAnswer(nil, "what to do after the failed create of "+op.spec.String(), func(now time.Time) bool {
+		m.scr.push(m.afterCreateDialog(op, ae, now))
 		return true
 	})
 	return nil
-}
-
-// afterCreateDialog is the choice of next steps after op failed with ae:
-// each item's answer is built here, with the runtime or spec it names.
-func (m *createOps) afterCreateDialog(op *createOp, ae *api.Error, now time.Time) *dialog.Dialog {
-	f := state.ExplainCreateFailure(ae, op.spec, m.cx.Snap.Specs, m.cx.Snap.Subscription.Tier, op.attempt)
-	body := append([]string{api.OneLine(ae.Error(), 200) + " (" + m.cx.Keys.Dashboard.Events.Help().Key + " keeps the full error)"}, f.Body...)
-	var items []dialog.Item
-	var next []func(now time.Time) common.Effect // what each item does
-	if f.Kind == state.CreateTooManyRuntimes {
-		body = append(body, "Delete one of them (you will confirm), or wait and create again.")
-		for _, r := range m.rt.Rows() {
-			if r.Gone() {
-				continue
-			}
-			items = append(items, dialog.Item{Label: "delete " + r.ID() + " (" + r.Spec() + ")"})
-			name := r.Name
-			next = append(next, func(time.Time) common.Effect { return common.AskDelete{Name: name} })
-		}
-	}
-	for _, k := range f.Alternatives {
-		label := "create " + k.String()
-		switch f.Kind {
-		case state.CreateQuota:
-			label = "create a CPU runtime (" + k.String() + ")"
-		case state.CreateGaveUp:
-			label += " instead"
-		}
-		items = append(items, dialog.Item{Label: label})
-		next = append(next, func(now time.Time) common.Effect { return common.Open{Overlay: picker.Version(now, k, nil)} })
-	}
-	if len(items) == 0 {
-		items = []dialog.Item{{Label: "close"}}
-		next = []func(time.Time) common.Effect{func(time.Time) common.Effect { return nil }}
-	}
-	d := dialog.NewChoice(now, f.Title, items, 0, body...)
-	d.Guard = true // it appears by itself: a key typed for something else must not answer it
-	d.OnAnswer = func(c *common.Context, r dialog.Reply) common.Effect {
-		if !r.OK {
-			return nil
-		}
-		return next[r.Choice](c.Now())
-	}
-	return d
 }
 
 // resendCreate re-sends op, a create whose outcome was unknown, with its
 // same requestId (the step chosen after offerResend).
 func (m *createOps) resendCreate(op *createOp, now time.Time) tea.Cmd {
 	op.attempt, op.started = 0, now
-	m.cr.creates = append(m.cr.creates, op)
-	m.scr.setStatus(now, "re-sending the create of "+op.spec.String()+" with the same requestId…", false)
-	return m.cr.sendCreate(op, now)
+	m.creates = append(m.creates, op)
+	m.scr.say(now, common.Say{Text: "re-sending the create of " + op.spec.String() + " with the same requestId…"})
+	return m.sendCreate(op, now)
 }
 
 // rowName is what a create's row shows in the NAME column: the runtime id
@@ -370,98 +333,19 @@ func (m *createOps) creations(now time.Time) []common.Creation {
 // The last used runtimeSpec, remembered across runs (N re-creates it).
 
 // LastSpec is the runtimeSpec and version of the last runtime the user
-// created, stored as JSON in LastSpecFile under the state directory. It
-// holds no secret.
-type LastSpec struct {
-	Spec    api.RuntimeSpecKey `json:"runtimeSpec"`
-	Version string             `json:"version,omitempty"`
-}
+// created (ui/ops keeps it, for the dashboard and the verbs alike).
+type LastSpec = ops.LastSpec
 
 // LastSpecFile is the file name of the last used spec in the state
 // directory.
-const LastSpecFile = "last-spec.json"
+const LastSpecFile = ops.LastSpecFile
 
-// DefaultStateDir returns $XDG_STATE_HOME/colabdash, or
-// ~/.local/state/colabdash when XDG_STATE_HOME is unset or not absolute
-// (XDG Base Directory spec). It returns "" when neither can be found.
-func DefaultStateDir() string {
-	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "colabdash")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".local", "state", "colabdash")
-}
+// LoadLastSpec reads dir/last-spec.json the bounded way (ops.LoadLastSpec).
+func LoadLastSpec(dir string) (*LastSpec, error) { return ops.LoadLastSpec(dir) }
 
-// LoadLastSpec reads dir/last-spec.json the bounded way (safefile: a
-// regular file of at most safefile.MaxStateFile bytes, read in bounded
-// time). It returns an error when dir is empty or not the user's own
-// (safefile.PrivateDir), the file is missing, is not a regular file (a
-// FIFO, a device, also behind a symlink) or too large, or it is not a
-// valid spec.
-func LoadLastSpec(dir string) (*LastSpec, error) {
-	if dir == "" {
-		return nil, errors.New("no state directory")
-	}
-	if err := safefile.PrivateDir("state directory", dir); err != nil {
-		return nil, err // another user could have written it
-	}
-	b, err := safefile.Read(filepath.Join(dir, LastSpecFile), safefile.MaxStateFile, 0)
-	if err != nil {
-		return nil, err
-	}
-	var ls LastSpec
-	if err := json.Unmarshal(b, &ls); err != nil {
-		return nil, err
-	}
-	if ls.Spec.Variant == "" {
-		return nil, errors.New(LastSpecFile + ": no variant")
-	}
-	return &ls, nil
-}
-
-// SaveLastSpec writes ls to dir/last-spec.json (directory 0700, file 0600,
-// written to a temporary file and renamed). An empty dir stores nothing.
-func SaveLastSpec(dir string, ls *LastSpec) error {
-	if dir == "" {
-		return nil
-	}
-	b, err := json.MarshalIndent(ls, "", "  ")
-	if err != nil {
-		return err
-	}
-	return WriteStateFile(dir, LastSpecFile, append(b, '\n'))
-}
-
-// WriteStateFile writes b to dir/name in the state directory (directory
-// 0700, file 0600) through a temporary file and a rename, so a reader
-// never sees half of it; a dir another user owns or may write to is
-// refused (safefile.PrivateDir). It holds no secret by contract: never
-// pass one.
-func WriteStateFile(dir, name string, b []byte) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	if err := safefile.PrivateDir("state directory", dir); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+name+"-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, name))
-}
+// SaveLastSpec writes ls to dir/last-spec.json (ops.SaveLastSpec). An
+// empty dir stores nothing.
+func SaveLastSpec(dir string, ls *LastSpec) error { return ops.SaveLastSpec(dir, ls) }
 
 // loadLastSpec reads the remembered spec for an account: none in demo mode
 // (the emulator's specs are not the account's, so a demo A100 never becomes

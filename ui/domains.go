@@ -1,14 +1,41 @@
 package ui
 
+// The dashboard's domain types. The root (app, model.go) owns them all
+// and is the only code that calls more than one: each holds what it needs
+// (the Context, the link to Colab, the screen, the panes it reads) and
+// never another domain type. An answer that concerns two of them (a
+// session closed: its runs end and its runtime's sessions are listed
+// again) is handed to each in turn by the root (answers.go), and what a
+// domain type needs of the read calls it does not own it returns as a
+// want, which app.carryOut issues through callState.
+//
+//	app ─┬─ screen      overlays, status line, event log (screen.go, status.go)
+//	     ├─ callState   the read calls, refreshes, renewals (calls.go, renewals.go)
+//	     ├─ createOps   creates and their questions (create.go, createask.go)
+//	     ├─ execOps     run code and its console (exec.go), the kernel
+//	     │              interrupt (access.go)
+//	     ├─ runtimeOps  deletes, sessions, copies (ops.go), marks (marks.go),
+//	     │              the files pane and the shell (access.go)
+//	     ├─ profiles    the profile switch (profile.go)
+//	     └─ monitorOps  the monitor's polls (panes.go)
+//
+// Every one of them may use the link to Colab (below; its calls are
+// wrapped by guard.go), the screen, the Context and the panes; none uses
+// another. The status line is written only through a common.Say handed to
+// screen.say.
+
 import (
 	"context"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/pane/runtimes"
+	"github.com/colabdash/colabdash/ui/pane/sessions"
 	"github.com/colabdash/colabdash/ui/poll"
 )
 
@@ -24,22 +51,33 @@ type lifetime struct {
 	initCmds []tea.Cmd
 }
 
+// link is the dashboard's way to Colab: the Service of the profile in
+// use (a profile switch replaces it), the options calls read (the call
+// timeout, the clock) and the lifetime every call runs under.
+type link struct {
+	svc    api.Service
+	opts   *Options
+	life   *lifetime
+	redact func(string) string // Options.Redact, or nothing removed
+}
+
 // screen is what the dashboard shows beyond its panes: the size, the
-// overlay stack and the overlays waiting for their layer (stack.go), the
-// status line's bookkeeping and the event log (eventlog.go).
+// overlay stack and the overlays waiting for their layer (screen.go), the
+// status line and the event log (status.go). It reads and writes only the
+// Context.
 type screen struct {
-	*app
+	cx            *common.Context
 	width, height int
 	showDetails   bool
 	stack         []overlay        // the overlay stack, bottom first
 	waiting       []waitingOverlay // overlays answers brought, waiting for their layer (openFromAnswer)
 	// filesClosed are files panes closed while a transfer ran, until its
-	// answer says how it ended (files.go).
+	// answer says how it ended (access.go).
 	filesClosed files.Closed
-	statusFor   string // the call an under-way status waits for (setProgress), else ""
+	statusFor   string // the call an under-way status waits for (Say.For), else ""
 	statusPane  bool   // the status is about a key in the files pane: closing it clears it
 	// statusAbout is the runtime a status about the selection names
-	// (setStatusAbout): it goes once the selection leaves that runtime.
+	// (Say.About): it goes once the selection leaves that runtime.
 	statusAbout string
 	// statusCancel marks a status saying a dialog was cancelled: the next
 	// overlay opened clears it (push).
@@ -47,19 +85,48 @@ type screen struct {
 	events       *eventLog
 }
 
-// createOps are the creates under way (create.go, picker.go) and the
-// spec remembered for N.
+// want is what a domain type's answer asks of the read calls, which it
+// does not own: the root carries it out through callState (carryOut).
+type want struct {
+	cmd     tea.Cmd // the domain type's own command, if any
+	refresh bool    // list the runtimes again (as the refresh does)
+	// relist drops a list_runtimes under way first: its answer may have
+	// been sent before what changed.
+	relist bool
+	// forget is a runtime that is gone: the session and renewal calls
+	// under way for it are dropped.
+	forget string
+	// sessions is a runtime whose sessions are listed now; relistSessions
+	// drops a list_sessions of it under way first.
+	sessions       string
+	relistSessions bool
+	// issued is a runtime whose proxy token a call sent at sent issued
+	// (callState.learnTokenLife).
+	issued *api.Runtime
+	sent   time.Time
+}
+
+// createOps are the creates under way (create.go) and the spec
+// remembered for N.
 type createOps struct {
-	*app
+	cx       *common.Context
+	opts     *Options
+	link     *link
+	scr      *screen
+	rt       *runtimes.Pane // a runtime created is selected
 	creates  []*createOp
 	nextOp   int
 	lastSpec *LastSpec
 }
 
-// execOps is run code (exec.go, console.go): the runs and transcripts,
-// the session each runtime's code goes to, and the sessions closed.
+// execOps is run code (exec.go): the runs and transcripts, the session
+// each runtime's code goes to, and the sessions closed.
 type execOps struct {
-	*app
+	cx   *common.Context
+	link *link
+	scr  *screen
+	rt   *runtimes.Pane // the selected runtime is where e runs code
+	sess *sessions.Pane // and its selected session, when focused
 	execState
 	// lastSession is, per runtime name, the session most recently selected
 	// in the sessions panel, opened with o or opened for run code: where e
@@ -70,27 +137,33 @@ type execOps struct {
 	closed map[string]bool
 }
 
-// runtimeOps are the commands on a runtime or session (actions.go,
-// sessions.go, clipboard.go, shell.go, files.go, profile.go): when each
-// delete_runtime, delete_session and create_session was sent, and the
-// profile switch under way.
+// runtimeOps are the commands on a runtime or session (ops.go: delete,
+// sessions, marks, copies; access.go: the files pane, the shell): when
+// each delete_runtime, delete_session and create_session was sent.
 type runtimeOps struct {
-	*app
+	cx       *common.Context
+	opts     *Options
+	link     *link
+	scr      *screen
+	rt       *runtimes.Pane
+	sess     *sessions.Pane
 	deleting map[string]time.Time // runtime name → when delete_runtime was sent
 	closing  map[string]time.Time // session name → when delete_session was sent
 	opening  map[string]time.Time // runtime name → when create_session was sent
 	// deleted are the ids deleted since deleting was last empty: a bulk
 	// delete's status line names them all, not only the last.
 	deleted []string
-	prof    profileState
 }
 
 // monitorOps is the monitor in the dashboard (panes.go): the polls of
-// the selected runtime and those on screen, their answers and the
-// renewals a refused proxy token asks for. A nil *monitorOps is
+// the selected runtime and those on screen and their answers; a refused
+// proxy token's renewal it asks of the root. A nil *monitorOps is
 // monitoring off: its methods do nothing.
 type monitorOps struct {
-	*app
+	cx    *common.Context
+	opts  *Options
+	link  *link
+	rt    *runtimes.Pane
 	poll  *poll.Poller
 	onScr []string // scratch: the runtimes on screen
 	// version is the snapshot version the monitor last forgot the
@@ -103,14 +176,12 @@ type monitorOps struct {
 // last, the spec remembered for N, and points the Context's activity at
 // them.
 func (a *app) resetOps(last *LastSpec) {
-	a.cr = &createOps{app: a, lastSpec: last}
-	a.ex = &execOps{app: a, execState: execState{transcripts: map[string]*console.Transcript{}},
+	a.cr = &createOps{cx: a.cx, opts: &a.opts, link: a.link, scr: a.scr, rt: a.rt, lastSpec: last}
+	a.ex = &execOps{cx: a.cx, link: a.link, scr: a.scr, rt: a.rt, sess: a.sess,
+		execState:   execState{transcripts: map[string]*console.Transcript{}},
 		lastSession: map[string]sessionPick{}, closed: map[string]bool{}}
-	prof := profileState{}
-	if a.ops != nil {
-		prof = a.ops.prof
-	}
-	a.ops = &runtimeOps{app: a, deleting: map[string]time.Time{}, closing: map[string]time.Time{}, opening: map[string]time.Time{}, prof: prof}
+	a.ops = &runtimeOps{cx: a.cx, opts: &a.opts, link: a.link, scr: a.scr, rt: a.rt, sess: a.sess,
+		deleting: map[string]time.Time{}, closing: map[string]time.Time{}, opening: map[string]time.Time{}}
 	if a.mon != nil {
 		a.mon.poll.Reset() // the runtimes were the old account's
 	}

@@ -10,14 +10,11 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/google/uuid"
 )
-
-// MaxExecReattach bounds the dashboard's re-sends of one execute_code with
-// the same executionId after DEADLINE_EXCEEDED or UNAVAILABLE.
-const MaxExecReattach = 5
 
 // maxRunsKept bounds the runs remembered (done or not).
 const maxRunsKept = 50
@@ -32,6 +29,7 @@ type execRun struct {
 	started     time.Time // when the user ran it
 	sent        time.Time // when the current attempt was sent
 	attempt     int
+	drops       int // failures in a row other than the 600 s cut-off (state.ExecTries)
 	done        bool
 	stopping    bool // the user asked to stop it: delete_session was sent
 	res         api.ExecuteCodeResult
@@ -81,7 +79,7 @@ func (m *execOps) runningHidden() *execRun {
 	if _, open := find[*console.Overlay](m.scr); open {
 		return nil
 	}
-	return m.ex.execState.running("")
+	return m.execState.running("")
 }
 
 // execTarget is the session e runs on for runtime r: the one under the
@@ -89,11 +87,11 @@ func (m *execOps) runningHidden() *execRun {
 // selected, opened or used for r; "" when none is left (e then asks before
 // opening one). A session the user closed is never returned.
 func (m *execOps) execTarget(r *state.Runtime, now time.Time) string {
-	if s := m.selectedSession(); s != "" && !m.ex.closed[s] {
-		m.ex.pickSession(r.Name, s, now)
+	if s := selectedSession(m.cx, m.rt, m.sess); s != "" && !m.closed[s] {
+		m.pickSession(r.Name, s, now)
 		return s
 	}
-	if pk, ok := m.ex.lastSession[r.Name]; ok && !m.ex.closed[pk.name] {
+	if pk, ok := m.lastSession[r.Name]; ok && !m.closed[pk.name] {
 		return pk.name
 	}
 	return ""
@@ -101,13 +99,13 @@ func (m *execOps) execTarget(r *state.Runtime, now time.Time) string {
 
 // pickSession remembers session as the one run code uses on runtime.
 func (m *execOps) pickSession(runtime, session string, now time.Time) {
-	m.ex.lastSession[runtime] = sessionPick{name: session, at: now}
+	m.lastSession[runtime] = sessionPick{name: session, at: now}
 }
 
 // forgetVanishedSession drops runtime's remembered session when a
 // list_sessions sent after it was chosen no longer lists it.
 func (m *execOps) forgetVanishedSession(runtime string, sent time.Time, listed []api.Session) {
-	pk, ok := m.ex.lastSession[runtime]
+	pk, ok := m.lastSession[runtime]
 	if !ok || sent.Before(pk.at) {
 		return
 	}
@@ -116,21 +114,21 @@ func (m *execOps) forgetVanishedSession(runtime string, sent time.Time, listed [
 			return
 		}
 	}
-	delete(m.ex.lastSession, runtime)
+	delete(m.lastSession, runtime)
 }
 
 // runInConsole runs code on the console's session. Without a usable
 // session (it was closed, or stopped) it asks before opening a new one,
 // keeping the code in the input.
 func (m *execOps) runInConsole(code string, now time.Time) tea.Cmd {
-	p := m.ex.execState.console
-	x := &m.ex.execState
-	if p.Session() == "" || m.ex.closed[p.Session()] {
-		m.ex.askConsoleSession(p.Runtime(), "The console's session was closed.", now)
+	p := m.execState.console
+	x := &m.execState
+	if p.Session() == "" || m.closed[p.Session()] {
+		m.askConsoleSession(p.Runtime(), "The console's session was closed.", now)
 		return nil
 	}
 	if x.running(p.Session()) != nil {
-		m.scr.setStatus(now, "code is still running; wait for it to finish ("+m.cx.Keys.Word(keymap.ActionConsoleStop)+" stops it)", true)
+		m.scr.say(now, common.Say{Text: "code is still running; wait for it to finish (" + m.cx.Keys.Word(keymap.ActionConsoleStop) + " stops it)", Err: true})
 		return nil
 	}
 	p.Ran(code)
@@ -141,25 +139,35 @@ func (m *execOps) runInConsole(code string, now time.Time) tea.Cmd {
 		x.runs = x.runs[len(x.runs)-maxRunsKept:]
 	}
 	x.transcript(r.session).AddIn(r.session, r.code)
-	return m.ex.sendExec(r, now)
+	return m.sendExec(r, now)
 }
 
 // sendExec (re-)sends r with its executionId. It has no timeout: code runs
 // as long as it runs; quitting or stopping it (delete_session) ends it.
 func (m *execOps) sendExec(r *execRun, now time.Time) tea.Cmd {
+	return m.sendExecAfter(r, now, 0)
+}
+
+// sendExecAfter is sendExec after wait, spent in the command (never in
+// Update) as the command-line drivers wait (ops.Sleep); the dashboard's
+// end cancels the wait.
+func (m *execOps) sendExecAfter(r *execRun, now time.Time, wait time.Duration) tea.Cmd {
 	r.attempt++
 	r.sent = now
 	run, attempt := r.id, r.attempt
 	req := api.ExecuteCodeRequest{Session: r.session, Code: r.code, ExecutionID: r.executionID}
-	spec := callSpec{what: api.ToolExecuteCode, svc: m.svc, needSvc: true, parent: m.life.ctx}
+	spec := callSpec{what: api.ToolExecuteCode, svc: m.link.svc, needSvc: true, parent: m.link.life.ctx}
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
+		if err := ops.Sleep(ctx, wait); err != nil {
+			return execDoneMsg{run: run, attempt: attempt, err: &api.Error{Code: api.Cancelled, Err: err, Message: "cancelled"}}
+		}
 		res, err := svc.ExecuteCode(ctx, req)
 		return execDoneMsg{run: run, attempt: attempt, res: res, err: err}
 	}, func(err error) tea.Msg { return execDoneMsg{run: run, attempt: attempt, err: err} })
 }
 
 func (m *execOps) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
-	x := &m.ex.execState
+	x := &m.execState
 	var r *execRun
 	for _, y := range x.runs {
 		if y.id == msg.run {
@@ -170,12 +178,13 @@ func (m *execOps) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
 		return nil
 	}
 	m.scr.recordEvent(now, api.ToolExecuteCode, r.session, now.Sub(r.sent), msg.err)
-	var ae *api.Error
-	if msg.err != nil && !r.stopping && errors.As(msg.err, &ae) && ae.Reattachable() &&
-		r.attempt < MaxExecReattach {
-		return m.ex.sendExec(r, now) // reattach: same executionId
+	// state's one rule (state.ExecAnswered), shared with exec and run.
+	d := state.ExecAnswered(now, state.ExecTries{Attempt: r.attempt, Drops: r.drops, Resumable: true, Stopped: r.stopping}, msg.err)
+	if d.Step == state.ExecReattach {
+		r.drops = d.Drops
+		return m.sendExecAfter(r, now, d.Wait) // reattach: same executionId
 	}
-	m.ex.finishRun(r, msg.res, msg.err, now)
+	m.finishRun(r, msg.res, msg.err, now)
 	return nil
 }
 
@@ -183,13 +192,13 @@ func (m *execOps) onExecDone(msg execDoneMsg, now time.Time) tea.Cmd {
 // the console does not show it, says so in the status line.
 func (m *execOps) finishRun(r *execRun, res api.ExecuteCodeResult, err error, now time.Time) {
 	r.done, r.res, r.err = true, res, err
-	addResult(m.ex.execState.transcript(r.session), r)
+	addResult(m.execState.transcript(r.session), r)
 	if p, open := find[*console.Overlay](m.scr); !open || p.Session() != r.session {
 		word := "finished"
 		if err != nil || res.ExecutionError != nil {
 			word = "failed"
 		}
-		m.scr.setStatus(now, "code run "+word+" after "+state.FormatCountdown(now.Sub(r.started))+" ("+m.cx.Keys.Dashboard.RunCode.Help().Key+" shows the output)", err != nil)
+		m.scr.say(now, common.Say{Text: "code run " + word + " after " + state.FormatCountdown(now.Sub(r.started)) + " (" + m.cx.Keys.Dashboard.RunCode.Help().Key + " shows the output)", Err: err != nil})
 	}
 }
 
@@ -198,7 +207,7 @@ func (m *execOps) finishRun(r *execRun, res api.ExecuteCodeResult, err error, no
 // (delete_session) ends it. It reports whether it asked (false: nothing
 // runs there any more).
 func (m *execOps) askStop(session string, now time.Time) bool {
-	r := m.ex.execState.running(session)
+	r := m.execState.running(session)
 	if r == nil {
 		return false
 	}
@@ -217,23 +226,59 @@ func (m *execOps) askStop(session string, now time.Time) bool {
 	return true
 }
 
-// stopRun closes session to end the code running on it.
-func (m *execOps) stopRun(session string, now time.Time) tea.Cmd {
-	r := m.ex.execState.running(session)
+// stopRun ends the code running on session: it returns the effect that
+// closes the session (Colab cannot interrupt code otherwise).
+func (m *execOps) stopRun(session string) common.Effect {
+	r := m.execState.running(session)
 	if r == nil {
 		return nil
 	}
 	r.stopping = true
-	return m.ops.startCloseSession(session, now)
+	return common.CloseSession{Name: session}
+}
+
+// sessionOpened makes session, opened on runtime, the one run code uses
+// there; forConsole (it was opened for run code) shows it in the console:
+// at once when the console is open (it moves to the new session), else
+// once the user is back on the dashboard.
+func (m *execOps) sessionOpened(runtime string, session api.Session, forConsole bool, now time.Time) {
+	m.pickSession(runtime, session.Name, now)
+	if !forConsole {
+		return
+	}
+	name := session.Name
+	show := func(time.Time) bool {
+		if m.closed[name] {
+			return false
+		}
+		m.showConsole(runtime, name) // its title names the session
+		return true
+	}
+	if _, open := find[*console.Overlay](m.scr); open {
+		show(now) // asked from the console: it moves to the new session
+	} else {
+		m.scr.openFromAnswer(nil, "the console on session "+session.ID(), show)
+	}
+}
+
+// sessionClosed is the end of session name, which the user closed: run
+// code never uses it again, and the runs still waiting on it end.
+func (m *execOps) sessionClosed(name string, now time.Time) {
+	parent := api.Session{Name: name}.Parent()
+	m.closed[name] = true
+	m.onStopped(name, now)
+	if m.lastSession[parent].name == name {
+		delete(m.lastSession, parent)
+	}
 }
 
 // onStopped ends the runs still waiting on a session that was closed: the
 // call's late answer, if any, is dropped.
 func (m *execOps) onStopped(session string, now time.Time) {
-	for _, r := range m.ex.execState.runs {
+	for _, r := range m.execState.runs {
 		if !r.done && r.session == session {
 			r.attempt++ // the answer on its way no longer matches
-			m.ex.finishRun(r, api.ExecuteCodeResult{}, errors.New("the session was closed"), now)
+			m.finishRun(r, api.ExecuteCodeResult{}, errors.New("the session was closed"), now)
 		}
 	}
 }
@@ -242,29 +287,29 @@ func (m *execOps) onStopped(session string, now time.Time) {
 // selected runtime. A run in flight is shown as it is. Without a session
 // chosen it asks before opening a new one.
 func (m *execOps) openConsole(now time.Time) {
-	x := &m.ex.execState
+	x := &m.execState
 	if r := x.running(""); r != nil {
-		m.ex.showConsole(r.runtime, r.session)
+		m.showConsole(r.runtime, r.session)
 		return
 	}
 	sel := m.cx.Snap.Runtime(m.rt.Selected())
 	switch {
 	case sel == nil && x.console != nil:
-		m.ex.showConsole(x.console.Runtime(), x.console.Session())
+		m.showConsole(x.console.Runtime(), x.console.Session())
 		return
 	case sel == nil:
-		m.scr.setStatus(now, "no runtime selected", true)
+		m.scr.say(now, common.Say{Text: "no runtime selected", Err: true})
 		return
 	case sel.Gone():
-		m.scr.setStatus(now, m.ops.goneText(sel, now), true)
+		m.scr.say(now, common.Say{Text: goneText(sel, now), Err: true})
 		return
 	}
-	target := m.ex.execTarget(sel, now)
+	target := m.execTarget(sel, now)
 	if target == "" {
-		m.ex.askConsoleSession(sel.Name, "No session is chosen on "+sel.ID()+" (tab to the sessions panel to pick one).", now)
+		m.askConsoleSession(sel.Name, "No session is chosen on "+sel.ID()+" (tab to the sessions panel to pick one).", now)
 		return
 	}
-	m.ex.showConsole(sel.Name, target)
+	m.showConsole(sel.Name, target)
 }
 
 // askConsoleSession asks before opening a new colabdash session on
@@ -284,7 +329,7 @@ func (m *execOps) askConsoleSession(runtime, why string, now time.Time) {
 // showConsole opens the console on session of runtime (made on first use;
 // its input and history are kept).
 func (m *execOps) showConsole(runtime, session string) {
-	x := &m.ex.execState
+	x := &m.execState
 	p := x.console
 	if p == nil {
 		p = console.New(m)

@@ -23,8 +23,9 @@ import (
 // row asserts what the user sees on the dashboard and that nothing was
 // lost: the runtimes stay listed (marked stale, never "gone" because of a
 // failed call), no runtime is created or deleted, and the dashboard
-// recovers once the fault clears. Rows name the field case (field-cases.md)
-// they cover; TestFieldCasesHaveRows checks every case has one.
+// recovers once the fault clears. Rows name the field case (the numbered
+// cases whose headings are kept in testdata/field-cases-headings.txt) they
+// cover; TestFieldCasesHaveRows checks every case has one.
 
 const (
 	googleBody = "google"
@@ -570,7 +571,7 @@ func TestFaultMatrixCreate(t *testing.T) {
 	}
 }
 
-// fieldCaseRows maps every case of field-cases.md to the tests that are
+// fieldCaseRows maps every field case to the tests that are
 // its rows: the fault matrix above (ui/faultmatrix_test.go) or, for
 // credential, terminal and platform cases the emulator cannot inject,
 // the package tests that cover them. Paths are from the module root.
@@ -599,14 +600,14 @@ var fieldCaseRows = map[int][]string{
 	28: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh"},
 }
 
-// TestFieldCasesHaveRows: every case in field-cases.md has at least one
-// row, every row names a test that exists, and every fault-matrix refresh
-// row's field case is one of the document's.
+// TestFieldCasesHaveRows: every field case (testdata/field-cases-headings.txt)
+// has at least one row, every row names a test that exists, and every
+// fault-matrix refresh row's field case is one of them.
 func TestFieldCasesHaveRows(t *testing.T) {
 	// The suite needs nothing outside the repository: the case headings
-	// ("### N. Title") are kept in testdata. Where the reference document
-	// sits beside the checkout (../../shared, a developer's tree), the copy
-	// must still match it, so a case added there is not missed here.
+	// ("### N. Title") are kept in testdata. Where a developer's tree keeps
+	// the full reference of the cases beside the checkout, the copy must
+	// still match it, so a case added there is not missed here.
 	doc, err := os.ReadFile(filepath.Join("testdata", "field-cases-headings.txt"))
 	if err != nil {
 		t.Fatal(err)

@@ -78,10 +78,10 @@ func guard(c callSpec, fn func(ctx context.Context, svc api.Service) tea.Msg, fa
 	}
 }
 
-// apiCall is the callSpec of an API call on the model's Service with the
+// apiCall is the callSpec of an API call on the Service in use with the
 // call timeout.
-func (m *app) apiCall(tool string) callSpec {
-	return callSpec{what: tool, svc: m.svc, needSvc: true, parent: m.life.ctx, timeout: m.opts.CallTimeout, redact: m.cx.Redact}
+func (m *link) apiCall(tool string) callSpec {
+	return callSpec{what: tool, svc: m.svc, needSvc: true, parent: m.life.ctx, timeout: m.opts.CallTimeout, redact: m.redact}
 }
 
 // panicError turns a recovered panic value into the error a call reports,

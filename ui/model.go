@@ -18,7 +18,6 @@ package ui
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -48,17 +47,19 @@ type Model struct{ *app }
 
 // app is the dashboard behind a Model: the Context its panes and overlays
 // read, the two panes with state, the screen (overlays, status line, event
-// log), and the domain operations, each a type of its own over the app
-// (callState: the API calls, renewals and refreshes; createOps: creates;
-// execOps: run code; runtimeOps: deletes, sessions, files, shell,
-// clipboard, profiles).
+// log), and the domain types (domains.go), each holding only what it
+// needs: callState the read calls, renewals and refreshes; createOps
+// creates; execOps run code; runtimeOps deletes, sessions, files, shell,
+// clipboard; profiles the profile switch; monitorOps the monitor. The app
+// routes keys and messages to them and carries out their effects
+// (action.go, answers.go); none of them calls another.
 type app struct {
 	opts Options
-	svc  api.Service
 	// cx is what panes and overlays read (common.Context): the snapshot,
-	// keys, styles, clock, layout, status. The app writes it.
+	// keys, styles, clock, layout, status.
 	cx    *common.Context
 	life  *lifetime
+	link  *link // the Service in use
 	scr   *screen
 	rt    *runtimes.Pane // the table's rows, selection, sort and filter
 	sess  *sessions.Pane // the sessions pane's cursor
@@ -66,6 +67,7 @@ type app struct {
 	cr    *createOps
 	ex    *execOps
 	ops   *runtimeOps
+	prof  *profiles
 	mon   *monitorOps // the monitor's polls (nil: monitoring off)
 }
 
@@ -135,24 +137,24 @@ func New(o Options) Model {
 		Profiles:        o.Profiles,
 		RefreshInterval: o.RefreshInterval,
 	}
-	a := &app{opts: o, svc: o.Service, cx: cx, rt: runtimes.New(), sess: &sessions.Pane{},
+	a := &app{opts: o, cx: cx, rt: runtimes.New(), sess: &sessions.Pane{},
 		life: &lifetime{ctx: ctx, cancel: cancel, sem: make(chan struct{}, api.FanOut), every: tea.Every, tickGen: 1}}
-	a.scr = &screen{app: a, events: &eventLog{}}
+	a.link = &link{svc: o.Service, opts: &a.opts, life: a.life, redact: redact}
+	a.scr = &screen{cx: cx, events: &eventLog{}}
 	if o.Monitor != nil {
-		a.mon = &monitorOps{app: a, poll: poll.New(o.Monitor)}
+		a.mon = &monitorOps{cx: cx, opts: &a.opts, link: a.link, rt: a.rt, poll: poll.New(o.Monitor)}
 		cx.Monitor = a.mon.poll
 	}
-	a.calls = newCalls(a)
+	a.calls = newCalls(cx, &a.opts, a.link, a.scr, a.rt)
+	a.prof = &profiles{cx: cx, opts: &a.opts, link: a.link, scr: a.scr}
 	a.resetOps(last)
 	m := Model{a}
-	cx.Activity = common.Activity{Deleting: a.ops.deleting, Closing: a.ops.closing, Opening: a.ops.opening,
-		Creating: a.cr.creations, Renewals: a.calls.renewals()}
 	m.relayout()
 	now := m.cx.Now()
 	m.calls.nextRefresh = now.Add(o.RefreshInterval)
 	for _, n := range o.Notices {
 		m.scr.noteEvent(now, "run", "", n)
-		m.scr.setStatus(now, n, true)
+		m.scr.say(now, common.Say{Text: n, Err: true})
 	}
 	m.life.initCmds = []tea.Cmd{
 		m.calls.issue(callKey{kind: callSubscription}, now),
@@ -170,7 +172,7 @@ func (m Model) Selected() string { return m.rt.Selected() }
 
 // Service returns the Service in use (after profile switches, the last
 // one). The caller closes it after Run returns.
-func (m Model) Service() api.Service { return m.svc }
+func (m Model) Service() api.Service { return m.link.svc }
 
 // Profile returns the active profile's name.
 func (m Model) Profile() string { return m.cx.Profile }
@@ -199,14 +201,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.life.frame++
 		cmd = tea.Batch(append(m.onTick(m.cx.Now()), m.tick())...)
 	case resultMsg:
-		cmd = m.calls.onResult(msg)
-		if msg.key.kind == callRenew {
-			m.mon.renewed(msg.key.runtime, msg.err)
-		}
+		cmd = m.onResult(msg)
 	case poll.ResultMsg:
-		cmd = m.mon.onResult(msg)
+		cmd = m.onPoll(msg)
 	case profileMsg:
-		cmd = m.ops.onProfile(msg)
+		cmd = m.onProfile(msg)
 	case tea.KeyMsg:
 		if msg, ok := m.cleanKey(msg); ok {
 			cmd = m.onKeys(msg)
@@ -262,8 +261,7 @@ func (m *app) onKeys(k tea.KeyMsg) tea.Cmd {
 
 func (m *app) onTick(now time.Time) []tea.Cmd {
 	var cmds []tea.Cmd
-	if m.cx.Snap.Prune(now) {
-	}
+	m.cx.Snap.Prune(now)
 	// A wall clock that jumped back would put the next refresh far away:
 	// never wait longer than the longest legitimate delay.
 	if now.Before(m.calls.nextRefresh.Add(-MaxBackoff)) || !now.Before(m.calls.nextRefresh) {
@@ -271,62 +269,12 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 	}
 	cmds = append(cmds, m.cr.actionsTick(now)...)
 	cmds = append(cmds, m.calls.renewDue(now)...)
-	cmds = append(cmds, m.mon.due(now)...)
+	cmds = append(cmds, m.mon.due(now, m.runtimeRows())...)
 	// Session counts of the other runtimes, as the budget allows; not
 	// while a list_runtimes is under way (its answer plans them).
 	if _, listing := m.calls.pending[callKey{kind: callRuntimes}]; !listing && m.calls.budget.Room(now) > 0 {
 		cmds = append(cmds, m.calls.refreshSessions(now, false)...)
 	}
-	if m.cx.Status.Text != "" && !now.Before(m.cx.Status.Until) {
-		m.cx.Status.Text = ""
-	}
+	m.scr.expireStatus(now)
 	return cmds
-}
-
-// setStatus shows s in the status line for a while; whatever it is
-// given is redacted first (Options.Redact).
-func (m *screen) setStatus(now time.Time, s string, isErr bool) {
-	s = m.cx.Redact(s)
-	m.cx.Status.Text, m.cx.Status.Err, m.cx.Status.Until, m.scr.statusFor = s, isErr, now.Add(5*time.Second), ""
-	m.scr.statusPane, m.scr.statusAbout, m.scr.statusCancel = false, "", false
-}
-
-// setStatusAbout shows s, a status about the selected runtime name (its
-// token revealed, why a key did nothing on it): it goes when the selection
-// leaves name (dropStaleStatus), so it never speaks of another row.
-func (m *screen) setStatusAbout(now time.Time, name, s string, isErr bool) {
-	m.scr.setStatus(now, s, isErr)
-	m.scr.statusAbout = name
-}
-
-// dropStaleStatus clears a status that outlived what it describes, once
-// per Update: one about a runtime no longer selected (setStatusAbout), and
-// "deleting X…" once X is gone from the list before delete_runtime
-// answered.
-func (m *screen) dropStaleStatus() {
-	if m.scr.statusAbout != "" && m.scr.statusAbout != m.cx.Selected {
-		m.cx.Status.Text, m.scr.statusAbout = "", ""
-	}
-	if name, ok := strings.CutPrefix(m.scr.statusFor, api.ToolDeleteRuntime+" "); ok {
-		if r := m.cx.Snap.Runtime(name); r == nil || r.Gone() {
-			m.cx.Status.Text, m.scr.statusFor = "", ""
-		}
-	}
-}
-
-// setProgress shows s, a status saying that the call for (a tool and its
-// target, as finishAction names them) is under way; endProgress(for)
-// takes it away when that call answers, so no screen keeps saying
-// "opening …" after the fact, whatever the answer's own status is.
-func (m *screen) setProgress(now time.Time, tool, target, s string) {
-	m.scr.setStatus(now, s, false)
-	m.scr.statusFor = tool + " " + target
-}
-
-// endProgress clears the status line when it still shows the under-way
-// status of tool on target (setProgress).
-func (m *screen) endProgress(tool, target string) {
-	if m.scr.statusFor != "" && m.scr.statusFor == tool+" "+target {
-		m.cx.Status.Text, m.scr.statusFor = "", ""
-	}
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/picker"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -61,15 +60,30 @@ func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
 	m.scr.push(d)
 }
 
+// askDeleteNamed selects runtime name and asks whether to delete it (a
+// step offered after a failed create); nothing when it is gone.
+func (m *runtimeOps) askDeleteNamed(name string, now time.Time) {
+	if r := m.cx.Snap.Runtime(name); r != nil && !r.Gone() {
+		m.rt.Select(r.Name)
+		m.askDelete(r, now)
+	}
+}
+
+// busy reports whether a delete or a session change is under way: their
+// answers belong to the account in use.
+func (m *runtimeOps) busy() bool {
+	return len(m.deleting) > 0 || len(m.closing) > 0 || len(m.opening) > 0
+}
+
 // specWords is how a delete question names r's spec: "GPU, accelerator T4".
 func specWords(r *state.Runtime) string {
 	return r.RuntimeSpec.Variant.Short() + ", accelerator " + r.RuntimeSpec.AcceleratorName()
 }
 
 func (m *runtimeOps) askCloseSession(now time.Time) {
-	s := m.selectedSession()
+	s := selectedSession(m.cx, m.rt, m.sess)
 	if s == "" {
-		m.scr.setStatus(now, "no session selected (tab to the sessions panel)", true)
+		m.scr.say(now, common.Say{Text: "no session selected (tab to the sessions panel)", Err: true})
 		return
 	}
 	id := api.LastSegment(s)
@@ -101,40 +115,40 @@ func orLatest(v string) string {
 // --- delete ---
 
 func (m *runtimeOps) startDelete(name string, now time.Time) tea.Cmd {
-	if _, busy := m.ops.deleting[name]; busy {
+	if _, busy := m.deleting[name]; busy {
 		return nil
 	}
-	if len(m.ops.deleting) == 0 {
-		m.ops.deleted = m.ops.deleted[:0]
+	if len(m.deleting) == 0 {
+		m.deleted = m.deleted[:0]
 	}
-	m.ops.deleting[name] = now
-	m.scr.setProgress(now, api.ToolDeleteRuntime, name, "deleting "+api.LastSegment(name)+"…")
-	return guard(m.apiCall(api.ToolDeleteRuntime), func(ctx context.Context, svc api.Service) tea.Msg {
+	m.deleting[name] = now
+	m.scr.say(now, common.Say{Text: "deleting " + api.LastSegment(name) + "…", For: api.ToolDeleteRuntime + " " + name})
+	return guard(m.link.apiCall(api.ToolDeleteRuntime), func(ctx context.Context, svc api.Service) tea.Msg {
 		return deleteDoneMsg{name: name, err: svc.DeleteRuntime(ctx, name)}
 	}, func(err error) tea.Msg { return deleteDoneMsg{name: name, err: err} })
 }
 
-func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) tea.Cmd {
+// onDeleteDone takes the answer of a delete_runtime: the runtime is gone
+// (its calls under way are dropped) and the runtimes are listed again.
+func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) want {
 	id := api.LastSegment(msg.name)
-	if !m.ops.finishAction(now, api.ToolDeleteRuntime, msg.name, m.ops.deleting, msg.name, msg.err, "delete "+id) {
-		return nil
+	if !m.finishAction(now, api.ToolDeleteRuntime, msg.name, m.deleting, msg.name, msg.err, "delete "+id) {
+		return want{}
 	}
 	m.cx.Snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
-	delete(m.calls.pending, callKey{kind: callRenew, runtime: msg.name})
-	delete(m.calls.pending, callKey{kind: callSessions, runtime: msg.name})
 	if m.cx.Activity.Revealed == msg.name {
 		m.cx.Activity.Revealed = ""
 	}
-	m.ops.deleted = append(m.ops.deleted, id)
+	m.deleted = append(m.deleted, id)
 	done := "✓ deleted " + id
-	if n := len(m.ops.deleted); n > 1 {
-		done = "✓ deleted " + countWord(n, "runtime") + ": " + strings.Join(m.ops.deleted, ", ")
+	if n := len(m.deleted); n > 1 {
+		done = "✓ deleted " + countWord(n, "runtime") + ": " + strings.Join(m.deleted, ", ")
 	}
-	if n := len(m.ops.deleting); n > 0 {
+	if n := len(m.deleting); n > 0 {
 		done += " · " + strconv.Itoa(n) + " still deleting…"
 	}
-	m.scr.setStatus(now, done, false)
-	return tea.Batch(m.calls.refresh(now, false)...)
+	m.scr.say(now, common.Say{Text: done})
+	return want{forget: msg.name, refresh: true}
 }
 
 // finishAction records the answer of an action call (tool on target,
@@ -146,26 +160,15 @@ func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight m
 	delete(inflight, key)
 	m.scr.endProgress(tool, target)
 	if err != nil {
-		m.scr.setStatus(now, what+" failed: "+common.ErrLine(err), true)
+		m.scr.say(now, common.Say{Text: what + " failed: " + common.ErrLine(err), Err: true})
 		return false
 	}
 	return true
 }
 
-// actionsTick re-sends creates whose retry wait is over.
-func (m *createOps) actionsTick(now time.Time) []tea.Cmd {
-	var cmds []tea.Cmd
-	for _, op := range m.cr.creates {
-		if op.state == createWaiting && !now.Before(op.retryAt) {
-			cmds = append(cmds, m.cr.sendCreate(op, now))
-		}
-	}
-	return cmds
-}
-
 // goneText says why an action cannot act on the gone runtime r: "rt-x is
 // gone (reclaimed 10s ago)".
-func (m *runtimeOps) goneText(r *state.Runtime, now time.Time) string {
+func goneText(r *state.Runtime, now time.Time) string {
 	word := "reclaimed"
 	if r.Deleted() {
 		word = "deleted"
@@ -185,58 +188,44 @@ func (m *runtimeOps) startOpenSession(runtime, id string, forConsole bool, now t
 	if id == "" {
 		id = state.NewSessionID()
 	}
-	m.ops.opening[runtime] = now
-	m.scr.setProgress(now, api.ToolCreateSession, runtime, "opening session "+id+" on "+api.LastSegment(runtime)+"…")
-	return guard(m.apiCall(api.ToolCreateSession), func(ctx context.Context, svc api.Service) tea.Msg {
+	m.opening[runtime] = now
+	m.scr.say(now, common.Say{Text: "opening session " + id + " on " + api.LastSegment(runtime) + "…", For: api.ToolCreateSession + " " + runtime})
+	return guard(m.link.apiCall(api.ToolCreateSession), func(ctx context.Context, svc api.Service) tea.Msg {
 		s, err := svc.CreateSession(ctx, runtime, id)
 		return sessionOpenedMsg{runtime: runtime, session: s, forConsole: forConsole, err: err}
 	}, func(err error) tea.Msg { return sessionOpenedMsg{runtime: runtime, forConsole: forConsole, err: err} })
 }
 
-func (m *runtimeOps) onSessionOpened(msg sessionOpenedMsg, now time.Time) tea.Cmd {
-	if !m.ops.finishAction(now, api.ToolCreateSession, msg.runtime, m.ops.opening, msg.runtime, msg.err, "open session") {
-		return nil
+// onSessionOpened takes the answer of a create_session; ok is false when
+// it failed (the status line says why). The root hands the session to
+// run code (execOps.sessionOpened) and lists the sessions again.
+func (m *runtimeOps) onSessionOpened(msg sessionOpenedMsg, now time.Time) (ok bool) {
+	if !m.finishAction(now, api.ToolCreateSession, msg.runtime, m.opening, msg.runtime, msg.err, "open session") {
+		return false
 	}
 	m.cx.Snap.MarkOwned(msg.session.Name)
-	m.ex.pickSession(msg.runtime, msg.session.Name, now)
-	m.scr.setStatus(now, "✓ opened session "+msg.session.ID(), false)
-	if msg.forConsole {
-		runtime, session := msg.runtime, msg.session.Name
-		show := func(m *app, _ time.Time) bool {
-			if m.ex.closed[session] {
-				return false
-			}
-			m.ex.showConsole(runtime, session) // its title names the session
-			return true
-		}
-		if _, open := find[*console.Overlay](m.scr); open {
-			show(m.app, now) // asked from the console: it moves to the new session
-		} else {
-			m.scr.openFromAnswer(nil, "the console on session "+msg.session.ID(), show)
-		}
-	}
-	return m.calls.issue(callKey{kind: callSessions, runtime: msg.runtime}, now)
+	m.scr.say(now, common.Say{Text: "✓ opened session " + msg.session.ID()})
+	return true
 }
 
 func (m *runtimeOps) startCloseSession(name string, now time.Time) tea.Cmd {
-	m.ops.closing[name] = now
-	m.scr.setProgress(now, api.ToolDeleteSession, name, "closing session "+api.LastSegment(name)+"…")
-	return guard(m.apiCall(api.ToolDeleteSession), func(ctx context.Context, svc api.Service) tea.Msg {
+	m.closing[name] = now
+	m.scr.say(now, common.Say{Text: "closing session " + api.LastSegment(name) + "…", For: api.ToolDeleteSession + " " + name})
+	return guard(m.link.apiCall(api.ToolDeleteSession), func(ctx context.Context, svc api.Service) tea.Msg {
 		return sessionClosedMsg{name: name, err: svc.DeleteSession(ctx, name)}
 	}, func(err error) tea.Msg { return sessionClosedMsg{name: name, err: err} })
 }
 
-func (m *runtimeOps) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cmd {
-	if !m.ops.finishAction(now, api.ToolDeleteSession, msg.name, m.ops.closing, msg.name, msg.err, "close session") {
-		return nil
+// onSessionClosed takes the answer of a delete_session; ok is false when
+// it failed (the status line says why). The session leaves its runtime's
+// list at once; the root ends its runs (execOps.sessionClosed) and lists
+// the sessions again.
+func (m *runtimeOps) onSessionClosed(msg sessionClosedMsg, now time.Time) (ok bool) {
+	if !m.finishAction(now, api.ToolDeleteSession, msg.name, m.closing, msg.name, msg.err, "close session") {
+		return false
 	}
-	m.scr.setStatus(now, "✓ closed session "+api.LastSegment(msg.name), false)
+	m.scr.say(now, common.Say{Text: "✓ closed session " + api.LastSegment(msg.name)})
 	parent := api.Session{Name: msg.name}.Parent()
-	m.ex.closed[msg.name] = true
-	m.ex.onStopped(msg.name, now)
-	if m.ex.lastSession[parent].name == msg.name {
-		delete(m.ex.lastSession, parent)
-	}
 	if r := m.cx.Snap.Runtime(parent); r != nil {
 		kept := r.Sessions[:0:0]
 		for _, s := range r.Sessions {
@@ -247,8 +236,7 @@ func (m *runtimeOps) onSessionClosed(msg sessionClosedMsg, now time.Time) tea.Cm
 		m.cx.Snap.ApplySessions(now, parent, kept)
 		m.sess.Clamp(len(kept))
 	}
-	delete(m.calls.pending, callKey{kind: callSessions, runtime: parent})
-	return m.calls.issue(callKey{kind: callSessions, runtime: parent}, now)
+	return true
 }
 
 // clipboardMsg reports a finished copy; what names what was copied ("the
@@ -260,17 +248,17 @@ type clipboardMsg struct {
 }
 
 // clipboardCommand copies the selected runtime's connection URL
-// (actCopyURL), reveals or hides its proxy token in the details
-// (actReveal: the layout stays as it is) or copies the token once revealed
-// (actCopyToken).
+// (common.OpCopyURL), reveals or hides its proxy token in the details
+// (OpReveal: the layout stays as it is) or copies the token once revealed
+// (OpCopyToken).
 func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	r := m.cx.Snap.Runtime(m.rt.Selected())
 	if r != nil && r.Gone() {
-		m.scr.setStatusAbout(now, r.Name, m.ops.goneText(r, now), true)
+		m.scr.say(now, common.Say{Text: goneText(r, now), Err: true, About: r.Name})
 		return nil
 	}
 	if r == nil || r.ConnectionInfo == nil {
-		m.scr.setStatus(now, "no runtime with connection info selected", true)
+		m.scr.say(now, common.Say{Text: "no runtime with connection info selected", Err: true})
 		return nil
 	}
 	ci := *r.ConnectionInfo
@@ -278,24 +266,24 @@ func (m *runtimeOps) clipboardCommand(kind common.Op, now time.Time) tea.Cmd {
 	case kind == common.OpReveal:
 		if m.cx.Activity.Revealed == r.Name {
 			m.cx.Activity.Revealed = ""
-			m.scr.setStatusAbout(now, r.Name, "proxy token hidden", false)
+			m.scr.say(now, common.Say{Text: "proxy token hidden", About: r.Name})
 		} else {
 			m.cx.Activity.Revealed = r.Name
-			m.scr.setStatusAbout(now, r.Name, "proxy token of "+r.ID()+" revealed in the details ("+m.cx.Keys.Dashboard.RevealToken.Help().Key+" hides it, "+m.cx.Keys.Dashboard.CopyToken.Help().Key+" copies it)", false)
+			m.scr.say(now, common.Say{Text: "proxy token of " + r.ID() + " revealed in the details (" + m.cx.Keys.Dashboard.RevealToken.Help().Key + " hides it, " + m.cx.Keys.Dashboard.CopyToken.Help().Key + " copies it)", About: r.Name})
 		}
 		return nil
 	case kind == common.OpCopyToken:
 		if m.cx.Activity.Revealed != r.Name {
-			m.scr.setStatusAbout(now, r.Name, "reveal the token first with "+m.cx.Keys.Dashboard.RevealToken.Help().Key, true)
+			m.scr.say(now, common.Say{Text: "reveal the token first with " + m.cx.Keys.Dashboard.RevealToken.Help().Key, Err: true, About: r.Name})
 			return nil
 		}
-		return m.ops.copyCmd(ci.Token, "the proxy token of "+r.ID())
+		return m.copyCmd(ci.Token, "the proxy token of "+r.ID())
 	}
 	if ci.URL == "" {
-		m.scr.setStatusAbout(now, r.Name, r.ID()+" has no connection URL", true)
+		m.scr.say(now, common.Say{Text: r.ID() + " has no connection URL", Err: true, About: r.Name})
 		return nil
 	}
-	return m.ops.copyCmd(ci.URL, "the URL of "+r.ID())
+	return m.copyCmd(ci.URL, "the URL of "+r.ID())
 }
 
 // errClipboardControls refuses a copy of text that holds controls: a
@@ -329,92 +317,4 @@ func copiedText(msg clipboardMsg) string {
 		return "✓ copied " + msg.what + " to a tmux buffer (prefix ] pastes it)"
 	}
 	return "✓ copied " + msg.what + " to the clipboard"
-}
-
-// --- marks: one question for every marked row (issue 23) ---
-
-// askDeleteMarked asks once, y only, whether to delete every runtime in
-// rs (the marked rows the table shows), listing them; the answer deletes
-// exactly those, whatever is marked or selected by then.
-func (m *runtimeOps) askDeleteMarked(rs []*state.Runtime, now time.Time) {
-	names := make([]string, 0, len(rs))
-	list := make([]string, 0, len(rs))
-	for _, r := range rs {
-		names = append(names, r.Name)
-		list = append(list, "  "+r.ID()+" ("+specWords(r)+", "+strconv.Itoa(len(r.Sessions))+" session(s))")
-	}
-	d := dialog.New(dialog.Confirm, now, "Delete "+countWord(len(rs), "marked runtime")+"?",
-		m.listFitting(list),
-		"This cannot be undone: it removes each runtime's files and sessions.")
-	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
-		if !r.OK {
-			return common.Say{Text: "delete cancelled (the marks stay)"}
-		}
-		return common.DeleteRuntimes{Names: names}
-	}
-	m.scr.push(d)
-}
-
-// askCloseMarked asks once, y only, whether to close the sessions
-// colabdash opened on the runtimes in rs (the marked rows the table
-// shows), listing them. Notebook sessions are left alone: each needs its
-// own typed confirmation (x in the sessions panel).
-func (m *runtimeOps) askCloseMarked(rs []*state.Runtime, now time.Time) {
-	var names, list, runtimes []string
-	notebooks := 0
-	for _, r := range rs {
-		runtimes = append(runtimes, r.Name)
-		for _, s := range r.Sessions {
-			if !m.cx.Snap.Owned(s.Name) {
-				notebooks++
-				continue
-			}
-			names = append(names, s.Name)
-			list = append(list, "  "+r.ID()+" · "+s.ID())
-		}
-	}
-	left := ""
-	if notebooks > 0 {
-		left = countWord(notebooks, "notebook session") + " (not opened by colabdash) left alone: close each in the sessions panel."
-	}
-	if len(names) == 0 {
-		msg := "no session colabdash opened on the " + countWord(len(rs), "marked runtime")
-		if left != "" {
-			msg += "; " + left
-		}
-		m.scr.setStatus(now, msg, true)
-		return
-	}
-	body := []string{m.listFitting(list)}
-	if left != "" {
-		body = append(body, left)
-	}
-	d := dialog.New(dialog.Confirm, now, "Close "+countWord(len(names), "session")+" on "+
-		countWord(len(rs), "marked runtime")+"?", body...)
-	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
-		if !r.OK {
-			return common.Say{Text: "close cancelled (the marks stay)"}
-		}
-		return common.CloseSessions{Names: names, Runtimes: runtimes}
-	}
-	m.scr.push(d)
-}
-
-// listFitting joins list into one paragraph, one line each, cut with
-// "… and N more" where the screen could not show the whole dialog.
-func (m *runtimeOps) listFitting(list []string) string {
-	room := max(3, m.cx.Layout.H-12) // borders, title, other lines, answer
-	if len(list) > room {
-		more := len(list) - (room - 1)
-		list = append(list[:room-1:room-1], "  … and "+strconv.Itoa(more)+" more")
-	}
-	return strings.Join(list, "\n")
-}
-
-// countWord is "1 session", "3 sessions".
-func countWord(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

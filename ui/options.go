@@ -98,8 +98,8 @@ type Options struct {
 	// --readonly flag); renewing a token (get_runtime) only reads and stays.
 	ReadOnly bool
 	// StateDir is where the last used runtimeSpec is remembered
-	// (LastSpecFile); "" remembers nothing across runs. main passes
-	// DefaultStateDir(). In Demo mode it is neither read nor written: the
+	// (LastSpecFile); "" remembers nothing across runs. ui/cli passes
+	// ops.StateDir(). In Demo mode it is neither read nor written: the
 	// last spec is kept in memory.
 	StateDir string
 	// DefaultSpec is the runtimeSpec the create picker starts on, step by
@@ -121,7 +121,7 @@ type Options struct {
 	// log (tool "run"): runtimes left by a `colabdash run` that did not
 	// finish, with how to delete them.
 	Notices []string
-	// Monitor, when set, turns monitoring on (issue 21): the selected
+	// Monitor, when set, turns monitoring on: the selected
 	// runtime's resources and kernels are read through its proxy every
 	// 5 s, the other runtimes' on screen every 30 s (ui/poll), with the
 	// proxy token only; the table gains RAM, GPU and ACTIVITY columns and

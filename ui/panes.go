@@ -18,6 +18,7 @@ import (
 	"github.com/colabdash/colabdash/ui/pane/footer"
 	"github.com/colabdash/colabdash/ui/pane/header"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
+	"github.com/colabdash/colabdash/ui/pane/sessions"
 	"github.com/colabdash/colabdash/ui/poll"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -59,8 +60,12 @@ func (m *app) moveSession(delta int) {
 
 // selectedSession is the session under the sessions-panel cursor, when
 // that panel has the focus.
-func (m *app) selectedSession() string {
-	return m.sess.Selected(m.cx.Snap.Runtime(m.rt.Selected()), m.cx.Focus == common.PanelSessions)
+func (m *app) selectedSession() string { return selectedSession(m.cx, m.rt, m.sess) }
+
+// selectedSession is the session under the sessions-panel cursor sp, on
+// the runtime selected in rt, when that panel has the focus.
+func selectedSession(cx *common.Context, rt *runtimes.Pane, sp *sessions.Pane) string {
+	return sp.Selected(cx.Snap.Runtime(rt.Selected()), cx.Focus == common.PanelSessions)
 }
 
 // bottomView draws the sessions and details panes in l.BottomRows+1
@@ -91,9 +96,7 @@ func (m *app) bottomView(now time.Time, l common.Layout) []string {
 // at most w cells, the status line and the key help of what is on top
 // (the dashboard's, or the top overlay's own keys).
 func (m *app) footerView(now time.Time, w int) []string {
-	if !now.Before(m.cx.Status.Until) {
-		m.cx.Status.Text = "" // expired since the last tick
-	}
+	m.scr.expireStatus(now) // expired since the last tick
 	s := footer.State{Calls: m.calls.inFlight(), Spinner: m.life.frame, Filter: m.rt.Filter()}
 	if s.Calls == 1 {
 		for k := range m.calls.pending {
@@ -116,18 +119,19 @@ func (m *app) footerView(now time.Time, w int) []string {
 // at most w cells: who and where (profile, tier, account or endpoint,
 // badges), then the connection and its freshness.
 func (m *app) headerView(_ time.Time, w int) []string {
-	return header.View(m.cx, w, header.State{Switching: m.ops.prof.switching,
+	return header.View(m.cx, w, header.State{Switching: m.prof.switching,
 		Endpoint: m.opts.Endpoint, Demo: m.opts.Demo, NextRefresh: m.calls.nextRefresh})
 }
 
-// The monitor (ui/poll, issue 21): its polls start on the tick, their
+// The monitor (ui/poll): its polls start on the tick, their
 // answers are folded here, and a proxy 404 renews the token through the
 // dashboard's one renewal path (get_runtime, callRenew) before the poll
 // is retried once. No other call is added.
 
 // due starts the monitor's polls due at now: the selected runtime
-// and the other runtimes on screen, those with a connectionInfo URL.
-func (m *monitorOps) due(now time.Time) []tea.Cmd {
+// and the other runtimes on screen (visible rows of the table), those
+// with a connectionInfo URL.
+func (m *monitorOps) due(now time.Time, visible int) []tea.Cmd {
 	if m == nil {
 		return nil
 	}
@@ -140,13 +144,13 @@ func (m *monitorOps) due(now time.Time) []tea.Cmd {
 	// Not while a runtime's token is being renewed: the poll would carry
 	// the token about to be replaced.
 	renewing := m.cx.Activity.Renewals.InFlight
-	onScr := m.rt.OnScreen(m.runtimeRows(), m.onScr)
+	onScr := m.rt.OnScreen(visible, m.onScr)
 	m.onScr = slices.DeleteFunc(onScr, func(name string) bool { return !reach(name) || renewing(name) })
 	sel := m.rt.Selected()
 	if !reach(sel) || renewing(sel) {
 		sel = ""
 	}
-	return m.poll.Due(m.life.ctx, now, sel, m.onScr, m.connInfo)
+	return m.poll.Due(m.link.life.ctx, now, sel, m.onScr, m.connInfo)
 }
 
 // reachable reports whether runtime name's proxy can be polled: listed,
@@ -165,38 +169,27 @@ func (m *monitorOps) connInfo(name string) (api.ConnectionInfo, bool) {
 	return *m.cx.Snap.Runtime(name).ConnectionInfo, true
 }
 
-// onResult folds a poll's answer; a token the proxy refused is renewed,
-// unless it was renewed while the poll ran (the next poll uses the new
-// one) or auto-renew is off, or the call budget is spent for a runtime
-// that is not selected: the poll then ends failed).
-func (m *monitorOps) onResult(msg poll.ResultMsg) tea.Cmd {
+// onResult folds a poll's answer and returns the runtime whose token the
+// proxy refused, to be renewed (app.onPoll); "" when there is none, when
+// it was renewed while the poll ran (the next poll uses the new one), or
+// auto-renew is off (the poll then ends failed).
+func (m *monitorOps) onResult(msg poll.ResultMsg) (renew string) {
 	if m == nil {
-		return nil
+		return ""
 	}
 	now := m.cx.Now()
 	name := m.poll.Fold(msg, now, m.connInfo)
 	m.rt.FiguresChanged()
 	switch {
 	case name == "":
-		return nil
+		return ""
 	case m.cx.Activity.Renewals.InFlight(name):
-		return nil // its answer ends the poll (renewed)
+		return "" // its answer ends the poll (renewed)
 	case m.opts.NoAutoRenew:
 		m.poll.Renewed(name, now, errors.New("auto-renew is off"))
-		return nil
-	case name != m.rt.Selected() && m.calls.budget.Room(now) <= 0:
-		m.poll.Renewed(name, now, errors.New("the renewal waits for the call budget"))
-		return nil
+		return ""
 	}
-	c := m.calls.issue(callKey{kind: callRenew, runtime: name}, now)
-	if c == nil {
-		return nil
-	}
-	if name != m.rt.Selected() {
-		m.calls.budget.Record(now, 1)
-	}
-	m.calls.renew.Started(name, now)
-	return c
+	return name
 }
 
 // renewed hands the end of runtime name's renewal (err its

@@ -31,8 +31,14 @@ type ConnInfo struct {
 // a one-line error when the profile cannot be used (e.g. no credentials).
 type ConnectFunc func(ctx context.Context, profile string) (api.Service, ConnInfo, error)
 
-// profileState is the profile switch in progress, if any.
-type profileState struct {
+// profiles is the profile switch: the picker, the connection made in a
+// command, and the switch in progress, if any. What a switch resets (every
+// domain type, the snapshot, the calls) the root does (app.onProfile).
+type profiles struct {
+	cx        *common.Context
+	opts      *Options
+	link      *link
+	scr       *screen
 	switching string // profile being connected, "" when none
 	seq       uint64 // bumps per switch; older answers are closed unused
 }
@@ -47,14 +53,16 @@ type profileMsg struct {
 	err      error
 }
 
-func (m *runtimeOps) openProfilePicker() {
+// openPicker opens the profile picker; busy (a create, delete or session
+// change is under way) refuses, as the answers belong to this account.
+func (m *profiles) openPicker(busy bool) {
 	if len(m.cx.Profiles) == 0 || m.opts.Connect == nil {
-		m.scr.setStatus(m.cx.Now(), "no profiles to switch to (define them in the config file)", false)
+		m.scr.say(m.cx.Now(), common.Say{Text: "no profiles to switch to (define them in the config file)"})
 		return
 	}
-	if len(m.cr.creates) > 0 || len(m.ops.deleting) > 0 || len(m.ops.closing) > 0 || len(m.ops.opening) > 0 {
+	if busy {
 		// Their answers belong to this account: let them land first.
-		m.scr.setStatus(m.cx.Now(), "a create, delete or session change is in progress: switch profile when it is done", true)
+		m.scr.say(m.cx.Now(), common.Say{Text: "a create, delete or session change is in progress: switch profile when it is done", Err: true})
 		return
 	}
 	if o, ok := find[*files.Overlay](m.scr); ok {
@@ -63,18 +71,28 @@ func (m *runtimeOps) openProfilePicker() {
 		if op, name, busy := o.Pane().Pending(); busy {
 			what += " and stops its " + op + " of " + termtext.Line(name)
 		}
-		m.scr.setStatus(m.cx.Now(), "switching profile closes "+what+" (esc: back to it)", false)
+		m.scr.say(m.cx.Now(), common.Say{Text: "switching profile closes " + what + " (esc: back to it)"})
 	}
 	m.scr.push(profile.New(m.cx))
 }
 
-// switchProfile starts connecting to profile name in a command.
-func (m *runtimeOps) switchProfile(name string) tea.Cmd {
-	m.ops.prof.seq++
-	m.ops.prof.switching = name
-	m.scr.setStatus(m.cx.Now(), "switching to profile "+name+"…", false)
-	seq, connect, stateDir := m.ops.prof.seq, m.opts.Connect, m.opts.StateDir
-	return guard(callSpec{what: "connect profile " + name, parent: m.life.ctx, redact: m.cx.Redact}, func(ctx context.Context, _ api.Service) tea.Msg {
+// chosen closes the picker, which chose profile name, and switches to it
+// unless it is the one in use.
+func (m *profiles) chosen(name string) tea.Cmd {
+	m.scr.pop()
+	if name == m.cx.Profile && m.switching == "" {
+		return nil
+	}
+	return m.switchTo(name)
+}
+
+// switchTo starts connecting to profile name in a command.
+func (m *profiles) switchTo(name string) tea.Cmd {
+	m.seq++
+	m.switching = name
+	m.scr.say(m.cx.Now(), common.Say{Text: "switching to profile " + name + "…"})
+	seq, connect, stateDir := m.seq, m.opts.Connect, m.opts.StateDir
+	return guard(callSpec{what: "connect profile " + name, parent: m.link.life.ctx, redact: m.cx.Redact}, func(ctx context.Context, _ api.Service) tea.Msg {
 		svc, info, err := connect(ctx, name)
 		if err != nil {
 			return profileMsg{seq: seq, name: name, err: err}
@@ -91,49 +109,42 @@ func closeCmd(svc api.Service) tea.Cmd {
 	return func() tea.Msg { _ = svc.Close(); return nil }
 }
 
+// answered takes the answer of a switch at now: ok is true when the root
+// is to switch to msg's Service (app.onProfile); otherwise cmd closes an
+// answer superseded by a later switch, or the status line says why the
+// profile cannot be used.
+func (m *profiles) answered(msg profileMsg, now time.Time) (cmd tea.Cmd, ok bool) {
+	if msg.seq != m.seq {
+		return closeCmd(msg.svc), false // superseded by a later switch
+	}
+	m.switching = ""
+	if msg.err != nil {
+		m.scr.say(now, common.Say{Text: m.cx.Redact("profile " + msg.name + ": " + common.ErrLine(msg.err)), Err: true})
+		m.scr.recordEvent(now, "connect", msg.name, 0, msg.err)
+		return nil, false
+	}
+	return nil, true
+}
+
 // onProfile applies a finished switch: the old Service is closed, the
 // snapshot starts empty, every call in flight is forgotten (its answer is
-// dropped) and the first calls start on the new Service.
-func (m *runtimeOps) onProfile(msg profileMsg) tea.Cmd {
+// dropped), the domain types start afresh and the first calls start on
+// the new Service.
+func (m *app) onProfile(msg profileMsg) tea.Cmd {
 	now := m.cx.Now()
-	if msg.seq != m.ops.prof.seq {
-		return closeCmd(msg.svc) // superseded by a later switch
+	if cmd, ok := m.prof.answered(msg, now); !ok {
+		return cmd
 	}
-	m.ops.prof.switching = ""
-	if msg.err != nil {
-		m.scr.setStatus(now, m.cx.Redact("profile "+msg.name+": "+common.ErrLine(msg.err)), true)
-		m.scr.recordEvent(now, "connect", msg.name, 0, msg.err)
-		return nil
-	}
-	old := m.svc
-	m.svc = msg.svc
+	old := m.link.svc
+	m.link.svc = msg.svc
 	m.cx.Profile, m.opts.Endpoint, m.opts.Demo = msg.name, msg.info.Endpoint, msg.info.Demo
 	m.cx.Snap = state.New(state.Config{ExpiringThreshold: m.opts.ExpiringThreshold, GoneRetention: m.opts.GoneRetention})
-	m.calls.pending = map[callKey]pendingCall{}
-	m.calls.renew.Reset()
-	m.calls.deferring = time.Time{}
-	m.calls.manualRenew, m.calls.manualRef = map[string]bool{}, false
-	m.rt = runtimes.New()
-	m.cx.Activity.Renewals = m.calls.renewals()
+	m.calls.reset(now)
+	*m.rt = *runtimes.New() // in place: the domain types hold it
 	m.sess.Reset()
-	// Dialogs (open or waiting), the filter, the files pane (closed: its
-	// transfer stops), the revealed token and the run-code console were
-	// about the old account; answers still on their way find nothing and
-	// are dropped. The help and the event log stay.
-	kept := m.scr.stack[:0:0]
-	for _, o := range m.scr.stack {
-		switch o := o.(type) {
-		case *help.Overlay, *events.Overlay:
-			kept = append(kept, o)
-		case *files.Overlay:
-			o.Close() // its listing and transfer were the old account's
-		}
-	}
-	m.scr.stack = kept
-	m.scr.waiting = nil
+	m.scr.leaveAccount()
 	m.resetOps(msg.lastSpec)
-	m.calls.nextRefresh = now.Add(m.opts.RefreshInterval)
-	m.scr.setStatus(now, "profile "+msg.name, false)
+	m.scr.say(now, common.Say{Text: "profile " + msg.name})
 	m.scr.recordEvent(now, "connect", msg.name, 0, nil)
 	return tea.Batch(
 		closeCmd(old),
@@ -141,4 +152,22 @@ func (m *runtimeOps) onProfile(msg profileMsg) tea.Cmd {
 		m.calls.issue(callKey{kind: callSpecs}, now),
 		m.calls.issue(callKey{kind: callRuntimes}, now),
 	)
+}
+
+// leaveAccount closes what was about the old account on a profile switch:
+// dialogs (open or waiting), the filter, the files pane (closed: its
+// transfer stops) and the run-code console; answers still on their way
+// find nothing and are dropped. The help and the event log stay.
+func (m *screen) leaveAccount() {
+	kept := m.stack[:0:0]
+	for _, o := range m.stack {
+		switch o := o.(type) {
+		case *help.Overlay, *events.Overlay:
+			kept = append(kept, o)
+		case *files.Overlay:
+			o.Close() // its listing and transfer were the old account's
+		}
+	}
+	m.stack = kept
+	m.waiting = nil
 }

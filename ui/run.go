@@ -11,10 +11,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
-	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
@@ -23,20 +21,13 @@ import (
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
-// NoColorFromEnv reports whether the NO_COLOR environment variable is set
-// to any non-empty value (https://no-color.org: "1", "true" and "yes" all
-// count, unlike strconv.ParseBool-based checks).
-func NoColorFromEnv() bool { return os.Getenv("NO_COLOR") != "" }
+// NoColorFromEnv reports whether NO_COLOR is set to any non-empty value
+// (theme.NoColorFromEnv).
+func NoColorFromEnv() bool { return theme.NoColorFromEnv() }
 
-// ConfigureColor makes the process-wide Lip Gloss renderer emit no colour
-// or style escape codes at all when noColor is true (termenv.Ascii). Call
-// it once in main before building models, with NoColorFromEnv() or a
-// --no-color flag, and pass the same value in Options.NoColor.
-func ConfigureColor(noColor bool) {
-	if noColor {
-		lipgloss.SetColorProfile(termenv.Ascii)
-	}
-}
+// ConfigureColor turns the process-wide Lip Gloss renderer's colour off
+// when noColor is true (theme.ConfigureColor).
+func ConfigureColor(noColor bool) { theme.ConfigureColor(noColor) }
 
 // NotATerminalMessage is what to print (on stderr, exiting non-zero) when
 // colabdash is started without a subcommand and stdout is not a terminal.

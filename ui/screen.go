@@ -1,7 +1,7 @@
 package ui
 
-// screen: the overlay stack and its key router, the overlays waiting
-// for their layer, the status line and the event log.
+// screen: the overlay stack and its key router, and the overlays waiting
+// for their layer (the status line and the event log: status.go).
 
 import (
 	"time"
@@ -9,13 +9,13 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/overlay/events"
+	"github.com/colabdash/colabdash/ui/overlay/files"
 )
 
 // The overlay stack and the key router.
 //
-// The screen is the panes (header, runtimes table, sessions, details,
-// footer) with overlays on top of them, kept on one stack, Model.stack,
+// The screen is the panes (ui/pane/header, runtimes, sessions, details,
+// footer) with overlays on top of them, kept on one stack, screen.stack,
 // bottom first. routeKey below is the only code that decides who gets a
 // key:
 //
@@ -25,26 +25,34 @@ import (
 //     goes back), so an overlay too tall for the screen can always be
 //     left; every other key is dropped, so nothing can be answered or
 //     started unseen. A dialog that becomes visible again starts its
-//     grace period anew.
+//     grace period anew (app.resize, layout.go).
 //  2. Else the top overlay gets the key, whatever it is; nothing below an
 //     open overlay ever sees a key.
 //  3. Else the focused pane (runtimes or sessions) gets it, if it is one of
-//     the pane's keys.
+//     the pane's keys (focusedKey).
 //  4. Else the global keys (globalKey in action.go).
 //
-// Each of them answers with an action (action.go); Model.apply, the one
-// place that turns actions into commands, carries it out. View draws the
-// panes, then every overlay in stack order, so what is drawn on top is what
-// gets the keys.
+// Each of them answers with a common.Effect (ui/common/effect.go);
+// app.apply (action.go), the one place that turns effects into state
+// changes and commands, carries it out. View (layout.go) draws the panes,
+// then every overlay in stack order, so what is drawn on top is what gets
+// the keys.
 //
 // Adding an overlay (a new dialog, a files browser…):
-//   - write a type with the overlay methods (handleKey, draw, fits, keys,
-//     name); draw paints onto the frame (setBody for a full-screen panel,
-//     setStatus for a line in the footer, box for a centred box) and fits
-//     says whether the current layout (c.Layout) has room for it;
-//   - open it with an common.Open{Overlay: …} (or Model.push from a
-//     message handler), close it with common.Close{};
-//   - if it needs a new effect, add an action kind and its case in apply.
+//   - write a package under ui/overlay with a type that implements
+//     common.Overlay (HandleKey, Draw, Fits, Keys, Name). Draw paints onto
+//     the frame (ui/widget/frame: SetBody for a full-screen panel,
+//     SetStatus for the footer's line, Box for a centred box); Fits says
+//     whether the current layout (Context.Layout) has room for it;
+//     HandleKey reads the Context and returns an effect, never changing
+//     anything itself;
+//   - open it with a common.Open{Overlay: …} effect (a domain type opening
+//     it from a key or an answer calls screen.push, or openFromAnswer as
+//     below), close it with common.Close{};
+//   - if it needs a new effect, add the type to ui/common/effect.go and
+//     its case to the handler of its group in action.go (applyScreen,
+//     applyTable or applyOp), which hands it to the domain type that owns
+//     it (domains.go).
 //
 // An overlay that an answer brings rather than a key (the choices after a
 // failed create, the offer to stop code a kernel interrupt could not stop,
@@ -54,53 +62,74 @@ import (
 // typing into. Otherwise it waits, the status line says so, and it opens
 // as soon as that layer is on top again (see openFromAnswer).
 //
-// Adding a pane: give it a view(…, w, h) that returns exactly h lines (none
-// wider than w), reserve its rows in newLayout (layout.go), call it from
-// View, and, if it takes keys, return its actions from a handleKey and add
-// it to focusedKey below.
+// Adding a pane: write a package under ui/pane whose View(c, …, w, h)
+// returns exactly h lines (none wider than w), reserve its rows in
+// newLayout (layout.go), call it from app.view, and, if it takes keys,
+// give it a HandleKey returning its effects and add it to focusedKey
+// below.
 
 // overlay is one layer of the stack (common.Overlay).
 type overlay = common.Overlay
 
+// closeTop closes the overlay on top (common.Close); its text goes to
+// the status line and its command, if any, is returned. A files pane
+// closed while a transfer runs is remembered (filesClosed), and a status
+// about its keys goes with it.
+func (m *screen) closeTop(a common.Close, now time.Time) tea.Cmd {
+	if o, ok := m.top().(*files.Overlay); ok {
+		m.filesClosed = m.filesClosed.Note(o)
+		if m.statusPane { // "select a file to download…" means nothing on the dashboard
+			m.clearStatus()
+			m.statusPane = false
+		}
+	}
+	m.pop()
+	if a.Text != "" {
+		m.say(now, common.Say{Text: a.Text, Err: a.Err})
+	}
+	return a.Cmd // the closing overlay's last call (the files filter's listing), if any
+}
+
 // top returns the overlay on top, or nil.
 func (m *screen) top() overlay {
-	if len(m.scr.stack) == 0 {
+	if len(m.stack) == 0 {
 		return nil
 	}
-	return m.scr.stack[len(m.scr.stack)-1]
+	return m.stack[len(m.stack)-1]
 }
 
 // push opens o on top of the stack. A status saying the last dialog was
 // cancelled goes: it is not about the one that opens.
 func (m *screen) push(o overlay) {
-	if m.scr.statusCancel {
-		m.cx.Status.Text, m.scr.statusCancel = "", false
+	if m.statusCancel {
+		m.clearStatus()
+		m.statusCancel = false
 	}
-	m.scr.stack = append(m.scr.stack, o)
+	m.stack = append(m.stack, o)
 }
 
 // pop closes the overlay on top.
 func (m *screen) pop() {
-	if n := len(m.scr.stack); n > 0 {
-		m.scr.stack = m.scr.stack[: n-1 : n-1] // a copy of the Model keeps its own stack
+	if n := len(m.stack); n > 0 {
+		m.stack = m.stack[: n-1 : n-1] // a copy of the Model keeps its own stack
 	}
 }
 
 // remove closes o wherever it is on the stack.
 func (m *screen) remove(o overlay) {
-	out := make([]overlay, 0, len(m.scr.stack))
-	for _, x := range m.scr.stack {
+	out := make([]overlay, 0, len(m.stack))
+	for _, x := range m.stack {
 		if x != o {
 			out = append(out, x)
 		}
 	}
-	m.scr.stack = out
+	m.stack = out
 }
 
 // find returns the topmost overlay of type T, if open.
 func find[T overlay](m *screen) (T, bool) {
-	for i := len(m.scr.stack) - 1; i >= 0; i-- {
-		if o, ok := m.scr.stack[i].(T); ok {
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if o, ok := m.stack[i].(T); ok {
 			return o, true
 		}
 	}
@@ -110,7 +139,7 @@ func find[T overlay](m *screen) (T, bool) {
 
 // topIs reports whether the overlay on top is of type T.
 func topIs[T overlay](m *screen) bool {
-	_, ok := m.scr.top().(T)
+	_, ok := m.top().(T)
 	return ok
 }
 
@@ -120,7 +149,7 @@ func (m *screen) showable() bool {
 	if m.cx.Layout.TooSmall {
 		return false
 	}
-	if t := m.scr.top(); t != nil {
+	if t := m.top(); t != nil {
 		return t.Fits(m.cx)
 	}
 	return true
@@ -135,10 +164,11 @@ const maxWaiting = 8
 type waitingOverlay struct {
 	origin overlay // the layer it opens over; nil: the dashboard
 	what   string  // what it is about, for the status line
-	// open opens it on m at now, if it still applies, and reports whether
-	// it did. It is handed the Model of the moment: the one that asked is
-	// an older copy.
-	open func(m *app, now time.Time) bool
+	// open opens it at now, if it still applies, and reports whether it
+	// did. It holds what it opens on (the domain type that asked); a
+	// profile switch drops every waiting overlay, so that is never another
+	// account's.
+	open func(now time.Time) bool
 }
 
 // openFromAnswer is how an answer (not a key) opens an overlay: open
@@ -148,15 +178,15 @@ type waitingOverlay struct {
 // so, and openWaiting opens it once origin is on top again (or, origin
 // having closed, once the dashboard is). So a key the user types on
 // another layer, another dialog above all, is never taken by it.
-func (m *screen) openFromAnswer(origin overlay, what string, open func(m *app, now time.Time) bool) {
+func (m *screen) openFromAnswer(origin overlay, what string, open func(now time.Time) bool) {
 	now := m.cx.Now()
-	if m.scr.atLayer(origin) {
-		open(m.app, now)
+	if m.atLayer(origin) {
+		open(now)
 		return
 	}
 	// Copy on write: an older copy of the Model keeps its own list.
-	w := append([]waitingOverlay(nil), m.scr.waiting[max(0, len(m.scr.waiting)-maxWaiting+1):]...)
-	m.scr.waiting = append(w, waitingOverlay{origin: origin, what: what, open: open})
+	w := append([]waitingOverlay(nil), m.waiting[max(0, len(m.waiting)-maxWaiting+1):]...)
+	m.waiting = append(w, waitingOverlay{origin: origin, what: what, open: open})
 	where := "the dashboard"
 	if origin != nil {
 		where = "the " + origin.Name()
@@ -167,33 +197,33 @@ func (m *screen) openFromAnswer(origin overlay, what string, open func(m *app, n
 	if m.cx.Status.Text != "" {
 		note += " · " + m.cx.Status.Text
 	}
-	m.scr.setStatus(now, note, m.cx.Status.Err)
+	m.say(now, common.Say{Text: note, Err: m.cx.Status.Err})
 }
 
 // atLayer reports whether an overlay asked from origin may open now:
 // origin is on top, or it has closed and nothing is open.
 func (m *screen) atLayer(origin overlay) bool {
-	if m.scr.top() == origin {
+	if m.top() == origin {
 		return true
 	}
-	for _, o := range m.scr.stack {
+	for _, o := range m.stack {
 		if o == origin {
 			return false // open, under something else
 		}
 	}
-	return len(m.scr.stack) == 0
+	return len(m.stack) == 0
 }
 
 // openWaiting opens the first waiting overlay whose layer is on top again
 // (called once per Update, after the message is handled).
 func (m *screen) openWaiting() {
-	for i := 0; i < len(m.scr.waiting); i++ {
-		w := m.scr.waiting[i]
-		if !m.scr.atLayer(w.origin) {
+	for i := 0; i < len(m.waiting); i++ {
+		w := m.waiting[i]
+		if !m.atLayer(w.origin) {
 			continue
 		}
-		m.scr.waiting = append(m.scr.waiting[:i:i], m.scr.waiting[i+1:]...)
-		if w.open(m.app, m.cx.Now()) {
+		m.waiting = append(m.waiting[:i:i], m.waiting[i+1:]...)
+		if w.open(m.cx.Now()) {
 			return
 		}
 		i-- // it no longer applies: the next one may
@@ -203,7 +233,7 @@ func (m *screen) openWaiting() {
 // regraceTop restarts the grace period of the overlay on top, if it has
 // one.
 func (m *screen) regraceTop() {
-	if g, ok := m.scr.top().(common.Graced); ok {
+	if g, ok := m.top().(common.Graced); ok {
 		g.Regrace(m.cx.Now())
 	}
 }
@@ -251,31 +281,3 @@ func (m *app) focusedKey(k tea.KeyMsg) (common.Effect, bool) {
 	}
 	return m.rt.HandleKey(k, m.cx)
 }
-
-// EventLogSize is how many events the in-app event log keeps (the oldest
-// are dropped first).
-const EventLogSize = events.Size
-
-// Event is one entry of the in-app event log: an API call or a profile
-// connection, when it finished, its latency and its outcome (see
-// events.Event).
-type Event = events.Event
-
-// eventLog is the ring buffer of the last EventLogSize events.
-type eventLog = events.Log
-
-// Events returns the event log, newest first.
-func (m Model) Events() []Event { return m.scr.events.NewestFirst() }
-
-// recordEvent logs a finished call: its tool, target, latency and error.
-func (m *screen) recordEvent(now time.Time, tool, target string, latency time.Duration, err error) {
-	m.scr.logEvent(Event{At: now, Tool: tool, Target: target, Latency: max(latency, 0), Err: err})
-}
-
-// noteEvent records why something shown is stale (see Event.Note).
-func (m *screen) noteEvent(now time.Time, tool, target, note string) {
-	m.scr.logEvent(Event{At: now, Tool: tool, Target: target, Note: note})
-}
-
-// logEvent appends e to the log every copy of the Model shares.
-func (m *screen) logEvent(e Event) { m.scr.events.Add(e) }

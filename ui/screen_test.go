@@ -483,7 +483,7 @@ func (c *closeCounter) Close() error { c.closed++; return nil }
 func TestProfileSwitchFailureKeepsProfileAndLateAnswersAreDropped(t *testing.T) {
 	f, _, m := fixture(t)
 	old := &closeCounter{fakeService: f}
-	m.svc = old
+	m.link.svc = old
 	next := newFake()
 	next.runtimes = []api.Runtime{mkRuntime("r-other", specCPU, t0.Add(time.Hour), "")}
 	m.cx.Profile, m.cx.Profiles = "alpha", []string{"alpha", "broken", "other"}
@@ -864,7 +864,7 @@ const (
 // the demo seed of the emulator, rendered by the dashboard on a clock
 // fixed 4 minutes after the seed was made, the second runtime selected;
 // its details show beside its sessions (split layout) without enter, which
-// would widen them (issue 23). A change to the dashboard that changes this frame
+// would widen them. A change to the dashboard that changes this frame
 // fails here until README is regenerated (-update), so the picture stays
 // true.
 func TestReadmeScreenshot(t *testing.T) {
@@ -910,7 +910,7 @@ func TestReadmeScreenshot(t *testing.T) {
 
 // ctrl+c quits from every dialog and the create picker, as README promises
 // and as in k9s and lazygit, and answers nothing: the runtime asked about
-// is not deleted (issue 23).
+// is not deleted.
 func TestCtrlCQuitsFromDialogs(t *testing.T) {
 	for _, open := range [][]string{{"d"}, {"n"}, {"o"}} {
 		e, m := emuModel(t, colabfake.Options{}, nil)
@@ -1088,7 +1088,7 @@ func TestStatusAboutARuntimeGoesWithTheSelection(t *testing.T) {
 func TestDeletingGoesWithTheRuntime(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	now := e.clk.now()
-	m.scr.setProgress(now, api.ToolDeleteRuntime, "runtimes/rt-t4demo7k2p", "deleting rt-t4demo7k2p…")
+	m.scr.say(now, common.Say{Text: "deleting rt-t4demo7k2p…", For: api.ToolDeleteRuntime + " " + "runtimes/rt-t4demo7k2p"})
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	mustContain(t, statusLine(m), "deleting rt-t4demo7k2p…")
 	var rest []api.Runtime

@@ -2,7 +2,7 @@
 // MCP server (https://colaboratory.googleapis.com/mcp) and builds the HTTP
 // client that carries them: `Authorization: Bearer <access token>`,
 // `x-goog-user-project: <quota project>` and `X-Colab-Client-Agent:
-// colabdash` (colab-api.md §3).
+// colabdash`.
 //
 // Credentials come, in order, from --access-token-file, --credentials, or
 // Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, then the
@@ -44,33 +44,35 @@ import (
 
 const (
 	// ColabScope is the OAuth scope the Colab MCP server needs
-	// (colab-api.md §1 "OAuth scopes").
+	// (the one scope it documents).
 	ColabScope = "https://www.googleapis.com/auth/colaboratory"
 	// CloudPlatformScope is requested at login next to ColabScope, because
 	// gcloud's own OAuth client needs it.
 	CloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
-	// LoginCommand is the command that creates ADC with the Colab scope
-	// (field-cases.md cases 9 and 11).
+	// LoginCommand is the command that creates ADC with the Colab scope:
+	// what a token lacking that scope, or a revoked refresh token
+	// (invalid_grant, invalid_rapt), is fixed with. A plain `gcloud auth
+	// application-default login` no longer grants non-Cloud scopes.
 	LoginCommand = "gcloud auth application-default login --scopes=" + ColabScope + "," + CloudPlatformScope
 	// ClientAgent is the X-Colab-Client-Agent header value sent on every
-	// request (colab-api.md §3; the VS Code extension sends "vscode").
+	// request; Colab's VS Code extension sends "vscode" in it.
 	ClientAgent = "colabdash"
 	// RefreshCooldown is how long after a forced refresh another 401 is
 	// taken as final: ForceRefresh returns false instead of minting again,
 	// so a server that keeps answering 401 cannot cause a refresh loop.
 	RefreshCooldown = 30 * time.Second
 	// EarlyRefresh is how long before its expiry a cached access token is
-	// replaced (x/oauth2 uses only 10 s; field case 12a). Tokens living
+	// replaced (x/oauth2 uses only 10 s). Tokens living
 	// less than 2×EarlyRefresh are replaced at half their lifetime.
 	EarlyRefresh = 60 * time.Second
 )
 
 // Header names set by the transport on every request.
 const (
-	// HeaderUserProject carries the quota project ID (field case 8); it is
+	// HeaderUserProject carries the quota project ID; it is
 	// sent only when a quota project is set.
 	HeaderUserProject = "X-Goog-User-Project"
-	// HeaderClientAgent carries ClientAgent (colab-api.md §3).
+	// HeaderClientAgent carries ClientAgent.
 	HeaderClientAgent = "X-Colab-Client-Agent"
 )
 

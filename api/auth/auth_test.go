@@ -199,7 +199,7 @@ func TestAccessTokenFile(t *testing.T) {
 	}
 }
 
-// Field case 8c: quota project precedence flag > env > file, with the header
+// Quota project precedence flag > env > file, with the header
 // that goes out and where Describe says it came from.
 func TestQuotaProjectPrecedence(t *testing.T) {
 	for _, tc := range []struct {
@@ -239,7 +239,7 @@ func TestQuotaProjectPrecedence(t *testing.T) {
 	}
 }
 
-// Field case 10b: gcloud's config in $CLOUDSDK_CONFIG wins over $HOME's
+// gcloud's config in $CLOUDSDK_CONFIG wins over $HOME's
 // (golang.org/x/oauth2 alone ignores CLOUDSDK_CONFIG).
 func TestCloudSDKConfig(t *testing.T) {
 	env := newEnv(t)
@@ -280,7 +280,7 @@ func TestCloudSDKConfig(t *testing.T) {
 	}
 }
 
-// Field case 10a: nothing anywhere gives a no-credentials error listing what
+// Nothing anywhere gives a no-credentials error listing what
 // was tried, with the login command, and never reaches the metadata server
 // (guardMetadata fails the test if it is probed).
 func TestNoCredentials(t *testing.T) {
@@ -357,7 +357,8 @@ func TestMetadataWithHost(t *testing.T) {
 
 var realMetadataSource = newMetadataSource
 
-// Field case 10 c/d/e (and neighbours): each broken file gets its own kind
+// A credentials file that is missing, unreadable or malformed (and
+// neighbours): each broken file gets its own kind
 // and message, naming the file and where its path came from.
 func TestBrokenFiles(t *testing.T) {
 	dir := t.TempDir()
@@ -405,7 +406,7 @@ func TestBrokenFiles(t *testing.T) {
 	}
 }
 
-// Field case 10d: a mode-000 ADC file is "permission denied", not "not
+// A mode-000 ADC file is "permission denied", not "not
 // found" and not a fall-through to other credentials.
 func TestUnreadableFile(t *testing.T) {
 	env := newEnv(t)

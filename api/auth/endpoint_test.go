@@ -99,7 +99,7 @@ func urlFixtures(t *testing.T, subject string) []urlFixture {
 	}
 }
 
-// Issue 18: every URL a credentials file names — whichever way the file is
+// Every URL a credentials file names — whichever way the file is
 // found (--credentials, GOOGLE_APPLICATION_CREDENTIALS, $CLOUDSDK_CONFIG,
 // the well-known file under $HOME) — is https, or plain http to loopback.
 // Anything else is refused by New with one line naming the file and the
@@ -223,7 +223,7 @@ func invalidGrantFixtures(t *testing.T, ts *tokenServer, subject string) map[str
 	}
 }
 
-// Issue 18: invalid_grant (HTTP 400) is final for every kind of
+// invalid_grant (HTTP 400) is final for every kind of
 // credentials, whichever library path reports it (a parsed RetrieveError,
 // the JWT flow's unparsed one, STS's "status code 400: {…}" text, an
 // impersonation's flattened source error): one request to the token
@@ -289,7 +289,7 @@ func TestInvalidGrantIsFinal(t *testing.T) {
 	}
 }
 
-// Field case 79: a service account's JWT refused as not "in a reasonable
+// A service account's JWT refused as not "in a reasonable
 // timeframe" says the clock may be skewed, by how much when the token
 // endpoint's Date shows it, with a fix about the clock; it is final too.
 func TestInvalidJWTNamesTheClock(t *testing.T) {

@@ -17,7 +17,9 @@ import (
 // lower-case phrase safe to show.
 type Kind string
 
-// The kinds of *Error (field-cases.md §B, cases 10 and 11).
+// The kinds of *Error: credentials not found, a credentials file missing,
+// unreadable or malformed, a refresh token revoked or needing
+// re-authentication, and an access token that cannot be had.
 const (
 	// KindNoCredentials: no flag, no GOOGLE_APPLICATION_CREDENTIALS, no
 	// well-known ADC file, and the metadata server was not to be used.
@@ -38,7 +40,7 @@ const (
 	// login helps. Sticky until the credentials file changes on disk.
 	KindReauthRequired Kind = "re-authentication required"
 	// KindClockSkew: the token endpoint answered invalid_grant because a
-	// signed JWT is not "in a reasonable timeframe" (field case 79): this
+	// signed JWT is not "in a reasonable timeframe": this
 	// machine's clock is probably wrong. Final and sticky, as
 	// KindReauthRequired.
 	KindClockSkew Kind = "clock skew suspected"
@@ -137,12 +139,12 @@ func (e *Error) fileNoun() string {
 // tokenError turns a failure of a token source into an *Error. For
 // invalid_grant it is KindReauthRequired; the description the endpoint gave
 // (e.g. "reauth related error (invalid_rapt)") is kept, the raw body is not.
-// Every text taken from a server passes through the Redactor first. The
-// fix says what to do for each known failure: re-login, grant
-// roles/iam.serviceAccountTokenCreator (impersonation denied, field case
-// 35), set GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES=1 (case 36), set
-// SSL_CERT_FILE (an untrusted certificate, case 41); "check the network"
-// only for what is left.
+// Every text taken from a server passes through the Redactor first. The fix
+// says what to do for each known failure: re-login, grant
+// roles/iam.serviceAccountTokenCreator (impersonation denied), set
+// GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES=1 (an external account with an
+// executable source), set SSL_CERT_FILE (an untrusted certificate); "check
+// the network" only for what is left.
 func (c *Credentials) tokenError(err error, src *loaded) *Error {
 	e := &Error{Kind: KindTokenFetch, Path: src.path, From: src.from, Err: err, tokenFile: src.kind == sourceAccessTokenFile}
 	red := c.red.Redact
@@ -319,29 +321,9 @@ func Explain(err error, c *Credentials) (headline, fix string) {
 	msg := strings.ToLower(e.Message)
 	switch {
 	case e.Reason == api.ReasonScopeInsufficient || strings.Contains(msg, "insufficient authentication scopes"):
-		headline = "credentials lack the Colab scope (" + ColabScope + ")"
-		if src != nil && src.kind == sourceAccessTokenFile {
-			return headline, "write a token minted with the Colab scope to " + src.path + " (after `" + LoginCommand + "`, use `gcloud auth application-default print-access-token`)"
-		}
-		return headline, loginFix(src) + "; add --client-id-file=CLIENT.json if gcloud refuses the Colab scope"
+		return scopeInsufficient(src)
 	case e.Reason == api.ReasonUserProjectDenied || e.Reason == "CONSUMER_INVALID":
-		denied := strings.TrimPrefix(e.Metadata["consumer"], "projects/")
-		if denied == "" {
-			denied = project
-		}
-		headline = "quota project"
-		if denied != "" {
-			headline += " " + denied
-		}
-		if from != "" && (denied == "" || denied == project) {
-			headline += " (from " + from + ")"
-		}
-		if e.Reason == "CONSUMER_INVALID" {
-			headline += " is not valid"
-		} else {
-			headline += " is denied: the account may not use it (serviceusage.services.use)"
-		}
-		return headline, quotaFix(from)
+		return quotaProjectRefused(e, project, from)
 	case e.Reason == api.ReasonServiceDisabled || strings.Contains(msg, "requires a quota project"):
 		return serviceDisabled(e, msg, project, from)
 	case e.Code == api.Unauthenticated || e.HTTPStatus == 401:
@@ -352,17 +334,58 @@ func Explain(err error, c *Credentials) (headline, fix string) {
 		return "the Colab emulator refused the request: " + api.OneLine(e.Message, 200),
 			"reach the emulator by a loopback address, e.g. --endpoint http://127.0.0.1:PORT/mcp (a proxy in front of it must pass a loopback Host)"
 	case e.Code == api.PermissionDenied || e.HTTPStatus == 403:
-		h := "permission denied"
-		if e.Message != "" && !strings.HasPrefix(e.Message, "Permission denied (HTTP") {
-			h += ": " + api.OneLine(e.Message, 200)
-		}
-		f := "check that the signed-in account may use Colab"
-		if c != nil {
-			f += " (" + c.Describe() + ")"
-		}
-		return h, f
+		return permissionDenied(e, c)
 	}
 	return "", ""
+}
+
+// scopeInsufficient explains credentials without the Colab scope; the
+// fix depends on whether src is an access token file (mint another
+// token) or credentials to sign in again with.
+func scopeInsufficient(src *loaded) (headline, fix string) {
+	headline = "credentials lack the Colab scope (" + ColabScope + ")"
+	if src != nil && src.kind == sourceAccessTokenFile {
+		return headline, "write a token minted with the Colab scope to " + src.path + " (after `" + LoginCommand + "`, use `gcloud auth application-default print-access-token`)"
+	}
+	return headline, loginFix(src) + "; add --client-id-file=CLIENT.json if gcloud refuses the Colab scope"
+}
+
+// quotaProjectRefused explains USER_PROJECT_DENIED and CONSUMER_INVALID:
+// the project Google names (metadata.consumer), else the configured one
+// (project, set from from), which is denied or not valid.
+func quotaProjectRefused(e *api.Error, project, from string) (headline, fix string) {
+	denied := strings.TrimPrefix(e.Metadata["consumer"], "projects/")
+	if denied == "" {
+		denied = project
+	}
+	headline = "quota project"
+	if denied != "" {
+		headline += " " + denied
+	}
+	if from != "" && (denied == "" || denied == project) {
+		headline += " (from " + from + ")"
+	}
+	if e.Reason == "CONSUMER_INVALID" {
+		headline += " is not valid"
+	} else {
+		headline += " is denied: the account may not use it (serviceusage.services.use)"
+	}
+	return headline, quotaFix(from)
+}
+
+// permissionDenied explains any other PERMISSION_DENIED: the server's
+// message unless it is only the status's default, and the credentials in
+// use (c may be nil).
+func permissionDenied(e *api.Error, c *Credentials) (headline, fix string) {
+	headline = "permission denied"
+	if e.Message != "" && !strings.HasPrefix(e.Message, "Permission denied (HTTP") {
+		headline += ": " + api.OneLine(e.Message, 200)
+	}
+	fix = "check that the signed-in account may use Colab"
+	if c != nil {
+		fix += " (" + c.Describe() + ")"
+	}
+	return headline, fix
 }
 
 func orEmpty(src *loaded) *loaded {

@@ -65,7 +65,7 @@ func doWithRetry(t *testing.T, c *Credentials, url string) (code int, refreshed 
 	return code, true
 }
 
-// Field case 12b/c: three concurrent calls all get 401 (invalid_token while
+// Three concurrent calls all get 401 (invalid_token while
 // the local expiry is an hour away); their ForceRefresh calls cause exactly
 // one token fetch and all three retries succeed with the new token.
 func TestForceRefreshSingleFlight(t *testing.T) {
@@ -166,7 +166,7 @@ func TestForceRefreshLate401(t *testing.T) {
 	}
 }
 
-// Field case 12b: a second 401 after a forced refresh is final (no loop);
+// A second 401 after a forced refresh is final (no loop);
 // after RefreshCooldown a new 401 may refresh again.
 func TestForceRefreshSecond401(t *testing.T) {
 	ts := newTokenServer(t)
@@ -217,7 +217,7 @@ func TestForceRefreshDirect(t *testing.T) {
 	}
 }
 
-// Field case 12a: a token is replaced EarlyRefresh before expiry, not in
+// A token is replaced EarlyRefresh before expiry, not in
 // x/oauth2's last 10 s, so a long call does not start with a dying token.
 func TestEarlyRefresh(t *testing.T) {
 	ts := newTokenServer(t)
@@ -267,7 +267,7 @@ func TestEarlyRefreshShortToken(t *testing.T) {
 	}
 }
 
-// Field case 11: invalid_grant / invalid_rapt from the token endpoint. The
+// invalid_grant / invalid_rapt from the token endpoint. The
 // request fails with a typed *Error (KindReauthRequired) that still unwraps
 // to *oauth2.RetrieveError, Explain gives the re-login command, later
 // requests do not hit the token endpoint again, and a new login (the ADC
@@ -378,8 +378,10 @@ func TestTokenEndpointOutage(t *testing.T) {
 	}
 }
 
-// Field cases 8a, 8b, 9 and plain 401: Explain on *api.Error built with
-// api.ParseHTTPError from the exact bodies.
+// A quota project denied (USER_PROJECT_DENIED), the service disabled or a
+// quota project required (SERVICE_DISABLED), a token without the Colab
+// scope and a plain 401: Explain on *api.Error built with
+// api.ParseHTTPError from the exact bodies Google sends.
 func TestExplainAPIErrors(t *testing.T) {
 	env := newEnv(t)
 	ts := newTokenServer(t)

@@ -18,8 +18,8 @@ var projectID = regexp.MustCompile(`^(?:[a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,20}
 var activationHosts = map[string]bool{"console.developers.google.com": true, "console.cloud.google.com": true}
 
 // serviceDisabled is Explain's headline and fix for a 403
-// SERVICE_DISABLED (or a "requires a quota project" message), field case
-// 78: the project Google billed is the error's metadata.consumer, which
+// SERVICE_DISABLED (or a "requires a quota project" message): the
+// project Google billed is the error's metadata.consumer, which
 // may differ from the quota project colabdash sent (service-account
 // credentials bill their own project; with user credentials and no quota
 // project it is the OAuth client's), and the fix is the error's own

@@ -8,7 +8,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 )
 
-// Field case 78: a 403 SERVICE_DISABLED names the project Google billed
+// A 403 SERVICE_DISABLED names the project Google billed
 // (metadata.consumer) and its activationUrl, not only the configured
 // quota project.
 func TestExplainServiceDisabledNamesConsumer(t *testing.T) {

@@ -194,7 +194,7 @@ func (c *Credentials) reloadLocked() bool {
 }
 
 // ForceRefresh is for a 401 from the server while the cached token looked
-// valid (clock skew, revocation; field case 12b/c). It drops the cached
+// valid (clock skew, revocation). It drops the cached
 // token and mints a new one, and reports whether retrying the request once
 // may help:
 //

@@ -115,7 +115,7 @@ func (a tokenAnswer) answered(red func(string) string) string {
 }
 
 // clockSkewed reports whether the endpoint's description blames the time
-// of a signed JWT (field case 79: "Invalid JWT: Token must be a
+// of a signed JWT ("Invalid JWT: Token must be a
 // short-lived token (60 minutes) and in a reasonable timeframe").
 func (a tokenAnswer) clockSkewed() bool {
 	return strings.Contains(strings.ToLower(a.desc), "reasonable timeframe")

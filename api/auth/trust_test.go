@@ -103,7 +103,7 @@ func TestSecretsRegisteredWhenLearnt(t *testing.T) {
 	}
 }
 
-// Field case S2: a token endpoint that echoes its request body (form or
+// A token endpoint that echoes its request body (form or
 // JSON) into its errors. No 8-byte piece of the client secret or refresh
 // token reaches the error, its fix, or Explain.
 func TestTokenEndpointEchoIsRedacted(t *testing.T) {
@@ -152,7 +152,7 @@ func TestTokenEndpointEchoIsRedacted(t *testing.T) {
 	}
 }
 
-// Field case S1 for token endpoints: a redirect to another origin is
+// For token endpoints: a redirect to another origin is
 // refused; the form body with the client secret goes nowhere else.
 func TestTokenEndpointRedirectRefused(t *testing.T) {
 	env := newEnv(t)
@@ -207,7 +207,7 @@ func impersonatedFile(t *testing.T, tokenURI, iamURL string) string {
 	})
 }
 
-// Field case 35: IAM answers 403 to generateAccessToken. The error names
+// IAM answers 403 to generateAccessToken. The error names
 // the service account; the fix names the role; nothing says "network";
 // the source access token IAM echoes is redacted.
 func TestImpersonationDeniedNamesAccountAndRole(t *testing.T) {
@@ -293,7 +293,7 @@ func TestImpersonationRedirectCarriesNoToken(t *testing.T) {
 	}
 }
 
-// Field case 36: an external_account file with an executable source, and
+// An external_account file with an executable source, and
 // GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES unset: the fix says to set it.
 func TestExternalAccountExecutableNeedsEnv(t *testing.T) {
 	env := newEnv(t)
@@ -320,7 +320,7 @@ func TestExternalAccountExecutableNeedsEnv(t *testing.T) {
 	}
 }
 
-// Field case 41 for the token endpoint: an untrusted certificate says so
+// For the token endpoint: an untrusted certificate says so
 // and names SSL_CERT_FILE.
 func TestTokenEndpointUntrustedCertificate(t *testing.T) {
 	env := newEnv(t)
@@ -340,7 +340,7 @@ func TestTokenEndpointUntrustedCertificate(t *testing.T) {
 	}
 }
 
-// Field case S3: credentials and token files that never end, or are not
+// Credentials and token files that never end, or are not
 // files, fail at once with an error naming the file.
 func TestInputFilesAreBounded(t *testing.T) {
 	env := newEnv(t)
@@ -390,7 +390,7 @@ func TestInputFilesAreBounded(t *testing.T) {
 	}
 }
 
-// An access token with a byte a header cannot carry (field case S3) is an
+// An access token with a byte a header cannot carry is an
 // error naming the file, not a malformed request.
 func TestAccessTokenWithBadCharacters(t *testing.T) {
 	env := newEnv(t)

@@ -21,17 +21,24 @@ const (
 	// replaySafe: repeating the call cannot do harm (reads, deletes,
 	// create-or-get): retry.
 	replaySafe replay = iota
-	// replayReattach: the identical call reattaches (execute_code with an
-	// executionId): retry, also on DEADLINE_EXCEEDED.
+	// replayReattach: execute_code with an executionId. The identical
+	// call reattaches, but whether and when to send it is the caller's
+	// rule (state.ExecAnswered): the client sends it once and returns
+	// what came back (a lost reply as it was classified, UNAVAILABLE
+	// mostly).
 	replayReattach
 	// replayUnsafe: repeating could act twice (execute_code on a runtime
 	// target, create_session without an id): report OutcomeUnknown.
 	replayUnsafe
-	// replayCreate: create_runtime. The identical call (same requestId)
-	// is re-sent on DEADLINE_EXCEEDED, but a lost reply is reported as
-	// OutcomeUnknown so the caller re-lists runtimes first.
+	// replayCreate: create_runtime. Sent once; every re-send (same
+	// requestId) is the caller's (state.CreateAnswered), and a lost reply
+	// is reported as OutcomeUnknown so the caller re-lists runtimes first.
 	replayCreate
 )
+
+// callerRetries reports whether the caller, not the client, owns the
+// re-sends of a call the server may have acted on.
+func (r replay) callerRetries() bool { return r == replayCreate || r == replayReattach }
 
 // callSpec describes one logical tool call.
 type callSpec struct {
@@ -51,141 +58,223 @@ type callSpec struct {
 }
 
 // do runs a tool call with reconnects, one auth retry and backoff retries,
-// and returns the successful, non-isError result.
+// and returns the successful, non-isError result. Each attempt goes
+// through three steps: tryOnce (get a session, call the tool), endsCall
+// (failures that end the call at once) and remedy (the one-time fixes
+// that send the call again at once); what is left backs off (backOff).
 func (c *Client) do(ctx context.Context, spec callSpec) (*mcp.CallToolResult, error) {
+	r := &remedies{}
+	bo := c.newBackOff()
+	for attempt := 1; ; {
+		if err := ctx.Err(); err != nil {
+			return nil, ctxError(err)
+		}
+		cn, res, f, err := c.tryOnce(ctx, spec, attempt)
+		if f.err == nil {
+			return res, err
+		}
+		if e := c.endsCall(ctx, spec, f); e != nil {
+			return nil, e
+		}
+		again, e := c.remedy(ctx, cn, spec, f, r)
+		if e != nil {
+			return nil, e
+		}
+		if again {
+			continue
+		}
+		if e := c.backOff(ctx, spec, f, attempt, bo); e != nil {
+			return nil, e
+		}
+		attempt++
+	}
+}
+
+// newBackOff returns the exponential backoff of one call's retries:
+// Options.BaseDelay doubling up to Options.MaxDelay, each wait randomized
+// by ±50 %.
+func (c *Client) newBackOff() *backoff.ExponentialBackOff {
 	bo := backoff.NewExponentialBackOff()
 	bo.InitialInterval = c.opts.BaseDelay
 	bo.MaxInterval = c.opts.MaxDelay
 	bo.Multiplier = 2
 	bo.RandomizationFactor = 0.5
 	bo.Reset()
-
-	reconnected, authRetried, initRetried, schemaRetried := false, false, false, false
-	for attempt := 1; ; {
-		if err := ctx.Err(); err != nil {
-			return nil, ctxError(err)
-		}
-		cn, aerr := c.getConn(ctx)
-		var (
-			res   *mcp.CallToolResult
-			f     failure
-			start = time.Now()
-		)
-		if aerr != nil {
-			f = failure{err: aerr}
-			if aerr.HTTPStatus == 401 {
-				f.unauthenticated = true
-			}
-			if aerr == errClosed || aerr.Code == api.Cancelled && ctx.Err() != nil {
-				return nil, withTool(aerr, spec.tool)
-			}
-		} else {
-			if toolsEarly(ctx) {
-				c.startTools(cn)
-			}
-			res, f = c.attempt(ctx, cn, spec)
-			if f.err != nil && spec.notFoundOK && f.fromTool && f.err.Code == api.NotFound {
-				c.log.Debug("mcp call: already gone", "tool", spec.tool, "attempt", attempt)
-				return nil, nil
-			}
-			if f.err == nil {
-				c.log.Debug("mcp call", "tool", spec.tool, "attempt", attempt, "duration", time.Since(start))
-				return res, nil
-			}
-			if f.dropped {
-				c.invalidate(cn)
-			}
-		}
-		if c.isClosed() {
-			return nil, withTool(errClosed, spec.tool)
-		}
-		f.err = withTool(f.err, spec.tool)
-		c.logFailure("mcp call failed", spec.tool, attempt, time.Since(start), f)
-
-		if ctx.Err() != nil {
-			return nil, withTool(ctxError(ctx.Err()), spec.tool)
-		}
-		if f.final {
-			return nil, f.err
-		}
-		// A reply lost after the request was sent.
-		if f.lost && (spec.replay == replayCreate || spec.replay == replayUnsafe) &&
-			f.err.Code != api.DeadlineExceeded {
-			return nil, c.outcomeUnknown(spec, f.err)
-		}
-		if f.lost && spec.replay == replayUnsafe && f.err.Code == api.DeadlineExceeded {
-			return nil, c.outcomeUnknown(spec, f.err)
-		}
-		// Sent before the classic handshake's initialized notification was
-		// answered and refused by a strict server: send it again after.
-		if f.beforeInit && !initRetried && spec.replay != replayUnsafe {
-			initRetried = true
-			select {
-			case <-cn.initDone:
-			case <-ctx.Done():
-				return nil, withTool(ctxError(ctx.Err()), spec.tool)
-			}
-			continue
-		}
-		// Sent with the documented argument names before tools/list
-		// answered, and refused (INVALID_ARGUMENT, or a missing
-		// Mcp-Param header): send it again with the live schema.
-		if f.unlisted && !schemaRetried && cn != nil {
-			schemaRetried = true
-			if lf := c.waitTools(ctx, cn); lf == nil {
-				continue
-			}
-		}
-		// The session is gone: open a fresh one and retry once.
-		if f.dropped && !f.lost {
-			if reconnected {
-				return nil, f.err
-			}
-			reconnected = true
-			continue
-		}
-		// HTTP 401: let auth refresh the token once.
-		if f.unauthenticated && !authRetried && c.opts.OnUnauthenticated != nil {
-			authRetried = true
-			if c.opts.OnUnauthenticated(ctx) {
-				continue
-			}
-		}
-		if !c.retryable(spec, f) || attempt >= c.opts.MaxAttempts {
-			return nil, f.err
-		}
-		wait := bo.NextBackOff()
-		if f.err.RetryDelay > c.opts.MaxRetryDelay {
-			return nil, f.err
-		}
-		if wait < f.err.RetryDelay {
-			wait = f.err.RetryDelay
-		}
-		if c.opts.OnRetry != nil {
-			c.opts.OnRetry(RetryEvent{Tool: spec.tool, Attempt: attempt, MaxAttempts: c.opts.MaxAttempts,
-				Wait: wait, At: c.opts.Now().Add(wait), Err: f.err})
-		}
-		c.log.Debug("mcp retry", "tool", spec.tool, "attempt", attempt, "wait", wait, "code", string(f.err.Code))
-		if err := c.opts.Sleep(ctx, wait); err != nil {
-			return nil, withTool(ctxError(err), spec.tool)
-		}
-		attempt++
-	}
+	return bo
 }
 
-// retryable decides whether a failed attempt is retried with backoff.
+// tryOnce makes attempt number attempt: it gets a session and calls the
+// tool on it. A zero failure (f.err nil) means the call is over, with res
+// and err its outcome: a result, a NOT_FOUND that means done (nil, nil),
+// or a closed client or cancelled connect (nil, err). Otherwise f is the
+// attempt's failure, named after the tool and logged, and cn the session
+// it was made on (nil when none could be had).
+func (c *Client) tryOnce(ctx context.Context, spec callSpec, attempt int) (*conn, *mcp.CallToolResult, failure, error) {
+	cn, aerr := c.getConn(ctx)
+	start := time.Now()
+	var f failure
+	if aerr != nil {
+		if aerr == errClosed || aerr.Code == api.Cancelled && ctx.Err() != nil {
+			return cn, nil, failure{}, withTool(aerr, spec.tool)
+		}
+		f = failure{err: aerr, unauthenticated: aerr.HTTPStatus == 401}
+	} else {
+		var res *mcp.CallToolResult
+		if res, f = c.callOn(ctx, cn, spec, attempt, start); f.err == nil {
+			return cn, res, f, nil
+		}
+	}
+	if c.isClosed() {
+		return cn, nil, failure{}, withTool(errClosed, spec.tool)
+	}
+	f.err = withTool(f.err, spec.tool)
+	c.logFailure("mcp call failed", spec.tool, attempt, time.Since(start), f)
+	return cn, nil, f, nil
+}
+
+// callOn calls the tool on the session cn. A success, and a NOT_FOUND
+// from the tool of a call for which that means done (deletes), come back
+// with a zero failure; a failure that dropped the session invalidates cn
+// so that the next attempt opens a fresh one.
+func (c *Client) callOn(ctx context.Context, cn *conn, spec callSpec, attempt int, start time.Time) (*mcp.CallToolResult, failure) {
+	if toolsEarly(ctx) {
+		c.startTools(cn)
+	}
+	res, f := c.attempt(ctx, cn, spec)
+	switch {
+	case f.err == nil:
+		c.log.Debug("mcp call", "tool", spec.tool, "attempt", attempt, "duration", time.Since(start))
+		return res, f
+	case spec.notFoundOK && f.fromTool && f.err.Code == api.NotFound:
+		c.log.Debug("mcp call: already gone", "tool", spec.tool, "attempt", attempt)
+		return nil, failure{}
+	}
+	if f.dropped {
+		c.invalidate(cn)
+	}
+	return nil, f
+}
+
+// endsCall returns the error that ends the call after the failure f
+// without any retry: the caller's context is done, the failure is final,
+// or the reply was lost on a call that must not be repeated blindly
+// (lostIsUnknown). It returns nil when the call may go on.
+func (c *Client) endsCall(ctx context.Context, spec callSpec, f failure) *api.Error {
+	switch {
+	case ctx.Err() != nil:
+		return withTool(ctxError(ctx.Err()), spec.tool)
+	case f.final:
+		return f.err
+	case f.lost && lostIsUnknown(spec.replay, f.err.Code):
+		return c.outcomeUnknown(spec, f.err)
+	}
+	return nil
+}
+
+// lostIsUnknown says whether a reply lost after the request was sent
+// (with the error code code) is reported as OutcomeUnknown: always for a
+// call that could act twice, and for create_runtime unless its deadline
+// passed (then the identical request, same requestId, is sent again).
+func lostIsUnknown(rp replay, code api.Code) bool {
+	switch rp {
+	case replayUnsafe:
+		return true
+	case replayCreate:
+		return code != api.DeadlineExceeded
+	}
+	return false
+}
+
+// remedies records which one-time remedies a call has used.
+type remedies struct {
+	// initWait: waited once for the initialized notification.
+	initWait bool
+	// schema: waited once for tools/list to send the live argument names.
+	schema bool
+	// reconnected: opened a fresh session once.
+	reconnected bool
+	// auth: let Options.OnUnauthenticated refresh the token once.
+	auth bool
+}
+
+// remedy applies the first one-time remedy that fits the failure f and
+// has not been used yet; again reports that the call is sent again at
+// once (no backoff). A non-nil error ends the call: the caller's context
+// ended during the remedy, or a second dropped session.
+func (c *Client) remedy(ctx context.Context, cn *conn, spec callSpec, f failure, r *remedies) (again bool, err *api.Error) {
+	// Sent before the classic handshake's initialized notification was
+	// answered and refused by a strict server: send it again after.
+	if f.beforeInit && !r.initWait && spec.replay != replayUnsafe {
+		r.initWait = true
+		select {
+		case <-cn.initDone:
+			return true, nil
+		case <-ctx.Done():
+			return false, withTool(ctxError(ctx.Err()), spec.tool)
+		}
+	}
+	// Sent with the documented argument names before tools/list
+	// answered, and refused (INVALID_ARGUMENT, or a missing
+	// Mcp-Param header): send it again with the live schema.
+	if f.unlisted && !r.schema && cn != nil {
+		r.schema = true
+		if lf := c.waitTools(ctx, cn); lf == nil {
+			return true, nil
+		}
+	}
+	// The session is gone: open a fresh one and retry once.
+	if f.dropped && !f.lost {
+		if r.reconnected {
+			return false, f.err
+		}
+		r.reconnected = true
+		return true, nil
+	}
+	// HTTP 401: let auth refresh the token once.
+	if f.unauthenticated && !r.auth && c.opts.OnUnauthenticated != nil {
+		r.auth = true
+		if c.opts.OnUnauthenticated(ctx) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// backOff waits before the next attempt after the failure f of attempt
+// number attempt: the next backoff step, or the server's RetryDelay when
+// longer, announced through Options.OnRetry. It returns the error that
+// ends the call instead: f's own when f is not retryable, the attempts
+// are used up or the server asks for a wait over Options.MaxRetryDelay;
+// the caller's context's when it ends during the wait.
+func (c *Client) backOff(ctx context.Context, spec callSpec, f failure, attempt int, bo *backoff.ExponentialBackOff) *api.Error {
+	if !c.retryable(spec, f) || attempt >= c.opts.MaxAttempts {
+		return f.err
+	}
+	wait := bo.NextBackOff()
+	if f.err.RetryDelay > c.opts.MaxRetryDelay {
+		return f.err
+	}
+	wait = max(wait, f.err.RetryDelay)
+	if c.opts.OnRetry != nil {
+		c.opts.OnRetry(RetryEvent{Tool: spec.tool, Attempt: attempt, MaxAttempts: c.opts.MaxAttempts,
+			Wait: wait, At: c.opts.Now().Add(wait), Err: f.err})
+	}
+	c.log.Debug("mcp retry", "tool", spec.tool, "attempt", attempt, "wait", wait, "code", string(f.err.Code))
+	if err := c.opts.Sleep(ctx, wait); err != nil {
+		return withTool(ctxError(err), spec.tool)
+	}
+	return nil
+}
+
+// retryable decides whether a failed attempt is retried with backoff:
+// never a create_runtime or an execute_code with an executionId (their
+// re-sends are the caller's: one layer owns them), nor a cut-off.
 func (c *Client) retryable(spec callSpec, f failure) bool {
 	e := f.err
-	if e.OutcomeUnknown {
+	if e.OutcomeUnknown || spec.replay.callerRetries() || e.Code == api.DeadlineExceeded {
 		return false
 	}
-	if e.Code == api.DeadlineExceeded {
-		return spec.replay == replayCreate || spec.replay == replayReattach
-	}
 	if f.lost { // replay-safe calls only (others returned earlier)
-		return true
-	}
-	if e.Code == api.Unavailable && spec.replay == replayReattach {
 		return true
 	}
 	return e.Retryable()

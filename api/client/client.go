@@ -1,12 +1,19 @@
 // Package client is the typed Colab MCP client: it implements api.Service
 // by calling the ten tools of the Colab MCP server
-// (https://colaboratory.googleapis.com/mcp, colab-api.md §1) over
+// (https://colaboratory.googleapis.com/mcp) over
 // streamable HTTP with github.com/modelcontextprotocol/go-sdk.
 //
 // One MCP session is shared by all calls and opened lazily by the first
 // call (or by Connect), so building a Client never touches the network.
 // The session is re-opened by itself when the server drops it. Every
-// failure is an *api.Error; see Client for the retry rules.
+// failure is an *api.Error.
+//
+// Retries: the client re-sends the calls that are safe to repeat (reads,
+// deletes, create-or-get) itself, with backoff. create_runtime and
+// execute_code with an executionId are sent once per call: their re-sends
+// belong to the caller alone, which decides them with state's
+// CreateAnswered and ExecAnswered, so a lost reply is re-sent by exactly
+// one layer. See Client for the details.
 package client
 
 import (
@@ -175,14 +182,29 @@ type ServerInfo struct {
 // concurrent use: calls share one MCP session and hold no lock while they
 // run.
 //
-// Retry rules: bounded exponential backoff with jitter (Options.MaxAttempts)
-// for UNAVAILABLE, INTERNAL, HTTP 5xx and rate-limit RESOURCE_EXHAUSTED,
-// never sooner than the server's RetryDelay; never for FAILED_PRECONDITION,
-// auth or quota failures, or an isError result with another code.
-// create_runtime and execute_code (with an executionId) also re-send the
-// identical call on DEADLINE_EXCEEDED. A call that cannot be repeated
-// safely and whose reply was lost after sending returns an error with
-// OutcomeUnknown set instead of being retried.
+// Retry rules: one layer owns the retries of each call.
+//
+// The client owns them for the reads, the deletes and the create-or-get
+// calls (list_*, get_*, delete_*, create_session with an id): bounded
+// exponential backoff with jitter (Options.MaxAttempts) for UNAVAILABLE,
+// INTERNAL, HTTP 5xx, rate-limit RESOURCE_EXHAUSTED and lost replies,
+// never sooner than the server's RetryDelay; never for
+// FAILED_PRECONDITION, auth or quota failures, or an isError result with
+// another code.
+//
+// The caller owns them for create_runtime and for execute_code with an
+// executionId: the client sends such a call once and returns whatever
+// came back, and the caller's rule (state.CreateAnswered,
+// state.ExecAnswered, applied by the dashboard and by ui/ops) decides
+// whether the identical call goes again. The client still repeats a call
+// the server cannot have acted on: after HTTP 401 with a refreshed token,
+// on a fresh session when the old one was gone before the call was sent,
+// and after a refusal of a call sent before the handshake or the
+// tools/list it needed.
+//
+// A call that cannot be repeated blindly (create_runtime, execute_code,
+// create_session without an id) and whose reply was lost after sending
+// returns an error with OutcomeUnknown set.
 type Client struct {
 	opts   Options
 	hc     *http.Client

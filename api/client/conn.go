@@ -398,7 +398,9 @@ func (c *Client) startTools(cn *conn) {
 	})
 }
 
-// listTools fills cn's tool schemas from tools/list (colab-api.md §5 rule 6).
+// listTools fills cn's tool schemas from tools/list: each tool's
+// arguments are named after its live inputSchema, not hard-coded, since
+// snapshots of Colab's documentation spell them differently.
 func (c *Client) listTools(ctx context.Context, cn *conn) *failure {
 	start := time.Now()
 	for t, err := range cn.cs.Tools(ctx, nil) {

@@ -172,7 +172,7 @@ func TestEmulatorSchemaVariants(t *testing.T) {
 	}
 }
 
-// Field case 2 (ALLOC): the connection resets after create_runtime was sent.
+// The connection resets after create_runtime was sent.
 func TestFieldCase2CreateResetOutcomeUnknown(t *testing.T) {
 	for _, m := range emuModes {
 		t.Run(m.name, func(t *testing.T) {
@@ -244,30 +244,52 @@ func TestReadResetIsRetried(t *testing.T) {
 	}
 }
 
-// Field case 3 (ALLOC): capacity errors are retried with backoff and shown.
+// Capacity errors of a read are retried with
+// backoff and shown; create_runtime's are the caller's to re-send
+// (state.CreateAnswered): the client sends it once.
 func TestFieldCase3Capacity(t *testing.T) {
 	t.Run("503 twice then success", func(t *testing.T) {
-		emu, ep := startEmu(t, emuModes[0], colabfake.Options{Tier: api.TierProPlus})
+		emu, ep := startEmu(t, emuModes[0], colabfake.Options{Tier: api.TierProPlus, Seed: colabfake.SeedDemo})
 		var events []RetryEvent
 		var mu sync.Mutex
 		c, sl := emuClient(t, ep, func(o *Options) {
 			o.OnRetry = func(ev RetryEvent) { mu.Lock(); events = append(events, ev); mu.Unlock() }
 		})
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolCreateRuntime, Times: 2, Status: 503,
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolListRuntimes, Times: 2, Status: 503,
 			Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`})
-		req := api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "H100", Shape: api.ShapeStandard}}
-		rt, err := c.CreateRuntime(context.Background(), req)
-		if err != nil || rt.RuntimeSpec.Accelerator != "H100" {
-			t.Fatalf("CreateRuntime = %+v, %v", rt, err)
+		rts, err := c.ListRuntimes(context.Background())
+		if err != nil || len(rts) == 0 {
+			t.Fatalf("ListRuntimes = %+v, %v", rts, err)
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		if len(events) != 2 || events[0].Attempt != 1 || events[1].Attempt != 2 || events[0].MaxAttempts != DefaultMaxAttempts ||
-			events[0].Err.Code != api.Unavailable || events[0].Err.Message != "No capacity" || events[0].Tool != api.ToolCreateRuntime {
+			events[0].Err.Code != api.Unavailable || events[0].Err.Message != "No capacity" || events[0].Tool != api.ToolListRuntimes {
 			t.Fatalf("retry events = %+v", events)
 		}
-		if len(sl.waits()) != 2 || emu.RuntimesCreated() != 1 {
+		if len(sl.waits()) != 2 {
+			t.Fatalf("waits %v", sl.waits())
+		}
+	})
+	t.Run("create_runtime's 503 is returned after one send", func(t *testing.T) {
+		emu, ep := startEmu(t, emuModes[0], colabfake.Options{Tier: api.TierProPlus})
+		c, sl := emuClient(t, ep)
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolCreateRuntime, Times: 2, Status: 503,
+			Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`})
+		req := api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "H100", Shape: api.ShapeStandard}}
+		_, err := c.CreateRuntime(context.Background(), req)
+		if e := asAPI(t, err); e.Code != api.Unavailable || e.Message != "No capacity" || e.OutcomeUnknown {
+			t.Fatalf("err = %v", e)
+		}
+		if len(sl.waits()) != 0 || emu.RuntimesCreated() != 0 {
 			t.Fatalf("waits %v, created %d", sl.waits(), emu.RuntimesCreated())
+		}
+		// The second 503 is still queued: one send consumed one fault.
+		if _, err := c.CreateRuntime(context.Background(), req); asAPI(t, err).Code != api.Unavailable {
+			t.Fatalf("second send: %v", err)
+		}
+		if rt, err := c.CreateRuntime(context.Background(), req); err != nil || rt.RuntimeSpec.Accelerator != "H100" {
+			t.Fatalf("third send: %+v, %v", rt, err)
 		}
 	})
 	t.Run("failed operation without reason is not retried", func(t *testing.T) {
@@ -286,7 +308,7 @@ func TestFieldCase3Capacity(t *testing.T) {
 	})
 }
 
-// Field case 4 (ALLOC): usage limits are not retried; the reason is kept.
+// Usage limits are not retried; the reason is kept.
 func TestFieldCase4UsageLimit(t *testing.T) {
 	gpu := api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4"}}
 	cases := []struct {
@@ -322,7 +344,7 @@ func TestFieldCase4UsageLimit(t *testing.T) {
 	}
 }
 
-// Field case 5 (ALLOC): TOO_MANY_ACTIVE_RUNTIMES in a detail without @type;
+// TOO_MANY_ACTIVE_RUNTIMES in a detail without @type;
 // absent and empty lists.
 func TestFieldCase5TooManyAndEmptyLists(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[1], colabfake.Options{})
@@ -406,7 +428,7 @@ func TestCreateMalformedReplyIsUnknown(t *testing.T) {
 	}
 }
 
-// Field case 14 (MCP): the server drops the session.
+// The server drops the session.
 func TestFieldCase14SessionDropped(t *testing.T) {
 	var sawSessionHeader atomic.Bool
 	emu, ep := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
@@ -455,7 +477,7 @@ func TestFieldCase14SessionDropped(t *testing.T) {
 	}
 }
 
-// Field case 15 (MCP): a server that holds GET open or answers 405.
+// A server that holds GET open or answers 405.
 func TestFieldCase15NoStandaloneSSE(t *testing.T) {
 	for _, hold := range []bool{true, false} {
 		emu := colabfake.New(colabfake.Options{Seed: colabfake.SeedDemo})
@@ -490,7 +512,7 @@ func TestFieldCase15NoStandaloneSSE(t *testing.T) {
 	}
 }
 
-// Field case 17 (ERRFMT): HTML and empty bodies, isError text.
+// HTML and empty bodies, isError text.
 func TestFieldCase17ErrorFormats(t *testing.T) {
 	html := `<!DOCTYPE html><html lang=en><meta charset=utf-8><title>Error 500 (Server Error)!!1</title><p><b>500.</b> <ins>That’s an error.</ins>`
 	cases := []struct {
@@ -538,7 +560,7 @@ func TestFieldCase17ErrorFormats(t *testing.T) {
 	}
 }
 
-// Field case 18 (ALLOC/ERRFMT): RetryInfo and Retry-After are honoured; a
+// RetryInfo and Retry-After are honoured; a
 // QuotaFailure without RetryInfo is not retried.
 func TestFieldCase18RateLimits(t *testing.T) {
 	rate := `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"Quota exceeded for requests per minute per user.","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"53s"}]}}`
@@ -550,8 +572,8 @@ func TestFieldCase18RateLimits(t *testing.T) {
 			o.OnRetry = func(e RetryEvent) { ev = append(ev, e) }
 			o.Now = func() time.Time { return now }
 		})
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolCreateRuntime, Status: 429, Body: rate})
-		if _, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()}); err != nil {
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolListRuntimes, Status: 429, Body: rate})
+		if _, err := c.ListRuntimes(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		w := sl.waits()
@@ -561,8 +583,11 @@ func TestFieldCase18RateLimits(t *testing.T) {
 		if len(ev) != 1 || ev[0].Wait < 53*time.Second || !ev[0].At.Equal(now.Add(ev[0].Wait)) || ev[0].Err.RetryDelay != 53*time.Second {
 			t.Fatalf("events = %+v", ev)
 		}
-		if emu.RuntimesCreated() != 1 {
-			t.Fatal("not created")
+		// create_runtime: the delay is the caller's to wait out.
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolCreateRuntime, Status: 429, Body: rate})
+		_, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
+		if e := asAPI(t, err); e.Code != api.ResourceExhausted || e.RetryDelay != 53*time.Second || len(sl.waits()) != 1 || emu.RuntimesCreated() != 0 {
+			t.Fatalf("create: err %v, waits %v, created %d", e, sl.waits(), emu.RuntimesCreated())
 		}
 	})
 	t.Run("Retry-After 30", func(t *testing.T) {
@@ -600,7 +625,7 @@ func TestFieldCase18RateLimits(t *testing.T) {
 }
 
 // The emulator's own per-minute quota (isError RESOURCE_EXHAUSTED with
-// RetryInfo) is waited out.
+// RetryInfo) reaches the caller with its delay, which the caller waits out.
 func TestEmulatorCreateQuotaRetryInfo(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[0], colabfake.Options{CreatesPerMinute: 1, RuntimeLimit: -1})
 	clock := colabfake.NewClock(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
@@ -612,6 +637,12 @@ func TestEmulatorCreateQuotaRetryInfo(t *testing.T) {
 	if _, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: cpu()}); err != nil {
 		t.Fatal(err)
 	}
+	_, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: cpu()})
+	e := asAPI(t, err)
+	if e.Code != api.ResourceExhausted || e.RetryDelay <= 0 || emu.RuntimesCreated() != 1 {
+		t.Fatalf("second create within the minute: %v, %d created", e, emu.RuntimesCreated())
+	}
+	clock.Advance(e.RetryDelay)
 	if _, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: cpu()}); err != nil {
 		t.Fatalf("second create after the quota wait: %v", err)
 	}
@@ -655,7 +686,7 @@ func TestNoBearerIs401(t *testing.T) {
 	}
 }
 
-// Field case 9: a scope error is PERMISSION_DENIED with its reason, never
+// A scope error is PERMISSION_DENIED with its reason, never
 // retried or refreshed.
 func TestScopeInsufficient(t *testing.T) {
 	emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
@@ -663,8 +694,7 @@ func TestScopeInsufficient(t *testing.T) {
 	c, sl := emuClient(t, ep, func(o *Options) {
 		o.OnUnauthenticated = func(context.Context) bool { refreshes.Add(1); return true }
 	})
-	// Listed OK but calls denied, the pattern other Google MCP servers show
-	// (colab-api.md §3.1).
+	// Listed OK but calls denied, the pattern other Google MCP servers show.
 	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Method: "tools/call", Status: 403, Times: -1,
 		Body: colabfake.GoogleErrorText(api.PermissionDenied, "Request had insufficient authentication scopes.", api.ReasonScopeInsufficient, 0)})
 	_, err := c.ListRuntimes(context.Background())
@@ -674,7 +704,7 @@ func TestScopeInsufficient(t *testing.T) {
 	}
 }
 
-// Field case 11: a revoked refresh token (invalid_grant) is UNAUTHENTICATED
+// A revoked refresh token (invalid_grant) is UNAUTHENTICATED
 // with a re-login hint; the token endpoint is hit once per call.
 func TestInvalidGrant(t *testing.T) {
 	_, ep := startEmu(t, emuModes[0], colabfake.Options{})
@@ -727,14 +757,29 @@ func TestJSONRPCErrors(t *testing.T) {
 	}
 }
 
-// create_runtime: DEADLINE_EXCEEDED re-sends the identical call.
+// create_runtime: DEADLINE_EXCEEDED is returned after one send; the
+// caller's identical re-sends (same requestId) wait for the one runtime.
 func TestCreateDeadlineResendsIdentical(t *testing.T) {
 	for _, m := range emuModes {
 		t.Run(m.name, func(t *testing.T) {
 			emu, ep := startEmu(t, m, colabfake.Options{})
-			c, _ := emuClient(t, ep)
+			c, sl := emuClient(t, ep)
 			emu.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolCreateRuntime, Times: 2})
-			rt, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
+			req := api.CreateRuntimeRequest{Spec: cpu(), RequestID: "3f1c2b9e-8d4a-4c1e-9b7a-2e5f6a7b8c9d"}
+			var (
+				rt  api.Runtime
+				err error
+			)
+			for sends := 1; sends <= 3; sends++ {
+				rt, err = c.CreateRuntime(context.Background(), req)
+				if emu.CreateCalls() != sends || len(sl.waits()) != 0 {
+					t.Fatalf("send %d: the emulator saw %d calls, the client waited %v", sends, emu.CreateCalls(), sl.waits())
+				}
+				var e *api.Error
+				if sends < 3 && (!errors.As(err, &e) || e.Code != api.DeadlineExceeded) {
+					t.Fatalf("send %d: %v", sends, err)
+				}
+			}
 			if err != nil || rt.Name == "" {
 				t.Fatalf("CreateRuntime = %+v, %v", rt, err)
 			}
@@ -748,25 +793,40 @@ func TestCreateDeadlineResendsIdentical(t *testing.T) {
 	}
 }
 
-// execute_code: DEADLINE_EXCEEDED and UNAVAILABLE reattach with the same
-// executionId; the code runs once.
+// execute_code with an executionId: DEADLINE_EXCEEDED, UNAVAILABLE and a
+// lost reply (UNAVAILABLE) are returned after one send; the caller's
+// identical call reattaches and the code runs once.
 func TestExecuteReattach(t *testing.T) {
-	for _, code := range []api.Code{api.DeadlineExceeded, api.Unavailable} {
+	for _, f := range []colabfake.Fault{
+		{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Code: api.DeadlineExceeded},
+		{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Code: api.Unavailable},
+		{Kind: colabfake.FaultReset, Tool: api.ToolExecuteCode},
+	} {
 		emu, ep := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
-		c, _ := emuClient(t, ep)
+		c, sl := emuClient(t, ep)
 		ctx := context.Background()
 		rts, _ := c.ListRuntimes(ctx)
 		s, err := c.CreateSession(ctx, rts[0].Name, "job")
 		if err != nil {
 			t.Fatal(err)
 		}
-		emu.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Code: code})
-		out, err := c.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: s.Name, Code: `print("long")`})
-		if err != nil || out.Stdout != "long\n" {
-			t.Fatalf("%s: %+v, %v", code, out, err)
+		emu.Inject(f)
+		req := api.ExecuteCodeRequest{Session: s.Name, Code: `print("long")`, ExecutionID: "0d6f4c1e-2b7a-4c1e-9b7a-2e5f6a7b8c9d"}
+		_, err = c.ExecuteCode(ctx, req)
+		e := asAPI(t, err)
+		lost := f.Kind == colabfake.FaultReset
+		if emu.CallCount(api.ToolExecuteCode) != 1 || len(sl.waits()) != 0 || e.OutcomeUnknown ||
+			lost && e.Code != api.Unavailable || !lost && e.Code != f.Code {
+			t.Fatalf("%v %s: %v, calls %d, waits %v; want one send returned as it came", f.Kind, f.Code, e, emu.CallCount(api.ToolExecuteCode), sl.waits())
 		}
-		if emu.CallCount(api.ToolExecuteCode) != 2 || out.ExecutionCount != 1 {
-			t.Fatalf("%s: calls %d, executionCount %d; want a reattach, one execution", code, emu.CallCount(api.ToolExecuteCode), out.ExecutionCount)
+		out, err := c.ExecuteCode(ctx, req)
+		if err != nil || out.Stdout != "long\n" {
+			t.Fatalf("%v %s: %+v, %v", f.Kind, f.Code, out, err)
+		}
+		// (After a reply lost once the server had answered, Colab runs
+		// the code again for the same executionId: only the calls count.)
+		if emu.CallCount(api.ToolExecuteCode) != 2 || !lost && out.ExecutionCount != 1 {
+			t.Fatalf("%v %s: calls %d, executionCount %d; want a reattach, one execution", f.Kind, f.Code, emu.CallCount(api.ToolExecuteCode), out.ExecutionCount)
 		}
 	}
 }
@@ -783,10 +843,12 @@ func TestExecuteRuntimeTargetLostIsUnknown(t *testing.T) {
 	}
 }
 
+// A refused connection: a read is retried by the client, create_runtime
+// is returned to its caller after one try; neither is an unknown outcome.
 func TestConnectionRefused(t *testing.T) {
 	ep := "http://" + refusedAddr(t) + "/mcp"
 	c, sl := emuClient(t, ep)
-	_, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
+	_, err := c.ListRuntimes(context.Background())
 	e := asAPI(t, err)
 	var oe *net.OpError
 	if e.Code != api.Unavailable || e.OutcomeUnknown || !errors.As(err, &oe) || !strings.Contains(e.Message, "cannot reach") {
@@ -794,6 +856,10 @@ func TestConnectionRefused(t *testing.T) {
 	}
 	if len(sl.waits()) != DefaultMaxAttempts-1 {
 		t.Fatalf("waits = %v", sl.waits())
+	}
+	_, err = c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
+	if e := asAPI(t, err); e.Code != api.Unavailable || e.OutcomeUnknown || len(sl.waits()) != DefaultMaxAttempts-1 {
+		t.Fatalf("create: err = %v, waits %v", e, sl.waits())
 	}
 }
 

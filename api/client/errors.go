@@ -131,7 +131,7 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 	}
 
 	// Network failure below the MCP layer. An untrusted certificate is
-	// not an outage: no retry can help (field case 41).
+	// not an outage: no retry can help.
 	var te *transportError
 	if errors.As(err, &te) {
 		if msg := api.CertificateProblem(te.Err); msg != "" {
@@ -345,7 +345,7 @@ func (c *Client) red(s string) string { return c.opts.Redactor.Redact(s) }
 // toolResultError builds the *api.Error for an isError result: a Google
 // error object in structuredContent ({"error":{code, status, message,
 // details}} or a bare google.rpc.Status) is decoded like the same object
-// in the text (field case 34); otherwise the text is read by toolError.
+// in the text; otherwise the text is read by toolError.
 // When the structured object has no message, the text is the message.
 func toolResultError(tool, text string, structured []byte) *api.Error {
 	if len(structured) > 0 {

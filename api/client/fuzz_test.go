@@ -12,8 +12,8 @@ import (
 )
 
 // decodeSeeds are tool results as the Colab MCP server (or a broken one)
-// sends them: field cases 5 ({} and empty lists), 7 (absent
-// connectionInfo), 19 (expireTime forms), unknown enum values, wrong types.
+// sends them: {} and empty lists, absent connectionInfo, the
+// expireTime forms seen in the field, unknown enum values, wrong types.
 var decodeSeeds = []string{
 	`{"runtimes":[{"name":"runtimes/r-abc","runtimeSpec":{"variant":"VARIANT_GPU","accelerator":"T4","shape":"SHAPE_STANDARD"},"connectionInfo":{"url":"https://x","token":"t","expireTime":"2026-11-29T18:00:00Z"}}]}`,
 	`{"runtimes":[]}`,

@@ -73,7 +73,7 @@ func (s *toolSchema) requires(name string) bool {
 }
 
 // snake turns a lowerCamelCase name into snake_case ("sessionId" →
-// "session_id"), the legacy spelling some schemas use (colab-api.md §5).
+// "session_id"), the legacy spelling some schemas use.
 func snake(s string) string {
 	var b strings.Builder
 	for i, r := range s {

@@ -32,7 +32,7 @@ func (c *Client) readDocumented(tool string, args func(*toolSchema) (map[string]
 	return spec
 }
 
-// GetSubscription calls get_subscription (colab-api.md §1.2) and returns the
+// GetSubscription calls get_subscription and returns the
 // user's tier. It sends {} (or {"name":"subscription"} when the live schema
 // requires a name) without waiting for tools/list; a {} refused as invalid
 // before the schema was known is sent again with it. Errors: *api.Error.
@@ -54,7 +54,7 @@ func (c *Client) GetSubscription(ctx context.Context) (api.Subscription, error) 
 	return out, nil
 }
 
-// ListRuntimeSpecs calls list_runtime_specs (colab-api.md §1.1): every
+// ListRuntimeSpecs calls list_runtime_specs: every
 // runtimeSpec and whether the user is eligible for it. An absent list is
 // empty. Errors: *api.Error.
 func (c *Client) ListRuntimeSpecs(ctx context.Context) ([]api.RuntimeSpec, error) {
@@ -74,7 +74,7 @@ func (c *Client) ListRuntimeSpecs(ctx context.Context) ([]api.RuntimeSpec, error
 	return out.RuntimeSpecs, nil
 }
 
-// ListRuntimes calls list_runtimes (colab-api.md §1.3). Entries without a
+// ListRuntimes calls list_runtimes. Entries without a
 // name are dropped; entries without connectionInfo are kept (their
 // ExpireTime is unknown). An absent list is empty. Errors: *api.Error.
 func (c *Client) ListRuntimes(ctx context.Context) ([]api.Runtime, error) {
@@ -106,7 +106,7 @@ func runtimeName(tool, name string) (string, *api.Error) {
 	return api.RuntimeName(name), nil
 }
 
-// GetRuntime calls get_runtime (colab-api.md §1.4) for name ("r-abc" or
+// GetRuntime calls get_runtime for name ("r-abc" or
 // "runtimes/r-abc"); the reply carries a fresh proxy token. NOT_FOUND when
 // the runtime is gone. Errors: *api.Error.
 func (c *Client) GetRuntime(ctx context.Context, name string) (api.Runtime, error) {
@@ -132,19 +132,21 @@ func (c *Client) GetRuntime(ctx context.Context, name string) (api.Runtime, erro
 	return out, nil
 }
 
-// CreateRuntime calls create_runtime (colab-api.md §1.5), which waits until
+// CreateRuntime calls create_runtime, which waits until
 // the runtime is ready (one attempt may take CreateRuntimeTimeout).
 //
 // An empty Accelerator is sent as "NONE" and an empty Shape as
 // SHAPE_STANDARD (as Google's own client does). RequestID is filled with a
-// UUID4 when empty and kept across every retry, so a retry waits for the
-// same creation instead of making a second runtime; DEADLINE_EXCEEDED
-// re-sends the identical call. The reply may be a Runtime or a finished
+// UUID4 when empty. The call is sent once (see Client): a re-send with
+// the same RequestID waits for the same creation instead of making a
+// second runtime, and whether to make one is the caller's rule
+// (state.CreateAnswered). The reply may be a Runtime or a finished
 // Operation (its error becomes the *api.Error, reason kept).
 //
 // Errors: INVALID_ARGUMENT for a bad RuntimeID or a missing variant;
 // FAILED_PRECONDITION (no capacity, quota, TOO_MANY_ACTIVE_RUNTIMES …);
-// RESOURCE_EXHAUSTED after the retries; an error with OutcomeUnknown set
+// DEADLINE_EXCEEDED (still being created), RESOURCE_EXHAUSTED, UNAVAILABLE
+// as the server said them; an error with OutcomeUnknown set
 // (Code UNKNOWN, Metadata["requestId"]) when the connection was lost after
 // the request was sent — list runtimes before trying again.
 func (c *Client) CreateRuntime(ctx context.Context, req api.CreateRuntimeRequest) (api.Runtime, error) {
@@ -231,7 +233,7 @@ func (c *Client) CreateRuntime(ctx context.Context, req api.CreateRuntimeRequest
 	return probe.Runtime, nil
 }
 
-// DeleteRuntime calls delete_runtime (colab-api.md §1.6) for name ("r-abc"
+// DeleteRuntime calls delete_runtime for name ("r-abc"
 // or "runtimes/r-abc"). allowMissing is sent only when the live schema has
 // it; a runtime already gone (NOT_FOUND) counts as deleted either way.
 // Errors: *api.Error.
@@ -253,7 +255,7 @@ func (c *Client) DeleteRuntime(ctx context.Context, name string) error {
 	return err
 }
 
-// CreateSession calls create_session (colab-api.md §1.7) on parent
+// CreateSession calls create_session on parent
 // ("r-abc" or "runtimes/r-abc"). sessionID is optional; when set it must
 // pass api.ValidateID and makes the call create-or-get (safe to retry). It
 // is sent as sessionId, or session_id when the live schema only has that.
@@ -305,7 +307,7 @@ func (c *Client) CreateSession(ctx context.Context, parent, sessionID string) (a
 	return api.Session{Name: out.Name}, nil
 }
 
-// ListSessions calls list_sessions (colab-api.md §1.8) on parent ("r-abc"
+// ListSessions calls list_sessions on parent ("r-abc"
 // or "runtimes/r-abc"), including sessions the dashboard did not open.
 // Entries without a name are dropped; an absent list is empty. Errors:
 // *api.Error.
@@ -337,7 +339,7 @@ func (c *Client) ListSessions(ctx context.Context, parent string) ([]api.Session
 	return ss, nil
 }
 
-// DeleteSession calls delete_session (colab-api.md §1.9) for
+// DeleteSession calls delete_session for
 // "runtimes/{runtime}/sessions/{session}". A session already closed
 // (NOT_FOUND from the tool) counts as closed. Errors: INVALID_ARGUMENT for a
 // name that is not a session name; otherwise *api.Error.
@@ -356,11 +358,13 @@ func (c *Client) DeleteSession(ctx context.Context, name string) error {
 	return err
 }
 
-// ExecuteCode calls execute_code (colab-api.md §1.10). Exactly one of
+// ExecuteCode calls execute_code. Exactly one of
 // req.Session and req.Runtime must be set. For a Session target,
-// ExecutionID is filled with a UUID4 when empty, and the identical call is
-// re-sent on DEADLINE_EXCEEDED (the 600 s cut-off) or UNAVAILABLE, which
-// reattaches to the running code. A Runtime target cannot be resumed: a
+// ExecutionID is filled with a UUID4 when empty; the call is sent once
+// (see Client): after DEADLINE_EXCEEDED (the 600 s cut-off), UNAVAILABLE
+// or a lost reply (UNAVAILABLE, or INTERNAL for an unreadable one) the
+// caller may send the identical call, which reattaches to the running
+// code (state.ExecAnswered decides). A Runtime target cannot be resumed: a
 // reply lost after sending gives OutcomeUnknown. The source is sent under
 // the schema's name for it (code, else source). The result's ExecutionID is
 // the one sent. Errors: INVALID_ARGUMENT for a bad target; otherwise

@@ -23,13 +23,13 @@ const maxErrorBody = 64 << 10
 // than the response) keeps the status, Retry-After and body typed through
 // the go-sdk, which wraps client.Do errors with %w as "rejected by
 // transport" and, unlike a bare 401/403/400 response, keeps the MCP session
-// usable (stack-notes.md §2).
+// usable.
 type httpStatusError struct {
 	Status     int
 	RetryAfter string
 	Body       []byte
 	// SessionGone is set for a 404 on a request that carried an
-	// Mcp-Session-Id: the server dropped the session (field case 14).
+	// Mcp-Session-Id: the server dropped the session.
 	SessionGone bool
 	// RPC is the JSON-RPC error when the body was a JSON-RPC error response.
 	RPC *rpcError
@@ -137,15 +137,48 @@ type statusTransport struct {
 	maxReply int64
 }
 
+// RoundTrip sends r through the base transport (marked with the
+// attempt's trace, the User-Agent and, for a replay-safe call, as
+// idempotent) and types its outcome: a transport failure as a
+// *transportError, an HTTP status of 400 or more as a redacted
+// *httpStatusError, a success with its body bounded and traced. A
+// credentials failure, 401 or 403 during a connect ends that connect's
+// later requests at once (connectTrace.fatal).
 func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	tr := traceFrom(r.Context())
-	ctx := r.Context()
-	ct, _ := ctx.Value(connectKey{}).(*connectTrace)
+	ct, _ := r.Context().Value(connectKey{}).(*connectTrace)
 	if ct != nil {
 		if p := ct.fatal.Load(); p != nil {
 			return nil, *p
 		}
 	}
+	tr := traceFrom(r.Context())
+	r = s.prepare(r, tr)
+	resp, err := s.base.RoundTrip(r)
+	if err != nil {
+		return nil, transportFailure(err, tr, ct)
+	}
+	if tr != nil && r.Method == http.MethodPost {
+		tr.gotResp.Store(true)
+	}
+	if resp.StatusCode >= 400 {
+		return nil, s.statusError(r, resp, ct)
+	}
+	if s.maxReply > 0 && r.Method == http.MethodPost {
+		// The reply to one message; the standalone GET stream is
+		// long-lived and bounded per event by the go-sdk.
+		resp.Body = &cappedBody{ReadCloser: resp.Body, left: s.maxReply, limit: s.maxReply, tr: tr}
+	}
+	if tr != nil && r.Method == http.MethodPost {
+		resp.Body = &traceBody{ReadCloser: resp.Body, tr: tr}
+	}
+	return resp, nil
+}
+
+// prepare returns a copy of r (the caller's is never changed) that
+// records in tr when a POST was written, carries the User-Agent unless r
+// has one, and is marked idempotent when the call is replay-safe.
+func (s *statusTransport) prepare(r *http.Request, tr *attemptTrace) *http.Request {
+	ctx := r.Context()
 	if tr != nil && r.Method == http.MethodPost {
 		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 			WroteRequest: func(httptrace.WroteRequestInfo) { tr.wrote.Store(true) },
@@ -162,30 +195,28 @@ func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		// value marks it without sending the header (net/http docs).
 		r.Header["Idempotency-Key"] = nil
 	}
-	resp, err := s.base.RoundTrip(r)
-	if err != nil {
-		terr := error(&transportError{Err: err, Sent: tr.sent()})
-		var re *oauth2.RetrieveError
-		var ce api.CredentialsError
-		if ct != nil && (errors.As(err, &re) || errors.As(err, &ce) && !ce.Transient()) {
-			ct.fatal.Store(&terr)
-		}
-		return nil, terr
+	return r
+}
+
+// transportFailure types the base transport's error err as a
+// *transportError saying whether the request was sent; a token refresh
+// failure or a credentials failure that is not transient also ends the
+// connect ct (when there is one).
+func transportFailure(err error, tr *attemptTrace, ct *connectTrace) error {
+	terr := error(&transportError{Err: err, Sent: tr.sent()})
+	var re *oauth2.RetrieveError
+	var ce api.CredentialsError
+	if ct != nil && (errors.As(err, &re) || errors.As(err, &ce) && !ce.Transient()) {
+		ct.fatal.Store(&terr)
 	}
-	if tr != nil && r.Method == http.MethodPost {
-		tr.gotResp.Store(true)
-	}
-	if resp.StatusCode < 400 {
-		if s.maxReply > 0 && r.Method == http.MethodPost {
-			// The reply to one message; the standalone GET stream is
-			// long-lived and bounded per event by the go-sdk.
-			resp.Body = &cappedBody{ReadCloser: resp.Body, left: s.maxReply, limit: s.maxReply, tr: tr}
-		}
-		if tr != nil && r.Method == http.MethodPost {
-			resp.Body = &traceBody{ReadCloser: resp.Body, tr: tr}
-		}
-		return resp, nil
-	}
+	return terr
+}
+
+// statusError reads (at most maxErrorBody) and closes the body of an
+// HTTP error reply to r and returns it, redacted, as an
+// *httpStatusError with its JSON-RPC error when the body holds one; a
+// 401 or 403 also ends the connect ct (when there is one).
+func (s *statusTransport) statusError(r *http.Request, resp *http.Response, ct *connectTrace) error {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	resp.Body.Close()
 	if s.redact != nil {
@@ -208,7 +239,7 @@ func (s *statusTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		terr := error(he)
 		ct.fatal.Store(&terr)
 	}
-	return nil, he
+	return he
 }
 
 // traceBody records a failed read of a response body (a connection reset

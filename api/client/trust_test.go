@@ -59,7 +59,7 @@ func (r *headerRecorder) authHeaders() []string {
 	return out
 }
 
-// Field case S1: a 307 from the endpoint to another port received
+// A 307 from the endpoint to another port received
 // "Authorization: Bearer …" on every retry. Now the redirect is refused
 // (once, no retries), the error names both URLs, and the other listener
 // receives nothing.
@@ -113,7 +113,7 @@ func TestRedirectPolicyOverCallerCheckRedirect(t *testing.T) {
 	}
 }
 
-// Field case 34: isError with an empty content array and the detail only
+// isError with an empty content array and the detail only
 // in structuredContent decodes like the same object in text.
 func TestIsErrorWithStructuredContentOnly(t *testing.T) {
 	fs := newFakeServer(t, modes[0])
@@ -174,7 +174,7 @@ func leaks(text string, secrets ...string) []string {
 	return found
 }
 
-// Field case S2: a server that echoes the bearer token and a proxy token
+// A server that echoes the bearer token and a proxy token
 // in every kind of error. No error string, message, raw body or log line
 // holds any 8-byte piece of either, also where an echo straddles the
 // point where a long message is cut.
@@ -275,7 +275,7 @@ func TestProxyTokensRegisteredFromReplies(t *testing.T) {
 	}
 }
 
-// Field case 41 for the MCP endpoint: a certificate error is named, with
+// For the MCP endpoint: a certificate error is named, with
 // SSL_CERT_FILE, and not retried.
 func TestUntrustedCertificateNotRetried(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.NotFoundHandler())
@@ -335,8 +335,8 @@ func (f *failingRT) RoundTrip(r *http.Request) (*http.Response, error) {
 	return nil, f.err
 }
 
-// Field case 35 in the dashboard's path: credentials that cannot be used
-// are an auth error with the fix, not "network error", and are not
+// In the dashboard's path, credentials that cannot be used (impersonation
+// denied) are an auth error with the fix, not "network error", and are not
 // retried; a transient token failure still is.
 func TestCredentialsErrorIsAuthNotNetwork(t *testing.T) {
 	rt := &failingRT{err: credErr{}}

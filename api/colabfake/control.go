@@ -99,7 +99,7 @@ func (s *Server) AddNotebookSession(runtime, sessionID string) (api.Session, err
 }
 
 // Reclaim removes runtime, its sessions and its files as if Colab took it
-// back (idle or maximum-duration reclaim, field case 7): it vanishes from
+// back (idle or maximum-duration reclaim): it vanishes from
 // list_runtimes, get_runtime answers NOT_FOUND and its proxy answers 404.
 // It reports whether the runtime existed.
 func (s *Server) Reclaim(runtime string) bool {
@@ -198,7 +198,7 @@ func (s *Server) RunningCode(session string) int {
 
 // SetKernelStarting keeps the kernel of session ("runtimes/r/sessions/s")
 // in execution_state "starting" (starting true), as a kernel whose
-// WebSocket never connected (field case 74), or lets it report its runs
+// WebSocket never connected, or lets it report its runs
 // again (false). Errors: NOT_FOUND when the session is not open.
 func (s *Server) SetKernelStarting(session string, starting bool) error {
 	s.mu.Lock()

@@ -163,6 +163,18 @@ func TestCreateRuntimeRateQuota(t *testing.T) {
 	}
 }
 
+// A quota window that ends in under half a second still asks the client
+// to wait a whole second, never 0 s (which would read as "retry at once").
+func TestCreateRuntimeRateQuotaWaitsAtLeastASecond(t *testing.T) {
+	_, cs, clk := startConnect(t, Options{CreatesPerMinute: 1, RuntimeLimit: -1})
+	call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", ""))
+	clk.Advance(time.Minute - 300*time.Millisecond)
+	e := toolError(t, call(t, cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")))
+	if e.Code != api.ResourceExhausted || e.RetryDelay != time.Second {
+		t.Fatalf("second create 0.3 s before the window ends: %v (retryDelay %v), want RESOURCE_EXHAUSTED with retryDelay 1s", e, e.RetryDelay)
+	}
+}
+
 func TestCreateRuntimeDeadlineThenWait(t *testing.T) {
 	hold := make(chan struct{})
 	s, cs, _ := startConnect(t, Options{CreateHold: hold, CreateDeadline: 20 * time.Millisecond})
@@ -222,8 +234,16 @@ func TestCreateRuntimeGoesOnWhenClientGivesUp(t *testing.T) {
 	}
 }
 
+// Close ends a creation waiting out Options.CreateDelay, or held by
+// Options.CreateHold, without producing its runtime.
 func TestCloseEndsPendingCreation(t *testing.T) {
-	s, cs, _ := startConnect(t, Options{CreateDelay: time.Hour})
+	for name, o := range map[string]Options{"delay": {CreateDelay: time.Hour}, "hold": {CreateHold: make(chan struct{})}} {
+		t.Run(name, func(t *testing.T) { closeEndsPendingCreation(t, o) })
+	}
+}
+
+func closeEndsPendingCreation(t *testing.T, o Options) {
+	s, cs, _ := startConnect(t, o)
 	go func() { _, _ = callErr(cs, "create_runtime", createArgs("VARIANT_CPU", "NONE", "SHAPE_STANDARD", "")) }()
 	// Wait for the creation to be pending; a creation that never started
 	// would make the check below pass for nothing.

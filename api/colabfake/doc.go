@@ -1,9 +1,9 @@
 // Package colabfake is colabdash's embedded Colab emulator: a real MCP
 // server (go-sdk's mcp.NewServer, mcp.AddTool, mcp.NewStreamableHTTPHandler)
 // that serves the ten tools of colaboratory.googleapis.com/mcp with the
-// documented lowerCamelCase schemas (../../shared/reference/colab-api.md §1,
-// §2), over streamable HTTP on loopback only. It backs `colabdash --demo`
-// style runs and every client test; it never reaches Google.
+// documented lowerCamelCase schemas, over streamable HTTP on loopback only.
+// It backs `colabdash --demo` style runs and every client test; it never
+// reaches Google.
 //
 // # Behaviour
 //
@@ -33,7 +33,7 @@
 //     to the runtime's /root/.local/share/Trash as a stock jupyter_server
 //     does (DiskUsage, TrashNames; execute_code of a program starting
 //     with PurgeMarker empties it), and Options.ProxyMaxBody makes the
-//     proxy refuse larger bodies with nginx's HTML 413 (field cases 62, 68).
+//     proxy refuse larger bodies with nginx's HTML 413.
 //   - create_runtime takes Options.CreateDelay, honours requestId
 //     idempotency (the identical call with the same requestId waits for or
 //     returns the same runtime, never a second one), checks requestId is a

@@ -142,7 +142,7 @@ func TestExecuteCodeDeadlineReattach(t *testing.T) {
 }
 
 // Colab cuts an execute_code call off at 600 s with DEADLINE_EXCEEDED
-// while the code keeps running (colab-api.md §1.10): the emulator does the
+// while the code keeps running: the emulator does the
 // same after Options.ExecuteCutoff. The identical call reattaches (cut
 // off again while the code runs, the result once it ended: one run, one
 // executionCount); a call without an executionId says it cannot resume.

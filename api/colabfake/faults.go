@@ -24,14 +24,14 @@ const (
 	// served.
 	FaultHTTPStatus
 	// FaultReset (HTTP level) reads the whole request, lets the MCP server
-	// handle it (so a create_runtime still creates its runtime, field case
-	// 2) unless Fault.Unprocessed, then resets the TCP connection without
-	// a reply.
+	// handle it (so a create_runtime still creates its runtime, as seen in
+	// the field) unless Fault.Unprocessed, then resets the TCP connection
+	// without a reply.
 	FaultReset
 	// FaultDropSession (HTTP level, stateful mode) closes the MCP session
 	// named by the request's Mcp-Session-Id and answers 404 with a JSON-RPC
 	// "Session not found" error (-32001); later requests with that id get
-	// go-sdk's 404 too (field case 14). Requests without a session id do
+	// go-sdk's 404 too. Requests without a session id do
 	// not match.
 	FaultDropSession
 	// FaultMalformed (HTTP level) answers 200 application/json with

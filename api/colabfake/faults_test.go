@@ -137,7 +137,7 @@ func TestFaultToolErrorText(t *testing.T) {
 func TestFaultOperationError(t *testing.T) {
 	s, cs, _ := startConnect(t, Options{})
 	s.Inject(Fault{Kind: FaultOperationError, Tool: "create_runtime", Code: api.ResourceExhausted, Message: "usage limit", Reason: api.ReasonQuotaExceededUsageTime})
-	s.Inject(Fault{Kind: FaultOperationError, Tool: "create_runtime"}) // plain FAILED_PRECONDITION, no reason (field case 3b)
+	s.Inject(Fault{Kind: FaultOperationError, Tool: "create_runtime"}) // plain FAILED_PRECONDITION, no reason
 	args := createArgs("VARIANT_GPU", "T4", "SHAPE_STANDARD", "")
 	res := call(t, cs, "create_runtime", args)
 	var raw map[string]any
@@ -152,7 +152,7 @@ func TestFaultOperationError(t *testing.T) {
 	if e := operationError(t, call(t, cs, "create_runtime", args)); e.Code != api.FailedPrecondition || e.Reason != "" {
 		t.Errorf("second: %v", e)
 	}
-	// QuotaFailure without RetryInfo: a quota, not a rate limit (field case 18c).
+	// QuotaFailure without RetryInfo: a quota, not a rate limit.
 	s.Inject(Fault{Kind: FaultOperationError, Tool: "create_runtime", Code: api.ResourceExhausted, QuotaFailure: true})
 	if e := operationError(t, call(t, cs, "create_runtime", args)); !e.QuotaFailure || !e.IsQuota() || e.Retryable() {
 		t.Errorf("quota failure: %+v", e)
@@ -171,7 +171,7 @@ func TestFaultResetAfterBodyCreatesRuntime(t *testing.T) {
 			if err == nil {
 				t.Fatal("create_runtime succeeded through a reset connection")
 			}
-			// Field case 2: the runtime exists server-side anyway.
+			// The runtime exists server-side anyway.
 			if rts := s.Runtimes(); len(rts) != 1 || rts[0].RuntimeSpec.Accelerator != "T4" {
 				t.Fatalf("runtimes after the reset: %v", rts)
 			}
@@ -201,7 +201,8 @@ func TestFaultDropSession(t *testing.T) {
 		t.Fatal("stateful mode gave no session id")
 	}
 	s.Inject(Fault{Kind: FaultDropSession})
-	// First the JSON-RPC "Session not found" body of field case 14 (go-sdk
+	// First the JSON-RPC "Session not found" body a dropped session
+	// was seen to answer with (go-sdk
 	// surfaces it as a *jsonrpc.Error), then go-sdk's own 404 for the
 	// unknown id (mcp.ErrSessionMissing).
 	_, err := callErr(cs, "list_runtimes", nil)

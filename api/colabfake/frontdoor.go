@@ -53,6 +53,8 @@ func originOK(origin string) bool {
 	return loopbackHost(rest)
 }
 
+// rpcPeek is what the front door reads of a JSON-RPC request to match
+// faults: the method, the id and a tools/call's tool name.
 type rpcPeek struct {
 	Method string          `json:"method"`
 	ID     json.RawMessage `json:"id"`
@@ -61,27 +63,23 @@ type rpcPeek struct {
 	} `json:"params"`
 }
 
+// hasID reports whether the message is a request (an id that is not
+// null) rather than a notification.
+func (p *rpcPeek) hasID() bool { return len(p.ID) > 0 && string(p.ID) != "null" }
+
+// idJSON is the id as JSON to echo in a made-up reply: "null" when absent.
+func (p *rpcPeek) idJSON() string {
+	if len(p.ID) == 0 {
+		return "null"
+	}
+	return string(p.ID)
+}
+
 // ServeHTTP checks Host, Origin and the bearer, applies Options.Latency
 // and HTTP-level faults, then hands the request to go-sdk's handler.
 func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := d.s
-	if !loopbackHost(r.Host) {
-		e := newErr(api.PermissionDenied, "Host %q is not a loopback name; the Colab emulator only answers localhost, 127.0.0.0/8 and [::1].", r.Host)
-		e.reason = api.ReasonEmulatorHostNotLoopback
-		writeGoogleError(w, e)
-		return
-	}
-	if !originOK(r.Header.Get("Origin")) {
-		e := newErr(api.PermissionDenied, "Origin %q is not a loopback origin; the Colab emulator only answers localhost, 127.0.0.0/8 and [::1].", r.Header.Get("Origin"))
-		e.reason = api.ReasonEmulatorHostNotLoopback
-		writeGoogleError(w, e)
-		return
-	}
-	authz := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(authz, "Bearer ")
-	if (!ok || strings.TrimSpace(tok) == "") && !s.opts.NoAuth {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="colabdash-emulator"`)
-		writeGoogleError(w, newErr(api.Unauthenticated, "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential."))
+	if !d.admit(w, r) {
 		return
 	}
 	if s.opts.OnRequest != nil {
@@ -91,22 +89,15 @@ func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.next.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	if err != nil {
-		writeGoogleError(w, newErr(api.InvalidArgument, "cannot read the request body"))
+	peek, ok := peekBody(w, r)
+	if !ok {
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	var peek rpcPeek
-	_ = json.Unmarshal(body, &peek)
-	hasID := len(peek.ID) > 0 && string(peek.ID) != "null"
-	if s.opts.Latency > 0 {
-		if sleepCtx(r.Context(), s.opts.Latency) != nil {
-			return
-		}
+	if s.opts.Latency > 0 && sleepCtx(r.Context(), s.opts.Latency) != nil {
+		return
 	}
 	sid := r.Header.Get("Mcp-Session-Id")
-	f := s.takeFault(levelHTTP, peek.Method, peek.Params.Name, hasID, sid != "")
+	f := s.takeFault(levelHTTP, peek.Method, peek.Params.Name, peek.hasID(), sid != "")
 	if f == nil {
 		d.next.ServeHTTP(w, r)
 		return
@@ -114,96 +105,175 @@ func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.wait(r.Context()) != nil {
 		return
 	}
-	id := string(peek.ID)
-	if id == "" {
-		id = "null"
+	d.serveFault(w, r, f, peek.idJSON(), sid)
+}
+
+// admit refuses, with the Google error a real front end would send, a
+// request whose Host or Origin is not loopback or that carries no bearer
+// token (unless Options.NoAuth); it reports whether the request may go on.
+func (d *frontDoor) admit(w http.ResponseWriter, r *http.Request) bool {
+	const onlyLoopback = "the Colab emulator only answers localhost, 127.0.0.0/8 and [::1]."
+	switch origin := r.Header.Get("Origin"); {
+	case !loopbackHost(r.Host):
+		e := newErr(api.PermissionDenied, "Host %q is not a loopback name; "+onlyLoopback, r.Host)
+		e.reason = api.ReasonEmulatorHostNotLoopback
+		writeGoogleError(w, e)
+	case !originOK(origin):
+		e := newErr(api.PermissionDenied, "Origin %q is not a loopback origin; "+onlyLoopback, origin)
+		e.reason = api.ReasonEmulatorHostNotLoopback
+		writeGoogleError(w, e)
+	case !hasBearer(r) && !d.s.opts.NoAuth:
+		w.Header().Set("WWW-Authenticate", `Bearer realm="colabdash-emulator"`)
+		writeGoogleError(w, newErr(api.Unauthenticated, "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential."))
+	default:
+		return true
 	}
+	return false
+}
+
+// hasBearer reports whether r carries a non-blank bearer token.
+func hasBearer(r *http.Request) bool {
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && strings.TrimSpace(tok) != ""
+}
+
+// peekBody reads r's body (at most 8 MiB), puts it back for the next
+// handler and decodes what faults match on; a body that cannot be read is
+// answered INVALID_ARGUMENT and ok is false. A body that is not JSON
+// matches as an empty message.
+func peekBody(w http.ResponseWriter, r *http.Request) (peek rpcPeek, ok bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	if err != nil {
+		writeGoogleError(w, newErr(api.InvalidArgument, "cannot read the request body"))
+		return peek, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	_ = json.Unmarshal(body, &peek)
+	return peek, true
+}
+
+// serveFault answers r as the HTTP-level fault f says. id is the
+// request's JSON-RPC id as JSON, sid its Mcp-Session-Id.
+func (d *frontDoor) serveFault(w http.ResponseWriter, r *http.Request, f *Fault, id, sid string) {
 	switch f.Kind {
-	case FaultLatency:
-		d.next.ServeHTTP(w, r)
 	case FaultHTTPStatus:
-		if ct := guessContentType(f.ContentType, f.Body); ct != "" {
-			w.Header().Set("Content-Type", ct)
-		}
-		if f.RetryAfter != "" {
-			w.Header().Set("Retry-After", f.RetryAfter)
-		}
-		status := f.Status
-		if status == 0 {
-			status = http.StatusInternalServerError
-		}
-		w.WriteHeader(status)
-		_, _ = io.WriteString(w, f.Body)
+		writeStatusFault(w, f)
 	case FaultReset:
-		if !f.Unprocessed {
-			d.next.ServeHTTP(newBufferWriter(), r)
-		}
+		d.serveUnlessUnprocessed(r, f)
 		runtimeproxy.ResetConn(w)
 	case FaultDropSession:
-		for ss := range s.mcp.Sessions() {
-			if ss.ID() == sid {
-				_ = ss.Close()
-			}
-		}
-		body := f.Body
-		if body == "" {
-			body = `{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":` + id + `}`
-		}
-		if ct := guessContentType(f.ContentType, body); ct != "" {
-			w.Header().Set("Content-Type", ct)
-		}
-		w.WriteHeader(http.StatusNotFound)
-		_, _ = io.WriteString(w, body)
+		d.dropSession(w, f, id, sid)
 	case FaultMalformed:
-		if !f.Unprocessed {
-			d.next.ServeHTTP(newBufferWriter(), r)
-		}
-		b := f.Body
-		if b == "" {
-			b = "this is not JSON"
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		_, _ = io.WriteString(w, b)
+		d.serveUnlessUnprocessed(r, f)
+		writeMalformed(w, f)
 	case FaultTruncated:
-		bw := newBufferWriter()
-		d.next.ServeHTTP(bw, r)
-		full := bw.buf.Bytes()
-		n := f.Size
-		if n <= 0 || n > len(full) {
-			n = len(full) / 2
-		}
-		for k, v := range bw.header {
-			if k != "Content-Length" {
-				w.Header()[k] = v
-			}
-		}
-		w.WriteHeader(bw.status())
-		_, _ = w.Write(full[:n])
+		d.serveTruncated(w, r, f)
 	case FaultOversized:
-		if !f.Unprocessed {
-			d.next.ServeHTTP(newBufferWriter(), r)
-		}
-		n := f.Size
-		if n <= 0 {
-			n = 8 << 20
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusOK)
-		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"content":[{"type":"text","text":"`)
-		chunk := bytes.Repeat([]byte("x"), 64<<10)
-		for left := n; left > 0; left -= len(chunk) {
-			if left < len(chunk) {
-				chunk = chunk[:left]
-			}
-			if _, err := w.Write(chunk); err != nil {
-				return
-			}
-		}
-		_, _ = io.WriteString(w, `"}],"isError":false}}`)
-	default:
+		d.serveUnlessUnprocessed(r, f)
+		writeOversized(w, f, id)
+	default: // FaultLatency: delayed (or held) above, then served
 		d.next.ServeHTTP(w, r)
 	}
+}
+
+// serveUnlessUnprocessed lets the MCP server handle r and drops its reply,
+// unless f.Unprocessed: the request takes effect although its reply is
+// replaced.
+func (d *frontDoor) serveUnlessUnprocessed(r *http.Request, f *Fault) {
+	if !f.Unprocessed {
+		d.next.ServeHTTP(newBufferWriter(), r)
+	}
+}
+
+// writeStatusFault answers with f.Status (default 500), f.Body, its
+// Content-Type (given or guessed) and f.RetryAfter.
+func writeStatusFault(w http.ResponseWriter, f *Fault) {
+	if ct := guessContentType(f.ContentType, f.Body); ct != "" {
+		w.Header().Set("Content-Type", ct)
+	}
+	if f.RetryAfter != "" {
+		w.Header().Set("Retry-After", f.RetryAfter)
+	}
+	status := f.Status
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, f.Body)
+}
+
+// dropSession closes the MCP session sid and answers 404 with f.Body, by
+// default go-sdk's JSON-RPC "Session not found" (-32001) for request id.
+func (d *frontDoor) dropSession(w http.ResponseWriter, f *Fault, id, sid string) {
+	for ss := range d.s.mcp.Sessions() {
+		if ss.ID() == sid {
+			_ = ss.Close()
+		}
+	}
+	body := f.Body
+	if body == "" {
+		body = `{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":` + id + `}`
+	}
+	if ct := guessContentType(f.ContentType, body); ct != "" {
+		w.Header().Set("Content-Type", ct)
+	}
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = io.WriteString(w, body)
+}
+
+// writeMalformed answers 200 application/json with f.Body, by default
+// "this is not JSON".
+func writeMalformed(w http.ResponseWriter, f *Fault) {
+	b := f.Body
+	if b == "" {
+		b = "this is not JSON"
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, b)
+}
+
+// serveTruncated serves r and sends the first f.Size bytes of the reply
+// (half of it when Size is 0 or past its end), with its status and
+// headers but no Content-Length, as a complete HTTP response.
+func (d *frontDoor) serveTruncated(w http.ResponseWriter, r *http.Request, f *Fault) {
+	bw := newBufferWriter()
+	d.next.ServeHTTP(bw, r)
+	full := bw.buf.Bytes()
+	n := f.Size
+	if n <= 0 || n > len(full) {
+		n = len(full) / 2
+	}
+	for k, v := range bw.header {
+		if k != "Content-Length" {
+			w.Header()[k] = v
+		}
+	}
+	w.WriteHeader(bw.status())
+	_, _ = w.Write(full[:n])
+}
+
+// writeOversized answers request id with a valid JSON-RPC result whose
+// one text block holds f.Size bytes (default 8 MiB), written in 64 KiB
+// chunks until the client stops reading.
+func writeOversized(w http.ResponseWriter, f *Fault, id string) {
+	n := f.Size
+	if n <= 0 {
+		n = 8 << 20
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+id+`,"result":{"content":[{"type":"text","text":"`)
+	chunk := bytes.Repeat([]byte("x"), 64<<10)
+	for left := n; left > 0; left -= len(chunk) {
+		if left < len(chunk) {
+			chunk = chunk[:left]
+		}
+		if _, err := w.Write(chunk); err != nil {
+			return
+		}
+	}
+	_, _ = io.WriteString(w, `"}],"isError":false}}`)
 }
 
 // guessContentType returns ct, or when it is empty a Content-Type guessed

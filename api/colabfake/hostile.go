@@ -6,7 +6,8 @@ import (
 	"github.com/colabdash/colabdash/api"
 )
 
-// The hostile seed's payloads (field-cases-2.md case 29): each would drive
+// The hostile seed's payloads, the control sequences a server was seen
+// putting in runtime names, accelerators, tiers and shapes: each would drive
 // a terminal that printed it raw. Tests look for their control bytes in
 // every output; by hand, `colabdash emulator --seed hostile` shows them.
 const (

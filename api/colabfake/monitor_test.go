@@ -173,7 +173,7 @@ func TestResourcesPerSpec(t *testing.T) {
 }
 
 // While emulated code that uses the GPU runs, the kernel is busy with
-// last_activity frozen at the run's start (field case 73), the GPU is
+// last_activity frozen at the run's start, the GPU is
 // utilised and everUsed turns true; after the run (interrupted here), the
 // kernel is idle with last_activity at the run's end and the GPU idle but
 // still "ever used".
@@ -266,7 +266,7 @@ func TestKernelConnectionsCounted(t *testing.T) {
 }
 
 // Options.StuckKernel seeds a kernel that stays "starting" with no
-// connections (field case 74), whatever time passes.
+// connections, whatever time passes.
 func TestStuckKernelSeed(t *testing.T) {
 	s, _, clk := start(t, Options{StuckKernel: true})
 	rt := runtimeByID(t, s, StuckKernelRuntime)

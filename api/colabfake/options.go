@@ -31,7 +31,7 @@ const (
 	DefaultCreatesPerMinute = 10
 	// DefaultExecuteCutoff is how long one execute_code call waits for its
 	// code before it is cut off with DEADLINE_EXCEEDED: 600 s, as Colab
-	// documents (colab-api.md §0, §1.10).
+	// documents.
 	DefaultExecuteCutoff = 600 * time.Second
 )
 
@@ -55,13 +55,12 @@ type Options struct {
 	// DEADLINE_EXCEEDED; the creation goes on and repeating the identical
 	// call (same requestId) waits for it again, as Colab documents.
 	CreateDeadline time.Duration
-	// ExecuteCutoff is how long (real time) one execute_code call waits
-	// for its code; then the call fails with DEADLINE_EXCEEDED while the
-	// code keeps running, and the identical call (same session and
-	// executionId) reattaches to it, as Colab does at 600 s
-	// (colab-api.md §1.10). A call without an executionId, or with a
-	// runtime target, cannot be resumed; its error says so. Zero means
-	// DefaultExecuteCutoff.
+	// ExecuteCutoff is how long (real time) one execute_code call waits for
+	// its code; then the call fails with DEADLINE_EXCEEDED while the code
+	// keeps running, and the identical call (same session and executionId)
+	// reattaches to it, as Colab does at 600 s. A call without an executionId,
+	// or with a runtime target, cannot be resumed; its error says so. Zero
+	// means DefaultExecuteCutoff.
 	ExecuteCutoff time.Duration
 	// Latency is a real delay added before every JSON-RPC POST (handshake,
 	// tools/list and tools/call alike, as a network round trip; it ends early
@@ -115,7 +114,8 @@ type Options struct {
 	NoAllowMissing bool
 	// OperationResults makes a successful create_runtime answer with a
 	// finished Operation {"name","done":true,"response":Runtime} instead of
-	// the bare Runtime (colab-api.md §5 rule 1).
+	// the bare Runtime: snapshots of Colab's documentation show both
+	// replies, and the client must accept either.
 	OperationResults bool
 	// NoAuth serves requests without an Authorization header too (the
 	// Host/Origin checks stay). It exists for MCP conformance suites, whose
@@ -138,10 +138,10 @@ type Options struct {
 	FilesDir string
 	// ManyFiles, when positive, makes every runtime's SyntheticDir
 	// (/content/many) a read-only directory of that many empty files,
-	// generated as they are listed (runtimeproxy/synthetic.go; field case 70).
+	// generated as they are listed (runtimeproxy/synthetic.go).
 	ManyFiles int
 	// XSSI puts Colab's anti-XSSI guard ")]}'" and a newline before every
-	// JSON reply of the runtime proxy (field case 76).
+	// JSON reply of the runtime proxy.
 	XSSI bool
 	// JupyterUpstream, when set, is a real Jupyter server URL (its ?token=
 	// is sent as "Authorization: token …") to which the runtime proxy
@@ -151,8 +151,8 @@ type Options struct {
 	JupyterUpstream string
 	// StrictTokenPlacement makes the proxy accept the token only as the
 	// X-Colab-Runtime-Proxy-Token header on plain HTTP and only as the
-	// colab-runtime-proxy-token query parameter on WebSocket upgrades
-	// (field case 55), instead of either on both.
+	// colab-runtime-proxy-token query parameter on WebSocket upgrades,
+	// instead of either on both.
 	StrictTokenPlacement bool
 	// TTYShell runs a real shell of this machine in a pty behind each
 	// runtime's /colab/tty instead of the emulated one. Anyone holding a
@@ -161,8 +161,7 @@ type Options struct {
 	TTYShell bool
 	// TTYCloseOnExpiry closes an open /colab/tty socket (1008) when the
 	// proxy token that opened it expires; by default it stays open. Both
-	// are possible on Colab until someone measures it
-	// (monitor-and-shell.md §6).
+	// are possible on Colab until someone measures it.
 	TTYCloseOnExpiry bool
 	// OnProxyRequest, when set, is called with every runtime-proxy request
 	// before its token is checked (tests use it to move the clock or
@@ -172,11 +171,11 @@ type Options struct {
 	// whole directories (non-empty ones too) to the runtime's
 	// /root/.local/share/Trash, as a stock jupyter_server does with
 	// FileContentsManager.delete_to_trash (its default): the runtime's
-	// disk use does not drop (field case 62). See runtimeproxy/trash.go.
+	// disk use does not drop. See runtimeproxy/trash.go.
 	DeleteToTrash bool
 	// ProxyMaxBody, when > 0, makes the runtime proxy refuse a request
 	// whose body is larger than this many bytes with an HTML 413 from a
-	// front end (nginx's page), before Jupyter sees it (field case 68).
+	// front end (nginx's page), before Jupyter sees it.
 	ProxyMaxBody int64
 	// ResourcesFromHost makes api/colab/resources report this machine
 	// (/proc/meminfo's MemTotal and MemAvailable, statfs of "/" as the
@@ -187,16 +186,16 @@ type Options struct {
 	// following emulated code that mentions cuda or gpu).
 	ResourcesFromHost bool
 	// ResourcesNoXSSI leaves Colab's XSSI guard ")]}'\n" out of
-	// api/colab/resources' reply, which carries it by default (field
-	// case 76).
+	// api/colab/resources' reply, which carries it by default as
+	// Colab's does.
 	ResourcesNoXSSI bool
 	// NoColabExtensions makes the runtime proxy answer Colab's own routes
 	// (api/colab/resources, colab/tty) as a stock jupyter_server does: an
-	// HTML 404 with Tornado's headers (field case 75).
+	// HTML 404 with Tornado's headers.
 	NoColabExtensions bool
 	// StuckKernel adds, after the seed, a CPU runtime StuckKernelRuntime
 	// with one notebook session whose kernel stays "starting" with no
-	// connections, as when its WebSocket is blocked (field case 74).
+	// connections, as when its WebSocket is blocked.
 	StuckKernel bool
 }
 

@@ -39,7 +39,7 @@ const (
 	// handling the request.
 	ProxyStatus = runtimeproxy.FaultStatus
 	// ProxyIgnoreRange serves a download as 200 with the whole file,
-	// ignoring Range (field case 50 b).
+	// ignoring Range.
 	ProxyIgnoreRange = runtimeproxy.FaultIgnoreRange
 	// ProxyStall stops sending after ProxyFault.After body bytes and holds
 	// the connection open until the client gives up.
@@ -57,7 +57,7 @@ const (
 	// slow reply).
 	ProxyDelay = runtimeproxy.FaultDelay
 	// ProxyStockNotFound answers a stock jupyter_server's HTML 404 (a
-	// route it lacks, such as api/colab/resources; field case 75).
+	// route it lacks, such as api/colab/resources).
 	ProxyStockNotFound = runtimeproxy.FaultStockNotFound
 )
 
@@ -125,13 +125,12 @@ func fakeColabURL(id string) string { return "https://8080-m-s-" + id + ".prod.c
 // PUT directory, PATCH rename, DELETE), GET api/sessions (one Jupyter
 // session per open Colab session, with a kernel), POST
 // api/kernels/{id}/interrupt and a kernel channels WebSocket that answers
-// execute_request with execute_reply. Hidden names (a segment starting
-// with ".") are neither listed nor served, except that files/ serves the
-// rich-output bundles under content/.dsm_outputs/, as Colab documents
-// (colab-api.md §4), and Colab's terminal WebSocket colab/tty (package
-// runtimeproxy/terminal: an emulated shell, or a real one with
-// Options.TTYShell; the token in the header even with
-// StrictTokenPlacement). With Options.JupyterUpstream every request
+// execute_request with execute_reply. Hidden names (a segment starting with
+// ".") are neither listed nor served, except that files/ serves the
+// rich-output bundles under content/.dsm_outputs/, as Colab documents, and
+// Colab's terminal WebSocket colab/tty (package runtimeproxy/terminal: an
+// emulated shell, or a real one with Options.TTYShell; the token in the header
+// even with StrictTokenPlacement). With Options.JupyterUpstream every request
 // behind the token goes to that Jupyter server instead. See package
 // runtimeproxy.
 func (s *Server) ProxyHandler() http.Handler {

@@ -38,11 +38,10 @@ func proxyGet(t *testing.T, rt api.Runtime, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// execute_code's rich-output bundles live under /content/.dsm_outputs/
-// and are fetched with GET {url}/files/content/.dsm_outputs/…
-// (colab-api.md §1.10, §4): the proxy serves them although the directory
-// is hidden; other hidden paths stay 404 through /files/ and the contents
-// API (field case 52).
+// execute_code's rich-output bundles live under /content/.dsm_outputs/ and are
+// fetched with GET {url}/files/content/.dsm_outputs/…: the proxy serves them
+// although the directory is hidden; other hidden paths stay 404 through
+// /files/ and the contents API.
 func TestProxyServesRichOutputBundles(t *testing.T) {
 	dir := t.TempDir()
 	s, _, _ := start(t, Options{FilesDir: dir})
@@ -100,7 +99,7 @@ func (b repeatReader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Colab: "Keep each request under 50 MB of file data" (colab-api.md §4).
+// Colab: "Keep each request under 50 MB of file data".
 // A contents PUT of 50,000,000 bytes is accepted, one byte more is
 // refused with 413 before anything is written, whether the body's length
 // was announced or not.

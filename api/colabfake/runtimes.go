@@ -139,124 +139,170 @@ func (s *Server) deleteRuntime(ctx context.Context, in deleteRuntimeIn, _ bool) 
 
 // --- create_runtime ---
 
+// createRuntime answers create_runtime: the request is checked, then
+// either joins the creation already under way for its requestId or
+// starts one (admitCreation), which builds the runtime in the background
+// (build); the reply waits for it (awaitCreation). deadline: answer
+// DEADLINE_EXCEEDED at once and let the creation go on.
 func (s *Server) createRuntime(ctx context.Context, in createRuntimeIn, deadline bool) (any, *gErr) {
-	key := api.RuntimeSpecKey{Variant: api.Variant(in.Runtime.RuntimeSpec.Variant),
-		Accelerator: in.Runtime.RuntimeSpec.Accelerator, Shape: api.Shape(in.Runtime.RuntimeSpec.Shape)}
-	if key.Variant == "" || key.Accelerator == "" || key.Shape == "" {
-		return nil, newErr(api.InvalidArgument, "runtime.runtimeSpec needs variant, accelerator and shape")
-	}
-	if in.RequestID != "" {
-		u, err := uuid.Parse(in.RequestID)
-		if err != nil || u.Version() != 4 || len(in.RequestID) != 36 {
-			return nil, newErr(api.InvalidArgument, "requestId %q must be in UUID4 format", in.RequestID)
-		}
-	}
-	if in.RuntimeID != "" {
-		if err := api.ValidateID(in.RuntimeID); err != nil {
-			return nil, newErr(api.InvalidArgument, "runtimeId: %s", err.(*api.Error).Message)
-		}
-	}
-	entry, known := lookupSpec(key)
-	if !known {
-		return nil, newErr(api.InvalidArgument, "unknown runtime spec %s; see list_runtime_specs", key)
+	key, entry, gerr := checkCreateRequest(in)
+	if gerr != nil {
+		return nil, gerr
 	}
 	fp, _ := json.Marshal(struct {
 		R  runtimeIn
 		ID string
 	}{in.Runtime, in.RuntimeID})
-
 	now := s.clock()
 	s.mu.Lock()
+	c, started, gerr := s.admitCreation(in, key, entry, string(fp), now)
+	s.mu.Unlock()
+	if gerr != nil {
+		return nil, gerr
+	}
+	if started {
+		rt := api.Runtime{Name: c.name, RuntimeSpec: key, Version: in.Runtime.Version}
+		s.wg.Add(1)
+		go s.build(c, rt)
+	}
+	return s.awaitCreation(ctx, c, deadline)
+}
+
+// checkCreateRequest checks what create_runtime's arguments say on their
+// own (a complete spec the emulator offers, a UUID4 requestId, a valid
+// runtimeId) and returns the spec and its catalog entry, or the
+// INVALID_ARGUMENT that refuses them.
+func checkCreateRequest(in createRuntimeIn) (api.RuntimeSpecKey, catalogEntry, *gErr) {
+	key := api.RuntimeSpecKey{Variant: api.Variant(in.Runtime.RuntimeSpec.Variant),
+		Accelerator: in.Runtime.RuntimeSpec.Accelerator, Shape: api.Shape(in.Runtime.RuntimeSpec.Shape)}
+	if key.Variant == "" || key.Accelerator == "" || key.Shape == "" {
+		return key, catalogEntry{}, newErr(api.InvalidArgument, "runtime.runtimeSpec needs variant, accelerator and shape")
+	}
+	if in.RequestID != "" {
+		u, err := uuid.Parse(in.RequestID)
+		if err != nil || u.Version() != 4 || len(in.RequestID) != 36 {
+			return key, catalogEntry{}, newErr(api.InvalidArgument, "requestId %q must be in UUID4 format", in.RequestID)
+		}
+	}
+	if in.RuntimeID != "" {
+		if err := api.ValidateID(in.RuntimeID); err != nil {
+			return key, catalogEntry{}, newErr(api.InvalidArgument, "runtimeId: %s", err.(*api.Error).Message)
+		}
+	}
+	entry, known := lookupSpec(key)
+	if !known {
+		return key, catalogEntry{}, newErr(api.InvalidArgument, "unknown runtime spec %s; see list_runtime_specs", key)
+	}
+	return key, entry, nil
+}
+
+// admitCreation decides, with s.mu held, what a checked create_runtime
+// request (fingerprint fp) gets: the creation already under way for its
+// requestId (started false; a different request under the same requestId
+// is refused), or a new creation (started true) whose runtime id is
+// reserved and whose start counts in the per-minute quota. Otherwise it
+// returns the error that refuses the request.
+func (s *Server) admitCreation(in createRuntimeIn, key api.RuntimeSpecKey, entry catalogEntry, fp string, now time.Time) (c *creation, started bool, gerr *gErr) {
 	if in.RequestID != "" {
 		if c := s.creations[in.RequestID]; c != nil {
-			s.mu.Unlock()
-			if c.fingerprint != string(fp) {
-				return nil, newErr(api.InvalidArgument, "requestId %s was already used for a different request", in.RequestID)
+			if c.fingerprint != fp {
+				return nil, false, newErr(api.InvalidArgument, "requestId %s was already used for a different request", in.RequestID)
 			}
-			return s.awaitCreation(ctx, c, deadline)
+			return c, false, nil
 		}
 	}
-	// Per-minute rate quota: creations started within the last minute.
-	if limit := s.opts.CreatesPerMinute; limit > 0 {
-		cut := now.Add(-time.Minute)
-		kept := s.createTimes[:0]
-		for _, t := range s.createTimes {
-			if t.After(cut) {
-				kept = append(kept, t)
-			}
-		}
-		s.createTimes = kept
-		if len(kept) >= limit {
-			delay := kept[0].Add(time.Minute).Sub(now).Round(time.Second)
-			if delay < time.Second {
-				delay = time.Second
-			}
-			s.mu.Unlock()
-			return nil, &gErr{code: api.ResourceExhausted, retryDelay: delay,
-				msg: fmt.Sprintf("Quota exceeded for quota metric 'Runtime creations' and limit 'Runtime creations per minute per user' (%d).", limit)}
-		}
+	if gerr := s.creationQuota(now); gerr != nil {
+		return nil, false, gerr
 	}
 	id := in.RuntimeID
-	if id != "" {
-		if r := s.lookupRuntime(api.RuntimeName(id)); r != nil || s.pending[id] {
-			s.mu.Unlock()
-			e := newErr(api.AlreadyExists, "Runtime runtimes/%s already exists.", id)
-			e.operation = true
-			return nil, e
-		}
-	}
-	if entry.minTier > tierRank(s.tier) {
-		tier := s.tier.Label()
-		s.mu.Unlock()
-		e := newErr(api.FailedPrecondition, "The %s subscription is not eligible for runtime spec %s.", tier, key)
-		e.operation = true
-		return nil, e
-	}
-	if limit := s.opts.RuntimeLimit; limit > 0 && len(s.runtimes)+len(s.pending) >= limit {
-		s.mu.Unlock()
-		e := newErr(api.FailedPrecondition, "Too many active runtimes (limit %d). Delete a runtime or reuse one.", limit)
-		e.reason = api.ReasonTooManyActiveRuntimes
-		e.operation = true
-		return nil, e
+	if gerr := s.refuseCreation(id, key, entry); gerr != nil {
+		return nil, false, gerr
 	}
 	if id == "" {
 		id = randomRuntimeID()
 	}
-	c := &creation{fingerprint: string(fp), done: make(chan struct{}), name: api.RuntimeName(id)}
+	c = &creation{fingerprint: fp, done: make(chan struct{}), name: api.RuntimeName(id)}
 	if in.RequestID != "" {
 		s.creations[in.RequestID] = c
 	}
 	s.pending[id] = true
 	s.createTimes = append(s.createTimes, now)
-	s.mu.Unlock()
+	return c, true, nil
+}
 
-	rt := api.Runtime{Name: api.RuntimeName(id), RuntimeSpec: key, Version: in.Runtime.Version}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer close(c.done)
-		err := sleepCtx(s.ctx, s.opts.CreateDelay)
-		if hold := s.opts.CreateHold; err == nil && hold != nil {
-			select {
-			case <-hold:
-			case <-s.ctx.Done():
-				err = s.ctx.Err()
-			}
+// creationQuota applies Options.CreatesPerMinute (with s.mu held): it
+// forgets the creations started over a minute before now and refuses a
+// new one with RESOURCE_EXHAUSTED, and a RetryInfo of when the oldest
+// leaves the window (at least 1 s), when the limit is reached.
+func (s *Server) creationQuota(now time.Time) *gErr {
+	limit := s.opts.CreatesPerMinute
+	if limit <= 0 {
+		return nil
+	}
+	cut := now.Add(-time.Minute)
+	kept := s.createTimes[:0]
+	for _, t := range s.createTimes {
+		if t.After(cut) {
+			kept = append(kept, t)
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		delete(s.pending, id)
-		if err != nil {
-			c.err = newErr(api.Unavailable, "The Colab emulator shut down while creating %s.", rt.Name)
-			return
+	}
+	s.createTimes = kept
+	if len(kept) < limit {
+		return nil
+	}
+	delay := max(kept[0].Add(time.Minute).Sub(now).Round(time.Second), time.Second)
+	return &gErr{code: api.ResourceExhausted, retryDelay: delay,
+		msg: fmt.Sprintf("Quota exceeded for quota metric 'Runtime creations' and limit 'Runtime creations per minute per user' (%d).", limit)}
+}
+
+// refuseCreation returns the failed operation (with s.mu held) of a
+// creation the account may not start: the asked-for runtime id (id, ""
+// for none) exists or is being created, the tier is not eligible for the
+// spec, or Options.RuntimeLimit runtimes are active.
+func (s *Server) refuseCreation(id string, key api.RuntimeSpecKey, entry catalogEntry) *gErr {
+	var e *gErr
+	switch limit := s.opts.RuntimeLimit; {
+	case id != "" && (s.lookupRuntime(api.RuntimeName(id)) != nil || s.pending[id]):
+		e = newErr(api.AlreadyExists, "Runtime runtimes/%s already exists.", id)
+	case entry.minTier > tierRank(s.tier):
+		e = newErr(api.FailedPrecondition, "The %s subscription is not eligible for runtime spec %s.", s.tier.Label(), key)
+	case limit > 0 && len(s.runtimes)+len(s.pending) >= limit:
+		e = newErr(api.FailedPrecondition, "Too many active runtimes (limit %d). Delete a runtime or reuse one.", limit)
+		e.reason = api.ReasonTooManyActiveRuntimes
+	default:
+		return nil
+	}
+	e.operation = true
+	return e
+}
+
+// build brings the runtime rt of creation c up after Options.CreateDelay
+// and Options.CreateHold, then closes c.done; when the emulator shuts
+// down first, c ends UNAVAILABLE. It runs on its own goroutine, counted
+// in s.wg.
+func (s *Server) build(c *creation, rt api.Runtime) {
+	defer s.wg.Done()
+	defer close(c.done)
+	err := sleepCtx(s.ctx, s.opts.CreateDelay)
+	if hold := s.opts.CreateHold; err == nil && hold != nil {
+		select {
+		case <-hold:
+		case <-s.ctx.Done():
+			err = s.ctx.Err()
 		}
-		r := &runtimeState{rt: rt}
-		s.issueToken(r, s.now())
-		s.addRuntimeState(r)
-		s.created++
-		c.rt = snapshot(r)
-	}()
-	return s.awaitCreation(ctx, c, deadline)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.pending, rt.ID())
+	if err != nil {
+		c.err = newErr(api.Unavailable, "The Colab emulator shut down while creating %s.", rt.Name)
+		return
+	}
+	r := &runtimeState{rt: rt}
+	s.issueToken(r, s.now())
+	s.addRuntimeState(r)
+	s.created++
+	c.rt = snapshot(r)
 }
 
 // awaitCreation waits for c and returns the runtime (its current state

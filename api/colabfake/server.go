@@ -75,10 +75,10 @@ type sessionState struct {
 	running map[*execRecord]struct{}
 	// lastActivity is the kernel's last_activity: its start, then the
 	// start and the end of every run (frozen while a run prints nothing,
-	// as Jupyter's is, field case 73).
+	// as Jupyter's is).
 	lastActivity time.Time
 	// starting keeps the kernel in execution_state "starting" (a kernel
-	// whose WebSocket never connected, field case 74).
+	// whose WebSocket never connected).
 	starting bool
 }
 

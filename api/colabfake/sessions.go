@@ -151,7 +151,7 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 		ss.running[rec] = struct{}{}
 		ss.runs++
 		// The kernel's busy status is activity; then last_activity stands
-		// still until the run ends (field case 73).
+		// still until the run ends.
 		ss.lastActivity = s.now()
 		if usesGPU(in.Code) {
 			rec.gpu = true

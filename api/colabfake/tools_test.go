@@ -70,7 +70,7 @@ func TestToolsListNamesAndInputSchemas(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
-	// Documented lowerCamelCase inputs (colab-api.md §1), required marked.
+	// Documented lowerCamelCase inputs, required marked.
 	wantProps := map[string][]string{
 		"list_runtime_specs": nil,
 		"get_subscription":   nil,
@@ -223,7 +223,7 @@ func TestDemoSeed(t *testing.T) {
 	if variants[api.VariantGPU] != 52*time.Minute || variants[api.VariantCPU] != 3*time.Minute || variants[api.VariantTPU] != -30*time.Second {
 		t.Errorf("token distances = %v", variants)
 	}
-	// Field case 1: the token expired 30 s ago; get_runtime renews it.
+	// The token expired 30 s ago; get_runtime renews it.
 	var tpu api.Runtime
 	decode(t, call(t, cs, "get_runtime", map[string]any{"name": "runtimes/rt-v6edemo2mw"}), &tpu)
 	if got := tpu.ExpireTime().Sub(clk.Now()); got != time.Hour {

@@ -78,8 +78,7 @@ func startJupyter(t *testing.T) string {
 // Against a real jupyter-server behind the emulator's proxy: a kernel
 // started there is listed with Jupyter's own execution_state,
 // last_activity and connections; the resources route, which a stock
-// server lacks, is "not offered" at once, without renewing the token
-// (field case 75).
+// server lacks, is "not offered" at once, without renewing the token.
 func TestKernelsAndNotOfferedOnRealJupyter(t *testing.T) {
 	up := startJupyter(t)
 	e := newEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, JupyterUpstream: up})
@@ -116,7 +115,7 @@ func TestKernelsAndNotOfferedOnRealJupyter(t *testing.T) {
 		}
 	})
 	// A new kernel nobody connected to reports "starting" (for about a
-	// minute on jupyter_server 1.23, measured; field case 74), then "idle".
+	// minute on jupyter_server 1.23, measured), then "idle".
 	ks, err = c.Kernels(ctx(t), ci)
 	if err != nil || len(ks) != 1 {
 		t.Fatalf("kernels: %+v, %v", ks, err)

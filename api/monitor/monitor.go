@@ -1,6 +1,5 @@
 // Package monitor reads what a Colab runtime says of its own use, through
-// the runtime proxy at connectionInfo.url (issue 21;
-// ../../shared/reference/monitor-and-shell.md §1, §3): Colab's resource
+// the runtime proxy at connectionInfo.url: Colab's resource
 // figures (GET api/colab/resources: RAM, disks, GPUs) and Jupyter's
 // kernel activity (GET api/kernels, api/sessions).
 //
@@ -18,8 +17,8 @@
 //     and retries once (WithRenewal does both).
 //   - ErrNotOffered: a 404 from Jupyter itself (a stock server's HTML
 //     page, Tornado's headers, a Jupyter JSON error), or a proxy 404 that
-//     persists after a fresh token: the runtime has no such route
-//     (field case 75). Re-check rarely; never renew for it.
+//     persists after a fresh token: the runtime has no such route.
+//     Re-check rarely; never renew for it.
 //   - ErrUnavailable: any other failure (5xx, a bad or oversized body, no
 //     reply in time, a transport error): "resources unavailable: …".
 //
@@ -151,7 +150,7 @@ func (c *Client) Sessions(ctx context.Context, ci api.ConnectionInfo) ([]Session
 // and renew is set, renews the token once (renew's error is returned as
 // it is) and runs call once more with the fresh connectionInfo; a second
 // ErrTokenRefused becomes ErrNotOffered (a 404 that persists after a
-// fresh token, field case 75). It returns the connectionInfo last used.
+// fresh token). It returns the connectionInfo last used.
 func WithRenewal[T any](ctx context.Context, ci api.ConnectionInfo, renew func(context.Context) (api.ConnectionInfo, error),
 	call func(context.Context, api.ConnectionInfo) (T, error)) (T, api.ConnectionInfo, error) {
 	v, err := call(ctx, ci)

@@ -21,7 +21,7 @@ type Resources struct {
 }
 
 // Memory is a runtime's RAM in bytes. Whether Colab's freeBytes is
-// Linux's MemFree or MemAvailable is unknown (monitor-and-shell.md §1.2).
+// Linux's MemFree or MemAvailable is unknown.
 type Memory struct {
 	TotalBytes, FreeBytes int64
 }
@@ -49,12 +49,15 @@ func (d Disk) Name() string {
 // GPU is one GPU: its name as nvidia-smi gives it ("Tesla T4"), memory in
 // bytes, utilizations as fractions 0–1 (clamped), and whether it was ever
 // used since the runtime started (Colab's "you are not using the GPU"
-// nudge).
+// nudge). Its JSON is the wire shape of one entry of api/colab/resources'
+// "gpus" (every field optional), which `top --json` prints back as is.
 type GPU struct {
-	Name                              string
-	MemoryUsedBytes, MemoryTotalBytes int64
-	GPUUtilization, MemoryUtilization float64
-	EverUsed                          bool
+	Name              string  `json:"name"`
+	MemoryUsedBytes   int64   `json:"memoryUsedBytes"`
+	MemoryTotalBytes  int64   `json:"memoryTotalBytes"`
+	GPUUtilization    float64 `json:"gpuUtilization"`
+	MemoryUtilization float64 `json:"memoryUtilization"`
+	EverUsed          bool    `json:"everUsed"`
 }
 
 // Kernel is one Jupyter kernel as api/kernels reports it.
@@ -65,8 +68,8 @@ type Kernel struct {
 	// "restarting", "autorestarting", "dead" … ("" when absent).
 	ExecutionState string
 	// LastActivity is the last message time; the zero time when absent
-	// or unparseable. It stands still while silent code runs (field
-	// case 73): ExecutionState wins over it.
+	// or unparseable. It stands still while silent code runs:
+	// ExecutionState wins over it.
 	LastActivity time.Time
 	// Connections counts the kernel's open WebSockets.
 	Connections int
@@ -153,14 +156,7 @@ type wireResources struct {
 			UsedBytes  int64  `json:"usedBytes"`
 		} `json:"filesystem"`
 	} `json:"disks"`
-	GPUs []struct {
-		Name              string  `json:"name"`
-		MemoryUsedBytes   int64   `json:"memoryUsedBytes"`
-		MemoryTotalBytes  int64   `json:"memoryTotalBytes"`
-		GPUUtilization    float64 `json:"gpuUtilization"`
-		MemoryUtilization float64 `json:"memoryUtilization"`
-		EverUsed          bool    `json:"everUsed"`
-	} `json:"gpus"`
+	GPUs []GPU `json:"gpus"`
 }
 
 func nonNeg(n int64) int64 { return max(n, 0) }

@@ -56,7 +56,7 @@ func bearerClient(base *http.Client) *http.Client {
 	return &c
 }
 
-// Field case S1: a 307 from the endpoint to another port on localhost
+// A 307 from the endpoint to another port on localhost
 // carried the bearer token. With Client, no request reaches the other
 // listener, and the error names both URLs.
 func TestCrossOriginRedirectRefusedNoCredentialsSent(t *testing.T) {

@@ -8,11 +8,11 @@ import (
 // Protocol names, as Terminal.Protocol returns them.
 const (
 	// ProtocolColab is Colab's terminal: the /colab/tty WebSocket below
-	// connectionInfo.url with JSON object frames (monitor-and-shell.md §2).
+	// connectionInfo.url with JSON object frames.
 	ProtocolColab = "colab/tty"
 	// ProtocolTerminado is a stock Jupyter server's terminal: POST
 	// /api/terminals, then /terminals/websocket/NAME with JSON array
-	// frames (§4).
+	// frames (see terminadoFramer).
 	ProtocolTerminado = "terminado"
 )
 

@@ -1,14 +1,14 @@
 // Package tty is a terminal on a Colab runtime: Colab's /colab/tty
 // WebSocket below connectionInfo.url, or, when the runtime's server is a
 // stock Jupyter server (a Jupyter 404 for that route), a terminado
-// terminal (../../../shared/reference/monitor-and-shell.md §2, §4).
+// terminal.
 //
 // A Terminal connects in the background: input written and sizes set
 // while it connects are queued and sent once it is open, the size first.
 // The proxy token goes in the header only (api/jupyter's DialWebSocket,
 // which renews it first when little is left). A WebSocket ping every
-// DefaultPingInterval keeps idle proxies from cutting the socket (field
-// case 72). The remote output is written to Options.Output unmodified:
+// DefaultPingInterval keeps idle proxies from cutting quiet
+// sockets. The remote output is written to Options.Output unmodified:
 // the shell is the user's own, and filtering is the caller's choice.
 package tty
 

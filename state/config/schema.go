@@ -19,11 +19,9 @@ var topKeys = []string{"refreshInterval", "expiryWarning", "renewLead", "autoRen
 var specKeys = []string{"variant", "accelerator", "shape"}
 var profileKeys = []string{"credentials", "credentialsFile", "accessTokenFile", "quotaProject", "endpoint"}
 
-// top reads the top-level mapping of the config file into p.s.
+// top reads the top-level mapping of the config file into p.s (a null
+// document, which entries reads as no entries, sets nothing).
 func (p *cfgParser) top(body ast.Node) error {
-	if _, ok := body.(*ast.NullNode); ok {
-		return nil
-	}
 	es, err := p.entries(body, "the config file", topKeys)
 	if err != nil {
 		return err
@@ -39,38 +37,11 @@ func (p *cfgParser) top(body ast.Node) error {
 		case "renewLead":
 			s.RenewLead, err = p.duration(e, 0)
 		case "callBudget":
-			var v string
-			if v, err = p.scalar(e.val, e.key); err == nil {
-				n, perr := strconv.Atoi(strings.TrimSpace(v))
-				switch {
-				case perr != nil || n < 0 || n > 100000:
-					err = p.errAt(e.val, fmt.Sprintf("callBudget: %q is not accepted (accepted: calls a minute, e.g. 24; 0 for no limit)", v))
-				case n > 0 && n < minCallBudget:
-					err = p.errAt(e.val, fmt.Sprintf("callBudget: %d is too small (at least %d calls a minute: two list_runtimes and the selected runtime's sessions; 0 for no limit)", n, minCallBudget))
-				default:
-					s.CallBudget = n
-				}
-			}
+			err = p.callBudget(e)
 		case "autoRenew":
-			var v string
-			if v, err = p.scalar(e.val, e.key); err == nil {
-				switch strings.ToLower(v) {
-				case "true":
-					s.AutoRenew = true
-				case "false":
-					s.AutoRenew = false
-				default:
-					err = p.errAt(e.val, fmt.Sprintf("autoRenew: %q is not accepted (accepted: true or false)", v))
-				}
-			}
+			err = p.autoRenew(e)
 		case "theme":
-			var v string
-			if v, err = p.scalar(e.val, e.key); err == nil {
-				if v = strings.ToLower(v); v != ThemeAuto && v != ThemeDark && v != ThemeLight {
-					err = p.errAt(e.val, fmt.Sprintf("theme: %q is not accepted (accepted: auto, dark, light)", v))
-				}
-				s.Theme = v
-			}
+			err = p.theme(e)
 		case "profile":
 			var v string
 			if v, err = p.scalar(e.val, e.key); err == nil {
@@ -86,6 +57,55 @@ func (p *cfgParser) top(body ast.Node) error {
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// callBudget reads callBudget: calls a minute, 0 for no limit, else
+// from minCallBudget to 100000.
+func (p *cfgParser) callBudget(e entry) error {
+	v, err := p.scalar(e.val, e.key)
+	if err != nil {
+		return err
+	}
+	n, perr := strconv.Atoi(strings.TrimSpace(v))
+	switch {
+	case perr != nil || n < 0 || n > 100000:
+		return p.errAt(e.val, fmt.Sprintf("callBudget: %q is not accepted (accepted: calls a minute, e.g. 24; 0 for no limit)", v))
+	case n > 0 && n < minCallBudget:
+		return p.errAt(e.val, fmt.Sprintf("callBudget: %d is too small (at least %d calls a minute: two list_runtimes and the selected runtime's sessions; 0 for no limit)", n, minCallBudget))
+	}
+	p.s.CallBudget = n
+	return nil
+}
+
+// autoRenew reads autoRenew: true or false, in any case.
+func (p *cfgParser) autoRenew(e entry) error {
+	v, err := p.scalar(e.val, e.key)
+	if err != nil {
+		return err
+	}
+	switch strings.ToLower(v) {
+	case "true":
+		p.s.AutoRenew = true
+	case "false":
+		p.s.AutoRenew = false
+	default:
+		return p.errAt(e.val, fmt.Sprintf("autoRenew: %q is not accepted (accepted: true or false)", v))
+	}
+	return nil
+}
+
+// theme reads theme: auto, dark or light, in any case.
+func (p *cfgParser) theme(e entry) error {
+	v, err := p.scalar(e.val, e.key)
+	if err != nil {
+		return err
+	}
+	v = strings.ToLower(v)
+	p.s.Theme = v
+	if v != ThemeAuto && v != ThemeDark && v != ThemeLight {
+		return p.errAt(e.val, fmt.Sprintf("theme: %q is not accepted (accepted: auto, dark, light)", v))
 	}
 	return nil
 }

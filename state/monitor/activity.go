@@ -9,11 +9,11 @@ import (
 // Idleness thresholds.
 const (
 	// NeverConnectedAfter is how long a kernel may be "starting" with no
-	// connection before it counts as never connected (field case 74).
+	// connection before it counts as never connected.
 	NeverConnectedAfter = 60 * time.Second
 	// IdleWarnAfter is how long every kernel must have been idle before
 	// the runtime shows an idle warning (IDLE 1:12). Colab's own idle
-	// disconnect is unofficial (about 60–90 min, field case 80).
+	// disconnect is unofficial (about 60–90 min).
 	IdleWarnAfter = time.Hour
 	// ActivityHorizon is how far from now a kernel's last_activity may be
 	// for it to count, as for a proxy token's expireTime (a year): a
@@ -45,11 +45,11 @@ const (
 	// StateNoKernels: the runtime runs no kernel.
 	StateNoKernels
 	// StateBusy: a kernel is busy, restarting or autorestarting,
-	// whatever last_activity says (field case 73).
+	// whatever last_activity says.
 	StateBusy
 	// StateNeverConnected: a kernel has been "starting" for over
 	// NeverConnectedAfter with no connection: a connection problem
-	// (WebSocket blocked?), not idleness (field case 74).
+	// (WebSocket blocked?), not idleness.
 	StateNeverConnected
 	// StateStarting: a kernel is starting.
 	StateStarting

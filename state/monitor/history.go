@@ -1,5 +1,4 @@
-// Package monitor is the pure domain of runtime monitoring (issue 21;
-// ../../shared/reference/monitor-and-shell.md §1, §3): what a poll of
+// Package monitor is the pure domain of runtime monitoring: what a poll of
 // api/colab/resources and api/kernels (package api/monitor) means for
 // the dashboard and `colabdash top`.
 //
@@ -7,9 +6,10 @@
 //     15-minute history per runtime for sparklines (a fixed ring of
 //     HistoryLen time-aligned slots: fixed memory per runtime).
 //   - Judge: a runtime's kernel activity (busy wins over last_activity,
-//     field case 73; a kernel "starting" for over NeverConnectedAfter
-//     with no connection is "never connected", not idle, case 74; "idle
-//     for" is now − the newest last_activity when every kernel is idle).
+//     which stands still while silent code runs; a kernel "starting" for
+//     over NeverConnectedAfter with no connection is "never connected",
+//     not idle; "idle for" is now − the newest last_activity when every
+//     kernel is idle).
 //   - Store: the latest figures and kernels of each runtime, their errors
 //     and staleness (after StaleAfter missed polls).
 //   - Scheduler: the poll planner (the selected runtime every 5 s, the

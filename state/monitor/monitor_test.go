@@ -90,9 +90,9 @@ func kernel(state string, last time.Time, conns int) apimon.Kernel {
 	return apimon.Kernel{ID: "k-" + state + last.Format("150405"), ExecutionState: state, LastActivity: last, Connections: conns}
 }
 
-// Idleness rules: busy wins over an old last_activity (case 73); a kernel
+// Idleness rules: busy wins over an old last_activity; a kernel
 // starting for over 60 s with no connection is "never connected", not
-// idle (case 74); "idle for" is now − the newest last_activity when all
+// idle; "idle for" is now − the newest last_activity when all
 // kernels are idle; an hour of it warns.
 func TestJudge(t *testing.T) {
 	now := t0.Add(2 * time.Hour)

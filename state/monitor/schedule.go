@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// Poll cadences and limits (issue 21's cost rules).
+// Poll cadences and limits: together they bound what monitoring costs
+// each runtime and the proxy.
 const (
 	// SelectedEvery is the selected runtime's poll interval.
 	SelectedEvery = 5 * time.Second
@@ -116,7 +117,7 @@ func (s *Scheduler) due(name string, selected bool) (time.Time, bool) {
 // wantsResources reports whether a poll of st at now asks for the
 // resources (not while "not offered", except every NotOfferedRecheck).
 func wantsResources(st *schedState, now time.Time) bool {
-	return st == nil || st.notOffered.IsZero() || now.Sub(st.notOffered) >= NotOfferedRecheck
+	return st == nil || ResourcesDue(st.notOffered, now)
 }
 
 // trimWindow drops the times of w older than a minute before now.

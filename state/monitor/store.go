@@ -59,7 +59,7 @@ type Runtime struct {
 	ResourcesErr    error
 	ResourcesMissed int
 	// NotOffered is set when the runtime has no resources route (a
-	// stock Jupyter server; field case 75).
+	// stock Jupyter server).
 	NotOffered bool
 	// Kernels is the newest kernel list (nil before the first);
 	// KernelsAt when it came; KernelsErr and KernelsMissed as for

@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	execcmd "github.com/colabdash/colabdash/ui/cli/exec"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
@@ -114,7 +111,7 @@ func TestPrintedCommandsWorkWhenPasted(t *testing.T) {
 		t.Fatalf("the pasted stdin reattach line printed %q %q", out, errs2)
 	}
 
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime"})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Unprocessed: true})
 	before := e.srv.RuntimesCreated()
 	_, _, errs = e.run("create", "--spec", "CPU/HIGHMEM", "--json")
 	argv = pastedLine(t, errs, "outcome unknown: the connection was lost after create_runtime was sent, so a runtime may have been created (the same requestId never creates a second); to get it, run: ")
@@ -137,9 +134,7 @@ func (e *verbEnv) runPasted(argv []string) (string, string) {
 // A server's id that is no RFC 1034 label is never printed as a command:
 // the lines say the id is unusual instead.
 func TestHostileIDsAreNotPrintedAsCommands(t *testing.T) {
-	oldWait, oldDrops := execcmd.DropWait, execcmd.MaxDrops
-	execcmd.DropWait, execcmd.MaxDrops = time.Millisecond, 1
-	t.Cleanup(func() { execcmd.DropWait, execcmd.MaxDrops = oldWait, oldDrops })
+	skipWaits(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedHostile})
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: -1})
 	// rt-x… is the hostile seed's 5,000-character runtime id.

@@ -16,21 +16,23 @@ import (
 	"github.com/colabdash/colabdash/ui"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
+	"github.com/colabdash/colabdash/ui/ops"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 // runDashboard opens the interactive dashboard. Without credentials it
 // shows what was tried and how to fix it, with a key to continue in demo
 // mode.
 func runDashboard(ctx context.Context, g kit.Globals) error {
-	if !ui.IsTerminal(os.Stdout) {
-		// ui.NotATerminalMessage, naming the status command with this
+	if !kit.IsTerminal(os.Stdout) {
+		// The dashboard's "not a terminal" message, naming the status command with this
 		// command's server and account flags.
 		return &kit.ExitError{Code: kit.ExitUsage, Msg: "the dashboard needs a terminal and stdout is not one; use `" +
 			g.CommandOr("colabdash status", "status") + "` (or `status --json`) in scripts and pipes"}
 
 	}
-	noColor, theme := colourSettings(g.ThemeName(), ui.DetectTheme)
-	ui.ConfigureColor(noColor)
+	noColor, resolved := colourSettings(g.ThemeName(), theme.DetectTheme)
+	theme.ConfigureColor(noColor)
 	conn, err := kit.Connect(ctx, g)
 	if err != nil {
 		var ae *auth.Error
@@ -43,7 +45,7 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 		if runErr != nil {
 			return dashboardEnded(ctx, runErr)
 		}
-		if m, ok := final.(ui.AuthErrorModel); !ok || !m.WantsDemo() {
+		if m, ok := final.(interface{ WantsDemo() bool }); !ok || !m.WantsDemo() {
 			// Printed on the normal screen, where a long login command can
 			// be copied whole.
 			return kit.Classify(err, nil)
@@ -56,17 +58,17 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 	defer conn.Close()
 	o := dashboardOptions(g)
 	o.Service, o.Endpoint, o.Demo, o.NoColor, o.Context = conn.Svc, conn.Endpoint, g.Demo, noColor, ctx
-	o.ReadOnly, o.StateDir = g.ReadOnly, ui.DefaultStateDir()
+	o.ReadOnly, o.StateDir = g.ReadOnly, ops.StateDir()
 	if g.Changed("renew-lead") {
 		o.RenewLead = g.RenewLead // the flag beats the config file
 	}
-	o.Theme = theme
+	o.Theme = resolved
 	o.Notices = runcmd.DashboardLeftovers(ctx, g, conn)
 	// Resources and kernels through each runtime's proxy, with the proxy
 	// token only (issue 21); errors go through the same redactor.
 	o.Monitor = apimon.New(apimon.Options{Redactor: g.Logs.Red})
 	final, err := ui.Run(ui.New(o), programSignals(ctx)...)
-	if m, ok := final.(ui.Model); ok && m.Service() != nil {
+	if m, ok := final.(interface{ Service() api.Service }); ok && m.Service() != nil {
 		m.Service().Close() // the last profile's connection
 	}
 	if err != nil {
@@ -101,18 +103,18 @@ func dashboardEnded(ctx context.Context, err error) error {
 }
 
 // colourSettings decides, before Bubble Tea owns the terminal, whether the
-// dashboard draws colour and with which theme (ui.ThemeDark or
-// ui.ThemeLight when theme is config.ThemeAuto, else theme). NO_COLOR set
+// dashboard draws colour and with which theme (theme.Dark or
+// theme.Light when theme is config.ThemeAuto, else theme). NO_COLOR set
 // to any non-empty value turns colour off, and then the terminal is never
 // queried for its background (the theme is irrelevant); otherwise "auto"
-// asks detect (ui.DetectTheme, a bounded wait).
-func colourSettings(theme string, detect func() string) (noColor bool, resolved string) {
-	noColor = ui.NoColorFromEnv()
-	if theme != config.ThemeAuto {
-		return noColor, theme
+// asks detect (theme.DetectTheme, a bounded wait).
+func colourSettings(name string, detect func() string) (noColor bool, resolved string) {
+	noColor = theme.NoColorFromEnv()
+	if name != config.ThemeAuto {
+		return noColor, name
 	}
 	if noColor {
-		return true, ui.ThemeDark
+		return true, theme.Dark
 	}
 	return false, detect()
 }

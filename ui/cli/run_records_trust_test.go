@@ -10,8 +10,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/ui"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
+	"github.com/colabdash/colabdash/ui/ops"
 )
 
 // plantRecord writes, as another local user could, a record of an
@@ -19,7 +19,7 @@ import (
 // directory's runs directory (mode: its permissions).
 func plantRecord(t *testing.T, e *verbEnv, runtime string) string {
 	t.Helper()
-	dir := filepath.Join(ui.DefaultStateDir(), runcmd.RunRecordDir)
+	dir := filepath.Join(ops.StateDir(), runcmd.RunRecordDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func victimEnv(t *testing.T) (*verbEnv, api.Runtime) {
 func TestWritableStateOrConfigDirIsRefused(t *testing.T) {
 	e, rt := victimEnv(t)
 	plantRecord(t, e, rt.Name)
-	state := ui.DefaultStateDir()
+	state := ops.StateDir()
 	if err := os.Chmod(state, 0o777); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestForeignStateDirOrRecordIsNotTrusted(t *testing.T) {
 	if code != 0 || len(e.srv.Runtimes()) != 1 || strings.Contains(errs, "deleted") {
 		t.Errorf("a record another user owns: exit %d, stderr %q, %d runtime(s) left", code, errs, len(e.srv.Runtimes()))
 	}
-	state := ui.DefaultStateDir()
+	state := ops.StateDir()
 	if err := os.Chown(state, nobody, nobody); err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	execcmd "github.com/colabdash/colabdash/ui/cli/exec"
-
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
@@ -117,9 +115,7 @@ func TestExecOutputPipeExactTerminalSanitized(t *testing.T) {
 // dropped connections: exec repeats the identical call and the code runs
 // once; a connection that stays down ends with how to reattach.
 func TestExecReattaches(t *testing.T) {
-	oldWait, oldDrops := execcmd.DropWait, execcmd.MaxDrops
-	execcmd.DropWait, execcmd.MaxDrops = time.Millisecond, 1
-	t.Cleanup(func() { execcmd.DropWait, execcmd.MaxDrops = oldWait, oldDrops })
+	skipWaits(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	_, out, _ := e.run("session", "open", "rt-t4", "--id", "colabdash-reattach")
 	sess := strings.TrimSpace(out)

@@ -13,15 +13,15 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/ui"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
+	"github.com/colabdash/colabdash/ui/ops"
 )
 
 // runRecords lists the run records left in the state directory.
 func runRecords(t *testing.T) []string {
 	t.Helper()
-	entries, _ := os.ReadDir(filepath.Join(ui.DefaultStateDir(), runcmd.RunRecordDir))
+	entries, _ := os.ReadDir(filepath.Join(ops.StateDir(), runcmd.RunRecordDir))
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())

@@ -238,12 +238,29 @@ func TestCreateVerbUsage(t *testing.T) {
 	}
 }
 
-// The fault injection: the connection is reset after the create
-// reached the server. The command fails saying so, with the request id;
-// re-run with that id, it returns the one runtime instead of a second.
-func TestCreateResetThenRerunWithRequestID(t *testing.T) {
+// The connection is reset after create_runtime reached the server, which
+// created the runtime: create lists the runtimes before sending anything
+// again, finds it, and succeeds with it (one runtime, one create call).
+func TestCreateResetFoundByRelist(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime"})
+	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
+	var rep struct{ Name string }
+	mustJSON(t, out, &rep)
+	if code != 0 || len(e.srv.Runtimes()) != 1 || rep.Name != e.srv.Runtimes()[0].Name || !strings.Contains(errs, "nothing sent again") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if e.srv.CreateCalls() != 1 || e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("%d create calls, %d created; want the one, found by the re-list", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+	}
+}
+
+// The connection is reset before the server saw the create: the re-list
+// does not find it, so the outcome stays unknown: create fails saying so,
+// with the request id; re-run with that id, it makes the one runtime.
+func TestCreateResetThenRerunWithRequestID(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Unprocessed: true})
 	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
 	m := requestIDLine.FindStringSubmatch(errs)
 	var doc kit.Envelope
@@ -251,18 +268,26 @@ func TestCreateResetThenRerunWithRequestID(t *testing.T) {
 		!strings.Contains(errs, "to get it, run: colabdash create --spec CPU/STANDARD --json --request-id "+m[1]) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	if n := e.srv.RuntimesCreated(); n != 1 {
-		t.Fatalf("the reset create made %d runtimes, want 1 (the request reached the server)", n)
+	if n := e.srv.RuntimesCreated(); n != 0 || e.srv.CreateCalls() != 0 {
+		t.Fatalf("the reset create made %d runtimes in %d calls, want none (the server never saw it)", n, e.srv.CreateCalls())
 	}
-	first := e.srv.Runtimes()[0].Name
 	code, out, errs = e.run("create", "--spec", "CPU/STANDARD", "--json", "--request-id", m[1])
 	if code != 0 {
 		t.Fatalf("re-run: exit %d: %s", code, errs)
 	}
 	var rep struct{ Name, RequestID string }
 	mustJSON(t, out, &rep)
-	if rep.Name != first || rep.RequestID != m[1] || e.srv.RuntimesCreated() != 1 || len(e.srv.Runtimes()) != 1 {
-		t.Fatalf("re-run returned %+v; %d created, %d listed (want the one runtime %s)", rep, e.srv.RuntimesCreated(), len(e.srv.Runtimes()), first)
+	if rep.Name == "" || rep.RequestID != m[1] || e.srv.RuntimesCreated() != 1 || len(e.srv.Runtimes()) != 1 {
+		t.Fatalf("re-run returned %+v; %d created, %d listed (want one runtime)", rep, e.srv.RuntimesCreated(), len(e.srv.Runtimes()))
+	}
+	// Run again with the same id: the same runtime, not a second.
+	if code, out, errs = e.run("create", "--spec", "CPU/STANDARD", "--json", "--request-id", m[1]); code != 0 {
+		t.Fatalf("second re-run: exit %d: %s", code, errs)
+	}
+	var again struct{ Name string }
+	mustJSON(t, out, &again)
+	if again.Name != rep.Name || e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("second re-run returned %s, %d created (want %s, 1)", again.Name, e.srv.RuntimesCreated(), rep.Name)
 	}
 }
 

@@ -53,7 +53,7 @@ type Context struct {
 	Profile  string
 	Profiles []string
 	// Monitor is what the monitor knows of each runtime's resources and
-	// kernels (issue 21); nil when monitoring is off (no monitor client).
+	// kernels; nil when monitoring is off (no monitor client).
 	Monitor Monitor
 }
 

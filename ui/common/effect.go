@@ -30,12 +30,18 @@ type (
 	}
 	// Open opens Overlay on top of the stack.
 	Open struct{ Overlay Overlay }
-	// Say shows Text in the status line (Err: as an error). Pane marks a
+	// Say shows Text in the status line (Err: as an error) for a few
+	// seconds: the one way anything reaches the status line. Pane marks a
 	// status about a key of the files pane: it is cleared when the pane
-	// closes.
+	// closes. About names the runtime a status about the selection speaks
+	// of ("runtimes/{id}"): it goes once the selection leaves that runtime.
+	// For names the call an under-way status waits for (its tool, a space,
+	// its target: "delete_runtime runtimes/r-1"): it goes when that call
+	// answers.
 	Say struct {
-		Text      string
-		Err, Pane bool
+		Text       string
+		Err, Pane  bool
+		About, For string
 	}
 	// Move moves the runtimes cursor by N rows (negative: up).
 	Move struct{ N int }
@@ -158,7 +164,7 @@ func (StopRun) effect()       {}
 func (CreateRuntime) effect() {}
 func (ResendCreate) effect()  {}
 
-// The runtimes table's marks and sorts, and the bulk answers (issue 23).
+// The runtimes table's marks and sorts, and the bulk answers.
 func (SortBy) effect()         {}
 func (Mark) effect()           {}
 func (ClearMarks) effect()     {}

@@ -1,4 +1,4 @@
-// Package poll runs the dashboard's monitor polls (issue 21): on the
+// Package poll runs the dashboard's monitor polls: on the
 // root's 1 Hz tick it asks the Scheduler (state/monitor) which runtimes
 // are due — the selected one every 5 s, the others on screen every 30 s,
 // none off screen, never two polls at once for one runtime, backing off
@@ -16,7 +16,7 @@
 // "not offered by this runtime" for the resources (re-checked every 10
 // minutes) and a failure (backed off) for the kernels: a runtime's token
 // is renewed for the monitor at most once every RenewEvery, so a route
-// that is missing never becomes a renewal loop (field case 75).
+// that is missing never becomes a renewal loop.
 //
 // A Poller is owned by the root's Update: it does no I/O itself (its
 // commands do) and is not safe for concurrent use. It never deletes a
@@ -34,11 +34,13 @@ import (
 	"github.com/colabdash/colabdash/api"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/ops"
 )
 
 // RenewEvery is the shortest time between two renewals of one runtime's
-// proxy token asked for by the monitor (after a proxy 404).
-const RenewEvery = monitor.NotOfferedRecheck
+// proxy token asked for by the monitor (after a proxy 404): the monitor's
+// one renewal rule (state/monitor's Renewals), which `top` follows too.
+const RenewEvery = monitor.RenewEvery
 
 // waitLimit is how long a poll waits for the renewal it asked for before
 // it ends failed (the renewal's answer was lost or dropped).
@@ -70,13 +72,13 @@ type waiting struct {
 // Poller plans, starts and records the monitor's polls. Build it with
 // New.
 type Poller struct {
-	client  *apimon.Client
-	sched   *monitor.Scheduler
-	store   *monitor.Store
-	gen     uint64
-	waiting map[string]waiting
-	renewed map[string]time.Time // when the monitor last asked to renew a runtime's token
-	sent    int                  // requests started, for tests and benchmarks
+	client   *apimon.Client
+	sched    *monitor.Scheduler
+	store    *monitor.Store
+	gen      uint64
+	waiting  map[string]waiting
+	renewals *monitor.Renewals // when the monitor last asked to renew each runtime's token
+	sent     int               // requests started, for tests and benchmarks
 }
 
 // New returns a Poller that reads through client.
@@ -91,7 +93,7 @@ func New(client *apimon.Client) *Poller {
 func (p *Poller) Reset() {
 	p.gen++
 	p.sched, p.store = monitor.NewScheduler(), monitor.NewStore()
-	p.waiting, p.renewed = map[string]waiting{}, map[string]time.Time{}
+	p.waiting, p.renewals = map[string]waiting{}, monitor.NewRenewals()
 }
 
 // Runtime returns what is known of runtime name (nil: nothing yet); it
@@ -139,11 +141,7 @@ func (p *Poller) Retain(keep func(name string) bool) {
 			delete(p.waiting, name)
 		}
 	}
-	for name := range p.renewed {
-		if !keep(name) {
-			delete(p.renewed, name)
-		}
-	}
+	p.renewals.Retain(keep)
 }
 
 // cmd is the command of one poll of ci's runtime: its resources (when
@@ -162,15 +160,8 @@ func (p *Poller) cmd(ctx context.Context, poll monitor.Poll, ci api.ConnectionIn
 				msg = res
 			}
 		}()
-		if poll.Resources {
-			res.Resources, res.ResErr = client.Resources(ctx, ci)
-			if errors.Is(res.ResErr, apimon.ErrTokenRefused) {
-				return res
-			}
-		}
-		if poll.Kernels {
-			res.Kernels, res.KerErr = client.Kernels(ctx, ci)
-		}
+		r := ops.Read(ctx, client, ci, poll.Resources, poll.Kernels)
+		res.Resources, res.ResErr, res.Kernels, res.KerErr = r.Resources, r.ResErr, r.Kernels, r.KerErr
 		return res
 	}
 }
@@ -194,35 +185,23 @@ func (p *Poller) Fold(msg ResultMsg, now time.Time, info func(name string) (api.
 			p.sched.Done(name, now, monitor.OutcomeSkipped, monitor.OutcomeSkipped)
 			return ""
 		}
-		if last, ok := p.renewed[name]; !ok || now.Sub(last) >= RenewEvery {
-			p.renewed[name] = now
+		if p.renewals.Due(name, now) {
+			p.renewals.Renewed(name, now)
 			p.waiting[name] = waiting{poll: msg.Poll, since: now}
 			return name
 		}
 		if errors.Is(msg.ResErr, apimon.ErrTokenRefused) {
-			msg.ResErr = persisting(msg.ResErr, apimon.KindNotOffered)
+			msg.ResErr = ops.Persisting(msg.ResErr, apimon.KindNotOffered)
 			if msg.Poll.Kernels && msg.KerErr == nil && msg.Kernels == nil {
 				msg.Poll.Kernels = false // not asked: the resources' refusal ended the poll
 			}
 		}
 		if errors.Is(msg.KerErr, apimon.ErrTokenRefused) {
-			msg.KerErr = persisting(msg.KerErr, apimon.KindUnavailable)
+			msg.KerErr = ops.Persisting(msg.KerErr, apimon.KindUnavailable)
 		}
 	}
 	p.record(name, now, msg)
 	return ""
-}
-
-// persisting is err (a refused token, *apimon.Error) as kind: a 404 that
-// persists after a renewal.
-func persisting(err error, kind apimon.Kind) error {
-	e, ok := errors.AsType[*apimon.Error](err)
-	if !ok {
-		return err
-	}
-	ne := *e
-	ne.Kind, ne.Message = kind, "a 404 persists after a fresh token"
-	return &ne
 }
 
 // record stores msg's figures and kernels and ends the poll in the

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Issue 10 defect 5: on a narrow screen SPEC shortens before NAME.
+// On a narrow screen SPEC shortens before NAME.
 func TestNarrowScreenCutsSpecBeforeName(t *testing.T) {
 	c := WidthsFor(60, 13)
 	if c.Name < 13 || c.Spec >= 16 {
@@ -19,7 +19,7 @@ func TestNarrowScreenCutsSpecBeforeName(t *testing.T) {
 	}
 }
 
-// Issue 23: on a wide screen NAME takes every cell the other columns
+// On a wide screen NAME takes every cell the other columns
 // leave (no dead padding after TOKEN).
 func TestWideScreenNameTakesTheRest(t *testing.T) {
 	for _, w := range []int{120, 160, 200} {

@@ -1,6 +1,6 @@
 package render
 
-// The monitor's words and cells (issue 21), shared by the dashboard (the
+// The monitor's words and cells, shared by the dashboard (the
 // runtimes table's RAM, GPU and ACTIVITY columns, the details and
 // sessions panes) and `colabdash top`: one way to say a runtime's
 // kernel activity, its sizes and a sparkline of its last 15 minutes.
@@ -21,8 +21,8 @@ import (
 // ActivityWord is a runtime's kernel activity as a word that reads
 // without colour: "busy 0:42" (since the last output), "idle 0:12",
 // "IDLE 1:12" once every kernel has been idle for monitor.IdleWarnAfter
-// (Colab's own idle disconnect is unofficial, field case 80), "never
-// connected" (field case 74), "starting", "no kernels", "-" unknown;
+// (Colab's own idle disconnect is unofficial), "never
+// connected", "starting", "no kernels", "-" unknown;
 // durations are hours:minutes (Clock).
 func ActivityWord(a monitor.Activity) string {
 	switch a.State {
@@ -256,7 +256,7 @@ func figureCell(m *monitor.Runtime, metric monitor.Metric) string {
 }
 
 // activityCell is m's kernel activity for the table: ActivityWord, with
-// "stuck" for a kernel that never connected (field case 74), "?" when
+// "stuck" for a kernel that never connected, "?" when
 // the kernels could not be listed yet and "stale" after
 // monitor.StaleAfter failed polls in a row.
 func activityCell(m *monitor.Runtime, now time.Time) string {

@@ -110,9 +110,26 @@ func Run(ctx context.Context, o Options) (out Outcome, err error) {
 	}()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer cancelOnHangup(ctx, cancel)()
+
+	keys, stop, err := readKeys(ctx, o.In)
+	if err != nil {
+		return Lost, err
+	}
+	defer func() {
+		cancel()
+		stop()
+	}()
+	s := &session{o: o, keys: keys}
+	return s.relay(ctx)
+}
+
+// cancelOnHangup cancels ctx's run when SIGHUP or SIGTERM arrives (the
+// terminal closed, the process told to end), so the terminal is restored
+// on the way out. The returned function stops listening.
+func cancelOnHangup(ctx context.Context, cancel context.CancelFunc) (stop func()) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, hangups...)
-	defer signal.Stop(sigs)
 	go func() {
 		select {
 		case <-sigs:
@@ -120,13 +137,18 @@ func Run(ctx context.Context, o Options) (out Outcome, err error) {
 		case <-ctx.Done():
 		}
 	}()
+	return func() { signal.Stop(sigs) }
+}
 
-	in, err := cancelreader.NewReader(o.In)
+// readKeys reads the local terminal in, 4 KiB at most a read, onto the
+// returned channel until ctx ends or the read fails. stop (after ctx is
+// cancelled) ends the reader and waits for it.
+func readKeys(ctx context.Context, f *os.File) (keys chan []byte, stop func(), err error) {
+	in, err := cancelreader.NewReader(f)
 	if err != nil {
-		return Lost, err
+		return nil, nil, err
 	}
-	defer in.Close()
-	keys := make(chan []byte)
+	keys = make(chan []byte)
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
@@ -145,13 +167,17 @@ func Run(ctx context.Context, o Options) (out Outcome, err error) {
 			}
 		}
 	}()
-	defer func() {
-		cancel()
+	return keys, func() {
 		in.Cancel()
 		<-readDone
-	}()
+		in.Close()
+	}, nil
+}
 
-	s := &session{o: o, keys: keys}
+// relay runs the remote shell, and after a lost connection asks whether
+// to reconnect, until the shell exits, the user leaves or ctx ends.
+func (s *session) relay(ctx context.Context) (Outcome, error) {
+	o := s.o
 	s.say("colabdash shell on " + o.Runtime + " · " + DetachHint + " (after a newline) · exit ends the shell")
 	for {
 		out, err := s.once(ctx)
@@ -166,23 +192,13 @@ func Run(ctx context.Context, o Options) (out Outcome, err error) {
 		if !errors.As(err, &ce) {
 			return out, err // it never connected
 		}
-		if o.Listed != nil {
-			lctx, lcancel := context.WithTimeout(ctx, 30*time.Second)
-			l, lerr := o.Listed(lctx)
-			lcancel()
-			switch {
-			case lerr != nil:
-				s.say("connection to " + o.Runtime + " closed (" + err.Error() + "); whether the runtime still runs is unknown: " + lerr.Error())
-				return Lost, err
-			case !l:
-				s.say("runtime " + o.Runtime + " is gone (reclaimed): its shell ended with it")
-				return Reclaimed, err
-			}
+		if out, ended := s.stillListed(ctx, err); ended {
+			return out, err
 		}
 		s.say("connection to " + o.Runtime + " closed (" + err.Error() + "); the runtime is still running.")
 		s.say("r reconnects (a new shell, with a fresh token); any other key quits")
 		select {
-		case k := <-keys:
+		case k := <-s.keys:
 			if len(k) == 0 || (k[0] != 'r' && k[0] != 'R') {
 				return Lost, err
 			}
@@ -190,6 +206,27 @@ func Run(ctx context.Context, o Options) (out Outcome, err error) {
 			return Interrupted, nil
 		}
 	}
+}
+
+// stillListed asks (30 s at most) whether the runtime is still listed
+// after its connection closed with err; ended is true, with the outcome,
+// when it is gone or that cannot be told, and says so.
+func (s *session) stillListed(ctx context.Context, err error) (out Outcome, ended bool) {
+	if s.o.Listed == nil {
+		return Lost, false
+	}
+	lctx, lcancel := context.WithTimeout(ctx, 30*time.Second)
+	l, lerr := s.o.Listed(lctx)
+	lcancel()
+	switch {
+	case lerr != nil:
+		s.say("connection to " + s.o.Runtime + " closed (" + err.Error() + "); whether the runtime still runs is unknown: " + lerr.Error())
+		return Lost, true
+	case !l:
+		s.say("runtime " + s.o.Runtime + " is gone (reclaimed): its shell ended with it")
+		return Reclaimed, true
+	}
+	return Lost, false
 }
 
 // session is one Run: its options and the keys read from the terminal.

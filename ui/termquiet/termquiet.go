@@ -1,11 +1,11 @@
 // Package termquiet keeps the program from asking the terminal anything
-// while it loads. Bubble Tea v1's package init (tea_init.go) asks Lip
-// Gloss for the terminal's background, and termenv answers by writing
-// ESC]11;? and ESC[6n to a terminal on stdout and waiting up to 5 s for a
-// reply: every invocation of the binary, a verb or --help included, paid
-// for a dashboard feature. This package's init runs before that one and
-// sets TERM to "dumb" (for which termenv asks nothing and falls back to
-// COLORFGBG, else a dark background); Settle puts TERM back as it was.
+// while it loads. Bubble Tea v1's package init asks Lip Gloss for the
+// terminal's background, and termenv answers by writing ESC]11;? and ESC[6n
+// to a terminal on stdout and waiting up to 5 s for a reply: every
+// invocation of the binary, a verb or --help included, paid for a dashboard
+// feature. This package's init runs before that one and sets TERM to "dumb"
+// (for which termenv asks nothing and falls back to COLORFGBG, else a dark
+// background); Settle puts TERM back as it was.
 //
 // The ordering rests on the Go specification's package initialisation
 // order (Go 1.21+): packages initialise in import-path order as soon as

@@ -10,7 +10,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// The field samples (field-cases-2.md, cases 29 and 32).
+// Samples of what was seen in the field: a server put an OSC 52 clipboard
+// write, an OSC 0 title change and CSI 2J in runtime names, accelerators
+// and shapes, and a right-to-left override in an error message; a paste
+// into the filter carried an OSC 0 title and a CR.
 const (
 	osc52  = "\x1b]52;c;aGFja2Vk\x07"
 	osc0   = "\x1b]0;pwned\x07"

@@ -19,7 +19,7 @@ const (
 
 // DetectTimeout is how long DetectTheme waits for the terminal to answer
 // the background-colour query (OSC 11) before assuming a dark background
-// (300 ms): some terminals never answer (field case 25), and one over SSH
+// (300 ms): some terminals never answer, and one over SSH
 // answers a round trip later.
 const DetectTimeout = 300 * time.Millisecond
 
@@ -46,7 +46,7 @@ func paletteFor(theme string) palette {
 }
 
 // DetectTheme returns "light" or "dark" for the terminal's background
-// without stalling start-up (field case 25). COLORFGBG ("15;0" = light
+// without stalling start-up. COLORFGBG ("15;0" = light
 // text on a dark background) decides when set. Otherwise it asks the
 // terminal (OSC 11, then a cursor-position request every terminal
 // answers) and waits at most DetectTimeout; no answer, or no terminal,

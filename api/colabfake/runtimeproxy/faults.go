@@ -26,7 +26,7 @@ const (
 	// (Content-Type Fault.ContentType) without handling the request.
 	FaultStatus
 	// FaultIgnoreRange serves a download as 200 with the whole file,
-	// ignoring Range (field case 50 b).
+	// ignoring Range.
 	FaultIgnoreRange
 )
 
@@ -58,7 +58,7 @@ const (
 	FaultRedirectToken
 )
 
-// Runtime-proxy faults of the monitor's routes (issue 21), matched like
+// Runtime-proxy faults of the monitor's routes, matched like
 // the others; with PathPrefix "api/colab/resources" they hit Colab's
 // resources route only.
 const (
@@ -67,7 +67,7 @@ const (
 	FaultDelay FaultKind = iota + 200
 	// FaultStockNotFound answers as a stock jupyter_server does for a
 	// route it lacks: 404 text/html with its "Jupyter Server" page, Server:
-	// TornadoServer and its Content-Security-Policy (field case 75).
+	// TornadoServer and its Content-Security-Policy.
 	FaultStockNotFound
 )
 

@@ -11,18 +11,26 @@ import (
 	"io"
 )
 
+// errTruncated is the error of a body that ends inside its JSON.
+var errTruncated = errors.New("truncated JSON body")
+
+// isSpace reports whether c is JSON white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// skipSpace reads past white space and returns the first other byte.
 func skipSpace(br *bufio.Reader) (byte, error) {
 	for {
 		c, err := br.ReadByte()
 		if err != nil {
-			return 0, errors.New("truncated JSON body")
+			return 0, errTruncated
 		}
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		if !isSpace(c) {
 			return c, nil
 		}
 	}
 }
 
+// expect reads past white space and then the byte want, or fails.
 func expect(br *bufio.Reader, want byte) error {
 	c, err := skipSpace(br)
 	if err != nil {
@@ -35,47 +43,85 @@ func expect(br *bufio.Reader, want byte) error {
 }
 
 // readValue reads one JSON value (string, number, literal, object or
-// array) of at most max bytes and returns its raw text.
+// array) of at most max bytes and returns its raw text. It finds where
+// the value ends, not whether it is valid: the caller decodes it. A
+// number or literal ends before the delimiter or white space after it,
+// which is left unread.
 func readValue(br *bufio.Reader, max int) ([]byte, error) {
-	var out []byte
-	depth, inStr, esc := 0, false, false
+	var (
+		out []byte
+		end valueEnd
+	)
 	for {
 		c, err := br.ReadByte()
 		if err != nil {
-			return nil, errors.New("truncated JSON body")
+			return nil, errTruncated
 		}
 		if len(out) >= max {
 			return nil, errors.New("JSON value too large")
 		}
-		if len(out) == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+		if len(out) == 0 && isSpace(c) {
 			continue
 		}
-		if !inStr && depth == 0 && len(out) > 0 && (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+		if len(out) > 0 && end.endsBare(c) {
 			_ = br.UnreadByte()
 			return out, nil
 		}
 		out = append(out, c)
-		switch {
-		case inStr && esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case inStr && c == '"':
-			inStr = false
-			if depth == 0 {
-				return out, nil
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-			if depth == 0 {
-				return out, nil
-			}
+		if end.step(c) {
+			return out, nil
 		}
 	}
+}
+
+// valueEnd follows a JSON value byte by byte far enough to tell where it
+// ends: the nesting of objects and arrays, and whether a string (and an
+// escape in it) is open.
+type valueEnd struct {
+	depth int
+	inStr bool
+	esc   bool
+}
+
+// endsBare reports whether c, met after the start of a value, ends a
+// number or literal: a delimiter or white space outside any string,
+// object or array.
+func (v *valueEnd) endsBare(c byte) bool {
+	return !v.inStr && v.depth == 0 && (c == ',' || c == '}' || c == ']' || isSpace(c))
+}
+
+// step takes the value's next byte c and reports whether it completes
+// the value: the closing quote of a top-level string, or the bracket
+// that closes the outermost object or array.
+func (v *valueEnd) step(c byte) bool {
+	switch {
+	case v.inStr:
+		return v.inString(c)
+	case c == '"':
+		v.inStr = true
+	case c == '{' || c == '[':
+		v.depth++
+	case c == '}' || c == ']':
+		v.depth--
+		return v.depth == 0
+	}
+	return false
+}
+
+// inString takes byte c inside a string: a backslash escapes the byte
+// after it, a quote not escaped closes the string (and the value, at the
+// top level); anything else, brackets included, is the string's.
+func (v *valueEnd) inString(c byte) bool {
+	switch {
+	case v.esc:
+		v.esc = false
+	case c == '\\':
+		v.esc = true
+	case c == '"':
+		v.inStr = false
+		return v.depth == 0
+	}
+	return false
 }
 
 // jsonStringReader yields the bytes of a JSON string (still escaped) up

@@ -1,8 +1,8 @@
 package runtimeproxy
 
 // A front end's ways between the client and the runtime: nginx's HTML 413
-// past Config.ProxyMaxBody (field case 68), and Colab's anti-XSSI guard
-// ")]}'\n" before every JSON reply with Config.XSSI (field case 76).
+// past Config.ProxyMaxBody, and Colab's anti-XSSI guard
+// ")]}'\n" before every JSON reply with Config.XSSI.
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 )
 
 // nginx413 is the page nginx answers a body over client_max_body_size
-// with: HTML, not Jupyter's JSON (field case 68; jupyterhub#1569).
+// with: HTML, not Jupyter's JSON (jupyterhub#1569).
 const nginx413 = "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n" +
 	"<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
 

@@ -14,7 +14,7 @@
 // Colab's GET api/colab/resources (RAM, disks, GPUs). Hidden names
 // (a segment starting with ".") are neither listed nor served, except
 // that files/ serves the rich-output bundles under content/.dsm_outputs/,
-// as Colab documents (colab-api.md §4). Colab's terminal WebSocket
+// as Colab documents. Colab's terminal WebSocket
 // colab/tty is package terminal's. With Config.JupyterUpstream every
 // request behind the token goes to that Jupyter server instead.
 //
@@ -50,7 +50,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy/terminal"
 )
 
-// Proxy header and query names (colab-api.md §4); the same values as
+// Proxy header and query names; the same values as
 // api/jupyter's, repeated so the emulator does not import its client.
 const (
 	// TokenHeader carries the runtime's proxy token on plain HTTP.
@@ -107,11 +107,11 @@ type Kernel struct {
 	// ID is the Jupyter kernel id (a UUID).
 	ID string
 	// ExecutionState is "busy" while an emulated run is in flight,
-	// "starting" for a kernel that never came up (field case 74), else
+	// "starting" for a kernel that never came up, else
 	// "idle".
 	ExecutionState string
 	// LastActivity is the kernel's start, then the start and the end of
-	// each run: it stands still while a run prints nothing (field case 73).
+	// each run: it stands still while a run prints nothing.
 	LastActivity time.Time
 }
 

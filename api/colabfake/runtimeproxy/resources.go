@@ -1,9 +1,8 @@
 package runtimeproxy
 
-// Colab's resource figures, GET api/colab/resources (issue 21;
-// monitor-and-shell.md §1, §5): the reply colab-vscode's resource tree
-// reads, behind the proxy token like every other route, with Colab's
-// XSSI guard before it.
+// Colab's resource figures, GET api/colab/resources: the reply
+// colab-vscode's resource tree reads, behind the proxy token like every
+// other route, with Colab's XSSI guard before it.
 
 import (
 	"bufio"
@@ -278,7 +277,7 @@ func parseNvidiaSMI(out []byte) []resGPU {
 }
 
 // Jupyter's stock 404 page, which a stock jupyter_server (no Colab
-// routes) answers an unknown route with (field case 75, measured on
+// routes) answers an unknown route with (measured on
 // jupyter_server 1.23.3): text/html, Server: TornadoServer, Jupyter's
 // Content-Security-Policy.
 const stockNotFoundPage = "<!DOCTYPE HTML>\n<html>\n<head>\n    <meta charset=\"utf-8\">\n    <title>Jupyter Server</title>\n" +

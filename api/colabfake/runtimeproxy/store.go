@@ -78,7 +78,7 @@ func remotePath(id, p string) (string, bool) {
 // richOutputDir holds execute_code's rich-output bundles
 // (RichOutput.filePath "/content/.dsm_outputs/{msg id}/out-000.json"),
 // which Colab documents fetching with GET {url}/files/content/.dsm_outputs/…
-// (colab-api.md §1.10, §4) although the directory is hidden.
+// although the directory is hidden.
 const richOutputDir = "content/.dsm_outputs/"
 
 // servedByFiles reports whether GET files/{p} may serve p: any path

@@ -1,6 +1,6 @@
 package runtimeproxy
 
-// A large directory without the files (field case 70): with
+// A large directory without the files: with
 // Config.ManyFiles = N every runtime's SyntheticDir lists N empty files
 // named as an image dataset's are ("img_000001_augmented_sample.png"),
 // generated as the reply is written, so a 120,000-entry listing (35 MB of
@@ -119,7 +119,7 @@ func (s *Server) serveSynthetic(w http.ResponseWriter, r *http.Request, rest str
 }
 
 // writeSyntheticEntry writes one empty file's model as jupyter-server
-// writes a listing's entries (about 294 bytes each, field case 70); with
+// writes a listing's entries (about 294 bytes each); with
 // content, its (empty) text content.
 func writeSyntheticEntry(w io.Writer, p, name string, content bool) {
 	ts := jupyterTime(syntheticTime)

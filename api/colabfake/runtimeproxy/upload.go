@@ -19,7 +19,7 @@ import (
 const maxInlineContent = 64 << 20
 
 // maxPutBody bounds one contents PUT body, in bytes: Colab's "keep each
-// request under 50 MB" (colab-api.md §4), 50 MB being 50,000,000 bytes.
+// request under 50 MB", 50 MB being 50,000,000 bytes.
 // A larger body is refused with 413 (see putTooLarge).
 const maxPutBody = 50_000_000
 
@@ -51,7 +51,7 @@ func (o *overLimit) Read(p []byte) (int, error) {
 
 // putModel saves a file or directory, with LargeFileManager's chunk
 // semantics: no chunk or chunk 1 writes (truncates), any other value
-// (including -1) appends, with no sequence check (field case 49).
+// (including -1) appends, with no sequence check.
 func (s *Server) putModel(w http.ResponseWriter, r *http.Request, root *os.Root, id, sp, p string) {
 	if p == "" {
 		jsonError(w, http.StatusBadRequest, "Cannot save to the root directory")
@@ -163,9 +163,11 @@ func appendFile(root *os.Root, from, to string) error {
 	return dst.Close()
 }
 
+// putFields are the fields of a contents PUT body the emulator acts on;
+// the content itself goes to the spool file.
 type putFields struct {
 	typ, format string
-	chunk       *int
+	chunk       *int // nil when absent or null
 	hasContent  bool
 }
 
@@ -175,116 +177,168 @@ type putFields struct {
 // size is the body's Content-Length (-1 unknown): a small body gets
 // small buffers (many small files are uploaded at once).
 func readPutModel(body io.Reader, size int64, root *os.Root, spool string) (putFields, error) {
-	var pf putFields
 	bufSize := int64(256 << 10)
 	if size >= 0 {
 		bufSize = min(bufSize, max(size+16, 4096))
 	}
-	br := bufio.NewReaderSize(body, int(bufSize))
-	if err := expect(br, '{'); err != nil {
-		return pf, err
+	pr := &putReader{br: bufio.NewReaderSize(body, int(bufSize)), bufSize: bufSize, root: root, spool: spool}
+	if err := expect(pr.br, '{'); err != nil {
+		return pr.pf, err
 	}
-	var rawContent bool // the content was spooled still JSON-escaped
 	for first := true; ; first = false {
-		c, err := skipSpace(br)
+		key, ok, err := pr.nextKey(first)
 		if err != nil {
-			return pf, err
+			return pr.pf, err
 		}
-		if c == '}' {
+		if !ok {
 			break
 		}
-		if !first {
-			if c != ',' {
-				return pf, errors.New("malformed JSON body")
-			}
-			if c, err = skipSpace(br); err != nil {
-				return pf, err
-			}
-		}
-		if c != '"' {
-			return pf, errors.New("malformed JSON body")
-		}
-		_ = br.UnreadByte()
-		kraw, err := readValue(br, 1<<10)
-		if err != nil {
-			return pf, err
-		}
-		var key string
-		if err := json.Unmarshal(kraw, &key); err != nil {
-			return pf, errors.New("malformed JSON key")
-		}
-		if err := expect(br, ':'); err != nil {
-			return pf, err
-		}
-		c, err = skipSpace(br)
-		if err != nil {
-			return pf, err
-		}
-		_ = br.UnreadByte()
-		if key == "content" && c == '"' {
-			_, _ = br.ReadByte()
-			f, err := root.Create(spool)
-			if err != nil {
-				return pf, err
-			}
-			sr := &jsonStringReader{br: br}
-			// The decoder yields at most 768 bytes a Read: buffer the
-			// writes, or every one is a system call.
-			bw := bufio.NewWriterSize(f, int(min(1<<20, 4*bufSize)))
-			if pf.format == "base64" {
-				_, err = io.Copy(bw, base64.NewDecoder(base64.StdEncoding, sr))
-			} else {
-				_, err = io.Copy(bw, sr)
-				rawContent = true
-			}
-			if ferr := bw.Flush(); err == nil {
-				err = ferr
-			}
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err == nil && pf.format == "base64" && sr.escaped {
-				err = errors.New("escaped characters in base64 content")
-			}
-			if err != nil {
-				return pf, fmt.Errorf("bad content: %v", err)
-			}
-			pf.hasContent = true
-			continue
-		}
-		raw, err := readValue(br, 1<<20)
-		if err != nil {
-			return pf, err
-		}
-		switch key {
-		case "type":
-			_ = json.Unmarshal(raw, &pf.typ)
-		case "format":
-			_ = json.Unmarshal(raw, &pf.format)
-		case "chunk":
-			var n int
-			if string(raw) != "null" {
-				if err := json.Unmarshal(raw, &n); err != nil {
-					return pf, errors.New("chunk is not an integer")
-				}
-				pf.chunk = &n
-			}
-		case "content":
-			if string(raw) != "null" {
-				pf.hasContent = true
-				if err := root.WriteFile(spool, raw, 0o600); err != nil {
-					return pf, err
-				}
-				rawContent = true
-			}
+		if err := pr.member(key); err != nil {
+			return pr.pf, err
 		}
 	}
-	if pf.hasContent && rawContent {
-		if err := decodeSpool(root, spool, pf.format); err != nil {
-			return pf, err
+	if pr.pf.hasContent && pr.rawContent {
+		if err := decodeSpool(pr.root, pr.spool, pr.pf.format); err != nil {
+			return pr.pf, err
 		}
 	}
-	return pf, nil
+	return pr.pf, nil
+}
+
+// putReader is readPutModel's state while it reads the body's members.
+type putReader struct {
+	br      *bufio.Reader
+	bufSize int64 // br's size, which also scales the spool's write buffer
+	root    *os.Root
+	spool   string
+	pf      putFields
+	// rawContent: the content was spooled still JSON-escaped (text, or
+	// not a string), for decodeSpool to decode once the format is known.
+	rawContent bool
+}
+
+// nextKey reads up to and including the colon after the next member's
+// key, first telling whether a comma must come before it; ok is false at
+// the object's closing brace.
+func (pr *putReader) nextKey(first bool) (key string, ok bool, err error) {
+	c, err := skipSpace(pr.br)
+	if err != nil {
+		return "", false, err
+	}
+	if c == '}' {
+		return "", false, nil
+	}
+	if !first {
+		if c != ',' {
+			return "", false, errors.New("malformed JSON body")
+		}
+		if c, err = skipSpace(pr.br); err != nil {
+			return "", false, err
+		}
+	}
+	if c != '"' {
+		return "", false, errors.New("malformed JSON body")
+	}
+	_ = pr.br.UnreadByte()
+	kraw, err := readValue(pr.br, 1<<10)
+	if err != nil {
+		return "", false, err
+	}
+	if err := json.Unmarshal(kraw, &key); err != nil {
+		return "", false, errors.New("malformed JSON key")
+	}
+	if err := expect(pr.br, ':'); err != nil {
+		return "", false, err
+	}
+	return key, true, nil
+}
+
+// member reads the value of the member named key: a string content
+// streams to the spool file, any other value is read whole (at most
+// 1 MiB) and kept when it is a field the emulator acts on.
+func (pr *putReader) member(key string) error {
+	c, err := skipSpace(pr.br)
+	if err != nil {
+		return err
+	}
+	_ = pr.br.UnreadByte()
+	if key == "content" && c == '"' {
+		_, _ = pr.br.ReadByte()
+		f, err := pr.root.Create(pr.spool)
+		if err != nil {
+			return err
+		}
+		if err := pr.streamContent(f); err != nil {
+			return fmt.Errorf("bad content: %v", err)
+		}
+		pr.pf.hasContent = true
+		return nil
+	}
+	raw, err := readValue(pr.br, 1<<20)
+	if err != nil {
+		return err
+	}
+	return pr.setField(key, raw)
+}
+
+// streamContent copies the content string (its opening quote read) to
+// the spool file f, which it closes: base64-decoded when the format, sent
+// before it, is base64 (which must then hold no escapes), else still
+// escaped for decodeSpool.
+func (pr *putReader) streamContent(f *os.File) error {
+	var err error
+	sr := &jsonStringReader{br: pr.br}
+	// The decoder yields at most 768 bytes a Read: buffer the
+	// writes, or every one is a system call.
+	bw := bufio.NewWriterSize(f, int(min(1<<20, 4*pr.bufSize)))
+	if pr.pf.format == "base64" {
+		_, err = io.Copy(bw, base64.NewDecoder(base64.StdEncoding, sr))
+	} else {
+		_, err = io.Copy(bw, sr)
+		pr.rawContent = true
+	}
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && pr.pf.format == "base64" && sr.escaped {
+		err = errors.New("escaped characters in base64 content")
+	}
+	return err
+}
+
+// setField keeps the raw JSON value of the member named key: type,
+// format, chunk (an integer or null) and a content that is not a string
+// (a notebook's JSON, spooled as is; null means none). Other members are
+// ignored, as are a type or format that is not a string.
+func (pr *putReader) setField(key string, raw []byte) error {
+	switch key {
+	case "type":
+		_ = json.Unmarshal(raw, &pr.pf.typ)
+	case "format":
+		_ = json.Unmarshal(raw, &pr.pf.format)
+	case "chunk":
+		if string(raw) == "null" {
+			return nil
+		}
+		var n int
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return errors.New("chunk is not an integer")
+		}
+		pr.pf.chunk = &n
+	case "content":
+		if string(raw) == "null" {
+			return nil
+		}
+		pr.pf.hasContent = true
+		if err := pr.root.WriteFile(pr.spool, raw, 0o600); err != nil {
+			return err
+		}
+		pr.rawContent = true
+	}
+	return nil
 }
 
 // decodeSpool turns spooled JSON-escaped content into the file's bytes:

@@ -15,19 +15,7 @@ import (
 )
 
 // MaxCode bounds the code exec reads from -f FILE or stdin (1 MiB).
-const MaxCode = 1 << 20
-
-// maxExecDrops is how many execute_code calls in a row may fail with a
-// dropped connection (UNAVAILABLE, each after the client's own retries)
-// before exec gives up and says how to reattach; execDropWait is the wait
-// after the first, doubled for each further one (1 s, 2 s … 16 s: half a
-// minute of outage is ridden out). DEADLINE_EXCEEDED, the server's 600 s
-// cut-off, is no failure: exec reattaches until --timeout. Variables so
-// tests need not wait.
-var (
-	MaxDrops = 5
-	DropWait = time.Second
-)
+const MaxCode = kit.MaxCode
 
 // Report is the JSON of `colabdash exec --json`: ExecuteCodeResult
 // (colab-api.md §2.7) with every field present. ExecutionError is null

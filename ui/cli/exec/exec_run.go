@@ -2,19 +2,12 @@ package exec
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
-	"github.com/colabdash/colabdash/ui/cli/runtimes"
-	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 )
@@ -47,11 +40,9 @@ func reattachHint(g *kit.Globals, session, executionID string, src codeSource) s
 }
 
 func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
-	if o.session != "" {
-		if _, _, ok := kit.SplitSessionArg(args[0]); ok || strings.Contains(o.session, "/") {
-			return &kit.ExitError{Code: kit.ExitUsage, Msg: "give the session once: TARGET RUNTIME with --session ID, or TARGET RUNTIME/ID"}
-		}
-		args = append([]string{args[0] + "/" + o.session}, args[1:]...)
+	args, err := o.sessionInTarget(args)
+	if err != nil {
+		return err
 	}
 	code, src, err := v.readCode(cmd.Context(), args, o)
 	if err != nil {
@@ -63,246 +54,47 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 		}
 	}
 	// ctrl+c is this command's own business from here on: the first one
-	// asks (or detaches), so the calls must not die with the process's
-	// context.
-	var sigs <-chan os.Signal
+	// interrupts the kernel (or stops before the code was sent), so the
+	// calls must not die with the process's context.
+	x := &execRun{v: v, o: o, base: context.WithoutCancel(cmd.Context())}
 	if v.S.Interrupts != nil {
 		ch, stop := v.S.Interrupts()
 		defer stop()
-		sigs = ch
+		x.sigs = ch
 	}
 	v.S.Signals.Own() // a ctrl+c answered "keep waiting" does not end the run
-	base := context.WithoutCancel(cmd.Context())
-	prep, cancelPrep := context.WithCancel(client.ListToolsEarly(base)) // its schema calls follow: tools/list goes alongside the first call
-	defer cancelPrep()
-	watching := make(chan struct{})
-	go func() {
-		defer close(watching)
-		select {
-		case sig := <-sigs:
-			v.S.Signals.Record(sig)
-			cancelPrep() // ctrl+c before the code was sent: just stop
-		case <-prep.Done():
-		}
-	}()
-	conn, err := v.Connect(base)
+	conn, err := v.Connect(x.base)
 	if err != nil {
 		return err
 	}
-	// detached: the command leaves a run going server-side. Closing the
-	// MCP session then is not waited for: the server may hold its DELETE
-	// until the abandoned call has noticed it was cancelled, and go-sdk
-	// waits up to 5 s for it, so ctrl+c, d took 5 s to detach.
-	detached := false
-	defer func() {
-		if detached {
-			go conn.Close()
-			return
-		}
-		conn.Close()
-	}()
-	session, err := v.execTarget(prep, conn, args[0], o)
-	interrupted := prep.Err() != nil
-	cancelPrep()
-	<-watching // from here on the signals are the loop's below
-	switch {
-	case interrupted:
-		return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted before the code was sent"}
-	case err != nil:
+	x.conn = conn
+	defer x.closeConn()
+	if err := x.resolve(args[0]); err != nil {
 		return err
 	}
-	if o.rm && !state.IsOwnSession(session) {
-		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--rm closes only a session colabdash opened (colabdash-…); " + kit.SessionRef(session) + " is probably a notebook's: leave --rm out"}
-	}
-
-	req := api.ExecuteCodeRequest{Session: session, Code: code, ExecutionID: o.executionID}
+	req := api.ExecuteCodeRequest{Session: x.session, Code: code, ExecutionID: o.executionID}
 	if req.ExecutionID == "" {
 		req.ExecutionID = uuid.NewString()
 	}
-	hint := reattachHint(v.G, session, req.ExecutionID, src)
+	x.hint = reattachHint(v.G, x.session, req.ExecutionID, src)
 	if v.S.ErrTTY {
-		v.Note("running on " + kit.SessionRef(session) + " (executionId " + req.ExecutionID + "); ctrl+c interrupts the kernel, twice stops or detaches")
+		v.Note("running on " + kit.SessionRef(x.session) + " (executionId " + req.ExecutionID + "); ctrl+c interrupts the kernel, twice stops or detaches")
 	}
+	x.start(req)
+	defer x.cancelCall()
+	return x.follow()
+}
 
-	type outcome struct {
-		res api.ExecuteCodeResult
-		err error
+// sessionInTarget folds --session ID into TARGET (RUNTIME/ID), refusing
+// a session given twice.
+func (o execOptions) sessionInTarget(args []string) ([]string, error) {
+	if o.session == "" {
+		return args, nil
 	}
-	done := make(chan outcome, 1)
-	callCtx, cancelCall := context.WithCancel(base)
-	defer cancelCall()
-	go func() {
-		res, err := v.runCode(callCtx, conn, req)
-		done <- outcome{res, err}
-	}()
-	// abandon stops waiting for the call and returns err once the call has
-	// noticed (nothing writes to stderr behind our back afterwards).
-	abandon := func(err error) error {
-		cancelCall()
-		<-done
-		return err
+	if _, _, ok := kit.SplitSessionArg(args[0]); ok || strings.Contains(o.session, "/") {
+		return nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "give the session once: TARGET RUNTIME with --session ID, or TARGET RUNTIME/ID"}
 	}
-	// detach abandons the call and leaves the run going: nothing more to
-	// wait for.
-	detach := func(err error) error {
-		detached = true
-		err = abandon(err)
-		// Its own line: the error's line ends with the command that
-		// reattaches, to paste.
-		v.Note("the session stays open; " + v.G.CloseSessionHint(session))
-		return err
-	}
-	// finished prints the outcome and, with --rm, closes the session.
-	finished := func(res api.ExecuteCodeResult, err error) error {
-		out := v.execDone(res, err, session, hint, conn)
-		if !o.rm || err != nil && kit.AsAPIError(err) != nil && kit.AsAPIError(err).Reattachable() {
-			return out
-		}
-		ctx, cancel := context.WithTimeout(base, 30*time.Second)
-		defer cancel()
-		if derr := conn.Svc.DeleteSession(ctx, session); derr != nil {
-			v.Note("--rm: could not close session " + kit.SessionRef(session) + ": " + kit.Classify(derr, conn.Creds).Msg + "; " + v.G.CloseSessionHint(session))
-			if out == nil {
-				return &kit.ExitError{Code: kit.ExitAPI, Msg: ""}
-			}
-			return out
-		}
-		if v.S.ErrTTY {
-			v.Note("closed session " + kit.SessionRef(session) + " (--rm)")
-		}
-		var ee *kit.ExitError
-		if errors.As(out, &ee) && ee.Code == kit.ExitInterrupted {
-			// execDone said the session keeps its state: --rm has just closed it.
-			ee.Msg = "interrupted: the code raised KeyboardInterrupt; session " + kit.SessionRef(session) + " closed (--rm)"
-		}
-		return out
-	}
-	interruptDone := make(chan error, 1)
-	var deadline <-chan time.Time
-	if o.timeout > 0 {
-		t := time.NewTimer(o.timeout)
-		defer t.Stop()
-		deadline = t.C
-	}
-	for {
-		select {
-		case r := <-done:
-			return finished(r.res, r.err)
-		case <-deadline:
-			return detach(&kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
-		case err := <-interruptDone:
-			if err != nil {
-				v.Note("could not interrupt the kernel: " + kit.Classify(err, conn.Creds).Msg + "; ctrl+c again to stop or detach")
-			} else {
-				v.Note("interrupted the kernel; waiting for the code to stop (ctrl+c again to stop or detach)")
-			}
-			continue
-		case sig := <-sigs:
-			v.S.Signals.Record(sig)
-			// SIGTERM (kill) and SIGHUP (the terminal is gone) detach at
-			// once.
-			if sig != os.Interrupt {
-				return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
-			}
-			// The first ctrl+c interrupts the kernel, as jupyter console
-			// does: KeyboardInterrupt in the code, the session's state kept.
-			if !v.interrupted {
-				v.interrupted = true
-				v.Note("ctrl+c: interrupting the kernel (KeyboardInterrupt in the code; ctrl+c again to stop or detach)")
-				go func() {
-					_, err := v.interruptKernel(base, conn, session)
-					interruptDone <- err
-				}()
-				continue
-			}
-		}
-		if !v.CanPrompt() {
-			return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
-		}
-		answer := make(chan string, 1)
-		q := "\nStop the code (s: closes session " + kit.SessionRef(session) + ", its state is lost) or detach (d: it keeps running)? "
-		// On a terminal one key answers (raw mode, restored on every
-		// path); where raw mode cannot be had, a line does.
-		kp := v.openKeyPrompt()
-		endAsk := func() {
-			if kp != nil && kp.close() {
-				v.Mu.Lock()
-				fmt.Fprintln(v.S.Err)
-				v.Mu.Unlock()
-			}
-		}
-		defer endAsk() // a panic too leaves the terminal as it was
-		switch {
-		case kp == nil:
-			go func() {
-				a, _, _ := v.Ask(base, q+"Type s or d, then Enter (anything else: keep waiting): ")
-				answer <- a
-			}()
-		default:
-			// The question first, while line ends still return the
-			// carriage; then raw mode.
-			v.Mu.Lock()
-			fmt.Fprint(v.S.Err, termtext.Block(v.Red().Redact(q+"Press s or d (any other key: keep waiting) ")))
-			v.Mu.Unlock()
-			if kp.raw() != nil {
-				kp = nil
-				v.Mu.Lock()
-				fmt.Fprint(v.S.Err, "then Enter: ")
-				v.Mu.Unlock()
-				go func() {
-					a, _ := v.ReadLine(base)
-					answer <- strings.TrimSpace(a)
-				}()
-				break
-			}
-			go func() {
-				b, err := kp.read()
-				if kp.close() {
-					echo := ""
-					if err == nil && b > ' ' && b < 0x7f {
-						echo = string(rune(b))
-					}
-					v.Mu.Lock()
-					fmt.Fprintln(v.S.Err, echo)
-					v.Mu.Unlock()
-				}
-				if err != nil {
-					return
-				}
-				if b == 0x03 { // ctrl+c in raw mode: a second ctrl+c
-					answer <- "ctrl+c"
-					return
-				}
-				answer <- string(rune(b))
-			}()
-		}
-		select {
-		case r := <-done:
-			endAsk()
-			return finished(r.res, r.err)
-		case <-deadline:
-			endAsk()
-			return detach(&kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", o.timeout, hint)})
-		case sig := <-sigs: // another ctrl+c (or SIGTERM): leave at once
-			v.S.Signals.Record(sig)
-			endAsk()
-			return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
-		case a := <-answer:
-			switch strings.ToLower(a) {
-			case "s":
-				abandon(nil)
-				ctx, cancel := context.WithTimeout(base, 30*time.Second)
-				defer cancel()
-				if err := conn.Svc.DeleteSession(ctx, session); err != nil {
-					return &kit.ExitError{Code: kit.ExitAPI, Msg: "could not stop the code: delete_session: " + kit.Classify(err, conn.Creds).Msg + "; " + hint}
-				}
-				return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "stopped: closed session " + kit.SessionRef(session)}
-			case "d", "ctrl+c":
-				return detach(&kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + hint})
-			}
-			v.Note("still waiting")
-		}
-	}
+	return append([]string{args[0] + "/" + o.session}, args[1:]...), nil
 }
 
 // execTarget resolves TARGET to the session to run in: a session must be
@@ -314,7 +106,7 @@ func (v *verb) execTarget(ctx context.Context, conn *kit.Connection, target stri
 			return "", err
 		}
 		name := rt.Name + "/sessions/" + sid
-		if err := runtimes.CheckListed(v.Verb, ctx, conn, map[string][]api.Session{}, rt, name); err != nil {
+		if err := v.CheckListed(ctx, conn, map[string][]api.Session{}, rt, name); err != nil {
 			return "", err
 		}
 		return name, nil
@@ -343,34 +135,15 @@ func (v *verb) execTarget(ctx context.Context, conn *kit.Connection, target stri
 	return se.Name, nil
 }
 
-// runCode calls execute_code, repeating the identical call (same session,
-// executionId and code) while it is cut off or the connection drops.
+// runCode runs req with ops.Exec, which follows state's one reattach rule
+// (same session, executionId and code); on a terminal each reattach is
+// said on stderr.
 func (v *verb) runCode(ctx context.Context, conn *kit.Connection, req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
-	drops := 0
-	for {
-		res, err := conn.Svc.ExecuteCode(ctx, req)
-		ae := kit.AsAPIError(err)
-		if err == nil || ctx.Err() != nil || ae == nil || !ae.Reattachable() {
-			return res, err
+	return ops.Exec(ctx, conn.Svc, req, func(ev ops.ExecEvent) {
+		if v.S.ErrTTY && ev.Err != nil {
+			v.Note("reattaching to the running code (" + string(ev.Err.Code) + "; same executionId)")
 		}
-		wait := time.Duration(0)
-		if ae.Code == api.Unavailable {
-			if drops++; drops > MaxDrops {
-				return res, err
-			}
-			wait = DropWait << (drops - 1)
-		} else {
-			drops = 0
-		}
-		if v.S.ErrTTY {
-			v.Note("reattaching to the running code (" + string(ae.Code) + "; same executionId)")
-		}
-		select {
-		case <-ctx.Done():
-			return res, ctx.Err()
-		case <-time.After(wait):
-		}
-	}
+	})
 }
 
 // execDone prints what the code did and returns the exit code: 0, or 1
@@ -378,7 +151,7 @@ func (v *verb) runCode(ctx context.Context, conn *kit.Connection, req api.Execut
 func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint string, conn *kit.Connection) error {
 	if err != nil {
 		ee := kit.Classify(err, conn.Creds)
-		if ae := kit.AsAPIError(err); ae != nil && ae.Reattachable() {
+		if mayBeRunning(err) && hint != "" {
 			ee.Msg += "; " + hint
 		}
 		return ee
@@ -400,42 +173,11 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 			return err
 		}
 	} else {
-		out := res.Stdout
-		if res.Result != "" {
-			if out != "" && !strings.HasSuffix(out, "\n") {
-				out += "\n"
-			}
-			out += res.Result + "\n"
-		}
-		v.program(v.S.Out, v.S.OutTTY, out)
-		v.program(v.S.Err, v.S.ErrTTY, res.Stderr)
-		if res.OutputTruncated {
-			v.Note("the server truncated the output (the end is kept)")
-		}
-		for _, ro := range res.RichOutputs {
-			what := strings.Join(ro.MimeTypes, ", ")
-			if ro.FilePath != "" {
-				v.Note(fmt.Sprintf("rich output %d (%s) is on the runtime at %s", ro.Index, termtext.Cut(what, 80), termtext.Line(ro.FilePath)))
-			} else {
-				v.Note(fmt.Sprintf("rich output %d (%s) was dropped by the server", ro.Index, termtext.Cut(what, 80)))
-			}
-		}
+		v.PrintExecOutput(res)
 	}
 	xe := res.ExecutionError
 	if xe == nil {
 		return nil
-	}
-	if !v.AsJSON {
-		tb := make([]string, 0, len(xe.Traceback)+1)
-		for _, frame := range xe.Traceback {
-			tb = append(tb, strings.TrimRight(termtext.Output(frame), "\n"))
-		}
-		if len(tb) == 0 {
-			tb = append(tb, termtext.Line(xe.Name+": "+xe.Value))
-		}
-		v.Mu.Lock()
-		fmt.Fprintln(v.S.Err, v.Red().Redact(strings.Join(tb, "\n")))
-		v.Mu.Unlock()
 	}
 	if code := v.raisedCode(xe); code == kit.ExitInterrupted {
 		return &kit.ExitError{Code: code, Msg: "interrupted: the code raised KeyboardInterrupt; session " + kit.SessionRef(session) + " keeps its state"}
@@ -450,18 +192,4 @@ func (v *verb) raisedCode(xe *api.ExecuteError) int {
 		return kit.ExitInterrupted
 	}
 	return kit.ExitFailure
-}
-
-// program writes the code's own output to w: the exact bytes into a pipe
-// or file; on a terminal sanitized and redacted like any server text.
-func (v *verb) program(w io.Writer, tty bool, s string) {
-	if s == "" {
-		return
-	}
-	if tty {
-		s = v.Red().Redact(termtext.Output(s))
-	}
-	v.Mu.Lock()
-	defer v.Mu.Unlock()
-	io.WriteString(w, s)
 }

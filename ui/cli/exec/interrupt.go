@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 )
 
 // interruptTimeout bounds a kernel interrupt: get_runtime for a fresh
@@ -28,24 +27,14 @@ func (v *verb) interruptKernel(ctx context.Context, conn *kit.Connection, sessio
 	if !ok {
 		return "", errors.New("not a session name: " + session)
 	}
-	rt, err := conn.Svc.GetRuntime(ctx, name)
+	rt, err := ops.Connection(ctx, conn.Svc, name)
+	if errors.Is(err, ops.ErrNoConnection) {
+		return "", errors.New("the runtime has no connectionInfo")
+	}
 	if err != nil {
 		return "", kit.Classify(err, conn.Creds)
 	}
-	if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
-		return "", errors.New("the runtime has no connectionInfo")
-	}
-	jc, err := jupyter.New(jupyter.Options{Runtime: name, Info: *rt.ConnectionInfo, Redactor: v.Red(), Logger: v.G.Logs.Log,
-		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
-			rt, err := conn.Svc.GetRuntime(ctx, name)
-			if err != nil {
-				return api.ConnectionInfo{}, err
-			}
-			if rt.ConnectionInfo == nil {
-				return api.ConnectionInfo{}, errors.New("get_runtime returned no connectionInfo")
-			}
-			return *rt.ConnectionInfo, nil
-		}})
+	jc, err := ops.Jupyter(conn.Svc, name, *rt.ConnectionInfo, ops.JupyterOptions{Redactor: v.Red(), Logger: v.G.Logs.Log})
 	if err != nil {
 		return "", err
 	}

@@ -1,12 +1,8 @@
 // Package exec holds `colabdash exec`: Python code run on a runtime's
-// kernel, with reattach, detach and stop; run uses its RunCode and
-// ExecDone.
+// kernel, with reattach (ops.Exec), detach and stop.
 package exec
 
 import (
-	"context"
-
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
@@ -22,17 +18,4 @@ type verb struct {
 // newVerb is kit.NewVerb for one of this package's commands.
 func newVerb(g *kit.Globals, s *kit.Streams, name string) *verb {
 	return &verb{Verb: kit.NewVerb(g, s, name)}
-}
-
-// RunCode calls execute_code, repeating the identical call (same session,
-// executionId and code) while it is cut off or the connection drops. run
-// runs its script and its notebook's cells with it.
-func RunCode(v *kit.Verb, ctx context.Context, conn *kit.Connection, req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
-	return (&verb{Verb: v}).runCode(ctx, conn, req)
-}
-
-// ExecDone prints what the code did and returns the exit code: 0, or 1
-// when the code raised (hint is the line that says how to reattach).
-func ExecDone(v *kit.Verb, res api.ExecuteCodeResult, err error, session, hint string, conn *kit.Connection) error {
-	return (&verb{Verb: v}).execDone(res, err, session, hint, conn)
 }

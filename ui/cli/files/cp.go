@@ -161,13 +161,9 @@ type CopySummary struct {
 	Seconds float64      `json:"seconds"`
 }
 
-// CopiedFile is one file cp (or run's downloads) copied: cp --json's files[].
-type CopiedFile struct {
-	Src     string  `json:"src"`
-	Dst     string  `json:"dst"`
-	Bytes   int64   `json:"bytes"`
-	Seconds float64 `json:"seconds"`
-}
+// CopiedFile is one file cp copied: cp --json's files[] (kit's, which
+// run's downloads share).
+type CopiedFile = kit.CopiedFile
 
 func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, opts jupyter.CopyOptions) error {
 	tty := v.S.ErrTTY

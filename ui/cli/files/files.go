@@ -16,6 +16,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -85,73 +86,35 @@ func (v *verb) openRuntime(ctx context.Context, arg, typed string) (*runtimeFile
 		}
 		return nil, ee
 	}
-	name := found.Name
-	rt, err := conn.Svc.GetRuntime(ctx, name)
-	if err != nil {
-		conn.Close()
-		return nil, kit.Classify(err, conn.Creds)
-	}
-	if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
-		conn.Close()
-		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("runtime %s has no connectionInfo yet (is it still starting?)", termtext.Cut(found.ID(), 63))}
-	}
 	g := v.G
-	jc, err := jupyter.New(jupyter.Options{
-		Runtime:  name,
-		Info:     *rt.ConnectionInfo,
-		Redactor: g.Logs.Red,
-		Logger:   g.Logs.Log,
-		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
-			rt, err := conn.Svc.GetRuntime(ctx, name)
-			if err != nil {
-				return api.ConnectionInfo{}, err
-			}
-			if rt.ConnectionInfo == nil {
-				return api.ConnectionInfo{}, errors.New("get_runtime returned no connectionInfo")
-			}
-			return *rt.ConnectionInfo, nil
-		},
-	})
+	jc, rt, err := ops.OpenJupyter(ctx, conn.Svc, found.Name, ops.JupyterOptions{Redactor: g.Logs.Red, Logger: g.Logs.Log})
 	if err != nil {
 		conn.Close()
-		return nil, FileError(err, nil)
+		return nil, openError(err, found, conn)
 	}
 	return &runtimeFiles{conn: conn, jc: jc, rt: rt, rts: rts}, nil
 }
 
-// FileError turns a file-command failure into its exit code and one line.
-func FileError(err error, rf *runtimeFiles) *kit.ExitError {
-	var ee *kit.ExitError
-	if errors.As(err, &ee) {
-		return ee
-	}
+// openError is why openRuntime could not open runtime found: get_runtime's
+// failure, no connectionInfo yet, or an unusable one.
+func openError(err error, found api.Runtime, conn *kit.Connection) error {
 	var je *jupyter.Error
-	if errors.As(err, &je) {
-		code := kit.ExitFailure
-		switch je.Kind {
-		case jupyter.ErrIsDir:
-			if je.Message == "" { // a directory named without -r: the flag is missing
-				code = kit.ExitUsage
-			}
-		case jupyter.ErrTopLevel:
-			code = kit.ExitUsage
-		case jupyter.ErrNotFound, jupyter.ErrHidden, jupyter.ErrNoParent, jupyter.ErrLocalNotFound:
-			code = ExitNoSuchFile
-		case jupyter.ErrRuntimeGone, jupyter.ErrRefused, jupyter.ErrTransport, jupyter.ErrServer,
-			jupyter.ErrRedirect, jupyter.ErrNoConnection:
-			code = kit.ExitAPI
-		case jupyter.ErrInterrupted:
-			code = kit.ExitInterrupted
-		}
-		return &kit.ExitError{Code: code, Msg: api.OneLine(je.Error(), 0)}
+	switch {
+	case errors.Is(err, ops.ErrNoConnection):
+		return &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("runtime %s has no connectionInfo yet (is it still starting?)", termtext.Cut(found.ID(), 63))}
+	case errors.As(err, &je):
+		return FileError(err, nil)
 	}
-	if errors.Is(err, context.Canceled) {
-		return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted"}
-	}
+	return kit.Classify(err, conn.Creds)
+}
+
+// FileError turns a file-command failure into its exit code and one line
+// (kit.FileError, with rf's credentials for an API failure).
+func FileError(err error, rf *runtimeFiles) *kit.ExitError {
 	if rf != nil {
-		return kit.Classify(err, rf.conn.Creds)
+		return kit.FileError(err, rf.conn.Creds)
 	}
-	return kit.Classify(err, nil)
+	return kit.FileError(err, nil)
 }
 
 // completeRuntimeColon completes the RUNTIME of RUNTIME:PATH with the

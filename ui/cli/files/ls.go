@@ -117,18 +117,8 @@ type LsJSON struct {
 	Entries []lsEntry       `json:"entries"`
 }
 
-// absRemote writes a remote path (Jupyter's form, relative to the
-// runtime's root: "content/x", "" for the root) as every output of ls, cp
-// and rm names it: absolute on the runtime ("/content/x", "/").
-func absRemote(p string) string { return "/" + jupyter.CleanRemote(p) }
+// absRemote is kit.AbsRemote; AbsRemoteArg is kit.AbsRemoteArg.
+func absRemote(p string) string { return kit.AbsRemote(p) }
 
-// AbsRemoteArg rewrites a remote side written RUNTIME:PATH in Jupyter's
-// form ("rt-abc:content/x", as jupyter.FileResult has it) with PATH
-// absolute ("rt-abc:/content/x"). Runtime ids hold no colon.
-func AbsRemoteArg(s string) string {
-	id, p, ok := strings.Cut(s, ":")
-	if !ok {
-		return s
-	}
-	return id + ":" + absRemote(p)
-}
+// AbsRemoteArg rewrites RUNTIME:PATH with PATH absolute (kit.AbsRemoteArg).
+func AbsRemoteArg(s string) string { return kit.AbsRemoteArg(s) }

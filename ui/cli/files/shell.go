@@ -1,12 +1,12 @@
 package files
 
 import (
-	"context"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/shell"
 )
 
@@ -56,21 +56,8 @@ func ShellCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return err
 			}
 			defer rf.conn.Close()
-			name := rf.rt.Name
 			outcome, err := shell.Run(ctx, shell.Options{Runtime: rf.id(), Client: rf.jc, In: in, Out: out, FilterOSC: filterOSC,
-				Redact: v.Red().Redact, Logger: g.Logs.Log,
-				Listed: func(ctx context.Context) (bool, error) {
-					rts, err := rf.conn.Svc.ListRuntimes(ctx)
-					if err != nil {
-						return false, err
-					}
-					for _, rt := range rts {
-						if rt.Name == name {
-							return true, nil
-						}
-					}
-					return false, nil
-				}})
+				Redact: v.Red().Redact, Logger: g.Logs.Log, Listed: ops.Listed(rf.conn.Svc, rf.rt.Name)})
 			// Run has said what happened on the terminal: no second line.
 			switch outcome {
 			case shell.Exited, shell.Detached:

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -25,29 +26,21 @@ func ResolveRuntime(rts []api.Runtime, arg string) (api.Runtime, error) {
 	return rt, nil
 }
 
-// LookupRuntime is resolveRuntime telling apart an argument that matches
-// no runtime (missing true) from an ambiguous or empty one.
+// LookupRuntime is ResolveRuntime telling apart an argument that matches
+// no runtime (missing true) from an ambiguous or empty one. The matching
+// is ui/ops' (ops.ResolveRuntime); this is its wording.
 func LookupRuntime(rts []api.Runtime, arg string) (rt api.Runtime, missing bool, err *ExitError) {
-	id := strings.TrimPrefix(strings.TrimSpace(arg), "runtimes/")
-	if id == "" {
+	rt, rerr := ops.ResolveRuntime(rts, arg)
+	var re *ops.ResolveError
+	if !errors.As(rerr, &re) {
+		return rt, false, nil
+	}
+	switch re.Kind {
+	case ops.ResolveEmpty:
 		return api.Runtime{}, false, &ExitError{Code: ExitUsage, Msg: "empty runtime argument"}
-	}
-	var matches []api.Runtime
-	for _, rt := range rts {
-		if rt.ID() == id {
-			return rt, false, nil
-		}
-		if strings.HasPrefix(rt.ID(), id) {
-			matches = append(matches, rt)
-		}
-	}
-	if len(matches) == 1 {
-		return matches[0], false, nil
-	}
-	if len(matches) > 1 {
+	case ops.ResolveAmbiguous:
 		return api.Runtime{}, false, &ExitError{Code: ExitUsage, Msg: fmt.Sprintf("%q matches %d runtimes (%s): give more of the id",
-			termtext.Cut(arg, 80), len(matches), runtimeIDs(matches))}
-
+			termtext.Cut(arg, 80), len(re.Matches), runtimeIDs(re.Matches))}
 	}
 	return api.Runtime{}, true, MissingRuntime(arg, rts, rts, 0)
 }
@@ -70,13 +63,10 @@ func MissingRuntime(arg string, all, rts []api.Runtime, targeted int) *ExitError
 			live = "other live runtimes: " + runtimeIDs(rts)
 		}
 	}
-	id := strings.TrimPrefix(strings.TrimSpace(arg), "runtimes/")
-	if low := strings.ToLower(id); low != id {
-		if rt, _, err := LookupRuntime(all, low); err == nil {
-			live = "runtime ids are lower case: did you mean " + termtext.Cut(rt.ID(), 63) + "?"
-			if !slices.ContainsFunc(rts, func(r api.Runtime) bool { return r.Name == rt.Name }) {
-				live += " It is named in this command already"
-			}
+	if rt, ok := ops.LowerCaseMatch(all, arg); ok {
+		live = "runtime ids are lower case: did you mean " + termtext.Cut(rt.ID(), 63) + "?"
+		if !slices.ContainsFunc(rts, func(r api.Runtime) bool { return r.Name == rt.Name }) {
+			live += " It is named in this command already"
 		}
 	}
 	return &ExitError{Code: ExitNotFound, Msg: fmt.Sprintf("no runtime %q (%s)", termtext.Cut(arg, 80), live)}
@@ -148,6 +138,28 @@ func FindRuntime(ctx context.Context, conn *Connection, arg string) (api.Runtime
 		return api.Runtime{}, err
 	}
 	return ResolveRuntime(rts, arg)
+}
+
+// CheckListed reports (exit code 6) when session name is not open on rt,
+// listing rt's sessions once per runtime into listed (session close and
+// exec check a session argument with it).
+func (v *Verb) CheckListed(ctx context.Context, conn *Connection, listed map[string][]api.Session, rt api.Runtime, name string) error {
+	ss, ok := listed[rt.Name]
+	if !ok {
+		var err error
+		if ss, err = conn.Svc.ListSessions(ctx, rt.Name); err != nil {
+			return Classify(err, conn.Creds)
+		}
+		listed[rt.Name] = ss
+	}
+	if slices.ContainsFunc(ss, func(s api.Session) bool { return s.Name == name }) {
+		return nil
+	}
+	lists := "colabdash sessions lists them; " + UnusualID("the runtime", rt.ID())
+	if line := v.G.RuntimeCommand(rt.ID(), "sessions"); line != "" {
+		lists = line + " lists them"
+	}
+	return &ExitError{Code: ExitNotFound, Msg: fmt.Sprintf("no session %s open (%s)", SessionRef(name), lists)}
 }
 
 // --- outcomes of verbs with several targets ---

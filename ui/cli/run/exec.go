@@ -17,9 +17,8 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/cli/exec"
-	"github.com/colabdash/colabdash/ui/cli/files"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -137,27 +136,15 @@ func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int,
 // get_runtime and renewed the same way (as the file verbs' openRuntime,
 // on this run's connection).
 func (rs *runState) files(ctx context.Context) (*jupyter.Client, error) {
-	conn, name := rs.conn, rs.rt.Name
-	rt, err := conn.Svc.GetRuntime(ctx, name)
-	if err != nil {
-		return nil, kit.Classify(err, conn.Creds)
-	}
-	if rt.ConnectionInfo == nil || rt.ConnectionInfo.URL == "" {
+	conn := rs.conn
+	jc, rt, err := ops.OpenJupyter(ctx, conn.Svc, rs.rt.Name, ops.JupyterOptions{Redactor: rs.v.G.Logs.Red, Logger: rs.v.G.Logs.Log})
+	switch {
+	case errors.Is(err, ops.ErrNoConnection):
 		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "runtime " + termtext.Cut(rt.ID(), 63) + " has no connectionInfo yet"}
-	}
-	jc, err := jupyter.New(jupyter.Options{Runtime: name, Info: *rt.ConnectionInfo, Redactor: rs.v.G.Logs.Red, Logger: rs.v.G.Logs.Log,
-		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
-			rt, err := conn.Svc.GetRuntime(ctx, name)
-			if err != nil {
-				return api.ConnectionInfo{}, err
-			}
-			if rt.ConnectionInfo == nil {
-				return api.ConnectionInfo{}, errors.New("get_runtime returned no connectionInfo")
-			}
-			return *rt.ConnectionInfo, nil
-		}})
-	if err != nil {
-		return nil, files.FileError(err, nil)
+	case errors.As(err, new(*jupyter.Error)):
+		return nil, kit.FileError(err, nil)
+	case err != nil:
+		return nil, kit.Classify(err, conn.Creds)
 	}
 	return jc, nil
 }
@@ -169,11 +156,11 @@ func (rs *runState) copyOptions(remoteDst bool) jupyter.CopyOptions {
 	return jupyter.CopyOptions{Recursive: true,
 		OnFile: func(r jupyter.FileResult) {
 			if remoteDst {
-				r.Dst = files.AbsRemoteArg(r.Dst)
+				r.Dst = kit.AbsRemoteArg(r.Dst)
 			} else {
-				r.Src = files.AbsRemoteArg(r.Src)
+				r.Src = kit.AbsRemoteArg(r.Src)
 			}
-			rs.rep.Files = append(rs.rep.Files, files.CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
+			rs.rep.Files = append(rs.rep.Files, kit.CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
 			v.Note(fmt.Sprintf("%s → %s (%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)), state.FormatBytes(r.Bytes)))
 		},
 		Warn: func(msg string) { v.Note("warning: " + msg) }}
@@ -197,7 +184,7 @@ func (rs *runState) uploads(paths []string) error {
 			dst, dir = "content/"+filepath.Base(local), false
 		}
 		if err := jc.UploadPath(rs.ctx, local, dst, dir, rs.copyOptions(true)); err != nil {
-			return files.FileError(err, nil)
+			return kit.FileError(err, nil)
 		}
 	}
 	return nil
@@ -222,8 +209,8 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 		if err == nil {
 			continue
 		}
-		fe := files.FileError(err, nil)
-		if fe.Code == files.ExitNoSuchFile {
+		fe := kit.FileError(err, nil)
+		if fe.Code == kit.ExitNotFound {
 			rs.rep.Missing = append(rs.rep.Missing, d.remote)
 			v.Note("warning: --download " + termtext.Cut(d.remote, 200) + ": not on the runtime")
 			continue
@@ -272,18 +259,29 @@ func systemExitCode(value string) (code int, message string) {
 	}
 }
 
+// runCode runs req in the run's session with ops.Exec (state's one
+// reattach rule); on a terminal each reattach is said on stderr.
+func (rs *runState) runCode(req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
+	v := rs.v
+	return ops.Exec(rs.ctx, rs.conn.Svc, req, func(ev ops.ExecEvent) {
+		if v.S.ErrTTY && ev.Err != nil {
+			v.Note("reattaching to the running code (" + string(ev.Err.Code) + "; same executionId)")
+		}
+	})
+}
+
 // runScript sets the script's directory and sys.argv, runs it in the
 // run's session and writes its output; the exit code is python's.
 func (rs *runState) runScript(job *runJob) (int, error) {
 	v, conn := rs.v, rs.conn
-	setup, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: scriptSetup(job.name, job.args), ExecutionID: uuid.NewString()})
+	setup, err := rs.runCode(api.ExecuteCodeRequest{Session: rs.session, Code: scriptSetup(job.name, job.args), ExecutionID: uuid.NewString()})
 	if err == nil && setup.ExecutionError != nil {
 		err = &kit.ExitError{Code: kit.ExitFailure, Msg: "setting up /content and sys.argv failed: " + termtext.Line(setup.ExecutionError.Name+": "+setup.ExecutionError.Value)}
 	}
 	if err != nil {
 		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while starting "+job.name)
 	}
-	res, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: job.code, ExecutionID: uuid.NewString()})
+	res, err := rs.runCode(api.ExecuteCodeRequest{Session: rs.session, Code: job.code, ExecutionID: uuid.NewString()})
 	if err != nil {
 		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while "+job.name+" ran")
 	}
@@ -301,7 +299,7 @@ func (rs *runState) runScript(job *runJob) (int, error) {
 	}
 	rs.rep.Stdout, rs.rep.Stderr, rs.rep.ExecutionError = res.Stdout, res.Stderr, res.ExecutionError
 	if !v.AsJSON {
-		exec.ExecDone(v.Verb, res, nil, rs.session, "", conn)
+		v.PrintExecOutput(res)
 	}
 	return code, nil
 }

@@ -14,9 +14,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/ui/cli/files"
 	"github.com/colabdash/colabdash/ui/cli/kit"
-	"github.com/colabdash/colabdash/ui/cli/runtimes"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -86,13 +85,13 @@ type Report struct {
 	Stdout    string          `json:"stdout,omitempty"`
 	Stderr    string          `json:"stderr,omitempty"`
 	// ExecutionError is the script's exception (not SystemExit).
-	ExecutionError *api.ExecuteError  `json:"executionError,omitempty"`
-	Output         string             `json:"output,omitempty"`
-	FailedCell     int                `json:"failedCell,omitempty"`
-	Cells          int                `json:"cells,omitempty"`
-	Files          []files.CopiedFile `json:"files"`
-	Missing        []string           `json:"missing"`
-	Seconds        float64            `json:"seconds"`
+	ExecutionError *api.ExecuteError `json:"executionError,omitempty"`
+	Output         string            `json:"output,omitempty"`
+	FailedCell     int               `json:"failedCell,omitempty"`
+	Cells          int               `json:"cells,omitempty"`
+	Files          []kit.CopiedFile  `json:"files"`
+	Missing        []string          `json:"missing"`
+	Seconds        float64           `json:"seconds"`
 }
 
 // startRun begins watching for what ends a run early: SIGINT, SIGTERM
@@ -103,7 +102,7 @@ func (v *verb) startRun(parent context.Context, timeout time.Duration) *runState
 	base := context.WithoutCancel(parent)
 	ctx, cancel := context.WithCancelCause(base)
 	rs := &runState{v: v, base: base, ctx: ctx, cancel: cancel, abandon: make(chan struct{}), done: make(chan struct{}),
-		rep: Report{Files: []files.CopiedFile{}, Missing: []string{}}}
+		rep: Report{Files: []kit.CopiedFile{}, Missing: []string{}}}
 	var (
 		sigs     <-chan os.Signal
 		stopSigs = func() {}
@@ -201,7 +200,7 @@ func (rs *runState) stopError(what string) *kit.ExitError {
 // exists) and waits until it is listed with a connection.
 func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 	v, conn := rs.v, rs.conn
-	specs, tier, err := runtimes.LoadSpecs(rs.ctx, conn)
+	specs, tier, err := kit.LoadSpecs(rs.ctx, conn)
 	if err != nil {
 		return rs.orStopped(err, "before creating a runtime; nothing was created")
 	}
@@ -227,37 +226,15 @@ func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 	}
 	rs.owned = true
 	v.Note(fmt.Sprintf("creating runtime %s (%s, requestId %s)", rs.req.RuntimeID, termtext.Cut(spec.String(), 60), requestID))
-	var rt api.Runtime
-	for attempt := 1; ; attempt++ {
-		rt, err = conn.Svc.CreateRuntime(rs.ctx, rs.req)
-		if err == nil {
-			break
-		}
-		if rs.ctx.Err() != nil {
-			return rs.stopError("while creating the runtime")
-		}
-		ae := kit.AsAPIError(err)
-		if ae == nil {
-			return kit.Classify(err, conn.Creds)
-		}
-		if ae.OutcomeUnknown && attempt < state.MaxCreateAttempts {
-			continue // the same requestId never creates a second runtime
-		}
-		again, wait := state.CreateRetry(ae, attempt)
-		if !again {
-			// Colab refused the create: no runtime was made, so there
-			// is nothing to delete and no record to keep.
-			rs.owned = false
-			if rs.ledger != nil {
-				rs.ledger.end()
-			}
-			return runtimes.CreateFailed(v.Verb, ae, spec, specs, tier, attempt, conn)
-		}
-		select {
-		case <-rs.ctx.Done():
-		case <-time.After(wait):
-		}
+	// The rule is state's; run's presentation: after a lost reply whose
+	// runtime is not listed, the identical request goes again by itself
+	// (the run deletes whatever it made).
+	res, err := ops.Create(rs.ctx, conn.Svc, ops.CreateRequest{CreateRuntimeRequest: rs.req},
+		ops.CreateOptions{ConfirmResend: func(state.CreateDecision) bool { return true }})
+	if err != nil {
+		return rs.createFailed(err, spec, specs, tier)
 	}
+	rt := res.Runtime
 	rs.createAnswered = true
 	if err := state.CheckCreated(rs.req, rt); err != nil {
 		// Not the runtime asked for: it is neither used nor deleted;
@@ -271,12 +248,35 @@ func (rs *runState) create(spec api.RuntimeSpecKey, file string) error {
 			v.Note("could not update the run's record: " + err.Error())
 		}
 	}
-	rt, err = runtimes.WaitListed(v.Verb, rs.ctx, conn, rt, 0)
+	rt, err = v.WaitListed(rs.ctx, conn, rt, 0)
 	if err != nil {
 		return rs.orStopped(err, "while waiting for the runtime")
 	}
 	rs.rt = rt
 	return nil
+}
+
+// createFailed is run's exit when ops.Create gave up: the stop's own
+// error after a signal or --timeout, else Colab's refusal explained (no
+// runtime was made, so there is nothing to delete and no record to keep)
+// or the unknown outcome (the cleanup then re-sends the identical request
+// to find the runtime and delete it).
+func (rs *runState) createFailed(err error, spec api.RuntimeSpecKey, specs []api.RuntimeSpec, tier api.SubscriptionTier) error {
+	if rs.ctx.Err() != nil {
+		return rs.stopError("while creating the runtime")
+	}
+	var ce *ops.CreateError
+	if !errors.As(err, &ce) || ce.Decision.Err == nil {
+		return kit.Classify(err, rs.conn.Creds)
+	}
+	if ce.Decision.Step == state.CreateUnknown {
+		return kit.Classify(ce.Decision.Err, rs.conn.Creds)
+	}
+	rs.owned = false
+	if rs.ledger != nil {
+		rs.ledger.end()
+	}
+	return rs.v.CreateFailed(ce.Decision.Err, spec, specs, tier, ce.Attempts, rs.conn)
 }
 
 // orStopped is err, or the stop's own error when a signal or --timeout
@@ -383,12 +383,12 @@ func (v *verb) reap(cmd *cobra.Command, yes bool) error {
 	defer conn.Close()
 	deleted, err := v.reapLeftovers(cmd.Context(), conn, !yes)
 	if v.AsJSON {
-		rep := runtimes.DeleteReport{Envelope: kit.Envelope{OK: err == nil}, Runtimes: []runtimes.DeleteEntry{}}
+		rep := kit.DeleteReport{Envelope: kit.Envelope{OK: err == nil}, Runtimes: []kit.DeleteEntry{}}
 		if err != nil {
 			rep.Envelope = kit.Failure(err, v.Red())
 		}
 		for _, name := range deleted {
-			rep.Runtimes = append(rep.Runtimes, runtimes.DeleteEntry{Name: name, Deleted: true})
+			rep.Runtimes = append(rep.Runtimes, kit.DeleteEntry{Name: name, Deleted: true})
 		}
 		if jerr := v.WriteJSON(rep); jerr != nil && err == nil {
 			return jerr

@@ -5,15 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/ui/cli/exec"
+	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -127,24 +125,7 @@ func writeNotebook(nb *ipynb, path string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*.colabdash-part")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return safefile.WriteAtomic(path, b, 0o644)
 }
 
 // runNotebook runs the code cells in order in the run's session, a
@@ -174,7 +155,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 			continue
 		}
 		t0 := time.Now()
-		res, err := exec.RunCode(v.Verb, rs.ctx, conn, api.ExecuteCodeRequest{Session: rs.session, Code: src, ExecutionID: uuid.NewString()})
+		res, err := rs.runCode(api.ExecuteCodeRequest{Session: rs.session, Code: src, ExecutionID: uuid.NewString()})
 		if err != nil {
 			stopErr = rs.orStopped(kit.Classify(err, conn.Creds), "in "+what)
 			break

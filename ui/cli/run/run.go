@@ -11,9 +11,7 @@ import (
 
 	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/state/config"
-	"github.com/colabdash/colabdash/ui/cli/exec"
 	"github.com/colabdash/colabdash/ui/cli/kit"
-	"github.com/colabdash/colabdash/ui/cli/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -124,7 +122,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.BoolVar(&o.reap, "reap", false, "delete the runtimes left by runs that did not finish (asking for each on a terminal), then exit")
 	f.BoolVarP(&o.yes, "yes", "y", false, "with --reap: delete without asking (needed without a terminal)")
 	v.JSONFlags(cmd, "print one JSON summary on stdout (schema in README, Run)")
-	_ = cmd.RegisterFlagCompletionFunc("spec", runtimes.CompleteSpecs(v.Verb))
+	_ = cmd.RegisterFlagCompletionFunc("spec", v.CompleteSpecs)
 	_ = cmd.RegisterFlagCompletionFunc("runtime", v.CompleteRuntimes)
 	return cmd
 }
@@ -168,7 +166,7 @@ func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []runDow
 		if o.output != "" {
 			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "--output is for notebooks (.ipynb); a script's output is its stdout"}
 		}
-		b, err := safefile.Read(p, exec.MaxCode, 0)
+		b, err := safefile.Read(p, kit.MaxCode, 0)
 		if err != nil {
 			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "FILE: " + err.Error()}
 		}

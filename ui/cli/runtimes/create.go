@@ -14,6 +14,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/report"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -67,7 +68,7 @@ func CreateCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.BoolVar(&o.wait, "wait", false, "return once the runtime is listed with a connection URL")
 	kit.DurationVar(f, &o.timeout, "timeout", 15*time.Minute, false, "give up waiting after this long; 0: no limit (the runtime may still be created: re-run with --request-id)")
 	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
-	_ = cmd.RegisterFlagCompletionFunc("spec", v.completeSpecs)
+	_ = cmd.RegisterFlagCompletionFunc("spec", v.CompleteSpecs)
 	return cmd
 }
 
@@ -117,25 +118,9 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.runtimeID != "" {
-		if err := api.ValidateID(o.runtimeID); err != nil {
-			return &kit.ExitError{Code: kit.ExitUsage, Msg: "--id: " + kit.AsAPIError(err).Message}
-		}
-	}
-	requestID, resend := o.requestID, cmd.Flags().Changed("request-id")
-	if resend && strings.TrimSpace(requestID) == "" {
-		// A script whose id generator failed ($(uuidgen) with no uuidgen)
-		// would otherwise create a new runtime on every run.
-		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--request-id is empty (did the command that makes the id fail?): give the requestId an earlier create printed, or leave the flag out for a new one"}
-	}
-	if resend {
-		u, err := uuid.Parse(requestID)
-		if err != nil || u.Version() != 4 || u.String() != strings.ToLower(requestID) {
-			return &kit.ExitError{Code: kit.ExitUsage, Msg: "--request-id must be a UUID4 like 3f1c2b9e-8d4a-4c1e-9b7a-2e5f6a7b8c9d (the one an earlier create printed)"}
-		}
-		requestID = u.String()
-	} else {
-		requestID = uuid.NewString()
+	requestID, resend, err := o.requestIDFor(cmd)
+	if err != nil {
+		return err
 	}
 	ctx := cmd.Context()
 	if o.timeout > 0 {
@@ -157,16 +142,8 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		tier  api.SubscriptionTier
 	)
 	if !resend {
-		if specs, tier, err = LoadSpecs(ctx, conn); err != nil {
+		if specs, tier, err = v.checkSpec(ctx, conn, spec); err != nil {
 			return err
-		}
-		var se *state.SpecError
-		if err := state.CheckSpec(specs, spec, tier); errors.As(err, &se) {
-			code := kit.ExitQuota
-			if se.Problem == state.SpecNotOffered {
-				code = kit.ExitUsage
-			}
-			return &kit.ExitError{Code: code, Msg: termtext.Line(se.Error())}
 		}
 	}
 	v.Note("requestId " + requestID + ": if this command dies or is cut off, the same requestId gets the same runtime, never a second; " + rerun)
@@ -178,40 +155,20 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 		}
 	}
 
-	req := api.CreateRuntimeRequest{Spec: spec, Version: version, RuntimeID: o.runtimeID, RequestID: requestID}
-	var rt api.Runtime
-	for attempt := 1; ; attempt++ {
-		rt, err = conn.Svc.CreateRuntime(ctx, req)
-		if err == nil {
-			break
-		}
-		ae := kit.AsAPIError(err)
-		switch {
-		case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-			return &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up after --timeout %s; Colab may still create the runtime; %s", o.timeout, rerun)}
-		case ctx.Err() != nil:
-			return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted; Colab may still create the runtime; " + rerun}
-		case ae == nil:
-			return kit.Classify(err, conn.Creds)
-		case ae.OutcomeUnknown:
-			return &kit.ExitError{Code: kit.ExitAPI, Msg: "outcome unknown: the connection was lost after create_runtime was sent, so a runtime " +
-				"may have been created (the same requestId never creates a second); " + rerun}
-
-		}
-		if again, wait := state.CreateRetry(ae, attempt); again {
-			if wait > 0 {
-				v.Note(fmt.Sprintf("%s; retrying %d/%d in %s with the same requestId", termtext.Cut(ae.Error(), 160), attempt+1, state.MaxCreateAttempts, wait.Round(time.Second)))
-				select {
-				case <-ctx.Done():
-					continue // reported above on the next turn
-				case <-time.After(wait):
-				}
-			}
-			continue
-		}
-		return v.createFailed(ae, spec, specs, tier, attempt, conn)
+	req := ops.CreateRequest{CreateRuntimeRequest: api.CreateRuntimeRequest{Spec: spec, Version: version, RuntimeID: o.runtimeID, RequestID: requestID}}
+	if o.runtimeID == "" {
+		// What was listed before: after a lost reply, a new runtime of the
+		// spec is this create's.
+		req.Known = ops.Known(ctx, conn.Svc)
 	}
-	if rt, err = v.settle(ctx, conn, req, rt, o); err != nil {
+	// The rule is state's; create's presentation: notes on stderr, and a
+	// re-send after a lost reply left to the user (exit 4 with the line).
+	res, err := ops.Create(ctx, conn.Svc, req, ops.CreateOptions{Progress: v.createProgress})
+	if err != nil {
+		return v.createError(ctx, err, o, rerun, spec, specs, tier, conn)
+	}
+	rt, err := v.settle(ctx, conn, req.CreateRuntimeRequest, res.Runtime, o)
+	if err != nil {
 		return err
 	}
 	if v.AsJSON {
@@ -227,82 +184,93 @@ func (v *verb) create(cmd *cobra.Command, o createOptions) error {
 // settle is what create does with the runtime create_runtime answered
 // with: refused (exit 4, neither waited for nor reported) when it is not
 // the runtime --id asked for (state.CheckCreated), else waited for with
-// --wait (waitListed).
+// --wait (kit.Verb.WaitListed).
 func (v *verb) settle(ctx context.Context, conn *kit.Connection, req api.CreateRuntimeRequest, rt api.Runtime, o createOptions) (api.Runtime, error) {
 	if err := state.CheckCreated(req, rt); err != nil {
 		return api.Runtime{}, &kit.ExitError{Code: kit.ExitAPI, Msg: termtext.Line(err.Error())}
 	}
 	if o.wait {
-		return v.waitListed(ctx, conn, rt, o.timeout)
+		return v.WaitListed(ctx, conn, rt, o.timeout)
 	}
 	return rt, nil
 }
 
-// createFailed explains a refused create on stderr, as the dashboard's
-// dialog does, and returns the exit code: 5 for a quota, a limit or no
-// capacity; else by class.
-func (v *verb) createFailed(ae *api.Error, spec api.RuntimeSpecKey, specs []api.RuntimeSpec, tier api.SubscriptionTier, attempts int, conn *kit.Connection) error {
-	f := state.ExplainCreateFailure(ae, spec, specs, tier, attempts)
-	if f.Kind == state.CreateFailedOther {
-		return kit.Classify(ae, conn.Creds)
-	}
-	v.Note(f.Title + ": " + termtext.Cut(ae.Error(), 200))
-	for _, line := range f.Body {
-		v.Note(line)
-	}
-	if f.Kind == state.CreateTooManyRuntimes {
-		v.Note("delete one (" + v.G.CommandOr("colabdash status", "status") + " lists them; " +
-			v.G.CommandOr("colabdash delete RUNTIME", "delete", "RUNTIME") + "), or wait and create again")
-	}
-	for _, k := range f.Alternatives {
-		if arg, ok := specArg(k); ok {
-			if line, ok := v.G.CommandLine("create", "--spec", arg); ok {
-				v.Note("try: " + line)
-				continue
-			}
+// requestIDFor checks --id and --request-id and returns the requestId to
+// send: the one given (resend true) or a new UUID4.
+func (o createOptions) requestIDFor(cmd *cobra.Command) (requestID string, resend bool, err error) {
+	if o.runtimeID != "" {
+		if err := api.ValidateID(o.runtimeID); err != nil {
+			return "", false, &kit.ExitError{Code: kit.ExitUsage, Msg: "--id: " + kit.AsAPIError(err).Message}
 		}
-		v.Note("try the runtimeSpec " + termtext.Cut(k.String(), 60) + " (unusual: no command to paste is printed)")
 	}
-	code := kit.ExitAPI
-	if f.Kind.QuotaOrIneligible() || kit.QuotaOrIneligible(ae) {
-		code = kit.ExitQuota
+	if !cmd.Flags().Changed("request-id") {
+		return uuid.NewString(), false, nil
 	}
-	return &kit.ExitError{Code: code, Msg: ""}
+	if strings.TrimSpace(o.requestID) == "" {
+		// A script whose id generator failed ($(uuidgen) with no uuidgen)
+		// would otherwise create a new runtime on every run.
+		return "", true, &kit.ExitError{Code: kit.ExitUsage, Msg: "--request-id is empty (did the command that makes the id fail?): give the requestId an earlier create printed, or leave the flag out for a new one"}
+	}
+	u, perr := uuid.Parse(o.requestID)
+	if perr != nil || u.Version() != 4 || u.String() != strings.ToLower(o.requestID) {
+		return "", true, &kit.ExitError{Code: kit.ExitUsage, Msg: "--request-id must be a UUID4 like 3f1c2b9e-8d4a-4c1e-9b7a-2e5f6a7b8c9d (the one an earlier create printed)"}
+	}
+	return u.String(), true, nil
 }
 
-// waitListed polls list_runtimes until rt is listed with a connection URL
-// (1 s, doubling to 10 s between polls) and returns it as listed.
-func (v *verb) waitListed(ctx context.Context, conn *kit.Connection, rt api.Runtime, timeout time.Duration) (api.Runtime, error) {
-	delay := time.Second
-	for {
-		rts, err := conn.Svc.ListRuntimes(ctx)
-		if err == nil {
-			for _, r := range rts {
-				if r.Name == rt.Name && r.ConnectionInfo != nil && r.ConnectionInfo.URL != "" {
-					return r, nil
-				}
-			}
-		} else if ae := kit.AsAPIError(err); ae == nil || !ae.Retryable() {
-			if ctx.Err() == nil {
-				return api.Runtime{}, kit.Classify(err, conn.Creds)
-			}
-		}
-		if v.S.ErrTTY {
-			v.Note("waiting for " + termtext.Cut(rt.ID(), 63) + " to be listed with a connection…")
-		}
-		select {
-		case <-ctx.Done():
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				status := v.G.CommandOr("colabdash status", "status")
-				return api.Runtime{}, &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("%s was created but is not listed with a connection after --timeout %s; "+
-					"%s shows it when it is", termtext.Cut(rt.ID(), 63), timeout, status)}
-
-			}
-			return api.Runtime{}, &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted while waiting for " + termtext.Cut(rt.ID(), 63) + " (it was created)"}
-		case <-time.After(delay):
-		}
-		delay = min(2*delay, 10*time.Second)
+// checkSpec loads the specs and the tier and refuses a spec the account
+// may not create: exit 2 when Colab does not offer it, 5 when the tier is
+// not eligible.
+func (v *verb) checkSpec(ctx context.Context, conn *kit.Connection, spec api.RuntimeSpecKey) ([]api.RuntimeSpec, api.SubscriptionTier, error) {
+	specs, tier, err := LoadSpecs(ctx, conn)
+	if err != nil {
+		return nil, "", err
 	}
+	var se *state.SpecError
+	if err := state.CheckSpec(specs, spec, tier); errors.As(err, &se) {
+		code := kit.ExitQuota
+		if se.Problem == state.SpecNotOffered {
+			code = kit.ExitUsage
+		}
+		return nil, "", &kit.ExitError{Code: code, Msg: termtext.Line(se.Error())}
+	}
+	return specs, tier, nil
+}
+
+// createProgress is create's presentation of the rule's steps: a note on
+// stderr for every wait before a re-send, the re-list after a lost reply
+// and what it found.
+func (v *verb) createProgress(ev ops.CreateEvent) {
+	switch ev.Kind {
+	case ops.CreateResending:
+		if ev.Wait > 0 && ev.Err != nil {
+			v.Note(fmt.Sprintf("%s; retrying %d/%d in %s with the same requestId", termtext.Cut(ev.Err.Error(), 160), ev.Attempt+1, state.MaxCreateAttempts, ev.Wait.Round(time.Second)))
+		}
+	case ops.CreateRelisting:
+		v.Note("the connection was lost after create_runtime was sent: listing the runtimes before anything is sent again")
+	case ops.CreateFoundListed:
+		v.Note("found " + termtext.Cut(ev.Runtime.ID(), 63) + " listed: the lost create made it (nothing sent again)")
+	}
+}
+
+// createError is create's exit after ops.Create gave up: 124 for
+// --timeout, 130 when interrupted (both: Colab may still create the
+// runtime), 4 with the line that re-sends the same requestId when the
+// outcome stays unknown, else the explained refusal (kit.Verb.CreateFailed).
+func (v *verb) createError(ctx context.Context, err error, o createOptions, rerun string, spec api.RuntimeSpecKey, specs []api.RuntimeSpec, tier api.SubscriptionTier, conn *kit.Connection) error {
+	var ce *ops.CreateError
+	switch {
+	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up after --timeout %s; Colab may still create the runtime; %s", o.timeout, rerun)}
+	case ctx.Err() != nil:
+		return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted; Colab may still create the runtime; " + rerun}
+	case !errors.As(err, &ce) || ce.Decision.Err == nil:
+		return kit.Classify(err, conn.Creds)
+	case ce.Decision.Step == state.CreateUnknown:
+		return &kit.ExitError{Code: kit.ExitAPI, Msg: "outcome unknown: the connection was lost after create_runtime was sent, so a runtime " +
+			"may have been created (the same requestId never creates a second); " + rerun}
+	}
+	return v.CreateFailed(ce.Decision.Err, spec, specs, tier, ce.Attempts, conn)
 }
 
 func orLatest(version string) string {
@@ -317,7 +285,7 @@ func orLatest(version string) string {
 // --id, --wait and --json as given), as a line to paste.
 func rerunCreate(g *kit.Globals, cmd *cobra.Command, spec api.RuntimeSpecKey, version string, o createOptions, requestID string) string {
 	prose := "re-run the same create with --request-id " + requestID
-	arg, ok := specArg(spec)
+	arg, ok := kit.SpecArg(spec)
 	if !ok {
 		return prose
 	}
@@ -339,13 +307,4 @@ func rerunCreate(g *kit.Globals, cmd *cobra.Command, spec api.RuntimeSpecKey, ve
 		return prose
 	}
 	return "to get it, run: " + line
-}
-
-// specArg is runtimeSpec k written for --spec ("GPU/T4/STANDARD"); ok is
-// false when that text would not parse back to k (an accelerator from a
-// server holding a "/", say), so no command may be built from it.
-func specArg(k api.RuntimeSpecKey) (string, bool) {
-	s := k.String()
-	back, err := state.ParseSpec(s)
-	return s, err == nil && back == k
 }

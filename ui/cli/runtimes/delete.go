@@ -11,25 +11,12 @@ import (
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
-// DeleteReport is the JSON of `colabdash delete --json`: one entry per
-// distinct argument (a runtime named twice, however written, is one
-// entry), in argument order.
-type DeleteReport struct {
-	kit.Envelope
-	Runtimes []DeleteEntry `json:"runtimes"`
-}
+// DeleteReport is the JSON of `colabdash delete --json` (kit's, which
+// run's cleanup prints too).
+type DeleteReport = kit.DeleteReport
 
-// DeleteEntry is one runtime argument's outcome. Name is the runtime's
-// name ("runtimes/rt-abc"), or the argument as given when no runtime
-// matched it; Missing is true when none did; Error is the one-line reason
-// it was not deleted ("" when Deleted, or when Missing with
-// --ignore-missing).
-type DeleteEntry struct {
-	Name    string `json:"name"`
-	Deleted bool   `json:"deleted"`
-	Missing bool   `json:"missing,omitempty"`
-	Error   string `json:"error,omitempty"`
-}
+// DeleteEntry is one runtime argument's outcome (kit.DeleteEntry).
+type DeleteEntry = kit.DeleteEntry
 
 // DeleteCommand is `colabdash delete`.
 func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {

@@ -2,9 +2,7 @@ package runtimes
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -242,7 +240,7 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 					if !isNew { // named twice: closed (or refused) once
 						continue
 					}
-					if err := v.checkListed(ctx, conn, listed, rt, name); err != nil {
+					if err := v.CheckListed(ctx, conn, listed, rt, name); err != nil {
 						b.fail(it, err.(*kit.ExitError))
 						continue
 					}
@@ -280,25 +278,4 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.BoolVar(&force, "force", false, "also close sessions colabdash did not open (your notebooks' kernels)")
 	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd
-}
-
-// checkListed reports (exit code 2) when session name is not open on rt,
-// listing rt's sessions once per runtime into listed.
-func (v *verb) checkListed(ctx context.Context, conn *kit.Connection, listed map[string][]api.Session, rt api.Runtime, name string) error {
-	ss, ok := listed[rt.Name]
-	if !ok {
-		var err error
-		if ss, err = conn.Svc.ListSessions(ctx, rt.Name); err != nil {
-			return kit.Classify(err, conn.Creds)
-		}
-		listed[rt.Name] = ss
-	}
-	if slices.ContainsFunc(ss, func(s api.Session) bool { return s.Name == name }) {
-		return nil
-	}
-	lists := "colabdash sessions lists them; " + kit.UnusualID("the runtime", rt.ID())
-	if line := v.G.RuntimeCommand(rt.ID(), "sessions"); line != "" {
-		lists = line + " lists them"
-	}
-	return &kit.ExitError{Code: kit.ExitNotFound, Msg: fmt.Sprintf("no session %s open (%s)", kit.SessionRef(name), lists)}
 }

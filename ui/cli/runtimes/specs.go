@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/colabdash/colabdash/api"
@@ -31,25 +30,9 @@ type specEntry struct {
 	Eligible    bool               `json:"eligible"`
 }
 
-// LoadSpecs calls list_runtime_specs and get_subscription together. A
-// failed get_subscription leaves the tier unknown; a failed
-// list_runtime_specs is the error.
+// LoadSpecs is ops.LoadSpecs on conn, its error classified.
 func LoadSpecs(ctx context.Context, conn *kit.Connection) ([]api.RuntimeSpec, api.SubscriptionTier, error) {
-	var (
-		wg  sync.WaitGroup
-		sub api.Subscription
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		sub, _ = conn.Svc.GetSubscription(ctx)
-	}()
-	specs, err := conn.Svc.ListRuntimeSpecs(ctx)
-	wg.Wait()
-	if err != nil {
-		return nil, "", kit.Classify(err, conn.Creds)
-	}
-	return specs, sub.Tier, nil
+	return kit.LoadSpecs(ctx, conn)
 }
 
 // SpecsCommand is `colabdash specs`.
@@ -113,19 +96,4 @@ func eligibleCell(eligible bool, tier api.SubscriptionTier) string {
 		return "yes"
 	}
 	return "no, " + termtext.Cut(state.IneligibleNote(tier), 60)
-}
-
-// completeSpecs completes --spec with the specs the account is eligible
-// for, under the completion time limit.
-func (v *verb) completeSpecs(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	var out []string
-	specs, _ := kit.Completing(v.Verb, cmd, func(ctx context.Context, conn *kit.Connection) ([]api.RuntimeSpec, error) {
-		return conn.Svc.ListRuntimeSpecs(ctx)
-	})
-	for _, sp := range specs {
-		if sp.Eligible && strings.HasPrefix(strings.ToLower(sp.Key.String()), strings.ToLower(toComplete)) {
-			out = append(out, sp.Key.String())
-		}
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
 }

@@ -3,12 +3,8 @@
 package runtimes
 
 import (
-	"context"
-	"time"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/cli/kit"
-	"github.com/spf13/cobra"
 )
 
 // verb is kit.Verb with this package's commands as its methods.
@@ -17,31 +13,4 @@ type verb struct{ *kit.Verb }
 // newVerb is kit.NewVerb for one of this package's commands.
 func newVerb(g *kit.Globals, s *kit.Streams, name string) *verb {
 	return &verb{kit.NewVerb(g, s, name)}
-}
-
-// CreateFailed explains a refused create on stderr, as the dashboard's
-// dialog does, and returns the exit code: 5 for a quota, a limit or no
-// capacity; else by class. run shares it with create.
-func CreateFailed(v *kit.Verb, ae *api.Error, spec api.RuntimeSpecKey, specs []api.RuntimeSpec, tier api.SubscriptionTier, attempts int, conn *kit.Connection) error {
-	return (&verb{v}).createFailed(ae, spec, specs, tier, attempts, conn)
-}
-
-// WaitListed polls list_runtimes until rt is listed with a connection URL
-// (1 s, doubling to 10 s between polls) and returns it as listed, as
-// create --wait does.
-func WaitListed(v *kit.Verb, ctx context.Context, conn *kit.Connection, rt api.Runtime, timeout time.Duration) (api.Runtime, error) {
-	return (&verb{v}).waitListed(ctx, conn, rt, timeout)
-}
-
-// CheckListed reports (exit code 2) when session name is not open on rt,
-// listing rt's sessions once per runtime into listed (exec checks a
-// session argument with it).
-func CheckListed(v *kit.Verb, ctx context.Context, conn *kit.Connection, listed map[string][]api.Session, rt api.Runtime, name string) error {
-	return (&verb{v}).checkListed(ctx, conn, listed, rt, name)
-}
-
-// CompleteSpecs completes --spec with the runtimeSpecs the account may
-// create (cobra's flag completion function).
-func CompleteSpecs(v *kit.Verb) func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	return (&verb{v}).completeSpecs
 }

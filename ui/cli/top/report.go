@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
@@ -72,15 +73,9 @@ type DiskReport struct {
 	UsedBytes  int64  `json:"usedBytes"`
 }
 
-// GPUReport is one GPU: memory in bytes, utilizations 0–1.
-type GPUReport struct {
-	Name              string  `json:"name"`
-	MemoryUsedBytes   int64   `json:"memoryUsedBytes"`
-	MemoryTotalBytes  int64   `json:"memoryTotalBytes"`
-	GPUUtilization    float64 `json:"gpuUtilization"`
-	MemoryUtilization float64 `json:"memoryUtilization"`
-	EverUsed          bool    `json:"everUsed"`
-}
+// GPUReport is one GPU: memory in bytes, utilizations 0–1 (the shape
+// api/colab/resources sends, after its defaults).
+type GPUReport = apimon.GPU
 
 // KernelReport is one Jupyter kernel as api/kernels lists it;
 // LastActivity is RFC 3339 UTC ("" when the server gave none).
@@ -178,8 +173,7 @@ func resourcesReport(m *monitor.Runtime) *ResourcesReport {
 		out.Disks = append(out.Disks, DiskReport{Label: d.Label, TotalBytes: d.TotalBytes, UsedBytes: d.UsedBytes})
 	}
 	for _, g := range res.GPUs {
-		out.GPUs = append(out.GPUs, GPUReport{Name: g.Name, MemoryUsedBytes: g.MemoryUsedBytes, MemoryTotalBytes: g.MemoryTotalBytes,
-			GPUUtilization: g.GPUUtilization, MemoryUtilization: g.MemoryUtilization, EverUsed: g.EverUsed})
+		out.GPUs = append(out.GPUs, g)
 	}
 	return out
 }

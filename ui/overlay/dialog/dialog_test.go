@@ -284,7 +284,7 @@ func TestInputValidation(t *testing.T) {
 	r := New(Input, clk.now(), "Upload to rt-x:/content")
 	r.Required = "type the path of a local file"
 	got = replies(r)
-	// Issue 23: before anything is typed it is a hint, not an error.
+	// Before anything is typed it is a hint, not an error.
 	if v := view(t, c, r, 60); !strings.Contains(v, "type the path of a local file") || strings.Contains(v, "✕") {
 		t.Fatalf("an untouched required input shows an error:\n%s", v)
 	}
@@ -502,7 +502,7 @@ func TestFits(t *testing.T) {
 	}
 }
 
-// Issue 23: no cancel is silent. A dialog whose answer has nothing to say
+// No cancel is silent. A dialog whose answer has nothing to say
 // of a cancel says "cancelled: " and its title; one that says something
 // keeps its own words; an answer is no cancel.
 func TestCancelIsNeverSilent(t *testing.T) {

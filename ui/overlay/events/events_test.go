@@ -266,7 +266,7 @@ func TestEventLogFollowsItsLog(t *testing.T) {
 	}
 }
 
-// Issue 23: / filters the event log as it does the runtimes and the files
+// / filters the event log as it does the runtimes and the files
 // pane: the log narrows as the filter is typed (in the line, the target
 // and the error text), enter keeps it, esc in the log clears it before it
 // closes the log, and esc on the line clears it and says so.
@@ -324,7 +324,7 @@ func TestEventLogFilter(t *testing.T) {
 	}
 }
 
-// Issue 23: at 60×15 the log says "↓ more" when lines are below the last
+// At 60×15 the log says "↓ more" when lines are below the last
 // one shown, and not once the end is on screen.
 func TestEventLogSaysMoreBelow(t *testing.T) {
 	c := fixture(60, 15)

@@ -1,6 +1,8 @@
 package files
 
 import (
+	"time"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -45,18 +47,7 @@ func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		// The event log opens over the pane (esc comes back to it): a
 		// long error cut in the status line says "L: in full".
 		return common.Do{Op: common.OpEvents}
-	case key.Matches(k, keys.Up):
-		o.p.Move(-1)
-	case key.Matches(k, keys.Down):
-		o.p.Move(1)
-	case key.Matches(k, keys.PageUp):
-		o.p.Move(-max(1, c.Layout.H-6))
-	case key.Matches(k, keys.PageDown):
-		o.p.Move(max(1, c.Layout.H-6))
-	case key.Matches(k, keys.Top):
-		o.p.Move(-1 << 30)
-	case key.Matches(k, keys.Bottom):
-		o.p.Move(1 << 30)
+	case o.move(k, keys, c.Layout.H):
 	case key.Matches(k, keys.Open):
 		return cmd(o.p.Enter())
 	case key.Matches(k, keys.Parent):
@@ -66,43 +57,73 @@ func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	case key.Matches(k, keys.Filter):
 		return common.Open{Overlay: NewFilter(o.p)}
 	case key.Matches(k, keys.Download), key.Matches(k, keys.DownloadTo):
-		t, ok := o.p.Selection()
-		switch {
-		case !ok || t.Dir:
-			return common.Say{Pane: true, Text: "select a file to download (" + keys.Open.Help().Key + " opens a directory)", Err: true}
-		case o.p.Busy():
-			return common.Say{Pane: true, Text: o.busyText(), Err: true}
-		case key.Matches(k, keys.Download):
-			if err := jupyter.LocalName(t.Name); err != nil {
-				// The name would become a local file name as it is.
-				return common.Say{Pane: true, Err: true, Text: "not downloading " + termtext.Line(t.Name) + ": its name " +
-					err.Error() + " (" + keys.DownloadTo.Help().Key + ": type a local name)"}
-			}
-			// Where it lands first: an existing file is asked about.
-			return cmd(o.p.Plan(t, "."))
-		}
-		return common.Open{Overlay: o.ask.DownloadTo(t, now)}
+		return o.download(k, keys, now)
 	case key.Matches(k, keys.Upload), key.Matches(k, keys.Delete):
-		if o.p.Busy() {
-			return common.Say{Pane: true, Text: o.busyText(), Err: true}
-		}
-		if key.Matches(k, keys.Upload) {
-			return common.Open{Overlay: o.ask.Upload(o.p, now)}
-		}
-		t, ok := o.p.Selection()
-		if !ok {
-			return nil
-		}
-		if pane.Deletable(t) != nil {
-			// Not even offered: the rule `colabdash rm` applies.
-			return common.Say{Pane: true, Err: true, Text: "not deleting " + termtext.Line("/"+t.Path) +
-				": colabdash never removes /content itself or a top-level directory"}
-		}
-		return common.Open{Overlay: o.ask.Delete(t, now)}
+		return o.uploadOrDelete(k, keys, now)
 	default:
 		if b, ok := keys.DisabledMatch(k); ok {
 			return common.Say{Pane: true, Text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", Err: true}
 		}
 	}
 	return nil
+}
+
+// move moves the cursor for a movement key (up, down, a page either way,
+// top, bottom; a page is the screen's height h less the pane's frame) and
+// reports whether k was one.
+func (o *Overlay) move(k tea.KeyMsg, keys *keymap.Files, h int) bool {
+	page := max(1, h-6)
+	for _, m := range []struct {
+		b  key.Binding
+		by int
+	}{{keys.Up, -1}, {keys.Down, 1}, {keys.PageUp, -page}, {keys.PageDown, page}, {keys.Top, -1 << 30}, {keys.Bottom, 1 << 30}} {
+		if key.Matches(k, m.b) {
+			o.p.Move(m.by)
+			return true
+		}
+	}
+	return false
+}
+
+// download is d (into the current directory, asking before replacing a
+// file) and D (to a local name typed): only a file, and never while a
+// transfer runs.
+func (o *Overlay) download(k tea.KeyMsg, keys *keymap.Files, now time.Time) common.Effect {
+	t, ok := o.p.Selection()
+	switch {
+	case !ok || t.Dir:
+		return common.Say{Pane: true, Text: "select a file to download (" + keys.Open.Help().Key + " opens a directory)", Err: true}
+	case o.p.Busy():
+		return common.Say{Pane: true, Text: o.busyText(), Err: true}
+	case key.Matches(k, keys.Download):
+		if err := jupyter.LocalName(t.Name); err != nil {
+			// The name would become a local file name as it is.
+			return common.Say{Pane: true, Err: true, Text: "not downloading " + termtext.Line(t.Name) + ": its name " +
+				err.Error() + " (" + keys.DownloadTo.Help().Key + ": type a local name)"}
+		}
+		// Where it lands first: an existing file is asked about.
+		return common.Run{Cmd: o.p.Plan(t, ".")}
+	}
+	return common.Open{Overlay: o.ask.DownloadTo(t, now)}
+}
+
+// uploadOrDelete is u (the upload dialog) and the delete key (the
+// question, for what may be deleted): never while a transfer runs.
+func (o *Overlay) uploadOrDelete(k tea.KeyMsg, keys *keymap.Files, now time.Time) common.Effect {
+	if o.p.Busy() {
+		return common.Say{Pane: true, Text: o.busyText(), Err: true}
+	}
+	if key.Matches(k, keys.Upload) {
+		return common.Open{Overlay: o.ask.Upload(o.p, now)}
+	}
+	t, ok := o.p.Selection()
+	if !ok {
+		return nil
+	}
+	if pane.Deletable(t) != nil {
+		// Not even offered: the rule `colabdash rm` applies.
+		return common.Say{Pane: true, Err: true, Text: "not deleting " + termtext.Line("/"+t.Path) +
+			": colabdash never removes /content itself or a top-level directory"}
+	}
+	return common.Open{Overlay: o.ask.Delete(t, now)}
 }

@@ -130,7 +130,7 @@ func TestReopenedFilterIsReplacedByTyping(t *testing.T) {
 	}
 }
 
-// A paste of "a1", ESC "]0;T" BEL, CR, "00" leaves no control (case 32b);
+// A paste of "a1", ESC "]0;T" BEL, CR, "00" leaves no control;
 // a paste of controls only changes nothing.
 func TestPasteIntoFilterDropsControls(t *testing.T) {
 	c := fixture(120, 24)

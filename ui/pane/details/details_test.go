@@ -60,7 +60,7 @@ func TestExpiredTokenSaysWhereItsRenewalStands(t *testing.T) {
 	}
 }
 
-// Issue 23: a healthy token's details say when it renews, from the
+// A healthy token's details say when it renews, from the
 // renewal plan (Activity.Renewals), counting down with the clock; under
 // way it says renewing…, with auto-renew off it says so; a gone runtime
 // or a failed renewal says nothing of the sort.

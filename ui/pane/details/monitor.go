@@ -1,6 +1,6 @@
 package details
 
-// The monitor's lines of the details pane (issue 21): the kernels'
+// The monitor's lines of the details pane: the kernels'
 // activity, RAM, each disk and each GPU with a sparkline of the last 15
 // minutes, and why figures are missing or stale.
 

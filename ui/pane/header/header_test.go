@@ -68,7 +68,7 @@ func TestHeaderConnected(t *testing.T) {
 	}
 }
 
-// Issue 23: the header names the server, never the credentials or the
+// The header names the server, never the credentials or the
 // token file's path (the old header showed the account description).
 func TestHeaderNamesTheServer(t *testing.T) {
 	for _, tc := range []struct{ endpoint, want string }{

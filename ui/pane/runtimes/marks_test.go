@@ -16,7 +16,7 @@ import (
 
 func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
-// Issue 23: the table's own keys answer with their effects (space, the
+// The table's own keys answer with their effects (space, the
 // clear key, each sort key and the reverse), following the key map.
 func TestMarkAndSortKeysAnswerTheirEffects(t *testing.T) {
 	c, p := fixture()

@@ -1,6 +1,6 @@
 package sessions
 
-// The runtime's Jupyter kernels under its sessions (issue 21): each
+// The runtime's Jupyter kernels under its sessions: each
 // kernel's execution_state, last activity and connections, as the
 // monitor last read them from api/kernels.
 

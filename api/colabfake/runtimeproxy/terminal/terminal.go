@@ -1,6 +1,6 @@
 // Package terminal is Colab's terminal WebSocket (colab/tty below a
 // runtime's proxy URL) in the emulator's runtime proxy: JSON text frames
-// (monitor-and-shell.md §2, §5) to an emulated shell (shell.go), or to a
+// to an emulated shell (shell.go), or to a
 // real shell of this machine in a pty (pty.go, Config.Shell).
 package terminal
 
@@ -88,14 +88,14 @@ type ttyBackend interface {
 }
 
 // Serve is /proxy/{id}/colab/tty of runtime id, already token-checked:
-// Colab's terminal WebSocket (JSON text frames, monitor-and-shell.md §2,
-// §5). By default the shell is emulated (fakeShell); with Config.Shell it
-// is a real one in a pty. With Config.CloseOnExpiry the socket is closed
-// with 1008 when the token that opened it (expiring at exp) expires;
-// otherwise it stays open, as nobody has measured what Colab does. The
-// socket closes with 1000 when the shell exits. Serve returns an error,
-// having written nothing, when the real shell could not be started; the
-// caller answers it.
+// Colab's terminal WebSocket (JSON text frames: {"data": …} both ways,
+// {"cols","rows"} to resize). By default the shell is emulated (fakeShell);
+// with Config.Shell it is a real one in a pty. With Config.CloseOnExpiry
+// the socket is closed with 1008 when the token that opened it (expiring at
+// exp) expires; otherwise it stays open, as nobody has measured what Colab
+// does. The socket closes with 1000 when the shell exits. Serve returns an
+// error, having written nothing, when the real shell could not be started;
+// the caller answers it.
 func (s *Server) Serve(w http.ResponseWriter, r *http.Request, id string, exp time.Time) error {
 	var be ttyBackend
 	if s.opts.Shell {

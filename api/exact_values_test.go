@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// Written for the mutants .ci/mutation left alive in types.go and
-// logging.go: the exact instant each expireTime form means, and what the
-// redacting log keeps readable.
+// Exact values of types.go and logging.go (written for the mutants
+// .ci/mutation left alive there): the instant each expireTime form means,
+// and what the redacting log keeps readable.
 
 func TestParseExpireTimeExactly(t *testing.T) {
 	base := time.Date(2026, 11, 29, 17, 4, 5, 0, time.UTC)

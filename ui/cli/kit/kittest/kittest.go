@@ -1,0 +1,129 @@
+// Package kittest runs one verb package's commands in-process against the
+// emulator (api/colabfake) on loopback, for that package's own tests: the
+// exit code, stdout and stderr a user would see, and what the emulator
+// saw. It never touches the network beyond 127.0.0.1, and isolates HOME
+// and the state directory in the test's temporary directory.
+package kittest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
+)
+
+// Env is the emulator a test's commands reach, and the account files.
+type Env struct {
+	T   testing.TB
+	Srv *colabfake.Server
+	// Endpoint is the emulator's MCP URL; TokenFile the access token file.
+	Endpoint, TokenFile string
+}
+
+// New starts the emulator with o (per-minute create quota off unless
+// set) and isolates the environment: HOME, XDG_STATE_HOME and the
+// credentials variables point into t's temporary directory.
+func New(t testing.TB, o colabfake.Options) *Env {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", filepath.Join(home, "none.json"))
+	t.Setenv("NO_COLOR", "")
+	if o.CreatesPerMinute == 0 {
+		o.CreatesPerMinute = -1
+	}
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	tok := filepath.Join(home, "token.txt")
+	if err := os.WriteFile(tok, []byte("kittest-access-token-4f9c2a\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return &Env{T: t, Srv: srv, Endpoint: ep, TokenFile: tok}
+}
+
+// SkipWaits makes the operations layer's waits between re-sends end at
+// once for the rest of the test (the decisions stay state's).
+func SkipWaits(t testing.TB) {
+	old := ops.Sleep
+	ops.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	t.Cleanup(func() { ops.Sleep = old })
+}
+
+// Term says which streams are terminals and what stdin holds; Sigs, when
+// set, is what the command receives as SIGINT, SIGTERM and SIGHUP.
+type Term struct {
+	In                    string
+	InTTY, OutTTY, ErrTTY bool
+	Sigs                  chan os.Signal
+}
+
+// Result is what a user sees of one command: its exit code, stdout and
+// stderr (each error line as the program prints it, "colabdash: …").
+type Result struct {
+	Code     int
+	Out, Err string
+}
+
+// Command builds one verb's command from the globals and streams.
+type Command func(g *kit.Globals, s *kit.Streams) *cobra.Command
+
+// Run runs the command mk builds with args, no terminal anywhere.
+func (e *Env) Run(mk Command, args ...string) Result {
+	e.T.Helper()
+	return e.RunTerm(Term{}, mk, args...)
+}
+
+// RunTerm runs the command mk builds with args and the streams tm
+// describes, with the global flags --endpoint and --access-token-file
+// as the user gave them.
+func (e *Env) RunTerm(tm Term, mk Command, args ...string) Result {
+	e.T.Helper()
+	var out, errb bytes.Buffer
+	s := &kit.Streams{In: strings.NewReader(tm.In), Out: &out, Err: &errb, InTTY: tm.InTTY, OutTTY: tm.OutTTY, ErrTTY: tm.ErrTTY,
+		Signals: &kit.SignalState{}}
+	if tm.Sigs != nil {
+		s.Interrupts = func() (<-chan os.Signal, func()) { return tm.Sigs, func() {} }
+	}
+	given := map[string]bool{"endpoint": true, "access-token-file": true}
+	g := &kit.Globals{Endpoint: e.Endpoint, AccessTokenFile: e.TokenFile,
+		Profile: config.Profile{Name: "default", Credentials: config.CredentialsAccessToken, AccessTokenFile: e.TokenFile, Endpoint: e.Endpoint},
+		Logs:    kit.Logs{Log: slog.New(slog.DiscardHandler), Red: &api.Redactor{}},
+		Changed: func(name string) bool { return given[name] }}
+	cmd := mk(g, s)
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	err := cmd.ExecuteContext(context.Background())
+	code := kit.ExitOK
+	if err != nil {
+		var ee *kit.ExitError
+		if !errors.As(err, &ee) {
+			ee = &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+		}
+		code = ee.Code
+		if ee.Msg != "" {
+			errb.WriteString("colabdash: " + g.Logs.Red.Redact(ee.Msg) + "\n")
+		}
+	}
+	return Result{Code: s.Signals.ExitCode(code), Out: out.String(), Err: errb.String()}
+}

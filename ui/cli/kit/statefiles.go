@@ -1,0 +1,29 @@
+package kit
+
+import "github.com/colabdash/colabdash/ui/ops"
+
+// The commands' state directory and the last-used spec are ui/ops' (the
+// dashboard keeps them the same way); these are the names the verbs use.
+
+// LastSpec is the runtimeSpec and version of the last runtime the user
+// created (create --last), kept in the state directory; no secret.
+type LastSpec = ops.LastSpec
+
+// StateDir returns $XDG_STATE_HOME/colabdash, or ~/.local/state/colabdash
+// when XDG_STATE_HOME is unset or not absolute; "" when neither can be
+// found (ops.StateDir).
+func StateDir() string { return ops.StateDir() }
+
+// WriteStateFile writes b to dir/name in the state directory (directory
+// 0700, file 0600) through a temporary file and a rename
+// (ops.WriteStateFile). It holds no secret by contract: never pass one.
+func WriteStateFile(dir, name string, b []byte) error { return ops.WriteStateFile(dir, name, b) }
+
+// LoadLastSpec reads dir/last-spec.json the bounded way; an error when
+// dir is empty or the file is missing, not a regular file, too large or
+// not a valid spec (ops.LoadLastSpec).
+func LoadLastSpec(dir string) (*LastSpec, error) { return ops.LoadLastSpec(dir) }
+
+// SaveLastSpec writes ls to dir/last-spec.json (directory 0700, file
+// 0600, through a rename). An empty dir stores nothing.
+func SaveLastSpec(dir string, ls *LastSpec) error { return ops.SaveLastSpec(dir, ls) }

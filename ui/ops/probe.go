@@ -1,0 +1,255 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/state/monitor"
+)
+
+// Reading is what one poll of a runtime's proxy brought back: its
+// resources (valid when ResErr is nil) and its kernels (valid when KerErr
+// is nil). A part not asked, or not reached, is zero with a nil error.
+type Reading struct {
+	Resources apimon.Resources
+	ResErr    error
+	Kernels   []apimon.Kernel
+	KerErr    error
+}
+
+// Read is one poll of the runtime behind ci through client: its
+// resources when resources is set, then its kernels when kernels is set,
+// one after the other (never two requests at once for one runtime). A
+// token the proxy refused for the resources ends the poll there: the
+// kernels would be refused too. It renews nothing (see Prober and
+// state/monitor's Renewals for the rule).
+func Read(ctx context.Context, client *apimon.Client, ci api.ConnectionInfo, resources, kernels bool) Reading {
+	var r Reading
+	if resources {
+		r.Resources, r.ResErr = client.Resources(ctx, ci)
+		if errors.Is(r.ResErr, apimon.ErrTokenRefused) {
+			return r
+		}
+	}
+	if kernels {
+		r.Kernels, r.KerErr = client.Kernels(ctx, ci)
+	}
+	return r
+}
+
+// Persisting is err, a token the proxy refused (*apimon.Error), as kind:
+// the 404 came back though the token was renewed within
+// monitor.RenewEvery, so the route is missing (apimon.KindNotOffered for
+// the resources, apimon.KindUnavailable for the kernels). Any other err
+// is returned as it is.
+func Persisting(err error, kind apimon.Kind) error {
+	e, ok := errors.AsType[*apimon.Error](err)
+	if !ok || e.Kind != apimon.KindTokenRefused {
+		return err
+	}
+	ne := *e
+	ne.Kind, ne.Message = kind, "a 404 persists after a fresh token"
+	return &ne
+}
+
+// Prober is the blocking monitor probe (`top`): it reads runtimes'
+// resources and kernels through their proxies and keeps what it learnt
+// in a state/monitor Store (the last figures of a runtime whose poll
+// failed, the time a kernel was first seen starting), the connectionInfo
+// in use for each runtime (a renewed one included), and which runtimes do
+// not offer the resources route. Build it with NewProber; it is safe for
+// concurrent use (one Probe per runtime at a time).
+type Prober struct {
+	svc     api.Service
+	client  *apimon.Client
+	explain func(error) string
+
+	mu    sync.Mutex
+	store *monitor.Store
+	// infos are the connectionInfos in use, renewed ones included (a
+	// list_runtimes after a renewal may still carry the older token).
+	infos map[string]api.ConnectionInfo
+	// notOfferedAt is when a runtime's resources were last found not
+	// offered (monitor.ResourcesDue).
+	notOfferedAt map[string]time.Time
+	// probeErr is why a runtime could not be probed at all (no
+	// connectionInfo, the renewal failed), by runtime name.
+	probeErr map[string]string
+	renewals *monitor.Renewals
+}
+
+// NewProber returns a Prober that reads through client and renews tokens
+// through get_runtime on svc. explain words a get_runtime failure for
+// ProbeError ("runtime gone (get_runtime: not found)"); nil: the error's
+// own text.
+func NewProber(svc api.Service, client *apimon.Client, explain func(error) string) *Prober {
+	if explain == nil {
+		explain = func(err error) string { return err.Error() }
+	}
+	return &Prober{svc: svc, client: client, explain: explain, store: monitor.NewStore(),
+		infos: map[string]api.ConnectionInfo{}, notOfferedAt: map[string]time.Time{}, probeErr: map[string]string{},
+		renewals: monitor.NewRenewals()}
+}
+
+// Runtime returns what is known of runtime name (nil: nothing yet).
+func (p *Prober) Runtime(name string) *monitor.Runtime {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.store.Get(name)
+}
+
+// ProbeError is why runtime name could not be probed at all by its last
+// Probe ("" when it could).
+func (p *Prober) ProbeError(name string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.probeErr[name]
+}
+
+// Retain forgets every runtime for which keep is false.
+func (p *Prober) Retain(keep func(name string) bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.store.Retain(keep)
+	p.renewals.Retain(keep)
+	for name := range p.infos {
+		if !keep(name) {
+			delete(p.infos, name)
+			delete(p.notOfferedAt, name)
+			delete(p.probeErr, name)
+		}
+	}
+}
+
+// Probe polls runtime rt once, at now(): its resources (unless found not
+// offered within monitor.NotOfferedRecheck), then its kernels. A proxy
+// 404 renews the token through get_runtime and retries once when the
+// rule allows (monitor.Renewals: once every monitor.RenewEvery per
+// runtime); the kernels then use the fresh token. A 404 that the rule
+// does not let renew, or that comes back after the renewal, is Persisting.
+func (p *Prober) Probe(ctx context.Context, rt api.Runtime, now func() time.Time) {
+	name := rt.Name
+	ci, err := p.info(ctx, rt)
+	if err != nil {
+		p.setProbeErr(name, err.Error())
+		return
+	}
+	p.mu.Lock()
+	askResources := monitor.ResourcesDue(p.notOfferedAt[name], now())
+	mayRenew := p.renewals.Due(name, now())
+	p.mu.Unlock()
+	renewed := false
+	var renew func(context.Context) (api.ConnectionInfo, error)
+	if mayRenew {
+		renew = func(ctx context.Context) (api.ConnectionInfo, error) {
+			renewed = true
+			p.mu.Lock()
+			p.renewals.Renewed(name, now())
+			p.mu.Unlock()
+			ci, err := Renewal(p.svc, name)(ctx)
+			if err != nil && !errors.Is(err, ErrNoConnection) {
+				err = errors.New(p.explain(err))
+			}
+			return ci, err
+		}
+	}
+	if askResources {
+		res, used, err := apimon.WithRenewal(ctx, ci, renew, p.client.Resources)
+		if ctx.Err() != nil {
+			return
+		}
+		if renewed && used.Token != ci.Token {
+			ci = used
+			p.setInfo(name, ci)
+		}
+		if !p.recordResources(name, now(), res, Persisting(err, apimon.KindNotOffered)) {
+			return
+		}
+	}
+	if renewed {
+		renew = nil // one renewal per probe
+	}
+	ks, used, err := apimon.WithRenewal(ctx, ci, renew, p.client.Kernels)
+	if ctx.Err() != nil {
+		return
+	}
+	if used.Token != ci.Token {
+		p.setInfo(name, used)
+	}
+	p.recordKernels(name, now(), ks, Persisting(err, apimon.KindUnavailable))
+}
+
+// recordResources records a resources answer; false (and the probe error
+// set) when err is not the proxy's but the renewal's.
+func (p *Prober) recordResources(name string, at time.Time, res apimon.Resources, err error) bool {
+	var me *apimon.Error
+	if err != nil && !errors.As(err, &me) { // the renewal failed: the runtime is gone, or the API
+		p.setProbeErr(name, err.Error())
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if errors.Is(err, apimon.ErrNotOffered) {
+		p.notOfferedAt[name] = at
+	} else {
+		delete(p.notOfferedAt, name)
+	}
+	p.store.RecordResources(name, at, res, err)
+	return true
+}
+
+// recordKernels records a kernels answer, or the renewal's failure as
+// the probe error.
+func (p *Prober) recordKernels(name string, at time.Time, ks []apimon.Kernel, err error) {
+	var me *apimon.Error
+	if err != nil && !errors.As(err, &me) {
+		p.setProbeErr(name, err.Error())
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.probeErr, name)
+	p.store.RecordKernels(name, at, ks, err)
+}
+
+// info is the connectionInfo to reach runtime rt with: the one in use
+// (renewed) when it expires later than the listed one, else the listed
+// one, else get_runtime's (a runtime listed without one).
+func (p *Prober) info(ctx context.Context, rt api.Runtime) (api.ConnectionInfo, error) {
+	p.mu.Lock()
+	have, ok := p.infos[rt.Name]
+	p.mu.Unlock()
+	listed := rt.ConnectionInfo
+	if ok && (listed == nil || listed.URL == "" || !listed.ExpireTime.After(have.ExpireTime)) {
+		return have, nil
+	}
+	if listed != nil && listed.URL != "" {
+		p.setInfo(rt.Name, *listed)
+		return *listed, nil
+	}
+	got, err := Connection(ctx, p.svc, rt.Name)
+	if errors.Is(err, ErrNoConnection) {
+		return api.ConnectionInfo{}, errors.New("no connection yet (Colab sent no connectionInfo; is it still starting?)")
+	}
+	if err != nil {
+		return api.ConnectionInfo{}, errors.New(p.explain(err))
+	}
+	p.setInfo(rt.Name, *got.ConnectionInfo)
+	return *got.ConnectionInfo, nil
+}
+
+func (p *Prober) setInfo(name string, ci api.ConnectionInfo) {
+	p.mu.Lock()
+	p.infos[name] = ci
+	p.mu.Unlock()
+}
+
+func (p *Prober) setProbeErr(name, msg string) {
+	p.mu.Lock()
+	p.probeErr[name] = msg
+	p.mu.Unlock()
+}
