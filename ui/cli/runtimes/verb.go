@@ -3,7 +3,6 @@
 package runtimes
 
 import (
-
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
