@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -33,93 +34,7 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return v.completeRuntimeColon(cmd, toComplete, false)
 		},
 		RunE: v.jsonOnFailure(func(cmd *cobra.Command, args []string) error {
-			if purge && !yes && !v.CanPrompt() { // before anything is removed
-				return &kit.ExitError{Code: kit.ExitUsage, Msg: "rm --purge asks before emptying the runtime's trash: stdin or stderr is not a terminal; pass --yes"}
-			}
-			var locs []jupyter.Location
-			trashOnly := ""
-			for _, a := range args {
-				if purge && len(args) == 1 && !strings.Contains(a, ":") {
-					trashOnly = a // rm --purge RUNTIME: only the trash
-					break
-				}
-				loc, err := jupyter.ParseLocation(a, true)
-				if err != nil {
-					return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
-				}
-				locs = append(locs, loc)
-			}
-			if trashOnly != "" {
-				return v.purgeOnly(cmd.Context(), trashOnly, yes)
-			}
-			// RUNTIME is resolved before any path rule, as README says:
-			// "rm rt-zz:/x" is "no runtime", not a refusal of /x.
-			ctx := cmd.Context()
-			rf, err := v.openRuntime(ctx, locs[0].Runtime, "")
-			if err != nil {
-				return err
-			}
-			defer rf.conn.Close()
-			for i := range locs { // every argument names the same runtime, however written
-				rt, err := kit.ResolveRuntime(rf.rts, locs[i].Runtime)
-				if err != nil {
-					return err
-				}
-				if rt.Name != rf.rt.Name {
-					return &kit.ExitError{Code: kit.ExitUsage, Msg: "rm works on one runtime at a time"}
-				}
-				locs[i].Runtime = rf.rt.ID()
-			}
-			for _, loc := range locs { // before removing anything
-				if err := jupyter.Removable(loc.Runtime, loc.Path); err != nil {
-					return &kit.ExitError{Code: kit.ExitUsage, Msg: api.OneLine(asRm(err).Error(), 0)} // the files pane's rule too
-				}
-			}
-			removed := []string{}
-			var failure error
-			for _, loc := range locs {
-				m, err := rf.jc.Stat(ctx, loc.Path)
-				if err == nil && m.IsDir() && !recursive {
-					err = &jupyter.Error{Op: "rm", Runtime: loc.Runtime, Path: loc.Path, Kind: jupyter.ErrIsDir}
-				}
-				if err == nil {
-					err = rf.jc.RemoveAll(ctx, loc.Path, func(p string) {
-						removed = append(removed, loc.Runtime+":"+absRemote(p))
-						if !v.AsJSON {
-							v.Say("removed " + rf.id() + ":" + termtext.Line(jupyter.DisplayName(absRemote(p))))
-						}
-					})
-				}
-				if err != nil {
-					failure = asRm(err)
-					break
-				}
-			}
-			var purged *int64
-			var perr error
-			if purge && failure == nil {
-				purged, perr = v.purgeTrash(ctx, rf, yes)
-			} else if len(removed) > 0 {
-				v.Note(jupyter.TrashNote(purgeCommand(v.G, rf)))
-			}
-			if v.AsJSON {
-				rep := RmReport{Removed: removed, Envelope: kit.Envelope{OK: failure == nil && perr == nil}, PurgedBytes: purged}
-				if failure != nil {
-					rep.Envelope = kit.Failure(FileError(failure, rf), v.Red())
-				} else if perr != nil {
-					rep.Envelope = kit.Failure(FileError(perr, rf), v.Red())
-				}
-				if err := v.WriteJSON(rep); err != nil {
-					return err
-				}
-			}
-			if failure != nil {
-				return FileError(failure, rf)
-			}
-			if perr != nil {
-				return FileError(perr, rf)
-			}
-			return nil
+			return v.rm(cmd.Context(), args, rmOptions{recursive: recursive, purge: purge, yes: yes})
 		}, func(env kit.Envelope) any { return RmReport{Removed: []string{}, Envelope: env} }),
 	}
 	cmd.Flags().BoolVar(&purge, "purge", false, "also empty the runtime's trash, where its Jupyter server keeps deleted files (asks first)")
@@ -151,4 +66,108 @@ type RmReport struct {
 	// PurgedBytes is what --purge freed by emptying the runtime's trash
 	// (absent without --purge, or when the trash was not emptied).
 	PurgedBytes *int64 `json:"purgedBytes,omitempty"`
+}
+
+// rmOptions are rm's flags.
+type rmOptions struct{ recursive, purge, yes bool }
+
+// rm removes each RUNTIME:PATH of args (all on one runtime), then with
+// --purge empties the runtime's trash; "rm --purge RUNTIME" empties only
+// the trash. Every path is checked before anything is removed.
+func (v *verb) rm(ctx context.Context, args []string, o rmOptions) error {
+	if o.purge && !o.yes && !v.CanPrompt() { // before anything is removed
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "rm --purge asks before emptying the runtime's trash: stdin or stderr is not a terminal; pass --yes"}
+	}
+	if o.purge && len(args) == 1 && !strings.Contains(args[0], ":") {
+		return v.purgeOnly(ctx, args[0], o.yes) // rm --purge RUNTIME: only the trash
+	}
+	locs := make([]jupyter.Location, 0, len(args))
+	for _, a := range args {
+		loc, err := jupyter.ParseLocation(a, true)
+		if err != nil {
+			return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+		}
+		locs = append(locs, loc)
+	}
+	// RUNTIME is resolved before any path rule, as README says:
+	// "rm rt-zz:/x" is "no runtime", not a refusal of /x.
+	rf, err := v.openRuntime(ctx, locs[0].Runtime, "")
+	if err != nil {
+		return err
+	}
+	defer rf.conn.Close()
+	if err := v.checkRemovable(rf, locs); err != nil {
+		return err
+	}
+	removed, failure := v.removeEach(ctx, rf, locs, o.recursive)
+	var purged *int64
+	var perr error
+	if o.purge && failure == nil {
+		purged, perr = v.purgeTrash(ctx, rf, o.yes)
+	} else if len(removed) > 0 {
+		v.Note(jupyter.TrashNote(purgeCommand(v.G, rf)))
+	}
+	if failure == nil {
+		failure = perr
+	}
+	if v.AsJSON {
+		rep := RmReport{Removed: removed, Envelope: kit.Envelope{OK: failure == nil}, PurgedBytes: purged}
+		if failure != nil {
+			rep.Envelope = kit.Failure(FileError(failure, rf), v.Red())
+		}
+		if err := v.WriteJSON(rep); err != nil {
+			return err
+		}
+	}
+	if failure != nil {
+		return FileError(failure, rf)
+	}
+	return nil
+}
+
+// checkRemovable makes every location name rf's runtime (however it was
+// written) and refuses, before anything is removed, a path the rule
+// shared with the files pane keeps (jupyter.Removable).
+func (v *verb) checkRemovable(rf *runtimeFiles, locs []jupyter.Location) error {
+	for i := range locs {
+		rt, err := kit.ResolveRuntime(rf.rts, locs[i].Runtime)
+		if err != nil {
+			return err
+		}
+		if rt.Name != rf.rt.Name {
+			return &kit.ExitError{Code: kit.ExitUsage, Msg: "rm works on one runtime at a time"}
+		}
+		locs[i].Runtime = rf.rt.ID()
+	}
+	for _, loc := range locs {
+		if err := jupyter.Removable(loc.Runtime, loc.Path); err != nil {
+			return &kit.ExitError{Code: kit.ExitUsage, Msg: api.OneLine(asRm(err).Error(), 0)}
+		}
+	}
+	return nil
+}
+
+// removeEach removes the locations in order, each in one request (a
+// directory only with recursive), saying each on stdout unless --json;
+// it stops at the first failure. removed are RUNTIME:/PATH of what went.
+func (v *verb) removeEach(ctx context.Context, rf *runtimeFiles, locs []jupyter.Location, recursive bool) (removed []string, failure error) {
+	removed = []string{}
+	for _, loc := range locs {
+		m, err := rf.jc.Stat(ctx, loc.Path)
+		if err == nil && m.IsDir() && !recursive {
+			err = &jupyter.Error{Op: "rm", Runtime: loc.Runtime, Path: loc.Path, Kind: jupyter.ErrIsDir}
+		}
+		if err == nil {
+			err = rf.jc.RemoveAll(ctx, loc.Path, func(p string) {
+				removed = append(removed, loc.Runtime+":"+absRemote(p))
+				if !v.AsJSON {
+					v.Say("removed " + rf.id() + ":" + termtext.Line(jupyter.DisplayName(absRemote(p))))
+				}
+			})
+		}
+		if err != nil {
+			return removed, asRm(err)
+		}
+	}
+	return removed, nil
 }
