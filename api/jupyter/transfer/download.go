@@ -170,45 +170,12 @@ func (c *Copier) download(ctx context.Context, remote string, dir *safefile.Dir,
 		}
 		return m, err
 	}
-	fails, restarts := 0, 0
-	for {
-		before := off
-		err := c.fetch(ctx, remote, pf, &off, m.Size, progress)
-		if err == nil {
-			break
-		}
-		var rs *errRestart
-		switch {
-		case ctx.Err() != nil:
-			return keep(ctx.Err())
-		case errors.As(err, &rs):
-			if restarts++; restarts > 2 {
-				discard()
-				return m, &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrCorrupt, Message: rs.why}
-			}
-			c.o.Logger.Warn("download restarts from the beginning", "runtime", c.id, "path", remote, "why", rs.why)
-			if nm, serr := c.Stat(ctx, remote); serr == nil {
-				m = nm
-			}
-			off = 0
-			if terr := pf.Truncate(0); terr != nil {
-				discard()
-				return m, local("%v", terr)
-			}
-			continue
-		case !transient(err):
-			discard()
-			return m, proxy.WithOp(err, "download", remote)
-		}
-		if off > before {
-			fails = 0
-		}
-		if fails++; fails > c.o.MaxRetries {
+	if kept, err := c.fetchRetrying(ctx, remote, pf, &off, &m, progress); err != nil {
+		if kept {
 			return keep(err)
 		}
-		if perr := c.pause(ctx, fails); perr != nil {
-			return keep(perr)
-		}
+		discard()
+		return m, err
 	}
 	if err := pf.Sync(); err != nil {
 		discard()
@@ -328,23 +295,9 @@ func (c *Copier) fetch(ctx context.Context, remote string, f partFile, off *int6
 		return wd.explain(err, "download", c.id, remote)
 	}
 	defer resp.Body.Close()
-	start := int64(0)
-	cr := resp.Header.Get("Content-Range")
-	switch {
-	case cr != "":
-		s, total, ok := parseContentRange(cr)
-		if !ok {
-			return &errRestart{why: "unreadable Content-Range " + strconv.Quote(cr)}
-		}
-		if size >= 0 && total >= 0 && total != size {
-			return &errRestart{why: fmt.Sprintf("the remote file changed during the download (%d bytes, now %d)", size, total)}
-		}
-		start = s
-	case resp.StatusCode == http.StatusPartialContent:
-		return &errRestart{why: "206 without Content-Range"}
-	}
-	if start > *off {
-		return &errRestart{why: fmt.Sprintf("the server resumed at byte %d, not %d", start, *off)}
+	start, err := resumedAt(resp, size, *off)
+	if err != nil {
+		return err
 	}
 	if start < *off {
 		if err := f.Truncate(start); err != nil {
@@ -352,45 +305,8 @@ func (c *Copier) fetch(ctx context.Context, remote string, f partFile, off *int6
 		}
 	}
 	*off = start
-	bufSize := int64(256 << 10)
-	if size >= 0 {
-		bufSize = min(bufSize, max(size-*off+1, 512)) // many small files move at once
-	}
-	buf := make([]byte, bufSize)
-	for {
-		n, rerr := resp.Body.Read(buf)
-		if n > 0 {
-			wd.touch()
-			// A file of unknown size stops at the documented maximum
-			// (a reply that never ends must not fill the disk).
-			if size < 0 && *off+int64(n) > c.o.MaxUnknownSize {
-				return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrTooLarge,
-					Message: fmt.Sprintf("the runtime did not report its size and more than %d bytes arrived (Options.MaxUnknownSize)", c.o.MaxUnknownSize)}
-			}
-			if _, werr := f.WriteAt(buf[:n], *off); werr != nil {
-				return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrLocal, Message: localMessage(werr)}
-			}
-			*off += int64(n)
-			progress(*off, size)
-			// A reply longer than the size the runtime reported stops
-			// here, not when the disk is full.
-			if size >= 0 && *off > size {
-				return &errRestart{why: fmt.Sprintf("received more than the %d bytes the runtime reported", size)}
-			}
-		}
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			if ctx.Err() != nil && wd.parent.Err() != nil {
-				return wd.parent.Err()
-			}
-			if werr := wd.explain(rerr, "download", c.id, remote); werr != rerr {
-				return werr
-			}
-			return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrTransport,
-				Message: fmt.Sprintf("connection dropped after %d of %d bytes", *off, size)}
-		}
+	if err := c.copyBody(ctx, wd, resp.Body, f, off, size, remote, progress); err != nil {
+		return err
 	}
 	if size >= 0 && *off < size {
 		return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrTransport,
@@ -435,4 +351,130 @@ func parseContentRange(s string) (start, total int64, ok bool) {
 		}
 	}
 	return start, total, true
+}
+
+// resumedAt is the offset the GET's reply starts at: its Content-Range's
+// start (0 without one). A reply the download cannot continue from off
+// with (unreadable, another total than size, ahead of off, a 206 without
+// a range) is an *errRestart.
+func resumedAt(resp *http.Response, size, off int64) (int64, error) {
+	cr := resp.Header.Get("Content-Range")
+	switch {
+	case cr != "":
+		s, total, ok := parseContentRange(cr)
+		if !ok {
+			return 0, &errRestart{why: "unreadable Content-Range " + strconv.Quote(cr)}
+		}
+		if size >= 0 && total >= 0 && total != size {
+			return 0, &errRestart{why: fmt.Sprintf("the remote file changed during the download (%d bytes, now %d)", size, total)}
+		}
+		if s > off {
+			return 0, &errRestart{why: fmt.Sprintf("the server resumed at byte %d, not %d", s, off)}
+		}
+		return s, nil
+	case resp.StatusCode == http.StatusPartialContent:
+		return 0, &errRestart{why: "206 without Content-Range"}
+	}
+	return 0, nil
+}
+
+// copyBody writes body to f from *off on, advancing *off and reporting
+// progress, until body ends. It stops a reply of unknown size past
+// Options.MaxUnknownSize and one longer than size, and says whether a
+// failed read was the caller's cancellation, the idle watchdog or a
+// dropped connection.
+func (c *Copier) copyBody(ctx context.Context, wd *watchdog, body io.Reader, f partFile, off *int64, size int64, remote string, progress Progress) error {
+	bufSize := int64(256 << 10)
+	if size >= 0 {
+		bufSize = min(bufSize, max(size-*off+1, 512)) // many small files move at once
+	}
+	buf := make([]byte, bufSize)
+	for {
+		n, rerr := body.Read(buf)
+		if n > 0 {
+			if err := c.write(wd, f, buf[:n], off, size, remote, progress); err != nil {
+				return err
+			}
+		}
+		if rerr == io.EOF {
+			return nil
+		}
+		if rerr != nil {
+			if ctx.Err() != nil && wd.parent.Err() != nil {
+				return wd.parent.Err()
+			}
+			if werr := wd.explain(rerr, "download", c.id, remote); werr != rerr {
+				return werr
+			}
+			return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrTransport,
+				Message: fmt.Sprintf("connection dropped after %d of %d bytes", *off, size)}
+		}
+	}
+}
+
+// write writes b, just read, at *off and advances it: a file of unknown
+// size stops at the documented maximum (a reply that never ends must not
+// fill the disk), and one longer than the size the runtime reported stops
+// here, not when the disk is full.
+func (c *Copier) write(wd *watchdog, f partFile, b []byte, off *int64, size int64, remote string, progress Progress) error {
+	wd.touch()
+	if size < 0 && *off+int64(len(b)) > c.o.MaxUnknownSize {
+		return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrTooLarge,
+			Message: fmt.Sprintf("the runtime did not report its size and more than %d bytes arrived (Options.MaxUnknownSize)", c.o.MaxUnknownSize)}
+	}
+	if _, werr := f.WriteAt(b, *off); werr != nil {
+		return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrLocal, Message: localMessage(werr)}
+	}
+	*off += int64(len(b))
+	progress(*off, size)
+	if size >= 0 && *off > size {
+		return &errRestart{why: fmt.Sprintf("received more than the %d bytes the runtime reported", size)}
+	}
+	return nil
+}
+
+// fetchRetrying fetches remote into pf from *off on until it is whole:
+// a transient failure is retried (Options.MaxRetries in a row without
+// progress, with a pause between), a reply that cannot be continued
+// restarts from the beginning (twice at most; *m is stat-ed again). On
+// failure, keep says whether the part file is worth keeping to resume
+// (interrupted, or out of retries) or is to be discarded.
+func (c *Copier) fetchRetrying(ctx context.Context, remote string, pf partFile, off *int64, m *proxy.Model, progress Progress) (keep bool, err error) {
+	fails, restarts := 0, 0
+	for {
+		before := *off
+		err := c.fetch(ctx, remote, pf, off, m.Size, progress)
+		if err == nil {
+			return false, nil
+		}
+		var rs *errRestart
+		switch {
+		case ctx.Err() != nil:
+			return true, ctx.Err()
+		case errors.As(err, &rs):
+			if restarts++; restarts > 2 {
+				return false, &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrCorrupt, Message: rs.why}
+			}
+			c.o.Logger.Warn("download restarts from the beginning", "runtime", c.id, "path", remote, "why", rs.why)
+			if nm, serr := c.Stat(ctx, remote); serr == nil {
+				*m = nm
+			}
+			*off = 0
+			if terr := pf.Truncate(0); terr != nil {
+				return false, &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrLocal, Message: terr.Error()}
+			}
+			continue
+		case !transient(err):
+			return false, proxy.WithOp(err, "download", remote)
+		}
+		if *off > before {
+			fails = 0
+		}
+		if fails++; fails > c.o.MaxRetries {
+			return true, err
+		}
+		if perr := c.pause(ctx, fails); perr != nil {
+			return true, perr
+		}
+	}
 }
