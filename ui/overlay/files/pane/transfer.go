@@ -178,7 +178,8 @@ func (p *Pane) Delete(t Target) tea.Cmd {
 		if err := c.RemoveAll(ctx, remote, func(string) { n++; progress(int64(n), -1) }); err != nil {
 			return "", err
 		}
-		// A stock Jupyter server keeps them in its trash (field case 62).
+		// A stock Jupyter server moves what it deletes to its trash, where
+		// it still takes disk space until purged.
 		return fmt.Sprintf("deleted %s (%d item(s)); its Jupyter server may keep them in its trash (%s frees it)",
 			termtext.Line(jupyter.Where(c.Runtime(), remote)), n, PurgeHint(c.Runtime())), nil
 	})
