@@ -23,9 +23,11 @@ import (
 // row asserts what the user sees on the dashboard and that nothing was
 // lost: the runtimes stay listed (marked stale, never "gone" because of a
 // failed call), no runtime is created or deleted, and the dashboard
-// recovers once the fault clears. Rows name the field case (the numbered
-// cases whose headings are kept in testdata/field-cases-headings.txt) they
-// cover; TestFieldCasesHaveRows checks every case has one.
+// recovers once the fault clears. Rows name the field cases they cover:
+// the failures seen against the real Colab, each with a number and a
+// one-line title in testdata/field-cases-headings.txt (for example "18.
+// 429 RESOURCE_EXHAUSTED: honour RetryInfo, and tell rate limits from
+// quota"); TestFieldCasesHaveRows checks every case has a row.
 
 const (
 	googleBody = "google"
@@ -66,7 +68,7 @@ func refreshRows(stateless bool) []refreshRow {
 			switch {
 			case status == 404 && !stateless:
 				// An HTTP 404 from a stateful MCP endpoint means the MCP
-				// session is gone (field case 14): the client reconnects
+				// session is gone: the client reconnects
 				// once, then reports it; the body is not Colab's.
 				want = []string{"STALE", "HTTP 404", "dropped the session"}
 			case status == 404:
@@ -299,8 +301,8 @@ func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
 }
 
 // TestFaultMatrixBackoffHonoursServer: the client waits at least the
-// server's RetryInfo / Retry-After before retrying (field case 18 a, b) and
-// does not retry a QuotaFailure without RetryInfo (c); the dashboard's
+// server's RetryInfo / Retry-After before retrying and does not retry a
+// QuotaFailure without RetryInfo (a quota, not a rate limit); the dashboard's
 // next refresh is no sooner than the server asked.
 func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
 	for _, c := range []struct {
@@ -385,7 +387,9 @@ func TestFaultMatrixData(t *testing.T) {
 	}
 }
 
-// TestFaultMatrixExpireTimeForms: field case 19 through the whole stack:
+// TestFaultMatrixExpireTimeForms: the forms expireTime comes in (offsets,
+// fractions past nanoseconds, lower-case t and z, a space for the T)
+// through the whole stack:
 // equal instants give equal countdowns; invalid or absent values show
 // unknown, never year 1 or a negative number.
 func TestFaultMatrixExpireTimeForms(t *testing.T) {
@@ -438,8 +442,8 @@ func TestFaultMatrixExpireTimeForms(t *testing.T) {
 }
 
 // TestFaultMatrixLifecycle: token expiry is renewed, not taken for a dead
-// runtime (field case 1); a reclaimed runtime becomes gone only when the
-// server confirms it (case 7); a failed renewal keeps the row (case 1).
+// runtime; a runtime reclaimed for idleness or maximum duration becomes
+// gone only when the server confirms it; a failed renewal keeps the row.
 func TestFaultMatrixLifecycle(t *testing.T) {
 	t.Run("expired token renewed", func(t *testing.T) {
 		s := loaded(t, stackOpts{})
@@ -495,9 +499,10 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 }
 
 // TestFaultMatrixCreate: create_runtime through the client under every
-// failure form: a reset after the request was read (field case 2) gives
+// failure form: a reset after the request was read gives
 // OUTCOME UNKNOWN and exactly one runtime, and the identical retry does
-// not make a second; capacity and quota refusals (cases 3, 4, 5) carry
+// not make a second; capacity, usage-limit and too-many-runtimes
+// refusals carry
 // their reason, are never retried blindly and create nothing.
 func TestFaultMatrixCreate(t *testing.T) {
 	ctx := context.Background()
@@ -571,8 +576,9 @@ func TestFaultMatrixCreate(t *testing.T) {
 	}
 }
 
-// fieldCaseRows maps every field case to the tests that are
-// its rows: the fault matrix above (ui/faultmatrix_test.go) or, for
+// fieldCaseRows maps every field case's number (as in
+// testdata/field-cases-headings.txt) to the tests that are its rows:
+// the fault matrix above (ui/faultmatrix_test.go) or, for
 // credential, terminal and platform cases the emulator cannot inject,
 // the package tests that cover them. Paths are from the module root.
 var fieldCaseRows = map[int][]string{
@@ -600,14 +606,17 @@ var fieldCaseRows = map[int][]string{
 	28: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh"},
 }
 
-// TestFieldCasesHaveRows: every field case (testdata/field-cases-headings.txt)
-// has at least one row, every row names a test that exists, and every
-// fault-matrix refresh row's field case is one of them.
+// TestFieldCasesHaveRows: every field case (each "### N. Title" line of
+// testdata/field-cases-headings.txt) has at least one row, every row
+// names a test that exists, and every fault-matrix refresh row's field
+// case is one of them.
 func TestFieldCasesHaveRows(t *testing.T) {
 	// The suite needs nothing outside the repository: the case headings
-	// ("### N. Title") are kept in testdata. Where a developer's tree keeps
-	// the full reference of the cases beside the checkout, the copy must
-	// still match it, so a case added there is not missed here.
+	// ("### N. Title") are kept in testdata. Where a developer's machine
+	// also holds the full notes on the cases outside the repository, at
+	// ../shared/reference/field-cases.md from the module root, the copy must
+	// still match their headings, so a case added there is not missed here;
+	// without them this check is skipped.
 	doc, err := os.ReadFile(filepath.Join("testdata", "field-cases-headings.txt"))
 	if err != nil {
 		t.Fatal(err)

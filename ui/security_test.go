@@ -36,7 +36,8 @@ const hostile = colabfake.HostileOSC52 + colabfake.HostileOSC0 + colabfake.Hosti
 // Every screen rendered from the hostile seed (runtime names, spec fields,
 // version, tier, URL, sessions, list_runtime_specs, execute_code output,
 // errors) and hostile config values (profile names, endpoint) stays inert
-// and within the terminal (field case 29).
+// and within the terminal: no control sequence from a server or a
+// config file reaches it.
 func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{Seed: colabfake.SeedHostile}, func(o *Options) {
 		o.NoColor = false
@@ -291,7 +292,7 @@ func TestNoSecretOnScreenOrInLogs(t *testing.T) {
 	secrettest.Check(t, "the debug log", logText, list...)
 }
 
-// Field case S2 on the dashboard: a server that echoes the bearer token
+// Echoed secrets are redacted on the dashboard: a server that echoes the bearer token
 // (not shaped like a Google token, so only its registration can catch it)
 // and the proxy tokens, bare, in every error: refresh failures (the status
 // line and header), a failed renewal (the row, the details panel, the

@@ -13,7 +13,8 @@ import (
 )
 
 // nginx413 is the page nginx answers a body over client_max_body_size
-// with: HTML, not Jupyter's JSON (jupyterhub#1569).
+// with: HTML, not Jupyter's JSON, since the proxy in front of the
+// Jupyter server answers before the request reaches it.
 const nginx413 = "<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n" +
 	"<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
 
