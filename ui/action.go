@@ -280,6 +280,6 @@ func openSessionDialog(sel *state.Runtime, now time.Time) *dialog.Dialog {
 // answers.go, a check's answer). Here: the grace period the tests wait
 // out.
 
-// DialogGrace is how long a dialog ignores keys after it opened
+// dialogGrace is how long a dialog ignores keys after it opened
 // (dialog.Grace, 350 ms).
-const DialogGrace = dialog.Grace
+const dialogGrace = dialog.Grace

@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 	"github.com/colabdash/colabdash/ui/poll"
@@ -121,7 +122,7 @@ func (m *app) sayAnswer(msg tea.Msg, now time.Time) (ok bool) {
 	switch msg := msg.(type) {
 	case lastSpecSaveFailedMsg:
 		m.scr.say(now, common.Say{Text: "could not remember the spec: " + common.ErrLine(msg.err), Err: true})
-		m.scr.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, LastSpecFile), 0, msg.err)
+		m.scr.recordEvent(now, "state file", filepath.Join(m.opts.StateDir, ops.LastSpecFile), 0, msg.err)
 	case clipboardMsg:
 		if msg.err != nil {
 			m.scr.say(now, common.Say{Text: "copy failed: " + common.ErrLine(msg.err), Err: true})

@@ -31,6 +31,7 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/help"
 	helpov "github.com/colabdash/colabdash/ui/overlay/help"
 	"github.com/colabdash/colabdash/ui/poll"
+	"github.com/colabdash/colabdash/ui/theme"
 	"github.com/muesli/termenv"
 )
 
@@ -1119,7 +1120,7 @@ func TestNoColorAndNoSecrets(t *testing.T) {
 func TestNoColorFromEnv(t *testing.T) {
 	for v, want := range map[string]bool{"": false, "1": true, "yes": true, "true": true, "0": true} {
 		t.Setenv("NO_COLOR", v)
-		if NoColorFromEnv() != want {
+		if theme.NoColorFromEnv() != want {
 			t.Errorf("NO_COLOR=%q: %v", v, !want)
 		}
 	}

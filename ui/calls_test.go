@@ -604,7 +604,7 @@ func TestProgressStatusEndsWithItsCall(t *testing.T) {
 			m = e.press(t, m, tc.keys[:tc.start]...)
 			// The key that starts the call: the status says so while it is
 			// under way, and no longer once it has answered.
-			e.clk.add(DialogGrace + time.Millisecond)
+			e.clk.add(dialogGrace + time.Millisecond)
 			m, cmd := update(m, keyMsg(tc.keys[tc.start]))
 			if s := statusLine(m); !strings.Contains(s, tc.under) {
 				t.Fatalf("while the call is under way the status line says %q, not %q:\n%s", s, tc.under, m.View())

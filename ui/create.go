@@ -16,17 +16,17 @@ import (
 	"github.com/google/uuid"
 )
 
-// CreateDebounce: while a create submitted less than this long ago is
+// createDebounce: while a create submitted less than this long ago is
 // still waiting for its answer, another submission is refused with a
 // message. Colab limits create_runtime per minute per user and per
 // project, so a burst from the create form (a double Enter, N y N y) must
 // not spend the quota.
-const CreateDebounce = 3 * time.Second
+const createDebounce = 3 * time.Second
 
 // submitCreate starts a create the user asked for, unless a burst.
 func (m *createOps) submitCreate(spec api.RuntimeSpecKey, version, runtimeID string, now time.Time) tea.Cmd {
 	for _, op := range m.creates {
-		if since := now.Sub(op.started); since >= 0 && since < CreateDebounce {
+		if since := now.Sub(op.started); since >= 0 && since < createDebounce {
 			m.scr.say(now, common.Say{Text: "a create was sent " + state.FormatAgo(since) + " and is under way; wait a moment " +
 				"before the next (Colab limits creates per minute)", Err: true})
 			// The first create's "✓ created" soon replaces this line: the
@@ -55,14 +55,14 @@ const (
 	createUnknown                    // outcome unknown: re-listing
 )
 
-// MaxCreateAttempts bounds the sends of one create, first one included:
+// maxCreateAttempts bounds the sends of one create, first one included:
 // state.MaxCreateAttempts, shared with `colabdash create` and `run`.
-const MaxCreateAttempts = state.MaxCreateAttempts
+const maxCreateAttempts = state.MaxCreateAttempts
 
-// DefaultCreateRetry is the wait before re-sending a create refused with
+// defaultCreateRetry is the wait before re-sending a create refused with
 // RESOURCE_EXHAUSTED (no RetryInfo), UNAVAILABLE or another passing server
 // failure, doubled per attempt (state.DefaultCreateRetry).
-const DefaultCreateRetry = state.DefaultCreateRetry
+const defaultCreateRetry = state.DefaultCreateRetry
 
 // createOp is one create_runtime the user asked for. Every re-send uses the
 // same requestID, so the server creates at most one runtime for it.
@@ -124,7 +124,7 @@ func (m *createOps) startCreate(spec api.RuntimeSpecKey, version, runtimeID stri
 		op.known[r.Name] = true
 	}
 	m.creates = append(m.creates, op)
-	ls := &LastSpec{Spec: spec, Version: version}
+	ls := &ops.LastSpec{Spec: spec, Version: version}
 	m.lastSpec = ls
 	if m.opts.Demo || m.opts.StateDir == "" {
 		// demo mode: remembered in memory only (lastSpec)
@@ -132,7 +132,7 @@ func (m *createOps) startCreate(spec api.RuntimeSpecKey, version, runtimeID stri
 	}
 	dir := m.opts.StateDir
 	save := func() tea.Msg { // file I/O stays out of Update
-		if err := SaveLastSpec(dir, ls); err != nil {
+		if err := ops.SaveLastSpec(dir, ls); err != nil {
 			return lastSpecSaveFailedMsg{err: err}
 		}
 		return nil
@@ -312,7 +312,7 @@ func (m *createOps) creations(now time.Time) []common.Creation {
 		case createSending:
 			status = "creating… " + state.FormatCountdown(now.Sub(op.started))
 			if op.attempt > 1 {
-				status += " · attempt " + strconv.Itoa(op.attempt) + "/" + strconv.Itoa(MaxCreateAttempts)
+				status += " · attempt " + strconv.Itoa(op.attempt) + "/" + strconv.Itoa(maxCreateAttempts)
 			}
 		case createWaiting:
 			why := "capacity unavailable"
@@ -320,7 +320,7 @@ func (m *createOps) creations(now time.Time) []common.Creation {
 			if errors.As(op.lastErr, &ae) && ae.Code == api.ResourceExhausted {
 				why = "rate limited"
 			}
-			status = why + ", retrying " + strconv.Itoa(op.attempt+1) + "/" + strconv.Itoa(MaxCreateAttempts) + " in " +
+			status = why + ", retrying " + strconv.Itoa(op.attempt+1) + "/" + strconv.Itoa(maxCreateAttempts) + " in " +
 				state.FormatCountdown(op.retryAt.Sub(now)) + " · " + m.cx.Keys.Dashboard.Cancel.Help().Key + " cancel"
 		case createUnknown:
 			status = "outcome unknown · re-listing…"
@@ -332,29 +332,14 @@ func (m *createOps) creations(now time.Time) []common.Creation {
 
 // The last used runtimeSpec, remembered across runs (N re-creates it).
 
-// LastSpec is the runtimeSpec and version of the last runtime the user
-// created (ui/ops keeps it, for the dashboard and the verbs alike).
-type LastSpec = ops.LastSpec
-
-// LastSpecFile is the file name of the last used spec in the state
-// directory.
-const LastSpecFile = ops.LastSpecFile
-
-// LoadLastSpec reads dir/last-spec.json the bounded way (ops.LoadLastSpec).
-func LoadLastSpec(dir string) (*LastSpec, error) { return ops.LoadLastSpec(dir) }
-
-// SaveLastSpec writes ls to dir/last-spec.json (ops.SaveLastSpec). An
-// empty dir stores nothing.
-func SaveLastSpec(dir string, ls *LastSpec) error { return ops.SaveLastSpec(dir, ls) }
-
 // loadLastSpec reads the remembered spec for an account: none in demo mode
 // (the emulator's specs are not the account's, so a demo A100 never becomes
 // the real account's quick re-create), nil when there is none to read.
-func loadLastSpec(demo bool, dir string) *LastSpec {
+func loadLastSpec(demo bool, dir string) *ops.LastSpec {
 	if demo {
 		return nil
 	}
-	ls, err := LoadLastSpec(dir)
+	ls, err := ops.LoadLastSpec(dir)
 	if err != nil {
 		return nil
 	}

@@ -32,6 +32,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
@@ -116,7 +117,7 @@ type createOps struct {
 	rt       *runtimes.Pane // a runtime created is selected
 	creates  []*createOp
 	nextOp   int
-	lastSpec *LastSpec
+	lastSpec *ops.LastSpec
 }
 
 // execOps is run code (exec.go): the runs and transcripts, the session
@@ -175,7 +176,7 @@ type monitorOps struct {
 // new dashboard, or a profile switch: they were the old account's) with
 // last, the spec remembered for N, and points the Context's activity at
 // them.
-func (a *app) resetOps(last *LastSpec) {
+func (a *app) resetOps(last *ops.LastSpec) {
 	a.cr = &createOps{cx: a.cx, opts: &a.opts, link: a.link, scr: a.scr, rt: a.rt, lastSpec: last}
 	a.ex = &execOps{cx: a.cx, link: a.link, scr: a.scr, rt: a.rt, sess: a.sess,
 		execState:   execState{transcripts: map[string]*console.Transcript{}},

@@ -98,7 +98,7 @@ func TestConsoleCtrlCInterruptsKernel(t *testing.T) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "tab", "e")
 	sess := m.ex.console().Session()
-	e.clk.add(DialogGrace)
+	e.clk.add(dialogGrace)
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("import time\ntime.sleep(3600)"), Paste: true})
 	m, runCmd := update(m, keyMsg("enter"))
 	done := goRun(t, "enter on the console's sleep", runCmd)
@@ -194,7 +194,7 @@ func startStalledDownload(t *testing.T, e *emu, m Model) (Model, *stallProxy, te
 // then runs, and the returned command waits for its first message.
 func enterDownload(t *testing.T, e *emu, m Model) (Model, tea.Cmd) {
 	t.Helper()
-	e.clk.add(DialogGrace)
+	e.clk.add(dialogGrace)
 	m, plan := update(m, keyMsg("enter"))
 	if plan == nil {
 		t.Fatalf("enter started nothing:\n%s", m.View())
@@ -379,7 +379,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		}
 		m = e.press(t, m, "f", "u")
 		m = typeText(e, t, m, local)
-		e.clk.add(DialogGrace)
+		e.clk.add(dialogGrace)
 		m, xfer := update(m, keyMsg("enter"))
 		done := goRun(t, "enter on the upload dialog", xfer)
 		select {

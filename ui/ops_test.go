@@ -6,18 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/client"
-	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/safefile"
-	"github.com/colabdash/colabdash/api/secrettest"
-	"github.com/colabdash/colabdash/api/tty"
-	"github.com/colabdash/colabdash/ui/overlay/console"
-	"github.com/colabdash/colabdash/ui/overlay/dialog"
-	"github.com/colabdash/colabdash/ui/overlay/files"
-	"github.com/colabdash/colabdash/ui/shell"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -27,6 +15,20 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/safefile"
+	"github.com/colabdash/colabdash/api/secrettest"
+	"github.com/colabdash/colabdash/api/tty"
+	"github.com/colabdash/colabdash/ui/ops"
+	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
+	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/shell"
 )
 
 // clip records what was copied.
@@ -124,7 +126,7 @@ func drive(t testing.TB, m Model, cmd tea.Cmd) Model {
 func (e *emu) press(t testing.TB, m Model, keys ...string) Model {
 	t.Helper()
 	for _, k := range keys {
-		e.clk.add(DialogGrace + time.Millisecond)
+		e.clk.add(dialogGrace + time.Millisecond)
 		var cmd tea.Cmd
 		m, cmd = update(m, keyMsg(k))
 		m = drive(t, m, cmd)
@@ -272,7 +274,7 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 	m = typeText(e, t, m, "my-gpu")
 	mustContain(t, m.View(), "✓ valid")
 	// Submit: the row appears at once, before create_runtime answers.
-	e.clk.add(DialogGrace + time.Millisecond)
+	e.clk.add(dialogGrace + time.Millisecond)
 	m, cmd := update(m, keyMsg("enter"))
 	e.clk.add(2 * time.Second)
 	mustContain(t, m.View(), " + my-gpu ", "GPU/T4/STANDARD    creating… 0:02")
@@ -287,7 +289,7 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 	}
 	mustContain(t, m.View(), "created my-gpu (GPU/T4/STANDARD)")
 	// The spec is remembered across runs (and holds no token).
-	b, err := os.ReadFile(filepath.Join(e.dir, LastSpecFile))
+	b, err := os.ReadFile(filepath.Join(e.dir, ops.LastSpecFile))
 	if err != nil || !strings.Contains(string(b), "VARIANT_GPU") || strings.Contains(string(b), "token") {
 		t.Fatalf("last spec %q, %v", b, err)
 	}
@@ -432,11 +434,11 @@ func TestCreateCapacityUnavailable(t *testing.T) {
 	m, cmd := startCreate(t, m, e, specA100)
 	m = drive(t, m, cmd)
 	mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 0:10")
-	for i := 1; i < MaxCreateAttempts; i++ {
+	for i := 1; i < maxCreateAttempts; i++ {
 		if op := m.cr.creates[0]; op.attempt != i || op.state != createWaiting {
 			t.Fatalf("attempt %d state %d, want %d waiting", op.attempt, op.state, i)
 		}
-		e.clk.add(DefaultCreateRetry<<(i-1) - time.Second)
+		e.clk.add(defaultCreateRetry<<(i-1) - time.Second)
 		m = e.tick(t, m)
 		if m.cr.creates[0].attempt != i {
 			t.Fatal("re-sent before the countdown ended")
@@ -661,7 +663,7 @@ func TestRunCodePanel(t *testing.T) {
 	}
 	// Esc goes back to the dashboard; a run in flight goes on.
 	m = typeText(e, t, m, "print(2)")
-	e.clk.add(DialogGrace)
+	e.clk.add(dialogGrace)
 	m, cmd := update(m, keyMsg("enter"))
 	m, _ = update(m, keyMsg("esc"))
 	e.clk.add(5 * time.Second)
@@ -785,7 +787,7 @@ func TestLastSpecSaveFailureIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.StateDir = filepath.Join(blocker, "colabdash") })
-	m.cr.lastSpec = &LastSpec{Spec: specCPU}
+	m.cr.lastSpec = &ops.LastSpec{Spec: specCPU}
 	m = e.press(t, m, "N", "y")
 	var logged bool
 	for _, ev := range m.Events() {
@@ -804,9 +806,9 @@ func TestLastSpecSaveFailureIsReported(t *testing.T) {
 // the next one goes.
 func TestCreateBurstIsDebounced(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
-	m.cr.lastSpec = &LastSpec{Spec: specCPU}
+	m.cr.lastSpec = &ops.LastSpec{Spec: specCPU}
 	m = e.press(t, m, "N")
-	e.clk.add(DialogGrace + time.Millisecond)
+	e.clk.add(dialogGrace + time.Millisecond)
 	m, first := update(m, keyMsg("y")) // sent, not answered yet
 	m = e.press(t, m, "N", "y")
 	mustContain(t, m.View(), "a create was sent", "wait a moment")
@@ -852,7 +854,7 @@ func TestCreateOutcomeUnknownResendsSameRequest(t *testing.T) {
 			t.Fatal("the emulator did not finish the creation")
 		}
 	}
-	e.clk.add(DialogGrace + time.Millisecond)
+	e.clk.add(dialogGrace + time.Millisecond)
 	m, cmd = update(m, keyMsg("enter"))
 	m = drive(t, m, cmd)
 	if n := e.srv.CreateCalls(); n < 2 || e.srv.RuntimesCreated() != 1 {
@@ -866,14 +868,14 @@ func TestCreateOutcomeUnknownResendsSameRequest(t *testing.T) {
 func TestDemoLastSpecStaysInMemory(t *testing.T) {
 	var dir string
 	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.Demo = true; dir = o.StateDir })
-	if err := SaveLastSpec(dir, &LastSpec{Spec: specCPU}); err != nil {
+	if err := ops.SaveLastSpec(dir, &ops.LastSpec{Spec: specCPU}); err != nil {
 		t.Fatal(err)
 	}
 	m = e.press(t, m, "n", "down", "enter", "enter", "enter", "enter", "enter")
 	if e.srv.RuntimesCreated() != 1 {
 		t.Fatalf("%d created", e.srv.RuntimesCreated())
 	}
-	if ls, err := LoadLastSpec(dir); err != nil || ls.Spec != specCPU {
+	if ls, err := ops.LoadLastSpec(dir); err != nil || ls.Spec != specCPU {
 		t.Fatalf("demo create overwrote the real last spec: %+v %v", ls, err)
 	}
 	if m.cr.lastSpec == nil || m.cr.lastSpec.Spec != specT4 {
@@ -893,7 +895,7 @@ func TestDemoLastSpecStaysInMemory(t *testing.T) {
 // the dashboard then simply has no remembered spec (red team).
 func TestLastSpecFileIsReadBounded(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, LastSpecFile)
+	path := filepath.Join(dir, ops.LastSpecFile)
 	cases := map[string]func() error{
 		"fifo":      func() error { return syscall.Mkfifo(path, 0o600) },
 		"/dev/zero": func() error { return os.Symlink("/dev/zero", path) },
@@ -907,15 +909,15 @@ func TestLastSpecFileIsReadBounded(t *testing.T) {
 		if err := setup(); err != nil {
 			t.Fatal(err)
 		}
-		done := goRun(t, name+": LoadLastSpec", func() error { _, err := LoadLastSpec(dir); return err })
+		done := goRun(t, name+": ops.LoadLastSpec", func() error { _, err := ops.LoadLastSpec(dir); return err })
 		select {
 		case err := <-done:
 			var se *safefile.Error
-			if !errors.As(err, &se) || !strings.Contains(err.Error(), LastSpecFile) {
-				t.Errorf("%s: LoadLastSpec = %v, want a safefile error naming %s", name, err, LastSpecFile)
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), ops.LastSpecFile) {
+				t.Errorf("%s: ops.LoadLastSpec = %v, want a safefile error naming %s", name, err, ops.LastSpecFile)
 			}
 		case <-time.After(30 * time.Second):
-			t.Fatalf("%s: LoadLastSpec still reading after 30s", name)
+			t.Fatalf("%s: ops.LoadLastSpec still reading after 30s", name)
 		}
 	}
 }
@@ -1114,7 +1116,7 @@ func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
 	}
 	// A long run (the emulator sleeps an hour).
 	m = typeText(e, t, m, "print('start')")
-	e.clk.add(DialogGrace)
+	e.clk.add(dialogGrace)
 	m, runCmd := update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\ntime.sleep(3600)"), Paste: true})
 	m, runCmd = update(m, keyMsg("enter"))
 	done := goRun(t, "enter on the console's long run", runCmd)
@@ -1261,7 +1263,7 @@ func TestConsoleForANewSessionWaitsForTheDashboard(t *testing.T) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "e")
 	mustContain(t, m.View(), "Open a new session on rt-t4demo7k2p?")
-	e.clk.add(DialogGrace + time.Millisecond)
+	e.clk.add(dialogGrace + time.Millisecond)
 	m, open := update(m, keyMsg("y")) // create_session, answered later
 	m = e.press(t, m, "f")
 	m = drive(t, m, open)

@@ -134,7 +134,3 @@ const (
 	ThemeDark  = theme.Dark
 	ThemeLight = theme.Light
 )
-
-// DetectTheme returns ThemeLight or ThemeDark for the terminal's
-// background without stalling start-up (theme.DetectTheme).
-func DetectTheme() string { return theme.DetectTheme() }

@@ -9,6 +9,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/events"
 	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/overlay/help"
@@ -49,7 +50,7 @@ type profileMsg struct {
 	name     string
 	svc      api.Service
 	info     ConnInfo
-	lastSpec *LastSpec // read in the command, off the Update path
+	lastSpec *ops.LastSpec // read in the command, off the Update path
 	err      error
 }
 

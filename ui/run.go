@@ -21,22 +21,10 @@ import (
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
-// NoColorFromEnv reports whether NO_COLOR is set to any non-empty value
-// (theme.NoColorFromEnv).
-func NoColorFromEnv() bool { return theme.NoColorFromEnv() }
-
-// ConfigureColor turns the process-wide Lip Gloss renderer's colour off
-// when noColor is true (theme.ConfigureColor).
-func ConfigureColor(noColor bool) { theme.ConfigureColor(noColor) }
-
-// NotATerminalMessage is what to print (on stderr, exiting non-zero) when
+// notATerminalMessage is what to print (on stderr, exiting non-zero) when
 // colabdash is started without a subcommand and stdout is not a terminal.
-const NotATerminalMessage = "colabdash: the dashboard needs a terminal and stdout is not one; " +
+const notATerminalMessage = "colabdash: the dashboard needs a terminal and stdout is not one; " +
 	"use `colabdash status` (or `status --json`) in scripts and pipes"
-
-// IsTerminal reports whether f is a terminal (TTY). main calls it on
-// os.Stdout before Run, and prints NotATerminalMessage when it is false.
-func IsTerminal(f *os.File) bool { return f != nil && term.IsTerminal(f.Fd()) }
 
 // ErrPanicked is returned by Run when the program panicked; the terminal
 // was restored before the panic text was printed.
@@ -64,7 +52,7 @@ var ErrHangup = errors.New("the terminal hung up (SIGHUP); the terminal was rest
 // API commands recover panics themselves and show them as call errors, so
 // the program keeps running. Goroutines started outside Bubble Tea must
 // recover on their own (the dashboard starts none). extra options are appended to
-// tea.WithAltScreen() and tea.WithFPS(RenderFPS).
+// tea.WithAltScreen() and tea.WithFPS(renderFPS).
 func Run(model tea.Model, extra ...tea.ProgramOption) (tea.Model, error) {
 	p := tea.NewProgram(model, programOptions(extra...)...)
 	stop := onHangup(p.Kill)
@@ -104,17 +92,17 @@ func onHangup(kill func()) (stop func() (hungUp bool)) {
 	}
 }
 
-// RenderFPS is the most frames per second the terminal is redrawn. The
+// renderFPS is the most frames per second the terminal is redrawn. The
 // dashboard changes once a second (countdowns) or on a key; Bubble Tea's
 // default of 60 woke the renderer 60 times a second and cost about 0.7 %
 // of a core while idle (BenchmarkIdleCPU), 20 keeps a key's echo under
 // 50 ms.
-const RenderFPS = 20
+const renderFPS = 20
 
 // programOptions are Run's Bubble Tea options: the alternate screen, the
 // frame rate, then extra.
 func programOptions(extra ...tea.ProgramOption) []tea.ProgramOption {
-	return append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(RenderFPS)}, extra...)
+	return append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(renderFPS)}, extra...)
 }
 
 // AuthErrorInfo describes a failure to find usable Google credentials, for
@@ -264,3 +252,6 @@ func (m AuthErrorModel) View() string {
 	}
 	return termtext.Frame(strings.Join(lines, "\n"))
 }
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool { return f != nil && term.IsTerminal(f.Fd()) }

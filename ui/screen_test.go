@@ -26,6 +26,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/events"
@@ -63,7 +64,7 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 		{"create picker", func(e *emu, m Model) Model { return e.press(t, m, "n") }, isDialog("New runtime: variant")},
 		{"open-session input", func(e *emu, m Model) Model { return e.press(t, m, "o") }, isDialog("Open a session on ")},
 		{"quick-create confirmation", func(e *emu, m Model) Model {
-			m.cr.lastSpec = &LastSpec{Spec: specCPU}
+			m.cr.lastSpec = &ops.LastSpec{Spec: specCPU}
 			return e.press(t, m, "N")
 		}, isDialog("Create a runtime like the last one?")},
 		{"typed close confirmation", func(e *emu, m Model) Model { return e.press(t, m, "tab", "x") }, isDialog("Close NOTEBOOK session ")},
@@ -317,7 +318,7 @@ func TestFilesAndConsoleKeysFollowTheKeyMap(t *testing.T) {
 	if !topIs[*console.Overlay](m.scr) {
 		t.Fatal("esc left the console after back was rebound to ctrl+q")
 	}
-	e.clk.add(DialogGrace)
+	e.clk.add(dialogGrace)
 	m, _ = update(m, tea.KeyMsg{Type: tea.KeyCtrlQ})
 	if topIs[*console.Overlay](m.scr) {
 		t.Fatalf("ctrl+q did not leave the console:\n%s", m.View())
@@ -401,7 +402,7 @@ func TestConsoleFooterKeepsEscAndCtrlC(t *testing.T) {
 // execute_code), with its target and outcome.
 func TestEventLogRecordsEveryCall(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
-	m.cr.lastSpec = &LastSpec{Spec: specCPU}
+	m.cr.lastSpec = &ops.LastSpec{Spec: specCPU}
 	m = e.press(t, m, "N", "y") // create_runtime
 	created := m.Selected()
 	m = e.press(t, m, "o", "enter") // create_session
@@ -981,7 +982,7 @@ func TestTypeAheadInTheDashboard(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "key y ignored: the question had only just appeared") {
 		t.Fatalf("the ignored y is not reported:\n%s", v)
 	}
-	e.clk.add(DialogGrace + time.Millisecond)
+	e.clk.add(dialogGrace + time.Millisecond)
 	m = e.typeAhead(t, m, "y")
 	if len(e.srv.Runtimes()) != 2 {
 		t.Fatalf("y after the grace period did not delete:\n%s", m.View())

@@ -69,16 +69,16 @@ func (m *screen) endProgress(tool, target string) {
 	}
 }
 
-// EventLogSize is how many events the in-app event log keeps (the oldest
+// eventLogSize is how many events the in-app event log keeps (the oldest
 // are dropped first).
-const EventLogSize = events.Size
+const eventLogSize = events.Size
 
 // Event is one entry of the in-app event log: an API call or a profile
 // connection, when it finished, its latency and its outcome (see
 // events.Event).
 type Event = events.Event
 
-// eventLog is the ring buffer of the last EventLogSize events.
+// eventLog is the ring buffer of the last eventLogSize events.
 type eventLog = events.Log
 
 // Events returns the event log, newest first.
