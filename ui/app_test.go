@@ -745,7 +745,7 @@ func TestUpdateKeys(t *testing.T) {
 	}
 }
 
-// Field case 21: exactly one tick chain, whatever refreshes, resizes and
+// Exactly one tick chain, whatever refreshes, resizes and
 // results happen; ticks of another generation are dropped.
 func TestOneTickChain(t *testing.T) {
 	f, clk, m := fixture(t)
@@ -934,7 +934,7 @@ func TestRefreshIntervalMinimum(t *testing.T) {
 	}
 }
 
-// Field case 1: an expired token on a listed runtime is renewed with
+// An expired token on a listed runtime is renewed with
 // get_runtime; the runtime is only gone when NOT_FOUND confirms it.
 func TestTokenRenewal(t *testing.T) {
 	f, clk, m := fixture(t)
@@ -1005,7 +1005,7 @@ func TestServicePanicBecomesError(t *testing.T) {
 
 var sizes = [][2]int{{60, 15}, {80, 24}, {160, 48}, {100, 30}, {61, 16}, {59, 15}, {60, 14}, {40, 10}, {20, 5}, {1, 1}, {120, 40}}
 
-// Field case 22: no rendered line is wider than the terminal, whatever the
+// No rendered line is wider than the terminal, whatever the
 // names and errors; below the minimum, "terminal too small".
 func TestNoLineWiderThanTerminal(t *testing.T) {
 	f, clk, m := fixture(t)

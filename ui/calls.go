@@ -358,7 +358,7 @@ func (m *callState) learnTokenLife(rt api.Runtime, sent time.Time) {
 }
 
 // renewDue starts the renewals that are due: proxy tokens within the lead
-// time of expireTime, or expired (field case 1); a failed renewal is
+// time of expireTime, or expired; a failed renewal is
 // backed off (state.Renewals). The selected runtime's at once, the others
 // within the call budget (less a call kept for the selected runtime's when
 // it comes within the minute), soonest expiry first (state.PlanRenewals). One

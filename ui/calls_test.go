@@ -114,7 +114,7 @@ func TestManualRefreshAndRenewReportOutcome(t *testing.T) {
 	mustContain(t, m.View(), "✓ renewed rt-t4demo7k2p (expires in ")
 }
 
-// Issue 11: the idle cost is flat in the number of runtimes, and a
+// The idle cost is flat in the number of runtimes, and a
 // renewal that does not extend the token does not turn into a storm. All on
 // the fake clock, through the real client and the emulator.
 
@@ -163,7 +163,7 @@ func TestIdleCostFlatInRuntimes(t *testing.T) {
 	}
 }
 
-// Issue 24: the selected runtime's renewal, made whatever the budget, is
+// The selected runtime's renewal, made whatever the budget, is
 // counted in it, and a call is kept for it while it is due within the
 // minute, so no 60 s ever holds more calls than the budget: with a budget
 // of 8 (4 for the refreshes, 4 for the rest) and twelve runtimes whose
@@ -381,7 +381,7 @@ func rowOf(t *testing.T, v, id string) string {
 	return ""
 }
 
-// Issue 10 defect 3: a failed renewal never hides expiry. An expired token
+// A failed renewal never hides expiry. An expired token
 // reads EXPIRED with the failure as the row's "!" marker; the details say
 // the renewal failed; a successful refresh clears the mark at once.
 func TestExpiredWinsOverRenewFailure(t *testing.T) {
@@ -418,7 +418,7 @@ func TestExpiredWinsOverRenewFailure(t *testing.T) {
 	}
 }
 
-// Issue 10 defect 6: the EXPIRING threshold scales with short token
+// The EXPIRING threshold scales with short token
 // lifetimes. Once a renewal showed that tokens live two minutes, a fresh
 // one reads OK, not EXPIRING from its first second; it reads EXPIRING in
 // its last quarter.
@@ -899,7 +899,7 @@ func withMonitor(m Model) Model {
 }
 
 // A kernel "starting" for over a minute with no connection (the
-// emulator's stuck kernel, field case 74) reads "stuck" in the table and
+// emulator's stuck kernel) reads "stuck" in the table and
 // "never connected" in the details, not idle.
 func TestMonitorStuckKernel(t *testing.T) {
 	ms := newMonitorStack(t, 100, colabfake.Options{StuckKernel: true})

@@ -20,7 +20,7 @@ import (
 // still waiting for its answer, another submission is refused with a
 // message. Colab limits create_runtime per minute per user and per
 // project, so a burst from the create form (a double Enter, N y N y) must
-// not spend the quota (field case 18).
+// not spend the quota.
 const CreateDebounce = 3 * time.Second
 
 // submitCreate starts a create the user asked for, unless a burst.

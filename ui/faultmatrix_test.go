@@ -66,7 +66,7 @@ func refreshRows(stateless bool) []refreshRow {
 			switch {
 			case status == 404 && !stateless:
 				// An HTTP 404 from a stateful MCP endpoint means the MCP
-				// session is gone (field case 14): the client reconnects
+				// session is gone: the client reconnects
 				// once, then reports it; the body is not Colab's.
 				want = []string{"STALE", "HTTP 404", "dropped the session"}
 			case status == 404:
@@ -299,7 +299,7 @@ func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
 }
 
 // TestFaultMatrixBackoffHonoursServer: the client waits at least the
-// server's RetryInfo / Retry-After before retrying (field case 18 a, b) and
+// server's RetryInfo / Retry-After before retrying and
 // does not retry a QuotaFailure without RetryInfo (c); the dashboard's
 // next refresh is no sooner than the server asked.
 func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
@@ -438,8 +438,8 @@ func TestFaultMatrixExpireTimeForms(t *testing.T) {
 }
 
 // TestFaultMatrixLifecycle: token expiry is renewed, not taken for a dead
-// runtime (field case 1); a reclaimed runtime becomes gone only when the
-// server confirms it (case 7); a failed renewal keeps the row (case 1).
+// runtime; a reclaimed runtime becomes gone only when the
+// server confirms it; a failed renewal keeps the row.
 func TestFaultMatrixLifecycle(t *testing.T) {
 	t.Run("expired token renewed", func(t *testing.T) {
 		s := loaded(t, stackOpts{})
@@ -495,7 +495,7 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 }
 
 // TestFaultMatrixCreate: create_runtime through the client under every
-// failure form: a reset after the request was read (field case 2) gives
+// failure form: a reset after the request was read gives
 // OUTCOME UNKNOWN and exactly one runtime, and the identical retry does
 // not make a second; capacity and quota refusals (cases 3, 4, 5) carry
 // their reason, are never retried blindly and create nothing.

@@ -450,7 +450,7 @@ func TestFilesUploadDialogValidatesLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	m = e.press(t, m, "f", "u")
-	// Issue 23: nothing typed yet is no error, only what to type.
+	// Nothing typed yet is no error, only what to type.
 	if v := flat(m.View()); !strings.Contains(v, "type the path of a local file") || strings.Contains(v, "✕") {
 		t.Fatalf("the untouched upload dialog shows an error:\n%s", v)
 	}
@@ -671,7 +671,7 @@ func TestFilesDialogGraceAfterTheScreenShowsItAgain(t *testing.T) {
 	}
 }
 
-// Issue 19, kind 8: goldens of the files pane and its dialogs (run with
+// Goldens of the files pane and its dialogs (run with
 // -update to rewrite them after a deliberate change of the screen).
 
 // stableView masks what differs between runs and machines: times (the

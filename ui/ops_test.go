@@ -342,7 +342,7 @@ func TestTwoCreatesRacingRefresh(t *testing.T) {
 	}
 }
 
-// Field case 2: the connection drops after create_runtime was sent. The
+// The connection drops after create_runtime was sent. The
 // outcome is unknown; the dashboard re-lists, shows the runtime it finds
 // and never creates a second one.
 func TestCreateConnectionDropsAfterSending(t *testing.T) {
@@ -384,7 +384,7 @@ func TestCreateDeadlineResends(t *testing.T) {
 	mustContain(t, m.View(), "created ")
 }
 
-// Field case 18 (a): RESOURCE_EXHAUSTED with RetryInfo 53s: a visible
+// RESOURCE_EXHAUSTED with RetryInfo 53s: a visible
 // countdown, the identical call after it, and a key to cancel.
 func TestCreateRateLimitedCountdown(t *testing.T) {
 	rl := colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
@@ -422,7 +422,7 @@ func TestCreateRateLimitedCountdown(t *testing.T) {
 	})
 }
 
-// Field case 3: no capacity (HTTP 503 UNAVAILABLE) is retried with a
+// No capacity (HTTP 503 UNAVAILABLE) is retried with a
 // visible, growing countdown; after the last attempt other eligible specs
 // are offered, never a silent downgrade.
 func TestCreateCapacityUnavailable(t *testing.T) {
@@ -799,7 +799,7 @@ func TestLastSpecSaveFailureIsReported(t *testing.T) {
 	}
 }
 
-// Field case 18: a burst from the create form (N y N y before the first
+// A burst from the create form (N y N y before the first
 // create answered) sends one create_runtime, not two; once it answered,
 // the next one goes.
 func TestCreateBurstIsDebounced(t *testing.T) {
@@ -1064,7 +1064,7 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 	}
 }
 
-// Issue 10 defect 2: each session has its own transcript, and each In:
+// Each session has its own transcript, and each In:
 // names its session.
 func TestConsoleTranscriptBelongsToItsSession(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
@@ -1274,7 +1274,7 @@ func TestConsoleForANewSessionWaitsForTheDashboard(t *testing.T) {
 	mustContain(t, m.View(), "RUN CODE")
 }
 
-// Issue 23: the runtimes table's marks, sort keys and layout, driven
+// The runtimes table's marks, sort keys and layout, driven
 // through the whole app.
 
 // rowLine is the table line of runtime id in view v ("" when absent).

@@ -396,7 +396,7 @@ func TestConsoleFooterKeepsEscAndCtrlC(t *testing.T) {
 	mustContain(t, keyLine(m), "esc back", "newer below")
 }
 
-// Issue 10 defect 1: the event log records every call, the actions too
+// The event log records every call, the actions too
 // (create_runtime, delete_runtime, create_session, delete_session,
 // execute_code), with its target and outcome.
 func TestEventLogRecordsEveryCall(t *testing.T) {
@@ -552,7 +552,7 @@ func TestEventLogPanel(t *testing.T) {
 	}
 }
 
-// Issue 10 defect 4: v reveals the token where the details are, without
+// v reveals the token where the details are, without
 // expanding them or moving anything else on the screen.
 func TestRevealKeepsTheLayout(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {60, 15}, {160, 48}} {
@@ -597,7 +597,7 @@ func TestSessionsPanelAtEveryWidth(t *testing.T) {
 	}
 }
 
-// Issue 10 defect 5: on a narrow screen SPEC shortens before NAME.
+// On a narrow screen SPEC shortens before NAME.
 func TestNarrowScreenCutsSpecBeforeName(t *testing.T) {
 	_, m := emuModel(t, colabfake.Options{}, nil)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
@@ -952,7 +952,7 @@ func (m Model) topTitle() string {
 	return ""
 }
 
-// Issue 23: keys typed ahead reach the picker's steps (n j enter j enter
+// Keys typed ahead reach the picker's steps (n j enter j enter
 // enter names a step, esc esc backs out two), while the y of a delete
 // typed before its question could be read is ignored, and the status line
 // says so.
@@ -988,7 +988,7 @@ func TestTypeAheadInTheDashboard(t *testing.T) {
 	}
 }
 
-// Issue 23: esc closes the overlay on top even when the screen cannot
+// esc closes the overlay on top even when the screen cannot
 // show it (a dialog taller than the screen, or a screen too small for
 // the dashboard), where every other key but quit is dropped.
 func TestEscClosesAnOverlayTheScreenCannotShow(t *testing.T) {
@@ -1024,7 +1024,7 @@ func TestEscClosesAnOverlayTheScreenCannotShow(t *testing.T) {
 	}
 }
 
-// Issue 23: no cancel is silent. esc on each dialog, picker and the
+// No cancel is silent. esc on each dialog, picker and the
 // profile picker says what was cancelled; that message goes when the next
 // dialog opens (it is not about that one).
 func TestNoCancelIsSilent(t *testing.T) {
@@ -1067,7 +1067,7 @@ func TestNoCancelIsSilent(t *testing.T) {
 	}
 }
 
-// Issue 23: a status about the selected runtime (its token revealed) goes
+// A status about the selected runtime (its token revealed) goes
 // when the selection moves to another row; one about a finished call
 // (copied) is no such status and stays.
 func TestStatusAboutARuntimeGoesWithTheSelection(t *testing.T) {
@@ -1104,7 +1104,7 @@ func TestDeletingGoesWithTheRuntime(t *testing.T) {
 	}
 }
 
-// Issue 23: a long refusal in the files pane is cut in the status line
+// A long refusal in the files pane is cut in the status line
 // with "(L: in full)", and it is true there: L opens the event log over
 // the pane, which has the message whole; esc comes back to the pane.
 func TestFilesPaneLongRefusalIsReadableInFull(t *testing.T) {

@@ -36,7 +36,7 @@ const hostile = colabfake.HostileOSC52 + colabfake.HostileOSC0 + colabfake.Hosti
 // Every screen rendered from the hostile seed (runtime names, spec fields,
 // version, tier, URL, sessions, list_runtime_specs, execute_code output,
 // errors) and hostile config values (profile names, endpoint) stays inert
-// and within the terminal (field case 29).
+// and within the terminal.
 func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{Seed: colabfake.SeedHostile}, func(o *Options) {
 		o.NoColor = false

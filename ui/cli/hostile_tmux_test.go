@@ -78,7 +78,7 @@ func TestHostileSeedInTmux(t *testing.T) {
 	}
 }
 
-// TestSIGHUPGivesTheTerminalBack is issue 9 §5 (case S4): SIGHUP (window
+// TestSIGHUPGivesTheTerminalBack is issue 9 §5: SIGHUP (window
 // closed, ssh dropped) leaves the alternate screen and shows the cursor
 // again, as SIGTERM and q do.
 func TestSIGHUPGivesTheTerminalBack(t *testing.T) {

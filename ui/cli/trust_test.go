@@ -108,7 +108,7 @@ func tokenEndpoint(t *testing.T, echo bool) string {
 
 var trustCLIMu sync.Mutex // run() uses package-level flags state
 
-// Field case S2 end to end: with --access-token-file and with
+// With --access-token-file and with
 // --credentials (minted token), against a server that echoes the bearer
 // token and the proxy token in every error, and with a token endpoint that
 // echoes its form body: stdout and stderr of `status` and `status --json`,

@@ -15,7 +15,7 @@ import (
 const stockNotFound = "<!DOCTYPE HTML>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Jupyter Server</title>\n</head>\n" +
 	"<body><div class=\"error\"><h1>404 : Not Found</h1>\n<p>You are requesting a page that does not exist!</p></div></body></html>\n"
 
-// Field case 75: a 404 from Jupyter itself, whatever its body (JSON on
+// A 404 from Jupyter itself, whatever its body (JSON on
 // the API routes, HTML on unknown routes and /files/), means "not found
 // on the server": no renewal. Only the proxy's bare 404 renews the token,
 // once.

@@ -94,7 +94,7 @@ func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
 }
 
 // d over an existing local file asks first; a link put in its place
-// before y (issue 18) is not written through: the download goes into the
+// before y is not written through: the download goes into the
 // directory the user meant and refuses the link there, instead of taking
 // the joined path as a file name the user typed.
 func TestReplaceDoesNotFollowALinkThatAppeared(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 
 // The delete dialog's words hold on both kinds of server: one that
 // deletes for good and one that moves what it deletes to its trash (a
-// stock jupyter_server, field case 62). It must not promise "This cannot
+// stock jupyter_server). It must not promise "This cannot
 // be undone." (a trashed file can be restored until the trash is purged),
 // must say, as the status line after the delete does, that the Jupyter
 // server may keep it in its trash and how to free that, and it stays one

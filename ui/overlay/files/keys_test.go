@@ -24,7 +24,7 @@ func TestKeysHelpAndFooter(t *testing.T) {
 	if e := r.press(t, "P"); e != (common.Do{Op: common.OpProfiles}) {
 		t.Fatalf("P answered %#v, want the profile picker", e)
 	}
-	// Issue 23: L opens the event log over the pane, so a long error's
+	// L opens the event log over the pane, so a long error's
 	// "(L: in full)" is true here too.
 	if e := r.press(t, "L"); e != (common.Do{Op: common.OpEvents}) {
 		t.Fatalf("L answered %#v, want the event log", e)

@@ -1,6 +1,6 @@
 package pane
 
-// Large directories and the pane's filter (field case 70): a listing is
+// Large directories and the pane's filter: a listing is
 // decoded as a stream and the pane keeps at most MaxShown of its entries
 // (those matching the filter it was made with) and counts them all, so a
 // directory of 120,000 entries opens in the memory of 10,000. The filter

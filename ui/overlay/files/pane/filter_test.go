@@ -11,7 +11,7 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter"
 )
 
-// Field case 70: a directory larger than the pane keeps opens with its
+// A directory larger than the pane keeps opens with its
 // first MaxShown entries and its count; the filter narrows them as typed
 // and, applied, finds matches among all the entries.
 func TestPaneLargeDirectoryAndFilter(t *testing.T) {

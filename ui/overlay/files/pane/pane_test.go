@@ -128,7 +128,7 @@ func TestPaneBrowseDownloadUploadDelete(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(out, "a.txt")); string(b) != "alpha" {
 		t.Fatalf("downloaded %q", b)
 	}
-	// Issue 23: to the current directory, it says where it landed whole.
+	// To the current directory, it says where it landed whole.
 	t.Chdir(out)
 	os.Remove(filepath.Join(out, "a.txt"))
 	done = doneOf(t, drive(t, p, p.Download(sel, "", false)))
@@ -185,7 +185,7 @@ func TestPaneDropsStaleAnswers(t *testing.T) {
 	}
 }
 
-// The transfer line shows direction, name, a bar (issue 23) and percent
+// The transfer line shows direction, name, a bar and percent
 // when the size is known, bytes and rate; a delete counts what it removed.
 func TestPaneStatus(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -52,7 +52,7 @@ func PlanDownload(t Target, local string) (DownloadPlan, error) {
 	if st, err := os.Stat(local); err == nil && st.IsDir() {
 		// Only the name is taken from the server, and only when it is
 		// one safe component without control characters: the rule of
-		// colabdash cp (field case 46).
+		// colabdash cp.
 		if err := jupyter.LocalName(t.Name); err != nil {
 			return fail(jupyter.ErrUnsafeName, "its name "+err.Error()+" (download it to a file name you type)")
 		}

@@ -12,8 +12,8 @@ import (
 )
 
 // The files pane's download into a directory (d, or D with a directory
-// typed) never writes through a symbolic link at the file's name there
-// (issue 18): the plan refuses it in one line, the download refuses it
+// typed) never writes through a symbolic link at the file's name there:
+// the plan refuses it in one line, the download refuses it
 // also with replace (the question may have been answered before the
 // link appeared), and the link's target keeps its bytes. A file name the
 // user types is theirs to be a link, as with cp, and is written through.
