@@ -865,7 +865,7 @@ func TestStaleResultsDropped(t *testing.T) {
 	})
 }
 
-// Field case 28 and the refresh schedule: auto-refresh every interval, a
+// The refresh schedule: auto-refresh every interval, a
 // failure keeps the data marked stale with the reason and backs off, a
 // success clears it.
 func TestAutoRefreshStaleAndBackoff(t *testing.T) {

@@ -329,7 +329,7 @@ func TestNotExtendedWordOnTheRow(t *testing.T) {
 	}
 }
 
-// Field case S5: "429 with Retry-After: 100000" showed "retry in 24:00:00"
+// "429 with Retry-After: 100000" once showed "retry in 24:00:00"
 // and stopped refreshing for a day. The wait is capped at five minutes and
 // shown as such, `r` still refreshes at once, and automatic refreshes come
 // back after the capped wait.

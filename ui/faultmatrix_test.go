@@ -385,7 +385,8 @@ func TestFaultMatrixData(t *testing.T) {
 	}
 }
 
-// TestFaultMatrixExpireTimeForms: field case 19 through the whole stack:
+// TestFaultMatrixExpireTimeForms: the forms expireTime comes in, through
+// the whole stack:
 // equal instants give equal countdowns; invalid or absent values show
 // unknown, never year 1 or a negative number.
 func TestFaultMatrixExpireTimeForms(t *testing.T) {

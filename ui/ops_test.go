@@ -827,7 +827,7 @@ func TestCreateBurstIsDebounced(t *testing.T) {
 	}
 }
 
-// Field case 2, slow side: the reply is lost while Colab is still creating
+// The create call's connection drops, slow side: the reply is lost while Colab is still creating
 // the runtime, so the re-list does not show it. The dashboard asks; the
 // re-send carries the same requestId and gets the one runtime, never a
 // second.

@@ -1083,7 +1083,7 @@ func TestStatusAboutARuntimeGoesWithTheSelection(t *testing.T) {
 	mustContain(t, statusLine(m), "copied the URL of rt-t4demo7k2p")
 }
 
-// Issue 23: "deleting X…" goes once X is gone from the list, though
+// "deleting X…" goes once X is gone from the list, though
 // delete_runtime has not answered yet.
 func TestDeletingGoesWithTheRuntime(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)

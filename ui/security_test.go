@@ -291,7 +291,7 @@ func TestNoSecretOnScreenOrInLogs(t *testing.T) {
 	secrettest.Check(t, "the debug log", logText, list...)
 }
 
-// Field case S2 on the dashboard: a server that echoes the bearer token
+// No secret reaches the screen on the dashboard: a server that echoes the bearer token
 // (not shaped like a Google token, so only its registration can catch it)
 // and the proxy tokens, bare, in every error: refresh failures (the status
 // line and header), a failed renewal (the row, the details panel, the

@@ -1,6 +1,5 @@
 // Package jupyter talks to a Colab runtime's Jupyter server through the
-// runtime proxy at connectionInfo.url (../../shared/reference/colab-api.md
-// §4): the contents API (list, stat, mkdir, delete, rename, chunked
+// runtime proxy at connectionInfo.url: the contents API (list, stat, mkdir, delete, rename, chunked
 // upload), raw downloads from /files/ with Range resume, Jupyter sessions
 // and kernel interrupts, and Forwarder, a local loopback server that
 // forwards HTTP and WebSocket traffic to the runtime.

@@ -86,7 +86,7 @@ func TestE2EActionsDemo(t *testing.T) {
 }
 
 // A long run in the demo can be left with esc and
-// stopped with ctrl+c, which never quits. Since issue 12, ctrl+c interrupts
+// stopped with ctrl+c, which never quits. ctrl+c interrupts
 // the kernel through the runtime proxy (the run ends with
 // KeyboardInterrupt, the session stays); the stop offer (delete_session)
 // is the fallback when that fails (ui's TestConsoleCtrlCStopsInsteadOfQuitting).

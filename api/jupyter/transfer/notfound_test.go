@@ -37,7 +37,7 @@ func TestDownloadOfMissingFileIsNotFound(t *testing.T) {
 	})
 }
 
-// Field case 75's kind in cp -r: an entry the listing names whose GET
+// In cp -r, an entry the listing names whose GET
 // then answers Jupyter's 404 is skipped with a warning naming it, the
 // rest is copied, and the download ends with proxy.ErrSkipped (exit 1), no
 // resume advice. On the real server the file is removed between the

@@ -43,7 +43,7 @@ func TestUnreadableLinkTargetSaysPermission(t *testing.T) {
 	}
 }
 
-// Field case 65 in cp -r: an entry the listing names but the server may
+// In cp -r, an entry the listing names but the server may
 // not read is skipped with a warning saying so ("permission denied"), not
 // that it does not exist; the rest is copied.
 func TestRecursiveDownloadSkipsUnreadableEntrySayingPermission(t *testing.T) {

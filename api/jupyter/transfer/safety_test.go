@@ -82,7 +82,7 @@ func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
 	}
 }
 
-// Field case 54: `cp -r` copies AS the destination; repeating it (with or
+// `cp -r` copies AS the destination; repeating it (with or
 // without trailing slashes) never nests, uploads and downloads alike.
 func TestRecursiveCopyIdempotent(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {

@@ -376,7 +376,7 @@ func notCopied(id, op, root string, failed []error, o CopyOptions) error {
 // notCopiedText is the closing line's detail of a recursive copy (up or
 // down) after n entries were not copied: the count and the first three
 // remote paths, written RUNTIME:/PATH as every message writes them (they
-// were bare /PATH, field trial).
+// were bare /PATH once, which did not say which runtime).
 func notCopiedText(id string, n int, remotes []string) string {
 	names := make([]string, 0, 4)
 	for i, r := range remotes {

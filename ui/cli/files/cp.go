@@ -177,7 +177,7 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 	sum := CopySummary{Files: []CopiedFile{}}
 	start := time.Now()
 	var warned sync.Map
-	deleted := false // an upload replaced a file by deleting it (case 62)
+	deleted := false // an upload replaced a file by deleting it (the server may keep it in its trash)
 	opts.Progress, opts.Planned = view.update, view.plan
 	opts.OnFile = func(r jupyter.FileResult) {
 		view.fileDone(r.Src, r.Bytes)
