@@ -10,8 +10,8 @@ import (
 )
 
 // stockNotFound is the shape of a stock jupyter-server's 404 for an
-// unknown route or a /files/ miss (measured on Debian's 1.23.3, field
-// case 75): text/html, its "Jupyter Server" page.
+// unknown route or a /files/ miss (measured on Debian's 1.23.3):
+// text/html, its "Jupyter Server" page.
 const stockNotFound = "<!DOCTYPE HTML>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Jupyter Server</title>\n</head>\n" +
 	"<body><div class=\"error\"><h1>404 : Not Found</h1>\n<p>You are requesting a page that does not exist!</p></div></body></html>\n"
 

@@ -60,8 +60,8 @@ func readErrorBody(resp *http.Response) errorReply {
 // of its body, XSSI prefix and all) came from the runtime's Jupyter server
 // rather than from the proxy in front of it: a Jupyter JSON error
 // ({"message": …}), Tornado's Server header, Jupyter's
-// Content-Security-Policy report URI, or its HTML error page (field case
-// 75). The Colab proxy's own 404 has an empty body and none of these.
+// Content-Security-Policy report URI, or its HTML error page.
+// The Colab proxy's own 404 has an empty body and none of these.
 func FromJupyter(h http.Header, body []byte) bool {
 	if strings.HasPrefix(h.Get("Server"), "TornadoServer") || strings.Contains(h.Get("Content-Security-Policy"), "/api/security/csp-report") {
 		return true

@@ -110,8 +110,8 @@ func localStatMessage(p string, err error) string {
 // listing repeats an ancestor's (a loop, listcheck.go), are skipped with a
 // warning each; the rest is copied and the copy then fails with
 // proxy.ErrBadListing. Jupyter does not list hidden entries: a
-// recursive download warns once that any there may be missing (field case
-// 52), since the listing cannot say whether there are some.
+// recursive download warns once that any there may be missing,
+// since the listing cannot say whether there are some.
 //
 // A recursive download lists the whole tree first (each listing walked in
 // name order), then downloads o.Jobs files at once, reported (OnFile) in
