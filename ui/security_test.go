@@ -185,7 +185,7 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 }
 
 // A paste of "a1", ESC "]0;T" BEL, CR, "00" into the filter leaves no
-// control (case 32b).
+// control.
 func TestPasteIntoFilterDropsControls(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
 	m = e.press(t, m, "/")

@@ -10,7 +10,7 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter/transfer"
 )
 
-// Header and query names of the Colab runtime proxy (colab-api.md §4).
+// Header and query names of the Colab runtime proxy.
 const (
 	// TokenHeader carries the proxy token on every HTTP request.
 	TokenHeader = proxy.TokenHeader
@@ -101,8 +101,7 @@ var (
 	// path does not exist.
 	ErrNotFound = proxy.ErrNotFound
 	// ErrHidden: a 404 for a path with a segment starting with ".": the
-	// runtime's Jupyter server neither lists nor serves hidden files
-	// (field case 52).
+	// runtime's Jupyter server neither lists nor serves hidden files.
 	ErrHidden = proxy.ErrHidden
 	// ErrNoParent: the remote parent directory does not exist.
 	ErrNoParent = proxy.ErrNoParent
@@ -142,7 +141,7 @@ var (
 	// ErrInterrupted: the context ended (Ctrl+C) during a transfer.
 	ErrInterrupted = proxy.ErrInterrupted
 	// ErrUnsafeName: a remote name that cannot be written locally safely
-	// (empty, ".", "..", a separator, NUL, absolute; field case 46).
+	// (empty, ".", "..", a separator, NUL, absolute).
 	ErrUnsafeName = proxy.ErrUnsafeName
 	// ErrProtected: a remove of the runtime's root, /content itself or
 	// another top-level directory (/usr, /etc…), which colabdash refuses

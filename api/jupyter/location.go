@@ -39,7 +39,7 @@ func (l Location) String() string {
 // RUNTIME: prefix at all.
 var ErrNotRemote = errors.New("not a RUNTIME:PATH argument")
 
-// ParseLocation reads a cp/ls/rm argument (field case 53):
+// ParseLocation reads a cp/ls/rm argument:
 //
 //   - an argument that exists as a local path is local, whatever it holds
 //     ("backup-12:30.tar");

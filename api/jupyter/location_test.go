@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// EscapePath and ParseLocation (field case 53).
+// EscapePath and ParseLocation.
 func TestParseLocation(t *testing.T) {
 	dir := t.TempDir()
 	wd, _ := os.Getwd()

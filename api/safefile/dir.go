@@ -1,7 +1,7 @@
 package safefile
 
 // Writing below a destination directory without following a symbolic
-// link that is already there (issue 18): the one place cp, cp -r, the
+// link that is already there: the one place cp, cp -r, the
 // files pane's download and every part file go through.
 
 import (

@@ -39,7 +39,7 @@ func TestReadTooLargeNamesFileAndCap(t *testing.T) {
 	}
 }
 
-// A symlink to /dev/zero (field case S3: 22 GB read) fails at once, naming
+// A symlink to /dev/zero (once read to 22 GB) fails at once, naming
 // the link and where it leads.
 func TestReadSymlinkToDevZero(t *testing.T) {
 	if runtime.GOOS == "windows" {

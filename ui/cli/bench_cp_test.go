@@ -13,7 +13,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-// BenchmarkCopyTree is issue 24's goal for many small files: `colabdash
+// BenchmarkCopyTree is the goal for many small files: `colabdash
 // cp -r` (the real command, in this process) uploading a directory of
 // 500 files of 4 KB to a runtime and downloading it back, with the
 // emulator adding 50 ms to every request to its runtime proxy

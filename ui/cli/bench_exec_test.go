@@ -17,7 +17,7 @@ func runExec(b *testing.B, ep, tok string) {
 	}
 }
 
-// BenchmarkExec: `colabdash exec RUNTIME -c CODE` (issue 24) against a
+// BenchmarkExec: `colabdash exec RUNTIME -c CODE` against a
 // stateless and a classic emulator (the demo seed), measured as
 // BenchmarkStatus measures status: one emulator adds no latency, one adds
 // 50 ms before every JSON-RPC request, the runs alternate after a first

@@ -18,7 +18,7 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter"
 )
 
-// BenchmarkList100k is issue 24's goal for huge listings: `colabdash ls`
+// BenchmarkList100k is the goal for huge listings: `colabdash ls`
 // (the real binary, a process of its own) of a directory of 100,000
 // entries (the emulator's ManyFiles: a 29 MB contents reply, as
 // jupyter-server writes it) beside curl fetching the same listing from

@@ -16,7 +16,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-// Benchmarks of `colabdash status` on the wire (issue 11), each run
+// Benchmarks of `colabdash status` on the wire, each run
 // in-process through the real command (flags, config, auth from an access
 // token file, the MCP client) against the emulator on loopback.
 

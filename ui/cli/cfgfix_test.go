@@ -75,7 +75,7 @@ func loadForTest(t *testing.T, args ...string) kit.Globals {
 // keeps ctrl+c, and ctrl+c on another action is refused at its line.
 func TestConfigKeysSpaceAndCtrlC(t *testing.T) {
 	home := isolate(t)
-	// The space bar marks runtimes by default (issue 23): moved to K here.
+	// The space bar marks runtimes by default: moved to K here.
 	for _, src := range []string{"keys:\n  refresh: \" \"\n  quit: Q\n  mark: K\n", "keys:\n  refresh: space\n  mark: K\n"} {
 		cfg := writeFile(t, filepath.Join(home, "ok.yaml"), src)
 		g := loadForTest(t, "--config", cfg)

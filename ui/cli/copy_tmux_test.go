@@ -9,7 +9,7 @@ import (
 // proxyURL is a runtime's connection URL as the details show it.
 var proxyURL = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+/proxy/(rt-[a-z0-9]+)/`)
 
-// TestCopyInTmux (issue 23): inside tmux, y and Y put the URL and the
+// TestCopyInTmux: inside tmux, y and Y put the URL and the
 // token in a tmux paste buffer, with tmux's default options (no
 // allow-passthrough, set-clipboard external), and the status line says
 // so instead of claiming the system clipboard.

@@ -29,7 +29,7 @@ func writeCreds(t *testing.T, path, tokenURI string) string {
 	return path
 }
 
-// Issue 18: a credentials file whose token_uri is plain http to a host
+// A credentials file whose token_uri is plain http to a host
 // that is not loopback is refused before anything is sent — through
 // --credentials, GOOGLE_APPLICATION_CREDENTIALS and the well-known ADC
 // file — with one line naming the file and the field, exit 3. The MCP
@@ -79,7 +79,7 @@ func TestPlainHTTPTokenURIRefused(t *testing.T) {
 	}
 }
 
-// Issue 18: invalid_grant from the token endpoint is final end to end:
+// invalid_grant from the token endpoint is final end to end:
 // `status` asks the token endpoint once and exits 3; a 503 is still
 // retried.
 func TestInvalidGrantOneTokenRequest(t *testing.T) {

@@ -65,7 +65,7 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 	o.Theme = resolved
 	o.Notices = runcmd.DashboardLeftovers(ctx, g, conn)
 	// Resources and kernels through each runtime's proxy, with the proxy
-	// token only (issue 21); errors go through the same redactor.
+	// token only; errors go through the same redactor.
 	o.Monitor = apimon.New(apimon.Options{Redactor: g.Logs.Red})
 	final, err := ui.Run(ui.New(o), programSignals(ctx)...)
 	if m, ok := final.(interface{ Service() api.Service }); ok && m.Service() != nil {

@@ -85,8 +85,8 @@ func TestE2EActionsDemo(t *testing.T) {
 	p.waitExit()
 }
 
-// Issue 10, end to end: a long run in the demo can be left with esc and
-// stopped with ctrl+c, which never quits. Since issue 12, ctrl+c interrupts
+// A long run in the demo can be left with esc and
+// stopped with ctrl+c, which never quits. ctrl+c interrupts
 // the kernel through the runtime proxy (the run ends with
 // KeyboardInterrupt, the session stays); the stop offer (delete_session)
 // is the fallback when that fails (ui's TestConsoleCtrlCStopsInsteadOfQuitting).

@@ -13,7 +13,7 @@ import (
 // eventsTitle reads the event log's count ("EVENTS 12").
 var eventsTitle = regexp.MustCompile(`EVENTS (\d+)`)
 
-// Issue 23 on a 60×15 screen, as a user sees it: the header names the
+// On a 60×15 screen, as a user sees it: the header names the
 // server (the endpoint's host), never the token file; the details say when
 // a healthy token renews; the event log says "↓ more" when lines are below,
 // / filters it and esc clears the filter before it closes; a refusal too

@@ -1,6 +1,6 @@
 package cli
 
-// `colabdash emulator`'s flags for the monitor's routes (issue 21): what
+// `colabdash emulator`'s flags for the monitor's routes: what
 // `colabdash top` then reads through the emulator's runtime proxy.
 
 import (

@@ -13,7 +13,7 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/files"
 )
 
-// Field case 70: ls of a large directory prints every entry, one line
+// ls of a large directory prints every entry, one line
 // each in the server's order, its sizes aligned; --json has them all;
 // the directory shows in /content like any other.
 func TestLsLargeDirectory(t *testing.T) {

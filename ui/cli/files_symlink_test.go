@@ -9,8 +9,8 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
-// cp -r into a destination whose sub is a link to a directory outside
-// (issue 18), without tmux: outside stays empty, every other file is
+// cp -r into a destination whose sub is a link to a directory outside,
+// without tmux: outside stays empty, every other file is
 // copied, exactly one line names out/sub, and the exit code is 1, as GNU
 // cp refuses and goes on.
 func TestCpRecursiveRefusesALinkedDirectoryInTheDestination(t *testing.T) {

@@ -50,7 +50,7 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 		t.Fatalf("cp up: exit %d, out %q, err %q", code, out, errs)
 	}
 	// A directory's ls is one request to the runtime (no stat first:
-	// a round trip through Colab's proxy each time, issue 24).
+	// a round trip through Colab's proxy each time).
 	before, _ := srv.ProxyRequests()
 	code, out, errs := cli("ls", "rt-files")
 	if code != 0 || !strings.Contains(out, "8 B") || !strings.Contains(out, "data #1.csv") {
@@ -282,7 +282,7 @@ func TestFilesCompletion(t *testing.T) {
 
 // `colabdash forward` prints a loopback URL with a local token, forwards
 // with it and refuses without; a second forward on the same port fails
-// clearly instead of moving elsewhere (field case 56 h).
+// clearly instead of moving elsewhere.
 func TestForwardCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")

@@ -29,7 +29,8 @@ func filesVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 	return e
 }
 
-// Field case 62 through the CLI, on an emulator with --delete-to-trash:
+// A replaced or removed file may stay in the server's trash, through the
+// CLI on an emulator with --delete-to-trash:
 // rm says the server may keep the files in its trash and how to free the
 // space; rm --purge asks (only y confirms), refuses without a terminal
 // unless --yes, and empties the trash so the disk use drops.
@@ -105,7 +106,7 @@ func TestCpReplaceTrashNote(t *testing.T) {
 	}
 }
 
-// Field case 75's kind through cp -r: an entry listed but answered with
+// Through cp -r, an entry listed but answered with
 // Jupyter's HTML 404 is skipped with a warning naming it, the rest is
 // copied, exit 1, and no advice to resume.
 func TestCpRecursiveSkipsVanishedEntry(t *testing.T) {

@@ -39,7 +39,7 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 	}
 
 	// "rt-" and "RT-FILES" are not valid ids, yet ls, rm and forward
-	// resolve them as every verb does (field trial: ls said "is not
+	// resolve them as every verb does (seen in use: ls said "is not
 	// RUNTIME:PATH" for them while "ls rt" listed candidates).
 	for _, arg := range []string{"rt-fi", "rt-nope", "rt-", "RT-FILES"} {
 		_, _, want := cli("exec", arg, "-c", "1")
@@ -80,7 +80,7 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 	if code, _, errs := cli("rm", "rt-fil:/content/a.txt", "rt-fizz:/content/b.txt"); code != kit.ExitUsage || !strings.Contains(errs, "one runtime at a time") {
 		t.Fatalf("rm on two runtimes: exit %d %q", code, errs)
 	}
-	// --jobs outside 1..32 is a usage error (issue 24).
+	// --jobs outside 1..32 is a usage error.
 	for _, n := range []string{"0", "33"} {
 		if code, _, errs := cli("cp", "-r", "--jobs", n, local, "rt-files:/content/j"); code != kit.ExitUsage || !strings.Contains(errs, "--jobs "+n+": give 1 to 32") {
 			t.Errorf("--jobs %s: exit %d %q", n, code, errs)

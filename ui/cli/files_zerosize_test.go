@@ -11,8 +11,8 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/files"
 )
 
-// cp of a local file whose stat size is 0 but which holds bytes (issue
-// 18: /proc/self/environ) sends it whole and says how many bytes; it is
+// cp of a local file whose stat size is 0 but which holds bytes (such
+// as /proc/self/environ) sends it whole and says how many bytes; it is
 // never uploaded empty with exit 0.
 func TestCpUploadsAZeroSizeProcFileWhole(t *testing.T) {
 	if runtime.GOOS != "linux" {

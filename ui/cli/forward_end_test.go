@@ -1,6 +1,6 @@
 package cli
 
-// Issue 19, kind 1: forward beyond loopback (--address) and its warning,
+// Forward beyond loopback (--address) and its warning,
 // and forward's end when its HTTP server fails.
 
 import (

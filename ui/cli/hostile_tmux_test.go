@@ -20,11 +20,11 @@ func (s *tmuxSession) display(format string) string {
 	return strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, format))
 }
 
-// TestHostileSeedInTmux is issue 9 §1 end to end: the dashboard on the
+// TestHostileSeedInTmux is end to end: the dashboard on the
 // hostile emulator seed in a real terminal neither writes the clipboard
 // (OSC 52), nor retitles the pane (OSC 0), nor clears the screen, nor
 // draws a line wider than the terminal; a paste of "a1" ESC "]0;T" BEL CR
-// "00" into the filter leaves "a100" and the title alone (case 32b).
+// "00" into the filter leaves "a100" and the title alone.
 func TestHostileSeedInTmux(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
@@ -78,7 +78,7 @@ func TestHostileSeedInTmux(t *testing.T) {
 	}
 }
 
-// TestSIGHUPGivesTheTerminalBack is issue 9 §5 (case S4): SIGHUP (window
+// TestSIGHUPGivesTheTerminalBack is: SIGHUP (window
 // closed, ssh dropped) leaves the alternate screen and shows the cursor
 // again, as SIGTERM and q do.
 func TestSIGHUPGivesTheTerminalBack(t *testing.T) {

@@ -317,7 +317,7 @@ func TestEmulatorCommandServesStatus(t *testing.T) {
 	}
 }
 
-// Issue 9 §6: under --no-auth the banner says that no token is needed
+// Under --no-auth the banner says that no token is needed
 // (and without it, that any non-empty token is accepted).
 func TestEmulatorBannerNoAuth(t *testing.T) {
 	if testing.Short() {
@@ -409,7 +409,7 @@ func TestBrokenConfigRefusesEveryCommand(t *testing.T) {
 		"unknown key":  "theme: dark\ncolour: red\n",
 		"syntax":       "theme: dark\nkeys: [\n",
 		"key conflict": "keys:\n  refresh: s\n",
-		// Keys the console's input types or edits with (field trial).
+		// Keys the console's input types or edits with.
 		"console types it":   "keys:\n  console_run: a\n",
 		"console edits with": "keys:\n  console_back: backspace\n",
 		"console arrow":      "keys:\n  console_scroll_up: [pgup, up]\n",

@@ -14,7 +14,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-// TestMonitorInTmux is issue 21's dashboard end to end: the real binary
+// TestMonitorInTmux is the dashboard's monitor end to end: the real binary
 // against the demo emulator, whose notebooks were last active 72 minutes
 // before the dashboard starts, in tmux at 80, 100 and 160 columns and
 // under NO_COLOR. Each screen shows the RAM, GPU and ACTIVITY columns,

@@ -8,7 +8,7 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
-// Field case 78 end to end: the MCP endpoint answers 403
+// The MCP endpoint answers 403
 // SERVICE_DISABLED for project demo-proj-123 while --quota-project names
 // other-proj; the one line names the project Google billed and prints
 // its activation URL (exit 3).

@@ -20,7 +20,7 @@ func tableOrder(screen string) string {
 	return strings.Join(out, " ")
 }
 
-// Issue 23, end to end in --demo without colour: a sort key per column
+// End to end in --demo without colour: a sort key per column
 // and the reverse key, the header's arrow saying which; space marks rows
 // ("*", readable without colour), d asks one y-only question listing
 // every marked runtime, y deletes exactly those.

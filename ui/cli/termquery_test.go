@@ -17,7 +17,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-// The terminal queries termenv sends (issue 23): the background colour
+// The terminal queries termenv sends: the background colour
 // (OSC 11) and the cursor-position report it follows with. A terminal that
 // never answers (script(1), some IDE and serial terminals) made every
 // invocation wait 5 s for them.

@@ -22,7 +22,7 @@ func countdownSeconds(t *testing.T, scr string) int {
 	return min*60 + sec
 }
 
-// TestDashboardInTmux is the issue #3 end-to-end test: `colabdash --demo`
+// TestDashboardInTmux is the dashboard's end-to-end test: `colabdash --demo`
 // in a real terminal shows the tier, runtimes with ticking countdowns and
 // their sessions, and is navigable by keyboard.
 func TestDashboardInTmux(t *testing.T) {

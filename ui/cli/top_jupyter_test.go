@@ -79,7 +79,7 @@ func startJupyterServer(t *testing.T) string {
 // top against a real jupyter-server behind the emulator's proxy: its
 // kernel is counted from Jupyter's own api/kernels, and the resources
 // route a stock server lacks reads "not offered" at once, without a
-// token renewal (field case 75) and without failing the command.
+// token renewal and without failing the command.
 func TestTopRealJupyter(t *testing.T) {
 	up := startJupyterServer(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, JupyterUpstream: up})

@@ -1,6 +1,6 @@
 package cli
 
-// colabdash top (issue 21): one line per runtime of RAM, disk, GPU and
+// colabdash top: one line per runtime of RAM, disk, GPU and
 // kernel activity, read through each runtime's proxy.
 
 import (
@@ -233,8 +233,8 @@ func TestTopBusyGPU(t *testing.T) {
 	<-done
 }
 
-// A proxy 404 that persists after a fresh token means "not offered"
-// (field case 75): renewed once, then not asked again for ten minutes, so
+// A proxy 404 that persists after a fresh token means "not offered":
+// renewed once, then not asked again for ten minutes, so
 // --watch never becomes a renewal loop.
 func TestTopPersistent404RenewsOnce(t *testing.T) {
 	e := topEnv(t, colabfake.Options{})

@@ -108,7 +108,7 @@ func tokenEndpoint(t *testing.T, echo bool) string {
 
 var trustCLIMu sync.Mutex // run() uses package-level flags state
 
-// Field case S2 end to end: with --access-token-file and with
+// End to end, with --access-token-file and with
 // --credentials (minted token), against a server that echoes the bearer
 // token and the proxy token in every error, and with a token endpoint that
 // echoes its form body: stdout and stderr of `status` and `status --json`,
@@ -156,7 +156,7 @@ func TestEchoedSecretsNeverReachAnyOutput(t *testing.T) {
 	secrettest.Check(t, "the --debug log", string(logged), secrets...)
 }
 
-// Field case S3 end to end: --config, --credentials and
+// End to end: --config, --credentials and
 // --access-token-file pointing at a symlink to /dev/zero each end at once
 // with one line naming the file, instead of growing to gigabytes.
 func TestInputFilesThatNeverEnd(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
-// Issue 18: a secret in an endpoint URL (an API key in the query, a
+// A secret in an endpoint URL (an API key in the query, a
 // password in the user info) is redacted in every output that shows the
 // URL: `colabdash config`, a failing verb's stderr, and the log file.
 func TestEndpointURLSecretsRedacted(t *testing.T) {
@@ -59,7 +59,7 @@ func TestEndpointURLSecretsRedacted(t *testing.T) {
 	}
 }
 
-// Issue 18: the hint about a bad access token reaches stderr whole (the
+// The hint about a bad access token reaches stderr whole (the
 // redactor read "bearer token" as a token and printed "a bearer
 // [redacted] is letters…").
 func TestBadTokenHintNotRedacted(t *testing.T) {

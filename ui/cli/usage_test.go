@@ -8,7 +8,7 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
-// Issue 10 defect 8: mistakes on the command line get one clear line and
+// Mistakes on the command line get one clear line and
 // the right exit code.
 func TestCommandLineMistakes(t *testing.T) {
 	isolate(t)

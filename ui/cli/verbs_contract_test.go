@@ -16,7 +16,7 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
-// Every command's --help names the one exit-code table (issue 23): a verb
+// Every command's --help names the one exit-code table: a verb
 // added without it fails here.
 func TestEveryHelpNamesTheExitCodeTable(t *testing.T) {
 	var g kit.Globals

@@ -91,7 +91,7 @@ func TestExecVerb(t *testing.T) {
 }
 
 // The code's output is the user's: exact bytes into a pipe, sanitized on
-// a terminal (issue 9: execute_code output is untrusted for a terminal).
+// a terminal (execute_code output is untrusted for a terminal).
 func TestExecOutputPipeExactTerminalSanitized(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	stdout := "row1\r\nbar 50%\rbar 100%\n\x1b]52;c;cHduZWQ=\x07\x1b[2Jbinary\x00\xff\n"

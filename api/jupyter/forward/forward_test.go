@@ -210,7 +210,7 @@ func TestForwardRenewsOnProxy404(t *testing.T) {
 	}
 }
 
-// Field case 56: requests with a foreign Host, without the local token,
+// Requests with a foreign Host, without the local token,
 // or an upgrade from a foreign Origin are refused before anything reaches
 // the runtime; the navigation with ?token= sets a strict cookie and drops
 // the token from the address; the proxy token never reaches the browser.

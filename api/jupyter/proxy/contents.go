@@ -121,7 +121,7 @@ func (c *Client) Mkdir(ctx context.Context, p string) (Model, error) {
 
 // MkdirAll creates a remote directory and any missing parents, one level
 // per request, in order ("content/a", then "content/a/b"), each
-// tolerating "already exists" (field case 54).
+// tolerating "already exists".
 func (c *Client) MkdirAll(ctx context.Context, p string) error {
 	remote := CleanRemote(p)
 	if remote == "" {

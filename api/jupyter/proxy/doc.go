@@ -15,7 +15,7 @@
 // renews it through Options.Renew (get_runtime) before each request when it
 // has less than Options.RenewLead left, and once more after a 404 that did
 // not come from Jupyter (the proxy answers an expired or missing token with
-// a bare 404, field case 45): a long transfer outlives the token and goes
+// a bare 404): a long transfer outlives the token and goes
 // on without restarting. A renewal that answers NOT_FOUND means the runtime
 // is gone (ErrRuntimeGone).
 //
@@ -27,9 +27,9 @@
 // Options.CallTimeout and every transfer is dropped (and resumed) after
 // Options.IdleTimeout without progress. Remote names are untrusted: the
 // recursive download builds each local path from one validated name
-// component per level (field case 46).
+// component per level.
 //
 // Paths are written as Colab documents them, without the leading slash
 // ("content/data.csv"); a leading slash is accepted and dropped. Each path
-// segment is percent-encoded on the wire (field case 53).
+// segment is percent-encoded on the wire.
 package proxy

@@ -15,8 +15,7 @@ var (
 	// path does not exist.
 	ErrNotFound = errors.New("no such file or directory")
 	// ErrHidden: a 404 for a path with a segment starting with ".": the
-	// runtime's Jupyter server neither lists nor serves hidden files
-	// (field case 52).
+	// runtime's Jupyter server neither lists nor serves hidden files.
 	ErrHidden = errors.New("no such file, or a hidden file the runtime's Jupyter server does not serve (names starting with \".\"; copy them with exec and tar)")
 	// ErrNoParent: the remote parent directory does not exist.
 	ErrNoParent = errors.New("the remote directory does not exist")
@@ -55,7 +54,7 @@ var (
 	// ErrInterrupted: the context ended (Ctrl+C) during a transfer.
 	ErrInterrupted = errors.New("interrupted")
 	// ErrUnsafeName: a remote name that cannot be written locally safely
-	// (empty, ".", "..", a separator, NUL, absolute; field case 46).
+	// (empty, ".", "..", a separator, NUL, absolute).
 	ErrUnsafeName = errors.New("unsafe remote name")
 	// ErrProtected: a remove of the runtime's root, /content itself or
 	// another top-level directory (/usr, /etc…), which colabdash refuses

@@ -1,6 +1,6 @@
 package proxy
 
-// A contents reply decoded as a stream (issue 24): a listing of 100,000
+// A contents reply decoded as a stream: a listing of 100,000
 // entries is 30 MB of flat JSON objects. jsontext (the streaming layer
 // of Go's JSON v2) reads the reply once from its own buffer, validates
 // it and hands over each entry of "content" whole; the few fields a Model

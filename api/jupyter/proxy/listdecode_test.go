@@ -1,6 +1,6 @@
 package proxy
 
-// Issue 24: the listing decoder decodes what encoding/json decodes, for
+// The listing decoder decodes what encoding/json decodes, for
 // the models a server may send, and refuses what it refuses.
 
 import (

@@ -1,6 +1,6 @@
 package proxy
 
-// The directory listing, decoded as a stream (field case 70): a Jupyter
+// The directory listing, decoded as a stream: a Jupyter
 // contents reply for a directory of 120,000 entries is 35 MB of JSON, and
 // colabdash must list, browse and copy it. The reply is never held whole:
 // jsontext walks it (listdecode.go) and each entry of "content" is decoded on
@@ -30,7 +30,7 @@ const (
 	DefaultMaxEntries = 1_000_000
 	// DefaultListTimeout bounds one directory listing, from the request
 	// to its last entry: 5 min (a 120,000-entry reply took 11.7 s on a
-	// runtime, field case 70).
+	// runtime).
 	DefaultListTimeout = 5 * time.Minute
 )
 

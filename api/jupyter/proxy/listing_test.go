@@ -16,7 +16,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-// Field case 70: a directory of 120,000 entries is a 35 MB reply, over
+// A directory of 120,000 entries is a 35 MB reply, over
 // the 32 MiB bound every other JSON reply has; it lists whole, each entry
 // as it arrives, in the server's order. (Here 20,000 entries, 5.9 MB,
 // against a MaxReply of 1 MiB: the same, at a sixth of the time under

@@ -10,12 +10,12 @@ import (
 )
 
 // stockNotFound is the shape of a stock jupyter-server's 404 for an
-// unknown route or a /files/ miss (measured on Debian's 1.23.3, field
-// case 75): text/html, its "Jupyter Server" page.
+// unknown route or a /files/ miss (measured on Debian's 1.23.3):
+// text/html, its "Jupyter Server" page.
 const stockNotFound = "<!DOCTYPE HTML>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Jupyter Server</title>\n</head>\n" +
 	"<body><div class=\"error\"><h1>404 : Not Found</h1>\n<p>You are requesting a page that does not exist!</p></div></body></html>\n"
 
-// Field case 75: a 404 from Jupyter itself, whatever its body (JSON on
+// A 404 from Jupyter itself, whatever its body (JSON on
 // the API routes, HTML on unknown routes and /files/), means "not found
 // on the server": no renewal. Only the proxy's bare 404 renews the token,
 // once.

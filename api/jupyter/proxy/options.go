@@ -9,7 +9,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 )
 
-// Header and query names of the Colab runtime proxy (colab-api.md §4).
+// Header and query names of the Colab runtime proxy.
 const (
 	// TokenHeader carries the proxy token on every HTTP request.
 	TokenHeader = "X-Colab-Runtime-Proxy-Token"

@@ -70,7 +70,7 @@ func CleanPath(p string) string {
 }
 
 // hidden reports whether a path has a segment starting with "." (Jupyter
-// neither lists nor serves those, field case 52).
+// neither lists nor serves those).
 func hidden(p string) bool {
 	for _, s := range strings.Split(CleanRemote(p), "/") {
 		if strings.HasPrefix(s, ".") {
@@ -92,7 +92,7 @@ const MaxDepth = 128
 func DepthText() string { return fmt.Sprintf("directory tree deeper than %d levels", MaxDepth) }
 
 // SafeName checks a listed entry before it is used as one local path
-// component (field case 46): the name must be non-empty, not "." or "..",
+// component: the name must be non-empty, not "." or "..",
 // without "/", "\" or NUL, not absolute, and the entry's path must be
 // exactly dir + "/" + name. It returns the name or an error quoting the
 // offending entry.

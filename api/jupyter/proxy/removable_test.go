@@ -32,7 +32,7 @@ func TestRemovableRefusesContentAndTopLevel(t *testing.T) {
 }
 
 // Creatable keeps uploads out of the root: what colabdash creates it can
-// remove (field trial: cp ./data.csv rt:/ made a /data.csv rm refused).
+// remove (seen in use: cp ./data.csv rt:/ made a /data.csv rm refused).
 func TestCreatableRefusesTopLevel(t *testing.T) {
 	for _, p := range []string{"", "/", "data.csv", "/proj/", "content/../data.csv", "content"} {
 		if err := Creatable("rt-abc", p); !errors.Is(err, ErrTopLevel) || strings.Contains(err.Error(), "..") {

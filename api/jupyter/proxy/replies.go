@@ -24,7 +24,7 @@ type errorReply struct {
 
 // jupyterMarks are phrases of jupyter_server's own HTML error page (the
 // "Jupyter Server" template: title and 404 text), measured on a stock
-// server (field case 75).
+// server.
 var jupyterMarks = []string{"<title>Jupyter", "You are requesting a page that does not exist", "id=\"jupyter_server\"", "id='jupyter_server'"}
 
 // readErrorBody reads (up to 64 KiB) and closes an error response, and
@@ -32,7 +32,7 @@ var jupyterMarks = []string{"<title>Jupyter", "You are requesting a page that do
 // error ({"message": …}, its API routes), or any reply carrying its
 // fingerprint: Tornado's Server header, Jupyter's Content-Security-Policy
 // report URI, or its HTML error page (unknown routes and /files/ misses
-// on a stock server answer 404 text/html, field case 75). Anything else
+// on a stock server answer 404 text/html). Anything else
 // (the Colab proxy's bare 404 with an empty body, a front end's HTML or
 // plain-text page) is not Jupyter's.
 func readErrorBody(resp *http.Response) errorReply {
@@ -60,8 +60,8 @@ func readErrorBody(resp *http.Response) errorReply {
 // of its body, XSSI prefix and all) came from the runtime's Jupyter server
 // rather than from the proxy in front of it: a Jupyter JSON error
 // ({"message": …}), Tornado's Server header, Jupyter's
-// Content-Security-Policy report URI, or its HTML error page (field case
-// 75). The Colab proxy's own 404 has an empty body and none of these.
+// Content-Security-Policy report URI, or its HTML error page.
+// The Colab proxy's own 404 has an empty body and none of these.
 func FromJupyter(h http.Header, body []byte) bool {
 	if strings.HasPrefix(h.Get("Server"), "TornadoServer") || strings.Contains(h.Get("Content-Security-Policy"), "/api/security/csp-report") {
 		return true
@@ -85,7 +85,7 @@ func FromJupyter(h http.Header, body []byte) bool {
 }
 
 // permissionHint says what a 500 "Unhandled error" on reading a path
-// most often means (field case 65): Jupyter left the name out of its
+// most often means: Jupyter left the name out of its
 // listing and cannot read it either.
 const permissionHint = "the runtime's Jupyter server cannot read it (permission denied: a file, or a symbolic link's target, it may not read)"
 

@@ -3,7 +3,7 @@ package proxy
 import "testing"
 
 // A Jupyter error message after "OP RUNTIME:/PATH: KIND" neither repeats
-// KIND's words nor names the path relative (field trial: "permission
+// KIND's words nor names the path relative (seen in use: "permission
 // denied: Permission denied: content/many/x is read-only"); other paths
 // and words that only start like the path are left as they are.
 func TestTidyMessage(t *testing.T) {

@@ -29,8 +29,8 @@ const DialTimeout = 30 * time.Second
 // for every request.
 //
 // Errors are *Error: ErrNotFound when the runtime's own server answered
-// 404 (a stock Jupyter server has no such route: an HTML or JSON body,
-// field case 75), ErrRefused when the proxy refused a freshly renewed
+// 404 (a stock Jupyter server has no such route: an HTML or JSON body),
+// ErrRefused when the proxy refused a freshly renewed
 // token, ErrRuntimeGone, ErrTransport for the network, ErrServer for any
 // other status; the context's error when ctx ended.
 func (c *Client) DialWebSocket(ctx context.Context, path string) (*websocket.Conn, error) {
@@ -116,8 +116,8 @@ func (c *Client) dialOnce(ctx context.Context, path string) (*websocket.Conn, in
 // JupyterNotFound reports whether a 404 reply (its headers and the start
 // of its body) came from the runtime's own server rather than from the
 // proxy, whose refusal has an empty body: Jupyter's JSON error
-// ({"message": …}), Tornado's HTML page (a stock server's unknown route,
-// field case 75) or a Server: TornadoServer header.
+// ({"message": …}), Tornado's HTML page (a stock server's unknown route)
+// or a Server: TornadoServer header.
 func JupyterNotFound(h http.Header, body []byte) bool {
 	if strings.HasPrefix(h.Get("Server"), "TornadoServer") {
 		return true

@@ -6,7 +6,7 @@ import (
 )
 
 // xssiPrefix is the anti-XSSI guard Colab's front end may put before a
-// JSON reply (field case 76; colab-vscode strips it from every Colab
+// JSON reply (colab-vscode strips it from every Colab
 // reply). It is stripped, with one newline after it, only where a JSON
 // document starts (trimXSSI, skipXSSI): a JSON value can never begin with
 // ")", so nothing real is lost. Raw file bytes (GET /files/) are never

@@ -1,6 +1,6 @@
 package transfer
 
-// The files of a recursive copy move several at a time (issue 24): each
+// The files of a recursive copy move several at a time: each
 // costs about one round trip to the runtime, so one after another 500
 // small files take 500 round trips of waiting. The copy first makes its
 // plan (the local walk, or the remote listings), then a bounded pool

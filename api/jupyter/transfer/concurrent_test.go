@@ -1,6 +1,6 @@
 package transfer
 
-// Issue 24: cp -r moves files several at a time, a small file in one
+// cp -r moves files several at a time, a small file in one
 // request, reported in path order, and one file's failure does not lose
 // the others.
 

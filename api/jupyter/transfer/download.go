@@ -35,9 +35,9 @@ func (e *errRestart) Error() string { return e.why }
 // connection (or a stall of IdleTimeout) the transfer resumes with Range
 // from the bytes already written, appending only when the answer's
 // Content-Range starts there, rewriting from 0 on a 200 without
-// Content-Range, and restarting when the remote file's size changed
-// (field case 50). target appears, by rename, only once the part file's
-// size equals the remote size (field case 51).
+// Content-Range, and restarting when the remote file's size changed.
+// target appears, by rename, only once the part file's
+// size equals the remote size.
 //
 // A target that is not a regular file (a device, a FIFO, /dev/stdout or
 // another descriptor's name: inPlace) is written in place instead,

@@ -1,6 +1,6 @@
 package transfer
 
-// Issue 19: the size edges of download.go that the first mutation runs
+// The size edges of download.go that the first mutation runs
 // found unguarded (a 0-byte file, a reply cut right after its last byte,
 // exactly MaxUnknownSize bytes, a file of unknown size resumed or
 // rewritten, a file that changed during the download). Each test names

@@ -1,6 +1,6 @@
 package transfer
 
-// Integrity of a remote tree as its listings describe it (issue 18): a
+// Integrity of a remote tree as its listings describe it: a
 // listing that names an entry twice, or once as a file and once as a
 // directory, cannot be copied faithfully, and a directory loop on the
 // runtime (a symbolic link to a directory above it, which Jupyter lists
@@ -179,7 +179,7 @@ func (w *walker) refuse(e *proxy.Error) {
 // the rest of a recursive download goes on after: Jupyter itself
 // answered that the entry it had just listed does not exist (deleted
 // meanwhile, a dangling or unreadable link; a 404 fingerprinted as
-// Jupyter's, field case 75) or that it may not read it (field case 65).
+// Jupyter's) or that it may not read it.
 // Such an entry gets one warning naming it and is recorded for the error
 // the download ends with. Any other failure (network, runtime gone, a
 // local error) stops the walk.

@@ -20,7 +20,7 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
-// Issue 18: a listing naming an entry twice, or as both a file and a
+// A listing naming an entry twice, or as both a file and a
 // directory, is an error for that entry (a warning naming it, nothing
 // written for it); the rest is copied and the copy ends with an error.
 func TestDownloadDuplicateEntries(t *testing.T) {
@@ -69,7 +69,7 @@ func storeDir(e *env, filesDir string) string {
 	return filepath.Join(filesDir, api.LastSegment(e.Rt.Name), e.Dir)
 }
 
-// Issue 18: a directory loop on the runtime (symbolic links to the
+// A directory loop on the runtime (symbolic links to the
 // directory itself and to its parent, which Jupyter lists as plain
 // directories) is caught by listings that repeat an ancestor's, reported
 // once each, and not copied again down to the depth limit; the rest is
@@ -121,7 +121,7 @@ func TestDownloadDirectoryLoop(t *testing.T) {
 	})
 }
 
-// Issue 18: a directory loop is caught whatever order the runtime lists
+// A directory loop is caught whatever order the runtime lists
 // the looping directory's entries in (os.listdir's order, which a FUSE
 // mount such as Drive's need not keep from one listing to the next), a
 // name it lists twice included: the first repeat is reported and nothing
@@ -156,7 +156,7 @@ func TestDownloadDirectoryLoopListedInAnotherOrder(t *testing.T) {
 	}
 }
 
-// Issue 18: a listing's print does not depend on the order of its
+// A listing's print does not depend on the order of its
 // entries, however many there are and whichever names repeat; another
 // size, type or time is another print.
 func TestListingPrintIgnoresOrder(t *testing.T) {
@@ -221,7 +221,7 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// Field case 76: Colab's ")]}'" guard before JSON replies is stripped
+// Colab's ")]}'" guard before JSON replies is stripped
 // where JSON is decoded (stat, listings, writes, Jupyter's error bodies),
 // and never from a file's bytes, even a file that starts with it.
 func TestXSSIPrefixStripped(t *testing.T) {

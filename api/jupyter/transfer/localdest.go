@@ -2,7 +2,7 @@ package transfer
 
 // Where a download lands locally: the directory the user named, opened
 // once (safefile.Dir), and names below it that are never followed when
-// they are symbolic links (issue 18).
+// they are symbolic links.
 
 import (
 	"errors"

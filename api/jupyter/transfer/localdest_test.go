@@ -84,8 +84,8 @@ func isLink(p string) bool {
 	return err == nil && st.Mode()&fs.ModeSymlink != 0
 }
 
-// cp -r into an existing destination whose sub is a link to elsewhere
-// (issue 18): the linked directory and a linked file are refused, each in
+// cp -r into an existing destination whose sub is a link to elsewhere:
+// the linked directory and a linked file are refused, each in
 // one line naming it; nothing is written outside; the rest is copied and
 // the copy fails at the end (exit 1), as GNU cp refuses and goes on.
 func TestRecursiveDownloadRefusesLinksInTheDestination(t *testing.T) {

@@ -17,12 +17,12 @@ import (
 )
 
 // stockNotFound is the shape of a stock jupyter-server's 404 for an
-// unknown route or a /files/ miss (measured on Debian's 1.23.3, field
-// case 75): text/html, its "Jupyter Server" page.
+// unknown route or a /files/ miss (measured on Debian's 1.23.3):
+// text/html, its "Jupyter Server" page.
 const stockNotFound = "<!DOCTYPE HTML>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>Jupyter Server</title>\n</head>\n" +
 	"<body><div class=\"error\"><h1>404 : Not Found</h1>\n<p>You are requesting a page that does not exist!</p></div></body></html>\n"
 
-// Field case 75: Jupyter's own 404 for /files/ (HTML on the real
+// Jupyter's own 404 for /files/ (HTML on the real
 // server) is "not found", with no renewal and no resume advice.
 func TestDownloadOfMissingFileIsNotFound(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
@@ -37,7 +37,7 @@ func TestDownloadOfMissingFileIsNotFound(t *testing.T) {
 	})
 }
 
-// Field case 75's kind in cp -r: an entry the listing names whose GET
+// In cp -r, an entry the listing names whose GET
 // then answers Jupyter's 404 is skipped with a warning naming it, the
 // rest is copied, and the download ends with proxy.ErrSkipped (exit 1), no
 // resume advice. On the real server the file is removed between the
@@ -89,7 +89,7 @@ func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 	})
 }
 
-// Issue 24: a listing asks for type=directory, so it needs no stat
+// A listing asks for type=directory, so it needs no stat
 // first. On both backends a file listed so is refused with 400 "… is not
 // a directory" before the server reads it (the emulator as
 // jupyter-server), which ListEach reports as ErrNotDir without calling

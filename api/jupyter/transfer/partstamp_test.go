@@ -1,6 +1,6 @@
 package transfer
 
-// Issue 19: the part file's stamp (partstamp.go) read and written
+// The part file's stamp (partstamp.go) read and written
 // directly, on an *os.File in a temporary directory: which kept parts
 // are resumed and which are started afresh.
 

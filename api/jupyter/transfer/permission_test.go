@@ -13,11 +13,11 @@ import (
 
 // unreadableLink is jupyter-server's 500 for a path through a symbolic
 // link whose target it may not read (measured on Debian's 1.23.3 run as
-// nobody, field case 65): "Unhandled error" and a traceback ending in
+// nobody): "Unhandled error" and a traceback ending in
 // PermissionError.
 const unreadableLink = `{"message": "Unhandled error", "reason": null, "traceback": "Traceback (most recent call last):\n  File \"/usr/lib/python3/dist-packages/tornado/web.py\", line 1735, in _execute\n    result = await result\n  File \"/usr/lib/python3/dist-packages/jupyter_core/paths.py\", line 342, in is_file_hidden_posix\n    stat_res = os.stat(abs_path)\nPermissionError: [Errno 13] Permission denied: '/content/lnk/s.txt'\n"}`
 
-// Field case 65: reading through a link to an unreadable target is a
+// Reading through a link to an unreadable target is a
 // one-line permission hint, not "the Jupyter server failed: Unhandled
 // error".
 func TestUnreadableLinkTargetSaysPermission(t *testing.T) {
@@ -43,7 +43,7 @@ func TestUnreadableLinkTargetSaysPermission(t *testing.T) {
 	}
 }
 
-// Field case 65 in cp -r: an entry the listing names but the server may
+// In cp -r, an entry the listing names but the server may
 // not read is skipped with a warning saying so ("permission denied"), not
 // that it does not exist; the rest is copied.
 func TestRecursiveDownloadSkipsUnreadableEntrySayingPermission(t *testing.T) {

@@ -25,7 +25,7 @@ func newDebugLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// Field case 46: names from the remote listing are untrusted. Every
+// Names from the remote listing are untrusted. Every
 // local path is built from one validated component per level and stays
 // inside the destination; the offending entry is named.
 func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
@@ -82,7 +82,7 @@ func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
 	}
 }
 
-// Field case 54: `cp -r` copies AS the destination; repeating it (with or
+// `cp -r` copies AS the destination; repeating it (with or
 // without trailing slashes) never nests, uploads and downloads alike.
 func TestRecursiveCopyIdempotent(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
@@ -145,7 +145,7 @@ func TestRecursiveCopyIdempotent(t *testing.T) {
 	})
 }
 
-// Field case 52: hidden paths get an error naming the restriction.
+// Hidden paths get an error naming the restriction.
 func TestHiddenPath(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		e := newEnv(t, be, colabfake.Options{})

@@ -35,7 +35,7 @@ func procFile(t *testing.T) (string, []byte) {
 	return p, b
 }
 
-// A local file whose stat size is 0 but which holds bytes (issue 18:
+// A local file whose stat size is 0 but which holds bytes (such as
 // /proc/self/environ) is read to its end and sent whole, by cp (file and
 // -r's walk) and UploadFile (the files pane); never uploaded empty.
 func TestUploadReadsAZeroSizeFileToItsEnd(t *testing.T) {

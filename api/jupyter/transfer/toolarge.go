@@ -11,7 +11,7 @@ import (
 // MinChunkSize is the smallest piece an upload is split into after a
 // proxy refuses a request as too large (413): 1 MiB, which nginx's
 // default client_max_body_size lets through once base64 and JSON are
-// added only barely; below it the upload fails (field case 68).
+// added only barely; below it the upload fails.
 const MinChunkSize = 1 << 20
 
 // chunkSize is the raw bytes per upload request now: Options.ChunkSize,
@@ -46,7 +46,7 @@ func (c *Copier) shrinkChunks(err error, refused int64) int64 {
 }
 
 // explainTooLarge rewrites a 413 into words naming the request's size
-// in bytes (field case 68).
+// in bytes.
 func explainTooLarge(err error, body int64) error {
 	var je *proxy.Error
 	if !errors.As(err, &je) {

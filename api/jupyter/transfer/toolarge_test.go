@@ -13,7 +13,7 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
-// Field case 68: a proxy on the way refuses a request as too large (an
+// A proxy on the way refuses a request as too large (an
 // HTML 413, nginx's page). The upload says so in words and sends that
 // data again in smaller pieces, down to MinChunkSize, and keeps the size
 // that worked; below that it fails with the same words and the file on

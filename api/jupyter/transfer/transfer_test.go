@@ -194,7 +194,7 @@ func TestDownloadResumesAfterCut(t *testing.T) {
 	})
 }
 
-// Field case 50 (b): a resume answered 200 with the whole file (Range
+// A resume answered 200 with the whole file (Range
 // ignored) is rewritten from byte 0, not appended.
 func TestDownloadRangeIgnored(t *testing.T) {
 	e := newEnv(t, backendEmulator, colabfake.Options{})
@@ -314,7 +314,7 @@ func TestTokenRenewedAhead(t *testing.T) {
 	}
 }
 
-// Field case 49 (a): the reply to chunk 2 is lost after the chunk was
+// The reply to chunk 2 is lost after the chunk was
 // applied; the client must notice (by the part file's size) and go on
 // with chunk 3, not append chunk 2 twice.
 func TestChunkReplyLost(t *testing.T) {
@@ -342,7 +342,7 @@ func TestChunkReplyLost(t *testing.T) {
 	})
 }
 
-// Field case 49 (c): a small upload over a large remote file leaves
+// A small upload over a large remote file leaves
 // exactly the small file.
 func TestUploadReplacesLargerFile(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
@@ -535,7 +535,7 @@ func TestRuntimeGoneMidTransfer(t *testing.T) {
 	}
 }
 
-// Field case 53: names with spaces, "#", "?" and "%" travel encoded and
+// Names with spaces, "#", "?" and "%" travel encoded and
 // arrive literally.
 func TestPathEncoding(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {

@@ -9,7 +9,7 @@ import (
 // runtime (rm, or a chunked upload replacing a file): a stock
 // jupyter_server moves what DELETE removes to the trash of the user it
 // runs as (FileContentsManager.delete_to_trash, on by default), where it
-// keeps using disk space nobody sees (field case 62). purge is the
+// keeps using disk space nobody sees. purge is the
 // command that empties that trash, written by the caller.
 func TrashNote(purge string) string {
 	return "the runtime's Jupyter server may keep deleted files in its trash (~/.local/share/Trash), still using disk space; to free it, run: " + purge

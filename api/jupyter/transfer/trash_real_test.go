@@ -105,7 +105,7 @@ func startOwnJupyter(t *testing.T, o ownJupyter) (url, root, home string) {
 	}
 }
 
-// Field case 62 on a real jupyter-server with its trash on: a chunked
+// On a real jupyter-server with its trash on: a chunked
 // replace and rm move the old data to ~/.local/share/Trash/files; a
 // one-request replace leaves nothing there; PurgeCode, run by the same
 // Python, empties the trash and prints the bytes freed.
@@ -160,7 +160,7 @@ func TestRealJupyterTrash(t *testing.T) {
 	}
 }
 
-// Field case 65 on a real jupyter-server run as nobody: a link to a
+// On a real jupyter-server run as nobody: a link to a
 // root-only directory is left out of the listing, and reading through
 // it is a permission error with a hint, not "Unhandled error".
 func TestRealJupyterUnreadableLinkTarget(t *testing.T) {

@@ -39,7 +39,7 @@ func (l *methodLog) count(method string) int {
 	return n
 }
 
-// Field case 62: replacing a file that fits one request is one PUT onto
+// Replacing a file that fits one request is one PUT onto
 // its name, no DELETE, so nothing goes to the server's trash; a chunked
 // replace needs the DELETE and says so (deleted), and with the trash on
 // the old copy is there and the runtime's disk use does not drop.

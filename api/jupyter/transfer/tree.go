@@ -57,7 +57,7 @@ type FileResult struct {
 	// Deleted is true when an upload deleted the existing remote file
 	// before its new copy took the name (a chunked replace): the
 	// runtime's Jupyter server may keep the old one in its trash
-	// (TrashNote, field case 62).
+	// (TrashNote).
 	Deleted bool
 }
 
@@ -103,15 +103,15 @@ func localStatMessage(p string, err error) string {
 // an existing directory); a directory (Recursive) is copied AS dst,
 // created when missing (its parent must exist) and merged into when
 // present. Every local path is built from validated name components and
-// checked to stay inside dst (field case 46); a remote name that becomes
+// checked to stay inside dst; a remote name that becomes
 // a local one (a file into a directory, every entry of a directory) must
 // pass proxy.LocalName, else the copy stops there with proxy.ErrUnsafeName. An absurd
 // depth stops the walk. A name a listing gives twice, and a directory whose
 // listing repeats an ancestor's (a loop, listcheck.go), are skipped with a
 // warning each; the rest is copied and the copy then fails with
 // proxy.ErrBadListing. Jupyter does not list hidden entries: a
-// recursive download warns once that any there may be missing (field case
-// 52), since the listing cannot say whether there are some.
+// recursive download warns once that any there may be missing,
+// since the listing cannot say whether there are some.
 //
 // A recursive download lists the whole tree first (each listing walked in
 // name order), then downloads o.Jobs files at once, reported (OnFile) in

@@ -26,9 +26,9 @@ import (
 //     strictly one after another, each base64-encoded from its own raw
 //     slice and streamed without holding the file in memory; the part's
 //     size is checked, then p is replaced (delete p, rename the part:
-//     Jupyter refuses to rename onto an existing name, field case 49).
+//     Jupyter refuses to rename onto an existing name).
 //
-// A request refused with 413 by a proxy on the way (field case 68) is
+// A request refused with 413 by a proxy on the way is
 // sent again in pieces of half the size, down to MinChunkSize, and the
 // size that worked is kept for the client's later uploads; a file that
 // fitted one request then goes the chunked way.
@@ -50,7 +50,7 @@ func (c *Copier) Upload(ctx context.Context, p string, src io.ReaderAt, size int
 
 // upload is Upload, also reporting whether an existing p was deleted to
 // make way for the new file (a chunked replace): the runtime's Jupyter
-// server may then keep the old copy in its trash (field case 62).
+// server may then keep the old copy in its trash.
 func (c *Copier) upload(ctx context.Context, p string, src io.ReaderAt, size int64, progress Progress) (proxy.Model, bool, error) {
 	return c.uploadKnown(ctx, p, src, size, progress, nil)
 }
@@ -241,7 +241,7 @@ func (c *Copier) sendChunks(ctx context.Context, part string, src io.ReaderAt, s
 			if cs <= MinChunkSize {
 				return atFloor(err)
 			}
-			// Refused before Jupyter saw it (field case 68): not applied,
+			// Refused before Jupyter saw it: not applied,
 			// so the same bytes go again from off, in smaller pieces.
 			cs = c.shrinkChunks(err, end-off)
 			continue

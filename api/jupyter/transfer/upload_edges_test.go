@@ -1,6 +1,6 @@
 package transfer
 
-// Issue 19: the size edges of upload.go (a 0-byte file, a file of
+// The size edges of upload.go (a 0-byte file, a file of
 // exactly the chunk size, one byte more, exactly two chunks). Each test
 // names the behaviour it guards; all run on the emulator, with no waits.
 

@@ -22,7 +22,7 @@ import (
 )
 
 // UploadPath copies a local file or directory to the runtime. The rule
-// (the same as DownloadPath's, field case 54):
+// (the same as DownloadPath's):
 //
 //   - a file goes to dst, or into dst under its own name when dst ends in
 //     "/" (dstDir) or is an existing directory;
@@ -200,8 +200,8 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 			return nil
 		}
 		if strings.HasPrefix(d.Name(), ".") {
-			// Jupyter's contents API refuses to create hidden names
-			// (field case 52): skipped, with everything below them, and
+			// Jupyter's contents API refuses to create hidden names:
+			// skipped, with everything below them, and
 			// counted for one warning; the rest is still copied.
 			plan.hidden++
 			if d.IsDir() {
@@ -232,7 +232,7 @@ func (c *Copier) planUpload(src, dst string, o CopyOptions) (*upPlan, error) {
 			st, err := os.Stat(p)
 			if errors.Is(err, fs.ErrNotExist) {
 				// A dangling link: "something other than a file" read as
-				// a directory or a device (field trial).
+				// a directory or a device.
 				if t, rerr := os.Readlink(p); rerr == nil {
 					o.warn("skipped %s: a symbolic link that points to nothing (its target %s does not exist)", p, t)
 				} else {
@@ -376,7 +376,7 @@ func notCopied(id, op, root string, failed []error, o CopyOptions) error {
 // notCopiedText is the closing line's detail of a recursive copy (up or
 // down) after n entries were not copied: the count and the first three
 // remote paths, written RUNTIME:/PATH as every message writes them (they
-// were bare /PATH, field trial).
+// were bare /PATH once, which did not say which runtime).
 func notCopiedText(id string, n int, remotes []string) string {
 	names := make([]string, 0, 4)
 	for i, r := range remotes {

@@ -18,7 +18,7 @@ import (
 const MaxCode = kit.MaxCode
 
 // Report is the JSON of `colabdash exec --json`: ExecuteCodeResult
-// (colab-api.md §2.7) with every field present. ExecutionError is null
+// with every field present. ExecutionError is null
 // unless the code raised; its traceback is as the server sent it (ANSI
 // colours included). RichOutputs is [] when there are none.
 type Report struct {

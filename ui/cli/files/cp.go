@@ -134,8 +134,8 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 // directory (RUNTIME:/content/, RUNTIME:, RUNTIME:/proj): a directory is
 // copied AS DST, and nothing is created or merged there (jupyter.Creatable:
 // colabdash could not remove it). The transfer's own refusal said "copy
-// into /content/", which is what cp -r DIR RUNTIME:/content/ had done
-// (field trial); this line names the command that copies DIR into
+// into /content/", which is what cp -r DIR RUNTIME:/content/ had done;
+// this line names the command that copies DIR into
 // /content under its own name, typed as the user typed it (typed).
 func (v *verb) topLevelDir(rf *runtimeFiles, typed, dir, dst string) *kit.ExitError {
 	msg := "upload " + jupyter.Where(rf.id(), dst) + ": refusing to copy a directory as the runtime's root or a top-level directory " +
@@ -177,7 +177,7 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 	sum := CopySummary{Files: []CopiedFile{}}
 	start := time.Now()
 	var warned sync.Map
-	deleted := false // an upload replaced a file by deleting it (case 62)
+	deleted := false // an upload replaced a file by deleting it (the server may keep it in its trash)
 	opts.Progress, opts.Planned = view.update, view.plan
 	opts.OnFile = func(r jupyter.FileResult) {
 		view.fileDone(r.Src, r.Bytes)

@@ -165,7 +165,7 @@ var idPrefix = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
 // completeRemote offers the entries of the directory being typed after
 // "RUNTIME:" ("rt-abc:/content/da" → "rt-abc:/content/data/"), the lookup
-// bounded to 2 seconds (field case 61); dirsOnly keeps only directories.
+// bounded to 2 seconds; dirsOnly keeps only directories.
 // (The RUNTIME before the colon is verb.completeRuntimeColon's.)
 func completeRemote(cmd *cobra.Command, g *kit.Globals, toComplete string, dirsOnly bool) ([]string, cobra.ShellCompDirective) {
 	ctx := cmd.Context()

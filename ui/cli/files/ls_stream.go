@@ -1,7 +1,6 @@
 package files
 
-// ls of a directory prints its listing as it arrives (field case 70, issue
-// 24): the reply is decoded entry by entry (jupyter.ListEach) and each
+// ls of a directory prints its listing as it arrives: the reply is decoded entry by entry (jupyter.ListEach) and each
 // line written at once, so a directory of 120,000 entries costs the
 // memory of one entry and starts printing before its reply has ended.
 

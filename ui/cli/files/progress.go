@@ -18,7 +18,7 @@ import (
 // terminal: one line, redrawn at most ten times a second, with a bar
 // (bubbles/progress), bytes, rate, ETA and the file's name. It draws
 // nothing when stderr is not a terminal (the per-file result lines on
-// stdout are the record then) and never writes to stdout (field case 51).
+// stdout are the record then) and never writes to stdout.
 type transferView struct {
 	w     io.Writer
 	tty   bool

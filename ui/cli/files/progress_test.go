@@ -1,6 +1,6 @@
 package files
 
-// Issue 19, kind 4: cp's progress line on a terminal and ls's listing
+// cp's progress line on a terminal and ls's listing
 // lines, as the user sees them.
 
 import (
@@ -203,7 +203,7 @@ func TestTransferViewBar(t *testing.T) {
 	}
 }
 
-// Guards cp -r's progress line (issue 24): once the plan is known it
+// Guards cp -r's progress line: once the plan is known it
 // counts the files copied of all and the bytes of the whole copy, the
 // bytes of every file in flight included, several files moving at once.
 func TestTransferViewCountsFilesAndBytes(t *testing.T) {

@@ -47,7 +47,7 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 // asRm writes a failure of one of rm's steps (the stat that tells a
 // file from a directory, each delete, the Removable rule) as what the
 // user asked: "rm RUNTIME:/PATH: …", not "stat RUNTIME:/PATH: no such
-// file or directory" (field trial).
+// file or directory".
 func asRm(err error) error {
 	var je *jupyter.Error
 	if !errors.As(err, &je) {

@@ -23,7 +23,7 @@ func purgeCommand(g *kit.Globals, rf *runtimeFiles) string {
 }
 
 // purgeTrash empties the trash of rf's runtime's Jupyter server through
-// execute_code (jupyter.PurgeCode, field case 62), after asking unless
+// execute_code (jupyter.PurgeCode), after asking unless
 // yes: only y confirms. It returns the bytes freed, nil when the user
 // said no (then nothing ran).
 func (v *verb) purgeTrash(ctx context.Context, rf *runtimeFiles, yes bool) (*int64, error) {
@@ -41,7 +41,7 @@ func (v *verb) purgeTrash(ctx context.Context, rf *runtimeFiles, yes bool) (*int
 	// The code runs in a session of colabdash's own, closed again however
 	// the purge ends, as exec --rm does: execute_code on a runtime target
 	// opened a kernel session and left it open, which `colabdash sessions`
-	// then listed as not colabdash's (field trial).
+	// then listed as not colabdash's.
 	se, err := rf.conn.Svc.CreateSession(ctx, rf.rt.Name, state.NewSessionID())
 	if err != nil {
 		return nil, kit.Classify(err, rf.conn.Creds)

@@ -15,7 +15,7 @@ import (
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
-// Shell completion must never hold up the shell (field case 61): each
+// Shell completion must never hold up the shell: each
 // lookup has completionTimeout, then completionDrain to stop (1.5 s in
 // all), writes nothing to the terminal, and its
 // outcome is cached in the state directory, a success for

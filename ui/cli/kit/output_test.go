@@ -1,6 +1,6 @@
 package kit
 
-// Issue 19, kind 4: every line a verb prints passes termtext and the
+// Every line a verb prints passes termtext and the
 // redactor; these tests guard the doors themselves (Say, Note, WriteJSON,
 // Ask, Confirm), one behaviour a user sees per assertion.
 

@@ -1,5 +1,5 @@
 // Package top holds `colabdash top`: every runtime's RAM, disk, GPU and
-// kernel activity, one line per runtime, like `kubectl top` (issue 21),
+// kernel activity, one line per runtime, like `kubectl top`,
 // read through each runtime's proxy (api/monitor) and judged by
 // state/monitor.
 package top

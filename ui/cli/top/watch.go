@@ -9,7 +9,7 @@ import (
 )
 
 // What --watch asks of the runtimes' proxies after its first round
-// (issue 21's cost rules, as the dashboard's monitor): at most
+// (the same cost rules as the dashboard's monitor): at most
 // monitor.MaxPerMinute requests a minute whatever the number of runtimes,
 // a runtime whose read failed backed off (monitor.Backoff: 30 s doubling
 // to 5 min), never two requests at once for one runtime.

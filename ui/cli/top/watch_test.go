@@ -1,6 +1,6 @@
 package top
 
-// --watch's cost rules (issue 21), against the emulator's runtime proxy
+// --watch's cost rules, against the emulator's runtime proxy
 // on a fake clock: the requests of a round after the first are bounded
 // whatever the number of runtimes, a runtime whose read failed backs off
 // 30 s → 5 min, and one runtime never has two requests at once.

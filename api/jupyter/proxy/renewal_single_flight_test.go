@@ -1,6 +1,6 @@
 package proxy
 
-// Issue 19, kind 3: proxy-token renewal. Each test names the behaviour
+// Proxy-token renewal. Each test names the behaviour
 // it guards.
 
 import (
@@ -167,7 +167,7 @@ func TestRenewalWithoutToken(t *testing.T) {
 	}
 }
 
-// Guards the redaction of Jupyter error bodies (issue 19, kind 4): a
+// Guards the redaction of Jupyter error bodies: a
 // runtime whose error reply echoes the proxy token gives an error whose
 // text does not hold it.
 func TestJupyterErrorBodyRedacted(t *testing.T) {

@@ -1,6 +1,6 @@
 package transfer
 
-// Issue 19, kind 2: download integrity. Each test names the behaviour of
+// Download integrity. Each test names the behaviour of
 // download.go it guards; each fails when that behaviour is removed.
 
 import (

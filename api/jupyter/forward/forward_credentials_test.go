@@ -1,6 +1,6 @@
 package forward
 
-// Issue 19, kind 1: what a forward passes on to the runtime and back to
+// What a forward passes on to the runtime and back to
 // the local client. Each test names the behaviour it guards.
 
 import (

@@ -1,6 +1,6 @@
 package cli
 
-// Issue 19, kinds 1 and 8: what `colabdash forward` prints.
+// What `colabdash forward` prints.
 
 import (
 	"bytes"

@@ -1,6 +1,6 @@
 package cli
 
-// Issue 19, kind 5: exit codes. Each test names the behaviour it guards.
+// Exit codes. Each test names the behaviour it guards.
 
 import (
 	"context"

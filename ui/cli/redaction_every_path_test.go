@@ -1,6 +1,6 @@
 package cli
 
-// Issue 19, kind 4: every output path is redacted. One table runs each
+// Every output path is redacted. One table runs each
 // path with a secret the process knows (the runtime's proxy token, the
 // OAuth access token) in the server's text and scans everything written.
 
