@@ -168,3 +168,10 @@ func TestDownloadSkipsLinks(t *testing.T) {
 		}
 	})
 }
+
+// The emulator answers the link check by its first line.
+func TestLinkMarkerIsTheEmulators(t *testing.T) {
+	if LinkMarker != colabfake.LinkMarker {
+		t.Fatalf("LinkMarker %q, the emulator's %q", LinkMarker, colabfake.LinkMarker)
+	}
+}
