@@ -69,7 +69,7 @@ func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		t, ok := o.p.Selection()
 		switch {
 		case !ok || t.Dir:
-			return common.Say{Pane: true, Text: "select a file to download (" + keys.Open.Help().Key + " opens a directory)", Err: true}
+			return common.Say{Pane: true, Text: "select a file to download (" + keys.Open.Help().Key + " opens a directory; colabdash cp -r downloads one)", Err: true}
 		case o.p.Busy():
 			return common.Say{Pane: true, Text: o.busyText(), Err: true}
 		case key.Matches(k, keys.Download):
