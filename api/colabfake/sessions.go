@@ -5,6 +5,7 @@ package colabfake
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -29,6 +30,12 @@ const MaxEmulatedSleep = pyemu.MaxSleep
 // does not run Python: a program starting with this line empties the
 // emulated trash and prints the bytes freed, as the real code does.
 const PurgeMarker = "# colabdash: empty the Jupyter trash"
+
+// LinkMarker is the first line of the code colabdash runs through
+// execute_code before a recursive download to list the symbolic links
+// below a directory: the emulator answers it from its file store
+// (emulateLinks), as that code answers on a runtime.
+const LinkMarker = "# colabdash: list symbolic links"
 
 func (s *Server) createSession(ctx context.Context, in createSessionIn, _ bool) (any, *gErr) {
 	if e := parseRuntimeName("parent", in.Parent); e != nil {
@@ -233,8 +240,47 @@ func usesGPU(code string) bool {
 // purge program (PurgeMarker) empties the runtime's trash and prints the
 // bytes freed; anything else is pyemu.Run's.
 func (s *Server) emulateCode(ctx context.Context, rname, code string) (api.ExecuteCodeResult, error) {
-	if first, _, _ := strings.Cut(strings.TrimLeft(code, "\n"), "\n"); strings.TrimSpace(first) == PurgeMarker {
+	first, _, _ := strings.Cut(strings.TrimLeft(code, "\n"), "\n")
+	switch strings.TrimSpace(first) {
+	case PurgeMarker:
 		return api.ExecuteCodeResult{Stdout: fmt.Sprintf("%d\n", s.proxy.PurgeTrash(api.LastSegment(rname)))}, nil
+	case LinkMarker:
+		return s.emulateLinks(rname, code), nil
 	}
 	return pyemu.Run(ctx, code, sleepCtx)
+}
+
+// emulateLinks answers colabdash's link check (LinkMarker) for runtime
+// rname from the emulator's file store: the root is the JSON string in
+// the call on the code's "    _colabdash_links(" line, and the answer
+// the one line the real code prints.
+func (s *Server) emulateLinks(rname, code string) api.ExecuteCodeResult {
+	out := struct {
+		RootLink  bool     `json:"root_link"`
+		Links     []string `json:"links"`
+		Truncated bool     `json:"truncated"`
+		Error     string   `json:"error"`
+	}{Links: []string{}}
+	var root string
+	for _, line := range strings.Split(code, "\n") {
+		if rest, ok := strings.CutPrefix(line, "    _colabdash_links("); ok {
+			if i := strings.LastIndex(rest, ", "); i > 0 {
+				_ = json.Unmarshal([]byte(rest[:i]), &root)
+			}
+		}
+	}
+	if root == "" {
+		out.Error = "no root"
+	} else {
+		var err error
+		out.RootLink, out.Links, err = s.proxy.ListLinks(api.LastSegment(rname), strings.TrimPrefix(root, "/"))
+		if err != nil {
+			out.Error = err.Error()
+		}
+		if out.Links == nil {
+			out.Links = []string{}
+		}
+	}
+	b, _ := json.Marshal(out)
+	return api.ExecuteCodeResult{Stdout: "colabdash-links " + string(b) + "\n"}
 }

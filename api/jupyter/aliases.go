@@ -160,6 +160,9 @@ var (
 	// ErrNotRemoved: a recursive remove the server would only do entry
 	// by entry, which colabdash refuses (see RemoveAll).
 	ErrNotRemoved = proxy.ErrNotRemoved
+	// ErrLinks: a recursive download refused because the directory is a
+	// symbolic link or its links could not be checked (proxy.ErrLinks).
+	ErrLinks = proxy.ErrLinks
 	// ErrListTooLarge: a directory listing passed Options.MaxEntries
 	// entries or did not finish within Options.ListTimeout.
 	ErrListTooLarge = proxy.ErrListTooLarge
@@ -217,3 +220,19 @@ func TrashNote(purge string) string { return transfer.TrashNote(purge) }
 // ParsePurged reads PurgeCode's output: the bytes freed, and false when
 // stdout is not one number (transfer.ParsePurged).
 func ParsePurged(stdout string) (int64, bool) { return transfer.ParsePurged(stdout) }
+
+// LinkCode is the Python that lists the symbolic links below a directory
+// of the runtime's file system, run through execute_code before a
+// recursive download (transfer.LinkCode). ParseLinks reads its output.
+func LinkCode(root string) (string, error) { return transfer.LinkCode(root) }
+
+// ParseLinks reads LinkCode's output (transfer.ParseLinks): an error
+// when it is unreadable, truncated or says the directory could not be read.
+func ParseLinks(stdout string) (Links, error) { return transfer.ParseLinks(stdout) }
+
+// Links is what LinkCode found below a directory (transfer.Links).
+type Links = transfer.Links
+
+// LinkCheck lists the symbolic links below a remote directory
+// (CopyOptions.Links; transfer.LinkCheck).
+type LinkCheck = transfer.LinkCheck

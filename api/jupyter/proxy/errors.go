@@ -81,6 +81,12 @@ var (
 	// contents API does not tell from a directory, so nothing is removed
 	// (RemoveAll).
 	ErrNotRemoved = errors.New("not removed: the runtime's Jupyter server deletes this directory only when empty, and colabdash never deletes entry by entry (it cannot tell a link from a directory there)")
+	// ErrLinks: a recursive download (package transfer) of a directory
+	// that is itself a symbolic link, or whose links could not be listed
+	// on the runtime (the contents API lists a link to a directory as a
+	// directory): nothing is copied; -L (CopyOptions.FollowLinks) copies
+	// anyway, following them.
+	ErrLinks = errors.New("refusing to walk the directory: it is a symbolic link or its links could not be checked")
 )
 
 // Error is a failure of one operation on a runtime's files. Its text is

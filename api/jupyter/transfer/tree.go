@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,15 @@ type CopyOptions struct {
 	// it (to ~/.ssh/id_rsa in a cloned repository, say) is skipped with
 	// a warning naming it.
 	FollowLinks bool
+	// Links, when set, lists the symbolic links below a directory before
+	// DownloadPath walks it (LinkCheck; the contents API lists a link to
+	// a directory as a directory): every link is skipped, never walked
+	// or fetched, and one warning says how many; a directory that is
+	// itself a link, or a check that fails, refuses the copy
+	// (proxy.ErrLinks). FollowLinks turns the check off. Nil: no check,
+	// the listings are walked as they are (every colabdash front end sets
+	// it; tests of the walk alone leave it nil).
+	Links LinkCheck
 	// Planned is called once a recursive copy knows what it will move,
 	// before the first file: how many files and their bytes (the sizes
 	// the local walk or the runtime's listings gave).
@@ -154,6 +164,10 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	if !o.Recursive {
 		return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrIsDir}
 	}
+	links, err := c.checkLinks(ctx, src, o)
+	if err != nil {
+		return err
+	}
 	if err := mkdirLocal(dst); err != nil {
 		return c.localError("download", src, filepath.Dir(dst), err)
 	}
@@ -165,10 +179,13 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	// Jupyter's listings never show hidden names, so whether src holds
 	// any cannot be known from here: the warning says it may.
 	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
-	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}}
+	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}, src: src, links: links}
 	defer w.closeDirs()
 	if err := w.down(ctx, src, newDirRef(d), 0); err != nil {
 		return err
+	}
+	if w.linked > 0 {
+		o.warn("skipped %d symbolic link(s) in /%s: a link is never followed, not even to a file (-L copies what they point to)", w.linked, src)
 	}
 	if o.Planned != nil {
 		o.Planned(len(w.jobs), w.bytes)
@@ -210,8 +227,11 @@ type walker struct {
 	root    string
 	seen    map[string]bool
 	entries int
-	anc     ancestry // the directories the walk is in (listcheck.go)
-	skipped []skip   // entries not copied, each already warned about (listcheck.go)
+	src     string          // the directory named
+	links   map[string]bool // the links below src, relative to it (Links)
+	linked  int             // listed entries skipped as links
+	anc     ancestry        // the directories the walk is in (listcheck.go)
+	skipped []skip          // entries not copied, each already warned about (listcheck.go)
 
 	jobs   []fileJob // the files to download, in path order
 	bytes  int64     // their sizes, as listed
@@ -302,6 +322,10 @@ func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int
 			return &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrUnsafeName, Message: fmt.Sprintf("entry %q leaves the destination", name)}
 		}
 		child := remote + "/" + name
+		if w.links[strings.TrimPrefix(child, w.src+"/")] {
+			w.linked++
+			continue
+		}
 		if e.IsDir() {
 			// A link (out/sub -> /elsewhere) or a file where the
 			// directory goes is refused and skipped, as GNU cp does.

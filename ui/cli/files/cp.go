@@ -43,7 +43,12 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"during a transfer is renewed (get_runtime) without restarting it. Hidden files (names starting\n" +
 			"with \".\") are not served by Jupyter: cp -r skips them on upload and says how many. A symbolic\n" +
 			"link inside a directory uploaded with -r is followed to a file inside that directory only; one\n" +
-			"that leads out of it (to ~/.ssh in a cloned repository, say) is skipped and named, unless -L.\n\n" +
+			"that leads out of it (to ~/.ssh in a cloned repository, say) is skipped and named, unless -L.\n" +
+			"Jupyter lists a link to a directory as a directory, so before a directory is downloaded with -r\n" +
+			"colabdash runs a short Python check on the runtime (execute_code, in a session it opens and\n" +
+			"closes) that lists the links below it: each is skipped, not even a link to a file is fetched, and one\n" +
+			"warning says how many. A directory that is itself a link, or one the check cannot run for, is refused\n" +
+			"unless -L, which follows every link.\n\n" +
 			"cp -r first walks the tree (the local one, or the runtime's listings), then moves --jobs files at\n" +
 			"once (default 8: each small file costs about one round trip to the runtime, and 8 in flight hide\n" +
 			"it without asking more of the runtime's Jupyter server than a browser does); each remote directory\n" +
@@ -124,7 +129,7 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		}, func(env kit.Envelope) any { return CopySummary{Envelope: env, Files: []CopiedFile{}} }),
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
-	cmd.Flags().BoolVarP(&followLinks, "dereference", "L", false, "cp -r up: follow symbolic links that lead out of the source directory too")
+	cmd.Flags().BoolVarP(&followLinks, "dereference", "L", false, "follow symbolic links: cp -r up, also those that lead out of the source directory; cp -r down, every link on the runtime (by default skipped)")
 	cmd.Flags().IntVar(&jobs, "jobs", jupyter.DefaultJobs, fmt.Sprintf("files moved at once by cp -r (1 to %d)", jupyter.MaxJobs))
 	v.JSONFlags(cmd, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
 	return cmd
@@ -212,6 +217,7 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 		err = rf.jc.UploadPath(ctx, src.Path, dst.Path, dst.Dir, opts)
 	} else {
 		target := dst.Path
+		opts.Links = v.linkCheck(rf)
 		err = rf.jc.DownloadPath(ctx, src.Path, target, dst.Dir, opts)
 	}
 	view.clear()

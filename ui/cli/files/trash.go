@@ -38,26 +38,39 @@ func (v *verb) purgeTrash(ctx context.Context, rf *runtimeFiles, yes bool) (*int
 			return nil, nil
 		}
 	}
-	// The code runs in a session of colabdash's own, closed again however
-	// the purge ends, as exec --rm does: execute_code on a runtime target
-	// opened a kernel session and left it open, which `colabdash sessions`
-	// then listed as not colabdash's.
+	var n *int64
+	err := v.inSession(ctx, rf, "to empty the trash", func(session string) error {
+		var err error
+		n, err = v.runPurge(ctx, rf, session)
+		return err
+	})
+	return n, err
+}
+
+// inSession runs f with a kernel session of colabdash's own on rf's
+// runtime, closed again however f ends, as exec --rm does: execute_code
+// on a runtime target opened a kernel session and left it open, which
+// `colabdash sessions` then listed as not colabdash's. why
+// says what the session was opened for ("to empty the trash"), in the
+// note about a session that could not be closed. It returns f's error;
+// when only the close failed, an *kit.ExitError (ExitAPI) saying so.
+func (v *verb) inSession(ctx context.Context, rf *runtimeFiles, why string, f func(session string) error) error {
 	se, err := rf.conn.Svc.CreateSession(ctx, rf.rt.Name, state.NewSessionID())
 	if err != nil {
-		return nil, kit.Classify(err, rf.conn.Creds)
+		return kit.Classify(err, rf.conn.Creds)
 	}
-	n, err := v.runPurge(ctx, rf, se.Name)
+	err = f(se.Name)
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if derr := rf.conn.Svc.DeleteSession(dctx, se.Name); derr != nil {
-		msg := "could not close session " + kit.SessionRef(se.Name) + " (opened to empty the trash): " + kit.Classify(derr, rf.conn.Creds).Msg + "; " + v.G.CloseSessionHint(se.Name)
+		msg := "could not close session " + kit.SessionRef(se.Name) + " (opened " + why + "): " + kit.Classify(derr, rf.conn.Creds).Msg + "; " + v.G.CloseSessionHint(se.Name)
 		if err != nil {
 			v.Note(msg)
-			return n, err
+			return err
 		}
-		return n, &kit.ExitError{Code: kit.ExitAPI, Msg: msg}
+		return &kit.ExitError{Code: kit.ExitAPI, Msg: msg}
 	}
-	return n, err
+	return err
 }
 
 // runPurge runs jupyter.PurgeCode in session and says what it freed.

@@ -92,7 +92,7 @@ func (o *Overlay) download(k tea.KeyMsg, keys *keymap.Files, now time.Time) comm
 	t, ok := o.p.Selection()
 	switch {
 	case !ok || t.Dir:
-		return common.Say{Pane: true, Text: "select a file to download (" + keys.Open.Help().Key + " opens a directory)", Err: true}
+		return common.Say{Pane: true, Text: "select a file to download (" + keys.Open.Help().Key + " opens a directory; colabdash cp -r downloads one)", Err: true}
 	case o.p.Busy():
 		return common.Say{Pane: true, Text: o.busyText(), Err: true}
 	case key.Matches(k, keys.Download):
