@@ -69,3 +69,39 @@ func TestCpDownSkipsRuntimeLinks(t *testing.T) {
 		t.Errorf("%d sessions left open", n)
 	}
 }
+
+// run --download of a directory skips the links below it as cp -r down
+// does, asking in the run's own session: a link to a sibling directory is
+// not followed out of the tree named.
+func TestRunDownloadSkipsRuntimeLinks(t *testing.T) {
+	files := t.TempDir()
+	e := filesVerbEnv(t, colabfake.Options{FilesDir: files})
+	if code, _, errs := e.run("ls", "rt-files:/content"); code != 0 {
+		t.Fatalf("ls: %d %s", code, errs)
+	}
+	store := filepath.Join(files, "rt-files", "content")
+	top := filepath.Join(store, "top")
+	for _, err := range []error{
+		os.MkdirAll(top, 0o755), os.MkdirAll(filepath.Join(store, "sib"), 0o755),
+		os.WriteFile(filepath.Join(top, "mine.txt"), []byte("m"), 0o644),
+		os.WriteFile(filepath.Join(store, "sib", "secret.txt"), []byte("s"), 0o644),
+		os.Symlink("../sib", filepath.Join(top, "tosib")),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	script := writeFile(t, filepath.Join(dir, "noop.py"), "print('ok')\n")
+	back := filepath.Join(dir, "back")
+	code, _, errs := e.runRun("--runtime", "rt-files", "--download", "/content/top:"+back, script)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(back, "mine.txt")); err != nil {
+		t.Errorf("mine.txt not downloaded: %v\n%s", err, errs)
+	}
+	if _, err := os.Lstat(filepath.Join(back, "tosib")); err == nil {
+		t.Errorf("the link to a sibling directory was followed:\n%s", errs)
+	}
+}

@@ -163,7 +163,12 @@ func (rs *runState) copyOptions(remoteDst bool) jupyter.CopyOptions {
 			rs.rep.Files = append(rs.rep.Files, kit.CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
 			v.Note(fmt.Sprintf("%s → %s (%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)), state.FormatBytes(r.Bytes)))
 		},
-		Warn: func(msg string) { v.Note("warning: " + msg) }}
+		Warn: func(msg string) { v.Note("warning: " + msg) },
+		// A --download of a directory skips the links below it, as cp -r
+		// down does, asking in the run's own session.
+		Links: func(ctx context.Context, remote string) (jupyter.Links, error) {
+			return ops.ListLinks(ctx, rs.conn.Svc, rs.session, remote)
+		}}
 }
 
 // uploads copies each --upload into /content (a directory as
