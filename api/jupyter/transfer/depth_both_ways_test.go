@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,6 +59,35 @@ func TestDepthLimitIsTheSameBothWays(t *testing.T) {
 		}
 		if _, err := c.Stat(ctx, e.p("toodeep")); !errors.Is(err, proxy.ErrNotFound) {
 			t.Errorf("the refused upload created its destination: %v", err)
+		}
+	})
+}
+
+// A chain of look-alike directories (every level named "a", made on one
+// tick of the emulator's clock, so every listing but the last is the
+// same) is no loop once the links below it were listed and are skipped:
+// its download copies it whole, 120 levels down.
+func TestLookAlikeChainIsNoLoopWhenLinksAreChecked(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, be backend) {
+		e := newEnv(t, be, colabfake.Options{})
+		c := e.client()
+		ctx := context.Background()
+		src := filepath.Join(t.TempDir(), "chain")
+		rel := filepath.Join(slices.Repeat([]string{"a"}, 120)...)
+		must(t, os.MkdirAll(filepath.Join(src, rel), 0o755))
+		must(t, os.WriteFile(filepath.Join(src, rel, "f.txt"), []byte("bottom"), 0o644))
+		if err := c.UploadPath(ctx, src, e.p("chain"), false, CopyOptions{Recursive: true}); err != nil {
+			t.Fatalf("upload: %v", err)
+		}
+		noLinks := func(context.Context, string) (Links, error) { return Links{}, nil }
+		out := filepath.Join(t.TempDir(), "out")
+		var warned []string
+		o := CopyOptions{Recursive: true, Links: noLinks, Warn: func(s string) { warned = append(warned, s) }}
+		if err := c.DownloadPath(ctx, e.p("chain"), out, false, o); err != nil {
+			t.Fatalf("download: %v (warnings %q)", err, warned)
+		}
+		if got := readOr(t, filepath.Join(out, rel, "f.txt")); got != "bottom" {
+			t.Errorf("the file 120 levels down holds %q (warnings %q)", got, warned)
 		}
 	})
 }

@@ -133,6 +133,9 @@ func loopText(dir, ancestor string) string {
 // w.anc.leave. dups are the names to skip (each warned once, counted).
 func (w *walker) vet(remote string, entries []proxy.Model) (enter bool, dups map[string]string) {
 	p, ok := printOf(entries)
+	if w.noLoops {
+		ok = false // recorded, never compared: no listing can loop
+	}
 	if anc := w.anc.enter(remote, p, ok); anc != "" {
 		w.o.warn("%s", loopText(remote, anc))
 		w.note(remote, proxy.ErrBadListing)

@@ -179,7 +179,11 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	// Jupyter's listings never show hidden names, so whether src holds
 	// any cannot be known from here: the warning says it may.
 	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
-	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}, src: src, links: links}
+	// With the links listed on the runtime and skipped, the walk meets no
+	// link, so no loop: a deep chain of look-alike directories is copied
+	// whole instead of being taken for one.
+	w := &walker{c: c, o: o, root: dst, seen: map[string]bool{}, src: src, links: links,
+		noLoops: o.Links != nil && !o.FollowLinks}
 	defer w.closeDirs()
 	if err := w.down(ctx, src, newDirRef(d), 0); err != nil {
 		return err
@@ -229,6 +233,7 @@ type walker struct {
 	entries int
 	src     string          // the directory named
 	links   map[string]bool // the links below src, relative to it (Links)
+	noLoops bool            // the links were listed and are skipped: no listing can loop
 	linked  int             // listed entries skipped as links
 	anc     ancestry        // the directories the walk is in (listcheck.go)
 	skipped []skip          // entries not copied, each already warned about (listcheck.go)
