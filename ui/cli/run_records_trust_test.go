@@ -76,6 +76,9 @@ func TestWritableStateOrConfigDirIsRefused(t *testing.T) {
 		len(e.srv.Runtimes()) != 1 {
 		t.Errorf("writable runs directory: exit %d, stderr %q", code, errs)
 	}
+	if code, _, errs := e.run("status"); code != 2 || !strings.Contains(errs, "run record directory "+runs+" is writable by others") {
+		t.Errorf("status with a writable runs directory: exit %d, stderr %q", code, errs)
+	}
 	if err := os.Chmod(runs, 0o700); err != nil {
 		t.Fatal(err)
 	}

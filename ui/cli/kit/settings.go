@@ -245,15 +245,18 @@ func schemeHint(ep string) string {
 // file's, $XDG_CONFIG_HOME/colabdash) that exists but is not the user's
 // own, or that others may write to: whoever can write there can plant a
 // run record naming any runtime (which run --reap would delete) or a
-// config naming another endpoint. One line naming the directory and the
-// fix, exit code 2; a missing directory is fine (created 0700).
+// config naming another endpoint; the run records' directory below the
+// state directory likewise. One line naming the directory and the fix,
+// exit code 2; a missing directory is fine (created 0700).
 func CheckPrivateDirs(getenv func(string) string) error {
+	state := StateDir()
 	dirs := []struct{ what, dir string }{
 		{"config directory", filepath.Dir(config.DefaultConfigPath(getenv))},
-		{"state directory", StateDir()},
+		{"state directory", state},
+		{"run record directory", filepath.Join(state, RunRecordDir)},
 	}
 	for _, d := range dirs {
-		if d.dir == "" {
+		if d.dir == "" || d.dir == RunRecordDir {
 			continue
 		}
 		if err := safefile.PrivateDir(d.what, d.dir); err != nil {
@@ -262,3 +265,7 @@ func CheckPrivateDirs(getenv func(string) string) error {
 	}
 	return nil
 }
+
+// RunRecordDir is the state directory's subdirectory of run records
+// (run's, checked by CheckPrivateDirs for every command).
+const RunRecordDir = "runs"

@@ -26,7 +26,7 @@ import (
 // and its runtime may still be running and costing money.
 
 // RunRecordDir is the state directory's subdirectory of run records.
-const RunRecordDir = "runs"
+const RunRecordDir = kit.RunRecordDir
 
 // maxRunRecord bounds the read of one run record (16 KiB).
 const maxRunRecord = 16 << 10
