@@ -67,8 +67,10 @@ func dcsFinal(cmd ansi.Cmd, data []byte) byte {
 func refParse(b []byte) refResult {
 	var r refResult
 	p := ansi.NewParser()
-	p.SetDataSize(0) // unbounded: the reference keeps every string whole
-	title := false   // inside ESC k's title, which the reference prints as text
+	p.SetDataSize(0)  // unbounded: the reference keeps every string whole
+	title := false    // inside ESC k's title, which the reference prints as text
+	var final byte    // the byte being fed
+	escInter := false // the escape being read has an intermediate byte
 	add := func(text string, dropped bool) {
 		r.tokens = append(r.tokens, refToken{text: text, dropped: dropped})
 	}
@@ -95,8 +97,11 @@ func refParse(b []byte) refResult {
 			add(fmt.Sprintf("csi %#x %v", int(cmd), params), false)
 		},
 		HandleEsc: func(cmd ansi.Cmd) {
-			add(fmt.Sprintf("esc %#x", int(cmd)), cmd == 'k')
-			title = cmd == 'k'
+			// The reference's cmd is clobbered by a C0 control executed
+			// inside the escape (ESC SP STX i reads as ESC k): the final
+			// byte is the one just fed, the intermediates are counted here.
+			title = final == 'k' && !escInter
+			add(fmt.Sprintf("esc %#x", int(cmd)), title)
 		},
 		HandleDcs: func(cmd ansi.Cmd, params ansi.Params, data []byte) {
 			t := refToken{text: fmt.Sprintf("dcs %#x %v %q", int(cmd), params, data), dropped: dcsFinal(cmd, data) == 't'}
@@ -115,6 +120,13 @@ func refParse(b []byte) refResult {
 	var lo, hi byte // the range of the UTF-8 continuation byte expected
 	for i, c := range b {
 		s := p.State()
+		final = c
+		switch {
+		case c == 0x1b:
+			escInter = false
+		case (s == parser.EscapeState || s == parser.EscapeIntermediateState) && c >= 0x20 && c <= 0x2f:
+			escInter = true
+		}
 		if s == parser.Utf8State && (c < lo || c > hi) {
 			// The reference takes a character's bytes blindly; the
 			// terminals decode UTF-8 strictly and start again at a byte
@@ -149,19 +161,25 @@ func refParse(b []byte) refResult {
 // ambiguousByte reports the bytes the reference reads otherwise than the
 // filter: C1 bytes inside OSC and DCS strings (data to it), bytes above
 // 0x7F inside SOS, PM and APC (which end them for it) and inside escape,
-// CSI and DCS headers (which end them for it; tmux ignores them), and
-// C0 controls it takes as a DCS's first data byte.
+// CSI and DCS headers (which end them for it; tmux ignores them), a
+// parameter byte after a DCS's intermediate (a final byte to it), and
+// C0 controls and ESC it takes as a DCS's first data byte (a terminal
+// executes them, or with ESC cancels the DCS).
 func ambiguousByte(s parser.State, c byte) bool {
 	switch s {
 	case parser.OscStringState, parser.DcsStringState:
 		return c >= 0x80 && c <= 0x9f && c != 0x9c
 	case parser.SosStringState, parser.PmStringState, parser.ApcStringState,
 		parser.EscapeState, parser.EscapeIntermediateState, parser.CsiEntryState,
-		parser.CsiParamState, parser.CsiIntermediateState, parser.DcsParamState,
-		parser.DcsIntermediateState:
+		parser.CsiParamState, parser.CsiIntermediateState, parser.DcsParamState:
 		return c >= 0x80
+	case parser.DcsIntermediateState:
+		// A parameter byte after an intermediate: the reference takes it
+		// as the final byte; the DEC table, tmux and vte ignore the DCS
+		// to its end, and the filter reads on to the next final byte.
+		return c >= 0x80 || c >= 0x30 && c <= 0x3f
 	case parser.DcsEntryState:
-		return c >= 0x80 || c >= 0x08 && c <= 0x0d
+		return c >= 0x80 || c >= 0x08 && c <= 0x0d || c == 0x1b
 	}
 	return false
 }
