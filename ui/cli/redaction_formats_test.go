@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 )
 
 // formsJq prints every string and key of the document, also upper- and
@@ -81,12 +84,19 @@ func leafCommands() map[string]bool {
 // re-encodes every string, so a document must be redacted before the
 // filter sees it.
 func TestEveryVerbEveryFormatRedacted(t *testing.T) {
+	// create re-sends after INTERNAL: its waits are not what is tested.
+	old := ops.Sleep
+	ops.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	t.Cleanup(func() { ops.Sleep = old })
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	state := filepath.Join(e.home, "state")
 	ptok := secrettest.Token("rt-red")
 	// An access token with no word in it (verbTestToken holds
 	// "AccessToken", which config prints as a key).
-	oauth := "ya29." + secrettest.Token("oauth")
+	// Its own hex only: the emulator's proxy tokens start "SECRET-" and a
+	// random hex digit, so a shared "SECRET-" prefix would match one of
+	// them by chance (one time in 16) where token prints it on purpose.
+	oauth := "ya29." + strings.TrimPrefix(secrettest.Token("oauth"), "SECRET-")
 	e.flags[len(e.flags)-1] = writeFile(t, filepath.Join(e.home, "token.txt"), oauth+"\n")
 	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-red",
 		RuntimeSpec:    api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard},
@@ -127,9 +137,11 @@ func TestEveryVerbEveryFormatRedacted(t *testing.T) {
 				Text: colabfake.GoogleErrorText(api.Internal, "backend failed: Bearer "+oauth+" "+oauth, "", 0)})
 		}
 	}
-	proxyEcho := func(method string) func() {
+	// A status the transfer does not retry: the path is the same, without
+	// a backoff's seconds.
+	proxyEcho := func(method string, status int) func() {
 		return func() {
-			e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: method, PathPrefix: "api/contents", Status: 500,
+			e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: method, PathPrefix: "api/contents", Status: status,
 				ContentType: "application/json", Body: `{"message":"internal error: ` + said() + `","reason":null}`, Times: -1})
 		}
 	}
@@ -159,8 +171,8 @@ func TestEveryVerbEveryFormatRedacted(t *testing.T) {
 	rows := map[string]row{
 		"top":           {[]string{"top", "rt-red"}, resources, "rt-red", false},
 		"ls":            {[]string{"ls", "rt-red:/content"}, listing, "leak-", false},
-		"cp":            {[]string{"cp", local, "rt-red:/content/"}, proxyEcho(http.MethodPut), "internal error", false},
-		"rm":            {[]string{"rm", "rt-red:/content/up.txt"}, proxyEcho(""), "internal error", false},
+		"cp":            {[]string{"cp", local, "rt-red:/content/"}, proxyEcho(http.MethodPut, http.StatusBadRequest), "internal error", false},
+		"rm":            {[]string{"rm", "rt-red:/content/up.txt"}, proxyEcho("", http.StatusInternalServerError), "internal error", false},
 		"exec":          {[]string{"exec", "rt-red/notebook-red", "-c", "1"}, execOutput, "out ", false},
 		"run":           {[]string{"run", "--runtime", "rt-red", script}, execOutput, "out ", false},
 		"status":        {[]string{"status"}, toolEcho("list_sessions"), "backend failed", false},
