@@ -219,3 +219,28 @@ func TestProberSaysWhyARuntimeCannotBeProbed(t *testing.T) {
 		t.Error("figures were recorded though the token was refused")
 	}
 }
+
+// A probe renews a runtime's token once at most: the resources refused
+// the listed token and were read with a renewed one; the kernels, which
+// the proxy refuses even so, are a persisting failure, not a second
+// renewal in the same round.
+func TestProberRenewsOncePerProbe(t *testing.T) {
+	srv, p, rt, clk := newTestProber(t, colabfake.Options{})
+	stale := rt
+	ci := *rt.ConnectionInfo
+	ci.Token = "stale-token"
+	stale.ConnectionInfo = &ci
+	refuse(srv, apimon.KernelsPath, -1)
+	p.Probe(context.Background(), stale, clk.now)
+	if n := srv.CallCount(api.ToolGetRuntime); n != 1 {
+		t.Errorf("one probe renewed the token %d times, want once", n)
+	}
+	m := p.Runtime(rt.Name)
+	var e *apimon.Error
+	if m == nil || m.ResourcesErr != nil || len(m.Resources.Disks) == 0 {
+		t.Fatalf("the resources with the renewed token: %+v", m)
+	}
+	if !errors.As(m.KernelsErr, &e) || e.Kind != apimon.KindUnavailable || !strings.Contains(e.Message, "persists") {
+		t.Errorf("kernels %v, want a 404 that persists after the renewal", m.KernelsErr)
+	}
+}

@@ -222,3 +222,31 @@ func TestMonitorSortKeys(t *testing.T) {
 		t.Error("no kernel list has an ACTIVITY key")
 	}
 }
+
+// The ACTIVITY cell keeps its word through a failed kernels poll or two,
+// says "stale" (and gives no sort key) after monitor.StaleAfter in a
+// row, and has its word again after a success.
+func TestActivityCellSaysStaleAfterFailedPolls(t *testing.T) {
+	s := monitor.NewStore()
+	name := "runtimes/r"
+	busy := []apimon.Kernel{{ID: "k", ExecutionState: "busy", LastActivity: mt0.Add(-42 * time.Second), Connections: 1}}
+	s.RecordKernels(name, mt0, busy, nil)
+	word := ColActivity.Cell(s.Get(name), mt0)
+	if word == "stale" || word == "–" || word == "?" {
+		t.Fatalf("kernels listed: %q", word)
+	}
+	fail := &apimon.Error{Op: "kernels", Kind: apimon.KindUnavailable, Status: 502, Message: "HTTP 502"}
+	for i := 1; i <= monitor.StaleAfter; i++ {
+		now := mt0.Add(time.Duration(i) * 30 * time.Second)
+		s.RecordKernels(name, now, nil, fail)
+		got := ColActivity.Cell(s.Get(name), mt0)
+		_, sortable := SortActivity.Sort.Figure(s.Get(name), mt0)
+		if stale := i >= monitor.StaleAfter; stale != (got == "stale") || stale == sortable {
+			t.Errorf("after %d failed polls: %q (sort key: %v), want %q", i, got, sortable, map[bool]string{true: "stale", false: word}[stale])
+		}
+	}
+	s.RecordKernels(name, mt0, busy, nil)
+	if got := ColActivity.Cell(s.Get(name), mt0); got != word {
+		t.Errorf("after a success: %q, want %q", got, word)
+	}
+}

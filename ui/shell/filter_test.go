@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -137,5 +138,21 @@ func TestFilterMemoryIsBounded(t *testing.T) {
 	_, _ = f.Write([]byte("m\x1b]" + string(bytes.Repeat([]byte("0"), 2*maxOSCDigits)) + "8;;u\x07x"))
 	if got := b.String(); len(got) < 2*maxPending || got[len(got)-1] != 'x' || bytes.Contains(b.Bytes(), []byte("\x1b]0")) {
 		t.Fatalf("long CSI, then an OSC with too many zeros: %q…", got[len(got)-20:])
+	}
+}
+
+// An OSC or DCS header longer than maxPending is still undecided there:
+// it is dropped whole, from its introducer to its terminator, and what
+// follows the terminator is written; none of the header leaks as text.
+func TestFilterDropsAHeaderLongerThanMaxPending(t *testing.T) {
+	for _, c := range []struct{ name, header, rest string }{
+		{"OSC number with C0 controls", "\x1b]" + strings.Repeat("\n", maxPending+100), "8;;https://127.0.0.1/\x07"},
+		{"DCS parameters", "\x1bP" + strings.Repeat("1;", maxPending), "q#0~~\x1b\\"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := filterChunks([]byte(c.header), []byte(c.rest+"after")); got != "after" {
+				t.Fatalf("%q…%q: %q…, want %q", c.header[:4], c.rest, got[:min(len(got), 40)], "after")
+			}
+		})
 	}
 }

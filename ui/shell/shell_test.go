@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"syscall"
@@ -392,4 +393,69 @@ func TestRefusedToken(t *testing.T) {
 		t.Fatalf("%v %v, want refused", res.out, res.err)
 	}
 	tm.waitFor("refused the proxy token")
+}
+
+// SIGTERM (kill's default) and SIGHUP (the terminal hung up) end the
+// session and give the terminal back in its own mode, as the end of the
+// context does. The test subscribes to both signals too, so a Run that
+// does not answer them leaves the process alive to report it.
+func TestHangupSignalsRestoreTheTerminal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			guard := make(chan os.Signal, 1)
+			signal.Notify(guard, sig)
+			defer signal.Stop(guard)
+			tm := newTerm(t)
+			r := newRig(t, colabfake.Options{})
+			before := tm.lflag()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ch := start(ctx, r.options(t, tm))
+			tm.waitFor(colabfake.TTYPrompt) // Run listens for signals before it connects
+			if err := syscall.Kill(os.Getpid(), sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case res := <-ch:
+				if res.out != Interrupted || res.err != nil {
+					t.Errorf("%v %v, want interrupted", res.out, res.err)
+				}
+			case <-time.After(wait):
+				cancel()
+				<-ch
+				t.Fatalf("%v did not end the shell", sig)
+			}
+			if got := tm.lflag(); got != before {
+				t.Errorf("after %v terminal mode %#x, %#x before", sig, got, before)
+			}
+			tm.waitFor("interrupted: disconnected from rt-sh")
+		})
+	}
+}
+
+// With FilterOSC, a clipboard sequence the remote never terminates is
+// dropped; it ends with the connection: after a reconnect the new
+// shell's prompt and output appear (they hold no ESC that would end it).
+func TestUnterminatedDroppedOSCEndsWithItsConnection(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{TTYCloseOnExpiry: true})
+	o := r.options(t, tm)
+	o.FilterOSC = true
+	ch := start(context.Background(), o)
+	tm.waitFor(colabfake.TTYPrompt)
+	tm.typ(`printf 'be\tfore\e]52;c;AAAA'` + "\r")
+	tm.waitFor("be\tfore") // its output; the prompt after it is inside the OSC
+	if strings.Contains(tm.screen(), "\x1b]52") {
+		t.Fatalf("the clipboard sequence reached the terminal:\n%q", tm.screen())
+	}
+	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	tm.waitFor("r reconnects")
+	tm.typ("r")
+	tm.waitCount(colabfake.TTYPrompt, 2)
+	tm.typ("echo after-the-reconnect\r")
+	tm.waitCount("after-the-reconnect\r\n", 2) // the echo of the line, then its output
+	tm.typ("exit\r")
+	if res := await(t, ch); res.out != Exited {
+		t.Fatalf("%v %v, want exited", res.out, res.err)
+	}
 }

@@ -1,0 +1,70 @@
+package run
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
+)
+
+// staleNotebook has code cells that all carry outputs and counts from an
+// earlier run: an empty one, one that prints, one that raises, and one
+// after it.
+const staleNotebook = `{"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+ "cells": [
+  {"cell_type": "code", "metadata": {}, "execution_count": 3, "outputs": [{"output_type": "stream", "name": "stdout", "text": ["stale-empty\n"]}], "source": ""},
+  {"cell_type": "code", "metadata": {}, "execution_count": 4, "outputs": [{"output_type": "stream", "name": "stdout", "text": ["stale-ran\n"]}], "source": "print('fresh')"},
+  {"cell_type": "code", "metadata": {}, "execution_count": 5, "outputs": [{"output_type": "stream", "name": "stdout", "text": ["stale-failed\n"]}], "source": "raise KeyError('k')"},
+  {"cell_type": "code", "metadata": {}, "execution_count": 6, "outputs": [{"output_type": "execute_result", "execution_count": 6, "data": {"text/plain": ["'stale-after'"]}, "metadata": {}}], "source": "'after'"}
+ ]}`
+
+// The executed notebook holds only this run's outputs: a cell that failed
+// has its own, and the cells that did not run (empty, or after the
+// failure) have none and no count, not the input's.
+func TestRunNotebookLeavesNoStaleOutputs(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	dir := t.TempDir()
+	in := filepath.Join(dir, "stale.ipynb")
+	if err := os.WriteFile(in, []byte(staleNotebook), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Run(Command, "--spec", "CPU", in)
+	if r.Code != 1 || !strings.Contains(r.Err, "code cell 3 of 4) failed") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "stale.out.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "stale-") {
+		t.Errorf("the executed notebook keeps the input's outputs:\n%s", b)
+	}
+	var got struct {
+		Cells []struct {
+			ExecutionCount *int              `json:"execution_count"`
+			Outputs        []json.RawMessage `json:"outputs"`
+		}
+	}
+	if err := json.Unmarshal(b, &got); err != nil || len(got.Cells) != 4 {
+		t.Fatalf("%v:\n%s", err, b)
+	}
+	for i, ran := range []bool{false, true, true, false} {
+		c := got.Cells[i]
+		if ran != (c.ExecutionCount != nil) || ran != (len(c.Outputs) > 0) {
+			count := "null"
+			if c.ExecutionCount != nil {
+				count = strconv.Itoa(*c.ExecutionCount)
+			}
+			t.Errorf("cell %d (ran: %v): execution_count %s, %d outputs", i+1, ran, count, len(c.Outputs))
+		}
+	}
+	if !strings.Contains(string(b), `"fresh\n"`) || !strings.Contains(string(b), `"output_type": "error"`) {
+		t.Errorf("this run's outputs are missing:\n%s", b)
+	}
+	left(t, e)
+}

@@ -1,0 +1,62 @@
+package run
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
+)
+
+// runJSON is the document run --json printed.
+type runJSON struct {
+	OK       *bool `json:"ok"`
+	ExitCode *int  `json:"exitCode"`
+	Error    *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// run --json says ok only when the exit code is 0; a failure's document
+// carries the exit code and an error whose word is the code's.
+func TestRunJSONAgreesWithTheExitCode(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	nb := filepath.Join(t.TempDir(), "bad.ipynb")
+	if err := os.WriteFile(nb, []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+  {"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": "raise KeyError('k')"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		word string
+	}{
+		{"success", []string{script(t, "print('hello')\n")}, 0, ""},
+		{"exception", []string{script(t, "raise ValueError('nope')\n")}, 1, "failed"},
+		{"sys.exit(3)", []string{script(t, "import sys\nsys.exit(3)\n")}, 3, "failed"},
+		{"failed cell", []string{nb}, 1, "failed"},
+		{"timeout", []string{"--timeout", "1s", script(t, "time.sleep(600)\n")}, ExitRunTimeout, "timeout"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Run(Command, append([]string{"--spec", "CPU", "--json"}, c.args...)...)
+			var doc runJSON
+			if err := json.Unmarshal([]byte(r.Out), &doc); err != nil || doc.OK == nil || doc.ExitCode == nil {
+				t.Fatalf("stdout is not run's document (%v): %q", err, r.Out)
+			}
+			if r.Code != c.code || *doc.ExitCode != r.Code || *doc.OK != (r.Code == 0) {
+				t.Fatalf("exit %d (want %d), document ok %v exitCode %d:\n%s", r.Code, c.code, *doc.OK, *doc.ExitCode, r.Out)
+			}
+			switch {
+			case c.code == 0 && doc.Error != nil:
+				t.Errorf("a success with an error: %+v", *doc.Error)
+			case c.code != 0 && (doc.Error == nil || doc.Error.Code != c.word || doc.Error.Message == ""):
+				t.Errorf("exit %d: error %+v, want the word %q and a message", r.Code, doc.Error, c.word)
+			}
+			left(t, e)
+		})
+	}
+}
