@@ -87,8 +87,9 @@ type KernelReport struct {
 	Connections    int    `json:"connections"`
 }
 
-// ActivityReport is the runtime's kernel activity. State is "unknown",
-// "no kernels", "busy", "never connected" (a kernel starting for over a
+// ActivityReport is the runtime's kernel activity. State is "unknown"
+// (no list, or the kernels' reads failed monitor.StaleAfter times in a
+// row: the table says "stale"), "no kernels", "busy", "never connected" (a kernel starting for over a
 // minute with no connection), "starting" or "idle"; Since is, when busy,
 // the last output of the busy kernels, when idle the last activity (RFC
 // 3339 UTC, null otherwise, also when every last_activity is more than

@@ -14,6 +14,7 @@ import (
 	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
+	"github.com/colabdash/colabdash/ui/render"
 )
 
 // A round renews a runtime's token once at most: the proxy refuses the
@@ -65,6 +66,33 @@ func TestTopRedactsErrorFields(t *testing.T) {
 		}
 		if strings.Contains(out.String(), secret) || !strings.Contains(out.String(), "bad token") || !strings.Contains(out.String(), "denied for") {
 			t.Errorf("--json %v: the secret is printed, or the errors are missing:\n%s", asJSON, out.String())
+		}
+	}
+}
+
+// Once the kernels' reads have failed monitor.StaleAfter times in a row,
+// top no longer shows the last list's word: ACTIVITY says stale, KERNELS
+// shows none, and --json's activity is unknown; one failure keeps the
+// last reading (with the error in the note).
+func TestTopActivitySaysStaleAfterFailedReads(t *testing.T) {
+	at := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
+	st := monitor.NewStore()
+	busy := []apimon.Kernel{{ID: "k1", ExecutionState: "busy", LastActivity: at}}
+	st.RecordKernels("runtimes/rt-a", at, busy, nil)
+	fail := &apimon.Error{Op: "kernels", Kind: apimon.KindUnavailable, Status: 500, Message: "HTTP 500"}
+	for i := 1; i <= monitor.StaleAfter; i++ {
+		at = at.Add(5 * time.Second)
+		st.RecordKernels("runtimes/rt-a", at, nil, fail)
+		r := newRow(api.Runtime{Name: "runtimes/rt-a"}, st.Get("runtimes/rt-a"), "", at)
+		word, state := r.cells()[6], r.report().Activity.State
+		if i < monitor.StaleAfter {
+			if !strings.HasPrefix(word, "busy") || state != "busy" {
+				t.Errorf("after %d failed read(s): ACTIVITY %q, --json state %q; want the last reading, busy", i, word, state)
+			}
+			continue
+		}
+		if none := render.KernelsCell(monitor.Activity{}); word != "stale" || state != "unknown" || r.cells()[5] != none {
+			t.Errorf("after %d failed reads: ACTIVITY %q, KERNELS %q, --json state %q; want stale, none, unknown", i, word, r.cells()[5], state)
 		}
 	}
 }

@@ -51,12 +51,23 @@ func (r row) failed() bool {
 	return (r.mon.ResourcesErr != nil && !r.mon.NotOffered) || r.mon.KernelsErr != nil
 }
 
-// activity is the row's kernel activity (StateUnknown without a list).
+// activity is the row's kernel activity: StateUnknown without a list, and
+// once the kernels' reads have failed monitor.StaleAfter times in a row
+// (the last list no longer says what the kernels do).
 func (r row) activity() monitor.Activity {
-	if r.mon == nil {
+	if r.mon == nil || r.mon.KernelsStale() {
 		return monitor.Activity{}
 	}
 	return r.mon.Activity(r.at)
+}
+
+// activityWord is the ACTIVITY cell: "stale" once the kernels' reads
+// have failed too often, as the dashboard's cell says.
+func (r row) activityWord() string {
+	if r.mon != nil && r.mon.KernelsStale() {
+		return "stale"
+	}
+	return render.ActivityWord(r.activity())
 }
 
 // header is the text table's header.
@@ -80,7 +91,7 @@ func (r row) cells() []string {
 		}
 	}
 	a := r.activity()
-	return []string{cutID(r.rt), ram, disk, gpu, util, render.KernelsCell(a), render.ActivityWord(a), strings.Join(r.notes(), "; ")}
+	return []string{cutID(r.rt), ram, disk, gpu, util, render.KernelsCell(a), r.activityWord(), strings.Join(r.notes(), "; ")}
 }
 
 // notes are what the row says beyond its figures: why it could not be
