@@ -83,6 +83,21 @@ type termFilter struct {
 // newTermFilter returns a filter writing to w.
 func newTermFilter(w io.Writer) *termFilter { return &termFilter{w: w} }
 
+// End is called when the connection writing through f has ended: it
+// closes the sequence the output was left inside (an OSC or DCS passed
+// on and never finished) and forgets what is pending, so that what is
+// written next (colabdash's own lines, the next connection's output) is
+// not read by the terminal as part of it. f starts afresh after it.
+func (f *termFilter) End() error {
+	c := f.close
+	*f = termFilter{w: f.w}
+	if c == "" {
+		return nil
+	}
+	_, err := io.WriteString(f.w, c)
+	return err
+}
+
 // Write filters p; it reports len(p) when the underlying write succeeds
 // (dropped bytes count as written).
 func (f *termFilter) Write(p []byte) (int, error) {

@@ -156,3 +156,29 @@ func TestFilterDropsAHeaderLongerThanMaxPending(t *testing.T) {
 		})
 	}
 }
+
+// When a connection ends, End closes the sequence its output was left
+// inside and forgets what was pending: colabdash's next line, or the next
+// connection's output, is read by the terminal as text.
+func TestFilterEndClosesWhatTheConnectionLeftOpen(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"a link left open", "\x1b]8;;https://example.com/\x1b", "\x1b]8;;https://example.com/" + st},
+		{"a colour query's DCS left open", "\x1bP+q544e", "\x1bP+q544e" + st},
+		{"a dropped title left open", "\x1b]0;title", ""},
+		{"an undecided OSC number", "\x1b]5", ""},
+		{"nothing open", "plain", "plain"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			f := newTermFilter(&b)
+			_, _ = f.Write([]byte(c.in))
+			if err := f.End(); err != nil {
+				t.Fatal(err)
+			}
+			_, _ = f.Write([]byte("[colabdash] the shell exited"))
+			if want := c.want + "[colabdash] the shell exited"; b.String() != want {
+				t.Errorf("wrote %q, want %q", b.String(), want)
+			}
+		})
+	}
+}

@@ -248,15 +248,25 @@ func (s *session) say(line string) {
 func (s *session) once(ctx context.Context) (Outcome, error) {
 	o := s.o
 	var w io.Writer = o.Out
+	var f *termFilter
 	if o.FilterOSC {
-		w = newTermFilter(o.Out)
+		f = newTermFilter(o.Out)
+		w = f
 	}
 	cols, rows, _ := term.GetSize(o.Out.Fd())
 	t := tty.Open(ctx, tty.Options{Client: o.Client, Output: w, Cols: cols, Rows: rows, PingInterval: o.PingInterval,
 		Logger: o.Logger, OnInvalidInput: func() {
 			s.say("input that is not UTF-8 was sent as U+FFFD (a terminal takes text, not binary)")
 		}})
-	defer t.Close()
+	// finish ends the connection and its output before colabdash says
+	// anything: a sequence the shell left open must not swallow the line.
+	finish := func() {
+		t.Close()
+		if f != nil {
+			_ = f.End()
+		}
+	}
+	defer finish()
 	winch := make(chan os.Signal, 1)
 	stop := notifyResize(winch)
 	defer stop()
@@ -264,9 +274,10 @@ func (s *session) once(ctx context.Context) (Outcome, error) {
 	for {
 		select {
 		case <-t.Done():
+			finish()
 			return s.ended(t)
 		case <-ctx.Done():
-			t.Close()
+			finish()
 			return Detached, nil
 		case <-winch:
 			if c, r, err := term.GetSize(o.Out.Fd()); err == nil {
@@ -278,7 +289,7 @@ func (s *session) once(ctx context.Context) (Outcome, error) {
 				_, _ = t.Write(send)
 			}
 			if detach {
-				t.Close()
+				finish()
 				s.say("detached from " + o.Runtime)
 				return Detached, nil
 			}

@@ -459,3 +459,32 @@ func TestUnterminatedDroppedOSCEndsWithItsConnection(t *testing.T) {
 		t.Fatalf("%v %v, want exited", res.out, res.err)
 	}
 }
+
+// A sequence the shell passed on and never finished (a link's OSC 8) is
+// closed when its connection ends, before colabdash's own line: the
+// terminal would otherwise read that line as part of the link.
+func TestOpenSequenceClosedBeforeColabdashSpeaks(t *testing.T) {
+	tm := newTerm(t)
+	r := newRig(t, colabfake.Options{TTYCloseOnExpiry: true})
+	o := r.options(t, tm)
+	o.FilterOSC = true
+	ch := start(context.Background(), o)
+	tm.waitFor(colabfake.TTYPrompt)
+	const link = "\x1b]8;;https://example.com/"
+	tm.typ(`printf 'see\e]8;;https://example.com/'` + "\r")
+	tm.waitFor(link)
+	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	tm.waitFor("r reconnects")
+	scr := tm.screen()
+	i := strings.Index(scr, link)
+	j := strings.Index(scr[i:], "[colabdash]")
+	if j < 0 || !strings.Contains(scr[i:i+j], st) {
+		t.Errorf("colabdash spoke inside the link the shell left open:\n%q", scr)
+	}
+	tm.typ("r")
+	tm.waitCount(colabfake.TTYPrompt, 2)
+	tm.typ("exit\r")
+	if res := await(t, ch); res.out != Exited {
+		t.Fatalf("%v %v, want exited", res.out, res.err)
+	}
+}
