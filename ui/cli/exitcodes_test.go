@@ -4,7 +4,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -104,36 +103,5 @@ func TestQuotaExitCodeThroughClassifier(t *testing.T) {
 	}
 	if !strings.Contains(errs, "Quota exceeded") {
 		t.Errorf("stderr does not say why: %q", errs)
-	}
-}
-
-// Guards completion's filter: remote names termtext would change (an
-// ESC sequence, a bidi override, a C1 control) are not offered; plain
-// ones are.
-func TestCompletionDropsNamesTermtextWouldChange(t *testing.T) {
-	srv, flags := filesEmu(t)
-	entry := func(name string) map[string]any {
-		return map[string]any{"name": name, "path": "content/" + name, "type": "file", "size": 1,
-			"last_modified": "2026-11-29T18:00:00.000000Z", "created": "2026-11-29T18:00:00.000000Z",
-			"writable": true, "mimetype": nil, "format": nil, "content": nil}
-	}
-	names := []string{"plain.txt", "esc" + colabfake.HostileCSI2J + ".txt", "rlo" + colabfake.HostileRLO + "txt.exe", "c1" + colabfake.HostileC1CSI + ".txt"}
-	var entries []any
-	for _, n := range names {
-		entries = append(entries, entry(n))
-	}
-	body, _ := json.Marshal(map[string]any{"name": "content", "path": "content", "type": "directory", "size": nil,
-		"last_modified": "2026-11-29T18:00:00.000000Z", "created": "2026-11-29T18:00:00.000000Z", "writable": true,
-		"mimetype": nil, "format": "json", "content": entries})
-	srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet, PathPrefix: "api/contents/content",
-		Status: 200, ContentType: "application/json", Body: string(body), Times: -1})
-	_, out, errs := runCLI(t, append(append([]string{"__complete", "cp"}, flags...), "x", "rt-files:/content/")...)
-	if !strings.Contains(out, "rt-files:/content/plain.txt\n") {
-		t.Fatalf("the plain name was not offered: %q %q", out, errs)
-	}
-	for _, n := range names[1:] {
-		if strings.Contains(out, n) || strings.ContainsAny(out, "\x1b\u202e\u009b") {
-			t.Errorf("completion offered %q: %q", n, out)
-		}
 	}
 }

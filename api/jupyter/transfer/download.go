@@ -41,7 +41,10 @@ func (e *errRestart) Error() string { return e.why }
 //
 // A target that is not a regular file (a device, a FIFO, /dev/stdout or
 // another descriptor's name: inPlace) is written in place instead,
-// appending, with no part file and no rename (inplace.go).
+// appending, with no part file and no rename (inplace.go). A FIFO no
+// process is reading is refused at once with proxy.ErrLocal (the open
+// never waits for a reader), and a write the FIFO's reader keeps waiting
+// ends when ctx does.
 //
 // target is a path the user named: a symbolic link there is followed as
 // cp follows one (a link to nothing is refused), and so is any link in

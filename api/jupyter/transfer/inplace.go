@@ -71,6 +71,10 @@ func descriptorName(p string) bool {
 	return false
 }
 
+// errNoReader: the target is a FIFO no process has open for reading
+// (openInPlace).
+var errNoReader = errors.New("a FIFO with no reader")
+
 // errRewind: a target written in place cannot go back to rewrite what it
 // already received.
 var errRewind = errors.New("a destination written in place (a device, a pipe, a descriptor) cannot be rewound")
@@ -114,12 +118,21 @@ func (c *Copier) downloadInPlace(ctx context.Context, remote, target string, m p
 	if m.IsDir() {
 		return m, &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrIsDir}
 	}
-	f, err := os.OpenFile(target, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := openInPlace(target)
+	if errors.Is(err, errNoReader) {
+		return m, &proxy.Error{Op: "download", Runtime: c.id, Path: remote, Kind: proxy.ErrLocal,
+			Message: target + " is a FIFO and no process is reading it: nothing written (start its reader first)"}
+	}
 	if err != nil {
 		return m, c.localError("download", remote, target, err)
 	}
 	st := &streamTarget{f: f}
 	defer st.Close()
+	// A write waiting for room in a pipe whose reader stopped reading
+	// ends with the context (a FIFO is written through Go's poller; for
+	// a file that is not, the deadline is refused and changes nothing).
+	stop := context.AfterFunc(ctx, func() { _ = f.SetWriteDeadline(time.Now()) })
+	defer stop()
 	var off int64
 	for fails, restarts := 0, 0; ; {
 		before := off

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
@@ -147,4 +148,85 @@ func TestUploadAsksBeforeReplacing(t *testing.T) {
 	}
 	text, _, _ := said(r.o.Answer(here.ask, here.target, "", dirLocal, r.c))
 	mustContain(t, text, "a directory rt-files:/content/d is in the way")
+}
+
+// An answer acts only in the files pane it was asked in. The dashboard
+// hands a plan to whatever files pane is open when it lands, and a
+// question can be answered after its pane closed: the download asked in
+// a pane that was closed (and f opened another on the same runtime) is
+// not started by the new pane, a question of one pane answered to
+// another does nothing there, and one answered after its own pane closed
+// does nothing either. Each says the pane it was asked in was closed.
+func TestAnswersActOnlyInThePaneAskedIn(t *testing.T) {
+	files := map[string]string{"content/data.csv": "remote"}
+	closed := "the files pane of rt-files was closed: "
+	mustSay := func(t *testing.T, e common.Effect, want string) {
+		t.Helper()
+		if text, isErr, _ := said(e); text != want || !isErr {
+			t.Fatalf("said %q (error %v), want %q; effect %#v", text, isErr, want, e)
+		}
+	}
+	t.Run("plan landing in the pane opened after", func(t *testing.T) {
+		a := newRig(t, files, false, nil)
+		q := asked(a.press(t, "down", "D"))
+		out := filepath.Join(t.TempDir(), "got.csv")
+		pm, ok := runOf(t, a.o.Answer(q.ask, q.target, "", out, a.c))().(pane.PlanMsg)
+		if !ok {
+			t.Fatal("the answer to D did not plan the download")
+		}
+		a.press(t, "esc")
+		b := a.reopen(t)
+		e := b.o.OnPlan(pm, b.c)
+		if r, ok := e.(common.Run); ok && r.Cmd != nil {
+			b.drive(t, r.Cmd)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatal("the pane opened after downloaded the file asked about in the closed one")
+		}
+		mustSay(t, e, closed+"nothing downloaded")
+	})
+	t.Run("answer handed to another pane", func(t *testing.T) {
+		a := newRig(t, files, false, nil)
+		b := a.reopen(t)
+		q := asked(a.press(t, "down", "x"))
+		b.press(t, "down") // the same entry under b's cursor
+		e := b.o.Answer(q.ask, q.target, "", "", b.c)
+		if r, ok := e.(common.Run); ok && r.Cmd != nil {
+			b.drive(t, r.Cmd)
+		}
+		if !a.exists(t, "content/data.csv") {
+			t.Fatal("another pane deleted the file a's question named")
+		}
+		mustSay(t, e, closed+"nothing done")
+	})
+	t.Run("the dashboard's dialog after its pane closed", func(t *testing.T) {
+		a := newRig(t, files, false, nil)
+		a.press(t, "down")
+		sel, _ := a.o.Pane().Selection()
+		d := dialogs{a.o}.Delete(sel, testNow).(*dialog.Dialog)
+		a.press(t, "esc")
+		b := a.reopen(t)
+		b.press(t, "down") // the same entry under the new pane's cursor
+		e := d.OnAnswer(b.c, dialog.Reply{OK: true})
+		if r, ok := e.(common.Run); ok && r.Cmd != nil {
+			b.drive(t, r.Cmd)
+		}
+		if !a.exists(t, "content/data.csv") {
+			t.Fatal("y in the closed pane's dialog deleted the file from the pane opened after")
+		}
+		mustSay(t, e, closed+"nothing done")
+	})
+	t.Run("answer after its pane closed", func(t *testing.T) {
+		a := newRig(t, files, false, nil)
+		q := asked(a.press(t, "down", "x"))
+		a.o.Close() // a profile switch drops the pane, its question on its way
+		e := a.o.Answer(q.ask, q.target, "", "", a.c)
+		if r, ok := e.(common.Run); ok && r.Cmd != nil {
+			a.drive(t, r.Cmd)
+		}
+		if !a.exists(t, "content/data.csv") {
+			t.Fatal("the answer deleted the file after its pane closed")
+		}
+		mustSay(t, e, closed+"nothing done")
+	})
 }

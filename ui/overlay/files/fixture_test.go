@@ -33,6 +33,9 @@ type rig struct {
 	rt  api.Runtime
 	c   *common.Context
 	o   *Overlay
+	// open is the pane's Jupyter client opener (through the proxy, if
+	// any): another pane on the same runtime (reopen) uses it too.
+	open pane.Opener
 }
 
 // fixture builds the Context as the dashboard does: rt-files in the
@@ -88,12 +91,27 @@ func newRig(t *testing.T, files map[string]string, readOnly bool, proxy func(str
 	open := func(ctx context.Context) (*jupyter.Client, error) {
 		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: ci, Renew: renew})
 	}
-	p := pane.New(context.Background(), rt.ID(), open, r.c.Now)
-	p.SetLocation(time.UTC)
-	r.o = New(p, &asker{})
-	t.Cleanup(p.Close)
-	r.drive(t, r.o.Init())
+	r.open = open
+	r.o = r.newPane(t)
 	return r
+}
+
+// newPane opens a files pane of r's runtime on content/ and lists it.
+func (r *rig) newPane(t *testing.T) *Overlay {
+	t.Helper()
+	p := pane.New(context.Background(), r.rt.ID(), r.open, r.c.Now)
+	p.SetLocation(time.UTC)
+	o := New(p, &asker{})
+	t.Cleanup(p.Close)
+	(&rig{srv: r.srv, rt: r.rt, c: r.c, o: o, open: r.open}).drive(t, o.Init())
+	return o
+}
+
+// reopen is what f does after the pane was closed: another files pane of
+// the same runtime, on the same emulator and Context, listed.
+func (r *rig) reopen(t *testing.T) *rig {
+	t.Helper()
+	return &rig{srv: r.srv, rt: r.rt, c: r.c, o: r.newPane(t), open: r.open}
 }
 
 // client is a Jupyter client straight to the runtime (no proxy).

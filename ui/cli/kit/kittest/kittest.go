@@ -103,11 +103,7 @@ func (e *Env) RunTerm(tm Term, mk Command, args ...string) Result {
 	if tm.Sigs != nil {
 		s.Interrupts = func() (<-chan os.Signal, func()) { return tm.Sigs, func() {} }
 	}
-	given := map[string]bool{"endpoint": true, "access-token-file": true}
-	g := &kit.Globals{Endpoint: e.Endpoint, AccessTokenFile: e.TokenFile,
-		Profile: config.Profile{Name: "default", Credentials: config.CredentialsAccessToken, AccessTokenFile: e.TokenFile, Endpoint: e.Endpoint},
-		Logs:    kit.Logs{Log: slog.New(slog.DiscardHandler), Red: &api.Redactor{}},
-		Changed: func(name string) bool { return given[name] }}
+	g := e.Globals()
 	cmd := mk(g, s)
 	cmd.SetArgs(args)
 	cmd.SetOut(io.Discard)
@@ -126,4 +122,16 @@ func (e *Env) RunTerm(tm Term, mk Command, args ...string) Result {
 		}
 	}
 	return Result{Code: s.Signals.ExitCode(code), Out: out.String(), Err: errb.String()}
+}
+
+// Globals are the global flags of one command as RunTerm gives them: the
+// emulator's --endpoint and --access-token-file as the user gave them, the
+// default profile on them, a fresh redactor and a log that discards. For
+// a test that calls a verb package's function (a completion) directly.
+func (e *Env) Globals() *kit.Globals {
+	given := map[string]bool{"endpoint": true, "access-token-file": true}
+	return &kit.Globals{Endpoint: e.Endpoint, AccessTokenFile: e.TokenFile,
+		Profile: config.Profile{Name: "default", Credentials: config.CredentialsAccessToken, AccessTokenFile: e.TokenFile, Endpoint: e.Endpoint},
+		Logs:    kit.Logs{Log: slog.New(slog.DiscardHandler), Red: &api.Redactor{}},
+		Changed: func(name string) bool { return given[name] }}
 }
