@@ -582,12 +582,12 @@ func TestFaultMatrixCreate(t *testing.T) {
 // credential, terminal and platform cases the emulator cannot inject,
 // the package tests that cover them. Paths are from the module root.
 var fieldCaseRows = map[int][]string{
-	1:  {"ui/faultmatrix_test.go:TestFaultMatrixLifecycle", "ui/app_test.go:TestTokenRenewal", "ui/ops_test.go:TestRenewalFailsThenSucceeds"},
-	2:  {"ui/faultmatrix_test.go:TestFaultMatrixCreate", "api/client/outcome_test.go:TestFieldCase2CreateResetOutcomeUnknown", "ui/ops_test.go:TestCreateConnectionDropsAfterSending"},
-	3:  {"ui/faultmatrix_test.go:TestFaultMatrixCreate", "api/client/colaberrors_test.go:TestFieldCase3Capacity", "ui/ops_test.go:TestCreateCapacityUnavailable"},
+	1:  {"ui/faultmatrix_test.go:TestFaultMatrixLifecycle", "ui/renewal_test.go:TestTokenRenewal", "ui/renewal_test.go:TestRenewalFailsThenSucceeds"},
+	2:  {"ui/faultmatrix_test.go:TestFaultMatrixCreate", "api/client/outcome_test.go:TestFieldCase2CreateResetOutcomeUnknown", "ui/create_test.go:TestCreateConnectionDropsAfterSending"},
+	3:  {"ui/faultmatrix_test.go:TestFaultMatrixCreate", "api/client/colaberrors_test.go:TestFieldCase3Capacity", "ui/create_test.go:TestCreateCapacityUnavailable"},
 	4:  {"ui/faultmatrix_test.go:TestFaultMatrixCreate", "api/client/colaberrors_test.go:TestFieldCase4UsageLimit"},
-	5:  {"ui/faultmatrix_test.go:TestFaultMatrixData", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "ui/ops_test.go:TestCreateFailedPreconditionNextSteps"},
-	7:  {"ui/faultmatrix_test.go:TestFaultMatrixLifecycle", "ui/faultmatrix_test.go:TestFaultMatrixData", "ui/ops_test.go:TestRenewKeyAndReclaimed"},
+	5:  {"ui/faultmatrix_test.go:TestFaultMatrixData", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "ui/create_test.go:TestCreateFailedPreconditionNextSteps"},
+	7:  {"ui/faultmatrix_test.go:TestFaultMatrixLifecycle", "ui/faultmatrix_test.go:TestFaultMatrixData", "ui/renewal_test.go:TestRenewKeyAndReclaimed"},
 	8:  {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "api/auth/auth_test.go:TestQuotaProjectPrecedence"},
 	9:  {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "api/client/auth_test.go:TestScopeInsufficient"},
 	10: {"api/auth/auth_test.go:TestNoCredentials", "api/auth/auth_test.go:TestCloudSDKConfig", "api/auth/auth_test.go:TestBrokenFiles", "api/auth/auth_test.go:TestUnreadableFile"},
@@ -596,13 +596,13 @@ var fieldCaseRows = map[int][]string{
 	14: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "api/client/session_test.go:TestFieldCase14SessionDropped"},
 	15: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "api/client/session_test.go:TestFieldCase15NoStandaloneSSE"},
 	17: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "api/client/colaberrors_test.go:TestFieldCase17ErrorFormats"},
-	18: {"ui/faultmatrix_test.go:TestFaultMatrixBackoffHonoursServer", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "ui/ops_test.go:TestCreateRateLimitedCountdown"},
+	18: {"ui/faultmatrix_test.go:TestFaultMatrixBackoffHonoursServer", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "ui/create_test.go:TestCreateRateLimitedCountdown"},
 	19: {"ui/faultmatrix_test.go:TestFaultMatrixExpireTimeForms", "api/fuzz_test.go:FuzzParseExpireTime"},
-	21: {"ui/app_test.go:TestOneTickChain", "ui/soak_test.go:TestSoak"},
-	22: {"ui/app_test.go:TestNoLineWiderThanTerminal", "ui/app_test.go:TestResizeRelayout"},
-	23: {"ui/app_test.go:TestResizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
-	25: {"ui/app_test.go:TestNoColorAndNoSecrets", "ui/app_test.go:TestNoColorFromEnv"},
-	26: {"ui/app_test.go:TestServicePanicBecomesError", "ui/cli/main_test.go:TestDashboardWithoutTerminal"},
+	21: {"ui/calls_test.go:TestOneTickChain", "ui/soak_test.go:TestSoak"},
+	22: {"ui/view_test.go:TestNoLineWiderThanTerminal", "ui/view_test.go:TestResizeRelayout"},
+	23: {"ui/view_test.go:TestResizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
+	25: {"ui/view_test.go:TestNoColorAndNoSecrets", "ui/app_test.go:TestNoColorFromEnv"},
+	26: {"ui/calls_test.go:TestServicePanicBecomesError", "ui/cli/main_test.go:TestDashboardWithoutTerminal"},
 	28: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh"},
 }
 
