@@ -3,10 +3,11 @@ package ui
 import (
 	"context"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/colabdash/colabdash/ui/common/commontest"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
@@ -143,14 +144,8 @@ func (m Model) selectID(t testing.TB, id string) Model {
 	return m
 }
 
-func mustContain(t testing.TB, v string, want ...string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(v, w) {
-			t.Fatalf("view lacks %q:\n%s", w, v)
-		}
-	}
-}
+// mustContain fails at once when the view v lacks any of want.
+var mustContain = commontest.MustContain
 
 func serverHas(srv *colabfake.Server, name string) bool {
 	for _, r := range srv.Runtimes() {

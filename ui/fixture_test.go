@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/secrettest"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/filter"
@@ -252,36 +253,8 @@ func update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	return tm.(Model), cmd
 }
 
-func keyMsg(s string) tea.KeyMsg {
-	switch s {
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		// (Before this case the helper typed s, h, i, f, t… as runes.)
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	case "pgup":
-		return tea.KeyMsg{Type: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyMsg{Type: tea.KeyPgDown}
-	case "space":
-		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-	case "ctrl+\\":
-		return tea.KeyMsg{Type: tea.KeyCtrlBackslash}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
+// keyMsg is the key message a terminal sends for s (commontest.Key).
+var keyMsg = commontest.Key
 
 // rowIDs are the runtimes table's rows in order, their ids joined by
 // spaces.

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
@@ -41,7 +42,7 @@ func TestSelectionShowsWithoutColour(t *testing.T) {
 		t.Fatalf("marked rows %q after down, want only data.csv", rows)
 	}
 	// The title says how to close, where it fits; every width draws.
-	mustContain(t, r.view(t, 100, 30)[2], "FILES · rt-files:/content", "(esc to close)")
+	commontest.MustContain(t, r.view(t, 100, 30)[2], "FILES · rt-files:/content", "(esc to close)")
 	for _, w := range []int{20, 40, 80} {
 		r.view(t, w, 12)
 	}
@@ -93,7 +94,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 		p, arrived, ended = holdProxy(t, u)
 		return p
 	})
-	xfer := runOf(t, r.o.OnPlan(runOf(t, r.o.HandleKey(keyMsg("d"), r.c))().(pane.PlanMsg), r.c))
+	xfer := runOf(t, r.o.OnPlan(runOf(t, r.o.HandleKey(commontest.Key("d"), r.c))().(pane.PlanMsg), r.c))
 	done := make(chan tea.Msg, 1)
 	go func() {
 		msg := xfer()
@@ -139,7 +140,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 	}
 	rest, say := closed.Done(d, false)
 	text, _, _ := said(say)
-	mustContain(t, text, "download of data.csv on rt-files cancelled")
+	commontest.MustContain(t, text, "download of data.csv on rt-files cancelled")
 	if _, again := rest.Done(d, false); again != nil {
 		t.Fatalf("the same end said twice: %#v", again)
 	}
