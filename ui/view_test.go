@@ -17,17 +17,6 @@ import (
 	"github.com/muesli/termenv"
 )
 
-func TestCountdownFollowsWallClock(t *testing.T) {
-	_, clk, m := fixture(t)
-	if !strings.Contains(m.View(), "42:05 OK") {
-		t.Fatalf("countdown:\n%s", m.View())
-	}
-	clk.add(40 * time.Minute) // a suspended laptop wakes up
-	if v := m.View(); !strings.Contains(v, "2:05 EXPIRING") {
-		t.Fatalf("after the jump:\n%s", v)
-	}
-}
-
 var sizes = [][2]int{{60, 15}, {80, 24}, {160, 48}, {100, 30}, {61, 16}, {59, 15}, {60, 14}, {40, 10}, {20, 5}, {1, 1}, {120, 40}}
 
 // No rendered line is wider than the terminal, whatever the
