@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
@@ -33,14 +35,18 @@ func TestCompleteStatement(t *testing.T) {
 	}
 }
 
-// Multi-line input: alt+enter and ctrl+j add a line, enter on an open
-// block adds a line, and enter on a complete statement runs the whole
-// input (its trailing blank lines cut); enter on an empty input does
-// nothing.
+// Multi-line input: a paste keeps its lines, alt+enter and ctrl+j add a
+// line, enter on an open block adds a line, and enter on a complete
+// statement runs the whole input (its trailing blank lines cut); enter
+// on an empty input does nothing.
 func TestMultiLineInput(t *testing.T) {
 	c, _, p := fixture(t, 80, 24)
 	if eff := press(p, c, "enter"); eff != nil {
 		t.Fatalf("enter on an empty input: %#v", eff)
+	}
+	// A paste keeps its lines, a CRLF read as one break.
+	if eff := p.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("print(1)\r\nprint(2)"), Paste: true}, c); eff != nil || p.Input() != "print(1)\nprint(2)" {
+		t.Fatalf("paste: input %q, effect %#v", p.Input(), eff)
 	}
 	p.SetInput("print(1)")
 	press(p, c, "alt+enter", "print(2)", "ctrl+j", "for i in range(2):")
