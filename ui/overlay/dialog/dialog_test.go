@@ -156,11 +156,19 @@ func TestConfirmOnlyY(t *testing.T) {
 			t.Fatalf("%q: replies %+v, want one cancel", k, *got)
 		}
 	}
-	d := New(Confirm, clk.Now(), "Delete runtime rt-x?", "This cannot be undone.")
-	got := replies(d)
-	if e := d.HandleKey(commontest.Key("ctrl+c"), c); e != (common.Quit{}) || len(*got) != 0 {
-		t.Fatalf("ctrl+c: %#v, replies %+v; want a quit and no answer", e, *got)
+	// ctrl+c quits from every kind of dialog, inside its grace period or
+	// not, and answers nothing (README promises it, as in k9s).
+	for _, d := range []*Dialog{New(Confirm, clk.Now(), "Delete runtime rt-x?"), New(Typed, clk.Now(), "Close NOTEBOOK session s?"),
+		New(Input, clk.Now(), "Open a session on rt-x"), NewChoice(clk.Now(), "New runtime: variant", []Item{{Label: "CPU"}}, 0)} {
+		got := replies(d)
+		if e := d.HandleKey(commontest.Key("ctrl+c"), c); e != (common.Quit{}) || len(*got) != 0 {
+			t.Fatalf("%s: ctrl+c: %#v, replies %+v; want a quit and no answer", d.Title, e, *got)
+		}
+		if e := press(t, clk, c, d, "ctrl+c"); e != (common.Quit{}) || len(*got) != 0 {
+			t.Fatalf("%s: ctrl+c after the grace: %#v, replies %+v", d.Title, e, *got)
+		}
 	}
+	d := New(Confirm, clk.Now(), "Delete runtime rt-x?", "This cannot be undone.")
 	commontest.MustContain(t, view(t, c, d, 80), "Delete runtime rt-x?", "This cannot be undone.", "y confirm · any other key cancels")
 	if ks := d.Keys(c); len(ks) != 2 || ks[0].Help().Key != "y" {
 		t.Fatalf("footer keys %+v", ks)
