@@ -3,7 +3,6 @@ package ui
 import (
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -86,32 +85,6 @@ func TestDialogErrorStaysInEventLogWrappedAtWords(t *testing.T) {
 				t.Fatalf("%d: a word is broken: %q", w, ln)
 			}
 		}
-	}
-}
-
-func TestEventLogPanel(t *testing.T) {
-	f, clk, m := fixture(t)
-	f.renewErr["runtimes/r-charlie"] = &api.Error{Code: api.FailedPrecondition, HTTPStatus: 400,
-		Message: "The runtime is being deleted and its proxy token cannot be renewed until the deletion finishes; try again later"}
-	m.cx.Redact = func(s string) string { return strings.ReplaceAll(s, "proxy token", "[redacted]") }
-	clk.add(time.Second)
-	m, cmd := update(m, tickMsg{gen: m.life.tickGen})
-	m, _ = run(t, m, cmd)
-	evs := m.Events()
-	if len(evs) == 0 || evs[0].Tool != "get_runtime" {
-		t.Fatalf("events %+v", evs)
-	}
-	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 40})
-	m, _ = update(m, keyMsg("L"))
-	v := m.View()
-	for _, want := range []string{"EVENTS", "list_runtimes", "FAILED_PRECONDITION", "FAILED_PRECONDITION  r-charlie", "until the deletion", "finishes; try again later", "[redacted]"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("event log lacks %q:\n%s", want, v)
-		}
-	}
-	m, _ = update(m, keyMsg("esc"))
-	if strings.Contains(m.View(), "EVENTS") {
-		t.Fatal("esc did not close the event log")
 	}
 }
 

@@ -42,6 +42,14 @@ func TestTokenRenewal(t *testing.T) {
 	if r := row("r-bravo"); !strings.Contains(r, "! r-bravo") || m.cx.Snap.Runtime("runtimes/r-bravo").Gone() {
 		t.Fatalf("failed renewal row: %q", r)
 	}
+	// The event log keeps the failure, with its target and error.
+	logged := false
+	for _, ev := range m.Events() {
+		logged = logged || ev.Tool == "get_runtime" && ev.Target == "runtimes/r-bravo" && ev.Err != nil && strings.Contains(ev.Err.Error(), "connection refused")
+	}
+	if !logged {
+		t.Fatalf("the failed renewal is not in the event log: %+v", m.Events())
+	}
 	// No hammering: the next tick does not retry within RenewRetry.
 	m, cmd = update(m, tickMsg{gen: m.life.tickGen})
 	m, _ = run(t, m, cmd)
