@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/theme"
 )
 
 func TestUpdateKeys(t *testing.T) {
@@ -151,15 +150,6 @@ func TestUpdateKeys(t *testing.T) {
 				t.Fatalf("keys started %d tick chains", total.ticks)
 			}
 		})
-	}
-}
-
-func TestNoColorFromEnv(t *testing.T) {
-	for v, want := range map[string]bool{"": false, "1": true, "yes": true, "true": true, "0": true} {
-		t.Setenv("NO_COLOR", v)
-		if theme.NoColorFromEnv() != want {
-			t.Errorf("NO_COLOR=%q: %v", v, !want)
-		}
 	}
 }
 
