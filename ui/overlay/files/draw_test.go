@@ -73,15 +73,6 @@ func holdProxy(t *testing.T, upstream string) (string, <-chan struct{}, <-chan s
 	return srv.URL + u.Path, arrived, ended
 }
 
-func waitFor(t *testing.T, ch <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(20 * time.Second): // the client's idle watchdog is 30 s
-		t.Fatalf("%s never happened", what)
-	}
-}
-
 // d and x pressed while a transfer runs say why they do nothing, beside
 // the transfer's progress; esc then closes the pane saying it stops the
 // transfer, and the transfer's end, which no open pane takes, says how it
@@ -107,7 +98,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 			return
 		}
 	}()
-	waitFor(t, arrived, "the download's request")
+	commontest.WaitFor(t, arrived, "the download's request")
 	const busy = "one transfer at a time: the download of data.csv is still running"
 	for _, k := range []string{"x", "d", "D", "u"} {
 		text, isErr, paneKey := said(r.press(t, k))
@@ -127,7 +118,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 		t.Fatalf("esc during a download answered %#v", e)
 	}
 	closed = closed.Note(r.o)
-	waitFor(t, ended, "the download stopping when its pane closed")
+	commontest.WaitFor(t, ended, "the download stopping when its pane closed")
 	var d pane.DoneMsg
 	select {
 	case msg := <-done:

@@ -31,10 +31,7 @@ func say(c *common.Context, text string, err bool) {
 // than w.
 func view(t *testing.T, c *common.Context, w int, s State) (status, keys string) {
 	t.Helper()
-	lines := View(c, w, s)
-	if commontest.AssertSize(t, "footer", lines, w, 2); t.Failed() {
-		t.FailNow()
-	}
+	lines := commontest.MustSize(t, "footer", View(c, w, s), w, 2)
 	return lines[0], lines[1]
 }
 

@@ -31,10 +31,7 @@ func fixture(w int) *common.Context {
 // than w.
 func view(t *testing.T, c *common.Context, w int, s State) (who, conn string) {
 	t.Helper()
-	lines := View(c, w, s)
-	if commontest.AssertSize(t, "header", lines, w, 2); t.Failed() {
-		t.FailNow()
-	}
+	lines := commontest.MustSize(t, "header", View(c, w, s), w, 2)
 	return lines[0], lines[1]
 }
 
