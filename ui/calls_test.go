@@ -75,10 +75,9 @@ func TestOneTickChain(t *testing.T) {
 	}
 }
 
-func TestLateResultLandsOnRightRow(t *testing.T) {
-	f, clk, m := fixture(t)
-	f.sessions["runtimes/r-bravo"] = []api.Session{{Name: "runtimes/r-bravo/sessions/nb-1"}}
-	// A refresh goes out; its sessions answers are held back.
+// refreshHoldingSessions refreshes (r) and applies the lists' answers,
+// holding back the list_sessions answers they lead to: those it returns.
+func refreshHoldingSessions(m Model) (Model, []resultMsg) {
 	m, cmd := update(m, keyMsg("r"))
 	res, _ := collect(cmd)
 	var sessCmd tea.Cmd
@@ -87,7 +86,15 @@ func TestLateResultLandsOnRightRow(t *testing.T) {
 		m, c = update(m, r)
 		sessCmd = tea.Batch(sessCmd, c)
 	}
-	late, _ := collect(sessCmd)
+	held, _ := collect(sessCmd)
+	return m, held
+}
+
+func TestLateResultLandsOnRightRow(t *testing.T) {
+	f, clk, m := fixture(t)
+	f.sessions["runtimes/r-bravo"] = []api.Session{{Name: "runtimes/r-bravo/sessions/nb-1"}}
+	// A refresh goes out; its sessions answers are held back.
+	m, late := refreshHoldingSessions(m)
 	// Meanwhile the user moves to another runtime.
 	m, _ = update(m, keyMsg("j"))
 	m, _ = update(m, keyMsg("j"))
@@ -109,15 +116,7 @@ func TestLateResultLandsOnRightRow(t *testing.T) {
 func TestStaleResultsDropped(t *testing.T) {
 	t.Run("sessions of a runtime that vanished", func(t *testing.T) {
 		f, _, m := fixture(t)
-		m, cmd := update(m, keyMsg("r"))
-		res, _ := collect(cmd)
-		var sessCmd tea.Cmd
-		for _, r := range res {
-			var c tea.Cmd
-			m, c = update(m, r)
-			sessCmd = tea.Batch(sessCmd, c)
-		}
-		held, _ := collect(sessCmd)
+		m, held := refreshHoldingSessions(m)
 		// Next refresh: r-alpha is gone.
 		f.runtimes = f.runtimes[1:]
 		m.calls.pending = map[callKey]pendingCall{} // refresh not coalesced with the held calls

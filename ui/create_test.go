@@ -114,10 +114,7 @@ func TestTwoCreatesRacingRefresh(t *testing.T) {
 // outcome is unknown; the dashboard re-lists, shows the runtime it finds
 // and never creates a second one.
 func TestCreateConnectionDropsAfterSending(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1})
-	m, cmd := startCreate(t, m, e, specT4)
-	m = drive(t, m, cmd)
+	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1}, specT4)
 	if e.srv.CreateCalls() != 1 || e.srv.RuntimesCreated() != 1 {
 		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
 	}
@@ -142,10 +139,7 @@ func TestCreateConnectionDropsAfterSending(t *testing.T) {
 
 // DEADLINE_EXCEEDED re-sends the identical call: one runtime.
 func TestCreateDeadlineResends(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: 1})
-	m, cmd := startCreate(t, m, e, specT4)
-	m = drive(t, m, cmd)
+	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: 1}, specT4)
 	if e.srv.CreateCalls() != 2 || e.srv.RuntimesCreated() != 1 {
 		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
 	}
@@ -158,10 +152,7 @@ func TestCreateRateLimitedCountdown(t *testing.T) {
 	rl := colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
 		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for requests per minute per user.", "", 53*time.Second)}
 	t.Run("waits and re-sends", func(t *testing.T) {
-		e, m := emuModel(t, colabfake.Options{}, nil)
-		e.srv.Inject(rl)
-		m, cmd := startCreate(t, m, e, specT4)
-		m = drive(t, m, cmd)
+		e, m := createUnder(t, rl, specT4)
 		mustContain(t, m.View(), "rate limited, retrying 2/5 in 0:53", "c cancel")
 		e.clk.add(50 * time.Second)
 		m = e.tick(t, m)
@@ -177,10 +168,7 @@ func TestCreateRateLimitedCountdown(t *testing.T) {
 		mustContain(t, m.View(), "created ")
 	})
 	t.Run("cancel", func(t *testing.T) {
-		e, m := emuModel(t, colabfake.Options{}, nil)
-		e.srv.Inject(rl)
-		m, cmd := startCreate(t, m, e, specT4)
-		m = drive(t, m, cmd)
+		e, m := createUnder(t, rl, specT4)
 		m = e.press(t, m, "c")
 		e.clk.add(time.Minute)
 		m = e.tick(t, m)
@@ -194,11 +182,8 @@ func TestCreateRateLimitedCountdown(t *testing.T) {
 // visible, growing countdown; after the last attempt other eligible specs
 // are offered, never a silent downgrade.
 func TestCreateCapacityUnavailable(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "create_runtime", Times: 1000, Status: 503,
-		Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`})
-	m, cmd := startCreate(t, m, e, specA100)
-	m = drive(t, m, cmd)
+	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "create_runtime", Times: 1000, Status: 503,
+		Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`}, specA100)
 	mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 0:10")
 	for i := 1; i < maxCreateAttempts; i++ {
 		if op := m.cr.creates[0]; op.attempt != i || op.state != createWaiting {
@@ -224,11 +209,8 @@ func TestCreateCapacityUnavailable(t *testing.T) {
 
 func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 	t.Run("too many runtimes: offer to delete one", func(t *testing.T) {
-		e, m := emuModel(t, colabfake.Options{}, nil)
-		e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
-			Code: api.FailedPrecondition, Reason: api.ReasonTooManyActiveRuntimes, Message: "too many"})
-		m, cmd := startCreate(t, m, e, specT4)
-		m = drive(t, m, cmd)
+		e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.FailedPrecondition, Reason: api.ReasonTooManyActiveRuntimes, Message: "too many"}, specT4)
 		mustContain(t, m.View(), "Too many active runtimes", "may still count", "delete rt-cpudemo4qx")
 		for !strings.Contains(m.dlg().Items[m.dlg().Cursor()].Label, "rt-v6edemo2mw") {
 			m = e.press(t, m, "down")
@@ -241,11 +223,8 @@ func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 		}
 	})
 	t.Run("usage quota: offer a CPU runtime", func(t *testing.T) {
-		e, m := emuModel(t, colabfake.Options{}, nil)
-		e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
-			Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"})
-		m, cmd := startCreate(t, m, e, specT4)
-		m = drive(t, m, cmd)
+		e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"}, specT4)
 		mustContain(t, m.View(), "Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "Pro tier", "create a CPU runtime (CPU/STANDARD)")
 		if e.srv.CreateCalls() != 1 {
 			t.Fatal("quota was retried")
@@ -257,11 +236,8 @@ func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 		}
 	})
 	t.Run("accelerator unavailable: offer the others", func(t *testing.T) {
-		e, m := emuModel(t, colabfake.Options{}, nil)
-		e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
-			Code: api.FailedPrecondition, Message: "no capacity"})
-		m, cmd := startCreate(t, m, e, specA100)
-		m = drive(t, m, cmd)
+		_, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.FailedPrecondition, Message: "no capacity"}, specA100)
 		v := m.View()
 		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
 		for _, it := range m.dlg().Items {

@@ -85,23 +85,15 @@ func emuModel(t *testing.T, o colabfake.Options, mod func(*Options)) (*emu, Mode
 // ticks back into the model.
 func drive(t testing.TB, m Model, cmd tea.Cmd) Model {
 	t.Helper()
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
+	walk(cmd, func(msg tea.Msg) tea.Cmd {
+		switch msg.(type) {
 		case tickMsg, tea.QuitMsg, nil:
-		default:
-			var next tea.Cmd
-			m, next = update(m, msg)
-			queue = append(queue, next)
+			return nil
 		}
-	}
+		var next tea.Cmd
+		m, next = update(m, msg)
+		return next
+	})
 	return m
 }
 
@@ -160,6 +152,17 @@ func startCreate(t testing.TB, m Model, e *emu, spec api.RuntimeSpecKey) (Model,
 	t.Helper()
 	cmd := m.cr.startCreate(spec, "", "", e.clk.now())
 	return m, cmd
+}
+
+// createUnder loads the demo dashboard on the emulator with fault
+// injected, sends a create of spec from it and drives the create to its
+// end (or its first wait).
+func createUnder(t *testing.T, fault colabfake.Fault, spec api.RuntimeSpecKey) (*emu, Model) {
+	t.Helper()
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	e.srv.Inject(fault)
+	m, cmd := startCreate(t, m, e, spec)
+	return e, drive(t, m, cmd)
 }
 
 func sessionNames(ss []api.Session) []string {

@@ -54,11 +54,8 @@ func TestEventLogRecordsEveryCall(t *testing.T) {
 func TestDialogErrorStaysInEventLogWrappedAtWords(t *testing.T) {
 	const url = "https://console.cloud.google.com/apis/api/colab.googleapis.com/quotas?project=my-project"
 	msg := "Quota exceeded for quota metric 'Create requests' and limit 'Create requests per minute per user' of service colab.googleapis.com; see " + url + " for the limits in force."
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Times: 1,
-		Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: msg})
-	m, cmd := startCreate(t, m, e, specT4)
-	m = drive(t, m, cmd)
+	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Times: 1,
+		Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: msg}, specT4)
 	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "Usage limit reached", "(L keeps the │ │ full error)")
 	m = e.press(t, m, "esc")
 	if m.dlg() != nil {

@@ -197,16 +197,8 @@ type runStats struct {
 func run(t testing.TB, m Model, cmd tea.Cmd) (Model, runStats) {
 	t.Helper()
 	var st runStats
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
+	walk(cmd, func(msg tea.Msg) tea.Cmd {
+		switch msg.(type) {
 		case tickMsg:
 			st.ticks++
 		case tea.QuitMsg:
@@ -214,21 +206,36 @@ func run(t testing.TB, m Model, cmd tea.Cmd) (Model, runStats) {
 		case resultMsg:
 			st.results++
 			var next tea.Cmd
-			var tm tea.Model
-			tm, next = m.Update(msg)
-			m = tm.(Model)
-			queue = append(queue, next)
+			m, next = update(m, msg)
+			return next
 		case nil:
 		default:
 			t.Fatalf("unexpected message %T", msg)
 		}
-	}
+		return nil
+	})
 	return m, st
 }
 
 // collect executes cmd and returns the resultMsgs it produces without
 // feeding them back (for delivering them late or out of order).
 func collect(cmd tea.Cmd) (out []resultMsg, ticks int) {
+	walk(cmd, func(msg tea.Msg) tea.Cmd {
+		switch msg := msg.(type) {
+		case resultMsg:
+			out = append(out, msg)
+		case tickMsg:
+			ticks++
+		}
+		return nil
+	})
+	return out, ticks
+}
+
+// walk runs cmd and every command it leads to, one at a time in the
+// order they come, the parts of a batch too: each other message goes to
+// on, which returns the command it starts (nil: none).
+func walk(cmd tea.Cmd, on func(tea.Msg) tea.Cmd) {
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -236,16 +243,13 @@ func collect(cmd tea.Cmd) (out []resultMsg, ticks int) {
 		if c == nil {
 			continue
 		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case resultMsg:
-			out = append(out, msg)
-		case tickMsg:
-			ticks++
+		msg := c()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			queue = append(queue, batch...)
+		} else {
+			queue = append(queue, on(msg))
 		}
 	}
-	return out, ticks
 }
 
 func update(m Model, msg tea.Msg) (Model, tea.Cmd) {
