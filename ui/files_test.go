@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/colabdash/colabdash/ui/common/commontest"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/colabdash/colabdash/api"
@@ -163,15 +165,6 @@ func newStallProxy(t *testing.T, upstream string) *stallProxy {
 	return s
 }
 
-func waitFor(t *testing.T, ch <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(20 * time.Second): // the client's idle watchdog is 30 s
-		t.Fatalf("%s never happened", what)
-	}
-}
-
 // startStalledDownload opens the files pane of rt-t4demo7k2p through a
 // stallProxy and starts a download of content/data.csv that the proxy
 // holds; it returns the model, the proxy and the transfer's command.
@@ -185,7 +178,7 @@ func startStalledDownload(t *testing.T, e *emu, m Model) (Model, *stallProxy, te
 	m = e.press(t, m, "f", "down", "D")
 	m = typeText(e, t, m, filepath.Join(t.TempDir(), "data.csv"))
 	m, xfer := enterDownload(t, e, m)
-	waitFor(t, stall.arrived, "the download's request")
+	commontest.WaitFor(t, stall.arrived, "the download's request")
 	return m, stall, xfer
 }
 
@@ -232,7 +225,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		if m.Profile() != "beta" || topIs[*files.Overlay](m.scr) {
 			t.Fatalf("after the switch: profile %q, files pane still open:\n%s", m.Profile(), m.View())
 		}
-		waitFor(t, stall.ended, "the old profile's download stopping")
+		commontest.WaitFor(t, stall.ended, "the old profile's download stopping")
 	})
 	t.Run("quit", func(t *testing.T) {
 		e, m := emuModel(t, colabfake.Options{}, nil)
@@ -242,7 +235,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		if _, quit := cmd().(tea.QuitMsg); !quit {
 			t.Fatalf("q did not quit from the files pane:\n%s", m.View())
 		}
-		waitFor(t, stall.ended, "the download stopping on quit")
+		commontest.WaitFor(t, stall.ended, "the download stopping on quit")
 	})
 }
 
@@ -255,7 +248,7 @@ func TestLateFilesAnswerStaysWithItsRuntime(t *testing.T) {
 	m, stall, xfer := startStalledDownload(t, e, m)
 	m = e.press(t, m, "esc")
 	mustContain(t, m.View(), "files pane closed: stopping the download of data.csv…")
-	waitFor(t, stall.ended, "the download stopping when its pane closed")
+	commontest.WaitFor(t, stall.ended, "the download stopping when its pane closed")
 	late := xfer()
 	m = m.selectID(t, "rt-cpudemo4qx")
 	m = e.press(t, m, "f")
@@ -403,7 +396,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		e, m := emuModel(t, colabfake.Options{}, nil)
 		m, stall, xfer := startStalledDownload(t, e, m)
 		m = e.press(t, m, "esc")
-		waitFor(t, stall.ended, "the download stopping when its pane closed")
+		commontest.WaitFor(t, stall.ended, "the download stopping when its pane closed")
 		m = drive(t, m, xfer)
 		mustContain(t, m.View(), "download of data.csv on rt-t4demo7k2p cancelled: partial kept, resumes when downloaded again")
 	})

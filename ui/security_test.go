@@ -184,23 +184,6 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 	}
 }
 
-// A paste of "a1", ESC "]0;T" BEL, CR, "00" into the filter leaves no
-// control.
-func TestPasteIntoFilterDropsControls(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = e.press(t, m, "/")
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("a1\x1b]0;T\x07\r00")})
-	if m.rt.Filter() != "a100" {
-		t.Fatalf("filter after the paste = %q, want %q", m.rt.Filter(), "a100")
-	}
-	assertInert(t, "filter", m.View(), 120)
-	// A paste of controls only changes nothing.
-	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("\x1b[2J\x07")})
-	if m.rt.Filter() != "a100" {
-		t.Fatalf("filter after a paste of controls = %q", m.rt.Filter())
-	}
-}
-
 // The no-credentials screen quotes files and the environment.
 func TestAuthScreenNeverDrivesTheTerminal(t *testing.T) {
 	m := NewAuthError(AuthErrorInfo{Headline: "bad credentials file " + hostile, Tried: []string{"GOOGLE_APPLICATION_CREDENTIALS=" + hostile},

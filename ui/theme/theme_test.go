@@ -54,3 +54,14 @@ func TestDetectTheme(t *testing.T) {
 		})
 	}
 }
+
+// NO_COLOR set to anything, "0" included, turns colour off; unset or
+// empty leaves it on.
+func TestNoColorFromEnv(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "1": true, "yes": true, "true": true, "0": true} {
+		t.Setenv("NO_COLOR", v)
+		if NoColorFromEnv() != want {
+			t.Errorf("NO_COLOR=%q: %v", v, !want)
+		}
+	}
+}

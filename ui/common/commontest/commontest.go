@@ -166,3 +166,25 @@ func Resources(ramUsed float64, gpuUtil float64, everUsed bool) apimon.Resources
 func Kernel(id, state string, last time.Time, conns int) apimon.Kernel {
 	return apimon.Kernel{ID: id, Name: "python3", ExecutionState: state, LastActivity: last, Connections: conns}
 }
+
+// MustSize is AssertSize that stops the test at once: lines, when they
+// are exactly h lines none wider than w cells.
+func MustSize(t testing.TB, what string, lines []string, w, h int) []string {
+	t.Helper()
+	if AssertSize(t, what, lines, w, h); t.Failed() {
+		t.FailNow()
+	}
+	return lines
+}
+
+// WaitFor waits for ch to close or send, failing the test when that has
+// not happened after 20 s (under a client's 30 s idle watchdog): what
+// says what never happened.
+func WaitFor(t testing.TB, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s never happened", what)
+	}
+}

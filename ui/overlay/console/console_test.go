@@ -6,10 +6,13 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
 func TestCompleteStatement(t *testing.T) {
@@ -32,14 +35,18 @@ func TestCompleteStatement(t *testing.T) {
 	}
 }
 
-// Multi-line input: alt+enter and ctrl+j add a line, enter on an open
-// block adds a line, and enter on a complete statement runs the whole
-// input (its trailing blank lines cut); enter on an empty input does
-// nothing.
+// Multi-line input: a paste keeps its lines, alt+enter and ctrl+j add a
+// line, enter on an open block adds a line, and enter on a complete
+// statement runs the whole input (its trailing blank lines cut); enter
+// on an empty input does nothing.
 func TestMultiLineInput(t *testing.T) {
 	c, _, p := fixture(t, 80, 24)
 	if eff := press(p, c, "enter"); eff != nil {
 		t.Fatalf("enter on an empty input: %#v", eff)
+	}
+	// A paste keeps its lines, a CRLF read as one break.
+	if eff := p.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("print(1)\r\nprint(2)"), Paste: true}, c); eff != nil || p.Input() != "print(1)\nprint(2)" {
+		t.Fatalf("paste: input %q, effect %#v", p.Input(), eff)
 	}
 	p.SetInput("print(1)")
 	press(p, c, "alt+enter", "print(2)", "ctrl+j", "for i in range(2):")
@@ -53,7 +60,7 @@ func TestMultiLineInput(t *testing.T) {
 	if got := p.Input(); got != "print(1)\nprint(2)\nfor i in range(2):\n    print(i)\n" {
 		t.Fatalf("input: %q", got)
 	}
-	mustContain(t, screen(t, p, c), ">>> print(1)", "... print(2)", "...     print(i)")
+	commontest.MustContain(t, screen(t, p, c), ">>> print(1)", "... print(2)", "...     print(i)")
 	eff := press(p, c, "enter") // the empty line closes the block: it runs
 	if rc, ok := eff.(common.RunCode); !ok || rc.Code != "print(1)\nprint(2)\nfor i in range(2):\n    print(i)" {
 		t.Fatalf("enter on a complete statement: %#v", eff)
@@ -88,7 +95,7 @@ func TestKeysOfOtherScopesAreText(t *testing.T) {
 	if rc, ok := press(p, c, "ctrl+r").(common.RunCode); !ok || rc.Code != "print(1)" {
 		t.Fatalf("the rebound run key did not run: %#v", rc)
 	}
-	mustContain(t, keyHelp(p, c), "ctrl+r run")
+	commontest.MustContain(t, keyHelp(p, c), "ctrl+r run")
 }
 
 // ctrl+c never quits from the console: idle it clears the input and says
@@ -97,7 +104,7 @@ func TestKeysOfOtherScopesAreText(t *testing.T) {
 func TestCtrlCAndEsc(t *testing.T) {
 	c, runs, p := fixture(t, 80, 24)
 	p.SetInput("x = 1")
-	mustContain(t, keyHelp(p, c), "enter run · esc back · ctrl+c clear")
+	commontest.MustContain(t, keyHelp(p, c), "enter run · esc back · ctrl+c clear")
 	eff := press(p, c, "ctrl+c")
 	if s, ok := eff.(common.Say); !ok || s.Text != "ctrl+c does not quit from the console: esc goes back to the dashboard" {
 		t.Fatalf("idle ctrl+c: %#v", eff)
@@ -107,7 +114,7 @@ func TestCtrlCAndEsc(t *testing.T) {
 	}
 	runs.run = &Run{Session: sess, Started: t0, Attempt: 1}
 	p.SetInput("y = 2")
-	mustContain(t, keyHelp(p, c), "ctrl+c stop the code")
+	commontest.MustContain(t, keyHelp(p, c), "ctrl+c stop the code")
 	if eff := press(p, c, "ctrl+c"); eff != (common.StopCode{}) {
 		t.Fatalf("ctrl+c while code runs: %#v", eff)
 	}
@@ -129,9 +136,9 @@ func TestCtrlCAndEsc(t *testing.T) {
 func TestTitle(t *testing.T) {
 	c, runs, p := fixture(t, 100, 24)
 	body := draw(t, p, c)
-	mustContain(t, body[0], "RUN CODE · r-alpha · session colabdash-1a2b", "esc back (runs keep going)")
+	commontest.MustContain(t, body[0], "RUN CODE · r-alpha · session colabdash-1a2b", "esc back (runs keep going)")
 	runs.closed[sess] = true
-	mustContain(t, draw(t, p, c)[0], "RUN CODE · r-alpha · no session (enter asks to open one)")
+	commontest.MustContain(t, draw(t, p, c)[0], "RUN CODE · r-alpha · no session (enter asks to open one)")
 }
 
 // The run in flight is the transcript's last line: how long it has run,
@@ -142,21 +149,21 @@ func TestRunningLine(t *testing.T) {
 	runs.transcript(sess).AddIn(sess, "train()")
 	runs.run = &Run{Session: sess, Started: t0.Add(-time.Minute), Attempt: 1}
 	v := screen(t, p, c)
-	mustContain(t, v, "In [colabdash-1a2b]: print(1)", "  1", "✓ done", "In [colabdash-1a2b]: train()",
+	commontest.MustContain(t, v, "In [colabdash-1a2b]: print(1)", "  1", "✓ done", "In [colabdash-1a2b]: train()",
 		"  running… "+state.FormatCountdown(time.Minute))
 	if strings.Contains(v, "reattached") {
 		t.Fatalf("a first attempt says reattached:\n%s", v)
 	}
 	// A reattached run says what happened in words.
 	runs.run.Attempt = 3
-	mustContain(t, screen(t, p, c), "reattached to the running code 2 times (same executionId)")
+	commontest.MustContain(t, screen(t, p, c), "reattached to the running code 2 times (same executionId)")
 	runs.run.Stopping = true
-	mustContain(t, screen(t, p, c), "  stopping… (closing session colabdash-1a2b)")
+	commontest.MustContain(t, screen(t, p, c), "  stopping… (closing session colabdash-1a2b)")
 	// The run ends: the app writes its outcome.
 	runs.run = nil
 	runs.transcript(sess).AddFailure("the session was closed", true)
 	v = screen(t, p, c)
-	mustContain(t, v, "✕ stopped: the session was closed")
+	commontest.MustContain(t, v, "✕ stopped: the session was closed")
 	if strings.Contains(v, "running…") || strings.Contains(v, "stopping…") {
 		t.Fatalf("still running:\n%s", v)
 	}
@@ -170,7 +177,7 @@ func TestTranscriptBelongsToItsSession(t *testing.T) {
 	runs.ran(sess, "print('first')", api.ExecuteCodeResult{Stdout: "first\n"})
 	runs.ran(other, "print('second')", api.ExecuteCodeResult{Stdout: "second\n"})
 	v := screen(t, p, c)
-	mustContain(t, v, "In [colabdash-1a2b]: print('first')")
+	commontest.MustContain(t, v, "In [colabdash-1a2b]: print('first')")
 	if strings.Contains(v, "second") {
 		t.Fatalf("the first session's console shows the second one's run:\n%s", v)
 	}
@@ -180,7 +187,7 @@ func TestTranscriptBelongsToItsSession(t *testing.T) {
 		t.Fatalf("show another session: scroll %d, session %q", p.scroll, p.Session())
 	}
 	v = screen(t, p, c)
-	mustContain(t, v, "In [colabdash-9z9z]: print('second')", "session colabdash-9z9z")
+	commontest.MustContain(t, v, "In [colabdash-9z9z]: print('second')", "session colabdash-9z9z")
 	if strings.Contains(v, "first") {
 		t.Fatalf("the second session's console shows the first one's run:\n%s", v)
 	}
@@ -210,15 +217,15 @@ func TestTranscriptIsBounded(t *testing.T) {
 	if len(tr.lines) > MaxTranscriptLines || tr.bytes > MaxTranscriptBytes || tr.dropped == 0 {
 		t.Fatalf("transcript: %d lines, %d bytes, %d dropped", len(tr.lines), tr.bytes, tr.dropped)
 	}
-	mustContain(t, screen(t, p, c), "output line 39999", "✓ done")
-	mustContain(t, keyHelp(p, c), "pgup/pgdn scroll")
+	commontest.MustContain(t, screen(t, p, c), "output line 39999", "✓ done")
+	commontest.MustContain(t, keyHelp(p, c), "pgup/pgdn scroll")
 	// pgup stops at the top, where the marker says what was dropped.
 	p.scroll = 1 << 30
 	press(p, c, "pgup")
 	top := p.scroll
-	mustContain(t, screen(t, p, c), itoaThousands(tr.dropped)+" earlier lines dropped (the console keeps the last 10,000)",
+	commontest.MustContain(t, screen(t, p, c), itoaThousands(tr.dropped)+" earlier lines dropped (the console keeps the last 10,000)",
 		"newer lines below (pgdn)")
-	mustContain(t, keyHelp(p, c), "enter run · esc back · ctrl+c clear · pgup/pgdn scroll (↓ newer below)")
+	commontest.MustContain(t, keyHelp(p, c), "enter run · esc back · ctrl+c clear · pgup/pgdn scroll (↓ newer below)")
 	press(p, c, "pgup")
 	if p.scroll != top {
 		t.Fatalf("pgup at the top moved: %d → %d", top, p.scroll)
@@ -245,7 +252,7 @@ func TestDropMarkerSingular(t *testing.T) {
 	p.scroll = 1 << 30
 	press(p, c, "pgup")
 	v := screen(t, p, c)
-	mustContain(t, v, "  … 1 earlier line dropped (the console keeps the last 10,000)", "  line 1")
+	commontest.MustContain(t, v, "  … 1 earlier line dropped (the console keeps the last 10,000)", "  line 1")
 	if strings.Contains(v, "  line 0\n") {
 		t.Fatalf("the dropped line is shown:\n%s", v)
 	}
@@ -296,7 +303,7 @@ func TestSmallestScreen(t *testing.T) {
 	runs.ran(sess, "print(1)", api.ExecuteCodeResult{Stdout: "1\n"})
 	p.SetInput(strings.Repeat("x = 1\n", 12) + "LAST")
 	body := draw(t, p, c)
-	mustContain(t, body[0], "RUN CODE")
+	commontest.MustContain(t, body[0], "RUN CODE")
 	v := strings.Join(body, "\n")
-	mustContain(t, v, "✓ done", "LAST█")
+	commontest.MustContain(t, v, "✓ done", "LAST█")
 }

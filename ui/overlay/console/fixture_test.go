@@ -5,14 +5,11 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
@@ -22,7 +19,7 @@ const (
 )
 
 // t0 is the fixture's fixed clock.
-var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+var t0 = commontest.T0
 
 // fakeRuns is the app's run-code state as the console reads it: one
 // transcript per session, at most one run in flight, closed sessions.
@@ -65,19 +62,9 @@ func (f *fakeRuns) ran(session, code string, res api.ExecuteCodeResult) {
 // that session with nothing run yet.
 func fixture(t testing.TB, w, h int) (*common.Context, *fakeRuns, *Overlay) {
 	t.Helper()
-	snap := state.New(state.Config{})
-	snap.ApplyRuntimes(t0, []api.Runtime{{Name: rt, RuntimeSpec: api.RuntimeSpecKey{}}})
-	snap.ApplySessions(t0, rt, []api.Session{{Name: sess}})
-	c := &common.Context{
-		Snap:     snap,
-		Keys:     keymap.Default(),
-		Styles:   theme.New(true, theme.Dark),
-		Now:      func() time.Time { return t0 },
-		Location: time.UTC,
-		Redact:   func(s string) string { return s },
-		Layout:   common.Layout{W: w, H: h},
-		Selected: rt,
-	}
+	c := commontest.Context(w, h, commontest.Runtime(api.LastSegment(rt), api.RuntimeSpecKey{}, time.Time{}))
+	c.Snap.ApplySessions(t0, rt, []api.Session{{Name: sess}})
+	c.Selected = rt
 	runs := &fakeRuns{transcripts: map[string]*Transcript{}, closed: map[string]bool{}}
 	p := New(runs)
 	p.Show(rt, sess)
@@ -109,47 +96,11 @@ func screen(t testing.TB, p *Overlay, c *common.Context) string {
 	return strings.Join(draw(t, p, c), "\n")
 }
 
-func mustContain(t testing.TB, s string, want ...string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(s, w) {
-			t.Fatalf("missing %q in:\n%s", w, s)
-		}
-	}
-}
-
-// keyOf is the key message a terminal sends for name ("enter",
-// "alt+enter", "ctrl+j", "ctrl+c", "esc", "pgup", "pgdown", "up"), or
-// the runes typed.
-func keyOf(name string) tea.KeyMsg {
-	switch name {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "alt+enter":
-		return tea.KeyMsg{Type: tea.KeyEnter, Alt: true}
-	case "ctrl+j":
-		return tea.KeyMsg{Type: tea.KeyCtrlJ}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	case "ctrl+r":
-		return tea.KeyMsg{Type: tea.KeyCtrlR}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "pgup":
-		return tea.KeyMsg{Type: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyMsg{Type: tea.KeyPgDown}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
-}
-
 // press sends each key in turn and returns the last one's effect.
 func press(p *Overlay, c *common.Context, keys ...string) common.Effect {
 	var eff common.Effect
 	for _, k := range keys {
-		eff = p.HandleKey(keyOf(k), c)
+		eff = p.HandleKey(commontest.Key(k), c)
 	}
 	return eff
 }

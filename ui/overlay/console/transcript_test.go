@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/colabdash/colabdash/ui/common/commontest"
+
 	"github.com/colabdash/colabdash/api"
 )
 
@@ -59,7 +61,7 @@ func TestTranscriptDropsControls(t *testing.T) {
 	if strings.ContainsAny(v, "\x1b\x07\u009b\r") {
 		t.Fatalf("controls reached the screen: %q", v)
 	}
-	mustContain(t, v, "  red", "  next")
+	commontest.MustContain(t, v, "  red", "  next")
 }
 
 // A line longer than maxLineBytes keeps its first maxLineBytes (never

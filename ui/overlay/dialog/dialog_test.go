@@ -9,48 +9,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
-
-// clock is a fixture clock the tests move by hand.
-type clock struct{ t time.Time }
-
-func (c *clock) now() time.Time      { return c.t }
-func (c *clock) add(d time.Duration) { c.t = c.t.Add(d) }
-
-// fixture is a Context of a 100×30 screen over an empty snapshot, on clk.
-func fixture(clk *clock) *common.Context {
-	return &common.Context{
-		Snap:     state.New(state.Config{}),
-		Keys:     keymap.Default(),
-		Styles:   theme.New(true, theme.Dark),
-		Now:      clk.now,
-		Location: time.UTC,
-		Redact:   func(s string) string { return s },
-		Layout:   common.Layout{W: 100, H: 30},
-	}
-}
-
-func keyMsg(s string) tea.KeyMsg {
-	switch s {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
 
 // replies opens d with an answer that records its replies; the effect
 // of a reply is a Say naming it.
@@ -63,13 +24,20 @@ func replies(d *Dialog) *[]Reply {
 	return &got
 }
 
+// fixture is a Context of a 100×30 screen on clk.
+func fixture(clk *commontest.Clock) *common.Context {
+	c := commontest.Context(100, 30)
+	c.Now = clk.Now
+	return c
+}
+
 // press sends keys one by one, each after the grace period.
-func press(t *testing.T, clk *clock, c *common.Context, d *Dialog, keys ...string) common.Effect {
+func press(t *testing.T, clk *commontest.Clock, c *common.Context, d *Dialog, keys ...string) common.Effect {
 	t.Helper()
 	var e common.Effect
 	for _, k := range keys {
-		clk.add(Grace + time.Millisecond)
-		e = d.HandleKey(keyMsg(k), c)
+		clk.Add(Grace + time.Millisecond)
+		e = d.HandleKey(commontest.Key(k), c)
 	}
 	return e
 }
@@ -84,15 +52,6 @@ func view(t *testing.T, c *common.Context, d *Dialog, w int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func mustContain(t *testing.T, v string, want ...string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(v, w) {
-			t.Fatalf("lacks %q:\n%s", w, v)
-		}
-	}
 }
 
 // answered reports the effect Then of an Answer that closes d, failing
@@ -110,9 +69,9 @@ func answered(t *testing.T, e common.Effect, d *Dialog) common.Effect {
 // it, and the status line says it was ignored; the bottom border is
 // dotted until the grace period is over, and a regrace starts it anew.
 func TestGraceIgnoresEarlyKeys(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
-	d := New(Confirm, clk.now(), "Delete runtime rt-x?")
+	d := New(Confirm, clk.Now(), "Delete runtime rt-x?")
 	got := replies(d)
 	ignored := func(e common.Effect, what string) {
 		t.Helper()
@@ -120,18 +79,18 @@ func TestGraceIgnoresEarlyKeys(t *testing.T) {
 			t.Fatalf("%s inside the grace period: %#v, replies %+v", what, e, *got)
 		}
 	}
-	ignored(d.HandleKey(keyMsg("y"), c), "key y")
-	mustContain(t, view(t, c, d, 80), "└┄┄")
-	clk.add(Grace - time.Millisecond)
-	ignored(d.HandleKey(keyMsg("y"), c), "key y")
+	ignored(d.HandleKey(commontest.Key("y"), c), "key y")
+	commontest.MustContain(t, view(t, c, d, 80), "└┄┄")
+	clk.Add(Grace - time.Millisecond)
+	ignored(d.HandleKey(commontest.Key("y"), c), "key y")
 	ignored(d.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("yes"), Paste: true}, c), "pasted text")
-	clk.add(time.Millisecond)
+	clk.Add(time.Millisecond)
 	if v := view(t, c, d, 80); strings.Contains(v, "┄") {
 		t.Fatalf("still dotted after the grace period:\n%s", v)
 	}
-	d.Regrace(clk.now())
-	ignored(d.HandleKey(keyMsg("y"), c), "key y")
-	mustContain(t, view(t, c, d, 80), "└┄┄")
+	d.Regrace(clk.Now())
+	ignored(d.HandleKey(commontest.Key("y"), c), "key y")
+	commontest.MustContain(t, view(t, c, d, 80), "└┄┄")
 	if then := answered(t, press(t, clk, c, d, "y"), d); then != (common.Say{Text: "answered"}) || !(*got)[0].OK {
 		t.Fatalf("y after the grace period: %#v, replies %+v", then, *got)
 	}
@@ -140,12 +99,12 @@ func TestGraceIgnoresEarlyKeys(t *testing.T) {
 // esc backs out of a confirmation even inside its grace period: a stray
 // esc only cancels, which is always safe.
 func TestEscCancelsInsideTheGrace(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
-	d := New(Typed, clk.now(), "Close NOTEBOOK session s?")
+	d := New(Typed, clk.Now(), "Close NOTEBOOK session s?")
 	d.Want = "close"
 	got := replies(d)
-	if answered(t, d.HandleKey(keyMsg("esc"), c), d); len(*got) != 1 || (*got)[0].OK {
+	if answered(t, d.HandleKey(commontest.Key("esc"), c), d); len(*got) != 1 || (*got)[0].OK {
 		t.Fatalf("esc inside the grace: replies %+v", *got)
 	}
 }
@@ -154,32 +113,32 @@ func TestEscCancelsInsideTheGrace(t *testing.T) {
 // typed ahead at once (no dotted border), unless its opener guards it
 // (one that appears by itself).
 func TestOnlyGuardedDialogsIgnoreEarlyKeys(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
 	for kind, guarded := range map[Kind]bool{Confirm: true, Typed: true, Input: false, Choice: false} {
-		if d := New(kind, clk.now(), "t"); d.Guard != guarded {
+		if d := New(kind, clk.Now(), "t"); d.Guard != guarded {
 			t.Errorf("kind %d: Guard %v, want %v", kind, d.Guard, guarded)
 		}
 	}
-	ch := NewChoice(clk.now(), "New runtime: variant", []Item{{Label: "CPU"}, {Label: "GPU"}}, 0)
+	ch := NewChoice(clk.Now(), "New runtime: variant", []Item{{Label: "CPU"}, {Label: "GPU"}}, 0)
 	got := replies(ch)
 	if v := view(t, c, ch, 80); strings.Contains(v, "┄") {
 		t.Fatalf("an unguarded choice is drawn as ignoring keys:\n%s", v)
 	}
-	if e := ch.HandleKey(keyMsg("j"), c); e != nil || ch.Cursor() != 1 {
+	if e := ch.HandleKey(commontest.Key("j"), c); e != nil || ch.Cursor() != 1 {
 		t.Fatalf("j typed ahead: %#v, cursor %d", e, ch.Cursor())
 	}
-	if answered(t, ch.HandleKey(keyMsg("enter"), c), ch); len(*got) != 1 || (*got)[0].Choice != 1 {
+	if answered(t, ch.HandleKey(commontest.Key("enter"), c), ch); len(*got) != 1 || (*got)[0].Choice != 1 {
 		t.Fatalf("enter typed ahead: replies %+v", *got)
 	}
-	in := New(Input, clk.now(), "Open a session on rt-x")
-	in.HandleKey(keyMsg("s1"), c)
+	in := New(Input, clk.Now(), "Open a session on rt-x")
+	in.HandleKey(commontest.Key("s1"), c)
 	if in.Input() != "s1" {
 		t.Fatalf("text typed ahead into an input: %q", in.Input())
 	}
-	g := NewChoice(clk.now(), "Create GPU: outcome unknown", []Item{{Label: "re-send"}, {Label: "leave it"}}, 0)
+	g := NewChoice(clk.Now(), "Create GPU: outcome unknown", []Item{{Label: "re-send"}, {Label: "leave it"}}, 0)
 	g.Guard = true
-	if e, ok := g.HandleKey(keyMsg("enter"), c).(common.Say); !ok || !strings.Contains(e.Text, "key enter ignored") {
+	if e, ok := g.HandleKey(commontest.Key("enter"), c).(common.Say); !ok || !strings.Contains(e.Text, "key enter ignored") {
 		t.Fatalf("enter on a guarded choice inside its grace: %#v", e)
 	}
 }
@@ -187,22 +146,30 @@ func TestOnlyGuardedDialogsIgnoreEarlyKeys(t *testing.T) {
 // Only y confirms; enter, esc and every other key cancel; ctrl+c quits
 // the dashboard without answering.
 func TestConfirmOnlyY(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
 	for _, k := range []string{"enter", "esc", "n", "Y", " "} {
-		d := New(Confirm, clk.now(), "Delete runtime rt-x?", "This cannot be undone.")
+		d := New(Confirm, clk.Now(), "Delete runtime rt-x?", "This cannot be undone.")
 		got := replies(d)
 		answered(t, press(t, clk, c, d, k), d)
 		if len(*got) != 1 || (*got)[0].OK {
 			t.Fatalf("%q: replies %+v, want one cancel", k, *got)
 		}
 	}
-	d := New(Confirm, clk.now(), "Delete runtime rt-x?", "This cannot be undone.")
-	got := replies(d)
-	if e := d.HandleKey(keyMsg("ctrl+c"), c); e != (common.Quit{}) || len(*got) != 0 {
-		t.Fatalf("ctrl+c: %#v, replies %+v; want a quit and no answer", e, *got)
+	// ctrl+c quits from every kind of dialog, inside its grace period or
+	// not, and answers nothing (README promises it, as in k9s).
+	for _, d := range []*Dialog{New(Confirm, clk.Now(), "Delete runtime rt-x?"), New(Typed, clk.Now(), "Close NOTEBOOK session s?"),
+		New(Input, clk.Now(), "Open a session on rt-x"), NewChoice(clk.Now(), "New runtime: variant", []Item{{Label: "CPU"}}, 0)} {
+		got := replies(d)
+		if e := d.HandleKey(commontest.Key("ctrl+c"), c); e != (common.Quit{}) || len(*got) != 0 {
+			t.Fatalf("%s: ctrl+c: %#v, replies %+v; want a quit and no answer", d.Title, e, *got)
+		}
+		if e := press(t, clk, c, d, "ctrl+c"); e != (common.Quit{}) || len(*got) != 0 {
+			t.Fatalf("%s: ctrl+c after the grace: %#v, replies %+v", d.Title, e, *got)
+		}
 	}
-	mustContain(t, view(t, c, d, 80), "Delete runtime rt-x?", "This cannot be undone.", "y confirm · any other key cancels")
+	d := New(Confirm, clk.Now(), "Delete runtime rt-x?", "This cannot be undone.")
+	commontest.MustContain(t, view(t, c, d, 80), "Delete runtime rt-x?", "This cannot be undone.", "y confirm · any other key cancels")
 	if ks := d.Keys(c); len(ks) != 2 || ks[0].Help().Key != "y" {
 		t.Fatalf("footer keys %+v", ks)
 	}
@@ -210,9 +177,9 @@ func TestConfirmOnlyY(t *testing.T) {
 
 // A dialog without an answer just closes.
 func TestNoAnswerJustCloses(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
-	d := New(Confirm, clk.now(), "On top")
+	d := New(Confirm, clk.Now(), "On top")
 	if then := answered(t, press(t, clk, c, d, "y"), d); then != nil {
 		t.Fatalf("then %#v", then)
 	}
@@ -221,16 +188,16 @@ func TestNoAnswerJustCloses(t *testing.T) {
 // Typing the wrong word and Enter in a typed confirmation says what to
 // type, until the next key; the right word confirms with it as input.
 func TestTypedConfirmMismatchSaysSo(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
-	d := New(Typed, clk.now(), "Close NOTEBOOK session s1?", "Closing it shuts its kernel down.")
+	d := New(Typed, clk.Now(), "Close NOTEBOOK session s1?", "Closing it shuts its kernel down.")
 	d.Want = "close"
 	got := replies(d)
-	mustContain(t, view(t, c, d, 80), "Close NOTEBOOK session", "type close and press enter (esc cancels)")
+	commontest.MustContain(t, view(t, c, d, 80), "Close NOTEBOOK session", "type close and press enter (esc cancels)")
 	if e := press(t, clk, c, d, "c", "l", "o", "s", "enter"); e != nil {
 		t.Fatalf("clos confirmed: %#v", e)
 	}
-	mustContain(t, view(t, c, d, 80), "type close to confirm")
+	commontest.MustContain(t, view(t, c, d, 80), "type close to confirm")
 	press(t, clk, c, d, "e")
 	if v := view(t, c, d, 80); strings.Contains(v, "✕") {
 		t.Fatalf("the mismatch stayed after the next key:\n%s", v)
@@ -248,9 +215,9 @@ func TestTypedConfirmMismatchSaysSo(t *testing.T) {
 // problem wrapped (not cut) under the field; an empty one shows the hint;
 // a required one refuses enter until something is typed.
 func TestInputValidation(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
-	d := New(Input, clk.now(), "New runtime: runtime id", "Runtime id (optional).")
+	d := New(Input, clk.Now(), "New runtime: runtime id", "Runtime id (optional).")
 	d.Hint = "empty: Colab chooses the id"
 	d.Validate = func(s string) error {
 		if strings.HasSuffix(s, "-") {
@@ -259,13 +226,13 @@ func TestInputValidation(t *testing.T) {
 		return nil
 	}
 	got := replies(d)
-	mustContain(t, view(t, c, d, 60), "empty: Colab chooses the id", "enter continue · esc cancel")
+	commontest.MustContain(t, view(t, c, d, 60), "empty: Colab chooses the id", "enter continue · esc cancel")
 	press(t, clk, c, d, "a", "b", "-")
 	if d.Problem() == "" {
 		t.Fatal("ab- accepted")
 	}
 	v := view(t, c, d, 40)
-	mustContain(t, v, "must end with a letter", "or digit, not a hyphen")
+	commontest.MustContain(t, v, "must end with a letter", "or digit, not a hyphen")
 	for _, ln := range strings.Split(v, "\n") {
 		if strings.Contains(ln, "…") {
 			t.Fatalf("validation error cut: %q\n%s", ln, v)
@@ -275,13 +242,13 @@ func TestInputValidation(t *testing.T) {
 		t.Fatalf("an invalid input was submitted: %#v", e)
 	}
 	press(t, clk, c, d, "backspace", "1")
-	mustContain(t, view(t, c, d, 60), "✓ valid")
+	commontest.MustContain(t, view(t, c, d, 60), "✓ valid")
 	answered(t, press(t, clk, c, d, "enter"), d)
 	if len(*got) != 1 || (*got)[0].Input != "ab1" {
 		t.Fatalf("replies %+v", *got)
 	}
 
-	r := New(Input, clk.now(), "Upload to rt-x:/content")
+	r := New(Input, clk.Now(), "Upload to rt-x:/content")
 	r.Required = "type the path of a local file"
 	got = replies(r)
 	// Before anything is typed it is a hint, not an error.
@@ -291,14 +258,14 @@ func TestInputValidation(t *testing.T) {
 	if e := press(t, clk, c, r, "enter"); e != nil || len(*got) != 0 {
 		t.Fatalf("an empty required input was submitted: %#v", e)
 	}
-	mustContain(t, view(t, c, r, 60), "✕ type the path of a local file")
+	commontest.MustContain(t, view(t, c, r, 60), "✕ type the path of a local file")
 }
 
 // A choice's cursor starts on the first enabled item (or the one asked
 // for when enabled), skips disabled ones both ways, and enter on one
 // answers with its index; other keys leave the list as it is.
 func TestChoiceSkipsDisabledItems(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
 	items := []Item{
 		{Label: "H100", Note: "(not eligible on tier Pro)", Disabled: true},
@@ -307,16 +274,16 @@ func TestChoiceSkipsDisabledItems(t *testing.T) {
 		{Label: "A100"},
 		{Label: "V6E1", Disabled: true},
 	}
-	d := NewChoice(clk.now(), "New runtime: accelerator (GPU)", items, 0)
+	d := NewChoice(clk.Now(), "New runtime: accelerator (GPU)", items, 0)
 	if d.Cursor() != 1 {
 		t.Fatalf("cursor on %d, want the first enabled item", d.Cursor())
 	}
-	if NewChoice(clk.now(), "t", items, 3).Cursor() != 3 || NewChoice(clk.now(), "t", items, 2).Cursor() != 1 {
+	if NewChoice(clk.Now(), "t", items, 3).Cursor() != 3 || NewChoice(clk.Now(), "t", items, 2).Cursor() != 1 {
 		t.Fatal("the cursor asked for is not where the choice starts (or is on a disabled item)")
 	}
 	got := replies(d)
 	v := view(t, c, d, 80)
-	mustContain(t, v, "› T4", "H100  (not eligible on tier Pro)", "↑/↓ move · enter choose · esc cancel")
+	commontest.MustContain(t, v, "› T4", "H100  (not eligible on tier Pro)", "↑/↓ move · enter choose · esc cancel")
 	press(t, clk, c, d, "down", "down", "down", "j")
 	if it := d.Items[d.Cursor()]; it.Disabled || it.Label != "A100" {
 		t.Fatalf("cursor on %q (disabled %v)", it.Label, it.Disabled)
@@ -334,7 +301,7 @@ func TestChoiceSkipsDisabledItems(t *testing.T) {
 		t.Fatalf("replies %+v", *got)
 	}
 	// Nothing enabled: enter does nothing.
-	none := NewChoice(clk.now(), "t", []Item{{Label: "a", Disabled: true}}, 0)
+	none := NewChoice(clk.Now(), "t", []Item{{Label: "a", Disabled: true}}, 0)
 	if e := press(t, clk, c, none, "enter"); e != nil {
 		t.Fatalf("enter chose a disabled item: %#v", e)
 	}
@@ -344,13 +311,13 @@ func TestChoiceSkipsDisabledItems(t *testing.T) {
 // typed ahead count at once) without answering; ctrl+c quits, answering
 // nothing.
 func TestEscGoesBackAStep(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
-	first := NewChoice(clk.now(), "step 1", []Item{{Label: "a"}, {Label: "b"}}, 1)
-	d := New(Input, clk.now(), "step 2")
+	first := NewChoice(clk.Now(), "step 1", []Item{{Label: "a"}, {Label: "b"}}, 1)
+	d := New(Input, clk.Now(), "step 2")
 	d.Back = first
 	got := replies(d)
-	mustContain(t, view(t, c, d, 80), "esc back")
+	commontest.MustContain(t, view(t, c, d, 80), "esc back")
 	if d.Keys(c)[1].Help().Desc != "back" {
 		t.Fatalf("footer %+v", d.Keys(c))
 	}
@@ -361,7 +328,7 @@ func TestEscGoesBackAStep(t *testing.T) {
 	if first.Cursor() != 1 {
 		t.Fatal("going back lost the answer")
 	}
-	if _, ok := first.HandleKey(keyMsg("enter"), c).(common.Answer); !ok {
+	if _, ok := first.HandleKey(commontest.Key("enter"), c).(common.Answer); !ok {
 		t.Fatal("the step gone back to did not take a key typed ahead")
 	}
 	if e := press(t, clk, c, d, "ctrl+c"); e != (common.Quit{}) || len(*got) != 0 {
@@ -374,9 +341,9 @@ func TestEscGoesBackAStep(t *testing.T) {
 // for an older input is dropped, enter waits for the answer and then
 // submits, unless it names a problem.
 func TestCheckCommand(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
-	d := New(Input, clk.now(), "Download data.csv")
+	d := New(Input, clk.Now(), "Download data.csv")
 	calls := 0
 	d.Check = func(in string) Check {
 		calls++
@@ -401,14 +368,14 @@ func TestCheckCommand(t *testing.T) {
 	if first.Owner() != d || calls != 1 {
 		t.Fatal("the check's answer does not name its dialog")
 	}
-	mustContain(t, view(t, c, d, 80), "checking…")
+	commontest.MustContain(t, view(t, c, d, 80), "checking…")
 	second := run(press(t, clk, c, d, "a"))
 	if e := d.Checked(first, true, c); e != nil || !strings.Contains(view(t, c, d, 80), "checking…") {
 		t.Fatal("the answer for b counted for ba")
 	}
 	d.Checked(second, true, c)
-	mustContain(t, view(t, c, d, 80), "✓ downloads to ba")
-	if e := d.HandleKey(keyMsg("enter"), c); e == nil || calls != 2 {
+	commontest.MustContain(t, view(t, c, d, 80), "✓ downloads to ba")
+	if e := d.HandleKey(commontest.Key("enter"), c); e == nil || calls != 2 {
 		t.Fatalf("enter on a checked input did not submit (%d checks)", calls)
 	}
 	if len(*got) != 1 || (*got)[0].Input != "ba" {
@@ -416,7 +383,7 @@ func TestCheckCommand(t *testing.T) {
 	}
 
 	// Enter before the answer waits for it; a problem refuses it.
-	d2 := New(Input, clk.now(), "Download data.csv")
+	d2 := New(Input, clk.Now(), "Download data.csv")
 	d2.Check = d.Check
 	got = replies(d2)
 	press(t, clk, c, d2, "b", "a")
@@ -427,10 +394,10 @@ func TestCheckCommand(t *testing.T) {
 	if e := d2.Checked(msg, true, c); e != nil || len(*got) != 0 {
 		t.Fatal("an input with a problem was submitted")
 	}
-	mustContain(t, view(t, c, d2, 80), "✕ no such local directory")
+	commontest.MustContain(t, view(t, c, d2, 80), "✕ no such local directory")
 
 	// A fine answer submits the waiting enter, only while on top.
-	d3 := New(Input, clk.now(), "Download data.csv")
+	d3 := New(Input, clk.Now(), "Download data.csv")
 	d3.Check = d.Check
 	got = replies(d3)
 	press(t, clk, c, d3, "o", "l")
@@ -439,8 +406,8 @@ func TestCheckCommand(t *testing.T) {
 	if e := d3.Checked(msg, false, c); e != nil {
 		t.Fatal("a dialog not on top was answered by its check")
 	}
-	mustContain(t, view(t, c, d3, 80), "! replaces the local file old (asks first)")
-	d4 := New(Input, clk.now(), "Download data.csv")
+	commontest.MustContain(t, view(t, c, d3, 80), "! replaces the local file old (asks first)")
+	d4 := New(Input, clk.Now(), "Download data.csv")
 	d4.Check = d.Check
 	got = replies(d4)
 	press(t, clk, c, d4, "o", "l")
@@ -450,7 +417,7 @@ func TestCheckCommand(t *testing.T) {
 	if len(*got) != 1 || (*got)[0].Input != "old" {
 		t.Fatalf("replies %+v", *got)
 	}
-	if e := press(t, clk, c, New(Input, clk.now(), "no check"), "x"); e != nil {
+	if e := press(t, clk, c, New(Input, clk.Now(), "no check"), "x"); e != nil {
 		t.Fatalf("an input without a check ran one: %#v", e)
 	}
 }
@@ -458,18 +425,18 @@ func TestCheckCommand(t *testing.T) {
 // The console's stop dialog names the session whole (it was split at its
 // hyphen: "colabdash-" / "22211b87").
 func TestDialogKeepsTheSessionIDWhole(t *testing.T) {
-	clk := &clock{t: time.Unix(0, 0)}
-	d := New(Confirm, clk.now(), "Stop the running code?",
+	clk := &commontest.Clock{}
+	d := New(Confirm, clk.Now(), "Stop the running code?",
 		"Colab cannot interrupt code: stopping it closes session colabdash-22211b87 (delete_session).")
-	mustContain(t, view(t, fixture(clk), d, 100), "colabdash-22211b87")
+	commontest.MustContain(t, view(t, fixture(clk), d, 100), "colabdash-22211b87")
 }
 
 // Titles, bodies, inputs and items reach the terminal through termtext:
 // an escape sequence from the server is shown, not run.
 func TestDialogShowsNoControlCharacters(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
-	d := NewChoice(clk.now(), "Delete \x1b[2Jrt-x?", []Item{{Label: "a\x1b]52;c;aGk=\x07b", Note: "\x1b[31mred"}}, 0, "body \x1b[2J")
+	d := NewChoice(clk.Now(), "Delete \x1b[2Jrt-x?", []Item{{Label: "a\x1b]52;c;aGk=\x07b", Note: "\x1b[31mred"}}, 0, "body \x1b[2J")
 	for _, ln := range d.Lines(c, 80) {
 		if strings.ContainsAny(ln, "\x1b\x07") {
 			t.Fatalf("control character drawn: %q", ln)
@@ -480,13 +447,13 @@ func TestDialogShowsNoControlCharacters(t *testing.T) {
 // A box taller than the screen does not fit; its lines are never wider
 // than the screen, however narrow.
 func TestFits(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
 	var items []Item
 	for i := 0; i < 20; i++ {
 		items = append(items, Item{Label: "item " + strings.Repeat("x", i)})
 	}
-	d := NewChoice(clk.now(), "A long list", items, 0)
+	d := NewChoice(clk.Now(), "A long list", items, 0)
 	if !d.Fits(c) {
 		t.Fatal("a 24-line box does not fit 30 lines")
 	}
@@ -506,14 +473,14 @@ func TestFits(t *testing.T) {
 // of a cancel says "cancelled: " and its title; one that says something
 // keeps its own words; an answer is no cancel.
 func TestCancelIsNeverSilent(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+	clk := &commontest.Clock{}
 	c := fixture(clk)
-	d := New(Confirm, clk.now(), "Delete notes.txt?")
+	d := New(Confirm, clk.Now(), "Delete notes.txt?")
 	d.OnAnswer = func(*common.Context, Reply) common.Effect { return nil }
 	if then := answered(t, press(t, clk, c, d, "esc"), d); then != (common.Say{Text: "cancelled: Delete notes.txt"}) || !d.Cancelled() {
 		t.Fatalf("esc: %#v (cancelled %v)", then, d.Cancelled())
 	}
-	d = New(Confirm, clk.now(), "Close session s1?")
+	d = New(Confirm, clk.Now(), "Close session s1?")
 	d.OnAnswer = func(_ *common.Context, r Reply) common.Effect {
 		if !r.OK {
 			return common.Say{Text: "close cancelled: session s1 stays open"}
@@ -523,7 +490,7 @@ func TestCancelIsNeverSilent(t *testing.T) {
 	if then := answered(t, press(t, clk, c, d, "n"), d); then != (common.Say{Text: "close cancelled: session s1 stays open"}) {
 		t.Fatalf("n: %#v", then)
 	}
-	d = New(Confirm, clk.now(), "Close session s1?")
+	d = New(Confirm, clk.Now(), "Close session s1?")
 	if then := answered(t, press(t, clk, c, d, "y"), d); then != nil || d.Cancelled() {
 		t.Fatalf("y: %#v (cancelled %v)", then, d.Cancelled())
 	}

@@ -8,52 +8,23 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
-	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
-var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+var t0 = commontest.T0
 
-// fixture is the Context of a w×h dashboard with three runtimes, the
-// default key map and no colours.
+// fixture is the Context of a w×h dashboard with the demo's three
+// runtimes.
 func fixture(w, h int) *common.Context {
-	snap := state.New(state.Config{})
 	cpu := api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}
-	snap.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/rt-t4demo7k2p", RuntimeSpec: cpu},
-		{Name: "runtimes/rt-cpudemo4qx", RuntimeSpec: cpu}, {Name: "runtimes/rt-v6edemo2mw", RuntimeSpec: cpu}})
-	return &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
-		Now: func() time.Time { return t0 }, Location: time.UTC, Redact: func(s string) string { return s },
-		Layout: common.Layout{W: w, H: h, TableRows: 4, BottomRows: 4, SessLines: 2, SessWidth: w * 2 / 5}}
+	return commontest.Context(w, h, commontest.Runtime("rt-t4demo7k2p", cpu, time.Time{}),
+		commontest.Runtime("rt-cpudemo4qx", cpu, time.Time{}), commontest.Runtime("rt-v6edemo2mw", cpu, time.Time{}))
 }
-
-// draw paints o on an empty frame of c's size and checks it is exactly H
-// lines, none wider than W.
-func draw(t *testing.T, o common.Overlay, c *common.Context) []string {
-	t.Helper()
-	f := frame.New(c.Layout.W, c.Layout.H)
-	f.Lines = frame.PadLines(nil, c.Layout.H)
-	o.Draw(c, f)
-	if len(f.Lines) != c.Layout.H {
-		t.Fatalf("%d lines drawn, want %d", len(f.Lines), c.Layout.H)
-	}
-	for i, l := range f.Lines {
-		if w := ansi.StringWidth(l); w > c.Layout.W {
-			t.Fatalf("line %d is %d wide at %d: %q", i, w, c.Layout.W, l)
-		}
-	}
-	return f.Lines
-}
-
-func same(a, b common.Effect) bool { return fmt.Sprintf("%T", a) == fmt.Sprintf("%T", b) }
-
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
 // logOf is a Log holding evs, the last one newest.
 func logOf(evs ...Event) *Log {
@@ -112,7 +83,7 @@ func TestEventLogPanel(t *testing.T) {
 			Err: &api.Error{Code: api.FailedPrecondition, HTTPStatus: 400,
 				Message: "The runtime is being deleted and its proxy token cannot be renewed until the deletion finishes; try again later"}},
 	))
-	v := strings.Join(draw(t, o, c), "\n")
+	v := strings.Join(commontest.Draw(t, o, c), "\n")
 	for _, want := range []string{"EVENTS 2", "list_runtimes", "850ms", "2.4s", "17:00:01", "FAILED_PRECONDITION", "FAILED_PRECONDITION  r-charlie",
 		"until the deletion", "finishes; try again later", "[redacted]"} {
 		if !strings.Contains(v, want) {
@@ -125,7 +96,7 @@ func TestEventLogPanel(t *testing.T) {
 	if strings.Index(v, "get_runtime") > strings.Index(v, "list_runtimes") {
 		t.Errorf("not newest first:\n%s", v)
 	}
-	if empty := strings.Join(draw(t, New(&Log{}), c), "\n"); !strings.Contains(empty, "EVENTS 0") || !strings.Contains(empty, "no API calls yet") {
+	if empty := strings.Join(commontest.Draw(t, New(&Log{}), c), "\n"); !strings.Contains(empty, "EVENTS 0") || !strings.Contains(empty, "no API calls yet") {
 		t.Errorf("empty log:\n%s", empty)
 	}
 }
@@ -137,7 +108,7 @@ func TestEventErrorWrappedAtWords(t *testing.T) {
 	o := New(logOf(Event{At: t0, Tool: api.ToolCreateRuntime, Target: "T4",
 		Err: &api.Error{Tool: api.ToolCreateRuntime, Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: msg}}))
 	for _, w := range []int{120, 100} {
-		lines := draw(t, o, fixture(w, 40))
+		lines := commontest.Draw(t, o, fixture(w, 40))
 		v := strings.Join(lines, "\n")
 		flat := strings.Join(strings.Fields(v), " ")
 		if !strings.Contains(flat, "limits in force") || !strings.Contains(flat, "RESOURCE_EXHAUSTED") {
@@ -169,7 +140,7 @@ func TestEventLogTargetsWholeWhenNarrow(t *testing.T) {
 		Event{At: t0, Tool: api.ToolDeleteSession, Target: sess},
 		Event{At: t0, Tool: api.ToolGetRuntime, Target: "runtimes/rt-v6edemo2mw", Err: &api.Error{Code: api.FailedPrecondition, Message: "being deleted"}},
 	))
-	v := strings.Join(draw(t, o, fixture(60, 30)), "\n")
+	v := strings.Join(commontest.Draw(t, o, fixture(60, 30)), "\n")
 	for _, want := range []string{"rt-t4demo7k2p/colabdash-1a2b3c4d", "rt-cpudemo4qx", "rt-v6edemo2mw"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("event log lacks %q:\n%s", want, v)
@@ -197,11 +168,11 @@ func TestEventLogKeys(t *testing.T) {
 		evs = append(evs, Event{At: t0.Add(time.Duration(i) * time.Second), Tool: fmt.Sprintf("call_%02d", i)})
 	}
 	o := New(logOf(evs...))
-	first := func() string { return strings.Fields(draw(t, o, c)[3])[1] } // the first event shown
+	first := func() string { return strings.Fields(commontest.Draw(t, o, c)[3])[1] } // the first event shown
 	if got := first(); got != "call_29" {
 		t.Fatalf("first shown %q, want the newest", got)
 	}
-	o.HandleKey(runes("j"), c)
+	o.HandleKey(commontest.Key("j"), c)
 	if got := first(); got != "call_28" {
 		t.Fatalf("after j: %q", got)
 	}
@@ -212,12 +183,12 @@ func TestEventLogKeys(t *testing.T) {
 	for range 10 {
 		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
 	}
-	lines := draw(t, o, c)
+	lines := commontest.Draw(t, o, c)
 	if last := lines[len(lines)-3]; !strings.Contains(last, "call_00") {
 		t.Fatalf("pgdn past the end does not stop at the oldest (%q):\n%s", last, strings.Join(lines, "\n"))
 	}
-	o.HandleKey(runes("k"), c) // one up from the end, not from beyond it (the oldest then below "↓ more")
-	if got := draw(t, o, c); first() != "call_10" || !strings.Contains(got[len(got)-3], "↓ more") {
+	o.HandleKey(commontest.Key("k"), c) // one up from the end, not from beyond it (the oldest then below "↓ more")
+	if got := commontest.Draw(t, o, c); first() != "call_10" || !strings.Contains(got[len(got)-3], "↓ more") {
 		t.Fatalf("k after scrolling past the end:\n%s", strings.Join(got, "\n"))
 	}
 	for range 10 {
@@ -231,13 +202,13 @@ func TestEventLogKeys(t *testing.T) {
 		want common.Effect
 	}{
 		{tea.KeyMsg{Type: tea.KeyEsc}, common.Close{}},
-		{runes("L"), common.Close{}},
-		{runes("q"), common.Quit{}},
+		{commontest.Key("L"), common.Close{}},
+		{commontest.Key("q"), common.Quit{}},
 		{tea.KeyMsg{Type: tea.KeyCtrlC}, common.Quit{}},
-		{runes("n"), nil},
-		{runes("d"), nil},
+		{commontest.Key("n"), nil},
+		{commontest.Key("d"), nil},
 	} {
-		if got := o.HandleKey(tc.key, c); !same(got, tc.want) {
+		if got := o.HandleKey(tc.key, c); !commontest.SameKind(got, tc.want) {
 			t.Errorf("%q: %#v, want %#v", tc.key.String(), got, tc.want)
 		}
 	}
@@ -258,9 +229,9 @@ func TestEventLogKeys(t *testing.T) {
 func TestEventLogFollowsItsLog(t *testing.T) {
 	l := logOf(Event{At: t0, Tool: "list_runtimes"})
 	o, c := New(l), fixture(80, 24)
-	draw(t, o, c)
+	commontest.Draw(t, o, c)
 	l.Add(Event{At: t0, Tool: "connect", Target: "work", Err: errors.New("no Google credentials found")})
-	v := strings.Join(draw(t, o, c), "\n")
+	v := strings.Join(commontest.Draw(t, o, c), "\n")
 	if !strings.Contains(v, "EVENTS 2") || !strings.Contains(v, "connect") || !strings.Contains(v, "no Google credentials found") {
 		t.Fatalf("the new event is not shown:\n%s", v)
 	}
@@ -277,14 +248,14 @@ func TestEventLogFilter(t *testing.T) {
 		Event{At: t0, Tool: "get_runtime", Target: "runtimes/rt-alpha"},
 		Event{At: t0, Tool: "delete_runtime", Target: "runtimes/rt-bravo", Err: &api.Error{Code: api.NotFound, Message: "the runtime is GONE already"}},
 	))
-	eff := o.HandleKey(runes("/"), c)
+	eff := o.HandleKey(commontest.Key("/"), c)
 	open, ok := eff.(common.Open)
 	if !ok {
 		t.Fatalf("/: %#v, want an Open of the filter line", eff)
 	}
 	line := open.Overlay
 	for _, r := range "gone" {
-		line.HandleKey(runes(string(r)), c)
+		line.HandleKey(commontest.Key(string(r)), c)
 	}
 	f := frame.New(c.Layout.W, c.Layout.H)
 	f.Lines = frame.PadLines(nil, c.Layout.H)
@@ -295,31 +266,31 @@ func TestEventLogFilter(t *testing.T) {
 		!strings.Contains(f.Lines[c.Layout.H-2], "/gone") {
 		t.Fatalf("filtered on an error's text:\n%s", v)
 	}
-	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); !same(eff, common.Close{}) || o.Filter() != "gone" {
+	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); !commontest.SameKind(eff, common.Close{}) || o.Filter() != "gone" {
 		t.Fatalf("enter: %#v, filter %q", eff, o.Filter())
 	}
 	o.SetFilter("ALPHA") // the target, ignoring case
-	if v := strings.Join(draw(t, o, c), "\n"); !strings.Contains(v, "get_runtime") || strings.Contains(v, "list_runtimes") {
+	if v := strings.Join(commontest.Draw(t, o, c), "\n"); !strings.Contains(v, "get_runtime") || strings.Contains(v, "list_runtimes") {
 		t.Fatalf("filtered on the target:\n%s", v)
 	}
 	o.SetFilter("nothing like it")
-	if v := strings.Join(draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 0 of 3") || !strings.Contains(v, "no event holds the filter (esc clears it)") {
+	if v := strings.Join(commontest.Draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 0 of 3") || !strings.Contains(v, "no event holds the filter (esc clears it)") {
 		t.Fatalf("nothing holds the filter:\n%s", v)
 	}
 	// esc clears the filter first (and says so), then closes the log.
 	if eff, ok := o.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c).(common.Say); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
 		t.Fatalf("esc with a filter: %#v, filter %q", eff, o.Filter())
 	}
-	if eff := o.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c); !same(eff, common.Close{}) {
+	if eff := o.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c); !commontest.SameKind(eff, common.Close{}) {
 		t.Fatalf("esc without a filter: %#v", eff)
 	}
 	// Reopened, the line holds the filter selected; esc there clears it.
 	o.SetFilter("alpha")
-	line = o.HandleKey(runes("/"), c).(common.Open).Overlay
+	line = o.HandleKey(commontest.Key("/"), c).(common.Open).Overlay
 	if eff, ok := line.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c).(common.Close); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
 		t.Fatalf("esc on the line: %#v, filter %q", eff, o.Filter())
 	}
-	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyCtrlC}, c); !same(eff, common.Quit{}) {
+	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyCtrlC}, c); !commontest.SameKind(eff, common.Quit{}) {
 		t.Fatalf("ctrl+c on the line: %#v", eff)
 	}
 }
@@ -333,18 +304,18 @@ func TestEventLogSaysMoreBelow(t *testing.T) {
 		evs = append(evs, Event{At: t0, Tool: fmt.Sprintf("call_%02d", i)})
 	}
 	o := New(logOf(evs...))
-	lines := draw(t, o, c)
+	lines := commontest.Draw(t, o, c)
 	if last := lines[c.Layout.H-3]; !strings.Contains(last, "↓ more") {
 		t.Fatalf("no ↓ more with 20 events on 10 rows:\n%s", strings.Join(lines, "\n"))
 	}
 	for range 5 {
 		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
 	}
-	lines = draw(t, o, c)
+	lines = commontest.Draw(t, o, c)
 	if v := strings.Join(lines, "\n"); strings.Contains(v, "↓ more") || !strings.Contains(lines[c.Layout.H-3], "call_00") {
 		t.Fatalf("at the end:\n%s", v)
 	}
-	if v := strings.Join(draw(t, New(logOf(evs[:3]...)), c), "\n"); strings.Contains(v, "↓ more") {
+	if v := strings.Join(commontest.Draw(t, New(logOf(evs[:3]...)), c), "\n"); strings.Contains(v, "↓ more") {
 		t.Fatalf("↓ more with everything shown:\n%s", v)
 	}
 }
@@ -355,13 +326,13 @@ func TestEventLogKeepsARefusalWhole(t *testing.T) {
 	c := fixture(60, 24)
 	const why = "not deleting /content: colabdash never removes /content itself or a top-level directory"
 	o := New(logOf(Event{At: t0, Tool: "files pane", Target: "runtimes/rt-a", Refused: why}))
-	v := strings.Join(draw(t, o, c), "\n")
+	v := strings.Join(commontest.Draw(t, o, c), "\n")
 	if !strings.Contains(v, "files pane") || !strings.Contains(v, "refused  rt-a") ||
 		!strings.Contains(strings.Join(strings.Fields(v), " "), why) {
 		t.Fatalf("refusal:\n%s", v)
 	}
 	o.SetFilter("top-level")
-	if v := strings.Join(draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 1 of 1") {
+	if v := strings.Join(commontest.Draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 1 of 1") {
 		t.Fatalf("the filter does not find the refusal's text:\n%s", v)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
@@ -43,7 +44,7 @@ func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
 	// keys, and returns the question asked and the listing's command.
 	enterSubLate := func(r *rig, keys ...string) (*question, tea.Cmd) {
 		t.Helper()
-		enter := runOf(t, r.o.HandleKey(keyMsg("enter"), r.c))
+		enter := runOf(t, r.o.HandleKey(commontest.Key("enter"), r.c))
 		q := asked(r.press(t, keys...))
 		if q == nil {
 			t.Fatalf("%v asked nothing:\n%s", keys, r.screen(t))
@@ -57,7 +58,7 @@ func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
 			t.Fatalf("x asked about %q", q.target.Path)
 		}
 		r.drive(t, enter)
-		mustContain(t, r.screen(t), "rt-files:/content/sub")
+		commontest.MustContain(t, r.screen(t), "rt-files:/content/sub")
 		text, isErr, _ := said(r.o.Answer(q.ask, q.target, "", "", r.c))
 		if text != "rt-files:/content/data.csv is no longer the selected entry: nothing deleted" || !isErr {
 			t.Fatalf("y said %q", text)
@@ -109,7 +110,7 @@ func TestReplaceDoesNotFollowALinkThatAppeared(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	q := asked(r.drive(t, runOf(t, r.o.HandleKey(keyMsg("d"), r.c))))
+	q := asked(r.drive(t, runOf(t, r.o.HandleKey(commontest.Key("d"), r.c))))
 	if q == nil || q.ask != AskReplaceLocal || q.plan.Dst != "data.csv" || !q.plan.Exists {
 		t.Fatalf("d over data.csv asked %+v", q)
 	}
@@ -126,7 +127,7 @@ func TestReplaceDoesNotFollowALinkThatAppeared(t *testing.T) {
 	if st, err := os.Lstat("data.csv"); err != nil || st.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("the link was replaced: %v", err)
 	}
-	mustContain(t, text, "data.csv is a symbolic link")
+	commontest.MustContain(t, text, "data.csv is a symbolic link")
 }
 
 // An upload over a file of the same name in the directory shown asks
@@ -147,7 +148,7 @@ func TestUploadAsksBeforeReplacing(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, _, _ := said(r.o.Answer(here.ask, here.target, "", dirLocal, r.c))
-	mustContain(t, text, "a directory rt-files:/content/d is in the way")
+	commontest.MustContain(t, text, "a directory rt-files:/content/d is in the way")
 }
 
 // An answer acts only in the files pane it was asked in. The dashboard

@@ -3,6 +3,8 @@ package files
 import (
 	"strings"
 	"testing"
+
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
 // The delete dialog's words hold on both kinds of server: one that
@@ -27,7 +29,7 @@ func TestDeleteDialogSaysTheTrashMayKeepIt(t *testing.T) {
 		}
 		d := dialogs{r.o}.Delete(sel, testNow)
 		v := boxText(r.view(t, 100, 30, d))
-		mustContain(t, v, "Delete "+sel.Name+"?", tc.want,
+		commontest.MustContain(t, v, "Delete "+sel.Name+"?", tc.want,
 			"Its Jupyter server may keep "+tc.it+" in its trash until purged (colabdash rm --purge rt-files frees it).",
 			"y confirm · any other key cancels")
 		if strings.Contains(v, "cannot be undone") {

@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
@@ -41,7 +42,7 @@ func TestSelectionShowsWithoutColour(t *testing.T) {
 		t.Fatalf("marked rows %q after down, want only data.csv", rows)
 	}
 	// The title says how to close, where it fits; every width draws.
-	mustContain(t, r.view(t, 100, 30)[2], "FILES · rt-files:/content", "(esc to close)")
+	commontest.MustContain(t, r.view(t, 100, 30)[2], "FILES · rt-files:/content", "(esc to close)")
 	for _, w := range []int{20, 40, 80} {
 		r.view(t, w, 12)
 	}
@@ -72,15 +73,6 @@ func holdProxy(t *testing.T, upstream string) (string, <-chan struct{}, <-chan s
 	return srv.URL + u.Path, arrived, ended
 }
 
-func waitFor(t *testing.T, ch <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(20 * time.Second): // the client's idle watchdog is 30 s
-		t.Fatalf("%s never happened", what)
-	}
-}
-
 // d and x pressed while a transfer runs say why they do nothing, beside
 // the transfer's progress; esc then closes the pane saying it stops the
 // transfer, and the transfer's end, which no open pane takes, says how it
@@ -93,7 +85,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 		p, arrived, ended = holdProxy(t, u)
 		return p
 	})
-	xfer := runOf(t, r.o.OnPlan(runOf(t, r.o.HandleKey(keyMsg("d"), r.c))().(pane.PlanMsg), r.c))
+	xfer := runOf(t, r.o.OnPlan(runOf(t, r.o.HandleKey(commontest.Key("d"), r.c))().(pane.PlanMsg), r.c))
 	done := make(chan tea.Msg, 1)
 	go func() {
 		msg := xfer()
@@ -106,7 +98,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 			return
 		}
 	}()
-	waitFor(t, arrived, "the download's request")
+	commontest.WaitFor(t, arrived, "the download's request")
 	const busy = "one transfer at a time: the download of data.csv is still running"
 	for _, k := range []string{"x", "d", "D", "u"} {
 		text, isErr, paneKey := said(r.press(t, k))
@@ -126,7 +118,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 		t.Fatalf("esc during a download answered %#v", e)
 	}
 	closed = closed.Note(r.o)
-	waitFor(t, ended, "the download stopping when its pane closed")
+	commontest.WaitFor(t, ended, "the download stopping when its pane closed")
 	var d pane.DoneMsg
 	select {
 	case msg := <-done:
@@ -139,7 +131,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 	}
 	rest, say := closed.Done(d, false)
 	text, _, _ := said(say)
-	mustContain(t, text, "download of data.csv on rt-files cancelled")
+	commontest.MustContain(t, text, "download of data.csv on rt-files cancelled")
 	if _, again := rest.Done(d, false); again != nil {
 		t.Fatalf("the same end said twice: %#v", again)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
 // / filters the entries by name as it is typed; enter keeps the filter
@@ -12,47 +13,47 @@ import (
 // filter (no Filter or ClearFilter effect).
 func TestFilterNarrowsKeepsAndClears(t *testing.T) {
 	r := newRig(t, map[string]string{"content/data.csv": "a,b\n", "content/notes.txt": "n\n", "content/sample_data/r": "r"}, false, nil)
-	mustContain(t, r.screen(t), "data.csv", "notes.txt", "sample_data/")
+	commontest.MustContain(t, r.screen(t), "data.csv", "notes.txt", "sample_data/")
 	open, ok := r.press(t, "/").(common.Open)
 	f, isFilter := open.Overlay.(*FilterOverlay)
 	if !ok || !isFilter {
 		t.Fatalf("/ opened %#v, want the filter line", open.Overlay)
 	}
 	for _, k := range "NOTE" {
-		if e := f.HandleKey(keyMsg(string(k)), r.c); e != nil {
+		if e := f.HandleKey(commontest.Key(string(k)), r.c); e != nil {
 			t.Fatalf("typing answered %#v", e)
 		}
 	}
 	v := r.screen(t, f)
-	mustContain(t, v, "notes.txt", `filter "NOTE": 1 of 3`, "/NOTE", "enter apply · esc clear")
+	commontest.MustContain(t, v, "notes.txt", `filter "NOTE": 1 of 3`, "/NOTE", "enter apply · esc clear")
 	if strings.Contains(v, "data.csv") || strings.Contains(v, "sample_data/") {
 		t.Fatalf("the filter let other entries through:\n%s", v)
 	}
-	e := f.HandleKey(keyMsg("enter"), r.c)
+	e := f.HandleKey(commontest.Key("enter"), r.c)
 	if c, ok := e.(common.Close); !ok || c.Cmd != nil || c.Text != "" {
 		t.Fatalf("enter answered %#v, want the line closed (nothing more to list)", e)
 	}
-	mustContain(t, r.screen(t), `filter "NOTE": 1 of 3`)
+	commontest.MustContain(t, r.screen(t), `filter "NOTE": 1 of 3`)
 	// esc on the pane clears the kept filter first; the pane stays open.
 	if e := r.press(t, "esc"); !isRun(e) {
 		t.Fatalf("esc with a kept filter answered %#v, want the filter cleared and the pane kept", e)
 	}
-	mustContain(t, r.screen(t), "data.csv", "notes.txt", "sample_data/")
+	commontest.MustContain(t, r.screen(t), "data.csv", "notes.txt", "sample_data/")
 	for _, k := range "NOTE" {
-		f.HandleKey(keyMsg(string(k)), r.c)
+		f.HandleKey(commontest.Key(string(k)), r.c)
 	}
-	f.HandleKey(keyMsg("enter"), r.c)
+	f.HandleKey(commontest.Key("enter"), r.c)
 	if e := r.press(t, "/", "esc"); e == nil {
 		t.Fatal("esc on the filter line did nothing")
 	} else if _, ok := e.(common.Close); !ok {
 		t.Fatalf("esc answered %#v, want the line closed", e)
 	}
 	v = r.screen(t)
-	mustContain(t, v, "data.csv", "notes.txt", "sample_data/")
+	commontest.MustContain(t, v, "data.csv", "notes.txt", "sample_data/")
 	if strings.Contains(v, `filter "`) {
 		t.Fatalf("esc kept the filter:\n%s", v)
 	}
-	if e := NewFilter(r.o.Pane()).HandleKey(keyMsg("ctrl+c"), r.c); e != (common.Quit{}) {
+	if e := NewFilter(r.o.Pane()).HandleKey(commontest.Key("ctrl+c"), r.c); e != (common.Quit{}) {
 		t.Fatalf("ctrl+c on the filter line answered %#v, want quit", e)
 	}
 }

@@ -14,16 +14,14 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
-	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
-	"github.com/colabdash/colabdash/ui/theme"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // testNow is the fixture's clock.
-var testNow = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+var testNow = commontest.T0
 
 // rig is a files pane on runtime rt-files of a Colab emulator on
 // loopback, with the Context the dashboard would give it and an asker
@@ -40,19 +38,12 @@ type rig struct {
 
 // fixture builds the Context as the dashboard does: rt-files in the
 // snapshot (from api types), the default key map (read-only when
-// readOnly), no-colour dark styles, a fixed clock, a 100×30 layout.
+// readOnly) and a 100×30 layout on the fixture's clock.
 func fixture(rt api.Runtime, readOnly bool) *common.Context {
-	snap := state.New(state.Config{})
-	snap.ApplyRuntimes(testNow, []api.Runtime{rt})
-	keys := keymap.Default()
-	keys.SetReadOnly(readOnly)
-	return &common.Context{
-		Snap: snap, Keys: keys, Styles: theme.New(true, theme.Dark),
-		Now: func() time.Time { return testNow }, Location: time.UTC, ReadOnly: readOnly,
-		Redact:   func(s string) string { return s },
-		Layout:   common.Layout{W: 100, H: 30, TableRows: 10, BottomRows: 8},
-		Selected: rt.Name,
-	}
+	c := commontest.Context(100, 30, rt)
+	c.Keys.SetReadOnly(readOnly)
+	c.ReadOnly, c.Selected = readOnly, rt.Name
+	return c
 }
 
 // newRig starts the emulator with rt-files holding files (remote path →
@@ -156,7 +147,7 @@ func (r *rig) press(t *testing.T, keys ...string) common.Effect {
 	var e common.Effect
 	var top common.Overlay = r.o
 	for _, k := range keys {
-		e = top.HandleKey(keyMsg(k), r.c)
+		e = top.HandleKey(commontest.Key(k), r.c)
 		switch x := e.(type) {
 		case common.Run:
 			r.drive(t, x.Cmd)
@@ -229,34 +220,6 @@ func (r *rig) view(t *testing.T, w, h int, top ...common.Overlay) []string {
 func (r *rig) screen(t *testing.T, top ...common.Overlay) string {
 	t.Helper()
 	return strings.Join(r.view(t, 100, 30, top...), "\n")
-}
-
-func mustContain(t *testing.T, s string, want ...string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(s, w) {
-			t.Fatalf("%q not in:\n%s", w, s)
-		}
-	}
-}
-
-// keyMsg is the key a terminal sends for s ("down", "esc", "x").
-func keyMsg(s string) tea.KeyMsg {
-	switch s {
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
 
 // asker records the pane's questions instead of building dialogs.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
 // The pane's keys can be found: ? opens the help with the pane's keys
@@ -40,7 +41,7 @@ func TestKeysHelpAndFooter(t *testing.T) {
 		return strings.Join(out, " · ")
 	}
 	keys := footer(r.o.Keys(r.c))
-	mustContain(t, keys, "esc close · ? help · d download · D save as… · u upload · x delete", "enter open", "← up", "r refresh")
+	commontest.MustContain(t, keys, "esc close · ? help · d download · D save as… · u upload · x delete", "enter open", "← up", "r refresh")
 
 	ro := newRig(t, nil, true, nil)
 	keys = footer(ro.o.Keys(ro.c))
@@ -57,7 +58,7 @@ func TestKeysHelpAndFooter(t *testing.T) {
 	// one line.
 	ro.srv.Reclaim("runtimes/rt-files")
 	ro.press(t, "r")
-	mustContain(t, ro.screen(t), "no longer exists")
+	commontest.MustContain(t, ro.screen(t), "no longer exists")
 }
 
 // d and D on a directory, or with nothing listed, say what to select;
@@ -89,7 +90,7 @@ func TestDownloadNeedsAFileAndCloseKeys(t *testing.T) {
 func TestNeverOffersToDeleteContent(t *testing.T) {
 	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, nil)
 	r.press(t, "backspace")
-	mustContain(t, r.screen(t), "FILES · rt-files:/ ", "content/")
+	commontest.MustContain(t, r.screen(t), "FILES · rt-files:/ ", "content/")
 	e := r.press(t, "x")
 	if asked(e) != nil {
 		t.Fatalf("x on content/ asked %+v", asked(e))
@@ -106,7 +107,7 @@ func TestNeverOffersToDeleteContent(t *testing.T) {
 	}
 	r.press(t, "enter")
 	v := r.screen(t)
-	mustContain(t, v, "FILES · rt-files:/content ")
+	commontest.MustContain(t, v, "FILES · rt-files:/content ")
 	if strings.Contains(v, ":/"+"/") {
 		t.Fatalf("a doubled slash in the title:\n%s", v)
 	}
@@ -126,7 +127,7 @@ func TestControlCharacterName(t *testing.T) {
 	const evil = "evil\x1b[31mRED\x1b]0;pwned\a.txt"
 	const shown = "evil␛[31mRED␛]0;pwned␇.txt" // termtext.Line(evil)
 	r := newRig(t, map[string]string{"content/" + evil: "x"}, false, nil)
-	mustContain(t, r.screen(t), "› ", shown)
+	commontest.MustContain(t, r.screen(t), "› ", shown)
 	text, _, _ := said(r.press(t, "d"))
 	if text != "not downloading "+shown+": its name contains control characters (D: type a local name)" {
 		t.Fatalf("d said %q", text)
@@ -139,7 +140,7 @@ func TestControlCharacterName(t *testing.T) {
 		t.Fatalf("the dialog's check of a directory says %q", err)
 	}
 	text, _, _ = said(r.drive(t, runOf(t, r.o.Answer(AskDownloadTo, q.target, "", dir, r.c))))
-	mustContain(t, text, "not downloading "+shown+": unsafe remote name")
+	commontest.MustContain(t, text, "not downloading "+shown+": unsafe remote name")
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Fatalf("a file was written under the remote name: %v", ents)
 	}

@@ -10,24 +10,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
-var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
-
-// fixture is the Context of a w×h dashboard with one runtime, the
-// default key map and no colours.
+// fixture is the Context of a w×h dashboard with one runtime.
 func fixture(w, h int) *common.Context {
-	snap := state.New(state.Config{})
-	snap.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/r-alpha",
-		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}}})
-	return &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
-		Now: func() time.Time { return t0 }, Location: time.UTC, Redact: func(s string) string { return s },
-		Layout: common.Layout{W: w, H: h, TableRows: 4, BottomRows: 4, SessLines: 2, SessWidth: w * 2 / 5}}
+	return commontest.Context(w, h, commontest.Runtime("r-alpha", api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4", Shape: api.ShapeStandard}, time.Time{}))
 }
 
 // draw paints o on a frame of c's size whose lines say where they are,
@@ -54,16 +44,14 @@ func draw(t *testing.T, o common.Overlay, c *common.Context) string {
 	return f.Lines[c.Layout.H-2]
 }
 
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
-
 // typing answers the filter typed so far, so the table follows it.
 func TestFilterFollowsTyping(t *testing.T) {
 	c := fixture(80, 24)
 	f := New("")
-	if e := f.HandleKey(runes("t"), c); e != (common.Filter{Text: "t"}) {
+	if e := f.HandleKey(commontest.Key("t"), c); e != (common.Filter{Text: "t"}) {
 		t.Fatalf("t: %#v", e)
 	}
-	if e := f.HandleKey(runes("4"), c); e != (common.Filter{Text: "t4"}) {
+	if e := f.HandleKey(commontest.Key("4"), c); e != (common.Filter{Text: "t4"}) {
 		t.Fatalf("4: %#v", e)
 	}
 	if s := draw(t, f, c); !strings.HasPrefix(s, "/t4█") || !strings.Contains(s, "enter apply · esc clear") {
@@ -87,8 +75,8 @@ func TestFilterKeys(t *testing.T) {
 		{tea.KeyMsg{Type: tea.KeyEnter}, "common.Close"},
 		{tea.KeyMsg{Type: tea.KeyEsc}, "common.ClearFilter"},
 		{tea.KeyMsg{Type: tea.KeyCtrlC}, "common.Quit"},
-		{runes("q"), "common.Filter"},
-		{runes("?"), "common.Filter"},
+		{commontest.Key("q"), "common.Filter"},
+		{commontest.Key("?"), "common.Filter"},
 	} {
 		if got := fmt.Sprintf("%T", New("").HandleKey(tc.key, c)); got != tc.want {
 			t.Errorf("%q: %s, want %s", tc.key.String(), got, tc.want)
@@ -114,8 +102,8 @@ func TestReopenedFilterIsReplacedByTyping(t *testing.T) {
 	if s := draw(t, f, c); !strings.HasPrefix(s, "/t4█") || !strings.Contains(s, "type to replace") {
 		t.Fatalf("reopened status line: %q", s)
 	}
-	f.HandleKey(runes("c"), c)
-	if e := f.HandleKey(runes("p"), c); e != (common.Filter{Text: "cp"}) {
+	f.HandleKey(commontest.Key("c"), c)
+	if e := f.HandleKey(commontest.Key("p"), c); e != (common.Filter{Text: "cp"}) {
 		t.Fatalf("typing appended to the old filter: %#v", e)
 	}
 	if s := draw(t, f, c); strings.Contains(s, "type to replace") {
@@ -153,13 +141,13 @@ func TestPasteIntoFilterDropsControls(t *testing.T) {
 func TestLongFilterFits(t *testing.T) {
 	c := fixture(60, 15)
 	f := New("")
-	f.HandleKey(runes(strings.Repeat("x", 70)+"END"), c)
+	f.HandleKey(commontest.Key(strings.Repeat("x", 70)+"END"), c)
 	if s := draw(t, f, c); !strings.Contains(s, "END█") {
 		t.Fatalf("the end of a long filter is not shown: %q", s)
 	}
 	reopened := New(strings.Repeat("y", 80))
 	draw(t, reopened, c) // selected: cut to the width, never wider
-	f.HandleKey(runes(strings.Repeat("z", 2*Limit)), c)
+	f.HandleKey(commontest.Key(strings.Repeat("z", 2*Limit)), c)
 	if n := len(f.Value()); n != Limit {
 		t.Fatalf("filter of %d characters, want at most %d", n, Limit)
 	}

@@ -1,58 +1,22 @@
 package help
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/theme"
-	"github.com/colabdash/colabdash/ui/widget/frame"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
-var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
-
-// fixture is the Context of a w×h dashboard with one runtime, the
-// default key map and no colours.
+// fixture is the Context of a w×h dashboard with one runtime.
 func fixture(w, h int) *common.Context {
-	snap := state.New(state.Config{})
-	snap.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/r-alpha",
-		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}}})
-	return &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
-		Now: func() time.Time { return t0 }, Location: time.UTC, Redact: func(s string) string { return s },
-		Layout: common.Layout{W: w, H: h, TableRows: 4, BottomRows: 4, SessLines: 2, SessWidth: w * 2 / 5}}
+	return commontest.Context(w, h, commontest.Runtime("r-alpha", api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}, time.Time{}))
 }
-
-// draw paints o on an empty frame of c's size and checks it is exactly H
-// lines, none wider than W.
-func draw(t *testing.T, o common.Overlay, c *common.Context) []string {
-	t.Helper()
-	f := frame.New(c.Layout.W, c.Layout.H)
-	f.Lines = frame.PadLines(nil, c.Layout.H)
-	o.Draw(c, f)
-	if len(f.Lines) != c.Layout.H {
-		t.Fatalf("%d lines drawn, want %d", len(f.Lines), c.Layout.H)
-	}
-	for i, l := range f.Lines {
-		if w := ansi.StringWidth(l); w > c.Layout.W {
-			t.Fatalf("line %d is %d wide at %d: %q", i, w, c.Layout.W, l)
-		}
-	}
-	return f.Lines
-}
-
-// same reports whether effects a and b are the same kind (Close and Quit
-// carry nothing these overlays set).
-func same(a, b common.Effect) bool { return fmt.Sprintf("%T", a) == fmt.Sprintf("%T", b) }
-
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
 // The full help fits a 60×15 screen: no column is cut with "…", and what
 // does not fit scrolls with j/k and pgdn, with "↓ more" while cut.
@@ -62,7 +26,7 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 	all := Lines(c, 60, "")
 	seen := map[string]bool{}
 	for step := 0; step < 40; step++ {
-		lines := draw(t, h, c)
+		lines := commontest.Draw(t, h, c)
 		if !strings.HasPrefix(lines[2], "HELP") {
 			t.Fatalf("no HELP title: %q", lines[2])
 		}
@@ -76,7 +40,7 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 		if !strings.Contains(strings.Join(lines, "\n"), "↓ more") {
 			break
 		}
-		if e := h.HandleKey(runes("j"), c); e != nil {
+		if e := h.HandleKey(commontest.Key("j"), c); e != nil {
 			t.Fatalf("j answered %#v", e)
 		}
 	}
@@ -98,14 +62,14 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 			t.Fatalf("pgup scrolled %d lines from %d, want a page", step, before)
 		}
 	}
-	if h.Offset() != 0 || !strings.Contains(strings.Join(draw(t, h, c), "\n"), "↓ more") {
+	if h.Offset() != 0 || !strings.Contains(strings.Join(commontest.Draw(t, h, c), "\n"), "↓ more") {
 		t.Errorf("pgup did not return to the top (offset %d)", h.Offset())
 	}
 	h.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
 	if h.Offset() == 0 {
 		t.Error("pgdn did not scroll")
 	}
-	h.HandleKey(runes("k"), c)
+	h.HandleKey(commontest.Key("k"), c)
 	h.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
 	if h.Offset() != 0 {
 		t.Errorf("k and pgup left the help at %d", h.Offset())
@@ -123,12 +87,12 @@ func TestHelpScrollStopsAtTheEnd(t *testing.T) {
 	h := New("")
 	all := Lines(c, 60, "")
 	for range len(all) + 5 {
-		h.HandleKey(runes("j"), c)
+		h.HandleKey(commontest.Key("j"), c)
 	}
 	if want := len(all) - Rows(c.Layout); h.Offset() != want {
 		t.Fatalf("offset %d after scrolling past the end, want %d", h.Offset(), want)
 	}
-	lines := draw(t, h, c)
+	lines := commontest.Draw(t, h, c)
 	v := strings.Join(lines, "\n")
 	if strings.Contains(v, "↓ more") || !strings.Contains(v, all[len(all)-1]) {
 		t.Fatalf("the last page:\n%s", v)
@@ -136,7 +100,7 @@ func TestHelpScrollStopsAtTheEnd(t *testing.T) {
 	// On a screen tall enough for everything nothing scrolls.
 	c = fixture(160, 48)
 	h = New("")
-	h.HandleKey(runes("j"), c)
+	h.HandleKey(commontest.Key("j"), c)
 	if h.Offset() != 0 {
 		t.Fatalf("scrolled to %d on a screen that shows it all", h.Offset())
 	}
@@ -150,15 +114,15 @@ func TestHelpKeys(t *testing.T) {
 		key  tea.KeyMsg
 		want common.Effect
 	}{
-		{runes("?"), common.Close{}},
+		{commontest.Key("?"), common.Close{}},
 		{tea.KeyMsg{Type: tea.KeyEsc}, common.Close{}},
-		{runes("q"), common.Quit{}},
+		{commontest.Key("q"), common.Quit{}},
 		{tea.KeyMsg{Type: tea.KeyCtrlC}, common.Quit{}},
-		{runes("d"), nil},
-		{runes("n"), nil},
+		{commontest.Key("d"), nil},
+		{commontest.Key("n"), nil},
 		{tea.KeyMsg{Type: tea.KeyEnter}, nil},
 	} {
-		if got := New("").HandleKey(tc.key, c); !same(got, tc.want) {
+		if got := New("").HandleKey(tc.key, c); !commontest.SameKind(got, tc.want) {
 			t.Errorf("%q: %#v, want %#v", tc.key.String(), got, tc.want)
 		}
 	}
@@ -183,18 +147,18 @@ func TestHelpFollowsRebinding(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := New("")
-	h.HandleKey(runes("j"), c)
+	h.HandleKey(commontest.Key("j"), c)
 	if h.Offset() != 0 {
 		t.Fatal("j still scrolls after down was rebound to w")
 	}
-	h.HandleKey(runes("w"), c)
+	h.HandleKey(commontest.Key("w"), c)
 	if h.Offset() != 1 {
 		t.Fatalf("w did not scroll (offset %d)", h.Offset())
 	}
-	if e := h.HandleKey(runes("?"), c); e != nil {
+	if e := h.HandleKey(commontest.Key("?"), c); e != nil {
 		t.Fatalf("? still answers %#v after help was rebound to f1", e)
 	}
-	if e := h.HandleKey(tea.KeyMsg{Type: tea.KeyF1}, c); !same(e, common.Close{}) {
+	if e := h.HandleKey(tea.KeyMsg{Type: tea.KeyF1}, c); !commontest.SameKind(e, common.Close{}) {
 		t.Fatalf("f1 answered %#v", e)
 	}
 	lines := Lines(c, 200, "")
@@ -207,11 +171,11 @@ func TestHelpFollowsRebinding(t *testing.T) {
 // layer's keys under its title; from the dashboard, with the dashboard's.
 func TestHelpOpenedFromALayerListsItsKeysFirst(t *testing.T) {
 	c := fixture(120, 40)
-	files := draw(t, New(keymap.ScopeFiles), c)
+	files := commontest.Draw(t, New(keymap.ScopeFiles), c)
 	if !strings.Contains(files[3], "files pane (f)") {
 		t.Fatalf("the help from the files pane starts with %q:\n%s", files[3], strings.Join(files, "\n"))
 	}
-	dash := draw(t, New(""), c)
+	dash := commontest.Draw(t, New(""), c)
 	if strings.Contains(dash[3], "files pane") || !strings.HasPrefix(strings.Join(strings.Fields(dash[3]), " "), "↑/k up") {
 		t.Fatalf("the dashboard's help starts with %q / %q", dash[3], dash[4])
 	}

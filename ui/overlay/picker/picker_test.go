@@ -5,15 +5,12 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
-	"github.com/colabdash/colabdash/ui/theme"
 )
 
 func key(v api.Variant, acc string, sh api.Shape) api.RuntimeSpecKey {
@@ -45,13 +42,11 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, tier api.SubscriptionTier, list []api.RuntimeSpec) *harness {
-	h := &harness{t: t, now: time.Unix(1000, 0)}
-	snap := state.New(state.Config{})
-	snap.ApplySpecs(h.now, list)
-	snap.Subscription = api.Subscription{Tier: tier}
-	h.c = &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
-		Now: func() time.Time { return h.now }, Location: time.UTC, Redact: func(s string) string { return s },
-		Layout: common.Layout{W: 100, H: 30}}
+	h := &harness{t: t, now: commontest.T0}
+	h.c = commontest.Context(100, 30)
+	h.c.Snap.ApplySpecs(h.now, list)
+	h.c.Snap.Subscription = api.Subscription{Tier: tier}
+	h.c.Now = func() time.Time { return h.now }
 	return h
 }
 
@@ -100,23 +95,10 @@ func (h *harness) press(keys ...string) {
 func (h *harness) typeAhead(keys ...string) {
 	h.t.Helper()
 	for _, k := range keys {
-		var msg tea.KeyMsg
-		switch k {
-		case "enter":
-			msg = tea.KeyMsg{Type: tea.KeyEnter}
-		case "esc":
-			msg = tea.KeyMsg{Type: tea.KeyEsc}
-		case "down":
-			msg = tea.KeyMsg{Type: tea.KeyDown}
-		case "up":
-			msg = tea.KeyMsg{Type: tea.KeyUp}
-		default:
-			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-		}
 		if h.top() == nil {
 			h.t.Fatalf("no dialog for %q", k)
 		}
-		h.apply(h.top().HandleKey(msg, h.c))
+		h.apply(h.top().HandleKey(commontest.Key(k), h.c))
 	}
 }
 
@@ -132,29 +114,20 @@ func (h *harness) view(w int) string {
 	return strings.Join(lines, "\n")
 }
 
-func mustContain(t *testing.T, v string, want ...string) {
-	t.Helper()
-	for _, w := range want {
-		if !strings.Contains(v, w) {
-			t.Fatalf("lacks %q:\n%s", w, v)
-		}
-	}
-}
-
 // esc in the create picker goes back one step (answers kept) and cancels
 // only from the first step; the hint says which.
 func TestPickerEscGoesBackAStep(t *testing.T) {
 	h := newHarness(t, api.TierPro, specs)
 	h.apply(Open(h.c, api.RuntimeSpecKey{}))
-	mustContain(t, h.view(100), "New runtime: variant", "esc cancel")
+	commontest.MustContain(t, h.view(100), "New runtime: variant", "esc cancel")
 	h.press("down", "enter") // GPU
-	mustContain(t, h.view(100), "accelerator (GPU)", "esc back")
+	commontest.MustContain(t, h.view(100), "accelerator (GPU)", "esc back")
 	h.press("enter", "enter") // T4, STANDARD
-	mustContain(t, h.view(100), "runtime version", "esc back")
+	commontest.MustContain(t, h.view(100), "runtime version", "esc back")
 	h.press("esc")
-	mustContain(t, h.view(100), "shape (GPU T4)")
+	commontest.MustContain(t, h.view(100), "shape (GPU T4)")
 	h.press("esc", "esc")
-	mustContain(t, h.view(100), "New runtime: variant")
+	commontest.MustContain(t, h.view(100), "New runtime: variant")
 	if d := h.top(); d.Items[d.Cursor()].Label != "GPU" {
 		t.Fatalf("going back lost the answer: cursor on %q", d.Items[d.Cursor()].Label)
 	}
@@ -173,7 +146,7 @@ func TestPickerEscGoesBackAStep(t *testing.T) {
 		t.Fatalf("CPU shape title %q", title)
 	}
 	h.press("esc")
-	mustContain(t, h.view(100), "New runtime: variant")
+	commontest.MustContain(t, h.view(100), "New runtime: variant")
 }
 
 // Keys typed ahead, all at the instant the picker opened, count: j
@@ -201,7 +174,7 @@ func TestPickerIneligibleSpecsCannotBeChosen(t *testing.T) {
 	h := newHarness(t, api.TierPro, specs)
 	h.apply(Open(h.c, api.RuntimeSpecKey{}))
 	h.press("down", "enter") // GPU
-	mustContain(t, h.view(100), "T4", "A100", "H100  (not eligible on tier Pro)")
+	commontest.MustContain(t, h.view(100), "T4", "A100", "H100  (not eligible on tier Pro)")
 	h.press("down", "down", "down", "down", "down")
 	if it := h.top().Items[h.top().Cursor()]; it.Disabled || it.Label != "A100" {
 		t.Fatalf("cursor on %q (disabled %v)", it.Label, it.Disabled)
@@ -221,9 +194,9 @@ func TestPickerStartsOnDefaultSpec(t *testing.T) {
 	h := newHarness(t, api.TierPro, specs)
 	h.apply(Open(h.c, key(api.VariantGPU, "A100", api.ShapeHighMem)))
 	h.press("enter")
-	mustContain(t, h.view(100), "accelerator (GPU)")
+	commontest.MustContain(t, h.view(100), "accelerator (GPU)")
 	h.press("enter")
-	mustContain(t, h.view(100), "shape (GPU A100)")
+	commontest.MustContain(t, h.view(100), "shape (GPU A100)")
 	h.press("enter")
 	if title := h.top().Title; title != "New runtime GPU/A100/HIGHMEM: runtime version" {
 		t.Fatalf("picked %q, want the default GPU/A100/HIGHMEM", title)
@@ -245,11 +218,11 @@ func TestPickerIDRulesAndWrappedError(t *testing.T) {
 	h.apply(Open(h.c, api.RuntimeSpecKey{}))
 	h.press("down", "enter", "enter", "enter") // GPU, T4, STANDARD
 	h.press("2", "0", "2", "5", ".", "1", "0", "enter")
-	mustContain(t, h.view(60), "runtime id")
-	mustContain(t, strings.Join(h.top().Body, " "), "1–63", "starts with a letter", "ends with a letter or digit")
+	commontest.MustContain(t, h.view(60), "runtime id")
+	commontest.MustContain(t, strings.Join(h.top().Body, " "), "1–63", "starts with a letter", "ends with a letter or digit")
 	h.press("a", "b", "-")
 	v := h.view(60)
-	mustContain(t, v, "must end with a letter or", "digit")
+	commontest.MustContain(t, v, "must end with a letter or", "digit")
 	if h.top().Problem() == "" {
 		t.Fatal("ab- accepted")
 	}
@@ -275,11 +248,11 @@ func TestVersionStepOnItsOwn(t *testing.T) {
 	h := newHarness(t, api.TierPro, specs)
 	cpu := key(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard)
 	h.apply(common.Open{Overlay: Version(h.now, cpu, nil)})
-	mustContain(t, h.view(100), "New runtime CPU/STANDARD: runtime version", "empty: latest", "esc cancel")
+	commontest.MustContain(t, h.view(100), "New runtime CPU/STANDARD: runtime version", "empty: latest", "esc cancel")
 	h.press("enter")
-	mustContain(t, h.view(100), "runtime id", "empty: Colab chooses the id", "esc back")
+	commontest.MustContain(t, h.view(100), "runtime id", "empty: Colab chooses the id", "esc back")
 	h.press("esc")
-	mustContain(t, h.view(100), "runtime version")
+	commontest.MustContain(t, h.view(100), "runtime version")
 	h.press("esc")
 	if h.top() != nil {
 		t.Fatal("esc on the version step opened on its own did not cancel")

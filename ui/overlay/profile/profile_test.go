@@ -7,55 +7,33 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/theme"
-	"github.com/colabdash/colabdash/ui/widget/frame"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
-var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
-
-// fixture is the Context of a w×h dashboard with one runtime, the
-// default key map, no colours, and the profiles alpha (active), broken
-// and other.
+// fixture is the Context of a w×h dashboard with one runtime and the
+// profiles alpha (active), broken and other.
 func fixture(w, h int) *common.Context {
-	snap := state.New(state.Config{})
-	snap.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/r-alpha",
-		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}}})
-	return &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
-		Now: func() time.Time { return t0 }, Location: time.UTC, Redact: func(s string) string { return s },
-		Layout:  common.Layout{W: w, H: h, TableRows: 4, BottomRows: 4, SessLines: 2, SessWidth: w * 2 / 5},
-		Profile: "alpha", Profiles: []string{"alpha", "broken", "other"}}
+	c := commontest.Context(w, h, commontest.Runtime("r-alpha", api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}, time.Time{}))
+	c.Profile, c.Profiles = "alpha", []string{"alpha", "broken", "other"}
+	return c
 }
 
-// draw paints o on an empty frame of c's size, checks it is exactly H
-// lines none wider than W, and returns the body's lines that are not
-// blank.
+// draw paints o on a blank frame of c's size (exactly its size) and
+// returns the lines that are not blank.
 func draw(t *testing.T, o common.Overlay, c *common.Context) []string {
 	t.Helper()
-	f := frame.New(c.Layout.W, c.Layout.H)
-	f.Lines = frame.PadLines(nil, c.Layout.H)
-	o.Draw(c, f)
-	if len(f.Lines) != c.Layout.H {
-		t.Fatalf("%d lines drawn, want %d", len(f.Lines), c.Layout.H)
-	}
 	var body []string
-	for i, l := range f.Lines {
-		if w := ansi.StringWidth(l); w > c.Layout.W {
-			t.Fatalf("line %d is %d wide at %d: %q", i, w, c.Layout.W, l)
-		}
+	for _, l := range commontest.Draw(t, o, c) {
 		if strings.TrimSpace(l) != "" {
 			body = append(body, l)
 		}
 	}
 	return body
 }
-
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 
 // The picker opens on the active profile; ↓ and enter switch to the next
 // one; the cursor stops at either end.
@@ -68,7 +46,7 @@ func TestPickerChoosesAProfile(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("picker:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if e := p.HandleKey(runes("j"), c); e != nil {
+	if e := p.HandleKey(commontest.Key("j"), c); e != nil {
 		t.Fatalf("j answered %#v", e)
 	}
 	if e := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); e != (common.SwitchProfile{Name: "other"}) {
@@ -79,7 +57,7 @@ func TestPickerChoosesAProfile(t *testing.T) {
 		t.Fatalf("down past the end, enter: %#v", e)
 	}
 	for range 5 {
-		p.HandleKey(runes("k"), c)
+		p.HandleKey(commontest.Key("k"), c)
 	}
 	if got := draw(t, p, c); got[1] != "› alpha" {
 		t.Fatalf("up past the top:\n%s", strings.Join(got, "\n"))
@@ -104,11 +82,11 @@ func TestPickerKeys(t *testing.T) {
 		want string
 	}{
 		{tea.KeyMsg{Type: tea.KeyEsc}, "common.Close"},
-		{runes("P"), "common.Close"},
-		{runes("q"), "common.Close"},
+		{commontest.Key("P"), "common.Close"},
+		{commontest.Key("q"), "common.Close"},
 		{tea.KeyMsg{Type: tea.KeyCtrlC}, "common.Quit"},
-		{runes("d"), "<nil>"},
-		{runes("n"), "<nil>"},
+		{commontest.Key("d"), "<nil>"},
+		{commontest.Key("n"), "<nil>"},
 	} {
 		if got := fmt.Sprintf("%T", New(c).HandleKey(tc.key, c)); got != tc.want {
 			t.Errorf("%q: %s, want %s", tc.key.String(), got, tc.want)
@@ -128,7 +106,7 @@ func TestPickerKeys(t *testing.T) {
 	if err := c.Keys.Rebind(keymap.ActionProfile, "ctrl+p"); err != nil {
 		t.Fatal(err)
 	}
-	if e := New(c).HandleKey(runes("P"), c); e != nil {
+	if e := New(c).HandleKey(commontest.Key("P"), c); e != nil {
 		t.Errorf("P still closes after profile was rebound: %#v", e)
 	}
 	if _, ok := New(c).HandleKey(tea.KeyMsg{Type: tea.KeyCtrlP}, c).(common.Close); !ok {

@@ -6,26 +6,20 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
-var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+var t0 = commontest.T0
 
 // fixture is the Context of a w-wide dashboard with one runtime, the
 // default key map and no colours, showing no status.
 func fixture(w int) *common.Context {
-	snap := state.New(state.Config{})
-	snap.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/r-alpha",
-		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}}})
-	return &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
-		Now: func() time.Time { return t0 }, Location: time.UTC, Redact: func(s string) string { return s },
-		Layout: common.Layout{W: w, H: 24, TableRows: 10, BottomRows: 7, SessLines: 4, SessWidth: w * 2 / 5}}
+	return commontest.Context(w, 24, commontest.Runtime("r-alpha",
+		api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}, time.Time{}))
 }
 
 // say shows text in the status line for a minute (err: as an error).
@@ -37,15 +31,7 @@ func say(c *common.Context, text string, err bool) {
 // than w.
 func view(t *testing.T, c *common.Context, w int, s State) (status, keys string) {
 	t.Helper()
-	lines := View(c, w, s)
-	if len(lines) != 2 {
-		t.Fatalf("%d lines, want 2: %q", len(lines), lines)
-	}
-	for i, l := range lines {
-		if n := ansi.StringWidth(l); n > w {
-			t.Fatalf("line %d is %d wide at %d: %q", i, n, w, l)
-		}
-	}
+	lines := commontest.MustSize(t, "footer", View(c, w, s), w, 2)
 	return lines[0], lines[1]
 }
 

@@ -6,16 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/theme"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
-var t0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
+var t0 = commontest.T0
 
 // fixture is the Context of a w-wide dashboard at t0 whose snapshot is
 // loaded (tier Pro, one runtime listed 5 seconds ago), with the default
@@ -25,24 +22,16 @@ func fixture(w int) *common.Context {
 	snap.ApplySubscription(t0.Add(-5*time.Second), api.Subscription{Tier: api.TierPro})
 	snap.ApplyRuntimes(t0.Add(-5*time.Second), []api.Runtime{{Name: "runtimes/r-alpha",
 		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}}})
-	return &common.Context{Snap: snap, Keys: keymap.Default(), Styles: theme.New(true, theme.Dark),
-		Now: func() time.Time { return t0 }, Location: time.UTC, Redact: func(s string) string { return s },
-		Layout: common.Layout{W: w, H: 24, TableRows: 10, BottomRows: 7, SessLines: 4, SessWidth: w * 2 / 5}}
+	c := commontest.Context(w, 24)
+	c.Snap = snap
+	return c
 }
 
 // view is View checked for its shape: exactly two lines, none wider
 // than w.
 func view(t *testing.T, c *common.Context, w int, s State) (who, conn string) {
 	t.Helper()
-	lines := View(c, w, s)
-	if len(lines) != 2 {
-		t.Fatalf("%d lines, want 2: %q", len(lines), lines)
-	}
-	for i, l := range lines {
-		if n := ansi.StringWidth(l); n > w {
-			t.Fatalf("line %d is %d wide at %d: %q", i, n, w, l)
-		}
-	}
+	lines := commontest.MustSize(t, "header", View(c, w, s), w, 2)
 	return lines[0], lines[1]
 }
 

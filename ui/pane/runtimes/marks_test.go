@@ -14,8 +14,6 @@ import (
 	"github.com/colabdash/colabdash/ui/render"
 )
 
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
-
 // The table's own keys answer with their effects (space, the
 // clear key, each sort key and the reverse), following the key map.
 func TestMarkAndSortKeysAnswerTheirEffects(t *testing.T) {
@@ -26,12 +24,12 @@ func TestMarkAndSortKeysAnswerTheirEffects(t *testing.T) {
 	}{
 		{tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}, common.Mark{}},
 		{tea.KeyMsg{Type: tea.KeyCtrlBackslash}, common.ClearMarks{}},
-		{runes("A"), common.SortBy{Action: keymap.ActionSortName}},
-		{runes("C"), common.SortBy{Action: keymap.ActionSortSpec}},
-		{runes("V"), common.SortBy{Action: keymap.ActionSortVersion}},
-		{runes("E"), common.SortBy{Action: keymap.ActionSortSessions}},
-		{runes("T"), common.SortBy{Action: keymap.ActionSortExpiry}},
-		{runes("O"), common.SortBy{Action: keymap.ActionSortReverse}},
+		{commontest.Key("A"), common.SortBy{Action: keymap.ActionSortName}},
+		{commontest.Key("C"), common.SortBy{Action: keymap.ActionSortSpec}},
+		{commontest.Key("V"), common.SortBy{Action: keymap.ActionSortVersion}},
+		{commontest.Key("E"), common.SortBy{Action: keymap.ActionSortSessions}},
+		{commontest.Key("T"), common.SortBy{Action: keymap.ActionSortExpiry}},
+		{commontest.Key("O"), common.SortBy{Action: keymap.ActionSortReverse}},
 	} {
 		if e, ok := p.HandleKey(tc.k, c); !ok || e != tc.want {
 			t.Errorf("%q answered %#v, %v; want %#v", tc.k, e, ok, tc.want)
@@ -39,18 +37,18 @@ func TestMarkAndSortKeysAnswerTheirEffects(t *testing.T) {
 	}
 	// Below 80 columns there is no VERSION column: V says so, sorts nothing.
 	c.Layout.W = 60
-	if e, _ := p.HandleKey(runes("V"), c); e != (common.Say{Text: "VERSION is not shown at this width: nothing to sort by", Err: true}) {
+	if e, _ := p.HandleKey(commontest.Key("V"), c); e != (common.Say{Text: "VERSION is not shown at this width: nothing to sort by", Err: true}) {
 		t.Fatalf("V at 60 columns answered %#v", e)
 	}
 	// With the monitor's columns VERSION goes below 100 columns: V says
 	// so there too, as the table it draws has no VERSION.
 	c.Monitor = commontest.NewMonitor()
 	c.Layout.W = 80
-	if e, _ := p.HandleKey(runes("V"), c); e != (common.Say{Text: "VERSION is not shown at this width: nothing to sort by", Err: true}) {
+	if e, _ := p.HandleKey(commontest.Key("V"), c); e != (common.Say{Text: "VERSION is not shown at this width: nothing to sort by", Err: true}) {
 		t.Fatalf("V at 80 columns with the monitor answered %#v", e)
 	}
 	c.Layout.W = 100
-	if e, _ := p.HandleKey(runes("V"), c); e != (common.SortBy{Action: keymap.ActionSortVersion}) {
+	if e, _ := p.HandleKey(commontest.Key("V"), c); e != (common.SortBy{Action: keymap.ActionSortVersion}) {
 		t.Fatalf("V at 100 columns with the monitor answered %#v", e)
 	}
 	c.Monitor = nil
@@ -58,10 +56,10 @@ func TestMarkAndSortKeysAnswerTheirEffects(t *testing.T) {
 	if err := c.Keys.Rebind(keymap.ActionSortExpiry, "X"); err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := p.HandleKey(runes("X"), c); e != (common.SortBy{Action: keymap.ActionSortExpiry}) {
+	if e, _ := p.HandleKey(commontest.Key("X"), c); e != (common.SortBy{Action: keymap.ActionSortExpiry}) {
 		t.Fatalf("rebound X answered %#v", e)
 	}
-	if _, ok := p.HandleKey(runes("T"), c); ok {
+	if _, ok := p.HandleKey(commontest.Key("T"), c); ok {
 		t.Fatal("T still sorts after the rebind")
 	}
 }

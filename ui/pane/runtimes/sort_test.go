@@ -54,7 +54,7 @@ func TestSortByMonitorColumns(t *testing.T) {
 		{"I", "r-alpha r-delta r-bravo r-charlie r-echo", "ACTIVITY↑", "activity"}, // busy, then idle shortest first
 		{"I", "r-bravo r-delta r-alpha r-charlie r-echo", "ACTIVITY↓", "activity, reversed"},
 	} {
-		e, ok := p.HandleKey(runes(tc.key), c)
+		e, ok := p.HandleKey(commontest.Key(tc.key), c)
 		sb, isSort := e.(common.SortBy)
 		if !ok || !isSort {
 			t.Fatalf("%s answered %#v", tc.key, e)
@@ -100,12 +100,12 @@ func TestNewFiguresReSort(t *testing.T) {
 // s goes from NAME to RAM.
 func TestMonitorSortKeysOnlyWhereShown(t *testing.T) {
 	c, p, _ := monitorFixture(79)
-	if e, _ := p.HandleKey(runes("M"), c); e != (common.Say{Text: "RAM is not shown at this width: nothing to sort by", Err: true}) {
+	if e, _ := p.HandleKey(commontest.Key("M"), c); e != (common.Say{Text: "RAM is not shown at this width: nothing to sort by", Err: true}) {
 		t.Errorf("M at 79 columns answered %#v", e)
 	}
 	c.Layout.W = 120
 	c.Monitor = nil
-	if e, _ := p.HandleKey(runes("I"), c); e != (common.Say{Text: "ACTIVITY is not shown with monitoring off: nothing to sort by", Err: true}) {
+	if e, _ := p.HandleKey(commontest.Key("I"), c); e != (common.Say{Text: "ACTIVITY is not shown with monitoring off: nothing to sort by", Err: true}) {
 		t.Errorf("I with monitoring off answered %#v", e)
 	}
 	p.NextSort(c)

@@ -1,0 +1,328 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/ops"
+)
+
+func TestCreatePickerAndQuickSpinUp(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = e.press(t, m, "n")
+	v := m.View()
+	mustContain(t, v, "New runtime: variant", "CPU", "GPU", "TPU")
+	m = e.press(t, m, "down", "enter") // GPU
+	v = m.View()
+	mustContain(t, v, "accelerator (GPU)", "T4", "A100", "H100  (not eligible on tier Pro)")
+	// Ineligible specs cannot be chosen: the cursor skips them.
+	m = e.press(t, m, "down", "down", "down", "down", "down")
+	if it := m.dlg().Items[m.dlg().Cursor()]; it.Disabled {
+		t.Fatalf("cursor on a disabled item %q", it.Label)
+	}
+	m = e.press(t, m, "g") // not a list key: stays
+	for m.dlg().Cursor() > 0 {
+		m = e.press(t, m, "up")
+	}
+	m = e.press(t, m, "enter") // T4
+	mustContain(t, m.View(), "shape (GPU T4)", "STANDARD", "HIGHMEM")
+	m = e.press(t, m, "enter") // STANDARD
+	mustContain(t, m.View(), "runtime version", "empty: latest")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "runtime id")
+	m = typeText(e, t, m, "My")
+	mustContain(t, m.View(), "must start with a lower-case letter")
+	m = e.press(t, m, "enter")
+	if m.dlg() == nil {
+		t.Fatal("an invalid runtime id was submitted")
+	}
+	m = e.press(t, m, "backspace", "backspace")
+	m = typeText(e, t, m, "my-gpu")
+	mustContain(t, m.View(), "✓ valid")
+	// Submit: the row appears at once, before create_runtime answers.
+	e.clk.add(dialogGrace + time.Millisecond)
+	m, cmd := update(m, keyMsg("enter"))
+	e.clk.add(2 * time.Second)
+	mustContain(t, m.View(), " + my-gpu ", "GPU/T4/STANDARD    creating… 0:02")
+	m = drive(t, m, cmd)
+	if !serverHas(e.srv, "runtimes/my-gpu") || m.Selected() != "runtimes/my-gpu" {
+		t.Fatalf("created %v, selected %s", e.srv.Runtimes(), m.Selected())
+	}
+	// The row shows what the server returned.
+	got := m.cx.Snap.Runtime("runtimes/my-gpu")
+	if got.ConnectionInfo == nil || got.ConnectionInfo.URL == "" || got.RuntimeSpec != specT4 {
+		t.Fatalf("row %+v", got.Runtime)
+	}
+	mustContain(t, m.View(), "created my-gpu (GPU/T4/STANDARD)")
+	// The spec is remembered across runs (and holds no token).
+	b, err := os.ReadFile(filepath.Join(e.dir, ops.LastSpecFile))
+	if err != nil || !strings.Contains(string(b), "VARIANT_GPU") || strings.Contains(string(b), "token") {
+		t.Fatalf("last spec %q, %v", b, err)
+	}
+	m2 := New(Options{Service: e.svc, StateDir: e.dir, Now: e.clk.now})
+	if m2.cr.lastSpec == nil || m2.cr.lastSpec.Spec != specT4 {
+		t.Fatal("last spec not loaded by a new dashboard")
+	}
+	// Quick spin-up: N and y.
+	m = e.press(t, m, "N")
+	mustContain(t, m.View(), "Create a runtime like the last one?", "GPU/T4/STANDARD")
+	m = e.press(t, m, "y")
+	if e.srv.RuntimesCreated() != 2 || len(e.srv.Runtimes()) != 5 {
+		t.Fatalf("quick spin-up: %d created", e.srv.RuntimesCreated())
+	}
+}
+
+// Two creates race a refresh whose list was taken before they finished:
+// the stale list neither hides nor marks gone the new runtimes.
+func TestTwoCreatesRacingRefresh(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	delete(m.calls.pending, callKey{kind: callRuntimes})
+	listCmd := tea.Batch(m.calls.refresh(e.clk.now(), false)...)
+	stale, _ := collect(listCmd) // list_runtimes answered before the creates
+	m, c1 := startCreate(t, m, e, specT4)
+	m, c2 := startCreate(t, m, e, specCPU)
+	m = drive(t, m, tea.Batch(c1, c2))
+	if len(e.srv.Runtimes()) != 5 {
+		t.Fatalf("server has %d runtimes", len(e.srv.Runtimes()))
+	}
+	for _, r := range stale {
+		m, _ = update(m, r)
+	}
+	live := 0
+	for r := range m.cx.Snap.All() {
+		if !r.Gone() {
+			live++
+		}
+	}
+	if live != 5 || len(m.cr.creates) != 0 {
+		t.Fatalf("%d live rows after the stale list, %d creates pending:\n%s", live, len(m.cr.creates), m.View())
+	}
+	// The next list agrees.
+	m = drive(t, m, tea.Batch(m.calls.refresh(e.clk.now(), true)...))
+	if n := strings.Count(m.View(), "GONE"); n != 0 {
+		t.Fatalf("%d rows gone:\n%s", n, m.View())
+	}
+}
+
+// The connection drops after create_runtime was sent. The
+// outcome is unknown; the dashboard re-lists, shows the runtime it finds
+// and never creates a second one.
+func TestCreateConnectionDropsAfterSending(t *testing.T) {
+	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1}, specT4)
+	if e.srv.CreateCalls() != 1 || e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+	}
+	v := m.View()
+	mustContain(t, v, "outcome was unknown", "found new runtime", "not creating again")
+	live := 0
+	for r := range m.cx.Snap.All() {
+		if !r.Gone() && r.RuntimeSpec == specT4 {
+			live++
+		}
+	}
+	if live != 2 { // the demo T4 and the new one
+		t.Fatalf("%d T4 rows:\n%s", live, v)
+	}
+	// Ticks do not re-send it.
+	e.clk.add(time.Minute)
+	m = e.tick(t, m)
+	if e.srv.CreateCalls() != 1 {
+		t.Fatal("created again after an unknown outcome")
+	}
+}
+
+// DEADLINE_EXCEEDED re-sends the identical call: one runtime.
+func TestCreateDeadlineResends(t *testing.T) {
+	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: 1}, specT4)
+	if e.srv.CreateCalls() != 2 || e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+	}
+	mustContain(t, m.View(), "created ")
+}
+
+// A rate limit (RESOURCE_EXHAUSTED with RetryInfo 53s): a visible
+// countdown, the identical call after it, and a key to cancel.
+func TestCreateRateLimitedCountdown(t *testing.T) {
+	rl := colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
+		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for requests per minute per user.", "", 53*time.Second)}
+	t.Run("waits and re-sends", func(t *testing.T) {
+		e, m := createUnder(t, rl, specT4)
+		mustContain(t, m.View(), "rate limited, retrying 2/5 in 0:53", "c cancel")
+		e.clk.add(50 * time.Second)
+		m = e.tick(t, m)
+		mustContain(t, m.View(), "in 0:03")
+		if e.srv.CreateCalls() != 1 {
+			t.Fatal("re-sent before the retry delay")
+		}
+		e.clk.add(3 * time.Second)
+		m = e.tick(t, m)
+		if e.srv.CreateCalls() != 2 || e.srv.RuntimesCreated() != 1 {
+			t.Fatalf("calls %d created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+		}
+		mustContain(t, m.View(), "created ")
+	})
+	t.Run("cancel", func(t *testing.T) {
+		e, m := createUnder(t, rl, specT4)
+		m = e.press(t, m, "c")
+		e.clk.add(time.Minute)
+		m = e.tick(t, m)
+		if e.srv.CreateCalls() != 1 || len(m.cr.creates) != 0 || strings.Contains(m.View(), "retrying") {
+			t.Fatalf("cancel did not stop the retry: %d calls", e.srv.CreateCalls())
+		}
+	})
+}
+
+// No capacity (HTTP 503 UNAVAILABLE) is retried with a
+// visible, growing countdown; after the last attempt other eligible specs
+// are offered, never a silent downgrade.
+func TestCreateCapacityUnavailable(t *testing.T) {
+	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "create_runtime", Times: 1000, Status: 503,
+		Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`}, specA100)
+	mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 0:10")
+	for i := 1; i < maxCreateAttempts; i++ {
+		if op := m.cr.creates[0]; op.attempt != i || op.state != createWaiting {
+			t.Fatalf("attempt %d state %d, want %d waiting", op.attempt, op.state, i)
+		}
+		e.clk.add(defaultCreateRetry<<(i-1) - time.Second)
+		m = e.tick(t, m)
+		if m.cr.creates[0].attempt != i {
+			t.Fatal("re-sent before the countdown ended")
+		}
+		e.clk.add(time.Second)
+		m = e.tick(t, m)
+	}
+	if len(m.cr.creates) != 0 || e.srv.RuntimesCreated() != 0 {
+		t.Fatalf("%d creates pending, created %d", len(m.cr.creates), e.srv.RuntimesCreated())
+	}
+	v := m.View()
+	mustContain(t, v, "Create gave up after 5 attempts", "create GPU/T4/STANDARD instead")
+	if strings.Contains(v, "retrying") {
+		t.Fatalf("still retrying:\n%s", v)
+	}
+}
+
+func TestCreateFailedPreconditionNextSteps(t *testing.T) {
+	t.Run("too many runtimes: offer to delete one", func(t *testing.T) {
+		e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.FailedPrecondition, Reason: api.ReasonTooManyActiveRuntimes, Message: "too many"}, specT4)
+		mustContain(t, m.View(), "Too many active runtimes", "may still count", "delete rt-cpudemo4qx")
+		for !strings.Contains(m.dlg().Items[m.dlg().Cursor()].Label, "rt-v6edemo2mw") {
+			m = e.press(t, m, "down")
+		}
+		m = e.press(t, m, "enter")
+		mustContain(t, m.View(), "Delete runtime rt-v6edemo2mw?", "cannot be undone")
+		m = e.press(t, m, "y")
+		if serverHas(e.srv, "runtimes/rt-v6edemo2mw") || len(e.srv.Runtimes()) != 2 {
+			t.Fatalf("runtimes %v", e.srv.Runtimes())
+		}
+	})
+	t.Run("usage quota: offer a CPU runtime", func(t *testing.T) {
+		e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"}, specT4)
+		mustContain(t, m.View(), "Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "Pro tier", "create a CPU runtime (CPU/STANDARD)")
+		if e.srv.CreateCalls() != 1 {
+			t.Fatal("quota was retried")
+		}
+		m = e.press(t, m, "enter")          // CPU
+		m = e.press(t, m, "enter", "enter") // version, id
+		if e.srv.RuntimesCreated() != 1 || e.srv.Runtimes()[3].RuntimeSpec != specCPU {
+			t.Fatalf("CPU runtime not created: %v\n%s", e.srv.Runtimes(), m.View())
+		}
+	})
+	t.Run("accelerator unavailable: offer the others", func(t *testing.T) {
+		_, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.FailedPrecondition, Message: "no capacity"}, specA100)
+		v := m.View()
+		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
+		for _, it := range m.dlg().Items {
+			if strings.Contains(it.Label, "H100") || strings.Contains(it.Label, "A100") || strings.Contains(it.Label, "CPU") {
+				t.Fatalf("offered %q:\n%s", it.Label, v)
+			}
+		}
+	})
+}
+
+// The config file's defaultRuntimeSpec is where the picker starts, so
+// Enter, Enter, Enter walks straight to it.
+func TestCreatePickerStartsOnDefaultSpec(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
+		o.DefaultSpec = api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "A100", Shape: api.ShapeHighMem}
+	})
+	m = e.press(t, m, "n", "enter")
+	mustContain(t, m.View(), "accelerator (GPU)")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "shape (GPU A100)")
+	m = e.press(t, m, "enter")
+	mustContain(t, m.View(), "runtime version")
+	if title := m.dlg().Title; !strings.Contains(title, "GPU/A100/HIGHMEM") {
+		t.Fatalf("picked %q, want the default GPU/A100/HIGHMEM", title)
+	}
+}
+
+// A burst from the create form (N y N y before the first
+// create answered) sends one create_runtime, not two; once it answered,
+// the next one goes.
+func TestCreateBurstIsDebounced(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m.cr.lastSpec = &ops.LastSpec{Spec: specCPU}
+	m = e.press(t, m, "N")
+	e.clk.add(dialogGrace + time.Millisecond)
+	m, first := update(m, keyMsg("y")) // sent, not answered yet
+	m = e.press(t, m, "N", "y")
+	mustContain(t, m.View(), "a create was sent", "wait a moment")
+	var logged bool
+	for _, ev := range m.Events() {
+		logged = logged || strings.Contains(ev.Refused, "a create was sent")
+	}
+	if !logged {
+		t.Errorf("the refused create is not in the event log: %+v", m.Events())
+	}
+	m = drive(t, m, first)
+	if n := e.srv.CreateCalls(); n != 1 {
+		t.Fatalf("%d create_runtime calls for a burst, want 1", n)
+	}
+	m = e.press(t, m, "N", "y")
+	if n := e.srv.RuntimesCreated(); n != 2 {
+		t.Fatalf("after the first create answered, the next was refused: %d created", n)
+	}
+}
+
+// The connection drops after create_runtime was sent, slow side: the
+// reply is lost while Colab is still creating the runtime, so the
+// re-list does not show it. The dashboard asks; the
+// re-send carries the same requestId and gets the one runtime, never a
+// second.
+func TestCreateOutcomeUnknownResendsSameRequest(t *testing.T) {
+	// Each create_runtime call waits 200 ms (then DEADLINE_EXCEEDED, the
+	// creation going on); the creation goes on until the test releases
+	// it; the first reply is lost.
+	ready := make(chan struct{})
+	e, m := emuModel(t, colabfake.Options{CreateHold: ready, CreateDeadline: 200 * time.Millisecond}, nil)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1})
+	m, cmd := startCreate(t, m, e, specT4)
+	m = drive(t, m, cmd)
+	if e.srv.RuntimesCreated() != 0 {
+		t.Fatal("the creation finished before the re-list; the test cannot see the question")
+	}
+	mustContain(t, m.View(), "outcome unknown", "re-send the identical request", "same requestId")
+	// Colab finishes the creation; the re-send then finds it.
+	close(ready)
+	for deadline := time.Now().Add(10 * time.Second); e.srv.RuntimesCreated() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the emulator did not finish the creation")
+		}
+	}
+	e.clk.add(dialogGrace + time.Millisecond)
+	m, cmd = update(m, keyMsg("enter"))
+	m = drive(t, m, cmd)
+	if n := e.srv.CreateCalls(); n < 2 || e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("%d create calls, %d runtimes created: want the one runtime", n, e.srv.RuntimesCreated())
+	}
+	mustContain(t, m.View(), "created")
+}
