@@ -10,12 +10,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -281,6 +283,7 @@ func TestMain(m *testing.M) {
 	// Retries are counted, not timed, here: no test waits out real
 	// half-seconds between attempts.
 	kit.RetryBaseDelay = 5 * time.Millisecond
+	childrenGetDefaultSignals()
 	code := m.Run()
 	if builtBinary != "" {
 		os.RemoveAll(filepath.Dir(builtBinary))
@@ -787,3 +790,27 @@ func TestColourSettingsFollowNoColor(t *testing.T) {
 		}
 	}
 }
+
+// childrenGetDefaultSignals undoes an ignored SIGHUP or SIGINT inherited
+// from whoever started the tests (nohup go test, trap ” HUP, a
+// background job of a script) for the programs the tests start. An
+// ignored signal stays ignored across exec, and colabdash keeps an
+// ignored SIGHUP ignored, as nohup asks: the tests that send the real
+// binary SIGHUP would wait for an exit that never comes and blame it.
+// A caught signal is reset to the default by exec, so this process
+// catches them (and drops them: for it they stay as good as ignored),
+// and says so on stderr.
+func childrenGetDefaultSignals() {
+	var ignored []os.Signal
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT} {
+		if signal.Ignored(sig) {
+			ignored = append(ignored, sig)
+		}
+	}
+	if len(ignored) == 0 {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "ui/cli tests: started with %v ignored (nohup?); the programs they start get the default disposition\n", ignored)
+	signal.Notify(make(chan os.Signal, 1), ignored...)
+}
+
