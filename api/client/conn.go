@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"net/http/httptrace"
 	"sort"
 	"sync"
 	"time"
@@ -295,10 +296,15 @@ type initKey struct{}
 // sent after the initialize result and before normal operation; nothing
 // requires its empty reply to be awaited, and a streamable HTTP client may
 // have several POSTs in flight. So this sending middleware (go-sdk's
-// public extension point, no fork) starts the POST and returns at once.
-// The connect's own context is replaced by one that Close cancels. A call
-// that a strict server refuses because it overtook the notification is
-// sent again once the notification is answered (see Client.do).
+// public extension point, no fork) starts the POST and returns once the
+// request is written to its connection (or its send ended), not when it
+// is answered: the notification is on the wire before any call is sent,
+// as MCP orders them. (Returning at once let a call on a busy machine
+// leave first, and a strict server refuse it: one round trip more.) The
+// connect's own context is replaced by one that Close cancels. A call
+// that a strict server still refuses because it overtook the
+// notification is sent again once the notification is answered (see
+// Client.do).
 func (c *Client) initializedInBackground(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		n, _ := ctx.Value(initKey{}).(*initNote)
@@ -317,6 +323,17 @@ func (c *Client) initializedInBackground(next mcp.MethodHandler) mcp.MethodHandl
 		n.used = true
 		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.ConnectTimeout)
 		stop := context.AfterFunc(c.life, cancel)
+		written := make(chan struct{})
+		var once sync.Once
+		bctx = httptrace.WithClientTrace(bctx, &httptrace.ClientTrace{
+			WroteRequest: func(httptrace.WroteRequestInfo) { once.Do(func() { close(written) }) },
+		})
+		defer func() {
+			select {
+			case <-written:
+			case <-n.done:
+			}
+		}()
 		go func() {
 			defer c.bg.Done()
 			defer close(n.done)

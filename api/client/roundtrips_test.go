@@ -1,8 +1,12 @@
 package client
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptrace"
 	"sync"
 	"testing"
 	"time"
@@ -24,11 +28,41 @@ const rtLatency = 100 * time.Millisecond
 // returns, whichever comes first (a server may finish its handler after
 // the client has its answer). The deepest depth is the
 // number of round trips a user waits through.
+//
+// It also hands a classic session's calls to the server only once that
+// session's initialized notification has been answered. The client puts
+// the notification on the wire before any call (sendOrder checks it), but
+// the two travel on different connections and, the same latency added to
+// each, reach go-sdk's session in whichever order the scheduler picks: a
+// call first is refused ("invalid during session initialization") and
+// sent again, a round trip that depends on the machine's load, not on
+// the client. Held so, the server handles them in the order they were
+// sent; a call is held no longer than the notification's own latency, so
+// the depths, taken on arrival, are those the user waits through.
 type depthCounter struct {
 	next http.Handler
 	mu   sync.Mutex
 	done int // the deepest answered POST
 	max  int
+	// initialized: per Mcp-Session-Id, closed once the session's
+	// initialized notification is answered.
+	initialized map[string]chan struct{}
+}
+
+// initDone returns the channel closed once session id's initialized
+// notification is answered.
+func (d *depthCounter) initDone(id string) chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.initialized == nil {
+		d.initialized = map[string]chan struct{}{}
+	}
+	ch := d.initialized[id]
+	if ch == nil {
+		ch = make(chan struct{})
+		d.initialized[id] = ch
+	}
+	return ch
 }
 
 func (d *depthCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -40,6 +74,18 @@ func (d *depthCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	depth := d.done + 1
 	d.max = max(d.max, depth)
 	d.mu.Unlock()
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+		switch method := jsonrpcMethod(r); method {
+		case "notifications/initialized":
+			defer close(d.initDone(sid))
+		case "tools/call", "tools/list":
+			select {
+			case <-d.initDone(sid):
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}
 	var once sync.Once
 	answered := func() {
 		once.Do(func() {
@@ -75,6 +121,72 @@ func (a *answerWriter) Flush() {
 
 func (a *answerWriter) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
+// jsonrpcMethod is the method of r's JSON-RPC message ("" when it is not
+// one); r's body is left for the next handler to read.
+func jsonrpcMethod(r *http.Request) string {
+	b, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	var m struct {
+		Method string `json:"method"`
+	}
+	if err != nil || json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	return m.Method
+}
+
+// sendOrder is the client's transport in the round-trip tests: it records
+// when each POST starts and when its request has been written, and
+// reports a call started before the connect's initialized notification
+// was on the wire (MCP: the notification comes before normal operation).
+type sendOrder struct {
+	base http.RoundTripper
+	mu   sync.Mutex
+	// noted: the notification of the latest connect has been written (or
+	// there is no notification: a stateless server).
+	noted bool
+	bad   []string
+}
+
+func (o *sendOrder) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method != http.MethodPost || r.GetBody == nil {
+		return o.base.RoundTrip(r)
+	}
+	body, err := r.GetBody()
+	if err != nil {
+		return nil, err
+	}
+	method := jsonrpcMethod(&http.Request{Body: body})
+	o.mu.Lock()
+	switch method {
+	case "initialize":
+		o.noted = false
+	case "tools/call", "tools/list":
+		if !o.noted && r.Header.Get("Mcp-Session-Id") != "" {
+			o.bad = append(o.bad, method+" sent before the initialized notification was written")
+		}
+	}
+	o.mu.Unlock()
+	if method == "notifications/initialized" {
+		r = r.WithContext(httptrace.WithClientTrace(r.Context(), &httptrace.ClientTrace{
+			WroteRequest: func(httptrace.WroteRequestInfo) { o.mu.Lock(); o.noted = true; o.mu.Unlock() },
+		}))
+	}
+	return o.base.RoundTrip(r)
+}
+
+// check fails t for every call that overtook a notification.
+func (o *sendOrder) check(t *testing.T) {
+	t.Helper()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, b := range o.bad {
+		t.Error(b)
+	}
+	o.bad = nil
+}
+
 // take returns the round trips counted since the last take and starts
 // counting afresh.
 func (d *depthCounter) take() int {
@@ -89,12 +201,17 @@ func (d *depthCounter) take() int {
 // returns the round trips it took, the client's Close excluded.
 func roundTrips(t *testing.T, dc *depthCounter, ep, dir string, fn func(c *Client)) int {
 	t.Helper()
-	c, _ := emuClient(t, ep, func(o *Options) { o.StateDir = dir })
+	order := &sendOrder{base: bearerClient().Transport}
+	c, _ := emuClient(t, ep, func(o *Options) {
+		o.StateDir = dir
+		o.HTTPClient = &http.Client{Transport: order}
+	})
 	dc.take()
 	fn(c)
 	n := dc.take()
 	c.Close() // waits for the protocol memory to be written
 	dc.take()
+	order.check(t)
 	return n
 }
 

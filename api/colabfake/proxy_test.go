@@ -22,20 +22,30 @@ import (
 // token and returns the status and body.
 func proxyGet(t *testing.T, rt api.Runtime, path string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, rt.ConnectionInfo.URL+path, nil)
+	st, body, err := proxyGetErr(rt, path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return st, body
+}
+
+// proxyGetErr is proxyGet returning its error, for goroutines other
+// than the test's (where t.Fatal must not be called).
+func proxyGetErr(rt api.Runtime, path string) (int, string, error) {
+	req, err := http.NewRequest(http.MethodGet, rt.ConnectionInfo.URL+path, nil)
+	if err != nil {
+		return 0, "", err
 	}
 	req.Header.Set(runtimeproxy.TokenHeader, rt.ConnectionInfo.Token)
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	resp, err := (&http.Client{Transport: tr}).Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return 0, "", err
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return resp.StatusCode, string(b), nil
 }
 
 // execute_code's rich-output bundles live under /content/.dsm_outputs/ and are

@@ -26,12 +26,15 @@ func TestOptionsProxyLatency(t *testing.T) {
 	type got struct {
 		status int
 		took   time.Duration
+		err    error
 	}
 	done := make(chan got, 1)
 	go func() {
+		// No t.Fatal here (this is not the test's goroutine): the error
+		// goes back to it.
 		begin := time.Now()
-		st, _ := proxyGet(t, rt, "api/contents/content")
-		done <- got{st, time.Since(begin)}
+		st, _, err := proxyGetErr(rt, "api/contents/content")
+		done <- got{st, time.Since(begin), err}
 	}()
 	call(t, cs, "list_runtimes", nil)
 	select {
@@ -40,6 +43,9 @@ func TestOptionsProxyLatency(t *testing.T) {
 	default:
 	}
 	g := <-done
+	if g.err != nil {
+		t.Fatal(g.err)
+	}
 	if g.status != http.StatusOK || g.took < latency {
 		t.Fatalf("GET api/contents/content: HTTP %d after %v, want 200 after at least %v", g.status, g.took, latency)
 	}

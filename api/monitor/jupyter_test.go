@@ -4,75 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 )
 
-// startJupyter starts Debian's jupyter-server (with ipykernel) on
-// loopback for this test and returns its URL, or skips the test when it
-// is not installed (fails under COLABDASH_REQUIRE_JUPYTER=1, as CI sets).
+// startJupyter starts a real jupyter-server with ipykernel on loopback for
+// this test and returns its URL, or skips the test when it is not
+// installed (fails under COLABDASH_REQUIRE_JUPYTER=1, as CI sets).
 func startJupyter(t *testing.T) string {
 	t.Helper()
-	py := os.Getenv("COLABDASH_JUPYTER_PYTHON")
-	if py == "" {
-		py = "/usr/bin/python3"
-	}
-	if err := exec.Command(py, "-c", "import jupyter_server, ipykernel").Run(); err != nil {
-		msg := fmt.Sprintf("jupyter-server or ipykernel is not installed for %s (apt-get install python3-jupyter-server python3-ipykernel): %v", py, err)
-		if os.Getenv("COLABDASH_REQUIRE_JUPYTER") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip("SKIP real-Jupyter backend: " + msg)
-	}
-	root := t.TempDir()
-	home := filepath.Join(root, ".home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(py, "-m", "jupyter_server", "--allow-root", "--no-browser", "--ip=127.0.0.1",
-		fmt.Sprintf("--port=%d", port), "--port-retries=0", "--ServerApp.token=", "--ServerApp.password=",
-		"--ServerApp.disable_check_xsrf=True", "--ServerApp.root_dir="+root)
-	cmd.Env = append(os.Environ(), "HOME="+home, "JUPYTER_RUNTIME_DIR="+home, "JUPYTER_CONFIG_DIR="+home, "JUPYTER_DATA_DIR="+home)
-	logf, err := os.Create(filepath.Join(home, "jupyter.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		logf.Close()
-	})
-	u := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if resp, err := http.Get(u + "api/status"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return u
-			}
-		}
-	}
-	b, _ := os.ReadFile(filepath.Join(home, "jupyter.log"))
-	t.Fatalf("jupyter-server did not answer within 60 s: %s", b)
-	return ""
+	return realjupyter.Require(t, realjupyter.Options{Kernels: true}).URL
 }
 
 // Against a real jupyter-server behind the emulator's proxy: a kernel

@@ -10,12 +10,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -281,6 +283,7 @@ func TestMain(m *testing.M) {
 	// Retries are counted, not timed, here: no test waits out real
 	// half-seconds between attempts.
 	kit.RetryBaseDelay = 5 * time.Millisecond
+	childrenGetDefaultSignals()
 	code := m.Run()
 	if builtBinary != "" {
 		os.RemoveAll(filepath.Dir(builtBinary))
@@ -786,4 +789,42 @@ func TestColourSettingsFollowNoColor(t *testing.T) {
 				c.env, c.theme, noColor, theme, asked, c.noColor, c.want, c.asks)
 		}
 	}
+}
+
+// childrenGetDefaultSignals undoes an ignored SIGHUP or SIGINT inherited
+// from whoever started the tests (nohup go test, trap ” HUP, a
+// background job of a script) for the programs the tests start. An
+// ignored signal stays ignored across exec, and colabdash keeps an
+// ignored SIGHUP ignored, as nohup asks: the tests that send the real
+// binary SIGHUP would wait for an exit that never comes and blame it.
+// A caught signal is reset to the default by exec, so this process
+// catches them (and drops them: for it they stay as good as ignored),
+// and says so on stderr.
+func childrenGetDefaultSignals() {
+	var ignored []os.Signal
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT} {
+		if signal.Ignored(sig) {
+			ignored = append(ignored, sig)
+		}
+	}
+	if len(ignored) == 0 {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "ui/cli tests: started with %v ignored (nohup?); the programs they start get the default disposition\n", ignored)
+	signal.Notify(make(chan os.Signal, 1), ignored...)
+}
+
+// needRoot skips test t, which needs root for what, when it does not run
+// as root; where CI is set it fails instead: CI runs as root (.ci/run
+// installs its tools with apt-get), so a skip there would hide a test
+// that silently stopped running.
+func needRoot(t *testing.T, what string) {
+	t.Helper()
+	if os.Geteuid() == 0 {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("CI is set, and CI runs as root, but this test runs as uid %d: %s needs root", os.Geteuid(), what)
+	}
+	t.Skipf("SKIP: %s needs root (uid %d here)", what, os.Geteuid())
 }

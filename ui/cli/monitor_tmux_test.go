@@ -19,7 +19,9 @@ import (
 // before the dashboard starts, in tmux at 80, 100 and 160 columns and
 // under NO_COLOR. Each screen shows the RAM, GPU and ACTIVITY columns,
 // the idle word IDLE 1:12 in the table, and the details' RAM line with
-// its sparkline; under NO_COLOR not one cell is coloured.
+// its sparkline (at 80x24 once enter expanded the details: short, they
+// keep the token's renewal before RAM); under NO_COLOR not one cell is
+// coloured.
 func TestMonitorInTmux(t *testing.T) {
 	bin := binary(t)
 	isolate(t) // the process's environment, which the tmux servers inherit
@@ -27,8 +29,11 @@ func TestMonitorInTmux(t *testing.T) {
 		name          string
 		width, height int
 		noColor       bool
+		// expand: the stacked details at this size keep the expiry, the
+		// token's renewal and the kernels; enter expands them to RAM.
+		expand bool
 	}{
-		{"80x24", 80, 24, false}, {"100x30", 100, 30, false}, {"160x40", 160, 40, false}, {"100x30_NO_COLOR", 100, 30, true},
+		{"80x24", 80, 24, false, true}, {"100x30", 100, 30, false, false}, {"160x40", 160, 40, false, false}, {"100x30_NO_COLOR", 100, 30, true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -57,6 +62,10 @@ func TestMonitorInTmux(t *testing.T) {
 				env = append(env, "COLORTERM=truecolor")
 			}
 			s := startTmux(t, c.width, c.height, env, bin, "--endpoint", endpoint, "--access-token-file", tokenFile)
+			if c.expand {
+				s.waitText("renews in ")
+				s.keys("Enter")
+			}
 			scr := s.waitFor("the monitor's columns, idle word and sparkline", waitTimeout, func(scr string) bool {
 				return strings.Contains(scr, "RAM   GPU   ACTIVITY") && strings.Count(scr, "IDLE 1:1") >= 2 && sparkline(scr) != ""
 			})

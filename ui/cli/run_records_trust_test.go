@@ -98,9 +98,7 @@ func TestWritableStateOrConfigDirIsRefused(t *testing.T) {
 // A state directory, or a record, another user owns is not trusted:
 // the directory is refused; the record is not read (its runtime stays).
 func TestForeignStateDirOrRecordIsNotTrusted(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("needs root to give a file to another user")
-	}
+	needRoot(t, "giving a file to another user")
 	const nobody = 65534
 	e, rt := victimEnv(t)
 	rec := plantRecord(t, e, rt.Name)

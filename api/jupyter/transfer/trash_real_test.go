@@ -3,17 +3,14 @@ package transfer
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -28,81 +25,12 @@ type ownJupyter struct {
 // one, which runs as root with its trash off), its HOME (and so its
 // trash) in a temporary directory, and returns its URL, root and HOME.
 // It is skipped (or fails under COLABDASH_REQUIRE_JUPYTER=1) as
-// requireJupyter is; asNobody is skipped when not run as root.
+// requireJupyter is; asNobody is skipped when not run as root, and fails
+// then in CI (which runs as root).
 func startOwnJupyter(t *testing.T, o ownJupyter) (url, root, home string) {
 	t.Helper()
-	requireJupyter(t) // same installation check and skip rule
-	py := jupytertest.JupyterPython()
-	if err := exec.Command(py, "-c", "import send2trash").Run(); err != nil && o.trash {
-		if os.Getenv("COLABDASH_REQUIRE_JUPYTER") == "1" {
-			t.Fatalf("COLABDASH_REQUIRE_JUPYTER=1 but send2trash is not installed: %v", err)
-		}
-		t.Skip("SKIP: send2trash is not installed")
-	}
-	var prefix []string
-	if o.asNobody {
-		sp, err := exec.LookPath("setpriv")
-		if os.Geteuid() != 0 || err != nil {
-			t.Skip("SKIP: running jupyter-server as nobody needs root and setpriv")
-		}
-		prefix = []string{sp, "--reuid=nobody", "--regid=nogroup", "--clear-groups"}
-	}
-	root, err := os.MkdirTemp("", "colabdash-ownjupyter-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(root) })
-	home = filepath.Join(root, ".home")
-	for _, d := range []string{root, filepath.Join(root, "content"), home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if o.asNobody {
-			if err := os.Chown(d, 65534, 65534); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	args := append(prefix, py, "-m", "jupyter_server", "--allow-root", "--no-browser", "--ip=127.0.0.1",
-		fmt.Sprintf("--port=%d", port), "--port-retries=0", "--ServerApp.token=", "--ServerApp.password=",
-		"--ServerApp.disable_check_xsrf=True", "--ServerApp.root_dir="+root,
-		fmt.Sprintf("--FileContentsManager.delete_to_trash=%v", map[bool]string{true: "True", false: "False"}[o.trash]))
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_DATA_HOME=", "JUPYTER_RUNTIME_DIR="+home, "JUPYTER_CONFIG_DIR="+home, "JUPYTER_DATA_DIR="+home)
-	logf, err := os.Create(filepath.Join(t.TempDir(), "jupyter.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); logf.Close() })
-	url = fmt.Sprintf("http://127.0.0.1:%d/", port)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get(url + "api/status")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return url, root, home
-			}
-		}
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(logf.Name())
-			t.Fatalf("jupyter-server did not answer within 60 s: %s", b)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	s := realjupyter.Require(t, realjupyter.Options{Trash: o.trash, AsNobody: o.asNobody})
+	return s.URL, s.Root, s.Home
 }
 
 // On a real jupyter-server with its trash on: a chunked

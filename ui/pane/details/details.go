@@ -19,8 +19,8 @@ import (
 
 // line is one key/value line and its priority: when the pane is short
 // (a stacked layout on a small terminal) the lowest priorities stay, in
-// their usual order (the expiry first, then the kernels' activity, a
-// failed renewal, RAM and GPU, when a healthy token renews, the URL, the
+// their usual order (the expiry first, then when a healthy token renews,
+// the kernels' activity, a failed renewal, RAM and GPU, the URL, the
 // spec, the disk…).
 type line struct {
 	prio int
@@ -102,8 +102,8 @@ func lines(c *common.Context, r *state.Runtime, now time.Time) []line {
 	case !r.Gone() && (st == state.TokenOK || st == state.TokenExpiring):
 		// A healthy token: when it is renewed, as planned ("renews in
 		// 54:59"), or that it is under way or off. On a short pane it
-		// gives way to the monitor's RAM and GPU, and stays before the
-		// URL and the spec (which the table shows anyway).
+		// comes right after the expiry, before the monitor's kernels and
+		// RAM: it stays whether or not their figures have arrived.
 		kvs = append(kvs, line{prioRenewPlan, " " + frame.Fit("renew", 8) + " " + RenewWord(c, r, now)})
 	}
 	return kvs

@@ -16,14 +16,17 @@ import (
 )
 
 // Priorities of the monitor's lines among the others (see lines): the
-// activity right after the expiry, RAM and the GPU before the URL, the
-// disks after the spec.
+// activity right after the expiry and a healthy token's renewal, RAM and
+// the GPU before the URL, the disks after the spec.
 const (
-	prioActivity = 5
-	prioRAM      = 15
-	prioGPU      = 16
-	// prioRenewPlan is a healthy token's "renews in" line (details.go).
-	prioRenewPlan = 17
+	// prioRenewPlan is a healthy token's "renews in" line (details.go):
+	// right after the expiry, before the kernels and RAM. When the token
+	// is renewed is what a user of a short pane must never lose, and the
+	// line must not come and go as the monitor's figures arrive.
+	prioRenewPlan = 1
+	prioActivity  = 5
+	prioRAM       = 15
+	prioGPU       = 16
 	prioDisk      = 35
 	prioMoreDisk  = 45
 )

@@ -49,13 +49,38 @@ func TestDetailsShowResourcesWithSparklines(t *testing.T) {
 	if v := strings.Join(View(c, r, t0, 45, 12), "\n"); !strings.Contains(v, "ram      11.4/12.7 GiB 90%") || strings.Contains(v, "▁") {
 		t.Errorf("45 cells:\n%s", v)
 	}
-	// A short pane keeps the expiry, the activity and RAM.
-	short := strings.Join(View(c, r, t0, 90, 4), "\n")
-	for _, want := range []string{"expires", "IDLE 1:12", "ram"} {
+	// A short pane keeps the expiry, when the token renews, the activity
+	// and RAM, in that order of rank.
+	short := strings.Join(View(c, r, t0, 90, 5), "\n")
+	for _, want := range []string{"expires", "renews in", "IDLE 1:12", "ram"} {
 		if !strings.Contains(short, want) {
-			t.Errorf("4-line details lack %q:\n%s", want, short)
+			t.Errorf("5-line details lack %q:\n%s", want, short)
 		}
 	}
+}
+
+// On a pane of three lines (a 60x15 terminal) the expiry and when the
+// token renews stay whether or not the monitor's first figures have
+// arrived: the kernels' line takes the third, and RAM never pushes the
+// renewal out.
+func TestShortPaneKeepsTheRenewalAsFiguresArrive(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	c.Activity.Renewals = commontest.Renewals{Next: 43*time.Minute + 5*time.Second}
+	mon := commontest.NewMonitor()
+	c.Monitor = mon
+	t0 := commontest.T0
+	view := func() []string { return View(c, r, t0, 60, 4) }
+	want := func(when string, third string) {
+		t.Helper()
+		lines := view()
+		if !strings.Contains(lines[1], "expires") || !strings.Contains(lines[2], "renews in 43:05") || !strings.Contains(lines[3], third) {
+			t.Errorf("%s: want the expiry, the renewal and %q:\n%s", when, third, strings.Join(lines, "\n"))
+		}
+	}
+	want("before the first poll", "kernels  reading…")
+	mon.Store.RecordResources(r.Name, t0, commontest.Resources(0.5, 0, false), nil)
+	mon.Store.RecordKernels(r.Name, t0, []apimon.Kernel{commontest.Kernel("k1", "busy", t0.Add(-time.Minute), 1)}, nil)
+	want("with figures", "kernels  1 busy 0 idle")
 }
 
 func lineWith(lines []string, s string) string {

@@ -7,10 +7,8 @@ package jupytertest
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,6 +20,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 )
 
 // Tests run the client against the emulator's runtime proxy, in two
@@ -49,81 +48,29 @@ var Backends = []Backend{Emulator, Jupyter}
 // jupyterServer is the shared real Jupyter server, started on first use.
 var jupyterServer struct {
 	once sync.Once
-	url  string // with ?token= none: auth disabled
-	root string
-	cmd  *exec.Cmd
+	srv  *realjupyter.Server
 	skip string
 }
 
 // JupyterPython is the interpreter with jupyter_server importable:
 // $COLABDASH_JUPYTER_PYTHON, else /usr/bin/python3 (Debian's package).
-func JupyterPython() string {
-	if p := os.Getenv("COLABDASH_JUPYTER_PYTHON"); p != "" {
-		return p
-	}
-	return "/usr/bin/python3"
-}
+func JupyterPython() string { return realjupyter.Python() }
 
 func startJupyter() {
 	j := &jupyterServer
-	py := JupyterPython()
-	if err := exec.Command(py, "-c", "import jupyter_server").Run(); err != nil {
-		j.skip = fmt.Sprintf("jupyter-server is not installed for %s (apt-get install python3-jupyter-server): %v", py, err)
-		return
-	}
-	root, err := os.MkdirTemp("", "colabdash-jupyter-")
+	srv, err := realjupyter.Start(realjupyter.Options{})
 	if err != nil {
 		j.skip = err.Error()
 		return
 	}
-	_ = os.MkdirAll(filepath.Join(root, "content"), 0o755)
-	_ = os.MkdirAll(filepath.Join(root, ".home"), 0o755)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		j.skip = err.Error()
-		return
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(py, "-m", "jupyter_server", "--allow-root", "--no-browser", "--ip=127.0.0.1",
-		fmt.Sprintf("--port=%d", port), "--port-retries=0", "--ServerApp.token=", "--ServerApp.password=",
-		"--ServerApp.disable_check_xsrf=True", "--FileContentsManager.delete_to_trash=False",
-		"--ServerApp.root_dir="+root)
-	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(root, ".home"), "JUPYTER_RUNTIME_DIR="+filepath.Join(root, ".home"),
-		"JUPYTER_CONFIG_DIR="+filepath.Join(root, ".home"), "JUPYTER_DATA_DIR="+filepath.Join(root, ".home"))
-	logf, _ := os.Create(filepath.Join(root, ".home", "jupyter.log"))
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		j.skip = "starting jupyter-server: " + err.Error()
-		return
-	}
-	j.cmd, j.root = cmd, root
-	j.url = fmt.Sprintf("http://127.0.0.1:%d/", port)
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		resp, err := http.Get(j.url + "api/status")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	b, _ := os.ReadFile(filepath.Join(root, ".home", "jupyter.log"))
-	j.skip = "jupyter-server did not answer within 60 s: " + string(b)
+	j.srv = srv
 }
 
 // StopJupyter stops the shared real Jupyter server, if one was started
 // (TestMain calls it after the tests).
 func StopJupyter() {
-	j := &jupyterServer
-	if j.cmd != nil && j.cmd.Process != nil {
-		_ = j.cmd.Process.Kill()
-		_ = j.cmd.Wait()
-	}
-	if j.root != "" {
-		_ = os.RemoveAll(j.root)
+	if s := jupyterServer.srv; s != nil {
+		s.Stop()
 	}
 }
 
@@ -138,7 +85,7 @@ func RequireJupyter(t testing.TB) string {
 		}
 		t.Skip("SKIP real-Jupyter backend: " + jupyterServer.skip)
 	}
-	return jupyterServer.url
+	return jupyterServer.srv.URL
 }
 
 // Env is an emulator with one runtime, an MCP client to it (for
@@ -205,18 +152,23 @@ func NewEnv(t testing.TB, be Backend, o colabfake.Options) *Env {
 		// directory, removed afterwards.
 		name := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
 		e.Dir = "content/" + name
-		_ = os.RemoveAll(filepath.Join(jupyterServer.root, e.Dir))
-		if err := os.MkdirAll(filepath.Join(jupyterServer.root, e.Dir), 0o755); err != nil {
+		_ = os.RemoveAll(filepath.Join(jupyterServer.srv.Root, e.Dir))
+		if err := os.MkdirAll(filepath.Join(jupyterServer.srv.Root, e.Dir), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = os.RemoveAll(filepath.Join(jupyterServer.root, e.Dir)) })
+		t.Cleanup(func() { _ = os.RemoveAll(filepath.Join(jupyterServer.srv.Root, e.Dir)) })
 	}
 	return e
 }
 
 // JupyterRoot is the shared real Jupyter server's root directory on this
 // machine ("" before RequireJupyter started it).
-func JupyterRoot() string { return jupyterServer.root }
+func JupyterRoot() string {
+	if jupyterServer.srv == nil {
+		return ""
+	}
+	return jupyterServer.srv.Root
+}
 
 // SetOnProxy installs a hook run on every proxy request before its token
 // is checked.
