@@ -81,7 +81,7 @@ func TestOneRuleEachFrontEndsPresentation(t *testing.T) {
 			run:       shows{code: 0, stdout: "hello\n"}},
 		{decision: "exec: reattach (the 600 s cut-off)", exec: true,
 			fault:     &colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Times: 2},
-			dashboard: shows{uiTest: "TestReattachWording", screen: "reattached to the running code 2 times (same executionId)"},
+			dashboard: shows{uiTest: "TestRunCodePanel", screen: "reattached to the running code 2 times (same executionId)"},
 			verb:      shows{code: 0, stdout: "42\n", stderr: `reattaching to the running code \(DEADLINE_EXCEEDED; same executionId\)`},
 			run:       shows{code: 0, stdout: "hello\n", stderr: `reattaching to the running code \(DEADLINE_EXCEEDED; same executionId\)`}},
 		{decision: "exec: give up (the connection stays down)", exec: true, fault: &down,
