@@ -783,7 +783,7 @@ func TestColourSettingsFollowNoColor(t *testing.T) {
 	} {
 		t.Setenv("NO_COLOR", c.env)
 		asked = 0
-		noColor, theme := colourSettings(c.theme, detect)
+		noColor, theme := colourSettings("", c.theme, detect)
 		if noColor != c.noColor || theme != c.want || asked != c.asks {
 			t.Errorf("NO_COLOR=%q theme %s: no colour %v, theme %s, %d terminal queries; want %v, %s, %d",
 				c.env, c.theme, noColor, theme, asked, c.noColor, c.want, c.asks)

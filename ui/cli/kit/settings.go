@@ -16,6 +16,7 @@ import (
 	"github.com/colabdash/colabdash/api/safehttp"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 // ConfigPath returns the config file to read and whether the user named
@@ -111,6 +112,9 @@ func LoadConfig(cmd *cobra.Command, g *Globals, getenv func(string) string) erro
 		g.Theme = strings.ToLower(g.Theme)
 	default:
 		return &ExitError{Code: ExitUsage, Msg: fmt.Sprintf("--theme %q is not accepted (accepted: auto, dark, light)", g.Theme)}
+	}
+	if err := theme.CheckColorMode(g.Color); err != nil {
+		return &ExitError{Code: ExitUsage, Msg: err.Error()}
 	}
 	return nil
 }
