@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"time"
@@ -220,19 +221,40 @@ func (s *Settings) ProfileNames() []string {
 }
 
 // DefaultConfigPath is where the config file is looked for when neither
-// --config nor COLABDASH_CONFIG names one:
-// $XDG_CONFIG_HOME/colabdash/config.yaml, else
-// ~/.config/colabdash/config.yaml. getenv reads the environment.
+// --config nor COLABDASH_CONFIG names one: colabdash/config.yaml below
+// $XDG_CONFIG_HOME on every platform when it is set, else below the
+// platform's config directory as os.UserConfigDir defines it:
+// ~/.config on Linux and the other Unixes, ~/Library/Application Support
+// on macOS, %AppData% on Windows. getenv reads the environment.
 func DefaultConfigPath(getenv func(string) string) string {
-	dir := getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			home, _ = os.UserHomeDir()
-		}
-		dir = filepath.Join(home, ".config")
+	return filepath.Join(configDir(runtime.GOOS, getenv), "colabdash", "config.yaml")
+}
+
+// configDir is the base config directory on the platform goos (a
+// GOOS value), read through getenv: XDG_CONFIG_HOME first, as gh does.
+func configDir(goos string, getenv func(string) string) string {
+	if dir := getenv("XDG_CONFIG_HOME"); dir != "" {
+		return dir
 	}
-	return filepath.Join(dir, "colabdash", "config.yaml")
+	switch goos {
+	case "windows":
+		if dir := getenv("AppData"); dir != "" {
+			return dir
+		}
+	case "darwin", "ios":
+		return filepath.Join(homeDir(getenv), "Library", "Application Support")
+	}
+	return filepath.Join(homeDir(getenv), ".config")
+}
+
+// homeDir is $HOME, else the user's home directory as the system knows
+// it ("" when neither is known).
+func homeDir(getenv func(string) string) string {
+	if home := getenv("HOME"); home != "" {
+		return home
+	}
+	home, _ := os.UserHomeDir()
+	return home
 }
 
 // LoadSettings reads and parses the config file at path. When the file

@@ -201,6 +201,29 @@ func TestDefaultConfigPath(t *testing.T) {
 	}
 }
 
+// The config directory is the platform's (os.UserConfigDir's choice),
+// and XDG_CONFIG_HOME, when set, wins on every platform.
+func TestConfigDirPerPlatform(t *testing.T) {
+	env := map[string]string{"HOME": "/h", "AppData": `C:\Users\u\AppData\Roaming`}
+	getenv := func(k string) string { return env[k] }
+	for goos, want := range map[string]string{
+		"linux":   "/h/.config",
+		"freebsd": "/h/.config",
+		"darwin":  "/h/Library/Application Support",
+		"windows": env["AppData"],
+	} {
+		if got := configDir(goos, getenv); got != want {
+			t.Errorf("%s: %s, want %s", goos, got, want)
+		}
+	}
+	env["XDG_CONFIG_HOME"] = "/x"
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		if got := configDir(goos, getenv); got != "/x" {
+			t.Errorf("%s with XDG_CONFIG_HOME: %s, want /x", goos, got)
+		}
+	}
+}
+
 // A tab in the indentation is named as such, at its line, whatever
 // goccy/go-yaml's own message for it is.
 func TestTabIndentation(t *testing.T) {

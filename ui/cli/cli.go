@@ -110,7 +110,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.Config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml; env COLABDASH_CONFIG)")
+	pf.StringVar(&g.Config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml, else the platform's config directory; env COLABDASH_CONFIG)")
 	pf.StringVar(&g.LogFile, "log-file", "", "append structured JSON logs (every API call: tool, target, duration, outcome) to FILE; secrets are redacted")
 	pf.BoolVar(&g.Debug, "debug", false, "log in more detail (retries, MCP traffic, raw error replies); needs --log-file")
 	pf.StringVar(&g.Theme, "theme", "", "colours for a dark or light terminal background: auto, dark or light (default: config theme, else auto)")

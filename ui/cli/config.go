@@ -17,7 +17,8 @@ func configCmd(g *kit.Globals, stdout io.Writer) *cobra.Command {
 		Long: "config prints the settings in effect as a YAML config file, after flags, environment and profile:\n" +
 			"a value that is not a default ends in a comment saying where it came from (# from --theme,\n" +
 			"# from COLABDASH_PROFILE, # from config.yaml:12). The file is --config, else $COLABDASH_CONFIG, else\n" +
-			"$XDG_CONFIG_HOME/colabdash/config.yaml (~/.config/colabdash/config.yaml).\n" +
+			"colabdash/config.yaml below $XDG_CONFIG_HOME, else below the platform's config directory\n" +
+			"(~/.config on Linux, ~/Library/Application Support on macOS, %AppData% on Windows).\n" +
 			"A broken file is reported as one line naming the file and line (exit code 2).\n" + kit.ExitCodesHelp,
 		Example: "  colabdash config                       # what is in effect, and from where\n" +
 			"  colabdash config > ~/.config/colabdash/config.yaml   # start a config file from the defaults\n" +

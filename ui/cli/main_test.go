@@ -44,6 +44,7 @@ func isolate(t testing.TB) string {
 	t.Setenv("CLOUDSDK_CONFIG", filepath.Join(home, "gcloud"))
 	t.Setenv("GOOGLE_CLOUD_QUOTA_PROJECT", "")
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 	t.Setenv("COLABDASH_CONFIG", "")
 	t.Setenv("COLABDASH_PROFILE", "")
 	return home

@@ -245,12 +245,13 @@ func schemeHint(ep string) string {
 }
 
 // CheckPrivateDirs refuses, before anything is read or written there, a
-// state directory (StateDir) or a config directory (the default config
-// file's, $XDG_CONFIG_HOME/colabdash) that exists but is not the user's
-// own, or that others may write to: whoever can write there can plant a
-// run record naming any runtime (which run --reap would delete) or a
-// config naming another endpoint; the run records' directory below the
-// state directory likewise. One line naming the directory and the fix,
+// state directory (StateDir), a config directory (the default config
+// file's: config.DefaultConfigPath) or a cache directory (CacheDir) that
+// exists but is not the user's own, or that others may write to: whoever
+// can write there can plant a run record naming any runtime (which run
+// --reap would delete), a config naming another endpoint or completion
+// candidates; the run records' directory below the state directory
+// likewise. One line naming the directory and the fix,
 // exit code 2; a missing directory is fine (created 0700).
 func CheckPrivateDirs(getenv func(string) string) error {
 	state := StateDir()
@@ -258,6 +259,7 @@ func CheckPrivateDirs(getenv func(string) string) error {
 		{"config directory", filepath.Dir(config.DefaultConfigPath(getenv))},
 		{"state directory", state},
 		{"run record directory", filepath.Join(state, RunRecordDir)},
+		{"cache directory", CacheDir()},
 	}
 	for _, d := range dirs {
 		if d.dir == "" || d.dir == RunRecordDir {
