@@ -100,6 +100,9 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if cmd.Parent() != nil && cmd.Parent().Name() == "completion" {
 				return nil
 			}
+			if f := cmd.Flags().Lookup("check"); cmd.Name() == "config" && f != nil && f.Changed {
+				return nil // config --check FILE reads FILE alone, not the config in effect
+			}
 			if err := kit.CheckPrivateDirs(os.Getenv); err != nil {
 				return err
 			}

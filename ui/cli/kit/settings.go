@@ -119,6 +119,27 @@ func LoadConfig(cmd *cobra.Command, g *Globals, getenv func(string) string) erro
 	return nil
 }
 
+// CheckConfigFile validates the config file at path as LoadConfig would
+// use it (every value, the key bindings and their conflicts): nil when it
+// is good, else an *ExitError (exit 2) whose one line names the file, the
+// line and what is accepted ("config FILE:LINE: MSG").
+func CheckConfigFile(path string) error {
+	if path == "" {
+		return &ExitError{Code: ExitUsage, Msg: "config --check needs a file"}
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return &ExitError{Code: ExitUsage, Msg: "config --check names " + path + ", which does not exist"}
+	}
+	s, err := config.LoadSettings(path, true, config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckBinding})
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Msg: err.Error()}
+	}
+	if _, err := BuildKeymap(s); err != nil {
+		return &ExitError{Code: ExitUsage, Msg: err.Error()}
+	}
+	return nil
+}
+
 // ThemeName is --theme, else the config's theme: "auto", "dark" or
 // "light".
 func (g Globals) ThemeName() string {
