@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -121,6 +122,9 @@ type Settings struct {
 	Keys map[string][]string
 	// Profiles by name, always including "default" and "demo".
 	Profiles map[string]Profile
+	// Plugins are the user's commands bound to dashboard keys (YAML
+	// plugins: {name: {key, scope, command, args, …}}), in file order.
+	Plugins []Plugin
 	// Source is the file the settings came from ("" = built-in defaults).
 	Source string
 
@@ -178,6 +182,10 @@ type SettingsOptions struct {
 	// text field types or edits with for actions read while one has
 	// focus); nil accepts any non-empty key.
 	CheckKey func(action, key string) error
+	// CheckPluginKey validates a plugin's key (keymap.CheckKey); nil
+	// accepts any non-empty key. Clashes with built-in keys are the key
+	// map's to find (the plugin's line is Line("plugins.NAME.key")).
+	CheckPluginKey func(key string) error
 }
 
 // Line returns the line of a setting in the file, by YAML path
@@ -289,6 +297,7 @@ func (s *Settings) Clone() *Settings {
 	c := *s
 	c.Keys = maps.Clone(s.Keys)
 	c.Profiles = maps.Clone(s.Profiles)
+	c.Plugins = slices.Clone(s.Plugins)
 	c.lines = maps.Clone(s.lines)
 	c.origins = maps.Clone(s.origins)
 	return &c

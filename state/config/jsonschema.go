@@ -42,13 +42,15 @@ func FileSchema(actions []string) (*jsonschema.Schema, error) {
 		"profile":  {Type: "string", Description: "the profile used when neither --profile nor COLABDASH_PROFILE picks one", Default: []byte(`"default"`)},
 		"keys":     keysSchema(actions),
 		"profiles": profilesSchema(),
+		"plugins":  pluginsSchema(),
 	}
 	profile := props["profiles"].AdditionalProperties
 	for _, c := range []struct {
 		what  string
 		props map[string]*jsonschema.Schema
 		keys  []string
-	}{{"", props, topKeys}, {"defaultRuntimeSpec.", props["defaultRuntimeSpec"].Properties, specKeys}, {"profiles.NAME.", profile.Properties, profileKeys}} {
+	}{{"", props, topKeys}, {"defaultRuntimeSpec.", props["defaultRuntimeSpec"].Properties, specKeys}, {"profiles.NAME.", profile.Properties, profileKeys},
+		{"plugins.NAME.", props["plugins"].AdditionalProperties.Properties, pluginKeys}} {
 		if err := sameKeys(c.what, c.props, c.keys); err != nil {
 			return nil, err
 		}
@@ -98,6 +100,32 @@ func profilesSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "object", Description: "named profiles; demo is built in and cannot be redefined",
 		PropertyNames:        &jsonschema.Schema{Pattern: profileNamePattern, Not: &jsonschema.Schema{Const: anyp(ProfileDemo)}},
 		AdditionalProperties: profile}
+}
+
+func pluginsSchema() *jsonschema.Schema {
+	flag := func(desc string) *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "boolean", Description: desc, Default: []byte("false")}
+	}
+	scopes := make([]any, len(PluginScopes))
+	for i, s := range PluginScopes {
+		scopes[i] = s
+	}
+	plugin := &jsonschema.Schema{Type: "object", AdditionalProperties: falseSchema(), Required: []string{"key", "scope", "command"},
+		Description: "a command bound to a dashboard key; run without a shell, the selection in COLABDASH_* environment variables",
+		Properties: map[string]*jsonschema.Schema{
+			"key":         {Type: "string", MinLength: intp(1), Description: "the dashboard key, e.g. ctrl+j or J; not one a built-in action of the scope has"},
+			"description": {Type: "string", Description: "the help text shown by ? and in the footer"},
+			"scope":       {Type: "string", Enum: scopes, Description: "where the key is read: the runtimes table, the sessions pane or the files pane"},
+			"command":     {Type: "string", MinLength: intp(1), Description: "the program: a path, or a name looked up on PATH"},
+			"args":        {Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "its arguments, passed as written (no shell, nothing substituted)"},
+			"confirm":     flag("ask before running it"),
+			"dangerous":   flag("it changes something: refused under --readonly"),
+			"background":  flag("run it without suspending the dashboard, within timeout; its output goes to the event log"),
+			"token":       flag("add the runtime's proxy token to its environment as COLABDASH_TOKEN"),
+			"timeout":     duration(fmt.Sprintf("how long a background plugin may run, at most %s", shortDuration(MaxPluginTimeout)), shortDuration(DefaultPluginTimeout)),
+		}}
+	return &jsonschema.Schema{Type: "object", Description: "plugins by name (letters, digits, - and _)",
+		PropertyNames: &jsonschema.Schema{Pattern: pluginNameRE.String()}, AdditionalProperties: plugin}
 }
 
 // sameKeys checks that the schema's properties are the keys the parser
