@@ -22,6 +22,10 @@ func TestConfigCheckNamesTheBadLine(t *testing.T) {
 	if code, _, errs := runCLI(t, "config", "--check", clash); code != 2 || !strings.Contains(errs, clash+":3: conflict") {
 		t.Errorf("a key bound twice on line 3: exit %d, stderr %q", code, errs)
 	}
+	shadow := writeFile(t, filepath.Join(dir, "shadow.yaml"), "plugins:\n  mine:\n    scope: runtimes\n    key: r\n    command: /bin/true\n")
+	if code, _, errs := runCLI(t, "config", "--check", shadow); code != 2 || !strings.Contains(errs, shadow+`:4: plugins.mine.key: conflict: key "r" is refresh's`) {
+		t.Errorf("a plugin key shadowing refresh on line 4: exit %d, stderr %q", code, errs)
+	}
 	good := writeFile(t, filepath.Join(dir, "good.yaml"), "theme: light\nrefreshInterval: 1m\n")
 	// The config in effect is broken; --check reads only its FILE.
 	if err := os.MkdirAll(filepath.Join(home, ".config", "colabdash"), 0o700); err != nil {

@@ -149,8 +149,9 @@ func (g Globals) ThemeName() string {
 	return g.Settings.Theme
 }
 
-// BuildKeymap applies the config's key bindings over the defaults and
-// reports a key bound to two actions, naming the config line.
+// BuildKeymap applies the config's key bindings over the defaults, then
+// binds the plugins' keys, and reports a key bound to two actions or a
+// plugin key that a built-in action has, naming the config line.
 func BuildKeymap(s *config.Settings) (*keymap.KeyMap, error) {
 	k := keymap.Default()
 	for _, a := range keymap.Actions() {
@@ -173,6 +174,12 @@ func BuildKeymap(s *config.Settings) (*keymap.KeyMap, error) {
 			if _, ok := s.Keys[a]; ok {
 				return nil, s.ErrorAt("keys."+a, "conflict: "+c.String()+"; bind one of them to another key")
 			}
+		}
+	}
+	// Plugins last: their keys may not shadow the built-in keys in effect.
+	for _, p := range s.Plugins {
+		if err := k.AddPlugin(p.Name, p.Scope, p.Key, p.Description, p.Dangerous); err != nil {
+			return nil, s.ErrorAt("plugins."+p.Name+".key", "plugins."+p.Name+".key: "+err.Error())
 		}
 	}
 	return k, nil
