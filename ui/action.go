@@ -197,6 +197,9 @@ func (m *app) globalKey(k tea.KeyMsg) common.Effect {
 	if b, ok := keys.DisabledMatch(k); ok {
 		return common.Say{Text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", Err: true}
 	}
+	if e, ok := m.pluginKey(k, m.cx.Now()); ok {
+		return e
+	}
 	return nil
 }
 

@@ -139,6 +139,7 @@ func dashboardOptions(g kit.Globals) ui.Options {
 		NoAutoRenew:       !s.AutoRenew,
 		DefaultSpec:       s.DefaultRuntimeSpec,
 		Keymap:            g.Keys,
+		Plugins:           s.Plugins,
 		Theme:             g.ThemeName(),
 		Profile:           g.Profile.Name,
 		Profiles:          s.ProfileNames(),
