@@ -67,7 +67,10 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "A terminal dashboard for Google Colab runtimes",
 		Long: "colabdash shows your Colab subscription tier, every runtime with its Jupyter sessions,\n" +
 			"and a live countdown to each runtime's proxy-token expiry, renewing tokens before they lapse.\n" +
-			"The dashboard exits 0 when quit (q or ctrl+c), 2 without a terminal.\n" + kit.ExitCodesHelp,
+			"The dashboard exits 0 when quit (q or ctrl+c), 2 without a terminal.\n" +
+			"colabdash NAME ARGS… runs the extension colabdash-NAME found on PATH when NAME is no command of\n" +
+			"colabdash's, with COLABDASH_PROFILE and COLABDASH_ENDPOINT set, and exits with its exit code;\n" +
+			"this help lists the extensions found. Plugins bind commands to dashboard keys (docs/configuration.md).\n" + kit.ExitCodesHelp,
 		Example: "  colabdash --demo                 # the dashboard on the embedded emulator\n" +
 			"  colabdash                        # the dashboard on your Colab account (ADC)\n" +
 			"  colabdash --profile work         # a profile from the config file (P switches inside)\n" +
@@ -188,6 +191,10 @@ func runStreamsContext(parent context.Context, args []string, s *kit.Streams) in
 	defer stop()
 	s.Signals = sigs
 	s.SetContext(ctx)
+	if path := extensionCall(root, args); path != "" {
+		return runExtension(ctx, &g, s, root, path, args[1:])
+	}
+	withExtensionsHelp(root)
 	failed, err := root.ExecuteContextC(ctx)
 	if g.Completions != nil {
 		_ = g.Completions.Flush()
