@@ -58,6 +58,8 @@ func (m *app) applyScreen(e common.Effect, now time.Time) (_ tea.Cmd, ok bool) {
 		m.back()
 	case common.Do:
 		return m.applyCommand(a.Op, now), true
+	case common.RunPlugin:
+		return m.apply(m.pluginFromPane(a, now)), true
 	default:
 		return nil, false
 	}

@@ -55,9 +55,30 @@ func (m *app) pluginKey(k tea.KeyMsg, now time.Time) (common.Effect, bool) {
 	if !ok {
 		return nil, true // the status line says why
 	}
+	return m.confirmPlugin(p, sel, now), true
+}
+
+// pluginFromPane is the files pane's plugin key (a common.RunPlugin) on
+// its runtime and file.
+func (m *app) pluginFromPane(a common.RunPlugin, now time.Time) common.Effect {
+	i := slices.IndexFunc(m.opts.Plugins, func(p config.Plugin) bool { return p.Name == a.Name })
+	if i < 0 {
+		return nil
+	}
+	p := m.opts.Plugins[i]
+	sel := plugin.Selection{Runtime: a.Runtime, File: a.File, Endpoint: m.opts.Endpoint, Profile: m.cx.Profile}
+	if rt := m.cx.Snap.Runtime("runtimes/" + a.Runtime); rt != nil && rt.ConnectionInfo != nil {
+		sel.URL, sel.Token = rt.ConnectionInfo.URL, rt.ConnectionInfo.Token
+	}
+	return m.confirmPlugin(p, sel, now)
+}
+
+// confirmPlugin is p's run on sel, after a confirm dialog when p asks for
+// one.
+func (m *app) confirmPlugin(p config.Plugin, sel plugin.Selection, now time.Time) common.Effect {
 	run := common.Run{Cmd: m.runPlugin(p, sel, now)}
 	if !p.Confirm {
-		return run, true
+		return run
 	}
 	d := dialog.New(dialog.Confirm, now, "Run plugin "+p.Name+"?",
 		termtext.Cut(p.Command+" "+strings.Join(p.Args, " "), 200)+" · on "+termtext.Cut(sel.Runtime, 63))
@@ -67,7 +88,7 @@ func (m *app) pluginKey(k tea.KeyMsg, now time.Time) (common.Effect, bool) {
 		}
 		return run
 	}
-	return common.Open{Overlay: d}, true
+	return common.Open{Overlay: d}
 }
 
 // pluginSelection is what the plugin is given: the selected runtime

@@ -114,3 +114,27 @@ func TestDangerousPluginRefusedUnderReadonly(t *testing.T) {
 		t.Fatalf("the confirmed plugin did not run:\n%s", m.View())
 	}
 }
+
+// A files-scope plugin's key in the files pane runs it on the selected
+// file: COLABDASH_FILE is its path on the runtime, COLABDASH_RUNTIME the
+// pane's runtime; the pane's footer lists the key.
+func TestFilesPluginGetsTheSelectedFile(t *testing.T) {
+	dir := t.TempDir()
+	rec := config.Plugin{Name: "peek", Key: "K", Description: "peek", Scope: config.PluginScopeFiles,
+		Command: pluginRecorder(t, dir), Background: true, Timeout: time.Minute}
+	e, m := pluginModel(t, colabfake.SeedDemo, false, dir, rec)
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "f", "down")
+	mustContain(t, keyLine(m), "peek")
+	m = e.press(t, m, "K")
+	env, err := os.ReadFile(filepath.Join(dir, "env"))
+	if err != nil {
+		t.Fatalf("the plugin did not run: %v\n%s", err, m.View())
+	}
+	for _, want := range []string{"COLABDASH_FILE=/content/data.csv\x00", "COLABDASH_RUNTIME=rt-t4demo7k2p\x00"} {
+		if !strings.Contains(string(env), want) {
+			t.Errorf("the environment lacks %q", want)
+		}
+	}
+}
