@@ -63,7 +63,8 @@ type Options struct {
 	// Keymap is the key map (default keymap.Default()).
 	Keymap *keymap.KeyMap
 	// NoColor renders without any colour or style escape codes (set it when
-	// NO_COLOR is non-empty; see NoColorFromEnv).
+	// colour is off: --color never, NO_COLOR, CLICOLOR=0; see
+	// theme.ColorOn).
 	NoColor bool
 	// Theme is "dark" (default) or "light": which ANSI colours suit the
 	// background (see DetectTheme).

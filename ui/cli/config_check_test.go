@@ -39,3 +39,29 @@ func TestConfigCheckNamesTheBadLine(t *testing.T) {
 		t.Errorf("a missing file: exit %d, stderr %q", code, errs)
 	}
 }
+
+// The plugin examples in docs/configuration.md are configs colabdash
+// accepts (config --check), so the documented example cannot rot.
+func TestConfigurationDocPluginExamplesCheck(t *testing.T) {
+	isolate(t)
+	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "configuration.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(doc), "```yaml\n")[1:]
+	n := 0
+	for _, b := range blocks {
+		body, _, _ := strings.Cut(b, "```")
+		if !strings.HasPrefix(body, "plugins:") {
+			continue
+		}
+		n++
+		p := writeFile(t, filepath.Join(t.TempDir(), "c.yaml"), body)
+		if code, _, errs := runCLI(t, "config", "--check", p); code != 0 {
+			t.Errorf("a documented plugin config is refused: %s\n%s", errs, body)
+		}
+	}
+	if n < 2 {
+		t.Errorf("found %d plugin examples in docs/configuration.md, want the reference and the Jupyter one", n)
+	}
+}
