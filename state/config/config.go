@@ -233,9 +233,26 @@ func (s *Settings) ProfileNames() []string {
 // $XDG_CONFIG_HOME on every platform when it is set, else below the
 // platform's config directory as os.UserConfigDir defines it:
 // ~/.config on Linux and the other Unixes, ~/Library/Application Support
-// on macOS, %AppData% on Windows. getenv reads the environment.
+// on macOS, %AppData% on Windows. A file kept at ~/.config/colabdash
+// (where earlier versions looked on every platform) is still used when
+// the platform's directory has none, so moving loses nothing. getenv
+// reads the environment.
 func DefaultConfigPath(getenv func(string) string) string {
-	return filepath.Join(configDir(runtime.GOOS, getenv), "colabdash", "config.yaml")
+	return defaultConfigPath(runtime.GOOS, getenv, func(p string) bool { _, err := os.Stat(p); return err == nil })
+}
+
+// defaultConfigPath is DefaultConfigPath on goos, exists telling whether
+// a file is there.
+func defaultConfigPath(goos string, getenv func(string) string, exists func(string) bool) string {
+	p := filepath.Join(configDir(goos, getenv), "colabdash", "config.yaml")
+	if getenv("XDG_CONFIG_HOME") != "" {
+		return p
+	}
+	legacy := filepath.Join(homeDir(getenv), ".config", "colabdash", "config.yaml")
+	if legacy != p && !exists(p) && exists(legacy) {
+		return legacy
+	}
+	return p
 }
 
 // configDir is the base config directory on the platform goos (a

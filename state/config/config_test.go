@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -214,6 +215,22 @@ func TestConfigDirPerPlatform(t *testing.T) {
 	} {
 		if got := configDir(goos, getenv); got != want {
 			t.Errorf("%s: %s, want %s", goos, got, want)
+		}
+	}
+	// A file at ~/.config/colabdash (earlier versions' place) is kept
+	// until the platform's directory has one.
+	legacy := "/h/.config/colabdash/config.yaml"
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{nil, "/h/Library/Application Support/colabdash/config.yaml"},
+		{[]string{legacy}, legacy},
+		{[]string{legacy, "/h/Library/Application Support/colabdash/config.yaml"}, "/h/Library/Application Support/colabdash/config.yaml"},
+	} {
+		exists := func(p string) bool { return slices.Contains(c.files, p) }
+		if got := defaultConfigPath("darwin", getenv, exists); got != c.want {
+			t.Errorf("macOS with %v: %s, want %s", c.files, got, c.want)
 		}
 	}
 	env["XDG_CONFIG_HOME"] = "/x"
