@@ -72,11 +72,18 @@ func (k *KeyMap) HelpGroups() []HelpGroup {
 	for _, g := range d.FullHelp() {
 		gs = append(gs, HelpGroup{"", g})
 	}
-	return append(gs,
+	gs = append(gs,
 		HelpGroup{ScopeFiles + " (" + d.Files.Help().Key + ")",
 			[]key.Binding{f.Open, f.Parent, f.Download, f.DownloadTo, f.Upload, f.Delete}},
 		HelpGroup{ScopeConsole + " (" + d.RunCode.Help().Key + ")",
 			[]key.Binding{c.Run, c.NewLine, c.Stop, c.Back, c.ScrollUp, c.ScrollDown}},
 		HelpGroup{ScopeRuntimes, []key.Binding{l.Mark, l.ClearMarks, l.SortName, l.SortSpec, l.SortVersion,
 			l.SortSessions, l.SortExpiry, l.SortRAM, l.SortGPU, l.SortActivity, l.SortReverse}})
+	// The config's plugins, one group per scope that has any (enabled).
+	for _, s := range []struct{ scope, where string }{{"runtimes", ScopeRuntimes}, {"sessions", ScopeSessions}, {"files", ScopeFiles}} {
+		if bs := k.PluginBindings(s.scope); len(bs) > 0 {
+			gs = append(gs, HelpGroup{"plugins: " + s.where, bs})
+		}
+	}
+	return gs
 }

@@ -156,6 +156,10 @@ type KeyMap struct {
 	ProfilePicker Picker `scope:"profile picker"`
 	// Setup is ScopeSetup, matched by package ui's no-credentials screen.
 	Setup Setup `scope:"no-credentials screen"`
+
+	// plugins are the config's plugin keys (AddPlugin), each read in the
+	// scope its plugin names (PluginMatch), after the built-in keys there.
+	plugins []PluginKey
 }
 
 // Dashboard is the dashboard's global keys (ScopeDashboard): what no

@@ -36,6 +36,9 @@ var owners = map[string]string{
 func TestScopeBindingsAreReferencedOnlyByTheirOwner(t *testing.T) {
 	km := reflect.TypeFor[KeyMap]()
 	for i := range km.NumField() {
+		if km.Field(i).Tag.Get("scope") == "" {
+			continue // the plugins, matched through PluginMatch
+		}
 		if _, ok := owners[km.Field(i).Name]; !ok {
 			t.Fatalf("scope field %s has no owner in the test's table", km.Field(i).Name)
 		}

@@ -9,7 +9,7 @@ import (
 
 // SetReadOnly disables every action that changes something on Colab
 // (create, delete, sessions, run code, the files pane's upload and
-// delete, the shell), in every scope: a disabled binding matches no key
+// delete, the shell) and every dangerous plugin, in every scope: a disabled binding matches no key
 // and is left out of the help. Navigation, refresh, renewing a proxy
 // token (it only reads) and the clipboard stay.
 func (k *KeyMap) SetReadOnly(readOnly bool) {
@@ -18,6 +18,7 @@ func (k *KeyMap) SetReadOnly(readOnly bool) {
 			p.b.SetEnabled(!readOnly)
 		}
 	}
+	k.setPluginsReadOnly(readOnly)
 }
 
 // DisabledMatch returns the dashboard action that SetReadOnly disabled

@@ -36,6 +36,9 @@ var slots = sync.OnceValue(func() []slot {
 	km := reflect.TypeFor[KeyMap]()
 	for i := range km.NumField() {
 		scope := km.Field(i).Tag.Get("scope")
+		if scope == "" { // plugins: the user's, not an action's
+			continue
+		}
 		st := km.Field(i).Type
 		for j := range st.NumField() {
 			action := st.Field(j).Tag.Get("action")
@@ -78,9 +81,11 @@ func (k *KeyMap) places() []place {
 // scopeNames lists the scopes in KeyMap's field order.
 func scopeNames() []string {
 	t := reflect.TypeFor[KeyMap]()
-	out := make([]string, t.NumField())
-	for i := range out {
-		out[i] = t.Field(i).Tag.Get("scope")
+	var out []string
+	for i := range t.NumField() {
+		if s := t.Field(i).Tag.Get("scope"); s != "" {
+			out = append(out, s)
+		}
 	}
 	return out
 }

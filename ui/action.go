@@ -58,6 +58,8 @@ func (m *app) applyScreen(e common.Effect, now time.Time) (_ tea.Cmd, ok bool) {
 		m.back()
 	case common.Do:
 		return m.applyCommand(a.Op, now), true
+	case common.RunPlugin:
+		return m.apply(m.pluginFromPane(a, now)), true
 	default:
 		return nil, false
 	}
@@ -196,6 +198,9 @@ func (m *app) globalKey(k tea.KeyMsg) common.Effect {
 	}
 	if b, ok := keys.DisabledMatch(k); ok {
 		return common.Say{Text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", Err: true}
+	}
+	if e, ok := m.pluginKey(k, m.cx.Now()); ok {
+		return e
 	}
 	return nil
 }

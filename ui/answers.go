@@ -15,6 +15,7 @@ import (
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/plugin"
 	"github.com/colabdash/colabdash/ui/poll"
 )
 
@@ -110,6 +111,8 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.onDialogCheck(msg), true
 	case shellDoneMsg:
 		return m.ops.onShellDone(msg, now), true
+	case plugin.DoneMsg:
+		return m.onPluginDone(msg, now), true
 	case interruptDoneMsg:
 		return m.ex.onInterruptDone(msg, now), true
 	}

@@ -8,6 +8,7 @@ import (
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/theme"
 )
@@ -62,7 +63,8 @@ type Options struct {
 	// Keymap is the key map (default keymap.Default()).
 	Keymap *keymap.KeyMap
 	// NoColor renders without any colour or style escape codes (set it when
-	// NO_COLOR is non-empty; see NoColorFromEnv).
+	// colour is off: --color never, NO_COLOR, CLICOLOR=0; see
+	// theme.ColorOn).
 	NoColor bool
 	// Theme is "dark" (default) or "light": which ANSI colours suit the
 	// background (see DetectTheme).
@@ -127,6 +129,13 @@ type Options struct {
 	// proxy token only; the table gains RAM, GPU and ACTIVITY columns and
 	// the details and sessions panes the figures. nil: off.
 	Monitor *apimon.Client
+	// Plugins are the config's plugins; their keys must be in Keymap
+	// (keymap.AddPlugin, which kit.BuildKeymap does). A key of the
+	// focused pane's scope runs its plugin (ui/plugin): under ReadOnly a
+	// dangerous one is refused.
+	Plugins []config.Plugin
+	// Environ is the environment plugins inherit (nil: os.Environ()).
+	Environ []string
 }
 
 // Themes accepted by Options.Theme and DetectTheme's result.

@@ -110,7 +110,7 @@ func (m *app) footerView(now time.Time, w int) []string {
 		// Under a layer the dashboard's keys do nothing: never nil.
 		s.Keys = append([]key.Binding{}, t.Keys(m.cx)...)
 	} else {
-		s.Keys = m.cx.Keys.Dashboard.ShortHelp()
+		s.Keys = append(m.cx.Keys.Dashboard.ShortHelp(), m.cx.Keys.PluginBindings(m.pluginScope())...)
 	}
 	return footer.View(m.cx, w, s)
 }

@@ -13,7 +13,7 @@ var ErrNotPrivate = errors.New("not private to the user")
 
 // PrivateError is a refusal of PrivateDir or OwnedFile, written as one
 // line that names the path and the fix, as ssh does for ~/.ssh: What is
-// "state directory", "config directory" or "run record"; Problem what is
+// "state directory", "config directory", "cache directory" or "run record"; Problem what is
 // wrong ("is writable by others (mode 0777)"); Fix what to do.
 type PrivateError struct {
 	What, Path, Problem, Fix string
@@ -78,8 +78,11 @@ func OwnedFile(what string, f *os.File) error {
 
 // envFor is the variable that moves the directory what names.
 func envFor(what string) string {
-	if what == "config directory" {
+	switch what {
+	case "config directory":
 		return "XDG_CONFIG_HOME"
+	case "cache directory":
+		return "XDG_CACHE_HOME"
 	}
 	return "XDG_STATE_HOME"
 }

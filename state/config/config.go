@@ -10,6 +10,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -120,6 +122,9 @@ type Settings struct {
 	Keys map[string][]string
 	// Profiles by name, always including "default" and "demo".
 	Profiles map[string]Profile
+	// Plugins are the user's commands bound to dashboard keys (YAML
+	// plugins: {name: {key, scope, command, args, …}}), in file order.
+	Plugins []Plugin
 	// Source is the file the settings came from ("" = built-in defaults).
 	Source string
 
@@ -177,6 +182,10 @@ type SettingsOptions struct {
 	// text field types or edits with for actions read while one has
 	// focus); nil accepts any non-empty key.
 	CheckKey func(action, key string) error
+	// CheckPluginKey validates a plugin's key (keymap.CheckKey); nil
+	// accepts any non-empty key. Clashes with built-in keys are the key
+	// map's to find (the plugin's line is Line("plugins.NAME.key")).
+	CheckPluginKey func(key string) error
 }
 
 // Line returns the line of a setting in the file, by YAML path
@@ -220,19 +229,57 @@ func (s *Settings) ProfileNames() []string {
 }
 
 // DefaultConfigPath is where the config file is looked for when neither
-// --config nor COLABDASH_CONFIG names one:
-// $XDG_CONFIG_HOME/colabdash/config.yaml, else
-// ~/.config/colabdash/config.yaml. getenv reads the environment.
+// --config nor COLABDASH_CONFIG names one: colabdash/config.yaml below
+// $XDG_CONFIG_HOME on every platform when it is set, else below the
+// platform's config directory as os.UserConfigDir defines it:
+// ~/.config on Linux and the other Unixes, ~/Library/Application Support
+// on macOS, %AppData% on Windows. A file kept at ~/.config/colabdash
+// (where earlier versions looked on every platform) is still used when
+// the platform's directory has none, so moving loses nothing. getenv
+// reads the environment.
 func DefaultConfigPath(getenv func(string) string) string {
-	dir := getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			home, _ = os.UserHomeDir()
-		}
-		dir = filepath.Join(home, ".config")
+	return defaultConfigPath(runtime.GOOS, getenv, func(p string) bool { _, err := os.Stat(p); return err == nil })
+}
+
+// defaultConfigPath is DefaultConfigPath on goos, exists telling whether
+// a file is there.
+func defaultConfigPath(goos string, getenv func(string) string, exists func(string) bool) string {
+	p := filepath.Join(configDir(goos, getenv), "colabdash", "config.yaml")
+	if getenv("XDG_CONFIG_HOME") != "" {
+		return p
 	}
-	return filepath.Join(dir, "colabdash", "config.yaml")
+	legacy := filepath.Join(homeDir(getenv), ".config", "colabdash", "config.yaml")
+	if legacy != p && !exists(p) && exists(legacy) {
+		return legacy
+	}
+	return p
+}
+
+// configDir is the base config directory on the platform goos (a
+// GOOS value), read through getenv: XDG_CONFIG_HOME first, as gh does.
+func configDir(goos string, getenv func(string) string) string {
+	if dir := getenv("XDG_CONFIG_HOME"); dir != "" {
+		return dir
+	}
+	switch goos {
+	case "windows":
+		if dir := getenv("AppData"); dir != "" {
+			return dir
+		}
+	case "darwin", "ios":
+		return filepath.Join(homeDir(getenv), "Library", "Application Support")
+	}
+	return filepath.Join(homeDir(getenv), ".config")
+}
+
+// homeDir is $HOME, else the user's home directory as the system knows
+// it ("" when neither is known).
+func homeDir(getenv func(string) string) string {
+	if home := getenv("HOME"); home != "" {
+		return home
+	}
+	home, _ := os.UserHomeDir()
+	return home
 }
 
 // LoadSettings reads and parses the config file at path. When the file
@@ -267,6 +314,7 @@ func (s *Settings) Clone() *Settings {
 	c := *s
 	c.Keys = maps.Clone(s.Keys)
 	c.Profiles = maps.Clone(s.Profiles)
+	c.Plugins = slices.Clone(s.Plugins)
 	c.lines = maps.Clone(s.lines)
 	c.origins = maps.Clone(s.origins)
 	return &c

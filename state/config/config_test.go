@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -198,6 +199,45 @@ func TestDefaultConfigPath(t *testing.T) {
 	delete(env, "XDG_CONFIG_HOME")
 	if got := DefaultConfigPath(func(k string) string { return env[k] }); got != "/h/.config/colabdash/config.yaml" {
 		t.Errorf("HOME: %s", got)
+	}
+}
+
+// The config directory is the platform's (os.UserConfigDir's choice),
+// and XDG_CONFIG_HOME, when set, wins on every platform.
+func TestConfigDirPerPlatform(t *testing.T) {
+	env := map[string]string{"HOME": "/h", "AppData": `C:\Users\u\AppData\Roaming`}
+	getenv := func(k string) string { return env[k] }
+	for goos, want := range map[string]string{
+		"linux":   "/h/.config",
+		"freebsd": "/h/.config",
+		"darwin":  "/h/Library/Application Support",
+		"windows": env["AppData"],
+	} {
+		if got := configDir(goos, getenv); got != want {
+			t.Errorf("%s: %s, want %s", goos, got, want)
+		}
+	}
+	// A file at ~/.config/colabdash (earlier versions' place) is kept
+	// until the platform's directory has one.
+	legacy := "/h/.config/colabdash/config.yaml"
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{nil, "/h/Library/Application Support/colabdash/config.yaml"},
+		{[]string{legacy}, legacy},
+		{[]string{legacy, "/h/Library/Application Support/colabdash/config.yaml"}, "/h/Library/Application Support/colabdash/config.yaml"},
+	} {
+		exists := func(p string) bool { return slices.Contains(c.files, p) }
+		if got := defaultConfigPath("darwin", getenv, exists); got != c.want {
+			t.Errorf("macOS with %v: %s, want %s", c.files, got, c.want)
+		}
+	}
+	env["XDG_CONFIG_HOME"] = "/x"
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		if got := configDir(goos, getenv); got != "/x" {
+			t.Errorf("%s with XDG_CONFIG_HOME: %s, want /x", goos, got)
+		}
 	}
 }
 

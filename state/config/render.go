@@ -79,7 +79,41 @@ func (s *Settings) render(fileLines bool) string {
 			}
 		}
 	}
+	renderPlugins(&b, s.Plugins, from)
 	return b.String()
+}
+
+// renderPlugins writes the plugins: section (nothing without plugins).
+func renderPlugins(b *strings.Builder, ps []Plugin, from func(string) string) {
+	if len(ps) == 0 {
+		return
+	}
+	b.WriteString("plugins:\n")
+	for _, pl := range ps {
+		path := "plugins." + pl.Name
+		fmt.Fprintf(b, "  %s:\n    key: %s%s\n    scope: %s\n    command: %s\n", pl.Name, yamlString(pl.Key), from(path+".key"), pl.Scope, yamlString(pl.Command))
+		if pl.Description != "" {
+			fmt.Fprintf(b, "    description: %s\n", yamlString(pl.Description))
+		}
+		if len(pl.Args) > 0 {
+			q := make([]string, len(pl.Args))
+			for i, a := range pl.Args {
+				q[i] = yamlString(a)
+			}
+			fmt.Fprintf(b, "    args: [%s]\n", strings.Join(q, ", "))
+		}
+		for _, f := range []struct {
+			name string
+			on   bool
+		}{{"confirm", pl.Confirm}, {"dangerous", pl.Dangerous}, {"background", pl.Background}, {"token", pl.Token}} {
+			if f.on {
+				fmt.Fprintf(b, "    %s: true\n", f.name)
+			}
+		}
+		if pl.Background && pl.Timeout != DefaultPluginTimeout {
+			fmt.Fprintf(b, "    timeout: %s\n", shortDuration(pl.Timeout))
+		}
+	}
 }
 
 // yamlString quotes s when plain YAML would misread it.

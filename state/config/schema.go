@@ -15,7 +15,7 @@ import (
 
 // The keys the config file accepts: at the top level, under
 // defaultRuntimeSpec, and in each profile.
-var topKeys = []string{"refreshInterval", "expiryWarning", "renewLead", "autoRenew", "callBudget", "defaultRuntimeSpec", "theme", "profile", "keys", "profiles"}
+var topKeys = []string{"refreshInterval", "expiryWarning", "renewLead", "autoRenew", "callBudget", "defaultRuntimeSpec", "theme", "profile", "keys", "profiles", "plugins"}
 var specKeys = []string{"variant", "accelerator", "shape"}
 var profileKeys = []string{"credentials", "credentialsFile", "accessTokenFile", "quotaProject", "endpoint"}
 
@@ -53,6 +53,8 @@ func (p *cfgParser) top(body ast.Node) error {
 			err = p.keys(e)
 		case "profiles":
 			err = p.profiles(e)
+		case "plugins":
+			err = p.plugins(e)
 		}
 		if err != nil {
 			return err

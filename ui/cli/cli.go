@@ -67,7 +67,10 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "A terminal dashboard for Google Colab runtimes",
 		Long: "colabdash shows your Colab subscription tier, every runtime with its Jupyter sessions,\n" +
 			"and a live countdown to each runtime's proxy-token expiry, renewing tokens before they lapse.\n" +
-			"The dashboard exits 0 when quit (q or ctrl+c), 2 without a terminal.\n" + kit.ExitCodesHelp,
+			"The dashboard exits 0 when quit (q or ctrl+c), 2 without a terminal.\n" +
+			"colabdash NAME ARGS… runs the extension colabdash-NAME found on PATH when NAME is no command of\n" +
+			"colabdash's, with COLABDASH_PROFILE and COLABDASH_ENDPOINT set, and exits with its exit code;\n" +
+			"this help lists the extensions found. Plugins bind commands to dashboard keys (docs/configuration.md).\n" + kit.ExitCodesHelp,
 		Example: "  colabdash --demo                 # the dashboard on the embedded emulator\n" +
 			"  colabdash                        # the dashboard on your Colab account (ADC)\n" +
 			"  colabdash --profile work         # a profile from the config file (P switches inside)\n" +
@@ -100,6 +103,9 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if cmd.Parent() != nil && cmd.Parent().Name() == "completion" {
 				return nil
 			}
+			if f := cmd.Flags().Lookup("check"); cmd.Name() == "config" && f != nil && f.Changed {
+				return nil // config --check FILE reads FILE alone, not the config in effect
+			}
 			if err := kit.CheckPrivateDirs(os.Getenv); err != nil {
 				return err
 			}
@@ -110,16 +116,18 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&g.Config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml; env COLABDASH_CONFIG)")
+	pf.StringVar(&g.Config, "config", "", "config file (default $XDG_CONFIG_HOME/colabdash/config.yaml, else the platform's config directory; env COLABDASH_CONFIG)")
 	pf.StringVar(&g.LogFile, "log-file", "", "append structured JSON logs (every API call: tool, target, duration, outcome) to FILE; secrets are redacted")
 	pf.BoolVar(&g.Debug, "debug", false, "log in more detail (retries, MCP traffic, raw error replies); needs --log-file")
 	pf.StringVar(&g.Theme, "theme", "", "colours for a dark or light terminal background: auto, dark or light (default: config theme, else auto)")
+	pf.StringVar(&g.Color, "color", "", "when to draw colour: auto (a terminal, unless NO_COLOR or CLICOLOR=0; CLICOLOR_FORCE=1 forces it), always or never (default auto)")
 	pf.StringVar(&g.ProfileName, "profile", "", "profile from the config file to use (env COLABDASH_PROFILE; \"demo\" is built in)")
 	pf.StringVar(&g.Endpoint, "endpoint", api.DefaultEndpoint, "Colab MCP endpoint URL")
 	pf.StringVar(&g.Credentials, "credentials", "", "Google credentials JSON file (authorized_user or service_account)")
 	pf.StringVar(&g.AccessTokenFile, "access-token-file", "", "file holding an OAuth access token to send as the bearer token")
 	pf.StringVar(&g.QuotaProject, "quota-project", "", "Google Cloud project billed for quota (sent as x-goog-user-project)")
 	pf.BoolVar(&g.Demo, "demo", false, "use an in-process Colab emulator seeded with demo data (no Google account needed)")
+	_ = root.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]string{"auto", "dark", "light"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = root.RegisterFlagCompletionFunc("profile", func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 		path, explicit := kit.ConfigPath(g, os.Getenv)
@@ -183,6 +191,10 @@ func runStreamsContext(parent context.Context, args []string, s *kit.Streams) in
 	defer stop()
 	s.Signals = sigs
 	s.SetContext(ctx)
+	if path := extensionCall(root, args); path != "" {
+		return runExtension(ctx, &g, s, root, path, args[1:])
+	}
+	withExtensionsHelp(root)
 	failed, err := root.ExecuteContextC(ctx)
 	if g.Completions != nil {
 		_ = g.Completions.Flush()

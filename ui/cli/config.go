@@ -11,19 +11,27 @@ import (
 )
 
 func configCmd(g *kit.Globals, stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var check string
+	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Print the effective configuration and the file it came from",
 		Long: "config prints the settings in effect as a YAML config file, after flags, environment and profile:\n" +
 			"a value that is not a default ends in a comment saying where it came from (# from --theme,\n" +
 			"# from COLABDASH_PROFILE, # from config.yaml:12). The file is --config, else $COLABDASH_CONFIG, else\n" +
-			"$XDG_CONFIG_HOME/colabdash/config.yaml (~/.config/colabdash/config.yaml).\n" +
-			"A broken file is reported as one line naming the file and line (exit code 2).\n" + kit.ExitCodesHelp,
+			"colabdash/config.yaml below $XDG_CONFIG_HOME, else below the platform's config directory\n" +
+			"(~/.config on Linux, ~/Library/Application Support on macOS, %AppData% on Windows).\n" +
+			"A broken file is reported as one line naming the file and line (exit code 2).\n" +
+			"--check FILE validates FILE alone, whatever the config in effect, and prints nothing when it is good;\n" +
+			"editors validate and complete it with the JSON Schema docs/reference/config.schema.json.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash config                       # what is in effect, and from where\n" +
 			"  colabdash config > ~/.config/colabdash/config.yaml   # start a config file from the defaults\n" +
-			"  colabdash --config ./test.yaml config  # check a file before using it",
+			"  colabdash --config ./test.yaml config  # the settings a file would give\n" +
+			"  colabdash config --check ./test.yaml   # check a file before using it (exit 2 names the bad line)",
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("check") {
+				return kit.CheckConfigFile(check)
+			}
 			s := g.Settings
 			if s.Source == "" {
 				path, _ := kit.ConfigPath(g, os.Getenv)
@@ -36,4 +44,7 @@ func configCmd(g *kit.Globals, stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&check, "check", "", "validate the config file FILE and exit: quiet when it is good, else one line naming its line (exit 2)")
+	_ = cmd.MarkFlagFilename("check", "yaml", "yml")
+	return cmd
 }

@@ -31,7 +31,7 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 			g.CommandOr("colabdash status", "status") + "` (or `status --json`) in scripts and pipes"}
 
 	}
-	noColor, resolved := colourSettings(g.ThemeName(), theme.DetectTheme)
+	noColor, resolved := colourSettings(g.Color, g.ThemeName(), theme.DetectTheme)
 	theme.ConfigureColor(noColor)
 	conn, err := kit.Connect(ctx, g)
 	if err != nil {
@@ -104,12 +104,14 @@ func dashboardEnded(ctx context.Context, err error) error {
 
 // colourSettings decides, before Bubble Tea owns the terminal, whether the
 // dashboard draws colour and with which theme (theme.Dark or
-// theme.Light when theme is config.ThemeAuto, else theme). NO_COLOR set
-// to any non-empty value turns colour off, and then the terminal is never
-// queried for its background (the theme is irrelevant); otherwise "auto"
-// asks detect (theme.DetectTheme, a bounded wait).
-func colourSettings(name string, detect func() string) (noColor bool, resolved string) {
-	noColor = theme.NoColorFromEnv()
+// theme.Light when theme is config.ThemeAuto, else theme). --color never,
+// or without --color always or CLICOLOR_FORCE, NO_COLOR set to any
+// non-empty value or CLICOLOR=0 turns colour off (theme.ColorOn on a
+// terminal, mode being --color), and then the terminal is never queried
+// for its background (the theme is irrelevant); otherwise "auto" asks
+// detect (theme.DetectTheme, a bounded wait).
+func colourSettings(mode, name string, detect func() string) (noColor bool, resolved string) {
+	noColor = !theme.ColorOn(mode, true, os.Getenv)
 	if name != config.ThemeAuto {
 		return noColor, name
 	}
@@ -137,6 +139,7 @@ func dashboardOptions(g kit.Globals) ui.Options {
 		NoAutoRenew:       !s.AutoRenew,
 		DefaultSpec:       s.DefaultRuntimeSpec,
 		Keymap:            g.Keys,
+		Plugins:           s.Plugins,
 		Theme:             g.ThemeName(),
 		Profile:           g.Profile.Name,
 		Profiles:          s.ProfileNames(),

@@ -44,6 +44,7 @@ func isolate(t testing.TB) string {
 	t.Setenv("CLOUDSDK_CONFIG", filepath.Join(home, "gcloud"))
 	t.Setenv("GOOGLE_CLOUD_QUOTA_PROJECT", "")
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 	t.Setenv("COLABDASH_CONFIG", "")
 	t.Setenv("COLABDASH_PROFILE", "")
 	return home
@@ -783,7 +784,7 @@ func TestColourSettingsFollowNoColor(t *testing.T) {
 	} {
 		t.Setenv("NO_COLOR", c.env)
 		asked = 0
-		noColor, theme := colourSettings(c.theme, detect)
+		noColor, theme := colourSettings("", c.theme, detect)
 		if noColor != c.noColor || theme != c.want || asked != c.asks {
 			t.Errorf("NO_COLOR=%q theme %s: no colour %v, theme %s, %d terminal queries; want %v, %s, %d",
 				c.env, c.theme, noColor, theme, asked, c.noColor, c.want, c.asks)

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra/doc"
 
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/cli/files"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/runtimes"
@@ -34,6 +35,8 @@ const (
 	referenceManDir    = "docs/man"               // colabdash.1 and one page per verb
 	referenceKeysFile  = "docs/reference/keys.md" // the default key bindings
 	referenceSchemaDir = "docs/reference/schemas" // VERB.schema.json per --json output
+	// referenceConfigSchema is config.yaml's JSON Schema, for editors.
+	referenceConfigSchema = "docs/reference/config.schema.json"
 )
 
 // manDate is the date the man pages carry. It is fixed, not today's, so
@@ -102,6 +105,15 @@ func referenceFiles() (map[string][]byte, error) {
 		return nil, err
 	}
 	files[referenceKeysFile] = keyTable(keymap.Default())
+	cs, err := config.FileSchema(keymap.Actions())
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.MarshalIndent(cs, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	files[referenceConfigSchema] = append(b, '\n')
 	for name, t := range jsonDocs {
 		s, err := jsonschema.ForType(t, nil)
 		if err != nil {

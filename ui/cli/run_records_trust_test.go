@@ -44,10 +44,10 @@ func victimEnv(t *testing.T) (*verbEnv, api.Runtime) {
 	return e, rt
 }
 
-// A state or config directory others may write to is refused before
+// A state, config or cache directory others may write to is refused before
 // anything is read there, with one line naming it and the fix (exit 2),
 // as ssh refuses such a ~/.ssh: a record planted in it deletes nothing.
-func TestWritableStateOrConfigDirIsRefused(t *testing.T) {
+func TestWritableStateConfigOrCacheDirIsRefused(t *testing.T) {
 	e, rt := victimEnv(t)
 	plantRecord(t, e, rt.Name)
 	state := ops.StateDir()
@@ -92,6 +92,20 @@ func TestWritableStateOrConfigDirIsRefused(t *testing.T) {
 	}
 	if code, _, errs := e.run("status"); code != 2 || !strings.Contains(errs, "config directory "+cfg+" is writable by others (mode 0770)") {
 		t.Errorf("writable config directory: exit %d, stderr %q", code, errs)
+	}
+	if err := os.Chmod(cfg, 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	cache := filepath.Join(os.Getenv("XDG_CACHE_HOME"), "colabdash")
+	if err := os.MkdirAll(cache, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(cache, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := e.run("status"); code != 2 || !strings.Contains(errs, "cache directory "+cache+" is writable by others (mode 0777)") {
+		t.Errorf("writable cache directory: exit %d, stderr %q", code, errs)
 	}
 }
 

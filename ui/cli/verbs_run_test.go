@@ -153,7 +153,7 @@ func TestRunNotebook(t *testing.T) {
 	failing := strings.Replace(nb, `"source": ["print('one')\n", "print('two')"]`, `"source": "print('before')\nraise KeyError('k')"`, 1)
 	path = writeFile(t, filepath.Join(dir, "bad.ipynb"), failing)
 	out := filepath.Join(dir, "result.ipynb")
-	code, _, errs = e.runRun("--spec", "CPU", "--output", out, path)
+	code, _, errs = e.runRun("--spec", "CPU", "--notebook-out", out, path)
 	if code != 1 || !strings.Contains(errs, "cell 2 (code cell 1 of 2) failed") || !strings.Contains(errs, "KeyError") || strings.Contains(errs, "cell 3") {
 		t.Errorf("failing notebook: exit %d, stderr %q", code, errs)
 	}

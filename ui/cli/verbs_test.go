@@ -576,7 +576,7 @@ func TestVerbsSanitizeServerText(t *testing.T) {
 }
 
 // Runtime ids complete from the live runtimes, the second time from the
-// cache, and to nothing (quickly, quietly) without credentials.
+// cache (kept in the cache directory), and to nothing (quickly, quietly) without credentials.
 func TestRuntimeCompletion(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	// The shell puts the word being completed last.
@@ -595,6 +595,13 @@ func TestRuntimeCompletion(t *testing.T) {
 	_, out, _ = complete("__complete", "exec", "rt-t")
 	if e.srv.CallCount("list_runtimes") != calls || !strings.Contains(out, "rt-t4demo7k2p") || strings.Contains(out, "rt-cpudemo4qx") {
 		t.Fatalf("second completion was not served from the cache (%d calls): %q", e.srv.CallCount("list_runtimes")-calls, out)
+	}
+	// The cache is kept in the cache directory, not the state directory.
+	if _, err := os.Stat(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "colabdash", "completion-runtimes.json")); err != nil {
+		t.Errorf("no completion cache in the cache directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(os.Getenv("XDG_STATE_HOME"), "colabdash", "completion-runtimes.json")); err == nil {
+		t.Error("the completion cache is in the state directory")
 	}
 	// Without credentials: nothing on stderr (but cobra's own directive
 	// line, which the shell scripts discard), quickly.

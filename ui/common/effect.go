@@ -84,6 +84,10 @@ type (
 	Help struct{ First string }
 	// Do is a dashboard command on the selected runtime or session.
 	Do struct{ Op Op }
+	// RunPlugin runs the files-scope plugin Name (keymap.PluginMatch) on
+	// File, a path on runtime Runtime (its id), the files pane's
+	// selection when the key was pressed.
+	RunPlugin struct{ Name, Runtime, File string }
 	// Answer closes Dialog, a dialog that was answered (wherever it is on
 	// the stack), then carries out Then: the effect its opener built for
 	// that answer, from the target it captured (nil: nothing more).
@@ -136,6 +140,7 @@ type (
 	ResendCreate struct{ Create any }
 )
 
+func (RunPlugin) effect()     {}
 func (Quit) effect()          {}
 func (Close) effect()         {}
 func (Open) effect()          {}

@@ -65,3 +65,37 @@ func TestNoColorFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// ColorOn follows gh's rules: --color always/never wins over the
+// environment; CLICOLOR_FORCE other than "0" forces colour on a pipe, even
+// beside NO_COLOR; NO_COLOR or CLICOLOR=0 turns it off on a terminal;
+// otherwise a terminal has colour and a pipe has none.
+func TestColorOnFollowsGhRules(t *testing.T) {
+	for _, c := range []struct {
+		mode string
+		env  map[string]string
+		tty  bool
+		want bool
+	}{
+		{"", nil, true, true},
+		{"", nil, false, false},
+		{"auto", nil, true, true},
+		{"", map[string]string{"NO_COLOR": "1"}, true, false},
+		{"", map[string]string{"CLICOLOR": "0"}, true, false},
+		{"", map[string]string{"CLICOLOR": "1"}, true, true},
+		{"", map[string]string{"CLICOLOR": "1"}, false, false},
+		{"", map[string]string{"CLICOLOR_FORCE": "1"}, false, true},
+		{"", map[string]string{"CLICOLOR_FORCE": "0"}, false, false},
+		{"", map[string]string{"CLICOLOR_FORCE": "1", "NO_COLOR": "1"}, false, true},
+		{"never", map[string]string{"CLICOLOR_FORCE": "1"}, true, false},
+		{"always", map[string]string{"NO_COLOR": "1", "CLICOLOR": "0"}, false, true},
+	} {
+		got := ColorOn(c.mode, c.tty, func(k string) string { return c.env[k] })
+		if got != c.want {
+			t.Errorf("--color %q, env %v, terminal %v: colour %v, want %v", c.mode, c.env, c.tty, got, c.want)
+		}
+	}
+	if CheckColorMode("sometimes") == nil || CheckColorMode("always") != nil || CheckColorMode("") != nil {
+		t.Error("CheckColorMode accepts only auto, always, never and nothing")
+	}
+}

@@ -178,7 +178,7 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 			width = w
 		}
 	}
-	view := newTransferView(v.S.Err, tty, kit.NoColorFromEnv(), width)
+	view := newTransferView(v.S.Err, tty, !v.ColorOn(tty), width)
 	sum := CopySummary{Files: []CopiedFile{}}
 	start := time.Now()
 	var warned sync.Map

@@ -18,7 +18,7 @@ import (
 // Shell completion must never hold up the shell: each
 // lookup has completionTimeout, then completionDrain to stop (1.5 s in
 // all), writes nothing to the terminal, and its
-// outcome is cached in the state directory, a success for
+// outcome is cached in the cache directory (CacheDir), a success for
 // completionFresh and a failure for completionFailedFor, so the next
 // tab press costs no network call.
 const (
@@ -94,7 +94,7 @@ func (v *Verb) CompleteRuntimes(cmd *cobra.Command, args []string, toComplete st
 		}
 	}
 	key := g.Profile.Name + "\n" + g.Profile.Endpoint
-	dir, path := StateDir(), ""
+	dir, path := CacheDir(), ""
 	if dir != "" {
 		path = filepath.Join(dir, completionCacheFile)
 	}
@@ -120,6 +120,9 @@ func (v *Verb) CompleteRuntimes(cmd *cobra.Command, args []string, toComplete st
 		}
 		if b, err := json.Marshal(c); err == nil && dir != "" {
 			_ = WriteStateFile(dir, completionCacheFile, b) // a cache: failing to keep it only costs the next lookup
+			if old := StateDir(); old != "" {
+				_ = os.Remove(filepath.Join(old, completionCacheFile)) // where versions before the cache directory kept it
+			}
 		}
 	}
 	var out []string

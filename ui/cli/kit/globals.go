@@ -26,6 +26,7 @@ type Globals struct {
 	Demo                                                 bool
 	Config, ProfileName                                  string
 	LogFile, Theme                                       string
+	Color                                                string // --color: auto, always, never or "" (auto)
 	Debug                                                bool
 	ReadOnly                                             bool          // dashboard: --readonly
 	RenewLead                                            time.Duration // dashboard: --renew-lead

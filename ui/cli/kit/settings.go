@@ -16,6 +16,7 @@ import (
 	"github.com/colabdash/colabdash/api/safehttp"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 // ConfigPath returns the config file to read and whether the user named
@@ -112,6 +113,30 @@ func LoadConfig(cmd *cobra.Command, g *Globals, getenv func(string) string) erro
 	default:
 		return &ExitError{Code: ExitUsage, Msg: fmt.Sprintf("--theme %q is not accepted (accepted: auto, dark, light)", g.Theme)}
 	}
+	if err := theme.CheckColorMode(g.Color); err != nil {
+		return &ExitError{Code: ExitUsage, Msg: err.Error()}
+	}
+	return nil
+}
+
+// CheckConfigFile validates the config file at path as LoadConfig would
+// use it (every value, the key bindings and their conflicts): nil when it
+// is good, else an *ExitError (exit 2) whose one line names the file, the
+// line and what is accepted ("config FILE:LINE: MSG").
+func CheckConfigFile(path string) error {
+	if path == "" {
+		return &ExitError{Code: ExitUsage, Msg: "config --check needs a file"}
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return &ExitError{Code: ExitUsage, Msg: "config --check names " + path + ", which does not exist"}
+	}
+	s, err := config.LoadSettings(path, true, config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckBinding})
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Msg: err.Error()}
+	}
+	if _, err := BuildKeymap(s); err != nil {
+		return &ExitError{Code: ExitUsage, Msg: err.Error()}
+	}
 	return nil
 }
 
@@ -124,8 +149,9 @@ func (g Globals) ThemeName() string {
 	return g.Settings.Theme
 }
 
-// BuildKeymap applies the config's key bindings over the defaults and
-// reports a key bound to two actions, naming the config line.
+// BuildKeymap applies the config's key bindings over the defaults, then
+// binds the plugins' keys, and reports a key bound to two actions or a
+// plugin key that a built-in action has, naming the config line.
 func BuildKeymap(s *config.Settings) (*keymap.KeyMap, error) {
 	k := keymap.Default()
 	for _, a := range keymap.Actions() {
@@ -148,6 +174,12 @@ func BuildKeymap(s *config.Settings) (*keymap.KeyMap, error) {
 			if _, ok := s.Keys[a]; ok {
 				return nil, s.ErrorAt("keys."+a, "conflict: "+c.String()+"; bind one of them to another key")
 			}
+		}
+	}
+	// Plugins last: their keys may not shadow the built-in keys in effect.
+	for _, p := range s.Plugins {
+		if err := k.AddPlugin(p.Name, p.Scope, p.Key, p.Description, p.Dangerous); err != nil {
+			return nil, s.ErrorAt("plugins."+p.Name+".key", "plugins."+p.Name+".key: "+err.Error())
 		}
 	}
 	return k, nil
@@ -241,12 +273,13 @@ func schemeHint(ep string) string {
 }
 
 // CheckPrivateDirs refuses, before anything is read or written there, a
-// state directory (StateDir) or a config directory (the default config
-// file's, $XDG_CONFIG_HOME/colabdash) that exists but is not the user's
-// own, or that others may write to: whoever can write there can plant a
-// run record naming any runtime (which run --reap would delete) or a
-// config naming another endpoint; the run records' directory below the
-// state directory likewise. One line naming the directory and the fix,
+// state directory (StateDir), a config directory (the default config
+// file's: config.DefaultConfigPath) or a cache directory (CacheDir) that
+// exists but is not the user's own, or that others may write to: whoever
+// can write there can plant a run record naming any runtime (which run
+// --reap would delete), a config naming another endpoint or completion
+// candidates; the run records' directory below the state directory
+// likewise. One line naming the directory and the fix,
 // exit code 2; a missing directory is fine (created 0700).
 func CheckPrivateDirs(getenv func(string) string) error {
 	state := StateDir()
@@ -254,6 +287,7 @@ func CheckPrivateDirs(getenv func(string) string) error {
 		{"config directory", filepath.Dir(config.DefaultConfigPath(getenv))},
 		{"state directory", state},
 		{"run record directory", filepath.Join(state, RunRecordDir)},
+		{"cache directory", CacheDir()},
 	}
 	for _, d := range dirs {
 		if d.dir == "" || d.dir == RunRecordDir {

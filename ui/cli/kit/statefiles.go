@@ -1,6 +1,11 @@
 package kit
 
-import "github.com/colabdash/colabdash/ui/ops"
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/colabdash/colabdash/ui/ops"
+)
 
 // The commands' state directory and the last-used spec are ui/ops' (the
 // dashboard keeps them the same way); these are the names the verbs use.
@@ -13,6 +18,18 @@ type LastSpec = ops.LastSpec
 // when XDG_STATE_HOME is unset or not absolute; "" when neither can be
 // found (ops.StateDir).
 func StateDir() string { return ops.StateDir() }
+
+// CacheDir returns colabdash's directory below the platform's cache
+// directory (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux,
+// ~/Library/Caches on macOS, %LocalAppData% on Windows), where what can be
+// thrown away is kept (the completion cache); "" when there is none.
+func CacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil || dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "colabdash")
+}
 
 // WriteStateFile writes b to dir/name in the state directory (directory
 // 0700, file 0600) through a temporary file and a rename

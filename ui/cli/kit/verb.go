@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/termtext"
+	"github.com/colabdash/colabdash/ui/theme"
 	"github.com/muesli/termenv"
 )
 
@@ -78,11 +79,22 @@ func NewVerb(g *Globals, s *Streams, name string) *Verb { return &Verb{G: g, S: 
 // Red is the redactor every secret the process learns is registered with.
 func (v *Verb) Red() *api.Redactor { return v.G.Logs.Red }
 
-// Style returns a renderer for w: colour only on a terminal and without
-// NO_COLOR (https://no-color.org).
+// ColorOn reports whether a stream that is a terminal when tty draws
+// colour: --color, then CLICOLOR_FORCE, NO_COLOR and CLICOLOR
+// (theme.ColorOn, gh's rules).
+func (v *Verb) ColorOn(tty bool) bool {
+	mode := ""
+	if v.G != nil {
+		mode = v.G.Color
+	}
+	return theme.ColorOn(mode, tty, os.Getenv)
+}
+
+// Style returns a renderer for w: colour only when ColorOn(tty) (by
+// default on a terminal and without NO_COLOR or CLICOLOR=0).
 func (v *Verb) Style(w io.Writer, tty bool) *lipgloss.Renderer {
 	r := lipgloss.NewRenderer(w)
-	if !tty || NoColorFromEnv() {
+	if !v.ColorOn(tty) {
 		r.SetColorProfile(termenv.Ascii)
 	} else {
 		r.SetColorProfile(termenv.ANSI)

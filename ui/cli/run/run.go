@@ -65,7 +65,7 @@ var runHelp = "run runs a Python script or a Jupyter notebook (.ipynb) on a runt
 	"stdout and stderr become ours (sanitized on a terminal); an exception prints its traceback and exits\n" +
 	"1; sys.exit(n) exits n. A notebook runs cell by cell in one session, one progress line per cell on\n" +
 	"stderr; the executed notebook with every cell's outputs (nbformat 4) is written to NAME.out.ipynb or\n" +
-	"--output, also when a cell fails, which stops the run and is named. --download RUNTIME_PATH[:LOCAL]\n" +
+	"--notebook-out, also when a cell fails, which stops the run and is named. --download RUNTIME_PATH[:LOCAL]\n" +
 	"(relative paths are under /content; LOCAL defaults to the current directory) runs after the run, also\n" +
 	"after a failure, not after a signal or --timeout; a missing path is a warning.\n" +
 	"The exit code is the script's own (0, 1 for an exception, n for sys.exit(n): n may then be any\n" +
@@ -82,7 +82,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Long:  runHelp,
 		Example: "  colabdash run --spec GPU/T4 train.py -- --epochs 3\n" +
 			"  colabdash run --spec CPU --upload data.csv --download model.pt --timeout 2h train.py\n" +
-			"  colabdash run --runtime rt-abc analysis.ipynb --output done.ipynb\n" +
+			"  colabdash run --runtime rt-abc analysis.ipynb --notebook-out done.ipynb\n" +
 			"  colabdash run --reap                 # delete runtimes left by runs that were killed (asks)\n" +
 			"  colabdash run --reap --yes --json    # the same in a script",
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -105,6 +105,9 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			return nil, cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := v.deprecatedOutput(cmd); err != nil {
+				return err
+			}
 			if o.reap {
 				return v.reap(cmd, o.yes)
 			}
@@ -118,13 +121,29 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.StringArrayVar(&o.uploads, "upload", nil, "copy this local file or directory to /content before the run (repeatable)")
 	f.StringArrayVar(&o.downloads, "download", nil, "RUNTIME_PATH[:LOCAL]: copy back after the run (repeatable)")
 	kit.DurationVar(f, &o.timeout, "timeout", 0, false, "end the run after this long (from the start, creation included) and delete the runtime; 0: no limit")
-	f.StringVar(&o.output, "output", "", "where the executed notebook goes (default NAME.out.ipynb beside it)")
+	f.StringVar(&o.output, "notebook-out", "", "where the executed notebook goes (default NAME.out.ipynb beside it)")
+	// The old name, before -o/--output came to mean a format as in kubectl.
+	f.StringVar(&o.output, "output", "", "deprecated: use --notebook-out")
+	_ = f.MarkHidden("output")
 	f.BoolVar(&o.reap, "reap", false, "delete the runtimes left by runs that did not finish (asking for each on a terminal), then exit")
 	f.BoolVarP(&o.yes, "yes", "y", false, "with --reap: delete without asking (needed without a terminal)")
 	v.JSONFlags(cmd, "print one JSON summary on stdout (schema in README, Run)")
 	_ = cmd.RegisterFlagCompletionFunc("spec", v.CompleteSpecs)
 	_ = cmd.RegisterFlagCompletionFunc("runtime", v.CompleteRuntimes)
 	return cmd
+}
+
+// deprecatedOutput accepts the old --output (now --notebook-out) with one
+// warning on stderr, and refuses it beside the new name (exit 2).
+func (v *verb) deprecatedOutput(cmd *cobra.Command) error {
+	if !cmd.Flags().Changed("output") {
+		return nil
+	}
+	if cmd.Flags().Changed("notebook-out") {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--output is the old name of --notebook-out: give --notebook-out only"}
+	}
+	v.Note("--output is deprecated and will be removed; use --notebook-out FILE")
+	return nil
 }
 
 // demo reports whether the profile is the embedded emulator, whose
@@ -164,7 +183,7 @@ func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []runDow
 		}
 	} else {
 		if o.output != "" {
-			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "--output is for notebooks (.ipynb); a script's output is its stdout"}
+			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "--notebook-out is for notebooks (.ipynb); a script's output is its stdout"}
 		}
 		b, err := safefile.Read(p, kit.MaxCode, 0)
 		if err != nil {
@@ -216,10 +235,10 @@ func parseDownload(arg string) (runDownload, error) {
 // run: the notebook is written there at its end.
 func checkOutputPath(p string) error {
 	if st, err := os.Lstat(p); err == nil && (st.Mode()&os.ModeSymlink != 0 || st.IsDir()) {
-		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--output " + termtext.Cut(p, 200) + " is a symlink or a directory; name a file"}
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--notebook-out " + termtext.Cut(p, 200) + " is a symlink or a directory; name a file"}
 	}
 	if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--output " + termtext.Cut(p, 200) + ": its directory does not exist"}
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--notebook-out " + termtext.Cut(p, 200) + ": its directory does not exist"}
 	}
 	return nil
 }

@@ -44,10 +44,13 @@ type Event struct {
 	// the status line said it (Tool names where: "dashboard", "files
 	// pane"), kept whole for a status line too narrow for it.
 	Refused string
+	// Output, on a plugin's entry (Tool "plugin NAME"), is one line of
+	// what a background plugin printed; shown through the sanitizer.
+	Output string
 }
 
 // Outcome is "ok", the canonical error code (FAILED_PRECONDITION…),
-// "stale" for a Note, "refused" for a key refused (Refused), or for a runtime file's failure (the files pane,
+// "stale" for a Note, "output" for a plugin's Output, "refused" for a key refused (Refused), or for a runtime file's failure (the files pane,
 // a kernel interrupt) the class of its jupyter error ("not found",
 // "local error", "network error"…).
 func (e Event) Outcome() string {
@@ -56,6 +59,9 @@ func (e Event) Outcome() string {
 	}
 	if e.Err == nil && e.Note != "" {
 		return "stale"
+	}
+	if e.Err == nil && e.Output != "" {
+		return "output"
 	}
 	var je *jupyter.Error
 	if errors.As(e.Err, &je) {

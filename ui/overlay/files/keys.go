@@ -1,6 +1,7 @@
 package files
 
 import (
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -64,8 +65,26 @@ func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		if b, ok := keys.DisabledMatch(k); ok {
 			return common.Say{Pane: true, Text: "read-only mode: " + b.Help().Key + " (" + b.Help().Desc + ") is disabled", Err: true}
 		}
+		return o.pluginKey(k, c)
 	}
 	return nil
+}
+
+// pluginKey is the effect of k when it is a files-scope plugin's key:
+// the plugin run on the selected entry, or why not.
+func (o *Overlay) pluginKey(k tea.KeyMsg, c *common.Context) common.Effect {
+	pk, disabled, ok := c.Keys.PluginMatch("files", k)
+	switch {
+	case !ok:
+		return nil
+	case disabled:
+		return common.Say{Pane: true, Text: "read-only mode: " + pk.Binding.Help().Key + " (plugin " + pk.Name + ", dangerous) is disabled", Err: true}
+	}
+	m, ok := o.p.Selected()
+	if !ok {
+		return common.Say{Pane: true, Text: "plugin " + pk.Name + ": no file selected", Err: true}
+	}
+	return common.RunPlugin{Name: pk.Name, Runtime: o.p.Runtime(), File: "/" + strings.TrimPrefix(m.Path, "/")}
 }
 
 // move moves the cursor for a movement key (up, down, a page either way,

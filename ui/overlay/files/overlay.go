@@ -119,7 +119,7 @@ func (o *Overlay) Keys(c *common.Context) []key.Binding {
 			out = append(out, common.HelpKey(shortKey(b.b), b.word))
 		}
 	}
-	return out
+	return append(out, c.Keys.PluginBindings("files")...)
 }
 
 // shortKey is b's first key as the help writes it, or when that is

@@ -35,7 +35,7 @@ type Env struct {
 }
 
 // New starts the emulator with o (per-minute create quota off unless
-// set) and isolates the environment: HOME, XDG_STATE_HOME and the
+// set) and isolates the environment: HOME, the XDG directories and the
 // credentials variables point into t's temporary directory.
 func New(t testing.TB, o colabfake.Options) *Env {
 	t.Helper()
@@ -43,6 +43,7 @@ func New(t testing.TB, o colabfake.Options) *Env {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", filepath.Join(home, "none.json"))
 	t.Setenv("NO_COLOR", "")
 	if o.CreatesPerMinute == 0 {

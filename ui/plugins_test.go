@@ -1,0 +1,140 @@
+//go:build unix
+
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state/config"
+)
+
+// pluginRecorder writes a script that records its argv (NUL-separated)
+// and its environment in dir and prints one line; it returns its path.
+func pluginRecorder(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "record")
+	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > \"$REC_DIR/argv\"\nenv -0 > \"$REC_DIR/env\"\necho \"recorded $COLABDASH_RUNTIME\"\n"
+	if err := os.WriteFile(p, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// pluginModel is the dashboard on the emulator (seed) with plugins,
+// their keys bound as kit.BuildKeymap binds them.
+func pluginModel(t *testing.T, seed string, readOnly bool, dir string, plugins ...config.Plugin) (*emu, Model) {
+	t.Helper()
+	km := keymap.Default()
+	for _, p := range plugins {
+		if err := km.AddPlugin(p.Name, p.Scope, p.Key, p.Description, p.Dangerous); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return emuModel(t, colabfake.Options{Seed: seed}, func(o *Options) {
+		o.Keymap, o.Plugins, o.ReadOnly, o.Profile = km, plugins, readOnly, "work"
+		o.Environ = []string{"PATH=" + os.Getenv("PATH"), "REC_DIR=" + dir}
+	})
+}
+
+// A plugin's key on the runtimes table runs it without a shell, the
+// selected runtime's id (a hostile one, from the server) reaching it only
+// as COLABDASH_RUNTIME and its args as configured; its output reaches the
+// event log through the sanitizer; ? and the footer list it.
+func TestPluginKeyRunsTheSelectedRuntimesPlugin(t *testing.T) {
+	dir := t.TempDir()
+	rec := config.Plugin{Name: "rec", Key: "J", Description: "record it", Scope: config.PluginScopeRuntimes,
+		Command: pluginRecorder(t, dir), Args: []string{"$COLABDASH_RUNTIME", "; touch PWNED"}, Background: true, Timeout: time.Minute}
+	e, m := pluginModel(t, colabfake.SeedHostile, false, dir, rec)
+	id := "rt-clip" + colabfake.HostileOSC52 + "board"
+	m = m.selectID(t, id)
+	mustContain(t, keyLine(m), "J", "record it")
+	m = e.press(t, m, "J")
+	a, err := os.ReadFile(filepath.Join(dir, "argv"))
+	if err != nil {
+		t.Fatalf("the plugin did not run: %v\n%s", err, m.View())
+	}
+	if got := strings.Split(strings.TrimSuffix(string(a), "\x00"), "\x00"); strings.Join(got, "|") != "$COLABDASH_RUNTIME|; touch PWNED" {
+		t.Errorf("argv %q, want the configured args", got)
+	}
+	env, _ := os.ReadFile(filepath.Join(dir, "env"))
+	for _, want := range []string{"COLABDASH_RUNTIME=" + id + "\x00", "COLABDASH_PROFILE=work\x00", "COLABDASH_URL=https://"} {
+		if !strings.Contains(string(env), want) {
+			t.Errorf("the environment lacks %q", want)
+		}
+	}
+	if strings.Contains(string(env), "COLABDASH_TOKEN=") {
+		t.Error("the proxy token was passed to a plugin that did not ask for it")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {
+		t.Error("an argument ran as shell code")
+	}
+	v := m.View()
+	mustContain(t, v, "plugin rec: done")
+	if strings.Contains(v, "\x1b]52") {
+		t.Fatalf("the hostile name reached the screen raw:\n%q", v)
+	}
+	m = e.press(t, m, "L")
+	mustContain(t, m.View(), "plugin rec", "output", "recorded rt-clip")
+	if strings.Contains(m.View(), "\x1b]52") {
+		t.Fatal("the plugin's output reached the event log raw")
+	}
+	m = e.press(t, m, "esc", "?")
+	mustContain(t, m.View(), "plugins: runtimes table", "record it")
+}
+
+// A dangerous plugin is refused under --readonly (the status line says
+// so and nothing runs); a confirm plugin runs only after y.
+func TestDangerousPluginRefusedUnderReadonly(t *testing.T) {
+	dir := t.TempDir()
+	wipe := config.Plugin{Name: "wipe", Key: "W", Scope: config.PluginScopeRuntimes, Command: pluginRecorder(t, dir),
+		Dangerous: true, Confirm: true, Background: true, Timeout: time.Minute}
+	e, m := pluginModel(t, colabfake.SeedDemo, true, dir, wipe)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "W")
+	mustContain(t, m.View(), "read-only mode: W (plugin wipe, dangerous) is disabled")
+	if _, err := os.Stat(filepath.Join(dir, "argv")); err == nil {
+		t.Fatal("a dangerous plugin ran under --readonly")
+	}
+
+	e, m = pluginModel(t, colabfake.SeedDemo, false, dir, wipe)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "W")
+	mustContain(t, m.View(), "Run plugin wipe?")
+	if _, err := os.Stat(filepath.Join(dir, "argv")); err == nil {
+		t.Fatal("a confirm plugin ran before the answer")
+	}
+	m = e.press(t, m, "y")
+	if _, err := os.Stat(filepath.Join(dir, "argv")); err != nil {
+		t.Fatalf("the confirmed plugin did not run:\n%s", m.View())
+	}
+}
+
+// A files-scope plugin's key in the files pane runs it on the selected
+// file: COLABDASH_FILE is its path on the runtime, COLABDASH_RUNTIME the
+// pane's runtime; the pane's footer lists the key.
+func TestFilesPluginGetsTheSelectedFile(t *testing.T) {
+	dir := t.TempDir()
+	rec := config.Plugin{Name: "peek", Key: "K", Description: "peek", Scope: config.PluginScopeFiles,
+		Command: pluginRecorder(t, dir), Background: true, Timeout: time.Minute}
+	e, m := pluginModel(t, colabfake.SeedDemo, false, dir, rec)
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "f", "down")
+	mustContain(t, keyLine(m), "peek")
+	m = e.press(t, m, "K")
+	env, err := os.ReadFile(filepath.Join(dir, "env"))
+	if err != nil {
+		t.Fatalf("the plugin did not run: %v\n%s", err, m.View())
+	}
+	for _, want := range []string{"COLABDASH_FILE=/content/data.csv\x00", "COLABDASH_RUNTIME=rt-t4demo7k2p\x00"} {
+		if !strings.Contains(string(env), want) {
+			t.Errorf("the environment lacks %q", want)
+		}
+	}
+}
