@@ -10,6 +10,7 @@ import (
 // Next names, finish every poll after latency with outcome(poll), and
 // record every poll started.
 type sim struct {
+	t        *testing.T
 	s        *Scheduler
 	now      time.Time
 	selected string
@@ -25,19 +26,26 @@ type startedPoll struct {
 	p  Poll
 }
 
-func newSim(selected string, onScreen []string) *sim {
-	return &sim{s: NewScheduler(), now: t0, selected: selected, onScreen: onScreen, latency: 200 * time.Millisecond,
+func newSim(t *testing.T, selected string, onScreen []string) *sim {
+	return &sim{t: t, s: NewScheduler(), now: t0, selected: selected, onScreen: onScreen, latency: 200 * time.Millisecond,
 		outcome: func(Poll, time.Time) (Outcome, Outcome) { return OutcomeOK, OutcomeOK }}
 }
 
-// run advances until end.
+// run advances until end. Next naming the same instant again and again
+// while nothing starts or ends there fails the test: the dashboard
+// would spin on its ticks with the polls stalled.
 func (m *sim) run(end time.Time) {
+	m.t.Helper()
+	idle := 0
 	for m.now.Before(end) {
-		for _, p := range m.s.Plan(m.now, m.selected, m.onScreen) {
+		before := m.now
+		planned := m.s.Plan(m.now, m.selected, m.onScreen)
+		for _, p := range planned {
 			sp := startedPoll{m.now, p}
 			m.started = append(m.started, sp)
 			m.pending = append(m.pending, sp)
 		}
+		inFlight := len(m.pending)
 		next, ok := m.s.Next(m.now, m.selected, m.onScreen)
 		// The earliest poll to finish.
 		for i, sp := range m.pending {
@@ -67,6 +75,12 @@ func (m *sim) run(end time.Time) {
 			}
 		}
 		m.pending = kept
+		if len(planned) > 0 || len(m.pending) < inFlight || m.now.After(before) {
+			idle = 0
+		} else if idle++; idle > 3 {
+			m.t.Fatalf("at %v the scheduler asks again and again without starting a poll (%d requests in the last minute)",
+				m.now.Sub(t0), len(m.s.sent))
+		}
 	}
 }
 
@@ -91,7 +105,7 @@ func gaps(ts []time.Time) []time.Duration {
 // The selected runtime every 5 s, the others on screen every 30 s, none
 // off screen, each a resources and a kernels request.
 func TestSchedulerCadence(t *testing.T) {
-	m := newSim("sel", []string{"sel", "a", "b"})
+	m := newSim(t, "sel", []string{"sel", "a", "b"})
 	m.run(t0.Add(2 * time.Minute))
 	for _, g := range gaps(m.times("sel")) {
 		if g != SelectedEvery {
@@ -131,7 +145,7 @@ func TestSchedulerCadence(t *testing.T) {
 
 // Never two polls at once for one runtime: a slow reply delays the next.
 func TestSchedulerNoOverlap(t *testing.T) {
-	m := newSim("sel", []string{"sel"})
+	m := newSim(t, "sel", []string{"sel"})
 	m.latency = 12 * time.Second
 	m.run(t0.Add(time.Minute))
 	for _, g := range gaps(m.times("sel")) {
@@ -155,7 +169,7 @@ func TestSchedulerNoOverlap(t *testing.T) {
 // resets to the cadence.
 func TestSchedulerBackoff(t *testing.T) {
 	fail := true
-	m := newSim("sel", []string{"sel"})
+	m := newSim(t, "sel", []string{"sel"})
 	m.latency = 0
 	m.outcome = func(Poll, time.Time) (Outcome, Outcome) {
 		if fail {
@@ -191,7 +205,7 @@ func TestSchedulerBackoff(t *testing.T) {
 // Resources not offered (a Jupyter 404) are asked again every 10 min;
 // the kernels keep their cadence in between.
 func TestSchedulerNotOffered(t *testing.T) {
-	m := newSim("sel", []string{"sel"})
+	m := newSim(t, "sel", []string{"sel"})
 	m.latency = 0
 	m.outcome = func(Poll, time.Time) (Outcome, Outcome) { return OutcomeNotOffered, OutcomeOK }
 	m.run(t0.Add(25 * time.Minute))
@@ -220,7 +234,7 @@ func TestSchedulerThousandRuntimes(t *testing.T) {
 	for i := range names {
 		names[i] = fmt.Sprintf("rt-%04d", i)
 	}
-	m := newSim(names[500], names)
+	m := newSim(t, names[500], names)
 	end := t0.Add(10 * time.Minute)
 	m.run(end)
 	var sent []time.Time
