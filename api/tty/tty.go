@@ -339,15 +339,16 @@ func (t *Terminal) read(conn *websocket.Conn, fr framer) {
 		// before the close frame that detaching sends.
 		typ, b, err := conn.Read(context.Background())
 		if err != nil {
+			// An if chain, not a switch: Go's coverage counts an if's
+			// condition, which mutation testing needs to see reached.
 			code := websocket.CloseStatus(err)
-			switch {
-			case code == websocket.StatusNormalClosure:
+			if code == websocket.StatusNormalClosure {
 				t.finish(EndExited, nil)
-			case code >= 0:
+			} else if code != -1 { // -1: no close frame came
 				var ce websocket.CloseError
 				errors.As(err, &ce)
 				t.finish(EndLost, &CloseError{Code: code, Reason: ce.Reason})
-			default:
+			} else {
 				t.finish(EndLost, &CloseError{Code: -1, Reason: "the connection was cut: " + oneLine(err)})
 			}
 			return
@@ -435,8 +436,5 @@ func oneLine(err error) string {
 			return s[:i]
 		}
 	}
-	if len(s) > 200 {
-		s = s[:200]
-	}
-	return s
+	return s[:min(len(s), 200)]
 }

@@ -1,0 +1,176 @@
+package tty
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// frameServer is a /colab/tty server on loopback that passes each text
+// frame the client sends to got and sends what it is handed on send.
+func frameServer(t *testing.T) (c Options, got <-chan string, send chan<- func(*websocket.Conn)) {
+	t.Helper()
+	g, s := make(chan string, 16), make(chan func(*websocket.Conn), 16)
+	client := serverClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer conn.CloseNow()
+		go func() {
+			for {
+				select {
+				case f := <-s:
+					f(conn)
+				case <-r.Context().Done():
+					return
+				}
+			}
+		}()
+		for {
+			_, b, err := conn.Read(r.Context())
+			if err != nil {
+				return
+			}
+			g <- string(b)
+		}
+	}))
+	return Options{Client: client}, g, s
+}
+
+func next(t *testing.T, got <-chan string) string {
+	t.Helper()
+	select {
+	case f := <-got:
+		return f
+	case <-time.After(wait):
+		t.Fatal("the server got no frame")
+		return ""
+	}
+}
+
+// A size with a side of 0 (or less), in Options or Resize, is never
+// sent: the first size the shell gets is the first whole one.
+func TestSizesThatAreNotPositiveAreNotSent(t *testing.T) {
+	o, got, _ := frameServer(t)
+	o.Cols, o.Rows = 80, 0
+	term := Open(context.Background(), o)
+	defer term.Close()
+	waitConnected(t, term)
+	term.Resize(0, 24)
+	term.Resize(80, 0)
+	term.Resize(-1, -1)
+	term.Resize(100, 30)
+	if f := next(t, got); f != `{"cols":100,"rows":30}` {
+		t.Fatalf("first frame %s, want the 100×30 size", f)
+	}
+	if _, err := term.Write([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if f := next(t, got); f != `{"data":"x"}` {
+		t.Errorf("after the size: %s, want the input", f)
+	}
+}
+
+// A binary frame, or a text frame that is not the protocol's JSON, is
+// dropped; what follows is shown.
+func TestFramesOutsideTheProtocolAreDropped(t *testing.T) {
+	o, _, send := frameServer(t)
+	out := newScreen()
+	o.Output = out
+	term := Open(context.Background(), o)
+	defer term.Close()
+	waitConnected(t, term)
+	send <- func(c *websocket.Conn) {
+		ctx := context.Background()
+		_ = c.Write(ctx, websocket.MessageBinary, []byte(`{"data":"BINARY"}`))
+		_ = c.Write(ctx, websocket.MessageText, []byte(`not json`))
+		_ = c.Write(ctx, websocket.MessageText, []byte(`{"data":"shown"}`))
+	}
+	out.waitFor(t, "shown")
+	if s := out.String(); s != "shown" {
+		t.Errorf("the screen shows %q, want only the protocol's output", s)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("the screen is gone") }
+
+// When the output cannot be written (the screen went away), the terminal
+// detaches instead of reading on.
+func TestOutputThatFailsDetaches(t *testing.T) {
+	o, _, send := frameServer(t)
+	o.Output = failingWriter{}
+	term := Open(context.Background(), o)
+	waitConnected(t, term)
+	send <- func(c *websocket.Conn) {
+		_ = c.Write(context.Background(), websocket.MessageText, []byte(`{"data":"x"}`))
+	}
+	if end, err := waitDone(t, term); end != EndDetached || err != nil {
+		t.Errorf("end %v, %v; want detached", end, err)
+	}
+}
+
+// Closed before the socket opened, the terminal never connected: EndNone
+// with context.Canceled, not "detached".
+func TestCloseWhileConnecting(t *testing.T) {
+	arrived, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	var once sync.Once
+	c := serverClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		once.Do(func() { close(arrived) })
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	term := Open(context.Background(), Options{Client: c})
+	select {
+	case <-arrived:
+	case <-time.After(wait):
+		t.Fatal("the dial never reached the server")
+	}
+	term.Close()
+	if end, err := term.Result(); end != EndNone || !errors.Is(err, context.Canceled) {
+		t.Errorf("end %v, %v; want not connected, cancelled", end, err)
+	}
+}
+
+// How a lost connection reads in the one line the shell shows.
+func TestCloseErrorLines(t *testing.T) {
+	for _, c := range []struct {
+		e    CloseError
+		want string
+	}{
+		{CloseError{Code: websocket.StatusPolicyViolation}, "closed by the server (1008, policy: the proxy token that opened it may have expired)"},
+		{CloseError{Code: websocket.StatusInternalError, Reason: "boom"}, "closed by the server (1011): boom"},
+		{CloseError{Code: websocket.StatusGoingAway}, "closed by the server (1001)"},
+		{CloseError{Code: -1, Reason: "the connection was cut: EOF"}, "the connection was cut: EOF"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+	}
+}
+
+// A network error shown in that line keeps its first line, at most 200
+// bytes.
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"read: connection reset\nmore": "read: connection reset",
+		"reset\r\nmore":                "reset",
+		strings.Repeat("x", 250):       strings.Repeat("x", 200),
+		"short":                        "short",
+	} {
+		if got := oneLine(errors.New(in)); got != want {
+			t.Errorf("oneLine(%.20q…) = %.30q…, want %.30q…", in, got, want)
+		}
+	}
+}
