@@ -292,3 +292,80 @@ func TestSchedulerThousandRuntimes(t *testing.T) {
 		t.Errorf("Retain kept state")
 	}
 }
+
+// With no runtime selected, the runtimes on screen keep their 30 s
+// cadence.
+func TestSchedulerWithoutASelection(t *testing.T) {
+	m := newSim(t, "", []string{"a", "b"})
+	m.run(t0.Add(2 * time.Minute))
+	for _, name := range []string{"a", "b"} {
+		g := gaps(m.times(name))
+		if len(g) != 3 {
+			t.Fatalf("%s polled %d times in 2 min, want 4", name, len(g)+1)
+		}
+		for _, d := range g {
+			if d != OnScreenEvery {
+				t.Fatalf("%s polled %v apart", name, g)
+			}
+		}
+	}
+}
+
+// runtimes returns n runtime names r-000… .
+func runtimes(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("r-%03d", i)
+	}
+	return out
+}
+
+// The other runtimes never take the selected runtime's reserve, not even
+// one request of it: at 95 of their 96 requests of a minute, a poll of
+// two waits while one of one request (resources not offered) goes.
+func TestSchedulerOthersStopAtTheirShareExactly(t *testing.T) {
+	s := NewScheduler()
+	// x: resources not offered, so its next poll is one request.
+	s.Plan(t0, "", []string{"x"})
+	s.Done("x", t0, OutcomeNotOffered, OutcomeOK)
+	if p := s.Plan(t0.Add(OnScreenEvery), "", []string{"x"}); len(p) != 1 || p[0].Requests() != 1 {
+		t.Fatalf("x's second poll %+v, want one request", p)
+	}
+	s.Done("x", t0.Add(OnScreenEvery), OutcomeSkipped, OutcomeOK)
+	// 3 requests so far; 46 runtimes of two make 95, a 47th would make 97.
+	at := t0.Add(OnScreenEvery + time.Second)
+	if p := s.Plan(at, "", runtimes(47)); len(p) != 46 {
+		t.Fatalf("%d polls planned at 95 of the others' %d requests, want 46", len(p), MaxPerMinute-SelectedReserve)
+	}
+	if p := s.Plan(at, "sel", []string{"sel"}); len(p) != 1 {
+		t.Errorf("the selected runtime was refused its reserve: %+v", p)
+	}
+}
+
+// A runtime selected right after another had its full minute waits until
+// the minute's oldest requests leave it: a new selection never sends
+// more than MaxPerMinute requests in a minute.
+func TestSchedulerNewSelectionWaitsForTheBudget(t *testing.T) {
+	s := NewScheduler()
+	screen := append(runtimes(48), "a")
+	if p := s.Plan(t0, "a", screen); len(p) != 49 { // a, then 48 others: 96
+		t.Fatalf("%d polls at first, want 49", len(p))
+	}
+	for k := 1; k < 12; k++ { // a every 5 s: 24 requests of its own
+		at := t0.Add(time.Duration(k) * SelectedEvery)
+		s.Done("a", at, OutcomeOK, OutcomeOK)
+		if p := s.Plan(at, "a", screen); len(p) != 1 || p[0].Runtime != "a" {
+			t.Fatalf("at %v: %+v, want a", at.Sub(t0), p)
+		}
+	}
+	at, screen := t0.Add(56*time.Second), append(screen, "b")
+	if p := s.Plan(at, "b", screen); len(p) != 0 {
+		t.Fatalf("b polled with 120 requests sent in the last minute: %+v", p)
+	}
+	if next, ok := s.Next(at, "b", screen); !ok || !next.Equal(t0.Add(time.Minute)) {
+		t.Errorf("Next %v %v, want when the first requests leave the minute", next.Sub(t0), ok)
+	}
+	if p := s.Plan(t0.Add(time.Minute), "b", screen); len(p) == 0 || p[0].Runtime != "b" {
+		t.Errorf("b not polled once the minute has room: %+v", p)
+	}
+}
