@@ -78,3 +78,26 @@ func TestChtimesNeverFollowsALink(t *testing.T) {
 		t.Errorf("Chtimes(a/b) = %v, want a refusal", err)
 	}
 }
+
+// A closed Dir writes nothing more, and closing it again (a deferred
+// Close after an explicit one) is harmless however often.
+func TestClosedDirWritesNothing(t *testing.T) {
+	root := t.TempDir()
+	d, err := OpenDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := d.OpenFile("x", os.O_RDWR|os.O_CREATE, 0o644); err == nil {
+		f.Close()
+		t.Error("a closed Dir opened a file")
+	}
+	empty(t, root)
+	for i := range 3 {
+		if err := d.Close(); err != nil {
+			t.Errorf("Close #%d after the first: %v", i+2, err)
+		}
+	}
+}
