@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/colabdash/colabdash/api"
@@ -100,5 +101,26 @@ func TestCallerCancellationIsNotAFailure(t *testing.T) {
 	_, err := c.Resources(cx, api.ConnectionInfo{URL: srv.URL + "/", Token: "tok"})
 	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrUnavailable) {
 		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+}
+
+// countingTransport counts the requests it sends.
+type countingTransport struct{ n atomic.Int32 }
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// The requests go through the transport the caller gives (its proxy
+// settings, its connection pool).
+func TestRequestsUseTheTransportGiven(t *testing.T) {
+	tr := &countingTransport{}
+	c := New(Options{Transport: tr})
+	if _, err := c.Kernels(ctx(t), serve(t, 200, `[]`)); err != nil {
+		t.Fatal(err)
+	}
+	if n := tr.n.Load(); n != 1 {
+		t.Errorf("%d requests through the transport given, want 1", n)
 	}
 }
