@@ -56,25 +56,43 @@ func next(t *testing.T, got <-chan string) string {
 }
 
 // A size with a side of 0 (or less), in Options or Resize, is never
-// sent: the first size the shell gets is the first whole one.
+// sent: the shell gets the input, then the first whole size.
 func TestSizesThatAreNotPositiveAreNotSent(t *testing.T) {
-	o, got, _ := frameServer(t)
-	o.Cols, o.Rows = 80, 0
-	term := Open(context.Background(), o)
-	defer term.Close()
+	for _, size := range [][2]int{{80, 0}, {0, 24}} {
+		o, got, _ := frameServer(t)
+		o.Cols, o.Rows = size[0], size[1]
+		term := Open(context.Background(), o)
+		waitConnected(t, term)
+		term.Resize(0, 24)
+		term.Resize(80, 0)
+		term.Resize(-1, -1)
+		// Input waits for the server between writes: a size frame, if
+		// one were sent, would arrive among them.
+		for _, s := range []string{"x", "y", "z"} {
+			if _, err := term.Write([]byte(s)); err != nil {
+				t.Fatal(err)
+			}
+			if f := next(t, got); f != `{"data":"`+s+`"}` {
+				t.Fatalf("opened at %v: frame %s, want the input %q", size, f, s)
+			}
+		}
+		term.Resize(100, 30)
+		if f := next(t, got); f != `{"cols":100,"rows":30}` {
+			t.Errorf("opened at %v: frame %s, want the 100×30 size", size, f)
+		}
+		term.Close()
+	}
+}
+
+// The caller's context ending detaches, as Close does.
+func TestContextEndDetaches(t *testing.T) {
+	o, _, _ := frameServer(t)
+	cx, cancel := context.WithCancel(context.Background())
+	term := Open(cx, o)
 	waitConnected(t, term)
-	term.Resize(0, 24)
-	term.Resize(80, 0)
-	term.Resize(-1, -1)
-	term.Resize(100, 30)
-	if f := next(t, got); f != `{"cols":100,"rows":30}` {
-		t.Fatalf("first frame %s, want the 100×30 size", f)
-	}
-	if _, err := term.Write([]byte("x")); err != nil {
-		t.Fatal(err)
-	}
-	if f := next(t, got); f != `{"data":"x"}` {
-		t.Errorf("after the size: %s, want the input", f)
+	cancel()
+	if end, err := waitDone(t, term); end != EndDetached || err != nil {
+		t.Errorf("end %v, %v; want detached", end, err)
 	}
 }
 

@@ -244,7 +244,9 @@ func (t *Terminal) Close() {
 func (t *Terminal) finish(end End, err error) {
 	t.mu.Lock()
 	if t.end == EndNone && t.err == nil {
-		if t.detached || (t.ctx.Err() != nil && end != EndExited) {
+		// Detaching on the context's end closes the socket with 1000
+		// itself: the close that comes back is not the shell's exit.
+		if t.detached || t.ctx.Err() != nil {
 			end, err = EndDetached, nil
 			if t.conn == nil {
 				end = EndNone
