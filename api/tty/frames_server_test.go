@@ -192,3 +192,46 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+// A connection cut without a close frame is lost, and says so.
+func TestCutConnectionIsLost(t *testing.T) {
+	o, _, send := frameServer(t)
+	term := Open(context.Background(), o)
+	waitConnected(t, term)
+	send <- func(c *websocket.Conn) { _ = c.CloseNow() }
+	end, err := waitDone(t, term)
+	var ce *CloseError
+	if end != EndLost || !errors.As(err, &ce) || ce.Code != -1 || !strings.HasPrefix(err.Error(), "the connection was cut: ") {
+		t.Errorf("end %v, %v; want lost, the connection was cut", end, err)
+	}
+}
+
+// Close tells the server with a normal closure (1000): the remote shell
+// learns the user left, rather than a dropped connection.
+func TestCloseSendsANormalClosure(t *testing.T) {
+	code := make(chan websocket.StatusCode, 1)
+	c := serverClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer conn.CloseNow()
+		for {
+			if _, _, err := conn.Read(r.Context()); err != nil {
+				code <- websocket.CloseStatus(err)
+				return
+			}
+		}
+	}))
+	term := Open(context.Background(), Options{Client: c})
+	waitConnected(t, term)
+	term.Close()
+	select {
+	case got := <-code:
+		if got != websocket.StatusNormalClosure {
+			t.Errorf("the server saw close status %d, want 1000", got)
+		}
+	case <-time.After(wait):
+		t.Fatal("the server saw no close")
+	}
+}
