@@ -61,10 +61,10 @@ func (d *Dir) sub(name string, create bool) (*Dir, error) {
 		// What is there decides the message: ELOOP, ENOTDIR and EMLINK
 		// are how different systems refuse a link with O_NOFOLLOW.
 		if m, merr := d.mode(name); merr == nil {
-			switch {
-			case m&fs.ModeSymlink != 0:
+			if m&fs.ModeSymlink != 0 {
 				return nil, d.symlinkError(name)
-			case !m.IsDir():
+			}
+			if !m.IsDir() {
 				return nil, d.notDirError(name, m)
 			}
 		}
@@ -106,10 +106,10 @@ func (d *Dir) Rename(from, to string) error {
 		return err
 	}
 	if m, err := d.mode(to); err == nil {
-		switch {
-		case m&fs.ModeSymlink != 0:
+		if m&fs.ModeSymlink != 0 {
 			return d.symlinkError(to)
-		case m.IsDir():
+		}
+		if m.IsDir() {
 			return &Error{Path: d.Join(to), Problem: "is a directory", Err: ErrNotRegular}
 		}
 	}

@@ -166,21 +166,29 @@ func newError(path, problem string, err error) *Error {
 	return e
 }
 
+// kind names what m is, for an error: "a directory", "a FIFO (named
+// pipe)". (If chains here and below, not switches: Go's coverage counts
+// an if's condition, which mutation testing needs to see reached.)
 func kind(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
+	if m.IsRegular() {
 		return "a regular file"
-	case m.IsDir():
+	}
+	if m.IsDir() {
 		return "a directory"
-	case m&fs.ModeSymlink != 0:
+	}
+	if m&fs.ModeSymlink != 0 {
 		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
+	}
+	if m&fs.ModeNamedPipe != 0 {
 		return "a FIFO (named pipe)"
-	case m&fs.ModeSocket != 0:
+	}
+	if m&fs.ModeSocket != 0 {
 		return "a socket"
-	case m&fs.ModeCharDevice != 0:
+	}
+	if m&fs.ModeCharDevice != 0 {
 		return "a character device"
-	case m&fs.ModeDevice != 0:
+	}
+	if m&fs.ModeDevice != 0 {
 		return "a block device"
 	}
 	return "not a plain file (" + m.Type().String() + ")"
@@ -195,10 +203,10 @@ func tooLarge(size, max int64) string {
 
 // human renders a cap: "64 KiB", "1 MiB", "100 bytes".
 func human(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
+	if n >= 1<<20 && n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
+	}
+	if n >= 1<<10 && n%(1<<10) == 0 {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)

@@ -94,6 +94,9 @@ func TestReadGrowingFileIsCut(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err = %v, want ErrTooLarge", err)
 	}
+	if want := "/proc/self/status: is more than the 16 bytes allowed"; err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
+	}
 }
 
 // An open or read that hangs (a dead network mount) ends with ErrTimeout.

@@ -114,7 +114,7 @@ func (u *utf8Input) feed(p []byte) (string, bool) {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && n <= 1 {
-			if !utf8.FullRune(b[i:]) && len(b)-i < utf8.UTFMax {
+			if !utf8.FullRune(b[i:]) { // the start of a character: fewer than UTFMax bytes
 				u.held = append([]byte(nil), b[i:]...)
 				break
 			}

@@ -244,7 +244,9 @@ func (t *Terminal) Close() {
 func (t *Terminal) finish(end End, err error) {
 	t.mu.Lock()
 	if t.end == EndNone && t.err == nil {
-		if t.detached || (t.ctx.Err() != nil && end != EndExited) {
+		// Detaching on the context's end closes the socket with 1000
+		// itself: the close that comes back is not the shell's exit.
+		if t.detached || t.ctx.Err() != nil {
 			end, err = EndDetached, nil
 			if t.conn == nil {
 				end = EndNone
@@ -339,15 +341,16 @@ func (t *Terminal) read(conn *websocket.Conn, fr framer) {
 		// before the close frame that detaching sends.
 		typ, b, err := conn.Read(context.Background())
 		if err != nil {
+			// An if chain, not a switch: Go's coverage counts an if's
+			// condition, which mutation testing needs to see reached.
 			code := websocket.CloseStatus(err)
-			switch {
-			case code == websocket.StatusNormalClosure:
+			if code == websocket.StatusNormalClosure {
 				t.finish(EndExited, nil)
-			case code >= 0:
+			} else if code != -1 { // -1: no close frame came
 				var ce websocket.CloseError
 				errors.As(err, &ce)
 				t.finish(EndLost, &CloseError{Code: code, Reason: ce.Reason})
-			default:
+			} else {
 				t.finish(EndLost, &CloseError{Code: -1, Reason: "the connection was cut: " + oneLine(err)})
 			}
 			return
@@ -435,8 +438,5 @@ func oneLine(err error) string {
 			return s[:i]
 		}
 	}
-	if len(s) > 200 {
-		s = s[:200]
-	}
-	return s
+	return s[:min(len(s), 200)]
 }

@@ -369,6 +369,10 @@ func TestFramers(t *testing.T) {
 		{terminadoFramer{}, `["stdout","x"]`, "x", false, true},
 		{terminadoFramer{}, `["disconnect",1]`, "", true, true},
 		{terminadoFramer{}, `{"data":"x"}`, "", false, false},
+		{terminadoFramer{}, `[]`, "", false, false},
+		{terminadoFramer{}, `[1,"x"]`, "", false, false},
+		{terminadoFramer{}, `["stdout"]`, "", false, false},
+		{terminadoFramer{}, `["stdout",5]`, "", false, false},
 	} {
 		data, exited, ok := c.f.output([]byte(c.in))
 		if data != c.data || exited != c.exited || ok != c.ok {

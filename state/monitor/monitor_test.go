@@ -62,7 +62,7 @@ func TestHistory(t *testing.T) {
 	if len(s) != HistoryLen {
 		t.Fatalf("%d values", len(s))
 	}
-	if got := s[HistoryLen-1]; math.Abs(got-0.39) > 1e-4 {
+	if got := s[HistoryLen-1]; !near(got, 0.39) {
 		t.Errorf("newest %v, want 0.39", got)
 	}
 	if !math.IsNaN(s[HistoryLen-2]) {
@@ -72,7 +72,7 @@ func TestHistory(t *testing.T) {
 	if h.Len(now) != 30 {
 		t.Errorf("Len %d, want 30", h.Len(now))
 	}
-	if got := s[HistoryLen-1-29*6]; math.Abs(got-0.10) > 1e-4 {
+	if got := s[HistoryLen-1-29*6]; !near(got, 0.10) {
 		t.Errorf("oldest kept %v, want 0.10", got)
 	}
 	// Later, with no polls, everything ages out.
@@ -81,7 +81,7 @@ func TestHistory(t *testing.T) {
 	}
 	// A second sample in the same step replaces the first.
 	h.Add(SampleOf(now.Add(time.Second), t4(0.5, 0, false)))
-	if got := h.Series(now.Add(time.Second), MetricMemory, s)[HistoryLen-1]; math.Abs(got-0.5) > 1e-4 {
+	if got := h.Series(now.Add(time.Second), MetricMemory, s)[HistoryLen-1]; !near(got, 0.5) {
 		t.Errorf("same step: %v", got)
 	}
 }

@@ -197,10 +197,9 @@ func (s *Scheduler) Plan(now time.Time, selected string, onScreen []string) []Po
 		}
 		return strings.Compare(a.name, b.name)
 	})
+	// Each is tried (try checks the budget): past a poll of two that
+	// does not fit, one of one request (resources not offered) may.
 	for _, c := range s.order {
-		if len(s.sent)+1 > MaxPerMinute || len(s.others)+1 > MaxPerMinute-SelectedReserve {
-			break
-		}
 		try(c.name)
 	}
 	return out

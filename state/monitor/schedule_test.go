@@ -10,6 +10,7 @@ import (
 // Next names, finish every poll after latency with outcome(poll), and
 // record every poll started.
 type sim struct {
+	t        *testing.T
 	s        *Scheduler
 	now      time.Time
 	selected string
@@ -25,19 +26,26 @@ type startedPoll struct {
 	p  Poll
 }
 
-func newSim(selected string, onScreen []string) *sim {
-	return &sim{s: NewScheduler(), now: t0, selected: selected, onScreen: onScreen, latency: 200 * time.Millisecond,
+func newSim(t *testing.T, selected string, onScreen []string) *sim {
+	return &sim{t: t, s: NewScheduler(), now: t0, selected: selected, onScreen: onScreen, latency: 200 * time.Millisecond,
 		outcome: func(Poll, time.Time) (Outcome, Outcome) { return OutcomeOK, OutcomeOK }}
 }
 
-// run advances until end.
+// run advances until end. Next naming the same instant again and again
+// while nothing starts or ends there fails the test: the dashboard
+// would spin on its ticks with the polls stalled.
 func (m *sim) run(end time.Time) {
+	m.t.Helper()
+	idle := 0
 	for m.now.Before(end) {
-		for _, p := range m.s.Plan(m.now, m.selected, m.onScreen) {
+		before := m.now
+		planned := m.s.Plan(m.now, m.selected, m.onScreen)
+		for _, p := range planned {
 			sp := startedPoll{m.now, p}
 			m.started = append(m.started, sp)
 			m.pending = append(m.pending, sp)
 		}
+		inFlight := len(m.pending)
 		next, ok := m.s.Next(m.now, m.selected, m.onScreen)
 		// The earliest poll to finish.
 		for i, sp := range m.pending {
@@ -67,6 +75,12 @@ func (m *sim) run(end time.Time) {
 			}
 		}
 		m.pending = kept
+		if len(planned) > 0 || len(m.pending) < inFlight || m.now.After(before) {
+			idle = 0
+		} else if idle++; idle > 3 {
+			m.t.Fatalf("at %v the scheduler asks again and again without starting a poll (%d requests in the last minute)",
+				m.now.Sub(t0), len(m.s.sent))
+		}
 	}
 }
 
@@ -91,7 +105,7 @@ func gaps(ts []time.Time) []time.Duration {
 // The selected runtime every 5 s, the others on screen every 30 s, none
 // off screen, each a resources and a kernels request.
 func TestSchedulerCadence(t *testing.T) {
-	m := newSim("sel", []string{"sel", "a", "b"})
+	m := newSim(t, "sel", []string{"sel", "a", "b"})
 	m.run(t0.Add(2 * time.Minute))
 	for _, g := range gaps(m.times("sel")) {
 		if g != SelectedEvery {
@@ -131,7 +145,7 @@ func TestSchedulerCadence(t *testing.T) {
 
 // Never two polls at once for one runtime: a slow reply delays the next.
 func TestSchedulerNoOverlap(t *testing.T) {
-	m := newSim("sel", []string{"sel"})
+	m := newSim(t, "sel", []string{"sel"})
 	m.latency = 12 * time.Second
 	m.run(t0.Add(time.Minute))
 	for _, g := range gaps(m.times("sel")) {
@@ -155,7 +169,7 @@ func TestSchedulerNoOverlap(t *testing.T) {
 // resets to the cadence.
 func TestSchedulerBackoff(t *testing.T) {
 	fail := true
-	m := newSim("sel", []string{"sel"})
+	m := newSim(t, "sel", []string{"sel"})
 	m.latency = 0
 	m.outcome = func(Poll, time.Time) (Outcome, Outcome) {
 		if fail {
@@ -191,7 +205,7 @@ func TestSchedulerBackoff(t *testing.T) {
 // Resources not offered (a Jupyter 404) are asked again every 10 min;
 // the kernels keep their cadence in between.
 func TestSchedulerNotOffered(t *testing.T) {
-	m := newSim("sel", []string{"sel"})
+	m := newSim(t, "sel", []string{"sel"})
 	m.latency = 0
 	m.outcome = func(Poll, time.Time) (Outcome, Outcome) { return OutcomeNotOffered, OutcomeOK }
 	m.run(t0.Add(25 * time.Minute))
@@ -220,7 +234,7 @@ func TestSchedulerThousandRuntimes(t *testing.T) {
 	for i := range names {
 		names[i] = fmt.Sprintf("rt-%04d", i)
 	}
-	m := newSim(names[500], names)
+	m := newSim(t, names[500], names)
 	end := t0.Add(10 * time.Minute)
 	m.run(end)
 	var sent []time.Time
@@ -276,5 +290,82 @@ func TestSchedulerThousandRuntimes(t *testing.T) {
 	s.Retain(func(string) bool { return false })
 	if s.Failures(names[0]) != 0 || s.InFlight(names[500]) {
 		t.Errorf("Retain kept state")
+	}
+}
+
+// With no runtime selected, the runtimes on screen keep their 30 s
+// cadence.
+func TestSchedulerWithoutASelection(t *testing.T) {
+	m := newSim(t, "", []string{"a", "b"})
+	m.run(t0.Add(2 * time.Minute))
+	for _, name := range []string{"a", "b"} {
+		g := gaps(m.times(name))
+		if len(g) != 3 {
+			t.Fatalf("%s polled %d times in 2 min, want 4", name, len(g)+1)
+		}
+		for _, d := range g {
+			if d != OnScreenEvery {
+				t.Fatalf("%s polled %v apart", name, g)
+			}
+		}
+	}
+}
+
+// runtimes returns n runtime names r-000… .
+func runtimes(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("r-%03d", i)
+	}
+	return out
+}
+
+// The other runtimes never take the selected runtime's reserve, not even
+// one request of it: at 95 of their 96 requests of a minute, a poll of
+// two waits while one of one request (resources not offered) goes.
+func TestSchedulerOthersStopAtTheirShareExactly(t *testing.T) {
+	s := NewScheduler()
+	// x: resources not offered, so its next poll is one request.
+	s.Plan(t0, "", []string{"x"})
+	s.Done("x", t0, OutcomeNotOffered, OutcomeOK)
+	if p := s.Plan(t0.Add(OnScreenEvery), "", []string{"x"}); len(p) != 1 || p[0].Requests() != 1 {
+		t.Fatalf("x's second poll %+v, want one request", p)
+	}
+	s.Done("x", t0.Add(OnScreenEvery), OutcomeSkipped, OutcomeOK)
+	// 3 requests so far; 46 runtimes of two make 95, a 47th would make 97.
+	at := t0.Add(OnScreenEvery + time.Second)
+	if p := s.Plan(at, "", runtimes(47)); len(p) != 46 {
+		t.Fatalf("%d polls planned at 95 of the others' %d requests, want 46", len(p), MaxPerMinute-SelectedReserve)
+	}
+	if p := s.Plan(at, "sel", []string{"sel"}); len(p) != 1 {
+		t.Errorf("the selected runtime was refused its reserve: %+v", p)
+	}
+}
+
+// A runtime selected right after another had its full minute waits until
+// the minute's oldest requests leave it: a new selection never sends
+// more than MaxPerMinute requests in a minute.
+func TestSchedulerNewSelectionWaitsForTheBudget(t *testing.T) {
+	s := NewScheduler()
+	screen := append(runtimes(48), "a")
+	if p := s.Plan(t0, "a", screen); len(p) != 49 { // a, then 48 others: 96
+		t.Fatalf("%d polls at first, want 49", len(p))
+	}
+	for k := 1; k < 12; k++ { // a every 5 s: 24 requests of its own
+		at := t0.Add(time.Duration(k) * SelectedEvery)
+		s.Done("a", at, OutcomeOK, OutcomeOK)
+		if p := s.Plan(at, "a", screen); len(p) != 1 || p[0].Runtime != "a" {
+			t.Fatalf("at %v: %+v, want a", at.Sub(t0), p)
+		}
+	}
+	at, screen := t0.Add(56*time.Second), append(screen, "b")
+	if p := s.Plan(at, "b", screen); len(p) != 0 {
+		t.Fatalf("b polled with 120 requests sent in the last minute: %+v", p)
+	}
+	if next, ok := s.Next(at, "b", screen); !ok || !next.Equal(t0.Add(time.Minute)) {
+		t.Errorf("Next %v %v, want when the first requests leave the minute", next.Sub(t0), ok)
+	}
+	if p := s.Plan(t0.Add(time.Minute), "b", screen); len(p) == 0 || p[0].Runtime != "b" {
+		t.Errorf("b not polled once the minute has room: %+v", p)
 	}
 }

@@ -35,12 +35,13 @@ const (
 // ErrNotOffered NotOffered, a cancelled context Skipped, anything else
 // Failed.
 func OutcomeOf(err error) Outcome {
-	switch {
-	case err == nil:
+	if err == nil { // an if chain: see Judge
 		return OutcomeOK
-	case errors.Is(err, apimon.ErrNotOffered):
+	}
+	if errors.Is(err, apimon.ErrNotOffered) {
 		return OutcomeNotOffered
-	case errors.Is(err, context.Canceled):
+	}
+	if errors.Is(err, context.Canceled) {
 		return OutcomeSkipped
 	}
 	return OutcomeFailed

@@ -1,0 +1,126 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/colabdash/colabdash/api"
+)
+
+// serve answers every request with status and body (JSON).
+func serve(t *testing.T, status int, body string) api.ConnectionInfo {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return api.ConnectionInfo{URL: srv.URL + "/proxy/rt/", Token: "tok-reply-test"}
+}
+
+// A reply of exactly MaxReply bytes is read; one byte more is refused.
+func TestReplyOfExactlyMaxReplyIsRead(t *testing.T) {
+	c := New(Options{})
+	head, tail := `{"disks":[],"pad":"`, `"}`
+	exact := head + strings.Repeat("x", MaxReply-len(head)-len(tail)) + tail
+	if _, err := c.Resources(ctx(t), serve(t, 200, exact)); err != nil {
+		t.Errorf("a reply of %d bytes: %v", len(exact), err)
+	}
+	over := head + strings.Repeat("x", MaxReply+1-len(head)-len(tail)) + tail
+	if _, err := c.Resources(ctx(t), serve(t, 200, over)); !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "larger than 1 MiB") {
+		t.Errorf("a reply of %d bytes: %v", len(over), err)
+	}
+}
+
+// Any 2xx status with the JSON is a reply; the statuses around it are
+// failures that name the status.
+func TestEvery2xxStatusIsAReply(t *testing.T) {
+	c := New(Options{})
+	for _, status := range []int{200, 203, 299} {
+		if r, err := c.Resources(ctx(t), serve(t, status, `{"disks":[{"filesystem":{"label":"kernel","totalBytes":10,"usedBytes":4}}]}`)); err != nil || len(r.Disks) != 1 || r.Disks[0].UsedBytes != 4 {
+			t.Errorf("HTTP %d: %+v, %v", status, r, err)
+		}
+	}
+	for _, status := range []int{300, 500} {
+		_, err := c.Resources(ctx(t), serve(t, status, `{"disks":[]}`))
+		var e *Error
+		if !errors.As(err, &e) || e.Status != status || err.Error() != fmt.Sprintf("resources unavailable: HTTP %d", status) {
+			t.Errorf("HTTP %d: %v", status, err)
+		}
+	}
+}
+
+// A connectionInfo.url that is not an http(s) URL with a host is refused
+// before anything is sent.
+func TestUnusableConnectionURL(t *testing.T) {
+	c := New(Options{})
+	for _, u := range []string{"", "ftp://127.0.0.1/proxy/", "https:///proxy/", "http://[::1/proxy/", "127.0.0.1:8080/proxy/"} {
+		_, err := c.Kernels(ctx(t), api.ConnectionInfo{URL: u, Token: "tok"})
+		if want := "kernels unavailable: connectionInfo.url is not an http(s) URL"; !errors.Is(err, ErrUnavailable) || err.Error() != want {
+			t.Errorf("URL %q: %v, want %q", u, err, want)
+		}
+	}
+}
+
+// The proxy token sent is learnt by the redactor the caller shares, so
+// no other output shows it.
+func TestTokenSentIsRedactedEverywhere(t *testing.T) {
+	red := &api.Redactor{}
+	c := New(Options{Redactor: red})
+	ci := serve(t, 200, `[]`)
+	if out := red.Redact(ci.Token); out != ci.Token {
+		t.Fatalf("the token is redacted before it is sent: %q", out)
+	}
+	if _, err := c.Kernels(ctx(t), ci); err != nil {
+		t.Fatal(err)
+	}
+	if out := red.Redact("header " + ci.Token + " seen"); strings.Contains(out, ci.Token) {
+		t.Errorf("the redactor does not know the token sent: %q", out)
+	}
+}
+
+// The caller's own cancellation is its context's error (a poll skipped,
+// not a runtime failing), not ErrUnavailable.
+func TestCallerCancellationIsNotAFailure(t *testing.T) {
+	started := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done()
+	}))
+	t.Cleanup(srv.Close)
+	c := New(Options{})
+	cx, cancel := context.WithCancel(ctx(t))
+	go func() { <-started; cancel() }()
+	_, err := c.Resources(cx, api.ConnectionInfo{URL: srv.URL + "/", Token: "tok"})
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrUnavailable) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
+}
+
+// countingTransport counts the requests it sends.
+type countingTransport struct{ n atomic.Int32 }
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// The requests go through the transport the caller gives (its proxy
+// settings, its connection pool).
+func TestRequestsUseTheTransportGiven(t *testing.T) {
+	tr := &countingTransport{}
+	c := New(Options{Transport: tr})
+	if _, err := c.Kernels(ctx(t), serve(t, 200, `[]`)); err != nil {
+		t.Fatal(err)
+	}
+	if n := tr.n.Load(); n != 1 {
+		t.Errorf("%d requests through the transport given, want 1", n)
+	}
+}
