@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -88,6 +89,15 @@ var filterCases = []struct{ name, in, want string }{
 	{"screen title", "\x1bktitle\x1b\\after", "after"},
 	{"APC (tmux title, kitty graphics)", "\x1b_Gf=100;AAAA\x1b\\", ""},
 	{"8-bit APC", "\x9ftitle\x9c", ""},
+	{"8-bit APC after text", "a\x9ftitle\x1b\\b", "ab"},
+	{"UTF-8 APC (C2 9F)", "a\xc2\x9ftitle\xc2\x9cb", "ab"},
+
+	// The first and last C1 controls end a dropped string, 8-bit or in
+	// UTF-8: what follows is shown.
+	{"8-bit 0x80 ends a dropped OSC", "\x1b]52;c;AA\x80b", "\x80b"},
+	{"UTF-8 U+0080 ends a dropped OSC", "\x1b]52;c;AA\xc2\x80b", "\xc2\x80b"},
+	{"8-bit APC ends a dropped OSC", "\x1b]52;c;AA\x9fb\x1b\\c", "c"},
+	{"UTF-8 inside a dropped title is its data", "\x1b]0;a\xe2\x80\x94b\x07c", "c"},
 }
 
 // Every case, in one write, split in two at every point, and a byte at
@@ -182,3 +192,23 @@ func TestFilterEndClosesWhatTheConnectionLeftOpen(t *testing.T) {
 		})
 	}
 }
+
+// Write reports every byte it was given as written, dropped ones too
+// (a shorter count is a short write to io.Copy), and the terminal's
+// write error.
+func TestFilterWriteCounts(t *testing.T) {
+	var b bytes.Buffer
+	f := newTermFilter(&b)
+	in := []byte("a\x1b]52;c;AA\x07b")
+	if n, err := f.Write(in); n != len(in) || err != nil || b.String() != "ab" {
+		t.Errorf("Write = %d, %v (%q); want %d, nil", n, err, b.String(), len(in))
+	}
+	f = newTermFilter(failWriter{})
+	if n, err := f.Write([]byte("text")); n != 0 || err == nil {
+		t.Errorf("to a failing terminal: Write = %d, %v; want 0 and its error", n, err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("EIO") }
