@@ -98,6 +98,16 @@ var filterCases = []struct{ name, in, want string }{
 	{"UTF-8 U+0080 ends a dropped OSC", "\x1b]52;c;AA\xc2\x80b", "\xc2\x80b"},
 	{"8-bit APC ends a dropped OSC", "\x1b]52;c;AA\x9fb\x1b\\c", "c"},
 	{"UTF-8 inside a dropped title is its data", "\x1b]0;a\xe2\x80\x94b\x07c", "c"},
+	{"U+0100 (C4 80) inside a dropped title is its data", "\x1b]0;\xc4\x80x\x07c", "c"},
+	{"U+D7FF (ED 9F BF) is text", "\xed\x9f\xbf", "\xed\x9f\xbf"},
+	{"8-bit APC right after a UTF-8 character", "\xc3\xa9\x9ftitle\x1b\\b", "\xc3\xa9b"},
+	{"8-bit APC right after a 4-byte character", "\xf0\x90\x80\x80\x9fx\x1b\\b", "\xf0\x90\x80\x80b"},
+
+	// The number's edges, and no number.
+	{"six significant digits pass", "\x1b]123456;x\x07", "\x1b]123456;x\x07"},
+	{"seven significant digits go", "\x1b]1234567;x\x07a", "a"},
+	{"Linux palette (ESC ] P) passes", "\x1b]P0ffffff\x07a", "\x1b]P0ffffff\x07a"},
+	{"Linux palette reset (ESC ] R) passes", "\x1b]R\x07a", "\x1b]R\x07a"},
 }
 
 // Every case, in one write, split in two at every point, and a byte at
@@ -177,6 +187,8 @@ func TestFilterEndClosesWhatTheConnectionLeftOpen(t *testing.T) {
 		{"a dropped title left open", "\x1b]0;title", ""},
 		{"an undecided OSC number", "\x1b]5", ""},
 		{"nothing open", "plain", "plain"},
+		{"a CSI of maxPending bytes, held", "\x1b[" + strings.Repeat("1", maxPending-2), ""},
+		{"a CSI past maxPending, passed on and cancelled", "\x1b[" + strings.Repeat("1", maxPending-1), "\x1b[" + strings.Repeat("1", maxPending-1) + "\x18"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
