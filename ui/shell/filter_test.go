@@ -108,6 +108,17 @@ var filterCases = []struct{ name, in, want string }{
 	{"seven significant digits go", "\x1b]1234567;x\x07a", "a"},
 	{"Linux palette (ESC ] P) passes", "\x1b]P0ffffff\x07a", "\x1b]P0ffffff\x07a"},
 	{"Linux palette reset (ESC ] R) passes", "\x1b]R\x07a", "\x1b]R\x07a"},
+	{"32 digits (leading zeros) pass", "\x1b]" + strings.Repeat("0", 31) + "8;;u\x07", "\x1b]" + strings.Repeat("0", 31) + "8;;u\x07"},
+	{"33 digits go", "\x1b]" + strings.Repeat("0", 32) + "8;;u\x07a", "a"},
+	{"a dropped number ended by ESC takes its ST", "\x1b]52\x1b\\x", "x"},
+	{"a dropped number ended by CAN leaves a later ST", "\x1b]52\x18\x1b\\x", "\x1b\\x"},
+
+	// Where a sequence's header ends.
+	{"ESC SP ] is not an OSC", "\x1b ]52;c;eA==\x07", "\x1b ]52;c;eA==\x07"},
+	{"a CSI's space goes with the clipboard OSC that cuts it", "\x1b[ \x1b]52;c;eA==\x07", ""},
+	{"a DCS ending in @ is not tmux's", "\x1bP@tmux;x\x1b\\", "\x1bP@tmux;x\x1b\\"},
+	{"a DCS ending in ~ is not tmux's", "\x1bP~tmux;x\x1b\\", "\x1bP~tmux;x\x1b\\"},
+	{"screen title ended by BEL", "\x1bktitle\x07after", "after"},
 }
 
 // Every case, in one write, split in two at every point, and a byte at
@@ -224,3 +235,14 @@ func TestFilterWriteCounts(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("EIO") }
+
+// A UTF-8 C1 whose C2 was passed on with a CSI held past maxPending is
+// still read as the C1: the CSI it starts comes after what was passed
+// on.
+func TestFilterC1AfterAHeldCSIFlowedOn(t *testing.T) {
+	long := "\x1b[" + strings.Repeat("1", maxPending-2)
+	got := filterChunks([]byte(long + "\xc2\x9bm"))
+	if !strings.HasPrefix(got, long) || !strings.HasSuffix(got, "\xc2\x9bm") {
+		t.Errorf("wrote %d bytes ending %q", len(got), got[max(len(got)-8, 0):])
+	}
+}
