@@ -106,6 +106,10 @@ func TestTopWatchInterval(t *testing.T) {
 	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, `invalid argument "0.5s" for "--watch" flag: must be at least 1s`) {
 		t.Errorf("exit %d, stderr %q", r.Code, r.Err)
 	}
+	r = e.Run(Command, "rt-a", "--watch", "9x")
+	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, `invalid argument "9x" for "--watch" flag: not a duration`) {
+		t.Errorf("--watch 9x: exit %d, stderr %q", r.Code, r.Err)
+	}
 	r = e.Run(Command, "rt-a", "--watch=0.5s")
 	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, "must be at least 1s") {
 		t.Errorf("--watch=0.5s: exit %d, stderr %q", r.Code, r.Err)
