@@ -101,6 +101,17 @@ var filterCases = []struct{ name, in, want string }{
 	{"U+0100 (C4 80) inside a dropped title is its data", "\x1b]0;\xc4\x80x\x07c", "c"},
 	{"U+D7FF (ED 9F BF) is text", "\xed\x9f\xbf", "\xed\x9f\xbf"},
 	{"8-bit APC right after a UTF-8 character", "\xc3\xa9\x9ftitle\x1b\\b", "\xc3\xa9b"},
+	{"a 2-byte character led by DF inside a dropped title", "\x1b]0;\xdf\x80x\x07c", "c"},
+	{"a 3-byte character led by E0 inside a dropped title", "\x1b]0;\xe0\xa0\x80x\x07c", "c"},
+	{"a 3-byte character led by E1 inside a dropped title", "\x1b]0;\xe1\xa0\x80x\x07c", "c"},
+	{"a 3-byte character led by EF inside a dropped title", "\x1b]0;\xef\x80\x80x\x07c", "c"},
+	{"a 4-byte character led by F0 inside a dropped title", "\x1b]0;\xf0\x90\x80\x80x\x07c", "c"},
+	{"a 4-byte character led by F1 inside a dropped title", "\x1b]0;\xf1\x80\x80\x80x\x07c", "c"},
+	{"a 4-byte character led by F4 inside a dropped title", "\x1b]0;\xf4\x80\x80\x80x\x07c", "c"},
+	{"a no-break space inside a kept OSC passes", "\x1b]8;;u\xc2\xa0x\x07", "\x1b]8;;u\xc2\xa0x\x07"},
+	{"a C2 before P is no palette", "\x1b]\xc2P0ffffff\x07a", "a"},
+	{"ESC ( 0 passes before a clipboard OSC", "\x1b(0\x1b]52;c;eA==\x07", "\x1b(0"},
+	{"ESC ( ~ passes before a clipboard OSC", "\x1b(~\x1b]52;c;eA==\x07", "\x1b(~"},
 	{"8-bit APC right after a 4-byte character", "\xf0\x90\x80\x80\x9fx\x1b\\b", "\xf0\x90\x80\x80b"},
 
 	// The number's edges, and no number.
