@@ -111,6 +111,10 @@ var filterCases = []struct{ name, in, want string }{
 	{"a no-break space inside a kept OSC passes", "\x1b]8;;u\xc2\xa0x\x07", "\x1b]8;;u\xc2\xa0x\x07"},
 	{"a C2 before P is no palette", "\x1b]\xc2P0ffffff\x07a", "a"},
 	{"ESC ( 0 passes before a clipboard OSC", "\x1b(0\x1b]52;c;eA==\x07", "\x1b(0"},
+	{"CSI @ passes before a clipboard OSC", "\x1b[2@\x1b]52;c;eA==\x07", "\x1b[2@"},
+	{"CSI ~ passes before a clipboard OSC", "\x1b[3~\x1b]52;c;eA==\x07", "\x1b[3~"},
+	{"DEL inside an escape is ignored", "\x1b\x7f]52;c;eA==\x07", ""},
+	{"ESC / waits for its final", "\x1b/\x1b]52;c;eA==\x07", ""},
 	{"ESC ( ~ passes before a clipboard OSC", "\x1b(~\x1b]52;c;eA==\x07", "\x1b(~"},
 	{"8-bit APC right after a 4-byte character", "\xf0\x90\x80\x80\x9fx\x1b\\b", "\xf0\x90\x80\x80b"},
 
