@@ -119,6 +119,7 @@ var filterCases = []struct{ name, in, want string }{
 	{"8-bit APC right after a 4-byte character", "\xf0\x90\x80\x80\x9fx\x1b\\b", "\xf0\x90\x80\x80b"},
 
 	// The number's edges, and no number.
+	{"a space ends the number", "\x1b]5 2;c;x\x07", "\x1b]5 2;c;x\x07"},
 	{"six significant digits pass", "\x1b]123456;x\x07", "\x1b]123456;x\x07"},
 	{"seven significant digits go", "\x1b]1234567;x\x07a", "a"},
 	{"Linux palette (ESC ] P) passes", "\x1b]P0ffffff\x07a", "\x1b]P0ffffff\x07a"},
