@@ -183,6 +183,11 @@ func TestRefusedTokenRenewsOnce(t *testing.T) {
 	if m := q.Runtime(name); m == nil || !m.NotOffered {
 		t.Fatalf("a persisting 404: %+v", m)
 	}
+	// The resources' refusal ended that poll: its kernels, never asked,
+	// are not read as "no kernels".
+	if m := q.Runtime(name); m.Kernels != nil || m.Activity(t0.Add(5*time.Second)).State != monitor.StateUnknown {
+		t.Errorf("kernels not asked recorded as %v (activity %v)", m.Kernels, m.Activity(t0.Add(5*time.Second)).State)
+	}
 	for i := 1; i <= 20; i++ {
 		now := t0.Add(time.Duration(i) * 30 * time.Second)
 		if renew := fold(q, q.Due(ctx, now, name, nil, stale), now); renew != nil && now.Sub(t0) < RenewEvery {

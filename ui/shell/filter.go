@@ -122,13 +122,12 @@ func (f *termFilter) step(b byte) {
 			f.control(b, true)
 			return
 		}
-		switch {
-		case f.st == fGround, f.st == fString && !f.drop:
+		if f.st == fGround || f.st == fString && !f.drop {
 			f.emit(f.pend...) // the C2 held back was text
 			f.pend = f.pend[:0]
-		case f.st == fString:
+		} else if f.st == fString {
 			f.pend = f.pend[:0]
-		case f.st == fOSCHead: // the C2 ends the number: decide now
+		} else if f.st == fOSCHead { // the C2 ends the number: decide now
 			f.pend = f.pend[:len(f.pend)-1]
 			f.oscHead(0xc2)
 		}
@@ -141,12 +140,9 @@ func (f *termFilter) step(b byte) {
 			return
 		}
 	}
-	switch {
-	case b == 0x1b, b == 0x18, b == 0x1a:
+	if b == 0x1b || b == 0x18 || b == 0x1a || b >= 0x80 && b <= 0x9f && !(cont && (f.st == fGround || f.st == fString && b != 0x9c)) {
 		f.control(b, false)
-	case b >= 0x80 && b <= 0x9f && !(cont && (f.st == fGround || f.st == fString && b != 0x9c)):
-		f.control(b, false)
-	default:
+	} else {
 		f.plain(b)
 	}
 }
@@ -159,17 +155,16 @@ func (f *termFilter) utf8(b byte) bool {
 		return true
 	}
 	f.u8, f.u8lo, f.u8hi = 0, 0x80, 0xbf
-	switch {
-	case b >= 0xc2 && b <= 0xdf:
+	if b >= 0xc2 && b <= 0xdf {
 		f.u8 = 1
-	case b >= 0xe0 && b <= 0xef:
+	} else if b >= 0xe0 && b <= 0xef {
 		f.u8 = 2
 		if b == 0xe0 {
 			f.u8lo = 0xa0
 		} else if b == 0xed {
 			f.u8hi = 0x9f
 		}
-	case b >= 0xf0 && b <= 0xf4:
+	} else if b >= 0xf0 && b <= 0xf4 {
 		f.u8 = 3
 		if b == 0xf0 {
 			f.u8lo = 0x90

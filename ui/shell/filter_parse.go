@@ -123,15 +123,14 @@ func (f *termFilter) plain(b byte) {
 	case fEsc:
 		f.escape(b)
 	case fEscInt, fCSI:
-		switch {
-		case b < 0x20:
+		if b < 0x20 {
 			f.exec = append(f.exec, b)
 			f.hold(b)
-		case f.st == fEscInt && b >= 0x30 && b <= 0x7e, f.st == fCSI && b >= 0x40 && b <= 0x7e:
+		} else if f.st == fEscInt && b >= 0x30 && b <= 0x7e || f.st == fCSI && b >= 0x40 && b <= 0x7e {
 			f.hold(b)
 			f.keep()
 			f.st = fGround
-		default:
+		} else {
 			f.hold(b)
 		}
 	case fDCSHead:
@@ -174,23 +173,27 @@ func (f *termFilter) escape(b byte) {
 	if f.st != fEsc {
 		return // held too long: it flows on
 	}
-	switch {
-	case b == '\\' && afterDrop: // the ST of the string just dropped
+	if b == '\\' && afterDrop { // the ST of the string just dropped
 		f.discard()
 		f.st = fGround
-	case b <= 0x2f:
+		return
+	}
+	if b <= 0x2f {
 		f.st = fEscInt
-	case b == '[':
+		return
+	}
+	switch b {
+	case '[':
 		f.st = fCSI
-	case b == ']':
+	case ']':
 		f.st, f.digits, f.sig, f.num = fOSCHead, 0, 0, 0
-	case b == 'P':
+	case 'P':
 		f.st = fDCSHead
-	case b == 'X', b == '^':
+	case 'X', '^':
 		f.startString(kOther, false)
-	case b == '_':
+	case '_':
 		f.startString(kOther, true)
-	case b == 'k': // screen's and tmux's title: ESC k title ST
+	case 'k': // screen's and tmux's title: ESC k title ST
 		f.startString(kTitle, true)
 	default:
 		f.keep()
@@ -200,8 +203,7 @@ func (f *termFilter) escape(b byte) {
 
 // oscHead reads a byte of an OSC's number.
 func (f *termFilter) oscHead(b byte) {
-	switch {
-	case b == 0x07:
+	if b == 0x07 {
 		f.st = fGround
 		if f.oscDropped(0) {
 			f.discard()
@@ -209,9 +211,9 @@ func (f *termFilter) oscHead(b byte) {
 		}
 		f.hold(b)
 		f.keep()
-	case b < 0x20: // C0 controls inside an OSC are ignored: "5\n2" is 52
+	} else if b < 0x20 { // C0 controls inside an OSC are ignored: "5\n2" is 52
 		f.hold(b)
-	case b >= '0' && b <= '9':
+	} else if b >= '0' && b <= '9' {
 		f.digits++
 		if f.sig > 0 || b != '0' {
 			f.sig++
@@ -224,7 +226,7 @@ func (f *termFilter) oscHead(b byte) {
 			f.discard()
 			f.st, f.kind, f.drop = fString, kOSC, true
 		}
-	default:
+	} else {
 		drop := f.oscDropped(b)
 		f.hold(b)
 		if f.st == fOSCHead {

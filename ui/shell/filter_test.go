@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -88,6 +89,52 @@ var filterCases = []struct{ name, in, want string }{
 	{"screen title", "\x1bktitle\x1b\\after", "after"},
 	{"APC (tmux title, kitty graphics)", "\x1b_Gf=100;AAAA\x1b\\", ""},
 	{"8-bit APC", "\x9ftitle\x9c", ""},
+	{"8-bit APC after text", "a\x9ftitle\x1b\\b", "ab"},
+	{"UTF-8 APC (C2 9F)", "a\xc2\x9ftitle\xc2\x9cb", "ab"},
+
+	// The first and last C1 controls end a dropped string, 8-bit or in
+	// UTF-8: what follows is shown.
+	{"8-bit 0x80 ends a dropped OSC", "\x1b]52;c;AA\x80b", "\x80b"},
+	{"UTF-8 U+0080 ends a dropped OSC", "\x1b]52;c;AA\xc2\x80b", "\xc2\x80b"},
+	{"8-bit APC ends a dropped OSC", "\x1b]52;c;AA\x9fb\x1b\\c", "c"},
+	{"UTF-8 inside a dropped title is its data", "\x1b]0;a\xe2\x80\x94b\x07c", "c"},
+	{"U+0100 (C4 80) inside a dropped title is its data", "\x1b]0;\xc4\x80x\x07c", "c"},
+	{"U+D7FF (ED 9F BF) is text", "\xed\x9f\xbf", "\xed\x9f\xbf"},
+	{"8-bit APC right after a UTF-8 character", "\xc3\xa9\x9ftitle\x1b\\b", "\xc3\xa9b"},
+	{"a 2-byte character led by DF inside a dropped title", "\x1b]0;\xdf\x80x\x07c", "c"},
+	{"a 3-byte character led by E0 inside a dropped title", "\x1b]0;\xe0\xa0\x80x\x07c", "c"},
+	{"a 3-byte character led by E1 inside a dropped title", "\x1b]0;\xe1\xa0\x80x\x07c", "c"},
+	{"a 3-byte character led by EF inside a dropped title", "\x1b]0;\xef\x80\x80x\x07c", "c"},
+	{"a 4-byte character led by F0 inside a dropped title", "\x1b]0;\xf0\x90\x80\x80x\x07c", "c"},
+	{"a 4-byte character led by F1 inside a dropped title", "\x1b]0;\xf1\x80\x80\x80x\x07c", "c"},
+	{"a 4-byte character led by F4 inside a dropped title", "\x1b]0;\xf4\x80\x80\x80x\x07c", "c"},
+	{"a no-break space inside a kept OSC passes", "\x1b]8;;u\xc2\xa0x\x07", "\x1b]8;;u\xc2\xa0x\x07"},
+	{"a C2 before P is no palette", "\x1b]\xc2P0ffffff\x07a", "a"},
+	{"ESC ( 0 passes before a clipboard OSC", "\x1b(0\x1b]52;c;eA==\x07", "\x1b(0"},
+	{"CSI @ passes before a clipboard OSC", "\x1b[2@\x1b]52;c;eA==\x07", "\x1b[2@"},
+	{"CSI ~ passes before a clipboard OSC", "\x1b[3~\x1b]52;c;eA==\x07", "\x1b[3~"},
+	{"DEL inside an escape is ignored", "\x1b\x7f]52;c;eA==\x07", ""},
+	{"ESC / waits for its final", "\x1b/\x1b]52;c;eA==\x07", ""},
+	{"ESC ( ~ passes before a clipboard OSC", "\x1b(~\x1b]52;c;eA==\x07", "\x1b(~"},
+	{"8-bit APC right after a 4-byte character", "\xf0\x90\x80\x80\x9fx\x1b\\b", "\xf0\x90\x80\x80b"},
+
+	// The number's edges, and no number.
+	{"a space ends the number", "\x1b]5 2;c;x\x07", "\x1b]5 2;c;x\x07"},
+	{"six significant digits pass", "\x1b]123456;x\x07", "\x1b]123456;x\x07"},
+	{"seven significant digits go", "\x1b]1234567;x\x07a", "a"},
+	{"Linux palette (ESC ] P) passes", "\x1b]P0ffffff\x07a", "\x1b]P0ffffff\x07a"},
+	{"Linux palette reset (ESC ] R) passes", "\x1b]R\x07a", "\x1b]R\x07a"},
+	{"32 digits (leading zeros) pass", "\x1b]" + strings.Repeat("0", 31) + "8;;u\x07", "\x1b]" + strings.Repeat("0", 31) + "8;;u\x07"},
+	{"33 digits go", "\x1b]" + strings.Repeat("0", 32) + "8;;u\x07a", "a"},
+	{"a dropped number ended by ESC takes its ST", "\x1b]52\x1b\\x", "x"},
+	{"a dropped number ended by CAN leaves a later ST", "\x1b]52\x18\x1b\\x", "\x1b\\x"},
+
+	// Where a sequence's header ends.
+	{"ESC SP ] is not an OSC", "\x1b ]52;c;eA==\x07", "\x1b ]52;c;eA==\x07"},
+	{"a CSI's space goes with the clipboard OSC that cuts it", "\x1b[ \x1b]52;c;eA==\x07", ""},
+	{"a DCS ending in @ is not tmux's", "\x1bP@tmux;x\x1b\\", "\x1bP@tmux;x\x1b\\"},
+	{"a DCS ending in ~ is not tmux's", "\x1bP~tmux;x\x1b\\", "\x1bP~tmux;x\x1b\\"},
+	{"screen title ended by BEL", "\x1bktitle\x07after", "after"},
 }
 
 // Every case, in one write, split in two at every point, and a byte at
@@ -167,6 +214,8 @@ func TestFilterEndClosesWhatTheConnectionLeftOpen(t *testing.T) {
 		{"a dropped title left open", "\x1b]0;title", ""},
 		{"an undecided OSC number", "\x1b]5", ""},
 		{"nothing open", "plain", "plain"},
+		{"a CSI of maxPending bytes, held", "\x1b[" + strings.Repeat("1", maxPending-2), ""},
+		{"a CSI past maxPending, passed on and cancelled", "\x1b[" + strings.Repeat("1", maxPending-1), "\x1b[" + strings.Repeat("1", maxPending-1) + "\x18"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var b bytes.Buffer
@@ -180,5 +229,36 @@ func TestFilterEndClosesWhatTheConnectionLeftOpen(t *testing.T) {
 				t.Errorf("wrote %q, want %q", b.String(), want)
 			}
 		})
+	}
+}
+
+// Write reports every byte it was given as written, dropped ones too
+// (a shorter count is a short write to io.Copy), and the terminal's
+// write error.
+func TestFilterWriteCounts(t *testing.T) {
+	var b bytes.Buffer
+	f := newTermFilter(&b)
+	in := []byte("a\x1b]52;c;AA\x07b")
+	if n, err := f.Write(in); n != len(in) || err != nil || b.String() != "ab" {
+		t.Errorf("Write = %d, %v (%q); want %d, nil", n, err, b.String(), len(in))
+	}
+	f = newTermFilter(failWriter{})
+	if n, err := f.Write([]byte("text")); n != 0 || err == nil {
+		t.Errorf("to a failing terminal: Write = %d, %v; want 0 and its error", n, err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("EIO") }
+
+// A UTF-8 C1 whose C2 was passed on with a CSI held past maxPending is
+// still read as the C1: the CSI it starts comes after what was passed
+// on.
+func TestFilterC1AfterAHeldCSIFlowedOn(t *testing.T) {
+	long := "\x1b[" + strings.Repeat("1", maxPending-2)
+	got := filterChunks([]byte(long + "\xc2\x9bm"))
+	if !strings.HasPrefix(got, long) || !strings.HasSuffix(got, "\xc2\x9bm") {
+		t.Errorf("wrote %d bytes ending %q", len(got), got[max(len(got)-8, 0):])
 	}
 }

@@ -218,11 +218,11 @@ func (s *session) stillListed(ctx context.Context, err error) (out Outcome, ende
 	lctx, lcancel := context.WithTimeout(ctx, 30*time.Second)
 	l, lerr := s.o.Listed(lctx)
 	lcancel()
-	switch {
-	case lerr != nil:
+	if lerr != nil {
 		s.say("connection to " + s.o.Runtime + " closed (" + err.Error() + "); whether the runtime still runs is unknown: " + lerr.Error())
 		return Lost, true
-	case !l:
+	}
+	if !l {
 		s.say("runtime " + s.o.Runtime + " is gone (reclaimed): its shell ended with it")
 		return Reclaimed, true
 	}

@@ -482,7 +482,8 @@ func TestOpenSequenceClosedBeforeColabdashSpeaks(t *testing.T) {
 		t.Errorf("colabdash spoke inside the link the shell left open:\n%q", scr)
 	}
 	tm.typ("r")
-	tm.waitCount(colabfake.TTYPrompt, 3) // the first, the one after printf (inside the link), the new shell's
+	// The first prompt, the one printed after the link, then the new shell's.
+	tm.waitCount(colabfake.TTYPrompt, 3)
 	tm.typ("exit\r")
 	if res := await(t, ch); res.out != Exited {
 		t.Fatalf("%v %v, want exited", res.out, res.err)

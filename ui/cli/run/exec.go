@@ -66,12 +66,11 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 		code = ee.Code
 	}
 	rs.rep.ExitCode, rs.rep.OK, rs.rep.Seconds = code, code == 0, time.Since(start).Seconds()
-	switch {
-	case ee != nil:
+	if ee != nil {
 		rs.rep.Envelope = kit.Failure(ee, v.Red())
-	case code != 0 && rs.rep.FailedCell > 0:
+	} else if code != 0 && rs.rep.FailedCell > 0 {
 		rs.rep.Envelope = kit.Fail(kit.ExitFailure, fmt.Sprintf("code cell %d raised", rs.rep.FailedCell))
-	case code != 0:
+	} else if code != 0 {
 		// The script's own exit code, not the table's: its word is "failed".
 		rs.rep.Envelope = kit.Fail(kit.ExitFailure, fmt.Sprintf("%s exited %d", termtext.Cut(job.name, 80), code))
 	}
@@ -138,12 +137,13 @@ func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int,
 func (rs *runState) files(ctx context.Context) (*jupyter.Client, error) {
 	conn := rs.conn
 	jc, rt, err := ops.OpenJupyter(ctx, conn.Svc, rs.rt.Name, ops.JupyterOptions{Redactor: rs.v.G.Logs.Red, Logger: rs.v.G.Logs.Log})
-	switch {
-	case errors.Is(err, ops.ErrNoConnection):
+	if errors.Is(err, ops.ErrNoConnection) {
 		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "runtime " + termtext.Cut(rt.ID(), 63) + " has no connectionInfo yet"}
-	case errors.As(err, new(*jupyter.Error)):
+	}
+	if errors.As(err, new(*jupyter.Error)) {
 		return nil, kit.FileError(err, nil)
-	case err != nil:
+	}
+	if err != nil {
 		return nil, kit.Classify(err, conn.Creds)
 	}
 	return jc, nil
@@ -253,15 +253,14 @@ var exitWarning = regexp.MustCompile(`(?m)^.*UserWarning: To exit: use 'exit', '
 // value: 0 for none or None, n&255 for an integer, else 1 (the value is
 // the message python prints on stderr).
 func systemExitCode(value string) (code int, message string) {
-	switch v := strings.TrimSpace(value); {
-	case v == "" || v == "None":
+	v := strings.TrimSpace(value)
+	if v == "" || v == "None" {
 		return 0, ""
-	default:
-		if n, err := strconv.Atoi(v); err == nil {
-			return n & 0xff, ""
-		}
-		return 1, value
 	}
+	if n, err := strconv.Atoi(v); err == nil {
+		return n & 0xff, ""
+	}
+	return 1, value
 }
 
 // runCode runs req in the run's session with ops.Exec (state's one

@@ -331,13 +331,12 @@ func (rs *runState) cleanup(keep bool) error {
 		ctx, cancel := rs.cleanupCtx(createRecoverBound)
 		rt, err := conn.Svc.CreateRuntime(ctx, rs.req)
 		cancel()
-		switch {
-		case err == nil && state.CheckCreated(rs.req, rt) != nil:
+		if err == nil && state.CheckCreated(rs.req, rt) != nil {
 			v.Note(termtext.Line(state.CheckCreated(rs.req, rt).Error()))
-		case err == nil:
+		} else if err == nil {
 			name = rt.Name
 			rs.rep.Created = true
-		case ctx.Err() != nil:
+		} else if ctx.Err() != nil {
 			recovered = false
 		}
 	}

@@ -68,3 +68,52 @@ func TestRunNotebookLeavesNoStaleOutputs(t *testing.T) {
 	}
 	left(t, e)
 }
+
+// A notebook's code cells run in order (a source given as a list of
+// lines too), each said on stderr; the executed notebook keeps the other
+// cells and fields as they were and holds each code cell's stream and
+// value, as nbformat writes them.
+func TestRunNotebookOutputs(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	dir := t.TempDir()
+	nb := filepath.Join(dir, "nb.ipynb")
+	if err := os.WriteFile(nb, []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3"}},
+ "cells": [
+  {"cell_type": "markdown", "metadata": {}, "source": "# Title"},
+  {"cell_type": "code", "metadata": {"tags": ["a"]}, "execution_count": null, "outputs": [], "source": ["print('forty", "-two')"]},
+  {"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": "'done'"}
+ ]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Run(Command, "--spec", "CPU", nb)
+	if r.Code != 0 || !strings.Contains(r.Err, "[1/2] cell 2 (code cell 1 of 2) ok in ") || !strings.Contains(r.Err, "[2/2] cell 3 (code cell 2 of 2) ok in ") ||
+		!strings.Contains(r.Err, "wrote "+filepath.Join(dir, "nb.out.ipynb")) {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "nb.out.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Metadata map[string]any   `json:"metadata"`
+		Cells    []map[string]any `json:"cells"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil || len(out.Cells) != 3 || out.Metadata["kernelspec"] == nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if _, ok := out.Cells[0]["outputs"]; ok || out.Cells[0]["source"] != "# Title" {
+		t.Errorf("the markdown cell changed: %v", out.Cells[0])
+	}
+	stream, _ := json.Marshal(out.Cells[1]["outputs"])
+	if string(stream) != `[{"name":"stdout","output_type":"stream","text":["forty-two\n"]}]` || out.Cells[1]["metadata"].(map[string]any)["tags"] == nil {
+		t.Errorf("code cell 1: %s %v", stream, out.Cells[1]["metadata"])
+	}
+	value, _ := json.Marshal(out.Cells[2]["outputs"])
+	if !strings.Contains(string(value), `"data":{"text/plain":["'done'"]}`) || !strings.Contains(string(value), `"output_type":"execute_result"`) ||
+		out.Cells[2]["execution_count"] == nil {
+		t.Errorf("code cell 2: %s, count %v", value, out.Cells[2]["execution_count"])
+	}
+	if !strings.HasSuffix(string(b), "}\n") || !strings.Contains(string(b), "\n \"cells\": [\n") {
+		t.Errorf("not written as nbformat writes (one-space indent, final newline):\n%s", b)
+	}
+}

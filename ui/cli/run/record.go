@@ -231,12 +231,11 @@ func leftovers(stateDir, endpoint, profile string, rts []api.Runtime, now time.T
 				i = j
 			}
 		}
-		switch {
-		case i >= 0:
+		if i >= 0 {
 			us, got = append(us, u), append(got, rts[i])
-		case u.rec.Created || now.Sub(u.rec.Started) > creatingGrace:
+		} else if u.rec.Created || now.Sub(u.rec.Started) > creatingGrace {
 			u.forget()
-		default:
+		} else {
 			u.close()
 		}
 	}

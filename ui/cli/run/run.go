@@ -51,26 +51,29 @@ type runDownload struct {
 	dir           bool
 }
 
-var runHelp = "run runs a Python script or a Jupyter notebook (.ipynb) on a runtime and brings its output back.\n" +
-	"With --spec it creates a runtime for the run (one requestId, waited for until listed) and deletes it\n" +
-	"when the run ends: success, failure, ctrl+c, SIGTERM, SIGHUP or --timeout (a cost guard, which deletes\n" +
-	"it even with --keep). --keep keeps it and prints how to reach it. With --runtime an existing runtime\n" +
-	"is used and never deleted; the session run opens is closed. The deletion after a signal has its own\n" +
-	"bounded time; a second signal abandons it. A run that creates a runtime is recorded in the state\n" +
-	"directory before create_runtime is sent; if the process dies (kill -9), the next run, status or\n" +
-	"dashboard says the runtime is still there, and run --reap deletes it: it names each runtime and asks\n" +
-	"(only y deletes); --yes deletes without asking, and without a terminal --yes is needed (else exit 2).\n" +
-	"Records are read only from a state directory that is the user's own and not writable by others.\n\n" +
-	"--upload PATH files go to /content first. A script runs in /content with sys.argv = [FILE, ARGS…]; its\n" +
-	"stdout and stderr become ours (sanitized on a terminal); an exception prints its traceback and exits\n" +
-	"1; sys.exit(n) exits n. A notebook runs cell by cell in one session, one progress line per cell on\n" +
-	"stderr; the executed notebook with every cell's outputs (nbformat 4) is written to NAME.out.ipynb or\n" +
-	"--notebook-out, also when a cell fails, which stops the run and is named. --download RUNTIME_PATH[:LOCAL]\n" +
-	"(relative paths are under /content; LOCAL defaults to the current directory) runs after the run, also\n" +
-	"after a failure, not after a signal or --timeout; a missing path is a warning.\n" +
-	"The exit code is the script's own (0, 1 for an exception, n for sys.exit(n): n may then be any\n" +
-	"number, as with python) or 1 for a failed cell; otherwise the table below (4 also when the runtime\n" +
-	"could not be deleted).\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp
+// runHelp is run's Long help: one raw string (its lines as printed),
+// then the JSON and exit-code notes every verb ends with.
+var runHelp = strings.Join([]string{`run runs a Python script or a Jupyter notebook (.ipynb) on a runtime and brings its output back.
+With --spec it creates a runtime for the run (one requestId, waited for until listed) and deletes it
+when the run ends: success, failure, ctrl+c, SIGTERM, SIGHUP or --timeout (a cost guard, which deletes
+it even with --keep). --keep keeps it and prints how to reach it. With --runtime an existing runtime
+is used and never deleted; the session run opens is closed. The deletion after a signal has its own
+bounded time; a second signal abandons it. A run that creates a runtime is recorded in the state
+directory before create_runtime is sent; if the process dies (kill -9), the next run, status or
+dashboard says the runtime is still there, and run --reap deletes it: it names each runtime and asks
+(only y deletes); --yes deletes without asking, and without a terminal --yes is needed (else exit 2).
+Records are read only from a state directory that is the user's own and not writable by others.
+
+--upload PATH files go to /content first. A script runs in /content with sys.argv = [FILE, ARGS…]; its
+stdout and stderr become ours (sanitized on a terminal); an exception prints its traceback and exits
+1; sys.exit(n) exits n. A notebook runs cell by cell in one session, one progress line per cell on
+stderr; the executed notebook with every cell's outputs (nbformat 4) is written to NAME.out.ipynb or
+--notebook-out, also when a cell fails, which stops the run and is named. --download RUNTIME_PATH[:LOCAL]
+(relative paths are under /content; LOCAL defaults to the current directory) runs after the run, also
+after a failure, not after a signal or --timeout; a missing path is a warning.
+The exit code is the script's own (0, 1 for an exception, n for sys.exit(n): n may then be any
+number, as with python) or 1 for a failed cell; otherwise the table below (4 also when the runtime
+could not be deleted).`, kit.JSONHelp, kit.ExitCodesHelp}, "\n")
 
 // Command is `colabdash run`: a script or notebook on a runtime, its output brought back.
 func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
@@ -87,16 +90,19 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"  colabdash run --reap --yes --json    # the same in a script",
 		Args: func(cmd *cobra.Command, args []string) error {
 			dash := cmd.ArgsLenAtDash()
-			switch {
-			case o.reap && len(args) > 0:
+			if o.reap && len(args) > 0 {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "run --reap takes no FILE"}
-			case o.reap:
+			}
+			if o.reap {
 				return nil
-			case o.yes:
+			}
+			if o.yes {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "--yes goes with --reap (run --reap --yes deletes without asking)"}
-			case len(args) == 0 || dash == 0:
+			}
+			if len(args) == 0 || dash == 0 {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "run needs the FILE to run (a .py script or an .ipynb notebook)"}
-			case dash < 0 && len(args) > 1 || dash > 1:
+			}
+			if dash < 0 && len(args) > 1 || dash > 1 {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "run takes one FILE; put the script's arguments after --, e.g. colabdash run --spec CPU train.py -- --epochs 3"}
 			}
 			return nil

@@ -149,14 +149,10 @@ func table(rows [][]string, minWidths ...int) []string {
 	for _, r := range rows {
 		var b strings.Builder
 		for i, c := range r {
-			if i == len(r)-1 {
-				b.WriteString(c)
-				break
-			}
 			b.WriteString(c)
 			b.WriteString(strings.Repeat(" ", widths[i]-termtext.Width(c)+2))
 		}
-		lines = append(lines, strings.TrimRight(b.String(), " "))
+		lines = append(lines, strings.TrimRight(b.String(), " ")) // the last column's padding goes
 	}
 	return lines
 }

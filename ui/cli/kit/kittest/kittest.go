@@ -75,6 +75,9 @@ type Term struct {
 	In                    string
 	InTTY, OutTTY, ErrTTY bool
 	Sigs                  chan os.Signal
+	// Ctx, when set, is the command's context: a test cancels it to end
+	// a command that runs until ctrl+c (top --watch).
+	Ctx context.Context
 }
 
 // Result is what a user sees of one command: its exit code, stdout and
@@ -110,7 +113,11 @@ func (e *Env) RunTerm(tm Term, mk Command, args ...string) Result {
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.ExecuteContext(context.Background())
+	ctx := tm.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	err := cmd.ExecuteContext(ctx)
 	code := kit.ExitOK
 	if err != nil {
 		var ee *kit.ExitError

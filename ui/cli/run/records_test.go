@@ -1,0 +1,120 @@
+package run
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
+)
+
+// Which records name a leftover: only unfinished runs of this account
+// whose runtime is listed. A record whose runtime is gone is removed once
+// its create answered, or after creatingGrace (Colab may still be
+// creating it); a live run's record (locked) is never read.
+func TestLeftoverRecords(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	now := time.Now()
+	killedRun(t, e, "run-listed", true, runRecord{Created: true})
+	killedRun(t, e, "run-gone", false, runRecord{Created: true})
+	killedRun(t, e, "run-young", false, runRecord{Started: now.Add(-creatingGrace + time.Minute)})
+	killedRun(t, e, "run-old", false, runRecord{Started: now.Add(-creatingGrace - time.Minute)})
+	killedRun(t, e, "run-other", true, runRecord{Created: true, Profile: "work"})
+	killedRun(t, e, "run-elsewhere", true, runRecord{Created: true, Endpoint: "https://127.0.0.1:1/mcp"})
+	live, err := beginRun(kit.StateDir(), runRecord{RequestID: "11111111-1111-4111-8111-111111111111", Runtime: "runtimes/run-live",
+		Endpoint: e.Endpoint, Profile: "default", Created: true, Started: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.end()
+	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/run-live", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	us, rts, err := leftovers(kit.StateDir(), e.Endpoint, "default", e.Srv.Runtimes(), now)
+	if err != nil || len(us) != 1 || us[0].rec.Runtime != "runtimes/run-listed" || rts[0].Name != "runtimes/run-listed" {
+		t.Fatalf("%v: %d leftovers", err, len(us))
+	}
+	us[0].close()
+	// run-gone and run-old are forgotten; run-young, run-listed, the two
+	// of other accounts and the live one stay.
+	if n := records(t); n != 5 {
+		t.Errorf("%d records left, want 5", n)
+	}
+	// The oldest first.
+	killedRun(t, e, "run-older", true, runRecord{Created: true, Started: now.Add(-3 * time.Hour)})
+	us, _, _ = leftovers(kit.StateDir(), e.Endpoint, "default", e.Srv.Runtimes(), now)
+	if len(us) != 2 || us[0].rec.Runtime != "runtimes/run-older" {
+		t.Errorf("leftovers not oldest first: %d", len(us))
+	}
+	for _, u := range us {
+		u.close()
+	}
+}
+
+// status and the dashboard's start say which runtime a killed run left
+// and how to delete it; nothing when there is none, nor for the demo.
+func TestLeftoversSaid(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	g := kit.Globals{Profile: config.Profile{Name: "default"}, Logs: kit.Logs{Red: &api.Redactor{}}}
+	conn := &kit.Connection{Svc: nil, Endpoint: e.Endpoint}
+	v := newVerb(&g, &kit.Streams{}, "status")
+	if lines := leftoverLines(v, e.Endpoint, e.Srv.Runtimes()); lines != nil {
+		t.Errorf("no record: %q", lines)
+	}
+	killedRun(t, e, "run-dead1", true, runRecord{Created: true, Spec: "CPU"})
+	lines := leftoverLines(v, e.Endpoint, e.Srv.Runtimes())
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "runtime run-dead1 (") ||
+		!strings.Contains(lines[0], "was created by a run that did not finish (train.py, started ") ||
+		!strings.HasSuffix(lines[0], ", pid 4242) and is still there; delete it with: colabdash run --reap") {
+		t.Errorf("lines %q", lines)
+	}
+	var out strings.Builder
+	NoteLeftovers(kit.NewVerb(&g, &kit.Streams{Out: &out, Err: &out}, "status"), conn, e.Srv.Runtimes())
+	if !strings.Contains(out.String(), "colabdash: status: runtime run-dead1 (") {
+		t.Errorf("status wrote %q", out.String())
+	}
+	demo := g
+	demo.Profile.Credentials = config.CredentialsDemo
+	if lines := leftoverLines(newVerb(&demo, &kit.Streams{}, "status"), e.Endpoint, e.Srv.Runtimes()); lines != nil {
+		t.Errorf("demo: %q", lines)
+	}
+}
+
+// A run that starts while a killed run's runtime is still there names it
+// (off a terminal it asks nothing) and goes on.
+func TestRunNamesALeftoverFirst(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	killedRun(t, e, "run-dead1", true, runRecord{Created: true})
+	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
+	if r.Code != 0 || r.Out != "hello\n" || !strings.Contains(r.Err, "runtime run-dead1 (") || !strings.Contains(r.Err, "delete it with: colabdash run --reap") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	if rts := e.Srv.Runtimes(); len(rts) != 1 || rts[0].Name != "runtimes/run-dead1" {
+		t.Errorf("runtimes %v: the leftover was deleted without asking, or the run's was kept", rts)
+	}
+}
+
+// The dashboard's start notices: the leftover runtimes, none without a
+// record.
+func TestDashboardLeftovers(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	g := kit.Globals{Profile: config.Profile{Name: "default", Credentials: config.CredentialsAccessToken, AccessTokenFile: e.TokenFile, Endpoint: e.Endpoint},
+		Logs: kit.Logs{Red: &api.Redactor{}}}
+	conn, err := kit.Connect(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if lines := DashboardLeftovers(context.Background(), g, conn); lines != nil {
+		t.Errorf("no record: %q", lines)
+	}
+	killedRun(t, e, "run-dead1", true, runRecord{Created: true})
+	if lines := DashboardLeftovers(context.Background(), g, conn); len(lines) != 1 || !strings.HasPrefix(lines[0], "runtime run-dead1 (") {
+		t.Errorf("lines %q", lines)
+	}
+}

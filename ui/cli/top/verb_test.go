@@ -1,0 +1,233 @@
+package top
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
+)
+
+// addRuntimes adds ready runtimes with these ids, in this order.
+func addRuntimes(t *testing.T, e *kittest.Env, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/" + id, ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// rowIDs are the first column of top's table lines (the header left out).
+func rowIDs(out string) []string {
+	var ids []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		ids = append(ids, strings.Fields(l)[0])
+	}
+	return ids
+}
+
+// Without RUNTIME top shows every runtime, ordered by id whatever the
+// listing's order; a RUNTIME named twice is one row; none at all is said
+// on stderr (and is [] in --json), exit 0.
+func TestTopRowsInIDOrder(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	r := e.Run(Command)
+	if r.Code != 0 || r.Out != "" || !strings.Contains(r.Err, "no runtimes") {
+		t.Errorf("no runtime: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	r = e.Run(Command, "--json")
+	var rep Report
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 0 || !rep.OK || rep.Runtimes == nil || len(rep.Runtimes) != 0 {
+		t.Errorf("no runtime, --json: exit %d, %q", r.Code, r.Out)
+	}
+	addRuntimes(t, e, "rt-c", "rt-a", "rt-b")
+	r = e.Run(Command)
+	if got := strings.Join(rowIDs(r.Out), " "); r.Code != 0 || got != "rt-a rt-b rt-c" || !strings.HasPrefix(r.Out, "RUNTIME ") {
+		t.Errorf("exit %d, rows %q, want rt-a rt-b rt-c:\n%s%s", r.Code, got, r.Out, r.Err)
+	}
+	r = e.Run(Command, "rt-b", "rt-b")
+	if got := strings.Join(rowIDs(r.Out), " "); r.Code != 0 || got != "rt-b" {
+		t.Errorf("rt-b named twice: exit %d, rows %q", r.Code, got)
+	}
+	// An unknown RUNTIME: --json's failure document, and the exit code.
+	r = e.Run(Command, "rt-nope", "--json")
+	rep = Report{}
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != kit.ExitNotFound || rep.OK || rep.Error == nil {
+		t.Errorf("an unknown runtime, --json: exit %d, %q", r.Code, r.Out)
+	}
+}
+
+// A runtime get_runtime no longer finds says "runtime gone"; any other
+// get_runtime failure is named as such. Exit 7 when some runtimes were
+// read and others not, 4 when none was.
+func TestTopRuntimeNotProbed(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	addRuntimes(t, e, "rt-a")
+	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-b"}); err != nil { // listed without connectionInfo
+		t.Fatal(err)
+	}
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolGetRuntime, Text: colabfake.GoogleErrorText(api.NotFound, "no such runtime", "", 0)})
+	r := e.Run(Command)
+	if r.Code != kit.ExitPartial || !strings.Contains(r.Out, "runtime gone (get_runtime: not found)") {
+		t.Errorf("exit %d, want %d and rt-b gone:\n%q\n%q", r.Code, kit.ExitPartial, r.Out, r.Err)
+	}
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolGetRuntime, Text: colabfake.GoogleErrorText(api.PermissionDenied, "denied", "", 0)})
+	r = e.Run(Command, "rt-b")
+	if r.Code != kit.ExitAPI || !strings.Contains(r.Out, "get_runtime: ") || strings.Contains(r.Out, "runtime gone") {
+		t.Errorf("exit %d, want %d and get_runtime's failure:\n%s%s", r.Code, kit.ExitAPI, r.Out, r.Err)
+	}
+}
+
+// --watch's interval: a duration or a number of seconds, at least 1 s,
+// given as --watch=INTERVAL or as the last word; anything else is a
+// usage error that names it.
+func TestTopWatchInterval(t *testing.T) {
+	for in, want := range map[string]time.Duration{"1s": time.Second, "10s": 10 * time.Second, "7": 7 * time.Second, "2m": 2 * time.Minute} {
+		if d, err := parseInterval(in); err != nil || d != want {
+			t.Errorf("parseInterval(%q) = %v, %v; want %v", in, d, err, want)
+		}
+	}
+	for in, want := range map[string]string{"999ms": "must be at least 1s", "0": "must be at least 1s", "7x": "not a duration", "soon": "not a duration", "07": "not a duration"} {
+		if _, err := parseInterval(in); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("parseInterval(%q): %v, want %q", in, err, want)
+		}
+	}
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	addRuntimes(t, e, "rt-a")
+	r := e.Run(Command, "rt-a", "--watch", "0.5s")
+	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, `invalid argument "0.5s" for "--watch" flag: must be at least 1s`) {
+		t.Errorf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	r = e.Run(Command, "rt-a", "--watch", "9x")
+	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, `invalid argument "9x" for "--watch" flag: not a duration`) {
+		t.Errorf("--watch 9x: exit %d, stderr %q", r.Code, r.Err)
+	}
+	r = e.Run(Command, "rt-a", "--watch=0.5s")
+	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, "must be at least 1s") {
+		t.Errorf("--watch=0.5s: exit %d, stderr %q", r.Code, r.Err)
+	}
+}
+
+// watchRun runs top with args until the emulator's runtime proxy has
+// served stopAt requests (the first of a round it then ends), and
+// returns what the user saw. onRequest, when set, sees each request's
+// number first.
+func watchRun(t *testing.T, o colabfake.Options, tm kittest.Term, stopAt int, onRequest func(e *kittest.Env, n int), args ...string) (*kittest.Env, kittest.Result) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var (
+		mu sync.Mutex
+		n  int
+		e  *kittest.Env
+	)
+	o.OnProxyRequest = func(*http.Request) {
+		mu.Lock()
+		n++
+		k := n
+		mu.Unlock()
+		if onRequest != nil {
+			onRequest(e, k)
+		}
+		if k == stopAt {
+			cancel()
+		}
+	}
+	e = kittest.New(t, o)
+	addRuntimes(t, e, "rt-a")
+	tm.Ctx = ctx
+	return e, e.RunTerm(tm, Command, args...)
+}
+
+// top --watch --json prints one document a round, each ok, until ctrl+c
+// (exit 0).
+func TestTopWatchJSONOneDocumentARound(t *testing.T) {
+	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{}, 5, nil, "--watch", "--json", "1")
+	dec := json.NewDecoder(strings.NewReader(r.Out))
+	docs := 0
+	for dec.More() {
+		var rep Report
+		if err := dec.Decode(&rep); err != nil {
+			t.Fatalf("%v:\n%s", err, r.Out)
+		}
+		if !rep.OK || len(rep.Runtimes) != 1 || rep.Runtimes[0].ResourcesStatus != "ok" {
+			t.Errorf("round %d: %+v", docs+1, rep)
+		}
+		docs++
+	}
+	if r.Code != 0 || docs != 2 {
+		t.Errorf("exit %d, %d documents; want 0 and one a round (2 before ctrl+c)\n%s", r.Code, docs, r.Out)
+	}
+}
+
+// Off a terminal --watch appends each round's lines, the header with the
+// first only, each line after its time; every round lists the runtimes
+// again, so one created meanwhile shows.
+func TestTopWatchAppendsRounds(t *testing.T) {
+	added := func(e *kittest.Env, n int) {
+		if n == 2 { // the first round's last request
+			addRuntimes(t, e, "rt-b")
+		}
+	}
+	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{}, 5, added, "--watch", "1")
+	lines := strings.Split(strings.TrimRight(r.Out, "\n"), "\n")
+	if r.Code != 0 || len(lines) != 4 || !strings.HasPrefix(lines[0], "TIME      RUNTIME") || strings.Count(r.Out, "RUNTIME") != 1 {
+		t.Fatalf("exit %d, want a header and three lines:\n%s%s", r.Code, r.Out, r.Err)
+	}
+	var ids []string
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		if _, err := time.Parse("15:04:05", f[0]); err != nil {
+			t.Errorf("line %q does not start with its time", l)
+		}
+		ids = append(ids, f[1])
+	}
+	if got := strings.Join(ids, " "); got != "rt-a rt-a rt-b" {
+		t.Errorf("rows %q, want rt-a, then rt-a and the new rt-b", got)
+	}
+}
+
+// On a terminal --watch redraws the table in place under its title.
+func TestTopWatchRedrawsInPlace(t *testing.T) {
+	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{OutTTY: true}, 5, nil, "--watch=1s")
+	if r.Code != 0 || strings.Count(r.Out, "\x1b[H\x1b[2J") != 2 || strings.Count(r.Out, "colabdash top · every 1s · ") != 2 ||
+		strings.Count(r.Out, "\nRUNTIME ") != 2 || strings.Count(r.Out, "\nrt-a ") != 2 || strings.Contains(r.Out, "no runtimes") {
+		t.Errorf("exit %d, want two screens, each a title and the table:\n%q", r.Code, r.Out)
+	}
+}
+
+// A listing that fails between rounds is said on stderr, and the next
+// round reads the runtimes of the last listing.
+func TestTopWatchSurvivesAFailedListing(t *testing.T) {
+	fail := func(e *kittest.Env, n int) {
+		if n == 2 {
+			e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimes, Text: colabfake.GoogleErrorText(api.PermissionDenied, "denied", "", 0)})
+		}
+	}
+	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{}, 5, fail, "--watch", "1")
+	if r.Code != 0 || strings.Count(r.Out, " rt-a ") != 2 || !strings.Contains(r.Err, "denied") {
+		t.Errorf("exit %d, want two rounds and the listing failure on stderr:\n%q\n%q", r.Code, r.Out, r.Err)
+	}
+}
+
+// --help shows --watch's optional interval, and no "(default …)" after
+// its text: --watch is off unless given.
+func TestTopWatchFlagUsage(t *testing.T) {
+	cmd := Command(&kit.Globals{}, &kit.Streams{})
+	u := cmd.Flags().FlagUsages()
+	if !strings.Contains(u, "--watch interval[=5s]") || strings.Contains(u, "lines (default") {
+		t.Errorf("usage:\n%s", u)
+	}
+	f := cmd.Flags().Lookup("watch")
+	if err := cmd.Flags().Set("watch", "10s"); err != nil || f.Value.String() != "10s" {
+		t.Errorf("--watch=10s: %v, reads back %q", err, f.Value.String())
+	}
+}
