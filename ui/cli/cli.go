@@ -154,14 +154,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	root.AddCommand(verbCommands(g, s)...)
 	root.AddCommand(files.Commands(g, s)...)
 	root.AddCommand(files.ShellCommand(g, s))
-	root.AddCommand(statusCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), &cobra.Command{
-		Use:     "version",
-		Short:   "Print the version, commit and Go version",
-		Long:    "version prints the version, the commit and the Go version it was built with.\n" + kit.ExitCodesHelp,
-		Example: "  colabdash version\n  colabdash --version",
-		Args:    cobra.NoArgs,
-		Run:     func(*cobra.Command, []string) { fmt.Fprintln(stdout, kit.VersionString()) },
-	})
+	root.AddCommand(statusCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), versionCmd(g, s))
 	strictCompletion(root)
 	return root
 }
