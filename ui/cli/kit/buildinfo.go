@@ -6,20 +6,20 @@ import (
 	"strings"
 )
 
-// Version, Commit, Date and Modified are stamped by a release build
+// Version, Commit and Date are stamped by a release build
 // (.goreleaser.yaml) with
 //
-//	-ldflags "-X github.com/colabdash/colabdash/ui/cli/kit.Version=v1.2.3 -X …kit.Commit=HASH -X …kit.Date=2026-12-01T10:00:00Z -X …kit.Modified=false"
+//	-ldflags "-X github.com/colabdash/colabdash/ui/cli/kit.Version=v1.2.3 -X …kit.Commit=HASH -X …kit.Date=2026-12-01T10:00:00Z"
 //
 // Each value left as it is here is read from the binary's build
 // information instead (ReadBuild): `go install …@v1.2.3` records the
 // module's version, and a build in a git checkout records vcs.revision,
-// vcs.time and vcs.modified.
+// vcs.time and vcs.modified (whether the tree was modified is always
+// read there).
 var (
-	Version  = "dev" // the release, e.g. "v1.2.3"
-	Commit   = ""    // the commit built, its full hash
-	Date     = ""    // when the release was built, RFC 3339
-	Modified = ""    // "true" or "false": whether the work tree had uncommitted changes
+	Version = "dev" // the release, e.g. "v1.2.3"
+	Commit  = ""    // the commit built, its full hash
+	Date    = ""    // when the release was built, RFC 3339
 )
 
 // Build is what a binary knows of how it was built: what `version`
@@ -43,23 +43,21 @@ type Build struct {
 }
 
 // ReadBuild is this binary's Build: the stamped values (Version,
-// Commit, Date, Modified) where set, the build information elsewhere.
+// Commit, Date) where set, the build information elsewhere.
 func ReadBuild() Build {
 	bi, _ := debug.ReadBuildInfo()
-	return buildFrom(Build{Version: Version, Commit: Commit, Date: Date}, Modified, bi)
+	return buildFrom(Build{Version: Version, Commit: Commit, Date: Date}, bi)
 }
 
 // buildFrom is stamped completed from bi (which may be nil): the module
-// version when stamped.Version is "dev" or empty, vcs.revision,
-// vcs.time and vcs.modified where nothing was stamped. modified is the
-// stamped Modified: "true", "false", or anything else for unknown.
-func buildFrom(stamped Build, modified string, bi *debug.BuildInfo) Build {
+// version when stamped.Version is "dev" or empty, vcs.revision and
+// vcs.time where nothing was stamped, and vcs.modified.
+func buildFrom(stamped Build, bi *debug.BuildInfo) Build {
 	b := stamped
 	b.GoVersion = runtime.Version()
 	if b.Version == "" {
 		b.Version = "dev"
 	}
-	vcsModified := ""
 	if bi != nil {
 		b.GoVersion = bi.GoVersion
 		// "(devel)" is what a build of the main module records when
@@ -74,17 +72,9 @@ func buildFrom(stamped Build, modified string, bi *debug.BuildInfo) Build {
 			case s.Key == "vcs.time" && b.Date == "":
 				b.Date = s.Value
 			case s.Key == "vcs.modified":
-				vcsModified = s.Value
+				b.Modified = s.Value == "true"
 			}
 		}
-	}
-	switch strings.TrimSpace(modified) {
-	case "true":
-		b.Modified = true
-	case "false":
-		b.Modified = false
-	default:
-		b.Modified = vcsModified == "true"
 	}
 	return b
 }
