@@ -95,9 +95,10 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				g.Completions = &kit.CompletionWriter{W: stdout}
 				cmd.Root().SetOut(g.Completions)
 			}
-			// version, help and shell completion work whatever the file says.
+			// version, help, shell completion and the man pages work
+			// whatever the file says (a package is built without one).
 			switch cmd.Name() {
-			case "version", "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+			case "version", "help", "completion", "man", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
 				return nil
 			}
 			if cmd.Parent() != nil && cmd.Parent().Name() == "completion" {
@@ -162,14 +163,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	root.AddCommand(verbCommands(g, s)...)
 	root.AddCommand(files.Commands(g, s)...)
 	root.AddCommand(files.ShellCommand(g, s))
-	root.AddCommand(statusCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), &cobra.Command{
-		Use:     "version",
-		Short:   "Print the version, commit and Go version",
-		Long:    "version prints the version, the commit and the Go version it was built with.\n" + kit.ExitCodesHelp,
-		Example: "  colabdash version\n  colabdash --version",
-		Args:    cobra.NoArgs,
-		Run:     func(*cobra.Command, []string) { fmt.Fprintln(stdout, kit.VersionString()) },
-	})
+	root.AddCommand(statusCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), versionCmd(g, s), manCmd())
 	strictCompletion(root)
 	return root
 }

@@ -63,46 +63,22 @@ var jsonDocs = map[string]reflect.Type{
 	"cp":            reflect.TypeFor[files.CopySummary](),
 	"rm":            reflect.TypeFor[files.RmReport](),
 	"run":           reflect.TypeFor[runcmd.Report](), // run --reap --json prints delete's
+	"version":       reflect.TypeFor[VersionReport](),
 }
 
 // referenceFiles returns every generated reference file: its path
 // relative to the repository's root and its content. It builds the command
 // tree without running anything.
 func referenceFiles() (map[string][]byte, error) {
-	tmp, err := os.MkdirTemp("", "colabdash-reference-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	var g kit.Globals
-	root := newRootCommand(&g, &kit.Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
-	root.InitDefaultCompletionCmd()
-	root.InitDefaultHelpCmd()
-	walkCommands(root, func(c *cobra.Command) { c.DisableAutoGenTag = true })
-	for _, d := range []string{referenceCLIDir, referenceManDir} {
-		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
-			return nil, err
-		}
-	}
-	if err := doc.GenMarkdownTree(root, filepath.Join(tmp, referenceCLIDir)); err != nil {
-		return nil, fmt.Errorf("markdown reference: %w", err)
-	}
-	header := &doc.GenManHeader{Title: "COLABDASH", Section: "1", Source: "colabdash", Manual: "colabdash manual", Date: &manDate}
-	if err := doc.GenManTree(root, header, filepath.Join(tmp, referenceManDir)); err != nil {
-		return nil, fmt.Errorf("man pages: %w", err)
-	}
 	files := map[string][]byte{}
-	err = filepath.WalkDir(tmp, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+	for dir, gen := range map[string]func(*cobra.Command, string) error{referenceCLIDir: doc.GenMarkdownTree, referenceManDir: genManTree} {
+		pages, err := generatePages(gen)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(tmp, p)
-		files[filepath.ToSlash(rel)] = b
-		return err
-	})
-	if err != nil {
-		return nil, err
+		for name, b := range pages {
+			files[dir+"/"+name] = b
+		}
 	}
 	files[referenceKeysFile] = keyTable(keymap.Default())
 	cs, err := config.FileSchema(keymap.Actions())
@@ -136,6 +112,50 @@ func referenceFiles() (map[string][]byte, error) {
 			return nil, err
 		}
 		files[referenceSchemaDir+"/"+name+".schema.json"] = append(b, '\n')
+	}
+	return files, nil
+}
+
+// manPages returns the man pages by file name: colabdash.1 and one page
+// per command (colabdash-session-open.1), as docs/man holds them and
+// `colabdash man DIR` writes them.
+func manPages() (map[string][]byte, error) { return generatePages(genManTree) }
+
+// genManTree writes the man pages of root into dir (section 1, dated
+// manDate).
+func genManTree(root *cobra.Command, dir string) error {
+	header := &doc.GenManHeader{Title: "COLABDASH", Section: "1", Source: "colabdash", Manual: "colabdash manual", Date: &manDate}
+	return doc.GenManTree(root, header, dir)
+}
+
+// generatePages runs gen (a cobra/doc tree generator) on the whole command
+// tree, built without running anything, in a scratch directory, and
+// returns the files it wrote by name.
+func generatePages(gen func(root *cobra.Command, dir string) error) (map[string][]byte, error) {
+	tmp, err := os.MkdirTemp("", "colabdash-reference-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var g kit.Globals
+	root := newRootCommand(&g, &kit.Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	root.InitDefaultCompletionCmd()
+	root.InitDefaultHelpCmd()
+	walkCommands(root, func(c *cobra.Command) { c.DisableAutoGenTag = true })
+	if err := gen(root, tmp); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(tmp, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		files[e.Name()] = b
 	}
 	return files, nil
 }

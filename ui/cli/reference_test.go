@@ -134,6 +134,8 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{"delete", []string{"run", "--reap"}},           // not confirmed: no terminal, no --yes
 		{"delete", []string{"delete", "rt-cpudemo4qx"}}, // not confirmed: no terminal, no --yes
 		{"delete", []string{"delete", "--yes", "rt-cpudemo4qx", "rt-gone"}},
+		{"version", []string{"version"}},
+		{"version", []string{"version", "extra"}}, // a usage error: the envelope alone
 	}
 	tested := map[string]bool{}
 	for _, tc := range cases {

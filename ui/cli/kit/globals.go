@@ -1,21 +1,13 @@
 package kit
 
 import (
-	"fmt"
 	"log/slog"
-	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
 )
-
-// Version and commit are set at build time with
-// -ldflags "-X github.com/colabdash/colabdash/ui/cli/kit.Version=…"
-// (and kit.Commit); otherwise they come from the module's build info.
-var Version, Commit = "dev", ""
 
 // Globals are the global flags, accepted before or after any subcommand
 // (each field is the flag of its name). Settings, Keys, Profile and
@@ -76,22 +68,3 @@ type ExitError struct {
 
 // Error is the line worth printing (may be empty).
 func (e *ExitError) Error() string { return e.Msg }
-
-// VersionString is what version and --version print: "colabdash VERSION (commit C, GOVERSION)".
-func VersionString() string {
-	v, c := Version, Commit
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if v == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && c == "" {
-				c = s.Value
-			}
-		}
-	}
-	if c == "" {
-		c = "unknown"
-	}
-	return fmt.Sprintf("colabdash %s (commit %s, %s)", v, c, runtime.Version())
-}
