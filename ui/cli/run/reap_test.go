@@ -131,4 +131,12 @@ func TestReapDeleteFails(t *testing.T) {
 	if r.Code != 0 || !strings.Contains(r.Err, "deleted run-dead1") || records(t) != 0 {
 		t.Errorf("gone meanwhile: exit %d, stderr %q, %d record(s)", r.Code, r.Err, records(t))
 	}
+	// A deletion whose reply is lost (the connection reset) is a failure
+	// too: the record stays.
+	killedRun(t, e, "run-dead3", true, runRecord{Created: true})
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolDeleteRuntime, Times: -1})
+	r = e.Run(Command, "--reap", "--yes")
+	if r.Code == 0 || !strings.Contains(r.Err, "could not delete run-dead3: ") || records(t) != 1 {
+		t.Errorf("connection reset: exit %d, stderr %q, %d record(s)", r.Code, r.Err, records(t))
+	}
 }

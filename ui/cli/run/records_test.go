@@ -2,6 +2,10 @@ package run
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +28,7 @@ func TestLeftoverRecords(t *testing.T) {
 	killedRun(t, e, "run-gone", false, runRecord{Created: true})
 	killedRun(t, e, "run-young", false, runRecord{Started: now.Add(-creatingGrace + time.Minute)})
 	killedRun(t, e, "run-old", false, runRecord{Started: now.Add(-creatingGrace - time.Minute)})
+	killedRun(t, e, "run-at-grace", false, runRecord{Started: now.Add(-creatingGrace)})
 	killedRun(t, e, "run-other", true, runRecord{Created: true, Profile: "work"})
 	killedRun(t, e, "run-elsewhere", true, runRecord{Created: true, Endpoint: "https://127.0.0.1:1/mcp"})
 	live, err := beginRun(kit.StateDir(), runRecord{RequestID: "11111111-1111-4111-8111-111111111111", Runtime: "runtimes/run-live",
@@ -40,10 +45,10 @@ func TestLeftoverRecords(t *testing.T) {
 		t.Fatalf("%v: %d leftovers", err, len(us))
 	}
 	us[0].close()
-	// run-gone and run-old are forgotten; run-young, run-listed, the two
-	// of other accounts and the live one stay.
-	if n := records(t); n != 5 {
-		t.Errorf("%d records left, want 5", n)
+	// run-gone and run-old are forgotten; run-young and run-at-grace (not
+	// past it), run-listed, the two of other accounts and the live one stay.
+	if got, want := recordRuntimes(t), "run-at-grace run-elsewhere run-listed run-live run-other run-young"; got != want {
+		t.Errorf("records left for %s, want %s", got, want)
 	}
 	// The oldest first.
 	killedRun(t, e, "run-older", true, runRecord{Created: true, Started: now.Add(-3 * time.Hour)})
@@ -117,4 +122,23 @@ func TestDashboardLeftovers(t *testing.T) {
 	if lines := DashboardLeftovers(context.Background(), g, conn); len(lines) != 1 || !strings.HasPrefix(lines[0], "runtime run-dead1 (") {
 		t.Errorf("lines %q", lines)
 	}
+}
+
+// recordRuntimes are the runtime ids the state directory's run records
+// name, sorted.
+func recordRuntimes(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(kit.StateDir(), RunRecordDir)
+	ents, _ := os.ReadDir(dir)
+	var ids []string
+	for _, en := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, en.Name()))
+		var rec runRecord
+		if err != nil || json.Unmarshal(b, &rec) != nil {
+			t.Fatalf("%s: %v", en.Name(), err)
+		}
+		ids = append(ids, strings.TrimPrefix(rec.Runtime, "runtimes/"))
+	}
+	sort.Strings(ids)
+	return strings.Join(ids, " ")
 }
