@@ -31,11 +31,12 @@ func (f *termFilter) oscDropped(first byte) bool {
 // came as C2 c, the C2 pending).
 func (f *termFilter) control(c byte, utf8 bool) {
 	intro := []byte{c}
-	if utf8 {
+	// In UTF-8 the C2 before c is pending, unless it went out with a
+	// sequence that grew past maxPending and flowed on: then only c is
+	// left to write.
+	if n := len(f.pend); utf8 && n > 0 && f.pend[n-1] == 0xc2 {
+		f.pend = f.pend[:n-1]
 		intro = []byte{0xc2, c}
-		if n := len(f.pend); n > 0 && f.pend[n-1] == 0xc2 {
-			f.pend = f.pend[:n-1]
-		}
 	}
 	if f.end(c, intro) {
 		return

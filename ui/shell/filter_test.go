@@ -262,3 +262,13 @@ func TestFilterC1AfterAHeldCSIFlowedOn(t *testing.T) {
 		t.Errorf("wrote %d bytes ending %q", len(got), got[max(len(got)-8, 0):])
 	}
 }
+
+// A C1 control in UTF-8 (C2 9B) whose C2 is the byte that makes a CSI
+// flow on past maxPending: the C2 went out with the CSI, and is not
+// written a second time with the CSI it starts.
+func TestFilterWritesAFlowedC2Once(t *testing.T) {
+	in := "\x1b[" + strings.Repeat("0", maxPending-2) + "\xc2\x9bm" + "after"
+	if got := filterChunks([]byte(in)); got != in {
+		t.Errorf("wrote %d bytes with %d C2, want the input's %d bytes with 1", len(got), strings.Count(got, "\xc2"), len(in))
+	}
+}
