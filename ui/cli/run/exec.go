@@ -98,7 +98,7 @@ func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int,
 		return 0, rs.orStopped(err, "while connecting; nothing was created")
 	}
 	rs.conn = conn
-	if _, err := v.reapLeftovers(rs.ctx, conn, true); err != nil && rs.stoppedBy() != nil {
+	if _, _, err := v.reapLeftovers(rs.ctx, conn, true); err != nil && rs.stoppedBy() != nil {
 		return 0, rs.stopError("; nothing was created")
 	}
 	if o.spec != "" {

@@ -380,7 +380,7 @@ func (v *verb) reap(cmd *cobra.Command, yes bool) error {
 		return err
 	}
 	defer conn.Close()
-	deleted, err := v.reapLeftovers(cmd.Context(), conn, !yes)
+	deleted, found, err := v.reapLeftovers(cmd.Context(), conn, !yes)
 	if v.AsJSON {
 		rep := kit.DeleteReport{Envelope: kit.Envelope{OK: err == nil}, Runtimes: []kit.DeleteEntry{}}
 		if err != nil {
@@ -392,7 +392,7 @@ func (v *verb) reap(cmd *cobra.Command, yes bool) error {
 		if jerr := v.WriteJSON(rep); jerr != nil && err == nil {
 			return jerr
 		}
-	} else if len(deleted) == 0 && err == nil {
+	} else if found == 0 && err == nil {
 		v.Note("no runtime left by an unfinished run")
 	}
 	return err

@@ -102,6 +102,9 @@ func TestReapAsks(t *testing.T) {
 		len(e.Srv.Runtimes()) != 1 || records(t) != 1 {
 		t.Fatalf("answered n: exit %d, stderr %q", r.Code, r.Err)
 	}
+	if strings.Contains(r.Err, "no runtime left by an unfinished run") {
+		t.Errorf("answered n, it says no runtime was left, one line after keeping one: %q", r.Err)
+	}
 	tty.In = "y\n"
 	r = e.RunTerm(tty, Command, "--reap")
 	if r.Code != 0 || !strings.Contains(r.Err, "deleted run-dead1") || len(e.Srv.Runtimes()) != 0 || records(t) != 0 {

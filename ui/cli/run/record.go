@@ -283,37 +283,34 @@ func NoteLeftovers(kv *kit.Verb, conn *kit.Connection, rts []api.Runtime) {
 // reapLeftovers deletes the runtimes of unfinished runs: all of them
 // (ask false: run --reap --yes), or each one the user answers y for on a
 // terminal (each question names the runtime); off a terminal, with ask,
-// each is only named. It returns the runtimes deleted and the first
-// failure; a state directory others may write to is refused (exit 2)
-// before any record is read.
-func (v *verb) reapLeftovers(ctx context.Context, conn *kit.Connection, ask bool) ([]string, error) {
+// each is only named. It returns the runtimes deleted, how many
+// leftovers it found (deleted, kept or failed), and the first failure; a
+// state directory others may write to is refused (exit 2) before any
+// record is read.
+func (v *verb) reapLeftovers(ctx context.Context, conn *kit.Connection, ask bool) (deleted []string, found int, first error) {
 	if v.demo() {
-		return nil, nil
+		return nil, 0, nil
 	}
 	endpoint, profile := v.runAccount(conn)
 	stateDir := kit.StateDir()
 	us, err := unfinishedRuns(stateDir, endpoint, profile)
 	if err != nil {
-		return nil, &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+		return nil, 0, &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
 	}
 	for _, u := range us {
 		u.close()
 	}
 	if len(us) == 0 {
-		return nil, nil // no record: nothing to list runtimes for
+		return nil, 0, nil // no record: nothing to list runtimes for
 	}
 	rts, err := kit.ListRuntimes(ctx, conn)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	us, got, err := leftovers(stateDir, endpoint, profile, rts, time.Now())
 	if err != nil {
-		return nil, &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+		return nil, 0, &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
 	}
-	var (
-		deleted []string
-		first   error
-	)
 	for i, u := range us {
 		rt := got[i]
 		if ask {
@@ -328,7 +325,7 @@ func (v *verb) reapLeftovers(ctx context.Context, conn *kit.Connection, ask bool
 				for _, rest := range us[i+1:] {
 					rest.close()
 				}
-				return deleted, err
+				return deleted, len(us), err
 			}
 			if !yes {
 				v.Note("kept " + termtext.Cut(rt.ID(), 63) + " (" + v.G.CommandOr("colabdash run --reap", "run", "--reap") + " deletes it later)")
@@ -351,7 +348,7 @@ func (v *verb) reapLeftovers(ctx context.Context, conn *kit.Connection, ask bool
 		v.Note("deleted " + termtext.Cut(rt.ID(), 63) + ", left by an unfinished run")
 		u.forget()
 	}
-	return deleted, first
+	return deleted, len(us), first
 }
 
 // DashboardLeftovers are the dashboard's start notices: the runtimes
