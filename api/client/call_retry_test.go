@@ -95,7 +95,7 @@ func TestCancelWhileWaitingForInitialized(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rec := &recorder{next: emu.Handler()}
-	rec.hook = func(method string, w http.ResponseWriter, r *http.Request) bool {
+	rec.setHook(func(method string, w http.ResponseWriter, r *http.Request) bool {
 		switch method {
 		case "notifications/initialized":
 			<-stuck
@@ -109,7 +109,7 @@ func TestCancelWhileWaitingForInitialized(t *testing.T) {
 			return true
 		}
 		return false
-	}
+	})
 	c, sl := emuClient(t, serve(t, rec))
 	_, err := c.ListRuntimes(ctx)
 	e := asAPI(t, err)

@@ -135,7 +135,7 @@ func TestStatelessProtocolMemoryVersionRefused(t *testing.T) {
 	}
 	run()
 	var refused atomic.Int64
-	rec.hook = func(method string, w http.ResponseWriter, r *http.Request) bool {
+	rec.setHook(func(method string, w http.ResponseWriter, r *http.Request) bool {
 		if method != "tools/call" || refused.Load() > 0 {
 			return false
 		}
@@ -144,7 +144,7 @@ func TestStatelessProtocolMemoryVersionRefused(t *testing.T) {
 		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["2027-01-01"],"requested":"2026-07-28"}}}`)
 		return true
-	}
+	})
 	got := run()
 	if want := []string{"tools/call", "server/discover", "tools/call"}; refused.Load() != 1 || !slices.Equal(got, want) {
 		t.Fatalf("after a version error the start sent %v (refused %d), want %v", got, refused.Load(), want)

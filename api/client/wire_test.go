@@ -127,8 +127,9 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = json.Unmarshal(body, &peek)
 		rc.mu.Lock()
 		rc.seen = append(rc.seen, peek.Method)
+		hook := rc.hook
 		rc.mu.Unlock()
-		if rc.hook != nil && rc.hook(peek.Method, w, r) {
+		if hook != nil && hook(peek.Method, w, r) {
 			return
 		}
 	}
@@ -140,6 +141,14 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // after the client closed (then in the next start's requests).
 func withoutNotifications(methods []string) []string {
 	return slices.DeleteFunc(methods, func(m string) bool { return m == "notifications/initialized" })
+}
+
+// setHook sets hook while requests of an earlier client (its
+// notification, its session's end) may still be arriving.
+func (rc *recorder) setHook(h func(method string, w http.ResponseWriter, r *http.Request) bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.hook = h
 }
 
 func (rc *recorder) methods() []string {
@@ -190,7 +199,7 @@ func TestProtocolMemorySkipsTheKnownFailingProbe(t *testing.T) {
 	// The server now refuses 2025-11-25: the memory goes, and the same
 	// call probes and succeeds.
 	var refused atomic.Int64
-	rec.hook = func(method string, w http.ResponseWriter, r *http.Request) bool {
+	rec.setHook(func(method string, w http.ResponseWriter, r *http.Request) bool {
 		if method != "initialize" || refused.Load() > 0 {
 			return false
 		}
@@ -199,7 +208,7 @@ func TestProtocolMemorySkipsTheKnownFailingProbe(t *testing.T) {
 		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version"}}`)
 		return true
-	}
+	})
 	third := run()
 	if refused.Load() != 1 || len(third) < 3 || third[0] != "initialize" || third[1] != "server/discover" {
 		t.Fatalf("after a version error the start sent %v (refused %d), want initialize, then a new probe", third, refused.Load())
@@ -264,7 +273,7 @@ func TestCallRefusedBeforeInitializedIsResent(t *testing.T) {
 	var initialized atomic.Bool
 	var refusals atomic.Int64
 	rec := &recorder{next: emu.Handler()}
-	rec.hook = func(method string, w http.ResponseWriter, r *http.Request) bool {
+	rec.setHook(func(method string, w http.ResponseWriter, r *http.Request) bool {
 		switch {
 		case method == "notifications/initialized":
 			<-release
@@ -279,7 +288,7 @@ func TestCallRefusedBeforeInitializedIsResent(t *testing.T) {
 			return true
 		}
 		return false
-	}
+	})
 	c, sl := emuClient(t, serve(t, rec))
 	rts, err := c.ListRuntimes(context.Background())
 	if err != nil || len(rts) != 3 || refusals.Load() != 1 || emu.CallCount(api.ToolListRuntimes) != 1 {
