@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
@@ -46,11 +47,10 @@ func (m *app) pluginKey(k tea.KeyMsg, now time.Time) (common.Effect, bool) {
 	if disabled {
 		return common.Say{Text: "read-only mode: " + pk.Binding.Help().Key + " (plugin " + pk.Name + ", dangerous) is disabled", Err: true}, true
 	}
-	i := slices.IndexFunc(m.opts.Plugins, func(p config.Plugin) bool { return p.Name == pk.Name })
-	if i < 0 {
+	p, ok := m.pluginNamed(pk.Name)
+	if !ok {
 		return nil, false
 	}
-	p := m.opts.Plugins[i]
 	sel, ok := m.pluginSelection(p, now)
 	if !ok {
 		return nil, true // the status line says why
@@ -61,16 +61,32 @@ func (m *app) pluginKey(k tea.KeyMsg, now time.Time) (common.Effect, bool) {
 // pluginFromPane is the files pane's plugin key (a common.RunPlugin) on
 // its runtime and file.
 func (m *app) pluginFromPane(a common.RunPlugin, now time.Time) common.Effect {
-	i := slices.IndexFunc(m.opts.Plugins, func(p config.Plugin) bool { return p.Name == a.Name })
-	if i < 0 {
+	p, ok := m.pluginNamed(a.Name)
+	if !ok {
 		return nil
 	}
-	p := m.opts.Plugins[i]
-	sel := plugin.Selection{Runtime: a.Runtime, File: a.File, Endpoint: m.opts.Endpoint, Profile: m.cx.Profile}
-	if rt := m.cx.Snap.Runtime("runtimes/" + a.Runtime); rt != nil && rt.ConnectionInfo != nil {
+	sel := m.selectionOf(m.cx.Snap.Runtime("runtimes/" + a.Runtime))
+	sel.Runtime, sel.File = a.Runtime, a.File
+	return m.confirmPlugin(p, sel, now)
+}
+
+// pluginNamed is the configured plugin called name (false: none).
+func (m *app) pluginNamed(name string) (config.Plugin, bool) {
+	i := slices.IndexFunc(m.opts.Plugins, func(p config.Plugin) bool { return p.Name == name })
+	if i < 0 {
+		return config.Plugin{}, false
+	}
+	return m.opts.Plugins[i], true
+}
+
+// selectionOf is what every plugin is given of the account and of rt
+// (nil: nothing of it): the endpoint, the profile, rt's URL and token.
+func (m *app) selectionOf(rt *state.Runtime) plugin.Selection {
+	sel := plugin.Selection{Endpoint: m.opts.Endpoint, Profile: m.cx.Profile}
+	if rt != nil && rt.ConnectionInfo != nil {
 		sel.URL, sel.Token = rt.ConnectionInfo.URL, rt.ConnectionInfo.Token
 	}
-	return m.confirmPlugin(p, sel, now)
+	return sel
 }
 
 // confirmPlugin is p's run on sel, after a confirm dialog when p asks for
@@ -98,10 +114,8 @@ func (m *app) pluginSelection(p config.Plugin, now time.Time) (plugin.Selection,
 	if rt == nil {
 		return plugin.Selection{}, false
 	}
-	sel := plugin.Selection{Runtime: rt.ID(), Endpoint: m.opts.Endpoint, Profile: m.cx.Profile}
-	if ci := rt.ConnectionInfo; ci != nil {
-		sel.URL, sel.Token = ci.URL, ci.Token
-	}
+	sel := m.selectionOf(rt)
+	sel.Runtime = rt.ID()
 	if p.Scope == config.PluginScopeSessions {
 		s := m.selectedSession()
 		if s == "" {
