@@ -601,7 +601,7 @@ var fieldCaseRows = map[int][]string{
 	21: {"ui/calls_test.go:TestOneTickChain", "ui/soak_test.go:TestSoak"},
 	22: {"ui/view_test.go:TestNoLineWiderThanTerminal", "ui/view_test.go:TestResizeRelayout"},
 	23: {"ui/view_test.go:TestResizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
-	25: {"ui/view_test.go:TestNoColorAndNoSecrets", "ui/theme/theme_test.go:TestNoColorFromEnv"},
+	25: {"ui/view_test.go:TestNoColorAndNoSecrets", "ui/theme/theme_test.go:TestNoColorAnyValue"},
 	26: {"ui/calls_test.go:TestServicePanicBecomesError", "ui/cli/main_test.go:TestDashboardWithoutTerminal"},
 	28: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh"},
 }

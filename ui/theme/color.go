@@ -2,7 +2,6 @@ package theme
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -48,12 +47,6 @@ func ColorOn(mode string, tty bool, getenv func(string) string) bool {
 	}
 	return tty
 }
-
-// NoColorFromEnv reports whether the NO_COLOR environment variable is set
-// to any non-empty value (https://no-color.org: "1", "true" and "yes" all
-// count, unlike strconv.ParseBool-based checks). ColorOn is the whole
-// decision; this is its NO_COLOR part alone.
-func NoColorFromEnv() bool { return os.Getenv("NO_COLOR") != "" }
 
 // ConfigureColor makes the process-wide Lip Gloss renderer emit no colour
 // or style escape codes at all when noColor is true (termenv.Ascii). Call
