@@ -164,6 +164,32 @@ func New(o Options) Model {
 	return m
 }
 
+// StartCalls starts the first API calls (the tier, the runtime specs and
+// the runtimes) at once, in goroutines of their own, and leaves Init
+// their results to wait for: the caller may then wait for something else
+// (the terminal's answer to the theme query) before Run without holding
+// the calls back. Call it at most once, before Run; without it Init starts
+// them. A call's result is delivered once, to Init's command.
+func (m Model) StartCalls() {
+	for i, c := range m.life.initCmds {
+		if c == nil {
+			continue
+		}
+		ch := make(chan tea.Msg, 1)
+		go func() { ch <- c() }() // the calls recover their own panics
+		m.life.initCmds[i] = func() tea.Msg { return <-ch }
+	}
+}
+
+// SetTheme draws with theme (ThemeDark or ThemeLight) from now on, for a
+// theme known only after New (detected while the first calls were under
+// way). Call it before Run: the styles are not guarded against a View
+// running at the same time.
+func (m Model) SetTheme(name string) {
+	*m.cx.Styles = *theme.New(m.opts.NoColor, name)
+	m.opts.Theme = name
+}
+
 // Snapshot returns the dashboard's domain state (read-only use).
 func (m Model) Snapshot() *state.Snapshot { return m.cx.Snap }
 

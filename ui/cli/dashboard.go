@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -31,7 +32,10 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 			g.CommandOr("colabdash status", "status") + "` (or `status --json`) in scripts and pipes"}
 
 	}
-	noColor, resolved := colourSettings(g.Color, g.ThemeName(), theme.DetectTheme)
+	// The theme query (up to theme.DetectTimeout on a terminal that never
+	// answers) runs beside the connection and the first calls; only the
+	// program, which takes the terminal over, waits for it.
+	noColor, resolved := startColour(g.Color, g.ThemeName(), theme.DetectTheme)
 	theme.ConfigureColor(noColor)
 	conn, err := kit.Connect(ctx, g)
 	if err != nil {
@@ -41,6 +45,7 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 		}
 		info := authScreen(ae, noColor)
 		info.Keymap = g.Keys
+		resolved() // the query's raw mode and read end before Bubble Tea's
 		final, runErr := ui.Run(ui.NewAuthError(info), programSignals(ctx)...)
 		if runErr != nil {
 			return dashboardEnded(ctx, runErr)
@@ -62,12 +67,15 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 	if g.Changed("renew-lead") {
 		o.RenewLead = g.RenewLead // the flag beats the config file
 	}
-	o.Theme = resolved
+	o.Theme = theme.Dark // until the terminal has answered (SetTheme)
 	o.Notices = runcmd.DashboardLeftovers(ctx, g, conn)
 	// Resources and kernels through each runtime's proxy, with the proxy
 	// token only; errors go through the same redactor.
 	o.Monitor = apimon.New(apimon.Options{Redactor: g.Logs.Red})
-	final, err := ui.Run(ui.New(o), programSignals(ctx)...)
+	m := ui.New(o)
+	m.StartCalls()
+	m.SetTheme(resolved()) // before the first frame: no frame in the wrong theme
+	final, err := ui.Run(m, programSignals(ctx)...)
 	if m, ok := final.(interface{ Service() api.Service }); ok && m.Service() != nil {
 		m.Service().Close() // the last profile's connection
 	}
@@ -119,6 +127,24 @@ func colourSettings(mode, name string, detect func() string) (noColor bool, reso
 		return true, theme.Dark
 	}
 	return false, detect()
+}
+
+// startColour is colourSettings with the terminal's answer awaited
+// apart: detect (when colourSettings asks for it) runs in a goroutine of
+// its own from now, and resolved waits for its theme (at once when
+// nothing is detected). resolved may be called any number of times.
+func startColour(mode, name string, detect func() string) (noColor bool, resolved func() string) {
+	ch := make(chan string, 1)
+	asked := false
+	noColor, known := colourSettings(mode, name, func() string {
+		asked = true
+		go func() { ch <- detect() }()
+		return ""
+	})
+	if !asked {
+		ch <- known
+	}
+	return noColor, sync.OnceValue(func() string { return <-ch })
 }
 
 // dashboardOptions carries the config's settings into the dashboard.

@@ -792,6 +792,30 @@ func TestColourSettingsFollowNoColor(t *testing.T) {
 	}
 }
 
+// startColour returns before the terminal has answered (the dashboard
+// connects and starts its calls meanwhile); resolved waits for the
+// answer, and asks nothing when colour is off.
+func TestStartColourDoesNotWaitForTheTerminal(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	release := make(chan struct{})
+	noColor, resolved := startColour("", config.ThemeAuto, func() string { <-release; return ui.ThemeLight })
+	if noColor {
+		t.Fatal("colour off without NO_COLOR")
+	}
+	close(release) // had startColour waited for detect, it would never have returned
+	if got := resolved(); got != ui.ThemeLight {
+		t.Errorf("theme %s, want the terminal's %s", got, ui.ThemeLight)
+	}
+	if got := resolved(); got != ui.ThemeLight {
+		t.Errorf("theme %s the second time", got)
+	}
+	t.Setenv("NO_COLOR", "1")
+	_, resolved = startColour("", config.ThemeAuto, func() string { t.Error("asked the terminal with colour off"); return "" })
+	if got := resolved(); got != ui.ThemeDark {
+		t.Errorf("theme %s with colour off, want %s", got, ui.ThemeDark)
+	}
+}
+
 // childrenGetDefaultSignals undoes an ignored SIGHUP or SIGINT inherited
 // from whoever started the tests (nohup go test, trap ” HUP, a
 // background job of a script) for the programs the tests start. An

@@ -29,6 +29,7 @@ func TestForegroundPluginSuspendsTheDashboard(t *testing.T) {
 	s.waitOutput(t, "RUNTIMES")
 	mustContainOutput := func(want string) { t.Helper(); s.waitOutput(t, want) }
 	mustContainOutput("record") // the footer lists the plugin
+	mustContainOutput("›  rt-") // a runtime is selected: the key acts on what is on screen
 	if _, err := s.ptm.WriteString("J"); err != nil {
 		t.Fatal(err)
 	}
