@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"regexp"
+	"sync"
 )
 
 // CertificateHint is the fix for a TLS certificate the system does not
@@ -42,7 +43,7 @@ func CertificateProblem(err error) string {
 	case errors.As(err, &cve):
 		detail = cve.Err.Error()
 	default:
-		m := certText.FindString(err.Error())
+		m := certText().FindString(err.Error())
 		if m == "" {
 			return ""
 		}
@@ -52,4 +53,6 @@ func CertificateProblem(err error) string {
 }
 
 // certText finds a certificate failure in flattened error text.
-var certText = regexp.MustCompile(`x509: [^;:\n]*(?:certificate|authority)[^;\n]*|tls: failed to verify certificate[^;\n]*`)
+var certText = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`x509: [^;:\n]*(?:certificate|authority)[^;\n]*|tls: failed to verify certificate[^;\n]*`)
+})

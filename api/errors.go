@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -124,7 +125,7 @@ const (
 // names the MCP tool that failed ("" for connection-level failures).
 //
 // Raw holds the server's raw reply (possibly HTML) for the debug log only:
-// Error() never includes it, so it never reaches the screen. It may embed
+// Error never includes it, so it never reaches the screen. It may embed
 // secrets, so redact before logging.
 type Error struct {
 	Code         Code
@@ -254,14 +255,14 @@ type CredentialsError interface {
 	Transient() bool
 }
 
-var rfc1034 = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`)
+var rfc1034 = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`) })
 
 // ValidateID checks a user-chosen runtimeId or sessionId against RFC 1034 as
 // Colab applies it: 1 to 63 characters; lower-case letters, digits and
 // hyphens; starts with a letter; ends with a letter or digit. It returns an
 // INVALID_ARGUMENT *Error saying which rule failed, or nil.
 func ValidateID(id string) error {
-	if rfc1034.MatchString(id) {
+	if rfc1034().MatchString(id) {
 		return nil
 	}
 	why := "may contain only lower-case letters, digits and hyphens"

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -43,7 +44,7 @@ func ErrorFromStatus(s Status, httpStatus int) *Error {
 	e := &Error{HTTPStatus: httpStatus, Message: s.Message}
 	// (ifs, not a tagless switch: Go's coverage never includes a switch
 	// case's condition, so mutation tools would count them unreached.)
-	if codeName.MatchString(s.Status) {
+	if codeName().MatchString(s.Status) {
 		e.Code = Code(s.Status)
 	} else if s.Code != 0 && s.Code == httpStatus || s.Code >= 100 {
 		e.Code = CodeFromHTTP(s.Code)
@@ -170,10 +171,14 @@ func DefaultMessage(c Code, httpStatus int) string {
 }
 
 var (
-	codeToken   = regexp.MustCompile(`\b(CANCELLED|UNKNOWN|INVALID_ARGUMENT|DEADLINE_EXCEEDED|NOT_FOUND|ALREADY_EXISTS|PERMISSION_DENIED|RESOURCE_EXHAUSTED|FAILED_PRECONDITION|ABORTED|OUT_OF_RANGE|UNIMPLEMENTED|INTERNAL|UNAVAILABLE|DATA_LOSS|UNAUTHENTICATED)\b`)
-	reasonToken = regexp.MustCompile(`\b(TOO_MANY_ACTIVE_RUNTIMES|QUOTA_EXCEEDED_USAGE_TIME|DENYLISTED|ACCESS_TOKEN_SCOPE_INSUFFICIENT|USER_PROJECT_DENIED|SERVICE_DISABLED)\b`)
-	htmlish     = regexp.MustCompile(`(?i)<(!doctype|html|head|body)`)
-	codeName    = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,63}$`)
+	codeToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(CANCELLED|UNKNOWN|INVALID_ARGUMENT|DEADLINE_EXCEEDED|NOT_FOUND|ALREADY_EXISTS|PERMISSION_DENIED|RESOURCE_EXHAUSTED|FAILED_PRECONDITION|ABORTED|OUT_OF_RANGE|UNIMPLEMENTED|INTERNAL|UNAVAILABLE|DATA_LOSS|UNAUTHENTICATED)\b`)
+	})
+	reasonToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(TOO_MANY_ACTIVE_RUNTIMES|QUOTA_EXCEEDED_USAGE_TIME|DENYLISTED|ACCESS_TOKEN_SCOPE_INSUFFICIENT|USER_PROJECT_DENIED|SERVICE_DISABLED)\b`)
+	})
+	htmlish  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<(!doctype|html|head|body)`) })
+	codeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,63}$`) })
 )
 
 // htmlMessage replaces an error message that carries an HTML page.
@@ -182,7 +187,7 @@ const htmlMessage = "the server answered with an HTML page"
 // safeMessage returns s, or htmlMessage when s contains HTML anywhere (a
 // proxy's error page pasted into a message).
 func safeMessage(s string) string {
-	if htmlish.MatchString(s) {
+	if htmlish().MatchString(s) {
 		return htmlMessage
 	}
 	return OneLine(s, maxMessage)
@@ -219,10 +224,10 @@ func ErrorFromText(text string) *Error {
 		}
 	}
 	e := &Error{Code: Unknown, Raw: text}
-	if m := codeToken.FindString(text); m != "" {
+	if m := codeToken().FindString(text); m != "" {
 		e.Code = Code(m)
 	}
-	if m := reasonToken.FindString(text); m != "" {
+	if m := reasonToken().FindString(text); m != "" {
 		e.Reason = m
 	}
 	e.Message = OneLine(safeMessage(trimmed), 200)

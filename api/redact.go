@@ -3,6 +3,7 @@ package api
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The patterns that find secrets nobody registered. A pattern that finds
@@ -16,28 +17,42 @@ var (
 	// "token": "…" and friends inside JSON text, also when that JSON is
 	// itself quoted inside a JSON string (\"token\":\"…\"). A JSON value
 	// is data, not prose: it is redacted whatever its shape.
-	secretJSONField = regexp.MustCompile(`(?i)(\\?"(?:token|access_token|accessToken|refresh_token|id_token|client_secret|private_key|authorization|x-colab-runtime-proxy-token|proxy_token|proxyToken|assertion|client_assertion|subject_token|actor_token|password|code_verifier|device_code|api_key|apiKey)\\?"\s*:\s*\\?")(?:[^"\\]|\\[^"])*`)
+	secretJSONField = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\\?"(?:token|access_token|accessToken|refresh_token|id_token|client_secret|private_key|authorization|x-colab-runtime-proxy-token|proxy_token|proxyToken|assertion|client_assertion|subject_token|actor_token|password|code_verifier|device_code|api_key|apiKey)\\?"\s*:\s*\\?")(?:[^"\\]|\\[^"])*`)
+	})
 	// Bare "Bearer …" and Google access tokens (ya29.…).
-	bearerToken = regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9._~+/=-]+)|ya29\.[A-Za-z0-9._~+/=-]+`)
+	bearerToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9._~+/=-]+)|ya29\.[A-Za-z0-9._~+/=-]+`)
+	})
 	// Header-style "X-Colab-Runtime-Proxy-Token: …" / "authorization=…",
 	// with an optional scheme word (Bearer, Basic, token).
 	// The scheme goes with the value: "Authorization: [redacted]".
-	secretHeader = regexp.MustCompile(`(?i)((?:x-colab-runtime-proxy-token|x-goog-api-key|authorization)["']?\s*[:=]\s*["']?)((?:(?:bearer|basic|token)\s+)?[^\s"',;}&]+)`)
+	secretHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)((?:x-colab-runtime-proxy-token|x-goog-api-key|authorization)["']?\s*[:=]\s*["']?)((?:(?:bearer|basic|token)\s+)?[^\s"',;}&]+)`)
+	})
 	// ?token=… in URLs (Jupyter), and form-encoded token-endpoint bodies
 	// (client_secret=…&refresh_token=…, assertion=…, subject_token=…),
 	// also when quoted inside other text.
-	secretQuery = regexp.MustCompile(`(?i)((?:^|[?&#\s"'{(,;:\\]|\\u0026)(?:token|access_token|refresh_token|id_token|client_secret|client_assertion|assertion|subject_token|actor_token|password|code_verifier|device_code)=)([^&#\s"'\\]+)`)
+	secretQuery = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)((?:^|[?&#\s"'{(,;:\\]|\\u0026)(?:token|access_token|refresh_token|id_token|client_secret|client_assertion|assertion|subject_token|actor_token|password|code_verifier|device_code)=)([^&#\s"'\\]+)`)
+	})
 	// Short or common names that are secrets only as a URL's query or
 	// fragment parameter (or a form field after the first): ?key= (API
 	// keys), ?sig= and signed-URL signatures, ?code= (OAuth codes).
-	urlSecretQuery = regexp.MustCompile(`(?i)((?:[?&#]|\\u0026)(?:key|api_key|apikey|sig|signature|x-goog-signature|x-amz-signature|x-amz-security-token|code)=)([^&#\s"'\\]+)`)
+	urlSecretQuery = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)((?:[?&#]|\\u0026)(?:key|api_key|apikey|sig|signature|x-goog-signature|x-amz-signature|x-amz-security-token|code)=)([^&#\s"'\\]+)`)
+	})
 	// The password of a URL's user info: https://user:PASSWORD@host.
-	urlPassword = regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@"'<>]*:)([^/\s@"'<>]+)@`)
+	urlPassword = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@"'<>]*:)([^/\s@"'<>]+)@`)
+	})
 	// headerScheme is the scheme word that may start a credential header's
 	// value.
-	headerScheme = regexp.MustCompile(`(?i)^(?:bearer|basic|token)\s+`)
+	headerScheme = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(?:bearer|basic|token)\s+`) })
 	// A PEM private key, whole or cut short, raw or JSON-escaped.
-	pemKey = regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`)
+	pemKey = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[A-Za-z0-9+/=\s\\]*)`)
+	})
 )
 
 // patternBytes: no pattern above matches text without one of these
@@ -69,17 +84,17 @@ func applyPatterns(s string) string {
 		return false
 	}
 	if has("private key") {
-		s = pemKey.ReplaceAllString(s, Redacted)
+		s = pemKey().ReplaceAllString(s, Redacted)
 	}
 	if strings.Contains(s, `"`) && has("token", "authorization", "secret", "key", "assertion", "password", "code") {
-		s = secretJSONField.ReplaceAllString(s, `${1}`+Redacted)
+		s = secretJSONField().ReplaceAllString(s, `${1}`+Redacted)
 	}
 	if has("authorization", "x-colab-runtime-proxy-token", "x-goog-api-key") {
-		s = replaceValue(secretHeader, s, func(v string) bool { return tokenShaped(headerScheme.ReplaceAllString(v, "")) })
+		s = replaceValue(secretHeader(), s, func(v string) bool { return tokenShaped(headerScheme().ReplaceAllString(v, "")) })
 	}
 	if has("bearer", "ya29.") {
-		s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
-			sub := bearerToken.FindStringSubmatch(m)
+		s = bearerToken().ReplaceAllStringFunc(s, func(m string) string {
+			sub := bearerToken().FindStringSubmatch(m)
 			if sub[1] == "" {
 				return Redacted // ya29.…
 			}
@@ -90,11 +105,11 @@ func applyPatterns(s string) string {
 		})
 	}
 	if strings.Contains(s, "=") {
-		s = replaceValue(secretQuery, s, queryShaped)
-		s = replaceValue(urlSecretQuery, s, queryShaped)
+		s = replaceValue(secretQuery(), s, queryShaped)
+		s = replaceValue(urlSecretQuery(), s, queryShaped)
 	}
 	if strings.Contains(s, "://") && strings.Contains(s, "@") {
-		s = replaceValue(urlPassword, s, func(v string) bool { return v != "" })
+		s = replaceValue(urlPassword(), s, func(v string) bool { return v != "" })
 	}
 	return s
 }
@@ -148,7 +163,7 @@ func queryShaped(v string) bool {
 	case '<', '$', '{', '[':
 		return false
 	}
-	return !placeholderWord.MatchString(v)
+	return !placeholderWord().MatchString(v)
 }
 
 // plainWord is a lower-case word, possibly capitalised or hyphenated
@@ -156,11 +171,11 @@ func queryShaped(v string) bool {
 // letters: a random token is longer or mixes in digits and capitals.
 // placeholderWord is an upper-case placeholder: "TOKEN", "YOUR_API_KEY".
 var (
-	plainWord       = regexp.MustCompile(`^[A-Za-z][a-z]{0,17}(?:-[a-z]{1,18})*$`)
-	placeholderWord = regexp.MustCompile(`^[A-Z][A-Z_]*$`)
+	plainWord       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][a-z]{0,17}(?:-[a-z]{1,18})*$`) })
+	placeholderWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z_]*$`) })
 )
 
 // wordLike reports whether v reads as a word or a placeholder.
 func wordLike(v string) bool {
-	return plainWord.MatchString(v) || placeholderWord.MatchString(v)
+	return plainWord().MatchString(v) || placeholderWord().MatchString(v)
 }

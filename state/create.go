@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/uuid"
 
@@ -100,7 +101,7 @@ func CheckSpec(specs []api.RuntimeSpec, k api.RuntimeSpecKey, tier api.Subscript
 	return nil
 }
 
-var specWord = regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]*$`)
+var specWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z0-9][A-Z0-9_]*$`) })
 
 // ParseSpec reads a runtimeSpec as a person writes it, case-insensitively:
 // "GPU/T4/STANDARD", "GPU/T4" (shape STANDARD), "CPU/HIGHMEM", "CPU",
@@ -146,11 +147,11 @@ func SpecFromFields(variant, accelerator, shape string) (api.RuntimeSpecKey, err
 		sh = "STANDARD"
 	}
 	for _, f := range []struct{ name, v string }{{"variant", v}, {"shape", sh}} {
-		if !specWord.MatchString(f.v) {
+		if !specWord().MatchString(f.v) {
 			return api.RuntimeSpecKey{}, fmt.Errorf("%s %q is not a word of letters, digits and _", f.name, f.v)
 		}
 	}
-	if a != "" && !specWord.MatchString(a) {
+	if a != "" && !specWord().MatchString(a) {
 		return api.RuntimeSpecKey{}, fmt.Errorf("accelerator %q is not a word of letters, digits and _", a)
 	}
 	if v == "CPU" && a != "" && a != api.AcceleratorNone {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/oauth2"
 
@@ -192,8 +193,8 @@ func (c *Credentials) tokenError(err error, src *loaded) *Error {
 	case strings.Contains(text, envAllowExecutables):
 		e.Detail = "the credentials file gets its token by running a command, which is not allowed by default"
 		e.Fix = "if you trust the command in " + src.path + ", set " + envAllowExecutables + "=1 in the environment and retry"
-	case src.impersonated != "" && iamStatus.MatchString(text):
-		m := iamStatus.FindStringSubmatch(text)
+	case src.impersonated != "" && iamStatus().MatchString(text):
+		m := iamStatus().FindStringSubmatch(text)
 		status, _ := strconv.Atoi(m[1])
 		ae := api.ParseHTTPError(status, "", []byte(red(m[2])))
 		e.Detail = "IAM refused to mint a token for service account " + src.impersonated + " (" + string(ae.Code)
@@ -240,7 +241,7 @@ const envAllowExecutables = "GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES"
 
 // iamStatus is how x/oauth2 reports a failed generateAccessToken:
 // "oauth2/google: status code 403: {body}".
-var iamStatus = regexp.MustCompile(`(?s)status code (\d{3}): (.*)$`)
+var iamStatus = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)status code (\d{3}): (.*)$`) })
 
 // reauthFix is the fix line for "these credentials no longer work".
 func (c *Credentials) reauthFix(src *loaded) string {

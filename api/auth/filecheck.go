@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -16,7 +17,7 @@ import (
 // impersonatedAccount finds the service account in a
 // service_account_impersonation_url
 // (…/serviceAccounts/SA@PROJECT.iam.gserviceaccount.com:generateAccessToken).
-var impersonatedAccount = regexp.MustCompile(`/serviceAccounts/([^/:]+):generateAccessToken`)
+var impersonatedAccount = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/serviceAccounts/([^/:]+):generateAccessToken`) })
 
 // badTokenByte returns the index of the first byte of tok that is not in
 // RFC 6750's b64token (letters, digits, -._~+/ and trailing =), or -1.

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -11,7 +12,7 @@ import (
 // projectID matches a Google Cloud project id (6–30 lowercase letters,
 // digits and hyphens, starting with a letter) or a project number: the
 // only shapes of metadata.consumer colabdash puts into a command line.
-var projectID = regexp.MustCompile(`^(?:[a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,20})$`)
+var projectID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,20})$`) })
 
 // activationHosts are the Google consoles an ErrorInfo activationUrl may
 // point at; any other URL from the reply is not printed as a fix.
@@ -27,11 +28,11 @@ var activationHosts = map[string]bool{"console.developers.google.com": true, "co
 // configured quota project and where it was set ("" when none).
 func serviceDisabled(e *api.Error, msg, project, from string) (headline, fix string) {
 	service := e.Metadata["service"]
-	if !strings.HasSuffix(service, ".googleapis.com") || !projectID.MatchString(strings.TrimSuffix(service, ".googleapis.com")) {
+	if !strings.HasSuffix(service, ".googleapis.com") || !projectID().MatchString(strings.TrimSuffix(service, ".googleapis.com")) {
 		service = "colaboratory.googleapis.com"
 	}
 	consumer := strings.TrimPrefix(e.Metadata["consumer"], "projects/")
-	if !projectID.MatchString(consumer) {
+	if !projectID().MatchString(consumer) {
 		consumer = ""
 	}
 	enable := ""

@@ -218,7 +218,7 @@ func (c *Credentials) loadCredentialsJSON(cf credFile, l *loaded, b []byte) (*lo
 		return nil, cf.fail(KindMalformedFile, "private_key is not a PEM-encoded PKCS#8 or PKCS#1 key", recreateFix, nil)
 	}
 	l.credType, l.json, l.quota, l.account = f.Type, b, strings.TrimSpace(f.Quota), f.ClientEmail
-	if m := impersonatedAccount.FindStringSubmatch(f.ImpersonationURL); m != nil {
+	if m := impersonatedAccount().FindStringSubmatch(f.ImpersonationURL); m != nil {
 		l.impersonated = m[1]
 		if l.account == "" {
 			l.account = m[1]

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -29,7 +30,9 @@ type tokenAnswer struct {
 
 // flatRetrieve is how an *oauth2.RetrieveError reads once a library has
 // flattened it into another error's text.
-var flatRetrieve = regexp.MustCompile(`oauth2: "((?:[^"\\]|\\.)*)"(?: "((?:[^"\\]|\\.)*)")?`)
+var flatRetrieve = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`oauth2: "((?:[^"\\]|\\.)*)"(?: "((?:[^"\\]|\\.)*)")?`)
+})
 
 // answerOf finds the token endpoint's answer in err; ok is false when err
 // holds none (a network failure, a file problem).
@@ -47,12 +50,12 @@ func answerOf(err error) (a tokenAnswer, ok bool) {
 		return a, true
 	}
 	text := err.Error()
-	if m := iamStatus.FindStringSubmatch(text); m != nil {
+	if m := iamStatus().FindStringSubmatch(text); m != nil {
 		a.status, _ = strconv.Atoi(m[1])
 		a.code, a.desc = parseErrorBody([]byte(m[2]))
 		return a, true
 	}
-	if m := flatRetrieve.FindStringSubmatch(text); m != nil {
+	if m := flatRetrieve().FindStringSubmatch(text); m != nil {
 		a.code, _ = strconv.Unquote(`"` + m[1] + `"`)
 		if m[2] != "" {
 			a.desc, _ = strconv.Unquote(`"` + m[2] + `"`)

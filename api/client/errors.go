@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -311,10 +312,10 @@ func netMessage(endpoint string, err error, red func(string) string) string {
 	return "network error: " + api.OneLine(red(err.Error()), 160)
 }
 
-var sdkNoise = regexp.MustCompile(`(calling|sending) "[^"]*": `)
+var sdkNoise = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(calling|sending) "[^"]*": `) })
 
 // stripSDK removes the go-sdk's "calling \"tools/call\": " prefixes.
-func stripSDK(s string) string { return sdkNoise.ReplaceAllString(s, "") }
+func stripSDK(s string) string { return sdkNoise().ReplaceAllString(s, "") }
 
 // toolError builds the *api.Error for an isError tool result. A text with
 // no canonical code that says "not found" becomes NOT_FOUND, and the

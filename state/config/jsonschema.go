@@ -125,7 +125,7 @@ func pluginsSchema() *jsonschema.Schema {
 			"timeout":     duration(fmt.Sprintf("how long a background plugin may run, at most %s", shortDuration(MaxPluginTimeout)), shortDuration(DefaultPluginTimeout)),
 		}}
 	return &jsonschema.Schema{Type: "object", Description: "plugins by name (letters, digits, - and _)",
-		PropertyNames: &jsonschema.Schema{Pattern: pluginNameRE.String()}, AdditionalProperties: plugin}
+		PropertyNames: &jsonschema.Schema{Pattern: pluginNameRE().String()}, AdditionalProperties: plugin}
 }
 
 // sameKeys checks that the schema's properties are the keys the parser

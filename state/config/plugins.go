@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/goccy/go-yaml/ast"
@@ -62,7 +63,7 @@ type Plugin struct {
 var pluginKeys = []string{"key", "description", "scope", "command", "args", "confirm", "dangerous", "background", "token", "timeout"}
 
 // pluginNameRE is what a plugin's name may be.
-var pluginNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,63}$`)
+var pluginNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,63}$`) })
 
 // plugins reads plugins: a mapping of name to plugin, kept in file order.
 func (p *cfgParser) plugins(e entry) error {
@@ -73,7 +74,7 @@ func (p *cfgParser) plugins(e entry) error {
 	for _, pe := range es {
 		path := "plugins." + pe.key
 		p.mark(path, pe.knode)
-		if !pluginNameRE.MatchString(pe.key) {
+		if !pluginNameRE().MatchString(pe.key) {
 			return p.errAt(pe.knode, fmt.Sprintf("plugin name %q is not accepted (accepted: letters, digits, - and _)", pe.key))
 		}
 		fes, err := p.entries(pe.val, path, pluginKeys)

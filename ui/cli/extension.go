@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -29,12 +30,12 @@ const extensionPrefix = "colabdash-"
 
 // extensionName is what NAME may be: a lowercase word, so that nothing
 // but a plain program name is ever looked up.
-var extensionName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`)
+var extensionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`) })
 
 // extensionCall returns the path of the extension args call (args[0]
 // names no built-in command, and colabdash-NAME is on PATH), or "".
 func extensionCall(root *cobra.Command, args []string) string {
-	if len(args) == 0 || !extensionName.MatchString(args[0]) {
+	if len(args) == 0 || !extensionName().MatchString(args[0]) {
 		return ""
 	}
 	root.InitDefaultHelpCmd()
@@ -143,7 +144,7 @@ func extensions(root *cobra.Command) map[string]string {
 			if runtime.GOOS == "windows" {
 				name = strings.TrimSuffix(name, filepath.Ext(name))
 			}
-			if !ok || !extensionName.MatchString(name) || out[name] != "" {
+			if !ok || !extensionName().MatchString(name) || out[name] != "" {
 				continue
 			}
 			if c, _, err := root.Find([]string{name}); err == nil && c != root {

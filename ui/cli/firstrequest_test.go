@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -146,16 +145,4 @@ func BenchmarkDashboardFirstRequest(b *testing.B) {
 	b.ReportMetric(medianOf(plain), "nocolor-ms")
 	b.ReportMetric(medianOf(ratios), "x-nocolor")
 	b.ReportMetric(0, "ns/op")
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// medianOf is the median of xs (sorted in place).
-func medianOf(xs []float64) float64 {
-	slices.Sort(xs)
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return (xs[n/2-1] + xs[n/2]) / 2
 }

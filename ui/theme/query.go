@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image/color"
 	"regexp"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -15,21 +16,21 @@ import (
 const backgroundQuery = ansi.RequestBackgroundColor + ansi.RequestCursorPositionReport
 
 // cursorReport matches a terminal's answer to the cursor-position request.
-var cursorReport = regexp.MustCompile(`\x1b\[[0-9]+;[0-9]+R`)
+var cursorReport = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9]+;[0-9]+R`) })
 
 // oscBackground matches an answer to OSC 11: the colour spec (e.g.
 // rgb:1e1e/1e1e/1e1e) up to BEL or ST.
-var oscBackground = regexp.MustCompile(`\x1b\]11;([^\x07\x1b]*)(?:\x07|\x1b\\)`)
+var oscBackground = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\]11;([^\x07\x1b]*)(?:\x07|\x1b\\)`) })
 
 // answered reports whether reply holds the cursor-position answer, the
 // last thing a terminal sends back to backgroundQuery.
-func answered(reply []byte) bool { return cursorReport.Match(reply) }
+func answered(reply []byte) bool { return cursorReport().Match(reply) }
 
 // parseBackground reads the terminal's reply to backgroundQuery: dark
 // reports an HSL lightness under one half; ok is false when the reply
 // holds no readable OSC 11 answer.
 func parseBackground(reply []byte) (dark, ok bool) {
-	m := oscBackground.FindSubmatch(reply)
+	m := oscBackground().FindSubmatch(reply)
 	if m == nil {
 		return false, false
 	}

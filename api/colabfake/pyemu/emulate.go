@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -29,26 +30,36 @@ var (
 	// a literal: string, number, True/False/None.
 	literal = `("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?[0-9]+(?:\.[0-9]+)?|True|False|None)`
 	// print(<literal or name>, …).
-	printStmt = regexp.MustCompile(`^print\(\s*(.*?)\s*\)$`)
-	printArg  = regexp.MustCompile(`^(?:` + literal + `|([A-Za-z_][A-Za-z0-9_]*))$`)
+	printStmt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^print\(\s*(.*?)\s*\)$`) })
+	printArg  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + literal + `|([A-Za-z_][A-Za-z0-9_]*))$`) })
 	// a bare literal as the whole program: its repr becomes result.
-	bareLiteral = regexp.MustCompile(`^(-?[0-9]+(?:\.[0-9]+)?|True|False|None|'(?:[^'\\]|\\.)*')$`)
+	bareLiteral = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(-?[0-9]+(?:\.[0-9]+)?|True|False|None|'(?:[^'\\]|\\.)*')$`)
+	})
 	// raise Name or raise Name(args).
-	raiseStmt = regexp.MustCompile(`^raise\s+([A-Za-z_][A-Za-z0-9_.]*)\s*(?:\((.*)\))?$`)
+	raiseStmt = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^raise\s+([A-Za-z_][A-Za-z0-9_.]*)\s*(?:\((.*)\))?$`)
+	})
 	// time.sleep(N) or sleep(N).
-	sleepStmt = regexp.MustCompile(`^(?:time\.)?sleep\(\s*([0-9]+(?:\.[0-9]+)?)\s*\)$`)
+	sleepStmt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:time\.)?sleep\(\s*([0-9]+(?:\.[0-9]+)?)\s*\)$`) })
 	// for NAME in range(N):
-	forRange = regexp.MustCompile(`^for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+range\(\s*([0-9]+)\s*\)\s*:\s*(.*)$`)
+	forRange = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+range\(\s*([0-9]+)\s*\)\s*:\s*(.*)$`)
+	})
 	// assert <false>[, message]
-	assertFalse = regexp.MustCompile(`^assert\s+(?:False|0|None|"")\s*(?:,\s*(.*))?$`)
+	assertFalse = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^assert\s+(?:False|0|None|"")\s*(?:,\s*(.*))?$`) })
 	// N / 0
-	divZero = regexp.MustCompile(`(^|[^0-9.])-?[0-9]+(?:\.[0-9]+)?\s*(?://|/|%)\s*0+(?:\.0+)?\s*$`)
+	divZero = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(^|[^0-9.])-?[0-9]+(?:\.[0-9]+)?\s*(?://|/|%)\s*0+(?:\.0+)?\s*$`)
+	})
 	// integer arithmetic with + - * and parentheses, which Go's constant
 	// arithmetic computes exactly as Python does (arbitrary precision).
-	intArith   = regexp.MustCompile(`^[0-9+\-*() ]*[0-9][0-9+\-*() ]*$`)
-	printArith = regexp.MustCompile(`^print\(\s*([0-9+\-*() ]+)\s*\)$`)
+	intArith   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9+\-*() ]*[0-9][0-9+\-*() ]*$`) })
+	printArith = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^print\(\s*([0-9+\-*() ]+)\s*\)$`) })
 	// import …, from … import …, NAME = …, pass
-	quiet = regexp.MustCompile(`^(?:import\s|from\s.+\simport\s|pass$|[A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s*=[^=])`)
+	quiet = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:import\s|from\s.+\simport\s|pass$|[A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*\s*=[^=])`)
+	})
 )
 
 // stmt is one statement of an emulated program: its 1-based line, its
@@ -82,7 +93,7 @@ func parseProgram(code string) []stmt {
 				break
 			}
 			i++
-			if m := forRange.FindStringSubmatch(text); m != nil {
+			if m := forRange().FindStringSubmatch(text); m != nil {
 				n, _ := strconv.Atoi(m[2])
 				s := stmt{line: i, text: text, loop: m[1], times: n}
 				if m[3] != "" {
@@ -132,10 +143,10 @@ type emulation struct {
 func Run(ctx context.Context, code string, sleep func(context.Context, time.Duration) error) (api.ExecuteCodeResult, error) {
 	var e emulation
 	trimmed := strings.TrimSpace(code)
-	if bareLiteral.MatchString(trimmed) {
+	if bareLiteral().MatchString(trimmed) {
 		return api.ExecuteCodeResult{Result: trimmed}, nil
 	}
-	if intArith.MatchString(trimmed) {
+	if intArith().MatchString(trimmed) {
 		if v, ok := evalInt(trimmed); ok {
 			return api.ExecuteCodeResult{Result: v}, nil
 		}
@@ -167,7 +178,7 @@ func (e *emulation) run(ctx context.Context, prog []stmt, vars map[string]int, s
 
 func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep func(context.Context, time.Duration) error) error {
 	t := s.text
-	if m := sleepStmt.FindStringSubmatch(t); m != nil {
+	if m := sleepStmt().FindStringSubmatch(t); m != nil {
 		secs, _ := strconv.ParseFloat(m[1], 64)
 		d := min(time.Duration(secs*float64(time.Second)), MaxSleep-e.slept)
 		e.slept += d
@@ -176,7 +187,7 @@ func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep
 	if e.execSys(s, vars) {
 		return nil
 	}
-	if m := printStmt.FindStringSubmatch(t); m != nil && (m[1] == "" || printable(m[1], vars)) {
+	if m := printStmt().FindStringSubmatch(t); m != nil && (m[1] == "" || printable(m[1], vars)) {
 		var parts []string
 		for _, a := range splitArgs(m[1]) {
 			if v, ok := vars[a]; ok {
@@ -188,26 +199,26 @@ func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep
 		e.stdout.WriteString(strings.Join(parts, " ") + "\n")
 		return nil
 	}
-	if m := printArith.FindStringSubmatch(t); m != nil {
+	if m := printArith().FindStringSubmatch(t); m != nil {
 		if v, ok := evalInt(m[1]); ok {
 			e.stdout.WriteString(v + "\n")
 			return nil
 		}
 	}
-	switch m := raiseStmt.FindStringSubmatch(t); {
+	switch m := raiseStmt().FindStringSubmatch(t); {
 	case m != nil:
 		e.raise(s, m[1], unquote(strings.TrimSpace(m[2])))
 	case strings.HasPrefix(t, "raise"):
 		e.raise(s, "RuntimeError", "No active exception to reraise")
-	case assertFalse.MatchString(t):
+	case assertFalse().MatchString(t):
 		msg := ""
-		if m := assertFalse.FindStringSubmatch(t); m[1] != "" {
+		if m := assertFalse().FindStringSubmatch(t); m[1] != "" {
 			msg = unquote(strings.TrimSpace(m[1]))
 		}
 		e.raise(s, "AssertionError", msg)
-	case divZero.MatchString(t):
+	case divZero().MatchString(t):
 		e.raise(s, "ZeroDivisionError", "division by zero")
-	case quiet.MatchString(t):
+	case quiet().MatchString(t):
 	default:
 		e.stdout.WriteString(Prefix + "would run: " + api.OneLine(t, 200) + "\n")
 	}
@@ -218,7 +229,7 @@ func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep
 // loop variable.
 func printable(args string, vars map[string]int) bool {
 	for _, a := range splitArgs(args) {
-		m := printArg.FindStringSubmatch(a)
+		m := printArg().FindStringSubmatch(a)
 		if m == nil {
 			return false
 		}

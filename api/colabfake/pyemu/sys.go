@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/colabdash/colabdash/api"
 )
@@ -14,12 +15,18 @@ import (
 
 var (
 	// sys.exit(ARG), sys.exit(), raise SystemExit(ARG), raise SystemExit.
-	sysExitStmt = regexp.MustCompile(`^(?:sys\.exit|raise\s+SystemExit)\s*(?:\(\s*(.*?)\s*\))?$`)
+	sysExitStmt = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:sys\.exit|raise\s+SystemExit)\s*(?:\(\s*(.*?)\s*\))?$`)
+	})
 	// Set-up that changes only the process: os.chdir(…), sys.argv = […],
 	// also through __import__('os') / __import__('sys').
-	setupStmt = regexp.MustCompile(`^(?:__import__\(\s*['"](?:os|sys)['"]\s*\)|os|sys)\.(?:chdir\s*\(.*\)|argv\s*=.*)$`)
+	setupStmt = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:__import__\(\s*['"](?:os|sys)['"]\s*\)|os|sys)\.(?:chdir\s*\(.*\)|argv\s*=.*)$`)
+	})
 	// print(<literals or loop variables>, file=sys.stderr).
-	printStderr = regexp.MustCompile(`^print\(\s*(.*?)\s*,\s*file\s*=\s*sys\.stderr\s*\)$`)
+	printStderr = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^print\(\s*(.*?)\s*,\s*file\s*=\s*sys\.stderr\s*\)$`)
+	})
 )
 
 // ipythonExitWarning is what IPython writes on stderr after a cell raised
@@ -35,10 +42,10 @@ const ipythonExitWarning = "/usr/local/lib/python3/dist-packages/IPython/core/in
 // and stderr gets IPython's "To exit" warning.
 func (e *emulation) execSys(s stmt, vars map[string]int) bool {
 	t := s.text
-	if setupStmt.MatchString(t) {
+	if setupStmt().MatchString(t) {
 		return true
 	}
-	if m := printStderr.FindStringSubmatch(t); m != nil && printable(m[1], vars) {
+	if m := printStderr().FindStringSubmatch(t); m != nil && printable(m[1], vars) {
 		var parts []string
 		for _, a := range splitArgs(m[1]) {
 			if v, ok := vars[a]; ok {
@@ -50,7 +57,7 @@ func (e *emulation) execSys(s stmt, vars map[string]int) bool {
 		e.stderr.WriteString(strings.Join(parts, " ") + "\n")
 		return true
 	}
-	m := sysExitStmt.FindStringSubmatch(t)
+	m := sysExitStmt().FindStringSubmatch(t)
 	if m == nil {
 		return false
 	}

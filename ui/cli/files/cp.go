@@ -70,7 +70,7 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if strings.Contains(toComplete, ":") {
 				return v.completeRuntimeColon(cmd, toComplete, false)
 			}
-			if toComplete != "" && idPrefix.MatchString(toComplete) {
+			if toComplete != "" && idPrefix().MatchString(toComplete) {
 				// Could be a runtime id: offer "rt-abc:" when one matches,
 				// else local files.
 				if ids, dir := v.completeRuntimeColon(cmd, toComplete, false); len(ids) > 0 {

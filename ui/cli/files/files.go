@@ -9,6 +9,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -161,7 +162,7 @@ func colonHint(args []string) string {
 }
 
 // idPrefix matches what could be the start of a runtime id.
-var idPrefix = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+var idPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]*$`) })
 
 // completeRemote offers the entries of the directory being typed after
 // "RUNTIME:" ("rt-abc:/content/da" → "rt-abc:/content/data/"), the lookup

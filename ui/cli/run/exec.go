@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -247,7 +248,9 @@ func scriptSetup(name string, args []string) string {
 
 // exitWarning matches IPython's stderr warning after SystemExit, which a
 // script run by python never prints.
-var exitWarning = regexp.MustCompile(`(?m)^.*UserWarning: To exit: use 'exit', 'quit', or Ctrl-D\.\n(?:\s+warn\(.*\n)?`)
+var exitWarning = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^.*UserWarning: To exit: use 'exit', 'quit', or Ctrl-D\.\n(?:\s+warn\(.*\n)?`)
+})
 
 // systemExitCode is the exit code python gives SystemExit whose str() is
 // value: 0 for none or None, n&255 for an integer, else 1 (the value is
@@ -294,7 +297,7 @@ func (rs *runState) runScript(job *runJob) (int, error) {
 	if xe := res.ExecutionError; xe != nil && xe.Name == "SystemExit" {
 		code, message = systemExitCode(xe.Value)
 		res.ExecutionError = nil
-		res.Stderr = exitWarning.ReplaceAllString(res.Stderr, "")
+		res.Stderr = exitWarning().ReplaceAllString(res.Stderr, "")
 		if message != "" {
 			res.Stderr += message + "\n"
 		}
