@@ -36,6 +36,9 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 	// answers) runs beside the connection and the first calls; only the
 	// program, which takes the terminal over, waits for it.
 	noColor, resolved := startColour(g.Color, g.ThemeName(), theme.DetectTheme)
+	// Whatever ends the dashboard, the query first restores the terminal's
+	// mode (it holds it raw while it waits).
+	defer resolved()
 	theme.ConfigureColor(noColor)
 	conn, err := kit.Connect(ctx, g)
 	if err != nil {
