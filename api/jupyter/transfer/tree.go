@@ -54,6 +54,13 @@ type CopyOptions struct {
 	// before the first file: how many files and their bytes (the sizes
 	// the local walk or the runtime's listings gave).
 	Planned func(files int, bytes int64)
+	// Overwrite lets a download replace local files that exist (cp -f).
+	// Without it a download that would replace one refuses
+	// (proxy.ErrLocalExists) before it writes any file: a recursive one
+	// after its walk, naming the first such file and counting the others,
+	// and removing the directories the walk created. Uploads replace
+	// remote files as before.
+	Overwrite bool
 }
 
 // FileResult is one file a copy moved.
@@ -110,9 +117,11 @@ func localStatMessage(p string, err error) string {
 
 // DownloadPath copies a remote file or directory to the local disk, by
 // the rule of UploadPath: a file goes to dst (or into dst when dstDir or
-// an existing directory); a directory (Recursive) is copied AS dst,
-// created when missing (its parent must exist) and merged into when
-// present. Every local path is built from validated name components and
+// an existing directory); a directory (Recursive) goes into dst under its
+// own name when dst is an existing directory (dst/NAME, then merged into
+// when present), else it is created AS dst (its parent must exist). A
+// local file is replaced only with o.Overwrite (else ErrLocalExists
+// before any file is written). Every local path is built from validated name components and
 // checked to stay inside dst; a remote name that becomes
 // a local one (a file into a directory, every entry of a directory) must
 // pass proxy.LocalName, else the copy stops there with proxy.ErrUnsafeName. An absurd
@@ -149,6 +158,9 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 				return err
 			}
 			defer d.Close()
+			if !o.Overwrite && existingFile(d, name) {
+				return c.localExists(src, []string{d.Join(name)})
+			}
 			return c.downloadFile(ctx, src, d, name, m, o)
 		}
 		if inPlace(dst) { // a device, a FIFO, /dev/stdout: no part file, no rename
@@ -159,6 +171,9 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 			return err
 		}
 		defer d.Close()
+		if !o.Overwrite && existingFile(d, name) {
+			return c.localExists(src, []string{dst})
+		}
 		return c.downloadFile(ctx, src, d, name, m, o)
 	}
 	if !o.Recursive {
@@ -166,6 +181,9 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	}
 	links, err := c.checkLinks(ctx, src, o)
 	if err != nil {
+		return err
+	}
+	if dst, err = c.downloadDirDest(src, dst); err != nil {
 		return err
 	}
 	if err := mkdirLocal(dst); err != nil {
@@ -190,6 +208,10 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	}
 	if w.linked > 0 {
 		o.warn("skipped %d symbolic link(s) in /%s: a link is never followed, not even to a file (-L copies what they point to)", w.linked, src)
+	}
+	if len(w.exists) > 0 {
+		undoDirs(w.made)
+		return c.localExists(src, w.exists)
 	}
 	if o.Planned != nil {
 		o.Planned(len(w.jobs), w.bytes)
@@ -242,6 +264,8 @@ type walker struct {
 	bytes  int64     // their sizes, as listed
 	dirs   []*dirRef // the local directories the jobs write into
 	failed []error   // files whose download failed (not skipped)
+	exists []string  // local files the jobs would replace (without Overwrite)
+	made   []string  // local directories the walk created, parents first
 }
 
 // dirRef is an open local directory that download jobs write into: it
@@ -334,6 +358,7 @@ func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int
 		if e.IsDir() {
 			// A link (out/sub -> /elsewhere) or a file where the
 			// directory goes is refused and skipped, as GNU cp does.
+			_, merr := local.Mode(name)
 			sub, err := local.Sub(name, true)
 			if err != nil {
 				if refusal(err) {
@@ -341,6 +366,9 @@ func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int
 					continue
 				}
 				return c.localError("download", child, target, err)
+			}
+			if isNotExist(merr) {
+				w.made = append(w.made, target)
 			}
 			sr := newDirRef(sub)
 			w.dirs = append(w.dirs, sr)
@@ -358,6 +386,9 @@ func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int
 // listing gave (size, last_modified: no second round trip to stat it),
 // to name in ref's directory.
 func (w *walker) plan(child string, ref *dirRef, name string, e proxy.Model) {
+	if !w.o.Overwrite && existingFile(ref.d, name) {
+		w.exists = append(w.exists, ref.d.Join(name))
+	}
 	ref.hold()
 	if e.Size > 0 {
 		w.bytes += e.Size
