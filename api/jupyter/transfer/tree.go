@@ -144,37 +144,7 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		return proxy.WithOp(err, "download", src)
 	}
 	if !m.IsDir() {
-		if st, err := os.Stat(dst); dstDir || (err == nil && st.IsDir()) {
-			// The local name comes from the runtime: checked as a
-			// recursive download checks every entry's, and never
-			// followed when a link is there.
-			name := path.Base(src)
-			if err := proxy.LocalName(name); err != nil {
-				return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrUnsafeName,
-					Message: "its name " + err.Error() + "; download it to a local file name of your own"}
-			}
-			d, err := c.openLocalDir(src, dst)
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			if !o.Overwrite && existingFile(d, name) {
-				return c.localExists(src, []string{d.Join(name)})
-			}
-			return c.downloadFile(ctx, src, d, name, m, o)
-		}
-		if inPlace(dst) { // a device, a FIFO, /dev/stdout: no part file, no rename
-			return c.downloadNamedInPlace(ctx, src, dst, m, o)
-		}
-		d, name, err := c.openNamed(src, dst)
-		if err != nil {
-			return err
-		}
-		defer d.Close()
-		if !o.Overwrite && existingFile(d, name) {
-			return c.localExists(src, []string{dst})
-		}
-		return c.downloadFile(ctx, src, d, name, m, o)
+		return c.downloadOne(ctx, src, dst, dstDir, m, o)
 	}
 	if !o.Recursive {
 		return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrIsDir}
@@ -194,9 +164,6 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		return err
 	}
 	defer d.Close()
-	// Jupyter's listings never show hidden names, so whether src holds
-	// any cannot be known from here: the warning says it may.
-	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
 	// With the links listed on the runtime and skipped, the walk meets no
 	// link, so no loop: a deep chain of look-alike directories is copied
 	// whole instead of being taken for one.
@@ -213,6 +180,9 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		undoDirs(w.made)
 		return c.localExists(src, w.exists)
 	}
+	// Jupyter's listings never show hidden names, so whether src holds
+	// any cannot be known from here: the warning says it may.
+	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
 	if o.Planned != nil {
 		o.Planned(len(w.jobs), w.bytes)
 	}
@@ -232,6 +202,43 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		}
 	}
 	return w.incomplete(src)
+}
+
+// downloadOne is DownloadPath of the remote file src, whose model m is
+// known: into dst under its own name when dstDir or dst is an existing
+// directory, else to the file dst (a device or FIFO written in place).
+func (c *Copier) downloadOne(ctx context.Context, src, dst string, dstDir bool, m proxy.Model, o CopyOptions) error {
+	if st, err := os.Stat(dst); dstDir || (err == nil && st.IsDir()) {
+		// The local name comes from the runtime: checked as a
+		// recursive download checks every entry's, and never
+		// followed when a link is there.
+		name := path.Base(src)
+		if err := proxy.LocalName(name); err != nil {
+			return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrUnsafeName,
+				Message: "its name " + err.Error() + "; download it to a local file name of your own"}
+		}
+		d, err := c.openLocalDir(src, dst)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		if !o.Overwrite && existingFile(d, name) {
+			return c.localExists(src, []string{d.Join(name)})
+		}
+		return c.downloadFile(ctx, src, d, name, m, o)
+	}
+	if inPlace(dst) { // a device, a FIFO, /dev/stdout: no part file, no rename
+		return c.downloadNamedInPlace(ctx, src, dst, m, o)
+	}
+	d, name, err := c.openNamed(src, dst)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if !o.Overwrite && existingFile(d, name) {
+		return c.localExists(src, []string{dst})
+	}
+	return c.downloadFile(ctx, src, d, name, m, o)
 }
 
 func mkdirLocal(dir string) error {
