@@ -138,6 +138,9 @@ var (
 	ErrLocal = proxy.ErrLocal
 	// ErrLocalNotFound: a local file or directory does not exist.
 	ErrLocalNotFound = proxy.ErrLocalNotFound
+	// ErrLocalExists: a download would replace a local file and was not
+	// told to (CopyOptions.Overwrite): nothing was written.
+	ErrLocalExists = proxy.ErrLocalExists
 	// ErrInterrupted: the context ended (Ctrl+C) during a transfer.
 	ErrInterrupted = proxy.ErrInterrupted
 	// ErrUnsafeName: a remote name that cannot be written locally safely
@@ -182,6 +185,11 @@ func CleanRemote(p string) string { return proxy.CleanRemote(p) }
 // CleanPath is a remote path with "." and ".." resolved, never above the
 // root (proxy.CleanPath).
 func CleanPath(p string) string { return proxy.CleanPath(p) }
+
+// ResolvePath is the one rule for a remote path a user typed: absolute
+// on the runtime's root when it starts with "/", else relative to
+// /content; "" is /content (proxy.ResolvePath).
+func ResolvePath(p string) string { return proxy.ResolvePath(p) }
 
 // Where writes a remote path as every message shows it: RUNTIME:/PATH
 // (proxy.Where).

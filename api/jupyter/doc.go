@@ -46,5 +46,7 @@
 //
 // Paths are written as Colab documents them, without the leading slash
 // ("content/data.csv"); a leading slash is accepted and dropped. Each path
-// segment is percent-encoded on the wire.
+// segment is percent-encoded on the wire. A path a user typed is first read
+// by ResolvePath, the one rule of every front end: relative to /content
+// unless it starts with "/".
 package jupyter

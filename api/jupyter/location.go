@@ -18,7 +18,8 @@ type Location struct {
 	// Path is the local path as given, or the remote path cleaned as
 	// Colab's Jupyter server writes it, relative to the runtime's root
 	// "/" ("content/x" for /content/x, "" for / itself; "content" when
-	// the argument had no path at all: "rt-abc:").
+	// the argument had no path at all, "rt-abc:", or "rt-abc:x" is
+	// "content/x": see ResolvePath).
 	Path string
 	// Dir is true when the argument ended in "/" (a directory is meant).
 	Dir bool
@@ -46,14 +47,14 @@ var ErrNotRemote = errors.New("not a RUNTIME:PATH argument")
 //   - "./x", "/x", "../x" and Windows drive paths ("C:\x", "C:/x") are
 //     local;
 //   - RUNTIME:PATH, where RUNTIME is a runtime id ("rt-abc") or name
-//     ("runtimes/rt-abc"), is remote; PATH is absolute on the runtime, with
-//     or without its leading slash ("/content/x" = "content/x"; "/" is the
-//     runtime's root, as Colab's Jupyter root is, so "/etc" and "/" name
-//     the same tree), and only an empty PATH ("rt-abc:") means the default
-//     directory "content". PATH is cleaned here, once, as path.Clean
-//     does and never above the root ("/content/../data.csv" is
-//     "data.csv", "/content/../.." is ""), so every check (Removable)
-//     and every output sees the path the server would act on;
+//     ("runtimes/rt-abc"), is remote; PATH is read by ResolvePath, the
+//     one rule: absolute on the runtime when it starts with "/" ("/" is
+//     the runtime's root, as Colab's Jupyter root is, so "/etc" is /etc),
+//     else relative to /content ("x" is /content/x, "" /content itself).
+//     PATH is cleaned here, once, as path.Clean does and never above the
+//     root ("/content/../data.csv" is "data.csv", "../.." is ""), so
+//     every check (Removable) and every output sees the path the server
+//     would act on;
 //   - anything else is local.
 //
 // requireRemote makes a non-remote argument an error (ls, rm); then
@@ -90,10 +91,10 @@ func ParseLocation(arg string, requireRemote bool) (Location, error) {
 	}
 	p := arg[i+1:]
 	if p == "" {
-		return Location{Runtime: rt, Path: "content", Dir: true}, nil
+		return Location{Runtime: rt, Path: proxy.DefaultDir, Dir: true}, nil
 	}
 	last := p[strings.LastIndexByte(p, '/')+1:]
-	loc := Location{Runtime: rt, Path: proxy.CleanPath(p), Dir: strings.HasSuffix(p, "/") || last == "." || last == ".."}
+	loc := Location{Runtime: rt, Path: proxy.ResolvePath(p), Dir: strings.HasSuffix(p, "/") || last == "." || last == ".."}
 	if loc.Path == "" {
 		loc.Dir = true // "/": the root
 	}

@@ -26,9 +26,18 @@ func TestParseLocation(t *testing.T) {
 		{"a:/x.csv", "", "a:/x.csv", false},
 		{"z:\\x.csv", "", "z:\\x.csv", false},
 		{"c:", "", "c:", false},
-		{"c:x.csv", "c", "x.csv", false},
+		{"c:x.csv", "c", "content/x.csv", false},
 		{"rt-abc:/content/data.csv", "rt-abc", "content/data.csv", false},
-		{"rt-abc:content/data.csv", "rt-abc", "content/data.csv", false},
+		// A relative PATH is relative to /content, as "rt-abc:" alone is
+		// /content: "rt-abc:sample_data" is /content/sample_data, and
+		// "content/x" is /content/content/x.
+		{"rt-abc:sample_data", "rt-abc", "content/sample_data", false},
+		{"rt-abc:data.csv", "rt-abc", "content/data.csv", false},
+		{"rt-abc:sub/", "rt-abc", "content/sub", true},
+		{"rt-abc:content/data.csv", "rt-abc", "content/content/data.csv", false},
+		{"rt-abc:.", "rt-abc", "content", true},
+		{"rt-abc:..", "rt-abc", "", true},
+		{"rt-abc:../../../..", "rt-abc", "", true},
 		{"runtimes/rt-abc:/content/", "rt-abc", "content", true},
 		{"rt-abc:", "rt-abc", "content", true},
 		// "/" is the runtime's root (Colab's Jupyter root), not /content:

@@ -16,21 +16,26 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
-// Field trial: `cp -r proj RUNTIME:/content/` (and RUNTIME:, and
-// RUNTIME:/content) was refused with "copy into /content/", the very
-// thing the user had typed. A directory is copied AS DST, so the refusal
-// stays, but its line names the command that copies proj under its own
-// name into /content, and that command, pasted, works.
+// `cp -r proj RUNTIME:/content/` (and RUNTIME:, and RUNTIME:/content)
+// copies proj into /content under its own name, as cp does into an
+// existing directory. Into the root (/proj) or as a missing top-level
+// directory it is refused, and the line names the command that copies it
+// into /content; that command, pasted, works.
 func TestCpDirectoryToTopLevelNamesTheCommandThatWorks(t *testing.T) {
 	_, flags := filesEmu(t)
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "proj", "a.txt"), "a")
 	t.Chdir(dir)
-	for _, dst := range []string{"rt-files:/content/", "rt-files:", "rt-files:/content", "rt-files:/", "rt-files:/proj"} {
+	for _, dst := range []string{"rt-files:/content/", "rt-files:", "rt-files:/content"} {
+		if code, out, errs := runCLI(t, append([]string{"cp", "-r", "proj", dst}, flags...)...); code != 0 || out != "proj/a.txt → rt-files:/content/proj/a.txt" && !strings.HasPrefix(out, "proj/a.txt → rt-files:/content/proj/a.txt (") {
+			t.Fatalf("cp -r proj %s: exit %d, out %q, err %q; want proj copied into /content/proj", dst, code, out, errs)
+		}
+	}
+	for _, dst := range []string{"rt-files:/", "rt-files:/proj"} {
 		code, out, errs := runCLI(t, append([]string{"cp", "-r", "proj", dst}, flags...)...)
-		if code != kit.ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "colabdash cp -r proj rt-files:/content/proj") ||
+		if code != kit.ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "colabdash cp -r proj rt-files:/content/") ||
 			strings.Contains(errs, "copy into /content/") {
-			t.Fatalf("cp -r proj %s: exit %d, out %q, err %q; want exit 2 naming colabdash cp -r proj rt-files:/content/proj", dst, code, out, errs)
+			t.Fatalf("cp -r proj %s: exit %d, out %q, err %q; want exit 2 naming colabdash cp -r proj rt-files:/content/", dst, code, out, errs)
 		}
 		// The command as printed (the global flags repeated) copies proj.
 		_, line, _ := strings.Cut(strings.TrimSpace(errs), "run: ")
@@ -129,7 +134,7 @@ func TestFileMessagesNameRemotePathsAsRuntimeAbsolute(t *testing.T) {
 		t.Errorf("stderr repeats \"permission denied\" or names a relative path:\n%s", errs)
 	}
 	e.srv.ClearProxyFaults()
-	if code, _, errs := e.run("cp", "-r", src, "rt-files:/content/proj"); code != 0 {
+	if code, _, errs := e.run("cp", "-r", src, "rt-files:/content/"); code != 0 { // into /content/proj, which exists
 		t.Fatalf("cp -r up: exit %d %q", code, errs)
 	}
 

@@ -26,12 +26,17 @@ func TestCpRecursiveRefusesALinkedDirectoryInTheDestination(t *testing.T) {
 	if code, out, errs := cli("cp", "-r", src, "rt-files:/content/tree"); code != 0 {
 		t.Fatalf("cp -r up: exit %d %q %q", code, out, errs)
 	}
-	out, outside := t.TempDir(), t.TempDir()
+	// parent/tree exists: the copy goes into it, under its own name.
+	parent, outside := t.TempDir(), t.TempDir()
+	out := filepath.Join(parent, "tree")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	sub := filepath.Join(out, "sub")
 	if err := os.Symlink(outside, sub); err != nil {
 		t.Fatalf("cannot make the symbolic link this test needs: %v", err)
 	}
-	code, stdout, stderr := cli("cp", "-r", "rt-files:/content/tree", out)
+	code, stdout, stderr := cli("cp", "-r", "rt-files:/content/tree", parent)
 	if code != kit.ExitFailure {
 		t.Errorf("exit %d, want 1; stdout %q, stderr %q", code, stdout, stderr)
 	}

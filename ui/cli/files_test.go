@@ -71,7 +71,7 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 		one.Type != "file" || len(one.Entries) != 1 || one.Entries[0].Path != "/content/data #1.csv" {
 		t.Fatalf("ls --json of a file: exit %d, %q", code, out)
 	}
-	code, out, _ = cli("ls", "runtimes/rt-files:content", "--json")
+	code, out, _ = cli("ls", "runtimes/rt-files:.", "--json") // relative: /content
 	var ls struct {
 		Runtime, Path, Type string
 		Entries             []struct {
@@ -84,7 +84,7 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 		t.Fatalf("ls --json: exit %d, %q", code, out)
 	}
 	back := filepath.Join(dir, "back.csv")
-	code, out, errs = cli("cp", "rt-files:content/data #1.csv", back, "--json")
+	code, out, errs = cli("cp", "rt-files:data #1.csv", back, "--json") // relative: in /content
 	var sum files.CopySummary
 	if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || !sum.OK || len(sum.Files) != 1 || sum.Bytes != 8 {
 		t.Fatalf("cp down --json: exit %d, out %q, err %q", code, out, errs)
@@ -143,8 +143,8 @@ func TestFilesRootIsTheRuntimeRoot(t *testing.T) {
 	if code, out, _ := cli("ls", "rt-files:", "--json"); code != 0 || strings.Contains(out, "f.txt") || !strings.Contains(out, `"path": "/content"`) {
 		t.Fatalf("ls rt-files: (= /content): exit %d, %s", code, out)
 	}
-	cli("cp", local, "rt-files:content/")
-	code, out, _ = cli("ls", "rt-files:content", "--json")
+	cli("cp", local, "rt-files:./")
+	code, out, _ = cli("ls", "rt-files:.", "--json")
 	if code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Path != "/content" || len(ls.Entries) != 1 || ls.Entries[0].Path != "/content/f.txt" {
 		t.Fatalf("ls --json of content: exit %d, %s", code, out)
 	}
@@ -153,7 +153,10 @@ func TestFilesRootIsTheRuntimeRoot(t *testing.T) {
 		t.Fatalf("cp down --json: exit %d, %s", code, out)
 	}
 	var rm files.RmReport
-	code, out, _ = cli("rm", "rt-files:content/f.txt", "--json")
+	if code, _, errs := cli("rm", "rt-files:content/f.txt"); code != files.ExitNoSuchFile || !strings.Contains(errs, "rt-files:/content/content/f.txt") {
+		t.Fatalf("rm rt-files:content/f.txt (relative: /content/content/f.txt): exit %d, err %q", code, errs)
+	}
+	code, out, _ = cli("rm", "rt-files:f.txt", "--json")
 	if code != 0 || json.Unmarshal([]byte(out), &rm) != nil || len(rm.Removed) != 1 || rm.Removed[0] != "rt-files:/content/f.txt" {
 		t.Fatalf("rm --json: exit %d, %s", code, out)
 	}
@@ -274,8 +277,8 @@ func TestFilesCompletion(t *testing.T) {
 	if !strings.Contains(out, "rt-files:/content/f.txt\n") || !strings.Contains(out, "rt-files:/content/sub/\n") {
 		t.Errorf("completing a path: %q", out)
 	}
-	out = complete("ls", "rt-files:content/")
-	if strings.Contains(out, "f.txt") || !strings.Contains(out, "rt-files:content/sub/") {
+	out = complete("ls", "rt-files:")
+	if strings.Contains(out, "f.txt") || !strings.Contains(out, "rt-files:sub/") {
 		t.Errorf("ls completes directories only: %q", out)
 	}
 }
@@ -362,8 +365,8 @@ func TestCpRecursiveLinkOutsideNeedsL(t *testing.T) {
 		!strings.Contains(errs, filepath.Join(src, "key")) || !strings.Contains(errs, "cp -L") {
 		t.Fatalf("cp -r with a link out of the tree: exit %d, out %q, err %q", code, out, errs)
 	}
-	code, out, errs = runCLI(t, append([]string{"cp", "-r", "-L", src, "rt-files:/content/repo"}, flags...)...)
-	if code != 0 || !strings.Contains(out, "/content/repo/key") {
+	code, out, errs = runCLI(t, append([]string{"cp", "-r", "-L", src, "rt-files:/content/repo2"}, flags...)...)
+	if code != 0 || !strings.Contains(out, "/content/repo2/key") {
 		t.Fatalf("cp -r -L: exit %d, out %q, err %q", code, out, errs)
 	}
 }

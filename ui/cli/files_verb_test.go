@@ -31,7 +31,7 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 		t.Fatalf("ls of a unique prefix: exit %d %q %q", code, out, errs)
 	}
 	var ls struct{ Runtime string }
-	if code, out, errs := cli("ls", "rt-fil:content", "--json"); code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Runtime != "runtimes/rt-files" {
+	if code, out, errs := cli("ls", "rt-fil:.", "--json"); code != 0 || json.Unmarshal([]byte(out), &ls) != nil || ls.Runtime != "runtimes/rt-files" {
 		t.Fatalf("ls --json of a unique prefix: exit %d %q %q, want runtime runtimes/rt-files", code, out, errs)
 	}
 	if code, out, errs := cli("rm", "rt-fil:/content/f.txt"); code != 0 || out != "removed rt-files:/content/f.txt\n" {

@@ -51,6 +51,10 @@ var (
 	ErrLocal = errors.New("local error")
 	// ErrLocalNotFound: a local file or directory does not exist.
 	ErrLocalNotFound = errors.New("no such local file or directory")
+	// ErrLocalExists: a download would replace a local file the user did
+	// not ask to replace (package transfer, without
+	// CopyOptions.Overwrite): nothing was written.
+	ErrLocalExists = errors.New("would replace a local file")
 	// ErrInterrupted: the context ended (Ctrl+C) during a transfer.
 	ErrInterrupted = errors.New("interrupted")
 	// ErrUnsafeName: a remote name that cannot be written locally safely

@@ -69,6 +69,23 @@ func CleanPath(p string) string {
 	return strings.TrimPrefix(path.Clean("/"+p), "/")
 }
 
+// DefaultDir is the directory a relative remote path is relative to, as
+// on Colab itself: /content (Jupyter's path "content").
+const DefaultDir = "content"
+
+// ResolvePath is the one rule for a remote path a user typed: an absolute
+// path ("/etc/x") is on the runtime's root, a relative one ("x",
+// "sample_data/", "../etc") is relative to /content, and "" is /content
+// itself. "." and ".." are resolved as CleanPath resolves them, never
+// above the root ("../../.." is the root). The result is written as
+// CleanRemote writes it ("content/x", "" for the root).
+func ResolvePath(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return CleanPath(p)
+	}
+	return CleanPath(DefaultDir + "/" + p)
+}
+
 // hidden reports whether a path has a segment starting with "." (Jupyter
 // neither lists nor serves those).
 func hidden(p string) bool {

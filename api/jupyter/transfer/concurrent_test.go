@@ -98,10 +98,12 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		}
 		files["sub/g.txt"], files["sub/h.txt"] = "g", "h"
 		src := localTree(t, files)
-		if _, err := c.Mkdir(ctx, e.p("dst")); err != nil {
+		// cp -r tree RT:dst, dst holding an older copy of tree: the
+		// copy goes into dst/tree (its own name), merged.
+		if err := c.MkdirAll(ctx, e.p("dst/tree")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Upload(ctx, e.p("dst/f03.txt"), strings.NewReader("old, longer than the new one, much longer"), 41, nil); err != nil {
+		if _, err := c.Upload(ctx, e.p("dst/tree/f03.txt"), strings.NewReader("old, longer than the new one, much longer"), 41, nil); err != nil {
 			t.Fatal(err)
 		}
 		var wantBytes int64
@@ -122,9 +124,10 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		if len(up.warns) != 0 {
 			t.Errorf("upload of a tree without hidden names warned %q", up.warns)
 		}
-		// 12 PUTs, the destination's listing, sub's mkdir.
-		if got := after - before; got != len(files)+2 {
-			t.Errorf("upload of %d files in 2 directories took %d requests, want %d", len(files), got, len(files)+2)
+		// 12 PUTs, a stat of dst (a directory: the copy goes in it),
+		// dst/tree's listing, sub's mkdir.
+		if got := after - before; got != len(files)+3 {
+			t.Errorf("upload of %d files in 2 directories took %d requests, want %d", len(files), got, len(files)+3)
 		}
 		want := "f00.txt,f01.txt,f02.txt,f03.txt,f04.txt,f05.txt,f06.txt,f07.txt,f08.txt,f09.txt,sub/g.txt,sub/h.txt"
 		if got := strings.Join(up.names(src, true), ","); got != want {
@@ -135,7 +138,7 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		downOpts := down.opts(4)
 		downOpts.Planned = down.planned
 		before, _ = e.Srv.ProxyRequests()
-		if err := c.DownloadPath(ctx, e.p("dst"), out, false, downOpts); err != nil {
+		if err := c.DownloadPath(ctx, e.p("dst/tree"), out, false, downOpts); err != nil {
 			t.Fatal(err)
 		}
 		after, _ = e.Srv.ProxyRequests()
@@ -166,19 +169,19 @@ func TestRecursiveUploadOneFailureKeepsTheRest(t *testing.T) {
 	c := e.client()
 	ctx := context.Background()
 	src := localTree(t, map[string]string{"a.txt": "a", "b.txt": "b", "c.txt": "c", "d.txt": "d", "e.txt": "e"})
-	if err := c.MkdirAll(ctx, e.p("dst/c.txt")); err != nil {
+	if err := c.MkdirAll(ctx, e.p("dst/tree/c.txt")); err != nil {
 		t.Fatal(err)
 	}
 	var r record
 	err := c.UploadPath(ctx, src, e.p("dst"), false, r.opts(2))
 	var je *proxy.Error
-	if !errors.As(err, &je) || !errors.Is(err, proxy.ErrIsDir) || !strings.HasSuffix(je.Path, "dst/c.txt") {
-		t.Fatalf("err = %v, want ErrIsDir for dst/c.txt", err)
+	if !errors.As(err, &je) || !errors.Is(err, proxy.ErrIsDir) || !strings.HasSuffix(je.Path, "dst/tree/c.txt") {
+		t.Fatalf("err = %v, want ErrIsDir for dst/tree/c.txt", err)
 	}
 	if got := strings.Join(r.names(src, true), ","); got != "a.txt,b.txt,d.txt,e.txt" {
 		t.Errorf("reported %s, want the four others in path order", got)
 	}
-	if got := strings.Join(remoteNames(t, c, e.p("dst")), ","); got != "a.txt,b.txt,c.txt,d.txt,e.txt" {
+	if got := strings.Join(remoteNames(t, c, e.p("dst/tree")), ","); got != "a.txt,b.txt,c.txt,d.txt,e.txt" {
 		t.Errorf("the runtime has %s", got)
 	}
 }
@@ -256,18 +259,18 @@ func TestRecursiveUploadFileInTheWayOfADirectory(t *testing.T) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
-		putTree(t, e, c, map[string]string{"dst/sub": "mine"})
+		putTree(t, e, c, map[string]string{"dst/tree/sub": "mine"})
 		src := localTree(t, map[string]string{"a.txt": "a", "sub/b.txt": "b", "z.txt": "z"})
 		err := c.UploadPath(ctx, src, e.p("dst"), false, CopyOptions{Recursive: true})
 		var je *proxy.Error
-		if !errors.As(err, &je) || !errors.Is(err, proxy.ErrNotDir) || !strings.HasSuffix(je.Path, "dst/sub") {
-			t.Fatalf("err = %v, want ErrNotDir naming dst/sub", err)
+		if !errors.As(err, &je) || !errors.Is(err, proxy.ErrNotDir) || !strings.HasSuffix(je.Path, "dst/tree/sub") {
+			t.Fatalf("err = %v, want ErrNotDir naming dst/tree/sub", err)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("dst")), ","); got != "a.txt,sub,z.txt" {
-			t.Errorf("the runtime's dst holds %s, want a.txt,sub,z.txt", got)
+		if got := strings.Join(remoteNames(t, c, e.p("dst/tree")), ","); got != "a.txt,sub,z.txt" {
+			t.Errorf("the runtime's dst/tree holds %s, want a.txt,sub,z.txt", got)
 		}
-		if m, err := c.Stat(ctx, e.p("dst/sub")); err != nil || m.IsDir() || m.Size != 4 {
-			t.Errorf("the runtime's dst/sub is now %+v (%v), want its own 4-byte file", m, err)
+		if m, err := c.Stat(ctx, e.p("dst/tree/sub")); err != nil || m.IsDir() || m.Size != 4 {
+			t.Errorf("the runtime's dst/tree/sub is now %+v (%v), want its own 4-byte file", m, err)
 		}
 	})
 }

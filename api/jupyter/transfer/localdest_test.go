@@ -63,6 +63,15 @@ func (w *warnings) naming(s string) []string {
 	return out
 }
 
+// mkdir makes the local directory p and returns it.
+func mkdir(t *testing.T, p string) string {
+	t.Helper()
+	if err := os.Mkdir(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func readOr(t *testing.T, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -94,7 +103,9 @@ func TestRecursiveDownloadRefusesLinksInTheDestination(t *testing.T) {
 	putTree(t, e, c, map[string]string{
 		"d/a.txt": "a", "d/sub/s.txt": "s", "d/sub/deep/x.txt": "x", "d/link.txt": "l", "d/z/z.txt": "z",
 	})
-	out, outside := t.TempDir(), t.TempDir()
+	// cp -r RT:d parent, parent/d existing: the copy goes into it.
+	parent, outside := t.TempDir(), t.TempDir()
+	out := mkdir(t, filepath.Join(parent, "d"))
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
@@ -102,7 +113,7 @@ func TestRecursiveDownloadRefusesLinksInTheDestination(t *testing.T) {
 	mustSymlink(t, outside, filepath.Join(out, "sub"))
 	mustSymlink(t, victim, filepath.Join(out, "link.txt"))
 	var w warnings
-	err := c.DownloadPath(context.Background(), e.p("d"), out, false, w.opts())
+	err := c.DownloadPath(context.Background(), e.p("d"), parent, false, w.opts())
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "2 entries not copied") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("DownloadPath = %v, want one proxy.ErrLocal line saying 2 entries were not copied", err)
 	}
@@ -134,7 +145,8 @@ func TestRecursiveDownloadSkipsWhatIsInTheWay(t *testing.T) {
 	e := newEnv(t, backendEmulator, colabfake.Options{})
 	c := e.client()
 	putTree(t, e, c, map[string]string{"d/f/in.txt": "i", "d/g.txt": "g", "d/s/p.txt": "p", "d/s/q.txt": "q"})
-	out := t.TempDir()
+	parent := t.TempDir()
+	out := mkdir(t, filepath.Join(parent, "d"))
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
@@ -150,7 +162,7 @@ func TestRecursiveDownloadSkipsWhatIsInTheWay(t *testing.T) {
 	}
 	mustSymlink(t, victim, filepath.Join(out, "s", "p.txt"+PartSuffix))
 	var w warnings
-	err := c.DownloadPath(context.Background(), e.p("d"), out, false, w.opts())
+	err := c.DownloadPath(context.Background(), e.p("d"), parent, false, w.opts())
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "3 entries not copied") {
 		t.Fatalf("DownloadPath = %v, want proxy.ErrLocal saying 3 entries were not copied", err)
 	}
@@ -238,7 +250,7 @@ func TestDownloadFollowsTheNamedDestination(t *testing.T) {
 	if err := c.DownloadPath(ctx, e.p("d"), link, false, CopyOptions{Recursive: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got := readOr(t, filepath.Join(real, "a.txt")); got != "a" {
+	if got := readOr(t, filepath.Join(real, "d", "a.txt")); got != "a" { // an existing directory: into it, under d
 		t.Errorf("the named linked directory: a.txt holds %q", got)
 	}
 	target := filepath.Join(real, "mine.txt")

@@ -82,9 +82,11 @@ func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
 	}
 }
 
-// `cp -r` copies AS the destination; repeating it (with or
-// without trailing slashes) never nests, uploads and downloads alike.
-func TestRecursiveCopyIdempotent(t *testing.T) {
+// `cp -r` as cp, scp and docker cp: a directory copied to a missing
+// destination becomes it; copied into an existing directory it lands
+// below it under its own name (trailing slashes change nothing), uploads
+// and downloads alike. So repeating a copy nests once, as GNU cp does.
+func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, be backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
@@ -100,25 +102,25 @@ func TestRecursiveCopyIdempotent(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := c.UploadPath(ctx, proj+"/", e.p("dst")+"/", true, opts); err != nil {
-			t.Fatal(err)
+		if got := strings.Join(remoteNames(t, c, e.p("proj")), ","); got != "a.txt,proj,sub" {
+			t.Errorf("remote proj holds %s, want a.txt,proj,sub (the second copy went into it)", got)
 		}
 		if err := c.UploadPath(ctx, proj+"/", e.p("dst")+"/", true, opts); err != nil {
 			t.Fatal(err)
 		}
-		for _, d := range []string{"proj", "dst"} {
-			if got := strings.Join(remoteNames(t, c, e.p(d)), ","); got != "a.txt,sub" {
-				t.Errorf("remote %s holds %s, want a.txt,sub", d, got)
-			}
-			if got := strings.Join(remoteNames(t, c, e.p(d+"/sub")), ","); got != "b.txt" {
-				t.Errorf("remote %s/sub holds %s, want b.txt", d, got)
-			}
+		if got := strings.Join(remoteNames(t, c, e.p("dst")), ","); got != "a.txt,sub" {
+			t.Errorf("remote dst (missing, so the copy) holds %s, want a.txt,sub", got)
+		}
+		if got := strings.Join(remoteNames(t, c, e.p("dst/sub")), ","); got != "b.txt" {
+			t.Errorf("remote dst/sub holds %s, want b.txt", got)
 		}
 		out := filepath.Join(local, "out")
-		for i := 0; i < 2; i++ {
-			if err := c.DownloadPath(ctx, e.p("proj"), out, false, opts); err != nil {
-				t.Fatal(err)
-			}
+		if err := c.DownloadPath(ctx, e.p("dst"), out, false, opts); err != nil {
+			t.Fatal(err)
+		}
+		// out exists now: the same download goes to out/dst.
+		if err := c.DownloadPath(ctx, e.p("dst"), out, false, opts); err != nil {
+			t.Fatal(err)
 		}
 		var files []string
 		filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
@@ -128,8 +130,8 @@ func TestRecursiveCopyIdempotent(t *testing.T) {
 			}
 			return nil
 		})
-		if strings.Join(files, ",") != "a.txt,sub/b.txt" {
-			t.Errorf("downloaded twice: %v, want a.txt and sub/b.txt", files)
+		if strings.Join(files, ",") != "a.txt,dst/a.txt,dst/sub/b.txt,sub/b.txt" {
+			t.Errorf("downloaded twice: %v, want the copy in out, then in out/dst", files)
 		}
 		// A file into an existing directory keeps its name.
 		if err := c.UploadPath(ctx, filepath.Join(proj, "a.txt"), e.p("dst"), false, CopyOptions{}); err != nil {

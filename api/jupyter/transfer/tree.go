@@ -54,6 +54,13 @@ type CopyOptions struct {
 	// before the first file: how many files and their bytes (the sizes
 	// the local walk or the runtime's listings gave).
 	Planned func(files int, bytes int64)
+	// Overwrite lets a download replace local files that exist (cp -f).
+	// Without it a download that would replace one refuses
+	// (proxy.ErrLocalExists) before it writes any file: a recursive one
+	// after its walk, naming the first such file and counting the others,
+	// and removing the directories the walk created. Uploads replace
+	// remote files as before.
+	Overwrite bool
 }
 
 // FileResult is one file a copy moved.
@@ -110,9 +117,11 @@ func localStatMessage(p string, err error) string {
 
 // DownloadPath copies a remote file or directory to the local disk, by
 // the rule of UploadPath: a file goes to dst (or into dst when dstDir or
-// an existing directory); a directory (Recursive) is copied AS dst,
-// created when missing (its parent must exist) and merged into when
-// present. Every local path is built from validated name components and
+// an existing directory); a directory (Recursive) goes into dst under its
+// own name when dst is an existing directory (dst/NAME, then merged into
+// when present), else it is created AS dst (its parent must exist). A
+// local file is replaced only with o.Overwrite (else ErrLocalExists
+// before any file is written). Every local path is built from validated name components and
 // checked to stay inside dst; a remote name that becomes
 // a local one (a file into a directory, every entry of a directory) must
 // pass proxy.LocalName, else the copy stops there with proxy.ErrUnsafeName. An absurd
@@ -135,37 +144,16 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		return proxy.WithOp(err, "download", src)
 	}
 	if !m.IsDir() {
-		if st, err := os.Stat(dst); dstDir || (err == nil && st.IsDir()) {
-			// The local name comes from the runtime: checked as a
-			// recursive download checks every entry's, and never
-			// followed when a link is there.
-			name := path.Base(src)
-			if err := proxy.LocalName(name); err != nil {
-				return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrUnsafeName,
-					Message: "its name " + err.Error() + "; download it to a local file name of your own"}
-			}
-			d, err := c.openLocalDir(src, dst)
-			if err != nil {
-				return err
-			}
-			defer d.Close()
-			return c.downloadFile(ctx, src, d, name, m, o)
-		}
-		if inPlace(dst) { // a device, a FIFO, /dev/stdout: no part file, no rename
-			return c.downloadNamedInPlace(ctx, src, dst, m, o)
-		}
-		d, name, err := c.openNamed(src, dst)
-		if err != nil {
-			return err
-		}
-		defer d.Close()
-		return c.downloadFile(ctx, src, d, name, m, o)
+		return c.downloadOne(ctx, src, dst, dstDir, m, o)
 	}
 	if !o.Recursive {
 		return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrIsDir}
 	}
 	links, err := c.checkLinks(ctx, src, o)
 	if err != nil {
+		return err
+	}
+	if dst, err = c.downloadDirDest(src, dst); err != nil {
 		return err
 	}
 	if err := mkdirLocal(dst); err != nil {
@@ -176,9 +164,6 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		return err
 	}
 	defer d.Close()
-	// Jupyter's listings never show hidden names, so whether src holds
-	// any cannot be known from here: the warning says it may.
-	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
 	// With the links listed on the runtime and skipped, the walk meets no
 	// link, so no loop: a deep chain of look-alike directories is copied
 	// whole instead of being taken for one.
@@ -191,6 +176,13 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	if w.linked > 0 {
 		o.warn("skipped %d symbolic link(s) in /%s: a link is never followed, not even to a file (-L copies what they point to)", w.linked, src)
 	}
+	if len(w.exists) > 0 {
+		undoDirs(w.made)
+		return c.localExists(src, w.exists)
+	}
+	// Jupyter's listings never show hidden names, so whether src holds
+	// any cannot be known from here: the warning says it may.
+	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
 	if o.Planned != nil {
 		o.Planned(len(w.jobs), w.bytes)
 	}
@@ -210,6 +202,43 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		}
 	}
 	return w.incomplete(src)
+}
+
+// downloadOne is DownloadPath of the remote file src, whose model m is
+// known: into dst under its own name when dstDir or dst is an existing
+// directory, else to the file dst (a device or FIFO written in place).
+func (c *Copier) downloadOne(ctx context.Context, src, dst string, dstDir bool, m proxy.Model, o CopyOptions) error {
+	if st, err := os.Stat(dst); dstDir || (err == nil && st.IsDir()) {
+		// The local name comes from the runtime: checked as a
+		// recursive download checks every entry's, and never
+		// followed when a link is there.
+		name := path.Base(src)
+		if err := proxy.LocalName(name); err != nil {
+			return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrUnsafeName,
+				Message: "its name " + err.Error() + "; download it to a local file name of your own"}
+		}
+		d, err := c.openLocalDir(src, dst)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		if !o.Overwrite && existingFile(d, name) {
+			return c.localExists(src, []string{d.Join(name)})
+		}
+		return c.downloadFile(ctx, src, d, name, m, o)
+	}
+	if inPlace(dst) { // a device, a FIFO, /dev/stdout: no part file, no rename
+		return c.downloadNamedInPlace(ctx, src, dst, m, o)
+	}
+	d, name, err := c.openNamed(src, dst)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if !o.Overwrite && existingFile(d, name) {
+		return c.localExists(src, []string{dst})
+	}
+	return c.downloadFile(ctx, src, d, name, m, o)
 }
 
 func mkdirLocal(dir string) error {
@@ -242,6 +271,8 @@ type walker struct {
 	bytes  int64     // their sizes, as listed
 	dirs   []*dirRef // the local directories the jobs write into
 	failed []error   // files whose download failed (not skipped)
+	exists []string  // local files the jobs would replace (without Overwrite)
+	made   []string  // local directories the walk created, parents first
 }
 
 // dirRef is an open local directory that download jobs write into: it
@@ -334,6 +365,7 @@ func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int
 		if e.IsDir() {
 			// A link (out/sub -> /elsewhere) or a file where the
 			// directory goes is refused and skipped, as GNU cp does.
+			_, merr := local.Mode(name)
 			sub, err := local.Sub(name, true)
 			if err != nil {
 				if refusal(err) {
@@ -341,6 +373,9 @@ func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int
 					continue
 				}
 				return c.localError("download", child, target, err)
+			}
+			if isNotExist(merr) {
+				w.made = append(w.made, target)
 			}
 			sr := newDirRef(sub)
 			w.dirs = append(w.dirs, sr)
@@ -358,6 +393,9 @@ func (w *walker) down(ctx context.Context, remote string, ref *dirRef, depth int
 // listing gave (size, last_modified: no second round trip to stat it),
 // to name in ref's directory.
 func (w *walker) plan(child string, ref *dirRef, name string, e proxy.Model) {
+	if !w.o.Overwrite && existingFile(ref.d, name) {
+		w.exists = append(w.exists, ref.d.Join(name))
+	}
 	ref.hold()
 	if e.Size > 0 {
 		w.bytes += e.Size

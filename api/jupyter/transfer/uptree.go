@@ -26,11 +26,11 @@ import (
 //
 //   - a file goes to dst, or into dst under its own name when dst ends in
 //     "/" (dstDir) or is an existing directory;
-//   - a directory (Recursive) is copied AS dst: dst is created when
-//     missing (its parent must exist) and merged into when present, files
-//     overwritten. Repeating the command changes nothing more; it never
-//     nests src inside dst. A trailing slash on either side does not
-//     change this.
+//   - a directory (Recursive) goes into dst under its own name when dst
+//     is an existing directory (dst/NAME, merged into when present, files
+//     overwritten), as cp, scp and docker cp do; when dst does not exist
+//     it is created AS dst (its parent must exist). A trailing slash on
+//     either side does not change this.
 //
 // Hidden entries below a directory source (names starting with ".",
 // which Jupyter's contents API refuses to create) are skipped with
@@ -67,6 +67,9 @@ func (c *Copier) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 	}
 	if !o.Recursive {
 		return &proxy.Error{Op: "upload", Runtime: c.id, Path: dst, Kind: proxy.ErrLocal, Message: src + " is a directory (use -r)"}
+	}
+	if dst, err = c.uploadDirDest(ctx, src, dst); err != nil {
+		return err
 	}
 	if err := proxy.Creatable(c.id, dst); err != nil {
 		return err

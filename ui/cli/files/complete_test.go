@@ -54,3 +54,28 @@ func TestCompletionDropsNamesTermtextWouldChange(t *testing.T) {
 		t.Fatalf("completion offered %q, want only %q", got, want)
 	}
 }
+
+// A relative remote path completes in /content, as cp, ls and rm read it:
+// "rt-files:pl" offers /content's plain.txt, written as typed (relative),
+// not the runtime root's entries.
+func TestCompletionOfARelativePathListsContent(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]any{"name": "content", "path": "content", "type": "directory", "size": nil,
+		"last_modified": "2026-11-29T18:00:00.000000Z", "created": "2026-11-29T18:00:00.000000Z", "writable": true,
+		"mimetype": nil, "format": "json", "content": []any{map[string]any{"name": "plain.txt", "path": "content/plain.txt",
+			"type": "file", "size": 1, "last_modified": "2026-11-29T18:00:00.000000Z", "created": "2026-11-29T18:00:00.000000Z",
+			"writable": true, "mimetype": nil, "format": nil, "content": nil}}})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet, PathPrefix: "api/contents/content",
+		Status: 200, ContentType: "application/json", Body: string(body), Times: -1})
+	g := e.Globals()
+	g.Settings = &config.Settings{}
+	cmd := &cobra.Command{}
+	cmd.SetContext(context.Background())
+	got, _ := completeRemote(cmd, g, "rt-files:pl", false)
+	if want := []string{"rt-files:plain.txt"}; !slices.Equal(got, want) {
+		t.Fatalf("completion of rt-files:pl offered %q, want %q", got, want)
+	}
+}

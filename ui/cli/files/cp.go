@@ -22,19 +22,21 @@ import (
 
 func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	v := newVerb(g, s, "cp")
-	var recursive, followLinks bool
+	var recursive, followLinks, force bool
 	var jobs int
 	cmd := &cobra.Command{
 		Use:   "cp SRC DST",
 		Short: "Copy files to or from a runtime (RUNTIME:PATH on one side)",
 		Long: "cp copies a file (or a directory with -r) between this machine and a runtime, through the\n" +
 			"runtime's Jupyter server. One side is RUNTIME:PATH, as in kubectl cp: RUNTIME is the id (rt-abc),\n" +
-			"runtimes/rt-abc or a unique prefix, PATH absolute on the runtime with or without its leading slash. An argument\n" +
+			"runtimes/rt-abc or a unique prefix. PATH is absolute on the runtime when it starts with /, else\n" +
+			"relative to /content (rt-abc:data.csv is /content/data.csv; rt-abc: alone is /content). An argument\n" +
 			"that exists locally, or starts with ./ ../ / or a drive letter, is local.\n\n" +
-			"Destination rule (the same both ways): a file goes to DST, or into DST under its own name when\n" +
-			"DST ends in / or is an existing directory; a directory (-r) is copied AS DST, created when\n" +
-			"missing (its parent must exist) and merged into when present. Running the same command twice\n" +
-			"never nests (no proj/proj). Below a local destination nothing is written through a symbolic\n" +
+			"Destination rule (the same both ways, as cp and scp): a file or directory (-r) copied into an\n" +
+			"existing directory lands below it under its own name (cp -r RT:proj ./results/ makes\n" +
+			"results/proj); a DST that does not exist becomes the copy (its parent must exist). A local file\n" +
+			"is never replaced unless -f: a download that would replace one refuses before writing anything,\n" +
+			"naming it. Remote files are replaced as cp replaces them. Below a local destination nothing is written through a symbolic\n" +
 			"link: such an entry is refused in one line naming it, the rest is copied, and cp exits 1.\n\n" +
 			"An upload that fits one request (under 50 MB) is PUT onto NAME; a larger one goes in chunks to\n" +
 			"NAME.colabdash-part, is checked by size and renamed into place (a proxy's 413 makes the pieces\n" +
@@ -58,9 +60,10 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"runtime gone, the network down) starts no other file.\n\n" +
 			"A progress bar (files and bytes, rate, ETA) is drawn on stderr when it is a terminal; each file copied is\n" +
 			"one line on stdout; --json prints only a final summary on stdout.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
-		Example: "  colabdash cp ./data.csv rt-abc:/content/\n" +
-			"  colabdash cp rt-abc:/content/model.pt .\n" +
-			"  colabdash cp -r ./proj rt-abc:/content/proj\n" +
+		Example: "  colabdash cp ./data.csv rt-abc:\n" +
+			"  colabdash cp rt-abc:model.pt .\n" +
+			"  colabdash cp -f rt-abc:/content/model.pt ./model.pt\n" +
+			"  colabdash cp -r ./proj rt-abc:\n" +
 			"  colabdash cp -r rt-abc:/content/outputs ./outputs --json",
 		Args: cobra.ExactArgs(2),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -122,39 +125,45 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return err
 			}
 			defer rf.conn.Close()
-			if srcDir && jupyter.Creatable(rf.id(), dst.Path) != nil {
-				return v.topLevelDir(rf, args[0], src.Path, dst.Path)
-			}
-			return v.runCopy(ctx, rf, src, dst, jupyter.CopyOptions{Recursive: recursive, Jobs: jobs, FollowLinks: followLinks})
+			opts := jupyter.CopyOptions{Recursive: recursive, Jobs: jobs, FollowLinks: followLinks, Overwrite: force}
+			return v.runCopy(ctx, rf, src, dst, opts, func(err error) *kit.ExitError {
+				// Where a directory lands is known once the runtime said
+				// whether DST exists: a top-level one is refused there.
+				var je *jupyter.Error
+				if srcDir && errors.As(err, &je) && errors.Is(err, jupyter.ErrTopLevel) {
+					return v.topLevelDir(rf, args[0], src.Path, je.Path)
+				}
+				return nil
+			})
 		}, func(env kit.Envelope) any { return CopySummary{Envelope: env, Files: []CopiedFile{}} }),
 	}
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
+	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace local files that exist (a download refuses otherwise, before writing anything)")
 	cmd.Flags().BoolVarP(&followLinks, "dereference", "L", false, "follow symbolic links: cp -r up, also those that lead out of the source directory; cp -r down, every link on the runtime (by default skipped)")
 	cmd.Flags().IntVar(&jobs, "jobs", jupyter.DefaultJobs, fmt.Sprintf("files moved at once by cp -r (1 to %d)", jupyter.MaxJobs))
 	v.JSONFlags(cmd, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
 	return cmd
 }
 
-// topLevelDir refuses cp -r DIR to the runtime's root or a top-level
-// directory (RUNTIME:/content/, RUNTIME:, RUNTIME:/proj): a directory is
-// copied AS DST, and nothing is created or merged there (jupyter.Creatable:
-// colabdash could not remove it). The transfer's own refusal said "copy
-// into /content/", which is what cp -r DIR RUNTIME:/content/ had done;
-// this line names the command that copies DIR into
-// /content under its own name, typed as the user typed it (typed).
+// topLevelDir words the refusal of cp -r DIR where it would create or
+// merge into a top-level directory (RUNTIME:/ gives /DIR,
+// RUNTIME:/proj a missing /proj): nothing is created or merged there
+// (jupyter.Creatable: colabdash could not remove it). This line names
+// the command that copies DIR into /content under its own name, typed as
+// the user typed it (typed).
 func (v *verb) topLevelDir(rf *runtimeFiles, typed, dir, dst string) *kit.ExitError {
 	msg := "upload " + jupyter.Where(rf.id(), dst) + ": refusing to copy a directory as the runtime's root or a top-level directory " +
-		"(cp -r copies a directory AS DST; colabdash could not remove it)"
+		"(colabdash could not remove it)"
 	name := filepath.Base(dir)
 	if abs, err := filepath.Abs(dir); err == nil {
 		name = filepath.Base(abs)
 	}
 	if id := rf.rt.ID(); kit.PasteID(id) && name != string(filepath.Separator) && !strings.HasPrefix(name, ".") {
-		if line, ok := v.G.CommandLine("cp", "-r", typed, id+":/content/"+name); ok {
+		if line, ok := v.G.CommandLine("cp", "-r", typed, id+":/content/"); ok {
 			return &kit.ExitError{Code: kit.ExitUsage, Msg: msg + "; to copy it into /content, run: " + line}
 		}
 	}
-	return &kit.ExitError{Code: kit.ExitUsage, Msg: msg + "; copy it into a directory of its own under /content (RUNTIME:/content/NAME)"}
+	return &kit.ExitError{Code: kit.ExitUsage, Msg: msg + "; copy it into /content (RUNTIME:/content/)"}
 }
 
 // CopySummary is `cp --json`'s output: always one object, ok false with
@@ -170,7 +179,9 @@ type CopySummary struct {
 // run's downloads share).
 type CopiedFile = kit.CopiedFile
 
-func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, opts jupyter.CopyOptions) error {
+// runCopy runs the copy; refine, when it returns non-nil for the copy's
+// error, words that error instead of FileError.
+func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.Location, opts jupyter.CopyOptions, refine func(error) *kit.ExitError) error {
 	tty := v.S.ErrTTY
 	width := 80
 	if f, ok := kit.File(v.S.Err); ok && tty {
@@ -228,7 +239,12 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 	sum.OK = err == nil
 	var ee *kit.ExitError
 	if err != nil {
-		ee = FileError(err, rf)
+		if ee = refine(err); ee == nil {
+			ee = FileError(err, rf)
+		}
+		if errors.Is(err, jupyter.ErrLocalExists) {
+			ee.Msg += " (-f/--force replaces)"
+		}
 		sum.Envelope = kit.Failure(ee, v.Red())
 	}
 	if v.AsJSON {

@@ -206,7 +206,7 @@ func completeRemote(cmd *cobra.Command, g *kit.Globals, toComplete string, dirsO
 		return nil, none
 	}
 	dir, prefix := path.Split(p)
-	m, err := jc.List(ctx, dir)
+	m, err := jc.List(ctx, jupyter.ResolvePath(dir)) // "rt-abc:sa" completes in /content, as cp reads it
 	if err != nil {
 		return nil, none
 	}

@@ -20,10 +20,11 @@ func lsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "List a directory (or show a file) on a runtime",
 		Long: "ls lists a directory on a runtime through its Jupyter server (the runtime proxy): size, time\n" +
 			"modified and name, directories ending in \"/\". RUNTIME is the id (rt-abc), runtimes/rt-abc or a unique prefix;\n" +
-			"PATH is absolute on the runtime (/ is its root, holding content/), with or without its leading\n" +
-			"slash, and defaults to /content when RUNTIME: has none. --json names paths absolute (\"/content/x\").\n" +
+			"PATH is absolute on the runtime when it starts with / (/ is its root, holding content/), else relative\n" +
+			"to /content (rt-abc:sample_data is /content/sample_data), and is /content when RUNTIME: has none.\n" +
+			"--json names paths absolute (\"/content/x\").\n" +
 			"Hidden names (starting with \".\") are not listed by Jupyter.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
-		Example: "  colabdash ls rt-abc\n  colabdash ls rt-abc:/content/sample_data\n  colabdash ls rt-abc:content --json",
+		Example: "  colabdash ls rt-abc\n  colabdash ls rt-abc:sample_data\n  colabdash ls rt-abc:/etc --json",
 		Args:    cobra.ExactArgs(1),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {

@@ -23,7 +23,7 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"itself, never what it points to, and nothing outside the path named is touched. A server that\n" +
 			"deletes only empty directories (its trash off, or the directory on another disk) gets a refusal\n" +
 			"and nothing is removed: through it colabdash cannot tell a link from a directory. Removing asks\n" +
-			"for no confirmation.\n\n" +
+			"for no confirmation. PATH is read as by ls and cp: relative to /content unless it starts with /.\n\n" +
 			"A stock Jupyter server moves what it deletes to its trash (~/.local/share/Trash), where it still\n" +
 			"uses the runtime's disk. --purge also empties that trash, through execute_code, after asking\n" +
 			"(only y confirms; without a terminal pass --yes); \"rm --purge RUNTIME\" only empties it.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,

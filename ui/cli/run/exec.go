@@ -172,8 +172,8 @@ func (rs *runState) copyOptions(remoteDst bool) jupyter.CopyOptions {
 		}}
 }
 
-// uploads copies each --upload into /content (a directory as
-// /content/NAME).
+// uploads copies each --upload into /content (a directory into
+// /content/NAME, by cp's rule).
 func (rs *runState) uploads(paths []string) error {
 	jc, err := rs.files(rs.ctx)
 	if err != nil {
@@ -181,14 +181,12 @@ func (rs *runState) uploads(paths []string) error {
 	}
 	for _, p := range paths {
 		local := filepath.Clean(kit.ExpandHome(p))
-		st, err := os.Stat(local)
-		if err != nil {
+		if _, err := os.Stat(local); err != nil {
 			return &kit.ExitError{Code: kit.ExitUsage, Msg: "--upload " + termtext.Cut(p, 200) + ": " + err.Error()}
 		}
+		// Into /content, a directory under its own name (merged into
+		// /content/NAME when that exists), as cp -r DIR RUNTIME: does.
 		dst, dir := "content/", true
-		if st.IsDir() {
-			dst, dir = "content/"+filepath.Base(local), false
-		}
 		if err := jc.UploadPath(rs.ctx, local, dst, dir, rs.copyOptions(true)); err != nil {
 			return kit.FileError(err, nil)
 		}
@@ -211,7 +209,9 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 	}
 	var first *kit.ExitError
 	for _, d := range dls {
-		err := jc.DownloadPath(rs.ctx, d.remote, d.local, d.dir, rs.copyOptions(false))
+		opts := rs.copyOptions(false)
+		opts.Overwrite = d.force // without it, checked before the run and refused again here
+		err := jc.DownloadPath(rs.ctx, d.remote, d.local, d.dir, opts)
 		if err == nil {
 			continue
 		}

@@ -3,12 +3,14 @@ package run
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/cli/kit"
@@ -27,6 +29,7 @@ type runOptions struct {
 	spec, runtime string
 	keep, reap    bool
 	yes           bool // --yes: run --reap deletes without asking
+	force         bool // --force: a --download replaces local files
 	uploads       []string
 	downloads     []string
 	timeout       time.Duration
@@ -49,6 +52,7 @@ type runJob struct {
 type runDownload struct {
 	remote, local string
 	dir           bool
+	force         bool // --force: replace local files
 }
 
 // runHelp is run's Long help: one raw string (its lines as printed),
@@ -126,6 +130,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.BoolVar(&o.keep, "keep", false, "keep the runtime --spec created (except after --timeout)")
 	f.StringArrayVar(&o.uploads, "upload", nil, "copy this local file or directory to /content before the run (repeatable)")
 	f.StringArrayVar(&o.downloads, "download", nil, "RUNTIME_PATH[:LOCAL]: copy back after the run (repeatable)")
+	f.BoolVarP(&o.force, "force", "f", false, "with --download: replace local files that exist (else refused before the run starts)")
 	kit.DurationVar(f, &o.timeout, "timeout", 0, false, "end the run after this long (from the start, creation included) and delete the runtime; 0: no limit")
 	f.StringVar(&o.output, "notebook-out", "", "where the executed notebook goes (default NAME.out.ipynb beside it)")
 	// The old name, before -o/--output came to mean a format as in kubectl.
@@ -211,22 +216,25 @@ func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []runDow
 		if err != nil {
 			return nil, nil, err
 		}
+		if dl.force = o.force; !dl.force {
+			if err := dl.checkLocal(d); err != nil {
+				return nil, nil, err
+			}
+		}
 		dls = append(dls, dl)
 	}
 	return j, dls, nil
 }
 
 // parseDownload reads RUNTIME_PATH[:LOCAL]: a relative RUNTIME_PATH is
-// under /content; LOCAL (default ".") is a directory when it exists as
+// under /content (jupyter.ResolvePath, the rule of every verb); LOCAL (default ".") is a directory when it exists as
 // one or ends in "/".
 func parseDownload(arg string) (runDownload, error) {
 	remote, local, _ := strings.Cut(arg, ":")
 	if strings.TrimSpace(remote) == "" {
 		return runDownload{}, &kit.ExitError{Code: kit.ExitUsage, Msg: "--download " + termtext.Cut(arg, 200) + ": no RUNTIME_PATH (e.g. --download outputs/model.pt:./model.pt)"}
 	}
-	if !strings.HasPrefix(remote, "/") {
-		remote = "/content/" + remote
-	}
+	remote = "/" + jupyter.ResolvePath(remote) // relative to /content, never above /
 	if local == "" {
 		local = "."
 	}
@@ -234,6 +242,23 @@ func parseDownload(arg string) (runDownload, error) {
 	st, err := os.Stat(local)
 	dir := strings.HasSuffix(local, "/") || (err == nil && st.IsDir())
 	return runDownload{remote: remote, local: local, dir: dir}, nil
+}
+
+// checkLocal refuses, before the run, a --download (typed as arg) whose
+// local landing place already exists: LOCAL, or LOCAL/NAME when LOCAL is
+// a directory (a directory copied there goes below it under its name).
+// Refused after the run instead, the results would be left on a runtime
+// run may delete; --force lets the download replace local files.
+func (d runDownload) checkLocal(arg string) error {
+	target := d.local
+	if d.dir {
+		target = filepath.Join(d.local, path.Base(d.remote))
+	}
+	if _, err := os.Lstat(target); err != nil {
+		return nil
+	}
+	return &kit.ExitError{Code: kit.ExitUsage, Msg: "--download " + termtext.Cut(arg, 200) + ": " + termtext.Cut(target, 200) +
+		" exists and would be replaced after the run; nothing started (--force replaces local files)"}
 }
 
 // checkOutputPath refuses an executed-notebook destination that is a

@@ -54,6 +54,10 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"--spec", "CPU", "--notebook-out", filepath.Join(dir, "no", "o.ipynb"), nb}, "its directory does not exist"},
 		{[]string{"--spec", "CPU", "--upload", filepath.Join(dir, "none.csv"), py}, "--upload " + filepath.Join(dir, "none.csv") + ": "},
 		{[]string{"--spec", "CPU", "--download", ":here", py}, "no RUNTIME_PATH"},
+		// A --download that would replace a local file is refused before
+		// anything is created (after the run the runtime may be gone).
+		{[]string{"--spec", "CPU", "--download", "job.py:" + dir, py}, "--download job.py:" + dir + ": " + py + " exists and would be replaced after the run; nothing started (--force replaces local files)"},
+		{[]string{"--spec", "CPU", "--download", "out/x:" + py, py}, py + " exists and would be replaced"},
 		{[]string{"--spec", "NOT/A/SPEC/AT/ALL", py}, ""},
 	} {
 		r := e.Run(Command, c.args...)
@@ -75,6 +79,9 @@ func TestParseDownload(t *testing.T) {
 		"/tmp/x.bin:" + dir:          {remote: "/tmp/x.bin", local: dir, dir: true},
 		"out/m.pt:" + dir + "/m2.pt": {remote: "/content/out/m.pt", local: dir + "/m2.pt"},
 		"out/m.pt:" + dir + "/new/":  {remote: "/content/out/m.pt", local: dir + "/new/", dir: true},
+		// ".." is resolved as every verb resolves it, never above /.
+		"out/../../etc/x:" + dir: {remote: "/etc/x", local: dir, dir: true},
+		"../../../x:" + dir:      {remote: "/x", local: dir, dir: true},
 	} {
 		if got, err := parseDownload(in); err != nil || got != want {
 			t.Errorf("parseDownload(%q) = %+v, %v; want %+v", in, got, err, want)
