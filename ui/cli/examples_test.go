@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,13 +48,41 @@ func TestDocExamplesRun(t *testing.T) {
 			}
 			ran++
 			t.Run(filepath.Base(page)+"#"+strconv.Itoa(i+1), func(t *testing.T) {
-				runExample(t, binDir, script.String())
+				runExample(t, binDir, freePorts(t, script.String()))
 			})
 		}
 	}
 	if ran < 2 {
 		t.Fatalf("%d runnable examples found; README's tour and docs/scripting.md's emulator example are marked", ran)
 	}
+}
+
+// loopbackPort is a fixed loopback port an example names (README's
+// emulator listens on 127.0.0.1:8089, which reads better than :0).
+var loopbackPort = regexp.MustCompile(`127\.0\.0\.1:([0-9]{2,5})\b`)
+
+// freePorts gives each fixed loopback port script names a port that was
+// free a moment ago, the same one wherever the script repeats it: an
+// example run beside another program (or another copy of this suite)
+// listening on the documented port is not a failure of the example.
+func freePorts(t *testing.T, script string) string {
+	t.Helper()
+	chosen := map[string]string{}
+	return loopbackPort.ReplaceAllStringFunc(script, func(addr string) string {
+		port := loopbackPort.FindStringSubmatch(addr)[1]
+		if port == "0" {
+			return addr
+		}
+		if _, ok := chosen[port]; !ok {
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			chosen[port] = strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+			_ = l.Close()
+		}
+		return "127.0.0.1:" + chosen[port]
+	})
 }
 
 // runExample runs script with bash -e in a fresh directory, HOME and
