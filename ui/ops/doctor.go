@@ -36,10 +36,10 @@ const (
 // they are untrusted text, shown through the one sanitizing and redacting
 // output path.
 type Check struct {
-	Name   string      `json:"name"`
-	Status CheckStatus `json:"status"`
-	Detail string      `json:"detail"`
-	Fix    string      `json:"fix,omitempty"`
+	Name   string      `json:"name" jsonschema:"what was checked, e.g. credentials, token, clock, endpoint, tools, calls, quota project, runtime, route /api/contents"`
+	Status CheckStatus `json:"status" jsonschema:"ok, warn, fail, skipped or not offered; only warn and fail keep the doctor from passing"`
+	Detail string      `json:"detail" jsonschema:"what was found, one line"`
+	Fix    string      `json:"fix,omitempty" jsonschema:"what to do, one line; only with warn and fail"`
 }
 
 // MaxClockSkew is how far this machine's clock may be from the server's

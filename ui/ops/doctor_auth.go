@@ -58,7 +58,7 @@ func tokenCheck(ctx context.Context, in DoctorInput) Check {
 	case known:
 		parts = append(parts, "Colab scope granted")
 	default:
-		parts = append(parts, "scopes not reported (the server's answer below tells)")
+		parts = append(parts, "scopes not listed by the token's source (the calls check shows whether the server accepts the token)")
 	}
 	now := in.Now()
 	switch {

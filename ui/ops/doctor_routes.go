@@ -85,7 +85,7 @@ func routeCheck(ctx context.Context, pc *proxy.Client, r doctorRoute) Check {
 	case err == nil:
 		c.Status, c.Detail = CheckOK, "answers ("+r.use+")"
 	case errors.As(err, &pe) && pe.Status == http.StatusNotFound && !r.required:
-		c.Status, c.Detail = CheckNotOffered, "not offered by this runtime's server ("+r.absent+"): no "+r.use
+		c.Status, c.Detail = CheckNotOffered, "not offered by this runtime's server ("+r.absent+"); what goes without it: "+r.use
 	case errors.As(err, &pe) && pe.Status == http.StatusNotFound:
 		c.Status, c.Detail = CheckFail, "not found on this runtime's server: "+r.use+" cannot work"
 		c.Fix = reportFix
