@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -70,10 +68,11 @@ func routeCheck(ctx context.Context, pc *proxy.Client, r doctorRoute) Check {
 	defer cancel()
 	var err error
 	if r.websocket {
-		var conn *websocket.Conn
-		if conn, err = pc.DialWebSocket(ctx, r.path); err == nil {
+		conn, derr := pc.DialWebSocket(ctx, r.path)
+		if derr == nil {
 			_ = conn.CloseNow()
 		}
+		err = derr
 	} else {
 		var resp *http.Response
 		if resp, err = pc.Do(ctx, &proxy.Request{Op: "doctor", Method: http.MethodGet, Path: r.path, Retry404: true}); err == nil {
