@@ -123,6 +123,10 @@ func Doctor(ctx context.Context, in DoctorInput) Findings {
 	calls, rts := callsCheck(ctx, in, ep.Status == CheckOK)
 	add(calls)
 	add(quotaCheck(in, calls))
+	if calls.Status != CheckOK {
+		add(skipped("runtime", "list_runtimes did not answer"))
+		return f
+	}
 	routes, name := routeChecks(ctx, in, rts)
 	f.Runtime = name
 	for _, c := range routes {

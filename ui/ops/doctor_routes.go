@@ -41,11 +41,7 @@ var doctorRoutes = []doctorRoute{
 // runtime, one skipped check.
 func routeChecks(ctx context.Context, in DoctorInput, rts []api.Runtime) ([]Check, string) {
 	if len(rts) == 0 {
-		why := "no runtime to check (create one with `colabdash create`, then run doctor again)"
-		if in.Svc == nil {
-			why = "no connection"
-		}
-		return []Check{skipped("runtime", why)}, ""
+		return []Check{skipped("runtime", "no runtime to check (create one with `colabdash create`, then run doctor again)")}, ""
 	}
 	name := rts[0].Name
 	jc, _, err := OpenJupyter(ctx, in.Svc, name, in.Jupyter)

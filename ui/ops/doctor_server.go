@@ -72,14 +72,22 @@ func clockVerdict(skew time.Duration) Check {
 	return c
 }
 
-// endpointCheck connects to the endpoint and says which MCP server
-// answers and the protocol version negotiated (also returned).
+// endpointCheck connects to the endpoint (a request is sent: the
+// session and tools/list) and says which MCP server answers and the
+// protocol version negotiated (also returned).
 func endpointCheck(ctx context.Context, in DoctorInput) (Check, string) {
 	const name = "endpoint"
 	if in.MCP == nil {
 		return skipped(name, "no credentials to connect with"), ""
 	}
-	info, err := in.MCP.ServerInfo(ctx)
+	// Connect sends a request (tools/list) even when the protocol of a
+	// stateless endpoint is remembered from an earlier run: the answer is
+	// today's, not the memory's.
+	err := in.MCP.Connect(ctx)
+	var info client.ServerInfo
+	if err == nil {
+		info, err = in.MCP.ServerInfo(ctx)
+	}
 	if err != nil {
 		return failed(name, err, in.Creds, "check --endpoint (or the profile's endpoint): "+api.DefaultEndpoint+" is Colab's"), ""
 	}

@@ -222,3 +222,50 @@ func TestClockVerdictBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorEndpointNotAnswering: nothing listens at the endpoint: the
+// endpoint check fails with a fix naming the endpoint setting, and the
+// checks that need its answers are skipped rather than failed again.
+func TestDoctorEndpointNotAnswering(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "p-quota")
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = srv.Close() // the port no longer answers
+	in := DoctorInput{Endpoint: ep}
+	if in.Creds, err = auth.New(context.Background(), auth.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(context.Background(), client.Options{Endpoint: ep, MaxAttempts: 1,
+		HTTPClient: &http.Client{Transport: in.Creds.Transport(client.NewTransport())}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	in.MCP, in.Svc = c, c
+	f := Doctor(context.Background(), in)
+	ec := wantStatus(t, f, "endpoint", CheckFail)
+	if !strings.Contains(ec.Fix, "--endpoint") {
+		t.Errorf("endpoint fix %q does not name --endpoint", ec.Fix)
+	}
+	wantStatus(t, f, "clock", CheckSkipped)
+	wantStatus(t, f, "tools", CheckSkipped)
+	wantStatus(t, f, "calls", CheckSkipped)
+	wantStatus(t, f, "runtime", CheckSkipped)
+	if f.Passed() {
+		t.Error("passed with no endpoint")
+	}
+}
+
+// TestDoctorWithoutARuntime: an account with no runtime passes, the
+// route checks replaced by one skipped line that says how to get one.
+func TestDoctorWithoutARuntime(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "p-quota")
+	f := doctorOn(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	wantStatus(t, f, "calls", CheckOK, "0 runtime(s)")
+	wantStatus(t, f, "runtime", CheckSkipped, "colabdash create")
+	if !f.Passed() || f.Runtime != "" {
+		t.Errorf("passed %v, runtime %q: %+v", f.Passed(), f.Runtime, f.Checks)
+	}
+}
