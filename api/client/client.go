@@ -18,6 +18,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -355,6 +356,21 @@ func (c *Client) Tools(ctx context.Context) ([]ToolInfo, error) {
 		return nil, f.err
 	}
 	return append([]ToolInfo(nil), cn.list...), nil
+}
+
+// ToolsJSON returns the tools of the server's tools/list as JSON objects
+// (name, description, inputSchema, annotations…, as the MCP SDK decoded
+// them), in the server's order, connecting first if needed. It is for a
+// bug report: descriptions and schemas are the server's text, untrusted.
+func (c *Client) ToolsJSON(ctx context.Context) ([]json.RawMessage, error) {
+	cn, err := c.getConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if f := c.waitTools(ctx, cn); f != nil {
+		return nil, f.err
+	}
+	return append([]json.RawMessage(nil), cn.raw...), nil
 }
 
 // ServerInfo returns what the server said about itself, connecting first if

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"net/http/httptrace"
 	"sort"
 	"sync"
@@ -26,6 +27,7 @@ type conn struct {
 	toolsDone chan struct{}
 	tools     map[string]*toolSchema
 	list      []ToolInfo
+	raw       []json.RawMessage // each tool as listed, in the server's order
 	toolsErr  *failure
 	// initDone is closed when the initialized notification of a classic
 	// handshake has been answered (at once for a stateless session): the
@@ -429,6 +431,9 @@ func (c *Client) listTools(ctx context.Context, cn *conn) *failure {
 		}
 		if t == nil {
 			continue
+		}
+		if b, err := json.Marshal(t); err == nil {
+			cn.raw = append(cn.raw, b)
 		}
 		s := parseSchema(t.InputSchema)
 		cn.tools[t.Name] = s

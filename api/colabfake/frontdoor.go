@@ -79,6 +79,10 @@ func (p *rpcPeek) idJSON() string {
 // and HTTP-level faults, then hands the request to go-sdk's handler.
 func (d *frontDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := d.s
+	if s.opts.DateSkew != 0 {
+		// net/http keeps a Date the handler set.
+		w.Header().Set("Date", s.clock().Add(s.opts.DateSkew).UTC().Format(http.TimeFormat))
+	}
 	if !d.admit(w, r) {
 		return
 	}

@@ -108,6 +108,21 @@ type Options struct {
 	// LegacySessionIDSchema publishes create_session's optional id as
 	// "session_id" (the older doc text) instead of "sessionId".
 	LegacySessionIDSchema bool
+	// OmitTools leaves these tools (api.Tool… names) out of tools/list,
+	// as a server that does not offer them; calling one is then the
+	// go-sdk's "unknown tool" error.
+	OmitTools []string
+	// RenamedInputs renames top-level input-schema properties, keyed
+	// "tool.property" with the new name as value (e.g.
+	// {"get_runtime.name": "runtimeName"}): the schema declares, and
+	// requires when the old one was required, the new name only, and a
+	// call sending the old name fails input validation, as a server whose
+	// schema changed under the client would answer.
+	RenamedInputs map[string]string
+	// DateSkew moves the Date header of every MCP endpoint reply this far
+	// from the emulator's clock (a server whose clock, or this machine's,
+	// is wrong); zero leaves net/http's own Date.
+	DateSkew time.Duration
 	// NoAllowMissing leaves "allowMissing" out of delete_runtime's input
 	// schema (doc variant without it); a client sending it then fails input
 	// validation.

@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -156,6 +158,25 @@ func inputSchema[T any](drop ...string) *jsonschema.Schema {
 	return sc
 }
 
+// renameInputs renames the properties of tool's input schema sc that
+// Options.RenamedInputs names ("tool.property" → new name), in its
+// required list too.
+func renameInputs(sc *jsonschema.Schema, tool string, renamed map[string]string) {
+	for key, to := range renamed {
+		from, ok := strings.CutPrefix(key, tool+".")
+		if !ok || sc.Properties[from] == nil {
+			continue
+		}
+		sc.Properties[to] = sc.Properties[from]
+		delete(sc.Properties, from)
+		for i, r := range sc.Required {
+			if r == from {
+				sc.Required[i] = to
+			}
+		}
+	}
+}
+
 // outputSchema infers T's schema and opens it up: proto3 JSON omits
 // default values, so no output field is required, and servers add fields,
 // so additionalProperties is left unconstrained. This also lets faults put
@@ -218,6 +239,10 @@ type handlerFunc[In any] func(ctx context.Context, in In, deadline bool) (any, *
 // per call (arguments validated, decoded, output validated), a third of
 // what the emulator allocated per tool call.
 func addTool[In any](s *Server, t *mcp.Tool, in *jsonschema.Schema, out *jsonschema.Schema, fn handlerFunc[In]) {
+	if slices.Contains(s.opts.OmitTools, t.Name) {
+		return
+	}
+	renameInputs(in, t.Name, s.opts.RenamedInputs)
 	t.InputSchema = in
 	t.OutputSchema = out
 	resolved, err := in.Resolve(nil)

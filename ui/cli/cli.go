@@ -75,6 +75,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"  colabdash                        # the dashboard on your Colab account (ADC)\n" +
 			"  colabdash --profile work         # a profile from the config file (P switches inside)\n" +
 			"  colabdash status --json          # a one-shot listing for scripts\n" +
+			"  colabdash doctor                 # check credentials, clock, endpoint, tools and routes\n" +
 			"  colabdash create --spec GPU/T4/STANDARD --wait --json   # scriptable verbs: specs, create, delete,\n" +
 			"  colabdash exec rt-abc -c 'print(6*7)'                   # sessions, session, exec, url, token\n" +
 			"  colabdash config                 # the settings in effect and the file they came from\n" +
@@ -163,7 +164,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	root.AddCommand(verbCommands(g, s)...)
 	root.AddCommand(files.Commands(g, s)...)
 	root.AddCommand(files.ShellCommand(g, s))
-	root.AddCommand(statusCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), versionCmd(g, s), manCmd())
+	root.AddCommand(statusCmd(g, s), doctorCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), versionCmd(g, s), manCmd())
 	strictCompletion(root)
 	return root
 }

@@ -188,6 +188,7 @@ func TestEveryVerbEveryFormatRedacted(t *testing.T) {
 		"shell":         {[]string{"shell", "rt-red"}, nil, "terminal", false},
 		"config":        {[]string{"config"}, nil, "", false},
 		"version":       {[]string{"version"}, nil, "colabdash", false},
+		"doctor":        {[]string{"doctor"}, proxyEcho("", http.StatusInternalServerError), "internal error", false},
 	}
 	// Not run here: the emulator serves until stopped (it talks to no
 	// Colab), and completion prints shell code.

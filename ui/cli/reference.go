@@ -64,6 +64,7 @@ var jsonDocs = map[string]reflect.Type{
 	"rm":            reflect.TypeFor[files.RmReport](),
 	"run":           reflect.TypeFor[runcmd.Report](), // run --reap --json prints delete's
 	"version":       reflect.TypeFor[VersionReport](),
+	"doctor":        reflect.TypeFor[DoctorReport](),
 }
 
 // referenceFiles returns every generated reference file: its path

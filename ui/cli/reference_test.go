@@ -135,6 +135,8 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{"delete", []string{"delete", "rt-cpudemo4qx"}}, // not confirmed: no terminal, no --yes
 		{"delete", []string{"delete", "--yes", "rt-cpudemo4qx", "rt-gone"}},
 		{"version", []string{"version"}},
+		{"doctor", []string{"doctor"}},
+		{"doctor", []string{"doctor", "extra"}},   // a usage error: the envelope alone
 		{"version", []string{"version", "extra"}}, // a usage error: the envelope alone
 	}
 	tested := map[string]bool{}

@@ -23,6 +23,10 @@
 //     time means "not offered" for the resources (asked again after
 //     monitor.NotOfferedRecheck) and a failure for the kernels
 //     (Persisting). A route a runtime lacks never becomes a renewal loop.
+//   - Doctor: the checks of `colabdash doctor` (credentials, token,
+//     clock, endpoint, tools, a read call, quota project, a runtime's
+//     proxy routes) as Findings, each Check with its status, detail and
+//     fix; the CLI words them, and the dashboard could show the same.
 //   - LastSpec, StateDir and WriteStateFile: the state directory and the
 //     last-used runtimeSpec, written through api/safefile.WriteAtomic.
 //

@@ -46,7 +46,10 @@ type Connection struct {
 	Endpoint string            // the MCP endpoint URL
 	Account  string            // the account as the header shows it
 	Creds    *auth.Credentials // nil in demo mode
-	Close    func()            // releases the service (and the demo emulator)
+	// MCP is the client under Svc (not logged), for what only it offers:
+	// the server's tools and protocol (doctor).
+	MCP   *client.Client
+	Close func() // releases the service (and the demo emulator)
 }
 
 // Connect wires credentials and the MCP client, or, with --demo, an
@@ -101,7 +104,7 @@ func ConnectProfile(ctx context.Context, p config.Profile, from AuthOrigin, lg L
 	if err != nil {
 		return nil, &ExitError{Code: ExitUsage, Msg: err.Error()}
 	}
-	return owned(&Connection{Svc: api.LoggingService(c, lg.Log, lg.Red), Endpoint: lg.Red.Redact(p.Endpoint), Account: creds.Describe(), Creds: creds, Close: func() { c.Close() }}), nil
+	return owned(&Connection{Svc: api.LoggingService(c, lg.Log, lg.Red), Endpoint: lg.Red.Redact(p.Endpoint), Account: creds.Describe(), Creds: creds, MCP: c, Close: func() { c.Close() }}), nil
 }
 
 // ConnectDemo starts the emulator on a loopback port and connects to it
@@ -117,7 +120,7 @@ func ConnectDemo(ctx context.Context, lg Logs) (*Connection, error) {
 		srv.Close()
 		return nil, &ExitError{Code: ExitFailure, Msg: err.Error()}
 	}
-	return owned(&Connection{Svc: api.LoggingService(c, lg.Log, lg.Red), Endpoint: endpoint, Account: "embedded emulator", Close: func() { c.Close(); srv.Close() }}), nil
+	return owned(&Connection{Svc: api.LoggingService(c, lg.Log, lg.Red), Endpoint: endpoint, Account: "embedded emulator", MCP: c, Close: func() { c.Close(); srv.Close() }}), nil
 }
 
 // demoHTTPClient sends the fixed bearer token the emulator expects

@@ -57,7 +57,7 @@ type ExitCodeRow struct {
 // row of 130 stands for every 128 + signal.
 var ExitCodes = []ExitCodeRow{
 	{ExitOK, "ok", "ok"},
-	{ExitFailure, "failed", "what was asked ran and failed: the code raised (exec, run), a failed cell, a local file error, a corrupt copy, a confirmation not given, a busy port"},
+	{ExitFailure, "failed", "what was asked ran and failed: the code raised (exec, run), a failed cell, a local file error, a corrupt copy, a confirmation not given, a busy port, a doctor check that failed or warned"},
 	{ExitUsage, "usage", "wrong flags or arguments, a bad --jq expression, an ambiguous prefix, a confirmation needed without a terminal"},
 	{ExitCredential, "credentials", "credentials or permission"},
 	{ExitAPI, "network", "network or server: unreachable, server errors, an outcome unknown after a lost connection"},

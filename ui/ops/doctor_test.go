@@ -1,0 +1,271 @@
+package ops
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/auth"
+	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
+)
+
+// doctorEnv is a HOME and GOOGLE_APPLICATION_CREDENTIALS made by the test:
+// an authorized_user file whose token_uri is a loopback token endpoint
+// that grants scope.
+func doctorEnv(t *testing.T, scope, quota string) string {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"access_token":"ya29.doctor-minted","token_type":"Bearer","expires_in":3600,"scope":%q}`, scope)
+	}))
+	t.Cleanup(ts.Close)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLOUDSDK_CONFIG", "")
+	t.Setenv("GOOGLE_CLOUD_QUOTA_PROJECT", "")
+	t.Setenv("GCE_METADATA_HOST", "")
+	adc := map[string]string{"type": "authorized_user", "client_id": "cid.apps.googleusercontent.com",
+		"client_secret": "SECRET-doctor-client", "refresh_token": "1//SECRET-doctor-refresh", "token_uri": ts.URL + "/token"}
+	if quota != "" {
+		adc["quota_project_id"] = quota
+	}
+	b, _ := json.Marshal(adc)
+	path := filepath.Join(home, "adc.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", path)
+	return path
+}
+
+// doctorOn runs Doctor against a new emulator started with o, with the
+// credentials of the environment (doctorEnv).
+func doctorOn(t *testing.T, o colabfake.Options) Findings {
+	t.Helper()
+	if o.Seed == "" {
+		o.Seed = colabfake.SeedDemo
+	}
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	red := &api.Redactor{}
+	in := DoctorInput{Endpoint: ep, Jupyter: JupyterOptions{Redactor: red}}
+	in.Creds, in.CredsErr = auth.New(context.Background(), auth.Options{Redactor: red})
+	if in.CredsErr == nil {
+		c, err := client.New(context.Background(), client.Options{Endpoint: ep, Redactor: red,
+			HTTPClient: &http.Client{Transport: in.Creds.Transport(client.NewTransport())}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.Close() })
+		in.MCP, in.Svc = c, c
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return Doctor(ctx, in)
+}
+
+// check returns the check named name, failing the test when there is none.
+func check(t *testing.T, f Findings, name string) Check {
+	t.Helper()
+	for _, c := range f.Checks {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no check %q in %+v", name, f.Checks)
+	return Check{}
+}
+
+func wantStatus(t *testing.T, f Findings, name string, want CheckStatus, detail ...string) Check {
+	t.Helper()
+	c := check(t, f, name)
+	if c.Status != want {
+		t.Errorf("%s: %s (%s; fix %q), want %s", name, c.Status, c.Detail, c.Fix, want)
+	}
+	for _, d := range detail {
+		if !strings.Contains(c.Detail, d) {
+			t.Errorf("%s: detail %q lacks %q", name, c.Detail, d)
+		}
+	}
+	if (want == CheckFail || want == CheckWarn) && c.Fix == "" {
+		t.Errorf("%s: %s without a fix line", name, want)
+	}
+	return c
+}
+
+// TestDoctorPassesOnTheEmulator: a healthy account on the full emulator
+// passes every check, with the protocol named and Colab's routes
+// answering.
+func TestDoctorPassesOnTheEmulator(t *testing.T) {
+	path := doctorEnv(t, auth.ColabScope+" "+auth.CloudPlatformScope, "my-quota-proj")
+	f := doctorOn(t, colabfake.Options{Stateless: true})
+	if !f.Passed() {
+		t.Errorf("did not pass: %+v", f.Checks)
+	}
+	wantStatus(t, f, "credentials", CheckOK, "ADC "+path, "authorized_user", "GOOGLE_APPLICATION_CREDENTIALS")
+	wantStatus(t, f, "token", CheckOK, "Colab scope granted", "expires in 1h0m0s")
+	wantStatus(t, f, "quota project", CheckOK, "my-quota-proj (from "+path+")")
+	wantStatus(t, f, "endpoint", CheckOK, "protocol 2026-07-28")
+	wantStatus(t, f, "tools", CheckOK, "10 listed")
+	wantStatus(t, f, "calls", CheckOK, "3 runtime(s)")
+	wantStatus(t, f, "route /api/contents", CheckOK)
+	wantStatus(t, f, "route /api/kernels", CheckOK)
+	wantStatus(t, f, "route /api/colab/resources", CheckOK)
+	wantStatus(t, f, "route /colab/tty", CheckOK)
+	if f.Protocol != "2026-07-28" || f.Runtime != "runtimes/rt-t4demo7k2p" || len(f.Tools) != 10 {
+		t.Errorf("protocol %q, runtime %q, %d raw tools", f.Protocol, f.Runtime, len(f.Tools))
+	}
+}
+
+// TestDoctorNamesAMissingTool: a server that does not list execute_code
+// fails the tools check, which names it.
+func TestDoctorNamesAMissingTool(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "p-quota")
+	f := doctorOn(t, colabfake.Options{OmitTools: []string{api.ToolExecuteCode}})
+	wantStatus(t, f, "tools", CheckFail, "not listed: execute_code")
+	if f.Passed() {
+		t.Error("passed with a tool missing")
+	}
+}
+
+// TestDoctorNamesARenamedInputField: a schema that renamed delete_session's
+// name fails the tools check, naming the argument colabdash sends and
+// what the server declares instead.
+func TestDoctorNamesARenamedInputField(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "p-quota")
+	f := doctorOn(t, colabfake.Options{RenamedInputs: map[string]string{api.ToolDeleteSession + ".name": "sessionName"}})
+	wantStatus(t, f, "tools", CheckFail, "delete_session does not declare name, which colabdash sends (declared: sessionName)")
+}
+
+// TestDoctorWarnsOfASkewedClock: a server Date 5 minutes ahead is a
+// warning naming the skew; 30 s is within bounds.
+func TestDoctorWarnsOfASkewedClock(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "p-quota")
+	f := doctorOn(t, colabfake.Options{DateSkew: 5 * time.Minute})
+	// Date has whole seconds: the skew is told within one.
+	c := wantStatus(t, f, "clock", CheckWarn, "behind the server's Date header")
+	if !strings.Contains(c.Detail, "4m59s") && !strings.Contains(c.Detail, "5m0s") && !strings.Contains(c.Detail, "5m1s") {
+		t.Errorf("clock detail %q does not say about 5m", c.Detail)
+	}
+	if f.Passed() {
+		t.Error("passed with a skewed clock")
+	}
+	f = doctorOn(t, colabfake.Options{DateSkew: -30 * time.Second})
+	c = wantStatus(t, f, "clock", CheckOK, "ahead of")
+	if !strings.Contains(c.Detail, "29s") && !strings.Contains(c.Detail, "30s") && !strings.Contains(c.Detail, "31s") {
+		t.Errorf("clock detail %q does not say about 30s", c.Detail)
+	}
+}
+
+// TestDoctorStockJupyterLacksColabRoutes: behind a stock jupyter-server,
+// the Jupyter routes answer and Colab's own are "not offered", which is
+// no failure of colabdash's.
+func TestDoctorStockJupyterLacksColabRoutes(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "p-quota")
+	jup := realjupyter.Require(t, realjupyter.Options{})
+	f := doctorOn(t, colabfake.Options{JupyterUpstream: jup.URL})
+	wantStatus(t, f, "route /api/contents", CheckOK)
+	wantStatus(t, f, "route /api/kernels", CheckOK)
+	wantStatus(t, f, "route /api/colab/resources", CheckNotOffered, "stock Jupyter")
+	wantStatus(t, f, "route /colab/tty", CheckNotOffered, "colabdash shell")
+	if !f.Passed() {
+		t.Errorf("a stock Jupyter failed the doctor: %+v", f.Checks)
+	}
+}
+
+// TestDoctorCredentialFailures: a GOOGLE_APPLICATION_CREDENTIALS naming a
+// missing file fails with the product's hint and skips the server
+// checks; a token without the Colab scope fails with the login command;
+// user credentials without a quota project pass when the server answers.
+func TestDoctorCredentialFailures(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "")
+	missing := filepath.Join(t.TempDir(), "gone.json")
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", missing)
+	f := doctorOn(t, colabfake.Options{})
+	c := wantStatus(t, f, "credentials", CheckFail, missing)
+	if !strings.Contains(c.Detail+c.Fix, "GOOGLE_APPLICATION_CREDENTIALS") {
+		t.Errorf("credentials: %q / %q does not name GOOGLE_APPLICATION_CREDENTIALS", c.Detail, c.Fix)
+	}
+	wantStatus(t, f, "endpoint", CheckSkipped)
+	wantStatus(t, f, "calls", CheckSkipped)
+
+	doctorEnv(t, auth.CloudPlatformScope, "")
+	f = doctorOn(t, colabfake.Options{})
+	c = wantStatus(t, f, "token", CheckFail, "lack the Colab scope", auth.CloudPlatformScope)
+	if !strings.Contains(c.Fix, auth.LoginCommand) {
+		t.Errorf("token fix %q lacks %q", c.Fix, auth.LoginCommand)
+	}
+	wantStatus(t, f, "quota project", CheckOK, "none set, and the server answered without one")
+}
+
+// TestClockVerdictBounds: the warning starts past MaxClockSkew, either way.
+func TestClockVerdictBounds(t *testing.T) {
+	for skew, want := range map[time.Duration]CheckStatus{
+		0: CheckOK, MaxClockSkew: CheckOK, -MaxClockSkew: CheckOK,
+		MaxClockSkew + time.Second: CheckWarn, -MaxClockSkew - time.Second: CheckWarn,
+	} {
+		if got := clockVerdict(skew).Status; got != want {
+			t.Errorf("clockVerdict(%v) = %s, want %s", skew, got, want)
+		}
+	}
+}
+
+// TestDoctorEndpointNotAnswering: nothing listens at the endpoint: the
+// endpoint check fails with a fix naming the endpoint setting, and the
+// checks that need its answers are skipped rather than failed again.
+func TestDoctorEndpointNotAnswering(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "p-quota")
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = srv.Close() // the port no longer answers
+	in := DoctorInput{Endpoint: ep}
+	if in.Creds, err = auth.New(context.Background(), auth.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.New(context.Background(), client.Options{Endpoint: ep, MaxAttempts: 1,
+		HTTPClient: &http.Client{Transport: in.Creds.Transport(client.NewTransport())}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	in.MCP, in.Svc = c, c
+	f := Doctor(context.Background(), in)
+	ec := wantStatus(t, f, "endpoint", CheckFail)
+	if !strings.Contains(ec.Fix, "--endpoint") {
+		t.Errorf("endpoint fix %q does not name --endpoint", ec.Fix)
+	}
+	wantStatus(t, f, "clock", CheckSkipped)
+	wantStatus(t, f, "tools", CheckSkipped)
+	wantStatus(t, f, "calls", CheckSkipped)
+	wantStatus(t, f, "runtime", CheckSkipped)
+	if f.Passed() {
+		t.Error("passed with no endpoint")
+	}
+}
+
+// TestDoctorWithoutARuntime: an account with no runtime passes, the
+// route checks replaced by one skipped line that says how to get one.
+func TestDoctorWithoutARuntime(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "p-quota")
+	f := doctorOn(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	wantStatus(t, f, "calls", CheckOK, "0 runtime(s)")
+	wantStatus(t, f, "runtime", CheckSkipped, "colabdash create")
+	if !f.Passed() || f.Runtime != "" {
+		t.Errorf("passed %v, runtime %q: %+v", f.Passed(), f.Runtime, f.Checks)
+	}
+}
