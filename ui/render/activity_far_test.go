@@ -10,7 +10,7 @@ import (
 
 // A last_activity far in the past or the future (a placeholder, a clock
 // gone wrong) is no activity time: the word has no duration (never the
-// saturated "IDLE 2562047:47"), no idle warning, nothing since; the
+// saturated "IDLE 292y171d"), no idle warning, nothing since; the
 // dashboard and top both read it from here.
 func TestActivityWordFarTimes(t *testing.T) {
 	now := mt0
