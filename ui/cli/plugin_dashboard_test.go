@@ -29,6 +29,9 @@ func TestForegroundPluginSuspendsTheDashboard(t *testing.T) {
 	s.waitOutput(t, "RUNTIMES")
 	mustContainOutput := func(want string) { t.Helper(); s.waitOutput(t, want) }
 	mustContainOutput("record") // the footer lists the plugin
+	// A key acts only on what is on screen: the first frame may still be
+	// "loading runtimes…", where J has no runtime to act on.
+	mustContainOutput("rt-cpudemo4qx")
 	if _, err := s.ptm.WriteString("J"); err != nil {
 		t.Fatal(err)
 	}
