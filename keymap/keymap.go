@@ -37,6 +37,7 @@ const (
 	ActionBack      = "back"
 	ActionHelp      = "help"
 	ActionQuit      = "quit"
+	ActionSuspend   = "suspend"
 	ActionDemo      = "demo"
 	ActionProfile   = "profile"
 	ActionEvents    = "events"
@@ -173,10 +174,13 @@ type Dashboard struct {
 	Filter  key.Binding `action:"filter"`
 	Sort    key.Binding `action:"sort"`
 	Refresh key.Binding `action:"refresh"`
-	// General: esc closes/clears, ? opens the full help, q quits.
-	Back key.Binding `action:"back"`
-	Help key.Binding `action:"help"`
-	Quit key.Binding `action:"quit"`
+	// General: esc closes/clears, ? opens the full help, q quits,
+	// ctrl+z suspends the dashboard to the shell (fg brings it back), as
+	// every full-screen terminal program does; read over every overlay.
+	Back    key.Binding `action:"back"`
+	Help    key.Binding `action:"help"`
+	Quit    key.Binding `action:"quit"`
+	Suspend key.Binding `action:"suspend"`
 	// Profile opens the profile picker; Events opens the event log.
 	Profile key.Binding `action:"profile"`
 	Events  key.Binding `action:"events"`
@@ -339,6 +343,7 @@ var defaults = map[string]def{
 	ActionBack:      {[]string{"esc"}, "back/clear", false},
 	ActionHelp:      {[]string{"?"}, "help", false},
 	ActionQuit:      {[]string{"q", "ctrl+c"}, "quit", false},
+	ActionSuspend:   {[]string{"ctrl+z"}, "suspend (fg resumes)", false},
 	ActionDemo:      {[]string{"d"}, "demo mode", false},
 	ActionProfile:   {[]string{"P"}, "switch profile", false},
 	ActionEvents:    {[]string{"L"}, "event log", false},

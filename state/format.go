@@ -5,77 +5,98 @@ import (
 	"time"
 )
 
-// maxCountdown caps what FormatCountdown shows: a bogus expireTime far in
-// the future reads "99:59:59+" instead of a giant number.
-const maxCountdown = 100*time.Hour - time.Second
+// Duration units FormatDuration writes, largest first.
+var durationUnits = [...]struct {
+	size time.Duration
+	sign byte
+}{
+	{365 * 24 * time.Hour, 'y'},
+	{24 * time.Hour, 'd'},
+	{time.Hour, 'h'},
+	{time.Minute, 'm'},
+	{time.Second, 's'},
+}
 
-// FormatCountdown renders a remaining duration as a countdown: "m:ss" under
-// an hour ("4:59", "59:59"), "h:mm:ss" from an hour ("1:00:00"). Partial
-// seconds round up, so the display reaches "0:00" only when the token has
-// actually expired. Zero or negative durations give "0:00"; durations of
-// 100 hours or more give "99:59:59+".
+// FormatDuration is the one way a duration is written for a person, as
+// k9s writes it: its two largest units, each figure with its unit beside
+// it, whole seconds (rounded down): "46s", "4m12s", "4m" (no zero second
+// unit), "59m46s", "1h12m", "2d3h", "1y35d". Under a second it is "0s";
+// a negative duration (overdue, a clock that jumped back) is written with
+// a leading "-" ("-4m12s"). Every duration, to its 292-year limit, keeps
+// its own figures: nothing saturates to a cap.
+func FormatDuration(d time.Duration) string {
+	var buf [24]byte
+	return string(AppendDuration(buf[:0], d))
+}
+
+// AppendDuration appends d, as FormatDuration writes it, to dst.
+func AppendDuration(dst []byte, d time.Duration) []byte {
+	// The magnitude as unsigned: -d of the most negative duration would
+	// overflow.
+	mag := uint64(d)
+	if d < 0 {
+		dst = append(dst, '-')
+		mag = -mag
+	}
+	written := 0
+	for _, u := range durationUnits {
+		n := mag / uint64(u.size)
+		mag %= uint64(u.size)
+		if written == 0 && n == 0 {
+			continue
+		}
+		if n > 0 {
+			dst = strconv.AppendUint(dst, n, 10)
+			dst = append(dst, u.sign)
+		}
+		if written++; written == 2 {
+			return dst
+		}
+	}
+	if written == 0 {
+		if d < 0 {
+			dst = dst[:len(dst)-1] // "-0s" says nothing more than "0s"
+		}
+		dst = append(dst, '0', 's')
+	}
+	return dst
+}
+
+// FormatCountdown is a remaining duration written by FormatDuration,
+// partial seconds rounded up so that a countdown reaches "0s" only when
+// the token has actually expired: "59m46s", "4m59s", "1h". Zero or
+// negative durations give "0s".
 func FormatCountdown(d time.Duration) string {
-	if d > maxCountdown {
-		return "99:59:59+"
+	if d <= 0 {
+		return "0s"
 	}
-	secs := int64((max(d, 0) + time.Second - 1) / time.Second)
-	h, m, s := secs/3600, (secs/60)%60, secs%60
-	buf := make([]byte, 0, 9)
-	if h > 0 {
-		buf = strconv.AppendInt(buf, h, 10)
-		buf = append(buf, ':')
-		buf = append2(buf, m)
-	} else {
-		buf = strconv.AppendInt(buf, m, 10)
+	if r := d % time.Second; r != 0 && d < maxDuration-time.Second {
+		d += time.Second - r
 	}
-	buf = append(buf, ':')
-	buf = append2(buf, s)
-	return string(buf)
+	return FormatDuration(d)
 }
 
-func append2(b []byte, v int64) []byte {
-	if v < 10 {
-		b = append(b, '0')
+// maxDuration is the longest time.Duration.
+const maxDuration = time.Duration(1<<63 - 1)
+
+// FormatMinutes is d written by FormatDuration to the minute, for a figure
+// that is minutes-precise (a kernel's idle time): "4m", "1h12m"; "0m"
+// under a minute or negative.
+func FormatMinutes(d time.Duration) string {
+	if d < time.Minute {
+		return "0m"
 	}
-	return strconv.AppendInt(b, v, 10)
+	return FormatDuration(d.Truncate(time.Minute))
 }
 
-// FormatAgo renders how long ago something happened, rounded down to the
-// largest whole unit: "just now" (under a second, or in the future after a
-// clock jump back), "12s ago", "3m ago", "2h ago", "4d ago".
+// FormatAgo renders how long ago something happened with FormatDuration:
+// "just now" (under a second, or in the future after a clock jump back),
+// "12s ago", "3m5s ago", "2h ago", "4d2h ago".
 func FormatAgo(d time.Duration) string {
-	// (if, not a tagless switch: mutation tools see the conditions of
-	// an if as covered, those of switch cases never.)
 	if d < time.Second {
 		return "just now"
 	}
-	if d < time.Minute {
-		return strconv.Itoa(int(d/time.Second)) + "s ago"
-	}
-	if d < time.Hour {
-		return strconv.Itoa(int(d/time.Minute)) + "m ago"
-	}
-	if d < 48*time.Hour {
-		return strconv.Itoa(int(d/time.Hour)) + "h ago"
-	}
-	return strconv.Itoa(int(d/(24*time.Hour))) + "d ago"
-}
-
-// FormatAge renders a duration in its largest whole unit, compact, for a
-// narrow column: "45s", "3m", "2h", "4d" ("0s" for anything under a
-// second or negative).
-func FormatAge(d time.Duration) string {
-	// (if, not a tagless switch: see FormatAgo.)
-	if d < time.Minute {
-		return strconv.Itoa(int(max(d, 0)/time.Second)) + "s"
-	}
-	if d < time.Hour {
-		return strconv.Itoa(int(d/time.Minute)) + "m"
-	}
-	if d < 48*time.Hour {
-		return strconv.Itoa(int(d/time.Hour)) + "h"
-	}
-	return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	return FormatDuration(d) + " ago"
 }
 
 // MaskToken hides a proxy token entirely for display: it returns

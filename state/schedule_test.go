@@ -229,7 +229,7 @@ func TestRenewalErrorsBackOffNeverBelowFloor(t *testing.T) {
 func TestNotExtendedError(t *testing.T) {
 	rn := NewRenewals(0)
 	_, failed, err := rn.Done("r", st0, st0.Add(time.Minute), st0.Add(time.Minute), nil)
-	if !failed || !errors.Is(err, ErrNotExtended) || err.Error() != "renewal did not extend the token (next try in 0:30)" {
+	if !failed || !errors.Is(err, ErrNotExtended) || err.Error() != "renewal did not extend the token (next try in 30s)" {
 		t.Fatalf("failed %v, err %v", failed, err)
 	}
 	if rn.RetryIn("r", st0.Add(10*time.Second)) != 20*time.Second {

@@ -26,24 +26,50 @@ var (
 	tpu = api.RuntimeSpecKey{Variant: api.VariantTPU, Accelerator: "V6E1", Shape: api.ShapeHighMem}
 )
 
-func TestFormatCountdown(t *testing.T) {
+// Every duration a person reads is written one way, as k9s writes it:
+// the two largest units, a unit beside every figure.
+func TestFormatDurationTwoLargestUnits(t *testing.T) {
 	for _, tc := range []struct {
 		d    time.Duration
 		want string
 	}{
-		{0, "0:00"},
-		{-5 * time.Second, "0:00"},
-		{-1000 * time.Hour, "0:00"},
-		{1, "0:01"}, // partial second rounds up: 0:00 only once expired
-		{time.Second, "0:01"},
-		{59*time.Second + 500*time.Millisecond, "1:00"},
-		{4*time.Minute + 59*time.Second, "4:59"},
-		{59*time.Minute + 59*time.Second, "59:59"},
-		{time.Hour, "1:00:00"},
-		{time.Hour + 2*time.Minute + 3*time.Second, "1:02:03"},
-		{99*time.Hour + 59*time.Minute + 59*time.Second, "99:59:59"},
-		{100 * time.Hour, "99:59:59+"},
-		{1 << 62, "99:59:59+"},
+		{0, "0s"},
+		{time.Second - 1, "0s"},
+		{-time.Millisecond, "0s"},
+		{46 * time.Second, "46s"},
+		{4*time.Minute + 12*time.Second, "4m12s"},
+		{4 * time.Minute, "4m"},
+		{59*time.Minute + 46*time.Second, "59m46s"},
+		{time.Hour + 12*time.Minute + 59*time.Second, "1h12m"},
+		{time.Hour + 5*time.Second, "1h"}, // the second unit is minutes: zero, so not written
+		{51*time.Hour + 7*time.Minute, "2d3h"},
+		{400 * 24 * time.Hour, "1y35d"},
+		{-(4*time.Minute + 12*time.Second), "-4m12s"}, // overdue
+		{-3000 * time.Hour, "-125d"},
+		{1<<63 - 1, "292y171d"}, // the longest duration keeps its figures
+		{-1 << 63, "-292y171d"}, // and the most negative one
+	} {
+		if got := FormatDuration(tc.d); got != tc.want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+func TestFormatCountdownRoundsUpAndStopsAtZero(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"},
+		{-5 * time.Second, "0s"},
+		{-1000 * time.Hour, "0s"},
+		{1, "1s"}, // partial second rounds up: 0s only once expired
+		{59*time.Second + 500*time.Millisecond, "1m"},
+		{4*time.Minute + 59*time.Second, "4m59s"},
+		{59*time.Minute + 46*time.Second, "59m46s"},
+		{time.Hour, "1h"},
+		{time.Hour + 2*time.Minute + 3*time.Second, "1h2m"},
+		{1<<63 - 1, "292y171d"}, // no overflow when rounding up the longest
 	} {
 		if got := FormatCountdown(tc.d); got != tc.want {
 			t.Errorf("FormatCountdown(%v) = %q, want %q", tc.d, got, tc.want)
@@ -51,44 +77,21 @@ func TestFormatCountdown(t *testing.T) {
 	}
 }
 
-func TestFormatAgo(t *testing.T) {
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{-time.Hour, "just now"}, // clock jumped back
-		{0, "just now"},
-		{12 * time.Second, "12s ago"},
-		{59 * time.Second, "59s ago"},
-		{time.Minute, "1m ago"},
-		{5*time.Minute + 59*time.Second, "5m ago"},
-		{2 * time.Hour, "2h ago"},
-		{72 * time.Hour, "3d ago"},
+func TestFormatMinutesAndAgo(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-time.Hour: "0m", 59 * time.Second: "0m", 4*time.Minute + 59*time.Second: "4m",
+		time.Hour + 12*time.Minute + 30*time.Second: "1h12m", 26*time.Hour + 5*time.Minute: "1d2h",
 	} {
-		if got := FormatAgo(tc.d); got != tc.want {
-			t.Errorf("FormatAgo(%v) = %q, want %q", tc.d, got, tc.want)
+		if got := FormatMinutes(d); got != want {
+			t.Errorf("FormatMinutes(%v) = %q, want %q", d, got, want)
 		}
 	}
-}
-
-// The session column's age: the largest whole unit, minutes from 60 s,
-// hours from 60 min, days from 48 h; never a negative number.
-func TestFormatAge(t *testing.T) {
 	for d, want := range map[time.Duration]string{
-		-time.Hour:          "0s", // clock jumped back
-		0:                   "0s",
-		time.Second - 1:     "0s",
-		45 * time.Second:    "45s",
-		time.Minute - 1:     "59s",
-		time.Minute:         "1m",
-		time.Hour - 1:       "59m",
-		time.Hour:           "1h",
-		48*time.Hour - 1:    "47h",
-		48 * time.Hour:      "2d",
-		10 * 24 * time.Hour: "10d",
+		-time.Hour: "just now", 0: "just now", 12 * time.Second: "12s ago",
+		5*time.Minute + 59*time.Second: "5m59s ago", 72 * time.Hour: "3d ago",
 	} {
-		if got := FormatAge(d); got != want {
-			t.Errorf("FormatAge(%v) = %q, want %q", d, got, want)
+		if got := FormatAgo(d); got != want {
+			t.Errorf("FormatAgo(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
@@ -125,21 +128,21 @@ func TestCountdownFromWireExpireTime(t *testing.T) {
 		status     TokenStatus
 		countdown  string
 	}{
-		{"Z", `{"expireTime":"2026-11-29T18:00:00Z"}`, TokenOK, "1:00:00"},
-		{"+00:00", `{"expireTime":"2026-11-29T18:00:00+00:00"}`, TokenOK, "1:00:00"},
-		{"fraction+05:30", `{"expireTime":"2026-11-29T23:30:00.5+05:30"}`, TokenOK, "1:00:01"},
-		{"+05:45", `{"expireTime":"2026-11-29T23:45:00+05:45"}`, TokenOK, "1:00:00"},
-		{"9 digits", `{"expireTime":"2026-11-29T18:00:00.123456789Z"}`, TokenOK, "1:00:01"},
-		{"10 digits", `{"expireTime":"2026-11-29T18:00:00.1234567891Z"}`, TokenOK, "1:00:01"},
-		{"lowercase t z", `{"expireTime":"2026-11-29t18:00:00z"}`, TokenOK, "1:00:00"},
-		{"space", `{"expireTime":"2026-11-29 18:00:00Z"}`, TokenOK, "1:00:00"},
+		{"Z", `{"expireTime":"2026-11-29T18:00:00Z"}`, TokenOK, "1h"},
+		{"+00:00", `{"expireTime":"2026-11-29T18:00:00+00:00"}`, TokenOK, "1h"},
+		{"fraction+05:30", `{"expireTime":"2026-11-29T23:30:00.5+05:30"}`, TokenOK, "1h"},
+		{"+05:45", `{"expireTime":"2026-11-29T23:45:00+05:45"}`, TokenOK, "1h"},
+		{"9 digits", `{"expireTime":"2026-11-29T18:00:00.123456789Z"}`, TokenOK, "1h"},
+		{"10 digits", `{"expireTime":"2026-11-29T18:00:00.1234567891Z"}`, TokenOK, "1h"},
+		{"lowercase t z", `{"expireTime":"2026-11-29t18:00:00z"}`, TokenOK, "1h"},
+		{"space", `{"expireTime":"2026-11-29 18:00:00Z"}`, TokenOK, "1h"},
 		{"empty", `{"expireTime":""}`, TokenUnknown, ""},
 		{"absent", `{}`, TokenUnknown, ""},
 		{"soon", `{"expireTime":"soon"}`, TokenUnknown, ""},
 		{"year 1", `{"expireTime":"0001-01-01T00:00:00Z"}`, TokenUnknown, ""},
-		{"past", `{"expireTime":"2026-11-29T16:59:30Z"}`, TokenExpired, "0:00"},
-		{"expiring", `{"expireTime":"2026-11-29T17:04:59Z"}`, TokenExpiring, "4:59"},
-		{"threshold edge", `{"expireTime":"2026-11-29T17:05:00Z"}`, TokenExpiring, "5:00"},
+		{"past", `{"expireTime":"2026-11-29T16:59:30Z"}`, TokenExpired, "0s"},
+		{"expiring", `{"expireTime":"2026-11-29T17:04:59Z"}`, TokenExpiring, "4m59s"},
+		{"threshold edge", `{"expireTime":"2026-11-29T17:05:00Z"}`, TokenExpiring, "5m"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var ci api.ConnectionInfo
@@ -172,7 +175,7 @@ func TestTokenAtIgnoresMonotonicClock(t *testing.T) {
 	if st, _ := TokenAt(expire, jumped, 0); st != TokenExpired {
 		t.Fatalf("after a 20 min jump status = %v, want EXPIRED", st)
 	}
-	if st, rem := TokenAt(expire, now, time.Minute); st != TokenOK || FormatCountdown(rem) != "10:00" {
+	if st, rem := TokenAt(expire, now, time.Minute); st != TokenOK || FormatCountdown(rem) != "10m" {
 		t.Fatalf("got %v %v", st, rem)
 	}
 }
@@ -256,7 +259,7 @@ func TestRenewal(t *testing.T) {
 	s.ApplyRuntimes(t0, []api.Runtime{rt("a", t0.Add(-time.Second), t4), rt("b", t0.Add(-time.Second), t4)})
 	// Renewed token: countdown back to about an hour.
 	s.UpdateRuntime(t0, rt("a", t0.Add(time.Hour), t4))
-	if st, rem := s.TokenStatus(t0, "runtimes/a"); st != TokenOK || FormatCountdown(rem) != "1:00:00" {
+	if st, rem := s.TokenStatus(t0, "runtimes/a"); st != TokenOK || FormatCountdown(rem) != "1h" {
 		t.Fatalf("after renewal: %v %v", st, rem)
 	}
 	// Network failure: row stays, state unknown.
@@ -443,9 +446,9 @@ func TestApplyRuntimesSinceKeepsNewerFacts(t *testing.T) {
 // Found by mutation testing (.ci/mutation): the edges a user sees.
 func TestFormatEdges(t *testing.T) {
 	for d, want := range map[time.Duration]string{
-		time.Hour + 10*time.Minute + 10*time.Second: "1:10:10",
-		10*time.Minute + 9*time.Second:              "10:09",
-		9*time.Minute + 10*time.Second:              "9:10",
+		time.Hour + 10*time.Minute + 10*time.Second: "1h10m",
+		10*time.Minute + 9*time.Second:              "10m9s",
+		9*time.Minute + 10*time.Second:              "9m10s",
 	} {
 		if got := FormatCountdown(d); got != want {
 			t.Errorf("FormatCountdown(%v) = %q, want %q", d, got, want)
@@ -455,9 +458,9 @@ func TestFormatEdges(t *testing.T) {
 		time.Second - 1:       "just now",
 		time.Second:           "1s ago",
 		time.Minute - 1:       "59s ago",
-		time.Hour - 1:         "59m ago",
+		time.Hour - 1:         "59m59s ago",
 		time.Hour:             "1h ago",
-		48*time.Hour - 1:      "47h ago",
+		48*time.Hour - 1:      "1d23h ago",
 		48 * time.Hour:        "2d ago",
 		10*24*time.Hour + 1e9: "10d ago",
 	} {

@@ -148,7 +148,7 @@ func (m *app) answer(a common.Answer) tea.Cmd {
 
 // toggleDetails is enter: the details expanded or collapsed.
 func (m *app) toggleDetails(now time.Time) {
-	if w, h := m.scr.width, m.scr.height; !m.scr.showDetails && newLayout(w, h, true, m.mon != nil) == newLayout(w, h, false, m.mon != nil) {
+	if w, h := m.scr.width, m.scr.height; !m.scr.showDetails && newLayout(w, h, m.tableRows(), true, m.mon != nil) == newLayout(w, h, m.tableRows(), false, m.mon != nil) {
 		// A tall stacked screen shows every line already: say so
 		// rather than answer enter with nothing.
 		m.scr.say(now, common.Say{Text: "the details show every line at this size already"})

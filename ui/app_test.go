@@ -95,13 +95,15 @@ func TestUpdateKeys(t *testing.T) {
 			}
 		}},
 		{"tab twice back to runtimes", []string{"tab", "tab", "down"}, selected("r-bravo")},
-		{"enter shows details", []string{"enter"}, func(t *testing.T, m Model, _ runStats) {
+		// "short" makes the screen 80×15, where the details lack room
+		// (at 80×24 they show every line: enter says so instead).
+		{"enter shows details", []string{"short", "enter"}, func(t *testing.T, m Model, _ runStats) {
 			v := m.View()
 			if !m.scr.showDetails || !strings.Contains(v, "DETAILS · r-alpha") || !strings.Contains(v, "https://r-alpha.prod.colab.dev") {
 				t.Fatalf("details not shown:\n%s", v)
 			}
 		}},
-		{"esc closes details", []string{"enter", "esc"}, func(t *testing.T, m Model, _ runStats) {
+		{"esc closes details", []string{"short", "enter", "esc"}, func(t *testing.T, m Model, _ runStats) {
 			if m.scr.showDetails {
 				t.Fatal("details still open")
 			}
@@ -138,7 +140,11 @@ func TestUpdateKeys(t *testing.T) {
 			var total runStats
 			for _, k := range tc.keys {
 				var cmd tea.Cmd
-				m, cmd = update(m, keyMsg(k))
+				if k == "short" {
+					m, cmd = update(m, tea.WindowSizeMsg{Width: 80, Height: 15})
+				} else {
+					m, cmd = update(m, keyMsg(k))
+				}
 				var st runStats
 				m, st = run(t, m, cmd)
 				total.quits += st.quits

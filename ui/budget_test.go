@@ -42,8 +42,8 @@ func TestIdleCostFlatInRuntimes(t *testing.T) {
 	if age := s.clk.Now().Sub(sel.SessionsFresh.FetchedAt); age > config.DefaultRefreshInterval {
 		t.Errorf("the selected runtime's count is %v old", age)
 	}
-	// A SESS cell with an age ("1 4m") before a token countdown.
-	if v := s.view(); !regexp.MustCompile(`\d [1-9]\d?m +\d+:\d\d `).MatchString(v) {
+	// A SESS cell with an age ("1 4m12s") before a token countdown.
+	if v := s.view(); !regexp.MustCompile(`\d [1-9]\d?m(\d+s)? +(\d+[dhms])+ `).MatchString(v) {
 		t.Fatalf("no aged count on screen:\n%s", v)
 	}
 	found := false

@@ -294,7 +294,7 @@ func (m *callState) refreshSessions(now time.Time, withList bool) []tea.Cmd {
 		}
 		m.scr.noteEvent(now, "list_sessions", "", note)
 	case plan.Deferred == 0 && !m.deferring.IsZero() && withList:
-		m.scr.noteEvent(now, "list_sessions", "", "every session count is fresh again (they waited for the call budget for "+state.FormatAge(now.Sub(m.deferring))+")")
+		m.scr.noteEvent(now, "list_sessions", "", "every session count is fresh again (they waited for the call budget for "+state.FormatDuration(now.Sub(m.deferring))+")")
 		m.deferring = time.Time{}
 	}
 	return cmds

@@ -186,7 +186,7 @@ func TestAutoRefreshStaleAndBackoff(t *testing.T) {
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
 	v := m.View()
-	for _, want := range []string{"STALE", "updated 30s ago", "retry in 1:00", "refresh failing: UNAUTHENTICATED (HTTP 401", "r-alpha", "check your Google credentials"} {
+	for _, want := range []string{"STALE", "updated 30s ago", "retry in 1m", "refresh failing: UNAUTHENTICATED (HTTP 401", "r-alpha", "check your Google credentials"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("stale view lacks %q:\n%s", want, v)
 		}
@@ -369,7 +369,7 @@ func TestManualRefreshAndRenewReportOutcome(t *testing.T) {
 	if strings.Contains(v, "refreshing…") {
 		t.Fatalf("refreshing… shown after the refresh failed:\n%s", v)
 	}
-	mustContain(t, v, "refresh failed: ", "retry in 1:00")
+	mustContain(t, v, "refresh failed: ", "retry in 1m")
 	m = e.press(t, m, "r")
 	mustContain(t, m.View(), "✓ refreshed")
 	m = e.press(t, m, "R")
@@ -391,8 +391,8 @@ func TestHugeRetryAfterIsCappedAndRStillRefreshes(t *testing.T) {
 		Body: `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"slow down"}}`})
 	s.start()
 	v := s.view()
-	if !strings.Contains(v, "retry in 5:00") || strings.Contains(v, "24:00:00") || strings.Contains(v, "27:46:40") {
-		t.Fatalf("the header should show the capped wait (retry in 5:00):\n%s", v)
+	if !strings.Contains(v, "retry in 5m") || strings.Contains(v, "24:00:00") || strings.Contains(v, "27:46:40") {
+		t.Fatalf("the header should show the capped wait (retry in 5m):\n%s", v)
 	}
 	// The server recovers: r refreshes at once, without waiting 5 minutes.
 	s.srv.ClearFaults()
@@ -406,7 +406,7 @@ func TestHugeRetryAfterIsCappedAndRStillRefreshes(t *testing.T) {
 	// wait, not after a day.
 	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 429, RetryAfter: "100000", Times: -1})
 	s.tick(config.DefaultRefreshInterval + time.Second)
-	if v := s.view(); !strings.Contains(v, "retry in 5:00") {
+	if v := s.view(); !strings.Contains(v, "retry in 5m") {
 		t.Fatalf("want the capped wait shown again:\n%s", v)
 	}
 	s.srv.ClearFaults()

@@ -67,7 +67,7 @@ func TestRunCodePanel(t *testing.T) {
 	m, cmd := update(m, keyMsg("enter"))
 	m, _ = update(m, keyMsg("esc"))
 	e.clk.add(5 * time.Second)
-	mustContain(t, m.View(), "RUNTIMES", "code running 0:05")
+	mustContain(t, m.View(), "RUNTIMES", "code running 5s")
 	m = drive(t, m, cmd)
 	mustContain(t, m.View(), "code run finished")
 	m = e.press(t, m, "e")

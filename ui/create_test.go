@@ -49,7 +49,7 @@ func TestCreatePickerAndQuickSpinUp(t *testing.T) {
 	e.clk.add(dialogGrace + time.Millisecond)
 	m, cmd := update(m, keyMsg("enter"))
 	e.clk.add(2 * time.Second)
-	mustContain(t, m.View(), " + my-gpu ", "GPU/T4/STANDARD    creating… 0:02")
+	mustContain(t, rowOf(t, m.View(), "my-gpu"), " + my-gpu ", " GPU/T4/STANDARD ", " creating… 2s")
 	m = drive(t, m, cmd)
 	if !serverHas(e.srv, "runtimes/my-gpu") || m.Selected() != "runtimes/my-gpu" {
 		t.Fatalf("created %v, selected %s", e.srv.Runtimes(), m.Selected())
@@ -153,10 +153,10 @@ func TestCreateRateLimitedCountdown(t *testing.T) {
 		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for requests per minute per user.", "", 53*time.Second)}
 	t.Run("waits and re-sends", func(t *testing.T) {
 		e, m := createUnder(t, rl, specT4)
-		mustContain(t, m.View(), "rate limited, retrying 2/5 in 0:53", "c cancel")
+		mustContain(t, m.View(), "rate limited, retrying 2/5 in 53s", "c cancel")
 		e.clk.add(50 * time.Second)
 		m = e.tick(t, m)
-		mustContain(t, m.View(), "in 0:03")
+		mustContain(t, m.View(), "in 3s")
 		if e.srv.CreateCalls() != 1 {
 			t.Fatal("re-sent before the retry delay")
 		}
@@ -184,7 +184,7 @@ func TestCreateRateLimitedCountdown(t *testing.T) {
 func TestCreateCapacityUnavailable(t *testing.T) {
 	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "create_runtime", Times: 1000, Status: 503,
 		Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`}, specA100)
-	mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 0:10")
+	mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 10s")
 	for i := 1; i < maxCreateAttempts; i++ {
 		if op := m.cr.creates[0]; op.attempt != i || op.state != createWaiting {
 			t.Fatalf("attempt %d state %d, want %d waiting", op.attempt, op.state, i)

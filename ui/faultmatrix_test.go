@@ -358,7 +358,7 @@ func TestFaultMatrixData(t *testing.T) {
 		{"absent list", []int{5}, "list_runtimes", `{}`, []string{"no runtimes"}, 0},
 		{"unknown enum values", nil, "list_runtimes",
 			`{"runtimes":[{"name":"runtimes/r-q","runtimeSpec":{"variant":"VARIANT_QPU","accelerator":"Q7","shape":"SHAPE_HUGE"},"connectionInfo":{"url":"https://x","token":"PROXY-SECRET-q","expireTime":"` + exp.Format(time.RFC3339) + `"}}]}`,
-			[]string{"r-q", "QPU/Q7/HUGE", "1:00:00 OK"}, 1},
+			[]string{"r-q", "QPU/Q7/HUGE", "1h OK"}, 1},
 		{"absent connectionInfo and runtimeSpec", []int{7}, "list_runtimes", `{"runtimes":[{"name":"runtimes/r-bare"}]}`, []string{"r-bare", "UNKNOWN"}, 1},
 		{"nameless entry dropped", nil, "list_runtimes", `{"runtimes":[{"runtimeSpec":{"variant":"VARIANT_GPU"}},{"name":"runtimes/r-ok"}]}`, []string{"r-ok"}, 1},
 		{"unknown tier", nil, "get_subscription", `{"tier":"SUBSCRIPTION_TIER_ULTRA"}`, []string{"tier SUBSCRIPTION_TIER_ULTRA"}, 2},
@@ -397,14 +397,14 @@ func TestFaultMatrixExpireTimeForms(t *testing.T) {
 		value string // JSON value, or "" for the field absent
 		want  string
 	}{
-		{`"2026-11-29T18:00:00Z"`, "1:00:00 OK"},
-		{`"2026-11-29T18:00:00+00:00"`, "1:00:00 OK"},
-		{`"2026-11-29T23:30:00.5+05:30"`, "1:00:01 OK"}, // half a second later: rounded up
-		{`"2026-11-29T23:45:00+05:45"`, "1:00:00 OK"},
-		{`"2026-11-29T18:00:00.123456789Z"`, "1:00:01 OK"},
-		{`"2026-11-29T18:00:00.1234567891Z"`, "1:00:01 OK"},
-		{`"2026-11-29t18:00:00z"`, "1:00:00 OK"},
-		{`"2026-11-29 18:00:00Z"`, "1:00:00 OK"},
+		{`"2026-11-29T18:00:00Z"`, "1h OK"},
+		{`"2026-11-29T18:00:00+00:00"`, "1h OK"},
+		{`"2026-11-29T23:30:00.5+05:30"`, "1h OK"}, // half a second later: rounded up, to the second
+		{`"2026-11-29T23:45:00+05:45"`, "1h OK"},
+		{`"2026-11-29T18:00:00.123456789Z"`, "1h OK"},
+		{`"2026-11-29T18:00:00.1234567891Z"`, "1h OK"},
+		{`"2026-11-29t18:00:00z"`, "1h OK"},
+		{`"2026-11-29 18:00:00Z"`, "1h OK"},
 		{`""`, "– UNKNOWN"},
 		{``, "– UNKNOWN"},
 		{`"soon"`, "– UNKNOWN"},

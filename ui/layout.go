@@ -42,12 +42,20 @@ const (
 // UUID session id and its tag whole.
 const sessionsKeepWidth = 50
 
-// newLayout lays a w×h screen out. Below MinWidth×MinHeight nothing fits.
-// The sessions panel always keeps its share of the bottom area (at least
-// its title and one line); expanding the details (expanded) takes the
-// rows they need from the runtimes table in a stacked layout, and width
-// from the sessions panel in a split one.
-func newLayout(w, h int, expanded, monitoring bool) common.Layout {
+// newLayout lays a w×h screen out for a table of rows rows (runtimes and
+// creates under way). Below MinWidth×MinHeight nothing fits.
+//
+// The table takes the rows it has and grows to fill the screen; the
+// sessions and details panels take what they need (the details every
+// line they may show, the sessions at least a title and two lines), so
+// no blank rows sit under a short table: what the table leaves goes to
+// the sessions panel, which lists sessions and kernels. A long table is
+// never cut below its old share (three fifths of what the header and
+// footer leave). Expanding the details (expanded) takes the rows they
+// need from the runtimes table in a stacked layout, and width from the
+// sessions panel in a split one (then from the sessions panel's height
+// when the table has no rows to give).
+func newLayout(w, h, rows int, expanded, monitoring bool) common.Layout {
 	if w == 0 && h == 0 {
 		w, h = 80, 24 // before the first WindowSizeMsg
 	}
@@ -57,11 +65,18 @@ func newLayout(w, h int, expanded, monitoring bool) common.Layout {
 		return l
 	}
 	rest := h - fixedLines
-	l.TableRows = max(1, rest*3/5)
-	l.BottomRows = rest - l.TableRows
 	l.Split = w >= 100
+	need := detailsHeight(monitoring) - 1 // content lines below the bottom title
+	if !l.Split {
+		need += sessionsNeed
+	}
+	l.TableRows = frame.Clamp(rows, 1, max(1, rest*3/5, rest-need))
+	l.BottomRows = rest - l.TableRows
 	n := l.BottomRows + 1
 	l.SessLines = min(max(2, (n+1)/2), n-2) // details keep a title and one line
+	if room := n - detailsHeight(monitoring); !l.Split && room >= sessionsNeed {
+		l.SessLines = room // the details whole, the sessions the rest
+	}
 	l.SessWidth = w * 2 / 5
 	if expanded {
 		if l.Split {
@@ -75,15 +90,24 @@ func newLayout(w, h int, expanded, monitoring bool) common.Layout {
 				l.SessWidth = l.SessWidth * 3 / 4
 			}
 		} else if short := detailsHeight(monitoring) - (n - l.SessLines); short > 0 {
-			take := min(short, l.TableRows-2)
-			if take > 0 {
+			// From the table first (it keeps two rows), then from the
+			// sessions panel (it keeps its title and a line).
+			if take := min(short, l.TableRows-2); take > 0 {
 				l.TableRows -= take
 				l.BottomRows += take
+				short -= take
+			}
+			if take := min(short, l.SessLines-2); take > 0 {
+				l.SessLines -= take
 			}
 		}
 	}
 	return l
 }
+
+// sessionsNeed is the stacked sessions panel's least height: its title
+// and two lines (a session and its kernels).
+const sessionsNeed = 3
 
 // detailsHeight is the height the expanded details panel asks for.
 func detailsHeight(monitoring bool) int {
@@ -95,8 +119,18 @@ func detailsHeight(monitoring bool) int {
 
 // relayout recomputes the layout and keeps the selection in view.
 func (m *app) relayout() {
-	m.cx.Layout = newLayout(m.scr.width, m.scr.height, m.scr.showDetails, m.mon != nil)
+	m.cx.Layout = newLayout(m.scr.width, m.scr.height, m.tableRows(), m.scr.showDetails, m.mon != nil)
 	m.scroll()
+}
+
+// tableRows is how many rows the table would show whole: its runtimes
+// and the creates under way above them.
+func (m *app) tableRows() int {
+	n := len(m.rt.Rows())
+	if m.cr != nil {
+		n += len(m.cr.creates)
+	}
+	return n
 }
 
 // resize applies a new terminal size. When the overlay on top could not be

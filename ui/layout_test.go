@@ -48,8 +48,8 @@ func TestEnterIsVisibleInEveryLayout(t *testing.T) {
 func TestExpandedLayoutDiffersWhereThereIsMoreToShow(t *testing.T) {
 	for _, monitoring := range []bool{false, true} {
 		for w := MinWidth; w <= 260; w++ {
-			for h := MinHeight; h <= 80; h++ {
-				l, x := newLayout(w, h, false, monitoring), newLayout(w, h, true, monitoring)
+			for h, rows := MinHeight, 0; h <= 80; h, rows = h+1, (rows+7)%60 {
+				l, x := newLayout(w, h, rows, false, monitoring), newLayout(w, h, rows, true, monitoring)
 				if l != x {
 					continue
 				}

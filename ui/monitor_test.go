@@ -66,8 +66,8 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 	ms.tick(5 * time.Second)
 	ms.tick(25 * time.Second)
 	v := ms.view()
-	for _, want := range []string{"RAM   GPU   ACTIVITY   SPEC", "rt-t4demo7k2p ▂ 13% ▁  0% idle 0:00", "rt-cpudemo4qx ▂ 10%     – idle 0:00",
-		"kernels  0 busy 2 idle · idle 0:00", "gpu      Tesla T4 · never used", "ram      1.6/12.7 GiB 13%"} {
+	for _, want := range []string{"RAM   GPU   ACTIVITY    SPEC", "rt-t4demo7k2p ▂ 13% ▁  0% idle 0m", "rt-cpudemo4qx ▂ 10%     – idle 0m",
+		"kernels  0 busy 2 idle · idle 0m", "gpu      Tesla T4 · never used", "ram      1.6/12.7 GiB 13%"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("screen lacks %q:\n%s", want, v)
 		}
@@ -87,12 +87,12 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 		ms.tick(2 * time.Minute)
 	}
 	v = ms.view()
-	for _, want := range []string{"IDLE 1:12", "(last activity 17:00)"} {
+	for _, want := range []string{"IDLE 1h12m", "(last activity 17:0"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("after 72 idle minutes the screen lacks %q:\n%s", want, v)
 		}
 	}
-	if strings.Count(v, "IDLE 1:12") < 3 {
+	if strings.Count(v, "IDLE 1h12m") < 3 {
 		t.Errorf("the two runtimes with kernels are not both IDLE:\n%s", v)
 	}
 	ram := ""

@@ -37,6 +37,9 @@ func (m *app) syncRows() {
 	if m.rt.Sync(m.cx) {
 		m.sess.Reset()
 	}
+	if newLayout(m.scr.width, m.scr.height, m.tableRows(), m.scr.showDetails, m.mon != nil) != m.cx.Layout {
+		m.relayout() // the table grew or shrank: it takes the rows it has
+	}
 	m.cx.Selected = m.rt.Selected()
 }
 

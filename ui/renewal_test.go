@@ -26,7 +26,7 @@ func TestTokenRenewal(t *testing.T) {
 		}
 		return ""
 	}
-	if r := row("r-charlie"); !strings.Contains(r, "0:00 EXPIRED") {
+	if r := row("r-charlie"); !strings.Contains(r, " 0s EXPIRED") {
 		t.Fatalf("expired row: %q", r)
 	}
 	f.renew["runtimes/r-charlie"] = mkRuntime("r-charlie", specTPU, clk.now().Add(time.Hour), "")
@@ -36,7 +36,7 @@ func TestTokenRenewal(t *testing.T) {
 	if got := f.count("get_runtime"); got != 2 { // r-bravo (expiring) and r-charlie (expired)
 		t.Fatalf("get_runtime calls = %d, want 2", got)
 	}
-	if r := row("r-charlie"); !strings.Contains(r, "1:00:00 OK") {
+	if r := row("r-charlie"); !strings.Contains(r, "1h OK") {
 		t.Fatalf("renewed row: %q", r)
 	}
 	if r := row("r-bravo"); !strings.Contains(r, "! r-bravo") || m.cx.Snap.Runtime("runtimes/r-bravo").Gone() {
@@ -100,7 +100,7 @@ func TestRenewalFailsThenSucceeds(t *testing.T) {
 	if r.RenewErr == nil || r.Gone() {
 		t.Fatalf("renew err %v gone %v", r.RenewErr, r.Gone())
 	}
-	mustContain(t, m.View(), "! rt-cpudemo4qx", "RENEW FAILED", "retry in 0:30")
+	mustContain(t, m.View(), "! rt-cpudemo4qx", "RENEW FAILED", "retry in 30s")
 	before := e.srv.CallCount("get_runtime")
 	e.clk.add(10 * time.Second)
 	m = e.tick(t, m)
@@ -179,7 +179,7 @@ func TestExpiredTokenSaysWhenItRenews(t *testing.T) {
 	if strings.Contains(v, "renewing") {
 		t.Fatalf("renewing shown with no get_runtime in flight:\n%s", v)
 	}
-	mustContain(t, v, "EXPIRED, renews in 0:30")
+	mustContain(t, v, "EXPIRED, renews in 30s")
 	cmd := m.calls.issue(callKey{kind: callRenew, runtime: "runtimes/r-charlie"}, clk.now())
 	if cmd == nil {
 		t.Fatal("no renewal issued")
@@ -296,7 +296,7 @@ func TestNotExtendedWordOnTheRow(t *testing.T) {
 	m.cx.Snap.ApplyRenewError(clk.now(), name, err)
 	m.rt.Invalidate()
 	m, _ = update(m, tickMsg{gen: m.life.tickGen + 1}) // re-sync only
-	if row := rowOf(t, m.View(), "r-bravo"); !strings.Contains(row, "! r-bravo") || !strings.Contains(row, "4:47 NOT EXTENDED") {
+	if row := rowOf(t, m.View(), "r-bravo"); !strings.Contains(row, "! r-bravo") || !strings.Contains(row, "4m47s NOT EXTENDED") {
 		t.Fatalf("row %q", row)
 	}
 	m.cx.Snap.ApplyRuntimes(clk.now(), []api.Runtime{r.Runtime}) // the same token listed
@@ -338,12 +338,12 @@ func TestExpiredWinsOverRenewFailure(t *testing.T) {
 	m.rt.Invalidate()
 	m, _ = update(m, tickMsg{gen: m.life.tickGen + 1}) // a stale tick: only re-syncs
 	v := m.View()
-	if r := rowOf(t, v, "r-charlie"); !strings.Contains(r, "! r-charlie") || !strings.Contains(r, "0:00 EXPIRED") || strings.Contains(r, "RENEW FAILED") {
+	if r := rowOf(t, v, "r-charlie"); !strings.Contains(r, "! r-charlie") || !strings.Contains(r, " 0s EXPIRED") || strings.Contains(r, "RENEW FAILED") {
 		t.Fatalf("expired row with a failed renewal: %q", r)
 	}
 	// A token that has time left says the renewal failed (the countdown
 	// stays beside it).
-	if r := rowOf(t, v, "r-bravo"); !strings.Contains(r, "! r-bravo") || !strings.Contains(r, "4:47 RENEW FAILED") {
+	if r := rowOf(t, v, "r-bravo"); !strings.Contains(r, "! r-bravo") || !strings.Contains(r, "4m47s RENEW FAILED") {
 		t.Fatalf("expiring row with a failed renewal: %q", r)
 	}
 	m = m.selectID(t, "r-charlie")
@@ -357,7 +357,7 @@ func TestExpiredWinsOverRenewFailure(t *testing.T) {
 			t.Fatalf("a successful refresh left the failure mark: %q", r)
 		}
 	}
-	if r := rowOf(t, v, "r-charlie"); !strings.Contains(r, "1:00:00 OK") {
+	if r := rowOf(t, v, "r-charlie"); !strings.Contains(r, "1h OK") {
 		t.Fatalf("refreshed row: %q", r)
 	}
 }

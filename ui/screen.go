@@ -241,6 +241,11 @@ func (m *screen) regraceTop() {
 // routeKey is the one place that decides who gets key k (see the top of
 // this file) and returns the command of what it did.
 func (m *app) routeKey(k tea.KeyMsg) tea.Cmd {
+	if key.Matches(k, m.cx.Keys.Dashboard.Suspend) {
+		// Over every overlay, as in any full-screen program: the
+		// terminal is given back to the shell until fg.
+		return tea.Suspend
+	}
 	if !m.scr.showable() {
 		if key.Matches(k, m.cx.Keys.Dashboard.Quit) {
 			return m.apply(common.Quit{})

@@ -126,7 +126,7 @@ func TestHostileSeedNeverDrivesTheTerminal(t *testing.T) {
 			m.dlg().Select(i)
 		}
 	}
-	m = e.press(t, m, "enter", "enter", "enter", "enter", "enter")
+	m = e.press(t, m, "enter", "enter", "enter", "enter")
 	mustContain(t, m.View(), "failed")
 	assertInert(t, "create failed", m.View(), 80)
 

@@ -16,6 +16,7 @@ import (
 // esc clears the filter before collapsing details or clearing a message.
 func TestEscClearsFilterFirst(t *testing.T) {
 	_, _, m := fixture(t)
+	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 15})         // details short of room: enter expands them
 	for _, k := range []string{"/", "t", "4", "enter", "enter", "s"} { // filter, expand details, a status message
 		m, _ = update(m, keyMsg(k))
 	}

@@ -21,7 +21,7 @@ const (
 	// in the past or the future ("1000-01-01T00:00:00Z", a placeholder,
 	// a clock gone wrong), is no activity time at all. Judge treats it
 	// as absent, so the runtime reads "idle" with no duration instead of
-	// the 292-year limit of time.Duration ("IDLE 2562047:47").
+	// the 292-year limit of time.Duration ("IDLE 292y171d").
 	ActivityHorizon = 366 * 24 * time.Hour
 )
 

@@ -123,6 +123,6 @@ func TestE2ELongRunStopsWithoutQuitting(t *testing.T) {
 // create row in progress shows "creating…" instead of a countdown);
 // e2eListed is any row of it.
 var (
-	e2eRow    = regexp.MustCompile(`e2e-rt .*CPU/STANDARD +latest +\d+ +\d+:\d\d OK`)
+	e2eRow    = regexp.MustCompile(`e2e-rt .*CPU/STANDARD +latest +\d+ +(\d+[hms])+ OK`)
 	e2eListed = regexp.MustCompile(`e2e-rt .*CPU/STANDARD`)
 )

@@ -47,8 +47,14 @@ func TestHabitsOnASmallScreenInTmux(t *testing.T) {
 	if !strings.Contains(scr, "renews in ") {
 		t.Fatalf("the expanded details at 60x15 lost the renewal countdown once the kernels were read:\n%s", scr)
 	}
+	// Expanded, the details took lines from the sessions panel (the
+	// table has one row to give): its kernels line comes back once
+	// enter collapses them.
+	if strings.Contains(scr, "kernels 0") {
+		t.Fatalf("the expanded details left the sessions panel its kernels line:\n%s", scr)
+	}
 	s.keys("Enter")
-	s.waitGone("renews in ")
+	s.waitText("kernels 0")
 
 	// Enough events for more than the log's 10 rows.
 	for i := 0; ; i++ {

@@ -18,7 +18,7 @@ import (
 // against the demo emulator, whose notebooks were last active 72 minutes
 // before the dashboard starts, in tmux at 80, 100 and 160 columns and
 // under NO_COLOR. Each screen shows the RAM, GPU and ACTIVITY columns,
-// the idle word IDLE 1:12 in the table, and the details' RAM line with
+// the idle word IDLE 1h12m in the table, and the details' RAM line with
 // its sparkline (at 80x24 once enter expanded the details: short, they
 // keep the token's renewal before RAM); under NO_COLOR not one cell is
 // coloured.
@@ -67,15 +67,15 @@ func TestMonitorInTmux(t *testing.T) {
 				s.keys("Enter")
 			}
 			scr := s.waitFor("the monitor's columns, idle word and sparkline", waitTimeout, func(scr string) bool {
-				return strings.Contains(scr, "RAM   GPU   ACTIVITY") && strings.Count(scr, "IDLE 1:1") >= 2 && sparkline(scr) != ""
+				return strings.Contains(scr, "RAM   GPU   ACTIVITY") && strings.Count(scr, "IDLE 1h1") >= 2 && sparkline(scr) != ""
 			})
-			if row := lineOf(scr, "rt-cpudemo4qx "); !strings.Contains(row, "▂ 10%     – IDLE 1:1") {
+			if row := lineOf(scr, "rt-cpudemo4qx "); !strings.Contains(row, "▂ 10%     – IDLE 1h1") {
 				t.Errorf("the CPU runtime's row: %q", row)
 			}
-			if row := lineOf(scr, "rt-t4demo7k2p "); !strings.Contains(row, "▂ 13% ▁  0% IDLE 1:1") {
+			if row := lineOf(scr, "rt-t4demo7k2p "); !strings.Contains(row, "▂ 13% ▁  0% IDLE 1h1") {
 				t.Errorf("the T4 runtime's row: %q", row)
 			}
-			if !strings.Contains(scr, "kernels  0 busy 1 idle · IDLE 1:1") {
+			if !strings.Contains(scr, "kernels  0 busy 1 idle · IDLE 1h1") {
 				t.Errorf("the details lack the kernels' idle word:\n%s", scr)
 			}
 			for i, line := range strings.Split(scr, "\n") {

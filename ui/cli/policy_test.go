@@ -57,7 +57,7 @@ func TestOneRuleEachFrontEndsPresentation(t *testing.T) {
 			run:       shows{code: 0, stdout: "hello\n"}},
 		{decision: "create: re-send after a wait (UNAVAILABLE)",
 			fault:     &colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Code: api.Unavailable},
-			dashboard: shows{uiTest: "TestCreateCapacityUnavailable", screen: "capacity unavailable, retrying 2/5 in 0:10"},
+			dashboard: shows{uiTest: "TestCreateCapacityUnavailable", screen: "capacity unavailable, retrying 2/5 in 10s"},
 			verb:      shows{code: 0, stderr: `retrying 2/5 in 10s with the same requestId`},
 			run:       shows{code: 0, stdout: "hello\n"}},
 		{decision: "create: reply lost, re-list finds the runtime",

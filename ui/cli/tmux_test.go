@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-var countdownRE = regexp.MustCompile(`rt-t4demo7k2p .* (\d+):(\d\d) OK`)
+var countdownRE = regexp.MustCompile(`rt-t4demo7k2p .* (\d+)m(?:(\d+)s)? OK`)
 
 func countdownSeconds(t *testing.T, scr string) int {
 	t.Helper()

@@ -17,11 +17,13 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/top"
 )
 
-// maskTop hides what changes from run to run in top's text: durations
-// (h:mm) and clock times.
+// maskTop hides what changes from run to run in top's text: clock times
+// and the figures of durations ("2h" reads "Nh", "4m12s" "NmNs").
 func maskTop(s string) []byte {
 	s = regexp.MustCompile(`\b\d{2}:\d{2}:\d{2}\b`).ReplaceAllString(s, "HH:MM:SS")
-	s = regexp.MustCompile(`\b\d+:\d{2}\b`).ReplaceAllString(s, "H:MM")
+	s = regexp.MustCompile(`\b\d+[ydhms](\d+[dhms])?\b`).ReplaceAllStringFunc(s, func(d string) string {
+		return regexp.MustCompile(`\d+`).ReplaceAllString(d, "N")
+	})
 	return []byte(s)
 }
 
@@ -49,7 +51,7 @@ func TestTopGolden(t *testing.T) {
 		t.Fatalf("top: exit %d, stderr %q\n%s", code, errs, out)
 	}
 	noEscapes(t, "top", out)
-	for _, want := range []string{"IDLE 2:0", "never connected", "GPU never used", "Tesla T4 0.0/15.0 GiB", "1.0/173.0 GiB"} {
+	for _, want := range []string{"IDLE 2h", "never connected", "GPU never used", "Tesla T4 0.0/15.0 GiB", "1.0/173.0 GiB"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("top does not say %q:\n%s", want, out)
 		}
@@ -220,7 +222,7 @@ func TestTopBusyGPU(t *testing.T) {
 			t.Fatalf("top never showed the T4 busy within 60 s:\n%s", out)
 		}
 	}
-	if strings.Contains(out, "GPU never used") || !regexp.MustCompile(`(?m)  busy( \d+:\d\d)?(  |$)`).MatchString(out) {
+	if strings.Contains(out, "GPU never used") || !regexp.MustCompile(`(?m)  busy( \d+[dhm](\d+[hm])?)?(  |$)`).MatchString(out) {
 		t.Errorf("top while the GPU is busy:\n%s", out)
 	}
 	for _, ss := range e.srv.Sessions("runtimes/rt-t4demo7k2p") {

@@ -67,7 +67,8 @@ type Monitor interface {
 }
 
 // Layout is the geometry of a W×H screen: what each pane is given. It is
-// computed when the size changes or the details expand, never while
+// computed when the size changes, the details expand or the table's
+// number of rows changes (the table takes the rows it has), never while
 // drawing.
 type Layout struct {
 	W, H int

@@ -51,7 +51,7 @@ type SortBy struct {
 var (
 	ColName = Column{Title: "NAME", Long: "RUNTIME", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.ID() },
 		Sort: &SortBy{Word: "name", Action: keymap.ActionSortName, Cmp: func(a, b *state.Runtime) int { return strings.Compare(a.Name, b.Name) }}}
-	ColSpec = Column{Title: "SPEC", Long: "SPEC", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.Spec() },
+	ColSpec = Column{Title: "SPEC", Long: "SPEC", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, w int) string { return SpecFit(r.Spec(), w) },
 		Sort: &SortBy{Word: "spec", Action: keymap.ActionSortSpec, Cmp: func(a, b *state.Runtime) int { return strings.Compare(a.Spec(), b.Spec()) }}}
 	ColVersion = Column{Title: "VERSION", Long: "VERSION", Cell: func(r *state.Runtime, _ time.Time, _ time.Duration, _ int) string { return r.DisplayVersion() },
 		Sort: &SortBy{Word: "version", Action: keymap.ActionSortVersion, Cmp: func(a, b *state.Runtime) int { return strings.Compare(a.DisplayVersion(), b.DisplayVersion()) }}}
@@ -121,7 +121,7 @@ func sessCell(r *state.Runtime, now time.Time, refresh time.Duration, w int) str
 	case r.SessionsFresh.Loaded():
 		sess := strconv.Itoa(len(r.Sessions))
 		if age := now.Sub(r.SessionsFresh.FetchedAt); refresh > 0 && age > refresh+2*time.Second {
-			if aged := sess + " " + state.FormatAge(age); len(aged) <= w {
+			if aged := sess + " " + state.FormatDuration(age); len(aged) <= w {
 				return aged
 			}
 		}
@@ -156,31 +156,87 @@ func (c Widths) Shows(col *Column) bool {
 const RowPrefix = 3
 
 // tokenWordWidth fits the longest status word of the TOKEN column:
-// "RENEW FAILED", "seen 59m ago", "deleting… 9:59", "EXPIRING ↻".
-const tokenWordWidth = 14
+// "RENEW FAILED", "seen 59m59s ago", "deleting… 9m59s", "EXPIRING ↻";
+// tokenWordMin the words a healthy or expiring token shows ("OK",
+// "EXPIRING ↻"), all the column keeps on a narrow screen.
+const (
+	tokenWordWidth = 15
+	tokenWordMin   = 10
+)
 
 // minSpecWidth is the narrowest the SPEC column gets ("GPU/T…").
 const minSpecWidth = 6
 
+// shapeWords are the shape words SpecFit shortens, longest saving first.
+var shapeWords = strings.NewReplacer("/STANDARD", "/STD", "/HIGHMEM", "/HIMEM")
+
+// SpecFit is spec ("GPU/T4/HIGHMEM") in w cells: whole when it fits,
+// else with its shape word shortened ("GPU/T4/HIMEM", "CPU/STD"), and
+// only then cut ("GPU/A100/H…"); the accelerator is what tells two
+// runtimes apart, so it goes last.
+func SpecFit(spec string, w int) string {
+	if w <= 0 || ansi.StringWidth(spec) <= w {
+		return spec
+	}
+	return shapeWords.Replace(spec)
+}
+
 // WidthsFor lays the table out in w cells for names up to nameNeed cells
-// wide: the NAME column is cut last, so on a narrow screen SPEC shortens
-// first (down to minSpecWidth), then NAME; on a wide one NAME takes every
-// cell the others leave, so rows span the screen. Below 80 cells there is
-// no VERSION column (Version 0).
+// wide (fitWidths). Below 80 cells there is no VERSION column (Version 0).
 func WidthsFor(w, nameNeed int) Widths {
 	c := Widths{Spec: 16, Sess: 4, Token: 10 + tokenWordWidth}
 	if w >= 80 {
-		// Room for a count's age ("12 14m") beside it.
-		c.Spec, c.Version, c.Sess = 18, 10, 6
+		// Room for a count's age ("12 14m3s") beside it.
+		c.Spec, c.Version, c.Sess = 18, 10, 8
 	}
-	used := RowPrefix + 1 + c.Sess + 1 + c.Token + 1 // all but the name and spec cells
-	if c.Version > 0 {
-		used += c.Version + 1
-	}
-	room := w - used // name + spec
-	c.Spec = frame.Clamp(room-frame.Clamp(nameNeed, 8, 48), minSpecWidth, c.Spec)
-	c.Name = max(room-c.Spec, 8)
+	c, _ = fitWidths(c, w, nameNeed)
 	return c
+}
+
+// fitWidths fits the table of natural widths c (SPEC, VERSION, SESS,
+// TOKEN as set; NAME nameNeed, within 8–48) into w cells. On a narrow
+// screen it cuts what says least first: the TOKEN column's room for its
+// longer words (down to tokenWordMin), SESS's room for a count's age,
+// then SPEC (whose shape word SpecFit shortens; down to minSpecWidth),
+// and NAME last (down to 8 cells; ok is false when NAME could not have
+// nameNeed). On a wide screen the extra cells are spread over NAME,
+// SPEC and VERSION, so the figures sit among the columns instead of
+// far off behind one long blank name.
+func fitWidths(c Widths, w, nameNeed int) (_ Widths, ok bool) {
+	need := frame.Clamp(nameNeed, 8, 48)
+	fixed := func() int {
+		n := RowPrefix + 1 + c.Sess + 1 + c.Token + 1 // all but the name and spec cells
+		if c.Version > 0 {
+			n += c.Version + 1
+		}
+		if c.Monitor {
+			n += MonWidth()
+		}
+		return n
+	}
+	short := c.Spec - (w - fixed() - need)
+	if cut := min(max(short, 0), c.Token-10-tokenWordMin); cut > 0 {
+		c.Token, short = c.Token-cut, short-cut
+	}
+	if cut := min(max(short, 0), c.Sess-4); cut > 0 {
+		c.Sess, short = c.Sess-cut, short-cut
+	}
+	room := w - fixed() // name + spec
+	c.Spec = frame.Clamp(room-need, minSpecWidth, c.Spec)
+	c.Name = max(room-c.Spec, 8)
+	if extra := c.Name - need; extra > 0 {
+		cols := 2
+		if c.Version > 0 {
+			cols = 3
+		}
+		share := extra / cols
+		c.Name -= extra - share - extra%cols
+		c.Spec += share
+		if c.Version > 0 {
+			c.Version += share
+		}
+	}
+	return c, c.Name >= need
 }
 
 // Header is the table's column header line (unstyled) for widths c, the

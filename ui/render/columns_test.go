@@ -5,28 +5,52 @@ import (
 	"testing"
 )
 
-// On a narrow screen SPEC shortens before NAME.
-func TestNarrowScreenCutsSpecBeforeName(t *testing.T) {
-	c := WidthsFor(60, 13)
-	if c.Name < 13 || c.Spec >= 16 {
-		t.Fatalf("60 columns, 13-cell names: name %d spec %d", c.Name, c.Spec)
+// On a narrow screen what says least is cut first: the TOKEN column's
+// room for its longer words, then SPEC, and NAME last.
+func TestNarrowScreenCutsWhatSaysLeastFirst(t *testing.T) {
+	if c := WidthsFor(60, 13); c.Name != 13 || c.Spec != 16 || c.Token != 10+tokenWordMin+1 {
+		t.Fatalf("60 columns, 13-cell names: the token's spare room goes, the spec stays whole: %+v", c)
 	}
-	if c := WidthsFor(60, 9); c.Spec != 16 || c.Name != 10 {
+	if c := WidthsFor(60, 9); c.Spec != 16 || c.Name < 9 {
 		t.Fatalf("short names keep the spec column: %+v", c)
 	}
-	if c := WidthsFor(60, 40); c.Spec != minSpecWidth {
-		t.Fatalf("a long name shortens the spec to its minimum first: %+v", c)
+	if c := WidthsFor(60, 40); c.Spec != minSpecWidth || c.Token != 10+tokenWordMin {
+		t.Fatalf("a long name shortens the token word and the spec to their minimum first: %+v", c)
 	}
 }
 
-// On a wide screen NAME takes every cell the other columns
-// leave (no dead padding after TOKEN).
-func TestWideScreenNameTakesTheRest(t *testing.T) {
+// A spec too long for its cell loses its shape word's letters before
+// anything is cut: STANDARD and HIGHMEM still read apart.
+func TestSpecFitShortensTheShapeWord(t *testing.T) {
+	for _, tc := range []struct {
+		spec string
+		w    int
+		want string
+	}{
+		{"GPU/T4/STANDARD", 15, "GPU/T4/STANDARD"},
+		{"GPU/T4/STANDARD", 14, "GPU/T4/STD"},
+		{"TPU/V6E1/HIGHMEM", 14, "TPU/V6E1/HIMEM"},
+		{"CPU/STANDARD", 8, "CPU/STD"},
+	} {
+		if got := SpecFit(tc.spec, tc.w); got != tc.want {
+			t.Errorf("SpecFit(%q, %d) = %q, want %q", tc.spec, tc.w, got, tc.want)
+		}
+	}
+}
+
+// On a wide screen the extra cells are spread over NAME, SPEC and
+// VERSION: a row spans the screen, and no column takes them all (a
+// short name is not followed by a hundred blanks before its figures).
+func TestWideScreenSpreadsTheWidth(t *testing.T) {
 	for _, w := range []int{120, 160, 200} {
 		c := WidthsFor(w, 10)
 		row := RowPrefix + c.Name + 1 + c.Spec + 1 + c.Version + 1 + c.Sess + 1 + c.Token
-		if row != w || c.Spec != 18 {
+		if row != w {
 			t.Errorf("%d cells: a row is %d cells (%+v)", w, row, c)
+		}
+		nameExtra, specExtra, versionExtra := c.Name-10, c.Spec-18, c.Version-10
+		if nameExtra-specExtra > 2 || nameExtra-versionExtra > 2 || specExtra < 0 {
+			t.Errorf("%d cells: the extra width is not spread: %+v", w, c)
 		}
 	}
 }

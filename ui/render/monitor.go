@@ -14,16 +14,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 // ActivityWord is a runtime's kernel activity as a word that reads
-// without colour: "busy 0:42" (since the last output), "idle 0:12",
-// "IDLE 1:12" once every kernel has been idle for monitor.IdleWarnAfter
+// without colour: "busy 42m" (since the last output), "idle 12m",
+// "IDLE 1h12m" once every kernel has been idle for monitor.IdleWarnAfter
 // (Colab's own idle disconnect is unofficial), "never
 // connected", "starting", "no kernels", "-" unknown;
-// durations are hours:minutes (Clock).
+// durations are to the minute (state.FormatMinutes).
 func ActivityWord(a monitor.Activity) string {
 	switch a.State {
 	case monitor.StateBusy:
@@ -65,21 +66,10 @@ func KernelsCell(a monitor.Activity) string {
 	return c
 }
 
-// Clock is d as hours:minutes ("1:12", "26:05").
-func Clock(d time.Duration) string { return string(appendClock(make([]byte, 0, 8), d)) }
-
-// appendClock appends d as hours:minutes to dst.
-func appendClock(dst []byte, d time.Duration) []byte {
-	m := max(int(d/time.Minute), 0)
-	dst = strconv.AppendInt(dst, int64(m/60), 10)
-	dst = append(dst, ':', byte('0'+m%60/10), byte('0'+m%10))
-	return dst
-}
-
-// word is prefix followed by d as hours:minutes, in one allocation.
+// word is prefix followed by d to the minute (state.FormatMinutes: a
+// kernel's activity is minutes-precise).
 func word(prefix string, d time.Duration) string {
-	var buf [24]byte
-	return string(appendClock(append(buf[:0], prefix...), d))
+	return prefix + state.FormatMinutes(d)
 }
 
 // GiB is "used/total GiB" with one decimal ("-" when the total is
@@ -184,7 +174,7 @@ var (
 		Sort: &SortRAM}
 	ColGPU = MonColumn{Title: "GPU", Width: 5, Cell: func(m *monitor.Runtime, _ time.Time) string { return figureCell(m, monitor.MetricGPU) },
 		Sort: &SortGPU}
-	ColActivity = MonColumn{Title: "ACTIVITY", Width: 10, Cell: activityCell, Sort: &SortActivity}
+	ColActivity = MonColumn{Title: "ACTIVITY", Width: 11, Cell: activityCell, Sort: &SortActivity}
 )
 
 // The monitor columns as the table sorts by them (MonColumn.Sort): RAM
@@ -306,23 +296,14 @@ func WidthsWithMonitor(w, nameNeed int) Widths {
 	if w < MonitorMinWidth {
 		return WidthsFor(w, nameNeed)
 	}
-	need := frame.Clamp(nameNeed, 8, 48)
 	for _, version := range []int{10, 0} {
 		if version > 0 && w < monitorVersionWidth {
 			continue
 		}
-		c := Widths{Spec: 18, Sess: 6, Token: 10 + tokenWordWidth, Version: version, Monitor: true}
-		used := RowPrefix + 1 + c.Sess + 1 + c.Token + 1 + MonWidth()
-		if c.Version > 0 {
-			used += c.Version + 1
+		c, ok := fitWidths(Widths{Spec: 18, Sess: 8, Token: 10 + tokenWordWidth, Version: version, Monitor: true}, w, nameNeed)
+		if ok {
+			return c
 		}
-		room := w - used
-		if room-need < minSpecWidth {
-			continue
-		}
-		c.Spec = min(room-need, c.Spec)
-		c.Name = max(room-c.Spec, 8) // NAME takes what the others leave, as in WidthsFor
-		return c
 	}
 	return WidthsFor(w, nameNeed)
 }

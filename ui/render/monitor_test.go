@@ -60,9 +60,9 @@ func TestActivityWords(t *testing.T) {
 	}{
 		{nil, "-"},
 		{[]apimon.Kernel{}, "no kernels"},
-		{[]apimon.Kernel{k("idle", now.Add(-72*time.Minute), 1)}, "IDLE 1:12"},
-		{[]apimon.Kernel{k("idle", now.Add(-12*time.Minute), 1)}, "idle 0:12"},
-		{[]apimon.Kernel{k("busy", now.Add(-2*time.Hour), 1)}, "busy 2:00"},
+		{[]apimon.Kernel{k("idle", now.Add(-72*time.Minute), 1)}, "IDLE 1h12m"},
+		{[]apimon.Kernel{k("idle", now.Add(-12*time.Minute), 1)}, "idle 12m"},
+		{[]apimon.Kernel{k("busy", now.Add(-2*time.Hour), 1)}, "busy 2h"},
 		{[]apimon.Kernel{k("starting", now.Add(-5*time.Minute), 0)}, "never connected"},
 	} {
 		if got := ActivityWord(monitor.Judge(c.ks, now, nil)); got != c.word {
@@ -94,7 +94,7 @@ func TestMonitorCells(t *testing.T) {
 		GPUs: []apimon.GPU{{Name: "Tesla T4", MemoryTotalBytes: 10, GPUUtilization: 1, EverUsed: true}}}
 	s.RecordResources(name, mt0, res, nil)
 	s.RecordKernels(name, mt0, []apimon.Kernel{{ID: "k", ExecutionState: "idle", LastActivity: mt0.Add(-61 * time.Minute), Connections: 1}}, nil)
-	if got := strings.Join(cell(), "|"); got != "▄ 45%|█100%|IDLE 1:01" {
+	if got := strings.Join(cell(), "|"); got != "▄ 45%|█100%|IDLE 1h1m" {
 		t.Errorf("figures: %q", got)
 	}
 	for range monitor.StaleAfter {
@@ -162,11 +162,13 @@ func TestWidthsWithMonitor(t *testing.T) {
 	if c := WidthsWithMonitor(100, 30); !c.Monitor || c.Version != 0 || c.Name != 30 {
 		t.Errorf("a 30-cell name at 100 cells: %+v", c)
 	}
-	if c := WidthsWithMonitor(80, 20); c.Monitor || c != WidthsFor(80, 20) {
-		t.Errorf("a 20-cell name at 80 cells: %+v", c)
+	if c := WidthsWithMonitor(80, 26); c.Monitor || c != WidthsFor(80, 26) {
+		t.Errorf("a 26-cell name at 80 cells: %+v", c)
 	}
-	if c := WidthsWithMonitor(80, 15); !c.Monitor || c.Name != 15 || c.Spec != minSpecWidth {
-		t.Errorf("a 15-cell name at 80 cells: %+v", c)
+	// At 80 cells a 13-cell name leaves SPEC room for "TPU/V6E1/STD":
+	// the token's spare room and the count's age went first.
+	if c := WidthsWithMonitor(80, 13); !c.Monitor || c.Name != 13 || c.Spec < len("TPU/V6E1/STD") || c.Sess != 4 {
+		t.Errorf("a 13-cell name at 80 cells: %+v", c)
 	}
 }
 
@@ -181,7 +183,7 @@ func TestMonitorSortHeaderAndShows(t *testing.T) {
 		reverse bool
 		want    string
 	}{
-		{&SortRAM, false, "RAM↑  GPU "}, {&SortGPU, true, "RAM   GPU↓ "}, {&SortActivity, false, " ACTIVITY↑  SPEC"},
+		{&SortRAM, false, "RAM↑  GPU "}, {&SortGPU, true, "RAM   GPU↓ "}, {&SortActivity, false, " ACTIVITY↑   SPEC"},
 	} {
 		h := Header(c, tc.by, tc.reverse)
 		if !strings.Contains(h, tc.want) || ansi.StringWidth(h) != ansi.StringWidth(plain) || strings.Index(h, "SPEC") != strings.Index(plain, "SPEC")+2 {

@@ -211,8 +211,8 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 			if s := r.Duration.Seconds(); s > 0 {
 				rate = ", " + state.FormatBytes(int64(float64(r.Bytes)/s)) + "/s"
 			}
-			v.Say(fmt.Sprintf("%s → %s (%s in %.1f s%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
-				state.FormatBytes(r.Bytes), r.Duration.Seconds(), rate))
+			v.Say(fmt.Sprintf("%s → %s (%s in %s%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
+				state.FormatBytes(r.Bytes), state.FormatDuration(r.Duration), rate))
 		}
 	}
 	opts.Warn = func(msg string) {

@@ -21,7 +21,7 @@ func TestTransferStats(t *testing.T) {
 		elapsed     time.Duration
 		want        string
 	}{
-		{54_000_000, 120_000_000, 2 * time.Second, "54.0 MB / 120.0 MB  27.0 MB/s  ETA 0:02"},
+		{54_000_000, 120_000_000, 2 * time.Second, "54.0 MB / 120.0 MB  27.0 MB/s  ETA 2s"},
 		{54_000_000, -1, 2 * time.Second, "54.0 MB  27.0 MB/s"},
 		{500, 1000, 0, "500 B / 1.0 kB"},
 		{1000, 1000, time.Second, "1.0 kB / 1.0 kB  1.0 kB/s"},
@@ -216,7 +216,7 @@ func TestTransferViewCountsFilesAndBytes(t *testing.T) {
 	c.t = c.t.Add(time.Second)
 	v.update("b.bin", 400, 1000) // two files in flight: 900 of 3000
 	got := b.String()
-	if !strings.Contains(got, " 0/3 files  900 B / 3.0 kB  900 B/s  ETA 0:02") || !strings.HasSuffix(got, "b.bin") {
+	if !strings.Contains(got, " 0/3 files  900 B / 3.0 kB  900 B/s  ETA 2s") || !strings.HasSuffix(got, "b.bin") {
 		t.Fatalf("two files in flight: %q", got)
 	}
 	if full := strings.Count(got[strings.LastIndex(got, "\x1b[2K"):], "█"); full != 7 { // 30 % of 24 cells

@@ -322,7 +322,7 @@ func (rs *runState) cleanup(keep bool) error {
 		return nil
 	}
 	if stop := rs.stoppedBy(); stop != nil {
-		v.Note("deleting runtime " + id + " (at most " + deleteBound.String() + "; a second ctrl+c abandons it)")
+		v.Note("deleting runtime " + id + " (at most " + state.FormatDuration(deleteBound) + "; a second ctrl+c abandons it)")
 	}
 	recovered := true
 	if !rs.createAnswered {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/safefile"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -167,7 +168,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 			}
 		}
 		if xe := res.ExecutionError; xe != nil {
-			v.Note(fmt.Sprintf("[%d/%d] %s failed after %.1f s: %s", k+1, len(code), what, time.Since(t0).Seconds(), termtext.Cut(xe.Name+": "+xe.Value, 200)))
+			v.Note(fmt.Sprintf("[%d/%d] %s failed after %s: %s", k+1, len(code), what, state.FormatDuration(time.Since(t0)), termtext.Cut(xe.Name+": "+xe.Value, 200)))
 			if !v.AsJSON {
 				for _, frame := range xe.Traceback {
 					v.Mu.Lock()
@@ -178,7 +179,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 			rs.rep.FailedCell, exit = i+1, kit.ExitFailure
 			break
 		}
-		v.Note(fmt.Sprintf("[%d/%d] %s ok in %.1f s", k+1, len(code), what, time.Since(t0).Seconds()))
+		v.Note(fmt.Sprintf("[%d/%d] %s ok in %s", k+1, len(code), what, state.FormatDuration(time.Since(t0))))
 	}
 	if err := writeNotebook(nb, job.out); err != nil {
 		v.Note("could not write the executed notebook: " + err.Error())

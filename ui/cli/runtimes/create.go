@@ -244,7 +244,7 @@ func (v *verb) createProgress(ev ops.CreateEvent) {
 	switch ev.Kind {
 	case ops.CreateResending:
 		if ev.Wait > 0 && ev.Err != nil {
-			v.Note(fmt.Sprintf("%s; retrying %d/%d in %s with the same requestId", termtext.Cut(ev.Err.Error(), 160), ev.Attempt+1, state.MaxCreateAttempts, ev.Wait.Round(time.Second)))
+			v.Note(fmt.Sprintf("%s; retrying %d/%d in %s with the same requestId", termtext.Cut(ev.Err.Error(), 160), ev.Attempt+1, state.MaxCreateAttempts, state.FormatCountdown(ev.Wait)))
 		}
 	case ops.CreateRelisting:
 		v.Note("the connection was lost after create_runtime was sent: listing the runtimes before anything is sent again")

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/report"
@@ -114,7 +115,7 @@ func TokenCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			v.Red().AddExpiring(rt.ExpireTime(), tok) // every output but the one below redacts it
 			if l := left(rt); l < minValid {
 				return &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("%s: the renewed proxy token has only %s left, less than --min-valid %s",
-					termtext.Cut(rt.ID(), 63), l.Round(time.Second), minValid)}
+					termtext.Cut(rt.ID(), 63), state.FormatDuration(l), state.FormatDuration(minValid))}
 
 			}
 			if v.AsJSON {

@@ -21,7 +21,7 @@ func fixture(expire time.Time) (*common.Context, *state.Runtime) {
 func TestTokenIsMaskedUntilRevealed(t *testing.T) {
 	c, r := fixture(commontest.T0.Add(48 * time.Minute))
 	v := strings.Join(View(c, r, commontest.T0, 60, 7), "\n")
-	if strings.Contains(v, "tok-r-alpha") || !strings.Contains(v, "in 48:00 · OK") || !strings.Contains(v, "GPU · T4 · STANDARD") {
+	if strings.Contains(v, "tok-r-alpha") || !strings.Contains(v, "in 48m · OK") || !strings.Contains(v, "GPU · T4 · STANDARD") {
 		t.Fatalf("details:\n%s", v)
 	}
 	c.Activity.Revealed = r.Name
@@ -42,7 +42,7 @@ func TestShortPaneKeepsTheMostUsefulLines(t *testing.T) {
 
 func TestExpiredTokenSaysWhereItsRenewalStands(t *testing.T) {
 	c, r := fixture(commontest.T0.Add(-time.Minute))
-	if w := RenewWord(c, r, commontest.T0); w != "renews in 0:30" {
+	if w := RenewWord(c, r, commontest.T0); w != "renews in 30s" {
 		t.Errorf("idle renewal: %q", w)
 	}
 	c.Activity.Renewals = commontest.Renewals{Renewing: map[string]bool{r.Name: true}}
@@ -55,7 +55,7 @@ func TestExpiredTokenSaysWhereItsRenewalStands(t *testing.T) {
 	}
 	c.Activity.Renewals = commontest.Renewals{}
 	r.RenewErr = errors.New("deadline exceeded")
-	if v := strings.Join(View(c, r, commontest.T0, 100, 8), "\n"); !strings.Contains(v, "failed, state unknown, retry in 0:30: deadline exceeded") {
+	if v := strings.Join(View(c, r, commontest.T0, 100, 8), "\n"); !strings.Contains(v, "failed, state unknown, retry in 30s: deadline exceeded") {
 		t.Errorf("failed renewal:\n%s", v)
 	}
 }
@@ -68,11 +68,11 @@ func TestHealthyTokenSaysWhenItRenews(t *testing.T) {
 	c, r := fixture(commontest.T0.Add(48 * time.Minute))
 	c.Activity.Renewals = commontest.Renewals{Next: 43*time.Minute + 5*time.Second}
 	v := strings.Join(View(c, r, commontest.T0, 60, 8), "\n")
-	if !strings.Contains(v, "renew    renews in 43:05") || !strings.Contains(v, "in 48:00 · OK") {
+	if !strings.Contains(v, "renew    renews in 43m5s") || !strings.Contains(v, "in 48m · OK") {
 		t.Fatalf("healthy token:\n%s", v)
 	}
 	// A pane of 3 lines: the expiry and the renewal stay.
-	if v := strings.Join(View(c, r, commontest.T0, 60, 3), "\n"); !strings.Contains(v, "expires") || !strings.Contains(v, "renews in 43:05") {
+	if v := strings.Join(View(c, r, commontest.T0, 60, 3), "\n"); !strings.Contains(v, "expires") || !strings.Contains(v, "renews in 43m5s") {
 		t.Fatalf("short pane:\n%s", v)
 	}
 	c.Activity.Renewals = commontest.Renewals{Renewing: map[string]bool{r.Name: true}}

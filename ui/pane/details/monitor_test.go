@@ -29,7 +29,7 @@ func TestDetailsShowResourcesWithSparklines(t *testing.T) {
 	commontest.AssertSize(t, "details", lines, 90, 12)
 	v := strings.Join(lines, "\n")
 	for _, want := range []string{
-		"kernels  0 busy 2 idle · IDLE 1:12 (last activity 15:48)",
+		"kernels  0 busy 2 idle · IDLE 1h12m (last activity 15:48)",
 		"ram      11.4/12.7 GiB 90%",
 		"gpu      Tesla T4 · never used",
 		"disk     21.3/107.7 GiB 20%",
@@ -52,7 +52,7 @@ func TestDetailsShowResourcesWithSparklines(t *testing.T) {
 	// A short pane keeps the expiry, when the token renews, the activity
 	// and RAM, in that order of rank.
 	short := strings.Join(View(c, r, t0, 90, 5), "\n")
-	for _, want := range []string{"expires", "renews in", "IDLE 1:12", "ram"} {
+	for _, want := range []string{"expires", "renews in", "IDLE 1h12m", "ram"} {
 		if !strings.Contains(short, want) {
 			t.Errorf("5-line details lack %q:\n%s", want, short)
 		}
@@ -73,7 +73,7 @@ func TestShortPaneKeepsTheRenewalAsFiguresArrive(t *testing.T) {
 	want := func(when string, third string) {
 		t.Helper()
 		lines := view()
-		if !strings.Contains(lines[1], "expires") || !strings.Contains(lines[2], "renews in 43:05") || !strings.Contains(lines[3], third) {
+		if !strings.Contains(lines[1], "expires") || !strings.Contains(lines[2], "renews in 43m5s") || !strings.Contains(lines[3], third) {
 			t.Errorf("%s: want the expiry, the renewal and %q:\n%s", when, third, strings.Join(lines, "\n"))
 		}
 	}

@@ -99,7 +99,7 @@ func TestFooterRunningCodeAndFilter(t *testing.T) {
 	c := fixture(80)
 	running := State{Running: true, RunningSince: t0.Add(-5 * time.Second), Spinner: 3, Filter: "t4"}
 	status, _ := view(t, c, 80, running)
-	if want := SpinnerFrames[3] + " code running 0:05 (e shows it)"; status != want {
+	if want := SpinnerFrames[3] + " code running 5s (e shows it)"; status != want {
 		t.Errorf("running: %q, want %q", status, want)
 	}
 	if status, _ := view(t, c, 80, State{Filter: "t4"}); status != "filter: t4 (esc clears)" {

@@ -135,7 +135,7 @@ func TestHeaderStale(t *testing.T) {
 	c := fixture(160)
 	c.Snap.ApplyError(state.ListRuntimes, t0, &api.Error{Code: api.Unavailable, HTTPStatus: 503, Message: "backend unavailable"})
 	_, conn := view(t, c, 160, State{NextRefresh: t0.Add(30 * time.Second)})
-	for _, want := range []string{"▲ STALE · updated 5s ago", "retry in 0:30", "refresh failing: ", "UNAVAILABLE", "backend unavailable"} {
+	for _, want := range []string{"▲ STALE · updated 5s ago", "retry in 30s", "refresh failing: ", "UNAVAILABLE", "backend unavailable"} {
 		if !strings.Contains(conn, want) {
 			t.Errorf("stale line %q lacks %q", conn, want)
 		}

@@ -19,7 +19,7 @@ import (
 var now = commontest.T0.Add(12 * time.Second)
 
 // fiveRuntimes is a w-wide table of five runtimes, each token in another
-// state: r-alpha (GPU T4, 42:05 left, version 2025.10, 2 sessions),
+// state: r-alpha (GPU T4, 42m5s left, version 2025.10, 2 sessions),
 // r-bravo (CPU, 4:47: EXPIRING), r-charlie (TPU, expired), r-delta (GPU
 // A100, no token, version 2025.07) and r-echo, gone since it was last
 // listed two minutes before the others. Every session count is from the
@@ -107,31 +107,37 @@ func TestSortKeysAndTheHeaderArrow(t *testing.T) {
 	}
 }
 
-// At 160 and 200 columns NAME takes the width: the selected row (reverse
-// video) spans the screen and the other columns sit at its right edge.
-func TestWideScreenNameTakesTheWidth(t *testing.T) {
+// At 160 and 200 columns the width is spread over the columns: the
+// selected row (reverse video) spans the screen, TOKEN ends at its right
+// edge, and a short name is not followed by a screenful of blanks before
+// its figures.
+func TestWideScreenSpreadsTheWidth(t *testing.T) {
 	for _, w := range []int{160, 200} {
 		c, p := fiveRuntimes(w)
 		lines := p.View(c, now, false)
 		if sel := lines[2]; !strings.HasPrefix(sel, "›  r-alpha") || ansi.StringWidth(sel) != w {
 			t.Fatalf("%d columns: the selected row is %d cells: %q", w, ansi.StringWidth(sel), sel)
 		}
-		// TOKEN (24 cells) ends the header at the right edge.
-		if at := ansi.StringWidth(lines[1][:strings.Index(lines[1], "TOKEN")]); at != w-24+3 {
-			t.Fatalf("%d columns: TOKEN at %d, want %d: %q", w, at, w-24+3, lines[1])
+		// TOKEN (25 cells) ends the header at the right edge.
+		if at := ansi.StringWidth(lines[1][:strings.Index(lines[1], "TOKEN")]); at != w-25+3 {
+			t.Fatalf("%d columns: TOKEN at %d, want %d: %q", w, at, w-25+3, lines[1])
+		}
+		if at := ansi.StringWidth(lines[1][:strings.Index(lines[1], "SPEC")]); at > w/3 {
+			t.Fatalf("%d columns: SPEC at %d, far from the names: %q", w, at, lines[1])
 		}
 	}
 }
 
-// On a narrow screen SPEC shortens before NAME.
-func TestNarrowScreenCutsSpecBeforeName(t *testing.T) {
+// On a narrow screen the spec's shape word shortens before anything is
+// cut, and NAME is cut last.
+func TestNarrowScreenShortensSpecBeforeName(t *testing.T) {
 	t0 := commontest.T0
 	c := commontest.Context(60, 15, commontest.Runtime("rt-t4demo7k2p", specT4, t0.Add(52*time.Minute)),
 		commontest.Runtime("rt-cpudemo4qx", specCPU, t0.Add(3*time.Minute)),
 		commontest.Runtime("rt-v6edemo2mw", api.RuntimeSpecKey{Variant: api.VariantTPU, Accelerator: "V6E1", Shape: api.ShapeStandard}, t0.Add(-30*time.Second)))
 	p := New()
 	p.Sync(c)
-	commontest.MustContain(t, strings.Join(p.View(c, t0, false), "\n"), "rt-t4demo7k2p ", "rt-cpudemo4qx ", "rt-v6edemo2mw ", "GPU/T4/STAND…")
+	commontest.MustContain(t, strings.Join(p.View(c, t0, false), "\n"), "rt-t4demo7k2p ", "rt-cpudemo4qx ", "rt-v6edemo2mw ", "GPU/T4/STANDARD ", "TPU/V6E1/STD ")
 }
 
 // The empty runtimes list points at the key that creates one (there is no
@@ -166,8 +172,8 @@ func TestEmptyListNamesTheCreateKey(t *testing.T) {
 // suspended laptop waking up) it shows the time left then.
 func TestCountdownFollowsTheClock(t *testing.T) {
 	c, p := fiveRuntimes(80)
-	commontest.MustContain(t, rowAt(p.View(c, now, false), "r-alpha"), "42:05 OK")
-	commontest.MustContain(t, rowAt(p.View(c, now.Add(40*time.Minute), false), "r-alpha"), "2:05 EXPIRING")
+	commontest.MustContain(t, rowAt(p.View(c, now, false), "r-alpha"), "42m5s OK")
+	commontest.MustContain(t, rowAt(p.View(c, now.Add(40*time.Minute), false), "r-alpha"), "2m5s EXPIRING")
 }
 
 // A count older than one refresh shows its age in the SESS column.
@@ -186,8 +192,8 @@ func TestRowColumnsAlignedAt100(t *testing.T) {
 	c, p := fiveRuntimes(100)
 	c.Snap.ApplyRenewError(now, "runtimes/r-bravo", errors.New("backend unavailable"))
 	c.Activity.Creating = func(time.Time) []common.Creation {
-		return []common.Creation{{Name: "my-a100", Spec: "GPU/A100/HIGHMEM", Status: "creating… 0:01"},
-			{Name: "creating GPU/A100/HIGHMEM", Spec: "GPU/A100/HIGHMEM", Status: "creating… 0:01"}}
+		return []common.Creation{{Name: "my-a100", Spec: "GPU/A100/HIGHMEM", Status: "creating… 1s"},
+			{Name: "creating GPU/A100/HIGHMEM", Spec: "GPU/A100/HIGHMEM", Status: "creating… 1s"}}
 	}
 	p.Sync(c)
 	v := ansi.Strip(strings.Join(p.View(c, now, false), "\n"))
@@ -206,7 +212,7 @@ func TestRowColumnsAlignedAt100(t *testing.T) {
 			t.Errorf("%s starts at column %d, want %d:\n%s", n, got, want, v)
 		}
 	}
-	commontest.MustContain(t, v+"\n", "! r-bravo", "RENEW FAILED\n", "GONE seen 2m ago\n", "creating… 0:01")
+	commontest.MustContain(t, v+"\n", "! r-bravo", "RENEW FAILED\n", "GONE seen 2m12s ago\n", "creating… 1s")
 	if strings.Contains(v, "…\n") {
 		t.Fatalf("a row is cut:\n%s", v)
 	}

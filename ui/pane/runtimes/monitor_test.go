@@ -30,7 +30,7 @@ func TestMonitorColumns(t *testing.T) {
 		if i, j := strings.Index(head, "RAM"), strings.Index(head, "SPEC"); i < 0 || j < i || !strings.Contains(head, "ACTIVITY") {
 			t.Errorf("%d: header %q", w, head)
 		}
-		for _, want := range []string{"▅ 50% ▂ 15% IDLE 1:12  GPU/T", "▂ 10%     – busy 0:03  CPU/S", "    –     – –          GPU/T"} {
+		for _, want := range []string{"▅ 50% ▂ 15% IDLE 1h12m  GPU/T", "▂ 10%     – busy 3m     CPU/S", "    –     – –           GPU/T"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("%d: table lacks %q:\n%s", w, want, v)
 			}
