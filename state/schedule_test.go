@@ -12,21 +12,75 @@ import (
 
 var st0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 
-func TestCallBudgetWindow(t *testing.T) {
-	b := NewCallBudget(24, 0)
-	b.Record(st0, 20)
-	if r := b.Room(st0.Add(30 * time.Second)); r != 4 {
-		t.Fatalf("room %d after 20 calls, want 4", r)
+// A counted call holds its slot from its plan until CallWindow +
+// CallMargin after its reply; one never answered, until any call would
+// have timed out and a window passed.
+func TestCallBudgetSlotFreesAfterReplyAndMargin(t *testing.T) {
+	b := NewCallBudget(8, 4) // room for 4, PaceBurst at once
+	b.Record(st0, 4)
+	if r := b.Room(st0.Add(30 * time.Second)); r != 0 {
+		t.Fatalf("room %d with every slot held, want 0", r)
 	}
-	b.Record(st0.Add(30*time.Second), 10) // calls that could not wait overspend
-	if r := b.Room(st0.Add(31 * time.Second)); r != 0 {
+	b.Answered(st0, st0.Add(5*time.Second)) // three still unanswered
+	if r := b.Room(st0.Add(5*time.Second + CallWindow + CallMargin - 1)); r != 0 {
+		t.Fatalf("room %d just before the answered slot frees, want 0", r)
+	}
+	if r := b.Room(st0.Add(5*time.Second + CallWindow + CallMargin)); r != 1 {
+		t.Fatalf("room %d once the answered slot freed (60 s + margin after its reply), want 1", r)
+	}
+	if r := b.Room(st0.Add(callHoldUnanswered)); r != 4 {
+		t.Fatalf("room %d once unanswered calls' slots lapsed, want 4", r)
+	}
+	b.Record(st0.Add(10*time.Minute), 10) // calls that could not wait overspend
+	if r := b.Room(st0.Add(10*time.Minute + time.Second)); r != 0 {
 		t.Fatalf("room %d when overspent, want 0", r)
-	}
-	if r := b.Room(st0.Add(time.Minute)); r != 14 {
-		t.Fatalf("room %d once the first 20 left the window, want 14", r)
 	}
 	if r := NewCallBudget(0, 0).Room(st0); r < 1<<20 {
 		t.Fatalf("an unlimited budget has room %d", r)
+	}
+}
+
+// A taker that plans every call the budget allows, every 100 ms, each
+// answered 300 ms later: no 60 s (nor 60 s + the margin) ever holds more
+// than the room, no second more than PaceBurst, and over ten minutes the
+// rate is the room per 61 s (the old budget let the whole room out in one
+// instant, and again exactly 60 s later).
+func TestCallBudgetSpreadInEverySlidingWindow(t *testing.T) {
+	b := NewCallBudget(DefaultCallBudget, 4)
+	room := DefaultCallBudget - 4
+	var sent []time.Time
+	type inflight struct{ sent, reply time.Time }
+	var pending []inflight
+	for now := st0; now.Before(st0.Add(10 * time.Minute)); now = now.Add(100 * time.Millisecond) {
+		for len(pending) > 0 && !pending[0].reply.After(now) {
+			b.Answered(pending[0].sent, now)
+			pending = pending[1:]
+		}
+		n := b.Room(now)
+		b.Record(now, n)
+		for range n {
+			sent = append(sent, now)
+			pending = append(pending, inflight{now, now.Add(300 * time.Millisecond)})
+		}
+	}
+	most := func(w time.Duration) int {
+		m, j := 0, 0
+		for i := range sent {
+			for sent[i].Sub(sent[j]) > w {
+				j++
+			}
+			m = max(m, i-j+1) // calls within [sent[i]−w, sent[i]], closed
+		}
+		return m
+	}
+	if m := most(CallWindow + CallMargin - 300*time.Millisecond); m > room {
+		t.Errorf("%d calls in a window of 60 s + margin, want at most %d", m, room)
+	}
+	if m := most(time.Second); m > PaceBurst {
+		t.Errorf("%d calls within a second, want at most %d (spread, not bursts)", m, PaceBurst)
+	}
+	if want := room * 10 * 60 / 61; len(sent) < want-PaceBurst {
+		t.Errorf("%d calls in ten minutes, want about %d (the room per 61 s)", len(sent), want)
 	}
 }
 
@@ -55,6 +109,9 @@ func idleSessions(t *testing.T, n, budget int, d time.Duration) (maxPerMinute in
 		plan := s.PlanSessions(now, "runtimes/r-0000", withList, 30*time.Second, b, 0, nil)
 		for _, name := range plan.Refresh {
 			s.ApplySessions(now, name, nil)
+		}
+		for range plan.Counted {
+			b.Answered(now, now)
 		}
 		if sec >= 2*time.Minute { // after the first load
 			perMinute[int(sec/time.Minute)] += len(plan.Refresh)
@@ -88,9 +145,10 @@ func TestPlanSessionsTenRuntimesEvery30s(t *testing.T) {
 func TestPlanSessionsFlatInN(t *testing.T) {
 	for _, n := range []int{200, 1000} {
 		perMin, maxAge, _ := idleSessions(t, n, DefaultCallBudget, 2*time.Hour)
-		// 20 others a minute after list_runtimes and the selected
-		// runtime's sessions, twice each.
-		round := time.Duration(n/(DefaultCallBudget-4)+1) * time.Minute
+		// 19 others every 61 s (a slot is held 60 s and the margin)
+		// after list_runtimes and the selected runtime's sessions, twice
+		// each.
+		round := time.Duration(n/(DefaultCallBudget-4)+1) * (CallWindow + CallMargin)
 		if perMin > DefaultCallBudget || maxAge > round {
 			t.Errorf("%d runtimes: %d calls a minute, counts up to %v old (want ≤ %d, ≤ %v)", n, perMin, maxAge, DefaultCallBudget, round)
 		}
@@ -296,9 +354,13 @@ func TestCallBudgetPerMinuteAndUsed(t *testing.T) {
 	b := NewCallBudget(24, 4)
 	b.Record(st0, 3)
 	b.Record(st0.Add(30*time.Second), 2)
-	if b.PerMinute() != 24 || b.Used(st0.Add(59*time.Second)) != 5 || b.Used(st0.Add(time.Minute)) != 2 {
-		t.Fatalf("24 a minute: PerMinute %d, used %d within the minute, %d once the first 3 left it",
-			b.PerMinute(), b.Used(st0.Add(59*time.Second)), b.Used(st0.Add(time.Minute)))
+	for range 3 {
+		b.Answered(st0, st0)
+	}
+	b.Answered(st0.Add(30*time.Second), st0.Add(30*time.Second))
+	if b.PerMinute() != 24 || b.Used(st0.Add(60*time.Second)) != 5 || b.Used(st0.Add(61*time.Second)) != 2 {
+		t.Fatalf("24 a minute: PerMinute %d, used %d within 61 s, %d once the first 3 left them",
+			b.PerMinute(), b.Used(st0.Add(60*time.Second)), b.Used(st0.Add(61*time.Second)))
 	}
 	unlimited := NewCallBudget(0, 0)
 	unlimited.Record(st0, 5)
@@ -340,11 +402,12 @@ func TestPlanSessionsKeepsRoomForRenewals(t *testing.T) {
 	}
 	b := NewCallBudget(5, 0)
 	plan := s.PlanSessions(st0, "", false, 30*time.Second, b, 3, nil)
-	if fmt.Sprint(plan.Refresh) != "[runtimes/r3 runtimes/r2]" || plan.Deferred != 2 || b.Room(st0) != 3 {
-		t.Fatalf("room 5, keep 3: refreshed %v, deferred %d, room left %d; want the 2 oldest, 2 deferred, 3 left",
-			plan.Refresh, plan.Deferred, b.Room(st0))
+	// Room left: 3 slots, of which the pace lets out PaceBurst − 2 now.
+	if fmt.Sprint(plan.Refresh) != "[runtimes/r3 runtimes/r2]" || plan.Deferred != 2 || plan.Counted != 2 || b.Room(st0) != 2 {
+		t.Fatalf("room 5, keep 3: refreshed %v (%d counted), deferred %d, room left %d; want the 2 oldest, counted, 2 deferred, 2 left",
+			plan.Refresh, plan.Counted, plan.Deferred, b.Room(st0))
 	}
-	if plan = s.PlanSessions(st0, "", false, 30*time.Second, b, 5, nil); len(plan.Refresh) != 0 || plan.Deferred != 4 {
+	if plan = s.PlanSessions(st0, "", false, 30*time.Second, b, 3, nil); len(plan.Refresh) != 0 || plan.Deferred != 4 {
 		t.Fatalf("keep beyond the room: refreshed %v, deferred %d", plan.Refresh, plan.Deferred)
 	}
 }
@@ -369,5 +432,25 @@ func TestPlansBreakTiesByName(t *testing.T) {
 	slices.Reverse(due)
 	if renew, _ := PlanRenewals(st0, due, "", NewCallBudget(2, 0), 0); fmt.Sprint(renew) != "[runtimes/a runtimes/b]" {
 		t.Fatalf("tokens expiring together: renewed %v, want a and b", renew)
+	}
+}
+
+// With a refresh every 30 s (a reserve of 4: two refreshes a window), no
+// three list_runtimes fall within 61 s: the next may go 61 s after the
+// one before the last.
+func TestRefreshedTwoInAnyWindow(t *testing.T) {
+	b := NewCallBudget(DefaultCallBudget, ReserveFor(30*time.Second))
+	if at := b.Refreshed(st0); !at.IsZero() {
+		t.Fatalf("after the first refresh the next waits for %v", at)
+	}
+	if at := b.Refreshed(st0.Add(30 * time.Second)); !at.Equal(st0.Add(CallWindow + CallMargin)) {
+		t.Fatalf("after refreshes at 0 and 30 s the next may go at %v, want 61 s", at.Sub(st0))
+	}
+	if at := b.Refreshed(st0.Add(61 * time.Second)); !at.Equal(st0.Add(30*time.Second + CallWindow + CallMargin)) {
+		t.Fatalf("after refreshes at 30 and 61 s the next may go at %v, want 91 s", at.Sub(st0))
+	}
+	var none *CallBudget
+	if at := none.Refreshed(st0); !at.IsZero() || !NewCallBudget(0, 4).Refreshed(st0).IsZero() {
+		t.Fatal("a budget without a limit delays refreshes")
 	}
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/state/config"
 )
 
 func benchModel(b *testing.B, n int) Model {
@@ -276,12 +275,16 @@ func idleHour(t testing.TB, n int, d time.Duration) map[string]int {
 // TestIdleCallCadence: an idle hour with five runtimes and 1 h tokens costs
 // only the refresh cadence (list_runtimes every 30 s and list_sessions for
 // each runtime after it) and one renewal per token lifetime, nothing more.
+// A refresh is due 30 s after the previous answer, and no more than two
+// go out in any 61 s (the call budget's reserve counts two a minute), so
+// on the fake clock, where an answer takes no time, they alternate 30 and
+// 31 s apart: 119 in the hour.
 func TestIdleCallCadence(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates an hour of ticks")
 	}
 	calls := idleHour(t, 5, time.Hour)
-	refreshes := 1 + int(time.Hour/config.DefaultRefreshInterval) // the first load + one per interval
+	refreshes := 1 + int(time.Hour/((state.CallWindow+state.CallMargin)/2)) // the first load + two per 61 s
 	want := map[string]int{
 		"get_subscription": 1, "list_runtime_specs": 1,
 		"list_runtimes": refreshes, "list_sessions": 5 * refreshes,

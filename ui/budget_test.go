@@ -86,3 +86,47 @@ func TestSelectedRenewalCountedInBudget(t *testing.T) {
 		t.Errorf("%d renewals of 12 tokens, %d tokens lapsed", n, expired)
 	}
 }
+
+// On the fake clock at a quarter-second resolution, 100 runtimes whose
+// 2-minute tokens ask for far more renewals than the budget allows: no
+// 60 s, its ends included, holds more calls than the budget (a slot freed
+// exactly 60 s after a burst let the next burst in at 60.0 s: a server
+// counting its own minute saw both), and no second holds more than the
+// pace lets out (PaceBurst) beside the refresh's own calls and the selected
+// runtime's renewal (the whole minute's renewals once went out at once).
+func TestIdleCallsSpreadInEverySlidingWindow(t *testing.T) {
+	const step = 250 * time.Millisecond
+	s := newStack(t, stackOpts{emu: colabfake.Options{Runtimes: 100, TokenTTL: 2 * time.Minute}})
+	s.start()
+	var at []time.Time // one entry per tools/call, at the tick that sent it
+	last := s.srv.CallCount("")
+	for i := 0; i < int(3*time.Minute/step); i++ {
+		s.tick(step)
+		n := s.srv.CallCount("")
+		for range n - last {
+			at = append(at, s.clk.Now())
+		}
+		last = n
+	}
+	most := func(w time.Duration) (int, time.Time) {
+		m, j, when := 0, 0, time.Time{}
+		for i := range at {
+			for at[i].Sub(at[j]) > w {
+				j++
+			}
+			if i-j+1 > m {
+				m, when = i-j+1, at[j]
+			}
+		}
+		return m, when
+	}
+	if m, when := most(time.Minute); m > state.DefaultCallBudget {
+		t.Errorf("%d calls in the 60 s from %v (ends included), want at most %d", m, when.Sub(t0), state.DefaultCallBudget)
+	}
+	if m, when := most(time.Second - step); m > state.PaceBurst+3 {
+		t.Errorf("%d calls in the second from %v, want at most %d (spread: the pace's burst, list_runtimes, the selected runtime's sessions and renewal)", m, when.Sub(t0), state.PaceBurst+3)
+	}
+	if n := s.srv.CallCount("get_runtime"); n < 2*(state.DefaultCallBudget-4) {
+		t.Errorf("%d renewals in 3 minutes: the budget's room went unused", n)
+	}
+}

@@ -43,6 +43,7 @@ type pendingCall struct {
 	started time.Time
 	version uint64    // snapshot version when sent
 	expire  time.Time // a renewal: the token's expireTime when sent
+	counted bool      // recorded in the call budget: its reply frees the slot
 }
 
 // resultMsg is the answer to one API call. gen is the request generation:
@@ -125,6 +126,15 @@ func (m *callState) issue(k callKey, now time.Time) tea.Cmd {
 	}, func(err error) tea.Msg { return resultMsg{key: k, gen: gen, err: err} })
 }
 
+// markCounted notes that the call in flight for k was recorded in the
+// call budget: its reply frees its slot (CallBudget.Answered).
+func (m *callState) markCounted(k callKey) {
+	if p, ok := m.pending[k]; ok {
+		p.counted = true
+		m.pending[k] = p
+	}
+}
+
 // inFlight returns the number of API calls in flight.
 func (m *callState) inFlight() int { return len(m.pending) }
 
@@ -185,6 +195,9 @@ func (m *callState) onResult(msg resultMsg, now time.Time) (cmd tea.Cmd, p pendi
 		return nil, p, false // late or superseded answer: drop it
 	}
 	delete(m.pending, msg.key)
+	if p.counted {
+		m.budget.Answered(p.started, now)
+	}
 	m.scr.recordEvent(now, msg.key.kind.String(), msg.key.runtime, now.Sub(p.started), msg.err)
 	switch msg.key.kind {
 	case callRuntimes:
@@ -228,7 +241,11 @@ func (m *callState) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.
 		m.scr.say(now, common.Say{Text: "✓ refreshed"})
 	}
 	m.cx.Snap.ApplyRuntimesSince(now, p.version, msg.runtimes)
+	// Never more refreshes in a window than the budget's reserve counts.
 	m.nextRefresh = now.Add(m.opts.RefreshInterval)
+	if at := m.budget.Refreshed(p.started); at.After(m.nextRefresh) {
+		m.nextRefresh = at
+	}
 	for r := range m.cx.Snap.All() {
 		if r.Gone() {
 			// Answers still on their way for it are dropped.
@@ -277,8 +294,12 @@ func (m *callState) refreshSessions(now time.Time, withList bool) []tea.Cmd {
 	}
 	plan := m.cx.Snap.PlanSessions(now, m.rt.Selected(), withList, m.opts.RefreshInterval, m.budget, keep, inFlight)
 	cmds := make([]tea.Cmd, 0, len(plan.Refresh))
-	for _, name := range plan.Refresh {
-		if c := m.issue(callKey{kind: callSessions, runtime: name}, now); c != nil {
+	for i, name := range plan.Refresh {
+		k := callKey{kind: callSessions, runtime: name}
+		if c := m.issue(k, now); c != nil {
+			if i >= len(plan.Refresh)-plan.Counted {
+				m.markCounted(k)
+			}
 			cmds = append(cmds, c)
 		}
 	}
@@ -383,7 +404,9 @@ func (m *callState) renewDue(now time.Time) []tea.Cmd {
 	renew, deferred := state.PlanRenewals(now, due, m.rt.Selected(), m.budget, m.selectedRenewalSoon(now))
 	var cmds []tea.Cmd
 	for _, name := range renew {
-		if c := m.issue(callKey{kind: callRenew, runtime: name}, now); c != nil {
+		k := callKey{kind: callRenew, runtime: name}
+		if c := m.issue(k, now); c != nil {
+			m.markCounted(k)
 			m.renew.Started(name, now)
 			cmds = append(cmds, c)
 		}
@@ -422,6 +445,7 @@ func (m *callState) renewForPoll(name string, now time.Time) (tea.Cmd, error) {
 	}
 	if name != m.rt.Selected() {
 		m.budget.Record(now, 1)
+		m.markCounted(callKey{kind: callRenew, runtime: name})
 	}
 	m.renew.Started(name, now)
 	return c, nil

@@ -102,9 +102,9 @@ func New(o Options) Model {
 	}
 	if reserve := state.ReserveFor(o.RefreshInterval); o.CallBudget == 0 {
 		// A refresh interval under 30 s needs more than the default for its
-		// own calls: 18 a minute are left for the rest, as by default
+		// own calls: 19 are left for the rest, as by default
 		// (state.DefaultCallBudget less a 30 s refresh's 4).
-		o.CallBudget = max(state.DefaultCallBudget, reserve+18)
+		o.CallBudget = max(state.DefaultCallBudget, reserve+19)
 	} else if o.CallBudget > 0 {
 		// However small the budget, a few calls a minute are left for
 		// renewals and counts beyond the refresh's own.
@@ -297,8 +297,12 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 	cmds = append(cmds, m.calls.renewDue(now)...)
 	cmds = append(cmds, m.mon.due(now, m.runtimeRows())...)
 	// Session counts of the other runtimes, as the budget allows; not
-	// while a list_runtimes is under way (its answer plans them).
-	if _, listing := m.calls.pending[callKey{kind: callRuntimes}]; !listing && m.calls.budget.Room(now) > 0 {
+	// while a list_runtimes is under way (its answer plans them), nor in
+	// the last tenth of the interval before the next one (they ride along
+	// with it: a refresh the budget put off by a second would otherwise
+	// list them twice).
+	if _, listing := m.calls.pending[callKey{kind: callRuntimes}]; !listing && m.calls.budget.Room(now) > 0 &&
+		now.Before(m.calls.nextRefresh.Add(-m.opts.RefreshInterval/10)) {
 		cmds = append(cmds, m.calls.refreshSessions(now, false)...)
 	}
 	m.scr.expireStatus(now)

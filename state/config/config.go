@@ -103,7 +103,7 @@ type Settings struct {
 	AutoRenew bool
 	// CallBudget is how many background calls a minute the dashboard
 	// makes at most (YAML callBudget; an integer from 4, or 0 for no
-	// limit; default state.DefaultCallBudget, 22): list_runtimes, the
+	// limit; default state.DefaultCallBudget, 23): list_runtimes, the
 	// selected runtime's sessions and token renewals are always made, the
 	// other runtimes' session counts share what is left.
 	CallBudget int

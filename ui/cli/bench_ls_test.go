@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,21 +24,29 @@ import (
 // (the real binary, a process of its own) of a directory of 100,000
 // entries (the emulator's ManyFiles: a 29 MB contents reply, as
 // jupyter-server writes it) beside curl fetching the same listing from
-// the same server, interleaved, b.N times each. Without curl the baseline
-// is a plain Go GET and io.Copy to io.Discard in this process (its RSS is
-// then not measured). Metrics: "ratio" (goal ≤ 1.5), the median of the
-// b.N ratios of an ls and the curl run right after it: the two runs of a
-// pair meet the same machine, whose speed drifts by a third within
-// seconds on a shared runner, where a ratio of the fastest of each pairs
-// runs seconds apart; that one is "fastest-ratio" = ls-s ÷ curl-s, with
-// "ls-s" and "curl-s" the fastest wall times. From the fastest run of
-// each: "ls-cpu-s" and "curl-cpu-s" the processes' CPU time (user +
-// system); the largest: "ls-rss-MiB" and "curl-rss-MiB" the peak
-// resident sets (VmHWM); "reply-MiB" the reply's size, and "rss-ratio" =
-// ls-rss ÷ (2 × reply + 30 MiB) (goal ≤ 1). ls's time includes its start
-// and the MCP call that finds the runtime (get_runtime); the listing
-// itself is one request.
+// the same server, interleaved, b.N times each; "ls" prints the lines,
+// "json" the --json document (each of its runs also followed by a plain
+// ls, whose peak RSS is its baseline). Without curl the baseline is a
+// plain Go GET and io.Copy to io.Discard in this process (its RSS is
+// then not measured). Metrics: "ratio" (goal ≤ 1.5 for ls, ≤ 1.3 for
+// --json), the median of the b.N ratios of an ls and the curl run right
+// after it: the two runs of a pair meet the same machine, whose speed
+// drifts by a third within seconds on a shared runner, where a ratio of
+// the fastest of each pairs runs seconds apart; that one is
+// "fastest-ratio" = ls-s ÷ curl-s, with "ls-s" and "curl-s" the fastest
+// wall times. From the fastest run of each: "ls-cpu-s" and "curl-cpu-s"
+// the processes' CPU time (user + system); the largest: "ls-rss-MiB" and
+// "curl-rss-MiB" the peak resident sets (VmHWM); "reply-MiB" the reply's
+// size, and "rss-ratio" = ls-rss ÷ (2 × reply + 30 MiB) (goal ≤ 1); for
+// --json, "rss-x-ls" = its peak RSS ÷ plain ls's (goal ≤ 2). ls's time
+// includes its start and the MCP call that finds the runtime
+// (get_runtime); the listing itself is one request.
 func BenchmarkList100k(b *testing.B) {
+	b.Run("ls", func(b *testing.B) { benchList100k(b, false) })
+	b.Run("json", func(b *testing.B) { benchList100k(b, true) })
+}
+
+func benchList100k(b *testing.B, asJSON bool) {
 	const n = 100_000
 	isolate(b)
 	bin := binary(b)
@@ -87,12 +97,26 @@ func BenchmarkList100k(b *testing.B) {
 			}
 		}
 	}
-	lsArgs := []string{"ls", "rt-bench:/" + colabfake.SyntheticDir, "--endpoint", ep, "--access-token-file", tok}
+	plainArgs := []string{"ls", "rt-bench:/" + colabfake.SyntheticDir, "--endpoint", ep, "--access-token-file", tok}
+	lsArgs := plainArgs
 	// The first run checks what ls prints, and measures the reply.
-	var lines countWriter
-	run(&lines, bin, lsArgs...)
-	if lines.lines != n {
-		b.Fatalf("ls printed %d lines, want %d", lines.lines, n)
+	if asJSON {
+		lsArgs = append(slices.Clip(plainArgs), "--json")
+		var out bytes.Buffer
+		run(&out, bin, lsArgs...)
+		var doc struct {
+			OK      bool              `json:"ok"`
+			Entries []json.RawMessage `json:"entries"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil || !doc.OK || len(doc.Entries) != n {
+			b.Fatalf("ls --json: %v, ok %v, %d entries, want %d", err, doc.OK, len(doc.Entries), n)
+		}
+	} else {
+		var lines countWriter
+		run(&lines, bin, lsArgs...)
+		if lines.lines != n {
+			b.Fatalf("ls printed %d lines, want %d", lines.lines, n)
+		}
 	}
 	// Each ls renews the proxy token (get_runtime): the baseline takes
 	// the current one.
@@ -134,7 +158,7 @@ func BenchmarkList100k(b *testing.B) {
 		*rss = max(*rss, nr)
 	}
 	var lsT, baseT time.Duration
-	var lsRSS, baseRSS int64
+	var lsRSS, baseRSS, plainRSS int64
 	pairs := make([]float64, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -146,6 +170,11 @@ func BenchmarkList100k(b *testing.B) {
 		}
 		best(&baseT, &baseRSS, d, r)
 		pairs = append(pairs, dl.Seconds()/d.Seconds())
+		if asJSON {
+			cpu := lsCPU
+			_, r := run(devnull, bin, plainArgs...)
+			plainRSS, lsCPU = max(plainRSS, r), cpu
+		}
 	}
 	b.StopTimer()
 	slices.Sort(pairs)
@@ -162,6 +191,10 @@ func BenchmarkList100k(b *testing.B) {
 	b.ReportMetric(float64(baseRSS)/mib, "curl-rss-MiB")
 	b.ReportMetric(float64(reply)/mib, "reply-MiB")
 	b.ReportMetric(float64(lsRSS)/float64(2*reply+30*mib), "rss-ratio")
+	if asJSON {
+		b.ReportMetric(float64(plainRSS)/mib, "plain-rss-MiB")
+		b.ReportMetric(float64(lsRSS)/float64(plainRSS), "rss-x-ls")
+	}
 	if curl == "" {
 		fmt.Fprintln(os.Stderr, "BenchmarkList100k: curl is not installed; the baseline is a Go GET in the benchmark's process")
 	}

@@ -23,7 +23,10 @@ func lsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"PATH is absolute on the runtime when it starts with / (/ is its root, holding content/), else relative\n" +
 			"to /content (rt-abc:sample_data is /content/sample_data), and is /content when RUNTIME: has none.\n" +
 			"--json names paths absolute (\"/content/x\").\n" +
-			"Hidden names (starting with \".\") are not listed by Jupyter.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+			"Hidden names (starting with \".\") are not listed by Jupyter.\n" +
+			"--json writes the document as the listing arrives, \"ok\" last (a listing that fails midway\n" +
+			"ends it with \"ok\": false, \"error\" and the entries that arrived); --jq needs the whole document\n" +
+			"and holds the listing in memory first (at most 1,000,000 entries, and --jq's own limits).\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash ls rt-abc\n  colabdash ls rt-abc:sample_data\n  colabdash ls rt-abc:/etc --json",
 		Args:    cobra.ExactArgs(1),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -56,9 +59,16 @@ func lsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			// file before the server reads it); a file, then, is
 			// stat'ed for its one line.
 			var m jupyter.Model
-			if v.AsJSON {
+			streamed := true
+			switch {
+			case v.AsJSON && v.S.JSON().Jq != nil:
+				// --jq filters the whole document: collected first.
 				m, err = rf.jc.List(ctx, loc.Path)
-			} else {
+				streamed = false
+			case v.AsJSON:
+				// Written as it arrives (ls_json.go).
+				err = v.lsJSONStream(ctx, rf.jc, loc.Path, LsJSON{Runtime: got.Runtime, Path: absRemote(loc.Path)})
+			default:
 				// Printed as it arrives (ls_stream.go).
 				err = v.lsStream(ctx, rf.jc, loc.Path)
 			}
@@ -66,11 +76,14 @@ func lsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				if m, err = rf.jc.Stat(ctx, loc.Path); err == nil {
 					m.Entries = []jupyter.Model{m}
 				}
-			} else if err == nil && !v.AsJSON {
+			} else if err == nil && streamed {
 				return nil
 			}
 			if err != nil {
 				return FileError(err, rf)
+			}
+			if v.AsJSON && streamed {
+				return v.lsJSONFile(LsJSON{Runtime: got.Runtime, Path: absRemote(loc.Path)}, m)
 			}
 			if v.AsJSON {
 				return v.WriteJSON(lsReport(loc, m))
@@ -107,15 +120,19 @@ func lsReport(loc jupyter.Location, m jupyter.Model) any {
 	return LsJSON{Envelope: kit.Envelope{OK: true}, Runtime: kit.NameOf(loc.Runtime), Path: absRemote(loc.Path), Type: m.Type, Entries: entries}
 }
 
-// LsJSON is `ls --json`'s output. On failure OK is false, Error says why
-// (redacted), Runtime is the runtime's name (runtimes/ID) once resolved and Path the
-// absolute path once read ("" before), Type is "" and Entries is [].
+// LsJSON is `ls --json`'s output, written as the listing arrives: "ok"
+// (and "error") come last, after the entries. On failure OK is false,
+// Error says why (redacted), Runtime is the runtime's name (runtimes/ID)
+// once resolved and Path the absolute path once read ("" before); Type is
+// "" and Entries is [] when the listing failed before its first entry,
+// and "directory" and the entries that arrived when it failed midway
+// (they were printed already).
 type LsJSON struct {
-	kit.Envelope
 	Runtime kit.RuntimeName `json:"runtime"`
 	Path    string          `json:"path"`
 	Type    string          `json:"type"`
 	Entries []lsEntry       `json:"entries"`
+	kit.Envelope
 }
 
 // absRemote is kit.AbsRemote; AbsRemoteArg is kit.AbsRemoteArg.

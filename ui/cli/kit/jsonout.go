@@ -144,6 +144,27 @@ func (f *jsonFlag) Set(s string) error {
 	return nil
 }
 
+// EncodeJSON is doc as every --json document is printed: indented JSON
+// and a newline, C1 and bidirectional controls inside strings written as
+// \u escapes. For a verb that writes its document in pieces as it goes
+// (WriteJSONPiece), the pieces around what it streams.
+func EncodeJSON(doc any) ([]byte, error) { return encodeJSON(doc) }
+
+// WriteJSONPiece writes b, a piece of a JSON document the verb streams
+// (ls --json), on stdout through the redactor, and marks the document
+// printed: a failure then ends the document the verb began instead of
+// printing an envelope of its own. b is passed through termtext.JSON; a
+// caller cuts its pieces between values, never inside a string (each
+// piece is redacted whole). Only without --jq: a filter needs the whole
+// document (WriteJSON).
+func (v *Verb) WriteJSONPiece(b []byte) error {
+	v.S.JSON().Written, v.WroteJSON = true, true
+	if _, err := v.S.Out.Write(termtext.JSON(b)); err != nil {
+		return &ExitError{Code: ExitFailure, Msg: "writing JSON: " + err.Error()}
+	}
+	return nil
+}
+
 // encodeJSON is doc as indented JSON and a newline, C1 and bidirectional
 // controls inside strings written as \u escapes (termtext.JSON).
 func encodeJSON(doc any) ([]byte, error) {
