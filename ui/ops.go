@@ -7,6 +7,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"github.com/colabdash/colabdash/api/plural"
 	"strconv"
 	"strings"
 	"time"
@@ -49,7 +50,7 @@ type (
 func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
 	d := dialog.New(dialog.Confirm, now, "Delete runtime "+sel.ID()+"?",
 		"Runtime "+sel.Name+" ("+specWords(sel)+").",
-		"This cannot be undone: it removes the runtime's files and its "+strconv.Itoa(len(sel.Sessions))+" session(s).")
+		"This cannot be undone: it removes the runtime's files and its "+plural.Count(len(sel.Sessions), "session")+".")
 	name := sel.Name
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {

@@ -93,12 +93,13 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return rep
 			}
 			if err := b.confirm(ctx, yes, question{
-				header:    "Delete %d runtime(s)? This cannot be undone: each one's files and sessions are destroyed.",
+				header:    "Delete %s? This cannot be undone: each one's files and sessions are destroyed.",
 				want:      "y",
 				verb:      "delete",
 				undone:    "nothing was deleted",
 				cancelled: "delete cancelled; nothing was deleted",
-				refuse:    "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to delete %d runtime(s)",
+				refuse:    "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to delete %s",
+				noun:      "runtime",
 			}); err != nil {
 				return b.stop(err, report)
 			}
