@@ -200,3 +200,17 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 		t.Errorf("%d delete calls without confirmation", n)
 	}
 }
+
+// delete's question takes yes, in any case, as well as y; no still
+// cancels and deletes nothing.
+func TestDeleteQuestionTakesYes(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	code, _, errs := e.runTerm(term{in: "no\n", inTTY: true, errTTY: true}, "delete", "rt-cpudemo4qx")
+	if code != kit.ExitFailure || len(e.srv.Runtimes()) != 3 {
+		t.Fatalf("no: exit %d, stderr %q, %d runtimes", code, errs, len(e.srv.Runtimes()))
+	}
+	code, out, errs := e.runTerm(term{in: "YES\n", inTTY: true, errTTY: true}, "delete", "rt-cpudemo4qx")
+	if code != 0 || out != "deleted rt-cpudemo4qx\n" || len(e.srv.Runtimes()) != 2 {
+		t.Fatalf("YES: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

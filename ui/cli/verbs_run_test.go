@@ -302,15 +302,15 @@ func TestRunKilledThenReaped(t *testing.T) {
 		t.Errorf("status after kill -9: exit %d, stderr %q", code, errs)
 	}
 	// The next run says so too; off a terminal it deletes nothing, on one
-	// only y deletes.
+	// y or yes deletes.
 	quick := writeFile(t, filepath.Join(t.TempDir(), "quick.py"), "print(1)\n")
 	code, _, errs = e.runRun("--runtime", rts[0].ID(), quick)
 	if code != 0 || !strings.Contains(errs, "was created by a run that did not finish") || len(e.srv.Runtimes()) != 1 {
 		t.Errorf("run off a terminal with a leftover: exit %d, stderr %q", code, errs)
 	}
-	code, _, errs = e.runTerm(term{in: "yes\n", inTTY: true, errTTY: true}, append(append([]string{"run"}, e.flags...), "--runtime", rts[0].ID(), quick)...)
+	code, _, errs = e.runTerm(term{in: "no\n", inTTY: true, errTTY: true}, append(append([]string{"run"}, e.flags...), "--runtime", rts[0].ID(), quick)...)
 	if code != 0 || !strings.Contains(errs, "Delete it? Type y") || !strings.Contains(errs, "kept "+rts[0].ID()) || len(e.srv.Runtimes()) != 1 {
-		t.Errorf("run on a terminal, answered yes: exit %d, stderr %q", code, errs)
+		t.Errorf("run on a terminal, answered no: exit %d, stderr %q", code, errs)
 	}
 	code, _, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, append(append([]string{"run"}, e.flags...), "--spec", "CPU", quick)...)
 	if code != 0 || !strings.Contains(errs, "deleted "+rts[0].ID()+", left by an unfinished run") {

@@ -24,7 +24,7 @@ func purgeCommand(g *kit.Globals, rf *runtimeFiles) string {
 
 // purgeTrash empties the trash of rf's runtime's Jupyter server through
 // execute_code (jupyter.PurgeCode), after asking unless
-// yes: only y confirms. It returns the bytes freed, nil when the user
+// yes: y or yes confirms. It returns the bytes freed, nil when the user
 // said no (then nothing ran).
 func (v *verb) purgeTrash(ctx context.Context, rf *runtimeFiles, yes bool) (*int64, error) {
 	if !yes {
