@@ -171,7 +171,7 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 			Stdout: res.Stdout, Stderr: res.Stderr, Result: res.Result, ExecutionError: res.ExecutionError,
 			OutputTruncated: res.OutputTruncated, RichOutputs: res.RichOutputs}
 		if xe := res.ExecutionError; xe != nil {
-			rep.Envelope = kit.Fail(v.raisedCode(xe), v.Red().Redact(api.OneLine("the code raised "+xe.Name+": "+xe.Value, 300)))
+			rep.Envelope = kit.Fail(v.raisedCode(xe), v.Red().Redact(api.OneLine("the code raised "+xe.Line(), 300)))
 		}
 		if rep.RichOutputs == nil {
 			rep.RichOutputs = []api.RichOutput{}

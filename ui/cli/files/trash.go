@@ -80,7 +80,7 @@ func (v *verb) runPurge(ctx context.Context, rf *runtimeFiles, session string) (
 		return nil, kit.Classify(err, rf.conn.Creds)
 	}
 	if x := res.ExecutionError; x != nil {
-		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "emptying the runtime's trash failed: " + termtext.Cut(api.OneLine(x.Name+": "+x.Value, 0), 200)}
+		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "emptying the runtime's trash failed: " + termtext.Cut(api.OneLine(x.Line(), 0), 200)}
 	}
 	n, ok := jupyter.ParsePurged(res.Stdout)
 	if !ok {
