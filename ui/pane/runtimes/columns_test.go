@@ -206,7 +206,7 @@ func TestRowColumnsAlignedAt100(t *testing.T) {
 			t.Errorf("%s starts at column %d, want %d:\n%s", n, got, want, v)
 		}
 	}
-	commontest.MustContain(t, v+"\n", "! r-bravo", "RENEW FAILED\n", "GONE seen 2m ago\n", "creating… 0:01")
+	commontest.MustContain(t, v+"\n", "! r-bravo", "RENEW FAILED\n", "GONE 12s ago\n", "creating… 0:01")
 	if strings.Contains(v, "…\n") {
 		t.Fatalf("a row is cut:\n%s", v)
 	}
