@@ -2,7 +2,6 @@ package common
 
 import (
 	"fmt"
-	"github.com/colabdash/colabdash/api"
 	"strings"
 	"testing"
 
@@ -25,29 +24,5 @@ func TestErrTextAndLine(t *testing.T) {
 	got := ErrLine(long)
 	if strings.ContainsAny(got, "\n\x1b") || !strings.HasPrefix(got, "line one line two") || !strings.HasSuffix(got, "…") {
 		t.Errorf("ErrLine: %q", got)
-	}
-}
-
-// A credentials failure reads as the CLI says it: what is wrong and the
-// fix, not the server's cut-off code (the wrong scope, an expired token).
-func TestErrTextExplainsCredentialFailures(t *testing.T) {
-	for _, tc := range []struct {
-		err  *api.Error
-		want []string
-	}{
-		{&api.Error{Code: api.PermissionDenied, HTTPStatus: 403, Reason: api.ReasonScopeInsufficient, Message: "Request had insufficient authentication scopes."},
-			[]string{"credentials lack the Colab scope", "; fix: "}},
-		{&api.Error{Code: api.Unauthenticated, HTTPStatus: 401, Message: "Request had invalid authentication credentials."},
-			[]string{"access token was rejected", "; fix: "}},
-	} {
-		got := ErrLine(tc.err)
-		for _, w := range tc.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("ErrLine(%v) = %q, lacks %q", tc.err, got, w)
-			}
-		}
-		if strings.HasPrefix(got, "PERMISSION_DENIED") || strings.HasPrefix(got, "UNAUTHENTICATED") {
-			t.Errorf("ErrLine(%v) = %q starts with the server's code", tc.err, got)
-		}
 	}
 }
