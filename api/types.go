@@ -255,6 +255,16 @@ type ExecuteError struct {
 	Traceback []string `json:"traceback,omitempty"`
 }
 
+// Line is the exception as Python's last traceback line says it: "Name:
+// Value", or Name alone when Value is empty ("KeyboardInterrupt", not
+// "KeyboardInterrupt: "). It is unsanitized server text.
+func (e *ExecuteError) Line() string {
+	if e.Value == "" {
+		return e.Name
+	}
+	return e.Name + ": " + e.Value
+}
+
 // RichOutput is one rich output bundle written to the runtime's disk.
 // SizeBytes is an int64 carried as a JSON string.
 type RichOutput struct {

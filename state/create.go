@@ -2,8 +2,8 @@ package state
 
 import (
 	"fmt"
+	"github.com/colabdash/colabdash/api/plural"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -232,7 +232,7 @@ func ExplainCreateFailure(err *api.Error, spec api.RuntimeSpecKey, specs []api.R
 			}
 		}
 	} else if err.Code == api.ResourceExhausted || err.Code == api.Unavailable || err.Code == api.DeadlineExceeded {
-		f.Kind, f.Title = CreateGaveUp, "Create gave up after "+plural(attempts, "attempt")
+		f.Kind, f.Title = CreateGaveUp, "Create gave up after "+plural.Count(attempts, "attempt")
 		f.Body = []string{"Colab kept refusing for now; no runtime was created by these attempts."}
 		for _, s := range specs {
 			if s.Eligible && s.Key != spec {
@@ -241,13 +241,6 @@ func ExplainCreateFailure(err *api.Error, spec api.RuntimeSpecKey, specs []api.R
 		}
 	}
 	return f
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // IsOwnSession reports whether session ("runtimes/r/sessions/s" or a bare

@@ -267,7 +267,7 @@ func (m *runtimeOps) onShellDone(msg shellDoneMsg, now time.Time) tea.Cmd {
 	case shell.Interrupted:
 		m.scr.say(now, common.Say{Text: what + "interrupted"})
 	case shell.Reclaimed:
-		m.scr.say(now, common.Say{Text: what + "the runtime is gone (reclaimed)", Err: true})
+		m.scr.say(now, common.Say{Text: what + "the runtime is gone (deleted elsewhere or reclaimed)", Err: true})
 	default:
 		m.scr.say(now, common.Say{Text: what + "connection lost: " + common.ErrLine(msg.err), Err: true})
 	}

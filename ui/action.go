@@ -38,6 +38,9 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 func (m *app) applyScreen(e common.Effect, now time.Time) (_ tea.Cmd, ok bool) {
 	switch a := e.(type) {
 	case common.Quit:
+		if !a.Anyway && m.ex.askQuit(now) {
+			return nil, true
+		}
 		m.life.cancel()
 		return tea.Quit, true
 	case common.Close:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/colabdash/colabdash/api/auth"
+	"github.com/colabdash/colabdash/ui/termtext"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -232,7 +234,11 @@ func (m *callState) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.
 	if msg.err != nil {
 		m.cx.Snap.ApplyError(state.ListRuntimes, now, msg.err)
 		m.nextRefresh = now.Add(m.backoff(m.cx.Snap.RuntimesFresh.Failures, msg.err))
-		if manual { // "refreshing…" must not outlive the failure
+		if headline, fix := auth.Explain(msg.err, nil); fix != "" && (manual || m.cx.Snap.RuntimesFresh.Failures == 1) {
+			// A credentials failure gets the CLI's words and fix on the
+			// status line, which the header's cut reason has no room for.
+			m.scr.say(now, common.Say{Text: termtext.Line(api.OneLine(headline+"; fix: "+fix, 0)), Err: true})
+		} else if manual { // "refreshing…" must not outlive the failure
 			m.scr.say(now, common.Say{Text: "refresh failed: " + common.ErrLine(msg.err), Err: true})
 		}
 		return nil

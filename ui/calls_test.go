@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/auth"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/state/config"
 )
@@ -417,5 +418,21 @@ func TestHugeRetryAfterIsCappedAndRStillRefreshes(t *testing.T) {
 	s.tick(time.Minute + time.Second)
 	if v := s.view(); !strings.Contains(v, "● connected") {
 		t.Fatalf("no automatic refresh 5 minutes after a Retry-After of 100000 s:\n%s", v)
+	}
+}
+
+// A refresh refused for the credentials' scope shows the CLI's words and
+// the command that fixes it on the status line, not only the server's
+// code cut off in the header.
+func TestCredentialFailureShowsTheFix(t *testing.T) {
+	s := loaded(t, stackOpts{width: 250})
+	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 403, Times: -1,
+		Body: colabfake.GoogleErrorText(api.PermissionDenied, "Request had insufficient authentication scopes.", api.ReasonScopeInsufficient, 0)})
+	s.tick(config.DefaultRefreshInterval + time.Second)
+	v := strings.Join(strings.Fields(s.view()), " ")
+	headline, fix := auth.Explain(&api.Error{Reason: api.ReasonScopeInsufficient}, nil)
+	first, _, _ := strings.Cut(fix, ";") // the command to run, whole; a longer tail is in the event log (L)
+	if !strings.Contains(v, headline+"; fix: "+first) {
+		t.Fatalf("no fix on the screen (want %q):\n%s", headline+"; fix: "+fix, s.view())
 	}
 }

@@ -289,3 +289,64 @@ func TestConsoleForANewSessionWaitsForTheDashboard(t *testing.T) {
 	}
 	mustContain(t, m.View(), "RUN CODE")
 }
+
+// Quitting while console code runs asks first, and says the code keeps
+// running on the runtime: no keeps the dashboard, yes quits (and the
+// code is not stopped).
+func TestQuitWhileCodeRunsAsks(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "tab", "e")
+	sess := m.ex.console().Session()
+	m = typeText(e, t, m, "print('start')")
+	e.clk.add(dialogGrace)
+	m, runCmd := update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\ntime.sleep(3600)"), Paste: true})
+	m, runCmd = update(m, keyMsg("enter"))
+	goRun(t, "the console's long run", runCmd)
+	for deadline := time.Now().Add(30 * time.Second); e.srv.RunningCode(sess) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the run never started on the server")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	m = e.press(t, m, "esc") // back on the dashboard; the run goes on
+	e.clk.add(dialogGrace)
+	m, cmd := update(m, keyMsg("q"))
+	if cmd != nil {
+		if _, quit := cmd().(tea.QuitMsg); quit {
+			t.Fatal("q quit while code runs, without asking")
+		}
+	}
+	v := strings.Join(strings.Fields(m.View()), " ")
+	mustContain(t, v, "Code is running on rt-t4demo7k2p; quit anyway?", "keeps running on rt-t4demo7k2p")
+	m = e.press(t, m, "n")
+	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "not quitting: the code keeps running")
+	e.clk.add(dialogGrace)
+	m, _ = update(m, keyMsg("q"))
+	e.clk.add(dialogGrace + time.Millisecond)
+	m, cmd = update(m, keyMsg("y"))
+	m, cmd = drainToQuit(t, m, cmd)
+	if cmd == nil {
+		t.Fatalf("y did not quit:\n%s", m.View())
+	}
+	if e.srv.RunningCode(sess) == 0 {
+		t.Fatal("quitting stopped the code")
+	}
+}
+
+// drainToQuit follows cmd's effects until a tea.QuitMsg (returned as a
+// non-nil command) or nothing more.
+func drainToQuit(t *testing.T, m Model, cmd tea.Cmd) (Model, tea.Cmd) {
+	t.Helper()
+	for i := 0; cmd != nil && i < 10; i++ {
+		msg := cmd()
+		if _, quit := msg.(tea.QuitMsg); quit {
+			return m, cmd
+		}
+		if msg == nil {
+			return m, nil
+		}
+		m, cmd = update(m, msg)
+	}
+	return m, nil
+}

@@ -4,6 +4,7 @@ package ui
 // ask one question for every marked row the table shows.
 
 import (
+	"github.com/colabdash/colabdash/api/plural"
 	"strconv"
 	"strings"
 	"time"
@@ -113,7 +114,7 @@ func (m *runtimeOps) askDeleteMarked(rs []*state.Runtime, now time.Time) {
 	list := make([]string, 0, len(rs))
 	for _, r := range rs {
 		names = append(names, r.Name)
-		list = append(list, "  "+r.ID()+" ("+specWords(r)+", "+strconv.Itoa(len(r.Sessions))+" session(s))")
+		list = append(list, "  "+r.ID()+" ("+specWords(r)+", "+plural.Count(len(r.Sessions), "session")+")")
 	}
 	d := dialog.New(dialog.Confirm, now, "Delete "+countWord(len(rs), "marked runtime")+"?",
 		m.listFitting(list),

@@ -7,6 +7,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"github.com/colabdash/colabdash/api/plural"
 	"strconv"
 	"strings"
 	"time"
@@ -49,7 +50,7 @@ type (
 func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
 	d := dialog.New(dialog.Confirm, now, "Delete runtime "+sel.ID()+"?",
 		"Runtime "+sel.Name+" ("+specWords(sel)+").",
-		"This cannot be undone: it removes the runtime's files and its "+strconv.Itoa(len(sel.Sessions))+" session(s).")
+		"This cannot be undone: it removes the runtime's files and its "+plural.Count(len(sel.Sessions), "session")+".")
 	name := sel.Name
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
@@ -166,14 +167,16 @@ func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight m
 	return true
 }
 
-// goneText says why an action cannot act on the gone runtime r: "rt-x is
-// gone (reclaimed 10s ago)".
+// goneText says why an action cannot act on the gone runtime r, with the
+// age its row shows (since GoneAt): "rt-x was deleted 10s ago" when this
+// dashboard deleted it, else "rt-x is gone (deleted elsewhere or
+// reclaimed, 10s ago)": colabdash cannot tell which.
 func goneText(r *state.Runtime, now time.Time) string {
-	word := "reclaimed"
+	ago := state.FormatAgo(now.Sub(r.GoneAt))
 	if r.Deleted() {
-		word = "deleted"
+		return r.ID() + " was deleted " + ago
 	}
-	return r.ID() + " is gone (" + word + " " + state.FormatAgo(now.Sub(r.GoneAt)) + ")"
+	return r.ID() + " is gone (deleted elsewhere or reclaimed, " + ago + ")"
 }
 
 // rfc1034Rules are the id rules api.ValidateID enforces, for dialog hints.

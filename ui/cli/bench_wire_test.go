@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/colabdash/colabdash/api/plural"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +45,7 @@ func statusEmulator(b *testing.B, o colabfake.Options, n int) (*colabfake.Server
 // runtimes.
 func runStatus(b *testing.B, ep, tok string, want int) {
 	code, out, errs := runCLI(b, "status", "--endpoint", ep, "--access-token-file", tok)
-	if code != 0 || !strings.Contains(out, " · "+strconv.Itoa(want)+" runtime(s)") {
+	if code != 0 || !strings.Contains(out, " · "+plural.Count(want, "runtime")) {
 		b.Fatalf("status: exit %d, %s\n%.300s", code, errs, out)
 	}
 }

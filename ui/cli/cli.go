@@ -217,6 +217,9 @@ func runStreamsContext(parent context.Context, args []string, s *kit.Streams) in
 		// A server reply quoted in an error may carry a token, and a
 		// server, a file or the environment may carry control sequences.
 		fmt.Fprintln(stderr, "colabdash: "+termtext.Block(g.Logs.Red.Redact(ee.Msg)))
+		if ee.Fix != "" {
+			fmt.Fprintln(stderr, "colabdash: "+termtext.Block(g.Logs.Red.Redact(ee.Fix)))
+		}
 	}
 	return code
 }

@@ -72,7 +72,7 @@ func TestPrintedCommandsWorkWhenPasted(t *testing.T) {
 	hold := make(chan struct{})
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 	code := "print('it' + \"'s\", `id`, $HOME, 6*7)" // the emulator echoes code it does not run
-	exit, _, errs := e.run("exec", "rt-t4", "-c", code, "--timeout", "200ms")
+	exit, _, errs := e.run("exec", "rt-t4", "--keep", "-c", code, "--timeout", "200ms")
 	close(hold)
 	if exit != kit.ExitTimeout {
 		t.Fatalf("exit %d %q", exit, errs)
@@ -96,7 +96,7 @@ func TestPrintedCommandsWorkWhenPasted(t *testing.T) {
 	hold = make(chan struct{})
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
 	multi := "x = 1\nprint(x)"
-	_, _, errs = e.run("exec", "rt-t4", "-c", multi, "--timeout", "200ms")
+	_, _, errs = e.run("exec", "rt-t4", "--keep", "-c", multi, "--timeout", "200ms")
 	close(hold)
 	argv = pastedLine(t, errs, "give the same code on stdin to: ")
 	if !slices.Contains(argv, "-") || slices.Contains(argv, multi) {
@@ -138,7 +138,7 @@ func TestHostileIDsAreNotPrintedAsCommands(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedHostile})
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "execute_code", Times: -1})
 	// rt-x… is the hostile seed's 5,000-character runtime id.
-	_, _, errs := e.run("exec", "rt-x", "-c", "print(1)")
+	_, _, errs := e.run("exec", "rt-x", "--keep", "-c", "print(1)")
 	if strings.Contains(errs, "colabdash exec") || strings.Contains(errs, "colabdash session close rt-") ||
 		!regexp.MustCompile(`the runtime id rt-x+… is unusual`).MatchString(errs) || !strings.Contains(errs, "executionId ") {
 		t.Fatalf("stderr %q", errs)

@@ -60,10 +60,10 @@ func TestRmPurgeEmptiesTheTrash(t *testing.T) {
 	if code, _, _ := e.run("ls", "rt-files:/content/b.bin"); code != 0 {
 		t.Error("rm --purge refused without a terminal, yet removed the file")
 	}
-	// On a terminal, anything but y keeps the trash.
-	tty := term{in: "yes\n", inTTY: true, errTTY: true}
+	// On a terminal, anything but y or yes keeps the trash.
+	tty := term{in: "nope\n", inTTY: true, errTTY: true}
 	if code, _, errs := e.runTerm(tty, "rm", "--purge", "rt-files:/content/b.bin"); code != 0 || !strings.Contains(errs, "Empty the trash") || !strings.Contains(errs, "not emptied") {
-		t.Errorf("rm --purge answered \"yes\": exit %d %q, want the question and the trash kept", code, errs)
+		t.Errorf("rm --purge answered \"nope\": exit %d %q, want the question and the trash kept", code, errs)
 	}
 	if n := len(e.srv.TrashNames("rt-files")); n != 2 {
 		t.Errorf("trash holds %d entries after a declined purge, want 2", n)

@@ -220,7 +220,7 @@ func TestExecQuestionTakesOneKey(t *testing.T) {
 	script := strings.Join([]string{
 		"trap \"\" INT",
 		"stty -g > " + before,
-		bin + " exec rt-t4 -c \"time.sleep(600)\" " + flags, "echo EXEC_EXIT=$?",
+		bin + " exec rt-t4 --keep -c \"time.sleep(600)\" " + flags, "echo EXEC_EXIT=$?",
 		"stty -g > " + after, "cmp -s " + before + " " + after + " && echo TTY_RESTORED",
 		"sleep 60"}, "; ")
 	s := startTmux(t, 150, 30, []string{"HOME=" + e.home, "NO_COLOR=1", "TERM=xterm-256color"}, "sh", "-c", "'"+script+"'")

@@ -63,7 +63,7 @@ func TestStatusDemoTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	for _, want := range []string{"Colab Pro", "3 runtime(s)", "GPU/T4/STANDARD", "CPU/STANDARD", "TPU/V6E1/STANDARD", "EXPIRING", "EXPIRED", "notebook-"} {
+	for _, want := range []string{"Colab Pro", "3 runtimes", "GPU/T4/STANDARD", "CPU/STANDARD", "TPU/V6E1/STANDARD", "EXPIRING", "EXPIRED", "notebook-"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("status output lacks %q:\n%s", want, out)
 		}
@@ -316,7 +316,7 @@ func TestEmulatorCommandServesStatus(t *testing.T) {
 	tokenFile := filepath.Join(home, "t")
 	os.WriteFile(tokenFile, []byte("anything"), 0o600)
 	out, err := exec.Command(bin, "status", "--endpoint", endpoint, "--access-token-file", tokenFile).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "Colab Free · 5 runtime(s)") {
+	if err != nil || !strings.Contains(string(out), "Colab Free · 5 runtimes") {
 		t.Fatalf("status against the emulator: %v\n%s", err, out)
 	}
 }

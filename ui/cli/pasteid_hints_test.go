@@ -18,7 +18,7 @@ func TestExecDoesNotOfferAnUnusualSessionIDForReuse(t *testing.T) {
 	bad := "nb;touch${IFS}pwned"
 	out, _ := json.Marshal(map[string]any{"name": "runtimes/rt-t4demo7k2p/sessions/" + bad})
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolCreateSession, Output: out})
-	_, _, errs := e.run("exec", "rt-t4", "-c", "print(1)")
+	_, _, errs := e.run("exec", "rt-t4", "--keep", "-c", "print(1)")
 	if !strings.Contains(errs, "opened session") {
 		t.Fatalf("no session line: %q", errs)
 	}

@@ -101,7 +101,7 @@ func TestOneRuleEachFrontEndsPresentation(t *testing.T) {
 				{"run", row.run, []string{"run", "--spec", "CPU", script}},
 			} {
 				if row.exec && fe.name == "verb" {
-					fe.args = []string{"exec", "rt-t4", "-c", "print(6*7)"}
+					fe.args = []string{"exec", "rt-t4", "--keep", "-c", "print(6*7)"}
 				}
 				e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo, RuntimeLimit: -1})
 				if row.fault != nil {

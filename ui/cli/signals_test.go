@@ -74,7 +74,7 @@ func TestSignalsExit128PlusNumber(t *testing.T) {
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold, Times: -1})
 	for sig, want := range wantSignalExit {
 		calls := e.srv.CallCount("execute_code")
-		cmd := exec.Command(bin, append([]string{"exec", "rt-t4", "-c", "print(1)"}, e.flags...)...)
+		cmd := exec.Command(bin, append([]string{"exec", "rt-t4", "--keep", "-c", "print(1)"}, e.flags...)...)
 		var errb strings.Builder
 		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {

@@ -20,7 +20,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 	short := "rt-t4/" + strings.SplitN(ref, "/", 2)[1]
 
 	code, out, errs := e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "session", "close", ref, ref, short, full)
-	if code != 0 || out != "closed "+ref+"\n" || !strings.Contains(errs, "Close 1 session(s)?") || strings.Count(errs, ref) != 1 {
+	if code != 0 || out != "closed "+ref+"\n" || !strings.Contains(errs, "Close 1 session?") || strings.Count(errs, ref) != 1 {
 		t.Errorf("session close S S (S written 4 ways): exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if n := e.srv.CallCount("delete_session"); n != 1 {
@@ -50,7 +50,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 	}
 
 	code, out, errs = e.runTerm(term{in: "y\n", inTTY: true, errTTY: true}, "delete", "rt-cpu", "rt-cpudemo4qx", "runtimes/rt-cpudemo4qx")
-	if code != 0 || out != "deleted rt-cpudemo4qx\n" || !strings.Contains(errs, "Delete 1 runtime(s)?") || strings.Count(errs, "rt-cpudemo4qx") != 1 {
+	if code != 0 || out != "deleted rt-cpudemo4qx\n" || !strings.Contains(errs, "Delete 1 runtime?") || strings.Count(errs, "rt-cpudemo4qx") != 1 {
 		t.Errorf("delete R R R: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	var deleted struct {
@@ -104,7 +104,7 @@ func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
 	// Without a terminal, the refusal counts only the real targets.
 	e.run("session", "open", "rt-t4", "--id", "colabdash-count000")
 	code, _, errs := e.runTerm(term{}, "session", "close", "rt-zz/colabdash-x", "rt-t4/colabdash-count000")
-	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to close 1 session(s)") {
+	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to close 1 session") {
 		t.Errorf("no terminal: exit %d, stderr %q", code, errs)
 	}
 	if n := e.srv.CallCount("delete_session"); n != 0 {
@@ -119,7 +119,7 @@ func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
 func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	code, _, errs := e.runTerm(term{}, "delete", "rt-zz", "rt-c")
-	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") ||
+	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to delete 1 runtime") ||
 		len(e.srv.Runtimes()) != 3 {
 		t.Errorf("delete rt-zz rt-c without a terminal: exit %d, stderr %q", code, errs)
 	}
@@ -168,7 +168,7 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	}
 	code, out, errs := e.run("delete", "rt-cpudemo4qx", "rt-cpu", "rt-zz", "--json")
 	mustJSON(t, out, &rep)
-	if code != kit.ExitUsage || len(rep.Runtimes) != 2 || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") ||
+	if code != kit.ExitUsage || len(rep.Runtimes) != 2 || !strings.Contains(errs, "pass --yes to delete 1 runtime") ||
 		rep.Runtimes[0].Name != "runtimes/rt-cpudemo4qx" || rep.Runtimes[0].Deleted || !strings.Contains(rep.Runtimes[0].Error, "not confirmed") ||
 		rep.Runtimes[1].Name != "runtimes/rt-zz" || !rep.Runtimes[1].Missing || !strings.Contains(rep.Runtimes[1].Error, `no runtime "rt-zz"`) ||
 		len(e.srv.Runtimes()) != 3 {
@@ -185,7 +185,7 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	}
 	code, out, errs = e.run("session", "close", "rt-t4/colabdash-refuse00", "rt-zz/colabdash-x", "--json")
 	mustJSON(t, out, &crep)
-	if code != kit.ExitUsage || len(crep.Sessions) != 2 || !strings.Contains(errs, "pass --yes to close 1 session(s)") ||
+	if code != kit.ExitUsage || len(crep.Sessions) != 2 || !strings.Contains(errs, "pass --yes to close 1 session") ||
 		crep.Sessions[0].Closed || !strings.Contains(crep.Sessions[0].Error, "not confirmed") ||
 		!strings.Contains(crep.Sessions[1].Error, `no runtime "rt-zz"`) {
 		t.Errorf("session close without a terminal: exit %d, stdout %s, stderr %q", code, out, errs)
@@ -198,5 +198,19 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	}
 	if n := e.srv.CallCount("delete_runtime") + e.srv.CallCount("delete_session"); n != 0 {
 		t.Errorf("%d delete calls without confirmation", n)
+	}
+}
+
+// delete's question takes yes, in any case, as well as y; no still
+// cancels and deletes nothing.
+func TestDeleteQuestionTakesYes(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	code, _, errs := e.runTerm(term{in: "no\n", inTTY: true, errTTY: true}, "delete", "rt-cpudemo4qx")
+	if code != kit.ExitFailure || len(e.srv.Runtimes()) != 3 {
+		t.Fatalf("no: exit %d, stderr %q, %d runtimes", code, errs, len(e.srv.Runtimes()))
+	}
+	code, out, errs := e.runTerm(term{in: "YES\n", inTTY: true, errTTY: true}, "delete", "rt-cpudemo4qx")
+	if code != 0 || out != "deleted rt-cpudemo4qx\n" || len(e.srv.Runtimes()) != 2 {
+		t.Fatalf("YES: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

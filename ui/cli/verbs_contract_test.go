@@ -187,8 +187,8 @@ func TestExecCtrlCInterruptsKernel(t *testing.T) {
 	if k := e.srv.KernelID(name); k == "" || e.srv.Interrupts(k) != 1 {
 		t.Fatalf("kernel %q of the session interrupted %d times, want once and the session open", k, e.srv.Interrupts(k))
 	}
-	// ctrl+c with --rm: the session is closed afterwards, and the last line
-	// says so rather than that it keeps its state.
+	// ctrl+c with --rm (hidden, still accepted): the session is closed
+	// afterwards, and the last line says so rather than that it keeps its state.
 	go func() {
 		for deadline := time.Now().Add(time.Minute); e.srv.RunningCode(name) == 0 && time.Now().Before(deadline); {
 			time.Sleep(5 * time.Millisecond)
@@ -196,7 +196,7 @@ func TestExecCtrlCInterruptsKernel(t *testing.T) {
 		tm.sigs <- syscall.SIGINT
 	}()
 	code, _, errs = e.runTerm(tm, "exec", "rt-t4", "--session", "colabdash-intr", "--rm", "-c", "import time; time.sleep(30)")
-	if code != kit.ExitInterrupted || strings.Contains(errs, "keeps its state") || !strings.Contains(errs, "colabdash-intr closed (--rm)") ||
+	if code != kit.ExitInterrupted || strings.Contains(errs, "keeps its state") || !strings.Contains(errs, "closed session rt-t4demo7k2p/colabdash-intr") ||
 		e.srv.KernelID(name) != "" {
 		t.Fatalf("exec --rm interrupted: exit %d, stderr %q, session open afterwards: %v", code, errs, e.srv.KernelID(name) != "")
 	}
@@ -217,12 +217,12 @@ func TestExecCtrlCInterruptsKernel(t *testing.T) {
 	if code != kit.ExitUsage || !strings.Contains(errs, "--rm closes only a session colabdash opened") {
 		t.Errorf("--rm on a notebook session: exit %d %q", code, errs)
 	}
-	// Without --session or --rm the new session stays open, and stderr
-	// says so and how to close it.
+	// With --keep the new session stays open, and stderr says so and how
+	// to close it.
 	before := len(e.srv.Sessions("runtimes/rt-t4demo7k2p"))
-	code, _, errs = e.run("exec", "rt-t4", "-c", "1")
+	code, _, errs = e.run("exec", "rt-t4", "--keep", "-c", "1")
 	if code != 0 || !strings.Contains(errs, "it stays open after exec") || !strings.Contains(errs, "close it with: colabdash session close rt-t4demo7k2p/colabdash-") ||
 		len(e.srv.Sessions("runtimes/rt-t4demo7k2p")) != before+1 {
-		t.Errorf("exec without --rm: exit %d %q", code, errs)
+		t.Errorf("exec --keep: exit %d %q", code, errs)
 	}
 }

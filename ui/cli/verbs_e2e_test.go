@@ -74,9 +74,9 @@ func TestE2EScriptCreateExecDelete(t *testing.T) {
 		t.Fatalf("create: %+v\nstderr %q", rt, errs)
 	}
 
-	// exec: the program's output, exactly; the new session on stderr.
-	code, out, errs = sh("exec", id, "-c", "print(6*7)")
-	m := regexp.MustCompile(`^colabdash: exec: opened session (` + id + `/colabdash-[0-9a-f]{8}); it stays open after exec `).FindStringSubmatch(errs)
+	// exec: the program's output, exactly; the new session kept (--keep) on stderr.
+	code, out, errs = sh("exec", id, "--keep", "-c", "print(6*7)")
+	m := regexp.MustCompile(`^colabdash: exec: opened session (` + id + `/colabdash-[0-9a-f]{8}); it stays open after exec \(--keep\)`).FindStringSubmatch(errs)
 	if code != 0 || out != "42\n" || m == nil || strings.Count(errs, "\n") != 1 {
 		t.Fatalf("exec: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -132,7 +132,7 @@ func TestVerbsOnATerminal(t *testing.T) {
 		"trap \"\" INT", // the shell outlives ctrl+c; colabdash handles it
 		bin + " token rt-t4 " + strings.Join(e.flags, " "), "echo TOKEN_EXIT=$?",
 		bin + " delete rt-cpu " + strings.Join(e.flags, " "), "echo DELETE_EXIT=$?",
-		bin + " exec rt-t4 -c \"print(1)\" " + strings.Join(e.flags, " "), "echo EXEC_EXIT=$?",
+		bin + " exec rt-t4 --keep -c \"print(1)\" " + strings.Join(e.flags, " "), "echo EXEC_EXIT=$?",
 		"sleep 60"}, "; ")
 	s := startTmux(t, 150, 30, []string{"HOME=" + e.home, "NO_COLOR=1", "TERM=xterm-256color"}, "sh", "-c", "'"+script+"'")
 	scr := s.waitText("Type y to delete")

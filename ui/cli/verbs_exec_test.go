@@ -21,9 +21,9 @@ var openedSession = regexp.MustCompile(`opened session (rt-[a-z0-9]+/colabdash-[
 
 func TestExecVerb(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	// A runtime target: a new session, named on stderr; stdout is the
+	// A runtime target with --keep: a new session, named on stderr; stdout is the
 	// code's output, exactly.
-	code, out, errs := e.run("exec", "rt-t4", "-c", "print(6*7)")
+	code, out, errs := e.run("exec", "rt-t4", "--keep", "-c", "print(6*7)")
 	m := openedSession.FindStringSubmatch(errs)
 	if code != 0 || out != "42\n" || m == nil {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
@@ -187,7 +187,7 @@ func TestExecInterrupt(t *testing.T) {
 		}
 		return code, out, errs
 	}
-	code, out, errs := interrupt(term{}, "exec", "rt-t4", "-c", "print(6*7)")
+	code, out, errs := interrupt(term{}, "exec", "rt-t4", "--keep", "-c", "print(6*7)")
 	m := regexp.MustCompile(`colabdash exec (\S+) --execution-id (\S+) -c 'print\(6\*7\)'`).FindStringSubmatch(errs)
 	if code != kit.ExitInterrupted || out != "" || !strings.Contains(errs, "detached") || m == nil ||
 		!strings.Contains(errs, "interrupting the kernel") || !strings.Contains(errs, "the session stays open; close it with: colabdash session close "+m[1]) {
@@ -258,7 +258,7 @@ func TestExecDetachesAtOnce(t *testing.T) {
 
 	tm := term{sigs: make(chan os.Signal, 2)}
 	reached := interruptAtCall(e, 0, tm.sigs)
-	code, out, errs := e.runTerm(tm, "exec", "rt-t4", "-c", "import time; time.sleep(60); print(1)")
+	code, out, errs := e.runTerm(tm, "exec", "rt-t4", "--keep", "-c", "import time; time.sleep(60); print(1)")
 	if !<-reached {
 		t.Fatalf("execute_code never reached the emulator within a minute (exit %d %q %q)", code, out, errs)
 	}
@@ -278,13 +278,13 @@ func TestExecDetachesAtOnce(t *testing.T) {
 	}
 }
 
-// --timeout detaches like ctrl+c without a terminal, with exit code 4.
+// --timeout in a kept session detaches like ctrl+c without a terminal, with exit code 124.
 func TestExecTimeout(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	hold := make(chan struct{}) // the call is held until the test ends
 	defer close(hold)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
-	code, out, errs := e.run("exec", "rt-t4", "-c", "print(1)", "--timeout", "300ms", "--json")
+	code, out, errs := e.run("exec", "rt-t4", "--keep", "-c", "print(1)", "--timeout", "300ms", "--json")
 	var doc kit.Envelope
 	if code != kit.ExitTimeout || json.Unmarshal([]byte(out), &doc) != nil || doc.OK || doc.Error == nil || doc.Error.Code != "timeout" ||
 		!strings.Contains(errs, "gave up waiting after --timeout 300ms") || !strings.Contains(errs, "--execution-id") {

@@ -355,17 +355,17 @@ func TestDeleteVerb(t *testing.T) {
 	// stdin holds a "y".
 	for _, tm := range []term{{}, {in: "y\n"}, {in: "y\n", inTTY: true}} {
 		code, out, errs := e.runTerm(tm, "delete", "rt-cpudemo4qx")
-		if code != kit.ExitUsage || out != "" || !strings.Contains(errs, "pass --yes to delete 1 runtime(s)") {
+		if code != kit.ExitUsage || out != "" || !strings.Contains(errs, "pass --yes to delete 1 runtime") {
 			t.Fatalf("%+v: exit %d %q %q", tm, code, out, errs)
 		}
 	}
 	if n := e.srv.CallCount(""); n != e.srv.CallCount("list_runtimes") {
 		t.Fatalf("%d tool calls before confirmation besides list_runtimes", n-e.srv.CallCount("list_runtimes"))
 	}
-	// On a terminal only y confirms; the question goes to stderr.
-	for _, answer := range []string{"", "\n", "Y\n", "yes\n", "n\n"} {
+	// On a terminal only y or yes confirms; the question goes to stderr.
+	for _, answer := range []string{"", "\n", "ye\n", "no\n", "n\n"} {
 		code, out, errs := e.runTerm(term{in: answer, inTTY: true, errTTY: true}, "delete", "rt-cpu")
-		if code != kit.ExitFailure || out != "" || !strings.Contains(errs, "Delete 1 runtime(s)?") || !strings.Contains(errs, "rt-cpudemo4qx  CPU/STANDARD") ||
+		if code != kit.ExitFailure || out != "" || !strings.Contains(errs, "Delete 1 runtime?") || !strings.Contains(errs, "rt-cpudemo4qx  CPU/STANDARD") ||
 			!strings.Contains(errs, "delete cancelled") {
 			t.Fatalf("answer %q: exit %d %q %q", answer, code, out, errs)
 		}

@@ -19,8 +19,10 @@ type Effect interface{ effect() }
 // The effects. Each names its target where it has one, so an answer built
 // when something opened acts on that thing, not on whatever is selected.
 type (
-	// Quit cancels every call and quits.
-	Quit struct{}
+	// Quit cancels every call and quits. While console code runs it asks
+	// first (the code keeps running on the runtime), unless Anyway: the
+	// answer yes to that question.
+	Quit struct{ Anyway bool }
 	// Close closes the overlay on top; then Text, if any, goes to the
 	// status line (Err: as an error) and Cmd, if any, runs.
 	Close struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/plural"
 	"github.com/colabdash/colabdash/api/safehttp"
 )
 
@@ -163,5 +164,5 @@ func callsCheck(ctx context.Context, in DoctorInput, connected bool) (Check, []a
 		}
 		return c, nil
 	}
-	return Check{Name: name, Status: CheckOK, Detail: fmt.Sprintf("list_runtimes answered: %d runtime(s)", len(rts))}, rts
+	return Check{Name: name, Status: CheckOK, Detail: "list_runtimes answered: " + plural.Count(len(rts), "runtime")}, rts
 }

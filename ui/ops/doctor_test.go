@@ -120,7 +120,7 @@ func TestDoctorPassesOnTheEmulator(t *testing.T) {
 	wantStatus(t, f, "quota project", CheckOK, "my-quota-proj (from "+path+")")
 	wantStatus(t, f, "endpoint", CheckOK, "protocol 2026-07-28")
 	wantStatus(t, f, "tools", CheckOK, "10 listed")
-	wantStatus(t, f, "calls", CheckOK, "3 runtime(s)")
+	wantStatus(t, f, "calls", CheckOK, "3 runtimes")
 	wantStatus(t, f, "route /api/contents", CheckOK)
 	wantStatus(t, f, "route /api/kernels", CheckOK)
 	wantStatus(t, f, "route /api/colab/resources", CheckOK)
@@ -263,7 +263,7 @@ func TestDoctorEndpointNotAnswering(t *testing.T) {
 func TestDoctorWithoutARuntime(t *testing.T) {
 	doctorEnv(t, auth.ColabScope, "p-quota")
 	f := doctorOn(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	wantStatus(t, f, "calls", CheckOK, "0 runtime(s)")
+	wantStatus(t, f, "calls", CheckOK, "0 runtimes")
 	wantStatus(t, f, "runtime", CheckSkipped, "colabdash create")
 	if !f.Passed() || f.Runtime != "" {
 		t.Errorf("passed %v, runtime %q: %+v", f.Passed(), f.Runtime, f.Checks)

@@ -45,3 +45,17 @@ func Exec(ctx context.Context, svc api.Service, req api.ExecuteCodeRequest, prog
 		}
 	}
 }
+
+// CloseTimeout bounds closing a session (delete_session) after a run: 30 s.
+const CloseTimeout = 30 * time.Second
+
+// CloseSession closes Colab session name (delete_session), the end of a
+// run whose session was opened for it alone. It is not cut short by ctx's
+// cancellation (the ctrl+c that ended the run must not leave the session
+// and its kernel behind) but is bounded by CloseTimeout. It returns the
+// API's error unclassified.
+func CloseSession(ctx context.Context, svc api.Service, name string) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), CloseTimeout)
+	defer cancel()
+	return svc.DeleteSession(ctx, name)
+}

@@ -103,3 +103,18 @@ func TestExecCancelledDuringWait(t *testing.T) {
 		t.Fatalf("err %v, %d sends", err, srv.CallCount(api.ToolExecuteCode))
 	}
 }
+
+// A run's session is closed even when the run ended with a cancelled
+// context (ctrl+c): its kernel is gone from the runtime afterwards.
+func TestCloseSessionOutlivesACancelledContext(t *testing.T) {
+	srv, svc, _ := startEmu(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	sess := openSession(t, svc)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := CloseSession(ctx, svc, sess); err != nil {
+		t.Fatal(err)
+	}
+	if k := srv.KernelID(sess); k != "" {
+		t.Fatalf("session %s still has kernel %s", sess, k)
+	}
+}

@@ -26,7 +26,7 @@ func ListLinks(ctx context.Context, svc api.Service, session, remote string) (ju
 		return jupyter.Links{}, err
 	}
 	if x := res.ExecutionError; x != nil {
-		return jupyter.Links{}, errors.New("the check's code failed: " + api.OneLine(x.Name+": "+x.Value, 200))
+		return jupyter.Links{}, errors.New("the check's code failed: " + api.OneLine(x.Line(), 200))
 	}
 	return jupyter.ParseLinks(res.Stdout)
 }

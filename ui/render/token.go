@@ -34,7 +34,8 @@ type TokenInfo struct {
 // "!" marker then, never in place of the expiry.
 func TokenCell(r *state.Runtime, now time.Time, x TokenInfo) Token {
 	if r.Gone() {
-		return Token{Countdown: "GONE", Word: "seen " + state.FormatAgo(now.Sub(r.LastSeen)), Status: state.TokenUnknown}
+		// One age for a gone runtime, everywhere: since it went (GoneAt).
+		return Token{Countdown: "GONE", Word: state.FormatAgo(now.Sub(r.GoneAt)), Status: state.TokenUnknown}
 	}
 	st, rem := r.Token(now, x.Threshold)
 	t := Token{Countdown: "–", Word: st.String(), Status: st}

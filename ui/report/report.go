@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/colabdash/colabdash/api/plural"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -162,7 +163,7 @@ const (
 // server (ready to paste: the caller quotes it), shown where there are no
 // runtimes.
 func WriteTable(w io.Writer, ov api.Overview, now time.Time, showTokens bool, dashboard string) error {
-	fmt.Fprintf(w, "Colab %s · %d runtime(s)\n\n", termtext.Cut(ov.Subscription.Tier.Label(), statusIDWidth), len(ov.Runtimes))
+	fmt.Fprintf(w, "Colab %s · %s\n\n", termtext.Cut(ov.Subscription.Tier.Label(), statusIDWidth), plural.Count(len(ov.Runtimes), "runtime"))
 	if len(ov.Runtimes) == 0 {
 		_, err := fmt.Fprintln(w, "No runtimes. Create one with the dashboard: "+termtext.Line(dashboard))
 		return err

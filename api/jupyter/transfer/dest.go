@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
+	"github.com/colabdash/colabdash/api/plural"
 	"github.com/colabdash/colabdash/api/safefile"
 )
 
@@ -77,7 +78,7 @@ func existingFile(d *safefile.Dir, name string) bool {
 func (c *Copier) localExists(src string, found []string) error {
 	msg := found[0] + " exists"
 	if n := len(found) - 1; n > 0 {
-		msg = fmt.Sprintf("%s and %d more %s exist", found[0], n, plural(n, "file", "files"))
+		msg = fmt.Sprintf("%s and %d more %s exist", found[0], n, plural.Noun(n, "file"))
 	}
 	return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrLocalExists, Message: msg + "; nothing copied"}
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/colabdash/colabdash/api/plural"
 	"io/fs"
 	"os"
 	"path"
@@ -145,7 +146,7 @@ func (c *Copier) UploadPath(ctx context.Context, src, dst string, dstDir bool, o
 	err = runPlan(ctx, jobs, o.jobs())
 	if plan.hidden > 0 {
 		o.warn("skipped %d hidden %s in %s (names starting with \".\", with everything inside them): the runtime's Jupyter server refuses them; use exec with tar for them",
-			plan.hidden, plural(plan.hidden, "entry", "entries"), src)
+			plan.hidden, plural.Noun(plan.hidden, "entry", "entries"), src)
 	}
 	if err != nil {
 		return proxy.WithOp(err, "upload", dst)
@@ -318,14 +319,6 @@ func (c *Copier) openRemoteDir(ctx context.Context, remote string, parent map[st
 	return nil, proxy.WithOp(err, "upload", remote)
 }
 
-// plural is one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // uploadFile uploads the local file src to remote (UploadFile: a file
 // whose stat size is 0 is read to its end, never sent empty) and reports
 // it (OnFile).
@@ -389,5 +382,5 @@ func notCopiedText(id string, n int, remotes []string) string {
 		}
 		names = append(names, id+":"+proxy.DisplayName("/"+proxy.CleanRemote(r)))
 	}
-	return fmt.Sprintf("%d %s not copied, each named above; the rest was copied: %s", n, plural(n, "entry", "entries"), strings.Join(names, ", "))
+	return fmt.Sprintf("%d %s not copied, each named above; the rest was copied: %s", n, plural.Noun(n, "entry", "entries"), strings.Join(names, ", "))
 }

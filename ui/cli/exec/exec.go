@@ -41,7 +41,8 @@ type execOptions struct {
 	timeout     time.Duration
 	executionID string
 	session     string // --session ID: run in this open session of TARGET
-	rm          bool   // --rm: close the session once the code has run
+	keep        bool   // --keep: leave the session exec opens open afterwards
+	rm          bool   // --rm (hidden, deprecated: closing is the default): close even a named session of colabdash's
 }
 
 // codeSource is where the code came from, to say how to run it again.
@@ -74,26 +75,26 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Use:   "exec TARGET (-c CODE | -f FILE | -)",
 		Short: "Run Python on a runtime; its output becomes ours",
 		Long: "exec runs Python with execute_code. TARGET is a session (RUNTIME/SESSION: the code shares its\n" +
-			"kernel state) or a runtime (a new session colabdash-… is opened; its name is printed on stderr so\n" +
-			"later runs can reuse it). The code's stdout and stderr go to ours when execute_code returns them;\n" +
+			"kernel state) or a runtime (a new session colabdash-… is opened for this run alone). The code's stdout and stderr go to ours when execute_code returns them;\n" +
 			"the last expression's value follows on stdout. An exception prints its traceback on stderr and\n" +
 			"exits 1. On a terminal, server text is sanitized; into a pipe or file the code's stdout and stderr\n" +
 			"are the exact bytes.\n\n" +
-			"A session exec opens STAYS OPEN after it (its state with it), and the note on stderr says how\n" +
-			"to close it: colabdash session close RUNTIME/SESSION. --session ID runs in an open session of\n" +
-			"TARGET instead (TARGET/ID does the same); --rm closes the session once the code has run (only a\n" +
-			"session colabdash opened, colabdash-…).\n\n" +
+			"A session exec opens is CLOSED when exec ends (finished, failed, interrupted or timed out), as\n" +
+			"docker exec leaves nothing behind: its kernel and state go with it. --keep leaves it open (its name\n" +
+			"and how to reuse it are printed on stderr). --session ID runs in an open session of TARGET instead\n" +
+			"(TARGET/ID does the same); a session you name is never closed.\n\n" +
 			"Every run has an executionId: when the server cuts a call off (600 s) or the connection drops,\n" +
 			"exec repeats the identical call, which reattaches to the running code. ctrl+c interrupts the\n" +
-			"kernel, as jupyter console does: the code raises KeyboardInterrupt, the session keeps its state,\n" +
-			"and exec exits 130. A second ctrl+c asks whether to stop the code (closing its session, whose\n" +
-			"state is lost) or detach (it keeps running; exec prints the command that reattaches and the one\n" +
-			"that closes the session); without a terminal it detaches. SIGTERM and SIGHUP detach at once;\n" +
-			"--timeout detaches the same way (exit 124).\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+			"kernel, as jupyter console does: the code raises KeyboardInterrupt and exec exits 130 (a kept or\n" +
+			"named session keeps its state). In a kept or named session a second ctrl+c asks whether to stop\n" +
+			"the code (closing its session, whose state is lost) or detach (it keeps running; exec prints the\n" +
+			"command that reattaches and the one that closes the session); without a terminal it detaches.\n" +
+			"SIGTERM and SIGHUP detach at once; --timeout detaches the same way (exit 124). In a session exec\n" +
+			"opened and did not keep, each of these stops the code by closing the session instead.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash exec rt-abc -c 'print(6*7)'\n" +
 			"  colabdash exec rt-abc/colabdash-1a2b3c4d -f train.py --timeout 2h\n" +
 			"  colabdash exec rt-abc --session colabdash-1a2b3c4d -c 'print(x)'   # the same session again\n" +
-			"  colabdash exec rt-abc --rm -c 'import sys; print(sys.version)'    # its session closed afterwards\n" +
+			"  colabdash exec rt-abc --keep -c 'x = 6*7'                         # its session stays open\n" +
 			"  echo 'import sys; print(sys.version)' | colabdash exec rt-abc -\n" +
 			"  colabdash exec rt-abc -c '1/0' --json | jq .executionError.name",
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -114,9 +115,11 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVarP(&o.code, "code", "c", "", "the Python code to run")
 	f.StringVarP(&o.file, "file", "f", "", "run the Python code in FILE (at most 1 MiB)")
-	kit.DurationVar(f, &o.timeout, "timeout", 0, false, "stop waiting after this long and detach (the code keeps running); 0: no limit")
+	kit.DurationVar(f, &o.timeout, "timeout", 0, false, "stop waiting after this long: a kept or named session is left running, one exec opened is closed; 0: no limit")
 	f.StringVar(&o.session, "session", "", "run in the open session ID of TARGET (as RUNTIME/ID), keeping its state")
-	f.BoolVar(&o.rm, "rm", false, "close the session once the code has run (a session colabdash opened)")
+	f.BoolVar(&o.keep, "keep", false, "leave the session exec opens open afterwards, to reuse with --session")
+	f.BoolVar(&o.rm, "rm", false, "close the session once the code has run")
+	_ = f.MarkHidden("rm") // the default now; kept so scripts that pass it still run
 	f.StringVar(&o.executionID, "execution-id", "", "reattach to the execution with this id (TARGET: the session it runs in); it runs if it never started")
 	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd

@@ -44,6 +44,9 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.keep && o.rm {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--keep and --rm disagree: give one (closing is the default)"}
+	}
 	code, src, err := v.readCode(cmd.Context(), args, o)
 	if err != nil {
 		return err
@@ -76,9 +79,15 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	if req.ExecutionID == "" {
 		req.ExecutionID = uuid.NewString()
 	}
-	x.hint = reattachHint(v.G, x.session, req.ExecutionID, src)
+	if !x.closes { // a closed session has nothing to reattach to
+		x.hint = reattachHint(v.G, x.session, req.ExecutionID, src)
+	}
 	if v.S.ErrTTY {
-		v.Note("running on " + kit.SessionRef(x.session) + " (executionId " + req.ExecutionID + "); ctrl+c interrupts the kernel, twice stops or detaches")
+		twice := "twice stops or detaches"
+		if x.closes {
+			twice = "twice stops it"
+		}
+		v.Note("running on " + kit.SessionRef(x.session) + " (executionId " + req.ExecutionID + "); ctrl+c interrupts the kernel, " + twice)
 	}
 	x.start(req)
 	defer x.cancelCall()
@@ -98,41 +107,39 @@ func (o execOptions) sessionInTarget(args []string) ([]string, error) {
 }
 
 // execTarget resolves TARGET to the session to run in: a session must be
-// open; a runtime gets a new session of colabdash's, announced on stderr.
-func (v *verb) execTarget(ctx context.Context, conn *kit.Connection, target string, o execOptions) (string, error) {
+// open; a runtime gets a new session of colabdash's (opened is true),
+// announced on stderr only with --keep (it outlives exec).
+func (v *verb) execTarget(ctx context.Context, conn *kit.Connection, target string, o execOptions) (session string, opened bool, err error) {
 	if r, sid, ok := kit.SplitSessionArg(target); ok {
 		rt, err := kit.FindRuntime(ctx, conn, r)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		name := rt.Name + "/sessions/" + sid
 		if err := v.CheckListed(ctx, conn, map[string][]api.Session{}, rt, name); err != nil {
-			return "", err
+			return "", false, err
 		}
-		return name, nil
+		return name, false, nil
 	}
 	if o.executionID != "" {
-		return "", &kit.ExitError{Code: kit.ExitUsage, Msg: "--execution-id needs the session the execution runs in as TARGET (RUNTIME/SESSION)"}
+		return "", false, &kit.ExitError{Code: kit.ExitUsage, Msg: "--execution-id needs the session the execution runs in as TARGET (RUNTIME/SESSION)"}
 	}
 	rt, err := kit.FindRuntime(ctx, conn, target)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	se, err := conn.Svc.CreateSession(ctx, rt.Name, state.NewSessionID())
 	if err != nil {
-		return "", kit.Classify(err, conn.Creds)
+		return "", false, kit.Classify(err, conn.Creds)
 	}
-	ref := kit.SessionRef(se.Name)
-	if o.rm {
-		v.Note("opened session " + ref + " (closed afterwards: --rm)")
-	} else {
+	if o.keep {
 		reuse := "" // an id that fails the paste rule is not offered (CloseSessionHint says why)
 		if sid := api.LastSegment(se.Name); kit.PasteID(sid) {
 			reuse = "reuse it with --session " + sid + "; "
 		}
-		v.Note("opened session " + ref + "; it stays open after exec (" + reuse + "--rm closes it afterwards); " + v.G.CloseSessionHint(se.Name))
+		v.Note("opened session " + kit.SessionRef(se.Name) + "; it stays open after exec (--keep): " + reuse + v.G.CloseSessionHint(se.Name))
 	}
-	return se.Name, nil
+	return se.Name, true, nil
 }
 
 // runCode runs req with ops.Exec, which follows state's one reattach rule
@@ -164,7 +171,7 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 			Stdout: res.Stdout, Stderr: res.Stderr, Result: res.Result, ExecutionError: res.ExecutionError,
 			OutputTruncated: res.OutputTruncated, RichOutputs: res.RichOutputs}
 		if xe := res.ExecutionError; xe != nil {
-			rep.Envelope = kit.Fail(v.raisedCode(xe), v.Red().Redact(api.OneLine("the code raised "+xe.Name+": "+xe.Value, 300)))
+			rep.Envelope = kit.Fail(v.raisedCode(xe), v.Red().Redact(api.OneLine("the code raised "+xe.Line(), 300)))
 		}
 		if rep.RichOutputs == nil {
 			rep.RichOutputs = []api.RichOutput{}

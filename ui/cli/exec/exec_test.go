@@ -12,16 +12,89 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
 
-// exec on a runtime opens a session of colabdash's, says so on stderr,
-// and the code's output is ours.
-func TestExecPrintsTheOutput(t *testing.T) {
+// exec on a runtime opens a session of colabdash's for the run alone:
+// the code's output is ours, stderr stays quiet, and the session (and its
+// kernel) is gone afterwards, so a loop of exec leaks nothing.
+func TestExecClosesTheSessionItOpened(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	r := e.Run(Command, "rt-t4", "-c", "print(6*7)")
-	if r.Code != 0 || r.Out != "42\n" || !strings.Contains(r.Err, "opened session rt-t4demo7k2p/colabdash-") || !strings.Contains(r.Err, "close it with: colabdash session close") {
+	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
+	for i := 0; i < 3; i++ {
+		r := e.Run(Command, "rt-t4", "-c", "print(6*7)")
+		if r.Code != 0 || r.Out != "42\n" || r.Err != "" {
+			t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+		}
+	}
+	if n := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")); n != before {
+		t.Fatalf("%d sessions after three runs, want %d", n, before)
+	}
+	// Failing code closes it too.
+	r := e.Run(Command, "rt-t4", "-c", "1/0")
+	if r.Code != kit.ExitFailure || len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")) != before {
+		t.Fatalf("raised: exit %d, stderr %q, %d sessions", r.Code, r.Err, len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")))
+	}
+	if n := e.Srv.CallCount(api.ToolExecuteCode); n != 4 {
+		t.Fatalf("%d sends", n)
+	}
+}
+
+// --keep leaves the session open, says so on stderr with how to reuse
+// and close it, and --session runs in it again, leaving it open; the hidden --rm is still
+// accepted (closing is the default), and --keep --rm is refused.
+func TestExecKeepLeavesTheSessionOpen(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
+	r := e.Run(Command, "rt-t4", "--keep", "-c", "1")
+	m := regexp.MustCompile(`reuse it with --session (colabdash-[0-9a-z]+)`).FindStringSubmatch(r.Err)
+	if r.Code != 0 || m == nil || !strings.Contains(r.Err, "close it with: colabdash session close rt-t4demo7k2p/colabdash-") ||
+		len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")) != before+1 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
-	if n := e.Srv.CallCount(api.ToolExecuteCode); n != 1 {
-		t.Fatalf("%d sends", n)
+	r = e.Run(Command, "rt-t4", "--session", m[1], "-c", "print(6*7)")
+	if r.Code != 0 || r.Out != "42\n" || len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")) != before+1 {
+		t.Fatalf("a named session: exit %d, stdout %q, stderr %q, closed: %v", r.Code, r.Out, r.Err, len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")) == before)
+	}
+	r = e.Run(Command, "rt-t4", "--rm", "-c", "print(1)")
+	if r.Code != 0 || r.Out != "1\n" || r.Err != "" || len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")) != before+1 {
+		t.Fatalf("--rm: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	r = e.Run(Command, "rt-t4", "--keep", "--rm", "-c", "1")
+	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, "--keep and --rm") {
+		t.Fatalf("--keep --rm: exit %d, stderr %q", r.Code, r.Err)
+	}
+}
+
+// --timeout in a session exec opened: the session is closed (which stops
+// the code), and the one line says so, with no reattach command for a
+// session that no longer exists.
+func TestExecTimeoutClosesItsOwnSession(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
+	hold := make(chan struct{})
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Hold: hold})
+	r := e.Run(Command, "rt-t4", "-c", "print(6*7)", "--timeout", "100ms")
+	close(hold)
+	if r.Code != kit.ExitTimeout || strings.Count(r.Err, "\n") != 1 || !strings.Contains(r.Err, "closed session rt-t4demo7k2p/colabdash-") ||
+		strings.Contains(r.Err, "--execution-id") || strings.Contains(r.Err, "stays open") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	if n := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")); n != before {
+		t.Fatalf("%d sessions, want %d", n, before)
+	}
+}
+
+// A connection that stays down in a session exec opened: it gives up,
+// closes the session, and prints no reattach command for it.
+func TestExecGivesUpAndClosesItsOwnSession(t *testing.T) {
+	kittest.SkipWaits(t)
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Code: api.Unavailable, Times: -1})
+	r := e.Run(Command, "rt-t4", "-c", "print(2)")
+	if r.Code != kit.ExitAPI || strings.Contains(r.Err, "--execution-id") || !strings.Contains(r.Err, "closed session rt-t4demo7k2p/colabdash-") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	if n := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")); n != before {
+		t.Fatalf("%d sessions, want %d", n, before)
 	}
 }
 

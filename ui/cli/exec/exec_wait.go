@@ -12,6 +12,7 @@ import (
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -27,7 +28,10 @@ type execRun struct {
 	base    context.Context
 	sigs    <-chan os.Signal
 	session string
-	hint    string // how to reattach, for every line that leaves a run going
+	// closes: exec closes the session when it ends, on every path (a
+	// session it opened and was not told to --keep, or --rm).
+	closes bool
+	hint   string // how to reattach, for every line that leaves a run going ("" when closes)
 
 	done          chan execOutcome
 	cancelCall    context.CancelFunc
@@ -69,19 +73,23 @@ func (x *execRun) resolve(target string) error {
 		case <-prep.Done():
 		}
 	}()
-	session, err := x.v.execTarget(prep, x.conn, target, x.o)
+	session, opened, err := x.v.execTarget(prep, x.conn, target, x.o)
 	interrupted := prep.Err() != nil
 	cancelPrep()
 	<-watching // from here on the signals are follow's
+	x.session = session
+	x.closes = opened && !x.o.keep || x.o.rm
 	switch {
 	case interrupted:
+		if opened {
+			x.closeQuietly()
+		}
 		return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted before the code was sent"}
 	case err != nil:
 		return err
 	case x.o.rm && !state.IsOwnSession(session):
 		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--rm closes only a session colabdash opened (colabdash-…); " + kit.SessionRef(session) + " is probably a notebook's: leave --rm out"}
 	}
-	x.session = session
 	return nil
 }
 
@@ -120,6 +128,10 @@ func (x *execRun) follow() error {
 			if sig != os.Interrupt {
 				return x.detach(x.detachedErr())
 			}
+			if x.closes && x.v.interrupted {
+				// Nothing to detach from: the session goes with exec.
+				return x.stopCode()
+			}
 			// The first ctrl+c interrupts the kernel, as jupyter console
 			// does: KeyboardInterrupt in the code, the session's state kept.
 			if !x.v.interrupted {
@@ -137,10 +149,16 @@ func (x *execRun) follow() error {
 }
 
 func (x *execRun) timedOut() error {
+	if x.closes {
+		return &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; closed session %s, which stopped the code (--keep leaves it running)", x.o.timeout, kit.SessionRef(x.session))}
+	}
 	return &kit.ExitError{Code: kit.ExitTimeout, Msg: fmt.Sprintf("gave up waiting after --timeout %s; %s", x.o.timeout, x.hint)}
 }
 
 func (x *execRun) detachedErr() error {
+	if x.closes {
+		return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "stopped: closed session " + kit.SessionRef(x.session)}
+	}
 	return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "detached; " + x.hint}
 }
 
@@ -148,7 +166,7 @@ func (x *execRun) detachedErr() error {
 // answer comes on interruptDone.
 func (x *execRun) interruptKernel() {
 	x.v.interrupted = true
-	x.v.Note("ctrl+c: interrupting the kernel (KeyboardInterrupt in the code; ctrl+c again to stop or detach)")
+	x.v.Note("ctrl+c: interrupting the kernel (KeyboardInterrupt in the code; ctrl+c again to " + x.again() + ")")
 	go func() {
 		_, err := x.v.interruptKernel(x.base, x.conn, x.session)
 		x.interruptDone <- err
@@ -157,10 +175,19 @@ func (x *execRun) interruptKernel() {
 
 func (x *execRun) noteInterrupted(err error) {
 	if err != nil {
-		x.v.Note("could not interrupt the kernel: " + kit.Classify(err, x.conn.Creds).Msg + "; ctrl+c again to stop or detach")
+		x.v.Note("could not interrupt the kernel: " + kit.Classify(err, x.conn.Creds).Msg + "; ctrl+c again to " + x.again())
 		return
 	}
-	x.v.Note("interrupted the kernel; waiting for the code to stop (ctrl+c again to stop or detach)")
+	x.v.Note("interrupted the kernel; waiting for the code to stop (ctrl+c again to " + x.again() + ")")
+}
+
+// again is what a second ctrl+c does: stop, in a session exec closes;
+// else it asks.
+func (x *execRun) again() string {
+	if x.closes {
+		return "stop it"
+	}
+	return "stop or detach"
 }
 
 // abandon stops waiting for the call and returns err once the call has
@@ -172,8 +199,12 @@ func (x *execRun) abandon(err error) error {
 }
 
 // detach abandons the call and leaves the run going: nothing more to
-// wait for.
+// wait for. A session exec closes is closed instead (err then says so).
 func (x *execRun) detach(err error) error {
+	if x.closes {
+		x.abandon(nil)
+		return x.closeAfter(err)
+	}
 	x.detached = true
 	err = x.abandon(err)
 	// Its own line: the error's line ends with the command that
@@ -276,40 +307,56 @@ func (x *execRun) prompt() (answer <-chan string, endAsk func()) {
 // stopCode is the answer s: the code is stopped by closing its session.
 func (x *execRun) stopCode() error {
 	x.abandon(nil)
-	ctx, cancel := context.WithTimeout(x.base, 30*time.Second)
-	defer cancel()
-	if err := x.conn.Svc.DeleteSession(ctx, x.session); err != nil {
-		return &kit.ExitError{Code: kit.ExitAPI, Msg: "could not stop the code: delete_session: " + kit.Classify(err, x.conn.Creds).Msg + "; " + x.hint}
+	if err := ops.CloseSession(x.base, x.conn.Svc, x.session); err != nil {
+		msg := "could not stop the code: delete_session: " + kit.Classify(err, x.conn.Creds).Msg + "; " + x.v.G.CloseSessionHint(x.session)
+		return &kit.ExitError{Code: kit.ExitAPI, Msg: msg}
 	}
 	return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "stopped: closed session " + kit.SessionRef(x.session)}
 }
 
-// finished prints the outcome and, with --rm, closes the session (not
-// when the code may still be running).
+// finished prints the outcome and closes the session when exec closes it
+// (x.closes), after the output: the code's words come first.
 func (x *execRun) finished(res api.ExecuteCodeResult, err error) error {
-	v := x.v
-	out := v.execDone(res, err, x.session, x.hint, x.conn)
-	if !x.o.rm || mayBeRunning(err) {
+	out := x.v.execDone(res, err, x.session, x.hint, x.conn)
+	if !x.closes {
 		return out
-	}
-	ctx, cancel := context.WithTimeout(x.base, 30*time.Second)
-	defer cancel()
-	if derr := x.conn.Svc.DeleteSession(ctx, x.session); derr != nil {
-		v.Note("--rm: could not close session " + kit.SessionRef(x.session) + ": " + kit.Classify(derr, x.conn.Creds).Msg + "; " + v.G.CloseSessionHint(x.session))
-		if out == nil {
-			return &kit.ExitError{Code: kit.ExitAPI, Msg: ""}
-		}
-		return out
-	}
-	if v.S.ErrTTY {
-		v.Note("closed session " + kit.SessionRef(x.session) + " (--rm)")
 	}
 	var ee *kit.ExitError
-	if errors.As(out, &ee) && ee.Code == kit.ExitInterrupted {
-		// execDone said the session keeps its state: --rm has just closed it.
-		ee.Msg = "interrupted: the code raised KeyboardInterrupt; session " + kit.SessionRef(x.session) + " closed (--rm)"
+	if errors.As(out, &ee) && (ee.Code == kit.ExitInterrupted || mayBeRunning(err)) {
+		// execDone said the session keeps its state, or left the code
+		// perhaps running: the close below ends both.
+		if ee.Code == kit.ExitInterrupted {
+			ee.Msg = "interrupted: the code raised KeyboardInterrupt"
+		}
+		ee.Msg += "; closed session " + kit.SessionRef(x.session)
 	}
+	return x.closeAfter(out)
+}
+
+// closeAfter closes the session exec closes and returns out, or, when
+// the close failed, the one line that says so and how to close it.
+func (x *execRun) closeAfter(out error) error {
+	derr := ops.CloseSession(x.base, x.conn.Svc, x.session)
+	if derr == nil {
+		return out
+	}
+	msg := "could not close session " + kit.SessionRef(x.session) + ": " + kit.Classify(derr, x.conn.Creds).Msg + "; " + x.v.G.CloseSessionHint(x.session)
+	if out == nil {
+		return &kit.ExitError{Code: kit.ExitAPI, Msg: msg}
+	}
+	x.v.Note(msg) // the run's own failure stays the exit code
 	return out
+}
+
+// closeQuietly closes the session exec opened when nothing was sent in it
+// (ctrl+c while opening); a failure is said on stderr.
+func (x *execRun) closeQuietly() {
+	if x.session == "" {
+		return
+	}
+	if derr := ops.CloseSession(x.base, x.conn.Svc, x.session); derr != nil {
+		x.v.Note("could not close session " + kit.SessionRef(x.session) + ": " + kit.Classify(derr, x.conn.Creds).Msg + "; " + x.v.G.CloseSessionHint(x.session))
+	}
 }
 
 // mayBeRunning reports whether err, the end of a run, may leave the code

@@ -26,7 +26,7 @@ func rmCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"for no confirmation. PATH is read as by ls and cp: relative to /content unless it starts with /.\n\n" +
 			"A stock Jupyter server moves what it deletes to its trash (~/.local/share/Trash), where it still\n" +
 			"uses the runtime's disk. --purge also empties that trash, through execute_code, after asking\n" +
-			"(only y confirms; without a terminal pass --yes); \"rm --purge RUNTIME\" only empties it.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+			"(y or yes confirms; without a terminal pass --yes); \"rm --purge RUNTIME\" only empties it.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash rm rt-abc:/content/old.csv\n  colabdash rm -r rt-abc:/content/checkpoints\n" +
 			"  colabdash rm --purge -r rt-abc:/content/checkpoints\n  colabdash rm --purge rt-abc --yes",
 		Args: cobra.MinimumNArgs(1),

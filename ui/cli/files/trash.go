@@ -24,7 +24,7 @@ func purgeCommand(g *kit.Globals, rf *runtimeFiles) string {
 
 // purgeTrash empties the trash of rf's runtime's Jupyter server through
 // execute_code (jupyter.PurgeCode), after asking unless
-// yes: only y confirms. It returns the bytes freed, nil when the user
+// yes: y or yes confirms. It returns the bytes freed, nil when the user
 // said no (then nothing ran).
 func (v *verb) purgeTrash(ctx context.Context, rf *runtimeFiles, yes bool) (*int64, error) {
 	if !yes {
@@ -80,7 +80,7 @@ func (v *verb) runPurge(ctx context.Context, rf *runtimeFiles, session string) (
 		return nil, kit.Classify(err, rf.conn.Creds)
 	}
 	if x := res.ExecutionError; x != nil {
-		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "emptying the runtime's trash failed: " + termtext.Cut(api.OneLine(x.Name+": "+x.Value, 0), 200)}
+		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "emptying the runtime's trash failed: " + termtext.Cut(api.OneLine(x.Line(), 0), 200)}
 	}
 	n, ok := jupyter.ParsePurged(res.Stdout)
 	if !ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -15,36 +16,55 @@ import (
 // How create and run show a create_runtime that was refused, and the wait
 // for a created runtime to be listed: the presentation both verbs share.
 
-// CreateFailed explains a refused create on stderr, as the dashboard's
-// dialog does, and returns the exit code: 5 for a quota, a limit or no
-// capacity; else by class.
+// CreateFailed explains a refused create as one line and, where one
+// helps, one line of fix (the spec or command to try), as the returned
+// error: its Msg is also --json's error.message. The exit code is 5 for a
+// quota, a limit or no capacity; else by class. The server's own words go
+// to the log.
 func (v *Verb) CreateFailed(ae *api.Error, spec api.RuntimeSpecKey, specs []api.RuntimeSpec, tier api.SubscriptionTier, attempts int, conn *Connection) error {
 	f := state.ExplainCreateFailure(ae, spec, specs, tier, attempts)
 	if f.Kind == state.CreateFailedOther {
 		return Classify(ae, conn.Creds)
 	}
-	v.Note(f.Title + ": " + termtext.Cut(ae.Error(), 200))
-	for _, line := range f.Body {
-		v.Note(line)
+	if v.G.Logs.Log != nil {
+		v.G.Logs.Log.Warn("create_runtime refused", "error", ae.Error())
 	}
+	msg := f.Title
+	if ae.Reason != "" && !strings.Contains(msg, ae.Reason) {
+		msg += " (" + ae.Reason + ")"
+	}
+	if len(f.Body) > 0 {
+		msg += ": " + firstSentence(f.Body[0])
+	}
+	var fix []string
 	if f.Kind == state.CreateTooManyRuntimes {
-		v.Note("delete one (" + v.G.CommandOr("colabdash status", "status") + " lists them; " +
-			v.G.CommandOr("colabdash delete RUNTIME", "delete", "RUNTIME") + "), or wait and create again")
+		fix = append(fix, "delete one ("+v.G.CommandOr("colabdash status", "status")+" lists them; "+
+			v.G.CommandOr("colabdash delete RUNTIME", "delete", "RUNTIME")+"), or wait and create again")
 	}
+	var tries []string
 	for _, k := range f.Alternatives {
 		if arg, ok := SpecArg(k); ok {
 			if line, ok := v.G.CommandLine("create", "--spec", arg); ok {
-				v.Note("try: " + line)
-				continue
+				tries = append(tries, line)
 			}
 		}
-		v.Note("try the runtimeSpec " + termtext.Cut(k.String(), 60) + " (unusual: no command to paste is printed)")
+	}
+	if len(tries) > 0 {
+		fix = append(fix, "try: "+strings.Join(tries, " or "))
 	}
 	code := ExitAPI
 	if f.Kind.QuotaOrIneligible() || QuotaOrIneligible(ae) {
 		code = ExitQuota
 	}
-	return &ExitError{Code: code, Msg: ""}
+	return &ExitError{Code: code, Msg: termtext.Cut(msg, 300), Fix: strings.Join(fix, "; ")}
+}
+
+// firstSentence is s up to its first ". " (with the full stop), or s.
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }
 
 // WaitListed polls list_runtimes until rt is listed with a connection URL

@@ -44,7 +44,7 @@ func (v *Verb) PrintExecOutput(res api.ExecuteCodeResult) {
 		tb = append(tb, strings.TrimRight(termtext.Output(frame), "\n"))
 	}
 	if len(tb) == 0 {
-		tb = append(tb, termtext.Line(xe.Name+": "+xe.Value))
+		tb = append(tb, termtext.Line(xe.Line()))
 	}
 	v.Mu.Lock()
 	fmt.Fprintln(v.S.Err, v.Red().Redact(strings.Join(tb, "\n")))

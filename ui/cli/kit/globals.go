@@ -64,6 +64,9 @@ type Logs struct {
 type ExitError struct {
 	Code int    // the process exit code (ExitUsage, ExitAPI, ...)
 	Msg  string // printed as "colabdash: MSG" (redacted, through termtext); "" prints nothing
+	// Fix, when set, is the one line of what to do, printed after Msg
+	// as "colabdash: FIX" (not in --json's error.message, which is Msg).
+	Fix string
 }
 
 // Error is the line worth printing (may be empty).

@@ -161,10 +161,10 @@ func TestAskQuestionAndAnswer(t *testing.T) {
 	}
 }
 
-// Guards Confirm: only "y" confirms; an ended context (ctrl+c) is exit 130
-// saying what was not done.
-func TestConfirmOnlyY(t *testing.T) {
-	for answer, want := range map[string]bool{"y\n": true, " y \n": true, "yes\n": false, "Y\n": false, "\n": false, "": false, "n\n": false} {
+// Guards Confirm: y or yes (any case) confirms; an ended context (ctrl+c)
+// is exit 130 saying what was not done.
+func TestConfirmYOrYes(t *testing.T) {
+	for answer, want := range map[string]bool{"y\n": true, " y \n": true, "yes\n": true, "Y\n": true, "\n": false, "": false, "n\n": false, "ye\n": false} {
 		v := testVerb(strings.NewReader(answer), io.Discard, io.Discard)
 		got, err := v.Confirm(context.Background(), "delete? ", "y", "nothing was deleted")
 		if got != want || err != nil {

@@ -217,9 +217,10 @@ func (v *Verb) ReadLine(ctx context.Context) (string, error) {
 	}
 }
 
-// Confirm asks question and reports whether the answer is exactly want
-// ("y" for a yes: like the dashboard, only y confirms; Enter, "yes", "Y",
-// EOF and everything else are no). When ctx ends while it waits (ctrl+c,
+// Confirm asks question and reports whether the answer is want, as
+// Confirms reads it (for want "y": y or yes in any case; Enter, EOF and
+// everything else are no). Every yes/no question of the verbs is read
+// here. When ctx ends while it waits (ctrl+c,
 // SIGTERM) the error is exit code 130 saying that what was asked was
 // not done ("delete interrupted; nothing was deleted" for undone "nothing
 // was deleted").
@@ -228,7 +229,18 @@ func (v *Verb) Confirm(ctx context.Context, question, want, undone string) (bool
 	if err != nil {
 		return false, &ExitError{Code: ExitInterrupted, Msg: v.name + " interrupted; " + undone}
 	}
-	return ok && a == want, nil
+	return ok && Confirms(a, want), nil
+}
+
+// Confirms reports whether answer (a line, spaces around it ignored)
+// gives want: for want "y", y or yes in any case; a word asked for in so
+// many words ("close") must be that word, in any case.
+func Confirms(answer, want string) bool {
+	a := strings.TrimSpace(answer)
+	if strings.EqualFold(a, want) {
+		return true
+	}
+	return want == "y" && strings.EqualFold(a, "yes")
 }
 
 // OSStreams are the process's streams with stdout and stderr replaced by

@@ -89,3 +89,21 @@ func noEscapes(t *testing.T, what, s string) {
 		}
 	}
 }
+
+// A yes/no question takes y or yes in any case; nothing else confirms,
+// and a word asked for in so many words must be that word.
+func TestConfirmsTakesYAndYes(t *testing.T) {
+	for _, a := range []string{"y", "Y", "yes", "YES", "Yes", " yes "} {
+		if !Confirms(a, "y") {
+			t.Errorf("%q does not confirm", a)
+		}
+	}
+	for _, a := range []string{"", "n", "no", "ye", "yess", "close"} {
+		if Confirms(a, "y") {
+			t.Errorf("%q confirms", a)
+		}
+	}
+	if !Confirms("CLOSE", "close") || Confirms("y", "close") || Confirms("yes", "close") {
+		t.Error("a word asked for in so many words")
+	}
+}

@@ -70,7 +70,7 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 	if ee != nil {
 		rs.rep.Envelope = kit.Failure(ee, v.Red())
 	} else if code != 0 && rs.rep.FailedCell > 0 {
-		rs.rep.Envelope = kit.Fail(kit.ExitFailure, fmt.Sprintf("code cell %d raised", rs.rep.FailedCell))
+		rs.rep.Envelope = kit.Fail(kit.ExitFailure, fmt.Sprintf("cell %d raised", rs.rep.FailedCell))
 	} else if code != 0 {
 		// The script's own exit code, not the table's: its word is "failed".
 		rs.rep.Envelope = kit.Fail(kit.ExitFailure, fmt.Sprintf("%s exited %d", termtext.Cut(job.name, 80), code))
@@ -283,7 +283,7 @@ func (rs *runState) runScript(job *runJob) (int, error) {
 	v, conn := rs.v, rs.conn
 	setup, err := rs.runCode(api.ExecuteCodeRequest{Session: rs.session, Code: scriptSetup(job.name, job.args), ExecutionID: uuid.NewString()})
 	if err == nil && setup.ExecutionError != nil {
-		err = &kit.ExitError{Code: kit.ExitFailure, Msg: "setting up /content and sys.argv failed: " + termtext.Line(setup.ExecutionError.Name+": "+setup.ExecutionError.Value)}
+		err = &kit.ExitError{Code: kit.ExitFailure, Msg: "setting up /content and sys.argv failed: " + termtext.Line(setup.ExecutionError.Line())}
 	}
 	if err != nil {
 		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while starting "+job.name)

@@ -151,7 +151,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 	for k, i := range code {
 		c := nb.cells[i]
 		src := cellSource(c)
-		what := fmt.Sprintf("cell %d (code cell %d of %d)", i+1, k+1, len(code))
+		what := fmt.Sprintf("cell %d", i+1) // [k/n] before it counts the code cells
 		if strings.TrimSpace(src) == "" {
 			continue
 		}
@@ -168,7 +168,13 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 			}
 		}
 		if xe := res.ExecutionError; xe != nil {
-			v.Note(fmt.Sprintf("[%d/%d] %s failed after %s: %s", k+1, len(code), what, state.FormatDuration(time.Since(t0)), termtext.Cut(xe.Name+": "+xe.Value, 200)))
+			// The traceback, when printed, ends with the exception's
+			// line: the progress line does not say it again.
+			line := fmt.Sprintf("[%d/%d] %s failed after %s", k+1, len(code), what, state.FormatDuration(time.Since(t0)))
+			if v.AsJSON || len(xe.Traceback) == 0 {
+				line += ": " + termtext.Cut(xe.Line(), 200)
+			}
+			v.Note(line)
 			if !v.AsJSON {
 				for _, frame := range xe.Traceback {
 					v.Mu.Lock()

@@ -65,7 +65,7 @@ is used and never deleted; the session run opens is closed. The deletion after a
 bounded time; a second signal abandons it. A run that creates a runtime is recorded in the state
 directory before create_runtime is sent; if the process dies (kill -9), the next run, status or
 dashboard says the runtime is still there, and run --reap deletes it: it names each runtime and asks
-(only y deletes); --yes deletes without asking, and without a terminal --yes is needed (else exit 2).
+(y or yes deletes); --yes deletes without asking, and without a terminal --yes is needed (else exit 2).
 Records are read only from a state directory that is the user's own and not writable by others.
 
 --upload PATH files go to /content first. A script runs in /content with sys.argv = [FILE, ARGS…]; its

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/colabdash/colabdash/api/plural"
 	"sort"
 	"strings"
 
@@ -92,10 +93,11 @@ func (b *batch) targets() []*batchItem {
 // question is what confirm asks: Header (with %d for the number of
 // targets), one line per target, then "Type WANT to VERB (anything else
 // cancels): ". Undone ends the interrupted error ("nothing was deleted"),
-// Cancelled is the whole error for any other answer. Refuse (with %d)
-// is the usage error when there is no terminal to ask on.
+// Cancelled is the whole error for any other answer. Refuse (with %s)
+// is the usage error when there is no terminal to ask on. Header and
+// refuse get the count of targets with noun, in the right number, for %s.
 type question struct {
-	header, want, verb, undone, cancelled, refuse string
+	header, want, verb, undone, cancelled, refuse, noun string
 }
 
 // Why a target was not acted on when the question was not answered yes;
@@ -124,10 +126,10 @@ func (b *batch) confirm(ctx context.Context, yes bool, q question) error {
 	}
 	if !b.v.CanPrompt() {
 		unconfirmed(notConfirmed)
-		return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf(q.refuse, len(ts))}
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf(q.refuse, plural.Count(len(ts), q.noun))}
 	}
 	var s strings.Builder
-	fmt.Fprintf(&s, q.header+"\n", len(ts))
+	fmt.Fprintf(&s, q.header+"\n", plural.Count(len(ts), q.noun))
 	for _, it := range ts {
 		fmt.Fprintf(&s, "  %s%s\n", it.ref, it.detail)
 	}
@@ -193,7 +195,7 @@ func (b *batch) stop(err error, report func(items []*batchItem, env kit.Envelope
 						failed++
 					}
 				}
-				env.Error.Message = fmt.Sprintf("%d of %d target(s) failed (see each one's error)", failed, len(items))
+				env.Error.Message = fmt.Sprintf("%d of %s failed (see each one's error)", failed, plural.Count(len(items), "target"))
 			}
 		}
 		if werr := b.v.WriteJSON(report(items, env)); werr != nil {

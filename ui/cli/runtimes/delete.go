@@ -27,7 +27,7 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "Delete runtimes (asks first)",
 		Long: "delete calls delete_runtime for each RUNTIME (an id such as rt-abc, runtimes/rt-abc, or a\n" +
 			"unique prefix). It destroys the runtime's files and sessions and cannot be undone, so on a\n" +
-			"terminal it asks first, and only y confirms; without a terminal it refuses unless --yes is\n" +
+			"terminal it asks first, and y or yes confirms; without a terminal it refuses unless --yes is\n" +
 			"given (a piped \"y\" is not accepted). A RUNTIME that is not listed is reported and fails the\n" +
 			"command, unless --ignore-missing. With several RUNTIMEs, exit code 7 (partial) means some were\n" +
 			"deleted and some were not.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
@@ -93,12 +93,13 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return rep
 			}
 			if err := b.confirm(ctx, yes, question{
-				header:    "Delete %d runtime(s)? This cannot be undone: each one's files and sessions are destroyed.",
+				header:    "Delete %s? This cannot be undone: each one's files and sessions are destroyed.",
 				want:      "y",
 				verb:      "delete",
 				undone:    "nothing was deleted",
 				cancelled: "delete cancelled; nothing was deleted",
-				refuse:    "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to delete %d runtime(s)",
+				refuse:    "refusing to delete without confirmation: stdin or stderr is not a terminal; pass --yes to delete %s",
+				noun:      "runtime",
 			}); err != nil {
 				return b.stop(err, report)
 			}

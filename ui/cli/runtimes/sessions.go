@@ -3,6 +3,7 @@ package runtimes
 import (
 	"bytes"
 	"fmt"
+	"github.com/colabdash/colabdash/api/plural"
 	"strings"
 	"text/tabwriter"
 
@@ -70,7 +71,7 @@ func SessionsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if v.AsJSON {
 				return v.WriteJSON(rep)
 			}
-			v.Say(fmt.Sprintf("%s · %d session(s)", termtext.Cut(rt.ID(), 63), len(ss)))
+			v.Say(termtext.Cut(rt.ID(), 63) + " · " + plural.Count(len(ss), "session"))
 			if len(ss) == 0 {
 				return nil
 			}
@@ -259,12 +260,13 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 					want = "close"
 				}
 				if err := b.confirm(ctx, yes, question{
-					header:    "Close %d session(s)? Each one's kernel state (variables, imports, running code) is lost.",
+					header:    "Close %s? Each one's kernel state (variables, imports, running code) is lost.",
 					want:      want,
 					verb:      "close",
 					undone:    "nothing was closed",
 					cancelled: "close cancelled; nothing was closed",
-					refuse:    "refusing to close sessions without confirmation: stdin or stderr is not a terminal; pass --yes to close %d session(s)",
+					refuse:    "refusing to close sessions without confirmation: stdin or stderr is not a terminal; pass --yes to close %s",
+					noun:      "session",
 				}); err != nil {
 					return b.stop(err, report)
 				}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/colabdash/colabdash/api/plural"
 	"strings"
 	"text/tabwriter"
 
@@ -65,7 +66,7 @@ func SpecsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			}
 			st := v.Style(s.Out, s.OutTTY)
 			dim := st.NewStyle().Faint(true)
-			v.Say(fmt.Sprintf("Colab %s · %d runtime spec(s)", termtext.Cut(tier.Label(), 40), len(specs)))
+			v.Say("Colab " + termtext.Cut(tier.Label(), 40) + " · " + plural.Count(len(specs), "runtime spec"))
 			if len(specs) == 0 {
 				return nil
 			}

@@ -3,6 +3,7 @@ package top
 import (
 	"errors"
 	"fmt"
+	"github.com/colabdash/colabdash/api/plural"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -124,7 +125,7 @@ func newReport(rows []row, at time.Time) Report {
 		if errors.As(exitOf(rows), &ee) {
 			code = ee.Code
 		}
-		rep.Envelope = kit.Fail(code, fmt.Sprintf("%d of %d runtime(s) could not be read (see each runtime's error fields)", failed, len(rows)))
+		rep.Envelope = kit.Fail(code, fmt.Sprintf("%d of %s could not be read (see each runtime's error fields)", failed, plural.Count(len(rows), "runtime")))
 	}
 	return rep
 }

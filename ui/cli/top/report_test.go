@@ -26,7 +26,7 @@ func TestTopReportOfAPartialRound(t *testing.T) {
 	}
 	rep := newReport(rows, rowAt)
 	if rep.OK || rep.Error == nil || rep.Error.Code != kit.CodeWord(kit.ExitPartial) ||
-		rep.Error.Message != "1 of 2 runtime(s) could not be read (see each runtime's error fields)" {
+		rep.Error.Message != "1 of 2 runtimes could not be read (see each runtime's error fields)" {
 		t.Errorf("envelope %+v %+v, want a partial failure of 1 of 2", rep.Envelope, rep.Error)
 	}
 	a, b := rep.Runtimes[0], rep.Runtimes[1]

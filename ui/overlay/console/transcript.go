@@ -1,6 +1,7 @@
 package console
 
 import (
+	"github.com/colabdash/colabdash/api/plural"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,7 @@ func (t *Transcript) add(kind lineKind, text string) {
 		for cut > 0 && !utf8Start(text[cut]) {
 			cut--
 		}
-		text = text[:cut] + "… (" + plural(len(text)-cut, "more byte") + ")"
+		text = text[:cut] + "… (" + plural.Count(len(text)-cut, "more byte") + ")"
 	}
 	t.lines = append(t.lines, tline{kind, text})
 	t.bytes += len(text)
@@ -149,15 +150,6 @@ func splitLines(s string) []string {
 func orWord(s, def string) string {
 	if s == "" {
 		return def
-	}
-	return s
-}
-
-// plural writes "n word", with an s unless n is 1.
-func plural(n int, word string) string {
-	s := strconv.Itoa(n) + " " + word
-	if n != 1 {
-		s += "s"
 	}
 	return s
 }

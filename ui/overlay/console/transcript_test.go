@@ -1,6 +1,7 @@
 package console
 
 import (
+	"github.com/colabdash/colabdash/api/plural"
 	"strings"
 	"testing"
 
@@ -70,7 +71,7 @@ func TestTranscriptCutsLongLines(t *testing.T) {
 	var tr Transcript
 	tr.AddResult(api.ExecuteCodeResult{Stdout: strings.Repeat("é", maxLineBytes)}) // 2 bytes each
 	got := tr.lines[0].text
-	if !strings.HasSuffix(got, "… ("+plural(2*maxLineBytes+2-maxLineBytes, "more byte")+")") {
+	if !strings.HasSuffix(got, "… ("+plural.Count(2*maxLineBytes+2-maxLineBytes, "more byte")+")") {
 		t.Fatalf("cut line ends %q", got[len(got)-40:])
 	}
 	if !strings.HasPrefix(got, "  é") || len(got) > maxLineBytes+40 {

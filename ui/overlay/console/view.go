@@ -1,6 +1,7 @@
 package console
 
 import (
+	"github.com/colabdash/colabdash/api/plural"
 	"strings"
 	"time"
 
@@ -51,7 +52,7 @@ func (p *Overlay) transcriptLines(c *common.Context, now time.Time) (n int, at f
 		case r.Stopping:
 			line = "  stopping… (closing session " + api.LastSegment(r.Session) + ")"
 		case r.Attempt > 1:
-			line += " · reattached to the running code " + plural(r.Attempt-1, "time") + " (same executionId)"
+			line += " · reattached to the running code " + plural.Count(r.Attempt-1, "time") + " (same executionId)"
 		}
 		tail = append(tail, tline{lineWarn, line})
 	}
@@ -117,7 +118,7 @@ func (p *Overlay) transcriptRows(c *common.Context, now time.Time, w, room int) 
 		out[len(shown)-1-k] = shown[k]
 	}
 	if scroll > 0 && len(out) > 0 {
-		out[len(out)-1] = c.Styles.Dim.Render("  ↓ " + plural(scroll, "newer line") + " below (" + c.Keys.Console.ScrollDown.Help().Key + ")")
+		out[len(out)-1] = c.Styles.Dim.Render("  ↓ " + plural.Count(scroll, "newer line") + " below (" + c.Keys.Console.ScrollDown.Help().Key + ")")
 	}
 	return out
 }

@@ -84,7 +84,7 @@ func lines(c *common.Context, r *state.Runtime, now time.Time) []line {
 	st, rem := r.Token(now, rn.Threshold(r.Name))
 	switch {
 	case r.Gone():
-		kv(0, "status", "GONE ("+termtext.Line(r.GoneReason)+") · last seen "+state.FormatAgo(now.Sub(r.LastSeen)))
+		kv(0, "status", "GONE "+state.FormatAgo(now.Sub(r.GoneAt))+" ("+termtext.Line(r.GoneReason)+")") // the row's age
 	case st == state.TokenUnknown:
 		kv(0, "expires", "unknown (UNKNOWN)")
 	case st == state.TokenExpired:

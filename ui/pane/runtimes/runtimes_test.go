@@ -111,7 +111,7 @@ func TestGoneRuntimeReadsGone(t *testing.T) {
 	c.Snap.MarkRuntimeGone(commontest.T0, "runtimes/r-charlie", "NOT_FOUND")
 	p.Sync(c)
 	v := strings.Join(p.View(c, commontest.T0.Add(2*time.Minute), false), "\n")
-	if !strings.Contains(v, "GONE seen 2m ago") || !strings.Contains(v, "1 gone") {
+	if !strings.Contains(v, "GONE 2m ago") || !strings.Contains(v, "1 gone") {
 		t.Fatalf("gone row:\n%s", v)
 	}
 }
