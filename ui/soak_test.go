@@ -171,9 +171,13 @@ func TestSoak(t *testing.T) {
 	// is the steady state. Its bound is in ticks, not time: what it keeps
 	// follows fake time, so a busy machine (fewer ticks) has less room and
 	// needs no more.
-	if limit := uint64(heapSlack + heapPerTick*(tick-midTick)); endHeap > midHeap+limit {
-		t.Errorf("heap grew from %d to %d bytes over the last %d ticks (%.0f B a tick), more than the steady state's %d B a tick and %d B of slack: something is kept per tick",
-			midHeap, endHeap, tick-midTick, perTick(midHeap, endHeap, tick-midTick), heapPerTick, heapSlack)
+	perTickMax := heapPerTick
+	if midTick < filledTicks {
+		perTickMax = heapPerTickFilling
+	}
+	if limit := uint64(heapSlack + perTickMax*(tick-midTick)); endHeap > midHeap+limit {
+		t.Errorf("heap grew from %d to %d bytes over the last %d ticks (%.0f B a tick), more than %d B a tick and %d B of slack: something is kept per tick",
+			midHeap, endHeap, tick-midTick, perTick(midHeap, endHeap, tick-midTick), perTickMax, heapSlack)
 	}
 }
 
@@ -188,9 +192,19 @@ func TestSoak(t *testing.T) {
 // start plus 4 MiB, let the latter pass. heapSlack absorbs what one GC
 // leaves between two samples (pools, buffers, connections, the runtimes
 // still being created in a short run's first half: up to 140 KiB seen).
+//
+// Before filledTicks of fake time the second half is not yet the steady
+// state: what is kept for a bounded time is still filling (the call
+// budget's slots, held 61 s after each reply, and the calls paced behind
+// them; the monitor's 15-minute histories; the runtimes the churn
+// creates), 300-500 B a tick measured in the one-second run. Its bound
+// there, heapPerTickFilling, still fails a copy of the rows kept every
+// tick.
 const (
-	heapPerTick = 128
-	heapSlack   = 384 << 10
+	heapPerTick        = 128
+	heapPerTickFilling = 2 << 10
+	heapSlack          = 384 << 10
+	filledTicks        = 30 * 60
 )
 
 func goroutinesAndHeap() (int, uint64) {
