@@ -10,12 +10,15 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/colabdash/colabdash/api/jsonnum"
 )
 
-// Status is a google.rpc.Status. Details are kept raw;
+// Status is a google.rpc.Status. Code is any JSON number (rounded).
+// Details are kept raw;
 // ErrorFromStatus reads ErrorInfo, RetryInfo and QuotaFailure from them.
 type Status struct {
-	Code    int               `json:"code"`
+	Code    jsonnum.Int       `json:"code"`
 	Message string            `json:"message,omitempty"`
 	Status  string            `json:"status,omitempty"` // canonical name, in Google's HTTP envelope
 	Details []json.RawMessage `json:"details,omitempty"`
@@ -42,14 +45,15 @@ const (
 // retryDelay ("53s", "1.5s") sets RetryDelay. httpStatus may be 0.
 func ErrorFromStatus(s Status, httpStatus int) *Error {
 	e := &Error{HTTPStatus: httpStatus, Message: s.Message}
+	code := int(s.Code)
 	// (ifs, not a tagless switch: Go's coverage never includes a switch
 	// case's condition, so mutation tools would count them unreached.)
 	if codeName().MatchString(s.Status) {
 		e.Code = Code(s.Status)
-	} else if s.Code != 0 && s.Code == httpStatus || s.Code >= 100 {
-		e.Code = CodeFromHTTP(s.Code)
-	} else if s.Code != 0 {
-		e.Code = CodeFromNumber(s.Code)
+	} else if code != 0 && code == httpStatus || code >= 100 {
+		e.Code = CodeFromHTTP(code)
+	} else if code != 0 {
+		e.Code = CodeFromNumber(code)
 	} else if httpStatus != 0 {
 		e.Code = CodeFromHTTP(httpStatus)
 	} else {
@@ -211,7 +215,7 @@ func ErrorFromText(text string) *Error {
 		if json.Unmarshal([]byte(trimmed), &env) == nil && env.Error != nil && (env.Error.Code != 0 || env.Error.Status != "") {
 			e := ErrorFromStatus(*env.Error, 0)
 			if env.Error.Code >= 100 {
-				e.HTTPStatus = env.Error.Code
+				e.HTTPStatus = int(env.Error.Code)
 			}
 			e.Raw = text
 			return e

@@ -15,6 +15,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/colabdash/colabdash/api/jsonnum"
 )
 
 // Variant is RuntimeSpec.Key.variant. It is an open
@@ -237,7 +239,7 @@ type Subscription struct {
 type ExecuteCodeResult struct {
 	ExecutionID        string        `json:"executionId,omitempty"`
 	Session            string        `json:"session,omitempty"`
-	ExecutionCount     int           `json:"executionCount,omitempty"`
+	ExecutionCount     jsonnum.Int   `json:"executionCount,omitempty"`
 	Stdout             string        `json:"stdout,omitempty"`
 	Stderr             string        `json:"stderr,omitempty"`
 	Result             string        `json:"result,omitempty"`
@@ -268,11 +270,11 @@ func (e *ExecuteError) Line() string {
 // RichOutput is one rich output bundle written to the runtime's disk.
 // SizeBytes is an int64 carried as a JSON string.
 type RichOutput struct {
-	Index     int        `json:"index,omitempty"`
-	MimeTypes []string   `json:"mimeTypes,omitempty"`
-	FilePath  string     `json:"filePath,omitempty"`
-	SizeBytes string     `json:"sizeBytes,omitempty"`
-	ErrorInfo *ErrorInfo `json:"errorInfo,omitempty"`
+	Index     jsonnum.Int `json:"index,omitempty"`
+	MimeTypes []string    `json:"mimeTypes,omitempty"`
+	FilePath  string      `json:"filePath,omitempty"`
+	SizeBytes string      `json:"sizeBytes,omitempty"`
+	ErrorInfo *ErrorInfo  `json:"errorInfo,omitempty"`
 }
 
 // Operation is a google.longrunning.Operation.

@@ -19,6 +19,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/safehttp"
+
+	"github.com/colabdash/colabdash/api/jsonnum"
 )
 
 // failure is one classified failed attempt.
@@ -164,7 +166,7 @@ func (c *Client) classify0(callerCtx, attemptCtx context.Context, tool string, t
 
 	var we *jsonrpc.Error
 	if errors.As(err, &we) && we.Code != codeRejected {
-		e := fromRPC(&rpcError{Code: we.Code, Message: c.red(we.Message), Data: json.RawMessage(c.red(string(we.Data)))}, 0)
+		e := fromRPC(&rpcError{Code: jsonnum.Int(we.Code), Message: c.red(we.Message), Data: json.RawMessage(c.red(string(we.Data)))}, 0)
 		return failure{err: e, answered: we.Code != codeSessionMissing, dropped: we.Code == codeSessionMissing,
 			fromTool: we.Code != codeSessionMissing}
 	}

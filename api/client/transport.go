@@ -13,6 +13,8 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+
+	"github.com/colabdash/colabdash/api/jsonnum"
 )
 
 // maxErrorBody bounds how much of an HTTP error body is read and kept.
@@ -36,7 +38,7 @@ type httpStatusError struct {
 }
 
 type rpcError struct {
-	Code    int64           `json:"code"`
+	Code    jsonnum.Int     `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/colabdash/colabdash/api"
+
+	"github.com/colabdash/colabdash/api/jsonnum"
 )
 
 // gErr is a Google error the emulator answers with: a canonical code, a
@@ -92,7 +94,7 @@ func formatDelay(d time.Duration) string {
 // envelope is the Google HTTP error body: {"error":{"code":<http
 // status>,"message","status":"<CODE>","details":[...]}}.
 func (e *gErr) envelope() string {
-	st := api.Status{Code: HTTPStatusFor(e.code), Message: e.msg, Status: string(e.code), Details: e.details()}
+	st := api.Status{Code: jsonnum.Int(HTTPStatusFor(e.code)), Message: e.msg, Status: string(e.code), Details: e.details()}
 	b, _ := json.Marshal(map[string]api.Status{"error": st})
 	return string(b)
 }
@@ -103,7 +105,7 @@ func (e *gErr) operationValue() api.Operation {
 	return api.Operation{
 		Name:  "operations/" + uuid.NewString(),
 		Done:  true,
-		Error: &api.Status{Code: e.code.Number(), Message: e.msg, Details: e.details()},
+		Error: &api.Status{Code: jsonnum.Int(e.code.Number()), Message: e.msg, Details: e.details()},
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/pyemu"
 	"github.com/google/uuid"
+
+	"github.com/colabdash/colabdash/api/jsonnum"
 )
 
 // EmulatedPrefix starts every stdout line the emulator writes for code it
@@ -149,7 +151,7 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 		if reattach {
 			ss.execs[in.ExecutionID] = rec
 		}
-		res := api.ExecuteCodeResult{ExecutionID: in.ExecutionID, Session: sname, ExecutionCount: ss.count}
+		res := api.ExecuteCodeResult{ExecutionID: in.ExecutionID, Session: sname, ExecutionCount: jsonnum.Int(ss.count)}
 		rctx, interrupt := context.WithCancel(ss.ctx)
 		rec.interrupt = interrupt
 		if ss.running == nil {

@@ -124,3 +124,37 @@ func TestRequestsUseTheTransportGiven(t *testing.T) {
 		t.Errorf("%d requests through the transport given, want 1", n)
 	}
 }
+
+// Every size and count may come as any JSON number: an integral float
+// (Python's json.dumps of a float) or an exponent form is rounded, not a
+// reason to drop the whole reply; only a non-number is refused.
+func TestSizesAndCountsTakeAnyJSONNumber(t *testing.T) {
+	c := New(Options{})
+	r, err := c.Resources(ctx(t), serve(t, 200, `{"memory":{"totalBytes":13605834752.0,"freeBytes":1.0e10},`+
+		`"disks":[{"filesystem":{"label":"kernel","totalBytes":1.36e10,"usedBytes":4.4}}],`+
+		`"gpus":[{"name":"Tesla T4","memoryUsedBytes":2.0E9,"memoryTotalBytes":16106127360.0,"gpuUtilization":0.5}]}`))
+	if err != nil {
+		t.Fatalf("resources: %v", err)
+	}
+	if m := r.Memory; m == nil || m.TotalBytes != 13605834752 || m.FreeBytes != 10000000000 {
+		t.Errorf("memory = %+v", r.Memory)
+	}
+	if d := r.Disks; len(d) != 1 || d[0].TotalBytes != 13600000000 || d[0].UsedBytes != 4 {
+		t.Errorf("disks = %+v", r.Disks)
+	}
+	if g := r.GPUs; len(g) != 1 || g[0].MemoryUsedBytes != 2000000000 || g[0].MemoryTotalBytes != 16106127360 || g[0].GPUUtilization != 0.5 {
+		t.Errorf("gpus = %+v", r.GPUs)
+	}
+	ks, err := c.Kernels(ctx(t), serve(t, 200, `[{"id":"k1","name":"python3","execution_state":"idle","connections":1.0}]`))
+	if err != nil || len(ks) != 1 || ks[0].Connections != 1 {
+		t.Errorf("kernels = %+v, %v", ks, err)
+	}
+	ss, err := c.Sessions(ctx(t), serve(t, 200, `[{"id":"s1","path":"a.ipynb","kernel":{"id":"k1","connections":2e0}}]`))
+	if err != nil || len(ss) != 1 || ss[0].Kernel.Connections != 2 {
+		t.Errorf("sessions = %+v, %v", ss, err)
+	}
+	_, err = c.Resources(ctx(t), serve(t, 200, `{"memory":{"totalBytes":"13605834752","freeBytes":1}}`))
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "totalBytes") {
+		t.Errorf("a string size: %v, want unavailable naming totalBytes", err)
+	}
+}

@@ -2,9 +2,12 @@ package monitor
 
 import (
 	"errors"
+	"math"
 	"path"
 	"strings"
 	"time"
+
+	"github.com/colabdash/colabdash/api/jsonnum"
 )
 
 // Resources is what api/colab/resources says of a runtime. Sizes are
@@ -142,24 +145,35 @@ func (e *Error) Is(target error) bool {
 	return false
 }
 
-// wire types: the JSON as sent, every field optional.
+// wire types: the JSON as sent, every field optional. Every size and
+// count is a jsonnum.Int: any JSON number, rounded (a Python server's
+// 13605834752.0 included); only a non-number refuses the reply.
 
 type wireResources struct {
 	Memory *struct {
-		TotalBytes int64 `json:"totalBytes"`
-		FreeBytes  int64 `json:"freeBytes"`
+		TotalBytes jsonnum.Int `json:"totalBytes"`
+		FreeBytes  jsonnum.Int `json:"freeBytes"`
 	} `json:"memory"`
 	Disks []struct {
 		Filesystem *struct {
-			Label      string `json:"label"`
-			TotalBytes int64  `json:"totalBytes"`
-			UsedBytes  int64  `json:"usedBytes"`
+			Label      string      `json:"label"`
+			TotalBytes jsonnum.Int `json:"totalBytes"`
+			UsedBytes  jsonnum.Int `json:"usedBytes"`
 		} `json:"filesystem"`
 	} `json:"disks"`
-	GPUs []GPU `json:"gpus"`
+	GPUs []wireGPU `json:"gpus"`
 }
 
-func nonNeg(n int64) int64 { return max(n, 0) }
+type wireGPU struct {
+	Name              string      `json:"name"`
+	MemoryUsedBytes   jsonnum.Int `json:"memoryUsedBytes"`
+	MemoryTotalBytes  jsonnum.Int `json:"memoryTotalBytes"`
+	GPUUtilization    float64     `json:"gpuUtilization"`
+	MemoryUtilization float64     `json:"memoryUtilization"`
+	EverUsed          bool        `json:"everUsed"`
+}
+
+func nonNeg(n jsonnum.Int) int64 { return max(int64(n), 0) }
 
 func fraction(f float64) float64 { return min(max(f, 0), 1) }
 
@@ -183,11 +197,11 @@ func (w wireResources) resources() Resources {
 }
 
 type wireKernel struct {
-	ID             string `json:"id"`
-	Name           string `json:"name"`
-	LastActivity   string `json:"last_activity"`
-	ExecutionState string `json:"execution_state"`
-	Connections    int    `json:"connections"`
+	ID             string      `json:"id"`
+	Name           string      `json:"name"`
+	LastActivity   string      `json:"last_activity"`
+	ExecutionState string      `json:"execution_state"`
+	Connections    jsonnum.Int `json:"connections"`
 }
 
 func (k wireKernel) kernel() Kernel {
@@ -195,7 +209,7 @@ func (k wireKernel) kernel() Kernel {
 	if err != nil {
 		t = time.Time{}
 	}
-	return Kernel{ID: k.ID, Name: k.Name, ExecutionState: k.ExecutionState, LastActivity: t, Connections: max(k.Connections, 0)}
+	return Kernel{ID: k.ID, Name: k.Name, ExecutionState: k.ExecutionState, LastActivity: t, Connections: int(min(nonNeg(k.Connections), math.MaxInt32))}
 }
 
 type wireSession struct {

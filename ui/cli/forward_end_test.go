@@ -96,7 +96,7 @@ func TestForwardBeyondLoopbackWarns(t *testing.T) {
 		}
 		warning := "colabdash: WARNING: listening on " + tc.address + ", beyond this machine: anyone who can reach port "
 		if !strings.HasPrefix(errs, warning) || !strings.Contains(errs, "can run code on runtime rt-fwd and read its files") ||
-			!strings.Contains(errs, "Prefer the default 127.0.0.1.") {
+			!strings.Contains(errs, "Prefer the default, localhost.") {
 			t.Errorf("--address %s: stderr does not start with the warning %q:\n%s", tc.address, warning, errs)
 		}
 	}
@@ -144,7 +144,7 @@ func TestForwardEndsWhenServeFails(t *testing.T) {
 	if want := "colabdash: forward stopped: accept tcp: the listening socket is gone"; lines[len(lines)-1] != want {
 		t.Errorf("last line of stderr %q, want %q (all: %q)", lines[len(lines)-1], want, errb.String())
 	}
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "Forwarding runtime rt-fwd's Jupyter server on 127.0.0.1:") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "Forwarding runtime rt-fwd's Jupyter server on localhost:") {
 		t.Errorf("stderr is not the forwarding line and the one line why it stopped: %q", errb.String())
 	}
 }

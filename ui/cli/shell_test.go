@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
@@ -27,6 +28,32 @@ func TestShellNeedsATerminal(t *testing.T) {
 		}
 		if !strings.Contains(errs, want) {
 			t.Errorf("%v: stderr %q lacks %q", args, errs, want)
+		}
+	}
+}
+
+// Without a terminal, and with `-- COMMAND`, the refusal names the way
+// that runs a shell command from a script: exec with IPython's "!", on
+// the runtime named, with the command quoted for the shell and the
+// global flags repeated.
+func TestShellPointsAtExecForACommand(t *testing.T) {
+	isolate(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"shell", "rt-x", "--demo", "--", "ls", "-la"},
+			`shell runs no command (it is interactive only); to run a shell command, use: colabdash exec rt-x -c '!ls -la' --demo (IPython`},
+		{[]string{"shell", "rt-x", "--demo", "--", "echo", "a b"},
+			`use: colabdash exec rt-x -c '!echo '\''a b'\''' --demo`},
+		{[]string{"shell", "rt-x", "--demo"},
+			`shell needs a terminal on stdin and stdout; to run a shell command, use: colabdash exec rt-x -c '!ls -la' --demo`},
+		{[]string{"shell", "--demo", "--", "uname", "-a"},
+			`use: colabdash exec RUNTIME -c '!uname -a' --demo`},
+	} {
+		code, out, errs := runCLI(t, c.args...)
+		if code != kit.ExitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errs, c.want)
 		}
 	}
 }
@@ -152,4 +179,18 @@ func TestShellRawOutputAndFilterOSCInTmux(t *testing.T) {
 		s.keys("Enter")
 		s.waitExit()
 	}
+}
+
+// ctrl+c while the shell is still connecting (the runtime's proxy is
+// slow) gives up at once with exit 130, as ssh does before its session
+// exists.
+func TestShellCtrlCWhileConnectingInTmux(t *testing.T) {
+	_, endpoint, home, tokenFile := shellEmulator(t, colabfake.Options{ProxyLatency: time.Hour})
+	bin := binary(t)
+	script := bin + " shell rt-e2e --endpoint " + endpoint + " --access-token-file " + tokenFile + "; echo exit=$?; read x"
+	s := startTmux(t, 100, 30, shellEnv(home), "sh", "-c", "'"+script+"'")
+	s.waitText("~. detaches")
+	s.keys("C-c")
+	s.waitText("interrupted while connecting to rt-e2e")
+	s.waitText("exit=130")
 }

@@ -14,6 +14,7 @@
 package shell
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -51,9 +52,13 @@ const (
 	Reclaimed
 	// Refused: the runtime proxy refused the (renewed) proxy token.
 	Refused
-	// Interrupted: a signal (or the caller's context) ended the session.
+	// Interrupted: a signal (or the caller's context) ended the session,
+	// or ctrl+c or ~. was typed before the terminal was connected.
 	Interrupted
 )
+
+// ctrlC is what ctrl+c types in raw mode (ETX).
+const ctrlC = 0x03
 
 // ErrNotTerminal: stdin or stdout is not a terminal.
 var ErrNotTerminal = errors.New("a shell needs a terminal on stdin and stdout")
@@ -271,8 +276,11 @@ func (s *session) once(ctx context.Context) (Outcome, error) {
 	stop := notifyResize(winch)
 	defer stop()
 	var d detacher
+	connected := t.Connected() // nil once it is
 	for {
 		select {
+		case <-connected:
+			connected = nil
 		case <-t.Done():
 			finish()
 			return s.ended(t)
@@ -285,6 +293,13 @@ func (s *session) once(ctx context.Context) (Outcome, error) {
 			}
 		case k := <-s.keys:
 			send, detach := d.feed(k)
+			if connected != nil && (detach || bytes.IndexByte(send, ctrlC) >= 0) {
+				// Not connected yet: ctrl+c (or ~.) gives up, as ssh's
+				// does before its session exists; nothing typed is sent.
+				finish()
+				s.say("interrupted while connecting to " + o.Runtime)
+				return Interrupted, nil
+			}
 			if len(send) > 0 {
 				_, _ = t.Write(send)
 			}

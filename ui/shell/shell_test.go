@@ -489,3 +489,27 @@ func TestOpenSequenceClosedBeforeColabdashSpeaks(t *testing.T) {
 		t.Fatalf("%v %v, want exited", res.out, res.err)
 	}
 }
+
+// Until the terminal is connected (the runtime's proxy is slow to
+// answer), ctrl+c gives up: Run ends Interrupted at once, says so, and
+// restores the terminal; the keys are never sent to a shell. "~." there
+// gives up the same way.
+func TestCtrlCWhileConnectingAborts(t *testing.T) {
+	for name, keys := range map[string]string{"ctrl+c": "ls\r\x03", "~.": "~."} {
+		t.Run(name, func(t *testing.T) {
+			tm := newTerm(t)
+			r := newRig(t, colabfake.Options{ProxyLatency: time.Hour})
+			before := tm.lflag()
+			ch := start(context.Background(), r.options(t, tm))
+			tm.waitFor("~. detaches")
+			tm.typ(keys)
+			if res := await(t, ch); res.out != Interrupted || res.err != nil {
+				t.Fatalf("%v %v, want interrupted", res.out, res.err)
+			}
+			tm.waitFor("interrupted while connecting to rt-sh")
+			if got := tm.lflag(); got != before {
+				t.Errorf("terminal mode %#x after, %#x before", got, before)
+			}
+		})
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -55,6 +56,10 @@ type Forwarder struct {
 	wide  bool // listening beyond loopback: IP-literal Hosts allowed
 	log   *slog.Logger
 	rp    *httputil.ReverseProxy
+
+	goneOnce sync.Once
+	gone     chan struct{} // closed once a renewal said the runtime is gone
+	goneErr  error         // that renewal's error, set before gone closes
 }
 
 // Options configure New.
@@ -90,10 +95,10 @@ func New(c *proxy.Client, o Options) (*Forwarder, error) {
 		o.Logger = c.Options().Logger
 	}
 	c.Options().Redactor.Add(o.LocalToken)
-	f := &Forwarder{c: c, token: o.LocalToken, port: o.Port, wide: o.Wide, log: o.Logger}
+	f := &Forwarder{c: c, token: o.LocalToken, port: o.Port, wide: o.Wide, log: o.Logger, gone: make(chan struct{})}
 	f.rp = &httputil.ReverseProxy{
 		Rewrite:        f.rewrite,
-		Transport:      &renewingTransport{c: c},
+		Transport:      &renewingTransport{c: c, noteGone: f.noteGone},
 		ModifyResponse: f.modifyResponse,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			msg := "colabdash forward: the runtime could not be reached"
@@ -119,6 +124,36 @@ func (f *Forwarder) URL(host string) string {
 	return "http://" + net.JoinHostPort(host, strconv.Itoa(f.port)) + "/?" + LocalTokenParam + "=" + f.token
 }
 
+// Gone is closed once a renewal of the proxy token (KeepFresh's, or a
+// forwarded request's) found that the runtime no longer exists (deleted
+// or reclaimed: get_runtime's NOT_FOUND). A runtime never comes back
+// under its id, so nothing the forward serves can succeed after it; its
+// caller stops. GoneErr says which renewal.
+func (f *Forwarder) Gone() <-chan struct{} { return f.gone }
+
+// GoneErr is the *proxy.Error (kind proxy.ErrRuntimeGone) that closed
+// Gone; nil while Gone is open.
+func (f *Forwarder) GoneErr() error {
+	select {
+	case <-f.gone:
+		return f.goneErr
+	default:
+		return nil
+	}
+}
+
+// noteGone closes Gone when err says the runtime no longer exists.
+func (f *Forwarder) noteGone(err error) {
+	var je *proxy.Error
+	if !errors.As(err, &je) || !errors.Is(je.Kind, proxy.ErrRuntimeGone) {
+		return
+	}
+	f.goneOnce.Do(func() {
+		f.goneErr = err
+		close(f.gone)
+	})
+}
+
 func (f *Forwarder) cookieName() string { return "colabdash-forward-" + strconv.Itoa(f.port) }
 
 // KeepFresh renews the proxy token ahead of expiry until ctx ends,
@@ -132,6 +167,7 @@ func (f *Forwarder) KeepFresh(ctx context.Context, interval time.Duration) {
 	defer t.Stop()
 	for {
 		if _, err := f.c.Fresh(ctx); err != nil && ctx.Err() == nil {
+			f.noteGone(err)
 			f.log.Warn("forward: proxy token renewal failed", "runtime", f.c.Runtime(), "error", err)
 		}
 		select {
@@ -312,14 +348,19 @@ func (f *Forwarder) carriesSecret(red *api.Redactor, tok, s string) bool {
 
 // renewingTransport sends a forwarded request with the current proxy
 // token; a GET or HEAD refused by the proxy (bare 404) is sent once more
-// after a renewal.
-type renewingTransport struct{ c *proxy.Client }
+// after a renewal. A renewal that finds the runtime gone is told to
+// noteGone.
+type renewingTransport struct {
+	c        *proxy.Client
+	noteGone func(error)
+}
 
 func (t *renewingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	c := t.c
 	send := func() (*http.Response, string, error) {
 		ci, err := c.Fresh(req.Context())
 		if err != nil {
+			t.noteGone(err)
 			return nil, "", err
 		}
 		r := req.Clone(req.Context())
@@ -347,6 +388,7 @@ func (t *renewingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 			// The proxy's bare 404: renew and try once more.
 			resp.Body.Close()
 			if rerr := c.RenewIfCurrent(req.Context(), used); rerr != nil {
+				t.noteGone(rerr)
 				return nil, rerr
 			}
 			resp, _, err = send()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jsonnum"
 )
 
 // Model types of the Jupyter contents API.
@@ -44,7 +45,7 @@ type modelWire struct {
 	Name         string          `json:"name"`
 	Path         string          `json:"path"`
 	Type         string          `json:"type"`
-	Size         *int64          `json:"size"`
+	Size         *jsonnum.Int    `json:"size"` // any JSON number, rounded
 	LastModified string          `json:"last_modified"`
 	Created      string          `json:"created"`
 	Writable     bool            `json:"writable"`
@@ -55,7 +56,7 @@ type modelWire struct {
 func (w modelWire) model() Model {
 	m := Model{Name: w.Name, Path: w.Path, Type: w.Type, Size: -1, Writable: w.Writable}
 	if w.Size != nil {
-		m.Size = *w.Size
+		m.Size = int64(*w.Size)
 	}
 	if w.Mimetype != nil {
 		m.Mimetype = *w.Mimetype

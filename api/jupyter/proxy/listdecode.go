@@ -14,12 +14,12 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jsonnum"
 )
 
 // errSyntax: the reply is not JSON, or not the JSON of a contents model
@@ -154,14 +154,13 @@ func (md *modelDecoder) field(m *Model, key, v []byte) error {
 		switch v[0] {
 		case 'n':
 			m.Size = -1
-		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-			n, err := strconv.ParseInt(string(v), 10, 64)
-			if err != nil {
+		default:
+			// Any JSON number, rounded: a server may write 1024.0.
+			n, ok := jsonnum.Parse(v)
+			if !ok {
 				return errSyntax
 			}
 			m.Size = n
-		default:
-			return errSyntax
 		}
 	case "writable":
 		switch v[0] {

@@ -78,6 +78,23 @@ func TestListingDecoderDirectoryModel(t *testing.T) {
 	}
 }
 
+// A size written as a float (1024.0 from a Python server) or with an
+// exponent is rounded, in the listing and in a single model alike: it
+// is no reason to refuse the whole directory.
+func TestSizeTakesAnyJSONNumber(t *testing.T) {
+	m, err := decodeListing(`{"type": "directory", "size": 4096.0, "content": [{"name": "a", "size": 1024.0}, {"name": "b", "size": 1.5e3}, {"name": "c", "size": 2.5}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Entries) != 3 || m.Size != 4096 || m.Entries[0].Size != 1024 || m.Entries[1].Size != 1500 || m.Entries[2].Size != 3 {
+		t.Errorf("listing = %+v", m)
+	}
+	var w modelWire
+	if err := json.Unmarshal([]byte(`{"name": "a", "size": 1024.0}`), &w); err != nil || w.model().Size != 1024 {
+		t.Errorf("model = %+v, %v", w.model(), err)
+	}
+}
+
 // What encoding/json refuses, the decoder refuses (a reply that is not
 // the expected JSON); a reply cut short is an unexpected end; a file's
 // content is ErrNotDir.
@@ -90,8 +107,8 @@ func TestListingDecoderRefusals(t *testing.T) {
 		want error
 	}{
 		{dir(`[{"name": 5}]`), errSyntax},
-		{dir(`[{"size": 1.5}]`), errSyntax},
 		{dir(`[{"size": "1"}]`), errSyntax},
+		{dir(`[{"size": true}]`), errSyntax},
 		{dir(`[{"writable": "yes"}]`), errSyntax},
 		{dir(`[{"name": "a"} {"name": "b"}]`), errSyntax},
 		{dir(`[{"name": "a",}]`), errSyntax},

@@ -167,7 +167,7 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 		res.Session = session
 	}
 	if v.AsJSON {
-		rep := Report{Envelope: kit.Envelope{OK: res.ExecutionError == nil}, Session: res.Session, ExecutionID: res.ExecutionID, ExecutionCount: res.ExecutionCount,
+		rep := Report{Envelope: kit.Envelope{OK: res.ExecutionError == nil}, Session: res.Session, ExecutionID: res.ExecutionID, ExecutionCount: int(res.ExecutionCount),
 			Stdout: res.Stdout, Stderr: res.Stderr, Result: res.Result, ExecutionError: res.ExecutionError,
 			OutputTruncated: res.OutputTruncated, RichOutputs: res.RichOutputs}
 		if xe := res.ExecutionError; xe != nil {

@@ -1,8 +1,10 @@
 package files
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -26,7 +28,7 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "forward RUNTIME",
 		Short: "Serve a runtime's Jupyter server on localhost, renewing the proxy token",
-		Long: "forward serves the runtime's Jupyter server on 127.0.0.1:PORT for a local Jupyter client or\n" +
+		Long: "forward serves the runtime's Jupyter server on localhost:PORT for a local Jupyter client or\n" +
 			"editor (RUNTIME: its id, runtimes/ID or a unique prefix), forwarding HTTP and WebSocket (kernel)\n" +
 			"traffic with the current proxy token and renewing it before it expires, so the connection lasts\n" +
 			"as long as the runtime does.\n\n" +
@@ -36,7 +38,12 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"Origin are refused before they reach the runtime. The proxy token itself never reaches a local\n" +
 			"client. Listening beyond loopback (--address) needs saying so, prints a warning, and still\n" +
 			"requires the token.\n\n" +
-			"forward runs until ctrl+c (exit 130), SIGTERM (143) or SIGHUP (129) ends it; a busy --port exits 1.\n" + kit.ExitCodesHelp,
+			"The default address, localhost, listens on both 127.0.0.1 and ::1 (where the machine has IPv6\n" +
+			"loopback), so a client that resolves localhost to ::1 first reaches it too; an IP address listens\n" +
+			"there only.\n\n" +
+			"forward runs until ctrl+c (exit 130), SIGTERM (143) or SIGHUP (129) ends it, or until the runtime\n" +
+			"is found gone (deleted or reclaimed: a renewal of its proxy token says so; exit 6, one line); a\n" +
+			"busy --port exits 1.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash forward rt-abc                # http://127.0.0.1:8888/?token=…\n" +
 			"  colabdash forward rt-abc --port 0       # any free port\n" +
 			"  jupyter console --existing …            # or point VS Code / JupyterLab at the printed URL",
@@ -51,26 +58,20 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if port < 0 || port > 65535 {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--port %d is not a port", port)}
 			}
-			ip := net.ParseIP(address)
-			if address == "localhost" {
+			ip, both := net.ParseIP(address), address == "localhost"
+			if both {
 				ip = net.IPv4(127, 0, 0, 1)
 			}
 			if ip == nil {
-				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--address %q is not an IP address (127.0.0.1, ::1, 0.0.0.0…)", address)}
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--address %q is not an IP address or localhost (127.0.0.1, ::1, 0.0.0.0…)", address)}
 			}
 			wide := !ip.IsLoopback()
-			listen := v.S.Listen
-			if listen == nil {
-				listen = net.Listen
-			}
-			ln, err := listen("tcp", net.JoinHostPort(ip.String(), strconv.Itoa(port)))
+			lns, err := listenForward(v.S.Listen, ip, port, both, g.Logs.Log)
 			if err != nil {
-				if errors.Is(err, syscall.EADDRINUSE) {
-					return &kit.ExitError{Code: kit.ExitFailure, Msg: fmt.Sprintf("port %d on %s is already in use (choose another with --port, or --port 0 for any free one)", port, ip)}
-				}
-				return &kit.ExitError{Code: kit.ExitFailure, Msg: "listening: " + err.Error()}
+				return err
 			}
-			defer ln.Close()
+			defer closeAll(lns)
+			ln := lns[0]
 			actual := ln.Addr().(*net.TCPAddr).Port
 			ctx := cmd.Context()
 			rf, err := v.openRuntime(ctx, args[0], "")
@@ -91,27 +92,79 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			}
 			if wide {
 				fmt.Fprintf(v.S.Err, "colabdash: WARNING: listening on %s, beyond this machine: anyone who can reach port %d and learns the token\n"+
-					"can run code on runtime %s and read its files (and a mounted Drive). Prefer the default 127.0.0.1.\n", ip, actual, id)
+					"can run code on runtime %s and read its files (and a mounted Drive). Prefer the default, localhost.\n", ip, actual, id)
 			}
 			fmt.Fprintln(v.S.Revealed(), f.URL(host)) // holds the local token: the one output it may reach
-			fmt.Fprintf(v.S.Err, "Forwarding runtime %s's Jupyter server on %s:%d; the proxy token is renewed before it expires. Ctrl+C stops.\n", id, ip, actual)
-			go f.KeepFresh(ctx, 30*time.Second)
+			where := net.JoinHostPort(ip.String(), strconv.Itoa(actual))
+			if both {
+				where = "localhost:" + strconv.Itoa(actual)
+			}
+			fmt.Fprintf(v.S.Err, "Forwarding runtime %s's Jupyter server on %s; the proxy token is renewed before it expires. Ctrl+C stops.\n", id, where)
+			fctx, stopFresh := context.WithCancel(ctx)
+			defer stopFresh()
+			go f.KeepFresh(fctx, 30*time.Second)
 			srv := &http.Server{Handler: f, ReadHeaderTimeout: 10 * time.Second}
-			served := make(chan error, 1)
-			go func() { served <- srv.Serve(ln) }()
+			served := make(chan error, len(lns))
+			for _, l := range lns {
+				go func() { served <- srv.Serve(l) }()
+			}
 			select {
 			case <-ctx.Done():
-				// Only a signal (or the caller's context) ends a forward:
-				// exit 130 (128 + the signal), as --help says.
+				// A signal (or the caller's context): exit 130 (128 + the
+				// signal), as --help says.
 				_ = srv.Close()
 				return &kit.ExitError{Code: kit.ExitInterrupted, Msg: ""}
-			case err := <-served: // the listener failed: say so instead of waiting for ctrl+c
+			case <-f.Gone():
+				// The runtime cannot come back under its id: stop, and let
+				// the request that found out have its 502 first.
+				sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+				defer cancel()
+				_ = srv.Shutdown(sctx)
+				return &kit.ExitError{Code: kit.ExitNotFound, Msg: "runtime " + id + " is gone (deleted or reclaimed); forward stops"}
+			case err := <-served: // a listener failed: say so instead of waiting for ctrl+c
 				_ = srv.Close()
 				return &kit.ExitError{Code: kit.ExitFailure, Msg: "forward stopped: " + err.Error()}
 			}
 		},
 	}
 	cmd.Flags().IntVar(&port, "port", 8888, "local port (0: any free port)")
-	cmd.Flags().StringVar(&address, "address", "127.0.0.1", "address to listen on; anything but loopback exposes the runtime to the network (a warning is printed)")
+	cmd.Flags().StringVar(&address, "address", "localhost", "address to listen on (localhost: 127.0.0.1 and ::1); anything but loopback exposes the runtime to the network (a warning is printed)")
 	return cmd
+}
+
+// listenForward opens forward's listeners on ip:port (listen: nil is
+// net.Listen). With both (the address "localhost"), ip is 127.0.0.1 and
+// [::1] on the same port is opened too, as kubectl's port-forward does,
+// so a client that resolves localhost to ::1 first and does not fall back
+// reaches the forward; a machine without IPv6 loopback (or that port
+// taken on ::1) keeps the IPv4 listener alone, said in the debug log. The
+// first listener is ip's. Errors are the verb's: a busy port exits 1.
+func listenForward(listen func(network, address string) (net.Listener, error), ip net.IP, port int, both bool, log *slog.Logger) ([]net.Listener, error) {
+	if listen == nil {
+		listen = net.Listen
+	}
+	ln, err := listen("tcp", net.JoinHostPort(ip.String(), strconv.Itoa(port)))
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, &kit.ExitError{Code: kit.ExitFailure, Msg: fmt.Sprintf("port %d on %s is already in use (choose another with --port, or --port 0 for any free one)", port, ip)}
+		}
+		return nil, &kit.ExitError{Code: kit.ExitFailure, Msg: "listening: " + err.Error()}
+	}
+	lns := []net.Listener{ln}
+	if both {
+		actual := ln.Addr().(*net.TCPAddr).Port
+		if ln6, err := listen("tcp6", net.JoinHostPort("::1", strconv.Itoa(actual))); err == nil {
+			lns = append(lns, ln6)
+		} else if log != nil {
+			log.Debug("forward: not listening on ::1 (127.0.0.1 only)", "error", err)
+		}
+	}
+	return lns, nil
+}
+
+// closeAll closes every listener of lns.
+func closeAll(lns []net.Listener) {
+	for _, l := range lns {
+		_ = l.Close()
+	}
 }

@@ -82,6 +82,16 @@ func PrintsAsItself(w string, red *api.Redactor) bool {
 	return red == nil || red.Redact(w) == w
 }
 
+// ShellJoin is words as one POSIX shell command line: each word quoted
+// by shellQuote, joined by spaces ("ls -la", "echo 'a b'").
+func ShellJoin(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = shellQuote(w)
+	}
+	return strings.Join(quoted, " ")
+}
+
 // shellQuote quotes s as one word for a POSIX shell (sh, bash, zsh, ksh,
 // dash): a word of letters, digits and -_./:@,+ only is left bare (none of
 // them is special to any of these shells, also at the start of a word);

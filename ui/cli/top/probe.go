@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -35,12 +36,16 @@ type prober struct {
 	// when watching (a single round has no next one to back off).
 	watch    map[string]*watchState
 	watching bool
+	// gone are the runtimes found deleted or reclaimed (get_runtime's
+	// NOT_FOUND, or a listing without them): a runtime never comes back
+	// under its id, so they are not read again.
+	gone map[string]bool
 }
 
 func newProber(conn *kit.Connection, red *api.Redactor) *prober {
 	explain := func(err error) string { return renewalError(err, conn).Error() }
 	return &prober{ops: ops.NewProber(conn.Svc, apimon.New(apimon.Options{Redactor: red}), explain),
-		watch: map[string]*watchState{}}
+		watch: map[string]*watchState{}, gone: map[string]bool{}}
 }
 
 // round probes the runtimes of rts that pick chooses at now() (all of
@@ -73,6 +78,9 @@ func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.T
 			defer func() { <-sem; wg.Done() }()
 			start := now()
 			p.ops.Probe(ctx, rt, now)
+			if p.ops.ProbeError(rt.Name) == goneNote {
+				p.markGone(rt.Name)
+			}
 			if ctx.Err() != nil || !p.watching {
 				return
 			}
@@ -88,6 +96,10 @@ func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.T
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, rt := range rts {
+		if p.gone[rt.Name] {
+			rows = append(rows, row{rt: rt, at: at, gone: true})
+			continue
+		}
 		r := newRow(rt, p.ops.Runtime(rt.Name), p.ops.ProbeError(rt.Name), at)
 		r.retryAt = p.retryAt(rt.Name, at)
 		rows = append(rows, r)
@@ -95,11 +107,33 @@ func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.T
 	return rows
 }
 
-// renewalError is a get_runtime failure as a row's note: "runtime gone"
-// for NOT_FOUND, else the classified one-line error.
+// markGone records that runtime name is gone: it is not read again.
+func (p *prober) markGone(name string) {
+	p.mu.Lock()
+	p.gone[name] = true
+	p.mu.Unlock()
+}
+
+// markUnlisted marks gone every runtime of rts that listed (a successful
+// list_runtimes) no longer has.
+func (p *prober) markUnlisted(rts, listed []api.Runtime) {
+	for _, rt := range rts {
+		if !slices.ContainsFunc(listed, func(l api.Runtime) bool { return l.Name == rt.Name }) {
+			p.markGone(rt.Name)
+		}
+	}
+}
+
+// goneNote is a probe's error when get_runtime answered NOT_FOUND while
+// renewing the runtime's proxy token: the runtime was deleted or
+// reclaimed (renewalError words it; round marks the runtime gone by it).
+const goneNote = "runtime gone (get_runtime: not found)"
+
+// renewalError is a get_runtime failure as a row's note: goneNote for
+// NOT_FOUND, else the classified one-line error.
 func renewalError(err error, conn *kit.Connection) error {
 	if ae := kit.AsAPIError(err); ae != nil && ae.Code == api.NotFound {
-		return errors.New("runtime gone (get_runtime: not found)")
+		return errors.New(goneNote)
 	}
 	return fmt.Errorf("get_runtime: %s", kit.Classify(err, conn.Creds).Msg)
 }

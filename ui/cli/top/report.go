@@ -34,7 +34,9 @@ type Report struct {
 // failed rounds in a row); null when none came. Kernels is null when
 // they could not be listed (KernelsError says why). Error is why the
 // runtime could not be probed at all (no connectionInfo yet, the
-// runtime gone, get_runtime failing).
+// runtime gone, get_runtime failing). Gone is set once the runtime was
+// found deleted or reclaimed: then Resources and Kernels are null, and
+// the round's error code is "not_found" when no runtime was read.
 type RuntimeReport struct {
 	Name            kit.RuntimeName  `json:"name"`
 	OK              bool             `json:"ok"`
@@ -47,6 +49,7 @@ type RuntimeReport struct {
 	KernelsError    string           `json:"kernelsError,omitempty"`
 	Kernels         []KernelReport   `json:"kernels"`
 	Activity        ActivityReport   `json:"activity"`
+	Gone            bool             `json:"gone"`
 }
 
 // ResourcesReport is what api/colab/resources said, after its defaults:
@@ -131,6 +134,10 @@ func newReport(rows []row, at time.Time) Report {
 }
 
 func (r row) report() RuntimeReport {
+	if r.gone {
+		return RuntimeReport{Name: kit.NameOf(r.rt.Name), Error: goneText, ResourcesStatus: "unknown",
+			Activity: ActivityReport{State: monitor.Activity{}.State.String()}, Gone: true}
+	}
 	a := r.activity()
 	rr := RuntimeReport{Name: kit.NameOf(r.rt.Name), OK: !r.failed(), Error: r.probeErr, ResourcesStatus: r.resourcesStatus(),
 		Activity: ActivityReport{State: a.State.String(), Kernels: a.Kernels, Busy: a.Busy, NeverConnected: a.NeverConnected,

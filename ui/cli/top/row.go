@@ -25,6 +25,9 @@ type row struct {
 	// retryAt is when --watch reads the runtime again after failed reads
 	// (zero: not backing off).
 	retryAt time.Time
+	// gone: the runtime was found deleted or reclaimed; it has no figures
+	// (mon is nil) and is not read again.
+	gone bool
 }
 
 func newRow(rt api.Runtime, mon *monitor.Runtime, probeErr string, at time.Time) row {
@@ -45,7 +48,7 @@ func (r row) hasFigures() bool {
 // not be probed, or its resources or kernels failed (resources not
 // offered by a stock server is not a failure).
 func (r row) failed() bool {
-	if r.probeErr != "" || r.mon == nil {
+	if r.gone || r.probeErr != "" || r.mon == nil {
 		return true
 	}
 	return (r.mon.ResourcesErr != nil && !r.mon.NotOffered) || r.mon.KernelsErr != nil
@@ -64,11 +67,17 @@ func (r row) activity() monitor.Activity {
 // activityWord is the ACTIVITY cell: "stale" once the kernels' reads
 // have failed too often, as the dashboard's cell says.
 func (r row) activityWord() string {
+	if r.gone {
+		return "GONE"
+	}
 	if r.mon != nil && r.mon.KernelsStale() {
 		return "stale"
 	}
 	return render.ActivityWord(r.activity())
 }
+
+// goneText is what a gone runtime's row says, in the table and in JSON.
+const goneText = "runtime gone (deleted or reclaimed)"
 
 // header is the text table's header.
 var header = []string{"RUNTIME", "RAM", "DISK", "GPU", "GPU%", "KERNELS", "ACTIVITY", "NOTE"}
@@ -107,6 +116,9 @@ func (r row) notes() []string {
 
 // readNotes are the notes of what the last read found.
 func (r row) readNotes() []string {
+	if r.gone {
+		return []string{goneText}
+	}
 	if r.probeErr != "" {
 		return []string{termtext.Cut(r.probeErr, 100)}
 	}

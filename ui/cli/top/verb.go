@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -51,7 +52,8 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"--watch's cost is bounded: its first round reads every runtime, each later round at most\n" +
 			"INTERVAL's share of 120 requests a minute, two a runtime (5 runtimes at 5s), those read longest\n" +
 			"ago first; a runtime whose read failed is read again after 30s, then 1m, 2m, 4m, 5m (its row says\n" +
-			"when); one runtime never has two requests at once.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+			"when); one runtime never has two requests at once. A runtime found deleted or reclaimed reads GONE,\n" +
+			"without figures, and is not read again; when every RUNTIME named is gone, --watch ends with 6.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash top\n  colabdash top rt-abc --json\n  colabdash top --watch\n  colabdash top rt-abc --watch 30s >> top.log",
 		ValidArgsFunction: v.CompleteRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -181,11 +183,14 @@ func (v *verb) print(rows []row) error {
 }
 
 // exitOf is a round's exit code: 0 when every runtime was read, 7 (partial) when
-// some were and some not, 4 when none was.
+// some were and some not, else the first failure's: 6 for a runtime
+// found gone, 4 for one that could not be read.
 func exitOf(rows []row) error {
 	var o kit.Outcomes
 	for _, r := range rows {
-		if r.failed() {
+		if r.gone {
+			o.Fail(&kit.ExitError{Code: kit.ExitNotFound})
+		} else if r.failed() {
 			o.Fail(&kit.ExitError{Code: kit.ExitAPI})
 		} else {
 			o.Succeed()
@@ -219,6 +224,9 @@ func (v *verb) watchLoop(ctx context.Context, conn *kit.Connection, p *prober, r
 			v.appendLines(rows, !wroteHeader)
 			wroteHeader = true
 		}
+		if !all && len(rows) > 0 && !slices.ContainsFunc(rows, func(r row) bool { return !r.gone }) {
+			return &kit.ExitError{Code: kit.ExitNotFound, Msg: "every runtime named is gone (deleted or reclaimed)"}
+		}
 		t := time.NewTimer(time.Until(start.Add(v.interval)))
 		select {
 		case <-ctx.Done():
@@ -230,6 +238,7 @@ func (v *verb) watchLoop(ctx context.Context, conn *kit.Connection, p *prober, r
 			if all {
 				rts, _ = targets(listed, nil)
 			} else {
+				p.markUnlisted(rts, listed)
 				rts = refresh(rts, listed)
 			}
 		} else if ctx.Err() != nil {

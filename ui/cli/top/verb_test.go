@@ -65,7 +65,8 @@ func TestTopRowsInIDOrder(t *testing.T) {
 	}
 }
 
-// A runtime get_runtime no longer finds says "runtime gone"; any other
+// A runtime get_runtime no longer finds reads GONE, "runtime gone (deleted
+// or reclaimed)"; any other
 // get_runtime failure is named as such. Exit 7 when some runtimes were
 // read and others not, 4 when none was.
 func TestTopRuntimeNotProbed(t *testing.T) {
@@ -76,7 +77,7 @@ func TestTopRuntimeNotProbed(t *testing.T) {
 	}
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolGetRuntime, Text: colabfake.GoogleErrorText(api.NotFound, "no such runtime", "", 0)})
 	r := e.Run(Command)
-	if r.Code != kit.ExitPartial || !strings.Contains(r.Out, "runtime gone (get_runtime: not found)") {
+	if r.Code != kit.ExitPartial || !strings.Contains(r.Out, "GONE        runtime gone (deleted or reclaimed)") {
 		t.Errorf("exit %d, want %d and rt-b gone:\n%q\n%q", r.Code, kit.ExitPartial, r.Out, r.Err)
 	}
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolGetRuntime, Text: colabfake.GoogleErrorText(api.PermissionDenied, "denied", "", 0)})

@@ -31,14 +31,14 @@ type watchState struct {
 	retryAt  time.Time // after a failure: not read before
 }
 
-// pick returns the runtimes of rts to read at now: not those backing off
-// after a failure, and at most limit (≤ 0: no limit), those read longest
+// pick returns the runtimes of rts to read at now: not those found gone,
+// nor those backing off after a failure, and at most limit (≤ 0: no limit), those read longest
 // ago first (never read before all), then in the order of rts. Callers
 // hold p.mu.
 func (p *prober) pick(rts []api.Runtime, now time.Time, limit int) []api.Runtime {
 	out := make([]api.Runtime, 0, len(rts))
 	for _, rt := range rts {
-		if st := p.watch[rt.Name]; st != nil && now.Before(st.retryAt) {
+		if st := p.watch[rt.Name]; p.gone[rt.Name] || st != nil && now.Before(st.retryAt) {
 			continue
 		}
 		out = append(out, rt)
