@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
+
 	"github.com/colabdash/colabdash/api/auth"
 	"github.com/colabdash/colabdash/ui/termtext"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -236,8 +238,16 @@ func (m *callState) onRuntimes(msg resultMsg, p pendingCall, now time.Time) tea.
 		m.nextRefresh = now.Add(m.backoff(m.cx.Snap.RuntimesFresh.Failures, msg.err))
 		if headline, fix := auth.Explain(msg.err, nil); fix != "" && (manual || m.cx.Snap.RuntimesFresh.Failures == 1) {
 			// A credentials failure gets the CLI's words and fix on the
-			// status line, which the header's cut reason has no room for.
-			m.scr.say(now, common.Say{Text: termtext.Line(api.OneLine(headline+"; fix: "+fix, 0)), Err: true})
+			// status line, which the header's cut reason has no room for:
+			// the fix's first step there (on two lines if need be), the
+			// whole fix in the event log, which the status line's hint
+			// names.
+			if strings.Contains(fix, auth.ColabScope) { // the fix's command names the scope: said once
+				headline = strings.Replace(headline, " ("+auth.ColabScope+")", "", 1)
+			}
+			first, _, _ := strings.Cut(fix, "; ")
+			m.scr.logEvent(Event{At: now, Tool: "credentials", Note: api.OneLine(headline+"; fix: "+fix, 0)})
+			m.scr.say(now, common.Say{Text: termtext.Line(api.OneLine(headline+"; fix: "+first, 0)), Err: true})
 		} else if manual { // "refreshing…" must not outlive the failure
 			m.scr.say(now, common.Say{Text: "refresh failed: " + common.ErrLine(msg.err), Err: true})
 		}

@@ -114,6 +114,7 @@ func (m *app) footerView(now time.Time, w int) []string {
 		s.Keys = append([]key.Binding{}, t.Keys(m.cx)...)
 	} else {
 		s.Keys = append(m.cx.Keys.Dashboard.ShortHelp(), m.cx.Keys.PluginBindings(m.pluginScope())...)
+		s.WrapStatus = true
 	}
 	return footer.View(m.cx, w, s)
 }

@@ -46,6 +46,28 @@ func KeyName(k string) string {
 	return k
 }
 
+// StatusLines is an error status that does not fit one line of room
+// cells, on up to two: broken at the last space that fits (a command's
+// options stay whole), at the edge when there is none or when only that
+// keeps the whole message on two lines, the second line
+// cut with StatusText's hint when it still does not fit. A message that
+// fits, or one that is not an error, is StatusText's one line.
+func StatusLines(c *Context, room int) []string {
+	s := termtext.Line(c.Status.Text)
+	if !c.Status.Err || ansi.StringWidth(s) <= room {
+		return []string{StatusText(c, room)}
+	}
+	first := ansi.Truncate(s, room, "")
+	rest := s[len(first):]
+	if i := strings.LastIndexByte(first, ' '); i > 0 && !strings.HasPrefix(rest, " ") &&
+		(ansi.StringWidth(s[i+1:]) <= room || ansi.StringWidth(rest) > room) {
+		first, rest = first[:i], s[i:]
+	}
+	second := *c
+	second.Status.Text = strings.TrimPrefix(rest, " ")
+	return []string{c.Styles.ErrText.Render(first), StatusText(&second, room)}
+}
+
 // StatusText is the status line's message in room cells. An error that
 // does not fit is cut with a hint that the event log has it in full.
 func StatusText(c *Context, room int) string {

@@ -35,6 +35,10 @@ type State struct {
 	// open; RunningSince is when that run started.
 	Running      bool
 	RunningSince time.Time
+	// WrapStatus lets an error status too long for its line take the
+	// key help's line too while it shows: set over the dashboard itself,
+	// never under a layer, whose keys (a dialog's y) must stay on screen.
+	WrapStatus bool
 	// Filter is the runtimes filter in effect ("" when none).
 	Filter string
 	// Keys are the key help of what has the keys: the overlay on top (its
@@ -48,8 +52,9 @@ type State struct {
 // in flight with the spinner (and the status message after them, cut to
 // what is left), the status message (c.Status while shown at c.Now()),
 // the code running hidden with its elapsed time, or the filter; else it
-// is empty. A status error too long for the line is cut with a hint that
-// the event log has it whole (common.StatusText).
+// is empty. A status error too long for the line takes the key help's
+// line too while it shows (s.WrapStatus), and is cut there with a hint that the event
+// log has it whole (common.StatusLines).
 func View(c *common.Context, w int, s State) []string {
 	now := c.Now()
 	shown := c.Status.Shown(now)
@@ -70,6 +75,13 @@ func View(c *common.Context, w int, s State) []string {
 	}
 	h := bhelp.New()
 	h.Styles, h.Width = c.Styles.Help, w
+	if s.Calls == 0 && shown && s.WrapStatus {
+		if lines := common.StatusLines(c, w); len(lines) == 2 {
+			// An error too long for its line (a credentials fix and
+			// its command) takes the key help's line while it shows.
+			return lines
+		}
+	}
 	return []string{ansi.Truncate(status, w, "…"), h.ShortHelpView(s.Keys)}
 }
 

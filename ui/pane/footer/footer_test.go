@@ -74,9 +74,21 @@ func TestFooterCallsInFlight(t *testing.T) {
 // event log has it in full; a short one has no hint.
 func TestStatusErrorCutWithHint(t *testing.T) {
 	c := fixture(60)
+	// Too long for its line: over the dashboard it goes on over the key
+	// help's, cut there with the hint; under a layer the keys stay.
 	say(c, "delete r-alpha failed: "+strings.Repeat("a long reason ", 10), true)
-	if status, _ := view(t, c, 60, State{}); !strings.HasSuffix(status, "(L: in full)") {
-		t.Fatalf("status line %q", status)
+	if status, keys := view(t, c, 60, State{}); !strings.HasSuffix(status, "(L: in full)") || strings.Contains(keys, "reason") {
+		t.Fatalf("under a layer: %q, %q", status, keys)
+	}
+	if status, more := view(t, c, 60, State{WrapStatus: true}); !strings.HasPrefix(status, "delete r-alpha failed: a long reason") ||
+		!strings.Contains(more, "a long reason") || !strings.HasSuffix(more, "(L: in full)") {
+		t.Fatalf("status lines %q, %q", status, more)
+	}
+	// Two lines hold it whole: no hint, and the words are not cut.
+	say(c, "delete r-alpha failed: "+strings.Repeat("a long reason ", 5), true)
+	if status, more := view(t, c, 60, State{WrapStatus: true}); strings.Contains(status+more, "in full") ||
+		strings.Join(strings.Fields(status+" "+more), " ") != "delete r-alpha failed: "+strings.TrimSpace(strings.Repeat("a long reason ", 5)) {
+		t.Fatalf("status lines %q, %q", status, more)
 	}
 	say(c, "delete r-alpha failed: short", true)
 	if status, _ := view(t, c, 60, State{}); strings.Contains(status, "in full") || status != "delete r-alpha failed: short" {
