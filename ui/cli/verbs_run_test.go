@@ -157,7 +157,7 @@ func TestRunNotebook(t *testing.T) {
 	code, _, errs = e.runRun("--spec", "CPU", "--notebook-out", out, path)
 	// The exception is said once: by the traceback, not again by the
 	// progress line.
-	if code != 1 || !regexp.MustCompile(`\[1/2\] cell 2 failed after [0-9.]+ s\n`).MatchString(errs) || !strings.Contains(errs, "KeyError: k") || strings.Contains(errs, "cell 3") {
+	if code != 1 || !regexp.MustCompile(`\[1/2\] cell 2 failed after [0-9]+(ms|s)\n`).MatchString(errs) || !strings.Contains(errs, "KeyError: k") || strings.Contains(errs, "cell 3") {
 		t.Errorf("failing notebook: exit %d, stderr %q", code, errs)
 	}
 	noRuntimeLeft(t, e, "failing notebook")

@@ -75,7 +75,7 @@ func TestCreateRefusedTooManyRuntimes(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Reason: api.ReasonTooManyActiveRuntimes})
 	r := e.Run(CreateCommand, "--spec", "CPU")
-	if r.Code != kit.ExitQuota || r.Out != "" || !strings.Contains(r.Err, "Too many active runtimes: ") || !strings.Contains(r.Err, "delete one (colabdash status --endpoint") {
+	if r.Code != kit.ExitQuota || r.Out != "" || !strings.Contains(r.Err, "Too many active runtimes (TOO_MANY_ACTIVE_RUNTIMES): ") || !strings.Contains(r.Err, "delete one (colabdash status --endpoint") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 	if e.Srv.CreateCalls() != 1 {

@@ -125,8 +125,11 @@ func (e *Env) RunTerm(tm Term, mk Command, args ...string) Result {
 			ee = &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
 		}
 		code = ee.Code
-		if ee.Msg != "" {
+		if ee.Msg != "" { // as the CLI says it: the line, then its fix
 			errb.WriteString("colabdash: " + g.Logs.Red.Redact(ee.Msg) + "\n")
+			if ee.Fix != "" {
+				errb.WriteString("colabdash: " + g.Logs.Red.Redact(ee.Fix) + "\n")
+			}
 		}
 	}
 	return Result{Code: s.Signals.ExitCode(code), Out: out.String(), Err: errb.String()}
