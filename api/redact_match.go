@@ -173,6 +173,73 @@ func (m *matcher) redact(s string) string {
 	if m == nil || len(m.patterns) == 0 {
 		return s
 	}
+	if f, at, ok := dropControls(s); ok {
+		// A secret split by control characters (ya29.SECRET\x07TOKEN) reads
+		// whole once a sanitizer drops them or a terminal ignores them:
+		// matched without them, its span reaches over them in s.
+		spans := m.spans(f)
+		for i, sp := range spans {
+			spans[i] = span{at[sp.from], at[sp.to-1] + 1}
+		}
+		if len(spans) == 0 {
+			return s
+		}
+		return replaceSpans(s, spans)
+	}
+	spans := m.spans(s)
+	if len(spans) == 0 {
+		return s
+	}
+	return replaceSpans(s, spans)
+}
+
+// isControl reports whether s[i] starts a control character a sanitizer
+// drops or a terminal ignores: C0 but tab, newline and carriage return
+// (which stay spacing, so they never join what they split), DEL, or a C1
+// in UTF-8 (C2 80 through C2 9F, two bytes: n).
+func isControl(s string, i int) (n int, ok bool) {
+	switch b := s[i]; {
+	case b == '\t' || b == '\n' || b == '\r':
+		return 0, false
+	case b < 0x20 || b == 0x7f:
+		return 1, true
+	case b == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f:
+		return 2, true
+	}
+	return 0, false
+}
+
+// dropControls is s without its control characters (isControl) and, for
+// each byte of that, its index in s; ok is false when s has none (then
+// neither is made).
+func dropControls(s string) (f string, at []int, ok bool) {
+	first := -1
+	for i := 0; i < len(s); i++ {
+		if _, c := isControl(s, i); c {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return "", nil, false
+	}
+	b := make([]byte, 0, len(s))
+	at = make([]int, 0, len(s))
+	for i := 0; i < len(s); {
+		if n, c := isControl(s, i); c {
+			i += n
+			continue
+		}
+		b = append(b, s[i])
+		at = append(at, i)
+		i++
+	}
+	return string(b), at, true
+}
+
+// spans are the matches in s, a head extended over what follows of its
+// value, a tail over what precedes it (unmerged, in s's indexes).
+func (m *matcher) spans(s string) []span {
 	var spans []span
 	st := int32(0)
 	for i := 0; i < len(s); i++ {
@@ -187,10 +254,7 @@ func (m *matcher) redact(s string) string {
 			}
 		}
 	}
-	if len(spans) == 0 {
-		return s
-	}
-	return replaceSpans(s, spans)
+	return spans
 }
 
 // span is where a match of p ending at end redacts in s.

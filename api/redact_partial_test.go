@@ -28,3 +28,26 @@ func TestRedactCutShortAndEncodedExactly(t *testing.T) {
 		}
 	}
 }
+
+// A secret split by control characters is a secret: a sanitizer that
+// drops them (or a terminal that ignores them) joins it again, so the
+// span redacted reaches over them. Text without controls is untouched
+// around the match.
+func TestRedactSecretSplitByControls(t *testing.T) {
+	const sec = "ya29.SECRETTOKEN123456"
+	var r Redactor
+	r.Add(sec)
+	for in, want := range map[string]string{
+		"denied ya\a29.SECRETTOKEN1234\a56 now":             "denied " + Redacted + " now", // BEL inside its first and last 8 bytes
+		"x ya29.SECRET\x1bTOKEN123456":                      "x " + Redacted,               // ESC
+		"ya29.SECRETTOKEN\u0085123456 y":                    Redacted + " y",               // C1 NEL in UTF-8
+		"a\tb ya29.SECRETTOKEN123456\n":                     "a\tb " + Redacted + "\n",     // controls outside it stay
+		"ya29.SECRE\x00TTOK\x7fEN1234":                      Redacted,                      // NUL and DEL, cut short
+		"\aclean text\a":                                    "\aclean text\a",              // nothing to redact
+		"ya2\x079.SECRETTOKEN123456 ya29.SECRETTOKEN123456": Redacted + " " + Redacted,
+	} {
+		if got := r.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
