@@ -45,8 +45,8 @@ const LocalTokenParam = "token"
 // 127.0.0.1:PORT, localhost:PORT, [::1]:PORT or another loopback IP
 // literal (any IP literal when listening beyond loopback), it carries the local token (the
 // ?token= query, "Authorization: token …", or the cookie set after a
-// ?token= navigation), and, for a WebSocket upgrade, its Origin is absent
-// or the forward's own. The local token, the cookie and any
+// ?token= navigation), and its Origin (on any request, a WebSocket
+// upgrade or not) is absent or the forward's own. The local token, the cookie and any
 // X-Colab-* header are stripped before forwarding; Host and Origin are
 // rewritten to the runtime's. The proxy token never appears in a response.
 type Forwarder struct {
@@ -217,8 +217,11 @@ func (f *Forwarder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	upgrade := isUpgrade(r)
-	if upgrade && !f.originOK(r.Header.Get("Origin"), r.Host) {
-		refuse(http.StatusForbidden, "WebSocket Origin "+strconv.Quote(r.Header.Get("Origin"))+" is not this forward's")
+	// Every request, not only a WebSocket's: a page of another local
+	// port is the same site, so its POST carries the cookie, and the
+	// runtime sees only the Origin this forward rewrites.
+	if !f.originOK(r.Header.Get("Origin"), r.Host) {
+		refuse(http.StatusForbidden, "Origin "+strconv.Quote(r.Header.Get("Origin"))+" is not this forward's")
 		return
 	}
 	qtok := r.URL.Query().Get(LocalTokenParam)

@@ -259,3 +259,40 @@ func TestForwardPathsOriginsAndRedirects(t *testing.T) {
 		t.Fatalf("the runtime received %q with Origin %q; want the escaped slash kept and no Origin", uris, origins)
 	}
 }
+
+// A request of a page on another local origin is refused before it
+// reaches the runtime, whatever its method: the cookie a ?token=
+// navigation set goes with it (every port of 127.0.0.1 is one site), and
+// the runtime only sees the Origin the forward rewrites. The forward's own
+// origin, and none, pass.
+func TestForwardRefusesAForeignOriginOnEveryRequest(t *testing.T) {
+	var reached atomic.Int32
+	s := newStub(t, time.Hour, func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		io.WriteString(w, `{}`)
+	}, nil)
+	auth := http.Header{"Authorization": {"token " + s.w.f.Token()}}
+	host := strings.TrimPrefix(s.w.base, "http://")
+	for _, c := range []struct {
+		method, origin string
+		want           int
+	}{
+		{http.MethodPut, "http://127.0.0.1:3000", http.StatusForbidden},
+		{http.MethodPost, "null", http.StatusForbidden},
+		{http.MethodGet, "http://evil.example", http.StatusForbidden},
+		{http.MethodPost, "http://" + host, http.StatusOK},
+		{http.MethodPost, "", http.StatusOK},
+	} {
+		h := auth.Clone()
+		if c.origin != "" {
+			h.Set("Origin", c.origin)
+		}
+		before := reached.Load()
+		if resp := s.send(t, c.method, "/api/contents/content/x.txt", h); resp.StatusCode != c.want {
+			t.Errorf("%s with Origin %q: HTTP %d, want %d", c.method, c.origin, resp.StatusCode, c.want)
+		}
+		if forwarded := reached.Load() > before; forwarded != (c.want == http.StatusOK) {
+			t.Errorf("%s with Origin %q: reached the runtime %v", c.method, c.origin, forwarded)
+		}
+	}
+}

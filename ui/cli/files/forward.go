@@ -136,30 +136,43 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 // net.Listen). With both (the address "localhost"), ip is 127.0.0.1 and
 // [::1] on the same port is opened too, as kubectl's port-forward does,
 // so a client that resolves localhost to ::1 first and does not fall back
-// reaches the forward; a machine without IPv6 loopback (or that port
-// taken on ::1) keeps the IPv4 listener alone, said in the debug log. The
-// first listener is ip's. Errors are the verb's: a busy port exits 1.
+// reaches the forward; a machine without IPv6 loopback keeps the IPv4
+// listener alone, said in the debug log. That port taken on ::1 by
+// another program is refused (such a client would hand it the URL and its
+// token), or, for --port 0, another free port is tried. The first listener
+// is ip's. Errors are the verb's: a busy port exits 1.
 func listenForward(listen func(network, address string) (net.Listener, error), ip net.IP, port int, both bool, log *slog.Logger) ([]net.Listener, error) {
 	if listen == nil {
 		listen = net.Listen
 	}
-	ln, err := listen("tcp", net.JoinHostPort(ip.String(), strconv.Itoa(port)))
-	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
-			return nil, &kit.ExitError{Code: kit.ExitFailure, Msg: fmt.Sprintf("port %d on %s is already in use (choose another with --port, or --port 0 for any free one)", port, ip)}
+	for tries := 0; ; tries++ {
+		ln, err := listen("tcp", net.JoinHostPort(ip.String(), strconv.Itoa(port)))
+		if err != nil {
+			if errors.Is(err, syscall.EADDRINUSE) {
+				return nil, &kit.ExitError{Code: kit.ExitFailure, Msg: fmt.Sprintf("port %d on %s is already in use (choose another with --port, or --port 0 for any free one)", port, ip)}
+			}
+			return nil, &kit.ExitError{Code: kit.ExitFailure, Msg: "listening: " + err.Error()}
 		}
-		return nil, &kit.ExitError{Code: kit.ExitFailure, Msg: "listening: " + err.Error()}
-	}
-	lns := []net.Listener{ln}
-	if both {
+		if !both {
+			return []net.Listener{ln}, nil
+		}
 		actual := ln.Addr().(*net.TCPAddr).Port
-		if ln6, err := listen("tcp6", net.JoinHostPort("::1", strconv.Itoa(actual))); err == nil {
-			lns = append(lns, ln6)
-		} else if log != nil {
-			log.Debug("forward: not listening on ::1 (127.0.0.1 only)", "error", err)
+		ln6, err := listen("tcp6", net.JoinHostPort("::1", strconv.Itoa(actual)))
+		switch {
+		case err == nil:
+			return []net.Listener{ln, ln6}, nil
+		case !errors.Is(err, syscall.EADDRINUSE):
+			if log != nil {
+				log.Debug("forward: not listening on ::1 (127.0.0.1 only)", "error", err)
+			}
+			return []net.Listener{ln}, nil
+		}
+		_ = ln.Close()
+		if port != 0 || tries == 4 {
+			return nil, &kit.ExitError{Code: kit.ExitFailure, Msg: fmt.Sprintf("port %d is in use on ::1 by another program, "+
+				"which a client resolving localhost to ::1 would reach instead of this forward (choose another --port, or --address 127.0.0.1)", actual)}
 		}
 	}
-	return lns, nil
 }
 
 // closeAll closes every listener of lns.
