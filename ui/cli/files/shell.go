@@ -2,6 +2,8 @@ package files
 
 import (
 	"os"
+	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -106,8 +108,23 @@ func (v *verb) execHint(runtime, command []string) string {
 		cmdline = kit.ShellJoin(command)
 	}
 	const why = " (IPython runs a line that starts with ! in the runtime's shell; the command's exit status is not passed on)"
-	if line, ok := v.G.CommandLine("exec", rt, "-c", "!"+cmdline); ok {
+	if line, ok := v.G.CommandLine("exec", rt, "-c", "!"+ipythonLiteral(cmdline)); ok {
 		return "to run a shell command, use: " + line + why
 	}
 	return "to run a shell command, use colabdash exec RUNTIME -c '!COMMAND'" + why
+}
+
+// ipythonDollar is a "$" IPython's "!" line would read as the start of a
+// Python name to put in ($x, $x.y), inside quotes too.
+var ipythonDollar = regexp.MustCompile(`\$([\w.])`)
+
+// ipythonLiteral is cmdline as IPython's "!" must be given it to run it
+// as written: before a "!" line reaches the shell, IPython replaces $name
+// and {expression} with Python values (single quotes do not stop it), so
+// `echo '{__import__("os").getuid()}'` would run Python. "$$" before a
+// name and doubled braces are IPython's escapes for a literal "$" and
+// brace.
+func ipythonLiteral(cmdline string) string {
+	s := ipythonDollar.ReplaceAllString(cmdline, "$$$$$1")
+	return strings.NewReplacer("{", "{{", "}", "}}").Replace(s)
 }
