@@ -82,6 +82,21 @@ func (d *Dir) Rename(from, to string) error {
 	return os.Rename(d.Join(from), d.Join(to))
 }
 
+// RenameNoReplace renames from to to inside d only when nothing is at to
+// (fs.ErrExist otherwise); here the check and the rename are two steps.
+func (d *Dir) RenameNoReplace(from, to string) error {
+	if err := component(from); err != nil {
+		return err
+	}
+	if err := component(to); err != nil {
+		return err
+	}
+	if _, err := d.mode(to); err == nil {
+		return &os.LinkError{Op: "rename", Old: d.Join(from), New: d.Join(to), Err: fs.ErrExist}
+	}
+	return os.Rename(d.Join(from), d.Join(to))
+}
+
 // Remove removes the file name inside d.
 func (d *Dir) Remove(name string) error {
 	if err := component(name); err != nil {

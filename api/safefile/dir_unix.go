@@ -119,6 +119,30 @@ func (d *Dir) Rename(from, to string) error {
 	return nil
 }
 
+// RenameNoReplace renames from to to, both inside d, only when nothing
+// is at to when the rename happens (a file written there since a check
+// is never replaced): fs.ErrExist (in an *os.LinkError) when something
+// is. Where the kernel or file system has no such rename, a hard link
+// (which never replaces) and the removal of from do it.
+func (d *Dir) RenameNoReplace(from, to string) error {
+	if err := component(from); err != nil {
+		return err
+	}
+	if err := component(to); err != nil {
+		return err
+	}
+	err := renameNoReplace(d.sys.fd, from, to)
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOTSUP) {
+		if err = unix.Linkat(d.sys.fd, from, d.sys.fd, to, 0); err == nil {
+			err = unix.Unlinkat(d.sys.fd, from, 0)
+		}
+	}
+	if err != nil {
+		return &os.LinkError{Op: "rename", Old: d.Join(from), New: d.Join(to), Err: err}
+	}
+	return nil
+}
+
 // Remove removes the file name inside d (a link itself, never what it
 // leads to). Failures are *fs.PathError.
 func (d *Dir) Remove(name string) error {
