@@ -1,4 +1,4 @@
-// Package jsonnum decodes the integer fields of server replies the way
+// Package jsonnum decodes the numeric fields of server replies the way
 // the reference clients read them: as any JSON number.
 //
 // A Python or JavaScript server may write an integral value as a float
@@ -12,6 +12,7 @@ package jsonnum
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"strconv"
@@ -34,6 +35,29 @@ func (i *Int) UnmarshalJSON(b []byte) error {
 		return &json.UnmarshalTypeError{Value: kindOf(b), Type: reflect.TypeFor[int64]()}
 	}
 	*i = Int(n)
+	return nil
+}
+
+// Float is a fraction or measure of a reply: any JSON number, one beyond
+// float64's range read as ±Inf (1e400) or 0 (1e-400) instead of failing
+// the whole reply; null leaves it unchanged. The caller clamps it to the
+// range it means.
+type Float float64
+
+// UnmarshalJSON sets f from the JSON value b. A non-number is a
+// *json.UnmarshalTypeError, so the decoder's error names the field.
+func (f *Float) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) == 0 || !(b[0] == '-' || b[0] >= '0' && b[0] <= '9') || !json.Valid(b) {
+		return &json.UnmarshalTypeError{Value: kindOf(b), Type: reflect.TypeFor[float64]()}
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return &json.UnmarshalTypeError{Value: "number " + string(b), Type: reflect.TypeFor[float64]()}
+	}
+	*f = Float(v)
 	return nil
 }
 

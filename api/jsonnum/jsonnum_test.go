@@ -70,3 +70,24 @@ func TestParseRefusesNonNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A Float takes any JSON number, one past float64's range as its bound
+// (±Inf, or 0 for one too small), and refuses only a non-number.
+func TestFloatTakesAnyJSONNumber(t *testing.T) {
+	for in, want := range map[string]float64{"0.5": 0.5, "1": 1, "-2e0": -2, "1e400": math.Inf(1), "-1e400": math.Inf(-1), "1e-400": 0} {
+		var f Float
+		if err := json.Unmarshal([]byte(in), &f); err != nil || float64(f) != want {
+			t.Errorf("%s: %v, %v; want %v", in, f, err, want)
+		}
+	}
+	for _, in := range []string{`"0.5"`, "true", "{}", "[]", "01", "1e", "NaN"} {
+		var f Float
+		if err := json.Unmarshal([]byte(in), &f); err == nil {
+			t.Errorf("%s: no error", in)
+		}
+	}
+	f := Float(3)
+	if err := json.Unmarshal([]byte("null"), &f); err != nil || f != 3 {
+		t.Errorf("null: %v, %v; want it unchanged", f, err)
+	}
+}

@@ -153,6 +153,17 @@ func TestSizesAndCountsTakeAnyJSONNumber(t *testing.T) {
 	if err != nil || len(ss) != 1 || ss[0].Kernel.Connections != 2 {
 		t.Errorf("sessions = %+v, %v", ss, err)
 	}
+	// A fraction past float64's range is its bound, clamped: not a
+	// reason to lose the RAM and disks beside it.
+	r, err = c.Resources(ctx(t), serve(t, 200, `{"memory":{"totalBytes":16,"freeBytes":8},"disks":[{"filesystem":{"label":"kernel","totalBytes":8,"usedBytes":4}}],`+
+		`"gpus":[{"name":"A","gpuUtilization":1e400,"memoryUtilization":-1e400},{"name":"B","gpuUtilization":1e-400}]}`))
+	if err != nil || r.Memory == nil || len(r.GPUs) != 2 || r.GPUs[0].GPUUtilization != 1 || r.GPUs[0].MemoryUtilization != 0 || r.GPUs[1].GPUUtilization != 0 {
+		t.Errorf("fractions out of range: %+v, %v", r.GPUs, err)
+	}
+	_, err = c.Resources(ctx(t), serve(t, 200, `{"gpus":[{"name":"A","gpuUtilization":"0.5"}]}`))
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "gpuUtilization") {
+		t.Errorf("a string fraction: %v, want unavailable naming gpuUtilization", err)
+	}
 	_, err = c.Resources(ctx(t), serve(t, 200, `{"memory":{"totalBytes":"13605834752","freeBytes":1}}`))
 	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "totalBytes") {
 		t.Errorf("a string size: %v, want unavailable naming totalBytes", err)

@@ -165,17 +165,17 @@ type wireResources struct {
 }
 
 type wireGPU struct {
-	Name              string      `json:"name"`
-	MemoryUsedBytes   jsonnum.Int `json:"memoryUsedBytes"`
-	MemoryTotalBytes  jsonnum.Int `json:"memoryTotalBytes"`
-	GPUUtilization    float64     `json:"gpuUtilization"`
-	MemoryUtilization float64     `json:"memoryUtilization"`
-	EverUsed          bool        `json:"everUsed"`
+	Name              string        `json:"name"`
+	MemoryUsedBytes   jsonnum.Int   `json:"memoryUsedBytes"`
+	MemoryTotalBytes  jsonnum.Int   `json:"memoryTotalBytes"`
+	GPUUtilization    jsonnum.Float `json:"gpuUtilization"`
+	MemoryUtilization jsonnum.Float `json:"memoryUtilization"`
+	EverUsed          bool          `json:"everUsed"`
 }
 
 func nonNeg(n jsonnum.Int) int64 { return max(int64(n), 0) }
 
-func fraction(f float64) float64 { return min(max(f, 0), 1) }
+func fraction(f jsonnum.Float) float64 { return min(max(float64(f), 0), 1) }
 
 func (w wireResources) resources() Resources {
 	r := Resources{Disks: make([]Disk, 0, len(w.Disks))}
