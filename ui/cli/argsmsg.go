@@ -46,7 +46,9 @@ func argsMessage(cmd *cobra.Command, got int) string {
 	}
 	var want []string
 	for _, w := range words[1:] {
-		if strings.HasPrefix(w, "-") || strings.HasPrefix(w, "(") || strings.HasPrefix(w, "[") || strings.HasPrefix(w, "|") {
+		// Only an argument's name (SRC, RUNTIME[:PATH], SESSION...): not a
+		// flag, an option in brackets or a choice in parentheses.
+		if w == "" || w[0] < 'A' || w[0] > 'Z' || strings.ContainsAny(w, "()|…") {
 			continue
 		}
 		if base, ok := strings.CutSuffix(w, "..."); ok {
