@@ -1,7 +1,9 @@
 package api
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"regexp"
 	"strconv"
 	"strings"
@@ -188,6 +190,16 @@ func (e *Error) text(max int) string {
 
 // Unwrap returns the underlying cause, if any.
 func (e *Error) Unwrap() error { return e.Err }
+
+// IsNetworkError reports whether err, or a cause it wraps, is a failure to
+// reach a host over the network: a dial refused or unroutable, a name
+// that did not resolve (DNS), a connection reset or timed out on the wire.
+// A server's answer, however bad, is not one.
+func IsNetworkError(err error) bool {
+	var oe *net.OpError
+	var de *net.DNSError
+	return errors.As(err, &oe) || errors.As(err, &de)
+}
 
 // Is reports whether target is an *Error with the same Code (and the same
 // Reason when target sets one), so errors.Is(err, &api.Error{Code:

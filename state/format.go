@@ -80,11 +80,16 @@ func FormatCountdown(d time.Duration) string {
 const maxDuration = time.Duration(1<<63 - 1)
 
 // FormatMinutes is d written by FormatDuration to the minute, for a figure
-// that is minutes-precise (a kernel's idle time): "4m", "1h12m"; "0m"
-// under a minute or negative.
+// that need not tick every second (a kernel's idle or busy time): "4m",
+// "1h12m"; under a minute it is whole seconds, "12s", so a kernel's
+// first minute does not read as zero; negative (a clock that jumped
+// back) is "0s".
 func FormatMinutes(d time.Duration) string {
+	if d < 0 {
+		return "0s"
+	}
 	if d < time.Minute {
-		return "0m"
+		return FormatDuration(d.Truncate(time.Second))
 	}
 	return FormatDuration(d.Truncate(time.Minute))
 }

@@ -79,7 +79,7 @@ func TestFormatCountdownRoundsUpAndStopsAtZero(t *testing.T) {
 
 func TestFormatMinutesAndAgo(t *testing.T) {
 	for d, want := range map[time.Duration]string{
-		-time.Hour: "0m", 59 * time.Second: "0m", 4*time.Minute + 59*time.Second: "4m",
+		-time.Hour: "0s", 0: "0s", 12*time.Second + 700*time.Millisecond: "12s", 59 * time.Second: "59s", 4*time.Minute + 59*time.Second: "4m",
 		time.Hour + 12*time.Minute + 30*time.Second: "1h12m", 26*time.Hour + 5*time.Minute: "1d2h",
 	} {
 		if got := FormatMinutes(d); got != want {

@@ -195,7 +195,8 @@ func (m *execOps) finishRun(r *execRun, res api.ExecuteCodeResult, err error, no
 	addResult(m.execState.transcript(r.session), r)
 	if p, open := find[*console.Overlay](m.scr); !open || p.Session() != r.session {
 		word := "finished"
-		if err != nil || res.ExecutionError != nil {
+		// sys.exit(0) is done, as in exec and run (state.ExitAsPython).
+		if out, code, _ := state.ExitAsPython(res); err != nil || out.ExecutionError != nil || code != 0 {
 			word = "failed"
 		}
 		m.scr.say(now, common.Say{Text: "code run " + word + " after " + state.FormatCountdown(now.Sub(r.started)) + " (" + m.cx.Keys.Dashboard.RunCode.Help().Key + " shows the output)", Err: err != nil})

@@ -66,8 +66,8 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 	ms.tick(5 * time.Second)
 	ms.tick(25 * time.Second)
 	v := ms.view()
-	for _, want := range []string{"RAM   GPU   ACTIVITY    SPEC", "rt-t4demo7k2p ▂ 13% ▁  0% idle 0m", "rt-cpudemo4qx ▂ 10%     – idle 0m",
-		"kernels  0 busy 2 idle · idle 0m", "gpu      Tesla T4 · never used", "ram      1.6/12.7 GiB 13%"} {
+	for _, want := range []string{"RAM   GPU   ACTIVITY    SPEC", "rt-t4demo7k2p ▂ 13% ▁  0% idle 31s", "rt-cpudemo4qx ▂ 10%     – idle 31s",
+		"kernels  0 busy 2 idle · idle 31s", "gpu      Tesla T4 · never used", "ram      1.6/12.7 GiB 13%"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("screen lacks %q:\n%s", want, v)
 		}

@@ -166,6 +166,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	root.AddCommand(files.ShellCommand(g, s))
 	root.AddCommand(statusCmd(g, s), doctorCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), versionCmd(g, s), manCmd())
 	strictCompletion(root)
+	ownArgsErrors(root)
 	return root
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/colabdash/colabdash/api/auth"
 	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/plural"
 	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/api/safehttp"
 	"github.com/colabdash/colabdash/state/config"
@@ -148,7 +149,7 @@ func doctorVerdict(f ops.Findings) *kit.ExitError {
 	if len(bad) == 0 {
 		return nil
 	}
-	return &kit.ExitError{Code: kit.ExitFailure, Msg: fmt.Sprintf("doctor: %d check(s) did not pass: %s", len(bad), strings.Join(bad, ", "))}
+	return &kit.ExitError{Code: kit.ExitFailure, Msg: "doctor: " + plural.Count(len(bad), "check") + " did not pass: " + strings.Join(bad, ", ")}
 }
 
 // doctorWords are the status column's words: the failures stand out in

@@ -64,7 +64,7 @@ func TestDoctorReportIsRedactedAndReplacesALink(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr %q\n%s", code, errs, out)
 	}
-	if errs != "colabdash: doctor: 1 check(s) did not pass: tools\n" {
+	if errs != "colabdash: doctor: 1 check did not pass: tools\n" {
 		t.Errorf("stderr %q", errs)
 	}
 	for _, want := range []string{"FAIL  tools", "not listed: execute_code", "delete_session does not declare name", "fix: colabdash and the server disagree", "ok    calls"} {

@@ -218,14 +218,16 @@ func TestStatusExitCodes(t *testing.T) {
 		args []string
 		code int
 		line string // in stderr
+		fix  string // the second line of stderr, if any
 	}{
-		{"unknown flag", []string{"status", "--nope"}, 2, "unknown flag"},
-		{"extra argument", []string{"status", "extra"}, 2, "unknown command"},
-		{"no credentials", []string{"status"}, 3, "or pass --credentials FILE or --access-token-file FILE"},
-		{"missing credentials file", []string{"status", "--credentials", filepath.Join(home, "nope.json")}, 3, "nope.json"},
-		{"401", []string{"status", "--endpoint", googleErr(401, `{"error":{"code":401,"status":"UNAUTHENTICATED","message":"Request had invalid authentication credentials."}}`), "--access-token-file", tokenFile}, 3, ""},
-		{"scope", []string{"status", "--endpoint", googleErr(403, `{"error":{"code":403,"status":"PERMISSION_DENIED","message":"insufficient scopes","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT"}]}}`), "--access-token-file", tokenFile}, 3, "--scopes="},
-		{"server down", []string{"status", "--endpoint", downURL, "--access-token-file", tokenFile}, 4, ""},
+		{"unknown flag", []string{"status", "--nope"}, 2, "unknown flag", ""},
+		{"extra argument", []string{"status", "extra"}, 2, "unknown command", ""},
+		{"no credentials", []string{"status"}, 3, "or pass --credentials FILE or --access-token-file FILE", ""},
+		{"missing credentials file", []string{"status", "--credentials", filepath.Join(home, "nope.json")}, 3, "nope.json", ""},
+		{"401", []string{"status", "--endpoint", googleErr(401, `{"error":{"code":401,"status":"UNAUTHENTICATED","message":"Request had invalid authentication credentials."}}`), "--access-token-file", tokenFile}, 3, "", ""},
+		{"scope", []string{"status", "--endpoint", googleErr(403, `{"error":{"code":403,"status":"PERMISSION_DENIED","message":"insufficient scopes","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT"}]}}`), "--access-token-file", tokenFile}, 3, "--scopes=", ""},
+		// Unreachable: the line, then one line of fix naming the network and doctor.
+		{"server down", []string{"status", "--endpoint", downURL, "--access-token-file", tokenFile}, 4, "connection refused", kit.NetworkFix},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -233,7 +235,14 @@ func TestStatusExitCodes(t *testing.T) {
 			if code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, errs)
 			}
-			oneLineError(t, errs, tc.line)
+			if tc.fix != "" {
+				lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+				if len(lines) != 2 || !strings.Contains(lines[0], tc.line) || lines[1] != "colabdash: "+tc.fix {
+					t.Errorf("stderr %q; want the failure and then colabdash: %s", errs, tc.fix)
+				}
+			} else {
+				oneLineError(t, errs, tc.line)
+			}
 			if strings.Contains(errs, "<") || strings.Contains(errs, "tok\n") {
 				t.Errorf("stderr leaks raw body or token: %q", errs)
 			}

@@ -53,7 +53,7 @@ func TestManWritesThePages(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "colabdash.1")); strings.Contains(string(b), "colabdash-man") {
 		t.Error("the hidden man command is listed in colabdash.1")
 	}
-	if code, _, errs := runCLI(t, "man"); code != 2 || !strings.Contains(errs, "accepts 1 arg") {
+	if code, _, errs := runCLI(t, "man"); code != 2 || !strings.Contains(errs, "man needs DIR") {
 		t.Errorf("man without DIR: exit %d %q", code, errs)
 	}
 }

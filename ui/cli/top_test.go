@@ -222,7 +222,7 @@ func TestTopBusyGPU(t *testing.T) {
 			t.Fatalf("top never showed the T4 busy within 60 s:\n%s", out)
 		}
 	}
-	if strings.Contains(out, "GPU never used") || !regexp.MustCompile(`(?m)  busy( \d+[dhm](\d+[hm])?)?(  |$)`).MatchString(out) {
+	if strings.Contains(out, "GPU never used") || !regexp.MustCompile(`(?m)  busy( \d+[dhms](\d+[hms])?)?(  |$)`).MatchString(out) {
 		t.Errorf("top while the GPU is busy:\n%s", out)
 	}
 	for _, ss := range e.srv.Sessions("runtimes/rt-t4demo7k2p") {

@@ -3,8 +3,10 @@ package ops
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -40,7 +42,13 @@ func clockCheck(ctx context.Context, in DoctorInput) Check {
 	sent := in.Now()
 	resp, err := hc.Do(req)
 	if err != nil {
-		return skipped(name, "the endpoint did not answer (see the endpoint check)")
+		// Said as it happened: this HEAD is the clock's own, sent even when
+		// the endpoint check was skipped (no credentials).
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without `Head "https://…":`, the host is in the cause
+		}
+		return skipped(name, "no answer to a HEAD for the endpoint's Date header: "+api.OneLine(err.Error(), 200))
 	}
 	resp.Body.Close()
 	got := in.Now()
@@ -90,7 +98,11 @@ func endpointCheck(ctx context.Context, in DoctorInput) (Check, string) {
 		info, err = in.MCP.ServerInfo(ctx)
 	}
 	if err != nil {
-		return failed(name, err, in.Creds, "check --endpoint (or the profile's endpoint): "+api.DefaultEndpoint+" is Colab's"), ""
+		fix := "check --endpoint (or the profile's endpoint): " + api.DefaultEndpoint + " is Colab's"
+		if api.IsNetworkError(err) {
+			fix = "check the network (DNS, a proxy in HTTPS_PROXY) and --endpoint (or the profile's endpoint): " + api.DefaultEndpoint + " is Colab's"
+		}
+		return failed(name, err, in.Creds, fix), ""
 	}
 	mode := "stateless"
 	if info.Stateful {

@@ -224,7 +224,7 @@ func TestClockVerdictBounds(t *testing.T) {
 }
 
 // TestDoctorEndpointNotAnswering: nothing listens at the endpoint: the
-// endpoint check fails with a fix naming the endpoint setting, and the
+// endpoint check fails with a fix naming the network and the endpoint setting, and the
 // checks that need its answers are skipped rather than failed again.
 func TestDoctorEndpointNotAnswering(t *testing.T) {
 	doctorEnv(t, auth.ColabScope, "p-quota")
@@ -246,10 +246,13 @@ func TestDoctorEndpointNotAnswering(t *testing.T) {
 	in.MCP, in.Svc = c, c
 	f := Doctor(context.Background(), in)
 	ec := wantStatus(t, f, "endpoint", CheckFail)
-	if !strings.Contains(ec.Fix, "--endpoint") {
-		t.Errorf("endpoint fix %q does not name --endpoint", ec.Fix)
+	if !strings.Contains(ec.Fix, "--endpoint") || !strings.Contains(ec.Fix, "check the network (DNS, a proxy") {
+		t.Errorf("endpoint fix %q does not name the network and --endpoint", ec.Fix)
 	}
-	wantStatus(t, f, "clock", CheckSkipped)
+	// The clock's own HEAD is said as what happened, with its cause.
+	if cc := wantStatus(t, f, "clock", CheckSkipped); !strings.Contains(cc.Detail, "no answer to a HEAD") || !strings.Contains(cc.Detail, "connection refused") || strings.Contains(cc.Detail, "Head \"") {
+		t.Errorf("clock: %q", cc.Detail)
+	}
 	wantStatus(t, f, "tools", CheckSkipped)
 	wantStatus(t, f, "calls", CheckSkipped)
 	wantStatus(t, f, "runtime", CheckSkipped)

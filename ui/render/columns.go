@@ -200,8 +200,9 @@ func WidthsFor(w, nameNeed int) Widths {
 // then SPEC (whose shape word SpecFit shortens; down to minSpecWidth),
 // and NAME last (down to 8 cells; ok is false when NAME could not have
 // nameNeed). On a wide screen the extra cells are spread over NAME,
-// SPEC and VERSION, so the figures sit among the columns instead of
-// far off behind one long blank name.
+// SPEC and VERSION, at most maxSpread each (the rest after TOKEN), so the
+// figures sit near the name instead of far off behind one long blank
+// name or wide gaps.
 func fitWidths(c Widths, w, nameNeed int) (_ Widths, ok bool) {
 	need := frame.Clamp(nameNeed, 8, 48)
 	fixed := func() int {
@@ -229,15 +230,24 @@ func fitWidths(c Widths, w, nameNeed int) (_ Widths, ok bool) {
 		if c.Version > 0 {
 			cols = 3
 		}
-		share := extra / cols
+		share := min(extra/cols, maxSpread)
 		c.Name -= extra - share - extra%cols
 		c.Spec += share
 		if c.Version > 0 {
 			c.Version += share
 		}
+		// Past maxSpread a column the rest goes after the last column, so
+		// the figures stay near the name on a very wide screen.
+		if rest := extra - extra%cols - share*cols; rest > 0 {
+			c.Token += rest
+		}
 	}
 	return c, c.Name >= need
 }
+
+// maxSpread is the most extra cells a wide screen gives each of NAME,
+// SPEC and VERSION; what is left over pads the row's end.
+const maxSpread = 6
 
 // Header is the table's column header line (unstyled) for widths c, the
 // column the rows are sorted by (by; nil: none) carrying an arrow, "↑"

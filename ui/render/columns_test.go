@@ -39,8 +39,8 @@ func TestSpecFitShortensTheShapeWord(t *testing.T) {
 }
 
 // On a wide screen the extra cells are spread over NAME, SPEC and
-// VERSION: a row spans the screen, and no column takes them all (a
-// short name is not followed by a hundred blanks before its figures).
+// VERSION, a few each: a row spans the screen, and a short name is not
+// followed by dozens of blanks before its figures (the rest pads the end).
 func TestWideScreenSpreadsTheWidth(t *testing.T) {
 	for _, w := range []int{120, 160, 200} {
 		c := WidthsFor(w, 10)
@@ -51,6 +51,10 @@ func TestWideScreenSpreadsTheWidth(t *testing.T) {
 		nameExtra, specExtra, versionExtra := c.Name-10, c.Spec-18, c.Version-10
 		if nameExtra-specExtra > 2 || nameExtra-versionExtra > 2 || specExtra < 0 {
 			t.Errorf("%d cells: the extra width is not spread: %+v", w, c)
+		}
+		// The figures stay near the name: the rest pads the row's end.
+		if nameExtra > maxSpread+2 || specExtra > maxSpread || versionExtra > maxSpread {
+			t.Errorf("%d cells: a gap of more than %d blanks: %+v", w, maxSpread+2, c)
 		}
 	}
 }

@@ -24,7 +24,8 @@ import (
 // "IDLE 1h12m" once every kernel has been idle for monitor.IdleWarnAfter
 // (Colab's own idle disconnect is unofficial), "never
 // connected", "starting", "no kernels", "-" unknown;
-// durations are to the minute (state.FormatMinutes).
+// durations are to the minute, seconds in the first minute ("idle 12s";
+// state.FormatMinutes).
 func ActivityWord(a monitor.Activity) string {
 	switch a.State {
 	case monitor.StateBusy:
@@ -66,8 +67,8 @@ func KernelsCell(a monitor.Activity) string {
 	return c
 }
 
-// word is prefix followed by d to the minute (state.FormatMinutes: a
-// kernel's activity is minutes-precise).
+// word is prefix followed by d to the minute, in seconds under a minute
+// (state.FormatMinutes).
 func word(prefix string, d time.Duration) string {
 	return prefix + state.FormatMinutes(d)
 }

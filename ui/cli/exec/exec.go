@@ -77,7 +77,8 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Long: "exec runs Python with execute_code. TARGET is a session (RUNTIME/SESSION: the code shares its\n" +
 			"kernel state) or a runtime (a new session colabdash-… is opened for this run alone). The code's stdout and stderr go to ours when execute_code returns them;\n" +
 			"the last expression's value follows on stdout. An exception prints its traceback on stderr and\n" +
-			"exits 1. On a terminal, server text is sanitized; into a pipe or file the code's stdout and stderr\n" +
+			"exits 1; sys.exit(n) exits n as python does (sys.exit() 0, sys.exit(\"msg\") prints msg and exits 1).\n" +
+			"On a terminal, server text is sanitized; into a pipe or file the code's stdout and stderr\n" +
 			"are the exact bytes.\n\n" +
 			"A session exec opens is CLOSED when exec ends (finished, failed, interrupted or timed out), as\n" +
 			"docker exec leaves nothing behind: its kernel and state go with it. --keep leaves it open (its name\n" +

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/colabdash/colabdash/api"
@@ -153,8 +154,10 @@ func (v *verb) runCode(ctx context.Context, conn *kit.Connection, req api.Execut
 	})
 }
 
-// execDone prints what the code did and returns the exit code: 0, or 1
-// when the code raised.
+// execDone prints what the code did and returns the exit code: 0; the
+// status of sys.exit(n) or raise SystemExit(n) as python gives it
+// (state.ExitAsPython, the rule run follows too); or 1 when the code
+// raised.
 func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint string, conn *kit.Connection) error {
 	if err != nil {
 		ee := kit.Classify(err, conn.Creds)
@@ -166,12 +169,15 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 	if res.Session == "" {
 		res.Session = session
 	}
+	res, exitCode, _ := state.ExitAsPython(res)
 	if v.AsJSON {
-		rep := Report{Envelope: kit.Envelope{OK: res.ExecutionError == nil}, Session: res.Session, ExecutionID: res.ExecutionID, ExecutionCount: int(res.ExecutionCount),
+		rep := Report{Envelope: kit.Envelope{OK: res.ExecutionError == nil && exitCode == 0}, Session: res.Session, ExecutionID: res.ExecutionID, ExecutionCount: int(res.ExecutionCount),
 			Stdout: res.Stdout, Stderr: res.Stderr, Result: res.Result, ExecutionError: res.ExecutionError,
 			OutputTruncated: res.OutputTruncated, RichOutputs: res.RichOutputs}
 		if xe := res.ExecutionError; xe != nil {
 			rep.Envelope = kit.Fail(v.raisedCode(xe), v.Red().Redact(api.OneLine("the code raised "+xe.Line(), 300)))
+		} else if exitCode != 0 {
+			rep.Envelope = kit.Fail(kit.ExitFailure, fmt.Sprintf("the code exited %d", exitCode))
 		}
 		if rep.RichOutputs == nil {
 			rep.RichOutputs = []api.RichOutput{}
@@ -183,6 +189,9 @@ func (v *verb) execDone(res api.ExecuteCodeResult, err error, session, hint stri
 		v.PrintExecOutput(res)
 	}
 	xe := res.ExecutionError
+	if xe == nil && exitCode != 0 {
+		return &kit.ExitError{Code: exitCode, Msg: ""}
+	}
 	if xe == nil {
 		return nil
 	}

@@ -169,3 +169,33 @@ func TestExecBadInput(t *testing.T) {
 		t.Fatalf("%d sends for bad input", n)
 	}
 }
+
+// The code's SystemExit is exec's exit status as python's: sys.exit(n)
+// is n (masked as a process's), none or None is success with no error
+// line, and any other value is 1 with the value on stderr; IPython's
+// report and warning are not shown.
+func TestExecExitsWithTheCodesSystemExit(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	for _, c := range []struct {
+		code string
+		exit int
+		err  string
+	}{
+		{"raise SystemExit(3)", 3, ""},
+		{"import sys\nsys.exit(3)", 3, ""},
+		{"import sys\nsys.exit(259)", 3, ""},
+		{"import sys\nsys.exit(0)", 0, ""},
+		{"import sys\nsys.exit()", 0, ""},
+		{"raise SystemExit(None)", 0, ""},
+		{"import sys\nsys.exit('bye')", 1, "bye\n"},
+	} {
+		r := e.Run(Command, "rt-t4", "-c", c.code)
+		if r.Code != c.exit || r.Err != c.err || r.Out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, stderr %q", c.code, r.Code, r.Out, r.Err, c.exit, c.err)
+		}
+	}
+	r := e.Run(Command, "rt-t4", "--json", "-c", "raise SystemExit(3)")
+	if r.Code != 3 || !strings.Contains(r.Out, `"the code exited 3"`) || !strings.Contains(r.Out, `"executionError": null`) {
+		t.Errorf("--json: exit %d, stdout %s", r.Code, r.Out)
+	}
+}

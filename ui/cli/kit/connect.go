@@ -131,7 +131,8 @@ func demoHTTPClient() *http.Client {
 
 // Classify turns a failure into the command's exit code and one line:
 // 3 for credentials or permission, 5 for a quota, rate limit or runtime
-// limit, 130 when interrupted, 4 for any other API or network failure.
+// limit, 130 when interrupted, 4 for any other API or network failure (a
+// network failure with NetworkFix as its fix line).
 func Classify(err error, creds *auth.Credentials) *ExitError {
 	var ee *ExitError
 	if errors.As(err, &ee) {
@@ -158,8 +159,16 @@ func Classify(err error, creds *auth.Credentials) *ExitError {
 		// tool's NOT_FOUND; an HTTP 404 is a wrong endpoint, exit 4).
 		return &ExitError{Code: ExitNotFound, Msg: api.OneLine(err.Error(), 300)}
 	}
-	return &ExitError{Code: ExitAPI, Msg: api.OneLine(err.Error(), 300)}
+	ee = &ExitError{Code: ExitAPI, Msg: api.OneLine(err.Error(), 300)}
+	if api.IsNetworkError(err) {
+		ee.Fix = NetworkFix
+	}
+	return ee
 }
+
+// NetworkFix is the fix line of a failure to reach the endpoint (or a
+// runtime) over the network: a refused dial, a name that did not resolve.
+const NetworkFix = "check the network (DNS, a proxy in HTTPS_PROXY) and --endpoint; colabdash doctor checks each step"
 
 // ownedService is a connection's Service whose Close also releases what
 // the connection owns (the demo emulator), once, whoever calls it first:

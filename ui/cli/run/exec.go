@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -246,26 +244,6 @@ func scriptSetup(name string, args []string) string {
 	return "__import__('os').chdir('/content'); __import__('sys').argv = [" + strings.Join(items, ", ") + "]"
 }
 
-// exitWarning matches IPython's stderr warning after SystemExit, which a
-// script run by python never prints.
-var exitWarning = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^.*UserWarning: To exit: use 'exit', 'quit', or Ctrl-D\.\n(?:\s+warn\(.*\n)?`)
-})
-
-// systemExitCode is the exit code python gives SystemExit whose str() is
-// value: 0 for none or None, n&255 for an integer, else 1 (the value is
-// the message python prints on stderr).
-func systemExitCode(value string) (code int, message string) {
-	v := strings.TrimSpace(value)
-	if v == "" || v == "None" {
-		return 0, ""
-	}
-	if n, err := strconv.Atoi(v); err == nil {
-		return n & 0xff, ""
-	}
-	return 1, value
-}
-
 // runCode runs req in the run's session with ops.Exec (state's one
 // reattach rule); on a terminal each reattach is said on stderr.
 func (rs *runState) runCode(req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
@@ -292,16 +270,9 @@ func (rs *runState) runScript(job *runJob) (int, error) {
 	if err != nil {
 		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while "+job.name+" ran")
 	}
-	res.Result = "" // python prints no value of a script's last expression
-	code, message := 0, ""
-	if xe := res.ExecutionError; xe != nil && xe.Name == "SystemExit" {
-		code, message = systemExitCode(xe.Value)
-		res.ExecutionError = nil
-		res.Stderr = exitWarning().ReplaceAllString(res.Stderr, "")
-		if message != "" {
-			res.Stderr += message + "\n"
-		}
-	} else if xe != nil {
+	res.Result = ""                              // python prints no value of a script's last expression
+	res, code, exited := state.ExitAsPython(res) // sys.exit(n) as python: the one rule, shared with exec
+	if !exited && res.ExecutionError != nil {
 		code = kit.ExitFailure
 	}
 	rs.rep.Stdout, rs.rep.Stderr, rs.rep.ExecutionError = res.Stdout, res.Stderr, res.ExecutionError

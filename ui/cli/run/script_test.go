@@ -38,18 +38,6 @@ func TestRunScriptExitCodes(t *testing.T) {
 	left(t, e)
 }
 
-// systemExitCode is python's reading of SystemExit's value.
-func TestSystemExitCode(t *testing.T) {
-	for in, want := range map[string]int{"": 0, "None": 0, " 3 ": 3, "256": 0, "257": 1, "-1": 255, "oops": 1} {
-		if got, _ := systemExitCode(in); got != want {
-			t.Errorf("systemExitCode(%q) = %d, want %d", in, got, want)
-		}
-	}
-	if _, msg := systemExitCode("oops"); msg != "oops" {
-		t.Errorf("message %q", msg)
-	}
-}
-
 // A run on a runtime that does not exist, or whose state directory
 // cannot hold its record, creates nothing.
 func TestRunCreatesNothingWhenItCannot(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -103,8 +104,11 @@ func (t *Transcript) AddFailure(text string, stopped bool) {
 
 // AddResult writes the outcome of a run execute_code answered: its
 // stdout, stderr, result, the error it raised with its traceback, and
-// whether it is done or failed.
+// whether it is done or failed. Code that ended with sys.exit(n) is read
+// as python reads it (state.ExitAsPython, exec's and run's rule): done for
+// 0 or None, "exited n" otherwise, without IPython's SystemExit report.
 func (t *Transcript) AddResult(res api.ExecuteCodeResult) {
+	res, code, exited := state.ExitAsPython(res)
 	// Everything from the server (and the code, typed or pasted) goes
 	// through termtext: output keeps its lines, never its controls.
 	for _, ln := range splitLines(termtext.Output(res.Stdout)) {
@@ -133,6 +137,8 @@ func (t *Transcript) AddResult(res api.ExecuteCodeResult) {
 	if e := res.ExecutionError; e != nil {
 		// The code raised: the run failed, whatever it printed before.
 		t.add(lineErr, "  ✕ "+orWord(termtext.Line(e.Name), "error"))
+	} else if exited && code != 0 {
+		t.add(lineErr, "  ✕ exited "+strconv.Itoa(code))
 	} else {
 		t.add(lineDim, "  ✓ done")
 	}

@@ -43,6 +43,13 @@ func TestTranscriptWritesARun(t *testing.T) {
 	if got := texts(&tr); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("transcript:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// sys.exit as python reads it: 0 is done, n is its exit status.
+	tr = Transcript{}
+	tr.AddResult(api.ExecuteCodeResult{ExecutionError: &api.ExecuteError{Name: "SystemExit", Value: "0", Traceback: []string{"An exception has occurred"}}})
+	tr.AddResult(api.ExecuteCodeResult{ExecutionError: &api.ExecuteError{Name: "SystemExit", Value: "3"}})
+	if got := strings.Join(texts(&tr), "|"); got != "  ✓ done|  ✕ exited 3" {
+		t.Fatalf("sys.exit: %q", got)
+	}
 	tr = Transcript{}
 	tr.AddResult(api.ExecuteCodeResult{ExecutionError: &api.ExecuteError{}})
 	tr.AddResult(api.ExecuteCodeResult{})

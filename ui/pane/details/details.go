@@ -6,6 +6,7 @@ package details
 import (
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -67,7 +68,9 @@ func lines(c *common.Context, r *state.Runtime, now time.Time) []line {
 	// Priorities step by 10, so the monitor's lines fit between them.
 	kv := func(prio int, k, v string) { kvs = append(kvs, line{prio * 10, " " + frame.Fit(k, 8) + " " + v}) }
 	k := r.RuntimeSpec
-	kv(3, "spec", termtext.Line(k.Variant.Short()+" · "+k.AcceleratorName()+" · "+k.Shape.Short()))
+	// The words of the table's SPEC (RuntimeSpecKey.String): no NONE
+	// for a runtime without an accelerator.
+	kv(3, "spec", termtext.Line(strings.ReplaceAll(k.String(), "/", " · ")))
 	url, tok := "(unknown)", ""
 	if ci := r.ConnectionInfo; ci != nil {
 		url, tok = termtext.Line(ci.URL), termtext.Line(ci.Token)

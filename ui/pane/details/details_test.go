@@ -94,3 +94,16 @@ func TestHealthyTokenSaysWhenItRenews(t *testing.T) {
 		t.Fatalf("a gone runtime says renews in:\n%s", v)
 	}
 }
+
+// A runtime without an accelerator shows its spec as the table does,
+// without the word NONE.
+func TestSpecLineLeavesOutNoAccelerator(t *testing.T) {
+	for _, acc := range []string{api.AcceleratorNone, ""} {
+		spec := api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: acc, Shape: api.ShapeStandard}
+		c := commontest.Context(100, 30, commontest.Runtime("r-cpu", spec, commontest.T0.Add(time.Hour)))
+		v := strings.Join(View(c, c.Snap.Runtime("runtimes/r-cpu"), commontest.T0, 60, 7), "\n")
+		if !strings.Contains(v, "spec     CPU · STANDARD") || strings.Contains(v, "NONE") {
+			t.Errorf("accelerator %q:\n%s", acc, v)
+		}
+	}
+}
