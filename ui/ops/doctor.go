@@ -120,9 +120,9 @@ func Doctor(ctx context.Context, in DoctorInput) Findings {
 	tools, raw := toolsCheck(ctx, in, ep.Status == CheckOK)
 	add(tools)
 	f.Tools = raw
-	calls, rts := callsCheck(ctx, in, ep.Status == CheckOK)
+	calls, rts, callsErr := callsCheck(ctx, in, ep.Status == CheckOK)
 	add(calls)
-	add(quotaCheck(in, calls))
+	add(quotaCheck(in, calls, callsErr))
 	if calls.Status != CheckOK {
 		add(skipped("runtime", "list_runtimes did not answer"))
 		return f

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -75,9 +76,11 @@ func tokenCheck(ctx context.Context, in DoctorInput) Check {
 
 // quotaCheck says which quota project is sent and where it was set. None
 // is fine for credentials that bill their own project, or when the read
-// call succeeded without one; otherwise it is a warning with the login
-// hint for a missing quota project.
-func quotaCheck(in DoctorInput, calls Check) Check {
+// call succeeded without one; when it failed for want of one (callsErr
+// names a quota project, a disabled service or a denied consumer) it is
+// a warning with the login hint, and when it failed for another reason
+// the quota project is not what the calls check found wrong.
+func quotaCheck(in DoctorInput, calls Check, callsErr error) Check {
 	const name = "quota project"
 	switch {
 	case in.Demo:
@@ -93,8 +96,25 @@ func quotaCheck(in DoctorInput, calls Check) Check {
 		return Check{Name: name, Status: CheckOK, Detail: "none set: service-account credentials bill their own project"}
 	case calls.Status == CheckOK:
 		return Check{Name: name, Status: CheckOK, Detail: "none set, and the server answered without one"}
+	case !quotaRelated(callsErr):
+		return skipped(name, "none set; list_runtimes failed for another reason (see calls)")
 	}
 	// The product's own hint for a server's "requires a quota project".
 	h, fx := auth.Explain(&api.Error{Code: api.PermissionDenied, Reason: api.ReasonServiceDisabled, Message: "requires a quota project"}, in.Creds)
 	return Check{Name: name, Status: CheckWarn, Detail: h + " (Google APIs usually need one with user credentials)", Fix: fx}
+}
+
+// quotaRelated reports whether err is Google's answer to a call without
+// a usable quota project: the service disabled or not enabled for the
+// project, "requires a quota project", a denied or invalid consumer.
+func quotaRelated(err error) bool {
+	var e *api.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Reason {
+	case api.ReasonServiceDisabled, api.ReasonUserProjectDenied, "CONSUMER_INVALID":
+		return true
+	}
+	return strings.Contains(strings.ToLower(e.Message), "quota project")
 }

@@ -162,10 +162,10 @@ func orNone(names []string) string {
 // callsCheck makes one read call, list_runtimes: a server can list its
 // tools and still refuse every call (an account or project that is not
 // allowlisted, a quota project refused).
-func callsCheck(ctx context.Context, in DoctorInput, connected bool) (Check, []api.Runtime) {
+func callsCheck(ctx context.Context, in DoctorInput, connected bool) (Check, []api.Runtime, error) {
 	const name = "calls"
 	if !connected {
-		return skipped(name, "the endpoint did not answer"), nil
+		return skipped(name, "the endpoint did not answer"), nil, nil
 	}
 	rts, err := in.Svc.ListRuntimes(ctx)
 	if err != nil {
@@ -174,7 +174,7 @@ func callsCheck(ctx context.Context, in DoctorInput, connected bool) (Check, []a
 		if c.Fix == "" {
 			c.Fix = "see docs/real-account.md: the Colab API is offered to allowlisted accounts"
 		}
-		return c, nil
+		return c, nil, err
 	}
-	return Check{Name: name, Status: CheckOK, Detail: "list_runtimes answered: " + plural.Count(len(rts), "runtime")}, rts
+	return Check{Name: name, Status: CheckOK, Detail: "list_runtimes answered: " + plural.Count(len(rts), "runtime")}, rts, nil
 }

@@ -48,9 +48,9 @@ func doctorEnv(t *testing.T, scope, quota string) string {
 	return path
 }
 
-// doctorOn runs Doctor against a new emulator started with o, with the
-// credentials of the environment (doctorEnv).
-func doctorOn(t *testing.T, o colabfake.Options) Findings {
+// doctorOn runs Doctor against a new emulator started with o and faults
+// injected, with the credentials of the environment (doctorEnv).
+func doctorOn(t *testing.T, o colabfake.Options, faults ...colabfake.Fault) Findings {
 	t.Helper()
 	if o.Seed == "" {
 		o.Seed = colabfake.SeedDemo
@@ -60,6 +60,9 @@ func doctorOn(t *testing.T, o colabfake.Options) Findings {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
+	for _, f := range faults {
+		srv.Inject(f)
+	}
 	red := &api.Redactor{}
 	in := DoctorInput{Endpoint: ep, Jupyter: JupyterOptions{Redactor: red}}
 	in.Creds, in.CredsErr = auth.New(context.Background(), auth.Options{Redactor: red})
@@ -270,5 +273,29 @@ func TestDoctorWithoutARuntime(t *testing.T) {
 	wantStatus(t, f, "runtime", CheckSkipped, "colabdash create")
 	if !f.Passed() || f.Runtime != "" {
 		t.Errorf("passed %v, runtime %q: %+v", f.Passed(), f.Runtime, f.Checks)
+	}
+}
+
+// The quota project is blamed only when list_runtimes failed for want of
+// one: a server that does not offer the tool, or refuses for another
+// reason, leaves it skipped with the calls check naming the failure; a
+// disabled service (what Google answers without a quota project) warns
+// with the login hint.
+func TestDoctorBlamesTheQuotaProjectOnlyForItsOwnError(t *testing.T) {
+	doctorEnv(t, auth.ColabScope, "")
+	for _, c := range []struct {
+		fault colabfake.Fault
+		want  CheckStatus
+	}{
+		{colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 403, Times: -1,
+			Body: colabfake.GoogleErrorText(api.PermissionDenied, "The caller does not have permission", "", 0)}, CheckSkipped},
+		{colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 501, Times: -1,
+			Body: colabfake.GoogleErrorText(api.Unimplemented, "not offered here", "", 0)}, CheckSkipped},
+		{colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 403, Times: -1,
+			Body: colabfake.GoogleErrorText(api.PermissionDenied, "Colab API has not been used in project 1 before or it is disabled.", api.ReasonServiceDisabled, 0)}, CheckWarn},
+	} {
+		f := doctorOn(t, colabfake.Options{}, c.fault)
+		wantStatus(t, f, "calls", CheckFail)
+		wantStatus(t, f, "quota project", c.want)
 	}
 }
