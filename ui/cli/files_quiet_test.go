@@ -122,3 +122,34 @@ func TestCpOnAFullDiskNamesThePurge(t *testing.T) {
 		t.Errorf("cp onto a full disk: exit %d %q, want a fix naming rm --purge", code, errs)
 	}
 }
+
+// `colabdash emulator --seed demo` keeps a trash as Colab's server does:
+// the README tour's cp -r then rm -r of a non-empty directory works, and
+// rm --purge frees its bytes; --delete-to-trash=false turns it off
+// (rm -r is then refused, removing nothing).
+func TestEmulatorDemoSeedKeepsATrash(t *testing.T) {
+	proj := filepath.Join(t.TempDir(), "proj")
+	writeFile(t, filepath.Join(proj, "a.txt"), "a")
+	writeFile(t, filepath.Join(proj, "sub", "b.txt"), "b")
+	for _, c := range []struct {
+		args  []string
+		trash bool
+	}{{[]string{"--seed", "demo"}, true}, {[]string{"--seed", "demo", "--delete-to-trash=false"}, false}} {
+		flags := startEmulatorCmd(t, c.args...)
+		cli := func(args ...string) (int, string, string) { t.Helper(); return runCLI(t, append(args, flags...)...) }
+		if code, _, errs := cli("cp", "-r", proj, "rt-t4demo7k2p:"); code != 0 {
+			t.Fatalf("%q: cp -r: exit %d %q", c.args, code, errs)
+		}
+		code, _, errs := cli("rm", "-r", "rt-t4demo7k2p:proj")
+		if c.trash != (code == 0) {
+			t.Fatalf("%q: rm -r of a non-empty directory: exit %d %q", c.args, code, errs)
+		}
+		if !c.trash {
+			continue
+		}
+		code, out, errs := cli("rm", "--purge", "rt-t4demo7k2p", "--yes")
+		if code != 0 || !strings.Contains(out, " B freed") || strings.Contains(out, ": 0 B freed") {
+			t.Errorf("%q: rm --purge after rm -r: exit %d %q %q, want the bytes removed freed", c.args, code, out, errs)
+		}
+	}
+}
