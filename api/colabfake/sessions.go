@@ -262,6 +262,7 @@ func (s *Server) emulateLinks(rname, code string) api.ExecuteCodeResult {
 		Links     []string `json:"links"`
 		Truncated bool     `json:"truncated"`
 		Error     string   `json:"error"`
+		Hidden    int      `json:"hidden"`
 	}{Links: []string{}}
 	var root string
 	for _, line := range strings.Split(code, "\n") {
@@ -276,6 +277,9 @@ func (s *Server) emulateLinks(rname, code string) api.ExecuteCodeResult {
 	} else {
 		var err error
 		out.RootLink, out.Links, err = s.proxy.ListLinks(api.LastSegment(rname), strings.TrimPrefix(root, "/"))
+		if err == nil && !out.RootLink {
+			out.Hidden = s.proxy.CountHidden(api.LastSegment(rname), strings.TrimPrefix(root, "/"))
+		}
 		if err != nil {
 			out.Error = err.Error()
 		}

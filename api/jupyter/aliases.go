@@ -220,10 +220,14 @@ func JupyterNotFound(h http.Header, body []byte) bool { return proxy.JupyterNotF
 // transfer.PurgeCode). ParsePurged reads what it prints.
 const PurgeCode = transfer.PurgeCode
 
-// TrashNote is the one line said after colabdash deleted a file on a
-// runtime; purge is the command that empties the trash
+// TrashNote is the fix said when an upload failed on a full disk: the
+// server's trash may hold deleted files, and purge empties it
 // (transfer.TrashNote).
 func TrashNote(purge string) string { return transfer.TrashNote(purge) }
+
+// DiskFull reports whether err is the runtime's server saying its disk
+// is full (transfer.DiskFull).
+func DiskFull(err error) bool { return transfer.DiskFull(err) }
 
 // ParsePurged reads PurgeCode's output: the bytes freed, and false when
 // stdout is not one number (transfer.ParsePurged).

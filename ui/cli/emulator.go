@@ -63,6 +63,9 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			if o.ManyFiles < 0 || o.ManyFiles > 10_000_000 {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--many-files must be between 0 and 10000000, not %d", o.ManyFiles)}
 			}
+			if o.Seed == colabfake.SeedDemo && !cmd.Flags().Changed("delete-to-trash") {
+				o.DeleteToTrash = true // the demo behaves as Colab's Jupyter server, which keeps a trash
+			}
 			if err := checkUpstream(o.JupyterUpstream); err != nil {
 				return err
 			}
@@ -97,7 +100,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	f.BoolVar(&o.Stateless, "stateless", false, "serve stateless MCP (protocol 2026-07-28, no Mcp-Session-Id)")
 	f.BoolVar(&o.JSONResponse, "json-response", false, "answer with application/json instead of SSE streams")
 	f.BoolVar(&o.NoAuth, "no-auth", false, "also serve requests without a bearer token (for MCP conformance suites only)")
-	f.BoolVar(&o.DeleteToTrash, "delete-to-trash", false, "Jupyter DELETE moves files to the runtime's /root/.local/share/Trash, as a stock jupyter_server does (disk use does not drop until rm --purge)")
+	f.BoolVar(&o.DeleteToTrash, "delete-to-trash", false, "Jupyter DELETE moves files (a non-empty directory whole) to the runtime's /root/.local/share/Trash, as Colab's jupyter_server does (disk use does not drop until rm --purge); on by default with --seed demo (--delete-to-trash=false turns it off)")
 	f.Int64Var(&o.ProxyMaxBody, "proxy-max-body", 0, "refuse runtime-proxy requests with a body over this many bytes with an nginx-style HTML 413 (0: no limit)")
 	f.IntVar(&o.ManyFiles, "many-files", 0, "make /content/many on every runtime a read-only directory of N empty files, generated as they are listed (large-listing tests)")
 	f.BoolVar(&o.XSSI, "xssi", false, "put Colab's anti-XSSI guard )]}' before every JSON reply of the runtime proxy")

@@ -22,7 +22,7 @@ func TestCpIntoAnExistingDirectoryAndNoSilentReplace(t *testing.T) {
 	}
 	src := filepath.Join(t.TempDir(), "proj")
 	writeFile(t, filepath.Join(src, "a.txt"), "remote a")
-	if code, out, errs := cli("cp", "-r", src, "rt-files:"); code != 0 || !strings.Contains(out, "rt-files:/content/proj/a.txt") {
+	if code, out, errs := runCopied(t, append([]string{"cp", "-r", src, "rt-files:"}, flags...)...); code != 0 || !strings.Contains(out, "rt-files:/content/proj/a.txt") {
 		t.Fatalf("cp -r proj rt-files: exit %d %q %q; want it in /content/proj", code, out, errs)
 	}
 	dir := t.TempDir()
@@ -88,7 +88,7 @@ func TestRelativeRemotePathsAreUnderContent(t *testing.T) {
 	}
 	t.Chdir(t.TempDir())
 	writeFile(t, "x.txt", "x")
-	if code, out, errs := cli("cp", "x.txt", "rt-files:x.txt"); code != 0 || !strings.Contains(out, "rt-files:/content/x.txt") {
+	if code, out, errs := runCopied(t, append([]string{"cp", "x.txt", "rt-files:x.txt"}, flags...)...); code != 0 || !strings.Contains(out, "rt-files:/content/x.txt") {
 		t.Fatalf("cp x.txt rt-files:x.txt: exit %d %q %q; want /content/x.txt", code, out, errs)
 	}
 	if code, out, errs := cli("ls", "rt-files:x.txt"); code != 0 || !strings.HasSuffix(out, "  x.txt\n") {

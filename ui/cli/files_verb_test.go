@@ -24,7 +24,7 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 		return runCLI(t, append(args, flags...)...)
 	}
 	local := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "hello")
-	if code, out, errs := cli("cp", local, "rt-fil:/content/"); code != 0 || !strings.Contains(out, "rt-files:/content/f.txt") {
+	if code, out, errs := runCopied(t, append([]string{"cp", local, "rt-fil:/content/"}, flags...)...); code != 0 || !strings.Contains(out, "rt-files:/content/f.txt") {
 		t.Fatalf("cp to a unique prefix: exit %d %q %q", code, out, errs)
 	}
 	if code, out, errs := cli("ls", "rt-fil"); code != 0 || !strings.Contains(out, "f.txt") {

@@ -80,7 +80,7 @@ func TestEveryOutputPathRedacted(t *testing.T) {
 		{"ls stdout lines", func() {
 			e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet, PathPrefix: "api/contents", Status: 200, ContentType: "application/json", Body: listing, Times: -1})
 		}, term{}, []string{"ls", "rt-red:/content"}, "leak-"},
-		{"cp stdout line", nil, term{}, []string{"cp", local, "rt-red:/content/"}, "leak-"},
+		{"cp line on a terminal", nil, term{errTTY: true}, []string{"cp", local, "rt-red:/content/"}, "leak-"},
 		{"cp warning", nil, term{}, []string{"cp", "-r", updir, "rt-red:/content/up"}, "warning"},
 		{"cp error line", func() {
 			e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut, PathPrefix: "api/contents", Status: 500, ContentType: "application/json", Body: echo(), Times: -1})

@@ -48,3 +48,30 @@ func (s *Server) ListLinks(id, p string) (rootLink bool, links []string, err err
 	})
 	return false, links, err
 }
+
+// CountHidden is how many names below the directory p of runtime id
+// start with "." (a hidden directory counted once, not walked), as
+// colabdash's link check counts them on a runtime: what a recursive
+// download cannot copy. 0 when p cannot be read.
+func (s *Server) CountHidden(id, p string) int {
+	root, err := s.fileRoot()
+	if err != nil || id == "" || strings.ContainsAny(id, "/\\.") {
+		return 0
+	}
+	sp, ok := remotePath(id, p)
+	if !ok {
+		return 0
+	}
+	n := 0
+	_ = fs.WalkDir(root.FS(), sp, func(q string, d fs.DirEntry, err error) error {
+		if err != nil || q == sp || !strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		n++
+		if d.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
+	})
+	return n
+}

@@ -39,12 +39,14 @@ const maxLinkOutput = 8 << 20
 // prints one JSON line: root_link (the root itself is a link), links
 // (paths relative to the root, "/"-separated), truncated (more than
 // MaxLinks links, more than 4 MiB of their names or more than a million
-// entries), error (the root could not be read). No name is left in the
-// kernel.
+// entries), error (the root could not be read), hidden (how many names
+// below the root start with ".": Jupyter neither lists nor serves them,
+// so the download will not copy them; a hidden directory counts once and
+// is not walked). No name is left in the kernel.
 const linkCode = LinkMarker + `
 def _colabdash_links(root, cap):
     import os, json, stat
-    out = {"root_link": False, "links": [], "truncated": False, "error": ""}
+    out = {"root_link": False, "links": [], "truncated": False, "error": "", "hidden": 0}
     try:
         st = os.lstat(root)
         out["root_link"] = stat.S_ISLNK(st.st_mode)
@@ -61,6 +63,9 @@ def _colabdash_links(root, cap):
         for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=False):
             for n in dirnames + filenames:
                 seen += 1
+                if n.startswith("."):
+                    out["hidden"] += 1
+                    continue
                 p = os.path.join(dirpath, n)
                 try:
                     link = stat.S_ISLNK(os.lstat(p).st_mode)
@@ -73,6 +78,7 @@ def _colabdash_links(root, cap):
                         out["truncated"] = True
                         break
                     out["links"].append(rel)
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
             if out["truncated"] or seen > 1000000:
                 out["truncated"] = True
                 break
@@ -108,6 +114,10 @@ type Links struct {
 	Root bool
 	// Paths are the links below it, relative to it ("a/b", "/"-separated).
 	Paths []string
+	// Hidden is how many names below it start with "." (a hidden
+	// directory counted once, not what it holds): Jupyter's listings
+	// never show them, so a download does not copy them.
+	Hidden int
 }
 
 // LinkCheck finds the symbolic links below the directory remote (a
@@ -139,8 +149,9 @@ func ParseLinks(stdout string) (Links, error) {
 		Links     []string `json:"links"`
 		Truncated bool     `json:"truncated"`
 		Error     string   `json:"error"`
+		Hidden    int      `json:"hidden"`
 	}
-	if err := json.Unmarshal([]byte(line), &out); err != nil || out.RootLink == nil {
+	if err := json.Unmarshal([]byte(line), &out); err != nil || out.RootLink == nil || out.Hidden < 0 {
 		return Links{}, errors.New("the link check's answer is unreadable")
 	}
 	switch {
@@ -156,16 +167,17 @@ func ParseLinks(stdout string) (Links, error) {
 			return Links{}, fmt.Errorf("the link check named %q, not a path inside the directory", p)
 		}
 	}
-	return Links{Root: *out.RootLink, Paths: out.Links}, nil
+	return Links{Root: *out.RootLink, Paths: out.Links, Hidden: out.Hidden}, nil
 }
 
 // checkLinks runs o.Links on the directory src before a recursive
 // download (nothing when o.FollowLinks or no check is set): the set of
-// links to skip, relative to src; a *proxy.Error (ErrLinks) when the
+// links to skip, relative to src, and how many hidden names src holds
+// (-1 when no check ran: unknown); a *proxy.Error (ErrLinks) when the
 // check failed or src itself is a link.
-func (c *Copier) checkLinks(ctx context.Context, src string, o CopyOptions) (map[string]bool, error) {
+func (c *Copier) checkLinks(ctx context.Context, src string, o CopyOptions) (map[string]bool, int, error) {
 	if o.FollowLinks || o.Links == nil {
-		return nil, nil
+		return nil, -1, nil
 	}
 	refuse := func(why string) error {
 		return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrLinks,
@@ -174,18 +186,18 @@ func (c *Copier) checkLinks(ctx context.Context, src string, o CopyOptions) (map
 	l, err := o.Links(ctx, src)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, 0, ctx.Err()
 		}
-		return nil, refuse("colabdash could not check it for symbolic links on the runtime (Jupyter lists a link to a directory as a directory): " + oneLine(err.Error()))
+		return nil, 0, refuse("colabdash could not check it for symbolic links on the runtime (Jupyter lists a link to a directory as a directory): " + oneLine(err.Error()))
 	}
 	if l.Root {
-		return nil, refuse("it is a symbolic link, which may lead anywhere on the runtime")
+		return nil, 0, refuse("it is a symbolic link, which may lead anywhere on the runtime")
 	}
 	set := make(map[string]bool, len(l.Paths))
 	for _, p := range l.Paths {
 		set[p] = true
 	}
-	return set, nil
+	return set, l.Hidden, nil
 }
 
 // oneLine cuts s to one line of at most 300 bytes.

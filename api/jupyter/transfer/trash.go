@@ -5,14 +5,22 @@ import (
 	"strings"
 )
 
-// TrashNote is the one line said after colabdash deleted a file on a
-// runtime (rm, or a chunked upload replacing a file): a stock
-// jupyter_server moves what DELETE removes to the trash of the user it
-// runs as (FileContentsManager.delete_to_trash, on by default), where it
-// keeps using disk space nobody sees. purge is the
-// command that empties that trash, written by the caller.
+// TrashNote is the fix said when an upload failed because the runtime's
+// disk is full (DiskFull): a stock jupyter_server moves what DELETE
+// removes to the trash of the user it runs as
+// (FileContentsManager.delete_to_trash, on by default), where it keeps
+// using disk space nobody sees. purge is the command that empties that
+// trash, written by the caller. It is not said after every delete:
+// success is quiet.
 func TrashNote(purge string) string {
-	return "the runtime's Jupyter server may keep deleted files in its trash (~/.local/share/Trash), still using disk space; to free it, run: " + purge
+	return "files deleted on the runtime may still fill its disk from its Jupyter server's trash (~/.local/share/Trash); to free them, run: " + purge
+}
+
+// DiskFull reports whether err is the runtime's server saying its disk
+// is full (Python's "[Errno 28] No space left on device" in Jupyter's
+// message).
+func DiskFull(err error) bool {
+	return err != nil && strings.Contains(strings.ToLower(err.Error()), "no space left on device")
 }
 
 // PurgeCode is the Python that empties the trash of the user a runtime's

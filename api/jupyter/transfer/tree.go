@@ -149,7 +149,7 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 	if !o.Recursive {
 		return &proxy.Error{Op: "download", Runtime: c.id, Path: src, Kind: proxy.ErrIsDir}
 	}
-	links, err := c.checkLinks(ctx, src, o)
+	links, hidden, err := c.checkLinks(ctx, src, o)
 	if err != nil {
 		return err
 	}
@@ -180,9 +180,16 @@ func (c *Copier) DownloadPath(ctx context.Context, src, dst string, dstDir bool,
 		undoDirs(w.made)
 		return c.localExists(src, w.exists)
 	}
-	// Jupyter's listings never show hidden names, so whether src holds
-	// any cannot be known from here: the warning says it may.
-	o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
+	// Jupyter's listings never show hidden names: the runtime's own
+	// check counted them, and the warning is said only when there are
+	// some. Without that check (-L) whether src holds any is not known,
+	// and the warning says they may be missing.
+	switch {
+	case hidden > 0:
+		o.warn("%s in /%s not copied: the runtime's Jupyter server never serves names starting with \".\"; use exec with tar for them", hiddenNames(hidden), src)
+	case hidden < 0:
+		o.warn("the runtime's Jupyter server never lists hidden names (starting with \".\"): any in /%s were not copied; use exec with tar for them", src)
+	}
 	if o.Planned != nil {
 		o.Planned(len(w.jobs), w.bytes)
 	}
@@ -432,4 +439,13 @@ func (c *Copier) downloadFile(ctx context.Context, remote string, dir *safefile.
 	}
 	o.done(FileResult{Src: c.id + ":" + remote, Dst: dir.Join(name), Bytes: m.Size, Duration: time.Since(start)})
 	return nil
+}
+
+// hiddenNames counts hidden names in words: "1 hidden name", "3 hidden
+// names".
+func hiddenNames(n int) string {
+	if n == 1 {
+		return "1 hidden name"
+	}
+	return fmt.Sprintf("%d hidden names", n)
 }

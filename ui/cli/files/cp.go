@@ -14,7 +14,6 @@ import (
 	xterm "github.com/charmbracelet/x/term"
 
 	"github.com/colabdash/colabdash/api/jupyter"
-	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/spf13/cobra"
@@ -58,10 +57,13 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"Files are reported in path order. A file that fails does not stop the others: it is named, the\n" +
 			"rest is copied, and cp exits with that failure's code; a failure that would fail them all (the\n" +
 			"runtime gone, the network down) starts no other file.\n\n" +
-			"A progress bar (files and bytes, rate, ETA) is drawn on stderr when it is a terminal; each file copied is\n" +
-			"one line on stdout; --json prints only a final summary on stdout.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+			"stdout belongs to the data: DST - writes the file to stdout (a local file named - is ./-), as does\n" +
+			"/dev/stdout. When stderr is a terminal, a progress bar (files and bytes, rate, ETA) is drawn there and\n" +
+			"each file copied is one line there; otherwise a successful cp prints nothing. --json prints only a\n" +
+			"final summary on stdout.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash cp ./data.csv rt-abc:\n" +
 			"  colabdash cp rt-abc:model.pt .\n" +
+			"  colabdash cp rt-abc:/content/train.log - | tail\n" +
 			"  colabdash cp -f rt-abc:/content/model.pt ./model.pt\n" +
 			"  colabdash cp -r ./proj rt-abc:\n" +
 			"  colabdash cp -r rt-abc:/content/outputs ./outputs --json",
@@ -86,6 +88,9 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if jobs < 1 || jobs > jupyter.MaxJobs {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("--jobs %d: give 1 to %d", jobs, jupyter.MaxJobs)}
 			}
+			if err := dashArgs(args, recursive); err != nil {
+				return err
+			}
 			src, err := jupyter.ParseLocation(args[0], false)
 			if err != nil {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
@@ -94,11 +99,14 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			if err != nil {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
 			}
+			if args[1] == "-" {
+				dst = jupyter.Location{Path: "-"}
+			}
 			switch {
 			case src.Remote() && dst.Remote():
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "both sides are on a runtime; copy through this machine (cp to a local path, then back)"}
 			case !src.Remote() && !dst.Remote():
-				return &kit.ExitError{Code: kit.ExitUsage, Msg: "neither side is RUNTIME:PATH (e.g. rt-abc:/content/)" + colonHint(args)}
+				return &kit.ExitError{Code: kit.ExitUsage, Msg: "neither side is RUNTIME:PATH (e.g. rt-abc:/content/)" + colonHint(args) + missingColon(args)}
 			}
 			srcDir := false // a local directory, copied with -r
 			if !src.Remote() {
@@ -190,10 +198,10 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 		}
 	}
 	view := newTransferView(v.S.Err, tty, !v.ColorOn(tty), width)
+	toStdout := !dst.Remote() && dst.Path == "-"
 	sum := CopySummary{Files: []CopiedFile{}}
 	start := time.Now()
 	var warned sync.Map
-	deleted := false // an upload replaced a file by deleting it (the server may keep it in its trash)
 	opts.Progress, opts.Planned = view.update, view.plan
 	opts.OnFile = func(r jupyter.FileResult) {
 		view.fileDone(r.Src, r.Bytes)
@@ -203,16 +211,17 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 		} else {
 			r.Src = AbsRemoteArg(r.Src)
 		}
+		if toStdout {
+			r.Dst = "-"
+		}
 		sum.Files = append(sum.Files, CopiedFile{Src: r.Src, Dst: r.Dst, Bytes: r.Bytes, Seconds: r.Duration.Seconds()})
 		sum.Bytes += r.Bytes
-		deleted = deleted || r.Deleted
-		if !v.AsJSON {
-			rate := ""
-			if s := r.Duration.Seconds(); s > 0 {
-				rate = ", " + state.FormatBytes(int64(float64(r.Bytes)/s)) + "/s"
-			}
-			v.Say(fmt.Sprintf("%s → %s (%s in %s%s)", termtext.Line(jupyter.DisplayName(r.Src)), termtext.Line(jupyter.DisplayName(r.Dst)),
-				state.FormatBytes(r.Bytes), state.FormatDuration(r.Duration), rate))
+		if !v.AsJSON && tty {
+			// Like the progress bar, a terminal's only: stdout belongs to
+			// the data (cp RT:x /dev/stdout >> log), and success is quiet.
+			v.Mu.Lock()
+			fmt.Fprintln(v.S.Err, termtext.Line(v.Red().Redact(copiedLine(r))))
+			v.Mu.Unlock()
 		}
 	}
 	opts.Warn = func(msg string) {
@@ -226,15 +235,14 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 	var err error
 	if dst.Remote() {
 		err = rf.jc.UploadPath(ctx, src.Path, dst.Path, dst.Dir, opts)
+	} else if toStdout {
+		err = v.downloadToStdout(ctx, rf, src.Path, opts)
 	} else {
 		target := dst.Path
 		opts.Links = v.linkCheck(rf)
 		err = rf.jc.DownloadPath(ctx, src.Path, target, dst.Dir, opts)
 	}
 	view.clear()
-	if deleted {
-		v.Note(jupyter.TrashNote(purgeCommand(v.G, rf)))
-	}
 	sum.Seconds = time.Since(start).Seconds()
 	sum.OK = err == nil
 	var ee *kit.ExitError
@@ -244,6 +252,14 @@ func (v *verb) runCopy(ctx context.Context, rf *runtimeFiles, src, dst jupyter.L
 		}
 		if errors.Is(err, jupyter.ErrLocalExists) {
 			ee.Msg += " (-f/--force replaces)"
+		}
+		if dst.Remote() && ee.Fix == "" {
+			switch {
+			case errors.Is(err, jupyter.ErrNoParent):
+				ee.Fix = noParentFix
+			case jupyter.DiskFull(err):
+				ee.Fix = "fix: " + jupyter.TrashNote(purgeCommand(v.G, rf))
+			}
 		}
 		sum.Envelope = kit.Failure(ee, v.Red())
 	}

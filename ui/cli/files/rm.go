@@ -102,10 +102,11 @@ func (v *verb) rm(ctx context.Context, args []string, o rmOptions) error {
 	removed, failure := v.removeEach(ctx, rf, locs, o.recursive)
 	var purged *int64
 	var perr error
+	// Success is quiet: no note of the server's trash after each rm (rm
+	// --help and docs/files.md explain it; a full disk's error names
+	// rm --purge, where it matters).
 	if o.purge && failure == nil {
 		purged, perr = v.purgeTrash(ctx, rf, o.yes)
-	} else if len(removed) > 0 {
-		v.Note(jupyter.TrashNote(purgeCommand(v.G, rf)))
 	}
 	if failure == nil {
 		failure = perr

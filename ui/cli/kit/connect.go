@@ -108,9 +108,11 @@ func ConnectProfile(ctx context.Context, p config.Profile, from AuthOrigin, lg L
 }
 
 // ConnectDemo starts the emulator on a loopback port and connects to it
-// with a placeholder bearer token (the emulator accepts any).
+// with a placeholder bearer token (the emulator accepts any). Its Jupyter
+// servers keep a trash, as Colab's do (DeleteToTrash): rm -r of a
+// non-empty directory moves it there whole, and rm --purge empties it.
 func ConnectDemo(ctx context.Context, lg Logs) (*Connection, error) {
-	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, CreateDelay: demoCreateDelay})
+	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, CreateDelay: demoCreateDelay, DeleteToTrash: true})
 	if err != nil {
 		return nil, &ExitError{Code: ExitFailure, Msg: "starting the demo emulator: " + err.Error()}
 	}
