@@ -84,7 +84,7 @@ func (c *Copier) Download(ctx context.Context, p, target string, progress Progre
 		return m, err
 	}
 	defer dir.Close()
-	return c.download(ctx, remote, dir, name, m, progress)
+	return c.download(ctx, remote, dir, name, m, progress, false)
 }
 
 // DownloadInto is Download of the remote file p into the local directory
@@ -108,15 +108,17 @@ func (c *Copier) DownloadInto(ctx context.Context, p, dir, name string, progress
 		return m, err
 	}
 	defer d.Close()
-	return c.download(ctx, remote, d, name, m, progress)
+	return c.download(ctx, remote, d, name, m, progress, false)
 }
 
 // download is Download of the remote file whose model m the caller
 // already has (from a Stat or a directory listing) to name inside dir:
 // no request is spent on stat-ing it again. A refusal of what is in the
 // way locally (a link, a directory at name, a non-file at the part path)
-// is a *skipped.
-func (c *Copier) download(ctx context.Context, remote string, dir *safefile.Dir, name string, m proxy.Model, progress Progress) (proxy.Model, error) {
+// is a *skipped. With noReplace, a file found at name when the download ends
+// (written there since the caller checked: cp without -f) is not
+// replaced: proxy.ErrLocalExists, and the part file is removed.
+func (c *Copier) download(ctx context.Context, remote string, dir *safefile.Dir, name string, m proxy.Model, progress Progress, noReplace bool) (proxy.Model, error) {
 	if progress == nil {
 		progress = func(int64, int64) {}
 	}
@@ -201,7 +203,18 @@ func (c *Copier) download(ctx context.Context, remote string, dir *safefile.Dir,
 			Message: fmt.Sprintf("received %d bytes, the runtime has %d", st.Size(), m.Size)}
 	}
 	// Renamed within the open directory: a link that appeared at name
-	// since the check above is refused, never replaced or followed.
+	// since the check above is refused, never replaced or followed; with
+	// noReplace, so is a file.
+	if noReplace {
+		if err := dir.RenameNoReplace(part, name); errors.Is(err, fs.ErrExist) {
+			_ = dir.Remove(part)
+			return m, c.localExists(remote, []string{dir.Join(name)})
+		} else if err != nil {
+			_ = dir.Remove(part)
+			return m, local("%v", err)
+		}
+		return m, nil
+	}
 	if err := dir.Rename(part, name); err != nil {
 		_ = dir.Remove(part)
 		if refusal(err) {

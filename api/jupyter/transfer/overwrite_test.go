@@ -101,3 +101,32 @@ func TestRecursiveUploadIntoAnExistingRemoteDirectory(t *testing.T) {
 		t.Errorf("a hidden source into a directory: %v, want ErrLocal saying to name it in full", err)
 	}
 }
+
+// The check for a local file is made again when the download ends: a
+// file written at the name while the bytes were on their way (after the
+// check before the first request) is not replaced, the part file is gone,
+// and the refusal names it; with Overwrite it is.
+func TestDownloadKeepsAFileWrittenWhileItRan(t *testing.T) {
+	e := newEnv(t, backendEmulator, colabfake.Options{})
+	c := e.client()
+	ctx := context.Background()
+	putTree(t, e, c, map[string]string{"race.bin": "remote"})
+	out := t.TempDir()
+	mine := filepath.Join(out, "race.bin")
+	for _, overwrite := range []bool{false, true} {
+		os.Remove(mine)
+		o := CopyOptions{Overwrite: overwrite, Progress: func(string, int64, int64) {
+			if _, err := os.Lstat(mine); errors.Is(err, os.ErrNotExist) {
+				os.WriteFile(mine, []byte("mine"), 0o644)
+			}
+		}}
+		err := c.DownloadPath(ctx, e.p("race.bin"), out, false, o)
+		switch got := readOr(t, mine); {
+		case !overwrite && (!errors.Is(err, proxy.ErrLocalExists) || !strings.Contains(err.Error(), mine) || got != "mine"):
+			t.Fatalf("a file written during the download: %v, it now holds %q", err, got)
+		case overwrite && (err != nil || got != "remote"):
+			t.Fatalf("with Overwrite: %v, the file holds %q", err, got)
+		}
+		noLeftovers(t, out, "race.bin")
+	}
+}

@@ -411,7 +411,7 @@ func (w *walker) plan(child string, ref *dirRef, name string, e proxy.Model) {
 		run: func(ctx context.Context) (FileResult, error) {
 			defer ref.release()
 			start := time.Now()
-			m, err := w.c.download(ctx, child, ref.d, name, e, w.o.progress(w.c.id+":"+child))
+			m, err := w.c.download(ctx, child, ref.d, name, e, w.o.progress(w.c.id+":"+child), !w.o.Overwrite)
 			return FileResult{Src: w.c.id + ":" + child, Dst: ref.d.Join(name), Bytes: m.Size, Duration: time.Since(start)}, err
 		},
 		finish: func(r FileResult, err error) {
@@ -433,7 +433,7 @@ func (w *walker) plan(child string, ref *dirRef, name string, e proxy.Model) {
 // inside dir.
 func (c *Copier) downloadFile(ctx context.Context, remote string, dir *safefile.Dir, name string, m proxy.Model, o CopyOptions) error {
 	start := time.Now()
-	m, err := c.download(ctx, remote, dir, name, m, o.progress(c.id+":"+remote))
+	m, err := c.download(ctx, remote, dir, name, m, o.progress(c.id+":"+remote), !o.Overwrite)
 	if err != nil {
 		return err
 	}
