@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -48,7 +50,10 @@ type doctorBugReport struct {
 
 func doctorCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	v := kit.NewVerb(g, s, "doctor")
-	var reportFile string
+	var (
+		reportFile string
+		force      bool
+	)
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check what a first contact with Colab depends on, one line per check",
@@ -60,13 +65,19 @@ func doctorCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"(/api/contents, /api/kernels, /api/terminals, /api/colab/resources, /colab/tty). A route that only\n" +
 			"Colab offers is \"not offered\" behind a stock Jupyter server, which is no failure.\n" +
 			"doctor changes nothing on the account. --report FILE writes the findings and the server's raw\n" +
-			"tools/list, secrets redacted, to attach to a bug report (a link at FILE is replaced, not followed).\n" +
+			"tools/list, secrets redacted, to attach to a bug report: a new file, or with -f in place of what is\n" +
+			"at FILE (a link there is replaced, not followed).\n" +
 			"Exit 0 when every check passed, 1 when one failed or warned (the lines say which), 2 for bad flags.\n" +
 			kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash doctor\n  colabdash doctor --demo\n  colabdash doctor --report colabdash-doctor.json\n" +
 			"  colabdash doctor --jq '.checks[] | select(.status == \"fail\") | .fix'",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if reportFile != "" && !force {
+				if _, err := os.Lstat(kit.ExpandHome(reportFile)); err == nil {
+					return &kit.ExitError{Code: kit.ExitUsage, Msg: "--report " + reportFile + " exists; nothing checked or written (-f/--force replaces it)"}
+				}
+			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), doctorTimeout)
 			defer cancel()
 			in, closeConn, err := doctorInput(ctx, g)
@@ -85,7 +96,7 @@ func doctorCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				doc.Envelope = kit.Failure(verdict, g.Logs.Red)
 			}
 			if reportFile != "" {
-				if err := writeDoctorReport(kit.ExpandHome(reportFile), doc, f, g); err != nil {
+				if err := writeDoctorReport(kit.ExpandHome(reportFile), force, doc, f, g); err != nil {
 					return err
 				}
 			}
@@ -108,6 +119,7 @@ func doctorCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	}
 	v.JSONFlags(cmd, "print the checks as JSON (shape in docs/scripting.md)")
 	cmd.Flags().StringVar(&reportFile, "report", "", "also write the findings and the server's raw tools/list, secrets redacted, to FILE (for a bug report)")
+	cmd.Flags().BoolVarP(&force, "force", "f", false, "let --report replace what is at FILE")
 	return cmd
 }
 
@@ -174,10 +186,11 @@ func sayChecks(v *kit.Verb, checks []ops.Check) {
 }
 
 // writeDoctorReport writes doc and the server's tools/list to path as
-// indented JSON, every registered secret redacted, through
-// safefile.WriteAtomic (mode 0600; a link at path is replaced, never
-// followed). A failure is exit 1 naming the file.
-func writeDoctorReport(path string, doc DoctorReport, f ops.Findings, g *kit.Globals) error {
+// indented JSON, every registered secret redacted, mode 0600: a new file
+// (anything found at path by then, a link included, is left as it is and
+// refused), or with replace through safefile.WriteAtomic (a link at path
+// is replaced, never followed). A failure is exit 1 naming the file.
+func writeDoctorReport(path string, replace bool, doc DoctorReport, f ops.Findings, g *kit.Globals) error {
 	rep := doctorBugReport{DoctorReport: doc, Version: kit.VersionString(), ToolsList: f.Tools}
 	if rep.ToolsList == nil {
 		rep.ToolsList = []json.RawMessage{}
@@ -187,7 +200,28 @@ func writeDoctorReport(path string, doc DoctorReport, f ops.Findings, g *kit.Glo
 		return &kit.ExitError{Code: kit.ExitFailure, Msg: "--report: " + err.Error()}
 	}
 	b = termtext.JSON([]byte(g.Logs.Red.Redact(string(b))))
-	if err := safefile.WriteAtomic(path, append(b, '\n'), 0o600); err != nil {
+	b = append(b, '\n')
+	if replace {
+		if err := safefile.WriteAtomic(path, b, 0o600); err != nil {
+			return &kit.ExitError{Code: kit.ExitFailure, Msg: "--report " + path + ": " + err.Error()}
+		}
+		return nil
+	}
+	// O_EXCL: nothing at path, not even a link, is opened or replaced.
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return &kit.ExitError{Code: kit.ExitFailure, Msg: "--report " + path + " appeared while doctor ran; not replaced (-f/--force replaces it)"}
+		}
+		return &kit.ExitError{Code: kit.ExitFailure, Msg: "--report " + path + ": " + err.Error()}
+	}
+	if _, err = out.Write(b); err == nil {
+		err = out.Close()
+	} else {
+		_ = out.Close()
+	}
+	if err != nil {
+		_ = os.Remove(path)
 		return &kit.ExitError{Code: kit.ExitFailure, Msg: "--report " + path + ": " + err.Error()}
 	}
 	return nil

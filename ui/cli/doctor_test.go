@@ -60,7 +60,15 @@ func TestDoctorReportIsRedactedAndReplacesALink(t *testing.T) {
 	if err := os.Symlink(target, report); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, "doctor", "--endpoint", ep, "--access-token-file", tokenFile, "--report", report)
+	// Something at FILE is kept unless -f: refused before any check.
+	if code, out, errs := runCLI(t, "doctor", "--endpoint", ep, "--access-token-file", tokenFile, "--report", report); code != 2 || out != "" ||
+		!strings.Contains(errs, "exists; nothing checked or written (-f/--force replaces it)") {
+		t.Fatalf("a link at FILE without -f: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if st, err := os.Lstat(report); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("refused, yet the link at FILE changed: %v, %v", st, err)
+	}
+	code, out, errs := runCLI(t, "doctor", "--endpoint", ep, "--access-token-file", tokenFile, "--report", report, "-f")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr %q\n%s", code, errs, out)
 	}
@@ -81,6 +89,14 @@ func TestDoctorReportIsRedactedAndReplacesALink(t *testing.T) {
 	}
 	b, _ := os.ReadFile(report)
 	secrettest.Check(t, "doctor report", string(b), "ya29.doctor-secret-token")
+	// Without -f a new file is written, mode 0600.
+	fresh := filepath.Join(home, "fresh.json")
+	if code, _, _ := runCLI(t, "doctor", "--endpoint", ep, "--access-token-file", tokenFile, "--report", fresh); code != 1 {
+		t.Fatalf("a new report file: exit %d", code)
+	}
+	if st, err := os.Lstat(fresh); err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o600 || st.Size() < 100 {
+		t.Fatalf("a new report file: %v, %v", st, err)
+	}
 	var rep struct {
 		OK        bool             `json:"ok"`
 		Checks    []map[string]any `json:"checks"`
