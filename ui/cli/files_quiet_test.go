@@ -153,3 +153,29 @@ func TestEmulatorDemoSeedKeepsATrash(t *testing.T) {
 		}
 	}
 }
+
+// rm of several paths tries each, as GNU rm does: a path that fails is
+// said on its own line and the others are still removed; the exit code is
+// 7 (partial) when some were removed, the failure's own when none were;
+// --json lists what was removed.
+func TestRmTriesEveryPath(t *testing.T) {
+	e := filesVerbEnv(t, colabfake.Options{})
+	for _, name := range []string{"a.txt", "b.txt"} {
+		if code, _, errs := e.run("cp", writeFile(t, filepath.Join(t.TempDir(), name), "x"), "rt-files:"+name); code != 0 {
+			t.Fatalf("cp %s: %d %q", name, code, errs)
+		}
+	}
+	code, out, errs := e.run("rm", "rt-files:nofile", "rt-files:a.txt", "rt-files:gone2")
+	if code != kit.ExitPartial || strings.Count(errs, "\n") != 2 || !strings.Contains(errs, "nofile") || !strings.Contains(errs, "gone2") ||
+		!strings.Contains(out, "removed rt-files:/content/a.txt") {
+		t.Fatalf("one of three removable: exit %d, stdout %q, stderr %q; want 7, a.txt removed, a line for each failure", code, out, errs)
+	}
+	if code, _, errs := e.run("rm", "rt-files:nofile", "rt-files:gone2"); code != kit.ExitNotFound || strings.Count(errs, "\n") != 2 {
+		t.Fatalf("none removable: exit %d, stderr %q; want 6 and two lines", code, errs)
+	}
+	code, out, _ = e.run("rm", "--json", "rt-files:nofile", "rt-files:b.txt")
+	var rep files.RmReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != kit.ExitPartial || rep.OK || len(rep.Removed) != 1 || rep.Error == nil {
+		t.Fatalf("--json: exit %d, %v, %s", code, err, out)
+	}
+}

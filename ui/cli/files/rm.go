@@ -111,16 +111,25 @@ func (v *verb) rm(ctx context.Context, args []string, o rmOptions) error {
 	if failure == nil {
 		failure = perr
 	}
+	mf, several := failure.(*multiFailure)
 	if v.AsJSON {
 		rep := RmReport{Removed: removed, Envelope: kit.Envelope{OK: failure == nil}, PurgedBytes: purged}
-		if failure != nil {
+		switch {
+		case several:
+			var code *kit.ExitError
+			_ = errors.As(mf.result, &code)
+			rep.Envelope = kit.Failure(&kit.ExitError{Code: code.Code, Msg: mf.first.Msg}, v.Red())
+		case failure != nil:
 			rep.Envelope = kit.Failure(FileError(failure, rf), v.Red())
 		}
 		if err := v.WriteJSON(rep); err != nil {
 			return err
 		}
 	}
-	if failure != nil {
+	switch {
+	case several:
+		return mf.result
+	case failure != nil:
 		return FileError(failure, rf)
 	}
 	return nil
@@ -153,6 +162,7 @@ func (v *verb) checkRemovable(rf *runtimeFiles, locs []jupyter.Location) error {
 // it stops at the first failure. removed are RUNTIME:/PATH of what went.
 func (v *verb) removeEach(ctx context.Context, rf *runtimeFiles, locs []jupyter.Location, recursive bool) (removed []string, failure error) {
 	removed = []string{}
+	var out kit.Outcomes
 	for _, loc := range locs {
 		m, err := rf.jc.Stat(ctx, loc.Path)
 		if err == nil && m.IsDir() && !recursive {
@@ -166,9 +176,36 @@ func (v *verb) removeEach(ctx context.Context, rf *runtimeFiles, locs []jupyter.
 				}
 			})
 		}
-		if err != nil {
-			return removed, asRm(err)
+		if err == nil {
+			out.Succeed()
+			continue
+		}
+		if len(locs) == 1 || ctx.Err() != nil {
+			return removed, asRm(err) // said whole (with its fix) by the caller
+		}
+		// As GNU rm: every path is tried, each failure said on its own
+		// line; the exit code is the failure's, or 7 when some were removed.
+		e := FileError(asRm(err), rf)
+		out.Fail(e)
+		if !v.AsJSON {
+			v.Note(e.Msg)
+		}
+		if failure == nil {
+			failure = &multiFailure{first: e}
 		}
 	}
-	return removed, nil
+	if mf, ok := failure.(*multiFailure); ok {
+		mf.result = out.Err()
+	}
+	return removed, failure
 }
+
+// multiFailure is removeEach's result when some of several paths failed:
+// each was said on stderr already; first is the first failure (for the
+// --json document) and result the exit rm ends with (kit.Outcomes).
+type multiFailure struct {
+	first  *kit.ExitError
+	result error
+}
+
+func (m *multiFailure) Error() string { return m.first.Msg }
