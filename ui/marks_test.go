@@ -42,7 +42,7 @@ func TestMarksThenOneQuestionDeletesEveryMarkedRow(t *testing.T) {
 
 	m = e.press(t, m, "d")
 	v = m.View()
-	mustContain(t, v, "Delete 2 marked runtimes?", "rt-cpudemo4qx (CPU, accelerator NONE, 1 session)",
+	mustContain(t, v, "Delete 2 marked runtimes?", "rt-cpudemo4qx (CPU, 1 session)",
 		"rt-t4demo7k2p (GPU, accelerator T4, 2 sessions)", "y confirm")
 	if strings.Contains(v, "rt-v6edemo2mw (") { // how the question lists a runtime
 		t.Fatalf("the question lists the unmarked runtime:\n%s", v)

@@ -76,9 +76,13 @@ func (m *runtimeOps) busy() bool {
 	return len(m.deleting) > 0 || len(m.closing) > 0 || len(m.opening) > 0
 }
 
-// specWords is how a delete question names r's spec: "GPU, accelerator T4".
+// specWords is how a delete question names r's spec: "GPU, accelerator
+// T4", or "CPU" alone (a CPU spec's accelerator NONE says nothing).
 func specWords(r *state.Runtime) string {
-	return r.RuntimeSpec.Variant.Short() + ", accelerator " + r.RuntimeSpec.AcceleratorName()
+	if acc := r.RuntimeSpec.AcceleratorName(); acc != api.AcceleratorNone {
+		return r.RuntimeSpec.Variant.Short() + ", accelerator " + acc
+	}
+	return r.RuntimeSpec.Variant.Short()
 }
 
 func (m *runtimeOps) askCloseSession(now time.Time) {
