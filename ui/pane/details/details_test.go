@@ -130,3 +130,14 @@ func TestRevealedTokenStaysOnTheShortestPane(t *testing.T) {
 		t.Fatal("the details of a 2-line pane were never drawn")
 	}
 }
+
+// A renewal the server answered without a later expiry says so, with the
+// retry, on the expired token's line and on its own.
+func TestRenewalNotExtendedSaysSo(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(-time.Minute))
+	r.RenewErr = state.ErrNotExtended
+	v := strings.Join(View(c, r, commontest.T0, 120, 8), "\n")
+	if !strings.Contains(v, "EXPIRED, renewal did not extend the token, retry in 30s") || !strings.Contains(v, "renew    renewal did not extend the token, retry in 30s") {
+		t.Errorf("not extended:\n%s", v)
+	}
+}

@@ -227,3 +227,24 @@ func TestKernelDiskAndFirstGPUComeFirst(t *testing.T) {
 		t.Errorf("6-line details:\n%s", short)
 	}
 }
+
+// After the kernels' list fails to read, the kernels line keeps the last
+// figures with their time; after three failures in a row, that they are
+// stale and why.
+func TestKernelsLineAfterFailedReads(t *testing.T) {
+	c, r := monitored(t, commontest.Resources(0.5, -1, false))
+	mon := c.Monitor.(commontest.Monitor)
+	t0 := commontest.T0
+	mon.Store.RecordKernels(r.Name, t0.Add(-time.Minute), []apimon.Kernel{commontest.Kernel("k1", "busy", t0.Add(-2*time.Minute), 1)}, nil)
+	fail := &apimon.Error{Op: "kernels", Kind: apimon.KindUnavailable, Status: 502, Message: "HTTP 502"}
+	mon.Store.RecordKernels(r.Name, t0, nil, fail)
+	if l := lineWith(View(c, r, t0, 120, 12), "kernels"); !strings.Contains(l, "1 busy 0 idle") || !strings.Contains(l, "(as of 16:59:00)") {
+		t.Errorf("one failure: %q", l)
+	}
+	for range monitor.StaleAfter - 1 {
+		mon.Store.RecordKernels(r.Name, t0, nil, fail)
+	}
+	if l := lineWith(View(c, r, t0, 120, 12), "kernels"); !strings.Contains(l, "1 busy 0 idle") || !strings.Contains(l, "(stale: ") || !strings.Contains(l, "HTTP 502") {
+		t.Errorf("three failures: %q", l)
+	}
+}
