@@ -227,3 +227,22 @@ func TestHeaderNoCountdownForARetryDueNow(t *testing.T) {
 		t.Errorf("a retry due in a second: %q", conn)
 	}
 }
+
+// On a screen too narrow for a reason, "(retrying)" shows when it fits
+// beside the badges and is left out when it does not: the badges are
+// never cut for it.
+func TestHeaderRetryingNeverCutsTheBadges(t *testing.T) {
+	c := fixture(60)
+	c.Snap = state.New(state.Config{})
+	c.Snap.ApplyError(state.ListSubscription, t0, errors.New("connection reset"))
+	c.Profile, c.ReadOnly = "work", true
+	bare, _ := view(t, c, 200, State{}) // the reason whole
+	bare = bare[:strings.Index(bare, " (retrying")] + bare[strings.Index(bare, ")")+1:]
+	w := len([]rune(bare)) + len(" (retrying)")
+	if who, _ := view(t, c, w, State{}); who != strings.Replace(bare, "tier unknown", "tier unknown (retrying)", 1) {
+		t.Errorf("%d cells: %q", w, who)
+	}
+	if who, _ := view(t, c, w-1, State{}); who != bare {
+		t.Errorf("%d cells: %q, want %q", w-1, who, bare)
+	}
+}
