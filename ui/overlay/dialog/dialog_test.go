@@ -495,3 +495,79 @@ func TestCancelIsNeverSilent(t *testing.T) {
 		t.Fatalf("y: %#v (cancelled %v)", then, d.Cancelled())
 	}
 }
+
+// The first and the last item can be chosen: up from the second item
+// reaches the first, Select reaches either end and nothing past them,
+// and enter on the first item chooses it. A choice with no items at all
+// takes enter without choosing anything.
+func TestChoiceReachesBothEnds(t *testing.T) {
+	clk := &commontest.Clock{}
+	c := fixture(clk)
+	items := []Item{{Label: "T4"}, {Label: "L4"}, {Label: "A100"}}
+	d := NewChoice(clk.Now(), "New runtime: accelerator (GPU)", items, 1)
+	got := replies(d)
+	press(t, clk, c, d, "up")
+	if d.Cursor() != 0 {
+		t.Fatalf("up from the second item: cursor on %d, want the first", d.Cursor())
+	}
+	if !d.Select(2) || d.Cursor() != 2 || d.Select(3) || d.Select(-1) || d.Cursor() != 2 {
+		t.Fatal("Select did not reach the last item, or went past an end")
+	}
+	if !d.Select(0) || d.Cursor() != 0 {
+		t.Fatal("Select did not reach the first item")
+	}
+	commontest.MustContain(t, view(t, c, d, 80), "› T4")
+	answered(t, press(t, clk, c, d, "enter"), d)
+	if len(*got) != 1 || (*got)[0].Choice != 0 || !(*got)[0].OK {
+		t.Fatalf("enter on the first item: replies %+v", *got)
+	}
+	empty := NewChoice(clk.Now(), "Nothing to choose", nil, 0)
+	if e := press(t, clk, c, empty, "enter"); e != nil {
+		t.Fatalf("enter in a choice of nothing: %#v", e)
+	}
+}
+
+// A key that leaves the input as it was (the cursor moved) does not ask
+// the check again once its answer for that input is in.
+func TestCheckNotRepeatedForTheSameInput(t *testing.T) {
+	clk := &commontest.Clock{}
+	c := fixture(clk)
+	d := New(Input, clk.Now(), "Download data.csv")
+	calls := 0
+	d.Check = func(in string) Check { calls++; return Check{Note: "downloads to " + in} }
+	r, ok := press(t, clk, c, d, "b").(common.Run)
+	if !ok {
+		t.Fatal("typing did not ask the check")
+	}
+	d.Checked(r.Cmd().(CheckMsg), true, c)
+	if e := press(t, clk, c, d, "left"); e != nil || calls != 1 {
+		t.Fatalf("moving the cursor asked the check again: %#v (%d checks)", e, calls)
+	}
+	commontest.MustContain(t, view(t, c, d, 80), "✓ downloads to b")
+}
+
+// A box exactly as tall as the screen fits; its borders are as wide as
+// its lines, however wide the screen.
+func TestBoxExactlyTheScreensHeight(t *testing.T) {
+	clk := &commontest.Clock{}
+	c := fixture(clk)
+	d := New(Confirm, clk.Now(), "Delete runtime rt-x?", "It is gone for good.")
+	c.Layout.H = len(d.Lines(c, c.Layout.W))
+	if !d.Fits(c) {
+		t.Fatalf("a %d-line box does not fit %d lines", c.Layout.H, c.Layout.H)
+	}
+	c.Layout.H--
+	if d.Fits(c) {
+		t.Fatal("a box one line taller than the screen fits")
+	}
+	clk.Add(Grace) // the solid bottom border
+	for _, w := range []int{30, 80} {
+		lines := d.Lines(c, w)
+		want := ansi.StringWidth(lines[1])
+		for i, ln := range lines {
+			if lw := ansi.StringWidth(ln); lw != want {
+				t.Fatalf("width %d: line %d is %d cells wide, the box's lines %d:\n%s", w, i, lw, want, strings.Join(lines, "\n"))
+			}
+		}
+	}
+}

@@ -44,7 +44,7 @@ func (p *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Profile), key.Matches(k, keys.Quit):
 		return common.Close{Text: "profile switch cancelled: still on " + termtext.Line(c.Profile)}
 	case key.Matches(k, keys.Up):
-		p.cursor = frame.Clamp(p.cursor-1, 0, len(c.Profiles)-1)
+		p.cursor = max(p.cursor-1, 0) // Down keeps the cursor in the list: up needs only the top
 	case key.Matches(k, keys.Down):
 		p.cursor = frame.Clamp(p.cursor+1, 0, len(c.Profiles)-1)
 	case k.Type == tea.KeyEnter:

@@ -2,16 +2,21 @@ package profile
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 // fixture is the Context of a w×h dashboard with one runtime and the
@@ -126,5 +131,39 @@ func TestPickerNamesAreSafe(t *testing.T) {
 	}
 	if !strings.Contains(got, "evil") || !strings.Contains(got, "› longlong") {
 		t.Fatalf("picker:\n%s", got)
+	}
+}
+
+// Only the profile under the cursor is drawn highlighted (reverse
+// video), the active one is marked only by its word.
+func TestPickerHighlightsTheCursorOnly(t *testing.T) {
+	c := fixture(80, 24)
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI)
+	c.Styles = theme.NewWith(r, theme.Dark)
+	p := New(c)
+	p.HandleKey(commontest.Key("j"), c) // the cursor on broken, alpha active
+	reversed := func(line string) bool { return strings.Contains(line, "\x1b[7m") }
+	var lines []string
+	for _, l := range draw(t, p, c) {
+		if plain := ansi.Strip(l); strings.Contains(plain, "alpha") || strings.Contains(plain, "broken") || strings.Contains(plain, "other") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 3 || reversed(lines[0]) || !reversed(lines[1]) || reversed(lines[2]) {
+		t.Fatalf("only broken (the cursor's) should be highlighted: %q", lines)
+	}
+}
+
+// With no profile configured, enter switches to nothing and closes the
+// picker.
+func TestPickerWithoutProfiles(t *testing.T) {
+	c := fixture(80, 24)
+	c.Profile, c.Profiles = "", nil
+	p := New(c)
+	p.HandleKey(tea.KeyMsg{Type: tea.KeyDown}, c)
+	p.HandleKey(tea.KeyMsg{Type: tea.KeyUp}, c)
+	if e, ok := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c).(common.Close); !ok || e.Text != "" {
+		t.Fatalf("enter with no profiles: %#v", e)
 	}
 }

@@ -107,3 +107,37 @@ func TestSpecLineLeavesOutNoAccelerator(t *testing.T) {
 		}
 	}
 }
+
+// The revealed token outranks every other line: on a pane of two lines
+// below the title it stays with the expiry, and on a pane of one it is
+// what stays (the view is drawn, not stuck choosing).
+func TestRevealedTokenStaysOnTheShortestPane(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	c.Activity.Revealed = r.Name
+	v := strings.Join(View(c, r, commontest.T0, 60, 3), "\n")
+	if !strings.Contains(v, "tok-r-alpha (revealed") || !strings.Contains(v, "expires") || strings.Contains(v, "renew") {
+		t.Fatalf("3-line details with the token revealed:\n%s", v)
+	}
+	done := make(chan []string, 1)
+	go func() { done <- View(c, r, commontest.T0, 60, 2) }()
+	select {
+	case lines := <-done:
+		commontest.AssertSize(t, "details", lines, 60, 2)
+		if !strings.Contains(lines[1], "tok-r-alpha (revealed") {
+			t.Fatalf("2-line details with the token revealed:\n%s", strings.Join(lines, "\n"))
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the details of a 2-line pane were never drawn")
+	}
+}
+
+// A renewal the server answered without a later expiry says so, with the
+// retry, on the expired token's line and on its own.
+func TestRenewalNotExtendedSaysSo(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(-time.Minute))
+	r.RenewErr = state.ErrNotExtended
+	v := strings.Join(View(c, r, commontest.T0, 120, 8), "\n")
+	if !strings.Contains(v, "EXPIRED, renewal did not extend the token, retry in 30s") || !strings.Contains(v, "renew    renewal did not extend the token, retry in 30s") {
+		t.Errorf("not extended:\n%s", v)
+	}
+}

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
@@ -146,5 +148,103 @@ func TestMonitorErrorsAreRedacted(t *testing.T) {
 	v := strings.Join(View(c, r, commontest.T0, 100, 12), "\n")
 	if strings.Contains(v, "tok-r-alpha") || strings.Count(v, "echoed ••••") != 2 {
 		t.Errorf("details:\n%s", v)
+	}
+}
+
+// monitored is the fixture's runtime with one resources poll at T0 of
+// res, on a Context with the monitor on.
+func monitored(t *testing.T, res apimon.Resources) (*common.Context, *state.Runtime) {
+	t.Helper()
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	mon := commontest.NewMonitor()
+	c.Monitor = mon
+	mon.Store.RecordResources(r.Name, commontest.T0, res, nil)
+	return c, r
+}
+
+// hasSpark reports whether line draws a sparkline.
+func hasSpark(line string) bool { return strings.ContainsAny(line, "▁▂▃▄▅▆▇█") }
+
+// The sparkline is drawn down to its narrowest, 8 cells (a 47-cell
+// pane), and left out below.
+func TestSparklineAtItsNarrowest(t *testing.T) {
+	c, r := monitored(t, commontest.Resources(0.5, 0, false))
+	if ram := lineWith(View(c, r, commontest.T0, 47, 12), "ram "); !hasSpark(ram) {
+		t.Errorf("47 cells: no sparkline: %q", ram)
+	}
+	if ram := lineWith(View(c, r, commontest.T0, 46, 12), "ram "); hasSpark(ram) {
+		t.Errorf("46 cells: a sparkline: %q", ram)
+	}
+}
+
+// No RAM line without the memory's figures, and no line for a disk of no
+// size.
+func TestNoLineForMissingFigures(t *testing.T) {
+	res := commontest.Resources(0.5, -1, false)
+	res.Memory = nil
+	res.Disks = append(res.Disks, apimon.Disk{Label: "/mnt/empty"})
+	c, r := monitored(t, res)
+	v := strings.Join(View(c, r, commontest.T0, 90, 14), "\n")
+	if strings.Contains(v, "ram ") || strings.Contains(v, "empty") || !strings.Contains(v, "disk     21.3/107.7 GiB 20%") {
+		t.Errorf("details:\n%s", v)
+	}
+}
+
+// The kernel's disk (labelled "kernel", else the first) gets the
+// sparkline and the disk's rank; the other disks follow without one.
+// With two GPUs neither has a sparkline, and the first outranks the
+// second.
+func TestKernelDiskAndFirstGPUComeFirst(t *testing.T) {
+	const gib = 1 << 30
+	for _, tc := range []struct {
+		disks       []apimon.Disk
+		spark, rest string
+	}{
+		{[]apimon.Disk{{Label: "/mnt/data", TotalBytes: 10 * gib, UsedBytes: gib}, {Label: "/mnt/scratch", TotalBytes: 10 * gib, UsedBytes: gib}}, "data", "scratch"},
+		{[]apimon.Disk{{Label: "/mnt/data", TotalBytes: 10 * gib, UsedBytes: gib}, {Label: "kernel", TotalBytes: 10 * gib, UsedBytes: gib}}, "disk     1.0/10.0 GiB", "data"},
+	} {
+		res := commontest.Resources(0.5, -1, false)
+		res.Disks = tc.disks
+		c, r := monitored(t, res)
+		lines := View(c, r, commontest.T0, 90, 14)
+		if l := lineWith(lines, tc.spark); !hasSpark(l) {
+			t.Errorf("the kernel's disk %q has no sparkline:\n%s", tc.spark, strings.Join(lines, "\n"))
+		}
+		if l := lineWith(lines, tc.rest); hasSpark(l) {
+			t.Errorf("another disk %q has a sparkline:\n%s", tc.rest, strings.Join(lines, "\n"))
+		}
+	}
+	res := commontest.Resources(0.5, -1, false)
+	res.GPUs = []apimon.GPU{{Name: "GPU-A", MemoryTotalBytes: 15 * gib, EverUsed: true}, {Name: "GPU-B", MemoryTotalBytes: 15 * gib, EverUsed: true}}
+	c, r := monitored(t, res)
+	lines := View(c, r, commontest.T0, 90, 14)
+	if a, b := lineWith(lines, "GPU-A"), lineWith(lines, "GPU-B"); a == "" || b == "" || hasSpark(a) || hasSpark(b) {
+		t.Errorf("two GPUs:\n%s", strings.Join(lines, "\n"))
+	}
+	// Title, expiry, renewal, kernels, RAM, then the first GPU only.
+	short := strings.Join(View(c, r, commontest.T0, 90, 6), "\n")
+	if !strings.Contains(short, "GPU-A") || strings.Contains(short, "GPU-B") {
+		t.Errorf("6-line details:\n%s", short)
+	}
+}
+
+// After the kernels' list fails to read, the kernels line keeps the last
+// figures with their time; after three failures in a row, that they are
+// stale and why.
+func TestKernelsLineAfterFailedReads(t *testing.T) {
+	c, r := monitored(t, commontest.Resources(0.5, -1, false))
+	mon := c.Monitor.(commontest.Monitor)
+	t0 := commontest.T0
+	mon.Store.RecordKernels(r.Name, t0.Add(-time.Minute), []apimon.Kernel{commontest.Kernel("k1", "busy", t0.Add(-2*time.Minute), 1)}, nil)
+	fail := &apimon.Error{Op: "kernels", Kind: apimon.KindUnavailable, Status: 502, Message: "HTTP 502"}
+	mon.Store.RecordKernels(r.Name, t0, nil, fail)
+	if l := lineWith(View(c, r, t0, 120, 12), "kernels"); !strings.Contains(l, "1 busy 0 idle") || !strings.Contains(l, "(as of 16:59:00)") {
+		t.Errorf("one failure: %q", l)
+	}
+	for range monitor.StaleAfter - 1 {
+		mon.Store.RecordKernels(r.Name, t0, nil, fail)
+	}
+	if l := lineWith(View(c, r, t0, 120, 12), "kernels"); !strings.Contains(l, "1 busy 0 idle") || !strings.Contains(l, "(stale: ") || !strings.Contains(l, "HTTP 502") {
+		t.Errorf("three failures: %q", l)
 	}
 }

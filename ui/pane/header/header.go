@@ -83,8 +83,8 @@ func who(c *common.Context, w int, st State) string {
 				reason = ansi.Truncate(reason, room, "…")
 			}
 			b.WriteString(" (retrying: " + reason + ")")
-		} else {
-			b.WriteString(" (retrying)")
+		} else if room+wrap >= len(" (retrying)") {
+			b.WriteString(" (retrying)") // only if it leaves the badges whole
 		}
 		if ansi.StringWidth(b.String()+where+badges) > w {
 			where = "" // the reason and the badges before the account

@@ -157,3 +157,92 @@ func TestHeaderStale(t *testing.T) {
 		t.Errorf("a control reached the header: %q", conn)
 	}
 }
+
+// The server gets the room the profile, the tier and the badges leave:
+// shown whole when it fits exactly, cut with "…" when at least 8 cells
+// are left, and left out when fewer are (never the badges).
+func TestHeaderCutsTheServerToTheRoomLeft(t *testing.T) {
+	c := fixture(200)
+	c.Profile, c.ReadOnly = "work", true
+	bare, _ := view(t, c, 200, State{}) // no server: the profile, the tier, the badge
+	if !strings.HasSuffix(bare, "READONLY ") {
+		t.Fatalf("no server: %q", bare)
+	}
+	withServer := func(server string) string {
+		return strings.Replace(bare, "tier Pro", "tier Pro"+server, 1)
+	}
+	w0 := len([]rune(bare))
+	for _, tc := range []struct {
+		endpoint string
+		w        int
+		want     string
+	}{
+		{"https://ab/mcp", w0 + 5, withServer(" · ab")},                                      // exactly the room left
+		{"https://colab.googleapis.com/mcp", w0 + 8, withServer(" · cola…")},                 // cut to 8 cells
+		{"https://colab.googleapis.com/mcp", w0 + 7, bare},                                   // too little room
+		{"https://colab.googleapis.com/mcp", w0 + 3, bare},                                   // far too little
+		{"https://colab.googleapis.com/mcp", w0 + 23, withServer(" · colab.googleapis.com")}, // whole
+	} {
+		c.Layout.W = tc.w
+		if who, _ := view(t, c, tc.w, State{Endpoint: tc.endpoint}); who != tc.want {
+			t.Errorf("%s in %d cells: %q, want %q", tc.endpoint, tc.w, who, tc.want)
+		}
+	}
+}
+
+// While the tier is unknown the reason gets the room the badges leave
+// (they are never cut), and the server still shows when the whole line
+// fits, however exactly.
+func TestHeaderRetryReasonLeavesTheBadges(t *testing.T) {
+	c := fixture(200)
+	c.Snap = state.New(state.Config{})
+	c.Snap.ApplyError(state.ListSubscription, t0, errors.New("connection reset by the peer while reading the reply"))
+	c.Profile, c.ReadOnly = "work", true
+	st := State{Endpoint: "https://ab/mcp", Demo: false}
+	full, _ := view(t, c, 200, st)
+	if !strings.Contains(full, "tier unknown (retrying: connection reset by the peer while reading the reply) · ab") || !strings.HasSuffix(full, "READONLY ") {
+		t.Fatalf("wide: %q", full)
+	}
+	w := len([]rune(full))
+	if who, _ := view(t, c, w, st); who != full {
+		t.Errorf("exactly %d cells: %q, want %q", w, who, full)
+	}
+	who, _ := view(t, c, 75, st)
+	if !strings.HasSuffix(who, "…) READONLY ") && !strings.HasSuffix(who, "…)  READONLY ") {
+		t.Errorf("75 cells: the reason is not cut before the badge: %q", who)
+	}
+	if strings.Contains(who, "· ab") {
+		t.Errorf("75 cells: the server shows beside a cut reason: %q", who)
+	}
+}
+
+// A retry that is due now is not counted down.
+func TestHeaderNoCountdownForARetryDueNow(t *testing.T) {
+	c := fixture(160)
+	c.Snap.ApplyError(state.ListRuntimes, t0, &api.Error{Code: api.Unavailable, HTTPStatus: 503, Message: "backend unavailable"})
+	if _, conn := view(t, c, 160, State{NextRefresh: c.Now()}); strings.Contains(conn, "retry in") {
+		t.Errorf("a retry due now is counted down: %q", conn)
+	}
+	if _, conn := view(t, c, 160, State{NextRefresh: c.Now().Add(time.Second)}); !strings.Contains(conn, "retry in 1s") {
+		t.Errorf("a retry due in a second: %q", conn)
+	}
+}
+
+// On a screen too narrow for a reason, "(retrying)" shows when it fits
+// beside the badges and is left out when it does not: the badges are
+// never cut for it.
+func TestHeaderRetryingNeverCutsTheBadges(t *testing.T) {
+	c := fixture(60)
+	c.Snap = state.New(state.Config{})
+	c.Snap.ApplyError(state.ListSubscription, t0, errors.New("connection reset"))
+	c.Profile, c.ReadOnly = "work", true
+	bare, _ := view(t, c, 200, State{}) // the reason whole
+	bare = bare[:strings.Index(bare, " (retrying")] + bare[strings.Index(bare, ")")+1:]
+	w := len([]rune(bare)) + len(" (retrying)")
+	if who, _ := view(t, c, w, State{}); who != strings.Replace(bare, "tier unknown", "tier unknown (retrying)", 1) {
+		t.Errorf("%d cells: %q", w, who)
+	}
+	if who, _ := view(t, c, w-1, State{}); who != bare {
+		t.Errorf("%d cells: %q, want %q", w-1, who, bare)
+	}
+}
