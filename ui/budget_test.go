@@ -108,18 +108,7 @@ func TestIdleCallsSpreadInEverySlidingWindow(t *testing.T) {
 		}
 		last = n
 	}
-	most := func(w time.Duration) (int, time.Time) {
-		m, j, when := 0, 0, time.Time{}
-		for i := range at {
-			for at[i].Sub(at[j]) > w {
-				j++
-			}
-			if i-j+1 > m {
-				m, when = i-j+1, at[j]
-			}
-		}
-		return m, when
-	}
+	most := func(w time.Duration) (int, time.Time) { return mostInWindow(at, w) }
 	if m, when := most(time.Minute); m > state.DefaultCallBudget {
 		t.Errorf("%d calls in the 60 s from %v (ends included), want at most %d", m, when.Sub(t0), state.DefaultCallBudget)
 	}
