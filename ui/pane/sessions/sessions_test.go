@@ -147,3 +147,17 @@ func TestSessionsScrollToKeepTheCursorShown(t *testing.T) {
 		t.Errorf("cursor on s3 fits without scrolling, want s0…s3:\n%s", v)
 	}
 }
+
+// A poll that shortens the list under the cursor (before any move clamps
+// it) leaves every session that fits drawn.
+func TestShortenedListStaysDrawnUnderAStaleCursor(t *testing.T) {
+	c, p, r := manySessions(8)
+	c.Focus = common.PanelSessions
+	p.Move(7, r)
+	c.Snap.ApplySessions(commontest.T0, "runtimes/r-alpha", []api.Session{{Name: "runtimes/r-alpha/sessions/s0"}, {Name: "runtimes/r-alpha/sessions/s1"}})
+	r = c.Snap.Runtime("runtimes/r-alpha")
+	v := strings.Join(p.View(c, r, 40, 5), "\n")
+	if !strings.Contains(v, " s0 ") || !strings.Contains(v, " s1 ") {
+		t.Errorf("two sessions left, cursor on the eighth:\n%s", v)
+	}
+}
