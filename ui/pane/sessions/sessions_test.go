@@ -160,4 +160,17 @@ func TestShortenedListStaysDrawnUnderAStaleCursor(t *testing.T) {
 	if !strings.Contains(v, " s0 ") || !strings.Contains(v, " s1 ") {
 		t.Errorf("two sessions left, cursor on the eighth:\n%s", v)
 	}
+	// Still more than fit: the window ends on the last session.
+	c, p, r = manySessions(8)
+	c.Focus = common.PanelSessions
+	p.Move(7, r)
+	var six []api.Session
+	for _, s := range r.Sessions[:6] {
+		six = append(six, api.Session{Name: s.Name})
+	}
+	c.Snap.ApplySessions(commontest.T0, "runtimes/r-alpha", six)
+	lines := p.View(c, c.Snap.Runtime("runtimes/r-alpha"), 40, 5)
+	if !strings.Contains(lines[1], " s2 ") || !strings.Contains(lines[4], " s5 ") {
+		t.Errorf("six sessions left in four rows, cursor on the eighth: want s2…s5:\n%s", strings.Join(lines, "\n"))
+	}
 }
