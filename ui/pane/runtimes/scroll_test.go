@@ -158,3 +158,13 @@ func TestCreateRowFitsTheScreen(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal so short the table has one row, it draws that row.
+func TestOneRowTable(t *testing.T) {
+	c, p := fixture()
+	c.Layout.TableRows = 1
+	lines := commontest.MustSize(t, "table", p.View(c, commontest.T0, false), c.Layout.W, 3)
+	if !strings.HasPrefix(lines[2], "›") || !strings.Contains(lines[2], "r-alpha") {
+		t.Errorf("a one-row table:\n%s", strings.Join(lines, "\n"))
+	}
+}
