@@ -44,3 +44,53 @@ func TestKernelsUnderTheSessions(t *testing.T) {
 		t.Errorf("monitor off:\n%s", v)
 	}
 }
+
+// Kernels that just fit all show, none replaced by "… more"; one too many
+// and the last line counts those left out.
+func TestKernelsThatFitAllShow(t *testing.T) {
+	c, p := fixture()
+	r := c.Snap.Runtime("runtimes/r-alpha")
+	mon := commontest.NewMonitor()
+	c.Monitor = mon
+	t0 := commontest.T0
+	mon.Store.RecordKernels(r.Name, t0, []apimon.Kernel{
+		commontest.Kernel("k-one", "busy", t0, 1),
+		commontest.Kernel("k-two", "idle", t0, 1),
+		commontest.Kernel("k-three", "idle", t0, 1),
+	}, nil)
+	// Title, two sessions, then the heading and three kernels.
+	v := strings.Join(p.View(c, r, 60, 7), "\n")
+	if !strings.Contains(v, "k-three") || strings.Contains(v, "more") {
+		t.Errorf("three kernels in four lines:\n%s", v)
+	}
+	// Heading, one kernel, and the two left out.
+	v = strings.Join(p.View(c, r, 60, 6), "\n")
+	if !strings.Contains(v, "k-one") || !strings.Contains(v, "… 2 more") || strings.Contains(v, "k-two") {
+		t.Errorf("three kernels in three lines:\n%s", v)
+	}
+}
+
+// A kernel's id shows when at least ten cells are left for it (cut to
+// what is left, its two-cell gap taken), not at all when fewer.
+func TestKernelIDIsCutToTheWidth(t *testing.T) {
+	c, p := fixture()
+	r := c.Snap.Runtime("runtimes/r-alpha")
+	mon := commontest.NewMonitor()
+	c.Monitor = mon
+	t0 := commontest.T0
+	mon.Store.RecordKernels(r.Name, t0, []apimon.Kernel{commontest.Kernel("4f1c2a9e-1111-2222", "busy", t0, 1)}, nil)
+	// "  busy      last 17:00 · 1 connection" is 37 cells.
+	line := func(w int) string {
+		lines := commontest.MustSize(t, "sessions", p.View(c, r, w, 6), w, 6)
+		return lines[4]
+	}
+	if got := line(47); !strings.HasSuffix(got, "1 connection  4f1c2a9…") {
+		t.Errorf("47 cells: %q, want the id cut to 8 cells", got)
+	}
+	if got := line(46); !strings.HasSuffix(got, "1 connection") {
+		t.Errorf("46 cells: %q, want no id", got)
+	}
+	if got := line(80); !strings.HasSuffix(got, "  4f1c2a9e-1111-2222") {
+		t.Errorf("80 cells: %q, want the whole id", got)
+	}
+}

@@ -102,9 +102,11 @@ func (p *Pane) View(c *common.Context, r *state.Runtime, w, n int) []string {
 	// The kernels take the lines the sessions leave, below them.
 	kernels := kernelLines(c, r, w, n-len(out)-len(r.Sessions))
 	rows := n - len(out) - len(kernels)
+	// A poll may have shortened the list under the cursor (it is clamped
+	// at the next move): scroll for the last session then, not past it.
 	off := 0
-	if p.cursor >= rows {
-		off = p.cursor - rows + 1
+	if cur := min(p.cursor, len(r.Sessions)-1); cur >= rows {
+		off = cur - rows + 1
 	}
 	for i := off; i < len(r.Sessions) && len(out) < n-len(kernels); i++ {
 		s := r.Sessions[i]
