@@ -149,7 +149,9 @@ func (g *Globals) CloseSessionHint(session string) string {
 	if !ok {
 		return "close it with colabdash session close; " + UnusualSession(session)
 	}
-	return "close it with: " + g.CommandOr("colabdash session close "+ref, "session", "close", ref)
+	// --yes: the user asked for it by name, and a script has no terminal
+	// to answer the question with.
+	return "close it with: " + g.CommandOr("colabdash session close "+ref+" --yes", "session", "close", ref, "--yes")
 }
 
 // RuntimeCommand is the command line of args followed by runtime id rt

@@ -232,7 +232,7 @@ func TestPrintedCommandLines(t *testing.T) {
 	if got := g.RuntimeCommand("RT;rm", "sessions"); got != "" {
 		t.Fatalf("RuntimeCommand with an unusual id: %q, want none", got)
 	}
-	if got := g.CloseSessionHint("runtimes/rt-a/sessions/s-1"); got != "close it with: colabdash session close rt-a/s-1" {
+	if got := g.CloseSessionHint("runtimes/rt-a/sessions/s-1"); got != "close it with: colabdash session close rt-a/s-1 --yes" {
 		t.Fatalf("CloseSessionHint: %q", got)
 	}
 	if got := g.CloseSessionHint("runtimes/rt-a/sessions/S 1"); got != "close it with colabdash session close; the session id S 1 is unusual (not an RFC 1034 label), so no command to paste is printed" {
