@@ -162,7 +162,8 @@ func refParse(b []byte) refResult {
 // filter: C1 bytes inside OSC and DCS strings (data to it), bytes above
 // 0x7F inside SOS, PM and APC (which end them for it) and inside escape,
 // CSI and DCS headers (which end them for it; tmux ignores them), a
-// parameter byte after a DCS's intermediate (a final byte to it), and
+// parameter byte after a CSI's intermediate (printed by it) or a DCS's
+// (a final byte to it), and
 // C0 controls and ESC it takes as a DCS's first data byte (a terminal
 // executes them, or with ESC cancels the DCS).
 func ambiguousByte(s parser.State, c byte) bool {
@@ -171,8 +172,13 @@ func ambiguousByte(s parser.State, c byte) bool {
 		return c >= 0x80 && c <= 0x9f && c != 0x9c
 	case parser.SosStringState, parser.PmStringState, parser.ApcStringState,
 		parser.EscapeState, parser.EscapeIntermediateState, parser.CsiEntryState,
-		parser.CsiParamState, parser.CsiIntermediateState, parser.DcsParamState:
+		parser.CsiParamState, parser.DcsParamState:
 		return c >= 0x80
+	case parser.CsiIntermediateState:
+		// A parameter byte after a CSI's intermediate: the reference
+		// prints it; the DEC table, xterm and vte ignore the CSI to its
+		// final byte (csi ignore), as the filter does.
+		return c >= 0x80 || c >= 0x30 && c <= 0x3f
 	case parser.DcsIntermediateState:
 		// A parameter byte after an intermediate: the reference takes it
 		// as the final byte; the DEC table, tmux and vte ignore the DCS
