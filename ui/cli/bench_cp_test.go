@@ -2,15 +2,16 @@ package cli
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/files"
 )
 
 // BenchmarkCopyTree is the goal for many small files: `colabdash
@@ -30,7 +31,7 @@ import (
 // with the default 8 jobs.
 func BenchmarkCopyTree(b *testing.B) {
 	const (
-		files   = 500
+		nFiles  = 500
 		size    = 4 << 10
 		latency = 50 * time.Millisecond
 	)
@@ -45,7 +46,7 @@ func BenchmarkCopyTree(b *testing.B) {
 		b.Fatal(err)
 	}
 	buf := make([]byte, size)
-	for i := range files {
+	for i := range nFiles {
 		rand.Read(buf)
 		if err := os.WriteFile(filepath.Join(src, fmt.Sprintf("f%04d.bin", i)), buf, 0o644); err != nil {
 			b.Fatal(err)
@@ -57,13 +58,14 @@ func BenchmarkCopyTree(b *testing.B) {
 	cp := func(from, to string) (time.Duration, float64) {
 		before, _ := srv.ProxyRequests()
 		start := time.Now()
-		code, out, errs := runCLI(b, append([]string{"cp", "-r", from, to}, flags...)...)
+		code, out, errs := runCLI(b, append([]string{"cp", "-r", "--json", from, to}, flags...)...)
 		d := time.Since(start)
-		if code != 0 || strings.Count(out, "\n") != files {
-			b.Fatalf("cp -r %s %s: exit %d, %d lines\n%.500s", from, to, code, strings.Count(out, "\n"), errs)
+		var sum files.CopySummary
+		if err := json.Unmarshal([]byte(out), &sum); code != 0 || err != nil || len(sum.Files) != nFiles {
+			b.Fatalf("cp -r %s %s: exit %d, %d files copied (%v)\n%.500s", from, to, code, len(sum.Files), err, errs)
 		}
 		after, _ := srv.ProxyRequests()
-		return d, float64(after-before) / files
+		return d, float64(after-before) / nFiles
 	}
 	var up, down time.Duration
 	var upReq, downReq float64
@@ -82,7 +84,7 @@ func BenchmarkCopyTree(b *testing.B) {
 		downReq = r
 	}
 	b.StopTimer()
-	floor := (files * latency).Seconds()
+	floor := (nFiles * latency).Seconds()
 	b.ReportMetric(up.Seconds(), "up-s")
 	b.ReportMetric(down.Seconds(), "down-s")
 	b.ReportMetric(floor, "floor-s")
