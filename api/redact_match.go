@@ -179,7 +179,7 @@ func (m *matcher) redact(s string) string {
 		// matched without them, its span reaches over them in s.
 		spans := m.spans(f)
 		for i, sp := range spans {
-			spans[i] = span{at[sp.from], at[sp.to-1] + 1}
+			spans[i] = span{int(at[sp.from]), int(at[sp.to-1]) + 1}
 		}
 		if len(spans) == 0 {
 			return s
@@ -210,9 +210,10 @@ func isControl(s string, i int) (n int, ok bool) {
 }
 
 // dropControls is s without its control characters (isControl) and, for
-// each byte of that, its index in s; ok is false when s has none (then
+// each byte of that, its index in s (int32: half the memory of an int on
+// a colored line, and no text the redactor is given reaches 2 GiB); ok is false when s has none (then
 // neither is made).
-func dropControls(s string) (f string, at []int, ok bool) {
+func dropControls(s string) (f string, at []int32, ok bool) {
 	first := -1
 	for i := 0; i < len(s); i++ {
 		if _, c := isControl(s, i); c {
@@ -224,14 +225,14 @@ func dropControls(s string) (f string, at []int, ok bool) {
 		return "", nil, false
 	}
 	b := make([]byte, 0, len(s))
-	at = make([]int, 0, len(s))
+	at = make([]int32, 0, len(s))
 	for i := 0; i < len(s); {
 		if n, c := isControl(s, i); c {
 			i += n
 			continue
 		}
 		b = append(b, s[i])
-		at = append(at, i)
+		at = append(at, int32(i))
 		i++
 	}
 	return string(b), at, true
