@@ -215,6 +215,24 @@ func roundTrips(t *testing.T, dc *depthCounter, ep, dir string, fn func(c *Clien
 	return n
 }
 
+// fewestRoundTrips runs roundTrips up to three times while it counts more
+// than want, each time in the StateDir dir returns, and returns the fewest
+// counted. A request the client sends beside another reaches the server
+// one round trip deeper when the machine is so busy that its goroutine
+// starts after the other's answer (rtLatency later): load only ever adds
+// round trips, so the fewest of a few tries is the client's own count,
+// while a request the client really waits for is counted in every try.
+func fewestRoundTrips(t *testing.T, dc *depthCounter, ep string, dir func() string, want int, fn func(c *Client)) int {
+	t.Helper()
+	fewest := -1
+	for try := 0; try < 3 && (fewest < 0 || fewest > want); try++ {
+		if n := roundTrips(t, dc, ep, dir(), fn); fewest < 0 || n < fewest {
+			fewest = n
+		}
+	}
+	return fewest
+}
+
 // `status` (api.LoadOverview: get_subscription beside list_runtimes, then
 // every list_sessions at once) on a second start, the protocol
 // remembered: 2 round trips against a stateless server (no
@@ -225,7 +243,10 @@ func TestStatusRoundTrips(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			emu, _ := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo, Latency: rtLatency})
 			dc := &depthCounter{next: emu.Handler()}
-			ep, dir := serve(t, dc), t.TempDir()
+			ep := serve(t, dc)
+			var dir string
+			fresh := func() string { dir = t.TempDir(); return dir }
+			same := func() string { return dir }
 			status := func(c *Client) {
 				ov, err := api.LoadOverview(context.Background(), c)
 				if err != nil || len(ov.Runtimes) != 3 || len(ov.Sessions) != 3 || len(ov.SessionErrors) != 0 {
@@ -236,11 +257,11 @@ func TestStatusRoundTrips(t *testing.T) {
 			if m.stateless {
 				cold, warm = 3, 2
 			}
-			if n := roundTrips(t, dc, ep, dir, status); n != cold {
+			if n := fewestRoundTrips(t, dc, ep, fresh, cold, status); n != cold {
 				t.Errorf("first start: %d round trips, want %d", n, cold)
 			}
 			for i := 0; i < 2; i++ {
-				if n := roundTrips(t, dc, ep, dir, status); n != warm {
+				if n := fewestRoundTrips(t, dc, ep, same, warm, status); n != warm {
 					t.Errorf("start %d, protocol remembered: %d round trips, want %d", i+2, n, warm)
 				}
 			}
@@ -281,10 +302,11 @@ func TestExecRoundTrips(t *testing.T) {
 			if m.stateless {
 				floor = 3
 			}
-			if n := roundTrips(t, dc, ep, dir, exec(ListToolsEarly(context.Background()))); n != floor {
+			same := func() string { return dir }
+			if n := fewestRoundTrips(t, dc, ep, same, floor, exec(ListToolsEarly(context.Background()))); n != floor {
 				t.Errorf("with ListToolsEarly: %d round trips, want %d", n, floor)
 			}
-			if n := roundTrips(t, dc, ep, dir, exec(context.Background())); n != floor+1 {
+			if n := fewestRoundTrips(t, dc, ep, same, floor+1, exec(context.Background())); n != floor+1 {
 				t.Errorf("without ListToolsEarly: %d round trips, want %d (tools/list after list_runtimes)", n, floor+1)
 			}
 		})
