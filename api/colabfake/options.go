@@ -117,7 +117,8 @@ type Options struct {
 	// {"get_runtime.name": "runtimeName"}): the schema declares, and
 	// requires when the old one was required, the new name only, and a
 	// call sending the old name fails input validation, as a server whose
-	// schema changed under the client would answer.
+	// schema changed under the client would answer; a call sending the new
+	// name is read as the old one (a server that names the field so).
 	RenamedInputs map[string]string
 	// DateSkew moves the Date header of every MCP endpoint reply this far
 	// from the emulator's clock (a server whose clock, or this machine's,

@@ -160,8 +160,10 @@ func inputSchema[T any](drop ...string) *jsonschema.Schema {
 
 // renameInputs renames the properties of tool's input schema sc that
 // Options.RenamedInputs names ("tool.property" → new name), in its
-// required list too.
-func renameInputs(sc *jsonschema.Schema, tool string, renamed map[string]string) {
+// required list too, and returns the renames it made (new name → the
+// field's own), for reading a call's arguments.
+func renameInputs(sc *jsonschema.Schema, tool string, renamed map[string]string) map[string]string {
+	back := map[string]string{}
 	for key, to := range renamed {
 		from, ok := strings.CutPrefix(key, tool+".")
 		if !ok || sc.Properties[from] == nil {
@@ -169,12 +171,14 @@ func renameInputs(sc *jsonschema.Schema, tool string, renamed map[string]string)
 		}
 		sc.Properties[to] = sc.Properties[from]
 		delete(sc.Properties, from)
+		back[to] = from
 		for i, r := range sc.Required {
 			if r == from {
 				sc.Required[i] = to
 			}
 		}
 	}
+	return back
 }
 
 // outputSchema infers T's schema and opens it up: proto3 JSON omits
@@ -242,7 +246,7 @@ func addTool[In any](s *Server, t *mcp.Tool, in *jsonschema.Schema, out *jsonsch
 	if slices.Contains(s.opts.OmitTools, t.Name) {
 		return
 	}
-	renameInputs(in, t.Name, s.opts.RenamedInputs)
+	back := renameInputs(in, t.Name, s.opts.RenamedInputs)
 	t.InputSchema = in
 	t.OutputSchema = out
 	resolved, err := in.Resolve(nil)
@@ -260,6 +264,18 @@ func addTool[In any](s *Server, t *mcp.Tool, in *jsonschema.Schema, out *jsonsch
 		}
 		if err := resolved.Validate(args); err != nil {
 			return errorResult(fmt.Sprintf("validating \"arguments\": %v", err)), nil
+		}
+		if len(back) > 0 {
+			// A renamed property is this server's name for the field.
+			for to, from := range back {
+				if v, ok := args[to]; ok {
+					delete(args, to)
+					args[from] = v
+				}
+			}
+			if raw, err = json.Marshal(args); err != nil {
+				return nil, err
+			}
 		}
 		var input In
 		if err := json.Unmarshal(raw, &input); err != nil {
