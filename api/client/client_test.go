@@ -210,12 +210,21 @@ func TestLegacySchemas(t *testing.T) {
 	}
 }
 
+// A tool the server does not offer is UNIMPLEMENTED, named, and not
+// retried: found in the listing (create_session waits for it), or said by
+// the server to a call that goes before it (execute_code).
 func TestMissingTool(t *testing.T) {
-	fs := newFakeServer(t, modes[0], withoutTool(api.ToolExecuteCode))
+	fs := newFakeServer(t, modes[0], withoutTool(api.ToolCreateSession))
 	c, sl := newClient(t, fs.srv.URL)
-	_, err := c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{Runtime: "r-1", Code: "x"})
+	_, err := c.CreateSession(context.Background(), "runtimes/r-1", "s-1")
 	e := asAPI(t, err)
-	if e.Code != api.Unimplemented || !strings.Contains(e.Message, "has no tool execute_code") {
+	if e.Code != api.Unimplemented || !strings.Contains(e.Message, "has no tool create_session") {
+		t.Fatalf("err = %v", e)
+	}
+	fs = newFakeServer(t, modes[0], withoutTool(api.ToolExecuteCode))
+	c, sl2 := newClient(t, fs.srv.URL)
+	_, err = c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{Runtime: "r-1", Code: "x"})
+	if e = asAPI(t, err); e.Code != api.Unimplemented || !strings.Contains(e.Error(), "execute_code") || len(sl2.waits()) != 0 {
 		t.Fatalf("err = %v", e)
 	}
 	if len(sl.waits()) != 0 {

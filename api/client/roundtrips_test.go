@@ -8,11 +8,13 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/google/uuid"
 )
 
 // rtLatency is what the emulator adds before every JSON-RPC request in
@@ -311,4 +313,67 @@ func TestExecRoundTrips(t *testing.T) {
 			}
 		})
 	}
+}
+
+// `exec RUNTIME-ID -c CODE` with the runtime named in full: execute_code
+// names a session that does not exist yet, which the server creates, and
+// goes without waiting for tools/list. On a second start that is 2 round
+// trips against a classic server (initialize first) and 1 against a
+// stateless one, and no tools/list is sent at all. A server whose schema
+// calls the source otherwise refuses the documented name: the call goes
+// again with the listed schema, and runs.
+func TestExecuteCodeInANewSessionRoundTrips(t *testing.T) {
+	for _, m := range emuModes {
+		t.Run(m.name, func(t *testing.T) {
+			emu, _ := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo, Latency: rtLatency})
+			dc := &depthCounter{next: emu.Handler()}
+			var listed atomic.Int32
+			ep := serve(t, countTool(dc, "tools/list", &listed))
+			dir := t.TempDir()
+			same := func() string { return dir }
+			exec := func(c *Client) {
+				res, err := c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{
+					Session: "runtimes/rt-t4demo7k2p/sessions/" + uuid.NewString(), Code: "print(6*7)"})
+				if err != nil || res.Stdout != "42\n" {
+					t.Fatalf("ExecuteCode = %+v, %v", res, err)
+				}
+			}
+			roundTrips(t, dc, ep, dir, exec) // remember the protocol
+			want := 2
+			if m.stateless {
+				want = 1
+			}
+			if n := fewestRoundTrips(t, dc, ep, same, want, exec); n != want {
+				t.Errorf("exec in a new session: %d round trips, want %d", n, want)
+			}
+			if n := listed.Load(); n != 0 {
+				t.Errorf("tools/list sent %d times, want none", n)
+			}
+		})
+	}
+	t.Run("source renamed", func(t *testing.T) {
+		emu, _ := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo,
+			RenamedInputs: map[string]string{api.ToolExecuteCode + ".code": "source"}})
+		var listed atomic.Int32
+		c, _ := emuClient(t, serve(t, countTool(emu.Handler(), "tools/list", &listed)))
+		res, err := c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{
+			Session: "runtimes/rt-t4demo7k2p/sessions/" + uuid.NewString(), Code: "print(6*7)"})
+		if err != nil || res.Stdout != "42\n" {
+			t.Fatalf("ExecuteCode against a schema calling the code source = %+v, %v", res, err)
+		}
+		if n := listed.Load(); n != 1 {
+			t.Errorf("tools/list sent %d times, want once (after the refusal)", n)
+		}
+	})
+}
+
+// countTool serves next and counts in n the POSTs whose JSON-RPC method
+// is method.
+func countTool(next http.Handler, method string, n *atomic.Int32) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && jsonrpcMethod(r) == method {
+			n.Add(1)
+		}
+		next.ServeHTTP(w, r)
+	})
 }

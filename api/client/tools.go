@@ -365,8 +365,12 @@ func (c *Client) DeleteSession(ctx context.Context, name string) error {
 // or a lost reply (UNAVAILABLE, or INTERNAL for an unreadable one) the
 // caller may send the identical call, which reattaches to the running
 // code (state.ExecAnswered decides). A Runtime target cannot be resumed: a
-// reply lost after sending gives OutcomeUnknown. The source is sent under
-// the schema's name for it (code, else source). The result's ExecutionID is
+// reply lost after sending gives OutcomeUnknown. The call does not wait
+// for tools/list: it goes with the documented names (session, runtime,
+// executionId) and code, and a server that refuses them as invalid before
+// its tools were listed gets the call again under its schema's names (the
+// source as code, else source or python): an exec needs no round trip
+// but its own. The result's ExecutionID is
 // the one sent. Errors: INVALID_ARGUMENT for a bad target; otherwise
 // *api.Error. An exception raised by the code is not an error: it is in
 // ExecuteCodeResult.ExecutionError.
@@ -390,7 +394,7 @@ func (c *Client) ExecuteCode(ctx context.Context, req api.ExecuteCodeRequest) (a
 	} else {
 		req.Runtime = api.RuntimeName(req.Runtime)
 	}
-	res, err := c.do(ctx, callSpec{tool: tool, timeout: c.opts.ExecuteCodeTimeout, replay: rp,
+	res, err := c.do(ctx, callSpec{tool: tool, timeout: c.opts.ExecuteCodeTimeout, replay: rp, schemaFree: true,
 		args: func(s *toolSchema) (map[string]any, *api.Error) {
 			m := map[string]any{}
 			if req.Session != "" {

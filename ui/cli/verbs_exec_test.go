@@ -74,7 +74,6 @@ func TestExecVerb(t *testing.T) {
 		{[]string{"exec", "rt-t4", "-f", e.home}, "is a directory, not a regular file"},
 		{[]string{"exec", "rt-t4", "-c", "1", "--execution-id", "5f0c8a1e-3b2d-4c5e-9f6a-7b8c9d0e1f2a"}, "--execution-id needs the session"},
 		{[]string{"exec", "rt-t4/colabdash-00000000", "-c", "1"}, "no session rt-t4demo7k2p/colabdash-00000000 open"},
-		{[]string{"exec", "rt-nope", "-c", "1"}, `no runtime "rt-nope"`},
 	} {
 		code, out, errs := e.run(tc.args...)
 		want := kit.ExitUsage
@@ -87,6 +86,12 @@ func TestExecVerb(t *testing.T) {
 	}
 	if n := e.srv.CallCount("execute_code"); n != calls {
 		t.Fatalf("%d execute_code calls for bad input", n-calls)
+	}
+	// A runtime id that names no runtime: execute_code is refused
+	// (NOT_FOUND, nothing ran), and the listing that reads it as a prefix
+	// finds none either.
+	if code, out, errs := e.run("exec", "rt-nope", "-c", "1"); code != kit.ExitNotFound || out != "" || !strings.Contains(errs, `no runtime "rt-nope"`) {
+		t.Errorf("exec rt-nope: exit %d %q %q, want %d and no runtime", code, out, errs, kit.ExitNotFound)
 	}
 }
 

@@ -83,16 +83,23 @@ func (v *verb) exec(cmd *cobra.Command, args []string, o execOptions) error {
 	if !x.closes { // a closed session has nothing to reattach to
 		x.hint = reattachHint(v.G, x.session, req.ExecutionID, src)
 	}
-	if v.S.ErrTTY {
-		twice := "twice stops or detaches"
-		if x.closes {
-			twice = "twice stops it"
-		}
-		v.Note("running on " + kit.SessionRef(x.session) + " (executionId " + req.ExecutionID + "); ctrl+c interrupts the kernel, " + twice)
-	}
+	v.noteRunning(x, req)
 	x.start(req)
 	defer x.cancelCall()
 	return x.follow()
+}
+
+// noteRunning says on a terminal where the code runs and what ctrl+c
+// does.
+func (v *verb) noteRunning(x *execRun, req api.ExecuteCodeRequest) {
+	if !v.S.ErrTTY {
+		return
+	}
+	twice := "twice stops or detaches"
+	if x.closes {
+		twice = "twice stops it"
+	}
+	v.Note("running on " + kit.SessionRef(x.session) + " (executionId " + req.ExecutionID + "); ctrl+c interrupts the kernel, " + twice)
 }
 
 // sessionInTarget folds --session ID into TARGET (RUNTIME/ID), refusing

@@ -14,12 +14,14 @@ import (
 
 // exec on a runtime opens a session of colabdash's for the run alone:
 // the code's output is ours, stderr stays quiet, and the session (and its
-// kernel) is gone afterwards, so a loop of exec leaks nothing.
+// kernel) is gone afterwards, so a loop of exec leaks nothing. A runtime
+// named in full costs one execute_code (which makes the session); a
+// prefix, one refused as naming no runtime, then the listing, then the run.
 func TestExecClosesTheSessionItOpened(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
 	for i := 0; i < 3; i++ {
-		r := e.Run(Command, "rt-t4", "-c", "print(6*7)")
+		r := e.Run(Command, "rt-t4demo7k2p", "-c", "print(6*7)")
 		if r.Code != 0 || r.Out != "42\n" || r.Err != "" {
 			t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 		}
@@ -32,8 +34,8 @@ func TestExecClosesTheSessionItOpened(t *testing.T) {
 	if r.Code != kit.ExitFailure || len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")) != before {
 		t.Fatalf("raised: exit %d, stderr %q, %d sessions", r.Code, r.Err, len(e.Srv.Sessions("runtimes/rt-t4demo7k2p")))
 	}
-	if n := e.Srv.CallCount(api.ToolExecuteCode); n != 4 {
-		t.Fatalf("%d sends", n)
+	if n, lists := e.Srv.CallCount(api.ToolExecuteCode), e.Srv.CallCount(api.ToolListRuntimes); n != 5 || lists != 1 {
+		t.Fatalf("%d execute_code and %d list_runtimes sends, want 5 and 1", n, lists)
 	}
 }
 
@@ -71,7 +73,7 @@ func TestExecTimeoutClosesItsOwnSession(t *testing.T) {
 	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
 	hold := make(chan struct{})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Hold: hold})
-	r := e.Run(Command, "rt-t4", "-c", "print(6*7)", "--timeout", "100ms")
+	r := e.Run(Command, "rt-t4demo7k2p", "-c", "print(6*7)", "--timeout", "100ms")
 	close(hold)
 	if r.Code != kit.ExitTimeout || strings.Count(r.Err, "\n") != 1 || !strings.Contains(r.Err, "closed session rt-t4demo7k2p/colabdash-") ||
 		strings.Contains(r.Err, "--execution-id") || strings.Contains(r.Err, "stays open") {
@@ -89,7 +91,7 @@ func TestExecGivesUpAndClosesItsOwnSession(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Code: api.Unavailable, Times: -1})
-	r := e.Run(Command, "rt-t4", "-c", "print(2)")
+	r := e.Run(Command, "rt-t4demo7k2p", "-c", "print(2)")
 	if r.Code != kit.ExitAPI || strings.Contains(r.Err, "--execution-id") || !strings.Contains(r.Err, "closed session rt-t4demo7k2p/colabdash-") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
@@ -104,7 +106,7 @@ func TestExecGivesUpAndClosesItsOwnSession(t *testing.T) {
 func TestExecReattachesAfterTheCutOff(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Times: 3})
-	r := e.RunTerm(kittest.Term{ErrTTY: true}, Command, "rt-t4", "-c", "print(6*7)")
+	r := e.RunTerm(kittest.Term{ErrTTY: true}, Command, "rt-t4demo7k2p", "-c", "print(6*7)")
 	if r.Code != 0 || r.Out != "42\n" || strings.Count(r.Err, "reattaching to the running code (DEADLINE_EXCEEDED; same executionId)") != 3 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}

@@ -28,6 +28,12 @@ type execRun struct {
 	base    context.Context
 	sigs    <-chan os.Signal
 	session string
+	// target is the TARGET argument; guessed: session is a new session of
+	// the runtime TARGET names as a full id, not looked up in a listing
+	// (retarget reads TARGET as a prefix when no runtime has that id).
+	target  string
+	guessed bool
+	req     api.ExecuteCodeRequest // the call in flight
 	// closes: exec closes the session when it ends, on every path (a
 	// session it opened and was not told to --keep, or --rm).
 	closes bool
@@ -59,8 +65,20 @@ func (x *execRun) closeConn() {
 }
 
 // resolve finds the session TARGET names (or opens one), with ctrl+c
-// stopping it before any code is sent.
+// stopping it before any code is sent. A runtime named by a full id
+// (RFC 1034, as Colab's ids are) in a session exec closes needs no call
+// at all: execute_code creates the new session it names, and the code
+// goes in the first round trip after the connection's; only an id that
+// names no runtime costs the listing that resolves it as a prefix
+// (retarget).
 func (x *execRun) resolve(target string) error {
+	x.target = target
+	if _, _, isSession := kit.SplitSessionArg(target); !isSession && !x.o.keep && x.o.executionID == "" {
+		if id := ops.RuntimeID(target); api.ValidateID(id) == nil {
+			x.session, x.guessed, x.closes = api.RuntimeName(id)+"/sessions/"+state.NewSessionID(), true, true
+			return nil
+		}
+	}
 	prep, cancelPrep := context.WithCancel(client.ListToolsEarly(x.base)) // its schema calls follow: tools/list goes alongside the first call
 	defer cancelPrep()
 	watching := make(chan struct{})
@@ -95,6 +113,7 @@ func (x *execRun) resolve(target string) error {
 
 // start sends req in the background (runCode: the reattach rule applies).
 func (x *execRun) start(req api.ExecuteCodeRequest) {
+	x.req = req
 	x.done = make(chan execOutcome, 1)
 	x.interruptDone = make(chan error, 1)
 	var callCtx context.Context
@@ -117,6 +136,12 @@ func (x *execRun) follow() error {
 	for {
 		select {
 		case r := <-x.done:
+			if ae := kit.AsAPIError(r.err); x.guessed && ae != nil && ae.Code == api.NotFound {
+				if err := x.retarget(); err != nil {
+					return err
+				}
+				continue
+			}
 			return x.finished(r.res, r.err)
 		case <-x.deadline:
 			return x.detach(x.timedOut())
@@ -146,6 +171,24 @@ func (x *execRun) follow() error {
 			return err
 		}
 	}
+}
+
+// retarget runs the code again after TARGET, read as a full runtime id,
+// named no runtime (execute_code's NOT_FOUND: nothing ran and no session
+// was made): a listing resolves it as a prefix, or says why it cannot,
+// and the code goes to a new session of the runtime found.
+func (x *execRun) retarget() error {
+	x.guessed, x.closes = false, false
+	rt, err := kit.FindRuntime(x.base, x.conn, x.target)
+	if err != nil {
+		return err
+	}
+	x.session, x.closes = rt.Name+"/sessions/"+state.NewSessionID(), true
+	req := x.req
+	req.Session = x.session
+	x.v.noteRunning(x, req)
+	x.start(req)
+	return nil
 }
 
 func (x *execRun) timedOut() error {
