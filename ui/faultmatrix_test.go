@@ -246,6 +246,9 @@ func checkScreenWidth(t *testing.T, v string, width int) {
 
 // TestFaultMatrixRefresh runs every refresh row against both server modes:
 // stateful SSE (Mcp-Session-Id, initialize handshake) and stateless JSON.
+// In each mode one dashboard lives through every row in turn: each fault
+// shows, loses nothing, and once it clears the dashboard recovers fit for
+// the next row (none of the row's words still on screen before its fault).
 func TestFaultMatrixRefresh(t *testing.T) {
 	for _, mode := range []struct {
 		name string
@@ -259,10 +262,15 @@ func TestFaultMatrixRefresh(t *testing.T) {
 }
 
 func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
+	s := loaded(t, stackOpts{width: 250, emu: emu})
 	for _, row := range refreshRows(stateless) {
 		t.Run(row.name, func(t *testing.T) {
-			t.Parallel()
-			s := loaded(t, stackOpts{width: 250, emu: emu})
+			before := s.view()
+			for _, want := range row.want {
+				if strings.Contains(before, want) {
+					t.Fatalf("%q on screen before the fault:\n%s", want, before)
+				}
+			}
 			for _, f := range row.faults {
 				s.srv.Inject(f)
 			}
@@ -293,7 +301,7 @@ func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
 			s.tick(MaxBackoff + time.Second)
 			v = s.view()
 			if !strings.Contains(v, "● connected") || strings.Contains(v, "STALE") || strings.Contains(v, "refresh failing") {
-				t.Errorf("no recovery after the fault cleared:\n%s", v)
+				t.Fatalf("no recovery after the fault cleared:\n%s", v)
 			}
 			checkNothingLost(t, s, v)
 		})
@@ -552,7 +560,7 @@ func TestFaultMatrixCreate(t *testing.T) {
 		{"JSON-RPC error", nil, colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: "create_runtime", RPCCode: -32602, Message: "bad spec"}, api.InvalidArgument, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := newStack(t, stackOpts{})
+			s := newStack(t, stackOpts{clientOnly: true})
 			s.srv.Inject(c.f)
 			_, err := s.cli.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "H100", Shape: api.ShapeStandard}})
 			var ae *api.Error
