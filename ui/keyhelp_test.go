@@ -71,9 +71,14 @@ func keyLine(m Model) string {
 
 // While a layer is on top (help, event log, filter, profile picker, every
 // kind of dialog, the console's stop dialog), the footer's key help is that
-// layer's own: never the dashboard's letters, which do nothing there.
+// layer's own: never the dashboard's letters, which do nothing there. One
+// dashboard opens each layer in turn from nothing open.
 func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 	const rt = "runtimes/rt-t4demo7k2p"
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
+		o.Profiles = []string{"default", "work"}
+		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) { return nil, ConnInfo{}, nil }
+	})
 	for _, tc := range []struct {
 		name string
 		open func(e *emu, m Model) Model
@@ -99,11 +104,7 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 		}, []string{"y", "cancel"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-				o.Profiles = []string{"default", "work"}
-				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) { return nil, ConnInfo{}, nil }
-			})
-			m = m.selectID(t, "rt-t4demo7k2p")
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
 			m = tc.open(e, m)
 			if m.scr.top() == nil {
 				t.Fatalf("nothing opened:\n%s", m.View())

@@ -34,9 +34,16 @@ func countsOf(srv *colabfake.Server) serverCounts {
 // (? then d once opened "Delete runtime?" over the help; L then n the
 // picker behind the event log). Keys are pressed only while the overlay
 // is still open (a key may close it, e.g.
-// any key but y cancels a confirmation).
+// any key but y cancels a confirmation). One dashboard opens each overlay
+// in turn from nothing open.
 func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 	destructive := []string{"d", "y", "x", "y", "n", "N", "y", "o", "e", "R", "c", "y"}
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
+		o.Profiles = []string{"default", "work"}
+		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
+			return nil, ConnInfo{}, errors.New("not used")
+		}
+	})
 	for _, tc := range []struct {
 		name string
 		open func(e *emu, m Model) Model
@@ -56,13 +63,7 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, isType[*console.Overlay]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-				o.Profiles = []string{"default", "work"}
-				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
-					return nil, ConnInfo{}, errors.New("not used")
-				}
-			})
-			m = m.selectID(t, "rt-t4demo7k2p")
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
 			m = tc.open(e, m)
 			o := m.scr.top()
 			if o == nil || !tc.is(o) {

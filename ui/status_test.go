@@ -36,30 +36,34 @@ func TestEscClearsFilterFirst(t *testing.T) {
 
 // No cancel is silent. esc on each dialog, picker and the
 // profile picker says what was cancelled; that message goes when the next
-// dialog opens (it is not about that one).
+// dialog opens (it is not about that one). One dashboard cancels each in
+// turn from nothing open.
 func TestNoCancelIsSilent(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
+		o.Profile, o.Profiles = "alpha", []string{"alpha", "beta"}
+		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
+			return nil, ConnInfo{}, errors.New("not used")
+		}
+	})
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
 	for _, tc := range []struct {
 		keys []string
 		want string
 	}{
 		{[]string{"n", "esc"}, "new runtime cancelled: nothing created"},
 		{[]string{"d", "esc"}, "delete cancelled: rt-t4demo7k2p is kept"},
-		{[]string{"d", "n"}, "delete cancelled: rt-t4demo7k2p is kept"},
 		{[]string{"o", "esc"}, "open session cancelled: no session opened on rt-t4demo7k2p"},
+		{[]string{"d", "n"}, "delete cancelled: rt-t4demo7k2p is kept"},
 		{[]string{"P", "esc"}, "profile switch cancelled: still on alpha"},
 		{[]string{"f", "down", "D", "esc"}, "download of data.csv cancelled: nothing downloaded"},
 		{[]string{"f", "u", "esc"}, "upload cancelled: nothing uploaded"},
 		{[]string{"f", "down", "x", "esc"}, "delete of data.csv cancelled: nothing deleted"},
 	} {
 		t.Run(strings.Join(tc.keys, " "), func(t *testing.T) {
-			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-				o.Profile, o.Profiles = "alpha", []string{"alpha", "beta"}
-				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
-					return nil, ConnInfo{}, errors.New("not used")
-				}
-			})
-			putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
-			m = m.selectID(t, "rt-t4demo7k2p")
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
+			if got := statusLine(m); strings.Contains(got, tc.want) {
+				t.Fatalf("status %q before the cancel", got)
+			}
 			m = e.press(t, m, tc.keys...)
 			if m.dlg() != nil {
 				t.Fatalf("a dialog is still open:\n%s", m.View())
@@ -69,8 +73,7 @@ func TestNoCancelIsSilent(t *testing.T) {
 			}
 		})
 	}
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.closeAll(t, m, "rt-t4demo7k2p")
 	m = e.press(t, m, "d", "esc", "o")
 	if m.dlg() == nil || strings.Contains(m.View(), "delete cancelled") {
 		t.Fatalf("the cancel of the last dialog shows under the next:\n%s", m.View())
