@@ -57,9 +57,9 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // is yellow (33) on dark and magenta (35) on light; the selected row is
 // reverse video with a "›" marker in both, so it shows without colour.
 func TestThemeGoldens(t *testing.T) {
+	_, _, m := fixture(t) // painted in each theme in turn
 	for _, name := range []string{ThemeDark, ThemeLight} {
 		t.Run(name, func(t *testing.T) {
-			_, _, m := fixture(t)
 			m.opts.Theme = name
 			m.cx.Styles = theme.NewWith(ansiRenderer(), name)
 			v := m.View()
