@@ -126,7 +126,11 @@ func statusLine(m Model) string {
 // A status that says something is under way ("opening session …",
 // "deleting …") is gone once the call it waits for has answered, whatever
 // shows next (the dashboard, the console) and whether it worked or not.
+// One dashboard makes each call in turn from nothing open (the delete
+// that works last); the second console case has its own, since e goes
+// back to the console the first one left.
 func TestProgressStatusEndsWithItsCall(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
 	for _, tc := range []struct {
 		name  string
 		fault string // a tool that fails once, or none
@@ -139,15 +143,18 @@ func TestProgressStatusEndsWithItsCall(t *testing.T) {
 		{name: "open session", keys: []string{"o", "enter"}, under: "opening session"},
 		{name: "open session fails", fault: "create_session", keys: []string{"o", "enter"}, under: "opening session"},
 		{name: "close session", keys: []string{"tab", "x", "c", "l", "o", "s", "e", "enter"}, under: "closing session"},
-		{name: "delete", keys: []string{"d", "y"}, under: "deleting"},
-		{name: "delete fails", fault: "delete_runtime", keys: []string{"d", "y"}, under: "deleting"},
 		{name: "renew", keys: []string{"R"}, under: "renewing"},
 		{name: "renew fails", fault: "get_runtime", keys: []string{"R"}, under: "renewing"},
 		{name: "refresh", keys: []string{"r"}, under: "refreshing"},
+		{name: "delete fails", fault: "delete_runtime", keys: []string{"d", "y"}, under: "deleting"},
+		{name: "delete", keys: []string{"d", "y"}, under: "deleting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, m := emuModel(t, colabfake.Options{}, nil)
-			m = m.selectID(t, "rt-cpudemo4qx")
+			e, m := e, e.closeAll(t, m, "rt-cpudemo4qx")
+			if tc.name == "open session for the console, then code" {
+				e, m = emuModel(t, colabfake.Options{}, nil)
+				m = m.selectID(t, "rt-cpudemo4qx")
+			}
 			if tc.fault != "" {
 				e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Status: 500, Tool: tc.fault, Times: 1})
 			}
