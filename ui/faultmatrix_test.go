@@ -311,8 +311,10 @@ func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
 // TestFaultMatrixBackoffHonoursServer: the client waits at least the
 // server's RetryInfo / Retry-After before retrying and does not retry a
 // QuotaFailure without RetryInfo (a quota, not a rate limit); the dashboard's
-// next refresh is no sooner than the server asked.
+// next refresh is no sooner than the server asked. One dashboard meets
+// each fault in turn and recovers before the next.
 func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
+	s := loaded(t, stackOpts{})
 	for _, c := range []struct {
 		name      string
 		f         colabfake.Fault
@@ -326,7 +328,9 @@ func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
 			Body: `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"quota","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"subject":"p"}]}]}}`}, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := loaded(t, stackOpts{})
+			s.mu.Lock()
+			s.sleeps = nil
+			s.mu.Unlock()
 			s.srv.Inject(c.f)
 			s.tick(config.DefaultRefreshInterval + time.Second)
 			s.mu.Lock()
@@ -345,6 +349,11 @@ func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
 			}
 			if next := s.m.calls.nextRefresh.Sub(s.clk.Now()); next < c.wantWait {
 				t.Errorf("next dashboard refresh in %v, sooner than the server's %v", next, c.wantWait)
+			}
+			s.srv.ClearFaults()
+			s.tick(MaxBackoff + time.Second)
+			if v := s.view(); !strings.Contains(v, "● connected") || strings.Contains(v, "STALE") {
+				t.Fatalf("no recovery after the fault cleared:\n%s", v)
 			}
 		})
 	}
