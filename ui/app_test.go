@@ -169,12 +169,13 @@ func TestUpdateKeys(t *testing.T) {
 }
 
 // asLoaded puts the fixture dashboard m back to its state as fixture
-// loads it (80×24, nothing open, no filter, details folded, the runtimes
+// loads it (80×24, nothing open, no filter, details folded, no status
+// message, the runtimes
 // pane focused, sorted by name, r-alpha selected, the sessions cursor on
 // the first) and fails unless it is.
 func asLoaded(t *testing.T, m Model) Model {
 	t.Helper()
-	for i := 0; i < 3 && (m.scr.top() != nil || m.rt.Filter() != "" || m.scr.showDetails); i++ {
+	for i := 0; i < 4 && (m.scr.top() != nil || m.rt.Filter() != "" || m.scr.showDetails || m.cx.Status.Text != ""); i++ {
 		m, _ = update(m, keyMsg("esc"))
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -186,9 +187,9 @@ func asLoaded(t *testing.T, m Model) Model {
 	}
 	m.sess.Reset()
 	m = m.selectID(t, "r-alpha")
-	if got := rowIDs(m); m.scr.top() != nil || m.rt.Filter() != "" || m.scr.showDetails || m.cx.Focus != common.PanelRuntimes ||
+	if got := rowIDs(m); m.scr.top() != nil || m.rt.Filter() != "" || m.scr.showDetails || m.cx.Status.Text != "" || m.cx.Focus != common.PanelRuntimes ||
 		got != "r-alpha r-bravo r-charlie r-delta r-echo" || m.rt.Cursor() != 0 || m.sess.Cursor() != 0 {
-		t.Fatalf("not as loaded: rows %s, cursor %d, filter %q, details %v, focus %v:\n%s", got, m.rt.Cursor(), m.rt.Filter(), m.scr.showDetails, m.cx.Focus, m.View())
+		t.Fatalf("not as loaded: rows %s, cursor %d, filter %q, details %v, status %q, focus %v:\n%s", got, m.rt.Cursor(), m.rt.Filter(), m.scr.showDetails, m.cx.Status.Text, m.cx.Focus, m.View())
 	}
 	return m
 }
