@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"testing"
@@ -80,6 +81,18 @@ func emuModel(t *testing.T, o colabfake.Options, mod func(*Options)) (*emu, Mode
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = drive(t, m, m.Init())
 	return e, m
+}
+
+// withProfiles gives the dashboard the profiles names, active the one in
+// use ("": none named), so P opens the profile picker; a switch is
+// refused (nothing connects).
+func withProfiles(active string, names ...string) func(*Options) {
+	return func(o *Options) {
+		o.Profile, o.Profiles = active, names
+		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
+			return nil, ConnInfo{}, errors.New("no profile connects in this test")
+		}
+	}
 }
 
 // drive runs cmd and everything it leads to, feeding every message but

@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/overlay/console"
@@ -75,10 +73,7 @@ func keyLine(m Model) string {
 // dashboard opens each layer in turn from nothing open.
 func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 	const rt = "runtimes/rt-t4demo7k2p"
-	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-		o.Profiles = []string{"default", "work"}
-		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) { return nil, ConnInfo{}, nil }
-	})
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
 	for _, tc := range []struct {
 		name string
 		open func(e *emu, m Model) Model

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -38,12 +36,7 @@ func countsOf(srv *colabfake.Server) serverCounts {
 // in turn from nothing open.
 func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 	destructive := []string{"d", "y", "x", "y", "n", "N", "y", "o", "e", "R", "c", "y"}
-	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-		o.Profiles = []string{"default", "work"}
-		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
-			return nil, ConnInfo{}, errors.New("not used")
-		}
-	})
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
 	for _, tc := range []struct {
 		name string
 		open func(e *emu, m Model) Model

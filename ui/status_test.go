@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -39,12 +37,7 @@ func TestEscClearsFilterFirst(t *testing.T) {
 // dialog opens (it is not about that one). One dashboard cancels each in
 // turn from nothing open.
 func TestNoCancelIsSilent(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-		o.Profile, o.Profiles = "alpha", []string{"alpha", "beta"}
-		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
-			return nil, ConnInfo{}, errors.New("not used")
-		}
-	})
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("alpha", "alpha", "beta"))
 	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
 	for _, tc := range []struct {
 		keys []string
