@@ -94,13 +94,7 @@ func TestTwoCreatesRacingRefresh(t *testing.T) {
 	for _, r := range stale {
 		m, _ = update(m, r)
 	}
-	live := 0
-	for r := range m.cx.Snap.All() {
-		if !r.Gone() {
-			live++
-		}
-	}
-	if live != 5 || len(m.cr.creates) != 0 {
+	if live := liveRuntimes(m); live != 5 || len(m.cr.creates) != 0 {
 		t.Fatalf("%d live rows after the stale list, %d creates pending:\n%s", live, len(m.cr.creates), m.View())
 	}
 	// The next list agrees.
