@@ -73,11 +73,19 @@ func TestNoCancelIsSilent(t *testing.T) {
 	}
 }
 
+// A status about a runtime goes when it no longer applies: when the
+// selection moves off the runtime, or once the runtime is gone. One
+// dashboard, in that order.
+func TestStatusAboutARuntimeGoesWithIt(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	t.Run("with the selection", func(t *testing.T) { statusGoesWithTheSelection(t, e, m) })
+	t.Run("deleting goes with the runtime", func(t *testing.T) { deletingGoesWithTheRuntime(t, e, m) })
+}
+
 // A status about the selected runtime (its token revealed) goes
 // when the selection moves to another row; one about a finished call
 // (copied) is no such status and stays.
-func TestStatusAboutARuntimeGoesWithTheSelection(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+func statusGoesWithTheSelection(t *testing.T, e *emu, m Model) {
 	m = m.selectID(t, "rt-cpudemo4qx")
 	m = e.press(t, m, "v")
 	mustContain(t, statusLine(m), "proxy token of rt-cpudemo4qx revealed")
@@ -91,8 +99,7 @@ func TestStatusAboutARuntimeGoesWithTheSelection(t *testing.T) {
 
 // The status "deleting X…" goes once X is gone from the list, though
 // delete_runtime has not answered yet.
-func TestDeletingGoesWithTheRuntime(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+func deletingGoesWithTheRuntime(t *testing.T, e *emu, m Model) {
 	now := e.clk.now()
 	m.scr.say(now, common.Say{Text: "deleting rt-t4demo7k2p…", For: api.ToolDeleteRuntime + " " + "runtimes/rt-t4demo7k2p"})
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
