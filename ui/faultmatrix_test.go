@@ -461,9 +461,12 @@ func TestFaultMatrixExpireTimeForms(t *testing.T) {
 // TestFaultMatrixLifecycle: token expiry is renewed, not taken for a dead
 // runtime; a runtime reclaimed for idleness or maximum duration becomes
 // gone only when the server confirms it; a failed renewal keeps the row.
+// One loaded dashboard meets each in turn (the reclaim last), recovering
+// from each fault before the next.
 func TestFaultMatrixLifecycle(t *testing.T) {
+	s := loaded(t, stackOpts{})
 	t.Run("expired token renewed", func(t *testing.T) {
-		s := loaded(t, stackOpts{})
+		renewals := s.srv.CallCount("get_runtime")
 		s.srv.ExpireToken("r-alpha", s.clk.Now().Add(-30*time.Second))
 		s.tick(config.DefaultRefreshInterval + time.Second) // list shows the expired token
 		s.tick(time.Second)                                 // renewal
@@ -471,13 +474,29 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 		if st != 0 && left < 59*time.Minute {
 			t.Errorf("token after renewal: %v, %v left; want about 60:00", st, left)
 		}
-		if n := s.srv.CallCount("get_runtime"); n != 1 {
+		if n := s.srv.CallCount("get_runtime") - renewals; n != 1 {
 			t.Errorf("%d get_runtime calls, want exactly 1 renewal", n)
 		}
 		checkNothingLost(t, s, s.view())
 	})
+	t.Run("sessions fail, runtime stays", func(t *testing.T) {
+		s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_sessions", Status: 503, Times: -1})
+		s.tick(config.DefaultRefreshInterval + time.Second)
+		r := s.m.Snapshot().Runtime("runtimes/r-alpha")
+		if r == nil || r.Gone() || len(r.Sessions) != 1 || !r.SessionsFresh.Stale() {
+			t.Fatalf("runtime after failed list_sessions: %+v; want the old session kept, marked stale", r)
+		}
+		checkNothingLost(t, s, s.view())
+		s.srv.ClearFaults()
+		s.tick(MaxBackoff + time.Second)
+		if r := s.m.Snapshot().Runtime("runtimes/r-alpha"); r == nil || r.SessionsFresh.Stale() {
+			t.Fatalf("sessions still stale after the fault cleared: %+v", r)
+		}
+	})
 	t.Run("renewal fails on the network", func(t *testing.T) {
-		s := loaded(t, stackOpts{})
+		if r := s.m.Snapshot().Runtime("runtimes/r-alpha"); r == nil || r.RenewErr != nil {
+			t.Fatalf("r-alpha before the fault: %+v; want listed without a renewal error", r)
+		}
 		s.srv.ExpireToken("r-alpha", s.clk.Now().Add(-30*time.Second))
 		s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "get_runtime", Times: -1})
 		s.tick(config.DefaultRefreshInterval + time.Second)
@@ -487,9 +506,9 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 			t.Fatalf("runtime after a failed renewal: %+v; want listed, not gone, with the renewal error", r)
 		}
 		checkNothingLost(t, s, s.view())
+		s.srv.ClearFaults()
 	})
 	t.Run("reclaimed", func(t *testing.T) {
-		s := loaded(t, stackOpts{})
 		s.srv.Reclaim("r-bravo")
 		s.tick(config.DefaultRefreshInterval + time.Second)
 		r := s.m.Snapshot().Runtime("runtimes/r-bravo")
@@ -502,16 +521,6 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 		if !strings.Contains(s.view(), "r-bravo") {
 			t.Errorf("gone runtime not kept on screen:\n%s", s.view())
 		}
-	})
-	t.Run("sessions fail, runtime stays", func(t *testing.T) {
-		s := loaded(t, stackOpts{})
-		s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_sessions", Status: 503, Times: -1})
-		s.tick(config.DefaultRefreshInterval + time.Second)
-		r := s.m.Snapshot().Runtime("runtimes/r-alpha")
-		if r == nil || r.Gone() || len(r.Sessions) != 1 || !r.SessionsFresh.Stale() {
-			t.Fatalf("runtime after failed list_sessions: %+v; want the old session kept, marked stale", r)
-		}
-		checkNothingLost(t, s, s.view())
 	})
 }
 
