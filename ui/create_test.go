@@ -202,8 +202,43 @@ func TestCreateCapacityUnavailable(t *testing.T) {
 }
 
 func TestCreateFailedPreconditionNextSteps(t *testing.T) {
+	// One dashboard meets each refusal in turn, from nothing open.
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	createFails := func(t *testing.T, fault colabfake.Fault, spec api.RuntimeSpecKey) Model {
+		t.Helper()
+		m = e.closeAll(t, m, "rt-t4demo7k2p")
+		e.srv.Inject(fault)
+		m, cmd := startCreate(t, m, e, spec)
+		return drive(t, m, cmd)
+	}
+	t.Run("accelerator unavailable: offer the others", func(t *testing.T) {
+		m := createFails(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.FailedPrecondition, Message: "no capacity"}, specA100)
+		v := m.View()
+		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
+		for _, it := range m.dlg().Items {
+			if strings.Contains(it.Label, "H100") || strings.Contains(it.Label, "A100") || strings.Contains(it.Label, "CPU") {
+				t.Fatalf("offered %q:\n%s", it.Label, v)
+			}
+		}
+	})
+	t.Run("usage quota: offer a CPU runtime", func(t *testing.T) {
+		creates, runtimes := e.srv.CreateCalls(), len(e.srv.Runtimes())
+		m := createFails(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"}, specT4)
+		mustContain(t, m.View(), "Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "Pro tier", "create a CPU runtime (CPU/STANDARD)")
+		if e.srv.CreateCalls() != creates+1 {
+			t.Fatal("quota was retried")
+		}
+		m = e.press(t, m, "enter")          // CPU
+		m = e.press(t, m, "enter", "enter") // version, id
+		if rs := e.srv.Runtimes(); e.srv.RuntimesCreated() != 1 || len(rs) != runtimes+1 || rs[runtimes].RuntimeSpec != specCPU {
+			t.Fatalf("CPU runtime not created: %v\n%s", rs, m.View())
+		}
+	})
 	t.Run("too many runtimes: offer to delete one", func(t *testing.T) {
-		e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+		runtimes := len(e.srv.Runtimes())
+		m := createFails(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
 			Code: api.FailedPrecondition, Reason: api.ReasonTooManyActiveRuntimes, Message: "too many"}, specT4)
 		mustContain(t, m.View(), "Too many active runtimes", "may still count", "delete rt-cpudemo4qx")
 		for !strings.Contains(m.dlg().Items[m.dlg().Cursor()].Label, "rt-v6edemo2mw") {
@@ -212,32 +247,8 @@ func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 		m = e.press(t, m, "enter")
 		mustContain(t, m.View(), "Delete runtime rt-v6edemo2mw?", "cannot be undone")
 		m = e.press(t, m, "y")
-		if serverHas(e.srv, "runtimes/rt-v6edemo2mw") || len(e.srv.Runtimes()) != 2 {
+		if serverHas(e.srv, "runtimes/rt-v6edemo2mw") || len(e.srv.Runtimes()) != runtimes-1 {
 			t.Fatalf("runtimes %v", e.srv.Runtimes())
-		}
-	})
-	t.Run("usage quota: offer a CPU runtime", func(t *testing.T) {
-		e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
-			Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"}, specT4)
-		mustContain(t, m.View(), "Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "Pro tier", "create a CPU runtime (CPU/STANDARD)")
-		if e.srv.CreateCalls() != 1 {
-			t.Fatal("quota was retried")
-		}
-		m = e.press(t, m, "enter")          // CPU
-		m = e.press(t, m, "enter", "enter") // version, id
-		if e.srv.RuntimesCreated() != 1 || e.srv.Runtimes()[3].RuntimeSpec != specCPU {
-			t.Fatalf("CPU runtime not created: %v\n%s", e.srv.Runtimes(), m.View())
-		}
-	})
-	t.Run("accelerator unavailable: offer the others", func(t *testing.T) {
-		_, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
-			Code: api.FailedPrecondition, Message: "no capacity"}, specA100)
-		v := m.View()
-		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
-		for _, it := range m.dlg().Items {
-			if strings.Contains(it.Label, "H100") || strings.Contains(it.Label, "A100") || strings.Contains(it.Label, "CPU") {
-				t.Fatalf("offered %q:\n%s", it.Label, v)
-			}
 		}
 	})
 }
