@@ -145,30 +145,40 @@ func TestCreateDeadlineResends(t *testing.T) {
 func TestCreateRateLimitedCountdown(t *testing.T) {
 	rl := colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
 		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for requests per minute per user.", "", 53*time.Second)}
+	// One dashboard is rate limited twice: the create cancelled, then the
+	// one that waits.
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	rateLimited := func(t *testing.T) (Model, int) {
+		t.Helper()
+		calls := e.srv.CreateCalls()
+		e.srv.Inject(rl)
+		m, cmd := startCreate(t, m, e, specT4)
+		return drive(t, m, cmd), calls
+	}
+	t.Run("cancel", func(t *testing.T) {
+		m, calls := rateLimited(t)
+		m = e.press(t, m, "c")
+		e.clk.add(time.Minute)
+		m = e.tick(t, m)
+		if e.srv.CreateCalls() != calls+1 || len(m.cr.creates) != 0 || strings.Contains(m.View(), "retrying") {
+			t.Fatalf("cancel did not stop the retry: %d calls", e.srv.CreateCalls()-calls)
+		}
+	})
 	t.Run("waits and re-sends", func(t *testing.T) {
-		e, m := createUnder(t, rl, specT4)
+		m, calls := rateLimited(t)
 		mustContain(t, m.View(), "rate limited, retrying 2/5 in 53s", "c cancel")
 		e.clk.add(50 * time.Second)
 		m = e.tick(t, m)
 		mustContain(t, m.View(), "in 3s")
-		if e.srv.CreateCalls() != 1 {
+		if e.srv.CreateCalls() != calls+1 {
 			t.Fatal("re-sent before the retry delay")
 		}
 		e.clk.add(3 * time.Second)
 		m = e.tick(t, m)
-		if e.srv.CreateCalls() != 2 || e.srv.RuntimesCreated() != 1 {
-			t.Fatalf("calls %d created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+		if e.srv.CreateCalls() != calls+2 || e.srv.RuntimesCreated() != 1 {
+			t.Fatalf("calls %d created %d", e.srv.CreateCalls()-calls, e.srv.RuntimesCreated())
 		}
 		mustContain(t, m.View(), "created ")
-	})
-	t.Run("cancel", func(t *testing.T) {
-		e, m := createUnder(t, rl, specT4)
-		m = e.press(t, m, "c")
-		e.clk.add(time.Minute)
-		m = e.tick(t, m)
-		if e.srv.CreateCalls() != 1 || len(m.cr.creates) != 0 || strings.Contains(m.View(), "retrying") {
-			t.Fatalf("cancel did not stop the retry: %d calls", e.srv.CreateCalls())
-		}
 	})
 }
 
