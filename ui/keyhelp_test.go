@@ -93,6 +93,7 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 			return e.press(t, m, "f", "down", "x")
 		}, []string{"y", "cancels"}},
 		{"files pane's upload dialog", func(e *emu, m Model) Model { return e.press(t, m, "f", "u") }, []string{"enter", "esc"}},
+		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, []string{"esc back", "ctrl+c clear", "enter run"}},
 		{"console stop dialog", func(e *emu, m Model) Model {
 			m = withConsole(m, rt, rt+"/sessions/colabdash-1", []*execRun{{code: "time.sleep(60)", started: e.clk.now()}}, "")
 			return e.press(t, m, "ctrl+c")
@@ -113,20 +114,4 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 			mustContain(t, keys, tc.want...)
 		})
 	}
-}
-
-// The console's way out (esc) and ctrl+c are never the part of its key
-// help that a narrow footer cuts.
-func TestConsoleFooterKeepsEscAndCtrlC(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "tab", "e")
-	for _, w := range []int{60, 80, 100} {
-		m, _ = update(m, tea.WindowSizeMsg{Width: w, Height: 24})
-		mustContain(t, keyLine(m), "esc back", "ctrl+c clear", "enter run")
-	}
-	// Scrolled up, the footer says newer lines are below, whatever the width.
-	m = withConsole(m, m.ex.console().Runtime(), m.ex.console().Session(), bigRuns(e.clk.now(), 3), "")
-	m = e.press(t, m, "pgup")
-	mustContain(t, keyLine(m), "esc back", "newer below")
 }
