@@ -9,10 +9,14 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
 )
 
 func TestUpdateKeys(t *testing.T) {
+	// The cases share one fixture dashboard, put back before each to its
+	// state as loaded (checked); the two that quit get their own.
+	_, _, shared := fixture(t)
 	type check func(t *testing.T, m Model, st runStats)
 	selected := func(id string) check {
 		return func(t *testing.T, m Model, _ runStats) {
@@ -136,7 +140,12 @@ func TestUpdateKeys(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, m := fixture(t)
+			m := shared
+			if tc.name == "q quits" || tc.name == "ctrl+c quits even while filtering" {
+				_, _, m = fixture(t)
+			} else {
+				m = asLoaded(t, m)
+			}
 			var total runStats
 			for _, k := range tc.keys {
 				var cmd tea.Cmd
@@ -157,6 +166,32 @@ func TestUpdateKeys(t *testing.T) {
 			}
 		})
 	}
+}
+
+// asLoaded puts the fixture dashboard m back to its state as fixture
+// loads it (80×24, nothing open, no filter, details folded, no status
+// message, the runtimes
+// pane focused, sorted by name, r-alpha selected, the sessions cursor on
+// the first) and fails unless it is.
+func asLoaded(t *testing.T, m Model) Model {
+	t.Helper()
+	for i := 0; i < 4 && (m.scr.top() != nil || m.rt.Filter() != "" || m.scr.showDetails || m.cx.Status.Text != ""); i++ {
+		m, _ = update(m, keyMsg("esc"))
+	}
+	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if m.cx.Focus != common.PanelRuntimes {
+		m, _ = update(m, keyMsg("tab"))
+	}
+	if m.rt.SortWord() != "name" {
+		m.rt.SortBy(keymap.ActionSortName)
+	}
+	m.sess.Reset()
+	m = m.selectID(t, "r-alpha")
+	if got := rowIDs(m); m.scr.top() != nil || m.rt.Filter() != "" || m.scr.showDetails || m.cx.Status.Text != "" || m.cx.Focus != common.PanelRuntimes ||
+		got != "r-alpha r-bravo r-charlie r-delta r-echo" || m.rt.Cursor() != 0 || m.sess.Cursor() != 0 {
+		t.Fatalf("not as loaded: rows %s, cursor %d, filter %q, details %v, status %q, focus %v:\n%s", got, m.rt.Cursor(), m.rt.Filter(), m.scr.showDetails, m.cx.Status.Text, m.cx.Focus, m.View())
+	}
+	return m
 }
 
 // A real Bubble Tea program over the fake Service: the table appears, keys

@@ -148,13 +148,7 @@ func TestStaleResultsDropped(t *testing.T) {
 		for _, r := range second {
 			m, _ = update(m, r)
 		}
-		live := 0
-		for r := range m.cx.Snap.All() {
-			if !r.Gone() {
-				live++
-			}
-		}
-		if live != 1 {
+		if live := liveRuntimes(m); live != 1 {
 			t.Fatalf("%d live runtimes: the stale answer was applied", live)
 		}
 	})

@@ -94,13 +94,7 @@ func TestTwoCreatesRacingRefresh(t *testing.T) {
 	for _, r := range stale {
 		m, _ = update(m, r)
 	}
-	live := 0
-	for r := range m.cx.Snap.All() {
-		if !r.Gone() {
-			live++
-		}
-	}
-	if live != 5 || len(m.cr.creates) != 0 {
+	if live := liveRuntimes(m); live != 5 || len(m.cr.creates) != 0 {
 		t.Fatalf("%d live rows after the stale list, %d creates pending:\n%s", live, len(m.cr.creates), m.View())
 	}
 	// The next list agrees.
@@ -151,30 +145,40 @@ func TestCreateDeadlineResends(t *testing.T) {
 func TestCreateRateLimitedCountdown(t *testing.T) {
 	rl := colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
 		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for requests per minute per user.", "", 53*time.Second)}
+	// One dashboard is rate limited twice: the create cancelled, then the
+	// one that waits.
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	rateLimited := func(t *testing.T) (Model, int) {
+		t.Helper()
+		calls := e.srv.CreateCalls()
+		e.srv.Inject(rl)
+		m, cmd := startCreate(t, m, e, specT4)
+		return drive(t, m, cmd), calls
+	}
+	t.Run("cancel", func(t *testing.T) {
+		m, calls := rateLimited(t)
+		m = e.press(t, m, "c")
+		e.clk.add(time.Minute)
+		m = e.tick(t, m)
+		if e.srv.CreateCalls() != calls+1 || len(m.cr.creates) != 0 || strings.Contains(m.View(), "retrying") {
+			t.Fatalf("cancel did not stop the retry: %d calls", e.srv.CreateCalls()-calls)
+		}
+	})
 	t.Run("waits and re-sends", func(t *testing.T) {
-		e, m := createUnder(t, rl, specT4)
+		m, calls := rateLimited(t)
 		mustContain(t, m.View(), "rate limited, retrying 2/5 in 53s", "c cancel")
 		e.clk.add(50 * time.Second)
 		m = e.tick(t, m)
 		mustContain(t, m.View(), "in 3s")
-		if e.srv.CreateCalls() != 1 {
+		if e.srv.CreateCalls() != calls+1 {
 			t.Fatal("re-sent before the retry delay")
 		}
 		e.clk.add(3 * time.Second)
 		m = e.tick(t, m)
-		if e.srv.CreateCalls() != 2 || e.srv.RuntimesCreated() != 1 {
-			t.Fatalf("calls %d created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+		if e.srv.CreateCalls() != calls+2 || e.srv.RuntimesCreated() != 1 {
+			t.Fatalf("calls %d created %d", e.srv.CreateCalls()-calls, e.srv.RuntimesCreated())
 		}
 		mustContain(t, m.View(), "created ")
-	})
-	t.Run("cancel", func(t *testing.T) {
-		e, m := createUnder(t, rl, specT4)
-		m = e.press(t, m, "c")
-		e.clk.add(time.Minute)
-		m = e.tick(t, m)
-		if e.srv.CreateCalls() != 1 || len(m.cr.creates) != 0 || strings.Contains(m.View(), "retrying") {
-			t.Fatalf("cancel did not stop the retry: %d calls", e.srv.CreateCalls())
-		}
 	})
 }
 
@@ -208,8 +212,43 @@ func TestCreateCapacityUnavailable(t *testing.T) {
 }
 
 func TestCreateFailedPreconditionNextSteps(t *testing.T) {
+	// One dashboard meets each refusal in turn, from nothing open.
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	createFails := func(t *testing.T, fault colabfake.Fault, spec api.RuntimeSpecKey) Model {
+		t.Helper()
+		m = e.closeAll(t, m, "rt-t4demo7k2p")
+		e.srv.Inject(fault)
+		m, cmd := startCreate(t, m, e, spec)
+		return drive(t, m, cmd)
+	}
+	t.Run("accelerator unavailable: offer the others", func(t *testing.T) {
+		m := createFails(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.FailedPrecondition, Message: "no capacity"}, specA100)
+		v := m.View()
+		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
+		for _, it := range m.dlg().Items {
+			if strings.Contains(it.Label, "H100") || strings.Contains(it.Label, "A100") || strings.Contains(it.Label, "CPU") {
+				t.Fatalf("offered %q:\n%s", it.Label, v)
+			}
+		}
+	})
+	t.Run("usage quota: offer a CPU runtime", func(t *testing.T) {
+		creates, runtimes := e.srv.CreateCalls(), len(e.srv.Runtimes())
+		m := createFails(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+			Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"}, specT4)
+		mustContain(t, m.View(), "Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "Pro tier", "create a CPU runtime (CPU/STANDARD)")
+		if e.srv.CreateCalls() != creates+1 {
+			t.Fatal("quota was retried")
+		}
+		m = e.press(t, m, "enter")          // CPU
+		m = e.press(t, m, "enter", "enter") // version, id
+		if rs := e.srv.Runtimes(); e.srv.RuntimesCreated() != 1 || len(rs) != runtimes+1 || rs[runtimes].RuntimeSpec != specCPU {
+			t.Fatalf("CPU runtime not created: %v\n%s", rs, m.View())
+		}
+	})
 	t.Run("too many runtimes: offer to delete one", func(t *testing.T) {
-		e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+		runtimes := len(e.srv.Runtimes())
+		m := createFails(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
 			Code: api.FailedPrecondition, Reason: api.ReasonTooManyActiveRuntimes, Message: "too many"}, specT4)
 		mustContain(t, m.View(), "Too many active runtimes", "may still count", "delete rt-cpudemo4qx")
 		for !strings.Contains(m.dlg().Items[m.dlg().Cursor()].Label, "rt-v6edemo2mw") {
@@ -218,32 +257,8 @@ func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 		m = e.press(t, m, "enter")
 		mustContain(t, m.View(), "Delete runtime rt-v6edemo2mw?", "cannot be undone")
 		m = e.press(t, m, "y")
-		if serverHas(e.srv, "runtimes/rt-v6edemo2mw") || len(e.srv.Runtimes()) != 2 {
+		if serverHas(e.srv, "runtimes/rt-v6edemo2mw") || len(e.srv.Runtimes()) != runtimes-1 {
 			t.Fatalf("runtimes %v", e.srv.Runtimes())
-		}
-	})
-	t.Run("usage quota: offer a CPU runtime", func(t *testing.T) {
-		e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
-			Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"}, specT4)
-		mustContain(t, m.View(), "Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "Pro tier", "create a CPU runtime (CPU/STANDARD)")
-		if e.srv.CreateCalls() != 1 {
-			t.Fatal("quota was retried")
-		}
-		m = e.press(t, m, "enter")          // CPU
-		m = e.press(t, m, "enter", "enter") // version, id
-		if e.srv.RuntimesCreated() != 1 || e.srv.Runtimes()[3].RuntimeSpec != specCPU {
-			t.Fatalf("CPU runtime not created: %v\n%s", e.srv.Runtimes(), m.View())
-		}
-	})
-	t.Run("accelerator unavailable: offer the others", func(t *testing.T) {
-		_, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
-			Code: api.FailedPrecondition, Message: "no capacity"}, specA100)
-		v := m.View()
-		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
-		for _, it := range m.dlg().Items {
-			if strings.Contains(it.Label, "H100") || strings.Contains(it.Label, "A100") || strings.Contains(it.Label, "CPU") {
-				t.Fatalf("offered %q:\n%s", it.Label, v)
-			}
 		}
 	})
 }

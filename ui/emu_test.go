@@ -2,11 +2,13 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -81,6 +83,18 @@ func emuModel(t *testing.T, o colabfake.Options, mod func(*Options)) (*emu, Mode
 	return e, m
 }
 
+// withProfiles gives the dashboard the profiles names, active the one in
+// use ("": none named), so P opens the profile picker; a switch is
+// refused (nothing connects).
+func withProfiles(active string, names ...string) func(*Options) {
+	return func(o *Options) {
+		o.Profile, o.Profiles = active, names
+		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
+			return nil, ConnInfo{}, errors.New("no profile connects in this test")
+		}
+	}
+}
+
 // drive runs cmd and everything it leads to, feeding every message but
 // ticks back into the model.
 func drive(t testing.TB, m Model, cmd tea.Cmd) Model {
@@ -108,6 +122,23 @@ func (e *emu) press(t testing.TB, m Model, keys ...string) Model {
 		m = drive(t, m, cmd)
 	}
 	return m
+}
+
+// closeAll presses esc until nothing is open over the dashboard (at most
+// five layers), focuses the runtimes pane and selects id: a table whose cases share one dashboard
+// starts each case from the bare dashboard this way.
+func (e *emu) closeAll(t testing.TB, m Model, id string) Model {
+	t.Helper()
+	for i := 0; i < 5 && m.scr.top() != nil; i++ {
+		m = e.press(t, m, "esc")
+	}
+	if m.scr.top() != nil {
+		t.Fatalf("esc did not close the %s:\n%s", m.scr.top().Name(), m.View())
+	}
+	if m.cx.Focus != common.PanelRuntimes {
+		m = e.press(t, m, "tab") // tab toggles the focus between the two panes
+	}
+	return m.selectID(t, id)
 }
 
 func typeText(e *emu, t testing.TB, m Model, s string) Model {

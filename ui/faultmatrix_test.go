@@ -246,6 +246,9 @@ func checkScreenWidth(t *testing.T, v string, width int) {
 
 // TestFaultMatrixRefresh runs every refresh row against both server modes:
 // stateful SSE (Mcp-Session-Id, initialize handshake) and stateless JSON.
+// In each mode one dashboard lives through every row in turn: each fault
+// shows, loses nothing, and once it clears the dashboard recovers fit for
+// the next row (none of the row's words still on screen before its fault).
 func TestFaultMatrixRefresh(t *testing.T) {
 	for _, mode := range []struct {
 		name string
@@ -259,10 +262,15 @@ func TestFaultMatrixRefresh(t *testing.T) {
 }
 
 func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
+	s := loaded(t, stackOpts{width: 250, emu: emu})
 	for _, row := range refreshRows(stateless) {
 		t.Run(row.name, func(t *testing.T) {
-			t.Parallel()
-			s := loaded(t, stackOpts{width: 250, emu: emu})
+			before := s.view()
+			for _, want := range row.want {
+				if strings.Contains(before, want) {
+					t.Fatalf("%q on screen before the fault:\n%s", want, before)
+				}
+			}
 			for _, f := range row.faults {
 				s.srv.Inject(f)
 			}
@@ -293,7 +301,7 @@ func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
 			s.tick(MaxBackoff + time.Second)
 			v = s.view()
 			if !strings.Contains(v, "● connected") || strings.Contains(v, "STALE") || strings.Contains(v, "refresh failing") {
-				t.Errorf("no recovery after the fault cleared:\n%s", v)
+				t.Fatalf("no recovery after the fault cleared:\n%s", v)
 			}
 			checkNothingLost(t, s, v)
 		})
@@ -303,8 +311,10 @@ func faultMatrixRefresh(t *testing.T, emu colabfake.Options, stateless bool) {
 // TestFaultMatrixBackoffHonoursServer: the client waits at least the
 // server's RetryInfo / Retry-After before retrying and does not retry a
 // QuotaFailure without RetryInfo (a quota, not a rate limit); the dashboard's
-// next refresh is no sooner than the server asked.
+// next refresh is no sooner than the server asked. One dashboard meets
+// each fault in turn and recovers before the next.
 func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
+	s := loaded(t, stackOpts{})
 	for _, c := range []struct {
 		name      string
 		f         colabfake.Fault
@@ -318,7 +328,9 @@ func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
 			Body: `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"quota","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"subject":"p"}]}]}}`}, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := loaded(t, stackOpts{})
+			s.mu.Lock()
+			s.sleeps = nil
+			s.mu.Unlock()
 			s.srv.Inject(c.f)
 			s.tick(config.DefaultRefreshInterval + time.Second)
 			s.mu.Lock()
@@ -337,6 +349,11 @@ func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
 			}
 			if next := s.m.calls.nextRefresh.Sub(s.clk.Now()); next < c.wantWait {
 				t.Errorf("next dashboard refresh in %v, sooner than the server's %v", next, c.wantWait)
+			}
+			s.srv.ClearFaults()
+			s.tick(MaxBackoff + time.Second)
+			if v := s.view(); !strings.Contains(v, "● connected") || strings.Contains(v, "STALE") {
+				t.Fatalf("no recovery after the fault cleared:\n%s", v)
 			}
 		})
 	}
@@ -444,9 +461,12 @@ func TestFaultMatrixExpireTimeForms(t *testing.T) {
 // TestFaultMatrixLifecycle: token expiry is renewed, not taken for a dead
 // runtime; a runtime reclaimed for idleness or maximum duration becomes
 // gone only when the server confirms it; a failed renewal keeps the row.
+// One loaded dashboard meets each in turn (the reclaim last), recovering
+// from each fault before the next.
 func TestFaultMatrixLifecycle(t *testing.T) {
+	s := loaded(t, stackOpts{})
 	t.Run("expired token renewed", func(t *testing.T) {
-		s := loaded(t, stackOpts{})
+		renewals := s.srv.CallCount("get_runtime")
 		s.srv.ExpireToken("r-alpha", s.clk.Now().Add(-30*time.Second))
 		s.tick(config.DefaultRefreshInterval + time.Second) // list shows the expired token
 		s.tick(time.Second)                                 // renewal
@@ -454,13 +474,29 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 		if st != 0 && left < 59*time.Minute {
 			t.Errorf("token after renewal: %v, %v left; want about 60:00", st, left)
 		}
-		if n := s.srv.CallCount("get_runtime"); n != 1 {
+		if n := s.srv.CallCount("get_runtime") - renewals; n != 1 {
 			t.Errorf("%d get_runtime calls, want exactly 1 renewal", n)
 		}
 		checkNothingLost(t, s, s.view())
 	})
+	t.Run("sessions fail, runtime stays", func(t *testing.T) {
+		s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_sessions", Status: 503, Times: -1})
+		s.tick(config.DefaultRefreshInterval + time.Second)
+		r := s.m.Snapshot().Runtime("runtimes/r-alpha")
+		if r == nil || r.Gone() || len(r.Sessions) != 1 || !r.SessionsFresh.Stale() {
+			t.Fatalf("runtime after failed list_sessions: %+v; want the old session kept, marked stale", r)
+		}
+		checkNothingLost(t, s, s.view())
+		s.srv.ClearFaults()
+		s.tick(MaxBackoff + time.Second)
+		if r := s.m.Snapshot().Runtime("runtimes/r-alpha"); r == nil || r.SessionsFresh.Stale() {
+			t.Fatalf("sessions still stale after the fault cleared: %+v", r)
+		}
+	})
 	t.Run("renewal fails on the network", func(t *testing.T) {
-		s := loaded(t, stackOpts{})
+		if r := s.m.Snapshot().Runtime("runtimes/r-alpha"); r == nil || r.RenewErr != nil {
+			t.Fatalf("r-alpha before the fault: %+v; want listed without a renewal error", r)
+		}
 		s.srv.ExpireToken("r-alpha", s.clk.Now().Add(-30*time.Second))
 		s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "get_runtime", Times: -1})
 		s.tick(config.DefaultRefreshInterval + time.Second)
@@ -470,9 +506,9 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 			t.Fatalf("runtime after a failed renewal: %+v; want listed, not gone, with the renewal error", r)
 		}
 		checkNothingLost(t, s, s.view())
+		s.srv.ClearFaults()
 	})
 	t.Run("reclaimed", func(t *testing.T) {
-		s := loaded(t, stackOpts{})
 		s.srv.Reclaim("r-bravo")
 		s.tick(config.DefaultRefreshInterval + time.Second)
 		r := s.m.Snapshot().Runtime("runtimes/r-bravo")
@@ -485,16 +521,6 @@ func TestFaultMatrixLifecycle(t *testing.T) {
 		if !strings.Contains(s.view(), "r-bravo") {
 			t.Errorf("gone runtime not kept on screen:\n%s", s.view())
 		}
-	})
-	t.Run("sessions fail, runtime stays", func(t *testing.T) {
-		s := loaded(t, stackOpts{})
-		s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_sessions", Status: 503, Times: -1})
-		s.tick(config.DefaultRefreshInterval + time.Second)
-		r := s.m.Snapshot().Runtime("runtimes/r-alpha")
-		if r == nil || r.Gone() || len(r.Sessions) != 1 || !r.SessionsFresh.Stale() {
-			t.Fatalf("runtime after failed list_sessions: %+v; want the old session kept, marked stale", r)
-		}
-		checkNothingLost(t, s, s.view())
 	})
 }
 
@@ -552,7 +578,7 @@ func TestFaultMatrixCreate(t *testing.T) {
 		{"JSON-RPC error", nil, colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: "create_runtime", RPCCode: -32602, Message: "bad spec"}, api.InvalidArgument, "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := newStack(t, stackOpts{})
+			s := newStack(t, stackOpts{clientOnly: true})
 			s.srv.Inject(c.f)
 			_, err := s.cli.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "H100", Shape: api.ShapeStandard}})
 			var ae *api.Error

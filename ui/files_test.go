@@ -562,10 +562,7 @@ func flat(v string) string {
 // during a transfer says why next to the progress; and a message about a
 // pane key does not outlive the pane.
 func TestFilesPaneDiscoverability(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-		o.Profiles = []string{"default", "work"}
-		o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) { return nil, ConnInfo{}, nil }
-	})
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "f", "?")
 	if !m.helpOpen() {

@@ -270,6 +270,17 @@ func rowIDs(m Model) string {
 	return strings.Join(ids, " ")
 }
 
+// liveRuntimes counts the runtimes m's snapshot holds that are not gone.
+func liveRuntimes(m Model) int {
+	n := 0
+	for r := range m.cx.Snap.All() {
+		if !r.Gone() {
+			n++
+		}
+	}
+	return n
+}
+
 // dlg returns the dialog on top of the overlay stack, or nil.
 func (m Model) dlg() *dialog.Dialog {
 	d, _ := m.scr.top().(*dialog.Dialog)

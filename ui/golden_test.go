@@ -24,6 +24,7 @@ import (
 )
 
 func TestGolden(t *testing.T) {
+	_, _, shared := fixture(t) // each picture starts from it as loaded
 	for _, sz := range [][2]int{{80, 24}, {60, 15}, {160, 48}} {
 		for _, details := range []bool{false, true} {
 			name := "dashboard_" + itoa(sz[0]) + "x" + itoa(sz[1])
@@ -31,7 +32,7 @@ func TestGolden(t *testing.T) {
 				name += "_details"
 			}
 			t.Run(name, func(t *testing.T) {
-				_, _, m := fixture(t)
+				m := asLoaded(t, shared)
 				m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 				if details {
 					m, _ = update(m, keyMsg("enter"))
@@ -45,7 +46,7 @@ func TestGolden(t *testing.T) {
 		golden.RequireEqual(t, []byte(m.View()))
 	})
 	t.Run("help_80x24", func(t *testing.T) {
-		_, _, m := fixture(t)
+		m := asLoaded(t, shared)
 		m, _ = update(m, keyMsg("?"))
 		golden.RequireEqual(t, []byte(m.View()))
 	})
@@ -57,9 +58,9 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // is yellow (33) on dark and magenta (35) on light; the selected row is
 // reverse video with a "›" marker in both, so it shows without colour.
 func TestThemeGoldens(t *testing.T) {
+	_, _, m := fixture(t) // painted in each theme in turn
 	for _, name := range []string{ThemeDark, ThemeLight} {
 		t.Run(name, func(t *testing.T) {
-			_, _, m := fixture(t)
 			m.opts.Theme = name
 			m.cx.Styles = theme.NewWith(ansiRenderer(), name)
 			v := m.View()

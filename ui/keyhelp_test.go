@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/overlay/console"
@@ -71,9 +69,11 @@ func keyLine(m Model) string {
 
 // While a layer is on top (help, event log, filter, profile picker, every
 // kind of dialog, the console's stop dialog), the footer's key help is that
-// layer's own: never the dashboard's letters, which do nothing there.
+// layer's own: never the dashboard's letters, which do nothing there. One
+// dashboard opens each layer in turn from nothing open.
 func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 	const rt = "runtimes/rt-t4demo7k2p"
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
 	for _, tc := range []struct {
 		name string
 		open func(e *emu, m Model) Model
@@ -93,17 +93,14 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 			return e.press(t, m, "f", "down", "x")
 		}, []string{"y", "cancels"}},
 		{"files pane's upload dialog", func(e *emu, m Model) Model { return e.press(t, m, "f", "u") }, []string{"enter", "esc"}},
+		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, []string{"esc back", "ctrl+c clear", "enter run"}},
 		{"console stop dialog", func(e *emu, m Model) Model {
 			m = withConsole(m, rt, rt+"/sessions/colabdash-1", []*execRun{{code: "time.sleep(60)", started: e.clk.now()}}, "")
 			return e.press(t, m, "ctrl+c")
 		}, []string{"y", "cancel"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-				o.Profiles = []string{"default", "work"}
-				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) { return nil, ConnInfo{}, nil }
-			})
-			m = m.selectID(t, "rt-t4demo7k2p")
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
 			m = tc.open(e, m)
 			if m.scr.top() == nil {
 				t.Fatalf("nothing opened:\n%s", m.View())
@@ -117,20 +114,4 @@ func TestFooterShowsTheTopLayersKeys(t *testing.T) {
 			mustContain(t, keys, tc.want...)
 		})
 	}
-}
-
-// The console's way out (esc) and ctrl+c are never the part of its key
-// help that a narrow footer cuts.
-func TestConsoleFooterKeepsEscAndCtrlC(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "tab", "e")
-	for _, w := range []int{60, 80, 100} {
-		m, _ = update(m, tea.WindowSizeMsg{Width: w, Height: 24})
-		mustContain(t, keyLine(m), "esc back", "ctrl+c clear", "enter run")
-	}
-	// Scrolled up, the footer says newer lines are below, whatever the width.
-	m = withConsole(m, m.ex.console().Runtime(), m.ex.console().Session(), bigRuns(e.clk.now(), 3), "")
-	m = e.press(t, m, "pgup")
-	mustContain(t, keyLine(m), "esc back", "newer below")
 }

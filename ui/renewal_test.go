@@ -214,7 +214,7 @@ func TestRenewalThatDoesNotExtendBacksOff(t *testing.T) {
 	}
 	// The token has expired meanwhile: the row reads EXPIRED with the
 	// failure mark, the details say why (while it has time left the row
-	// itself says NOT EXTENDED: TestNotExtendedWordOnTheRow).
+	// itself says NOT EXTENDED: TestRenewFailureWordOnTheRow).
 	v := s.view()
 	if !strings.Contains(v, "! r-stuck") || !strings.Contains(v, "renew    renewal did not extend the token, retry in") {
 		t.Fatalf("the row and details do not say the renewal did not extend the token:\n%s", v)
@@ -283,11 +283,19 @@ func TestRenewalRacingAListIsNotNotExtended(t *testing.T) {
 	}
 }
 
+// A failed renewal's word on the row, on one fixture dashboard: the
+// expired row first, then the token whose renewal did not extend it (whose
+// last list drops the other runtimes).
+func TestRenewFailureWordOnTheRow(t *testing.T) {
+	f, clk, m := fixture(t)
+	t.Run("expired wins over the failure", func(t *testing.T) { expiredWinsOverRenewFailure(t, f, clk, m) })
+	t.Run("not extended", func(t *testing.T) { notExtendedWordOnTheRow(t, clk, m) })
+}
+
 // A token with time left whose renewal did not extend it says so on its
 // row; a list showing the same token does not clear it, one showing a
 // later token does.
-func TestNotExtendedWordOnTheRow(t *testing.T) {
-	_, clk, m := fixture(t)
+func notExtendedWordOnTheRow(t *testing.T, clk *clock, m Model) {
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
 	const name = "runtimes/r-bravo" // 4:47 left
 	r := m.cx.Snap.Runtime(name)
@@ -328,8 +336,7 @@ func rowOf(t *testing.T, v, id string) string {
 // A failed renewal never hides expiry. An expired token
 // reads EXPIRED with the failure as the row's "!" marker; the details say
 // the renewal failed; a successful refresh clears the mark at once.
-func TestExpiredWinsOverRenewFailure(t *testing.T) {
-	f, clk, m := fixture(t)
+func expiredWinsOverRenewFailure(t *testing.T, f *fakeService, clk *clock, m Model) {
 	m, _ = update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.cx.Snap.ApplyRenewError(clk.now(), "runtimes/r-charlie", errors.New("backend unavailable"))
 	m.cx.Snap.ApplyRenewError(clk.now(), "runtimes/r-bravo", errors.New("backend unavailable"))

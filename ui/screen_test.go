@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -34,9 +32,11 @@ func countsOf(srv *colabfake.Server) serverCounts {
 // (? then d once opened "Delete runtime?" over the help; L then n the
 // picker behind the event log). Keys are pressed only while the overlay
 // is still open (a key may close it, e.g.
-// any key but y cancels a confirmation).
+// any key but y cancels a confirmation). One dashboard opens each overlay
+// in turn from nothing open.
 func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 	destructive := []string{"d", "y", "x", "y", "n", "N", "y", "o", "e", "R", "c", "y"}
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
 	for _, tc := range []struct {
 		name string
 		open func(e *emu, m Model) Model
@@ -56,13 +56,7 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, isType[*console.Overlay]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-				o.Profiles = []string{"default", "work"}
-				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
-					return nil, ConnInfo{}, errors.New("not used")
-				}
-			})
-			m = m.selectID(t, "rt-t4demo7k2p")
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
 			m = tc.open(e, m)
 			o := m.scr.top()
 			if o == nil || !tc.is(o) {
@@ -94,7 +88,8 @@ func isDialog(title string) func(overlay) bool {
 	return func(o overlay) bool { d, ok := o.(*dialog.Dialog); return ok && strings.HasPrefix(d.Title, title) }
 }
 
-// d, shrink the terminal to 40×10 (only "terminal too small" shows), y:
+// d, shrink the terminal to 40×10 (only "terminal too small" shows, its
+// message wrapped whole at any too-small size), y:
 // nothing is deleted; no key but quit (and esc) acts; the dialog waits and shows
 // again, with its grace period started anew, when the window grows.
 func TestTooSmallScreenAnswersNothing(t *testing.T) {
@@ -105,7 +100,17 @@ func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	if d == nil || !strings.HasPrefix(d.Title, "Delete runtime ") {
 		t.Fatal("no delete dialog")
 	}
-	m, _ = update(m, tea.WindowSizeMsg{Width: 40, Height: 10})
+	// The too-small screen is read whole, not cut: each sentence wraps
+	// instead of ending in "…".
+	for _, sz := range [][2]int{{50, 10}, {30, 8}, {40, 10}} {
+		m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		v := m.View()
+		if strings.Contains(v, "…") {
+			t.Fatalf("%dx%d: the message is cut:\n%s", sz[0], sz[1], v)
+		}
+		mustContain(t, strings.Join(strings.Fields(v), " "), "need 60×15", "Enlarge the window, or q to quit.",
+			"The dialog waits: esc closes it; no other key but q acts until it shows.")
+	}
 	v := m.View()
 	mustContain(t, v, "Terminal too small", "dialog waits")
 	if strings.Contains(v, "Delete") {
@@ -150,22 +155,6 @@ func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
 	m = e.press(t, m, "x") // any key but y cancels the dialog; x is not text for the console
 	if m.dlg() != nil || !topIs[*console.Overlay](m.scr) || m.ex.console().Input() != "" {
 		t.Fatalf("x did not go to the dialog on top (console input %q)", m.ex.console().Input())
-	}
-}
-
-// The too-small screen is read whole, not cut: at 40×10 each sentence
-// wraps instead of ending in "…".
-func TestTooSmallScreenWrapsItsMessage(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = e.press(t, m, "d")
-	for _, sz := range [][2]int{{40, 10}, {50, 10}, {30, 8}} {
-		m, _ = update(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		v := m.View()
-		if strings.Contains(v, "…") {
-			t.Fatalf("%dx%d: the message is cut:\n%s", sz[0], sz[1], v)
-		}
-		mustContain(t, strings.Join(strings.Fields(v), " "), "need 60×15", "Enlarge the window, or q to quit.",
-			"The dialog waits: esc closes it; no other key but q acts until it shows.")
 	}
 }
 

@@ -55,10 +55,14 @@ type stackOpts struct {
 	logger   *slog.Logger
 	bearer   string        // bearer token sent (default stackOAuthToken)
 	redactor *api.Redactor // the client's Redactor (default: its own)
+	// clientOnly: the emulator and the client, no dashboard (for what
+	// only the client's answer shows; start, tick and view are not used).
+	clientOnly bool
 }
 
 // newStack starts the emulator (runtime limit and create quota off unless
-// set) and builds the client and the model (160×48, NoColor). Ticks are
+// set) and builds the client and, unless o.clientOnly, the model (160×48,
+// NoColor). Ticks are
 // not scheduled by the model: the test sends them with tick().
 func newStack(t testing.TB, o stackOpts) *stack {
 	t.Helper()
@@ -126,6 +130,10 @@ func (s *stack) build(t testing.TB, ep string, o stackOpts) {
 		t.Fatal(err)
 	}
 	s.cli = cli
+	if o.clientOnly {
+		t.Cleanup(s.close)
+		return
+	}
 	uo := o.ui
 	uo.Service = cli
 	if uo.Now == nil && !o.realTime {
@@ -144,7 +152,9 @@ func (s *stack) build(t testing.TB, ep string, o stackOpts) {
 }
 
 func (s *stack) close() {
-	s.m.life.cancel()
+	if s.m.app != nil {
+		s.m.life.cancel()
+	}
 	s.cli.Close()
 	if s.ownSrv {
 		s.srv.Close()

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -36,30 +34,29 @@ func TestEscClearsFilterFirst(t *testing.T) {
 
 // No cancel is silent. esc on each dialog, picker and the
 // profile picker says what was cancelled; that message goes when the next
-// dialog opens (it is not about that one).
+// dialog opens (it is not about that one). One dashboard cancels each in
+// turn from nothing open.
 func TestNoCancelIsSilent(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("alpha", "alpha", "beta"))
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
 	for _, tc := range []struct {
 		keys []string
 		want string
 	}{
 		{[]string{"n", "esc"}, "new runtime cancelled: nothing created"},
 		{[]string{"d", "esc"}, "delete cancelled: rt-t4demo7k2p is kept"},
-		{[]string{"d", "n"}, "delete cancelled: rt-t4demo7k2p is kept"},
 		{[]string{"o", "esc"}, "open session cancelled: no session opened on rt-t4demo7k2p"},
+		{[]string{"d", "n"}, "delete cancelled: rt-t4demo7k2p is kept"},
 		{[]string{"P", "esc"}, "profile switch cancelled: still on alpha"},
 		{[]string{"f", "down", "D", "esc"}, "download of data.csv cancelled: nothing downloaded"},
 		{[]string{"f", "u", "esc"}, "upload cancelled: nothing uploaded"},
 		{[]string{"f", "down", "x", "esc"}, "delete of data.csv cancelled: nothing deleted"},
 	} {
 		t.Run(strings.Join(tc.keys, " "), func(t *testing.T) {
-			e, m := emuModel(t, colabfake.Options{}, func(o *Options) {
-				o.Profile, o.Profiles = "alpha", []string{"alpha", "beta"}
-				o.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
-					return nil, ConnInfo{}, errors.New("not used")
-				}
-			})
-			putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
-			m = m.selectID(t, "rt-t4demo7k2p")
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
+			if got := statusLine(m); strings.Contains(got, tc.want) {
+				t.Fatalf("status %q before the cancel", got)
+			}
 			m = e.press(t, m, tc.keys...)
 			if m.dlg() != nil {
 				t.Fatalf("a dialog is still open:\n%s", m.View())
@@ -69,19 +66,26 @@ func TestNoCancelIsSilent(t *testing.T) {
 			}
 		})
 	}
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.closeAll(t, m, "rt-t4demo7k2p")
 	m = e.press(t, m, "d", "esc", "o")
 	if m.dlg() == nil || strings.Contains(m.View(), "delete cancelled") {
 		t.Fatalf("the cancel of the last dialog shows under the next:\n%s", m.View())
 	}
 }
 
+// A status about a runtime goes when it no longer applies: when the
+// selection moves off the runtime, or once the runtime is gone. One
+// dashboard, in that order.
+func TestStatusAboutARuntimeGoesWithIt(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	t.Run("with the selection", func(t *testing.T) { statusGoesWithTheSelection(t, e, m) })
+	t.Run("deleting goes with the runtime", func(t *testing.T) { deletingGoesWithTheRuntime(t, e, m) })
+}
+
 // A status about the selected runtime (its token revealed) goes
 // when the selection moves to another row; one about a finished call
 // (copied) is no such status and stays.
-func TestStatusAboutARuntimeGoesWithTheSelection(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+func statusGoesWithTheSelection(t *testing.T, e *emu, m Model) {
 	m = m.selectID(t, "rt-cpudemo4qx")
 	m = e.press(t, m, "v")
 	mustContain(t, statusLine(m), "proxy token of rt-cpudemo4qx revealed")
@@ -95,8 +99,7 @@ func TestStatusAboutARuntimeGoesWithTheSelection(t *testing.T) {
 
 // The status "deleting X…" goes once X is gone from the list, though
 // delete_runtime has not answered yet.
-func TestDeletingGoesWithTheRuntime(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+func deletingGoesWithTheRuntime(t *testing.T, e *emu, m Model) {
 	now := e.clk.now()
 	m.scr.say(now, common.Say{Text: "deleting rt-t4demo7k2p…", For: api.ToolDeleteRuntime + " " + "runtimes/rt-t4demo7k2p"})
 	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -123,7 +126,11 @@ func statusLine(m Model) string {
 // A status that says something is under way ("opening session …",
 // "deleting …") is gone once the call it waits for has answered, whatever
 // shows next (the dashboard, the console) and whether it worked or not.
+// One dashboard makes each call in turn from nothing open (the delete
+// that works last); the second console case has its own, since e goes
+// back to the console the first one left.
 func TestProgressStatusEndsWithItsCall(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
 	for _, tc := range []struct {
 		name  string
 		fault string // a tool that fails once, or none
@@ -136,15 +143,18 @@ func TestProgressStatusEndsWithItsCall(t *testing.T) {
 		{name: "open session", keys: []string{"o", "enter"}, under: "opening session"},
 		{name: "open session fails", fault: "create_session", keys: []string{"o", "enter"}, under: "opening session"},
 		{name: "close session", keys: []string{"tab", "x", "c", "l", "o", "s", "e", "enter"}, under: "closing session"},
-		{name: "delete", keys: []string{"d", "y"}, under: "deleting"},
-		{name: "delete fails", fault: "delete_runtime", keys: []string{"d", "y"}, under: "deleting"},
 		{name: "renew", keys: []string{"R"}, under: "renewing"},
 		{name: "renew fails", fault: "get_runtime", keys: []string{"R"}, under: "renewing"},
 		{name: "refresh", keys: []string{"r"}, under: "refreshing"},
+		{name: "delete fails", fault: "delete_runtime", keys: []string{"d", "y"}, under: "deleting"},
+		{name: "delete", keys: []string{"d", "y"}, under: "deleting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, m := emuModel(t, colabfake.Options{}, nil)
-			m = m.selectID(t, "rt-cpudemo4qx")
+			e, m := e, e.closeAll(t, m, "rt-cpudemo4qx")
+			if tc.name == "open session for the console, then code" {
+				e, m = emuModel(t, colabfake.Options{}, nil)
+				m = m.selectID(t, "rt-cpudemo4qx")
+			}
 			if tc.fault != "" {
 				e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Status: 500, Tool: tc.fault, Times: 1})
 			}

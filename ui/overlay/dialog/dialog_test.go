@@ -24,11 +24,13 @@ func replies(d *Dialog) *[]Reply {
 	return &got
 }
 
-// fixture is a Context of a 100×30 screen on clk.
-func fixture(clk *commontest.Clock) *common.Context {
+// fixture is a Context of a 100×30 screen on a clock of its own (at
+// commontest.T0), which the test moves (press does, by the grace).
+func fixture() (*commontest.Clock, *common.Context) {
+	clk := &commontest.Clock{}
 	c := commontest.Context(100, 30)
 	c.Now = clk.Now
-	return c
+	return clk, c
 }
 
 // press sends keys one by one, each after the grace period.
@@ -69,8 +71,7 @@ func answered(t *testing.T, e common.Effect, d *Dialog) common.Effect {
 // it, and the status line says it was ignored; the bottom border is
 // dotted until the grace period is over, and a regrace starts it anew.
 func TestGraceIgnoresEarlyKeys(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := New(Confirm, clk.Now(), "Delete runtime rt-x?")
 	got := replies(d)
 	ignored := func(e common.Effect, what string) {
@@ -99,8 +100,7 @@ func TestGraceIgnoresEarlyKeys(t *testing.T) {
 // esc backs out of a confirmation even inside its grace period: a stray
 // esc only cancels, which is always safe.
 func TestEscCancelsInsideTheGrace(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := New(Typed, clk.Now(), "Close NOTEBOOK session s?")
 	d.Want = "close"
 	got := replies(d)
@@ -113,8 +113,7 @@ func TestEscCancelsInsideTheGrace(t *testing.T) {
 // typed ahead at once (no dotted border), unless its opener guards it
 // (one that appears by itself).
 func TestOnlyGuardedDialogsIgnoreEarlyKeys(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	for kind, guarded := range map[Kind]bool{Confirm: true, Typed: true, Input: false, Choice: false} {
 		if d := New(kind, clk.Now(), "t"); d.Guard != guarded {
 			t.Errorf("kind %d: Guard %v, want %v", kind, d.Guard, guarded)
@@ -146,8 +145,7 @@ func TestOnlyGuardedDialogsIgnoreEarlyKeys(t *testing.T) {
 // Only y confirms; enter, esc and every other key cancel; ctrl+c quits
 // the dashboard without answering.
 func TestConfirmOnlyY(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	for _, k := range []string{"enter", "esc", "n", "Y", " "} {
 		d := New(Confirm, clk.Now(), "Delete runtime rt-x?", "This cannot be undone.")
 		got := replies(d)
@@ -177,8 +175,7 @@ func TestConfirmOnlyY(t *testing.T) {
 
 // A dialog without an answer just closes.
 func TestNoAnswerJustCloses(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := New(Confirm, clk.Now(), "On top")
 	if then := answered(t, press(t, clk, c, d, "y"), d); then != nil {
 		t.Fatalf("then %#v", then)
@@ -188,8 +185,7 @@ func TestNoAnswerJustCloses(t *testing.T) {
 // Typing the wrong word and Enter in a typed confirmation says what to
 // type, until the next key; the right word confirms with it as input.
 func TestTypedConfirmMismatchSaysSo(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := New(Typed, clk.Now(), "Close NOTEBOOK session s1?", "Closing it shuts its kernel down.")
 	d.Want = "close"
 	got := replies(d)
@@ -215,8 +211,7 @@ func TestTypedConfirmMismatchSaysSo(t *testing.T) {
 // problem wrapped (not cut) under the field; an empty one shows the hint;
 // a required one refuses enter until something is typed.
 func TestInputValidation(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := New(Input, clk.Now(), "New runtime: runtime id", "Runtime id (optional).")
 	d.Hint = "empty: Colab chooses the id"
 	d.Validate = func(s string) error {
@@ -265,8 +260,7 @@ func TestInputValidation(t *testing.T) {
 // for when enabled), skips disabled ones both ways, and enter on one
 // answers with its index; other keys leave the list as it is.
 func TestChoiceSkipsDisabledItems(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	items := []Item{
 		{Label: "H100", Note: "(not eligible on tier Pro)", Disabled: true},
 		{Label: "T4"},
@@ -311,8 +305,7 @@ func TestChoiceSkipsDisabledItems(t *testing.T) {
 // typed ahead count at once) without answering; ctrl+c quits, answering
 // nothing.
 func TestEscGoesBackAStep(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	first := NewChoice(clk.Now(), "step 1", []Item{{Label: "a"}, {Label: "b"}}, 1)
 	d := New(Input, clk.Now(), "step 2")
 	d.Back = first
@@ -341,8 +334,7 @@ func TestEscGoesBackAStep(t *testing.T) {
 // for an older input is dropped, enter waits for the answer and then
 // submits, unless it names a problem.
 func TestCheckCommand(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := New(Input, clk.Now(), "Download data.csv")
 	calls := 0
 	d.Check = func(in string) Check {
@@ -425,17 +417,16 @@ func TestCheckCommand(t *testing.T) {
 // The console's stop dialog names the session whole (it was split at its
 // hyphen: "colabdash-" / "22211b87").
 func TestDialogKeepsTheSessionIDWhole(t *testing.T) {
-	clk := &commontest.Clock{}
+	clk, c := fixture()
 	d := New(Confirm, clk.Now(), "Stop the running code?",
 		"Colab cannot interrupt code: stopping it closes session colabdash-22211b87 (delete_session).")
-	commontest.MustContain(t, view(t, fixture(clk), d, 100), "colabdash-22211b87")
+	commontest.MustContain(t, view(t, c, d, 100), "colabdash-22211b87")
 }
 
 // Titles, bodies, inputs and items reach the terminal through termtext:
 // an escape sequence from the server is shown, not run.
 func TestDialogShowsNoControlCharacters(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := NewChoice(clk.Now(), "Delete \x1b[2Jrt-x?", []Item{{Label: "a\x1b]52;c;aGk=\x07b", Note: "\x1b[31mred"}}, 0, "body \x1b[2J")
 	for _, ln := range d.Lines(c, 80) {
 		if strings.ContainsAny(ln, "\x1b\x07") {
@@ -447,8 +438,7 @@ func TestDialogShowsNoControlCharacters(t *testing.T) {
 // A box taller than the screen does not fit; its lines are never wider
 // than the screen, however narrow.
 func TestFits(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	var items []Item
 	for i := 0; i < 20; i++ {
 		items = append(items, Item{Label: "item " + strings.Repeat("x", i)})
@@ -473,8 +463,7 @@ func TestFits(t *testing.T) {
 // of a cancel says "cancelled: " and its title; one that says something
 // keeps its own words; an answer is no cancel.
 func TestCancelIsNeverSilent(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := New(Confirm, clk.Now(), "Delete notes.txt?")
 	d.OnAnswer = func(*common.Context, Reply) common.Effect { return nil }
 	if then := answered(t, press(t, clk, c, d, "esc"), d); then != (common.Say{Text: "cancelled: Delete notes.txt"}) || !d.Cancelled() {
@@ -501,8 +490,7 @@ func TestCancelIsNeverSilent(t *testing.T) {
 // and enter on the first item chooses it. A choice with no items at all
 // takes enter without choosing anything.
 func TestChoiceReachesBothEnds(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	items := []Item{{Label: "T4"}, {Label: "L4"}, {Label: "A100"}}
 	d := NewChoice(clk.Now(), "New runtime: accelerator (GPU)", items, 1)
 	got := replies(d)
@@ -530,8 +518,7 @@ func TestChoiceReachesBothEnds(t *testing.T) {
 // A key that leaves the input as it was (the cursor moved) does not ask
 // the check again once its answer for that input is in.
 func TestCheckNotRepeatedForTheSameInput(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := New(Input, clk.Now(), "Download data.csv")
 	calls := 0
 	d.Check = func(in string) Check { calls++; return Check{Note: "downloads to " + in} }
@@ -549,8 +536,7 @@ func TestCheckNotRepeatedForTheSameInput(t *testing.T) {
 // A box exactly as tall as the screen fits; its borders are as wide as
 // its lines, however wide the screen.
 func TestBoxExactlyTheScreensHeight(t *testing.T) {
-	clk := &commontest.Clock{}
-	c := fixture(clk)
+	clk, c := fixture()
 	d := New(Confirm, clk.Now(), "Delete runtime rt-x?", "It is gone for good.")
 	c.Layout.H = len(d.Lines(c, c.Layout.W))
 	if !d.Fits(c) {

@@ -82,7 +82,9 @@ func View(c *common.Context, w int, s State) []string {
 			return lines
 		}
 	}
-	return []string{ansi.Truncate(status, w, "…"), h.ShortHelpView(s.Keys)}
+	// ShortHelpView keeps a binding that does not fit when its "…" would
+	// not fit either (bubbles v1): the line is cut to w here as well.
+	return []string{ansi.Truncate(status, w, "…"), ansi.Truncate(h.ShortHelpView(s.Keys), w, "…")}
 }
 
 func spin(s State) string {
