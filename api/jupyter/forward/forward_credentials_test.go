@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
+	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -22,8 +24,8 @@ import (
 // and the runtime's own cookies (Jupyter's _xsrf) pass, Origin is the
 // runtime's, and the proxy token and agent are the forward's.
 func TestForwardStripsLocalCredentials(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	w := startForward(t, c)
 	seen := make(chan *http.Request, 4)
 	e.SetOnProxy(func(r *http.Request) {
@@ -94,8 +96,8 @@ func TestForwardStripsLocalCredentials(t *testing.T) {
 // echoing the proxy token in response headers and a Set-Cookie never
 // gets it to the local client.
 func TestForwardScrubsEchoedProxyToken(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	w := startForward(t, c)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyEchoToken, PathPrefix: "api/contents"})
 	req, _ := http.NewRequest(http.MethodGet, w.base+"/api/contents/content", nil)
@@ -125,8 +127,8 @@ func TestForwardScrubsEchoedProxyToken(t *testing.T) {
 // that carries the proxy token reaches the local client as the forward's
 // own path, without the token.
 func TestForwardRewritesRedirectWithoutProxyToken(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	w := startForward(t, c)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyRedirectToken, PathPrefix: "lab", Body: "tree/content?x=1"})
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -148,8 +150,8 @@ func TestForwardRewritesRedirectWithoutProxyToken(t *testing.T) {
 // before anything reaches the runtime; with Wide it is accepted on the
 // forward's port only.
 func TestForwardIPLiteralHostNeedsWide(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	for _, wide := range []bool{false, true} {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -196,8 +198,8 @@ func TestForwardIPLiteralHostNeedsWide(t *testing.T) {
 // token once less than RenewLead is left, so the first request after an
 // idle hour does not wait for (or fail on) a renewal.
 func TestForwardKeepFreshRenewsWhileIdle(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	w := startForward(t, c)
 	old := c.Info().Token
 	ctx, cancel := context.WithCancel(context.Background())

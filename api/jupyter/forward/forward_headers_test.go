@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
+	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 )
 
 // A reply's headers reach the local client without the proxy token in
@@ -17,8 +19,8 @@ import (
 // headers or the two lines of a folded header. The forward's own local
 // token and the headers without a secret pass untouched.
 func TestForwardStripsEveryFormOfTheProxyToken(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	w := startForward(t, c)
 	ptok := c.Info().Token
 	quoted, _ := json.Marshal("x\"" + ptok)

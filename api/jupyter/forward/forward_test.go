@@ -23,6 +23,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
+	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -127,7 +128,7 @@ func execute(t *testing.T, c *websocket.Conn, code string) map[string]any {
 func kernelFor(t *testing.T, e *env, c *proxy.Client) string {
 	t.Helper()
 	ctx := context.Background()
-	if e.Be == backendEmulator {
+	if e.Be == jupytertest.Emulator {
 		ss, err := e.Svc.CreateSession(ctx, e.Rt.Name, "")
 		if err != nil {
 			t.Fatal(err)
@@ -163,9 +164,9 @@ func kernelFor(t *testing.T, e *env, c *proxy.Client) string {
 // across a proxy-token renewal; new upgrades carry the new token, the open
 // socket is not torn down.
 func TestForwardAcrossRenewal(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{StrictTokenPlacement: true})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e := proxytest.NewEnv(t, be, colabfake.Options{StrictTokenPlacement: true})
+		c := e.Client()
 		w := startForward(t, c)
 		kernel := kernelFor(t, e, c)
 		if status, body := w.get(t, "/api/contents/"+e.Dir); status != 200 || !strings.Contains(body, `"type"`) {
@@ -198,8 +199,8 @@ func TestForwardAcrossRenewal(t *testing.T) {
 // When the forward's clock does not see the expiry coming, a GET the proxy
 // refuses (bare 404) is renewed and sent again.
 func TestForwardRenewsOnProxy404(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{StrictTokenPlacement: true})
-	c := e.client(func(o *proxy.Options) { o.Now = func() time.Time { return t0 } })
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{StrictTokenPlacement: true})
+	c := e.Client(func(o *proxy.Options) { o.Now = func() time.Time { return jupytertest.T0 } })
 	w := startForward(t, c)
 	e.Clk.Advance(2 * time.Hour)
 	if status, body := w.get(t, "/api/contents/content"); status != 200 {
@@ -215,8 +216,8 @@ func TestForwardRenewsOnProxy404(t *testing.T) {
 // the runtime; the navigation with ?token= sets a strict cookie and drops
 // the token from the address; the proxy token never reaches the browser.
 func TestForwardRefusesForeignRequests(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{StrictTokenPlacement: true})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{StrictTokenPlacement: true})
+	c := e.Client()
 	w := startForward(t, c)
 	kernel := kernelFor(t, e, c)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -305,11 +306,11 @@ func TestForwardRefusesForeignRequests(t *testing.T) {
 
 // NewForwarder refuses a short local token.
 func TestForwardTokenLength(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	if _, err := New(e.client(), Options{Port: 1, LocalToken: "short"}); err == nil {
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	if _, err := New(e.Client(), Options{Port: 1, LocalToken: "short"}); err == nil {
 		t.Fatal("a 5-character local token was accepted")
 	}
-	f, err := New(e.client(), Options{Port: 8888})
+	f, err := New(e.Client(), Options{Port: 8888})
 	if err != nil || len(f.Token()) < 32 || !strings.HasPrefix(f.URL("127.0.0.1"), "http://127.0.0.1:8888/?token=") {
 		t.Fatalf("generated token %q, URL %q, %v", f.Token(), f.URL("127.0.0.1"), err)
 	}
@@ -357,8 +358,8 @@ func TestForwardErrorKeepsCause(t *testing.T) {
 // Forwarding headers a local client sends (X-Forwarded-For, Forwarded…)
 // never reach the runtime, and the forward adds none of its own.
 func TestForwardDropsForwardingHeaders(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	w := startForward(t, c)
 	seen := make(chan http.Header, 4)
 	e.SetOnProxy(func(r *http.Request) { seen <- r.Header.Clone() })

@@ -16,6 +16,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // goroutinesIn counts the goroutines whose stack holds fn.
@@ -171,13 +172,13 @@ func TestRenewalWithoutToken(t *testing.T) {
 // runtime whose error reply echoes the proxy token gives an error whose
 // text does not hold it.
 func TestJupyterErrorBodyRedacted(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	tok := c.Info().Token
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet, PathPrefix: "api/contents",
 		Status: 500, ContentType: "application/json", Times: -1,
 		Body: `{"message":"failed for X-Colab-Runtime-Proxy-Token ` + tok + `","reason":null}`})
-	_, err := c.Stat(context.Background(), e.p("x"))
+	_, err := c.Stat(context.Background(), e.P("x"))
 	if err == nil || !strings.Contains(err.Error(), "failed for") {
 		t.Fatalf("Stat against a failing server: %v, want its message", err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 func newDebugLogger(w io.Writer) *slog.Logger {
@@ -63,7 +64,7 @@ func TestRedirectToOtherHostRefused(t *testing.T) {
 
 // Interrupt: /api/sessions → kernel id → /api/kernels/{id}/interrupt.
 func TestInterruptSession(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	ss, err := e.Svc.CreateSession(ctx, e.Rt.Name, "")

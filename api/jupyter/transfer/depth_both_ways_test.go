@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -34,17 +35,17 @@ func localChain(t *testing.T, root string, levels int) string {
 // upload before any request (nothing is created on the runtime), in the
 // download's words.
 func TestDepthLimitIsTheSameBothWays(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
 		src := filepath.Join(t.TempDir(), "deep")
 		rel := localChain(t, src, proxy.MaxDepth)
-		if err := c.UploadPath(ctx, src, e.p("deep"), false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.UploadPath(ctx, src, e.P("deep"), false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatalf("upload of a tree %d levels deep: %v", proxy.MaxDepth, err)
 		}
 		out := filepath.Join(t.TempDir(), "out")
-		if err := c.DownloadPath(ctx, e.p("deep"), out, false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.DownloadPath(ctx, e.P("deep"), out, false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatalf("download of the tree it uploaded: %v", err)
 		}
 		if got := readOr(t, filepath.Join(out, rel, "f.txt")); got != "bottom" {
@@ -53,11 +54,11 @@ func TestDepthLimitIsTheSameBothWays(t *testing.T) {
 
 		tooDeep := filepath.Join(t.TempDir(), "toodeep")
 		localChain(t, tooDeep, proxy.MaxDepth+1)
-		err := c.UploadPath(ctx, tooDeep, e.p("toodeep"), false, CopyOptions{Recursive: true})
+		err := c.UploadPath(ctx, tooDeep, e.P("toodeep"), false, CopyOptions{Recursive: true})
 		if !errors.Is(err, proxy.ErrUnsafeName) || !strings.Contains(err.Error(), proxy.DepthText()) {
 			t.Errorf("upload of a tree %d levels deep: %v, want ErrUnsafeName saying %q", proxy.MaxDepth+1, err, proxy.DepthText())
 		}
-		if _, err := c.Stat(ctx, e.p("toodeep")); !errors.Is(err, proxy.ErrNotFound) {
+		if _, err := c.Stat(ctx, e.P("toodeep")); !errors.Is(err, proxy.ErrNotFound) {
 			t.Errorf("the refused upload created its destination: %v", err)
 		}
 	})
@@ -68,7 +69,7 @@ func TestDepthLimitIsTheSameBothWays(t *testing.T) {
 // same) is no loop once the links below it were listed and are skipped:
 // its download copies it whole, 120 levels down.
 func TestLookAlikeChainIsNoLoopWhenLinksAreChecked(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
@@ -76,14 +77,14 @@ func TestLookAlikeChainIsNoLoopWhenLinksAreChecked(t *testing.T) {
 		rel := filepath.Join(slices.Repeat([]string{"a"}, 120)...)
 		must(t, os.MkdirAll(filepath.Join(src, rel), 0o755))
 		must(t, os.WriteFile(filepath.Join(src, rel, "f.txt"), []byte("bottom"), 0o644))
-		if err := c.UploadPath(ctx, src, e.p("chain"), false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.UploadPath(ctx, src, e.P("chain"), false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatalf("upload: %v", err)
 		}
 		noLinks := func(context.Context, string) (Links, error) { return Links{}, nil }
 		out := filepath.Join(t.TempDir(), "out")
 		var warned []string
 		o := CopyOptions{Recursive: true, Links: noLinks, Warn: func(s string) { warned = append(warned, s) }}
-		if err := c.DownloadPath(ctx, e.p("chain"), out, false, o); err != nil {
+		if err := c.DownloadPath(ctx, e.P("chain"), out, false, o); err != nil {
 			t.Fatalf("download: %v (warnings %q)", err, warned)
 		}
 		if got := readOr(t, filepath.Join(out, rel, "f.txt")); got != "bottom" {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -53,7 +54,7 @@ func boundedRun(t *testing.T, what string, free func(), fn func() error) error {
 // is refused at once with one line naming the FIFO, and the FIFO stays.
 // The same through Download, the files pane's call.
 func TestDownloadToFIFONobodyReadsIsRefused(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
@@ -85,7 +86,7 @@ func TestDownloadToFIFONobodyReadsIsRefused(t *testing.T) {
 // ends (ctrl+c, --timeout), even while its write waits for room in the
 // pipe, and says it was interrupted.
 func TestDownloadToAStalledFIFOEndsWithItsContext(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	body := strings.Repeat("x", 4<<20) // far more than a pipe holds
 	if _, err := c.Upload(context.Background(), "content/big.bin", strings.NewReader(body), int64(len(body)), nil); err != nil {

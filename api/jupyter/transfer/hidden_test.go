@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // The link check's Python counts the hidden names below the directory
@@ -42,30 +43,30 @@ func TestLinkCodeCountsHiddenNames(t *testing.T) {
 // missing, since nothing counted them.
 func TestDownloadWarnsOfHiddenNamesOnlyWhenThereAreSome(t *testing.T) {
 	files := t.TempDir()
-	e := newEnv(t, backendEmulator, colabfake.Options{FilesDir: files})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{FilesDir: files})
 	c := e.client()
 	ctx := context.Background()
 	proj := filepath.Join(t.TempDir(), "proj")
 	must(t, os.MkdirAll(proj, 0o755))
 	must(t, os.WriteFile(filepath.Join(proj, "a.txt"), []byte("a"), 0o644))
-	if err := c.UploadPath(ctx, proj, e.p("proj"), false, CopyOptions{Recursive: true}); err != nil {
+	if err := c.UploadPath(ctx, proj, e.P("proj"), false, CopyOptions{Recursive: true}); err != nil {
 		t.Fatal(err)
 	}
 	hidden := 0
 	check := func(context.Context, string) (Links, error) { return Links{Hidden: hidden}, nil }
 	var warns []string
 	o := CopyOptions{Recursive: true, Links: check, Warn: func(s string) { warns = append(warns, s) }}
-	if err := c.DownloadPath(ctx, e.p("proj"), filepath.Join(t.TempDir(), "out"), false, o); err != nil {
+	if err := c.DownloadPath(ctx, e.P("proj"), filepath.Join(t.TempDir(), "out"), false, o); err != nil {
 		t.Fatal(err)
 	}
 	if len(warns) != 0 {
 		t.Errorf("a tree without hidden names warned %q", warns)
 	}
 	hidden = 2
-	if err := c.DownloadPath(ctx, e.p("proj"), filepath.Join(t.TempDir(), "out"), false, o); err != nil {
+	if err := c.DownloadPath(ctx, e.P("proj"), filepath.Join(t.TempDir(), "out"), false, o); err != nil {
 		t.Fatal(err)
 	}
-	if len(warns) != 1 || !strings.HasPrefix(warns[0], "2 hidden names in /"+e.p("proj")+" not copied") {
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], "2 hidden names in /"+e.P("proj")+" not copied") {
 		t.Errorf("warnings %q, want one counting 2 hidden names", warns)
 	}
 }

@@ -96,7 +96,7 @@ func TestParseLinks(t *testing.T) {
 // Against the emulator and the real jupyter-server, the check being the
 // real Python run on the tree the server serves.
 func TestDownloadSkipsLinks(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		files := t.TempDir()
 		e := newEnv(t, be, colabfake.Options{FilesDir: files, TokenTTL: 24 * time.Hour})
 		c := e.client()
@@ -126,7 +126,7 @@ func TestDownloadSkipsLinks(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "out")
 		var warns []string
 		o := CopyOptions{Recursive: true, Links: check, Warn: func(s string) { warns = append(warns, s) }}
-		if err := c.DownloadPath(ctx, e.p("top"), out, false, o); err != nil {
+		if err := c.DownloadPath(ctx, e.P("top"), out, false, o); err != nil {
 			t.Fatalf("err = %v\nwarnings: %q", err, warns)
 		}
 		if b, err := os.ReadFile(filepath.Join(out, "d", "f.txt")); err != nil || string(b) != "f" {
@@ -143,7 +143,7 @@ func TestDownloadSkipsLinks(t *testing.T) {
 		if want := []string{"d", "d/f.txt"}; !slices.Equal(got, want) {
 			t.Errorf("copied %q, want only %q", got, want)
 		}
-		if text := strings.Join(warns, "\n"); !strings.Contains(text, " symbolic link(s) in /"+e.p("top")+": a link is never followed") {
+		if text := strings.Join(warns, "\n"); !strings.Contains(text, " symbolic link(s) in /"+e.P("top")+": a link is never followed") {
 			t.Errorf("warnings lack the count of links skipped:\n%s", text)
 		}
 		if checked != 1 {
@@ -152,7 +152,7 @@ func TestDownloadSkipsLinks(t *testing.T) {
 
 		// The tree named through a link: refused, nothing written.
 		out2 := filepath.Join(t.TempDir(), "out2")
-		err := c.DownloadPath(ctx, e.p("rootlink"), out2, false, o)
+		err := c.DownloadPath(ctx, e.P("rootlink"), out2, false, o)
 		if !errors.Is(err, proxy.ErrLinks) || !strings.Contains(err.Error(), "it is a symbolic link") || !strings.Contains(err.Error(), "-L") {
 			t.Fatalf("download of a link: %v", err)
 		}
@@ -162,7 +162,7 @@ func TestDownloadSkipsLinks(t *testing.T) {
 
 		// A check that cannot run refuses and names -L.
 		o.Links = func(context.Context, string) (Links, error) { return Links{}, errors.New("execute_code failed") }
-		err = c.DownloadPath(ctx, e.p("top"), out2, false, o)
+		err = c.DownloadPath(ctx, e.P("top"), out2, false, o)
 		if !errors.Is(err, proxy.ErrLinks) || !strings.Contains(err.Error(), "could not check") || !strings.Contains(err.Error(), "-L") {
 			t.Fatalf("download with a failing check: %v", err)
 		}

@@ -63,7 +63,7 @@ func TestDownloadDuplicateEntries(t *testing.T) {
 // directory e.Dir: the emulator's file store (FilesDir) or the real
 // jupyter-server's root.
 func storeDir(e *env, filesDir string) string {
-	if e.Be == backendJupyter {
+	if e.Be == jupytertest.Jupyter {
 		return filepath.Join(jupytertest.JupyterRoot(), e.Dir)
 	}
 	return filepath.Join(filesDir, api.LastSegment(e.Rt.Name), e.Dir)
@@ -75,7 +75,7 @@ func storeDir(e *env, filesDir string) string {
 // once each, and not copied again down to the depth limit; the rest is
 // copied.
 func TestDownloadDirectoryLoop(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		files := t.TempDir()
 		e := newEnv(t, be, colabfake.Options{FilesDir: files, TokenTTL: 24 * time.Hour})
 		c := e.client()
@@ -95,7 +95,7 @@ func TestDownloadDirectoryLoop(t *testing.T) {
 		must(t, os.Symlink("..", filepath.Join(top, "d", "up")))
 		out := filepath.Join(t.TempDir(), "out")
 		var warns []string
-		err := c.DownloadPath(ctx, e.p("top"), out, false, CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }})
+		err := c.DownloadPath(ctx, e.P("top"), out, false, CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }})
 		if !errors.Is(err, proxy.ErrBadListing) || !strings.Contains(err.Error(), "2 entries not copied") {
 			t.Fatalf("err = %v\nwarnings: %q", err, warns)
 		}
@@ -111,8 +111,8 @@ func TestDownloadDirectoryLoop(t *testing.T) {
 		}
 		text := strings.Join(warns, "\n")
 		for _, want := range []string{
-			"skipped /" + e.p("top/d/self") + ": its listing repeats that of /" + e.p("top/d") + " (a directory loop",
-			"skipped /" + e.p("top/d/up") + ": its listing repeats that of /" + e.p("top") + " (a directory loop",
+			"skipped /" + e.P("top/d/self") + ": its listing repeats that of /" + e.P("top/d") + " (a directory loop",
+			"skipped /" + e.P("top/d/up") + ": its listing repeats that of /" + e.P("top") + " (a directory loop",
 		} {
 			if strings.Count(text, want) != 1 {
 				t.Errorf("warnings lack %q once:\n%s", want, text)
@@ -225,7 +225,7 @@ func must(t *testing.T, err error) {
 // where JSON is decoded (stat, listings, writes, Jupyter's error bodies),
 // and never from a file's bytes, even a file that starts with it.
 func TestXSSIPrefixStripped(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{XSSI: true, ManyFiles: 3, TokenTTL: 24 * time.Hour})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{XSSI: true, ManyFiles: 3, TokenTTL: 24 * time.Hour})
 	c := e.client()
 	ctx := context.Background()
 	// The emulator does send it.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -30,11 +31,11 @@ func putTree(t *testing.T, e *env, c *Copier, files map[string]string) {
 	ctx := context.Background()
 	for name, body := range files {
 		if dir := filepath.Dir(name); dir != "." {
-			if err := c.MkdirAll(ctx, e.p(filepath.ToSlash(dir))); err != nil {
+			if err := c.MkdirAll(ctx, e.P(filepath.ToSlash(dir))); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := c.Upload(ctx, e.p(name), strings.NewReader(body), int64(len(body)), nil); err != nil {
+		if _, err := c.Upload(ctx, e.P(name), strings.NewReader(body), int64(len(body)), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,7 +99,7 @@ func isLink(p string) bool {
 // one line naming it; nothing is written outside; the rest is copied and
 // the copy fails at the end (exit 1), as GNU cp refuses and goes on.
 func TestRecursiveDownloadRefusesLinksInTheDestination(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	putTree(t, e, c, map[string]string{
 		"d/a.txt": "a", "d/sub/s.txt": "s", "d/sub/deep/x.txt": "x", "d/link.txt": "l", "d/z/z.txt": "z",
@@ -113,7 +114,7 @@ func TestRecursiveDownloadRefusesLinksInTheDestination(t *testing.T) {
 	mustSymlink(t, outside, filepath.Join(out, "sub"))
 	mustSymlink(t, victim, filepath.Join(out, "link.txt"))
 	var w warnings
-	err := c.DownloadPath(context.Background(), e.p("d"), parent, false, w.opts())
+	err := c.DownloadPath(context.Background(), e.P("d"), parent, false, w.opts())
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "2 entries not copied") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("DownloadPath = %v, want one proxy.ErrLocal line saying 2 entries were not copied", err)
 	}
@@ -142,7 +143,7 @@ func TestRecursiveDownloadRefusesLinksInTheDestination(t *testing.T) {
 // goes, and a link at a part path deeper down are refused the same way,
 // and the copy goes on.
 func TestRecursiveDownloadSkipsWhatIsInTheWay(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	putTree(t, e, c, map[string]string{"d/f/in.txt": "i", "d/g.txt": "g", "d/s/p.txt": "p", "d/s/q.txt": "q"})
 	parent := t.TempDir()
@@ -162,7 +163,7 @@ func TestRecursiveDownloadSkipsWhatIsInTheWay(t *testing.T) {
 	}
 	mustSymlink(t, victim, filepath.Join(out, "s", "p.txt"+PartSuffix))
 	var w warnings
-	err := c.DownloadPath(context.Background(), e.p("d"), parent, false, w.opts())
+	err := c.DownloadPath(context.Background(), e.P("d"), parent, false, w.opts())
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "3 entries not copied") {
 		t.Fatalf("DownloadPath = %v, want proxy.ErrLocal saying 3 entries were not copied", err)
 	}
@@ -187,7 +188,7 @@ func TestRecursiveDownloadSkipsWhatIsInTheWay(t *testing.T) {
 // rename refuses one that appears during the transfer: nothing is
 // written through either, and each link is left as it was.
 func TestDownloadIntoRefusesALinkAtTheName(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	putTree(t, e, c, map[string]string{"f.txt": "remote"})
 	ctx := context.Background()
@@ -198,8 +199,8 @@ func TestDownloadIntoRefusesALinkAtTheName(t *testing.T) {
 	}
 	mustSymlink(t, victim, filepath.Join(out, "f.txt"))
 	for what, call := range map[string]func() error{
-		"DownloadPath into the directory": func() error { return c.DownloadPath(ctx, e.p("f.txt"), out, true, CopyOptions{}) },
-		"DownloadInto":                    func() error { _, err := c.DownloadInto(ctx, e.p("f.txt"), out, "f.txt", nil); return err },
+		"DownloadPath into the directory": func() error { return c.DownloadPath(ctx, e.P("f.txt"), out, true, CopyOptions{}) },
+		"DownloadInto":                    func() error { _, err := c.DownloadInto(ctx, e.P("f.txt"), out, "f.txt", nil); return err },
 	} {
 		err := call()
 		if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), filepath.Join(out, "f.txt")+" is a symbolic link") || strings.Contains(err.Error(), "\n") {
@@ -217,7 +218,7 @@ func TestDownloadIntoRefusesALinkAtTheName(t *testing.T) {
 	racer.wrapPart = func(f partFile) partFile {
 		return &linkOnSync{partFile: f, do: func() { mustSymlink(t, victim, filepath.Join(out2, "f.txt")) }}
 	}
-	_, err := racer.DownloadInto(ctx, e.p("f.txt"), out2, "f.txt", nil)
+	_, err := racer.DownloadInto(ctx, e.P("f.txt"), out2, "f.txt", nil)
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("a link that appeared before the rename: %v, want proxy.ErrLocal naming it", err)
 	}
@@ -240,14 +241,14 @@ func (l *linkOnSync) Sync() error { l.do(); return l.partFile.Sync() }
 // directory that is a link is copied into where it leads, and a file
 // name that is a link is written through; a link to nothing is refused.
 func TestDownloadFollowsTheNamedDestination(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	putTree(t, e, c, map[string]string{"d/a.txt": "a", "f.txt": "remote"})
 	ctx := context.Background()
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "dest")
 	mustSymlink(t, real, link)
-	if err := c.DownloadPath(ctx, e.p("d"), link, false, CopyOptions{Recursive: true}); err != nil {
+	if err := c.DownloadPath(ctx, e.P("d"), link, false, CopyOptions{Recursive: true}); err != nil {
 		t.Fatal(err)
 	}
 	if got := readOr(t, filepath.Join(real, "d", "a.txt")); got != "a" { // an existing directory: into it, under d
@@ -259,7 +260,7 @@ func TestDownloadFollowsTheNamedDestination(t *testing.T) {
 	}
 	named := filepath.Join(t.TempDir(), "named.txt")
 	mustSymlink(t, target, named)
-	if _, err := c.Download(ctx, e.p("f.txt"), named, nil); err != nil {
+	if _, err := c.Download(ctx, e.P("f.txt"), named, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := readOr(t, target); got != "remote" || !isLink(named) {
@@ -268,7 +269,7 @@ func TestDownloadFollowsTheNamedDestination(t *testing.T) {
 	dangling := filepath.Join(t.TempDir(), "dangling")
 	nowhere := filepath.Join(t.TempDir(), "nowhere")
 	mustSymlink(t, nowhere, dangling)
-	if _, err := c.Download(ctx, e.p("f.txt"), dangling, nil); !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "symbolic link to nothing") {
+	if _, err := c.Download(ctx, e.P("f.txt"), dangling, nil); !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "symbolic link to nothing") {
 		t.Errorf("a dangling named link: %v, want proxy.ErrLocal", err)
 	}
 	if _, err := os.Lstat(nowhere); err == nil {

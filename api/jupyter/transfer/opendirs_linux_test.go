@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // openBelow counts this process's open file descriptors on dir or below
@@ -35,7 +36,7 @@ func openBelow(t *testing.T, dir string) int {
 // of a wide tree open to the end: by the time it reports its last file,
 // none is open.
 func TestRecursiveDownloadClosesDirectoriesItIsDoneWith(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	const dirs = 60
@@ -43,7 +44,7 @@ func TestRecursiveDownloadClosesDirectoriesItIsDoneWith(t *testing.T) {
 	for i := range dirs {
 		files[fmt.Sprintf("s%02d/f.txt", i)] = "f"
 	}
-	if err := c.UploadPath(ctx, localTree(t, files), e.p("wide"), false, CopyOptions{Recursive: true}); err != nil {
+	if err := c.UploadPath(ctx, localTree(t, files), e.P("wide"), false, CopyOptions{Recursive: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "out")
@@ -55,7 +56,7 @@ func TestRecursiveDownloadClosesDirectoriesItIsDoneWith(t *testing.T) {
 		open = append(open, n)
 		mu.Unlock()
 	}}
-	if err := c.DownloadPath(ctx, e.p("wide"), out, false, o); err != nil {
+	if err := c.DownloadPath(ctx, e.P("wide"), out, false, o); err != nil {
 		t.Fatal(err)
 	}
 	if len(open) != dirs {

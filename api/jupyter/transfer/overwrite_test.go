@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -18,7 +19,7 @@ import (
 // first file and counting the others; the directories the walk made are
 // gone again. With Overwrite the same copies replace them.
 func TestDownloadRefusesToReplaceALocalFile(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"a.txt": "remote", "proj/a.txt": "ra", "proj/b.txt": "rb", "proj/new/n.txt": "rn", "proj/sub/s.txt": "rs"})
@@ -26,9 +27,9 @@ func TestDownloadRefusesToReplaceALocalFile(t *testing.T) {
 	mine := filepath.Join(out, "a.txt")
 	os.WriteFile(mine, []byte("mine"), 0o644)
 	for what, call := range map[string]func(o CopyOptions) error{
-		"named":          func(o CopyOptions) error { return c.DownloadPath(ctx, e.p("a.txt"), mine, false, o) },
-		"into a dir":     func(o CopyOptions) error { return c.DownloadPath(ctx, e.p("a.txt"), out, false, o) },
-		"into a dir (/)": func(o CopyOptions) error { return c.DownloadPath(ctx, e.p("a.txt"), out+"/", true, o) },
+		"named":          func(o CopyOptions) error { return c.DownloadPath(ctx, e.P("a.txt"), mine, false, o) },
+		"into a dir":     func(o CopyOptions) error { return c.DownloadPath(ctx, e.P("a.txt"), out, false, o) },
+		"into a dir (/)": func(o CopyOptions) error { return c.DownloadPath(ctx, e.P("a.txt"), out+"/", true, o) },
 	} {
 		err := call(CopyOptions{})
 		if !errors.Is(err, proxy.ErrLocalExists) || !strings.Contains(err.Error(), mine+" exists") || strings.Contains(err.Error(), "\n") {
@@ -47,7 +48,7 @@ func TestDownloadRefusesToReplaceALocalFile(t *testing.T) {
 	os.WriteFile(filepath.Join(proj, "b.txt"), []byte("lb"), 0o644)
 	var w warnings
 	o := w.opts()
-	err := c.DownloadPath(ctx, e.p("proj"), out, false, o)
+	err := c.DownloadPath(ctx, e.P("proj"), out, false, o)
 	if !errors.Is(err, proxy.ErrLocalExists) || !strings.Contains(err.Error(), filepath.Join(proj, "a.txt")+" and 1 more file exist") {
 		t.Fatalf("cp -r into a tree holding two of its files: %v, want ErrLocalExists naming a.txt and counting 1 more", err)
 	}
@@ -60,7 +61,7 @@ func TestDownloadRefusesToReplaceALocalFile(t *testing.T) {
 	noLeftovers(t, filepath.Join(proj, "sub"))
 
 	o.Overwrite = true
-	if err := c.DownloadPath(ctx, e.p("proj"), out, false, o); err != nil {
+	if err := c.DownloadPath(ctx, e.P("proj"), out, false, o); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"a.txt": "ra", "b.txt": "rb", "new/n.txt": "rn", "sub/s.txt": "rs"} {
@@ -68,7 +69,7 @@ func TestDownloadRefusesToReplaceALocalFile(t *testing.T) {
 			t.Errorf("with Overwrite %s holds %q, want %q", name, got, want)
 		}
 	}
-	if err := c.DownloadPath(ctx, e.p("a.txt"), out, false, CopyOptions{Overwrite: true}); err != nil || readOr(t, mine) != "remote" {
+	if err := c.DownloadPath(ctx, e.P("a.txt"), out, false, CopyOptions{Overwrite: true}); err != nil || readOr(t, mine) != "remote" {
 		t.Errorf("a single file with Overwrite: %v, the file holds %q", err, readOr(t, mine))
 	}
 }
@@ -79,17 +80,17 @@ func TestDownloadRefusesToReplaceALocalFile(t *testing.T) {
 // runtime's Jupyter server refuses, is refused with a line saying how to
 // name the destination.
 func TestRecursiveUploadIntoAnExistingRemoteDirectory(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	src := localTree(t, map[string]string{"a.txt": "a"})
-	if err := c.MkdirAll(ctx, e.p("results")); err != nil {
+	if err := c.MkdirAll(ctx, e.P("results")); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.UploadPath(ctx, src, e.p("results")+"/", true, CopyOptions{Recursive: true}); err != nil {
+	if err := c.UploadPath(ctx, src, e.P("results")+"/", true, CopyOptions{Recursive: true}); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(remoteNames(t, c, e.p("results/tree")), ","); got != "a.txt" {
+	if got := strings.Join(remoteNames(t, c, e.P("results/tree")), ","); got != "a.txt" {
 		t.Errorf("results/tree holds %q, want a.txt", got)
 	}
 	if err := c.UploadPath(ctx, src, "", true, CopyOptions{Recursive: true}); !errors.Is(err, proxy.ErrTopLevel) {
@@ -97,7 +98,7 @@ func TestRecursiveUploadIntoAnExistingRemoteDirectory(t *testing.T) {
 	}
 	hidden := filepath.Join(t.TempDir(), ".cfg")
 	mkdir(t, hidden)
-	if err := c.UploadPath(ctx, hidden, e.p("results"), false, CopyOptions{Recursive: true}); !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "RUNTIME:PATH/NAME") {
+	if err := c.UploadPath(ctx, hidden, e.P("results"), false, CopyOptions{Recursive: true}); !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "RUNTIME:PATH/NAME") {
 		t.Errorf("a hidden source into a directory: %v, want ErrLocal saying to name it in full", err)
 	}
 }
@@ -107,7 +108,7 @@ func TestRecursiveUploadIntoAnExistingRemoteDirectory(t *testing.T) {
 // check before the first request) is not replaced, the part file is gone,
 // and the refusal names it; with Overwrite it is.
 func TestDownloadKeepsAFileWrittenWhileItRan(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"race.bin": "remote"})
@@ -120,7 +121,7 @@ func TestDownloadKeepsAFileWrittenWhileItRan(t *testing.T) {
 				os.WriteFile(mine, []byte("mine"), 0o644)
 			}
 		}}
-		err := c.DownloadPath(ctx, e.p("race.bin"), out, false, o)
+		err := c.DownloadPath(ctx, e.P("race.bin"), out, false, o)
 		switch got := readOr(t, mine); {
 		case !overwrite && (!errors.Is(err, proxy.ErrLocalExists) || !strings.Contains(err.Error(), mine) || got != "mine"):
 			t.Fatalf("a file written during the download: %v, it now holds %q", err, got)

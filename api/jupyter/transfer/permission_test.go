@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -21,7 +22,7 @@ const unreadableLink = `{"message": "Unhandled error", "reason": null, "tracebac
 // one-line permission hint, not "the Jupyter server failed: Unhandled
 // error".
 func TestUnreadableLinkTargetSaysPermission(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/contents/content/lnk", Status: 500,
 		ContentType: "application/json", Body: unreadableLink, Times: -1})
 	c := e.client()
@@ -47,21 +48,21 @@ func TestUnreadableLinkTargetSaysPermission(t *testing.T) {
 // not read is skipped with a warning saying so ("permission denied"), not
 // that it does not exist; the rest is copied.
 func TestRecursiveDownloadSkipsUnreadableEntrySayingPermission(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"d/a.txt": "a", "d/lnk.txt": "l", "d/c.txt": "c"})
-	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "files/" + e.p("d/lnk.txt"), Status: 500,
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "files/" + e.P("d/lnk.txt"), Status: 500,
 		ContentType: "application/json", Body: unreadableLink, Times: -1})
 	out := filepath.Join(t.TempDir(), "out")
 	var warns []string
-	err := c.DownloadPath(ctx, e.p("d"), out, false, CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }})
+	err := c.DownloadPath(ctx, e.P("d"), out, false, CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }})
 	if !errors.Is(err, proxy.ErrSkipped) {
 		t.Fatalf("DownloadPath: %v, want proxy.ErrSkipped", err)
 	}
 	noLeftovers(t, out, "a.txt", "c.txt")
 	text := strings.Join(warns, "\n")
-	if want := "skipped rt-files:/" + e.p("d/lnk.txt") + ": the runtime's Jupyter server listed it but may not read it (permission denied)"; strings.Count(text, want) != 1 {
+	if want := "skipped rt-files:/" + e.P("d/lnk.txt") + ": the runtime's Jupyter server listed it but may not read it (permission denied)"; strings.Count(text, want) != 1 {
 		t.Errorf("warnings lack %q once:\n%s", want, text)
 	}
 	if strings.Contains(text, "does not exist") {

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
 // Upload itself refuses a file directly in the root, whoever calls it (the
 // files pane as well as cp): nothing is sent.
 func TestUploadRefusesTopLevel(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	if _, err := c.Upload(ctx, "/data.csv", strings.NewReader("x"), 1, nil); !errors.Is(err, proxy.ErrTopLevel) {

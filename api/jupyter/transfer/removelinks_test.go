@@ -32,22 +32,22 @@ type linkBed struct {
 //	base/a/toroot    -> (the root)     a link to the runtime's root
 //	base/a/tofile    -> ../keep.txt    a link to a file
 //	base/lnk         -> sib            a link named as the target
-func newLinkBed(t *testing.T, be backend, trash bool) *linkBed {
+func newLinkBed(t *testing.T, be jupytertest.Backend, trash bool) *linkBed {
 	t.Helper()
 	b := &linkBed{}
 	switch {
-	case be == backendEmulator:
+	case be == jupytertest.Emulator:
 		dir := t.TempDir()
 		e := newEnv(t, be, colabfake.Options{FilesDir: dir, DeleteToTrash: trash})
 		b.c, b.base = e.client(), "content/bed"
 		b.root = filepath.Join(dir, "rt-files")
 	case trash:
 		url, root, _ := startOwnJupyter(t, ownJupyter{trash: true})
-		e := newEnv(t, backendEmulator, colabfake.Options{JupyterUpstream: url})
+		e := newEnv(t, jupytertest.Emulator, colabfake.Options{JupyterUpstream: url})
 		b.c, b.base, b.root = e.client(), "content/bed", root
 	default:
 		e := newEnv(t, be, colabfake.Options{})
-		b.c, b.base, b.root = e.client(), e.p("bed"), jupytertest.JupyterRoot()
+		b.c, b.base, b.root = e.client(), e.P("bed"), jupytertest.JupyterRoot()
 	}
 	b.host = filepath.Join(b.root, filepath.FromSlash(b.base))
 	a := filepath.Join(b.host, "a")
@@ -97,7 +97,7 @@ func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
 // to: with the server's trash on, in one DELETE; with it off (the server
 // deletes only empty directories), it refuses and removes nothing.
 func TestRemoveAllNeverFollowsLinks(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		for _, trash := range []bool{false, true} {
 			name := map[bool]string{false: "trash off", true: "trash on"}[trash]
 			t.Run(name, func(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -87,7 +88,7 @@ func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
 // below it under its own name (trailing slashes change nothing), uploads
 // and downloads alike. So repeating a copy nests once, as GNU cp does.
 func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
@@ -98,28 +99,28 @@ func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 		os.WriteFile(filepath.Join(proj, "sub", "b.txt"), []byte("b"), 0o644)
 		opts := CopyOptions{Recursive: true}
 		for i := 0; i < 2; i++ {
-			if err := c.UploadPath(ctx, proj, e.p("proj"), false, opts); err != nil {
+			if err := c.UploadPath(ctx, proj, e.P("proj"), false, opts); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("proj")), ","); got != "a.txt,proj,sub" {
+		if got := strings.Join(remoteNames(t, c, e.P("proj")), ","); got != "a.txt,proj,sub" {
 			t.Errorf("remote proj holds %s, want a.txt,proj,sub (the second copy went into it)", got)
 		}
-		if err := c.UploadPath(ctx, proj+"/", e.p("dst")+"/", true, opts); err != nil {
+		if err := c.UploadPath(ctx, proj+"/", e.P("dst")+"/", true, opts); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("dst")), ","); got != "a.txt,sub" {
+		if got := strings.Join(remoteNames(t, c, e.P("dst")), ","); got != "a.txt,sub" {
 			t.Errorf("remote dst (missing, so the copy) holds %s, want a.txt,sub", got)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("dst/sub")), ","); got != "b.txt" {
+		if got := strings.Join(remoteNames(t, c, e.P("dst/sub")), ","); got != "b.txt" {
 			t.Errorf("remote dst/sub holds %s, want b.txt", got)
 		}
 		out := filepath.Join(local, "out")
-		if err := c.DownloadPath(ctx, e.p("dst"), out, false, opts); err != nil {
+		if err := c.DownloadPath(ctx, e.P("dst"), out, false, opts); err != nil {
 			t.Fatal(err)
 		}
 		// out exists now: the same download goes to out/dst.
-		if err := c.DownloadPath(ctx, e.p("dst"), out, false, opts); err != nil {
+		if err := c.DownloadPath(ctx, e.P("dst"), out, false, opts); err != nil {
 			t.Fatal(err)
 		}
 		var files []string
@@ -134,14 +135,14 @@ func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 			t.Errorf("downloaded twice: %v, want the copy in out, then in out/dst", files)
 		}
 		// A file into an existing directory keeps its name.
-		if err := c.UploadPath(ctx, filepath.Join(proj, "a.txt"), e.p("dst"), false, CopyOptions{}); err != nil {
+		if err := c.UploadPath(ctx, filepath.Join(proj, "a.txt"), e.P("dst"), false, CopyOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Stat(ctx, e.p("dst/a.txt")); err != nil {
+		if _, err := c.Stat(ctx, e.P("dst/a.txt")); err != nil {
 			t.Error(err)
 		}
 		// A directory without -r is refused.
-		if err := c.UploadPath(ctx, proj, e.p("x"), false, CopyOptions{}); err == nil || !strings.Contains(err.Error(), "-r") {
+		if err := c.UploadPath(ctx, proj, e.P("x"), false, CopyOptions{}); err == nil || !strings.Contains(err.Error(), "-r") {
 			t.Errorf("directory without -r: %v", err)
 		}
 	})
@@ -149,10 +150,10 @@ func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 
 // Hidden paths get an error naming the restriction.
 func TestHiddenPath(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
-		_, err := c.Download(context.Background(), e.p(".env"), filepath.Join(t.TempDir(), "x"), nil)
+		_, err := c.Download(context.Background(), e.P(".env"), filepath.Join(t.TempDir(), "x"), nil)
 		if !errors.Is(err, proxy.ErrHidden) || !strings.Contains(err.Error(), "hidden") {
 			t.Fatalf("hidden file: %v", err)
 		}
@@ -164,7 +165,7 @@ func TestHiddenPath(t *testing.T) {
 // their count; a recursive download's warning says hidden names may be
 // missing, not that some were skipped.
 func TestRecursiveUploadSkipsHidden(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
@@ -178,24 +179,24 @@ func TestRecursiveUploadSkipsHidden(t *testing.T) {
 		os.WriteFile(filepath.Join(proj, "sub", "f.txt"), []byte("x"), 0o644)
 		var warns []string
 		opts := CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }}
-		if err := c.UploadPath(ctx, proj, e.p("proj"), false, opts); err != nil {
+		if err := c.UploadPath(ctx, proj, e.P("proj"), false, opts); err != nil {
 			t.Fatalf("upload with hidden entries: %v", err)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("proj")), ","); got != "sub,top.py" {
+		if got := strings.Join(remoteNames(t, c, e.P("proj")), ","); got != "sub,top.py" {
 			t.Errorf("remote proj holds %s, want sub,top.py", got)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("proj/sub")), ","); got != "f.txt" {
+		if got := strings.Join(remoteNames(t, c, e.P("proj/sub")), ","); got != "f.txt" {
 			t.Errorf("remote proj/sub holds %s, want f.txt", got)
 		}
 		if len(warns) != 1 || !strings.Contains(warns[0], "skipped 3 hidden entries") {
 			t.Errorf("warnings %q, want one counting 3 hidden entries", warns)
 		}
 		warns = nil
-		if err := c.DownloadPath(ctx, e.p("proj"), filepath.Join(t.TempDir(), "out"), false, opts); err != nil {
+		if err := c.DownloadPath(ctx, e.P("proj"), filepath.Join(t.TempDir(), "out"), false, opts); err != nil {
 			t.Fatal(err)
 		}
-		if len(warns) != 1 || strings.Contains(warns[0], "are not copied") || !strings.Contains(warns[0], "any in /"+e.p("proj")) {
-			t.Errorf("download warnings %q, want one saying hidden names in /%s may be missing", warns, e.p("proj"))
+		if len(warns) != 1 || strings.Contains(warns[0], "are not copied") || !strings.Contains(warns[0], "any in /"+e.P("proj")) {
+			t.Errorf("download warnings %q, want one saying hidden names in /%s may be missing", warns, e.P("proj"))
 		}
 	})
 }
@@ -204,28 +205,28 @@ func TestRecursiveUploadSkipsHidden(t *testing.T) {
 // its trash on does whole; the emulator deletes a runtime's files with
 // the runtime.
 func TestRemoveAllAndRuntimeDeletion(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{DeleteToTrash: true})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{DeleteToTrash: true})
 	c := e.client()
 	ctx := context.Background()
-	if err := c.MkdirAll(ctx, e.p("t/u/v")); err != nil {
+	if err := c.MkdirAll(ctx, e.P("t/u/v")); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(p, []byte("x"), 0o644)
-	if _, err := upload(t, c, p, e.p("t/u/f")); err != nil {
+	if _, err := upload(t, c, p, e.P("t/u/f")); err != nil {
 		t.Fatal(err)
 	}
 	var removed []string
-	if err := c.RemoveAll(ctx, e.p("t"), func(p string) { removed = append(removed, p) }); err != nil {
+	if err := c.RemoveAll(ctx, e.P("t"), func(p string) { removed = append(removed, p) }); err != nil {
 		t.Fatal(err)
 	}
-	if len(removed) != 1 || removed[0] != e.p("t") {
+	if len(removed) != 1 || removed[0] != e.P("t") {
 		t.Fatalf("removed %v, want the top directory alone", removed)
 	}
-	if _, err := c.Stat(ctx, e.p("t")); !errors.Is(err, proxy.ErrNotFound) {
+	if _, err := c.Stat(ctx, e.P("t")); !errors.Is(err, proxy.ErrNotFound) {
 		t.Fatalf("after RemoveAll: %v", err)
 	}
-	if _, err := upload(t, c, p, e.p("keep")); err != nil {
+	if _, err := upload(t, c, p, e.P("keep")); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Svc.DeleteRuntime(ctx, e.Rt.Name); err != nil {
@@ -236,7 +237,7 @@ func TestRemoveAllAndRuntimeDeletion(t *testing.T) {
 		t.Fatal(err)
 	}
 	c2 := e.client(func(o *proxy.Options) { o.Info = *rt.ConnectionInfo })
-	if _, err := c2.Stat(ctx, e.p("keep")); !errors.Is(err, proxy.ErrNotFound) {
+	if _, err := c2.Stat(ctx, e.P("keep")); !errors.Is(err, proxy.ErrNotFound) {
 		t.Fatalf("a file outlived its runtime: %v", err)
 	}
 }
@@ -302,7 +303,7 @@ func TestUploadDetectsOverwritingServer(t *testing.T) {
 // directory below is known from its parent's listing (size,
 // last_modified, type), so none costs a second round trip.
 func TestTreeWalksUseListingMetadata(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
@@ -313,7 +314,7 @@ func TestTreeWalksUseListingMetadata(t *testing.T) {
 		for name, body := range want {
 			os.WriteFile(filepath.Join(proj, filepath.FromSlash(name)), []byte(body), 0o644)
 		}
-		if err := c.UploadPath(ctx, proj, e.p("proj"), false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.UploadPath(ctx, proj, e.P("proj"), false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatal(err)
 		}
 		var stats atomic.Int32
@@ -323,7 +324,7 @@ func TestTreeWalksUseListingMetadata(t *testing.T) {
 			}
 		})
 		out := filepath.Join(local, "out")
-		if err := c.DownloadPath(ctx, e.p("proj"), out, false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.DownloadPath(ctx, e.P("proj"), out, false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatal(err)
 		}
 		if n := stats.Swap(0); n != 1 {

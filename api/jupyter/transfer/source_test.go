@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -39,7 +40,7 @@ func procFile(t *testing.T) (string, []byte) {
 // /proc/self/environ) is read to its end and sent whole, by cp (file and
 // -r's walk) and UploadFile (the files pane); never uploaded empty.
 func TestUploadReadsAZeroSizeFileToItsEnd(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	p, want := procFile(t)
@@ -58,14 +59,14 @@ func TestUploadReadsAZeroSizeFileToItsEnd(t *testing.T) {
 		}
 	}
 	var res []FileResult
-	if err := c.UploadPath(ctx, p, e.p("environ"), false, CopyOptions{OnFile: func(r FileResult) { res = append(res, r) }}); err != nil {
+	if err := c.UploadPath(ctx, p, e.P("environ"), false, CopyOptions{OnFile: func(r FileResult) { res = append(res, r) }}); err != nil {
 		t.Fatal(err)
 	}
 	if len(res) != 1 || res[0].Bytes != int64(len(want)) {
 		t.Errorf("reported %+v, want one file of %d bytes", res, len(want))
 	}
-	check("cp", e.p("environ"))
-	m, n, err := c.UploadFile(ctx, "/proc/self/status", e.p("status"), nil)
+	check("cp", e.P("environ"))
+	m, n, err := c.UploadFile(ctx, "/proc/self/status", e.P("status"), nil)
 	if err != nil || n == 0 || m.Size != n {
 		t.Fatalf("UploadFile(/proc/self/status) = %d bytes sent, remote %d, %v; want the whole file", n, m.Size, err)
 	}
@@ -75,16 +76,16 @@ func TestUploadReadsAZeroSizeFileToItsEnd(t *testing.T) {
 	if err := os.Symlink(p, filepath.Join(dir, "env")); err != nil {
 		t.Fatalf("cannot make the symbolic link this test needs: %v", err)
 	}
-	if err := c.UploadPath(ctx, dir, e.p("tree"), false, CopyOptions{Recursive: true, FollowLinks: true}); err != nil {
+	if err := c.UploadPath(ctx, dir, e.P("tree"), false, CopyOptions{Recursive: true, FollowLinks: true}); err != nil {
 		t.Fatal(err)
 	}
-	check("cp -r", e.p("tree/env"))
+	check("cp -r", e.P("tree/env"))
 	// A truly empty file is still sent, empty.
 	empty := filepath.Join(dir, "empty")
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, n, err := c.UploadFile(ctx, empty, e.p("empty"), nil); err != nil || n != 0 {
+	if _, n, err := c.UploadFile(ctx, empty, e.P("empty"), nil); err != nil || n != 0 {
 		t.Fatalf("an empty file: %d bytes, %v", n, err)
 	}
 }
@@ -92,10 +93,10 @@ func TestUploadReadsAZeroSizeFileToItsEnd(t *testing.T) {
 // Past what one request carries, such a file is refused in one line and
 // nothing is left on the runtime.
 func TestUploadRefusesAZeroSizeFileBeyondOneRequest(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = 30 })
 	p, _ := procFile(t)
-	err := c.UploadPath(context.Background(), p, e.p("environ"), false, CopyOptions{})
+	err := c.UploadPath(context.Background(), p, e.P("environ"), false, CopyOptions{})
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), p+" reports a size of 0 but holds more than 30 bytes") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("UploadPath = %v, want one proxy.ErrLocal line naming the file and the limit", err)
 	}
@@ -107,13 +108,13 @@ func TestUploadRefusesAZeroSizeFileBeyondOneRequest(t *testing.T) {
 // Such a file holding exactly what one request carries is still sent
 // whole: the limit is on more than one request's worth.
 func TestUploadSendsAZeroSizeFileOfExactlyOneRequest(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	p, want := procFile(t)
 	// Options round ChunkSize down to a multiple of 3; the copier's own
 	// is set to the file's length exactly.
 	c.o.ChunkSize = int64(len(want))
-	m, n, err := c.UploadFile(context.Background(), p, e.p("environ"), nil)
+	m, n, err := c.UploadFile(context.Background(), p, e.P("environ"), nil)
 	if err != nil || n != int64(len(want)) || m.Size != n {
 		t.Fatalf("UploadFile of %d bytes with %d-byte requests = %d bytes sent, remote %d, %v; want the whole file", len(want), c.o.ChunkSize, n, m.Size, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // Guards what a symbolic link inside a directory sent by cp -r uploads:
@@ -16,7 +17,7 @@ import (
 // link to ~/.ssh/id_rsa) is skipped and named in a warning, the rest
 // still copied; with FollowLinks (cp -L) it is followed too.
 func TestUploadTreeFollowsLinksOnlyInside(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	home := t.TempDir()
 	secret := filepath.Join(home, "id_rsa")
@@ -30,7 +31,7 @@ func TestUploadTreeFollowsLinksOnlyInside(t *testing.T) {
 	must(t, err)
 	must(t, os.Symlink(rel, filepath.Join(src, "sub", "relkey"))) // ../../../…/id_rsa
 	for _, follow := range []bool{false, true} {
-		dst := e.p("repo-" + map[bool]string{false: "inside", true: "all"}[follow])
+		dst := e.P("repo-" + map[bool]string{false: "inside", true: "all"}[follow])
 		var warnings []string
 		err := c.UploadPath(context.Background(), src, dst, false, CopyOptions{Recursive: true, FollowLinks: follow,
 			Warn: func(s string) { warnings = append(warnings, s) }})

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -19,12 +20,12 @@ import (
 // that worked; below that it fails with the same words and the file on
 // the runtime is untouched.
 func TestUploadShrinksPiecesAfterProxy413(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{ProxyMaxBody: 3_000_000})
 		c := e.client(func(o *proxy.Options) { o.ChunkSize = 6_000_000 })
 		ctx := context.Background()
 		data := bytes.Repeat([]byte("0123456789abcdef"), 5_000_000/16) // 5 MB: one 6.7 MB request at first
-		m, err := c.Upload(ctx, e.p("big.bin"), bytes.NewReader(data), int64(len(data)), nil)
+		m, err := c.Upload(ctx, e.P("big.bin"), bytes.NewReader(data), int64(len(data)), nil)
 		if err != nil {
 			t.Fatalf("upload behind a 3 MB proxy limit: %v", err)
 		}
@@ -32,7 +33,7 @@ func TestUploadShrinksPiecesAfterProxy413(t *testing.T) {
 			t.Fatalf("size %d, want %d", m.Size, len(data))
 		}
 		out := filepath.Join(t.TempDir(), "big.bin")
-		if _, err := c.Download(ctx, e.p("big.bin"), out, nil); err != nil {
+		if _, err := c.Download(ctx, e.P("big.bin"), out, nil); err != nil {
 			t.Fatal(err)
 		}
 		if b, _ := os.ReadFile(out); !bytes.Equal(b, data) {
@@ -49,14 +50,14 @@ func TestUploadShrinksPiecesAfterProxy413(t *testing.T) {
 }
 
 func TestUpload413BelowTheFloorFails(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{ProxyMaxBody: 1_000_000})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{ProxyMaxBody: 1_000_000})
 	c := e.client()
 	ctx := context.Background()
-	if _, err := c.Upload(ctx, e.p("x.bin"), strings.NewReader("old"), 3, nil); err != nil {
+	if _, err := c.Upload(ctx, e.P("x.bin"), strings.NewReader("old"), 3, nil); err != nil {
 		t.Fatal(err)
 	}
 	data := bytes.Repeat([]byte("z"), 3_000_000)
-	_, err := c.Upload(ctx, e.p("x.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	_, err := c.Upload(ctx, e.P("x.bin"), bytes.NewReader(data), int64(len(data)), nil)
 	if !errors.Is(err, proxy.ErrServer) {
 		t.Fatalf("upload behind a 1 MB proxy limit: %v, want a server error", err)
 	}
@@ -66,7 +67,7 @@ func TestUpload413BelowTheFloorFails(t *testing.T) {
 			t.Errorf("%q\nwant it to contain %q", msg, w)
 		}
 	}
-	m, serr := c.Stat(ctx, e.p("x.bin"))
+	m, serr := c.Stat(ctx, e.P("x.bin"))
 	if serr != nil || m.Size != 3 {
 		t.Errorf("the old file after a refused upload: %+v %v, want it untouched", m, serr)
 	}

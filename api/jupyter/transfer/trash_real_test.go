@@ -39,7 +39,7 @@ func startOwnJupyter(t *testing.T, o ownJupyter) (url, root, home string) {
 // Python, empties the trash and prints the bytes freed.
 func TestRealJupyterTrash(t *testing.T) {
 	url, root, home := startOwnJupyter(t, ownJupyter{trash: true})
-	e := newEnv(t, backendEmulator, colabfake.Options{JupyterUpstream: url})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{JupyterUpstream: url})
 	c := e.client()
 	ctx := context.Background()
 	trash := filepath.Join(home, ".local", "share", "Trash", "files")
@@ -103,7 +103,7 @@ func TestRealJupyterUnreadableLinkTarget(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(root, "content", "lnk")); err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, backendEmulator, colabfake.Options{JupyterUpstream: url})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{JupyterUpstream: url})
 	c := e.client()
 	_, err := c.Download(context.Background(), "content/lnk/s.txt", filepath.Join(t.TempDir(), "s.txt"), nil)
 	if !errors.Is(err, proxy.ErrPermission) || !strings.Contains(err.Error(), "cannot read it") || strings.Contains(err.Error(), "Unhandled error") {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -44,16 +45,16 @@ func (l *methodLog) count(method string) int {
 // replace needs the DELETE and says so (deleted), and with the trash on
 // the old copy is there and the runtime's disk use does not drop.
 func TestReplaceWithoutDeleteWhenOneRequestFits(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{DeleteToTrash: true})
 		c := e.client()
 		ctx := context.Background()
-		if _, err := c.Upload(ctx, e.p("keep.txt"), strings.NewReader("old content"), 11, nil); err != nil {
+		if _, err := c.Upload(ctx, e.P("keep.txt"), strings.NewReader("old content"), 11, nil); err != nil {
 			t.Fatal(err)
 		}
 		var log methodLog
 		e.SetOnProxy(log.hook)
-		m, deleted, err := c.upload(ctx, e.p("keep.txt"), strings.NewReader("newcontent"), 10, nil)
+		m, deleted, err := c.upload(ctx, e.P("keep.txt"), strings.NewReader("newcontent"), 10, nil)
 		e.SetOnProxy(nil)
 		if err != nil || m.Size != 10 || deleted {
 			t.Fatalf("replace: %+v deleted=%v %v", m, deleted, err)
@@ -64,13 +65,13 @@ func TestReplaceWithoutDeleteWhenOneRequestFits(t *testing.T) {
 		if n := log.count(http.MethodPatch); n != 0 {
 			t.Errorf("a one-request replace renamed (%v), want a PUT onto the name", log.got)
 		}
-		if be == backendEmulator {
+		if be == jupytertest.Emulator {
 			if names := e.Srv.TrashNames(e.Rt.Name); len(names) != 0 {
 				t.Errorf("trash holds %v after a one-request replace", names)
 			}
 		}
 		out := filepath.Join(t.TempDir(), "keep.txt")
-		if _, err := c.Download(ctx, e.p("keep.txt"), out, nil); err != nil {
+		if _, err := c.Download(ctx, e.P("keep.txt"), out, nil); err != nil {
 			t.Fatal(err)
 		}
 		if b, _ := os.ReadFile(out); string(b) != "newcontent" {
@@ -79,7 +80,7 @@ func TestReplaceWithoutDeleteWhenOneRequestFits(t *testing.T) {
 
 		// Chunked (3-byte pieces): the old file is deleted first.
 		cc := e.client(func(o *proxy.Options) { o.ChunkSize = 3 })
-		_, deleted, err = cc.upload(ctx, e.p("keep.txt"), strings.NewReader("chunked new"), 11, nil)
+		_, deleted, err = cc.upload(ctx, e.P("keep.txt"), strings.NewReader("chunked new"), 11, nil)
 		if err != nil || !deleted {
 			t.Fatalf("chunked replace: deleted=%v %v, want deleted", deleted, err)
 		}
@@ -90,7 +91,7 @@ func TestReplaceWithoutDeleteWhenOneRequestFits(t *testing.T) {
 // directories, hidden files included) to /root/.local/share/Trash; disk
 // use does not drop until the purge program runs through execute_code.
 func TestEmulatorDeleteToTrash(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{DeleteToTrash: true})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{DeleteToTrash: true})
 	c := e.client()
 	ctx := context.Background()
 	big := strings.Repeat("x", 5<<20)

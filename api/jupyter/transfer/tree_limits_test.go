@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -22,7 +23,7 @@ import (
 // one directory deeper and it refuses the tree (ErrUnsafeName, saying
 // how deep) instead of walking on.
 func TestRecursiveDownloadDepthLimit(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		files := t.TempDir()
 		e := newEnv(t, be, colabfake.Options{FilesDir: files, TokenTTL: 24 * time.Hour})
 		c := e.client()
@@ -42,7 +43,7 @@ func TestRecursiveDownloadDepthLimit(t *testing.T) {
 		must(t, os.WriteFile(filepath.Join(bottom, "f.txt"), []byte("bottom"), 0o644))
 
 		out := filepath.Join(t.TempDir(), "out")
-		if err := c.DownloadPath(ctx, e.p("deep"), out, false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.DownloadPath(ctx, e.P("deep"), out, false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatalf("download of a tree %d levels deep: %v", proxy.MaxDepth, err)
 		}
 		if got := readOr(t, filepath.Join(out, rel, "f.txt")); got != "bottom" {
@@ -50,7 +51,7 @@ func TestRecursiveDownloadDepthLimit(t *testing.T) {
 		}
 
 		must(t, os.Mkdir(filepath.Join(bottom, "l129"), 0o755))
-		err := c.DownloadPath(ctx, e.p("deep"), filepath.Join(t.TempDir(), "out"), false, CopyOptions{Recursive: true})
+		err := c.DownloadPath(ctx, e.P("deep"), filepath.Join(t.TempDir(), "out"), false, CopyOptions{Recursive: true})
 		if !errors.Is(err, proxy.ErrUnsafeName) || !strings.Contains(err.Error(), "deeper than 128 levels") {
 			t.Fatalf("download of a tree %d levels deep = %v, want ErrUnsafeName saying it is deeper than 128 levels", proxy.MaxDepth+1, err)
 		}
@@ -70,7 +71,7 @@ func lowerMaxEntries(t *testing.T, n int) {
 // it is refused, saying the tree has too many entries. (The bound is
 // lowered to 5 for the test; it is a million.)
 func TestRecursiveCopyEntryLimit(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	lowerMaxEntries(t, 5)
@@ -88,14 +89,14 @@ func TestRecursiveCopyEntryLimit(t *testing.T) {
 		}
 		putTree(t, e, c, tree)
 		out := filepath.Join(t.TempDir(), "out")
-		if err := c.DownloadPath(ctx, e.p("d"), out, false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.DownloadPath(ctx, e.P("d"), out, false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatalf("download of 5 entries with the bound at 5: %v", err)
 		}
 		if got := readOr(t, filepath.Join(out, "sub", "d.txt")); got != "d" {
 			t.Errorf("sub/d.txt holds %q", got)
 		}
 		putTree(t, e, c, map[string]string{"d/e.txt": "e"})
-		err := c.DownloadPath(ctx, e.p("d"), filepath.Join(t.TempDir(), "out"), false, CopyOptions{Recursive: true})
+		err := c.DownloadPath(ctx, e.P("d"), filepath.Join(t.TempDir(), "out"), false, CopyOptions{Recursive: true})
 		if !errors.Is(err, proxy.ErrUnsafeName) || !strings.Contains(err.Error(), "more than a million entries") {
 			t.Fatalf("download of 6 entries with the bound at 5 = %v, want ErrUnsafeName saying there are too many entries", err)
 		}
@@ -103,17 +104,17 @@ func TestRecursiveCopyEntryLimit(t *testing.T) {
 
 	t.Run("upload", func(t *testing.T) {
 		src := localTree(t, five)
-		if err := c.UploadPath(ctx, src, e.p("up5"), false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.UploadPath(ctx, src, e.P("up5"), false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatalf("upload of 5 entries with the bound at 5: %v", err)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("up5/sub")), ","); got != "c.txt,d.txt" {
+		if got := strings.Join(remoteNames(t, c, e.P("up5/sub")), ","); got != "c.txt,d.txt" {
 			t.Errorf("the runtime's up5/sub holds %s", got)
 		}
-		err := c.UploadPath(ctx, localTree(t, six), e.p("up6"), false, CopyOptions{Recursive: true})
+		err := c.UploadPath(ctx, localTree(t, six), e.P("up6"), false, CopyOptions{Recursive: true})
 		if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "more than a million entries") {
 			t.Fatalf("upload of 6 entries with the bound at 5 = %v, want ErrLocal saying there are too many entries", err)
 		}
-		if _, err := c.Stat(ctx, e.p("up6")); !errors.Is(err, proxy.ErrNotFound) {
+		if _, err := c.Stat(ctx, e.P("up6")); !errors.Is(err, proxy.ErrNotFound) {
 			t.Errorf("the refused upload made its destination: stat = %v", err)
 		}
 	})

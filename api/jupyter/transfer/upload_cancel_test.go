@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -15,11 +16,11 @@ import (
 // new one into place: the runtime never ends with neither the old file
 // nor the new one.
 func TestUploadCancelledWhileReplacingKeepsAFile(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	// A chunked upload (3-byte pieces): only it replaces through a DELETE.
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 })
 	ctx := context.Background()
-	if _, err := c.Upload(ctx, e.p("x.txt"), strings.NewReader("old"), 3, nil); err != nil {
+	if _, err := c.Upload(ctx, e.P("x.txt"), strings.NewReader("old"), 3, nil); err != nil {
 		t.Fatal(err)
 	}
 	uctx, cancel := context.WithCancel(ctx)
@@ -29,9 +30,9 @@ func TestUploadCancelledWhileReplacingKeepsAFile(t *testing.T) {
 			cancel() // the user closed the pane just now
 		}
 	})
-	_, err := c.Upload(uctx, e.p("x.txt"), strings.NewReader("new!"), 4, nil)
+	_, err := c.Upload(uctx, e.P("x.txt"), strings.NewReader("new!"), 4, nil)
 	e.SetOnProxy(nil)
-	m, serr := c.Stat(ctx, e.p("x.txt"))
+	m, serr := c.Stat(ctx, e.P("x.txt"))
 	if serr != nil || m.Size != 4 {
 		t.Fatalf("after a cancel while replacing (upload: %v): stat %+v %v, want the new 4-byte file", err, m, serr)
 	}

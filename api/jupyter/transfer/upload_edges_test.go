@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -28,7 +29,7 @@ import (
 // back, it has the bytes sent.
 func TestUploadChunkSizeEdges(t *testing.T) {
 	const chunk = 30_000 // a multiple of 3, as ChunkSize is rounded to
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk })
 	dir := t.TempDir()
 	for i, tc := range []struct {
@@ -44,7 +45,7 @@ func TestUploadChunkSizeEdges(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := randomBytes(tc.size, uint64(50+i))
-			remote := e.p("up-" + strings.ReplaceAll(tc.name, " ", "-") + ".bin")
+			remote := e.P("up-" + strings.ReplaceAll(tc.name, " ", "-") + ".bin")
 			var log methodLog
 			e.SetOnProxy(log.hook)
 			m, err := c.Upload(context.Background(), remote, bytes.NewReader(data), int64(len(data)), nil)
@@ -99,7 +100,7 @@ func TestUploadChunkSizeEdges(t *testing.T) {
 // made one).
 func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 	const chunk, retries = 30_000, 2
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk; o.MaxRetries = retries })
 	for i, tc := range []struct {
 		name  string
@@ -118,11 +119,11 @@ func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 			data := randomBytes(tc.size, uint64(60+i))
 			for _, st := range tc.fails {
 				e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut,
-					PathPrefix: "api/contents/" + e.p(name), Status: st, Skip: tc.skip})
+					PathPrefix: "api/contents/" + e.P(name), Status: st, Skip: tc.skip})
 			}
-			_, err := c.Upload(context.Background(), e.p(name), bytes.NewReader(data), int64(len(data)), nil)
+			_, err := c.Upload(context.Background(), e.P(name), bytes.NewReader(data), int64(len(data)), nil)
 			e.Srv.ClearProxyFaults()
-			names := strings.Join(remoteNames(t, c, e.p("")), ",")
+			names := strings.Join(remoteNames(t, c, e.P("")), ",")
 			if !tc.ok {
 				if err == nil {
 					t.Fatalf("upload after %d failures in a row (MaxRetries %d) succeeded, want it to give up", len(tc.fails), retries)
@@ -136,7 +137,7 @@ func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 				t.Fatalf("upload after %d failures in a row (MaxRetries %d): %v", len(tc.fails), retries, err)
 			}
 			out := filepath.Join(t.TempDir(), "back.bin")
-			if _, err := download(t, c, e.p(name), out); err != nil {
+			if _, err := download(t, c, e.P(name), out); err != nil {
 				t.Fatal(err)
 			}
 			if back, _ := os.ReadFile(out); !bytes.Equal(back, data) {
@@ -153,13 +154,13 @@ func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 // (HTTP 400) fails at once, after one PUT, with the server's status; it
 // is not sent again as if the trouble were passing.
 func TestUploadBadRequestNotRetried(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut,
-		PathPrefix: "api/contents/" + e.p("bad.bin"), Status: http.StatusBadRequest})
+		PathPrefix: "api/contents/" + e.P("bad.bin"), Status: http.StatusBadRequest})
 	var log methodLog
 	e.SetOnProxy(log.hook)
-	_, err := c.Upload(context.Background(), e.p("bad.bin"), strings.NewReader("data"), 4, nil)
+	_, err := c.Upload(context.Background(), e.P("bad.bin"), strings.NewReader("data"), 4, nil)
 	e.SetOnProxy(nil)
 	e.Srv.ClearProxyFaults()
 	var je *proxy.Error
@@ -176,12 +177,12 @@ func TestUploadBadRequestNotRetried(t *testing.T) {
 // a proxy's 413, fails at once after that one PUT: sending it "in
 // pieces" would be the same request again.
 func TestUpload413AtTheFloorSize(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{ProxyMaxBody: 1_000_000})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{ProxyMaxBody: 1_000_000})
 	c := e.client()
 	data := bytes.Repeat([]byte("z"), MinChunkSize-MinChunkSize%3)
 	var log methodLog
 	e.SetOnProxy(log.hook)
-	_, err := c.Upload(context.Background(), e.p("floor.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	_, err := c.Upload(context.Background(), e.P("floor.bin"), bytes.NewReader(data), int64(len(data)), nil)
 	e.SetOnProxy(nil)
 	if !errors.Is(err, proxy.ErrServer) || !strings.Contains(err.Error(), "even in pieces of 1.0 MB") {
 		t.Fatalf("upload of %d bytes behind a 1 MB proxy limit: %v, want the 413 at the floor", len(data), err)
@@ -195,7 +196,7 @@ func TestUpload413AtTheFloorSize(t *testing.T) {
 // grow, never pass the total, and end at the file's size.
 func TestUploadProgressInPieces(t *testing.T) {
 	const chunk = 30_000
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk })
 	data := randomBytes(2*chunk+500, 70)
 	var mu sync.Mutex
@@ -208,7 +209,7 @@ func TestUploadProgressInPieces(t *testing.T) {
 		}
 		dones = append(dones, done)
 	}
-	if _, err := c.Upload(context.Background(), e.p("progress.bin"), bytes.NewReader(data), int64(len(data)), progress); err != nil {
+	if _, err := c.Upload(context.Background(), e.P("progress.bin"), bytes.NewReader(data), int64(len(data)), progress); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -243,10 +244,10 @@ func (f failingSource) ReadAt(p []byte, off int64) (int, error) {
 // fails the upload as a local error naming the read (not as the
 // network's trouble).
 func TestUploadLocalReadErrorIsLocal(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	data := randomBytes(200_000, 71)
-	_, err := c.Upload(context.Background(), e.p("unreadable.bin"), failingSource{data: data, at: 100_000}, int64(len(data)), nil)
+	_, err := c.Upload(context.Background(), e.P("unreadable.bin"), failingSource{data: data, at: 100_000}, int64(len(data)), nil)
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "reading the local file: input/output error") {
 		t.Fatalf("upload of a file unreadable midway: %v, want a local error naming the read", err)
 	}
@@ -272,7 +273,7 @@ func TestRetryDelayDoublesUpToFiveSeconds(t *testing.T) {
 // PUT (an empty last piece sent again, say). A PUT after the lost one
 // would meet the queued 400 and fail the upload.
 func TestLastChunkReplyLostSendsNoMore(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib })
 	data := randomBytes(10*mib, 61) // pieces of 3, 3, 3 and 1 MiB
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyDropReply, Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 3})
@@ -281,7 +282,7 @@ func TestLastChunkReplyLostSendsNoMore(t *testing.T) {
 		Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 3})
 	var log methodLog
 	e.SetOnProxy(log.hook)
-	m, err := c.Upload(context.Background(), e.p("last.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	m, err := c.Upload(context.Background(), e.P("last.bin"), bytes.NewReader(data), int64(len(data)), nil)
 	e.SetOnProxy(nil)
 	if err != nil || m.Size != int64(len(data)) {
 		t.Fatalf("upload whose last reply was lost: %+v, %v", m, err)
@@ -299,14 +300,14 @@ func TestLastChunkReplyLostSendsNoMore(t *testing.T) {
 // the refused piece (3 MiB refused → 1.5 MiB), not half of the bytes up
 // to its end; the log line says both sizes, and the file arrives whole.
 func TestLater413ShrinksFromTheRefusedPiece(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	var logs bytes.Buffer // written by the upload only, read after it
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib; o.Logger = newDebugLogger(&logs) })
 	data := randomBytes(10*mib, 62)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: http.StatusRequestEntityTooLarge,
 		Body: "<html><head><title>413 Request Entity Too Large</title></head></html>", ContentType: "text/html",
 		Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 1})
-	m, err := c.Upload(context.Background(), e.p("later.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	m, err := c.Upload(context.Background(), e.P("later.bin"), bytes.NewReader(data), int64(len(data)), nil)
 	if err != nil || m.Size != int64(len(data)) {
 		t.Fatalf("upload with a 413 on its second piece: %+v, %v", m, err)
 	}
@@ -315,7 +316,7 @@ func TestLater413ShrinksFromTheRefusedPiece(t *testing.T) {
 		t.Errorf("log lacks %s:\n%s", want, logs.String())
 	}
 	out := filepath.Join(t.TempDir(), "back.bin")
-	if _, err := download(t, c, e.p("later.bin"), out); err != nil {
+	if _, err := download(t, c, e.P("later.bin"), out); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(out); !bytes.Equal(got, data) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -19,7 +20,7 @@ import (
 // is copied. A link to a file inside the source, allowed when planned,
 // is refused once it leads out.
 func TestUploadTreeChecksLinksWhenItSends(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	outside := t.TempDir()

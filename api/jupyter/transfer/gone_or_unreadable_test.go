@@ -25,10 +25,10 @@ const stockNotFound = "<!DOCTYPE HTML>\n<html>\n<head>\n<meta charset=\"utf-8\">
 // Jupyter's own 404 for /files/ (HTML on the real
 // server) is "not found", with no renewal and no resume advice.
 func TestDownloadOfMissingFileIsNotFound(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
-		if _, err := c.Download(context.Background(), e.p("missing.bin"), filepath.Join(t.TempDir(), "x"), nil); !errors.Is(err, proxy.ErrNotFound) || strings.Contains(err.Error(), "resume") {
+		if _, err := c.Download(context.Background(), e.P("missing.bin"), filepath.Join(t.TempDir(), "x"), nil); !errors.Is(err, proxy.ErrNotFound) || strings.Contains(err.Error(), "resume") {
 			t.Errorf("download of a missing file: %v, want not found and no resume advice", err)
 		}
 		if n := c.Renewals(); n != 0 {
@@ -43,7 +43,7 @@ func TestDownloadOfMissingFileIsNotFound(t *testing.T) {
 // resume advice. On the real server the file is removed between the
 // listing and its GET, so the 404 is jupyter-server's own HTML page.
 func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
@@ -53,12 +53,12 @@ func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		remote := e.p("tree")
+		remote := e.P("tree")
 		if err := c.UploadPath(ctx, src, remote, false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatal(err)
 		}
 		gone := remote + "/b.txt"
-		if be == backendJupyter {
+		if be == jupytertest.Jupyter {
 			var once sync.Once
 			e.SetOnProxy(func(r *http.Request) {
 				if strings.HasSuffix(r.URL.Path, "/files/"+gone) {
@@ -95,16 +95,16 @@ func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 // jupyter-server), which ListEach reports as ErrNotDir without calling
 // each; a directory lists as before.
 func TestListingOfAFileIsRefusedUnread(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
 		local := filepath.Join(t.TempDir(), "f.txt")
 		must(t, os.WriteFile(local, []byte("file bytes"), 0o644))
-		if _, err := upload(t, c, local, e.p("f.txt")); err != nil {
+		if _, err := upload(t, c, local, e.P("f.txt")); err != nil {
 			t.Fatal(err)
 		}
-		req, _ := http.NewRequest(http.MethodGet, e.Rt.ConnectionInfo.URL+"api/contents/"+e.p("f.txt")+"?content=1&type=directory", nil)
+		req, _ := http.NewRequest(http.MethodGet, e.Rt.ConnectionInfo.URL+"api/contents/"+e.P("f.txt")+"?content=1&type=directory", nil)
 		req.Header.Set(proxy.TokenHeader, e.Rt.ConnectionInfo.Token)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -115,7 +115,7 @@ func TestListingOfAFileIsRefusedUnread(t *testing.T) {
 		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "is not a directory") || strings.Contains(string(body), "file bytes") {
 			t.Errorf("GET type=directory of a file: %d %s", resp.StatusCode, body)
 		}
-		_, n, err := c.ListEach(ctx, e.p("f.txt"), func(proxy.Model) error { t.Error("each called for a file"); return nil })
+		_, n, err := c.ListEach(ctx, e.P("f.txt"), func(proxy.Model) error { t.Error("each called for a file"); return nil })
 		if !errors.Is(err, proxy.ErrNotDir) || n != 0 {
 			t.Errorf("ListEach of a file: %d entries, %v; want ErrNotDir", n, err)
 		}

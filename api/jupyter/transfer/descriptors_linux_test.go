@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // `cp RT:FILE /dev/stdout >> log`: a download to a descriptor's name
@@ -18,7 +19,7 @@ import (
 // the same file afterwards (nothing renamed over it, no part file beside
 // it). The same through Download, the files pane's call.
 func TestDownloadToDescriptorAppendsInPlace(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
@@ -61,7 +62,7 @@ func TestDownloadToDescriptorAppendsInPlace(t *testing.T) {
 
 // A FIFO is written in place too, not replaced by a regular file.
 func TestDownloadToFIFOWritesInPlace(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {

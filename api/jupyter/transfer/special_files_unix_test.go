@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -18,12 +19,12 @@ import (
 // a shared directory) must not redirect the write: the download is
 // refused with one line naming it, and the link's target is untouched.
 func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
 	writeRandom(t, src, 64<<10, 21)
-	if _, err := upload(t, c, src, e.p("f.bin")); err != nil {
+	if _, err := upload(t, c, src, e.P("f.bin")); err != nil {
 		t.Fatal(err)
 	}
 	victim := filepath.Join(t.TempDir(), "victim")
@@ -34,7 +35,7 @@ func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
 	if err := os.Symlink(victim, out+PartSuffix); err != nil {
 		t.Fatal(err)
 	}
-	_, err := download(t, c, e.p("f.bin"), out)
+	_, err := download(t, c, e.P("f.bin"), out)
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "symbolic link") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("download through a linked part path: %v, want one proxy.ErrLocal line naming the symbolic link", err)
 	}
@@ -52,19 +53,19 @@ func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
 // A FIFO (or anything else that is not a regular file) at the part path
 // is refused with a line saying what it is.
 func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
 	writeRandom(t, src, 1<<10, 22)
-	if _, err := upload(t, c, src, e.p("g.bin")); err != nil {
+	if _, err := upload(t, c, src, e.P("g.bin")); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.bin")
 	if err := syscall.Mkfifo(out+PartSuffix, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	_, err := download(t, c, e.p("g.bin"), out)
+	_, err := download(t, c, e.P("g.bin"), out)
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "named pipe") {
 		t.Fatalf("download onto a FIFO part path: %v, want proxy.ErrLocal naming the named pipe", err)
 	}
@@ -74,12 +75,12 @@ func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
 // as cp and curl -o do), not private to its owner: under umask 022 it is
 // -rw-r--r--, under 027 -rw-r-----.
 func TestDownloadHonoursUmask(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
 	writeRandom(t, src, 4<<10, 22)
-	if _, err := upload(t, c, src, e.p("f.bin")); err != nil {
+	if _, err := upload(t, c, src, e.P("f.bin")); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -88,7 +89,7 @@ func TestDownloadHonoursUmask(t *testing.T) {
 	}{{0o022, 0o644}, {0o027, 0o640}} {
 		old := syscall.Umask(tc.umask)
 		out := filepath.Join(dir, "out-"+tc.want.String())
-		_, err := download(t, c, e.p("f.bin"), out)
+		_, err := download(t, c, e.P("f.bin"), out)
 		syscall.Umask(old)
 		if err != nil {
 			t.Fatal(err)
