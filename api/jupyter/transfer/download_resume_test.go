@@ -67,10 +67,7 @@ func TestDownloadKeptPartOfAnotherVersionRestarts(t *testing.T) {
 	c := e.client()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "v1.bin")
-	writeRandom(t, src, 6*mib, 31)
-	if _, err := upload(t, c, src, e.P("data.bin")); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, c, src, 6*mib, 31, e.P("data.bin"))
 	out := filepath.Join(dir, "out.bin")
 	keepPart(t, e, e.P("data.bin"), out, 2*mib)
 
@@ -82,18 +79,14 @@ func TestDownloadKeptPartOfAnotherVersionRestarts(t *testing.T) {
 	if err := e.Srv.ReplaceFile(string(e.Rt.Name), e.P("data.bin"), v2, mt); err != nil {
 		t.Fatal(err)
 	}
-	var ranges []string
-	e.SetOnProxy(func(r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			ranges = append(ranges, r.Header.Get("Range"))
-		}
-	})
+	sent := fileRanges(e)
 	if _, err := download(t, c, e.P("data.bin"), out); err != nil {
 		t.Fatalf("second run: %v", err)
 	}
 	if got := fileSHA(t, out); got != shaOf(v2) {
 		t.Fatalf("the download of the new version has SHA-256 %s, want %s: the old version's part was resumed", got, shaOf(v2))
 	}
+	ranges := sent()
 	if len(ranges) != 1 || ranges[0] != "" {
 		t.Errorf("second run sent Range %q, want one request from the start", ranges)
 	}
@@ -109,10 +102,7 @@ func TestDownloadKeptPartOfAnotherRemoteFileRestarts(t *testing.T) {
 	c := e.client()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "a.bin")
-	writeRandom(t, src, 4*mib, 33)
-	if _, err := upload(t, c, src, e.P("a.bin")); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, c, src, 4*mib, 33, e.P("a.bin"))
 	b := randomBytes(4*mib, 34) // the same size as a.bin: only the path tells them apart
 	srcB := filepath.Join(dir, "b.bin")
 	if err := os.WriteFile(srcB, b, 0o644); err != nil {
@@ -153,18 +143,9 @@ func TestDownloadKeptPartSameVersionResumes(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out.bin")
 	keepPart(t, e, e.P("s.bin"), out, 1*mib)
-	var ranges []string
-	e.SetOnProxy(func(r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			ranges = append(ranges, r.Header.Get("Range"))
-		}
-	})
-	if _, err := download(t, c, e.P("s.bin"), out); err != nil {
-		t.Fatal(err)
-	}
-	if got := fileSHA(t, out); got != shaOf(data) {
-		t.Fatalf("SHA-256 %s, want %s", got, shaOf(data))
-	}
+	sent := fileRanges(e)
+	wantDownloaded(t, c, e.P("s.bin"), out, shaOf(data))
+	ranges := sent()
 	if len(ranges) != 1 || !strings.HasPrefix(ranges[0], "bytes=") || ranges[0] == "bytes=0-" {
 		t.Errorf("resumed run sent Range %q, want one request resuming past byte 0", ranges)
 	}
@@ -186,15 +167,7 @@ func TestDownloadStallResumedByWatchdog(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := e.client(func(o *proxy.Options) { o.IdleTimeout = 300 * time.Millisecond })
-	var mu sync.Mutex
-	var ranges []string
-	e.SetOnProxy(func(r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			mu.Lock()
-			ranges = append(ranges, r.Header.Get("Range"))
-			mu.Unlock()
-		}
-	})
+	sent := fileRanges(e)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStall, Method: http.MethodGet, PathPrefix: "files/", After: 1 * mib})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -205,8 +178,7 @@ func TestDownloadStallResumedByWatchdog(t *testing.T) {
 	if got := fileSHA(t, out); got != shaOf(data) {
 		t.Fatalf("SHA-256 %s, want %s", got, shaOf(data))
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	ranges := sent()
 	// A loaded machine may trip the watchdog again on the way: every
 	// later request resumes past byte 0.
 	if len(ranges) < 2 || ranges[0] != "" {

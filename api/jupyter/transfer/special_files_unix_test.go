@@ -3,12 +3,14 @@
 package transfer
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
@@ -23,10 +25,7 @@ func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
 	c := e.client()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
-	writeRandom(t, src, 64<<10, 21)
-	if _, err := upload(t, c, src, e.P("f.bin")); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, c, src, 64<<10, 21, e.P("f.bin"))
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
@@ -57,10 +56,7 @@ func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
 	c := e.client()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
-	writeRandom(t, src, 1<<10, 22)
-	if _, err := upload(t, c, src, e.P("g.bin")); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, c, src, 1<<10, 22, e.P("g.bin"))
 	out := filepath.Join(dir, "out.bin")
 	if err := syscall.Mkfifo(out+PartSuffix, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -79,10 +75,7 @@ func TestDownloadHonoursUmask(t *testing.T) {
 	c := e.client()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
-	writeRandom(t, src, 4<<10, 22)
-	if _, err := upload(t, c, src, e.P("f.bin")); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, c, src, 4<<10, 22, e.P("f.bin"))
 	for _, tc := range []struct {
 		umask int
 		want  os.FileMode
@@ -101,5 +94,112 @@ func TestDownloadHonoursUmask(t *testing.T) {
 		if got := st.Mode().Perm(); got != tc.want {
 			t.Errorf("umask %03o: the downloaded file is %v, want %v", tc.umask, got, tc.want)
 		}
+	}
+}
+
+// fifoBound is how long a download to a FIFO may take to give up: far
+// more than it needs on a busy machine, far less than forever.
+const fifoBound = 60 * time.Second
+
+// mkfifo makes a FIFO named name in a temporary directory.
+func mkfifo(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	return p
+}
+
+// boundedRun runs fn and returns its error, failing the test when it has not
+// returned within fifoBound; free then unblocks it (the test's FIFO given
+// a reader, or its reader closed), so no goroutine is left behind.
+func boundedRun(t *testing.T, what string, free func(), fn func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(fifoBound):
+		free()
+		<-done
+		t.Fatalf("%s had not returned after %v", what, fifoBound)
+		return nil
+	}
+}
+
+// `cp RT:FILE ./fifo` with no process reading the FIFO: the open for
+// writing does not wait for a reader that may never come; the download
+// is refused at once with one line naming the FIFO, and the FIFO stays.
+// The same through Download, the files pane's call.
+func TestDownloadToFIFONobodyReadsIsRefused(t *testing.T) {
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.client()
+	ctx := context.Background()
+	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
+		t.Fatal(err)
+	}
+	fifo := mkfifo(t, "fifo")
+	// A reader opened at last lets a blocked open for writing through.
+	free := func() {
+		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			t.Cleanup(func() { r.Close() })
+		}
+	}
+	for what, fn := range map[string]func() error{
+		"DownloadPath": func() error { return c.DownloadPath(ctx, "content/f.txt", fifo, false, CopyOptions{}) },
+		"Download":     func() error { _, err := c.Download(ctx, "content/f.txt", fifo, nil); return err },
+	} {
+		err := boundedRun(t, what+" to a FIFO nobody reads", free, fn)
+		var je *proxy.Error
+		if !errors.As(err, &je) || !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), fifo) || !strings.Contains(err.Error(), "no process is reading it") {
+			t.Fatalf("%s: %v, want a local error naming %s and saying no process reads it", what, err, fifo)
+		}
+		if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+			t.Fatalf("%s: the FIFO was replaced: %v", what, err)
+		}
+	}
+}
+
+// A FIFO whose reader stops reading: the download stops when its context
+// ends (ctrl+c, --timeout), even while its write waits for room in the
+// pipe, and says it was interrupted.
+func TestDownloadToAStalledFIFOEndsWithItsContext(t *testing.T) {
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.client()
+	body := strings.Repeat("x", 4<<20) // far more than a pipe holds
+	if _, err := c.Upload(context.Background(), "content/big.bin", strings.NewReader(body), int64(len(body)), nil); err != nil {
+		t.Fatal(err)
+	}
+	fifo := mkfifo(t, "fifo")
+	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// A writer of the test's own that never writes: until the download
+	// opens the FIFO, the reader waits instead of reading end-of-file.
+	w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		// The first byte says the download is writing; then the reader
+		// stops reading, and the user gives up.
+		buf := make([]byte, 1)
+		if _, err := r.Read(buf); err == nil {
+			cancel()
+		}
+	}()
+	err = boundedRun(t, "a download to a FIFO nobody reads any more", func() { r.Close() }, func() error {
+		_, err := c.Download(ctx, "content/big.bin", fifo, nil)
+		return err
+	})
+	if !errors.Is(err, proxy.ErrInterrupted) {
+		t.Fatalf("err = %v, want it interrupted", err)
 	}
 }

@@ -87,6 +87,49 @@ func download(t testing.TB, c *Copier, remote, local string) (proxy.Model, error
 	return c.Download(ctx, remote, local, nil)
 }
 
+// putRandom writes size pseudo-random bytes (seeded) to the local file
+// src and uploads it to remote, failing the test when either fails: the
+// bytes' SHA-256.
+func putRandom(t testing.TB, c *Copier, src string, size int64, seed uint64, remote string) string {
+	t.Helper()
+	sum := writeRandom(t, src, size, seed)
+	if _, err := upload(t, c, src, remote); err != nil {
+		t.Fatalf("upload of %s: %v", src, err)
+	}
+	return sum
+}
+
+// wantDownloaded downloads remote to the local path and fails the test
+// unless that succeeds with bytes of SHA-256 want.
+func wantDownloaded(t testing.TB, c *Copier, remote, local, want string) {
+	t.Helper()
+	if _, err := download(t, c, remote, local); err != nil {
+		t.Fatalf("download of %s: %v", remote, err)
+	}
+	if got := fileSHA(t, local); got != want {
+		t.Fatalf("SHA-256 of the download of %s %s, want %s", remote, got, want)
+	}
+}
+
+// fileRanges records the Range header ("" for none) of each files/
+// request e's proxy gets from now on: a function returning those so far.
+func fileRanges(e *env) func() []string {
+	var mu sync.Mutex
+	var ranges []string
+	e.SetOnProxy(func(r *http.Request) {
+		if strings.Contains(r.URL.Path, "/files/") {
+			mu.Lock()
+			ranges = append(ranges, r.Header.Get("Range"))
+			mu.Unlock()
+		}
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), ranges...)
+	}
+}
+
 // noLeftovers fails when dir holds anything but the names given.
 func noLeftovers(t testing.TB, dir string, want ...string) {
 	t.Helper()
@@ -165,29 +208,12 @@ func TestDownloadResumesAfterCut(t *testing.T) {
 		c := e.client()
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
-		want := writeRandom(t, src, 30*mib, 2)
-		if _, err := upload(t, c, src, e.P("big.bin")); err != nil {
-			t.Fatal(err)
-		}
-		var mu sync.Mutex
-		var ranges []string
-		e.SetOnProxy(func(r *http.Request) {
-			if strings.Contains(r.URL.Path, "/files/") {
-				mu.Lock()
-				ranges = append(ranges, r.Header.Get("Range"))
-				mu.Unlock()
-			}
-		})
+		want := putRandom(t, c, src, 30*mib, 2, e.P("big.bin"))
+		sent := fileRanges(e)
 		e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 10 * mib})
 		out := filepath.Join(dir, "out.bin")
-		if _, err := download(t, c, e.P("big.bin"), out); err != nil {
-			t.Fatalf("download: %v", err)
-		}
-		if got := fileSHA(t, out); got != want {
-			t.Fatalf("SHA-256 %s, want %s", got, want)
-		}
-		mu.Lock()
-		defer mu.Unlock()
+		wantDownloaded(t, c, e.P("big.bin"), out, want)
+		ranges := sent()
 		if len(ranges) != 2 || ranges[0] != "" || !strings.HasPrefix(ranges[1], "bytes=") || ranges[1] == "bytes=0-" {
 			t.Fatalf("GET /files/ Range headers %q, want a full request then one resuming past byte 0", ranges)
 		}
@@ -202,10 +228,7 @@ func TestDownloadRangeIgnored(t *testing.T) {
 	c := e.client()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
-	want := writeRandom(t, src, 8*mib, 3)
-	if _, err := upload(t, c, src, e.P("f.bin")); err != nil {
-		t.Fatal(err)
-	}
+	want := putRandom(t, c, src, 8*mib, 3, e.P("f.bin"))
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 3 * mib})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyIgnoreRange, Method: http.MethodGet, PathPrefix: "files/", Skip: 1})
 	out := filepath.Join(dir, "out.bin")
@@ -248,12 +271,7 @@ func TestTokenExpiresDuringUpload(t *testing.T) {
 			t.Errorf("%d PUTs, want 5 (4 chunks, chunk 2 sent again; no restart from chunk 1)", n)
 		}
 		out := filepath.Join(dir, "out.bin")
-		if _, err := download(t, c, e.P("up.bin"), out); err != nil {
-			t.Fatal(err)
-		}
-		if got := fileSHA(t, out); got != want {
-			t.Fatalf("SHA-256 %s, want %s", got, want)
-		}
+		wantDownloaded(t, c, e.P("up.bin"), out, want)
 	})
 }
 
@@ -266,10 +284,7 @@ func TestTokenExpiresDuringDownload(t *testing.T) {
 		c := e.client(func(o *proxy.Options) { o.Now = func() time.Time { return jupytertest.T0 } })
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
-		want := writeRandom(t, src, 12*mib, 5)
-		if _, err := upload(t, c, src, e.P("d.bin")); err != nil {
-			t.Fatal(err)
-		}
+		want := putRandom(t, c, src, 12*mib, 5, e.P("d.bin"))
 		var gets atomic.Int32
 		e.SetOnProxy(func(r *http.Request) {
 			if strings.Contains(r.URL.Path, "/files/") && gets.Add(1) == 2 {
@@ -278,12 +293,7 @@ func TestTokenExpiresDuringDownload(t *testing.T) {
 		})
 		e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 5 * mib})
 		out := filepath.Join(dir, "out.bin")
-		if _, err := download(t, c, e.P("d.bin"), out); err != nil {
-			t.Fatalf("download: %v", err)
-		}
-		if got := fileSHA(t, out); got != want {
-			t.Fatalf("SHA-256 %s, want %s", got, want)
-		}
+		wantDownloaded(t, c, e.P("d.bin"), out, want)
 		if c.Renewals() != 1 {
 			t.Errorf("%d renewals, want 1", c.Renewals())
 		}
@@ -334,12 +344,7 @@ func TestChunkReplyLost(t *testing.T) {
 			t.Fatalf("remote size %d, want %d", m.Size, 10*mib)
 		}
 		out := filepath.Join(dir, "out.bin")
-		if _, err := download(t, c, e.P("c.bin"), out); err != nil {
-			t.Fatal(err)
-		}
-		if got := fileSHA(t, out); got != want {
-			t.Fatalf("SHA-256 %s, want %s", got, want)
-		}
+		wantDownloaded(t, c, e.P("c.bin"), out, want)
 	})
 }
 
@@ -432,10 +437,7 @@ func TestBadInput(t *testing.T) {
 		ctx := context.Background()
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
-		writeRandom(t, src, 4*mib, 9)
-		if _, err := upload(t, c, src, e.P("there.bin")); err != nil {
-			t.Fatal(err)
-		}
+		putRandom(t, c, src, 4*mib, 9, e.P("there.bin"))
 		check := func(what string, err error, kind error, mention string) {
 			t.Helper()
 			if err == nil {
@@ -504,10 +506,7 @@ func TestRuntimeGoneMidTransfer(t *testing.T) {
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib })
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
-	writeRandom(t, src, 10*mib, 10)
-	if _, err := upload(t, c, src, e.P("d.bin")); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, c, src, 10*mib, 10, e.P("d.bin"))
 	var gets atomic.Int32
 	e.SetOnProxy(func(r *http.Request) {
 		if strings.Contains(r.URL.Path, "/files/") && gets.Add(1) == 2 {
@@ -574,10 +573,7 @@ func TestDownloadResumesAcrossRuns(t *testing.T) {
 	c := e.client(func(o *proxy.Options) { o.MaxRetries = 1 })
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
-	want := writeRandom(t, src, 6*mib, 11)
-	if _, err := upload(t, c, src, e.P("r.bin")); err != nil {
-		t.Fatal(err)
-	}
+	want := putRandom(t, c, src, 6*mib, 11, e.P("r.bin"))
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 2 * mib})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet, PathPrefix: "files/", Status: 503})
 	out := filepath.Join(dir, "out.bin")
@@ -592,18 +588,9 @@ func TestDownloadResumesAcrossRuns(t *testing.T) {
 	if serr != nil || st.Size() == 0 {
 		t.Fatalf("part file: %v", serr)
 	}
-	var ranges []string
-	e.SetOnProxy(func(r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			ranges = append(ranges, r.Header.Get("Range"))
-		}
-	})
-	if _, err := download(t, c, e.P("r.bin"), out); err != nil {
-		t.Fatal(err)
-	}
-	if got := fileSHA(t, out); got != want {
-		t.Fatalf("SHA-256 %s, want %s", got, want)
-	}
+	sent := fileRanges(e)
+	wantDownloaded(t, c, e.P("r.bin"), out, want)
+	ranges := sent()
 	if len(ranges) != 1 || ranges[0] == "" {
 		t.Errorf("second run sent Range %q, want one ranged request", ranges)
 	}
@@ -645,10 +632,7 @@ func TestDownloadUnknownSizeCapped(t *testing.T) {
 		ok   bool
 	}{{"small.bin", 100 << 10, true}, {"big.bin", 1 * mib, false}} {
 		src := filepath.Join(dir, "src-"+tc.name)
-		want := writeRandom(t, src, tc.size, 23)
-		if _, err := upload(t, c, src, e.P(tc.name)); err != nil {
-			t.Fatal(err)
-		}
+		want := putRandom(t, c, src, tc.size, 23, e.P(tc.name))
 		// The runtime's model of the file says nothing of its size.
 		e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet,
 			PathPrefix: "api/contents/" + e.P(tc.name), Status: http.StatusOK, ContentType: "application/json",
