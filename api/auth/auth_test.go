@@ -2,12 +2,8 @@ package auth
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -104,15 +100,7 @@ func TestServiceAccountCredentialsFlag(t *testing.T) {
 	env := newEnv(t)
 	ts := newTokenServer(t)
 	api := newAPIServer(t)
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	der, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pemKey := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	pemKey := testKey(t)
 	path := writeJSON(t, t.TempDir(), "sa.json", map[string]string{
 		"type": "service_account", "project_id": "sa-proj", "private_key_id": "kid1",
 		"private_key": pemKey, "client_email": "dash@sa-proj.iam.gserviceaccount.com",

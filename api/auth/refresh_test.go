@@ -65,30 +65,40 @@ func doWithRetry(t *testing.T, c *Credentials, url string) (code int, refreshed 
 	return code, true
 }
 
-// Three concurrent calls all get 401 (invalid_token while
-// the local expiry is an hour away); their ForceRefresh calls cause exactly
-// one token fetch and all three retries succeed with the new token.
-func TestForceRefreshSingleFlight(t *testing.T) {
+// firstTokenRejected returns a loopback token endpoint, an API server and
+// ADC credentials for them whose first token (ya29.minted-1) is cached by
+// one request and from then on rejected by the API server; before runs
+// ahead of each later API request.
+func firstTokenRejected(t *testing.T, before func()) (*tokenServer, *apiServer, *Credentials) {
+	t.Helper()
 	ts := newTokenServer(t)
 	api := newAPIServer(t)
 	c := adcCreds(t, ts, nil)
 	if _, err := get(t, c, api.URL); err != nil { // caches ya29.minted-1
 		t.Fatal(err)
 	}
-	// The server now rejects token 1; the first three requests wait for
+	api.mu.Lock()
+	api.accept = func(tok string) bool { return tok != "ya29.minted-1" }
+	api.before = before
+	api.mu.Unlock()
+	return ts, api, c
+}
+
+// Three concurrent calls all get 401 (invalid_token while
+// the local expiry is an hour away); their ForceRefresh calls cause exactly
+// one token fetch and all three retries succeed with the new token.
+func TestForceRefreshSingleFlight(t *testing.T) {
+	// The server rejects token 1; the first three requests wait for
 	// each other so all three are sent with token 1.
 	var arrived sync.WaitGroup
 	arrived.Add(3)
 	var arrivals atomic.Int32
-	api.mu.Lock()
-	api.accept = func(tok string) bool { return tok != "ya29.minted-1" }
-	api.before = func() {
+	ts, api, c := firstTokenRejected(t, func() {
 		if arrivals.Add(1) <= 3 {
 			arrived.Done()
 			arrived.Wait()
 		}
-	}
-	api.mu.Unlock()
+	})
 
 	var wg sync.WaitGroup
 	codes := make([]int, 3)
@@ -117,19 +127,11 @@ func TestForceRefreshSingleFlight(t *testing.T) {
 // A 401 that arrives after another caller's refresh already replaced the
 // rejected token retries with the new token, without another fetch.
 func TestForceRefreshLate401(t *testing.T) {
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
-	c := adcCreds(t, ts, nil)
-	if _, err := get(t, c, api.URL); err != nil { // caches ya29.minted-1
-		t.Fatal(err)
-	}
 	var arrived sync.WaitGroup
 	arrived.Add(2)
 	release := make(chan struct{})
 	var arrivals atomic.Int32
-	api.mu.Lock()
-	api.accept = func(tok string) bool { return tok != "ya29.minted-1" }
-	api.before = func() {
+	ts, api, c := firstTokenRejected(t, func() {
 		switch arrivals.Add(1) {
 		case 1:
 			arrived.Done()
@@ -139,8 +141,7 @@ func TestForceRefreshLate401(t *testing.T) {
 			arrived.Wait()
 			<-release
 		}
-	}
-	api.mu.Unlock()
+	})
 
 	type result struct {
 		code      int
