@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -140,9 +139,7 @@ func TestStatelessProtocolMemoryVersionRefused(t *testing.T) {
 			return false
 		}
 		refused.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["2027-01-01"],"requested":"2026-07-28"}}}`)
+		replyStatus(w, http.StatusBadRequest, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["2027-01-01"],"requested":"2026-07-28"}}}`)
 		return true
 	})
 	got := run()

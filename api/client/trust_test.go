@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/safehttp"
 )
 
@@ -214,7 +214,7 @@ func TestEchoedSecretsAreRedactedInEveryError(t *testing.T) {
 		},
 	}
 	run := func(t *testing.T, fs *fakeServer) {
-		var logBuf syncBuffer
+		var logBuf testkit.SyncBuffer
 		red := &api.Redactor{}
 		red.Add(oauthTok) // what api/auth does when it mints or reads a token
 		fs.colab.mu.Lock()
@@ -291,24 +291,6 @@ func TestUntrustedCertificateNotRetried(t *testing.T) {
 	if e.Retryable() || len(sl.waits()) != 0 {
 		t.Errorf("retried %d times (retryable %v)", len(sl.waits()), e.Retryable())
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the client's background logging.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }

@@ -1,7 +1,6 @@
 package tty
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter"
 )
 
@@ -166,7 +166,7 @@ func TestTerminadoFallbackOnFakeServer(t *testing.T) {
 		}
 	}))
 	out := newScreen()
-	log := &syncBuffer{}
+	log := &testkit.SyncBuffer{}
 	term := Open(context.Background(), Options{Client: c, Output: out, Cols: 90, Rows: 33,
 		Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	out.waitFor(t, "$ ")
@@ -216,22 +216,4 @@ func TestBare404IsARefusal(t *testing.T) {
 	if posts != 0 {
 		t.Errorf("%d POSTs: a refusal was taken for a stock server", posts)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the Terminal's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
@@ -24,9 +25,7 @@ import (
 // and the runtime's own cookies (Jupyter's _xsrf) pass, Origin is the
 // runtime's, and the proxy token and agent are the forward's.
 func TestForwardStripsLocalCredentials(t *testing.T) {
-	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.Client()
-	w := startForward(t, c)
+	e, c, w := emulatorForward(t)
 	seen := make(chan *http.Request, 4)
 	e.SetOnProxy(func(r *http.Request) {
 		if strings.Contains(r.URL.Path, "/api/contents") {
@@ -42,13 +41,8 @@ func TestForwardStripsLocalCredentials(t *testing.T) {
 	req.Header.Set("X-Colab-Evil", "1")
 	req.Header.Set(proxy.AgentHeader, "spoofed-agent")
 	req.Header.Set(proxy.TokenHeader, "spoofed-proxy-token")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("forwarded listing: HTTP %d", resp.StatusCode)
+	if code, _ := testkit.Do(t, req); code != http.StatusOK {
+		t.Fatalf("forwarded listing: HTTP %d", code)
 	}
 	var r *http.Request
 	select {
@@ -96,9 +90,7 @@ func TestForwardStripsLocalCredentials(t *testing.T) {
 // echoing the proxy token in response headers and a Set-Cookie never
 // gets it to the local client.
 func TestForwardScrubsEchoedProxyToken(t *testing.T) {
-	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.Client()
-	w := startForward(t, c)
+	e, c, w := emulatorForward(t)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyEchoToken, PathPrefix: "api/contents"})
 	req, _ := http.NewRequest(http.MethodGet, w.base+"/api/contents/content", nil)
 	req.Header.Set("Authorization", "token "+w.f.Token())
@@ -127,9 +119,7 @@ func TestForwardScrubsEchoedProxyToken(t *testing.T) {
 // that carries the proxy token reaches the local client as the forward's
 // own path, without the token.
 func TestForwardRewritesRedirectWithoutProxyToken(t *testing.T) {
-	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.Client()
-	w := startForward(t, c)
+	e, _, w := emulatorForward(t)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyRedirectToken, PathPrefix: "lab", Body: "tree/content?x=1"})
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	req, _ := http.NewRequest(http.MethodGet, w.base+"/lab", nil)
@@ -198,9 +188,7 @@ func TestForwardIPLiteralHostNeedsWide(t *testing.T) {
 // token once less than RenewLead is left, so the first request after an
 // idle hour does not wait for (or fail on) a renewal.
 func TestForwardKeepFreshRenewsWhileIdle(t *testing.T) {
-	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.Client()
-	w := startForward(t, c)
+	e, c, w := emulatorForward(t)
 	old := c.Info().Token
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -7,10 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
-	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 )
 
 // A reply's headers reach the local client without the proxy token in
@@ -19,9 +15,7 @@ import (
 // headers or the two lines of a folded header. The forward's own local
 // token and the headers without a secret pass untouched.
 func TestForwardStripsEveryFormOfTheProxyToken(t *testing.T) {
-	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.Client()
-	w := startForward(t, c)
+	_, c, w := emulatorForward(t)
 	ptok := c.Info().Token
 	quoted, _ := json.Marshal("x\"" + ptok)
 	half := len(ptok) / 2

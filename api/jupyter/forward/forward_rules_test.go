@@ -17,9 +17,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
-	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -198,9 +195,7 @@ func TestForwardLogsRefusalsAndFailedRenewals(t *testing.T) {
 // Guards the Origin rule's other half: a WebSocket upgrade without any
 // Origin (a non-browser client, such as a Jupyter console) is accepted.
 func TestForwardUpgradeWithoutOrigin(t *testing.T) {
-	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.Client()
-	w := startForward(t, c)
+	e, c, w := emulatorForward(t)
 	kernel := kernelFor(t, e, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

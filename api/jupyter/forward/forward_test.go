@@ -22,6 +22,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
@@ -51,18 +52,21 @@ func startForward(t *testing.T, c *proxy.Client) *fwd {
 	return &fwd{f: f, port: port, base: "http://127.0.0.1:" + strconv.Itoa(port)}
 }
 
+// emulatorForward starts a forward of a proxy client for a runtime of
+// the emulator's own Jupyter tree: the test bed, the client, the forward.
+func emulatorForward(t *testing.T) (*env, *proxy.Client, *fwd) {
+	t.Helper()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
+	return e, c, startForward(t, c)
+}
+
 // get sends a GET through the forward with the local token header.
 func (w *fwd) get(t *testing.T, path string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, w.base+path, nil)
 	req.Header.Set("Authorization", "token "+w.f.Token())
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return testkit.Do(t, req)
 }
 
 // kernelSocket dials a kernel's channels through the forward, like a
@@ -358,9 +362,7 @@ func TestForwardErrorKeepsCause(t *testing.T) {
 // Forwarding headers a local client sends (X-Forwarded-For, Forwarded…)
 // never reach the runtime, and the forward adds none of its own.
 func TestForwardDropsForwardingHeaders(t *testing.T) {
-	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.Client()
-	w := startForward(t, c)
+	e, _, w := emulatorForward(t)
 	seen := make(chan http.Header, 4)
 	e.SetOnProxy(func(r *http.Request) { seen <- r.Header.Clone() })
 	req, _ := http.NewRequest(http.MethodGet, w.base+"/api/contents/content", nil)
@@ -368,13 +370,8 @@ func TestForwardDropsForwardingHeaders(t *testing.T) {
 	req.Header.Set("X-Forwarded-For", "10.9.8.7")
 	req.Header.Set("X-Forwarded-Host", "evil.example")
 	req.Header.Set("Forwarded", "for=10.9.8.7")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("forwarded listing: HTTP %d", resp.StatusCode)
+	if code, _ := testkit.Do(t, req); code != http.StatusOK {
+		t.Fatalf("forwarded listing: HTTP %d", code)
 	}
 	h := <-seen
 	for _, k := range []string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "Forwarded"} {

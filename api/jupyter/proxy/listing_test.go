@@ -103,20 +103,11 @@ func TestListBoundedByEntriesAndTime(t *testing.T) {
 	}
 }
 
-// fixture serves body (JSON) for every contents GET and "data of NAME"
-// for every /files/ GET, as a Jupyter server would.
+// fixture is a client of jupytertest.ContentsServer(body).
 func fixture(t *testing.T, body func(path string) string) *Client {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p, ok := strings.CutPrefix(r.URL.Path, "/files/"); ok {
-			fmt.Fprintf(w, "data of %s", p)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, body(strings.TrimPrefix(r.URL.Path, "/api/contents/")))
-	}))
-	t.Cleanup(srv.Close)
-	c, err := New(Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL + "/", Token: "t"}})
+	u := jupytertest.ContentsServer(t, body)
+	c, err := New(Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: u, Token: "t"}})
 	if err != nil {
 		t.Fatal(err)
 	}
