@@ -94,11 +94,7 @@ func edgeClient(t *testing.T, rt *edgeRuntime, mod func(*proxy.Options)) *Copier
 	if mod != nil {
 		mod(&o)
 	}
-	c, err := newCopier(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return newCopier(t, o)
 }
 
 // cutAfter answers the whole file without Content-Length (chunked) and

@@ -357,11 +357,8 @@ func scriptedClient(t *testing.T, s *scripted) *Copier {
 	t.Helper()
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	c, err := newCopier(proxy.Options{Runtime: "runtimes/rt-script", RetryDelay: time.Millisecond,
+	c := newCopier(t, proxy.Options{Runtime: "runtimes/rt-script", RetryDelay: time.Millisecond,
 		Info: api.ConnectionInfo{URL: srv.URL + "/", Token: "script-token", ExpireTime: time.Now().Add(time.Hour)}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return c
 }
 

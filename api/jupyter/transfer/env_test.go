@@ -29,11 +29,13 @@ func (e *env) client(mod ...func(*proxy.Options)) *Copier {
 	return New(e.Client(mod...))
 }
 
-// newCopier is proxy.New then New, for a test's own server.
-func newCopier(o proxy.Options) (*Copier, error) {
+// newCopier is proxy.New then New, for a test's own server; options
+// proxy.New refuses fail the test.
+func newCopier(t testing.TB, o proxy.Options) *Copier {
+	t.Helper()
 	c, err := proxy.New(o)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	return New(c), nil
+	return New(c)
 }

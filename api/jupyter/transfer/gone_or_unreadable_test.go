@@ -47,16 +47,8 @@ func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
-		src := t.TempDir()
-		for _, n := range []string{"a.txt", "b.txt", "c.txt"} {
-			if err := os.WriteFile(filepath.Join(src, n), []byte("data of "+n), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		putTree(t, e, c, map[string]string{"tree/a.txt": "data of a.txt", "tree/b.txt": "data of b.txt", "tree/c.txt": "data of c.txt"})
 		remote := e.P("tree")
-		if err := c.UploadPath(ctx, src, remote, false, CopyOptions{Recursive: true}); err != nil {
-			t.Fatal(err)
-		}
 		gone := remote + "/b.txt"
 		if be == jupytertest.Jupyter {
 			var once sync.Once

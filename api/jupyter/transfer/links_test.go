@@ -97,15 +97,9 @@ func TestParseLinks(t *testing.T) {
 // real Python run on the tree the server serves.
 func TestDownloadSkipsLinks(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		files := t.TempDir()
-		e := newEnv(t, be, colabfake.Options{FilesDir: files, TokenTTL: 24 * time.Hour})
-		c := e.client()
+		e, c, store := newStoreEnv(t, be)
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		if _, _, err := c.ListEach(ctx, e.Dir, func(proxy.Model) error { return nil }); err != nil {
-			t.Fatal(err)
-		}
-		store := storeDir(e, files)
 		top := filepath.Join(store, "top")
 		must(t, os.MkdirAll(filepath.Join(top, "d"), 0o755))
 		must(t, os.MkdirAll(filepath.Join(store, "sib"), 0o755))

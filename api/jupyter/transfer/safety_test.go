@@ -63,7 +63,7 @@ func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
 			home := t.TempDir()
 			sentinel := filepath.Join(home, ".bashrc")
 			os.WriteFile(sentinel, []byte("mine"), 0o644)
-			c, _ := newCopier(proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}})
+			c := newCopier(t, proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}})
 			out := filepath.Join(home, "a", "out")
 			os.MkdirAll(filepath.Dir(out), 0o755)
 			err := c.DownloadPath(context.Background(), "content/dir", out, false, CopyOptions{Recursive: true})
@@ -282,12 +282,9 @@ func TestUploadDetectsOverwritingServer(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c, err := newCopier(proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}, ChunkSize: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCopier(t, proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}, ChunkSize: 1 << 20})
 	data := strings.Repeat("x", 3<<20+5)
-	_, err = c.Upload(context.Background(), "content/big.bin", strings.NewReader(data), int64(len(data)), nil)
+	_, err := c.Upload(context.Background(), "content/big.bin", strings.NewReader(data), int64(len(data)), nil)
 	if !errors.Is(err, proxy.ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprint(len(data))) {
 		t.Fatalf("upload to an overwriting server: %v, want proxy.ErrCorrupt naming the sizes", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -393,13 +394,7 @@ func TestProxyTokenChecked(t *testing.T) {
 			if hdr != "" {
 				req.Header.Set(proxy.TokenHeader, hdr)
 			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			b, _ := io.ReadAll(resp.Body)
-			return resp.StatusCode, string(b)
+			return testkit.Do(t, req)
 		}
 		tok := e.Rt.ConnectionInfo.Token
 		for _, tc := range []struct {

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
@@ -25,13 +24,8 @@ import (
 // how deep) instead of walking on.
 func TestRecursiveDownloadDepthLimit(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		files := t.TempDir()
-		e := newEnv(t, be, colabfake.Options{FilesDir: files, TokenTTL: 24 * time.Hour})
-		c := e.client()
+		e, c, store := newStoreEnv(t, be)
 		ctx := context.Background()
-		if _, _, err := c.ListEach(ctx, e.Dir, func(proxy.Model) error { return nil }); err != nil { // the store exists
-			t.Fatal(err)
-		}
 		// deep/l001/l002/…/l128/f.txt: each level named apart, so no
 		// listing repeats another's (which would read as a loop).
 		levels := make([]string, proxy.MaxDepth)
@@ -39,7 +33,7 @@ func TestRecursiveDownloadDepthLimit(t *testing.T) {
 			levels[i] = fmt.Sprintf("l%03d", i+1)
 		}
 		rel := filepath.Join(levels...)
-		bottom := filepath.Join(storeDir(e, files), "deep", rel)
+		bottom := filepath.Join(store, "deep", rel)
 		must(t, os.MkdirAll(bottom, 0o755))
 		must(t, os.WriteFile(filepath.Join(bottom, "f.txt"), []byte("bottom"), 0o644))
 
