@@ -12,12 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/secrettest"
 )
 
@@ -475,20 +475,13 @@ func TestTokenSourceSharesCache(t *testing.T) {
 	}
 }
 
-type countingRT struct{ n atomic.Int64 }
-
-func (c *countingRT) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // Options.HTTPClient carries the token fetches (not the API requests).
 func TestTokenHTTPClientOption(t *testing.T) {
 	env := newEnv(t)
 	ts := newTokenServer(t)
 	api := newAPIServer(t)
 	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
-	rt := &countingRT{}
+	rt := &testkit.CountingTransport{}
 	o := env.opts()
 	o.HTTPClient = &http.Client{Transport: rt}
 	c, err := New(context.Background(), o)
@@ -500,7 +493,7 @@ func TestTokenHTTPClientOption(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := rt.n.Load(); n != 1 {
+	if n := rt.Requests(); n != 1 {
 		t.Errorf("token client used %d times, want 1 (the one token fetch)", n)
 	}
 }

@@ -14,28 +14,16 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-// fakeClock is a settable clock for expiry and cooldown.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (f *fakeClock) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
-func (f *fakeClock) add(d time.Duration) {
-	f.mu.Lock()
-	f.t = f.t.Add(d)
-	f.mu.Unlock()
-}
-
-func adcCreds(t *testing.T, ts *tokenServer, clock *fakeClock) *Credentials {
+func adcCreds(t *testing.T, ts *tokenServer, clock *colabfake.Clock) *Credentials {
 	t.Helper()
 	env := newEnv(t)
 	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
 	o := env.opts()
 	if clock != nil {
-		o.Now = clock.now
+		o.Now = clock.Now
 	}
 	c, err := New(context.Background(), o)
 	if err != nil {
@@ -173,7 +161,7 @@ func TestForceRefreshSecond401(t *testing.T) {
 	ts := newTokenServer(t)
 	api := newAPIServer(t)
 	api.accept = func(string) bool { return false }
-	clock := &fakeClock{t: time.Now()}
+	clock := colabfake.NewClock(time.Now())
 	c := adcCreds(t, ts, clock)
 
 	code, refreshed := doWithRetry(t, c, api.URL)
@@ -189,7 +177,7 @@ func TestForceRefreshSecond401(t *testing.T) {
 	if n := ts.hits.Load(); n != 2 {
 		t.Errorf("hits = %d after a refused refresh, want 2", n)
 	}
-	clock.add(RefreshCooldown + time.Second)
+	clock.Advance(RefreshCooldown + time.Second)
 	if !c.ForceRefresh(context.Background()) {
 		t.Errorf("ForceRefresh after the cooldown = false")
 	}
@@ -222,7 +210,7 @@ func TestForceRefreshDirect(t *testing.T) {
 // x/oauth2's last 10 s, so a long call does not start with a dying token.
 func TestEarlyRefresh(t *testing.T) {
 	ts := newTokenServer(t)
-	clock := &fakeClock{t: time.Now()}
+	clock := colabfake.NewClock(time.Now())
 	c := adcCreds(t, ts, clock)
 	tok := func() string {
 		tk, err := c.TokenSource().Token()
@@ -234,11 +222,11 @@ func TestEarlyRefresh(t *testing.T) {
 	if tok() != "ya29.minted-1" {
 		t.Fatal("first token")
 	}
-	clock.add(3600*time.Second - EarlyRefresh - 5*time.Second)
+	clock.Advance(3600*time.Second - EarlyRefresh - 5*time.Second)
 	if got := tok(); got != "ya29.minted-1" {
 		t.Errorf("replaced %v before expiry: %s", EarlyRefresh+5*time.Second, got)
 	}
-	clock.add(30 * time.Second) // 40 s left: x/oauth2 would keep it
+	clock.Advance(30 * time.Second) // 40 s left: x/oauth2 would keep it
 	if got := tok(); got != "ya29.minted-2" {
 		t.Errorf("token with 40 s left not replaced: %s", got)
 	}
@@ -251,7 +239,7 @@ func TestEarlyRefreshShortToken(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"access_token":"ya29.short-%d","token_type":"Bearer","expires_in":9}`, n)
 	})
-	clock := &fakeClock{t: time.Now()}
+	clock := colabfake.NewClock(time.Now())
 	c := adcCreds(t, ts, clock)
 	for range 3 {
 		if _, err := c.TokenSource().Token(); err != nil {
@@ -261,7 +249,7 @@ func TestEarlyRefreshShortToken(t *testing.T) {
 	if n := ts.hits.Load(); n != 1 {
 		t.Errorf("hits = %d for a fresh 9 s token, want 1", n)
 	}
-	clock.add(5 * time.Second)
+	clock.Advance(5 * time.Second)
 	_, _ = c.TokenSource().Token()
 	if n := ts.hits.Load(); n != 2 {
 		t.Errorf("hits = %d with 4 s left, want 2", n)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -310,7 +309,7 @@ func TestLogsHaveNoSecrets(t *testing.T) {
 		emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
 		buf := &testkit.SyncBuffer{}
 		c, _ := emuClient(t, ep, func(o *Options) {
-			o.Logger = slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			o.Logger = testkit.DebugLogger(buf)
 		})
 		ctx := context.Background()
 		rts, err := c.ListRuntimes(ctx)
