@@ -23,9 +23,7 @@ func TestDownloadToDescriptorAppendsInPlace(t *testing.T) {
 	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
-	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
-		t.Fatal(err)
-	}
+	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log")
 	if err := os.WriteFile(log, []byte("line 1\nline 2\n"), 0o644); err != nil {
@@ -66,9 +64,7 @@ func TestDownloadToFIFOWritesInPlace(t *testing.T) {
 	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
-	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
-		t.Fatal(err)
-	}
+	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no FIFO here: %v", err)

@@ -137,9 +137,7 @@ func TestDownloadToFIFONobodyReadsIsRefused(t *testing.T) {
 	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
-	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
-		t.Fatal(err)
-	}
+	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
 	fifo := mkfifo(t, "fifo")
 	// A reader opened at last lets a blocked open for writing through.
 	free := func() {

@@ -597,7 +597,7 @@ func TestTokenNeverLogged(t *testing.T) {
 	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	var logs bytes.Buffer
 	c := e.client(func(o *proxy.Options) {
-		o.Logger = newDebugLogger(&logs)
+		o.Logger = testkit.DebugLogger(&logs)
 		o.Now = func() time.Time { return jupytertest.T0 }
 	})
 	e.Clk.Advance(2 * time.Hour) // every first request is refused, then renewed

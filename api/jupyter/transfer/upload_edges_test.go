@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -303,7 +304,7 @@ func TestLastChunkReplyLostSendsNoMore(t *testing.T) {
 func TestLater413ShrinksFromTheRefusedPiece(t *testing.T) {
 	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	var logs bytes.Buffer // written by the upload only, read after it
-	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib; o.Logger = newDebugLogger(&logs) })
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib; o.Logger = testkit.DebugLogger(&logs) })
 	data := randomBytes(10*mib, 62)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: http.StatusRequestEntityTooLarge,
 		Body: "<html><head><title>413 Request Entity Too Large</title></head></html>", ContentType: "text/html",
