@@ -90,8 +90,7 @@ func localTree(t *testing.T, files map[string]string) string {
 // count and bytes (the listings' sizes) and reported in path order too.
 func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		files := map[string]string{}
 		for i := range 10 {
@@ -166,8 +165,7 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 // runtime) does not stop the others: they all land and are reported,
 // and the copy then fails with that file's own error (ErrIsDir).
 func TestRecursiveUploadOneFailureKeepsTheRest(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	src := localTree(t, map[string]string{"a.txt": "a", "b.txt": "b", "c.txt": "c", "d.txt": "d", "e.txt": "e"})
 	if err := c.MkdirAll(ctx, e.P("dst/tree/c.txt")); err != nil {
@@ -192,8 +190,7 @@ func TestRecursiveUploadOneFailureKeepsTheRest(t *testing.T) {
 // them, of their kind (ErrServer); nothing appears under their names,
 // only their part files, kept for the next run to resume.
 func TestRecursiveDownloadFailuresKeepTheRest(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"d/a.txt": "a", "d/b.txt": "b", "d/c.txt": "c", "d/e.txt": "e", "d/f.txt": "f"})
 	for _, name := range []string{"b.txt", "e.txt"} {
@@ -227,8 +224,7 @@ func TestRecursiveDownloadFailuresKeepTheRest(t *testing.T) {
 // that file's own error, as a single copy would, without counting it in
 // a "not copied" line.
 func TestRecursiveDownloadOneFailureIsReturnedAsItIs(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"d/a.txt": "a", "d/b.txt": "b", "d/c.txt": "c"})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet,
@@ -257,8 +253,7 @@ func TestRecursiveDownloadOneFailureIsReturnedAsItIs(t *testing.T) {
 // directory, never silently leaving its files out.
 func TestRecursiveUploadFileInTheWayOfADirectory(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		putTree(t, e, c, map[string]string{"dst/tree/sub": "mine"})
 		src := localTree(t, map[string]string{"a.txt": "a", "sub/b.txt": "b", "z.txt": "z"})

@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
@@ -20,8 +19,7 @@ import (
 // the same file afterwards (nothing renamed over it, no part file beside
 // it). The same through Download, the files pane's call.
 func TestDownloadToDescriptorAppendsInPlace(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
 	dir := t.TempDir()
@@ -61,8 +59,7 @@ func TestDownloadToDescriptorAppendsInPlace(t *testing.T) {
 
 // A FIFO is written in place too, not replaced by a regular file.
 func TestDownloadToFIFOWritesInPlace(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
 	fifo := filepath.Join(t.TempDir(), "fifo")
@@ -112,8 +109,7 @@ func openBelow(t *testing.T, dir string) int {
 // of a wide tree open to the end: by the time it reports its last file,
 // none is open.
 func TestRecursiveDownloadClosesDirectoriesItIsDoneWith(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	const dirs = 60
 	files := map[string]string{}

@@ -63,8 +63,7 @@ func keepPart(t *testing.T, e *env, remote, out string, after int64) {
 // unpacked archive): resuming the old part would complete it with the new
 // version's tail, a silently corrupt file of the right size.
 func TestDownloadKeptPartOfAnotherVersionRestarts(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "v1.bin")
 	putRandom(t, c, src, 6*mib, 31, e.P("data.bin"))
@@ -98,8 +97,7 @@ func TestDownloadKeptPartOfAnotherVersionRestarts(t *testing.T) {
 // in turn to the same target: the second must not resume the first's
 // part.
 func TestDownloadKeptPartOfAnotherRemoteFileRestarts(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "a.bin")
 	putRandom(t, c, src, 4*mib, 33, e.P("a.bin"))
@@ -130,8 +128,7 @@ func TestDownloadKeptPartOfAnotherRemoteFileRestarts(t *testing.T) {
 // request) and the result is whole, even when the emulator rewrote its
 // modification time to the same value.
 func TestDownloadKeptPartSameVersionResumes(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	data := randomBytes(3*mib, 35)
 	src := filepath.Join(dir, "s.bin")
@@ -266,8 +263,7 @@ func (r *recordingPart) WriteAt(p []byte, off int64) (int, error) {
 // at that size (never written on to fill the disk) and the download
 // restarts, ending with the right file.
 func TestDownloadOverlongReplyStopsAtSize(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	var max atomic.Int64
 	c.wrapPart = func(f partFile) partFile { return &recordingPart{partFile: f, max: &max} }
 	dir := t.TempDir()

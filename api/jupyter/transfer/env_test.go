@@ -19,6 +19,14 @@ func newEnv(t testing.TB, be jupytertest.Backend, o colabfake.Options) *env {
 	return &env{proxytest.NewEnv(t, be, o)}
 }
 
+// newEnvClient is the test bed of backend be with the emulator's default
+// options, and a Copier for its runtime: most tests' whole set-up.
+func newEnvClient(t testing.TB, be jupytertest.Backend) (*env, *Copier) {
+	t.Helper()
+	e := newEnv(t, be, colabfake.Options{})
+	return e, e.client()
+}
+
 // TestMain stops the shared real Jupyter server (if one was started)
 // after the tests.
 func TestMain(m *testing.M) { jupytertest.Main(m) }

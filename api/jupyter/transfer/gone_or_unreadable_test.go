@@ -26,8 +26,7 @@ const stockNotFound = "<!DOCTYPE HTML>\n<html>\n<head>\n<meta charset=\"utf-8\">
 // server) is "not found", with no renewal and no resume advice.
 func TestDownloadOfMissingFileIsNotFound(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		if _, err := c.Download(context.Background(), e.P("missing.bin"), filepath.Join(t.TempDir(), "x"), nil); !errors.Is(err, proxy.ErrNotFound) || strings.Contains(err.Error(), "resume") {
 			t.Errorf("download of a missing file: %v, want not found and no resume advice", err)
 		}
@@ -44,8 +43,7 @@ func TestDownloadOfMissingFileIsNotFound(t *testing.T) {
 // listing and its GET, so the 404 is jupyter-server's own HTML page.
 func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		putTree(t, e, c, map[string]string{"tree/a.txt": "data of a.txt", "tree/b.txt": "data of b.txt", "tree/c.txt": "data of c.txt"})
 		remote := e.P("tree")
@@ -88,8 +86,7 @@ func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 // each; a directory lists as before.
 func TestListingOfAFileIsRefusedUnread(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		local := filepath.Join(t.TempDir(), "f.txt")
 		must(t, os.WriteFile(local, []byte("file bytes"), 0o644))
@@ -153,8 +150,7 @@ func TestUnreadableLinkTargetSaysPermission(t *testing.T) {
 // not read is skipped with a warning saying so ("permission denied"), not
 // that it does not exist; the rest is copied.
 func TestRecursiveDownloadSkipsUnreadableEntrySayingPermission(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"d/a.txt": "a", "d/lnk.txt": "l", "d/c.txt": "c"})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "files/" + e.P("d/lnk.txt"), Status: 500,

@@ -303,8 +303,7 @@ func TestRemoveAllNeverFollowsLinks(t *testing.T) {
 // link to ~/.ssh/id_rsa) is skipped and named in a warning, the rest
 // still copied; with FollowLinks (cp -L) it is followed too.
 func TestUploadTreeFollowsLinksOnlyInside(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	home := t.TempDir()
 	secret := filepath.Join(home, "id_rsa")
 	must(t, os.WriteFile(secret, []byte("PRIVATE KEY BYTES"), 0o600))
@@ -345,8 +344,7 @@ func TestUploadTreeFollowsLinksOnlyInside(t *testing.T) {
 // is copied. A link to a file inside the source, allowed when planned,
 // is refused once it leads out.
 func TestUploadTreeChecksLinksWhenItSends(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	_, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "id_rsa")

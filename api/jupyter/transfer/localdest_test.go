@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -99,8 +98,7 @@ func isLink(p string) bool {
 // one line naming it; nothing is written outside; the rest is copied and
 // the copy fails at the end (exit 1), as GNU cp refuses and goes on.
 func TestRecursiveDownloadRefusesLinksInTheDestination(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	putTree(t, e, c, map[string]string{
 		"d/a.txt": "a", "d/sub/s.txt": "s", "d/sub/deep/x.txt": "x", "d/link.txt": "l", "d/z/z.txt": "z",
 	})
@@ -143,8 +141,7 @@ func TestRecursiveDownloadRefusesLinksInTheDestination(t *testing.T) {
 // goes, and a link at a part path deeper down are refused the same way,
 // and the copy goes on.
 func TestRecursiveDownloadSkipsWhatIsInTheWay(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	putTree(t, e, c, map[string]string{"d/f/in.txt": "i", "d/g.txt": "g", "d/s/p.txt": "p", "d/s/q.txt": "q"})
 	parent := t.TempDir()
 	out := mkdir(t, filepath.Join(parent, "d"))
@@ -188,8 +185,7 @@ func TestRecursiveDownloadSkipsWhatIsInTheWay(t *testing.T) {
 // rename refuses one that appears during the transfer: nothing is
 // written through either, and each link is left as it was.
 func TestDownloadIntoRefusesALinkAtTheName(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	putTree(t, e, c, map[string]string{"f.txt": "remote"})
 	ctx := context.Background()
 	out := t.TempDir()
@@ -241,8 +237,7 @@ func (l *linkOnSync) Sync() error { l.do(); return l.partFile.Sync() }
 // directory that is a link is copied into where it leads, and a file
 // name that is a link is written through; a link to nothing is refused.
 func TestDownloadFollowsTheNamedDestination(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	putTree(t, e, c, map[string]string{"d/a.txt": "a", "f.txt": "remote"})
 	ctx := context.Background()
 	real := t.TempDir()
@@ -283,8 +278,7 @@ func TestDownloadFollowsTheNamedDestination(t *testing.T) {
 // nothing is written; the same file downloaded to a name the user gives
 // arrives; a recursive download refuses the entry the same way.
 func TestDownloadRefusesControlCharactersInTheLocalName(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	src := filepath.Join(t.TempDir(), "src")
 	writeRandom(t, src, 100, 31)
@@ -328,8 +322,7 @@ func TestDownloadRefusesControlCharactersInTheLocalName(t *testing.T) {
 // first file and counting the others; the directories the walk made are
 // gone again. With Overwrite the same copies replace them.
 func TestDownloadRefusesToReplaceALocalFile(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"a.txt": "remote", "proj/a.txt": "ra", "proj/b.txt": "rb", "proj/new/n.txt": "rn", "proj/sub/s.txt": "rs"})
 	out := t.TempDir()
@@ -389,8 +382,7 @@ func TestDownloadRefusesToReplaceALocalFile(t *testing.T) {
 // runtime's Jupyter server refuses, is refused with a line saying how to
 // name the destination.
 func TestRecursiveUploadIntoAnExistingRemoteDirectory(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	src := localTree(t, map[string]string{"a.txt": "a"})
 	if err := c.MkdirAll(ctx, e.P("results")); err != nil {
@@ -417,8 +409,7 @@ func TestRecursiveUploadIntoAnExistingRemoteDirectory(t *testing.T) {
 // check before the first request) is not replaced, the part file is gone,
 // and the refusal names it; with Overwrite it is.
 func TestDownloadKeepsAFileWrittenWhileItRan(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"race.bin": "remote"})
 	out := t.TempDir()

@@ -83,8 +83,7 @@ func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
 // and downloads alike. So repeating a copy nests once, as GNU cp does.
 func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		local := t.TempDir()
 		proj := filepath.Join(local, "proj")
@@ -145,8 +144,7 @@ func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 // Hidden paths get an error naming the restriction.
 func TestHiddenPath(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		_, err := c.Download(context.Background(), e.P(".env"), filepath.Join(t.TempDir(), "x"), nil)
 		if !errors.Is(err, proxy.ErrHidden) || !strings.Contains(err.Error(), "hidden") {
 			t.Fatalf("hidden file: %v", err)
@@ -160,8 +158,7 @@ func TestHiddenPath(t *testing.T) {
 // missing, not that some were skipped.
 func TestRecursiveUploadSkipsHidden(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		proj := filepath.Join(t.TempDir(), "proj")
 		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
@@ -295,8 +292,7 @@ func TestUploadDetectsOverwritingServer(t *testing.T) {
 // last_modified, type), so none costs a second round trip.
 func TestTreeWalksUseListingMetadata(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		local := t.TempDir()
 		proj := filepath.Join(local, "proj")

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -21,8 +20,7 @@ import (
 // a shared directory) must not redirect the write: the download is
 // refused with one line naming it, and the link's target is untouched.
 func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
 	putRandom(t, c, src, 64<<10, 21, e.P("f.bin"))
@@ -52,8 +50,7 @@ func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
 // A FIFO (or anything else that is not a regular file) at the part path
 // is refused with a line saying what it is.
 func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
 	putRandom(t, c, src, 1<<10, 22, e.P("g.bin"))
@@ -71,8 +68,7 @@ func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
 // as cp and curl -o do), not private to its owner: under umask 022 it is
 // -rw-r--r--, under 027 -rw-r-----.
 func TestDownloadHonoursUmask(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
 	putRandom(t, c, src, 4<<10, 22, e.P("f.bin"))
@@ -134,8 +130,7 @@ func boundedRun(t *testing.T, what string, free func(), fn func() error) error {
 // is refused at once with one line naming the FIFO, and the FIFO stays.
 // The same through Download, the files pane's call.
 func TestDownloadToFIFONobodyReadsIsRefused(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
 	fifo := mkfifo(t, "fifo")
@@ -164,8 +159,7 @@ func TestDownloadToFIFONobodyReadsIsRefused(t *testing.T) {
 // ends (ctrl+c, --timeout), even while its write waits for room in the
 // pipe, and says it was interrupted.
 func TestDownloadToAStalledFIFOEndsWithItsContext(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	_, c := newEnvClient(t, jupytertest.Emulator)
 	body := strings.Repeat("x", 4<<20) // far more than a pipe holds
 	if _, err := c.Upload(context.Background(), "content/big.bin", strings.NewReader(body), int64(len(body)), nil); err != nil {
 		t.Fatal(err)

@@ -163,8 +163,7 @@ func remoteNames(t testing.TB, c *Copier, dir string) []string {
 // chunks under 50 MB, without holding it in memory several times.
 func TestLargeFileRoundTrip(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		dir := t.TempDir()
 		src := filepath.Join(dir, "big.bin")
 		const size = 120*mib + 1
@@ -205,8 +204,7 @@ func TestLargeFileRoundTrip(t *testing.T) {
 // Done-when: a download cut mid-way resumes with Range from where it was.
 func TestDownloadResumesAfterCut(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
 		want := putRandom(t, c, src, 30*mib, 2, e.P("big.bin"))
@@ -225,8 +223,7 @@ func TestDownloadResumesAfterCut(t *testing.T) {
 // A resume answered 200 with the whole file (Range
 // ignored) is rewritten from byte 0, not appended.
 func TestDownloadRangeIgnored(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
 	want := putRandom(t, c, src, 8*mib, 3, e.P("f.bin"))
@@ -353,8 +350,7 @@ func TestChunkReplyLost(t *testing.T) {
 // exactly the small file.
 func TestUploadReplacesLargerFile(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		dir := t.TempDir()
 		big := filepath.Join(dir, "big")
 		writeRandom(t, big, 5*mib, 8)
@@ -427,8 +423,7 @@ func TestProxyTokenChecked(t *testing.T) {
 // no partial target file left.
 func TestBadInput(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
@@ -534,8 +529,7 @@ func TestRuntimeGoneMidTransfer(t *testing.T) {
 // arrive literally.
 func TestPathEncoding(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		dir := t.TempDir()
 		names := []string{"a #1 ?.txt", "100%.txt", "%2e%2e"}
 		for _, n := range names {

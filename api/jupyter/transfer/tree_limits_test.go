@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -66,8 +65,7 @@ func lowerMaxEntries(t *testing.T, n int) {
 // it is refused, saying the tree has too many entries. (The bound is
 // lowered to 5 for the test; it is a million.)
 func TestRecursiveCopyEntryLimit(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	lowerMaxEntries(t, 5)
 	// 5 entries: a.txt, b.txt, sub, sub/c.txt, sub/d.txt.
@@ -136,8 +134,7 @@ func localChain(t *testing.T, root string, levels int) string {
 // download's words.
 func TestDepthLimitIsTheSameBothWays(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		src := filepath.Join(t.TempDir(), "deep")
 		rel := localChain(t, src, proxy.MaxDepth)
@@ -170,8 +167,7 @@ func TestDepthLimitIsTheSameBothWays(t *testing.T) {
 // its download copies it whole, 120 levels down.
 func TestLookAlikeChainIsNoLoopWhenLinksAreChecked(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		src := filepath.Join(t.TempDir(), "chain")
 		rel := filepath.Join(slices.Repeat([]string{"a"}, 120)...)

@@ -156,8 +156,7 @@ func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 // (HTTP 400) fails at once, after one PUT, with the server's status; it
 // is not sent again as if the trouble were passing.
 func TestUploadBadRequestNotRetried(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut,
 		PathPrefix: "api/contents/" + e.P("bad.bin"), Status: http.StatusBadRequest})
 	var log methodLog
@@ -246,8 +245,7 @@ func (f failingSource) ReadAt(p []byte, off int64) (int, error) {
 // fails the upload as a local error naming the read (not as the
 // network's trouble).
 func TestUploadLocalReadErrorIsLocal(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	data := randomBytes(200_000, 71)
 	_, err := c.Upload(context.Background(), e.P("unreadable.bin"), failingSource{data: data, at: 100_000}, int64(len(data)), nil)
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "reading the local file: input/output error") {
@@ -359,8 +357,7 @@ func TestUploadCancelledWhileReplacingKeepsAFile(t *testing.T) {
 // Upload itself refuses a file directly in the root, whoever calls it (the
 // files pane as well as cp): nothing is sent.
 func TestUploadRefusesTopLevel(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	_, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	if _, err := c.Upload(ctx, "/data.csv", strings.NewReader("x"), 1, nil); !errors.Is(err, proxy.ErrTopLevel) {
 		t.Fatalf("Upload(/data.csv) = %v, want proxy.ErrTopLevel", err)
@@ -461,8 +458,7 @@ func procFile(t *testing.T) (string, []byte) {
 // /proc/self/environ) is read to its end and sent whole, by cp (file and
 // -r's walk) and UploadFile (the files pane); never uploaded empty.
 func TestUploadReadsAZeroSizeFileToItsEnd(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	p, want := procFile(t)
 	check := func(what, remote string) {
@@ -529,8 +525,7 @@ func TestUploadRefusesAZeroSizeFileBeyondOneRequest(t *testing.T) {
 // Such a file holding exactly what one request carries is still sent
 // whole: the limit is on more than one request's worth.
 func TestUploadSendsAZeroSizeFileOfExactlyOneRequest(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	p, want := procFile(t)
 	// Options round ChunkSize down to a multiple of 3; the copier's own
 	// is set to the file's length exactly.
