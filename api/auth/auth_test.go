@@ -2,12 +2,8 @@ package auth
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,12 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/secrettest"
 )
 
@@ -104,15 +100,7 @@ func TestServiceAccountCredentialsFlag(t *testing.T) {
 	env := newEnv(t)
 	ts := newTokenServer(t)
 	api := newAPIServer(t)
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	der, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pemKey := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	pemKey := testKey(t)
 	path := writeJSON(t, t.TempDir(), "sa.json", map[string]string{
 		"type": "service_account", "project_id": "sa-proj", "private_key_id": "kid1",
 		"private_key": pemKey, "client_email": "dash@sa-proj.iam.gserviceaccount.com",
@@ -487,20 +475,13 @@ func TestTokenSourceSharesCache(t *testing.T) {
 	}
 }
 
-type countingRT struct{ n atomic.Int64 }
-
-func (c *countingRT) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // Options.HTTPClient carries the token fetches (not the API requests).
 func TestTokenHTTPClientOption(t *testing.T) {
 	env := newEnv(t)
 	ts := newTokenServer(t)
 	api := newAPIServer(t)
 	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
-	rt := &countingRT{}
+	rt := &testkit.CountingTransport{}
 	o := env.opts()
 	o.HTTPClient = &http.Client{Transport: rt}
 	c, err := New(context.Background(), o)
@@ -512,7 +493,7 @@ func TestTokenHTTPClientOption(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := rt.n.Load(); n != 1 {
+	if n := rt.Requests(); n != 1 {
 		t.Errorf("token client used %d times, want 1 (the one token fetch)", n)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/colabdash/colabdash/api/colabfake"
 )
 
 // refusingRT counts every request that reaches it and sends none.
@@ -305,17 +307,17 @@ func TestInvalidJWTNamesTheClock(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := newEnv(t)
-			clock := &fakeClock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+			clock := colabfake.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
 			ts := newTokenServer(t)
 			ts.setReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
-				w.Header().Set("Date", clock.now().Add(tc.offset).Format(http.TimeFormat))
+				w.Header().Set("Date", clock.Now().Add(tc.offset).Format(http.TimeFormat))
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusBadRequest)
 				fmt.Fprintf(w, `{"error":"invalid_grant","error_description":%q}`, desc)
 			})
 			api := newAPIServer(t)
 			o := env.opts()
-			o.Now = clock.now
+			o.Now = clock.Now
 			o.CredentialsFile = writeJSON(t, t.TempDir(), "sa.json", map[string]any{"type": "service_account",
 				"client_email": "sa@p.iam.gserviceaccount.com", "private_key": testKey(t), "token_uri": ts.URL + "/token"})
 			c, err := New(context.Background(), o)

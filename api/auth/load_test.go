@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,76 @@ func TestCredentialsTheLibraryRefuses(t *testing.T) {
 	if ae.Kind != KindMalformedFile || !strings.Contains(ae.Error(), o.CredentialsFile) || ae.Err == nil ||
 		ae.Detail == "" || strings.HasPrefix(ae.Detail, "google: ") {
 		t.Fatalf("err = %v (detail %q)", err, ae.Detail)
+	}
+}
+
+// A file named by a config profile is blamed on the profile, not on a flag
+// the user never passed, and the fix names the profile's setting.
+func TestProfileFileErrorsNameTheProfile(t *testing.T) {
+	const from = "profile work, /home/u/.config/colabdash/config.yaml:18"
+	dir := t.TempDir()
+	empty := writeFile(t, dir, "empty.txt", "  \n")
+	for _, tc := range []struct {
+		name       string
+		opts       func(*Options)
+		msg, fix   string
+		notFix     string
+		wantSource string
+	}{
+		{"missing credentialsFile", func(o *Options) { o.CredentialsFile = filepath.Join(dir, "work.json") },
+			"credentials file " + filepath.Join(dir, "work.json") + " (from " + from + ") does not exist",
+			"point credentialsFile (" + from + ") at an existing credentials file", "--credentials", ""},
+		{"missing accessTokenFile", func(o *Options) { o.AccessTokenFile = filepath.Join(dir, "tok") },
+			"access token file " + filepath.Join(dir, "tok") + " (from " + from + ") does not exist",
+			"or point accessTokenFile (" + from + ") at another file", "--access-token-file", ""},
+		{"empty accessTokenFile", func(o *Options) { o.AccessTokenFile = empty },
+			"access token file " + empty + " (from " + from + ") is not usable: the file is empty",
+			"accessTokenFile (" + from + ")", "--access-token-file", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newEnv(t)
+			o := env.opts()
+			o.From = from
+			tc.opts(&o)
+			_, err := New(context.Background(), o)
+			var ae *Error
+			if !errors.As(err, &ae) {
+				t.Fatalf("err = %v, want *Error", err)
+			}
+			if ae.Error() != tc.msg {
+				t.Errorf("Error() = %q\nwant        %q", ae.Error(), tc.msg)
+			}
+			if !strings.Contains(ae.Fix, tc.fix) || strings.Contains(ae.Fix, tc.notFix) {
+				t.Errorf("Fix = %q, want it to contain %q and not %q", ae.Fix, tc.fix, tc.notFix)
+			}
+		})
+	}
+}
+
+// Without From the flags are still named (the flags are how the path came).
+func TestFlagFileErrorsNameTheFlag(t *testing.T) {
+	env := newEnv(t)
+	o := env.opts()
+	o.CredentialsFile = filepath.Join(t.TempDir(), "x.json")
+	_, err := New(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), "(from --credentials) does not exist") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// A quota project set by a profile is reported as coming from it.
+func TestQuotaProjectFrom(t *testing.T) {
+	env := newEnv(t)
+	ts := newTokenServer(t)
+	path := writeJSON(t, t.TempDir(), "c.json", authorizedUser(ts, nil))
+	o := env.opts()
+	o.CredentialsFile, o.From = path, "profile work, config.yaml:18"
+	o.QuotaProject, o.QuotaProjectFrom = "qp", "profile work, config.yaml:20"
+	c, err := New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, f := c.QuotaProject(); p != "qp" || f != "profile work, config.yaml:20" {
+		t.Errorf("QuotaProject() = %q, %q", p, f)
 	}
 }

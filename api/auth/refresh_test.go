@@ -14,28 +14,16 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-// fakeClock is a settable clock for expiry and cooldown.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (f *fakeClock) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
-func (f *fakeClock) add(d time.Duration) {
-	f.mu.Lock()
-	f.t = f.t.Add(d)
-	f.mu.Unlock()
-}
-
-func adcCreds(t *testing.T, ts *tokenServer, clock *fakeClock) *Credentials {
+func adcCreds(t *testing.T, ts *tokenServer, clock *colabfake.Clock) *Credentials {
 	t.Helper()
 	env := newEnv(t)
 	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
 	o := env.opts()
 	if clock != nil {
-		o.Now = clock.now
+		o.Now = clock.Now
 	}
 	c, err := New(context.Background(), o)
 	if err != nil {
@@ -65,30 +53,40 @@ func doWithRetry(t *testing.T, c *Credentials, url string) (code int, refreshed 
 	return code, true
 }
 
-// Three concurrent calls all get 401 (invalid_token while
-// the local expiry is an hour away); their ForceRefresh calls cause exactly
-// one token fetch and all three retries succeed with the new token.
-func TestForceRefreshSingleFlight(t *testing.T) {
+// firstTokenRejected returns a loopback token endpoint, an API server and
+// ADC credentials for them whose first token (ya29.minted-1) is cached by
+// one request and from then on rejected by the API server; before runs
+// ahead of each later API request.
+func firstTokenRejected(t *testing.T, before func()) (*tokenServer, *apiServer, *Credentials) {
+	t.Helper()
 	ts := newTokenServer(t)
 	api := newAPIServer(t)
 	c := adcCreds(t, ts, nil)
 	if _, err := get(t, c, api.URL); err != nil { // caches ya29.minted-1
 		t.Fatal(err)
 	}
-	// The server now rejects token 1; the first three requests wait for
+	api.mu.Lock()
+	api.accept = func(tok string) bool { return tok != "ya29.minted-1" }
+	api.before = before
+	api.mu.Unlock()
+	return ts, api, c
+}
+
+// Three concurrent calls all get 401 (invalid_token while
+// the local expiry is an hour away); their ForceRefresh calls cause exactly
+// one token fetch and all three retries succeed with the new token.
+func TestForceRefreshSingleFlight(t *testing.T) {
+	// The server rejects token 1; the first three requests wait for
 	// each other so all three are sent with token 1.
 	var arrived sync.WaitGroup
 	arrived.Add(3)
 	var arrivals atomic.Int32
-	api.mu.Lock()
-	api.accept = func(tok string) bool { return tok != "ya29.minted-1" }
-	api.before = func() {
+	ts, api, c := firstTokenRejected(t, func() {
 		if arrivals.Add(1) <= 3 {
 			arrived.Done()
 			arrived.Wait()
 		}
-	}
-	api.mu.Unlock()
+	})
 
 	var wg sync.WaitGroup
 	codes := make([]int, 3)
@@ -117,19 +115,11 @@ func TestForceRefreshSingleFlight(t *testing.T) {
 // A 401 that arrives after another caller's refresh already replaced the
 // rejected token retries with the new token, without another fetch.
 func TestForceRefreshLate401(t *testing.T) {
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
-	c := adcCreds(t, ts, nil)
-	if _, err := get(t, c, api.URL); err != nil { // caches ya29.minted-1
-		t.Fatal(err)
-	}
 	var arrived sync.WaitGroup
 	arrived.Add(2)
 	release := make(chan struct{})
 	var arrivals atomic.Int32
-	api.mu.Lock()
-	api.accept = func(tok string) bool { return tok != "ya29.minted-1" }
-	api.before = func() {
+	ts, api, c := firstTokenRejected(t, func() {
 		switch arrivals.Add(1) {
 		case 1:
 			arrived.Done()
@@ -139,8 +129,7 @@ func TestForceRefreshLate401(t *testing.T) {
 			arrived.Wait()
 			<-release
 		}
-	}
-	api.mu.Unlock()
+	})
 
 	type result struct {
 		code      int
@@ -172,7 +161,7 @@ func TestForceRefreshSecond401(t *testing.T) {
 	ts := newTokenServer(t)
 	api := newAPIServer(t)
 	api.accept = func(string) bool { return false }
-	clock := &fakeClock{t: time.Now()}
+	clock := colabfake.NewClock(time.Now())
 	c := adcCreds(t, ts, clock)
 
 	code, refreshed := doWithRetry(t, c, api.URL)
@@ -188,7 +177,7 @@ func TestForceRefreshSecond401(t *testing.T) {
 	if n := ts.hits.Load(); n != 2 {
 		t.Errorf("hits = %d after a refused refresh, want 2", n)
 	}
-	clock.add(RefreshCooldown + time.Second)
+	clock.Advance(RefreshCooldown + time.Second)
 	if !c.ForceRefresh(context.Background()) {
 		t.Errorf("ForceRefresh after the cooldown = false")
 	}
@@ -221,7 +210,7 @@ func TestForceRefreshDirect(t *testing.T) {
 // x/oauth2's last 10 s, so a long call does not start with a dying token.
 func TestEarlyRefresh(t *testing.T) {
 	ts := newTokenServer(t)
-	clock := &fakeClock{t: time.Now()}
+	clock := colabfake.NewClock(time.Now())
 	c := adcCreds(t, ts, clock)
 	tok := func() string {
 		tk, err := c.TokenSource().Token()
@@ -233,11 +222,11 @@ func TestEarlyRefresh(t *testing.T) {
 	if tok() != "ya29.minted-1" {
 		t.Fatal("first token")
 	}
-	clock.add(3600*time.Second - EarlyRefresh - 5*time.Second)
+	clock.Advance(3600*time.Second - EarlyRefresh - 5*time.Second)
 	if got := tok(); got != "ya29.minted-1" {
 		t.Errorf("replaced %v before expiry: %s", EarlyRefresh+5*time.Second, got)
 	}
-	clock.add(30 * time.Second) // 40 s left: x/oauth2 would keep it
+	clock.Advance(30 * time.Second) // 40 s left: x/oauth2 would keep it
 	if got := tok(); got != "ya29.minted-2" {
 		t.Errorf("token with 40 s left not replaced: %s", got)
 	}
@@ -250,7 +239,7 @@ func TestEarlyRefreshShortToken(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"access_token":"ya29.short-%d","token_type":"Bearer","expires_in":9}`, n)
 	})
-	clock := &fakeClock{t: time.Now()}
+	clock := colabfake.NewClock(time.Now())
 	c := adcCreds(t, ts, clock)
 	for range 3 {
 		if _, err := c.TokenSource().Token(); err != nil {
@@ -260,7 +249,7 @@ func TestEarlyRefreshShortToken(t *testing.T) {
 	if n := ts.hits.Load(); n != 1 {
 		t.Errorf("hits = %d for a fresh 9 s token, want 1", n)
 	}
-	clock.add(5 * time.Second)
+	clock.Advance(5 * time.Second)
 	_, _ = c.TokenSource().Token()
 	if n := ts.hits.Load(); n != 2 {
 		t.Errorf("hits = %d with 4 s left, want 2", n)

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -103,9 +102,7 @@ func TestCancelWhileWaitingForInitialized(t *testing.T) {
 			// The refusal reaches the client, which then waits for the
 			// notification; the user gives up meanwhile.
 			time.AfterFunc(50*time.Millisecond, cancel)
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Received request before initialization was complete"}}`)
+			replyStatus(w, http.StatusBadRequest, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Received request before initialization was complete"}}`)
 			return true
 		}
 		return false

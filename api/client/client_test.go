@@ -348,12 +348,20 @@ func TestJSONRPCErrorInHTTP400(t *testing.T) {
 	if _, err := c.ListRuntimes(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Tools(context.Background()); err != nil { // tools/list runs in the background
-		t.Fatal(err)
-	}
-	if n := fs.postCount("tools/list"); n != 1 {
+	if n := sessionsOpened(t, c, fs); n != 1 {
 		t.Errorf("reconnected after a 400 (%d tools/list)", n)
 	}
+}
+
+// sessionsOpened is how many sessions c opened on fs: its tools/list
+// requests, counted once the one in the background (each session lists
+// the tools after initialize) has been answered.
+func sessionsOpened(t *testing.T, c *Client, fs *fakeServer) int {
+	t.Helper()
+	if _, err := c.Tools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return fs.postCount("tools/list")
 }
 
 // 401 during the connect: one refresh, then the error.
@@ -397,10 +405,7 @@ func TestSingleFlightConnect(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if _, err := c.Tools(context.Background()); err != nil { // tools/list runs in the background
-		t.Fatal(err)
-	}
-	if n := fs.postCount("tools/list"); n != 1 {
+	if n := sessionsOpened(t, c, fs); n != 1 {
 		t.Fatalf("%d sessions opened for concurrent first calls, want 1", n)
 	}
 }

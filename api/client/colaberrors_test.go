@@ -14,6 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 )
 
 // Capacity errors of a read are retried with
@@ -156,7 +157,7 @@ func TestFieldCase17ErrorFormats(t *testing.T) {
 		for _, m := range emuModes {
 			t.Run(tc.name+"/"+m.name, func(t *testing.T) {
 				emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
-				logBuf := &syncBuffer{}
+				logBuf := &testkit.SyncBuffer{}
 				c, sl := emuClient(t, ep, func(o *Options) {
 					o.Logger = slog.New(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 				})

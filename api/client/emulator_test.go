@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -16,6 +15,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/secrettest"
 )
 
@@ -41,12 +42,7 @@ func startEmu(t *testing.T, m emuMode, o colabfake.Options) (*colabfake.Server, 
 	if o.CreatesPerMinute == 0 {
 		o.CreatesPerMinute = -1
 	}
-	s, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s, ep
+	return colabfaketest.Start(t, o)
 }
 
 func bearerClient() *http.Client {
@@ -311,9 +307,9 @@ func TestCancelAndTimeout(t *testing.T) {
 func TestLogsHaveNoSecrets(t *testing.T) {
 	for _, m := range emuModes {
 		emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
-		buf := &syncBuffer{}
+		buf := &testkit.SyncBuffer{}
 		c, _ := emuClient(t, ep, func(o *Options) {
-			o.Logger = slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			o.Logger = testkit.DebugLogger(buf)
 		})
 		ctx := context.Background()
 		rts, err := c.ListRuntimes(ctx)

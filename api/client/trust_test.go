@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,6 +18,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/safehttp"
 )
 
@@ -29,36 +28,6 @@ func bearer(tok string) *http.Client {
 	return &http.Client{Transport: &oauth2.Transport{Source: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: tok})}}
 }
 
-// headerRecorder is a second loopback listener that records the headers
-// of everything it receives.
-type headerRecorder struct {
-	*httptest.Server
-	mu   sync.Mutex
-	seen []http.Header
-}
-
-func newHeaderRecorder(t *testing.T) *headerRecorder {
-	r := &headerRecorder{}
-	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		r.mu.Lock()
-		r.seen = append(r.seen, req.Header.Clone())
-		r.mu.Unlock()
-		w.WriteHeader(http.StatusOK)
-	}))
-	t.Cleanup(r.Close)
-	return r
-}
-
-func (r *headerRecorder) authHeaders() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []string
-	for _, h := range r.seen {
-		out = append(out, h.Get("Authorization"))
-	}
-	return out
-}
-
 // A 307 from the endpoint to another port received
 // "Authorization: Bearer …" on every retry. Now the redirect is refused
 // (once, no retries), the error names both URLs, and the other listener
@@ -66,7 +35,7 @@ func (r *headerRecorder) authHeaders() []string {
 func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 	for _, at := range []string{"connect", "tools/call"} {
 		t.Run(at, func(t *testing.T) {
-			rec := newHeaderRecorder(t)
+			rec := testkit.NewHeaderRecorder(t)
 			fs := newFakeServer(t, modes[0])
 			fs.setFault(func(w http.ResponseWriter, r *http.Request, m rpcMsg, next http.Handler) bool {
 				if at == "tools/call" && !strings.HasPrefix(m.key(), "tools/call") {
@@ -84,7 +53,7 @@ func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 			if !strings.Contains(e.Error(), fs.srv.URL+"/mcp") || !strings.Contains(e.Error(), rec.URL+"/mcp") {
 				t.Errorf("error %q should name both URLs", e)
 			}
-			if got := rec.authHeaders(); len(got) != 0 {
+			if got := rec.Values("Authorization"); len(got) != 0 {
 				t.Errorf("the other origin received %d requests, Authorization %q", len(got), got)
 			}
 			if len(sl.waits()) != 0 {
@@ -96,7 +65,7 @@ func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 
 // A caller's own CheckRedirect cannot loosen the policy.
 func TestRedirectPolicyOverCallerCheckRedirect(t *testing.T) {
-	rec := newHeaderRecorder(t)
+	rec := testkit.NewHeaderRecorder(t)
 	fs := newFakeServer(t, modes[0])
 	fs.setFault(func(w http.ResponseWriter, r *http.Request, m rpcMsg, next http.Handler) bool {
 		http.Redirect(w, r, rec.URL+"/mcp", http.StatusPermanentRedirect)
@@ -108,7 +77,7 @@ func TestRedirectPolicyOverCallerCheckRedirect(t *testing.T) {
 	if _, err := c.GetSubscription(context.Background()); !safehttp.IsRedirect(err) {
 		t.Fatalf("err = %v", err)
 	}
-	if got := rec.authHeaders(); len(got) != 0 {
+	if got := rec.Values("Authorization"); len(got) != 0 {
 		t.Errorf("the other origin received %q", got)
 	}
 }
@@ -214,7 +183,7 @@ func TestEchoedSecretsAreRedactedInEveryError(t *testing.T) {
 		},
 	}
 	run := func(t *testing.T, fs *fakeServer) {
-		var logBuf syncBuffer
+		var logBuf testkit.SyncBuffer
 		red := &api.Redactor{}
 		red.Add(oauthTok) // what api/auth does when it mints or reads a token
 		fs.colab.mu.Lock()
@@ -291,24 +260,6 @@ func TestUntrustedCertificateNotRetried(t *testing.T) {
 	if e.Retryable() || len(sl.waits()) != 0 {
 		t.Errorf("retried %d times (retryable %v)", len(sl.waits()), e.Retryable())
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the client's background logging.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func discardLog() *log.Logger { return log.New(io.Discard, "", 0) }

@@ -204,9 +204,7 @@ func TestProtocolMemorySkipsTheKnownFailingProbe(t *testing.T) {
 			return false
 		}
 		refused.Add(1)
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version"}}`)
+		replyStatus(w, http.StatusBadRequest, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported protocol version"}}`)
 		return true
 	})
 	third := run()
@@ -282,9 +280,7 @@ func TestCallRefusedBeforeInitializedIsResent(t *testing.T) {
 			if refusals.Add(1) == 1 {
 				close(release)
 			}
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Received request before initialization was complete"}}`)
+			replyStatus(w, http.StatusBadRequest, "application/json", `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Received request before initialization was complete"}}`)
 			return true
 		}
 		return false

@@ -15,6 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
+	"github.com/colabdash/colabdash/api/monitor"
 )
 
 // resources is api/colab/resources' reply as colab-vscode's schema has it.
@@ -30,14 +31,8 @@ type resources struct {
 			UsedBytes  int64  `json:"usedBytes"`
 		} `json:"filesystem"`
 	} `json:"disks"`
-	GPUs []struct {
-		Name              string  `json:"name"`
-		MemoryUsedBytes   int64   `json:"memoryUsedBytes"`
-		MemoryTotalBytes  int64   `json:"memoryTotalBytes"`
-		GPUUtilization    float64 `json:"gpuUtilization"`
-		MemoryUtilization float64 `json:"memoryUtilization"`
-		EverUsed          bool    `json:"everUsed"`
-	} `json:"gpus"`
+	// GPUs have api/monitor's wire shape, which `top --json` prints.
+	GPUs []monitor.GPU `json:"gpus"`
 }
 
 // getResources GETs runtime rt's api/colab/resources and decodes it,

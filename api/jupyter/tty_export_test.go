@@ -1,7 +1,6 @@
 package jupyter
 
 import (
-	"os"
 	"testing"
 	"time"
 
@@ -11,11 +10,7 @@ import (
 
 // TestMain stops the shared real Jupyter server (if one was started)
 // after the tests.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	jupytertest.StopJupyter()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { jupytertest.Main(m) }
 
 // RealJupyterClient is, for the external tests of this package (the
 // terminal of api/tty), a Client for a runtime whose proxy forwards to

@@ -1,38 +1,19 @@
 package jupyter_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/api/tty"
 )
 
-// lockedBuffer collects a terminal's output.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func waitOutput(t *testing.T, out *lockedBuffer, want string) {
+func waitOutput(t *testing.T, out *testkit.SyncBuffer, want string) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(out.String(), want) {
@@ -71,7 +52,7 @@ func TestTerminadoOnRealJupyter(t *testing.T) {
 	c, base := jupyter.RealJupyterClient(t)
 	before := len(terminals(t, base))
 
-	out := &lockedBuffer{}
+	out := &testkit.SyncBuffer{}
 	term := tty.Open(context.Background(), tty.Options{Client: c, Output: out, Cols: 80, Rows: 24})
 	select {
 	case <-term.Connected():
@@ -104,7 +85,7 @@ func TestTerminadoOnRealJupyter(t *testing.T) {
 
 	// Detach: the terminal outlives its socket on a stock server, so the
 	// client deletes it.
-	out2 := &lockedBuffer{}
+	out2 := &testkit.SyncBuffer{}
 	term2 := tty.Open(context.Background(), tty.Options{Client: c, Output: out2, Cols: 80, Rows: 24})
 	_, _ = term2.Write([]byte("echo second-$((2+3))\r"))
 	waitOutput(t, out2, "second-5")

@@ -10,11 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/oauth2"
-
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/client/clienttest"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 )
 
 var t0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
@@ -43,21 +42,9 @@ func newEnv(t *testing.T, o colabfake.Options) *env {
 		e.headers = append(e.headers, r.Header.Clone())
 		e.mu.Unlock()
 	}
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, ep := colabfaketest.Start(t, o)
 	e.srv = srv
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	hc := oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "test"}))
-	c, err := client.New(ctx, client.Options{Endpoint: ep, HTTPClient: hc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	e.svc = c
+	e.svc = clienttest.New(t, ep)
 	return e
 }
 

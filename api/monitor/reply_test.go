@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 )
 
 // serve answers every request with status and body (JSON).
@@ -104,23 +104,15 @@ func TestCallerCancellationIsNotAFailure(t *testing.T) {
 	}
 }
 
-// countingTransport counts the requests it sends.
-type countingTransport struct{ n atomic.Int32 }
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // The requests go through the transport the caller gives (its proxy
 // settings, its connection pool).
 func TestRequestsUseTheTransportGiven(t *testing.T) {
-	tr := &countingTransport{}
+	tr := &testkit.CountingTransport{}
 	c := New(Options{Transport: tr})
 	if _, err := c.Kernels(ctx(t), serve(t, 200, `[]`)); err != nil {
 		t.Fatal(err)
 	}
-	if n := tr.n.Load(); n != 1 {
+	if n := tr.Requests(); n != 1 {
 		t.Errorf("%d requests through the transport given, want 1", n)
 	}
 }

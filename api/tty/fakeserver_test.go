@@ -1,7 +1,6 @@
 package tty
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -16,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter"
 )
 
@@ -121,6 +121,15 @@ func TestPingsKeepAnIdleTerminal(t *testing.T) {
 	}
 }
 
+// stockNotFound answers as a stock jupyter-server does a route it lacks
+// (colab/tty on a server without Colab's extensions): 404 with its HTML
+// page.
+func stockNotFound(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = io.WriteString(w, "<html><title>404 : Not Found</title></html>")
+}
+
 // A stock-server-shaped fake (HTML 404 for colab/tty, terminado behind
 // /api/terminals): the terminal falls back to terminado, sends rows
 // first, relays stdout, ends on "disconnect" and deletes the terminal.
@@ -131,9 +140,7 @@ func TestTerminadoFallbackOnFakeServer(t *testing.T) {
 	c := serverClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/base/colab/tty":
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = io.WriteString(w, "<html><title>404 : Not Found</title></html>")
+			stockNotFound(w) // a stock server: no colab/tty
 		case r.URL.Path == "/base/api/terminals" && r.Method == http.MethodPost:
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = io.WriteString(w, `{"name":"7","last_activity":"2026-12-01T18:00:00Z"}`)
@@ -166,7 +173,7 @@ func TestTerminadoFallbackOnFakeServer(t *testing.T) {
 		}
 	}))
 	out := newScreen()
-	log := &syncBuffer{}
+	log := &testkit.SyncBuffer{}
 	term := Open(context.Background(), Options{Client: c, Output: out, Cols: 90, Rows: 33,
 		Logger: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	out.waitFor(t, "$ ")
@@ -216,22 +223,4 @@ func TestBare404IsARefusal(t *testing.T) {
 	if posts != 0 {
 		t.Errorf("%d POSTs: a refusal was taken for a stock server", posts)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the Terminal's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -29,9 +29,7 @@ func TestHostileTerminalNameStaysBelowTheBase(t *testing.T) {
 				mu.Unlock()
 				switch {
 				case r.URL.Path == "/base/colab/tty":
-					w.Header().Set("Content-Type", "text/html")
-					w.WriteHeader(http.StatusNotFound)
-					_, _ = io.WriteString(w, "<html><title>404 : Not Found</title></html>")
+					stockNotFound(w) // a stock server: no colab/tty
 				case r.URL.Path == "/base/api/terminals" && r.Method == http.MethodPost:
 					b, _ := json.Marshal(map[string]string{"name": name})
 					w.Header().Set("Content-Type", "application/json")

@@ -12,11 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/oauth2"
-
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/client/clienttest"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/jupyter"
 )
 
@@ -86,19 +85,10 @@ func newRig(t testing.TB, o colabfake.Options) *rig {
 			(*f)(req)
 		}
 	}
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, ep := colabfaketest.Start(t, o)
 	r.srv = srv
-	hc := oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "test"}))
-	c, err := client.New(context.Background(), client.Options{Endpoint: ep, HTTPClient: hc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	r.svc = c
+	r.svc = clienttest.New(t, ep)
+	var err error
 	if r.rt, err = srv.AddRuntime(api.Runtime{Name: "runtimes/rt-tty", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package runtimeproxy
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 )
 
 // fakeRuntimes is a Runtimes of one runtime, "rt-a", with one session
@@ -89,13 +89,7 @@ func do(t *testing.T, method, url, token string) (int, string) {
 	if token != "" {
 		req.Header.Set(TokenHeader, token)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return testkit.Do(t, req)
 }
 
 // The proxy answers only a runtime's current, unexpired token, with

@@ -1,68 +1,17 @@
 package forward
 
 import (
-	"os"
 	"testing"
-	"time"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
-	"github.com/colabdash/colabdash/api/jupyter/proxy"
+	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 )
 
-// The test bed (internal/jupytertest): the emulator's runtime proxy in
-// front of its own Jupyter tree or of a real jupyter-server.
-
-type backend = jupytertest.Backend
-
-const (
-	backendEmulator = jupytertest.Emulator
-	backendJupyter  = jupytertest.Jupyter
-)
-
-var t0 = jupytertest.T0
-
-// env is the test bed with this package's client.
-type env struct{ *jupytertest.Env }
-
-func newEnv(t testing.TB, be backend, o colabfake.Options) *env {
-	t.Helper()
-	return &env{jupytertest.NewEnv(t, be, o)}
-}
+// env is the test bed (internal/proxytest): the emulator's runtime proxy
+// in front of its own Jupyter tree or of a real jupyter-server, with a
+// proxy client for the runtime.
+type env = proxytest.Env
 
 // TestMain stops the shared real Jupyter server (if one was started)
 // after the tests.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	jupytertest.StopJupyter()
-	os.Exit(code)
-}
-
-// client returns a client for the env's runtime, renewing through
-// get_runtime, on the emulator's clock.
-func (e *env) client(mod ...func(*proxy.Options)) *proxy.Client {
-	e.T.Helper()
-	o := proxy.Options{
-		Runtime:    e.Rt.Name,
-		Info:       e.Info(),
-		Now:        e.Clk.Now,
-		Redactor:   e.Red,
-		RetryDelay: 10 * time.Millisecond,
-		Renew:      e.Renew,
-	}
-	for _, m := range mod {
-		m(&o)
-	}
-	c, err := proxy.New(o)
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	return c
-}
-
-// p is a remote path inside the test's directory.
-func (e *env) p(name string) string { return e.P(name) }
-
-func forEachBackend(t *testing.T, f func(t *testing.T, be backend)) { jupytertest.ForEachBackend(t, f) }
-
-func requireJupyter(t testing.TB) string { return jupytertest.RequireJupyter(t) }
+func TestMain(m *testing.M) { jupytertest.Main(m) }

@@ -1,20 +1,26 @@
 package forward
 
-// What a forward passes on to the runtime and back to
-// the local client. Each test names the behaviour it guards.
-
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
+	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
+
+// What a forward passes on to the runtime and back to
+// the local client. Each test names the behaviour it guards.
 
 // Guards forward's stripping: the runtime never receives the local
 // token (?token=, "Authorization: token …"), the forward's own cookie,
@@ -22,9 +28,7 @@ import (
 // and the runtime's own cookies (Jupyter's _xsrf) pass, Origin is the
 // runtime's, and the proxy token and agent are the forward's.
 func TestForwardStripsLocalCredentials(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
-	w := startForward(t, c)
+	e, c, w := emulatorForward(t)
 	seen := make(chan *http.Request, 4)
 	e.SetOnProxy(func(r *http.Request) {
 		if strings.Contains(r.URL.Path, "/api/contents") {
@@ -40,13 +44,8 @@ func TestForwardStripsLocalCredentials(t *testing.T) {
 	req.Header.Set("X-Colab-Evil", "1")
 	req.Header.Set(proxy.AgentHeader, "spoofed-agent")
 	req.Header.Set(proxy.TokenHeader, "spoofed-proxy-token")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("forwarded listing: HTTP %d", resp.StatusCode)
+	if code, _ := testkit.Do(t, req); code != http.StatusOK {
+		t.Fatalf("forwarded listing: HTTP %d", code)
 	}
 	var r *http.Request
 	select {
@@ -94,9 +93,7 @@ func TestForwardStripsLocalCredentials(t *testing.T) {
 // echoing the proxy token in response headers and a Set-Cookie never
 // gets it to the local client.
 func TestForwardScrubsEchoedProxyToken(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
-	w := startForward(t, c)
+	e, c, w := emulatorForward(t)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyEchoToken, PathPrefix: "api/contents"})
 	req, _ := http.NewRequest(http.MethodGet, w.base+"/api/contents/content", nil)
 	req.Header.Set("Authorization", "token "+w.f.Token())
@@ -125,9 +122,7 @@ func TestForwardScrubsEchoedProxyToken(t *testing.T) {
 // that carries the proxy token reaches the local client as the forward's
 // own path, without the token.
 func TestForwardRewritesRedirectWithoutProxyToken(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
-	w := startForward(t, c)
+	e, _, w := emulatorForward(t)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyRedirectToken, PathPrefix: "lab", Body: "tree/content?x=1"})
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	req, _ := http.NewRequest(http.MethodGet, w.base+"/lab", nil)
@@ -148,8 +143,8 @@ func TestForwardRewritesRedirectWithoutProxyToken(t *testing.T) {
 // before anything reaches the runtime; with Wide it is accepted on the
 // forward's port only.
 func TestForwardIPLiteralHostNeedsWide(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	for _, wide := range []bool{false, true} {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -196,9 +191,7 @@ func TestForwardIPLiteralHostNeedsWide(t *testing.T) {
 // token once less than RenewLead is left, so the first request after an
 // idle hour does not wait for (or fail on) a renewal.
 func TestForwardKeepFreshRenewsWhileIdle(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
-	w := startForward(t, c)
+	e, c, w := emulatorForward(t)
 	old := c.Info().Token
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -220,5 +213,64 @@ func TestForwardKeepFreshRenewsWhileIdle(t *testing.T) {
 	case <-done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("KeepFresh did not return when its context ended")
+	}
+}
+
+// A reply's headers reach the local client without the proxy token in
+// any form the redactor knows: whole, upper-cased, URL-encoded,
+// JSON-escaped, base64-encoded, in a header's name, and split across two
+// headers or the two lines of a folded header. The forward's own local
+// token and the headers without a secret pass untouched.
+func TestForwardStripsEveryFormOfTheProxyToken(t *testing.T) {
+	_, c, w := emulatorForward(t)
+	ptok := c.Info().Token
+	quoted, _ := json.Marshal("x\"" + ptok)
+	half := len(ptok) / 2
+	carriers := map[string]string{
+		"X-Whole":      "tok=" + ptok,
+		"X-Upper":      strings.ToUpper(ptok),
+		"X-Query":      url.QueryEscape("a&" + ptok + "/?"),
+		"X-Path":       "/p/" + url.PathEscape(ptok),
+		"X-Json":       string(quoted),
+		"X-Base64":     base64.StdEncoding.EncodeToString([]byte("user:" + ptok)),
+		"X-Base64url":  base64.RawURLEncoding.EncodeToString([]byte("zz" + ptok)),
+		"X-Split-One":  "a " + ptok[:half],
+		"X-Split-Two":  ptok[half:] + " b",
+		"X-Folded":     "first line " + ptok[:half] + " " + ptok[half:], // as Go joins an obs-fold
+		"X-" + ptok:    "the name",
+		"Set-Cookie":   "s=" + url.QueryEscape(ptok) + "; Path=/",
+		"Content-Type": "text/plain; " + strings.ToLower(ptok),
+	}
+	keep := map[string]string{
+		"X-Plain":    "nothing secret here",
+		"X-Local":    w.f.Token(),
+		"Set-Cookie": "_xsrf=2|abc|def|123; Path=/",
+	}
+	resp := &http.Response{Header: http.Header{}}
+	for k, v := range carriers {
+		resp.Header.Add(k, v)
+	}
+	for k, v := range keep {
+		resp.Header.Add(k, v)
+	}
+	if err := w.f.modifyResponse(resp); err != nil {
+		t.Fatal(err)
+	}
+	for k := range carriers {
+		if k != "Set-Cookie" && resp.Header.Get(k) != "" {
+			t.Errorf("header %s reaches the local client: %q", k, resp.Header.Get(k))
+		}
+	}
+	for k, vs := range resp.Header {
+		for _, v := range append(vs, k) {
+			if strings.Contains(strings.ToLower(v), strings.ToLower(ptok[:8])) || strings.Contains(strings.ToLower(v), strings.ToLower(ptok[len(ptok)-8:])) {
+				t.Errorf("header %s carries a piece of the proxy token: %q", k, v)
+			}
+		}
+	}
+	for _, k := range []string{"X-Plain", "X-Local", "Set-Cookie"} {
+		if vs := resp.Header.Values(k); len(vs) != 1 || vs[0] != keep[k] {
+			t.Errorf("header %s was dropped or changed: %q", k, vs)
+		}
 	}
 }

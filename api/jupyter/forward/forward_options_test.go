@@ -7,13 +7,15 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
+	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 )
 
 // Guards the local token's minimum length at its edge: 16 characters
 // are accepted and used as given, 15 are refused.
 func TestForwardTokenLengthEdge(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	if _, err := New(c, Options{Port: 1, LocalToken: strings.Repeat("x", 15)}); err == nil {
 		t.Error("a 15-character local token was accepted")
 	}
@@ -28,8 +30,8 @@ func TestForwardTokenLengthEdge(t *testing.T) {
 // renews a token inside the renewal lead at once, and returns when its
 // context ends.
 func TestForwardKeepFreshDefaultInterval(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
 	f, err := New(c, Options{Port: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -26,24 +26,7 @@ import (
 type stubRuntime struct {
 	w        *fwd
 	renewals atomic.Int32
-	log      *lockedLog
-}
-
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	log      *testkit.SyncBuffer
 }
 
 // newStub starts it; the proxy token expires after left.
@@ -51,7 +34,7 @@ func newStub(t *testing.T, left time.Duration, h http.HandlerFunc, renew func() 
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	s := &stubRuntime{log: &lockedLog{}}
+	s := &stubRuntime{log: &testkit.SyncBuffer{}}
 	c, err := proxy.New(proxy.Options{Runtime: "runtimes/rt-stub", Info: api.ConnectionInfo{URL: srv.URL + "/", Token: "proxy-tok-0", ExpireTime: time.Now().Add(left)},
 		Renew: func(context.Context) (api.ConnectionInfo, error) {
 			s.renewals.Add(1)
@@ -196,9 +179,7 @@ func TestForwardLogsRefusalsAndFailedRenewals(t *testing.T) {
 // Guards the Origin rule's other half: a WebSocket upgrade without any
 // Origin (a non-browser client, such as a Jupyter console) is accepted.
 func TestForwardUpgradeWithoutOrigin(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
-	w := startForward(t, c)
+	e, c, w := emulatorForward(t)
 	kernel := kernelFor(t, e, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -22,7 +22,9 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
+	"github.com/colabdash/colabdash/api/jupyter/internal/proxytest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -50,18 +52,21 @@ func startForward(t *testing.T, c *proxy.Client) *fwd {
 	return &fwd{f: f, port: port, base: "http://127.0.0.1:" + strconv.Itoa(port)}
 }
 
+// emulatorForward starts a forward of a proxy client for a runtime of
+// the emulator's own Jupyter tree: the test bed, the client, the forward.
+func emulatorForward(t *testing.T) (*env, *proxy.Client, *fwd) {
+	t.Helper()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.Client()
+	return e, c, startForward(t, c)
+}
+
 // get sends a GET through the forward with the local token header.
 func (w *fwd) get(t *testing.T, path string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, w.base+path, nil)
 	req.Header.Set("Authorization", "token "+w.f.Token())
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return testkit.Do(t, req)
 }
 
 // kernelSocket dials a kernel's channels through the forward, like a
@@ -127,7 +132,7 @@ func execute(t *testing.T, c *websocket.Conn, code string) map[string]any {
 func kernelFor(t *testing.T, e *env, c *proxy.Client) string {
 	t.Helper()
 	ctx := context.Background()
-	if e.Be == backendEmulator {
+	if e.Be == jupytertest.Emulator {
 		ss, err := e.Svc.CreateSession(ctx, e.Rt.Name, "")
 		if err != nil {
 			t.Fatal(err)
@@ -163,9 +168,9 @@ func kernelFor(t *testing.T, e *env, c *proxy.Client) string {
 // across a proxy-token renewal; new upgrades carry the new token, the open
 // socket is not torn down.
 func TestForwardAcrossRenewal(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{StrictTokenPlacement: true})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e := proxytest.NewEnv(t, be, colabfake.Options{StrictTokenPlacement: true})
+		c := e.Client()
 		w := startForward(t, c)
 		kernel := kernelFor(t, e, c)
 		if status, body := w.get(t, "/api/contents/"+e.Dir); status != 200 || !strings.Contains(body, `"type"`) {
@@ -198,8 +203,8 @@ func TestForwardAcrossRenewal(t *testing.T) {
 // When the forward's clock does not see the expiry coming, a GET the proxy
 // refuses (bare 404) is renewed and sent again.
 func TestForwardRenewsOnProxy404(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{StrictTokenPlacement: true})
-	c := e.client(func(o *proxy.Options) { o.Now = func() time.Time { return t0 } })
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{StrictTokenPlacement: true})
+	c := e.Client(func(o *proxy.Options) { o.Now = func() time.Time { return jupytertest.T0 } })
 	w := startForward(t, c)
 	e.Clk.Advance(2 * time.Hour)
 	if status, body := w.get(t, "/api/contents/content"); status != 200 {
@@ -215,8 +220,8 @@ func TestForwardRenewsOnProxy404(t *testing.T) {
 // the runtime; the navigation with ?token= sets a strict cookie and drops
 // the token from the address; the proxy token never reaches the browser.
 func TestForwardRefusesForeignRequests(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{StrictTokenPlacement: true})
-	c := e.client()
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{StrictTokenPlacement: true})
+	c := e.Client()
 	w := startForward(t, c)
 	kernel := kernelFor(t, e, c)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -305,11 +310,11 @@ func TestForwardRefusesForeignRequests(t *testing.T) {
 
 // NewForwarder refuses a short local token.
 func TestForwardTokenLength(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	if _, err := New(e.client(), Options{Port: 1, LocalToken: "short"}); err == nil {
+	e := proxytest.NewEnv(t, jupytertest.Emulator, colabfake.Options{})
+	if _, err := New(e.Client(), Options{Port: 1, LocalToken: "short"}); err == nil {
 		t.Fatal("a 5-character local token was accepted")
 	}
-	f, err := New(e.client(), Options{Port: 8888})
+	f, err := New(e.Client(), Options{Port: 8888})
 	if err != nil || len(f.Token()) < 32 || !strings.HasPrefix(f.URL("127.0.0.1"), "http://127.0.0.1:8888/?token=") {
 		t.Fatalf("generated token %q, URL %q, %v", f.Token(), f.URL("127.0.0.1"), err)
 	}
@@ -357,9 +362,7 @@ func TestForwardErrorKeepsCause(t *testing.T) {
 // Forwarding headers a local client sends (X-Forwarded-For, Forwarded…)
 // never reach the runtime, and the forward adds none of its own.
 func TestForwardDropsForwardingHeaders(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
-	w := startForward(t, c)
+	e, _, w := emulatorForward(t)
 	seen := make(chan http.Header, 4)
 	e.SetOnProxy(func(r *http.Request) { seen <- r.Header.Clone() })
 	req, _ := http.NewRequest(http.MethodGet, w.base+"/api/contents/content", nil)
@@ -367,13 +370,8 @@ func TestForwardDropsForwardingHeaders(t *testing.T) {
 	req.Header.Set("X-Forwarded-For", "10.9.8.7")
 	req.Header.Set("X-Forwarded-Host", "evil.example")
 	req.Header.Set("Forwarded", "for=10.9.8.7")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("forwarded listing: HTTP %d", resp.StatusCode)
+	if code, _ := testkit.Do(t, req); code != http.StatusOK {
+		t.Fatalf("forwarded listing: HTTP %d", code)
 	}
 	h := <-seen
 	for _, k := range []string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto", "Forwarded"} {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // Guards Mkdir and MkdirAll on both backends: Mkdir answers the new
@@ -15,22 +16,22 @@ import (
 // in the way (ErrNotDir); MkdirAll creates every missing level in order,
 // accepts what exists (and the root), and refuses a file in the way.
 func TestMkdirAndMkdirAll(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client()
 		ctx := context.Background()
-		m, err := c.Mkdir(ctx, e.p("one"))
+		m, err := c.Mkdir(ctx, e.P("one"))
 		if err != nil || m.Name != "one" || !m.IsDir() {
 			t.Fatalf("Mkdir = %+v, %v; want the new directory's model", m, err)
 		}
-		if _, err := c.Mkdir(ctx, e.p("none/two")); !errors.Is(err, ErrNoParent) {
+		if _, err := c.Mkdir(ctx, e.P("none/two")); !errors.Is(err, ErrNoParent) {
 			t.Fatalf("Mkdir below a missing directory: %v, want ErrNoParent", err)
 		}
-		deep := e.p("a/b/c")
+		deep := e.P("a/b/c")
 		if err := c.MkdirAll(ctx, deep); err != nil {
 			t.Fatalf("MkdirAll: %v", err)
 		}
-		for _, p := range []string{e.p("a"), e.p("a/b"), deep} {
+		for _, p := range []string{e.P("a"), e.P("a/b"), deep} {
 			if m, err := c.Stat(ctx, p); err != nil || !m.IsDir() {
 				t.Fatalf("after MkdirAll, %s: %+v, %v", p, m, err)
 			}
@@ -41,16 +42,16 @@ func TestMkdirAndMkdirAll(t *testing.T) {
 		if err := c.MkdirAll(ctx, ""); err != nil {
 			t.Fatalf("MkdirAll of the root: %v", err)
 		}
-		putText(t, c, e.p("f"), "x")
-		if _, err := c.Mkdir(ctx, e.p("f/sub")); !errors.Is(err, ErrNotDir) {
+		putText(t, c, e.P("f"), "x")
+		if _, err := c.Mkdir(ctx, e.P("f/sub")); !errors.Is(err, ErrNotDir) {
 			t.Fatalf("Mkdir below a file: %v, want ErrNotDir", err)
 		}
 		// Below a file, the real server's stat fails itself (500
 		// NotADirectoryError) before MkdirAll reaches the file.
-		if err := c.MkdirAll(ctx, e.p("f/sub/deeper")); !errors.Is(err, ErrNotDir) && !errors.Is(err, ErrServer) {
+		if err := c.MkdirAll(ctx, e.P("f/sub/deeper")); !errors.Is(err, ErrNotDir) && !errors.Is(err, ErrServer) {
 			t.Fatalf("MkdirAll through a file: %v, want ErrNotDir (or the server's own error)", err)
 		}
-		if err := c.MkdirAll(ctx, e.p("f")); !errors.Is(err, ErrNotDir) {
+		if err := c.MkdirAll(ctx, e.P("f")); !errors.Is(err, ErrNotDir) {
 			t.Fatalf("MkdirAll of a file: %v, want ErrNotDir", err)
 		}
 	})

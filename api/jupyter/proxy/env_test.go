@@ -1,7 +1,6 @@
 package proxy
 
 import (
-	"os"
 	"testing"
 	"time"
 
@@ -9,33 +8,19 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
-// The test bed (internal/jupytertest): the emulator's runtime proxy in
-// front of its own Jupyter tree or of a real jupyter-server.
-
-type backend = jupytertest.Backend
-
-const (
-	backendEmulator = jupytertest.Emulator
-	backendJupyter  = jupytertest.Jupyter
-)
-
-var t0 = jupytertest.T0
-
-// env is the test bed with this package's client.
+// env is the test bed (internal/jupytertest): the emulator's runtime proxy
+// in front of its own Jupyter tree or of a real jupyter-server, with this
+// package's client.
 type env struct{ *jupytertest.Env }
 
-func newEnv(t testing.TB, be backend, o colabfake.Options) *env {
+func newEnv(t testing.TB, be jupytertest.Backend, o colabfake.Options) *env {
 	t.Helper()
 	return &env{jupytertest.NewEnv(t, be, o)}
 }
 
 // TestMain stops the shared real Jupyter server (if one was started)
 // after the tests.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	jupytertest.StopJupyter()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { jupytertest.Main(m) }
 
 // client returns a client for the env's runtime, renewing through
 // get_runtime, on the emulator's clock.
@@ -58,10 +43,3 @@ func (e *env) client(mod ...func(*Options)) *Client {
 	}
 	return c
 }
-
-// p is a remote path inside the test's directory.
-func (e *env) p(name string) string { return e.P(name) }
-
-func forEachBackend(t *testing.T, f func(t *testing.T, be backend)) { jupytertest.ForEachBackend(t, f) }
-
-func requireJupyter(t testing.TB) string { return jupytertest.RequireJupyter(t) }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // A directory of 120,000 entries is a 35 MB reply, over
@@ -23,7 +24,7 @@ import (
 // the race detector; BenchmarkList100k lists 100,000.)
 func TestListHugeDirectory(t *testing.T) {
 	const n = 20_000
-	e := newEnv(t, backendEmulator, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
 	c := e.client(func(o *Options) { o.MaxReply = 1 << 20 })
 	ctx := context.Background()
 	got := 0
@@ -63,7 +64,7 @@ func hasEntry(es []Model, name string, dir bool) bool {
 // The listing is bounded by entries, then by time: either says how many
 // arrived, never "the Jupyter server failed".
 func TestListBoundedByEntriesAndTime(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{ManyFiles: 5000, TokenTTL: 24 * time.Hour})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{ManyFiles: 5000, TokenTTL: 24 * time.Hour})
 	ctx := context.Background()
 	c := e.client(func(o *Options) { o.MaxEntries = 1000 })
 	seen := 0
@@ -102,20 +103,11 @@ func TestListBoundedByEntriesAndTime(t *testing.T) {
 	}
 }
 
-// fixture serves body (JSON) for every contents GET and "data of NAME"
-// for every /files/ GET, as a Jupyter server would.
+// fixture is a client of jupytertest.ContentsServer(body).
 func fixture(t *testing.T, body func(path string) string) *Client {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p, ok := strings.CutPrefix(r.URL.Path, "/files/"); ok {
-			fmt.Fprintf(w, "data of %s", p)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, body(strings.TrimPrefix(r.URL.Path, "/api/contents/")))
-	}))
-	t.Cleanup(srv.Close)
-	c, err := New(Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL + "/", Token: "t"}})
+	u := jupytertest.ContentsServer(t, body)
+	c, err := New(Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: u, Token: "t"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // stockNotFound is the shape of a stock jupyter-server's 404 for an
@@ -20,13 +21,13 @@ const stockNotFound = "<!DOCTYPE HTML>\n<html>\n<head>\n<meta charset=\"utf-8\">
 // on the server": no renewal. Only the proxy's bare 404 renews the token,
 // once.
 func TestJupyterNotFoundIsNotAProxyRefusal(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{NoColabExtensions: true})
 		c := e.client()
 		ctx := context.Background()
 		// A Colab route a stock server lacks: HTML 404 on the real
 		// server, JSON 404 from the emulator's Jupyter.
-		for _, p := range []string{"api/colab/resources", "colab/tty", "files/" + e.p("missing.bin")} {
+		for _, p := range []string{"api/colab/resources", "colab/tty", "files/" + e.P("missing.bin")} {
 			resp, err := c.Do(ctx, &Request{Op: "get", Method: http.MethodGet, Path: p, Retry404: true, Remote: p})
 			if err == nil {
 				resp.Body.Close()
@@ -55,7 +56,7 @@ func TestProxyBare404StillRenews(t *testing.T) {
 		{"Jupyter's JSON", "application/json", `{"message": "file or directory does not exist: 'content/x'", "reason": null}`, ErrNotFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, backendEmulator, colabfake.Options{})
+			e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 			e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "files/", Status: 404, ContentType: tc.ct, Body: tc.body, Times: -1})
 			c := e.client()
 			resp, err := c.Do(context.Background(), &Request{Op: "download", Method: http.MethodGet, Path: "files/content/x", Retry404: true, Remote: "content/x"})

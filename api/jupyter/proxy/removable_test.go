@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // Removable is the one rule for deletes (the files pane and `colabdash
@@ -51,7 +52,7 @@ func TestCreatableRefusesTopLevel(t *testing.T) {
 
 // RemoveAll itself refuses /content: nothing is deleted, whoever calls it.
 func TestRemoveAllRefusesContent(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	if err := c.MkdirAll(ctx, "content/keep"); err != nil {

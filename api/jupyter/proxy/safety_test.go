@@ -3,8 +3,6 @@ package proxy
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,11 +12,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
-
-func newDebugLogger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
 
 // A redirect to another host is refused: the token header never reaches
 // it.
@@ -63,7 +58,7 @@ func TestRedirectToOtherHostRefused(t *testing.T) {
 
 // Interrupt: /api/sessions → kernel id → /api/kernels/{id}/interrupt.
 func TestInterruptSession(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client()
 	ctx := context.Background()
 	ss, err := e.Svc.CreateSession(ctx, e.Rt.Name, "")

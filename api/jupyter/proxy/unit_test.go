@@ -8,11 +8,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 )
 
 // serve is a Client of a runtime whose Jupyter server is h (no proxy in
@@ -225,22 +225,14 @@ func TestXSSIGuardStripped(t *testing.T) {
 	}
 }
 
-// countingTransport counts the requests it carries.
-type countingTransport struct{ n atomic.Int32 }
-
-func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.n.Add(1)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // Guards Options.Transport: the transport given carries every request
 // (a test's, or a proxy setting's), not a default one.
 func TestGivenTransportUsed(t *testing.T) {
-	tr := &countingTransport{}
+	tr := &testkit.CountingTransport{}
 	c := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"name":"f","path":"content/f","type":"file","size":1}`)
 	}, func(o *Options) { o.Transport = tr })
-	if _, err := c.Stat(context.Background(), "content/f"); err != nil || tr.n.Load() != 1 {
-		t.Fatalf("Stat: %v; the given transport carried %d requests, want 1", err, tr.n.Load())
+	if _, err := c.Stat(context.Background(), "content/f"); err != nil || tr.Requests() != 1 {
+		t.Fatalf("Stat: %v; the given transport carried %d requests, want 1", err, tr.Requests())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -26,7 +27,7 @@ func BenchmarkProxyThroughput(b *testing.B) {
 		b.Skip("curl is not installed: no baseline")
 	}
 	const size = 32 << 20
-	e := newEnv(b, backendEmulator, colabfake.Options{TokenTTL: 24 * time.Hour})
+	e := newEnv(b, jupytertest.Emulator, colabfake.Options{TokenTTL: 24 * time.Hour})
 	c := e.client()
 	dir := b.TempDir()
 	src := filepath.Join(dir, "src.bin")

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -88,9 +89,8 @@ func localTree(t *testing.T, files map[string]string) string {
 // per directory and one GET a file, announced by Planned with the same
 // count and bytes (the listings' sizes) and reported in path order too.
 func TestRecursiveCopyRequestsPerFile(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		files := map[string]string{}
 		for i := range 10 {
@@ -100,10 +100,10 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		src := localTree(t, files)
 		// cp -r tree RT:dst, dst holding an older copy of tree: the
 		// copy goes into dst/tree (its own name), merged.
-		if err := c.MkdirAll(ctx, e.p("dst/tree")); err != nil {
+		if err := c.MkdirAll(ctx, e.P("dst/tree")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Upload(ctx, e.p("dst/tree/f03.txt"), strings.NewReader("old, longer than the new one, much longer"), 41, nil); err != nil {
+		if _, err := c.Upload(ctx, e.P("dst/tree/f03.txt"), strings.NewReader("old, longer than the new one, much longer"), 41, nil); err != nil {
 			t.Fatal(err)
 		}
 		var wantBytes int64
@@ -114,7 +114,7 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		upOpts := up.opts(4)
 		upOpts.Planned = up.planned
 		before, _ := e.Srv.ProxyRequests()
-		if err := c.UploadPath(ctx, src, e.p("dst"), false, upOpts); err != nil {
+		if err := c.UploadPath(ctx, src, e.P("dst"), false, upOpts); err != nil {
 			t.Fatal(err)
 		}
 		after, _ := e.Srv.ProxyRequests()
@@ -138,7 +138,7 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 		downOpts := down.opts(4)
 		downOpts.Planned = down.planned
 		before, _ = e.Srv.ProxyRequests()
-		if err := c.DownloadPath(ctx, e.p("dst/tree"), out, false, downOpts); err != nil {
+		if err := c.DownloadPath(ctx, e.P("dst/tree"), out, false, downOpts); err != nil {
 			t.Fatal(err)
 		}
 		after, _ = e.Srv.ProxyRequests()
@@ -165,15 +165,14 @@ func TestRecursiveCopyRequestsPerFile(t *testing.T) {
 // runtime) does not stop the others: they all land and are reported,
 // and the copy then fails with that file's own error (ErrIsDir).
 func TestRecursiveUploadOneFailureKeepsTheRest(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	src := localTree(t, map[string]string{"a.txt": "a", "b.txt": "b", "c.txt": "c", "d.txt": "d", "e.txt": "e"})
-	if err := c.MkdirAll(ctx, e.p("dst/tree/c.txt")); err != nil {
+	if err := c.MkdirAll(ctx, e.P("dst/tree/c.txt")); err != nil {
 		t.Fatal(err)
 	}
 	var r record
-	err := c.UploadPath(ctx, src, e.p("dst"), false, r.opts(2))
+	err := c.UploadPath(ctx, src, e.P("dst"), false, r.opts(2))
 	var je *proxy.Error
 	if !errors.As(err, &je) || !errors.Is(err, proxy.ErrIsDir) || !strings.HasSuffix(je.Path, "dst/tree/c.txt") {
 		t.Fatalf("err = %v, want ErrIsDir for dst/tree/c.txt", err)
@@ -181,7 +180,7 @@ func TestRecursiveUploadOneFailureKeepsTheRest(t *testing.T) {
 	if got := strings.Join(r.names(src, true), ","); got != "a.txt,b.txt,d.txt,e.txt" {
 		t.Errorf("reported %s, want the four others in path order", got)
 	}
-	if got := strings.Join(remoteNames(t, c, e.p("dst/tree")), ","); got != "a.txt,b.txt,c.txt,d.txt,e.txt" {
+	if got := strings.Join(remoteNames(t, c, e.P("dst/tree")), ","); got != "a.txt,b.txt,c.txt,d.txt,e.txt" {
 		t.Errorf("the runtime has %s", got)
 	}
 }
@@ -191,18 +190,17 @@ func TestRecursiveUploadOneFailureKeepsTheRest(t *testing.T) {
 // them, of their kind (ErrServer); nothing appears under their names,
 // only their part files, kept for the next run to resume.
 func TestRecursiveDownloadFailuresKeepTheRest(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"d/a.txt": "a", "d/b.txt": "b", "d/c.txt": "c", "d/e.txt": "e", "d/f.txt": "f"})
 	for _, name := range []string{"b.txt", "e.txt"} {
 		e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet,
-			PathPrefix: "files/" + e.p("d/"+name), Status: 500, Times: 100})
+			PathPrefix: "files/" + e.P("d/"+name), Status: 500, Times: 100})
 	}
 	defer e.Srv.ClearProxyFaults()
 	out := filepath.Join(t.TempDir(), "out")
 	var r record
-	err := c.DownloadPath(ctx, e.p("d"), out, false, r.opts(3))
+	err := c.DownloadPath(ctx, e.P("d"), out, false, r.opts(3))
 	if !errors.Is(err, proxy.ErrServer) || !strings.Contains(err.Error(), "2 entries not copied") {
 		t.Fatalf("err = %v, want ErrServer counting 2 entries", err)
 	}
@@ -226,16 +224,15 @@ func TestRecursiveDownloadFailuresKeepTheRest(t *testing.T) {
 // that file's own error, as a single copy would, without counting it in
 // a "not copied" line.
 func TestRecursiveDownloadOneFailureIsReturnedAsItIs(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"d/a.txt": "a", "d/b.txt": "b", "d/c.txt": "c"})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet,
-		PathPrefix: "files/" + e.p("d/b.txt"), Status: 500, Times: 100})
+		PathPrefix: "files/" + e.P("d/b.txt"), Status: 500, Times: 100})
 	defer e.Srv.ClearProxyFaults()
 	out := filepath.Join(t.TempDir(), "out")
 	var r record
-	err := c.DownloadPath(ctx, e.p("d"), out, false, r.opts(2))
+	err := c.DownloadPath(ctx, e.P("d"), out, false, r.opts(2))
 	var je *proxy.Error
 	if !errors.As(err, &je) || !errors.Is(err, proxy.ErrServer) || !strings.HasSuffix(je.Path, "d/b.txt") || strings.Contains(err.Error(), "not copied") {
 		t.Fatalf("err = %v, want b.txt's own ErrServer", err)
@@ -255,21 +252,20 @@ func TestRecursiveDownloadOneFailureIsReturnedAsItIs(t *testing.T) {
 // file is left alone, and the copy fails with ErrNotDir naming that
 // directory, never silently leaving its files out.
 func TestRecursiveUploadFileInTheWayOfADirectory(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		putTree(t, e, c, map[string]string{"dst/tree/sub": "mine"})
 		src := localTree(t, map[string]string{"a.txt": "a", "sub/b.txt": "b", "z.txt": "z"})
-		err := c.UploadPath(ctx, src, e.p("dst"), false, CopyOptions{Recursive: true})
+		err := c.UploadPath(ctx, src, e.P("dst"), false, CopyOptions{Recursive: true})
 		var je *proxy.Error
 		if !errors.As(err, &je) || !errors.Is(err, proxy.ErrNotDir) || !strings.HasSuffix(je.Path, "dst/tree/sub") {
 			t.Fatalf("err = %v, want ErrNotDir naming dst/tree/sub", err)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("dst/tree")), ","); got != "a.txt,sub,z.txt" {
+		if got := strings.Join(remoteNames(t, c, e.P("dst/tree")), ","); got != "a.txt,sub,z.txt" {
 			t.Errorf("the runtime's dst/tree holds %s, want a.txt,sub,z.txt", got)
 		}
-		if m, err := c.Stat(ctx, e.p("dst/tree/sub")); err != nil || m.IsDir() || m.Size != 4 {
+		if m, err := c.Stat(ctx, e.P("dst/tree/sub")); err != nil || m.IsDir() || m.Size != 4 {
 			t.Errorf("the runtime's dst/tree/sub is now %+v (%v), want its own 4-byte file", m, err)
 		}
 	})

@@ -94,11 +94,7 @@ func edgeClient(t *testing.T, rt *edgeRuntime, mod func(*proxy.Options)) *Copier
 	if mod != nil {
 		mod(&o)
 	}
-	c, err := newCopier(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return newCopier(t, o)
 }
 
 // cutAfter answers the whole file without Content-Length (chunked) and
@@ -110,6 +106,27 @@ func cutAfter(n int) func(http.ResponseWriter, *http.Request, *edgeRuntime) {
 		_, _ = w.Write(rt.bytes()[:n])
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler)
+	}
+}
+
+// edgeDownload downloads content/f.bin from rt, through a Copier changed
+// by mod, to out.bin in a new directory: that directory, the path, and
+// what the download returned.
+func edgeDownload(t *testing.T, rt *edgeRuntime, mod func(*proxy.Options)) (dir, out string, m proxy.Model, err error) {
+	t.Helper()
+	c := edgeClient(t, rt, mod)
+	dir = t.TempDir()
+	out = filepath.Join(dir, "out.bin")
+	m, err = download(t, c, "content/f.bin", out)
+	return dir, out, m, err
+}
+
+// wantRanges fails unless the files/ requests carried exactly the Range
+// headers want ("" for none), in order; why says what a difference means.
+func (rt *edgeRuntime) wantRanges(t *testing.T, why string, want ...string) {
+	t.Helper()
+	if got := rt.sent(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Range headers %q, want %q%s", got, want, why)
 	}
 }
 
@@ -155,10 +172,8 @@ func TestDownloadZeroByteFile(t *testing.T) {
 func TestDownloadCutAfterTheLastByteCompletes(t *testing.T) {
 	data := randomBytes(300_000, 40)
 	rt := &edgeRuntime{data: data, replies: []func(http.ResponseWriter, *http.Request, *edgeRuntime){cutAfter(len(data))}}
-	c := edgeClient(t, rt, nil)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.bin")
-	if _, err := download(t, c, "content/f.bin", out); err != nil {
+	dir, out, _, err := edgeDownload(t, rt, nil)
+	if err != nil {
 		t.Fatalf("download: %v", err)
 	}
 	wantFile(t, out, data)
@@ -187,10 +202,7 @@ func TestDownloadMaxUnknownSizeEdges(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := randomBytes(tc.size, 41)
 			rt := &edgeRuntime{data: data, sizeUnknown: tc.unknown}
-			c := edgeClient(t, rt, func(o *proxy.Options) { o.MaxUnknownSize = limit })
-			dir := t.TempDir()
-			out := filepath.Join(dir, "out.bin")
-			_, err := download(t, c, "content/f.bin", out)
+			dir, out, _, err := edgeDownload(t, rt, func(o *proxy.Options) { o.MaxUnknownSize = limit })
 			if tc.ok {
 				if err != nil {
 					t.Fatalf("download of %d bytes: %v", tc.size, err)
@@ -214,17 +226,12 @@ func TestDownloadUnknownSizeResumes(t *testing.T) {
 	const cut = 120_000
 	data := randomBytes(400_000, 42)
 	rt := &edgeRuntime{data: data, sizeUnknown: true, replies: []func(http.ResponseWriter, *http.Request, *edgeRuntime){cutAfter(cut)}}
-	c := edgeClient(t, rt, nil)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.bin")
-	if _, err := download(t, c, "content/f.bin", out); err != nil {
+	_, out, _, err := edgeDownload(t, rt, nil)
+	if err != nil {
 		t.Fatalf("download: %v", err)
 	}
 	wantFile(t, out, data)
-	want := []string{"", "bytes=" + strconv.Itoa(cut) + "-"}
-	if got := rt.sent(); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Fatalf("Range headers %q, want %q: the cut download was not resumed", got, want)
-	}
+	rt.wantRanges(t, ": the cut download was not resumed", "", "bytes="+strconv.Itoa(cut)+"-")
 }
 
 // Guards the rewrite from byte 0: a file of unknown size that shrank
@@ -242,10 +249,8 @@ func TestDownloadUnknownSizeRewrittenFromTheStart(t *testing.T) {
 			_, _ = w.Write(shorter)
 		},
 	}}
-	c := edgeClient(t, rt, nil)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.bin")
-	if _, err := download(t, c, "content/f.bin", out); err != nil {
+	_, out, _, err := edgeDownload(t, rt, nil)
+	if err != nil {
 		t.Fatalf("download: %v", err)
 	}
 	wantFile(t, out, shorter)
@@ -263,10 +268,7 @@ func TestDownloadOfAFileChangedMidwayEndsAsTheNewVersion(t *testing.T) {
 			cutAfter(cut)(w, r, rt)
 		},
 	}}
-	c := edgeClient(t, rt, nil)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.bin")
-	m, err := download(t, c, "content/f.bin", out)
+	_, out, m, err := edgeDownload(t, rt, nil)
 	if err != nil {
 		t.Fatalf("download: %v", err)
 	}
@@ -274,10 +276,7 @@ func TestDownloadOfAFileChangedMidwayEndsAsTheNewVersion(t *testing.T) {
 	if m.Size != int64(len(grown)) {
 		t.Errorf("returned model size %d, want the new version's %d", m.Size, len(grown))
 	}
-	want := []string{"", "bytes=" + strconv.Itoa(cut) + "-", ""}
-	if got := rt.sent(); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("Range headers %q, want %q (cut, resume refused by its Content-Range, restart from 0)", got, want)
-	}
+	rt.wantRanges(t, " (cut, resume refused by its Content-Range, restart from 0)", "", "bytes="+strconv.Itoa(cut)+"-", "")
 }
 
 // Guards the resume's Content-Range total: one saying the file now has 0
@@ -294,17 +293,12 @@ func TestDownloadContentRangeOfAnEmptyFileRestarts(t *testing.T) {
 			_, _ = w.Write(rt.bytes()[cut:])
 		},
 	}}
-	c := edgeClient(t, rt, nil)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out.bin")
-	if _, err := download(t, c, "content/f.bin", out); err != nil {
+	_, out, _, err := edgeDownload(t, rt, nil)
+	if err != nil {
 		t.Fatalf("download: %v", err)
 	}
 	wantFile(t, out, data)
-	want := []string{"", "bytes=" + strconv.Itoa(cut) + "-", ""}
-	if got := rt.sent(); strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("Range headers %q, want %q (cut, resume, restart from 0)", got, want)
-	}
+	rt.wantRanges(t, " (cut, resume, restart from 0)", "", "bytes="+strconv.Itoa(cut)+"-", "")
 }
 
 // lostWrites is a part file whose writes report success but keep nothing
@@ -370,18 +364,13 @@ func TestDownloadResumeAnswersUsed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := randomBytes(size, 49)
 			rt := &edgeRuntime{data: data, replies: tc.replies}
-			c := edgeClient(t, rt, nil)
-			dir := t.TempDir()
-			out := filepath.Join(dir, "out.bin")
-			if _, err := download(t, c, "content/f.bin", out); err != nil {
+			dir, out, _, err := edgeDownload(t, rt, nil)
+			if err != nil {
 				t.Fatalf("download: %v", err)
 			}
 			wantFile(t, out, data)
 			noLeftovers(t, dir, "out.bin")
-			want := []string{"", "bytes=" + strconv.Itoa(cut) + "-"}
-			if got := rt.sent(); strings.Join(got, "|") != strings.Join(want, "|") {
-				t.Errorf("Range headers %q, want %q: the answer was not used as it came", got, want)
-			}
+			rt.wantRanges(t, ": the answer was not used as it came", "", "bytes="+strconv.Itoa(cut)+"-")
 		})
 	}
 }
@@ -404,19 +393,14 @@ func TestDownloadRetriesUpToMaxRetries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := randomBytes(size, 50)
 			rt := &edgeRuntime{data: data, replies: tc.replies}
-			c := edgeClient(t, rt, func(o *proxy.Options) { o.MaxRetries = retries })
-			dir := t.TempDir()
-			out := filepath.Join(dir, "out.bin")
-			_, err := download(t, c, "content/f.bin", out)
+			_, out, _, err := edgeDownload(t, rt, func(o *proxy.Options) { o.MaxRetries = retries })
 			resume := "bytes=" + strconv.Itoa(cut) + "-"
 			if tc.ok {
 				if err != nil {
 					t.Fatalf("download after %d failures in a row (MaxRetries %d): %v", retries, retries, err)
 				}
 				wantFile(t, out, data)
-				if got, want := rt.sent(), []string{"", resume, resume}; strings.Join(got, "|") != strings.Join(want, "|") {
-					t.Errorf("Range headers %q, want %q", got, want)
-				}
+				rt.wantRanges(t, "", "", resume, resume)
 				return
 			}
 			if err == nil || !strings.Contains(err.Error(), "partial download kept in") {

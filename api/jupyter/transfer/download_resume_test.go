@@ -24,6 +24,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -62,37 +63,29 @@ func keepPart(t *testing.T, e *env, remote, out string, after int64) {
 // unpacked archive): resuming the old part would complete it with the new
 // version's tail, a silently corrupt file of the right size.
 func TestDownloadKeptPartOfAnotherVersionRestarts(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "v1.bin")
-	writeRandom(t, src, 6*mib, 31)
-	if _, err := upload(t, c, src, e.p("data.bin")); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, c, src, 6*mib, 31, e.P("data.bin"))
 	out := filepath.Join(dir, "out.bin")
-	keepPart(t, e, e.p("data.bin"), out, 2*mib)
+	keepPart(t, e, e.P("data.bin"), out, 2*mib)
 
-	mt, err := e.Srv.ModTime(string(e.Rt.Name), e.p("data.bin"))
+	mt, err := e.Srv.ModTime(string(e.Rt.Name), e.P("data.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	v2 := randomBytes(8*mib, 32)
-	if err := e.Srv.ReplaceFile(string(e.Rt.Name), e.p("data.bin"), v2, mt); err != nil {
+	if err := e.Srv.ReplaceFile(string(e.Rt.Name), e.P("data.bin"), v2, mt); err != nil {
 		t.Fatal(err)
 	}
-	var ranges []string
-	e.SetOnProxy(func(r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			ranges = append(ranges, r.Header.Get("Range"))
-		}
-	})
-	if _, err := download(t, c, e.p("data.bin"), out); err != nil {
+	sent := fileRanges(e)
+	if _, err := download(t, c, e.P("data.bin"), out); err != nil {
 		t.Fatalf("second run: %v", err)
 	}
 	if got := fileSHA(t, out); got != shaOf(v2) {
 		t.Fatalf("the download of the new version has SHA-256 %s, want %s: the old version's part was resumed", got, shaOf(v2))
 	}
+	ranges := sent()
 	if len(ranges) != 1 || ranges[0] != "" {
 		t.Errorf("second run sent Range %q, want one request from the start", ranges)
 	}
@@ -104,29 +97,25 @@ func TestDownloadKeptPartOfAnotherVersionRestarts(t *testing.T) {
 // in turn to the same target: the second must not resume the first's
 // part.
 func TestDownloadKeptPartOfAnotherRemoteFileRestarts(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "a.bin")
-	writeRandom(t, src, 4*mib, 33)
-	if _, err := upload(t, c, src, e.p("a.bin")); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, c, src, 4*mib, 33, e.P("a.bin"))
 	b := randomBytes(4*mib, 34) // the same size as a.bin: only the path tells them apart
 	srcB := filepath.Join(dir, "b.bin")
 	if err := os.WriteFile(srcB, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := upload(t, c, srcB, e.p("b.bin")); err != nil {
+	if _, err := upload(t, c, srcB, e.P("b.bin")); err != nil {
 		t.Fatal(err)
 	}
-	mt, _ := e.Srv.ModTime(string(e.Rt.Name), e.p("a.bin"))
-	if err := e.Srv.ReplaceFile(string(e.Rt.Name), e.p("b.bin"), b, mt); err != nil {
+	mt, _ := e.Srv.ModTime(string(e.Rt.Name), e.P("a.bin"))
+	if err := e.Srv.ReplaceFile(string(e.Rt.Name), e.P("b.bin"), b, mt); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.bin")
-	keepPart(t, e, e.p("a.bin"), out, 1*mib)
-	if _, err := download(t, c, e.p("b.bin"), out); err != nil {
+	keepPart(t, e, e.P("a.bin"), out, 1*mib)
+	if _, err := download(t, c, e.P("b.bin"), out); err != nil {
 		t.Fatal(err)
 	}
 	if got := fileSHA(t, out); got != shaOf(b) {
@@ -139,31 +128,21 @@ func TestDownloadKeptPartOfAnotherRemoteFileRestarts(t *testing.T) {
 // request) and the result is whole, even when the emulator rewrote its
 // modification time to the same value.
 func TestDownloadKeptPartSameVersionResumes(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	data := randomBytes(3*mib, 35)
 	src := filepath.Join(dir, "s.bin")
 	if err := os.WriteFile(src, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := upload(t, c, src, e.p("s.bin")); err != nil {
+	if _, err := upload(t, c, src, e.P("s.bin")); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.bin")
-	keepPart(t, e, e.p("s.bin"), out, 1*mib)
-	var ranges []string
-	e.SetOnProxy(func(r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			ranges = append(ranges, r.Header.Get("Range"))
-		}
-	})
-	if _, err := download(t, c, e.p("s.bin"), out); err != nil {
-		t.Fatal(err)
-	}
-	if got := fileSHA(t, out); got != shaOf(data) {
-		t.Fatalf("SHA-256 %s, want %s", got, shaOf(data))
-	}
+	keepPart(t, e, e.P("s.bin"), out, 1*mib)
+	sent := fileRanges(e)
+	wantDownloaded(t, c, e.P("s.bin"), out, shaOf(data))
+	ranges := sent()
 	if len(ranges) != 1 || !strings.HasPrefix(ranges[0], "bytes=") || ranges[0] == "bytes=0-" {
 		t.Errorf("resumed run sent Range %q, want one request resuming past byte 0", ranges)
 	}
@@ -174,38 +153,29 @@ func TestDownloadKeptPartSameVersionResumes(t *testing.T) {
 // connection dropping is given up after IdleTimeout and resumed with
 // Range, instead of hanging until the user's deadline.
 func TestDownloadStallResumedByWatchdog(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	dir := t.TempDir()
 	data := randomBytes(3*mib, 36)
 	src := filepath.Join(dir, "s.bin")
 	_ = os.WriteFile(src, data, 0o644)
 	// The file goes up with the default watchdog: only the download is
 	// under test, and a loaded machine may pause an upload for 300 ms.
-	if _, err := upload(t, e.client(), src, e.p("s.bin")); err != nil {
+	if _, err := upload(t, e.client(), src, e.P("s.bin")); err != nil {
 		t.Fatal(err)
 	}
 	c := e.client(func(o *proxy.Options) { o.IdleTimeout = 300 * time.Millisecond })
-	var mu sync.Mutex
-	var ranges []string
-	e.SetOnProxy(func(r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			mu.Lock()
-			ranges = append(ranges, r.Header.Get("Range"))
-			mu.Unlock()
-		}
-	})
+	sent := fileRanges(e)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStall, Method: http.MethodGet, PathPrefix: "files/", After: 1 * mib})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	out := filepath.Join(dir, "out.bin")
-	if _, err := c.Download(ctx, e.p("s.bin"), out, nil); err != nil {
+	if _, err := c.Download(ctx, e.P("s.bin"), out, nil); err != nil {
 		t.Fatalf("a stalled download was not resumed: %v", err)
 	}
 	if got := fileSHA(t, out); got != shaOf(data) {
 		t.Fatalf("SHA-256 %s, want %s", got, shaOf(data))
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	ranges := sent()
 	// A loaded machine may trip the watchdog again on the way: every
 	// later request resumes past byte 0.
 	if len(ranges) < 2 || ranges[0] != "" {
@@ -225,7 +195,7 @@ func TestDownloadStallResumedByWatchdog(t *testing.T) {
 // with the watchdog's own cancellation. The short IdleTimeout is the
 // seam: the test waits for it once per transfer, never for a fixed time.
 func TestUnansweredRequestRetriedByWatchdog(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	dir := t.TempDir()
 	src := filepath.Join(dir, "s.txt")
 	must(t, os.WriteFile(src, []byte("small file"), 0o644))
@@ -254,7 +224,7 @@ func TestUnansweredRequestRetriedByWatchdog(t *testing.T) {
 	}
 	// No reply until the client gives up (FaultDelay ends early then).
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyDelay, Method: http.MethodPut, PathPrefix: "api/contents/", Delay: 10 * time.Minute})
-	if _, err := upload(t, c, src, e.p("s.txt")); err != nil {
+	if _, err := upload(t, c, src, e.P("s.txt")); err != nil {
 		t.Fatalf("an upload whose first PUT got no reply was not tried again: %v", err)
 	}
 	if n := count(http.MethodPut); n < 2 {
@@ -262,7 +232,7 @@ func TestUnansweredRequestRetriedByWatchdog(t *testing.T) {
 	}
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyDelay, Method: http.MethodGet, PathPrefix: "files/", Delay: 10 * time.Minute})
 	out := filepath.Join(dir, "out.txt")
-	if _, err := c.Download(ctx, e.p("s.txt"), out, nil); err != nil {
+	if _, err := c.Download(ctx, e.P("s.txt"), out, nil); err != nil {
 		t.Fatalf("a download whose GET got no reply was not tried again: %v", err)
 	}
 	if got := readOr(t, out); got != "small file" {
@@ -293,20 +263,19 @@ func (r *recordingPart) WriteAt(p []byte, off int64) (int, error) {
 // at that size (never written on to fill the disk) and the download
 // restarts, ending with the right file.
 func TestDownloadOverlongReplyStopsAtSize(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	var max atomic.Int64
 	c.wrapPart = func(f partFile) partFile { return &recordingPart{partFile: f, max: &max} }
 	dir := t.TempDir()
 	data := randomBytes(2*mib+17, 37)
 	src := filepath.Join(dir, "s.bin")
 	_ = os.WriteFile(src, data, 0o644)
-	if _, err := upload(t, c, src, e.p("s.bin")); err != nil {
+	if _, err := upload(t, c, src, e.P("s.bin")); err != nil {
 		t.Fatal(err)
 	}
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyOverlong, Method: http.MethodGet, PathPrefix: "files/", After: 4 * mib})
 	out := filepath.Join(dir, "out.bin")
-	if _, err := download(t, c, e.p("s.bin"), out); err != nil {
+	if _, err := download(t, c, e.P("s.bin"), out); err != nil {
 		t.Fatalf("download after an overlong reply: %v", err)
 	}
 	if got := fileSHA(t, out); got != shaOf(data) {
@@ -384,11 +353,8 @@ func scriptedClient(t *testing.T, s *scripted) *Copier {
 	t.Helper()
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	c, err := newCopier(proxy.Options{Runtime: "runtimes/rt-script", RetryDelay: time.Millisecond,
+	c := newCopier(t, proxy.Options{Runtime: "runtimes/rt-script", RetryDelay: time.Millisecond,
 		Info: api.ConnectionInfo{URL: srv.URL + "/", Token: "script-token", ExpireTime: time.Now().Add(time.Hour)}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return c
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,14 +58,23 @@ func TestDownloadDuplicateEntries(t *testing.T) {
 	}
 }
 
-// storeDir is the directory on this machine that holds the env's remote
-// directory e.Dir: the emulator's file store (FilesDir) or the real
-// jupyter-server's root.
-func storeDir(e *env, filesDir string) string {
-	if e.Be == backendJupyter {
-		return filepath.Join(jupytertest.JupyterRoot(), e.Dir)
+// newStoreEnv is a test bed whose remote directory e.Dir is a directory
+// on this machine, so that a test lays out what the runtime serves with
+// os calls (links, loops, deep trees): the bed, its client, and that
+// directory (the emulator's file store, or the real jupyter-server's
+// root), which exists. Tokens last a day: the trees may be slow to walk.
+func newStoreEnv(t *testing.T, be jupytertest.Backend) (*env, *Copier, string) {
+	t.Helper()
+	files := t.TempDir()
+	e := newEnv(t, be, colabfake.Options{FilesDir: files, TokenTTL: 24 * time.Hour})
+	c := e.client()
+	if _, _, err := c.ListEach(context.Background(), e.Dir, func(proxy.Model) error { return nil }); err != nil { // the store exists
+		t.Fatal(err)
 	}
-	return filepath.Join(filesDir, api.LastSegment(e.Rt.Name), e.Dir)
+	if e.Be == jupytertest.Jupyter {
+		return e, c, filepath.Join(jupytertest.JupyterRoot(), e.Dir)
+	}
+	return e, c, filepath.Join(files, api.LastSegment(e.Rt.Name), e.Dir)
 }
 
 // A directory loop on the runtime (symbolic links to the
@@ -75,15 +83,10 @@ func storeDir(e *env, filesDir string) string {
 // once each, and not copied again down to the depth limit; the rest is
 // copied.
 func TestDownloadDirectoryLoop(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		files := t.TempDir()
-		e := newEnv(t, be, colabfake.Options{FilesDir: files, TokenTTL: 24 * time.Hour})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c, store := newStoreEnv(t, be)
 		ctx := context.Background()
-		if _, _, err := c.ListEach(ctx, e.Dir, func(proxy.Model) error { return nil }); err != nil { // the store exists
-			t.Fatal(err)
-		}
-		top := filepath.Join(storeDir(e, files), "top")
+		top := filepath.Join(store, "top")
 		for _, d := range []string{"d/sub"} {
 			if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
 				t.Fatal(err)
@@ -95,7 +98,7 @@ func TestDownloadDirectoryLoop(t *testing.T) {
 		must(t, os.Symlink("..", filepath.Join(top, "d", "up")))
 		out := filepath.Join(t.TempDir(), "out")
 		var warns []string
-		err := c.DownloadPath(ctx, e.p("top"), out, false, CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }})
+		err := c.DownloadPath(ctx, e.P("top"), out, false, CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }})
 		if !errors.Is(err, proxy.ErrBadListing) || !strings.Contains(err.Error(), "2 entries not copied") {
 			t.Fatalf("err = %v\nwarnings: %q", err, warns)
 		}
@@ -111,8 +114,8 @@ func TestDownloadDirectoryLoop(t *testing.T) {
 		}
 		text := strings.Join(warns, "\n")
 		for _, want := range []string{
-			"skipped /" + e.p("top/d/self") + ": its listing repeats that of /" + e.p("top/d") + " (a directory loop",
-			"skipped /" + e.p("top/d/up") + ": its listing repeats that of /" + e.p("top") + " (a directory loop",
+			"skipped /" + e.P("top/d/self") + ": its listing repeats that of /" + e.P("top/d") + " (a directory loop",
+			"skipped /" + e.P("top/d/up") + ": its listing repeats that of /" + e.P("top") + " (a directory loop",
 		} {
 			if strings.Count(text, want) != 1 {
 				t.Errorf("warnings lack %q once:\n%s", want, text)
@@ -194,24 +197,11 @@ func TestListingPrintIgnoresOrder(t *testing.T) {
 	}
 }
 
-// fixture serves body (JSON) for every contents GET and "data of NAME"
-// for every /files/ GET, as a Jupyter server would.
+// fixture is a client of jupytertest.ContentsServer(body).
 func fixture(t *testing.T, body func(path string) string) *Copier {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p, ok := strings.CutPrefix(r.URL.Path, "/files/"); ok {
-			fmt.Fprintf(w, "data of %s", p)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, body(strings.TrimPrefix(r.URL.Path, "/api/contents/")))
-	}))
-	t.Cleanup(srv.Close)
-	c, err := newCopier(proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL + "/", Token: "t"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	u := jupytertest.ContentsServer(t, body)
+	return newCopier(t, proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: u, Token: "t"}})
 }
 
 func must(t *testing.T, err error) {
@@ -225,7 +215,7 @@ func must(t *testing.T, err error) {
 // where JSON is decoded (stat, listings, writes, Jupyter's error bodies),
 // and never from a file's bytes, even a file that starts with it.
 func TestXSSIPrefixStripped(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{XSSI: true, ManyFiles: 3, TokenTTL: 24 * time.Hour})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{XSSI: true, ManyFiles: 3, TokenTTL: 24 * time.Hour})
 	c := e.client()
 	ctx := context.Background()
 	// The emulator does send it.

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,12 +16,9 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
-
-func newDebugLogger(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
 
 // Names from the remote listing are untrusted. Every
 // local path is built from one validated component per level and stays
@@ -62,7 +57,7 @@ func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
 			home := t.TempDir()
 			sentinel := filepath.Join(home, ".bashrc")
 			os.WriteFile(sentinel, []byte("mine"), 0o644)
-			c, _ := newCopier(proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}})
+			c := newCopier(t, proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}})
 			out := filepath.Join(home, "a", "out")
 			os.MkdirAll(filepath.Dir(out), 0o755)
 			err := c.DownloadPath(context.Background(), "content/dir", out, false, CopyOptions{Recursive: true})
@@ -87,9 +82,8 @@ func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
 // below it under its own name (trailing slashes change nothing), uploads
 // and downloads alike. So repeating a copy nests once, as GNU cp does.
 func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		local := t.TempDir()
 		proj := filepath.Join(local, "proj")
@@ -98,28 +92,28 @@ func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 		os.WriteFile(filepath.Join(proj, "sub", "b.txt"), []byte("b"), 0o644)
 		opts := CopyOptions{Recursive: true}
 		for i := 0; i < 2; i++ {
-			if err := c.UploadPath(ctx, proj, e.p("proj"), false, opts); err != nil {
+			if err := c.UploadPath(ctx, proj, e.P("proj"), false, opts); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("proj")), ","); got != "a.txt,proj,sub" {
+		if got := strings.Join(remoteNames(t, c, e.P("proj")), ","); got != "a.txt,proj,sub" {
 			t.Errorf("remote proj holds %s, want a.txt,proj,sub (the second copy went into it)", got)
 		}
-		if err := c.UploadPath(ctx, proj+"/", e.p("dst")+"/", true, opts); err != nil {
+		if err := c.UploadPath(ctx, proj+"/", e.P("dst")+"/", true, opts); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("dst")), ","); got != "a.txt,sub" {
+		if got := strings.Join(remoteNames(t, c, e.P("dst")), ","); got != "a.txt,sub" {
 			t.Errorf("remote dst (missing, so the copy) holds %s, want a.txt,sub", got)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("dst/sub")), ","); got != "b.txt" {
+		if got := strings.Join(remoteNames(t, c, e.P("dst/sub")), ","); got != "b.txt" {
 			t.Errorf("remote dst/sub holds %s, want b.txt", got)
 		}
 		out := filepath.Join(local, "out")
-		if err := c.DownloadPath(ctx, e.p("dst"), out, false, opts); err != nil {
+		if err := c.DownloadPath(ctx, e.P("dst"), out, false, opts); err != nil {
 			t.Fatal(err)
 		}
 		// out exists now: the same download goes to out/dst.
-		if err := c.DownloadPath(ctx, e.p("dst"), out, false, opts); err != nil {
+		if err := c.DownloadPath(ctx, e.P("dst"), out, false, opts); err != nil {
 			t.Fatal(err)
 		}
 		var files []string
@@ -134,14 +128,14 @@ func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 			t.Errorf("downloaded twice: %v, want the copy in out, then in out/dst", files)
 		}
 		// A file into an existing directory keeps its name.
-		if err := c.UploadPath(ctx, filepath.Join(proj, "a.txt"), e.p("dst"), false, CopyOptions{}); err != nil {
+		if err := c.UploadPath(ctx, filepath.Join(proj, "a.txt"), e.P("dst"), false, CopyOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Stat(ctx, e.p("dst/a.txt")); err != nil {
+		if _, err := c.Stat(ctx, e.P("dst/a.txt")); err != nil {
 			t.Error(err)
 		}
 		// A directory without -r is refused.
-		if err := c.UploadPath(ctx, proj, e.p("x"), false, CopyOptions{}); err == nil || !strings.Contains(err.Error(), "-r") {
+		if err := c.UploadPath(ctx, proj, e.P("x"), false, CopyOptions{}); err == nil || !strings.Contains(err.Error(), "-r") {
 			t.Errorf("directory without -r: %v", err)
 		}
 	})
@@ -149,10 +143,9 @@ func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 
 // Hidden paths get an error naming the restriction.
 func TestHiddenPath(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
-		_, err := c.Download(context.Background(), e.p(".env"), filepath.Join(t.TempDir(), "x"), nil)
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
+		_, err := c.Download(context.Background(), e.P(".env"), filepath.Join(t.TempDir(), "x"), nil)
 		if !errors.Is(err, proxy.ErrHidden) || !strings.Contains(err.Error(), "hidden") {
 			t.Fatalf("hidden file: %v", err)
 		}
@@ -164,9 +157,8 @@ func TestHiddenPath(t *testing.T) {
 // their count; a recursive download's warning says hidden names may be
 // missing, not that some were skipped.
 func TestRecursiveUploadSkipsHidden(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		proj := filepath.Join(t.TempDir(), "proj")
 		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
@@ -178,24 +170,24 @@ func TestRecursiveUploadSkipsHidden(t *testing.T) {
 		os.WriteFile(filepath.Join(proj, "sub", "f.txt"), []byte("x"), 0o644)
 		var warns []string
 		opts := CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }}
-		if err := c.UploadPath(ctx, proj, e.p("proj"), false, opts); err != nil {
+		if err := c.UploadPath(ctx, proj, e.P("proj"), false, opts); err != nil {
 			t.Fatalf("upload with hidden entries: %v", err)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("proj")), ","); got != "sub,top.py" {
+		if got := strings.Join(remoteNames(t, c, e.P("proj")), ","); got != "sub,top.py" {
 			t.Errorf("remote proj holds %s, want sub,top.py", got)
 		}
-		if got := strings.Join(remoteNames(t, c, e.p("proj/sub")), ","); got != "f.txt" {
+		if got := strings.Join(remoteNames(t, c, e.P("proj/sub")), ","); got != "f.txt" {
 			t.Errorf("remote proj/sub holds %s, want f.txt", got)
 		}
 		if len(warns) != 1 || !strings.Contains(warns[0], "skipped 3 hidden entries") {
 			t.Errorf("warnings %q, want one counting 3 hidden entries", warns)
 		}
 		warns = nil
-		if err := c.DownloadPath(ctx, e.p("proj"), filepath.Join(t.TempDir(), "out"), false, opts); err != nil {
+		if err := c.DownloadPath(ctx, e.P("proj"), filepath.Join(t.TempDir(), "out"), false, opts); err != nil {
 			t.Fatal(err)
 		}
-		if len(warns) != 1 || strings.Contains(warns[0], "are not copied") || !strings.Contains(warns[0], "any in /"+e.p("proj")) {
-			t.Errorf("download warnings %q, want one saying hidden names in /%s may be missing", warns, e.p("proj"))
+		if len(warns) != 1 || strings.Contains(warns[0], "are not copied") || !strings.Contains(warns[0], "any in /"+e.P("proj")) {
+			t.Errorf("download warnings %q, want one saying hidden names in /%s may be missing", warns, e.P("proj"))
 		}
 	})
 }
@@ -204,28 +196,28 @@ func TestRecursiveUploadSkipsHidden(t *testing.T) {
 // its trash on does whole; the emulator deletes a runtime's files with
 // the runtime.
 func TestRemoveAllAndRuntimeDeletion(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{DeleteToTrash: true})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{DeleteToTrash: true})
 	c := e.client()
 	ctx := context.Background()
-	if err := c.MkdirAll(ctx, e.p("t/u/v")); err != nil {
+	if err := c.MkdirAll(ctx, e.P("t/u/v")); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(p, []byte("x"), 0o644)
-	if _, err := upload(t, c, p, e.p("t/u/f")); err != nil {
+	if _, err := upload(t, c, p, e.P("t/u/f")); err != nil {
 		t.Fatal(err)
 	}
 	var removed []string
-	if err := c.RemoveAll(ctx, e.p("t"), func(p string) { removed = append(removed, p) }); err != nil {
+	if err := c.RemoveAll(ctx, e.P("t"), func(p string) { removed = append(removed, p) }); err != nil {
 		t.Fatal(err)
 	}
-	if len(removed) != 1 || removed[0] != e.p("t") {
+	if len(removed) != 1 || removed[0] != e.P("t") {
 		t.Fatalf("removed %v, want the top directory alone", removed)
 	}
-	if _, err := c.Stat(ctx, e.p("t")); !errors.Is(err, proxy.ErrNotFound) {
+	if _, err := c.Stat(ctx, e.P("t")); !errors.Is(err, proxy.ErrNotFound) {
 		t.Fatalf("after RemoveAll: %v", err)
 	}
-	if _, err := upload(t, c, p, e.p("keep")); err != nil {
+	if _, err := upload(t, c, p, e.P("keep")); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Svc.DeleteRuntime(ctx, e.Rt.Name); err != nil {
@@ -236,7 +228,7 @@ func TestRemoveAllAndRuntimeDeletion(t *testing.T) {
 		t.Fatal(err)
 	}
 	c2 := e.client(func(o *proxy.Options) { o.Info = *rt.ConnectionInfo })
-	if _, err := c2.Stat(ctx, e.p("keep")); !errors.Is(err, proxy.ErrNotFound) {
+	if _, err := c2.Stat(ctx, e.P("keep")); !errors.Is(err, proxy.ErrNotFound) {
 		t.Fatalf("a file outlived its runtime: %v", err)
 	}
 }
@@ -281,12 +273,9 @@ func TestUploadDetectsOverwritingServer(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c, err := newCopier(proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}, ChunkSize: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newCopier(t, proxy.Options{Runtime: "rt-x", Info: api.ConnectionInfo{URL: srv.URL, Token: "tok-123456"}, ChunkSize: 1 << 20})
 	data := strings.Repeat("x", 3<<20+5)
-	_, err = c.Upload(context.Background(), "content/big.bin", strings.NewReader(data), int64(len(data)), nil)
+	_, err := c.Upload(context.Background(), "content/big.bin", strings.NewReader(data), int64(len(data)), nil)
 	if !errors.Is(err, proxy.ErrCorrupt) || !strings.Contains(err.Error(), fmt.Sprint(len(data))) {
 		t.Fatalf("upload to an overwriting server: %v, want proxy.ErrCorrupt naming the sizes", err)
 	}
@@ -302,9 +291,8 @@ func TestUploadDetectsOverwritingServer(t *testing.T) {
 // directory below is known from its parent's listing (size,
 // last_modified, type), so none costs a second round trip.
 func TestTreeWalksUseListingMetadata(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		local := t.TempDir()
 		proj := filepath.Join(local, "proj")
@@ -313,7 +301,7 @@ func TestTreeWalksUseListingMetadata(t *testing.T) {
 		for name, body := range want {
 			os.WriteFile(filepath.Join(proj, filepath.FromSlash(name)), []byte(body), 0o644)
 		}
-		if err := c.UploadPath(ctx, proj, e.p("proj"), false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.UploadPath(ctx, proj, e.P("proj"), false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatal(err)
 		}
 		var stats atomic.Int32
@@ -323,7 +311,7 @@ func TestTreeWalksUseListingMetadata(t *testing.T) {
 			}
 		})
 		out := filepath.Join(local, "out")
-		if err := c.DownloadPath(ctx, e.p("proj"), out, false, CopyOptions{Recursive: true}); err != nil {
+		if err := c.DownloadPath(ctx, e.P("proj"), out, false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatal(err)
 		}
 		if n := stats.Swap(0); n != 1 {
@@ -335,4 +323,64 @@ func TestTreeWalksUseListingMetadata(t *testing.T) {
 			}
 		}
 	})
+}
+
+// The link check's Python counts the hidden names below the directory
+// (a hidden directory once, not what it holds), the names a download
+// cannot copy.
+func TestLinkCodeCountsHiddenNames(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, ".git", "objects"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, ".git", "objects", ".o"), []byte("o"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, ".env"), []byte("e"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "sub", ".x"), []byte("x"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "sub", "a.txt"), []byte("a"), 0o644))
+	l, err := ParseLinks(runLinkCode(t, root))
+	if err != nil || l.Hidden != 3 {
+		t.Fatalf("hidden = %d (%v), want 3 (.git, .env, sub/.x)", l.Hidden, err)
+	}
+	if l, err := ParseLinks(runLinkCode(t, filepath.Join(root, "sub", "a.txt")+"-none")); err == nil {
+		t.Fatalf("a missing root: %+v", l)
+	}
+	must(t, os.RemoveAll(filepath.Join(root, ".git")))
+	must(t, os.Remove(filepath.Join(root, ".env")))
+	must(t, os.Remove(filepath.Join(root, "sub", ".x")))
+	if l, err := ParseLinks(runLinkCode(t, root)); err != nil || l.Hidden != 0 {
+		t.Fatalf("hidden = %d (%v) in a tree without hidden names, want 0", l.Hidden, err)
+	}
+}
+
+// A recursive download warns of hidden names only when the runtime's
+// check found some, and says how many; a tree without any downloads
+// without a word. Without the check (-L) it still says some may be
+// missing, since nothing counted them.
+func TestDownloadWarnsOfHiddenNamesOnlyWhenThereAreSome(t *testing.T) {
+	files := t.TempDir()
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{FilesDir: files})
+	c := e.client()
+	ctx := context.Background()
+	proj := filepath.Join(t.TempDir(), "proj")
+	must(t, os.MkdirAll(proj, 0o755))
+	must(t, os.WriteFile(filepath.Join(proj, "a.txt"), []byte("a"), 0o644))
+	if err := c.UploadPath(ctx, proj, e.P("proj"), false, CopyOptions{Recursive: true}); err != nil {
+		t.Fatal(err)
+	}
+	hidden := 0
+	check := func(context.Context, string) (Links, error) { return Links{Hidden: hidden}, nil }
+	var warns []string
+	o := CopyOptions{Recursive: true, Links: check, Warn: func(s string) { warns = append(warns, s) }}
+	if err := c.DownloadPath(ctx, e.P("proj"), filepath.Join(t.TempDir(), "out"), false, o); err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 0 {
+		t.Errorf("a tree without hidden names warned %q", warns)
+	}
+	hidden = 2
+	if err := c.DownloadPath(ctx, e.P("proj"), filepath.Join(t.TempDir(), "out"), false, o); err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], "2 hidden names in /"+e.P("proj")+" not copied") {
+		t.Errorf("warnings %q, want one counting 2 hidden names", warns)
+	}
 }

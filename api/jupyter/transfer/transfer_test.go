@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
 
@@ -86,6 +88,49 @@ func download(t testing.TB, c *Copier, remote, local string) (proxy.Model, error
 	return c.Download(ctx, remote, local, nil)
 }
 
+// putRandom writes size pseudo-random bytes (seeded) to the local file
+// src and uploads it to remote, failing the test when either fails: the
+// bytes' SHA-256.
+func putRandom(t testing.TB, c *Copier, src string, size int64, seed uint64, remote string) string {
+	t.Helper()
+	sum := writeRandom(t, src, size, seed)
+	if _, err := upload(t, c, src, remote); err != nil {
+		t.Fatalf("upload of %s: %v", src, err)
+	}
+	return sum
+}
+
+// wantDownloaded downloads remote to the local path and fails the test
+// unless that succeeds with bytes of SHA-256 want.
+func wantDownloaded(t testing.TB, c *Copier, remote, local, want string) {
+	t.Helper()
+	if _, err := download(t, c, remote, local); err != nil {
+		t.Fatalf("download of %s: %v", remote, err)
+	}
+	if got := fileSHA(t, local); got != want {
+		t.Fatalf("SHA-256 of the download of %s %s, want %s", remote, got, want)
+	}
+}
+
+// fileRanges records the Range header ("" for none) of each files/
+// request e's proxy gets from now on: a function returning those so far.
+func fileRanges(e *env) func() []string {
+	var mu sync.Mutex
+	var ranges []string
+	e.SetOnProxy(func(r *http.Request) {
+		if strings.Contains(r.URL.Path, "/files/") {
+			mu.Lock()
+			ranges = append(ranges, r.Header.Get("Range"))
+			mu.Unlock()
+		}
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), ranges...)
+	}
+}
+
 // noLeftovers fails when dir holds anything but the names given.
 func noLeftovers(t testing.TB, dir string, want ...string) {
 	t.Helper()
@@ -117,9 +162,8 @@ func remoteNames(t testing.TB, c *Copier, dir string) []string {
 // Done-when: a 120 MB file uploaded and downloaded with equal SHA-256, in
 // chunks under 50 MB, without holding it in memory several times.
 func TestLargeFileRoundTrip(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		dir := t.TempDir()
 		src := filepath.Join(dir, "big.bin")
 		const size = 120*mib + 1
@@ -133,7 +177,7 @@ func TestLargeFileRoundTrip(t *testing.T) {
 				}
 			}
 		})
-		m, err := upload(t, c, src, e.p("big.bin"))
+		m, err := upload(t, c, src, e.P("big.bin"))
 		if err != nil {
 			t.Fatalf("upload: %v", err)
 		}
@@ -147,7 +191,7 @@ func TestLargeFileRoundTrip(t *testing.T) {
 			t.Errorf("remote directory holds %v, want only big.bin (no part file)", got)
 		}
 		out := filepath.Join(dir, "copy.bin")
-		if _, err := download(t, c, e.p("big.bin"), out); err != nil {
+		if _, err := download(t, c, e.P("big.bin"), out); err != nil {
 			t.Fatalf("download: %v", err)
 		}
 		if got := fileSHA(t, out); got != want {
@@ -159,34 +203,16 @@ func TestLargeFileRoundTrip(t *testing.T) {
 
 // Done-when: a download cut mid-way resumes with Range from where it was.
 func TestDownloadResumesAfterCut(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
-		want := writeRandom(t, src, 30*mib, 2)
-		if _, err := upload(t, c, src, e.p("big.bin")); err != nil {
-			t.Fatal(err)
-		}
-		var mu sync.Mutex
-		var ranges []string
-		e.SetOnProxy(func(r *http.Request) {
-			if strings.Contains(r.URL.Path, "/files/") {
-				mu.Lock()
-				ranges = append(ranges, r.Header.Get("Range"))
-				mu.Unlock()
-			}
-		})
+		want := putRandom(t, c, src, 30*mib, 2, e.P("big.bin"))
+		sent := fileRanges(e)
 		e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 10 * mib})
 		out := filepath.Join(dir, "out.bin")
-		if _, err := download(t, c, e.p("big.bin"), out); err != nil {
-			t.Fatalf("download: %v", err)
-		}
-		if got := fileSHA(t, out); got != want {
-			t.Fatalf("SHA-256 %s, want %s", got, want)
-		}
-		mu.Lock()
-		defer mu.Unlock()
+		wantDownloaded(t, c, e.P("big.bin"), out, want)
+		ranges := sent()
 		if len(ranges) != 2 || ranges[0] != "" || !strings.HasPrefix(ranges[1], "bytes=") || ranges[1] == "bytes=0-" {
 			t.Fatalf("GET /files/ Range headers %q, want a full request then one resuming past byte 0", ranges)
 		}
@@ -197,18 +223,14 @@ func TestDownloadResumesAfterCut(t *testing.T) {
 // A resume answered 200 with the whole file (Range
 // ignored) is rewritten from byte 0, not appended.
 func TestDownloadRangeIgnored(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
-	want := writeRandom(t, src, 8*mib, 3)
-	if _, err := upload(t, c, src, e.p("f.bin")); err != nil {
-		t.Fatal(err)
-	}
+	want := putRandom(t, c, src, 8*mib, 3, e.P("f.bin"))
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 3 * mib})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyIgnoreRange, Method: http.MethodGet, PathPrefix: "files/", Skip: 1})
 	out := filepath.Join(dir, "out.bin")
-	if _, err := download(t, c, e.p("f.bin"), out); err != nil {
+	if _, err := download(t, c, e.P("f.bin"), out); err != nil {
 		t.Fatal(err)
 	}
 	if got := fileSHA(t, out); got != want {
@@ -219,11 +241,11 @@ func TestDownloadRangeIgnored(t *testing.T) {
 // Done-when: a token that expires during an upload is renewed through
 // get_runtime and the upload completes without restarting.
 func TestTokenExpiresDuringUpload(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		// The client's own clock never sees the expiry coming, so the
 		// proxy's 404 is what triggers the renewal.
-		c := e.client(func(o *proxy.Options) { o.Now = func() time.Time { return t0 }; o.ChunkSize = 3 * mib })
+		c := e.client(func(o *proxy.Options) { o.Now = func() time.Time { return jupytertest.T0 }; o.ChunkSize = 3 * mib })
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
 		want := writeRandom(t, src, 10*mib, 4)
@@ -234,7 +256,7 @@ func TestTokenExpiresDuringUpload(t *testing.T) {
 			}
 		})
 		before := e.Srv.CallCount("get_runtime")
-		if _, err := upload(t, c, src, e.p("up.bin")); err != nil {
+		if _, err := upload(t, c, src, e.P("up.bin")); err != nil {
 			t.Fatalf("upload: %v", err)
 		}
 		if n := e.Srv.CallCount("get_runtime") - before; n != 1 {
@@ -247,12 +269,7 @@ func TestTokenExpiresDuringUpload(t *testing.T) {
 			t.Errorf("%d PUTs, want 5 (4 chunks, chunk 2 sent again; no restart from chunk 1)", n)
 		}
 		out := filepath.Join(dir, "out.bin")
-		if _, err := download(t, c, e.p("up.bin"), out); err != nil {
-			t.Fatal(err)
-		}
-		if got := fileSHA(t, out); got != want {
-			t.Fatalf("SHA-256 %s, want %s", got, want)
-		}
+		wantDownloaded(t, c, e.P("up.bin"), out, want)
 	})
 }
 
@@ -260,15 +277,12 @@ func TestTokenExpiresDuringUpload(t *testing.T) {
 // and the token is stale when it resumes) is renewed and the download
 // completes.
 func TestTokenExpiresDuringDownload(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
-		c := e.client(func(o *proxy.Options) { o.Now = func() time.Time { return t0 } })
+		c := e.client(func(o *proxy.Options) { o.Now = func() time.Time { return jupytertest.T0 } })
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
-		want := writeRandom(t, src, 12*mib, 5)
-		if _, err := upload(t, c, src, e.p("d.bin")); err != nil {
-			t.Fatal(err)
-		}
+		want := putRandom(t, c, src, 12*mib, 5, e.P("d.bin"))
 		var gets atomic.Int32
 		e.SetOnProxy(func(r *http.Request) {
 			if strings.Contains(r.URL.Path, "/files/") && gets.Add(1) == 2 {
@@ -277,12 +291,7 @@ func TestTokenExpiresDuringDownload(t *testing.T) {
 		})
 		e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 5 * mib})
 		out := filepath.Join(dir, "out.bin")
-		if _, err := download(t, c, e.p("d.bin"), out); err != nil {
-			t.Fatalf("download: %v", err)
-		}
-		if got := fileSHA(t, out); got != want {
-			t.Fatalf("SHA-256 %s, want %s", got, want)
-		}
+		wantDownloaded(t, c, e.P("d.bin"), out, want)
 		if c.Renewals() != 1 {
 			t.Errorf("%d renewals, want 1", c.Renewals())
 		}
@@ -292,7 +301,7 @@ func TestTokenExpiresDuringDownload(t *testing.T) {
 // The token is renewed before it expires when the client's clock says
 // less than RenewLead is left: no request is refused at all.
 func TestTokenRenewedAhead(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib })
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
@@ -303,7 +312,7 @@ func TestTokenRenewedAhead(t *testing.T) {
 			e.Clk.Advance(57 * time.Minute) // 3 min left: inside the 5 min lead
 		}
 	})
-	if _, err := upload(t, c, src, e.p("x.bin")); err != nil {
+	if _, err := upload(t, c, src, e.P("x.bin")); err != nil {
 		t.Fatal(err)
 	}
 	if _, refused := e.Srv.ProxyRequests(); refused != 0 {
@@ -318,14 +327,14 @@ func TestTokenRenewedAhead(t *testing.T) {
 // applied; the client must notice (by the part file's size) and go on
 // with chunk 3, not append chunk 2 twice.
 func TestChunkReplyLost(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib })
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
 		want := writeRandom(t, src, 10*mib, 7)
 		e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyDropReply, Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 1})
-		m, err := upload(t, c, src, e.p("c.bin"))
+		m, err := upload(t, c, src, e.P("c.bin"))
 		if err != nil {
 			t.Fatalf("upload: %v", err)
 		}
@@ -333,32 +342,26 @@ func TestChunkReplyLost(t *testing.T) {
 			t.Fatalf("remote size %d, want %d", m.Size, 10*mib)
 		}
 		out := filepath.Join(dir, "out.bin")
-		if _, err := download(t, c, e.p("c.bin"), out); err != nil {
-			t.Fatal(err)
-		}
-		if got := fileSHA(t, out); got != want {
-			t.Fatalf("SHA-256 %s, want %s", got, want)
-		}
+		wantDownloaded(t, c, e.P("c.bin"), out, want)
 	})
 }
 
 // A small upload over a large remote file leaves
 // exactly the small file.
 func TestUploadReplacesLargerFile(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		dir := t.TempDir()
 		big := filepath.Join(dir, "big")
 		writeRandom(t, big, 5*mib, 8)
-		if _, err := upload(t, c, big, e.p("f")); err != nil {
+		if _, err := upload(t, c, big, e.P("f")); err != nil {
 			t.Fatal(err)
 		}
 		small := filepath.Join(dir, "small")
 		if err := os.WriteFile(small, []byte("0123456789"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		m, err := upload(t, c, small, e.p("f"))
+		m, err := upload(t, c, small, e.P("f"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,7 +377,7 @@ func TestUploadReplacesLargerFile(t *testing.T) {
 // Done-when: a missing or wrong or expired token gets 404 from the
 // emulator's proxy (an empty body, as Colab's), the current one 200.
 func TestProxyTokenChecked(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		u := e.Rt.ConnectionInfo.URL + "api/contents/content"
 		get := func(hdr, query string) (int, string) {
@@ -387,13 +390,7 @@ func TestProxyTokenChecked(t *testing.T) {
 			if hdr != "" {
 				req.Header.Set(proxy.TokenHeader, hdr)
 			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			b, _ := io.ReadAll(resp.Body)
-			return resp.StatusCode, string(b)
+			return testkit.Do(t, req)
 		}
 		tok := e.Rt.ConnectionInfo.Token
 		for _, tc := range []struct {
@@ -425,16 +422,12 @@ func TestProxyTokenChecked(t *testing.T) {
 // Done-when, bad input: each a one-line error naming what was wrong, and
 // no partial target file left.
 func TestBadInput(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		ctx := context.Background()
 		dir := t.TempDir()
 		src := filepath.Join(dir, "src.bin")
-		writeRandom(t, src, 4*mib, 9)
-		if _, err := upload(t, c, src, e.p("there.bin")); err != nil {
-			t.Fatal(err)
-		}
+		putRandom(t, c, src, 4*mib, 9, e.P("there.bin"))
 		check := func(what string, err error, kind error, mention string) {
 			t.Helper()
 			if err == nil {
@@ -448,16 +441,16 @@ func TestBadInput(t *testing.T) {
 			}
 		}
 
-		err := c.UploadPath(ctx, filepath.Join(dir, "nope.txt"), e.p("nope.txt"), false, CopyOptions{})
+		err := c.UploadPath(ctx, filepath.Join(dir, "nope.txt"), e.P("nope.txt"), false, CopyOptions{})
 		check("missing local file", err, proxy.ErrLocalNotFound, "nope.txt")
 
-		_, err = c.Download(ctx, e.p("missing.bin"), filepath.Join(dir, "missing.bin"), nil)
+		_, err = c.Download(ctx, e.P("missing.bin"), filepath.Join(dir, "missing.bin"), nil)
 		check("missing remote file", err, proxy.ErrNotFound, "missing.bin")
 
-		_, err = upload(t, c, src, e.p("nodir/x.bin"))
+		_, err = upload(t, c, src, e.P("nodir/x.bin"))
 		check("missing remote parent", err, proxy.ErrNoParent, "nodir")
 
-		_, err = c.Download(ctx, e.p("there.bin"), filepath.Join(dir, "nodir", "x.bin"), nil)
+		_, err = c.Download(ctx, e.P("there.bin"), filepath.Join(dir, "nodir", "x.bin"), nil)
 		check("missing local parent", err, proxy.ErrLocalNotFound, "nodir")
 
 		// cp -r creates its destination but not the destination's parent:
@@ -471,7 +464,7 @@ func TestBadInput(t *testing.T) {
 		// A full disk: the part file's writes fail with ENOSPC after 1 MiB.
 		full := e.client()
 		full.wrapPart = func(f partFile) partFile { return &fullDisk{partFile: f, left: mib} }
-		_, err = full.Download(ctx, e.p("there.bin"), filepath.Join(dir, "full.bin"), nil)
+		_, err = full.Download(ctx, e.P("there.bin"), filepath.Join(dir, "full.bin"), nil)
 		check("full disk", err, proxy.ErrLocal, "no space left on device")
 
 		noLeftovers(t, dir, "src.bin")
@@ -499,14 +492,11 @@ func (f *fullDisk) WriteAt(p []byte, off int64) (int, error) {
 // Done-when, bad input: a runtime deleted mid-transfer ends the transfer
 // with "no longer exists" and leaves no partial file.
 func TestRuntimeGoneMidTransfer(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib })
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
-	writeRandom(t, src, 10*mib, 10)
-	if _, err := upload(t, c, src, e.p("d.bin")); err != nil {
-		t.Fatal(err)
-	}
+	putRandom(t, c, src, 10*mib, 10, e.P("d.bin"))
 	var gets atomic.Int32
 	e.SetOnProxy(func(r *http.Request) {
 		if strings.Contains(r.URL.Path, "/files/") && gets.Add(1) == 2 {
@@ -514,14 +504,14 @@ func TestRuntimeGoneMidTransfer(t *testing.T) {
 		}
 	})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 2 * mib})
-	_, err := download(t, c, e.p("d.bin"), filepath.Join(dir, "out.bin"))
+	_, err := download(t, c, e.P("d.bin"), filepath.Join(dir, "out.bin"))
 	if !errors.Is(err, proxy.ErrRuntimeGone) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "rt-files") {
 		t.Fatalf("download from a deleted runtime: %v, want one line saying rt-files no longer exists", err)
 	}
 	noLeftovers(t, dir, "src.bin")
 
 	// Upload: the runtime disappears between chunks.
-	e2 := newEnv(t, backendEmulator, colabfake.Options{})
+	e2 := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c2 := e2.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib })
 	var puts atomic.Int32
 	e2.SetOnProxy(func(r *http.Request) {
@@ -529,7 +519,7 @@ func TestRuntimeGoneMidTransfer(t *testing.T) {
 			e2.Srv.Reclaim(e2.Rt.Name)
 		}
 	})
-	_, err = upload(t, c2, src, e2.p("u.bin"))
+	_, err = upload(t, c2, src, e2.P("u.bin"))
 	if !errors.Is(err, proxy.ErrRuntimeGone) {
 		t.Fatalf("upload to a deleted runtime: %v, want proxy.ErrRuntimeGone", err)
 	}
@@ -538,9 +528,8 @@ func TestRuntimeGoneMidTransfer(t *testing.T) {
 // Names with spaces, "#", "?" and "%" travel encoded and
 // arrive literally.
 func TestPathEncoding(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, be backend) {
-		e := newEnv(t, be, colabfake.Options{})
-		c := e.client()
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
 		dir := t.TempDir()
 		names := []string{"a #1 ?.txt", "100%.txt", "%2e%2e"}
 		for _, n := range names {
@@ -548,7 +537,7 @@ func TestPathEncoding(t *testing.T) {
 			if err := os.WriteFile(p, []byte(n), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := upload(t, c, p, e.p(n)); err != nil {
+			if _, err := upload(t, c, p, e.P(n)); err != nil {
 				t.Fatalf("upload %q: %v", n, err)
 			}
 		}
@@ -557,7 +546,7 @@ func TestPathEncoding(t *testing.T) {
 			t.Fatalf("remote names %q", got)
 		}
 		out := filepath.Join(dir, "out")
-		if _, err := download(t, c, e.p("100%.txt"), out); err != nil {
+		if _, err := download(t, c, e.P("100%.txt"), out); err != nil {
 			t.Fatal(err)
 		}
 		if b, _ := os.ReadFile(out); string(b) != "100%.txt" {
@@ -569,18 +558,15 @@ func TestPathEncoding(t *testing.T) {
 // A part file kept by an interrupted download is resumed by the next run
 // when it belongs to the same remote version, and discarded otherwise.
 func TestDownloadResumesAcrossRuns(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.MaxRetries = 1 })
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.bin")
-	want := writeRandom(t, src, 6*mib, 11)
-	if _, err := upload(t, c, src, e.p("r.bin")); err != nil {
-		t.Fatal(err)
-	}
+	want := putRandom(t, c, src, 6*mib, 11, e.P("r.bin"))
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 2 * mib})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet, PathPrefix: "files/", Status: 503})
 	out := filepath.Join(dir, "out.bin")
-	_, err := download(t, c, e.p("r.bin"), out)
+	_, err := download(t, c, e.P("r.bin"), out)
 	if err == nil || !strings.Contains(err.Error(), "kept in") {
 		t.Fatalf("first run: %v, want a failure that keeps the part file", err)
 	}
@@ -591,18 +577,9 @@ func TestDownloadResumesAcrossRuns(t *testing.T) {
 	if serr != nil || st.Size() == 0 {
 		t.Fatalf("part file: %v", serr)
 	}
-	var ranges []string
-	e.SetOnProxy(func(r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			ranges = append(ranges, r.Header.Get("Range"))
-		}
-	})
-	if _, err := download(t, c, e.p("r.bin"), out); err != nil {
-		t.Fatal(err)
-	}
-	if got := fileSHA(t, out); got != want {
-		t.Fatalf("SHA-256 %s, want %s", got, want)
-	}
+	sent := fileRanges(e)
+	wantDownloaded(t, c, e.P("r.bin"), out, want)
+	ranges := sent()
 	if len(ranges) != 1 || ranges[0] == "" {
 		t.Errorf("second run sent Range %q, want one ranged request", ranges)
 	}
@@ -611,16 +588,16 @@ func TestDownloadResumesAcrossRuns(t *testing.T) {
 
 // The proxy token never reaches a log line or an error.
 func TestTokenNeverLogged(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	var logs bytes.Buffer
 	c := e.client(func(o *proxy.Options) {
-		o.Logger = newDebugLogger(&logs)
-		o.Now = func() time.Time { return t0 }
+		o.Logger = testkit.DebugLogger(&logs)
+		o.Now = func() time.Time { return jupytertest.T0 }
 	})
 	e.Clk.Advance(2 * time.Hour) // every first request is refused, then renewed
 	ctx := context.Background()
 	_, _ = c.List(ctx, e.Dir)
-	_, err := c.Download(ctx, e.p("missing"), filepath.Join(t.TempDir(), "x"), nil)
+	_, err := c.Download(ctx, e.P("missing"), filepath.Join(t.TempDir(), "x"), nil)
 	for _, tok := range []string{e.Rt.ConnectionInfo.Token, c.Info().Token} {
 		if strings.Contains(logs.String(), tok) || strings.Contains(err.Error(), tok) {
 			t.Fatalf("a proxy token leaked: log %q, error %q", logs.String(), err)
@@ -635,7 +612,7 @@ func TestTokenNeverLogged(t *testing.T) {
 // "size") is bounded by MaxUnknownSize: past it the download stops with
 // proxy.ErrTooLarge and leaves nothing behind; below it, it completes.
 func TestDownloadUnknownSizeCapped(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.MaxUnknownSize = 256 << 10 })
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -644,16 +621,13 @@ func TestDownloadUnknownSizeCapped(t *testing.T) {
 		ok   bool
 	}{{"small.bin", 100 << 10, true}, {"big.bin", 1 * mib, false}} {
 		src := filepath.Join(dir, "src-"+tc.name)
-		want := writeRandom(t, src, tc.size, 23)
-		if _, err := upload(t, c, src, e.p(tc.name)); err != nil {
-			t.Fatal(err)
-		}
+		want := putRandom(t, c, src, tc.size, 23, e.P(tc.name))
 		// The runtime's model of the file says nothing of its size.
 		e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet,
-			PathPrefix: "api/contents/" + e.p(tc.name), Status: http.StatusOK, ContentType: "application/json",
-			Body: `{"name":"` + tc.name + `","path":"` + e.p(tc.name) + `","type":"file","size":null,"last_modified":"2026-11-29T18:00:00Z"}`})
+			PathPrefix: "api/contents/" + e.P(tc.name), Status: http.StatusOK, ContentType: "application/json",
+			Body: `{"name":"` + tc.name + `","path":"` + e.P(tc.name) + `","type":"file","size":null,"last_modified":"2026-11-29T18:00:00Z"}`})
 		out := filepath.Join(dir, "out-"+tc.name)
-		_, err := download(t, c, e.p(tc.name), out)
+		_, err := download(t, c, e.P(tc.name), out)
 		if tc.ok {
 			if err != nil {
 				t.Fatalf("%s (%d bytes, under the limit): %v", tc.name, tc.size, err)

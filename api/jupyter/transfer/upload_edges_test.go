@@ -1,9 +1,5 @@
 package transfer
 
-// The size edges of upload.go (a 0-byte file, a file of
-// exactly the chunk size, one byte more, exactly two chunks). Each test
-// names the behaviour it guards; all run on the emulator, with no waits.
-
 import (
 	"bytes"
 	"context"
@@ -11,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,8 +15,14 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
+
+// The size edges of upload.go (a 0-byte file, a file of
+// exactly the chunk size, one byte more, exactly two chunks). Each test
+// names the behaviour it guards; all run on the emulator, with no waits.
 
 // Guards the one-request upload and its bound: a file of 0 bytes, or of
 // exactly ChunkSize bytes, goes in one PUT onto its own name (no part
@@ -28,7 +31,7 @@ import (
 // back, it has the bytes sent.
 func TestUploadChunkSizeEdges(t *testing.T) {
 	const chunk = 30_000 // a multiple of 3, as ChunkSize is rounded to
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk })
 	dir := t.TempDir()
 	for i, tc := range []struct {
@@ -44,7 +47,7 @@ func TestUploadChunkSizeEdges(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := randomBytes(tc.size, uint64(50+i))
-			remote := e.p("up-" + strings.ReplaceAll(tc.name, " ", "-") + ".bin")
+			remote := e.P("up-" + strings.ReplaceAll(tc.name, " ", "-") + ".bin")
 			var log methodLog
 			e.SetOnProxy(log.hook)
 			m, err := c.Upload(context.Background(), remote, bytes.NewReader(data), int64(len(data)), nil)
@@ -99,7 +102,7 @@ func TestUploadChunkSizeEdges(t *testing.T) {
 // made one).
 func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 	const chunk, retries = 30_000, 2
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk; o.MaxRetries = retries })
 	for i, tc := range []struct {
 		name  string
@@ -118,11 +121,11 @@ func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 			data := randomBytes(tc.size, uint64(60+i))
 			for _, st := range tc.fails {
 				e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut,
-					PathPrefix: "api/contents/" + e.p(name), Status: st, Skip: tc.skip})
+					PathPrefix: "api/contents/" + e.P(name), Status: st, Skip: tc.skip})
 			}
-			_, err := c.Upload(context.Background(), e.p(name), bytes.NewReader(data), int64(len(data)), nil)
+			_, err := c.Upload(context.Background(), e.P(name), bytes.NewReader(data), int64(len(data)), nil)
 			e.Srv.ClearProxyFaults()
-			names := strings.Join(remoteNames(t, c, e.p("")), ",")
+			names := strings.Join(remoteNames(t, c, e.P("")), ",")
 			if !tc.ok {
 				if err == nil {
 					t.Fatalf("upload after %d failures in a row (MaxRetries %d) succeeded, want it to give up", len(tc.fails), retries)
@@ -136,7 +139,7 @@ func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 				t.Fatalf("upload after %d failures in a row (MaxRetries %d): %v", len(tc.fails), retries, err)
 			}
 			out := filepath.Join(t.TempDir(), "back.bin")
-			if _, err := download(t, c, e.p(name), out); err != nil {
+			if _, err := download(t, c, e.P(name), out); err != nil {
 				t.Fatal(err)
 			}
 			if back, _ := os.ReadFile(out); !bytes.Equal(back, data) {
@@ -153,13 +156,12 @@ func TestUploadRetriesUpToMaxRetries(t *testing.T) {
 // (HTTP 400) fails at once, after one PUT, with the server's status; it
 // is not sent again as if the trouble were passing.
 func TestUploadBadRequestNotRetried(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodPut,
-		PathPrefix: "api/contents/" + e.p("bad.bin"), Status: http.StatusBadRequest})
+		PathPrefix: "api/contents/" + e.P("bad.bin"), Status: http.StatusBadRequest})
 	var log methodLog
 	e.SetOnProxy(log.hook)
-	_, err := c.Upload(context.Background(), e.p("bad.bin"), strings.NewReader("data"), 4, nil)
+	_, err := c.Upload(context.Background(), e.P("bad.bin"), strings.NewReader("data"), 4, nil)
 	e.SetOnProxy(nil)
 	e.Srv.ClearProxyFaults()
 	var je *proxy.Error
@@ -176,12 +178,12 @@ func TestUploadBadRequestNotRetried(t *testing.T) {
 // a proxy's 413, fails at once after that one PUT: sending it "in
 // pieces" would be the same request again.
 func TestUpload413AtTheFloorSize(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{ProxyMaxBody: 1_000_000})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{ProxyMaxBody: 1_000_000})
 	c := e.client()
 	data := bytes.Repeat([]byte("z"), MinChunkSize-MinChunkSize%3)
 	var log methodLog
 	e.SetOnProxy(log.hook)
-	_, err := c.Upload(context.Background(), e.p("floor.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	_, err := c.Upload(context.Background(), e.P("floor.bin"), bytes.NewReader(data), int64(len(data)), nil)
 	e.SetOnProxy(nil)
 	if !errors.Is(err, proxy.ErrServer) || !strings.Contains(err.Error(), "even in pieces of 1.0 MB") {
 		t.Fatalf("upload of %d bytes behind a 1 MB proxy limit: %v, want the 413 at the floor", len(data), err)
@@ -195,7 +197,7 @@ func TestUpload413AtTheFloorSize(t *testing.T) {
 // grow, never pass the total, and end at the file's size.
 func TestUploadProgressInPieces(t *testing.T) {
 	const chunk = 30_000
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = chunk })
 	data := randomBytes(2*chunk+500, 70)
 	var mu sync.Mutex
@@ -208,7 +210,7 @@ func TestUploadProgressInPieces(t *testing.T) {
 		}
 		dones = append(dones, done)
 	}
-	if _, err := c.Upload(context.Background(), e.p("progress.bin"), bytes.NewReader(data), int64(len(data)), progress); err != nil {
+	if _, err := c.Upload(context.Background(), e.P("progress.bin"), bytes.NewReader(data), int64(len(data)), progress); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -243,10 +245,9 @@ func (f failingSource) ReadAt(p []byte, off int64) (int, error) {
 // fails the upload as a local error naming the read (not as the
 // network's trouble).
 func TestUploadLocalReadErrorIsLocal(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	data := randomBytes(200_000, 71)
-	_, err := c.Upload(context.Background(), e.p("unreadable.bin"), failingSource{data: data, at: 100_000}, int64(len(data)), nil)
+	_, err := c.Upload(context.Background(), e.P("unreadable.bin"), failingSource{data: data, at: 100_000}, int64(len(data)), nil)
 	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "reading the local file: input/output error") {
 		t.Fatalf("upload of a file unreadable midway: %v, want a local error naming the read", err)
 	}
@@ -272,7 +273,7 @@ func TestRetryDelayDoublesUpToFiveSeconds(t *testing.T) {
 // PUT (an empty last piece sent again, say). A PUT after the lost one
 // would meet the queued 400 and fail the upload.
 func TestLastChunkReplyLostSendsNoMore(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib })
 	data := randomBytes(10*mib, 61) // pieces of 3, 3, 3 and 1 MiB
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyDropReply, Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 3})
@@ -281,7 +282,7 @@ func TestLastChunkReplyLostSendsNoMore(t *testing.T) {
 		Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 3})
 	var log methodLog
 	e.SetOnProxy(log.hook)
-	m, err := c.Upload(context.Background(), e.p("last.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	m, err := c.Upload(context.Background(), e.P("last.bin"), bytes.NewReader(data), int64(len(data)), nil)
 	e.SetOnProxy(nil)
 	if err != nil || m.Size != int64(len(data)) {
 		t.Fatalf("upload whose last reply was lost: %+v, %v", m, err)
@@ -299,14 +300,14 @@ func TestLastChunkReplyLostSendsNoMore(t *testing.T) {
 // the refused piece (3 MiB refused → 1.5 MiB), not half of the bytes up
 // to its end; the log line says both sizes, and the file arrives whole.
 func TestLater413ShrinksFromTheRefusedPiece(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	var logs bytes.Buffer // written by the upload only, read after it
-	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib; o.Logger = newDebugLogger(&logs) })
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib; o.Logger = testkit.DebugLogger(&logs) })
 	data := randomBytes(10*mib, 62)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: http.StatusRequestEntityTooLarge,
 		Body: "<html><head><title>413 Request Entity Too Large</title></head></html>", ContentType: "text/html",
 		Method: http.MethodPut, PathPrefix: "api/contents/", Skip: 1})
-	m, err := c.Upload(context.Background(), e.p("later.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	m, err := c.Upload(context.Background(), e.P("later.bin"), bytes.NewReader(data), int64(len(data)), nil)
 	if err != nil || m.Size != int64(len(data)) {
 		t.Fatalf("upload with a 413 on its second piece: %+v, %v", m, err)
 	}
@@ -315,10 +316,222 @@ func TestLater413ShrinksFromTheRefusedPiece(t *testing.T) {
 		t.Errorf("log lacks %s:\n%s", want, logs.String())
 	}
 	out := filepath.Join(t.TempDir(), "back.bin")
-	if _, err := download(t, c, e.p("later.bin"), out); err != nil {
+	if _, err := download(t, c, e.P("later.bin"), out); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(out); !bytes.Equal(got, data) {
 		t.Error("the file differs after the smaller pieces")
+	}
+}
+
+// An upload over an existing file that is cancelled once the old file is
+// being deleted (the part is complete and verified) still renames the
+// new one into place: the runtime never ends with neither the old file
+// nor the new one.
+func TestUploadCancelledWhileReplacingKeepsAFile(t *testing.T) {
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
+	// A chunked upload (3-byte pieces): only it replaces through a DELETE.
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 })
+	ctx := context.Background()
+	if _, err := c.Upload(ctx, e.P("x.txt"), strings.NewReader("old"), 3, nil); err != nil {
+		t.Fatal(err)
+	}
+	uctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	e.SetOnProxy(func(r *http.Request) {
+		if r.Method == http.MethodDelete && strings.HasSuffix(r.URL.Path, "/x.txt") {
+			cancel() // the user closed the pane just now
+		}
+	})
+	_, err := c.Upload(uctx, e.P("x.txt"), strings.NewReader("new!"), 4, nil)
+	e.SetOnProxy(nil)
+	m, serr := c.Stat(ctx, e.P("x.txt"))
+	if serr != nil || m.Size != 4 {
+		t.Fatalf("after a cancel while replacing (upload: %v): stat %+v %v, want the new 4-byte file", err, m, serr)
+	}
+	if err != nil {
+		t.Fatalf("the replacement finished but Upload said %v", err)
+	}
+}
+
+// Upload itself refuses a file directly in the root, whoever calls it (the
+// files pane as well as cp): nothing is sent.
+func TestUploadRefusesTopLevel(t *testing.T) {
+	_, c := newEnvClient(t, jupytertest.Emulator)
+	ctx := context.Background()
+	if _, err := c.Upload(ctx, "/data.csv", strings.NewReader("x"), 1, nil); !errors.Is(err, proxy.ErrTopLevel) {
+		t.Fatalf("Upload(/data.csv) = %v, want proxy.ErrTopLevel", err)
+	}
+	if _, err := c.Stat(ctx, "data.csv"); err == nil {
+		t.Fatal("/data.csv was created")
+	}
+	if _, err := c.Upload(ctx, "/content/data.csv", strings.NewReader("x"), 1, nil); err != nil {
+		t.Fatalf("Upload(/content/data.csv) = %v", err)
+	}
+}
+
+// A proxy on the way refuses a request as too large (an
+// HTML 413, nginx's page). The upload says so in words and sends that
+// data again in smaller pieces, down to MinChunkSize, and keeps the size
+// that worked; below that it fails with the same words and the file on
+// the runtime is untouched.
+func TestUploadShrinksPiecesAfterProxy413(t *testing.T) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e := newEnv(t, be, colabfake.Options{ProxyMaxBody: 3_000_000})
+		c := e.client(func(o *proxy.Options) { o.ChunkSize = 6_000_000 })
+		ctx := context.Background()
+		data := bytes.Repeat([]byte("0123456789abcdef"), 5_000_000/16) // 5 MB: one 6.7 MB request at first
+		m, err := c.Upload(ctx, e.P("big.bin"), bytes.NewReader(data), int64(len(data)), nil)
+		if err != nil {
+			t.Fatalf("upload behind a 3 MB proxy limit: %v", err)
+		}
+		if m.Size != int64(len(data)) {
+			t.Fatalf("size %d, want %d", m.Size, len(data))
+		}
+		out := filepath.Join(t.TempDir(), "big.bin")
+		if _, err := c.Download(ctx, e.P("big.bin"), out, nil); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(out); !bytes.Equal(b, data) {
+			t.Fatal("the file on the runtime differs from the one sent")
+		}
+		if cs := c.chunkSize(); cs >= 3_000_000 || cs < MinChunkSize {
+			t.Errorf("piece size kept after the 413s: %d", cs)
+		}
+		names := remoteNames(t, c, e.Dir)
+		if strings.Join(names, ",") != "big.bin" {
+			t.Errorf("remote directory holds %v, want only big.bin", names)
+		}
+	})
+}
+
+func TestUpload413BelowTheFloorFails(t *testing.T) {
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{ProxyMaxBody: 1_000_000})
+	c := e.client()
+	ctx := context.Background()
+	if _, err := c.Upload(ctx, e.P("x.bin"), strings.NewReader("old"), 3, nil); err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Repeat([]byte("z"), 3_000_000)
+	_, err := c.Upload(ctx, e.P("x.bin"), bytes.NewReader(data), int64(len(data)), nil)
+	if !errors.Is(err, proxy.ErrServer) {
+		t.Fatalf("upload behind a 1 MB proxy limit: %v, want a server error", err)
+	}
+	msg := err.Error()
+	for _, w := range []string{"a proxy between this machine and the runtime refused a", "MB request as too large (HTTP 413)", "even in pieces of 1.0 MB"} {
+		if !strings.Contains(msg, w) {
+			t.Errorf("%q\nwant it to contain %q", msg, w)
+		}
+	}
+	m, serr := c.Stat(ctx, e.P("x.bin"))
+	if serr != nil || m.Size != 3 {
+		t.Errorf("the old file after a refused upload: %+v %v, want it untouched", m, serr)
+	}
+	if names := remoteNames(t, c, e.Dir); strings.Join(names, ",") != "x.bin" {
+		t.Errorf("remote directory holds %v, want only x.bin (no part file)", names)
+	}
+}
+
+// procFile returns a /proc file whose stat size is 0 but which holds
+// bytes, and those bytes (stable for this process).
+func procFile(t *testing.T) (string, []byte) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("/proc is Linux's")
+	}
+	const p = "/proc/self/environ"
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() != 0 || len(b) == 0 {
+		t.Fatalf("%s: stat size %d, %d bytes read; the test needs size 0 with content", p, st.Size(), len(b))
+	}
+	return p, b
+}
+
+// A local file whose stat size is 0 but which holds bytes (such as
+// /proc/self/environ) is read to its end and sent whole, by cp (file and
+// -r's walk) and UploadFile (the files pane); never uploaded empty.
+func TestUploadReadsAZeroSizeFileToItsEnd(t *testing.T) {
+	e, c := newEnvClient(t, jupytertest.Emulator)
+	ctx := context.Background()
+	p, want := procFile(t)
+	check := func(what, remote string) {
+		t.Helper()
+		m, err := c.Stat(ctx, remote)
+		if err != nil || m.Size != int64(len(want)) {
+			t.Fatalf("%s: the runtime has %d bytes (%v), want %d", what, m.Size, err, len(want))
+		}
+		out := filepath.Join(t.TempDir(), "back")
+		if _, err := download(t, c, remote, out); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(out); string(b) != string(want) {
+			t.Fatalf("%s: the bytes that arrived differ from the file's", what)
+		}
+	}
+	var res []FileResult
+	if err := c.UploadPath(ctx, p, e.P("environ"), false, CopyOptions{OnFile: func(r FileResult) { res = append(res, r) }}); err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Bytes != int64(len(want)) {
+		t.Errorf("reported %+v, want one file of %d bytes", res, len(want))
+	}
+	check("cp", e.P("environ"))
+	m, n, err := c.UploadFile(ctx, "/proc/self/status", e.P("status"), nil)
+	if err != nil || n == 0 || m.Size != n {
+		t.Fatalf("UploadFile(/proc/self/status) = %d bytes sent, remote %d, %v; want the whole file", n, m.Size, err)
+	}
+	// A directory walked by cp -r -L: a link in it to a /proc file (-L:
+	// the link leads out of the directory).
+	dir := t.TempDir()
+	if err := os.Symlink(p, filepath.Join(dir, "env")); err != nil {
+		t.Fatalf("cannot make the symbolic link this test needs: %v", err)
+	}
+	if err := c.UploadPath(ctx, dir, e.P("tree"), false, CopyOptions{Recursive: true, FollowLinks: true}); err != nil {
+		t.Fatal(err)
+	}
+	check("cp -r", e.P("tree/env"))
+	// A truly empty file is still sent, empty.
+	empty := filepath.Join(dir, "empty")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, n, err := c.UploadFile(ctx, empty, e.P("empty"), nil); err != nil || n != 0 {
+		t.Fatalf("an empty file: %d bytes, %v", n, err)
+	}
+}
+
+// Past what one request carries, such a file is refused in one line and
+// nothing is left on the runtime.
+func TestUploadRefusesAZeroSizeFileBeyondOneRequest(t *testing.T) {
+	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
+	c := e.client(func(o *proxy.Options) { o.ChunkSize = 30 })
+	p, _ := procFile(t)
+	err := c.UploadPath(context.Background(), p, e.P("environ"), false, CopyOptions{})
+	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), p+" reports a size of 0 but holds more than 30 bytes") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("UploadPath = %v, want one proxy.ErrLocal line naming the file and the limit", err)
+	}
+	if got := remoteNames(t, c, e.Dir); len(got) != 0 {
+		t.Errorf("the runtime holds %v", got)
+	}
+}
+
+// Such a file holding exactly what one request carries is still sent
+// whole: the limit is on more than one request's worth.
+func TestUploadSendsAZeroSizeFileOfExactlyOneRequest(t *testing.T) {
+	e, c := newEnvClient(t, jupytertest.Emulator)
+	p, want := procFile(t)
+	// Options round ChunkSize down to a multiple of 3; the copier's own
+	// is set to the file's length exactly.
+	c.o.ChunkSize = int64(len(want))
+	m, n, err := c.UploadFile(context.Background(), p, e.P("environ"), nil)
+	if err != nil || n != int64(len(want)) || m.Size != n {
+		t.Fatalf("UploadFile of %d bytes with %d-byte requests = %d bytes sent, remote %d, %v; want the whole file", len(want), c.o.ChunkSize, n, m.Size, err)
 	}
 }

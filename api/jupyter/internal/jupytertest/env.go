@@ -15,11 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/oauth2"
-
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/client/clienttest"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 )
 
@@ -126,21 +125,9 @@ func NewEnv(t testing.TB, be Backend, o colabfake.Options) *Env {
 		}
 	}
 	o.CreatesPerMinute = -1
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, ep := colabfaketest.Start(t, o)
 	e.Srv = srv
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	hc := oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "test"}))
-	c, err := client.New(ctx, client.Options{Endpoint: ep, HTTPClient: hc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	e.Svc = c
+	e.Svc = clienttest.New(t, ep)
 	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)

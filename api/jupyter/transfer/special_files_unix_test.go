@@ -12,9 +12,86 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
+
+// A symbolic link placed at the download's part path (by another user of
+// a shared directory) must not redirect the write: the download is
+// refused with one line naming it, and the link's target is untouched.
+func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
+	e, c := newEnvClient(t, jupytertest.Emulator)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.bin")
+	putRandom(t, c, src, 64<<10, 21, e.P("f.bin"))
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.bin")
+	if err := os.Symlink(victim, out+PartSuffix); err != nil {
+		t.Fatal(err)
+	}
+	_, err := download(t, c, e.P("f.bin"), out)
+	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "symbolic link") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("download through a linked part path: %v, want one proxy.ErrLocal line naming the symbolic link", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious" {
+		t.Fatalf("the link's target now holds %d bytes: the write followed the link", len(b))
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Error("the target was created although the download was refused")
+	}
+	if st, lerr := os.Lstat(out + PartSuffix); lerr != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link at the part path was replaced or removed: %v", lerr)
+	}
+}
+
+// A FIFO (or anything else that is not a regular file) at the part path
+// is refused with a line saying what it is.
+func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
+	e, c := newEnvClient(t, jupytertest.Emulator)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.bin")
+	putRandom(t, c, src, 1<<10, 22, e.P("g.bin"))
+	out := filepath.Join(dir, "out.bin")
+	if err := syscall.Mkfifo(out+PartSuffix, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	_, err := download(t, c, e.P("g.bin"), out)
+	if !errors.Is(err, proxy.ErrLocal) || !strings.Contains(err.Error(), "named pipe") {
+		t.Fatalf("download onto a FIFO part path: %v, want proxy.ErrLocal naming the named pipe", err)
+	}
+}
+
+// A downloaded file is created like any other file (0666 less the umask,
+// as cp and curl -o do), not private to its owner: under umask 022 it is
+// -rw-r--r--, under 027 -rw-r-----.
+func TestDownloadHonoursUmask(t *testing.T) {
+	e, c := newEnvClient(t, jupytertest.Emulator)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.bin")
+	putRandom(t, c, src, 4<<10, 22, e.P("f.bin"))
+	for _, tc := range []struct {
+		umask int
+		want  os.FileMode
+	}{{0o022, 0o644}, {0o027, 0o640}} {
+		old := syscall.Umask(tc.umask)
+		out := filepath.Join(dir, "out-"+tc.want.String())
+		_, err := download(t, c, e.P("f.bin"), out)
+		syscall.Umask(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got != tc.want {
+			t.Errorf("umask %03o: the downloaded file is %v, want %v", tc.umask, got, tc.want)
+		}
+	}
+}
 
 // fifoBound is how long a download to a FIFO may take to give up: far
 // more than it needs on a busy machine, far less than forever.
@@ -53,12 +130,9 @@ func boundedRun(t *testing.T, what string, free func(), fn func() error) error {
 // is refused at once with one line naming the FIFO, and the FIFO stays.
 // The same through Download, the files pane's call.
 func TestDownloadToFIFONobodyReadsIsRefused(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
-	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
-		t.Fatal(err)
-	}
+	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
 	fifo := mkfifo(t, "fifo")
 	// A reader opened at last lets a blocked open for writing through.
 	free := func() {
@@ -85,8 +159,7 @@ func TestDownloadToFIFONobodyReadsIsRefused(t *testing.T) {
 // ends (ctrl+c, --timeout), even while its write waits for room in the
 // pipe, and says it was interrupted.
 func TestDownloadToAStalledFIFOEndsWithItsContext(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	_, c := newEnvClient(t, jupytertest.Emulator)
 	body := strings.Repeat("x", 4<<20) // far more than a pipe holds
 	if _, err := c.Upload(context.Background(), "content/big.bin", strings.NewReader(body), int64(len(body)), nil); err != nil {
 		t.Fatal(err)

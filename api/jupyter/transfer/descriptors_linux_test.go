@@ -6,10 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
-	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // `cp RT:FILE /dev/stdout >> log`: a download to a descriptor's name
@@ -18,12 +19,9 @@ import (
 // the same file afterwards (nothing renamed over it, no part file beside
 // it). The same through Download, the files pane's call.
 func TestDownloadToDescriptorAppendsInPlace(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
-	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
-		t.Fatal(err)
-	}
+	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log")
 	if err := os.WriteFile(log, []byte("line 1\nline 2\n"), 0o644); err != nil {
@@ -61,12 +59,9 @@ func TestDownloadToDescriptorAppendsInPlace(t *testing.T) {
 
 // A FIFO is written in place too, not replaced by a regular file.
 func TestDownloadToFIFOWritesInPlace(t *testing.T) {
-	e := newEnv(t, backendEmulator, colabfake.Options{})
-	c := e.client()
+	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
-	if _, err := c.Upload(ctx, "content/f.txt", strings.NewReader("remote\n"), 7, nil); err != nil {
-		t.Fatal(err)
-	}
+	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("no FIFO here: %v", err)
@@ -88,5 +83,63 @@ func TestDownloadToFIFOWritesInPlace(t *testing.T) {
 	}
 	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("the FIFO was replaced: %v %v", st.Mode(), err)
+	}
+}
+
+// openBelow counts this process's open file descriptors on dir or below
+// it (Linux's /proc/self/fd).
+func openBelow(t *testing.T, dir string) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatalf("cannot read /proc/self/fd: %v", err)
+	}
+	n := 0
+	for _, fd := range fds {
+		target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
+		if err == nil && (target == dir || strings.HasPrefix(target, dir+string(filepath.Separator))) {
+			n++
+		}
+	}
+	return n
+}
+
+// A recursive download closes each local directory once its files are
+// copied (and the walk has left it), rather than holding every directory
+// of a wide tree open to the end: by the time it reports its last file,
+// none is open.
+func TestRecursiveDownloadClosesDirectoriesItIsDoneWith(t *testing.T) {
+	e, c := newEnvClient(t, jupytertest.Emulator)
+	ctx := context.Background()
+	const dirs = 60
+	files := map[string]string{}
+	for i := range dirs {
+		files[fmt.Sprintf("s%02d/f.txt", i)] = "f"
+	}
+	if err := c.UploadPath(ctx, localTree(t, files), e.P("wide"), false, CopyOptions{Recursive: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	var mu sync.Mutex
+	var open []int // descriptors open below out at each file reported
+	o := CopyOptions{Recursive: true, Jobs: 2, OnFile: func(FileResult) {
+		n := openBelow(t, out)
+		mu.Lock()
+		open = append(open, n)
+		mu.Unlock()
+	}}
+	if err := c.DownloadPath(ctx, e.P("wide"), out, false, o); err != nil {
+		t.Fatal(err)
+	}
+	if len(open) != dirs {
+		t.Fatalf("reported %d files, want %d", len(open), dirs)
+	}
+	// The last file is reported once every file has ended: nothing is
+	// in flight, so nothing below the destination is left open.
+	if last := open[len(open)-1]; last != 0 {
+		t.Errorf("%d descriptors open below the destination as the last of %d directories' files was reported, want 0: the directories done with were kept open", last, dirs)
+	}
+	if n := openBelow(t, out); n != 0 {
+		t.Errorf("%d descriptors still open below the destination after the copy", n)
 	}
 }
