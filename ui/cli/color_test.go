@@ -17,11 +17,8 @@ import (
 // a pipe has none unless CLICOLOR_FORCE; --color always and never win
 // over the environment.
 func TestColourOnATerminalAndAPipe(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	bin := binary(t)
 	const dim = "\x1b[2m"
 	cases := []struct {
 		name          string

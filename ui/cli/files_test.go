@@ -290,11 +290,8 @@ func TestFilesCompletion(t *testing.T) {
 // with it and refuses without; a second forward on the same port fails
 // clearly instead of moving elsewhere.
 func TestForwardCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	_, flags := filesEmu(t)
-	bin := binary(t)
 	// --port 0: forward picks a free port and the test reads it back from
 	// the URL, so no other process can take it between a pick and a listen.
 	ctx, cancel := context.WithCancel(context.Background())

@@ -288,6 +288,22 @@ func binary(t testing.TB) string {
 	return bin
 }
 
+// skipUnderShort skips the test under -short: it builds and runs the real
+// binary.
+func skipUnderShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+}
+
+// needBinary is skipUnderShort, then the built binary's path.
+func needBinary(t *testing.T) string {
+	t.Helper()
+	skipUnderShort(t)
+	return binary(t)
+}
+
 func TestMain(m *testing.M) {
 	// Retries are counted, not timed, here: no test waits out real
 	// half-seconds between attempts.
@@ -300,24 +316,35 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func TestEmulatorCommandServesStatus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	home := isolate(t)
-	bin := binary(t)
+// startEmulatorBinary runs bin's `emulator --addr 127.0.0.1:0 --seed
+// empty` with args until the test ends and returns the endpoint it prints
+// first; the rest of its output is read and dropped.
+func startEmulatorBinary(t *testing.T, bin string, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	emu := exec.CommandContext(ctx, bin, "emulator", "--addr", "127.0.0.1:0", "--seed", "empty", "--runtimes", "5")
+	emu := exec.CommandContext(ctx, bin, append([]string{"emulator", "--addr", "127.0.0.1:0", "--seed", "empty"}, args...)...)
 	stdout, _ := emu.StdoutPipe()
 	if err := emu.Start(); err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	defer func() { cancel(); emu.Wait() }()
+	t.Cleanup(func() { cancel(); _ = emu.Wait() })
 	sc := bufio.NewScanner(stdout)
 	if !sc.Scan() {
-		t.Fatal("emulator printed nothing")
+		t.Fatal("the emulator printed nothing")
 	}
 	endpoint := strings.TrimSpace(sc.Text())
+	go func() {
+		for sc.Scan() { // drain
+		}
+	}()
+	return endpoint
+}
+
+func TestEmulatorCommandServesStatus(t *testing.T) {
+	bin := needBinary(t)
+	home := isolate(t)
+	endpoint := startEmulatorBinary(t, bin, "--runtimes", "5")
 	if !strings.HasPrefix(endpoint, "http://127.0.0.1:") || !strings.HasSuffix(endpoint, "/mcp") {
 		t.Fatalf("first line is not the endpoint: %q", endpoint)
 	}
@@ -332,11 +359,8 @@ func TestEmulatorCommandServesStatus(t *testing.T) {
 // Under --no-auth the banner says that no token is needed
 // (and without it, that any non-empty token is accepted).
 func TestEmulatorBannerNoAuth(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	isolate(t)
-	bin := binary(t)
 	for _, c := range []struct {
 		args []string
 		want string

@@ -13,11 +13,8 @@ import (
 // the selected runtime in its environment, and the dashboard comes back
 // afterwards and quits normally.
 func TestForegroundPluginSuspendsTheDashboard(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	home := isolate(t)
-	bin := binary(t)
 	rec := t.TempDir()
 	script := writeFile(t, filepath.Join(rec, "plugin.sh"), "#!/bin/sh\nprintf '%s' \"$COLABDASH_RUNTIME\" > \"$REC_DIR/runtime\"\necho PLUGIN-RAN\n")
 	if err := os.Chmod(script, 0o700); err != nil {

@@ -20,9 +20,7 @@ import (
 // forwards the runtime's Jupyter, opens the URL in the browser (a fake
 // xdg-open here) and serves it until it is ended.
 func TestJupyterExampleOpensTheForwardedURL(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	skipUnderShort(t)
 	home := isolate(t)
 	doc, err := os.ReadFile(filepath.Join(repoRoot, "docs", "configuration.md"))
 	if err != nil {
