@@ -20,6 +20,15 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
+// cliWith is runCLI with flags (the global flags that reach an emulator)
+// after the command's own arguments.
+func cliWith(t *testing.T, flags []string) func(args ...string) (int, string, string) {
+	return func(args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, append(args, flags...)...)
+	}
+}
+
 // filesEmu starts an emulator with runtime rt-files and returns it and
 // the global flags that reach it.
 func filesEmu(t *testing.T) (*colabfake.Server, []string) {
@@ -42,10 +51,7 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 	srv, flags := filesEmu(t)
 	dir := t.TempDir()
 	local := writeFile(t, filepath.Join(dir, "data #1.csv"), "a,b\n1,2\n")
-	cli := func(args ...string) (int, string, string) {
-		t.Helper()
-		return runCLI(t, append(args, flags...)...)
-	}
+	cli := cliWith(t, flags)
 	if code, out, errs := runCopied(t, append([]string{"cp", local, "rt-files:/content/"}, flags...)...); code != 0 || !strings.Contains(out, "rt-files:/content/data #1.csv") {
 		t.Fatalf("cp up: exit %d, out %q, err %q", code, out, errs)
 	}
@@ -117,10 +123,7 @@ func TestFilesRootIsTheRuntimeRoot(t *testing.T) {
 	_, flags := filesEmu(t)
 	dir := t.TempDir()
 	local := writeFile(t, filepath.Join(dir, "f.txt"), "x")
-	cli := func(args ...string) (int, string, string) {
-		t.Helper()
-		return runCLI(t, append(args, flags...)...)
-	}
+	cli := cliWith(t, flags)
 	code, out, errs := cli("ls", "rt-files:/")
 	if code != 0 || !strings.Contains(out, "content/") {
 		t.Fatalf("ls rt-files:/: exit %d, out %q, err %q; want the root, holding content/", code, out, errs)

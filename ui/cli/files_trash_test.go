@@ -139,7 +139,7 @@ func TestEmulatorTrashAndBodyLimitFlags(t *testing.T) {
 	endpoint := startEmulatorBinary(t, bin, "--runtimes", "1", "--delete-to-trash", "--proxy-max-body", "500000")
 	tok := writeFile(t, filepath.Join(home, "token"), "fake-oauth-token")
 	flags := []string{"--endpoint", endpoint, "--access-token-file", tok}
-	cli := func(args ...string) (int, string, string) { t.Helper(); return runCLI(t, append(args, flags...)...) }
+	cli := cliWith(t, flags)
 	small := writeFile(t, filepath.Join(t.TempDir(), "small.txt"), strings.Repeat("s", 4000))
 	if code, _, errs := cli("cp", small, "rt-load00001:/content/small.txt"); code != 0 {
 		t.Fatalf("cp: %d %q", code, errs)

@@ -80,23 +80,24 @@ func TestTransferViewLine(t *testing.T) {
 	if got := b.String()[len(first):]; !strings.Contains(got, "1.0 kB / 1.0 kB") {
 		t.Fatalf("the last update was not drawn: %q", got)
 	}
-	b.Reset()
-	c.t = c.t.Add(10 * time.Millisecond)
-	v.update("other.bin", 10, 1000)
-	if !strings.HasSuffix(b.String(), "  other.bin") {
-		t.Fatalf("a new file within 100 ms was not drawn: %q", b.String())
-	}
-	b.Reset()
-	c.t = c.t.Add(150 * time.Millisecond)
-	v.update("other.bin", 20, 1000)
-	if !strings.Contains(b.String(), "20 B / 1.0 kB") {
-		t.Fatalf("an update after 100 ms was not drawn: %q", b.String())
-	}
-	b.Reset()
-	c.t = c.t.Add(100 * time.Millisecond)
-	v.update("other.bin", 30, 1000)
-	if !strings.Contains(b.String(), "30 B / 1.0 kB") {
-		t.Fatalf("an update 100 ms after the last was not drawn: %q", b.String())
+	// Each drawn: a new file at once, then other.bin's updates 100 ms or
+	// more apart.
+	for _, u := range []struct {
+		what  string
+		after time.Duration
+		done  int64
+		want  string
+	}{
+		{"a new file within 100 ms", 10 * time.Millisecond, 10, "10 B / 1.0 kB"},
+		{"an update after 100 ms", 150 * time.Millisecond, 20, "20 B / 1.0 kB"},
+		{"an update 100 ms after the last", 100 * time.Millisecond, 30, "30 B / 1.0 kB"},
+	} {
+		b.Reset()
+		c.t = c.t.Add(u.after)
+		v.update("other.bin", u.done, 1000)
+		if got := b.String(); !strings.Contains(got, u.want) || !strings.HasSuffix(got, "  other.bin") {
+			t.Fatalf("%s was not drawn: %q", u.what, got)
+		}
 	}
 	b.Reset()
 	v.clear()
