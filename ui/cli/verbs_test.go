@@ -106,6 +106,26 @@ func noEscapes(t *testing.T, what, s string) {
 
 var requestIDLine = regexp.MustCompile(`requestId ([0-9a-f-]{36})`)
 
+// closeReport is session close --json's document: one entry a session
+// named.
+type closeReport struct {
+	Sessions []struct {
+		Name   string
+		Closed bool
+		Error  string
+	}
+}
+
+// deleteReport is delete --json's document: one entry a runtime named.
+type deleteReport struct {
+	Runtimes []struct {
+		Name    string
+		Deleted bool
+		Missing bool
+		Error   string
+	}
+}
+
 func TestSpecsVerb(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	code, out, errs := e.run("specs", "--json")
@@ -386,14 +406,7 @@ func TestDeleteVerb(t *testing.T) {
 		t.Fatalf("missing: exit %d %q %q", code, out, errs)
 	}
 	code, out, errs = e.run("delete", "rt-v6e", "rt-gone", "--yes", "--json")
-	var rep struct {
-		Runtimes []struct {
-			Name    string
-			Deleted bool
-			Missing bool
-			Error   string
-		}
-	}
+	var rep deleteReport
 	mustJSON(t, out, &rep)
 	if code != kit.ExitPartial || len(rep.Runtimes) != 2 || rep.Runtimes[0].Name != "runtimes/rt-v6edemo2mw" || !rep.Runtimes[0].Deleted ||
 		rep.Runtimes[1].Name != "runtimes/rt-gone" || rep.Runtimes[1].Deleted || !rep.Runtimes[1].Missing || rep.Runtimes[1].Error == "" {
@@ -473,13 +486,7 @@ func TestSessionVerbs(t *testing.T) {
 	}
 	// colabdash's own: --yes; a session not open is reported.
 	code, out, errs = e.run("session", "close", ref, "runtimes/rt-t4demo7k2p/sessions/colabdash-00000000", "--yes", "--json")
-	var cr struct {
-		Sessions []struct {
-			Name   string
-			Closed bool
-			Error  string
-		}
-	}
+	var cr closeReport
 	mustJSON(t, out, &cr)
 	if code != kit.ExitPartial || len(cr.Sessions) != 2 || !cr.Sessions[0].Closed || cr.Sessions[1].Closed || !strings.Contains(cr.Sessions[1].Error, "no session") {
 		t.Fatalf("close: exit %d %s %q", code, out, errs)
