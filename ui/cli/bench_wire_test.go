@@ -29,11 +29,7 @@ const benchLatency = 50 * time.Millisecond
 func statusEmulator(b *testing.B, o colabfake.Options, n int) (*colabfake.Server, string, string) {
 	b.Helper()
 	o.Runtimes, o.RuntimeLimit = n, -1
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { srv.Close() })
+	srv, ep := startEmulator(b, o)
 	tok := filepath.Join(b.TempDir(), "token")
 	if err := os.WriteFile(tok, []byte("bench-token"), 0o600); err != nil {
 		b.Fatal(err)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -25,11 +24,7 @@ import (
 func TestLsLargeDirectory(t *testing.T) {
 	const n = 3000
 	home := isolate(t)
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, ep := startEmulator(t, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
 	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +76,7 @@ func TestLsJSONFailureSaysHowFarItGot(t *testing.T) {
 func lsJSONEmu(t *testing.T, n int) (*colabfake.Server, []string) {
 	t.Helper()
 	home := isolate(t)
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, ep := startEmulator(t, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
 	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)

@@ -35,11 +35,7 @@ func filesEmu(t *testing.T) (*colabfake.Server, []string) {
 	t.Helper()
 	home := isolate(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state")) // the completion cache
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, ep := startEmulator(t, colabfake.Options{})
 	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}

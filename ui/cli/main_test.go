@@ -140,7 +140,7 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 		mu   sync.Mutex
 		seen []string
 	)
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{
+	_, endpoint := startEmulator(t, colabfake.Options{
 		Seed: colabfake.SeedDemo,
 		OnRequest: func(r *http.Request) {
 			mu.Lock()
@@ -148,10 +148,6 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 			seen = append(seen, r.Header.Get("X-Goog-User-Project"))
 		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
 	tokenFile := filepath.Join(home, "token.txt")
 	os.WriteFile(tokenFile, []byte("ya29.secret-from-file\n"), 0o600)
 	code, out, errs := runCLI(t, "status", "--endpoint", endpoint, "--access-token-file", tokenFile, "--quota-project", "my-proj")
@@ -175,11 +171,7 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 // the client before any token is sent, as a usage error.
 func TestEndpointLoopbackFormsAgree(t *testing.T) {
 	home := isolate(t)
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	_, endpoint := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	port := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://127.0.0.1:"), "/mcp")
 	tokenFile := filepath.Join(home, "token.txt")
 	os.WriteFile(tokenFile, []byte("demo-token-4f9c2a\n"), 0o600)
@@ -456,11 +448,7 @@ func (nullService) Close() error { return nil }
 // when a server reply quoting them becomes an error.
 func TestLogFileRedactsEveryToken(t *testing.T) {
 	home := isolate(t)
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, endpoint := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	const accessToken = "ya29.test-access-token-0123456789"
 	tokFile := writeFile(t, filepath.Join(home, "token.txt"), accessToken+"\n")
 	secrets := []string{accessToken, "test-access-token-0123456789"}
@@ -662,16 +650,12 @@ func TestStatusRefreshesARejectedToken(t *testing.T) {
 		mu     sync.Mutex
 		bearer = map[string]int{} // token -> requests carrying it
 	)
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo,
+	srv, endpoint := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo,
 		OnRequest: func(r *http.Request) {
 			mu.Lock()
 			defer mu.Unlock()
 			bearer[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]++
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
 	// The server rejects one list_runtimes as Google does for a revoked
 	// token.
 	srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 401, Times: 1,

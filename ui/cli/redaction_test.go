@@ -381,11 +381,7 @@ func TestEveryOutputPathRedacted(t *testing.T) {
 func TestNoSecretInOutput(t *testing.T) {
 	home := isolate(t)
 	const oauth = "ya29.OAUTH-SECRET-c0ffee"
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{RuntimeLimit: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, endpoint := startEmulator(t, colabfake.Options{RuntimeLimit: -1})
 	var proxyTokens []string
 	for _, id := range []string{"r-one", "r-two", "r-three"} {
 		tok := secrettest.Token(id)

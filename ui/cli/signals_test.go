@@ -65,6 +65,21 @@ func waitReady(t *testing.T, cmd *exec.Cmd, what func() string, ok func() bool) 
 	}
 }
 
+// startUntilFirstLine starts cmd and returns once it printed a first line
+// on stdout, what says it is ready; when it ends without one it fails the
+// test.
+func startUntilFirstLine(t *testing.T, cmd *exec.Cmd, what string) {
+	t.Helper()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !bufio.NewScanner(stdout).Scan() {
+		cmd.Process.Kill()
+		t.Fatalf("no first line on stdout: want %s", what)
+	}
+}
+
 // The emulator and forward (which run until a signal ends them) and exec
 // with its code running, without a terminal (a signal detaches), exit 128
 // + the signal:
@@ -75,14 +90,7 @@ func TestSignalsExit128PlusNumber(t *testing.T) {
 	for sig, want := range wantSignalExit {
 		emu := exec.Command(bin, "emulator", "--addr", "127.0.0.1:0", "--seed", "empty")
 		emu.Env = append(os.Environ(), "HOME="+home)
-		stdout, _ := emu.StdoutPipe()
-		if err := emu.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if !bufio.NewScanner(stdout).Scan() { // the endpoint: it listens
-			emu.Process.Kill()
-			t.Fatal("emulator printed nothing")
-		}
+		startUntilFirstLine(t, emu, "the emulator's endpoint (it listens)")
 		emu.Process.Signal(sig)
 		if code := waitExit(t, "emulator "+sig.String(), emu); code != want {
 			t.Errorf("emulator ended by %v: exit %d, want %d", sig, code, want)
@@ -121,14 +129,7 @@ func TestSignalsExit128PlusNumber(t *testing.T) {
 	// forward runs until ctrl+c, and exits 130 as its --help says.
 	fwd := exec.Command(bin, append([]string{"forward", "rt-t4", "--port", "0"}, e.flags...)...)
 	fwd.Env = append(os.Environ(), "HOME="+e.home)
-	stdout, _ := fwd.StdoutPipe()
-	if err := fwd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if !bufio.NewScanner(stdout).Scan() { // the URL: it forwards
-		fwd.Process.Kill()
-		t.Fatal("forward printed no URL")
-	}
+	startUntilFirstLine(t, fwd, "forward's URL (it forwards)")
 	fwd.Process.Signal(syscall.SIGINT)
 	if code := waitExit(t, "forward SIGINT", fwd); code != 130 {
 		t.Errorf("forward ended by ctrl+c: exit %d, want 130", code)

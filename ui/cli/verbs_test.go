@@ -40,11 +40,7 @@ func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 	home := isolate(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
 	t.Setenv("NO_COLOR", "")
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, endpoint := startEmulator(t, o)
 	tok := writeFile(t, filepath.Join(home, "token.txt"), verbTestToken+"\n")
 	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
 }
