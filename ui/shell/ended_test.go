@@ -15,8 +15,7 @@ func TestClosedWhileTheListingFails(t *testing.T) {
 	tm, r, o := newShell(t, colabfake.Options{TTYCloseOnExpiry: true})
 	o.Listed = func(context.Context) (bool, error) { return false, errors.New("list_runtimes: backend unavailable") }
 	ch := start(context.Background(), o)
-	tm.waitFor(colabfake.TTYPrompt)
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expireAtPrompt(tm)
 	if res := awaitOutcome(t, ch, Lost); res.err == nil {
 		t.Fatal("lost without an error")
 	}

@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"golang.org/x/oauth2"
 	"golang.org/x/sys/unix"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/ops/opstest"
 )
 
 const wait = 20 * time.Second
@@ -132,23 +132,24 @@ func newRig(t *testing.T, o colabfake.Options) *rig {
 	t.Helper()
 	r := &rig{clk: colabfake.NewClock(t0)}
 	o.Now = r.clk.Now
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	r.srv = srv
-	hc := oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "test"}))
-	c, err := client.New(context.Background(), client.Options{Endpoint: ep, HTTPClient: hc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	r.svc = c
-	if r.rt, err = srv.AddRuntime(api.Runtime{Name: "runtimes/rt-sh", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+	r.srv, r.svc = opstest.Emulator(t, o, client.Options{})
+	var err error
+	if r.rt, err = r.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-sh", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// expire moves the emulator's clock past the proxy token's expiry: with
+// TTYCloseOnExpiry the proxy then closes the shell's socket.
+func (r *rig) expire() { r.clk.Advance(2 * colabfake.DefaultTokenTTL) }
+
+// expireAtPrompt waits for the remote shell's prompt on tm, then expires
+// the token.
+func (r *rig) expireAtPrompt(tm *ptyTerm) {
+	tm.t.Helper()
+	tm.waitFor(colabfake.TTYPrompt)
+	r.expire()
 }
 
 func (r *rig) options(t *testing.T, tm *ptyTerm) Options {
@@ -265,8 +266,7 @@ func TestDetachSequence(t *testing.T) {
 func TestReconnectOffer(t *testing.T) {
 	tm, r, o := newShell(t, colabfake.Options{TTYCloseOnExpiry: true})
 	ch := start(context.Background(), o)
-	tm.waitFor(colabfake.TTYPrompt)
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expireAtPrompt(tm)
 	tm.waitFor("the runtime is still running")
 	tm.waitFor("r reconnects")
 	if !strings.Contains(tm.screen(), "1008") {
@@ -279,8 +279,7 @@ func TestReconnectOffer(t *testing.T) {
 	// Any other key at the offer ends Run with Lost.
 	tm2 := newTerm(t)
 	ch = start(context.Background(), r.options(t, tm2))
-	tm2.waitFor(colabfake.TTYPrompt)
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expireAtPrompt(tm2)
 	tm2.waitFor("r reconnects")
 	tm2.typ("q")
 	if res := awaitOutcome(t, ch, Lost); res.err == nil {
@@ -385,8 +384,7 @@ func TestPanicRestoresTheTerminal(t *testing.T) {
 		defer func() { got <- recover() }()
 		_, _ = Run(context.Background(), o)
 	}()
-	tm.waitFor(colabfake.TTYPrompt)
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expireAtPrompt(tm)
 	select {
 	case p := <-got:
 		if p != "boom" {
@@ -456,7 +454,7 @@ func TestUnterminatedDroppedOSCEndsWithItsConnection(t *testing.T) {
 	if strings.Contains(tm.screen(), "\x1b]52") {
 		t.Fatalf("the clipboard sequence reached the terminal:\n%q", tm.screen())
 	}
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expire()
 	tm.waitFor("r reconnects")
 	tm.typ("r")
 	tm.waitCount(colabfake.TTYPrompt, 2)
@@ -476,7 +474,7 @@ func TestOpenSequenceClosedBeforeColabdashSpeaks(t *testing.T) {
 	const link = "\x1b]8;;https://example.com/"
 	tm.typ(`printf 'see\e]8;;https://example.com/'` + "\r")
 	tm.waitFor(link)
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expire()
 	tm.waitFor("r reconnects")
 	scr := tm.screen()
 	i := strings.Index(scr, link)
