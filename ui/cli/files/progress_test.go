@@ -49,6 +49,16 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
+// terminalView is a progress line on a terminal width cells wide, without
+// colour, writing into b and reading the time from c.
+func terminalView(width int) (v *transferView, b *strings.Builder, c *clock) {
+	b = &strings.Builder{}
+	c = &clock{time.Unix(1000, 0)}
+	v = newTransferView(b, true, true, width)
+	v.now = c.now
+	return v, b, c
+}
+
 // Guards the progress line: only on a terminal, one line redrawn in place
 // at most ten times a second (the last update always drawn), the file's
 // name made safe (quoted, its controls escaped) and cut from the left to the width, and erased before a
@@ -208,10 +218,7 @@ func TestTransferViewBar(t *testing.T) {
 // counts the files copied of all and the bytes of the whole copy, the
 // bytes of every file in flight included, several files moving at once.
 func TestTransferViewCountsFilesAndBytes(t *testing.T) {
-	var b strings.Builder
-	c := &clock{time.Unix(1000, 0)}
-	v := newTransferView(&b, true, true, 120)
-	v.now = c.now
+	v, b, c := terminalView(120)
 	v.plan(3, 3000)
 	v.update("a.bin", 500, 1000)
 	c.t = c.t.Add(time.Second)
@@ -248,10 +255,7 @@ func TestTransferViewCountsFilesAndBytes(t *testing.T) {
 // A plan of no bytes (empty files only) draws its bar full, not empty or
 // broken.
 func TestTransferViewEmptyPlan(t *testing.T) {
-	var b strings.Builder
-	c := &clock{time.Unix(1000, 0)}
-	v := newTransferView(&b, true, true, 120)
-	v.now = c.now
+	v, b, _ := terminalView(120)
 	v.plan(2, 0)
 	v.update("a.bin", 0, 0)
 	if got := b.String(); strings.Count(got, "█") != 24 || !strings.Contains(got, " 0/2 files  0 B / 0 B") {
