@@ -3,7 +3,6 @@ package cli
 // `colabdash forward`: what it prints, where it listens, and how it ends.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,32 +22,15 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
-
-// lockedBuffer is a bytes.Buffer safe to read while the command writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // runForward runs forward with args until its URL is printed and a
 // request through it succeeds, then interrupts it; it returns the exit
 // code, stdout and stderr.
 func runForward(t *testing.T, e *verbEnv, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb lockedBuffer
+	var out, errb kittest.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan int, 1)
@@ -229,7 +210,7 @@ func (brokenListener) Accept() (net.Conn, error) {
 // ends at once with exit code 1 and one line that says why.
 func TestForwardEndsWhenServeFails(t *testing.T) {
 	e := forwardEnv(t)
-	var out, errb lockedBuffer
+	var out, errb kittest.Buffer
 	s := &kit.Streams{In: strings.NewReader(""), Out: &out, Err: &errb,
 		Listen: func(network, address string) (net.Listener, error) {
 			ln, err := net.Listen(network, address)
@@ -269,14 +250,14 @@ type runningForward struct {
 	port     int
 	token    string
 	done     chan int
-	out, err *lockedBuffer
+	out, err *kittest.Buffer
 }
 
 // startForwardVerb runs forward with args until it prints its URL; ctx's
 // end interrupts it.
 func startForwardVerb(t *testing.T, ctx context.Context, e *verbEnv, args ...string) *runningForward {
 	t.Helper()
-	r := &runningForward{done: make(chan int, 1), out: &lockedBuffer{}, err: &lockedBuffer{}}
+	r := &runningForward{done: make(chan int, 1), out: &kittest.Buffer{}, err: &kittest.Buffer{}}
 	go func() {
 		r.done <- runStreamsContext(ctx, append(append([]string{"forward"}, args...), e.flags...), &kit.Streams{In: strings.NewReader(""), Out: r.out, Err: r.err})
 	}()
