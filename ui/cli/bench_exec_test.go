@@ -28,13 +28,7 @@ func runExec(b *testing.B, ep, tok string) {
 // against a classic server (tools/list beside list_runtimes) and 4
 // against a stateless one whose protocol is remembered.
 func BenchmarkExec(b *testing.B) {
-	for _, m := range []struct {
-		name      string
-		stateless bool
-	}{{"stateless", true}, {"classic", false}} {
-		b.Run(m.name, func(b *testing.B) {
-			o := colabfake.Options{Seed: colabfake.SeedDemo, Stateless: m.stateless, JSONResponse: m.stateless}
-			benchRoundTrips(b, o, 0, func(ep, tok string) { runExec(b, ep, tok) })
-		})
-	}
+	forEachProtocol(b, colabfake.Options{Seed: colabfake.SeedDemo}, func(b *testing.B, o colabfake.Options) {
+		benchRoundTrips(b, o, 0, func(ep, tok string) { runExec(b, ep, tok) })
+	})
 }

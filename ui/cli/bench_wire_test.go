@@ -59,15 +59,22 @@ func runStatus(b *testing.B, ep, tok string, want int) {
 // emulator's included (BenchmarkStatusClientAllocs has the client's
 // alone).
 func BenchmarkStatus(b *testing.B) {
-	for _, m := range []struct {
-		name      string
-		stateless bool
-	}{{"stateless", true}, {"classic", false}} {
-		b.Run(m.name, func(b *testing.B) {
-			o := colabfake.Options{Stateless: m.stateless, JSONResponse: m.stateless}
-			alloc := benchRoundTrips(b, o, 20, func(ep, tok string) { runStatus(b, ep, tok, 20) })
-			b.ReportMetric(alloc/(1<<20), "MB/status")
-		})
+	forEachProtocol(b, colabfake.Options{}, func(b *testing.B, o colabfake.Options) {
+		alloc := benchRoundTrips(b, o, 20, func(ep, tok string) { runStatus(b, ep, tok, 20) })
+		b.ReportMetric(alloc/(1<<20), "MB/status")
+	})
+}
+
+// forEachProtocol runs bench as the sub-benchmark "stateless" with o set
+// for an emulator of the stateless protocol (2026-07-28, JSON replies),
+// then as "classic" with o set for one of the classic protocol
+// (2025-11-25, initialize handshake); o's other fields stay as given.
+func forEachProtocol(b *testing.B, o colabfake.Options, bench func(b *testing.B, o colabfake.Options)) {
+	for _, stateless := range []bool{true, false} {
+		name := map[bool]string{true: "stateless", false: "classic"}[stateless]
+		po := o
+		po.Stateless, po.JSONResponse = stateless, stateless
+		b.Run(name, func(b *testing.B) { bench(b, po) })
 	}
 }
 

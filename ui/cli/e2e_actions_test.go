@@ -91,10 +91,7 @@ func TestE2EActionsDemo(t *testing.T) {
 // KeyboardInterrupt, the session stays); the stop offer (delete_session)
 // is the fallback when that fails (ui's TestConsoleCtrlCStopsInsteadOfQuitting).
 func TestE2ELongRunStopsWithoutQuitting(t *testing.T) {
-	bin := binary(t)
-	home := isolate(t)
-	p := startTmux(t, 120, 40, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
-		"NO_COLOR=1"}, bin, "--demo")
+	p := startDemo(t, 120, 40)
 	p.waitText("rt-t4demo7k2p")
 	p.keys("Tab", "e") // the first runtime's first session
 	p.waitText("RUN CODE")
@@ -146,10 +143,7 @@ func tableOrder(screen string) string {
 // ("*", readable without colour), d asks one y-only question listing
 // every marked runtime, y deletes exactly those.
 func TestE2EMarksBulkDeleteAndSort(t *testing.T) {
-	bin := binary(t)
-	home := isolate(t)
-	p := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
-		"NO_COLOR=1"}, bin, "--demo")
+	p := startDemo(t, 100, 30)
 	p.waitText("rt-v6edemo2mw")
 
 	// T sorts by the token's expiry (the T4's comes first), O reverses.

@@ -10,15 +10,23 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
+// startDemo starts the real dashboard on the demo in a width×height tmux
+// pane without colour, in a HOME of the test's own and without Google
+// credentials.
+func startDemo(t *testing.T, width, height int) *tmuxSession {
+	t.Helper()
+	bin := binary(t)
+	home := isolate(t)
+	return startTmux(t, width, height, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
+		"NO_COLOR=1"}, bin, "--demo")
+}
+
 // demoScreen starts the dashboard on the demo in a width×height pane and
 // waits until its three runtimes and the selected runtime's monitor
 // figures (the disk line of the details) are on screen.
 func demoScreen(t *testing.T, width, height int) (*tmuxSession, string) {
 	t.Helper()
-	bin := binary(t)
-	home := isolate(t)
-	p := startTmux(t, width, height, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
-		"NO_COLOR=1"}, bin, "--demo")
+	p := startDemo(t, width, height)
 	s := p.waitFor("the demo's runtimes and details", waitTimeout, func(s string) bool {
 		return strings.Contains(s, "rt-v6edemo2mw") && strings.Contains(s, " disk ")
 	})
