@@ -211,6 +211,15 @@ func awaitOutcome(t *testing.T, ch chan result, want Outcome) result {
 	return res
 }
 
+// awaitClean is awaitOutcome for an end that is no failure: Run must
+// also return no error.
+func awaitClean(t *testing.T, ch chan result, want Outcome) {
+	t.Helper()
+	if res := awaitOutcome(t, ch, want); res.err != nil {
+		t.Fatalf("%v with %v, want no error", want, res.err)
+	}
+}
+
 func await(t *testing.T, ch chan result) result {
 	t.Helper()
 	select {
@@ -236,9 +245,7 @@ func TestShellRunsAndRestoresTheTerminal(t *testing.T) {
 	tm.typ("echo hello-shell\r")
 	tm.waitFor("hello-shell\r\n")
 	tm.typ("exit\r")
-	if res := awaitOutcome(t, ch, Exited); res.err != nil {
-		t.Fatalf("exited with %v", res.err)
-	}
+	awaitClean(t, ch, Exited)
 	tm.waitFor("exited")
 	tm.restored("after")
 }
@@ -254,9 +261,7 @@ func TestDetachSequence(t *testing.T) {
 	tm.typ("~~x\r")
 	tm.waitFor("would run: ~x")
 	tm.typ("~.")
-	if res := awaitOutcome(t, ch, Detached); res.err != nil {
-		t.Fatalf("detached with %v", res.err)
-	}
+	awaitClean(t, ch, Detached)
 	tm.waitFor("detached from rt-sh")
 }
 
@@ -499,9 +504,7 @@ func TestCtrlCWhileConnectingAborts(t *testing.T) {
 			ch := start(context.Background(), o)
 			tm.waitFor("~. detaches")
 			tm.typ(keys)
-			if res := awaitOutcome(t, ch, Interrupted); res.err != nil {
-				t.Fatalf("interrupted with %v", res.err)
-			}
+			awaitClean(t, ch, Interrupted)
 			tm.waitFor("interrupted while connecting to rt-sh")
 			tm.restored("after")
 		})
