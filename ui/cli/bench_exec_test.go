@@ -2,7 +2,6 @@ package cli
 
 import (
 	"testing"
-	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 )
@@ -29,30 +28,7 @@ func runExec(b *testing.B, ep, tok string) {
 // against a classic server (tools/list beside list_runtimes) and 4
 // against a stateless one whose protocol is remembered.
 func BenchmarkExec(b *testing.B) {
-	for _, m := range []struct {
-		name      string
-		stateless bool
-	}{{"stateless", true}, {"classic", false}} {
-		b.Run(m.name, func(b *testing.B) {
-			isolate(b) // HOME: the protocol memory of this benchmark only
-			o := colabfake.Options{Seed: colabfake.SeedDemo, Stateless: m.stateless, JSONResponse: m.stateless}
-			_, ep0, tok := statusEmulator(b, o, 0)
-			o.Latency = benchLatency
-			_, ep50, _ := statusEmulator(b, o, 0)
-			runExec(b, ep0, tok) // the first runs: probe and remember
-			runExec(b, ep50, tok)
-			t0, t50 := time.Duration(1<<62), time.Duration(1<<62)
-			for i := 0; i < b.N; i++ {
-				start := time.Now()
-				runExec(b, ep0, tok)
-				t0 = min(t0, time.Since(start))
-				start = time.Now()
-				runExec(b, ep50, tok)
-				t50 = min(t50, time.Since(start))
-			}
-			b.ReportMetric(float64(t50-t0)/float64(benchLatency), "roundtrips")
-			b.ReportMetric(float64(t0)/float64(time.Millisecond), "t0-ms")
-			b.ReportMetric(float64(t50)/float64(time.Millisecond), "t50-ms")
-		})
-	}
+	forEachProtocol(b, colabfake.Options{Seed: colabfake.SeedDemo}, func(b *testing.B, o colabfake.Options) {
+		benchRoundTrips(b, o, 0, func(ep, tok string) { runExec(b, ep, tok) })
+	})
 }

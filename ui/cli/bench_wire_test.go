@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/colabdash/colabdash/api/plural"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/plural"
 )
 
 // Benchmarks of `colabdash status` on the wire, each run
@@ -29,11 +29,7 @@ const benchLatency = 50 * time.Millisecond
 func statusEmulator(b *testing.B, o colabfake.Options, n int) (*colabfake.Server, string, string) {
 	b.Helper()
 	o.Runtimes, o.RuntimeLimit = n, -1
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { srv.Close() })
+	srv, ep := startEmulator(b, o)
 	tok := filepath.Join(b.TempDir(), "token")
 	if err := os.WriteFile(tok, []byte("bench-token"), 0o600); err != nil {
 		b.Fatal(err)
@@ -63,38 +59,62 @@ func runStatus(b *testing.B, ep, tok string, want int) {
 // emulator's included (BenchmarkStatusClientAllocs has the client's
 // alone).
 func BenchmarkStatus(b *testing.B) {
-	for _, m := range []struct {
-		name      string
-		stateless bool
-	}{{"stateless", true}, {"classic", false}} {
-		b.Run(m.name, func(b *testing.B) {
-			isolate(b) // HOME: the protocol memory of this benchmark only
-			_, ep0, tok := statusEmulator(b, colabfake.Options{Stateless: m.stateless, JSONResponse: m.stateless}, 20)
-			_, ep50, _ := statusEmulator(b, colabfake.Options{Stateless: m.stateless, JSONResponse: m.stateless, Latency: benchLatency}, 20)
-			runStatus(b, ep0, tok, 20) // the first runs: probe and remember
-			runStatus(b, ep50, tok, 20)
-			// Interleaved, so a busy machine slows both alike; the fastest
-			// run of each is the one least disturbed by other processes.
-			t0, t50 := time.Duration(1<<62), time.Duration(1<<62)
-			var alloc uint64
-			var ms0, ms1 runtime.MemStats
-			for i := 0; i < b.N; i++ {
-				runtime.ReadMemStats(&ms0)
-				start := time.Now()
-				runStatus(b, ep0, tok, 20)
-				t0 = min(t0, time.Since(start))
-				runtime.ReadMemStats(&ms1)
-				alloc += ms1.TotalAlloc - ms0.TotalAlloc
-				start = time.Now()
-				runStatus(b, ep50, tok, 20)
-				t50 = min(t50, time.Since(start))
-			}
-			b.ReportMetric(float64(t50-t0)/float64(benchLatency), "roundtrips")
-			b.ReportMetric(float64(t0)/float64(time.Millisecond), "t0-ms")
-			b.ReportMetric(float64(t50)/float64(time.Millisecond), "t50-ms")
-			b.ReportMetric(float64(alloc)/float64(b.N)/(1<<20), "MB/status")
-		})
+	forEachProtocol(b, colabfake.Options{}, func(b *testing.B, o colabfake.Options) {
+		alloc := benchRoundTrips(b, o, 20, func(ep, tok string) { runStatus(b, ep, tok, 20) })
+		b.ReportMetric(alloc/(1<<20), "MB/status")
+	})
+}
+
+// forEachProtocol runs bench as the sub-benchmark "stateless" with o set
+// for an emulator of the stateless protocol (2026-07-28, JSON replies),
+// then as "classic" with o set for one of the classic protocol
+// (2025-11-25, initialize handshake); o's other fields stay as given.
+func forEachProtocol(b *testing.B, o colabfake.Options, bench func(b *testing.B, o colabfake.Options)) {
+	for _, stateless := range []bool{true, false} {
+		name := map[bool]string{true: "stateless", false: "classic"}[stateless]
+		po := o
+		po.Stateless, po.JSONResponse = stateless, stateless
+		b.Run(name, func(b *testing.B) { bench(b, po) })
 	}
+}
+
+// benchRoundTrips measures run (one command against the endpoint ep with
+// the token file tok) against two emulators made from o with n runtimes,
+// one adding no latency and one adding benchLatency before every request.
+// A first run against each leaves the protocol memory a real second start
+// finds (in a HOME of this benchmark's own); then the b.N runs alternate,
+// so a busy machine slows both alike, and the fastest run of each, the one
+// least disturbed by other processes, counts. It reports "roundtrips" =
+// (t50 − t0) / benchLatency, the round trips on the critical path whatever
+// the machine's speed, and the wall times "t0-ms" and "t50-ms"; it returns
+// the bytes the process allocated per run without latency, the emulator's
+// included.
+func benchRoundTrips(b *testing.B, o colabfake.Options, n int, run func(ep, tok string)) (allocPerRun float64) {
+	b.Helper()
+	isolate(b)
+	_, ep0, tok := statusEmulator(b, o, n)
+	o.Latency = benchLatency
+	_, ep50, _ := statusEmulator(b, o, n)
+	run(ep0, tok)
+	run(ep50, tok)
+	t0, t50 := time.Duration(1<<62), time.Duration(1<<62)
+	var alloc uint64
+	var ms0, ms1 runtime.MemStats
+	for i := 0; i < b.N; i++ {
+		runtime.ReadMemStats(&ms0)
+		start := time.Now()
+		run(ep0, tok)
+		t0 = min(t0, time.Since(start))
+		runtime.ReadMemStats(&ms1)
+		alloc += ms1.TotalAlloc - ms0.TotalAlloc
+		start = time.Now()
+		run(ep50, tok)
+		t50 = min(t50, time.Since(start))
+	}
+	b.ReportMetric(float64(t50-t0)/float64(benchLatency), "roundtrips")
+	b.ReportMetric(float64(t0)/float64(time.Millisecond), "t0-ms")
+	b.ReportMetric(float64(t50)/float64(time.Millisecond), "t50-ms")
+	return float64(alloc) / float64(b.N)
 }
 
 // TestHelperEmulator is not a test: BenchmarkStatusClientAllocs runs the

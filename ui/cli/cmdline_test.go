@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -9,24 +8,8 @@ import (
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/kit/pastetest"
 )
-
-// shellWords is what a POSIX shell makes of line, a command line colabdash
-// printed: sh runs it with colabdash defined as a function that prints its
-// arguments, so the result is exactly the argv a paste would run (without
-// "colabdash"). Nothing but printf runs, whatever the line holds.
-func shellWords(t *testing.T, line string) []string {
-	t.Helper()
-	if !strings.HasPrefix(line, "colabdash ") {
-		t.Fatalf("not a colabdash command line: %q", line)
-	}
-	out, err := exec.Command("sh", "-c", `colabdash() { printf '%s\0' "$@"; }; `+line).Output()
-	if err != nil {
-		t.Fatalf("sh -c %q: %v", line, err)
-	}
-	words := strings.Split(string(out), "\x00")
-	return words[:len(words)-1]
-}
 
 // pastedLine finds the command line after marker in a command's stderr (it
 // ends the line) and returns its words as the shell splits them.
@@ -34,7 +17,7 @@ func pastedLine(t *testing.T, stderr, marker string) []string {
 	t.Helper()
 	for _, l := range strings.Split(stderr, "\n") {
 		if _, line, ok := strings.Cut(l, marker); ok {
-			return shellWords(t, line)
+			return pastetest.ShellWords(t, line)
 		}
 	}
 	t.Fatalf("no %q in stderr %q", marker, stderr)
@@ -48,15 +31,15 @@ func TestCommandLineRepeatsGlobalFlags(t *testing.T) {
 	g := loadForTest(t, "status", "--endpoint", "http://127.0.0.1:9/mcp", "--access-token-file", "/tmp/my tokens/t.txt", "--quota-project", "proj-1")
 	line, ok := g.CommandLine("session", "close", "rt-a/colabdash-1")
 	want := []string{"session", "close", "rt-a/colabdash-1", "--endpoint", "http://127.0.0.1:9/mcp", "--access-token-file", "/tmp/my tokens/t.txt", "--quota-project", "proj-1"}
-	if got := shellWords(t, line); !ok || !slices.Equal(got, want) {
+	if got := pastetest.ShellWords(t, line); !ok || !slices.Equal(got, want) {
 		t.Fatalf("line %q: words %q, want %q", line, got, want)
 	}
 	g = loadForTest(t, "status", "--demo")
-	if got := shellWords(t, g.CommandOr("", "status")); !slices.Equal(got, []string{"status", "--demo"}) {
+	if got := pastetest.ShellWords(t, g.CommandOr("", "status")); !slices.Equal(got, []string{"status", "--demo"}) {
 		t.Fatalf("--demo: %q", got)
 	}
 	g = loadForTest(t, "status", "--profile", "demo", "--credentials", "/tmp/c.json")
-	if got := shellWords(t, g.CommandOr("", "status")); !slices.Equal(got, []string{"status", "--profile", "demo", "--credentials", "/tmp/c.json"}) {
+	if got := pastetest.ShellWords(t, g.CommandOr("", "status")); !slices.Equal(got, []string{"status", "--profile", "demo", "--credentials", "/tmp/c.json"}) {
 		t.Fatalf("--profile: %q", got)
 	}
 	g = loadForTest(t, "status")

@@ -10,6 +10,20 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
+// createAnswersWithAnother is an emulator with one runtime, precious,
+// whose next create_runtime answers with precious whatever was asked for.
+func createAnswersWithAnother(t *testing.T) (*verbEnv, api.Runtime) {
+	t.Helper()
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	victim, err := e.srv.AddRuntime(api.Runtime{Name: "precious", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU},
+		ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerCreateWith(e, victim.Name)
+	return e, victim
+}
+
 // answerCreateWith makes the emulator's next create_runtime answer with
 // runtime name (an existing one) whatever was asked for.
 func answerCreateWith(e *verbEnv, name string) {
@@ -23,13 +37,7 @@ func answerCreateWith(e *verbEnv, name string) {
 // another runtime gets that runtime neither used nor deleted: one line,
 // exit 4, and the other runtime is still there with no session opened.
 func TestRunNeverActsOnARuntimeItDidNotCreate(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	victim, err := e.srv.AddRuntime(api.Runtime{Name: "precious", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU},
-		ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	answerCreateWith(e, victim.Name)
+	e, victim := createAnswersWithAnother(t)
 	script := writeFile(t, filepath.Join(t.TempDir(), "x.py"), "print('ran')\n")
 	code, out, errs := e.runRun("--spec", "CPU", script)
 	if code != 4 || strings.Contains(out, "ran") || !strings.Contains(errs, "create_runtime answered with runtimes/precious, not the runtime run-") {
@@ -50,13 +58,7 @@ func TestRunNeverActsOnARuntimeItDidNotCreate(t *testing.T) {
 // create --id: an answer naming another runtime is not reported as
 // created, nor waited for (exit 4, one line).
 func TestCreateWithIDRefusesAnotherRuntime(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	victim, err := e.srv.AddRuntime(api.Runtime{Name: "precious", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU},
-		ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	answerCreateWith(e, victim.Name)
+	e, _ := createAnswersWithAnother(t)
 	code, out, errs := e.run("create", "--spec", "CPU", "--id", "mine", "--wait", "--json")
 	if code != 4 || strings.Contains(out, `"ok": true`) || !strings.Contains(errs, "not the runtime mine that was asked for") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)

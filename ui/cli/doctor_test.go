@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -38,13 +37,9 @@ func TestDoctorDemoPasses(t *testing.T) {
 func doctorEmulator(t *testing.T, home string) (endpoint, tokenFile string) {
 	t.Helper()
 	const secret = "ya29.doctor-secret-token"
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo,
+	_, ep := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo,
 		OmitTools:     []string{api.ToolExecuteCode},
 		RenamedInputs: map[string]string{api.ToolDeleteSession + ".name": secret}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
 	return ep, writeFile(t, filepath.Join(home, "token.txt"), secret+"\n")
 }
 
@@ -138,11 +133,7 @@ func TestDoctorJSONAndJq(t *testing.T) {
 // server are skipped and the clock is still compared.
 func TestDoctorWithoutCredentials(t *testing.T) {
 	isolate(t)
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	_, ep := startEmulator(t, colabfake.Options{})
 	code, out, errs := runCLI(t, "doctor", "--endpoint", ep)
 	if code != 1 || !strings.Contains(errs, "did not pass: credentials") {
 		t.Fatalf("exit %d, stderr %q", code, errs)

@@ -9,17 +9,26 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-// cp -r down, against the emulator: links below the directory (to a
-// sibling, the parent, /, a file) are skipped and counted, the rest is
-// copied; a directory named through a link is refused naming -L, and
-// copied with -L; the session opened for the check is closed again.
-func TestCpDownSkipsRuntimeLinks(t *testing.T) {
+// filesOnDisk is the emulator's files runtime with its files kept in a
+// directory of the test's: it returns the environment and the directory
+// that holds the runtime's /content (made by a first ls), where the test
+// puts what the runtime should have, links included.
+func filesOnDisk(t *testing.T) (*verbEnv, string) {
+	t.Helper()
 	files := t.TempDir()
 	e := filesVerbEnv(t, colabfake.Options{FilesDir: files})
 	if code, _, errs := e.run("ls", "rt-files:/content"); code != 0 {
 		t.Fatalf("ls: %d %s", code, errs)
 	}
-	store := filepath.Join(files, "rt-files", "content")
+	return e, filepath.Join(files, "rt-files", "content")
+}
+
+// cp -r down, against the emulator: links below the directory (to a
+// sibling, the parent, /, a file) are skipped and counted, the rest is
+// copied; a directory named through a link is refused naming -L, and
+// copied with -L; the session opened for the check is closed again.
+func TestCpDownSkipsRuntimeLinks(t *testing.T) {
+	e, store := filesOnDisk(t)
 	top := filepath.Join(store, "top")
 	must := func(err error) {
 		t.Helper()
@@ -74,12 +83,7 @@ func TestCpDownSkipsRuntimeLinks(t *testing.T) {
 // does, asking in the run's own session: a link to a sibling directory is
 // not followed out of the tree named.
 func TestRunDownloadSkipsRuntimeLinks(t *testing.T) {
-	files := t.TempDir()
-	e := filesVerbEnv(t, colabfake.Options{FilesDir: files})
-	if code, _, errs := e.run("ls", "rt-files:/content"); code != 0 {
-		t.Fatalf("ls: %d %s", code, errs)
-	}
-	store := filepath.Join(files, "rt-files", "content")
+	e, store := filesOnDisk(t)
 	top := filepath.Join(store, "top")
 	for _, err := range []error{
 		os.MkdirAll(top, 0o755), os.MkdirAll(filepath.Join(store, "sib"), 0o755),

@@ -136,7 +136,7 @@ func TestEmulatorDemoSeedKeepsATrash(t *testing.T) {
 		trash bool
 	}{{[]string{"--seed", "demo"}, true}, {[]string{"--seed", "demo", "--delete-to-trash=false"}, false}} {
 		flags := startEmulatorCmd(t, c.args...)
-		cli := func(args ...string) (int, string, string) { t.Helper(); return runCLI(t, append(args, flags...)...) }
+		cli := cliWith(t, flags)
 		if code, _, errs := cli("cp", "-r", proj, "rt-t4demo7k2p:"); code != 0 {
 			t.Fatalf("%q: cp -r: exit %d %q", c.args, code, errs)
 		}

@@ -20,17 +20,22 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
+// cliWith is runCLI with flags (the global flags that reach an emulator)
+// after the command's own arguments.
+func cliWith(t *testing.T, flags []string) func(args ...string) (int, string, string) {
+	return func(args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, append(args, flags...)...)
+	}
+}
+
 // filesEmu starts an emulator with runtime rt-files and returns it and
 // the global flags that reach it.
 func filesEmu(t *testing.T) (*colabfake.Server, []string) {
 	t.Helper()
 	home := isolate(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state")) // the completion cache
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, ep := startEmulator(t, colabfake.Options{})
 	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}
@@ -42,10 +47,7 @@ func TestFilesCommandsRoundTrip(t *testing.T) {
 	srv, flags := filesEmu(t)
 	dir := t.TempDir()
 	local := writeFile(t, filepath.Join(dir, "data #1.csv"), "a,b\n1,2\n")
-	cli := func(args ...string) (int, string, string) {
-		t.Helper()
-		return runCLI(t, append(args, flags...)...)
-	}
+	cli := cliWith(t, flags)
 	if code, out, errs := runCopied(t, append([]string{"cp", local, "rt-files:/content/"}, flags...)...); code != 0 || !strings.Contains(out, "rt-files:/content/data #1.csv") {
 		t.Fatalf("cp up: exit %d, out %q, err %q", code, out, errs)
 	}
@@ -117,10 +119,7 @@ func TestFilesRootIsTheRuntimeRoot(t *testing.T) {
 	_, flags := filesEmu(t)
 	dir := t.TempDir()
 	local := writeFile(t, filepath.Join(dir, "f.txt"), "x")
-	cli := func(args ...string) (int, string, string) {
-		t.Helper()
-		return runCLI(t, append(args, flags...)...)
-	}
+	cli := cliWith(t, flags)
 	code, out, errs := cli("ls", "rt-files:/")
 	if code != 0 || !strings.Contains(out, "content/") {
 		t.Fatalf("ls rt-files:/: exit %d, out %q, err %q; want the root, holding content/", code, out, errs)
@@ -290,11 +289,8 @@ func TestFilesCompletion(t *testing.T) {
 // with it and refuses without; a second forward on the same port fails
 // clearly instead of moving elsewhere.
 func TestForwardCommand(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	_, flags := filesEmu(t)
-	bin := binary(t)
 	// --port 0: forward picks a free port and the test reads it back from
 	// the URL, so no other process can take it between a pick and a listen.
 	ctx, cancel := context.WithCancel(context.Background())

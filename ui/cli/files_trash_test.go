@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -137,26 +134,12 @@ func TestCpRecursiveSkipsVanishedEntry(t *testing.T) {
 // frees their bytes), and an upload whose smallest piece is over N is
 // refused with the proxy's 413 in words.
 func TestEmulatorTrashAndBodyLimitFlags(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	home := isolate(t)
-	bin := binary(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	emu := exec.CommandContext(ctx, bin, "emulator", "--addr", "127.0.0.1:0", "--seed", "empty", "--runtimes", "1",
-		"--delete-to-trash", "--proxy-max-body", "500000")
-	stdout, _ := emu.StdoutPipe()
-	if err := emu.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); _ = emu.Wait() }()
-	sc := bufio.NewScanner(stdout)
-	if !sc.Scan() {
-		t.Fatal("the emulator printed no endpoint")
-	}
+	endpoint := startEmulatorBinary(t, bin, "--runtimes", "1", "--delete-to-trash", "--proxy-max-body", "500000")
 	tok := writeFile(t, filepath.Join(home, "token"), "fake-oauth-token")
-	flags := []string{"--endpoint", strings.TrimSpace(sc.Text()), "--access-token-file", tok}
-	cli := func(args ...string) (int, string, string) { t.Helper(); return runCLI(t, append(args, flags...)...) }
+	flags := []string{"--endpoint", endpoint, "--access-token-file", tok}
+	cli := cliWith(t, flags)
 	small := writeFile(t, filepath.Join(t.TempDir(), "small.txt"), strings.Repeat("s", 4000))
 	if code, _, errs := cli("cp", small, "rt-load00001:/content/small.txt"); code != 0 {
 		t.Fatalf("cp: %d %q", code, errs)

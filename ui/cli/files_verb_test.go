@@ -19,10 +19,7 @@ func TestFilesCommandsResolveRuntimesLikeVerbs(t *testing.T) {
 	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-fizz", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}
-	cli := func(args ...string) (int, string, string) {
-		t.Helper()
-		return runCLI(t, append(args, flags...)...)
-	}
+	cli := cliWith(t, flags)
 	local := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "hello")
 	if code, out, errs := runCopied(t, append([]string{"cp", local, "rt-fil:/content/"}, flags...)...); code != 0 || !strings.Contains(out, "rt-files:/content/f.txt") {
 		t.Fatalf("cp to a unique prefix: exit %d %q %q", code, out, errs)
@@ -143,10 +140,7 @@ func TestFilesCompletionUsesTheCache(t *testing.T) {
 // nothing at the top level (rm could not remove it).
 func TestFilesVerbsCleanDotDot(t *testing.T) {
 	_, flags := filesEmu(t)
-	cli := func(args ...string) (int, string, string) {
-		t.Helper()
-		return runCLI(t, append(args, flags...)...)
-	}
+	cli := cliWith(t, flags)
 	local := writeFile(t, filepath.Join(t.TempDir(), "f.txt"), "x")
 	if code, out, errs := cli("cp", local, "rt-files:/content/sub/../p2/"); code == 0 {
 		t.Fatalf("cp into a missing directory: exit 0 %q %q", out, errs)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -141,7 +140,7 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 		mu   sync.Mutex
 		seen []string
 	)
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{
+	_, endpoint := startEmulator(t, colabfake.Options{
 		Seed: colabfake.SeedDemo,
 		OnRequest: func(r *http.Request) {
 			mu.Lock()
@@ -149,10 +148,6 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 			seen = append(seen, r.Header.Get("X-Goog-User-Project"))
 		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
 	tokenFile := filepath.Join(home, "token.txt")
 	os.WriteFile(tokenFile, []byte("ya29.secret-from-file\n"), 0o600)
 	code, out, errs := runCLI(t, "status", "--endpoint", endpoint, "--access-token-file", tokenFile, "--quota-project", "my-proj")
@@ -176,11 +171,7 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 // the client before any token is sent, as a usage error.
 func TestEndpointLoopbackFormsAgree(t *testing.T) {
 	home := isolate(t)
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	_, endpoint := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	port := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://127.0.0.1:"), "/mcp")
 	tokenFile := filepath.Join(home, "token.txt")
 	os.WriteFile(tokenFile, []byte("demo-token-4f9c2a\n"), 0o600)
@@ -288,6 +279,22 @@ func binary(t testing.TB) string {
 	return bin
 }
 
+// skipUnderShort skips the test under -short: it builds and runs the real
+// binary.
+func skipUnderShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+}
+
+// needBinary is skipUnderShort, then the built binary's path.
+func needBinary(t *testing.T) string {
+	t.Helper()
+	skipUnderShort(t)
+	return binary(t)
+}
+
 func TestMain(m *testing.M) {
 	// Retries are counted, not timed, here: no test waits out real
 	// half-seconds between attempts.
@@ -298,72 +305,6 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(filepath.Dir(builtBinary))
 	}
 	os.Exit(code)
-}
-
-func TestEmulatorCommandServesStatus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	home := isolate(t)
-	bin := binary(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	emu := exec.CommandContext(ctx, bin, "emulator", "--addr", "127.0.0.1:0", "--seed", "empty", "--runtimes", "5")
-	stdout, _ := emu.StdoutPipe()
-	if err := emu.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); emu.Wait() }()
-	sc := bufio.NewScanner(stdout)
-	if !sc.Scan() {
-		t.Fatal("emulator printed nothing")
-	}
-	endpoint := strings.TrimSpace(sc.Text())
-	if !strings.HasPrefix(endpoint, "http://127.0.0.1:") || !strings.HasSuffix(endpoint, "/mcp") {
-		t.Fatalf("first line is not the endpoint: %q", endpoint)
-	}
-	tokenFile := filepath.Join(home, "t")
-	os.WriteFile(tokenFile, []byte("anything"), 0o600)
-	out, err := exec.Command(bin, "status", "--endpoint", endpoint, "--access-token-file", tokenFile).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "Colab Free · 5 runtimes") {
-		t.Fatalf("status against the emulator: %v\n%s", err, out)
-	}
-}
-
-// Under --no-auth the banner says that no token is needed
-// (and without it, that any non-empty token is accepted).
-func TestEmulatorBannerNoAuth(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	isolate(t)
-	bin := binary(t)
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--no-auth"}, "no token is needed"},
-		{nil, "any non-empty bearer token is accepted"},
-	} {
-		ctx, cancel := context.WithCancel(context.Background())
-		emu := exec.CommandContext(ctx, bin, append([]string{"emulator", "--addr", "127.0.0.1:0", "--seed", "empty"}, c.args...)...)
-		stdout, _ := emu.StdoutPipe()
-		if err := emu.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(stdout)
-		var lines []string
-		for len(lines) < 2 && sc.Scan() {
-			lines = append(lines, sc.Text())
-		}
-		cancel()
-		emu.Wait()
-		if len(lines) < 2 || !strings.Contains(lines[1], c.want) {
-			t.Errorf("emulator %v banner = %q, want it to say %q", c.args, lines, c.want)
-		}
-		if c.args != nil && len(lines) == 2 && strings.Contains(lines[1], "non-empty bearer token") {
-			t.Errorf("--no-auth banner still asks for a token: %q", lines[1])
-		}
-	}
 }
 
 func writeFile(t *testing.T, path, content string) string {
@@ -507,11 +448,7 @@ func (nullService) Close() error { return nil }
 // when a server reply quoting them becomes an error.
 func TestLogFileRedactsEveryToken(t *testing.T) {
 	home := isolate(t)
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, endpoint := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	const accessToken = "ya29.test-access-token-0123456789"
 	tokFile := writeFile(t, filepath.Join(home, "token.txt"), accessToken+"\n")
 	secrets := []string{accessToken, "test-access-token-0123456789"}
@@ -713,16 +650,12 @@ func TestStatusRefreshesARejectedToken(t *testing.T) {
 		mu     sync.Mutex
 		bearer = map[string]int{} // token -> requests carrying it
 	)
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo,
+	srv, endpoint := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo,
 		OnRequest: func(r *http.Request) {
 			mu.Lock()
 			defer mu.Unlock()
 			bearer[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]++
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
 	// The server rejects one list_runtimes as Google does for a revoked
 	// token.
 	srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "list_runtimes", Status: 401, Times: 1,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,29 +84,27 @@ func TestWritableStateConfigOrCacheDirIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cfg := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "colabdash")
-	if err := os.MkdirAll(cfg, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(cfg, 0o770); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, errs := e.run("status"); code != 2 || !strings.Contains(errs, "config directory "+cfg+" is writable by others (mode 0770)") {
-		t.Errorf("writable config directory: exit %d, stderr %q", code, errs)
-	}
-	if err := os.Chmod(cfg, 0o700); err != nil {
-		t.Fatal(err)
-	}
-
-	cache := filepath.Join(os.Getenv("XDG_CACHE_HOME"), "colabdash")
-	if err := os.MkdirAll(cache, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(cache, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, errs := e.run("status"); code != 2 || !strings.Contains(errs, "cache directory "+cache+" is writable by others (mode 0777)") {
-		t.Errorf("writable cache directory: exit %d, stderr %q", code, errs)
+	// The config and cache directories, each alone writable by others.
+	for _, c := range []struct {
+		what, dir string
+		mode      os.FileMode
+	}{
+		{"config directory", filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "colabdash"), 0o770},
+		{"cache directory", filepath.Join(os.Getenv("XDG_CACHE_HOME"), "colabdash"), 0o777},
+	} {
+		if err := os.MkdirAll(c.dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(c.dir, c.mode); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("%s %s is writable by others (mode %04o)", c.what, c.dir, c.mode)
+		if code, _, errs := e.run("status"); code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("writable %s: exit %d, stderr %q", c.what, code, errs)
+		}
+		if err := os.Chmod(c.dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

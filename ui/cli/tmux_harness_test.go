@@ -141,3 +141,13 @@ func (s *tmuxSession) waitExit() {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// shellInTmux runs commands, one after the other, in sh on a 150×30 tmux
+// terminal with e's HOME and no colour; the shell ignores SIGINT (it
+// outlives ctrl+c, which colabdash handles) and stays a minute after the
+// last command, so the test reads the screen it left.
+func (e *verbEnv) shellInTmux(commands ...string) *tmuxSession {
+	e.t.Helper()
+	script := strings.Join(append(append([]string{"trap \"\" INT"}, commands...), "sleep 60"), "; ")
+	return startTmux(e.t, 150, 30, []string{"HOME=" + e.home, "NO_COLOR=1", "TERM=xterm-256color"}, "sh", "-c", "'"+script+"'")
+}

@@ -12,29 +12,17 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/top"
 )
 
-// startJupyterServer starts a real jupyter-server with ipykernel on loopback for
-// this test and returns its URL, or skips the test when it is not
-// installed (fails under COLABDASH_REQUIRE_JUPYTER=1, as CI sets).
-func startJupyterServer(t *testing.T) string {
+// proxyKernel asks Jupyter, through the emulator's runtime proxy at ci,
+// to start a kernel, and returns its id; the kernel is shut down when the
+// test ends.
+func proxyKernel(t *testing.T, ci api.ConnectionInfo) string {
 	t.Helper()
-	return realjupyter.Require(t, realjupyter.Options{Kernels: true}).URL
-}
-
-// top against a real jupyter-server behind the emulator's proxy: its
-// kernel is counted from Jupyter's own api/kernels, and the resources
-// route a stock server lacks reads "not offered" at once, without a
-// token renewal and without failing the command.
-func TestTopRealJupyter(t *testing.T) {
-	up := startJupyterServer(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, JupyterUpstream: up})
-	rt, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-real", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
+	kernel := func(method, path string) (*http.Response, error) {
+		req, _ := http.NewRequest(method, ci.URL+path, nil)
+		req.Header.Set("X-Colab-Runtime-Proxy-Token", ci.Token)
+		return http.DefaultClient.Do(req)
 	}
-	ci := *rt.ConnectionInfo
-	req, _ := http.NewRequest(http.MethodPost, ci.URL+"api/kernels", nil)
-	req.Header.Set("X-Colab-Runtime-Proxy-Token", ci.Token)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := kernel(http.MethodPost, "api/kernels")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +35,25 @@ func TestTopRealJupyter(t *testing.T) {
 		t.Fatalf("starting a kernel: HTTP %d, %v", resp.StatusCode, err)
 	}
 	t.Cleanup(func() {
-		req, _ := http.NewRequest(http.MethodDelete, ci.URL+"api/kernels/"+started.ID, nil)
-		req.Header.Set("X-Colab-Runtime-Proxy-Token", ci.Token)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
+		if resp, err := kernel(http.MethodDelete, "api/kernels/"+started.ID); err == nil {
 			resp.Body.Close()
 		}
 	})
+	return started.ID
+}
+
+// top against a real jupyter-server behind the emulator's proxy: its
+// kernel is counted from Jupyter's own api/kernels, and the resources
+// route a stock server lacks reads "not offered" at once, without a
+// token renewal and without failing the command.
+func TestTopRealJupyter(t *testing.T) {
+	up := realjupyter.Require(t, realjupyter.Options{Kernels: true}).URL
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, JupyterUpstream: up})
+	rt, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-real", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernelID := proxyKernel(t, *rt.ConnectionInfo)
 
 	code, out, errs := e.run("top", "rt-real")
 	// The kernel just started: Jupyter says "starting" until it settles,
@@ -65,7 +66,7 @@ func TestTopRealJupyter(t *testing.T) {
 	var rep top.Report
 	mustJSON(t, out, &rep)
 	if code != 0 || !rep.OK || len(rep.Runtimes) != 1 || rep.Runtimes[0].ResourcesStatus != "notOffered" ||
-		len(rep.Runtimes[0].Kernels) != 1 || rep.Runtimes[0].Kernels[0].ID != started.ID || rep.Runtimes[0].Activity.Kernels != 1 {
+		len(rep.Runtimes[0].Kernels) != 1 || rep.Runtimes[0].Kernels[0].ID != kernelID || rep.Runtimes[0].Activity.Kernels != 1 {
 		t.Errorf("top rt-real --json: exit %d\n%s", code, out)
 	}
 	if n := e.srv.CallCount("get_runtime"); n != 0 {

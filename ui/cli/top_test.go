@@ -14,6 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 	"github.com/colabdash/colabdash/ui/cli/top"
 )
 
@@ -143,7 +144,7 @@ func TestTopJSON(t *testing.T) {
 func TestTopWatch(t *testing.T) {
 	e := topEnv(t, colabfake.Options{})
 	for _, tty := range []bool{false, true} {
-		var out, errb lockedBuffer
+		var out, errb kittest.Buffer
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan int, 1)
 		go func() {
@@ -241,7 +242,7 @@ func TestTopBusyGPU(t *testing.T) {
 func TestTopPersistent404RenewsOnce(t *testing.T) {
 	e := topEnv(t, colabfake.Options{})
 	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/colab/resources", Status: 404, Times: -1})
-	var out, errb lockedBuffer
+	var out, errb kittest.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan int, 1)

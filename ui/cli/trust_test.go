@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -38,11 +37,7 @@ const (
 // a different form per runtime: an isError result (r-echo), an HTTP 500
 // text body (r-echo2), a JSON-RPC error in an HTTP 400 (r-echo3).
 func echoServer(t *testing.T) string {
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{RuntimeLimit: -1, Seed: colabfake.SeedEmpty})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, _ := startEmulator(t, colabfake.Options{RuntimeLimit: -1, Seed: colabfake.SeedEmpty})
 	for id, tok := range map[string]string{"r-echo": trustProxyToken, "r-echo2": trustProxyToken2, "r-echo3": trustProxyToken3} {
 		if _, err := srv.AddRuntime(api.Runtime{Name: id, RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard},
 			ConnectionInfo: &api.ConnectionInfo{Token: tok, ExpireTime: time.Now().Add(time.Hour)}}); err != nil {

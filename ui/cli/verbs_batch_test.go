@@ -27,13 +27,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 		t.Errorf("session close S S: %d delete_session calls, want 1", n)
 	}
 
-	var closed struct {
-		Sessions []struct {
-			Name   string
-			Closed bool
-			Error  string
-		}
-	}
+	var closed closeReport
 	_, out, _ = e.run("session", "open", "rt-t4", "--id", "colabdash-twice000")
 	code, out, errs = e.run("session", "close", "rt-t4demo7k2p/colabdash-twice000", "rt-t4/colabdash-twice000", "rt-t4/nb-x", "rt-t4/nb-x", "--yes", "--json")
 	mustJSON(t, out, &closed)
@@ -53,13 +47,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 	if code != 0 || out != "deleted rt-cpudemo4qx\n" || !strings.Contains(errs, "Delete 1 runtime?") || strings.Count(errs, "rt-cpudemo4qx") != 1 {
 		t.Errorf("delete R R R: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	var deleted struct {
-		Runtimes []struct {
-			Name    string
-			Deleted bool
-			Missing bool
-		}
-	}
+	var deleted deleteReport
 	code, out, errs = e.run("delete", "rt-v6e", "runtimes/rt-v6edemo2mw", "rt-gone", "rt-gone", "--yes", "--json")
 	mustJSON(t, out, &deleted)
 	if code != kit.ExitPartial || len(deleted.Runtimes) != 2 || deleted.Runtimes[0].Name != "runtimes/rt-v6edemo2mw" || !deleted.Runtimes[0].Deleted ||
@@ -127,13 +115,7 @@ func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
 	if code != kit.ExitNotFound || !strings.Contains(errs, `no runtime "RT-C" (runtime ids are lower case: did you mean rt-cpudemo4qx?)`) {
 		t.Errorf("delete RT-C: exit %d, stderr %q", code, errs)
 	}
-	var rep struct {
-		Runtimes []struct {
-			Name    string
-			Deleted bool
-			Error   string
-		}
-	}
+	var rep deleteReport
 	// Field trial: the case hint was lost when the runtime it points at
 	// is another target of the same command.
 	code, out, _ := e.run("delete", "runtimes/rt-c", "RT-CPUDEMO4QX", "--json", "--yes")
@@ -158,14 +140,7 @@ func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
 // nothing. The refusal (exit 2) now comes with the per-target document.
 func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	var rep struct {
-		Runtimes []struct {
-			Name    string
-			Deleted bool
-			Missing bool
-			Error   string
-		}
-	}
+	var rep deleteReport
 	code, out, errs := e.run("delete", "rt-cpudemo4qx", "rt-cpu", "rt-zz", "--json")
 	mustJSON(t, out, &rep)
 	if code != kit.ExitUsage || len(rep.Runtimes) != 2 || !strings.Contains(errs, "pass --yes to delete 1 runtime") ||
@@ -176,13 +151,7 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 	}
 
 	e.run("session", "open", "rt-t4", "--id", "colabdash-refuse00")
-	var crep struct {
-		Sessions []struct {
-			Name   string
-			Closed bool
-			Error  string
-		}
-	}
+	var crep closeReport
 	code, out, errs = e.run("session", "close", "rt-t4/colabdash-refuse00", "rt-zz/colabdash-x", "--json")
 	mustJSON(t, out, &crep)
 	if code != kit.ExitUsage || len(crep.Sessions) != 2 || !strings.Contains(errs, "pass --yes to close 1 session") ||

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -21,28 +19,10 @@ import (
 // exit code: create --wait → exec -c 'print(6*7)' → cp up and back
 // → delete --yes.
 func TestE2EScriptCreateExecDelete(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	home := isolate(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
-	bin := binary(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	emu := exec.CommandContext(ctx, bin, "emulator", "--addr", "127.0.0.1:0", "--seed", "empty", "--create-delay", "300ms")
-	emuOut, _ := emu.StdoutPipe()
-	if err := emu.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); emu.Wait() }()
-	sc := bufio.NewScanner(emuOut)
-	if !sc.Scan() {
-		t.Fatal("the emulator printed nothing")
-	}
-	endpoint := strings.TrimSpace(sc.Text())
-	go func() {
-		for sc.Scan() { // drain
-		}
-	}()
+	endpoint := startEmulatorBinary(t, bin, "--create-delay", "300ms")
 	tok := writeFile(t, filepath.Join(home, "token"), "ya29.e2e-script-token\n")
 	sh := func(args ...string) (int, string, string) {
 		t.Helper()
@@ -120,21 +100,15 @@ func TestE2EScriptCreateExecDelete(t *testing.T) {
 // On a real terminal: delete asks and only y deletes; token refuses to
 // print to the terminal; exec's ctrl+c asks to stop or detach.
 func TestVerbsOnATerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	bin := binary(t)
 	hold := make(chan struct{}) // exec's call waits until the test ends
 	defer close(hold)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
-	script := strings.Join([]string{
-		"trap \"\" INT", // the shell outlives ctrl+c; colabdash handles it
-		bin + " token rt-t4 " + strings.Join(e.flags, " "), "echo TOKEN_EXIT=$?",
-		bin + " delete rt-cpu " + strings.Join(e.flags, " "), "echo DELETE_EXIT=$?",
-		bin + " exec rt-t4 --keep -c \"print(1)\" " + strings.Join(e.flags, " "), "echo EXEC_EXIT=$?",
-		"sleep 60"}, "; ")
-	s := startTmux(t, 150, 30, []string{"HOME=" + e.home, "NO_COLOR=1", "TERM=xterm-256color"}, "sh", "-c", "'"+script+"'")
+	flags := strings.Join(e.flags, " ")
+	s := e.shellInTmux(bin+" token rt-t4 "+flags, "echo TOKEN_EXIT=$?",
+		bin+" delete rt-cpu "+flags, "echo DELETE_EXIT=$?",
+		bin+" exec rt-t4 --keep -c \"print(1)\" "+flags, "echo EXEC_EXIT=$?")
 	scr := s.waitText("Type y to delete")
 	if !strings.Contains(scr, "refusing to print a proxy token (a secret) to a terminal") || !strings.Contains(scr, "TOKEN_EXIT=2") ||
 		!strings.Contains(scr, "rt-cpudemo4qx  CPU/STANDARD") {

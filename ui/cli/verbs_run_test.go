@@ -254,26 +254,15 @@ func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func
 // The real binary: SIGINT, SIGTERM and SIGHUP in the middle of a run end
 // it with 128+n and delete its runtime.
 func TestRunSignalsDeleteTheRuntime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	bin := binary(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		cmd, stderr := startLongRun(t, e, bin)
 		if n := len(e.srv.Runtimes()); n != 1 {
 			t.Fatalf("%v: %d runtimes while the run runs", sig, n)
 		}
 		cmd.Process.Signal(sig)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(waitTimeout):
-			cmd.Process.Kill()
-			t.Fatalf("%v: the run did not end: %q", sig, stderr())
-		}
-		if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) || !strings.Contains(stderr(), "deleted runtime run-") {
+		if code := waitExit(t, "the run ended by "+sig.String(), cmd, stderr); code != 128+int(sig) || !strings.Contains(stderr(), "deleted runtime run-") {
 			t.Errorf("%v: exit %d, stderr %q", sig, code, stderr())
 		}
 		noRuntimeLeft(t, e, sig.String())
@@ -283,11 +272,8 @@ func TestRunSignalsDeleteTheRuntime(t *testing.T) {
 // kill -9 leaves the runtime, but not silently: status says a run that
 // did not finish left it, and run --reap deletes it.
 func TestRunKilledThenReaped(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	bin := binary(t)
 	cmd, _ := startLongRun(t, e, bin)
 	code, _, errs := e.run(append([]string{"status"}, e.flags...)...)
 	if code != 0 || strings.Contains(errs, "did not finish") {
@@ -339,22 +325,11 @@ func TestRunKilledThenReaped(t *testing.T) {
 // ctrl+c while Colab is still creating the runtime: the identical create
 // is re-sent to learn what Colab made, and that is deleted.
 func TestRunInterruptedWhileCreating(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, CreateDelay: 2 * time.Second})
-	bin := binary(t)
 	cmd, stderr := startRunUntil(t, e, bin, "creating runtime run-")
 	cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(waitTimeout):
-		cmd.Process.Kill()
-		t.Fatalf("the run did not end: %q", stderr())
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(stderr(), "interrupted (interrupt) while creating the runtime") {
+	if code := waitExit(t, "the run ctrl+c ended while creating", cmd, stderr); code != 130 || !strings.Contains(stderr(), "interrupted (interrupt) while creating the runtime") {
 		t.Errorf("exit %d, stderr %q", code, stderr())
 	}
 	if !strings.Contains(stderr(), "deleted runtime run-") || e.srv.RuntimesCreated() != 1 {
@@ -366,11 +341,8 @@ func TestRunInterruptedWhileCreating(t *testing.T) {
 // A reader of stdout that went away (colabdash run … | head -0) does not
 // kill the run before it deletes its runtime: SIGPIPE is ignored.
 func TestRunStdoutClosedStillDeletes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	bin := binary(t)
 	f := writeFile(t, filepath.Join(t.TempDir(), "loud.py"), "for i in range(100): print('line')\n")
 	cmd := exec.Command(bin, append(append([]string{"run"}, e.flags...), "--spec", "CPU", f)...)
 	r, w, err := os.Pipe()
@@ -396,33 +368,19 @@ func TestRunStdoutClosedStillDeletes(t *testing.T) {
 // run ends at once, says the runtime may be left and how to delete it, and
 // keeps its record, so run --reap deletes it later.
 func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	bin := binary(t)
 	hold := make(chan struct{})
 	defer close(hold)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: "delete_runtime", Hold: hold})
 	cmd, stderr := startLongRun(t, e, bin)
 	cmd.Process.Signal(syscall.SIGINT)
-	for deadline := time.Now().Add(waitTimeout); !strings.Contains(stderr(), "a second ctrl+c abandons it"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("no deletion under way: %q", stderr())
-		}
-	}
+	waitReady(t, cmd, func() string { return "no deletion under way: " + stderr() },
+		func() bool { return strings.Contains(stderr(), "a second ctrl+c abandons it") })
 	cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(waitTimeout):
-		cmd.Process.Kill()
-		t.Fatalf("the second ctrl+c did not end the run: %q", stderr())
-	}
+	code := waitExit(t, "the run after a second ctrl+c", cmd, stderr)
 	rts := e.srv.Runtimes()
-	if code := cmd.ProcessState.ExitCode(); code != 130 || len(rts) != 1 || !strings.Contains(stderr(), "may be left running") ||
+	if code != 130 || len(rts) != 1 || !strings.Contains(stderr(), "may be left running") ||
 		!strings.Contains(stderr(), "colabdash run --reap") || len(runRecords(t)) != 1 {
 		t.Fatalf("exit %d, %d runtimes, records %v, stderr %q", code, len(rts), runRecords(t), stderr())
 	}
@@ -431,4 +389,59 @@ func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 		t.Errorf("run --reap: exit %d, stderr %q", code, errs)
 	}
 	noRuntimeLeft(t, e, "abandoned deletion, then run --reap")
+}
+
+// run --notebook-out names the executed notebook; --output, its old name,
+// still works with one warning on stderr, is hidden from --help, and
+// beside the new name is a usage error.
+func TestRunNotebookOutAndItsOldName(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	dir := t.TempDir()
+	nb := writeFile(t, filepath.Join(dir, "nb.ipynb"), `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+  {"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": "print(6*7)"}]}`)
+	for _, flag := range []string{"--notebook-out", "--output"} {
+		out := filepath.Join(dir, strings.TrimLeft(flag, "-")+".ipynb")
+		code, _, errs := e.runRun("--spec", "CPU", flag, out, nb)
+		if code != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", flag, code, errs)
+		}
+		if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `"42\n"`) {
+			t.Errorf("%s: the executed notebook: %v %s", flag, err, b)
+		}
+		warned := strings.Count(errs, "--output is deprecated and will be removed; use --notebook-out FILE")
+		if want := map[bool]int{true: 1, false: 0}[flag == "--output"]; warned != want {
+			t.Errorf("%s: %d deprecation warnings, want %d: %q", flag, warned, want, errs)
+		}
+	}
+	if code, _, errs := e.runRun("--spec", "CPU", "--output", "a.ipynb", "--notebook-out", "b.ipynb", nb); code != 2 || !strings.Contains(errs, "give --notebook-out only") {
+		t.Errorf("both names: exit %d, stderr %q", code, errs)
+	}
+	_, help, _ := runCLI(t, "run", "--help")
+	if !strings.Contains(help, "--notebook-out") || strings.Contains(help, "--output") {
+		t.Errorf("run --help shows --notebook-out and hides --output:\n%s", help)
+	}
+}
+
+// Newcomer trial: a run whose create Colab refused (too many active
+// runtimes) said "deleted runtime run-…", as if one had been made and
+// billed, and its hint "colabdash delete RUNTIME" lacked the flags that
+// reach this server. Now nothing is said deleted, no run record is left,
+// and every command it prints carries --endpoint.
+func TestRunRefusedCreateDeletesNothing(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo, RuntimeLimit: 3})
+	script := writeFile(t, filepath.Join(t.TempDir(), "job.py"), "print('x')\n")
+	code, _, errs := e.run(append([]string{"run", "--spec", "CPU", script}, e.flags...)...)
+	if code != kit.ExitQuota {
+		t.Fatalf("exit %d, want %d (quota); stderr %q", code, kit.ExitQuota, errs)
+	}
+	if strings.Contains(errs, "deleted runtime") || strings.Contains(errs, "deleting runtime") {
+		t.Errorf("a refused create is reported deleted: %q", errs)
+	}
+	if !strings.Contains(errs, "colabdash delete RUNTIME --endpoint ") {
+		t.Errorf("the delete hint does not reach this server: %q", errs)
+	}
+	runs, _ := os.ReadDir(filepath.Join(e.home, "state", "colabdash", "runs"))
+	if len(runs) != 0 {
+		t.Errorf("run records left after a refused create: %v", runs)
+	}
 }

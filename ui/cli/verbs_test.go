@@ -17,6 +17,8 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/runtimes"
+	"github.com/colabdash/colabdash/ui/report"
 )
 
 // verbEnv is an emulator and the flags that reach it.
@@ -38,11 +40,7 @@ func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 	home := isolate(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
 	t.Setenv("NO_COLOR", "")
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, endpoint := startEmulator(t, o)
 	tok := writeFile(t, filepath.Join(home, "token.txt"), verbTestToken+"\n")
 	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
 }
@@ -103,6 +101,26 @@ func noEscapes(t *testing.T, what, s string) {
 }
 
 var requestIDLine = regexp.MustCompile(`requestId ([0-9a-f-]{36})`)
+
+// closeReport is session close --json's document: one entry a session
+// named.
+type closeReport struct {
+	Sessions []struct {
+		Name   string
+		Closed bool
+		Error  string
+	}
+}
+
+// deleteReport is delete --json's document: one entry a runtime named.
+type deleteReport struct {
+	Runtimes []struct {
+		Name    string
+		Deleted bool
+		Missing bool
+		Error   string
+	}
+}
 
 func TestSpecsVerb(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
@@ -384,14 +402,7 @@ func TestDeleteVerb(t *testing.T) {
 		t.Fatalf("missing: exit %d %q %q", code, out, errs)
 	}
 	code, out, errs = e.run("delete", "rt-v6e", "rt-gone", "--yes", "--json")
-	var rep struct {
-		Runtimes []struct {
-			Name    string
-			Deleted bool
-			Missing bool
-			Error   string
-		}
-	}
+	var rep deleteReport
 	mustJSON(t, out, &rep)
 	if code != kit.ExitPartial || len(rep.Runtimes) != 2 || rep.Runtimes[0].Name != "runtimes/rt-v6edemo2mw" || !rep.Runtimes[0].Deleted ||
 		rep.Runtimes[1].Name != "runtimes/rt-gone" || rep.Runtimes[1].Deleted || !rep.Runtimes[1].Missing || rep.Runtimes[1].Error == "" {
@@ -471,13 +482,7 @@ func TestSessionVerbs(t *testing.T) {
 	}
 	// colabdash's own: --yes; a session not open is reported.
 	code, out, errs = e.run("session", "close", ref, "runtimes/rt-t4demo7k2p/sessions/colabdash-00000000", "--yes", "--json")
-	var cr struct {
-		Sessions []struct {
-			Name   string
-			Closed bool
-			Error  string
-		}
-	}
+	var cr closeReport
 	mustJSON(t, out, &cr)
 	if code != kit.ExitPartial || len(cr.Sessions) != 2 || !cr.Sessions[0].Closed || cr.Sessions[1].Closed || !strings.Contains(cr.Sessions[1].Error, "no session") {
 		t.Fatalf("close: exit %d %s %q", code, out, errs)
@@ -654,4 +659,70 @@ func TestVerbsHostileSeed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tokenExpiresInSeconds counts down to an expireTime within a year either
+// way and is null beyond (a far-future placeholder made it 9223372036,
+// time.Duration's limit), in status --json and url --json alike, while
+// connectionInfo.expireTime still says what the server sent.
+func TestTokenExpiresInSecondsIsSane(t *testing.T) {
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	now := time.Now().UTC()
+	cases := []struct {
+		id      string
+		expire  time.Time
+		nullish bool
+		near    int64 // about this many seconds when not null
+	}{
+		{"rt-soon", now.Add(50 * time.Minute), false, 3000},
+		{"rt-expired", now.Add(-2 * time.Hour), false, -7200},
+		{"rt-month", now.Add(30 * 24 * time.Hour), false, 30 * 24 * 3600},
+		{"rt-far", time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), true, 0},
+		{"rt-twoyears", now.Add(2 * 366 * 24 * time.Hour), true, 0},
+		{"rt-ancient", now.Add(-2 * 366 * 24 * time.Hour), true, 0},
+	}
+	for _, c := range cases {
+		if _, err := e.srv.AddRuntime(api.Runtime{Name: c.id, RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Shape: api.ShapeStandard},
+			ConnectionInfo: &api.ConnectionInfo{ExpireTime: c.expire}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := e.run("status", "--json")
+	if code != 0 {
+		t.Fatalf("status: exit %d %q", code, errs)
+	}
+	var rep report.Report
+	mustJSON(t, out, &rep)
+	got := map[string]report.Runtime{}
+	for _, r := range rep.Runtimes {
+		got[r.Name] = r
+	}
+	check := func(what string, secs *int64, exp *string, c struct {
+		id      string
+		expire  time.Time
+		nullish bool
+		near    int64
+	}) {
+		t.Helper()
+		if exp == nil || *exp != c.expire.Format(time.RFC3339) {
+			t.Errorf("%s %s: expireTime %v, want %s", what, c.id, exp, c.expire.Format(time.RFC3339))
+		}
+		switch {
+		case c.nullish && secs != nil:
+			t.Errorf("%s %s: tokenExpiresInSeconds %d, want null", what, c.id, *secs)
+		case !c.nullish && (secs == nil || *secs > c.near+60 || *secs < c.near-60):
+			t.Errorf("%s %s: tokenExpiresInSeconds %v, want about %d", what, c.id, secs, c.near)
+		}
+	}
+	for _, c := range cases {
+		r := got[api.RuntimeName(c.id)]
+		check("status", r.TokenExpiresInSeconds, r.ConnectionInfo.ExpireTime, c)
+	}
+	code, out, errs = e.run("url", "rt-far", "--json")
+	if code != 0 {
+		t.Fatalf("url: exit %d %q", code, errs)
+	}
+	var cr runtimes.ConnectionReport
+	mustJSON(t, out, &cr)
+	check("url", cr.TokenExpiresInSeconds, cr.ConnectionInfo.ExpireTime, cases[3])
 }

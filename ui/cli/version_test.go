@@ -17,9 +17,7 @@ import (
 // same on one line. (Built without VCS information, it knows of no
 // change to the tree: modified is false.)
 func TestVersionOfAStampedBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	skipUnderShort(t)
 	const (
 		pkg     = "github.com/colabdash/colabdash/ui/cli/kit."
 		version = "v9.8.7"

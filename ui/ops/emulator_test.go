@@ -2,16 +2,14 @@ package ops
 
 import (
 	"context"
-	"net/http"
 	"sync"
 	"testing"
 	"time"
 
-	"golang.org/x/oauth2"
-
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/ops/opstest"
 )
 
 // startEmu starts the emulator on loopback and a client for it with the
@@ -22,18 +20,8 @@ func startEmu(t *testing.T, o colabfake.Options) (*colabfake.Server, api.Service
 	if o.CreatesPerMinute == 0 {
 		o.CreatesPerMinute = -1
 	}
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	hc := oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "test"}))
-	c, err := client.New(context.Background(), client.Options{Endpoint: ep, HTTPClient: &http.Client{Transport: hc.Transport},
-		BaseDelay: time.Millisecond, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	srv, c := opstest.Emulator(t, o, client.Options{BaseDelay: time.Millisecond,
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	w := &waits{}
 	old := Sleep
 	Sleep = func(ctx context.Context, d time.Duration) error {

@@ -140,12 +140,18 @@ func TestProberRenewsOnceEveryRenewEvery(t *testing.T) {
 	}
 }
 
-func TestProberRenewedTokenServesBothRoutes(t *testing.T) {
-	srv, p, rt, clk := newTestProber(t, colabfake.Options{})
-	stale := rt
+// withStaleToken is rt as listed with a proxy token the proxy no longer
+// takes.
+func withStaleToken(rt api.Runtime) api.Runtime {
 	ci := *rt.ConnectionInfo
 	ci.Token = "stale-token"
-	stale.ConnectionInfo = &ci
+	rt.ConnectionInfo = &ci
+	return rt
+}
+
+func TestProberRenewedTokenServesBothRoutes(t *testing.T) {
+	srv, p, rt, clk := newTestProber(t, colabfake.Options{})
+	stale := withStaleToken(rt)
 	p.Probe(context.Background(), stale, clk.now)
 	m := p.Runtime(rt.Name)
 	if m == nil || m.ResourcesErr != nil || m.KernelsErr != nil {
@@ -226,10 +232,7 @@ func TestProberSaysWhyARuntimeCannotBeProbed(t *testing.T) {
 // renewal in the same round.
 func TestProberRenewsOncePerProbe(t *testing.T) {
 	srv, p, rt, clk := newTestProber(t, colabfake.Options{})
-	stale := rt
-	ci := *rt.ConnectionInfo
-	ci.Token = "stale-token"
-	stale.ConnectionInfo = &ci
+	stale := withStaleToken(rt)
 	refuse(srv, apimon.KernelsPath, -1)
 	p.Probe(context.Background(), stale, clk.now)
 	if n := srv.CallCount(api.ToolGetRuntime); n != 1 {

@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"golang.org/x/oauth2"
 	"golang.org/x/sys/unix"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/ops/opstest"
 )
 
 const wait = 20 * time.Second
@@ -36,6 +36,8 @@ type ptyTerm struct {
 	tty  *os.File
 	mu   sync.Mutex
 	out  bytes.Buffer
+	// initial is the terminal's mode before Run took it over.
+	initial uint32
 }
 
 func newTerm(t *testing.T) *ptyTerm {
@@ -46,6 +48,7 @@ func newTerm(t *testing.T) *ptyTerm {
 	}
 	_ = pty.Setsize(ptmx, &pty.Winsize{Cols: 80, Rows: 24})
 	tm := &ptyTerm{t: t, ptmx: ptmx, tty: tty}
+	tm.initial = tm.lflag()
 	go func() {
 		buf := make([]byte, 4096)
 		for {
@@ -101,6 +104,22 @@ func (tm *ptyTerm) lflag() uint32 {
 	return tio.Lflag
 }
 
+// restored fails the test when the terminal is not back in its initial
+// mode; when says at which point of the test.
+func (tm *ptyTerm) restored(when string) {
+	tm.t.Helper()
+	if got := tm.lflag(); got != tm.initial {
+		tm.t.Errorf("terminal mode %#x %s, %#x before", got, when, tm.initial)
+	}
+}
+
+// exit types exit at the remote shell and waits for Run to end Exited.
+func (tm *ptyTerm) exit(ch chan result) {
+	tm.t.Helper()
+	tm.typ("exit\r")
+	awaitOutcome(tm.t, ch, Exited)
+}
+
 // rig is an emulator with one runtime.
 type rig struct {
 	srv *colabfake.Server
@@ -113,23 +132,24 @@ func newRig(t *testing.T, o colabfake.Options) *rig {
 	t.Helper()
 	r := &rig{clk: colabfake.NewClock(t0)}
 	o.Now = r.clk.Now
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	r.srv = srv
-	hc := oauth2.NewClient(context.Background(), oauth2.StaticTokenSource(&oauth2.Token{AccessToken: "test"}))
-	c, err := client.New(context.Background(), client.Options{Endpoint: ep, HTTPClient: hc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
-	r.svc = c
-	if r.rt, err = srv.AddRuntime(api.Runtime{Name: "runtimes/rt-sh", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+	r.srv, r.svc = opstest.Emulator(t, o, client.Options{})
+	var err error
+	if r.rt, err = r.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-sh", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// expire moves the emulator's clock past the proxy token's expiry: with
+// TTYCloseOnExpiry the proxy then closes the shell's socket.
+func (r *rig) expire() { r.clk.Advance(2 * colabfake.DefaultTokenTTL) }
+
+// expireAtPrompt waits for the remote shell's prompt on tm, then expires
+// the token.
+func (r *rig) expireAtPrompt(tm *ptyTerm) {
+	tm.t.Helper()
+	tm.waitFor(colabfake.TTYPrompt)
+	r.expire()
 }
 
 func (r *rig) options(t *testing.T, tm *ptyTerm) Options {
@@ -170,6 +190,36 @@ func start(ctx context.Context, o Options) chan result {
 	return ch
 }
 
+// newShell is a new terminal and a new emulator (made with co) and the
+// options Run needs to open a shell on the emulator's runtime from that
+// terminal.
+func newShell(t *testing.T, co colabfake.Options) (*ptyTerm, *rig, Options) {
+	t.Helper()
+	tm := newTerm(t)
+	r := newRig(t, co)
+	return tm, r, r.options(t, tm)
+}
+
+// awaitOutcome waits for Run's result and fails the test unless it ended
+// with want.
+func awaitOutcome(t *testing.T, ch chan result, want Outcome) result {
+	t.Helper()
+	res := await(t, ch)
+	if res.out != want {
+		t.Fatalf("%v %v, want %v", res.out, res.err, want)
+	}
+	return res
+}
+
+// awaitClean is awaitOutcome for an end that is no failure: Run must
+// also return no error.
+func awaitClean(t *testing.T, ch chan result, want Outcome) {
+	t.Helper()
+	if res := awaitOutcome(t, ch, want); res.err != nil {
+		t.Fatalf("%v with %v, want no error", want, res.err)
+	}
+}
+
 func await(t *testing.T, ch chan result) result {
 	t.Helper()
 	select {
@@ -185,10 +235,8 @@ func await(t *testing.T, ch chan result) result {
 // shell and its output comes back; exit ends Run with Exited and the
 // local terminal is back in its own mode.
 func TestShellRunsAndRestoresTheTerminal(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{})
-	before := tm.lflag()
-	ch := start(context.Background(), r.options(t, tm))
+	tm, _, o := newShell(t, colabfake.Options{})
+	ch := start(context.Background(), o)
 	tm.waitFor("~. detaches")
 	tm.waitFor(colabfake.TTYPrompt)
 	if tm.lflag()&unix.ICANON != 0 {
@@ -197,30 +245,23 @@ func TestShellRunsAndRestoresTheTerminal(t *testing.T) {
 	tm.typ("echo hello-shell\r")
 	tm.waitFor("hello-shell\r\n")
 	tm.typ("exit\r")
-	if res := await(t, ch); res.out != Exited || res.err != nil {
-		t.Fatalf("%v %v, want exited", res.out, res.err)
-	}
+	awaitClean(t, ch, Exited)
 	tm.waitFor("exited")
-	if got := tm.lflag(); got != before {
-		t.Errorf("terminal mode %#x after, %#x before", got, before)
-	}
+	tm.restored("after")
 }
 
 // "~." after a newline detaches; mid-line it is sent as typed, and "~~"
 // at a line start sends one "~".
 func TestDetachSequence(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{})
-	ch := start(context.Background(), r.options(t, tm))
+	tm, _, o := newShell(t, colabfake.Options{})
+	ch := start(context.Background(), o)
 	tm.waitFor(colabfake.TTYPrompt)
 	tm.typ("echo a~.b\r")
 	tm.waitFor("a~.b\r\n")
 	tm.typ("~~x\r")
 	tm.waitFor("would run: ~x")
 	tm.typ("~.")
-	if res := await(t, ch); res.out != Detached || res.err != nil {
-		t.Fatalf("%v %v, want detached", res.out, res.err)
-	}
+	awaitClean(t, ch, Detached)
 	tm.waitFor("detached from rt-sh")
 }
 
@@ -228,11 +269,9 @@ func TestDetachSequence(t *testing.T) {
 // close-on-expiry mode) while the runtime is still listed: Run says so
 // and offers a reconnect; r opens a new shell with a fresh token.
 func TestReconnectOffer(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{TTYCloseOnExpiry: true})
-	ch := start(context.Background(), r.options(t, tm))
-	tm.waitFor(colabfake.TTYPrompt)
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	tm, r, o := newShell(t, colabfake.Options{TTYCloseOnExpiry: true})
+	ch := start(context.Background(), o)
+	r.expireAtPrompt(tm)
 	tm.waitFor("the runtime is still running")
 	tm.waitFor("r reconnects")
 	if !strings.Contains(tm.screen(), "1008") {
@@ -240,41 +279,33 @@ func TestReconnectOffer(t *testing.T) {
 	}
 	tm.typ("r")
 	tm.waitCount(colabfake.TTYPrompt, 2)
-	tm.typ("exit\r")
-	if res := await(t, ch); res.out != Exited {
-		t.Fatalf("%v %v, want exited", res.out, res.err)
-	}
+	tm.exit(ch)
 
 	// Any other key at the offer ends Run with Lost.
 	tm2 := newTerm(t)
 	ch = start(context.Background(), r.options(t, tm2))
-	tm2.waitFor(colabfake.TTYPrompt)
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expireAtPrompt(tm2)
 	tm2.waitFor("r reconnects")
 	tm2.typ("q")
-	if res := await(t, ch); res.out != Lost || res.err == nil {
-		t.Fatalf("%v %v, want lost", res.out, res.err)
+	if res := awaitOutcome(t, ch, Lost); res.err == nil {
+		t.Fatal("lost without an error")
 	}
 }
 
 // A runtime reclaimed under the shell: Run says it is gone.
 func TestReclaimedRuntime(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{})
-	ch := start(context.Background(), r.options(t, tm))
+	tm, r, o := newShell(t, colabfake.Options{})
+	ch := start(context.Background(), o)
 	tm.waitFor(colabfake.TTYPrompt)
 	r.srv.Reclaim(r.rt.Name)
-	if res := await(t, ch); res.out != Reclaimed {
-		t.Fatalf("%v %v, want reclaimed", res.out, res.err)
-	}
+	awaitOutcome(t, ch, Reclaimed)
 	tm.waitFor("gone (reclaimed)")
 }
 
 // SIGWINCH sends the new size.
 func TestResizeOnSIGWINCH(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{})
-	ch := start(context.Background(), r.options(t, tm))
+	tm, r, o := newShell(t, colabfake.Options{})
+	ch := start(context.Background(), o)
 	defer func() { tm.typ("exit\r"); await(t, ch) }()
 	tm.waitFor(colabfake.TTYPrompt)
 	tm.typ("stty size\r")
@@ -298,19 +329,13 @@ func TestResizeOnSIGWINCH(t *testing.T) {
 
 // The end of the context (a signal) restores the terminal too.
 func TestInterruptRestoresTheTerminal(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{})
-	before := tm.lflag()
+	tm, _, o := newShell(t, colabfake.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
-	ch := start(ctx, r.options(t, tm))
+	ch := start(ctx, o)
 	tm.waitFor(colabfake.TTYPrompt)
 	cancel()
-	if res := await(t, ch); res.out != Interrupted {
-		t.Fatalf("%v %v, want interrupted", res.out, res.err)
-	}
-	if got := tm.lflag(); got != before {
-		t.Errorf("terminal mode %#x after, %#x before", got, before)
-	}
+	awaitOutcome(t, ch, Interrupted)
+	tm.restored("after")
 }
 
 func TestNotATerminal(t *testing.T) {
@@ -357,18 +382,14 @@ func TestDetacher(t *testing.T) {
 // closed the socket) still restores the local terminal before it goes
 // on up.
 func TestPanicRestoresTheTerminal(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{TTYCloseOnExpiry: true})
-	before := tm.lflag()
-	o := r.options(t, tm)
+	tm, r, o := newShell(t, colabfake.Options{TTYCloseOnExpiry: true})
 	o.Listed = func(context.Context) (bool, error) { panic("boom") }
 	got := make(chan any, 1)
 	go func() {
 		defer func() { got <- recover() }()
 		_, _ = Run(context.Background(), o)
 	}()
-	tm.waitFor(colabfake.TTYPrompt)
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expireAtPrompt(tm)
 	select {
 	case p := <-got:
 		if p != "boom" {
@@ -377,20 +398,16 @@ func TestPanicRestoresTheTerminal(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("Run did not panic")
 	}
-	if lf := tm.lflag(); lf != before {
-		t.Errorf("terminal mode %#x after the panic, %#x before", lf, before)
-	}
+	tm.restored("after the panic")
 }
 
 // The proxy refusing even a freshly renewed token (its bare 404 twice):
 // Run ends with Refused, which the verb exits 3 for, and says so.
 func TestRefusedToken(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{})
+	tm, r, o := newShell(t, colabfake.Options{})
 	r.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "colab/tty", Status: 404, Times: -1})
-	ch := start(context.Background(), r.options(t, tm))
-	if res := await(t, ch); res.out != Refused || !errors.Is(res.err, jupyter.ErrRefused) {
-		t.Fatalf("%v %v, want refused", res.out, res.err)
+	if res := awaitOutcome(t, start(context.Background(), o), Refused); !errors.Is(res.err, jupyter.ErrRefused) {
+		t.Fatalf("refused with %v, want %v", res.err, jupyter.ErrRefused)
 	}
 	tm.waitFor("refused the proxy token")
 }
@@ -405,12 +422,10 @@ func TestHangupSignalsRestoreTheTerminal(t *testing.T) {
 			guard := make(chan os.Signal, 1)
 			signal.Notify(guard, sig)
 			defer signal.Stop(guard)
-			tm := newTerm(t)
-			r := newRig(t, colabfake.Options{})
-			before := tm.lflag()
+			tm, _, o := newShell(t, colabfake.Options{})
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			ch := start(ctx, r.options(t, tm))
+			ch := start(ctx, o)
 			tm.waitFor(colabfake.TTYPrompt) // Run listens for signals before it connects
 			if err := syscall.Kill(os.Getpid(), sig); err != nil {
 				t.Fatal(err)
@@ -425,9 +440,7 @@ func TestHangupSignalsRestoreTheTerminal(t *testing.T) {
 				<-ch
 				t.Fatalf("%v did not end the shell", sig)
 			}
-			if got := tm.lflag(); got != before {
-				t.Errorf("after %v terminal mode %#x, %#x before", sig, got, before)
-			}
+			tm.restored("after " + sig.String())
 			tm.waitFor("interrupted: disconnected from rt-sh")
 		})
 	}
@@ -437,9 +450,7 @@ func TestHangupSignalsRestoreTheTerminal(t *testing.T) {
 // dropped; it ends with the connection: after a reconnect the new
 // shell's prompt and output appear (they hold no ESC that would end it).
 func TestUnterminatedDroppedOSCEndsWithItsConnection(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{TTYCloseOnExpiry: true})
-	o := r.options(t, tm)
+	tm, r, o := newShell(t, colabfake.Options{TTYCloseOnExpiry: true})
 	o.FilterOSC = true
 	ch := start(context.Background(), o)
 	tm.waitFor(colabfake.TTYPrompt)
@@ -448,32 +459,27 @@ func TestUnterminatedDroppedOSCEndsWithItsConnection(t *testing.T) {
 	if strings.Contains(tm.screen(), "\x1b]52") {
 		t.Fatalf("the clipboard sequence reached the terminal:\n%q", tm.screen())
 	}
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expire()
 	tm.waitFor("r reconnects")
 	tm.typ("r")
 	tm.waitCount(colabfake.TTYPrompt, 2)
 	tm.typ("echo after-the-reconnect\r")
 	tm.waitCount("after-the-reconnect\r\n", 2) // the echo of the line, then its output
-	tm.typ("exit\r")
-	if res := await(t, ch); res.out != Exited {
-		t.Fatalf("%v %v, want exited", res.out, res.err)
-	}
+	tm.exit(ch)
 }
 
 // A sequence the shell passed on and never finished (a link's OSC 8) is
 // closed when its connection ends, before colabdash's own line: the
 // terminal would otherwise read that line as part of the link.
 func TestOpenSequenceClosedBeforeColabdashSpeaks(t *testing.T) {
-	tm := newTerm(t)
-	r := newRig(t, colabfake.Options{TTYCloseOnExpiry: true})
-	o := r.options(t, tm)
+	tm, r, o := newShell(t, colabfake.Options{TTYCloseOnExpiry: true})
 	o.FilterOSC = true
 	ch := start(context.Background(), o)
 	tm.waitFor(colabfake.TTYPrompt)
 	const link = "\x1b]8;;https://example.com/"
 	tm.typ(`printf 'see\e]8;;https://example.com/'` + "\r")
 	tm.waitFor(link)
-	r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+	r.expire()
 	tm.waitFor("r reconnects")
 	scr := tm.screen()
 	i := strings.Index(scr, link)
@@ -484,10 +490,7 @@ func TestOpenSequenceClosedBeforeColabdashSpeaks(t *testing.T) {
 	tm.typ("r")
 	// The first prompt, the one printed after the link, then the new shell's.
 	tm.waitCount(colabfake.TTYPrompt, 3)
-	tm.typ("exit\r")
-	if res := await(t, ch); res.out != Exited {
-		t.Fatalf("%v %v, want exited", res.out, res.err)
-	}
+	tm.exit(ch)
 }
 
 // Until the terminal is connected (the runtime's proxy is slow to
@@ -497,19 +500,13 @@ func TestOpenSequenceClosedBeforeColabdashSpeaks(t *testing.T) {
 func TestCtrlCWhileConnectingAborts(t *testing.T) {
 	for name, keys := range map[string]string{"ctrl+c": "ls\r\x03", "~.": "~."} {
 		t.Run(name, func(t *testing.T) {
-			tm := newTerm(t)
-			r := newRig(t, colabfake.Options{ProxyLatency: time.Hour})
-			before := tm.lflag()
-			ch := start(context.Background(), r.options(t, tm))
+			tm, _, o := newShell(t, colabfake.Options{ProxyLatency: time.Hour})
+			ch := start(context.Background(), o)
 			tm.waitFor("~. detaches")
 			tm.typ(keys)
-			if res := await(t, ch); res.out != Interrupted || res.err != nil {
-				t.Fatalf("%v %v, want interrupted", res.out, res.err)
-			}
+			awaitClean(t, ch, Interrupted)
 			tm.waitFor("interrupted while connecting to rt-sh")
-			if got := tm.lflag(); got != before {
-				t.Errorf("terminal mode %#x after, %#x before", got, before)
-			}
+			tm.restored("after")
 		})
 	}
 }

@@ -49,6 +49,16 @@ type clock struct{ t time.Time }
 
 func (c *clock) now() time.Time { return c.t }
 
+// terminalView is a progress line on a terminal width cells wide, without
+// colour, writing into b and reading the time from c.
+func terminalView(width int) (v *transferView, b *strings.Builder, c *clock) {
+	b = &strings.Builder{}
+	c = &clock{time.Unix(1000, 0)}
+	v = newTransferView(b, true, true, width)
+	v.now = c.now
+	return v, b, c
+}
+
 // Guards the progress line: only on a terminal, one line redrawn in place
 // at most ten times a second (the last update always drawn), the file's
 // name made safe (quoted, its controls escaped) and cut from the left to the width, and erased before a
@@ -80,23 +90,24 @@ func TestTransferViewLine(t *testing.T) {
 	if got := b.String()[len(first):]; !strings.Contains(got, "1.0 kB / 1.0 kB") {
 		t.Fatalf("the last update was not drawn: %q", got)
 	}
-	b.Reset()
-	c.t = c.t.Add(10 * time.Millisecond)
-	v.update("other.bin", 10, 1000)
-	if !strings.HasSuffix(b.String(), "  other.bin") {
-		t.Fatalf("a new file within 100 ms was not drawn: %q", b.String())
-	}
-	b.Reset()
-	c.t = c.t.Add(150 * time.Millisecond)
-	v.update("other.bin", 20, 1000)
-	if !strings.Contains(b.String(), "20 B / 1.0 kB") {
-		t.Fatalf("an update after 100 ms was not drawn: %q", b.String())
-	}
-	b.Reset()
-	c.t = c.t.Add(100 * time.Millisecond)
-	v.update("other.bin", 30, 1000)
-	if !strings.Contains(b.String(), "30 B / 1.0 kB") {
-		t.Fatalf("an update 100 ms after the last was not drawn: %q", b.String())
+	// Each drawn: a new file at once, then other.bin's updates 100 ms or
+	// more apart.
+	for _, u := range []struct {
+		what  string
+		after time.Duration
+		done  int64
+		want  string
+	}{
+		{"a new file within 100 ms", 10 * time.Millisecond, 10, "10 B / 1.0 kB"},
+		{"an update after 100 ms", 150 * time.Millisecond, 20, "20 B / 1.0 kB"},
+		{"an update 100 ms after the last", 100 * time.Millisecond, 30, "30 B / 1.0 kB"},
+	} {
+		b.Reset()
+		c.t = c.t.Add(u.after)
+		v.update("other.bin", u.done, 1000)
+		if got := b.String(); !strings.Contains(got, u.want) || !strings.HasSuffix(got, "  other.bin") {
+			t.Fatalf("%s was not drawn: %q", u.what, got)
+		}
 	}
 	b.Reset()
 	v.clear()
@@ -207,10 +218,7 @@ func TestTransferViewBar(t *testing.T) {
 // counts the files copied of all and the bytes of the whole copy, the
 // bytes of every file in flight included, several files moving at once.
 func TestTransferViewCountsFilesAndBytes(t *testing.T) {
-	var b strings.Builder
-	c := &clock{time.Unix(1000, 0)}
-	v := newTransferView(&b, true, true, 120)
-	v.now = c.now
+	v, b, c := terminalView(120)
 	v.plan(3, 3000)
 	v.update("a.bin", 500, 1000)
 	c.t = c.t.Add(time.Second)
@@ -247,10 +255,7 @@ func TestTransferViewCountsFilesAndBytes(t *testing.T) {
 // A plan of no bytes (empty files only) draws its bar full, not empty or
 // broken.
 func TestTransferViewEmptyPlan(t *testing.T) {
-	var b strings.Builder
-	c := &clock{time.Unix(1000, 0)}
-	v := newTransferView(&b, true, true, 120)
-	v.now = c.now
+	v, b, _ := terminalView(120)
 	v.plan(2, 0)
 	v.update("a.bin", 0, 0)
 	if got := b.String(); strings.Count(got, "█") != 24 || !strings.Contains(got, " 0/2 files  0 B / 0 B") {

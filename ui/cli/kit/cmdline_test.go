@@ -1,30 +1,13 @@
 package kit
 
 import (
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/cli/kit/pastetest"
 )
-
-// shellWords is what a POSIX shell makes of line, a command line colabdash
-// printed: sh runs it with colabdash defined as a function that prints its
-// arguments, so the result is exactly the argv a paste would run (without
-// "colabdash"). Nothing but printf runs, whatever the line holds.
-func shellWords(t *testing.T, line string) []string {
-	t.Helper()
-	if !strings.HasPrefix(line, "colabdash ") {
-		t.Fatalf("not a colabdash command line: %q", line)
-	}
-	out, err := exec.Command("sh", "-c", `colabdash() { printf '%s\0' "$@"; }; `+line).Output()
-	if err != nil {
-		t.Fatalf("sh -c %q: %v", line, err)
-	}
-	words := strings.Split(string(out), "\x00")
-	return words[:len(words)-1]
-}
 
 // Every word, however hostile to a shell, comes back from sh as itself.
 func TestCommandLineQuotesEveryWord(t *testing.T) {
@@ -35,7 +18,7 @@ func TestCommandLineQuotesEveryWord(t *testing.T) {
 	if !ok {
 		t.Fatal("commandLine refused printable words")
 	}
-	if got := shellWords(t, line); !slices.Equal(got, words) {
+	if got := pastetest.ShellWords(t, line); !slices.Equal(got, words) {
 		t.Fatalf("sh made %q of %q, want %q", got, line, words)
 	}
 	// A word that would not print as itself makes no command at all.

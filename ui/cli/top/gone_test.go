@@ -15,6 +15,28 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
 
+// runOverAB runs top with args (off a terminal, ending with ctx) over
+// rt-a and rt-b, calling onRequest with the count of the emulator's proxy
+// requests so far (this one included) as each arrives, one call at a
+// time.
+func runOverAB(t *testing.T, ctx context.Context, onRequest func(e *kittest.Env, n int, r *http.Request), args ...string) kittest.Result {
+	t.Helper()
+	var (
+		mu sync.Mutex
+		n  int
+		e  *kittest.Env
+	)
+	o := colabfake.Options{Seed: colabfake.SeedEmpty, OnProxyRequest: func(r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		onRequest(e, n, r)
+	}}
+	e = kittest.New(t, o)
+	addRuntimes(t, e, "rt-a", "rt-b")
+	return e.RunTerm(kittest.Term{Ctx: ctx}, Command, args...)
+}
+
 // goneRun runs top with args (off a terminal) over rt-a and rt-b, and
 // deletes the runtimes of gone once the first round's proxy requests
 // (two a runtime) are served; it fails the test when top does not end
@@ -23,25 +45,13 @@ func goneRun(t *testing.T, gone []string, args ...string) kittest.Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var (
-		mu sync.Mutex
-		n  int
-		e  *kittest.Env
-	)
-	o := colabfake.Options{Seed: colabfake.SeedEmpty, OnProxyRequest: func(*http.Request) {
-		mu.Lock()
-		n++
-		k := n
-		mu.Unlock()
-		if k == 4 {
+	r := runOverAB(t, ctx, func(e *kittest.Env, n int, _ *http.Request) {
+		if n == 4 {
 			for _, id := range gone {
 				e.Srv.Reclaim("runtimes/" + id)
 			}
 		}
-	}}
-	e = kittest.New(t, o)
-	addRuntimes(t, e, "rt-a", "rt-b")
-	r := e.RunTerm(kittest.Term{Ctx: ctx}, Command, args...)
+	}, args...)
 	if ctx.Err() != nil {
 		t.Fatalf("top %v still watched a minute after its runtimes were deleted:\n%s%s", args, r.Out, r.Err)
 	}
@@ -81,15 +91,7 @@ func TestTopWatchEndsWhenEveryNamedRuntimeIsGone(t *testing.T) {
 func TestTopWatchShowsAGoneRuntime(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var (
-		mu sync.Mutex
-		n  int
-		e  *kittest.Env
-	)
-	o := colabfake.Options{Seed: colabfake.SeedEmpty, OnProxyRequest: func(r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		n++
+	r := runOverAB(t, ctx, func(e *kittest.Env, n int, r *http.Request) {
 		if n == 4 {
 			e.Srv.Reclaim("runtimes/rt-a")
 		}
@@ -99,10 +101,7 @@ func TestTopWatchShowsAGoneRuntime(t *testing.T) {
 		if n == 8 { // rt-b's second read after the delete
 			cancel()
 		}
-	}}
-	e = kittest.New(t, o)
-	addRuntimes(t, e, "rt-a", "rt-b")
-	r := e.RunTerm(kittest.Term{Ctx: ctx}, Command, "rt-a", "rt-b", "--watch", "1")
+	}, "rt-a", "rt-b", "--watch", "1")
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		t.Fatalf("rt-b was not read twice after rt-a was deleted within a minute:\n%s%s", r.Out, r.Err)
 	}

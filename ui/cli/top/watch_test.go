@@ -17,31 +17,15 @@ import (
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops/opstest"
 )
-
-type bearer struct{}
-
-func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer fake-oauth-token")
-	return http.DefaultTransport.RoundTrip(r)
-}
 
 // watchEnv starts the emulator with n runtimes and no seed, and returns
 // it, its runtimes (with their proxy tokens) and a prober on it.
 func watchEnv(t *testing.T, n int, o colabfake.Options) (*colabfake.Server, []api.Runtime, *prober) {
 	t.Helper()
 	o.Runtimes, o.Seed, o.RuntimeLimit = n, colabfake.SeedEmpty, -1
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	cli, err := client.New(context.Background(), client.Options{Endpoint: ep, HTTPClient: &http.Client{Transport: bearer{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cli.Close() })
+	srv, cli := opstest.Emulator(t, o, client.Options{})
 	rts, err := targets(srv.Runtimes(), nil)
 	if err != nil {
 		t.Fatal(err)

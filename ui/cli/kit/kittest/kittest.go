@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -145,4 +146,27 @@ func (e *Env) Globals() *kit.Globals {
 		Profile: config.Profile{Name: "default", Credentials: config.CredentialsAccessToken, AccessTokenFile: e.TokenFile, Endpoint: e.Endpoint},
 		Logs:    kit.Logs{Log: slog.New(slog.DiscardHandler), Red: &api.Redactor{}},
 		Changed: func(name string) bool { return given[name] }}
+}
+
+// Buffer is a bytes.Buffer that a test may read (String) while a command
+// running in another goroutine writes to it: stdout or stderr of a
+// command that runs until it is interrupted. The zero value is empty and
+// ready.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p; it never fails.
+func (l *Buffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String is everything written so far.
+func (l *Buffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

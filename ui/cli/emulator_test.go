@@ -1,13 +1,15 @@
 package cli
 
-// `colabdash emulator`'s flags for the monitor's routes: what
-// `colabdash top` then reads through the emulator's runtime proxy.
+// `colabdash emulator`: the endpoint and banner it prints, and its flags
+// for the monitor's routes (what `colabdash top` then reads through the
+// emulator's runtime proxy).
 
 import (
 	"bufio"
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +20,19 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/top"
 )
+
+// startEmulator starts api/colabfake with o on 127.0.0.1 until the test
+// ends and returns it with its MCP endpoint; a failure to start fails the
+// test.
+func startEmulator(t testing.TB, o colabfake.Options) (*colabfake.Server, string) {
+	t.Helper()
+	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return srv, endpoint
+}
 
 // startEmulatorCmd runs `colabdash emulator --addr 127.0.0.1:0 ARGS…`
 // in-process until the test ends and returns the global flags that reach
@@ -119,5 +134,79 @@ func TestEmulatorResourcesFromHostFlag(t *testing.T) {
 	r := by["rt-cpudemo4qx"]
 	if code != 0 || r.Resources == nil || r.Resources.Memory == nil || r.Resources.Memory.TotalBytes != kb*1024 {
 		t.Errorf("--resources-from-host: exit %d, %+v, want MemTotal %d kB", code, r.Resources, kb)
+	}
+}
+
+// startEmulatorBinary runs bin's `emulator --addr 127.0.0.1:0 --seed
+// empty` with args until the test ends and returns the endpoint it prints
+// first; the rest of its output is read and dropped.
+func startEmulatorBinary(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	emu := exec.CommandContext(ctx, bin, append([]string{"emulator", "--addr", "127.0.0.1:0", "--seed", "empty"}, args...)...)
+	stdout, _ := emu.StdoutPipe()
+	if err := emu.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = emu.Wait() })
+	sc := bufio.NewScanner(stdout)
+	if !sc.Scan() {
+		t.Fatal("the emulator printed nothing")
+	}
+	endpoint := strings.TrimSpace(sc.Text())
+	go func() {
+		for sc.Scan() { // drain
+		}
+	}()
+	return endpoint
+}
+
+func TestEmulatorCommandServesStatus(t *testing.T) {
+	bin := needBinary(t)
+	home := isolate(t)
+	endpoint := startEmulatorBinary(t, bin, "--runtimes", "5")
+	if !strings.HasPrefix(endpoint, "http://127.0.0.1:") || !strings.HasSuffix(endpoint, "/mcp") {
+		t.Fatalf("first line is not the endpoint: %q", endpoint)
+	}
+	tokenFile := filepath.Join(home, "t")
+	os.WriteFile(tokenFile, []byte("anything"), 0o600)
+	out, err := exec.Command(bin, "status", "--endpoint", endpoint, "--access-token-file", tokenFile).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Colab Free · 5 runtimes") {
+		t.Fatalf("status against the emulator: %v\n%s", err, out)
+	}
+}
+
+// Under --no-auth the banner says that no token is needed
+// (and without it, that any non-empty token is accepted).
+func TestEmulatorBannerNoAuth(t *testing.T) {
+	bin := needBinary(t)
+	isolate(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--no-auth"}, "no token is needed"},
+		{nil, "any non-empty bearer token is accepted"},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		emu := exec.CommandContext(ctx, bin, append([]string{"emulator", "--addr", "127.0.0.1:0", "--seed", "empty"}, c.args...)...)
+		stdout, _ := emu.StdoutPipe()
+		if err := emu.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stdout)
+		var lines []string
+		for len(lines) < 2 && sc.Scan() {
+			lines = append(lines, sc.Text())
+		}
+		cancel()
+		emu.Wait()
+		if len(lines) < 2 || !strings.Contains(lines[1], c.want) {
+			t.Errorf("emulator %v banner = %q, want it to say %q", c.args, lines, c.want)
+		}
+		if c.args != nil && len(lines) == 2 && strings.Contains(lines[1], "non-empty bearer token") {
+			t.Errorf("--no-auth banner still asks for a token: %q", lines[1])
+		}
 	}
 }

@@ -1,0 +1,49 @@
+// Package opstest gives the tests of the operations layer (ui/ops) and of
+// the front ends built on it an emulator (api/colabfake) to talk to: one
+// on loopback with an MCP client for it, both closed when the test ends.
+package opstest
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/client"
+	"github.com/colabdash/colabdash/api/colabfake"
+)
+
+// Token is the bearer token the client sends; the emulator accepts any
+// non-empty one.
+const Token = "fake-oauth-token"
+
+// bearer sends Token with every request.
+type bearer struct{}
+
+func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+Token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Emulator starts api/colabfake on 127.0.0.1 with o and returns it with a
+// client of its MCP endpoint that sends Token. co sets the client's
+// retries and waits; its Endpoint and HTTPClient are filled in. Both end
+// with t; a failure to start either fails t.
+func Emulator(t testing.TB, o colabfake.Options, co client.Options) (*colabfake.Server, api.Service) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	srv, ep, err := colabfake.Start(ctx, "127.0.0.1:0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	co.Endpoint, co.HTTPClient = ep, &http.Client{Transport: bearer{}}
+	svc, err := client.New(ctx, co)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = svc.Close() })
+	return srv, svc
+}
