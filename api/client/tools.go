@@ -341,14 +341,16 @@ func (c *Client) ListSessions(ctx context.Context, parent string) ([]api.Session
 
 // DeleteSession calls delete_session for
 // "runtimes/{runtime}/sessions/{session}". A session already closed
-// (NOT_FOUND from the tool) counts as closed. Errors: INVALID_ARGUMENT for a
-// name that is not a session name; otherwise *api.Error.
+// (NOT_FOUND from the tool) counts as closed. It goes without waiting for
+// tools/list (its one argument, name, is documented): exec's close after
+// the output is one round trip. Errors: INVALID_ARGUMENT for a name that
+// is not a session name; otherwise *api.Error.
 func (c *Client) DeleteSession(ctx context.Context, name string) error {
 	name = strings.TrimSpace(name)
 	if (api.Session{Name: name}).Parent() == "" || api.LastSegment(name) == "" {
 		return invalid(api.ToolDeleteSession, "not a session name (runtimes/{runtime}/sessions/{session}): "+api.OneLine(name, 80))
 	}
-	spec := c.read(api.ToolDeleteSession, func(s *toolSchema) (map[string]any, *api.Error) {
+	spec := c.readDocumented(api.ToolDeleteSession, func(s *toolSchema) (map[string]any, *api.Error) {
 		m := map[string]any{}
 		put(m, s, true, name, "name")
 		return m, nil
