@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
@@ -116,4 +117,59 @@ func TestRunNotebookOutputs(t *testing.T) {
 	if !strings.HasSuffix(string(b), "}\n") || !strings.Contains(string(b), "\n \"cells\": [\n") {
 		t.Errorf("not written as nbformat writes (one-space indent, final newline):\n%s", b)
 	}
+}
+
+// writeNB writes a notebook of the given code cells' sources in a
+// directory of its own and returns its path.
+func writeNB(t *testing.T, name string, sources ...string) string {
+	t.Helper()
+	cells := make([]string, len(sources))
+	for i, src := range sources {
+		b, _ := json.Marshal(src)
+		cells[i] = `{"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": ` + string(b) + `}`
+	}
+	p := filepath.Join(t.TempDir(), name)
+	doc := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [` + strings.Join(cells, ",") + `]}`
+	if err := os.WriteFile(p, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// SIGTERM while a cell runs: the run says which cell it stopped in, exits
+// 143, writes the notebook with the cells that ran, and deletes the
+// runtime.
+func TestRunNotebookStoppedInACell(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	nb := writeNB(t, "nb.ipynb", "print('one')", "time.sleep(600)")
+	sigs := make(chan os.Signal, 2)
+	done := make(chan kittest.Result, 1)
+	go func() { done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", nb) }()
+	waitForRunningCode(t, e, done)
+	sigs <- syscall.SIGTERM
+	r := <-done
+	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "interrupted (terminated) in cell 2") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	b, err := os.ReadFile(strings.TrimSuffix(nb, ".ipynb") + ".out.ipynb")
+	if err != nil || !strings.Contains(string(b), `"one\n"`) {
+		t.Errorf("the executed notebook (%v):\n%s", err, b)
+	}
+	left(t, e)
+}
+
+// A notebook whose every cell ran but whose executed copy cannot be
+// written fails (exit 1) and says why: the outputs are nowhere else.
+func TestRunNotebookUnwritableOutputFails(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	nb := writeNB(t, "nb.ipynb", "print('one')")
+	// The longest name a directory entry can have: its temporary file
+	// beside it, a longer name, cannot be created.
+	out := filepath.Join(t.TempDir(), strings.Repeat("n", 255-len(".ipynb"))+".ipynb")
+	r := e.Run(Command, "--spec", "CPU", "--notebook-out", out, nb)
+	if r.Code != 1 || !strings.Contains(r.Err, "could not write the executed notebook: ") || !strings.Contains(r.Err, "colabdash: writing ") ||
+		strings.Contains(r.Err, "wrote ") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	left(t, e)
 }
