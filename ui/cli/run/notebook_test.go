@@ -67,6 +67,15 @@ func TestRunNotebookLeavesNoStaleOutputs(t *testing.T) {
 	if !strings.Contains(string(b), `"fresh\n"`) || !strings.Contains(string(b), `"output_type": "error"`) {
 		t.Errorf("this run's outputs are missing:\n%s", b)
 	}
+	var xe struct {
+		Type      string   `json:"output_type"`
+		Name      string   `json:"ename"`
+		Traceback []string `json:"traceback"`
+	}
+	if err := json.Unmarshal(got.Cells[2].Outputs[0], &xe); err != nil || xe.Type != "error" || xe.Name != "KeyError" ||
+		len(xe.Traceback) == 0 || !strings.Contains(xe.Traceback[len(xe.Traceback)-1], "KeyError") {
+		t.Errorf("the failed cell's error output (%v): %s", err, got.Cells[2].Outputs[0])
+	}
 	left(t, e)
 }
 
