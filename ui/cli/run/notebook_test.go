@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
@@ -154,10 +155,13 @@ func TestRunNotebookStoppedInACell(t *testing.T) {
 	sigs := make(chan os.Signal, 2)
 	done := make(chan kittest.Result, 1)
 	go func() { done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", nb) }()
-	waitForRunningCode(t, e, done)
+	waitUntil(t, done, "the second cell running", func() bool {
+		return e.Srv.CallCount(api.ToolExecuteCode) == 2 && len(e.Srv.Runtimes()) == 1 &&
+			e.Srv.RunningCode(e.Srv.Sessions(e.Srv.Runtimes()[0].Name)[0].Name) > 0
+	})
 	sigs <- syscall.SIGTERM
 	r := <-done
-	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "interrupted (terminated) in cell 2") {
+	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "[1/2] cell 1 ok") || !strings.Contains(r.Err, "interrupted (terminated) in cell 2") {
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
 	}
 	b, err := os.ReadFile(strings.TrimSuffix(nb, ".ipynb") + ".out.ipynb")

@@ -1,6 +1,8 @@
 package run
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,33 +10,43 @@ import (
 	"testing"
 	"time"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
+
+// waitUntil waits until cond holds (what says what it waits for), failing
+// when the run ends first.
+func waitUntil(t *testing.T, done <-chan kittest.Result, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		select {
+		case r := <-done:
+			t.Fatalf("the run ended before %s: exit %d, stderr %q", what, r.Code, r.Err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never saw %s", what)
+		}
+		time.Sleep(5 * time.Millisecond) // a poll of the emulator's state
+	}
+}
 
 // waitForRunningCode waits until the emulator runs code in a session of
 // the one runtime the run created.
 func waitForRunningCode(t *testing.T, e *kittest.Env, done <-chan kittest.Result) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	waitUntil(t, done, "the script running", func() bool {
 		for _, rt := range e.Srv.Runtimes() {
 			for _, se := range e.Srv.Sessions(rt.Name) {
 				if e.Srv.RunningCode(se.Name) > 0 {
-					return
+					return true
 				}
 			}
 		}
-		select {
-		case r := <-done:
-			t.Fatalf("the run ended before its code ran: exit %d, stderr %q", r.Code, r.Err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the emulator never ran the script")
-		}
-		time.Sleep(5 * time.Millisecond) // a poll of the emulator's state
-	}
+		return false
+	})
 }
 
 // stoppedRunFiles are a script that runs until stopped, a file it
@@ -110,5 +122,81 @@ func TestRunTimeoutSkipsDownloads(t *testing.T) {
 		t.Errorf("exit %d, want %d; stderr %q", r.Code, ExitRunTimeout, r.Err)
 	}
 	noDownload(t, r, back)
+	left(t, e)
+}
+
+// SIGTERM while Colab is still creating the runtime: the run says so,
+// exits 143, and the cleanup's identical create_runtime finds what Colab
+// made so that it is deleted; no runtime and no record are left.
+func TestRunStoppedWhileCreatingDeletesWhatColabMade(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	hold := make(chan struct{})
+	defer close(hold)
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolCreateRuntime, Hold: hold})
+	sigs := make(chan os.Signal, 2)
+	done := make(chan kittest.Result, 1)
+	go func() {
+		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", "--json", script(t, "print('never')\n"))
+	}()
+	waitUntil(t, done, "the create_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
+	sigs <- syscall.SIGTERM
+	r := <-done
+	var rep Report
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 128+int(syscall.SIGTERM) ||
+		!strings.Contains(r.Err, "interrupted (terminated) while creating the runtime") || !strings.Contains(r.Err, "deleted runtime run-") {
+		t.Fatalf("%v: exit %d, stdout %q, stderr %q", err, r.Code, r.Out, r.Err)
+	}
+	if !rep.Created || !rep.Deleted || rep.Runtime == "" {
+		t.Errorf("--json says created %v, deleted %v, runtime %q: %s", rep.Created, rep.Deleted, rep.Runtime, r.Out)
+	}
+	left(t, e)
+}
+
+// A second SIGTERM while the run deletes its runtime abandons the
+// deletion: the run ends at once, says the runtime may be left running
+// and keeps its record for run --reap.
+func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	hold := make(chan struct{})
+	defer close(hold)
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolDeleteRuntime, Hold: hold})
+	sigs := make(chan os.Signal, 2)
+	done := make(chan kittest.Result, 1)
+	go func() {
+		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", script(t, "time.sleep(600)\n"))
+	}()
+	waitForRunningCode(t, e, done)
+	sigs <- syscall.SIGTERM
+	waitUntil(t, done, "the delete_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
+	sigs <- syscall.SIGTERM
+	var r kittest.Result
+	select {
+	case r = <-done:
+	case <-time.After(deleteBound / 2): // the deletion's own bound ends it at deleteBound
+		t.Fatal("the second signal did not abandon the deletion")
+	}
+	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "(at most 1m; a second ctrl+c abandons it)") ||
+		!strings.Contains(r.Err, " may be left running (") || records(t) != 1 {
+		t.Fatalf("exit %d, %d record(s), stderr %q", r.Code, records(t), r.Err)
+	}
+}
+
+// Without signal subscriptions (a caller's own context), the end of the
+// command's context stops the run as ctrl+c does: exit 130, the runtime
+// deleted.
+func TestRunEndsWithItsContext(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan kittest.Result, 1)
+	go func() {
+		done <- e.RunTerm(kittest.Term{Ctx: ctx}, Command, "--spec", "CPU", script(t, "time.sleep(600)\n"))
+	}()
+	waitForRunningCode(t, e, done)
+	cancel()
+	r := <-done
+	if r.Code != 128+int(syscall.SIGINT) || !strings.Contains(r.Err, "interrupted (interrupt)") || !strings.Contains(r.Err, "deleted runtime run-") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
 	left(t, e)
 }
