@@ -39,6 +39,16 @@ func TestRunNotebookLeavesNoStaleOutputs(t *testing.T) {
 	if r.Code != 1 || !strings.Contains(r.Err, "[3/4] cell ") || !strings.Contains(r.Err, " failed after ") {
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
 	}
+	// The traceback is printed and ends with the exception's line: the
+	// progress line does not say it again.
+	for _, line := range strings.Split(r.Err, "\n") {
+		if strings.Contains(line, " failed after ") && strings.Contains(line, "KeyError") {
+			t.Errorf("the progress line repeats the traceback's last line: %q", line)
+		}
+	}
+	if !strings.Contains(r.Err, "Traceback (most recent call last)") {
+		t.Errorf("no traceback: %q", r.Err)
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "stale.out.ipynb"))
 	if err != nil {
 		t.Fatal(err)
