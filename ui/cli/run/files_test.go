@@ -88,3 +88,35 @@ func TestRunDeleteFails(t *testing.T) {
 		t.Errorf("%v: --json %q", err, r.Out)
 	}
 }
+
+// A --download that fails (here, its local directory does not exist) is
+// the run's failure when the script succeeded: its exit code and message;
+// a second failure is said too. When the script failed, its exit code
+// stays and the download's failure is still said.
+func TestRunDownloadFails(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data.txt")
+	if err := os.WriteFile(data, []byte("payload\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	nowhere := filepath.Join(dir, "no", "such", "dir")
+	for _, c := range []struct {
+		name, code string
+		exit       int
+	}{
+		{"script ok", "print('hello')\n", kit.ExitNotFound}, // the file verbs' code: no such local directory
+		{"script exits 3", "sys.exit(3)\n", 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.Run(Command, "--runtime", "rt-mine", "--upload", data, "--download", "data.txt:"+nowhere+"/a.txt",
+				"--download", "data.txt:"+nowhere+"/b.txt", script(t, c.code))
+			if r.Code != c.exit || !strings.Contains(r.Err, "--download /content/data.txt: ") || strings.Count(r.Err, "--download /content/data.txt: ") != 2 {
+				t.Errorf("exit %d (want %d), stderr %q", r.Code, c.exit, r.Err)
+			}
+		})
+	}
+}
