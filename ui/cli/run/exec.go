@@ -100,7 +100,7 @@ func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int,
 	}
 	rs.conn = conn
 	if _, _, err := v.reapLeftovers(rs.ctx, conn, true); err != nil && rs.stoppedBy() != nil {
-		return 0, rs.stopError("; nothing was created")
+		return 0, rs.stopError("while checking the runtimes killed runs left; nothing was created")
 	}
 	if o.spec != "" {
 		if err := rs.create(spec, job.name); err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -141,4 +142,33 @@ func recordRuntimes(t *testing.T) string {
 	}
 	sort.Strings(ids)
 	return strings.Join(ids, " ")
+}
+
+// When the runtimes cannot be listed to check a killed run's record, the
+// run goes on (the record stays for later); a signal while they are
+// listed stops it before anything is created.
+func TestRunLeftoverCheckFails(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	killedRun(t, e, "run-dead1", true, runRecord{Created: true})
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimes,
+		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
+	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
+	if r.Code != 0 || r.Out != "hello\n" || records(t) != 1 {
+		t.Fatalf("exit %d, %d record(s), stdout %q, stderr %q", r.Code, records(t), r.Out, r.Err)
+	}
+
+	hold := make(chan struct{})
+	defer close(hold)
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolListRuntimes, Hold: hold})
+	sigs := make(chan os.Signal, 2)
+	done := make(chan kittest.Result, 1)
+	go func() {
+		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", script(t, "print('hello')\n"))
+	}()
+	waitUntil(t, done, "the list_runtimes call", func() bool { return e.Srv.PendingFaults() == 0 })
+	sigs <- syscall.SIGTERM
+	r = <-done
+	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "interrupted (terminated) while checking the runtimes killed runs left; nothing was created") || e.Srv.CreateCalls() != 1 {
+		t.Errorf("exit %d, %d create(s) in all, stderr %q", r.Code, e.Srv.CreateCalls(), r.Err)
+	}
 }

@@ -61,3 +61,19 @@ func TestRunJSONAgreesWithTheExitCode(t *testing.T) {
 		})
 	}
 }
+
+// A --jq filter that fails on the document fails a run that succeeded
+// (the result the script asked for was not printed); after a failed
+// script the exit code stays the script's.
+func TestRunJQFailure(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	r := e.Run(Command, "--spec", "CPU", "--jq", ".exitCode.x", script(t, "print('hello')\n"))
+	if r.Code == 0 || r.Out != "" {
+		t.Errorf("success: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	r = e.Run(Command, "--spec", "CPU", "--jq", ".exitCode.x", script(t, "sys.exit(3)\n"))
+	if r.Code != 3 {
+		t.Errorf("sys.exit(3): exit %d, stderr %q", r.Code, r.Err)
+	}
+	left(t, e)
+}
