@@ -101,3 +101,33 @@ func TestRunCreateRefused(t *testing.T) {
 	}
 	left(t, e)
 }
+
+// A spec the account cannot have is refused before anything is created:
+// one Colab does not offer is a usage error (exit 2), one above the tier
+// a quota error (exit 5); specs that cannot be listed create nothing
+// either. Nothing is left.
+func TestRunRefusesASpecBeforeCreating(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty, Tier: api.TierFree})
+	for _, c := range []struct {
+		spec string
+		code int
+		want string
+	}{
+		{"GPU/V100", kit.ExitUsage, "GPU/V100"},
+		{"GPU/H100", kit.ExitQuota, "GPU/H100"},
+	} {
+		r := e.Run(Command, "--spec", c.spec, script(t, "print('hello')\n"))
+		if r.Code != c.code || !strings.Contains(r.Err, c.want) {
+			t.Errorf("--spec %s: exit %d (want %d), stderr %q", c.spec, r.Code, c.code, r.Err)
+		}
+	}
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimeSpecs,
+		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
+	if r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n")); r.Code != kit.ExitCredential || !strings.Contains(r.Err, "not allowed") {
+		t.Errorf("specs not listed: exit %d, stderr %q", r.Code, r.Err)
+	}
+	if n := e.Srv.CreateCalls(); n != 0 {
+		t.Errorf("%d create(s) sent", n)
+	}
+	left(t, e)
+}
