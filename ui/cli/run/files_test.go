@@ -120,3 +120,31 @@ func TestRunDownloadFails(t *testing.T) {
 		})
 	}
 }
+
+// On an existing runtime, a session that cannot be closed at the end is
+// said; the run's result stands (exit 0).
+func TestRunSessionCloseFails(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolDeleteSession,
+		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
+	r := e.Run(Command, "--runtime", "rt-mine", script(t, "print('hello')\n"))
+	if r.Code != 0 || r.Out != "hello\n" || !strings.Contains(r.Err, "could not close session rt-mine/") || !strings.Contains(r.Err, "not allowed") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+}
+
+// An --upload to a runtime without a connection yet fails before the
+// script runs (exit 4, saying so).
+func TestRunUploadWithoutConnection(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine"}); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Run(Command, "--runtime", "rt-mine", "--upload", script(t, "x = 1\n"), script(t, "print('hello')\n"))
+	if r.Code != kit.ExitAPI || r.Out != "" || !strings.Contains(r.Err, "runtime rt-mine has no connectionInfo yet") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+}

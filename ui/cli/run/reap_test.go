@@ -120,9 +120,14 @@ func TestReapDeleteFails(t *testing.T) {
 	killedRun(t, e, "run-dead2", true, runRecord{Created: true})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolDeleteRuntime,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not yours", "", 0)})
-	r := e.Run(Command, "--reap", "--yes")
-	if r.Code == 0 || !strings.Contains(r.Err, "could not delete run-dead1: ") || !strings.Contains(r.Err, "deleted run-dead2") {
+	r := e.Run(Command, "--reap", "--yes", "--json")
+	if r.Code == 0 || !strings.Contains(r.Err, "could not delete run-dead1: ") {
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	var rep kit.DeleteReport
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || rep.OK || rep.Error == nil || rep.Error.Message == "" ||
+		len(rep.Runtimes) != 1 || rep.Runtimes[0].Name != "runtimes/run-dead2" || !rep.Runtimes[0].Deleted {
+		t.Errorf("--json (%v): %s", err, r.Out)
 	}
 	if len(e.Srv.Runtimes()) != 1 || records(t) != 1 {
 		t.Errorf("%d runtime(s), %d record(s); want run-dead1 and its record kept", len(e.Srv.Runtimes()), records(t))
