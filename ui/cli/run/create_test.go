@@ -78,14 +78,18 @@ func TestRunLostCreateReplyNotListedResends(t *testing.T) {
 }
 
 // The script's execute_code cut off twice: run reattaches, one send per
-// answer at the emulator, and the output is the script's.
+// answer at the emulator, and the output is the script's; on a terminal
+// each reattach is said.
 func TestRunReattachesAfterTheCutOff(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Times: 2})
-	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
+	r := e.RunTerm(kittest.Term{ErrTTY: true}, Command, "--spec", "CPU", script(t, "print('hello')\n"))
 	// The set-up call takes the two cut-offs, then the script runs: 3 + 1.
 	if n := e.Srv.CallCount(api.ToolExecuteCode); r.Code != 0 || r.Out != "hello\n" || n != 4 {
 		t.Fatalf("exit %d, stdout %q, stderr %q, %d sends", r.Code, r.Out, r.Err, n)
+	}
+	if n := strings.Count(r.Err, "reattaching to the running code (DEADLINE_EXCEEDED; same executionId)"); n != 2 {
+		t.Errorf("%d reattaches said, want 2: %q", n, r.Err)
 	}
 	left(t, e)
 }

@@ -137,11 +137,15 @@ func TestRunSessionCloseFails(t *testing.T) {
 }
 
 // An --upload to a runtime without a connection yet fails before the
-// script runs (exit 4, saying so).
+// script runs (exit 4, saying so); without --upload the script runs.
 func TestRunUploadWithoutConnection(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine"}); err != nil {
 		t.Fatal(err)
+	}
+	// A script alone needs no connection: it runs through Colab's tools.
+	if r := e.Run(Command, "--runtime", "rt-mine", script(t, "print('hello')\n")); r.Code != 0 || r.Out != "hello\n" {
+		t.Fatalf("without --upload: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 	r := e.Run(Command, "--runtime", "rt-mine", "--upload", script(t, "x = 1\n"), script(t, "print('hello')\n"))
 	if r.Code != kit.ExitAPI || r.Out != "" || !strings.Contains(r.Err, "runtime rt-mine has no connectionInfo yet") {

@@ -196,3 +196,16 @@ func TestRunNotebookUnwritableOutputFails(t *testing.T) {
 	}
 	left(t, e)
 }
+
+// A cell's rich output Colab kept on the runtime (an image, say) is named
+// with its path, so it can be fetched; one without a path is not.
+func TestRunNotebookNamesRichOutputs(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode, Output: json.RawMessage(`{"executionCount": 1,
+ "richOutputs": [{"index": 1, "mimeTypes": ["image/png"], "filePath": "/tmp/out-1.png"}, {"index": 2, "mimeTypes": ["text/html"]}]}`)})
+	r := e.Run(Command, "--spec", "CPU", writeNB(t, "nb.ipynb", "plot()"))
+	if r.Code != 0 || !strings.Contains(r.Err, "cell 1: rich output 1 (image/png) is on the runtime at /tmp/out-1.png") || strings.Contains(r.Err, "rich output 2") {
+		t.Errorf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	left(t, e)
+}
