@@ -209,3 +209,17 @@ func TestRunNotebookNamesRichOutputs(t *testing.T) {
 	}
 	left(t, e)
 }
+
+// The old --output still names the executed notebook, with a warning.
+func TestRunDeprecatedOutput(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	out := filepath.Join(t.TempDir(), "done.ipynb")
+	r := e.Run(Command, "--spec", "CPU", "--output", out, writeNB(t, "nb.ipynb", "print('one')"))
+	if r.Code != 0 || !strings.Contains(r.Err, "--output is deprecated and will be removed; use --notebook-out FILE") {
+		t.Errorf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Error(err)
+	}
+	left(t, e)
+}

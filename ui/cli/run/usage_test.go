@@ -59,6 +59,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"--spec", "CPU", "--download", "job.py:" + dir, py}, "--download job.py:" + dir + ": " + py + " exists and would be replaced after the run; nothing started (--force replaces local files)"},
 		{[]string{"--spec", "CPU", "--download", "out/x:" + py, py}, py + " exists and would be replaced"},
 		{[]string{"--spec", "NOT/A/SPEC/AT/ALL", py}, ""},
+		{[]string{"--spec", "CPU", "--output", filepath.Join(dir, "o.ipynb"), "--notebook-out", filepath.Join(dir, "p.ipynb"), nb}, "--output is the old name of --notebook-out: give --notebook-out only"},
 	} {
 		r := e.Run(Command, c.args...)
 		if r.Code != kit.ExitUsage || !strings.Contains(r.Err, c.want) {
