@@ -79,7 +79,7 @@ func TestRunDeleteFails(t *testing.T) {
 		t.Fatalf("exit %d, %d runtime(s), %d record(s); stderr %q", r.Code, len(rts), records(t), r.Err)
 	}
 	id := rts[0].ID()
-	if !strings.Contains(r.Err, "runtime "+id+" may be left running (") || !strings.Contains(r.Err, "colabdash delete "+id+" --yes --ignore-missing") ||
+	if !strings.Contains(r.Err, "runtime "+id+" may be left running (permission denied: not allowed") || !strings.Contains(r.Err, "colabdash delete "+id+" --yes --ignore-missing") ||
 		!strings.Contains(r.Err, "or colabdash run --reap") {
 		t.Errorf("stderr %q", r.Err)
 	}

@@ -176,7 +176,7 @@ func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 		t.Fatal("the second signal did not abandon the deletion")
 	}
 	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "(at most 1m; a second ctrl+c abandons it)") ||
-		!strings.Contains(r.Err, " may be left running (") || records(t) != 1 {
+		!strings.Contains(r.Err, " may be left running (interrupted)") || records(t) != 1 {
 		t.Fatalf("exit %d, %d record(s), stderr %q", r.Code, records(t), r.Err)
 	}
 }
@@ -198,6 +198,40 @@ func TestRunEndsWithItsContext(t *testing.T) {
 	if r.Code != 128+int(syscall.SIGINT) || !strings.Contains(r.Err, "interrupted (interrupt)") || !strings.Contains(r.Err, "deleted runtime run-") ||
 		strings.Contains(r.Err, "downloads skipped") { // there were none
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	left(t, e)
+}
+
+// SIGTERM while Colab is still creating the runtime, and the cleanup's
+// identical create_runtime refused: the runtime the request names is
+// deleted if Colab made it, and the refusal is no news to the user (the
+// run was stopped): nothing else is said, nothing is left.
+func TestRunStoppedWhileCreatingRecoveryRefused(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	hold := make(chan struct{})
+	defer close(hold)
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolCreateRuntime, Hold: hold})
+	sigs := make(chan os.Signal, 2)
+	done := make(chan kittest.Result, 1)
+	go func() {
+		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", script(t, "print('never')\n"))
+	}()
+	waitUntil(t, done, "the create_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
+	// Injected now, so that only the cleanup's create_runtime takes it.
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Reason: api.ReasonTooManyActiveRuntimes})
+	sigs <- syscall.SIGTERM
+	r := <-done
+	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "interrupted (terminated) while creating the runtime") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(r.Err, "\n"), "\n") {
+		said := false
+		for _, ok := range []string{"creating runtime run-", "deleting runtime run-", "deleted runtime run-", "interrupted (terminated)"} {
+			said = said || strings.Contains(line, ok)
+		}
+		if !said {
+			t.Errorf("said more than the run's steps: %q", line)
+		}
 	}
 	left(t, e)
 }
