@@ -83,6 +83,10 @@ func TestReapDeletesWhatAKilledRunLeft(t *testing.T) {
 	if rep = (kit.DeleteReport{}); json.Unmarshal([]byte(r.Out), &rep) != nil || !rep.OK || rep.Runtimes == nil || len(rep.Runtimes) != 0 {
 		t.Errorf("--json with nothing left: %q", r.Out)
 	}
+	// A --jq filter that fails on the document fails a reap that did not.
+	if r = e.Run(Command, "--reap", "--yes", "--jq", ".ok.x"); r.Code == 0 || r.Out != "" {
+		t.Errorf("--jq failing: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
 }
 
 // Without a terminal run --reap needs --yes (exit 2, nothing deleted);
