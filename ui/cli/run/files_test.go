@@ -87,6 +87,16 @@ func TestRunDeleteFails(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || rep.OK || rep.ExitCode != kit.ExitAPI || rep.Deleted || !rep.Created {
 		t.Errorf("%v: --json %q", err, r.Out)
 	}
+	// The record says the runtime was made: once Colab no longer lists
+	// it, the next reap forgets the record at once (a record of a create
+	// that never answered would be kept for a while).
+	e.Srv.ClearFaults()
+	if !e.Srv.Reclaim(rts[0].Name) {
+		t.Fatal("no runtime to reclaim")
+	}
+	if r := e.Run(Command, "--reap", "--yes"); r.Code != 0 || records(t) != 0 {
+		t.Errorf("after the runtime went: exit %d, %d record(s), stderr %q", r.Code, records(t), r.Err)
+	}
 }
 
 // A --download that fails (here, its local directory does not exist) is
