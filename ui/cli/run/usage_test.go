@@ -3,8 +3,11 @@ package run
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
@@ -88,4 +91,31 @@ func TestParseDownload(t *testing.T) {
 			t.Errorf("parseDownload(%q) = %+v, %v; want %+v", in, got, err, want)
 		}
 	}
+}
+
+// The script's arguments are what follows --, and only those; a script
+// given them runs.
+func TestRunScriptArguments(t *testing.T) {
+	py := script(t, "print('hello')\n")
+	for _, c := range []struct {
+		line []string
+		want []string
+	}{
+		{[]string{py, "--", "--epochs", "3"}, []string{"--epochs", "3"}},
+		{[]string{py}, nil},
+	} {
+		cmd := &cobra.Command{}
+		if err := cmd.Flags().Parse(c.line); err != nil {
+			t.Fatal(err)
+		}
+		job, _, err := loadJob(cmd, cmd.Flags().Args(), runOptions{spec: "CPU"})
+		if err != nil || job.name != "job.py" || !slices.Equal(job.args, c.want) {
+			t.Errorf("%q: %+v, %v; want the arguments %q", c.line, job, err, c.want)
+		}
+	}
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	if r := e.Run(Command, "--spec", "CPU", py, "--", "--epochs", "3"); r.Code != 0 || r.Out != "hello\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	left(t, e)
 }
