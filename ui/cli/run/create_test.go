@@ -135,3 +135,16 @@ func TestRunRefusesASpecBeforeCreating(t *testing.T) {
 	}
 	left(t, e)
 }
+
+// A runtime created but not seen listed (the listing fails) is not used:
+// the run fails with the listing's error and deletes the runtime.
+func TestRunCreatedButNotListed(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimes, Times: -1,
+		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
+	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
+	if r.Code == 0 || r.Out != "" || !strings.Contains(r.Err, "not allowed") || !strings.Contains(r.Err, "deleted runtime run-") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	left(t, e)
+}
