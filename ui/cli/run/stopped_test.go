@@ -12,6 +12,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
 
@@ -232,6 +233,24 @@ func TestRunStoppedWhileCreatingRecoveryRefused(t *testing.T) {
 		if !said {
 			t.Errorf("said more than the run's steps: %q", line)
 		}
+	}
+	left(t, e)
+}
+
+// A runtime Colab takes back while the script runs: the run fails with
+// Colab's word for it (exit 4), and the deletion that finds the runtime
+// gone is no failure: nothing is said to be left, and its record goes.
+func TestRunRuntimeReclaimedMidRun(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	done := make(chan kittest.Result, 1)
+	go func() { done <- e.Run(Command, "--spec", "CPU", script(t, "time.sleep(600)\n")) }()
+	waitForRunningCode(t, e, done)
+	if !e.Srv.Reclaim(e.Srv.Runtimes()[0].Name) {
+		t.Fatal("no runtime to reclaim")
+	}
+	r := <-done
+	if r.Code != kit.ExitAPI || !strings.Contains(r.Err, "was deleted while the code ran") || strings.Contains(r.Err, "may be left running") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
 	}
 	left(t, e)
 }
