@@ -13,20 +13,35 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
 
+// myRuntime adds the runtime rt-mine, with a connection, to the emulator:
+// a runtime the run is given (--runtime rt-mine), never its own.
+func myRuntime(t *testing.T, e *kittest.Env) {
+	t.Helper()
+	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// payloadFile writes data.txt ("payload\n", 8 bytes) in a new directory
+// and returns both paths: a file to --upload.
+func payloadFile(t *testing.T) (dir, data string) {
+	t.Helper()
+	dir = t.TempDir()
+	data = filepath.Join(dir, "data.txt")
+	if err := os.WriteFile(data, []byte("payload\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir, data
+}
+
 // On an existing runtime: --upload goes to /content, --download comes
 // back after the run (a path the runtime lacks is a warning and listed
 // as missing), each file said on stderr and listed in --json; the
 // runtime stays and the run's session is closed.
 func TestRunUploadsAndDownloads(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data.txt")
-	if err := os.WriteFile(data, []byte("payload\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	myRuntime(t, e)
+	dir, data := payloadFile(t)
 	back := filepath.Join(dir, "back")
 	if err := os.Mkdir(back, 0o700); err != nil {
 		t.Fatal(err)
@@ -105,14 +120,8 @@ func TestRunDeleteFails(t *testing.T) {
 // stays and the download's failure is still said.
 func TestRunDownloadFails(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data.txt")
-	if err := os.WriteFile(data, []byte("payload\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	myRuntime(t, e)
+	dir, data := payloadFile(t)
 	nowhere := filepath.Join(dir, "no", "such", "dir")
 	for _, c := range []struct {
 		name, code string
@@ -135,9 +144,7 @@ func TestRunDownloadFails(t *testing.T) {
 // said; the run's result stands (exit 0).
 func TestRunSessionCloseFails(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
-		t.Fatal(err)
-	}
+	myRuntime(t, e)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolDeleteSession,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
 	r := e.Run(Command, "--runtime", "rt-mine", script(t, "print('hello')\n"))

@@ -162,9 +162,7 @@ func writeNB(t *testing.T, name string, sources ...string) string {
 func TestRunNotebookStoppedInACell(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	nb := writeNB(t, "nb.ipynb", "print('one')", "time.sleep(600)")
-	sigs := make(chan os.Signal, 2)
-	done := make(chan kittest.Result, 1)
-	go func() { done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", nb) }()
+	sigs, done := runWithSignals(e, "--spec", "CPU", nb)
 	waitUntil(t, done, "the second cell running", func() bool {
 		return e.Srv.CallCount(api.ToolExecuteCode) == 2 && len(e.Srv.Runtimes()) == 1 &&
 			e.Srv.RunningCode(e.Srv.Sessions(e.Srv.Runtimes()[0].Name)[0].Name) > 0

@@ -157,14 +157,8 @@ func TestRunLeftoverCheckFails(t *testing.T) {
 		t.Fatalf("exit %d, %d record(s), stdout %q, stderr %q", r.Code, records(t), r.Out, r.Err)
 	}
 
-	hold := make(chan struct{})
-	defer close(hold)
-	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolListRuntimes, Hold: hold})
-	sigs := make(chan os.Signal, 2)
-	done := make(chan kittest.Result, 1)
-	go func() {
-		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", script(t, "print('hello')\n"))
-	}()
+	holdCall(t, e, api.ToolListRuntimes)
+	sigs, done := runWithSignals(e, "--spec", "CPU", script(t, "print('hello')\n"))
 	waitUntil(t, done, "the list_runtimes call", func() bool { return e.Srv.PendingFaults() == 0 })
 	sigs <- syscall.SIGTERM
 	r = <-done

@@ -50,14 +50,29 @@ func waitForRunningCode(t *testing.T, e *kittest.Env, done <-chan kittest.Result
 	})
 }
 
+// holdCall holds the emulator's next call of tool until the test ends
+// (or the call's context does): the run stays in that step meanwhile.
+// The call is taken once PendingFaults is 0.
+func holdCall(t *testing.T, e *kittest.Env, tool string) {
+	t.Helper()
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: tool, Hold: hold})
+}
+
+// runWithSignals starts `run args…` with the signals the test sends on
+// sigs (as a terminal's ctrl+c or a kill would); done gets its result.
+func runWithSignals(e *kittest.Env, args ...string) (sigs chan<- os.Signal, done <-chan kittest.Result) {
+	ch := make(chan os.Signal, 2)
+	res := make(chan kittest.Result, 1)
+	go func() { res <- e.RunTerm(kittest.Term{Sigs: ch}, Command, args...) }()
+	return ch, res
+}
+
 // stoppedRunFiles are a script that runs until stopped, a file it
 // uploads, and the directory its --download would come back to.
 func stoppedRunFiles(t *testing.T) (job, data, back string) {
-	dir := t.TempDir()
-	data = filepath.Join(dir, "data.txt")
-	if err := os.WriteFile(data, []byte("payload\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir, data := payloadFile(t)
 	back = filepath.Join(dir, "back")
 	if err := os.Mkdir(back, 0o700); err != nil {
 		t.Fatal(err)
@@ -82,11 +97,7 @@ func noDownload(t *testing.T, r kittest.Result, back string) {
 func TestRunSignalSkipsDownloads(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	job, data, back := stoppedRunFiles(t)
-	sigs := make(chan os.Signal, 2)
-	done := make(chan kittest.Result, 1)
-	go func() {
-		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", "--upload", data, "--download", "data.txt:"+back+"/", job)
-	}()
+	sigs, done := runWithSignals(e, "--spec", "CPU", "--upload", data, "--download", "data.txt:"+back+"/", job)
 	waitForRunningCode(t, e, done)
 	sigs <- syscall.SIGTERM
 	r := <-done
@@ -131,14 +142,8 @@ func TestRunTimeoutSkipsDownloads(t *testing.T) {
 // made so that it is deleted; no runtime and no record are left.
 func TestRunStoppedWhileCreatingDeletesWhatColabMade(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	hold := make(chan struct{})
-	defer close(hold)
-	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolCreateRuntime, Hold: hold})
-	sigs := make(chan os.Signal, 2)
-	done := make(chan kittest.Result, 1)
-	go func() {
-		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", "--json", script(t, "print('never')\n"))
-	}()
+	holdCall(t, e, api.ToolCreateRuntime)
+	sigs, done := runWithSignals(e, "--spec", "CPU", "--json", script(t, "print('never')\n"))
 	waitUntil(t, done, "the create_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
 	sigs <- syscall.SIGTERM
 	r := <-done
@@ -158,14 +163,8 @@ func TestRunStoppedWhileCreatingDeletesWhatColabMade(t *testing.T) {
 // and keeps its record for run --reap.
 func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	hold := make(chan struct{})
-	defer close(hold)
-	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolDeleteRuntime, Hold: hold})
-	sigs := make(chan os.Signal, 2)
-	done := make(chan kittest.Result, 1)
-	go func() {
-		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", script(t, "time.sleep(600)\n"))
-	}()
+	holdCall(t, e, api.ToolDeleteRuntime)
+	sigs, done := runWithSignals(e, "--spec", "CPU", script(t, "time.sleep(600)\n"))
 	waitForRunningCode(t, e, done)
 	sigs <- syscall.SIGTERM
 	waitUntil(t, done, "the delete_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
@@ -209,14 +208,8 @@ func TestRunEndsWithItsContext(t *testing.T) {
 // run was stopped): nothing else is said, nothing is left.
 func TestRunStoppedWhileCreatingRecoveryRefused(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	hold := make(chan struct{})
-	defer close(hold)
-	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: api.ToolCreateRuntime, Hold: hold})
-	sigs := make(chan os.Signal, 2)
-	done := make(chan kittest.Result, 1)
-	go func() {
-		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", script(t, "print('never')\n"))
-	}()
+	holdCall(t, e, api.ToolCreateRuntime)
+	sigs, done := runWithSignals(e, "--spec", "CPU", script(t, "print('never')\n"))
 	waitUntil(t, done, "the create_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
 	// Injected now, so that only the cleanup's create_runtime takes it.
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Reason: api.ReasonTooManyActiveRuntimes})
