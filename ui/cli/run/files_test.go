@@ -154,7 +154,8 @@ func TestRunSessionCloseFails(t *testing.T) {
 }
 
 // An --upload to a runtime without a connection yet fails before the
-// script runs (exit 4, saying so); without --upload the script runs.
+// script runs (exit 4, saying so), a --download after it; without either
+// the script runs.
 func TestRunUploadWithoutConnection(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine"}); err != nil {
@@ -167,5 +168,11 @@ func TestRunUploadWithoutConnection(t *testing.T) {
 	r := e.Run(Command, "--runtime", "rt-mine", "--upload", script(t, "x = 1\n"), script(t, "print('hello')\n"))
 	if r.Code != kit.ExitAPI || r.Out != "" || !strings.Contains(r.Err, "runtime rt-mine has no connectionInfo yet") {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	// A --download needs one: after the script ran, the downloads are
+	// skipped, saying why (exit 4).
+	r = e.Run(Command, "--runtime", "rt-mine", "--download", "out.txt:"+t.TempDir()+"/", script(t, "print('hello')\n"))
+	if r.Code != kit.ExitAPI || r.Out != "hello\n" || !strings.Contains(r.Err, "downloads skipped: runtime rt-mine has no connectionInfo yet") {
+		t.Errorf("--download: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 }
