@@ -176,3 +176,19 @@ func TestRunUploadWithoutConnection(t *testing.T) {
 		t.Errorf("--download: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 }
+
+// An --upload of a directory goes to /content/NAME; what it cannot copy
+// (a hidden name) is a warning on stderr, and the run goes on.
+func TestRunUploadWarns(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	myRuntime(t, e)
+	dir, _ := payloadFile(t)
+	if err := os.WriteFile(filepath.Join(dir, ".hidden"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Run(Command, "--runtime", "rt-mine", "--upload", dir, script(t, "print('hello')\n"))
+	if r.Code != 0 || r.Out != "hello\n" || !strings.Contains(r.Err, "warning: skipped 1 hidden ") ||
+		!strings.Contains(r.Err, "rt-mine:/content/"+filepath.Base(dir)+"/data.txt") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+}
