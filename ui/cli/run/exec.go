@@ -45,6 +45,8 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 		if rs.stoppedBy() == nil {
 			if derr := rs.downloads(dls); derr != nil && runErr == nil && code == 0 {
 				runErr = derr
+			} else if derr != nil { // the run's own failure is the exit code; the download's is said
+				v.Note(derr.Msg)
 			}
 		} else if len(dls) > 0 {
 			v.Note("downloads skipped: the run was stopped")
@@ -98,7 +100,7 @@ func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int,
 	}
 	rs.conn = conn
 	if _, _, err := v.reapLeftovers(rs.ctx, conn, true); err != nil && rs.stoppedBy() != nil {
-		return 0, rs.stopError("; nothing was created")
+		return 0, rs.stopError("while checking the runtimes killed runs left; nothing was created")
 	}
 	if o.spec != "" {
 		if err := rs.create(spec, job.name); err != nil {
@@ -214,7 +216,7 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 			continue
 		}
 		fe := kit.FileError(err, nil)
-		if fe.Code == kit.ExitNotFound {
+		if remoteMissing(err) {
 			rs.rep.Missing = append(rs.rep.Missing, d.remote)
 			v.Note("warning: --download " + termtext.Cut(d.remote, 200) + ": not on the runtime")
 			continue
@@ -227,6 +229,14 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 		}
 	}
 	return first
+}
+
+// remoteMissing reports whether a download failed because the runtime
+// has no such path (a 404 from Jupyter), not for a local reason such as
+// a missing local directory, which is a failure.
+func remoteMissing(err error) bool {
+	var je *jupyter.Error
+	return errors.As(err, &je) && (je.Kind == jupyter.ErrNotFound || je.Kind == jupyter.ErrHidden)
 }
 
 // pyStr is s as a Python string literal (Go's quoting with ASCII escapes,

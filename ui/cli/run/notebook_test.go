@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
@@ -37,6 +39,16 @@ func TestRunNotebookLeavesNoStaleOutputs(t *testing.T) {
 	if r.Code != 1 || !strings.Contains(r.Err, "[3/4] cell ") || !strings.Contains(r.Err, " failed after ") {
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
 	}
+	// The traceback is printed and ends with the exception's line: the
+	// progress line does not say it again.
+	for _, line := range strings.Split(r.Err, "\n") {
+		if strings.Contains(line, " failed after ") && strings.Contains(line, "KeyError") {
+			t.Errorf("the progress line repeats the traceback's last line: %q", line)
+		}
+	}
+	if !strings.Contains(r.Err, "Traceback (most recent call last)") {
+		t.Errorf("no traceback: %q", r.Err)
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "stale.out.ipynb"))
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +77,15 @@ func TestRunNotebookLeavesNoStaleOutputs(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `"fresh\n"`) || !strings.Contains(string(b), `"output_type": "error"`) {
 		t.Errorf("this run's outputs are missing:\n%s", b)
+	}
+	var xe struct {
+		Type      string   `json:"output_type"`
+		Name      string   `json:"ename"`
+		Traceback []string `json:"traceback"`
+	}
+	if err := json.Unmarshal(got.Cells[2].Outputs[0], &xe); err != nil || xe.Type != "error" || xe.Name != "KeyError" ||
+		len(xe.Traceback) == 0 || !strings.Contains(xe.Traceback[len(xe.Traceback)-1], "KeyError") {
+		t.Errorf("the failed cell's error output (%v): %s", err, got.Cells[2].Outputs[0])
 	}
 	left(t, e)
 }
@@ -116,4 +137,87 @@ func TestRunNotebookOutputs(t *testing.T) {
 	if !strings.HasSuffix(string(b), "}\n") || !strings.Contains(string(b), "\n \"cells\": [\n") {
 		t.Errorf("not written as nbformat writes (one-space indent, final newline):\n%s", b)
 	}
+}
+
+// writeNB writes a notebook of the given code cells' sources in a
+// directory of its own and returns its path.
+func writeNB(t *testing.T, name string, sources ...string) string {
+	t.Helper()
+	cells := make([]string, len(sources))
+	for i, src := range sources {
+		b, _ := json.Marshal(src)
+		cells[i] = `{"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": ` + string(b) + `}`
+	}
+	p := filepath.Join(t.TempDir(), name)
+	doc := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [` + strings.Join(cells, ",") + `]}`
+	if err := os.WriteFile(p, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// SIGTERM while a cell runs: the run says which cell it stopped in, exits
+// 143, writes the notebook with the cells that ran, and deletes the
+// runtime.
+func TestRunNotebookStoppedInACell(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	nb := writeNB(t, "nb.ipynb", "print('one')", "time.sleep(600)")
+	sigs, done := runWithSignals(e, "--spec", "CPU", nb)
+	waitUntil(t, done, "the second cell running", func() bool {
+		return e.Srv.CallCount(api.ToolExecuteCode) == 2 && len(e.Srv.Runtimes()) == 1 &&
+			e.Srv.RunningCode(e.Srv.Sessions(e.Srv.Runtimes()[0].Name)[0].Name) > 0
+	})
+	sigs <- syscall.SIGTERM
+	r := <-done
+	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "[1/2] cell 1 ok") || !strings.Contains(r.Err, "interrupted (terminated) in cell 2") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	b, err := os.ReadFile(strings.TrimSuffix(nb, ".ipynb") + ".out.ipynb")
+	if err != nil || !strings.Contains(string(b), `"one\n"`) {
+		t.Errorf("the executed notebook (%v):\n%s", err, b)
+	}
+	left(t, e)
+}
+
+// A notebook whose every cell ran but whose executed copy cannot be
+// written fails (exit 1) and says why: the outputs are nowhere else.
+func TestRunNotebookUnwritableOutputFails(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	nb := writeNB(t, "nb.ipynb", "print('one')")
+	// The longest name a directory entry can have: its temporary file
+	// beside it, a longer name, cannot be created.
+	out := filepath.Join(t.TempDir(), strings.Repeat("n", 255-len(".ipynb"))+".ipynb")
+	r := e.Run(Command, "--spec", "CPU", "--notebook-out", out, nb)
+	if r.Code != 1 || !strings.Contains(r.Err, "could not write the executed notebook: ") || !strings.Contains(r.Err, "colabdash: writing ") ||
+		strings.Contains(r.Err, "wrote ") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	left(t, e)
+}
+
+// A cell's rich output Colab kept on the runtime (an image, say) is named
+// with its path, so it can be fetched; one without a path is not.
+func TestRunNotebookNamesRichOutputs(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode, Output: json.RawMessage(`{"executionCount": 1,
+ "richOutputs": [{"index": 1, "mimeTypes": ["image/png"], "filePath": "/tmp/out-1.png"}, {"index": 2, "mimeTypes": ["text/html"]}]}`)})
+	r := e.Run(Command, "--spec", "CPU", writeNB(t, "nb.ipynb", "plot()"))
+	if r.Code != 0 || !strings.Contains(r.Err, "cell 1: rich output 1 (image/png) is on the runtime at /tmp/out-1.png") || strings.Contains(r.Err, "rich output 2") {
+		t.Errorf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	left(t, e)
+}
+
+// The old --output still names the executed notebook, with a warning.
+func TestRunDeprecatedOutput(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	out := filepath.Join(t.TempDir(), "done.ipynb")
+	r := e.Run(Command, "--spec", "CPU", "--output", out, writeNB(t, "nb.ipynb", "print('one')"))
+	if r.Code != 0 || !strings.Contains(r.Err, "--output is deprecated and will be removed; use --notebook-out FILE") {
+		t.Errorf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Error(err)
+	}
+	left(t, e)
 }

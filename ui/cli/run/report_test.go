@@ -34,12 +34,13 @@ func TestRunJSONAgreesWithTheExitCode(t *testing.T) {
 		args []string
 		code int
 		word string
+		msg  string // the error's message, when given
 	}{
-		{"success", []string{script(t, "print('hello')\n")}, 0, ""},
-		{"exception", []string{script(t, "raise ValueError('nope')\n")}, 1, "failed"},
-		{"sys.exit(3)", []string{script(t, "import sys\nsys.exit(3)\n")}, 3, "failed"},
-		{"failed cell", []string{nb}, 1, "failed"},
-		{"timeout", []string{"--timeout", "1s", script(t, "time.sleep(600)\n")}, ExitRunTimeout, "timeout"},
+		{"success", []string{script(t, "print('hello')\n")}, 0, "", ""},
+		{"exception", []string{script(t, "raise ValueError('nope')\n")}, 1, "failed", ""},
+		{"sys.exit(3)", []string{script(t, "import sys\nsys.exit(3)\n")}, 3, "failed", "job.py exited 3"},
+		{"failed cell", []string{nb}, 1, "failed", "cell 1 raised"},
+		{"timeout", []string{"--timeout", "1s", script(t, "time.sleep(600)\n")}, ExitRunTimeout, "timeout", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := e.Run(Command, append([]string{"--spec", "CPU", "--json"}, c.args...)...)
@@ -53,10 +54,26 @@ func TestRunJSONAgreesWithTheExitCode(t *testing.T) {
 			switch {
 			case c.code == 0 && doc.Error != nil:
 				t.Errorf("a success with an error: %+v", *doc.Error)
-			case c.code != 0 && (doc.Error == nil || doc.Error.Code != c.word || doc.Error.Message == ""):
-				t.Errorf("exit %d: error %+v, want the word %q and a message", r.Code, doc.Error, c.word)
+			case c.code != 0 && (doc.Error == nil || doc.Error.Code != c.word || doc.Error.Message == "" || c.msg != "" && doc.Error.Message != c.msg):
+				t.Errorf("exit %d: error %+v, want the word %q and a message (%q)", r.Code, doc.Error, c.word, c.msg)
 			}
 			left(t, e)
 		})
 	}
+}
+
+// A --jq filter that fails on the document fails a run that succeeded
+// (the result the script asked for was not printed); after a failed
+// script the exit code stays the script's.
+func TestRunJQFailure(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	r := e.Run(Command, "--spec", "CPU", "--jq", ".exitCode.x", script(t, "print('hello')\n"))
+	if r.Code == 0 || r.Out != "" {
+		t.Errorf("success: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	r = e.Run(Command, "--spec", "CPU", "--jq", ".exitCode.x", script(t, "sys.exit(3)\n"))
+	if r.Code != 3 {
+		t.Errorf("sys.exit(3): exit %d, stderr %q", r.Code, r.Err)
+	}
+	left(t, e)
 }

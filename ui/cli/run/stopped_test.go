@@ -1,6 +1,8 @@
 package run
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,43 +10,69 @@ import (
 	"testing"
 	"time"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
 
-// waitForRunningCode waits until the emulator runs code in a session of
-// the one runtime the run created.
-func waitForRunningCode(t *testing.T, e *kittest.Env, done <-chan kittest.Result) {
+// waitUntil waits until cond holds (what says what it waits for), failing
+// when the run ends first.
+func waitUntil(t *testing.T, done <-chan kittest.Result, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for {
-		for _, rt := range e.Srv.Runtimes() {
-			for _, se := range e.Srv.Sessions(rt.Name) {
-				if e.Srv.RunningCode(se.Name) > 0 {
-					return
-				}
-			}
-		}
+	for !cond() {
 		select {
 		case r := <-done:
-			t.Fatalf("the run ended before its code ran: exit %d, stderr %q", r.Code, r.Err)
+			t.Fatalf("the run ended before %s: exit %d, stderr %q", what, r.Code, r.Err)
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the emulator never ran the script")
+			t.Fatalf("never saw %s", what)
 		}
 		time.Sleep(5 * time.Millisecond) // a poll of the emulator's state
 	}
 }
 
+// waitForRunningCode waits until the emulator runs code in a session of
+// the one runtime the run created.
+func waitForRunningCode(t *testing.T, e *kittest.Env, done <-chan kittest.Result) {
+	t.Helper()
+	waitUntil(t, done, "the script running", func() bool {
+		for _, rt := range e.Srv.Runtimes() {
+			for _, se := range e.Srv.Sessions(rt.Name) {
+				if e.Srv.RunningCode(se.Name) > 0 {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+// holdCall holds the emulator's next call of tool until the test ends
+// (or the call's context does): the run stays in that step meanwhile.
+// The call is taken once PendingFaults is 0.
+func holdCall(t *testing.T, e *kittest.Env, tool string) {
+	t.Helper()
+	hold := make(chan struct{})
+	t.Cleanup(func() { close(hold) })
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: tool, Hold: hold})
+}
+
+// runWithSignals starts `run args…` with the signals the test sends on
+// sigs (as a terminal's ctrl+c or a kill would); done gets its result.
+func runWithSignals(e *kittest.Env, args ...string) (sigs chan<- os.Signal, done <-chan kittest.Result) {
+	ch := make(chan os.Signal, 2)
+	res := make(chan kittest.Result, 1)
+	go func() { res <- e.RunTerm(kittest.Term{Sigs: ch}, Command, args...) }()
+	return ch, res
+}
+
 // stoppedRunFiles are a script that runs until stopped, a file it
 // uploads, and the directory its --download would come back to.
 func stoppedRunFiles(t *testing.T) (job, data, back string) {
-	dir := t.TempDir()
-	data = filepath.Join(dir, "data.txt")
-	if err := os.WriteFile(data, []byte("payload\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir, data := payloadFile(t)
 	back = filepath.Join(dir, "back")
 	if err := os.Mkdir(back, 0o700); err != nil {
 		t.Fatal(err)
@@ -69,11 +97,7 @@ func noDownload(t *testing.T, r kittest.Result, back string) {
 func TestRunSignalSkipsDownloads(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	job, data, back := stoppedRunFiles(t)
-	sigs := make(chan os.Signal, 2)
-	done := make(chan kittest.Result, 1)
-	go func() {
-		done <- e.RunTerm(kittest.Term{Sigs: sigs}, Command, "--spec", "CPU", "--upload", data, "--download", "data.txt:"+back+"/", job)
-	}()
+	sigs, done := runWithSignals(e, "--spec", "CPU", "--upload", data, "--download", "data.txt:"+back+"/", job)
 	waitForRunningCode(t, e, done)
 	sigs <- syscall.SIGTERM
 	r := <-done
@@ -110,5 +134,116 @@ func TestRunTimeoutSkipsDownloads(t *testing.T) {
 		t.Errorf("exit %d, want %d; stderr %q", r.Code, ExitRunTimeout, r.Err)
 	}
 	noDownload(t, r, back)
+	left(t, e)
+}
+
+// SIGTERM while Colab is still creating the runtime: the run says so,
+// exits 143, and the cleanup's identical create_runtime finds what Colab
+// made so that it is deleted; no runtime and no record are left.
+func TestRunStoppedWhileCreatingDeletesWhatColabMade(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	holdCall(t, e, api.ToolCreateRuntime)
+	sigs, done := runWithSignals(e, "--spec", "CPU", "--json", script(t, "print('never')\n"))
+	waitUntil(t, done, "the create_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
+	sigs <- syscall.SIGTERM
+	r := <-done
+	var rep Report
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 128+int(syscall.SIGTERM) ||
+		!strings.Contains(r.Err, "interrupted (terminated) while creating the runtime") || !strings.Contains(r.Err, "deleted runtime run-") {
+		t.Fatalf("%v: exit %d, stdout %q, stderr %q", err, r.Code, r.Out, r.Err)
+	}
+	if !rep.Created || !rep.Deleted || rep.Runtime == "" {
+		t.Errorf("--json says created %v, deleted %v, runtime %q: %s", rep.Created, rep.Deleted, rep.Runtime, r.Out)
+	}
+	left(t, e)
+}
+
+// A second SIGTERM while the run deletes its runtime abandons the
+// deletion: the run ends at once, says the runtime may be left running
+// and keeps its record for run --reap.
+func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	holdCall(t, e, api.ToolDeleteRuntime)
+	sigs, done := runWithSignals(e, "--spec", "CPU", script(t, "time.sleep(600)\n"))
+	waitForRunningCode(t, e, done)
+	sigs <- syscall.SIGTERM
+	waitUntil(t, done, "the delete_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
+	sigs <- syscall.SIGTERM
+	var r kittest.Result
+	select {
+	case r = <-done:
+	case <-time.After(deleteBound / 2): // the deletion's own bound ends it at deleteBound
+		t.Fatal("the second signal did not abandon the deletion")
+	}
+	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "(at most 1m; a second ctrl+c abandons it)") ||
+		!strings.Contains(r.Err, " may be left running (interrupted)") || records(t) != 1 {
+		t.Fatalf("exit %d, %d record(s), stderr %q", r.Code, records(t), r.Err)
+	}
+}
+
+// Without signal subscriptions (a caller's own context), the end of the
+// command's context stops the run as ctrl+c does: exit 130, the runtime
+// deleted.
+func TestRunEndsWithItsContext(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan kittest.Result, 1)
+	go func() {
+		done <- e.RunTerm(kittest.Term{Ctx: ctx}, Command, "--spec", "CPU", script(t, "time.sleep(600)\n"))
+	}()
+	waitForRunningCode(t, e, done)
+	cancel()
+	r := <-done
+	if r.Code != 128+int(syscall.SIGINT) || !strings.Contains(r.Err, "interrupted (interrupt)") || !strings.Contains(r.Err, "deleted runtime run-") ||
+		strings.Contains(r.Err, "downloads skipped") { // there were none
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	left(t, e)
+}
+
+// SIGTERM while Colab is still creating the runtime, and the cleanup's
+// identical create_runtime refused: the runtime the request names is
+// deleted if Colab made it, and the refusal is no news to the user (the
+// run was stopped): nothing else is said, nothing is left.
+func TestRunStoppedWhileCreatingRecoveryRefused(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	holdCall(t, e, api.ToolCreateRuntime)
+	sigs, done := runWithSignals(e, "--spec", "CPU", script(t, "print('never')\n"))
+	waitUntil(t, done, "the create_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
+	// Injected now, so that only the cleanup's create_runtime takes it.
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Reason: api.ReasonTooManyActiveRuntimes})
+	sigs <- syscall.SIGTERM
+	r := <-done
+	if r.Code != 128+int(syscall.SIGTERM) || !strings.Contains(r.Err, "interrupted (terminated) while creating the runtime") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(r.Err, "\n"), "\n") {
+		said := false
+		for _, ok := range []string{"creating runtime run-", "deleting runtime run-", "deleted runtime run-", "interrupted (terminated)"} {
+			said = said || strings.Contains(line, ok)
+		}
+		if !said {
+			t.Errorf("said more than the run's steps: %q", line)
+		}
+	}
+	left(t, e)
+}
+
+// A runtime Colab takes back while the script runs: the run fails with
+// Colab's word for it (exit 4), and the deletion that finds the runtime
+// gone is no failure: nothing is said to be left, and its record goes.
+func TestRunRuntimeReclaimedMidRun(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	done := make(chan kittest.Result, 1)
+	go func() { done <- e.Run(Command, "--spec", "CPU", script(t, "time.sleep(600)\n")) }()
+	waitForRunningCode(t, e, done)
+	if !e.Srv.Reclaim(e.Srv.Runtimes()[0].Name) {
+		t.Fatal("no runtime to reclaim")
+	}
+	r := <-done
+	if r.Code != kit.ExitAPI || !strings.Contains(r.Err, "was deleted while the code ran") || strings.Contains(r.Err, "may be left running") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
 	left(t, e)
 }

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,14 +78,18 @@ func TestRunLostCreateReplyNotListedResends(t *testing.T) {
 }
 
 // The script's execute_code cut off twice: run reattaches, one send per
-// answer at the emulator, and the output is the script's.
+// answer at the emulator, and the output is the script's; on a terminal
+// each reattach is said.
 func TestRunReattachesAfterTheCutOff(t *testing.T) {
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Times: 2})
-	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
+	r := e.RunTerm(kittest.Term{ErrTTY: true}, Command, "--spec", "CPU", script(t, "print('hello')\n"))
 	// The set-up call takes the two cut-offs, then the script runs: 3 + 1.
 	if n := e.Srv.CallCount(api.ToolExecuteCode); r.Code != 0 || r.Out != "hello\n" || n != 4 {
 		t.Fatalf("exit %d, stdout %q, stderr %q, %d sends", r.Code, r.Out, r.Err, n)
+	}
+	if n := strings.Count(r.Err, "reattaching to the running code (DEADLINE_EXCEEDED; same executionId)"); n != 2 {
+		t.Errorf("%d reattaches said, want 2: %q", n, r.Err)
 	}
 	left(t, e)
 }
@@ -103,78 +106,45 @@ func TestRunCreateRefused(t *testing.T) {
 	left(t, e)
 }
 
-// On an existing runtime: --upload goes to /content, --download comes
-// back after the run (a path the runtime lacks is a warning and listed
-// as missing), each file said on stderr and listed in --json; the
-// runtime stays and the run's session is closed.
-func TestRunUploadsAndDownloads(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
-		t.Fatal(err)
+// A spec the account cannot have is refused before anything is created:
+// one Colab does not offer is a usage error (exit 2), one above the tier
+// a quota error (exit 5); specs that cannot be listed create nothing
+// either. Nothing is left.
+func TestRunRefusesASpecBeforeCreating(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty, Tier: api.TierFree})
+	for _, c := range []struct {
+		spec string
+		code int
+		want string
+	}{
+		{"GPU/V100", kit.ExitUsage, "GPU/V100"},
+		{"GPU/H100", kit.ExitQuota, "GPU/H100"},
+	} {
+		r := e.Run(Command, "--spec", c.spec, script(t, "print('hello')\n"))
+		if r.Code != c.code || !strings.Contains(r.Err, c.want) {
+			t.Errorf("--spec %s: exit %d (want %d), stderr %q", c.spec, r.Code, c.code, r.Err)
+		}
 	}
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data.txt")
-	if err := os.WriteFile(data, []byte("payload\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	back := filepath.Join(dir, "back")
-	if err := os.Mkdir(back, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	r := e.Run(Command, "--runtime", "rt-mine", "--json", "--upload", data, "--download", "data.txt:"+back+"/",
-		"--download", "missing.txt:"+back+"/", script(t, "print('hello')\n"))
-	var rep Report
-	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 0 || !rep.OK {
-		t.Fatalf("%v: exit %d, stdout %q, stderr %q", err, r.Code, r.Out, r.Err)
-	}
-	if b, err := os.ReadFile(filepath.Join(back, "data.txt")); err != nil || string(b) != "payload\n" {
-		t.Errorf("the download: %q, %v", b, err)
-	}
-	if len(rep.Files) != 2 || rep.Files[0].Dst != "rt-mine:/content/data.txt" || rep.Files[1].Src != "rt-mine:/content/data.txt" || rep.Files[1].Bytes != 8 {
-		t.Errorf("files %+v", rep.Files)
-	}
-	if len(rep.Missing) != 1 || rep.Missing[0] != "/content/missing.txt" || !strings.Contains(r.Err, "warning: --download /content/missing.txt: not on the runtime") {
-		t.Errorf("missing %v, stderr %q", rep.Missing, r.Err)
-	}
-	if rep.Created || rep.Deleted || rep.Stdout != "hello\n" || len(e.Srv.Runtimes()) != 1 || len(e.Srv.Sessions("runtimes/rt-mine")) != 0 {
-		t.Errorf("created %v, deleted %v, stdout %q, %d runtime(s), sessions %v", rep.Created, rep.Deleted, rep.Stdout, len(e.Srv.Runtimes()), e.Srv.Sessions("runtimes/rt-mine"))
-	}
-}
-
-// --keep keeps the runtime --spec created and says how to reach it; its
-// record goes (nothing is left behind unknowingly).
-func TestRunKeep(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	r := e.Run(Command, "--spec", "CPU", "--keep", script(t, "print('hello')\n"))
-	rts := e.Srv.Runtimes()
-	if r.Code != 0 || len(rts) != 1 || records(t) != 0 {
-		t.Fatalf("exit %d, %d runtime(s), %d record(s); stderr %q", r.Code, len(rts), records(t), r.Err)
-	}
-	id := rts[0].ID()
-	if !strings.Contains(r.Err, "kept runtime "+id+" (--keep): colabdash exec "+id+" ") || !strings.Contains(r.Err, " lists its files; colabdash delete "+id) {
-		t.Errorf("stderr %q", r.Err)
-	}
-}
-
-// A runtime the run created and cannot delete: the run says it may be
-// left running and how to delete it, exits 4 and keeps its record for
-// run --reap.
-func TestRunDeleteFails(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolDeleteRuntime, Times: -1,
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimeSpecs,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
-	r := e.Run(Command, "--spec", "CPU", "--json", script(t, "print('hello')\n"))
-	rts := e.Srv.Runtimes()
-	if r.Code != kit.ExitAPI || len(rts) != 1 || records(t) != 1 {
-		t.Fatalf("exit %d, %d runtime(s), %d record(s); stderr %q", r.Code, len(rts), records(t), r.Err)
+	if r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n")); r.Code != kit.ExitCredential || !strings.Contains(r.Err, "not allowed") {
+		t.Errorf("specs not listed: exit %d, stderr %q", r.Code, r.Err)
 	}
-	id := rts[0].ID()
-	if !strings.Contains(r.Err, "runtime "+id+" may be left running (") || !strings.Contains(r.Err, "colabdash delete "+id+" --yes --ignore-missing") ||
-		!strings.Contains(r.Err, "or colabdash run --reap") {
-		t.Errorf("stderr %q", r.Err)
+	if n := e.Srv.CreateCalls(); n != 0 {
+		t.Errorf("%d create(s) sent", n)
 	}
-	var rep Report
-	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || rep.OK || rep.ExitCode != kit.ExitAPI || rep.Deleted || !rep.Created {
-		t.Errorf("%v: --json %q", err, r.Out)
+	left(t, e)
+}
+
+// A runtime created but not seen listed (the listing fails) is not used:
+// the run fails with the listing's error and deletes the runtime.
+func TestRunCreatedButNotListed(t *testing.T) {
+	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimes, Times: -1,
+		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
+	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
+	if r.Code == 0 || r.Out != "" || !strings.Contains(r.Err, "not allowed") || !strings.Contains(r.Err, "deleted runtime run-") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
+	left(t, e)
 }
