@@ -217,20 +217,31 @@ func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func
 	t.Helper()
 	f := writeFile(t, filepath.Join(t.TempDir(), "long.py"), "print('start')\ntime.sleep(600)\n")
 	cmd := exec.Command(bin, append(append([]string{"run"}, e.flags...), "--spec", "CPU", f)...)
-	pipe, err := cmd.StderrPipe()
+	// A pipe of the test's own, not StderrPipe: Wait closes that one as
+	// soon as the process has exited, and the last lines (the interrupted
+	// run's) could still be unread. The reader gets them all up to EOF,
+	// which comes when the process (the pipe's last writer) is gone.
+	pipe, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stderr = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		pipe.Close()
 		t.Fatal(err)
 	}
 	var (
 		mu   sync.Mutex
 		buf  strings.Builder
 		seen = make(chan struct{})
+		eof  = make(chan struct{})
 		once sync.Once
 	)
 	go func() {
+		defer close(eof)
+		defer pipe.Close()
 		sc := bufio.NewScanner(pipe)
 		for sc.Scan() {
 			mu.Lock()
@@ -241,7 +252,18 @@ func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func
 			}
 		}
 	}()
-	stderr := func() string { mu.Lock(); defer mu.Unlock(); return buf.String() }
+	// Once Wait has returned, stderr is whole when the reader is at EOF.
+	stderr := func() string {
+		if cmd.ProcessState != nil {
+			select {
+			case <-eof:
+			case <-time.After(waitTimeout):
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.String()
+	}
 	select {
 	case <-seen:
 	case <-time.After(waitTimeout):
