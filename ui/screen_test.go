@@ -18,7 +18,37 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/profile"
 )
 
-// noChange fails when anything changed on the server since before.
+// TestScreenStackAndKeys: which layer of the screen a key reaches, and
+// what a screen that cannot show a layer lets through. One dashboard (the
+// demo seed, with profiles) meets each case in turn from nothing open, at
+// 120×40, rt-t4demo7k2p selected; the console's case first (a console
+// keeps its input when it closes); the cases that need the three runtimes
+// come before the one that deletes rt-cpudemo4qx, and the one that quits
+// comes last.
+func TestScreenStackAndKeys(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T, *emu, Model) Model
+	}{
+		{"view draws the stack in key order", viewDrawsTheStackInKeyOrder},
+		{"destructive keys never pass an open overlay", destructiveKeysNeverPassAnOpenOverlay},
+		{"esc closes an overlay the screen cannot show", escClosesAnOverlayTheScreenCannotShow},
+		{"type-ahead in the dashboard", typeAheadInTheDashboard},
+		{"too-small screen answers nothing", tooSmallScreenAnswersNothing},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
+			if n := len(e.srv.Runtimes()); n != 3 && c.name != "too-small screen answers nothing" {
+				t.Fatalf("%d runtimes on the server before the case, want the seed's 3", n)
+			}
+			m = c.run(t, e, m)
+		})
+	}
+}
+
+// serverCounts is what the server did that a key could have asked for.
 type serverCounts struct{ creates, deletes, sessionsDeleted, sessionsCreated, runtimes int }
 
 func countsOf(srv *colabfake.Server) serverCounts {
@@ -34,9 +64,8 @@ func countsOf(srv *colabfake.Server) serverCounts {
 // is still open (a key may close it, e.g.
 // any key but y cancels a confirmation). One dashboard opens each overlay
 // in turn from nothing open.
-func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
+func destructiveKeysNeverPassAnOpenOverlay(t *testing.T, e *emu, m Model) Model {
 	destructive := []string{"d", "y", "x", "y", "n", "N", "y", "o", "e", "R", "c", "y"}
-	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
 	for _, tc := range []struct {
 		name string
 		open func(e *emu, m Model) Model
@@ -79,6 +108,7 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 			}
 		})
 	}
+	return m
 }
 
 func isType[T overlay](o overlay) bool { _, ok := o.(T); return ok }
@@ -92,9 +122,7 @@ func isDialog(title string) func(overlay) bool {
 // message wrapped whole at any too-small size), y:
 // nothing is deleted; no key but quit (and esc) acts; the dialog waits and shows
 // again, with its grace period started anew, when the window grows.
-func TestTooSmallScreenAnswersNothing(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
+func tooSmallScreenAnswersNothing(t *testing.T, e *emu, m Model) Model {
 	m = e.press(t, m, "d")
 	d := m.dlg()
 	if d == nil || !strings.HasPrefix(d.Title, "Delete runtime ") {
@@ -141,14 +169,16 @@ func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Fatal("q did not quit at 40×10")
 	}
+	return m
 }
 
 // View draws the stack in the order keys reach it: a dialog over the
 // run-code console shows over it and gets the keys.
-func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
+func viewDrawsTheStackInKeyOrder(t *testing.T, e *emu, m Model) Model {
 	m = e.press(t, m, "tab", "e")
+	if in := m.ex.console().Input(); in != "" {
+		t.Fatalf("the console opened with input %q", in)
+	}
 	m.scr.push(dialog.New(dialog.Confirm, e.clk.now().Add(-time.Second), "On top"))
 	v := m.View()
 	mustContain(t, v, "RUN CODE", "On top")
@@ -156,6 +186,7 @@ func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
 	if m.dlg() != nil || !topIs[*console.Overlay](m.scr) || m.ex.console().Input() != "" {
 		t.Fatalf("x did not go to the dialog on top (console input %q)", m.ex.console().Input())
 	}
+	return m
 }
 
 // typeAhead sends keys at one instant, as keys typed ahead of the screen
@@ -182,8 +213,7 @@ func (m Model) topTitle() string {
 // enter names a step, esc esc backs out two), while the y of a delete
 // typed before its question could be read is ignored, and the status line
 // says so.
-func TestTypeAheadInTheDashboard(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+func typeAheadInTheDashboard(t *testing.T, e *emu, m Model) Model {
 	m = e.typeAhead(t, m, "n", "j", "enter", "j", "enter", "enter")
 	if got := m.topTitle(); got != "New runtime GPU/L4/STANDARD: runtime version" {
 		t.Fatalf("after n j enter j enter enter typed ahead: %q\n%s", got, m.View())
@@ -212,13 +242,13 @@ func TestTypeAheadInTheDashboard(t *testing.T) {
 	if len(e.srv.Runtimes()) != 2 {
 		t.Fatalf("y after the grace period did not delete:\n%s", m.View())
 	}
+	return m
 }
 
 // Esc closes the overlay on top even when the screen cannot
 // show it (a dialog taller than the screen, or a screen too small for
 // the dashboard), where every other key but quit is dropped.
-func TestEscClosesAnOverlayTheScreenCannotShow(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+func escClosesAnOverlayTheScreenCannotShow(t *testing.T, e *emu, m Model) Model {
 	var items []dialog.Item
 	for i := 0; i < 20; i++ {
 		items = append(items, dialog.Item{Label: "item " + itoa(i)})
@@ -253,4 +283,5 @@ func TestEscClosesAnOverlayTheScreenCannotShow(t *testing.T) {
 	if m.dlg() != nil || len(e.srv.Runtimes()) != 3 {
 		t.Fatalf("esc at 40×10: top %q, %d runtimes", m.topTitle(), len(e.srv.Runtimes()))
 	}
+	return m
 }
