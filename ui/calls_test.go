@@ -219,10 +219,11 @@ func TestAutoRefreshStaleAndBackoff(t *testing.T) {
 	}
 }
 
+// A refresh interval under the minimum is raised to it (New takes its
+// options through withDefaults).
 func TestRefreshIntervalMinimum(t *testing.T) {
-	m := New(Options{Service: newFake(), RefreshInterval: time.Second})
-	if m.opts.RefreshInterval != config.MinRefreshInterval {
-		t.Fatalf("interval %v", m.opts.RefreshInterval)
+	if o := (Options{Service: newFake(), RefreshInterval: time.Second}).withDefaults(); o.RefreshInterval != config.MinRefreshInterval {
+		t.Fatalf("interval %v", o.RefreshInterval)
 	}
 }
 

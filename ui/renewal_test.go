@@ -85,8 +85,8 @@ func TestRenewLeadAndNoAutoRenew(t *testing.T) {
 	if got := f2.count("get_runtime"); got != 0 {
 		t.Fatalf("autoRenew off: %d get_runtime calls", got)
 	}
-	if n := New(Options{Service: f, ExpiringThreshold: 7 * time.Minute}); n.opts.RenewLead != 7*time.Minute {
-		t.Fatalf("RenewLead default %v, want the expiring threshold", n.opts.RenewLead)
+	if o := (Options{Service: f, ExpiringThreshold: 7 * time.Minute}).withDefaults(); o.RenewLead != 7*time.Minute {
+		t.Fatalf("RenewLead default %v, want the expiring threshold", o.RenewLead)
 	}
 }
 
