@@ -655,11 +655,11 @@ var fieldCaseRows = map[int][]string{
 	14: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "api/client/session_test.go:TestFieldCase14SessionDropped"},
 	15: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "api/client/session_test.go:TestFieldCase15NoStandaloneSSE"},
 	17: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "api/client/colaberrors_test.go:TestFieldCase17ErrorFormats"},
-	18: {"ui/faultmatrix_test.go:TestFaultMatrixBackoffHonoursServer", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "ui/create_test.go:TestCreateRateLimitedCountdown"},
+	18: {"ui/faultmatrix_test.go:TestFaultMatrixBackoffHonoursServer", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "ui/create_test.go:createRateLimitedWaits"},
 	19: {"ui/faultmatrix_test.go:TestFaultMatrixExpireTimeForms", "api/fuzz_test.go:FuzzParseExpireTime"},
 	21: {"ui/calls_test.go:TestOneTickChain", "ui/soak_test.go:TestSoak"},
-	22: {"ui/view_test.go:TestNoLineWiderThanTerminal", "ui/view_test.go:TestResizeRelayout"},
-	23: {"ui/view_test.go:TestResizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
+	22: {"ui/layout_test.go:noLineWiderThanTerminal", "ui/layout_test.go:resizeRelayout"},
+	23: {"ui/layout_test.go:resizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
 	25: {"ui/view_test.go:TestNoColorAndNoSecrets", "ui/theme/theme_test.go:TestNoColorAnyValue"},
 	26: {"ui/calls_test.go:TestServicePanicBecomesError", "ui/cli/main_test.go:TestDashboardWithoutTerminal"},
 	28: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh"},

@@ -144,7 +144,7 @@ func tooSmallScreenAnswersNothing(t *testing.T, e *emu, m Model) Model {
 	if strings.Contains(v, "Delete") {
 		t.Fatalf("the dialog shows at 40×10:\n%s", v)
 	}
-	for _, k := range []string{"y", "enter", "n", "d", "y"} { // esc would cancel it (TestEscClosesAnOverlayTheScreenCannotShow)
+	for _, k := range []string{"y", "enter", "n", "d", "y"} { // esc would cancel it (escClosesAnOverlayTheScreenCannotShow)
 		m = e.press(t, m, k)
 	}
 	if !serverHas(e.srv, "runtimes/rt-t4demo7k2p") || m.dlg() != d {
