@@ -660,7 +660,7 @@ var fieldCaseRows = map[int][]string{
 	21: {"ui/calls_test.go:TestOneTickChain", "ui/soak_test.go:TestSoak"},
 	22: {"ui/layout_test.go:noLineWiderThanTerminal", "ui/layout_test.go:resizeRelayout"},
 	23: {"ui/layout_test.go:resizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
-	25: {"ui/view_test.go:TestNoColorAndNoSecrets", "ui/theme/theme_test.go:TestNoColorAnyValue"},
+	25: {"ui/layout_test.go:noColorAndNoSecrets", "ui/theme/theme_test.go:TestNoColorAnyValue"},
 	26: {"ui/calls_test.go:TestServicePanicBecomesError", "ui/cli/main_test.go:TestDashboardWithoutTerminal"},
 	28: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh"},
 }
