@@ -18,13 +18,13 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/profile"
 )
 
-// TestScreenStackAndKeys: which layer of the screen a key reaches, and
-// what a screen that cannot show a layer lets through. One dashboard (the
-// demo seed, with profiles) meets each case in turn from nothing open, at
-// 120×40, rt-t4demo7k2p selected; the console's case first (a console
-// keeps its input when it closes); the cases that need the three runtimes
-// come before the one that deletes rt-cpudemo4qx, and the one that quits
-// comes last.
+// TestScreenStackAndKeys: which layer of the screen a key reaches, which
+// keys the footer offers for it, and what a screen that cannot show a
+// layer lets through. One dashboard (the demo seed, with profiles) meets
+// each case in turn from nothing open, at 120×40, rt-t4demo7k2p selected;
+// the console's case first (a console keeps its input when it closes);
+// the cases that need the three runtimes come before the one that deletes
+// rt-cpudemo4qx, and the one that quits comes last.
 func TestScreenStackAndKeys(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
 	for _, c := range []struct {
@@ -34,6 +34,7 @@ func TestScreenStackAndKeys(t *testing.T) {
 		{"view draws the stack in key order", viewDrawsTheStackInKeyOrder},
 		{"destructive keys never pass an open overlay", destructiveKeysNeverPassAnOpenOverlay},
 		{"esc closes an overlay the screen cannot show", escClosesAnOverlayTheScreenCannotShow},
+		{"the footer shows the top layer's keys", footerShowsTheTopLayersKeys},
 		{"type-ahead in the dashboard", typeAheadInTheDashboard},
 		{"too-small screen answers nothing", tooSmallScreenAnswersNothing},
 	} {
@@ -282,6 +283,63 @@ func escClosesAnOverlayTheScreenCannotShow(t *testing.T, e *emu, m Model) Model 
 	m = e.typeAhead(t, m, "y", "esc")
 	if m.dlg() != nil || len(e.srv.Runtimes()) != 3 {
 		t.Fatalf("esc at 40×10: top %q, %d runtimes", m.topTitle(), len(e.srv.Runtimes()))
+	}
+	return m
+}
+
+// While a layer is on top (help, event log, filter, profile picker, every
+// kind of dialog, the console's stop dialog), the footer's key help is that
+// layer's own: never the dashboard's letters, which do nothing there. The
+// dashboard opens each layer in turn from nothing open; the console's
+// made-up run ends after the last, for the cases that follow.
+func footerShowsTheTopLayersKeys(t *testing.T, e *emu, m Model) Model {
+	const rt = "runtimes/rt-t4demo7k2p"
+	for _, tc := range []struct {
+		name string
+		open func(e *emu, m Model) Model
+		want []string // what the key line must say
+	}{
+		{"help", func(e *emu, m Model) Model { return e.press(t, m, "?") }, []string{"esc", "close"}},
+		{"event log", func(e *emu, m Model) Model { return e.press(t, m, "L") }, []string{"esc", "close"}},
+		{"filter", func(e *emu, m Model) Model { return e.press(t, m, "/") }, []string{"enter", "esc"}},
+		{"profile picker", func(e *emu, m Model) Model { return e.press(t, m, "P") }, []string{"enter", "esc"}},
+		{"confirm dialog", func(e *emu, m Model) Model { return e.press(t, m, "d") }, []string{"y", "cancel"}},
+		{"typed dialog", func(e *emu, m Model) Model { return e.press(t, m, "tab", "x") }, []string{"enter", "esc"}},
+		{"input dialog", func(e *emu, m Model) Model { return e.press(t, m, "o") }, []string{"enter", "esc"}},
+		{"choice dialog", func(e *emu, m Model) Model { return e.press(t, m, "n") }, []string{"enter", "esc"}},
+		{"open-a-session dialog", func(e *emu, m Model) Model {
+			// rt-t4demo7k2p has its console from an earlier case: e would go back to it.
+			return e.press(t, m.selectID(t, "rt-v6edemo2mw"), "e")
+		}, []string{"y", "cancel"}},
+		{"files pane's delete dialog", func(e *emu, m Model) Model {
+			putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
+			return e.press(t, m, "f", "down", "x")
+		}, []string{"y", "cancels"}},
+		{"files pane's upload dialog", func(e *emu, m Model) Model { return e.press(t, m, "f", "u") }, []string{"enter", "esc"}},
+		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, []string{"esc back", "ctrl+c clear", "enter run"}},
+		{"console stop dialog", func(e *emu, m Model) Model {
+			m = withConsole(m, rt, rt+"/sessions/colabdash-1", []*execRun{{code: "time.sleep(60)", started: e.clk.now()}}, "")
+			return e.press(t, m, "ctrl+c")
+		}, []string{"y", "cancel"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
+			m = tc.open(e, m)
+			if m.scr.top() == nil {
+				t.Fatalf("nothing opened:\n%s", m.View())
+			}
+			keys := keyLine(m)
+			for _, dash := range []string{"new runtime", "delete", "run code", "refresh", "download", "upload"} {
+				if strings.Contains(keys, dash) {
+					t.Fatalf("the %s's footer shows keys from under it (%q): %q", m.scr.top().Name(), dash, keys)
+				}
+			}
+			mustContain(t, keys, tc.want...)
+		})
+	}
+	m = e.closeAll(t, m, "rt-t4demo7k2p")
+	for _, r := range m.ex.execState.runs {
+		r.done = true
 	}
 	return m
 }
