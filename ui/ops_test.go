@@ -9,10 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/tty"
-	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/shell"
 )
 
@@ -104,31 +102,5 @@ func TestShellKey(t *testing.T) {
 		if msg := cmd(); msg != nil {
 			t.Errorf("read-only S returned a command giving %T", msg)
 		}
-	}
-}
-
-// A question an answer brings never lands on the dialog the user is
-// answering: a create that fails while "Delete runtime …?" is open leaves
-// the y typed for that dialog to it, and its own choices open once the
-// user is back on the dashboard.
-func TestAnswerDialogWaitsForTheLayerItWasAskedFrom(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
-		Text: colabfake.GoogleErrorText(api.PermissionDenied, "The caller does not have permission.", "", 0)})
-	m, create := startCreate(t, m, e, specT4)
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "d")
-	mustContain(t, m.View(), "Delete runtime rt-t4demo7k2p?")
-	m = drive(t, m, create) // the create fails while the user reads the question
-	if d := m.dlg(); d == nil || !strings.HasPrefix(d.Title, "Delete runtime ") {
-		t.Fatalf("the failed create's choices opened over the delete question:\n%s", m.View())
-	}
-	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "failed", "opens when you are back on the dashboard")
-	m = e.press(t, m, "y")
-	if serverHas(e.srv, "runtimes/rt-t4demo7k2p") {
-		t.Fatalf("the y typed for the delete question did not answer it:\n%s", m.View())
-	}
-	if d := m.dlg(); d == nil || d.Kind() != dialog.Choice {
-		t.Fatalf("the failed create's choices did not open once the dashboard was back:\n%s", m.View())
 	}
 }

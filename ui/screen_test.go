@@ -23,26 +23,29 @@ import (
 // layer lets through. One dashboard (the demo seed, with profiles) meets
 // each case in turn from nothing open, at 120×40, rt-t4demo7k2p selected;
 // the console's case first (a console keeps its input when it closes);
-// the cases that need the three runtimes come before the one that deletes
-// rt-cpudemo4qx, and the one that quits comes last.
+// each case is checked to start with the runtimes the cases before it
+// left (an answer's dialog deletes rt-v6edemo2mw, type-ahead
+// rt-cpudemo4qx), and the one that quits comes last.
 func TestScreenStackAndKeys(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
 	for _, c := range []struct {
-		name string
-		run  func(*testing.T, *emu, Model) Model
+		name     string
+		run      func(*testing.T, *emu, Model) Model
+		runtimes int // on the server before the case
 	}{
-		{"view draws the stack in key order", viewDrawsTheStackInKeyOrder},
-		{"destructive keys never pass an open overlay", destructiveKeysNeverPassAnOpenOverlay},
-		{"esc closes an overlay the screen cannot show", escClosesAnOverlayTheScreenCannotShow},
-		{"the footer shows the top layer's keys", footerShowsTheTopLayersKeys},
-		{"type-ahead in the dashboard", typeAheadInTheDashboard},
-		{"too-small screen answers nothing", tooSmallScreenAnswersNothing},
+		{"view draws the stack in key order", viewDrawsTheStackInKeyOrder, 3},
+		{"destructive keys never pass an open overlay", destructiveKeysNeverPassAnOpenOverlay, 3},
+		{"esc closes an overlay the screen cannot show", escClosesAnOverlayTheScreenCannotShow, 3},
+		{"the footer shows the top layer's keys", footerShowsTheTopLayersKeys, 3},
+		{"an answer's dialog waits for the layer it was asked from", answerDialogWaitsForTheLayerItWasAskedFrom, 3},
+		{"type-ahead in the dashboard", typeAheadInTheDashboard, 2},
+		{"too-small screen answers nothing", tooSmallScreenAnswersNothing, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 			m = e.closeAll(t, m, "rt-t4demo7k2p")
-			if n := len(e.srv.Runtimes()); n != 3 && c.name != "too-small screen answers nothing" {
-				t.Fatalf("%d runtimes on the server before the case, want the seed's 3", n)
+			if n := len(e.srv.Runtimes()); n != c.runtimes {
+				t.Fatalf("%d runtimes on the server before the case, want %d", n, c.runtimes)
 			}
 			m = c.run(t, e, m)
 		})
@@ -231,8 +234,9 @@ func typeAheadInTheDashboard(t *testing.T, e *emu, m Model) Model {
 	}
 
 	m = m.selectID(t, "rt-cpudemo4qx")
+	before := len(e.srv.Runtimes())
 	m = e.typeAhead(t, m, "d", "y")
-	if len(e.srv.Runtimes()) != 3 || !strings.HasPrefix(m.topTitle(), "Delete runtime") {
+	if len(e.srv.Runtimes()) != before || !strings.HasPrefix(m.topTitle(), "Delete runtime") {
 		t.Fatalf("a y typed ahead answered the delete: %d runtimes, top %q", len(e.srv.Runtimes()), m.topTitle())
 	}
 	if v := m.View(); !strings.Contains(v, "key y ignored: the question had only just appeared") {
@@ -240,7 +244,7 @@ func typeAheadInTheDashboard(t *testing.T, e *emu, m Model) Model {
 	}
 	e.clk.add(dialogGrace + time.Millisecond)
 	m = e.typeAhead(t, m, "y")
-	if len(e.srv.Runtimes()) != 2 {
+	if len(e.srv.Runtimes()) != before-1 {
 		t.Fatalf("y after the grace period did not delete:\n%s", m.View())
 	}
 	return m
@@ -340,6 +344,32 @@ func footerShowsTheTopLayersKeys(t *testing.T, e *emu, m Model) Model {
 	m = e.closeAll(t, m, "rt-t4demo7k2p")
 	for _, r := range m.ex.execState.runs {
 		r.done = true
+	}
+	return m
+}
+
+// A question an answer brings never lands on the dialog the user is
+// answering: a create that fails while "Delete runtime …?" is open leaves
+// the y typed for that dialog to it, and its own choices open once the
+// user is back on the dashboard.
+func answerDialogWaitsForTheLayerItWasAskedFrom(t *testing.T, e *emu, m Model) Model {
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
+		Text: colabfake.GoogleErrorText(api.PermissionDenied, "The caller does not have permission.", "", 0)})
+	m, create := startCreate(t, m, e, specT4)
+	m = m.selectID(t, "rt-v6edemo2mw")
+	m = e.press(t, m, "d")
+	mustContain(t, m.View(), "Delete runtime rt-v6edemo2mw?")
+	m = drive(t, m, create) // the create fails while the user reads the question
+	if d := m.dlg(); d == nil || !strings.HasPrefix(d.Title, "Delete runtime ") {
+		t.Fatalf("the failed create's choices opened over the delete question:\n%s", m.View())
+	}
+	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "failed", "opens when you are back on the dashboard")
+	m = e.press(t, m, "y")
+	if serverHas(e.srv, "runtimes/rt-v6edemo2mw") {
+		t.Fatalf("the y typed for the delete question did not answer it:\n%s", m.View())
+	}
+	if d := m.dlg(); d == nil || d.Kind() != dialog.Choice {
+		t.Fatalf("the failed create's choices did not open once the dashboard was back:\n%s", m.View())
 	}
 	return m
 }
