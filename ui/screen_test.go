@@ -6,8 +6,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/tty"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
@@ -16,6 +18,7 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/filter"
 	"github.com/colabdash/colabdash/ui/overlay/help"
 	"github.com/colabdash/colabdash/ui/overlay/profile"
+	"github.com/colabdash/colabdash/ui/shell"
 )
 
 // TestScreenStackAndKeys: which layer of the screen a key reaches, which
@@ -37,6 +40,8 @@ func TestScreenStackAndKeys(t *testing.T) {
 		{"destructive keys never pass an open overlay", destructiveKeysNeverPassAnOpenOverlay, 3},
 		{"esc closes an overlay the screen cannot show", escClosesAnOverlayTheScreenCannotShow, 3},
 		{"the footer shows the top layer's keys", footerShowsTheTopLayersKeys, 3},
+		{"dialogs, create rows and the console fit the terminal", actionViewsFitTerminal, 3},
+		{"the shell key suspends the dashboard", shellKeySuspendsTheDashboard, 3},
 		{"an answer's dialog waits for the layer it was asked from", answerDialogWaitsForTheLayerItWasAskedFrom, 3},
 		{"type-ahead in the dashboard", typeAheadInTheDashboard, 2},
 		{"too-small screen answers nothing", tooSmallScreenAnswersNothing, 1},
@@ -371,5 +376,64 @@ func answerDialogWaitsForTheLayerItWasAskedFrom(t *testing.T, e *emu, m Model) M
 	if d := m.dlg(); d == nil || d.Kind() != dialog.Choice {
 		t.Fatalf("the failed create's choices did not open once the dashboard was back:\n%s", m.View())
 	}
+	return m
+}
+
+// Dialogs, create rows and the run-code panel keep every line inside the
+// terminal at every size.
+// They are drawn on rt-v6edemo2mw, whose e asks before opening a session;
+// the made-up create goes after.
+func actionViewsFitTerminal(t *testing.T, e *emu, m Model) Model {
+	m = m.selectID(t, "rt-v6edemo2mw")
+	m.cr.creates = append(m.cr.creates, &createOp{id: 99, spec: specT4, started: e.clk.now(), state: createWaiting, retryAt: e.clk.now().Add(time.Minute)})
+	for _, setup := range []func(Model) Model{
+		func(m Model) Model { return e.press(t, m, "d") },
+		func(m Model) Model { return e.press(t, m, "n") },
+		func(m Model) Model {
+			m = e.press(t, m, "e", "y")
+			return typeText(e, t, m, strings.Repeat("x", 150))
+		},
+	} {
+		m.scr.stack, m.ex.execState.console = nil, nil // the action state is shared by copies
+		m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+		m2 := setup(m)
+		if len(m2.scr.stack) == 0 {
+			t.Fatal("nothing opened")
+		}
+		for _, sz := range sizes {
+			m2, _ = update(m2, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			lines := strings.Split(m2.View(), "\n")
+			if len(lines) > sz[1] {
+				t.Fatalf("%v: %d lines", sz, len(lines))
+			}
+			for i, ln := range lines {
+				if w := ansi.StringWidth(ln); w > sz[0] {
+					t.Fatalf("%v: line %d is %d wide: %q", sz, i, w, ln)
+				}
+			}
+		}
+	}
+	m.scr.stack, m.ex.execState.console, m.cr.creates = nil, nil, nil
+	return m
+}
+
+// S on a runtime suspends the dashboard for its shell (a tea.Exec
+// command; under --readonly it is refused: TestReadOnly); the shell's end
+// is said in the status line, the dashboard otherwise as it was (the same
+// selection).
+func shellKeySuspendsTheDashboard(t *testing.T, e *emu, m Model) Model {
+	m, cmd := update(m, keyMsg("S"))
+	if cmd == nil {
+		t.Fatal("S started nothing")
+	}
+	m, _ = update(m, shellDoneMsg{runtime: "runtimes/rt-t4demo7k2p", id: "rt-t4demo7k2p", outcome: shell.Exited})
+	mustContain(t, m.View(), "shell on rt-t4demo7k2p: exited")
+	if m.Selected() != "runtimes/rt-t4demo7k2p" {
+		t.Errorf("selection moved to %q", m.Selected())
+	}
+	m, _ = update(m, shellDoneMsg{runtime: "runtimes/rt-t4demo7k2p", id: "rt-t4demo7k2p", outcome: shell.Lost,
+		err: &tty.CloseError{Code: 1008, Reason: "proxy token expired"}})
+	mustContain(t, m.View(), "connection lost", "1008")
+
 	return m
 }
