@@ -15,7 +15,7 @@ import (
 
 func TestUpdateKeys(t *testing.T) {
 	// The cases share one fixture dashboard, put back before each to its
-	// state as loaded (checked); the two that quit get their own.
+	// state as loaded (checked); the two that quit come last.
 	_, _, shared := fixture(t)
 	type check func(t *testing.T, m Model, st runStats)
 	selected := func(id string) check {
@@ -123,6 +123,13 @@ func TestUpdateKeys(t *testing.T) {
 				t.Fatal("help still open")
 			}
 		}},
+		{"r refreshes", []string{"r"}, func(t *testing.T, m Model, st runStats) {
+			if st.results < 2 { // list_runtimes + get_subscription (+ sessions)
+				t.Fatalf("refresh made %d calls", st.results)
+			}
+		}},
+		// The two that quit come last: q ends the dashboard's life, and
+		// ctrl+c must still quit from a filter being typed.
 		{"q quits", []string{"q"}, func(t *testing.T, m Model, st runStats) {
 			if st.quits != 1 || m.life.ctx.Err() == nil {
 				t.Fatalf("quits %d, ctx %v", st.quits, m.life.ctx.Err())
@@ -133,19 +140,9 @@ func TestUpdateKeys(t *testing.T) {
 				t.Fatal("no quit")
 			}
 		}},
-		{"r refreshes", []string{"r"}, func(t *testing.T, m Model, st runStats) {
-			if st.results < 2 { // list_runtimes + get_subscription (+ sessions)
-				t.Fatalf("refresh made %d calls", st.results)
-			}
-		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := shared
-			if tc.name == "q quits" || tc.name == "ctrl+c quits even while filtering" {
-				_, _, m = fixture(t)
-			} else {
-				m = asLoaded(t, m)
-			}
+			m := asLoaded(t, shared)
 			var total runStats
 			for _, k := range tc.keys {
 				var cmd tea.Cmd
@@ -161,6 +158,7 @@ func TestUpdateKeys(t *testing.T) {
 				total.ticks += st.ticks
 			}
 			tc.check(t, m, total)
+			shared = m
 			if total.ticks != 0 {
 				t.Fatalf("keys started %d tick chains", total.ticks)
 			}

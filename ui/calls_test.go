@@ -114,9 +114,12 @@ func TestLateResultLandsOnRightRow(t *testing.T) {
 	}
 }
 
+// Answers no longer current are dropped. Both cases run on one fixture
+// dashboard, the second from the fixture's four runtimes listed again.
 func TestStaleResultsDropped(t *testing.T) {
+	f, clk, m := fixture(t)
+	listed := f.runtimes
 	t.Run("sessions of a runtime that vanished", func(t *testing.T) {
-		f, _, m := fixture(t)
 		m, held := refreshHoldingSessions(m)
 		// Next refresh: r-alpha is gone.
 		f.runtimes = f.runtimes[1:]
@@ -131,7 +134,7 @@ func TestStaleResultsDropped(t *testing.T) {
 		}
 	})
 	t.Run("superseded list_runtimes", func(t *testing.T) {
-		f, clk, m := fixture(t)
+		f.runtimes = listed
 		m, cmd := update(m, keyMsg("r"))
 		first, _ := collect(cmd)
 		// The first call hangs past its timeout; a new refresh supersedes it.
@@ -216,10 +219,11 @@ func TestAutoRefreshStaleAndBackoff(t *testing.T) {
 	}
 }
 
+// A refresh interval under the minimum is raised to it (New takes its
+// options through withDefaults).
 func TestRefreshIntervalMinimum(t *testing.T) {
-	m := New(Options{Service: newFake(), RefreshInterval: time.Second})
-	if m.opts.RefreshInterval != config.MinRefreshInterval {
-		t.Fatalf("interval %v", m.opts.RefreshInterval)
+	if o := (Options{Service: newFake(), RefreshInterval: time.Second}).withDefaults(); o.RefreshInterval != config.MinRefreshInterval {
+		t.Fatalf("interval %v", o.RefreshInterval)
 	}
 }
 

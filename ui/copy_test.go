@@ -11,9 +11,40 @@ import (
 	"github.com/colabdash/colabdash/ui/clipboard"
 )
 
-func TestCopyURLAndToken(t *testing.T) {
+// TestCopy: what y and Y copy and what the status line says of it. The
+// cases share one demo dashboard, each from nothing open with
+// rt-t4demo7k2p selected and the token hidden; the hostile seed's runtime
+// is on a dashboard of its own, built here too.
+func TestCopy(t *testing.T) {
 	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
+	var copied []string
+	he, hm := emuModel(t, colabfake.Options{Seed: colabfake.SeedHostile}, func(o *Options) {
+		o.CopyTo = nil
+		o.Clipboard = func(s string) error { copied = append(copied, s); return nil }
+	})
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T, *emu, Model) Model
+	}{
+		{"URL and token", copyURLAndToken},
+		{"the message says how", copyMessageSaysHow},
+		{"control characters refused", func(t *testing.T, e *emu, m Model) Model {
+			copyRefusesControlCharacters(t, he, hm, e, m, &copied)
+			return m
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
+			if r := m.cx.Snap.Runtime("runtimes/rt-t4demo7k2p"); strings.Contains(m.View(), r.ConnectionInfo.Token) {
+				t.Fatal("the token is revealed before the case")
+			}
+			m = c.run(t, e, m)
+		})
+	}
+}
+
+// y copies the URL; Y copies the token only once v has revealed it.
+func copyURLAndToken(t *testing.T, e *emu, m Model) Model {
 	r := m.cx.Snap.Runtime("runtimes/rt-t4demo7k2p")
 	m = e.press(t, m, "y")
 	if e.clip.last() != r.ConnectionInfo.URL {
@@ -34,6 +65,7 @@ func TestCopyURLAndToken(t *testing.T) {
 	}
 	m = e.press(t, m, "v")
 	secrettest.Check(t, "the view after hiding the token", m.View(), r.ConnectionInfo.Token)
+	return m
 }
 
 // `y` on the hostile seed's runtime copied its connection URL, escape
@@ -41,47 +73,40 @@ func TestCopyURLAndToken(t *testing.T) {
 // a later paste replayed them into a shell or terminal (red team). A text
 // with controls is now not copied and the status line says why; a clean
 // URL still is.
-func TestCopyRefusesControlCharacters(t *testing.T) {
-	var copied []string
-	e, m := emuModel(t, colabfake.Options{Seed: colabfake.SeedHostile}, func(o *Options) {
-		o.CopyTo = nil
-		o.Clipboard = func(s string) error { copied = append(copied, s); return nil }
-	})
-	m = m.selectID(t, "rt-clip"+colabfake.HostileOSC52+"board")
-	m = e.press(t, m, "y")
-	if len(copied) != 0 {
-		t.Fatalf("copied %q", copied)
+func copyRefusesControlCharacters(t *testing.T, he *emu, hm Model, e *emu, m Model, copied *[]string) {
+	hm = hm.selectID(t, "rt-clip"+colabfake.HostileOSC52+"board")
+	hm = he.press(t, hm, "y")
+	if len(*copied) != 0 {
+		t.Fatalf("copied %q", *copied)
 	}
-	if v := m.View(); !strings.Contains(v, "copy failed") || !strings.Contains(v, "control characters") {
+	if v := hm.View(); !strings.Contains(v, "copy failed") || !strings.Contains(v, "control characters") {
 		t.Fatalf("no reason on the status line:\n%s", v)
 	}
-	e2, m2 := emuModel(t, colabfake.Options{}, func(o *Options) {
-		o.CopyTo = nil
-		o.Clipboard = func(s string) error { copied = append(copied, s); return nil }
-	})
-	m2 = m2.selectID(t, "rt-t4demo7k2p")
-	e2.press(t, m2, "y")
-	if len(copied) != 1 || !strings.HasSuffix(copied[0], "/proxy/rt-t4demo7k2p/") { // the emulator's own runtime proxy
-		t.Fatalf("a clean URL was not copied: %q", copied)
+	m.opts.CopyTo = nil
+	m.opts.Clipboard = func(s string) error { *copied = append(*copied, s); return nil }
+	defer func() { m.opts.Clipboard = e.clip.write }()
+	e.press(t, m, "y")
+	if len(*copied) != 1 || !strings.HasSuffix((*copied)[0], "/proxy/rt-t4demo7k2p/") { // the emulator's own runtime proxy
+		t.Fatalf("a clean URL was not copied: %q", *copied)
 	}
 }
 
 // The copy message says how the text was copied: certainly (native
 // clipboard), to a tmux buffer, hedged (OSC 52 alone, which tmux may
 // drop), or failed.
-func TestCopyMessageSaysHow(t *testing.T) {
+func copyMessageSaysHow(t *testing.T, e *emu, m Model) Model {
+	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 30})
+	defer func() { m.opts.CopyTo = nil }()
 	for _, tc := range []struct {
 		how  clipboard.Method
 		err  error
 		want string
 	}{
-		{clipboard.Native, nil, "✓ copied the URL of r-alpha to the clipboard"},
-		{clipboard.OSC52, nil, "✓ copied the URL of r-alpha (OSC 52; in tmux this needs `set -g set-clipboard on`)"},
+		{clipboard.Native, nil, "✓ copied the URL of rt-t4demo7k2p to the clipboard"},
+		{clipboard.OSC52, nil, "✓ copied the URL of rt-t4demo7k2p (OSC 52; in tmux this needs `set -g set-clipboard on`)"},
 		{clipboard.OSC52, errors.New("no tty; no xclip"), "copy failed: no tty; no xclip"},
-		{clipboard.Tmux, nil, "✓ copied the URL of r-alpha to a tmux buffer (prefix ] pastes it)"},
+		{clipboard.Tmux, nil, "✓ copied the URL of rt-t4demo7k2p to a tmux buffer (prefix ] pastes it)"},
 	} {
-		_, _, m := fixture(t)
-		m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 30})
 		m.opts.CopyTo = func(string) (clipboard.Method, error) { return tc.how, tc.err }
 		m, cmd := update(m, keyMsg("y"))
 		m, _ = update(m, cmd())
@@ -91,4 +116,6 @@ func TestCopyMessageSaysHow(t *testing.T) {
 			t.Fatalf("OSC 52 alone claimed the clipboard:\n%s", v)
 		}
 	}
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	return m
 }

@@ -104,151 +104,173 @@ func TestTwoCreatesRacingRefresh(t *testing.T) {
 	}
 }
 
-// The connection drops after create_runtime was sent. The
-// outcome is unknown; the dashboard re-lists, shows the runtime it finds
-// and never creates a second one.
-func TestCreateConnectionDropsAfterSending(t *testing.T) {
-	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1}, specT4)
-	if e.srv.CreateCalls() != 1 || e.srv.RuntimesCreated() != 1 {
-		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
-	}
-	v := m.View()
-	mustContain(t, v, "outcome was unknown", "found new runtime", "not creating again")
-	live := 0
-	for r := range m.cx.Snap.All() {
-		if !r.Gone() && r.RuntimeSpec == specT4 {
-			live++
+// createCase is one create a test's dashboard meets, given the server's
+// counts at the case's start.
+type createCase func(t *testing.T, e *emu, m Model, was createCounts) Model
+
+// createCounts are the server's create_runtime calls and runtimes
+// created when a case starts.
+type createCounts struct{ calls, created int }
+
+// createDashboard is the demo dashboard the create tests share between
+// their cases: the emulator's runtime limit and create quota are off (the
+// cases create runtimes beside the seed's three), so that the only
+// refusals are the cases' own.
+func createDashboard(t *testing.T) (*emu, Model) {
+	return emuModel(t, colabfake.Options{RuntimeLimit: -1, CreatesPerMinute: -1}, nil)
+}
+
+// createCaseRun runs c as a subtest on the shared dashboard, from nothing
+// open, no create under way and no fault left from the case before.
+func createCaseRun(t *testing.T, name string, e *emu, m *Model, c createCase) {
+	t.Run(name, func(t *testing.T) {
+		e.srv.ClearFaults()
+		*m = e.closeAll(t, *m, "rt-t4demo7k2p")
+		if n := len(m.cr.creates); n != 0 {
+			t.Fatalf("%d creates under way before the case", n)
 		}
-	}
-	if live != 2 { // the demo T4 and the new one
-		t.Fatalf("%d T4 rows:\n%s", live, v)
-	}
-	// Ticks do not re-send it.
-	e.clk.add(time.Minute)
-	m = e.tick(t, m)
-	if e.srv.CreateCalls() != 1 {
-		t.Fatal("created again after an unknown outcome")
-	}
+		*m = c(t, e, *m, createCounts{e.srv.CreateCalls(), e.srv.RuntimesCreated()})
+	})
+}
+
+// createFaulted injects fault, sends a create of spec and drives it to its
+// end (or its first wait).
+func createFaulted(t *testing.T, e *emu, m Model, fault colabfake.Fault, spec api.RuntimeSpecKey) Model {
+	t.Helper()
+	e.srv.Inject(fault)
+	m, cmd := startCreate(t, m, e, spec)
+	return drive(t, m, cmd)
+}
+
+// A create whose outcome is lost on the way, on one dashboard. The
+// connection drops after create_runtime was sent: the outcome is unknown;
+// the dashboard re-lists, shows the runtime it finds and never creates a
+// second one. Then DEADLINE_EXCEEDED re-sends the identical call: one
+// runtime.
+func TestCreateConnectionDropsAfterSending(t *testing.T) {
+	e, m := createDashboard(t)
+	createCaseRun(t, "connection drops after sending", e, &m, func(t *testing.T, e *emu, m Model, was createCounts) Model {
+		liveT4 := func() int {
+			live := 0
+			for r := range m.cx.Snap.All() {
+				if !r.Gone() && r.RuntimeSpec == specT4 {
+					live++
+				}
+			}
+			return live
+		}
+		before := liveT4()
+		m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1}, specT4)
+		if e.srv.CreateCalls() != was.calls+1 || e.srv.RuntimesCreated() != was.created+1 {
+			t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls()-was.calls, e.srv.RuntimesCreated()-was.created)
+		}
+		v := m.View()
+		mustContain(t, v, "outcome was unknown", "found new runtime", "not creating again")
+		if live := liveT4(); live != before+1 { // the T4s there were and the new one
+			t.Fatalf("%d T4 rows, %d before:\n%s", live, before, v)
+		}
+		// Ticks do not re-send it.
+		e.clk.add(time.Minute)
+		m = e.tick(t, m)
+		if e.srv.CreateCalls() != was.calls+1 {
+			t.Fatal("created again after an unknown outcome")
+		}
+		return m
+	})
+	createCaseRun(t, "deadline re-sends", e, &m, createDeadlineResends)
 }
 
 // DEADLINE_EXCEEDED re-sends the identical call: one runtime.
-func TestCreateDeadlineResends(t *testing.T) {
-	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: 1}, specT4)
-	if e.srv.CreateCalls() != 2 || e.srv.RuntimesCreated() != 1 {
-		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls(), e.srv.RuntimesCreated())
+func createDeadlineResends(t *testing.T, e *emu, m Model, was createCounts) Model {
+	m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: 1}, specT4)
+	if e.srv.CreateCalls() != was.calls+2 || e.srv.RuntimesCreated() != was.created+1 {
+		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls()-was.calls, e.srv.RuntimesCreated()-was.created)
 	}
 	mustContain(t, m.View(), "created ")
+	return m
 }
 
-// A rate limit (RESOURCE_EXHAUSTED with RetryInfo 53s): a visible
-// countdown, the identical call after it, and a key to cancel.
-func TestCreateRateLimitedCountdown(t *testing.T) {
-	rl := colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
-		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for requests per minute per user.", "", 53*time.Second)}
-	// One dashboard is rate limited twice: the create cancelled, then the
-	// one that waits.
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	rateLimited := func(t *testing.T) (Model, int) {
-		t.Helper()
-		calls := e.srv.CreateCalls()
-		e.srv.Inject(rl)
-		m, cmd := startCreate(t, m, e, specT4)
-		return drive(t, m, cmd), calls
-	}
-	t.Run("cancel", func(t *testing.T) {
-		m, calls := rateLimited(t)
-		m = e.press(t, m, "c")
-		e.clk.add(time.Minute)
-		m = e.tick(t, m)
-		if e.srv.CreateCalls() != calls+1 || len(m.cr.creates) != 0 || strings.Contains(m.View(), "retrying") {
-			t.Fatalf("cancel did not stop the retry: %d calls", e.srv.CreateCalls()-calls)
-		}
-	})
-	t.Run("waits and re-sends", func(t *testing.T) {
-		m, calls := rateLimited(t)
-		mustContain(t, m.View(), "rate limited, retrying 2/5 in 53s", "c cancel")
-		e.clk.add(50 * time.Second)
-		m = e.tick(t, m)
-		mustContain(t, m.View(), "in 3s")
-		if e.srv.CreateCalls() != calls+1 {
-			t.Fatal("re-sent before the retry delay")
-		}
-		e.clk.add(3 * time.Second)
-		m = e.tick(t, m)
-		if e.srv.CreateCalls() != calls+2 || e.srv.RuntimesCreated() != 1 {
-			t.Fatalf("calls %d created %d", e.srv.CreateCalls()-calls, e.srv.RuntimesCreated())
-		}
-		mustContain(t, m.View(), "created ")
-	})
-}
-
-// No capacity (HTTP 503 UNAVAILABLE) is retried with a
-// visible, growing countdown; after the last attempt other eligible specs
-// are offered, never a silent downgrade.
+// A create refused for a while is retried with a visible countdown, on
+// one dashboard. No capacity (HTTP 503 UNAVAILABLE) is retried with a
+// growing countdown; after the last attempt other eligible specs are
+// offered, never a silent downgrade. A rate limit (RESOURCE_EXHAUSTED
+// with RetryInfo 53s): a visible countdown, the identical call after it,
+// and a key to cancel.
 func TestCreateCapacityUnavailable(t *testing.T) {
-	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "create_runtime", Times: 1000, Status: 503,
-		Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`}, specA100)
-	mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 10s")
-	for i := 1; i < maxCreateAttempts; i++ {
-		if op := m.cr.creates[0]; op.attempt != i || op.state != createWaiting {
-			t.Fatalf("attempt %d state %d, want %d waiting", op.attempt, op.state, i)
+	e, m := createDashboard(t)
+	createCaseRun(t, "capacity unavailable", e, &m, func(t *testing.T, e *emu, m Model, was createCounts) Model {
+		m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: "create_runtime", Times: 1000, Status: 503,
+			Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`}, specA100)
+		mustContain(t, m.View(), "capacity unavailable, retrying 2/5 in 10s")
+		for i := 1; i < maxCreateAttempts; i++ {
+			if op := m.cr.creates[0]; op.attempt != i || op.state != createWaiting {
+				t.Fatalf("attempt %d state %d, want %d waiting", op.attempt, op.state, i)
+			}
+			e.clk.add(defaultCreateRetry<<(i-1) - time.Second)
+			m = e.tick(t, m)
+			if m.cr.creates[0].attempt != i {
+				t.Fatal("re-sent before the countdown ended")
+			}
+			e.clk.add(time.Second)
+			m = e.tick(t, m)
 		}
-		e.clk.add(defaultCreateRetry<<(i-1) - time.Second)
-		m = e.tick(t, m)
-		if m.cr.creates[0].attempt != i {
-			t.Fatal("re-sent before the countdown ended")
+		if len(m.cr.creates) != 0 || e.srv.RuntimesCreated() != was.created {
+			t.Fatalf("%d creates pending, created %d", len(m.cr.creates), e.srv.RuntimesCreated()-was.created)
 		}
-		e.clk.add(time.Second)
-		m = e.tick(t, m)
-	}
-	if len(m.cr.creates) != 0 || e.srv.RuntimesCreated() != 0 {
-		t.Fatalf("%d creates pending, created %d", len(m.cr.creates), e.srv.RuntimesCreated())
-	}
-	v := m.View()
-	mustContain(t, v, "Create gave up after 5 attempts", "create GPU/T4/STANDARD instead")
-	if strings.Contains(v, "retrying") {
-		t.Fatalf("still retrying:\n%s", v)
-	}
+		v := m.View()
+		mustContain(t, v, "Create gave up after 5 attempts", "create GPU/T4/STANDARD instead")
+		if strings.Contains(v, "retrying") {
+			t.Fatalf("still retrying:\n%s", v)
+		}
+		return m
+	})
+	createCaseRun(t, "rate limited, cancelled", e, &m, createRateLimitedCancelled)
+	createCaseRun(t, "rate limited, waits and re-sends", e, &m, createRateLimitedWaits)
 }
 
-func TestCreateFailedPreconditionNextSteps(t *testing.T) {
-	// One dashboard meets each refusal in turn, from nothing open.
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	createFails := func(t *testing.T, fault colabfake.Fault, spec api.RuntimeSpecKey) Model {
-		t.Helper()
-		m = e.closeAll(t, m, "rt-t4demo7k2p")
-		e.srv.Inject(fault)
-		m, cmd := startCreate(t, m, e, spec)
-		return drive(t, m, cmd)
+var createRateLimit = colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
+	Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for requests per minute per user.", "", 53*time.Second)}
+
+func createRateLimitedCancelled(t *testing.T, e *emu, m Model, was createCounts) Model {
+	m = createFaulted(t, e, m, createRateLimit, specT4)
+	m = e.press(t, m, "c")
+	e.clk.add(time.Minute)
+	m = e.tick(t, m)
+	if e.srv.CreateCalls() != was.calls+1 || len(m.cr.creates) != 0 || strings.Contains(m.View(), "retrying") {
+		t.Fatalf("cancel did not stop the retry: %d calls", e.srv.CreateCalls()-was.calls)
 	}
-	t.Run("accelerator unavailable: offer the others", func(t *testing.T) {
-		m := createFails(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
-			Code: api.FailedPrecondition, Message: "no capacity"}, specA100)
-		v := m.View()
-		mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
-		for _, it := range m.dlg().Items {
-			if strings.Contains(it.Label, "H100") || strings.Contains(it.Label, "A100") || strings.Contains(it.Label, "CPU") {
-				t.Fatalf("offered %q:\n%s", it.Label, v)
-			}
-		}
-	})
-	t.Run("usage quota: offer a CPU runtime", func(t *testing.T) {
-		creates, runtimes := e.srv.CreateCalls(), len(e.srv.Runtimes())
-		m := createFails(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
-			Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"}, specT4)
-		mustContain(t, m.View(), "Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "Pro tier", "create a CPU runtime (CPU/STANDARD)")
-		if e.srv.CreateCalls() != creates+1 {
-			t.Fatal("quota was retried")
-		}
-		m = e.press(t, m, "enter")          // CPU
-		m = e.press(t, m, "enter", "enter") // version, id
-		if rs := e.srv.Runtimes(); e.srv.RuntimesCreated() != 1 || len(rs) != runtimes+1 || rs[runtimes].RuntimeSpec != specCPU {
-			t.Fatalf("CPU runtime not created: %v\n%s", rs, m.View())
-		}
-	})
-	t.Run("too many runtimes: offer to delete one", func(t *testing.T) {
+	return m
+}
+
+func createRateLimitedWaits(t *testing.T, e *emu, m Model, was createCounts) Model {
+	m = createFaulted(t, e, m, createRateLimit, specT4)
+	mustContain(t, m.View(), "rate limited, retrying 2/5 in 53s", "c cancel")
+	e.clk.add(50 * time.Second)
+	m = e.tick(t, m)
+	mustContain(t, m.View(), "in 3s")
+	if e.srv.CreateCalls() != was.calls+1 {
+		t.Fatal("re-sent before the retry delay")
+	}
+	e.clk.add(3 * time.Second)
+	m = e.tick(t, m)
+	if e.srv.CreateCalls() != was.calls+2 || e.srv.RuntimesCreated() != was.created+1 {
+		t.Fatalf("calls %d created %d", e.srv.CreateCalls()-was.calls, e.srv.RuntimesCreated()-was.created)
+	}
+	mustContain(t, m.View(), "created ")
+	return m
+}
+
+// A refusal offers the next steps that can work, on one dashboard: the
+// accelerators available, a CPU runtime past the usage quota, a runtime
+// to delete past the limit of active runtimes (rt-v6edemo2mw deleted: the
+// last case).
+func TestCreateFailedPreconditionNextSteps(t *testing.T) {
+	e, m := createDashboard(t)
+	createCaseRun(t, "accelerator unavailable: offer the others", e, &m, createAcceleratorUnavailable)
+	createCaseRun(t, "usage quota: offer a CPU runtime", e, &m, createUsageQuotaOffersCPU)
+	createCaseRun(t, "too many runtimes: offer to delete one", e, &m, func(t *testing.T, e *emu, m Model, _ createCounts) Model {
 		runtimes := len(e.srv.Runtimes())
-		m := createFails(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+		m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
 			Code: api.FailedPrecondition, Reason: api.ReasonTooManyActiveRuntimes, Message: "too many"}, specT4)
 		mustContain(t, m.View(), "Too many active runtimes", "may still count", "delete rt-cpudemo4qx")
 		for !strings.Contains(m.dlg().Items[m.dlg().Cursor()].Label, "rt-v6edemo2mw") {
@@ -260,7 +282,37 @@ func TestCreateFailedPreconditionNextSteps(t *testing.T) {
 		if serverHas(e.srv, "runtimes/rt-v6edemo2mw") || len(e.srv.Runtimes()) != runtimes-1 {
 			t.Fatalf("runtimes %v", e.srv.Runtimes())
 		}
+		return m
 	})
+}
+
+func createAcceleratorUnavailable(t *testing.T, e *emu, m Model, _ createCounts) Model {
+	m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+		Code: api.FailedPrecondition, Message: "no capacity"}, specA100)
+	v := m.View()
+	mustContain(t, v, "Accelerator A100 unavailable", "create GPU/T4/STANDARD", "create GPU/L4/HIGHMEM")
+	for _, it := range m.dlg().Items {
+		if strings.Contains(it.Label, "H100") || strings.Contains(it.Label, "A100") || strings.Contains(it.Label, "CPU") {
+			t.Fatalf("offered %q:\n%s", it.Label, v)
+		}
+	}
+	return m
+}
+
+func createUsageQuotaOffersCPU(t *testing.T, e *emu, m Model, was createCounts) Model {
+	runtimes := len(e.srv.Runtimes())
+	m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: "create_runtime", Times: 1,
+		Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: "usage limit"}, specT4)
+	mustContain(t, m.View(), "Usage limit reached (QUOTA_EXCEEDED_USAGE_TIME)", "Pro tier", "create a CPU runtime (CPU/STANDARD)")
+	if e.srv.CreateCalls() != was.calls+1 {
+		t.Fatal("quota was retried")
+	}
+	m = e.press(t, m, "enter")          // CPU
+	m = e.press(t, m, "enter", "enter") // version, id
+	if rs := e.srv.Runtimes(); e.srv.RuntimesCreated() != was.created+1 || len(rs) != runtimes+1 || rs[runtimes].RuntimeSpec != specCPU {
+		t.Fatalf("CPU runtime not created: %v\n%s", rs, m.View())
+	}
+	return m
 }
 
 // The config file's defaultRuntimeSpec is where the picker starts, so

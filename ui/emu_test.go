@@ -185,17 +185,6 @@ func startCreate(t testing.TB, m Model, e *emu, spec api.RuntimeSpecKey) (Model,
 	return m, cmd
 }
 
-// createUnder loads the demo dashboard on the emulator with fault
-// injected, sends a create of spec from it and drives the create to its
-// end (or its first wait).
-func createUnder(t *testing.T, fault colabfake.Fault, spec api.RuntimeSpecKey) (*emu, Model) {
-	t.Helper()
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	e.srv.Inject(fault)
-	m, cmd := startCreate(t, m, e, spec)
-	return e, drive(t, m, cmd)
-}
-
 func sessionNames(ss []api.Session) []string {
 	var out []string
 	for _, s := range ss {

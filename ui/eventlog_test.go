@@ -11,11 +11,30 @@ import (
 	"github.com/colabdash/colabdash/ui/ops"
 )
 
+// TestEventLog: what the event log keeps, on one demo dashboard, each case
+// from nothing open at 120×40 with rt-t4demo7k2p selected; the case that
+// reads each tool's first event comes first.
+func TestEventLog(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T, *emu, Model) Model
+	}{
+		{"records every call", eventLogRecordsEveryCall},
+		{"a dialog's error stays, wrapped at words", dialogErrorStaysInEventLogWrappedAtWords},
+		{"the files pane's long refusal is readable in full", filesPaneLongRefusalIsReadableInFull},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+			m = c.run(t, e, e.closeAll(t, m, "rt-t4demo7k2p"))
+		})
+	}
+}
+
 // The event log records every call, the actions too
 // (create_runtime, delete_runtime, create_session, delete_session,
 // execute_code), with its target and outcome.
-func TestEventLogRecordsEveryCall(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+func eventLogRecordsEveryCall(t *testing.T, e *emu, m Model) Model {
 	m.cr.lastSpec = &ops.LastSpec{Spec: specCPU}
 	m = e.press(t, m, "N", "y") // create_runtime
 	created := m.Selected()
@@ -44,17 +63,18 @@ func TestEventLogRecordsEveryCall(t *testing.T) {
 		!strings.HasPrefix(got[api.ToolExecuteCode].Target, created+"/sessions/") {
 		t.Fatalf("targets: %+v", got)
 	}
-	v := e.press(t, m, "L").View()
-	mustContain(t, v, "create_runtime", "delete_runtime", "create_session", "delete_session", "execute_code")
+	m = e.press(t, m, "L")
+	mustContain(t, m.View(), "create_runtime", "delete_runtime", "create_session", "delete_session", "execute_code")
+	return m
 }
 
 // An error shown in a dialog stays in the event log, whole, after the
 // dialog closed; its text wraps at word boundaries, so a URL stays on one
 // line.
-func TestDialogErrorStaysInEventLogWrappedAtWords(t *testing.T) {
+func dialogErrorStaysInEventLogWrappedAtWords(t *testing.T, e *emu, m Model) Model {
 	const url = "https://console.cloud.google.com/apis/api/colab.googleapis.com/quotas?project=my-project"
 	msg := "Quota exceeded for quota metric 'Create requests' and limit 'Create requests per minute per user' of service colab.googleapis.com; see " + url + " for the limits in force."
-	e, m := createUnder(t, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Times: 1,
+	m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Times: 1,
 		Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: msg}, specT4)
 	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "Usage limit reached", "(L keeps the │ │ full error)")
 	m = e.press(t, m, "esc")
@@ -83,14 +103,13 @@ func TestDialogErrorStaysInEventLogWrappedAtWords(t *testing.T) {
 			}
 		}
 	}
+	return m
 }
 
 // A long refusal in the files pane is cut in the status line
 // with "(L: in full)", and it is true there: L opens the event log over
 // the pane, which has the message whole; esc comes back to the pane.
-func TestFilesPaneLongRefusalIsReadableInFull(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
+func filesPaneLongRefusalIsReadableInFull(t *testing.T, e *emu, m Model) Model {
 	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
 	m = e.press(t, m, "f", "backspace", "x") // x on /content itself
 	const whole = "not deleting /content: colabdash never removes /content itself or a top-level directory"
@@ -104,4 +123,5 @@ func TestFilesPaneLongRefusalIsReadableInFull(t *testing.T) {
 	}
 	m = e.press(t, m, "esc")
 	mustContain(t, m.View(), "FILES · rt-t4demo7k2p:/")
+	return m
 }

@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 )
 
@@ -360,9 +362,17 @@ func TestFaultMatrixBackoffHonoursServer(t *testing.T) {
 }
 
 // TestFaultMatrixData: replies that are well-formed but odd (absent fields,
-// unknown enum values, expireTime forms) render without loss.
+// unknown enum values, expireTime forms) render without loss. One
+// dashboard meets each reply in turn through a manual refresh (which asks
+// for the tier too), then a second one past the gone runtimes' retention,
+// so that only the row's reply is listed; each row's words are absent
+// before its reply and both refreshes are checked to have reached the
+// server, so no row passes on what the row before it left.
 func TestFaultMatrixData(t *testing.T) {
-	exp := t0.Add(time.Hour)
+	s := newStack(t, stackOpts{})
+	s.addRuntime(t, "r-alpha", stackT4)
+	s.addRuntime(t, "r-bravo", stackCPU)
+	s.start()
 	for _, c := range []struct {
 		name   string
 		cases  []int
@@ -372,35 +382,58 @@ func TestFaultMatrixData(t *testing.T) {
 		rows   int
 	}{
 		{"empty list", []int{5}, "list_runtimes", `{"runtimes":[]}`, []string{"no runtimes"}, 0},
-		{"absent list", []int{5}, "list_runtimes", `{}`, []string{"no runtimes"}, 0},
 		{"unknown enum values", nil, "list_runtimes",
-			`{"runtimes":[{"name":"runtimes/r-q","runtimeSpec":{"variant":"VARIANT_QPU","accelerator":"Q7","shape":"SHAPE_HUGE"},"connectionInfo":{"url":"https://x","token":"PROXY-SECRET-q","expireTime":"` + exp.Format(time.RFC3339) + `"}}]}`,
+			`{"runtimes":[{"name":"runtimes/r-q","runtimeSpec":{"variant":"VARIANT_QPU","accelerator":"Q7","shape":"SHAPE_HUGE"},"connectionInfo":{"url":"https://x","token":"PROXY-SECRET-q","expireTime":"EXPIRE"}}]}`,
 			[]string{"r-q", "QPU/Q7/HUGE", "1h OK"}, 1},
+		{"absent list", []int{5}, "list_runtimes", `{}`, []string{"no runtimes"}, 0},
 		{"absent connectionInfo and runtimeSpec", []int{7}, "list_runtimes", `{"runtimes":[{"name":"runtimes/r-bare"}]}`, []string{"r-bare", "UNKNOWN"}, 1},
 		{"nameless entry dropped", nil, "list_runtimes", `{"runtimes":[{"runtimeSpec":{"variant":"VARIANT_GPU"}},{"name":"runtimes/r-ok"}]}`, []string{"r-ok"}, 1},
 		{"unknown tier", nil, "get_subscription", `{"tier":"SUBSCRIPTION_TIER_ULTRA"}`, []string{"tier SUBSCRIPTION_TIER_ULTRA"}, 2},
 		{"absent tier", nil, "get_subscription", `{}`, []string{"tier unknown"}, 2},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			s := newStack(t, stackOpts{})
-			s.addRuntime(t, "r-alpha", stackT4)
-			s.addRuntime(t, "r-bravo", stackCPU)
-			s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: c.tool, Output: json.RawMessage(c.output), Times: -1})
-			s.start()
-			v := s.view()
-			for _, want := range c.want {
-				if !strings.Contains(v, want) {
-					t.Errorf("screen lacks %q:\n%s", want, v)
+		before := s.view()
+		for _, want := range c.want {
+			if strings.Contains(before, want) {
+				t.Fatalf("%s: %q on screen before its reply:\n%s", c.name, want, before)
+			}
+		}
+		// A manual refresh brings the reply (and makes what the row before
+		// listed gone); a tick past the retention drops those, and its
+		// refresh lists the reply again.
+		for _, manual := range []bool{true, false} {
+			s.srv.ClearFaults()
+			out := strings.Replace(c.output, "EXPIRE", s.clk.Now().Add(state.DefaultGoneRetention+2*time.Second+time.Hour).Format(time.RFC3339), 1)
+			s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: c.tool, Output: json.RawMessage(out), Times: -1})
+			calls := s.srv.CallCount("list_runtimes")
+			if manual {
+				calls = s.srv.CallCount(c.tool)
+				s.clk.Advance(time.Second)
+				var cmd tea.Cmd
+				s.m, cmd = update(s.m, keyMsg("r"))
+				s.drive(cmd)
+				if s.srv.CallCount(c.tool) == calls {
+					t.Fatalf("%s: the refresh did not call %s", c.name, c.tool)
+				}
+			} else {
+				s.tick(state.DefaultGoneRetention + time.Second)
+				if s.srv.CallCount("list_runtimes") == calls {
+					t.Fatalf("%s: the tick did not call list_runtimes", c.name)
 				}
 			}
-			if n := s.m.Snapshot().Len(); n != c.rows {
-				t.Errorf("%d runtimes in the snapshot, want %d", n, c.rows)
+		}
+		v := s.view()
+		for _, want := range c.want {
+			if !strings.Contains(v, want) {
+				t.Errorf("%s: screen lacks %q:\n%s", c.name, want, v)
 			}
-			if strings.Contains(v, "STALE") || strings.Contains(v, "0001") {
-				t.Errorf("odd but valid data shown as a failure:\n%s", v)
-			}
-			checkScreenClean(t, v)
-		})
+		}
+		if n := s.m.Snapshot().Len(); n != c.rows {
+			t.Errorf("%s: %d runtimes in the snapshot, want %d", c.name, n, c.rows)
+		}
+		if strings.Contains(v, "STALE") || strings.Contains(v, "0001") {
+			t.Errorf("%s: odd but valid data shown as a failure:\n%s", c.name, v)
+		}
+		checkScreenClean(t, v)
 	}
 }
 
@@ -622,12 +655,12 @@ var fieldCaseRows = map[int][]string{
 	14: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "api/client/session_test.go:TestFieldCase14SessionDropped"},
 	15: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "api/client/session_test.go:TestFieldCase15NoStandaloneSSE"},
 	17: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "api/client/colaberrors_test.go:TestFieldCase17ErrorFormats"},
-	18: {"ui/faultmatrix_test.go:TestFaultMatrixBackoffHonoursServer", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "ui/create_test.go:TestCreateRateLimitedCountdown"},
+	18: {"ui/faultmatrix_test.go:TestFaultMatrixBackoffHonoursServer", "ui/faultmatrix_test.go:TestFaultMatrixCreate", "ui/create_test.go:createRateLimitedWaits"},
 	19: {"ui/faultmatrix_test.go:TestFaultMatrixExpireTimeForms", "api/fuzz_test.go:FuzzParseExpireTime"},
 	21: {"ui/calls_test.go:TestOneTickChain", "ui/soak_test.go:TestSoak"},
-	22: {"ui/view_test.go:TestNoLineWiderThanTerminal", "ui/view_test.go:TestResizeRelayout"},
-	23: {"ui/view_test.go:TestResizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
-	25: {"ui/view_test.go:TestNoColorAndNoSecrets", "ui/theme/theme_test.go:TestNoColorAnyValue"},
+	22: {"ui/layout_test.go:noLineWiderThanTerminal", "ui/layout_test.go:resizeRelayout"},
+	23: {"ui/layout_test.go:resizeRelayout"}, // Windows itself is not in CI; bubbletea is pinned in go.mod
+	25: {"ui/layout_test.go:noColorAndNoSecrets", "ui/theme/theme_test.go:TestNoColorAnyValue"},
 	26: {"ui/calls_test.go:TestServicePanicBecomesError", "ui/cli/main_test.go:TestDashboardWithoutTerminal"},
 	28: {"ui/faultmatrix_test.go:TestFaultMatrixRefresh"},
 }

@@ -357,10 +357,22 @@ func holdProxy(t *testing.T, upstream string, hold func(*http.Request) bool) (st
 // (no word of a partial download) and the runtime has no such file; a
 // download cancelled says its part file is kept; a download that finished
 // before its answer came says it finished, not that it was cancelled.
+//
+// One dashboard meets each in turn from nothing open, the runtime's
+// connectionInfo.url put back after each (a row may route it through a
+// proxy that holds its transfer); each row's status names its own transfer.
 func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
-	t.Run("upload cancelled", func(t *testing.T) {
-		e, m := emuModel(t, colabfake.Options{}, nil)
-		m = m.selectID(t, "rt-t4demo7k2p")
+	e, shared := emuModel(t, colabfake.Options{}, nil)
+	row := func(name string, f func(t *testing.T, m Model) Model) {
+		t.Run(name, func(t *testing.T) {
+			m := e.closeAll(t, shared, "rt-t4demo7k2p")
+			ci := m.cx.Snap.Runtime(m.rt.Selected()).ConnectionInfo
+			url := ci.URL
+			shared = f(t, m)
+			ci.URL = url
+		})
+	}
+	row("upload cancelled", func(t *testing.T, m Model) Model {
 		ci := m.cx.Snap.Runtime(m.rt.Selected()).ConnectionInfo
 		var arrived <-chan struct{}
 		ci.URL, arrived = holdProxy(t, ci.URL, func(r *http.Request) bool {
@@ -391,17 +403,17 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		if remoteExists(t, e, "rt-t4demo7k2p", "content/up.bin") {
 			t.Fatal("content/up.bin exists after the cancelled upload")
 		}
+		return m
 	})
-	t.Run("download cancelled", func(t *testing.T) {
-		e, m := emuModel(t, colabfake.Options{}, nil)
+	row("download cancelled", func(t *testing.T, m Model) Model {
 		m, stall, xfer := startStalledDownload(t, e, m)
 		m = e.press(t, m, "esc")
 		commontest.WaitFor(t, stall.ended, "the download stopping when its pane closed")
 		m = drive(t, m, xfer)
 		mustContain(t, m.View(), "download of data.csv on rt-t4demo7k2p cancelled: partial kept, resumes when downloaded again")
+		return m
 	})
-	t.Run("download finished first", func(t *testing.T) {
-		e, m := emuModel(t, colabfake.Options{}, nil)
+	row("download finished first", func(t *testing.T, m Model) Model {
 		putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
 		m = m.selectID(t, "rt-t4demo7k2p")
 		out := filepath.Join(t.TempDir(), "data.csv")
@@ -427,6 +439,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		if b, err := os.ReadFile(out); err != nil || string(b) != "a,b\n" {
 			t.Fatalf("the file on disk: %q, %v", b, err)
 		}
+		return m
 	})
 }
 

@@ -335,6 +335,13 @@ func goRun[T any](t testing.TB, what string, f func() T) <-chan T {
 // first list at t0−2m, the second at t0 (r-echo gone), the clock at t0+12s.
 func fixture(t testing.TB) (*fakeService, *clock, Model) {
 	t.Helper()
+	f, clk, m := unloadedFixture()
+	return f, clk, loadFixture(t, f, clk, m)
+}
+
+// unloadedFixture is fixture's service, clock and dashboard before Init:
+// its first frame, before any call was made.
+func unloadedFixture() (*fakeService, *clock, Model) {
 	f := newFake()
 	f.specs = []api.RuntimeSpec{{Key: specT4, Eligible: true}, {Key: specCPU, Eligible: true}}
 	f.runtimes = []api.Runtime{
@@ -349,12 +356,17 @@ func fixture(t testing.TB) (*fakeService, *clock, Model) {
 		{Name: "runtimes/r-alpha/sessions/3f2c9a7e-5d1b-4c1e-9a63-0c8f2d9e4b71"},
 	}
 	clk := &clock{t: t0.Add(-2 * time.Minute)}
-	m := testModel(f, clk)
+	return f, clk, testModel(f, clk)
+}
+
+// loadFixture loads unloadedFixture's dashboard as fixture returns it.
+func loadFixture(t testing.TB, f *fakeService, clk *clock, m Model) Model {
+	t.Helper()
 	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m, _ = run(t, m, m.Init())
 	clk.t = t0
 	f.runtimes = f.runtimes[:4]
 	m, _ = run(t, m, tea.Batch(m.calls.refresh(t0, false)...))
 	clk.t = t0.Add(12 * time.Second)
-	return f, clk, m
+	return m
 }

@@ -23,10 +23,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
-	"github.com/colabdash/colabdash/state/config"
-	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
@@ -75,49 +72,7 @@ type app struct {
 // snapshot ("loading"); Init then starts get_subscription,
 // list_runtime_specs and list_runtimes, and the tick.
 func New(o Options) Model {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Location == nil {
-		o.Location = time.Local
-	}
-	if o.RefreshInterval <= 0 {
-		o.RefreshInterval = config.DefaultRefreshInterval
-	}
-	o.RefreshInterval = max(o.RefreshInterval, config.MinRefreshInterval)
-	if o.ExpiringThreshold <= 0 {
-		o.ExpiringThreshold = state.DefaultExpiringThreshold
-	}
-	if o.CallTimeout <= 0 {
-		o.CallTimeout = DefaultCallTimeout
-	}
-	if o.Keymap == nil {
-		o.Keymap = keymap.Default()
-	}
-	if o.Context == nil {
-		o.Context = context.Background()
-	}
-	if o.RenewLead <= 0 {
-		o.RenewLead = o.ExpiringThreshold
-	}
-	if reserve := state.ReserveFor(o.RefreshInterval); o.CallBudget == 0 {
-		// A refresh interval under 30 s needs more than the default for its
-		// own calls: 19 are left for the rest, as by default
-		// (state.DefaultCallBudget less a 30 s refresh's 4).
-		o.CallBudget = max(state.DefaultCallBudget, reserve+19)
-	} else if o.CallBudget > 0 {
-		// However small the budget, a few calls a minute are left for
-		// renewals and counts beyond the refresh's own.
-		o.CallBudget = max(o.CallBudget, reserve+4)
-	}
-	if o.Clipboard == nil && o.CopyTo == nil {
-		o.CopyTo = clipboard.Copy
-	}
-	if o.ReadOnly {
-		km := *o.Keymap // leave the caller's key map alone
-		km.SetReadOnly(true)
-		o.Keymap = &km
-	}
+	o = o.withDefaults()
 	ctx, cancel := context.WithCancel(o.Context)
 	st := theme.New(o.NoColor, o.Theme)
 	last := loadLastSpec(o.Demo, o.StateDir) // New is not Update: reading here is fine

@@ -143,3 +143,55 @@ const (
 	ThemeDark  = theme.Dark
 	ThemeLight = theme.Light
 )
+
+// withDefaults is o as New uses it: each unset field given its default,
+// the refresh interval raised to config.MinRefreshInterval, the renew lead
+// defaulting to the expiring threshold, the call budget leaving room
+// beyond the refresh's own calls, and under ReadOnly a copy of the key map
+// with the writing keys off (the caller's left alone).
+func (o Options) withDefaults() Options {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Location == nil {
+		o.Location = time.Local
+	}
+	if o.RefreshInterval <= 0 {
+		o.RefreshInterval = config.DefaultRefreshInterval
+	}
+	o.RefreshInterval = max(o.RefreshInterval, config.MinRefreshInterval)
+	if o.ExpiringThreshold <= 0 {
+		o.ExpiringThreshold = state.DefaultExpiringThreshold
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = DefaultCallTimeout
+	}
+	if o.Keymap == nil {
+		o.Keymap = keymap.Default()
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	if o.RenewLead <= 0 {
+		o.RenewLead = o.ExpiringThreshold
+	}
+	if reserve := state.ReserveFor(o.RefreshInterval); o.CallBudget == 0 {
+		// A refresh interval under 30 s needs more than the default for its
+		// own calls: 19 are left for the rest, as by default
+		// (state.DefaultCallBudget less a 30 s refresh's 4).
+		o.CallBudget = max(state.DefaultCallBudget, reserve+19)
+	} else if o.CallBudget > 0 {
+		// However small the budget, a few calls a minute are left for
+		// renewals and counts beyond the refresh's own.
+		o.CallBudget = max(o.CallBudget, reserve+4)
+	}
+	if o.Clipboard == nil && o.CopyTo == nil {
+		o.CopyTo = clipboard.Copy
+	}
+	if o.ReadOnly {
+		km := *o.Keymap // leave the caller's key map alone
+		km.SetReadOnly(true)
+		o.Keymap = &km
+	}
+	return o
+}

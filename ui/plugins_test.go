@@ -42,15 +42,52 @@ func pluginModel(t *testing.T, seed string, readOnly bool, dir string, plugins .
 	})
 }
 
+// TestPlugins: a plugin's key runs it, on what the user selected, never
+// through a shell, and never a dangerous one under --readonly. The
+// dashboards are built here: the hostile seed's with a runtimes plugin,
+// and the demo seed's with a dangerous one and a files one, read-only and
+// not; each records into a directory of its own, emptied before each case.
+func TestPlugins(t *testing.T) {
+	hostileDir, roDir, dir := t.TempDir(), t.TempDir(), t.TempDir()
+	rec := config.Plugin{Name: "rec", Key: "J", Description: "record it", Scope: config.PluginScopeRuntimes,
+		Command: pluginRecorder(t, hostileDir), Args: []string{"$COLABDASH_RUNTIME", "; touch PWNED"}, Background: true, Timeout: time.Minute}
+	wipe := config.Plugin{Name: "wipe", Key: "W", Scope: config.PluginScopeRuntimes, Command: pluginRecorder(t, dir),
+		Dangerous: true, Confirm: true, Background: true, Timeout: time.Minute}
+	peek := config.Plugin{Name: "peek", Key: "K", Description: "peek", Scope: config.PluginScopeFiles,
+		Command: pluginRecorder(t, dir), Background: true, Timeout: time.Minute}
+	he, hm := pluginModel(t, colabfake.SeedHostile, false, hostileDir, rec)
+	roe, rom := pluginModel(t, colabfake.SeedDemo, true, roDir, wipe)
+	e, m := pluginModel(t, colabfake.SeedDemo, false, dir, wipe, peek)
+	empty := func(t *testing.T, dir string) {
+		t.Helper()
+		for _, f := range []string{"argv", "env"} {
+			if err := os.Remove(filepath.Join(dir, f)); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Run("the runtimes plugin gets the selected runtime", func(t *testing.T) {
+		pluginKeyRunsTheSelectedRuntimesPlugin(t, he, hm, hostileDir)
+	})
+	t.Run("a dangerous plugin is refused under readonly", func(t *testing.T) {
+		empty(t, roDir)
+		dangerousPluginRefusedUnderReadonly(t, roe, rom, roDir)
+	})
+	t.Run("a confirm plugin runs after y", func(t *testing.T) {
+		empty(t, dir)
+		m = confirmPluginRunsAfterY(t, e, e.closeAll(t, m, "rt-t4demo7k2p"), dir)
+	})
+	t.Run("the files plugin gets the selected file", func(t *testing.T) {
+		empty(t, dir)
+		m = filesPluginGetsTheSelectedFile(t, e, e.closeAll(t, m, "rt-t4demo7k2p"), dir)
+	})
+}
+
 // A plugin's key on the runtimes table runs it without a shell, the
 // selected runtime's id (a hostile one, from the server) reaching it only
 // as COLABDASH_RUNTIME and its args as configured; its output reaches the
 // event log through the sanitizer; ? and the footer list it.
-func TestPluginKeyRunsTheSelectedRuntimesPlugin(t *testing.T) {
-	dir := t.TempDir()
-	rec := config.Plugin{Name: "rec", Key: "J", Description: "record it", Scope: config.PluginScopeRuntimes,
-		Command: pluginRecorder(t, dir), Args: []string{"$COLABDASH_RUNTIME", "; touch PWNED"}, Background: true, Timeout: time.Minute}
-	e, m := pluginModel(t, colabfake.SeedHostile, false, dir, rec)
+func pluginKeyRunsTheSelectedRuntimesPlugin(t *testing.T, e *emu, m Model, dir string) {
 	id := "rt-clip" + colabfake.HostileOSC52 + "board"
 	m = m.selectID(t, id)
 	mustContain(t, keyLine(m), "J", "record it")
@@ -89,21 +126,18 @@ func TestPluginKeyRunsTheSelectedRuntimesPlugin(t *testing.T) {
 }
 
 // A dangerous plugin is refused under --readonly (the status line says
-// so and nothing runs); a confirm plugin runs only after y.
-func TestDangerousPluginRefusedUnderReadonly(t *testing.T) {
-	dir := t.TempDir()
-	wipe := config.Plugin{Name: "wipe", Key: "W", Scope: config.PluginScopeRuntimes, Command: pluginRecorder(t, dir),
-		Dangerous: true, Confirm: true, Background: true, Timeout: time.Minute}
-	e, m := pluginModel(t, colabfake.SeedDemo, true, dir, wipe)
+// so and nothing runs).
+func dangerousPluginRefusedUnderReadonly(t *testing.T, e *emu, m Model, dir string) {
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "W")
 	mustContain(t, m.View(), "read-only mode: W (plugin wipe, dangerous) is disabled")
 	if _, err := os.Stat(filepath.Join(dir, "argv")); err == nil {
 		t.Fatal("a dangerous plugin ran under --readonly")
 	}
+}
 
-	e, m = pluginModel(t, colabfake.SeedDemo, false, dir, wipe)
-	m = m.selectID(t, "rt-t4demo7k2p")
+// A confirm plugin runs only after y.
+func confirmPluginRunsAfterY(t *testing.T, e *emu, m Model, dir string) Model {
 	m = e.press(t, m, "W")
 	mustContain(t, m.View(), "Run plugin wipe?")
 	if _, err := os.Stat(filepath.Join(dir, "argv")); err == nil {
@@ -113,18 +147,14 @@ func TestDangerousPluginRefusedUnderReadonly(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "argv")); err != nil {
 		t.Fatalf("the confirmed plugin did not run:\n%s", m.View())
 	}
+	return m
 }
 
 // A files-scope plugin's key in the files pane runs it on the selected
 // file: COLABDASH_FILE is its path on the runtime, COLABDASH_RUNTIME the
 // pane's runtime; the pane's footer lists the key.
-func TestFilesPluginGetsTheSelectedFile(t *testing.T) {
-	dir := t.TempDir()
-	rec := config.Plugin{Name: "peek", Key: "K", Description: "peek", Scope: config.PluginScopeFiles,
-		Command: pluginRecorder(t, dir), Background: true, Timeout: time.Minute}
-	e, m := pluginModel(t, colabfake.SeedDemo, false, dir, rec)
+func filesPluginGetsTheSelectedFile(t *testing.T, e *emu, m Model, dir string) Model {
 	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
-	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "f", "down")
 	mustContain(t, keyLine(m), "peek")
 	m = e.press(t, m, "K")
@@ -137,4 +167,5 @@ func TestFilesPluginGetsTheSelectedFile(t *testing.T) {
 			t.Errorf("the environment lacks %q", want)
 		}
 	}
+	return m
 }

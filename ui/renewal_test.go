@@ -85,8 +85,8 @@ func TestRenewLeadAndNoAutoRenew(t *testing.T) {
 	if got := f2.count("get_runtime"); got != 0 {
 		t.Fatalf("autoRenew off: %d get_runtime calls", got)
 	}
-	if n := New(Options{Service: f, ExpiringThreshold: 7 * time.Minute}); n.opts.RenewLead != 7*time.Minute {
-		t.Fatalf("RenewLead default %v, want the expiring threshold", n.opts.RenewLead)
+	if o := (Options{Service: f, ExpiringThreshold: 7 * time.Minute}).withDefaults(); o.RenewLead != 7*time.Minute {
+		t.Fatalf("RenewLead default %v, want the expiring threshold", o.RenewLead)
 	}
 }
 
@@ -165,10 +165,18 @@ func TestShortLivedTokenNeverLapses(t *testing.T) {
 	}
 }
 
+// TestRenewalInFlight: what a renewal in flight shows and what its
+// answer counts as, on one fixture dashboard: r-charlie's details first,
+// then r-bravo's renewal racing a list (which lists r-bravo alone: last).
+func TestRenewalInFlight(t *testing.T) {
+	_, clk, m := fixture(t)
+	t.Run("the details say when an expired token renews", func(t *testing.T) { expiredTokenSaysWhenItRenews(t, clk, m) })
+	t.Run("a renewal racing a list is not not-extended", func(t *testing.T) { renewalRacingAListIsNotNotExtended(t, clk, m) })
+}
+
 // The details say "renewing…" only while get_runtime is in flight;
 // otherwise when the renewal is due.
-func TestExpiredTokenSaysWhenItRenews(t *testing.T) {
-	_, clk, m := fixture(t)
+func expiredTokenSaysWhenItRenews(t *testing.T, clk *clock, m Model) {
 	m, _ = update(m, keyMsg("j"))
 	m, _ = update(m, keyMsg("j")) // r-charlie: expired 30 s ago
 	m.opts.NoAutoRenew = false
@@ -264,8 +272,7 @@ func TestOneRenewalPerTokenLifetime(t *testing.T) {
 // expireTime. That is a renewal that extended the token (measured against
 // the token it was sent to replace), not one that did not: the soak test
 // saw it backed off and the token lapse.
-func TestRenewalRacingAListIsNotNotExtended(t *testing.T) {
-	_, clk, m := fixture(t)
+func renewalRacingAListIsNotNotExtended(t *testing.T, clk *clock, m Model) {
 	const name = "runtimes/r-bravo" // 4:47 left: due
 	r := m.cx.Snap.Runtime(name)
 	if m.calls.issue(callKey{kind: callRenew, runtime: name}, clk.now()) == nil {

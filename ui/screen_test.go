@@ -6,8 +6,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/tty"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
@@ -16,9 +18,46 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/filter"
 	"github.com/colabdash/colabdash/ui/overlay/help"
 	"github.com/colabdash/colabdash/ui/overlay/profile"
+	"github.com/colabdash/colabdash/ui/shell"
 )
 
-// noChange fails when anything changed on the server since before.
+// TestScreenStackAndKeys: which layer of the screen a key reaches, which
+// keys the footer offers for it, and what a screen that cannot show a
+// layer lets through. One dashboard (the demo seed, with profiles) meets
+// each case in turn from nothing open, at 120×40, rt-t4demo7k2p selected;
+// the console's case first (a console keeps its input when it closes);
+// each case is checked to start with the runtimes the cases before it
+// left (an answer's dialog deletes rt-v6edemo2mw, type-ahead
+// rt-cpudemo4qx), and the one that quits comes last.
+func TestScreenStackAndKeys(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
+	for _, c := range []struct {
+		name     string
+		run      func(*testing.T, *emu, Model) Model
+		runtimes int // on the server before the case
+	}{
+		{"view draws the stack in key order", viewDrawsTheStackInKeyOrder, 3},
+		{"destructive keys never pass an open overlay", destructiveKeysNeverPassAnOpenOverlay, 3},
+		{"esc closes an overlay the screen cannot show", escClosesAnOverlayTheScreenCannotShow, 3},
+		{"the footer shows the top layer's keys", footerShowsTheTopLayersKeys, 3},
+		{"dialogs, create rows and the console fit the terminal", actionViewsFitTerminal, 3},
+		{"the shell key suspends the dashboard", shellKeySuspendsTheDashboard, 3},
+		{"an answer's dialog waits for the layer it was asked from", answerDialogWaitsForTheLayerItWasAskedFrom, 3},
+		{"type-ahead in the dashboard", typeAheadInTheDashboard, 2},
+		{"too-small screen answers nothing", tooSmallScreenAnswersNothing, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
+			if n := len(e.srv.Runtimes()); n != c.runtimes {
+				t.Fatalf("%d runtimes on the server before the case, want %d", n, c.runtimes)
+			}
+			m = c.run(t, e, m)
+		})
+	}
+}
+
+// serverCounts is what the server did that a key could have asked for.
 type serverCounts struct{ creates, deletes, sessionsDeleted, sessionsCreated, runtimes int }
 
 func countsOf(srv *colabfake.Server) serverCounts {
@@ -34,9 +73,8 @@ func countsOf(srv *colabfake.Server) serverCounts {
 // is still open (a key may close it, e.g.
 // any key but y cancels a confirmation). One dashboard opens each overlay
 // in turn from nothing open.
-func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
+func destructiveKeysNeverPassAnOpenOverlay(t *testing.T, e *emu, m Model) Model {
 	destructive := []string{"d", "y", "x", "y", "n", "N", "y", "o", "e", "R", "c", "y"}
-	e, m := emuModel(t, colabfake.Options{}, withProfiles("", "default", "work"))
 	for _, tc := range []struct {
 		name string
 		open func(e *emu, m Model) Model
@@ -79,6 +117,7 @@ func TestDestructiveKeysNeverPassAnOpenOverlay(t *testing.T) {
 			}
 		})
 	}
+	return m
 }
 
 func isType[T overlay](o overlay) bool { _, ok := o.(T); return ok }
@@ -92,9 +131,7 @@ func isDialog(title string) func(overlay) bool {
 // message wrapped whole at any too-small size), y:
 // nothing is deleted; no key but quit (and esc) acts; the dialog waits and shows
 // again, with its grace period started anew, when the window grows.
-func TestTooSmallScreenAnswersNothing(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
+func tooSmallScreenAnswersNothing(t *testing.T, e *emu, m Model) Model {
 	m = e.press(t, m, "d")
 	d := m.dlg()
 	if d == nil || !strings.HasPrefix(d.Title, "Delete runtime ") {
@@ -116,7 +153,7 @@ func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	if strings.Contains(v, "Delete") {
 		t.Fatalf("the dialog shows at 40×10:\n%s", v)
 	}
-	for _, k := range []string{"y", "enter", "n", "d", "y"} { // esc would cancel it (TestEscClosesAnOverlayTheScreenCannotShow)
+	for _, k := range []string{"y", "enter", "n", "d", "y"} { // esc would cancel it (escClosesAnOverlayTheScreenCannotShow)
 		m = e.press(t, m, k)
 	}
 	if !serverHas(e.srv, "runtimes/rt-t4demo7k2p") || m.dlg() != d {
@@ -141,14 +178,16 @@ func TestTooSmallScreenAnswersNothing(t *testing.T) {
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Fatal("q did not quit at 40×10")
 	}
+	return m
 }
 
 // View draws the stack in the order keys reach it: a dialog over the
 // run-code console shows over it and gets the keys.
-func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
+func viewDrawsTheStackInKeyOrder(t *testing.T, e *emu, m Model) Model {
 	m = e.press(t, m, "tab", "e")
+	if in := m.ex.console().Input(); in != "" {
+		t.Fatalf("the console opened with input %q", in)
+	}
 	m.scr.push(dialog.New(dialog.Confirm, e.clk.now().Add(-time.Second), "On top"))
 	v := m.View()
 	mustContain(t, v, "RUN CODE", "On top")
@@ -156,6 +195,7 @@ func TestViewDrawsTheStackInKeyOrder(t *testing.T) {
 	if m.dlg() != nil || !topIs[*console.Overlay](m.scr) || m.ex.console().Input() != "" {
 		t.Fatalf("x did not go to the dialog on top (console input %q)", m.ex.console().Input())
 	}
+	return m
 }
 
 // typeAhead sends keys at one instant, as keys typed ahead of the screen
@@ -182,8 +222,7 @@ func (m Model) topTitle() string {
 // enter names a step, esc esc backs out two), while the y of a delete
 // typed before its question could be read is ignored, and the status line
 // says so.
-func TestTypeAheadInTheDashboard(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+func typeAheadInTheDashboard(t *testing.T, e *emu, m Model) Model {
 	m = e.typeAhead(t, m, "n", "j", "enter", "j", "enter", "enter")
 	if got := m.topTitle(); got != "New runtime GPU/L4/STANDARD: runtime version" {
 		t.Fatalf("after n j enter j enter enter typed ahead: %q\n%s", got, m.View())
@@ -200,8 +239,9 @@ func TestTypeAheadInTheDashboard(t *testing.T) {
 	}
 
 	m = m.selectID(t, "rt-cpudemo4qx")
+	before := len(e.srv.Runtimes())
 	m = e.typeAhead(t, m, "d", "y")
-	if len(e.srv.Runtimes()) != 3 || !strings.HasPrefix(m.topTitle(), "Delete runtime") {
+	if len(e.srv.Runtimes()) != before || !strings.HasPrefix(m.topTitle(), "Delete runtime") {
 		t.Fatalf("a y typed ahead answered the delete: %d runtimes, top %q", len(e.srv.Runtimes()), m.topTitle())
 	}
 	if v := m.View(); !strings.Contains(v, "key y ignored: the question had only just appeared") {
@@ -209,16 +249,16 @@ func TestTypeAheadInTheDashboard(t *testing.T) {
 	}
 	e.clk.add(dialogGrace + time.Millisecond)
 	m = e.typeAhead(t, m, "y")
-	if len(e.srv.Runtimes()) != 2 {
+	if len(e.srv.Runtimes()) != before-1 {
 		t.Fatalf("y after the grace period did not delete:\n%s", m.View())
 	}
+	return m
 }
 
 // Esc closes the overlay on top even when the screen cannot
 // show it (a dialog taller than the screen, or a screen too small for
 // the dashboard), where every other key but quit is dropped.
-func TestEscClosesAnOverlayTheScreenCannotShow(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+func escClosesAnOverlayTheScreenCannotShow(t *testing.T, e *emu, m Model) Model {
 	var items []dialog.Item
 	for i := 0; i < 20; i++ {
 		items = append(items, dialog.Item{Label: "item " + itoa(i)})
@@ -253,4 +293,147 @@ func TestEscClosesAnOverlayTheScreenCannotShow(t *testing.T) {
 	if m.dlg() != nil || len(e.srv.Runtimes()) != 3 {
 		t.Fatalf("esc at 40×10: top %q, %d runtimes", m.topTitle(), len(e.srv.Runtimes()))
 	}
+	return m
+}
+
+// While a layer is on top (help, event log, filter, profile picker, every
+// kind of dialog, the console's stop dialog), the footer's key help is that
+// layer's own: never the dashboard's letters, which do nothing there. The
+// dashboard opens each layer in turn from nothing open; the console's
+// made-up run ends after the last, for the cases that follow.
+func footerShowsTheTopLayersKeys(t *testing.T, e *emu, m Model) Model {
+	const rt = "runtimes/rt-t4demo7k2p"
+	for _, tc := range []struct {
+		name string
+		open func(e *emu, m Model) Model
+		want []string // what the key line must say
+	}{
+		{"help", func(e *emu, m Model) Model { return e.press(t, m, "?") }, []string{"esc", "close"}},
+		{"event log", func(e *emu, m Model) Model { return e.press(t, m, "L") }, []string{"esc", "close"}},
+		{"filter", func(e *emu, m Model) Model { return e.press(t, m, "/") }, []string{"enter", "esc"}},
+		{"profile picker", func(e *emu, m Model) Model { return e.press(t, m, "P") }, []string{"enter", "esc"}},
+		{"confirm dialog", func(e *emu, m Model) Model { return e.press(t, m, "d") }, []string{"y", "cancel"}},
+		{"typed dialog", func(e *emu, m Model) Model { return e.press(t, m, "tab", "x") }, []string{"enter", "esc"}},
+		{"input dialog", func(e *emu, m Model) Model { return e.press(t, m, "o") }, []string{"enter", "esc"}},
+		{"choice dialog", func(e *emu, m Model) Model { return e.press(t, m, "n") }, []string{"enter", "esc"}},
+		{"open-a-session dialog", func(e *emu, m Model) Model {
+			// rt-t4demo7k2p has its console from an earlier case: e would go back to it.
+			return e.press(t, m.selectID(t, "rt-v6edemo2mw"), "e")
+		}, []string{"y", "cancel"}},
+		{"files pane's delete dialog", func(e *emu, m Model) Model {
+			putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
+			return e.press(t, m, "f", "down", "x")
+		}, []string{"y", "cancels"}},
+		{"files pane's upload dialog", func(e *emu, m Model) Model { return e.press(t, m, "f", "u") }, []string{"enter", "esc"}},
+		{"run-code console", func(e *emu, m Model) Model { return e.press(t, m, "tab", "e") }, []string{"esc back", "ctrl+c clear", "enter run"}},
+		{"console stop dialog", func(e *emu, m Model) Model {
+			m = withConsole(m, rt, rt+"/sessions/colabdash-1", []*execRun{{code: "time.sleep(60)", started: e.clk.now()}}, "")
+			return e.press(t, m, "ctrl+c")
+		}, []string{"y", "cancel"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
+			m = tc.open(e, m)
+			if m.scr.top() == nil {
+				t.Fatalf("nothing opened:\n%s", m.View())
+			}
+			keys := keyLine(m)
+			for _, dash := range []string{"new runtime", "delete", "run code", "refresh", "download", "upload"} {
+				if strings.Contains(keys, dash) {
+					t.Fatalf("the %s's footer shows keys from under it (%q): %q", m.scr.top().Name(), dash, keys)
+				}
+			}
+			mustContain(t, keys, tc.want...)
+		})
+	}
+	m = e.closeAll(t, m, "rt-t4demo7k2p")
+	for _, r := range m.ex.execState.runs {
+		r.done = true
+	}
+	return m
+}
+
+// A question an answer brings never lands on the dialog the user is
+// answering: a create that fails while "Delete runtime …?" is open leaves
+// the y typed for that dialog to it, and its own choices open once the
+// user is back on the dashboard.
+func answerDialogWaitsForTheLayerItWasAskedFrom(t *testing.T, e *emu, m Model) Model {
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "create_runtime", Times: 1,
+		Text: colabfake.GoogleErrorText(api.PermissionDenied, "The caller does not have permission.", "", 0)})
+	m, create := startCreate(t, m, e, specT4)
+	m = m.selectID(t, "rt-v6edemo2mw")
+	m = e.press(t, m, "d")
+	mustContain(t, m.View(), "Delete runtime rt-v6edemo2mw?")
+	m = drive(t, m, create) // the create fails while the user reads the question
+	if d := m.dlg(); d == nil || !strings.HasPrefix(d.Title, "Delete runtime ") {
+		t.Fatalf("the failed create's choices opened over the delete question:\n%s", m.View())
+	}
+	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "failed", "opens when you are back on the dashboard")
+	m = e.press(t, m, "y")
+	if serverHas(e.srv, "runtimes/rt-v6edemo2mw") {
+		t.Fatalf("the y typed for the delete question did not answer it:\n%s", m.View())
+	}
+	if d := m.dlg(); d == nil || d.Kind() != dialog.Choice {
+		t.Fatalf("the failed create's choices did not open once the dashboard was back:\n%s", m.View())
+	}
+	return m
+}
+
+// Dialogs, create rows and the run-code panel keep every line inside the
+// terminal at every size.
+// They are drawn on rt-v6edemo2mw, whose e asks before opening a session;
+// the made-up create goes after.
+func actionViewsFitTerminal(t *testing.T, e *emu, m Model) Model {
+	m = m.selectID(t, "rt-v6edemo2mw")
+	m.cr.creates = append(m.cr.creates, &createOp{id: 99, spec: specT4, started: e.clk.now(), state: createWaiting, retryAt: e.clk.now().Add(time.Minute)})
+	for _, setup := range []func(Model) Model{
+		func(m Model) Model { return e.press(t, m, "d") },
+		func(m Model) Model { return e.press(t, m, "n") },
+		func(m Model) Model {
+			m = e.press(t, m, "e", "y")
+			return typeText(e, t, m, strings.Repeat("x", 150))
+		},
+	} {
+		m.scr.stack, m.ex.execState.console = nil, nil // the action state is shared by copies
+		m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+		m2 := setup(m)
+		if len(m2.scr.stack) == 0 {
+			t.Fatal("nothing opened")
+		}
+		for _, sz := range sizes {
+			m2, _ = update(m2, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			lines := strings.Split(m2.View(), "\n")
+			if len(lines) > sz[1] {
+				t.Fatalf("%v: %d lines", sz, len(lines))
+			}
+			for i, ln := range lines {
+				if w := ansi.StringWidth(ln); w > sz[0] {
+					t.Fatalf("%v: line %d is %d wide: %q", sz, i, w, ln)
+				}
+			}
+		}
+	}
+	m.scr.stack, m.ex.execState.console, m.cr.creates = nil, nil, nil
+	return m
+}
+
+// S on a runtime suspends the dashboard for its shell (a tea.Exec
+// command; under --readonly it is refused: TestReadOnly); the shell's end
+// is said in the status line, the dashboard otherwise as it was (the same
+// selection).
+func shellKeySuspendsTheDashboard(t *testing.T, e *emu, m Model) Model {
+	m, cmd := update(m, keyMsg("S"))
+	if cmd == nil {
+		t.Fatal("S started nothing")
+	}
+	m, _ = update(m, shellDoneMsg{runtime: "runtimes/rt-t4demo7k2p", id: "rt-t4demo7k2p", outcome: shell.Exited})
+	mustContain(t, m.View(), "shell on rt-t4demo7k2p: exited")
+	if m.Selected() != "runtimes/rt-t4demo7k2p" {
+		t.Errorf("selection moved to %q", m.Selected())
+	}
+	m, _ = update(m, shellDoneMsg{runtime: "runtimes/rt-t4demo7k2p", id: "rt-t4demo7k2p", outcome: shell.Lost,
+		err: &tty.CloseError{Code: 1008, Reason: "proxy token expired"}})
+	mustContain(t, m.View(), "connection lost", "1008")
+
+	return m
 }

@@ -34,10 +34,9 @@ func TestEscClearsFilterFirst(t *testing.T) {
 
 // No cancel is silent. esc on each dialog, picker and the
 // profile picker says what was cancelled; that message goes when the next
-// dialog opens (it is not about that one). One dashboard cancels each in
+// dialog opens (it is not about that one). The dashboard cancels each in
 // turn from nothing open.
-func TestNoCancelIsSilent(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, withProfiles("alpha", "alpha", "beta"))
+func noCancelIsSilent(t *testing.T, e *emu, m Model) Model {
 	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
 	for _, tc := range []struct {
 		keys []string
@@ -71,15 +70,21 @@ func TestNoCancelIsSilent(t *testing.T) {
 	if m.dlg() == nil || strings.Contains(m.View(), "delete cancelled") {
 		t.Fatalf("the cancel of the last dialog shows under the next:\n%s", m.View())
 	}
+	return e.closeAll(t, m, "rt-t4demo7k2p")
 }
 
-// A status about a runtime goes when it no longer applies: when the
-// selection moves off the runtime, or once the runtime is gone. One
-// dashboard, in that order.
-func TestStatusAboutARuntimeGoesWithIt(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	t.Run("with the selection", func(t *testing.T) { statusGoesWithTheSelection(t, e, m) })
-	t.Run("deleting goes with the runtime", func(t *testing.T) { deletingGoesWithTheRuntime(t, e, m) })
+// TestStatusLine: what the status line says and when it goes. One demo
+// dashboard (with profiles) meets each case in turn: the cancels, a
+// status about a runtime going with the selection, each call's progress
+// (deleting rt-cpudemo4qx last), and a status about a runtime going once
+// the runtime is gone (which leaves rt-t4demo7k2p gone on the dashboard:
+// last).
+func TestStatusLine(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("alpha", "alpha", "beta"))
+	t.Run("no cancel is silent", func(t *testing.T) { m = noCancelIsSilent(t, e, m) })
+	t.Run("a status about a runtime goes with the selection", func(t *testing.T) { statusGoesWithTheSelection(t, e, m) })
+	t.Run("progress status ends with its call", func(t *testing.T) { m = progressStatusEndsWithItsCall(t, e, m) })
+	t.Run("deleting goes with the runtime", func(t *testing.T) { deletingGoesWithTheRuntime(t, e, e.closeAll(t, m, "rt-t4demo7k2p")) })
 }
 
 // A status about the selected runtime (its token revealed) goes
@@ -126,12 +131,12 @@ func statusLine(m Model) string {
 // A status that says something is under way ("opening session …",
 // "deleting …") is gone once the call it waits for has answered, whatever
 // shows next (the dashboard, the console) and whether it worked or not.
-// One dashboard makes each call in turn from nothing open (the delete
-// that works last); the second console case has its own, since e goes
-// back to the console the first one left.
-func TestProgressStatusEndsWithItsCall(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
+// The dashboard makes each call in turn from nothing open (the delete
+// that works last); the second console case is on another runtime, since
+// e goes back to the console the first one left.
+func progressStatusEndsWithItsCall(t *testing.T, e *emu, m Model) Model {
 	for _, tc := range []struct {
+		on    string // the runtime selected ("": rt-cpudemo4qx)
 		name  string
 		fault string // a tool that fails once, or none
 		keys  []string
@@ -139,7 +144,7 @@ func TestProgressStatusEndsWithItsCall(t *testing.T) {
 		start int    // the index of the key that starts the call (0: the last one)
 	}{
 		{name: "open session for the console", keys: []string{"e", "y"}, under: "opening session"},
-		{name: "open session for the console, then code", keys: []string{"e", "y", "1", "enter"}, under: "opening session", start: 1},
+		{on: "rt-v6edemo2mw", name: "open session for the console, then code", keys: []string{"e", "y", "1", "enter"}, under: "opening session", start: 1},
 		{name: "open session", keys: []string{"o", "enter"}, under: "opening session"},
 		{name: "open session fails", fault: "create_session", keys: []string{"o", "enter"}, under: "opening session"},
 		{name: "close session", keys: []string{"tab", "x", "c", "l", "o", "s", "e", "enter"}, under: "closing session"},
@@ -150,11 +155,10 @@ func TestProgressStatusEndsWithItsCall(t *testing.T) {
 		{name: "delete", keys: []string{"d", "y"}, under: "deleting"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, m := e, e.closeAll(t, m, "rt-cpudemo4qx")
-			if tc.name == "open session for the console, then code" {
-				e, m = emuModel(t, colabfake.Options{}, nil)
-				m = m.selectID(t, "rt-cpudemo4qx")
+			if tc.on == "" {
+				tc.on = "rt-cpudemo4qx"
 			}
+			m = e.closeAll(t, m, tc.on)
 			if tc.fault != "" {
 				e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Status: 500, Tool: tc.fault, Times: 1})
 			}
@@ -176,4 +180,5 @@ func TestProgressStatusEndsWithItsCall(t *testing.T) {
 			}
 		})
 	}
+	return m
 }
