@@ -13,6 +13,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/cli/files"
 	"github.com/colabdash/colabdash/ui/cli/kit"
@@ -24,7 +25,7 @@ import (
 func TestLsLargeDirectory(t *testing.T) {
 	const n = 3000
 	home := isolate(t)
-	srv, ep := startEmulator(t, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
+	srv, ep := colabfaketest.Start(t, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
 	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestLsJSONFailureSaysHowFarItGot(t *testing.T) {
 func lsJSONEmu(t *testing.T, n int) (*colabfake.Server, []string) {
 	t.Helper()
 	home := isolate(t)
-	srv, ep := startEmulator(t, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
+	srv, ep := colabfaketest.Start(t, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
 	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/ui/cli/files"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
@@ -35,7 +36,7 @@ func filesEmu(t *testing.T) (*colabfake.Server, []string) {
 	t.Helper()
 	home := isolate(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state")) // the completion cache
-	srv, ep := startEmulator(t, colabfake.Options{})
+	srv, ep := colabfaketest.Start(t, colabfake.Options{})
 	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}

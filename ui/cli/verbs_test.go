@@ -15,6 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/runtimes"
@@ -40,7 +41,7 @@ func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 	home := isolate(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
 	t.Setenv("NO_COLOR", "")
-	srv, endpoint := startEmulator(t, o)
+	srv, endpoint := colabfaketest.Start(t, o)
 	tok := writeFile(t, filepath.Join(home, "token.txt"), verbTestToken+"\n")
 	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
 }

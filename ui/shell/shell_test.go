@@ -21,6 +21,7 @@ import (
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/ops/opstest"
 )
 
@@ -153,14 +154,7 @@ func (r *rig) expireAtPrompt(tm *ptyTerm) {
 }
 
 func (r *rig) options(t *testing.T, tm *ptyTerm) Options {
-	c, err := jupyter.New(jupyter.Options{Runtime: r.rt.Name, Info: *r.rt.ConnectionInfo, Now: r.clk.Now,
-		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
-			rt, err := r.svc.GetRuntime(ctx, r.rt.Name)
-			if err != nil {
-				return api.ConnectionInfo{}, err
-			}
-			return *rt.ConnectionInfo, nil
-		}})
+	c, err := ops.Jupyter(r.svc, r.rt.Name, *r.rt.ConnectionInfo, ops.JupyterOptions{Now: r.clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
