@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
 	"github.com/colabdash/colabdash/ui/ops"
@@ -225,23 +226,20 @@ func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func
 		t.Fatal(err)
 	}
 	var (
-		mu   sync.Mutex
-		buf  strings.Builder
+		buf  testkit.SyncBuffer
 		seen = make(chan struct{})
 		once sync.Once
 	)
 	go func() {
 		sc := bufio.NewScanner(pipe)
 		for sc.Scan() {
-			mu.Lock()
-			buf.WriteString(sc.Text() + "\n")
-			mu.Unlock()
+			buf.Write([]byte(sc.Text() + "\n"))
 			if strings.Contains(sc.Text(), until) {
 				once.Do(func() { close(seen) })
 			}
 		}
 	}()
-	stderr := func() string { mu.Lock(); defer mu.Unlock(); return buf.String() }
+	stderr := buf.String
 	select {
 	case <-seen:
 	case <-time.After(waitTimeout):

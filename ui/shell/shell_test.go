@@ -3,13 +3,11 @@
 package shell
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,6 +18,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/ops/opstest"
@@ -35,8 +34,7 @@ type ptyTerm struct {
 	t    *testing.T
 	ptmx *os.File
 	tty  *os.File
-	mu   sync.Mutex
-	out  bytes.Buffer
+	out  testkit.SyncBuffer
 	// initial is the terminal's mode before Run took it over.
 	initial uint32
 }
@@ -54,9 +52,7 @@ func newTerm(t *testing.T) *ptyTerm {
 		buf := make([]byte, 4096)
 		for {
 			n, err := ptmx.Read(buf)
-			tm.mu.Lock()
 			tm.out.Write(buf[:n])
-			tm.mu.Unlock()
 			if err != nil {
 				return
 			}
@@ -66,11 +62,7 @@ func newTerm(t *testing.T) *ptyTerm {
 	return tm
 }
 
-func (tm *ptyTerm) screen() string {
-	tm.mu.Lock()
-	defer tm.mu.Unlock()
-	return tm.out.String()
-}
+func (tm *ptyTerm) screen() string { return tm.out.String() }
 
 func (tm *ptyTerm) waitFor(want string) {
 	tm.t.Helper()
