@@ -20,6 +20,7 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/runtimes"
 	"github.com/colabdash/colabdash/ui/report"
+	"github.com/colabdash/colabdash/ui/termtext/termtexttest"
 )
 
 // verbEnv is an emulator and the flags that reach it.
@@ -90,17 +91,6 @@ func mustJSON(t *testing.T, out string, v any) {
 	}
 }
 
-// noEscapes fails when s holds any escape or other control byte a
-// terminal acts on (newline and tab excepted).
-func noEscapes(t *testing.T, what, s string) {
-	t.Helper()
-	for _, r := range s {
-		if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f {
-			t.Fatalf("%s holds control character %U:\n%q", what, r, s)
-		}
-	}
-}
-
 var requestIDLine = regexp.MustCompile(`requestId ([0-9a-f-]{36})`)
 
 // closeReport is session close --json's document: one entry a session
@@ -160,7 +150,7 @@ func TestSpecsVerb(t *testing.T) {
 		!regexp.MustCompile(`(?m)^GPU/H100/STANDARD +no, not eligible on tier Pro$`).MatchString(out) {
 		t.Fatalf("specs table:\n%s", out)
 	}
-	noEscapes(t, "specs without a terminal", out)
+	termtexttest.NoControls(t, "specs without a terminal", out)
 }
 
 // Colour only on a terminal, never with NO_COLOR.
@@ -172,7 +162,7 @@ func TestVerbsNoColor(t *testing.T) {
 	}
 	t.Setenv("NO_COLOR", "1")
 	_, out, _ = e.runTerm(term{outTTY: true}, "specs")
-	noEscapes(t, "specs with NO_COLOR", out)
+	termtexttest.NoControls(t, "specs with NO_COLOR", out)
 }
 
 func TestCreateVerb(t *testing.T) {
@@ -563,8 +553,8 @@ func TestVerbsSanitizeServerText(t *testing.T) {
 	}
 	for _, args := range [][]string{{"url", "rt-"}, {"sessions", "rt-"}, {"delete", "rt-", "--yes"}, {"create", "--spec", "GPU/T4"}} {
 		code, out, errs := e.run(args...)
-		noEscapes(t, strings.Join(args, " ")+" stdout", out)
-		noEscapes(t, strings.Join(args, " ")+" stderr", errs)
+		termtexttest.NoControls(t, strings.Join(args, " ")+" stdout", out)
+		termtexttest.NoControls(t, strings.Join(args, " ")+" stderr", errs)
 		if code == kit.ExitFailure && args[0] == "url" {
 			t.Fatalf("%v failed: %s", args, errs)
 		}
@@ -648,8 +638,8 @@ func TestVerbsHostileSeed(t *testing.T) {
 		for _, tm := range []term{{outTTY: true, errTTY: true}, {}} {
 			_, out, errs := e.runTerm(tm, args...)
 			if tm.outTTY || args[0] != "exec" {
-				noEscapes(t, strings.Join(args, " ")+" stdout", out)
-				noEscapes(t, strings.Join(args, " ")+" stderr", errs)
+				termtexttest.NoControls(t, strings.Join(args, " ")+" stdout", out)
+				termtexttest.NoControls(t, strings.Join(args, " ")+" stderr", errs)
 			} else if !strings.Contains(out, colabfake.HostileOSC52) {
 				t.Errorf("exec into a pipe changed the code's output: %q", out)
 			}
