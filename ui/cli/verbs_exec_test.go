@@ -288,9 +288,7 @@ func TestExecDetachesAtOnce(t *testing.T) {
 // --timeout in a kept session detaches like ctrl+c without a terminal, with exit code 124.
 func TestExecTimeout(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	hold := make(chan struct{}) // the call is held until the test ends
-	defer close(hold)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
+	e.holdCalls(colabfake.FaultDeadline, "execute_code", 0)
 	code, out, errs := e.run("exec", "rt-t4", "--keep", "-c", "print(1)", "--timeout", "300ms", "--json")
 	var doc kit.Envelope
 	if code != kit.ExitTimeout || json.Unmarshal([]byte(out), &doc) != nil || doc.OK || doc.Error == nil || doc.Error.Code != "timeout" ||

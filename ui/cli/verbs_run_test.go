@@ -368,9 +368,7 @@ func TestRunStdoutClosedStillDeletes(t *testing.T) {
 func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	hold := make(chan struct{})
-	defer close(hold)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: "delete_runtime", Hold: hold})
+	e.holdCalls(colabfake.FaultLatency, "delete_runtime", 0)
 	cmd, stderr := startLongRun(t, e, bin)
 	cmd.Process.Signal(syscall.SIGINT)
 	waitReady(t, cmd, func() string { return "no deletion under way: " + stderr() },

@@ -47,6 +47,15 @@ func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
 }
 
+// holdCalls makes the emulator hold tool's calls (kind says what the
+// call does once let go, times as in colabfake.Fault) until the test
+// ends: the command waits on a call that is under way.
+func (e *verbEnv) holdCalls(kind colabfake.FaultKind, tool string, times int) {
+	hold := make(chan struct{})
+	e.t.Cleanup(func() { close(hold) })
+	e.srv.Inject(colabfake.Fault{Kind: kind, Tool: tool, Hold: hold, Times: times})
+}
+
 // term describes which streams are terminals and what stdin holds.
 type term struct {
 	in                    string
