@@ -1,13 +1,11 @@
 package tty
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +14,7 @@ import (
 	"github.com/colabdash/colabdash/api/client/clienttest"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter"
 )
 
@@ -25,19 +24,16 @@ var t0 = time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
 // machine only makes a test slower.
 const wait = 20 * time.Second
 
-// screen collects a terminal's output.
+// screen collects a terminal's output and signals each write on ch.
 type screen struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	buf testkit.SyncBuffer
 	ch  chan struct{}
 }
 
 func newScreen() *screen { return &screen{ch: make(chan struct{}, 1)} }
 
 func (s *screen) Write(p []byte) (int, error) {
-	s.mu.Lock()
 	s.buf.Write(p)
-	s.mu.Unlock()
 	select {
 	case s.ch <- struct{}{}:
 	default:
@@ -45,11 +41,7 @@ func (s *screen) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (s *screen) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
-}
+func (s *screen) String() string { return s.buf.String() }
 
 // waitFor waits until the output holds want.
 func (s *screen) waitFor(t *testing.T, want string) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/plural"
 )
 
@@ -29,7 +30,7 @@ const benchLatency = 50 * time.Millisecond
 func statusEmulator(b *testing.B, o colabfake.Options, n int) (*colabfake.Server, string, string) {
 	b.Helper()
 	o.Runtimes, o.RuntimeLimit = n, -1
-	srv, ep := startEmulator(b, o)
+	srv, ep := colabfaketest.Start(b, o)
 	tok := filepath.Join(b.TempDir(), "token")
 	if err := os.WriteFile(tok, []byte("bench-token"), 0o600); err != nil {
 		b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/pastetest"
+	"github.com/colabdash/colabdash/ui/termtext/termtexttest"
 )
 
 // pastedLine finds the command line after marker in a command's stderr (it
@@ -126,7 +127,7 @@ func TestHostileIDsAreNotPrintedAsCommands(t *testing.T) {
 		!regexp.MustCompile(`the runtime id rt-x+… is unusual`).MatchString(errs) || !strings.Contains(errs, "executionId ") {
 		t.Fatalf("stderr %q", errs)
 	}
-	noEscapes(t, "stderr", errs)
+	termtexttest.NoControls(t, "stderr", errs)
 	_, _, errs = e.run("session", "close", "rt-x/nope", "--yes")
 	if strings.Contains(errs, "colabdash sessions rt-") || !strings.Contains(errs, "is unusual") {
 		t.Fatalf("session close: %q", errs)

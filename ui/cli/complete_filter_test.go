@@ -7,6 +7,7 @@ import (
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext/termtexttest"
 )
 
 // Shell completion against a server whose names carry escape sequences,
@@ -42,7 +43,7 @@ func TestCompletionCandidatesAreInert(t *testing.T) {
 		{"__complete", "session", "close", ""},
 	} {
 		out := complete(args...)
-		inert(t, strings.Join(args, " "), out)
+		termtexttest.Inert(t, strings.Join(args, " "), out)
 		if !strings.HasSuffix(out, "\n") || !strings.Contains(out, "\n:") && !strings.HasPrefix(out, ":") {
 			t.Errorf("%q: no directive line: %q", args, out)
 		}
@@ -52,18 +53,5 @@ func TestCompletionCandidatesAreInert(t *testing.T) {
 	}
 	if out := complete("__complete", "create", "--spec", ""); !strings.Contains(out, "GPU␛]0;pwned␇/H100") {
 		t.Errorf("the hostile spec is not offered, made visible: %q", out)
-	}
-}
-
-// inert fails when s holds a byte or character a terminal or a shell's
-// line editor acts on: C0 controls but newline and tab, DEL, C1, the
-// bidirectional controls, NUL.
-func inert(t *testing.T, what, s string) {
-	t.Helper()
-	noEscapes(t, what, s)
-	for _, r := range s {
-		if r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
-			t.Fatalf("%s holds bidirectional control %U: %q", what, r, s)
-		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/auth"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/secrettest"
 )
 
@@ -37,7 +38,7 @@ func TestDoctorDemoPasses(t *testing.T) {
 func doctorEmulator(t *testing.T, home string) (endpoint, tokenFile string) {
 	t.Helper()
 	const secret = "ya29.doctor-secret-token"
-	_, ep := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo,
+	_, ep := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedDemo,
 		OmitTools:     []string{api.ToolExecuteCode},
 		RenamedInputs: map[string]string{api.ToolDeleteSession + ".name": secret}})
 	return ep, writeFile(t, filepath.Join(home, "token.txt"), secret+"\n")
@@ -133,7 +134,7 @@ func TestDoctorJSONAndJq(t *testing.T) {
 // server are skipped and the clock is still compared.
 func TestDoctorWithoutCredentials(t *testing.T) {
 	isolate(t)
-	_, ep := startEmulator(t, colabfake.Options{})
+	_, ep := colabfaketest.Start(t, colabfake.Options{})
 	code, out, errs := runCLI(t, "doctor", "--endpoint", ep)
 	if code != 1 || !strings.Contains(errs, "did not pass: credentials") {
 		t.Fatalf("exit %d, stderr %q", code, errs)

@@ -21,19 +21,6 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/top"
 )
 
-// startEmulator starts api/colabfake with o on 127.0.0.1 until the test
-// ends and returns it with its MCP endpoint; a failure to start fails the
-// test.
-func startEmulator(t testing.TB, o colabfake.Options) (*colabfake.Server, string) {
-	t.Helper()
-	srv, endpoint, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	return srv, endpoint
-}
-
 // startEmulatorCmd runs `colabdash emulator --addr 127.0.0.1:0 ARGS…`
 // in-process until the test ends and returns the global flags that reach
 // it (endpoint and a bearer token file).

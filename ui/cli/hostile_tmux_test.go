@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 )
 
 // display returns a tmux format (e.g. "#{pane_title}") for the session.
@@ -28,13 +28,7 @@ func (s *tmuxSession) display(format string) string {
 func TestHostileSeedInTmux(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedHostile})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	_, endpoint := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedHostile})
 	tokenFile := filepath.Join(home, "token.txt")
 	if err := os.WriteFile(tokenFile, []byte("fake\n"), 0o600); err != nil {
 		t.Fatal(err)

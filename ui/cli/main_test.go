@@ -25,6 +25,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
@@ -140,7 +141,7 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 		mu   sync.Mutex
 		seen []string
 	)
-	_, endpoint := startEmulator(t, colabfake.Options{
+	_, endpoint := colabfaketest.Start(t, colabfake.Options{
 		Seed: colabfake.SeedDemo,
 		OnRequest: func(r *http.Request) {
 			mu.Lock()
@@ -171,7 +172,7 @@ func TestStatusAgainstEmulatorWithAccessTokenFile(t *testing.T) {
 // the client before any token is sent, as a usage error.
 func TestEndpointLoopbackFormsAgree(t *testing.T) {
 	home := isolate(t)
-	_, endpoint := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	_, endpoint := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	port := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://127.0.0.1:"), "/mcp")
 	tokenFile := filepath.Join(home, "token.txt")
 	os.WriteFile(tokenFile, []byte("demo-token-4f9c2a\n"), 0o600)
@@ -448,7 +449,7 @@ func (nullService) Close() error { return nil }
 // when a server reply quoting them becomes an error.
 func TestLogFileRedactsEveryToken(t *testing.T) {
 	home := isolate(t)
-	srv, endpoint := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	srv, endpoint := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	const accessToken = "ya29.test-access-token-0123456789"
 	tokFile := writeFile(t, filepath.Join(home, "token.txt"), accessToken+"\n")
 	secrets := []string{accessToken, "test-access-token-0123456789"}
@@ -529,16 +530,8 @@ func TestProfileSwitchBetweenTwoEmulators(t *testing.T) {
 	home := isolate(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srvA, endA, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, Tier: api.TierPro})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srvA.Close()
-	srvB, endB, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedEmpty, Tier: api.TierFree})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srvB.Close()
+	_, endA := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedDemo, Tier: api.TierPro})
+	srvB, endB := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedEmpty, Tier: api.TierFree})
 	if _, err := srvB.AddRuntime(api.Runtime{Name: "runtimes/rt-bravo-only", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: "NONE", Shape: api.ShapeStandard},
 		ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
@@ -650,7 +643,7 @@ func TestStatusRefreshesARejectedToken(t *testing.T) {
 		mu     sync.Mutex
 		bearer = map[string]int{} // token -> requests carrying it
 	)
-	srv, endpoint := startEmulator(t, colabfake.Options{Seed: colabfake.SeedDemo,
+	srv, endpoint := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedDemo,
 		OnRequest: func(r *http.Request) {
 			mu.Lock()
 			defer mu.Unlock()

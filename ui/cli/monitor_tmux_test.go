@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 )
 
 // TestMonitorInTmux is the dashboard's monitor end to end: the real binary
@@ -42,14 +42,8 @@ func TestMonitorInTmux(t *testing.T) {
 			// been idle that long; the clock is the real one after.
 			var past atomic.Int64
 			past.Store(int64(72 * time.Minute))
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, TokenTTL: 3 * time.Hour,
+			_, endpoint := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedDemo, TokenTTL: 3 * time.Hour,
 				Now: func() time.Time { return time.Now().Add(-time.Duration(past.Load())) }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
 			past.Store(0)
 			tokenFile := filepath.Join(home, "token.txt")
 			if err := os.WriteFile(tokenFile, []byte("fake\n"), 0o600); err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/ops"
@@ -381,7 +382,7 @@ func TestEveryOutputPathRedacted(t *testing.T) {
 func TestNoSecretInOutput(t *testing.T) {
 	home := isolate(t)
 	const oauth = "ya29.OAUTH-SECRET-c0ffee"
-	srv, endpoint := startEmulator(t, colabfake.Options{RuntimeLimit: -1})
+	srv, endpoint := colabfaketest.Start(t, colabfake.Options{RuntimeLimit: -1})
 	var proxyTokens []string
 	for _, id := range []string{"r-one", "r-two", "r-three"} {
 		tok := secrettest.Token(id)

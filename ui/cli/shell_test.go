@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
@@ -63,13 +63,7 @@ func TestShellPointsAtExecForACommand(t *testing.T) {
 func shellEmulator(t *testing.T, o colabfake.Options) (srv *colabfake.Server, endpoint, home, tokenFile string) {
 	t.Helper()
 	home = isolate(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, endpoint = colabfaketest.Start(t, o)
 	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-e2e", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}

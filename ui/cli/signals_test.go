@@ -98,9 +98,7 @@ func TestSignalsExit128PlusNumber(t *testing.T) {
 	}
 
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	hold := make(chan struct{})
-	defer close(hold)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold, Times: -1})
+	e.holdCalls(colabfake.FaultDeadline, "execute_code", -1)
 	for sig, want := range wantSignalExit {
 		calls := e.srv.CallCount("execute_code")
 		cmd := exec.Command(bin, append([]string{"exec", "rt-t4", "--keep", "-c", "print(1)"}, e.flags...)...)
@@ -334,9 +332,7 @@ func TestExecQuestionTakesOneKey(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
 	// The call is held: code that a kernel interrupt does not stop, so
 	// the second ctrl+c asks.
-	hold := make(chan struct{})
-	defer close(hold)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
+	e.holdCalls(colabfake.FaultDeadline, "execute_code", 0)
 	flags := strings.Join(e.flags, " ")
 	before, after := filepath.Join(e.home, "stty.before"), filepath.Join(e.home, "stty.after")
 	s := e.shellInTmux("stty -g > "+before,

@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/ui/theme"
 )
 
@@ -35,8 +35,7 @@ const (
 type silentTTY struct {
 	cmd  *exec.Cmd
 	ptm  *os.File
-	mu   sync.Mutex
-	out  bytes.Buffer
+	out  testkit.SyncBuffer
 	read chan struct{} // closed when the terminal side reads EOF
 }
 
@@ -62,9 +61,7 @@ func startSilent(t *testing.T, env []string, bin string, args ...string) *silent
 		buf := make([]byte, 4096)
 		for {
 			n, err := ptm.Read(buf)
-			s.mu.Lock()
 			s.out.Write(buf[:n])
-			s.mu.Unlock()
 			if err != nil {
 				return
 			}
@@ -74,11 +71,7 @@ func startSilent(t *testing.T, env []string, bin string, args ...string) *silent
 	return s
 }
 
-func (s *silentTTY) output() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.out.String()
-}
+func (s *silentTTY) output() string { return s.out.String() }
 
 // waitOutput waits (generously) until the program wrote want.
 func (s *silentTTY) waitOutput(t *testing.T, want string) string {

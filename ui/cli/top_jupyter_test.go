@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -11,36 +9,6 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 	"github.com/colabdash/colabdash/ui/cli/top"
 )
-
-// proxyKernel asks Jupyter, through the emulator's runtime proxy at ci,
-// to start a kernel, and returns its id; the kernel is shut down when the
-// test ends.
-func proxyKernel(t *testing.T, ci api.ConnectionInfo) string {
-	t.Helper()
-	kernel := func(method, path string) (*http.Response, error) {
-		req, _ := http.NewRequest(method, ci.URL+path, nil)
-		req.Header.Set("X-Colab-Runtime-Proxy-Token", ci.Token)
-		return http.DefaultClient.Do(req)
-	}
-	resp, err := kernel(http.MethodPost, "api/kernels")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var started struct {
-		ID string `json:"id"`
-	}
-	err = json.NewDecoder(resp.Body).Decode(&started)
-	resp.Body.Close()
-	if err != nil || started.ID == "" {
-		t.Fatalf("starting a kernel: HTTP %d, %v", resp.StatusCode, err)
-	}
-	t.Cleanup(func() {
-		if resp, err := kernel(http.MethodDelete, "api/kernels/"+started.ID); err == nil {
-			resp.Body.Close()
-		}
-	})
-	return started.ID
-}
 
 // top against a real jupyter-server behind the emulator's proxy: its
 // kernel is counted from Jupyter's own api/kernels, and the resources
@@ -53,7 +21,7 @@ func TestTopRealJupyter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kernelID := proxyKernel(t, *rt.ConnectionInfo)
+	kernelID := realjupyter.StartKernel(t, *rt.ConnectionInfo)
 
 	code, out, errs := e.run("top", "rt-real")
 	// The kernel just started: Jupyter says "starting" until it settles,

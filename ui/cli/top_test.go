@@ -16,6 +16,7 @@ import (
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 	"github.com/colabdash/colabdash/ui/cli/top"
+	"github.com/colabdash/colabdash/ui/termtext/termtexttest"
 )
 
 // maskTop hides what changes from run to run in top's text: clock times
@@ -51,7 +52,7 @@ func TestTopGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("top: exit %d, stderr %q\n%s", code, errs, out)
 	}
-	noEscapes(t, "top", out)
+	termtexttest.NoControls(t, "top", out)
 	for _, want := range []string{"IDLE 2h", "never connected", "GPU never used", "Tesla T4 0.0/15.0 GiB", "1.0/173.0 GiB"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("top does not say %q:\n%s", want, out)
@@ -174,7 +175,7 @@ func TestTopWatch(t *testing.T) {
 			}
 			continue
 		}
-		noEscapes(t, "top --watch", s)
+		termtexttest.NoControls(t, "top --watch", s)
 		if strings.Count(s, "RUNTIME") != 1 || !strings.HasPrefix(s, "TIME ") ||
 			!regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d  rt-t4demo7k2p  `).MatchString(s) {
 			t.Errorf("off a terminal, want rows appended under one header:\n%s", s)

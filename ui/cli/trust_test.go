@@ -16,6 +16,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/secrettest"
 )
 
@@ -37,7 +38,7 @@ const (
 // a different form per runtime: an isError result (r-echo), an HTTP 500
 // text body (r-echo2), a JSON-RPC error in an HTTP 400 (r-echo3).
 func echoServer(t *testing.T) string {
-	srv, _ := startEmulator(t, colabfake.Options{RuntimeLimit: -1, Seed: colabfake.SeedEmpty})
+	srv, _ := colabfaketest.Start(t, colabfake.Options{RuntimeLimit: -1, Seed: colabfake.SeedEmpty})
 	for id, tok := range map[string]string{"r-echo": trustProxyToken, "r-echo2": trustProxyToken2, "r-echo3": trustProxyToken3} {
 		if _, err := srv.AddRuntime(api.Runtime{Name: id, RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard},
 			ConnectionInfo: &api.ConnectionInfo{Token: tok, ExpireTime: time.Now().Add(time.Hour)}}); err != nil {

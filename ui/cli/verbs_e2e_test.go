@@ -102,9 +102,7 @@ func TestE2EScriptCreateExecDelete(t *testing.T) {
 func TestVerbsOnATerminal(t *testing.T) {
 	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	hold := make(chan struct{}) // exec's call waits until the test ends
-	defer close(hold)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
+	e.holdCalls(colabfake.FaultDeadline, "execute_code", 0) // exec's call waits until the test ends
 	flags := strings.Join(e.flags, " ")
 	s := e.shellInTmux(bin+" token rt-t4 "+flags, "echo TOKEN_EXIT=$?",
 		bin+" delete rt-cpu "+flags, "echo DELETE_EXIT=$?",

@@ -16,6 +16,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext/termtexttest"
 )
 
 var openedSession = regexp.MustCompile(`opened session (rt-[a-z0-9]+/colabdash-[0-9a-f]{8})`)
@@ -47,7 +48,7 @@ func TestExecVerb(t *testing.T) {
 	if code != kit.ExitFailure || out != "" || !strings.Contains(errs, "Traceback (most recent call last)") || !strings.Contains(errs, "ValueError: boom") {
 		t.Fatalf("exception: exit %d %q %q", code, out, errs)
 	}
-	noEscapes(t, "traceback", errs)
+	termtexttest.NoControls(t, "traceback", errs)
 	code, out, _ = e.run("exec", m[1], "-c", `raise KeyError`, "--json")
 	mustJSON(t, out, &rep)
 	if code != kit.ExitFailure || rep["ok"] != false || rep["error"].(map[string]any)["code"] != "failed" || rep["executionError"].(map[string]any)["name"] != "KeyError" {
@@ -110,8 +111,8 @@ func TestExecOutputPipeExactTerminalSanitized(t *testing.T) {
 		t.Fatalf("pipe: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
 	code, out, errs = e.runTerm(term{outTTY: true, errTTY: true}, "exec", "rt-t4/notebook-ab12cd34", "-c", "print(1)")
-	noEscapes(t, "terminal stdout", out)
-	noEscapes(t, "terminal stderr", errs)
+	termtexttest.NoControls(t, "terminal stdout", out)
+	termtexttest.NoControls(t, "terminal stderr", errs)
 	if code != 0 || !strings.Contains(out, "row1\nbar 50%\nbar 100%\n") || !strings.Contains(out, "binary") || !strings.Contains(errs, "warn") {
 		t.Fatalf("terminal: exit %d %q %q", code, out, errs)
 	}
@@ -287,9 +288,7 @@ func TestExecDetachesAtOnce(t *testing.T) {
 // --timeout in a kept session detaches like ctrl+c without a terminal, with exit code 124.
 func TestExecTimeout(t *testing.T) {
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
-	hold := make(chan struct{}) // the call is held until the test ends
-	defer close(hold)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "execute_code", Hold: hold})
+	e.holdCalls(colabfake.FaultDeadline, "execute_code", 0)
 	code, out, errs := e.run("exec", "rt-t4", "--keep", "-c", "print(1)", "--timeout", "300ms", "--json")
 	var doc kit.Envelope
 	if code != kit.ExitTimeout || json.Unmarshal([]byte(out), &doc) != nil || doc.OK || doc.Error == nil || doc.Error.Code != "timeout" ||

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
 	"github.com/colabdash/colabdash/ui/ops"
@@ -233,8 +234,7 @@ func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func
 		t.Fatal(err)
 	}
 	var (
-		mu   sync.Mutex
-		buf  strings.Builder
+		buf  testkit.SyncBuffer
 		seen = make(chan struct{})
 		eof  = make(chan struct{})
 		once sync.Once
@@ -244,9 +244,7 @@ func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func
 		defer pipe.Close()
 		sc := bufio.NewScanner(pipe)
 		for sc.Scan() {
-			mu.Lock()
-			buf.WriteString(sc.Text() + "\n")
-			mu.Unlock()
+			buf.Write([]byte(sc.Text() + "\n"))
 			if strings.Contains(sc.Text(), until) {
 				once.Do(func() { close(seen) })
 			}
@@ -260,8 +258,6 @@ func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func
 			case <-time.After(waitTimeout):
 			}
 		}
-		mu.Lock()
-		defer mu.Unlock()
 		return buf.String()
 	}
 	select {
@@ -392,9 +388,7 @@ func TestRunStdoutClosedStillDeletes(t *testing.T) {
 func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 	bin := needBinary(t)
 	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
-	hold := make(chan struct{})
-	defer close(hold)
-	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Tool: "delete_runtime", Hold: hold})
+	e.holdCalls(colabfake.FaultLatency, "delete_runtime", 0)
 	cmd, stderr := startLongRun(t, e, bin)
 	cmd.Process.Signal(syscall.SIGINT)
 	waitReady(t, cmd, func() string { return "no deletion under way: " + stderr() },

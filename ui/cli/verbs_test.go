@@ -15,10 +15,12 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/runtimes"
 	"github.com/colabdash/colabdash/ui/report"
+	"github.com/colabdash/colabdash/ui/termtext/termtexttest"
 )
 
 // verbEnv is an emulator and the flags that reach it.
@@ -40,9 +42,18 @@ func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 	home := isolate(t)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
 	t.Setenv("NO_COLOR", "")
-	srv, endpoint := startEmulator(t, o)
+	srv, endpoint := colabfaketest.Start(t, o)
 	tok := writeFile(t, filepath.Join(home, "token.txt"), verbTestToken+"\n")
 	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
+}
+
+// holdCalls makes the emulator hold tool's calls (kind says what the
+// call does once let go, times as in colabfake.Fault) until the test
+// ends: the command waits on a call that is under way.
+func (e *verbEnv) holdCalls(kind colabfake.FaultKind, tool string, times int) {
+	hold := make(chan struct{})
+	e.t.Cleanup(func() { close(hold) })
+	e.srv.Inject(colabfake.Fault{Kind: kind, Tool: tool, Hold: hold, Times: times})
 }
 
 // term describes which streams are terminals and what stdin holds.
@@ -86,17 +97,6 @@ func mustJSON(t *testing.T, out string, v any) {
 	t.Helper()
 	if err := json.Unmarshal([]byte(out), v); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
-	}
-}
-
-// noEscapes fails when s holds any escape or other control byte a
-// terminal acts on (newline and tab excepted).
-func noEscapes(t *testing.T, what, s string) {
-	t.Helper()
-	for _, r := range s {
-		if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f {
-			t.Fatalf("%s holds control character %U:\n%q", what, r, s)
-		}
 	}
 }
 
@@ -159,7 +159,7 @@ func TestSpecsVerb(t *testing.T) {
 		!regexp.MustCompile(`(?m)^GPU/H100/STANDARD +no, not eligible on tier Pro$`).MatchString(out) {
 		t.Fatalf("specs table:\n%s", out)
 	}
-	noEscapes(t, "specs without a terminal", out)
+	termtexttest.NoControls(t, "specs without a terminal", out)
 }
 
 // Colour only on a terminal, never with NO_COLOR.
@@ -171,7 +171,7 @@ func TestVerbsNoColor(t *testing.T) {
 	}
 	t.Setenv("NO_COLOR", "1")
 	_, out, _ = e.runTerm(term{outTTY: true}, "specs")
-	noEscapes(t, "specs with NO_COLOR", out)
+	termtexttest.NoControls(t, "specs with NO_COLOR", out)
 }
 
 func TestCreateVerb(t *testing.T) {
@@ -562,8 +562,8 @@ func TestVerbsSanitizeServerText(t *testing.T) {
 	}
 	for _, args := range [][]string{{"url", "rt-"}, {"sessions", "rt-"}, {"delete", "rt-", "--yes"}, {"create", "--spec", "GPU/T4"}} {
 		code, out, errs := e.run(args...)
-		noEscapes(t, strings.Join(args, " ")+" stdout", out)
-		noEscapes(t, strings.Join(args, " ")+" stderr", errs)
+		termtexttest.NoControls(t, strings.Join(args, " ")+" stdout", out)
+		termtexttest.NoControls(t, strings.Join(args, " ")+" stderr", errs)
 		if code == kit.ExitFailure && args[0] == "url" {
 			t.Fatalf("%v failed: %s", args, errs)
 		}
@@ -647,8 +647,8 @@ func TestVerbsHostileSeed(t *testing.T) {
 		for _, tm := range []term{{outTTY: true, errTTY: true}, {}} {
 			_, out, errs := e.runTerm(tm, args...)
 			if tm.outTTY || args[0] != "exec" {
-				noEscapes(t, strings.Join(args, " ")+" stdout", out)
-				noEscapes(t, strings.Join(args, " ")+" stderr", errs)
+				termtexttest.NoControls(t, strings.Join(args, " ")+" stdout", out)
+				termtexttest.NoControls(t, strings.Join(args, " ")+" stderr", errs)
 			} else if !strings.Contains(out, colabfake.HostileOSC52) {
 				t.Errorf("exec into a pipe changed the code's output: %q", out)
 			}

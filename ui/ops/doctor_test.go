@@ -16,6 +16,7 @@ import (
 	"github.com/colabdash/colabdash/api/auth"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 )
 
@@ -55,11 +56,7 @@ func doctorOn(t *testing.T, o colabfake.Options, faults ...colabfake.Fault) Find
 	if o.Seed == "" {
 		o.Seed = colabfake.SeedDemo
 	}
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, ep := colabfaketest.Start(t, o)
 	for _, f := range faults {
 		srv.Inject(f)
 	}

@@ -3,13 +3,11 @@
 package shell
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,7 +18,9 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/ops/opstest"
 )
 
@@ -34,8 +34,7 @@ type ptyTerm struct {
 	t    *testing.T
 	ptmx *os.File
 	tty  *os.File
-	mu   sync.Mutex
-	out  bytes.Buffer
+	out  testkit.SyncBuffer
 	// initial is the terminal's mode before Run took it over.
 	initial uint32
 }
@@ -53,9 +52,7 @@ func newTerm(t *testing.T) *ptyTerm {
 		buf := make([]byte, 4096)
 		for {
 			n, err := ptmx.Read(buf)
-			tm.mu.Lock()
 			tm.out.Write(buf[:n])
-			tm.mu.Unlock()
 			if err != nil {
 				return
 			}
@@ -65,11 +62,7 @@ func newTerm(t *testing.T) *ptyTerm {
 	return tm
 }
 
-func (tm *ptyTerm) screen() string {
-	tm.mu.Lock()
-	defer tm.mu.Unlock()
-	return tm.out.String()
-}
+func (tm *ptyTerm) screen() string { return tm.out.String() }
 
 func (tm *ptyTerm) waitFor(want string) {
 	tm.t.Helper()
@@ -153,14 +146,7 @@ func (r *rig) expireAtPrompt(tm *ptyTerm) {
 }
 
 func (r *rig) options(t *testing.T, tm *ptyTerm) Options {
-	c, err := jupyter.New(jupyter.Options{Runtime: r.rt.Name, Info: *r.rt.ConnectionInfo, Now: r.clk.Now,
-		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
-			rt, err := r.svc.GetRuntime(ctx, r.rt.Name)
-			if err != nil {
-				return api.ConnectionInfo{}, err
-			}
-			return *rt.ConnectionInfo, nil
-		}})
+	c, err := ops.Jupyter(r.svc, r.rt.Name, *r.rt.ConnectionInfo, ops.JupyterOptions{Now: r.clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/ui/termtext/termtexttest"
 )
 
 // A question abandoned by ctrl+c does not lose the line typed after it:
@@ -36,7 +37,7 @@ func TestWriteJSONEscapesTerminalControls(t *testing.T) {
 	if err := v.WriteJSON(in); err != nil {
 		t.Fatal(err)
 	}
-	noEscapes(t, "JSON", out.String())
+	termtexttest.NoControls(t, "JSON", out.String())
 	var back map[string]string
 	if err := json.Unmarshal(out.Bytes(), &back); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())
@@ -75,17 +76,6 @@ func TestRuntimeAndSessionArgs(t *testing.T) {
 	for _, arg := range []string{"rt-a", "runtimes/rt-a", "rt-a/", "rt-a/sessions/", "rt-a/b/c"} {
 		if _, _, ok := SplitSessionArg(arg); ok {
 			t.Errorf("split %q: a session", arg)
-		}
-	}
-}
-
-// noEscapes fails when s holds any escape or other control byte a
-// terminal acts on (newline and tab excepted).
-func noEscapes(t *testing.T, what, s string) {
-	t.Helper()
-	for _, r := range s {
-		if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f {
-			t.Fatalf("%s holds control character %U:\n%q", what, r, s)
 		}
 	}
 }

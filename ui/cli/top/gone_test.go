@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,20 +20,8 @@ import (
 // time.
 func runOverAB(t *testing.T, ctx context.Context, onRequest func(e *kittest.Env, n int, r *http.Request), args ...string) kittest.Result {
 	t.Helper()
-	var (
-		mu sync.Mutex
-		n  int
-		e  *kittest.Env
-	)
-	o := colabfake.Options{Seed: colabfake.SeedEmpty, OnProxyRequest: func(r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		n++
-		onRequest(e, n, r)
-	}}
-	e = kittest.New(t, o)
-	addRuntimes(t, e, "rt-a", "rt-b")
-	return e.RunTerm(kittest.Term{Ctx: ctx}, Command, args...)
+	_, r := runCounting(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{Ctx: ctx}, []string{"rt-a", "rt-b"}, onRequest, args...)
+	return r
 }
 
 // goneRun runs top with args (off a terminal) over rt-a and rt-b, and

@@ -125,26 +125,36 @@ func watchRun(t *testing.T, o colabfake.Options, tm kittest.Term, stopAt int, on
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	tm.Ctx = ctx
+	return runCounting(t, o, tm, []string{"rt-a"}, func(e *kittest.Env, n int, _ *http.Request) {
+		if onRequest != nil {
+			onRequest(e, n)
+		}
+		if n == stopAt {
+			cancel()
+		}
+	}, args...)
+}
+
+// runCounting runs top with args on tm over runtimes ids of an emulator
+// started with o, calling onRequest with the count of the emulator's
+// proxy requests so far (this one included) as each arrives, one call at
+// a time.
+func runCounting(t *testing.T, o colabfake.Options, tm kittest.Term, ids []string, onRequest func(e *kittest.Env, n int, r *http.Request), args ...string) (*kittest.Env, kittest.Result) {
+	t.Helper()
 	var (
 		mu sync.Mutex
 		n  int
 		e  *kittest.Env
 	)
-	o.OnProxyRequest = func(*http.Request) {
+	o.OnProxyRequest = func(r *http.Request) {
 		mu.Lock()
+		defer mu.Unlock()
 		n++
-		k := n
-		mu.Unlock()
-		if onRequest != nil {
-			onRequest(e, k)
-		}
-		if k == stopAt {
-			cancel()
-		}
+		onRequest(e, n, r)
 	}
 	e = kittest.New(t, o)
-	addRuntimes(t, e, "rt-a")
-	tm.Ctx = ctx
+	addRuntimes(t, e, ids...)
 	return e, e.RunTerm(tm, Command, args...)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 )
 
 // Token is the bearer token the client sends; the emulator accepts any
@@ -34,11 +35,7 @@ func Emulator(t testing.TB, o colabfake.Options, co client.Options) (*colabfake.
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	srv, ep, err := colabfake.Start(ctx, "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, ep := colabfaketest.Start(t, o)
 	co.Endpoint, co.HTTPClient = ep, &http.Client{Transport: bearer{}}
 	svc, err := client.New(ctx, co)
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/ops"
@@ -50,11 +51,7 @@ func New(t testing.TB, o colabfake.Options) *Env {
 	if o.CreatesPerMinute == 0 {
 		o.CreatesPerMinute = -1
 	}
-	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
+	srv, ep := colabfaketest.Start(t, o)
 	tok := filepath.Join(home, "token.txt")
 	if err := os.WriteFile(tok, []byte("kittest-access-token-4f9c2a\n"), 0o600); err != nil {
 		t.Fatal(err)
