@@ -1,6 +1,8 @@
 package files
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +14,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
@@ -134,5 +137,27 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 	commontest.MustContain(t, text, "download of data.csv on rt-files cancelled")
 	if _, again := rest.Done(d, false); again != nil {
 		t.Fatalf("the same end said twice: %#v", again)
+	}
+	// How every other end of that transfer is told: finished after all,
+	// failed, or cancelled with what is left of each kind of transfer.
+	for _, tc := range []struct {
+		op   string
+		err  error
+		want string
+		bad  bool
+	}{
+		{"download", nil, "the download of data.csv on rt-files finished before its pane closed: downloaded data.csv", false},
+		{"download", errors.New("disk full"), "download of data.csv on rt-files failed: disk full", true},
+		{"download", jupyter.ErrInterrupted, "download of data.csv on rt-files cancelled: partial kept, resumes when downloaded again", false},
+		{"download", context.Canceled, "download of data.csv on rt-files cancelled before anything was written", false},
+		{"upload", jupyter.ErrInterrupted, "upload of data.csv on rt-files cancelled: the runtime's files are unchanged", false},
+		{"delete", context.Canceled, "delete of data.csv on rt-files cancelled: entries removed before it stopped are gone", false},
+	} {
+		end := d
+		end.Op, end.Err, end.Text = tc.op, tc.err, "downloaded data.csv"
+		_, say := closed.Done(end, false)
+		if s, ok := say.(common.Say); !ok || s.Text != tc.want || s.Err != tc.bad {
+			t.Errorf("%s ending with %v said %#v, want %q", tc.op, tc.err, say, tc.want)
+		}
 	}
 }

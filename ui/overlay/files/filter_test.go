@@ -1,11 +1,16 @@
 package files
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
 // / filters the entries by name as it is typed; enter keeps the filter
@@ -60,3 +65,35 @@ func TestFilterNarrowsKeepsAndClears(t *testing.T) {
 
 // isRun reports whether e runs a command (nil or not): the pane's own work.
 func isRun(e common.Effect) bool { _, ok := e.(common.Run); return ok }
+
+// On a directory larger than the pane keeps (pane.MaxShown entries), the
+// filter line says that enter searches all of its entries; on one the
+// pane keeps whole, that enter applies the filter.
+func TestFilterLineOnALargeDirectory(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{pane.MaxShown + 1, "enter: search all 10001 · esc clear"}, {pane.MaxShown, "enter apply · esc clear"}} {
+		srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{ManyFiles: tc.n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { srv.Close() })
+		rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := func(context.Context) (*jupyter.Client, error) {
+			return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
+		}
+		p := pane.New(context.Background(), rt.ID(), open, nil)
+		t.Cleanup(p.Close)
+		r := &rig{srv: srv, rt: rt, c: fixture(rt, false), o: New(p, &asker{}), open: open}
+		r.drive(t, r.o.Init())
+		r.press(t, "enter") // into the large directory
+		if total, _ := p.Counts(); total != tc.n {
+			t.Fatalf("%d entries listed, want %d:\n%s", total, tc.n, r.screen(t))
+		}
+		commontest.MustContain(t, r.view(t, 100, 30, NewFilter(p))[28], tc.want)
+	}
+}

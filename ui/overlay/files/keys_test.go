@@ -149,3 +149,35 @@ func TestControlCharacterName(t *testing.T) {
 		t.Fatalf("D to a typed name: %q, %v", b, err)
 	}
 }
+
+// A files-scope plugin's key runs the plugin on the selected entry (its
+// path from the runtime's root) and the footer offers it; with nothing
+// selected it says so, and a dangerous plugin is off in --readonly.
+func TestPluginKeys(t *testing.T) {
+	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, nil)
+	if err := r.c.Keys.AddPlugin("view", "files", "V", "view it", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.c.Keys.AddPlugin("shred", "files", "Z", "", true); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.press(t, "V"); e != (common.RunPlugin{Name: "view", Runtime: "rt-files", File: "/content/data.csv"}) {
+		t.Fatalf("V answered %#v", e)
+	}
+	var words []string
+	for _, b := range r.o.Keys(r.c) {
+		words = append(words, b.Help().Key+" "+b.Help().Desc)
+	}
+	commontest.MustContain(t, strings.Join(words, " · "), "V view it", "Z shred")
+	r.c.Keys.SetReadOnly(true)
+	if text, isErr, paneKey := said(r.press(t, "Z")); text != "read-only mode: Z (plugin shred, dangerous) is disabled" || !isErr || !paneKey {
+		t.Fatalf("a dangerous plugin in --readonly said %q", text)
+	}
+	empty := newRig(t, nil, false, nil)
+	if err := empty.c.Keys.AddPlugin("view", "files", "V", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr, paneKey := said(empty.press(t, "V")); text != "plugin view: no file selected" || !isErr || !paneKey {
+		t.Fatalf("a plugin with nothing selected said %q", text)
+	}
+}
