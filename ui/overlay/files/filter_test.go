@@ -97,3 +97,24 @@ func TestFilterLineOnALargeDirectory(t *testing.T) {
 		commontest.MustContain(t, r.view(t, 100, 30, NewFilter(p))[28], tc.want)
 	}
 }
+
+// Reopened on a kept filter, the line holds it selected: typing replaces
+// it. A filter longer than the screen keeps the line's hint on screen.
+func TestFilterLineReopenedAndLong(t *testing.T) {
+	r := newRig(t, map[string]string{"content/data.csv": "a,b\n", "content/notes.txt": "n\n"}, false, nil)
+	r.press(t, "/", "n", "o", "t", "enter")
+	if r.o.Pane().Filter() != "not" {
+		t.Fatalf("filter %q after typing not", r.o.Pane().Filter())
+	}
+	f := NewFilter(r.o.Pane())
+	f.HandleKey(commontest.Key("d"), r.c)
+	if got := r.o.Pane().Filter(); got != "d" {
+		t.Fatalf("typing on the reopened line: filter %q, want the kept one replaced", got)
+	}
+	for range 150 {
+		f.HandleKey(commontest.Key("x"), r.c)
+	}
+	if line := strings.TrimRight(r.view(t, 100, 30, f)[28], " "); !strings.HasSuffix(line, "enter apply · esc clear") || !strings.Contains(line, "xxx") {
+		t.Fatalf("a long filter's line: %q", line)
+	}
+}

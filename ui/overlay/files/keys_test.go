@@ -1,6 +1,7 @@
 package files
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -179,5 +180,38 @@ func TestPluginKeys(t *testing.T) {
 	}
 	if text, isErr, paneKey := said(empty.press(t, "V")); text != "plugin view: no file selected" || !isErr || !paneKey {
 		t.Fatalf("a plugin with nothing selected said %q", text)
+	}
+}
+
+// ↑/↓ move by an entry, pgdn/pgup by a page (the screen's height less
+// the pane's six lines of frame), g and G to the ends.
+func TestMoveKeys(t *testing.T) {
+	files := map[string]string{}
+	for i := range 60 {
+		files[fmt.Sprintf("content/f%02d", i)] = "x"
+	}
+	r := newRig(t, files, false, nil)
+	selected := func() string {
+		e, ok := r.o.Pane().Selected()
+		if !ok {
+			t.Fatalf("nothing selected:\n%s", r.screen(t))
+		}
+		return e.Name
+	}
+	page := r.c.Layout.H - 6
+	for _, tc := range []struct {
+		keys []string
+		want int
+	}{
+		{[]string{"down", "down", "up"}, 1},
+		{[]string{"pgdown"}, 1 + page},
+		{[]string{"pgup"}, 1},
+		{[]string{"G"}, 59},
+		{[]string{"g"}, 0},
+	} {
+		r.press(t, tc.keys...)
+		if got, want := selected(), fmt.Sprintf("f%02d", tc.want); got != want {
+			t.Fatalf("after %v: %s selected, want %s", tc.keys, got, want)
+		}
 	}
 }
