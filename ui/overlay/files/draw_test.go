@@ -18,6 +18,7 @@ import (
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // Without colour (no attributes at all) the pane still shows which row
@@ -46,6 +47,15 @@ func TestSelectionShowsWithoutColour(t *testing.T) {
 	}
 	// The title says how to close, where it fits; every width draws.
 	commontest.MustContain(t, r.view(t, 100, 30)[2], "FILES · rt-files:/content", "(esc to close)")
+	// The hint only whole: on a screen one cell too narrow for it, the
+	// title goes alone.
+	w := termtext.Width(r.o.Pane().View(200, 2, nil)[0] + "  (esc to close)")
+	if line := strings.TrimRight(r.view(t, w, 30)[2], " "); !strings.HasSuffix(line, "  (esc to close)") {
+		t.Errorf("at %d columns the title is %q, want the hint whole", w, line)
+	}
+	if line := r.view(t, w-1, 30)[2]; strings.Contains(line, "(esc") {
+		t.Errorf("at %d columns the title is %q, want no hint", w-1, line)
+	}
 	for _, w := range []int{20, 40, 80} {
 		r.view(t, w, 12)
 	}
@@ -114,6 +124,17 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 		if line := r.view(t, 120, 30)[28]; !strings.Contains(line, "↓ data.csv") || !strings.Contains(line, busy) {
 			t.Fatalf("%s during a download: status line %q", k, line)
 		}
+	}
+	// A message goes beside the progress only with 10 cells left for it
+	// after the " · " between them.
+	progress := r.o.Pane().Status()
+	r.c.Status = common.Status{Text: "hi", Until: testNow.Add(5 * time.Second)}
+	w := termtext.Width(progress) + 3 + 10
+	if line := strings.TrimRight(r.view(t, w, 30)[28], " "); line != progress+" · hi" {
+		t.Errorf("with 10 cells left the status line is %q, want %q", line, progress+" · hi")
+	}
+	if line := strings.TrimRight(r.view(t, w-1, 30)[28], " "); line != progress {
+		t.Errorf("with 9 cells left the status line is %q, want the progress alone %q", line, progress)
 	}
 	var closed Closed
 	e := r.press(t, "esc")
