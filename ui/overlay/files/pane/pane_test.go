@@ -242,3 +242,127 @@ func TestPaneShowsTimesInItsLocation(t *testing.T) {
 		t.Fatalf("a 10:30 UTC file in UTC+5:\n%s", v)
 	}
 }
+
+// A pane works under the context it was given: once that ends, its
+// listing fails (and shows why) instead of running on.
+func TestPaneEndsWithItsParentContext(t *testing.T) {
+	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-pane", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(context.Context) (*jupyter.Client, error) {
+		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p := New(ctx, "rt-pane", open, nil)
+	t.Cleanup(p.Close)
+	cancel()
+	drive(t, p, p.Init())
+	if _, ok := p.Selected(); ok || !strings.Contains(strings.Join(p.View(100, 4, nil), "\n"), "canceled") {
+		t.Fatalf("listed after its context ended:\n%s", strings.Join(p.View(100, 4, nil), "\n"))
+	}
+	// No parent: the background's.
+	q := New(nil, "rt-pane", open, nil)
+	t.Cleanup(q.Close)
+	drive(t, q, q.Init())
+	if v := strings.Join(q.View(100, 4, nil), "\n"); !strings.Contains(v, "(empty; hidden files are not listed)") {
+		t.Fatalf("a pane without a parent context did not list content/:\n%s", v)
+	}
+}
+
+// Pending names the transfer in flight, and nothing when idle.
+func TestPanePending(t *testing.T) {
+	p := New(context.Background(), "rt-x", nil, nil)
+	if op, name, ok := p.Pending(); ok || op != "" || name != "" {
+		t.Fatalf("idle pane: pending %q %q %v", op, name, ok)
+	}
+	p.xfer = &transfer{op: "upload", name: "model.pt", total: -1}
+	if op, name, ok := p.Pending(); !ok || op != "upload" || name != "model.pt" {
+		t.Fatalf("pending %q %q %v, want the upload of model.pt", op, name, ok)
+	}
+}
+
+// Only a download interrupted keeps its part file: not one cancelled
+// before it began, nor an upload.
+func TestDoneMsgKeptPart(t *testing.T) {
+	for _, tc := range []struct {
+		d    DoneMsg
+		want bool
+	}{
+		{DoneMsg{Op: "download", Err: jupyter.ErrInterrupted}, true},
+		{DoneMsg{Op: "download", Err: context.Canceled}, false},
+		{DoneMsg{Op: "upload", Err: jupyter.ErrInterrupted}, false},
+		{DoneMsg{Op: "download"}, false},
+	} {
+		if got := tc.d.KeptPart(); got != tc.want {
+			t.Errorf("%s ending with %v: kept part %v", tc.d.Op, tc.d.Err, got)
+		}
+	}
+}
+
+// A transfer's progress moves its own status only: a progress message of
+// an older request leaves it as it was.
+func TestPaneProgressOfItsOwnTransferOnly(t *testing.T) {
+	p := New(context.Background(), "rt-x", nil, nil)
+	p.req = 2
+	p.xfer = &transfer{req: 2, op: "download", name: "b.bin", total: -1, start: time.Now()}
+	p.Update(ProgressMsg{pane: p.id, req: 1, done: 9, total: 10})
+	if p.xfer.done != 0 || p.xfer.total != -1 {
+		t.Fatalf("an older request's progress moved the transfer to %d of %d", p.xfer.done, p.xfer.total)
+	}
+	p.Update(ProgressMsg{pane: p.id, req: 2, done: 5, total: 10})
+	if got := p.Status(); !strings.Contains(got, "50%") || !strings.Contains(got, "5 B / 10 B") {
+		t.Fatalf("status after its progress: %q", got)
+	}
+}
+
+// The pane opens its Jupyter client once: later listings reuse it (one
+// get_runtime per pane, not one per directory).
+func TestPaneOpensItsClientOnce(t *testing.T) {
+	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-pane", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opens := 0
+	p := New(context.Background(), "rt-pane", func(context.Context) (*jupyter.Client, error) {
+		opens++
+		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
+	}, nil)
+	t.Cleanup(p.Close)
+	drive(t, p, p.Init())
+	drive(t, p, p.Refresh())
+	drive(t, p, p.Refresh())
+	if opens != 1 {
+		t.Fatalf("three listings opened the client %d times", opens)
+	}
+}
+
+// A directory entered starts on its first entry, even when it holds one
+// named like an entry of the directory left.
+func TestPaneEnteredDirectoryStartsAtItsTop(t *testing.T) {
+	p, srv := setup(t)
+	c, err := jupyter.New(jupyter.Options{Runtime: "runtimes/rt-pane", Info: *srv.Runtimes()[0].ConnectionInfo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"content/sub/0.txt", "content/sub/a.txt"} {
+		if _, err := c.Upload(context.Background(), name, strings.NewReader("x"), 1, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drive(t, p, p.Init()) // sub/, a.txt, …: the cursor on sub/
+	drive(t, p, p.Enter())
+	if e, ok := p.Selected(); !ok || e.Name != "0.txt" {
+		t.Fatalf("entered sub/ on %q, want its first entry 0.txt", e.Name)
+	}
+}
