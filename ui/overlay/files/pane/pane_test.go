@@ -366,3 +366,65 @@ func TestPaneEnteredDirectoryStartsAtItsTop(t *testing.T) {
 		t.Fatalf("entered sub/ on %q, want its first entry 0.txt", e.Name)
 	}
 }
+
+// The client a transfer had to open (the pane's first listing failed) is
+// kept: the listing after the transfer uses it.
+func TestPaneKeepsTheClientATransferOpened(t *testing.T) {
+	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-pane", ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opens := 0
+	p := New(context.Background(), "rt-pane", func(context.Context) (*jupyter.Client, error) {
+		opens++
+		if opens == 1 {
+			return nil, &api.Error{Code: api.Unavailable, Message: "try again"}
+		}
+		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
+	}, nil)
+	t.Cleanup(p.Close)
+	drive(t, p, p.Init())
+	local := filepath.Join(t.TempDir(), "up.txt")
+	if err := os.WriteFile(local, []byte("up"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d := doneOf(t, drive(t, p, p.Upload(p.Here(), local, false))); d.Err != nil {
+		t.Fatalf("upload: %v", d.Err)
+	}
+	if opens != 2 {
+		t.Fatalf("the failed listing, the upload and the listing after it opened the client %d times, want 2", opens)
+	}
+	if e, ok := p.Selected(); !ok || e.Name != "up.txt" {
+		t.Fatalf("after the upload %q is selected, want up.txt:\n%s", e.Name, strings.Join(p.View(100, 4, nil), "\n"))
+	}
+}
+
+// The cursor stops at the last entry and at the first.
+func TestPaneMoveStopsAtTheEnds(t *testing.T) {
+	p, _ := setup(t)
+	drive(t, p, p.Init())
+	p.Move(100)
+	if e, ok := p.Selected(); !ok || e.Name != names(p)[len(names(p))-1] {
+		t.Fatalf("moved past the end: %q, %v", e.Name, ok)
+	}
+	p.Move(-100)
+	if e, ok := p.Selected(); !ok || e.Name != "sub" {
+		t.Fatalf("moved past the top: %q, %v", e.Name, ok)
+	}
+}
+
+// Close ends the pane: a listing started after it fails instead of
+// reaching the runtime.
+func TestPaneClosedListsNothing(t *testing.T) {
+	p, _ := setup(t)
+	p.Close()
+	drive(t, p, p.Init())
+	if _, ok := p.Selected(); ok || !strings.Contains(strings.Join(p.View(100, 4, nil), "\n"), "canceled") {
+		t.Fatalf("a closed pane listed:\n%s", strings.Join(p.View(100, 4, nil), "\n"))
+	}
+}
