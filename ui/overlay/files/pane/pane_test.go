@@ -428,3 +428,22 @@ func TestPaneClosedListsNothing(t *testing.T) {
 		t.Fatalf("a closed pane listed:\n%s", strings.Join(p.View(100, 4, nil), "\n"))
 	}
 }
+
+// Before its first progress a transfer's size is unknown: its status
+// shows no bar and no total.
+func TestPaneTransferStartsWithItsSizeUnknown(t *testing.T) {
+	p, _ := setup(t)
+	drive(t, p, p.Init())
+	p.Move(1) // a.txt
+	sel, ok := p.Selection()
+	if !ok || sel.Name != "a.txt" {
+		t.Fatalf("selected %q", sel.Name)
+	}
+	cmd := p.Download(sel, t.TempDir(), false)
+	if got := p.Status(); got != "↓ a.txt · 0 B" {
+		t.Errorf("status before any progress: %q", got)
+	}
+	if d := doneOf(t, drive(t, p, cmd)); d.Err != nil {
+		t.Fatalf("download: %v", d.Err)
+	}
+}
