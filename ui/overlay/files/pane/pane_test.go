@@ -393,8 +393,8 @@ func TestPaneKeepsTheClientATransferOpened(t *testing.T) {
 	if err := os.WriteFile(local, []byte("up"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if d := doneOf(t, drive(t, p, p.Upload(p.Here(), local, false))); d.Err != nil {
-		t.Fatalf("upload: %v", d.Err)
+	if d := doneOf(t, drive(t, p, p.Upload(p.Here(), local, false))); d.Err != nil || d.Text != "uploaded "+local+" → rt-pane:/content/up.txt (2 B)" {
+		t.Fatalf("upload: %q, %v", d.Text, d.Err)
 	}
 	if opens != 2 {
 		t.Fatalf("the failed listing, the upload and the listing after it opened the client %d times, want 2", opens)
@@ -445,5 +445,14 @@ func TestPaneTransferStartsWithItsSizeUnknown(t *testing.T) {
 	}
 	if d := doneOf(t, drive(t, p, cmd)); d.Err != nil {
 		t.Fatalf("download: %v", d.Err)
+	}
+}
+
+// An empty file's transfer has no bar (no share of nothing to draw).
+func TestPaneStatusOfAnEmptyFile(t *testing.T) {
+	p := New(context.Background(), "rt-x", nil, nil)
+	p.xfer = &transfer{op: "upload", name: "empty", total: 0, start: time.Now()}
+	if got := p.Status(); got != "↑ empty · 0 B / 0 B" {
+		t.Fatalf("status %q", got)
 	}
 }
