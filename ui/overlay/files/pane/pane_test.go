@@ -448,11 +448,17 @@ func TestPaneTransferStartsWithItsSizeUnknown(t *testing.T) {
 	}
 }
 
-// An empty file's transfer has no bar (no share of nothing to draw).
+// An empty file's transfer has no bar (no share of nothing to draw),
+// and no rate is shown before a byte moved or before any time passed.
 func TestPaneStatusOfAnEmptyFile(t *testing.T) {
-	p := New(context.Background(), "rt-x", nil, nil)
-	p.xfer = &transfer{op: "upload", name: "empty", total: 0, start: time.Now()}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := New(context.Background(), "rt-x", nil, func() time.Time { return now })
+	p.xfer = &transfer{op: "upload", name: "empty", total: 0, start: now.Add(-time.Second)}
 	if got := p.Status(); got != "↑ empty · 0 B / 0 B" {
 		t.Fatalf("status %q", got)
+	}
+	p.xfer = &transfer{op: "upload", name: "fast", done: 5, total: 10, start: now}
+	if got := p.Status(); strings.Contains(got, "/s") {
+		t.Fatalf("a rate with no time passed: %q", got)
 	}
 }
