@@ -1,0 +1,54 @@
+package pane
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/colabdash/colabdash/api/jupyter"
+)
+
+// listed is a pane showing n files f00, f01, … (no I/O).
+func listed(n int) *Pane {
+	p := New(context.Background(), "rt-x", nil, nil)
+	for i := range n {
+		p.ls.entries = append(p.ls.entries, jupyter.Model{Name: fmt.Sprintf("f%02d", i), Type: "file", Size: 1})
+	}
+	p.ls.refilter("")
+	return p
+}
+
+// Names that differ only in case keep the order the server listed them
+// in (the sort is by name ignoring case, and stable).
+func TestPaneSortKeepsCaseTwinsInOrder(t *testing.T) {
+	got := sortEntries([]jupyter.Model{{Name: "b.txt"}, {Name: "B.txt"}, {Name: "a"}})
+	if names := got[0].Name + "," + got[1].Name + "," + got[2].Name; names != "a,b.txt,B.txt" {
+		t.Fatalf("sorted %s", names)
+	}
+}
+
+// The cursor's row is always drawn: moved below the rows that fit, the
+// list scrolls to show it on the last row.
+func TestPaneViewScrollsToTheCursor(t *testing.T) {
+	p := listed(10)
+	p.Move(5)
+	lines := p.View(40, 4, nil) // the title and 3 rows
+	if !strings.HasPrefix(lines[3], "›") || !strings.Contains(lines[3], "f05") {
+		t.Fatalf("the cursor on f05 is not on the last row:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// A pane drawn in its title line alone keeps its scroll position: drawn
+// taller again, it shows what it showed.
+func TestPaneViewOfTheTitleAloneKeepsTheScroll(t *testing.T) {
+	p := listed(10)
+	p.Move(5)
+	before := strings.Join(p.View(40, 20, nil), "\n")
+	if got := p.View(40, 1, nil); len(got) != 1 || !strings.HasPrefix(got[0], "FILES") {
+		t.Fatalf("one line: %q", got)
+	}
+	if after := strings.Join(p.View(40, 20, nil), "\n"); after != before {
+		t.Fatalf("after a one-line view:\n%s\nbefore:\n%s", after, before)
+	}
+}
