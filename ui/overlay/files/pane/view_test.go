@@ -52,3 +52,18 @@ func TestPaneViewOfTheTitleAloneKeepsTheScroll(t *testing.T) {
 		t.Fatalf("after a one-line view:\n%s\nbefore:\n%s", after, before)
 	}
 }
+
+// A file's size shows from 0 bytes up; a directory's, and a size the
+// server did not give, as "-".
+func TestPaneViewSizes(t *testing.T) {
+	p := New(context.Background(), "rt-x", nil, nil)
+	p.ls.entries = []jupyter.Model{{Name: "dir", Type: "directory"}, {Name: "empty", Type: "file", Size: 0},
+		{Name: "five", Type: "file", Size: 5}, {Name: "unknown", Type: "file", Size: -1}}
+	p.ls.refilter("")
+	lines := p.View(60, 5, nil)
+	for i, want := range []string{"-", "0 B", "5 B", "-"} {
+		if size := strings.TrimSpace(string([]rune(lines[1+i])[2:11])); size != want { // the marker, then the size in 9 cells
+			t.Errorf("row %d: %q, want the size %q", i, lines[1+i], want)
+		}
+	}
+}
