@@ -67,3 +67,26 @@ func TestPaneViewSizes(t *testing.T) {
 		}
 	}
 }
+
+// The list scrolls only as far as the cursor needs: reaching the row
+// just below the window moves it by one, moving up inside it moves
+// nothing, and moving above it brings the cursor's row to the top.
+func TestPaneViewScrollsOnlyAsFarAsNeeded(t *testing.T) {
+	p := listed(10)
+	first := func() string { // the name on the first of 3 rows
+		f := strings.Fields(p.View(40, 4, nil)[1])
+		return f[len(f)-1]
+	}
+	p.Move(3) // just below f00 … f02
+	if got := first(); got != "f01" {
+		t.Fatalf("cursor on f03: the first row shows %s, want f01", got)
+	}
+	p.Move(-1) // f02, inside the window
+	if got := first(); got != "f01" {
+		t.Fatalf("cursor up to f02: the first row shows %s, want f01", got)
+	}
+	p.Move(-2) // f00, above it
+	if got := first(); got != "f00" {
+		t.Fatalf("cursor up to f00: the first row shows %s, want f00", got)
+	}
+}
