@@ -28,6 +28,9 @@ func TestCompleteStatement(t *testing.T) {
 		"x = 1 \\":                           false,
 		"print('(')":                         true,
 		"# a comment with (":                 true,
+		"s = \"\\\"(\"":                      true, // an escaped quote does not end the string
+		"s = \"\"\"a\nb\"\"\"":               true, // a line break inside a triple-quoted string
+		"s = \"\"\"a\nb":                     false,
 	} {
 		if got := completeStatement(code); got != want {
 			t.Errorf("completeStatement(%q) = %v", code, got)
@@ -306,4 +309,35 @@ func TestSmallestScreen(t *testing.T) {
 	commontest.MustContain(t, body[0], "RUN CODE")
 	v := strings.Join(body, "\n")
 	commontest.MustContain(t, v, "✓ done", "LAST█")
+}
+
+// At the newest output the footer ends with the scroll keys' plain word;
+// scrolled back, it says that newer lines are below, right after the
+// ways out.
+func TestFooterSaysWhenNewerLinesAreBelow(t *testing.T) {
+	c, runs, p := fixture(t, 100, 30)
+	if got := keyHelp(p, c); got != "enter run · esc back · ctrl+c clear · alt+enter/ctrl+j new line · ↑/↓ history · pgup/pgdn scroll" {
+		t.Fatalf("footer at the newest output: %q", got)
+	}
+	bigRuns(runs, sess, 1)
+	press(p, c, "pgup")
+	if got := keyHelp(p, c); got != "enter run · esc back · ctrl+c clear · pgup/pgdn scroll (↓ newer below) · alt+enter/ctrl+j new line · ↑/↓ history" {
+		t.Fatalf("footer scrolled back: %q", got)
+	}
+}
+
+// pgup at the transcript's top stops there, and from there one pgdn
+// shows newer lines at once.
+func TestPgdnFromTheTopScrollsAtOnce(t *testing.T) {
+	c, runs, p := fixture(t, 100, 30)
+	for i := 0; i < 60; i++ {
+		runs.transcript(sess).add(lineOut, fmt.Sprintf("  line %02d", i))
+	}
+	press(p, c, "pgup", "pgup", "pgup", "pgup", "pgup")
+	top := screen(t, p, c)
+	commontest.MustContain(t, top, "  line 00")
+	press(p, c, "pgdown")
+	if v := screen(t, p, c); v == top || strings.Contains(v, "  line 00\n") {
+		t.Fatalf("pgdn from the top did not scroll:\n%s", v)
+	}
 }
