@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
@@ -98,19 +96,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 		p, arrived, ended = holdProxy(t, u)
 		return p
 	})
-	xfer := runOf(t, r.o.OnPlan(runOf(t, r.o.HandleKey(commontest.Key("d"), r.c))().(pane.PlanMsg), r.c))
-	done := make(chan tea.Msg, 1)
-	go func() {
-		msg := xfer()
-		for {
-			if p, ok := msg.(pane.ProgressMsg); ok {
-				msg = p.Next()()
-				continue
-			}
-			done <- msg
-			return
-		}
-	}()
+	done := startDownload(t, r.o, r)
 	commontest.WaitFor(t, arrived, "the download's request")
 	const busy = "one transfer at a time: the download of data.csv is still running"
 	for _, k := range []string{"x", "d", "D", "u"} {
@@ -145,8 +131,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 	commontest.WaitFor(t, ended, "the download stopping when its pane closed")
 	var d pane.DoneMsg
 	select {
-	case msg := <-done:
-		d = msg.(pane.DoneMsg)
+	case d = <-done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the cancelled download never answered")
 	}

@@ -1,13 +1,10 @@
 package files
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
@@ -74,22 +71,8 @@ func TestFilterLineOnALargeDirectory(t *testing.T) {
 		n    int
 		want string
 	}{{pane.MaxShown + 1, "enter: search all 10001 · esc clear"}, {pane.MaxShown, "enter apply · esc clear"}} {
-		srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{ManyFiles: tc.n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { srv.Close() })
-		rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		open := func(context.Context) (*jupyter.Client, error) {
-			return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
-		}
-		p := pane.New(context.Background(), rt.ID(), open, nil)
-		t.Cleanup(p.Close)
-		r := &rig{srv: srv, rt: rt, c: fixture(rt, false), o: New(p, &asker{}), open: open}
-		r.drive(t, r.o.Init())
+		r := newRigWith(t, colabfake.Options{ManyFiles: tc.n}, nil, false, nil)
+		p := r.o.Pane()
 		r.press(t, "enter") // into the large directory
 		if total, _ := p.Counts(); total != tc.n {
 			t.Fatalf("%d entries listed, want %d:\n%s", total, tc.n, r.screen(t))

@@ -6,9 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/jupyter"
 )
 
 // A directory larger than the pane keeps opens with its
@@ -73,18 +71,7 @@ func TestPaneLargeDirectoryAndFilter(t *testing.T) {
 // content/many holds n synthetic (empty, read-only) files.
 func largeDirPane(t *testing.T, n int) *Pane {
 	t.Helper()
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func(ctx context.Context) (*jupyter.Client, error) {
-		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
-	}
+	_, open := emulated(t, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour}, "runtimes/rt-big", nil)
 	p := New(context.Background(), "rt-big", open, nil)
 	t.Cleanup(p.Close)
 	return p

@@ -23,23 +23,32 @@ func setup(t *testing.T) (*Pane, *colabfake.Server) {
 	return setupWith(t, colabfake.Options{})
 }
 
-// setupWith is setup with the emulator's options o.
-func setupWith(t *testing.T, o colabfake.Options) (*Pane, *colabfake.Server) {
+// emulated starts an emulator on loopback with the options o holding the
+// runtime name ("runtimes/rt-…"), and returns it with an Opener of a
+// Jupyter client for it that counts its calls in *opens (when not nil).
+func emulated(t *testing.T, o colabfake.Options, name string, opens *int) (*colabfake.Server, Opener) {
 	t.Helper()
 	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-pane", ConnectionInfo: &api.ConnectionInfo{}})
+	rt, err := srv.AddRuntime(api.Runtime{Name: api.RuntimeName(name), ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opens := 0
-	open := func(ctx context.Context) (*jupyter.Client, error) {
-		opens++
+	return srv, func(context.Context) (*jupyter.Client, error) {
+		if opens != nil {
+			*opens++
+		}
 		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
 	}
+}
+
+// setupWith is setup with the emulator's options o.
+func setupWith(t *testing.T, o colabfake.Options) (*Pane, *colabfake.Server) {
+	t.Helper()
+	srv, open := emulated(t, o, "runtimes/rt-pane", nil)
 	c, _ := open(context.Background())
 	dir := t.TempDir()
 	for name, body := range map[string]string{"a.txt": "alpha", "evil\x1b]0;x\x07.txt": "e"} {
@@ -246,18 +255,7 @@ func TestPaneShowsTimesInItsLocation(t *testing.T) {
 // A pane works under the context it was given: once that ends, its
 // listing fails (and shows why) instead of running on.
 func TestPaneEndsWithItsParentContext(t *testing.T) {
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-pane", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func(context.Context) (*jupyter.Client, error) {
-		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
-	}
+	_, open := emulated(t, colabfake.Options{}, "runtimes/rt-pane", nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	p := New(ctx, "rt-pane", open, nil)
 	t.Cleanup(p.Close)
@@ -324,20 +322,9 @@ func TestPaneProgressOfItsOwnTransferOnly(t *testing.T) {
 // The pane opens its Jupyter client once: later listings reuse it (one
 // get_runtime per pane, not one per directory).
 func TestPaneOpensItsClientOnce(t *testing.T) {
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-pane", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	opens := 0
-	p := New(context.Background(), "rt-pane", func(context.Context) (*jupyter.Client, error) {
-		opens++
-		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
-	}, nil)
+	_, open := emulated(t, colabfake.Options{}, "runtimes/rt-pane", &opens)
+	p := New(context.Background(), "rt-pane", open, nil)
 	t.Cleanup(p.Close)
 	drive(t, p, p.Init())
 	drive(t, p, p.Refresh())
@@ -370,22 +357,14 @@ func TestPaneEnteredDirectoryStartsAtItsTop(t *testing.T) {
 // The client a transfer had to open (the pane's first listing failed) is
 // kept: the listing after the transfer uses it.
 func TestPaneKeepsTheClientATransferOpened(t *testing.T) {
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-pane", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	opens := 0
-	p := New(context.Background(), "rt-pane", func(context.Context) (*jupyter.Client, error) {
-		opens++
-		if opens == 1 {
+	_, open := emulated(t, colabfake.Options{}, "runtimes/rt-pane", &opens)
+	p := New(context.Background(), "rt-pane", func(ctx context.Context) (*jupyter.Client, error) {
+		if opens == 0 {
+			opens++
 			return nil, &api.Error{Code: api.Unavailable, Message: "try again"}
 		}
-		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
+		return open(ctx)
 	}, nil)
 	t.Cleanup(p.Close)
 	drive(t, p, p.Init())
