@@ -126,3 +126,13 @@ func TestTranscriptCutsAtACharacter(t *testing.T) {
 		t.Fatalf("cut line ends %q, want %q", got[len(got)-30:], want[len(want)-30:])
 	}
 }
+
+// The drop marker's counts are written with thousands separators, never
+// one in front.
+func TestItoaThousands(t *testing.T) {
+	for n, want := range map[int]string{7: "7", 999: "999", 1000: "1,000", 100000: "100,000", 1234567: "1,234,567"} {
+		if got := itoaThousands(n); got != want {
+			t.Errorf("%d: %q, want %q", n, got, want)
+		}
+	}
+}
