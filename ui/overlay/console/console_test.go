@@ -341,3 +341,22 @@ func TestPgdnFromTheTopScrollsAtOnce(t *testing.T) {
 		t.Fatalf("pgdn from the top did not scroll:\n%s", v)
 	}
 }
+
+// A long input takes at most half the console's rows (less its title,
+// blank and border lines): the transcript keeps the rest.
+func TestLongInputTakesHalfTheConsole(t *testing.T) {
+	c, runs, p := fixture(t, 100, 40)
+	runs.ran(sess, "print(1)", api.ExecuteCodeResult{Stdout: "1\n"})
+	p.SetInput(strings.Repeat("x = 1\n", 30) + "LAST")
+	body := draw(t, p, c)
+	input := 0
+	for _, l := range body {
+		if strings.HasPrefix(l, ">>> ") || strings.HasPrefix(l, "... ") {
+			input++
+		}
+	}
+	if want := (len(body) - 4) / 2; input != want {
+		t.Fatalf("the input takes %d of %d rows, want %d:\n%s", input, len(body), want, strings.Join(body, "\n"))
+	}
+	commontest.MustContain(t, strings.Join(body, "\n"), "LAST█", "✓ done")
+}
