@@ -2,17 +2,21 @@ package console
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
+	"github.com/colabdash/colabdash/ui/theme"
 )
 
 func TestCompleteStatement(t *testing.T) {
@@ -359,4 +363,35 @@ func TestLongInputTakesHalfTheConsole(t *testing.T) {
 		t.Fatalf("the input takes %d of %d rows, want %d:\n%s", input, len(body), want, strings.Join(body, "\n"))
 	}
 	commontest.MustContain(t, strings.Join(body, "\n"), "LAST█", "✓ done")
+}
+
+// Scrolled to the top and then drawn wider, where the lines wrap into
+// fewer rows, the console shows the transcript's top with its rows full,
+// not rows past it.
+func TestWidenedAtTheTopShowsTheTop(t *testing.T) {
+	c, runs, p := fixture(t, 60, 20)
+	for i := 0; i < 30; i++ {
+		runs.transcript(sess).add(lineOut, fmt.Sprintf("  line %02d %s", i, strings.Repeat("w", 70)))
+	}
+	press(p, c, "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup")
+	commontest.MustContain(t, screen(t, p, c), "  line 00")
+	wide, _, _ := fixture(t, 200, 20)
+	body := draw(t, p, wide)
+	commontest.MustContain(t, strings.Join(body, "\n"), "  line 00")
+	if !strings.Contains(body[1], "line 00") {
+		t.Fatalf("widened, the transcript's top is not on its first row:\n%s", strings.Join(body, "\n"))
+	}
+}
+
+// In colour, an input line's prompt ("In [sid]: ") is bold, the code
+// after it is not.
+func TestInputPromptIsBold(t *testing.T) {
+	c, runs, p := fixture(t, 100, 24)
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI)
+	c.Styles = theme.NewWith(r, theme.Dark)
+	runs.transcript(sess).AddIn(sess, "print(1)")
+	if v := screen(t, p, c); !strings.Contains(v, c.Styles.Bold.Render("In [colabdash-1a2b]: ")+"print(1)") {
+		t.Fatalf("the prompt is not bold:\n%q", v)
+	}
 }
