@@ -2,21 +2,17 @@ package console
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
-	"github.com/colabdash/colabdash/ui/theme"
 )
 
 func TestCompleteStatement(t *testing.T) {
@@ -387,9 +383,7 @@ func TestWidenedAtTheTopShowsTheTop(t *testing.T) {
 // after it is not.
 func TestInputPromptIsBold(t *testing.T) {
 	c, runs, p := fixture(t, 100, 24)
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.ANSI)
-	c.Styles = theme.NewWith(r, theme.Dark)
+	c.Styles = commontest.ANSIStyles()
 	runs.transcript(sess).AddIn(sess, "print(1)")
 	if v := screen(t, p, c); !strings.Contains(v, c.Styles.Bold.Render("In [colabdash-1a2b]: ")+"print(1)") {
 		t.Fatalf("the prompt is not bold:\n%q", v)

@@ -3,21 +3,17 @@ package events
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
-	"github.com/colabdash/colabdash/ui/theme"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
@@ -359,9 +355,7 @@ func TestEventLogKeepsARefusalWhole(t *testing.T) {
 // plainly.
 func TestEventLogOutcomeColours(t *testing.T) {
 	c := fixture(100, 24)
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.ANSI)
-	c.Styles = theme.NewWith(r, theme.Dark)
+	c.Styles = commontest.ANSIStyles()
 	o := New(logOf(
 		Event{At: t0, Tool: "list_runtimes"},
 		Event{At: t0, Tool: "plugin gpu-watch", Output: "gpu 93%"},

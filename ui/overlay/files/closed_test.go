@@ -8,6 +8,18 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
+// heldRig is a rig holding content/data.csv whose downloads are held
+// (holdProxy): arrived and ended say when one came and went.
+func heldRig(t *testing.T) (r *rig, arrived, ended <-chan struct{}) {
+	t.Helper()
+	r = newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, func(u string) string {
+		var p string
+		p, arrived, ended = holdProxy(t, u)
+		return p
+	})
+	return r, arrived, ended
+}
+
 // startDownload presses d in o (a file selected, nothing local in its
 // way) and runs the download in the background; its DoneMsg comes on the
 // channel returned.
@@ -34,12 +46,7 @@ func startDownload(t *testing.T, o *Overlay, r *rig) <-chan pane.DoneMsg {
 // event log has it), the newer ones' are.
 func TestClosedKeepsTheLastMaxClosed(t *testing.T) {
 	t.Chdir(t.TempDir())
-	var arrived, ended <-chan struct{}
-	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, func(u string) string {
-		var p string
-		p, arrived, ended = holdProxy(t, u)
-		return p
-	})
+	r, arrived, ended := heldRig(t)
 	var closed Closed
 	var dones []<-chan pane.DoneMsg
 	for i := 0; i <= MaxClosed; i++ {

@@ -90,12 +90,7 @@ func holdProxy(t *testing.T, upstream string) (string, <-chan struct{}, <-chan s
 // ended (Closed) unless another files pane is open.
 func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 	t.Chdir(t.TempDir())
-	var arrived, ended <-chan struct{}
-	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, func(u string) string {
-		var p string
-		p, arrived, ended = holdProxy(t, u)
-		return p
-	})
+	r, arrived, ended := heldRig(t)
 	done := startDownload(t, r.o, r)
 	commontest.WaitFor(t, arrived, "the download's request")
 	const busy = "one transfer at a time: the download of data.csv is still running"
