@@ -5,13 +5,16 @@
 package commontest
 
 import (
+	"io"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"github.com/colabdash/colabdash/api"
 	apimon "github.com/colabdash/colabdash/api/monitor"
@@ -54,6 +57,15 @@ func Context(w, h int, rts ...api.Runtime) *common.Context {
 		},
 		RefreshInterval: 30 * time.Second,
 	}
+}
+
+// ANSIStyles are the dark theme's styles drawn with 16-colour ANSI codes
+// (Context's are without colour), for a test of what colour or bold
+// shows.
+func ANSIStyles() *theme.Styles {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI)
+	return theme.NewWith(r, theme.Dark)
 }
 
 // Renewals is a common.Renewals with fixed answers: Renewing names the

@@ -28,6 +28,9 @@ func TestCompleteStatement(t *testing.T) {
 		"x = 1 \\":                           false,
 		"print('(')":                         true,
 		"# a comment with (":                 true,
+		"s = \"\\\"(\"":                      true, // an escaped quote does not end the string
+		"s = \"\"\"a\nb\"\"\"":               true, // a line break inside a triple-quoted string
+		"s = \"\"\"a\nb":                     false,
 	} {
 		if got := completeStatement(code); got != want {
 			t.Errorf("completeStatement(%q) = %v", code, got)
@@ -306,4 +309,83 @@ func TestSmallestScreen(t *testing.T) {
 	commontest.MustContain(t, body[0], "RUN CODE")
 	v := strings.Join(body, "\n")
 	commontest.MustContain(t, v, "✓ done", "LAST█")
+}
+
+// At the newest output the footer ends with the scroll keys' plain word;
+// scrolled back, it says that newer lines are below, right after the
+// ways out.
+func TestFooterSaysWhenNewerLinesAreBelow(t *testing.T) {
+	c, runs, p := fixture(t, 100, 30)
+	if got := keyHelp(p, c); got != "enter run · esc back · ctrl+c clear · alt+enter/ctrl+j new line · ↑/↓ history · pgup/pgdn scroll" {
+		t.Fatalf("footer at the newest output: %q", got)
+	}
+	bigRuns(runs, sess, 1)
+	press(p, c, "pgup")
+	if got := keyHelp(p, c); got != "enter run · esc back · ctrl+c clear · pgup/pgdn scroll (↓ newer below) · alt+enter/ctrl+j new line · ↑/↓ history" {
+		t.Fatalf("footer scrolled back: %q", got)
+	}
+}
+
+// pgup at the transcript's top stops there, and from there one pgdn
+// shows newer lines at once.
+func TestPgdnFromTheTopScrollsAtOnce(t *testing.T) {
+	c, runs, p := fixture(t, 100, 30)
+	for i := 0; i < 60; i++ {
+		runs.transcript(sess).add(lineOut, fmt.Sprintf("  line %02d", i))
+	}
+	press(p, c, "pgup", "pgup", "pgup", "pgup", "pgup")
+	top := screen(t, p, c)
+	commontest.MustContain(t, top, "  line 00")
+	press(p, c, "pgdown")
+	if v := screen(t, p, c); v == top || strings.Contains(v, "  line 00\n") {
+		t.Fatalf("pgdn from the top did not scroll:\n%s", v)
+	}
+}
+
+// A long input takes at most half the console's rows (less its title,
+// blank and border lines): the transcript keeps the rest.
+func TestLongInputTakesHalfTheConsole(t *testing.T) {
+	c, runs, p := fixture(t, 100, 40)
+	runs.ran(sess, "print(1)", api.ExecuteCodeResult{Stdout: "1\n"})
+	p.SetInput(strings.Repeat("x = 1\n", 30) + "LAST")
+	body := draw(t, p, c)
+	input := 0
+	for _, l := range body {
+		if strings.HasPrefix(l, ">>> ") || strings.HasPrefix(l, "... ") {
+			input++
+		}
+	}
+	if want := (len(body) - 4) / 2; input != want {
+		t.Fatalf("the input takes %d of %d rows, want %d:\n%s", input, len(body), want, strings.Join(body, "\n"))
+	}
+	commontest.MustContain(t, strings.Join(body, "\n"), "LAST█", "✓ done")
+}
+
+// Scrolled to the top and then drawn wider, where the lines wrap into
+// fewer rows, the console shows the transcript's top with its rows full,
+// not rows past it.
+func TestWidenedAtTheTopShowsTheTop(t *testing.T) {
+	c, runs, p := fixture(t, 60, 20)
+	for i := 0; i < 30; i++ {
+		runs.transcript(sess).add(lineOut, fmt.Sprintf("  line %02d %s", i, strings.Repeat("w", 70)))
+	}
+	press(p, c, "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup")
+	commontest.MustContain(t, screen(t, p, c), "  line 00")
+	wide, _, _ := fixture(t, 200, 20)
+	body := draw(t, p, wide)
+	commontest.MustContain(t, strings.Join(body, "\n"), "  line 00")
+	if !strings.Contains(body[1], "line 00") {
+		t.Fatalf("widened, the transcript's top is not on its first row:\n%s", strings.Join(body, "\n"))
+	}
+}
+
+// In colour, an input line's prompt ("In [sid]: ") is bold, the code
+// after it is not.
+func TestInputPromptIsBold(t *testing.T) {
+	c, runs, p := fixture(t, 100, 24)
+	c.Styles = commontest.ANSIStyles()
+	runs.transcript(sess).AddIn(sess, "print(1)")
+	if v := screen(t, p, c); !strings.Contains(v, c.Styles.Bold.Render("In [colabdash-1a2b]: ")+"print(1)") {
+		t.Fatalf("the prompt is not bold:\n%q", v)
+	}
 }

@@ -85,3 +85,54 @@ func TestTranscriptCutsLongLines(t *testing.T) {
 		t.Fatalf("cut line: %d bytes", len(got))
 	}
 }
+
+// Long lines are bounded by their bytes: lines holding exactly
+// MaxTranscriptBytes are all kept, one byte more drops the oldest line,
+// and many more keep the transcript within the bound.
+func TestTranscriptBoundedByBytes(t *testing.T) {
+	var tr Transcript
+	line := strings.Repeat("x", 1024)
+	for range MaxTranscriptBytes / 1024 {
+		tr.add(lineOut, line)
+	}
+	if tr.dropped != 0 || tr.bytes != MaxTranscriptBytes {
+		t.Fatalf("exactly the bound: %d bytes, %d lines dropped", tr.bytes, tr.dropped)
+	}
+	tr.add(lineOut, "y")
+	if tr.dropped != 1 || tr.bytes != MaxTranscriptBytes-1024+1 {
+		t.Fatalf("a byte past the bound: %d bytes, %d lines dropped", tr.bytes, tr.dropped)
+	}
+	for range MaxTranscriptBytes / 1024 {
+		tr.add(lineOut, line)
+	}
+	if tr.bytes > MaxTranscriptBytes || len(tr.lines) >= MaxTranscriptBytes/1024+1 {
+		t.Fatalf("twice the bound written: %d bytes in %d lines kept", tr.bytes, len(tr.lines))
+	}
+}
+
+// A line of exactly maxLineBytes is kept whole; a longer one is cut at
+// the last character that starts within the bound, never inside one.
+func TestTranscriptCutsAtACharacter(t *testing.T) {
+	var tr Transcript
+	whole := strings.Repeat("x", maxLineBytes)
+	tr.add(lineOut, whole)
+	if tr.lines[0].text != whole {
+		t.Fatalf("a line of exactly maxLineBytes was cut: %q…", tr.lines[0].text[maxLineBytes-10:])
+	}
+	odd := "x" + strings.Repeat("é", maxLineBytes/2) // the bound falls inside an é
+	tr.add(lineOut, odd)
+	want := odd[:maxLineBytes-1] + "… (" + plural.Count(len(odd)-(maxLineBytes-1), "more byte") + ")"
+	if got := tr.lines[1].text; got != want {
+		t.Fatalf("cut line ends %q, want %q", got[len(got)-30:], want[len(want)-30:])
+	}
+}
+
+// The drop marker's counts are written with thousands separators, never
+// one in front.
+func TestItoaThousands(t *testing.T) {
+	for n, want := range map[int]string{7: "7", 999: "999", 1000: "1,000", 100000: "100,000", 1234567: "1,234,567"} {
+		if got := itoaThousands(n); got != want {
+			t.Errorf("%d: %q, want %q", n, got, want)
+		}
+	}
+}

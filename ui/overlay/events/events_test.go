@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
@@ -63,11 +64,23 @@ func TestOutcome(t *testing.T) {
 		{Event{}, "ok"},
 		{Event{Err: &api.Error{Code: api.FailedPrecondition}}, "FAILED_PRECONDITION"},
 		{Event{Note: "token stale"}, "stale"},
+		{Event{Refused: "not deleting /content"}, "refused"},
+		{Event{Tool: "plugin gpu-watch", Output: "gpu 93%"}, "output"},
 		{Event{Err: &jupyter.Error{Op: "download", Runtime: "rt-a", Path: "content/x.csv", Kind: jupyter.ErrLocal}}, "local error"},
 		{Event{Err: fmt.Errorf("files: %w", &jupyter.Error{Op: "list", Kind: jupyter.ErrNotFound})}, "not found"},
 	} {
 		if got := tc.ev.Outcome(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.ev, got, tc.want)
+		}
+	}
+}
+
+// The latency column: milliseconds below a second, from a second on
+// seconds with one decimal.
+func TestLatencyFormat(t *testing.T) {
+	for d, want := range map[time.Duration]string{999 * time.Millisecond: "999ms", time.Second: "1.0s", 2400 * time.Millisecond: "2.4s"} {
+		if got := formatLatency(d); got != want {
+			t.Errorf("%v: %q, want %q", d, got, want)
 		}
 	}
 }
@@ -335,4 +348,95 @@ func TestEventLogKeepsARefusalWhole(t *testing.T) {
 	if v := strings.Join(commontest.Draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 1 of 1") {
 		t.Fatalf("the filter does not find the refusal's text:\n%s", v)
 	}
+}
+
+// In colour, a failure's outcome is drawn as an error, a note's and a
+// refusal's as a warning, and a call that succeeded or a plugin's output
+// plainly.
+func TestEventLogOutcomeColours(t *testing.T) {
+	c := fixture(100, 24)
+	c.Styles = commontest.ANSIStyles()
+	o := New(logOf(
+		Event{At: t0, Tool: "list_runtimes"},
+		Event{At: t0, Tool: "plugin gpu-watch", Output: "gpu 93%"},
+		Event{At: t0, Tool: "get_runtime", Err: &api.Error{Code: api.FailedPrecondition, Message: "being deleted"}},
+		Event{At: t0, Tool: "list_sessions", Note: "waiting for the call budget"},
+		Event{At: t0, Tool: "files pane", Refused: "not deleting /content"},
+	))
+	lines := commontest.Draw(t, o, c)
+	line := func(tool string) string {
+		for _, l := range lines {
+			if strings.Contains(ansi.Strip(l), tool) {
+				return l
+			}
+		}
+		t.Fatalf("no line for %s:\n%s", tool, strings.Join(lines, "\n"))
+		return ""
+	}
+	errWord, warnWord := func(s string) string { return c.Styles.ErrText.Render(s) }, func(s string) string { return c.Styles.Warn.Render(s) }
+	if errWord("x") == warnWord("x") || errWord("x") == "x" {
+		t.Fatalf("the fixture's error and warning styles do not differ: %q %q", errWord("x"), warnWord("x"))
+	}
+	for _, tc := range []struct{ tool, word, want string }{
+		{"get_runtime", "FAILED_PRECONDITION", errWord("FAILED_PRECONDITION")},
+		{"list_sessions", "stale", warnWord("stale")},
+		{"files pane", "refused", warnWord("refused")},
+		{"list_runtimes", "ok", " ok "},
+		{"plugin gpu-watch", "output", " output "},
+	} {
+		if l := line(tc.tool); !strings.Contains(l, tc.want) {
+			t.Errorf("%s: the outcome %s is not drawn as %q: %q", tc.tool, tc.word, tc.want, l)
+		}
+	}
+}
+
+// Reopened on a filter, the line shows it selected, and typing replaces
+// it; a filter longer than the screen keeps the line's hint on screen.
+func TestEventLogFilterLineReopened(t *testing.T) {
+	c := fixture(80, 24)
+	o := New(logOf(Event{At: t0, Tool: "list_runtimes"}, Event{At: t0, Tool: "get_runtime", Target: "runtimes/rt-alpha"}))
+	o.SetFilter("alpha")
+	line := o.HandleKey(commontest.Key("/"), c).(common.Open).Overlay
+	status := func() string {
+		f := frame.New(c.Layout.W, c.Layout.H)
+		f.Lines = frame.PadLines(nil, c.Layout.H)
+		line.Draw(c, f)
+		return ansi.Strip(f.Lines[c.Layout.H-2])
+	}
+	commontest.MustContain(t, status(), "/alpha", "type to replace · backspace edits  enter apply · esc clear")
+	line.HandleKey(commontest.Key("g"), c)
+	if o.Filter() != "g" {
+		t.Fatalf("typing on the reopened line: filter %q, want the old one replaced", o.Filter())
+	}
+	for range 120 {
+		line.HandleKey(commontest.Key("x"), c)
+	}
+	if s := status(); !strings.HasSuffix(strings.TrimRight(s, " "), "enter apply · esc clear") || !strings.Contains(s, "xxx") {
+		t.Fatalf("a long filter's line: %q", s)
+	}
+}
+
+// A target goes to a line of its own only when the event's line would be
+// wider than the screen: one that fits exactly stays beside its outcome,
+// and a call with no target (its "–") never takes a line for the dash.
+func TestEventLogTargetLineOnlyWhenTooWide(t *testing.T) {
+	c := fixture(80, 24)
+	width := func(target string) int { // the event's line with target, as drawn alone
+		lines := commontest.Draw(t, New(logOf(Event{At: t0, Tool: "get_runtime", Target: target})), c)
+		return ansi.StringWidth(strings.TrimRight(lines[3], " "))
+	}
+	prefix := width("runtimes/x") - 1
+	id := "rt-" + strings.Repeat("z", 80-prefix-3) // the line exactly 80 cells wide
+	v := strings.Join(commontest.Draw(t, New(logOf(Event{At: t0, Tool: "get_runtime", Target: "runtimes/" + id})), c), "\n")
+	if !strings.Contains(v, "ok  "+id) {
+		t.Errorf("a line exactly the screen's width moved its target:\n%s", v)
+	}
+	c = fixture(60, 24)
+	lines := commontest.Draw(t, New(logOf(Event{At: t0, Tool: "list_runtimes", Err: &api.Error{Code: api.FailedPrecondition, Message: "being deleted"}})), c)
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "–" {
+			t.Fatalf("the dash of a call with no target took a line:\n%s", strings.Join(lines, "\n"))
+		}
+	}
+	commontest.MustContain(t, strings.Join(lines, "\n"), "FAILED_PRECONDITION", "being deleted")
 }

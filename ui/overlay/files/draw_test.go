@@ -1,6 +1,8 @@
 package files
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
+	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // Without colour (no attributes at all) the pane still shows which row
@@ -43,6 +45,15 @@ func TestSelectionShowsWithoutColour(t *testing.T) {
 	}
 	// The title says how to close, where it fits; every width draws.
 	commontest.MustContain(t, r.view(t, 100, 30)[2], "FILES · rt-files:/content", "(esc to close)")
+	// The hint only whole: on a screen one cell too narrow for it, the
+	// title goes alone.
+	w := termtext.Width(r.o.Pane().View(200, 2, nil)[0] + "  (esc to close)")
+	if line := strings.TrimRight(r.view(t, w, 30)[2], " "); !strings.HasSuffix(line, "  (esc to close)") {
+		t.Errorf("at %d columns the title is %q, want the hint whole", w, line)
+	}
+	if line := r.view(t, w-1, 30)[2]; strings.Contains(line, "(esc") {
+		t.Errorf("at %d columns the title is %q, want no hint", w-1, line)
+	}
 	for _, w := range []int{20, 40, 80} {
 		r.view(t, w, 12)
 	}
@@ -79,25 +90,8 @@ func holdProxy(t *testing.T, upstream string) (string, <-chan struct{}, <-chan s
 // ended (Closed) unless another files pane is open.
 func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 	t.Chdir(t.TempDir())
-	var arrived, ended <-chan struct{}
-	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, func(u string) string {
-		var p string
-		p, arrived, ended = holdProxy(t, u)
-		return p
-	})
-	xfer := runOf(t, r.o.OnPlan(runOf(t, r.o.HandleKey(commontest.Key("d"), r.c))().(pane.PlanMsg), r.c))
-	done := make(chan tea.Msg, 1)
-	go func() {
-		msg := xfer()
-		for {
-			if p, ok := msg.(pane.ProgressMsg); ok {
-				msg = p.Next()()
-				continue
-			}
-			done <- msg
-			return
-		}
-	}()
+	r, arrived, ended := heldRig(t)
+	done := startDownload(t, r.o, r)
 	commontest.WaitFor(t, arrived, "the download's request")
 	const busy = "one transfer at a time: the download of data.csv is still running"
 	for _, k := range []string{"x", "d", "D", "u"} {
@@ -112,6 +106,17 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 			t.Fatalf("%s during a download: status line %q", k, line)
 		}
 	}
+	// A message goes beside the progress only with 10 cells left for it
+	// after the " · " between them.
+	progress := r.o.Pane().Status()
+	r.c.Status = common.Status{Text: "hi", Until: testNow.Add(5 * time.Second)}
+	w := termtext.Width(progress) + 3 + 10
+	if line := strings.TrimRight(r.view(t, w, 30)[28], " "); line != progress+" · hi" {
+		t.Errorf("with 10 cells left the status line is %q, want %q", line, progress+" · hi")
+	}
+	if line := strings.TrimRight(r.view(t, w-1, 30)[28], " "); line != progress {
+		t.Errorf("with 9 cells left the status line is %q, want the progress alone %q", line, progress)
+	}
 	var closed Closed
 	e := r.press(t, "esc")
 	if c, ok := e.(common.Close); !ok || c.Text != "files pane closed: stopping the download of data.csv…" {
@@ -121,8 +126,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 	commontest.WaitFor(t, ended, "the download stopping when its pane closed")
 	var d pane.DoneMsg
 	select {
-	case msg := <-done:
-		d = msg.(pane.DoneMsg)
+	case d = <-done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the cancelled download never answered")
 	}
@@ -134,5 +138,27 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 	commontest.MustContain(t, text, "download of data.csv on rt-files cancelled")
 	if _, again := rest.Done(d, false); again != nil {
 		t.Fatalf("the same end said twice: %#v", again)
+	}
+	// How every other end of that transfer is told: finished after all,
+	// failed, or cancelled with what is left of each kind of transfer.
+	for _, tc := range []struct {
+		op   string
+		err  error
+		want string
+		bad  bool
+	}{
+		{"download", nil, "the download of data.csv on rt-files finished before its pane closed: downloaded data.csv", false},
+		{"download", errors.New("disk full"), "download of data.csv on rt-files failed: disk full", true},
+		{"download", jupyter.ErrInterrupted, "download of data.csv on rt-files cancelled: partial kept, resumes when downloaded again", false},
+		{"download", context.Canceled, "download of data.csv on rt-files cancelled before anything was written", false},
+		{"upload", jupyter.ErrInterrupted, "upload of data.csv on rt-files cancelled: the runtime's files are unchanged", false},
+		{"delete", context.Canceled, "delete of data.csv on rt-files cancelled: entries removed before it stopped are gone", false},
+	} {
+		end := d
+		end.Op, end.Err, end.Text = tc.op, tc.err, "downloaded data.csv"
+		_, say := closed.Done(end, false)
+		if s, ok := say.(common.Say); !ok || s.Text != tc.want || s.Err != tc.bad {
+			t.Errorf("%s ending with %v said %#v, want %q", tc.op, tc.err, say, tc.want)
+		}
 	}
 }

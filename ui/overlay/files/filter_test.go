@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
+	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
 // / filters the entries by name as it is typed; enter keeps the filter
@@ -60,3 +62,42 @@ func TestFilterNarrowsKeepsAndClears(t *testing.T) {
 
 // isRun reports whether e runs a command (nil or not): the pane's own work.
 func isRun(e common.Effect) bool { _, ok := e.(common.Run); return ok }
+
+// On a directory larger than the pane keeps (pane.MaxShown entries), the
+// filter line says that enter searches all of its entries; on one the
+// pane keeps whole, that enter applies the filter.
+func TestFilterLineOnALargeDirectory(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{pane.MaxShown + 1, "enter: search all 10001 · esc clear"}, {pane.MaxShown, "enter apply · esc clear"}} {
+		r := newRigWith(t, colabfake.Options{ManyFiles: tc.n}, nil, false, nil)
+		p := r.o.Pane()
+		r.press(t, "enter") // into the large directory
+		if total, _ := p.Counts(); total != tc.n {
+			t.Fatalf("%d entries listed, want %d:\n%s", total, tc.n, r.screen(t))
+		}
+		commontest.MustContain(t, r.view(t, 100, 30, NewFilter(p))[28], tc.want)
+	}
+}
+
+// Reopened on a kept filter, the line holds it selected: typing replaces
+// it. A filter longer than the screen keeps the line's hint on screen.
+func TestFilterLineReopenedAndLong(t *testing.T) {
+	r := newRig(t, map[string]string{"content/data.csv": "a,b\n", "content/notes.txt": "n\n"}, false, nil)
+	r.press(t, "/", "n", "o", "t", "enter")
+	if r.o.Pane().Filter() != "not" {
+		t.Fatalf("filter %q after typing not", r.o.Pane().Filter())
+	}
+	f := NewFilter(r.o.Pane())
+	f.HandleKey(commontest.Key("d"), r.c)
+	if got := r.o.Pane().Filter(); got != "d" {
+		t.Fatalf("typing on the reopened line: filter %q, want the kept one replaced", got)
+	}
+	for range 150 {
+		f.HandleKey(commontest.Key("x"), r.c)
+	}
+	if line := strings.TrimRight(r.view(t, 100, 30, f)[28], " "); !strings.HasSuffix(line, "enter apply · esc clear") || !strings.Contains(line, "xxx") {
+		t.Fatalf("a long filter's line: %q", line)
+	}
+}

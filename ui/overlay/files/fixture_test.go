@@ -52,7 +52,13 @@ func fixture(rt api.Runtime, readOnly bool) *common.Context {
 // pane uses (a proxy in front of it).
 func newRig(t *testing.T, files map[string]string, readOnly bool, proxy func(string) string) *rig {
 	t.Helper()
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
+	return newRigWith(t, colabfake.Options{}, files, readOnly, proxy)
+}
+
+// newRigWith is newRig on an emulator with the options o.
+func newRigWith(t *testing.T, o colabfake.Options, files map[string]string, readOnly bool, proxy func(string) string) *rig {
+	t.Helper()
+	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,5 +148,70 @@ func TestControlCharacterName(t *testing.T) {
 	r.drive(t, runOf(t, r.o.Answer(AskDownloadTo, q.target, "", filepath.Join(dir, "safe.txt"), r.c)))
 	if b, err := os.ReadFile(filepath.Join(dir, "safe.txt")); err != nil || string(b) != "x" {
 		t.Fatalf("D to a typed name: %q, %v", b, err)
+	}
+}
+
+// A files-scope plugin's key runs the plugin on the selected entry (its
+// path from the runtime's root) and the footer offers it; with nothing
+// selected it says so, and a dangerous plugin is off in --readonly.
+func TestPluginKeys(t *testing.T) {
+	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, nil)
+	if err := r.c.Keys.AddPlugin("view", "files", "V", "view it", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.c.Keys.AddPlugin("shred", "files", "Z", "", true); err != nil {
+		t.Fatal(err)
+	}
+	if e := r.press(t, "V"); e != (common.RunPlugin{Name: "view", Runtime: "rt-files", File: "/content/data.csv"}) {
+		t.Fatalf("V answered %#v", e)
+	}
+	var words []string
+	for _, b := range r.o.Keys(r.c) {
+		words = append(words, b.Help().Key+" "+b.Help().Desc)
+	}
+	commontest.MustContain(t, strings.Join(words, " · "), "V view it", "Z shred")
+	r.c.Keys.SetReadOnly(true)
+	if text, isErr, paneKey := said(r.press(t, "Z")); text != "read-only mode: Z (plugin shred, dangerous) is disabled" || !isErr || !paneKey {
+		t.Fatalf("a dangerous plugin in --readonly said %q", text)
+	}
+	empty := newRig(t, nil, false, nil)
+	if err := empty.c.Keys.AddPlugin("view", "files", "V", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr, paneKey := said(empty.press(t, "V")); text != "plugin view: no file selected" || !isErr || !paneKey {
+		t.Fatalf("a plugin with nothing selected said %q", text)
+	}
+}
+
+// ↑/↓ move by an entry, pgdn/pgup by a page (the screen's height less
+// the pane's six lines of frame), g and G to the ends.
+func TestMoveKeys(t *testing.T) {
+	files := map[string]string{}
+	for i := range 60 {
+		files[fmt.Sprintf("content/f%02d", i)] = "x"
+	}
+	r := newRig(t, files, false, nil)
+	selected := func() string {
+		e, ok := r.o.Pane().Selected()
+		if !ok {
+			t.Fatalf("nothing selected:\n%s", r.screen(t))
+		}
+		return e.Name
+	}
+	page := r.c.Layout.H - 6
+	for _, tc := range []struct {
+		keys []string
+		want int
+	}{
+		{[]string{"down", "down", "up"}, 1},
+		{[]string{"pgdown"}, 1 + page},
+		{[]string{"pgup"}, 1},
+		{[]string{"G"}, 59},
+		{[]string{"g"}, 0},
+	} {
+		r.press(t, tc.keys...)
+		if got, want := selected(), fmt.Sprintf("f%02d", tc.want); got != want {
+			t.Fatalf("after %v: %s selected, want %s", tc.keys, got, want)
+		}
 	}
 }

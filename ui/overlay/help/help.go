@@ -71,11 +71,11 @@ func (h *Overlay) Draw(c *common.Context, f *frame.Frame) {
 	lines := []string{c.Styles.PanelFocus.Render("HELP") + c.Styles.Dim.Render("  (? or esc to close)")}
 	all, rows := Lines(c, f.W, h.first), Rows(c.Layout)
 	off := max(0, min(h.offset, len(all)-rows))
-	shown := all[off:min(off+rows, len(all))]
-	if off+rows < len(all) && len(shown) > 0 {
-		shown = append(shown[:len(shown)-1:len(shown)-1], c.Styles.Dim.Render(" ↓ more (j/k, pgup/pgdn)"))
+	end := min(off+rows, len(all))
+	if end < len(all) { // lines remain below: the last one shown says so
+		all[end-1] = c.Styles.Dim.Render(" ↓ more (j/k, pgup/pgdn)")
 	}
-	f.SetBody(append(lines, shown...))
+	f.SetBody(append(lines, all[off:end]...))
 }
 
 // Fits is always true: the help scrolls on any screen the dashboard fits.
@@ -143,15 +143,14 @@ func Lines(c *common.Context, w int, first string) []string {
 		for r := 0; r < height; r++ {
 			var line strings.Builder
 			line.WriteString(" ")
-			for i, b := range blocks[:n] {
+			for _, b := range blocks[:n] {
 				cell := ""
 				if r < len(b) {
 					cell = b[r]
 				}
-				if i < n-1 {
-					cell += strings.Repeat(" ", frame.BlockWidth(b)-ansi.StringWidth(cell)+gap)
-				}
-				line.WriteString(cell)
+				// Each cell is padded to its column's width and the gap;
+				// the last one's padding is trimmed with the line's end.
+				line.WriteString(cell + strings.Repeat(" ", frame.BlockWidth(b)-ansi.StringWidth(cell)+gap))
 			}
 			out = append(out, strings.TrimRight(line.String(), " "))
 		}

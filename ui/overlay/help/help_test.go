@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
@@ -208,5 +209,113 @@ func TestHelpIsAnOverlay(t *testing.T) {
 	var o common.Overlay = New("")
 	if o.Name() != "help" || !o.Fits(fixture(60, 15)) {
 		t.Fatalf("name %q, fits %v", o.Name(), o.Fits(fixture(60, 15)))
+	}
+}
+
+// Scrolled to its end and then drawn on a wider screen, where the groups
+// sit side by side in fewer lines, the help shows its new last page whole:
+// the offset is clamped to it, never left past the end.
+func TestHelpWidenedAtTheEndShowsTheLastPage(t *testing.T) {
+	narrow, wide := fixture(60, 15), fixture(120, 15)
+	h := New("")
+	for range len(Lines(narrow, 60, "")) {
+		h.HandleKey(commontest.Key("j"), narrow)
+	}
+	all, rows := Lines(wide, 120, ""), Rows(wide.Layout)
+	if len(all) <= rows || h.Offset() <= len(all)-rows {
+		t.Fatalf("the fixture does not scroll past the wide help's end: offset %d, %d lines on %d rows", h.Offset(), len(all), rows)
+	}
+	lines := commontest.Draw(t, h, wide)
+	for i, want := range all[len(all)-rows:] {
+		if got := strings.TrimRight(lines[3+i], " "); got != want {
+			t.Fatalf("line %d of the last page is %q, want %q:\n%s", i, got, want, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// Opened from a layer, the help moves that layer's group first and keeps
+// every other group once, in the key map's order.
+func TestHelpFromALayerListsEachGroupOnce(t *testing.T) {
+	c := fixture(60, 200)
+	text := strings.Join(Lines(c, 60, keymap.ScopeFiles), "\n")
+	var titles []string
+	for _, g := range c.Keys.HelpGroups() {
+		if g.Title != "" {
+			titles = append(titles, g.Title)
+		}
+	}
+	if len(titles) < 2 {
+		t.Fatalf("the key map has %d titled groups", len(titles))
+	}
+	for _, title := range titles {
+		if n := strings.Count(text, title); n != 1 {
+			t.Errorf("group %q listed %d times:\n%s", title, n, text)
+		}
+	}
+}
+
+// A group wider than the screen (keys rebound to many names can make
+// one) still gets a row of its own: the layout never waits for room that
+// will not come, and every group is listed.
+func TestHelpGroupWiderThanTheScreenGetsItsOwnRow(t *testing.T) {
+	c := fixture(60, 15)
+	wide, narrow := Lines(c, 200, ""), Lines(c, 10, "")
+	if len(narrow) <= len(wide) {
+		t.Fatalf("10 columns: %d lines, 200 columns: %d", len(narrow), len(wide))
+	}
+	text := strings.Join(narrow, "\n")
+	for _, desc := range []string{"copy URL", "quit", "download to a path", "back (code keeps running)"} {
+		if !strings.Contains(text, desc) {
+			t.Errorf("the help at 10 columns lacks %q:\n%s", desc, text)
+		}
+	}
+}
+
+// Side by side, each group is a column: every line of a group starts in
+// the cell its title starts in, however wide the cells to its left are.
+func TestHelpGroupsSideBySideAreAligned(t *testing.T) {
+	c := fixture(200, 48)
+	lines := Lines(c, 200, "")
+	title := ansi.Strip(lines[0])
+	i := strings.Index(title, "files pane (f)")
+	if i < 0 {
+		t.Fatalf("the files pane's group is not in the first row at 200 columns:\n%s", strings.Join(lines, "\n"))
+	}
+	x := ansi.StringWidth(title[:i])
+	for r, key := range []string{"enter/→", "backspace/←", "d ", "D ", "u ", "x/delete"} {
+		line := ansi.Strip(lines[1+r])
+		if got := ansi.Cut(line, x-1, x+ansi.StringWidth(key)); got != " "+key {
+			t.Errorf("line %d has %q at the column of the files pane's keys (cell %d), want %q:\n%s", 1+r, got, x, key, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// A row of groups takes one more column as soon as that column fits with
+// the 3-cell gap kept free at the right: at every width the widest line
+// leaves those 3 cells, and where the layout changes it leaves no more.
+func TestHelpTakesAColumnAsSoonAsItFits(t *testing.T) {
+	c := fixture(200, 48)
+	widest := func(w int) int {
+		m := 0
+		for _, l := range Lines(c, w, "") {
+			m = max(m, ansi.StringWidth(l))
+		}
+		return m
+	}
+	changes := 0
+	for w := 61; w <= 200; w++ {
+		m := widest(w)
+		if m > w-3 {
+			t.Fatalf("at %d columns a line is %d cells wide: no 3-cell margin", w, m)
+		}
+		if strings.Join(Lines(c, w, ""), "\n") != strings.Join(Lines(c, w-1, ""), "\n") {
+			changes++
+			if m != w-3 {
+				t.Errorf("at %d columns the layout changed but its widest line is %d cells: the column fitted earlier", w, m)
+			}
+		}
+	}
+	if changes == 0 {
+		t.Fatal("the layout never changed between 61 and 200 columns")
 	}
 }

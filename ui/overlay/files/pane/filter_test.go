@@ -6,9 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/jupyter"
 )
 
 // A directory larger than the pane keeps opens with its
@@ -73,18 +71,7 @@ func TestPaneLargeDirectoryAndFilter(t *testing.T) {
 // content/many holds n synthetic (empty, read-only) files.
 func largeDirPane(t *testing.T, n int) *Pane {
 	t.Helper()
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-big", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func(ctx context.Context) (*jupyter.Client, error) {
-		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
-	}
+	_, open := emulated(t, colabfake.Options{ManyFiles: n, TokenTTL: 24 * time.Hour}, "runtimes/rt-big", nil)
 	p := New(context.Background(), "rt-big", open, nil)
 	t.Cleanup(p.Close)
 	return p
@@ -136,5 +123,41 @@ func TestPaneKeepsSearchAndSelectionAfterDownload(t *testing.T) {
 	}
 	if e, ok := p.Selected(); !ok || e.Name != want {
 		t.Fatalf("after the download the cursor is on %q, %v, want %q:\n%s", e.Name, ok, want, view())
+	}
+}
+
+// A search whose matches are more than the pane keeps is itself
+// incomplete: narrowed to matches past the first MaxShown, enter lists
+// the directory again (and the title says it would).
+func TestPaneSearchWithMoreMatchesThanKept(t *testing.T) {
+	const n = MaxShown + 2000
+	p := largeDirPane(t, n)
+	drive(t, p, p.Init())
+	drive(t, p, p.Enter()) // content/many: img_000001 … img_012000
+	p.SetFilter("img")
+	drive(t, p, p.ApplyFilter())
+	if total, shown := p.Counts(); total != n || shown != MaxShown {
+		t.Fatalf("a search matching all: counts %d, %d", total, shown)
+	}
+	p.SetFilter("img_0110") // narrower, but its matches were not kept
+	if v := strings.Join(p.View(200, 6, nil), "\n"); !strings.Contains(v, "(enter: search them all)") {
+		t.Fatalf("the narrowed search does not offer to search them all:\n%s", v)
+	}
+	if p.ApplyFilter() == nil {
+		t.Fatal("enter on a narrowed search whose matches were not all kept listed nothing")
+	}
+}
+
+// In a directory the pane keeps whole, a filter is complete as typed:
+// the title counts its matches of all, and enter lists nothing again.
+func TestPaneFilterInASmallDirectory(t *testing.T) {
+	p, _ := setup(t)
+	drive(t, p, p.Init())
+	p.SetFilter("A.TXT")
+	if v := p.View(200, 4, nil)[0]; !strings.HasSuffix(v, `filter "A.TXT": 1 of 3`) {
+		t.Fatalf("title %q", v)
+	}
+	if p.ApplyFilter() != nil {
+		t.Fatal("enter listed a directory the pane kept whole")
 	}
 }

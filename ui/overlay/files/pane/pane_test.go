@@ -23,23 +23,32 @@ func setup(t *testing.T) (*Pane, *colabfake.Server) {
 	return setupWith(t, colabfake.Options{})
 }
 
-// setupWith is setup with the emulator's options o.
-func setupWith(t *testing.T, o colabfake.Options) (*Pane, *colabfake.Server) {
+// emulated starts an emulator on loopback with the options o holding the
+// runtime name ("runtimes/rt-…"), and returns it with an Opener of a
+// Jupyter client for it that counts its calls in *opens (when not nil).
+func emulated(t *testing.T, o colabfake.Options, name string, opens *int) (*colabfake.Server, Opener) {
 	t.Helper()
 	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-pane", ConnectionInfo: &api.ConnectionInfo{}})
+	rt, err := srv.AddRuntime(api.Runtime{Name: api.RuntimeName(name), ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opens := 0
-	open := func(ctx context.Context) (*jupyter.Client, error) {
-		opens++
+	return srv, func(context.Context) (*jupyter.Client, error) {
+		if opens != nil {
+			*opens++
+		}
 		return jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo})
 	}
+}
+
+// setupWith is setup with the emulator's options o.
+func setupWith(t *testing.T, o colabfake.Options) (*Pane, *colabfake.Server) {
+	t.Helper()
+	srv, open := emulated(t, o, "runtimes/rt-pane", nil)
 	c, _ := open(context.Background())
 	dir := t.TempDir()
 	for name, body := range map[string]string{"a.txt": "alpha", "evil\x1b]0;x\x07.txt": "e"} {
@@ -240,5 +249,195 @@ func TestPaneShowsTimesInItsLocation(t *testing.T) {
 	p.SetLocation(time.FixedZone("X", 5*3600))
 	if v := strings.Join(p.View(80, 3, nil), "\n"); !strings.Contains(v, "2026-12-01 15:30") {
 		t.Fatalf("a 10:30 UTC file in UTC+5:\n%s", v)
+	}
+}
+
+// A pane works under the context it was given: once that ends, its
+// listing fails (and shows why) instead of running on.
+func TestPaneEndsWithItsParentContext(t *testing.T) {
+	_, open := emulated(t, colabfake.Options{}, "runtimes/rt-pane", nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	p := New(ctx, "rt-pane", open, nil)
+	t.Cleanup(p.Close)
+	cancel()
+	drive(t, p, p.Init())
+	if _, ok := p.Selected(); ok || !strings.Contains(strings.Join(p.View(100, 4, nil), "\n"), "canceled") {
+		t.Fatalf("listed after its context ended:\n%s", strings.Join(p.View(100, 4, nil), "\n"))
+	}
+	// No parent: the background's.
+	q := New(nil, "rt-pane", open, nil)
+	t.Cleanup(q.Close)
+	drive(t, q, q.Init())
+	if v := strings.Join(q.View(100, 4, nil), "\n"); !strings.Contains(v, "(empty; hidden files are not listed)") {
+		t.Fatalf("a pane without a parent context did not list content/:\n%s", v)
+	}
+}
+
+// Pending names the transfer in flight, and nothing when idle.
+func TestPanePending(t *testing.T) {
+	p := New(context.Background(), "rt-x", nil, nil)
+	if op, name, ok := p.Pending(); ok || op != "" || name != "" {
+		t.Fatalf("idle pane: pending %q %q %v", op, name, ok)
+	}
+	p.xfer = &transfer{op: "upload", name: "model.pt", total: -1}
+	if op, name, ok := p.Pending(); !ok || op != "upload" || name != "model.pt" {
+		t.Fatalf("pending %q %q %v, want the upload of model.pt", op, name, ok)
+	}
+}
+
+// Only a download interrupted keeps its part file: not one cancelled
+// before it began, nor an upload.
+func TestDoneMsgKeptPart(t *testing.T) {
+	for _, tc := range []struct {
+		d    DoneMsg
+		want bool
+	}{
+		{DoneMsg{Op: "download", Err: jupyter.ErrInterrupted}, true},
+		{DoneMsg{Op: "download", Err: context.Canceled}, false},
+		{DoneMsg{Op: "upload", Err: jupyter.ErrInterrupted}, false},
+		{DoneMsg{Op: "download"}, false},
+	} {
+		if got := tc.d.KeptPart(); got != tc.want {
+			t.Errorf("%s ending with %v: kept part %v", tc.d.Op, tc.d.Err, got)
+		}
+	}
+}
+
+// A transfer's progress moves its own status only: a progress message of
+// an older request leaves it as it was.
+func TestPaneProgressOfItsOwnTransferOnly(t *testing.T) {
+	p := New(context.Background(), "rt-x", nil, nil)
+	p.req = 2
+	p.xfer = &transfer{req: 2, op: "download", name: "b.bin", total: -1, start: time.Now()}
+	p.Update(ProgressMsg{pane: p.id, req: 1, done: 9, total: 10})
+	if p.xfer.done != 0 || p.xfer.total != -1 {
+		t.Fatalf("an older request's progress moved the transfer to %d of %d", p.xfer.done, p.xfer.total)
+	}
+	p.Update(ProgressMsg{pane: p.id, req: 2, done: 5, total: 10})
+	if got := p.Status(); !strings.Contains(got, "50%") || !strings.Contains(got, "5 B / 10 B") {
+		t.Fatalf("status after its progress: %q", got)
+	}
+}
+
+// The pane opens its Jupyter client once: later listings reuse it (one
+// get_runtime per pane, not one per directory).
+func TestPaneOpensItsClientOnce(t *testing.T) {
+	opens := 0
+	_, open := emulated(t, colabfake.Options{}, "runtimes/rt-pane", &opens)
+	p := New(context.Background(), "rt-pane", open, nil)
+	t.Cleanup(p.Close)
+	drive(t, p, p.Init())
+	drive(t, p, p.Refresh())
+	drive(t, p, p.Refresh())
+	if opens != 1 {
+		t.Fatalf("three listings opened the client %d times", opens)
+	}
+}
+
+// A directory entered starts on its first entry, even when it holds one
+// named like an entry of the directory left.
+func TestPaneEnteredDirectoryStartsAtItsTop(t *testing.T) {
+	p, srv := setup(t)
+	c, err := jupyter.New(jupyter.Options{Runtime: "runtimes/rt-pane", Info: *srv.Runtimes()[0].ConnectionInfo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"content/sub/0.txt", "content/sub/a.txt"} {
+		if _, err := c.Upload(context.Background(), name, strings.NewReader("x"), 1, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drive(t, p, p.Init()) // sub/, a.txt, …: the cursor on sub/
+	drive(t, p, p.Enter())
+	if e, ok := p.Selected(); !ok || e.Name != "0.txt" {
+		t.Fatalf("entered sub/ on %q, want its first entry 0.txt", e.Name)
+	}
+}
+
+// The client a transfer had to open (the pane's first listing failed) is
+// kept: the listing after the transfer uses it.
+func TestPaneKeepsTheClientATransferOpened(t *testing.T) {
+	opens := 0
+	_, open := emulated(t, colabfake.Options{}, "runtimes/rt-pane", &opens)
+	p := New(context.Background(), "rt-pane", func(ctx context.Context) (*jupyter.Client, error) {
+		if opens == 0 {
+			opens++
+			return nil, &api.Error{Code: api.Unavailable, Message: "try again"}
+		}
+		return open(ctx)
+	}, nil)
+	t.Cleanup(p.Close)
+	drive(t, p, p.Init())
+	local := filepath.Join(t.TempDir(), "up.txt")
+	if err := os.WriteFile(local, []byte("up"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d := doneOf(t, drive(t, p, p.Upload(p.Here(), local, false))); d.Err != nil || d.Text != "uploaded "+local+" → rt-pane:/content/up.txt (2 B)" {
+		t.Fatalf("upload: %q, %v", d.Text, d.Err)
+	}
+	if opens != 2 {
+		t.Fatalf("the failed listing, the upload and the listing after it opened the client %d times, want 2", opens)
+	}
+	if e, ok := p.Selected(); !ok || e.Name != "up.txt" {
+		t.Fatalf("after the upload %q is selected, want up.txt:\n%s", e.Name, strings.Join(p.View(100, 4, nil), "\n"))
+	}
+}
+
+// The cursor stops at the last entry and at the first.
+func TestPaneMoveStopsAtTheEnds(t *testing.T) {
+	p, _ := setup(t)
+	drive(t, p, p.Init())
+	p.Move(100)
+	if e, ok := p.Selected(); !ok || e.Name != names(p)[len(names(p))-1] {
+		t.Fatalf("moved past the end: %q, %v", e.Name, ok)
+	}
+	p.Move(-100)
+	if e, ok := p.Selected(); !ok || e.Name != "sub" {
+		t.Fatalf("moved past the top: %q, %v", e.Name, ok)
+	}
+}
+
+// Close ends the pane: a listing started after it fails instead of
+// reaching the runtime.
+func TestPaneClosedListsNothing(t *testing.T) {
+	p, _ := setup(t)
+	p.Close()
+	drive(t, p, p.Init())
+	if _, ok := p.Selected(); ok || !strings.Contains(strings.Join(p.View(100, 4, nil), "\n"), "canceled") {
+		t.Fatalf("a closed pane listed:\n%s", strings.Join(p.View(100, 4, nil), "\n"))
+	}
+}
+
+// Before its first progress a transfer's size is unknown: its status
+// shows no bar and no total.
+func TestPaneTransferStartsWithItsSizeUnknown(t *testing.T) {
+	p, _ := setup(t)
+	drive(t, p, p.Init())
+	p.Move(1) // a.txt
+	sel, ok := p.Selection()
+	if !ok || sel.Name != "a.txt" {
+		t.Fatalf("selected %q", sel.Name)
+	}
+	cmd := p.Download(sel, t.TempDir(), false)
+	if got := p.Status(); got != "↓ a.txt · 0 B" {
+		t.Errorf("status before any progress: %q", got)
+	}
+	if d := doneOf(t, drive(t, p, cmd)); d.Err != nil {
+		t.Fatalf("download: %v", d.Err)
+	}
+}
+
+// An empty file's transfer has no bar (no share of nothing to draw),
+// and no rate is shown before a byte moved or before any time passed.
+func TestPaneStatusOfAnEmptyFile(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := New(context.Background(), "rt-x", nil, func() time.Time { return now })
+	p.xfer = &transfer{op: "upload", name: "empty", total: 0, start: now.Add(-time.Second)}
+	if got := p.Status(); got != "↑ empty · 0 B / 0 B" {
+		t.Fatalf("status %q", got)
+	}
+	p.xfer = &transfer{op: "upload", name: "fast", done: 5, total: 10, start: now}
+	if got := p.Status(); strings.Contains(got, "/s") {
+		t.Fatalf("a rate with no time passed: %q", got)
 	}
 }
