@@ -178,6 +178,7 @@ func (x *execRun) follow() error {
 // was made): a listing resolves it as a prefix, or says why it cannot,
 // and the code goes to a new session of the runtime found.
 func (x *execRun) retarget() error {
+	x.cancelCall() // the refused call's context
 	x.guessed, x.closes = false, false
 	rt, err := kit.FindRuntime(x.base, x.conn, x.target)
 	if err != nil {
