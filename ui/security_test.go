@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/common/commontest"
@@ -194,23 +194,6 @@ func TestAuthScreenNeverDrivesTheTerminal(t *testing.T) {
 	assertInert(t, "auth screen", v, 60)
 }
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestNoSecretOnScreenOrInLogs drives the dashboard through loading,
 // renewals (new proxy tokens), failures whose bodies echo a proxy token or
 // the bearer, and recovery, with the client's debug log on. Every frame
@@ -218,7 +201,7 @@ func (l *lockedBuffer) String() string {
 // every proxy token the emulator ever issued and for the OAuth token, and
 // any piece of them (secrettest.Piece characters).
 func TestNoSecretOnScreenOrInLogs(t *testing.T) {
-	var logs lockedBuffer
+	var logs testkit.SyncBuffer
 	s := newStack(t, stackOpts{logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		emu: colabfake.Options{TokenTTL: 10 * time.Minute}})
 	s.addRuntime(t, "r-alpha", stackT4)
