@@ -253,7 +253,7 @@ func (m *runtimeOps) openShell(now time.Time) tea.Cmd {
 	ex := &shellExec{ctx: m.link.life.ctx, o: shell.Options{Runtime: termtext.Cut(sel.ID(), 63), Client: t.Client, Redact: m.cx.Redact,
 		Listed: t.Listed}}
 	id := sel.ID()
-	return tea.Exec(ex, func(error) tea.Msg { return shellDoneMsg{runtime: name, id: id, outcome: ex.outcome, err: ex.err} })
+	return m.link.life.term.Exec(ex, func(error) tea.Msg { return shellDoneMsg{runtime: name, id: id, outcome: ex.outcome, err: ex.err} })
 }
 
 // onShellDone says in the status line how the shell ended.

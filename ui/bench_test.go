@@ -23,6 +23,7 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/paint"
 )
 
 func benchModel(b *testing.B, n int) Model {
@@ -414,9 +415,10 @@ func BenchmarkIdleCPU(b *testing.B) {
 				s := newStackAt(b, srv, ep, stackOpts{realTime: true, ui: Options{Monitor: apimon.New(apimon.Options{})}})
 				cm := &countingModel{Model: New(s.m.opts)} // the real model: real tea.Every ticks
 				m := cm
-				p := tea.NewProgram(m, programOptions(tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())...)
+				painter := paint.New(nil, io.Discard) // as Run draws: no ticker
+				p := newProgram(m, painter, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 				done := make(chan tea.Model, 1)
-				go func() { fm, _ := p.Run(); done <- fm }()
+				go func() { fm, _ := runProgram(p, painter); done <- fm }()
 				p.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 				// The first load: every runtime's sessions, then a second to
 				// settle.

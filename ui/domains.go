@@ -35,6 +35,7 @@ import (
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/files"
+	"github.com/colabdash/colabdash/ui/paint"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/pane/sessions"
 	"github.com/colabdash/colabdash/ui/poll"
@@ -50,6 +51,10 @@ type lifetime struct {
 	tickGen  uint64
 	frame    int
 	initCmds []tea.Cmd
+	// term is the terminal's painter (nil: Bubble Tea's renderer), for
+	// the commands that give the terminal to a shell or a plugin, or to
+	// the shell on ctrl+z.
+	term *paint.Painter
 }
 
 // link is the dashboard's way to Colab: the Service of the profile in

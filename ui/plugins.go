@@ -138,7 +138,7 @@ func (m *app) runPlugin(p config.Plugin, sel plugin.Selection, now time.Time) te
 		m.scr.say(now, common.Say{Text: "plugin " + p.Name + " running on " + termtext.Cut(sel.Runtime, 63) + "…"})
 		return plugin.Background(ctx, p, sel, env)
 	}
-	return plugin.Foreground(ctx, p, sel, env)
+	return plugin.Foreground(ctx, p, sel, env, m.life.term)
 }
 
 // onPluginDone says how a plugin ended and keeps a background plugin's

@@ -15,6 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/paint"
 )
 
 var realClockFor = flag.Duration("realclock", 0, "run TestIdleCallsRealClock for this long (real time; .ci/run: 10m); 0 skips it")
@@ -89,9 +90,10 @@ func TestIdleCallsRealClock(t *testing.T) {
 	hs := httptest.NewServer(arr)
 	defer hs.Close()
 	s := newStackAt(t, srv, hs.URL+"/mcp", stackOpts{realTime: true})
-	p := tea.NewProgram(New(s.m.opts), programOptions(tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())...)
+	painter := paint.New(nil, io.Discard)
+	p := newProgram(New(s.m.opts), painter, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	done := make(chan tea.Model, 1)
-	go func() { fm, _ := p.Run(); done <- fm }()
+	go func() { fm, _ := runProgram(p, painter); done <- fm }()
 	p.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for deadline := time.Now().Add(2 * time.Minute); srv.CallCount("list_sessions") < n; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/paint"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/theme"
 	"github.com/colabdash/colabdash/ui/widget/frame"
@@ -46,24 +47,88 @@ var ErrHangup = errors.New("the terminal hung up (SIGHUP); the terminal was rest
 // stays ignored.
 //
 // Guarantees: a panic in Init, Update, View or any tea.Cmd is recovered by
-// Bubble Tea, which leaves the alternate screen, shows the cursor and
-// restores echo/cooked mode before printing the panic and stack; Run then
-// returns an error wrapping ErrPanicked (exit non-zero). The dashboard's own
-// API commands recover panics themselves and show them as call errors, so
-// the program keeps running. Goroutines started outside Bubble Tea must
-// recover on their own (the dashboard starts none). extra options are appended to
-// tea.WithAltScreen() and tea.WithFPS(renderFPS).
+// Bubble Tea, after the terminal was given back (alternate screen off,
+// cursor shown, echo/cooked mode restored), and the panic and stack are
+// printed; Run then returns an error wrapping ErrPanicked (exit non-zero).
+// The dashboard's own API commands recover panics themselves and show them
+// as call errors, so the program keeps running. Goroutines started outside
+// Bubble Tea must recover on their own (the dashboard starts none).
+//
+// On a Unix terminal the frames are drawn by a paint.Painter, as soon as
+// each is ready (a key's redraw follows the key); elsewhere, and when the
+// output is not a terminal, by Bubble Tea's renderer at renderFPS frames a
+// second. extra options are appended to Run's own.
 func Run(model tea.Model, extra ...tea.ProgramOption) (tea.Model, error) {
-	p := tea.NewProgram(model, programOptions(extra...)...)
-	stop := onHangup(p.Kill)
-	final, err := p.Run()
-	if stop() {
+	var stop func() bool
+	final, err := runOn(model, os.Stdin, os.Stdout, func(p *tea.Program) { stop = onHangup(p.Kill) }, extra...)
+	if stop != nil && stop() {
 		return final, ErrHangup
 	}
 	if errors.Is(err, tea.ErrProgramPanic) {
 		return final, fmt.Errorf("%w: %w", ErrPanicked, err)
 	}
 	return final, err
+}
+
+// runOn runs model full-screen on the terminal in (keys) and out (frames)
+// and returns the final model. started, when not nil, is called with the
+// program before it runs. Errors: the program's, or the painter's failure
+// to take the terminal.
+func runOn(model tea.Model, in, out *os.File, started func(*tea.Program), extra ...tea.ProgramOption) (tea.Model, error) {
+	painter, tty, done := painterFor(in, out)
+	defer done()
+	if painter != nil {
+		extra = append([]tea.ProgramOption{tea.WithInput(tty), tea.WithOutput(out)}, extra...)
+	}
+	p := newProgram(model, painter, extra...)
+	if started != nil {
+		started(p)
+	}
+	return runProgram(p, painter)
+}
+
+// newProgram is the program that runs model: drawn by painter, or by
+// Bubble Tea's renderer at renderFPS when painter is nil; a dashboard
+// Model opens shells and plugins and suspends through painter. extra
+// options come last.
+func newProgram(model tea.Model, painter *paint.Painter, extra ...tea.ProgramOption) *tea.Program {
+	if m, ok := model.(Model); ok {
+		m.life.term = painter
+	}
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(renderFPS)}
+	if painter != nil {
+		opts = []tea.ProgramOption{tea.WithoutRenderer()}
+	}
+	return tea.NewProgram(paint.Wrap(model, painter), append(opts, extra...)...)
+}
+
+// runProgram starts painter on p's terminal, runs p, stops painter and
+// returns the final model as newProgram was given it.
+func runProgram(p *tea.Program, painter *paint.Painter) (tea.Model, error) {
+	if err := painter.Start(p.Send); err != nil {
+		return nil, fmt.Errorf("the terminal: %w", err)
+	}
+	final, err := p.Run()
+	painter.Stop()
+	return paint.Unwrap(final), err
+}
+
+// painterFor returns the Painter for the terminal in/out (nil where
+// Bubble Tea's renderer draws: see Run), the input to read keys from
+// (the controlling terminal when in is not one, as Bubble Tea does), and
+// what to call at the end.
+func painterFor(in, out *os.File) (*paint.Painter, *os.File, func()) {
+	if !paint.Supported || !isTerminal(out) {
+		return nil, in, func() {}
+	}
+	if isTerminal(in) {
+		return paint.New(in, out), in, func() {}
+	}
+	tty, err := os.Open("/dev/tty")
+	if err != nil {
+		return nil, in, func() {}
+	}
+	return paint.New(tty, out), tty, func() { _ = tty.Close() }
 }
 
 // onHangup calls kill (once) when the process gets SIGHUP, until stop is
@@ -92,18 +157,12 @@ func onHangup(kill func()) (stop func() (hungUp bool)) {
 	}
 }
 
-// renderFPS is the most frames per second the terminal is redrawn. The
-// dashboard changes once a second (countdowns) or on a key; Bubble Tea's
-// default of 60 woke the renderer 60 times a second and cost about 0.7 %
-// of a core while idle (BenchmarkIdleCPU), 20 keeps a key's echo under
-// 50 ms.
+// renderFPS is the most frames per second Bubble Tea's renderer redraws
+// the terminal where it draws (see Run). The dashboard changes once a
+// second (countdowns) or on a key; Bubble Tea's default of 60 woke the
+// renderer 60 times a second and cost about 0.7 % of a core while idle
+// (BenchmarkIdleCPU), 20 keeps a key's echo under 50 ms.
 const renderFPS = 20
-
-// programOptions are Run's Bubble Tea options: the alternate screen, the
-// frame rate, then extra.
-func programOptions(extra ...tea.ProgramOption) []tea.ProgramOption {
-	return append([]tea.ProgramOption{tea.WithAltScreen(), tea.WithFPS(renderFPS)}, extra...)
-}
 
 // AuthErrorInfo describes a failure to find usable Google credentials, for
 // the no-credentials screen.

@@ -244,7 +244,7 @@ func (m *app) routeKey(k tea.KeyMsg) tea.Cmd {
 	if key.Matches(k, m.cx.Keys.Dashboard.Suspend) {
 		// Over every overlay, as in any full-screen program: the
 		// terminal is given back to the shell until fg.
-		return tea.Suspend
+		return m.life.term.Suspend()
 	}
 	if !m.scr.showable() {
 		if key.Matches(k, m.cx.Keys.Dashboard.Quit) {

@@ -20,6 +20,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/paint"
 )
 
 // The environment variables a plugin is given.
@@ -87,11 +88,12 @@ type DoneMsg struct {
 	Err          error
 }
 
-// Foreground suspends the dashboard while p runs on the terminal
-// (tea.ExecProcess) and then reports a DoneMsg.
-func Foreground(ctx context.Context, p config.Plugin, sel Selection, base []string) tea.Cmd {
+// Foreground suspends the dashboard while p runs on the terminal (term's
+// ExecProcess: the painter gives the terminal back first; nil: Bubble
+// Tea's renderer draws) and then reports a DoneMsg.
+func Foreground(ctx context.Context, p config.Plugin, sel Selection, base []string, term *paint.Painter) tea.Cmd {
 	cmd := Command(ctx, p, sel, base)
-	return tea.ExecProcess(cmd, func(err error) tea.Msg {
+	return term.ExecProcess(cmd, func(err error) tea.Msg {
 		return DoneMsg{Name: p.Name, Target: sel.Runtime, Err: err}
 	})
 }
