@@ -53,14 +53,26 @@ const (
 	StateNeverConnected
 	// StateStarting: a kernel is starting.
 	StateStarting
-	// StateIdle: every kernel is idle (or dead).
+	// StateIdle: every kernel is idle, or dead beside an idle one.
 	StateIdle
+	// StateRestarted: a kernel that was up (seen idle or busy) is
+	// starting again: the server restarted it after it died (an
+	// out-of-memory kill, kill -9), and nobody has used it since. Not a
+	// connection problem, as a kernel that never came up would be.
+	StateRestarted
+	// StateDead: every kernel is dead (the server gave up restarting
+	// them); nothing can run until one is started again.
+	StateDead
 )
 
 // String is the state's word: "unknown", "no kernels", "busy", "never
-// connected", "starting", "idle".
+// connected", "starting", "idle", "restarted", "dead".
 func (s State) String() string {
 	switch s {
+	case StateRestarted:
+		return "restarted"
+	case StateDead:
+		return "dead"
 	case StateNoKernels:
 		return "no kernels"
 	case StateBusy:
@@ -80,14 +92,23 @@ type Activity struct {
 	State State
 	// Kernels counts the kernels; Busy the busy (or restarting) ones;
 	// NeverConnected the ones stuck starting; Starting the ones starting
-	// that are not stuck (yet).
-	Kernels, Busy, NeverConnected, Starting int
+	// that are not stuck (yet); Restarted the ones starting again after
+	// being up; Dead the dead ones. The rest are idle (Idle).
+	Kernels, Busy, NeverConnected, Starting, Restarted, Dead int
 	// Since is, for StateBusy, the newest last_activity of the busy
 	// kernels (the last output: "busy 0:42 (no output)"); for StateIdle,
-	// the newest last_activity of all (the last activity); else zero.
+	// the newest last_activity of the kernels that are not dead (the last
+	// activity); for StateRestarted, when the newest restart was first
+	// seen; for StateDead, the newest last_activity (about when they
+	// died); else zero.
 	Since time.Time
 	// For is now − Since (never negative; 0 when Since is zero).
 	For time.Duration
+}
+
+// Idle is how many kernels are idle.
+func (a Activity) Idle() int {
+	return a.Kernels - a.Busy - a.NeverConnected - a.Starting - a.Restarted - a.Dead
 }
 
 // IdleWarning reports whether every kernel has been idle for
@@ -100,13 +121,44 @@ func busyState(s string) bool {
 	return s == "busy" || s == "restarting" || s == "autorestarting"
 }
 
-// Judge returns the activity of a runtime whose kernels are ks at now.
-// startedAt, when not nil, says since when a kernel id has been seen
-// "starting" (Store keeps it, by the local clock); otherwise (or when it
-// does not know) a starting kernel's last_activity, its start time, is
-// used. A last_activity beyond ActivityHorizon either way counts as
-// absent. nil ks (never listed) is StateUnknown.
+// KernelHistory is what earlier kernel lists of the same runtime said
+// of a kernel id (Store keeps it, by the local clock).
+type KernelHistory interface {
+	// StartingSince is when id was first seen "starting" in the lists
+	// that have shown it starting since; ok is false when it was not.
+	StartingSince(id string) (t time.Time, ok bool)
+	// WasUp reports whether id was seen idle or busy in an earlier list.
+	WasUp(id string) bool
+}
+
+// startedAtOnly is a KernelHistory of start times alone (nil: none).
+type startedAtOnly func(id string) (time.Time, bool)
+
+func (f startedAtOnly) StartingSince(id string) (time.Time, bool) {
+	if f == nil {
+		return time.Time{}, false
+	}
+	return f(id)
+}
+
+func (startedAtOnly) WasUp(string) bool { return false }
+
+// Judge is JudgeKernels with a history of start times only (startedAt,
+// possibly nil): no kernel reads restarted.
 func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Time, bool)) Activity {
+	return JudgeKernels(ks, now, startedAtOnly(startedAt))
+}
+
+// JudgeKernels returns the activity of a runtime whose kernels are ks at
+// now. h (never nil) says since when a kernel id has been seen
+// "starting" (otherwise, or when it does not know, a starting kernel's
+// last_activity, its start time, is used) and whether it was up before:
+// a kernel starting again after being up was restarted, never "never
+// connected". A dead kernel is no activity: the runtime is idle when
+// another is idle, dead when all are. A last_activity beyond
+// ActivityHorizon either way counts as absent. nil ks (never listed) is
+// StateUnknown.
+func JudgeKernels(ks []apimon.Kernel, now time.Time, h KernelHistory) Activity {
 	if ks == nil {
 		return Activity{}
 	}
@@ -115,27 +167,29 @@ func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Ti
 		a.State = StateNoKernels
 		return a
 	}
-	var newest, newestBusy time.Time
+	var newest, newestBusy, newestDead, newestRestart time.Time
 	for _, k := range ks {
 		last := plausible(k.LastActivity, now)
-		if last.After(newest) {
-			newest = last
-		}
 		// An if chain, not a switch: Go's coverage counts an if's
 		// condition, which mutation testing needs to see reached.
+		if k.ExecutionState == "dead" {
+			a.Dead++
+			newestDead = latest(newestDead, last)
+			continue
+		}
+		newest = latest(newest, last)
 		if busyState(k.ExecutionState) {
 			a.Busy++
-			if last.After(newestBusy) {
-				newestBusy = last
-			}
+			newestBusy = latest(newestBusy, last)
 		} else if k.ExecutionState == "starting" {
 			since := last
-			if startedAt != nil {
-				if t, ok := startedAt(k.ID); ok && (since.IsZero() || t.Before(since)) {
-					since = t
-				}
+			if t, ok := h.StartingSince(k.ID); ok && (since.IsZero() || t.Before(since)) {
+				since = t
 			}
-			if k.Connections == 0 && !since.IsZero() && now.Sub(since) > NeverConnectedAfter {
+			if h.WasUp(k.ID) {
+				a.Restarted++
+				newestRestart = latest(newestRestart, since)
+			} else if k.Connections == 0 && !since.IsZero() && now.Sub(since) > NeverConnectedAfter {
 				a.NeverConnected++
 			} else {
 				a.Starting++
@@ -144,10 +198,14 @@ func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Ti
 	}
 	if a.Busy > 0 {
 		a.State, a.Since = StateBusy, newestBusy
+	} else if a.Restarted > 0 {
+		a.State, a.Since = StateRestarted, newestRestart
 	} else if a.NeverConnected > 0 {
 		a.State = StateNeverConnected
 	} else if a.Starting > 0 {
 		a.State = StateStarting
+	} else if a.Dead == a.Kernels {
+		a.State, a.Since = StateDead, newestDead
 	} else {
 		a.State, a.Since = StateIdle, newest
 	}

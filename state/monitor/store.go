@@ -73,8 +73,9 @@ type Runtime struct {
 	History History
 
 	// starting is when each kernel was first seen "starting" (local
-	// clock), for Judge.
+	// clock), and up the kernels seen idle or busy, for JudgeKernels.
 	starting map[string]time.Time
+	up       map[string]bool
 }
 
 // ResourcesStale reports whether the figures shown are stale: StaleAfter
@@ -84,14 +85,21 @@ func (r *Runtime) ResourcesStale() bool { return r.ResourcesMissed >= StaleAfter
 // KernelsStale is ResourcesStale for the kernel list.
 func (r *Runtime) KernelsStale() bool { return r.KernelsMissed >= StaleAfter }
 
-// Activity judges the runtime's kernels at now (Judge, with the times
-// kernels were first seen starting).
-func (r *Runtime) Activity(now time.Time) Activity {
-	return Judge(r.Kernels, now, func(id string) (time.Time, bool) {
-		t, ok := r.starting[id]
-		return t, ok
-	})
+// Activity judges the runtime's kernels at now (JudgeKernels, with what
+// earlier lists showed: when kernels were first seen starting, and which
+// were up).
+func (r *Runtime) Activity(now time.Time) Activity { return JudgeKernels(r.Kernels, now, r) }
+
+// StartingSince is when kernel id was first seen "starting" in the lists
+// that have shown it starting since (a KernelHistory).
+func (r *Runtime) StartingSince(id string) (time.Time, bool) {
+	t, ok := r.starting[id]
+	return t, ok
 }
+
+// WasUp reports whether kernel id was seen idle or busy in a list (a
+// KernelHistory), and is still listed.
+func (r *Runtime) WasUp(id string) bool { return r.up[id] }
 
 // Store holds a Runtime per runtime name. The zero value is not usable;
 // call NewStore.
@@ -150,8 +158,11 @@ func (s *Store) RecordKernels(name string, now time.Time, ks []apimon.Kernel, er
 			ks = []apimon.Kernel{}
 		}
 		r.Kernels, r.KernelsAt, r.KernelsErr, r.KernelsMissed = ks, now, nil, 0
-		seen := map[string]time.Time{}
+		seen, up := map[string]time.Time{}, map[string]bool{}
 		for _, k := range ks {
+			if r.up[k.ID] || k.ExecutionState == "idle" || busyState(k.ExecutionState) {
+				up[k.ID] = true
+			}
 			if k.ExecutionState != "starting" {
 				continue
 			}
@@ -161,7 +172,7 @@ func (s *Store) RecordKernels(name string, now time.Time, ks []apimon.Kernel, er
 				seen[k.ID] = now
 			}
 		}
-		r.starting = seen
+		r.starting, r.up = seen, up
 	case OutcomeNotOffered, OutcomeFailed:
 		r.KernelsErr = err
 		r.KernelsMissed++

@@ -22,8 +22,10 @@ import (
 // ActivityWord is a runtime's kernel activity as a word that reads
 // without colour: "busy 42m" (since the last output), "idle 12m",
 // "IDLE 1h12m" once every kernel has been idle for monitor.IdleWarnAfter
-// (Colab's own idle disconnect is unofficial), "never
-// connected", "starting", "no kernels", "-" unknown;
+// (Colab's own idle disconnect is unofficial), "restarted 3m" (a kernel
+// that was up is starting again: it died and the server restarted it),
+// "dead" (every kernel), "never connected", "starting", "no kernels", "-"
+// unknown;
 // durations are to the minute, seconds in the first minute ("idle 12s";
 // state.FormatMinutes).
 func ActivityWord(a monitor.Activity) string {
@@ -41,6 +43,11 @@ func ActivityWord(a monitor.Activity) string {
 			return word("IDLE ", a.For)
 		}
 		return word("idle ", a.For)
+	case monitor.StateRestarted:
+		if a.Since.IsZero() {
+			return "restarted"
+		}
+		return word("restarted ", a.For)
 	case monitor.StateUnknown:
 		return "-"
 	}
@@ -48,8 +55,8 @@ func ActivityWord(a monitor.Activity) string {
 }
 
 // KernelsCell counts the kernels: "1 busy 2 idle", "0 busy 0 idle 1
-// starting", "0 busy 0 idle 1 stuck" (never connected), "none", "-"
-// unknown.
+// starting", "0 busy 0 idle 1 stuck" (never connected), "0 busy 1 idle 1
+// restarted", "0 busy 0 idle 2 dead", "none", "-" unknown.
 func KernelsCell(a monitor.Activity) string {
 	switch a.State {
 	case monitor.StateUnknown:
@@ -57,12 +64,14 @@ func KernelsCell(a monitor.Activity) string {
 	case monitor.StateNoKernels:
 		return "none"
 	}
-	c := fmt.Sprintf("%d busy %d idle", a.Busy, a.Kernels-a.Busy-a.NeverConnected-a.Starting)
-	if a.Starting > 0 {
-		c += fmt.Sprintf(" %d starting", a.Starting)
-	}
-	if a.NeverConnected > 0 {
-		c += fmt.Sprintf(" %d stuck", a.NeverConnected)
+	c := fmt.Sprintf("%d busy %d idle", a.Busy, a.Idle())
+	for _, n := range []struct {
+		count int
+		what  string
+	}{{a.Starting, "starting"}, {a.NeverConnected, "stuck"}, {a.Restarted, "restarted"}, {a.Dead, "dead"}} {
+		if n.count > 0 {
+			c += fmt.Sprintf(" %d %s", n.count, n.what)
+		}
 	}
 	return c
 }
@@ -204,8 +213,8 @@ func figureKey(metric monitor.Metric) func(m *monitor.Runtime, _ time.Time) (flo
 
 // activityRank orders the kernel activity states for ACTIVITY's sort.
 var activityRank = map[monitor.State]float64{
-	monitor.StateBusy: 0, monitor.StateStarting: 1, monitor.StateNeverConnected: 2,
-	monitor.StateNoKernels: 3, monitor.StateIdle: 4,
+	monitor.StateBusy: 0, monitor.StateStarting: 1, monitor.StateRestarted: 1.5, monitor.StateNeverConnected: 2,
+	monitor.StateNoKernels: 3, monitor.StateIdle: 4, monitor.StateDead: 5,
 }
 
 // activityKey is a SortBy.Figure: the state's rank, then seconds in it

@@ -94,10 +94,14 @@ type KernelReport struct {
 // ActivityReport is the runtime's kernel activity. State is "unknown"
 // (no list, or the kernels' reads failed monitor.StaleAfter times in a
 // row: the table says "stale"), "no kernels", "busy", "never connected" (a kernel starting for over a
-// minute with no connection), "starting" or "idle"; Since is, when busy,
-// the last output of the busy kernels, when idle the last activity (RFC
-// 3339 UTC, null otherwise, also when every last_activity is more than
-// monitor.ActivityHorizon away) and ForSeconds the time since; IdleWarning is
+// minute with no connection), "starting", "idle", "restarted" (a kernel
+// that was up is starting again: it died and the server restarted it; a
+// single read of `top` cannot tell, `--watch` can) or "dead" (every
+// kernel); Restarted and Dead count such kernels. Since is, when busy,
+// the last output of the busy kernels, when idle the last activity, when
+// restarted when the restart was first seen, when dead about when they
+// died (RFC 3339 UTC, null otherwise, also when every last_activity is
+// more than monitor.ActivityHorizon away) and ForSeconds the time since; IdleWarning is
 // set once every kernel has been idle for an hour (Colab may reclaim an
 // idle runtime: README, "Idle runtimes").
 type ActivityReport struct {
@@ -105,6 +109,8 @@ type ActivityReport struct {
 	Kernels        int     `json:"kernels"`
 	Busy           int     `json:"busy"`
 	NeverConnected int     `json:"neverConnected"`
+	Restarted      int     `json:"restarted"`
+	Dead           int     `json:"dead"`
 	Since          *string `json:"since"`
 	ForSeconds     int64   `json:"forSeconds"`
 	IdleWarning    bool    `json:"idleWarning"`
@@ -141,7 +147,7 @@ func (r row) report() RuntimeReport {
 	a := r.activity()
 	rr := RuntimeReport{Name: kit.NameOf(r.rt.Name), OK: !r.failed(), Error: r.probeErr, ResourcesStatus: r.resourcesStatus(),
 		Activity: ActivityReport{State: a.State.String(), Kernels: a.Kernels, Busy: a.Busy, NeverConnected: a.NeverConnected,
-			ForSeconds: int64(a.For / time.Second), IdleWarning: a.IdleWarning()}}
+			Restarted: a.Restarted, Dead: a.Dead, ForSeconds: int64(a.For / time.Second), IdleWarning: a.IdleWarning()}}
 	if !a.Since.IsZero() {
 		s := rfc3339(a.Since)
 		rr.Activity.Since = &s

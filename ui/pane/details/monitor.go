@@ -154,6 +154,10 @@ func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 		v += " (no output since " + at(a.Since) + ")"
 	case a.State == monitor.StateIdle && !a.Since.IsZero():
 		v += " (last activity " + at(a.Since) + ")"
+	case a.State == monitor.StateRestarted && !a.Since.IsZero():
+		v += " (started again " + at(a.Since) + " after it died: out of memory? Its variables are gone)"
+	case a.State == monitor.StateDead:
+		v += " (the server stopped restarting it: nothing runs until a kernel is started)"
 	case a.State == monitor.StateNeverConnected:
 		// The verdict first: the counts are cut first on a narrow pane.
 		v = "never connected (starting, no connection: WebSocket blocked?) · " + render.KernelsCell(a)
