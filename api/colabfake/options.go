@@ -205,6 +205,10 @@ type Options struct {
 	// api/colab/resources' reply, which carries it by default as
 	// Colab's does.
 	ResourcesNoXSSI bool
+	// GPUFiguresOmitted makes each GPU of api/colab/resources' reply carry
+	// its name alone, as a server that does not measure them: memory,
+	// utilizations and everUsed are left out (unknown), never sent as 0.
+	GPUFiguresOmitted bool
 	// NoColabExtensions makes the runtime proxy answer Colab's own routes
 	// (api/colab/resources, colab/tty) as a stock jupyter_server does: an
 	// HTML 404 with Tornado's headers.

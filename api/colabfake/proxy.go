@@ -92,6 +92,7 @@ func (s *Server) newProxy() (*runtimeproxy.Server, error) {
 		Latency:              o.ProxyLatency,
 		ResourcesFromHost:    o.ResourcesFromHost,
 		ResourcesNoXSSI:      o.ResourcesNoXSSI,
+		GPUFiguresOmitted:    o.GPUFiguresOmitted,
 		NoColabExtensions:    o.NoColabExtensions,
 	}, proxyState{s})
 }

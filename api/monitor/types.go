@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"path"
@@ -52,15 +53,62 @@ func (d Disk) Name() string {
 // GPU is one GPU: its name as nvidia-smi gives it ("Tesla T4"), memory in
 // bytes, utilizations as fractions 0–1 (clamped), and whether it was ever
 // used since the runtime started (Colab's "you are not using the GPU"
-// nudge). Its JSON is the wire shape of one entry of api/colab/resources'
-// "gpus" (every field optional), which `top --json` prints back as is.
+// nudge). Unknown holds the figures the reply left out: such a figure is
+// unknown, never zero (its field holds 0; ask Knows). Its JSON is the
+// wire shape of one entry of api/colab/resources' "gpus", every field
+// optional: the figures it knows (MarshalJSON), which `top --json` prints
+// back as is.
+// (The tags give the shape to the generated JSON Schemas: every figure
+// optional.)
 type GPU struct {
-	Name              string  `json:"name"`
-	MemoryUsedBytes   int64   `json:"memoryUsedBytes"`
-	MemoryTotalBytes  int64   `json:"memoryTotalBytes"`
-	GPUUtilization    float64 `json:"gpuUtilization"`
-	MemoryUtilization float64 `json:"memoryUtilization"`
-	EverUsed          bool    `json:"everUsed"`
+	Name              string   `json:"name"`
+	MemoryUsedBytes   int64    `json:"memoryUsedBytes,omitempty"`
+	MemoryTotalBytes  int64    `json:"memoryTotalBytes,omitempty"`
+	GPUUtilization    float64  `json:"gpuUtilization,omitempty"`
+	MemoryUtilization float64  `json:"memoryUtilization,omitempty"`
+	EverUsed          bool     `json:"everUsed,omitempty"`
+	Unknown           GPUField `json:"-"`
+}
+
+// GPUField names GPU figures, as a set of bits, for GPU.Unknown.
+type GPUField uint8
+
+// The GPU figures a reply may leave out.
+const (
+	GPUMemoryUsed GPUField = 1 << iota
+	GPUMemoryTotal
+	GPUUtil
+	GPUMemoryUtil
+	GPUEverUsed
+)
+
+// Knows reports whether the reply gave every figure of f.
+func (g GPU) Knows(f GPUField) bool { return g.Unknown&f == 0 }
+
+// gpuJSON is a GPU's wire shape; a nil field was not sent.
+type gpuJSON struct {
+	Name              string   `json:"name"`
+	MemoryUsedBytes   *int64   `json:"memoryUsedBytes,omitempty"`
+	MemoryTotalBytes  *int64   `json:"memoryTotalBytes,omitempty"`
+	GPUUtilization    *float64 `json:"gpuUtilization,omitempty"`
+	MemoryUtilization *float64 `json:"memoryUtilization,omitempty"`
+	EverUsed          *bool    `json:"everUsed,omitempty"`
+}
+
+// known is &v when g knows f, else nil.
+func known[T any](g GPU, f GPUField, v T) *T {
+	if !g.Knows(f) {
+		return nil
+	}
+	return &v
+}
+
+// MarshalJSON writes the figures g knows, leaving out the unknown ones
+// (never as 0 or false).
+func (g GPU) MarshalJSON() ([]byte, error) {
+	return json.Marshal(gpuJSON{Name: g.Name, MemoryUsedBytes: known(g, GPUMemoryUsed, g.MemoryUsedBytes),
+		MemoryTotalBytes: known(g, GPUMemoryTotal, g.MemoryTotalBytes), GPUUtilization: known(g, GPUUtil, g.GPUUtilization),
+		MemoryUtilization: known(g, GPUMemoryUtil, g.MemoryUtilization), EverUsed: known(g, GPUEverUsed, g.EverUsed)})
 }
 
 // Kernel is one Jupyter kernel as api/kernels reports it.
@@ -164,13 +212,32 @@ type wireResources struct {
 	GPUs []wireGPU `json:"gpus"`
 }
 
+// wireGPU's figures are pointers: a figure the reply left out (or sent
+// as null) is unknown.
 type wireGPU struct {
-	Name              string        `json:"name"`
-	MemoryUsedBytes   jsonnum.Int   `json:"memoryUsedBytes"`
-	MemoryTotalBytes  jsonnum.Int   `json:"memoryTotalBytes"`
-	GPUUtilization    jsonnum.Float `json:"gpuUtilization"`
-	MemoryUtilization jsonnum.Float `json:"memoryUtilization"`
-	EverUsed          bool          `json:"everUsed"`
+	Name              string         `json:"name"`
+	MemoryUsedBytes   *jsonnum.Int   `json:"memoryUsedBytes"`
+	MemoryTotalBytes  *jsonnum.Int   `json:"memoryTotalBytes"`
+	GPUUtilization    *jsonnum.Float `json:"gpuUtilization"`
+	MemoryUtilization *jsonnum.Float `json:"memoryUtilization"`
+	EverUsed          *bool          `json:"everUsed"`
+}
+
+func (w wireGPU) gpu() GPU {
+	g := GPU{Name: w.Name}
+	set := func(f GPUField, sent bool, apply func()) {
+		if sent {
+			apply()
+		} else {
+			g.Unknown |= f
+		}
+	}
+	set(GPUMemoryUsed, w.MemoryUsedBytes != nil, func() { g.MemoryUsedBytes = nonNeg(*w.MemoryUsedBytes) })
+	set(GPUMemoryTotal, w.MemoryTotalBytes != nil, func() { g.MemoryTotalBytes = nonNeg(*w.MemoryTotalBytes) })
+	set(GPUUtil, w.GPUUtilization != nil, func() { g.GPUUtilization = fraction(*w.GPUUtilization) })
+	set(GPUMemoryUtil, w.MemoryUtilization != nil, func() { g.MemoryUtilization = fraction(*w.MemoryUtilization) })
+	set(GPUEverUsed, w.EverUsed != nil, func() { g.EverUsed = *w.EverUsed })
+	return g
 }
 
 func nonNeg(n jsonnum.Int) int64 { return max(int64(n), 0) }
@@ -190,8 +257,7 @@ func (w wireResources) resources() Resources {
 		r.Disks = append(r.Disks, out)
 	}
 	for _, g := range w.GPUs {
-		r.GPUs = append(r.GPUs, GPU{Name: g.Name, MemoryUsedBytes: nonNeg(g.MemoryUsedBytes), MemoryTotalBytes: nonNeg(g.MemoryTotalBytes),
-			GPUUtilization: fraction(g.GPUUtilization), MemoryUtilization: fraction(g.MemoryUtilization), EverUsed: g.EverUsed})
+		r.GPUs = append(r.GPUs, g.gpu())
 	}
 	return r
 }

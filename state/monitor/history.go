@@ -68,12 +68,16 @@ type Sample struct {
 	// first disk's).
 	DiskUsed, DiskTotal int64
 	// GPUs is how many GPUs the runtime has; GPUMemUsed and GPUMemTotal
-	// their memory bytes summed; GPUUtil their mean utilization (0–1).
+	// their memory bytes summed (both 0 when a GPU's were not sent:
+	// unknown); GPUUtil the mean utilization (0–1) of those whose was
+	// sent, GPUUtilKnown whether any was.
 	GPUs                    int
 	GPUMemUsed, GPUMemTotal int64
 	GPUUtil                 float64
+	GPUUtilKnown            bool
 	// GPUEverUsed is set when any GPU was ever used since the runtime
-	// started; GPUNeverUsed when the runtime has GPUs and none was.
+	// started; GPUNeverUsed when the runtime has GPUs and Colab said of
+	// each that it never was (an everUsed left out is unknown).
 	GPUEverUsed, GPUNeverUsed bool
 }
 
@@ -92,17 +96,27 @@ func SampleOf(at time.Time, r apimon.Resources) Sample {
 		}
 	}
 	var util float64
+	var utils int
+	memKnown, everKnown := true, true
 	for _, g := range r.GPUs {
 		s.GPUs++
+		memKnown = memKnown && g.Knows(apimon.GPUMemoryUsed|apimon.GPUMemoryTotal)
 		s.GPUMemUsed += g.MemoryUsedBytes
 		s.GPUMemTotal += g.MemoryTotalBytes
-		util += g.GPUUtilization
+		if g.Knows(apimon.GPUUtil) {
+			util += g.GPUUtilization
+			utils++
+		}
+		everKnown = everKnown && g.Knows(apimon.GPUEverUsed)
 		s.GPUEverUsed = s.GPUEverUsed || g.EverUsed
 	}
-	if s.GPUs > 0 {
-		s.GPUUtil = util / float64(s.GPUs)
-		s.GPUNeverUsed = !s.GPUEverUsed
+	if !memKnown {
+		s.GPUMemUsed, s.GPUMemTotal = 0, 0
 	}
+	if utils > 0 {
+		s.GPUUtil, s.GPUUtilKnown = util/float64(utils), true
+	}
+	s.GPUNeverUsed = s.GPUs > 0 && everKnown && !s.GPUEverUsed
 	return s
 }
 
@@ -122,7 +136,7 @@ func (s Sample) Fraction(m Metric) float64 {
 	case MetricDisk:
 		return frac(s.DiskUsed, s.DiskTotal)
 	case MetricGPU:
-		if s.GPUs == 0 {
+		if s.GPUs == 0 || !s.GPUUtilKnown {
 			return math.NaN()
 		}
 		return min(max(s.GPUUtil, 0), 1)

@@ -109,6 +109,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 	kit.DurationVar(f, &o.ProxyLatency, "proxy-latency", 0, false, "delay added to every runtime-proxy request (files, contents, kernels, resources; a WebSocket's upgrade, not its frames), as a network round trip to a runtime")
 	f.BoolVar(&o.ResourcesFromHost, "resources-from-host", false, "api/colab/resources reports this machine (/proc/meminfo, statfs of /, nvidia-smi's GPUs when installed) instead of the deterministic figures per runtime spec")
 	f.BoolVar(&o.ResourcesNoXSSI, "resources-no-xssi", false, "leave Colab's XSSI guard )]}' out of api/colab/resources' reply (it carries one by default)")
+	f.BoolVar(&o.GPUFiguresOmitted, "gpu-figures-omitted", false, "each GPU of api/colab/resources' reply carries its name alone: memory, utilizations and everUsed left out (unknown), as a server that does not measure them")
 	f.BoolVar(&o.NoColabExtensions, "stock-jupyter", false, "answer Colab's own routes (api/colab/resources, colab/tty) as a stock jupyter_server does: an HTML 404")
 	f.BoolVar(&o.StuckKernel, "stuck-kernel", false, "add a CPU runtime "+colabfake.StuckKernelRuntime+" whose notebook kernel stays \"starting\" with no connection (a blocked kernel WebSocket)")
 	f.StringVar(&resFault, "resources-fault", "", "make every runtime's api/colab/resources fail: "+strings.Join(resourcesFaultModes, ", ")+" (see --help)")

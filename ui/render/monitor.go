@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/monitor"
@@ -90,6 +91,30 @@ func GiB(used, total int64) string {
 	}
 	const g = 1 << 30
 	return fmt.Sprintf("%.1f/%.1f GiB", float64(used)/g, float64(total)/g)
+}
+
+// Unknown is a figure the server did not send: never shown as zero.
+const Unknown = "unknown"
+
+// GPUMemory is g's memory, "2.7/15.0 GiB"; "?/15.0 GiB" when the reply
+// gave the total alone, Unknown when it gave no total.
+func GPUMemory(g apimon.GPU) string {
+	switch {
+	case !g.Knows(apimon.GPUMemoryTotal):
+		return Unknown
+	case !g.Knows(apimon.GPUMemoryUsed):
+		return fmt.Sprintf("?/%.1f GiB", float64(g.MemoryTotalBytes)/(1<<30))
+	}
+	return GiB(g.MemoryUsedBytes, g.MemoryTotalBytes)
+}
+
+// GPUUtilization is g's utilization, "15%", or Unknown when the reply
+// left it out.
+func GPUUtilization(g apimon.GPU) string {
+	if !g.Knows(apimon.GPUUtil) {
+		return Unknown
+	}
+	return Percent(g.GPUUtilization)
 }
 
 // percents are "0%" to "100%"; figures the table's figure cells of each
@@ -249,6 +274,9 @@ func figureCell(m *monitor.Runtime, metric monitor.Metric) string {
 		return "stale"
 	}
 	f := m.Last.Fraction(metric)
+	if math.IsNaN(f) && m.Last.GPUs > 0 && (metric == monitor.MetricGPU || metric == monitor.MetricGPUMemory) {
+		return "?" // a GPU whose figure the reply left out: unknown, not none
+	}
 	if math.IsNaN(f) {
 		return "–"
 	}

@@ -144,11 +144,12 @@ type Config struct {
 	// Latency is colabfake.Options.ProxyLatency: a real delay before
 	// every request is looked at (see ServeHTTP).
 	Latency time.Duration
-	// ResourcesFromHost, ResourcesNoXSSI and NoColabExtensions are
-	// colabfake.Options' fields of the same names (api/colab/resources,
-	// resources.go).
+	// ResourcesFromHost, ResourcesNoXSSI, GPUFiguresOmitted and
+	// NoColabExtensions are colabfake.Options' fields of the same names
+	// (api/colab/resources, resources.go).
 	ResourcesFromHost bool
 	ResourcesNoXSSI   bool
+	GPUFiguresOmitted bool
 	NoColabExtensions bool
 }
 

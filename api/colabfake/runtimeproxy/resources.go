@@ -140,6 +140,12 @@ type resGPU struct {
 	EverUsed          bool    `json:"everUsed"`
 }
 
+// resGPUName is a GPU of a reply that carries its name alone
+// (Config.GPUFiguresOmitted).
+type resGPUName struct {
+	Name string `json:"name"`
+}
+
 // serveResources is GET api/colab/resources of runtime id: the emulated
 // figures (Activity), or this machine's with Config.ResourcesFromHost,
 // as application/json after Colab's XSSI guard ")]}'\n" (unless
@@ -160,13 +166,31 @@ func (s *Server) serveResources(w http.ResponseWriter, r *http.Request, id strin
 		}
 		rep = emulatedResources(a, s.DiskUsage(id))
 	}
-	b, _ := json.Marshal(rep)
+	var b []byte
+	if s.opts.GPUFiguresOmitted {
+		b, _ = json.Marshal(rep.namesOnly())
+	} else {
+		b, _ = json.Marshal(rep)
+	}
 	if !s.opts.XSSI && !s.opts.ResourcesNoXSSI {
 		b = append([]byte(xssiGuard), b...)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	_, _ = w.Write(b)
+}
+
+// namesOnly is rep with each GPU's name alone (Config.GPUFiguresOmitted).
+func (rep resourcesReply) namesOnly() any {
+	gpus := make([]resGPUName, len(rep.GPUs))
+	for i, g := range rep.GPUs {
+		gpus[i] = resGPUName{Name: g.Name}
+	}
+	return struct {
+		Memory *resMemory   `json:"memory,omitempty"`
+		Disks  []resDisk    `json:"disks"`
+		GPUs   []resGPUName `json:"gpus,omitempty"`
+	}{rep.Memory, rep.Disks, gpus}
 }
 
 // emulatedResources are the deterministic figures of a runtime doing a

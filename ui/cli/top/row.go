@@ -95,8 +95,13 @@ func (r row) cells() []string {
 			if s.GPUs > 1 {
 				name = fmt.Sprintf("%dx %s", s.GPUs, name)
 			}
-			gpu = name + " " + render.GiB(s.GPUMemUsed, s.GPUMemTotal)
-			util = fmt.Sprintf("%d%%", int(math.Round(s.GPUUtil*100)))
+			gpu, util = name+" "+render.Unknown, render.Unknown // figures the reply left out
+			if s.GPUMemTotal > 0 {
+				gpu = name + " " + render.GiB(s.GPUMemUsed, s.GPUMemTotal)
+			}
+			if s.GPUUtilKnown {
+				util = fmt.Sprintf("%d%%", int(math.Round(s.GPUUtil*100)))
+			}
 		}
 	}
 	a := r.activity()

@@ -7,6 +7,7 @@ package details
 import (
 	"time"
 
+	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/common"
@@ -96,8 +97,8 @@ func monitorLines(c *common.Context, r *state.Runtime, now time.Time, w int) []l
 		add(prioRAM, "ram", withSpark(render.GiB(s.MemUsed, s.MemTotal)+" "+render.Percent(s.Fraction(monitor.MetricMemory))+stale, monitor.MetricMemory))
 	}
 	for i, g := range m.Resources.GPUs {
-		v := termtext.Cut(g.Name, 20) + " " + render.GiB(g.MemoryUsedBytes, g.MemoryTotalBytes) + " · " + render.Percent(g.GPUUtilization) + stale
-		if !g.EverUsed {
+		v := termtext.Cut(g.Name, 20) + " " + render.GPUMemory(g) + " · " + render.GPUUtilization(g) + stale
+		if g.Knows(apimon.GPUEverUsed) && !g.EverUsed {
 			v = termtext.Cut(g.Name, 20) + " · never used" + stale
 		}
 		if len(m.Resources.GPUs) == 1 {
