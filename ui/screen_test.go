@@ -1,16 +1,17 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/tty"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
@@ -406,11 +407,7 @@ func actionViewsFitTerminal(t *testing.T, e *emu, m Model) Model {
 			if len(lines) > sz[1] {
 				t.Fatalf("%v: %d lines", sz, len(lines))
 			}
-			for i, ln := range lines {
-				if w := ansi.StringWidth(ln); w > sz[0] {
-					t.Fatalf("%v: line %d is %d wide: %q", sz, i, w, ln)
-				}
-			}
+			commontest.MustFit(t, fmt.Sprint(sz), lines, sz[0])
 		}
 	}
 	m.scr.stack, m.ex.execState.console, m.cr.creates = nil, nil, nil
@@ -694,10 +691,8 @@ func dialogErrorStaysInEventLogWrappedAtWords(t *testing.T, e *emu, m Model) Mod
 		if !strings.Contains(v, url) {
 			t.Fatalf("%d: the URL is split across lines:\n%s", w, v)
 		}
+		commontest.MustFit(t, fmt.Sprintf("event log at %d", w), strings.Split(v, "\n"), w)
 		for _, ln := range strings.Split(v, "\n") {
-			if ansi.StringWidth(ln) > w {
-				t.Fatalf("%d: line too wide: %q", w, ln)
-			}
 			// Word boundaries: no line of the error ends inside a word
 			// that the next line continues.
 			if strings.HasSuffix(ln, "Cre") || strings.HasSuffix(ln, "minu") {
