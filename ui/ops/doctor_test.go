@@ -2,7 +2,6 @@ package ops
 
 import (
 	"context"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,8 +35,8 @@ func doctorOn(t *testing.T, o colabfake.Options, faults ...colabfake.Fault) Find
 
 // doctorInput is Doctor's input for the endpoint ep with the credentials
 // of the environment: an MCP client of ep (co's retries and redactor)
-// that authorizes with them, closed when t ends; no client when loading
-// them failed (CredsErr says why).
+// that authorizes with them (opstest.Client), closed when t ends; no
+// client when loading them failed (CredsErr says why).
 func doctorInput(t *testing.T, ep string, co client.Options) DoctorInput {
 	t.Helper()
 	in := DoctorInput{Endpoint: ep, Jupyter: JupyterOptions{Redactor: co.Redactor}}
@@ -45,12 +44,7 @@ func doctorInput(t *testing.T, ep string, co client.Options) DoctorInput {
 	if in.CredsErr != nil {
 		return in
 	}
-	co.Endpoint, co.HTTPClient = ep, &http.Client{Transport: in.Creds.Transport(client.NewTransport())}
-	c, err := client.New(context.Background(), co)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.Close() })
+	c := opstest.Client(t, ep, in.Creds.Transport(client.NewTransport()), co)
 	in.MCP, in.Svc = c, c
 	return in
 }
