@@ -4,8 +4,6 @@
 package plugintest
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +30,7 @@ func Recorder(t testing.TB, dir string) string {
 func Ran(t testing.TB, dir string) bool {
 	t.Helper()
 	_, err := os.Stat(filepath.Join(dir, "argv"))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
 	return err == nil
@@ -66,7 +64,7 @@ func Recorded(t testing.TB, dir string) (argv []string, env map[string]string) {
 func Reset(t testing.TB, dir string) {
 	t.Helper()
 	for _, f := range []string{"argv", "env"} {
-		if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
 	}
