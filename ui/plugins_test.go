@@ -4,7 +4,6 @@ package ui
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,7 +85,7 @@ func pluginKeyRunsTheSelectedRuntimesPlugin(t *testing.T, e *emu, m Model, dir s
 	if _, ok := env["COLABDASH_TOKEN"]; ok {
 		t.Error("the proxy token was passed to a plugin that did not ask for it")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {
+	if len(plugintest.Created([]string{dir}, "PWNED")) != 0 {
 		t.Error("an argument ran as shell code")
 	}
 	v := m.View()

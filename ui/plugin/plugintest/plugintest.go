@@ -69,3 +69,18 @@ func Reset(t testing.TB, dir string) {
 		}
 	}
 }
+
+// Created is the paths, of names in each of dirs, that exist: the files a
+// hostile runtime name or argument would have made (touch NAME) had it
+// run as shell code.
+func Created(dirs []string, names ...string) []string {
+	var made []string
+	for _, d := range dirs {
+		for _, n := range names {
+			if _, err := os.Stat(filepath.Join(d, n)); err == nil {
+				made = append(made, filepath.Join(d, n))
+			}
+		}
+	}
+	return made
+}
