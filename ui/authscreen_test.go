@@ -1,11 +1,12 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
 func TestAuthErrorScreen(t *testing.T) {
@@ -27,11 +28,7 @@ func TestAuthErrorScreen(t *testing.T) {
 			t.Fatalf("screen lacks %q:\n%s", want, v)
 		}
 	}
-	for _, ln := range strings.Split(v, "\n") {
-		if ansi.StringWidth(ln) > 60 {
-			t.Fatalf("line too wide: %q", ln)
-		}
-	}
+	commontest.MustFit(t, "auth screen", strings.Split(v, "\n"), 60)
 	// At the smallest size the keys to go on stay visible.
 	tm, _ = m.Update(tea.WindowSizeMsg{Width: 60, Height: 15})
 	if v := tm.(AuthErrorModel).View(); !strings.Contains(v, "continue in demo mode") || strings.Count(v, "\n") >= 15 {
@@ -72,10 +69,8 @@ func TestAuthScreenKeepsCommandsWhole(t *testing.T) {
 		v := tm.View()
 		lines := strings.Split(v, "\n")
 		var cmd, scope string
+		commontest.MustFit(t, fmt.Sprintf("auth screen at %d", w), lines, w)
 		for i, ln := range lines {
-			if ansi.StringWidth(ln) > w {
-				t.Fatalf("%d: line too wide: %q", w, ln)
-			}
 			if strings.Contains(ln, "gcloud auth") {
 				cmd = ln
 			}

@@ -44,20 +44,25 @@ func benchModel(b *testing.B, n int) Model {
 	return m
 }
 
+// benchView renders m b.N times, reporting allocations; a frame that
+// lacks want stops b.
+func benchView(b *testing.B, m Model, want string) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if v := m.View(); !strings.Contains(v, want) {
+			b.Fatalf("the frame lacks %q", want)
+		}
+	}
+}
+
 // BenchmarkView renders one 160×48 frame with 10, 100 and 1,000 runtimes,
 // the monitor on (its columns, the details' figures and sparklines).
 // Cost follows the visible rows, not the list.
 func BenchmarkView(b *testing.B) {
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("runtimes=%d", n), func(b *testing.B) {
-			m := withMonitor(benchModel(b, n))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if v := m.View(); !strings.Contains(v, "r-00000") {
-					b.Fatal("missing row")
-				}
-			}
+			benchView(b, withMonitor(benchModel(b, n)), "r-00000")
 		})
 	}
 }

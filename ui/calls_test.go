@@ -395,9 +395,7 @@ func TestHugeRetryAfterIsCappedAndRStillRefreshes(t *testing.T) {
 	}
 	// The server recovers: r refreshes at once, without waiting 5 minutes.
 	s.srv.ClearFaults()
-	var cmd tea.Cmd
-	s.m, cmd = update(s.m, keyMsg("r"))
-	s.drive(cmd)
+	s.press("r")
 	if v := s.view(); !strings.Contains(v, "r-alpha") || !strings.Contains(v, "● connected") {
 		t.Fatalf("r did not refresh during the wait:\n%s", v)
 	}
@@ -436,9 +434,7 @@ func TestCredentialFailureShowsTheFix(t *testing.T) {
 	}
 	// The rest of the fix is in the event log.
 	_, fix := auth.Explain(&api.Error{Reason: api.ReasonScopeInsufficient}, nil)
-	var cmd tea.Cmd
-	s.m, cmd = update(s.m, keyMsg("L"))
-	s.drive(cmd)
+	s.press("L")
 	if v := strings.Join(strings.Fields(s.view()), " "); !strings.Contains(v, "--client-id-file") || !strings.Contains(fix, "--client-id-file") {
 		t.Fatalf("the event log lacks the whole fix %q:\n%s", fix, s.view())
 	}

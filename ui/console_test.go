@@ -171,17 +171,10 @@ func TestRunCodeTargetsSelectedSessionAndNeverAClosedOne(t *testing.T) {
 // and discards its state; y closes the session (delete_session), which
 // ends the run.
 func TestConsoleCtrlCStopsInsteadOfQuitting(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "tab", "e")
-	sess := m.ex.console().Session()
+	e, m, sess := consoleOnSession(t)
 	m = typeText(e, t, m, "x = 1")
 	m, cmd := update(m, keyMsg("ctrl+c"))
-	if cmd != nil {
-		if _, quit := cmd().(tea.QuitMsg); quit {
-			t.Fatal("ctrl+c quit from the console")
-		}
-	}
+	mustNotQuit(t, cmd, "ctrl+c quit from the console")
 	if m.ex.console().Input() != "" || !topIs[*console.Overlay](m.scr) {
 		t.Fatalf("idle ctrl+c: input %q", m.ex.console().Input())
 	}
@@ -258,14 +251,7 @@ func bigRuns(at time.Time, n int) []*execRun {
 func BenchmarkConsoleView(b *testing.B) {
 	_, clk, m := fixture(b)
 	m, _ = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
-	m = withConsole(m, "runtimes/r-alpha", "runtimes/r-alpha/sessions/colabdash-1a2b", bigRuns(clk.now(), 10), "")
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if v := m.View(); !strings.Contains(v, "✓ done") {
-			b.Fatal("no output")
-		}
-	}
+	benchView(b, withConsole(m, "runtimes/r-alpha", "runtimes/r-alpha/sessions/colabdash-1a2b", bigRuns(clk.now(), 10), ""), "✓ done")
 }
 
 // The console asked for with e opens on its new session when that session
@@ -294,10 +280,7 @@ func TestConsoleForANewSessionWaitsForTheDashboard(t *testing.T) {
 // running on the runtime: no keeps the dashboard, yes quits (and the
 // code is not stopped).
 func TestQuitWhileCodeRunsAsks(t *testing.T) {
-	e, m := emuModel(t, colabfake.Options{}, nil)
-	m = m.selectID(t, "rt-t4demo7k2p")
-	m = e.press(t, m, "tab", "e")
-	sess := m.ex.console().Session()
+	e, m, sess := consoleOnSession(t)
 	m = typeText(e, t, m, "print('start')")
 	e.clk.add(dialogGrace)
 	m, runCmd := update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("\ntime.sleep(3600)"), Paste: true})
@@ -312,11 +295,7 @@ func TestQuitWhileCodeRunsAsks(t *testing.T) {
 	m = e.press(t, m, "esc") // back on the dashboard; the run goes on
 	e.clk.add(dialogGrace)
 	m, cmd := update(m, keyMsg("q"))
-	if cmd != nil {
-		if _, quit := cmd().(tea.QuitMsg); quit {
-			t.Fatal("q quit while code runs, without asking")
-		}
-	}
+	mustNotQuit(t, cmd, "q quit while code runs, without asking")
 	v := strings.Join(strings.Fields(m.View()), " ")
 	mustContain(t, v, "Code is running on rt-t4demo7k2p; quit anyway?", "keeps running on rt-t4demo7k2p")
 	m = e.press(t, m, "n")
@@ -331,6 +310,27 @@ func TestQuitWhileCodeRunsAsks(t *testing.T) {
 	}
 	if e.srv.RunningCode(sess) == 0 {
 		t.Fatal("quitting stopped the code")
+	}
+}
+
+// consoleOnSession is the demo dashboard with the run-code console open
+// on rt-t4demo7k2p's session (tab, e), and that session's name.
+func consoleOnSession(t *testing.T) (*emu, Model, string) {
+	t.Helper()
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	m = m.selectID(t, "rt-t4demo7k2p")
+	m = e.press(t, m, "tab", "e")
+	return e, m, m.ex.console().Session()
+}
+
+// mustNotQuit fails t with why when cmd's message is a tea.QuitMsg.
+func mustNotQuit(t *testing.T, cmd tea.Cmd, why string) {
+	t.Helper()
+	if cmd == nil {
+		return
+	}
+	if _, quit := cmd().(tea.QuitMsg); quit {
+		t.Fatal(why)
 	}
 }
 

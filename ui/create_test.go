@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,6 +113,15 @@ type createCase func(t *testing.T, e *emu, m Model, was createCounts) Model
 // created when a case starts.
 type createCounts struct{ calls, created int }
 
+// wantSince fails t unless the emulator has had calls create_runtime calls
+// and created runtimes since was.
+func (was createCounts) wantSince(t *testing.T, e *emu, calls, created int) {
+	t.Helper()
+	if e.srv.CreateCalls() != was.calls+calls || e.srv.RuntimesCreated() != was.created+created {
+		t.Fatalf("create calls %d, runtimes created %d; want %d, %d", e.srv.CreateCalls()-was.calls, e.srv.RuntimesCreated()-was.created, calls, created)
+	}
+}
+
 // createDashboard is the demo dashboard the create tests share between
 // their cases: the emulator's runtime limit and create quota are off (the
 // cases create runtimes beside the seed's three), so that the only
@@ -161,9 +171,7 @@ func TestCreateConnectionDropsAfterSending(t *testing.T) {
 		}
 		before := liveT4()
 		m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Times: 1}, specT4)
-		if e.srv.CreateCalls() != was.calls+1 || e.srv.RuntimesCreated() != was.created+1 {
-			t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls()-was.calls, e.srv.RuntimesCreated()-was.created)
-		}
+		was.wantSince(t, e, 1, 1)
 		v := m.View()
 		mustContain(t, v, "outcome was unknown", "found new runtime", "not creating again")
 		if live := liveT4(); live != before+1 { // the T4s there were and the new one
@@ -183,9 +191,7 @@ func TestCreateConnectionDropsAfterSending(t *testing.T) {
 // DEADLINE_EXCEEDED re-sends the identical call: one runtime.
 func createDeadlineResends(t *testing.T, e *emu, m Model, was createCounts) Model {
 	m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: 1}, specT4)
-	if e.srv.CreateCalls() != was.calls+2 || e.srv.RuntimesCreated() != was.created+1 {
-		t.Fatalf("create calls %d, runtimes created %d", e.srv.CreateCalls()-was.calls, e.srv.RuntimesCreated()-was.created)
-	}
+	was.wantSince(t, e, 2, 1)
 	mustContain(t, m.View(), "created ")
 	return m
 }
@@ -253,9 +259,7 @@ func createRateLimitedWaits(t *testing.T, e *emu, m Model, was createCounts) Mod
 	}
 	e.clk.add(3 * time.Second)
 	m = e.tick(t, m)
-	if e.srv.CreateCalls() != was.calls+2 || e.srv.RuntimesCreated() != was.created+1 {
-		t.Fatalf("calls %d created %d", e.srv.CreateCalls()-was.calls, e.srv.RuntimesCreated()-was.created)
-	}
+	was.wantSince(t, e, 2, 1)
 	mustContain(t, m.View(), "created ")
 	return m
 }
@@ -392,4 +396,76 @@ func TestCreateOutcomeUnknownResendsSameRequest(t *testing.T) {
 		t.Fatalf("%d create calls, %d runtimes created: want the one runtime", n, e.srv.RuntimesCreated())
 	}
 	mustContain(t, m.View(), "created")
+}
+
+// create_runtime answering with another runtime than the one asked for
+// (an id given): the dashboard neither selects it nor calls it created,
+// and opens nothing on it.
+func TestCreateAnsweredWithAnotherRuntimeIsNotUsed(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	victim := e.srv.Runtimes()[0].Name
+	op := json.RawMessage(`{"name":"operations/1","done":true,"response":` + string(runtimeJSON(t, victim, e.clk.now().Add(time.Hour))) + `}`)
+	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolCreateRuntime, Output: op})
+	sessionsBefore := e.srv.CallCount(api.ToolListSessions)
+	cmd := m.cr.startCreate(specT4, "", "mine", e.clk.now())
+	m = drive(t, m, cmd)
+	if m.Selected() == victim {
+		t.Errorf("the runtime the server named instead (%s) was selected", victim)
+	}
+	mustContain(t, m.View(), "not the runtime mine")
+	if n := e.srv.CallCount(api.ToolListSessions) - sessionsBefore; n != 0 {
+		t.Errorf("%d list_sessions call(s) after the create: it acted on %s", n, victim)
+	}
+	if len(m.cr.creates) != 0 {
+		t.Errorf("the create is still pending: %d", len(m.cr.creates))
+	}
+}
+
+// Remembering the spec is file I/O, done in a command, not in Update; a
+// state directory that cannot be written is reported and the create goes
+// on.
+func TestLastSpecSaveFailureIsReported(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.StateDir = filepath.Join(blocker, "colabdash") })
+	m.cr.lastSpec = &ops.LastSpec{Spec: specCPU}
+	m = e.press(t, m, "N", "y")
+	var logged bool
+	for _, ev := range m.Events() {
+		logged = logged || ev.Tool == "state file" && ev.Err != nil
+	}
+	if !logged {
+		t.Fatalf("the failed save is not in the event log: %+v", m.Events())
+	}
+	if e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("the create did not go on: %d created", e.srv.RuntimesCreated())
+	}
+}
+
+// In demo mode a create is remembered for N in memory, never written to
+// (or read from) the user's state directory.
+func TestDemoLastSpecStaysInMemory(t *testing.T) {
+	var dir string
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.Demo = true; dir = o.StateDir })
+	if err := ops.SaveLastSpec(dir, &ops.LastSpec{Spec: specCPU}); err != nil {
+		t.Fatal(err)
+	}
+	m = e.press(t, m, "n", "down", "enter", "enter", "enter", "enter", "enter")
+	if e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("%d created", e.srv.RuntimesCreated())
+	}
+	if ls, err := ops.LoadLastSpec(dir); err != nil || ls.Spec != specCPU {
+		t.Fatalf("demo create overwrote the real last spec: %+v %v", ls, err)
+	}
+	if m.cr.lastSpec == nil || m.cr.lastSpec.Spec != specT4 {
+		t.Fatalf("demo last spec not kept in memory: %+v", m.cr.lastSpec)
+	}
+	m = e.press(t, m, "N")
+	mustContain(t, m.View(), "Create a runtime like the last one?", "GPU/T4/STANDARD")
+	// A demo dashboard does not offer the real account's last spec either.
+	if n := New(Options{Service: e.svc, StateDir: dir, Demo: true}); n.cr.lastSpec != nil {
+		t.Fatal("demo dashboard loaded the real last spec")
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/state"
@@ -408,9 +407,7 @@ func TestFaultMatrixData(t *testing.T) {
 			if manual {
 				calls = s.srv.CallCount(c.tool)
 				s.clk.Advance(time.Second)
-				var cmd tea.Cmd
-				s.m, cmd = update(s.m, keyMsg("r"))
-				s.drive(cmd)
+				s.press("r")
 				if s.srv.CallCount(c.tool) == calls {
 					t.Fatalf("%s: the refresh did not call %s", c.name, c.tool)
 				}

@@ -3,11 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -134,51 +130,21 @@ func TestConsoleCtrlCInterruptsKernel(t *testing.T) {
 	}
 }
 
-// stallProxy sits on loopback in front of a runtime's proxy: it passes
-// every request on, except a download (/files/…), which it holds until
-// the client gives up. arrived and ended say when one came and went.
-type stallProxy struct {
-	srv             *httptest.Server
-	arrived, ended  chan struct{}
-	upstreamPathURL string
-}
-
-func newStallProxy(t *testing.T, upstream string) *stallProxy {
-	t.Helper()
-	u, err := url.Parse(upstream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &stallProxy{arrived: make(chan struct{}, 8), ended: make(chan struct{}, 8)}
-	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			s.arrived <- struct{}{}
-			<-r.Context().Done()
-			s.ended <- struct{}{}
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(s.srv.Close)
-	s.upstreamPathURL = s.srv.URL + u.Path
-	return s
-}
-
 // startStalledDownload opens the files pane of rt-t4demo7k2p through a
-// stallProxy and starts a download of content/data.csv that the proxy
-// holds; it returns the model, the proxy and the transfer's command.
-func startStalledDownload(t *testing.T, e *emu, m Model) (Model, *stallProxy, tea.Cmd) {
+// commontest.HeldProxy that holds every download (/files/…) and starts a
+// download of content/data.csv; it returns the model, the proxy and the
+// transfer's command.
+func startStalledDownload(t *testing.T, e *emu, m Model) (Model, *commontest.HeldProxy, tea.Cmd) {
 	t.Helper()
 	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
 	m = m.selectID(t, "rt-t4demo7k2p")
 	ci := m.cx.Snap.Runtime(m.rt.Selected()).ConnectionInfo
-	stall := newStallProxy(t, ci.URL)
-	ci.URL = stall.upstreamPathURL
+	stall := commontest.HoldProxy(t, ci.URL, func(r *http.Request) bool { return strings.Contains(r.URL.Path, "/files/") })
+	ci.URL = stall.URL
 	m = e.press(t, m, "f", "down", "D")
 	m = typeText(e, t, m, filepath.Join(t.TempDir(), "data.csv"))
 	m, xfer := enterDownload(t, e, m)
-	commontest.WaitFor(t, stall.arrived, "the download's request")
+	commontest.WaitFor(t, stall.Arrived, "the download's request")
 	return m, stall, xfer
 }
 
@@ -225,7 +191,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		if m.Profile() != "beta" || topIs[*files.Overlay](m.scr) {
 			t.Fatalf("after the switch: profile %q, files pane still open:\n%s", m.Profile(), m.View())
 		}
-		commontest.WaitFor(t, stall.ended, "the old profile's download stopping")
+		commontest.WaitFor(t, stall.Ended, "the old profile's download stopping")
 	})
 	t.Run("quit", func(t *testing.T) {
 		e, m := emuModel(t, colabfake.Options{}, nil)
@@ -235,7 +201,7 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		if _, quit := cmd().(tea.QuitMsg); !quit {
 			t.Fatalf("q did not quit from the files pane:\n%s", m.View())
 		}
-		commontest.WaitFor(t, stall.ended, "the download stopping on quit")
+		commontest.WaitFor(t, stall.Ended, "the download stopping on quit")
 	})
 }
 
@@ -248,7 +214,7 @@ func TestLateFilesAnswerStaysWithItsRuntime(t *testing.T) {
 	m, stall, xfer := startStalledDownload(t, e, m)
 	m = e.press(t, m, "esc")
 	mustContain(t, m.View(), "files pane closed: stopping the download of data.csv…")
-	commontest.WaitFor(t, stall.ended, "the download stopping when its pane closed")
+	commontest.WaitFor(t, stall.Ended, "the download stopping when its pane closed")
 	late := xfer()
 	m = m.selectID(t, "rt-cpudemo4qx")
 	m = e.press(t, m, "f")
@@ -325,33 +291,6 @@ func TestFilesEventLogEntries(t *testing.T) {
 	}
 }
 
-// holdProxy sits on loopback in front of a runtime's proxy and holds
-// every request hold matches until the client gives up; arrived says
-// when one came. It returns the URL to use as the runtime's
-// connectionInfo.url.
-func holdProxy(t *testing.T, upstream string, hold func(*http.Request) bool) (string, <-chan struct{}) {
-	t.Helper()
-	u, err := url.Parse(upstream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	arrived := make(chan struct{}, 8)
-	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if hold(r) {
-			// Read the body first: the server notices the client going
-			// away only once it has.
-			_, _ = io.Copy(io.Discard, r.Body)
-			arrived <- struct{}{}
-			<-r.Context().Done()
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + u.Path, arrived
-}
-
 // The status line after closing the pane mid-transfer says what really
 // happened, for the kind of transfer it was: an upload cancelled says so
 // (no word of a partial download) and the runtime has no such file; a
@@ -374,10 +313,10 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 	}
 	row("upload cancelled", func(t *testing.T, m Model) Model {
 		ci := m.cx.Snap.Runtime(m.rt.Selected()).ConnectionInfo
-		var arrived <-chan struct{}
-		ci.URL, arrived = holdProxy(t, ci.URL, func(r *http.Request) bool {
+		held := commontest.HoldProxy(t, ci.URL, func(r *http.Request) bool {
 			return r.Method == http.MethodPut && strings.Contains(r.URL.Path, "up.bin")
 		})
+		ci.URL = held.URL
 		local := filepath.Join(t.TempDir(), "up.bin")
 		if err := os.WriteFile(local, []byte("payload"), 0o644); err != nil {
 			t.Fatal(err)
@@ -387,11 +326,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 		e.clk.add(dialogGrace)
 		m, xfer := update(m, keyMsg("enter"))
 		done := goRun(t, "enter on the upload dialog", xfer)
-		select {
-		case <-arrived:
-		case <-time.After(20 * time.Second):
-			t.Fatal("the upload never reached the runtime")
-		}
+		commontest.WaitFor(t, held.Arrived, "the upload reaching the runtime")
 		m = e.press(t, m, "esc")
 		mustContain(t, m.View(), "files pane closed: stopping the upload of up.bin…")
 		m = drive(t, m, func() tea.Msg { return <-done })
@@ -408,7 +343,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 	row("download cancelled", func(t *testing.T, m Model) Model {
 		m, stall, xfer := startStalledDownload(t, e, m)
 		m = e.press(t, m, "esc")
-		commontest.WaitFor(t, stall.ended, "the download stopping when its pane closed")
+		commontest.WaitFor(t, stall.Ended, "the download stopping when its pane closed")
 		m = drive(t, m, xfer)
 		mustContain(t, m.View(), "download of data.csv on rt-t4demo7k2p cancelled: partial kept, resumes when downloaded again")
 		return m

@@ -68,51 +68,47 @@ func (f *fakeService) count(tool string) int {
 	return f.calls[tool]
 }
 
-func (f *fakeService) GetSubscription(ctx context.Context) (api.Subscription, error) {
-	if err := f.enter(ctx, "get_subscription"); err != nil {
-		return api.Subscription{}, err
+// answer is how each read of the fake answers: the call is counted and
+// held (or panics) as enter says, then read runs under the lock.
+func answer[T any](f *fakeService, ctx context.Context, tool string, read func() (T, error)) (T, error) {
+	if err := f.enter(ctx, tool); err != nil {
+		var zero T
+		return zero, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.sub, nil
+	return read()
+}
+
+func (f *fakeService) GetSubscription(ctx context.Context) (api.Subscription, error) {
+	return answer(f, ctx, "get_subscription", func() (api.Subscription, error) { return f.sub, nil })
 }
 
 func (f *fakeService) ListRuntimeSpecs(ctx context.Context) ([]api.RuntimeSpec, error) {
-	if err := f.enter(ctx, "list_runtime_specs"); err != nil {
-		return nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.specs, nil
+	return answer(f, ctx, "list_runtime_specs", func() ([]api.RuntimeSpec, error) { return f.specs, nil })
 }
 
 func (f *fakeService) ListRuntimes(ctx context.Context) ([]api.Runtime, error) {
-	if err := f.enter(ctx, "list_runtimes"); err != nil {
-		return nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]api.Runtime(nil), f.runtimes...), f.runtimesErr
+	return answer(f, ctx, "list_runtimes", func() ([]api.Runtime, error) {
+		return append([]api.Runtime(nil), f.runtimes...), f.runtimesErr
+	})
 }
 
 func (f *fakeService) GetRuntime(ctx context.Context, name string) (api.Runtime, error) {
-	if err := f.enter(ctx, "get_runtime"); err != nil {
-		return api.Runtime{}, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if err := f.renewErr[name]; err != nil {
-		return api.Runtime{}, err
-	}
-	if r, ok := f.renew[name]; ok {
-		return r, nil
-	}
-	for _, r := range f.runtimes {
-		if r.Name == name {
+	return answer(f, ctx, "get_runtime", func() (api.Runtime, error) {
+		if err := f.renewErr[name]; err != nil {
+			return api.Runtime{}, err
+		}
+		if r, ok := f.renew[name]; ok {
 			return r, nil
 		}
-	}
-	return api.Runtime{}, &api.Error{Code: api.NotFound, Tool: "get_runtime", Message: "runtime not found"}
+		for _, r := range f.runtimes {
+			if r.Name == name {
+				return r, nil
+			}
+		}
+		return api.Runtime{}, &api.Error{Code: api.NotFound, Tool: "get_runtime", Message: "runtime not found"}
+	})
 }
 
 func (f *fakeService) CreateRuntime(context.Context, api.CreateRuntimeRequest) (api.Runtime, error) {
@@ -126,12 +122,7 @@ func (f *fakeService) CreateSession(context.Context, string, string) (api.Sessio
 }
 
 func (f *fakeService) ListSessions(ctx context.Context, parent string) ([]api.Session, error) {
-	if err := f.enter(ctx, "list_sessions"); err != nil {
-		return nil, err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.sessions[parent], nil
+	return answer(f, ctx, "list_sessions", func() ([]api.Session, error) { return f.sessions[parent], nil })
 }
 
 func (f *fakeService) DeleteSession(context.Context, string) error { return fmt.Errorf("not used") }

@@ -9,10 +9,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	helpov "github.com/colabdash/colabdash/ui/overlay/help"
 	"github.com/muesli/termenv"
 )
@@ -208,11 +208,7 @@ func noLineWiderThanTerminal(t *testing.T, f *fakeService, clk *clock, m Model) 
 					if len(lines) > sz[1] {
 						t.Fatalf("%dx%d: %d lines", sz[0], sz[1], len(lines))
 					}
-					for i, ln := range lines {
-						if w := ansi.StringWidth(ln); w > sz[0] {
-							t.Fatalf("%dx%d details=%v help=%v: line %d is %d wide: %q", sz[0], sz[1], showDetails, help, i, w, ln)
-						}
-					}
+					commontest.MustFit(t, fmt.Sprintf("%dx%d details=%v help=%v", sz[0], sz[1], showDetails, help), lines, sz[0])
 					small := sz[0] < MinWidth || sz[1] < MinHeight
 					if small != strings.Contains(v, "Terminal too small"[:min(len(v), 8)]) && sz[0] >= 8 {
 						t.Fatalf("%dx%d: too-small message = %v:\n%s", sz[0], sz[1], !small, v)

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/poll"
+	"github.com/colabdash/colabdash/ui/poll/polltest"
 )
 
 // monitorStack is the dashboard with the monitor on against the demo
@@ -175,39 +175,6 @@ func TestMonitorFaults(t *testing.T) {
 	}
 }
 
-// fakeProxy is a loopback runtime proxy for many runtimes that answers
-// every resources and kernels request with fixed figures, counting them.
-type fakeProxy struct {
-	srv  *httptest.Server
-	mu   sync.Mutex
-	n    int
-	byRT map[string]int
-}
-
-func newFakeProxy(tb testing.TB) *fakeProxy {
-	p := &fakeProxy{byRT: map[string]int{}}
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id, route, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/proxy/"), "/")
-		p.mu.Lock()
-		p.n++
-		p.byRT[id]++
-		p.mu.Unlock()
-		if route == "api/kernels" {
-			fmt.Fprint(w, `[{"id":"k","name":"python3","execution_state":"idle","last_activity":"2026-11-29T16:00:00Z","connections":1}]`)
-			return
-		}
-		fmt.Fprint(w, `{"memory":{"totalBytes":13636500000,"freeBytes":12000000000},"disks":[{"filesystem":{"label":"kernel","totalBytes":100,"usedBytes":20}}]}`)
-	}))
-	tb.Cleanup(p.srv.Close)
-	return p
-}
-
-func (p *fakeProxy) counts() (total, runtimes int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.n, len(p.byRT)
-}
-
 // BenchmarkMonitorPolls is the monitor's request bound: the
 // dashboard with the monitor on over 1,000 runtimes, every one on screen
 // (a 1,700-line terminal), whose proxies answer at once, one tick a
@@ -219,12 +186,12 @@ func BenchmarkMonitorPolls(b *testing.B) {
 	var most, polled int
 	var gap time.Duration
 	for range b.N {
-		px := newFakeProxy(b)
+		px := polltest.New(b, polltest.Options{LastActivity: t0.Add(-time.Hour)})
 		f := newFake()
 		for i := range 1000 {
 			id := fmt.Sprintf("r-%05d", i)
 			rt := mkRuntime(id, specCPU, t0.Add(10*time.Hour), "")
-			rt.ConnectionInfo.URL = px.srv.URL + "/proxy/" + id + "/"
+			rt.ConnectionInfo.URL = px.URL(id)
 			f.runtimes = append(f.runtimes, rt)
 		}
 		clk := &clock{t: t0}
@@ -237,12 +204,12 @@ func BenchmarkMonitorPolls(b *testing.B) {
 		var last time.Time
 		gap = 0
 		for range 600 {
-			before, _ := px.counts()
+			before, _ := px.Counts()
 			clk.t = clk.t.Add(time.Second)
 			var cmd tea.Cmd
 			m, cmd = update(m, tickMsg{gen: m.life.tickGen})
 			m = drive(b, m, cmd)
-			after, _ := px.counts()
+			after, _ := px.Counts()
 			perSecond = append(perSecond, after-before)
 			if r := m.mon.poll.Runtime(sel); r != nil && r.KernelsAt.Equal(clk.t) {
 				if !last.IsZero() {
@@ -259,7 +226,7 @@ func BenchmarkMonitorPolls(b *testing.B) {
 			}
 			most = max(most, n)
 		}
-		_, polled = px.counts()
+		_, polled = px.Counts()
 		if m.Selected() != sel || last.IsZero() {
 			b.Fatalf("the selected runtime %s was never polled", sel)
 		}

@@ -4,7 +4,6 @@ package ui
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,19 +11,8 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/plugin/plugintest"
 )
-
-// pluginRecorder writes a script that records its argv (NUL-separated)
-// and its environment in dir and prints one line; it returns its path.
-func pluginRecorder(t *testing.T, dir string) string {
-	t.Helper()
-	p := filepath.Join(dir, "record")
-	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > \"$REC_DIR/argv\"\nenv -0 > \"$REC_DIR/env\"\necho \"recorded $COLABDASH_RUNTIME\"\n"
-	if err := os.WriteFile(p, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // pluginModel is the dashboard on the emulator (seed) with plugins,
 // their keys bound as kit.BuildKeymap binds them.
@@ -50,35 +38,27 @@ func pluginModel(t *testing.T, seed string, readOnly bool, dir string, plugins .
 func TestPlugins(t *testing.T) {
 	hostileDir, roDir, dir := t.TempDir(), t.TempDir(), t.TempDir()
 	rec := config.Plugin{Name: "rec", Key: "J", Description: "record it", Scope: config.PluginScopeRuntimes,
-		Command: pluginRecorder(t, hostileDir), Args: []string{"$COLABDASH_RUNTIME", "; touch PWNED"}, Background: true, Timeout: time.Minute}
-	wipe := config.Plugin{Name: "wipe", Key: "W", Scope: config.PluginScopeRuntimes, Command: pluginRecorder(t, dir),
+		Command: plugintest.Recorder(t, hostileDir), Args: []string{"$COLABDASH_RUNTIME", "; touch PWNED"}, Background: true, Timeout: time.Minute}
+	wipe := config.Plugin{Name: "wipe", Key: "W", Scope: config.PluginScopeRuntimes, Command: plugintest.Recorder(t, dir),
 		Dangerous: true, Confirm: true, Background: true, Timeout: time.Minute}
 	peek := config.Plugin{Name: "peek", Key: "K", Description: "peek", Scope: config.PluginScopeFiles,
-		Command: pluginRecorder(t, dir), Background: true, Timeout: time.Minute}
+		Command: plugintest.Recorder(t, dir), Background: true, Timeout: time.Minute}
 	he, hm := pluginModel(t, colabfake.SeedHostile, false, hostileDir, rec)
 	roe, rom := pluginModel(t, colabfake.SeedDemo, true, roDir, wipe)
 	e, m := pluginModel(t, colabfake.SeedDemo, false, dir, wipe, peek)
-	empty := func(t *testing.T, dir string) {
-		t.Helper()
-		for _, f := range []string{"argv", "env"} {
-			if err := os.Remove(filepath.Join(dir, f)); err != nil && !os.IsNotExist(err) {
-				t.Fatal(err)
-			}
-		}
-	}
 	t.Run("the runtimes plugin gets the selected runtime", func(t *testing.T) {
 		pluginKeyRunsTheSelectedRuntimesPlugin(t, he, hm, hostileDir)
 	})
 	t.Run("a dangerous plugin is refused under readonly", func(t *testing.T) {
-		empty(t, roDir)
+		plugintest.Reset(t, roDir)
 		dangerousPluginRefusedUnderReadonly(t, roe, rom, roDir)
 	})
 	t.Run("a confirm plugin runs after y", func(t *testing.T) {
-		empty(t, dir)
+		plugintest.Reset(t, dir)
 		m = confirmPluginRunsAfterY(t, e, e.closeAll(t, m, "rt-t4demo7k2p"), dir)
 	})
 	t.Run("the files plugin gets the selected file", func(t *testing.T) {
-		empty(t, dir)
+		plugintest.Reset(t, dir)
 		m = filesPluginGetsTheSelectedFile(t, e, e.closeAll(t, m, "rt-t4demo7k2p"), dir)
 	})
 }
@@ -92,23 +72,20 @@ func pluginKeyRunsTheSelectedRuntimesPlugin(t *testing.T, e *emu, m Model, dir s
 	m = m.selectID(t, id)
 	mustContain(t, keyLine(m), "J", "record it")
 	m = e.press(t, m, "J")
-	a, err := os.ReadFile(filepath.Join(dir, "argv"))
-	if err != nil {
-		t.Fatalf("the plugin did not run: %v\n%s", err, m.View())
+	if !plugintest.Ran(t, dir) {
+		t.Fatalf("the plugin did not run:\n%s", m.View())
 	}
-	if got := strings.Split(strings.TrimSuffix(string(a), "\x00"), "\x00"); strings.Join(got, "|") != "$COLABDASH_RUNTIME|; touch PWNED" {
+	got, env := plugintest.Recorded(t, dir)
+	if strings.Join(got, "|") != "$COLABDASH_RUNTIME|; touch PWNED" {
 		t.Errorf("argv %q, want the configured args", got)
 	}
-	env, _ := os.ReadFile(filepath.Join(dir, "env"))
-	for _, want := range []string{"COLABDASH_RUNTIME=" + id + "\x00", "COLABDASH_PROFILE=work\x00", "COLABDASH_URL=https://"} {
-		if !strings.Contains(string(env), want) {
-			t.Errorf("the environment lacks %q", want)
-		}
+	if env["COLABDASH_RUNTIME"] != id || env["COLABDASH_PROFILE"] != "work" || !strings.HasPrefix(env["COLABDASH_URL"], "https://") {
+		t.Errorf("the environment lacks the runtime, profile or URL: %q", env)
 	}
-	if strings.Contains(string(env), "COLABDASH_TOKEN=") {
+	if _, ok := env["COLABDASH_TOKEN"]; ok {
 		t.Error("the proxy token was passed to a plugin that did not ask for it")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {
+	if len(plugintest.Created([]string{dir}, "PWNED")) != 0 {
 		t.Error("an argument ran as shell code")
 	}
 	v := m.View()
@@ -131,7 +108,7 @@ func dangerousPluginRefusedUnderReadonly(t *testing.T, e *emu, m Model, dir stri
 	m = m.selectID(t, "rt-t4demo7k2p")
 	m = e.press(t, m, "W")
 	mustContain(t, m.View(), "read-only mode: W (plugin wipe, dangerous) is disabled")
-	if _, err := os.Stat(filepath.Join(dir, "argv")); err == nil {
+	if plugintest.Ran(t, dir) {
 		t.Fatal("a dangerous plugin ran under --readonly")
 	}
 }
@@ -140,11 +117,11 @@ func dangerousPluginRefusedUnderReadonly(t *testing.T, e *emu, m Model, dir stri
 func confirmPluginRunsAfterY(t *testing.T, e *emu, m Model, dir string) Model {
 	m = e.press(t, m, "W")
 	mustContain(t, m.View(), "Run plugin wipe?")
-	if _, err := os.Stat(filepath.Join(dir, "argv")); err == nil {
+	if plugintest.Ran(t, dir) {
 		t.Fatal("a confirm plugin ran before the answer")
 	}
 	m = e.press(t, m, "y")
-	if _, err := os.Stat(filepath.Join(dir, "argv")); err != nil {
+	if !plugintest.Ran(t, dir) {
 		t.Fatalf("the confirmed plugin did not run:\n%s", m.View())
 	}
 	return m
@@ -158,14 +135,11 @@ func filesPluginGetsTheSelectedFile(t *testing.T, e *emu, m Model, dir string) M
 	m = e.press(t, m, "f", "down")
 	mustContain(t, keyLine(m), "peek")
 	m = e.press(t, m, "K")
-	env, err := os.ReadFile(filepath.Join(dir, "env"))
-	if err != nil {
-		t.Fatalf("the plugin did not run: %v\n%s", err, m.View())
+	if !plugintest.Ran(t, dir) {
+		t.Fatalf("the plugin did not run:\n%s", m.View())
 	}
-	for _, want := range []string{"COLABDASH_FILE=/content/data.csv\x00", "COLABDASH_RUNTIME=rt-t4demo7k2p\x00"} {
-		if !strings.Contains(string(env), want) {
-			t.Errorf("the environment lacks %q", want)
-		}
+	if _, env := plugintest.Recorded(t, dir); env["COLABDASH_FILE"] != "/content/data.csv" || env["COLABDASH_RUNTIME"] != "rt-t4demo7k2p" {
+		t.Errorf("COLABDASH_FILE=%q, COLABDASH_RUNTIME=%q; want /content/data.csv, rt-t4demo7k2p", env["COLABDASH_FILE"], env["COLABDASH_RUNTIME"])
 	}
 	return m
 }

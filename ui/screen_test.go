@@ -1,16 +1,17 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/tty"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/console"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
@@ -406,11 +407,7 @@ func actionViewsFitTerminal(t *testing.T, e *emu, m Model) Model {
 			if len(lines) > sz[1] {
 				t.Fatalf("%v: %d lines", sz, len(lines))
 			}
-			for i, ln := range lines {
-				if w := ansi.StringWidth(ln); w > sz[0] {
-					t.Fatalf("%v: line %d is %d wide: %q", sz, i, w, ln)
-				}
-			}
+			commontest.MustFit(t, fmt.Sprint(sz), lines, sz[0])
 		}
 	}
 	m.scr.stack, m.ex.execState.console, m.cr.creates = nil, nil, nil
@@ -435,5 +432,293 @@ func shellKeySuspendsTheDashboard(t *testing.T, e *emu, m Model) Model {
 		err: &tty.CloseError{Code: 1008, Reason: "proxy token expired"}})
 	mustContain(t, m.View(), "connection lost", "1008")
 
+	return m
+}
+
+// The status line and the event log (status.go), the screen's own record
+// of what happened, follow.
+
+// esc clears the filter before collapsing details or clearing a message.
+func TestEscClearsFilterFirst(t *testing.T) {
+	_, _, m := fixture(t)
+	m, _ = update(m, tea.WindowSizeMsg{Width: 80, Height: 15})         // details short of room: enter expands them
+	for _, k := range []string{"/", "t", "4", "enter", "enter", "s"} { // filter, expand details, a status message
+		m, _ = update(m, keyMsg(k))
+	}
+	if m.rt.Filter() != "t4" || !m.scr.showDetails || m.cx.Status.Text == "" {
+		t.Fatalf("setup: filter %q details %v status %q", m.rt.Filter(), m.scr.showDetails, m.cx.Status.Text)
+	}
+	m, _ = update(m, keyMsg("esc"))
+	if m.rt.Filter() != "" || len(m.rt.Rows()) != 5 {
+		t.Fatalf("first esc left the filter %q", m.rt.Filter())
+	}
+	m, _ = update(m, keyMsg("esc"))
+	m, _ = update(m, keyMsg("esc"))
+	if m.scr.showDetails || m.cx.Status.Text != "" {
+		t.Fatalf("details %v status %q", m.scr.showDetails, m.cx.Status.Text)
+	}
+}
+
+// No cancel is silent. esc on each dialog, picker and the
+// profile picker says what was cancelled; that message goes when the next
+// dialog opens (it is not about that one). The dashboard cancels each in
+// turn from nothing open.
+func noCancelIsSilent(t *testing.T, e *emu, m Model) Model {
+	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
+	for _, tc := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"n", "esc"}, "new runtime cancelled: nothing created"},
+		{[]string{"d", "esc"}, "delete cancelled: rt-t4demo7k2p is kept"},
+		{[]string{"o", "esc"}, "open session cancelled: no session opened on rt-t4demo7k2p"},
+		{[]string{"d", "n"}, "delete cancelled: rt-t4demo7k2p is kept"},
+		{[]string{"P", "esc"}, "profile switch cancelled: still on alpha"},
+		{[]string{"f", "down", "D", "esc"}, "download of data.csv cancelled: nothing downloaded"},
+		{[]string{"f", "u", "esc"}, "upload cancelled: nothing uploaded"},
+		{[]string{"f", "down", "x", "esc"}, "delete of data.csv cancelled: nothing deleted"},
+	} {
+		t.Run(strings.Join(tc.keys, " "), func(t *testing.T) {
+			m = e.closeAll(t, m, "rt-t4demo7k2p")
+			if got := statusLine(m); strings.Contains(got, tc.want) {
+				t.Fatalf("status %q before the cancel", got)
+			}
+			m = e.press(t, m, tc.keys...)
+			if m.dlg() != nil {
+				t.Fatalf("a dialog is still open:\n%s", m.View())
+			}
+			if got := statusLine(m); !strings.Contains(got, tc.want) {
+				t.Fatalf("status %q, want %q", got, tc.want)
+			}
+		})
+	}
+	m = e.closeAll(t, m, "rt-t4demo7k2p")
+	m = e.press(t, m, "d", "esc", "o")
+	if m.dlg() == nil || strings.Contains(m.View(), "delete cancelled") {
+		t.Fatalf("the cancel of the last dialog shows under the next:\n%s", m.View())
+	}
+	return e.closeAll(t, m, "rt-t4demo7k2p")
+}
+
+// TestStatusLine: what the status line says and when it goes. One demo
+// dashboard (with profiles) meets each case in turn: the cancels, a
+// status about a runtime going with the selection, each call's progress
+// (deleting rt-cpudemo4qx last), and a status about a runtime going once
+// the runtime is gone (which leaves rt-t4demo7k2p gone on the dashboard:
+// last).
+func TestStatusLine(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, withProfiles("alpha", "alpha", "beta"))
+	t.Run("no cancel is silent", func(t *testing.T) { m = noCancelIsSilent(t, e, m) })
+	t.Run("a status about a runtime goes with the selection", func(t *testing.T) { statusGoesWithTheSelection(t, e, m) })
+	t.Run("progress status ends with its call", func(t *testing.T) { m = progressStatusEndsWithItsCall(t, e, m) })
+	t.Run("deleting goes with the runtime", func(t *testing.T) { deletingGoesWithTheRuntime(t, e, e.closeAll(t, m, "rt-t4demo7k2p")) })
+}
+
+// A status about the selected runtime (its token revealed) goes
+// when the selection moves to another row; one about a finished call
+// (copied) is no such status and stays.
+func statusGoesWithTheSelection(t *testing.T, e *emu, m Model) {
+	m = m.selectID(t, "rt-cpudemo4qx")
+	m = e.press(t, m, "v")
+	mustContain(t, statusLine(m), "proxy token of rt-cpudemo4qx revealed")
+	m = e.press(t, m, "down")
+	if got := statusLine(m); strings.Contains(got, "revealed") || m.cx.Selected == "runtimes/rt-cpudemo4qx" {
+		t.Fatalf("after moving to %s the status still says %q", m.cx.Selected, got)
+	}
+	m = e.press(t, m, "y", "up")
+	mustContain(t, statusLine(m), "copied the URL of rt-t4demo7k2p")
+}
+
+// The status "deleting X…" goes once X is gone from the list, though
+// delete_runtime has not answered yet.
+func deletingGoesWithTheRuntime(t *testing.T, e *emu, m Model) {
+	now := e.clk.now()
+	m.scr.say(now, common.Say{Text: "deleting rt-t4demo7k2p…", For: api.ToolDeleteRuntime + " " + "runtimes/rt-t4demo7k2p"})
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	mustContain(t, statusLine(m), "deleting rt-t4demo7k2p…")
+	var rest []api.Runtime
+	for _, r := range e.srv.Runtimes() {
+		if r.Name != "runtimes/rt-t4demo7k2p" {
+			rest = append(rest, r)
+		}
+	}
+	m.cx.Snap.ApplyRuntimes(now, rest) // listed without it: gone
+	m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	if got := statusLine(m); strings.Contains(got, "deleting") {
+		t.Fatalf("status %q after the runtime is gone", got)
+	}
+}
+
+// statusLine is the first of the footer's two lines: the status line.
+func statusLine(m Model) string {
+	lines := strings.Split(m.View(), "\n")
+	return lines[len(lines)-2]
+}
+
+// A status that says something is under way ("opening session …",
+// "deleting …") is gone once the call it waits for has answered, whatever
+// shows next (the dashboard, the console) and whether it worked or not.
+// The dashboard makes each call in turn from nothing open (the delete
+// that works last); the second console case is on another runtime, since
+// e goes back to the console the first one left.
+func progressStatusEndsWithItsCall(t *testing.T, e *emu, m Model) Model {
+	for _, tc := range []struct {
+		on    string // the runtime selected ("": rt-cpudemo4qx)
+		name  string
+		fault string // a tool that fails once, or none
+		keys  []string
+		under string // the under-way text that must be gone
+		start int    // the index of the key that starts the call (0: the last one)
+	}{
+		{name: "open session for the console", keys: []string{"e", "y"}, under: "opening session"},
+		{on: "rt-v6edemo2mw", name: "open session for the console, then code", keys: []string{"e", "y", "1", "enter"}, under: "opening session", start: 1},
+		{name: "open session", keys: []string{"o", "enter"}, under: "opening session"},
+		{name: "open session fails", fault: "create_session", keys: []string{"o", "enter"}, under: "opening session"},
+		{name: "close session", keys: []string{"tab", "x", "c", "l", "o", "s", "e", "enter"}, under: "closing session"},
+		{name: "renew", keys: []string{"R"}, under: "renewing"},
+		{name: "renew fails", fault: "get_runtime", keys: []string{"R"}, under: "renewing"},
+		{name: "refresh", keys: []string{"r"}, under: "refreshing"},
+		{name: "delete fails", fault: "delete_runtime", keys: []string{"d", "y"}, under: "deleting"},
+		{name: "delete", keys: []string{"d", "y"}, under: "deleting"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.on == "" {
+				tc.on = "rt-cpudemo4qx"
+			}
+			m = e.closeAll(t, m, tc.on)
+			if tc.fault != "" {
+				e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Status: 500, Tool: tc.fault, Times: 1})
+			}
+			if tc.start == 0 {
+				tc.start = len(tc.keys) - 1
+			}
+			m = e.press(t, m, tc.keys[:tc.start]...)
+			// The key that starts the call: the status says so while it is
+			// under way, and no longer once it has answered.
+			e.clk.add(dialogGrace + time.Millisecond)
+			m, cmd := update(m, keyMsg(tc.keys[tc.start]))
+			if s := statusLine(m); !strings.Contains(s, tc.under) {
+				t.Fatalf("while the call is under way the status line says %q, not %q:\n%s", s, tc.under, m.View())
+			}
+			m = drive(t, m, cmd)
+			m = e.press(t, m, tc.keys[tc.start+1:]...)
+			if s := statusLine(m); strings.Contains(s, tc.under) {
+				t.Fatalf("after the call answered the status line still says %q:\n%s", s, m.View())
+			}
+		})
+	}
+	return m
+}
+
+// TestEventLog: what the event log keeps, on one demo dashboard, each case
+// from nothing open at 120×40 with rt-t4demo7k2p selected; the case that
+// reads each tool's first event comes first.
+func TestEventLog(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, nil)
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T, *emu, Model) Model
+	}{
+		{"records every call", eventLogRecordsEveryCall},
+		{"a dialog's error stays, wrapped at words", dialogErrorStaysInEventLogWrappedAtWords},
+		{"the files pane's long refusal is readable in full", filesPaneLongRefusalIsReadableInFull},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, _ = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+			m = c.run(t, e, e.closeAll(t, m, "rt-t4demo7k2p"))
+		})
+	}
+}
+
+// The event log records every call, the actions too
+// (create_runtime, delete_runtime, create_session, delete_session,
+// execute_code), with its target and outcome.
+func eventLogRecordsEveryCall(t *testing.T, e *emu, m Model) Model {
+	m.cr.lastSpec = &ops.LastSpec{Spec: specCPU}
+	m = e.press(t, m, "N", "y") // create_runtime
+	created := m.Selected()
+	m = e.press(t, m, "o", "enter") // create_session
+	m = e.press(t, m, "tab", "e")   // the session just opened
+	m = typeText(e, t, m, "print(1)")
+	m = e.press(t, m, "enter", "esc")  // execute_code
+	m = e.press(t, m, "x", "y", "tab") // delete_session
+	m = e.press(t, m, "d", "y")        // delete_runtime
+	got := map[string]Event{}
+	for _, ev := range m.Events() {
+		if _, seen := got[ev.Tool]; !seen {
+			got[ev.Tool] = ev
+		}
+	}
+	for _, tool := range []string{api.ToolCreateRuntime, api.ToolCreateSession, api.ToolExecuteCode, api.ToolDeleteSession, api.ToolDeleteRuntime} {
+		ev, ok := got[tool]
+		if !ok {
+			t.Fatalf("no %s event in %+v", tool, m.Events())
+		}
+		if ev.Err != nil || ev.Outcome() != "ok" || ev.Target == "" {
+			t.Fatalf("%s event: %+v", tool, ev)
+		}
+	}
+	if got[api.ToolCreateRuntime].Target != created || got[api.ToolDeleteRuntime].Target != created ||
+		!strings.HasPrefix(got[api.ToolExecuteCode].Target, created+"/sessions/") {
+		t.Fatalf("targets: %+v", got)
+	}
+	m = e.press(t, m, "L")
+	mustContain(t, m.View(), "create_runtime", "delete_runtime", "create_session", "delete_session", "execute_code")
+	return m
+}
+
+// An error shown in a dialog stays in the event log, whole, after the
+// dialog closed; its text wraps at word boundaries, so a URL stays on one
+// line.
+func dialogErrorStaysInEventLogWrappedAtWords(t *testing.T, e *emu, m Model) Model {
+	const url = "https://console.cloud.google.com/apis/api/colab.googleapis.com/quotas?project=my-project"
+	msg := "Quota exceeded for quota metric 'Create requests' and limit 'Create requests per minute per user' of service colab.googleapis.com; see " + url + " for the limits in force."
+	m = createFaulted(t, e, m, colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Times: 1,
+		Code: api.ResourceExhausted, Reason: api.ReasonQuotaExceededUsageTime, Message: msg}, specT4)
+	mustContain(t, strings.Join(strings.Fields(m.View()), " "), "Usage limit reached", "(L keeps the │ │ full error)")
+	m = e.press(t, m, "esc")
+	if m.dlg() != nil {
+		t.Fatal("dialog still open")
+	}
+	for _, w := range []int{120, 100} {
+		m, _ = update(m, tea.WindowSizeMsg{Width: w, Height: 40})
+		v := e.press(t, m, "L").View()
+		m = e.press(t, m, "esc")
+		flat := strings.Join(strings.Fields(v), " ")
+		if !strings.Contains(flat, "limits in force") || !strings.Contains(flat, "RESOURCE_EXHAUSTED") {
+			t.Fatalf("%d: the full error is not in the event log:\n%s", w, v)
+		}
+		if !strings.Contains(v, url) {
+			t.Fatalf("%d: the URL is split across lines:\n%s", w, v)
+		}
+		commontest.MustFit(t, fmt.Sprintf("event log at %d", w), strings.Split(v, "\n"), w)
+		for _, ln := range strings.Split(v, "\n") {
+			// Word boundaries: no line of the error ends inside a word
+			// that the next line continues.
+			if strings.HasSuffix(ln, "Cre") || strings.HasSuffix(ln, "minu") {
+				t.Fatalf("%d: a word is broken: %q", w, ln)
+			}
+		}
+	}
+	return m
+}
+
+// A long refusal in the files pane is cut in the status line
+// with "(L: in full)", and it is true there: L opens the event log over
+// the pane, which has the message whole; esc comes back to the pane.
+func filesPaneLongRefusalIsReadableInFull(t *testing.T, e *emu, m Model) Model {
+	m, _ = update(m, tea.WindowSizeMsg{Width: 60, Height: 15})
+	m = e.press(t, m, "f", "backspace", "x") // x on /content itself
+	const whole = "not deleting /content: colabdash never removes /content itself or a top-level directory"
+	if got := statusLine(m); !strings.Contains(got, "not deleting /content") || !strings.HasSuffix(strings.TrimSpace(got), "(L: in full)") {
+		t.Fatalf("status %q", got)
+	}
+	m = e.press(t, m, "L")
+	if v := flat(m.View()); !strings.Contains(v, "EVENTS") || !strings.Contains(v, "refused") ||
+		!strings.Contains(v, whole) {
+		t.Fatalf("the event log lacks the whole message:\n%s", m.View())
+	}
+	m = e.press(t, m, "esc")
+	mustContain(t, m.View(), "FILES · rt-t4demo7k2p:/")
 	return m
 }

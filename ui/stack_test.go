@@ -206,6 +206,13 @@ func (s *stack) tick(d time.Duration) {
 	s.drive(c)
 }
 
+// press delivers key and runs the calls it starts to completion.
+func (s *stack) press(key string) {
+	var c tea.Cmd
+	s.m, c = update(s.m, keyMsg(key))
+	s.drive(c)
+}
+
 // idle delivers one tick per second for d.
 func (s *stack) idle(d time.Duration) {
 	for i := time.Duration(0); i < d; i += time.Second {

@@ -2,11 +2,6 @@ package ops
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,39 +13,11 @@ import (
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
+	"github.com/colabdash/colabdash/ui/ops/opstest"
 )
 
-// doctorEnv is a HOME and GOOGLE_APPLICATION_CREDENTIALS made by the test:
-// an authorized_user file whose token_uri is a loopback token endpoint
-// that grants scope.
-func doctorEnv(t *testing.T, scope, quota string) string {
-	t.Helper()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"access_token":"ya29.doctor-minted","token_type":"Bearer","expires_in":3600,"scope":%q}`, scope)
-	}))
-	t.Cleanup(ts.Close)
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("CLOUDSDK_CONFIG", "")
-	t.Setenv("GOOGLE_CLOUD_QUOTA_PROJECT", "")
-	t.Setenv("GCE_METADATA_HOST", "")
-	adc := map[string]string{"type": "authorized_user", "client_id": "cid.apps.googleusercontent.com",
-		"client_secret": "SECRET-doctor-client", "refresh_token": "1//SECRET-doctor-refresh", "token_uri": ts.URL + "/token"}
-	if quota != "" {
-		adc["quota_project_id"] = quota
-	}
-	b, _ := json.Marshal(adc)
-	path := filepath.Join(home, "adc.json")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", path)
-	return path
-}
-
 // doctorOn runs Doctor against a new emulator started with o and faults
-// injected, with the credentials of the environment (doctorEnv).
+// injected, with the credentials of the environment (opstest.ADC).
 func doctorOn(t *testing.T, o colabfake.Options, faults ...colabfake.Fault) Findings {
 	t.Helper()
 	if o.Seed == "" {
@@ -60,21 +27,26 @@ func doctorOn(t *testing.T, o colabfake.Options, faults ...colabfake.Fault) Find
 	for _, f := range faults {
 		srv.Inject(f)
 	}
-	red := &api.Redactor{}
-	in := DoctorInput{Endpoint: ep, Jupyter: JupyterOptions{Redactor: red}}
-	in.Creds, in.CredsErr = auth.New(context.Background(), auth.Options{Redactor: red})
-	if in.CredsErr == nil {
-		c, err := client.New(context.Background(), client.Options{Endpoint: ep, Redactor: red,
-			HTTPClient: &http.Client{Transport: in.Creds.Transport(client.NewTransport())}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = c.Close() })
-		in.MCP, in.Svc = c, c
-	}
+	in := doctorInput(t, ep, client.Options{Redactor: &api.Redactor{}})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return Doctor(ctx, in)
+}
+
+// doctorInput is Doctor's input for the endpoint ep with the credentials
+// of the environment: an MCP client of ep (co's retries and redactor)
+// that authorizes with them (opstest.Client), closed when t ends; no
+// client when loading them failed (CredsErr says why).
+func doctorInput(t *testing.T, ep string, co client.Options) DoctorInput {
+	t.Helper()
+	in := DoctorInput{Endpoint: ep, Jupyter: JupyterOptions{Redactor: co.Redactor}}
+	in.Creds, in.CredsErr = auth.New(context.Background(), auth.Options{Redactor: co.Redactor})
+	if in.CredsErr != nil {
+		return in
+	}
+	c := opstest.Client(t, ep, in.Creds.Transport(client.NewTransport()), co)
+	in.MCP, in.Svc = c, c
+	return in
 }
 
 // check returns the check named name, failing the test when there is none.
@@ -110,7 +82,7 @@ func wantStatus(t *testing.T, f Findings, name string, want CheckStatus, detail 
 // passes every check, with the protocol named and Colab's routes
 // answering.
 func TestDoctorPassesOnTheEmulator(t *testing.T) {
-	path := doctorEnv(t, auth.ColabScope+" "+auth.CloudPlatformScope, "my-quota-proj")
+	path := opstest.ADC(t, auth.ColabScope+" "+auth.CloudPlatformScope, "my-quota-proj")
 	f := doctorOn(t, colabfake.Options{Stateless: true})
 	if !f.Passed() {
 		t.Errorf("did not pass: %+v", f.Checks)
@@ -133,7 +105,7 @@ func TestDoctorPassesOnTheEmulator(t *testing.T) {
 // TestDoctorNamesAMissingTool: a server that does not list execute_code
 // fails the tools check, which names it.
 func TestDoctorNamesAMissingTool(t *testing.T) {
-	doctorEnv(t, auth.ColabScope, "p-quota")
+	opstest.ADC(t, auth.ColabScope, "p-quota")
 	f := doctorOn(t, colabfake.Options{OmitTools: []string{api.ToolExecuteCode}})
 	wantStatus(t, f, "tools", CheckFail, "not listed: execute_code")
 	if f.Passed() {
@@ -145,7 +117,7 @@ func TestDoctorNamesAMissingTool(t *testing.T) {
 // name fails the tools check, naming the argument colabdash sends and
 // what the server declares instead.
 func TestDoctorNamesARenamedInputField(t *testing.T) {
-	doctorEnv(t, auth.ColabScope, "p-quota")
+	opstest.ADC(t, auth.ColabScope, "p-quota")
 	f := doctorOn(t, colabfake.Options{RenamedInputs: map[string]string{api.ToolDeleteSession + ".name": "sessionName"}})
 	wantStatus(t, f, "tools", CheckFail, "delete_session does not declare name, which colabdash sends (declared: sessionName)")
 }
@@ -153,7 +125,7 @@ func TestDoctorNamesARenamedInputField(t *testing.T) {
 // TestDoctorWarnsOfASkewedClock: a server Date 5 minutes ahead is a
 // warning naming the skew; 30 s is within bounds.
 func TestDoctorWarnsOfASkewedClock(t *testing.T) {
-	doctorEnv(t, auth.ColabScope, "p-quota")
+	opstest.ADC(t, auth.ColabScope, "p-quota")
 	f := doctorOn(t, colabfake.Options{DateSkew: 5 * time.Minute})
 	// Date has whole seconds: the skew is told within one.
 	c := wantStatus(t, f, "clock", CheckWarn, "behind the server's Date header")
@@ -174,7 +146,7 @@ func TestDoctorWarnsOfASkewedClock(t *testing.T) {
 // the Jupyter routes answer and Colab's own are "not offered", which is
 // no failure of colabdash's.
 func TestDoctorStockJupyterLacksColabRoutes(t *testing.T) {
-	doctorEnv(t, auth.ColabScope, "p-quota")
+	opstest.ADC(t, auth.ColabScope, "p-quota")
 	jup := realjupyter.Require(t, realjupyter.Options{})
 	f := doctorOn(t, colabfake.Options{JupyterUpstream: jup.URL})
 	wantStatus(t, f, "route /api/contents", CheckOK)
@@ -191,7 +163,7 @@ func TestDoctorStockJupyterLacksColabRoutes(t *testing.T) {
 // checks; a token without the Colab scope fails with the login command;
 // user credentials without a quota project pass when the server answers.
 func TestDoctorCredentialFailures(t *testing.T) {
-	doctorEnv(t, auth.ColabScope, "")
+	opstest.ADC(t, auth.ColabScope, "")
 	missing := filepath.Join(t.TempDir(), "gone.json")
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", missing)
 	f := doctorOn(t, colabfake.Options{})
@@ -202,7 +174,7 @@ func TestDoctorCredentialFailures(t *testing.T) {
 	wantStatus(t, f, "endpoint", CheckSkipped)
 	wantStatus(t, f, "calls", CheckSkipped)
 
-	doctorEnv(t, auth.CloudPlatformScope, "")
+	opstest.ADC(t, auth.CloudPlatformScope, "")
 	f = doctorOn(t, colabfake.Options{})
 	c = wantStatus(t, f, "token", CheckFail, "lack the Colab scope", auth.CloudPlatformScope)
 	if !strings.Contains(c.Fix, auth.LoginCommand) {
@@ -227,23 +199,16 @@ func TestClockVerdictBounds(t *testing.T) {
 // endpoint check fails with a fix naming the network and the endpoint setting, and the
 // checks that need its answers are skipped rather than failed again.
 func TestDoctorEndpointNotAnswering(t *testing.T) {
-	doctorEnv(t, auth.ColabScope, "p-quota")
+	opstest.ADC(t, auth.ColabScope, "p-quota")
 	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", colabfake.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = srv.Close() // the port no longer answers
-	in := DoctorInput{Endpoint: ep}
-	if in.Creds, err = auth.New(context.Background(), auth.Options{}); err != nil {
-		t.Fatal(err)
+	in := doctorInput(t, ep, client.Options{MaxAttempts: 1})
+	if in.CredsErr != nil {
+		t.Fatal(in.CredsErr)
 	}
-	c, err := client.New(context.Background(), client.Options{Endpoint: ep, MaxAttempts: 1,
-		HTTPClient: &http.Client{Transport: in.Creds.Transport(client.NewTransport())}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	in.MCP, in.Svc = c, c
 	f := Doctor(context.Background(), in)
 	ec := wantStatus(t, f, "endpoint", CheckFail)
 	if !strings.Contains(ec.Fix, "--endpoint") || !strings.Contains(ec.Fix, "check the network (DNS, a proxy") {
@@ -264,7 +229,7 @@ func TestDoctorEndpointNotAnswering(t *testing.T) {
 // TestDoctorWithoutARuntime: an account with no runtime passes, the
 // route checks replaced by one skipped line that says how to get one.
 func TestDoctorWithoutARuntime(t *testing.T) {
-	doctorEnv(t, auth.ColabScope, "p-quota")
+	opstest.ADC(t, auth.ColabScope, "p-quota")
 	f := doctorOn(t, colabfake.Options{Seed: colabfake.SeedEmpty})
 	wantStatus(t, f, "calls", CheckOK, "0 runtimes")
 	wantStatus(t, f, "runtime", CheckSkipped, "colabdash create")
@@ -279,7 +244,7 @@ func TestDoctorWithoutARuntime(t *testing.T) {
 // disabled service (what Google answers without a quota project) warns
 // with the login hint.
 func TestDoctorBlamesTheQuotaProjectOnlyForItsOwnError(t *testing.T) {
-	doctorEnv(t, auth.ColabScope, "")
+	opstest.ADC(t, auth.ColabScope, "")
 	for _, c := range []struct {
 		fault colabfake.Fault
 		want  CheckStatus

@@ -5,49 +5,17 @@ package plugin
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/plugin/plugintest"
 )
 
 // hostile is a runtime name a server could send: shell syntax of every
 // kind, which would run if anything put it through a shell.
 const hostile = `rt-x"; touch PWNED; echo "$(touch PWNED2)` + "`touch PWNED3`" + `'; touch PWNED4 #`
-
-// recorder writes a script that records its argv (NUL-separated) and its
-// environment in dir, and prints a line.
-func recorder(t *testing.T, dir string) string {
-	t.Helper()
-	p := filepath.Join(dir, "record")
-	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > \"$REC_DIR/argv\"\nenv -0 > \"$REC_DIR/env\"\necho recorded\n"
-	if err := os.WriteFile(p, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func recorded(t *testing.T, dir string) (argv []string, env map[string]string) {
-	t.Helper()
-	a, err := os.ReadFile(filepath.Join(dir, "argv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	argv = strings.Split(strings.TrimSuffix(string(a), "\x00"), "\x00")
-	e, err := os.ReadFile(filepath.Join(dir, "env"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env = map[string]string{}
-	for _, kv := range strings.Split(string(e), "\x00") {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	return argv, env
-}
 
 // A plugin runs its command with its args exactly as configured, without
 // a shell: a hostile runtime name reaches it only as COLABDASH_RUNTIME,
@@ -56,7 +24,7 @@ func recorded(t *testing.T, dir string) (argv []string, env map[string]string) {
 // inherited from the dashboard's environment is not passed on.
 func TestPluginRunsWithoutShellOrInjection(t *testing.T) {
 	dir := t.TempDir()
-	cmd := recorder(t, dir)
+	cmd := plugintest.Recorder(t, dir)
 	args := []string{"--runtime", "$COLABDASH_RUNTIME", "a b", "$(touch PWNED5)"}
 	sel := Selection{Runtime: hostile, Session: "s-1", URL: "https://127.0.0.1:9/proxy/" + hostile, Token: "ya29.proxy-secret",
 		Endpoint: "https://127.0.0.1:8/mcp", Profile: "work"}
@@ -64,10 +32,10 @@ func TestPluginRunsWithoutShellOrInjection(t *testing.T) {
 	for _, token := range []bool{false, true} {
 		p := config.Plugin{Name: "rec", Command: cmd, Args: args, Background: true, Token: token, Timeout: time.Minute}
 		msg := Background(context.Background(), p, sel, base)().(DoneMsg)
-		if msg.Err != nil || msg.TimedOut || msg.Output != "recorded\n" || msg.Target != hostile {
+		if msg.Err != nil || msg.TimedOut || msg.Output != "recorded "+hostile+"\n" || msg.Target != hostile {
 			t.Fatalf("token %v: %+v", token, msg)
 		}
-		argv, env := recorded(t, dir)
+		argv, env := plugintest.Recorded(t, dir)
 		if strings.Join(argv, "|") != strings.Join(args, "|") {
 			t.Errorf("argv %q, want the configured args %q", argv, args)
 		}
@@ -85,12 +53,8 @@ func TestPluginRunsWithoutShellOrInjection(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []string{"PWNED", "PWNED2", "PWNED3", "PWNED4", "PWNED5"} {
-		for _, d := range []string{dir, "."} {
-			if _, err := os.Stat(filepath.Join(d, f)); err == nil {
-				t.Errorf("%s was created in %s: the runtime name ran as code", f, d)
-			}
-		}
+	for _, p := range plugintest.Created([]string{dir, "."}, "PWNED", "PWNED2", "PWNED3", "PWNED4", "PWNED5") {
+		t.Errorf("%s was created: the runtime name ran as code", p)
 	}
 }
 

@@ -3,11 +3,7 @@ package poll
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,56 +12,10 @@ import (
 	"github.com/colabdash/colabdash/api"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/poll/polltest"
 )
 
 var t0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
-
-// proxy is a runtime proxy on loopback that accepts the tokens in good
-// (a bare 404 otherwise, as Colab's proxy answers a refused token) and
-// counts the requests by path.
-type proxy struct {
-	mu    sync.Mutex
-	good  map[string]bool
-	count map[string]int
-	srv   *httptest.Server
-}
-
-func newProxy(t *testing.T, good ...string) *proxy {
-	p := &proxy{good: map[string]bool{}, count: map[string]int{}}
-	for _, g := range good {
-		p.good[g] = true
-	}
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		p.count[r.URL.Path]++
-		ok := p.good[r.Header.Get(apimon.TokenHeader)]
-		p.mu.Unlock()
-		switch {
-		case r.Header.Get("Authorization") != "":
-			http.Error(w, "a bearer token reached the runtime", http.StatusBadRequest)
-		case !ok:
-			w.WriteHeader(http.StatusNotFound)
-		case strings.HasSuffix(r.URL.Path, "/api/colab/resources"):
-			fmt.Fprint(w, `)]}'`+"\n"+`{"memory":{"totalBytes":1000,"freeBytes":600},"disks":[{"filesystem":{"label":"kernel","totalBytes":10,"usedBytes":5}}]}`)
-		case strings.HasSuffix(r.URL.Path, "/api/kernels"):
-			fmt.Fprint(w, `[{"id":"k","name":"python3","execution_state":"idle","last_activity":"2026-11-29T16:48:00Z","connections":1}]`)
-		default:
-			w.WriteHeader(http.StatusNotFound)
-		}
-	}))
-	t.Cleanup(p.srv.Close)
-	return p
-}
-
-func (p *proxy) info(id, token string) api.ConnectionInfo {
-	return api.ConnectionInfo{URL: p.srv.URL + "/proxy/" + id + "/", Token: token}
-}
-
-func (p *proxy) requests(id string) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.count["/proxy/"+id+"/api/colab/resources"] + p.count["/proxy/"+id+"/api/kernels"]
-}
 
 // fold runs cmds and folds their answers at now; it returns the runtimes
 // whose token was refused. info is the runtimes' connectionInfo now
@@ -92,9 +42,9 @@ func fold(p *Poller, cmds []tea.Cmd, now time.Time, info ...func(string) (api.Co
 // then kernels, with the proxy token alone), off-screen ones never; the
 // answers land in the Store by runtime name.
 func TestPollsLandOnTheirRuntime(t *testing.T) {
-	px := newProxy(t, "tok-a", "tok-b", "tok-c")
+	px := polltest.New(t, polltest.Options{Tokens: []string{"tok-a", "tok-b", "tok-c"}})
 	p := New(apimon.New(apimon.Options{}))
-	infos := map[string]api.ConnectionInfo{"runtimes/a": px.info("a", "tok-a"), "runtimes/b": px.info("b", "tok-b"), "runtimes/c": px.info("c", "tok-c")}
+	infos := map[string]api.ConnectionInfo{"runtimes/a": px.Info("a", "tok-a"), "runtimes/b": px.Info("b", "tok-b"), "runtimes/c": px.Info("c", "tok-c")}
 	info := func(name string) (api.ConnectionInfo, bool) { ci, ok := infos[name]; return ci, ok }
 	ctx := context.Background()
 	cmds := p.Due(ctx, t0, "runtimes/a", []string{"runtimes/a", "runtimes/b"}, info)
@@ -110,11 +60,11 @@ func TestPollsLandOnTheirRuntime(t *testing.T) {
 			t.Errorf("%s: %+v", name, m)
 		}
 	}
-	if p.Runtime("runtimes/c") != nil || px.requests("c") != 0 {
+	if p.Runtime("runtimes/c") != nil || px.Requests("c") != 0 {
 		t.Errorf("an off-screen runtime was polled")
 	}
-	if p.Requests() != 4 || px.requests("a")+px.requests("b") != 4 {
-		t.Errorf("%d requests counted, %d served", p.Requests(), px.requests("a")+px.requests("b"))
+	if p.Requests() != 4 || px.Requests("a")+px.Requests("b") != 4 {
+		t.Errorf("%d requests counted, %d served", p.Requests(), px.Requests("a")+px.Requests("b"))
 	}
 	// Nothing more before the selected runtime's 5 s.
 	if cmds := p.Due(ctx, t0.Add(4*time.Second), "runtimes/a", []string{"runtimes/a", "runtimes/b"}, info); len(cmds) != 0 {
@@ -138,18 +88,18 @@ func TestPollsLandOnTheirRuntime(t *testing.T) {
 // comes within RenewEvery; a failed renewal ends the poll failed and
 // backs it off; a token renewed while the poll ran needs no renewal.
 func TestRefusedTokenRenewsOnce(t *testing.T) {
-	px := newProxy(t, "fresh")
+	px := polltest.New(t, polltest.Options{Tokens: []string{"fresh"}})
 	p := New(apimon.New(apimon.Options{}))
 	ctx := context.Background()
 	name := "runtimes/a"
-	stale := func(string) (api.ConnectionInfo, bool) { return px.info("a", "old"), true }
-	fresh := func(string) (api.ConnectionInfo, bool) { return px.info("a", "fresh"), true }
+	stale := func(string) (api.ConnectionInfo, bool) { return px.Info("a", "old"), true }
+	fresh := func(string) (api.ConnectionInfo, bool) { return px.Info("a", "fresh"), true }
 	renew := fold(p, p.Due(ctx, t0, name, nil, stale), t0)
 	if len(renew) != 1 || renew[0] != name || p.Runtime(name) != nil {
 		t.Fatalf("renew %v, recorded %+v", renew, p.Runtime(name))
 	}
-	if px.requests("a") != 1 {
-		t.Errorf("%d requests: the kernels were asked with a refused token", px.requests("a"))
+	if px.Requests("a") != 1 {
+		t.Errorf("%d requests: the kernels were asked with a refused token", px.Requests("a"))
 	}
 	// While the renewal runs nothing else is sent for it.
 	if cmds := p.Due(ctx, t0.Add(10*time.Second), name, nil, stale); len(cmds) != 0 {

@@ -22,8 +22,8 @@ func TestMarkAndSortKeysAnswerTheirEffects(t *testing.T) {
 		k    tea.KeyMsg
 		want common.Effect
 	}{
-		{tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}, common.Mark{}},
-		{tea.KeyMsg{Type: tea.KeyCtrlBackslash}, common.ClearMarks{}},
+		{commontest.Key("space"), common.Mark{}},
+		{commontest.Key(`ctrl+\`), common.ClearMarks{}},
 		{commontest.Key("A"), common.SortBy{Action: keymap.ActionSortName}},
 		{commontest.Key("C"), common.SortBy{Action: keymap.ActionSortSpec}},
 		{commontest.Key("V"), common.SortBy{Action: keymap.ActionSortVersion}},

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
@@ -44,11 +42,11 @@ func TestViewDrawsEveryRuntimeInExactlyItsLines(t *testing.T) {
 
 func TestKeysMoveTheCursorAndSelectByName(t *testing.T) {
 	c, p := fixture()
-	e, ok := p.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("j")}, c)
+	e, ok := p.HandleKey(commontest.Key("j"), c)
 	if mv, isMove := e.(common.Move); !ok || !isMove || mv.N != 1 {
 		t.Fatalf("j answered %#v, %v", e, ok)
 	}
-	if _, ok := p.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("d")}, c); ok {
+	if _, ok := p.HandleKey(commontest.Key("d"), c); ok {
 		t.Fatal("the table took d, a dashboard key")
 	}
 	if !p.Move(1, 10) || p.Selected() != "runtimes/r-bravo" {

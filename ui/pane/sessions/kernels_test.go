@@ -6,22 +6,30 @@ import (
 	"time"
 
 	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 )
+
+// kernelsFixture is the sessions fixture with the monitor on and ks the
+// kernels recorded for r-alpha at commontest.T0.
+func kernelsFixture(ks ...apimon.Kernel) (*common.Context, *Pane, *state.Runtime) {
+	c, p := fixture()
+	r := c.Snap.Runtime("runtimes/r-alpha")
+	mon := commontest.NewMonitor()
+	c.Monitor = mon
+	mon.Store.RecordKernels(r.Name, commontest.T0, ks, nil)
+	return c, p, r
+}
 
 // Below the sessions, each kernel's execution_state, last activity and
 // connections; "… n more" when they do not all fit; nothing with the
 // monitor off.
 func TestKernelsUnderTheSessions(t *testing.T) {
-	c, p := fixture()
-	r := c.Snap.Runtime("runtimes/r-alpha")
 	t0 := commontest.T0
-	mon := commontest.NewMonitor()
-	c.Monitor = mon
-	mon.Store.RecordKernels(r.Name, t0, []apimon.Kernel{
+	c, p, r := kernelsFixture(
 		commontest.Kernel("4f1c2a9e-0000", "busy", t0.Add(-42*time.Second), 1),
-		commontest.Kernel("77aa", "idle", t0.Add(-72*time.Minute), 0),
-	}, nil)
+		commontest.Kernel("77aa", "idle", t0.Add(-72*time.Minute), 0))
 	lines := p.View(c, r, 60, 8)
 	commontest.AssertSize(t, "sessions", lines, 60, 8)
 	v := strings.Join(lines, "\n")
@@ -48,16 +56,11 @@ func TestKernelsUnderTheSessions(t *testing.T) {
 // Kernels that just fit all show, none replaced by "… more"; one too many
 // and the last line counts those left out.
 func TestKernelsThatFitAllShow(t *testing.T) {
-	c, p := fixture()
-	r := c.Snap.Runtime("runtimes/r-alpha")
-	mon := commontest.NewMonitor()
-	c.Monitor = mon
 	t0 := commontest.T0
-	mon.Store.RecordKernels(r.Name, t0, []apimon.Kernel{
+	c, p, r := kernelsFixture(
 		commontest.Kernel("k-one", "busy", t0, 1),
 		commontest.Kernel("k-two", "idle", t0, 1),
-		commontest.Kernel("k-three", "idle", t0, 1),
-	}, nil)
+		commontest.Kernel("k-three", "idle", t0, 1))
 	// Title, two sessions, then the heading and three kernels.
 	v := strings.Join(p.View(c, r, 60, 7), "\n")
 	if !strings.Contains(v, "k-three") || strings.Contains(v, "more") {
@@ -73,12 +76,7 @@ func TestKernelsThatFitAllShow(t *testing.T) {
 // A kernel's id shows when at least ten cells are left for it (cut to
 // what is left, its two-cell gap taken), not at all when fewer.
 func TestKernelIDIsCutToTheWidth(t *testing.T) {
-	c, p := fixture()
-	r := c.Snap.Runtime("runtimes/r-alpha")
-	mon := commontest.NewMonitor()
-	c.Monitor = mon
-	t0 := commontest.T0
-	mon.Store.RecordKernels(r.Name, t0, []apimon.Kernel{commontest.Kernel("4f1c2a9e-1111-2222", "busy", t0, 1)}, nil)
+	c, p, r := kernelsFixture(commontest.Kernel("4f1c2a9e-1111-2222", "busy", commontest.T0, 1))
 	// "  busy      last 17:00 · 1 connection" is 37 cells.
 	line := func(w int) string {
 		lines := commontest.MustSize(t, "sessions", p.View(c, r, w, 6), w, 6)
