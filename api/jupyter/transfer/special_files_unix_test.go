@@ -21,9 +21,7 @@ import (
 // refused with one line naming it, and the link's target is untouched.
 func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
 	e, c := newEnvClient(t, jupytertest.Emulator)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.bin")
-	putRandom(t, c, src, 64<<10, 21, e.P("f.bin"))
+	dir, _ := stageRandom(t, e, c, "f.bin", 64<<10, 21)
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
@@ -51,9 +49,7 @@ func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
 // is refused with a line saying what it is.
 func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
 	e, c := newEnvClient(t, jupytertest.Emulator)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.bin")
-	putRandom(t, c, src, 1<<10, 22, e.P("g.bin"))
+	dir, _ := stageRandom(t, e, c, "g.bin", 1<<10, 22)
 	out := filepath.Join(dir, "out.bin")
 	if err := syscall.Mkfifo(out+PartSuffix, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -69,9 +65,7 @@ func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
 // -rw-r--r--, under 027 -rw-r-----.
 func TestDownloadHonoursUmask(t *testing.T) {
 	e, c := newEnvClient(t, jupytertest.Emulator)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.bin")
-	putRandom(t, c, src, 4<<10, 22, e.P("f.bin"))
+	dir, _ := stageRandom(t, e, c, "f.bin", 4<<10, 22)
 	for _, tc := range []struct {
 		umask int
 		want  os.FileMode
