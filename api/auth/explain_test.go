@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/auth/authtest"
 )
 
 // Explain's headline and fix for the refusals TestExplainAPIErrors does not
@@ -14,9 +15,8 @@ import (
 // refusal.
 func TestExplainQuotaScopeAndPermissionRefusals(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	path := writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil))
-	env.set("GOOGLE_APPLICATION_CREDENTIALS", path)
+	ts := authtest.NewTokenServer(t)
+	path := env.useADC(ts, nil)
 	env.set("GOOGLE_CLOUD_QUOTA_PROJECT", "env-proj")
 	withEnvQuota, err := New(context.Background(), env.opts())
 	if err != nil {
@@ -24,7 +24,7 @@ func TestExplainQuotaScopeAndPermissionRefusals(t *testing.T) {
 	}
 	tokEnv := newEnv(t)
 	o := tokEnv.opts()
-	o.AccessTokenFile = writeFile(t, t.TempDir(), "tok", "ya29.token")
+	o.AccessTokenFile = authtest.WriteFile(t, t.TempDir(), "tok", "ya29.token")
 	withToken, err := New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -88,16 +88,16 @@ func TestExplainQuotaScopeAndPermissionRefusals(t *testing.T) {
 // (metadata.consumer) and its activationUrl, not only the configured
 // quota project.
 func TestExplainServiceDisabledNamesConsumer(t *testing.T) {
-	ts := newTokenServer(t)
+	ts := authtest.NewTokenServer(t)
 	env := newEnv(t)
-	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	env.useADC(ts, nil)
 	env.set("GOOGLE_CLOUD_QUOTA_PROJECT", "other-proj")
 	withQuota, err := New(context.Background(), env.opts())
 	if err != nil {
 		t.Fatal(err)
 	}
 	noEnv := newEnv(t)
-	noEnv.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	noEnv.useADC(ts, nil)
 	noQuota, err := New(context.Background(), noEnv.opts())
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/colabdash/colabdash/api/auth/authtest"
 )
 
 // What New says about a credentials or token file it cannot use, and what
@@ -16,7 +18,7 @@ import (
 func TestAccessTokenFileWithMoreThanAToken(t *testing.T) {
 	env := newEnv(t)
 	for _, content := range []string{"ya29.one ya29.two", "ya29.one\nya29.two\n", `{"type":"authorized_user"}`} {
-		path := writeFile(t, t.TempDir(), "tok", content)
+		path := authtest.WriteFile(t, t.TempDir(), "tok", content)
 		o := env.opts()
 		o.AccessTokenFile = path
 		_, err := New(context.Background(), o)
@@ -49,7 +51,7 @@ func TestImpersonatedAccountIsDescribed(t *testing.T) {
 func TestCredentialsTheLibraryRefuses(t *testing.T) {
 	env := newEnv(t)
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "ext.json", map[string]any{"type": "external_account"})
+	o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "ext.json", map[string]any{"type": "external_account"})
 	_, err := New(context.Background(), o)
 	var ae *Error
 	if !errors.As(err, &ae) {
@@ -66,7 +68,7 @@ func TestCredentialsTheLibraryRefuses(t *testing.T) {
 func TestProfileFileErrorsNameTheProfile(t *testing.T) {
 	const from = "profile work, /home/u/.config/colabdash/config.yaml:18"
 	dir := t.TempDir()
-	empty := writeFile(t, dir, "empty.txt", "  \n")
+	empty := authtest.WriteFile(t, dir, "empty.txt", "  \n")
 	for _, tc := range []struct {
 		name       string
 		opts       func(*Options)
@@ -118,8 +120,8 @@ func TestFlagFileErrorsNameTheFlag(t *testing.T) {
 // A quota project set by a profile is reported as coming from it.
 func TestQuotaProjectFrom(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	path := writeJSON(t, t.TempDir(), "c.json", authorizedUser(ts, nil))
+	ts := authtest.NewTokenServer(t)
+	path := authtest.WriteJSON(t, t.TempDir(), "c.json", authorizedUser(ts, nil))
 	o := env.opts()
 	o.CredentialsFile, o.From = path, "profile work, config.yaml:18"
 	o.QuotaProject, o.QuotaProjectFrom = "qp", "profile work, config.yaml:20"

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/auth/authtest"
 )
 
 // Distinctive secrets: no "ya29." prefix and no "Bearer" before them, so
@@ -64,16 +65,16 @@ func requestError(t *testing.T, c *Credentials, url string) *Error {
 // when it is minted, a token file's token when it is read.
 func TestSecretsRegisteredWhenLearnt(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	ts.setReply(func(w http.ResponseWriter, r *http.Request, n int64) {
+	ts := authtest.NewTokenServer(t)
+	ts.SetReply(func(w http.ResponseWriter, r *http.Request, n int64) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600,"id_token":"IDTk7Hb2Xq9Wm"}`, trustMinted)
 	})
-	srv := newAPIServer(t)
+	srv := authtest.NewAPIServer(t)
 	red := &api.Redactor{}
 	o := env.opts()
 	o.Redactor = red
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(ts.URL+"/token"))
+	o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "creds.json", trustUser(ts.URL+"/token"))
 	c, err := New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +95,7 @@ func TestSecretsRegisteredWhenLearnt(t *testing.T) {
 	red2 := &api.Redactor{}
 	o2 := env.opts()
 	o2.Redactor = red2
-	o2.AccessTokenFile = writeFile(t, t.TempDir(), "tok", "STATICq8Zw3Lk\n")
+	o2.AccessTokenFile = authtest.WriteFile(t, t.TempDir(), "tok", "STATICq8Zw3Lk\n")
 	if _, err := New(context.Background(), o2); err != nil {
 		t.Fatal(err)
 	}
@@ -137,12 +138,12 @@ func TestTokenEndpointEchoIsRedacted(t *testing.T) {
 			defer ts.Close()
 			o := env.opts()
 			o.Redactor = &api.Redactor{}
-			o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(ts.URL+"/token"))
+			o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "creds.json", trustUser(ts.URL+"/token"))
 			c, err := New(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ae := requestError(t, c, newAPIServer(t).URL)
+			ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 			head, fix := Explain(ae, c)
 			all := ae.Error() + "\n" + ae.Fix + "\n" + head + "\n" + fix
 			if l := leaked(all, trustClientSecret, trustRefreshToken); len(l) > 0 {
@@ -171,12 +172,12 @@ func TestTokenEndpointRedirectRefused(t *testing.T) {
 	}))
 	defer redir.Close()
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(redir.URL+"/token"))
+	o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "creds.json", trustUser(redir.URL+"/token"))
 	c, err := New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Error(), redir.URL+"/token") || !strings.Contains(ae.Error(), other+"/token") {
 		t.Errorf("error %q should name both URLs", ae)
 	}
@@ -200,7 +201,7 @@ func iamServer(t *testing.T, h http.HandlerFunc) *httptest.Server {
 const trustSA = "colab-runner@sa-proj.iam.gserviceaccount.com"
 
 func impersonatedFile(t *testing.T, tokenURI, iamURL string) string {
-	return writeJSON(t, t.TempDir(), "imp.json", map[string]any{
+	return authtest.WriteJSON(t, t.TempDir(), "imp.json", map[string]any{
 		"type":                              "impersonated_service_account",
 		"service_account_impersonation_url": iamURL + "/v1/projects/-/serviceAccounts/" + trustSA + ":generateAccessToken",
 		"source_credentials":                trustUser(tokenURI),
@@ -212,8 +213,8 @@ func impersonatedFile(t *testing.T, tokenURI, iamURL string) string {
 // the source access token IAM echoes is redacted.
 func TestImpersonationDeniedNamesAccountAndRole(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	ts.setReply(func(w http.ResponseWriter, r *http.Request, n int64) {
+	ts := authtest.NewTokenServer(t)
+	ts.SetReply(func(w http.ResponseWriter, r *http.Request, n int64) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"access_token":"SRCq4Rt7Yp2Kx","token_type":"Bearer","expires_in":3600}`)
 	})
@@ -230,7 +231,7 @@ func TestImpersonationDeniedNamesAccountAndRole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Error(), trustSA) || !strings.Contains(ae.Error(), "PERMISSION_DENIED") {
 		t.Errorf("Error() = %q, want the service account and PERMISSION_DENIED", ae.Error())
 	}
@@ -252,12 +253,12 @@ func TestTokenEndpointUnreachableIsTransient(t *testing.T) {
 	url := dead.URL
 	dead.Close()
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(url+"/token"))
+	o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "creds.json", trustUser(url+"/token"))
 	c, err := New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ae := requestError(t, c, newAPIServer(t).URL); !ae.Transient() || !strings.Contains(ae.Fix, "check the network") {
+	if ae := requestError(t, c, authtest.NewAPIServer(t).URL); !ae.Transient() || !strings.Contains(ae.Fix, "check the network") {
 		t.Errorf("unreachable token endpoint: transient %v, fix %q", ae.Transient(), ae.Fix)
 	}
 }
@@ -265,7 +266,7 @@ func TestTokenEndpointUnreachableIsTransient(t *testing.T) {
 // Impersonation's IAM call never follows a redirect with the source token.
 func TestImpersonationRedirectCarriesNoToken(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
+	ts := authtest.NewTokenServer(t)
 	var mu sync.Mutex
 	var auth []string
 	rec := iamServer(t, func(w http.ResponseWriter, r *http.Request) {
@@ -282,7 +283,7 @@ func TestImpersonationRedirectCarriesNoToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Error(), "refused a redirect") {
 		t.Errorf("Error() = %q", ae.Error())
 	}
@@ -298,9 +299,9 @@ func TestImpersonationRedirectCarriesNoToken(t *testing.T) {
 func TestExternalAccountExecutableNeedsEnv(t *testing.T) {
 	env := newEnv(t)
 	t.Setenv(envAllowExecutables, "")
-	sts := newTokenServer(t)
+	sts := authtest.NewTokenServer(t)
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "ext.json", map[string]any{
+	o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "ext.json", map[string]any{
 		"type":               "external_account",
 		"audience":           "//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/p/providers/x",
 		"subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
@@ -311,11 +312,11 @@ func TestExternalAccountExecutableNeedsEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Fix, "set GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES=1") || strings.Contains(ae.Fix, "check the network") {
 		t.Errorf("Fix = %q", ae.Fix)
 	}
-	if sts.hits.Load() != 0 {
+	if sts.Hits.Load() != 0 {
 		t.Errorf("the STS endpoint was called")
 	}
 }
@@ -329,12 +330,12 @@ func TestTokenEndpointUntrustedCertificate(t *testing.T) {
 	tlsSrv.StartTLS()
 	defer tlsSrv.Close()
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(tlsSrv.URL+"/token"))
+	o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "creds.json", trustUser(tlsSrv.URL+"/token"))
 	c, err := New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Error(), "certificate not trusted") || !strings.Contains(ae.Fix, "SSL_CERT_FILE") || strings.Contains(ae.Fix, "check the network") {
 		t.Errorf("Error() = %q, Fix = %q", ae.Error(), ae.Fix)
 	}
@@ -353,8 +354,8 @@ func TestInputFilesAreBounded(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	big := writeFile(t, dir, "big.json", `{"type":"authorized_user","x":"`+strings.Repeat("a", 2<<20)+`"}`)
-	bigTok := writeFile(t, dir, "big.tok", strings.Repeat("a", 10<<20))
+	big := authtest.WriteFile(t, dir, "big.json", `{"type":"authorized_user","x":"`+strings.Repeat("a", 2<<20)+`"}`)
+	bigTok := authtest.WriteFile(t, dir, "big.tok", strings.Repeat("a", 10<<20))
 	for _, c := range []struct {
 		name, creds, token, want string
 		want2                    string
@@ -395,7 +396,7 @@ func TestInputFilesAreBounded(t *testing.T) {
 func TestAccessTokenWithBadCharacters(t *testing.T) {
 	env := newEnv(t)
 	for _, tok := range []string{"ya29.ab\x01cd", "ya29.äöü", "tok;en", "a=b", "=abc"} {
-		path := writeFile(t, t.TempDir(), "tok", tok)
+		path := authtest.WriteFile(t, t.TempDir(), "tok", tok)
 		o := env.opts()
 		o.AccessTokenFile = path
 		_, err := New(context.Background(), o)
@@ -407,7 +408,7 @@ func TestAccessTokenWithBadCharacters(t *testing.T) {
 	}
 	for _, tok := range []string{"ya29.a0AfH6SMB-x_y~z+/", "abc==", "fake"} {
 		o := env.opts()
-		o.AccessTokenFile = writeFile(t, t.TempDir(), "tok", tok)
+		o.AccessTokenFile = authtest.WriteFile(t, t.TempDir(), "tok", tok)
 		if _, err := New(context.Background(), o); err != nil {
 			t.Errorf("token %q refused: %v", tok, err)
 		}
