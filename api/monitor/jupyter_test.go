@@ -18,7 +18,7 @@ import (
 func TestKernelsAndNotOfferedOnRealJupyter(t *testing.T) {
 	up := realjupyter.Require(t, realjupyter.Options{Kernels: true}).URL
 	e := newEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, JupyterUpstream: up})
-	rt, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-real", ConnectionInfo: &api.ConnectionInfo{}})
+	rt, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-real", ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestKernelsAndNotOfferedOnRealJupyter(t *testing.T) {
 	renewals := 0
 	renew := func(cx context.Context) (api.ConnectionInfo, error) {
 		renewals++
-		return e.renew("rt-real")(cx)
+		return e.Renewer("runtimes/rt-real")(cx)
 	}
 	_, _, err = WithRenewal(ctx(t), ci, renew, c.Resources)
 	if !errors.Is(err, ErrNotOffered) || renewals != 0 {
