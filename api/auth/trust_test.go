@@ -8,16 +8,14 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/auth/authtest"
+	"github.com/colabdash/colabdash/api/safefile/safefiletest"
 )
 
 // Distinctive secrets: no "ya29." prefix and no "Bearer" before them, so
@@ -339,14 +337,8 @@ func TestTokenEndpointUntrustedCertificate(t *testing.T) {
 func TestInputFilesAreBounded(t *testing.T) {
 	env := newEnv(t)
 	dir := t.TempDir()
-	zero := filepath.Join(dir, "zero.json")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	zero := safefiletest.EndlessLink(t, dir, "zero.json")
+	fifo := safefiletest.FIFO(t, dir, "fifo")
 	big := authtest.WriteFile(t, dir, "big.json", `{"type":"authorized_user","x":"`+strings.Repeat("a", 2<<20)+`"}`)
 	bigTok := authtest.WriteFile(t, dir, "big.tok", strings.Repeat("a", 10<<20))
 	for _, c := range []struct {

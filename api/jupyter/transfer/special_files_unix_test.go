@@ -14,6 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
+	"github.com/colabdash/colabdash/api/safefile/safefiletest"
 )
 
 // A symbolic link placed at the download's part path (by another user of
@@ -94,11 +95,7 @@ const fifoBound = 60 * time.Second
 // mkfifo makes a FIFO named name in a temporary directory.
 func mkfifo(t *testing.T, name string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skipf("no FIFO here: %v", err)
-	}
-	return p
+	return safefiletest.FIFO(t, t.TempDir(), name)
 }
 
 // boundedRun runs fn and returns its error, failing the test when it has not
