@@ -16,9 +16,7 @@ import (
 func write(t *testing.T, name string, n int) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(strings.Repeat("x", n)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, p, []byte(strings.Repeat("x", n)), 0o600)
 	return p
 }
 

@@ -10,9 +10,7 @@ import (
 func TestWriteAtomicReplacesWholeFileWithMode(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state.json")
-	if err := os.WriteFile(path, []byte("old contents, longer than the new"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, path, []byte("old contents, longer than the new"), 0o644)
 	if err := WriteAtomic(path, []byte("new"), 0o600); err != nil {
 		t.Fatalf("WriteAtomic: %v", err)
 	}
@@ -45,9 +43,7 @@ func TestWriteAtomicReplacesSymlinkWithoutFollowing(t *testing.T) {
 	}
 	dir := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "victim")
-	if err := os.WriteFile(outside, []byte("keep"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, outside, []byte("keep"), 0o600)
 	path := filepath.Join(dir, "out.ipynb")
 	if err := os.Symlink(outside, path); err != nil {
 		t.Fatal(err)
@@ -70,9 +66,7 @@ func TestWriteAtomicFailureLeavesNothing(t *testing.T) {
 	if err := os.Mkdir(path, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(path, "inside"), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, filepath.Join(path, "inside"), nil, 0o600)
 	if err := WriteAtomic(path, []byte("x"), 0o600); err == nil {
 		t.Fatal("WriteAtomic over a non-empty directory succeeded")
 	}
