@@ -55,10 +55,7 @@ func proxyGetErr(rt api.Runtime, path string) (int, string, error) {
 func TestProxyServesRichOutputBundles(t *testing.T) {
 	dir := t.TempDir()
 	s, _, _ := start(t, Options{FilesDir: dir})
-	rt, err := s.AddRuntime(api.Runtime{Name: "runtimes/rt-rich", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rt := mustAdd(t, s, api.Runtime{Name: "runtimes/rt-rich", ConnectionInfo: &api.ConnectionInfo{}})
 	bundle := `{"data":{"image/png":"iVBORw0KGgo="},"metadata":{}}`
 	for p, body := range map[string]string{
 		"content/.dsm_outputs/msg-1/out-000.json":   bundle,
@@ -116,10 +113,7 @@ func (b repeatReader) Read(p []byte) (int, error) {
 func TestProxyPutLimitIs50MB(t *testing.T) {
 	dir := t.TempDir()
 	s, _, _ := start(t, Options{FilesDir: dir})
-	rt, err := s.AddRuntime(api.Runtime{Name: "runtimes/rt-put", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rt := mustAdd(t, s, api.Runtime{Name: "runtimes/rt-put", ConnectionInfo: &api.ConnectionInfo{}})
 	// A refusal closes its connection: net/http then waits 500 ms before
 	// the close (RST avoidance). Let those goroutines end before goleak
 	// looks.
