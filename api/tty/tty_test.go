@@ -65,10 +65,7 @@ type rig struct {
 func newRig(t testing.TB, o colabfake.Options) *rig {
 	t.Helper()
 	r := &rig{Bed: clienttest.NewBed(t, t0, o)}
-	var err error
-	if r.rt, err = r.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-tty", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
-		t.Fatal(err)
-	}
+	r.rt = r.MustAdd(t, "runtimes/rt-tty")
 	return r
 }
 

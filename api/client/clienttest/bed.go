@@ -61,6 +61,18 @@ func (b *Bed) SetOnProxy(f func(*http.Request)) {
 	b.onProxy.Store(&f)
 }
 
+// MustAdd adds a runtime named name (Server.AddRuntime) with a
+// connectionInfo of the emulator's making and returns it; a refusal fails
+// the test.
+func (b *Bed) MustAdd(t testing.TB, name string) api.Runtime {
+	t.Helper()
+	rt, err := b.Srv.AddRuntime(api.Runtime{Name: name, ConnectionInfo: &api.ConnectionInfo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt
+}
+
 // Renewer is a renewal of runtime name's connectionInfo through
 // get_runtime, as colabdash renews a proxy token; a runtime that comes
 // back without connectionInfo is an error.
