@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -66,26 +66,7 @@ func (r *record) names(root string, upload bool) []string {
 // localTree writes files (relative name: content) below a new directory.
 func localTree(t *testing.T, files map[string]string) string {
 	t.Helper()
-	return localTreeAt(t, filepath.Join(t.TempDir(), "tree"), files)
-}
-
-// localTreeAt writes files (slash-separated name relative to root:
-// content) below root, creating root and every parent; it returns root.
-func localTreeAt(t *testing.T, root string, files map[string]string) string {
-	t.Helper()
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return testkit.WriteTree(t, filepath.Join(t.TempDir(), "tree"), files)
 }
 
 // A recursive upload into an existing directory holding an old copy of

@@ -16,6 +16,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -85,7 +86,7 @@ func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
 		local := t.TempDir()
-		proj := localTreeAt(t, filepath.Join(local, "proj"), map[string]string{"a.txt": "a", "sub/b.txt": "b"})
+		proj := testkit.WriteTree(t, filepath.Join(local, "proj"), map[string]string{"a.txt": "a", "sub/b.txt": "b"})
 		opts := CopyOptions{Recursive: true}
 		for i := 0; i < 2; i++ {
 			if err := c.UploadPath(ctx, proj, e.P("proj"), false, opts); err != nil {
@@ -154,7 +155,7 @@ func TestHiddenPath(t *testing.T) {
 func TestRecursiveUploadSkipsHidden(t *testing.T) {
 	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
-		proj := localTreeAt(t, filepath.Join(t.TempDir(), "proj"), map[string]string{
+		proj := testkit.WriteTree(t, filepath.Join(t.TempDir(), "proj"), map[string]string{
 			".git/objects/o": "o", ".hidden": "y", "sub/.env": "e", "top.py": "z", "sub/f.txt": "x"})
 		var warns []string
 		opts := CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }}
@@ -283,7 +284,7 @@ func TestTreeWalksUseListingMetadata(t *testing.T) {
 		ctx := context.Background()
 		local := t.TempDir()
 		want := map[string]string{"a.txt": "alpha", "b.txt": "bravo!", "sub/c.txt": "charlie", "sub/d.txt": "delta delta"}
-		proj := localTreeAt(t, filepath.Join(local, "proj"), want)
+		proj := testkit.WriteTree(t, filepath.Join(local, "proj"), want)
 		if err := c.UploadPath(ctx, proj, e.P("proj"), false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatal(err)
 		}
