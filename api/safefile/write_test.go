@@ -7,10 +7,18 @@ import (
 	"testing"
 )
 
+// oldFile is a new directory holding name with content and mode perm:
+// the file a WriteAtomic test replaces, and its path.
+func oldFile(t *testing.T, name, content string, perm os.FileMode) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, name)
+	mustWrite(t, path, []byte(content), perm)
+	return dir, path
+}
+
 func TestWriteAtomicReplacesWholeFileWithMode(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "state.json")
-	mustWrite(t, path, []byte("old contents, longer than the new"), 0o644)
+	dir, path := oldFile(t, "state.json", "old contents, longer than the new", 0o644)
 	if err := WriteAtomic(path, []byte("new"), 0o600); err != nil {
 		t.Fatalf("WriteAtomic: %v", err)
 	}
