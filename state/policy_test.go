@@ -9,8 +9,6 @@ import (
 	"github.com/colabdash/colabdash/api"
 )
 
-var policyNow = time.Date(2026, 8, 1, 12, 0, 0, 0, time.UTC)
-
 func TestCreateAnswered(t *testing.T) {
 	rt := api.Runtime{Name: "runtimes/r-1", RuntimeSpec: t4}
 	for _, tc := range []struct {
@@ -37,8 +35,8 @@ func TestCreateAnswered(t *testing.T) {
 		{"outcome unknown on the last attempt: still re-list", &api.Error{Code: api.Unknown, OutcomeUnknown: true}, MaxCreateAttempts, CreateRelist, 0},
 		{"not an api error", errors.New("boom"), 1, CreateFailed, 0},
 	} {
-		d := CreateAnswered(policyNow, tc.attempt, rt, tc.err)
-		if d.Step != tc.step || d.Wait != tc.wait || !d.At.Equal(policyNow.Add(tc.wait)) {
+		d := CreateAnswered(t0, tc.attempt, rt, tc.err)
+		if d.Step != tc.step || d.Wait != tc.wait || !d.At.Equal(t0.Add(tc.wait)) {
 			t.Errorf("%s: %v wait %v at %v, want %v %v", tc.name, d.Step, d.Wait, d.At, tc.step, tc.wait)
 		}
 		if d.Step == CreateDone && d.Runtime.Name != rt.Name || d.Step != CreateDone && d.Cause != tc.err {
@@ -77,7 +75,7 @@ func TestCreateRelisted(t *testing.T) {
 		{"found even on the last attempt", CreateTarget{Spec: t4, Known: known}, []api.Runtime{mine}, nil, MaxCreateAttempts, CreateDone, mine.Name},
 		{"the list failed", CreateTarget{Spec: t4, Known: known}, nil, &api.Error{Code: api.Unavailable}, 1, CreateUnknown, ""},
 	} {
-		d := CreateRelisted(policyNow, tc.attempt, tc.target, lost, tc.listed, tc.listErr)
+		d := CreateRelisted(t0, tc.attempt, tc.target, lost, tc.listed, tc.listErr)
 		if d.Step != tc.step || d.Runtime.Name != tc.found || d.Wait != 0 || !d.AfterLostReply || d.Err != lost {
 			t.Errorf("%s: %v %q wait %v after-lost %v err %v, want %v %q", tc.name, d.Step, d.Runtime.Name, d.Wait, d.AfterLostReply, d.Err, tc.step, tc.found)
 		}
@@ -117,12 +115,12 @@ func TestExecAnswered(t *testing.T) {
 		{"not found", on(1, 0), &api.Error{Code: api.NotFound}, ExecGiveUp, 0, 0},
 		{"not an api error", on(1, 0), errors.New("boom"), ExecGiveUp, 0, 0},
 	} {
-		d := ExecAnswered(policyNow, tc.tries, tc.err)
-		if d.Step != tc.step || d.Wait != tc.wait || d.Drops != tc.drops || !d.At.Equal(policyNow.Add(tc.wait)) {
+		d := ExecAnswered(t0, tc.tries, tc.err)
+		if d.Step != tc.step || d.Wait != tc.wait || d.Drops != tc.drops || !d.At.Equal(t0.Add(tc.wait)) {
 			t.Errorf("%s: %v wait %v drops %d, want %v %v %d", tc.name, d.Step, d.Wait, d.Drops, tc.step, tc.wait, tc.drops)
 		}
 	}
-	if w := ExecAnswered(policyNow, ExecTries{Attempt: 1, Drops: MaxExecDrops - 1, Resumable: true}, down).Wait; w > MaxExecDropWait {
+	if w := ExecAnswered(t0, ExecTries{Attempt: 1, Drops: MaxExecDrops - 1, Resumable: true}, down).Wait; w > MaxExecDropWait {
 		t.Errorf("the last wait %v exceeds %v", w, MaxExecDropWait)
 	}
 }

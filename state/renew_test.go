@@ -32,7 +32,7 @@ func TestExpiringThreshold(t *testing.T) {
 // lead (0 or negative) means the 5-minute default, not renewing at the
 // last instant.
 func TestRenewalsLead(t *testing.T) {
-	exp := st0.Add(time.Hour)
+	exp := t0.Add(time.Hour)
 	for _, c := range []struct {
 		lead, want time.Duration
 	}{
@@ -41,7 +41,7 @@ func TestRenewalsLead(t *testing.T) {
 		{2 * time.Minute, 2 * time.Minute},
 		{10 * time.Minute, 10 * time.Minute},
 	} {
-		if at, ok := NewRenewals(c.lead).Due("r", exp, st0); !ok || exp.Sub(at) != c.want {
+		if at, ok := NewRenewals(c.lead).Due("r", exp, t0); !ok || exp.Sub(at) != c.want {
 			t.Errorf("lead %v: renewed %v before expireTime (ok %v), want %v", c.lead, exp.Sub(at), ok, c.want)
 		}
 	}
@@ -63,8 +63,8 @@ func TestRenewalLeadForShortLivedTokens(t *testing.T) {
 	} {
 		rn := NewRenewals(5 * time.Minute)
 		rn.Learn("r", c.life)
-		exp := st0.Add(c.life)
-		if at, _ := rn.Due("r", exp, st0); exp.Sub(at) != c.want {
+		exp := t0.Add(c.life)
+		if at, _ := rn.Due("r", exp, t0); exp.Sub(at) != c.want {
 			t.Errorf("%v token: renewed %v before expireTime, want %v", c.life, exp.Sub(at), c.want)
 		}
 	}
@@ -88,15 +88,15 @@ func TestRenewalFailuresInARow(t *testing.T) {
 	if n := rn.Failures("r"); n != 0 {
 		t.Fatalf("a runtime never renewed has %d failures", n)
 	}
-	exp := st0.Add(5 * time.Minute)
+	exp := t0.Add(5 * time.Minute)
 	down := errors.New("UNAVAILABLE")
 	for i := 1; i <= 3; i++ {
-		rn.Done("r", st0.Add(time.Duration(i)*time.Minute), exp, time.Time{}, down)
+		rn.Done("r", t0.Add(time.Duration(i)*time.Minute), exp, time.Time{}, down)
 		if n := rn.Failures("r"); n != i {
 			t.Fatalf("after %d failed renewals: %d failures", i, n)
 		}
 	}
-	rn.Done("r", st0.Add(4*time.Minute), exp, st0.Add(time.Hour), nil)
+	rn.Done("r", t0.Add(4*time.Minute), exp, t0.Add(time.Hour), nil)
 	if n := rn.Failures("r"); n != 0 {
 		t.Fatalf("after a good renewal: %d failures", n)
 	}

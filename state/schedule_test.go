@@ -10,32 +10,30 @@ import (
 	"github.com/colabdash/colabdash/api"
 )
 
-var st0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
-
 // A counted call holds its slot from its plan until CallWindow +
 // CallMargin after its reply; one never answered, until any call would
 // have timed out and a window passed.
 func TestCallBudgetSlotFreesAfterReplyAndMargin(t *testing.T) {
 	b := NewCallBudget(8, 4) // room for 4, PaceBurst at once
-	b.Record(st0, 4)
-	if r := b.Room(st0.Add(30 * time.Second)); r != 0 {
+	b.Record(t0, 4)
+	if r := b.Room(t0.Add(30 * time.Second)); r != 0 {
 		t.Fatalf("room %d with every slot held, want 0", r)
 	}
-	b.Answered(st0, st0.Add(5*time.Second)) // three still unanswered
-	if r := b.Room(st0.Add(5*time.Second + CallWindow + CallMargin - 1)); r != 0 {
+	b.Answered(t0, t0.Add(5*time.Second)) // three still unanswered
+	if r := b.Room(t0.Add(5*time.Second + CallWindow + CallMargin - 1)); r != 0 {
 		t.Fatalf("room %d just before the answered slot frees, want 0", r)
 	}
-	if r := b.Room(st0.Add(5*time.Second + CallWindow + CallMargin)); r != 1 {
+	if r := b.Room(t0.Add(5*time.Second + CallWindow + CallMargin)); r != 1 {
 		t.Fatalf("room %d once the answered slot freed (60 s + margin after its reply), want 1", r)
 	}
-	if r := b.Room(st0.Add(callHoldUnanswered)); r != 4 {
+	if r := b.Room(t0.Add(callHoldUnanswered)); r != 4 {
 		t.Fatalf("room %d once unanswered calls' slots lapsed, want 4", r)
 	}
-	b.Record(st0.Add(10*time.Minute), 10) // calls that could not wait overspend
-	if r := b.Room(st0.Add(10*time.Minute + time.Second)); r != 0 {
+	b.Record(t0.Add(10*time.Minute), 10) // calls that could not wait overspend
+	if r := b.Room(t0.Add(10*time.Minute + time.Second)); r != 0 {
 		t.Fatalf("room %d when overspent, want 0", r)
 	}
-	if r := NewCallBudget(0, 0).Room(st0); r < 1<<20 {
+	if r := NewCallBudget(0, 0).Room(t0); r < 1<<20 {
 		t.Fatalf("an unlimited budget has room %d", r)
 	}
 }
@@ -51,7 +49,7 @@ func TestCallBudgetSpreadInEverySlidingWindow(t *testing.T) {
 	var sent []time.Time
 	type inflight struct{ sent, reply time.Time }
 	var pending []inflight
-	for now := st0; now.Before(st0.Add(10 * time.Minute)); now = now.Add(100 * time.Millisecond) {
+	for now := t0; now.Before(t0.Add(10 * time.Minute)); now = now.Add(100 * time.Millisecond) {
 		for len(pending) > 0 && !pending[0].reply.After(now) {
 			b.Answered(pending[0].sent, now)
 			pending = pending[1:]
@@ -98,7 +96,7 @@ func idleSessions(t *testing.T, n, budget int, d time.Duration) (maxPerMinute in
 	b := NewCallBudget(budget, ReserveFor(30*time.Second))
 	perMinute := map[int]int{}
 	for sec := time.Duration(0); sec <= d; sec += time.Second {
-		now := st0.Add(sec)
+		now := t0.Add(sec)
 		withList := sec%(30*time.Second) == 0
 		if withList {
 			s.ApplyRuntimes(now, rts)
@@ -157,22 +155,22 @@ func TestPlanSessionsFlatInN(t *testing.T) {
 
 func TestPlanSessionsOrderAndDeferred(t *testing.T) {
 	s := New(Config{})
-	s.ApplyRuntimes(st0, []api.Runtime{{Name: "runtimes/a"}, {Name: "runtimes/b"}, {Name: "runtimes/c"}, {Name: "runtimes/new"}})
-	s.ApplySessions(st0.Add(-3*time.Minute), "runtimes/a", nil)
-	s.ApplySessions(st0.Add(-5*time.Minute), "runtimes/b", nil)
-	s.ApplySessions(st0.Add(-4*time.Minute), "runtimes/c", nil)
+	s.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/a"}, {Name: "runtimes/b"}, {Name: "runtimes/c"}, {Name: "runtimes/new"}})
+	s.ApplySessions(t0.Add(-3*time.Minute), "runtimes/a", nil)
+	s.ApplySessions(t0.Add(-5*time.Minute), "runtimes/b", nil)
+	s.ApplySessions(t0.Add(-4*time.Minute), "runtimes/c", nil)
 	b := NewCallBudget(1, 0)
 	// new (never loaded) and the selected a are made whatever the budget;
 	// the one call of room goes to b, the oldest.
-	plan := s.PlanSessions(st0, "runtimes/a", true, 30*time.Second, b, 0, nil)
+	plan := s.PlanSessions(t0, "runtimes/a", true, 30*time.Second, b, 0, nil)
 	if fmt.Sprint(plan.Refresh) != "[runtimes/a runtimes/new runtimes/b]" || plan.Deferred != 1 || plan.OldestDeferred != 4*time.Minute {
 		t.Fatalf("plan %+v", plan)
 	}
-	if b.Room(st0) != 0 {
-		t.Fatalf("the plan did not record its budgeted call: room %d", b.Room(st0))
+	if b.Room(t0) != 0 {
+		t.Fatalf("the plan did not record its budgeted call: room %d", b.Room(t0))
 	}
 	// In flight: skipped.
-	plan = s.PlanSessions(st0, "", false, 30*time.Second, NewCallBudget(0, 0), 0, func(n string) bool { return n == "runtimes/c" })
+	plan = s.PlanSessions(t0, "", false, 30*time.Second, NewCallBudget(0, 0), 0, func(n string) bool { return n == "runtimes/c" })
 	if fmt.Sprint(plan.Refresh) != "[runtimes/new runtimes/b runtimes/a]" {
 		t.Fatalf("plan %+v", plan)
 	}
@@ -184,10 +182,10 @@ func TestPlanSessionsOrderAndDeferred(t *testing.T) {
 // the gaps between them.
 func renewSim(d, life time.Duration, serve func(now, expire time.Time) (time.Time, error)) (calls int, gaps []time.Duration, lapsed time.Duration) {
 	rn := NewRenewals(5 * time.Minute)
-	expire := st0.Add(life)
+	expire := t0.Add(life)
 	var last time.Time
 	for sec := time.Duration(0); sec < d; sec += time.Second {
-		now := st0.Add(sec)
+		now := t0.Add(sec)
 		if !now.Before(expire) {
 			lapsed += time.Second
 		}
@@ -286,14 +284,14 @@ func TestRenewalErrorsBackOffNeverBelowFloor(t *testing.T) {
 
 func TestNotExtendedError(t *testing.T) {
 	rn := NewRenewals(0)
-	_, failed, err := rn.Done("r", st0, st0.Add(time.Minute), st0.Add(time.Minute), nil)
+	_, failed, err := rn.Done("r", t0, t0.Add(time.Minute), t0.Add(time.Minute), nil)
 	if !failed || !errors.Is(err, ErrNotExtended) || err.Error() != "renewal did not extend the token (next try in 30s)" {
 		t.Fatalf("failed %v, err %v", failed, err)
 	}
-	if rn.RetryIn("r", st0.Add(10*time.Second)) != 20*time.Second {
-		t.Fatalf("retry in %v", rn.RetryIn("r", st0.Add(10*time.Second)))
+	if rn.RetryIn("r", t0.Add(10*time.Second)) != 20*time.Second {
+		t.Fatalf("retry in %v", rn.RetryIn("r", t0.Add(10*time.Second)))
 	}
-	if _, failed, _ := rn.Done("r", st0, st0.Add(time.Minute), st0.Add(time.Hour), nil); failed || rn.Failures("r") != 0 {
+	if _, failed, _ := rn.Done("r", t0, t0.Add(time.Minute), t0.Add(time.Hour), nil); failed || rn.Failures("r") != 0 {
 		t.Fatal("an extending renewal is not a success")
 	}
 }
@@ -304,9 +302,9 @@ func TestPlanRenewals(t *testing.T) {
 	s := New(Config{})
 	var rts []api.Runtime
 	for i, left := range []time.Duration{3 * time.Minute, time.Minute, 2 * time.Minute, 4 * time.Minute} {
-		rts = append(rts, api.Runtime{Name: fmt.Sprintf("runtimes/r%d", i), ConnectionInfo: &api.ConnectionInfo{ExpireTime: st0.Add(left)}})
+		rts = append(rts, api.Runtime{Name: fmt.Sprintf("runtimes/r%d", i), ConnectionInfo: &api.ConnectionInfo{ExpireTime: t0.Add(left)}})
 	}
-	s.ApplyRuntimes(st0, rts)
+	s.ApplyRuntimes(t0, rts)
 	var due []*Runtime
 	for r := range s.All() {
 		due = append(due, r)
@@ -314,20 +312,20 @@ func TestPlanRenewals(t *testing.T) {
 	b := NewCallBudget(4, 2) // room for 2
 	// The selected runtime's renewal is counted: one call of room is
 	// left for the others (it was once made on top of the budget).
-	renew, deferred := PlanRenewals(st0, due, "runtimes/r3", b, 0)
-	if fmt.Sprint(renew) != "[runtimes/r3 runtimes/r1]" || deferred != 2 || b.Used(st0) != 2 {
-		t.Fatalf("renew %v, deferred %d, %d calls recorded", renew, deferred, b.Used(st0))
+	renew, deferred := PlanRenewals(t0, due, "runtimes/r3", b, 0)
+	if fmt.Sprint(renew) != "[runtimes/r3 runtimes/r1]" || deferred != 2 || b.Used(t0) != 2 {
+		t.Fatalf("renew %v, deferred %d, %d calls recorded", renew, deferred, b.Used(t0))
 	}
-	if renew, deferred = PlanRenewals(st0, due, "", b, 0); len(renew) != 0 || deferred != 4 {
+	if renew, deferred = PlanRenewals(t0, due, "", b, 0); len(renew) != 0 || deferred != 4 {
 		t.Fatalf("a spent budget renewed %v (deferred %d)", renew, deferred)
 	}
 	// The selected runtime's renewal even on a spent budget, counted.
-	if renew, _ = PlanRenewals(st0, due, "runtimes/r0", b, 0); fmt.Sprint(renew) != "[runtimes/r0]" || b.Used(st0) != 3 {
-		t.Fatalf("the selected runtime's renewal on a spent budget: %v, %d recorded", renew, b.Used(st0))
+	if renew, _ = PlanRenewals(t0, due, "runtimes/r0", b, 0); fmt.Sprint(renew) != "[runtimes/r0]" || b.Used(t0) != 3 {
+		t.Fatalf("the selected runtime's renewal on a spent budget: %v, %d recorded", renew, b.Used(t0))
 	}
 	// keep leaves room for a renewal that cannot wait, due within the
 	// minute.
-	if renew, deferred = PlanRenewals(st0, due, "", NewCallBudget(4, 2), 1); fmt.Sprint(renew) != "[runtimes/r1]" || deferred != 3 {
+	if renew, deferred = PlanRenewals(t0, due, "", NewCallBudget(4, 2), 1); fmt.Sprint(renew) != "[runtimes/r1]" || deferred != 3 {
 		t.Fatalf("keep 1 of a room of 2: renew %v, deferred %d", renew, deferred)
 	}
 }
@@ -348,23 +346,23 @@ func TestReserveFor(t *testing.T) {
 // budget of 0 (no limit) keeps no calls, and a missing one reads as none.
 func TestCallBudgetPerMinuteAndUsed(t *testing.T) {
 	var none *CallBudget
-	if none.PerMinute() != 0 || none.Used(st0) != 0 {
-		t.Fatalf("a nil budget: %d a minute, %d used", none.PerMinute(), none.Used(st0))
+	if none.PerMinute() != 0 || none.Used(t0) != 0 {
+		t.Fatalf("a nil budget: %d a minute, %d used", none.PerMinute(), none.Used(t0))
 	}
 	b := NewCallBudget(24, 4)
-	b.Record(st0, 3)
-	b.Record(st0.Add(30*time.Second), 2)
+	b.Record(t0, 3)
+	b.Record(t0.Add(30*time.Second), 2)
 	for range 3 {
-		b.Answered(st0, st0)
+		b.Answered(t0, t0)
 	}
-	b.Answered(st0.Add(30*time.Second), st0.Add(30*time.Second))
-	if b.PerMinute() != 24 || b.Used(st0.Add(60*time.Second)) != 5 || b.Used(st0.Add(61*time.Second)) != 2 {
+	b.Answered(t0.Add(30*time.Second), t0.Add(30*time.Second))
+	if b.PerMinute() != 24 || b.Used(t0.Add(60*time.Second)) != 5 || b.Used(t0.Add(61*time.Second)) != 2 {
 		t.Fatalf("24 a minute: PerMinute %d, used %d within 61 s, %d once the first 3 left them",
-			b.PerMinute(), b.Used(st0.Add(60*time.Second)), b.Used(st0.Add(61*time.Second)))
+			b.PerMinute(), b.Used(t0.Add(60*time.Second)), b.Used(t0.Add(61*time.Second)))
 	}
 	unlimited := NewCallBudget(0, 0)
-	unlimited.Record(st0, 5)
-	if n := unlimited.Used(st0); n != 0 {
+	unlimited.Record(t0, 5)
+	if n := unlimited.Used(t0); n != 0 {
 		t.Fatalf("an unlimited budget kept %d calls", n)
 	}
 }
@@ -374,15 +372,15 @@ func TestCallBudgetPerMinuteAndUsed(t *testing.T) {
 // refresh rides along, one listed 26 s before waits).
 func TestPlanSessionsDueAtTheInterval(t *testing.T) {
 	s := New(Config{})
-	s.ApplyRuntimes(st0, []api.Runtime{{Name: "runtimes/a"}, {Name: "runtimes/b"}, {Name: "runtimes/c"}})
-	s.ApplySessions(st0, "runtimes/a", nil)
-	s.ApplySessions(st0.Add(1), "runtimes/b", nil)
-	s.ApplySessions(st0.Add(time.Second), "runtimes/c", nil)
-	plan := s.PlanSessions(st0.Add(30*time.Second), "", false, 30*time.Second, NewCallBudget(0, 0), 0, nil)
+	s.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/a"}, {Name: "runtimes/b"}, {Name: "runtimes/c"}})
+	s.ApplySessions(t0, "runtimes/a", nil)
+	s.ApplySessions(t0.Add(1), "runtimes/b", nil)
+	s.ApplySessions(t0.Add(time.Second), "runtimes/c", nil)
+	plan := s.PlanSessions(t0.Add(30*time.Second), "", false, 30*time.Second, NewCallBudget(0, 0), 0, nil)
 	if fmt.Sprint(plan.Refresh) != "[runtimes/a]" {
 		t.Fatalf("30 s after a was listed: refreshed %v, want a alone", plan.Refresh)
 	}
-	plan = s.PlanSessions(st0.Add(27*time.Second+1), "", true, 30*time.Second, NewCallBudget(0, 0), 0, nil)
+	plan = s.PlanSessions(t0.Add(27*time.Second+1), "", true, 30*time.Second, NewCallBudget(0, 0), 0, nil)
 	if fmt.Sprint(plan.Refresh) != "[runtimes/a runtimes/b]" {
 		t.Fatalf("with the list, 27 s after b was listed and 26 s after c: refreshed %v, want a and b", plan.Refresh)
 	}
@@ -396,18 +394,18 @@ func TestPlanSessionsKeepsRoomForRenewals(t *testing.T) {
 	for i := range 4 {
 		rts = append(rts, api.Runtime{Name: fmt.Sprintf("runtimes/r%d", i)})
 	}
-	s.ApplyRuntimes(st0, rts)
+	s.ApplyRuntimes(t0, rts)
 	for i := range 4 {
-		s.ApplySessions(st0.Add(-time.Duration(i+1)*time.Minute), fmt.Sprintf("runtimes/r%d", i), nil)
+		s.ApplySessions(t0.Add(-time.Duration(i+1)*time.Minute), fmt.Sprintf("runtimes/r%d", i), nil)
 	}
 	b := NewCallBudget(5, 0)
-	plan := s.PlanSessions(st0, "", false, 30*time.Second, b, 3, nil)
+	plan := s.PlanSessions(t0, "", false, 30*time.Second, b, 3, nil)
 	// Room left: 3 slots, of which the pace lets out PaceBurst − 2 now.
-	if fmt.Sprint(plan.Refresh) != "[runtimes/r3 runtimes/r2]" || plan.Deferred != 2 || plan.Counted != 2 || b.Room(st0) != 2 {
+	if fmt.Sprint(plan.Refresh) != "[runtimes/r3 runtimes/r2]" || plan.Deferred != 2 || plan.Counted != 2 || b.Room(t0) != 2 {
 		t.Fatalf("room 5, keep 3: refreshed %v (%d counted), deferred %d, room left %d; want the 2 oldest, counted, 2 deferred, 2 left",
-			plan.Refresh, plan.Counted, plan.Deferred, b.Room(st0))
+			plan.Refresh, plan.Counted, plan.Deferred, b.Room(t0))
 	}
-	if plan = s.PlanSessions(st0, "", false, 30*time.Second, b, 3, nil); len(plan.Refresh) != 0 || plan.Deferred != 4 {
+	if plan = s.PlanSessions(t0, "", false, 30*time.Second, b, 3, nil); len(plan.Refresh) != 0 || plan.Deferred != 4 {
 		t.Fatalf("keep beyond the room: refreshed %v, deferred %d", plan.Refresh, plan.Deferred)
 	}
 }
@@ -416,12 +414,12 @@ func TestPlanSessionsKeepsRoomForRenewals(t *testing.T) {
 // waits for the budget does not change from one plan to the next.
 func TestPlansBreakTiesByName(t *testing.T) {
 	s := New(Config{})
-	exp := &api.ConnectionInfo{ExpireTime: st0.Add(time.Minute)}
-	s.ApplyRuntimes(st0, []api.Runtime{{Name: "runtimes/b", ConnectionInfo: exp}, {Name: "runtimes/a", ConnectionInfo: exp}, {Name: "runtimes/c", ConnectionInfo: exp}})
+	exp := &api.ConnectionInfo{ExpireTime: t0.Add(time.Minute)}
+	s.ApplyRuntimes(t0, []api.Runtime{{Name: "runtimes/b", ConnectionInfo: exp}, {Name: "runtimes/a", ConnectionInfo: exp}, {Name: "runtimes/c", ConnectionInfo: exp}})
 	for _, n := range []string{"runtimes/c", "runtimes/a", "runtimes/b"} {
-		s.ApplySessions(st0, n, nil)
+		s.ApplySessions(t0, n, nil)
 	}
-	plan := s.PlanSessions(st0.Add(time.Minute), "", false, 30*time.Second, NewCallBudget(2, 0), 0, nil)
+	plan := s.PlanSessions(t0.Add(time.Minute), "", false, 30*time.Second, NewCallBudget(2, 0), 0, nil)
 	if fmt.Sprint(plan.Refresh) != "[runtimes/a runtimes/b]" {
 		t.Fatalf("sessions listed at the same time: refreshed %v, want a and b", plan.Refresh)
 	}
@@ -430,7 +428,7 @@ func TestPlansBreakTiesByName(t *testing.T) {
 		due = append(due, r)
 	}
 	slices.Reverse(due)
-	if renew, _ := PlanRenewals(st0, due, "", NewCallBudget(2, 0), 0); fmt.Sprint(renew) != "[runtimes/a runtimes/b]" {
+	if renew, _ := PlanRenewals(t0, due, "", NewCallBudget(2, 0), 0); fmt.Sprint(renew) != "[runtimes/a runtimes/b]" {
 		t.Fatalf("tokens expiring together: renewed %v, want a and b", renew)
 	}
 }
@@ -440,17 +438,17 @@ func TestPlansBreakTiesByName(t *testing.T) {
 // one before the last.
 func TestRefreshedTwoInAnyWindow(t *testing.T) {
 	b := NewCallBudget(DefaultCallBudget, ReserveFor(30*time.Second))
-	if at := b.Refreshed(st0); !at.IsZero() {
+	if at := b.Refreshed(t0); !at.IsZero() {
 		t.Fatalf("after the first refresh the next waits for %v", at)
 	}
-	if at := b.Refreshed(st0.Add(30 * time.Second)); !at.Equal(st0.Add(CallWindow + CallMargin)) {
-		t.Fatalf("after refreshes at 0 and 30 s the next may go at %v, want 61 s", at.Sub(st0))
+	if at := b.Refreshed(t0.Add(30 * time.Second)); !at.Equal(t0.Add(CallWindow + CallMargin)) {
+		t.Fatalf("after refreshes at 0 and 30 s the next may go at %v, want 61 s", at.Sub(t0))
 	}
-	if at := b.Refreshed(st0.Add(61 * time.Second)); !at.Equal(st0.Add(30*time.Second + CallWindow + CallMargin)) {
-		t.Fatalf("after refreshes at 30 and 61 s the next may go at %v, want 91 s", at.Sub(st0))
+	if at := b.Refreshed(t0.Add(61 * time.Second)); !at.Equal(t0.Add(30*time.Second + CallWindow + CallMargin)) {
+		t.Fatalf("after refreshes at 30 and 61 s the next may go at %v, want 91 s", at.Sub(t0))
 	}
 	var none *CallBudget
-	if at := none.Refreshed(st0); !at.IsZero() || !NewCallBudget(0, 4).Refreshed(st0).IsZero() {
+	if at := none.Refreshed(t0); !at.IsZero() || !NewCallBudget(0, 4).Refreshed(t0).IsZero() {
 		t.Fatal("a budget without a limit delays refreshes")
 	}
 }

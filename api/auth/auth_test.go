@@ -17,6 +17,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/auth/authtest"
 	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/secrettest"
 )
@@ -26,16 +27,15 @@ import (
 // and the client agent; the token is cached.
 func TestADCAuthorizedUserFromEnv(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
-	path := writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, map[string]string{"quota_project_id": "file-proj"}))
-	env.set("GOOGLE_APPLICATION_CREDENTIALS", path)
+	ts := authtest.NewTokenServer(t)
+	api := authtest.NewAPIServer(t)
+	path := env.useADC(ts, map[string]string{"quota_project_id": "file-proj"})
 
 	c, err := New(context.Background(), env.opts())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ts.hits.Load() != 0 {
+	if ts.Hits.Load() != 0 {
 		t.Fatalf("New fetched a token; want lazy minting")
 	}
 	for i := 0; i < 2; i++ {
@@ -43,7 +43,7 @@ func TestADCAuthorizedUserFromEnv(t *testing.T) {
 			t.Fatalf("request %d: %d %v", i, code, err)
 		}
 	}
-	h := api.last()
+	h := api.Last()
 	if got := h.Get("Authorization"); got != "Bearer ya29.minted-1" {
 		t.Errorf("Authorization = %q, want the minted token", got)
 	}
@@ -53,10 +53,10 @@ func TestADCAuthorizedUserFromEnv(t *testing.T) {
 	if got := h.Get("X-Colab-Client-Agent"); got != "colabdash" {
 		t.Errorf("X-Colab-Client-Agent = %q", got)
 	}
-	if n := ts.hits.Load(); n != 1 {
+	if n := ts.Hits.Load(); n != 1 {
 		t.Errorf("token endpoint hit %d times for 2 requests, want 1 (cached)", n)
 	}
-	if f := ts.lastForm(); f["grant_type"] != "refresh_token" || f["refresh_token"] != "1//SECRET-refresh" {
+	if f := ts.LastForm(); f["grant_type"] != "refresh_token" || f["refresh_token"] != "1//SECRET-refresh" {
 		t.Errorf("token request form = %v", f)
 	}
 	d := c.Describe()
@@ -70,8 +70,8 @@ func TestADCAuthorizedUserFromEnv(t *testing.T) {
 // The caller's request is never modified: headers go on a clone.
 func TestTransportDoesNotMutateRequest(t *testing.T) {
 	env := newEnv(t)
-	tok := writeFile(t, t.TempDir(), "tok", "ya29.static\n")
-	api := newAPIServer(t)
+	tok := authtest.WriteFile(t, t.TempDir(), "tok", "ya29.static\n")
+	api := authtest.NewAPIServer(t)
 	o := env.opts()
 	o.AccessTokenFile = tok
 	o.QuotaProject = "p"
@@ -89,7 +89,7 @@ func TestTransportDoesNotMutateRequest(t *testing.T) {
 	if len(req.Header) != 1 || req.Header.Get("Authorization") != "" || req.Header.Get("X-Goog-User-Project") != "" {
 		t.Errorf("caller's request headers changed: %v", req.Header)
 	}
-	if api.last().Get("X-Mine") != "1" {
+	if api.Last().Get("X-Mine") != "1" {
 		t.Errorf("caller's own header was not sent")
 	}
 }
@@ -98,10 +98,10 @@ func TestTransportDoesNotMutateRequest(t *testing.T) {
 // jwt-bearer grant and asks for the Colab scope.
 func TestServiceAccountCredentialsFlag(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
+	ts := authtest.NewTokenServer(t)
+	api := authtest.NewAPIServer(t)
 	pemKey := testKey(t)
-	path := writeJSON(t, t.TempDir(), "sa.json", map[string]string{
+	path := authtest.WriteJSON(t, t.TempDir(), "sa.json", map[string]string{
 		"type": "service_account", "project_id": "sa-proj", "private_key_id": "kid1",
 		"private_key": pemKey, "client_email": "dash@sa-proj.iam.gserviceaccount.com",
 		"token_uri": ts.URL + "/token",
@@ -117,13 +117,13 @@ func TestServiceAccountCredentialsFlag(t *testing.T) {
 	if code, err := get(t, c, api.URL); err != nil || code != 200 {
 		t.Fatalf("%d %v", code, err)
 	}
-	if got := api.last().Get("Authorization"); got != "Bearer ya29.minted-1" {
+	if got := api.Last().Get("Authorization"); got != "Bearer ya29.minted-1" {
 		t.Errorf("Authorization = %q", got)
 	}
-	if got := api.last().Get("X-Goog-User-Project"); got != "" {
+	if got := api.Last().Get("X-Goog-User-Project"); got != "" {
 		t.Errorf("x-goog-user-project = %q, want none", got)
 	}
-	f := ts.lastForm()
+	f := ts.LastForm()
 	if f["grant_type"] != "urn:ietf:params:oauth:grant-type:jwt-bearer" {
 		t.Fatalf("grant_type = %q", f["grant_type"])
 	}
@@ -150,9 +150,9 @@ func TestServiceAccountCredentialsFlag(t *testing.T) {
 // the file changes; ForceRefresh cannot help an unchanged static token.
 func TestAccessTokenFile(t *testing.T) {
 	env := newEnv(t)
-	api := newAPIServer(t)
-	api.accept = func(tok string) bool { return tok == "ya29.second" }
-	path := writeFile(t, t.TempDir(), "token", "  ya29.first\n")
+	api := authtest.NewAPIServer(t)
+	api.Gate(func(tok string) bool { return tok == "ya29.second" }, nil)
+	path := authtest.WriteFile(t, t.TempDir(), "token", "  ya29.first\n")
 	o := env.opts()
 	o.AccessTokenFile = path
 	o.CredentialsFile = "/nonexistent.json" // the token file wins
@@ -163,20 +163,20 @@ func TestAccessTokenFile(t *testing.T) {
 	if code, _ := get(t, c, api.URL); code != 401 {
 		t.Fatalf("status %d, want 401 for the first token", code)
 	}
-	if got := api.last().Get("Authorization"); got != "Bearer ya29.first" {
+	if got := api.Last().Get("Authorization"); got != "Bearer ya29.first" {
 		t.Errorf("Authorization = %q", got)
 	}
 	if c.ForceRefresh(context.Background()) {
 		t.Errorf("ForceRefresh = true for an unchanged access token file")
 	}
-	rewrite(t, path, "ya29.second\n")
+	authtest.Rewrite(t, path, "ya29.second\n")
 	if !c.ForceRefresh(context.Background()) {
 		t.Errorf("ForceRefresh = false after the token file changed")
 	}
 	if code, err := get(t, c, api.URL); code != 200 {
 		t.Fatalf("after rewrite: %d %v", code, err)
 	}
-	if got := api.last().Get("Authorization"); got != "Bearer ya29.second" {
+	if got := api.Last().Get("Authorization"); got != "Bearer ya29.second" {
 		t.Errorf("Authorization = %q after rewrite", got)
 	}
 	if c.Type() != "access_token" || !strings.HasPrefix(c.Describe(), "access token file "+path) {
@@ -199,9 +199,9 @@ func TestQuotaProjectPrecedence(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := newEnv(t)
-			ts := newTokenServer(t)
-			api := newAPIServer(t)
-			path := writeJSON(t, filepath.Join(env.home, ".config", "gcloud"), adcFileName,
+			ts := authtest.NewTokenServer(t)
+			api := authtest.NewAPIServer(t)
+			path := authtest.WriteJSON(t, filepath.Join(env.home, ".config", "gcloud"), adcFileName,
 				authorizedUser(ts, map[string]string{"quota_project_id": "file-proj"}))
 			env.set("GOOGLE_CLOUD_QUOTA_PROJECT", tc.env)
 			o := env.opts()
@@ -213,7 +213,7 @@ func TestQuotaProjectPrecedence(t *testing.T) {
 			if _, err := get(t, c, api.URL); err != nil {
 				t.Fatal(err)
 			}
-			if got := api.last().Get("X-Goog-User-Project"); got != tc.want {
+			if got := api.Last().Get("X-Goog-User-Project"); got != tc.want {
 				t.Errorf("x-goog-user-project = %q, want %q", got, tc.want)
 			}
 			from := strings.ReplaceAll(tc.from, "FILE", path)
@@ -231,12 +231,12 @@ func TestQuotaProjectPrecedence(t *testing.T) {
 // (golang.org/x/oauth2 alone ignores CLOUDSDK_CONFIG).
 func TestCloudSDKConfig(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
-	writeJSON(t, filepath.Join(env.home, ".config", "gcloud"), adcFileName,
+	ts := authtest.NewTokenServer(t)
+	api := authtest.NewAPIServer(t)
+	authtest.WriteJSON(t, filepath.Join(env.home, ".config", "gcloud"), adcFileName,
 		authorizedUser(ts, map[string]string{"refresh_token": "home-refresh"}))
 	gc := filepath.Join(t.TempDir(), "gc")
-	path := writeJSON(t, gc, adcFileName, authorizedUser(ts, map[string]string{"refresh_token": "sdk-refresh"}))
+	path := authtest.WriteJSON(t, gc, adcFileName, authorizedUser(ts, map[string]string{"refresh_token": "sdk-refresh"}))
 	env.set("CLOUDSDK_CONFIG", gc)
 	c, err := New(context.Background(), env.opts())
 	if err != nil {
@@ -245,7 +245,7 @@ func TestCloudSDKConfig(t *testing.T) {
 	if _, err := get(t, c, api.URL); err != nil {
 		t.Fatal(err)
 	}
-	if got := ts.lastForm()["refresh_token"]; got != "sdk-refresh" {
+	if got := ts.LastForm()["refresh_token"]; got != "sdk-refresh" {
 		t.Errorf("minted with refresh token %q, want the CLOUDSDK_CONFIG file's", got)
 	}
 	if c.Path() != path || !strings.Contains(c.Describe(), path) {
@@ -327,7 +327,7 @@ func TestMetadataWithHost(t *testing.T) {
 	env.set("GCE_METADATA_HOST", host)
 	onGCE = func() bool { t.Errorf("probed although GCE_METADATA_HOST is set"); return false }
 	newMetadataSource = realMetadataSource
-	api := newAPIServer(t)
+	api := authtest.NewAPIServer(t)
 	c, err := New(context.Background(), env.opts())
 	if err != nil {
 		t.Fatal(err)
@@ -335,7 +335,7 @@ func TestMetadataWithHost(t *testing.T) {
 	if _, err := get(t, c, api.URL); err != nil {
 		t.Fatal(err)
 	}
-	if got := api.last().Get("Authorization"); got != "Bearer ya29.from-metadata" {
+	if got := api.Last().Get("Authorization"); got != "Bearer ya29.from-metadata" {
 		t.Errorf("Authorization = %q", got)
 	}
 	if c.Type() != "gce_metadata" {
@@ -372,7 +372,7 @@ func TestBrokenFiles(t *testing.T) {
 				path = "/nonexistent.json"
 			}
 			if tc.content != nil {
-				writeFile(t, dir, tc.name+".json", *tc.content)
+				authtest.WriteFile(t, dir, tc.name+".json", *tc.content)
 			}
 			env.set("GOOGLE_APPLICATION_CREDENTIALS", path)
 			_, err := New(context.Background(), env.opts())
@@ -398,8 +398,8 @@ func TestBrokenFiles(t *testing.T) {
 // found" and not a fall-through to other credentials.
 func TestUnreadableFile(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	path := writeJSON(t, filepath.Join(env.home, ".config", "gcloud"), adcFileName, authorizedUser(ts, nil))
+	ts := authtest.NewTokenServer(t)
+	path := authtest.WriteJSON(t, filepath.Join(env.home, ".config", "gcloud"), adcFileName, authorizedUser(ts, nil))
 	if err := os.Chmod(path, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -455,9 +455,9 @@ func assertNoSecrets(t *testing.T, s string) {
 // TokenSource shares the cache with the HTTP client.
 func TestTokenSourceSharesCache(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
-	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	ts := authtest.NewTokenServer(t)
+	api := authtest.NewAPIServer(t)
+	env.useADC(ts, nil)
 	c, err := New(context.Background(), env.opts())
 	if err != nil {
 		t.Fatal(err)
@@ -470,7 +470,7 @@ func TestTokenSourceSharesCache(t *testing.T) {
 	if _, err := get(t, c, api.URL); err != nil {
 		t.Fatal(err)
 	}
-	if n := ts.hits.Load(); n != 1 {
+	if n := ts.Hits.Load(); n != 1 {
 		t.Errorf("token endpoint hits = %d, want 1", n)
 	}
 }
@@ -478,9 +478,9 @@ func TestTokenSourceSharesCache(t *testing.T) {
 // Options.HTTPClient carries the token fetches (not the API requests).
 func TestTokenHTTPClientOption(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
-	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	ts := authtest.NewTokenServer(t)
+	api := authtest.NewAPIServer(t)
+	env.useADC(ts, nil)
 	rt := &testkit.CountingTransport{}
 	o := env.opts()
 	o.HTTPClient = &http.Client{Transport: rt}
@@ -501,8 +501,8 @@ func TestTokenHTTPClientOption(t *testing.T) {
 // New's context ending does not break later token fetches.
 func TestNewContextCancelled(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	ts := authtest.NewTokenServer(t)
+	env.useADC(ts, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	c, err := New(ctx, env.opts())
 	cancel()

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/colabdash/colabdash/api/auth/authtest"
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
@@ -112,7 +113,7 @@ func TestCredentialFileURLsOnlyOverTLS(t *testing.T) {
 	if err := os.WriteFile(subject, []byte("SECRET-subject-token"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ts := newTokenServer(t)
+	ts := authtest.NewTokenServer(t)
 	for _, fx := range urlFixtures(t, subject) {
 		for _, via := range []string{"--credentials", fromEnvADC, fromCloudSDKConfig, fromHomeGcloud} {
 			t.Run(fx.name+" via "+via, func(t *testing.T) {
@@ -124,17 +125,17 @@ func TestCredentialFileURLsOnlyOverTLS(t *testing.T) {
 					var path string
 					switch via {
 					case "--credentials":
-						path = writeJSON(t, t.TempDir(), "creds.json", fx.file(base))
+						path = authtest.WriteJSON(t, t.TempDir(), "creds.json", fx.file(base))
 						o.CredentialsFile = path
 					case fromEnvADC:
-						path = writeJSON(t, t.TempDir(), "adc.json", fx.file(base))
+						path = authtest.WriteJSON(t, t.TempDir(), "adc.json", fx.file(base))
 						env.set(fromEnvADC, path)
 					case fromCloudSDKConfig:
 						dir := t.TempDir()
-						path = writeJSON(t, dir, adcFileName, fx.file(base))
+						path = authtest.WriteJSON(t, dir, adcFileName, fx.file(base))
 						env.set("CLOUDSDK_CONFIG", dir)
 					default:
-						path = writeJSON(t, filepath.Join(env.home, ".config", "gcloud"), adcFileName, fx.file(base))
+						path = authtest.WriteJSON(t, filepath.Join(env.home, ".config", "gcloud"), adcFileName, fx.file(base))
 					}
 					c, err := New(context.Background(), o)
 					return c, path, rt, err
@@ -204,7 +205,7 @@ func TestTokenClientRefusesPlainHTTP(t *testing.T) {
 
 // invalidGrantFixtures are credentials of every kind whose every token
 // endpoint is ts.
-func invalidGrantFixtures(t *testing.T, ts *tokenServer, subject string) map[string]map[string]any {
+func invalidGrantFixtures(t *testing.T, ts *authtest.TokenServer, subject string) map[string]map[string]any {
 	user := map[string]any{"type": "authorized_user", "client_id": "c", "client_secret": "SECRET-client",
 		"refresh_token": "1//SECRET-refresh", "token_uri": ts.URL + "/token"}
 	return map[string]map[string]any{
@@ -236,15 +237,15 @@ func TestInvalidGrantIsFinal(t *testing.T) {
 	if err := os.WriteFile(subject, []byte("SECRET-subject-token"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
+	ts := authtest.NewTokenServer(t)
+	api := authtest.NewAPIServer(t)
 	for name, file := range invalidGrantFixtures(t, ts, subject) {
 		t.Run(name, func(t *testing.T) {
 			env := newEnv(t)
 			o := env.opts()
-			o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", file)
-			ts.hits.Store(0)
-			ts.setReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
+			o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "creds.json", file)
+			ts.Hits.Store(0)
+			ts.SetReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusBadRequest)
 				fmt.Fprint(w, `{"error":"invalid_grant","error_description":"Bad Request"}`)
@@ -263,17 +264,17 @@ func TestInvalidGrantIsFinal(t *testing.T) {
 			if c.ForceRefresh(context.Background()) {
 				t.Errorf("ForceRefresh = true after invalid_grant")
 			}
-			if n := ts.hits.Load(); n != 1 {
+			if n := ts.Hits.Load(); n != 1 {
 				t.Errorf("token endpoint hit %d times, want 1", n)
 			}
 
-			ts.hits.Store(0)
-			ts.setReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
+			ts.Hits.Store(0)
+			ts.SetReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusServiceUnavailable)
 				fmt.Fprint(w, `{"error":"temporarily_unavailable"}`)
 			})
-			o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", file)
+			o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "creds.json", file)
 			c, err = New(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
@@ -283,10 +284,10 @@ func TestInvalidGrantIsFinal(t *testing.T) {
 					t.Errorf("503: %q (kind %q, transient %v), want a transient token fetch failure", ae.Error(), ae.Kind, ae.Transient())
 				}
 			}
-			if n := ts.hits.Load(); n < 2 {
+			if n := ts.Hits.Load(); n < 2 {
 				t.Errorf("503: token endpoint hit %d times; a transient failure is tried again", n)
 			}
-			ts.setReply(nil)
+			ts.SetReply(nil)
 		})
 	}
 }
@@ -308,17 +309,17 @@ func TestInvalidJWTNamesTheClock(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			env := newEnv(t)
 			clock := colabfake.NewClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))
-			ts := newTokenServer(t)
-			ts.setReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
+			ts := authtest.NewTokenServer(t)
+			ts.SetReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
 				w.Header().Set("Date", clock.Now().Add(tc.offset).Format(http.TimeFormat))
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusBadRequest)
 				fmt.Fprintf(w, `{"error":"invalid_grant","error_description":%q}`, desc)
 			})
-			api := newAPIServer(t)
+			api := authtest.NewAPIServer(t)
 			o := env.opts()
 			o.Now = clock.Now
-			o.CredentialsFile = writeJSON(t, t.TempDir(), "sa.json", map[string]any{"type": "service_account",
+			o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "sa.json", map[string]any{"type": "service_account",
 				"client_email": "sa@p.iam.gserviceaccount.com", "private_key": testKey(t), "token_uri": ts.URL + "/token"})
 			c, err := New(context.Background(), o)
 			if err != nil {
@@ -331,7 +332,7 @@ func TestInvalidJWTNamesTheClock(t *testing.T) {
 					t.Errorf("got %q / %q\nwant %q…", ae.Error(), ae.Fix, want)
 				}
 			}
-			if n := ts.hits.Load(); n != 1 {
+			if n := ts.Hits.Load(); n != 1 {
 				t.Errorf("token endpoint hit %d times, want 1", n)
 			}
 		})

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/colabdash/colabdash/api/auth/authtest"
 )
 
 // TestGrantReportsScopesAndExpiry: the scopes the token endpoint granted
@@ -13,8 +15,8 @@ import (
 // leaves them unknown, and an access token file has neither.
 func TestGrantReportsScopesAndExpiry(t *testing.T) {
 	e := newEnv(t)
-	ts := newTokenServer(t)
-	ts.setReply(func(w http.ResponseWriter, _ *http.Request, n int64) {
+	ts := authtest.NewTokenServer(t)
+	ts.SetReply(func(w http.ResponseWriter, _ *http.Request, n int64) {
 		w.Header().Set("Content-Type", "application/json")
 		scope := `,"scope":"https://www.googleapis.com/auth/cloud-platform openid"`
 		if n > 1 {
@@ -22,7 +24,7 @@ func TestGrantReportsScopesAndExpiry(t *testing.T) {
 		}
 		fmt.Fprintf(w, `{"access_token":"ya29.minted-%d","token_type":"Bearer","expires_in":1800%s}`, n, scope)
 	})
-	path := writeJSON(t, e.home, "adc.json", authorizedUser(ts, nil))
+	path := authtest.WriteJSON(t, e.home, "adc.json", authorizedUser(ts, nil))
 	e.set("GOOGLE_APPLICATION_CREDENTIALS", path)
 	c, err := New(context.Background(), e.opts())
 	if err != nil {
@@ -53,7 +55,7 @@ func TestGrantReportsScopesAndExpiry(t *testing.T) {
 		t.Errorf("a reply without scope gave scopes %v", g.Scopes)
 	}
 
-	tok := writeFile(t, e.home, "token.txt", "ya29.from-a-file\n")
+	tok := authtest.WriteFile(t, e.home, "token.txt", "ya29.from-a-file\n")
 	c, err = New(context.Background(), Options{Getenv: e.getenv, AccessTokenFile: tok})
 	if err != nil {
 		t.Fatal(err)

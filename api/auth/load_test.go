@@ -6,24 +6,45 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/colabdash/colabdash/api/auth/authtest"
 )
 
 // What New says about a credentials or token file it cannot use, and what
 // it shows of one it can.
 
-// An access token file holding more than one token, or a credentials
-// file passed as a token file, is refused with the reason and the file.
-func TestAccessTokenFileWithMoreThanAToken(t *testing.T) {
+// An access token file is refused with the reason and the file when it
+// holds more than one token, is a credentials file passed as a token
+// file, or holds a byte an HTTP header cannot carry; a token of
+// header-safe bytes is accepted.
+func TestAccessTokenFileRefusedWithReason(t *testing.T) {
 	env := newEnv(t)
-	for _, content := range []string{"ya29.one ya29.two", "ya29.one\nya29.two\n", `{"type":"authorized_user"}`} {
-		path := writeFile(t, t.TempDir(), "tok", content)
+	const oneToken, header = "expected one access token and nothing else", "HTTP header"
+	for _, tc := range []struct{ content, reason string }{
+		{"ya29.one ya29.two", oneToken},
+		{"ya29.one\nya29.two\n", oneToken},
+		{`{"type":"authorized_user"}`, oneToken},
+		{"ya29.ab\x01cd", header},
+		{"ya29.äöü", header},
+		{"tok;en", header},
+		{"a=b", header},
+		{"=abc", header},
+	} {
+		path := authtest.WriteFile(t, t.TempDir(), "tok", tc.content)
 		o := env.opts()
 		o.AccessTokenFile = path
 		_, err := New(context.Background(), o)
 		var ae *Error
 		if !errors.As(err, &ae) || ae.Kind != KindMalformedFile || !strings.Contains(ae.Error(), path) ||
-			!strings.Contains(ae.Error(), "expected one access token and nothing else") {
-			t.Errorf("%q: err = %v", content, err)
+			!strings.Contains(ae.Error(), tc.reason) {
+			t.Errorf("token file %q: err = %v, want a malformed file naming it and %q", tc.content, err, tc.reason)
+		}
+	}
+	for _, tok := range []string{"ya29.a0AfH6SMB-x_y~z+/", "abc==", "fake"} {
+		o := env.opts()
+		o.AccessTokenFile = authtest.WriteFile(t, t.TempDir(), "tok", tok)
+		if _, err := New(context.Background(), o); err != nil {
+			t.Errorf("token %q refused: %v", tok, err)
 		}
 	}
 }
@@ -49,7 +70,7 @@ func TestImpersonatedAccountIsDescribed(t *testing.T) {
 func TestCredentialsTheLibraryRefuses(t *testing.T) {
 	env := newEnv(t)
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "ext.json", map[string]any{"type": "external_account"})
+	o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "ext.json", map[string]any{"type": "external_account"})
 	_, err := New(context.Background(), o)
 	var ae *Error
 	if !errors.As(err, &ae) {
@@ -66,7 +87,7 @@ func TestCredentialsTheLibraryRefuses(t *testing.T) {
 func TestProfileFileErrorsNameTheProfile(t *testing.T) {
 	const from = "profile work, /home/u/.config/colabdash/config.yaml:18"
 	dir := t.TempDir()
-	empty := writeFile(t, dir, "empty.txt", "  \n")
+	empty := authtest.WriteFile(t, dir, "empty.txt", "  \n")
 	for _, tc := range []struct {
 		name       string
 		opts       func(*Options)
@@ -118,8 +139,8 @@ func TestFlagFileErrorsNameTheFlag(t *testing.T) {
 // A quota project set by a profile is reported as coming from it.
 func TestQuotaProjectFrom(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	path := writeJSON(t, t.TempDir(), "c.json", authorizedUser(ts, nil))
+	ts := authtest.NewTokenServer(t)
+	path := authtest.WriteJSON(t, t.TempDir(), "c.json", authorizedUser(ts, nil))
 	o := env.opts()
 	o.CredentialsFile, o.From = path, "profile work, config.yaml:18"
 	o.QuotaProject, o.QuotaProjectFrom = "qp", "profile work, config.yaml:20"

@@ -13,14 +13,14 @@ import (
 
 	"golang.org/x/oauth2"
 
-	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/auth/authtest"
 	"github.com/colabdash/colabdash/api/colabfake"
 )
 
-func adcCreds(t *testing.T, ts *tokenServer, clock *colabfake.Clock) *Credentials {
+func adcCreds(t *testing.T, ts *authtest.TokenServer, clock *colabfake.Clock) *Credentials {
 	t.Helper()
 	env := newEnv(t)
-	env.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
+	env.useADC(ts, nil)
 	o := env.opts()
 	if clock != nil {
 		o.Now = clock.Now
@@ -57,18 +57,15 @@ func doWithRetry(t *testing.T, c *Credentials, url string) (code int, refreshed 
 // ADC credentials for them whose first token (ya29.minted-1) is cached by
 // one request and from then on rejected by the API server; before runs
 // ahead of each later API request.
-func firstTokenRejected(t *testing.T, before func()) (*tokenServer, *apiServer, *Credentials) {
+func firstTokenRejected(t *testing.T, before func()) (*authtest.TokenServer, *authtest.APIServer, *Credentials) {
 	t.Helper()
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
+	ts := authtest.NewTokenServer(t)
+	api := authtest.NewAPIServer(t)
 	c := adcCreds(t, ts, nil)
 	if _, err := get(t, c, api.URL); err != nil { // caches ya29.minted-1
 		t.Fatal(err)
 	}
-	api.mu.Lock()
-	api.accept = func(tok string) bool { return tok != "ya29.minted-1" }
-	api.before = before
-	api.mu.Unlock()
+	api.Gate(func(tok string) bool { return tok != "ya29.minted-1" }, before)
 	return ts, api, c
 }
 
@@ -104,10 +101,10 @@ func TestForceRefreshSingleFlight(t *testing.T) {
 			t.Errorf("call %d: status %d refreshed %v, want a refresh then 200", i, codes[i], refreshed[i])
 		}
 	}
-	if n := ts.hits.Load(); n != 2 {
+	if n := ts.Hits.Load(); n != 2 {
 		t.Errorf("token endpoint hits = %d, want 2 (initial + one shared refresh)", n)
 	}
-	if got := api.last().Get("Authorization"); got != "Bearer ya29.minted-2" {
+	if got := api.Last().Get("Authorization"); got != "Bearer ya29.minted-2" {
 		t.Errorf("retry sent %q", got)
 	}
 }
@@ -150,7 +147,7 @@ func TestForceRefreshLate401(t *testing.T) {
 			t.Errorf("call %d: status %d refreshed %v", i, r.code, r.refreshed)
 		}
 	}
-	if n := ts.hits.Load(); n != 2 {
+	if n := ts.Hits.Load(); n != 2 {
 		t.Errorf("token endpoint hits = %d, want 2", n)
 	}
 }
@@ -158,9 +155,9 @@ func TestForceRefreshLate401(t *testing.T) {
 // A second 401 after a forced refresh is final (no loop);
 // after RefreshCooldown a new 401 may refresh again.
 func TestForceRefreshSecond401(t *testing.T) {
-	ts := newTokenServer(t)
-	api := newAPIServer(t)
-	api.accept = func(string) bool { return false }
+	ts := authtest.NewTokenServer(t)
+	api := authtest.NewAPIServer(t)
+	api.Gate(func(string) bool { return false }, nil)
 	clock := colabfake.NewClock(time.Now())
 	c := adcCreds(t, ts, clock)
 
@@ -168,20 +165,20 @@ func TestForceRefreshSecond401(t *testing.T) {
 	if code != 401 || !refreshed {
 		t.Fatalf("first: %d refreshed=%v, want a refresh and a second 401", code, refreshed)
 	}
-	if n := ts.hits.Load(); n != 2 {
+	if n := ts.Hits.Load(); n != 2 {
 		t.Fatalf("hits = %d, want 2", n)
 	}
 	if c.ForceRefresh(context.Background()) {
 		t.Errorf("ForceRefresh after the refreshed token was rejected = true, want false")
 	}
-	if n := ts.hits.Load(); n != 2 {
+	if n := ts.Hits.Load(); n != 2 {
 		t.Errorf("hits = %d after a refused refresh, want 2", n)
 	}
 	clock.Advance(RefreshCooldown + time.Second)
 	if !c.ForceRefresh(context.Background()) {
 		t.Errorf("ForceRefresh after the cooldown = false")
 	}
-	if n := ts.hits.Load(); n != 3 {
+	if n := ts.Hits.Load(); n != 3 {
 		t.Errorf("hits = %d, want 3", n)
 	}
 }
@@ -189,7 +186,7 @@ func TestForceRefreshSecond401(t *testing.T) {
 // ForceRefresh without the package's transport (no record of which token was
 // rejected): one refresh, then false within the cooldown.
 func TestForceRefreshDirect(t *testing.T) {
-	ts := newTokenServer(t)
+	ts := authtest.NewTokenServer(t)
 	c := adcCreds(t, ts, nil)
 	if _, err := c.TokenSource().Token(); err != nil {
 		t.Fatal(err)
@@ -201,15 +198,15 @@ func TestForceRefreshDirect(t *testing.T) {
 		t.Error("second ForceRefresh = true, want false (cooldown)")
 	}
 	tok, _ := c.TokenSource().Token()
-	if tok.AccessToken != "ya29.minted-2" || ts.hits.Load() != 2 {
-		t.Errorf("token %q after %d hits", tok.AccessToken, ts.hits.Load())
+	if tok.AccessToken != "ya29.minted-2" || ts.Hits.Load() != 2 {
+		t.Errorf("token %q after %d hits", tok.AccessToken, ts.Hits.Load())
 	}
 }
 
 // A token is replaced EarlyRefresh before expiry, not in
 // x/oauth2's last 10 s, so a long call does not start with a dying token.
 func TestEarlyRefresh(t *testing.T) {
-	ts := newTokenServer(t)
+	ts := authtest.NewTokenServer(t)
 	clock := colabfake.NewClock(time.Now())
 	c := adcCreds(t, ts, clock)
 	tok := func() string {
@@ -234,8 +231,8 @@ func TestEarlyRefresh(t *testing.T) {
 
 // A short-lived token (9 s) is replaced at half its life, not on every call.
 func TestEarlyRefreshShortToken(t *testing.T) {
-	ts := newTokenServer(t)
-	ts.setReply(func(w http.ResponseWriter, _ *http.Request, n int64) {
+	ts := authtest.NewTokenServer(t)
+	ts.SetReply(func(w http.ResponseWriter, _ *http.Request, n int64) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"access_token":"ya29.short-%d","token_type":"Bearer","expires_in":9}`, n)
 	})
@@ -246,12 +243,12 @@ func TestEarlyRefreshShortToken(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := ts.hits.Load(); n != 1 {
+	if n := ts.Hits.Load(); n != 1 {
 		t.Errorf("hits = %d for a fresh 9 s token, want 1", n)
 	}
 	clock.Advance(5 * time.Second)
 	_, _ = c.TokenSource().Token()
-	if n := ts.hits.Load(); n != 2 {
+	if n := ts.Hits.Load(); n != 2 {
 		t.Errorf("hits = %d with 4 s left, want 2", n)
 	}
 }
@@ -268,15 +265,14 @@ func TestReauthRequired(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			env := newEnv(t)
-			ts := newTokenServer(t)
-			ts.setReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
+			ts := authtest.NewTokenServer(t)
+			ts.SetReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusBadRequest)
 				fmt.Fprint(w, `{"error":"invalid_grant",`+desc+`}`)
 			})
-			api := newAPIServer(t)
-			path := writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil))
-			env.set("GOOGLE_APPLICATION_CREDENTIALS", path)
+			api := authtest.NewAPIServer(t)
+			path := env.useADC(ts, nil)
 			c, err := New(context.Background(), env.opts())
 			if err != nil {
 				t.Fatal(err)
@@ -311,20 +307,20 @@ func TestReauthRequired(t *testing.T) {
 			if c.ForceRefresh(context.Background()) {
 				t.Errorf("ForceRefresh = true while re-authentication is required")
 			}
-			if n := ts.hits.Load(); n != 1 {
+			if n := ts.Hits.Load(); n != 1 {
 				t.Errorf("token endpoint hit %d times, want 1 (no hammering)", n)
 			}
-			if api.count() != 0 {
+			if api.Count() != 0 {
 				t.Errorf("API server reached without a token")
 			}
 
 			// The user logs in again: the file changes, the next request works.
-			ts.setReply(nil)
-			rewrite(t, path, mustJSON(authorizedUser(ts, map[string]string{"refresh_token": "1//SECRET-new"})))
+			ts.SetReply(nil)
+			authtest.Rewrite(t, path, mustJSON(authorizedUser(ts, map[string]string{"refresh_token": "1//SECRET-new"})))
 			if code, err := get(t, c, api.URL); err != nil || code != 200 {
 				t.Fatalf("after re-login: %d %v", code, err)
 			}
-			if ts.lastForm()["refresh_token"] != "1//SECRET-new" {
+			if ts.LastForm()["refresh_token"] != "1//SECRET-new" {
 				t.Errorf("the rewritten ADC file was not used")
 			}
 		})
@@ -349,121 +345,20 @@ func mustJSON(v any) string {
 // A token endpoint outage is KindTokenFetch, not a re-login, and is not
 // sticky: the next request tries again.
 func TestTokenEndpointOutage(t *testing.T) {
-	ts := newTokenServer(t)
-	ts.setReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
+	ts := authtest.NewTokenServer(t)
+	ts.SetReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprint(w, "<html>down</html>")
 	})
-	api := newAPIServer(t)
+	api := authtest.NewAPIServer(t)
 	c := adcCreds(t, ts, nil)
 	_, err := get(t, c, api.URL)
 	var ae *Error
 	if !errors.As(err, &ae) || ae.Kind != KindTokenFetch || ae.Error() != "cannot get an access token: the token endpoint answered HTTP 503 ["+c.Path()+" (from GOOGLE_APPLICATION_CREDENTIALS)]" {
 		t.Fatalf("err = %v", err)
 	}
-	ts.setReply(nil)
+	ts.SetReply(nil)
 	if code, err := get(t, c, api.URL); err != nil || code != 200 {
 		t.Errorf("after recovery: %d %v", code, err)
-	}
-}
-
-// A quota project denied (USER_PROJECT_DENIED), the service disabled or a
-// quota project required (SERVICE_DISABLED), a token without the Colab
-// scope and a plain 401: Explain on *api.Error built with
-// api.ParseHTTPError from the exact bodies Google sends.
-func TestExplainAPIErrors(t *testing.T) {
-	env := newEnv(t)
-	ts := newTokenServer(t)
-	path := writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, map[string]string{"quota_project_id": "other-proj"}))
-	env.set("GOOGLE_APPLICATION_CREDENTIALS", path)
-	withFileQuota, err := New(context.Background(), env.opts())
-	if err != nil {
-		t.Fatal(err)
-	}
-	env.set("GOOGLE_CLOUD_QUOTA_PROJECT", "env-proj")
-	withEnvQuota, _ := New(context.Background(), env.opts())
-	noQuotaEnv := newEnv(t)
-	noQuotaEnv.set("GOOGLE_APPLICATION_CREDENTIALS", writeJSON(t, t.TempDir(), "adc.json", authorizedUser(ts, nil)))
-	noQuota, _ := New(context.Background(), noQuotaEnv.opts())
-
-	const (
-		case8a     = `{"error":{"code":403,"status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"USER_PROJECT_DENIED","domain":"googleapis.com","metadata":{"consumer":"projects/other-proj"}}]}}`
-		case9      = `{"error":{"code":403,"message":"Request had insufficient authentication scopes.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"ACCESS_TOKEN_SCOPE_INSUFFICIENT","domain":"googleapis.com","metadata":{"service":"colaboratory.googleapis.com","method":"google.colab.v1.Colab.ListRuntimes"}}]}}`
-		case8b     = `{"error":{"code":403,"message":"Colaboratory API has not been used in project 123 before or it is disabled.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"SERVICE_DISABLED","domain":"googleapis.com","metadata":{"consumer":"projects/123","service":"colaboratory.googleapis.com"}}]}}`
-		case8bText = `{"error":{"code":403,"message":"Your application is authenticating by using local Application Default Credentials. The colaboratory.googleapis.com API requires a quota project, which is not set by default.","status":"PERMISSION_DENIED"}}`
-		plain401   = `{"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}`
-	)
-	for _, tc := range []struct {
-		name     string
-		c        *Credentials
-		status   int
-		body     string
-		headline string
-		fix      string
-	}{
-		{"8a user project denied, quota from file", withFileQuota, 403, case8a,
-			"quota project other-proj (from " + path + ") is denied: the account may not use it (serviceusage.services.use)",
-			"run `gcloud auth application-default set-quota-project PROJECT` with a project you may use, or pass --quota-project PROJECT"},
-		{"8a denied project named by the server, quota from env", withEnvQuota, 403, case8a,
-			"quota project other-proj is denied",
-			"change or unset GOOGLE_CLOUD_QUOTA_PROJECT, or run `gcloud auth application-default set-quota-project PROJECT`"},
-		{"9 scope insufficient", withFileQuota, 403, case9,
-			"credentials lack the Colab scope (https://www.googleapis.com/auth/colaboratory)",
-			"run `" + LoginCommand + "`"},
-		{"8b service disabled, no quota project", noQuota, 403, case8b,
-			"a quota project is required and none is set",
-			"run `gcloud auth application-default set-quota-project PROJECT`"},
-		{"8b service disabled in another project than the quota project (case 78)", withFileQuota, 403, case8b,
-			"the Colab API (colaboratory.googleapis.com) is disabled in project 123, which Google billed instead of quota project other-proj (from " + path + ")",
-			"run `gcloud services enable colaboratory.googleapis.com --project 123`"},
-		{"8b requires a quota project", noQuota, 403, case8bText,
-			"a quota project is required and none is set",
-			"set-quota-project PROJECT"},
-		{"plain 401", withFileQuota, 401, plain401,
-			"not signed in, or the access token was rejected",
-			"run `" + LoginCommand + "`"},
-		{"the emulator refused the Host, not the account", withFileQuota, 403,
-			`{"error":{"code":403,"message":"Host \"evil.example.com\" is not a loopback name.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"EMULATOR_HOST_NOT_LOOPBACK","domain":"colaboratory.googleapis.com"}]}}`,
-			"the Colab emulator refused the request: Host \"evil.example.com\" is not a loopback name.",
-			"--endpoint http://127.0.0.1:PORT/mcp"},
-		{"HTML 401, no credentials known", nil, 401, "<html>nope</html>",
-			"not signed in, or the access token was rejected",
-			"run `" + LoginCommand + "`"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := api.ParseHTTPError(tc.status, "", []byte(tc.body))
-			// As the MCP client would hand it over: wrapped.
-			err := fmt.Errorf("calling \"tools/call\": %w", e)
-			head, fix := Explain(err, tc.c)
-			if !strings.HasPrefix(head, tc.headline) {
-				t.Errorf("headline = %q\nwant prefix %q", head, tc.headline)
-			}
-			if !strings.Contains(fix, tc.fix) {
-				t.Errorf("fix = %q\nwant it to contain %q", fix, tc.fix)
-			}
-			if strings.Contains(head+fix, "\n") {
-				t.Errorf("not one line")
-			}
-		})
-	}
-	if h, f := Explain(api.ParseHTTPError(500, "", nil), withFileQuota); h != "" || f != "" {
-		t.Errorf("Explain(500) = %q / %q, want nothing (not an auth failure)", h, f)
-	}
-	if h, f := Explain(errors.New("boom"), nil); h != "" || f != "" {
-		t.Errorf("Explain(plain error) = %q / %q", h, f)
-	}
-}
-
-// Explain passes an *Error from New through with its own fix.
-func TestExplainNewError(t *testing.T) {
-	env := newEnv(t)
-	env.set("GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent.json")
-	_, err := New(context.Background(), env.opts())
-	head, fix := Explain(err, nil)
-	if head != "credentials file /nonexistent.json (from GOOGLE_APPLICATION_CREDENTIALS) does not exist" {
-		t.Errorf("headline = %q", head)
-	}
-	if !strings.HasPrefix(fix, "point GOOGLE_APPLICATION_CREDENTIALS at an existing credentials file") {
-		t.Errorf("fix = %q", fix)
 	}
 }

@@ -8,15 +8,14 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/auth/authtest"
+	"github.com/colabdash/colabdash/api/safefile/safefiletest"
 )
 
 // Distinctive secrets: no "ya29." prefix and no "Bearer" before them, so
@@ -47,6 +46,19 @@ func trustUser(tokenURI string) map[string]string {
 		"client_secret": trustClientSecret, "refresh_token": trustRefreshToken, "token_uri": tokenURI}
 }
 
+// trustCreds is the credentials of o with a credentials file for an
+// authorized user whose token endpoint is tokenURI (trustUser); New's
+// failure fails the test.
+func trustCreds(t *testing.T, o Options, tokenURI string) *Credentials {
+	t.Helper()
+	o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "creds.json", trustUser(tokenURI))
+	c, err := New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // requestError sends one request through c and returns the *Error it
 // failed with.
 func requestError(t *testing.T, c *Credentials, url string) *Error {
@@ -64,20 +76,16 @@ func requestError(t *testing.T, c *Credentials, url string) *Error {
 // when it is minted, a token file's token when it is read.
 func TestSecretsRegisteredWhenLearnt(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	ts.setReply(func(w http.ResponseWriter, r *http.Request, n int64) {
+	ts := authtest.NewTokenServer(t)
+	ts.SetReply(func(w http.ResponseWriter, r *http.Request, n int64) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600,"id_token":"IDTk7Hb2Xq9Wm"}`, trustMinted)
 	})
-	srv := newAPIServer(t)
+	srv := authtest.NewAPIServer(t)
 	red := &api.Redactor{}
 	o := env.opts()
 	o.Redactor = red
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(ts.URL+"/token"))
-	c, err := New(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := trustCreds(t, o, ts.URL+"/token")
 	probe := func() string {
 		return red.Redact(strings.Join([]string{trustClientSecret, trustRefreshToken, trustMinted, "IDTk7Hb2Xq9Wm"}, " "))
 	}
@@ -94,7 +102,7 @@ func TestSecretsRegisteredWhenLearnt(t *testing.T) {
 	red2 := &api.Redactor{}
 	o2 := env.opts()
 	o2.Redactor = red2
-	o2.AccessTokenFile = writeFile(t, t.TempDir(), "tok", "STATICq8Zw3Lk\n")
+	o2.AccessTokenFile = authtest.WriteFile(t, t.TempDir(), "tok", "STATICq8Zw3Lk\n")
 	if _, err := New(context.Background(), o2); err != nil {
 		t.Fatal(err)
 	}
@@ -137,12 +145,8 @@ func TestTokenEndpointEchoIsRedacted(t *testing.T) {
 			defer ts.Close()
 			o := env.opts()
 			o.Redactor = &api.Redactor{}
-			o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(ts.URL+"/token"))
-			c, err := New(context.Background(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ae := requestError(t, c, newAPIServer(t).URL)
+			c := trustCreds(t, o, ts.URL+"/token")
+			ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 			head, fix := Explain(ae, c)
 			all := ae.Error() + "\n" + ae.Fix + "\n" + head + "\n" + fix
 			if l := leaked(all, trustClientSecret, trustRefreshToken); len(l) > 0 {
@@ -171,12 +175,8 @@ func TestTokenEndpointRedirectRefused(t *testing.T) {
 	}))
 	defer redir.Close()
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(redir.URL+"/token"))
-	c, err := New(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	c := trustCreds(t, o, redir.URL+"/token")
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Error(), redir.URL+"/token") || !strings.Contains(ae.Error(), other+"/token") {
 		t.Errorf("error %q should name both URLs", ae)
 	}
@@ -200,7 +200,7 @@ func iamServer(t *testing.T, h http.HandlerFunc) *httptest.Server {
 const trustSA = "colab-runner@sa-proj.iam.gserviceaccount.com"
 
 func impersonatedFile(t *testing.T, tokenURI, iamURL string) string {
-	return writeJSON(t, t.TempDir(), "imp.json", map[string]any{
+	return authtest.WriteJSON(t, t.TempDir(), "imp.json", map[string]any{
 		"type":                              "impersonated_service_account",
 		"service_account_impersonation_url": iamURL + "/v1/projects/-/serviceAccounts/" + trustSA + ":generateAccessToken",
 		"source_credentials":                trustUser(tokenURI),
@@ -212,8 +212,8 @@ func impersonatedFile(t *testing.T, tokenURI, iamURL string) string {
 // the source access token IAM echoes is redacted.
 func TestImpersonationDeniedNamesAccountAndRole(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
-	ts.setReply(func(w http.ResponseWriter, r *http.Request, n int64) {
+	ts := authtest.NewTokenServer(t)
+	ts.SetReply(func(w http.ResponseWriter, r *http.Request, n int64) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"access_token":"SRCq4Rt7Yp2Kx","token_type":"Bearer","expires_in":3600}`)
 	})
@@ -230,7 +230,7 @@ func TestImpersonationDeniedNamesAccountAndRole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Error(), trustSA) || !strings.Contains(ae.Error(), "PERMISSION_DENIED") {
 		t.Errorf("Error() = %q, want the service account and PERMISSION_DENIED", ae.Error())
 	}
@@ -252,12 +252,8 @@ func TestTokenEndpointUnreachableIsTransient(t *testing.T) {
 	url := dead.URL
 	dead.Close()
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(url+"/token"))
-	c, err := New(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ae := requestError(t, c, newAPIServer(t).URL); !ae.Transient() || !strings.Contains(ae.Fix, "check the network") {
+	c := trustCreds(t, o, url+"/token")
+	if ae := requestError(t, c, authtest.NewAPIServer(t).URL); !ae.Transient() || !strings.Contains(ae.Fix, "check the network") {
 		t.Errorf("unreachable token endpoint: transient %v, fix %q", ae.Transient(), ae.Fix)
 	}
 }
@@ -265,7 +261,7 @@ func TestTokenEndpointUnreachableIsTransient(t *testing.T) {
 // Impersonation's IAM call never follows a redirect with the source token.
 func TestImpersonationRedirectCarriesNoToken(t *testing.T) {
 	env := newEnv(t)
-	ts := newTokenServer(t)
+	ts := authtest.NewTokenServer(t)
 	var mu sync.Mutex
 	var auth []string
 	rec := iamServer(t, func(w http.ResponseWriter, r *http.Request) {
@@ -282,7 +278,7 @@ func TestImpersonationRedirectCarriesNoToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Error(), "refused a redirect") {
 		t.Errorf("Error() = %q", ae.Error())
 	}
@@ -298,9 +294,9 @@ func TestImpersonationRedirectCarriesNoToken(t *testing.T) {
 func TestExternalAccountExecutableNeedsEnv(t *testing.T) {
 	env := newEnv(t)
 	t.Setenv(envAllowExecutables, "")
-	sts := newTokenServer(t)
+	sts := authtest.NewTokenServer(t)
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "ext.json", map[string]any{
+	o.CredentialsFile = authtest.WriteJSON(t, t.TempDir(), "ext.json", map[string]any{
 		"type":               "external_account",
 		"audience":           "//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/p/providers/x",
 		"subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
@@ -311,11 +307,11 @@ func TestExternalAccountExecutableNeedsEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Fix, "set GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES=1") || strings.Contains(ae.Fix, "check the network") {
 		t.Errorf("Fix = %q", ae.Fix)
 	}
-	if sts.hits.Load() != 0 {
+	if sts.Hits.Load() != 0 {
 		t.Errorf("the STS endpoint was called")
 	}
 }
@@ -329,12 +325,8 @@ func TestTokenEndpointUntrustedCertificate(t *testing.T) {
 	tlsSrv.StartTLS()
 	defer tlsSrv.Close()
 	o := env.opts()
-	o.CredentialsFile = writeJSON(t, t.TempDir(), "creds.json", trustUser(tlsSrv.URL+"/token"))
-	c, err := New(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ae := requestError(t, c, newAPIServer(t).URL)
+	c := trustCreds(t, o, tlsSrv.URL+"/token")
+	ae := requestError(t, c, authtest.NewAPIServer(t).URL)
 	if !strings.Contains(ae.Error(), "certificate not trusted") || !strings.Contains(ae.Fix, "SSL_CERT_FILE") || strings.Contains(ae.Fix, "check the network") {
 		t.Errorf("Error() = %q, Fix = %q", ae.Error(), ae.Fix)
 	}
@@ -345,16 +337,10 @@ func TestTokenEndpointUntrustedCertificate(t *testing.T) {
 func TestInputFilesAreBounded(t *testing.T) {
 	env := newEnv(t)
 	dir := t.TempDir()
-	zero := filepath.Join(dir, "zero.json")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	big := writeFile(t, dir, "big.json", `{"type":"authorized_user","x":"`+strings.Repeat("a", 2<<20)+`"}`)
-	bigTok := writeFile(t, dir, "big.tok", strings.Repeat("a", 10<<20))
+	zero := safefiletest.EndlessLink(t, dir, "zero.json")
+	fifo := safefiletest.FIFO(t, dir, "fifo")
+	big := authtest.WriteFile(t, dir, "big.json", `{"type":"authorized_user","x":"`+strings.Repeat("a", 2<<20)+`"}`)
+	bigTok := authtest.WriteFile(t, dir, "big.tok", strings.Repeat("a", 10<<20))
 	for _, c := range []struct {
 		name, creds, token, want string
 		want2                    string
@@ -387,29 +373,5 @@ func TestInputFilesAreBounded(t *testing.T) {
 	_, err := New(context.Background(), env.opts())
 	if err == nil || !strings.Contains(err.Error(), "/dev/zero") {
 		t.Errorf("ADC: err = %v", err)
-	}
-}
-
-// An access token with a byte a header cannot carry is an
-// error naming the file, not a malformed request.
-func TestAccessTokenWithBadCharacters(t *testing.T) {
-	env := newEnv(t)
-	for _, tok := range []string{"ya29.ab\x01cd", "ya29.äöü", "tok;en", "a=b", "=abc"} {
-		path := writeFile(t, t.TempDir(), "tok", tok)
-		o := env.opts()
-		o.AccessTokenFile = path
-		_, err := New(context.Background(), o)
-		var ae *Error
-		if !errors.As(err, &ae) || ae.Kind != KindMalformedFile || !strings.Contains(ae.Error(), path) ||
-			!strings.Contains(ae.Error(), "HTTP header") {
-			t.Errorf("token %q: err = %v", tok, err)
-		}
-	}
-	for _, tok := range []string{"ya29.a0AfH6SMB-x_y~z+/", "abc==", "fake"} {
-		o := env.opts()
-		o.AccessTokenFile = writeFile(t, t.TempDir(), "tok", tok)
-		if _, err := New(context.Background(), o); err != nil {
-			t.Errorf("token %q refused: %v", tok, err)
-		}
 	}
 }

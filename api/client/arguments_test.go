@@ -21,7 +21,7 @@ import (
 func TestArgumentsAreWhatCallsSend(t *testing.T) {
 	var mu sync.Mutex
 	sent := map[string]map[string]bool{} // tool → argument names
-	_, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo, OnRequest: func(r *http.Request) {
+	_, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo, OnRequest: func(r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(b))
 		var msg struct {
@@ -94,7 +94,7 @@ func TestArgumentsAreWhatCallsSend(t *testing.T) {
 // tool left out and one required argument renamed: CheckTools names both,
 // and an optional argument the schema lacks as dropped.
 func TestCheckToolsFindsMissingAndUndeclared(t *testing.T) {
-	_, ep := startEmu(t, emuModes[1], colabfake.Options{
+	_, ep := startEmu(t, modes[1], colabfake.Options{
 		OmitTools:      []string{api.ToolExecuteCode},
 		RenamedInputs:  map[string]string{api.ToolDeleteSession + ".name": "sessionName"},
 		NoAllowMissing: true,
@@ -123,7 +123,7 @@ func TestCheckToolsFindsMissingAndUndeclared(t *testing.T) {
 		t.Error("ToolsJSON does not carry the renamed property of the server's schema")
 	}
 	// Against the full emulator nothing is missing or undeclared.
-	_, ep = startEmu(t, emuModes[0], colabfake.Options{})
+	_, ep = startEmu(t, modes[0], colabfake.Options{})
 	c, _ = emuClient(t, ep)
 	if tools, err = c.Tools(context.Background()); err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ import (
 func TestUnauthenticatedRefreshOnce(t *testing.T) {
 	body := colabfake.GoogleErrorText(api.Unauthenticated, "Request had invalid authentication credentials.", "", 0)
 	for _, times := range []int{1, -1} {
-		emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+		emu, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 		var refreshes atomic.Int32
 		c, sl := emuClient(t, ep, func(o *Options) {
 			o.OnUnauthenticated = func(ctx context.Context) bool { refreshes.Add(1); return true }
@@ -45,7 +45,7 @@ func TestUnauthenticatedRefreshOnce(t *testing.T) {
 }
 
 func TestNoBearerIs401(t *testing.T) {
-	_, ep := startEmu(t, emuModes[1], colabfake.Options{})
+	_, ep := startEmu(t, modes[1], colabfake.Options{})
 	c, sl := newClient(t, ep) // no auth headers
 	_, err := c.GetSubscription(context.Background())
 	e := asAPI(t, err)
@@ -57,7 +57,7 @@ func TestNoBearerIs401(t *testing.T) {
 // A scope error is PERMISSION_DENIED with its reason, never
 // retried or refreshed.
 func TestScopeInsufficient(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{})
 	var refreshes atomic.Int32
 	c, sl := emuClient(t, ep, func(o *Options) {
 		o.OnUnauthenticated = func(context.Context) bool { refreshes.Add(1); return true }
@@ -75,7 +75,7 @@ func TestScopeInsufficient(t *testing.T) {
 // A revoked refresh token (invalid_grant) is UNAUTHENTICATED
 // with a re-login hint; the token endpoint is hit once per call.
 func TestInvalidGrant(t *testing.T) {
-	_, ep := startEmu(t, emuModes[0], colabfake.Options{})
+	_, ep := startEmu(t, modes[0], colabfake.Options{})
 	var hits atomic.Int32
 	tokSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)

@@ -11,7 +11,7 @@ import (
 // the client (argument building, CallTool, decode) against the emulator on
 // loopback, with calls from many goroutines sharing one session.
 func BenchmarkGetRuntimeParallel(b *testing.B) {
-	for _, m := range emuModes {
+	for _, m := range modes {
 		b.Run(m.name, func(b *testing.B) {
 			emu, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0",
 				colabfake.Options{Seed: colabfake.SeedDemo, Stateless: m.stateless, JSONResponse: m.json})

@@ -19,7 +19,7 @@ import (
 // A call made with a context already done sends nothing and says
 // CANCELLED.
 func TestCallWithDoneContextSendsNothing(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 	c, sl := emuClient(t, ep)
 	if err := c.Connect(context.Background()); err != nil {
 		t.Fatal(err)
@@ -39,7 +39,7 @@ func TestCallWithDoneContextSendsNothing(t *testing.T) {
 // Ctrl-C while the client waits to retry an HTTP 503: the call ends at
 // once with CANCELLED, named after its tool.
 func TestCancelDuringRetryWait(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var waits []time.Duration
@@ -65,7 +65,7 @@ func TestCancelDuringRetryWait(t *testing.T) {
 // gets no reply within its timeout is reported as OutcomeUnknown: the code
 // may be running, and is not run a second time.
 func TestExecuteRuntimeTargetTimeoutIsUnknown(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 	c, sl := emuClient(t, ep, func(o *Options) { o.ExecuteCodeTimeout = 200 * time.Millisecond })
 	rts, err := c.ListRuntimes(context.Background())
 	if err != nil {
@@ -88,7 +88,7 @@ func TestExecuteRuntimeTargetTimeoutIsUnknown(t *testing.T) {
 // for that notification (which a stuck server never answers): the call
 // ends with CANCELLED instead of hanging.
 func TestCancelWhileWaitingForInitialized(t *testing.T) {
-	emu, _ := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, _ := startEmu(t, modes[1], colabfake.Options{Seed: colabfake.SeedDemo})
 	stuck := make(chan struct{}) // the notification is answered only after the test
 	defer close(stuck)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -19,97 +19,95 @@ import (
 )
 
 func TestAllToolsBothModes(t *testing.T) {
-	for _, mode := range modes {
-		t.Run(mode.name, func(t *testing.T) {
-			fs := newFakeServer(t, mode)
-			c, _ := newClient(t, fs.srv.URL)
-			ctx := context.Background()
+	forEachMode(t, func(t *testing.T, mode serverMode) {
+		fs := newFakeServer(t, mode)
+		c, _ := newClient(t, fs.srv.URL)
+		ctx := context.Background()
 
-			sub, err := c.GetSubscription(ctx)
-			if err != nil || sub.Tier != api.TierProPlus && sub.Tier != api.TierPro {
-				t.Fatalf("GetSubscription = %+v, %v", sub, err)
-			}
-			specs, err := c.ListRuntimeSpecs(ctx)
-			if err != nil || len(specs) != 2 || !specs[0].Eligible || specs[1].Eligible || specs[0].Key.Accelerator != "T4" {
-				t.Fatalf("ListRuntimeSpecs = %+v, %v", specs, err)
-			}
-			rts, err := c.ListRuntimes(ctx)
-			if err != nil || len(rts) != 0 || rts == nil {
-				t.Fatalf("ListRuntimes on empty = %#v, %v", rts, err)
-			}
-			rt, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rt.Name == "" || rt.RuntimeSpec.Shape != api.ShapeStandard || !rt.ExpireTime().Equal(expire) {
-				t.Fatalf("CreateRuntime = %+v", rt)
-			}
-			a := fs.colab.lastArgs(api.ToolCreateRuntime)
-			if _, err := uuid.Parse(str(a, "requestId")); err != nil {
-				t.Errorf("requestId %q is not a UUID", str(a, "requestId"))
-			}
-			if _, ok := a["runtimeId"]; ok {
-				t.Errorf("runtimeId sent though not asked for: %v", a)
-			}
-			got, err := c.GetRuntime(ctx, rt.ID())
-			if err != nil || got.Name != rt.Name || got.ConnectionInfo.Token != "SECRET-PROXY-TOKEN" {
-				t.Fatalf("GetRuntime = %+v, %v", got, err)
-			}
-			rts, err = c.ListRuntimes(ctx)
-			if err != nil || len(rts) != 1 || rts[0].Name != rt.Name {
-				t.Fatalf("ListRuntimes = %+v, %v", rts, err)
-			}
-			s, err := c.CreateSession(ctx, rt.Name, "dash-1")
-			if err != nil || s.Name != rt.Name+"/sessions/dash-1" {
-				t.Fatalf("CreateSession = %+v, %v", s, err)
-			}
-			if a := fs.colab.lastArgs(api.ToolCreateSession); str(a, "sessionId") != "dash-1" || str(a, "parent") != rt.Name {
-				t.Errorf("create_session args = %v", a)
-			}
-			ss, err := c.ListSessions(ctx, rt.Name)
-			if err != nil || len(ss) != 1 || ss[0] != s {
-				t.Fatalf("ListSessions = %+v, %v", ss, err)
-			}
-			res, err := c.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: s.Name, Code: "1+1"})
-			if err != nil || res.Stdout != "hi\n" || res.Result != "2" || res.Session != s.Name {
-				t.Fatalf("ExecuteCode = %+v, %v", res, err)
-			}
-			if _, err := uuid.Parse(res.ExecutionID); err != nil {
-				t.Errorf("executionId %q not a UUID", res.ExecutionID)
-			}
-			if a := fs.colab.lastArgs(api.ToolExecuteCode); str(a, "code") != "1+1" || str(a, "executionId") != res.ExecutionID {
-				t.Errorf("execute_code args = %v", a)
-			}
-			if err := c.DeleteSession(ctx, s.Name); err != nil {
-				t.Fatal(err)
-			}
-			if err := c.DeleteRuntime(ctx, rt.Name); err != nil {
-				t.Fatal(err)
-			}
-			if a := fs.colab.lastArgs(api.ToolDeleteRuntime); a["allowMissing"] != true {
-				t.Errorf("allowMissing not sent though the schema has it: %v", a)
-			}
-			_, err = c.GetRuntime(ctx, rt.Name)
-			if e := asAPI(t, err); e.Code != api.NotFound || e.Tool != api.ToolGetRuntime {
-				t.Fatalf("GetRuntime after delete: %v", e)
-			}
-			info, err := c.ServerInfo(ctx)
-			if err != nil || info.Name != "fake-colab" || info.Stateful == mode.stateless {
-				t.Fatalf("ServerInfo = %+v, %v", info, err)
-			}
-			tools, _ := c.Tools(ctx)
-			if len(tools) != 10 {
-				t.Fatalf("Tools = %d", len(tools))
-			}
-			// One session for all these calls.
-			if n := fs.postCount("initialize") + fs.postCount("server/discover"); n > 2 {
-				t.Errorf("%d handshakes for one client", n)
-			}
-			if n := fs.postCount("tools/list"); n != 1 {
-				t.Errorf("tools/list sent %d times, want 1", n)
-			}
-		})
-	}
+		sub, err := c.GetSubscription(ctx)
+		if err != nil || sub.Tier != api.TierProPlus && sub.Tier != api.TierPro {
+			t.Fatalf("GetSubscription = %+v, %v", sub, err)
+		}
+		specs, err := c.ListRuntimeSpecs(ctx)
+		if err != nil || len(specs) != 2 || !specs[0].Eligible || specs[1].Eligible || specs[0].Key.Accelerator != "T4" {
+			t.Fatalf("ListRuntimeSpecs = %+v, %v", specs, err)
+		}
+		rts, err := c.ListRuntimes(ctx)
+		if err != nil || len(rts) != 0 || rts == nil {
+			t.Fatalf("ListRuntimes on empty = %#v, %v", rts, err)
+		}
+		rt, err := c.CreateRuntime(ctx, api.CreateRuntimeRequest{Spec: api.RuntimeSpecKey{Variant: api.VariantGPU, Accelerator: "T4"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rt.Name == "" || rt.RuntimeSpec.Shape != api.ShapeStandard || !rt.ExpireTime().Equal(expire) {
+			t.Fatalf("CreateRuntime = %+v", rt)
+		}
+		a := fs.colab.lastArgs(api.ToolCreateRuntime)
+		if _, err := uuid.Parse(str(a, "requestId")); err != nil {
+			t.Errorf("requestId %q is not a UUID", str(a, "requestId"))
+		}
+		if _, ok := a["runtimeId"]; ok {
+			t.Errorf("runtimeId sent though not asked for: %v", a)
+		}
+		got, err := c.GetRuntime(ctx, rt.ID())
+		if err != nil || got.Name != rt.Name || got.ConnectionInfo.Token != "SECRET-PROXY-TOKEN" {
+			t.Fatalf("GetRuntime = %+v, %v", got, err)
+		}
+		rts, err = c.ListRuntimes(ctx)
+		if err != nil || len(rts) != 1 || rts[0].Name != rt.Name {
+			t.Fatalf("ListRuntimes = %+v, %v", rts, err)
+		}
+		s, err := c.CreateSession(ctx, rt.Name, "dash-1")
+		if err != nil || s.Name != rt.Name+"/sessions/dash-1" {
+			t.Fatalf("CreateSession = %+v, %v", s, err)
+		}
+		if a := fs.colab.lastArgs(api.ToolCreateSession); str(a, "sessionId") != "dash-1" || str(a, "parent") != rt.Name {
+			t.Errorf("create_session args = %v", a)
+		}
+		ss, err := c.ListSessions(ctx, rt.Name)
+		if err != nil || len(ss) != 1 || ss[0] != s {
+			t.Fatalf("ListSessions = %+v, %v", ss, err)
+		}
+		res, err := c.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: s.Name, Code: "1+1"})
+		if err != nil || res.Stdout != "hi\n" || res.Result != "2" || res.Session != s.Name {
+			t.Fatalf("ExecuteCode = %+v, %v", res, err)
+		}
+		if _, err := uuid.Parse(res.ExecutionID); err != nil {
+			t.Errorf("executionId %q not a UUID", res.ExecutionID)
+		}
+		if a := fs.colab.lastArgs(api.ToolExecuteCode); str(a, "code") != "1+1" || str(a, "executionId") != res.ExecutionID {
+			t.Errorf("execute_code args = %v", a)
+		}
+		if err := c.DeleteSession(ctx, s.Name); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.DeleteRuntime(ctx, rt.Name); err != nil {
+			t.Fatal(err)
+		}
+		if a := fs.colab.lastArgs(api.ToolDeleteRuntime); a["allowMissing"] != true {
+			t.Errorf("allowMissing not sent though the schema has it: %v", a)
+		}
+		_, err = c.GetRuntime(ctx, rt.Name)
+		if e := asAPI(t, err); e.Code != api.NotFound || e.Tool != api.ToolGetRuntime {
+			t.Fatalf("GetRuntime after delete: %v", e)
+		}
+		info, err := c.ServerInfo(ctx)
+		if err != nil || info.Name != "fake-colab" || info.Stateful == mode.stateless {
+			t.Fatalf("ServerInfo = %+v, %v", info, err)
+		}
+		tools, _ := c.Tools(ctx)
+		if len(tools) != 10 {
+			t.Fatalf("Tools = %d", len(tools))
+		}
+		// One session for all these calls.
+		if n := fs.postCount("initialize") + fs.postCount("server/discover"); n > 2 {
+			t.Errorf("%d handshakes for one client", n)
+		}
+		if n := fs.postCount("tools/list"); n != 1 {
+			t.Errorf("tools/list sent %d times, want 1", n)
+		}
+	})
 }
 
 // TestLazyConnect guards "building a Client never touches the network" (a
@@ -493,30 +491,28 @@ func TestCloseDuringCalls(t *testing.T) {
 // call fails at once with one line naming the limit, is not sent again,
 // and the next call (on a fresh session) works.
 func TestReplyLargerThanMaxReply(t *testing.T) {
-	for _, m := range modes {
-		t.Run(m.name, func(t *testing.T) {
-			fs := newFakeServer(t, m)
-			big := strings.Repeat("x", 2<<20)
-			fs.colab.setTool(api.ToolGetRuntime, func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
-			})
-			// A generous ReadTimeout: under -race on a loaded machine the
-			// fake server's 2 MiB reply took over the default 5 s to start.
-			c, sl := newClient(t, fs.srv.URL, func(o *Options) { o.MaxReply, o.ReadTimeout = 1<<20, time.Minute })
-			_, err := c.GetRuntime(context.Background(), "runtimes/r-1")
-			e := asAPI(t, err)
-			if e.Code != api.OutOfRange || !strings.Contains(e.Error(), "larger than 1 MiB") || strings.Contains(e.Error(), "\n") {
-				t.Fatalf("err = %v, want one OUT_OF_RANGE line naming the 1 MiB limit", e)
-			}
-			if n := fs.postCount("tools/call:" + api.ToolGetRuntime); n != 1 {
-				t.Errorf("get_runtime sent %d times, want 1 (the same reply would be too large again)", n)
-			}
-			if w := sl.waits(); len(w) != 0 {
-				t.Errorf("retry waits %v, want none", w)
-			}
-			if _, err := c.ListRuntimes(context.Background()); err != nil {
-				t.Fatalf("the next call: %v", err)
-			}
+	forEachMode(t, func(t *testing.T, m serverMode) {
+		fs := newFakeServer(t, m)
+		big := strings.Repeat("x", 2<<20)
+		fs.colab.setTool(api.ToolGetRuntime, func(context.Context, map[string]any) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: big}}}, nil
 		})
-	}
+		// A generous ReadTimeout: under -race on a loaded machine the
+		// fake server's 2 MiB reply took over the default 5 s to start.
+		c, sl := newClient(t, fs.srv.URL, func(o *Options) { o.MaxReply, o.ReadTimeout = 1<<20, time.Minute })
+		_, err := c.GetRuntime(context.Background(), "runtimes/r-1")
+		e := asAPI(t, err)
+		if e.Code != api.OutOfRange || !strings.Contains(e.Error(), "larger than 1 MiB") || strings.Contains(e.Error(), "\n") {
+			t.Fatalf("err = %v, want one OUT_OF_RANGE line naming the 1 MiB limit", e)
+		}
+		if n := fs.postCount("tools/call:" + api.ToolGetRuntime); n != 1 {
+			t.Errorf("get_runtime sent %d times, want 1 (the same reply would be too large again)", n)
+		}
+		if w := sl.waits(); len(w) != 0 {
+			t.Errorf("retry waits %v, want none", w)
+		}
+		if _, err := c.ListRuntimes(context.Background()); err != nil {
+			t.Fatalf("the next call: %v", err)
+		}
+	})
 }

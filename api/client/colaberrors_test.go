@@ -22,7 +22,7 @@ import (
 // (state.CreateAnswered): the client sends it once.
 func TestFieldCase3Capacity(t *testing.T) {
 	t.Run("503 twice then success", func(t *testing.T) {
-		emu, ep := startEmu(t, emuModes[0], colabfake.Options{Tier: api.TierProPlus, Seed: colabfake.SeedDemo})
+		emu, ep := startEmu(t, modes[0], colabfake.Options{Tier: api.TierProPlus, Seed: colabfake.SeedDemo})
 		var events []RetryEvent
 		var mu sync.Mutex
 		c, sl := emuClient(t, ep, func(o *Options) {
@@ -45,7 +45,7 @@ func TestFieldCase3Capacity(t *testing.T) {
 		}
 	})
 	t.Run("create_runtime's 503 is returned after one send", func(t *testing.T) {
-		emu, ep := startEmu(t, emuModes[0], colabfake.Options{Tier: api.TierProPlus})
+		emu, ep := startEmu(t, modes[0], colabfake.Options{Tier: api.TierProPlus})
 		c, sl := emuClient(t, ep)
 		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolCreateRuntime, Times: 2, Status: 503,
 			Body: `{"error":{"code":503,"status":"UNAVAILABLE","message":"No capacity"}}`})
@@ -66,7 +66,7 @@ func TestFieldCase3Capacity(t *testing.T) {
 		}
 	})
 	t.Run("failed operation without reason is not retried", func(t *testing.T) {
-		emu, ep := startEmu(t, emuModes[1], colabfake.Options{Tier: api.TierProPlus})
+		emu, ep := startEmu(t, modes[1], colabfake.Options{Tier: api.TierProPlus})
 		c, sl := emuClient(t, ep)
 		emu.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Code: api.FailedPrecondition,
 			Message: "H100 is not available right now"})
@@ -100,7 +100,7 @@ func TestFieldCase4UsageLimit(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
+			emu, ep := startEmu(t, modes[0], colabfake.Options{})
 			c, sl := emuClient(t, ep)
 			f := tc.fault
 			f.Tool = api.ToolCreateRuntime
@@ -120,7 +120,7 @@ func TestFieldCase4UsageLimit(t *testing.T) {
 // TOO_MANY_ACTIVE_RUNTIMES in a detail without @type;
 // absent and empty lists.
 func TestFieldCase5TooManyAndEmptyLists(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[1], colabfake.Options{})
+	emu, ep := startEmu(t, modes[1], colabfake.Options{})
 	c, sl := emuClient(t, ep)
 	ctx := context.Background()
 	emu.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolCreateRuntime,
@@ -154,7 +154,7 @@ func TestFieldCase17ErrorFormats(t *testing.T) {
 		{"isError text", colabfake.Fault{Kind: colabfake.FaultToolError, Text: "Runtime not found"}, "Runtime not found", api.NotFound, false},
 	}
 	for _, tc := range cases {
-		for _, m := range emuModes {
+		for _, m := range modes {
 			t.Run(tc.name+"/"+m.name, func(t *testing.T) {
 				emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
 				logBuf := &testkit.SyncBuffer{}
@@ -192,7 +192,7 @@ func TestFieldCase17ErrorFormats(t *testing.T) {
 func TestFieldCase18RateLimits(t *testing.T) {
 	rate := `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"Quota exceeded for requests per minute per user.","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"53s"}]}}`
 	t.Run("RetryInfo 53s", func(t *testing.T) {
-		emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
+		emu, ep := startEmu(t, modes[0], colabfake.Options{})
 		var ev []RetryEvent
 		now := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 		c, sl := emuClient(t, ep, func(o *Options) {
@@ -218,7 +218,7 @@ func TestFieldCase18RateLimits(t *testing.T) {
 		}
 	})
 	t.Run("Retry-After 30", func(t *testing.T) {
-		emu, ep := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+		emu, ep := startEmu(t, modes[1], colabfake.Options{Seed: colabfake.SeedDemo})
 		c, sl := emuClient(t, ep)
 		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolListRuntimes, Status: 429, RetryAfter: "30",
 			Body: `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"Quota exceeded for requests per minute per user."}}`})
@@ -230,7 +230,7 @@ func TestFieldCase18RateLimits(t *testing.T) {
 		}
 	})
 	t.Run("QuotaFailure no RetryInfo", func(t *testing.T) {
-		emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
+		emu, ep := startEmu(t, modes[0], colabfake.Options{})
 		c, sl := emuClient(t, ep)
 		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolCreateRuntime, Status: 429, Times: -1,
 			Body: `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","message":"Quota exceeded.","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"subject":"user"}]}]}}`})
@@ -241,7 +241,7 @@ func TestFieldCase18RateLimits(t *testing.T) {
 		}
 	})
 	t.Run("server delay beyond MaxRetryDelay", func(t *testing.T) {
-		emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
+		emu, ep := startEmu(t, modes[0], colabfake.Options{})
 		c, sl := emuClient(t, ep, func(o *Options) { o.MaxRetryDelay = 10 * time.Second })
 		emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolListRuntimes, Status: 429, Body: rate})
 		_, err := c.ListRuntimes(context.Background())
@@ -254,7 +254,7 @@ func TestFieldCase18RateLimits(t *testing.T) {
 // The emulator's own per-minute quota (isError RESOURCE_EXHAUSTED with
 // RetryInfo) reaches the caller with its delay, which the caller waits out.
 func TestEmulatorCreateQuotaRetryInfo(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{CreatesPerMinute: 1, RuntimeLimit: -1})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{CreatesPerMinute: 1, RuntimeLimit: -1})
 	clock := colabfake.NewClock(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
 	emu.SetNow(clock.Now)
 	c, _ := emuClient(t, ep, func(o *Options) {

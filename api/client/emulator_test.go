@@ -23,20 +23,9 @@ import (
 // Integration tests: the client against the emulator (api/colabfake) over
 // real loopback HTTP.
 
-type emuMode struct {
-	name      string
-	stateless bool
-	json      bool
-}
-
-var emuModes = []emuMode{
-	{"stateless+json", true, true},
-	{"stateful+sse", false, false},
-}
-
 const oauthToken = "ya29.test-oauth-token"
 
-func startEmu(t *testing.T, m emuMode, o colabfake.Options) (*colabfake.Server, string) {
+func startEmu(t *testing.T, m serverMode, o colabfake.Options) (*colabfake.Server, string) {
 	t.Helper()
 	o.Stateless, o.JSONResponse = m.stateless, m.json
 	if o.CreatesPerMinute == 0 {
@@ -58,7 +47,7 @@ func cpu() api.RuntimeSpecKey {
 }
 
 func TestEmulatorEveryTool(t *testing.T) {
-	for _, m := range emuModes {
+	for _, m := range modes {
 		for _, ops := range []bool{false, true} {
 			name := m.name
 			if ops {
@@ -149,7 +138,7 @@ func TestEmulatorEveryTool(t *testing.T) {
 }
 
 func TestEmulatorSchemaVariants(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo, LegacySessionIDSchema: true, NoAllowMissing: true})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo, LegacySessionIDSchema: true, NoAllowMissing: true})
 	c, _ := emuClient(t, ep)
 	ctx := context.Background()
 	rts, _ := c.ListRuntimes(ctx)
@@ -167,7 +156,7 @@ func TestEmulatorSchemaVariants(t *testing.T) {
 }
 
 func TestMalformedReplies(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 	c, _ := emuClient(t, ep)
 	ctx := context.Background()
 	for _, tc := range []struct{ out, want string }{
@@ -216,7 +205,7 @@ func TestMalformedReplies(t *testing.T) {
 
 // A malformed reply to create_runtime is an unknown outcome, not a retry.
 func TestCreateMalformedReplyIsUnknown(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{})
 	c, _ := emuClient(t, ep)
 	emu.Inject(colabfake.Fault{Kind: colabfake.FaultMalformed, Tool: api.ToolCreateRuntime})
 	_, err := c.CreateRuntime(context.Background(), api.CreateRuntimeRequest{Spec: cpu()})
@@ -229,7 +218,7 @@ func TestCreateMalformedReplyIsUnknown(t *testing.T) {
 }
 
 func TestJSONRPCErrors(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{})
 	c, sl := emuClient(t, ep)
 	ctx := context.Background()
 	emu.Inject(colabfake.Fault{Kind: colabfake.FaultJSONRPCError, Tool: api.ToolGetRuntime, RPCCode: -32000,
@@ -276,7 +265,7 @@ func TestConnectionRefused(t *testing.T) {
 }
 
 func TestCancelAndTimeout(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, ep := startEmu(t, modes[1], colabfake.Options{Seed: colabfake.SeedDemo})
 	c, sl := emuClient(t, ep, func(o *Options) { o.ReadTimeout = 100 * time.Millisecond })
 	if err := c.Connect(context.Background()); err != nil {
 		t.Fatal(err)
@@ -305,7 +294,7 @@ func TestCancelAndTimeout(t *testing.T) {
 
 // Tokens never reach the debug log.
 func TestLogsHaveNoSecrets(t *testing.T) {
-	for _, m := range emuModes {
+	for _, m := range modes {
 		emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
 		buf := &testkit.SyncBuffer{}
 		c, _ := emuClient(t, ep, func(o *Options) {
@@ -333,49 +322,47 @@ func TestLogsHaveNoSecrets(t *testing.T) {
 
 // Many goroutines share one client, across a session drop.
 func TestConcurrentCalls(t *testing.T) {
-	for _, m := range emuModes {
-		t.Run(m.name, func(t *testing.T) {
-			emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
-			c, _ := emuClient(t, ep)
-			ctx := context.Background()
-			rts, err := c.ListRuntimes(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !m.stateless {
-				emu.Inject(colabfake.Fault{Kind: colabfake.FaultDropSession, Tool: api.ToolGetRuntime})
-			}
-			var wg sync.WaitGroup
-			errs := make(chan error, 200)
-			for i := 0; i < 40; i++ {
-				wg.Add(1)
-				go func(i int) {
-					defer wg.Done()
-					var err error
-					switch i % 5 {
-					case 0:
-						_, err = c.ListRuntimes(ctx)
-					case 1:
-						_, err = c.GetRuntime(ctx, rts[i%len(rts)].Name)
-					case 2:
-						_, err = c.GetSubscription(ctx)
-					case 3:
-						_, err = c.ListSessions(ctx, rts[0].Name)
-					case 4:
-						_, err = c.ListRuntimeSpecs(ctx)
-					}
-					if err != nil {
-						errs <- err
-					}
-				}(i)
-			}
-			wg.Wait()
-			close(errs)
-			for err := range errs {
-				t.Errorf("concurrent call: %v", err)
-			}
-		})
-	}
+	forEachMode(t, func(t *testing.T, m serverMode) {
+		emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
+		c, _ := emuClient(t, ep)
+		ctx := context.Background()
+		rts, err := c.ListRuntimes(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.stateless {
+			emu.Inject(colabfake.Fault{Kind: colabfake.FaultDropSession, Tool: api.ToolGetRuntime})
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, 200)
+		for i := 0; i < 40; i++ {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				var err error
+				switch i % 5 {
+				case 0:
+					_, err = c.ListRuntimes(ctx)
+				case 1:
+					_, err = c.GetRuntime(ctx, rts[i%len(rts)].Name)
+				case 2:
+					_, err = c.GetSubscription(ctx)
+				case 3:
+					_, err = c.ListSessions(ctx, rts[0].Name)
+				case 4:
+					_, err = c.ListRuntimeSpecs(ctx)
+				}
+				if err != nil {
+					errs <- err
+				}
+			}(i)
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("concurrent call: %v", err)
+		}
+	})
 }
 
 // The list tools send only documented, required arguments, so they do not
@@ -383,33 +370,31 @@ func TestConcurrentCalls(t *testing.T) {
 // trip less. Tools whose arguments follow the live schema do wait, and a
 // failed tools/list fails them and makes the next call list again.
 func TestListsDoNotWaitForToolsList(t *testing.T) {
-	for _, m := range emuModes {
-		t.Run(m.name, func(t *testing.T) {
-			emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
-			c, _ := emuClient(t, ep)
-			hold := make(chan struct{}) // tools/list answers only after the test
-			defer close(hold)
-			emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Method: "tools/list", Hold: hold})
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			rts, err := c.ListRuntimes(ctx)
-			if err != nil || len(rts) != 3 {
-				t.Fatalf("ListRuntimes while tools/list is slow: %v, %d runtimes", err, len(rts))
-			}
-			if _, err := c.ListSessions(ctx, rts[0].Name); err != nil {
-				t.Fatalf("ListSessions while tools/list is slow: %v", err)
-			}
-			short, stop := context.WithTimeout(ctx, 200*time.Millisecond)
-			defer stop()
-			if _, err := c.CreateSession(short, rts[0].Name, "s1"); err == nil {
-				t.Fatal("CreateSession did not wait for the schema")
-			}
-		})
-	}
+	forEachMode(t, func(t *testing.T, m serverMode) {
+		emu, ep := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo})
+		c, _ := emuClient(t, ep)
+		hold := make(chan struct{}) // tools/list answers only after the test
+		defer close(hold)
+		emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Method: "tools/list", Hold: hold})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		rts, err := c.ListRuntimes(ctx)
+		if err != nil || len(rts) != 3 {
+			t.Fatalf("ListRuntimes while tools/list is slow: %v, %d runtimes", err, len(rts))
+		}
+		if _, err := c.ListSessions(ctx, rts[0].Name); err != nil {
+			t.Fatalf("ListSessions while tools/list is slow: %v", err)
+		}
+		short, stop := context.WithTimeout(ctx, 200*time.Millisecond)
+		defer stop()
+		if _, err := c.CreateSession(short, rts[0].Name, "s1"); err == nil {
+			t.Fatal("CreateSession did not wait for the schema")
+		}
+	})
 }
 
 func TestFailedToolsListIsRetriedOnNextCall(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 	c, _ := emuClient(t, ep, func(o *Options) { o.MaxAttempts = 1 })
 	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Method: "tools/list", Status: 503})
 	rt := "runtimes/rt-t4demo7k2p"
@@ -425,7 +410,7 @@ func TestFailedToolsListIsRetriedOnNextCall(t *testing.T) {
 // that opened it: that caller giving up must not turn a later tools/list
 // failure into CANCELLED for everyone (which is never retried).
 func TestToolsListOutlivesFirstCaller(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 	c, _ := emuClient(t, ep, func(o *Options) { o.MaxAttempts = 2 })
 	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Method: "tools/list", Status: 503, Delay: 200 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())

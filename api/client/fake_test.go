@@ -32,6 +32,14 @@ var modes = []serverMode{
 	{"stateful+sse", false, false},
 }
 
+// forEachMode runs f as a subtest per transport mode (modes), against
+// the fake server or the emulator alike.
+func forEachMode(t *testing.T, f func(t *testing.T, m serverMode)) {
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) { f(t, m) })
+	}
+}
+
 // toolFn is a test tool handler: it gets the decoded arguments and returns
 // either a result or a plain error (which the SDK turns into isError).
 type toolFn func(ctx context.Context, args map[string]any) (*mcp.CallToolResult, error)

@@ -241,34 +241,32 @@ func fewestRoundTrips(t *testing.T, dc *depthCounter, ep string, dir func() stri
 // server/discover), 3 against a classic one (initialize first). The first
 // start probes: one more for a stateless server, two for a classic one.
 func TestStatusRoundTrips(t *testing.T) {
-	for _, m := range emuModes {
-		t.Run(m.name, func(t *testing.T) {
-			emu, _ := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo, Latency: rtLatency})
-			dc := &depthCounter{next: emu.Handler()}
-			ep := serve(t, dc)
-			var dir string
-			fresh := func() string { dir = t.TempDir(); return dir }
-			same := func() string { return dir }
-			status := func(c *Client) {
-				ov, err := api.LoadOverview(context.Background(), c)
-				if err != nil || len(ov.Runtimes) != 3 || len(ov.Sessions) != 3 || len(ov.SessionErrors) != 0 {
-					t.Fatalf("overview: %v; %d runtimes, sessions of %d (errors %v)", err, len(ov.Runtimes), len(ov.Sessions), ov.SessionErrors)
-				}
+	forEachMode(t, func(t *testing.T, m serverMode) {
+		emu, _ := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo, Latency: rtLatency})
+		dc := &depthCounter{next: emu.Handler()}
+		ep := serve(t, dc)
+		var dir string
+		fresh := func() string { dir = t.TempDir(); return dir }
+		same := func() string { return dir }
+		status := func(c *Client) {
+			ov, err := api.LoadOverview(context.Background(), c)
+			if err != nil || len(ov.Runtimes) != 3 || len(ov.Sessions) != 3 || len(ov.SessionErrors) != 0 {
+				t.Fatalf("overview: %v; %d runtimes, sessions of %d (errors %v)", err, len(ov.Runtimes), len(ov.Sessions), ov.SessionErrors)
 			}
-			cold, warm := 4, 3
-			if m.stateless {
-				cold, warm = 3, 2
+		}
+		cold, warm := 4, 3
+		if m.stateless {
+			cold, warm = 3, 2
+		}
+		if n := fewestRoundTrips(t, dc, ep, fresh, cold, status); n != cold {
+			t.Errorf("first start: %d round trips, want %d", n, cold)
+		}
+		for i := 0; i < 2; i++ {
+			if n := fewestRoundTrips(t, dc, ep, same, warm, status); n != warm {
+				t.Errorf("start %d, protocol remembered: %d round trips, want %d", i+2, n, warm)
 			}
-			if n := fewestRoundTrips(t, dc, ep, fresh, cold, status); n != cold {
-				t.Errorf("first start: %d round trips, want %d", n, cold)
-			}
-			for i := 0; i < 2; i++ {
-				if n := fewestRoundTrips(t, dc, ep, same, warm, status); n != warm {
-					t.Errorf("start %d, protocol remembered: %d round trips, want %d", i+2, n, warm)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // `exec RUNTIME -c CODE`'s calls (list_runtimes to find the runtime, then
@@ -278,41 +276,39 @@ func TestStatusRoundTrips(t *testing.T) {
 // without the mark tools/list waits for create_session, one round trip
 // more.
 func TestExecRoundTrips(t *testing.T) {
-	for _, m := range emuModes {
-		t.Run(m.name, func(t *testing.T) {
-			emu, _ := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo, Latency: rtLatency})
-			dc := &depthCounter{next: emu.Handler()}
-			ep, dir := serve(t, dc), t.TempDir()
-			exec := func(ctx context.Context) func(c *Client) {
-				return func(c *Client) {
-					rts, err := c.ListRuntimes(ctx)
-					if err != nil || len(rts) != 3 {
-						t.Fatalf("ListRuntimes = %d runtimes, %v", len(rts), err)
-					}
-					se, err := c.CreateSession(ctx, "runtimes/rt-t4demo7k2p", "colabdash-rt1")
-					if err != nil {
-						t.Fatal(err)
-					}
-					res, err := c.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: se.Name, Code: "print(6*7)"})
-					if err != nil || res.Stdout != "42\n" {
-						t.Fatalf("ExecuteCode = %+v, %v", res, err)
-					}
+	forEachMode(t, func(t *testing.T, m serverMode) {
+		emu, _ := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo, Latency: rtLatency})
+		dc := &depthCounter{next: emu.Handler()}
+		ep, dir := serve(t, dc), t.TempDir()
+		exec := func(ctx context.Context) func(c *Client) {
+			return func(c *Client) {
+				rts, err := c.ListRuntimes(ctx)
+				if err != nil || len(rts) != 3 {
+					t.Fatalf("ListRuntimes = %d runtimes, %v", len(rts), err)
+				}
+				se, err := c.CreateSession(ctx, "runtimes/rt-t4demo7k2p", "colabdash-rt1")
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := c.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: se.Name, Code: "print(6*7)"})
+				if err != nil || res.Stdout != "42\n" {
+					t.Fatalf("ExecuteCode = %+v, %v", res, err)
 				}
 			}
-			roundTrips(t, dc, ep, dir, exec(context.Background())) // remember the protocol
-			floor := 4
-			if m.stateless {
-				floor = 3
-			}
-			same := func() string { return dir }
-			if n := fewestRoundTrips(t, dc, ep, same, floor, exec(ListToolsEarly(context.Background()))); n != floor {
-				t.Errorf("with ListToolsEarly: %d round trips, want %d", n, floor)
-			}
-			if n := fewestRoundTrips(t, dc, ep, same, floor+1, exec(context.Background())); n != floor+1 {
-				t.Errorf("without ListToolsEarly: %d round trips, want %d (tools/list after list_runtimes)", n, floor+1)
-			}
-		})
-	}
+		}
+		roundTrips(t, dc, ep, dir, exec(context.Background())) // remember the protocol
+		floor := 4
+		if m.stateless {
+			floor = 3
+		}
+		same := func() string { return dir }
+		if n := fewestRoundTrips(t, dc, ep, same, floor, exec(ListToolsEarly(context.Background()))); n != floor {
+			t.Errorf("with ListToolsEarly: %d round trips, want %d", n, floor)
+		}
+		if n := fewestRoundTrips(t, dc, ep, same, floor+1, exec(context.Background())); n != floor+1 {
+			t.Errorf("without ListToolsEarly: %d round trips, want %d (tools/list after list_runtimes)", n, floor+1)
+		}
+	})
 }
 
 // `exec RUNTIME-ID -c CODE` with the runtime named in full: execute_code
@@ -323,36 +319,34 @@ func TestExecRoundTrips(t *testing.T) {
 // calls the source otherwise refuses the documented name: the call goes
 // again with the listed schema, and runs.
 func TestExecuteCodeInANewSessionRoundTrips(t *testing.T) {
-	for _, m := range emuModes {
-		t.Run(m.name, func(t *testing.T) {
-			emu, _ := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo, Latency: rtLatency})
-			dc := &depthCounter{next: emu.Handler()}
-			var listed atomic.Int32
-			ep := serve(t, countTool(dc, "tools/list", &listed))
-			dir := t.TempDir()
-			same := func() string { return dir }
-			exec := func(c *Client) {
-				res, err := c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{
-					Session: "runtimes/rt-t4demo7k2p/sessions/" + uuid.NewString(), Code: "print(6*7)"})
-				if err != nil || res.Stdout != "42\n" {
-					t.Fatalf("ExecuteCode = %+v, %v", res, err)
-				}
+	forEachMode(t, func(t *testing.T, m serverMode) {
+		emu, _ := startEmu(t, m, colabfake.Options{Seed: colabfake.SeedDemo, Latency: rtLatency})
+		dc := &depthCounter{next: emu.Handler()}
+		var listed atomic.Int32
+		ep := serve(t, countTool(dc, "tools/list", &listed))
+		dir := t.TempDir()
+		same := func() string { return dir }
+		exec := func(c *Client) {
+			res, err := c.ExecuteCode(context.Background(), api.ExecuteCodeRequest{
+				Session: "runtimes/rt-t4demo7k2p/sessions/" + uuid.NewString(), Code: "print(6*7)"})
+			if err != nil || res.Stdout != "42\n" {
+				t.Fatalf("ExecuteCode = %+v, %v", res, err)
 			}
-			roundTrips(t, dc, ep, dir, exec) // remember the protocol
-			want := 2
-			if m.stateless {
-				want = 1
-			}
-			if n := fewestRoundTrips(t, dc, ep, same, want, exec); n != want {
-				t.Errorf("exec in a new session: %d round trips, want %d", n, want)
-			}
-			if n := listed.Load(); n != 0 {
-				t.Errorf("tools/list sent %d times, want none", n)
-			}
-		})
-	}
+		}
+		roundTrips(t, dc, ep, dir, exec) // remember the protocol
+		want := 2
+		if m.stateless {
+			want = 1
+		}
+		if n := fewestRoundTrips(t, dc, ep, same, want, exec); n != want {
+			t.Errorf("exec in a new session: %d round trips, want %d", n, want)
+		}
+		if n := listed.Load(); n != 0 {
+			t.Errorf("tools/list sent %d times, want none", n)
+		}
+	})
 	t.Run("source renamed", func(t *testing.T) {
-		emu, _ := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo,
+		emu, _ := startEmu(t, modes[1], colabfake.Options{Seed: colabfake.SeedDemo,
 			RenamedInputs: map[string]string{api.ToolExecuteCode + ".code": "source"}})
 		var listed atomic.Int32
 		c, _ := emuClient(t, serve(t, countTool(emu.Handler(), "tools/list", &listed)))

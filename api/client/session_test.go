@@ -22,7 +22,7 @@ import (
 // The server drops the session.
 func TestFieldCase14SessionDropped(t *testing.T) {
 	var sawSessionHeader atomic.Bool
-	emu, ep := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, ep := startEmu(t, modes[1], colabfake.Options{Seed: colabfake.SeedDemo})
 	c, _ := emuClient(t, ep)
 	ctx := context.Background()
 	if _, err := c.ListRuntimes(ctx); err != nil {
@@ -52,7 +52,7 @@ func TestFieldCase14SessionDropped(t *testing.T) {
 	}
 
 	// Stateless: the client never invents an Mcp-Session-Id.
-	_, ep2 := startEmu(t, emuModes[0], colabfake.Options{OnRequest: func(r *http.Request) {
+	_, ep2 := startEmu(t, modes[0], colabfake.Options{OnRequest: func(r *http.Request) {
 		if r.Header.Get("Mcp-Session-Id") != "" {
 			sawSessionHeader.Store(true)
 		}
@@ -119,8 +119,8 @@ func (s *switchable) ServeHTTP(w http.ResponseWriter, r *http.Request) { (*s.h.L
 // when it becomes stateless again, the classic handshake it still takes
 // gives no session, and the memory is dropped for the next start.
 func TestStatelessProtocolMemorySkipsDiscover(t *testing.T) {
-	stateless, _ := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
-	classic, _ := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	stateless, _ := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	classic, _ := startEmu(t, modes[1], colabfake.Options{Seed: colabfake.SeedDemo})
 	sw := &switchable{}
 	sw.set(stateless.Handler())
 	rec := &recorder{next: sw}
@@ -204,7 +204,7 @@ func TestStatelessProtocolMemorySkipsDiscover(t *testing.T) {
 // (a -32022 refusal, as SEP-2575 says) is probed again within the same
 // call, which then succeeds; nothing is retried with backoff.
 func TestStatelessProtocolMemoryVersionRefused(t *testing.T) {
-	emu, _ := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, _ := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 	rec := &recorder{next: emu.Handler()}
 	ep := serve(t, rec)
 	dir := t.TempDir()

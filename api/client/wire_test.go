@@ -55,7 +55,7 @@ func closingIdleServer(t *testing.T, emu *colabfake.Server) (string, *atomic.Int
 // idempotent), without a backoff of the client's own and without failing:
 // what lets `status` finish at 10,000 runtimes.
 func TestReadOnClosedIdleConnectionIsResent(t *testing.T) {
-	emu, _ := startEmu(t, emuModes[0], colabfake.Options{Runtimes: 200})
+	emu, _ := startEmu(t, modes[0], colabfake.Options{Runtimes: 200})
 	ep, dropped := closingIdleServer(t, emu)
 	c, sl := emuClient(t, ep, func(o *Options) { o.MaxAttempts = 1 })
 	ov, err := api.LoadOverview(context.Background(), c)
@@ -75,7 +75,7 @@ func TestReadOnClosedIdleConnectionIsResent(t *testing.T) {
 // connection, where net/http's default of 2 idle connections per host
 // re-dials most of them.
 func TestRefreshReusesConnections(t *testing.T) {
-	emu, _ := startEmu(t, emuModes[0], colabfake.Options{Runtimes: 100, NoAuth: true})
+	emu, _ := startEmu(t, modes[0], colabfake.Options{Runtimes: 100, NoAuth: true})
 	var conns atomic.Int64
 	srv := httptest.NewUnstartedServer(emu.Handler())
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
@@ -170,7 +170,7 @@ func serve(t *testing.T, h http.Handler) string {
 // sends initialize at once; the file holds no secret. A remembered version
 // the server refuses is forgotten and probed again within the same call.
 func TestProtocolMemorySkipsTheKnownFailingProbe(t *testing.T) {
-	emu, _ := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, _ := startEmu(t, modes[1], colabfake.Options{Seed: colabfake.SeedDemo})
 	rec := &recorder{next: emu.Handler()}
 	ep := serve(t, rec) + "?key=SECRET-API-KEY"
 	dir := t.TempDir()
@@ -249,7 +249,7 @@ func TestProtocolMemoryExpires(t *testing.T) {
 // The classic handshake's notifications/initialized is not awaited: with
 // its reply held back for a minute, the first tool call still answers.
 func TestInitializedNotificationIsNotAwaited(t *testing.T) {
-	emu, ep := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, ep := startEmu(t, modes[1], colabfake.Options{Seed: colabfake.SeedDemo})
 	emu.Inject(colabfake.Fault{Kind: colabfake.FaultLatency, Method: "notifications/initialized", Delay: time.Minute})
 	c, _ := emuClient(t, ep)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -266,7 +266,7 @@ func TestInitializedNotificationIsNotAwaited(t *testing.T) {
 // arrived: the refused call is sent again once the notification is
 // answered, and succeeds.
 func TestCallRefusedBeforeInitializedIsResent(t *testing.T) {
-	emu, _ := startEmu(t, emuModes[1], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, _ := startEmu(t, modes[1], colabfake.Options{Seed: colabfake.SeedDemo})
 	release := make(chan struct{})
 	var initialized atomic.Bool
 	var refusals atomic.Int64
@@ -298,7 +298,7 @@ func TestCallRefusedBeforeInitializedIsResent(t *testing.T) {
 // get_subscription, list_runtimes and list_sessions never wait for, nor
 // send, tools/list; the first call that needs a live schema lists them.
 func TestSchemaFreeCallsSkipToolsList(t *testing.T) {
-	emu, _ := startEmu(t, emuModes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	emu, _ := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
 	rec := &recorder{next: emu.Handler()}
 	c, _ := emuClient(t, serve(t, rec))
 	if _, err := api.LoadOverview(context.Background(), c); err != nil {

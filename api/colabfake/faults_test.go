@@ -300,10 +300,7 @@ func TestFaultOutputAndOddState(t *testing.T) {
 		t.Fatalf("output fault: %q", text(res))
 	}
 	// A runtime with unknown enums and without connectionInfo, even after get_runtime.
-	odd, err := s.AddRuntime(api.Runtime{Name: "runtimes/odd", RuntimeSpec: api.RuntimeSpecKey{Variant: "VARIANT_QPU", Accelerator: "Q1", Shape: "SHAPE_TINY"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	odd := mustAdd(t, s, api.Runtime{Name: "runtimes/odd", RuntimeSpec: api.RuntimeSpecKey{Variant: "VARIANT_QPU", Accelerator: "Q1", Shape: "SHAPE_TINY"}})
 	var got api.Runtime
 	decode(t, call(t, cs, "get_runtime", map[string]any{"name": odd.Name}), &got)
 	if got.ConnectionInfo != nil || got.RuntimeSpec.Variant != "VARIANT_QPU" || got.RuntimeSpec.Shape != "SHAPE_TINY" {

@@ -35,6 +35,17 @@ func bearerClient(t testing.TB) *http.Client {
 	return &http.Client{Transport: &bearerRT{base: tr, token: "x"}}
 }
 
+// mustAdd adds rt to s (Server.AddRuntime) and returns it as added (a
+// ConnectionInfo given is filled in); a refusal fails the test.
+func mustAdd(t testing.TB, s *Server, rt api.Runtime) api.Runtime {
+	t.Helper()
+	added, err := s.AddRuntime(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return added
+}
+
 // start runs an emulator on 127.0.0.1 with a fake clock (unless opts.Now
 // is set) and returns it, its endpoint and the clock.
 func start(t testing.TB, opts Options) (*Server, string, *Clock) {

@@ -144,10 +144,7 @@ func TestResourcesPerSpec(t *testing.T) {
 		spec(api.VariantGPU, "A100", api.ShapeStandard): {"NVIDIA A100-SXM4-40GB", 40 << 30},
 		spec(api.VariantTPU, "V6E1", api.ShapeStandard): {},
 	} {
-		rt, err := s.AddRuntime(api.Runtime{Name: "runtimes/rt-" + strings.ToLower(key.Accelerator), RuntimeSpec: key, ConnectionInfo: &api.ConnectionInfo{}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rt := mustAdd(t, s, api.Runtime{Name: "runtimes/rt-" + strings.ToLower(key.Accelerator), RuntimeSpec: key, ConnectionInfo: &api.ConnectionInfo{}})
 		r := getResources(t, rt)
 		switch {
 		case want.gpu == "" && len(r.GPUs) != 0:

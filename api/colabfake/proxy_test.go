@@ -16,6 +16,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 )
 
 // proxyGet GETs path below runtime rt's connectionInfo.url with its proxy
@@ -55,25 +56,14 @@ func proxyGetErr(rt api.Runtime, path string) (int, string, error) {
 func TestProxyServesRichOutputBundles(t *testing.T) {
 	dir := t.TempDir()
 	s, _, _ := start(t, Options{FilesDir: dir})
-	rt, err := s.AddRuntime(api.Runtime{Name: "runtimes/rt-rich", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rt := mustAdd(t, s, api.Runtime{Name: "runtimes/rt-rich", ConnectionInfo: &api.ConnectionInfo{}})
 	bundle := `{"data":{"image/png":"iVBORw0KGgo="},"metadata":{}}`
-	for p, body := range map[string]string{
+	testkit.WriteTree(t, filepath.Join(dir, "rt-rich"), map[string]string{
 		"content/.dsm_outputs/msg-1/out-000.json":   bundle,
 		"content/.dsm_outputs/msg-1/.secret":        "hidden inside",
 		"content/.env":                              "TOKEN=x",
 		"content/sub/.dsm_outputs/msg-2/out-0.json": "elsewhere",
-	} {
-		f := filepath.Join(dir, "rt-rich", filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	if st, body := proxyGet(t, rt, "files/content/.dsm_outputs/msg-1/out-000.json"); st != http.StatusOK || body != bundle {
 		t.Fatalf("GET files/content/.dsm_outputs/msg-1/out-000.json: HTTP %d %q, want 200 with the bundle", st, body)
 	}
@@ -116,10 +106,7 @@ func (b repeatReader) Read(p []byte) (int, error) {
 func TestProxyPutLimitIs50MB(t *testing.T) {
 	dir := t.TempDir()
 	s, _, _ := start(t, Options{FilesDir: dir})
-	rt, err := s.AddRuntime(api.Runtime{Name: "runtimes/rt-put", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rt := mustAdd(t, s, api.Runtime{Name: "runtimes/rt-put", ConnectionInfo: &api.ConnectionInfo{}})
 	// A refusal closes its connection: net/http then waits 500 ms before
 	// the close (RST avoidance). Let those goroutines end before goleak
 	// looks.

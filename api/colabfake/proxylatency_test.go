@@ -19,10 +19,7 @@ func TestOptionsProxyLatency(t *testing.T) {
 	const latency = time.Second
 	s, ep, _ := start(t, Options{ProxyLatency: latency})
 	cs := connect(t, ep)
-	rt, err := s.AddRuntime(api.Runtime{Name: "runtimes/rt-slow", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rt := mustAdd(t, s, api.Runtime{Name: "runtimes/rt-slow", ConnectionInfo: &api.ConnectionInfo{}})
 	type got struct {
 		status int
 		took   time.Duration

@@ -20,9 +20,7 @@ func TestListSessionsConcurrentWithCreateAndDelete(t *testing.T) {
 	ctx := context.Background()
 	for round := range 150 {
 		name := fmt.Sprintf("runtimes/rt-race%03d", round)
-		if _, err := s.AddRuntime(api.Runtime{Name: name, ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
-			t.Fatal(err)
-		}
+		mustAdd(t, s, api.Runtime{Name: name, ConnectionInfo: &api.ConnectionInfo{}})
 		if _, e := s.createSession(ctx, createSessionIn{Parent: name, SessionID: "first"}, false); e != nil {
 			t.Fatal(e.msg)
 		}

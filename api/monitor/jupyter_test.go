@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 )
 
@@ -16,13 +16,8 @@ import (
 // last_activity and connections; the resources route, which a stock
 // server lacks, is "not offered" at once, without renewing the token.
 func TestKernelsAndNotOfferedOnRealJupyter(t *testing.T) {
-	up := realjupyter.Require(t, realjupyter.Options{Kernels: true}).URL
-	e := newEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty, JupyterUpstream: up})
-	rt, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-real", ConnectionInfo: &api.ConnectionInfo{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ci := *rt.ConnectionInfo
+	e := newEnv(t, colabfaketest.RealJupyterOptions(t))
+	ci := *e.MustAdd(t, "runtimes/rt-real").ConnectionInfo
 	c := New(Options{})
 	ks, err := c.Kernels(ctx(t), ci)
 	if err != nil || len(ks) != 0 {
@@ -48,7 +43,7 @@ func TestKernelsAndNotOfferedOnRealJupyter(t *testing.T) {
 	renewals := 0
 	renew := func(cx context.Context) (api.ConnectionInfo, error) {
 		renewals++
-		return e.renew("rt-real")(cx)
+		return e.Renewer("runtimes/rt-real")(cx)
 	}
 	_, _, err = WithRenewal(ctx(t), ci, renew, c.Resources)
 	if !errors.Is(err, ErrNotOffered) || renewals != 0 {

@@ -13,62 +13,43 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client/clienttest"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 )
 
 var t0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 
-// env is an emulator (demo seed unless the options say otherwise), an
-// MCP client for get_runtime renewals, and the headers of every proxy
-// request.
+// env is the emulator's bed (demo seed unless the options say otherwise)
+// and the headers of every proxy request.
 type env struct {
+	*clienttest.Bed
 	t       *testing.T
-	srv     *colabfake.Server
-	clk     *colabfake.Clock
-	svc     api.Service
 	mu      sync.Mutex
 	headers []http.Header
 }
 
 func newEnv(t *testing.T, o colabfake.Options) *env {
 	t.Helper()
-	e := &env{t: t, clk: colabfake.NewClock(t0)}
 	if o.Seed == "" {
 		o.Seed = colabfake.SeedDemo
 	}
-	o.Now = e.clk.Now
-	o.OnProxyRequest = func(r *http.Request) {
+	e := &env{t: t, Bed: clienttest.NewBed(t, t0, o)}
+	e.SetOnProxy(func(r *http.Request) {
 		e.mu.Lock()
 		e.headers = append(e.headers, r.Header.Clone())
 		e.mu.Unlock()
-	}
-	srv, ep := colabfaketest.Start(t, o)
-	e.srv = srv
-	e.svc = clienttest.New(t, ep)
+	})
 	return e
 }
 
 // info returns runtime id's current connectionInfo.
 func (e *env) info(id string) api.ConnectionInfo {
 	e.t.Helper()
-	for _, rt := range e.srv.Runtimes() {
+	for _, rt := range e.Srv.Runtimes() {
 		if rt.Name == "runtimes/"+id && rt.ConnectionInfo != nil {
 			return *rt.ConnectionInfo
 		}
 	}
 	e.t.Fatalf("no runtime %s", id)
 	return api.ConnectionInfo{}
-}
-
-// renew is a renewer through get_runtime.
-func (e *env) renew(id string) func(context.Context) (api.ConnectionInfo, error) {
-	return func(ctx context.Context) (api.ConnectionInfo, error) {
-		rt, err := e.svc.GetRuntime(ctx, "runtimes/"+id)
-		if err != nil {
-			return api.ConnectionInfo{}, err
-		}
-		return *rt.ConnectionInfo, nil
-	}
 }
 
 func ctx(t *testing.T) context.Context {
@@ -138,7 +119,7 @@ func TestResourcesFaults(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.fault.PathPrefix = ResourcesPath
-			e.srv.InjectProxy(tc.fault)
+			e.Srv.InjectProxy(tc.fault)
 			c := patient
 			if tc.fault.Kind == colabfake.ProxyDelay {
 				c = quick
@@ -151,19 +132,19 @@ func TestResourcesFaults(t *testing.T) {
 			if c == quick && time.Since(start) >= tc.fault.Delay {
 				t.Errorf("waited out the whole %s delay: the timeout did not end the call", tc.fault.Delay)
 			}
-			if e.srv.PendingProxyFaults() != 0 {
+			if e.Srv.PendingProxyFaults() != 0 {
 				t.Errorf("the fault was not met")
 			}
 		})
 	}
 	// Fields left out: {"disks":[{}]} is one empty disk, no memory, no GPU.
-	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 200, Body: `{"disks":[{}]}`, ContentType: "application/json", PathPrefix: ResourcesPath})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 200, Body: `{"disks":[{}]}`, ContentType: "application/json", PathPrefix: ResourcesPath})
 	r, err := patient.Resources(ctx(t), ci)
 	if err != nil || r.Memory != nil || len(r.Disks) != 1 || r.Disks[0] != (Disk{}) || r.GPUs != nil {
 		t.Errorf("sparse reply: %+v, %v", r, err)
 	}
 	// Out-of-range utilizations are clamped to 0–1.
-	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 200, ContentType: "application/json", PathPrefix: ResourcesPath,
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 200, ContentType: "application/json", PathPrefix: ResourcesPath,
 		Body: `{"disks":[],"gpus":[{"name":"x","gpuUtilization":15,"memoryUtilization":-1,"memoryUsedBytes":-5}]}`})
 	r, err = patient.Resources(ctx(t), ci)
 	if err != nil || len(r.GPUs) != 1 || r.GPUs[0].GPUUtilization != 1 || r.GPUs[0].MemoryUtilization != 0 || r.GPUs[0].MemoryUsedBytes != 0 {
@@ -180,33 +161,33 @@ func TestRenewOnceThenNotOffered(t *testing.T) {
 	c := New(Options{})
 	id := "rt-t4demo7k2p"
 	old := e.info(id)
-	e.srv.ExpireToken("runtimes/"+id, t0.Add(-time.Second))
+	e.Srv.ExpireToken("runtimes/"+id, t0.Add(-time.Second))
 	if _, err := c.Resources(ctx(t), old); !errors.Is(err, ErrTokenRefused) {
 		t.Fatalf("expired token: %v", err)
 	}
 	renewals := 0
 	renew := func(cx context.Context) (api.ConnectionInfo, error) {
 		renewals++
-		return e.renew(id)(cx)
+		return e.Renewer("runtimes/" + id)(cx)
 	}
 	r, ci, err := WithRenewal(ctx(t), old, renew, c.Resources)
 	if err != nil || renewals != 1 || ci.Token == old.Token || len(r.Disks) != 1 {
 		t.Fatalf("after renewal: %+v, %v (%d renewals)", r, err, renewals)
 	}
 	// A proxy-style 404 twice: renewed once, then not offered.
-	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 404, PathPrefix: ResourcesPath, Times: 2})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 404, PathPrefix: ResourcesPath, Times: 2})
 	renewals = 0
 	_, ci, err = WithRenewal(ctx(t), ci, renew, c.Resources)
 	if !errors.Is(err, ErrNotOffered) || renewals != 1 || !strings.Contains(err.Error(), "persists after a fresh token") {
 		t.Fatalf("persisting 404: %v (%d renewals)", err, renewals)
 	}
-	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStockNotFound, PathPrefix: ResourcesPath})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStockNotFound, PathPrefix: ResourcesPath})
 	renewals = 0
 	if _, _, err = WithRenewal(ctx(t), ci, renew, c.Resources); !errors.Is(err, ErrNotOffered) || renewals != 0 {
 		t.Fatalf("stock 404: %v (%d renewals)", err, renewals)
 	}
 	// A renewal that fails is returned as it is.
-	e.srv.Reclaim(id)
+	e.Srv.Reclaim(id)
 	if _, _, err := WithRenewal(ctx(t), ci, renew, c.Resources); !errors.Is(err, &api.Error{Code: api.NotFound}) {
 		t.Errorf("renewal of a reclaimed runtime: %v", err)
 	}
@@ -243,7 +224,7 @@ func TestKernelsFromEmulator(t *testing.T) {
 		t.Fatalf("%+v, %v", ks, err)
 	}
 	if k := ks[0]; k.ExecutionState != "idle" || !k.LastActivity.Equal(t0) || k.Connections != 0 || k.Name != "python3" ||
-		k.ID != e.srv.KernelID("runtimes/rt-t4demo7k2p/sessions/notebook-ab12cd34") {
+		k.ID != e.Srv.KernelID("runtimes/rt-t4demo7k2p/sessions/notebook-ab12cd34") {
 		t.Errorf("kernel %+v", k)
 	}
 	ss, err := c.Sessions(ctx(t), e.info("rt-t4demo7k2p"))

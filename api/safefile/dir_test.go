@@ -9,6 +9,15 @@ import (
 	"testing"
 )
 
+// mustWrite writes b to path with mode perm (os.WriteFile), failing the
+// test when it cannot.
+func mustWrite(t *testing.T, path string, b []byte, perm os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, b, perm); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // symlink makes a link in the test; a system that cannot is a failure,
 // not a skip: these tests are the guard.
 func symlink(t *testing.T, target, link string) {
@@ -75,9 +84,7 @@ func TestSubCreatesMissingAndRefusesFiles(t *testing.T) {
 	if _, err := d.Sub("missing", false); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Sub(missing, no create) = %v, want not exist", err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "file"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, filepath.Join(root, "file"), nil, 0o644)
 	if _, err := d.Sub("file", true); !errors.Is(err, ErrNotDir) || !strings.Contains(err.Error(), "a regular file, not a directory") {
 		t.Errorf("Sub(file) = %v, want ErrNotDir", err)
 	}
@@ -94,9 +101,7 @@ func TestSubCreatesMissingAndRefusesFiles(t *testing.T) {
 func TestOpenFileRefusesLinks(t *testing.T) {
 	root, outside := t.TempDir(), t.TempDir()
 	victim := filepath.Join(outside, "victim")
-	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, victim, []byte("precious"), 0o644)
 	symlink(t, victim, filepath.Join(root, "f"))
 	symlink(t, filepath.Join(outside, "new"), filepath.Join(root, "dangling"))
 	d := openDir(t, root)
@@ -134,9 +139,7 @@ func TestRenameRefusesALinkAtTheTarget(t *testing.T) {
 	root, outside := t.TempDir(), t.TempDir()
 	d := openDir(t, root)
 	for _, n := range []string{"part", "old"} {
-		if err := os.WriteFile(filepath.Join(root, n), []byte(n), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		mustWrite(t, filepath.Join(root, n), []byte(n), 0o644)
 	}
 	symlink(t, outside, filepath.Join(root, "link"))
 	if err := os.Mkdir(filepath.Join(root, "dir"), 0o755); err != nil {

@@ -69,9 +69,7 @@ func mkfifo(p string) error { return syscall.Mkfifo(p, 0o600) }
 func TestRemoveRemovesALinkNotItsTarget(t *testing.T) {
 	root, outside := t.TempDir(), t.TempDir()
 	victim := filepath.Join(outside, "victim")
-	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, victim, []byte("precious"), 0o644)
 	symlink(t, victim, filepath.Join(root, "link"))
 	d := openDir(t, root)
 	if err := d.Remove("link"); err != nil {
@@ -98,16 +96,12 @@ func TestRemoveRemovesALinkNotItsTarget(t *testing.T) {
 func TestChtimesNeverFollowsALink(t *testing.T) {
 	root, outside := t.TempDir(), t.TempDir()
 	victim := filepath.Join(outside, "victim")
-	if err := os.WriteFile(victim, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, victim, nil, 0o644)
 	vst, err := os.Stat(victim)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "f"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, filepath.Join(root, "f"), nil, 0o644)
 	symlink(t, victim, filepath.Join(root, "link"))
 	d := openDir(t, root)
 	stamp := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)

@@ -4,19 +4,16 @@ package safefile
 
 import (
 	"errors"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/colabdash/colabdash/api/safefile/safefiletest"
 )
 
 // A FIFO nobody writes to: opening does not block, the type is refused.
 func TestReadFIFODoesNotBlock(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	p := safefiletest.FIFO(t, t.TempDir(), "fifo")
 	_, err := Read(p, MaxTokenFile, time.Minute)
 	if !errors.Is(err, ErrNotRegular) || errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrNotRegular", err)

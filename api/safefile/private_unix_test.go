@@ -73,9 +73,7 @@ func TestPrivateDir(t *testing.T) {
 		}
 	}
 	file := filepath.Join(root, "file")
-	if err := os.WriteFile(file, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, file, nil, 0o600)
 	if pe := privateError(t, PrivateDir("config directory", file)); pe.Problem != "is not a directory" || pe.Fix != "remove it" {
 		t.Errorf("a file: %+v", pe)
 	}
@@ -95,9 +93,7 @@ func TestPrivateDir(t *testing.T) {
 func TestOwnedFile(t *testing.T) {
 	root := t.TempDir()
 	mine := filepath.Join(root, "run.json")
-	if err := os.WriteFile(mine, []byte("{}"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, mine, []byte("{}"), 0o600)
 	f, err := os.Open(mine)
 	if err != nil {
 		t.Fatal(err)
@@ -118,9 +114,7 @@ func TestOwnedFile(t *testing.T) {
 	uid := 0
 	if os.Getuid() == 0 {
 		theirs, uid = filepath.Join(root, "theirs.json"), 65534
-		if err := os.WriteFile(theirs, []byte("{}"), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		mustWrite(t, theirs, []byte("{}"), 0o600)
 		if err := os.Chown(theirs, uid, uid); err != nil {
 			t.Fatalf("root could not give a file to uid 65534: %v", err)
 		}

@@ -15,9 +15,7 @@ func TestRenameNoReplaceNeverReplaces(t *testing.T) {
 	root := t.TempDir()
 	write := func(name, body string) {
 		t.Helper()
-		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		mustWrite(t, filepath.Join(root, name), []byte(body), 0o600)
 	}
 	d, err := OpenDir(root)
 	if err != nil {

@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/colabdash/colabdash/api/safefile/safefiletest"
 )
 
 func write(t *testing.T, name string, n int) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(strings.Repeat("x", n)), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, p, []byte(strings.Repeat("x", n)), 0o600)
 	return p
 }
 
@@ -45,10 +45,7 @@ func TestReadSymlinkToDevZero(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no /dev/zero")
 	}
-	link := filepath.Join(t.TempDir(), "creds.json")
-	if err := os.Symlink("/dev/zero", link); err != nil {
-		t.Fatal(err)
-	}
+	link := safefiletest.EndlessLink(t, t.TempDir(), "creds.json")
 	_, err := Read(link, MaxCredentialsFile, 0)
 	if !errors.Is(err, ErrNotRegular) {
 		t.Fatalf("err = %v, want ErrNotRegular", err)

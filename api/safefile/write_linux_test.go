@@ -2,7 +2,6 @@ package safefile
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,11 +11,7 @@ import (
 // full disk alike) leaves the old file whole and no part file: never a
 // half-written config or state file.
 func TestWriteAtomicFailedWriteKeepsTheOldFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "last-spec.json")
-	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir, path := oldFile(t, "last-spec.json", "old", 0o600)
 	var old syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
 		t.Fatal(err)

@@ -7,12 +7,18 @@ import (
 	"testing"
 )
 
+// oldFile is a new directory holding name with content and mode perm:
+// the file a WriteAtomic test replaces, and its path.
+func oldFile(t *testing.T, name, content string, perm os.FileMode) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, name)
+	mustWrite(t, path, []byte(content), perm)
+	return dir, path
+}
+
 func TestWriteAtomicReplacesWholeFileWithMode(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "state.json")
-	if err := os.WriteFile(path, []byte("old contents, longer than the new"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, path := oldFile(t, "state.json", "old contents, longer than the new", 0o644)
 	if err := WriteAtomic(path, []byte("new"), 0o600); err != nil {
 		t.Fatalf("WriteAtomic: %v", err)
 	}
@@ -45,9 +51,7 @@ func TestWriteAtomicReplacesSymlinkWithoutFollowing(t *testing.T) {
 	}
 	dir := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "victim")
-	if err := os.WriteFile(outside, []byte("keep"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, outside, []byte("keep"), 0o600)
 	path := filepath.Join(dir, "out.ipynb")
 	if err := os.Symlink(outside, path); err != nil {
 		t.Fatal(err)
@@ -70,9 +74,7 @@ func TestWriteAtomicFailureLeavesNothing(t *testing.T) {
 	if err := os.Mkdir(path, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(path, "inside"), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, filepath.Join(path, "inside"), nil, 0o600)
 	if err := WriteAtomic(path, []byte("x"), 0o600); err == nil {
 		t.Fatal("WriteAtomic over a non-empty directory succeeded")
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/client/clienttest"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter"
 )
@@ -56,47 +55,24 @@ func (s *screen) waitFor(t *testing.T, want string) {
 	}
 }
 
-// rig is an emulator with one runtime and a Jupyter client for it on the
-// emulator's clock, renewing through get_runtime.
+// rig is the emulator's bed with one runtime and a Jupyter client for it
+// on the emulator's clock, renewing through get_runtime.
 type rig struct {
-	srv     *colabfake.Server
-	clk     *colabfake.Clock
-	svc     api.Service
-	rt      api.Runtime
-	onProxy atomic.Pointer[func(*http.Request)]
+	*clienttest.Bed
+	rt api.Runtime
 }
 
 func newRig(t testing.TB, o colabfake.Options) *rig {
 	t.Helper()
-	r := &rig{clk: colabfake.NewClock(t0)}
-	if o.Now == nil {
-		o.Now = r.clk.Now
-	}
-	o.OnProxyRequest = func(req *http.Request) {
-		if f := r.onProxy.Load(); f != nil {
-			(*f)(req)
-		}
-	}
-	srv, ep := colabfaketest.Start(t, o)
-	r.srv = srv
-	r.svc = clienttest.New(t, ep)
-	var err error
-	if r.rt, err = srv.AddRuntime(api.Runtime{Name: "runtimes/rt-tty", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
-		t.Fatal(err)
-	}
+	r := &rig{Bed: clienttest.NewBed(t, t0, o)}
+	r.rt = r.MustAdd(t, "runtimes/rt-tty")
 	return r
 }
 
 func (r *rig) client(t testing.TB) *jupyter.Client {
 	t.Helper()
-	c, err := jupyter.New(jupyter.Options{Runtime: r.rt.Name, Info: *r.rt.ConnectionInfo, Now: r.clk.Now,
-		Renew: func(ctx context.Context) (api.ConnectionInfo, error) {
-			rt, err := r.svc.GetRuntime(ctx, r.rt.Name)
-			if err != nil {
-				return api.ConnectionInfo{}, err
-			}
-			return *rt.ConnectionInfo, nil
-		}})
+	c, err := jupyter.New(jupyter.Options{Runtime: r.rt.Name, Info: *r.rt.ConnectionInfo, Now: r.Clk.Now,
+		Renew: r.Renewer(r.rt.Name)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,13 +107,12 @@ func waitConnected(t *testing.T, term *Terminal) {
 func TestQueuedInputAndSizeReachTheShell(t *testing.T) {
 	r := newRig(t, colabfake.Options{StrictTokenPlacement: true})
 	var inURL, inHeader atomic.Bool
-	hook := func(req *http.Request) {
+	r.SetOnProxy(func(req *http.Request) {
 		if strings.HasSuffix(req.URL.Path, "/colab/tty") {
 			inURL.Store(strings.Contains(req.URL.RawQuery, "token"))
 			inHeader.Store(req.Header.Get(jupyter.TokenHeader) != "")
 		}
-	}
-	r.onProxy.Store(&hook)
+	})
 	out := newScreen()
 	term := Open(context.Background(), Options{Client: r.client(t), Output: out, Cols: 80, Rows: 24})
 	defer term.Close()
@@ -153,7 +128,7 @@ func TestQueuedInputAndSizeReachTheShell(t *testing.T) {
 	// The resize may go before the connection is up (then it is the
 	// opening size) or right after the opening 80x24: either way the
 	// shell gets no other size, and 100x30 last.
-	if _, _, sizes := r.srv.TTYStats(); len(sizes) == 0 || sizes[len(sizes)-1] != [2]int{100, 30} ||
+	if _, _, sizes := r.Srv.TTYStats(); len(sizes) == 0 || sizes[len(sizes)-1] != [2]int{100, 30} ||
 		len(sizes) > 2 || len(sizes) == 2 && sizes[0] != [2]int{80, 24} {
 		t.Errorf("sizes the server got: %v (want {100 30}, or {80 24} then {100 30})", sizes)
 	}
@@ -164,7 +139,7 @@ func TestQueuedInputAndSizeReachTheShell(t *testing.T) {
 	term.Resize(132, 43)
 	deadline := time.Now().Add(wait)
 	for {
-		_, _, sizes := r.srv.TTYStats()
+		_, _, sizes := r.Srv.TTYStats()
 		if len(sizes) > 0 && sizes[len(sizes)-1] == [2]int{132, 43} {
 			break
 		}
@@ -206,7 +181,7 @@ func TestCloseDetaches(t *testing.T) {
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		if open, _, _ := r.srv.TTYStats(); open == 0 {
+		if open, _, _ := r.Srv.TTYStats(); open == 0 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -231,7 +206,7 @@ func TestTokenExpiryWhileOpen(t *testing.T) {
 			term := Open(context.Background(), Options{Client: r.client(t), Output: out})
 			defer term.Close()
 			out.waitFor(t, colabfake.TTYPrompt)
-			r.clk.Advance(2 * colabfake.DefaultTokenTTL)
+			r.Clk.Advance(2 * colabfake.DefaultTokenTTL)
 			if !closes {
 				_, _ = term.Write([]byte("echo still here\r"))
 				out.waitFor(t, "still here\r\n")
@@ -254,7 +229,7 @@ func TestTokenExpiryWhileOpen(t *testing.T) {
 func TestTokenRenewedBeforeConnecting(t *testing.T) {
 	r := newRig(t, colabfake.Options{})
 	c := r.client(t)
-	r.clk.Advance(colabfake.DefaultTokenTTL - 2*time.Minute)
+	r.Clk.Advance(colabfake.DefaultTokenTTL - 2*time.Minute)
 	out := newScreen()
 	term := Open(context.Background(), Options{Client: c, Output: out})
 	defer term.Close()
@@ -268,7 +243,7 @@ func TestTokenRenewedBeforeConnecting(t *testing.T) {
 func TestGoneRuntimeDoesNotConnect(t *testing.T) {
 	r := newRig(t, colabfake.Options{})
 	c := r.client(t)
-	r.srv.Reclaim(r.rt.Name)
+	r.Srv.Reclaim(r.rt.Name)
 	term := Open(context.Background(), Options{Client: c, Output: newScreen()})
 	end, err := waitDone(t, term)
 	if end != EndNone || !errors.Is(err, jupyter.ErrRuntimeGone) {
@@ -282,7 +257,7 @@ func TestReclaimWhileOpenLosesTheConnection(t *testing.T) {
 	out := newScreen()
 	term := Open(context.Background(), Options{Client: r.client(t), Output: out})
 	out.waitFor(t, colabfake.TTYPrompt)
-	r.srv.Reclaim(r.rt.Name)
+	r.Srv.Reclaim(r.rt.Name)
 	if end, err := waitDone(t, term); end != EndLost || err == nil {
 		t.Fatalf("end %v, %v; want lost", end, err)
 	}
@@ -369,7 +344,7 @@ func TestWrongTokenIsRefused(t *testing.T) {
 	r := newRig(t, colabfake.Options{})
 	ci := *r.rt.ConnectionInfo
 	ci.Token = "not-the-token"
-	c, err := jupyter.New(jupyter.Options{Runtime: r.rt.Name, Info: ci, Now: r.clk.Now})
+	c, err := jupyter.New(jupyter.Options{Runtime: r.rt.Name, Info: ci, Now: r.Clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +352,7 @@ func TestWrongTokenIsRefused(t *testing.T) {
 	if end, err := waitDone(t, term); end != EndNone || !errors.Is(err, jupyter.ErrRefused) {
 		t.Fatalf("end %v, %v; want refused", end, err)
 	}
-	if open, _, _ := r.srv.TTYStats(); open != 0 {
+	if open, _, _ := r.Srv.TTYStats(); open != 0 {
 		t.Errorf("%d sockets open", open)
 	}
 }

@@ -5,8 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/colabdash/colabdash/api/safefile/safefiletest"
 )
 
 // 20,000 nested brackets took 10 s and 660 MB in the
@@ -71,14 +72,8 @@ func parseAs(t *testing.T, file, src string) (*Settings, error) {
 // or a file over 1 MiB is a one-line error naming the file, at once.
 func TestConfigFileReadIsBounded(t *testing.T) {
 	dir := t.TempDir()
-	zero := filepath.Join(dir, "zero.yaml")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Skip(err)
-	}
-	fifo := filepath.Join(dir, "fifo.yaml")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip(err)
-	}
+	zero := safefiletest.EndlessLink(t, dir, "zero.yaml")
+	fifo := safefiletest.FIFO(t, dir, "fifo.yaml")
 	big := filepath.Join(dir, "big.yaml")
 	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", 1<<20)+"\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 )
 
 // Start starts the Colab emulator with o on a loopback port,
@@ -21,4 +22,14 @@ func Start(t testing.TB, o colabfake.Options) (*colabfake.Server, string) {
 	}
 	t.Cleanup(func() { _ = srv.Close() })
 	return srv, ep
+}
+
+// RealJupyterOptions is the emulator's options for runtimes whose proxy
+// fronts a real jupyter-server that starts kernels (realjupyter.Require,
+// which skips the test where none can start, or fails it under
+// COLABDASH_REQUIRE_JUPYTER=1), with no seeded runtimes.
+func RealJupyterOptions(t testing.TB) colabfake.Options {
+	t.Helper()
+	return colabfake.Options{Seed: colabfake.SeedEmpty,
+		JupyterUpstream: realjupyter.Require(t, realjupyter.Options{Kernels: true}).URL}
 }

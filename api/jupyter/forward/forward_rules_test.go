@@ -62,6 +62,19 @@ func newStub(t *testing.T, left time.Duration, h http.HandlerFunc, renew func() 
 	return s
 }
 
+// countingStub is a stub runtime (newStub, its token good for an hour,
+// no renewal) that answers {} to every request, and the count of the
+// requests that reached it.
+func countingStub(t *testing.T) (*stubRuntime, *atomic.Int32) {
+	t.Helper()
+	var n atomic.Int32
+	s := newStub(t, time.Hour, func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		io.WriteString(w, `{}`)
+	}, nil)
+	return s, &n
+}
+
 func (s *stubRuntime) send(t *testing.T, method, path string, hdr http.Header) *http.Response {
 	t.Helper()
 	req, _ := http.NewRequest(method, s.w.base+path, strings.NewReader(""))
@@ -82,11 +95,7 @@ func (s *stubRuntime) send(t *testing.T, method, path string, hdr http.Header) *
 // or HEAD of "/" or of an HTML page: answered with a redirect dropping
 // the token) and which are forwarded as they are (an API GET, a POST).
 func TestForwardNavigationOnlyForPages(t *testing.T) {
-	var got atomic.Int32
-	s := newStub(t, time.Hour, func(w http.ResponseWriter, r *http.Request) {
-		got.Add(1)
-		io.WriteString(w, `{}`)
-	}, nil)
+	s, got := countingStub(t)
 	tok := "?token=" + s.w.f.Token()
 	for _, tc := range []struct {
 		method, path string
@@ -247,11 +256,7 @@ func TestForwardPathsOriginsAndRedirects(t *testing.T) {
 // the runtime only sees the Origin the forward rewrites. The forward's own
 // origin, and none, pass.
 func TestForwardRefusesAForeignOriginOnEveryRequest(t *testing.T) {
-	var reached atomic.Int32
-	s := newStub(t, time.Hour, func(w http.ResponseWriter, r *http.Request) {
-		reached.Add(1)
-		io.WriteString(w, `{}`)
-	}, nil)
+	s, reached := countingStub(t)
 	auth := http.Header{"Authorization": {"token " + s.w.f.Token()}}
 	host := strings.TrimPrefix(s.w.base, "http://")
 	for _, c := range []struct {

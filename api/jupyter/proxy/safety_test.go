@@ -1,18 +1,20 @@
 package proxy
 
+// The proxy token reaches only the runtime's own host, over TLS: a
+// redirect elsewhere and a plain http connection URL are refused.
+
 import (
 	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // A redirect to another host is refused: the token header never reaches
@@ -56,47 +58,59 @@ func TestRedirectToOtherHostRefused(t *testing.T) {
 	}
 }
 
-// Interrupt: /api/sessions → kernel id → /api/kernels/{id}/interrupt.
-func TestInterruptSession(t *testing.T) {
-	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
-	c := e.client()
-	ctx := context.Background()
-	ss, err := e.Svc.CreateSession(ctx, e.Rt.Name, "")
+// sentRecorder is a Transport that records what would have been sent and
+// sends nothing (the test never touches a network).
+type sentRecorder struct {
+	mu   sync.Mutex
+	urls []string
+}
+
+func (r *sentRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	r.urls = append(r.urls, req.URL.Scheme+"://"+req.URL.Host+" "+req.Header.Get(TokenHeader))
+	r.mu.Unlock()
+	return nil, errors.New("sentRecorder sends nothing")
+}
+
+func (r *sentRecorder) sent() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.urls...)
+}
+
+// The proxy token goes with every request, so a connectionInfo.url that
+// is plain http to a host that is not loopback is refused, whether it
+// came with the client or with a renewal: the token never travels in
+// clear. Loopback http (the emulator) is accepted.
+func TestPlainHTTPConnectionURLRefused(t *testing.T) {
+	rec := &sentRecorder{}
+	_, err := New(Options{Runtime: "runtimes/rt-x", Transport: rec,
+		Info: api.ConnectionInfo{URL: "http://8080-m-s-rt-x.prod.colab.dev/", Token: "secret-proxy-token"}})
+	if !errors.Is(err, ErrNoConnection) || !strings.Contains(err.Error(), "unencrypted") ||
+		!strings.Contains(err.Error(), "https://8080-m-s-rt-x.prod.colab.dev/") || strings.Contains(err.Error(), "secret-proxy-token") {
+		t.Fatalf("plain http connectionInfo.url: %v, want ErrNoConnection saying unencrypted and naming the https form", err)
+	}
+	if _, err := New(Options{Runtime: "runtimes/rt-x", Transport: rec,
+		Info: api.ConnectionInfo{URL: "http://127.0.0.1:9/proxy/rt-x/", Token: "t"}}); err != nil {
+		t.Fatalf("loopback http refused: %v", err)
+	}
+
+	now := time.Now()
+	c, err := New(Options{Runtime: "runtimes/rt-x", Transport: rec, Now: func() time.Time { return now },
+		Info: api.ConnectionInfo{URL: "https://8080-m-s-rt-x.prod.colab.dev/", Token: "old-token", ExpireTime: now.Add(-time.Minute)},
+		Renew: func(context.Context) (api.ConnectionInfo, error) {
+			return api.ConnectionInfo{URL: "http://8080-m-s-rt-x.prod.colab.dev/", Token: "renewed-token", ExpireTime: now.Add(time.Hour)}, nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Code that runs for a minute, interrupted through the proxy.
-	type result struct {
-		res api.ExecuteCodeResult
-		err error
+	_, err = c.Stat(context.Background(), "content/a")
+	if err == nil || !strings.Contains(err.Error(), "unencrypted") {
+		t.Fatalf("after a renewal to plain http: %v, want the refusal", err)
 	}
-	done := make(chan result, 1)
-	go func() {
-		res, err := e.Svc.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: ss.Name, Code: "import time\ntime.sleep(60)"})
-		done <- result{res, err}
-	}()
-	for deadline := time.Now().Add(30 * time.Second); e.Srv.RunningCode(ss.Name) == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("the code never started")
+	for _, s := range rec.sent() {
+		if strings.HasPrefix(s, "http://") || strings.Contains(s, "renewed-token") {
+			t.Fatalf("sent %q: the proxy token went over plain http", s)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	k, err := c.InterruptSession(ctx, ss.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case r := <-done:
-		if r.err != nil || r.res.ExecutionError == nil || r.res.ExecutionError.Name != "KeyboardInterrupt" {
-			t.Fatalf("the interrupted run answered %+v, %v; want a KeyboardInterrupt", r.res, r.err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the interrupt did not stop the running code")
-	}
-	if k == "" || k != e.Srv.KernelID(ss.Name) || e.Srv.Interrupts(k) != 1 {
-		t.Fatalf("interrupted kernel %q; emulator kernel %q has %d interrupts", k, e.Srv.KernelID(ss.Name), e.Srv.Interrupts(k))
-	}
-	if _, err := c.InterruptSession(ctx, e.Rt.Name+"/sessions/not-open"); !errors.Is(err, ErrNoKernel) {
-		t.Fatalf("unknown session: %v, want ErrNoKernel", err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -66,17 +66,7 @@ func (r *record) names(root string, upload bool) []string {
 // localTree writes files (relative name: content) below a new directory.
 func localTree(t *testing.T, files map[string]string) string {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "tree")
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	return testkit.WriteTree(t, filepath.Join(t.TempDir(), "tree"), files)
 }
 
 // A recursive upload into an existing directory holding an old copy of
@@ -89,8 +79,7 @@ func localTree(t *testing.T, files map[string]string) string {
 // per directory and one GET a file, announced by Planned with the same
 // count and bytes (the listings' sizes) and reported in path order too.
 func TestRecursiveCopyRequestsPerFile(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
 		files := map[string]string{}
 		for i := range 10 {
@@ -252,8 +241,7 @@ func TestRecursiveDownloadOneFailureIsReturnedAsItIs(t *testing.T) {
 // file is left alone, and the copy fails with ErrNotDir naming that
 // directory, never silently leaving its files out.
 func TestRecursiveUploadFileInTheWayOfADirectory(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
 		putTree(t, e, c, map[string]string{"dst/tree/sub": "mine"})
 		src := localTree(t, map[string]string{"a.txt": "a", "sub/b.txt": "b", "z.txt": "z"})

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
+	"github.com/colabdash/colabdash/api/safefile/safefiletest"
 )
 
 // `cp RT:FILE /dev/stdout >> log`: a download to a descriptor's name
@@ -62,10 +63,7 @@ func TestDownloadToFIFOWritesInPlace(t *testing.T) {
 	e, c := newEnvClient(t, jupytertest.Emulator)
 	ctx := context.Background()
 	putTree(t, e, c, map[string]string{"f.txt": "remote\n"}) // content/f.txt
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFO here: %v", err)
-	}
+	fifo := safefiletest.FIFO(t, t.TempDir(), "fifo")
 	// Opened for reading first (non-blocking), so the download's open for
 	// writing finds a reader.
 	r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)

@@ -3,8 +3,9 @@ package transfer
 // The size edges of download.go that the first mutation runs
 // found unguarded (a 0-byte file, a reply cut right after its last byte,
 // exactly MaxUnknownSize bytes, a file of unknown size resumed or
-// rewritten, a file that changed during the download). Each test names
-// the behaviour it guards; all run against a scripted loopback runtime,
+// rewritten, a file that changed during the download), and the restarts
+// after a resume the server mangles. Each test names the behaviour it
+// guards; all run against a scripted loopback runtime,
 // with no waits.
 
 import (
@@ -104,6 +105,19 @@ func cutAfter(n int) func(http.ResponseWriter, *http.Request, *edgeRuntime) {
 	return func(w http.ResponseWriter, _ *http.Request, rt *edgeRuntime) {
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(rt.bytes()[:n])
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// cutAt answers the whole file with its Content-Length but drops the
+// connection after its first n bytes.
+func cutAt(n int) func(http.ResponseWriter, *http.Request, *edgeRuntime) {
+	return func(w http.ResponseWriter, _ *http.Request, rt *edgeRuntime) {
+		data := rt.bytes()
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(data[:n])
 		w.(http.Flusher).Flush()
 		panic(http.ErrAbortHandler)
 	}
@@ -323,11 +337,13 @@ func TestDownloadPartOfTheWrongSizeIsNotDelivered(t *testing.T) {
 	noLeftovers(t, dir)
 }
 
-// reply206 answers 206 with the Content-Range given and the bytes from
-// `from`.
+// reply206 answers 206 with the Content-Range given ("": none) and the
+// bytes from `from`.
 func reply206(contentRange string, from int) func(http.ResponseWriter, *http.Request, *edgeRuntime) {
 	return func(w http.ResponseWriter, _ *http.Request, rt *edgeRuntime) {
-		w.Header().Set("Content-Range", contentRange)
+		if contentRange != "" {
+			w.Header().Set("Content-Range", contentRange)
+		}
 		w.WriteHeader(http.StatusPartialContent)
 		_, _ = w.Write(rt.bytes()[from:])
 	}
@@ -442,4 +458,73 @@ func TestDownloadWithoutFailuresNeverPauses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Guards the restart family: a resume the server answers with 416, an
+// unreadable Content-Range, a Content-Range of another total size, one
+// starting elsewhere than asked, or a 206 without Content-Range is never
+// appended to the part: the download starts again from byte 0 (a request
+// without Range) and ends with the right bytes.
+func TestDownloadRestartFamily(t *testing.T) {
+	const size, cut = 1 << 20, 300_000
+	for _, tc := range []struct {
+		name  string
+		reply func(http.ResponseWriter, *http.Request, *edgeRuntime)
+	}{
+		{"416", status(http.StatusRequestedRangeNotSatisfiable)},
+		{"unreadable Content-Range", reply206("bytes garbage", cut)},
+		{"Content-Range of another size", reply206(fmt.Sprintf("bytes %d-%d/%d", cut, size+99, size+100), cut)},
+		{"Content-Range starting further on", reply206(fmt.Sprintf("bytes %d-%d/%d", cut+1000, size-1, size), cut+1000)},
+		{"206 without Content-Range", reply206("", cut)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rt := &edgeRuntime{data: randomBytes(size, 38), replies: []func(http.ResponseWriter, *http.Request, *edgeRuntime){cutAt(cut), tc.reply}}
+			c := edgeClient(t, rt, nil)
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out.bin")
+			if _, err := download(t, c, "content/f.bin", out); err != nil {
+				t.Fatalf("download: %v", err)
+			}
+			if got := fileSHA(t, out); got != shaOf(rt.bytes()) {
+				t.Fatalf("SHA-256 %s, want %s: a mangled resume was appended", got, shaOf(rt.bytes()))
+			}
+			want := []string{"", "bytes=" + strconv.Itoa(cut) + "-", ""}
+			if got := rt.sent(); strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Fatalf("Range headers %q, want %q (cut, resume, restart from 0)", got, want)
+			}
+			noLeftovers(t, dir, "out.bin")
+		})
+	}
+}
+
+// Guards the restart bound: a server that mangles every resume makes
+// the download fail with proxy.ErrCorrupt after a few restarts (not loop for
+// ever), and no part file is left.
+func TestDownloadRestartsBounded(t *testing.T) {
+	const size, cut = 1 << 20, 300_000
+	var replies []func(http.ResponseWriter, *http.Request, *edgeRuntime)
+	for range 10 {
+		replies = append(replies, cutAt(cut), reply206("", cut))
+	}
+	rt := &edgeRuntime{data: randomBytes(size, 39), replies: replies}
+	c := edgeClient(t, rt, nil)
+	dir := t.TempDir()
+	_, err := download(t, c, "content/f.bin", filepath.Join(dir, "out.bin"))
+	if !errors.Is(err, proxy.ErrCorrupt) {
+		t.Fatalf("every resume mangled: %v, want proxy.ErrCorrupt", err)
+	}
+	if n := len(rt.sent()); n > 8 {
+		t.Errorf("%d requests before giving up, want a few restarts", n)
+	}
+	// The first request and two restarts from byte 0, then it gives up.
+	fromZero := 0
+	for _, rng := range rt.sent() {
+		if rng == "" {
+			fromZero++
+		}
+	}
+	if fromZero != 3 {
+		t.Errorf("%d requests from byte 0 (%q), want 3: the first and two restarts", fromZero, rt.sent())
+	}
+	noLeftovers(t, dir)
 }

@@ -4,25 +4,19 @@ package transfer
 // download.go it guards; each fails when that behaviour is removed.
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
@@ -285,146 +279,4 @@ func TestDownloadOverlongReplyStopsAtSize(t *testing.T) {
 	if m := max.Load(); m > int64(len(data))+256<<10 {
 		t.Fatalf("the part file was written up to byte %d of a %d-byte file: the overlong reply was not stopped at the size", m, len(data))
 	}
-}
-
-// scripted is a runtime whose files/ answers are scripted per request,
-// for the replies the emulator does not mangle (Content-Range).
-type scripted struct {
-	data    []byte
-	mu      sync.Mutex
-	ranges  []string
-	replies []func(w http.ResponseWriter, r *http.Request, data []byte) // by files/ request; then plain
-}
-
-func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case strings.HasPrefix(r.URL.Path, "/api/contents/"):
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"name":"f.bin","path":"content/f.bin","type":"file","size":%d,"last_modified":"2026-11-29T18:00:00.000000Z","created":"2026-11-29T18:00:00.000000Z","writable":true,"mimetype":null,"format":null,"content":null}`, len(s.data))
-	case strings.HasPrefix(r.URL.Path, "/files/"):
-		s.mu.Lock()
-		n := len(s.ranges)
-		s.ranges = append(s.ranges, r.Header.Get("Range"))
-		var f func(http.ResponseWriter, *http.Request, []byte)
-		if n < len(s.replies) {
-			f = s.replies[n]
-		}
-		s.mu.Unlock()
-		if f == nil {
-			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(s.data))
-			return
-		}
-		f(w, r, s.data)
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-func (s *scripted) sent() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.ranges...)
-}
-
-// cutAt answers the whole file but drops the connection after n bytes.
-func cutAt(n int) func(http.ResponseWriter, *http.Request, []byte) {
-	return func(w http.ResponseWriter, _ *http.Request, data []byte) {
-		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(data[:n])
-		w.(http.Flusher).Flush()
-		panic(http.ErrAbortHandler)
-	}
-}
-
-// partial answers 206 with the given Content-Range ("" none) and the
-// bytes from `from`.
-func partial(contentRange string, from int) func(http.ResponseWriter, *http.Request, []byte) {
-	return func(w http.ResponseWriter, _ *http.Request, data []byte) {
-		if contentRange != "" {
-			w.Header().Set("Content-Range", contentRange)
-		}
-		w.WriteHeader(http.StatusPartialContent)
-		_, _ = w.Write(data[from:])
-	}
-}
-
-func scriptedClient(t *testing.T, s *scripted) *Copier {
-	t.Helper()
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	c := newCopier(t, proxy.Options{Runtime: "runtimes/rt-script", RetryDelay: time.Millisecond,
-		Info: api.ConnectionInfo{URL: srv.URL + "/", Token: "script-token", ExpireTime: time.Now().Add(time.Hour)}})
-	return c
-}
-
-// Guards the restart family: a resume the server answers with 416, an
-// unreadable Content-Range, a Content-Range of another total size, one
-// starting elsewhere than asked, or a 206 without Content-Range is never
-// appended to the part: the download starts again from byte 0 (a request
-// without Range) and ends with the right bytes.
-func TestDownloadRestartFamily(t *testing.T) {
-	const size, cut = 1 << 20, 300_000
-	for _, tc := range []struct {
-		name  string
-		reply func(http.ResponseWriter, *http.Request, []byte)
-	}{
-		{"416", func(w http.ResponseWriter, _ *http.Request, _ []byte) {
-			w.WriteHeader(http.StatusRequestedRangeNotSatisfiable)
-		}},
-		{"unreadable Content-Range", partial("bytes garbage", cut)},
-		{"Content-Range of another size", partial(fmt.Sprintf("bytes %d-%d/%d", cut, size+99, size+100), cut)},
-		{"Content-Range starting further on", partial(fmt.Sprintf("bytes %d-%d/%d", cut+1000, size-1, size), cut+1000)},
-		{"206 without Content-Range", partial("", cut)},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := &scripted{data: randomBytes(size, 38), replies: []func(http.ResponseWriter, *http.Request, []byte){cutAt(cut), tc.reply}}
-			c := scriptedClient(t, s)
-			dir := t.TempDir()
-			out := filepath.Join(dir, "out.bin")
-			if _, err := download(t, c, "content/f.bin", out); err != nil {
-				t.Fatalf("download: %v", err)
-			}
-			if got := fileSHA(t, out); got != shaOf(s.data) {
-				t.Fatalf("SHA-256 %s, want %s: a mangled resume was appended", got, shaOf(s.data))
-			}
-			want := []string{"", "bytes=" + strconv.Itoa(cut) + "-", ""}
-			if got := s.sent(); strings.Join(got, "|") != strings.Join(want, "|") {
-				t.Fatalf("Range headers %q, want %q (cut, resume, restart from 0)", got, want)
-			}
-			noLeftovers(t, dir, "out.bin")
-		})
-	}
-}
-
-// Guards the restart bound: a server that mangles every resume makes
-// the download fail with proxy.ErrCorrupt after a few restarts (not loop for
-// ever), and no part file is left.
-func TestDownloadRestartsBounded(t *testing.T) {
-	const size, cut = 1 << 20, 300_000
-	var replies []func(http.ResponseWriter, *http.Request, []byte)
-	for range 10 {
-		replies = append(replies, cutAt(cut), partial("", cut))
-	}
-	s := &scripted{data: randomBytes(size, 39), replies: replies}
-	c := scriptedClient(t, s)
-	dir := t.TempDir()
-	_, err := download(t, c, "content/f.bin", filepath.Join(dir, "out.bin"))
-	if !errors.Is(err, proxy.ErrCorrupt) {
-		t.Fatalf("every resume mangled: %v, want proxy.ErrCorrupt", err)
-	}
-	if n := len(s.sent()); n > 8 {
-		t.Errorf("%d requests before giving up, want a few restarts", n)
-	}
-	// The first request and two restarts from byte 0, then it gives up.
-	fromZero := 0
-	for _, rng := range s.sent() {
-		if rng == "" {
-			fromZero++
-		}
-	}
-	if fromZero != 3 {
-		t.Errorf("%d requests from byte 0 (%q), want 3: the first and two restarts", fromZero, s.sent())
-	}
-	noLeftovers(t, dir)
 }

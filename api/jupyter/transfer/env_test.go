@@ -27,6 +27,15 @@ func newEnvClient(t testing.TB, be jupytertest.Backend) (*env, *Copier) {
 	return e, e.client()
 }
 
+// forEachEnvClient runs f as a subtest per backend, each on its own bed
+// (newEnvClient): the set-up of most tests that run on both backends.
+func forEachEnvClient(t *testing.T, f func(t *testing.T, e *env, c *Copier)) {
+	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
+		e, c := newEnvClient(t, be)
+		f(t, e, c)
+	})
+}
+
 // TestMain stops the shared real Jupyter server (if one was started)
 // after the tests.
 func TestMain(m *testing.M) { jupytertest.Main(m) }
@@ -46,4 +55,13 @@ func newCopier(t testing.TB, o proxy.Options) *Copier {
 		t.Fatal(err)
 	}
 	return New(c)
+}
+
+// wantNoRenewal fails the test when c renewed its proxy token: what (the
+// answer c got) says nothing about the token.
+func wantNoRenewal(t testing.TB, c *Copier, what string) {
+	t.Helper()
+	if n := c.Renewals(); n != 0 {
+		t.Errorf("%s renewed the token %d times, want 0", what, n)
+	}
 }

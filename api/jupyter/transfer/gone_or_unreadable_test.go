@@ -25,14 +25,11 @@ const stockNotFound = "<!DOCTYPE HTML>\n<html>\n<head>\n<meta charset=\"utf-8\">
 // Jupyter's own 404 for /files/ (HTML on the real
 // server) is "not found", with no renewal and no resume advice.
 func TestDownloadOfMissingFileIsNotFound(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		if _, err := c.Download(context.Background(), e.P("missing.bin"), filepath.Join(t.TempDir(), "x"), nil); !errors.Is(err, proxy.ErrNotFound) || strings.Contains(err.Error(), "resume") {
 			t.Errorf("download of a missing file: %v, want not found and no resume advice", err)
 		}
-		if n := c.Renewals(); n != 0 {
-			t.Errorf("Jupyter's own 404 renewed the token %d times, want 0", n)
-		}
+		wantNoRenewal(t, c, "Jupyter's own 404")
 	})
 }
 
@@ -42,13 +39,12 @@ func TestDownloadOfMissingFileIsNotFound(t *testing.T) {
 // resume advice. On the real server the file is removed between the
 // listing and its GET, so the 404 is jupyter-server's own HTML page.
 func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
 		putTree(t, e, c, map[string]string{"tree/a.txt": "data of a.txt", "tree/b.txt": "data of b.txt", "tree/c.txt": "data of c.txt"})
 		remote := e.P("tree")
 		gone := remote + "/b.txt"
-		if be == jupytertest.Jupyter {
+		if e.Be == jupytertest.Jupyter {
 			var once sync.Once
 			e.SetOnProxy(func(r *http.Request) {
 				if strings.HasSuffix(r.URL.Path, "/files/"+gone) {
@@ -73,9 +69,7 @@ func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 		if !named {
 			t.Errorf("warnings %q: none names the skipped entry as gone", warns)
 		}
-		if n := c.Renewals(); n != 0 {
-			t.Errorf("Jupyter's 404 renewed the token %d times", n)
-		}
+		wantNoRenewal(t, c, "Jupyter's 404 for a listed entry")
 	})
 }
 
@@ -85,8 +79,7 @@ func TestRecursiveDownloadSkipsListedEntryThatIsGone(t *testing.T) {
 // jupyter-server), which ListEach reports as ErrNotDir without calling
 // each; a directory lists as before.
 func TestListingOfAFileIsRefusedUnread(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
 		local := filepath.Join(t.TempDir(), "f.txt")
 		must(t, os.WriteFile(local, []byte("file bytes"), 0o644))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/testkit"
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 )
@@ -82,14 +83,10 @@ func TestRecursiveDownloadRejectsTraversal(t *testing.T) {
 // below it under its own name (trailing slashes change nothing), uploads
 // and downloads alike. So repeating a copy nests once, as GNU cp does.
 func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
 		local := t.TempDir()
-		proj := filepath.Join(local, "proj")
-		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
-		os.WriteFile(filepath.Join(proj, "a.txt"), []byte("a"), 0o644)
-		os.WriteFile(filepath.Join(proj, "sub", "b.txt"), []byte("b"), 0o644)
+		proj := testkit.WriteTree(t, filepath.Join(local, "proj"), map[string]string{"a.txt": "a", "sub/b.txt": "b"})
 		opts := CopyOptions{Recursive: true}
 		for i := 0; i < 2; i++ {
 			if err := c.UploadPath(ctx, proj, e.P("proj"), false, opts); err != nil {
@@ -143,8 +140,7 @@ func TestRecursiveCopyIntoAnExistingDirectoryKeepsItsName(t *testing.T) {
 
 // Hidden paths get an error naming the restriction.
 func TestHiddenPath(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		_, err := c.Download(context.Background(), e.P(".env"), filepath.Join(t.TempDir(), "x"), nil)
 		if !errors.Is(err, proxy.ErrHidden) || !strings.Contains(err.Error(), "hidden") {
 			t.Fatalf("hidden file: %v", err)
@@ -157,17 +153,10 @@ func TestHiddenPath(t *testing.T) {
 // their count; a recursive download's warning says hidden names may be
 // missing, not that some were skipped.
 func TestRecursiveUploadSkipsHidden(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
-		proj := filepath.Join(t.TempDir(), "proj")
-		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
-		os.MkdirAll(filepath.Join(proj, ".git", "objects"), 0o755)
-		os.WriteFile(filepath.Join(proj, ".git", "objects", "o"), []byte("o"), 0o644)
-		os.WriteFile(filepath.Join(proj, ".hidden"), []byte("y"), 0o644)
-		os.WriteFile(filepath.Join(proj, "sub", ".env"), []byte("e"), 0o644)
-		os.WriteFile(filepath.Join(proj, "top.py"), []byte("z"), 0o644)
-		os.WriteFile(filepath.Join(proj, "sub", "f.txt"), []byte("x"), 0o644)
+		proj := testkit.WriteTree(t, filepath.Join(t.TempDir(), "proj"), map[string]string{
+			".git/objects/o": "o", ".hidden": "y", "sub/.env": "e", "top.py": "z", "sub/f.txt": "x"})
 		var warns []string
 		opts := CopyOptions{Recursive: true, Warn: func(s string) { warns = append(warns, s) }}
 		if err := c.UploadPath(ctx, proj, e.P("proj"), false, opts); err != nil {
@@ -291,16 +280,11 @@ func TestUploadDetectsOverwritingServer(t *testing.T) {
 // directory below is known from its parent's listing (size,
 // last_modified, type), so none costs a second round trip.
 func TestTreeWalksUseListingMetadata(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
 		local := t.TempDir()
-		proj := filepath.Join(local, "proj")
-		os.MkdirAll(filepath.Join(proj, "sub"), 0o755)
 		want := map[string]string{"a.txt": "alpha", "b.txt": "bravo!", "sub/c.txt": "charlie", "sub/d.txt": "delta delta"}
-		for name, body := range want {
-			os.WriteFile(filepath.Join(proj, filepath.FromSlash(name)), []byte(body), 0o644)
-		}
+		proj := testkit.WriteTree(t, filepath.Join(local, "proj"), want)
 		if err := c.UploadPath(ctx, proj, e.P("proj"), false, CopyOptions{Recursive: true}); err != nil {
 			t.Fatal(err)
 		}

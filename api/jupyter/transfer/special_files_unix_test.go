@@ -14,6 +14,7 @@ import (
 
 	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
+	"github.com/colabdash/colabdash/api/safefile/safefiletest"
 )
 
 // A symbolic link placed at the download's part path (by another user of
@@ -21,9 +22,7 @@ import (
 // refused with one line naming it, and the link's target is untouched.
 func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
 	e, c := newEnvClient(t, jupytertest.Emulator)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.bin")
-	putRandom(t, c, src, 64<<10, 21, e.P("f.bin"))
+	dir, _ := stageRandom(t, e, c, "f.bin", 64<<10, 21)
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
@@ -51,9 +50,7 @@ func TestDownloadRefusesLinkAtPartPath(t *testing.T) {
 // is refused with a line saying what it is.
 func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
 	e, c := newEnvClient(t, jupytertest.Emulator)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.bin")
-	putRandom(t, c, src, 1<<10, 22, e.P("g.bin"))
+	dir, _ := stageRandom(t, e, c, "g.bin", 1<<10, 22)
 	out := filepath.Join(dir, "out.bin")
 	if err := syscall.Mkfifo(out+PartSuffix, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -69,9 +66,7 @@ func TestDownloadRefusesFIFOAtPartPath(t *testing.T) {
 // -rw-r--r--, under 027 -rw-r-----.
 func TestDownloadHonoursUmask(t *testing.T) {
 	e, c := newEnvClient(t, jupytertest.Emulator)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.bin")
-	putRandom(t, c, src, 4<<10, 22, e.P("f.bin"))
+	dir, _ := stageRandom(t, e, c, "f.bin", 4<<10, 22)
 	for _, tc := range []struct {
 		umask int
 		want  os.FileMode
@@ -100,11 +95,7 @@ const fifoBound = 60 * time.Second
 // mkfifo makes a FIFO named name in a temporary directory.
 func mkfifo(t *testing.T, name string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skipf("no FIFO here: %v", err)
-	}
-	return p
+	return safefiletest.FIFO(t, t.TempDir(), name)
 }
 
 // boundedRun runs fn and returns its error, failing the test when it has not

@@ -35,23 +35,15 @@ func writeRandom(t testing.TB, path string, size int64, seed uint64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	h := sha256.New()
 	r := rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8), 1, 2, 3})
-	buf := make([]byte, mib)
-	for left := size; left > 0; {
-		n := int64(len(buf))
-		if left < n {
-			n = left
-		}
-		_, _ = r.Read(buf[:n])
-		h.Write(buf[:n])
-		if _, err := f.Write(buf[:n]); err != nil {
-			t.Fatal(err)
-		}
-		left -= n
+	if _, err := io.CopyN(f, r, size); err != nil {
+		f.Close()
+		t.Fatal(err)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return fileSHA(t, path)
 }
 
 func fileSHA(t testing.TB, path string) string {
@@ -98,6 +90,15 @@ func putRandom(t testing.TB, c *Copier, src string, size int64, seed uint64, rem
 		t.Fatalf("upload of %s: %v", src, err)
 	}
 	return sum
+}
+
+// stageRandom makes a new local directory dir holding src.bin, size
+// pseudo-random bytes (seeded), and uploads it as name in e's remote
+// directory (putRandom): dir and the bytes' SHA-256.
+func stageRandom(t testing.TB, e *env, c *Copier, name string, size int64, seed uint64) (dir, sum string) {
+	t.Helper()
+	dir = t.TempDir()
+	return dir, putRandom(t, c, filepath.Join(dir, "src.bin"), size, seed, e.P(name))
 }
 
 // wantDownloaded downloads remote to the local path and fails the test
@@ -162,8 +163,7 @@ func remoteNames(t testing.TB, c *Copier, dir string) []string {
 // Done-when: a 120 MB file uploaded and downloaded with equal SHA-256, in
 // chunks under 50 MB, without holding it in memory several times.
 func TestLargeFileRoundTrip(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		dir := t.TempDir()
 		src := filepath.Join(dir, "big.bin")
 		const size = 120*mib + 1
@@ -203,11 +203,8 @@ func TestLargeFileRoundTrip(t *testing.T) {
 
 // Done-when: a download cut mid-way resumes with Range from where it was.
 func TestDownloadResumesAfterCut(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
-		dir := t.TempDir()
-		src := filepath.Join(dir, "src.bin")
-		want := putRandom(t, c, src, 30*mib, 2, e.P("big.bin"))
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
+		dir, want := stageRandom(t, e, c, "big.bin", 30*mib, 2)
 		sent := fileRanges(e)
 		e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 10 * mib})
 		out := filepath.Join(dir, "out.bin")
@@ -224,9 +221,7 @@ func TestDownloadResumesAfterCut(t *testing.T) {
 // ignored) is rewritten from byte 0, not appended.
 func TestDownloadRangeIgnored(t *testing.T) {
 	e, c := newEnvClient(t, jupytertest.Emulator)
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.bin")
-	want := putRandom(t, c, src, 8*mib, 3, e.P("f.bin"))
+	dir, want := stageRandom(t, e, c, "f.bin", 8*mib, 3)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 3 * mib})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyIgnoreRange, Method: http.MethodGet, PathPrefix: "files/", Skip: 1})
 	out := filepath.Join(dir, "out.bin")
@@ -280,9 +275,7 @@ func TestTokenExpiresDuringDownload(t *testing.T) {
 	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
 		e := newEnv(t, be, colabfake.Options{})
 		c := e.client(func(o *proxy.Options) { o.Now = func() time.Time { return jupytertest.T0 } })
-		dir := t.TempDir()
-		src := filepath.Join(dir, "src.bin")
-		want := putRandom(t, c, src, 12*mib, 5, e.P("d.bin"))
+		dir, want := stageRandom(t, e, c, "d.bin", 12*mib, 5)
 		var gets atomic.Int32
 		e.SetOnProxy(func(r *http.Request) {
 			if strings.Contains(r.URL.Path, "/files/") && gets.Add(1) == 2 {
@@ -349,8 +342,7 @@ func TestChunkReplyLost(t *testing.T) {
 // A small upload over a large remote file leaves
 // exactly the small file.
 func TestUploadReplacesLargerFile(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		dir := t.TempDir()
 		big := filepath.Join(dir, "big")
 		writeRandom(t, big, 5*mib, 8)
@@ -422,12 +414,9 @@ func TestProxyTokenChecked(t *testing.T) {
 // Done-when, bad input: each a one-line error naming what was wrong, and
 // no partial target file left.
 func TestBadInput(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
-		dir := t.TempDir()
-		src := filepath.Join(dir, "src.bin")
-		putRandom(t, c, src, 4*mib, 9, e.P("there.bin"))
+		dir, _ := stageRandom(t, e, c, "there.bin", 4*mib, 9)
 		check := func(what string, err error, kind error, mention string) {
 			t.Helper()
 			if err == nil {
@@ -447,7 +436,7 @@ func TestBadInput(t *testing.T) {
 		_, err = c.Download(ctx, e.P("missing.bin"), filepath.Join(dir, "missing.bin"), nil)
 		check("missing remote file", err, proxy.ErrNotFound, "missing.bin")
 
-		_, err = upload(t, c, src, e.P("nodir/x.bin"))
+		_, err = upload(t, c, filepath.Join(dir, "src.bin"), e.P("nodir/x.bin"))
 		check("missing remote parent", err, proxy.ErrNoParent, "nodir")
 
 		_, err = c.Download(ctx, e.P("there.bin"), filepath.Join(dir, "nodir", "x.bin"), nil)
@@ -494,9 +483,7 @@ func (f *fullDisk) WriteAt(p []byte, off int64) (int, error) {
 func TestRuntimeGoneMidTransfer(t *testing.T) {
 	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.ChunkSize = 3 * mib })
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.bin")
-	putRandom(t, c, src, 10*mib, 10, e.P("d.bin"))
+	dir, _ := stageRandom(t, e, c, "d.bin", 10*mib, 10)
 	var gets atomic.Int32
 	e.SetOnProxy(func(r *http.Request) {
 		if strings.Contains(r.URL.Path, "/files/") && gets.Add(1) == 2 {
@@ -519,7 +506,7 @@ func TestRuntimeGoneMidTransfer(t *testing.T) {
 			e2.Srv.Reclaim(e2.Rt.Name)
 		}
 	})
-	_, err = upload(t, c2, src, e2.P("u.bin"))
+	_, err = upload(t, c2, filepath.Join(dir, "src.bin"), e2.P("u.bin"))
 	if !errors.Is(err, proxy.ErrRuntimeGone) {
 		t.Fatalf("upload to a deleted runtime: %v, want proxy.ErrRuntimeGone", err)
 	}
@@ -528,8 +515,7 @@ func TestRuntimeGoneMidTransfer(t *testing.T) {
 // Names with spaces, "#", "?" and "%" travel encoded and
 // arrive literally.
 func TestPathEncoding(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		dir := t.TempDir()
 		names := []string{"a #1 ?.txt", "100%.txt", "%2e%2e"}
 		for _, n := range names {
@@ -560,9 +546,7 @@ func TestPathEncoding(t *testing.T) {
 func TestDownloadResumesAcrossRuns(t *testing.T) {
 	e := newEnv(t, jupytertest.Emulator, colabfake.Options{})
 	c := e.client(func(o *proxy.Options) { o.MaxRetries = 1 })
-	dir := t.TempDir()
-	src := filepath.Join(dir, "src.bin")
-	want := putRandom(t, c, src, 6*mib, 11, e.P("r.bin"))
+	dir, want := stageRandom(t, e, c, "r.bin", 6*mib, 11)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyCut, Method: http.MethodGet, PathPrefix: "files/", After: 2 * mib})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Method: http.MethodGet, PathPrefix: "files/", Status: 503})
 	out := filepath.Join(dir, "out.bin")

@@ -235,7 +235,5 @@ func TestRealJupyterUnreadableLinkTarget(t *testing.T) {
 	if !errors.Is(err, proxy.ErrPermission) || !strings.Contains(err.Error(), "cannot read it") || strings.Contains(err.Error(), "Unhandled error") {
 		t.Fatalf("download through a link to a root-only directory: %v, want permission denied with the hint", err)
 	}
-	if n := c.Renewals(); n != 0 {
-		t.Errorf("renewed %d times for a permission error", n)
-	}
+	wantNoRenewal(t, c, "a permission error")
 }

@@ -133,8 +133,7 @@ func localChain(t *testing.T, root string, levels int) string {
 // upload before any request (nothing is created on the runtime), in the
 // download's words.
 func TestDepthLimitIsTheSameBothWays(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
 		src := filepath.Join(t.TempDir(), "deep")
 		rel := localChain(t, src, proxy.MaxDepth)
@@ -166,8 +165,7 @@ func TestDepthLimitIsTheSameBothWays(t *testing.T) {
 // same) is no loop once the links below it were listed and are skipped:
 // its download copies it whole, 120 levels down.
 func TestLookAlikeChainIsNoLoopWhenLinksAreChecked(t *testing.T) {
-	jupytertest.ForEachBackend(t, func(t *testing.T, be jupytertest.Backend) {
-		e, c := newEnvClient(t, be)
+	forEachEnvClient(t, func(t *testing.T, e *env, c *Copier) {
 		ctx := context.Background()
 		src := filepath.Join(t.TempDir(), "chain")
 		rel := filepath.Join(slices.Repeat([]string{"a"}, 120)...)
