@@ -65,10 +65,12 @@ type Painter struct {
 	w, h    int    // the screen's size in cells (0: unknown)
 	held    bool   // released: nothing is written until Restore
 
-	wmu  sync.Mutex // held while writing to out
-	last []string   // the lines on screen
-	raw  *term.State
-	at   time.Time // the last write
+	wmu    sync.Mutex  // held while writing to out
+	last   []string    // the lines on screen
+	orig   *term.State // the input's mode before Start, put back by Release
+	raw    bool        // the input is in raw mode
+	closed bool        // Stop ran: Restore takes nothing back
+	at     time.Time   // the last write
 
 	kick    chan struct{} // a frame is pending (buffered, 1)
 	quit    chan struct{}
@@ -106,7 +108,7 @@ func (p *Painter) Start(send func(tea.Msg)) error {
 	}
 	p.started = true
 	go p.loop()
-	p.unwatch = watchSize(p.resized)
+	p.unwatch = watchSignals(p)
 	go p.resized()
 	return nil
 }
@@ -200,16 +202,25 @@ func (p *Painter) flush() {
 }
 
 // take puts the terminal in the Painter's modes and marks the next frame
-// a full repaint. The caller holds no lock.
+// a full repaint; after Stop it does nothing. The input's mode before the
+// first take is the one Release puts back every time, whatever a program
+// that had the terminal meanwhile (a plugin running stty) left. The
+// caller holds no lock.
 func (p *Painter) take() error {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
+	if p.closed {
+		return nil
+	}
 	if p.in != nil && term.IsTerminal(p.in.Fd()) {
 		st, err := term.MakeRaw(p.in.Fd())
 		if err != nil {
 			return err
 		}
-		p.raw = st
+		if p.orig == nil {
+			p.orig = st
+		}
+		p.raw = true
 	}
 	_, _ = io.WriteString(p.out, takeTerminal+clearAll)
 	p.last = nil
@@ -238,9 +249,9 @@ func (p *Painter) Release() {
 		return
 	}
 	_, _ = io.WriteString(p.out, leaveTerminal)
-	if p.raw != nil {
-		_ = term.Restore(p.in.Fd(), p.raw)
-		p.raw = nil
+	if p.raw {
+		_ = term.Restore(p.in.Fd(), p.orig)
+		p.raw = false
 	}
 }
 
@@ -269,6 +280,9 @@ func (p *Painter) Stop() {
 			p.unwatch()
 		}
 		close(p.quit)
+		p.wmu.Lock()
+		p.closed = true
+		p.wmu.Unlock()
 		if p.started {
 			<-p.stopped
 			p.Release()

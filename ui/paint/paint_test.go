@@ -216,3 +216,22 @@ func TestNilPainterIsBubbleTeas(t *testing.T) {
 	p.Release()
 	p.Stop()
 }
+
+// Once stopped, the painter takes nothing back: a Restore that comes
+// after Stop (a resume racing the end) leaves the terminal as Stop left
+// it.
+func TestRestoreAfterStopTakesNothing(t *testing.T) {
+	s := newScreen()
+	p := New(nil, s)
+	if err := p.Start(func(tea.Msg) {}); err != nil {
+		t.Fatal(err)
+	}
+	p.Stop()
+	n := len(s.all())
+	if err := p.Restore(); err != nil {
+		t.Fatal(err)
+	}
+	if after := s.all()[n:]; after != "" {
+		t.Errorf("Restore after Stop wrote %q", after)
+	}
+}

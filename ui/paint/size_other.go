@@ -7,5 +7,5 @@ package paint
 // Tea's own renderer reads; programs keep that renderer (a nil Painter).
 const Supported = false
 
-// watchSize does nothing here (see Supported).
-func watchSize(func()) (stop func()) { return func() {} }
+// watchSignals does nothing here (see Supported).
+func watchSignals(*Painter) (stop func()) { return func() {} }

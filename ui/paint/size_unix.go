@@ -12,21 +12,41 @@ import (
 // learns the window's size from SIGWINCH.
 const Supported = true
 
-// watchSize calls changed on every SIGWINCH until the returned stop is
-// called.
-func watchSize(changed func()) (stop func()) {
+// watchSignals has p follow the window's size (SIGWINCH) and a stop from
+// outside (SIGTSTP: kill -TSTP; the dashboard's own ctrl+z is a key, its
+// terminal being raw) until the returned stop is called.
+func watchSignals(p *Painter) (stop func()) {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGWINCH)
+	signal.Notify(ch, syscall.SIGWINCH, syscall.SIGTSTP)
 	done := make(chan struct{})
 	go func() {
 		for {
 			select {
-			case <-ch:
-				changed()
+			case sig := <-ch:
+				if sig == syscall.SIGTSTP {
+					p.stopSelf()
+				} else {
+					p.resized()
+				}
 			case <-done:
 				return
 			}
 		}
 	}()
 	return func() { signal.Stop(ch); close(done) }
+}
+
+// stopSelf gives the terminal back, stops the process as SIGTSTP would
+// have (the shell's job control takes over), and once it is continued
+// takes the terminal again, unless another program had it when the
+// signal came.
+func (p *Painter) stopSelf() {
+	p.mu.Lock()
+	held := p.held
+	p.mu.Unlock()
+	p.Release()
+	_ = syscall.Kill(syscall.Getpid(), syscall.SIGSTOP)
+	if !held {
+		_ = p.Restore()
+	}
 }
