@@ -38,14 +38,20 @@ func watchSignals(p *Painter) (stop func()) {
 
 // stopSelf gives the terminal back, stops the process as SIGTSTP would
 // have (the shell's job control takes over), and once it is continued
-// takes the terminal again, unless another program had it when the
-// signal came.
+// (SIGCONT: the stop itself takes effect a moment after the signal is
+// sent, so nothing is taken back before) takes the terminal again, unless
+// another program had it when the signal came (Bubble Tea's own ctrl+z
+// sends SIGTSTP too, after the terminal was released).
 func (p *Painter) stopSelf() {
 	p.mu.Lock()
 	held := p.held
 	p.mu.Unlock()
 	p.Release()
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	defer signal.Stop(cont)
 	_ = syscall.Kill(syscall.Getpid(), syscall.SIGSTOP)
+	<-cont
 	if !held {
 		_ = p.Restore()
 	}
