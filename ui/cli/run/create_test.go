@@ -37,7 +37,7 @@ func left(t *testing.T, e *kittest.Env) {
 // A run creates its runtime, runs the script, brings its output back and
 // deletes the runtime.
 func TestRunCreatesRunsAndDeletes(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
 	if r.Code != 0 || r.Out != "hello\n" || !strings.Contains(r.Err, "creating runtime run-") || !strings.Contains(r.Err, "deleted runtime run-") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
@@ -49,7 +49,7 @@ func TestRunCreatesRunsAndDeletes(t *testing.T) {
 // runtimes, finds its own (by the id it asked for) and goes on, sending
 // nothing again; the runtime is deleted at the end.
 func TestRunLostCreateReplyFoundByRelist(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolCreateRuntime})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
 	if r.Code != 0 || r.Out != "hello\n" {
@@ -65,7 +65,7 @@ func TestRunLostCreateReplyFoundByRelist(t *testing.T) {
 // runtime, and run re-sends the identical request by itself (its
 // presentation of the rule); one runtime, deleted at the end.
 func TestRunLostCreateReplyNotListedResends(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolCreateRuntime, Unprocessed: true})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
 	if r.Code != 0 || r.Out != "hello\n" || strings.Contains(r.Err, "outcome unknown") {
@@ -81,7 +81,7 @@ func TestRunLostCreateReplyNotListedResends(t *testing.T) {
 // answer at the emulator, and the output is the script's; on a terminal
 // each reattach is said.
 func TestRunReattachesAfterTheCutOff(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Times: 2})
 	r := e.RunTerm(kittest.Term{ErrTTY: true}, Command, "--spec", "CPU", script(t, "print('hello')\n"))
 	// The set-up call takes the two cut-offs, then the script runs: 3 + 1.
@@ -97,7 +97,7 @@ func TestRunReattachesAfterTheCutOff(t *testing.T) {
 // Colab refuses the create: exit 5 with the reason; nothing to delete and
 // no record left.
 func TestRunCreateRefused(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Reason: api.ReasonTooManyActiveRuntimes})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
 	if r.Code != kit.ExitQuota || r.Out != "" || !strings.Contains(r.Err, "Too many active runtimes") || strings.Contains(r.Err, "deleted runtime") {
@@ -139,7 +139,7 @@ func TestRunRefusesASpecBeforeCreating(t *testing.T) {
 // A runtime created but not seen listed (the listing fails) is not used:
 // the run fails with the listing's error and deletes the runtime.
 func TestRunCreatedButNotListed(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimes, Times: -1,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))

@@ -24,7 +24,7 @@ func TestRunScriptSetup(t *testing.T) {
 // The set-up before the script (its directory and sys.argv) raising
 // fails the run (exit 1, saying so) and the script is not run.
 func TestRunSetupFails(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode,
 		Output: json.RawMessage(`{"executionError": {"name": "FileNotFoundError", "value": "/content", "traceback": ["FileNotFoundError: /content"]}}`)})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))

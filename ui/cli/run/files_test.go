@@ -39,7 +39,7 @@ func payloadFile(t *testing.T) (dir, data string) {
 // as missing), each file said on stderr and listed in --json; the
 // runtime stays and the run's session is closed.
 func TestRunUploadsAndDownloads(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	myRuntime(t, e)
 	dir, data := payloadFile(t)
 	back := filepath.Join(dir, "back")
@@ -69,7 +69,7 @@ func TestRunUploadsAndDownloads(t *testing.T) {
 // --keep keeps the runtime --spec created and says how to reach it; its
 // record goes (nothing is left behind unknowingly).
 func TestRunKeep(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	r := e.Run(Command, "--spec", "CPU", "--keep", script(t, "print('hello')\n"))
 	rts := e.Srv.Runtimes()
 	if r.Code != 0 || len(rts) != 1 || records(t) != 0 {
@@ -85,7 +85,7 @@ func TestRunKeep(t *testing.T) {
 // left running and how to delete it, exits 4 and keeps its record for
 // run --reap.
 func TestRunDeleteFails(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolDeleteRuntime, Times: -1,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
 	r := e.Run(Command, "--spec", "CPU", "--json", script(t, "print('hello')\n"))
@@ -119,7 +119,7 @@ func TestRunDeleteFails(t *testing.T) {
 // a second failure is said too. When the script failed, its exit code
 // stays and the download's failure is still said.
 func TestRunDownloadFails(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	myRuntime(t, e)
 	dir, data := payloadFile(t)
 	nowhere := filepath.Join(dir, "no", "such", "dir")
@@ -143,7 +143,7 @@ func TestRunDownloadFails(t *testing.T) {
 // On an existing runtime, a session that cannot be closed at the end is
 // said; the run's result stands (exit 0).
 func TestRunSessionCloseFails(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	myRuntime(t, e)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolDeleteSession,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
@@ -157,7 +157,7 @@ func TestRunSessionCloseFails(t *testing.T) {
 // script runs (exit 4, saying so), a --download after it; without either
 // the script runs.
 func TestRunUploadWithoutConnection(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine"}); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestRunUploadWithoutConnection(t *testing.T) {
 // An --upload of a directory goes to /content/NAME; what it cannot copy
 // (a hidden name) is a warning on stderr, and the run goes on.
 func TestRunUploadWarns(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	myRuntime(t, e)
 	dir, _ := payloadFile(t)
 	if err := os.WriteFile(filepath.Join(dir, ".hidden"), []byte("x"), 0o600); err != nil {

@@ -57,7 +57,7 @@ func records(t *testing.T) int {
 // run --reap --yes deletes the runtime a killed run left, says so and
 // removes its record; --json lists it; a second reap finds nothing.
 func TestReapDeletesWhatAKilledRunLeft(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	killedRun(t, e, "run-dead1", true, runRecord{Created: true})
 	killedRun(t, e, "run-dead2", true, runRecord{Created: true})
 	r := e.Run(Command, "--reap", "--yes")
@@ -92,7 +92,7 @@ func TestReapDeletesWhatAKilledRunLeft(t *testing.T) {
 // Without a terminal run --reap needs --yes (exit 2, nothing deleted);
 // on one it asks for each runtime, naming it, and only y deletes.
 func TestReapAsks(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	killedRun(t, e, "run-dead1", true, runRecord{Created: true})
 	r := e.Run(Command, "--reap")
 	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, "pass --yes to run --reap") || len(e.Srv.Runtimes()) != 1 {
@@ -119,7 +119,7 @@ func TestReapAsks(t *testing.T) {
 // A runtime that cannot be deleted: reap says why, keeps its record for
 // the next reap and fails; the others are still deleted.
 func TestReapDeleteFails(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	killedRun(t, e, "run-dead1", true, runRecord{Created: true, Started: time.Now().Add(-2 * time.Hour)})
 	killedRun(t, e, "run-dead2", true, runRecord{Created: true})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolDeleteRuntime,

@@ -23,7 +23,7 @@ import (
 // its create answered, or after creatingGrace (Colab may still be
 // creating it); a live run's record (locked) is never read.
 func TestLeftoverRecords(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	now := time.Now()
 	killedRun(t, e, "run-listed", true, runRecord{Created: true})
 	killedRun(t, e, "run-gone", false, runRecord{Created: true})
@@ -65,7 +65,7 @@ func TestLeftoverRecords(t *testing.T) {
 // status and the dashboard's start say which runtime a killed run left
 // and how to delete it; nothing when there is none, nor for the demo.
 func TestLeftoversSaid(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	g := kit.Globals{Profile: config.Profile{Name: "default"}, Logs: kit.Logs{Red: &api.Redactor{}}}
 	conn := &kit.Connection{Svc: nil, Endpoint: e.Endpoint}
 	v := newVerb(&g, &kit.Streams{}, "status")
@@ -94,7 +94,7 @@ func TestLeftoversSaid(t *testing.T) {
 // A run that starts while a killed run's runtime is still there names it
 // (off a terminal it asks nothing) and goes on.
 func TestRunNamesALeftoverFirst(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	killedRun(t, e, "run-dead1", true, runRecord{Created: true})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
 	if r.Code != 0 || r.Out != "hello\n" || !strings.Contains(r.Err, "runtime run-dead1 (") || !strings.Contains(r.Err, "delete it with: colabdash run --reap") {
@@ -108,7 +108,7 @@ func TestRunNamesALeftoverFirst(t *testing.T) {
 // The dashboard's start notices: the leftover runtimes, none without a
 // record.
 func TestDashboardLeftovers(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	g := kit.Globals{Profile: config.Profile{Name: "default", Credentials: config.CredentialsAccessToken, AccessTokenFile: e.TokenFile, Endpoint: e.Endpoint},
 		Logs: kit.Logs{Red: &api.Redactor{}}}
 	conn, err := kit.Connect(context.Background(), g)
@@ -148,7 +148,7 @@ func recordRuntimes(t *testing.T) string {
 // run goes on (the record stays for later); a signal while they are
 // listed stops it before anything is created.
 func TestRunLeftoverCheckFails(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	killedRun(t, e, "run-dead1", true, runRecord{Created: true})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimes,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
@@ -16,7 +15,7 @@ import (
 // exception, n for sys.exit(n), 1 and the message for sys.exit("…"),
 // without IPython's SystemExit warning; --json says so with the code.
 func TestRunScriptExitCodes(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	r := e.Run(Command, "--spec", "CPU", script(t, "print(1)\nraise ValueError('nope')\n"))
 	if r.Code != 1 || r.Out != "1\n" || !strings.Contains(r.Err, "ValueError: nope") {
 		t.Errorf("exception: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
@@ -41,7 +40,7 @@ func TestRunScriptExitCodes(t *testing.T) {
 // A run on a runtime that does not exist, or whose state directory
 // cannot hold its record, creates nothing.
 func TestRunCreatesNothingWhenItCannot(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	r := e.Run(Command, "--runtime", "rt-nope", script(t, "print(1)\n"))
 	if r.Code != kit.ExitNotFound {
 		t.Errorf("unknown --runtime: exit %d, stderr %q", r.Code, r.Err)

@@ -22,7 +22,7 @@ import (
 // kernels even with the fresh one; that is the kernels' failure, not a
 // second get_runtime.
 func TestTopRenewsATokenOnceARound(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/colab/resources", Status: 404, Times: 1})
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/kernels", Status: 404, Times: -1})
 	r := e.Run(Command, "rt-t4demo7k2p", "--json")

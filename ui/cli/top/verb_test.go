@@ -38,7 +38,7 @@ func rowIDs(out string) []string {
 // listing's order; a RUNTIME named twice is one row; none at all is said
 // on stderr (and is [] in --json), exit 0.
 func TestTopRowsInIDOrder(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	r := e.Run(Command)
 	if r.Code != 0 || r.Out != "" || !strings.Contains(r.Err, "no runtimes") {
 		t.Errorf("no runtime: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
@@ -70,7 +70,7 @@ func TestTopRowsInIDOrder(t *testing.T) {
 // get_runtime failure is named as such. Exit 7 when some runtimes were
 // read and others not, 4 when none was.
 func TestTopRuntimeNotProbed(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	addRuntimes(t, e, "rt-a")
 	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-b"}); err != nil { // listed without connectionInfo
 		t.Fatal(err)
@@ -101,7 +101,7 @@ func TestTopWatchInterval(t *testing.T) {
 			t.Errorf("parseInterval(%q): %v, want %q", in, err, want)
 		}
 	}
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	addRuntimes(t, e, "rt-a")
 	r := e.Run(Command, "rt-a", "--watch", "0.5s")
 	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, `invalid argument "0.5s" for "--watch" flag: must be at least 1s`) {
