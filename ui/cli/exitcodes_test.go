@@ -94,7 +94,7 @@ func TestFileVerbsInterruptedExit130(t *testing.T) {
 // Guards quota's exit code through the classifier: a command other than
 // create (status) failing with RESOURCE_EXHAUSTED exits 5, not 4.
 func TestQuotaExitCodeThroughClassifier(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "list_runtimes", Times: -1,
 		Text: colabfake.GoogleErrorText(api.ResourceExhausted, "Quota exceeded for quota metric 'Requests'", "", 0)})
 	code, out, errs := e.run("status")

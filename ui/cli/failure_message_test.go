@@ -27,7 +27,7 @@ func TestFailureMessageIsTheStderrLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			skipWaits(t)
-			e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+			e := demoVerbEnv(t)
 			if tc.fault != nil {
 				e.srv.Inject(*tc.fault)
 			}

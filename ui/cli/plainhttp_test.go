@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
@@ -74,7 +73,7 @@ func TestPlainHTTPEndpointRefused(t *testing.T) {
 // Loopback http stays accepted in every spelling: the emulator, --demo
 // and tests use it.
 func TestLoopbackHTTPEndpointAccepted(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	endpoint := e.flags[1]
 	for _, ep := range []string{endpoint, strings.Replace(endpoint, "127.0.0.1", "localhost", 1)} {
 		flags := []string{"--endpoint", ep, e.flags[2], e.flags[3]}

@@ -13,7 +13,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
@@ -104,7 +103,7 @@ func TestEveryJSONVerbHasASchema(t *testing.T) {
 // against the schema in docs/reference/schemas: a field renamed, a type
 // changed or a field added without the schema fails.
 func TestJSONOutputsMatchSchemas(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	local := writeFile(t, filepath.Join(t.TempDir(), "data.csv"), "a,b\n1,2\n")
 	script := writeFile(t, filepath.Join(t.TempDir(), "job.py"), "print('hello')\n")
 	cases := []struct {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/colabfake"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
 	"github.com/colabdash/colabdash/ui/ops"
 )
@@ -37,7 +36,7 @@ func plantRecord(t *testing.T, e *verbEnv, runtime string) string {
 // victimEnv is an emulator with one runtime a planted record names.
 func victimEnv(t *testing.T) (*verbEnv, api.Runtime) {
 	t.Helper()
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	rt, err := e.srv.AddRuntime(api.Runtime{Name: "precious", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU}, ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,20 @@ func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
 	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
 }
 
+// demoVerbEnv is newVerbEnv on colabfake.SeedDemo: the Pro tier and the
+// demo's three runtimes (rt-t4demo7k2p among them).
+func demoVerbEnv(t *testing.T) *verbEnv {
+	t.Helper()
+	return newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+}
+
+// emptyVerbEnv is newVerbEnv on colabfake.SeedEmpty: no runtime, the Free
+// tier.
+func emptyVerbEnv(t *testing.T) *verbEnv {
+	t.Helper()
+	return newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+}
+
 // holdCalls makes the emulator hold tool's calls (kind says what the
 // call does once let go, times as in colabfake.Fault) until the test
 // ends: the command waits on a call that is under way.
@@ -123,7 +137,7 @@ type deleteReport struct {
 }
 
 func TestSpecsVerb(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	code, out, errs := e.run("specs", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -164,7 +178,7 @@ func TestSpecsVerb(t *testing.T) {
 
 // Colour only on a terminal, never with NO_COLOR.
 func TestVerbsNoColor(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	_, out, _ := e.runTerm(term{outTTY: true}, "specs")
 	if !strings.Contains(out, "\x1b[") {
 		t.Fatalf("no colour on a terminal:\n%q", out)
@@ -217,7 +231,7 @@ func TestCreateVerb(t *testing.T) {
 
 // Wrong input is a usage error before anything is sent.
 func TestCreateVerbUsage(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -260,7 +274,7 @@ func TestCreateVerbUsage(t *testing.T) {
 // created the runtime: create lists the runtimes before sending anything
 // again, finds it, and succeeds with it (one runtime, one create call).
 func TestCreateResetFoundByRelist(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime"})
 	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
 	var rep struct{ Name string }
@@ -277,7 +291,7 @@ func TestCreateResetFoundByRelist(t *testing.T) {
 // does not find it, so the outcome stays unknown: create fails saying so,
 // with the request id; re-run with that id, it makes the one runtime.
 func TestCreateResetThenRerunWithRequestID(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Unprocessed: true})
 	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
 	m := requestIDLine.FindStringSubmatch(errs)
@@ -312,7 +326,7 @@ func TestCreateResetThenRerunWithRequestID(t *testing.T) {
 // DEADLINE_EXCEEDED past the client's own re-sends: create re-sends the
 // identical call itself, and one runtime results.
 func TestCreateReSendsAfterDeadline(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: kit.RetryAttempts + 1})
 	code, out, errs := e.run("create", "--spec", "CPU")
 	if code != 0 || !strings.HasPrefix(out, "created rt-") {
@@ -367,7 +381,7 @@ func TestCreateRefusals(t *testing.T) {
 }
 
 func TestDeleteVerb(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	// Without a terminal and without --yes: refused before any change
 	// (the runtimes are listed, to count only real targets), even when
 	// stdin holds a "y".
@@ -423,7 +437,7 @@ func TestDeleteVerb(t *testing.T) {
 }
 
 func TestSessionVerbs(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	code, out, errs := e.run("session", "open", "rt-t4")
 	ref := strings.TrimSpace(out)
 	if code != 0 || !regexp.MustCompile(`^rt-t4demo7k2p/colabdash-[0-9a-f]{8}$`).MatchString(ref) {
@@ -497,7 +511,7 @@ func TestSessionVerbs(t *testing.T) {
 }
 
 func TestURLAndTokenVerbs(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	code, out, _ := e.run("url", "rt-cpu")
 	// connectionInfo.url is the emulator's own runtime proxy.
 	if code != 0 || !strings.HasPrefix(out, "http://127.0.0.1:") || !strings.HasSuffix(out, "/proxy/rt-cpudemo4qx/\n") {
@@ -553,7 +567,7 @@ func TestURLAndTokenVerbs(t *testing.T) {
 // Server text in human output reaches no terminal as escape sequences,
 // even into a pipe; --json keeps it exact but escapes C1 controls.
 func TestVerbsSanitizeServerText(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	hostile := "https://x.example/\x1b]52;c;cHduZWQ=\x07\x1b[2J\u009b31m\u202e"
 	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-\x1b]0;pwned\x07",
 		RuntimeSpec:    api.RuntimeSpecKey{Variant: "VARIANT_\x1b[2J", Accelerator: "NONE", Shape: api.ShapeStandard},
@@ -583,7 +597,7 @@ func TestVerbsSanitizeServerText(t *testing.T) {
 // Runtime ids complete from the live runtimes, the second time from the
 // cache (kept in the cache directory), and to nothing (quickly, quietly) without credentials.
 func TestRuntimeCompletion(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	// The shell puts the word being completed last.
 	complete := func(args ...string) (int, string, string) {
 		last := len(args) - 1
@@ -666,7 +680,7 @@ func TestVerbsHostileSeed(t *testing.T) {
 // time.Duration's limit), in status --json and url --json alike, while
 // connectionInfo.expireTime still says what the server sent.
 func TestTokenExpiresInSecondsIsSane(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	now := time.Now().UTC()
 	cases := []struct {
 		id      string
