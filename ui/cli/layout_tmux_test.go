@@ -98,7 +98,7 @@ func TestHabitsOnASmallScreenInTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := binary(t)
-	s := startTmux(t, 60, 15, shellEnv(home), bin, "--endpoint", endpoint, "--access-token-file", tokenFile)
+	s := startTmux(t, 60, 15, homeEnv(home), bin, "--endpoint", endpoint, "--access-token-file", tokenFile)
 	scr := s.waitText("rt-e2e")
 	header := strings.SplitN(scr, "\n", 2)[0]
 	if !strings.Contains(header, u.Host) || strings.Contains(scr, "token.txt") || strings.Contains(scr, "access token file") {

@@ -140,7 +140,7 @@ func TestSignalsExit128PlusNumber(t *testing.T) {
 func TestDashboardSignalExitCodes(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
-	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config"}
+	env := homeEnv(home)
 	run := func(end func(s *tmuxSession, pid int)) (int, *tmuxSession) {
 		// The pane's shell prints the exit code once the dashboard ended.
 		s := startTmux(t, 100, 30, env, bin, "--demo;", "echo", "exit=$?;", "sleep", "600")
