@@ -134,7 +134,7 @@ func TestHostileIDsAreNotPrintedAsCommands(t *testing.T) {
 	}
 
 	// A notebook session whose id would run a command in a shell.
-	d := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	d := demoVerbEnv(t)
 	if _, err := d.srv.AddNotebookSession("runtimes/rt-t4demo7k2p", "nb;touch${IFS}pwned"); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestHostileIDsAreNotPrintedAsCommands(t *testing.T) {
 
 // status with no runtimes names the dashboard on the same server.
 func TestStatusNamesTheDashboardOnTheSameServer(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	_, out, errs := e.run("status")
 	argv := pastedLine(t, out, "No runtimes. Create one with the dashboard: ")
 	if !slices.Equal(argv, e.flags) {

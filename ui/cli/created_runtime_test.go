@@ -14,7 +14,7 @@ import (
 // whose next create_runtime answers with precious whatever was asked for.
 func createAnswersWithAnother(t *testing.T) (*verbEnv, api.Runtime) {
 	t.Helper()
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	victim, err := e.srv.AddRuntime(api.Runtime{Name: "precious", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU},
 		ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {

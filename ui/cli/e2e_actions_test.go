@@ -13,11 +13,8 @@ import (
 // Dialogs ignore keys for a moment after they open; the test waits until
 // one takes keys (waitDialog) instead of sleeping.
 func TestE2EActionsDemo(t *testing.T) {
-	bin := binary(t)
-	home := isolate(t)
-	state := filepath.Join(home, "state")
-	p := startTmux(t, 120, 40, []string{"HOME=" + home, "XDG_STATE_HOME=" + state, "GOOGLE_APPLICATION_CREDENTIALS=",
-		"NO_COLOR=1", "TERM=xterm-256color"}, bin, "--demo")
+	p := startDemo(t, 120, 40, "TERM=xterm-256color")
+	state := filepath.Join(os.Getenv("HOME"), "state") // startDemo's
 	p.waitText("rt-t4demo7k2p")
 	// NO_COLOR=1: no colour and no other attribute in any cell
 	// (TestDashboardInTmux is the control: without it there is colour).

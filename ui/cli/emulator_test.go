@@ -124,6 +124,21 @@ func TestEmulatorResourcesFromHostFlag(t *testing.T) {
 	}
 }
 
+// emulatorCLI is the set-up of a test that runs the real binary as a
+// script would: it builds the binary (skipped under -short), isolates
+// HOME with the state directory at HOME/state, starts `colabdash
+// emulator` with args (see startEmulatorBinary) and writes an access
+// token file in HOME. It returns the binary, the emulator's MCP endpoint
+// and the token file.
+func emulatorCLI(t *testing.T, args ...string) (bin, endpoint, tokenFile string) {
+	t.Helper()
+	bin = needBinary(t)
+	home := isolate(t)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
+	endpoint = startEmulatorBinary(t, bin, args...)
+	return bin, endpoint, writeFile(t, filepath.Join(home, "token"), "ya29.emulator-cli-token\n")
+}
+
 // startEmulatorBinary runs bin's `emulator --addr 127.0.0.1:0 --seed
 // empty` with args until the test ends and returns the endpoint it prints
 // first; the rest of its output is read and dropped.
@@ -150,14 +165,10 @@ func startEmulatorBinary(t *testing.T, bin string, args ...string) string {
 }
 
 func TestEmulatorCommandServesStatus(t *testing.T) {
-	bin := needBinary(t)
-	home := isolate(t)
-	endpoint := startEmulatorBinary(t, bin, "--runtimes", "5")
+	bin, endpoint, tokenFile := emulatorCLI(t, "--runtimes", "5")
 	if !strings.HasPrefix(endpoint, "http://127.0.0.1:") || !strings.HasSuffix(endpoint, "/mcp") {
 		t.Fatalf("first line is not the endpoint: %q", endpoint)
 	}
-	tokenFile := filepath.Join(home, "t")
-	os.WriteFile(tokenFile, []byte("anything"), 0o600)
 	out, err := exec.Command(bin, "status", "--endpoint", endpoint, "--access-token-file", tokenFile).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "Colab Free · 5 runtimes") {
 		t.Fatalf("status against the emulator: %v\n%s", err, out)

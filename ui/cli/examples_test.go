@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
@@ -154,7 +153,7 @@ func TestReadmeTokensDoNotCollideWithProse(t *testing.T) {
 		t.Fatal("README and docs have no `echo TOKEN > token.txt` example any more: update this test")
 	}
 	for _, m := range toks {
-		e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+		e := demoVerbEnv(t)
 		e.flags[len(e.flags)-1] = writeFile(t, filepath.Join(e.home, "token.txt"), m[1]+"\n")
 		for _, args := range [][]string{{"delete", "rt-cpu"}, {"session", "close", "rt-t4/notebook-ab12cd34", "--force"}} {
 			code, _, errs := e.runTerm(term{in: "n\n", inTTY: true, errTTY: true}, args...)
@@ -176,7 +175,7 @@ func TestReadmeCurlExampleWorks(t *testing.T) {
 	if m == nil {
 		t.Fatal("README and docs have no curl example with the proxy token any more: update this test")
 	}
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	_, base, _ := e.run("url", "rt-t4")
 	_, tok, _ := e.run("token", "rt-t4")
 	base, tok = strings.TrimSpace(base), strings.TrimSpace(tok)

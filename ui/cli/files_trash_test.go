@@ -134,10 +134,7 @@ func TestCpRecursiveSkipsVanishedEntry(t *testing.T) {
 // frees their bytes), and an upload whose smallest piece is over N is
 // refused with the proxy's 413 in words.
 func TestEmulatorTrashAndBodyLimitFlags(t *testing.T) {
-	bin := needBinary(t)
-	home := isolate(t)
-	endpoint := startEmulatorBinary(t, bin, "--runtimes", "1", "--delete-to-trash", "--proxy-max-body", "500000")
-	tok := writeFile(t, filepath.Join(home, "token"), "fake-oauth-token")
+	_, endpoint, tok := emulatorCLI(t, "--runtimes", "1", "--delete-to-trash", "--proxy-max-body", "500000")
 	flags := []string{"--endpoint", endpoint, "--access-token-file", tok}
 	cli := cliWith(t, flags)
 	small := writeFile(t, filepath.Join(t.TempDir(), "small.txt"), strings.Repeat("s", 4000))

@@ -20,7 +20,6 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
@@ -74,7 +73,7 @@ func runForward(t *testing.T, e *verbEnv, args ...string) (int, string, string) 
 // address that is not 127.0.0.1), where it listens, with no warning, and
 // exit 0 on ctrl+c.
 func TestForwardOutputGolden(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-fwd", ConnectionInfo: &api.ConnectionInfo{},
 		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}}); err != nil {
 		t.Fatal(err)
@@ -115,7 +114,7 @@ func TestForwardOutputGolden(t *testing.T) {
 // Jupyter server the emulator serves.
 func forwardEnv(t *testing.T) *verbEnv {
 	t.Helper()
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-fwd", ConnectionInfo: &api.ConnectionInfo{},
 		RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}}); err != nil {
 		t.Fatal(err)

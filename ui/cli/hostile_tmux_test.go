@@ -29,11 +29,8 @@ func TestHostileSeedInTmux(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
 	_, endpoint := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedHostile})
-	tokenFile := filepath.Join(home, "token.txt")
-	if err := os.WriteFile(tokenFile, []byte("fake\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config"},
+	tokenFile := writeFile(t, filepath.Join(home, "token.txt"), "fake\n")
+	s := startTmux(t, 100, 30, homeEnv(home),
 		bin, "--endpoint", endpoint, "--access-token-file", tokenFile)
 	// Let applications write the tmux clipboard, as a terminal that
 	// honours OSC 52 would. The payload would be drawn again every frame.
@@ -78,7 +75,7 @@ func TestHostileSeedInTmux(t *testing.T) {
 func TestSIGHUPGivesTheTerminalBack(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
-	s := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config"}, bin, "--demo")
+	s := startTmux(t, 100, 30, homeEnv(home), bin, "--demo")
 	s.tmux("set-option", "-w", "-t", s.name, "remain-on-exit", "on") // keep the pane to inspect it
 	raw := filepath.Join(home, "pane.raw")
 	s.tmux("pipe-pane", "-o", "-t", s.name, "cat >> "+raw) // what the program writes, from now on

@@ -11,14 +11,15 @@ import (
 )
 
 // startDemo starts the real dashboard on the demo in a width×height tmux
-// pane without colour, in a HOME of the test's own and without Google
-// credentials.
-func startDemo(t *testing.T, width, height int) *tmuxSession {
+// pane without colour, in a HOME of the test's own (isolate's, so
+// $HOME names it in the test too) with the state directory at
+// HOME/state, without Google credentials, and with env added.
+func startDemo(t *testing.T, width, height int, env ...string) *tmuxSession {
 	t.Helper()
 	bin := binary(t)
 	home := isolate(t)
-	return startTmux(t, width, height, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
-		"NO_COLOR=1"}, bin, "--demo")
+	return startTmux(t, width, height, append([]string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
+		"NO_COLOR=1"}, env...), bin, "--demo")
 }
 
 // demoScreen starts the dashboard on the demo in a width×height pane and
@@ -97,7 +98,7 @@ func TestHabitsOnASmallScreenInTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := binary(t)
-	s := startTmux(t, 60, 15, shellEnv(home), bin, "--endpoint", endpoint, "--access-token-file", tokenFile)
+	s := startTmux(t, 60, 15, homeEnv(home), bin, "--endpoint", endpoint, "--access-token-file", tokenFile)
 	scr := s.waitText("rt-e2e")
 	header := strings.SplitN(scr, "\n", 2)[0]
 	if !strings.Contains(header, u.Host) || strings.Contains(scr, "token.txt") || strings.Contains(scr, "access token file") {

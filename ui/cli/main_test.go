@@ -319,6 +319,26 @@ func writeFile(t *testing.T, path, content string) string {
 	return path
 }
 
+// writeJSON writes v as JSON at path (directories made, mode 0600) and
+// returns path.
+func writeJSON(t *testing.T, path string, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, path, string(b))
+}
+
+// writeAuthorizedUser writes an authorized_user credentials file (ADC's
+// format) at path with this client secret, refresh token and token_uri,
+// and returns path.
+func writeAuthorizedUser(t *testing.T, path, clientSecret, refreshToken, tokenURI string) string {
+	t.Helper()
+	return writeJSON(t, path, map[string]string{"type": "authorized_user", "client_id": "cid.apps.googleusercontent.com",
+		"client_secret": clientSecret, "refresh_token": refreshToken, "token_uri": tokenURI})
+}
+
 func TestConfigCommandDefaultsAndFile(t *testing.T) {
 	home := isolate(t)
 	code, out, errs := runCLI(t, "config")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -45,11 +44,8 @@ func TestMonitorInTmux(t *testing.T) {
 			_, endpoint := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedDemo, TokenTTL: 3 * time.Hour,
 				Now: func() time.Time { return time.Now().Add(-time.Duration(past.Load())) }})
 			past.Store(0)
-			tokenFile := filepath.Join(home, "token.txt")
-			if err := os.WriteFile(tokenFile, []byte("fake\n"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			env := []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config", "TERM=xterm-256color"}
+			tokenFile := writeFile(t, filepath.Join(home, "token.txt"), "fake\n")
+			env := homeEnv(home, "TERM=xterm-256color")
 			if c.noColor {
 				env = append(env, "NO_COLOR=1")
 			} else {

@@ -105,7 +105,7 @@ func TestEveryVerbEveryFormatRedacted(t *testing.T) {
 	old := ops.Sleep
 	ops.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 	t.Cleanup(func() { ops.Sleep = old })
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	state := filepath.Join(e.home, "state")
 	ptok := secrettest.Token("rt-red")
 	// An access token with no word in it (verbTestToken holds
@@ -261,7 +261,7 @@ func TestEveryVerbEveryFormatRedacted(t *testing.T) {
 // path with a secret the process knows (the runtime's proxy token, the
 // OAuth access token) in the server's text and scans everything written.
 func TestEveryOutputPathRedacted(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	ptok := secrettest.Token("rt-red")
 	const oauth = verbTestToken
 	addRedRuntime(t, e, ptok)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/colabfake"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
 	"github.com/colabdash/colabdash/ui/ops"
 )
@@ -20,24 +18,16 @@ import (
 // directory's runs directory (mode: its permissions).
 func plantRecord(t *testing.T, e *verbEnv, runtime string) string {
 	t.Helper()
-	dir := filepath.Join(ops.StateDir(), runcmd.RunRecordDir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := json.Marshal(map[string]any{"requestId": "00000000-0000-4000-8000-000000000001", "runtime": runtime, "created": true,
-		"runtimeSpec": "CPU/STANDARD", "endpoint": e.flags[1], "profile": "default", "file": "planted.py", "pid": 1,
-		"started": time.Now().Add(-time.Hour)})
-	p := filepath.Join(dir, "00000000-0000-4000-8000-000000000001.json")
-	if err := os.WriteFile(p, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeJSON(t, filepath.Join(ops.StateDir(), runcmd.RunRecordDir, "00000000-0000-4000-8000-000000000001.json"),
+		map[string]any{"requestId": "00000000-0000-4000-8000-000000000001", "runtime": runtime, "created": true,
+			"runtimeSpec": "CPU/STANDARD", "endpoint": e.flags[1], "profile": "default", "file": "planted.py", "pid": 1,
+			"started": time.Now().Add(-time.Hour)})
 }
 
 // victimEnv is an emulator with one runtime a planted record names.
 func victimEnv(t *testing.T) (*verbEnv, api.Runtime) {
 	t.Helper()
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	rt, err := e.srv.AddRuntime(api.Runtime{Name: "precious", RuntimeSpec: api.RuntimeSpecKey{Variant: api.VariantCPU}, ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)

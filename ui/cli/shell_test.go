@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,15 +66,7 @@ func shellEmulator(t *testing.T, o colabfake.Options) (srv *colabfake.Server, en
 	if _, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-e2e", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}
-	tokenFile = filepath.Join(home, "token.txt")
-	if err := os.WriteFile(tokenFile, []byte("fake\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return srv, endpoint, home, tokenFile
-}
-
-func shellEnv(home string) []string {
-	return []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config"}
+	return srv, endpoint, home, writeFile(t, filepath.Join(home, "token.txt"), "fake\n")
 }
 
 // `colabdash shell` in a real terminal: the banner, a command and its
@@ -85,7 +76,7 @@ func TestShellVerbInTmux(t *testing.T) {
 	srv, endpoint, home, tokenFile := shellEmulator(t, colabfake.Options{})
 	bin := binary(t)
 	script := bin + " shell rt-e2e --endpoint " + endpoint + " --access-token-file " + tokenFile + "; echo exit=$?; read x"
-	s := startTmux(t, 100, 30, shellEnv(home), "sh", "-c", "'"+script+"'")
+	s := startTmux(t, 100, 30, homeEnv(home), "sh", "-c", "'"+script+"'")
 	s.waitText("~. detaches")
 	s.waitText(strings.TrimSpace(colabfake.TTYPrompt))
 	s.text("echo from-the-runtime")
@@ -98,7 +89,7 @@ func TestShellVerbInTmux(t *testing.T) {
 	s.keys("Enter")
 	s.waitExit()
 
-	s = startTmux(t, 100, 30, shellEnv(home), "sh", "-c", "'"+script+"'")
+	s = startTmux(t, 100, 30, homeEnv(home), "sh", "-c", "'"+script+"'")
 	s.waitText(strings.TrimSpace(colabfake.TTYPrompt))
 	srv.Reclaim("runtimes/rt-e2e")
 	s.waitText("gone (reclaimed)")
@@ -109,7 +100,7 @@ func TestShellVerbInTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "colab/tty", Status: 404, Times: -1})
-	s = startTmux(t, 100, 30, shellEnv(home), "sh", "-c", "'"+script+"'")
+	s = startTmux(t, 100, 30, homeEnv(home), "sh", "-c", "'"+script+"'")
 	s.waitText("refused the proxy token")
 	s.waitText("exit=3")
 }
@@ -121,7 +112,7 @@ func TestShellVerbInTmux(t *testing.T) {
 func TestDashboardShellInTmux(t *testing.T) {
 	_, endpoint, home, tokenFile := shellEmulator(t, colabfake.Options{})
 	bin := binary(t)
-	s := startTmux(t, 100, 30, shellEnv(home), bin, "--endpoint", endpoint, "--access-token-file", tokenFile)
+	s := startTmux(t, 100, 30, homeEnv(home), bin, "--endpoint", endpoint, "--access-token-file", tokenFile)
 	s.waitText("rt-e2e")
 	s.keys("Enter")
 	s.waitText("DETAILS · rt-e2e")
@@ -157,7 +148,7 @@ func TestShellRawOutputAndFilterOSCInTmux(t *testing.T) {
 		if filter {
 			args = append(args, "--filter-osc")
 		}
-		s := startTmux(t, 100, 30, shellEnv(home), args...)
+		s := startTmux(t, 100, 30, homeEnv(home), args...)
 		s.tmux("set-option", "-t", s.name, "allow-rename", "on")
 		s.waitText(strings.TrimSpace(colabfake.TTYPrompt))
 		s.text(`printf '\e]2;retitled-by-runtime\a'`)
@@ -182,7 +173,7 @@ func TestShellCtrlCWhileConnectingInTmux(t *testing.T) {
 	_, endpoint, home, tokenFile := shellEmulator(t, colabfake.Options{ProxyLatency: time.Hour})
 	bin := binary(t)
 	script := bin + " shell rt-e2e --endpoint " + endpoint + " --access-token-file " + tokenFile + "; echo exit=$?; read x"
-	s := startTmux(t, 100, 30, shellEnv(home), "sh", "-c", "'"+script+"'")
+	s := startTmux(t, 100, 30, homeEnv(home), "sh", "-c", "'"+script+"'")
 	s.waitText("~. detaches")
 	s.keys("C-c")
 	s.waitText("interrupted while connecting to rt-e2e")

@@ -97,7 +97,7 @@ func TestSignalsExit128PlusNumber(t *testing.T) {
 		}
 	}
 
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	e.holdCalls(colabfake.FaultDeadline, "execute_code", -1)
 	for sig, want := range wantSignalExit {
 		calls := e.srv.CallCount("execute_code")
@@ -140,7 +140,7 @@ func TestSignalsExit128PlusNumber(t *testing.T) {
 func TestDashboardSignalExitCodes(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
-	env := []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config"}
+	env := homeEnv(home)
 	run := func(end func(s *tmuxSession, pid int)) (int, *tmuxSession) {
 		// The pane's shell prints the exit code once the dashboard ended.
 		s := startTmux(t, 100, 30, env, bin, "--demo;", "echo", "exit=$?;", "sleep", "600")
@@ -223,7 +223,7 @@ func (e *verbEnv) interruptWhileReading(tm term, args ...string) (int, string, s
 // waits for its confirmation, or while exec - waits for the code, exits
 // 130 at once and acts on nothing; the error starts on a line of its own.
 func TestInterruptWhileReadingStdin(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	tty := term{inTTY: true, errTTY: true}
 
 	code, out, errs := e.interruptWhileReading(tty, "delete", "rt-cpu")
@@ -264,7 +264,7 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 // instead of leaving it blocked.
 func TestExecStdinSignal(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		logFile := filepath.Join(e.home, "log-"+sig.String()+".json")
 		cmd := exec.Command(bin, append([]string{"exec", "rt-t4", "-", "--log-file", logFile}, e.flags...)...)
@@ -301,7 +301,7 @@ func TestExecStdinSignal(t *testing.T) {
 // run.
 func TestInterruptOnATerminal(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	flags := strings.Join(e.flags, " ")
 	s := e.shellInTmux(bin+" delete rt-cpu "+flags, "echo DELETE_EXIT=$?",
 		bin+" exec rt-t4 - "+flags, "echo EXEC_EXIT=$?")
@@ -329,7 +329,7 @@ func TestInterruptOnATerminal(t *testing.T) {
 // terminal's mode is restored afterwards (stty -g reads the same).
 func TestExecQuestionTakesOneKey(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	// The call is held: code that a kernel interrupt does not stop, so
 	// the second ctrl+c asks.
 	e.holdCalls(colabfake.FaultDeadline, "execute_code", 0)

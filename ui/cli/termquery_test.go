@@ -97,7 +97,7 @@ func (s *silentTTY) waitOutput(t *testing.T, want string) string {
 // answers: none may ask it anything, so none waits for it.
 func TestVerbsNeverQueryTheTerminal(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	local := writeFile(t, filepath.Join(e.home, "up.txt"), "hello\n")
 	cases := [][]string{
 		{"version"},
@@ -143,7 +143,7 @@ func TestVerbsNeverQueryTheTerminal(t *testing.T) {
 // terminal delays it by a fraction of a second at most.
 func TestDashboardQueriesOnlyForTheTheme(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	cases := []struct {
 		name  string
 		env   []string
@@ -306,7 +306,7 @@ func BenchmarkDashboardFirstRequest(b *testing.B) {
 // over the environment.
 func TestColourOnATerminalAndAPipe(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	const dim = "\x1b[2m"
 	cases := []struct {
 		name          string

@@ -25,6 +25,13 @@ type tmuxSession struct {
 	sock, name string
 }
 
+// homeEnv is the environment of a program started in tmux (startTmux's
+// env) that keeps to home: HOME, and the state and config directories
+// below it, then extra.
+func homeEnv(home string, extra ...string) []string {
+	return append([]string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config"}, extra...)
+}
+
 // startTmux starts bin with args (and env) in a width×height pane. It skips
 // the test when tmux is missing, except in CI (CI set), where .ci/run
 // installs it and its absence is a failure.

@@ -28,7 +28,7 @@ func countdownSeconds(t *testing.T, scr string) int {
 func TestDashboardInTmux(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
-	s := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config", "NO_COLOR=", "TERM=xterm-256color"}, bin, "--demo")
+	s := startTmux(t, 100, 30, homeEnv(home, "NO_COLOR=", "TERM=xterm-256color"), bin, "--demo")
 
 	scr := s.waitFor("the demo runtimes", waitTimeout, func(scr string) bool {
 		return strings.Contains(scr, "tier Pro") && countdownRE.MatchString(scr) && strings.Contains(scr, "rt-v6edemo2mw")
@@ -99,8 +99,8 @@ var proxyURL = regexp.MustCompile(`http://127\.0\.0\.1:[0-9]+/proxy/(rt-[a-z0-9]
 func TestCopyInTmux(t *testing.T) {
 	home := isolate(t)
 	bin := binary(t)
-	s := startTmux(t, 120, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config",
-		"NO_COLOR=1", "TERM=xterm-256color", "DISPLAY=", "WAYLAND_DISPLAY="}, bin, "--demo")
+	s := startTmux(t, 120, 30, homeEnv(home,
+		"NO_COLOR=1", "TERM=xterm-256color", "DISPLAY=", "WAYLAND_DISPLAY="), bin, "--demo")
 	scr := s.waitFor("the selected runtime's URL", waitTimeout, func(scr string) bool { return proxyURL.MatchString(scr) })
 	u := proxyURL.FindStringSubmatch(scr)
 	url, rt := u[0], u[1]

@@ -206,7 +206,7 @@ func TestTopUsage(t *testing.T) {
 // While code that uses the GPU runs, the T4's row says busy with the
 // GPU's utilisation, and no longer that the GPU was never used.
 func TestTopBusyGPU(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	// The code sleeps a minute; once top has seen it, closing its session
 	// aborts it.
 	done := make(chan struct{})

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
@@ -13,7 +12,7 @@ import (
 // succeeds, `delete R R` deletes once, and the question, the lines and
 // the JSON name each target once.
 func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	_, out, _ := e.run("session", "open", "rt-t4")
 	ref := strings.TrimSpace(out)
 	full := "runtimes/rt-t4demo7k2p/sessions/" + strings.SplitN(ref, "/", 2)[1]
@@ -68,7 +67,7 @@ func TestTargetsNamedTwiceActedOnOnce(t *testing.T) {
 // with the full id is one entry under its resolved name, and a session on
 // an unknown runtime is "no runtime", with or without --force.
 func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	var rep struct {
 		Sessions []struct{ Name, Error string }
 	}
@@ -105,7 +104,7 @@ func TestSessionCloseResolvesBeforeDedupe(t *testing.T) {
 // refusal without a terminal counts only real runtimes, and an id in the
 // wrong case is pointed at its lower-case form.
 func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	code, _, errs := e.runTerm(term{}, "delete", "rt-zz", "rt-c")
 	if code != kit.ExitUsage || !strings.Contains(errs, `no runtime "rt-zz"`) || !strings.Contains(errs, "pass --yes to delete 1 runtime") ||
 		len(e.srv.Runtimes()) != 3 {
@@ -139,7 +138,7 @@ func TestDeleteResolvesAllTargetsFirst(t *testing.T) {
 // neither that its real targets were refused nor that an argument named
 // nothing. The refusal (exit 2) now comes with the per-target document.
 func TestBatchRefusalPrintsTheReport(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	var rep deleteReport
 	code, out, errs := e.run("delete", "rt-cpudemo4qx", "rt-cpu", "rt-zz", "--json")
 	mustJSON(t, out, &rep)
@@ -173,7 +172,7 @@ func TestBatchRefusalPrintsTheReport(t *testing.T) {
 // delete's question takes yes, in any case, as well as y; no still
 // cancels and deletes nothing.
 func TestDeleteQuestionTakesYes(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	code, _, errs := e.runTerm(term{in: "no\n", inTTY: true, errTTY: true}, "delete", "rt-cpudemo4qx")
 	if code != kit.ExitFailure || len(e.srv.Runtimes()) != 3 {
 		t.Fatalf("no: exit %d, stderr %q, %d runtimes", code, errs, len(e.srv.Runtimes()))

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
@@ -85,7 +84,7 @@ func envelope(t *testing.T, out string) kit.Envelope {
 // Whatever fails, a --json verb prints one document with "ok" false and
 // the error's code word, and exits with the table's code for it.
 func TestJSONEnvelopeAndExitCodes(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -123,7 +122,7 @@ func TestJSONEnvelopeAndExitCodes(t *testing.T) {
 // line; a bad expression is one line on stderr, nothing on stdout, and
 // exit 2 before anything is done.
 func TestJQ(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	code, out, errs := e.run("status", "--jq", ".runtimes[].name")
 	if code != 0 || out != "runtimes/rt-t4demo7k2p\nruntimes/rt-cpudemo4qx\nruntimes/rt-v6edemo2mw\n" {
 		t.Errorf("status --jq: exit %d %q %q", code, out, errs)
@@ -162,7 +161,7 @@ func TestJQ(t *testing.T) {
 // KeyboardInterrupt, exec exits 130 and the session stays open with its
 // state; --session reuses it and --rm closes it afterwards.
 func TestExecCtrlCInterruptsKernel(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	const name = "runtimes/rt-t4demo7k2p/sessions/colabdash-intr"
 	if code, _, errs := e.run("session", "open", "rt-t4", "--id", "colabdash-intr"); code != 0 {
 		t.Fatalf("session open: %d %q", code, errs)
@@ -233,7 +232,7 @@ func TestExecCtrlCInterruptsKernel(t *testing.T) {
 // (the failure envelope printed plain, as for any filter that fails on
 // it); and one that outruns its time limit is exit 2 saying so.
 func TestJqFilterEndsWithTheRun(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	type result struct {
 		code      int
 		out, errs string

@@ -19,11 +19,7 @@ import (
 // exit code: create --wait → exec -c 'print(6*7)' → cp up and back
 // → delete --yes.
 func TestE2EScriptCreateExecDelete(t *testing.T) {
-	bin := needBinary(t)
-	home := isolate(t)
-	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
-	endpoint := startEmulatorBinary(t, bin, "--create-delay", "300ms")
-	tok := writeFile(t, filepath.Join(home, "token"), "ya29.e2e-script-token\n")
+	bin, endpoint, tok := emulatorCLI(t, "--create-delay", "300ms")
 	sh := func(args ...string) (int, string, string) {
 		t.Helper()
 		cmd := exec.Command(bin, append(args, "--endpoint", endpoint, "--access-token-file", tok)...)
@@ -66,11 +62,12 @@ func TestE2EScriptCreateExecDelete(t *testing.T) {
 	}
 
 	// cp up and back through the runtime proxy.
-	local := writeFile(t, filepath.Join(home, "up.txt"), "colabdash e2e\n")
+	dir := t.TempDir()
+	local := writeFile(t, filepath.Join(dir, "up.txt"), "colabdash e2e\n")
 	if code, out, errs = sh("cp", local, id+":/content/up.txt"); code != 0 {
 		t.Fatalf("cp up: exit %d %q %q", code, out, errs)
 	}
-	back := filepath.Join(home, "back.txt")
+	back := filepath.Join(dir, "back.txt")
 	if code, out, errs = sh("cp", id+":/content/up.txt", back); code != 0 {
 		t.Fatalf("cp down: exit %d %q %q", code, out, errs)
 	}
@@ -101,7 +98,7 @@ func TestE2EScriptCreateExecDelete(t *testing.T) {
 // print to the terminal; exec's ctrl+c asks to stop or detach.
 func TestVerbsOnATerminal(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	e.holdCalls(colabfake.FaultDeadline, "execute_code", 0) // exec's call waits until the test ends
 	flags := strings.Join(e.flags, " ")
 	s := e.shellInTmux(bin+" token rt-t4 "+flags, "echo TOKEN_EXIT=$?",

@@ -22,7 +22,7 @@ import (
 var openedSession = regexp.MustCompile(`opened session (rt-[a-z0-9]+/colabdash-[0-9a-f]{8})`)
 
 func TestExecVerb(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	// A runtime target with --keep: a new session, named on stderr; stdout is the
 	// code's output, exactly.
 	code, out, errs := e.run("exec", "rt-t4", "--keep", "-c", "print(6*7)")
@@ -100,7 +100,7 @@ func TestExecVerb(t *testing.T) {
 // The code's output is the user's: exact bytes into a pipe, sanitized on
 // a terminal (execute_code output is untrusted for a terminal).
 func TestExecOutputPipeExactTerminalSanitized(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	stdout := "row1\r\nbar 50%\rbar 100%\n\x1b]52;c;cHduZWQ=\x07\x1b[2Jbinary\x00\xff\n"
 	stderr := "warn\x1b]0;title\x07\n"
 	res, _ := json.Marshal(map[string]any{"session": "runtimes/rt-t4demo7k2p/sessions/notebook-ab12cd34", "executionId": "x",
@@ -123,7 +123,7 @@ func TestExecOutputPipeExactTerminalSanitized(t *testing.T) {
 // once; a connection that stays down ends with how to reattach.
 func TestExecReattaches(t *testing.T) {
 	skipWaits(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	_, out, _ := e.run("session", "open", "rt-t4", "--id", "colabdash-reattach")
 	sess := strings.TrimSpace(out)
 
@@ -177,7 +177,7 @@ func interruptAtCall(e *verbEnv, calls int, sigs chan<- os.Signal) <-chan bool {
 // how to close the session, and the printed command picks the run up; on
 // a terminal, s stops the code by closing its session.
 func TestExecInterrupt(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	// The emulator holds the call until the command has ended, however
 	// slowly a busy machine delivers the signal.
 	interrupt := func(tm term, args ...string) (int, string, string) {
@@ -234,7 +234,7 @@ func TestExecInterrupt(t *testing.T) {
 // DELETE, and exec must return while the DELETE is still pending (the
 // client has not given up on it).
 func TestExecDetachesAtOnce(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	hold := make(chan struct{})
 	var once sync.Once
 	release := func() { once.Do(func() { close(hold) }) }
@@ -287,7 +287,7 @@ func TestExecDetachesAtOnce(t *testing.T) {
 
 // --timeout in a kept session detaches like ctrl+c without a terminal, with exit code 124.
 func TestExecTimeout(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	e.holdCalls(colabfake.FaultDeadline, "execute_code", 0)
 	code, out, errs := e.run("exec", "rt-t4", "--keep", "-c", "print(1)", "--timeout", "300ms", "--json")
 	var doc kit.Envelope
@@ -302,7 +302,7 @@ func TestExecTimeout(t *testing.T) {
 // a command in a shell is not offered as "reuse it with --session …";
 // the line says the id is unusual instead.
 func TestExecDoesNotOfferAnUnusualSessionIDForReuse(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	bad := "nb;touch${IFS}pwned"
 	out, _ := json.Marshal(map[string]any{"name": "runtimes/rt-t4demo7k2p/sessions/" + bad})
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolCreateSession, Output: out})

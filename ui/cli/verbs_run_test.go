@@ -54,7 +54,7 @@ func (e *verbEnv) runRun(args ...string) (int, string, string) {
 // runtime the run created is gone afterwards whatever the outcome;
 // --keep leaves exactly that one.
 func TestRunScriptOutcomes(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	dir := t.TempDir()
 	script := func(name, code string) string { return writeFile(t, filepath.Join(dir, name), code) }
 
@@ -97,7 +97,7 @@ func TestRunScriptOutcomes(t *testing.T) {
 // --timeout ends a run that would go on and deletes its runtime (even
 // with --keep: it is the cost guard); the exit code is 124.
 func TestRunTimeout(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	f := writeFile(t, filepath.Join(t.TempDir(), "long.py"), "time.sleep(600)\n")
 	start := time.Now()
 	code, _, errs := e.runRun("--spec", "CPU", "--keep", "--timeout", "500ms", f)
@@ -112,7 +112,7 @@ func TestRunTimeout(t *testing.T) {
 // failing cell stops the run, is named, and the cells after it have no
 // outputs.
 func TestRunNotebook(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	dir := t.TempDir()
 	nb := `{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3"}},
  "cells": [
@@ -172,7 +172,7 @@ func TestRunNotebook(t *testing.T) {
 // also after a failure; a missing one is a warning. --runtime uses a
 // runtime that stays, and closes the session it opened.
 func TestRunFilesAndExistingRuntime(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	dir := t.TempDir()
 	data := writeFile(t, filepath.Join(dir, "data.csv"), "a,b\n1,2\n")
 	f := writeFile(t, filepath.Join(dir, "fail.py"), "raise RuntimeError('late')\n")
@@ -273,7 +273,7 @@ func startRunUntil(t *testing.T, e *verbEnv, bin, until string) (*exec.Cmd, func
 // it with 128+n and delete its runtime.
 func TestRunSignalsDeleteTheRuntime(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		cmd, stderr := startLongRun(t, e, bin)
 		if n := len(e.srv.Runtimes()); n != 1 {
@@ -291,7 +291,7 @@ func TestRunSignalsDeleteTheRuntime(t *testing.T) {
 // did not finish left it, and run --reap deletes it.
 func TestRunKilledThenReaped(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	cmd, _ := startLongRun(t, e, bin)
 	code, _, errs := e.run(append([]string{"status"}, e.flags...)...)
 	if code != 0 || strings.Contains(errs, "did not finish") {
@@ -360,7 +360,7 @@ func TestRunInterruptedWhileCreating(t *testing.T) {
 // kill the run before it deletes its runtime: SIGPIPE is ignored.
 func TestRunStdoutClosedStillDeletes(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	f := writeFile(t, filepath.Join(t.TempDir(), "loud.py"), "for i in range(100): print('line')\n")
 	cmd := exec.Command(bin, append(append([]string{"run"}, e.flags...), "--spec", "CPU", f)...)
 	r, w, err := os.Pipe()
@@ -387,7 +387,7 @@ func TestRunStdoutClosedStillDeletes(t *testing.T) {
 // keeps its record, so run --reap deletes it later.
 func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 	bin := needBinary(t)
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	e.holdCalls(colabfake.FaultLatency, "delete_runtime", 0)
 	cmd, stderr := startLongRun(t, e, bin)
 	cmd.Process.Signal(syscall.SIGINT)
@@ -411,7 +411,7 @@ func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 // still works with one warning on stderr, is hidden from --help, and
 // beside the new name is a usage error.
 func TestRunNotebookOutAndItsOldName(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	dir := t.TempDir()
 	nb := writeFile(t, filepath.Join(dir, "nb.ipynb"), `{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
   {"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": "print(6*7)"}]}`)

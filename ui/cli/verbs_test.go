@@ -2,9 +2,7 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/runtimes"
@@ -23,107 +20,8 @@ import (
 	"github.com/colabdash/colabdash/ui/termtext/termtexttest"
 )
 
-// verbEnv is an emulator and the flags that reach it.
-type verbEnv struct {
-	t     *testing.T
-	srv   *colabfake.Server
-	flags []string
-	home  string
-}
-
-// newVerbEnv starts an emulator with o (demo seed unless o says) for one
-// test, with HOME isolated and a bearer token file.
-// verbTestToken is the access token newVerbEnv's commands send (the
-// redaction tests look for any piece of it in what colabdash writes).
-const verbTestToken = "ya29.verbtest0AccessToken7q"
-
-func newVerbEnv(t *testing.T, o colabfake.Options) *verbEnv {
-	t.Helper()
-	home := isolate(t)
-	t.Setenv("XDG_STATE_HOME", filepath.Join(home, "state"))
-	t.Setenv("NO_COLOR", "")
-	srv, endpoint := colabfaketest.Start(t, o)
-	tok := writeFile(t, filepath.Join(home, "token.txt"), verbTestToken+"\n")
-	return &verbEnv{t: t, srv: srv, home: home, flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
-}
-
-// holdCalls makes the emulator hold tool's calls (kind says what the
-// call does once let go, times as in colabfake.Fault) until the test
-// ends: the command waits on a call that is under way.
-func (e *verbEnv) holdCalls(kind colabfake.FaultKind, tool string, times int) {
-	hold := make(chan struct{})
-	e.t.Cleanup(func() { close(hold) })
-	e.srv.Inject(colabfake.Fault{Kind: kind, Tool: tool, Hold: hold, Times: times})
-}
-
-// term describes which streams are terminals and what stdin holds.
-type term struct {
-	in                    string
-	stdin                 io.Reader // read instead of in when set
-	inTTY, outTTY, errTTY bool
-	sigs                  chan os.Signal
-	ctx                   context.Context // its end is what ctrl+c or SIGTERM does; nil: never ends
-}
-
-// run runs colabdash in-process against the emulator, no terminal
-// anywhere and an empty stdin.
-func (e *verbEnv) run(args ...string) (int, string, string) {
-	e.t.Helper()
-	return e.runTerm(term{}, args...)
-}
-
-// runTerm runs colabdash in-process with the streams tm describes.
-func (e *verbEnv) runTerm(tm term, args ...string) (int, string, string) {
-	e.t.Helper()
-	var out, errb bytes.Buffer
-	var in io.Reader = strings.NewReader(tm.in)
-	if tm.stdin != nil {
-		in = tm.stdin
-	}
-	s := &kit.Streams{In: in, Out: &out, Err: &errb, InTTY: tm.inTTY, OutTTY: tm.outTTY, ErrTTY: tm.errTTY}
-	if tm.sigs != nil {
-		s.Interrupts = func() (<-chan os.Signal, func()) { return tm.sigs, func() {} }
-	}
-	ctx := tm.ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	code := runStreamsContext(ctx, append(args, e.flags...), s)
-	return code, out.String(), errb.String()
-}
-
-// mustJSON decodes out into v or fails.
-func mustJSON(t *testing.T, out string, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(out), v); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out)
-	}
-}
-
-var requestIDLine = regexp.MustCompile(`requestId ([0-9a-f-]{36})`)
-
-// closeReport is session close --json's document: one entry a session
-// named.
-type closeReport struct {
-	Sessions []struct {
-		Name   string
-		Closed bool
-		Error  string
-	}
-}
-
-// deleteReport is delete --json's document: one entry a runtime named.
-type deleteReport struct {
-	Runtimes []struct {
-		Name    string
-		Deleted bool
-		Missing bool
-		Error   string
-	}
-}
-
 func TestSpecsVerb(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	code, out, errs := e.run("specs", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -164,7 +62,7 @@ func TestSpecsVerb(t *testing.T) {
 
 // Colour only on a terminal, never with NO_COLOR.
 func TestVerbsNoColor(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	_, out, _ := e.runTerm(term{outTTY: true}, "specs")
 	if !strings.Contains(out, "\x1b[") {
 		t.Fatalf("no colour on a terminal:\n%q", out)
@@ -217,7 +115,7 @@ func TestCreateVerb(t *testing.T) {
 
 // Wrong input is a usage error before anything is sent.
 func TestCreateVerbUsage(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -260,7 +158,7 @@ func TestCreateVerbUsage(t *testing.T) {
 // created the runtime: create lists the runtimes before sending anything
 // again, finds it, and succeeds with it (one runtime, one create call).
 func TestCreateResetFoundByRelist(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime"})
 	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
 	var rep struct{ Name string }
@@ -277,7 +175,7 @@ func TestCreateResetFoundByRelist(t *testing.T) {
 // does not find it, so the outcome stays unknown: create fails saying so,
 // with the request id; re-run with that id, it makes the one runtime.
 func TestCreateResetThenRerunWithRequestID(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: "create_runtime", Unprocessed: true})
 	code, out, errs := e.run("create", "--spec", "CPU/STANDARD", "--json")
 	m := requestIDLine.FindStringSubmatch(errs)
@@ -312,7 +210,7 @@ func TestCreateResetThenRerunWithRequestID(t *testing.T) {
 // DEADLINE_EXCEEDED past the client's own re-sends: create re-sends the
 // identical call itself, and one runtime results.
 func TestCreateReSendsAfterDeadline(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: "create_runtime", Times: kit.RetryAttempts + 1})
 	code, out, errs := e.run("create", "--spec", "CPU")
 	if code != 0 || !strings.HasPrefix(out, "created rt-") {
@@ -367,7 +265,7 @@ func TestCreateRefusals(t *testing.T) {
 }
 
 func TestDeleteVerb(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	// Without a terminal and without --yes: refused before any change
 	// (the runtimes are listed, to count only real targets), even when
 	// stdin holds a "y".
@@ -423,7 +321,7 @@ func TestDeleteVerb(t *testing.T) {
 }
 
 func TestSessionVerbs(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	code, out, errs := e.run("session", "open", "rt-t4")
 	ref := strings.TrimSpace(out)
 	if code != 0 || !regexp.MustCompile(`^rt-t4demo7k2p/colabdash-[0-9a-f]{8}$`).MatchString(ref) {
@@ -497,7 +395,7 @@ func TestSessionVerbs(t *testing.T) {
 }
 
 func TestURLAndTokenVerbs(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	code, out, _ := e.run("url", "rt-cpu")
 	// connectionInfo.url is the emulator's own runtime proxy.
 	if code != 0 || !strings.HasPrefix(out, "http://127.0.0.1:") || !strings.HasSuffix(out, "/proxy/rt-cpudemo4qx/\n") {
@@ -553,7 +451,7 @@ func TestURLAndTokenVerbs(t *testing.T) {
 // Server text in human output reaches no terminal as escape sequences,
 // even into a pipe; --json keeps it exact but escapes C1 controls.
 func TestVerbsSanitizeServerText(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	hostile := "https://x.example/\x1b]52;c;cHduZWQ=\x07\x1b[2J\u009b31m\u202e"
 	if _, err := e.srv.AddRuntime(api.Runtime{Name: "runtimes/rt-\x1b]0;pwned\x07",
 		RuntimeSpec:    api.RuntimeSpecKey{Variant: "VARIANT_\x1b[2J", Accelerator: "NONE", Shape: api.ShapeStandard},
@@ -583,7 +481,7 @@ func TestVerbsSanitizeServerText(t *testing.T) {
 // Runtime ids complete from the live runtimes, the second time from the
 // cache (kept in the cache directory), and to nothing (quickly, quietly) without credentials.
 func TestRuntimeCompletion(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := demoVerbEnv(t)
 	// The shell puts the word being completed last.
 	complete := func(args ...string) (int, string, string) {
 		last := len(args) - 1
@@ -666,7 +564,7 @@ func TestVerbsHostileSeed(t *testing.T) {
 // time.Duration's limit), in status --json and url --json alike, while
 // connectionInfo.expireTime still says what the server sent.
 func TestTokenExpiresInSecondsIsSane(t *testing.T) {
-	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := emptyVerbEnv(t)
 	now := time.Now().UTC()
 	cases := []struct {
 		id      string

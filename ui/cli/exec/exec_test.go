@@ -18,7 +18,7 @@ import (
 // named in full costs one execute_code (which makes the session); a
 // prefix, one refused as naming no runtime, then the listing, then the run.
 func TestExecClosesTheSessionItOpened(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
 	for i := 0; i < 3; i++ {
 		r := e.Run(Command, "rt-t4demo7k2p", "-c", "print(6*7)")
@@ -43,7 +43,7 @@ func TestExecClosesTheSessionItOpened(t *testing.T) {
 // and close it, and --session runs in it again, leaving it open; the hidden --rm is still
 // accepted (closing is the default), and --keep --rm is refused.
 func TestExecKeepLeavesTheSessionOpen(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
 	r := e.Run(Command, "rt-t4", "--keep", "-c", "1")
 	m := regexp.MustCompile(`reuse it with --session (colabdash-[0-9a-z]+)`).FindStringSubmatch(r.Err)
@@ -69,7 +69,7 @@ func TestExecKeepLeavesTheSessionOpen(t *testing.T) {
 // the code), and the one line says so, with no reattach command for a
 // session that no longer exists.
 func TestExecTimeoutClosesItsOwnSession(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
 	hold := make(chan struct{})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Hold: hold})
@@ -88,7 +88,7 @@ func TestExecTimeoutClosesItsOwnSession(t *testing.T) {
 // closes the session, and prints no reattach command for it.
 func TestExecGivesUpAndClosesItsOwnSession(t *testing.T) {
 	kittest.SkipWaits(t)
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	before := len(e.Srv.Sessions("runtimes/rt-t4demo7k2p"))
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Code: api.Unavailable, Times: -1})
 	r := e.Run(Command, "rt-t4demo7k2p", "-c", "print(2)")
@@ -104,7 +104,7 @@ func TestExecGivesUpAndClosesItsOwnSession(t *testing.T) {
 // once, and the emulator sees exactly one send per answer (no second
 // layer repeating them); the code ran once.
 func TestExecReattachesAfterTheCutOff(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Times: 3})
 	r := e.RunTerm(kittest.Term{ErrTTY: true}, Command, "rt-t4demo7k2p", "-c", "print(6*7)")
 	if r.Code != 0 || r.Out != "42\n" || strings.Count(r.Err, "reattaching to the running code (DEADLINE_EXCEEDED; same executionId)") != 3 {
@@ -119,7 +119,7 @@ func TestExecReattachesAfterTheCutOff(t *testing.T) {
 // reattaches in a row, exits 4 and prints the command that reattaches.
 func TestExecGivesUpWhenTheConnectionStaysDown(t *testing.T) {
 	kittest.SkipWaits(t)
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Code: api.Unavailable, Times: -1})
 	r := e.Run(Command, "rt-t4/notebook-ab12cd34", "-c", "print(2)")
 	if r.Code != kit.ExitAPI || r.Out != "" || !strings.Contains(r.Err, "may still be running") ||
@@ -134,7 +134,7 @@ func TestExecGivesUpWhenTheConnectionStaysDown(t *testing.T) {
 // --timeout detaches (exit 124) with the reattach line; the pasted
 // --execution-id then returns the run's output.
 func TestExecTimeoutThenReattach(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	hold := make(chan struct{})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Hold: hold})
 	r := e.Run(Command, "rt-t4/notebook-ab12cd34", "-c", "print(6*7)", "--timeout", "100ms")
@@ -152,7 +152,7 @@ func TestExecTimeoutThenReattach(t *testing.T) {
 
 // Bad input: exit 2 with one line, nothing sent.
 func TestExecBadInput(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -177,7 +177,7 @@ func TestExecBadInput(t *testing.T) {
 // line, and any other value is 1 with the value on stderr; IPython's
 // report and warning are not shown.
 func TestExecExitsWithTheCodesSystemExit(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	for _, c := range []struct {
 		code string
 		exit int

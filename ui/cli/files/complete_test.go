@@ -23,7 +23,7 @@ import (
 // would then not find). Its candidates are read as it returns them,
 // before kit.CompletionWriter rewrites anything.
 func TestCompletionDropsNamesTermtextWouldChange(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestCompletionDropsNamesTermtextWouldChange(t *testing.T) {
 // "rt-files:pl" offers /content's plain.txt, written as typed (relative),
 // not the runtime root's entries.
 func TestCompletionOfARelativePathListsContent(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}}); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/secrettest"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
@@ -20,7 +19,7 @@ import (
 // redacting writer, so what is scanned is each verb's own document.
 // ls's "path" is the argument as typed, and not scanned.
 func TestJSONFailureDocumentsAreRedacted(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-red", ConnectionInfo: &api.ConnectionInfo{Token: secrettest.Token("rt-red")}}); err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ const staleNotebook = `{"nbformat": 4, "nbformat_minor": 5, "metadata": {},
 // has its own, and the cells that did not run (empty, or after the
 // failure) have none and no count, not the input's.
 func TestRunNotebookLeavesNoStaleOutputs(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "stale.ipynb")
 	if err := os.WriteFile(in, []byte(staleNotebook), 0o600); err != nil {
@@ -95,7 +95,7 @@ func TestRunNotebookLeavesNoStaleOutputs(t *testing.T) {
 // cells and fields as they were and holds each code cell's stream and
 // value, as nbformat writes them.
 func TestRunNotebookOutputs(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	dir := t.TempDir()
 	nb := filepath.Join(dir, "nb.ipynb")
 	if err := os.WriteFile(nb, []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3"}},
@@ -160,7 +160,7 @@ func writeNB(t *testing.T, name string, sources ...string) string {
 // 143, writes the notebook with the cells that ran, and deletes the
 // runtime.
 func TestRunNotebookStoppedInACell(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	nb := writeNB(t, "nb.ipynb", "print('one')", "time.sleep(600)")
 	sigs, done := runWithSignals(e, "--spec", "CPU", nb)
 	waitUntil(t, done, "the second cell running", func() bool {
@@ -182,7 +182,7 @@ func TestRunNotebookStoppedInACell(t *testing.T) {
 // A notebook whose every cell ran but whose executed copy cannot be
 // written fails (exit 1) and says why: the outputs are nowhere else.
 func TestRunNotebookUnwritableOutputFails(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	nb := writeNB(t, "nb.ipynb", "print('one')")
 	// The longest name a directory entry can have: its temporary file
 	// beside it, a longer name, cannot be created.
@@ -198,7 +198,7 @@ func TestRunNotebookUnwritableOutputFails(t *testing.T) {
 // A cell's rich output Colab kept on the runtime (an image, say) is named
 // with its path, so it can be fetched; one without a path is not.
 func TestRunNotebookNamesRichOutputs(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode, Output: json.RawMessage(`{"executionCount": 1,
  "richOutputs": [{"index": 1, "mimeTypes": ["image/png"], "filePath": "/tmp/out-1.png"}, {"index": 2, "mimeTypes": ["text/html"]}]}`)})
 	r := e.Run(Command, "--spec", "CPU", writeNB(t, "nb.ipynb", "plot()"))
@@ -210,7 +210,7 @@ func TestRunNotebookNamesRichOutputs(t *testing.T) {
 
 // The old --output still names the executed notebook, with a warning.
 func TestRunDeprecatedOutput(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	out := filepath.Join(t.TempDir(), "done.ipynb")
 	r := e.Run(Command, "--spec", "CPU", "--output", out, writeNB(t, "nb.ipynb", "print('one')"))
 	if r.Code != 0 || !strings.Contains(r.Err, "--output is deprecated and will be removed; use --notebook-out FILE") {

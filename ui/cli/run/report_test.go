@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
 
@@ -23,7 +22,7 @@ type runJSON struct {
 // run --json says ok only when the exit code is 0; a failure's document
 // carries the exit code and an error whose word is the code's.
 func TestRunJSONAgreesWithTheExitCode(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	nb := filepath.Join(t.TempDir(), "bad.ipynb")
 	if err := os.WriteFile(nb, []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
   {"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": "raise KeyError('k')"}]}`), 0o600); err != nil {
@@ -66,7 +65,7 @@ func TestRunJSONAgreesWithTheExitCode(t *testing.T) {
 // (the result the script asked for was not printed); after a failed
 // script the exit code stays the script's.
 func TestRunJQFailure(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	r := e.Run(Command, "--spec", "CPU", "--jq", ".exitCode.x", script(t, "print('hello')\n"))
 	if r.Code == 0 || r.Out != "" {
 		t.Errorf("success: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)

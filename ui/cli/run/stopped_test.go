@@ -95,7 +95,7 @@ func noDownload(t *testing.T, r kittest.Result, back string) {
 // SIGTERM in the middle of a run: no --download, the runtime deleted,
 // exit 143.
 func TestRunSignalSkipsDownloads(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	job, data, back := stoppedRunFiles(t)
 	sigs, done := runWithSignals(e, "--spec", "CPU", "--upload", data, "--download", "data.txt:"+back+"/", job)
 	waitForRunningCode(t, e, done)
@@ -119,7 +119,7 @@ func TestRunTimeoutSkipsDownloads(t *testing.T) {
 		back string
 	)
 	for _, timeout := range []string{"3s", "10s", "30s"} {
-		e = kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+		e = kittest.Empty(t)
 		var job, data string
 		job, data, back = stoppedRunFiles(t)
 		r = e.Run(Command, "--spec", "CPU", "--timeout", timeout, "--upload", data, "--download", "data.txt:"+back+"/", job)
@@ -141,7 +141,7 @@ func TestRunTimeoutSkipsDownloads(t *testing.T) {
 // exits 143, and the cleanup's identical create_runtime finds what Colab
 // made so that it is deleted; no runtime and no record are left.
 func TestRunStoppedWhileCreatingDeletesWhatColabMade(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	holdCall(t, e, api.ToolCreateRuntime)
 	sigs, done := runWithSignals(e, "--spec", "CPU", "--json", script(t, "print('never')\n"))
 	waitUntil(t, done, "the create_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
@@ -162,7 +162,7 @@ func TestRunStoppedWhileCreatingDeletesWhatColabMade(t *testing.T) {
 // deletion: the run ends at once, says the runtime may be left running
 // and keeps its record for run --reap.
 func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	holdCall(t, e, api.ToolDeleteRuntime)
 	sigs, done := runWithSignals(e, "--spec", "CPU", script(t, "time.sleep(600)\n"))
 	waitForRunningCode(t, e, done)
@@ -185,7 +185,7 @@ func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 // command's context stops the run as ctrl+c does: exit 130, the runtime
 // deleted.
 func TestRunEndsWithItsContext(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan kittest.Result, 1)
@@ -207,7 +207,7 @@ func TestRunEndsWithItsContext(t *testing.T) {
 // deleted if Colab made it, and the refusal is no news to the user (the
 // run was stopped): nothing else is said, nothing is left.
 func TestRunStoppedWhileCreatingRecoveryRefused(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	holdCall(t, e, api.ToolCreateRuntime)
 	sigs, done := runWithSignals(e, "--spec", "CPU", script(t, "print('never')\n"))
 	waitUntil(t, done, "the create_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
@@ -234,7 +234,7 @@ func TestRunStoppedWhileCreatingRecoveryRefused(t *testing.T) {
 // Colab's word for it (exit 4), and the deletion that finds the runtime
 // gone is no failure: nothing is said to be left, and its record goes.
 func TestRunRuntimeReclaimedMidRun(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	done := make(chan kittest.Result, 1)
 	go func() { done <- e.Run(Command, "--spec", "CPU", script(t, "time.sleep(600)\n")) }()
 	waitForRunningCode(t, e, done)

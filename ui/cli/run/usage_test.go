@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
@@ -17,7 +16,7 @@ import (
 // Every mistake in the command line or FILE is a usage error (exit 2)
 // that says what is wrong, before anything is created.
 func TestRunUsageErrors(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	dir := t.TempDir()
 	write := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -113,7 +112,7 @@ func TestRunScriptArguments(t *testing.T) {
 			t.Errorf("%q: %+v, %v; want the arguments %q", c.line, job, err, c.want)
 		}
 	}
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	if r := e.Run(Command, "--spec", "CPU", py, "--", "--epochs", "3"); r.Code != 0 || r.Out != "hello\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}

@@ -13,7 +13,7 @@ import (
 
 // create prints the runtime it made, on stdout, in one line per fact.
 func TestCreatePrintsTheRuntime(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	r := e.Run(CreateCommand, "--spec", "CPU/STANDARD")
 	if r.Code != 0 || !regexp.MustCompile(`^created rt-\S+ \(CPU/STANDARD, version latest\)\nurl http://127\.0\.0\.1`).MatchString(r.Out) ||
 		!strings.Contains(r.Err, "requestId ") {
@@ -28,7 +28,7 @@ func TestCreatePrintsTheRuntime(t *testing.T) {
 // more (two sends at the emulator, one runtime).
 func TestCreateRetriesARateLimit(t *testing.T) {
 	kittest.SkipWaits(t)
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Code: api.ResourceExhausted, RetryDelay: 2e9})
 	r := e.Run(CreateCommand, "--spec", "CPU")
 	if r.Code != 0 || !strings.Contains(r.Err, "retrying 2/5 in 2s with the same requestId") {
@@ -42,7 +42,7 @@ func TestCreateRetriesARateLimit(t *testing.T) {
 // A reply lost after Colab made the runtime: create lists the runtimes,
 // finds it, and succeeds with it, sending nothing again.
 func TestCreateLostReplyFoundByRelist(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolCreateRuntime})
 	r := e.Run(CreateCommand, "--spec", "CPU/STANDARD")
 	if r.Code != 0 || !strings.HasPrefix(r.Out, "created rt-") || !strings.Contains(r.Err, "listing the runtimes before anything is sent again") ||
@@ -58,7 +58,7 @@ func TestCreateLostReplyFoundByRelist(t *testing.T) {
 // not find that id, so the outcome stays unknown: exit 4 with the line
 // that re-sends the same requestId; nothing was sent again.
 func TestCreateLostReplyNotListedExits4(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolCreateRuntime, Unprocessed: true})
 	r := e.Run(CreateCommand, "--spec", "CPU", "--id", "mine-1")
 	if r.Code != kit.ExitAPI || r.Out != "" || !strings.Contains(r.Err, "colabdash: outcome unknown: the connection was lost after create_runtime was sent") ||
@@ -72,7 +72,7 @@ func TestCreateLostReplyNotListedExits4(t *testing.T) {
 
 // A limit: exit 5, the reason and what to do, one send.
 func TestCreateRefusedTooManyRuntimes(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+	e := kittest.Demo(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Reason: api.ReasonTooManyActiveRuntimes})
 	r := e.Run(CreateCommand, "--spec", "CPU")
 	if r.Code != kit.ExitQuota || r.Out != "" || !strings.Contains(r.Err, "Too many active runtimes (TOO_MANY_ACTIVE_RUNTIMES): ") || !strings.Contains(r.Err, "delete one (colabdash status --endpoint") {
@@ -85,7 +85,7 @@ func TestCreateRefusedTooManyRuntimes(t *testing.T) {
 
 // Bad input: exit 2 with one line, and nothing sent.
 func TestCreateBadInput(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	for _, tc := range []struct {
 		args []string
 		want string

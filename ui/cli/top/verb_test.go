@@ -1,8 +1,14 @@
 package top
 
+// top as the user runs it: which rows, one round (a token renewed once at
+// most, error fields redacted, ACTIVITY stale after failed reads), and
+// --watch's rounds and cost rules.
+
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -10,9 +16,14 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/client"
 	"github.com/colabdash/colabdash/api/colabfake"
+	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
+	"github.com/colabdash/colabdash/ui/ops/opstest"
+	"github.com/colabdash/colabdash/ui/render"
 )
 
 // addRuntimes adds ready runtimes with these ids, in this order.
@@ -38,7 +49,7 @@ func rowIDs(out string) []string {
 // listing's order; a RUNTIME named twice is one row; none at all is said
 // on stderr (and is [] in --json), exit 0.
 func TestTopRowsInIDOrder(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	r := e.Run(Command)
 	if r.Code != 0 || r.Out != "" || !strings.Contains(r.Err, "no runtimes") {
 		t.Errorf("no runtime: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
@@ -70,7 +81,7 @@ func TestTopRowsInIDOrder(t *testing.T) {
 // get_runtime failure is named as such. Exit 7 when some runtimes were
 // read and others not, 4 when none was.
 func TestTopRuntimeNotProbed(t *testing.T) {
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	addRuntimes(t, e, "rt-a")
 	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-b"}); err != nil { // listed without connectionInfo
 		t.Fatal(err)
@@ -101,7 +112,7 @@ func TestTopWatchInterval(t *testing.T) {
 			t.Errorf("parseInterval(%q): %v, want %q", in, err, want)
 		}
 	}
-	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+	e := kittest.Empty(t)
 	addRuntimes(t, e, "rt-a")
 	r := e.Run(Command, "rt-a", "--watch", "0.5s")
 	if r.Code != kit.ExitUsage || !strings.Contains(r.Err, `invalid argument "0.5s" for "--watch" flag: must be at least 1s`) {
@@ -240,5 +251,231 @@ func TestTopWatchFlagUsage(t *testing.T) {
 	f := cmd.Flags().Lookup("watch")
 	if err := cmd.Flags().Set("watch", "10s"); err != nil || f.Value.String() != "10s" {
 		t.Errorf("--watch=10s: %v, reads back %q", err, f.Value.String())
+	}
+}
+
+// --watch's cost rules, against the emulator's runtime proxy
+// on a fake clock: the requests of a round after the first are bounded
+// whatever the number of runtimes, a runtime whose read failed backs off
+// 30 s → 5 min, and one runtime never has two requests at once.
+
+// watchEnv starts the emulator with n runtimes and no seed, and returns
+// it, its runtimes (with their proxy tokens) and a prober on it.
+func watchEnv(t *testing.T, n int, o colabfake.Options) (*colabfake.Server, []api.Runtime, *prober) {
+	t.Helper()
+	o.Runtimes, o.Seed, o.RuntimeLimit = n, colabfake.SeedEmpty, -1
+	srv, cli := opstest.Emulator(t, o, client.Options{})
+	rts, err := targets(srv.Runtimes(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProber(&kit.Connection{Svc: cli}, &api.Redactor{})
+	p.watching = true
+	return srv, rts, p
+}
+
+// fakeClock is a clock the test moves.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+func proxyRequests(srv *colabfake.Server) int { n, _ := srv.ProxyRequests(); return n }
+
+// At 1,000 runtimes a round at the default interval reads five runtimes
+// (ten requests: monitor.MaxPerMinute's share of 5 s), those read longest
+// ago first, so the runtimes take turns; the rows of the others keep what
+// their last read found.
+func TestWatchRoundBounded(t *testing.T) {
+	if got := RoundLimit(DefaultInterval); got != 5 {
+		t.Fatalf("RoundLimit(5s) = %d, want 5 (120 requests a minute, two a runtime)", got)
+	}
+	if RoundLimit(time.Second) != 1 || RoundLimit(30*time.Second) != 30 {
+		t.Fatalf("RoundLimit(1s) = %d, RoundLimit(30s) = %d", RoundLimit(time.Second), RoundLimit(30*time.Second))
+	}
+	srv, rts, p := watchEnv(t, 1000, colabfake.Options{})
+	clk := &fakeClock{time.Now()}
+	limit := RoundLimit(DefaultInterval)
+	read := map[string]int{}
+	for round := 0; round < 3; round++ {
+		before := proxyRequests(srv)
+		rows := p.round(context.Background(), rts, clk.now, limit)
+		if n := proxyRequests(srv) - before; n != 2*limit {
+			t.Fatalf("round %d at 1,000 runtimes: %d proxy requests, want %d", round, n, 2*limit)
+		}
+		if len(rows) != 1000 {
+			t.Fatalf("round %d: %d rows", round, len(rows))
+		}
+		for _, r := range rows {
+			if r.mon != nil && r.mon.ResourcesAt.Equal(clk.t) {
+				read[r.rt.Name]++
+			}
+		}
+		clk.t = clk.t.Add(DefaultInterval)
+	}
+	if len(read) != 3*limit {
+		t.Fatalf("3 rounds read %d distinct runtimes, want %d (each round the ones read longest ago)", len(read), 3*limit)
+	}
+}
+
+// A runtime whose read failed is read again 30 s later, then 60 s, 120 s
+// … (monitor.Backoff), and says when; rounds in between send it nothing.
+// A success resets it to every round.
+func TestWatchBackoff(t *testing.T) {
+	srv, rts, p := watchEnv(t, 2, colabfake.Options{})
+	srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/colab/resources", Status: 500, Times: -1})
+	start := time.Now()
+	clk := &fakeClock{start}
+	var readAt []time.Duration // when rounds sent requests
+	var note string
+	for sec := 0; sec <= 240; sec += 5 {
+		clk.t = start.Add(time.Duration(sec) * time.Second)
+		before := proxyRequests(srv)
+		rows := p.round(context.Background(), rts, clk.now, RoundLimit(DefaultInterval))
+		if n := proxyRequests(srv) - before; n > 0 {
+			if n != 4 {
+				t.Fatalf("at %ds: %d requests, want 4 (two runtimes, resources and kernels)", sec, n)
+			}
+			readAt = append(readAt, time.Duration(sec)*time.Second)
+		} else if note == "" {
+			note = strings.Join(rows[0].notes(), "; ")
+		}
+	}
+	want := []time.Duration{0, 30 * time.Second, 90 * time.Second, 210 * time.Second}
+	if len(readAt) != len(want) {
+		t.Fatalf("reads at %v, want %v (backing off 30 s, 60 s, 120 s)", readAt, want)
+	}
+	for i := range want {
+		if readAt[i] != want[i] {
+			t.Fatalf("reads at %v, want %v", readAt, want)
+		}
+	}
+	if !strings.Contains(note, "resources unavailable: HTTP 500") || !strings.Contains(note, "backing off: next read ") {
+		t.Errorf("a runtime backing off says %q", note)
+	}
+	// Next read due at 210 + 240 s; the fault gone, it succeeds and the
+	// runtime is read every round again.
+	srv.ClearProxyFaults()
+	for _, sec := range []int{450, 455, 460} {
+		clk.t = start.Add(time.Duration(sec) * time.Second)
+		before := proxyRequests(srv)
+		rows := p.round(context.Background(), rts, clk.now, RoundLimit(DefaultInterval))
+		if n := proxyRequests(srv) - before; n != 4 || rows[0].failed() || strings.Contains(strings.Join(rows[0].notes(), ";"), "HTTP 500") ||
+			!rows[0].retryAt.IsZero() {
+			t.Fatalf("at %ds after the fault: %d requests, row %v", sec, n, rows[0].notes())
+		}
+	}
+}
+
+// Never two requests at once for one runtime: with 50 ms a request, each
+// runtime's next request reaches the proxy at least 50 ms after its
+// previous one, while eight runtimes are read at once.
+func TestWatchNoOverlapPerRuntime(t *testing.T) {
+	const latency = 50 * time.Millisecond
+	var mu sync.Mutex
+	seen := map[string][]time.Time{}
+	_, rts, p := watchEnv(t, 16, colabfake.Options{ProxyLatency: latency, OnProxyRequest: func(r *http.Request) {
+		id := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/proxy/"), "/", 2)[0]
+		mu.Lock()
+		seen[id] = append(seen[id], time.Now())
+		mu.Unlock()
+	}})
+	t0 := time.Now()
+	p.round(context.Background(), rts, time.Now, 0)
+	took := time.Since(t0)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 16 {
+		t.Fatalf("%d runtimes reached the proxy, want 16", len(seen))
+	}
+	for id, at := range seen {
+		for i := 1; i < len(at); i++ {
+			if gap := at[i].Sub(at[i-1]); gap < latency {
+				t.Errorf("%s: two requests %v apart, the first not answered yet", id, gap)
+			}
+		}
+	}
+	// 32 requests of 50 ms one after another would take 1.6 s.
+	if took >= 32*latency {
+		t.Errorf("a round of 16 runtimes took %v: not read in parallel", took)
+	}
+}
+
+// A round renews a runtime's token once at most: the proxy refuses the
+// listed token for the resources (renewed, read again) and refuses the
+// kernels even with the fresh one; that is the kernels' failure, not a
+// second get_runtime.
+func TestTopRenewsATokenOnceARound(t *testing.T) {
+	e := kittest.Demo(t)
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/colab/resources", Status: 404, Times: 1})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/kernels", Status: 404, Times: -1})
+	r := e.Run(Command, "rt-t4demo7k2p", "--json")
+	if n := e.Srv.CallCount(api.ToolGetRuntime); n != 1 {
+		t.Errorf("one round renewed the token %d times, want once; stderr %q", n, r.Err)
+	}
+	var rep Report
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || len(rep.Runtimes) != 1 {
+		t.Fatalf("%v: %q", err, r.Out)
+	}
+	if rr := rep.Runtimes[0]; rr.ResourcesStatus != "ok" || rr.KernelsError == "" || rr.OK {
+		t.Errorf("resources %q, kernels error %q, ok %v: want the resources read and the kernels failed", rr.ResourcesStatus, rr.KernelsError, rr.OK)
+	}
+}
+
+// Every error field of top's output leaves through the redactor, in
+// --json and in the table: an error text that quotes a secret the
+// redactor knows (one learnt after the text was made, which no earlier
+// layer could clean) does not print it.
+func TestTopRedactsErrorFields(t *testing.T) {
+	const secret = "proxy-token-s3cr3t-4b7e9d"
+	red := &api.Redactor{}
+	red.Add(secret)
+	quote := func(op string) error {
+		return &apimon.Error{Op: op, Kind: apimon.KindUnavailable, Status: 500, Message: "HTTP 500: bad token " + secret}
+	}
+	at := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
+	st := monitor.NewStore()
+	st.RecordResources("runtimes/rt-a", at, apimon.Resources{}, quote("resources"))
+	st.RecordKernels("runtimes/rt-a", at, nil, quote("kernels"))
+	rows := []row{
+		newRow(api.Runtime{Name: "runtimes/rt-a"}, st.Get("runtimes/rt-a"), "", at),
+		newRow(api.Runtime{Name: "runtimes/rt-b"}, nil, "get_runtime: "+errors.New("denied for "+secret).Error(), at),
+	}
+	for _, asJSON := range []bool{true, false} {
+		var out bytes.Buffer
+		v := &verb{Verb: kit.NewVerb(&kit.Globals{Logs: kit.Logs{Red: red}}, &kit.Streams{Out: &out, Err: &out}, "top")}
+		v.AsJSON = asJSON
+		if err := v.print(rows); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), secret) || !strings.Contains(out.String(), "bad token") || !strings.Contains(out.String(), "denied for") {
+			t.Errorf("--json %v: the secret is printed, or the errors are missing:\n%s", asJSON, out.String())
+		}
+	}
+}
+
+// Once the kernels' reads have failed monitor.StaleAfter times in a row,
+// top no longer shows the last list's word: ACTIVITY says stale, KERNELS
+// shows none, and --json's activity is unknown; one failure keeps the
+// last reading (with the error in the note).
+func TestTopActivitySaysStaleAfterFailedReads(t *testing.T) {
+	at := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
+	st := monitor.NewStore()
+	busy := []apimon.Kernel{{ID: "k1", ExecutionState: "busy", LastActivity: at}}
+	st.RecordKernels("runtimes/rt-a", at, busy, nil)
+	fail := &apimon.Error{Op: "kernels", Kind: apimon.KindUnavailable, Status: 500, Message: "HTTP 500"}
+	for i := 1; i <= monitor.StaleAfter; i++ {
+		at = at.Add(5 * time.Second)
+		st.RecordKernels("runtimes/rt-a", at, nil, fail)
+		r := newRow(api.Runtime{Name: "runtimes/rt-a"}, st.Get("runtimes/rt-a"), "", at)
+		word, state := r.cells()[6], r.report().Activity.State
+		if i < monitor.StaleAfter {
+			if !strings.HasPrefix(word, "busy") || state != "busy" {
+				t.Errorf("after %d failed read(s): ACTIVITY %q, --json state %q; want the last reading, busy", i, word, state)
+			}
+			continue
+		}
+		if none := render.KernelsCell(monitor.Activity{}); word != "stale" || state != "unknown" || r.cells()[5] != none {
+			t.Errorf("after %d failed reads: ACTIVITY %q, KERNELS %q, --json state %q; want stale, none, unknown", i, word, r.cells()[5], state)
+		}
 	}
 }

@@ -59,6 +59,21 @@ func New(t testing.TB, o colabfake.Options) *Env {
 	return &Env{T: t, Srv: srv, Endpoint: ep, TokenFile: tok}
 }
 
+// Empty is New with colabfake.SeedEmpty: no runtime, the Free tier, the
+// per-minute create quota off. For a test that creates what it needs.
+func Empty(t testing.TB) *Env {
+	t.Helper()
+	return New(t, colabfake.Options{Seed: colabfake.SeedEmpty})
+}
+
+// Demo is New with colabfake.SeedDemo: the Pro tier and the demo's three
+// runtimes (rt-t4demo7k2p, a T4 whose proxy token is live, among them),
+// the per-minute create quota off.
+func Demo(t testing.TB) *Env {
+	t.Helper()
+	return New(t, colabfake.Options{Seed: colabfake.SeedDemo})
+}
+
 // SkipWaits makes the operations layer's waits between re-sends end at
 // once for the rest of the test (the decisions stay state's).
 func SkipWaits(t testing.TB) {
