@@ -65,7 +65,7 @@ func TestTranscriptWritesARun(t *testing.T) {
 func TestTranscriptDropsControls(t *testing.T) {
 	c, runs, p := fixture(t, 100, 24)
 	runs.ran(sess, "print('\x1b]52;c;aGk=\x07x')", api.ExecuteCodeResult{Stdout: "\x1b[31mred\x1b[0m\r\nnext\u009b2J\n"})
-	v := screen(t, p, c)
+	v := consoleText(t, p, c)
 	if strings.ContainsAny(v, "\x1b\x07\u009b\r") {
 		t.Fatalf("controls reached the screen: %q", v)
 	}
