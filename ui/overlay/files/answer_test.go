@@ -47,7 +47,7 @@ func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
 		enter := runOf(t, r.o.HandleKey(commontest.Key("enter"), r.c))
 		q := asked(r.press(t, keys...))
 		if q == nil {
-			t.Fatalf("%v asked nothing:\n%s", keys, r.screen(t))
+			t.Fatalf("%v asked nothing:\n%s", keys, commontest.Screen(t, r.o, r.c))
 		}
 		return q, enter
 	}
@@ -58,7 +58,7 @@ func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
 			t.Fatalf("x asked about %q", q.target.Path)
 		}
 		r.drive(t, enter)
-		commontest.MustContain(t, r.screen(t), "rt-files:/content/sub")
+		commontest.MustContain(t, commontest.Screen(t, r.o, r.c), "rt-files:/content/sub")
 		text, isErr, _ := said(r.o.Answer(q.ask, q.target, "", "", r.c))
 		if text != "rt-files:/content/data.csv is no longer the selected entry: nothing deleted" || !isErr {
 			t.Fatalf("y said %q", text)

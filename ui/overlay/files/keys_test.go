@@ -59,7 +59,7 @@ func TestKeysHelpAndFooter(t *testing.T) {
 	// one line.
 	ro.srv.Reclaim("runtimes/rt-files")
 	ro.press(t, "r")
-	commontest.MustContain(t, ro.screen(t), "no longer exists")
+	commontest.MustContain(t, commontest.Screen(t, ro.o, ro.c), "no longer exists")
 }
 
 // d and D on a directory, or with nothing listed, say what to select;
@@ -91,7 +91,7 @@ func TestDownloadNeedsAFileAndCloseKeys(t *testing.T) {
 func TestNeverOffersToDeleteContent(t *testing.T) {
 	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, nil)
 	r.press(t, "backspace")
-	commontest.MustContain(t, r.screen(t), "FILES · rt-files:/ ", "content/")
+	commontest.MustContain(t, commontest.Screen(t, r.o, r.c), "FILES · rt-files:/ ", "content/")
 	e := r.press(t, "x")
 	if asked(e) != nil {
 		t.Fatalf("x on content/ asked %+v", asked(e))
@@ -107,7 +107,7 @@ func TestNeverOffersToDeleteContent(t *testing.T) {
 		t.Fatal("/content/data.csv is gone after x, y on /content")
 	}
 	r.press(t, "enter")
-	v := r.screen(t)
+	v := commontest.Screen(t, r.o, r.c)
 	commontest.MustContain(t, v, "FILES · rt-files:/content ")
 	if strings.Contains(v, ":/"+"/") {
 		t.Fatalf("a doubled slash in the title:\n%s", v)
@@ -128,7 +128,7 @@ func TestControlCharacterName(t *testing.T) {
 	const evil = "evil\x1b[31mRED\x1b]0;pwned\a.txt"
 	const shown = "evil␛[31mRED␛]0;pwned␇.txt" // termtext.Line(evil)
 	r := newRig(t, map[string]string{"content/" + evil: "x"}, false, nil)
-	commontest.MustContain(t, r.screen(t), "› ", shown)
+	commontest.MustContain(t, commontest.Screen(t, r.o, r.c), "› ", shown)
 	text, _, _ := said(r.press(t, "d"))
 	if text != "not downloading "+shown+": its name contains control characters (D: type a local name)" {
 		t.Fatalf("d said %q", text)
@@ -194,7 +194,7 @@ func TestMoveKeys(t *testing.T) {
 	selected := func() string {
 		e, ok := r.o.Pane().Selected()
 		if !ok {
-			t.Fatalf("nothing selected:\n%s", r.screen(t))
+			t.Fatalf("nothing selected:\n%s", commontest.Screen(t, r.o, r.c))
 		}
 		return e.Name
 	}

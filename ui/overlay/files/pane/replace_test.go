@@ -15,10 +15,7 @@ import (
 // remote file stop with ErrExists and both files stay as they were; with
 // replace they go ahead.
 func TestTransfersReplaceOnlyWhenAsked(t *testing.T) {
-	p, _ := setup(t)
-	drive(t, p, p.Init())
-	p.Move(1) // a.txt
-	sel, _ := p.Selection()
+	p, sel := onAFile(t)
 	dir := t.TempDir()
 	dst := filepath.Join(dir, "a.txt")
 	if err := os.WriteFile(dst, []byte("mine"), 0o644); err != nil {

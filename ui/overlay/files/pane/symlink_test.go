@@ -18,10 +18,7 @@ import (
 // link appeared), and the link's target keeps its bytes. A file name the
 // user types is theirs to be a link, as with cp, and is written through.
 func TestPaneDownloadRefusesALinkInTheDirectory(t *testing.T) {
-	p, _ := setup(t)
-	drive(t, p, p.Init())
-	p.Move(1) // a.txt
-	sel, _ := p.Selection()
+	p, sel := onAFile(t)
 	dir := t.TempDir()
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
