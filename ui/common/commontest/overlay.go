@@ -46,15 +46,18 @@ var keys = map[string]tea.KeyMsg{
 	"space":     {Type: tea.KeySpace, Runes: []rune{' '}},
 	"ctrl+c":    {Type: tea.KeyCtrlC},
 	"ctrl+j":    {Type: tea.KeyCtrlJ},
+	"ctrl+p":    {Type: tea.KeyCtrlP},
 	"ctrl+q":    {Type: tea.KeyCtrlQ},
 	"ctrl+r":    {Type: tea.KeyCtrlR},
 	`ctrl+\`:    {Type: tea.KeyCtrlBackslash},
+	"f1":        {Type: tea.KeyF1},
 }
 
-// Key is the key message a terminal sends for name: "enter", "alt+enter",
-// "esc", "up", "down", "left", "right", "tab", "shift+tab", "backspace",
-// "pgup", "pgdown", "space", "ctrl+c", "ctrl+j", "ctrl+q", "ctrl+r" or
-// `ctrl+\`; any other name is typed as runes in one read ("j", "/t4").
+// Key is the key message a terminal sends for name: "enter",
+// "alt+enter", "esc", "up", "down", "left", "right", "tab", "shift+tab",
+// "backspace", "pgup", "pgdown", "space", "ctrl+c", "ctrl+j", "ctrl+p",
+// "ctrl+q", "ctrl+r", `ctrl+\` or "f1"; any other name is typed as runes
+// in one read ("j", "/t4").
 func Key(name string) tea.KeyMsg {
 	if k, ok := keys[name]; ok {
 		return k
@@ -259,6 +262,28 @@ func AssertEffects(t testing.TB, o func() common.Overlay, c *common.Context, cas
 		if got := o().HandleKey(Key(tc.Key), c); !SameKind(got, tc.Want) {
 			t.Errorf("%s: %#v, want %#v", tc.Key, got, tc.Want)
 		}
+	}
+}
+
+// OverlaySpec is what an overlay shows a user of itself: its Name (as
+// the dashboard names it), its footer's key help (Footer, as KeyHelp
+// joins it) and what each of Keys does.
+type OverlaySpec struct {
+	Name, Footer string
+	Keys         []KeyEffect
+}
+
+// AssertOverlay fails the test, going on, for each way the overlay o
+// returns differs from want (AssertEffects for its keys, each on the
+// overlay o returns for it), and when it does not fit c.
+func AssertOverlay(t testing.TB, o func() common.Overlay, c *common.Context, want OverlaySpec) {
+	t.Helper()
+	AssertEffects(t, o, c, want.Keys)
+	if got := KeyHelp(o(), c); got != want.Footer {
+		t.Errorf("footer keys: %q, want %q", got, want.Footer)
+	}
+	if x := o(); x.Name() != want.Name || !x.Fits(c) {
+		t.Errorf("name %q (want %q), fits %v", x.Name(), want.Name, x.Fits(c))
 	}
 }
 

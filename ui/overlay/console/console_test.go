@@ -298,19 +298,6 @@ func TestWrapsAndScrolls(t *testing.T) {
 	}
 }
 
-// On the smallest screen the dashboard draws (60×15), a long input takes
-// at most half the console: the title, the input's cursor line and the
-// newest transcript row stay, in exactly the body's rows.
-func TestSmallestScreen(t *testing.T) {
-	c, runs, p := fixture(t, 60, 15)
-	runs.ran(sess, "print(1)", api.ExecuteCodeResult{Stdout: "1\n"})
-	p.SetInput(strings.Repeat("x = 1\n", 12) + "LAST")
-	body := consoleBody(t, p, c)
-	commontest.MustContain(t, body[0], "RUN CODE")
-	v := strings.Join(body, "\n")
-	commontest.MustContain(t, v, "✓ done", "LAST█")
-}
-
 // At the newest output the footer ends with the scroll keys' plain word;
 // scrolled back, it says that newer lines are below, right after the
 // ways out.
@@ -343,22 +330,28 @@ func TestPgdnFromTheTopScrollsAtOnce(t *testing.T) {
 }
 
 // A long input takes at most half the console's rows (less its title,
-// blank and border lines): the transcript keeps the rest.
+// blank and border lines): the transcript keeps the rest. On the
+// smallest screen the dashboard draws (60×15) as on a tall one, the
+// title, the input's cursor line and the newest transcript row stay, in
+// exactly the body's rows.
 func TestLongInputTakesHalfTheConsole(t *testing.T) {
-	c, runs, p := fixture(t, 100, 40)
-	runs.ran(sess, "print(1)", api.ExecuteCodeResult{Stdout: "1\n"})
-	p.SetInput(strings.Repeat("x = 1\n", 30) + "LAST")
-	body := consoleBody(t, p, c)
-	input := 0
-	for _, l := range body {
-		if strings.HasPrefix(l, ">>> ") || strings.HasPrefix(l, "... ") {
-			input++
+	for _, tc := range []struct{ w, h, lines int }{{60, 15, 12}, {100, 40, 30}} {
+		c, runs, p := fixture(t, tc.w, tc.h)
+		runs.ran(sess, "print(1)", api.ExecuteCodeResult{Stdout: "1\n"})
+		p.SetInput(strings.Repeat("x = 1\n", tc.lines) + "LAST")
+		body := consoleBody(t, p, c)
+		commontest.MustContain(t, body[0], "RUN CODE")
+		input := 0
+		for _, l := range body {
+			if strings.HasPrefix(l, ">>> ") || strings.HasPrefix(l, "... ") {
+				input++
+			}
 		}
+		if want := (len(body) - 4) / 2; input != want {
+			t.Fatalf("%d×%d: the input takes %d of %d rows, want %d:\n%s", tc.w, tc.h, input, len(body), want, strings.Join(body, "\n"))
+		}
+		commontest.MustContain(t, strings.Join(body, "\n"), "LAST█", "✓ done")
 	}
-	if want := (len(body) - 4) / 2; input != want {
-		t.Fatalf("the input takes %d of %d rows, want %d:\n%s", input, len(body), want, strings.Join(body, "\n"))
-	}
-	commontest.MustContain(t, strings.Join(body, "\n"), "LAST█", "✓ done")
 }
 
 // Scrolled to the top and then drawn wider, where the lines wrap into

@@ -352,37 +352,36 @@ func TestCheckCommand(t *testing.T) {
 		t.Fatalf("replies %+v", *got)
 	}
 
-	// Enter before the answer waits for it; a problem refuses it.
-	d2 := New(Input, kb.Now(), "Download data.csv")
-	d2.Check = d.Check
-	got = replies(d2)
-	kb.Press(t, d2, c, "b", "a")
-	msg := run(kb.Press(t, d2, c, "d"))
-	if e, ok := kb.Press(t, d2, c, "enter").(common.Answer); ok {
-		t.Fatalf("enter before the check answered submitted: %#v", e)
+	// waiting is a dialog with d's check where word was typed and then
+	// enter, which waits for the check: the check's answer and the
+	// dialog's replies.
+	waiting := func(word string) (*Dialog, CheckMsg, *[]Reply) {
+		t.Helper()
+		w := New(Input, kb.Now(), "Download data.csv")
+		w.Check = d.Check
+		got := replies(w)
+		kb.Press(t, w, c, strings.Split(word[:len(word)-1], "")...)
+		msg := run(kb.Press(t, w, c, word[len(word)-1:]))
+		if e, ok := kb.Press(t, w, c, "enter").(common.Answer); ok {
+			t.Fatalf("enter before the check answered submitted: %#v", e)
+		}
+		return w, msg, got
 	}
+
+	// Enter before the answer waits for it; a problem refuses it.
+	d2, msg, got := waiting("bad")
 	if e := d2.Checked(msg, true, c); e != nil || len(*got) != 0 {
 		t.Fatal("an input with a problem was submitted")
 	}
 	commontest.MustContain(t, commontest.Box(t, d2, c, 80), "✕ no such local directory")
 
 	// A fine answer submits the waiting enter, only while on top.
-	d3 := New(Input, kb.Now(), "Download data.csv")
-	d3.Check = d.Check
-	got = replies(d3)
-	kb.Press(t, d3, c, "o", "l")
-	msg = run(kb.Press(t, d3, c, "d"))
-	kb.Press(t, d3, c, "enter")
-	if e := d3.Checked(msg, false, c); e != nil {
+	d3, msg, got := waiting("old")
+	if e := d3.Checked(msg, false, c); e != nil || len(*got) != 0 {
 		t.Fatal("a dialog not on top was answered by its check")
 	}
 	commontest.MustContain(t, commontest.Box(t, d3, c, 80), "! replaces the local file old (asks first)")
-	d4 := New(Input, kb.Now(), "Download data.csv")
-	d4.Check = d.Check
-	got = replies(d4)
-	kb.Press(t, d4, c, "o", "l")
-	msg = run(kb.Press(t, d4, c, "d"))
-	kb.Press(t, d4, c, "enter")
+	d4, msg, got := waiting("old")
 	answered(t, d4.Checked(msg, true, c), d4)
 	if len(*got) != 1 || (*got)[0].Input != "old" {
 		t.Fatalf("replies %+v", *got)

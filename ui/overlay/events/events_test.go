@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
@@ -188,12 +187,12 @@ func TestEventLogKeys(t *testing.T) {
 	if got := first(); got != "call_28" {
 		t.Fatalf("after j: %q", got)
 	}
-	o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c) // a page: 15-6 lines
+	o.HandleKey(commontest.Key("pgdown"), c) // a page: 15-6 lines
 	if got := first(); got != "call_19" {
 		t.Fatalf("after pgdn: %q", got)
 	}
 	for range 10 {
-		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
+		o.HandleKey(commontest.Key("pgdown"), c)
 	}
 	lines := commontest.Draw(t, o, c)
 	if last := lines[len(lines)-3]; !strings.Contains(last, "call_00") {
@@ -204,25 +203,22 @@ func TestEventLogKeys(t *testing.T) {
 		t.Fatalf("k after scrolling past the end:\n%s", strings.Join(got, "\n"))
 	}
 	for range 10 {
-		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
+		o.HandleKey(commontest.Key("pgup"), c)
 	}
 	if got := first(); got != "call_29" {
 		t.Fatalf("pgup back to the top: %q", got)
 	}
-	commontest.AssertEffects(t, func() common.Overlay { return o }, c, []commontest.KeyEffect{
-		{Key: "esc", Want: common.Close{}},
-		{Key: "L", Want: common.Close{}},
-		{Key: "q", Want: common.Quit{}},
-		{Key: "ctrl+c", Want: common.Quit{}},
-		{Key: "n", Want: nil},
-		{Key: "d", Want: nil},
+	commontest.AssertOverlay(t, func() common.Overlay { return o }, c, commontest.OverlaySpec{
+		Name: "event log", Footer: "↑/↓ scroll · pgup/pgdn page · / filter · L/esc close · q/ctrl+c quit",
+		Keys: []commontest.KeyEffect{
+			{Key: "esc", Want: common.Close{}},
+			{Key: "L", Want: common.Close{}},
+			{Key: "q", Want: common.Quit{}},
+			{Key: "ctrl+c", Want: common.Quit{}},
+			{Key: "n", Want: nil},
+			{Key: "d", Want: nil},
+		},
 	})
-	if got := commontest.KeyHelp(o, c); got != "↑/↓ scroll · pgup/pgdn page · / filter · L/esc close · q/ctrl+c quit" {
-		t.Errorf("footer keys: %q", got)
-	}
-	if o.Name() != "event log" || !o.Fits(c) {
-		t.Errorf("name %q fits %v", o.Name(), o.Fits(c))
-	}
 }
 
 // The log drawn is the one the dashboard keeps adding to: an event added
@@ -264,7 +260,7 @@ func TestEventLogFilter(t *testing.T) {
 		!strings.Contains(lines[c.Layout.H-2], "/gone") {
 		t.Fatalf("filtered on an error's text:\n%s", v)
 	}
-	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); !commontest.SameKind(eff, common.Close{}) || o.Filter() != "gone" {
+	if eff := line.HandleKey(commontest.Key("enter"), c); !commontest.SameKind(eff, common.Close{}) || o.Filter() != "gone" {
 		t.Fatalf("enter: %#v, filter %q", eff, o.Filter())
 	}
 	o.SetFilter("ALPHA") // the target, ignoring case
@@ -276,19 +272,19 @@ func TestEventLogFilter(t *testing.T) {
 		t.Fatalf("nothing holds the filter:\n%s", v)
 	}
 	// esc clears the filter first (and says so), then closes the log.
-	if eff, ok := o.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c).(common.Say); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
+	if eff, ok := o.HandleKey(commontest.Key("esc"), c).(common.Say); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
 		t.Fatalf("esc with a filter: %#v, filter %q", eff, o.Filter())
 	}
-	if eff := o.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c); !commontest.SameKind(eff, common.Close{}) {
+	if eff := o.HandleKey(commontest.Key("esc"), c); !commontest.SameKind(eff, common.Close{}) {
 		t.Fatalf("esc without a filter: %#v", eff)
 	}
 	// Reopened, the line holds the filter selected; esc there clears it.
 	o.SetFilter("alpha")
 	line = o.HandleKey(commontest.Key("/"), c).(common.Open).Overlay
-	if eff, ok := line.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c).(common.Close); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
+	if eff, ok := line.HandleKey(commontest.Key("esc"), c).(common.Close); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
 		t.Fatalf("esc on the line: %#v, filter %q", eff, o.Filter())
 	}
-	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyCtrlC}, c); !commontest.SameKind(eff, common.Quit{}) {
+	if eff := line.HandleKey(commontest.Key("ctrl+c"), c); !commontest.SameKind(eff, common.Quit{}) {
 		t.Fatalf("ctrl+c on the line: %#v", eff)
 	}
 }
@@ -307,7 +303,7 @@ func TestEventLogSaysMoreBelow(t *testing.T) {
 		t.Fatalf("no ↓ more with 20 events on 10 rows:\n%s", strings.Join(lines, "\n"))
 	}
 	for range 5 {
-		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
+		o.HandleKey(commontest.Key("pgdown"), c)
 	}
 	lines = commontest.Draw(t, o, c)
 	if v := strings.Join(lines, "\n"); strings.Contains(v, "↓ more") || !strings.Contains(lines[c.Layout.H-3], "call_00") {

@@ -42,7 +42,7 @@ func TestFilterFollowsTyping(t *testing.T) {
 	if s := statusLine(t, f, c); !strings.HasPrefix(s, "/t4█") || !strings.Contains(s, "enter apply · esc clear") {
 		t.Fatalf("status line: %q", s)
 	}
-	if e := f.HandleKey(tea.KeyMsg{Type: tea.KeyBackspace}, c); e != (common.Filter{Text: "t"}) {
+	if e := f.HandleKey(commontest.Key("backspace"), c); e != (common.Filter{Text: "t"}) {
 		t.Fatalf("backspace: %#v", e)
 	}
 	if f.Value() != "t" {
@@ -53,19 +53,16 @@ func TestFilterFollowsTyping(t *testing.T) {
 // enter keeps the filter (Close), esc clears it, ctrl+c quits; q is text.
 func TestFilterKeys(t *testing.T) {
 	c := commontest.OverlayContext(80, 24, false)
-	commontest.AssertEffects(t, func() common.Overlay { return New("") }, c, []commontest.KeyEffect{
-		{Key: "enter", Want: common.Close{}},
-		{Key: "esc", Want: common.ClearFilter{}},
-		{Key: "ctrl+c", Want: common.Quit{}},
-		{Key: "q", Want: common.Filter{}},
-		{Key: "?", Want: common.Filter{}},
+	commontest.AssertOverlay(t, func() common.Overlay { return New("") }, c, commontest.OverlaySpec{
+		Name: "filter", Footer: "enter apply · esc clear · ctrl+c quit",
+		Keys: []commontest.KeyEffect{
+			{Key: "enter", Want: common.Close{}},
+			{Key: "esc", Want: common.ClearFilter{}},
+			{Key: "ctrl+c", Want: common.Quit{}},
+			{Key: "q", Want: common.Filter{}},
+			{Key: "?", Want: common.Filter{}},
+		},
 	})
-	if got := commontest.KeyHelp(New(""), c); got != "enter apply · esc clear · ctrl+c quit" {
-		t.Errorf("footer keys: %q", got)
-	}
-	if o := New(""); o.Name() != "filter" || !o.Fits(c) {
-		t.Errorf("name %q fits %v", o.Name(), o.Fits(c))
-	}
 }
 
 // Reopening / shows the old filter selected: typing replaces it,
@@ -84,10 +81,10 @@ func TestReopenedFilterIsReplacedByTyping(t *testing.T) {
 		t.Fatalf("still selected after typing: %q", s)
 	}
 	f = New("cp")
-	if e := f.HandleKey(tea.KeyMsg{Type: tea.KeyBackspace}, c); e != (common.Filter{Text: "c"}) {
+	if e := f.HandleKey(commontest.Key("backspace"), c); e != (common.Filter{Text: "c"}) {
 		t.Fatalf("backspace on the reopened filter: %#v", e)
 	}
-	if _, ok := f.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c).(common.Close); !ok {
+	if _, ok := f.HandleKey(commontest.Key("enter"), c).(common.Close); !ok {
 		t.Fatal("enter did not keep the filter")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/keymap"
@@ -51,7 +50,7 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 	// pgdn and pgup scroll by pages; k goes back to the top.
 	for i := 0; i < len(all) && h.Offset() > 0; i++ {
 		before := h.Offset()
-		h.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
+		h.HandleKey(commontest.Key("pgup"), c)
 		if step := before - h.Offset(); step != min(before, Rows(c.Layout)-1) {
 			t.Fatalf("pgup scrolled %d lines from %d, want a page", step, before)
 		}
@@ -59,12 +58,12 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 	if h.Offset() != 0 || !strings.Contains(commontest.Screen(t, h, c), "↓ more") {
 		t.Errorf("pgup did not return to the top (offset %d)", h.Offset())
 	}
-	h.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
+	h.HandleKey(commontest.Key("pgdown"), c)
 	if h.Offset() == 0 {
 		t.Error("pgdn did not scroll")
 	}
 	h.HandleKey(commontest.Key("k"), c)
-	h.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
+	h.HandleKey(commontest.Key("pgup"), c)
 	if h.Offset() != 0 {
 		t.Errorf("k and pgup left the help at %d", h.Offset())
 	}
@@ -101,22 +100,22 @@ func TestHelpScrollStopsAtTheEnd(t *testing.T) {
 }
 
 // Only the help's own keys act: ? and esc close it, q and ctrl+c quit,
-// and a dashboard key (d: delete, n: new runtime) does nothing.
+// and a dashboard key (d: delete, n: new runtime) does nothing; the
+// footer names the keys in effect; the help fits the smallest screen.
 func TestHelpKeys(t *testing.T) {
-	c := commontest.OverlayContext(80, 24, false, commontest.Alpha())
-	commontest.AssertEffects(t, func() common.Overlay { return New("") }, c, []commontest.KeyEffect{
-		{Key: "?", Want: common.Close{}},
-		{Key: "esc", Want: common.Close{}},
-		{Key: "q", Want: common.Quit{}},
-		{Key: "ctrl+c", Want: common.Quit{}},
-		{Key: "d", Want: nil},
-		{Key: "n", Want: nil},
-		{Key: "enter", Want: nil},
+	c := commontest.OverlayContext(60, 15, false, commontest.Alpha())
+	commontest.AssertOverlay(t, func() common.Overlay { return New("") }, c, commontest.OverlaySpec{
+		Name: "help", Footer: "↑/↓ scroll · pgup/pgdn page · ?/esc close · q/ctrl+c quit",
+		Keys: []commontest.KeyEffect{
+			{Key: "?", Want: common.Close{}},
+			{Key: "esc", Want: common.Close{}},
+			{Key: "q", Want: common.Quit{}},
+			{Key: "ctrl+c", Want: common.Quit{}},
+			{Key: "d", Want: nil},
+			{Key: "n", Want: nil},
+			{Key: "enter", Want: nil},
+		},
 	})
-	// The footer names the keys in effect.
-	if got := commontest.KeyHelp(New(""), c); got != "↑/↓ scroll · pgup/pgdn page · ?/esc close · q/ctrl+c quit" {
-		t.Errorf("footer keys: %q", got)
-	}
 }
 
 // The keys follow the key map: rebound, the new key scrolls and closes,
@@ -141,7 +140,7 @@ func TestHelpFollowsRebinding(t *testing.T) {
 	if e := h.HandleKey(commontest.Key("?"), c); e != nil {
 		t.Fatalf("? still answers %#v after help was rebound to f1", e)
 	}
-	if e := h.HandleKey(tea.KeyMsg{Type: tea.KeyF1}, c); !commontest.SameKind(e, common.Close{}) {
+	if e := h.HandleKey(commontest.Key("f1"), c); !commontest.SameKind(e, common.Close{}) {
 		t.Fatalf("f1 answered %#v", e)
 	}
 	lines := Lines(c, 200, "")
@@ -183,13 +182,6 @@ func TestHelpLeavesOutDisabledKeys(t *testing.T) {
 		if !strings.Contains(all, kept) {
 			t.Errorf("read-only help lacks %q", kept)
 		}
-	}
-}
-
-func TestHelpIsAnOverlay(t *testing.T) {
-	var o common.Overlay = New("")
-	if o.Name() != "help" || !o.Fits(commontest.OverlayContext(60, 15, false, commontest.Alpha())) {
-		t.Fatalf("name %q, fits %v", o.Name(), o.Fits(commontest.OverlayContext(60, 15, false, commontest.Alpha())))
 	}
 }
 

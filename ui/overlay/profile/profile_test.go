@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/keymap"
@@ -46,11 +45,11 @@ func TestPickerChoosesAProfile(t *testing.T) {
 	if e := p.HandleKey(commontest.Key("j"), c); e != nil {
 		t.Fatalf("j answered %#v", e)
 	}
-	if e := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); e != (common.SwitchProfile{Name: "other"}) {
+	if e := p.HandleKey(commontest.Key("enter"), c); e != (common.SwitchProfile{Name: "other"}) {
 		t.Fatalf("enter on other: %#v", e)
 	}
-	p.HandleKey(tea.KeyMsg{Type: tea.KeyDown}, c) // past the end: stays
-	if e := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); e != (common.SwitchProfile{Name: "other"}) {
+	p.HandleKey(commontest.Key("down"), c) // past the end: stays
+	if e := p.HandleKey(commontest.Key("enter"), c); e != (common.SwitchProfile{Name: "other"}) {
 		t.Fatalf("down past the end, enter: %#v", e)
 	}
 	for range 5 {
@@ -59,7 +58,7 @@ func TestPickerChoosesAProfile(t *testing.T) {
 	if got := nonBlank(commontest.Draw(t, p, c)); got[1] != "› alpha" {
 		t.Fatalf("up past the top:\n%s", strings.Join(got, "\n"))
 	}
-	if e := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); e != (common.SwitchProfile{Name: "alpha"}) {
+	if e := p.HandleKey(commontest.Key("enter"), c); e != (common.SwitchProfile{Name: "alpha"}) {
 		t.Fatalf("enter on alpha: %#v", e)
 	}
 	// No profile is active (a profile the config no longer names): the
@@ -74,20 +73,17 @@ func TestPickerChoosesAProfile(t *testing.T) {
 // nothing (d would delete a runtime below).
 func TestPickerKeys(t *testing.T) {
 	c := fixture(80, 24)
-	commontest.AssertEffects(t, func() common.Overlay { return New(c) }, c, []commontest.KeyEffect{
-		{Key: "esc", Want: common.Close{}},
-		{Key: "P", Want: common.Close{}},
-		{Key: "q", Want: common.Close{}},
-		{Key: "ctrl+c", Want: common.Quit{}},
-		{Key: "d", Want: nil},
-		{Key: "n", Want: nil},
+	commontest.AssertOverlay(t, func() common.Overlay { return New(c) }, c, commontest.OverlaySpec{
+		Name: "profile picker", Footer: "↑/↓ move · enter switch · esc/P/q cancel · ctrl+c quit",
+		Keys: []commontest.KeyEffect{
+			{Key: "esc", Want: common.Close{}},
+			{Key: "P", Want: common.Close{}},
+			{Key: "q", Want: common.Close{}},
+			{Key: "ctrl+c", Want: common.Quit{}},
+			{Key: "d", Want: nil},
+			{Key: "n", Want: nil},
+		},
 	})
-	if got := commontest.KeyHelp(New(c), c); got != "↑/↓ move · enter switch · esc/P/q cancel · ctrl+c quit" {
-		t.Errorf("footer keys: %q", got)
-	}
-	if o := New(c); o.Name() != "profile picker" || !o.Fits(c) {
-		t.Errorf("name %q fits %v", o.Name(), o.Fits(c))
-	}
 	// Rebound, the picker's keys follow the key map.
 	if err := c.Keys.Rebind(keymap.ActionProfile, "ctrl+p"); err != nil {
 		t.Fatal(err)
@@ -95,7 +91,7 @@ func TestPickerKeys(t *testing.T) {
 	if e := New(c).HandleKey(commontest.Key("P"), c); e != nil {
 		t.Errorf("P still closes after profile was rebound: %#v", e)
 	}
-	if _, ok := New(c).HandleKey(tea.KeyMsg{Type: tea.KeyCtrlP}, c).(common.Close); !ok {
+	if _, ok := New(c).HandleKey(commontest.Key("ctrl+p"), c).(common.Close); !ok {
 		t.Error("ctrl+p does not close the picker")
 	}
 }
@@ -140,9 +136,9 @@ func TestPickerWithoutProfiles(t *testing.T) {
 	c := fixture(80, 24)
 	c.Profile, c.Profiles = "", nil
 	p := New(c)
-	p.HandleKey(tea.KeyMsg{Type: tea.KeyDown}, c)
-	p.HandleKey(tea.KeyMsg{Type: tea.KeyUp}, c)
-	if e, ok := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c).(common.Close); !ok || e.Text != "" {
+	p.HandleKey(commontest.Key("down"), c)
+	p.HandleKey(commontest.Key("up"), c)
+	if e, ok := p.HandleKey(commontest.Key("enter"), c).(common.Close); !ok || e.Text != "" {
 		t.Fatalf("enter with no profiles: %#v", e)
 	}
 }
