@@ -267,18 +267,31 @@ func AssertEffects(t testing.TB, o func() common.Overlay, c *common.Context, cas
 
 // OverlaySpec is what an overlay shows a user of itself: its Name (as
 // the dashboard names it), its footer's key help (Footer, as KeyHelp
-// joins it) and what each of Keys does.
+// joins it) and what its keys do: the keys that close it, that quit,
+// that do nothing (a dashboard key under it), and any other key with its
+// effect (Keys).
 type OverlaySpec struct {
-	Name, Footer string
-	Keys         []KeyEffect
+	Name, Footer       string
+	Close, Quit, Inert []string
+	Keys               []KeyEffect
 }
 
 // AssertOverlay fails the test, going on, for each way the overlay o
-// returns differs from want (AssertEffects for its keys, each on the
-// overlay o returns for it), and when it does not fit c.
+// returns differs from want (each key handed to the overlay o returns
+// for it, as AssertEffects does), and when it does not fit c.
 func AssertOverlay(t testing.TB, o func() common.Overlay, c *common.Context, want OverlaySpec) {
 	t.Helper()
-	AssertEffects(t, o, c, want.Keys)
+	var cases []KeyEffect
+	for _, k := range want.Close {
+		cases = append(cases, KeyEffect{Key: k, Want: common.Close{}})
+	}
+	for _, k := range want.Quit {
+		cases = append(cases, KeyEffect{Key: k, Want: common.Quit{}})
+	}
+	for _, k := range want.Inert {
+		cases = append(cases, KeyEffect{Key: k})
+	}
+	AssertEffects(t, o, c, append(cases, want.Keys...))
 	if got := KeyHelp(o(), c); got != want.Footer {
 		t.Errorf("footer keys: %q, want %q", got, want.Footer)
 	}

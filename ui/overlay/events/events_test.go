@@ -210,14 +210,7 @@ func TestEventLogKeys(t *testing.T) {
 	}
 	commontest.AssertOverlay(t, func() common.Overlay { return o }, c, commontest.OverlaySpec{
 		Name: "event log", Footer: "↑/↓ scroll · pgup/pgdn page · / filter · L/esc close · q/ctrl+c quit",
-		Keys: []commontest.KeyEffect{
-			{Key: "esc", Want: common.Close{}},
-			{Key: "L", Want: common.Close{}},
-			{Key: "q", Want: common.Quit{}},
-			{Key: "ctrl+c", Want: common.Quit{}},
-			{Key: "n", Want: nil},
-			{Key: "d", Want: nil},
-		},
+		Close: []string{"esc", "L"}, Quit: []string{"q", "ctrl+c"}, Inert: []string{"n", "d"},
 	})
 }
 

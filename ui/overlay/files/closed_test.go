@@ -9,13 +9,13 @@ import (
 )
 
 // heldRig is a rig holding content/data.csv whose downloads are held
-// (holdProxy): arrived and ended say when one came and went.
+// (commontest.HoldProxy): arrived and ended say when one came and went.
 func heldRig(t *testing.T) (r *rig, arrived, ended <-chan struct{}) {
 	t.Helper()
 	r = newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, func(u string) string {
-		var p string
-		p, arrived, ended = holdProxy(t, u)
-		return p
+		p := commontest.HoldProxy(t, u, commontest.HoldDownloads)
+		arrived, ended = p.Arrived, p.Ended
+		return p.URL
 	})
 	return r, arrived, ended
 }

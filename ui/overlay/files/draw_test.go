@@ -3,11 +3,6 @@ package files
 import (
 	"context"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -57,31 +52,6 @@ func TestSelectionShowsWithoutColour(t *testing.T) {
 	for _, w := range []int{20, 40, 80} {
 		commontest.Draw(t, r.o, commontest.Sized(r.c, w, 12))
 	}
-}
-
-// holdProxy sits on loopback in front of a runtime's proxy and holds
-// every download (/files/…) until the client gives up; arrived and ended
-// say when one came and went. It returns the proxy URL for upstream.
-func holdProxy(t *testing.T, upstream string) (string, <-chan struct{}, <-chan struct{}) {
-	t.Helper()
-	u, err := url.Parse(upstream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	arrived, ended := make(chan struct{}, 8), make(chan struct{}, 8)
-	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			_, _ = io.Copy(io.Discard, r.Body)
-			arrived <- struct{}{}
-			<-r.Context().Done()
-			ended <- struct{}{}
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + u.Path, arrived, ended
 }
 
 // d and x pressed while a transfer runs say why they do nothing, beside

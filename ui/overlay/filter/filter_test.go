@@ -55,13 +55,8 @@ func TestFilterKeys(t *testing.T) {
 	c := commontest.OverlayContext(80, 24, false)
 	commontest.AssertOverlay(t, func() common.Overlay { return New("") }, c, commontest.OverlaySpec{
 		Name: "filter", Footer: "enter apply · esc clear · ctrl+c quit",
-		Keys: []commontest.KeyEffect{
-			{Key: "enter", Want: common.Close{}},
-			{Key: "esc", Want: common.ClearFilter{}},
-			{Key: "ctrl+c", Want: common.Quit{}},
-			{Key: "q", Want: common.Filter{}},
-			{Key: "?", Want: common.Filter{}},
-		},
+		Close: []string{"enter"}, Quit: []string{"ctrl+c"},
+		Keys: []commontest.KeyEffect{{Key: "esc", Want: common.ClearFilter{}}, {Key: "q", Want: common.Filter{}}, {Key: "?", Want: common.Filter{}}},
 	})
 }
 

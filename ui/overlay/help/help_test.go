@@ -106,15 +106,7 @@ func TestHelpKeys(t *testing.T) {
 	c := commontest.OverlayContext(60, 15, false, commontest.Alpha())
 	commontest.AssertOverlay(t, func() common.Overlay { return New("") }, c, commontest.OverlaySpec{
 		Name: "help", Footer: "↑/↓ scroll · pgup/pgdn page · ?/esc close · q/ctrl+c quit",
-		Keys: []commontest.KeyEffect{
-			{Key: "?", Want: common.Close{}},
-			{Key: "esc", Want: common.Close{}},
-			{Key: "q", Want: common.Quit{}},
-			{Key: "ctrl+c", Want: common.Quit{}},
-			{Key: "d", Want: nil},
-			{Key: "n", Want: nil},
-			{Key: "enter", Want: nil},
-		},
+		Close: []string{"?", "esc"}, Quit: []string{"q", "ctrl+c"}, Inert: []string{"d", "n", "enter"},
 	})
 }
 

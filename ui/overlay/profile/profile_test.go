@@ -75,14 +75,7 @@ func TestPickerKeys(t *testing.T) {
 	c := fixture(80, 24)
 	commontest.AssertOverlay(t, func() common.Overlay { return New(c) }, c, commontest.OverlaySpec{
 		Name: "profile picker", Footer: "↑/↓ move · enter switch · esc/P/q cancel · ctrl+c quit",
-		Keys: []commontest.KeyEffect{
-			{Key: "esc", Want: common.Close{}},
-			{Key: "P", Want: common.Close{}},
-			{Key: "q", Want: common.Close{}},
-			{Key: "ctrl+c", Want: common.Quit{}},
-			{Key: "d", Want: nil},
-			{Key: "n", Want: nil},
-		},
+		Close: []string{"esc", "P", "q"}, Quit: []string{"ctrl+c"}, Inert: []string{"d", "n"},
 	})
 	// Rebound, the picker's keys follow the key map.
 	if err := c.Keys.Rebind(keymap.ActionProfile, "ctrl+p"); err != nil {
