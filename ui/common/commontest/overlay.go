@@ -65,6 +65,12 @@ func Key(name string) tea.KeyMsg {
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}
 }
 
+// Paste is the key message a terminal sends for text pasted in one
+// piece (bracketed paste), controls and all.
+func Paste(text string) tea.KeyMsg {
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(text), Paste: true}
+}
+
 // OverlayContext is the fixture Context of a w×h dashboard (see Context)
 // as the dashboard hands it to an overlay: rts listed, the first of them
 // (if any) selected, and with readOnly the read-only key map and the

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
@@ -48,7 +46,7 @@ func TestMultiLineInput(t *testing.T) {
 		t.Fatalf("enter on an empty input: %#v", eff)
 	}
 	// A paste keeps its lines, a CRLF read as one break.
-	if eff := p.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("print(1)\r\nprint(2)"), Paste: true}, c); eff != nil || p.Input() != "print(1)\nprint(2)" {
+	if eff := p.HandleKey(commontest.Paste("print(1)\r\nprint(2)"), c); eff != nil || p.Input() != "print(1)\nprint(2)" {
 		t.Fatalf("paste: input %q, effect %#v", p.Input(), eff)
 	}
 	p.SetInput("print(1)")

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/ui/common"
@@ -62,7 +61,7 @@ func TestGraceIgnoresEarlyKeys(t *testing.T) {
 	commontest.MustContain(t, commontest.Box(t, d, c, 80), "└┄┄")
 	kb.Add(Grace - time.Millisecond)
 	ignored(d.HandleKey(commontest.Key("y"), c), "key y")
-	ignored(d.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("yes"), Paste: true}, c), "pasted text")
+	ignored(d.HandleKey(commontest.Paste("yes"), c), "pasted text")
 	kb.Add(time.Millisecond)
 	if v := commontest.Box(t, d, c, 80); strings.Contains(v, "┄") {
 		t.Fatalf("still dotted after the grace period:\n%s", v)

@@ -100,12 +100,8 @@ func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
 // directory the user meant and refuses the link there, instead of taking
 // the joined path as a file name the user typed.
 func TestReplaceDoesNotFollowALinkThatAppeared(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
+	workDir(t, map[string]string{"data.csv": "local work"})
 	r := newRig(t, map[string]string{"content/data.csv": "remote"}, false, nil)
-	if err := os.WriteFile("data.csv", []byte("local work"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)

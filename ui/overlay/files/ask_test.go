@@ -50,8 +50,7 @@ func wantSay(t *testing.T, what string, e common.Effect, text string, paneKey bo
 // directory, a missing directory refused, an existing file to be asked
 // about), and its answer plans the download of the file it named.
 func TestDownloadToDialog(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
+	dir := workDir(t, nil)
 	t.Setenv("HOME", dir)
 	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, nil)
 	sel, ok := r.o.Pane().Selection()
@@ -84,20 +83,8 @@ func TestDownloadToDialog(t *testing.T) {
 // the runtime in the way refused, a file of the listing to be replaced
 // asked about, else the size it uploads. Its answer uploads the file.
 func TestUploadDialog(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
+	workDir(t, map[string]string{"new.txt": "hello", "data.csv": "x", "empty": "", "runs/f": ""})
 	r := newRig(t, map[string]string{"content/data.csv": "a,b\n", "content/runs/r.txt": "r"}, false, nil)
-	for name, body := range map[string]string{"new.txt": "hello", "data.csv": "x", "empty": ""} {
-		if err := os.WriteFile(name, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Mkdir("runs", 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join("runs", "f"), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	d := mustDialog(t, dialogs{r.o}.Upload(r.o.Pane(), testNow))
 	if d.Title != "Upload to rt-files:/content" || d.Required != "type the path of a local file" ||
 		strings.Join(d.Body, "|") != "Local file to upload into this directory (it keeps its name; directories: colabdash cp -r)." {
@@ -144,12 +131,8 @@ func TestDeleteDialogAnswer(t *testing.T) {
 // its size and time; cancelled, the file is kept and it says so;
 // answered, the download replaces it.
 func TestReplaceLocalDialog(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
+	workDir(t, map[string]string{"data.csv": "old"})
 	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, nil)
-	if err := os.WriteFile("data.csv", []byte("old"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	at := time.Date(2026, 3, 4, 5, 6, 0, 0, time.UTC)
 	if err := os.Chtimes("data.csv", at, at); err != nil {
 		t.Fatal(err)

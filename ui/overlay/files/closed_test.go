@@ -45,7 +45,7 @@ func startDownload(t *testing.T, o *Overlay, r *rig) <-chan pane.DoneMsg {
 // of an older one's transfer is no longer told in the status line (the
 // event log has it), the newer ones' are.
 func TestClosedKeepsTheLastMaxClosed(t *testing.T) {
-	t.Chdir(t.TempDir())
+	workDir(t, nil)
 	r, arrived, ended := heldRig(t)
 	var closed Closed
 	var dones []<-chan pane.DoneMsg

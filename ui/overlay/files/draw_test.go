@@ -59,7 +59,7 @@ func TestSelectionShowsWithoutColour(t *testing.T) {
 // transfer, and the transfer's end, which no open pane takes, says how it
 // ended (Closed) unless another files pane is open.
 func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
-	t.Chdir(t.TempDir())
+	workDir(t, nil)
 	r, arrived, ended := heldRig(t)
 	done := startDownload(t, r.o, r)
 	commontest.WaitFor(t, arrived, "the download's request")

@@ -3,6 +3,8 @@ package files
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -97,6 +99,25 @@ func (r *rig) newPane(t *testing.T) *Overlay {
 func (r *rig) reopen(t *testing.T) *rig {
 	t.Helper()
 	return &rig{srv: r.srv, rt: r.rt, c: r.c, o: r.newPane(t), open: r.open}
+}
+
+// workDir makes a new directory holding files (path → body, directories
+// made as needed) the test's current one, where the pane's transfers
+// land and look, and returns it.
+func workDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // client is a Jupyter client straight to the runtime (no proxy).

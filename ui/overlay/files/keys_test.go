@@ -123,8 +123,7 @@ func TestNeverOffersToDeleteContent(t *testing.T) {
 // line saying D takes a name; D into a directory is refused the same way
 // (the dialog's check says so at once), D to a file name downloads it.
 func TestControlCharacterName(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir) // d downloads into the current directory
+	dir := workDir(t, nil) // d downloads into the current directory
 	const evil = "evil\x1b[31mRED\x1b]0;pwned\a.txt"
 	const shown = "evil␛[31mRED␛]0;pwned␇.txt" // termtext.Line(evil)
 	r := newRig(t, map[string]string{"content/" + evil: "x"}, false, nil)

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 )
@@ -89,10 +87,10 @@ func TestReopenedFilterIsReplacedByTyping(t *testing.T) {
 func TestPasteIntoFilterDropsControls(t *testing.T) {
 	c := commontest.OverlayContext(120, 24, false)
 	f := New("")
-	if e := f.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("a1\x1b]0;T\x07\r00")}, c); e != (common.Filter{Text: "a100"}) {
+	if e := f.HandleKey(commontest.Paste("a1\x1b]0;T\x07\r00"), c); e != (common.Filter{Text: "a100"}) {
 		t.Fatalf("filter after the paste: %#v, want a100", e)
 	}
-	f.HandleKey(tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("\x1b[2J\x07")}, c)
+	f.HandleKey(commontest.Paste("\x1b[2J\x07"), c)
 	if f.Value() != "a100" {
 		t.Fatalf("filter after a paste of controls = %q", f.Value())
 	}
