@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/key"
-
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
@@ -34,18 +32,11 @@ func TestKeysHelpAndFooter(t *testing.T) {
 	if e := r.press(t, "q"); e != (common.Quit{}) {
 		t.Fatalf("q answered %#v, want quit", e)
 	}
-	footer := func(bs []key.Binding) string {
-		var out []string
-		for _, b := range bs {
-			out = append(out, b.Help().Key+" "+b.Help().Desc)
-		}
-		return strings.Join(out, " · ")
-	}
-	keys := footer(r.o.Keys(r.c))
+	keys := commontest.KeyHelp(r.o, r.c)
 	commontest.MustContain(t, keys, "esc close · ? help · d download · D save as… · u upload · x delete", "enter open", "← up", "r refresh")
 
 	ro := newRig(t, nil, true, nil)
-	keys = footer(ro.o.Keys(ro.c))
+	keys = commontest.KeyHelp(ro.o, ro.c)
 	if strings.Contains(keys, "upload") || strings.Contains(keys, "delete") {
 		t.Fatalf("--readonly offers upload or delete: %s", keys)
 	}
@@ -164,11 +155,7 @@ func TestPluginKeys(t *testing.T) {
 	if e := r.press(t, "V"); e != (common.RunPlugin{Name: "view", Runtime: "rt-files", File: "/content/data.csv"}) {
 		t.Fatalf("V answered %#v", e)
 	}
-	var words []string
-	for _, b := range r.o.Keys(r.c) {
-		words = append(words, b.Help().Key+" "+b.Help().Desc)
-	}
-	commontest.MustContain(t, strings.Join(words, " · "), "V view it", "Z shred")
+	commontest.MustContain(t, commontest.KeyHelp(r.o, r.c), "V view it", "Z shred")
 	r.c.Keys.SetReadOnly(true)
 	if text, isErr, paneKey := said(r.press(t, "Z")); text != "read-only mode: Z (plugin shred, dangerous) is disabled" || !isErr || !paneKey {
 		t.Fatalf("a dangerous plugin in --readonly said %q", text)
