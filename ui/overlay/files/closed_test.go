@@ -5,15 +5,16 @@ import (
 
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
+	"github.com/colabdash/colabdash/ui/common/commontest/holdproxy"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
 // heldRig is a rig holding content/data.csv whose downloads are held
-// (commontest.HoldProxy): arrived and ended say when one came and went.
+// (holdproxy): arrived and ended say when one came and went.
 func heldRig(t *testing.T) (r *rig, arrived, ended <-chan struct{}) {
 	t.Helper()
 	r = newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, func(u string) string {
-		p := commontest.HoldProxy(t, u, commontest.HoldDownloads)
+		p := holdproxy.Start(t, u, holdproxy.Downloads)
 		arrived, ended = p.Arrived, p.Ended
 		return p.URL
 	})

@@ -1,4 +1,8 @@
-package commontest
+// Package holdproxy puts a proxy on loopback in front of a runtime's
+// Jupyter proxy that passes every request on but those it holds: a
+// transfer stalled mid-way, for the tests of what closing its pane or
+// cancelling it does. Tests only; it listens on 127.0.0.1 alone.
+package holdproxy
 
 import (
 	"io"
@@ -10,26 +14,24 @@ import (
 	"testing"
 )
 
-// HeldProxy is a proxy on loopback in front of a runtime's Jupyter proxy
-// that passes every request on but those it holds: a held request is read
-// whole and then kept waiting until the client gives up (a transfer
-// stalled mid-way, to close its pane or cancel it under). Arrived gets a
-// value when a held request comes, Ended when its client has gone.
-type HeldProxy struct {
+// Proxy is a started proxy: a held request is read whole and then kept
+// waiting until its client gives up. Arrived gets a value when a held
+// request comes, Ended when its client has gone.
+type Proxy struct {
 	URL            string // the runtime's connectionInfo.url through the proxy
 	Arrived, Ended <-chan struct{}
 }
 
-// HoldDownloads is the hold of HoldProxy for downloads: the requests
-// for a file's bytes (/files/…).
-func HoldDownloads(r *http.Request) bool { return strings.Contains(r.URL.Path, "/files/") }
+// Downloads is the hold of Start for downloads: the requests for a
+// file's bytes (/files/…).
+func Downloads(r *http.Request) bool { return strings.Contains(r.URL.Path, "/files/") }
 
-// HoldProxy starts a HeldProxy in front of upstream (a runtime's
+// Start starts a Proxy in front of upstream (a runtime's
 // connectionInfo.url, "http://127.0.0.1:PORT/path/"), holding the
 // requests hold matches; it closes when the test ends. An upstream that
 // is not a URL fails the test. Arrived and Ended hold up to 8 values
 // unread; a ninth held request waits for the test to read one.
-func HoldProxy(t testing.TB, upstream string, hold func(*http.Request) bool) HeldProxy {
+func Start(t testing.TB, upstream string, hold func(*http.Request) bool) Proxy {
 	t.Helper()
 	u, err := url.Parse(upstream)
 	if err != nil {
@@ -50,5 +52,5 @@ func HoldProxy(t testing.TB, upstream string, hold func(*http.Request) bool) Hel
 		ended <- struct{}{}
 	}))
 	t.Cleanup(srv.Close)
-	return HeldProxy{URL: srv.URL + u.Path, Arrived: arrived, Ended: ended}
+	return Proxy{URL: srv.URL + u.Path, Arrived: arrived, Ended: ended}
 }
