@@ -125,6 +125,14 @@ func TestTranscriptCutsAtACharacter(t *testing.T) {
 	if got := tr.lines[1].text; got != want {
 		t.Fatalf("cut line ends %q, want %q", got[len(got)-30:], want[len(want)-30:])
 	}
+	// A line with no character starting within the bound (bytes that no
+	// decoder made) keeps nothing of its text, and the cut never steps
+	// past the line's start.
+	junk := strings.Repeat("\x80", maxLineBytes+1)
+	tr.add(lineOut, junk)
+	if got, want := tr.lines[2].text, "… ("+plural.Count(len(junk), "more byte")+")"; got != want {
+		t.Fatalf("a line of continuation bytes was cut to %q, want %q", got, want)
+	}
 }
 
 // The drop marker's counts are written with thousands separators, never
