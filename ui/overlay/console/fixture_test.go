@@ -3,14 +3,10 @@ package console
 import (
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
-	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 const (
@@ -57,59 +53,32 @@ func (f *fakeRuns) ran(session, code string, res api.ExecuteCodeResult) {
 	f.transcript(session).AddResult(res)
 }
 
-// fixture is a w×h dashboard with runtime r-alpha and its session, the
-// default keys, colourless styles and a fixed clock, and a console on
-// that session with nothing run yet.
+// fixture is a w×h dashboard with runtime r-alpha (selected) and its
+// session, and a console on that session with nothing run yet.
 func fixture(t testing.TB, w, h int) (*common.Context, *fakeRuns, *Overlay) {
 	t.Helper()
-	c := commontest.Context(w, h, commontest.Runtime(api.LastSegment(rt), api.RuntimeSpecKey{}, time.Time{}))
+	c := commontest.OverlayContext(w, h, false, commontest.Alpha())
 	c.Snap.ApplySessions(t0, rt, []api.Session{{Name: sess}})
-	c.Selected = rt
 	runs := &fakeRuns{transcripts: map[string]*Transcript{}, closed: map[string]bool{}}
 	p := New(runs)
 	p.Show(rt, sess)
 	return c, runs, p
 }
 
-// draw paints the console on a frame of the Context's size and returns
-// its body: exactly the body's rows, none wider than the screen.
-func draw(t testing.TB, p *Overlay, c *common.Context) []string {
+// consoleBody is the console's body as drawn (commontest.Draw) on c's
+// screen: exactly the frame's body rows, which its own view fills.
+func consoleBody(t testing.TB, p *Overlay, c *common.Context) []string {
 	t.Helper()
-	w, h := c.Layout.W, c.Layout.H
-	f := &frame.Frame{W: w, H: h, Lines: make([]string, h)}
-	if got := len(p.consoleView(c, c.Now(), w, f.BodyRows())); got != f.BodyRows() {
-		t.Fatalf("the console drew %d lines in %d rows", got, f.BodyRows())
-	}
-	p.Draw(c, f)
-	body := f.Lines[2 : h-2]
-	for i, ln := range body {
-		if lw := ansi.StringWidth(ln); lw > w {
-			t.Fatalf("line %d is %d cells wide (screen %d): %q", i, lw, w, ln)
-		}
+	lines := commontest.Draw(t, p, c)
+	body := lines[2 : len(lines)-2]
+	if got := len(p.consoleView(c, c.Now(), c.Layout.W, len(body))); got != len(body) {
+		t.Fatalf("the console drew %d lines in %d rows", got, len(body))
 	}
 	return body
 }
 
-// screen is draw's body as one text.
-func screen(t testing.TB, p *Overlay, c *common.Context) string {
+// consoleText is consoleBody as one text, a line a row.
+func consoleText(t testing.TB, p *Overlay, c *common.Context) string {
 	t.Helper()
-	return strings.Join(draw(t, p, c), "\n")
-}
-
-// press sends each key in turn and returns the last one's effect.
-func press(p *Overlay, c *common.Context, keys ...string) common.Effect {
-	var eff common.Effect
-	for _, k := range keys {
-		eff = p.HandleKey(commontest.Key(k), c)
-	}
-	return eff
-}
-
-// keyHelp is the footer's key help while the console is on top.
-func keyHelp(p *Overlay, c *common.Context) string {
-	var parts []string
-	for _, b := range p.Keys(c) {
-		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
-	}
-	return strings.Join(parts, " · ")
+	return strings.Join(consoleBody(t, p, c), "\n")
 }

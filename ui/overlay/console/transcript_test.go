@@ -65,7 +65,7 @@ func TestTranscriptWritesARun(t *testing.T) {
 func TestTranscriptDropsControls(t *testing.T) {
 	c, runs, p := fixture(t, 100, 24)
 	runs.ran(sess, "print('\x1b]52;c;aGk=\x07x')", api.ExecuteCodeResult{Stdout: "\x1b[31mred\x1b[0m\r\nnext\u009b2J\n"})
-	v := screen(t, p, c)
+	v := consoleText(t, p, c)
 	if strings.ContainsAny(v, "\x1b\x07\u009b\r") {
 		t.Fatalf("controls reached the screen: %q", v)
 	}
@@ -124,6 +124,14 @@ func TestTranscriptCutsAtACharacter(t *testing.T) {
 	want := odd[:maxLineBytes-1] + "… (" + plural.Count(len(odd)-(maxLineBytes-1), "more byte") + ")"
 	if got := tr.lines[1].text; got != want {
 		t.Fatalf("cut line ends %q, want %q", got[len(got)-30:], want[len(want)-30:])
+	}
+	// A line with no character starting within the bound (bytes that no
+	// decoder made) keeps nothing of its text, and the cut never steps
+	// past the line's start.
+	junk := strings.Repeat("\x80", maxLineBytes+1)
+	tr.add(lineOut, junk)
+	if got, want := tr.lines[2].text, "… ("+plural.Count(len(junk), "more byte")+")"; got != want {
+		t.Fatalf("a line of continuation bytes was cut to %q, want %q", got, want)
 	}
 }
 

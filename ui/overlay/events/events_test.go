@@ -7,14 +7,12 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
-	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
 var t0 = commontest.T0
@@ -23,7 +21,7 @@ var t0 = commontest.T0
 // runtimes.
 func fixture(w, h int) *common.Context {
 	cpu := api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}
-	return commontest.Context(w, h, commontest.Runtime("rt-t4demo7k2p", cpu, time.Time{}),
+	return commontest.OverlayContext(w, h, false, commontest.Runtime("rt-t4demo7k2p", cpu, time.Time{}),
 		commontest.Runtime("rt-cpudemo4qx", cpu, time.Time{}), commontest.Runtime("rt-v6edemo2mw", cpu, time.Time{}))
 }
 
@@ -96,7 +94,7 @@ func TestEventLogPanel(t *testing.T) {
 			Err: &api.Error{Code: api.FailedPrecondition, HTTPStatus: 400,
 				Message: "The runtime is being deleted and its proxy token cannot be renewed until the deletion finishes; try again later"}},
 	))
-	v := strings.Join(commontest.Draw(t, o, c), "\n")
+	v := commontest.Screen(t, o, c)
 	for _, want := range []string{"EVENTS 2", "list_runtimes", "850ms", "2.4s", "17:00:01", "FAILED_PRECONDITION", "FAILED_PRECONDITION  r-charlie",
 		"until the deletion", "finishes; try again later", "[redacted]"} {
 		if !strings.Contains(v, want) {
@@ -109,7 +107,7 @@ func TestEventLogPanel(t *testing.T) {
 	if strings.Index(v, "get_runtime") > strings.Index(v, "list_runtimes") {
 		t.Errorf("not newest first:\n%s", v)
 	}
-	if empty := strings.Join(commontest.Draw(t, New(&Log{}), c), "\n"); !strings.Contains(empty, "EVENTS 0") || !strings.Contains(empty, "no API calls yet") {
+	if empty := commontest.Screen(t, New(&Log{}), c); !strings.Contains(empty, "EVENTS 0") || !strings.Contains(empty, "no API calls yet") {
 		t.Errorf("empty log:\n%s", empty)
 	}
 }
@@ -153,7 +151,7 @@ func TestEventLogTargetsWholeWhenNarrow(t *testing.T) {
 		Event{At: t0, Tool: api.ToolDeleteSession, Target: sess},
 		Event{At: t0, Tool: api.ToolGetRuntime, Target: "runtimes/rt-v6edemo2mw", Err: &api.Error{Code: api.FailedPrecondition, Message: "being deleted"}},
 	))
-	v := strings.Join(commontest.Draw(t, o, fixture(60, 30)), "\n")
+	v := commontest.Screen(t, o, fixture(60, 30))
 	for _, want := range []string{"rt-t4demo7k2p/colabdash-1a2b3c4d", "rt-cpudemo4qx", "rt-v6edemo2mw"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("event log lacks %q:\n%s", want, v)
@@ -189,12 +187,12 @@ func TestEventLogKeys(t *testing.T) {
 	if got := first(); got != "call_28" {
 		t.Fatalf("after j: %q", got)
 	}
-	o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c) // a page: 15-6 lines
+	o.HandleKey(commontest.Key("pgdown"), c) // a page: 15-6 lines
 	if got := first(); got != "call_19" {
 		t.Fatalf("after pgdn: %q", got)
 	}
 	for range 10 {
-		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
+		o.HandleKey(commontest.Key("pgdown"), c)
 	}
 	lines := commontest.Draw(t, o, c)
 	if last := lines[len(lines)-3]; !strings.Contains(last, "call_00") {
@@ -205,36 +203,15 @@ func TestEventLogKeys(t *testing.T) {
 		t.Fatalf("k after scrolling past the end:\n%s", strings.Join(got, "\n"))
 	}
 	for range 10 {
-		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
+		o.HandleKey(commontest.Key("pgup"), c)
 	}
 	if got := first(); got != "call_29" {
 		t.Fatalf("pgup back to the top: %q", got)
 	}
-	for _, tc := range []struct {
-		key  tea.KeyMsg
-		want common.Effect
-	}{
-		{tea.KeyMsg{Type: tea.KeyEsc}, common.Close{}},
-		{commontest.Key("L"), common.Close{}},
-		{commontest.Key("q"), common.Quit{}},
-		{tea.KeyMsg{Type: tea.KeyCtrlC}, common.Quit{}},
-		{commontest.Key("n"), nil},
-		{commontest.Key("d"), nil},
-	} {
-		if got := o.HandleKey(tc.key, c); !commontest.SameKind(got, tc.want) {
-			t.Errorf("%q: %#v, want %#v", tc.key.String(), got, tc.want)
-		}
-	}
-	var words []string
-	for _, b := range o.Keys(c) {
-		words = append(words, b.Help().Key+" "+b.Help().Desc)
-	}
-	if got := strings.Join(words, " · "); got != "↑/↓ scroll · pgup/pgdn page · / filter · L/esc close · q/ctrl+c quit" {
-		t.Errorf("footer keys: %q", got)
-	}
-	if o.Name() != "event log" || !o.Fits(c) {
-		t.Errorf("name %q fits %v", o.Name(), o.Fits(c))
-	}
+	commontest.AssertOverlay(t, func() common.Overlay { return o }, c, commontest.OverlaySpec{
+		Name: "event log", Footer: "↑/↓ scroll · pgup/pgdn page · / filter · L/esc close · q/ctrl+c quit",
+		Close: []string{"esc", "L"}, Quit: []string{"q", "ctrl+c"}, Inert: []string{"n", "d"},
+	})
 }
 
 // The log drawn is the one the dashboard keeps adding to: an event added
@@ -244,7 +221,7 @@ func TestEventLogFollowsItsLog(t *testing.T) {
 	o, c := New(l), fixture(80, 24)
 	commontest.Draw(t, o, c)
 	l.Add(Event{At: t0, Tool: "connect", Target: "work", Err: errors.New("no Google credentials found")})
-	v := strings.Join(commontest.Draw(t, o, c), "\n")
+	v := commontest.Screen(t, o, c)
 	if !strings.Contains(v, "EVENTS 2") || !strings.Contains(v, "connect") || !strings.Contains(v, "no Google credentials found") {
 		t.Fatalf("the new event is not shown:\n%s", v)
 	}
@@ -270,40 +247,37 @@ func TestEventLogFilter(t *testing.T) {
 	for _, r := range "gone" {
 		line.HandleKey(commontest.Key(string(r)), c)
 	}
-	f := frame.New(c.Layout.W, c.Layout.H)
-	f.Lines = frame.PadLines(nil, c.Layout.H)
-	o.Draw(c, f)
-	line.Draw(c, f)
-	v := strings.Join(f.Lines, "\n")
+	lines := commontest.Draw(t, o, c, line)
+	v := strings.Join(lines, "\n")
 	if !strings.Contains(v, "EVENTS 1 of 3") || !strings.Contains(v, "delete_runtime") || strings.Contains(v, "get_runtime") ||
-		!strings.Contains(f.Lines[c.Layout.H-2], "/gone") {
+		!strings.Contains(lines[c.Layout.H-2], "/gone") {
 		t.Fatalf("filtered on an error's text:\n%s", v)
 	}
-	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); !commontest.SameKind(eff, common.Close{}) || o.Filter() != "gone" {
+	if eff := line.HandleKey(commontest.Key("enter"), c); !commontest.SameKind(eff, common.Close{}) || o.Filter() != "gone" {
 		t.Fatalf("enter: %#v, filter %q", eff, o.Filter())
 	}
 	o.SetFilter("ALPHA") // the target, ignoring case
-	if v := strings.Join(commontest.Draw(t, o, c), "\n"); !strings.Contains(v, "get_runtime") || strings.Contains(v, "list_runtimes") {
+	if v := commontest.Screen(t, o, c); !strings.Contains(v, "get_runtime") || strings.Contains(v, "list_runtimes") {
 		t.Fatalf("filtered on the target:\n%s", v)
 	}
 	o.SetFilter("nothing like it")
-	if v := strings.Join(commontest.Draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 0 of 3") || !strings.Contains(v, "no event holds the filter (esc clears it)") {
+	if v := commontest.Screen(t, o, c); !strings.Contains(v, "EVENTS 0 of 3") || !strings.Contains(v, "no event holds the filter (esc clears it)") {
 		t.Fatalf("nothing holds the filter:\n%s", v)
 	}
 	// esc clears the filter first (and says so), then closes the log.
-	if eff, ok := o.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c).(common.Say); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
+	if eff, ok := o.HandleKey(commontest.Key("esc"), c).(common.Say); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
 		t.Fatalf("esc with a filter: %#v, filter %q", eff, o.Filter())
 	}
-	if eff := o.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c); !commontest.SameKind(eff, common.Close{}) {
+	if eff := o.HandleKey(commontest.Key("esc"), c); !commontest.SameKind(eff, common.Close{}) {
 		t.Fatalf("esc without a filter: %#v", eff)
 	}
 	// Reopened, the line holds the filter selected; esc there clears it.
 	o.SetFilter("alpha")
 	line = o.HandleKey(commontest.Key("/"), c).(common.Open).Overlay
-	if eff, ok := line.HandleKey(tea.KeyMsg{Type: tea.KeyEsc}, c).(common.Close); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
+	if eff, ok := line.HandleKey(commontest.Key("esc"), c).(common.Close); !ok || eff.Text != "event log filter cleared" || o.Filter() != "" {
 		t.Fatalf("esc on the line: %#v, filter %q", eff, o.Filter())
 	}
-	if eff := line.HandleKey(tea.KeyMsg{Type: tea.KeyCtrlC}, c); !commontest.SameKind(eff, common.Quit{}) {
+	if eff := line.HandleKey(commontest.Key("ctrl+c"), c); !commontest.SameKind(eff, common.Quit{}) {
 		t.Fatalf("ctrl+c on the line: %#v", eff)
 	}
 }
@@ -322,13 +296,13 @@ func TestEventLogSaysMoreBelow(t *testing.T) {
 		t.Fatalf("no ↓ more with 20 events on 10 rows:\n%s", strings.Join(lines, "\n"))
 	}
 	for range 5 {
-		o.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
+		o.HandleKey(commontest.Key("pgdown"), c)
 	}
 	lines = commontest.Draw(t, o, c)
 	if v := strings.Join(lines, "\n"); strings.Contains(v, "↓ more") || !strings.Contains(lines[c.Layout.H-3], "call_00") {
 		t.Fatalf("at the end:\n%s", v)
 	}
-	if v := strings.Join(commontest.Draw(t, New(logOf(evs[:3]...)), c), "\n"); strings.Contains(v, "↓ more") {
+	if v := commontest.Screen(t, New(logOf(evs[:3]...)), c); strings.Contains(v, "↓ more") {
 		t.Fatalf("↓ more with everything shown:\n%s", v)
 	}
 }
@@ -339,13 +313,13 @@ func TestEventLogKeepsARefusalWhole(t *testing.T) {
 	c := fixture(60, 24)
 	const why = "not deleting /content: colabdash never removes /content itself or a top-level directory"
 	o := New(logOf(Event{At: t0, Tool: "files pane", Target: "runtimes/rt-a", Refused: why}))
-	v := strings.Join(commontest.Draw(t, o, c), "\n")
+	v := commontest.Screen(t, o, c)
 	if !strings.Contains(v, "files pane") || !strings.Contains(v, "refused  rt-a") ||
 		!strings.Contains(strings.Join(strings.Fields(v), " "), why) {
 		t.Fatalf("refusal:\n%s", v)
 	}
 	o.SetFilter("top-level")
-	if v := strings.Join(commontest.Draw(t, o, c), "\n"); !strings.Contains(v, "EVENTS 1 of 1") {
+	if v := commontest.Screen(t, o, c); !strings.Contains(v, "EVENTS 1 of 1") {
 		t.Fatalf("the filter does not find the refusal's text:\n%s", v)
 	}
 }
@@ -397,12 +371,7 @@ func TestEventLogFilterLineReopened(t *testing.T) {
 	o := New(logOf(Event{At: t0, Tool: "list_runtimes"}, Event{At: t0, Tool: "get_runtime", Target: "runtimes/rt-alpha"}))
 	o.SetFilter("alpha")
 	line := o.HandleKey(commontest.Key("/"), c).(common.Open).Overlay
-	status := func() string {
-		f := frame.New(c.Layout.W, c.Layout.H)
-		f.Lines = frame.PadLines(nil, c.Layout.H)
-		line.Draw(c, f)
-		return ansi.Strip(f.Lines[c.Layout.H-2])
-	}
+	status := func() string { return ansi.Strip(commontest.Draw(t, line, c)[c.Layout.H-2]) }
 	commontest.MustContain(t, status(), "/alpha", "type to replace · backspace edits  enter apply · esc clear")
 	line.HandleKey(commontest.Key("g"), c)
 	if o.Filter() != "g" {
@@ -427,7 +396,7 @@ func TestEventLogTargetLineOnlyWhenTooWide(t *testing.T) {
 	}
 	prefix := width("runtimes/x") - 1
 	id := "rt-" + strings.Repeat("z", 80-prefix-3) // the line exactly 80 cells wide
-	v := strings.Join(commontest.Draw(t, New(logOf(Event{At: t0, Tool: "get_runtime", Target: "runtimes/" + id})), c), "\n")
+	v := commontest.Screen(t, New(logOf(Event{At: t0, Tool: "get_runtime", Target: "runtimes/" + id})), c)
 	if !strings.Contains(v, "ok  "+id) {
 		t.Errorf("a line exactly the screen's width moved its target:\n%s", v)
 	}

@@ -47,7 +47,7 @@ func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
 		enter := runOf(t, r.o.HandleKey(commontest.Key("enter"), r.c))
 		q := asked(r.press(t, keys...))
 		if q == nil {
-			t.Fatalf("%v asked nothing:\n%s", keys, r.screen(t))
+			t.Fatalf("%v asked nothing:\n%s", keys, commontest.Screen(t, r.o, r.c))
 		}
 		return q, enter
 	}
@@ -58,7 +58,7 @@ func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
 			t.Fatalf("x asked about %q", q.target.Path)
 		}
 		r.drive(t, enter)
-		commontest.MustContain(t, r.screen(t), "rt-files:/content/sub")
+		commontest.MustContain(t, commontest.Screen(t, r.o, r.c), "rt-files:/content/sub")
 		text, isErr, _ := said(r.o.Answer(q.ask, q.target, "", "", r.c))
 		if text != "rt-files:/content/data.csv is no longer the selected entry: nothing deleted" || !isErr {
 			t.Fatalf("y said %q", text)
@@ -100,12 +100,8 @@ func TestAnswersActOnTheEntryTheyNamed(t *testing.T) {
 // directory the user meant and refuses the link there, instead of taking
 // the joined path as a file name the user typed.
 func TestReplaceDoesNotFollowALinkThatAppeared(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
+	workDir(t, map[string]string{"data.csv": "local work"})
 	r := newRig(t, map[string]string{"content/data.csv": "remote"}, false, nil)
-	if err := os.WriteFile("data.csv", []byte("local work"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
 		t.Fatal(err)
@@ -186,48 +182,43 @@ func TestAnswersActOnlyInThePaneAskedIn(t *testing.T) {
 		}
 		mustSay(t, e, closed+"nothing downloaded")
 	})
-	t.Run("answer handed to another pane", func(t *testing.T) {
-		a := newRig(t, files, false, nil)
-		b := a.reopen(t)
-		q := asked(a.press(t, "down", "x"))
-		b.press(t, "down") // the same entry under b's cursor
-		e := b.o.Answer(q.ask, q.target, "", "", b.c)
-		if r, ok := e.(common.Run); ok && r.Cmd != nil {
-			b.drive(t, r.Cmd)
-		}
-		if !a.exists(t, "content/data.csv") {
-			t.Fatal("another pane deleted the file a's question named")
-		}
-		mustSay(t, e, closed+"nothing done")
-	})
-	t.Run("the dashboard's dialog after its pane closed", func(t *testing.T) {
-		a := newRig(t, files, false, nil)
-		a.press(t, "down")
-		sel, _ := a.o.Pane().Selection()
-		d := dialogs{a.o}.Delete(sel, testNow).(*dialog.Dialog)
-		a.press(t, "esc")
-		b := a.reopen(t)
-		b.press(t, "down") // the same entry under the new pane's cursor
-		e := d.OnAnswer(b.c, dialog.Reply{OK: true})
-		if r, ok := e.(common.Run); ok && r.Cmd != nil {
-			b.drive(t, r.Cmd)
-		}
-		if !a.exists(t, "content/data.csv") {
-			t.Fatal("y in the closed pane's dialog deleted the file from the pane opened after")
-		}
-		mustSay(t, e, closed+"nothing done")
-	})
-	t.Run("answer after its pane closed", func(t *testing.T) {
-		a := newRig(t, files, false, nil)
-		q := asked(a.press(t, "down", "x"))
-		a.o.Close() // a profile switch drops the pane, its question on its way
-		e := a.o.Answer(q.ask, q.target, "", "", a.c)
-		if r, ok := e.(common.Run); ok && r.Cmd != nil {
-			a.drive(t, r.Cmd)
-		}
-		if !a.exists(t, "content/data.csv") {
-			t.Fatal("the answer deleted the file after its pane closed")
-		}
-		mustSay(t, e, closed+"nothing done")
-	})
+	// Each answers the delete of content/data.csv where it may not act
+	// (by: the rig whose pane drives the answer): the file stays.
+	for _, tc := range []struct {
+		name, deleted string
+		answer        func(t *testing.T, a *rig) (e common.Effect, by *rig)
+	}{
+		{"answer handed to another pane", "another pane deleted the file a's question named", func(t *testing.T, a *rig) (common.Effect, *rig) {
+			b := a.reopen(t)
+			q := asked(a.press(t, "down", "x"))
+			b.press(t, "down") // the same entry under b's cursor
+			return b.o.Answer(q.ask, q.target, "", "", b.c), b
+		}},
+		{"the dashboard's dialog after its pane closed", "y in the closed pane's dialog deleted the file from the pane opened after", func(t *testing.T, a *rig) (common.Effect, *rig) {
+			a.press(t, "down")
+			sel, _ := a.o.Pane().Selection()
+			d := dialogs{a.o}.Delete(sel, testNow).(*dialog.Dialog)
+			a.press(t, "esc")
+			b := a.reopen(t)
+			b.press(t, "down") // the same entry under the new pane's cursor
+			return d.OnAnswer(b.c, dialog.Reply{OK: true}), b
+		}},
+		{"answer after its pane closed", "the answer deleted the file after its pane closed", func(t *testing.T, a *rig) (common.Effect, *rig) {
+			q := asked(a.press(t, "down", "x"))
+			a.o.Close() // a profile switch drops the pane, its question on its way
+			return a.o.Answer(q.ask, q.target, "", "", a.c), a
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newRig(t, files, false, nil)
+			e, by := tc.answer(t, a)
+			if r, ok := e.(common.Run); ok && r.Cmd != nil {
+				by.drive(t, r.Cmd)
+			}
+			if !a.exists(t, "content/data.csv") {
+				t.Fatal(tc.deleted)
+			}
+			mustSay(t, e, closed+"nothing done")
+		})
+	}
 }

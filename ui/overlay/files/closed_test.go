@@ -5,17 +5,18 @@ import (
 
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
+	"github.com/colabdash/colabdash/ui/common/commontest/holdproxy"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
 )
 
 // heldRig is a rig holding content/data.csv whose downloads are held
-// (holdProxy): arrived and ended say when one came and went.
+// (holdproxy): arrived and ended say when one came and went.
 func heldRig(t *testing.T) (r *rig, arrived, ended <-chan struct{}) {
 	t.Helper()
 	r = newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, func(u string) string {
-		var p string
-		p, arrived, ended = holdProxy(t, u)
-		return p
+		p := holdproxy.Start(t, u, holdproxy.Downloads)
+		arrived, ended = p.Arrived, p.Ended
+		return p.URL
 	})
 	return r, arrived, ended
 }
@@ -45,7 +46,7 @@ func startDownload(t *testing.T, o *Overlay, r *rig) <-chan pane.DoneMsg {
 // of an older one's transfer is no longer told in the status line (the
 // event log has it), the newer ones' are.
 func TestClosedKeepsTheLastMaxClosed(t *testing.T) {
-	t.Chdir(t.TempDir())
+	workDir(t, nil)
 	r, arrived, ended := heldRig(t)
 	var closed Closed
 	var dones []<-chan pane.DoneMsg

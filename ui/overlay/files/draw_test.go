@@ -3,11 +3,6 @@ package files
 import (
 	"context"
 	"errors"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +21,7 @@ func TestSelectionShowsWithoutColour(t *testing.T) {
 	r := newRig(t, map[string]string{"content/data.csv": "a,b\n", "content/sample_data/r": "r"}, false, nil)
 	marked := func() []string {
 		var out []string
-		for _, l := range r.view(t, 100, 30) {
+		for _, l := range commontest.Draw(t, r.o, r.c) {
 			if strings.Contains(l, "\x1b") {
 				t.Fatalf("an escape code without colour: %q", l)
 			}
@@ -44,44 +39,19 @@ func TestSelectionShowsWithoutColour(t *testing.T) {
 		t.Fatalf("marked rows %q after down, want only data.csv", rows)
 	}
 	// The title says how to close, where it fits; every width draws.
-	commontest.MustContain(t, r.view(t, 100, 30)[2], "FILES · rt-files:/content", "(esc to close)")
+	commontest.MustContain(t, commontest.Draw(t, r.o, r.c)[2], "FILES · rt-files:/content", "(esc to close)")
 	// The hint only whole: on a screen one cell too narrow for it, the
 	// title goes alone.
 	w := termtext.Width(r.o.Pane().View(200, 2, nil)[0] + "  (esc to close)")
-	if line := strings.TrimRight(r.view(t, w, 30)[2], " "); !strings.HasSuffix(line, "  (esc to close)") {
+	if line := strings.TrimRight(commontest.Draw(t, r.o, commontest.Sized(r.c, w, 30))[2], " "); !strings.HasSuffix(line, "  (esc to close)") {
 		t.Errorf("at %d columns the title is %q, want the hint whole", w, line)
 	}
-	if line := r.view(t, w-1, 30)[2]; strings.Contains(line, "(esc") {
+	if line := commontest.Draw(t, r.o, commontest.Sized(r.c, w-1, 30))[2]; strings.Contains(line, "(esc") {
 		t.Errorf("at %d columns the title is %q, want no hint", w-1, line)
 	}
 	for _, w := range []int{20, 40, 80} {
-		r.view(t, w, 12)
+		commontest.Draw(t, r.o, commontest.Sized(r.c, w, 12))
 	}
-}
-
-// holdProxy sits on loopback in front of a runtime's proxy and holds
-// every download (/files/…) until the client gives up; arrived and ended
-// say when one came and went. It returns the proxy URL for upstream.
-func holdProxy(t *testing.T, upstream string) (string, <-chan struct{}, <-chan struct{}) {
-	t.Helper()
-	u, err := url.Parse(upstream)
-	if err != nil {
-		t.Fatal(err)
-	}
-	arrived, ended := make(chan struct{}, 8), make(chan struct{}, 8)
-	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.URL.Path, "/files/") {
-			_, _ = io.Copy(io.Discard, r.Body)
-			arrived <- struct{}{}
-			<-r.Context().Done()
-			ended <- struct{}{}
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL + u.Path, arrived, ended
 }
 
 // d and x pressed while a transfer runs say why they do nothing, beside
@@ -89,7 +59,7 @@ func holdProxy(t *testing.T, upstream string) (string, <-chan struct{}, <-chan s
 // transfer, and the transfer's end, which no open pane takes, says how it
 // ended (Closed) unless another files pane is open.
 func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
-	t.Chdir(t.TempDir())
+	workDir(t, nil)
 	r, arrived, ended := heldRig(t)
 	done := startDownload(t, r.o, r)
 	commontest.WaitFor(t, arrived, "the download's request")
@@ -102,7 +72,7 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 		// The dashboard shows it (setStatus); the pane draws it beside
 		// the progress.
 		r.c.Status = common.Status{Text: text, Err: true, Until: testNow.Add(5 * time.Second)}
-		if line := r.view(t, 120, 30)[28]; !strings.Contains(line, "↓ data.csv") || !strings.Contains(line, busy) {
+		if line := commontest.Draw(t, r.o, commontest.Sized(r.c, 120, 30))[28]; !strings.Contains(line, "↓ data.csv") || !strings.Contains(line, busy) {
 			t.Fatalf("%s during a download: status line %q", k, line)
 		}
 	}
@@ -111,10 +81,10 @@ func TestBusyKeysSayWhyAndClosingMidTransfer(t *testing.T) {
 	progress := r.o.Pane().Status()
 	r.c.Status = common.Status{Text: "hi", Until: testNow.Add(5 * time.Second)}
 	w := termtext.Width(progress) + 3 + 10
-	if line := strings.TrimRight(r.view(t, w, 30)[28], " "); line != progress+" · hi" {
+	if line := strings.TrimRight(commontest.Draw(t, r.o, commontest.Sized(r.c, w, 30))[28], " "); line != progress+" · hi" {
 		t.Errorf("with 10 cells left the status line is %q, want %q", line, progress+" · hi")
 	}
-	if line := strings.TrimRight(r.view(t, w-1, 30)[28], " "); line != progress {
+	if line := strings.TrimRight(commontest.Draw(t, r.o, commontest.Sized(r.c, w-1, 30))[28], " "); line != progress {
 		t.Errorf("with 9 cells left the status line is %q, want the progress alone %q", line, progress)
 	}
 	var closed Closed

@@ -15,7 +15,7 @@ import (
 // filter (no Filter or ClearFilter effect).
 func TestFilterNarrowsKeepsAndClears(t *testing.T) {
 	r := newRig(t, map[string]string{"content/data.csv": "a,b\n", "content/notes.txt": "n\n", "content/sample_data/r": "r"}, false, nil)
-	commontest.MustContain(t, r.screen(t), "data.csv", "notes.txt", "sample_data/")
+	commontest.MustContain(t, commontest.Screen(t, r.o, r.c), "data.csv", "notes.txt", "sample_data/")
 	open, ok := r.press(t, "/").(common.Open)
 	f, isFilter := open.Overlay.(*FilterOverlay)
 	if !ok || !isFilter {
@@ -26,7 +26,7 @@ func TestFilterNarrowsKeepsAndClears(t *testing.T) {
 			t.Fatalf("typing answered %#v", e)
 		}
 	}
-	v := r.screen(t, f)
+	v := commontest.Screen(t, r.o, r.c, f)
 	commontest.MustContain(t, v, "notes.txt", `filter "NOTE": 1 of 3`, "/NOTE", "enter apply · esc clear")
 	if strings.Contains(v, "data.csv") || strings.Contains(v, "sample_data/") {
 		t.Fatalf("the filter let other entries through:\n%s", v)
@@ -35,12 +35,12 @@ func TestFilterNarrowsKeepsAndClears(t *testing.T) {
 	if c, ok := e.(common.Close); !ok || c.Cmd != nil || c.Text != "" {
 		t.Fatalf("enter answered %#v, want the line closed (nothing more to list)", e)
 	}
-	commontest.MustContain(t, r.screen(t), `filter "NOTE": 1 of 3`)
+	commontest.MustContain(t, commontest.Screen(t, r.o, r.c), `filter "NOTE": 1 of 3`)
 	// esc on the pane clears the kept filter first; the pane stays open.
 	if e := r.press(t, "esc"); !isRun(e) {
 		t.Fatalf("esc with a kept filter answered %#v, want the filter cleared and the pane kept", e)
 	}
-	commontest.MustContain(t, r.screen(t), "data.csv", "notes.txt", "sample_data/")
+	commontest.MustContain(t, commontest.Screen(t, r.o, r.c), "data.csv", "notes.txt", "sample_data/")
 	for _, k := range "NOTE" {
 		f.HandleKey(commontest.Key(string(k)), r.c)
 	}
@@ -50,7 +50,7 @@ func TestFilterNarrowsKeepsAndClears(t *testing.T) {
 	} else if _, ok := e.(common.Close); !ok {
 		t.Fatalf("esc answered %#v, want the line closed", e)
 	}
-	v = r.screen(t)
+	v = commontest.Screen(t, r.o, r.c)
 	commontest.MustContain(t, v, "data.csv", "notes.txt", "sample_data/")
 	if strings.Contains(v, `filter "`) {
 		t.Fatalf("esc kept the filter:\n%s", v)
@@ -75,9 +75,9 @@ func TestFilterLineOnALargeDirectory(t *testing.T) {
 		p := r.o.Pane()
 		r.press(t, "enter") // into the large directory
 		if total, _ := p.Counts(); total != tc.n {
-			t.Fatalf("%d entries listed, want %d:\n%s", total, tc.n, r.screen(t))
+			t.Fatalf("%d entries listed, want %d:\n%s", total, tc.n, commontest.Screen(t, r.o, r.c))
 		}
-		commontest.MustContain(t, r.view(t, 100, 30, NewFilter(p))[28], tc.want)
+		commontest.MustContain(t, commontest.Draw(t, r.o, r.c, NewFilter(p))[28], tc.want)
 	}
 }
 
@@ -97,7 +97,7 @@ func TestFilterLineReopenedAndLong(t *testing.T) {
 	for range 150 {
 		f.HandleKey(commontest.Key("x"), r.c)
 	}
-	if line := strings.TrimRight(r.view(t, 100, 30, f)[28], " "); !strings.HasSuffix(line, "enter apply · esc clear") || !strings.Contains(line, "xxx") {
+	if line := strings.TrimRight(commontest.Draw(t, r.o, r.c, f)[28], " "); !strings.HasSuffix(line, "enter apply · esc clear") || !strings.Contains(line, "xxx") {
 		t.Fatalf("a long filter's line: %q", line)
 	}
 }

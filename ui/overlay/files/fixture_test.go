@@ -3,16 +3,18 @@ package files
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
@@ -36,16 +38,6 @@ type rig struct {
 	open pane.Opener
 }
 
-// fixture builds the Context as the dashboard does: rt-files in the
-// snapshot (from api types), the default key map (read-only when
-// readOnly) and a 100×30 layout on the fixture's clock.
-func fixture(rt api.Runtime, readOnly bool) *common.Context {
-	c := commontest.Context(100, 30, rt)
-	c.Keys.SetReadOnly(readOnly)
-	c.ReadOnly, c.Selected = readOnly, rt.Name
-	return c
-}
-
 // newRig starts the emulator with rt-files holding files (remote path →
 // body, directories made as needed) and opens its files pane on
 // content/; proxy, if set, turns the runtime's proxy URL into the one the
@@ -58,16 +50,14 @@ func newRig(t *testing.T, files map[string]string, readOnly bool, proxy func(str
 // newRigWith is newRig on an emulator with the options o.
 func newRigWith(t *testing.T, o colabfake.Options, files map[string]string, readOnly bool, proxy func(string) string) *rig {
 	t.Helper()
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, _ := colabfaketest.Start(t, o)
 	rt, err := srv.AddRuntime(api.Runtime{Name: "runtimes/rt-files", ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{srv: srv, rt: rt, c: fixture(rt, readOnly)}
+	// The Context as the dashboard gives it: rt-files selected, the key
+	// map read-only when readOnly, a 100×30 screen.
+	r := &rig{srv: srv, rt: rt, c: commontest.OverlayContext(100, 30, readOnly, rt)}
 	for p, body := range files {
 		r.put(t, p, body)
 	}
@@ -111,6 +101,25 @@ func (r *rig) reopen(t *testing.T) *rig {
 	return &rig{srv: r.srv, rt: r.rt, c: r.c, o: r.newPane(t), open: r.open}
 }
 
+// workDir makes a new directory holding files (path → body, directories
+// made as needed) the test's current one, where the pane's transfers
+// land and look, and returns it.
+func workDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // client is a Jupyter client straight to the runtime (no proxy).
 func (r *rig) client(t *testing.T) *jupyter.Client {
 	t.Helper()
@@ -150,10 +159,8 @@ func (r *rig) exists(t *testing.T, path string) bool {
 // the last key's effect; the commands of Run and Close are driven.
 func (r *rig) press(t *testing.T, keys ...string) common.Effect {
 	t.Helper()
-	var e common.Effect
 	var top common.Overlay = r.o
-	for _, k := range keys {
-		e = top.HandleKey(commontest.Key(k), r.c)
+	route := func(e common.Effect) common.Overlay {
 		switch x := e.(type) {
 		case common.Run:
 			r.drive(t, x.Cmd)
@@ -165,29 +172,24 @@ func (r *rig) press(t *testing.T, keys ...string) common.Effect {
 				top = f
 			}
 		}
+		return top
 	}
-	return e
+	return commontest.Keyboard{Route: route}.Press(t, r.o, r.c, keys...)
 }
 
-// drive runs cmd and every command its messages lead to, as the Bubble
-// Tea runtime would, handing each message to the pane (a plan to
+// drive runs cmd and every command its messages lead to
+// (commontest.Drive), handing each message to the pane (a plan to
 // OnPlan); it returns the last effect OnPlan or a transfer's end gave.
 func (r *rig) drive(t *testing.T, cmd tea.Cmd) common.Effect {
 	t.Helper()
 	var last common.Effect
-	deadline := time.Now().Add(60 * time.Second)
-	for cmd != nil {
-		if time.Now().After(deadline) {
-			t.Fatal("the pane's commands did not end")
-		}
-		msg := cmd()
+	commontest.Drive(t, cmd, func(msg tea.Msg) tea.Cmd {
 		if pm, ok := msg.(pane.PlanMsg); ok {
 			last = r.o.OnPlan(pm, r.c)
-			cmd = nil
 			if run, ok := last.(common.Run); ok {
-				cmd = run.Cmd
+				return run.Cmd
 			}
-			continue
+			return nil
 		}
 		next, mine := r.o.Pane().Update(msg)
 		if !mine {
@@ -196,36 +198,9 @@ func (r *rig) drive(t *testing.T, cmd tea.Cmd) common.Effect {
 		if d, ok := msg.(pane.DoneMsg); ok {
 			last = Finished(d)
 		}
-		cmd = next
-	}
+		return next
+	})
 	return last
-}
-
-// view draws the overlay (and over it top, if any) on a w×h frame and
-// returns its lines, checking there are h, none wider than w.
-func (r *rig) view(t *testing.T, w, h int, top ...common.Overlay) []string {
-	t.Helper()
-	f := frame.New(w, h)
-	f.Lines = f.Lines[:h]
-	r.o.Draw(r.c, f)
-	for _, o := range top {
-		o.Draw(r.c, f)
-	}
-	if len(f.Lines) != h {
-		t.Fatalf("%d lines drawn, want %d", len(f.Lines), h)
-	}
-	for _, l := range f.Lines {
-		if ansi.StringWidth(l) > w {
-			t.Fatalf("a line wider than %d: %q", w, l)
-		}
-	}
-	return f.Lines
-}
-
-// screen is the drawn lines as one text.
-func (r *rig) screen(t *testing.T, top ...common.Overlay) string {
-	t.Helper()
-	return strings.Join(r.view(t, 100, 30, top...), "\n")
 }
 
 // asker records the pane's questions instead of building dialogs.

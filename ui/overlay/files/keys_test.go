@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/key"
-
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
@@ -34,18 +32,11 @@ func TestKeysHelpAndFooter(t *testing.T) {
 	if e := r.press(t, "q"); e != (common.Quit{}) {
 		t.Fatalf("q answered %#v, want quit", e)
 	}
-	footer := func(bs []key.Binding) string {
-		var out []string
-		for _, b := range bs {
-			out = append(out, b.Help().Key+" "+b.Help().Desc)
-		}
-		return strings.Join(out, " · ")
-	}
-	keys := footer(r.o.Keys(r.c))
+	keys := commontest.KeyHelp(r.o, r.c)
 	commontest.MustContain(t, keys, "esc close · ? help · d download · D save as… · u upload · x delete", "enter open", "← up", "r refresh")
 
 	ro := newRig(t, nil, true, nil)
-	keys = footer(ro.o.Keys(ro.c))
+	keys = commontest.KeyHelp(ro.o, ro.c)
 	if strings.Contains(keys, "upload") || strings.Contains(keys, "delete") {
 		t.Fatalf("--readonly offers upload or delete: %s", keys)
 	}
@@ -59,7 +50,7 @@ func TestKeysHelpAndFooter(t *testing.T) {
 	// one line.
 	ro.srv.Reclaim("runtimes/rt-files")
 	ro.press(t, "r")
-	commontest.MustContain(t, ro.screen(t), "no longer exists")
+	commontest.MustContain(t, commontest.Screen(t, ro.o, ro.c), "no longer exists")
 }
 
 // d and D on a directory, or with nothing listed, say what to select;
@@ -91,7 +82,7 @@ func TestDownloadNeedsAFileAndCloseKeys(t *testing.T) {
 func TestNeverOffersToDeleteContent(t *testing.T) {
 	r := newRig(t, map[string]string{"content/data.csv": "a,b\n"}, false, nil)
 	r.press(t, "backspace")
-	commontest.MustContain(t, r.screen(t), "FILES · rt-files:/ ", "content/")
+	commontest.MustContain(t, commontest.Screen(t, r.o, r.c), "FILES · rt-files:/ ", "content/")
 	e := r.press(t, "x")
 	if asked(e) != nil {
 		t.Fatalf("x on content/ asked %+v", asked(e))
@@ -107,7 +98,7 @@ func TestNeverOffersToDeleteContent(t *testing.T) {
 		t.Fatal("/content/data.csv is gone after x, y on /content")
 	}
 	r.press(t, "enter")
-	v := r.screen(t)
+	v := commontest.Screen(t, r.o, r.c)
 	commontest.MustContain(t, v, "FILES · rt-files:/content ")
 	if strings.Contains(v, ":/"+"/") {
 		t.Fatalf("a doubled slash in the title:\n%s", v)
@@ -123,12 +114,11 @@ func TestNeverOffersToDeleteContent(t *testing.T) {
 // line saying D takes a name; D into a directory is refused the same way
 // (the dialog's check says so at once), D to a file name downloads it.
 func TestControlCharacterName(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir) // d downloads into the current directory
+	dir := workDir(t, nil) // d downloads into the current directory
 	const evil = "evil\x1b[31mRED\x1b]0;pwned\a.txt"
 	const shown = "evil␛[31mRED␛]0;pwned␇.txt" // termtext.Line(evil)
 	r := newRig(t, map[string]string{"content/" + evil: "x"}, false, nil)
-	commontest.MustContain(t, r.screen(t), "› ", shown)
+	commontest.MustContain(t, commontest.Screen(t, r.o, r.c), "› ", shown)
 	text, _, _ := said(r.press(t, "d"))
 	if text != "not downloading "+shown+": its name contains control characters (D: type a local name)" {
 		t.Fatalf("d said %q", text)
@@ -165,11 +155,7 @@ func TestPluginKeys(t *testing.T) {
 	if e := r.press(t, "V"); e != (common.RunPlugin{Name: "view", Runtime: "rt-files", File: "/content/data.csv"}) {
 		t.Fatalf("V answered %#v", e)
 	}
-	var words []string
-	for _, b := range r.o.Keys(r.c) {
-		words = append(words, b.Help().Key+" "+b.Help().Desc)
-	}
-	commontest.MustContain(t, strings.Join(words, " · "), "V view it", "Z shred")
+	commontest.MustContain(t, commontest.KeyHelp(r.o, r.c), "V view it", "Z shred")
 	r.c.Keys.SetReadOnly(true)
 	if text, isErr, paneKey := said(r.press(t, "Z")); text != "read-only mode: Z (plugin shred, dangerous) is disabled" || !isErr || !paneKey {
 		t.Fatalf("a dangerous plugin in --readonly said %q", text)
@@ -194,7 +180,7 @@ func TestMoveKeys(t *testing.T) {
 	selected := func() string {
 		e, ok := r.o.Pane().Selected()
 		if !ok {
-			t.Fatalf("nothing selected:\n%s", r.screen(t))
+			t.Fatalf("nothing selected:\n%s", commontest.Screen(t, r.o, r.c))
 		}
 		return e.Name
 	}

@@ -3,26 +3,18 @@ package help
 import (
 	"strings"
 	"testing"
-	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
-// fixture is the Context of a w×h dashboard with one runtime.
-func fixture(w, h int) *common.Context {
-	return commontest.Context(w, h, commontest.Runtime("r-alpha", api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}, time.Time{}))
-}
-
 // The full help fits a 60×15 screen: no column is cut with "…", and what
 // does not fit scrolls with j/k and pgdn, with "↓ more" while cut.
 func TestHelpFitsAndScrolls(t *testing.T) {
-	c := fixture(60, 15)
+	c := commontest.OverlayContext(60, 15, false, commontest.Alpha())
 	h := New("")
 	all := Lines(c, 60, "")
 	seen := map[string]bool{}
@@ -58,20 +50,20 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 	// pgdn and pgup scroll by pages; k goes back to the top.
 	for i := 0; i < len(all) && h.Offset() > 0; i++ {
 		before := h.Offset()
-		h.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
+		h.HandleKey(commontest.Key("pgup"), c)
 		if step := before - h.Offset(); step != min(before, Rows(c.Layout)-1) {
 			t.Fatalf("pgup scrolled %d lines from %d, want a page", step, before)
 		}
 	}
-	if h.Offset() != 0 || !strings.Contains(strings.Join(commontest.Draw(t, h, c), "\n"), "↓ more") {
+	if h.Offset() != 0 || !strings.Contains(commontest.Screen(t, h, c), "↓ more") {
 		t.Errorf("pgup did not return to the top (offset %d)", h.Offset())
 	}
-	h.HandleKey(tea.KeyMsg{Type: tea.KeyPgDown}, c)
+	h.HandleKey(commontest.Key("pgdown"), c)
 	if h.Offset() == 0 {
 		t.Error("pgdn did not scroll")
 	}
 	h.HandleKey(commontest.Key("k"), c)
-	h.HandleKey(tea.KeyMsg{Type: tea.KeyPgUp}, c)
+	h.HandleKey(commontest.Key("pgup"), c)
 	if h.Offset() != 0 {
 		t.Errorf("k and pgup left the help at %d", h.Offset())
 	}
@@ -84,7 +76,7 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 // Scrolling stops at the last page: pressing down more often than there
 // are lines leaves the last line of the help on screen, "↓ more" gone.
 func TestHelpScrollStopsAtTheEnd(t *testing.T) {
-	c := fixture(60, 15)
+	c := commontest.OverlayContext(60, 15, false, commontest.Alpha())
 	h := New("")
 	all := Lines(c, 60, "")
 	for range len(all) + 5 {
@@ -99,7 +91,7 @@ func TestHelpScrollStopsAtTheEnd(t *testing.T) {
 		t.Fatalf("the last page:\n%s", v)
 	}
 	// On a screen tall enough for everything nothing scrolls.
-	c = fixture(160, 48)
+	c = commontest.OverlayContext(160, 48, false, commontest.Alpha())
 	h = New("")
 	h.HandleKey(commontest.Key("j"), c)
 	if h.Offset() != 0 {
@@ -108,39 +100,20 @@ func TestHelpScrollStopsAtTheEnd(t *testing.T) {
 }
 
 // Only the help's own keys act: ? and esc close it, q and ctrl+c quit,
-// and a dashboard key (d: delete, n: new runtime) does nothing.
+// and a dashboard key (d: delete, n: new runtime) does nothing; the
+// footer names the keys in effect; the help fits the smallest screen.
 func TestHelpKeys(t *testing.T) {
-	c := fixture(80, 24)
-	for _, tc := range []struct {
-		key  tea.KeyMsg
-		want common.Effect
-	}{
-		{commontest.Key("?"), common.Close{}},
-		{tea.KeyMsg{Type: tea.KeyEsc}, common.Close{}},
-		{commontest.Key("q"), common.Quit{}},
-		{tea.KeyMsg{Type: tea.KeyCtrlC}, common.Quit{}},
-		{commontest.Key("d"), nil},
-		{commontest.Key("n"), nil},
-		{tea.KeyMsg{Type: tea.KeyEnter}, nil},
-	} {
-		if got := New("").HandleKey(tc.key, c); !commontest.SameKind(got, tc.want) {
-			t.Errorf("%q: %#v, want %#v", tc.key.String(), got, tc.want)
-		}
-	}
-	// The footer names the keys in effect.
-	var words []string
-	for _, b := range New("").Keys(c) {
-		words = append(words, b.Help().Key+" "+b.Help().Desc)
-	}
-	if got := strings.Join(words, " · "); got != "↑/↓ scroll · pgup/pgdn page · ?/esc close · q/ctrl+c quit" {
-		t.Errorf("footer keys: %q", got)
-	}
+	c := commontest.OverlayContext(60, 15, false, commontest.Alpha())
+	commontest.AssertOverlay(t, func() common.Overlay { return New("") }, c, commontest.OverlaySpec{
+		Name: "help", Footer: "↑/↓ scroll · pgup/pgdn page · ?/esc close · q/ctrl+c quit",
+		Close: []string{"?", "esc"}, Quit: []string{"q", "ctrl+c"}, Inert: []string{"d", "n", "enter"},
+	})
 }
 
 // The keys follow the key map: rebound, the new key scrolls and closes,
 // the old one no longer does, and the help lists the new keys.
 func TestHelpFollowsRebinding(t *testing.T) {
-	c := fixture(60, 15)
+	c := commontest.OverlayContext(60, 15, false, commontest.Alpha())
 	if err := c.Keys.Rebind(keymap.ActionDown, "w"); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +132,7 @@ func TestHelpFollowsRebinding(t *testing.T) {
 	if e := h.HandleKey(commontest.Key("?"), c); e != nil {
 		t.Fatalf("? still answers %#v after help was rebound to f1", e)
 	}
-	if e := h.HandleKey(tea.KeyMsg{Type: tea.KeyF1}, c); !commontest.SameKind(e, common.Close{}) {
+	if e := h.HandleKey(commontest.Key("f1"), c); !commontest.SameKind(e, common.Close{}) {
 		t.Fatalf("f1 answered %#v", e)
 	}
 	lines := Lines(c, 200, "")
@@ -171,7 +144,7 @@ func TestHelpFollowsRebinding(t *testing.T) {
 // Opened from a layer (the files pane), the help starts with that
 // layer's keys under its title; from the dashboard, with the dashboard's.
 func TestHelpOpenedFromALayerListsItsKeysFirst(t *testing.T) {
-	c := fixture(120, 40)
+	c := commontest.OverlayContext(120, 40, false, commontest.Alpha())
 	files := commontest.Draw(t, New(keymap.ScopeFiles), c)
 	if !strings.Contains(files[3], "files pane (f)") {
 		t.Fatalf("the help from the files pane starts with %q:\n%s", files[3], strings.Join(files, "\n"))
@@ -190,8 +163,7 @@ func TestHelpOpenedFromALayerListsItsKeysFirst(t *testing.T) {
 // --readonly hides the keys that change something: the help does not
 // offer what would be refused.
 func TestHelpLeavesOutDisabledKeys(t *testing.T) {
-	c := fixture(160, 48)
-	c.Keys.SetReadOnly(true)
+	c := commontest.OverlayContext(160, 48, true, commontest.Alpha())
 	all := strings.Join(Lines(c, 160, ""), "\n")
 	for _, gone := range []string{"new runtime", "delete", "run code", "upload here"} {
 		if strings.Contains(all, gone) {
@@ -205,18 +177,11 @@ func TestHelpLeavesOutDisabledKeys(t *testing.T) {
 	}
 }
 
-func TestHelpIsAnOverlay(t *testing.T) {
-	var o common.Overlay = New("")
-	if o.Name() != "help" || !o.Fits(fixture(60, 15)) {
-		t.Fatalf("name %q, fits %v", o.Name(), o.Fits(fixture(60, 15)))
-	}
-}
-
 // Scrolled to its end and then drawn on a wider screen, where the groups
 // sit side by side in fewer lines, the help shows its new last page whole:
 // the offset is clamped to it, never left past the end.
 func TestHelpWidenedAtTheEndShowsTheLastPage(t *testing.T) {
-	narrow, wide := fixture(60, 15), fixture(120, 15)
+	narrow, wide := commontest.OverlayContext(60, 15, false, commontest.Alpha()), commontest.OverlayContext(120, 15, false, commontest.Alpha())
 	h := New("")
 	for range len(Lines(narrow, 60, "")) {
 		h.HandleKey(commontest.Key("j"), narrow)
@@ -236,7 +201,7 @@ func TestHelpWidenedAtTheEndShowsTheLastPage(t *testing.T) {
 // Opened from a layer, the help moves that layer's group first and keeps
 // every other group once, in the key map's order.
 func TestHelpFromALayerListsEachGroupOnce(t *testing.T) {
-	c := fixture(60, 200)
+	c := commontest.OverlayContext(60, 200, false, commontest.Alpha())
 	text := strings.Join(Lines(c, 60, keymap.ScopeFiles), "\n")
 	var titles []string
 	for _, g := range c.Keys.HelpGroups() {
@@ -258,7 +223,7 @@ func TestHelpFromALayerListsEachGroupOnce(t *testing.T) {
 // one) still gets a row of its own: the layout never waits for room that
 // will not come, and every group is listed.
 func TestHelpGroupWiderThanTheScreenGetsItsOwnRow(t *testing.T) {
-	c := fixture(60, 15)
+	c := commontest.OverlayContext(60, 15, false, commontest.Alpha())
 	wide, narrow := Lines(c, 200, ""), Lines(c, 10, "")
 	if len(narrow) <= len(wide) {
 		t.Fatalf("10 columns: %d lines, 200 columns: %d", len(narrow), len(wide))
@@ -274,7 +239,7 @@ func TestHelpGroupWiderThanTheScreenGetsItsOwnRow(t *testing.T) {
 // Side by side, each group is a column: every line of a group starts in
 // the cell its title starts in, however wide the cells to its left are.
 func TestHelpGroupsSideBySideAreAligned(t *testing.T) {
-	c := fixture(200, 48)
+	c := commontest.OverlayContext(200, 48, false, commontest.Alpha())
 	lines := Lines(c, 200, "")
 	title := ansi.Strip(lines[0])
 	i := strings.Index(title, "files pane (f)")
@@ -294,7 +259,7 @@ func TestHelpGroupsSideBySideAreAligned(t *testing.T) {
 // the 3-cell gap kept free at the right: at every width the widest line
 // leaves those 3 cells, and where the layout changes it leaves no more.
 func TestHelpTakesAColumnAsSoonAsItFits(t *testing.T) {
-	c := fixture(200, 48)
+	c := commontest.OverlayContext(200, 48, false, commontest.Alpha())
 	widest := func(w int) int {
 		m := 0
 		for _, l := range Lines(c, w, "") {

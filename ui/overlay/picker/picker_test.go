@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
@@ -31,10 +29,12 @@ var specs = []api.RuntimeSpec{
 }
 
 // harness is the app's stack as far as the picker needs it: it opens
-// and closes dialogs and records what else the effects ask for.
+// and closes dialogs and records what else the effects ask for. Its
+// keyboard hands keys to the dialog on top, each after the grace period
+// on the harness's clock, applying each effect.
 type harness struct {
 	t       *testing.T
-	now     time.Time
+	kb      commontest.Keyboard
 	c       *common.Context
 	stack   []common.Overlay
 	said    []common.Say
@@ -42,11 +42,11 @@ type harness struct {
 }
 
 func newHarness(t *testing.T, tier api.SubscriptionTier, list []api.RuntimeSpec) *harness {
-	h := &harness{t: t, now: commontest.T0}
-	h.c = commontest.Context(100, 30)
-	h.c.Snap.ApplySpecs(h.now, list)
+	h := &harness{t: t, c: commontest.OverlayContext(100, 30, false)}
+	h.kb = commontest.Keyboard{Clock: &commontest.Clock{}, Gap: dialog.Grace + time.Millisecond, Route: h.route}
+	h.c.Snap.ApplySpecs(h.kb.Now(), list)
 	h.c.Snap.Subscription = api.Subscription{Tier: tier}
-	h.c.Now = func() time.Time { return h.now }
+	h.c.Now = h.kb.Now
 	return h
 }
 
@@ -81,37 +81,27 @@ func (h *harness) top() *dialog.Dialog {
 	return h.stack[len(h.stack)-1].(*dialog.Dialog)
 }
 
+// route applies e and returns the overlay that takes the next key: the
+// one on top, nil when none is open.
+func (h *harness) route(e common.Effect) common.Overlay {
+	h.apply(e)
+	if len(h.stack) == 0 {
+		return nil
+	}
+	return h.stack[len(h.stack)-1]
+}
+
 // press sends keys to the top one by one, each after the grace period.
 func (h *harness) press(keys ...string) {
 	h.t.Helper()
-	for _, k := range keys {
-		h.now = h.now.Add(dialog.Grace + time.Millisecond)
-		h.typeAhead(k)
-	}
+	h.kb.Effects(h.t, h.route(nil), h.c, keys...)
 }
 
 // typeAhead sends keys to the top one by one at the same instant, as
 // keys typed ahead of the screen arrive.
 func (h *harness) typeAhead(keys ...string) {
 	h.t.Helper()
-	for _, k := range keys {
-		if h.top() == nil {
-			h.t.Fatalf("no dialog for %q", k)
-		}
-		h.apply(h.top().HandleKey(commontest.Key(k), h.c))
-	}
-}
-
-// view is the top dialog as drawn w cells wide (none wider).
-func (h *harness) view(w int) string {
-	h.t.Helper()
-	lines := h.top().Lines(h.c, w)
-	for _, ln := range lines {
-		if ansi.StringWidth(ln) > w {
-			h.t.Fatalf("line wider than %d: %q", w, ln)
-		}
-	}
-	return strings.Join(lines, "\n")
+	commontest.Keyboard{Route: h.route}.Effects(h.t, h.route(nil), h.c, keys...)
 }
 
 // esc in the create picker goes back one step (answers kept) and cancels
@@ -119,15 +109,15 @@ func (h *harness) view(w int) string {
 func TestPickerEscGoesBackAStep(t *testing.T) {
 	h := newHarness(t, api.TierPro, specs)
 	h.apply(Open(h.c, api.RuntimeSpecKey{}))
-	commontest.MustContain(t, h.view(100), "New runtime: variant", "esc cancel")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "New runtime: variant", "esc cancel")
 	h.press("down", "enter") // GPU
-	commontest.MustContain(t, h.view(100), "accelerator (GPU)", "esc back")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "accelerator (GPU)", "esc back")
 	h.press("enter", "enter") // T4, STANDARD
-	commontest.MustContain(t, h.view(100), "runtime version", "esc back")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "runtime version", "esc back")
 	h.press("esc")
-	commontest.MustContain(t, h.view(100), "shape (GPU T4)")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "shape (GPU T4)")
 	h.press("esc", "esc")
-	commontest.MustContain(t, h.view(100), "New runtime: variant")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "New runtime: variant")
 	if d := h.top(); d.Items[d.Cursor()].Label != "GPU" {
 		t.Fatalf("going back lost the answer: cursor on %q", d.Items[d.Cursor()].Label)
 	}
@@ -146,7 +136,7 @@ func TestPickerEscGoesBackAStep(t *testing.T) {
 		t.Fatalf("CPU shape title %q", title)
 	}
 	h.press("esc")
-	commontest.MustContain(t, h.view(100), "New runtime: variant")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "New runtime: variant")
 }
 
 // Keys typed ahead, all at the instant the picker opened, count: j
@@ -174,7 +164,7 @@ func TestPickerIneligibleSpecsCannotBeChosen(t *testing.T) {
 	h := newHarness(t, api.TierPro, specs)
 	h.apply(Open(h.c, api.RuntimeSpecKey{}))
 	h.press("down", "enter") // GPU
-	commontest.MustContain(t, h.view(100), "T4", "A100", "H100  (not eligible on tier Pro)")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "T4", "A100", "H100  (not eligible on tier Pro)")
 	h.press("down", "down", "down", "down", "down")
 	if it := h.top().Items[h.top().Cursor()]; it.Disabled || it.Label != "A100" {
 		t.Fatalf("cursor on %q (disabled %v)", it.Label, it.Disabled)
@@ -194,9 +184,9 @@ func TestPickerStartsOnDefaultSpec(t *testing.T) {
 	h := newHarness(t, api.TierPro, specs)
 	h.apply(Open(h.c, key(api.VariantGPU, "A100", api.ShapeHighMem)))
 	h.press("enter")
-	commontest.MustContain(t, h.view(100), "accelerator (GPU)")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "accelerator (GPU)")
 	h.press("enter")
-	commontest.MustContain(t, h.view(100), "shape (GPU A100)")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "shape (GPU A100)")
 	h.press("enter")
 	if title := h.top().Title; title != "New runtime GPU/A100/HIGHMEM: runtime version" {
 		t.Fatalf("picked %q, want the default GPU/A100/HIGHMEM", title)
@@ -218,10 +208,10 @@ func TestPickerIDRulesAndWrappedError(t *testing.T) {
 	h.apply(Open(h.c, api.RuntimeSpecKey{}))
 	h.press("down", "enter", "enter", "enter") // GPU, T4, STANDARD
 	h.press("2", "0", "2", "5", ".", "1", "0", "enter")
-	commontest.MustContain(t, h.view(60), "runtime id")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 60), "runtime id")
 	commontest.MustContain(t, strings.Join(h.top().Body, " "), "1–63", "starts with a letter", "ends with a letter or digit")
 	h.press("a", "b", "-")
-	v := h.view(60)
+	v := commontest.Box(t, h.top(), h.c, 60)
 	commontest.MustContain(t, v, "must end with a letter or", "digit")
 	if h.top().Problem() == "" {
 		t.Fatal("ab- accepted")
@@ -247,17 +237,17 @@ func TestPickerIDRulesAndWrappedError(t *testing.T) {
 func TestVersionStepOnItsOwn(t *testing.T) {
 	h := newHarness(t, api.TierPro, specs)
 	cpu := key(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard)
-	h.apply(common.Open{Overlay: Version(h.now, cpu, nil)})
-	commontest.MustContain(t, h.view(100), "New runtime CPU/STANDARD: runtime version", "empty: latest", "esc cancel")
+	h.apply(common.Open{Overlay: Version(h.kb.Now(), cpu, nil)})
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "New runtime CPU/STANDARD: runtime version", "empty: latest", "esc cancel")
 	h.press("enter")
-	commontest.MustContain(t, h.view(100), "runtime id", "empty: Colab chooses the id", "esc back")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "runtime id", "empty: Colab chooses the id", "esc back")
 	h.press("esc")
-	commontest.MustContain(t, h.view(100), "runtime version")
+	commontest.MustContain(t, commontest.Box(t, h.top(), h.c, 100), "runtime version")
 	h.press("esc")
 	if h.top() != nil {
 		t.Fatal("esc on the version step opened on its own did not cancel")
 	}
-	h.apply(common.Open{Overlay: Version(h.now, cpu, nil)})
+	h.apply(common.Open{Overlay: Version(h.kb.Now(), cpu, nil)})
 	h.press("enter", "enter")
 	if want := (common.CreateRuntime{Spec: cpu}); len(h.created) != 1 || h.created[0] != want {
 		t.Fatalf("created %+v", h.created)

@@ -1,38 +1,29 @@
 package profile
 
 import (
-	"fmt"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
-	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
-	"github.com/colabdash/colabdash/ui/theme"
 )
 
 // fixture is the Context of a w×h dashboard with one runtime and the
 // profiles alpha (active), broken and other.
 func fixture(w, h int) *common.Context {
-	c := commontest.Context(w, h, commontest.Runtime("r-alpha", api.RuntimeSpecKey{Variant: api.VariantCPU, Accelerator: api.AcceleratorNone, Shape: api.ShapeStandard}, time.Time{}))
+	c := commontest.OverlayContext(w, h, false, commontest.Alpha())
 	c.Profile, c.Profiles = "alpha", []string{"alpha", "broken", "other"}
 	return c
 }
 
-// draw paints o on a blank frame of c's size (exactly its size) and
-// returns the lines that are not blank.
-func draw(t *testing.T, o common.Overlay, c *common.Context) []string {
-	t.Helper()
+// nonBlank is lines without the blank ones: what the picker drew on a
+// blank frame.
+func nonBlank(lines []string) []string {
 	var body []string
-	for _, l := range commontest.Draw(t, o, c) {
+	for _, l := range lines {
 		if strings.TrimSpace(l) != "" {
 			body = append(body, l)
 		}
@@ -46,7 +37,7 @@ func TestPickerChoosesAProfile(t *testing.T) {
 	c := fixture(80, 24)
 	c.Profile = "broken"
 	p := New(c)
-	got := draw(t, p, c)
+	got := nonBlank(commontest.Draw(t, p, c))
 	want := []string{"PROFILES  (enter switch · esc cancel)", "  alpha", "› broken (active)", "  other"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("picker:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -54,26 +45,26 @@ func TestPickerChoosesAProfile(t *testing.T) {
 	if e := p.HandleKey(commontest.Key("j"), c); e != nil {
 		t.Fatalf("j answered %#v", e)
 	}
-	if e := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); e != (common.SwitchProfile{Name: "other"}) {
+	if e := p.HandleKey(commontest.Key("enter"), c); e != (common.SwitchProfile{Name: "other"}) {
 		t.Fatalf("enter on other: %#v", e)
 	}
-	p.HandleKey(tea.KeyMsg{Type: tea.KeyDown}, c) // past the end: stays
-	if e := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); e != (common.SwitchProfile{Name: "other"}) {
+	p.HandleKey(commontest.Key("down"), c) // past the end: stays
+	if e := p.HandleKey(commontest.Key("enter"), c); e != (common.SwitchProfile{Name: "other"}) {
 		t.Fatalf("down past the end, enter: %#v", e)
 	}
 	for range 5 {
 		p.HandleKey(commontest.Key("k"), c)
 	}
-	if got := draw(t, p, c); got[1] != "› alpha" {
+	if got := nonBlank(commontest.Draw(t, p, c)); got[1] != "› alpha" {
 		t.Fatalf("up past the top:\n%s", strings.Join(got, "\n"))
 	}
-	if e := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c); e != (common.SwitchProfile{Name: "alpha"}) {
+	if e := p.HandleKey(commontest.Key("enter"), c); e != (common.SwitchProfile{Name: "alpha"}) {
 		t.Fatalf("enter on alpha: %#v", e)
 	}
 	// No profile is active (a profile the config no longer names): the
 	// first.
 	c.Profile = "gone"
-	if got := draw(t, New(c), c); got[1] != "› alpha" {
+	if got := nonBlank(commontest.Draw(t, New(c), c)); got[1] != "› alpha" {
 		t.Fatalf("no active profile:\n%s", strings.Join(got, "\n"))
 	}
 }
@@ -82,31 +73,10 @@ func TestPickerChoosesAProfile(t *testing.T) {
 // nothing (d would delete a runtime below).
 func TestPickerKeys(t *testing.T) {
 	c := fixture(80, 24)
-	for _, tc := range []struct {
-		key  tea.KeyMsg
-		want string
-	}{
-		{tea.KeyMsg{Type: tea.KeyEsc}, "common.Close"},
-		{commontest.Key("P"), "common.Close"},
-		{commontest.Key("q"), "common.Close"},
-		{tea.KeyMsg{Type: tea.KeyCtrlC}, "common.Quit"},
-		{commontest.Key("d"), "<nil>"},
-		{commontest.Key("n"), "<nil>"},
-	} {
-		if got := fmt.Sprintf("%T", New(c).HandleKey(tc.key, c)); got != tc.want {
-			t.Errorf("%q: %s, want %s", tc.key.String(), got, tc.want)
-		}
-	}
-	var words []string
-	for _, b := range New(c).Keys(c) {
-		words = append(words, b.Help().Key+" "+b.Help().Desc)
-	}
-	if got := strings.Join(words, " · "); got != "↑/↓ move · enter switch · esc/P/q cancel · ctrl+c quit" {
-		t.Errorf("footer keys: %q", got)
-	}
-	if o := New(c); o.Name() != "profile picker" || !o.Fits(c) {
-		t.Errorf("name %q fits %v", o.Name(), o.Fits(c))
-	}
+	commontest.AssertOverlay(t, func() common.Overlay { return New(c) }, c, commontest.OverlaySpec{
+		Name: "profile picker", Footer: "↑/↓ move · enter switch · esc/P/q cancel · ctrl+c quit",
+		Close: []string{"esc", "P", "q"}, Quit: []string{"ctrl+c"}, Inert: []string{"d", "n"},
+	})
 	// Rebound, the picker's keys follow the key map.
 	if err := c.Keys.Rebind(keymap.ActionProfile, "ctrl+p"); err != nil {
 		t.Fatal(err)
@@ -114,7 +84,7 @@ func TestPickerKeys(t *testing.T) {
 	if e := New(c).HandleKey(commontest.Key("P"), c); e != nil {
 		t.Errorf("P still closes after profile was rebound: %#v", e)
 	}
-	if _, ok := New(c).HandleKey(tea.KeyMsg{Type: tea.KeyCtrlP}, c).(common.Close); !ok {
+	if _, ok := New(c).HandleKey(commontest.Key("ctrl+p"), c).(common.Close); !ok {
 		t.Error("ctrl+p does not close the picker")
 	}
 }
@@ -125,7 +95,7 @@ func TestPickerNamesAreSafe(t *testing.T) {
 	c := fixture(60, 15)
 	c.Profiles = []string{"evil\x1b]0;pwned\x07", strings.Repeat("long", 30)}
 	c.Profile = c.Profiles[1]
-	got := strings.Join(draw(t, New(c), c), "\n")
+	got := strings.Join(nonBlank(commontest.Draw(t, New(c), c)), "\n")
 	if strings.ContainsAny(got, "\x1b\x07") {
 		t.Fatalf("a control reached the screen: %q", got)
 	}
@@ -138,14 +108,12 @@ func TestPickerNamesAreSafe(t *testing.T) {
 // video), the active one is marked only by its word.
 func TestPickerHighlightsTheCursorOnly(t *testing.T) {
 	c := fixture(80, 24)
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.ANSI)
-	c.Styles = theme.NewWith(r, theme.Dark)
+	c.Styles = commontest.ANSIStyles()
 	p := New(c)
 	p.HandleKey(commontest.Key("j"), c) // the cursor on broken, alpha active
 	reversed := func(line string) bool { return strings.Contains(line, "\x1b[7m") }
 	var lines []string
-	for _, l := range draw(t, p, c) {
+	for _, l := range nonBlank(commontest.Draw(t, p, c)) {
 		if plain := ansi.Strip(l); strings.Contains(plain, "alpha") || strings.Contains(plain, "broken") || strings.Contains(plain, "other") {
 			lines = append(lines, l)
 		}
@@ -161,9 +129,9 @@ func TestPickerWithoutProfiles(t *testing.T) {
 	c := fixture(80, 24)
 	c.Profile, c.Profiles = "", nil
 	p := New(c)
-	p.HandleKey(tea.KeyMsg{Type: tea.KeyDown}, c)
-	p.HandleKey(tea.KeyMsg{Type: tea.KeyUp}, c)
-	if e, ok := p.HandleKey(tea.KeyMsg{Type: tea.KeyEnter}, c).(common.Close); !ok || e.Text != "" {
+	p.HandleKey(commontest.Key("down"), c)
+	p.HandleKey(commontest.Key("up"), c)
+	if e, ok := p.HandleKey(commontest.Key("enter"), c).(common.Close); !ok || e.Text != "" {
 		t.Fatalf("enter with no profiles: %#v", e)
 	}
 }

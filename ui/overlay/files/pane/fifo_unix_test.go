@@ -23,13 +23,7 @@ import (
 // what was there), at once, instead of the open waiting for a reader.
 // The FIFO stays as it was.
 func TestDownloadRefusesAFIFOWithoutWaiting(t *testing.T) {
-	p, _ := setup(t)
-	drive(t, p, p.Init())
-	p.Move(1) // content/a.txt
-	tg, ok := p.Selection()
-	if !ok || tg.Name != "a.txt" {
-		t.Fatalf("selected %+v", tg)
-	}
+	p, tg := onAFile(t)
 	dir := t.TempDir()
 	typed := filepath.Join(dir, "typed")
 	for _, fifo := range []string{typed, filepath.Join(dir, "a.txt")} {

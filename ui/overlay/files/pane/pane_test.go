@@ -13,7 +13,9 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
 // setup starts an emulator with runtime rt-pane holding content/a.txt,
@@ -28,11 +30,7 @@ func setup(t *testing.T) (*Pane, *colabfake.Server) {
 // Jupyter client for it that counts its calls in *opens (when not nil).
 func emulated(t *testing.T, o colabfake.Options, name string, opens *int) (*colabfake.Server, Opener) {
 	t.Helper()
-	srv, _, err := colabfake.Start(context.Background(), "127.0.0.1:0", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv, _ := colabfaketest.Start(t, o)
 	rt, err := srv.AddRuntime(api.Runtime{Name: api.RuntimeName(name), ConnectionInfo: &api.ConnectionInfo{}})
 	if err != nil {
 		t.Fatal(err)
@@ -66,26 +64,33 @@ func setupWith(t *testing.T, o colabfake.Options) (*Pane, *colabfake.Server) {
 	return New(context.Background(), "rt-pane", open, nil), srv
 }
 
-// drive runs cmd and every command its messages lead to, as the Bubble Tea
-// runtime would, and returns the messages seen. Commands still following
-// one another after 60 s fail the test.
+// onAFile is setup's pane listing content/ with its cursor on a.txt
+// (sub/ is listed first), and a.txt's target; another selection fails
+// the test.
+func onAFile(t *testing.T) (*Pane, Target) {
+	t.Helper()
+	p, _ := setup(t)
+	drive(t, p, p.Init())
+	p.Move(1)
+	sel, ok := p.Selection()
+	if !ok || sel.Path != "content/a.txt" || sel.Name != "a.txt" {
+		t.Fatalf("selected %+v, want content/a.txt", sel)
+	}
+	return p, sel
+}
+
+// drive runs cmd and every command its messages lead to
+// (commontest.Drive), handing each message to p, and returns the
+// messages seen; one p does not take fails the test.
 func drive(t *testing.T, p *Pane, cmd tea.Cmd) []tea.Msg {
 	t.Helper()
-	var seen []tea.Msg
-	deadline := time.Now().Add(60 * time.Second)
-	for cmd != nil {
-		msg := cmd()
-		seen = append(seen, msg)
+	return commontest.Drive(t, cmd, func(msg tea.Msg) tea.Cmd {
 		next, handled := p.Update(msg)
 		if !handled {
 			t.Fatalf("the pane did not take its own message %T", msg)
 		}
-		cmd = next
-		if cmd != nil && time.Now().After(deadline) {
-			t.Fatalf("the pane's commands had not ended after 60 s (%d messages, the last %T)", len(seen), msg)
-		}
-	}
-	return seen
+		return next
+	})
 }
 
 func names(p *Pane) []string {
@@ -411,13 +416,7 @@ func TestPaneClosedListsNothing(t *testing.T) {
 // Before its first progress a transfer's size is unknown: its status
 // shows no bar and no total.
 func TestPaneTransferStartsWithItsSizeUnknown(t *testing.T) {
-	p, _ := setup(t)
-	drive(t, p, p.Init())
-	p.Move(1) // a.txt
-	sel, ok := p.Selection()
-	if !ok || sel.Name != "a.txt" {
-		t.Fatalf("selected %q", sel.Name)
-	}
+	p, sel := onAFile(t)
 	cmd := p.Download(sel, t.TempDir(), false)
 	if got := p.Status(); got != "↓ a.txt · 0 B" {
 		t.Errorf("status before any progress: %q", got)

@@ -12,13 +12,7 @@ import (
 // paths, yet its download, plan, upload and delete of them start
 // nothing, so an answer that reaches the wrong pane cannot act there.
 func TestPaneActsOnlyOnItsOwnTargets(t *testing.T) {
-	p, _ := setup(t)
-	drive(t, p, p.Init())
-	p.Move(1) // content/a.txt (sub/ is listed first)
-	mine, ok := p.Selection()
-	if !ok || mine.Path != "content/a.txt" {
-		t.Fatalf("selected %+v", mine)
-	}
+	p, mine := onAFile(t)
 	here := p.Here()
 	other := New(context.Background(), "rt-pane", p.open, nil)
 	t.Cleanup(other.Close)

@@ -2,14 +2,73 @@ package pane
 
 import (
 	"errors"
-	"github.com/colabdash/colabdash/api/colabfake"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
 )
+
+// Where a transfer writes or deletes: never over a file it was not told
+// to replace, never through a link out of what the user named; and the
+// trash hint it gives after a delete.
+
+// Without replace, a transfer never replaces a file, even one that
+// appeared after the dashboard looked (no question was asked about it):
+// a download over an existing local file and an upload over an existing
+// remote file stop with ErrExists and both files stay as they were; with
+// replace they go ahead.
+func TestTransfersReplaceOnlyWhenAsked(t *testing.T) {
+	p, sel := onAFile(t)
+	dir := t.TempDir()
+	dst := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(dst, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := doneOf(t, drive(t, p, p.Download(sel, dir, false)))
+	if !errors.Is(done.Err, jupyter.ErrExists) {
+		t.Fatalf("download over an existing file without replace: %v, want ErrExists", done.Err)
+	}
+	if b, _ := os.ReadFile(dst); string(b) != "mine" {
+		t.Fatalf("the local file now holds %q", b)
+	}
+	if done = doneOf(t, drive(t, p, p.Download(sel, dst, true))); done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	if b, _ := os.ReadFile(dst); string(b) != "alpha" {
+		t.Fatalf("with replace the local file holds %q", b)
+	}
+	// Upload a local a.txt into content/, which has one.
+	up := filepath.Join(t.TempDir(), "a.txt")
+	if err := os.WriteFile(up, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done = doneOf(t, drive(t, p, p.Upload(p.Here(), up, false)))
+	if !errors.Is(done.Err, jupyter.ErrExists) {
+		t.Fatalf("upload over an existing remote file without replace: %v, want ErrExists", done.Err)
+	}
+	if e, _ := entry(p, "a.txt"); e.Size != 5 {
+		t.Fatalf("the remote a.txt is now %d bytes", e.Size)
+	}
+	if done = doneOf(t, drive(t, p, p.Upload(p.Here(), up, true))); done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	if e, _ := entry(p, "a.txt"); e.Size != 3 {
+		t.Fatalf("with replace the remote a.txt is %d bytes", e.Size)
+	}
+}
+
+// entry is the listed entry of the directory p shows named name.
+func entry(p *Pane, name string) (jupyter.Model, bool) {
+	for _, e := range p.Listing() {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return jupyter.Model{}, false
+}
 
 // The files pane's download into a directory (d, or D with a directory
 // typed) never writes through a symbolic link at the file's name there:
@@ -18,10 +77,7 @@ import (
 // link appeared), and the link's target keeps its bytes. A file name the
 // user types is theirs to be a link, as with cp, and is written through.
 func TestPaneDownloadRefusesALinkInTheDirectory(t *testing.T) {
-	p, _ := setup(t)
-	drive(t, p, p.Init())
-	p.Move(1) // a.txt
-	sel, _ := p.Selection()
+	p, sel := onAFile(t)
 	dir := t.TempDir()
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("precious"), 0o644); err != nil {
@@ -94,6 +150,19 @@ func TestPaneDeleteNeverFollowsLinks(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(content, keep)); err != nil {
 				t.Errorf("trash %v: %s outside sub was removed: %v", trash, keep, err)
 			}
+		}
+	}
+}
+
+// The trash hint offers the purge command with the runtime id only when
+// the id passes the paste rule.
+func TestPurgeHintOnlyWithAPastableID(t *testing.T) {
+	if got := PurgeHint("rt-abc"); got != "colabdash rm --purge rt-abc" {
+		t.Errorf("plain id: %q", got)
+	}
+	for _, id := range []string{"rt;touch${IFS}pwned", "RT-ABC", "$(id)", ""} {
+		if got := PurgeHint(id); strings.Contains(got, id) && id != "" || !strings.Contains(got, "with this runtime") {
+			t.Errorf("%q: %q", id, got)
 		}
 	}
 }
