@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/ui/common/commontest"
+	"github.com/colabdash/colabdash/ui/common/commontest/holdproxy"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
@@ -131,15 +132,15 @@ func TestConsoleCtrlCInterruptsKernel(t *testing.T) {
 }
 
 // startStalledDownload opens the files pane of rt-t4demo7k2p through a
-// commontest.HeldProxy that holds every download (/files/…) and starts a
+// holdproxy.Proxy that holds every download (/files/…) and starts a
 // download of content/data.csv; it returns the model, the proxy and the
 // transfer's command.
-func startStalledDownload(t *testing.T, e *emu, m Model) (Model, *commontest.HeldProxy, tea.Cmd) {
+func startStalledDownload(t *testing.T, e *emu, m Model) (Model, holdproxy.Proxy, tea.Cmd) {
 	t.Helper()
 	putRemote(t, e, "rt-t4demo7k2p", "content/data.csv", "a,b\n")
 	m = m.selectID(t, "rt-t4demo7k2p")
 	ci := m.cx.Snap.Runtime(m.rt.Selected()).ConnectionInfo
-	stall := commontest.HoldProxy(t, ci.URL, func(r *http.Request) bool { return strings.Contains(r.URL.Path, "/files/") })
+	stall := holdproxy.Start(t, ci.URL, holdproxy.Downloads)
 	ci.URL = stall.URL
 	m = e.press(t, m, "f", "down", "D")
 	m = typeText(e, t, m, filepath.Join(t.TempDir(), "data.csv"))
@@ -313,7 +314,7 @@ func TestFilesPaneCloseSaysHowTheTransferEnded(t *testing.T) {
 	}
 	row("upload cancelled", func(t *testing.T, m Model) Model {
 		ci := m.cx.Snap.Runtime(m.rt.Selected()).ConnectionInfo
-		held := commontest.HoldProxy(t, ci.URL, func(r *http.Request) bool {
+		held := holdproxy.Start(t, ci.URL, func(r *http.Request) bool {
 			return r.Method == http.MethodPut && strings.Contains(r.URL.Path, "up.bin")
 		})
 		ci.URL = held.URL
