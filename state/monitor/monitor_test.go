@@ -43,6 +43,13 @@ func TestSampleOf(t *testing.T) {
 	if cpu := SampleOf(t0, apimon.Resources{Disks: []apimon.Disk{}}); !math.IsNaN(cpu.Fraction(MetricGPU)) || cpu.GPUNeverUsed {
 		t.Errorf("a CPU runtime: %+v", cpu)
 	}
+	// A GPU whose figures the reply left out: unknown, neither 0 nor
+	// "never used".
+	bare := SampleOf(t0, apimon.Resources{Disks: []apimon.Disk{}, GPUs: []apimon.GPU{{Name: "Tesla T4", MemoryTotalBytes: 400,
+		Unknown: apimon.GPUMemoryUsed | apimon.GPUUtil | apimon.GPUMemoryUtil | apimon.GPUEverUsed}}})
+	if bare.GPUs != 1 || bare.GPUUtilKnown || !math.IsNaN(bare.Fraction(MetricGPU)) || !math.IsNaN(bare.Fraction(MetricGPUMemory)) || bare.GPUNeverUsed {
+		t.Errorf("a GPU with its figures left out: %+v", bare)
+	}
 }
 
 // The history keeps the last 15 minutes in 5 s steps, oldest first,
