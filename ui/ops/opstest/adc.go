@@ -1,13 +1,11 @@
 package opstest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/colabdash/colabdash/api/auth/authtest"
 )
 
 // ADC isolates t's environment for Application Default Credentials and
@@ -22,11 +20,11 @@ import (
 // closes when t ends; a failure to write the file fails t.
 func ADC(t testing.TB, scope, quota string) string {
 	t.Helper()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	ts := authtest.NewTokenServer(t)
+	ts.SetReply(func(w http.ResponseWriter, _ *http.Request, _ int64) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"access_token":"ya29.adc-minted","token_type":"Bearer","expires_in":3600,"scope":%q}`, scope)
-	}))
-	t.Cleanup(ts.Close)
+	})
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("CLOUDSDK_CONFIG", "")
@@ -37,14 +35,7 @@ func ADC(t testing.TB, scope, quota string) string {
 	if quota != "" {
 		adc["quota_project_id"] = quota
 	}
-	b, err := json.Marshal(adc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(home, "adc.json")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := authtest.WriteJSON(t, home, "adc.json", adc)
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", path)
 	return path
 }
