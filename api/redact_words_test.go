@@ -88,7 +88,11 @@ func TestRedactorKeepsColabdashWords(t *testing.T) {
 			return err
 		}
 		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && p != root || d.Name() == "testdata" {
+			// Test kits (authtest, kittest, testkit …) are imported by
+			// tests alone and print nothing to a user: their stand-in
+			// tokens are not colabdash's words.
+			if strings.HasPrefix(d.Name(), ".") && p != root || d.Name() == "testdata" ||
+				strings.HasSuffix(d.Name(), "test") || d.Name() == "testkit" {
 				return filepath.SkipDir
 			}
 			return nil
