@@ -121,6 +121,12 @@ func busyState(s string) bool {
 	return s == "busy" || s == "restarting" || s == "autorestarting"
 }
 
+// noHistory is the KernelHistory of a first list: nothing seen before.
+type noHistory struct{}
+
+func (noHistory) StartingSince(string) (time.Time, bool) { return time.Time{}, false }
+func (noHistory) WasUp(string) bool                      { return false }
+
 // KernelHistory is what earlier kernel lists of the same runtime said
 // of a kernel id (Store keeps it, by the local clock).
 type KernelHistory interface {
@@ -131,26 +137,8 @@ type KernelHistory interface {
 	WasUp(id string) bool
 }
 
-// startedAtOnly is a KernelHistory of start times alone (nil: none).
-type startedAtOnly func(id string) (time.Time, bool)
-
-func (f startedAtOnly) StartingSince(id string) (time.Time, bool) {
-	if f == nil {
-		return time.Time{}, false
-	}
-	return f(id)
-}
-
-func (startedAtOnly) WasUp(string) bool { return false }
-
-// Judge is JudgeKernels with a history of start times only (startedAt,
-// possibly nil): no kernel reads restarted.
-func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Time, bool)) Activity {
-	return JudgeKernels(ks, now, startedAtOnly(startedAt))
-}
-
-// JudgeKernels returns the activity of a runtime whose kernels are ks at
-// now. h (never nil) says since when a kernel id has been seen
+// Judge returns the activity of a runtime whose kernels are ks at now.
+// h, when not nil, says since when a kernel id has been seen
 // "starting" (otherwise, or when it does not know, a starting kernel's
 // last_activity, its start time, is used) and whether it was up before:
 // a kernel starting again after being up was restarted, never "never
@@ -158,7 +146,10 @@ func Judge(ks []apimon.Kernel, now time.Time, startedAt func(id string) (time.Ti
 // another is idle, dead when all are. A last_activity beyond
 // ActivityHorizon either way counts as absent. nil ks (never listed) is
 // StateUnknown.
-func JudgeKernels(ks []apimon.Kernel, now time.Time, h KernelHistory) Activity {
+func Judge(ks []apimon.Kernel, now time.Time, h KernelHistory) Activity {
+	if h == nil {
+		h = noHistory{}
+	}
 	if ks == nil {
 		return Activity{}
 	}

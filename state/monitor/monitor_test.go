@@ -129,7 +129,7 @@ func TestJudge(t *testing.T) {
 	// What the local clock saw wins when the kernel's own last_activity
 	// is recent (a skewed runtime clock).
 	k := kernel("starting", now, 0)
-	if a := Judge([]apimon.Kernel{k}, now, func(string) (time.Time, bool) { return now.Add(-2 * time.Minute), true }); a.State != StateNeverConnected {
+	if a := Judge([]apimon.Kernel{k}, now, startedAt(now.Add(-2*time.Minute))); a.State != StateNeverConnected {
 		t.Errorf("seen starting for 2 min: %s", a.State)
 	}
 }
@@ -192,3 +192,10 @@ func TestStore(t *testing.T) {
 		t.Errorf("Retain kept %d", st.Len())
 	}
 }
+
+// startedAt is a KernelHistory in which every kernel was first seen
+// starting at t, and none was up.
+type startedAt time.Time
+
+func (s startedAt) StartingSince(string) (time.Time, bool) { return time.Time(s), true }
+func (startedAt) WasUp(string) bool                        { return false }

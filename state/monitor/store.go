@@ -73,7 +73,7 @@ type Runtime struct {
 	History History
 
 	// starting is when each kernel was first seen "starting" (local
-	// clock), and up the kernels seen idle or busy, for JudgeKernels.
+	// clock), and up the kernels seen idle or busy, for Judge.
 	starting map[string]time.Time
 	up       map[string]bool
 }
@@ -85,10 +85,10 @@ func (r *Runtime) ResourcesStale() bool { return r.ResourcesMissed >= StaleAfter
 // KernelsStale is ResourcesStale for the kernel list.
 func (r *Runtime) KernelsStale() bool { return r.KernelsMissed >= StaleAfter }
 
-// Activity judges the runtime's kernels at now (JudgeKernels, with what
+// Activity judges the runtime's kernels at now (Judge, with what
 // earlier lists showed: when kernels were first seen starting, and which
 // were up).
-func (r *Runtime) Activity(now time.Time) Activity { return JudgeKernels(r.Kernels, now, r) }
+func (r *Runtime) Activity(now time.Time) Activity { return Judge(r.Kernels, now, r) }
 
 // StartingSince is when kernel id was first seen "starting" in the lists
 // that have shown it starting since (a KernelHistory).
