@@ -27,7 +27,7 @@ type JobRequest struct {
 // client's, execute_code's (as the API gave them), or the launcher's
 // refusal (jobs.ParseLaunch).
 func StartJob(ctx context.Context, svc api.Service, jc *jupyter.Client, req JobRequest) (jobs.Spec, error) {
-	panic("ops: StartJob not written yet")
+	return startJob(ctx, svc, jc, req)
 }
 
 // LogChunk is what one LogSource.Next brought: Data new bytes of the log

@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
@@ -114,22 +111,72 @@ func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int,
 		rs.rt = rt
 		rs.rep.Runtime = kit.NameOf(rt.Name)
 	}
-	id := termtext.Cut(rs.rt.ID(), 63)
-	se, err := conn.Svc.CreateSession(rs.ctx, rs.rt.Name, state.NewSessionID())
-	if err != nil {
-		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while opening a session")
+	if job.nb != nil {
+		return rs.doNotebook(job, o)
 	}
-	rs.session, rs.rep.Session = se.Name, se.Name
+	jc, err := rs.client()
+	if err != nil {
+		return 0, rs.orStopped(err, "while reaching the runtime's files")
+	}
 	if len(o.uploads) > 0 {
-		if err := rs.uploads(o.uploads); err != nil {
+		if err := rs.uploads(jc, o.uploads); err != nil {
 			return 0, rs.orStopped(err, "while uploading")
 		}
 	}
-	v.Note("running " + termtext.Cut(job.name, 80) + " on " + id + " (session " + kit.SessionRef(se.Name) + ")")
-	if job.nb != nil {
-		return rs.runNotebook(job)
+	started, err := rs.startJob(jc, job)
+	if err != nil {
+		return 0, err
 	}
-	return rs.runScript(job)
+	if o.detach {
+		return 0, rs.detachJob(job, started, o)
+	}
+	return rs.followJob(jc, job, started.ID)
+}
+
+// doNotebook opens the run's session, uploads and runs the notebook's
+// cells in it.
+func (rs *runState) doNotebook(job *runJob, o runOptions) (int, error) {
+	if err := rs.ensureSession(); err != nil {
+		return 0, err
+	}
+	if len(o.uploads) > 0 {
+		jc, err := rs.client()
+		if err == nil {
+			err = rs.uploads(jc, o.uploads)
+		}
+		if err != nil {
+			return 0, rs.orStopped(err, "while uploading")
+		}
+	}
+	rs.v.Note("running " + termtext.Cut(job.name, 80) + " on " + termtext.Cut(rs.rt.ID(), 63) + " (session " + kit.SessionRef(rs.session) + ")")
+	return rs.runNotebook(job)
+}
+
+// ensureSession opens the run's session on its runtime when it has none
+// yet (a notebook's cells run in it; a download's link check asks in it).
+func (rs *runState) ensureSession() error {
+	if rs.session != "" {
+		return nil
+	}
+	se, err := rs.conn.Svc.CreateSession(rs.ctx, rs.rt.Name, state.NewSessionID())
+	if err != nil {
+		return rs.orStopped(kit.Classify(err, rs.conn.Creds), "while opening a session")
+	}
+	rs.session, rs.rep.Session = se.Name, se.Name
+	return nil
+}
+
+// client is the run's Jupyter client on its runtime, made once (files).
+func (rs *runState) client() (*jupyter.Client, error) {
+	if rs.jc != nil {
+		return rs.jc, nil
+	}
+	jc, err := rs.files(rs.ctx)
+	if err != nil {
+		return nil, err
+	}
+	rs.jc = jc
+	return jc, nil
 }
 
 // files is a Jupyter client on the run's runtime, its token fresh from
@@ -168,17 +215,16 @@ func (rs *runState) copyOptions(remoteDst bool) jupyter.CopyOptions {
 		// A --download of a directory skips the links below it, as cp -r
 		// down does, asking in the run's own session.
 		Links: func(ctx context.Context, remote string) (jupyter.Links, error) {
+			if err := rs.ensureSession(); err != nil {
+				return jupyter.Links{}, err
+			}
 			return ops.ListLinks(ctx, rs.conn.Svc, rs.session, remote)
 		}}
 }
 
 // uploads copies each --upload into /content (a directory into
 // /content/NAME, by cp's rule).
-func (rs *runState) uploads(paths []string) error {
-	jc, err := rs.files(rs.ctx)
-	if err != nil {
-		return err
-	}
+func (rs *runState) uploads(jc *jupyter.Client, paths []string) error {
 	for _, p := range paths {
 		local := filepath.Clean(kit.ExpandHome(p))
 		if _, err := os.Stat(local); err != nil {
@@ -202,7 +248,7 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 		return nil
 	}
 	v := rs.v
-	jc, err := rs.files(rs.ctx)
+	jc, err := rs.client()
 	if err != nil {
 		ee := kit.Classify(err, rs.conn.Creds)
 		return &kit.ExitError{Code: ee.Code, Msg: "downloads skipped: " + ee.Msg}
@@ -239,21 +285,6 @@ func remoteMissing(err error) bool {
 	return errors.As(err, &je) && (je.Kind == jupyter.ErrNotFound || je.Kind == jupyter.ErrHidden)
 }
 
-// pyStr is s as a Python string literal (Go's quoting with ASCII escapes,
-// which Python reads the same way).
-func pyStr(s string) string { return strconv.QuoteToASCII(s) }
-
-// scriptSetup is the code run before a script in its session: the working
-// directory /content and sys.argv = [FILE, ARGS…], without a name left in
-// the script's namespace.
-func scriptSetup(name string, args []string) string {
-	items := []string{pyStr(name)}
-	for _, a := range args {
-		items = append(items, pyStr(a))
-	}
-	return "__import__('os').chdir('/content'); __import__('sys').argv = [" + strings.Join(items, ", ") + "]"
-}
-
 // runCode runs req in the run's session with ops.Exec (state's one
 // reattach rule); on a terminal each reattach is said on stderr.
 func (rs *runState) runCode(req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
@@ -263,31 +294,4 @@ func (rs *runState) runCode(req api.ExecuteCodeRequest) (api.ExecuteCodeResult, 
 			v.Note("reattaching to the running code (" + string(ev.Err.Code) + "; same executionId)")
 		}
 	})
-}
-
-// runScript sets the script's directory and sys.argv, runs it in the
-// run's session and writes its output; the exit code is python's.
-func (rs *runState) runScript(job *runJob) (int, error) {
-	v, conn := rs.v, rs.conn
-	setup, err := rs.runCode(api.ExecuteCodeRequest{Session: rs.session, Code: scriptSetup(job.name, job.args), ExecutionID: uuid.NewString()})
-	if err == nil && setup.ExecutionError != nil {
-		err = &kit.ExitError{Code: kit.ExitFailure, Msg: "setting up /content and sys.argv failed: " + termtext.Line(setup.ExecutionError.Line())}
-	}
-	if err != nil {
-		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while starting "+job.name)
-	}
-	res, err := rs.runCode(api.ExecuteCodeRequest{Session: rs.session, Code: job.code, ExecutionID: uuid.NewString()})
-	if err != nil {
-		return 0, rs.orStopped(kit.Classify(err, conn.Creds), "while "+job.name+" ran")
-	}
-	res.Result = ""                              // python prints no value of a script's last expression
-	res, code, exited := state.ExitAsPython(res) // sys.exit(n) as python: the one rule, shared with exec
-	if !exited && res.ExecutionError != nil {
-		code = kit.ExitFailure
-	}
-	rs.rep.Stdout, rs.rep.Stderr, rs.rep.ExecutionError = res.Stdout, res.Stderr, res.ExecutionError
-	if !v.AsJSON {
-		v.PrintExecOutput(res)
-	}
-	return code, nil
 }

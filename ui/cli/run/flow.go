@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/ops"
@@ -65,6 +66,9 @@ type runState struct {
 	createAnswered bool
 	rt             api.Runtime
 	session        string
+	jc             *jupyter.Client // the runtime's files, once reached
+	jobID          string          // the job run started (a script), once started
+	detached       bool            // --detach and the job started: the runtime stays
 	rep            Report
 }
 
@@ -82,8 +86,12 @@ type Report struct {
 	Deleted   bool            `json:"deleted"`
 	Kept      bool            `json:"kept"`
 	Session   string          `json:"session,omitempty"`
-	Stdout    string          `json:"stdout,omitempty"`
-	Stderr    string          `json:"stderr,omitempty"`
+	// Job is the id of the job a script runs as; Detached is set when
+	// run returned once it started (--detach).
+	Job      string `json:"job,omitempty"`
+	Detached bool   `json:"detached,omitempty"`
+	Stdout   string `json:"stdout,omitempty"`
+	Stderr   string `json:"stderr,omitempty"`
 	// ExecutionError is the script's exception (not SystemExit).
 	ExecutionError *api.ExecuteError `json:"executionError,omitempty"`
 	Output         string            `json:"output,omitempty"`
@@ -308,6 +316,13 @@ func (rs *runState) cleanup(keep bool) error {
 		name = rs.rt.Name
 	}
 	id := termtext.Cut(api.LastSegment(name), 63)
+	if rs.detached && rs.createAnswered {
+		// The job runs on: the runtime is the job's now, and this run
+		// is no longer what deletes it.
+		rs.ledger.end()
+		rs.rep.Kept = true
+		return nil
+	}
 	if keep && rs.createAnswered {
 		rs.ledger.end()
 		rs.rep.Kept = true

@@ -38,7 +38,42 @@ func parseNotebook(b []byte) (*ipynb, error) {
 	if err := json.Unmarshal(nb.top["cells"], &nb.cells); err != nil {
 		return nil, fmt.Errorf("its cells: %v", err)
 	}
+	if k := notebookKernel(nb.top["metadata"]); k != "" {
+		return nil, fmt.Errorf("its kernel is %s (metadata.kernelspec), not Python: run runs Python notebooks only", termtext.Cut(k, 40))
+	}
 	return nb, nil
+}
+
+// notebookKernel is the kernel a notebook's metadata names when it is
+// not Python ("" when it is, or names none): kernelspec.language when
+// given (language_info.name else), else kernelspec.name, which for a
+// Python kernel holds "py" (python3, conda-env-x-py, pyspark…).
+func notebookKernel(meta json.RawMessage) string {
+	var m struct {
+		Kernelspec struct {
+			Name     string `json:"name"`
+			Language string `json:"language"`
+		} `json:"kernelspec"`
+		LanguageInfo struct {
+			Name string `json:"name"`
+		} `json:"language_info"`
+	}
+	_ = json.Unmarshal(meta, &m)
+	lang, name := m.Kernelspec.Language, m.Kernelspec.Name
+	if lang == "" {
+		lang = m.LanguageInfo.Name
+	}
+	switch {
+	case lang != "":
+		if !strings.EqualFold(lang, "python") {
+			return lang
+		}
+	case name != "":
+		if !strings.Contains(strings.ToLower(name), "py") {
+			return name
+		}
+	}
+	return ""
 }
 
 // cellField reads a cell's string field, or "".
@@ -77,9 +112,10 @@ func nbJSON(v any) json.RawMessage {
 }
 
 // cellOutputs turns an execute_code result into nbformat outputs: stdout
-// and stderr streams, the last expression's value as an execute_result
-// (text/plain), and the exception as an error output.
-func cellOutputs(res api.ExecuteCodeResult) []map[string]any {
+// and stderr streams, the rich outputs fetched (richOutputs), the last
+// expression's value as an execute_result (text/plain), and the
+// exception as an error output.
+func cellOutputs(res api.ExecuteCodeResult, rich []map[string]any) []map[string]any {
 	outs := []map[string]any{}
 	if res.Stdout != "" {
 		outs = append(outs, map[string]any{"output_type": "stream", "name": "stdout", "text": nbLines(res.Stdout)})
@@ -87,6 +123,7 @@ func cellOutputs(res api.ExecuteCodeResult) []map[string]any {
 	if res.Stderr != "" {
 		outs = append(outs, map[string]any{"output_type": "stream", "name": "stderr", "text": nbLines(res.Stderr)})
 	}
+	outs = append(outs, rich...)
 	if res.Result != "" {
 		outs = append(outs, map[string]any{"output_type": "execute_result", "execution_count": res.ExecutionCount,
 			"data": map[string]any{"text/plain": nbLines(res.Result)}, "metadata": map[string]any{}})
@@ -161,12 +198,7 @@ func (rs *runState) runNotebook(job *runJob) (int, error) {
 			stopErr = rs.orStopped(kit.Classify(err, conn.Creds), "in "+what)
 			break
 		}
-		c["outputs"], c["execution_count"] = nbJSON(cellOutputs(res)), nbJSON(res.ExecutionCount)
-		for _, ro := range res.RichOutputs {
-			if ro.FilePath != "" {
-				v.Note(fmt.Sprintf("%s: rich output %d (%s) is on the runtime at %s", what, ro.Index, termtext.Cut(strings.Join(ro.MimeTypes, ", "), 80), termtext.Line(ro.FilePath)))
-			}
-		}
+		c["outputs"], c["execution_count"] = nbJSON(cellOutputs(res, rs.richOutputs(what, res))), nbJSON(res.ExecutionCount)
 		if xe := res.ExecutionError; xe != nil {
 			// The traceback, when printed, ends with the exception's
 			// line: the progress line does not say it again.

@@ -195,17 +195,98 @@ func TestRunNotebookUnwritableOutputFails(t *testing.T) {
 	left(t, e)
 }
 
-// A cell's rich output Colab kept on the runtime (an image, say) is named
-// with its path, so it can be fetched; one without a path is not.
-func TestRunNotebookNamesRichOutputs(t *testing.T) {
+// A cell's rich outputs Colab kept on the runtime (an image, a figure)
+// are fetched before the runtime goes and put in the executed notebook
+// as the cell's display outputs (a bundle that is an output already, and
+// a bare mime bundle); one the server dropped, one that is not there and
+// one outside /content are said on stderr and left out. (The emulator
+// cannot write under the hidden /content/.dsm_outputs, where Colab puts
+// them: these bundles are uploaded elsewhere under /content.)
+func TestRunNotebookFetchesRichOutputs(t *testing.T) {
 	e := kittest.Empty(t)
-	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode, Output: json.RawMessage(`{"executionCount": 1,
- "richOutputs": [{"index": 1, "mimeTypes": ["image/png"], "filePath": "/tmp/out-1.png"}, {"index": 2, "mimeTypes": ["text/html"]}]}`)})
-	r := e.Run(Command, "--spec", "CPU", writeNB(t, "nb.ipynb", "plot()"))
-	if r.Code != 0 || !strings.Contains(r.Err, "cell 1: rich output 1 (image/png) is on the runtime at /tmp/out-1.png") || strings.Contains(r.Err, "rich output 2") {
-		t.Errorf("exit %d, stderr %q", r.Code, r.Err)
+	bundles := filepath.Join(t.TempDir(), "bundles")
+	if err := os.Mkdir(bundles, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"out-000.json": `{"output_type": "display_data", "data": {"image/png": "iVBORw0KGgo=", "text/plain": ["<Figure>"]}, "metadata": {"image/png": {"width": 10}}}`,
+		"out-001.json": `{"image/svg+xml": "<svg/>"}`,
+	} {
+		if err := os.WriteFile(filepath.Join(bundles, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode, Output: json.RawMessage(`{"executionCount": 1, "stdout": "plotted\n",
+ "richOutputs": [{"index": 0, "mimeTypes": ["image/png"], "filePath": "/content/bundles/out-000.json"},
+  {"index": 1, "mimeTypes": ["text/html"]},
+  {"index": 2, "mimeTypes": ["image/svg+xml"], "filePath": "/content/bundles/out-001.json"},
+  {"index": 3, "mimeTypes": ["image/png"], "filePath": "/content/bundles/gone.json"},
+  {"index": 4, "mimeTypes": ["image/png"], "filePath": "/etc/passwd"}]}`)})
+	nb := writeNB(t, "nb.ipynb", "plot()")
+	r := e.Run(Command, "--spec", "CPU", "--upload", bundles, nb)
+	if r.Code != 0 || !strings.Contains(r.Err, "cell 1: rich output 1 (text/html) was dropped by the server") ||
+		!strings.Contains(r.Err, "cell 1: rich output 3 (image/png) at /content/bundles/gone.json not fetched: ") ||
+		!strings.Contains(r.Err, "cell 1: rich output 4 (image/png) at /etc/passwd not fetched: not a path under /content") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
+	}
+	b, err := os.ReadFile(strings.TrimSuffix(nb, ".ipynb") + ".out.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Cells []struct {
+			Outputs []json.RawMessage `json:"outputs"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil || len(got.Cells) != 1 || len(got.Cells[0].Outputs) != 3 {
+		t.Fatalf("%v:\n%s", err, b)
+	}
+	want := []string{
+		`{"name":"stdout","output_type":"stream","text":["plotted\n"]}`,
+		`{"data":{"image/png":"iVBORw0KGgo=","text/plain":["\u003cFigure\u003e"]},"metadata":{"image/png":{"width":10}},"output_type":"display_data"}`,
+		`{"data":{"image/svg+xml":"\u003csvg/\u003e"},"metadata":{},"output_type":"display_data"}`,
+	}
+	for i, w := range want {
+		var v any
+		_ = json.Unmarshal(got.Cells[0].Outputs[i], &v)
+		if c, _ := json.Marshal(v); string(c) != w {
+			t.Errorf("output %d: %s, want %s", i, c, w)
+		}
 	}
 	left(t, e)
+}
+
+// A notebook whose kernel is not Python is refused before anything is
+// sent to Colab (exit 2, one line naming the kernel); a Python one by
+// its language or its kernel's name runs.
+func TestRunRefusesANotebookOfAnotherKernel(t *testing.T) {
+	e := kittest.Empty(t)
+	for _, meta := range []string{
+		`{"kernelspec": {"name": "ir", "language": "R", "display_name": "R"}}`,
+		`{"kernelspec": {"name": "julia-1.10"}}`,
+		`{"language_info": {"name": "scala"}}`,
+	} {
+		p := filepath.Join(t.TempDir(), "nb.ipynb")
+		if err := os.WriteFile(p, []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": `+meta+`, "cells": []}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := e.Run(Command, "--spec", "CPU", p)
+		if r.Code != 2 || strings.Count(r.Err, "\n") != 1 || !strings.Contains(r.Err, "not Python: run runs Python notebooks only") {
+			t.Errorf("%s: exit %d, stderr %q", meta, r.Code, r.Err)
+		}
+	}
+	if n := e.Srv.CreateCalls(); n != 0 {
+		t.Errorf("%d create_runtime call(s) at the server", n)
+	}
+	if lang := notebookKernel(json.RawMessage(`{"kernelspec": {"name": "ir", "language": "R"}}`)); lang != "R" {
+		t.Errorf("R kernel read as %q", lang)
+	}
+	for _, py := range []string{`{"kernelspec": {"name": "python3", "language": "python"}}`, `{"kernelspec": {"name": "conda-env-x-py"}}`,
+		`{"language_info": {"name": "python"}}`, `{}`} {
+		if k := notebookKernel(json.RawMessage(py)); k != "" {
+			t.Errorf("%s refused as %q", py, k)
+		}
+	}
 }
 
 // The old --output still names the executed notebook, with a warning.

@@ -237,6 +237,7 @@ func TestLeftoversSaid(t *testing.T) {
 // (off a terminal it asks nothing) and goes on.
 func TestRunNamesALeftoverFirst(t *testing.T) {
 	e := kittest.Empty(t)
+	useFakeJobs(t)
 	killedRun(t, e, "run-dead1", true, runRecord{Created: true})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
 	if r.Code != 0 || r.Out != "hello\n" || !strings.Contains(r.Err, "runtime run-dead1 (") || !strings.Contains(r.Err, "delete it with: colabdash run --reap") {
@@ -291,6 +292,7 @@ func recordRuntimes(t *testing.T) string {
 // listed stops it before anything is created.
 func TestRunLeftoverCheckFails(t *testing.T) {
 	e := kittest.Empty(t)
+	useFakeJobs(t)
 	killedRun(t, e, "run-dead1", true, runRecord{Created: true})
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimes,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})

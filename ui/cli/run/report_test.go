@@ -23,6 +23,7 @@ type runJSON struct {
 // carries the exit code and an error whose word is the code's.
 func TestRunJSONAgreesWithTheExitCode(t *testing.T) {
 	e := kittest.Empty(t)
+	useFakeJobs(t)
 	nb := filepath.Join(t.TempDir(), "bad.ipynb")
 	if err := os.WriteFile(nb, []byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
   {"cell_type": "code", "metadata": {}, "execution_count": null, "outputs": [], "source": "raise KeyError('k')"}]}`), 0o600); err != nil {
@@ -39,7 +40,7 @@ func TestRunJSONAgreesWithTheExitCode(t *testing.T) {
 		{"exception", []string{script(t, "raise ValueError('nope')\n")}, 1, "failed", ""},
 		{"sys.exit(3)", []string{script(t, "import sys\nsys.exit(3)\n")}, 3, "failed", "job.py exited 3"},
 		{"failed cell", []string{nb}, 1, "failed", "cell 1 raised"},
-		{"timeout", []string{"--timeout", "1s", script(t, "time.sleep(600)\n")}, ExitRunTimeout, "timeout", ""},
+		{"timeout", []string{"--timeout", "1s", script(t, "import time\ntime.sleep(600)\n")}, ExitRunTimeout, "timeout", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := e.Run(Command, append([]string{"--spec", "CPU", "--json"}, c.args...)...)
@@ -66,11 +67,12 @@ func TestRunJSONAgreesWithTheExitCode(t *testing.T) {
 // script the exit code stays the script's.
 func TestRunJQFailure(t *testing.T) {
 	e := kittest.Empty(t)
+	useFakeJobs(t)
 	r := e.Run(Command, "--spec", "CPU", "--jq", ".exitCode.x", script(t, "print('hello')\n"))
 	if r.Code == 0 || r.Out != "" {
 		t.Errorf("success: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
-	r = e.Run(Command, "--spec", "CPU", "--jq", ".exitCode.x", script(t, "sys.exit(3)\n"))
+	r = e.Run(Command, "--spec", "CPU", "--jq", ".exitCode.x", script(t, "import sys\nsys.exit(3)\n"))
 	if r.Code != 3 {
 		t.Errorf("sys.exit(3): exit %d, stderr %q", r.Code, r.Err)
 	}

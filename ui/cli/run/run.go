@@ -28,12 +28,16 @@ const ExitRunTimeout = kit.ExitTimeout
 type runOptions struct {
 	spec, runtime string
 	keep, reap    bool
-	yes           bool // --yes: run --reap deletes without asking
-	force         bool // --force: a --download replaces local files
-	uploads       []string
-	downloads     []string
-	timeout       time.Duration
-	output        string
+	detach        bool // --detach: start the job and return
+	// deleteWhenDone (--delete-when-done): the note asks watchers to
+	// delete the runtime once the detached job ended.
+	deleteWhenDone bool
+	yes            bool // --yes: run --reap deletes without asking
+	force          bool // --force: a --download replaces local files
+	uploads        []string
+	downloads      []string
+	timeout        time.Duration
+	output         string
 }
 
 // runJob is what run runs: a script (code) or a notebook (nb), read and
@@ -68,28 +72,40 @@ dashboard says the runtime is still there, and run --reap deletes it: it names e
 (y or yes deletes); --yes deletes without asking, and without a terminal --yes is needed (else exit 2).
 Records are read only from a state directory that is the user's own and not writable by others.
 
---upload PATH files go to /content first. A script runs in /content with sys.argv = [FILE, ARGS…]; its
-stdout and stderr become ours (sanitized on a terminal); an exception prints its traceback and exits
-1; sys.exit(n) exits n. A notebook runs cell by cell in one session, one progress line per cell on
-stderr; the executed notebook with every cell's outputs (nbformat 4) is written to NAME.out.ipynb or
---notebook-out, also when a cell fails, which stops the run and is named. --download RUNTIME_PATH[:LOCAL]
-(relative paths are under /content; LOCAL defaults to the current directory) runs after the run, also
-after a failure, not after a signal or --timeout; a missing path is a warning.
+--upload PATH files go to /content first. A script runs as a job: python FILE ARGS as a process of its own
+on the runtime, in /content (FILE goes there as given when it is a relative path without "..", else
+under its base name; __file__ and sys.argv[0] say so), its output followed while it runs: its stdout and
+stderr become ours, in the order written (sanitized on a terminal). stdin is /dev/null on the runtime:
+input() fails at once (EOFError). exit(n), quit(n) and an exception (traceback on stderr, exit 1) end it as
+python does. ctrl+c, SIGTERM, SIGHUP and --timeout stop the job (its process group) before the runtime
+is deleted. --detach starts the job and returns at once: it prints the job's id on stdout and how to
+follow it (colabdash logs JOB -f, colabdash wait JOB) on stderr, and notes the job in the state
+directory. A detached run never deletes the runtime, also with --spec: colabdash wait JOB --delete does
+once the job ended. --delete-when-done notes that intent for whichever colabdash process watches the job
+(the dashboard, wait, jobs --watch); while none runs, nothing deletes the runtime and it keeps billing
+until Colab reclaims it. A notebook runs cell by cell in one session, one progress line per cell on
+stderr; the executed notebook with every cell's outputs (nbformat 4; images and other rich outputs
+fetched from the runtime) is written to NAME.out.ipynb or --notebook-out, also when a cell fails, which
+stops the run and is named. A notebook whose kernel is not Python is refused before anything is created.
+--download RUNTIME_PATH[:LOCAL] (relative paths are under /content; LOCAL defaults to the current
+directory) runs after the run, before the runtime is deleted, also after a failure, not after a signal
+or --timeout; a missing path is a warning.
 The exit code is the script's own (0, 1 for an exception, n for sys.exit(n): n may then be any
-number, as with python) or 1 for a failed cell; otherwise the table below (4 also when the runtime
-could not be deleted).`, kit.JSONHelp, kit.ExitCodesHelp}, "\n")
+number, as with python; 128+n when signal n killed it) or 1 for a failed cell; otherwise the table
+below (4 also when the runtime could not be deleted). run --detach exits 0 once the job started.`, kit.JSONHelp, kit.ExitCodesHelp}, "\n")
 
 // Command is `colabdash run`: a script or notebook on a runtime, its output brought back.
 func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	v := newVerb(g, s, "run")
 	var o runOptions
 	cmd := &cobra.Command{
-		Use:   "run (--spec SPEC | --runtime RUNTIME) [flags] FILE [-- ARGS…] | run --reap",
+		Use:   "run (--spec SPEC | --runtime RUNTIME) [--detach] [flags] FILE [-- ARGS…] | run --reap",
 		Short: "Run a script or notebook on a fresh runtime, bring its outputs back, delete the runtime",
 		Long:  runHelp,
 		Example: "  colabdash run --spec GPU/T4 train.py -- --epochs 3\n" +
 			"  colabdash run --spec CPU --upload data.csv --download model.pt --timeout 2h train.py\n" +
 			"  colabdash run --runtime rt-abc analysis.ipynb --notebook-out done.ipynb\n" +
+			"  colabdash run --spec GPU/T4 --detach train.py   # prints the job id; colabdash logs JOB -f follows it\n" +
 			"  colabdash run --reap                 # delete runtimes left by runs that were killed (asks)\n" +
 			"  colabdash run --reap --yes --json    # the same in a script",
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -128,6 +144,8 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.StringVar(&o.spec, "spec", "", "create a runtime of this runtimeSpec for the run, e.g. GPU/T4/STANDARD (see colabdash specs)")
 	f.StringVar(&o.runtime, "runtime", "", "run on this existing runtime (never deleted)")
 	f.BoolVar(&o.keep, "keep", false, "keep the runtime --spec created (except after --timeout)")
+	f.BoolVarP(&o.detach, "detach", "d", false, "start the script as a job, print its id and return (the runtime stays; see colabdash logs, wait, stop)")
+	f.BoolVar(&o.deleteWhenDone, "delete-when-done", false, "with --detach: note that the runtime is to be deleted when the job ends (by a colabdash that watches it)")
 	f.StringArrayVar(&o.uploads, "upload", nil, "copy this local file or directory to /content before the run (repeatable)")
 	f.StringArrayVar(&o.downloads, "download", nil, "RUNTIME_PATH[:LOCAL]: copy back after the run (repeatable)")
 	f.BoolVarP(&o.force, "force", "f", false, "with --download: replace local files that exist (else refused before the run starts)")
@@ -169,6 +187,9 @@ func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []runDow
 	if o.keep && o.spec == "" {
 		return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "--keep needs --spec: a runtime given with --runtime is never deleted"}
 	}
+	if err := checkDetach(o); err != nil {
+		return nil, nil, err
+	}
 	j := &runJob{path: args[0], name: filepath.Base(args[0])}
 	if cmd.ArgsLenAtDash() == 1 {
 		j.args = args[1:]
@@ -184,6 +205,9 @@ func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []runDow
 		}
 		if len(j.args) > 0 {
 			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "a notebook takes no arguments after --"}
+		}
+		if o.detach {
+			return nil, nil, &kit.ExitError{Code: kit.ExitUsage, Msg: "--detach is for scripts: a notebook runs cell by cell in a session run follows"}
 		}
 		j.out = o.output
 		if j.out == "" {
@@ -224,6 +248,27 @@ func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []runDow
 		dls = append(dls, dl)
 	}
 	return j, dls, nil
+}
+
+// checkDetach refuses the flags a detached run cannot honour: it returns
+// once the job started, so nothing is downloaded or timed by it, and the
+// runtime it leaves to the job is never kept or deleted by it.
+func checkDetach(o runOptions) error {
+	if o.deleteWhenDone && !o.detach {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--delete-when-done goes with --detach (a run followed to its end deletes the runtime --spec created)"}
+	}
+	if !o.detach {
+		return nil
+	}
+	switch {
+	case len(o.downloads) > 0:
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--download is not for --detach: fetch the files once the job ended with colabdash wait JOB --download PATH"}
+	case o.timeout > 0:
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--timeout is not for --detach: stop the job with colabdash stop JOB"}
+	case o.keep:
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--keep is not for --detach: a detached run never deletes the runtime"}
+	}
+	return nil
 }
 
 // parseDownload reads RUNTIME_PATH[:LOCAL]: a relative RUNTIME_PATH is

@@ -7,6 +7,7 @@ package run
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
 )
@@ -43,9 +45,11 @@ func left(t *testing.T, e *kittest.Env) {
 // A run creates its runtime, runs the script, brings its output back and
 // deletes the runtime.
 func TestRunCreatesRunsAndDeletes(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
-	if r.Code != 0 || r.Out != "hello\n" || !strings.Contains(r.Err, "creating runtime run-") || !strings.Contains(r.Err, "deleted runtime run-") {
+	if r.Code != 0 || r.Out != "hello\n" || !strings.Contains(r.Err, "creating runtime run-") || !strings.Contains(r.Err, "deleted runtime run-") ||
+		!strings.Contains(r.Err, "running job.py on run-") || !strings.Contains(r.Err, "(job fake-1)") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 	left(t, e)
@@ -55,6 +59,7 @@ func TestRunCreatesRunsAndDeletes(t *testing.T) {
 // runtimes, finds its own (by the id it asked for) and goes on, sending
 // nothing again; the runtime is deleted at the end.
 func TestRunLostCreateReplyFoundByRelist(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolCreateRuntime})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
@@ -71,6 +76,7 @@ func TestRunLostCreateReplyFoundByRelist(t *testing.T) {
 // runtime, and run re-sends the identical request by itself (its
 // presentation of the rule); one runtime, deleted at the end.
 func TestRunLostCreateReplyNotListedResends(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultReset, Tool: api.ToolCreateRuntime, Unprocessed: true})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
@@ -83,19 +89,22 @@ func TestRunLostCreateReplyNotListedResends(t *testing.T) {
 	left(t, e)
 }
 
-// The script's execute_code cut off twice: run reattaches, one send per
-// answer at the emulator, and the output is the script's; on a terminal
-// each reattach is said.
+// A cell's execute_code cut off twice: run reattaches, one send per
+// answer at the emulator, and the cell's output is its own; on a
+// terminal each reattach is said.
 func TestRunReattachesAfterTheCutOff(t *testing.T) {
 	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultDeadline, Tool: api.ToolExecuteCode, Times: 2})
-	r := e.RunTerm(kittest.Term{ErrTTY: true}, Command, "--spec", "CPU", script(t, "print('hello')\n"))
-	// The set-up call takes the two cut-offs, then the script runs: 3 + 1.
-	if n := e.Srv.CallCount(api.ToolExecuteCode); r.Code != 0 || r.Out != "hello\n" || n != 4 {
-		t.Fatalf("exit %d, stdout %q, stderr %q, %d sends", r.Code, r.Out, r.Err, n)
+	nb := writeNB(t, "nb.ipynb", "print('hello')")
+	r := e.RunTerm(kittest.Term{ErrTTY: true}, Command, "--spec", "CPU", nb)
+	if n := e.Srv.CallCount(api.ToolExecuteCode); r.Code != 0 || n != 3 {
+		t.Fatalf("exit %d, stderr %q, %d sends", r.Code, r.Err, n)
 	}
 	if n := strings.Count(r.Err, "reattaching to the running code (DEADLINE_EXCEEDED; same executionId)"); n != 2 {
 		t.Errorf("%d reattaches said, want 2: %q", n, r.Err)
+	}
+	if b, err := os.ReadFile(strings.TrimSuffix(nb, ".ipynb") + ".out.ipynb"); err != nil || !strings.Contains(string(b), `"hello\n"`) {
+		t.Errorf("the executed notebook (%v):\n%s", err, b)
 	}
 	left(t, e)
 }
@@ -103,6 +112,7 @@ func TestRunReattachesAfterTheCutOff(t *testing.T) {
 // Colab refuses the create: exit 5 with the reason; nothing to delete and
 // no record left.
 func TestRunCreateRefused(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOperationError, Tool: api.ToolCreateRuntime, Reason: api.ReasonTooManyActiveRuntimes})
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
@@ -117,6 +127,7 @@ func TestRunCreateRefused(t *testing.T) {
 // a quota error (exit 5); specs that cannot be listed create nothing
 // either. Nothing is left.
 func TestRunRefusesASpecBeforeCreating(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.New(t, colabfake.Options{Seed: colabfake.SeedEmpty, Tier: api.TierFree})
 	for _, c := range []struct {
 		spec string
@@ -145,6 +156,7 @@ func TestRunRefusesASpecBeforeCreating(t *testing.T) {
 // A runtime created but not seen listed (the listing fails) is not used:
 // the run fails with the listing's error and deletes the runtime.
 func TestRunCreatedButNotListed(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimes, Times: -1,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
@@ -155,50 +167,52 @@ func TestRunCreatedButNotListed(t *testing.T) {
 	left(t, e)
 }
 
-// The set-up run before a script gives it /content and sys.argv as
-// python would: FILE then ARGS, each a Python literal whatever it holds.
-func TestRunScriptSetup(t *testing.T) {
-	got := scriptSetup("train.py", []string{"--lr", "0.1", "it's \"quoted\"\n", "é"})
-	want := `__import__('os').chdir('/content'); __import__('sys').argv = ["train.py", "--lr", "0.1", "it's \"quoted\"\n", "\u00e9"]`
-	if got != want {
-		t.Errorf("setup:\n got %s\nwant %s", got, want)
-	}
-}
-
-// The set-up before the script (its directory and sys.argv) raising
-// fails the run (exit 1, saying so) and the script is not run.
-func TestRunSetupFails(t *testing.T) {
+// A job that does not start (the launch refused, or the supervisor
+// could not run the script) fails the run (exit 1, saying why) and the
+// runtime is deleted.
+func TestRunJobThatDoesNotStart(t *testing.T) {
 	e := kittest.Empty(t)
-	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode,
-		Output: json.RawMessage(`{"executionError": {"name": "FileNotFoundError", "value": "/content", "traceback": ["FileNotFoundError: /content"]}}`)})
+	f := useFakeJobs(t)
+	f.startErr = errors.New("python3 not found")
 	r := e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
-	if r.Code != kit.ExitFailure || r.Out != "" || !strings.Contains(r.Err, "setting up /content and sys.argv failed: FileNotFoundError: /content") ||
-		e.Srv.CallCount(api.ToolExecuteCode) != 1 {
-		t.Errorf("exit %d, stdout %q, stderr %q, %d execute_code call(s)", r.Code, r.Out, r.Err, e.Srv.CallCount(api.ToolExecuteCode))
+	if r.Code != kit.ExitFailure || r.Out != "" || !strings.Contains(r.Err, "job.py did not start: python3 not found") || !strings.Contains(r.Err, "deleted runtime run-") {
+		t.Errorf("launch refused: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	f.startErr, f.ended = nil, &jobs.Status{ExitCode: -1, Error: "cannot exec: Permission denied"}
+	r = e.Run(Command, "--spec", "CPU", script(t, "print('hello')\n"))
+	if r.Code != kit.ExitFailure || !strings.Contains(r.Err, "job.py did not start: cannot exec: Permission denied") {
+		t.Errorf("supervisor's error: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 	left(t, e)
 }
 
 // A script's exit code is python's: 1 and the traceback for an
-// exception, n for sys.exit(n), 1 and the message for sys.exit("…"),
-// without IPython's SystemExit warning; --json says so with the code.
+// exception, n for sys.exit(n), exit(n) and quit(n) (nothing after them
+// runs), 1 and the message for sys.exit("…"); its stdout and stderr are
+// ours, apart; --json says so with the code.
 func TestRunScriptExitCodes(t *testing.T) {
 	e := kittest.Empty(t)
+	useFakeJobs(t)
 	r := e.Run(Command, "--spec", "CPU", script(t, "print(1)\nraise ValueError('nope')\n"))
-	if r.Code != 1 || r.Out != "1\n" || !strings.Contains(r.Err, "ValueError: nope") {
+	if r.Code != 1 || r.Out != "1\n" || !strings.Contains(r.Err, "Traceback (most recent call last)") || !strings.Contains(r.Err, "ValueError: nope") {
 		t.Errorf("exception: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
-	r = e.Run(Command, "--spec", "CPU", "--json", script(t, "import sys\nprint('bye')\nsys.exit(3)\n"))
+	r = e.Run(Command, "--spec", "CPU", "--json", script(t, "import sys\nprint('bye')\nprint('oops', file=sys.stderr)\nsys.exit(3)\n"))
 	var rep Report
-	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 3 || rep.OK || rep.ExitCode != 3 || rep.Stdout != "bye\n" ||
-		rep.Error == nil || rep.Error.Message != "job.py exited 3" || strings.Contains(rep.Stderr, "To exit") || rep.ExecutionError != nil {
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 3 || rep.OK || rep.ExitCode != 3 || rep.Stdout != "bye\n" || rep.Stderr != "oops\n" ||
+		rep.Error == nil || rep.Error.Message != "job.py exited 3" || rep.Job == "" || rep.Detached {
 		t.Errorf("sys.exit(3) --json: %v, exit %d, %q", err, r.Code, r.Out)
 	}
-	r = e.Run(Command, "--spec", "CPU", script(t, "sys.exit('bad input')\n"))
+	for code, src := range map[int]string{4: "print('a')\nexit(4)\nprint('after')\n", 5: "print('a')\nquit(5)\nprint('after')\n"} {
+		if r := e.Run(Command, "--spec", "CPU", script(t, src)); r.Code != code || r.Out != "a\n" {
+			t.Errorf("%q: exit %d (want %d), stdout %q", src, r.Code, code, r.Out)
+		}
+	}
+	r = e.Run(Command, "--spec", "CPU", script(t, "import sys\nsys.exit('bad input')\n"))
 	if r.Code != 1 || !strings.Contains(r.Err, "bad input\n") || strings.Contains(r.Err, "SystemExit") {
 		t.Errorf("sys.exit('bad input'): exit %d, stderr %q", r.Code, r.Err)
 	}
-	r = e.Run(Command, "--spec", "CPU", script(t, "sys.exit(0)\n"))
+	r = e.Run(Command, "--spec", "CPU", script(t, "import sys\nsys.exit(0)\n"))
 	if r.Code != 0 {
 		t.Errorf("sys.exit(0): exit %d, stderr %q", r.Code, r.Err)
 	}
@@ -208,6 +222,7 @@ func TestRunScriptExitCodes(t *testing.T) {
 // A run on a runtime that does not exist, or whose state directory
 // cannot hold its record, creates nothing.
 func TestRunCreatesNothingWhenItCannot(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	r := e.Run(Command, "--runtime", "rt-nope", script(t, "print(1)\n"))
 	if r.Code != kit.ExitNotFound {
@@ -253,6 +268,7 @@ func payloadFile(t *testing.T) (dir, data string) {
 // as missing), each file said on stderr and listed in --json; the
 // runtime stays and the run's session is closed.
 func TestRunUploadsAndDownloads(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	myRuntime(t, e)
 	dir, data := payloadFile(t)
@@ -283,6 +299,7 @@ func TestRunUploadsAndDownloads(t *testing.T) {
 // --keep keeps the runtime --spec created and says how to reach it; its
 // record goes (nothing is left behind unknowingly).
 func TestRunKeep(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	r := e.Run(Command, "--spec", "CPU", "--keep", script(t, "print('hello')\n"))
 	rts := e.Srv.Runtimes()
@@ -299,6 +316,7 @@ func TestRunKeep(t *testing.T) {
 // left running and how to delete it, exits 4 and keeps its record for
 // run --reap.
 func TestRunDeleteFails(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolDeleteRuntime, Times: -1,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
@@ -333,6 +351,7 @@ func TestRunDeleteFails(t *testing.T) {
 // a second failure is said too. When the script failed, its exit code
 // stays and the download's failure is still said.
 func TestRunDownloadFails(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	myRuntime(t, e)
 	dir, data := payloadFile(t)
@@ -342,7 +361,7 @@ func TestRunDownloadFails(t *testing.T) {
 		exit       int
 	}{
 		{"script ok", "print('hello')\n", kit.ExitNotFound}, // the file verbs' code: no such local directory
-		{"script exits 3", "sys.exit(3)\n", 3},
+		{"script exits 3", "import sys\nsys.exit(3)\n", 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := e.Run(Command, "--runtime", "rt-mine", "--upload", data, "--download", "data.txt:"+nowhere+"/a.txt",
@@ -354,46 +373,45 @@ func TestRunDownloadFails(t *testing.T) {
 	}
 }
 
-// On an existing runtime, a session that cannot be closed at the end is
-// said; the run's result stands (exit 0).
+// On an existing runtime, the notebook's session that cannot be closed at
+// the end is said; the run's result stands (exit 0).
 func TestRunSessionCloseFails(t *testing.T) {
 	e := kittest.Empty(t)
 	myRuntime(t, e)
 	e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolDeleteSession,
 		Text: colabfake.GoogleErrorText(api.PermissionDenied, "not allowed", "", 0)})
-	r := e.Run(Command, "--runtime", "rt-mine", script(t, "print('hello')\n"))
-	if r.Code != 0 || r.Out != "hello\n" || !strings.Contains(r.Err, "could not close session rt-mine/") || !strings.Contains(r.Err, "not allowed") {
+	r := e.Run(Command, "--runtime", "rt-mine", writeNB(t, "nb.ipynb", "print('hello')"))
+	if r.Code != 0 || !strings.Contains(r.Err, "could not close session rt-mine/") || !strings.Contains(r.Err, "not allowed") {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 }
 
-// An --upload to a runtime without a connection yet fails before the
-// script runs (exit 4, saying so), a --download after it; without either
-// the script runs.
-func TestRunUploadWithoutConnection(t *testing.T) {
+// A script on a runtime without a connection yet fails before anything
+// runs (exit 4, saying so): its job is started through the runtime's
+// files. A notebook needs none unless it uploads.
+func TestRunWithoutConnection(t *testing.T) {
 	e := kittest.Empty(t)
+	f := useFakeJobs(t)
 	if _, err := e.Srv.AddRuntime(api.Runtime{Name: "runtimes/rt-mine"}); err != nil {
 		t.Fatal(err)
 	}
-	// A script alone needs no connection: it runs through Colab's tools.
-	if r := e.Run(Command, "--runtime", "rt-mine", script(t, "print('hello')\n")); r.Code != 0 || r.Out != "hello\n" {
-		t.Fatalf("without --upload: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	r := e.Run(Command, "--runtime", "rt-mine", script(t, "print('hello')\n"))
+	if r.Code != kit.ExitAPI || r.Out != "" || !strings.Contains(r.Err, "runtime rt-mine has no connectionInfo yet") || f.started() != 0 {
+		t.Errorf("script: exit %d, stdout %q, stderr %q, %d job(s)", r.Code, r.Out, r.Err, f.started())
 	}
-	r := e.Run(Command, "--runtime", "rt-mine", "--upload", script(t, "x = 1\n"), script(t, "print('hello')\n"))
-	if r.Code != kit.ExitAPI || r.Out != "" || !strings.Contains(r.Err, "runtime rt-mine has no connectionInfo yet") {
-		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	if r := e.Run(Command, "--runtime", "rt-mine", writeNB(t, "nb.ipynb", "print('hello')")); r.Code != 0 {
+		t.Errorf("notebook: exit %d, stderr %q", r.Code, r.Err)
 	}
-	// A --download needs one: after the script ran, the downloads are
-	// skipped, saying why (exit 4).
-	r = e.Run(Command, "--runtime", "rt-mine", "--download", "out.txt:"+t.TempDir()+"/", script(t, "print('hello')\n"))
-	if r.Code != kit.ExitAPI || r.Out != "hello\n" || !strings.Contains(r.Err, "downloads skipped: runtime rt-mine has no connectionInfo yet") {
-		t.Errorf("--download: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	r = e.Run(Command, "--runtime", "rt-mine", "--upload", script(t, "x = 1\n"), writeNB(t, "nb.ipynb", "print('hello')"))
+	if r.Code != kit.ExitAPI || !strings.Contains(r.Err, "runtime rt-mine has no connectionInfo yet") {
+		t.Errorf("notebook --upload: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 }
 
 // An --upload of a directory goes to /content/NAME; what it cannot copy
 // (a hidden name) is a warning on stderr, and the run goes on.
 func TestRunUploadWarns(t *testing.T) {
+	useFakeJobs(t)
 	e := kittest.Empty(t)
 	myRuntime(t, e)
 	dir, _ := payloadFile(t)

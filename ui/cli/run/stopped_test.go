@@ -34,20 +34,11 @@ func waitUntil(t *testing.T, done <-chan kittest.Result, what string, cond func(
 	}
 }
 
-// waitForRunningCode waits until the emulator runs code in a session of
-// the one runtime the run created.
-func waitForRunningCode(t *testing.T, e *kittest.Env, done <-chan kittest.Result) {
+// waitForJob waits until the job run started has printed want (""
+// : until it started).
+func waitForJob(t *testing.T, f *fakeJobs, done <-chan kittest.Result, want string) {
 	t.Helper()
-	waitUntil(t, done, "the script running", func() bool {
-		for _, rt := range e.Srv.Runtimes() {
-			for _, se := range e.Srv.Sessions(rt.Name) {
-				if e.Srv.RunningCode(se.Name) > 0 {
-					return true
-				}
-			}
-		}
-		return false
-	})
+	waitUntil(t, done, "the job printing "+want, func() bool { return f.started() > 0 && strings.Contains(f.printed(), want) })
 }
 
 // holdCall holds the emulator's next call of tool until the test ends
@@ -77,7 +68,7 @@ func stoppedRunFiles(t *testing.T) (job, data, back string) {
 	if err := os.Mkdir(back, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	return script(t, "print('start')\ntime.sleep(600)\n"), data, back
+	return script(t, "import time\nprint('start')\ntime.sleep(600)\n"), data, back
 }
 
 // noDownload fails when the --download came back or was tried: after a
@@ -92,17 +83,20 @@ func noDownload(t *testing.T, r kittest.Result, back string) {
 	}
 }
 
-// SIGTERM in the middle of a run: no --download, the runtime deleted,
-// exit 143.
-func TestRunSignalSkipsDownloads(t *testing.T) {
+// SIGTERM in the middle of a run: what the job printed so far is on our
+// stdout (it came while the job ran), the job is stopped, no --download,
+// the runtime deleted, exit 143.
+func TestRunSignalStopsTheJobAndSkipsDownloads(t *testing.T) {
 	e := kittest.Empty(t)
+	f := useFakeJobs(t)
 	job, data, back := stoppedRunFiles(t)
 	sigs, done := runWithSignals(e, "--spec", "CPU", "--upload", data, "--download", "data.txt:"+back+"/", job)
-	waitForRunningCode(t, e, done)
+	waitForJob(t, f, done, "start\n")
 	sigs <- syscall.SIGTERM
 	r := <-done
-	if r.Code != 128+int(syscall.SIGTERM) {
-		t.Errorf("exit %d, want 143; stderr %q", r.Code, r.Err)
+	if r.Code != 128+int(syscall.SIGTERM) || r.Out != "start\n" || f.stopped() != 1 || !strings.Contains(r.Err, "stopped job fake-1") ||
+		!strings.Contains(r.Err, "interrupted (terminated) while job.py ran") {
+		t.Errorf("exit %d (want 143), %d stop(s), stdout %q, stderr %q", r.Code, f.stopped(), r.Out, r.Err)
 	}
 	noDownload(t, r, back)
 	left(t, e)
@@ -113,6 +107,7 @@ func TestRunSignalSkipsDownloads(t *testing.T) {
 // to reach it before the deadline, the deadline is raised, since the test
 // judges only a run stopped while its script ran.
 func TestRunTimeoutSkipsDownloads(t *testing.T) {
+	f := useFakeJobs(t)
 	var (
 		e    *kittest.Env
 		r    kittest.Result
@@ -130,8 +125,8 @@ func TestRunTimeoutSkipsDownloads(t *testing.T) {
 	if !strings.Contains(r.Err, "running job.py on ") {
 		t.Fatalf("the script never started within 30 s; stderr %q", r.Err)
 	}
-	if r.Code != ExitRunTimeout {
-		t.Errorf("exit %d, want %d; stderr %q", r.Code, ExitRunTimeout, r.Err)
+	if r.Code != ExitRunTimeout || f.stopped() != 1 {
+		t.Errorf("exit %d, want %d; %d stop(s); stderr %q", r.Code, ExitRunTimeout, f.stopped(), r.Err)
 	}
 	noDownload(t, r, back)
 	left(t, e)
@@ -163,9 +158,10 @@ func TestRunStoppedWhileCreatingDeletesWhatColabMade(t *testing.T) {
 // and keeps its record for run --reap.
 func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 	e := kittest.Empty(t)
+	f := useFakeJobs(t)
 	holdCall(t, e, api.ToolDeleteRuntime)
-	sigs, done := runWithSignals(e, "--spec", "CPU", script(t, "time.sleep(600)\n"))
-	waitForRunningCode(t, e, done)
+	sigs, done := runWithSignals(e, "--spec", "CPU", script(t, "import time\ntime.sleep(600)\n"))
+	waitForJob(t, f, done, "")
 	sigs <- syscall.SIGTERM
 	waitUntil(t, done, "the delete_runtime call", func() bool { return e.Srv.PendingFaults() == 0 })
 	sigs <- syscall.SIGTERM
@@ -186,13 +182,14 @@ func TestRunSecondSignalAbandonsTheDeletion(t *testing.T) {
 // deleted.
 func TestRunEndsWithItsContext(t *testing.T) {
 	e := kittest.Empty(t)
+	f := useFakeJobs(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan kittest.Result, 1)
 	go func() {
-		done <- e.RunTerm(kittest.Term{Ctx: ctx}, Command, "--spec", "CPU", script(t, "time.sleep(600)\n"))
+		done <- e.RunTerm(kittest.Term{Ctx: ctx}, Command, "--spec", "CPU", script(t, "import time\ntime.sleep(600)\n"))
 	}()
-	waitForRunningCode(t, e, done)
+	waitForJob(t, f, done, "")
 	cancel()
 	r := <-done
 	if r.Code != 128+int(syscall.SIGINT) || !strings.Contains(r.Err, "interrupted (interrupt)") || !strings.Contains(r.Err, "deleted runtime run-") ||
@@ -230,19 +227,20 @@ func TestRunStoppedWhileCreatingRecoveryRefused(t *testing.T) {
 	left(t, e)
 }
 
-// A runtime Colab takes back while the script runs: the run fails with
+// A runtime Colab takes back while the job runs: the run fails with
 // Colab's word for it (exit 4), and the deletion that finds the runtime
 // gone is no failure: nothing is said to be left, and its record goes.
 func TestRunRuntimeReclaimedMidRun(t *testing.T) {
 	e := kittest.Empty(t)
+	f := useFakeJobs(t)
 	done := make(chan kittest.Result, 1)
-	go func() { done <- e.Run(Command, "--spec", "CPU", script(t, "time.sleep(600)\n")) }()
-	waitForRunningCode(t, e, done)
+	go func() { done <- e.Run(Command, "--spec", "CPU", script(t, "import time\ntime.sleep(600)\n")) }()
+	waitForJob(t, f, done, "")
 	if !e.Srv.Reclaim(e.Srv.Runtimes()[0].Name) {
 		t.Fatal("no runtime to reclaim")
 	}
 	r := <-done
-	if r.Code != kit.ExitAPI || !strings.Contains(r.Err, "was deleted while the code ran") || strings.Contains(r.Err, "may be left running") {
+	if r.Code != kit.ExitAPI || !strings.Contains(r.Err, "following job.py: ") || !strings.Contains(r.Err, "the runtime no longer exists (deleted or reclaimed)") || strings.Contains(r.Err, "may be left running") {
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Err)
 	}
 	left(t, e)

@@ -61,6 +61,11 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"--spec", "CPU", "--download", "job.py:" + dir, py}, "--download job.py:" + dir + ": " + py + " exists and would be replaced after the run; nothing started (--force replaces local files)"},
 		{[]string{"--spec", "CPU", "--download", "out/x:" + py, py}, py + " exists and would be replaced"},
 		{[]string{"--spec", "NOT/A/SPEC/AT/ALL", py}, ""},
+		{[]string{"--spec", "CPU", "--delete-when-done", py}, "--delete-when-done goes with --detach"},
+		{[]string{"--spec", "CPU", "--detach", "--download", "out.txt", py}, "--download is not for --detach: fetch the files once the job ended with colabdash wait JOB --download PATH"},
+		{[]string{"--spec", "CPU", "--detach", "--timeout", "1m", py}, "--timeout is not for --detach: stop the job with colabdash stop JOB"},
+		{[]string{"--spec", "CPU", "--detach", "--keep", py}, "--keep is not for --detach: a detached run never deletes the runtime"},
+		{[]string{"--spec", "CPU", "--detach", nb}, "--detach is for scripts"},
 		{[]string{"--spec", "CPU", "--output", filepath.Join(dir, "o.ipynb"), "--notebook-out", filepath.Join(dir, "p.ipynb"), nb}, "--output is the old name of --notebook-out: give --notebook-out only"},
 	} {
 		r := e.Run(Command, c.args...)
@@ -113,7 +118,9 @@ func TestRunScriptArguments(t *testing.T) {
 		}
 	}
 	e := kittest.Empty(t)
-	if r := e.Run(Command, "--spec", "CPU", py, "--", "--epochs", "3"); r.Code != 0 || r.Out != "hello\n" {
+	useFakeJobs(t)
+	py = script(t, "import sys\nprint(sys.argv)\n")
+	if r := e.Run(Command, "--spec", "CPU", py, "--", "--epochs", "3"); r.Code != 0 || r.Out != "['job.py', '--epochs', '3']\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 	left(t, e)
