@@ -42,6 +42,9 @@ func (rs *runState) startJob(jc *jupyter.Client, job *runJob) (jobs.Spec, error)
 	spec, err := jobOps.start(rs.ctx, rs.conn.Svc, jc, ops.JobRequest{Runtime: rs.rt.Name, File: job.path, Script: []byte(job.code), Args: job.args})
 	if err != nil {
 		if rs.stoppedBy() != nil {
+			if spec.ID != "" { // the launcher may have run: its job is stopped too
+				rs.stopJob(jc, spec.ID)
+			}
 			return spec, rs.stopError("while starting " + job.name)
 		}
 		if errors.As(err, new(*jupyter.Error)) {
