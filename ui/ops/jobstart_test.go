@@ -1,10 +1,15 @@
 package ops
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
 )
 
@@ -35,5 +40,71 @@ func TestJobSpecPlacesTheScript(t *testing.T) {
 	}
 	if spec := JobSpec(JobRequest{File: "x.py"}, now); spec.Args == nil {
 		t.Error("no arguments are null in spec.json, not []")
+	}
+}
+
+// recorder is an api.Service that notes the execute_code requests and
+// the sessions closed.
+type recorder struct {
+	api.Service
+	mu     sync.Mutex
+	execs  []api.ExecuteCodeRequest
+	closed []string
+}
+
+func (r *recorder) ExecuteCode(ctx context.Context, req api.ExecuteCodeRequest) (api.ExecuteCodeResult, error) {
+	r.mu.Lock()
+	r.execs = append(r.execs, req)
+	r.mu.Unlock()
+	return r.Service.ExecuteCode(ctx, req)
+}
+
+func (r *recorder) DeleteSession(ctx context.Context, name string) error {
+	r.mu.Lock()
+	r.closed = append(r.closed, name)
+	r.mu.Unlock()
+	return r.Service.DeleteSession(ctx, name)
+}
+
+// StartJob puts the script where its spec says (a directory FILE names
+// made first) and the job's directory beside it, runs the launcher once
+// in a session of its own named by StartJob (resumable: it has an
+// executionId) and closes that session; the launcher's refusal or
+// exception is StartJob's error, the session closed all the same.
+func TestStartJobUploadsLaunchesAndCloses(t *testing.T) {
+	needsJobsAPI(t)
+	srv, svc := emulator(t, colabfake.Options{})
+	rt := firstRuntime(t, srv)
+	rec := &recorder{Service: svc}
+	ctx := context.Background()
+	jc, _, err := OpenJupyter(ctx, svc, rt.Name, JupyterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode, Output: json.RawMessage(`{"stdout": "colabdash-job {\"pid\": 4242}\n"}`)})
+	spec, err := StartJob(ctx, rec, jc, JobRequest{Runtime: rt.Name, File: "src/train.py", Script: []byte("print(1)\n"), Args: []string{"a"}})
+	if err != nil || spec.File != "content/src/train.py" || spec.Argv0 != "src/train.py" {
+		t.Fatalf("StartJob: %+v, %v", spec, err)
+	}
+	if m, err := jc.Stat(ctx, "content/src/train.py"); err != nil || m.Size != 9 {
+		t.Errorf("the script on the runtime: %+v, %v", m, err)
+	}
+	if _, err := jc.Stat(ctx, jobs.Dir(spec.ID)+"/"+jobs.SpecFile); err != nil {
+		t.Errorf("the job's spec.json: %v", err)
+	}
+	if len(rec.execs) != 1 || len(rec.closed) != 1 || rec.execs[0].Session != rec.closed[0] || rec.execs[0].ExecutionID == "" ||
+		!strings.HasPrefix(rec.execs[0].Session, rt.Name+"/sessions/") || !strings.HasPrefix(rec.execs[0].Code, jobs.LauncherMarker) {
+		t.Errorf("execute_code %+v, closed %v", rec.execs, rec.closed)
+	}
+	for _, c := range []struct{ out, want string }{
+		{`{"stdout": "colabdash-job {\"error\": \"no python here\"}\n"}`, "no python here"},
+		{`{"executionError": {"name": "OSError", "value": "fork failed"}}`, "the job's launcher raised OSError: fork failed"},
+	} {
+		rec.execs, rec.closed = nil, nil
+		srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode, Output: json.RawMessage(c.out)})
+		_, err := StartJob(ctx, rec, jc, JobRequest{Runtime: rt.Name, File: "train.py", Script: []byte("print(1)\n")})
+		if err == nil || !strings.Contains(err.Error(), c.want) || len(rec.closed) != 1 {
+			t.Errorf("%s: %v (want %q), closed %v", c.out, err, c.want, rec.closed)
+		}
 	}
 }
