@@ -63,33 +63,35 @@ type runDownload struct {
 // then the JSON and exit-code notes every verb ends with.
 var runHelp = strings.Join([]string{`run runs a Python script or a Jupyter notebook (.ipynb) on a runtime and brings its output back.
 With --spec it creates a runtime for the run (one requestId, waited for until listed) and deletes it
-when the run ends: success, failure, ctrl+c, SIGTERM, SIGHUP or --timeout (a cost guard, which deletes
-it even with --keep). --keep keeps it and prints how to reach it. With --runtime an existing runtime
-is used and never deleted; the session run opens is closed. The deletion after a signal has its own
-bounded time; a second signal abandons it. A run that creates a runtime is recorded in the state
-directory before create_runtime is sent; if the process dies (kill -9), the next run, status or
-dashboard says the runtime is still there, and run --reap deletes it: it names each runtime and asks
-(y or yes deletes); --yes deletes without asking, and without a terminal --yes is needed (else exit 2).
-Records are read only from a state directory that is the user's own and not writable by others.
+when the run ends: success, failure, ctrl+c, SIGTERM, SIGHUP or --timeout (a cost guard, which
+deletes it even with --keep). --keep keeps it and prints how to reach it. With --runtime an existing
+runtime is used and never deleted; the session a notebook opens is closed. The deletion after a
+signal has its own bounded time; a second signal abandons it. A run that creates a runtime is
+recorded in the state directory before create_runtime is sent; if the process dies (kill -9), the
+next run, status or dashboard says the runtime is still there, and run --reap deletes it: it names
+each runtime and asks (y or yes deletes); --yes deletes without asking, and without a terminal --yes
+is needed (else exit 2). Records are read only from a state directory that is the user's own and not
+writable by others.
 
---upload PATH files go to /content first. A script runs as a job: python FILE ARGS as a process of its own
-on the runtime, in /content (FILE goes there as given when it is a relative path without "..", else
-under its base name; __file__ and sys.argv[0] say so), its output followed while it runs: its stdout and
-stderr become ours, in the order written (sanitized on a terminal). stdin is /dev/null on the runtime:
-input() fails at once (EOFError). exit(n), quit(n) and an exception (traceback on stderr, exit 1) end it as
-python does. ctrl+c, SIGTERM, SIGHUP and --timeout stop the job (its process group) before the runtime
-is deleted. --detach starts the job and returns at once: it prints the job's id on stdout and how to
-follow it (colabdash logs JOB -f, colabdash wait JOB) on stderr, and notes the job in the state
-directory. A detached run never deletes the runtime, also with --spec: colabdash wait JOB --delete does
-once the job ended. --delete-when-done notes that intent for whichever colabdash process watches the job
-(the dashboard, wait, jobs --watch); while none runs, nothing deletes the runtime and it keeps billing
-until Colab reclaims it. A notebook runs cell by cell in one session, one progress line per cell on
-stderr; the executed notebook with every cell's outputs (nbformat 4; images and other rich outputs
-fetched from the runtime) is written to NAME.out.ipynb or --notebook-out, also when a cell fails, which
-stops the run and is named. A notebook whose kernel is not Python is refused before anything is created.
---download RUNTIME_PATH[:LOCAL] (relative paths are under /content; LOCAL defaults to the current
-directory) runs after the run, before the runtime is deleted, also after a failure, not after a signal
-or --timeout; a missing path is a warning.
+--upload PATH files go to /content first. A script runs as a job: python FILE ARGS as a process of
+its own on the runtime, in /content (FILE goes there as given when it is a relative path without
+"..", else under its base name; __file__ and sys.argv[0] say so), its output followed while it runs:
+its stdout and stderr become ours, in the order written (sanitized on a terminal). stdin is
+/dev/null on the runtime: input() fails at once (EOFError). exit(n), quit(n) and an exception
+(traceback on stderr, exit 1) end it as python does. ctrl+c, SIGTERM, SIGHUP and --timeout stop the
+job (its process group) before the runtime is deleted. --detach starts the job and returns at once:
+it prints the job's id on stdout and how to follow it (colabdash logs JOB -f, colabdash wait JOB) on
+stderr, and notes the job in the state directory. A detached run never deletes the runtime, also
+with --spec: colabdash wait JOB --delete does once the job ended. --delete-when-done notes that
+intent for whichever colabdash process watches the job (the dashboard, wait, jobs --watch); while
+none runs, nothing deletes the runtime and it keeps billing until Colab reclaims it. A notebook runs
+cell by cell in one session, one progress line per cell on stderr; the executed notebook with every
+cell's outputs (nbformat 4; images and other rich outputs fetched from the runtime) is written to
+NAME.out.ipynb or --notebook-out, also when a cell fails, which stops the run and is named. A
+notebook whose kernel is not Python is refused before anything is created. --download
+RUNTIME_PATH[:LOCAL] (relative paths are under /content; LOCAL defaults to the current directory)
+runs after the run, before the runtime is deleted, also after a failure, not after a signal or
+--timeout; a missing path is a warning.
 The exit code is the script's own (0, 1 for an exception, n for sys.exit(n): n may then be any
 number, as with python; 128+n when signal n killed it) or 1 for a failed cell; otherwise the table
 below (4 also when the runtime could not be deleted). run --detach exits 0 once the job started.`, kit.JSONHelp, kit.ExitCodesHelp}, "\n")
