@@ -26,6 +26,9 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.detach && v.demo() {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--detach needs a runtime that outlives this command: the --demo emulator's runtimes end with it (run colabdash emulator and point --endpoint at it)"}
+	}
 	var spec api.RuntimeSpecKey
 	if o.spec != "" {
 		if spec, err = state.ParseSpec(o.spec); err != nil {

@@ -245,3 +245,18 @@ func TestRunRuntimeReclaimedMidRun(t *testing.T) {
 	}
 	left(t, e)
 }
+
+// ctrl+c while a job runs on a runtime the run was given: the job is
+// stopped (nothing of it goes on costing), the runtime stays, exit 130.
+func TestRunSignalStopsTheJobOnAGivenRuntime(t *testing.T) {
+	e := kittest.Empty(t)
+	f := useFakeJobs(t)
+	myRuntime(t, e)
+	sigs, done := runWithSignals(e, "--runtime", "rt-mine", script(t, "import time\nprint('start')\ntime.sleep(600)\n"))
+	waitForJob(t, f, done, "start\n")
+	sigs <- syscall.SIGINT
+	r := <-done
+	if r.Code != 128+int(syscall.SIGINT) || f.stopped() != 1 || r.Out != "start\n" || len(e.Srv.Runtimes()) != 1 || strings.Contains(r.Err, "deleted runtime") {
+		t.Errorf("exit %d, %d stop(s), %d runtime(s), stdout %q, stderr %q", r.Code, f.stopped(), len(e.Srv.Runtimes()), r.Out, r.Err)
+	}
+}
