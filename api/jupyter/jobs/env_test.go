@@ -35,8 +35,17 @@ type env struct {
 
 func newEnv(t *testing.T, o colabfake.Options) *env {
 	t.Helper()
-	e := &env{Env: jupytertest.NewEnv(t, jupytertest.Jupyter, o)}
-	e.root = jupytertest.JupyterRoot()
+	return newEnvOn(t, jupytertest.Jupyter, o)
+}
+
+// newEnvOn is newEnv with the backend be (root is "" for the emulator's
+// own tree).
+func newEnvOn(t *testing.T, be jupytertest.Backend, o colabfake.Options) *env {
+	t.Helper()
+	e := &env{Env: jupytertest.NewEnv(t, be, o)}
+	if be == jupytertest.Jupyter {
+		e.root = jupytertest.JupyterRoot()
+	}
 	jc, err := jupyter.New(jupyter.Options{Runtime: e.Rt.Name, Info: e.Info(), Now: e.Clk.Now, Redactor: e.Red,
 		RetryDelay: 10 * time.Millisecond, Renew: e.Renew})
 	if err != nil {
