@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -31,6 +32,9 @@ type env struct {
 	*jupytertest.Env
 	jc   *jupyter.Client
 	root string
+	// expiredToken is a proxy token a test let expire (for its proxy
+	// hook).
+	expiredToken atomic.Value
 }
 
 func newEnv(t *testing.T, o colabfake.Options) *env {

@@ -133,15 +133,8 @@ func TestJobOutlivesItsKernel(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = kernel.Wait()
-	size := func() int64 {
-		fi, err := os.Stat(filepath.Join(j.dir, LogFile))
-		if err != nil {
-			return 0
-		}
-		return fi.Size()
-	}
-	after := size()
-	waitFor(t, "log growing after the kernel was killed", func() bool { return size() > after+50 })
+	after := logSize(j)
+	waitFor(t, "log growing after the kernel was killed", func() bool { return logSize(j) > after+50 })
 	if !alive(j.sup) || !alive(st.Pid) {
 		t.Fatalf("supervisor alive %v, job alive %v after the kernel's kill", alive(j.sup), alive(st.Pid))
 	}
