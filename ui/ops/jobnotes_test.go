@@ -12,7 +12,6 @@ import (
 // read back in order, forgotten; a missing file is no notes; a note that
 // is not valid is refused when saved and dropped when read.
 func TestJobNotesRoundTrip(t *testing.T) {
-	needsJobsAPI(t)
 	dir := filepath.Join(t.TempDir(), "state", "colabdash")
 	if notes, err := JobNotes(dir); err != nil || len(notes) != 0 {
 		t.Fatalf("no file: %v, %v", notes, err)
@@ -66,7 +65,6 @@ func TestJobNotesRoundTrip(t *testing.T) {
 // one) are dropped, the others kept; a file that is not JSON, or too
 // large, is an error, and saving then refuses to replace it.
 func TestJobNotesReadsUntrustedFiles(t *testing.T) {
-	needsJobsAPI(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, JobNotesFile)
 	write := func(s string) {
@@ -99,7 +97,6 @@ func TestJobNotesReadsUntrustedFiles(t *testing.T) {
 // The notes file keeps the newest MaxJobNotes notes, so it never grows
 // past what is read back.
 func TestJobNotesKeepsTheNewest(t *testing.T) {
-	needsJobsAPI(t)
 	dir := t.TempDir()
 	t0 := time.Date(2026, 12, 7, 5, 0, 0, 0, time.UTC)
 	for i := 0; i < MaxJobNotes+5; i++ {

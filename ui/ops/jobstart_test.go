@@ -18,7 +18,6 @@ import (
 // "..", its base name otherwise; argv[0] says the same, as python FILE
 // would; the id is a job id made from the script's name.
 func TestJobSpecPlacesTheScript(t *testing.T) {
-	needsJobsAPI(t)
 	now := time.Date(2026, 12, 7, 5, 0, 0, 0, time.FixedZone("x", 3600))
 	for file, want := range map[string]string{
 		"train.py":           "train.py",
@@ -72,7 +71,6 @@ func (r *recorder) DeleteSession(ctx context.Context, name string) error {
 // executionId) and closes that session; the launcher's refusal or
 // exception is StartJob's error, the session closed all the same.
 func TestStartJobUploadsLaunchesAndCloses(t *testing.T) {
-	needsJobsAPI(t)
 	srv, svc := emulator(t, colabfake.Options{})
 	rt := firstRuntime(t, srv)
 	rec := &recorder{Service: svc}

@@ -51,7 +51,6 @@ func (t *tagged) Write(b []byte) (int, error) {
 // the intent and says that nothing deletes the runtime while no
 // colabdash runs.
 func TestRunDetachReturnsWhileTheJobGoesOn(t *testing.T) {
-	needsJobsAPI(t)
 	e := kittest.Empty(t)
 	f := useFakeJobs(t)
 	job := script(t, "import time\nprint('up')\ntime.sleep(600)\n")
