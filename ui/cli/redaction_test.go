@@ -172,6 +172,10 @@ func TestEveryVerbEveryFormatRedacted(t *testing.T) {
 			"stdout": "out " + said() + "\n", "stderr": "err " + said() + "\n", "result": "'" + said() + "'"})
 		e.srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: "execute_code", Times: -1, Output: b})
 	}
+	// run's script prints them: its job's log is what run shows.
+	runOutput := func() {
+		writeFile(t, script, "import sys\nprint(\"out "+said()+"\")\nprint(\"err "+said()+"\", file=sys.stderr)\n")
+	}
 	type row struct {
 		args   []string
 		inject func()
@@ -184,7 +188,7 @@ func TestEveryVerbEveryFormatRedacted(t *testing.T) {
 		"cp":            {[]string{"cp", local, "rt-red:/content/"}, proxyEcho(http.MethodPut, http.StatusBadRequest), "internal error", false},
 		"rm":            {[]string{"rm", "rt-red:/content/up.txt"}, proxyEcho("", http.StatusInternalServerError), "internal error", false},
 		"exec":          {[]string{"exec", "rt-red/notebook-red", "-c", "1"}, execOutput, "out ", false},
-		"run":           {[]string{"run", "--runtime", "rt-red", script}, execOutput, "out ", false},
+		"run":           {[]string{"run", "--runtime", "rt-red", script}, runOutput, "out ", false},
 		"status":        {[]string{"status"}, toolEcho("list_sessions"), "backend failed", false},
 		"specs":         {[]string{"specs"}, oauthEcho("list_runtime_specs"), "backend failed", false},
 		"create":        {[]string{"create", "--spec", "CPU"}, oauthEcho("create_runtime"), "backend failed", false},
