@@ -3,6 +3,8 @@ package run
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,5 +91,32 @@ func TestRunDetachReturnsWhileTheJobGoesOn(t *testing.T) {
 	}
 	if len(e.Srv.Runtimes()) != 1 {
 		t.Errorf("the runtime went: %v", e.Srv.Runtimes())
+	}
+}
+
+// A detached job whose note cannot be written (the state directory is a
+// file) is said; with --delete-when-done no watcher would know to delete
+// the runtime, so the run fails (exit 1) naming the command that does.
+// The job runs on either way.
+func TestRunDetachWithoutItsNote(t *testing.T) {
+	e := kittest.Empty(t)
+	f := useFakeJobs(t)
+	myRuntime(t, e)
+	state := filepath.Join(t.TempDir(), "state")
+	if err := os.WriteFile(state, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_STATE_HOME", state)
+	job := script(t, "import time\ntime.sleep(600)\n")
+	r := e.Run(Command, "--runtime", "rt-mine", "--detach", job)
+	if r.Code != 0 || r.Out != "fake-1\n" || !strings.Contains(r.Err, "could not note job fake-1 in the state directory: ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	r = e.Run(Command, "--runtime", "rt-mine", "--detach", "--delete-when-done", job)
+	if r.Code != kit.ExitFailure || r.Out != "fake-2\n" || !strings.Contains(r.Err, "; nothing will delete runtime rt-mine when the job ends: colabdash wait fake-2 --delete") {
+		t.Errorf("--delete-when-done: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	if f.started() != 2 || f.job("fake-2").ended() {
+		t.Errorf("%d job(s) started; the second ended: %v", f.started(), f.job("fake-2").ended())
 	}
 }

@@ -188,8 +188,9 @@ func TestRunJobThatDoesNotStart(t *testing.T) {
 
 // A script's exit code is python's: 1 and the traceback for an
 // exception, n for sys.exit(n), exit(n) and quit(n) (nothing after them
-// runs), 1 and the message for sys.exit("…"); its stdout and stderr are
-// ours, apart; --json says so with the code.
+// runs), 1 and the message for sys.exit("…"), 128+n when signal n killed
+// it (said); its stdout and stderr are ours, apart; --json says so with
+// the code.
 func TestRunScriptExitCodes(t *testing.T) {
 	e := kittest.Empty(t)
 	useFakeJobs(t)
@@ -215,6 +216,10 @@ func TestRunScriptExitCodes(t *testing.T) {
 	r = e.Run(Command, "--spec", "CPU", script(t, "import sys\nsys.exit(0)\n"))
 	if r.Code != 0 {
 		t.Errorf("sys.exit(0): exit %d, stderr %q", r.Code, r.Err)
+	}
+	r = e.Run(Command, "--spec", "CPU", script(t, "import os\nprint('dying')\nos.kill(os.getpid(), 9)\n"))
+	if r.Code != 128+9 || r.Out != "dying\n" || !strings.Contains(r.Err, "job.py was killed by signal 9") {
+		t.Errorf("killed by SIGKILL: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
 	left(t, e)
 }
