@@ -90,8 +90,10 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 }
 
 // do connects, offers to delete what unfinished runs left, gets the
-// runtime (creating it with --spec), opens a session, uploads and runs
-// the job. It returns the job's exit code, or the error that stopped it.
+// runtime (creating it with --spec) and uploads; then it starts a script
+// as a job and follows it to its end (--detach: notes it and returns), or
+// runs a notebook's cells in a session. It returns the script's (or the
+// notebook's) exit code, or the error that stopped it.
 func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int, error) {
 	v := rs.v
 	conn, err := v.Connect(rs.ctx)
