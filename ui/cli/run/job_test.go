@@ -32,6 +32,15 @@ func TestRunWritesTheLogByStream(t *testing.T) {
 	if out.String() != "a1\na2\na3\n" || errb.String() != "E1\nE2E3\n" || both.String() != "O:a1\n|E:E1\n|O:a2\n|E:E2|E:E3\n|O:a3\n|" {
 		t.Errorf("stdout %q, stderr %q, in order %q", out.String(), errb.String(), both.String())
 	}
+	// Ranges are the server's word: out of order, negative, past the
+	// chunk or overflowing, they lose no byte and never panic.
+	out.Reset()
+	errb.Reset()
+	w.chunk(ops.LogChunk{Off: 100, Data: []byte("xyzw"), Stderr: []jobs.Range{{Off: 102, Len: 1}, {Off: 100, Len: 1}, {Off: 101, Len: -5},
+		{Off: 103, Len: 1 << 62}, {Off: 1 << 62, Len: 1 << 62}, {Off: -3, Len: 2}}})
+	if out.String()+errb.String() != "xyzw" || errb.String() != "zw" {
+		t.Errorf("bad ranges: stdout %q, stderr %q", out.String(), errb.String())
+	}
 }
 
 // tagged writes to w and, tagged, to both: which stream got what, in
