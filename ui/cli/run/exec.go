@@ -128,7 +128,7 @@ func (rs *runState) do(job *runJob, spec api.RuntimeSpecKey, o runOptions) (int,
 			return 0, rs.orStopped(err, "while uploading")
 		}
 	}
-	started, err := rs.startJob(jc, job)
+	started, err := rs.startJob(jc, job, o.detach)
 	if err != nil {
 		return 0, err
 	}

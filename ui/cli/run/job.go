@@ -36,8 +36,9 @@ type jobOperations struct {
 var jobOps = jobOperations{start: ops.StartJob, log: ops.JobLog, stop: jobs.Stop}
 
 // startJob uploads the script and starts it as a job on the run's
-// runtime (ops.StartJob), saying so on stderr.
-func (rs *runState) startJob(jc *jupyter.Client, job *runJob) (jobs.Spec, error) {
+// runtime (ops.StartJob), saying so on stderr unless detach (detachJob
+// says it then, with how to follow it).
+func (rs *runState) startJob(jc *jupyter.Client, job *runJob, detach bool) (jobs.Spec, error) {
 	v := rs.v
 	spec, err := jobOps.start(rs.ctx, rs.conn.Svc, jc, ops.JobRequest{Runtime: rs.rt.Name, File: job.path, Script: []byte(job.code), Args: job.args})
 	if err != nil {
@@ -56,7 +57,9 @@ func (rs *runState) startJob(jc *jupyter.Client, job *runJob) (jobs.Spec, error)
 		return spec, &kit.ExitError{Code: kit.ExitFailure, Msg: job.name + " did not start: " + termtext.Line(err.Error())}
 	}
 	rs.jobID, rs.rep.Job = spec.ID, spec.ID
-	v.Note("running " + termtext.Cut(job.name, 80) + " on " + termtext.Cut(rs.rt.ID(), 63) + " (job " + spec.ID + ")")
+	if !detach {
+		v.Note("running " + termtext.Cut(job.name, 80) + " on " + termtext.Cut(rs.rt.ID(), 63) + " (job " + spec.ID + ")")
+	}
 	return spec, nil
 }
 

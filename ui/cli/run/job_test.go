@@ -58,9 +58,7 @@ func (t *tagged) Write(b []byte) (int, error) {
 // run --detach prints the job's id on stdout and returns while the job
 // goes on: the runtime --spec created stays (its run record gone, since
 // nothing was left unknowingly), the job is noted in the state directory
-// and stderr says how to follow it, pasteably. --delete-when-done notes
-// the intent and says that nothing deletes the runtime while no
-// colabdash runs.
+// and stderr says how to follow it, pasteably, and nothing more.
 func TestRunDetachReturnsWhileTheJobGoesOn(t *testing.T) {
 	e := kittest.Empty(t)
 	f := useFakeJobs(t)
@@ -79,23 +77,33 @@ func TestRunDetachReturnsWhileTheJobGoesOn(t *testing.T) {
 			t.Errorf("stderr lacks %q: %q", want, r.Err)
 		}
 	}
-	if strings.Contains(r.Err, "deleted runtime") || f.stopped() != 0 {
+	if strings.Contains(r.Err, "deleted runtime") || strings.Contains(r.Err, "running job.py") || f.stopped() != 0 {
 		t.Errorf("%d stop(s); stderr %q", f.stopped(), r.Err)
 	}
 	notes, err := ops.JobNotes(kit.StateDir())
 	if err != nil || len(notes) != 1 || notes[0].ID != "fake-1" || notes[0].Runtime != rts[0].Name || notes[0].File != job || notes[0].DeleteWhenDone {
 		t.Errorf("notes %+v, %v", notes, err)
 	}
-	r = e.Run(Command, "--runtime", rts[0].ID(), "--detach", "--delete-when-done", "--json", job)
+}
+
+// run --detach --delete-when-done notes the intent and says that nothing
+// deletes the runtime while no colabdash runs; --json says the job's id
+// and that it was detached.
+func TestRunDetachDeleteWhenDone(t *testing.T) {
+	e := kittest.Empty(t)
+	useFakeJobs(t)
+	myRuntime(t, e)
+	job := script(t, "import time\ntime.sleep(600)\n")
+	r := e.Run(Command, "--runtime", "rt-mine", "--detach", "--delete-when-done", "--json", job)
 	var rep Report
-	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 0 || !rep.OK || rep.Job != "fake-2" || !rep.Detached || rep.Deleted {
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 0 || !rep.OK || rep.Job != "fake-1" || !rep.Detached || rep.Deleted {
 		t.Fatalf("%v: exit %d, stdout %q, stderr %q", err, r.Code, r.Out, r.Err)
 	}
 	if !strings.Contains(r.Err, "is deleted when the job ends by whichever colabdash process watches it") ||
 		!strings.Contains(r.Err, "while none runs, nothing deletes it and it keeps billing until Colab reclaims it") {
 		t.Errorf("stderr %q", r.Err)
 	}
-	if notes, err := ops.JobNotes(kit.StateDir()); err != nil || len(notes) != 2 || !notes[1].DeleteWhenDone || notes[1].ID != "fake-2" {
+	if notes, err := ops.JobNotes(kit.StateDir()); err != nil || len(notes) != 1 || !notes[0].DeleteWhenDone || notes[0].ID != "fake-1" || notes[0].Runtime != "runtimes/rt-mine" {
 		t.Errorf("notes %+v, %v", notes, err)
 	}
 	if len(e.Srv.Runtimes()) != 1 {
