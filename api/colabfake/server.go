@@ -82,6 +82,9 @@ type sessionState struct {
 	// starting keeps the kernel in execution_state "starting" (a kernel
 	// whose WebSocket never connected).
 	starting bool
+	// up is the real Jupyter session behind it with
+	// Options.JupyterUpstream (upstreamkernel.go), nil until first used.
+	up *upstreamKernel
 }
 
 // execRecord is one run of execute_code: done closes when it finished;
