@@ -114,12 +114,15 @@ func (s *Server) launchJob(rname, code string) api.ExecuteCodeResult {
 // rname; "" when there is none.
 func launcherJobID(s *Server, rname, code string) string {
 	seen := map[string]bool{}
-	for _, ix := range jobIDToken().FindAllStringIndex(code, 200) {
+	for _, ix := range jobIDToken().FindAllStringIndex(code, -1) {
+		if len(seen) >= 100 {
+			break
+		}
 		if !jobIDDelim(code, ix[0]-1) || !jobIDDelim(code, ix[1]) {
 			continue
 		}
 		id := code[ix[0]:ix[1]]
-		if seen[id] {
+		if seen[id] || jobs.ValidID(id) != nil {
 			continue
 		}
 		seen[id] = true
