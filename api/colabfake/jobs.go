@@ -406,6 +406,24 @@ func (w jobStream) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// KillSupervisor ends job id on runtime ("runtimes/{id}" or the bare id)
+// as kill -9 of its supervisor and its process group would: nothing more
+// is written, so status.json keeps its last heartbeat and no end, and a
+// client judges the job lost jobs.LostAfter later. It returns once the
+// job has stopped, and reports whether it was running.
+func (s *Server) KillSupervisor(runtime, id string) bool {
+	t := &s.jobs
+	t.mu.Lock()
+	j := t.running[api.RuntimeName(runtime)+"/"+id]
+	t.mu.Unlock()
+	if j == nil {
+		return false
+	}
+	j.cancel()
+	<-j.done
+	return true
+}
+
 // RunningJobs returns the ids of the jobs running on runtime
 // ("runtimes/{id}" or the bare id), sorted; a job has ended (and
 // recorded its end) once it is not listed.

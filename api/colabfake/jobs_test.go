@@ -439,3 +439,27 @@ func TestJobThroughTheClientsProtocol(t *testing.T) {
 		t.Fatalf("Read after Stop: %+v, %v", rec.Status, err)
 	}
 }
+
+// KillSupervisor ends a job as kill -9 would: it leaves the running list
+// and its files stay as they were, with no end recorded, however far the
+// clock moves (a client will judge it lost).
+func TestKillSupervisorLeavesNoEnd(t *testing.T) {
+	e := newJobEnv(t)
+	e.prepare(t, "lost-abc123", "lost.py", "for i in range(100):\n    print(i)\n    time.sleep(1)\n")
+	e.mustLaunch(t, "lost-abc123")
+	e.waitLog(t, "lost-abc123", 0, "0\n")
+	if !e.s.KillSupervisor(e.rt.Name, "lost-abc123") || e.s.KillSupervisor(e.rt.Name, "lost-abc123") {
+		t.Fatal("KillSupervisor: want true for the running job, then false")
+	}
+	if got := e.s.RunningJobs(e.rt.Name); len(got) != 0 {
+		t.Fatalf("running after the kill: %q", got)
+	}
+	e.clk.Advance(jobs.LostAfter + time.Minute)
+	st := e.status(t, "lost-abc123")
+	if st == nil || !st.Ended.IsZero() || !st.Heartbeat.Equal(t0) {
+		t.Fatalf("status after kill -9: %+v, want the start's and no end", st)
+	}
+	if log := e.logFrom(t, "lost-abc123", 0); log != "0\n" {
+		t.Fatalf("log after kill -9: %q", log)
+	}
+}
