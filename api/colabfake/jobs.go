@@ -140,16 +140,21 @@ func jobIDDelim(code string, i int) bool {
 
 // startJob starts job id on runtime rname as the supervisor would, at
 // start (the emulator's now when zero), and returns the supervisor's
-// pid. Errors: no spec.json (the launcher's "not found"), one that is not
-// a Spec, the job already running.
+// pid once the job has run until its first wait for the clock (or its
+// end): as the real launcher does, it answers after status.json is
+// written, and a test reads what the script printed at once without
+// racing it. Errors: no spec.json (the launcher's "not found"), one that
+// is not a Spec, the job already running.
 func (s *Server) startJob(rname, id string, start time.Time) (int, error) {
 	j, code, err := s.newJob(rname, id, start)
 	if err != nil {
 		return 0, err
 	}
+	pid := j.status.Pid - 1
 	s.wg.Add(1)
 	go j.run(code)
-	return j.status.Pid - 1, nil
+	<-j.caughtUp
+	return pid, nil
 }
 
 // newJob reads job id's spec and script and registers the job.
