@@ -463,3 +463,17 @@ func TestKillSupervisorLeavesNoEnd(t *testing.T) {
 		t.Fatalf("log after kill -9: %q", log)
 	}
 }
+
+// Closing the emulator ends its running jobs before Close returns (the
+// package's goleak check sees no goroutine of theirs left).
+func TestCloseEndsRunningJobs(t *testing.T) {
+	e := newJobEnv(t)
+	e.prepare(t, "forever-abc123", "forever.py", "time.sleep(86400)\n")
+	e.mustLaunch(t, "forever-abc123")
+	if err := e.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.s.RunningJobs(e.rt.Name); len(got) != 0 {
+		t.Fatalf("running after Close: %q", got)
+	}
+}
