@@ -22,6 +22,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
+	"github.com/colabdash/colabdash/api/jupyter/proxy"
 	"github.com/colabdash/colabdash/api/jupyter/transfer"
 )
 
@@ -284,5 +285,61 @@ func TestExecuteCodeCutoffReattachesOnARealKernel(t *testing.T) {
 	}
 	if _, err := strconv.Atoi(r.Result); err != nil {
 		t.Errorf("result %q, want the kernel's pid", r.Result)
+	}
+}
+
+// colabdash's interrupt (the session's kernel found among the runtime's
+// Jupyter sessions through the proxy, then interrupted) reaches the real
+// kernel: the run answers KeyboardInterrupt, and the session goes on.
+// Deleting the runtime ends its sessions' real kernels too.
+func TestInterruptAndRuntimeDeletionReachTheRealKernel(t *testing.T) {
+	up := realjupyter.Require(t, realjupyter.Options{Kernels: true})
+	s, cs := realEmulator(t, up, Options{})
+	sess := realRuntime + "/sessions/real-int"
+	decode(t, slowCall(t, cs, "create_session", map[string]any{"parent": realRuntime, "sessionId": "real-int"}), &api.Session{})
+	long := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "execute_code", Arguments: map[string]any{
+			"session": sess, "code": "import time\ntime.sleep(600)", "executionId": uuid.NewString()}})
+		long <- res
+	}()
+	kid := jupyterSessions(t, up)["content/real-int"]
+	for deadline := time.Now().Add(90 * time.Second); !kernelBusy(t, up, kid); {
+		if time.Now().After(deadline) {
+			t.Fatal("the long run never made the kernel busy")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	rt := s.Runtimes()[0]
+	pc, err := proxy.New(proxy.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo, Now: s.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if got, err := pc.InterruptSession(ctx, sess); err != nil || got != kid {
+		t.Fatalf("interrupt: kernel %q, %v; want %s", got, err, kid)
+	}
+	select {
+	case res := <-long:
+		var r api.ExecuteCodeResult
+		decode(t, res, &r)
+		if r.ExecutionError == nil || r.ExecutionError.Name != "KeyboardInterrupt" {
+			t.Fatalf("the interrupted run: %+v", r)
+		}
+	case <-time.After(90 * time.Second):
+		t.Fatal("the interrupt did not end the run")
+	}
+	if r := run(t, cs, sess, "'still here'"); r.Result != "'still here'" {
+		t.Fatalf("after the interrupt: %+v", r)
+	}
+	decode(t, slowCall(t, cs, "delete_runtime", map[string]any{"name": realRuntime}), &struct{}{})
+	for deadline := time.Now().Add(90 * time.Second); jupyterSessions(t, up)["content/real-int"] != ""; {
+		if time.Now().After(deadline) {
+			t.Fatal("the deleted runtime's Jupyter session is still there")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
