@@ -199,16 +199,10 @@ func TestDeleteSessionShutsItsRealKernelDown(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "execute_code", Arguments: map[string]any{
-			"session": sess, "code": "import time\ntime.sleep(600)", "executionId": uuid.NewString()}})
+			"session": sess, "code": sleeper("real-del.started"), "executionId": uuid.NewString()}})
 		long <- res
 	}()
-	// The long run is under way once the kernel says busy.
-	for deadline := time.Now().Add(90 * time.Second); !kernelBusy(t, up, jupyterSessions(t, up)["content/real-del"]); {
-		if time.Now().After(deadline) {
-			t.Fatal("the long run never made the kernel busy")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitStarted(t, up, "real-del.started")
 	decode(t, slowCall(t, cs, "delete_session", map[string]any{"name": sess}), &struct{}{})
 	if k := jupyterSessions(t, up)["content/real-del"]; k != "" {
 		t.Errorf("the Jupyter session outlived delete_session (kernel %s)", k)
@@ -235,21 +229,24 @@ func TestDeleteSessionShutsItsRealKernelDown(t *testing.T) {
 	}
 }
 
-// kernelBusy reports whether the upstream's kernel id is busy.
-func kernelBusy(t *testing.T, up *realjupyter.Server, id string) bool {
+// sleeper is code that marks, in the kernel's working directory, that it
+// runs (the file name), then sleeps for ten minutes.
+func sleeper(name string) string {
+	return "import pathlib, time\npathlib.Path(" + strconv.Quote(name) + ").touch()\ntime.sleep(600)"
+}
+
+// waitStarted waits until sleeper(name) has started on up's kernel.
+func waitStarted(t *testing.T, up *realjupyter.Server, name string) {
 	t.Helper()
-	if id == "" {
-		return false
+	for deadline := time.Now().Add(90 * time.Second); ; {
+		if _, err := os.Stat(filepath.Join(up.Root, "content", name)); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the long run (%s) never started", name)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	resp, err := http.Get(up.URL + "api/kernels/" + id)
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	var k struct {
-		State string `json:"execution_state"`
-	}
-	return json.NewDecoder(resp.Body).Decode(&k) == nil && k.State == "busy"
 }
 
 // Colab's cut-off on a real kernel: a run longer than
@@ -302,16 +299,11 @@ func TestInterruptAndRuntimeDeletionReachTheRealKernel(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "execute_code", Arguments: map[string]any{
-			"session": sess, "code": "import time\ntime.sleep(600)", "executionId": uuid.NewString()}})
+			"session": sess, "code": sleeper("real-int.started"), "executionId": uuid.NewString()}})
 		long <- res
 	}()
+	waitStarted(t, up, "real-int.started")
 	kid := jupyterSessions(t, up)["content/real-int"]
-	for deadline := time.Now().Add(90 * time.Second); !kernelBusy(t, up, kid); {
-		if time.Now().After(deadline) {
-			t.Fatal("the long run never made the kernel busy")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 	rt := s.Runtimes()[0]
 	pc, err := proxy.New(proxy.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo, Now: s.clock})
 	if err != nil {
