@@ -6,6 +6,8 @@ package kernel_test
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,6 +32,12 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 func realKernel(t *testing.T) (*jupytertest.Env, *proxy.Client, string) {
 	t.Helper()
 	e := jupytertest.NewEnv(t, jupytertest.Jupyter, colabfake.Options{})
+	if err := exec.Command(jupytertest.JupyterPython(), "-c", "import ipykernel").Run(); err != nil {
+		if os.Getenv("COLABDASH_REQUIRE_JUPYTER") == "1" {
+			t.Fatal("COLABDASH_REQUIRE_JUPYTER=1 but ipykernel is not installed")
+		}
+		t.Skip("SKIP real-Jupyter kernel: ipykernel is not installed (apt-get install python3-ipykernel)")
+	}
 	pc, err := proxy.New(proxy.Options{Runtime: e.Rt.Name, Info: e.Info(), Renew: e.Renew, Redactor: e.Red, Now: e.Clk.Now})
 	if err != nil {
 		t.Fatal(err)
