@@ -45,6 +45,8 @@ type Server struct {
 
 	interrupts map[string]int // kernel interrupts through the proxy, by kernel id
 
+	jobs jobTable // jobs running on the runtimes (jobs.go)
+
 	// proxy is the runtime proxy (package runtimeproxy); it reads the
 	// state above through proxyState.
 	proxy *runtimeproxy.Server
@@ -160,6 +162,7 @@ func New(opts Options) *Server {
 	if opts.Tier != "" {
 		s.tier = opts.Tier
 	}
+	s.startSeededJobs()
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "colabdash-colab-emulator", Title: "Colab (emulated by colabdash)", Version: "1"}, nil)
 	s.addTools()
 	mh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
@@ -372,6 +375,7 @@ func (s *Server) seedDemo() {
 	add("rt-cpudemo4qx", spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard), ttl*3/60,
 		"notebook-5e6f7a8b")
 	add("rt-v6edemo2mw", spec(api.VariantTPU, "V6E1", api.ShapeStandard), -30*time.Second)
+	s.seedDemoJobs(now)
 }
 
 // seedLoad adds Options.Runtimes runtimes (see there).

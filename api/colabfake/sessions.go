@@ -260,6 +260,8 @@ func (s *Server) emulateCode(ctx context.Context, rname, code string) (api.Execu
 		return api.ExecuteCodeResult{Stdout: fmt.Sprintf("%d\n", s.proxy.PurgeTrash(api.LastSegment(rname)))}, nil
 	case LinkMarker:
 		return s.emulateLinks(rname, code), nil
+	case jobLauncherMarker:
+		return s.launchJob(rname, code), nil
 	}
 	return pyemu.Run(ctx, code, sleepCtx)
 }
