@@ -22,6 +22,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/api/jupyter/proxy"
 	"github.com/colabdash/colabdash/api/jupyter/transfer"
 )
@@ -333,5 +335,74 @@ func TestInterruptAndRuntimeDeletionReachTheRealKernel(t *testing.T) {
 			t.Fatal("the deleted runtime's Jupyter session is still there")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// colabdash's job launcher (jobs.LauncherCode), sent through
+// execute_code, runs on the real kernel: from the kernel's working
+// directory (ROOT/content) it finds the job's directory and starts the
+// script as a process of its own, which is still running after the
+// session that launched it was deleted (its kernel shut down), then runs
+// to its end and records its output and exit status.
+func TestJobLauncherRunsOnTheRealKernel(t *testing.T) {
+	up := realjupyter.Require(t, realjupyter.Options{Kernels: true})
+	s, cs := realEmulator(t, up, Options{})
+	rt := s.Runtimes()[0]
+	jc, err := jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo, Now: s.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// The job prints, then waits for the test's go-ahead (a file), so it
+	// is sure to be running when its kernel goes.
+	script := "import os, sys, time\nfor i in range(5):\n    print('line', i, flush=True)\n" +
+		"while not os.path.exists('job.go'):\n    time.sleep(0.05)\nprint('to stderr', file=sys.stderr)\nsys.exit(3)\n"
+	if _, err := jc.Upload(ctx, "content/job.py", strings.NewReader(script), int64(len(script)), nil); err != nil {
+		t.Fatal(err)
+	}
+	spec := jobs.Spec{ID: jobs.NewID("job.py"), Cwd: "content", File: "content/job.py", Argv0: "job.py", Created: time.Now().UTC()}
+	if err := jobs.Prepare(ctx, jc, spec); err != nil {
+		t.Fatal(err)
+	}
+	var r api.ExecuteCodeResult
+	decode(t, slowCall(t, cs, "execute_code", map[string]any{"runtime": realRuntime, "code": jobs.LauncherCode(spec.ID)}), &r)
+	sup, err := jobs.ParseLaunch(r.Stdout)
+	if err != nil {
+		t.Fatalf("launcher: %v (stdout %q, stderr %q, error %+v)", err, r.Stdout, r.Stderr, r.ExecutionError)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(sup, syscall.SIGKILL) })
+	decode(t, slowCall(t, cs, "delete_session", map[string]any{"name": r.Session}), &struct{}{})
+	if k := jupyterSessions(t, up)["content/"+api.LastSegment(r.Session)]; k != "" {
+		t.Fatalf("the launching session's kernel %s outlived delete_session", k)
+	}
+	if !running(sup) {
+		t.Fatalf("the job's supervisor (pid %d) ended with the kernel", sup)
+	}
+	if err := os.WriteFile(filepath.Join(up.Root, "content", "job.go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	var rec jobs.Record
+	for deadline := time.Now().Add(90 * time.Second); rec.Status == nil || rec.Status.Ended.IsZero(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the job did not end: %+v", rec.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+		if rec, err = jobs.Read(ctx, jc, spec.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rec.Status.ExitCode != 3 || rec.Status.Error != "" {
+		t.Errorf("status %+v, want exit code 3", rec.Status)
+	}
+	log, _, err := jobs.ReadLog(ctx, jc, spec.ID, 0, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"line 0\n", "line 4\n", "to stderr\n"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("the job's log lacks %q: %q", want, log)
+		}
 	}
 }
