@@ -33,23 +33,34 @@ const kernelRetryMax = 30 * time.Second
 // start as "In [N]: CODE" lines, stdout and stderr as printed (\r kept,
 // stderr's pieces in LogChunk.Stderr), results and displays as text, an
 // exception's traceback with its colours, a restart as a note. It finds
-// the kernel (jupyter MatchKernel) before it returns; a dropped socket is
+// the kernel (jupyter MatchKernel) and opens its channel before it
+// returns, so nothing published afterwards is missed; a dropped socket is
 // dialled again (a note says output in between is lost) until Close or the
 // kernel is gone. Next returns io.EOF once the source has ended. Errors:
-// MatchKernel's (jupyter.ErrNoKernel and the client's).
+// MatchKernel's (jupyter.ErrNoKernel and the client's) and kernel.Dial's.
 func KernelLog(ctx context.Context, jc *jupyter.Client, session string) (LogSource, error) {
 	id, err := jc.MatchKernel(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	k := &kernelLog{cancel: cancel, wake: make(chan struct{}, 1), done: make(chan struct{}), note: KernelNoteBefore}
-	go k.run(ctx, jc, id)
+	k := &kernelLog{wake: make(chan struct{}, 1), done: make(chan struct{}), note: KernelNoteBefore}
+	c, err := k.dial(ctx, jc, id)
+	if err != nil {
+		return nil, err
+	}
+	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	k.cancel = cancel
+	go k.run(wctx, jc, id, c)
 	return k, nil
 }
 
-// kernelLog is KernelLog's source: a goroutine watches the kernel and
-// appends what it publishes to buf; Next takes it.
+// dial opens kernel id's channels socket with k receiving its iopub.
+func (k *kernelLog) dial(ctx context.Context, jc *jupyter.Client, id string) (*kernel.Conn, error) {
+	return kernel.Dial(ctx, jc.Client, id, kernel.Options{OnIOPub: k.publish})
+}
+
+// kernelLog is KernelLog's source: the channels socket's reader appends
+// what the kernel publishes to buf; Next takes it.
 type kernelLog struct {
 	cancel context.CancelFunc
 	wake   chan struct{} // something new (buffered, 1)
@@ -64,31 +75,44 @@ type kernelLog struct {
 	err     error // why the watcher ended (nil: Close)
 }
 
-// run watches kernel id until ctx ends, dialling again after a drop.
-func (k *kernelLog) run(ctx context.Context, jc *jupyter.Client, id string) {
+// run keeps socket c open until ctx ends, dialling again after a drop;
+// a dial that fails for another reason than a dropped connection (the
+// kernel is gone, the runtime refuses) ends the source.
+func (k *kernelLog) run(ctx context.Context, jc *jupyter.Client, id string, c *kernel.Conn) {
 	defer close(k.done)
 	wait := time.Second
 	for {
-		err := kernel.Watch(ctx, jc.Client, id, kernel.Options{}, func(m kernel.Message) error {
-			k.publish(m)
-			return nil
-		})
-		if ctx.Err() != nil {
-			return
-		}
-		if !errors.Is(err, kernel.ErrClosed) {
-			k.end(err) // the kernel is gone, or the runtime refuses
-			return
-		}
-		k.say("the kernel's output channel closed; reconnecting (output meanwhile is lost)")
-		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
-			t.Stop()
+			_ = c.Close()
 			return
-		case <-t.C:
+		case <-c.Done():
 		}
-		wait = min(wait*2, kernelRetryMax)
+		_ = c.Close()
+		k.say("the kernel's output channel closed; reconnecting (output meanwhile is lost)")
+		for {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			wait = min(wait*2, kernelRetryMax)
+			var err error
+			if c, err = k.dial(ctx, jc, id); err == nil {
+				k.say("reconnected to the kernel's output channel")
+				wait = time.Second
+				break
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			if !errors.Is(err, kernel.ErrClosed) && !errors.Is(err, jupyter.ErrTransport) {
+				k.end(err)
+				return
+			}
+		}
 	}
 }
 
