@@ -37,7 +37,6 @@
 package jobs
 
 import (
-	"errors"
 	"time"
 
 	"github.com/colabdash/colabdash/api/jupyter/jobs/jobwire"
@@ -78,7 +77,14 @@ type Status = jobwire.Status
 func Dir(id string) string { return jobwire.Dir(id) }
 
 // ErrBadID: a job id that is not ours (see ValidID).
-var ErrBadID = errors.New("not a job id")
+var ErrBadID = jobwire.ErrBadID
+
+// NewID returns a fresh job id for a script named file (jobwire.NewID).
+func NewID(file string) string { return jobwire.NewID(file) }
+
+// ValidID returns ErrBadID unless id could be one of NewID's
+// (jobwire.ValidID).
+func ValidID(id string) error { return jobwire.ValidID(id) }
 
 // Record is one job as read from its runtime: its spec, its status (nil
 // before the supervisor wrote one) and status.json's last_modified on the
