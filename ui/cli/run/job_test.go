@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -135,5 +136,33 @@ func TestRunDetachWithoutItsNote(t *testing.T) {
 	}
 	if f.started() != 2 || f.job("fake-2").ended() {
 		t.Errorf("%d job(s) started; the second ended: %v", f.started(), f.job("fake-2").ended())
+	}
+}
+
+// On the emulator, which runs jobs as the launcher and supervisor would:
+// run --detach uploads the script, starts it through one launcher call in
+// a session it closes, and returns while the job goes on, its spec on the
+// runtime saying what runs.
+func TestRunDetachOnTheEmulator(t *testing.T) {
+	e := kittest.Empty(t)
+	r := e.Run(Command, "--spec", "CPU", "--detach", script(t, "import time\nprint('up')\ntime.sleep(600)\n"), "--", "a")
+	rts := e.Srv.Runtimes()
+	id := strings.TrimSuffix(r.Out, "\n")
+	if r.Code != 0 || !strings.HasPrefix(id, "job-") || len(rts) != 1 || len(e.Srv.Sessions(rts[0].Name)) != 0 {
+		t.Fatalf("exit %d, %d runtime(s), stdout %q, stderr %q", r.Code, len(rts), r.Out, r.Err)
+	}
+	conn, err := kit.Connect(context.Background(), *e.Globals())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	jc, _, err := ops.OpenJupyter(context.Background(), conn.Svc, rts[0].Name, ops.JupyterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := jobs.Read(context.Background(), jc, id)
+	if err != nil || rec.Spec.File != "content/job.py" || rec.Spec.Argv0 != "job.py" || len(rec.Spec.Args) != 1 || rec.Spec.Args[0] != "a" ||
+		rec.Status != nil && !rec.Status.Ended.IsZero() {
+		t.Errorf("the job on the runtime: %+v, %v", rec, err)
 	}
 }
