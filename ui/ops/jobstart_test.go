@@ -66,7 +66,8 @@ func (r *recorder) DeleteSession(ctx context.Context, name string) error {
 }
 
 // StartJob puts the script where its spec says (a directory FILE names
-// made first) and the job's directory beside it, runs the launcher once
+// made first) and the job's directory beside it (the emulator's launcher
+// finds it and starts the job), runs the launcher once
 // in a session of its own named by StartJob (resumable: it has an
 // executionId) and closes that session; the launcher's refusal or
 // exception is StartJob's error, the session closed all the same.
@@ -79,7 +80,6 @@ func TestStartJobUploadsLaunchesAndCloses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Inject(colabfake.Fault{Kind: colabfake.FaultOutput, Tool: api.ToolExecuteCode, Output: json.RawMessage(`{"stdout": "colabdash-job {\"pid\": 4242}\n"}`)})
 	spec, err := StartJob(ctx, rec, jc, JobRequest{Runtime: rt.Name, File: "src/train.py", Script: []byte("print(1)\n"), Args: []string{"a"}})
 	if err != nil || spec.File != "content/src/train.py" || spec.Argv0 != "src/train.py" {
 		t.Fatalf("StartJob: %+v, %v", spec, err)
@@ -87,8 +87,8 @@ func TestStartJobUploadsLaunchesAndCloses(t *testing.T) {
 	if m, err := jc.Stat(ctx, "content/src/train.py"); err != nil || m.Size != 9 {
 		t.Errorf("the script on the runtime: %+v, %v", m, err)
 	}
-	if _, err := jc.Stat(ctx, jobs.Dir(spec.ID)+"/"+jobs.SpecFile); err != nil {
-		t.Errorf("the job's spec.json: %v", err)
+	if rec, err := jobs.Read(ctx, jc, spec.ID); err != nil || rec.Spec.File != spec.File || len(rec.Spec.Args) != 1 {
+		t.Errorf("the job on the runtime: %+v, %v", rec, err)
 	}
 	if len(rec.execs) != 1 || len(rec.closed) != 1 || rec.execs[0].Session != rec.closed[0] || rec.execs[0].ExecutionID == "" ||
 		!strings.HasPrefix(rec.execs[0].Session, rt.Name+"/sessions/") || !strings.HasPrefix(rec.execs[0].Code, jobs.LauncherMarker) {
