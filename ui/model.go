@@ -66,6 +66,7 @@ type app struct {
 	ops   *runtimeOps
 	prof  *profiles
 	mon   *monitorOps // the monitor's polls (nil: monitoring off)
+	jobs  *jobsOps    // the runtimes' jobs (nil: monitoring off)
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -99,6 +100,8 @@ func New(o Options) Model {
 	if o.Monitor != nil {
 		a.mon = &monitorOps{cx: cx, opts: &a.opts, link: a.link, rt: a.rt, poll: poll.New(o.Monitor)}
 		cx.Monitor = a.mon.poll
+		a.jobs = newJobsOps(a)
+		cx.Jobs = a.jobs
 	}
 	a.calls = newCalls(cx, &a.opts, a.link, a.scr, a.rt)
 	a.prof = &profiles{cx: cx, opts: &a.opts, link: a.link, scr: a.scr}
@@ -251,6 +254,7 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 	cmds = append(cmds, m.cr.actionsTick(now)...)
 	cmds = append(cmds, m.calls.renewDue(now)...)
 	cmds = append(cmds, m.mon.due(now, m.runtimeRows())...)
+	cmds = append(cmds, m.jobs.due(now, m.runtimeRows(), m.mon)...)
 	// Session counts of the other runtimes, as the budget allows; not
 	// while a list_runtimes is under way (its answer plans them), nor in
 	// the last tenth of the interval before the next one (they ride along

@@ -270,6 +270,10 @@ func (b *Buffer) line(i int) line {
 	return render(b.cur, b.cut)
 }
 
+// Plain is the i-th line shown (0 ≤ i < Len) as plain text: what a
+// terminal shows of it, without its colours.
+func (b *Buffer) Plain(i int) string { return b.line(i).plain }
+
 // Raw returns a copy of the newest raw bytes received (at most
 // MaxRawBytes) and how many came before them.
 func (b *Buffer) Raw() (data []byte, dropped int64) {

@@ -285,3 +285,36 @@ func (o *Overlay) Keys(c *common.Context) []key.Binding {
 	return append(ks, common.HelpKey(k.Wrap.Help().Key, wrap), common.HelpKey(k.Save.Help().Key, "save"),
 		common.HelpKey(common.KeysOf(k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom), "scroll"))
 }
+
+// State judges job r at now (the client's clock) in the words the
+// dashboard shows: "starting" (no status yet), "running", "exit N",
+// "killed by signal S (NAME)", "failed: why", or "lost" when no end is
+// recorded and status.json was last written more than twice
+// jobs.LostAfter before now (one LostAfter for the heartbeat, one for
+// the runtime's clock being off ours). running is set for starting and
+// running jobs.
+func State(r jobs.Record, now time.Time) (word string, running bool) {
+	st := r.Status
+	switch {
+	case st == nil:
+		return "starting", true
+	case st.Error != "" || st.Signal > 0 || !st.Ended.IsZero():
+		return EndText(*st), false
+	case !r.Modified.IsZero() && now.Sub(r.Modified) > 2*jobs.LostAfter:
+		return "lost", false
+	}
+	return "running", true
+}
+
+// Duration is how long job r ran: to its end, or to now while it runs
+// (0 before it started).
+func Duration(r jobs.Record, now time.Time) time.Duration {
+	st := r.Status
+	switch {
+	case st == nil || st.Started.IsZero():
+		return 0
+	case !st.Ended.IsZero():
+		return st.Ended.Sub(st.Started)
+	}
+	return max(now.Sub(st.Started), 0)
+}

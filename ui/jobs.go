@@ -1,0 +1,419 @@
+package ui
+
+// jobsOps: the runtimes' jobs in the dashboard (api/jupyter/jobs). Their
+// listings ride on the monitor's schedule: the selected runtime's jobs
+// are listed once per monitor poll interval (5 s), those of the other
+// runtimes on screen every minute, none off screen, never two listings
+// of one runtime at once, a failing one backed off (30 s doubling to 5
+// minutes). A listing is Jupyter proxy requests alone with the proxy
+// token the snapshot holds (one listing of the jobs directory, then two
+// small reads a job; a runtime without jobs costs that one listing), and
+// for the selected runtime the last line of its newest running jobs
+// whose log grew (a suffix Range read each); never an MCP call: a token
+// the proxy refuses waits for the dashboard's own renewal. The job notes
+// of this machine's state directory (ui/ops jobnotes) say which
+// runtimes a run in progress created: read every 30 s, in a command.
+//
+// l opens the log viewer (ui/overlay/logview) on the selected runtime's
+// newest running job (else its newest job) through ops.JobLog.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/keymap"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
+	"github.com/colabdash/colabdash/ui/overlay/logview"
+	"github.com/colabdash/colabdash/ui/pane/runtimes"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// The job listings' pace.
+const (
+	jobsSelectedEvery = 5 * time.Second  // the selected runtime: the monitor's pace
+	jobsOthersEvery   = time.Minute      // the other runtimes on screen
+	jobsBackoff       = 30 * time.Second // after a failure, doubling
+	jobsMaxBackoff    = 5 * time.Minute
+	jobNotesEvery     = 30 * time.Second
+	jobsTimeout       = 20 * time.Second
+	// jobsTails is how many of the selected runtime's running jobs get
+	// their last line read; jobTailBytes how much of a log's end is read
+	// for it.
+	jobsTails    = 3
+	jobTailBytes = 1024
+	// jobLogTail is how many lines of a log the viewer starts with.
+	jobLogTail = 2000
+)
+
+// jobsOps lists the runtimes' jobs and opens their logs. A nil *jobsOps
+// is jobs off (monitoring off): its methods do nothing.
+type jobsOps struct {
+	cx    *common.Context
+	opts  *Options
+	link  *link
+	scr   *screen
+	rt    *runtimes.Pane
+	gen   uint64
+	lists map[string]*jobList
+	// byRun are the runtimes a job note marks DeleteWhenDone.
+	byRun      map[string]bool
+	notesNext  time.Time
+	notesBusy  bool
+	notesError string
+}
+
+// jobList is what is known of one runtime's jobs.
+type jobList struct {
+	jobs     []common.Job
+	listed   bool
+	busy     bool
+	next     time.Time
+	fails    int
+	sizes    map[string]int64 // the log sizes the last lines were read at
+	lastLine map[string]string
+}
+
+// jobsListedMsg answers one listing of runtime's jobs.
+type jobsListedMsg struct {
+	gen     uint64
+	runtime string
+	recs    []jobs.Record
+	tails   map[string]string // job id → last line read now
+	sizes   map[string]int64
+	err     error
+}
+
+// jobNotesMsg answers a reading of the job notes.
+type jobNotesMsg struct {
+	gen   uint64
+	notes []ops.JobNote
+	err   error
+}
+
+func newJobsOps(a *app) *jobsOps {
+	if a.mon == nil {
+		return nil
+	}
+	j := &jobsOps{cx: a.cx, opts: &a.opts, link: a.link, scr: a.scr, rt: a.rt}
+	j.reset()
+	return j
+}
+
+// reset forgets every listing (another account); answers in flight are
+// dropped.
+func (m *jobsOps) reset() {
+	if m == nil {
+		return
+	}
+	m.gen++
+	m.lists, m.byRun = map[string]*jobList{}, map[string]bool{}
+	m.notesBusy = false
+}
+
+// Jobs is runtime name's jobs as last listed (common.Jobs).
+func (m *jobsOps) Jobs(name string) ([]common.Job, bool) {
+	l := m.lists[name]
+	if l == nil || !l.listed {
+		return nil, false
+	}
+	return l.jobs, true
+}
+
+// ByRun reports whether a job note marks runtime name for deletion when
+// its job ends (common.Jobs).
+func (m *jobsOps) ByRun(name string) bool { return m.byRun[name] }
+
+// due starts the listings due at now: the selected runtime and the
+// others on screen (visible rows), those the monitor may poll.
+func (m *jobsOps) due(now time.Time, visible int, mon *monitorOps) []tea.Cmd {
+	if m == nil || mon == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	sel := m.rt.Selected()
+	renewing := m.cx.Activity.Renewals.InFlight
+	for name := range m.lists {
+		if r := m.cx.Snap.Runtime(name); r == nil || r.Gone() {
+			delete(m.lists, name) // no longer listed: forgotten
+		}
+	}
+	for _, name := range m.rt.OnScreen(visible, nil) {
+		ci, ok := mon.connInfo(name)
+		if !ok || renewing(name) {
+			continue
+		}
+		l := m.lists[name]
+		if l == nil {
+			l = &jobList{}
+			m.lists[name] = l
+		}
+		if l.busy || now.Before(l.next) {
+			continue
+		}
+		every := jobsOthersEvery
+		if name == sel {
+			every = jobsSelectedEvery
+		}
+		l.busy, l.next = true, now.Add(every)
+		cmds = append(cmds, m.list(name, ci, name == sel, l))
+	}
+	if m.opts.StateDir != "" && !m.opts.Demo && !m.notesBusy && !now.Before(m.notesNext) {
+		m.notesBusy, m.notesNext = true, now.Add(jobNotesEvery)
+		cmds = append(cmds, m.readNotes())
+	}
+	return cmds
+}
+
+// list is one listing of runtime name's jobs through ci, with the last
+// lines of its running jobs when tails (the selected runtime).
+func (m *jobsOps) list(name string, ci api.ConnectionInfo, tails bool, l *jobList) tea.Cmd {
+	ctx, gen, now := m.link.life.ctx, m.gen, m.opts.Now
+	sizes := map[string]int64{}
+	for id, n := range l.sizes {
+		sizes[id] = n
+	}
+	return func() (msg tea.Msg) {
+		res := jobsListedMsg{gen: gen, runtime: name, sizes: sizes}
+		defer func() {
+			if r := recover(); r != nil {
+				res.err = fmt.Errorf("jobs: internal error: %v", r)
+				msg = res
+			}
+		}()
+		ctx, cancel := context.WithTimeout(ctx, jobsTimeout)
+		defer cancel()
+		// The proxy token alone: no renewal here (no MCP call); a
+		// refused token fails this listing until the dashboard renews it.
+		jc, err := jupyter.New(jupyter.Options{Runtime: name, Info: ci, Now: now})
+		if err != nil {
+			res.err = err
+			return res
+		}
+		res.recs, res.err = jobs.List(ctx, jc)
+		if res.err != nil || !tails {
+			return res
+		}
+		res.tails = map[string]string{}
+		read := 0
+		for _, r := range res.recs {
+			if _, running := logview.State(r, now()); !running || read == jobsTails {
+				continue
+			}
+			if old, ok := sizes[r.Spec.ID]; ok && old == r.LogSize && r.LogSize >= 0 {
+				continue // nothing new since its last line was read
+			}
+			read++
+			b, _, err := jobs.TailLog(ctx, jc, r.Spec.ID, jobTailBytes)
+			if err != nil {
+				continue
+			}
+			res.tails[r.Spec.ID] = LastLine(b)
+			sizes[r.Spec.ID] = r.LogSize
+		}
+		return res
+	}
+}
+
+// LastLine is the last non-empty line of a log's end b as one line of
+// text: what a terminal would show of it ("\r" redraws kept), made safe
+// (termtext), its colours dropped.
+func LastLine(b []byte) string {
+	var buf logview.Buffer
+	_, _ = buf.Write(b)
+	for i := buf.Len() - 1; i >= 0; i-- {
+		if s := strings.TrimSpace(buf.Plain(i)); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// onListed folds a listing's answer.
+func (m *jobsOps) onListed(msg jobsListedMsg, now time.Time) {
+	if m == nil || msg.gen != m.gen {
+		return
+	}
+	l := m.lists[msg.runtime]
+	if l == nil {
+		return // forgotten meanwhile
+	}
+	l.busy = false
+	if msg.err != nil {
+		l.fails++
+		l.next = now.Add(min(jobsBackoff<<min(l.fails-1, 4), jobsMaxBackoff))
+		l.listed = false
+		m.scr.recordEvent(now, "jobs list", msg.runtime, 0, msg.err)
+		return
+	}
+	l.fails, l.listed, l.sizes = 0, true, msg.sizes
+	if l.lastLine == nil {
+		l.lastLine = map[string]string{}
+	}
+	for id, s := range msg.tails {
+		l.lastLine[id] = s
+	}
+	l.jobs = l.jobs[:0]
+	for _, r := range msg.recs { // List passed their ids through jobs.ValidID
+		l.jobs = append(l.jobs, common.Job{Record: r, Last: l.lastLine[r.Spec.ID]})
+	}
+}
+
+// readNotes reads the job notes of the state directory, in a command.
+func (m *jobsOps) readNotes() tea.Cmd {
+	dir, gen := m.opts.StateDir, m.gen
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = jobNotesMsg{gen: gen, err: fmt.Errorf("job notes: internal error: %v", r)}
+			}
+		}()
+		notes, err := ops.JobNotes(dir)
+		return jobNotesMsg{gen: gen, notes: notes, err: err}
+	}
+}
+
+// onNotes folds the job notes: the runtimes a run in progress created.
+func (m *jobsOps) onNotes(msg jobNotesMsg, now time.Time) {
+	if m == nil || msg.gen != m.gen {
+		return
+	}
+	m.notesBusy = false
+	if msg.err != nil {
+		if e := msg.err.Error(); e != m.notesError {
+			m.notesError = e
+			m.scr.recordEvent(now, "state file", ops.JobNotesFile, 0, msg.err)
+		}
+		return
+	}
+	m.notesError = ""
+	by := map[string]bool{}
+	for _, n := range msg.notes {
+		if n.DeleteWhenDone {
+			by[n.Runtime] = true
+		}
+	}
+	m.byRun = by
+}
+
+// openLog is l: the log viewer on the selected runtime's newest running
+// job (its newest job when none runs), following. On the sessions pane
+// it says a kernel's output cannot be opened yet.
+func (a *app) openLog(now time.Time) tea.Cmd {
+	key := a.cx.Keys.Word(keymap.ActionLogs)
+	switch {
+	case a.cx.Focus == common.PanelSessions:
+		a.scr.say(now, common.Say{Text: "a kernel's output cannot be opened in the dashboard yet: " + key + " opens a job's log from the runtimes table", Err: true})
+		return nil
+	case a.jobs == nil:
+		a.scr.say(now, common.Say{Text: "jobs are not listed while monitoring is off: colabdash logs JOB follows a job's log", Err: true})
+		return nil
+	}
+	sel := a.ops.reachableSelection(now, "its jobs cannot be read")
+	if sel == nil {
+		return nil
+	}
+	return a.jobs.openLog(now, sel)
+}
+
+// openLog opens the viewer on runtime sel's job.
+func (m *jobsOps) openLog(now time.Time, sel *state.Runtime) tea.Cmd {
+	js, ok := m.Jobs(sel.Name)
+	switch {
+	case !ok:
+		m.scr.say(now, common.Say{Text: "the jobs of " + sel.ID() + " are not listed yet: " + m.cx.Keys.Word(keymap.ActionLogs) + " again in a moment", Err: true, About: sel.Name})
+		return nil
+	case len(js) == 0:
+		m.scr.say(now, common.Say{Text: "no job on " + sel.ID() + " (colabdash run FILE --detach starts one)", Err: true, About: sel.Name})
+		return nil
+	}
+	pick, running := js[0], 0
+	for _, j := range js {
+		if _, r := logview.State(j.Record, now); r {
+			if running == 0 {
+				pick = j
+			}
+			running++
+		}
+	}
+	if m.link.svc == nil {
+		m.scr.say(now, common.Say{Text: errNoService.Error(), Err: true})
+		return nil
+	}
+	jc, err := ops.Jupyter(m.link.svc, sel.Name, *sel.ConnectionInfo, ops.JupyterOptions{Now: m.opts.Now})
+	if err != nil {
+		m.scr.say(now, common.Say{Text: "log of " + sel.ID() + ": " + common.ErrLine(err), Err: true})
+		return nil
+	}
+	id := pick.Record.Spec.ID
+	src, err := jobLogSource(jc, id)
+	if err != nil {
+		m.scr.say(now, common.Say{Text: "log of job " + termtext.Line(id) + ": " + common.ErrLine(err), Err: true})
+		return nil
+	}
+	word, _ := logview.State(pick.Record, now)
+	o := logview.New(m.link.life.ctx, logview.Target{Kind: "job", ID: id, Runtime: sel.ID(), State: word}, src)
+	m.scr.push(o)
+	if len(js) > 1 {
+		which := "the newest of " + countWord(len(js), "job") + " (none runs)"
+		if running > 0 {
+			which = "the newest running job of " + countWord(len(js), "job")
+		}
+		m.scr.say(now, common.Say{Text: "log of " + termtext.Line(id) + ": " + which + "; colabdash logs JOB follows another"})
+	}
+	return o.Init()
+}
+
+// jobLogSource is the source l follows (a test seam: jobLog).
+var jobLogSource = jobLog
+
+// jobLog is ops.JobLog following job id from its last jobLogTail lines;
+// a JobLog that cannot be made (not in this build yet) is an error, not
+// a crash.
+func jobLog(jc *jupyter.Client, id string) (src ops.LogSource, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			src, err = nil, fmt.Errorf("following a job's log is not available in this build yet (%v)", r)
+		}
+	}()
+	return ops.JobLog(jc, id, ops.JobLogOptions{Tail: jobLogTail, Follow: true}), nil
+}
+
+// onLogMsg hands a log viewer's own message to it while it is open; a
+// save's answer speaks even when it has closed.
+func (m *app) onLogMsg(msg logview.Msg) tea.Cmd {
+	o, open := find[*logview.Overlay](m.scr)
+	open = open && o == msg.Owner()
+	if sm, ok := msg.(logview.SavedMsg); ok {
+		e := msg.Owner().Saved(sm, m.cx)
+		if q, ask := e.(common.Open); ask {
+			if !open {
+				return m.apply(common.Say{Text: "log not saved: " + termtext.Line(sm.Path) + " exists", Err: true})
+			}
+			m.scr.openFromAnswer(o, "the question whether to replace "+sm.Path, func(now time.Time) bool {
+				if x, still := find[*logview.Overlay](m.scr); !still || x != o {
+					return false
+				}
+				if g, ok := q.Overlay.(common.Graced); ok {
+					g.Regrace(now)
+				}
+				m.scr.push(q.Overlay)
+				return true
+			})
+			return nil
+		}
+		return m.apply(e)
+	}
+	if !open {
+		return nil // a closed viewer's late answer: its source is closed
+	}
+	return o.Update(msg)
+}
