@@ -2,15 +2,17 @@ package ui
 
 // jobsOps: the runtimes' jobs in the dashboard (api/jupyter/jobs). Their
 // listings ride on the monitor's schedule: the selected runtime's jobs
-// are listed once per monitor poll interval (5 s), those of the other
-// runtimes on screen every minute, none off screen, never two listings
-// of one runtime at once, a failing one backed off (30 s doubling to 5
-// minutes). A listing is Jupyter proxy requests alone with the proxy
-// token the snapshot holds (one listing of the jobs directory, then two
-// small reads a job; a runtime without jobs costs that one listing), and
-// for the selected runtime the last line of its newest running jobs
-// whose log grew (a suffix Range read each); never an MCP call: a token
-// the proxy refuses waits for the dashboard's own renewal. The job notes
+// are listed once per monitor poll interval (5 s) while one of them runs
+// (every 15 s when none does), those of the other runtimes on screen
+// every minute, none off screen, never two listings of one runtime at
+// once, a failing one backed off (30 s doubling to 5 minutes). A listing
+// is Jupyter proxy requests alone with the proxy token the snapshot holds:
+// one listing of the jobs directory (all a runtime without jobs costs),
+// then two small reads for each job whose end is not recorded yet (an
+// ended job changes no more: it is not read again), and for the selected
+// runtime the last line of at most three running jobs, each at most every
+// 15 s (a suffix Range read of the log's last KiB). Never an MCP call: a
+// token the proxy refuses waits for the dashboard's own renewal. The job notes
 // of this machine's state directory (ui/ops jobnotes) say which
 // runtimes a run in progress created: read every 30 s, in a command.
 //
@@ -19,7 +21,9 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -39,17 +43,19 @@ import (
 
 // The job listings' pace.
 const (
-	jobsSelectedEvery = 5 * time.Second  // the selected runtime: the monitor's pace
+	jobsSelectedEvery = 5 * time.Second  // the selected runtime while a job runs: the monitor's pace
+	jobsSelectedIdle  = 15 * time.Second // the selected runtime without a running job
 	jobsOthersEvery   = time.Minute      // the other runtimes on screen
 	jobsBackoff       = 30 * time.Second // after a failure, doubling
 	jobsMaxBackoff    = 5 * time.Minute
 	jobNotesEvery     = 30 * time.Second
 	jobsTimeout       = 20 * time.Second
 	// jobsTails is how many of the selected runtime's running jobs get
-	// their last line read; jobTailBytes how much of a log's end is read
-	// for it.
+	// their last line read, each at most every jobTailEvery; jobTailBytes
+	// how much of a log's end is read for it.
 	jobsTails    = 3
 	jobTailBytes = 1024
+	jobTailEvery = 15 * time.Second
 	// jobLogTail is how many lines of a log the viewer starts with.
 	jobLogTail = 2000
 )
@@ -78,7 +84,7 @@ type jobList struct {
 	busy     bool
 	next     time.Time
 	fails    int
-	sizes    map[string]int64 // the log sizes the last lines were read at
+	tailAt   map[string]time.Time // when each job's last line was read
 	lastLine map[string]string
 }
 
@@ -87,8 +93,8 @@ type jobsListedMsg struct {
 	gen     uint64
 	runtime string
 	recs    []jobs.Record
-	tails   map[string]string // job id → last line read now
-	sizes   map[string]int64
+	tails   map[string]string    // job id → last line read now
+	tailAt  map[string]time.Time // job id → when its last line was read
 	err     error
 }
 
@@ -128,6 +134,22 @@ func (m *jobsOps) Jobs(name string) ([]common.Job, bool) {
 	return l.jobs, true
 }
 
+// running reports whether runtime name has a job that may still change
+// (or is not listed yet).
+func (m *jobsOps) running(name string) bool {
+	l := m.lists[name]
+	if l == nil || !l.listed {
+		return true
+	}
+	now := m.cx.Now()
+	for _, j := range l.jobs {
+		if !state.JudgeJob(j.Record, now, 0).Ended() {
+			return true
+		}
+	}
+	return false
+}
+
 // ByRun reports whether a job note marks runtime name for deletion when
 // its job ends (common.Jobs).
 func (m *jobsOps) ByRun(name string) bool { return m.byRun[name] }
@@ -160,8 +182,11 @@ func (m *jobsOps) due(now time.Time, visible int, mon *monitorOps) []tea.Cmd {
 			continue
 		}
 		every := jobsOthersEvery
-		if name == sel {
+		switch {
+		case name == sel && m.running(name):
 			every = jobsSelectedEvery
+		case name == sel:
+			every = jobsSelectedIdle
 		}
 		l.busy, l.next = true, now.Add(every)
 		cmds = append(cmds, m.list(name, ci, name == sel, l))
@@ -177,12 +202,18 @@ func (m *jobsOps) due(now time.Time, visible int, mon *monitorOps) []tea.Cmd {
 // lines of its running jobs when tails (the selected runtime).
 func (m *jobsOps) list(name string, ci api.ConnectionInfo, tails bool, l *jobList) tea.Cmd {
 	ctx, gen, now := m.link.life.ctx, m.gen, m.opts.Now
-	sizes := map[string]int64{}
-	for id, n := range l.sizes {
-		sizes[id] = n
+	known := map[string]jobs.Record{} // jobs whose end is recorded: they change no more
+	for _, j := range l.jobs {
+		if st := j.Record.Status; st != nil && (!st.Ended.IsZero() || st.Error != "") {
+			known[j.Record.Spec.ID] = j.Record
+		}
+	}
+	tailAt := map[string]time.Time{}
+	for id, at := range l.tailAt {
+		tailAt[id] = at
 	}
 	return func() (msg tea.Msg) {
-		res := jobsListedMsg{gen: gen, runtime: name, sizes: sizes}
+		res := jobsListedMsg{gen: gen, runtime: name, tailAt: tailAt}
 		defer func() {
 			if r := recover(); r != nil {
 				res.err = fmt.Errorf("jobs: internal error: %v", r)
@@ -198,18 +229,18 @@ func (m *jobsOps) list(name string, ci api.ConnectionInfo, tails bool, l *jobLis
 			res.err = err
 			return res
 		}
-		res.recs, res.err = jobs.List(ctx, jc)
+		res.recs, res.err = listJobs(ctx, jc, known)
 		if res.err != nil || !tails {
 			return res
 		}
 		res.tails = map[string]string{}
 		read := 0
 		for _, r := range res.recs {
-			if _, running := logview.State(r, now()); !running || read == jobsTails {
+			if state.JudgeJob(r, now(), 0).Ended() || read == jobsTails {
 				continue
 			}
-			if old, ok := sizes[r.Spec.ID]; ok && old == r.LogSize && r.LogSize >= 0 {
-				continue // nothing new since its last line was read
+			if at, ok := tailAt[r.Spec.ID]; ok && now().Sub(at) < jobTailEvery {
+				continue
 			}
 			read++
 			b, _, err := jobs.TailLog(ctx, jc, r.Spec.ID, jobTailBytes)
@@ -217,10 +248,49 @@ func (m *jobsOps) list(name string, ci api.ConnectionInfo, tails bool, l *jobLis
 				continue
 			}
 			res.tails[r.Spec.ID] = LastLine(b)
-			sizes[r.Spec.ID] = r.LogSize
+			tailAt[r.Spec.ID] = now()
 		}
 		return res
 	}
+}
+
+// listJobs is jobs.List that reads again only the jobs that may have
+// changed: one listing of the jobs directory (a runtime without it has
+// none), then jobs.Read of each job not in known (known: those whose end
+// was recorded, kept as they were). Newest first, as jobs.List.
+func listJobs(ctx context.Context, jc *jupyter.Client, known map[string]jobs.Record) ([]jobs.Record, error) {
+	dir, err := jc.List(ctx, jobs.Root)
+	switch {
+	case errors.Is(err, jupyter.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	var out []jobs.Record
+	for _, e := range dir.Entries {
+		if !e.IsDir() || jobs.ValidID(e.Name) != nil {
+			continue
+		}
+		if r, ok := known[e.Name]; ok {
+			out = append(out, r)
+			continue
+		}
+		r, err := jobs.Read(ctx, jc, e.Name)
+		switch {
+		case err == nil:
+			out = append(out, r)
+		case errors.Is(err, jupyter.ErrNotFound), errors.Is(err, jobs.ErrBadRecord):
+		default:
+			return nil, err
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Spec.Created.Equal(out[j].Spec.Created) {
+			return out[i].Spec.Created.After(out[j].Spec.Created)
+		}
+		return out[i].Spec.ID < out[j].Spec.ID
+	})
+	return out, nil
 }
 
 // LastLine is the last non-empty line of a log's end b as one line of
@@ -254,7 +324,7 @@ func (m *jobsOps) onListed(msg jobsListedMsg, now time.Time) {
 		m.scr.recordEvent(now, "jobs list", msg.runtime, 0, msg.err)
 		return
 	}
-	l.fails, l.listed, l.sizes = 0, true, msg.sizes
+	l.fails, l.listed, l.tailAt = 0, true, msg.tailAt
 	if l.lastLine == nil {
 		l.lastLine = map[string]string{}
 	}
@@ -337,7 +407,7 @@ func (m *jobsOps) openLog(now time.Time, sel *state.Runtime) tea.Cmd {
 	}
 	pick, running := js[0], 0
 	for _, j := range js {
-		if _, r := logview.State(j.Record, now); r {
+		if !state.JudgeJob(j.Record, now, 0).Ended() {
 			if running == 0 {
 				pick = j
 			}
@@ -359,7 +429,7 @@ func (m *jobsOps) openLog(now time.Time, sel *state.Runtime) tea.Cmd {
 		m.scr.say(now, common.Say{Text: "log of job " + termtext.Line(id) + ": " + common.ErrLine(err), Err: true})
 		return nil
 	}
-	word, _ := logview.State(pick.Record, now)
+	word := state.JudgeJob(pick.Record, now, 0).Word()
 	o := logview.New(m.link.life.ctx, logview.Target{Kind: "job", ID: id, Runtime: sel.ID(), State: word}, src)
 	m.scr.push(o)
 	if len(js) > 1 {

@@ -30,7 +30,7 @@ func withJobs(t *testing.T, m Model) Model {
 	ended := jobs.Record{Runtime: "runtimes/r-alpha", Spec: jobs.Spec{ID: "prep-2b8xqq"},
 		Status: &jobs.Status{Started: now.Add(-3 * time.Hour), Ended: now.Add(-3*time.Hour + 4*time.Minute), ExitCode: 1}, Modified: now.Add(-3 * time.Hour)}
 	m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{running, ended},
-		tails: map[string]string{"train-4kq9zt": "epoch 3/10 loss 0.21"}, sizes: map[string]int64{"train-4kq9zt": 900}})
+		tails: map[string]string{"train-4kq9zt": "epoch 3/10 loss 0.21"}})
 	return m
 }
 
@@ -49,7 +49,7 @@ func TestJobsInTheTableAndDetails(t *testing.T) {
 	if strings.Contains(lineWith(v, "r-bravo "), "j ") {
 		t.Errorf("a runtime without jobs shows a count:\n%s", v)
 	}
-	for _, want := range []string{"jobs     1 running · 1 ended", "train-4kq9zt running 1h12m │ epoch 3/10 loss 0.21", "prep-2b8xqq  exit 1 4m"} {
+	for _, want := range []string{"jobs     1 running · 1 ended", "train-4kq9zt running 1h12m │ epoch 3/10 loss 0.21", "prep-2b8xqq  exited 1 4m"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("details lack %q:\n%s", want, v)
 		}

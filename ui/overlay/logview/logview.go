@@ -19,12 +19,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/widget/frame"
@@ -171,27 +173,23 @@ func (o *Overlay) take(m ChunkMsg) tea.Cmd {
 	return o.next()
 }
 
-// EndText says how a job ended, as its final status gives it: "exit 0",
-// "killed by signal 9 (SIGKILL)", "failed: why" (the supervisor could not
-// start it) or "lost" (no end recorded).
+// EndText says how a job ended, as its final status gives it, in the
+// words of `colabdash jobs` (state.JobView.Word): "exited 0", "killed by
+// SIGKILL" (signal 9), "failed: why" (the supervisor could not start it)
+// or "lost (no end recorded)".
 func EndText(st jobs.Status) string {
 	switch {
 	case st.Error != "":
 		return "failed: " + st.Error
-	case st.Signal > 0:
-		s := fmt.Sprintf("killed by signal %d", st.Signal)
-		if n, ok := signalNames[st.Signal]; ok {
-			s += " (" + n + ")"
-		}
-		return s
-	case !st.Ended.IsZero():
-		return fmt.Sprintf("exit %d", st.ExitCode)
+	case st.Ended.IsZero():
+		return "lost (no end recorded)"
 	}
-	return "lost (no end recorded)"
+	v := state.JudgeJob(jobs.Record{Status: &st}, st.Ended, 0)
+	if v.State == state.JobKilled {
+		return v.Word() + " (signal " + strconv.Itoa(st.Signal) + ")"
+	}
+	return v.Word()
 }
-
-// signalNames are the signals a job is most often ended by.
-var signalNames = map[int]string{1: "SIGHUP", 2: "SIGINT", 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 
 // Following reports whether the view stays at the bottom as lines come.
 func (o *Overlay) Following() bool { return o.follow }
@@ -284,37 +282,4 @@ func (o *Overlay) Keys(c *common.Context) []key.Binding {
 	}
 	return append(ks, common.HelpKey(k.Wrap.Help().Key, wrap), common.HelpKey(k.Save.Help().Key, "save"),
 		common.HelpKey(common.KeysOf(k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom), "scroll"))
-}
-
-// State judges job r at now (the client's clock) in the words the
-// dashboard shows: "starting" (no status yet), "running", "exit N",
-// "killed by signal S (NAME)", "failed: why", or "lost" when no end is
-// recorded and status.json was last written more than twice
-// jobs.LostAfter before now (one LostAfter for the heartbeat, one for
-// the runtime's clock being off ours). running is set for starting and
-// running jobs.
-func State(r jobs.Record, now time.Time) (word string, running bool) {
-	st := r.Status
-	switch {
-	case st == nil:
-		return "starting", true
-	case st.Error != "" || st.Signal > 0 || !st.Ended.IsZero():
-		return EndText(*st), false
-	case !r.Modified.IsZero() && now.Sub(r.Modified) > 2*jobs.LostAfter:
-		return "lost", false
-	}
-	return "running", true
-}
-
-// Duration is how long job r ran: to its end, or to now while it runs
-// (0 before it started).
-func Duration(r jobs.Record, now time.Time) time.Duration {
-	st := r.Status
-	switch {
-	case st == nil || st.Started.IsZero():
-		return 0
-	case !st.Ended.IsZero():
-		return st.Ended.Sub(st.Started)
-	}
-	return max(now.Sub(st.Started), 0)
 }

@@ -307,8 +307,8 @@ func TestEndIsShown(t *testing.T) {
 		st   jobs.Status
 		want string
 	}{
-		{jobs.Status{Ended: commontest.T0, ExitCode: 3}, "exit 3"},
-		{jobs.Status{Ended: commontest.T0, ExitCode: -1, Signal: 9}, "killed by signal 9 (SIGKILL)"},
+		{jobs.Status{Ended: commontest.T0, ExitCode: 3}, "exited 3"},
+		{jobs.Status{Ended: commontest.T0, ExitCode: -1, Signal: 9}, "killed by SIGKILL (signal 9)"},
 		{jobs.Status{}, "lost"},
 		{jobs.Status{Error: "python not found"}, "failed: python not found"},
 	} {

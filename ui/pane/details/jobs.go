@@ -8,7 +8,6 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/overlay/logview"
 	"github.com/colabdash/colabdash/ui/termtext"
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
@@ -37,7 +36,7 @@ func jobLines(c *common.Context, r *state.Runtime, now time.Time, w int) []line 
 	}
 	running := 0
 	for _, j := range js {
-		if _, run := logview.State(j.Record, now); run {
+		if !state.JudgeJob(j.Record, now, 0).Ended() {
 			running++
 		}
 	}
@@ -57,11 +56,12 @@ func jobLines(c *common.Context, r *state.Runtime, now time.Time, w int) []line 
 			out = append(out, line{prioMoreJobs, c.Styles.Dim.Render("   … " + strconv.Itoa(len(js)-i) + " more (colabdash jobs " + termtext.Line(r.ID()) + ")")})
 			break
 		}
-		word, run := logview.State(j.Record, now)
-		if run {
+		v := state.JudgeJob(j.Record, now, 0)
+		word := termtext.Line(v.Word())
+		if !v.Ended() {
 			word = c.Styles.Warn.Render(word)
 		}
-		text := "   " + frame.Fit(j.Record.Spec.ID, idw) + " " + word + " " + state.FormatDuration(logview.Duration(j.Record, now))
+		text := "   " + frame.Fit(j.Record.Spec.ID, idw) + " " + word + " " + state.FormatDuration(v.Duration)
 		if last := strings.TrimSpace(j.Last); last != "" {
 			text += c.Styles.Dim.Render(" │ " + termtext.Line(c.Redact(last)))
 		}
