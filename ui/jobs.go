@@ -82,7 +82,8 @@ type jobList struct {
 	jobs     []common.Job
 	listed   bool
 	busy     bool
-	next     time.Time
+	sent     time.Time // when the last listing was sent
+	next     time.Time // not before (a failure's back-off)
 	fails    int
 	tailAt   map[string]time.Time // when each job's last line was read
 	lastLine map[string]string
@@ -178,9 +179,6 @@ func (m *jobsOps) due(now time.Time, visible int, mon *monitorOps) []tea.Cmd {
 			l = &jobList{}
 			m.lists[name] = l
 		}
-		if l.busy || now.Before(l.next) {
-			continue
-		}
 		every := jobsOthersEvery
 		switch {
 		case name == sel && m.running(name):
@@ -188,7 +186,12 @@ func (m *jobsOps) due(now time.Time, visible int, mon *monitorOps) []tea.Cmd {
 		case name == sel:
 			every = jobsSelectedIdle
 		}
-		l.busy, l.next = true, now.Add(every)
+		// Due by the runtime's role now: a runtime just selected is
+		// listed at the selected pace, counted from its last listing.
+		if l.busy || now.Before(l.next) || !l.sent.IsZero() && now.Sub(l.sent) < every {
+			continue
+		}
+		l.busy, l.sent = true, now
 		cmds = append(cmds, m.list(name, ci, name == sel, l))
 	}
 	if m.opts.StateDir != "" && !m.opts.Demo && !m.notesBusy && !now.Before(m.notesNext) {

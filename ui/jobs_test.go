@@ -25,13 +25,19 @@ func withJobs(t *testing.T, m Model) Model {
 	m.cx.Jobs = m.jobs
 	now := m.cx.Now()
 	m.jobs.lists["runtimes/r-alpha"] = &jobList{busy: true}
-	running := jobs.Record{Runtime: "runtimes/r-alpha", Spec: jobs.Spec{ID: "train-4kq9zt"},
-		Status: &jobs.Status{Pid: 42, Started: now.Add(-72 * time.Minute), Heartbeat: now}, Modified: now.Add(-3 * time.Second), LogSize: 900}
+	running := runningJob(now)
 	ended := jobs.Record{Runtime: "runtimes/r-alpha", Spec: jobs.Spec{ID: "prep-2b8xqq"},
 		Status: &jobs.Status{Started: now.Add(-3 * time.Hour), Ended: now.Add(-3*time.Hour + 4*time.Minute), ExitCode: 1}, Modified: now.Add(-3 * time.Hour)}
 	m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{running, ended},
 		tails: map[string]string{"train-4kq9zt": "epoch 3/10 loss 0.21"}})
 	return m
+}
+
+// runningJob is r-alpha's job train-4kq9zt, running for 72 minutes at
+// now.
+func runningJob(now time.Time) jobs.Record {
+	return jobs.Record{Runtime: "runtimes/r-alpha", Spec: jobs.Spec{ID: "train-4kq9zt"},
+		Status: &jobs.Status{Pid: 42, Started: now.Add(-72 * time.Minute), Heartbeat: now}, Modified: now.Add(-3 * time.Second), LogSize: 900}
 }
 
 // The table counts a runtime's jobs beside its sessions, the details list
@@ -191,7 +197,11 @@ func TestJobsListingBacksOff(t *testing.T) {
 		t.Fatalf("%d listings while they are under way", len(again))
 	}
 	for name, x := range m.jobs.lists {
-		m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: name})
+		var recs []jobs.Record
+		if name == "runtimes/r-alpha" {
+			recs = []jobs.Record{runningJob(now)}
+		}
+		m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: name, recs: recs})
 		if x.busy {
 			t.Fatalf("%s still under way", name)
 		}
@@ -199,7 +209,7 @@ func TestJobsListingBacksOff(t *testing.T) {
 	if at5 := m.jobs.due(now.Add(jobsSelectedEvery), m.runtimeRows(), m.mon); len(at5) != 1 {
 		t.Fatalf("%d listings 5 s on, want the selected runtime's alone", len(at5))
 	}
-	m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: m.rt.Selected()})
+	m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: m.rt.Selected(), recs: []jobs.Record{runningJob(now)}})
 	if at60 := m.jobs.due(now.Add(jobsOthersEvery), m.runtimeRows(), m.mon); len(at60) != len(first) {
 		t.Fatalf("%d listings a minute on, want %d", len(at60), len(first))
 	}
