@@ -222,7 +222,7 @@ func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	case key.Matches(k, keys.Top):
 		o.follow, o.top, o.topRow = false, o.buf.Dropped()-1, 0
 	case key.Matches(k, keys.Bottom):
-		o.pin(c, w, room)
+		o.follow = true // the last line, and following from there
 	case key.Matches(k, keys.Follow):
 		if o.follow {
 			o.pin(c, w, room)

@@ -28,6 +28,9 @@ func TestFollowingShowsLinesAsTheyArrive(t *testing.T) {
 	if got := v.lastRow(); got != "line 103" {
 		t.Fatalf("after 103 lines the last row is %q:\n%s", got, v.screen())
 	}
+	if !strings.Contains(v.screen(), "lines 86–103 of 103") {
+		t.Fatalf("the footer does not say which lines are shown:\n%s", v.screen())
+	}
 	v.feed("partial")
 	if got := v.lastRow(); got != "partial" {
 		t.Fatalf("a line not ended yet: last row %q", got)
@@ -67,8 +70,8 @@ func TestFStopsFollowing(t *testing.T) {
 	}
 }
 
-// Scrolling up stops following; g goes to the first line, G to the last,
-// j/k and pgup/pgdn move as in the other overlays.
+// Scrolling up stops following; g goes to the first line, G to the last
+// (following again), j/k and pgup/pgdn move as in the other overlays.
 func TestScrollKeys(t *testing.T) {
 	v := open(t, 80, 24)
 	v.lines(0, 100)
@@ -89,17 +92,17 @@ func TestScrollKeys(t *testing.T) {
 	if got := strings.TrimSpace(v.rows()[0]); got != "line "+itoa(room+1) {
 		t.Fatalf("j: first row %q", got)
 	}
-	v.press("G")
-	if got := v.lastRow(); got != "line 100" {
-		t.Fatalf("G: last row %q", got)
+	v.press("k", "G")
+	if got := v.lastRow(); got != "line 100" || !v.o.Following() {
+		t.Fatalf("G: last row %q, following %v", got, v.o.Following())
 	}
 	v.press("j", "j", "pgdown")
-	if got := v.lastRow(); got != "line 100" {
+	if got := v.lastRow(); got != "line 100" || !v.o.Following() {
 		t.Fatalf("down at the bottom moved past it: last row %q", got)
 	}
-	v.lines(100, 5) // G does not follow: the view stays
-	if got := v.lastRow(); got != "line 100" {
-		t.Fatalf("after G, new lines moved the view: last row %q", got)
+	v.lines(100, 5)
+	if got := v.lastRow(); got != "line 105" {
+		t.Fatalf("after G, new lines do not show: last row %q", got)
 	}
 }
 
@@ -120,6 +123,12 @@ func TestSearchFindsAndHighlights(t *testing.T) {
 		}
 	}
 	v.feed(b.String())
+	v.press("g") // at the top, paused: a hit on screen does not move the view
+	sl := v.press("/").(common.Open).Overlay.(*SearchLine)
+	if e := commontest.Press(t, sl, v.c, "epoch 5 ", "enter"); !strings.Contains(e.(common.Close).Text, "line 5 holds") ||
+		strings.TrimSpace(v.rows()[0]) != "epoch 1 loss=0.1" {
+		t.Fatalf("a hit on screen: %#v, first row %q", e, v.rows()[0])
+	}
 	e := v.press("/")
 	sl, ok := e.(common.Open).Overlay.(*SearchLine)
 	if !ok {

@@ -138,7 +138,6 @@ func (o *Overlay) start(c *common.Context, w, room int) (v, row int) {
 
 // pin keeps the view where it is now and stops following.
 func (o *Overlay) pin(c *common.Context, w, room int) {
-	o.follow = true
 	v, row := o.start(c, w, room)
 	o.follow, o.top, o.topRow = false, o.abs(v), row
 }
@@ -176,6 +175,7 @@ func (o *Overlay) lines(c *common.Context, w, n int) []string {
 	room := o.room(n)
 	out := []string{ansi.Truncate(o.title(c), w, termtext.Ellipsis)}
 	v, row := o.start(c, w, room)
+	first := v
 	var body []string
 	if o.count() == 0 {
 		body = append(body, c.Styles.Dim.Render(o.emptyText()))
@@ -184,6 +184,7 @@ func (o *Overlay) lines(c *common.Context, w, n int) []string {
 		rs := o.rows(c, v, w)
 		body = append(body, rs[min(row, len(rs)-1):]...)
 	}
+	last := v - 1
 	if len(body) > room {
 		body = body[:room]
 	}
@@ -191,7 +192,7 @@ func (o *Overlay) lines(c *common.Context, w, n int) []string {
 		body = append(body, "")
 	}
 	out = append(out, body...)
-	out = append(out, ansi.Truncate(o.footer(c, w, room), w, termtext.Ellipsis))
+	out = append(out, ansi.Truncate(o.footer(c, first, last), w, termtext.Ellipsis))
 	return out[:min(len(out), n)]
 }
 
@@ -225,8 +226,8 @@ func (o *Overlay) title(c *common.Context) string {
 
 // footer is the viewer's own last line: how the source ended (or a
 // failed read being retried, or its note), then whether it follows and
-// wraps, the lines shown and the search.
-func (o *Overlay) footer(c *common.Context, w, room int) string {
+// wraps, the lines shown (virtual lines first to last) and the search.
+func (o *Overlay) footer(c *common.Context, first, last int) string {
 	var parts []string
 	switch {
 	case o.ended:
@@ -250,9 +251,8 @@ func (o *Overlay) footer(c *common.Context, w, room int) string {
 		parts = append(parts, "wrap")
 	}
 	if n := o.buf.Len(); n > 0 {
-		v, _ := o.start(c, w, room)
-		first := max(v-o.noteOff(), 0) + o.buf.Dropped() + 1
-		parts = append(parts, "line "+thousands(first)+" of "+thousands(n+o.buf.Dropped()))
+		from, to := max(first-o.noteOff(), 0)+o.buf.Dropped()+1, max(last-o.noteOff(), 0)+o.buf.Dropped()+1
+		parts = append(parts, "lines "+thousands(from)+"–"+thousands(to)+" of "+thousands(n+o.buf.Dropped()))
 	}
 	if o.query != "" {
 		parts = append(parts, "/"+termtext.Line(o.query))
