@@ -52,7 +52,7 @@ func TestJobsListedThroughTheProxy(t *testing.T) {
 	ms := newMonitorStack(t, 100, colabfake.Options{})
 	ms.start()
 	ms.tick(time.Second)
-	ms.m = ms.m.selectID(t, "rt-t4demo7k2p")
+	ms.m = ms.m.selectID(t, "rt-cpudemo4qx")
 	sel := ms.m.cx.Snap.Runtime(ms.m.rt.Selected())
 	jc, err := jupyter.New(jupyter.Options{Runtime: sel.Name, Info: *sel.ConnectionInfo, Now: ms.clk.Now})
 	if err != nil {
@@ -88,7 +88,7 @@ func TestJobsListedThroughTheProxy(t *testing.T) {
 	}
 	ms.tick(jobsSelectedIdle) // the selected runtime had no running job: listed again 15 s on
 	v := ms.view()
-	if !strings.Contains(lineWith(v, "rt-t4demo7k2p "), "2j") || !strings.Contains(v, "jobs     1 running · 1 ended") ||
+	if !strings.Contains(lineWith(v, "rt-cpudemo4qx "), "2j") || !strings.Contains(v, "jobs     1 running · 1 ended") ||
 		!strings.Contains(v, "prep-2b8xqq  exited 0 10m") {
 		t.Errorf("the dashboard does not show the jobs:\n%s", v)
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // The jobs' lines: a summary ("2 running · 1 ended · l follows the
-// newest running"), then a line a job, newest first: its id, state,
+// newest"), then a line a job, newest first: its id, state,
 // duration and the last line of its output (read for the selected
 // runtime's running jobs). A short pane keeps the summary before the
 // RAM and the first jobs before the spec.
@@ -44,7 +44,11 @@ func jobLines(c *common.Context, r *state.Runtime, now time.Time, w int) []line 
 	if c.Jobs.ByRun(r.Name) {
 		sum += " · deleted when done"
 	}
-	sum += c.Styles.Dim.Render(" · " + c.Keys.Word(keymap.ActionLogs) + " follows the newest running")
+	hint := " shows the newest"
+	if running > 0 {
+		hint = " follows the newest"
+	}
+	sum += c.Styles.Dim.Render(" · " + c.Keys.Word(keymap.ActionLogs) + hint)
 	out := []line{{prioJobs, " " + frame.Fit("jobs", 8) + " " + sum}}
 	idw := 0
 	for _, j := range js[:min(len(js), shownJobs)] {
