@@ -486,7 +486,10 @@ func (m *app) onLogMsg(msg logview.Msg) tea.Cmd {
 		return m.apply(e)
 	}
 	if !open {
-		return nil // a closed viewer's late answer: its source is closed
+		if _, ok := msg.(logview.ChunkMsg); ok {
+			return msg.Owner().Close() // a viewer that left: its source is closed (once)
+		}
+		return nil
 	}
 	return o.Update(msg)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,8 +81,12 @@ func lineWith(v, s string) string {
 	return ""
 }
 
-// viewSource is a LogSource that gives its chunks, then waits.
-type viewSource struct{ chunks chan ops.LogChunk }
+// viewSource is a LogSource that gives its chunks, then waits; closes
+// counts its Close calls.
+type viewSource struct {
+	chunks chan ops.LogChunk
+	closes atomic.Int32
+}
 
 func (s *viewSource) Next(ctx context.Context) (ops.LogChunk, error) {
 	select {
@@ -92,7 +97,7 @@ func (s *viewSource) Next(ctx context.Context) (ops.LogChunk, error) {
 	}
 }
 
-func (s *viewSource) Close() error { return nil }
+func (s *viewSource) Close() error { s.closes.Add(1); return nil }
 
 // l on the runtimes table opens the viewer on the newest running job,
 // whose chunks the app hands to it; esc closes it and a late answer is
@@ -125,9 +130,16 @@ func TestLOpensTheRunningJobsLog(t *testing.T) {
 	}
 	walk(closeCmd, func(tea.Msg) tea.Cmd { return nil })
 	if msg := cmd(); msg != nil { // the pending read ends with the closed viewer
-		if _, next := update(m, msg); next != nil {
-			t.Fatal("a closed viewer's answer asked for another read")
-		}
+		_, next := update(m, msg)
+		walk(next, func(msg tea.Msg) tea.Cmd {
+			if msg != nil {
+				t.Fatalf("a closed viewer's answer led to %T (another read?)", msg)
+			}
+			return nil
+		})
+	}
+	if n := src.closes.Load(); n != 1 {
+		t.Fatalf("the source was closed %d times", n)
 	}
 	_ = o
 

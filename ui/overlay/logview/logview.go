@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -52,6 +53,7 @@ type Overlay struct {
 	src    ops.LogSource
 	ctx    context.Context
 	cancel context.CancelFunc
+	closed *sync.Once // the source is closed once
 
 	buf    Buffer
 	follow bool // stay at the bottom as lines arrive
@@ -75,7 +77,7 @@ type Overlay struct {
 // (the dashboard's life: quitting ends them). It follows, unwrapped.
 func New(parent context.Context, t Target, src ops.LogSource) *Overlay {
 	ctx, cancel := context.WithCancel(parent)
-	return &Overlay{target: t, src: src, ctx: ctx, cancel: cancel, follow: true, match: -1}
+	return &Overlay{target: t, src: src, ctx: ctx, cancel: cancel, closed: &sync.Once{}, follow: true, match: -1}
 }
 
 // Msg is a message of a viewer's own commands: the app hands it to
@@ -116,15 +118,20 @@ func (o *Overlay) next() tea.Cmd {
 }
 
 // Close ends the viewer's reads: its context is cancelled and its source
-// closed, in a command (closing may wait for a read in flight).
+// closed (once, however often Close runs), in a command (closing may wait
+// for a read in flight).
 func (o *Overlay) Close() tea.Cmd {
-	cancel, src := o.cancel, o.src
+	cancel, src, once := o.cancel, o.src, o.closed
 	return func() tea.Msg {
 		cancel()
-		_ = src.Close()
+		once.Do(func() { _ = src.Close() })
 		return nil
 	}
 }
+
+// Cancel ends the read in flight at once (no I/O: its answer then comes
+// back, and the app closes the source with Close).
+func (o *Overlay) Cancel() { o.cancel() }
 
 // Update folds one of the viewer's own messages and returns its next
 // read (nil once the source ended or the viewer was closed).
