@@ -21,8 +21,11 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -32,6 +35,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
@@ -99,10 +103,12 @@ type jobsListedMsg struct {
 	err     error
 }
 
-// jobNotesMsg answers a reading of the job notes.
+// jobNotesMsg answers a reading of the job notes (and of the run
+// records: runs, the runtimes they name).
 type jobNotesMsg struct {
 	gen   uint64
 	notes []ops.JobNote
+	runs  []string
 	err   error
 }
 
@@ -340,26 +346,77 @@ func (m *jobsOps) onListed(msg jobsListedMsg, now time.Time) {
 	}
 }
 
-// readNotes reads the job notes of the state directory, in a command.
+// readNotes reads the job notes and the run records of the state
+// directory, in a command.
 func (m *jobsOps) readNotes() tea.Cmd {
 	dir, gen := m.opts.StateDir, m.gen
 	return func() (msg tea.Msg) {
+		res := jobNotesMsg{gen: gen, runs: runRecordRuntimes(dir)}
 		defer func() {
 			if r := recover(); r != nil {
-				msg = jobNotesMsg{gen: gen, err: fmt.Errorf("job notes: internal error: %v", r)}
+				res.err = fmt.Errorf("job notes: internal error: %v", r)
+				msg = res
 			}
 		}()
-		notes, err := ops.JobNotes(dir)
-		return jobNotesMsg{gen: gen, notes: notes, err: err}
+		res.notes, res.err = ops.JobNotes(dir)
+		return res
 	}
 }
 
-// onNotes folds the job notes: the runtimes a run in progress created.
+// Run records: `colabdash run` (ui/cli/run) writes one JSON file per run
+// that creates a runtime into the state directory's "runs" directory
+// before it creates it, and removes it once the runtime is deleted; the
+// file's "runtime" field names the runtime ("runtimes/…"). A record left
+// by a run that was killed names a runtime nobody will delete: it is
+// marked as well. At most maxRunRecords files of at most 16 KiB each are
+// read.
+const (
+	runRecordsDir = "runs"
+	maxRunRecords = 100
+)
+
+// runRecordRuntimes are the runtimes the run records of state directory
+// dir name; records that cannot be read are skipped.
+func runRecordRuntimes(dir string) []string {
+	ents, err := os.ReadDir(filepath.Join(dir, runRecordsDir))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i, e := range ents {
+		if i == maxRunRecords {
+			break
+		}
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := safefile.Read(filepath.Join(dir, runRecordsDir, e.Name()), 16<<10, 0)
+		if err != nil {
+			continue
+		}
+		var rec struct {
+			Runtime string `json:"runtime"`
+		}
+		if json.Unmarshal(b, &rec) == nil && strings.HasPrefix(rec.Runtime, "runtimes/") {
+			out = append(out, rec.Runtime)
+		}
+	}
+	return out
+}
+
+// onNotes folds the job notes and run records: the runtimes a run in
+// progress created (the run records' even when the notes could not be
+// read).
 func (m *jobsOps) onNotes(msg jobNotesMsg, now time.Time) {
 	if m == nil || msg.gen != m.gen {
 		return
 	}
 	m.notesBusy = false
+	by := map[string]bool{}
+	for _, name := range msg.runs {
+		by[name] = true
+	}
+	m.byRun = by
 	if msg.err != nil {
 		if e := msg.err.Error(); e != m.notesError {
 			m.notesError = e
@@ -368,13 +425,11 @@ func (m *jobsOps) onNotes(msg jobNotesMsg, now time.Time) {
 		return
 	}
 	m.notesError = ""
-	by := map[string]bool{}
 	for _, n := range msg.notes {
 		if n.DeleteWhenDone {
 			by[n.Runtime] = true
 		}
 	}
-	m.byRun = by
 }
 
 // openLog is l: the log viewer on the selected runtime's newest running

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -226,4 +228,31 @@ func TestJobsListingBacksOff(t *testing.T) {
 		t.Fatalf("%d listings a minute on, want %d", len(at60), len(first))
 	}
 	_ = common.Job{}
+}
+
+// A run record in the state directory (a run that created a runtime and
+// has not deleted it yet) marks its runtime too, even while the job notes
+// cannot be read.
+func TestRunRecordMarksItsRuntime(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, runRecordsDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"requestId":"x","runtime":"runtimes/r-bravo","created":true,"file":"train.py","pid":1}`
+	if err := os.WriteFile(filepath.Join(dir, runRecordsDir, "x.json"), []byte(rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, runRecordsDir, "junk.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	runs := runRecordRuntimes(dir)
+	if len(runs) != 1 || runs[0] != "runtimes/r-bravo" {
+		t.Fatalf("run records name %q", runs)
+	}
+	_, _, m := fixture(t)
+	m = withJobs(t, m)
+	m, _ = update(m, jobNotesMsg{gen: m.jobs.gen, runs: runs, err: errors.New("jobs.json: permission denied")})
+	if row := lineWith(m.View(), "r-bravo "); !strings.HasPrefix(row, " &") {
+		t.Fatalf("r-bravo's row %q is not marked", row)
+	}
 }
