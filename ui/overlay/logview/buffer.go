@@ -93,6 +93,9 @@ func (b *Buffer) Write(p []byte) (int, error) {
 				return len(p), nil
 			}
 			i += n
+		case c >= 0x20 && c < 0x7f: // printable ASCII: one cell, nothing to sanitize
+			b.putWidth(asciiCells[c-0x20], 1)
+			i++
 		default:
 			if !utf8.FullRune(data[i:]) && len(data)-i < utf8.UTFMax {
 				b.hold = append([]byte(nil), data[i:]...)
@@ -156,10 +159,21 @@ func (b *Buffer) setPen(seq string) {
 	b.pen += seq
 }
 
+// asciiCells are the printable ASCII characters as strings, so the
+// common case allocates nothing.
+var asciiCells = func() (out [0x5f]string) {
+	for c := 0x20; c < 0x7f; c++ {
+		out[c-0x20] = string(rune(c))
+	}
+	return out
+}()
+
 // put writes s (already made safe: termtext) at the cursor, overwriting
 // what is there; a character of width 0 joins the cell before it.
-func (b *Buffer) put(s string) {
-	w := ansi.StringWidth(s)
+func (b *Buffer) put(s string) { b.putWidth(s, ansi.StringWidth(s)) }
+
+// putWidth is put of s, w cells wide.
+func (b *Buffer) putWidth(s string, w int) {
 	if w == 0 {
 		if b.col > 0 && b.col <= len(b.cur) {
 			b.cur[b.col-1].text += s

@@ -418,3 +418,18 @@ func TestSplitCharactersAndWideCells(t *testing.T) {
 		commontest.Draw(t, v.o, commontest.Sized(v.c, sz[0], sz[1]))
 	}
 }
+
+// BenchmarkBufferWrite is the cost of taking a MiB of log: lines of 80
+// characters with a colour and a progress bar's "\r" now and then.
+func BenchmarkBufferWrite(b *testing.B) {
+	var chunk strings.Builder
+	for chunk.Len() < 1<<20 {
+		chunk.WriteString("\x1b[32mepoch\x1b[0m 12: loss 0.1234 acc 0.9876 " + strings.Repeat("x", 40) + "\r 50%|#####     |\n")
+	}
+	data := []byte(chunk.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		var buf Buffer
+		_, _ = buf.Write(data)
+	}
+}
