@@ -124,6 +124,8 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case logview.Msg:
 		return m.onLogMsg(msg), true
+	case kernelLogMsg:
+		return m.onKernelLog(msg, now), true
 	}
 	return nil, m.sayAnswer(msg, now)
 }

@@ -36,13 +36,11 @@ import (
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/api/safefile"
-	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/logview"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
-	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // The job listings' pace.
@@ -430,121 +428,4 @@ func (m *jobsOps) onNotes(msg jobNotesMsg, now time.Time) {
 			by[n.Runtime] = true
 		}
 	}
-}
-
-// openLog is l: the log viewer on the selected runtime's newest running
-// job (its newest job when none runs), following. On the sessions pane
-// it says a kernel's output cannot be opened yet.
-func (a *app) openLog(now time.Time) tea.Cmd {
-	key := a.cx.Keys.Word(keymap.ActionLogs)
-	switch {
-	case a.cx.Focus == common.PanelSessions:
-		a.scr.say(now, common.Say{Text: "a kernel's output cannot be opened in the dashboard yet: " + key + " opens a job's log from the runtimes table", Err: true})
-		return nil
-	case a.jobs == nil:
-		a.scr.say(now, common.Say{Text: "jobs are not listed while monitoring is off: colabdash logs JOB follows a job's log", Err: true})
-		return nil
-	}
-	sel := a.ops.reachableSelection(now, "its jobs cannot be read")
-	if sel == nil {
-		return nil
-	}
-	return a.jobs.openLog(now, sel)
-}
-
-// openLog opens the viewer on runtime sel's job.
-func (m *jobsOps) openLog(now time.Time, sel *state.Runtime) tea.Cmd {
-	js, ok := m.Jobs(sel.Name)
-	switch {
-	case !ok:
-		m.scr.say(now, common.Say{Text: "the jobs of " + sel.ID() + " are not listed yet: " + m.cx.Keys.Word(keymap.ActionLogs) + " again in a moment", Err: true, About: sel.Name})
-		return nil
-	case len(js) == 0:
-		m.scr.say(now, common.Say{Text: "no job on " + sel.ID() + " (colabdash run FILE --detach starts one)", Err: true, About: sel.Name})
-		return nil
-	}
-	pick, running := js[0], 0
-	for _, j := range js {
-		if !state.JudgeJob(j.Record, now, 0).Ended() {
-			if running == 0 {
-				pick = j
-			}
-			running++
-		}
-	}
-	if m.link.svc == nil {
-		m.scr.say(now, common.Say{Text: errNoService.Error(), Err: true})
-		return nil
-	}
-	jc, err := ops.Jupyter(m.link.svc, sel.Name, *sel.ConnectionInfo, ops.JupyterOptions{Now: m.opts.Now})
-	if err != nil {
-		m.scr.say(now, common.Say{Text: "log of " + sel.ID() + ": " + common.ErrLine(err), Err: true})
-		return nil
-	}
-	id := pick.Record.Spec.ID
-	src, err := jobLogSource(jc, id)
-	if err != nil {
-		m.scr.say(now, common.Say{Text: "log of job " + termtext.Line(id) + ": " + common.ErrLine(err), Err: true})
-		return nil
-	}
-	word := state.JudgeJob(pick.Record, now, 0).Word()
-	o := logview.New(m.link.life.ctx, logview.Target{Kind: "job", ID: id, Runtime: sel.ID(), State: word}, src)
-	m.scr.push(o)
-	if len(js) > 1 {
-		which := "the newest of " + countWord(len(js), "job") + " (none runs)"
-		if running > 0 {
-			which = "the newest running job of " + countWord(len(js), "job")
-		}
-		m.scr.say(now, common.Say{Text: "log of " + termtext.Line(id) + ": " + which + "; colabdash logs JOB follows another"})
-	}
-	return o.Init()
-}
-
-// jobLogSource is the source l follows (a test seam: jobLog).
-var jobLogSource = jobLog
-
-// jobLog is ops.JobLog following job id from its last jobLogTail lines;
-// a JobLog that cannot be made (not in this build yet) is an error, not
-// a crash.
-func jobLog(jc *jupyter.Client, id string) (src ops.LogSource, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			src, err = nil, fmt.Errorf("following a job's log is not available in this build yet (%v)", r)
-		}
-	}()
-	return ops.JobLog(jc, id, ops.JobLogOptions{Tail: jobLogTail, Follow: true}), nil
-}
-
-// onLogMsg hands a log viewer's own message to it while it is open; a
-// save's answer speaks even when it has closed.
-func (m *app) onLogMsg(msg logview.Msg) tea.Cmd {
-	o, open := find[*logview.Overlay](m.scr)
-	open = open && o == msg.Owner()
-	if sm, ok := msg.(logview.SavedMsg); ok {
-		e := msg.Owner().Saved(sm, m.cx)
-		if q, ask := e.(common.Open); ask {
-			if !open {
-				return m.apply(common.Say{Text: "log not saved: " + termtext.Line(sm.Path) + " exists", Err: true})
-			}
-			m.scr.openFromAnswer(o, "the question whether to replace "+sm.Path, func(now time.Time) bool {
-				if x, still := find[*logview.Overlay](m.scr); !still || x != o {
-					return false
-				}
-				if g, ok := q.Overlay.(common.Graced); ok {
-					g.Regrace(now)
-				}
-				m.scr.push(q.Overlay)
-				return true
-			})
-			return nil
-		}
-		return m.apply(e)
-	}
-	if !open {
-		if _, ok := msg.(logview.ChunkMsg); ok {
-			return msg.Owner().Close() // a viewer that left: its source is closed (once)
-		}
-		return nil
-	}
-	return o.Update(msg)
 }

@@ -103,8 +103,7 @@ func (s *viewSource) Close() error { s.closes.Add(1); return nil }
 
 // l on the runtimes table opens the viewer on the newest running job,
 // whose chunks the app hands to it; esc closes it and a late answer is
-// dropped. On the sessions pane l says a kernel's output is not
-// available yet.
+// dropped.
 func TestLOpensTheRunningJobsLog(t *testing.T) {
 	_, _, m := fixture(t)
 	m = withJobs(t, m)
@@ -145,10 +144,17 @@ func TestLOpensTheRunningJobsLog(t *testing.T) {
 	}
 	_ = o
 
+	// On the sessions panel l connects to the session's kernel output in
+	// a command; a failure says so in one line.
 	m, _ = update(m, keyMsg("tab"))
-	m, _ = update(m, keyMsg("l"))
-	if _, open := find[*logview.Overlay](m.scr); open || !strings.Contains(m.cx.Status.Text, "a kernel's output cannot be opened in the dashboard yet") {
+	m, cmd = update(m, keyMsg("l"))
+	if cmd == nil || !strings.Contains(m.cx.Status.Text, "connecting to the kernel of session colabdash-1a2b") {
 		t.Fatalf("l on a session: status %q", m.cx.Status.Text)
+	}
+	m, _ = update(m, cmd())
+	if _, open := find[*logview.Overlay](m.scr); open || !m.cx.Status.Err || !strings.Contains(m.cx.Status.Text, "kernel output of session colabdash-1a2b: ") ||
+		strings.Contains(m.cx.Status.Text, "\n") {
+		t.Fatalf("a kernel that cannot be reached: status %q", m.cx.Status.Text)
 	}
 }
 
