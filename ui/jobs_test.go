@@ -262,3 +262,33 @@ func TestRunRecordMarksItsRuntime(t *testing.T) {
 		t.Fatalf("r-bravo's row %q is not marked", row)
 	}
 }
+
+// A profile switch closes the log viewer: its read in flight ends, and
+// its answer closes the source, once.
+func TestProfileSwitchEndsTheLogViewer(t *testing.T) {
+	_, _, m := fixture(t)
+	m = withJobs(t, m)
+	src := &viewSource{chunks: make(chan ops.LogChunk, 1)}
+	jobLogSource = func(*jupyter.Client, string) (ops.LogSource, error) { return src, nil }
+	t.Cleanup(func() { jobLogSource = jobLog })
+	m, read := update(m, keyMsg("l"))
+	if _, open := find[*logview.Overlay](m.scr); !open {
+		t.Fatal("no viewer")
+	}
+	m.scr.leaveAccount()
+	if _, open := find[*logview.Overlay](m.scr); open {
+		t.Fatal("the viewer stayed after a profile switch")
+	}
+	done := goRun(t, "the viewer's read", func() tea.Msg { return read() })
+	var msg tea.Msg
+	select {
+	case msg = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the read did not end with the switch")
+	}
+	_, next := update(m, msg)
+	walk(next, func(tea.Msg) tea.Cmd { return nil })
+	if n := src.closes.Load(); n != 1 {
+		t.Fatalf("the source was closed %d times", n)
+	}
+}

@@ -4,7 +4,7 @@
 //
 // The screen is made of panes (ui/pane/header, runtimes, sessions,
 // details, footer) and of overlays on one stack (ui/overlay/dialog and
-// picker, help, events, profile, filter, console, files: screen.go). Each
+// picker, help, events, profile, filter, console, files, logview: screen.go). Each
 // pane and overlay reads one read-only common.Context and answers a key
 // with a typed common.Effect; a key goes to the top overlay, else to the
 // focused pane, else to the global keys, and one function (app.apply,
