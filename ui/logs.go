@@ -135,7 +135,7 @@ func (m *app) onLogMsg(msg logview.Msg) tea.Cmd {
 		}
 		return nil
 	}
-	return o.Update(msg)
+	return o.Update(msg, m.cx.Now())
 }
 
 // kernelLogMsg answers the connection to session's kernel output on

@@ -26,6 +26,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/logview"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/pane/sessions"
 	"github.com/colabdash/colabdash/ui/poll"
@@ -255,6 +256,9 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 	cmds = append(cmds, m.calls.renewDue(now)...)
 	cmds = append(cmds, m.mon.due(now, m.runtimeRows())...)
 	cmds = append(cmds, m.jobs.due(now, m.runtimeRows(), m.mon)...)
+	if o, open := find[*logview.Overlay](m.scr); open {
+		cmds = append(cmds, o.Tick(now)) // a failed read's retry
+	}
 	// Session counts of the other runtimes, as the budget allows; not
 	// while a list_runtimes is under way (its answer plans them), nor in
 	// the last tenth of the interval before the next one (they ride along

@@ -97,7 +97,7 @@ func (v *viewer) step() tea.Msg {
 	if !ok || m.Owner() != v.o {
 		v.t.Fatalf("the read answered %T, not a message of its viewer", msg)
 	}
-	v.next = v.o.Update(m)
+	v.next = v.o.Update(m, v.c.Now())
 	return msg
 }
 

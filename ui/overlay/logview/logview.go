@@ -69,8 +69,9 @@ type Overlay struct {
 	ended bool   // the source ended
 	end   string // how ("exit 1", "killed by signal 9 (SIGKILL)", "lost", …)
 	note  string // the source's last word for the user (ops.LogChunk.Note)
-	fail  string // the last failed Next, while retrying ("": none)
-	fails int
+	fail    string // the last failed Next, while retrying ("": none)
+	fails   int
+	retryAt time.Time // when to read again after a failure (zero: not waiting)
 }
 
 // New returns a viewer of t reading src, whose reads run under parent
@@ -93,12 +94,6 @@ type ChunkMsg struct {
 
 // Owner is the viewer whose source answered.
 func (m ChunkMsg) Owner() *Overlay { return m.o }
-
-// RetryMsg says Owner's wait after a failed Next is over.
-type RetryMsg struct{ o *Overlay }
-
-// Owner is the viewer that waited.
-func (m RetryMsg) Owner() *Overlay { return m.o }
 
 // Init is the viewer's first read.
 func (o *Overlay) Init() tea.Cmd { return o.next() }
@@ -133,23 +128,28 @@ func (o *Overlay) Close() tea.Cmd {
 // back, and the app closes the source with Close).
 func (o *Overlay) Cancel() { o.cancel() }
 
-// Update folds one of the viewer's own messages and returns its next
-// read (nil once the source ended or the viewer was closed).
-func (o *Overlay) Update(msg Msg) tea.Cmd {
-	switch m := msg.(type) {
-	case RetryMsg:
-		if o.ctx.Err() != nil || o.ended {
-			return nil
-		}
-		return o.next()
-	case ChunkMsg:
-		return o.take(m)
+// Update folds one of the viewer's own messages at now and returns its
+// next read (nil once the source ended or the viewer was closed, or
+// while it waits to retry a failed read: Tick starts that).
+func (o *Overlay) Update(msg Msg, now time.Time) tea.Cmd {
+	if m, ok := msg.(ChunkMsg); ok {
+		return o.take(m, now)
 	}
 	return nil
 }
 
+// Tick is the dashboard's one-second tick: after a failed read it
+// starts the next one RetryAfter later (nil otherwise).
+func (o *Overlay) Tick(now time.Time) tea.Cmd {
+	if o.retryAt.IsZero() || now.Before(o.retryAt) || o.ctx.Err() != nil || o.ended {
+		return nil
+	}
+	o.retryAt = time.Time{}
+	return o.next()
+}
+
 // take folds a chunk (or a failure) and asks for the next one.
-func (o *Overlay) take(m ChunkMsg) tea.Cmd {
+func (o *Overlay) take(m ChunkMsg, now time.Time) tea.Cmd {
 	if o.ctx.Err() != nil || o.ended {
 		return nil
 	}
@@ -163,8 +163,8 @@ func (o *Overlay) take(m ChunkMsg) tea.Cmd {
 		}
 		o.fails++
 		o.fail = common.ErrLine(m.Err)
-		self := o
-		return tea.Tick(RetryAfter, func(time.Time) tea.Msg { return RetryMsg{o: self} })
+		o.retryAt = now.Add(RetryAfter) // the tick starts the next read (Tick)
+		return nil
 	}
 	o.fail, o.fails = "", 0
 	if len(m.Chunk.Data) > 0 {

@@ -355,10 +355,12 @@ func TestFailedReadAndClose(t *testing.T) {
 	if !strings.Contains(v.screen(), "▲ read failed (1 time), retrying every 5s: proxy: 502 bad gateway") {
 		t.Fatalf("a failed read:\n%s", v.screen())
 	}
-	if v.next == nil {
-		t.Fatal("no retry planned")
+	if v.next != nil || v.o.Tick(v.c.Now().Add(RetryAfter-time.Second)) != nil {
+		t.Fatal("a failed read was retried at once")
 	}
-	v.next = v.o.Update(RetryMsg{o: v.o})
+	if v.next = v.o.Tick(v.c.Now().Add(RetryAfter)); v.next == nil {
+		t.Fatal("no retry after RetryAfter")
+	}
 	v.lines(0, 1)
 	if strings.Contains(v.screen(), "read failed") {
 		t.Fatalf("the failure stays after a read worked:\n%s", v.screen())
