@@ -66,9 +66,9 @@ type Overlay struct {
 	query string // what / searched for ("": no search)
 	match int    // the absolute line of the current match; -1: none
 
-	ended bool   // the source ended
-	end   string // how ("exit 1", "killed by signal 9 (SIGKILL)", "lost", …)
-	note  string // the source's last word for the user (ops.LogChunk.Note)
+	ended   bool   // the source ended
+	end     string // how ("exit 1", "killed by signal 9 (SIGKILL)", "lost", …)
+	note    string // the source's last word for the user (ops.LogChunk.Note)
 	fail    string // the last failed Next, while retrying ("": none)
 	fails   int
 	retryAt time.Time // when to read again after a failure (zero: not waiting)
