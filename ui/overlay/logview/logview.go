@@ -67,7 +67,7 @@ type Overlay struct {
 	match int    // the absolute line of the current match; -1: none
 
 	ended   bool   // the source ended
-	end     string // how ("exit 1", "killed by signal 9 (SIGKILL)", "lost", …)
+	end     string // how ("exited 1", "killed by SIGKILL (signal 9)", "lost …", …)
 	note    string // the source's last word for the user (ops.LogChunk.Note)
 	fail    string // the last failed Next, while retrying ("": none)
 	fails   int

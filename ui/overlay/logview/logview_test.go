@@ -217,6 +217,10 @@ func TestEscapeSequencesAreNotEmitted(t *testing.T) {
 	if !strings.Contains(raw, "\x1b[31mred") || !strings.Contains(raw, "\x1b[32mgreen") {
 		t.Fatalf("the log's colours are not drawn:\n%q", raw)
 	}
+	v.c.Styles = commontest.Context(80, 24).Styles // NO_COLOR: not even the log's colours
+	if raw := commontest.Screen(t, v.o, v.c); strings.Contains(raw, "\x1b") {
+		t.Fatalf("with NO_COLOR an escape reached the screen:\n%q", raw)
+	}
 	s := v.screen()
 	for _, want := range []string{"␛]52;c;ZXZpbA==␇", "␛[2J", "␛]0;pwned␛\\", "bell ␇", "bs ␈"} {
 		if !strings.Contains(s, want) {

@@ -48,14 +48,19 @@ func (o *Overlay) text(c *common.Context, v int) string {
 	}
 	l := o.buf.line(v - o.noteOff())
 	s, red := l.styled, c.Redact(l.plain)
-	if red != l.plain {
-		s = red // a secret: drawn without its colours, as plain text
+	if red != l.plain || !colour(c) {
+		s = red // a secret: drawn without its colours, as plain text; no colour at all with NO_COLOR
 	}
 	if o.query != "" && strings.Contains(strings.ToLower(red), strings.ToLower(o.query)) {
 		s = highlight(red, o.query, c.Styles.Selected)
 	}
 	return s
 }
+
+// colour reports whether the dashboard draws colours and styles (not
+// with NO_COLOR, CLICOLOR=0 or --color never): the log's own are drawn
+// only then.
+func colour(c *common.Context) bool { return c.Styles.Bold.Render("x") != "x" }
 
 // plain is virtual line v's text as searched: the log's line redacted
 // ("" for the note).
