@@ -49,10 +49,10 @@ func TestJudgeJobStates(t *testing.T) {
 
 func TestLastLineIsAProgressBarsLatestState(t *testing.T) {
 	for in, want := range map[string]string{
-		"a\nb\n\n":           "b",
+		"a\nb\n\n":            "b",
 		"epoch 1\r 10%\r 50%": "50%",
-		"":                   "",
-		"one":                "one",
+		"":                    "",
+		"one":                 "one",
 	} {
 		if got := LastLine([]byte(in)); got != want {
 			t.Errorf("LastLine(%q) = %q, want %q", in, got, want)

@@ -75,5 +75,5 @@ type JobLogOptions struct {
 // there are some, else status.json; a log of any size is read only in its
 // new bytes. Token renewals and reconnects neither lose nor repeat a byte.
 func JobLog(jc *jupyter.Client, id string, o JobLogOptions) LogSource {
-	panic("ops: JobLog not written yet")
+	return newJobLog(jupyterJob{jc: jc, id: id}, o)
 }
