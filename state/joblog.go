@@ -3,171 +3,34 @@ package state
 import (
 	"bytes"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
 )
 
-// JobState is what a job on a runtime is doing, as JudgeJob reads its
-// status.json.
-type JobState int
-
-// The states of a job.
-const (
-	// JobStarting: no status.json yet (the supervisor has not written one).
-	JobStarting JobState = iota
-	// JobRunning: started, no end recorded, a heartbeat recent enough.
-	JobRunning
-	// JobExited: the job's process exited with an exit status.
-	JobExited
-	// JobKilled: a signal ended the job's process.
-	JobKilled
-	// JobFailed: the supervisor could not start the job (Status.Error).
-	JobFailed
-	// JobLost: no end recorded and no heartbeat for too long: the
-	// supervisor is gone (the runtime restarted, it was killed).
-	JobLost
-)
-
-// JobVerdict is JudgeJob's reading of one job.
-type JobVerdict struct {
-	State    JobState
-	ExitCode int    // JobExited: the exit status (0-255)
-	Signal   int    // JobKilled: the signal's number (Linux numbering)
-	Error    string // JobFailed: the supervisor's reason
-	Stopping bool   // a stop was seen and the job has not ended yet
-}
-
-// ErrJobLost is the error of following a job that was lost (JobLost).
+// ErrJobLost is the error of following a job that was lost: no end
+// recorded and status.json not rewritten for longer than jobs.LostAfter
+// (or never written for as long).
 var ErrJobLost = errors.New("the job was lost: its supervisor stopped writing status.json without recording an end (the runtime may have restarted)")
 
-// JudgeJob reads a job's status st (nil: none written yet), the
-// last_modified of its status.json on the runtime's clock (modified;
-// zero: unknown, the status's own heartbeat is used) and, for a job
-// without a status, created, when the client wrote its spec (zero:
-// unknown). now is the client's clock. A job whose supervisor recorded
-// no end is lost when its status is older than jobs.LostAfter, with
-// another jobs.LostAfter allowed for the two clocks' skew; a job that
-// never got a status is lost after the same time since created.
-func JudgeJob(st *jobs.Status, modified, created, now time.Time) JobVerdict {
-	limit := 2 * jobs.LostAfter
+// followedJob is what a follow needs of a status read: whether the job
+// has ended (exited, killed or failed) or was lost. The rule is the
+// jobs table's: no end recorded and status.json older than
+// jobs.LostAfter on the client's clock (which covers the missed
+// heartbeats and the clocks' skew), or no status.json for as long since
+// noStatus (zero: unknown).
+func followedJob(st *jobs.Status, modified, noStatus, now time.Time) (ended, lost bool) {
 	if st == nil {
-		if !created.IsZero() && now.Sub(created) > limit {
-			return JobVerdict{State: JobLost}
-		}
-		return JobVerdict{State: JobStarting}
+		return false, !noStatus.IsZero() && now.Sub(noStatus) > jobs.LostAfter
 	}
-	switch {
-	case st.Error != "":
-		return JobVerdict{State: JobFailed, Error: st.Error}
-	case !st.Ended.IsZero() && st.Signal > 0:
-		return JobVerdict{State: JobKilled, Signal: st.Signal}
-	case !st.Ended.IsZero():
-		return JobVerdict{State: JobExited, ExitCode: st.ExitCode & 0xff}
+	if st.Error != "" || !st.Ended.IsZero() {
+		return true, false
 	}
-	last := modified
-	if last.IsZero() {
-		last = st.Heartbeat
+	seen := modified
+	if seen.IsZero() {
+		seen = st.Heartbeat
 	}
-	if !last.IsZero() && now.Sub(last) > limit {
-		return JobVerdict{State: JobLost}
-	}
-	return JobVerdict{State: JobRunning, Stopping: st.Stopping}
-}
-
-// Ended reports whether the job will not run any more: exited, killed,
-// failed or lost.
-func (v JobVerdict) Ended() bool { return v.State >= JobExited }
-
-// ExitStatus is the exit status a shell would give the job: its exit
-// code, 128 + the signal when a signal killed it, 1 when it could not
-// start; ok is false while it runs, and for a lost job, which has none.
-func (v JobVerdict) ExitStatus() (code int, ok bool) {
-	switch v.State {
-	case JobExited:
-		return v.ExitCode, true
-	case JobKilled:
-		return 128 + v.Signal, true
-	case JobFailed:
-		return 1, true
-	}
-	return 0, false
-}
-
-// String is the state as the jobs table writes it: "starting",
-// "running", "stopping", "exited 0", "killed (SIGTERM)", "failed",
-// "lost".
-func (v JobVerdict) String() string {
-	switch v.State {
-	case JobStarting:
-		return "starting"
-	case JobRunning:
-		if v.Stopping {
-			return "stopping"
-		}
-		return "running"
-	case JobExited:
-		return "exited " + strconv.Itoa(v.ExitCode)
-	case JobKilled:
-		return "killed (" + SignalName(v.Signal) + ")"
-	case JobFailed:
-		return "failed"
-	}
-	return "lost"
-}
-
-// Word is the state's one word, as --json writes it: starting, running,
-// stopping, exited, killed, failed or lost.
-func (v JobVerdict) Word() string {
-	switch v.State {
-	case JobExited:
-		return "exited"
-	case JobKilled:
-		return "killed"
-	}
-	return v.String()
-}
-
-// signalNames are the usual signals by their Linux numbers.
-var signalNames = map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS",
-	8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
-
-// SignalName is a signal's name by its Linux number ("SIGTERM"), or
-// "signal N" for one without a usual name.
-func SignalName(n int) string {
-	if s, ok := signalNames[n]; ok {
-		return s
-	}
-	return "signal " + strconv.Itoa(n)
-}
-
-// JobDuration is how long a job ran: from its start to its end, or to
-// now while it runs (zero before it started).
-func JobDuration(st *jobs.Status, now time.Time) time.Duration {
-	if st == nil || st.Started.IsZero() {
-		return 0
-	}
-	end := st.Ended
-	if end.IsZero() {
-		end = now
-	}
-	return max(end.Sub(st.Started), 0)
-}
-
-// LastLine is the last non-empty line of a piece of a log, as the jobs
-// table shows it: what follows the last carriage return (a progress
-// bar's latest state), blanks around it removed. It is raw: the caller
-// sanitizes it.
-func LastLine(b []byte) string {
-	b = bytes.TrimRight(b, " \t\r\n")
-	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-		b = b[i+1:]
-	}
-	if i := bytes.LastIndexByte(b, '\r'); i >= 0 {
-		b = b[i+1:]
-	}
-	return string(bytes.TrimSpace(b))
+	return false, !seen.IsZero() && now.Sub(seen) > jobs.LostAfter
 }
 
 // --- following a job's log: what the next poll reads ---
@@ -228,10 +91,10 @@ type LogFollow struct {
 	next    LogStep
 	draining,
 	done bool
-	verdict     JobVerdict // the last status read
-	status      *jobs.Status
-	noStatus    time.Time // when polls first found no status.json (zero: they found one)
-	failedSince time.Time // when reads began failing (zero: the last succeeded)
+	lost        bool         // the last status read judged the job lost
+	status      *jobs.Status // the last status read
+	noStatus    time.Time    // when polls first found no status.json (zero: they found one)
+	failedSince time.Time    // when reads began failing (zero: the last succeeded)
 }
 
 // NewLogFollow starts following a log at offset from, or at its last
@@ -270,8 +133,9 @@ func (f *LogFollow) Ended() *jobs.Status {
 	return nil
 }
 
-// Verdict is the job's state as the last status read judged it.
-func (f *LogFollow) Verdict() JobVerdict { return f.verdict }
+// Lost reports whether the follow ended because the job was lost
+// (ErrJobLost).
+func (f *LogFollow) Lost() bool { return f.lost }
 
 // TailRead records a tail read: data, the log's last bytes, starting at
 // offset start. It returns the offset where the last tail lines begin
@@ -340,33 +204,29 @@ func (f *LogFollow) afterLog(n int64, full bool, size int64) {
 }
 
 // StatusRead records a read of status.json: st (nil when there is none
-// yet) and its last_modified on the runtime's clock. It returns the
-// job's verdict; once it has ended, the next read drains the log
-// without waiting. A job lost (or never started for as long) ends the
-// follow: the caller reports ErrJobLost.
-func (f *LogFollow) StatusRead(st *jobs.Status, modified, now time.Time) JobVerdict {
+// yet) and its last_modified on the runtime's clock. It reports whether
+// the job has ended (exited, killed, failed): the next read then drains
+// the log without waiting. A job lost (or never started for as long)
+// ends the follow: Lost, and the caller reports ErrJobLost.
+func (f *LogFollow) StatusRead(st *jobs.Status, modified, now time.Time) (ended bool) {
 	f.failedSince = time.Time{}
-	created := time.Time{}
-	if st == nil {
-		if f.noStatus.IsZero() {
-			f.noStatus = now
-		}
-		created = f.noStatus
-	} else {
+	if st == nil && f.noStatus.IsZero() {
+		f.noStatus = now
+	} else if st != nil {
 		f.noStatus = time.Time{}
 	}
-	v := JudgeJob(st, modified, created, now)
-	f.verdict, f.status = v, st
+	ended, lost := followedJob(st, modified, f.noStatus, now)
+	f.status, f.lost = st, lost
 	switch {
-	case v.State == JobLost:
+	case lost:
 		f.done = true
-	case v.Ended():
+	case ended:
 		f.draining = true
 		f.next = LogStep{Kind: ReadLogBytes, Off: f.Off, Max: LogPiece}
 	default:
 		f.next = LogStep{Kind: ReadLogBytes, Off: f.Off, Max: LogPiece, Wait: true}
 	}
-	return v
+	return ended
 }
 
 // ReadFailed records that the planned read failed for the network or

@@ -10,56 +10,6 @@ import (
 
 var j0 = time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
 
-// The jobs table's state column: what each status.json says, and a job
-// whose supervisor went quiet is lost only after LostAfter plus the skew
-// allowed between the runtime's clock and ours.
-func TestJudgeJobStates(t *testing.T) {
-	running := &jobs.Status{Pid: 7, Started: j0, Heartbeat: j0}
-	cases := []struct {
-		name     string
-		st       *jobs.Status
-		modified time.Time
-		created  time.Time
-		now      time.Time
-		want     string
-		code     int
-		hasCode  bool
-	}{
-		{"no status yet", nil, time.Time{}, j0, j0.Add(time.Minute), "starting", 0, false},
-		{"never started", nil, time.Time{}, j0, j0.Add(3 * time.Minute), "lost", 0, false},
-		{"running", running, j0, time.Time{}, j0.Add(90 * time.Second), "running", 0, false},
-		{"quiet too long", running, j0, time.Time{}, j0.Add(2*jobs.LostAfter + time.Second), "lost", 0, false},
-		{"quiet, heartbeat only", running, time.Time{}, time.Time{}, j0.Add(3 * time.Minute), "lost", 0, false},
-		{"stopping", &jobs.Status{Started: j0, Heartbeat: j0, Stopping: true}, j0, time.Time{}, j0, "stopping", 0, false},
-		{"exited 3", &jobs.Status{Started: j0, Ended: j0.Add(time.Second), ExitCode: 3}, j0, time.Time{}, j0.Add(time.Hour), "exited 3", 3, true},
-		{"killed", &jobs.Status{Started: j0, Ended: j0.Add(time.Second), ExitCode: -1, Signal: 15}, j0, time.Time{}, j0.Add(time.Hour), "killed (SIGTERM)", 143, true},
-		{"failed", &jobs.Status{Error: "no such file"}, j0, time.Time{}, j0, "failed", 1, true},
-	}
-	for _, c := range cases {
-		v := JudgeJob(c.st, c.modified, c.created, c.now)
-		if v.String() != c.want {
-			t.Errorf("%s: %q, want %q", c.name, v.String(), c.want)
-		}
-		code, ok := v.ExitStatus()
-		if ok != c.hasCode || code != c.code {
-			t.Errorf("%s: exit status %d %v, want %d %v", c.name, code, ok, c.code, c.hasCode)
-		}
-	}
-}
-
-func TestLastLineIsAProgressBarsLatestState(t *testing.T) {
-	for in, want := range map[string]string{
-		"a\nb\n\n":            "b",
-		"epoch 1\r 10%\r 50%": "50%",
-		"":                    "",
-		"one":                 "one",
-	} {
-		if got := LastLine([]byte(in)); got != want {
-			t.Errorf("LastLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // The follow policy: new bytes while there are some, then status.json,
 // then one last drain after the end; a full piece is followed at once.
 func TestLogFollowReadsStatusOnlyWhenTheLogBroughtNothing(t *testing.T) {
@@ -87,7 +37,7 @@ func TestLogFollowReadsStatusOnlyWhenTheLogBroughtNothing(t *testing.T) {
 	f.LogRead(0, -1, j0)
 	step(ReadJobStatus, true)
 	end := &jobs.Status{Started: j0, Ended: j0, ExitCode: 2}
-	if v := f.StatusRead(end, j0, j0); !v.Ended() {
+	if !f.StatusRead(end, j0, j0) {
 		t.Fatal("not ended")
 	}
 	step(ReadLogBytes, false) // the drain
@@ -153,9 +103,23 @@ func TestLogFollowTailFindsTheLastLines(t *testing.T) {
 func TestLogFollowGivesUpOnALostJobAndOnLongFailures(t *testing.T) {
 	f := NewLogFollow(0, 0, true)
 	f.LogRead(0, -1, j0)
-	v := f.StatusRead(&jobs.Status{Started: j0, Heartbeat: j0}, j0, j0.Add(3*time.Minute))
-	if v.State != JobLost || !f.Done() || f.Ended() != nil {
-		t.Fatalf("lost: %v done %v", v, f.Done())
+	f.StatusRead(&jobs.Status{Started: j0, Heartbeat: j0}, j0, j0.Add(30*time.Second))
+	if f.Lost() || f.Done() {
+		t.Fatal("lost while its heartbeat is recent")
+	}
+	f.LogRead(0, -1, j0)
+	f.StatusRead(&jobs.Status{Started: j0, Heartbeat: j0}, j0, j0.Add(jobs.LostAfter+time.Second))
+	if !f.Lost() || !f.Done() || f.Ended() != nil {
+		t.Fatalf("lost %v done %v", f.Lost(), f.Done())
+	}
+	// A job that never wrote a status is lost after as long.
+	h := NewLogFollow(0, 0, true)
+	h.LogRead(0, -1, j0)
+	h.StatusRead(nil, time.Time{}, j0)
+	h.LogRead(0, -1, j0)
+	h.StatusRead(nil, time.Time{}, j0.Add(jobs.LostAfter+time.Second))
+	if !h.Lost() {
+		t.Fatal("a job that never started is followed forever")
 	}
 	g := NewLogFollow(0, 0, true)
 	if g.ReadFailed(j0) || !g.Next().Wait || !g.Failing() {

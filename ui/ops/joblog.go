@@ -162,7 +162,7 @@ func (l *jobLog) Next(ctx context.Context) (LogChunk, error) {
 // finish is what Next returns once the follow is over: the job's end
 // (once), else io.EOF; state.ErrJobLost for a lost job.
 func (l *jobLog) finish() (LogChunk, error) {
-	if l.f.Verdict().State == state.JobLost {
+	if l.f.Lost() {
 		return LogChunk{Off: l.f.Off}, state.ErrJobLost
 	}
 	if end := l.f.Ended(); end != nil && !l.endSent {
@@ -192,8 +192,7 @@ func (l *jobLog) poll(ctx context.Context, step state.LogStep) (c LogChunk, agai
 		var st *jobs.Status
 		var mod time.Time
 		if st, mod, err = l.r.readStatus(ctx); err == nil {
-			v := l.f.StatusRead(st, mod, l.o.Now())
-			if v.Ended() {
+			if l.f.StatusRead(st, mod, l.o.Now()) {
 				return LogChunk{}, true, nil
 			}
 		}
