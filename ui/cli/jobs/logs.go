@@ -86,6 +86,7 @@ func (v *verb) logs(ctx context.Context, arg string, follow bool, tail int) erro
 	defer src.Close()
 	out := newLogOut(v.S.Out, v.S.OutTTY, v.ColorOn(v.S.OutTTY), v.Red())
 	rep := LogsReport{From: -1}
+	var logText []byte // --json: the log printed, its end when longer than maxJSONLog
 	var end *rjobs.Status
 	for {
 		c, err := src.Next(ctx)
@@ -94,6 +95,7 @@ func (v *verb) logs(ctx context.Context, arg string, follow bool, tail int) erro
 		}
 		if err != nil {
 			_ = out.Flush()
+			rep.Log, rep.Truncated = jsonLog(logText, rep.Truncated)
 			return v.logFailed(f, err, &rep)
 		}
 		if c.Note != "" {
@@ -105,9 +107,9 @@ func (v *verb) logs(ctx context.Context, arg string, follow bool, tail int) erro
 			}
 			rep.To = c.Off + int64(len(c.Data))
 			if v.AsJSON {
-				rep.Log += string(c.Data)
-				if len(rep.Log) > maxJSONLog {
-					rep.Log, rep.Truncated = rep.Log[len(rep.Log)-maxJSONLog:], true
+				logText = append(logText, c.Data...)
+				if len(logText) > 2*maxJSONLog { // keep the end, copying seldom
+					logText, rep.Truncated = append(logText[:0:0], logText[len(logText)-maxJSONLog:]...), true
 				}
 			} else if err := out.Write(c.Data); err != nil {
 				return &kit.ExitError{Code: kit.ExitFailure, Msg: "writing the log: " + err.Error()}
@@ -128,8 +130,11 @@ func (v *verb) logs(ctx context.Context, arg string, follow bool, tail int) erro
 	}
 	e := entry(f.rec, now())
 	rep.Job, rep.OK = &e, true
+	if follow && end != nil {
+		rep.Envelope = jobEnvelope(&e)
+	}
 	if v.AsJSON {
-		rep.Log = strings.ToValidUTF8(rep.Log, "\uFFFD")
+		rep.Log, rep.Truncated = jsonLog(logText, rep.Truncated)
 		if err := v.WriteJSON(rep); err != nil {
 			return err
 		}
@@ -170,11 +175,38 @@ func (v *verb) logFailed(f *found, err error, rep *LogsReport) error {
 	}
 	if v.AsJSON {
 		rep.Envelope = kit.Failure(ee, v.Red())
-		rep.Log = strings.ToValidUTF8(rep.Log, "\uFFFD")
 		if rep.From < 0 {
 			rep.From = rep.To
 		}
 		_ = v.WriteJSON(rep)
 	}
 	return ee
+}
+
+// jsonLog is the log logs --json prints: its last maxJSONLog bytes
+// (truncated says some were left out), invalid UTF-8 replaced.
+func jsonLog(b []byte, truncated bool) (string, bool) {
+	if len(b) > maxJSONLog {
+		b, truncated = b[len(b)-maxJSONLog:], true
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD"), truncated
+}
+
+// jobEnvelope is the envelope of a document about job e once it ended:
+// ok when it exited 0, else a failure saying how it ended (code
+// "failed", as exec says of code that exited non-zero).
+func jobEnvelope(e *JobEntry) kit.Envelope {
+	switch {
+	case e.ExitCode != nil && *e.ExitCode == 0:
+		return kit.Envelope{OK: true}
+	case e.ExitCode != nil:
+		return kit.Fail(kit.ExitFailure, fmt.Sprintf("the job exited %d", *e.ExitCode))
+	case e.Signal != nil:
+		return kit.Fail(kit.ExitFailure, "the job was killed by "+signalName(*e.Signal))
+	case e.State == "lost":
+		return kit.Fail(kit.ExitFailure, "the job was lost")
+	case e.State == "failed":
+		return kit.Fail(kit.ExitFailure, "the job could not start")
+	}
+	return kit.Envelope{OK: true}
 }

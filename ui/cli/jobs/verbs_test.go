@@ -221,7 +221,8 @@ func TestWaitDeletesOnlyAfterTheJobEnded(t *testing.T) {
 		t.Fatalf("downloads %v, forgotten %v", r.downs, *forgotten)
 	}
 	var rep WaitReport
-	if err := json.Unmarshal([]byte(res.out), &rep); err != nil || !rep.Deleted || rep.Job.State != "exited" || len(rep.Files) != 1 {
+	if err := json.Unmarshal([]byte(res.out), &rep); err != nil || !rep.Deleted || rep.Job.State != "exited" || len(rep.Files) != 1 ||
+		rep.OK || rep.Error == nil || rep.Error.Code != "failed" || rep.Error.Message != "the job exited 4" {
 		t.Fatalf("%v %q", err, res.out)
 	}
 }

@@ -125,8 +125,8 @@ func (v *verb) wait(ctx context.Context, arg string, dls []download, del, force 
 			var ee *kit.ExitError
 			if errors.As(err, &ee) && ee.Msg != "" {
 				rep.Envelope = kit.Failure(ee, v.Red())
-			} else if ee != nil {
-				rep.Envelope = kit.Fail(ee.Code, "the job exited "+fmt.Sprint(ee.Code))
+			} else if rep.Job != nil {
+				rep.Envelope = jobEnvelope(rep.Job)
 			}
 		} else {
 			rep.OK = true
