@@ -13,24 +13,13 @@ import (
 // (or never written for as long).
 var ErrJobLost = errors.New("the job was lost: its supervisor stopped writing status.json without recording an end (the runtime may have restarted)")
 
-// followedJob is what a follow needs of a status read: whether the job
-// has ended (exited, killed or failed) or was lost. The rule is the
-// jobs table's: no end recorded and status.json older than
-// jobs.LostAfter on the client's clock (which covers the missed
-// heartbeats and the clocks' skew), or no status.json for as long since
-// noStatus (zero: unknown).
+// followedJob is what a follow needs of a status read, judged by
+// JudgeJob: whether the job has ended (exited, killed or failed) or was
+// lost. A job without status.json is judged from noStatus, when polls
+// first found none (zero: unknown).
 func followedJob(st *jobs.Status, modified, noStatus, now time.Time) (ended, lost bool) {
-	if st == nil {
-		return false, !noStatus.IsZero() && now.Sub(noStatus) > jobs.LostAfter
-	}
-	if st.Error != "" || !st.Ended.IsZero() {
-		return true, false
-	}
-	seen := modified
-	if seen.IsZero() {
-		seen = st.Heartbeat
-	}
-	return false, !seen.IsZero() && now.Sub(seen) > jobs.LostAfter
+	v := JudgeJob(jobs.Record{Spec: jobs.Spec{Created: noStatus}, Status: st, Modified: modified}, now, 0)
+	return v.Ended() && v.State != JobLost, v.State == JobLost
 }
 
 // --- following a job's log: what the next poll reads ---

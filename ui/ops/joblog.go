@@ -207,6 +207,15 @@ func (l *jobLog) poll(ctx context.Context, step state.LogStep) (c LogChunk, agai
 			c, err = l.deliver(ctx, data, step.Off)
 		}
 	}
+	if err != nil && step.Kind != state.ReadJobStatus && errors.Is(err, jupyter.ErrNotFound) {
+		// No log yet (the supervisor has not started): nothing new.
+		err = nil
+		if step.Kind == state.ReadLogTail {
+			l.f.TailRead(nil, 0, l.o.Now())
+		} else {
+			l.f.LogRead(0, -1, l.o.Now())
+		}
+	}
 	if err != nil {
 		return l.failed(ctx, err)
 	}

@@ -136,24 +136,18 @@ func record(rt, id string, st *rjobs.Status, args ...string) rjobs.Record {
 }
 
 // setup replaces the package's seams for one test: the backend, the
-// clock (t0 + 30 s), the job notes, the id check and the poll intervals.
+// clock (t0 + 30 s), the job notes and the poll interval.
 func setup(t *testing.T, b *fakeBackend, notes []ops.JobNote) *[]string {
 	t.Helper()
 	forgotten := &[]string{}
-	oldConnect, oldNow, oldLoad, oldForget, oldValid, oldWait := connect, now, loadNotes, forgetNote, validID, waitEvery
+	oldConnect, oldNow, oldLoad, oldForget, oldWait := connect, now, loadNotes, forgetNote, waitEvery
 	t.Cleanup(func() {
-		connect, now, loadNotes, forgetNote, validID, waitEvery = oldConnect, oldNow, oldLoad, oldForget, oldValid, oldWait
+		connect, now, loadNotes, forgetNote, waitEvery = oldConnect, oldNow, oldLoad, oldForget, oldWait
 	})
 	connect = func(context.Context, *verb) (backend, error) { return b, nil }
 	now = func() time.Time { return t0.Add(30 * time.Second) }
 	loadNotes = func() ([]ops.JobNote, error) { return notes, nil }
 	forgetNote = func(id string) error { *forgotten = append(*forgotten, id); return nil }
-	validID = func(id string) error {
-		if id == "" || strings.Trim(id, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
-			return rjobs.ErrBadID
-		}
-		return nil
-	}
 	waitEvery = time.Millisecond
 	return forgotten
 }

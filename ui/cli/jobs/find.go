@@ -52,7 +52,7 @@ func splitJobArg(arg string) (rt, id string) {
 // an argument that is no job id, 6 for a job no runtime has.
 func (v *verb) locate(ctx context.Context, b backend, arg string) (*found, error) {
 	rtArg, id := splitJobArg(arg)
-	if validID(id) != nil {
+	if rjobs.ValidID(id) != nil {
 		return nil, &kit.ExitError{Code: kit.ExitUsage, Msg: fmt.Sprintf("%q is not a job id (lower-case letters, digits and -, as run --detach prints it)", termtext.Cut(id, 80))}
 	}
 	rts, err := b.Runtimes(ctx)

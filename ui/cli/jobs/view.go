@@ -1,9 +1,6 @@
 package jobs
 
 import (
-	"bytes"
-	"strconv"
-	"strings"
 	"time"
 
 	rjobs "github.com/colabdash/colabdash/api/jupyter/jobs"
@@ -25,84 +22,38 @@ type jobView struct {
 	err      string // the supervisor's reason (failed), raw
 }
 
-// judge reads rec at now: state's rule (the job's status, and lost when
-// status.json went unwritten for jobs.LostAfter).
+// judge reads rec at now by state's rule (state.JudgeJob).
 func judge(rec rjobs.Record, now time.Time) jobView {
-	st := rec.Status
-	if st == nil {
-		if !rec.Spec.Created.IsZero() && now.Sub(rec.Spec.Created) > rjobs.LostAfter {
-			return jobView{word: "lost", state: "lost", ended: true, lost: true, exit: -1}
+	jv := state.JudgeJob(rec, now, 0)
+	v := jobView{word: jv.Word(), state: string(jv.State), ended: jv.Ended(), lost: jv.State == state.JobLost,
+		exit: jv.ExitStatus(), started: jv.Started, duration: jv.Duration, err: jv.Error}
+	switch jv.State {
+	case state.JobRunning:
+		if jv.Stopping {
+			v.state = "stopping"
 		}
-		return jobView{word: "starting", state: "starting", exit: -1}
-	}
-	v := jobView{started: st.Started, exit: -1}
-	switch {
-	case st.Error != "":
-		v.word, v.state, v.ended, v.exit, v.err = "failed", "failed", true, 1, st.Error
-	case !st.Ended.IsZero() && st.Signal > 0:
-		sig := st.Signal
-		v.word, v.state, v.ended, v.exit, v.signal = "killed by "+signalName(sig), "killed", true, 128+sig, &sig
-		v.duration = max(st.Ended.Sub(st.Started), 0)
-	case !st.Ended.IsZero():
-		code := st.ExitCode & 0xff
-		v.word, v.state, v.ended, v.exit, v.code = "exited "+strconv.Itoa(code), "exited", true, code, &code
-		v.duration = max(st.Ended.Sub(st.Started), 0)
-	default:
-		seen := rec.Modified
-		if seen.IsZero() {
-			seen = st.Heartbeat
-		}
-		if now.Sub(seen) > rjobs.LostAfter {
-			v.word, v.state, v.ended, v.lost = "lost", "lost", true, true
-			v.duration = max(st.Heartbeat.Sub(st.Started), 0)
-			break
-		}
-		v.word, v.state = "running", "running"
-		if st.Stopping {
-			v.word, v.state = "stopping", "stopping"
-		}
-		v.duration = max(now.Sub(st.Started), 0)
+	case state.JobExited:
+		code := jv.ExitCode & 0xff
+		v.code = &code
+	case state.JobKilled:
+		sig := jv.Signal
+		v.signal = &sig
+	case state.JobFailed:
+		v.exit = 1
 	}
 	return v
 }
 
-// signalNames are the usual signals by their Linux numbers (the
-// runtime's).
-var signalNames = map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL",
-	11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
+// signalName is a Linux signal's name (state.SignalName).
+func signalName(n int) string { return state.SignalName(n) }
 
-func signalName(n int) string {
-	if s, ok := signalNames[n]; ok {
-		return s
-	}
-	return "signal " + strconv.Itoa(n)
-}
+// command is what job spec runs, "python FILE ARGS", raw
+// (state.JobCommand; the caller sanitizes it).
+func command(spec rjobs.Spec) string { return state.JobCommand(spec) }
 
-// command is what job spec runs, "python FILE ARGS", raw (the caller
-// sanitizes it).
-func command(spec rjobs.Spec) string {
-	words := append([]string{"python", spec.Argv0}, spec.Args...)
-	for i, w := range words {
-		if w == "" || strings.ContainsAny(w, " \t\n'\"\\$`;&|<>()*?[]{}!#~") {
-			words[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-// lastLine is the last line with something on it in tail (a piece of
-// the end of a log), as a terminal leaves it after a progress bar's
-// carriage returns; raw.
-func lastLine(tail []byte) string {
-	tail = bytes.TrimRight(tail, " \t\r\n")
-	if i := bytes.LastIndexByte(tail, '\n'); i >= 0 {
-		tail = tail[i+1:]
-	}
-	if i := bytes.LastIndexByte(tail, '\r'); i >= 0 {
-		tail = tail[i+1:]
-	}
-	return strings.TrimSpace(string(tail))
-}
+// lastLine is the last line with something on it in tail, as a
+// terminal leaves it (state.LastLine); raw.
+func lastLine(tail []byte) string { return state.LastLine(tail) }
 
 // JobEntry is one job in the --json documents of jobs, logs and wait.
 // Times are RFC 3339 on the runtime's clock; ExitCode is set once the
