@@ -96,6 +96,9 @@ func (v *verb) logs(ctx context.Context, arg string, follow bool, tail int) erro
 		if err != nil {
 			_ = out.Flush()
 			rep.Log, rep.Truncated = jsonLog(logText, rep.Truncated)
+			if ctx.Err() != nil {
+				return &kit.ExitError{Code: kit.ExitInterrupted, Msg: fmt.Sprintf("stopped reading the log of %s; the job goes on", f.ref())}
+			}
 			return v.logFailed(f, err, &rep)
 		}
 		if c.Note != "" {
