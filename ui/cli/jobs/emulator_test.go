@@ -64,8 +64,9 @@ func TestVerbsAgainstTheEmulator(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 0 {
 		t.Fatalf("jobs: exit %d %q %q", r.Code, r.Out, r.Err)
 	}
-	if len(rep.Jobs) != 1 || rep.Jobs[0].ID != "train-4kq9zt" || rep.Jobs[0].State != "exited" || rep.Jobs[0].LastLine != "saved" ||
-		rep.Jobs[0].Command != "python train.py --epochs 3" || rep.Jobs[0].Runtime != demoRT {
+	i := slices.IndexFunc(rep.Jobs, func(j JobEntry) bool { return j.ID == "train-4kq9zt" })
+	if i < 0 || rep.Jobs[i].State != "exited" || *rep.Jobs[i].ExitCode != 5 || rep.Jobs[i].LastLine != "saved" ||
+		rep.Jobs[i].Command != "python train.py --epochs 3" || rep.Jobs[i].Runtime != demoRT {
 		t.Fatalf("jobs: %+v", rep.Jobs)
 	}
 
