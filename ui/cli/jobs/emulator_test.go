@@ -87,3 +87,66 @@ func TestVerbsAgainstTheEmulator(t *testing.T) {
 		t.Fatal("the runtime is still listed after wait --delete")
 	}
 }
+
+// Against the emulator's running demo job: wait blocks while it runs;
+// stop ends it (SIGTERM to its group), quietly; wait then returns with
+// the job's status (128 + the signal) and only then deletes the runtime.
+func TestStopEndsARunningJobThatWaitSees(t *testing.T) {
+	e := kittest.Demo(t)
+	oldLoad, oldForget, oldWait := loadNotes, forgetNote, waitEvery
+	t.Cleanup(func() { loadNotes, forgetNote, waitEvery = oldLoad, oldForget, oldWait })
+	loadNotes = func() ([]ops.JobNote, error) { return nil, nil }
+	forgetNote = func(string) error { return nil }
+	waitEvery = 500 * time.Millisecond
+	const job = "rt-t4demo7k2p/train-demo01"
+
+	waited := make(chan kittest.Result, 1)
+	go func() { waited <- e.Run(waitCmd, job, "--delete", "--json") }()
+
+	// The emulator honours only a runtime's latest proxy token, so two
+	// processes renewing it may each see a refusal, and retry; and wait
+	// may delete the runtime before stop read the end. stop may say
+	// those, and says nothing else.
+	r := e.Run(stopCmd, job, "--grace", "2s")
+	said := strings.Count(r.Err, "retrying\n") + strings.Count(r.Err, "was deleted while job train-demo01 was stopping\n")
+	if r.Code != 0 || r.Out != "" || strings.Count(r.Err, "\n") != said {
+		t.Fatalf("stop: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
+	}
+	w := <-waited
+	var rep WaitReport
+	if err := json.Unmarshal([]byte(w.Out), &rep); err != nil || w.Code != 128+15 && w.Code != 128+9 {
+		t.Fatalf("wait: exit %d, %q, %q", w.Code, w.Out, w.Err)
+	}
+	if !rep.Deleted || rep.Job.State != "killed" {
+		t.Fatalf("wait: %+v", rep)
+	}
+	if slices.ContainsFunc(e.Srv.Runtimes(), func(rt api.Runtime) bool { return rt.Name == demoRT }) {
+		t.Fatal("the runtime is still listed after wait --delete")
+	}
+}
+
+// logs -f of the emulator's demo job, stopped: its whole log from the
+// first line, and the exit status a shell gives a process SIGTERM
+// killed; --tail 1 then prints only its last line.
+func TestLogsFollowOfAStoppedJobExitsWithItsSignal(t *testing.T) {
+	e := kittest.Demo(t)
+	oldLoad := loadNotes
+	t.Cleanup(func() { loadNotes = oldLoad })
+	loadNotes = func() ([]ops.JobNote, error) { return nil, nil }
+	const job = "rt-t4demo7k2p/train-demo01"
+	if r := e.Run(stopCmd, job, "--grace", "2s"); r.Code != 0 {
+		t.Fatalf("stop: exit %d %q", r.Code, r.Err)
+	}
+	r := e.Run(logsCmd, job, "-f")
+	if r.Code != 128+15 && r.Code != 128+9 {
+		t.Fatalf("logs -f: exit %d, stderr %q", r.Code, r.Err)
+	}
+	if !strings.HasPrefix(r.Out, "training resnet18") || strings.Count(r.Out, "epoch 2/300") != 1 {
+		t.Fatalf("logs -f printed %.300q", r.Out)
+	}
+	last := e.Run(logsCmd, job, "--tail", "1")
+	lines := strings.Split(strings.TrimRight(r.Out, "\n"), "\n")
+	if last.Code != 0 || strings.TrimRight(last.Out, "\n") != lines[len(lines)-1] {
+		t.Fatalf("--tail 1: %q, the log ends %q", last.Out, lines[len(lines)-1])
+	}
+}

@@ -2,11 +2,13 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/colabdash/colabdash/api/jupyter"
 	rjobs "github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
@@ -56,13 +58,25 @@ func (v *verb) stop(ctx context.Context, arg string, grace time.Duration) error 
 		}
 		return nil
 	}
-	if err := f.rj.Stop(ctx, f.id, grace); err != nil {
+	err = f.rj.Stop(ctx, f.id, grace)
+	if errors.Is(err, jupyter.ErrRefused) {
+		// The proxy refused the token another colabdash process's
+		// get_runtime replaced; the client renewed it, and writing the
+		// stop file again is harmless.
+		err = f.rj.Stop(ctx, f.id, grace)
+	}
+	if err != nil {
 		return b.Classify(err)
 	}
 	jv, err := v.untilEnded(ctx, b, f, grace+stopMargin)
 	switch {
+	case errors.Is(err, jupyter.ErrRuntimeGone):
+		// Deleted meanwhile (wait --delete, another process): nothing
+		// of the job runs any more.
+		v.Note(fmt.Sprintf("runtime %s was deleted while job %s was stopping", f.rtID(), f.id))
+		return nil
 	case err != nil:
-		return err
+		return b.Classify(err)
 	case jv.lost:
 		return &kit.ExitError{Code: ExitLost, Msg: lostMsg(f)}
 	case !jv.ended:

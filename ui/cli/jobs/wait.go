@@ -152,7 +152,7 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []download, del, for
 	}
 	jv, err := v.untilEnded(ctx, b, f, 0)
 	if err != nil {
-		return err
+		return b.Classify(err)
 	}
 	e := entry(f.rec, now())
 	rep.Job = &e
@@ -192,7 +192,8 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []download, del, for
 // untilEnded reads job f's status every waitEvery (every second when
 // limit > 0: stop) until it has ended
 // (or, with limit > 0, until limit passed: then the last view and no
-// error). A read that fails for the network is tried again at the next
+// error). Its errors are the reads' (unclassified), or an *kit.ExitError
+// when ctx ended. A read that fails for the network is tried again at the next
 // poll, for as long as a followed log would.
 func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.Duration) (jobView, error) {
 	start := now()
@@ -217,13 +218,13 @@ func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.D
 		if err != nil {
 			ee := b.Classify(err)
 			if ee.Code != kit.ExitAPI || errors.Is(err, jupyter.ErrRuntimeGone) {
-				return jv, ee
+				return jv, err
 			}
 			if failing.IsZero() {
 				failing = now()
 				v.Note("reading the job's status failed (" + ee.Msg + "); retrying")
 			} else if now().Sub(failing) > 10*time.Minute {
-				return jv, ee
+				return jv, err
 			}
 			continue
 		}
