@@ -82,8 +82,8 @@ const maxEscape = 64
 
 // drawer draws a log on a terminal as a terminal would show it, without
 // letting the log drive it: it keeps the line being written as cells,
-// applies carriage returns, backspaces, tabs, SGR colours and "erase to
-// the end of the line" itself, and writes the line's state with
+// applies carriage returns, backspaces, tabs, SGR colours and erasing in
+// the line (ESC [ K, 1K, 2K) itself, and writes the line's state with
 // sequences of its own (carriage return, SGR, erase line). Every other
 // control or escape of the log is shown inert (termtext).
 type drawer struct {
@@ -191,6 +191,13 @@ func (d *drawer) escape(c byte) {
 				d.line = d.line[:d.col]
 				d.dirty = true
 			}
+		case c == 'K' && params == "2": // the whole line (the cursor stays)
+			d.line, d.dirty = d.line[:0], true
+		case c == 'K' && params == "1": // up to the cursor
+			for i := 0; i < d.col && i < len(d.line); i++ {
+				d.line[i] = cell{r: " "}
+			}
+			d.dirty = true
 		default:
 			d.inert()
 			return

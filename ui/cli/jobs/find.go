@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	rjobs "github.com/colabdash/colabdash/api/jupyter/jobs"
@@ -137,4 +139,24 @@ func (v *verb) readOn(ctx context.Context, b backend, rt api.Runtime, id string,
 		return nil, b.Classify(err)
 	}
 	return &found{id: id, rt: rt, rj: rj, rec: rec, note: note}, nil
+}
+
+// completeJobs offers the ids of the jobs this machine noted (no network:
+// completion must not hold up the shell).
+func completeJobs(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	none := cobra.ShellCompDirectiveNoFileComp
+	if len(args) > 0 {
+		return nil, none
+	}
+	notes, err := loadNotes()
+	if err != nil {
+		return nil, none
+	}
+	var ids []string
+	for _, n := range notes {
+		if strings.HasPrefix(n.ID, toComplete) {
+			ids = append(ids, n.ID+"\t"+termtext.Cut(api.LastSegment(n.Runtime), 63)+" "+termtext.Cut(n.File, 60))
+		}
+	}
+	return ids, none
 }

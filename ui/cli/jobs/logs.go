@@ -57,7 +57,8 @@ func logsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			kit.JSONHelp + "\n" + exitCodesHelp + kit.ExitCodesHelp,
 		Example: "  colabdash logs train-4kq9zt -f\n  colabdash logs rt-abc/train-4kq9zt --tail 20\n" +
 			"  colabdash logs train-4kq9zt > train.log",
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeJobs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if tail < 0 {
 				return &kit.ExitError{Code: kit.ExitUsage, Msg: "--tail must not be negative"}

@@ -31,8 +31,9 @@ func stopCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"it killed by SIGTERM or SIGKILL (or exited, when the script handled SIGTERM and exited).\n" +
 			"Exit codes: 0 once the job ended, 8 when it was lost; colabdash's own failures use the table\n" +
 			"below (1: the job had not ended when stop gave up waiting).\n" + kit.ExitCodesHelp,
-		Example: "  colabdash stop train-4kq9zt\n  colabdash stop rt-abc/train-4kq9zt --grace 1m",
-		Args:    cobra.ExactArgs(1),
+		Example:           "  colabdash stop train-4kq9zt\n  colabdash stop rt-abc/train-4kq9zt --grace 1m",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeJobs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return v.stop(cmd.Context(), args[0], grace)
 		},

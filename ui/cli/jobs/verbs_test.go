@@ -313,3 +313,26 @@ func TestJobsWatchCarriesOutDeleteWhenDone(t *testing.T) {
 		t.Fatalf("not said:\n%s", res.out)
 	}
 }
+
+// The drawer erases within a line as a terminal does (ESC [ K, 1K, 2K),
+// keeps a character split between two chunks whole, and ends an
+// unfinished last line with a newline.
+func TestDrawerErasesAndJoinsSplitCharacters(t *testing.T) {
+	var out strings.Builder
+	o := newLogOut(&out, true, false, &api.Redactor{})
+	for _, chunk := range []string{"downloading 99%\x1b[2K\r", "done \xc3", "\xa9t\xc3\xa9\nab", "cd\rx\x1b[K\n", "tail"} {
+		if err := o.Write([]byte(chunk)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := o.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		got = append(got, visible(l))
+	}
+	if want := []string{"done été", "x", "tail"}; !slices.Equal(got, want) {
+		t.Fatalf("drawn %q, want %q (raw %q)", got, want, out.String())
+	}
+}

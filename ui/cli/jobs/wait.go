@@ -90,7 +90,8 @@ func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Example: "  colabdash wait train-4kq9zt\n" +
 			"  colabdash wait train-4kq9zt --download outputs/:./results/ --delete\n" +
 			"  colabdash wait rt-abc/train-4kq9zt --json",
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeJobs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var dls []download
 			for _, a := range downloads {
