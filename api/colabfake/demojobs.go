@@ -11,7 +11,7 @@ import (
 	"path"
 	"time"
 
-	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/api/jupyter/jobs/jobwire"
 )
 
 // The demo seed's jobs (SeedDemo): both on DemoJobsRuntime. DemoRunningJob
@@ -62,10 +62,10 @@ func (s *Server) seedDemoJobs(now time.Time) {
 		{DemoRunningJob, "root/train.py", demoTrainScript, []string{"--epochs", "300"}, now.Add(-90 * time.Second)},
 	} {
 		rname := "runtimes/" + DemoJobsRuntime
-		spec := jobs.Spec{ID: d.id, Cwd: path.Dir(d.file), File: d.file, Argv0: path.Base(d.file), Args: d.args, Created: d.start}
+		spec := jobwire.Spec{ID: d.id, Cwd: path.Dir(d.file), File: d.file, Argv0: path.Base(d.file), Args: d.args, Created: d.start}
 		b, _ := json.Marshal(spec)
 		if s.proxy.WriteFile(rname, d.file, []byte(d.script), d.start) != nil ||
-			s.proxy.WriteFile(rname, jobs.Dir(d.id)+"/"+jobs.SpecFile, b, d.start) != nil {
+			s.proxy.WriteFile(rname, jobwire.Dir(d.id)+"/"+jobwire.SpecFile, b, d.start) != nil {
 			return
 		}
 		j, code, err := s.newJob(rname, d.id, d.start)

@@ -2,11 +2,11 @@ package colabfake
 
 // Jobs as colabdash's launcher and supervisor run them on a runtime
 // (package api/jupyter/jobs), emulated: execute_code's code starting with
-// jobs.LauncherMarker reads the job's spec.json from the runtime's files
+// jobwire.LauncherMarker reads the job's spec.json from the runtime's files
 // and starts the job in the background, where pyemu runs its script as
 // `python FILE ARGS` on the emulator's clock. What the supervisor writes
 // is written the same way, into the same files the contents API and
-// /files/ serve: status.json at the start, every jobs.HeartbeatEvery and
+// /files/ serve: status.json at the start, every jobwire.HeartbeatEvery and
 // at the end; the log as the script prints; stderr.ranges for what it
 // printed on stderr. The stop file is looked for every second of the
 // clock (SIGTERM, then SIGKILL after its grace when the script ignores
@@ -28,7 +28,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/pyemu"
-	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/api/jupyter/jobs/jobwire"
 )
 
 // How often a waiting job looks at the clock again (real time): often on
@@ -40,8 +40,8 @@ const (
 	jobRealClockPoll = 200 * time.Millisecond
 )
 
-// jobLauncherMarker starts the launcher's code (jobs.LauncherMarker).
-const jobLauncherMarker = jobs.LauncherMarker
+// jobLauncherMarker starts the launcher's code (jobwire.LauncherMarker).
+const jobLauncherMarker = jobwire.LauncherMarker
 
 // Signals a stopped job ends by.
 const (
@@ -75,7 +75,7 @@ type emuJob struct {
 	s      *Server
 	rt     *runtimeState // the runtime it runs on (a new one of the same name is another)
 	rname  string
-	spec   jobs.Spec
+	spec   jobwire.Spec
 	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -84,7 +84,7 @@ type emuJob struct {
 	caughtUp chan struct{}
 
 	at         time.Time // the job's time: its start plus the time its script slept
-	status     jobs.Status
+	status     jobwire.Status
 	nextBeat   time.Time
 	nextPoll   time.Time
 	ignoreTerm bool
@@ -93,9 +93,9 @@ type emuJob struct {
 }
 
 // launchJob answers the launcher's execute_code (code starting with
-// jobs.LauncherMarker) on runtime rname: the job whose id the code names
+// jobwire.LauncherMarker) on runtime rname: the job whose id the code names
 // and whose spec.json is on the runtime starts, and the answer is the
-// launcher's one line, jobs.LaunchLinePrefix and {"pid": N}, or
+// launcher's one line, jobwire.LaunchLinePrefix and {"pid": N}, or
 // {"error": "..."} when no such job is there.
 func (s *Server) launchJob(rname, code string) api.ExecuteCodeResult {
 	pid, err := s.startJob(rname, launcherJobID(s, rname, code), time.Time{})
@@ -106,7 +106,7 @@ func (s *Server) launchJob(rname, code string) api.ExecuteCodeResult {
 	} else {
 		line = fmt.Sprintf(`{"pid": %d}`, pid)
 	}
-	return api.ExecuteCodeResult{Stdout: jobs.LaunchLinePrefix + line + "\n"}
+	return api.ExecuteCodeResult{Stdout: jobwire.LaunchLinePrefix + line + "\n"}
 }
 
 // launcherJobID finds the job the launcher's code starts: the first id
@@ -123,7 +123,7 @@ func launcherJobID(s *Server, rname, code string) string {
 			continue
 		}
 		seen[id] = true
-		if _, err := s.proxy.ReadFile(rname, jobs.Dir(id)+"/"+jobs.SpecFile, 1); err == nil {
+		if _, err := s.proxy.ReadFile(rname, jobwire.Dir(id)+"/"+jobwire.SpecFile, 1); err == nil {
 			return id
 		}
 	}
@@ -154,11 +154,11 @@ func (s *Server) newJob(rname, id string, start time.Time) (*emuJob, string, err
 	if id == "" {
 		return nil, "", errors.New("no job directory with a spec.json was found")
 	}
-	raw, err := s.proxy.ReadFile(rname, jobs.Dir(id)+"/"+jobs.SpecFile, maxJobFile)
+	raw, err := s.proxy.ReadFile(rname, jobwire.Dir(id)+"/"+jobwire.SpecFile, maxJobFile)
 	if err != nil {
 		return nil, "", fmt.Errorf("job %s: no spec.json was found", id)
 	}
-	var spec jobs.Spec
+	var spec jobwire.Spec
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return nil, "", fmt.Errorf("job %s: spec.json: %v", id, err)
 	}
@@ -184,8 +184,8 @@ func (s *Server) newJob(rname, id string, start time.Time) (*emuJob, string, err
 	}
 	t.lastPid += 2 // the supervisor's pid, then the job's
 	j := &emuJob{s: s, rt: rt, rname: rname, spec: spec, done: make(chan struct{}), caughtUp: make(chan struct{}),
-		at: start, nextBeat: start.Add(jobs.HeartbeatEvery), nextPoll: start.Add(time.Second),
-		status: jobs.Status{Pid: t.lastPid, Started: start, Heartbeat: start}}
+		at: start, nextBeat: start.Add(jobwire.HeartbeatEvery), nextPoll: start.Add(time.Second),
+		status: jobwire.Status{Pid: t.lastPid, Started: start, Heartbeat: start}}
 	j.ctx, j.cancel = context.WithCancel(s.ctx)
 	t.running[key] = j
 	return j, j.script(), nil
@@ -286,7 +286,7 @@ func (j *emuJob) sleep(_ context.Context, d time.Duration) error {
 			return errJobKilled
 		}
 		if !j.at.Before(j.nextBeat) {
-			j.nextBeat = j.at.Add(jobs.HeartbeatEvery)
+			j.nextBeat = j.at.Add(jobwire.HeartbeatEvery)
 			j.status.Heartbeat = j.at
 			if err := j.writeStatus(); err != nil {
 				return err
@@ -301,12 +301,12 @@ func (j *emuJob) sleep(_ context.Context, d time.Duration) error {
 // pollStop looks for the stop file: the first time it is there the job
 // is stopping and gets SIGTERM, which ends it unless its script ignores
 // SIGTERM; then SIGKILL comes after the grace the file names (seconds;
-// jobs.DefaultGrace when it names none).
+// jobwire.DefaultGrace when it names none).
 func (j *emuJob) pollStop() {
 	if j.status.Stopping {
 		return
 	}
-	b, err := j.s.proxy.ReadFile(j.rname, jobs.Dir(j.spec.ID)+"/"+jobs.StopFile, 64)
+	b, err := j.s.proxy.ReadFile(j.rname, jobwire.Dir(j.spec.ID)+"/"+jobwire.StopFile, 64)
 	if err != nil {
 		return
 	}
@@ -315,7 +315,7 @@ func (j *emuJob) pollStop() {
 		j.signal = sigTerm
 		return
 	}
-	grace := jobs.DefaultGrace
+	grace := jobwire.DefaultGrace
 	if secs, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64); err == nil && secs >= 0 && secs < 1e6 {
 		grace = time.Duration(secs * float64(time.Second))
 	}
@@ -372,7 +372,7 @@ func (j *emuJob) onRuntime(fn func() error) error {
 func (j *emuJob) writeStatus() error {
 	b, _ := json.Marshal(j.status)
 	err := j.onRuntime(func() error {
-		return j.s.proxy.WriteFile(j.rname, jobs.Dir(j.spec.ID)+"/"+jobs.StatusFile, b, j.at)
+		return j.s.proxy.WriteFile(j.rname, jobwire.Dir(j.spec.ID)+"/"+jobwire.StatusFile, b, j.at)
 	})
 	if err != nil {
 		j.cancel()
@@ -389,11 +389,11 @@ type jobStream struct {
 
 func (w jobStream) Write(p []byte) (int, error) {
 	j := w.j
-	dir := jobs.Dir(j.spec.ID) + "/"
+	dir := jobwire.Dir(j.spec.ID) + "/"
 	err := j.onRuntime(func() error {
-		off, err := j.s.proxy.AppendFile(j.rname, dir+jobs.LogFile, p, j.at)
+		off, err := j.s.proxy.AppendFile(j.rname, dir+jobwire.LogFile, p, j.at)
 		if err == nil && w.stderr {
-			_, err = j.s.proxy.AppendFile(j.rname, dir+jobs.StderrFile, fmt.Appendf(nil, "%d %d\n", off, len(p)), j.at)
+			_, err = j.s.proxy.AppendFile(j.rname, dir+jobwire.StderrFile, fmt.Appendf(nil, "%d %d\n", off, len(p)), j.at)
 		}
 		return err
 	})

@@ -18,7 +18,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
-	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/api/jupyter/jobs/jobwire"
 )
 
 // jobEnv is an emulator on the fake clock with one runtime for jobs.
@@ -81,14 +81,14 @@ func (e *jobEnv) put(t *testing.T, p, content string) {
 func (e *jobEnv) prepare(t *testing.T, id, name, script string, args ...string) {
 	t.Helper()
 	e.put(t, "content/"+name, script)
-	spec, _ := json.Marshal(jobs.Spec{ID: id, Cwd: "content", File: "content/" + name, Argv0: name, Args: append([]string{}, args...), Created: e.clk.Now()})
-	e.put(t, jobs.Dir(id)+"/"+jobs.SpecFile, string(spec))
+	spec, _ := json.Marshal(jobwire.Spec{ID: id, Cwd: "content", File: "content/" + name, Argv0: name, Args: append([]string{}, args...), Created: e.clk.Now()})
+	e.put(t, jobwire.Dir(id)+"/"+jobwire.SpecFile, string(spec))
 }
 
 // launcherFor is launcher code for job id as the emulator must read it:
 // the marker first, the id in a string literal.
 func launcherFor(id string) string {
-	return jobs.LauncherMarker + "\nimport os, subprocess, sys\nJOB_ID = " + strconv.Quote(id) +
+	return jobwire.LauncherMarker + "\nimport os, subprocess, sys\nJOB_ID = " + strconv.Quote(id) +
 		"\n# walks up from the working directory to var/colabdash/jobs/JOB_ID/spec.json\n"
 }
 
@@ -114,7 +114,7 @@ func (e *jobEnv) mustLaunch(t *testing.T, id string) {
 // the new bytes, "" when the server answers 416 (nothing new).
 func (e *jobEnv) logFrom(t *testing.T, id string, off int) string {
 	t.Helper()
-	st, body := proxyDo(t, e.rt, http.MethodGet, "files/"+jobs.Dir(id)+"/"+jobs.LogFile, map[string]string{"Range": fmt.Sprintf("bytes=%d-", off)}, "")
+	st, body := proxyDo(t, e.rt, http.MethodGet, "files/"+jobwire.Dir(id)+"/"+jobwire.LogFile, map[string]string{"Range": fmt.Sprintf("bytes=%d-", off)}, "")
 	switch {
 	case st == http.StatusRequestedRangeNotSatisfiable:
 		return ""
@@ -130,20 +130,20 @@ func (e *jobEnv) logFrom(t *testing.T, id string, off int) string {
 // there is none).
 func (e *jobEnv) file(t *testing.T, id, name string) string {
 	t.Helper()
-	st, body := proxyDo(t, e.rt, http.MethodGet, "files/"+jobs.Dir(id)+"/"+name, nil, "")
+	st, body := proxyDo(t, e.rt, http.MethodGet, "files/"+jobwire.Dir(id)+"/"+name, nil, "")
 	if st != http.StatusOK {
 		return ""
 	}
 	return body
 }
 
-func (e *jobEnv) status(t *testing.T, id string) *jobs.Status {
+func (e *jobEnv) status(t *testing.T, id string) *jobwire.Status {
 	t.Helper()
-	b := e.file(t, id, jobs.StatusFile)
+	b := e.file(t, id, jobwire.StatusFile)
 	if b == "" {
 		return nil
 	}
-	var st jobs.Status
+	var st jobwire.Status
 	if err := json.Unmarshal([]byte(b), &st); err != nil {
 		t.Fatalf("status.json %q: %v", b, err)
 	}
@@ -164,9 +164,9 @@ func (e *jobEnv) waitLog(t *testing.T, id string, off int, want string) int {
 	return off + len(want)
 }
 
-func (e *jobEnv) waitEnded(t *testing.T, id string) *jobs.Status {
+func (e *jobEnv) waitEnded(t *testing.T, id string) *jobwire.Status {
 	t.Helper()
-	var st *jobs.Status
+	var st *jobwire.Status
 	waitFor(t, "job "+id+" to record its end", func() bool {
 		st = e.status(t, id)
 		return st != nil && !st.Ended.IsZero()
@@ -207,7 +207,7 @@ func TestJobLogGrowsWithTheClock(t *testing.T) {
 		st := e.status(t, "count-abc123")
 		return st != nil && st.Heartbeat.Equal(t0.Add(5*time.Second))
 	})
-	_, model := proxyDo(t, e.rt, http.MethodGet, "api/contents/"+jobs.Dir("count-abc123")+"/"+jobs.StatusFile+"?content=0", nil, "")
+	_, model := proxyDo(t, e.rt, http.MethodGet, "api/contents/"+jobwire.Dir("count-abc123")+"/"+jobwire.StatusFile+"?content=0", nil, "")
 	if !strings.Contains(model, `"last_modified":"2026-11-29T18:00:05.000000Z"`) {
 		t.Fatalf("status.json's model after the heartbeat: %s", model)
 	}
@@ -223,7 +223,7 @@ func TestJobLogGrowsWithTheClock(t *testing.T) {
 	if got := e.logFrom(t, "count-abc123", 0); got != "start --fast\nline 0\nline 1\nline 2\n" {
 		t.Fatalf("the whole log: %q", got)
 	}
-	if r := e.file(t, "count-abc123", jobs.StderrFile); r != "" {
+	if r := e.file(t, "count-abc123", jobwire.StderrFile); r != "" {
 		t.Fatalf("stderr.ranges of a job that wrote nothing on stderr: %q", r)
 	}
 	waitFor(t, "the job to leave the running list", func() bool { return len(e.s.RunningJobs(e.rt.Name)) == 0 })
@@ -246,12 +246,12 @@ func TestJobExceptionInStderrRanges(t *testing.T) {
 		t.Fatalf("log %q", log)
 	}
 	want := fmt.Sprintf("8 5\n13 %d\n", len(tb))
-	if r := e.file(t, "boom-abc123", jobs.StderrFile); r != want {
+	if r := e.file(t, "boom-abc123", jobwire.StderrFile); r != want {
 		t.Fatalf("stderr.ranges %q, want %q", r, want)
 	}
 
-	spec, _ := json.Marshal(jobs.Spec{ID: "gone-abc123", Cwd: "content", File: "content/gone.py", Argv0: "gone.py", Args: []string{}})
-	e.put(t, jobs.Dir("gone-abc123")+"/"+jobs.SpecFile, string(spec))
+	spec, _ := json.Marshal(jobwire.Spec{ID: "gone-abc123", Cwd: "content", File: "content/gone.py", Argv0: "gone.py", Args: []string{}})
+	e.put(t, jobwire.Dir("gone-abc123")+"/"+jobwire.SpecFile, string(spec))
 	e.mustLaunch(t, "gone-abc123")
 	if st := e.waitEnded(t, "gone-abc123"); st.ExitCode != 2 {
 		t.Fatalf("a missing script: %+v", st)
@@ -269,7 +269,7 @@ func TestJobLaunchErrors(t *testing.T) {
 	if !strings.HasPrefix(out, `colabdash-job {"error": "`) || strings.Count(out, "\n") != 1 || len(e.s.RunningJobs(e.rt.Name)) != 0 {
 		t.Fatalf("launching a job without spec.json printed %q; running %q", out, e.s.RunningJobs(e.rt.Name))
 	}
-	e.put(t, jobs.Dir("bad-abc123")+"/"+jobs.SpecFile, "{not json")
+	e.put(t, jobwire.Dir("bad-abc123")+"/"+jobwire.SpecFile, "{not json")
 	if out := e.launch(t, "bad-abc123"); !strings.Contains(out, `"error": "job bad-abc123: spec.json`) {
 		t.Fatalf("a bad spec.json: %q", out)
 	}
@@ -289,7 +289,7 @@ func TestJobStopFile(t *testing.T) {
 	e.prepare(t, "loop-abc123", "loop.py", loop)
 	e.mustLaunch(t, "loop-abc123")
 	e.waitLog(t, "loop-abc123", 0, "0\n")
-	e.put(t, jobs.Dir("loop-abc123")+"/"+jobs.StopFile, "10")
+	e.put(t, jobwire.Dir("loop-abc123")+"/"+jobwire.StopFile, "10")
 	e.clk.Advance(time.Second)
 	st := e.waitEnded(t, "loop-abc123")
 	if st.Signal != 15 || st.ExitCode != -1 || !st.Stopping || !st.Ended.Equal(t0.Add(time.Second)) {
@@ -299,7 +299,7 @@ func TestJobStopFile(t *testing.T) {
 	e.prepare(t, "stubborn-abc123", "stubborn.py", "import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"+loop)
 	e.mustLaunch(t, "stubborn-abc123")
 	off := e.waitLog(t, "stubborn-abc123", 0, "0\n")
-	e.put(t, jobs.Dir("stubborn-abc123")+"/"+jobs.StopFile, "3")
+	e.put(t, jobwire.Dir("stubborn-abc123")+"/"+jobwire.StopFile, "3")
 	e.clk.Advance(time.Second)
 	off = e.waitLog(t, "stubborn-abc123", off, "1\n")
 	if st := e.status(t, "stubborn-abc123"); st == nil || !st.Stopping || !st.Ended.IsZero() {
@@ -339,7 +339,7 @@ func TestDeletingTheRuntimeEndsItsJobs(t *testing.T) {
 func TestDemoSeedJobs(t *testing.T) {
 	s, _, clk := start(t, Options{Seed: SeedDemo})
 	e := &jobEnv{s: s, clk: clk, rt: runtimeByID(t, s, DemoJobsRuntime)}
-	st, listing := proxyDo(t, e.rt, http.MethodGet, "api/contents/"+jobs.Root, nil, "")
+	st, listing := proxyDo(t, e.rt, http.MethodGet, "api/contents/"+jobwire.Root, nil, "")
 	if st != http.StatusOK || !strings.Contains(listing, `"name":"`+DemoRunningJob+`"`) || !strings.Contains(listing, `"name":"`+DemoFinishedJob+`"`) {
 		t.Fatalf("the demo runtime's jobs directory: HTTP %d %s", st, listing)
 	}
@@ -362,7 +362,7 @@ func TestDemoSeedJobs(t *testing.T) {
 		strings.Count(log, "\n") != 23 || !strings.HasSuffix(log, "\repoch 22/300 loss 0.9360 acc 0.5315\n\repoch 23: 10%|#         | 1/10\repoch 23: 20%|##        | 2/10\repoch 23: 30%|###       | 3/10\repoch 23: 40%|####      | 4/10\repoch 23: 50%|#####     | 5/10\repoch 23: 60%|######    | 6/10") {
 		t.Fatalf("the running demo job's log: %q", log)
 	}
-	if r := e.file(t, DemoRunningJob, jobs.StderrFile); !strings.HasPrefix(r, "47 ") {
+	if r := e.file(t, DemoRunningJob, jobwire.StderrFile); !strings.HasPrefix(r, "47 ") {
 		t.Fatalf("the running demo job's stderr.ranges: %q", r)
 	}
 	clk.Advance(2 * time.Second)

@@ -81,6 +81,3 @@ func ValidID(id string) error {
 	}
 	return nil
 }
-
-// Dir is the contents path of job id's directory.
-func Dir(id string) string { return Root + "/" + id }

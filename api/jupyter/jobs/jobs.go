@@ -24,70 +24,46 @@ package jobs
 import (
 	"errors"
 	"time"
+
+	"github.com/colabdash/colabdash/api/jupyter/jobs/jobwire"
 )
 
-// Root is the contents path of the jobs directory ("var/colabdash/jobs",
-// /var/colabdash/jobs on a Colab runtime, whose Jupyter root is /). It is
-// outside /content so that a copy of /content never carries logs, and not
-// hidden, since Jupyter neither lists nor serves hidden paths.
-const Root = "var/colabdash/jobs"
-
-// File names inside a job's directory.
+// The layout and formats are package jobwire's (the emulator shares
+// them); they are named here too so that callers name one package.
 const (
-	SpecFile       = "spec.json"
-	SupervisorFile = "supervise.py"
-	StatusFile     = "status.json"
-	LogFile        = "log"
-	StderrFile     = "stderr.ranges"
-	StopFile       = "stop"
+	// Root is the contents path of the jobs directory (jobwire.Root).
+	Root = jobwire.Root
+	// SpecFile … StopFile are the file names inside a job's directory.
+	SpecFile       = jobwire.SpecFile
+	SupervisorFile = jobwire.SupervisorFile
+	StatusFile     = jobwire.StatusFile
+	LogFile        = jobwire.LogFile
+	StderrFile     = jobwire.StderrFile
+	StopFile       = jobwire.StopFile
+	// LauncherMarker is the first line of LauncherCode.
+	LauncherMarker = jobwire.LauncherMarker
+	// LaunchLinePrefix starts the launcher's one line of output.
+	LaunchLinePrefix = jobwire.LaunchLinePrefix
+	// HeartbeatEvery and LostAfter: a running job's status.json is
+	// rewritten every HeartbeatEvery; without one for LostAfter, a job
+	// that recorded no end is lost.
+	HeartbeatEvery = jobwire.HeartbeatEvery
+	LostAfter      = jobwire.LostAfter
+	// DefaultGrace is the time between stop's SIGTERM and its SIGKILL.
+	DefaultGrace = jobwire.DefaultGrace
 )
 
-// LauncherMarker is the first line of LauncherCode: the emulator knows a
-// job launch by it.
-const LauncherMarker = "# colabdash: start a job"
+// Spec is spec.json: what the job runs (jobwire.Spec).
+type Spec = jobwire.Spec
 
-// HeartbeatEvery is how often a running job's supervisor rewrites
-// status.json (5 s); LostAfter is how long without a heartbeat makes a
-// job that has not recorded its end lost (60 s, clock skew included).
-const (
-	HeartbeatEvery = 5 * time.Second
-	LostAfter      = 60 * time.Second
-)
+// Status is status.json as the supervisor writes it (jobwire.Status).
+type Status = jobwire.Status
 
-// DefaultGrace is the time between stop's SIGTERM and its SIGKILL (10 s).
-const DefaultGrace = 10 * time.Second
+// Dir is the contents path of job id's directory.
+func Dir(id string) string { return jobwire.Dir(id) }
 
 // ErrBadID: a job id that is not ours (see ValidID).
 var ErrBadID = errors.New("not a job id")
-
-// Spec is spec.json: what the job runs. Cwd and File are contents paths
-// (no leading slash: "content", "content/train.py"); the job runs
-// `python File Args...` in Cwd with argv[0] = Argv0 (FILE as the user
-// gave it when that is a relative path without "..", else its base name).
-type Spec struct {
-	ID      string    `json:"id"`
-	Cwd     string    `json:"cwd"`
-	File    string    `json:"file"`
-	Argv0   string    `json:"argv0"`
-	Args    []string  `json:"args"`
-	Created time.Time `json:"created"`
-}
-
-// Status is status.json as the supervisor writes it. Pid is the job's
-// process (a process group leader: its pgid is Pid). Ended is zero while
-// the job runs; then ExitCode is its status (>= 0), or Signal the signal
-// that ended it (> 0, ExitCode -1). Stopping is set once a stop was seen.
-// Heartbeat is the supervisor's clock at its last write.
-type Status struct {
-	Pid       int       `json:"pid"`
-	Started   time.Time `json:"started"`
-	Ended     time.Time `json:"ended,omitzero"`
-	ExitCode  int       `json:"exit_code"`
-	Signal    int       `json:"signal,omitempty"`
-	Stopping  bool      `json:"stopping,omitempty"`
-	Heartbeat time.Time `json:"heartbeat"`
-	Error     string    `json:"error,omitempty"` // the supervisor could not start the job
-}
 
 // Record is one job as read from its runtime: its spec, its status (nil
 // before the supervisor wrote one) and status.json's last_modified on the

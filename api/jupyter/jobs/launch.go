@@ -143,9 +143,6 @@ func LauncherCode(id string) string {
 	return fmt.Sprintf(launcherTemplate, "'"+id+"'")
 }
 
-// LaunchLinePrefix starts the launcher's one line of output.
-const LaunchLinePrefix = "colabdash-job "
-
 // maxLaunchError bounds the launcher's error text kept in ParseLaunch's
 // error, in characters.
 const maxLaunchError = 300
