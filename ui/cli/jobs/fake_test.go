@@ -32,12 +32,16 @@ type fakeBackend struct {
 	deletedAfter []int
 	lists        int    // how often the runtimes were listed
 	onList       func() // called after each listing
+	failList     int    // the listing (from 1) that fails on the network
 }
 
 func (b *fakeBackend) Runtimes(context.Context) ([]api.Runtime, error) {
 	b.lists++
 	if b.onList != nil {
 		b.onList()
+	}
+	if b.lists == b.failList {
+		return nil, &jupyter.Error{Op: "list", Kind: jupyter.ErrTransport, Message: "connection reset"}
 	}
 	return b.rts, nil
 }

@@ -245,20 +245,26 @@ func (v *verb) watch(ctx context.Context, arg string, every time.Duration) error
 	defer b.Close()
 	var said []string
 	done := map[string]bool{} // the notes carried out: never twice, whatever the notes file says
-	for {
+	for round := 0; ; round++ {
 		rep, err := v.collect(ctx, b, arg)
-		if err != nil {
-			if ctx.Err() != nil {
-				return &kit.ExitError{Code: kit.ExitInterrupted}
+		switch {
+		case ctx.Err() != nil:
+			return &kit.ExitError{Code: kit.ExitInterrupted}
+		case err != nil && round == 0:
+			return err
+		case err != nil:
+			// A watch is the cost guard: a failure after the first
+			// round (the network, the server) is said, and the next
+			// round tries again.
+			v.Note(kit.Classify(err, nil).Msg + "; trying again in " + every.String())
+		default:
+			said = append(said, v.carryOut(ctx, b, rep, done)...)
+			if err := v.show(rep, true); err != nil {
+				return err
 			}
-			return err
-		}
-		said = append(said, v.carryOut(ctx, b, rep, done)...)
-		if err := v.show(rep, true); err != nil {
-			return err
-		}
-		for _, line := range said {
-			v.Say(line)
+			for _, line := range said {
+				v.Say(line)
+			}
 		}
 		t := time.NewTimer(every)
 		select {

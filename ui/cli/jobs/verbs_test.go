@@ -285,7 +285,8 @@ func TestJobArgumentErrors(t *testing.T) {
 
 // jobs --watch redraws the table and, once a job noted
 // --delete-when-done has ended, deletes its runtime and says so; a
-// runtime whose noted job still runs is left alone.
+// runtime whose noted job still runs is left alone; a listing that
+// fails on the network does not end the watch.
 func TestJobsWatchCarriesOutDeleteWhenDone(t *testing.T) {
 	rtB := "runtimes/rt-b"
 	ra := &fakeRuntime{name: rtA, jobs: []rjobs.Record{record(rtA, "train-1", running())}}
@@ -294,11 +295,12 @@ func TestJobsWatchCarriesOutDeleteWhenDone(t *testing.T) {
 	forgotten := setup(t, b, []ops.JobNote{{ID: "train-1", Runtime: rtA, DeleteWhenDone: true}, {ID: "eval-2", Runtime: rtB, DeleteWhenDone: true}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	b.failList = 2 // the network fails once: the watch goes on
 	b.onList = func() {
 		switch b.lists {
-		case 2:
-			ra.jobs[0].Status = exited(0) // train-1 ends between two refreshes
 		case 3:
+			ra.jobs[0].Status = exited(0) // train-1 ends between two refreshes
+		case 4:
 			cancel()
 		}
 	}
@@ -309,8 +311,8 @@ func TestJobsWatchCarriesOutDeleteWhenDone(t *testing.T) {
 	if !slices.Equal(b.deleted, []string{rtA}) || !slices.Equal(*forgotten, []string{"train-1"}) {
 		t.Fatalf("deleted %v, forgotten %v", b.deleted, *forgotten)
 	}
-	if !strings.Contains(res.out, "deleted runtime rt-a: job train-1 ended (exited 0)") {
-		t.Fatalf("not said:\n%s", res.out)
+	if !strings.Contains(res.out, "deleted runtime rt-a: job train-1 ended (exited 0)") || !strings.Contains(res.err, "connection reset; trying again") {
+		t.Fatalf("not said:\n%s\n%s", res.out, res.err)
 	}
 }
 
