@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	xterm "github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
@@ -43,8 +44,9 @@ func listCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "List the jobs on every runtime (or on RUNTIME)",
 		Long: "jobs lists the jobs (run --detach) on each listed runtime, or on RUNTIME: id, runtime,\n" +
 			"command, state (starting, running, stopping, exited N, killed by SIGNAL, failed, lost),\n" +
-			"started (UTC), duration and the last line of its log. A job is lost when its supervisor\n" +
-			"stopped writing its status without recording an end.\n" +
+			"started (UTC, month-day hour:minute; --json has the whole time), duration and the last line\n" +
+			"of its log; on a terminal the last line, then the command, are cut to fit. A job is lost\n" +
+			"when its supervisor stopped writing its status without recording an end.\n" +
 			"--watch redraws the table every --interval until ctrl+c, and carries out the\n" +
 			"delete-when-done intents run --detach --delete-when-done noted on this machine: once such a\n" +
 			"job has ended, its runtime is deleted, and a line says so. Without a colabdash process\n" +
@@ -159,7 +161,7 @@ func (v *verb) show(rep JobsReport, redraw bool) error {
 		fmt.Fprint(v.S.Out, "\x1b[H\x1b[2J") // our own sequence: home, clear
 		v.Mu.Unlock()
 	}
-	for _, line := range table(rep, now()) {
+	for _, line := range table(rep, v.width()) {
 		v.Say(line)
 	}
 	if !redraw {
@@ -180,17 +182,30 @@ func unreadErr(rep JobsReport) error {
 	return &kit.ExitError{Code: kit.ExitPartial}
 }
 
+// width is stdout's width in columns on a terminal, 0 (no limit)
+// elsewhere.
+func (v *verb) width() int {
+	if f, ok := kit.File(v.S.Out); ok && v.S.OutTTY {
+		if w, _, err := xterm.GetSize(f.Fd()); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 0
+}
+
 // table is the jobs table: a header and one line per job, every value
-// from the runtime sanitized and cut to its column.
-func table(rep JobsReport, t time.Time) []string {
+// from the runtime sanitized and cut to its column; with width > 0, the
+// last line and then the command are cut so that a line fits, and a
+// line that still does not is cut at the edge.
+func table(rep JobsReport, width int) []string {
 	if len(rep.Jobs) == 0 {
 		return []string{"no jobs"}
 	}
-	rows := [][]string{{"ID", "RUNTIME", "COMMAND", "STATE", "STARTED", "DURATION", "LAST LINE"}}
+	rows := [][]string{{"ID", "RUNTIME", "COMMAND", "STATE", "STARTED UTC", "DURATION", "LAST LINE"}}
 	for _, e := range rep.Jobs {
 		started := "-"
 		if e.Started != nil {
-			started = e.Started.UTC().Format("2006-01-02 15:04:05")
+			started = e.Started.UTC().Format("01-02 15:04")
 		}
 		dur := "-"
 		if e.Started != nil {
@@ -205,6 +220,25 @@ func table(rep JobsReport, t time.Time) []string {
 			widths[i] = max(widths[i], termtext.Width(c))
 		}
 	}
+	if width > 0 {
+		// Columns are 2 apart; the last line, then the command, give way.
+		total := 2 * (len(widths) - 1)
+		for _, w := range widths {
+			total += w
+		}
+		for _, col := range []int{6, 2} {
+			over := total - width
+			if over <= 0 {
+				break
+			}
+			keep := max(widths[col]-over, min(widths[col], 8))
+			total -= widths[col] - keep
+			widths[col] = keep
+			for _, r := range rows {
+				r[col] = termtext.Cut(r[col], keep)
+			}
+		}
+	}
 	lines := make([]string, 0, len(rows))
 	for _, r := range rows {
 		var sb strings.Builder
@@ -214,7 +248,11 @@ func table(rep JobsReport, t time.Time) []string {
 				sb.WriteString(strings.Repeat(" ", widths[i]-termtext.Width(c)+2))
 			}
 		}
-		lines = append(lines, strings.TrimRight(sb.String(), " "))
+		line := strings.TrimRight(sb.String(), " ")
+		if width > 0 && termtext.Width(line) > width { // a terminal narrower still
+			line = termtext.Cut(line, width)
+		}
+		lines = append(lines, line)
 	}
 	return lines
 }

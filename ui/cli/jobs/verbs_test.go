@@ -16,6 +16,7 @@ import (
 	rjobs "github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/ops"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 const rtA = "runtimes/rt-a"
@@ -146,7 +147,7 @@ func TestJobsTableIsSanitized(t *testing.T) {
 	if strings.ContainsAny(res.out, "\x1b\x07") {
 		t.Fatalf("raw control in the table: %q", res.out)
 	}
-	for _, want := range []string{"train-1", "rt-a", "python train.py", "exited 0", "2026-12-07 10:00:00", "20s", "running", "30s", "␛]0;pwned"} {
+	for _, want := range []string{"train-1", "rt-a", "python train.py", "exited 0", "12-07 10:00", "20s", "running", "30s", "␛]0;pwned"} {
 		if !strings.Contains(res.out, want) {
 			t.Errorf("table lacks %q:\n%s", want, res.out)
 		}
@@ -338,3 +339,22 @@ func TestDrawerErasesAndJoinsSplitCharacters(t *testing.T) {
 		t.Fatalf("drawn %q, want %q (raw %q)", got, want, out.String())
 	}
 }
+
+// On a terminal of 80 columns every line of the table fits: the last
+// line of output, then the command, give way.
+func TestJobsTableFitsTheTerminal(t *testing.T) {
+	long := strings.Repeat("loss 0.1234 ", 20)
+	rec := record(rtA, "train-with-a-long-name-1", running(), strings.Repeat("--flag ", 10))
+	rep := JobsReport{Jobs: []JobEntry{entry(rec, t0.Add(time.Minute))}}
+	rep.Jobs[0].LastLine = long
+	for _, line := range table(rep, 80) {
+		if w := termtextWidth(line); w > 80 {
+			t.Errorf("%d columns: %q", w, line)
+		}
+	}
+	if lines := table(rep, 0); termtextWidth(lines[1]) <= 80 {
+		t.Errorf("cut without a width: %q", lines[1])
+	}
+}
+
+func termtextWidth(s string) int { return termtext.Width(s) }
