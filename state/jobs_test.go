@@ -96,34 +96,3 @@ func TestJobRowSummary(t *testing.T) {
 		t.Errorf("Summary of a starting job: %q", starting)
 	}
 }
-
-// Following costs one request per poll: the log while it brings bytes,
-// status.json after an empty read, and once the job has ended the log
-// until it is drained.
-func TestJobFollowPolicy(t *testing.T) {
-	var f JobFollow
-	var steps []string
-	step := func(s JobFollowStep) { steps = append(steps, [...]string{"log", "status", "done"}[s]) }
-	const piece = 100
-	step(f.Next())
-	f.LogRead(piece, piece) // a full piece: more may wait
-	step(f.Next())
-	f.LogRead(30, piece)
-	step(f.Next())
-	f.LogRead(0, piece) // nothing new: look at the status next
-	step(f.Next())
-	f.StatusRead(false) // still running
-	step(f.Next())
-	f.LogRead(0, piece)
-	step(f.Next())
-	f.StatusRead(true) // ended: drain the log
-	step(f.Next())
-	f.LogRead(piece, piece)
-	step(f.Next())
-	f.LogRead(7, piece)
-	step(f.Next())
-	want := "log log log status log status log log done"
-	if got := strings.Join(steps, " "); got != want {
-		t.Errorf("steps %q, want %q", got, want)
-	}
-}

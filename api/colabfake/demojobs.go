@@ -65,7 +65,8 @@ func (s *Server) seedDemoJobs(now time.Time) {
 		spec := jobwire.Spec{ID: d.id, Cwd: path.Dir(d.file), File: d.file, Argv0: path.Base(d.file), Args: d.args, Created: d.start}
 		b, _ := json.Marshal(spec)
 		if s.proxy.WriteFile(rname, d.file, []byte(d.script), d.start) != nil ||
-			s.proxy.WriteFile(rname, jobwire.Dir(d.id)+"/"+jobwire.SpecFile, b, d.start) != nil {
+			s.proxy.WriteFile(rname, jobwire.Dir(d.id)+"/"+jobwire.SpecFile, b, d.start) != nil ||
+			s.proxy.WriteFile(rname, jobwire.Dir(d.id)+"/"+jobwire.SupervisorFile, []byte(jobwire.SupervisorSource), d.start) != nil {
 			return
 		}
 		j, code, err := s.newJob(rname, d.id, d.start)

@@ -57,6 +57,17 @@
 //     (upstreamkernel.go); delete_session shuts that kernel down.
 //   - Empty lists are answered as {} (proto3 JSON omits empty repeated
 //     fields), so clients meet the absent-field form by default.
+//   - Jobs (package api/jupyter/jobs; jobs.go here): execute_code of
+//     code starting with jobs.LauncherMarker starts the job whose
+//     spec.json is on the runtime, as the launcher does, and answers its
+//     one line; the job's script runs in pyemu as `python FILE ARGS` on
+//     the emulator's clock (Options.Now: a test moves it, the demo runs on
+//     the real one) and writes the job's log, stderr.ranges and
+//     status.json (heartbeats every jobs.HeartbeatEvery) into the
+//     runtime's files, reacts to the stop file every second of the clock,
+//     and ends with its runtime or the emulator. RunningJobs lists them;
+//     the demo seed has DemoRunningJob and DemoFinishedJob on
+//     DemoJobsRuntime.
 //
 // # Failure forms (our choice; the docs do not pin them down)
 //

@@ -114,12 +114,15 @@ func (s *Server) launchJob(rname, code string) api.ExecuteCodeResult {
 // rname; "" when there is none.
 func launcherJobID(s *Server, rname, code string) string {
 	seen := map[string]bool{}
-	for _, ix := range jobIDToken().FindAllStringIndex(code, 200) {
+	for _, ix := range jobIDToken().FindAllStringIndex(code, -1) {
+		if len(seen) >= 100 {
+			break
+		}
 		if !jobIDDelim(code, ix[0]-1) || !jobIDDelim(code, ix[1]) {
 			continue
 		}
 		id := code[ix[0]:ix[1]]
-		if seen[id] {
+		if seen[id] || jobwire.ValidID(id) != nil {
 			continue
 		}
 		seen[id] = true
@@ -137,16 +140,21 @@ func jobIDDelim(code string, i int) bool {
 
 // startJob starts job id on runtime rname as the supervisor would, at
 // start (the emulator's now when zero), and returns the supervisor's
-// pid. Errors: no spec.json (the launcher's "not found"), one that is not
-// a Spec, the job already running.
+// pid once the job has run until its first wait for the clock (or its
+// end): as the real launcher does, it answers after status.json is
+// written, and a test reads what the script printed at once without
+// racing it. Errors: no spec.json (the launcher's "not found"), one that
+// is not a Spec, the job already running.
 func (s *Server) startJob(rname, id string, start time.Time) (int, error) {
 	j, code, err := s.newJob(rname, id, start)
 	if err != nil {
 		return 0, err
 	}
+	pid := j.status.Pid - 1
 	s.wg.Add(1)
 	go j.run(code)
-	return j.status.Pid - 1, nil
+	<-j.caughtUp
+	return pid, nil
 }
 
 // newJob reads job id's spec and script and registers the job.
@@ -401,6 +409,24 @@ func (w jobStream) Write(p []byte) (int, error) {
 		j.cancel() // the script ends at its next statement, as a process whose disk went
 	}
 	return len(p), nil
+}
+
+// KillSupervisor ends job id on runtime ("runtimes/{id}" or the bare id)
+// as kill -9 of its supervisor and its process group would: nothing more
+// is written, so status.json keeps its last heartbeat and no end, and a
+// client judges the job lost jobs.LostAfter later. It returns once the
+// job has stopped, and reports whether it was running.
+func (s *Server) KillSupervisor(runtime, id string) bool {
+	t := &s.jobs
+	t.mu.Lock()
+	j := t.running[api.RuntimeName(runtime)+"/"+id]
+	t.mu.Unlock()
+	if j == nil {
+		return false
+	}
+	j.cancel()
+	<-j.done
+	return true
 }
 
 // RunningJobs returns the ids of the jobs running on runtime

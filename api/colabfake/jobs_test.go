@@ -1,6 +1,7 @@
 package colabfake
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,6 +19,8 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/api/jupyter/jobs/jobwire"
 )
 
@@ -365,6 +368,113 @@ func TestDemoSeedJobs(t *testing.T) {
 	if r := e.file(t, DemoRunningJob, jobwire.StderrFile); !strings.HasPrefix(r, "47 ") {
 		t.Fatalf("the running demo job's stderr.ranges: %q", r)
 	}
+	jc, err := jupyter.New(jupyter.Options{Runtime: e.rt.Name, Info: *e.rt.ConnectionInfo, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := jobs.List(context.Background(), jc)
+	if err != nil || len(recs) != 2 || recs[0].Spec.ID != DemoRunningJob || recs[1].Spec.ID != DemoFinishedJob ||
+		recs[0].Spec.Argv0 != "train.py" || !slices.Equal(recs[0].Spec.Args, []string{"--epochs", "300"}) {
+		t.Fatalf("the demo runtime's jobs as the client lists them: %+v, %v", recs, err)
+	}
 	clk.Advance(2 * time.Second)
 	e.waitLog(t, DemoRunningJob, len(log), "\repoch 23: 70%|#######   | 7/10\repoch 23: 80%|########  | 8/10\repoch 23: 90%|######### | 9/10\repoch 23: 100%|##########| 10/10\repoch 23/300 loss 0.9330 acc 0.5330\n\repoch 24: 10%|#         | 1/10")
+}
+
+// The client's own protocol works against the emulator's jobs: Prepare,
+// LauncherCode through execute_code and ParseLaunch start a job; List and
+// Read see it running, ReadLog reads what is new from an offset as the
+// clock moves, TailLog the end, ReadStderrRanges the stderr pieces; Stop
+// ends it with SIGTERM at the next second of the clock.
+func TestJobThroughTheClientsProtocol(t *testing.T) {
+	e := newJobEnv(t)
+	ctx := context.Background()
+	jc, err := jupyter.New(jupyter.Options{Runtime: e.rt.Name, Info: *e.rt.ConnectionInfo, Now: e.clk.Now, RetryDelay: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := "import sys, time\nfor i in range(50):\n    print(f\"step {i}\")\n    print(f\"warn {i}\", file=sys.stderr)\n    time.sleep(1)\n"
+	if _, err := jc.Upload(ctx, "content/train.py", strings.NewReader(script), int64(len(script)), nil); err != nil {
+		t.Fatal(err)
+	}
+	id := jobs.NewID("train.py")
+	spec := jobs.Spec{ID: id, Cwd: "content", File: "content/train.py", Argv0: "train.py", Args: []string{}, Created: e.clk.Now()}
+	if err := jobs.Prepare(ctx, jc, spec); err != nil {
+		t.Fatal(err)
+	}
+	var res api.ExecuteCodeResult
+	decode(t, call(t, e.cs, "execute_code", map[string]any{"runtime": e.rt.Name, "code": jobs.LauncherCode(id)}), &res)
+	if pid, err := jobs.ParseLaunch(res.Stdout); err != nil || pid <= 1 {
+		t.Fatalf("ParseLaunch(%q): %d, %v", res.Stdout, pid, err)
+	}
+	recs, err := jobs.List(ctx, jc)
+	if err != nil || len(recs) != 1 || recs[0].Spec.ID != id || recs[0].Status == nil || !recs[0].Status.Ended.IsZero() ||
+		!recs[0].Modified.Equal(t0) {
+		t.Fatalf("List: %+v, %v", recs, err)
+	}
+	b, _, err := jobs.ReadLog(ctx, jc, id, 0, 1<<20)
+	if err != nil || string(b) != "step 0\nwarn 0\n" {
+		t.Fatalf("ReadLog from 0: %q, %v", b, err)
+	}
+	if b, _, err := jobs.ReadLog(ctx, jc, id, 14, 1<<20); err != nil || len(b) != 0 {
+		t.Fatalf("ReadLog with nothing new: %q, %v", b, err)
+	}
+	e.clk.Advance(time.Second)
+	e.waitLog(t, id, 14, "step 1\nwarn 1\n")
+	if b, _, err := jobs.ReadLog(ctx, jc, id, 14, 1<<20); err != nil || string(b) != "step 1\nwarn 1\n" {
+		t.Fatalf("ReadLog from 14: %q, %v", b, err)
+	}
+	if b, start, err := jobs.TailLog(ctx, jc, id, 7); err != nil || string(b) != "warn 1\n" || start != 21 {
+		t.Fatalf("TailLog: %q at %d, %v", b, start, err)
+	}
+	if rs, next, err := jobs.ReadStderrRanges(ctx, jc, id, 0); err != nil || !slices.Equal(rs, []jobs.Range{{Off: 7, Len: 7}, {Off: 21, Len: 7}}) || next != 9 {
+		t.Fatalf("ReadStderrRanges: %v next %d, %v", rs, next, err)
+	}
+	if err := jobs.Stop(ctx, jc, id, 0); err != nil {
+		t.Fatal(err)
+	}
+	e.clk.Advance(time.Second)
+	e.waitEnded(t, id)
+	rec, err := jobs.Read(ctx, jc, id)
+	if err != nil || rec.Status == nil || rec.Status.Signal != 15 || rec.Status.ExitCode != -1 || !rec.Status.Stopping {
+		t.Fatalf("Read after Stop: %+v, %v", rec.Status, err)
+	}
+}
+
+// KillSupervisor ends a job as kill -9 would: it leaves the running list
+// and its files stay as they were, with no end recorded, however far the
+// clock moves (a client will judge it lost).
+func TestKillSupervisorLeavesNoEnd(t *testing.T) {
+	e := newJobEnv(t)
+	e.prepare(t, "lost-abc123", "lost.py", "for i in range(100):\n    print(i)\n    time.sleep(1)\n")
+	e.mustLaunch(t, "lost-abc123")
+	e.waitLog(t, "lost-abc123", 0, "0\n")
+	if !e.s.KillSupervisor(e.rt.Name, "lost-abc123") || e.s.KillSupervisor(e.rt.Name, "lost-abc123") {
+		t.Fatal("KillSupervisor: want true for the running job, then false")
+	}
+	if got := e.s.RunningJobs(e.rt.Name); len(got) != 0 {
+		t.Fatalf("running after the kill: %q", got)
+	}
+	e.clk.Advance(jobs.LostAfter + time.Minute)
+	st := e.status(t, "lost-abc123")
+	if st == nil || !st.Ended.IsZero() || !st.Heartbeat.Equal(t0) {
+		t.Fatalf("status after kill -9: %+v, want the start's and no end", st)
+	}
+	if log := e.logFrom(t, "lost-abc123", 0); log != "0\n" {
+		t.Fatalf("log after kill -9: %q", log)
+	}
+}
+
+// Closing the emulator ends its running jobs before Close returns (the
+// package's goleak check sees no goroutine of theirs left).
+func TestCloseEndsRunningJobs(t *testing.T) {
+	e := newJobEnv(t)
+	e.prepare(t, "forever-abc123", "forever.py", "time.sleep(86400)\n")
+	e.mustLaunch(t, "forever-abc123")
+	if err := e.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.s.RunningJobs(e.rt.Name); len(got) != 0 {
+		t.Fatalf("running after Close: %q", got)
+	}
 }

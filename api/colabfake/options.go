@@ -13,7 +13,8 @@ const (
 	SeedEmpty = "empty"
 	// SeedDemo starts on the Pro tier with three runtimes (GPU T4, CPU,
 	// TPU V6E1) whose proxy tokens expire in 52 min, in 3 min and 30 s ago,
-	// and user notebook sessions the client did not open.
+	// user notebook sessions the client did not open, and two jobs on the
+	// T4 (DemoRunningJob, DemoFinishedJob).
 	SeedDemo = "demo"
 )
 

@@ -22,6 +22,9 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/api/jupyter/proxy"
 	"github.com/colabdash/colabdash/api/jupyter/transfer"
 )
 
@@ -198,16 +201,10 @@ func TestDeleteSessionShutsItsRealKernelDown(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "execute_code", Arguments: map[string]any{
-			"session": sess, "code": "import time\ntime.sleep(600)", "executionId": uuid.NewString()}})
+			"session": sess, "code": sleeper("real-del.started"), "executionId": uuid.NewString()}})
 		long <- res
 	}()
-	// The long run is under way once the kernel says busy.
-	for deadline := time.Now().Add(90 * time.Second); !kernelBusy(t, up, jupyterSessions(t, up)["content/real-del"]); {
-		if time.Now().After(deadline) {
-			t.Fatal("the long run never made the kernel busy")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitStarted(t, up, "real-del.started")
 	decode(t, slowCall(t, cs, "delete_session", map[string]any{"name": sess}), &struct{}{})
 	if k := jupyterSessions(t, up)["content/real-del"]; k != "" {
 		t.Errorf("the Jupyter session outlived delete_session (kernel %s)", k)
@@ -234,21 +231,24 @@ func TestDeleteSessionShutsItsRealKernelDown(t *testing.T) {
 	}
 }
 
-// kernelBusy reports whether the upstream's kernel id is busy.
-func kernelBusy(t *testing.T, up *realjupyter.Server, id string) bool {
+// sleeper is code that marks, in the kernel's working directory, that it
+// runs (the file name), then sleeps for ten minutes.
+func sleeper(name string) string {
+	return "import pathlib, time\npathlib.Path(" + strconv.Quote(name) + ").touch()\ntime.sleep(600)"
+}
+
+// waitStarted waits until sleeper(name) has started on up's kernel.
+func waitStarted(t *testing.T, up *realjupyter.Server, name string) {
 	t.Helper()
-	if id == "" {
-		return false
+	for deadline := time.Now().Add(90 * time.Second); ; {
+		if _, err := os.Stat(filepath.Join(up.Root, "content", name)); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the long run (%s) never started", name)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	resp, err := http.Get(up.URL + "api/kernels/" + id)
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	var k struct {
-		State string `json:"execution_state"`
-	}
-	return json.NewDecoder(resp.Body).Decode(&k) == nil && k.State == "busy"
 }
 
 // Colab's cut-off on a real kernel: a run longer than
@@ -284,5 +284,125 @@ func TestExecuteCodeCutoffReattachesOnARealKernel(t *testing.T) {
 	}
 	if _, err := strconv.Atoi(r.Result); err != nil {
 		t.Errorf("result %q, want the kernel's pid", r.Result)
+	}
+}
+
+// colabdash's interrupt (the session's kernel found among the runtime's
+// Jupyter sessions through the proxy, then interrupted) reaches the real
+// kernel: the run answers KeyboardInterrupt, and the session goes on.
+// Deleting the runtime ends its sessions' real kernels too.
+func TestInterruptAndRuntimeDeletionReachTheRealKernel(t *testing.T) {
+	up := realjupyter.Require(t, realjupyter.Options{Kernels: true})
+	s, cs := realEmulator(t, up, Options{})
+	sess := realRuntime + "/sessions/real-int"
+	decode(t, slowCall(t, cs, "create_session", map[string]any{"parent": realRuntime, "sessionId": "real-int"}), &api.Session{})
+	long := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		res, _ := cs.CallTool(ctx, &mcp.CallToolParams{Name: "execute_code", Arguments: map[string]any{
+			"session": sess, "code": sleeper("real-int.started"), "executionId": uuid.NewString()}})
+		long <- res
+	}()
+	waitStarted(t, up, "real-int.started")
+	kid := jupyterSessions(t, up)["content/real-int"]
+	rt := s.Runtimes()[0]
+	pc, err := proxy.New(proxy.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo, Now: s.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if got, err := pc.InterruptSession(ctx, sess); err != nil || got != kid {
+		t.Fatalf("interrupt: kernel %q, %v; want %s", got, err, kid)
+	}
+	select {
+	case res := <-long:
+		var r api.ExecuteCodeResult
+		decode(t, res, &r)
+		if r.ExecutionError == nil || r.ExecutionError.Name != "KeyboardInterrupt" {
+			t.Fatalf("the interrupted run: %+v", r)
+		}
+	case <-time.After(90 * time.Second):
+		t.Fatal("the interrupt did not end the run")
+	}
+	if r := run(t, cs, sess, "'still here'"); r.Result != "'still here'" {
+		t.Fatalf("after the interrupt: %+v", r)
+	}
+	decode(t, slowCall(t, cs, "delete_runtime", map[string]any{"name": realRuntime}), &struct{}{})
+	for deadline := time.Now().Add(90 * time.Second); jupyterSessions(t, up)["content/real-int"] != ""; {
+		if time.Now().After(deadline) {
+			t.Fatal("the deleted runtime's Jupyter session is still there")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// colabdash's job launcher (jobs.LauncherCode), sent through
+// execute_code, runs on the real kernel: from the kernel's working
+// directory (ROOT/content) it finds the job's directory and starts the
+// script as a process of its own, which is still running after the
+// session that launched it was deleted (its kernel shut down), then runs
+// to its end and records its output and exit status.
+func TestJobLauncherRunsOnTheRealKernel(t *testing.T) {
+	up := realjupyter.Require(t, realjupyter.Options{Kernels: true})
+	s, cs := realEmulator(t, up, Options{})
+	rt := s.Runtimes()[0]
+	jc, err := jupyter.New(jupyter.Options{Runtime: rt.Name, Info: *rt.ConnectionInfo, Now: s.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// The job prints, then waits for the test's go-ahead (a file), so it
+	// is sure to be running when its kernel goes.
+	script := "import os, sys, time\nfor i in range(5):\n    print('line', i, flush=True)\n" +
+		"while not os.path.exists('job.go'):\n    time.sleep(0.05)\nprint('to stderr', file=sys.stderr)\nsys.exit(3)\n"
+	if _, err := jc.Upload(ctx, "content/job.py", strings.NewReader(script), int64(len(script)), nil); err != nil {
+		t.Fatal(err)
+	}
+	spec := jobs.Spec{ID: jobs.NewID("job.py"), Cwd: "content", File: "content/job.py", Argv0: "job.py", Created: time.Now().UTC()}
+	if err := jobs.Prepare(ctx, jc, spec); err != nil {
+		t.Fatal(err)
+	}
+	var r api.ExecuteCodeResult
+	decode(t, slowCall(t, cs, "execute_code", map[string]any{"runtime": realRuntime, "code": jobs.LauncherCode(spec.ID)}), &r)
+	sup, err := jobs.ParseLaunch(r.Stdout)
+	if err != nil {
+		t.Fatalf("launcher: %v (stdout %q, stderr %q, error %+v)", err, r.Stdout, r.Stderr, r.ExecutionError)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(sup, syscall.SIGKILL) })
+	decode(t, slowCall(t, cs, "delete_session", map[string]any{"name": r.Session}), &struct{}{})
+	if k := jupyterSessions(t, up)["content/"+api.LastSegment(r.Session)]; k != "" {
+		t.Fatalf("the launching session's kernel %s outlived delete_session", k)
+	}
+	if !running(sup) {
+		t.Fatalf("the job's supervisor (pid %d) ended with the kernel", sup)
+	}
+	if err := os.WriteFile(filepath.Join(up.Root, "content", "job.go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	var rec jobs.Record
+	for deadline := time.Now().Add(90 * time.Second); rec.Status == nil || rec.Status.Ended.IsZero(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the job did not end: %+v", rec.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+		if rec, err = jobs.Read(ctx, jc, spec.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rec.Status.ExitCode != 3 || rec.Status.Error != "" {
+		t.Errorf("status %+v, want exit code 3", rec.Status)
+	}
+	log, _, err := jobs.ReadLog(ctx, jc, spec.ID, 0, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"line 0\n", "line 4\n", "to stderr\n"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("the job's log lacks %q: %q", want, log)
+		}
 	}
 }

@@ -103,9 +103,9 @@ func (e *emulation) execScript(s stmt, vars map[string]int) bool {
 		}
 		return true
 	}
-	if m := inputCall().FindStringSubmatch(t); m != nil {
-		if m[1] != "" {
-			if v, err := e.value(m[1], vars); err == nil {
+	if ix := inputCall().FindStringSubmatchIndex(blankStrings(t)); ix != nil {
+		if prompt := t[ix[2]:ix[3]]; prompt != "" {
+			if v, err := e.value(prompt, vars); err == nil {
 				e.write(false, v)
 			}
 		}
@@ -113,6 +113,27 @@ func (e *emulation) execScript(s stmt, vars map[string]int) bool {
 		return true
 	}
 	return false
+}
+
+// blankStrings is t with the text of its string literals turned into
+// spaces (the quotes kept), so a call is not found inside a string.
+func blankStrings(t string) string {
+	b := []byte(t)
+	var quote byte
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case quote != 0 && c == '\\' && i+1 < len(b):
+			b[i], b[i+1] = ' ', ' '
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			b[i] = ' '
+		case c == '"' || c == '\'':
+			quote = c
+		}
+	}
+	return string(b)
 }
 
 // exit ends the script with SystemExit(arg) as Python's exit does.

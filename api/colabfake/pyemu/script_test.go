@@ -77,6 +77,7 @@ func TestRunScriptExitStatus(t *testing.T) {
 		{code: "sys.exit(-1)", status: 255},
 		{code: "sys.exit('bad input')", err: "bad input\n", status: 1},
 		{code: "print('fine')", out: "fine\n", status: 0},
+		{code: "print('call input() later')", out: "call input() later\n", status: 0},
 	} {
 		var tl timeline
 		status, err := RunScript(context.Background(), c.code, tl.process("x.py"))

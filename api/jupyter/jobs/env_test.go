@@ -93,8 +93,7 @@ func (e *env) prepare(t *testing.T, name, script string, args ...string) *job {
 // directory) and waits for it; it returns the supervisor's pid.
 func (e *env) launch(t *testing.T, j *job) {
 	t.Helper()
-	cmd := exec.Command(jupytertest.JupyterPython(), "-c", LauncherCode(j.spec.ID))
-	cmd.Dir = filepath.Join(e.root, filepath.FromSlash(e.Dir))
+	cmd := e.kernel("-c", LauncherCode(j.spec.ID))
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("launcher: %v\n%s", err, out)
@@ -102,6 +101,20 @@ func (e *env) launch(t *testing.T, j *job) {
 	if j.sup, err = ParseLaunch(string(out)); err != nil {
 		t.Fatalf("ParseLaunch(%q): %v", out, err)
 	}
+}
+
+// kernel is a python command standing for a kernel: in the test's
+// directory, with this process's environment less PYTHONUNBUFFERED (which
+// a kernel's need not have, and which the supervisor must set itself).
+func (e *env) kernel(args ...string) *exec.Cmd {
+	cmd := exec.Command(jupytertest.JupyterPython(), args...)
+	cmd.Dir = filepath.Join(e.root, filepath.FromSlash(e.Dir))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PYTHONUNBUFFERED=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	return cmd
 }
 
 // start is prepare then launch.

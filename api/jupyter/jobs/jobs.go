@@ -15,14 +15,28 @@
 //	  stderr.ranges   "OFFSET LENGTH\n" for each piece of log from stderr
 //	  stop            present: the client asked to stop (its text: the
 //	                  grace in seconds before SIGKILL)
+//	  .status.json.tmp  the supervisor's next status.json before its
+//	                  rename; hidden, so Jupyter never lists or serves it
 //
 // Starting a job needs one execute_code (LauncherCode), whose kernel only
-// forks the supervisor and returns; the package does not call MCP itself
+// starts the supervisor and returns; the package does not call MCP itself
 // (the caller runs the launcher, see ui/ops).
+//
+// What this relies on of the runtime: Colab's Jupyter root is /, so the
+// contents path var/colabdash/jobs is /var/colabdash/jobs there (and the
+// launcher finds the root by walking up from the kernel's directory, so a
+// server rooted elsewhere works too); Jupyter's /files/ route serves
+// Range (jupyter-server's static file handler, Tornado's), so a log is
+// read only in its new bytes; Jupyter neither lists nor serves a path
+// with a hidden segment, so nothing of a job's lives under one; and the
+// contents API's last_modified of status.json is the runtime's clock,
+// against which a missing heartbeat is judged. Everything read back (ids,
+// spec.json, status.json, stderr.ranges, log bytes) is untrusted: ids
+// pass ValidID, records are bounded (MaxRecordFile) and checked, and log
+// bytes are returned raw for the caller to sanitize.
 package jobs
 
 import (
-	"errors"
 	"time"
 
 	"github.com/colabdash/colabdash/api/jupyter/jobs/jobwire"
@@ -63,7 +77,14 @@ type Status = jobwire.Status
 func Dir(id string) string { return jobwire.Dir(id) }
 
 // ErrBadID: a job id that is not ours (see ValidID).
-var ErrBadID = errors.New("not a job id")
+var ErrBadID = jobwire.ErrBadID
+
+// NewID returns a fresh job id for a script named file (jobwire.NewID).
+func NewID(file string) string { return jobwire.NewID(file) }
+
+// ValidID returns ErrBadID unless id could be one of NewID's
+// (jobwire.ValidID).
+func ValidID(id string) error { return jobwire.ValidID(id) }
 
 // Record is one job as read from its runtime: its spec, its status (nil
 // before the supervisor wrote one) and status.json's last_modified on the

@@ -12,22 +12,11 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/api/jupyter/jobs/jobwire"
 )
 
-// SupervisorSource is supervise.py, the supervisor Prepare writes into a
-// job's directory: standard-library Python 3.8 or later, run as
-// `python supervise.py JOBDIR ROOT` by LauncherCode. It runs the spec's
-// `python FILE ARGS` in a session and process group of its own with
-// stdin on /dev/null and PYTHONUNBUFFERED=1, appends every piece of its
-// output to log as it arrives (and an "OFFSET LENGTH" line to
-// stderr.ranges for stderr's), replaces status.json atomically at the
-// start, every HeartbeatEvery and at the end, looks for the stop file
-// every second (SIGTERM to the job's process group, SIGKILL once the
-// grace the file names has passed), ignores SIGHUP and passes SIGTERM and
-// SIGINT on to the job's group.
-//
-//go:embed supervise.py
-var SupervisorSource string
+// SupervisorSource is supervise.py, the supervisor (jobwire.SupervisorSource).
+var SupervisorSource = jobwire.SupervisorSource
 
 // Prepare writes job spec's directory: spec.json and supervise.py
 // (MkdirAll first). The spec must have a ValidID id and contents paths

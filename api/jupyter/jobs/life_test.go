@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/jupyter/internal/jupytertest"
 )
 
 // procStat is a process's parent, process group and session
@@ -98,8 +96,7 @@ func TestJobOutlivesItsKernel(t *testing.T) {
 	j := e.prepare(t, "count.py", counting(lines, 20))
 
 	// The "kernel": a python that runs the launcher, then stays.
-	kernel := exec.Command(jupytertest.JupyterPython(), "-c", "exec(compile(open(0).read(), 'cell', 'exec'))\nimport time\ntime.sleep(600)\n")
-	kernel.Dir = filepath.Join(e.root, filepath.FromSlash(e.Dir))
+	kernel := e.kernel("-c", "exec(compile(open(0).read(), 'cell', 'exec'))\nimport time\ntime.sleep(600)\n")
 	kernel.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	kernel.Stdin = strings.NewReader(LauncherCode(j.spec.ID))
 	out, err := kernel.StdoutPipe()
@@ -182,5 +179,67 @@ while True:
 	waitFor(t, "the end of the child that ignored SIGTERM", func() bool { return !alive(child) })
 	if alive(j.sup) {
 		waitFor(t, "the supervisor's exit", func() bool { return !alive(j.sup) })
+	}
+}
+
+// What the script prints reaches the log while it runs, without a flush
+// of its own (PYTHONUNBUFFERED), and the status says it is running.
+func TestOutputArrivesWhileTheJobRuns(t *testing.T) {
+	e := newEnv(t, colabfake.Options{})
+	j := e.start(t, "slow.py", "import sys, time\nprint('first line')\nsys.stderr.write('a warning\\n')\ntime.sleep(600)\n")
+	waitFor(t, "both lines in the log of a running job", func() bool {
+		b, _ := os.ReadFile(filepath.Join(j.dir, LogFile))
+		return bytes.Contains(b, []byte("first line\n")) && bytes.Contains(b, []byte("a warning\n"))
+	})
+	if st := j.status(t); st == nil || !st.Ended.IsZero() || !alive(st.Pid) {
+		t.Fatalf("status %+v: want a running job", st)
+	}
+}
+
+// The supervisor ignores SIGHUP (a closed terminal of whoever started
+// it) and passes SIGTERM on to the job's process group, recording the
+// end: were it ended by the SIGHUP sent first, no end would be recorded.
+func TestSupervisorIgnoresHangupAndPassesTerm(t *testing.T) {
+	e := newEnv(t, colabfake.Options{})
+	j := e.start(t, "term.py", "import time\nprint('up', flush=True)\ntime.sleep(600)\n")
+	waitFor(t, "the job's start", func() bool { st := j.status(t); return st != nil && st.Pid > 0 })
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
+		if err := syscall.Kill(j.sup, sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := j.waitEnded(t)
+	if st.Signal != int(syscall.SIGTERM) || st.Stopping {
+		t.Errorf("status %+v, want the job killed by SIGTERM, no stop asked", st)
+	}
+}
+
+// A job that cannot start (its directory is gone) is reported by the
+// launcher's line and recorded as the supervisor's error; a launcher for
+// a job whose directory does not exist says so.
+func TestJobThatCannotStart(t *testing.T) {
+	e := newEnv(t, colabfake.Options{})
+	j := e.prepare(t, "nowhere.py", "print('never')\n")
+	j.spec.Cwd = e.Dir + "/missing"
+	if err := Prepare(context.Background(), e.jc, j.spec); err != nil { // the spec again, with a cwd that is not there
+		t.Fatal(err)
+	}
+	out, err := e.kernel("-c", LauncherCode(j.spec.ID)).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseLaunch(string(out)); err == nil || !strings.Contains(err.Error(), "the job did not start: cannot start the job") {
+		t.Errorf("ParseLaunch(%q) = %v, want the supervisor's reason", out, err)
+	}
+	rec, err := Read(context.Background(), e.jc, j.spec.ID)
+	if err != nil || rec.Status == nil || !strings.Contains(rec.Status.Error, "FileNotFoundError") || rec.Status.Ended.IsZero() {
+		t.Errorf("Read: %+v, %v; want the supervisor's error and an end", rec.Status, err)
+	}
+
+	if out, err = e.kernel("-c", LauncherCode("never-prepared")).Output(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseLaunch(string(out)); err == nil || !strings.Contains(err.Error(), "no job directory var/colabdash/jobs/never-prepared above") {
+		t.Errorf("ParseLaunch(%q) = %v, want no job directory", out, err)
 	}
 }

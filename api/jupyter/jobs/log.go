@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,6 +47,7 @@ func ReadLog(ctx context.Context, jc *jupyter.Client, id string, off, max int64)
 	if off < 0 || max <= 0 {
 		return nil, -1, fmt.Errorf("jobs: ReadLog from %d for %d bytes", off, max)
 	}
+	max = min(max, math.MaxInt64-off) // the range's end must not overflow
 	return readRange(ctx, jc, Dir(id)+"/"+LogFile, fmt.Sprintf("bytes=%d-%d", off, off+max-1), off, max)
 }
 
@@ -70,8 +72,9 @@ type Range struct{ Off, Len int64 }
 // ReadStderrRanges reads stderr.ranges from byte off (as ReadLog, at most
 // MaxStderrRead bytes per call) and returns the whole ranges it holds and
 // the offset after the last whole line: call again from there for more.
-// A missing file is no range yet. Lines that are not two numbers are
-// skipped. Errors are ReadLog's.
+// A missing file is no range yet. Lines that are not two numbers (or
+// whose range would pass the largest offset) are skipped, and so is a
+// whole piece without a line end. Errors are ReadLog's.
 func ReadStderrRanges(ctx context.Context, jc *jupyter.Client, id string, off int64) ([]Range, int64, error) {
 	if err := ValidID(id); err != nil {
 		return nil, off, err
@@ -85,7 +88,12 @@ func ReadStderrRanges(ctx context.Context, jc *jupyter.Client, id string, off in
 		return nil, off, err
 	}
 	end := bytes.LastIndexByte(b, '\n')
-	if end < 0 {
+	switch {
+	case end < 0 && len(b) == MaxStderrRead:
+		// A whole piece without a line end is no supervisor's: pass it,
+		// rather than read it again forever.
+		return nil, off + int64(len(b)), nil
+	case end < 0:
 		return nil, off, nil
 	}
 	var out []Range
@@ -93,7 +101,7 @@ func ReadStderrRanges(ctx context.Context, jc *jupyter.Client, id string, off in
 		a, l, ok := strings.Cut(line, " ")
 		o, err1 := strconv.ParseInt(a, 10, 64)
 		n, err2 := strconv.ParseInt(l, 10, 64)
-		if ok && err1 == nil && err2 == nil && o >= 0 && n > 0 {
+		if ok && err1 == nil && err2 == nil && o >= 0 && n > 0 && n <= math.MaxInt64-o {
 			out = append(out, Range{Off: o, Len: n})
 		}
 	}

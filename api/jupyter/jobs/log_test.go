@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -30,6 +31,9 @@ func readLogCases(t *testing.T, e *env, id, log string, sizeKnown bool) {
 		if sizeKnown && size != total {
 			t.Errorf("ReadLog(%d, %d) said size %d, want %d", c.off, c.max, size, total)
 		}
+	}
+	if b, _, err := ReadLog(ctx, e.jc, id, 3, math.MaxInt64); err != nil || string(b) != log[3:] {
+		t.Errorf("ReadLog(3, MaxInt64) = %q, %v; want the rest", b, err)
 	}
 	for _, off := range []int64{total, total + 100} {
 		if b, _, err := ReadLog(ctx, e.jc, id, off, 10); err != nil || len(b) != 0 {
@@ -103,6 +107,23 @@ func TestReadStderrRanges(t *testing.T) {
 	}
 	if got, next, err := ReadStderrRanges(ctx, e.jc, "noerr-aaaaaa", 0); err != nil || len(got) != 0 || next != 0 {
 		t.Errorf("ReadStderrRanges without the file = %v next %d, %v", got, next, err)
+	}
+
+	// What no supervisor writes: a range past the largest offset, a
+	// piece without a line end (passed, not read again forever).
+	e.fakeJob(t, "hostile-aaaaaa", map[string]string{SpecFile: specJSON("hostile-aaaaaa", time.Now()),
+		StderrFile: "9223372036854775807 5\n1 2\n" + strings.Repeat("9", MaxStderrRead) + "\n3 4\n"})
+	got, next, err = ReadStderrRanges(ctx, e.jc, "hostile-aaaaaa", 0)
+	if want := []Range{{1, 2}}; err != nil || !reflect.DeepEqual(got, want) || next != 26 {
+		t.Fatalf("ReadStderrRanges of a hostile file = %v next %d, %v; want %v next 26", got, next, err, want)
+	}
+	got, next, err = ReadStderrRanges(ctx, e.jc, "hostile-aaaaaa", next)
+	if err != nil || len(got) != 0 || next != 26+MaxStderrRead {
+		t.Fatalf("ReadStderrRanges of a piece without a line end = %v next %d, %v; want none, next %d", got, next, err, 26+MaxStderrRead)
+	}
+	got, _, err = ReadStderrRanges(ctx, e.jc, "hostile-aaaaaa", next)
+	if want := []Range{{3, 4}}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("ReadStderrRanges after it = %v, %v; want %v", got, err, want)
 	}
 }
 

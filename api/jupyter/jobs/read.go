@@ -38,7 +38,13 @@ func readSmall(ctx context.Context, jc *jupyter.Client, op, p string) ([]byte, p
 	defer cancel()
 	resp, err := jc.Do(ctx, &proxy.Request{Op: op, Method: http.MethodGet, Path: "api/contents/" + proxy.EscapePath(p),
 		Query: url.Values{"content": {"1"}, "type": {"file"}, "format": {"text"}}, Retry404: true, Remote: p})
-	if err != nil {
+	var je *jupyter.Error
+	switch {
+	case errors.As(err, &je) && je.Status == http.StatusBadRequest:
+		// Jupyter's answer for a file that is not UTF-8 text (or not a
+		// file): no record of ours.
+		return nil, proxy.Model{}, badRecord(jc, op, p, "not a text file")
+	case err != nil:
 		return nil, proxy.Model{}, err
 	}
 	defer resp.Body.Close()

@@ -66,9 +66,14 @@ func TestReadAndList(t *testing.T) {
 	e.fakeJob(t, "other-aaaaaa", map[string]string{SpecFile: specJSON("someone-else", now)})
 	e.fakeJob(t, "huge-aaaaaa", map[string]string{SpecFile: `{"id":"huge-aaaaaa","x":"` + strings.Repeat("\x01", MaxRecordFile) + `"}`})
 	e.fakeJob(t, "garbage-aaaaaa", map[string]string{SpecFile: specJSON("garbage-aaaaaa", now), StatusFile: "not json"})
+	e.fakeJob(t, "binary-aaaaaa", map[string]string{SpecFile: "\xff\xfe{}"})
+	e.fakeJob(t, "dirspec-aaaaaa", nil)
+	if err := os.Mkdir(filepath.Join(e.root, filepath.FromSlash(Dir("dirspec-aaaaaa")), SpecFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	e.fakeJob(t, "future-aaaaaa", map[string]string{SpecFile: specJSON("future-aaaaaa", now.Add(time.Hour))})
 
-	for _, id := range []string{"other-aaaaaa", "huge-aaaaaa", "garbage-aaaaaa"} {
+	for _, id := range []string{"other-aaaaaa", "huge-aaaaaa", "garbage-aaaaaa", "binary-aaaaaa", "dirspec-aaaaaa"} {
 		if _, err := Read(ctx, e.jc, id); !errors.Is(err, ErrBadRecord) {
 			t.Errorf("Read(%s) = %v, want ErrBadRecord", id, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -35,6 +36,9 @@ type Result struct {
 	// Options.MaxMessage) while the code ran.
 	Truncated bool
 }
+
+// writeTimeout bounds sending one request (the socket is closed past it).
+const writeTimeout = 60 * time.Second
 
 // run is one Execute in flight (guarded by Conn.mu).
 type run struct {
@@ -148,7 +152,8 @@ func (r *run) setError(e ExecError, max int64) {
 // Result.Error, not an error.
 //
 // Errors: ErrClosed when the socket ends first (Close, the kernel shut
-// down, the network); ErrKernelLost when the server reports the kernel
+// down, the network) or the request cannot be sent within 60 s (the
+// socket is then closed); ErrKernelLost when the server reports the kernel
 // restarting or dead; the context's error when ctx ends first, in which
 // case the code goes on running in the kernel (interrupt it through the
 // runtime's Jupyter API to stop it).
@@ -173,11 +178,13 @@ func (c *Conn) Execute(ctx context.Context, code string) (*Result, error) {
 		delete(c.pending, id)
 		c.mu.Unlock()
 	}
-	if err := c.ws.Write(ctx, websocket.MessageText, msg); err != nil {
+	// Not ctx: coder/websocket closes the socket when a write's context
+	// ends mid-frame, which would end every other Execute on it too.
+	wctx, cancel := context.WithTimeout(c.ctx, writeTimeout)
+	err = c.ws.Write(wctx, websocket.MessageText, msg)
+	cancel()
+	if err != nil {
 		forget()
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
 		return nil, fmt.Errorf("kernel %s: %w: sending the request: %v", c.kernel, ErrClosed, err)
 	}
 	select {

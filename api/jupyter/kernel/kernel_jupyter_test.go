@@ -6,6 +6,8 @@ package kernel_test
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,7 +32,13 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 func realKernel(t *testing.T) (*jupytertest.Env, *proxy.Client, string) {
 	t.Helper()
 	e := jupytertest.NewEnv(t, jupytertest.Jupyter, colabfake.Options{})
-	pc, err := proxy.New(proxy.Options{Runtime: e.Rt.Name, Info: e.Info(), Renew: e.Renew, Redactor: e.Red})
+	if err := exec.Command(jupytertest.JupyterPython(), "-c", "import ipykernel").Run(); err != nil {
+		if os.Getenv("COLABDASH_REQUIRE_JUPYTER") == "1" {
+			t.Fatal("COLABDASH_REQUIRE_JUPYTER=1 but ipykernel is not installed")
+		}
+		t.Skip("SKIP real-Jupyter kernel: ipykernel is not installed (apt-get install python3-ipykernel)")
+	}
+	pc, err := proxy.New(proxy.Options{Runtime: e.Rt.Name, Info: e.Info(), Renew: e.Renew, Redactor: e.Red, Now: e.Clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +74,8 @@ func execute(t *testing.T, c *kernel.Conn, code string) *kernel.Result {
 
 // What a user sees of a run: stdout and stderr apart and in order, the
 // last expression's value, an exception with its traceback, state kept
-// from one run to the next, input() failing at once, display text.
+// from one run to the next, input() failing at once, a progress bar's
+// \r kept, display text.
 func TestExecuteOnARealKernel(t *testing.T) {
 	_, pc, k := realKernel(t)
 	c := dial(t, pc, k, kernel.Options{})
@@ -91,6 +100,10 @@ func TestExecuteOnARealKernel(t *testing.T) {
 	r = execute(t, c, "input('name? ')")
 	if r.Error == nil || !strings.Contains(r.Error.Name, "StdinNotImplemented") {
 		t.Errorf("input(): %+v, want StdinNotImplementedError at once", r.Error)
+	}
+	r = execute(t, c, "print('10%\\r20%', end='')")
+	if r.Stdout != "10%\r20%" {
+		t.Errorf("a progress bar's carriage return: stdout %q", r.Stdout)
 	}
 	r = execute(t, c, "from IPython.display import display\ndisplay('shown')\nNone")
 	if len(r.Displays) != 1 || r.Displays[0] != "'shown'" || r.Result != "" {
@@ -122,7 +135,10 @@ func TestWatchSeesAnotherClientsCells(t *testing.T) {
 	watching := make(chan error, 1)
 	go func() {
 		watching <- kernel.Watch(ctx, pc, k, kernel.Options{}, func(m kernel.Message) error {
-			msgs <- m
+			select {
+			case msgs <- m:
+			case <-ctx.Done():
+			}
 			return nil
 		})
 	}()
@@ -211,8 +227,9 @@ func TestExecuteEndsWhenTheKernelIsKilled(t *testing.T) {
 	}
 }
 
-// Dial through a proxy token that has expired renews it first (as every
-// proxy request does); an id that cannot be a path segment is refused
+// Dial with a proxy token the proxy refuses (expired on the runtime's
+// clock) renews it on the proxy's bare 404 and dials again, as every
+// proxy request does; an id that cannot be a path segment is refused
 // without a request.
 func TestDialRenewsAndRefusesBadIDs(t *testing.T) {
 	e, pc, k := realKernel(t)

@@ -7,7 +7,11 @@
 // an import cycle through the Jupyter client.
 package jobwire
 
-import "time"
+import (
+	_ "embed" // SupervisorSource
+	"errors"
+	"time"
+)
 
 // Root is the contents path of the jobs directory ("var/colabdash/jobs",
 // /var/colabdash/jobs on a Colab runtime, whose Jupyter root is /). It is
@@ -73,5 +77,23 @@ type Status struct {
 // followed by JSON, {"pid": N} or {"error": "..."}.
 const LaunchLinePrefix = "colabdash-job "
 
+// ErrBadID: a job id that is not ours (see ValidID).
+var ErrBadID = errors.New("not a job id")
+
 // Dir is the contents path of job id's directory.
 func Dir(id string) string { return Root + "/" + id }
+
+// SupervisorSource is supervise.py, the supervisor jobs.Prepare writes into a
+// job's directory: standard-library Python 3.8 or later, run as
+// `python supervise.py JOBDIR ROOT` by jobs.LauncherCode. It runs the spec's
+// `python FILE ARGS` in a session and process group of its own with
+// stdin on /dev/null and PYTHONUNBUFFERED=1, appends every piece of its
+// output to log as it arrives (and an "OFFSET LENGTH" line to
+// stderr.ranges for stderr's), replaces status.json atomically at the
+// start, every HeartbeatEvery and at the end, looks for the stop file
+// every second (SIGTERM to the job's process group, SIGKILL once the
+// grace the file names has passed), ignores SIGHUP and passes SIGTERM and
+// SIGINT on to the job's group.
+//
+//go:embed supervise.py
+var SupervisorSource string

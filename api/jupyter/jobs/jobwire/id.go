@@ -1,4 +1,4 @@
-package jobs
+package jobwire
 
 import (
 	"crypto/rand"

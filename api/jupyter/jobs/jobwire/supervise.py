@@ -128,12 +128,14 @@ class Supervisor:
 
     def append(self, chunk, is_stderr):
         try:
-            self.log.write(chunk)
+            write_all(self.log, chunk)
             if is_stderr:
-                self.ranges.write(b"%d %d\n" % (self.offset, len(chunk)))
+                write_all(self.ranges, b"%d %d\n" % (self.offset, len(chunk)))
         except OSError:
             pass  # a full disk loses output, not the job
-        self.offset += len(chunk)
+        # The log's own size, not a count: after a failed write the
+        # ranges still name the bytes where they are.
+        self.offset = os.fstat(self.log.fileno()).st_size
 
     def signal_group(self, sig):
         try:
@@ -242,6 +244,13 @@ class Supervisor:
             self.status["exit_code"] = code
         self.status["ended"] = now()
         self.write_status()
+
+
+def write_all(f, data):
+    # An unbuffered file may take less than all of data in one write.
+    view = memoryview(data)
+    while view:
+        view = view[f.write(view):]
 
 
 def set_subreaper():
