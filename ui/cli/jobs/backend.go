@@ -36,6 +36,9 @@ type runtimeJobs interface {
 	// Tail is the last n bytes of job id's log.
 	Tail(ctx context.Context, id string, n int64) ([]byte, error)
 	Log(id string, o ops.JobLogOptions) ops.LogSource
+	// KernelLog follows the output channel of session's kernel
+	// (ops.KernelLog); jupyter.ErrNoKernel when no kernel matches it.
+	KernelLog(ctx context.Context, session string) (ops.LogSource, error)
 	Stop(ctx context.Context, id string, grace time.Duration) error
 	// Download copies remote (absolute on the runtime) to local, as
 	// cp -r does (into local when dir), replacing local files only with
@@ -99,6 +102,10 @@ func (r *liveRuntime) Tail(ctx context.Context, id string, n int64) ([]byte, err
 
 func (r *liveRuntime) Log(id string, o ops.JobLogOptions) ops.LogSource {
 	return ops.JobLog(r.jc, id, o)
+}
+
+func (r *liveRuntime) KernelLog(ctx context.Context, session string) (ops.LogSource, error) {
+	return ops.KernelLog(ctx, r.jc, session)
 }
 
 func (r *liveRuntime) Stop(ctx context.Context, id string, grace time.Duration) error {

@@ -73,9 +73,13 @@ type fakeRuntime struct {
 	status func(n int) *rjobs.Status
 	reads  int
 	chunks []ops.LogChunk // what Log delivers
-	logged ops.JobLogOptions
-	stops  []time.Duration
-	downs  []string
+	// session is the one notebook session with a kernel, kernel what
+	// its output channel delivers.
+	session string
+	kernel  []ops.LogChunk
+	logged  ops.JobLogOptions
+	stops   []time.Duration
+	downs   []string
 }
 
 func (r *fakeRuntime) List(context.Context) ([]rjobs.Record, error) { return r.jobs, nil }
@@ -101,6 +105,13 @@ func (r *fakeRuntime) Tail(_ context.Context, id string, _ int64) ([]byte, error
 func (r *fakeRuntime) Log(_ string, o ops.JobLogOptions) ops.LogSource {
 	r.logged = o
 	return &scripted{chunks: r.chunks}
+}
+
+func (r *fakeRuntime) KernelLog(_ context.Context, session string) (ops.LogSource, error) {
+	if session != r.session {
+		return nil, &jupyter.Error{Op: "interrupt", Kind: jupyter.ErrNoKernel}
+	}
+	return &scripted{chunks: r.kernel}, nil
 }
 
 func (r *fakeRuntime) Stop(_ context.Context, _ string, grace time.Duration) error {

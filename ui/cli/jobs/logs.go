@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/colabdash/colabdash/api/jupyter"
 	rjobs "github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
@@ -44,8 +45,8 @@ func logsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	var follow bool
 	var tail int
 	cmd := &cobra.Command{
-		Use:   "logs JOB",
-		Short: "Print a job's log, or follow it to the job's end (-f)",
+		Use:   "logs JOB | RUNTIME/SESSION",
+		Short: "Print a job's log, or follow it to the job's end (-f); or a kernel's output, live",
 		Long: "logs prints the log of JOB (its stdout and stderr as written, from the first byte; --tail N\n" +
 			"the last N lines). JOB is a job id as run --detach printed it, or RUNTIME/JOB; the runtime is\n" +
 			"the one this machine started it on, else the listed runtime that has it. With -f it follows\n" +
@@ -54,9 +55,14 @@ func logsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"Into a pipe or a file the log's bytes go as they are; on a terminal, its carriage returns and\n" +
 			"colours are drawn (a progress bar shows its latest state) and every other control is shown\n" +
 			"inert. Secrets colabdash knows are redacted either way.\n" +
+			"logs RUNTIME/SESSION (a notebook's session, as sessions lists it; RUNTIME/sessions/SESSION\n" +
+			"too) attaches to that kernel's output channel and prints, live, what cells run from anywhere\n" +
+			"(the browser, another client) print, progress bars included, until ctrl+c; output from before\n" +
+			"it attached is not available.\n" +
 			kit.JSONHelp + "\n" + exitCodesHelp + kit.ExitCodesHelp,
 		Example: "  colabdash logs train-4kq9zt -f\n  colabdash logs rt-abc/train-4kq9zt --tail 20\n" +
-			"  colabdash logs train-4kq9zt > train.log",
+			"  colabdash logs train-4kq9zt > train.log\n" +
+			"  colabdash logs rt-abc/notebook-ab12cd34   # what the notebook's cells print, live",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeJobs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -79,7 +85,17 @@ func (v *verb) logs(ctx context.Context, arg string, follow bool, tail int) erro
 		return err
 	}
 	defer b.Close()
+	if rt, session, ok := kit.SplitSessionArg(arg); ok && strings.Contains(arg, "/sessions/") {
+		return v.kernelLogs(ctx, b, rt, session, tail, true)
+	}
 	f, err := v.locate(ctx, b, arg)
+	var ee *kit.ExitError
+	if rt, session, ok := kit.SplitSessionArg(arg); ok && errors.As(err, &ee) && ee.Code == kit.ExitNotFound {
+		// RUNTIME/X names no job there: X may be a notebook's session.
+		if kerr := v.kernelLogs(ctx, b, rt, session, tail, false); !errors.Is(kerr, errNoSession) {
+			return kerr
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -213,4 +229,66 @@ func jobEnvelope(e *JobEntry) kit.Envelope {
 		return kit.Fail(kit.ExitFailure, "the job could not start")
 	}
 	return kit.Envelope{OK: true}
+}
+
+// errNoSession: kernelLogs found no kernel for the session (a RUNTIME/X
+// that named no job either keeps the job's not-found error).
+var errNoSession = errors.New("no such session")
+
+// kernelLogs is `logs RUNTIME/SESSION`: what the kernel of that session
+// prints, live, until ctrl+c or the kernel is gone. named says the
+// argument named a session in so many words (RUNTIME/sessions/S): a
+// session without a kernel is then not found, else errNoSession.
+func (v *verb) kernelLogs(ctx context.Context, b backend, rtArg, session string, tail int, named bool) error {
+	rts, err := b.Runtimes(ctx)
+	if err != nil {
+		return b.Classify(err)
+	}
+	rt, err := kit.ResolveRuntime(rts, rtArg)
+	if err != nil {
+		if named {
+			return err
+		}
+		return errNoSession
+	}
+	rj, err := b.Open(ctx, rt.Name)
+	if err != nil {
+		return b.Classify(err)
+	}
+	src, err := rj.KernelLog(ctx, session)
+	switch {
+	case errors.Is(err, jupyter.ErrNoKernel) && named:
+		return &kit.ExitError{Code: kit.ExitNotFound, Msg: fmt.Sprintf("no kernel for session %s on runtime %s (colabdash sessions lists them)",
+			termtext.Cut(session, 80), termtext.Cut(rt.ID(), 63))}
+	case errors.Is(err, jupyter.ErrNoKernel):
+		return errNoSession
+	case err != nil:
+		return b.Classify(err)
+	}
+	defer src.Close()
+	if tail > 0 || v.AsJSON {
+		return &kit.ExitError{Code: kit.ExitUsage, Msg: "a kernel's output has no past to read: --tail and --json are for jobs"}
+	}
+	out := newLogOut(v.S.Out, v.S.OutTTY, v.ColorOn(v.S.OutTTY), v.Red())
+	defer out.Flush()
+	for {
+		c, err := src.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			_ = out.Flush()
+			if ctx.Err() != nil {
+				return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "stopped reading the kernel's output"}
+			}
+			return b.Classify(err)
+		}
+		if c.Note != "" {
+			_ = out.Flush()
+			v.Note(c.Note)
+		}
+		if err := out.Write(c.Data); err != nil {
+			return &kit.ExitError{Code: kit.ExitFailure, Msg: "writing the output: " + err.Error()}
+		}
+	}
 }

@@ -358,3 +358,27 @@ func TestJobsTableFitsTheTerminal(t *testing.T) {
 }
 
 func termtextWidth(s string) int { return termtext.Width(s) }
+
+// logs RUNTIME/SESSION prints what a notebook's kernel publishes, with
+// its note that earlier output is not there; a RUNTIME/X that is neither
+// a job nor a session is not found.
+func TestLogsOfANotebookSession(t *testing.T) {
+	r := &fakeRuntime{session: "notebook-ab12", kernel: []ops.LogChunk{
+		{Note: ops.KernelNoteBefore}, {Data: []byte("In [3]: train()\n")}, {Data: []byte(" 50%\r100%\n")}}}
+	setup(t, oneRuntime(r), nil)
+	for _, arg := range []string{"rt-a/notebook-ab12", "runtimes/rt-a/sessions/notebook-ab12"} {
+		res := run(t, nil, term{}, "logs", arg)
+		if res.code != 0 || res.out != "In [3]: train()\n 50%\r100%\n" || !strings.Contains(res.err, "not available") {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q", arg, res.code, res.out, res.err)
+		}
+	}
+	if res := run(t, nil, term{}, "logs", "rt-a/nothing-1"); res.code != kit.ExitNotFound || !strings.Contains(res.err, "no job nothing-1") {
+		t.Fatalf("neither: exit %d %q", res.code, res.err)
+	}
+	if res := run(t, nil, term{}, "logs", "rt-a/sessions/nothing-1"); res.code != kit.ExitNotFound || !strings.Contains(res.err, "no kernel for session nothing-1") {
+		t.Fatalf("no such session: exit %d %q", res.code, res.err)
+	}
+	if res := run(t, nil, term{}, "logs", "rt-a/notebook-ab12", "--tail", "3"); res.code != kit.ExitUsage {
+		t.Fatalf("--tail of a kernel: exit %d %q", res.code, res.err)
+	}
+}
