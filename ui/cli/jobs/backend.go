@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -89,15 +90,32 @@ type liveRuntime struct {
 	rt api.Runtime
 }
 
-func (r *liveRuntime) List(ctx context.Context) ([]rjobs.Record, error) { return rjobs.List(ctx, r.jc) }
+// again calls f, and up to twice more while the proxy refuses the
+// token: the client renewed it then, and another colabdash process
+// renewing the same runtime's token (wait in one terminal, stop in
+// another) may have replaced the one a request carried. Every call it
+// wraps reads, or writes the same stop file again.
+func again[T any](f func() (T, error)) (T, error) {
+	v, err := f()
+	for i := 0; i < 2 && errors.Is(err, jupyter.ErrRefused); i++ {
+		v, err = f()
+	}
+	return v, err
+}
+
+func (r *liveRuntime) List(ctx context.Context) ([]rjobs.Record, error) {
+	return again(func() ([]rjobs.Record, error) { return rjobs.List(ctx, r.jc) })
+}
 
 func (r *liveRuntime) Read(ctx context.Context, id string) (rjobs.Record, error) {
-	return rjobs.Read(ctx, r.jc, id)
+	return again(func() (rjobs.Record, error) { return rjobs.Read(ctx, r.jc, id) })
 }
 
 func (r *liveRuntime) Tail(ctx context.Context, id string, n int64) ([]byte, error) {
-	b, _, err := rjobs.TailLog(ctx, r.jc, id, n)
-	return b, err
+	return again(func() ([]byte, error) {
+		b, _, err := rjobs.TailLog(ctx, r.jc, id, n)
+		return b, err
+	})
 }
 
 func (r *liveRuntime) Log(id string, o ops.JobLogOptions) ops.LogSource {
@@ -109,7 +127,8 @@ func (r *liveRuntime) KernelLog(ctx context.Context, session string) (ops.LogSou
 }
 
 func (r *liveRuntime) Stop(ctx context.Context, id string, grace time.Duration) error {
-	return rjobs.Stop(ctx, r.jc, id, grace)
+	_, err := again(func() (struct{}, error) { return struct{}{}, rjobs.Stop(ctx, r.jc, id, grace) })
+	return err
 }
 
 func (r *liveRuntime) Download(ctx context.Context, remote, local string, dir, force bool, warn func(string), done func(kit.CopiedFile)) error {

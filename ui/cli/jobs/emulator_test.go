@@ -101,18 +101,23 @@ func TestStopEndsARunningJobThatWaitSees(t *testing.T) {
 	const job = "rt-t4demo7k2p/train-demo01"
 
 	waited := make(chan kittest.Result, 1)
-	go func() { waited <- e.Run(waitCmd, job, "--delete", "--json") }()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { waited <- e.RunTerm(kittest.Term{Ctx: ctx}, waitCmd, job, "--delete", "--json") }()
 
 	// The emulator honours only a runtime's latest proxy token, so two
 	// processes renewing it may each see a refusal, and retry; and wait
 	// may delete the runtime before stop read the end. stop may say
 	// those, and says nothing else.
 	r := e.Run(stopCmd, job, "--grace", "2s")
+	if r.Code != 0 {
+		cancel() // the job may run on: wait would too
+	}
+	w := <-waited // before any verdict: the wait must not outlive the test
 	said := strings.Count(r.Err, "retrying\n") + strings.Count(r.Err, "was deleted while job train-demo01 was stopping\n")
 	if r.Code != 0 || r.Out != "" || strings.Count(r.Err, "\n") != said {
 		t.Fatalf("stop: exit %d, stdout %q, stderr %q", r.Code, r.Out, r.Err)
 	}
-	w := <-waited
 	var rep WaitReport
 	if err := json.Unmarshal([]byte(w.Out), &rep); err != nil || w.Code != 128+15 && w.Code != 128+9 {
 		t.Fatalf("wait: exit %d, %q, %q", w.Code, w.Out, w.Err)

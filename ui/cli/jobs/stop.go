@@ -59,14 +59,7 @@ func (v *verb) stop(ctx context.Context, arg string, grace time.Duration) error 
 		}
 		return nil
 	}
-	err = f.rj.Stop(ctx, f.id, grace)
-	if errors.Is(err, jupyter.ErrRefused) {
-		// The proxy refused the token another colabdash process's
-		// get_runtime replaced; the client renewed it, and writing the
-		// stop file again is harmless.
-		err = f.rj.Stop(ctx, f.id, grace)
-	}
-	if err != nil {
+	if err := f.rj.Stop(ctx, f.id, grace); err != nil {
 		return b.Classify(err)
 	}
 	jv, err := v.untilEnded(ctx, b, f, grace+stopMargin)
