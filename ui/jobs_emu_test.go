@@ -8,9 +8,12 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/ui/overlay/logview"
 )
 
 // putJob writes job spec's record on the runtime jc reaches as a
@@ -92,4 +95,36 @@ func TestJobsListedThroughTheProxy(t *testing.T) {
 		!strings.Contains(v, "prep-2b8xqq  exited 0 10m") {
 		t.Errorf("the dashboard does not show the jobs:\n%s", v)
 	}
+}
+
+// l on the demo's T4 runtime follows its running job's log through
+// ops.JobLog and the emulator's proxy: its first lines show, drawn.
+func TestLFollowsTheDemoJob(t *testing.T) {
+	ms := newMonitorStack(t, 100, colabfake.Options{})
+	ms.start()
+	ms.m = ms.m.selectID(t, colabfake.DemoJobsRuntime)
+	ms.tick(time.Second)
+	m, cmd := update(ms.m, keyMsg("l"))
+	if o, open := find[*logview.Overlay](m.scr); !open || o.Target().ID != colabfake.DemoRunningJob {
+		t.Fatalf("l opened no viewer on %s: %q", colabfake.DemoRunningJob, m.cx.Status.Text)
+	}
+	for i := 0; !strings.Contains(m.View(), "training resnet18 on /content/data: 300 epochs"); i++ {
+		if i == 30 || cmd == nil {
+			t.Fatalf("after %d reads the viewer shows:\n%s", i, m.View())
+		}
+		var next tea.Cmd
+		walk(cmd, func(msg tea.Msg) tea.Cmd {
+			if lm, ok := msg.(logview.Msg); ok {
+				m, next = update(m, lm)
+			}
+			return nil
+		})
+		cmd = next
+	}
+	v := m.View()
+	if !strings.Contains(v, "LOG · job train-demo01 on rt-t4demo7k2p") || !strings.Contains(v, "● following") {
+		t.Errorf("the viewer:\n%s", v)
+	}
+	m, closeCmd := update(m, keyMsg("esc"))
+	walk(closeCmd, func(tea.Msg) tea.Cmd { return nil })
 }
