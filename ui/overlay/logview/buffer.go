@@ -146,8 +146,12 @@ func (b *Buffer) escape(s []byte) (n int, done bool) {
 }
 
 // setPen applies the SGR sequence seq: a reset ("ESC[m", "ESC[0m")
-// clears the pen, anything else adds to it.
+// clears the pen, anything else adds to it; one longer than maxPending
+// is no colour a program writes, and is left out.
 func (b *Buffer) setPen(seq string) {
+	if len(seq) > maxPending {
+		return
+	}
 	params := seq[2 : len(seq)-1]
 	if strings.Trim(params, "0") == "" {
 		b.pen = ""
