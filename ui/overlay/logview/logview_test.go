@@ -211,7 +211,7 @@ func TestEscapeSequencesAreNotEmitted(t *testing.T) {
 	v.feed("\x1b[31mred\x1b[0m plain\n")
 	v.feed("clip \x1b]52;c;ZXZpbA==\x07 clear \x1b[2J title \x1b]0;pwned\x1b\\ bell \x07 bs \b\n")
 	v.feed("long \x1b[" + strings.Repeat("1;", 5000) + "31mcolour\n") // no program's colour: left out
-	v.feed("half \x1b[3") // an SGR split across two reads
+	v.feed("half \x1b[3")                                             // an SGR split across two reads
 	v.feed("2mgreen\x1b[0m\n")
 	raw := commontest.Screen(t, v.o, v.c)
 	commontest.AssertInert(t, "log with escapes", raw, 80)
