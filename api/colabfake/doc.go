@@ -50,7 +50,11 @@
 //     EmulatedPrefix. executionCount counts per session; an executionId is
 //     remembered per session for reattaching (see FaultDeadline). A call
 //     is cut off after Options.ExecuteCutoff (600 s) with
-//     DEADLINE_EXCEEDED while its code keeps running.
+//     DEADLINE_EXCEEDED while its code keeps running. With
+//     Options.JupyterUpstream every session is a real Jupyter session
+//     there (python3, path content/SESSION_ID, so its kernel works in
+//     ROOT/content) and execute_code runs the code on its real kernel
+//     (upstreamkernel.go); delete_session shuts that kernel down.
 //   - Empty lists are answered as {} (proto3 JSON omits empty repeated
 //     fields), so clients meet the absent-field form by default.
 //

@@ -163,7 +163,9 @@ type Options struct {
 	// is sent as "Authorization: token …") to which the runtime proxy
 	// forwards every request that carries a valid proxy token, HTTP and
 	// WebSocket alike, instead of serving the emulator's own file trees.
-	// Every runtime then shares that server's files.
+	// Every runtime then shares that server's files and kernels, and
+	// execute_code runs on a real kernel of that server, one per session
+	// (its python3 kernelspec; see upstreamkernel.go).
 	JupyterUpstream string
 	// StrictTokenPlacement makes the proxy accept the token only as the
 	// X-Colab-Runtime-Proxy-Token header on plain HTTP and only as the

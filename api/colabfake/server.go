@@ -45,6 +45,8 @@ type Server struct {
 
 	interrupts map[string]int // kernel interrupts through the proxy, by kernel id
 
+	jobs jobTable // jobs running on the runtimes (jobs.go)
+
 	// proxy is the runtime proxy (package runtimeproxy); it reads the
 	// state above through proxyState.
 	proxy *runtimeproxy.Server
@@ -80,6 +82,9 @@ type sessionState struct {
 	// starting keeps the kernel in execution_state "starting" (a kernel
 	// whose WebSocket never connected).
 	starting bool
+	// up is the real Jupyter session behind it with
+	// Options.JupyterUpstream (upstreamkernel.go), nil until first used.
+	up *upstreamKernel
 }
 
 // execRecord is one run of execute_code: done closes when it finished;
@@ -157,6 +162,7 @@ func New(opts Options) *Server {
 	if opts.Tier != "" {
 		s.tier = opts.Tier
 	}
+	s.startSeededJobs()
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "colabdash-colab-emulator", Title: "Colab (emulated by colabdash)", Version: "1"}, nil)
 	s.addTools()
 	mh := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
@@ -369,6 +375,7 @@ func (s *Server) seedDemo() {
 	add("rt-cpudemo4qx", spec(api.VariantCPU, api.AcceleratorNone, api.ShapeStandard), ttl*3/60,
 		"notebook-5e6f7a8b")
 	add("rt-v6edemo2mw", spec(api.VariantTPU, "V6E1", api.ShapeStandard), -30*time.Second)
+	s.seedDemoJobs(now)
 }
 
 // seedLoad adds Options.Runtimes runtimes (see there).

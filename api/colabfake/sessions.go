@@ -1,7 +1,8 @@
 package colabfake
 
 // The session tools (create_session, list_sessions, delete_session) and
-// execute_code, whose code pyemu emulates.
+// execute_code, whose code pyemu emulates, or a real kernel runs with
+// Options.JupyterUpstream (upstreamkernel.go).
 
 import (
 	"context"
@@ -29,14 +30,16 @@ const MaxEmulatedSleep = pyemu.MaxSleep
 
 // PurgeMarker is the first line of the code colabdash runs through
 // execute_code to empty a runtime's trash (`rm --purge`). The emulator
-// does not run Python: a program starting with this line empties the
+// does not run Python (unless Options.JupyterUpstream, whose real kernel
+// runs the real code): a program starting with this line empties the
 // emulated trash and prints the bytes freed, as the real code does.
 const PurgeMarker = "# colabdash: empty the Jupyter trash"
 
 // LinkMarker is the first line of the code colabdash runs through
 // execute_code before a recursive download to list the symbolic links
 // below a directory: the emulator answers it from its file store
-// (emulateLinks), as that code answers on a runtime.
+// (emulateLinks), as that code answers on a runtime (with
+// Options.JupyterUpstream the real kernel runs the code itself).
 const LinkMarker = "# colabdash: list symbolic links"
 
 func (s *Server) createSession(ctx context.Context, in createSessionIn, _ bool) (any, *gErr) {
@@ -55,14 +58,20 @@ func (s *Server) createSession(ctx context.Context, in createSessionIn, _ bool) 
 		id = uuid.NewString()
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	r := s.lookupRuntime(in.Parent)
 	if r == nil {
+		s.mu.Unlock()
 		return nil, newErr(api.NotFound, "Runtime %s not found.", in.Parent)
 	}
 	name := in.Parent + "/sessions/" + id
-	if r.findSession(name) == nil {
-		r.sessions = append(r.sessions, newSession(s.ctx, name, s.now()))
+	ss := r.findSession(name)
+	if ss == nil {
+		ss = newSession(s.ctx, name, s.now())
+		r.sessions = append(r.sessions, ss)
+	}
+	s.mu.Unlock()
+	if e := s.startKernel(ctx, ss); e != nil { // Options.JupyterUpstream: its real kernel
+		return nil, e
 	}
 	return api.Session{Name: name}, nil
 }
@@ -94,18 +103,21 @@ func (s *Server) deleteSession(ctx context.Context, in nameIn, _ bool) (any, *gE
 		return nil, e
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	r := s.lookupRuntime(rname)
 	if r == nil {
+		s.mu.Unlock()
 		return nil, newErr(api.NotFound, "Runtime %s not found.", rname)
 	}
 	for i, ss := range r.sessions {
 		if ss.name == in.Name {
 			ss.stop() // code running on it is aborted
 			r.sessions = append(r.sessions[:i:i], r.sessions[i+1:]...)
+			s.mu.Unlock()
+			s.endKernel(ss) // Options.JupyterUpstream: its real kernel is shut down first
 			return struct{}{}, nil
 		}
 	}
+	s.mu.Unlock()
 	return nil, newErr(api.NotFound, "Session %s not found.", in.Name)
 }
 
@@ -171,7 +183,7 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 		go func() {
 			defer s.wg.Done()
 			defer interrupt()
-			out, err := s.emulateCode(rctx, rname, in.Code)
+			out, err := s.runCode(rctx, rname, ss, in.Code)
 			out.ExecutionID, out.Session, out.ExecutionCount = res.ExecutionID, res.Session, res.ExecutionCount
 			if s.opts.Seed == SeedHostile {
 				hostileExec(&out)
@@ -188,7 +200,7 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 				// A kernel interrupt: Python raises KeyboardInterrupt.
 				rec.result.ExecutionError = &api.ExecuteError{Name: "KeyboardInterrupt", Traceback: []string{"KeyboardInterrupt"}}
 			case err != nil:
-				rec.err = newErr(api.Aborted, "Session %s was deleted while the code ran.", sname)
+				rec.err = runFailure(ss, sname, err)
 			}
 			rec.interrupt = nil
 			delete(ss.running, rec)
@@ -248,6 +260,8 @@ func (s *Server) emulateCode(ctx context.Context, rname, code string) (api.Execu
 		return api.ExecuteCodeResult{Stdout: fmt.Sprintf("%d\n", s.proxy.PurgeTrash(api.LastSegment(rname)))}, nil
 	case LinkMarker:
 		return s.emulateLinks(rname, code), nil
+	case jobLauncherMarker:
+		return s.launchJob(rname, code), nil
 	}
 	return pyemu.Run(ctx, code, sleepCtx)
 }

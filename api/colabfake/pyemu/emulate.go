@@ -9,6 +9,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -31,7 +32,6 @@ var (
 	literal = `("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?[0-9]+(?:\.[0-9]+)?|True|False|None)`
 	// print(<literal or name>, …).
 	printStmt = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^print\(\s*(.*?)\s*\)$`) })
-	printArg  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:` + literal + `|([A-Za-z_][A-Za-z0-9_]*))$`) })
 	// a bare literal as the whole program: its repr becomes result.
 	bareLiteral = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(-?[0-9]+(?:\.[0-9]+)?|True|False|None|'(?:[^'\\]|\\.)*')$`)
@@ -83,8 +83,8 @@ func parseProgram(code string) []stmt {
 		i := from
 		for i < len(lines) {
 			raw := lines[i]
-			text := strings.TrimSpace(raw)
-			if text == "" || strings.HasPrefix(text, "#") {
+			text := strings.TrimSpace(stripComment(raw))
+			if text == "" {
 				i++
 				continue
 			}
@@ -118,6 +118,26 @@ func parseProgram(code string) []stmt {
 	return prog
 }
 
+// stripComment drops a line's "# comment" (a '#' outside string
+// literals and what follows it).
+func stripComment(line string) string {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '#':
+			return line[:i]
+		}
+	}
+	return line
+}
+
 // emulation is one run of emulated code: what it printed, its result and
 // the exception it raised.
 type emulation struct {
@@ -126,6 +146,34 @@ type emulation struct {
 	result string
 	xerr   *api.ExecuteError
 	slept  time.Duration
+	// proc is set when the code runs as a script (RunScript): output goes
+	// to its writers as it is written, and the script's own statements
+	// (sys.argv, __file__, exit codes) are known.
+	proc *Process
+	// raisedAt is the statement that raised xerr (a script's traceback).
+	raisedAt stmt
+	// exitCode is a script's status once xerr is its SystemExit.
+	exitCode int
+}
+
+// write sends s to stdout or stderr: the script's writers as it runs, or
+// the run's result.
+func (e *emulation) write(stderr bool, s string) {
+	if e.proc != nil {
+		w := e.proc.Stdout
+		if stderr {
+			w = e.proc.Stderr
+		}
+		if w != nil {
+			_, _ = io.WriteString(w, s)
+		}
+		return
+	}
+	if stderr {
+		e.stderr.WriteString(s)
+	} else {
+		e.stdout.WriteString(s)
+	}
 }
 
 // Run runs code without running it, statement by statement, so what a
@@ -172,6 +220,10 @@ func (e *emulation) run(ctx context.Context, prog []stmt, vars map[string]int, s
 		if err := e.exec(ctx, s, vars, sleep); err != nil {
 			return err
 		}
+		// A loop without sleeps still ends when the run is stopped.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -180,28 +232,22 @@ func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep
 	t := s.text
 	if m := sleepStmt().FindStringSubmatch(t); m != nil {
 		secs, _ := strconv.ParseFloat(m[1], 64)
-		d := min(time.Duration(secs*float64(time.Second)), MaxSleep-e.slept)
+		d := time.Duration(secs * float64(time.Second))
+		if e.proc == nil {
+			d = min(d, MaxSleep-e.slept) // a script sleeps as long as it says
+		}
 		e.slept += d
 		return sleep(ctx, d)
 	}
-	if e.execSys(s, vars) {
+	if e.proc != nil && e.execScript(s, vars) {
 		return nil
 	}
-	if m := printStmt().FindStringSubmatch(t); m != nil && (m[1] == "" || printable(m[1], vars)) {
-		var parts []string
-		for _, a := range splitArgs(m[1]) {
-			if v, ok := vars[a]; ok {
-				parts = append(parts, strconv.Itoa(v))
-			} else {
-				parts = append(parts, unquote(a))
-			}
-		}
-		e.stdout.WriteString(strings.Join(parts, " ") + "\n")
+	if e.execSys(s, vars) || e.execPrint(s, vars) {
 		return nil
 	}
 	if m := printArith().FindStringSubmatch(t); m != nil {
 		if v, ok := evalInt(m[1]); ok {
-			e.stdout.WriteString(v + "\n")
+			e.write(false, v+"\n")
 			return nil
 		}
 	}
@@ -220,42 +266,31 @@ func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep
 		e.raise(s, "ZeroDivisionError", "division by zero")
 	case quiet().MatchString(t):
 	default:
-		e.stdout.WriteString(Prefix + "would run: " + api.OneLine(t, 200) + "\n")
+		e.write(false, Prefix+"would run: "+api.OneLine(t, 200)+"\n")
 	}
 	return nil
 }
 
-// printable reports whether every argument of a print is a literal or a
-// loop variable.
-func printable(args string, vars map[string]int) bool {
-	for _, a := range splitArgs(args) {
-		m := printArg().FindStringSubmatch(a)
-		if m == nil {
-			return false
-		}
-		if m[2] != "" {
-			if _, ok := vars[m[2]]; !ok {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// splitArgs splits print's arguments at commas outside string literals.
+// splitArgs splits print's arguments at commas outside string literals
+// and brackets.
 func splitArgs(s string) []string {
 	var out []string
 	var quote byte
-	start := 0
+	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case quote != 0 && c == '\\':
 			i++
 		case quote != 0 && c == quote:
 			quote = 0
-		case quote == 0 && (c == '"' || c == '\''):
+		case quote != 0:
+		case c == '"' || c == '\'':
 			quote = c
-		case quote == 0 && c == ',':
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case depth == 0 && c == ',':
 			out = append(out, strings.TrimSpace(s[start:i]))
 			start = i + 1
 		}
@@ -265,6 +300,7 @@ func splitArgs(s string) []string {
 
 // raise makes the run fail at statement s with exception name(value).
 func (e *emulation) raise(s stmt, name, value string) {
+	e.raisedAt = s
 	if value == "" && name == "RuntimeError" {
 		value = "raised by emulated code"
 	}

@@ -2,7 +2,6 @@ package pyemu
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -23,10 +22,6 @@ var (
 	setupStmt = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(?:__import__\(\s*['"](?:os|sys)['"]\s*\)|os|sys)\.(?:chdir\s*\(.*\)|argv\s*=.*)$`)
 	})
-	// print(<literals or loop variables>, file=sys.stderr).
-	printStderr = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^print\(\s*(.*?)\s*,\s*file\s*=\s*sys\.stderr\s*\)$`)
-	})
 )
 
 // ipythonExitWarning is what IPython writes on stderr after a cell raised
@@ -35,26 +30,13 @@ const ipythonExitWarning = "/usr/local/lib/python3/dist-packages/IPython/core/in
 	"  warn(\"To exit: use 'exit', 'quit', or Ctrl-D.\", stacklevel=1)\n"
 
 // execSys runs the statements of this file and reports whether s was one:
-// set-up does nothing; print(…, file=sys.stderr) writes to stderr;
-// sys.exit(ARG) and raise SystemExit(ARG) end the run with SystemExit as
+// set-up does nothing; sys.exit(ARG) and raise SystemExit(ARG) end the run with SystemExit as
 // IPython reports it: the error's value is str(ARG) ("" for none,
 // "None" for None, the text of a string), the traceback is IPython's exception-only form,
 // and stderr gets IPython's "To exit" warning.
 func (e *emulation) execSys(s stmt, vars map[string]int) bool {
 	t := s.text
 	if setupStmt().MatchString(t) {
-		return true
-	}
-	if m := printStderr().FindStringSubmatch(t); m != nil && printable(m[1], vars) {
-		var parts []string
-		for _, a := range splitArgs(m[1]) {
-			if v, ok := vars[a]; ok {
-				parts = append(parts, strconv.Itoa(v))
-			} else {
-				parts = append(parts, unquote(a))
-			}
-		}
-		e.stderr.WriteString(strings.Join(parts, " ") + "\n")
 		return true
 	}
 	m := sysExitStmt().FindStringSubmatch(t)
@@ -69,6 +51,6 @@ func (e *emulation) execSys(s stmt, vars map[string]int) bool {
 		"An exception has occurred, use %tb to see the full traceback.\n",
 		"\x1b[0;31mSystemExit\x1b[0m\x1b[0;31m:\x1b[0m " + value + "\n",
 	}}
-	e.stderr.WriteString(ipythonExitWarning)
+	e.write(true, ipythonExitWarning)
 	return true
 }

@@ -22,75 +22,48 @@
 package jobs
 
 import (
-	"context"
 	"errors"
 	"time"
 
-	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/api/jupyter/jobs/jobwire"
 )
 
-// Root is the contents path of the jobs directory ("var/colabdash/jobs",
-// /var/colabdash/jobs on a Colab runtime, whose Jupyter root is /). It is
-// outside /content so that a copy of /content never carries logs, and not
-// hidden, since Jupyter neither lists nor serves hidden paths.
-const Root = "var/colabdash/jobs"
-
-// File names inside a job's directory.
+// The layout and formats are package jobwire's (the emulator shares
+// them); they are named here too so that callers name one package.
 const (
-	SpecFile       = "spec.json"
-	SupervisorFile = "supervise.py"
-	StatusFile     = "status.json"
-	LogFile        = "log"
-	StderrFile     = "stderr.ranges"
-	StopFile       = "stop"
+	// Root is the contents path of the jobs directory (jobwire.Root).
+	Root = jobwire.Root
+	// SpecFile … StopFile are the file names inside a job's directory.
+	SpecFile       = jobwire.SpecFile
+	SupervisorFile = jobwire.SupervisorFile
+	StatusFile     = jobwire.StatusFile
+	LogFile        = jobwire.LogFile
+	StderrFile     = jobwire.StderrFile
+	StopFile       = jobwire.StopFile
+	// LauncherMarker is the first line of LauncherCode.
+	LauncherMarker = jobwire.LauncherMarker
+	// LaunchLinePrefix starts the launcher's one line of output.
+	LaunchLinePrefix = jobwire.LaunchLinePrefix
+	// HeartbeatEvery and LostAfter: a running job's status.json is
+	// rewritten every HeartbeatEvery; without one for LostAfter, a job
+	// that recorded no end is lost.
+	HeartbeatEvery = jobwire.HeartbeatEvery
+	LostAfter      = jobwire.LostAfter
+	// DefaultGrace is the time between stop's SIGTERM and its SIGKILL.
+	DefaultGrace = jobwire.DefaultGrace
 )
 
-// LauncherMarker is the first line of LauncherCode: the emulator knows a
-// job launch by it.
-const LauncherMarker = "# colabdash: start a job"
+// Spec is spec.json: what the job runs (jobwire.Spec).
+type Spec = jobwire.Spec
 
-// HeartbeatEvery is how often a running job's supervisor rewrites
-// status.json (5 s); LostAfter is how long without a heartbeat makes a
-// job that has not recorded its end lost (60 s, clock skew included).
-const (
-	HeartbeatEvery = 5 * time.Second
-	LostAfter      = 60 * time.Second
-)
+// Status is status.json as the supervisor writes it (jobwire.Status).
+type Status = jobwire.Status
 
-// DefaultGrace is the time between stop's SIGTERM and its SIGKILL (10 s).
-const DefaultGrace = 10 * time.Second
+// Dir is the contents path of job id's directory.
+func Dir(id string) string { return jobwire.Dir(id) }
 
 // ErrBadID: a job id that is not ours (see ValidID).
 var ErrBadID = errors.New("not a job id")
-
-// Spec is spec.json: what the job runs. Cwd and File are contents paths
-// (no leading slash: "content", "content/train.py"); the job runs
-// `python File Args...` in Cwd with argv[0] = Argv0 (FILE as the user
-// gave it when that is a relative path without "..", else its base name).
-type Spec struct {
-	ID      string    `json:"id"`
-	Cwd     string    `json:"cwd"`
-	File    string    `json:"file"`
-	Argv0   string    `json:"argv0"`
-	Args    []string  `json:"args"`
-	Created time.Time `json:"created"`
-}
-
-// Status is status.json as the supervisor writes it. Pid is the job's
-// process (a process group leader: its pgid is Pid). Ended is zero while
-// the job runs; then ExitCode is its status (>= 0), or Signal the signal
-// that ended it (> 0, ExitCode -1). Stopping is set once a stop was seen.
-// Heartbeat is the supervisor's clock at its last write.
-type Status struct {
-	Pid       int       `json:"pid"`
-	Started   time.Time `json:"started"`
-	Ended     time.Time `json:"ended,omitzero"`
-	ExitCode  int       `json:"exit_code"`
-	Signal    int       `json:"signal,omitempty"`
-	Stopping  bool      `json:"stopping,omitempty"`
-	Heartbeat time.Time `json:"heartbeat"`
-	Error     string    `json:"error,omitempty"` // the supervisor could not start the job
-}
 
 // Record is one job as read from its runtime: its spec, its status (nil
 // before the supervisor wrote one) and status.json's last_modified on the
@@ -101,82 +74,4 @@ type Record struct {
 	Status   *Status
 	Modified time.Time
 	LogSize  int64 // -1: unknown
-}
-
-// NewID returns a fresh job id for a script named file: its stem in
-// lower case letters, digits and '-' (at most 20, "job" when none is
-// left) and 6 random characters: "train-4kq9zt".
-func NewID(file string) string { panic("jobs: NewID not written yet") }
-
-// ValidID returns ErrBadID unless id could be one of NewID's: lower case
-// letters, digits and '-', 1 to 40 characters, starting with a letter or
-// digit. Ids read from a runtime are checked before they reach a path, a
-// URL or the terminal.
-func ValidID(id string) error { panic("jobs: ValidID not written yet") }
-
-// Dir is the contents path of job id's directory.
-func Dir(id string) string { return Root + "/" + id }
-
-// Prepare writes job spec's directory: spec.json and supervise.py
-// (MkdirAll first). Errors are the Jupyter client's (*jupyter.Error).
-func Prepare(ctx context.Context, jc *jupyter.Client, spec Spec) error {
-	panic("jobs: Prepare not written yet")
-}
-
-// LauncherCode is the Python that execute_code runs to start job id
-// (after Prepare): it finds the job's directory on disk, starts the
-// supervisor in a session of its own (double fork: nothing of the kernel
-// holds it) and prints one line, LaunchLinePrefix + JSON {"pid": N} or
-// {"error": "..."}.
-func LauncherCode(id string) string { panic("jobs: LauncherCode not written yet") }
-
-// LaunchLinePrefix starts the launcher's one line of output.
-const LaunchLinePrefix = "colabdash-job "
-
-// ParseLaunch reads the launcher's stdout: the supervisor's pid, or an
-// error saying why the job did not start.
-func ParseLaunch(stdout string) (int, error) { panic("jobs: ParseLaunch not written yet") }
-
-// List reads every job of the runtime jc reaches (one listing, then
-// Read's requests per job), newest first; a runtime without the jobs
-// directory has none. Entries whose name fails ValidID are skipped.
-func List(ctx context.Context, jc *jupyter.Client) ([]Record, error) {
-	panic("jobs: List not written yet")
-}
-
-// Read reads job id: spec.json and status.json (two small GETs).
-// Errors: jupyter.ErrNotFound (no such job), the client's others.
-func Read(ctx context.Context, jc *jupyter.Client, id string) (Record, error) {
-	panic("jobs: Read not written yet")
-}
-
-// ReadLog reads at most max bytes of job id's log from byte off (one
-// GET of /files/ with Range). It returns the bytes (empty when nothing
-// is new: a 416 is no error) and the log's size when the server said it
-// (-1 otherwise).
-func ReadLog(ctx context.Context, jc *jupyter.Client, id string, off, max int64) ([]byte, int64, error) {
-	panic("jobs: ReadLog not written yet")
-}
-
-// TailLog reads the last n bytes of job id's log (a suffix Range) and
-// the offset they start at.
-func TailLog(ctx context.Context, jc *jupyter.Client, id string, n int64) ([]byte, int64, error) {
-	panic("jobs: TailLog not written yet")
-}
-
-// Range is a piece of the log [Off, Off+Len) that came from stderr.
-type Range struct{ Off, Len int64 }
-
-// ReadStderrRanges reads stderr.ranges from byte off (as ReadLog) and
-// returns the whole ranges it holds and the offset after the last whole
-// line.
-func ReadStderrRanges(ctx context.Context, jc *jupyter.Client, id string, off int64) ([]Range, int64, error) {
-	panic("jobs: ReadStderrRanges not written yet")
-}
-
-// Stop asks job id's supervisor to stop it: SIGTERM to its process group,
-// SIGKILL after grace (0: DefaultGrace). It writes the stop file and
-// returns; the supervisor acts within a second.
-func Stop(ctx context.Context, jc *jupyter.Client, id string, grace time.Duration) error {
-	panic("jobs: Stop not written yet")
 }
