@@ -149,7 +149,7 @@ func (c Conflict) String() string {
 var liveTogether = [][]string{
 	{ScopeDashboard, ScopeRuntimes},
 	{ScopeDashboard, ScopeSessions},
-	{ScopeFiles}, {ScopeConsole}, {ScopeHelp}, {ScopeEvents}, {ScopeProfile}, {ScopeSetup},
+	{ScopeFiles}, {ScopeConsole}, {ScopeLogView}, {ScopeHelp}, {ScopeEvents}, {ScopeProfile}, {ScopeSetup},
 }
 
 // Conflicts returns every key bound to two or more actions read at the

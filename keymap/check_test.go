@@ -192,7 +192,7 @@ func TestConflictsOfScopesReadTogether(t *testing.T) {
 	for _, c := range []struct {
 		action, key, want string
 	}{
-		{ActionTop, "s", `key "s" is bound to sort and top`},
+		{ActionTop, "e", `key "e" is bound to run_code and top`},
 		{ActionPageDown, "P", `key "P" is bound to page_down and profile`},
 		{ActionDemo, "esc", `key "esc" is bound to back and demo in the no-credentials screen`},
 		{ActionFilesOpen, "P", `key "P" is bound to files_open and profile in the files pane`},

@@ -37,7 +37,7 @@ func (d *Dashboard) FullHelp() [][]key.Binding {
 		{d.Filter, d.Sort, d.Refresh},
 		{d.Back, d.Help, d.Quit, d.Suspend},
 		{d.NewRuntime, d.QuickCreate, d.DeleteRuntime, d.Cancel, d.RenewToken},
-		{d.OpenSession, d.CloseSession, d.RunCode, d.Files, d.Shell},
+		{d.OpenSession, d.CloseSession, d.RunCode, d.Files, d.Shell, d.Logs},
 		{d.CopyURL, d.RevealToken, d.CopyToken},
 	}
 }
@@ -77,6 +77,9 @@ func (k *KeyMap) HelpGroups() []HelpGroup {
 			[]key.Binding{f.Open, f.Parent, f.Download, f.DownloadTo, f.Upload, f.Delete}},
 		HelpGroup{ScopeConsole + " (" + d.RunCode.Help().Key + ")",
 			[]key.Binding{c.Run, c.NewLine, c.Stop, c.Back, c.ScrollUp, c.ScrollDown}},
+		HelpGroup{ScopeLogView + " (" + d.Logs.Help().Key + ")",
+			[]key.Binding{k.LogView.Follow, k.LogView.Search, k.LogView.Next, k.LogView.Prev, k.LogView.Wrap,
+				k.LogView.Save, k.LogView.Close}},
 		HelpGroup{ScopeRuntimes, []key.Binding{l.Mark, l.ClearMarks, l.SortName, l.SortSpec, l.SortVersion,
 			l.SortSessions, l.SortExpiry, l.SortRAM, l.SortGPU, l.SortActivity, l.SortReverse}})
 	// The config's plugins, one group per scope that has any (enabled).

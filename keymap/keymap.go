@@ -81,6 +81,10 @@ const (
 	// read-only; its upload and delete keys are off in --readonly).
 	ActionFiles = "files"
 
+	// ActionLogs opens the log viewer (l, k9s's key) on the selected
+	// runtime's job; it only reads.
+	ActionLogs = "logs"
+
 	// The files pane's own keys, read only while it is open (it also reads
 	// up, down, page_up, page_down, top, bottom, refresh, back, files and
 	// quit). files_upload and files_delete are disabled by SetReadOnly.
@@ -99,6 +103,16 @@ const (
 	ActionConsoleBack       = "console_back"
 	ActionConsoleScrollUp   = "console_scroll_up"
 	ActionConsoleScrollDown = "console_scroll_down"
+
+	// The log viewer's own keys, read only while it is open (it also
+	// reads up, down, page_up, page_down, top, bottom and back).
+	ActionLogFollow = "log_follow"
+	ActionLogSearch = "log_search"
+	ActionLogNext   = "log_next"
+	ActionLogPrev   = "log_prev"
+	ActionLogWrap   = "log_wrap"
+	ActionLogSave   = "log_save"
+	ActionLogClose  = "log_close"
 )
 
 // Scopes: where an action's keys are read, each owned by one component
@@ -119,6 +133,8 @@ const (
 	ScopeFiles = "files pane"
 	// ScopeConsole is the run-code console (e; ui/overlay/console).
 	ScopeConsole = "run-code console"
+	// ScopeLogView is the log viewer (l; ui/overlay/logview).
+	ScopeLogView = "log viewer"
 	// ScopeHelp is the full help's keys while it is open (?;
 	// ui/overlay/help).
 	ScopeHelp = "help"
@@ -149,6 +165,8 @@ type KeyMap struct {
 	FilesPane Files `scope:"files pane"`
 	// Console is ScopeConsole, matched by ui/overlay/console.
 	Console Console `scope:"run-code console"`
+	// LogView is ScopeLogView, matched by ui/overlay/logview.
+	LogView LogView `scope:"log viewer"`
 	// HelpView is ScopeHelp, matched by ui/overlay/help.
 	HelpView Pager `scope:"help"`
 	// EventLog is ScopeEvents, matched by ui/overlay/events.
@@ -212,6 +230,8 @@ type Dashboard struct {
 	// Shell opens a shell on the selected runtime in this terminal (S),
 	// suspending the dashboard until it ends (disabled by SetReadOnly).
 	Shell key.Binding `action:"shell"`
+	// Logs opens the log viewer on the selected runtime's job (l).
+	Logs key.Binding `action:"logs"`
 }
 
 // List is a list's cursor keys (ScopeRuntimes, ScopeSessions): a line,
@@ -267,6 +287,27 @@ type Console struct {
 	Back       key.Binding `action:"console_back"`
 	ScrollUp   key.Binding `action:"console_scroll_up"`
 	ScrollDown key.Binding `action:"console_scroll_down"`
+}
+
+// LogView is the log viewer's keys (ScopeLogView): its scroll keys, esc
+// and q close it, f turns following on and off, / searches, n and N go
+// to the next and previous line holding the search, w wraps long lines,
+// s saves what was received to a local file.
+type LogView struct {
+	Up       key.Binding `action:"up"`
+	Down     key.Binding `action:"down"`
+	PageUp   key.Binding `action:"page_up"`
+	PageDown key.Binding `action:"page_down"`
+	Top      key.Binding `action:"top"`
+	Bottom   key.Binding `action:"bottom"`
+	Back     key.Binding `action:"back"`
+	Close    key.Binding `action:"log_close"`
+	Follow   key.Binding `action:"log_follow"`
+	Search   key.Binding `action:"log_search"`
+	Next     key.Binding `action:"log_next"`
+	Prev     key.Binding `action:"log_prev"`
+	Wrap     key.Binding `action:"log_wrap"`
+	Save     key.Binding `action:"log_save"`
 }
 
 // Pager is a scrolled view's keys (ScopeHelp with Close = help; the
@@ -373,6 +414,7 @@ var defaults = map[string]def{
 	ActionRevealToken:   {[]string{"v"}, "reveal token", false},
 	ActionFiles:         {[]string{"f"}, "files", false},
 	ActionShell:         {[]string{"S"}, "shell on runtime", true},
+	ActionLogs:          {[]string{"l"}, "job log", false},
 
 	ActionFilesOpen:       {[]string{"enter", "right"}, "open directory", false},
 	ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory", false},
@@ -387,6 +429,14 @@ var defaults = map[string]def{
 	ActionConsoleBack:       {[]string{"esc"}, "back (code keeps running)", false},
 	ActionConsoleScrollUp:   {[]string{"pgup"}, "scroll up", false},
 	ActionConsoleScrollDown: {[]string{"pgdown"}, "scroll down", false},
+
+	ActionLogFollow: {[]string{"f"}, "follow on/off", false},
+	ActionLogSearch: {[]string{"/"}, "search", false},
+	ActionLogNext:   {[]string{"n"}, "next match", false},
+	ActionLogPrev:   {[]string{"N"}, "previous match", false},
+	ActionLogWrap:   {[]string{"w"}, "wrap on/off", false},
+	ActionLogSave:   {[]string{"s"}, "save to a file", false},
+	ActionLogClose:  {[]string{"q"}, "close", false},
 }
 
 // Default returns the default key map: arrows and vim keys (k/j, g/G,
@@ -395,7 +445,9 @@ var defaults = map[string]def{
 // screen); in the dashboard n new runtime, N re-create last spec, d delete,
 // o open session, x close session, e run code, R renew token, c cancel a
 // create retry, y copy URL, v reveal token, Y copy token, P switch
-// profile, L event log; in the runtimes table space marks, ctrl+\ clears
+// profile, L event log, l a job's log (the log viewer: f follow, /
+// search, n/N next/previous, w wrap, s save, q/esc close); in the
+// runtimes table space marks, ctrl+\ clears
 // the marks, A/C/V/E/T sort by NAME/SPEC/VERSION/SESS/TOKEN and O
 // reverses.
 func Default() *KeyMap {

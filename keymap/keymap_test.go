@@ -116,7 +116,7 @@ func TestRebindErrors(t *testing.T) {
 
 func TestHelpGroups(t *testing.T) {
 	k := Default()
-	if len(k.FullHelp()) != 10 || len(k.Dashboard.ShortHelp()) == 0 {
+	if len(k.FullHelp()) != 11 || len(k.Dashboard.ShortHelp()) == 0 {
 		t.Fatal("help groups")
 	}
 	// Help and quit first: a narrow footer cuts from the end.

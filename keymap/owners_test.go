@@ -19,6 +19,7 @@ var owners = map[string]string{
 	"SessionsPane":  "ui/pane/sessions",
 	"FilesPane":     "ui/overlay/files",
 	"Console":       "ui/overlay/console",
+	"LogView":       "ui/overlay/logview",
 	"HelpView":      "ui/overlay/help",
 	"EventLog":      "ui/overlay/events",
 	"ProfilePicker": "ui/overlay/profile",

@@ -53,7 +53,7 @@ func TestRowsCoverEveryActionWithItsKeys(t *testing.T) {
 			order = append(order, r.Scope)
 		}
 	}
-	if want := []string{ScopeRuntimes, ScopeSessions, ScopeFiles, ScopeHelp, ScopeEvents, ScopeProfile}; !slices.Equal(upIn, want) {
+	if want := []string{ScopeRuntimes, ScopeSessions, ScopeFiles, ScopeLogView, ScopeHelp, ScopeEvents, ScopeProfile}; !slices.Equal(upIn, want) {
 		t.Errorf("up is read in %q, want %q", upIn, want)
 	}
 	if !slices.Equal(order, scopeNames()) {

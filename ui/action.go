@@ -193,7 +193,7 @@ func (m *app) globalKey(k tea.KeyMsg) common.Effect {
 		{keys.Cancel, common.Do{Op: common.OpCancelCreate}}, {keys.RunCode, common.Do{Op: common.OpRunCode}},
 		{keys.CopyURL, common.Do{Op: common.OpCopyURL}}, {keys.CopyToken, common.Do{Op: common.OpCopyToken}},
 		{keys.RevealToken, common.Do{Op: common.OpReveal}}, {keys.Files, common.Do{Op: common.OpFiles}},
-		{keys.Shell, common.Do{Op: common.OpShell}},
+		{keys.Shell, common.Do{Op: common.OpShell}}, {keys.Logs, common.Do{Op: common.OpLogs}},
 	} {
 		if key.Matches(k, g.b) {
 			return g.e
@@ -223,6 +223,8 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 		return m.ops.openFiles(now)
 	case common.OpShell:
 		return m.ops.openShell(now)
+	case common.OpLogs:
+		return m.openLog(now)
 	case common.OpNewRuntime:
 		return m.apply(m.cr.openPicker())
 	case common.OpQuickCreate:

@@ -15,6 +15,7 @@ import (
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/files/pane"
+	"github.com/colabdash/colabdash/ui/overlay/logview"
 	"github.com/colabdash/colabdash/ui/plugin"
 	"github.com/colabdash/colabdash/ui/poll"
 )
@@ -115,6 +116,16 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.onPluginDone(msg, now), true
 	case interruptDoneMsg:
 		return m.ex.onInterruptDone(msg, now), true
+	case jobsListedMsg:
+		m.jobs.onListed(msg, now)
+		return nil, true
+	case jobNotesMsg:
+		m.jobs.onNotes(msg, now)
+		return nil, true
+	case logview.Msg:
+		return m.onLogMsg(msg), true
+	case kernelLogMsg:
+		return m.onKernelLog(msg, now), true
 	}
 	return nil, m.sayAnswer(msg, now)
 }

@@ -191,6 +191,7 @@ func (a *app) resetOps(last *ops.LastSpec) {
 	if a.mon != nil {
 		a.mon.poll.Reset() // the runtimes were the old account's
 	}
+	a.jobs.reset()
 	a.cx.Activity = common.Activity{Deleting: a.ops.deleting, Closing: a.ops.closing, Opening: a.ops.opening,
 		Creating: a.cr.creations, Renewals: a.calls.renewals()}
 }

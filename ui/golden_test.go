@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +19,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/ui/theme"
 	"github.com/muesli/termenv"
@@ -200,9 +203,18 @@ func TestReadmeScreenshot(t *testing.T) {
 	s.tick(4 * time.Minute)
 	s.tick(30 * time.Second)
 	s.m, _ = update(s.m, keyMsg("down"))
+	// The demo's running job runs on the emulator's clock, in the
+	// background: once it has caught up with the jump, the selected
+	// runtime's next listing reads it running, as a dashboard sees it.
+	waitJobCaughtUp(t, s, colabfake.DemoJobsRuntime, colabfake.DemoRunningJob)
+	s.tick(5 * time.Second)
 	// The emulator's runtime proxy listens on a port of the moment: the
 	// picture shows one fixed port of the same width.
 	view := regexp.MustCompile(`127\.0\.0\.1:[0-9]{5}`).ReplaceAllString(s.view(), "127.0.0.1:41234")
+	// The job's last line is where its script is when the listing reads
+	// it (the job catches up with the clock in the background): the
+	// picture shows one of them.
+	view = regexp.MustCompile(`(running [0-9ms]+ │ )epoch [^…\n]*…`).ReplaceAllString(view, "${1}epoch 90: 80%|########…")
 	var frame strings.Builder
 	for _, l := range strings.Split(view, "\n") {
 		frame.WriteString(strings.TrimRight(l, " ") + "\n")
@@ -228,4 +240,29 @@ func TestReadmeScreenshot(t *testing.T) {
 		return
 	}
 	t.Errorf("README's demo screenshot is stale (go test ./ui -run TestReadmeScreenshot -update); the dashboard shows:\n%s", frame.String())
+}
+
+// waitJobCaughtUp waits (at most 30 s) until job id on runtime rtID has
+// written its status within a heartbeat of the emulator's clock.
+func waitJobCaughtUp(t *testing.T, s *stack, rtID, id string) {
+	t.Helper()
+	r := s.m.cx.Snap.Runtime("runtimes/" + rtID)
+	if r == nil || r.ConnectionInfo == nil {
+		t.Fatalf("no runtime %s", rtID)
+	}
+	jc, err := jupyter.New(jupyter.Options{Runtime: r.Name, Info: *r.ConnectionInfo, Now: s.clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		rec, err := jobs.Read(context.Background(), jc, id)
+		if err == nil && rec.Status != nil && s.clk.Now().Sub(rec.Status.Heartbeat) <= jobs.HeartbeatEvery {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s has not caught up with the clock: %+v, %v", id, rec.Status, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

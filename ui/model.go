@@ -4,7 +4,7 @@
 //
 // The screen is made of panes (ui/pane/header, runtimes, sessions,
 // details, footer) and of overlays on one stack (ui/overlay/dialog and
-// picker, help, events, profile, filter, console, files: screen.go). Each
+// picker, help, events, profile, filter, console, files, logview: screen.go). Each
 // pane and overlay reads one read-only common.Context and answers a key
 // with a typed common.Effect; a key goes to the top overlay, else to the
 // focused pane, else to the global keys, and one function (app.apply,
@@ -26,6 +26,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/logview"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/pane/sessions"
 	"github.com/colabdash/colabdash/ui/poll"
@@ -66,6 +67,7 @@ type app struct {
 	ops   *runtimeOps
 	prof  *profiles
 	mon   *monitorOps // the monitor's polls (nil: monitoring off)
+	jobs  *jobsOps    // the runtimes' jobs (nil: monitoring off)
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -99,6 +101,8 @@ func New(o Options) Model {
 	if o.Monitor != nil {
 		a.mon = &monitorOps{cx: cx, opts: &a.opts, link: a.link, rt: a.rt, poll: poll.New(o.Monitor)}
 		cx.Monitor = a.mon.poll
+		a.jobs = newJobsOps(a)
+		cx.Jobs = a.jobs
 	}
 	a.calls = newCalls(cx, &a.opts, a.link, a.scr, a.rt)
 	a.prof = &profiles{cx: cx, opts: &a.opts, link: a.link, scr: a.scr}
@@ -251,6 +255,10 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 	cmds = append(cmds, m.cr.actionsTick(now)...)
 	cmds = append(cmds, m.calls.renewDue(now)...)
 	cmds = append(cmds, m.mon.due(now, m.runtimeRows())...)
+	cmds = append(cmds, m.jobs.due(now, m.runtimeRows(), m.mon)...)
+	if o, open := find[*logview.Overlay](m.scr); open {
+		cmds = append(cmds, o.Tick(now)) // a failed read's retry
+	}
 	// Session counts of the other runtimes, as the budget allows; not
 	// while a list_runtimes is under way (its answer plans them), nor in
 	// the last tenth of the interval before the next one (they ride along

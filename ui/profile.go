@@ -13,6 +13,7 @@ import (
 	"github.com/colabdash/colabdash/ui/overlay/events"
 	"github.com/colabdash/colabdash/ui/overlay/files"
 	"github.com/colabdash/colabdash/ui/overlay/help"
+	"github.com/colabdash/colabdash/ui/overlay/logview"
 	"github.com/colabdash/colabdash/ui/overlay/profile"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -157,7 +158,7 @@ func (m *app) onProfile(msg profileMsg) tea.Cmd {
 
 // leaveAccount closes what was about the old account on a profile switch:
 // dialogs (open or waiting), the filter, the files pane (closed: its
-// transfer stops) and the run-code console; answers still on their way
+// transfer stops), the log viewer (its reads end) and the run-code console; answers still on their way
 // find nothing and are dropped. The help and the event log stay.
 func (m *screen) leaveAccount() {
 	kept := m.stack[:0:0]
@@ -167,6 +168,8 @@ func (m *screen) leaveAccount() {
 			kept = append(kept, o)
 		case *files.Overlay:
 			o.Close() // its listing and transfer were the old account's
+		case *logview.Overlay:
+			o.Cancel() // its reads were the old account's: its last answer closes its source
 		}
 	}
 	m.stack = kept

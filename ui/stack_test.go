@@ -184,7 +184,7 @@ func (s *stack) drive(cmd tea.Cmd) {
 			for _, c := range msg {
 				launch(c)
 			}
-		case resultMsg, poll.ResultMsg:
+		case resultMsg, poll.ResultMsg, jobsListedMsg, jobNotesMsg:
 			var c tea.Cmd
 			s.m, c = update(s.m, msg)
 			launch(c)

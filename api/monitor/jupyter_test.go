@@ -9,6 +9,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
+	"github.com/colabdash/colabdash/api/jupyter"
 )
 
 // Against a real jupyter-server behind the emulator's proxy: a kernel
@@ -48,5 +49,33 @@ func TestKernelsAndNotOfferedOnRealJupyter(t *testing.T) {
 	_, _, err = WithRenewal(ctx(t), ci, renew, c.Resources)
 	if !errors.Is(err, ErrNotOffered) || renewals != 0 {
 		t.Fatalf("resources on a stock server: %v (%d renewals)", err, renewals)
+	}
+}
+
+// A terminal on a real jupyter-server is listed with its last activity,
+// which moves when the terminal is used: the signal that keeps a runtime
+// with a training run in a terminal off "idle".
+func TestTerminalsListedWithLastActivityOnRealJupyter(t *testing.T) {
+	e := newEnv(t, colabfaketest.RealJupyterOptions(t))
+	rt := e.MustAdd(t, "runtimes/rt-term")
+	c := New(Options{})
+	ts, err := c.Terminals(ctx(t), *rt.ConnectionInfo)
+	if err != nil || len(ts) != 0 {
+		t.Fatalf("terminals of a fresh server: %+v, %v", ts, err)
+	}
+	jc, err := jupyter.New(jupyter.Options{Runtime: "runtimes/rt-term", Info: *rt.ConnectionInfo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := jc.CreateTerminal(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err = c.Terminals(ctx(t), *rt.ConnectionInfo)
+	if err != nil || len(ts) != 1 || ts[0].Name != name {
+		t.Fatalf("terminals: %+v, %v (created %q)", ts, err, name)
+	}
+	if at := ts[0].LastActivity; at.IsZero() || time.Since(at) > 5*time.Minute || time.Since(at) < -time.Minute {
+		t.Errorf("a new terminal's last activity %v", at)
 	}
 }

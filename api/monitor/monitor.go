@@ -55,6 +55,8 @@ const (
 	// KernelsPath and SessionsPath are Jupyter's kernel and session lists.
 	KernelsPath  = "api/kernels"
 	SessionsPath = "api/sessions"
+	// TerminalsPath is Jupyter's terminal list (name, last_activity).
+	TerminalsPath = "api/terminals"
 )
 
 // Bounds of one call.
@@ -127,6 +129,23 @@ func (c *Client) Kernels(ctx context.Context, ci api.ConnectionInfo) ([]Kernel, 
 	out := make([]Kernel, 0, len(w))
 	for _, k := range w {
 		out = append(out, k.kernel())
+	}
+	return out, nil
+}
+
+// Terminals returns runtime ci's Jupyter terminals with their last
+// activity (GET api/terminals): a shell's typing and its output both
+// count, so a training run in a terminal is seen. Errors: *Error (see the
+// package comment); a server without terminals answers 404 (its kind says
+// so: the caller treats it as no terminals).
+func (c *Client) Terminals(ctx context.Context, ci api.ConnectionInfo) ([]Terminal, error) {
+	var w []wireTerminal
+	if err := c.get(ctx, ci, "terminals", TerminalsPath, &w); err != nil {
+		return nil, err
+	}
+	out := make([]Terminal, 0, len(w))
+	for _, t := range w {
+		out = append(out, t.terminal())
 	}
 	return out, nil
 }

@@ -126,6 +126,14 @@ type Kernel struct {
 	Connections int
 }
 
+// Terminal is one Jupyter terminal as api/terminals reports it: its name
+// and its last activity (input or output; the zero time when absent or
+// unparseable).
+type Terminal struct {
+	Name         string
+	LastActivity time.Time
+}
+
 // Session is one Jupyter session (api/sessions): a notebook or console
 // and its kernel.
 type Session struct {
@@ -276,6 +284,19 @@ func (k wireKernel) kernel() Kernel {
 		t = time.Time{}
 	}
 	return Kernel{ID: k.ID, Name: k.Name, ExecutionState: k.ExecutionState, LastActivity: t, Connections: int(min(nonNeg(k.Connections), math.MaxInt32))}
+}
+
+type wireTerminal struct {
+	Name         string `json:"name"`
+	LastActivity string `json:"last_activity"`
+}
+
+func (t wireTerminal) terminal() Terminal {
+	at, err := time.Parse(time.RFC3339Nano, t.LastActivity)
+	if err != nil {
+		at = time.Time{}
+	}
+	return Terminal{Name: t.Name, LastActivity: at}
 }
 
 type wireSession struct {

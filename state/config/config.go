@@ -125,11 +125,18 @@ type Settings struct {
 	// Plugins are the user's commands bound to dashboard keys (YAML
 	// plugins: {name: {key, scope, command, args, …}}), in file order.
 	Plugins []Plugin
+	// Notify says how events are told (YAML notify: {terminal, command,
+	// args, timeout, mute}).
+	Notify Notify
+	// IdleGuard is the top-level idle guard (YAML idleGuard: {after,
+	// action}; off by default); a profile may set its own (GuardFor).
+	IdleGuard IdleGuard
 	// Source is the file the settings came from ("" = built-in defaults).
 	Source string
 
-	lines   map[string]int    // YAML path ("keys.refresh") → line
-	origins map[string]string // YAML path → what overrode it ("--theme")
+	lines         map[string]int       // YAML path ("keys.refresh") → line
+	origins       map[string]string    // YAML path → what overrode it ("--theme")
+	profileGuards map[string]IdleGuard // profiles.NAME.idleGuard
 }
 
 // DefaultSettings returns the settings used without a config file.
@@ -148,7 +155,10 @@ func DefaultSettings() *Settings {
 			ProfileDefault: {Name: ProfileDefault, Credentials: CredentialsADC, Endpoint: api.DefaultEndpoint},
 			ProfileDemo:    {Name: ProfileDemo, Credentials: CredentialsDemo},
 		},
-		lines: map[string]int{},
+		Notify:        Notify{Terminal: state.NotifyAuto, Timeout: DefaultNotifyTimeout},
+		IdleGuard:     IdleGuard{Action: GuardWarn},
+		lines:         map[string]int{},
+		profileGuards: map[string]IdleGuard{},
 	}
 }
 
@@ -317,6 +327,9 @@ func (s *Settings) Clone() *Settings {
 	c.Plugins = slices.Clone(s.Plugins)
 	c.lines = maps.Clone(s.lines)
 	c.origins = maps.Clone(s.origins)
+	c.profileGuards = maps.Clone(s.profileGuards)
+	c.Notify.Args = slices.Clone(s.Notify.Args)
+	c.Notify.Mute = slices.Clone(s.Notify.Mute)
 	return &c
 }
 

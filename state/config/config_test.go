@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/state"
 )
 
 var testActions = []string{"back", "down", "help", "quit", "refresh", "up"}
@@ -56,6 +58,17 @@ func TestParsedValues(t *testing.T) {
 	if s.DefaultRuntimeSpec != want {
 		t.Errorf("spec %+v, want %+v", s.DefaultRuntimeSpec, want)
 	}
+	wantNotify := Notify{Terminal: "osc9", Command: "notify-send", Args: []string{"--app-name", "colabdash"}, Timeout: 5 * time.Second,
+		Mute: []state.EventKind{state.EventRuntimeIdle, state.EventCodeDone}}
+	if !reflect.DeepEqual(s.Notify, wantNotify) {
+		t.Errorf("notify = %+v, want %+v", s.Notify, wantNotify)
+	}
+	if g := s.GuardFor("work"); g != (IdleGuard{After: 20 * time.Minute, Action: GuardDelete}) {
+		t.Errorf("work's idle guard = %+v, want its own (20m, delete)", g)
+	}
+	if g := s.GuardFor("staging"); g != (IdleGuard{After: 45 * time.Minute, Action: GuardWarn}) {
+		t.Errorf("staging's idle guard = %+v, want the top-level one (45m, warn)", g)
+	}
 	if got := s.Keys["refresh"]; len(got) != 2 || got[0] != "ctrl+r" || got[1] != "f5" {
 		t.Errorf("keys.refresh = %v", got)
 	}
@@ -72,7 +85,7 @@ func TestParsedValues(t *testing.T) {
 	if got := strings.Join(s.ProfileNames(), ","); got != "default,demo,staging,work" {
 		t.Errorf("profiles %s", got)
 	}
-	if s.Line("keys.refresh") != 13 || s.Line("profiles.staging.endpoint") != 22 {
+	if s.Line("keys.refresh") != 13 || s.Line("profiles.staging.endpoint") != 25 {
 		t.Errorf("lines: keys.refresh %d, staging endpoint %d", s.Line("keys.refresh"), s.Line("profiles.staging.endpoint"))
 	}
 }
@@ -126,6 +139,13 @@ func TestConfigErrors(t *testing.T) {
 		{"file without path", "profiles:\n  w:\n    credentials: file\n", 3, []string{"needs credentialsFile"}},
 		{"both files", "profiles:\n  w:\n    credentialsFile: a.json\n    accessTokenFile: t\n", 3, []string{"not both"}},
 		{"bad endpoint", "profiles:\n  w:\n    endpoint: colab.example\n", 3, []string{"http or https URL"}},
+		{"bad notify terminal", "notify:\n  terminal: popup\n", 2, []string{`"popup"`, "accepted: auto, bell, osc9, osc777, off"}},
+		{"bad mute kind", "notify:\n  mute: [job-ended, everything]\n", 2, []string{`"everything"`, "accepted: job-ended"}},
+		{"notify timeout too long", "notify:\n  timeout: 1h\n", 2, []string{"notify.timeout", "from 1s to 2m"}},
+		{"empty notify command", "notify:\n  command: ' '\n", 2, []string{"notify.command: empty"}},
+		{"unknown notify key", "notify:\n  sound: yes\n", 2, []string{`unknown key "sound"`, "accepted: terminal, command"}},
+		{"guard too soon", "idleGuard:\n  after: 10s\n", 2, []string{"idleGuard.after", "at least 1m"}},
+		{"bad guard action", "profiles:\n  w:\n    idleGuard:\n      after: 30m\n      action: shutdown\n", 5, []string{"profiles.w.idleGuard.action", "accepted: warn, delete"}},
 		{"plain http endpoint", "profiles:\n  w:\n    endpoint: http://colab.example.com/mcp\n", 3,
 			[]string{"profiles.w.endpoint", "unencrypted", "use https://colab.example.com/mcp", "loopback"}},
 		{"undefined profile", "profiles:\n  w: {}\nprofile: personal\n", 3, []string{`"personal" is not defined`, "default, demo, w"}},

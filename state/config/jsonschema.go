@@ -38,11 +38,13 @@ func FileSchema(actions []string) (*jsonschema.Schema, error) {
 			AnyOf: []*jsonschema.Schema{{Const: anyp(0)}, {Minimum: floatp(minCallBudget), Maximum: floatp(100000)}}},
 		"defaultRuntimeSpec": {Type: "object", Description: "the runtimeSpec preselected when creating a runtime",
 			AdditionalProperties: falseSchema(), Properties: specProps()},
-		"theme":    caseless("colours for a dark or light terminal background; auto asks the terminal", ThemeAuto, ThemeDark, ThemeLight),
-		"profile":  {Type: "string", Description: "the profile used when neither --profile nor COLABDASH_PROFILE picks one", Default: []byte(`"default"`)},
-		"keys":     keysSchema(actions),
-		"profiles": profilesSchema(),
-		"plugins":  pluginsSchema(),
+		"theme":     caseless("colours for a dark or light terminal background; auto asks the terminal", ThemeAuto, ThemeDark, ThemeLight),
+		"profile":   {Type: "string", Description: "the profile used when neither --profile nor COLABDASH_PROFILE picks one", Default: []byte(`"default"`)},
+		"keys":      keysSchema(actions),
+		"profiles":  profilesSchema(),
+		"plugins":   pluginsSchema(),
+		"notify":    notifySchema(),
+		"idleGuard": guardSchema(),
 	}
 	profile := props["profiles"].AdditionalProperties
 	for _, c := range []struct {
@@ -50,7 +52,8 @@ func FileSchema(actions []string) (*jsonschema.Schema, error) {
 		props map[string]*jsonschema.Schema
 		keys  []string
 	}{{"", props, topKeys}, {"defaultRuntimeSpec.", props["defaultRuntimeSpec"].Properties, specKeys}, {"profiles.NAME.", profile.Properties, profileKeys},
-		{"plugins.NAME.", props["plugins"].AdditionalProperties.Properties, pluginKeys}} {
+		{"plugins.NAME.", props["plugins"].AdditionalProperties.Properties, pluginKeys},
+		{"notify.", props["notify"].Properties, notifyKeys}, {"idleGuard.", props["idleGuard"].Properties, guardKeys}} {
 		if err := sameKeys(c.what, c.props, c.keys); err != nil {
 			return nil, err
 		}
@@ -96,6 +99,7 @@ func profilesSchema() *jsonschema.Schema {
 			"quotaProject":    {Type: "string", Description: "the Google Cloud project billed for quota (x-goog-user-project)"},
 			"endpoint": {Type: "string", Pattern: `^https?://[^/?#]+`, Description: "the Colab MCP endpoint: https, or http to a loopback host only",
 				Default: []byte(`"` + api.DefaultEndpoint + `"`)},
+			"idleGuard": guardSchema(),
 		}}
 	return &jsonschema.Schema{Type: "object", Description: "named profiles; demo is built in and cannot be redefined",
 		PropertyNames:        &jsonschema.Schema{Pattern: profileNamePattern, Not: &jsonschema.Schema{Const: anyp(ProfileDemo)}},

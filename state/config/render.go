@@ -78,8 +78,12 @@ func (s *Settings) render(fileLines bool) string {
 				fmt.Fprintf(&b, "    %s: %s%s\n", kv[0], yamlString(kv[1]), from("profiles."+n+"."+kv[0]))
 			}
 		}
+		if g, ok := s.profileGuards[n]; ok {
+			fmt.Fprintf(&b, "    idleGuard: {after: %s, action: %s}\n", shortDuration(g.After), g.Action)
+		}
 	}
 	renderPlugins(&b, s.Plugins, from)
+	renderNotify(&b, s, from)
 	return b.String()
 }
 

@@ -15,9 +15,9 @@ import (
 
 // The keys the config file accepts: at the top level, under
 // defaultRuntimeSpec, and in each profile.
-var topKeys = []string{"refreshInterval", "expiryWarning", "renewLead", "autoRenew", "callBudget", "defaultRuntimeSpec", "theme", "profile", "keys", "profiles", "plugins"}
+var topKeys = []string{"refreshInterval", "expiryWarning", "renewLead", "autoRenew", "callBudget", "defaultRuntimeSpec", "theme", "profile", "keys", "profiles", "plugins", "notify", "idleGuard"}
 var specKeys = []string{"variant", "accelerator", "shape"}
-var profileKeys = []string{"credentials", "credentialsFile", "accessTokenFile", "quotaProject", "endpoint"}
+var profileKeys = []string{"credentials", "credentialsFile", "accessTokenFile", "quotaProject", "endpoint", "idleGuard"}
 
 // top reads the top-level mapping of the config file into p.s (a null
 // document, which entries reads as no entries, sets nothing).
@@ -55,6 +55,10 @@ func (p *cfgParser) top(body ast.Node) error {
 			err = p.profiles(e)
 		case "plugins":
 			err = p.plugins(e)
+		case "notify":
+			err = p.notify(e)
+		case "idleGuard":
+			err = p.idleGuard(e.val, "idleGuard", &s.IdleGuard)
 		}
 		if err != nil {
 			return err
@@ -220,6 +224,14 @@ func (p *cfgParser) profiles(e entry) error {
 		var kindNode ast.Node
 		for _, fe := range fes {
 			p.mark(path+"."+fe.key, fe.knode)
+			if fe.key == "idleGuard" {
+				var g IdleGuard
+				if err := p.idleGuard(fe.val, path+".idleGuard", &g); err != nil {
+					return err
+				}
+				p.s.profileGuards[name] = g
+				continue
+			}
 			v, err := p.scalar(fe.val, path+"."+fe.key)
 			if err != nil {
 				return err

@@ -11,7 +11,7 @@
 // one file that starts package ui's dashboard), status, config, emulator
 // and the generated references. The verbs live below it: runtimes (specs,
 // create, delete, sessions, session, url, token), exec, run, top and files
-// (ls, cp, rm, forward, shell), all built on kit (global flags, streams,
+// (ls, cp, rm, forward, shell), jobs (jobs, logs, wait, stop), all built on kit (global flags, streams,
 // exit codes, connection, output and JSON).
 package cli
 
@@ -33,6 +33,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/jobs"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -164,6 +165,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	root.AddCommand(verbCommands(g, s)...)
 	root.AddCommand(files.Commands(g, s)...)
 	root.AddCommand(files.ShellCommand(g, s))
+	root.AddCommand(jobs.Commands(g, s)...)
 	root.AddCommand(statusCmd(g, s), doctorCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), versionCmd(g, s), manCmd())
 	strictCompletion(root)
 	ownArgsErrors(root)

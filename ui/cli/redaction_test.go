@@ -203,6 +203,10 @@ func TestEveryVerbEveryFormatRedacted(t *testing.T) {
 		"config":        {[]string{"config"}, nil, "", false},
 		"version":       {[]string{"version"}, nil, "colabdash", false},
 		"doctor":        {[]string{"doctor"}, proxyEcho("", http.StatusInternalServerError), "internal error", false},
+		"jobs":          {[]string{"jobs", "rt-red"}, proxyEcho("", http.StatusInternalServerError), "internal error", false},
+		"logs":          {[]string{"logs", "rt-red/train-1"}, proxyEcho("", http.StatusInternalServerError), "internal error", false},
+		"wait":          {[]string{"wait", "rt-red/train-1"}, proxyEcho("", http.StatusInternalServerError), "internal error", false},
+		"stop":          {[]string{"stop", "rt-red/train-1"}, proxyEcho("", http.StatusInternalServerError), "internal error", false},
 	}
 	// Not run here: the emulator serves until stopped (it talks to no
 	// Colab), and completion prints shell code.

@@ -22,6 +22,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/jobs"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/runtimes"
 )
@@ -65,6 +66,9 @@ var jsonDocs = map[string]reflect.Type{
 	"run":           reflect.TypeFor[runcmd.Report](), // run --reap --json prints delete's
 	"version":       reflect.TypeFor[VersionReport](),
 	"doctor":        reflect.TypeFor[DoctorReport](),
+	"jobs":          reflect.TypeFor[jobs.JobsReport](),
+	"logs":          reflect.TypeFor[jobs.LogsReport](),
+	"wait":          reflect.TypeFor[jobs.WaitReport](),
 }
 
 // referenceFiles returns every generated reference file: its path

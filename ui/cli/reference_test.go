@@ -137,6 +137,9 @@ func TestJSONOutputsMatchSchemas(t *testing.T) {
 		{"doctor", []string{"doctor"}},
 		{"doctor", []string{"doctor", "extra"}},   // a usage error: the envelope alone
 		{"version", []string{"version", "extra"}}, // a usage error: the envelope alone
+		{"jobs", []string{"jobs", "rt-t4demo7k2p"}},
+		{"logs", []string{"logs", "rt-t4demo7k2p/nope-1"}}, // no such job: the envelope alone
+		{"wait", []string{"wait", "rt-t4demo7k2p/nope-1"}},
 	}
 	tested := map[string]bool{}
 	for _, tc := range cases {

@@ -10,6 +10,7 @@ package common
 import (
 	"time"
 
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/monitor"
@@ -55,6 +56,28 @@ type Context struct {
 	// Monitor is what the monitor knows of each runtime's resources and
 	// kernels; nil when monitoring is off (no monitor client).
 	Monitor Monitor
+	// Jobs is what is known of each runtime's jobs; nil when they are
+	// not listed (monitoring off).
+	Jobs Jobs
+}
+
+// Jobs is what panes read of the runtimes' jobs (api/jupyter/jobs), per
+// runtime name ("runtimes/{id}"), as the root last listed them.
+type Jobs interface {
+	// Jobs returns runtime name's jobs, newest first; ok is false before
+	// the first listing answered (or when it failed).
+	Jobs(name string) (js []Job, ok bool)
+	// ByRun reports whether runtime name is to be deleted when a job
+	// started from this machine ends (a job note's DeleteWhenDone: a run
+	// in progress created it).
+	ByRun(name string) bool
+}
+
+// Job is one job of a runtime as the panes show it: its record as read
+// from the runtime and the last line of its output ("" when not read).
+type Job struct {
+	Record jobs.Record
+	Last   string
 }
 
 // Monitor is what panes read of the monitor (state/monitor), per runtime

@@ -199,6 +199,7 @@ const (
 	OpReveal                     // reveal or hide its proxy token
 	OpFiles                      // open the files pane of the selected runtime
 	OpShell                      // suspend the dashboard for a shell on the selected runtime
+	OpLogs                       // open the log viewer on the selected runtime's job
 )
 
 // Overlay is one layer of the dashboard's stack: a dialog, the create

@@ -74,6 +74,11 @@ type JobLogOptions struct {
 // at most one proxy request (two with Stderr): new bytes of the log while
 // there are some, else status.json; a log of any size is read only in its
 // new bytes. Token renewals and reconnects neither lose nor repeat a byte.
+// Next returns io.EOF after the last chunk (with Follow, the one whose
+// Ended is the job's final status), state.ErrJobLost when the job was
+// lost, and a read's error once reads kept failing for
+// state.LogRetryFor or cannot succeed (the runtime is gone); a read that
+// failed on the network is an empty chunk, with a Note the first time.
 func JobLog(jc *jupyter.Client, id string, o JobLogOptions) LogSource {
-	panic("ops: JobLog not written yet")
+	return newJobLog(jupyterJob{jc: jc, id: id}, o)
 }

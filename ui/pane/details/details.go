@@ -37,7 +37,7 @@ func View(c *common.Context, r *state.Runtime, now time.Time, w, n int) []string
 		out = append(out, common.PanelTitle(c, false, "DETAILS"), c.Styles.Dim.Render("  no runtime selected"))
 	} else {
 		out = append(out, common.PanelTitle(c, false, "DETAILS · "+r.ID()))
-		kvs := append(lines(c, r, now), monitorLines(c, r, now, w)...)
+		kvs := append(append(lines(c, r, now), monitorLines(c, r, now, w)...), jobLines(c, r, now, w)...)
 		room := n - len(out)
 		for len(kvs) > room {
 			// The lowest priority left goes (never the revealed token's).

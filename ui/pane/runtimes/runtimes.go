@@ -335,8 +335,11 @@ func (p *Pane) row(c *common.Context, now time.Time, r *state.Runtime, w render.
 	var b strings.Builder
 	b.Grow(w.Name + w.Spec + w.Version + w.Token + 16)
 	marker := byte(' ')
-	if r.RenewErr != nil && !r.Gone() {
+	switch {
+	case r.RenewErr != nil && !r.Gone():
 		marker = '!'
+	case c.Jobs != nil && c.Jobs.ByRun(r.Name):
+		marker = '&' // a run in progress created it: deleted when its job ends
 	}
 	render.RowStart(&b, selected, marker, p.marks[r.Name])
 	b.WriteString(frame.Fit(render.ColName.Cell(r, now, 0, w.Name), w.Name))
@@ -350,7 +353,7 @@ func (p *Pane) row(c *common.Context, now time.Time, r *state.Runtime, w render.
 		b.WriteString(frame.Fit(render.ColVersion.Cell(r, now, 0, w.Version), w.Version))
 		b.WriteByte(' ')
 	}
-	b.WriteString(frame.FitRight(render.ColSess.Cell(r, now, c.RefreshInterval, w.Sess), w.Sess))
+	b.WriteString(frame.FitRight(sessCell(c, r, now, w.Sess), w.Sess))
 	b.WriteByte(' ')
 	t := render.TokenCell(r, now, TokenInfo(c, r.Name, now))
 	b.WriteString(t.Padded())
@@ -369,4 +372,23 @@ func (p *Pane) row(c *common.Context, now time.Time, r *state.Runtime, w render.
 	// Colour only the status word; the countdown stays plain.
 	b.WriteString(c.Styles.Token[t.Status].Render(strings.TrimRight(word, " ")))
 	return b.String()
+}
+
+// sessCell is the SESS cell in w cells and, where the runtime has jobs
+// and there is room, their count after it ("2 3j": two sessions, three
+// jobs); a count's age gives way to the jobs.
+func sessCell(c *common.Context, r *state.Runtime, now time.Time, w int) string {
+	jobs := ""
+	if c.Jobs != nil && !r.Gone() {
+		if js, ok := c.Jobs.Jobs(r.Name); ok && len(js) > 0 {
+			jobs = " " + strconv.Itoa(len(js)) + "j"
+		}
+	}
+	sess := render.ColSess.Cell(r, now, c.RefreshInterval, w-len(jobs))
+	if ansi.StringWidth(sess)+len(jobs) > w {
+		if sess = render.ColSess.Cell(r, now, c.RefreshInterval, 0); ansi.StringWidth(sess)+len(jobs) > w {
+			return sess
+		}
+	}
+	return sess + jobs
 }

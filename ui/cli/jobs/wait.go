@@ -1,0 +1,269 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext"
+)
+
+// WaitReport is `colabdash wait --json`: the job as it ended, the files
+// copied back, the --download paths the runtime did not have, and
+// whether the runtime was deleted.
+type WaitReport struct {
+	kit.Envelope
+	Job     *JobEntry        `json:"job,omitempty"`
+	Files   []kit.CopiedFile `json:"files"`
+	Missing []string         `json:"missing,omitempty"`
+	Deleted bool             `json:"deleted"`
+}
+
+// waitEvery is how often wait reads the job's status (a variable for
+// tests): the supervisor rewrites it every jobs.HeartbeatEvery.
+var waitEvery = 5 * time.Second
+
+// download is one --download: the runtime path (absolute), where it
+// goes and whether that is a directory.
+type download struct {
+	arg, remote, local string
+	dir                bool
+}
+
+// parseDownload reads RUNTIME_PATH[:LOCAL] as run --download does: a
+// relative RUNTIME_PATH is under /content; LOCAL (default ".") is a
+// directory when it exists as one or ends in "/".
+func parseDownload(arg string) (download, error) {
+	remote, local, _ := strings.Cut(arg, ":")
+	if strings.TrimSpace(remote) == "" {
+		return download{}, &kit.ExitError{Code: kit.ExitUsage, Msg: "--download " + termtext.Cut(arg, 200) + ": no RUNTIME_PATH (e.g. --download outputs/model.pt:./model.pt)"}
+	}
+	if local == "" {
+		local = "."
+	}
+	local = kit.ExpandHome(local)
+	st, err := os.Stat(local)
+	d := download{arg: arg, remote: "/" + jupyter.ResolvePath(remote), local: local}
+	d.dir = strings.HasSuffix(local, "/") || (err == nil && st.IsDir())
+	return d, nil
+}
+
+// checkLocal refuses, before waiting, a download whose landing place
+// exists (without --force): refused after the job, the results would be
+// on a runtime --delete deletes.
+func (d download) checkLocal() error {
+	target := d.local
+	if d.dir {
+		target = filepath.Join(d.local, path.Base(d.remote))
+	}
+	if _, err := os.Lstat(target); err != nil {
+		return nil
+	}
+	return &kit.ExitError{Code: kit.ExitUsage, Msg: "--download " + termtext.Cut(d.arg, 200) + ": " + termtext.Cut(target, 200) +
+		" exists and would be replaced; nothing was waited for (--force replaces local files)"}
+}
+
+func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
+	v := newVerb(g, s, "wait")
+	var downloads []string
+	var del, force bool
+	cmd := &cobra.Command{
+		Use:   "wait JOB",
+		Short: "Wait for a job to end, copy its results back, delete its runtime if asked",
+		Long: "wait blocks until JOB (a job id, or RUNTIME/JOB) has ended, reading its status on the runtime\n" +
+			"every few seconds; then copies each --download RUNTIME_PATH[:LOCAL] back (as cp -r: a relative\n" +
+			"RUNTIME_PATH is under /content; a path the runtime lacks is a warning), then, with --delete, or\n" +
+			"when run --detach --delete-when-done noted it on this machine, deletes the runtime. It exits\n" +
+			"with the job's exit status. The job's state is on the runtime: wait started again after it\n" +
+			"(or this machine) died picks up where it was. ctrl+c stops waiting and deletes nothing.\n" +
+			kit.JSONHelp + "\n" + exitCodesHelp + kit.ExitCodesHelp,
+		Example: "  colabdash wait train-4kq9zt\n" +
+			"  colabdash wait train-4kq9zt --download outputs/:./results/ --delete\n" +
+			"  colabdash wait rt-abc/train-4kq9zt --json",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeJobs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var dls []download
+			for _, a := range downloads {
+				d, err := parseDownload(a)
+				if err != nil {
+					return err
+				}
+				if !force {
+					if err := d.checkLocal(); err != nil {
+						return err
+					}
+				}
+				dls = append(dls, d)
+			}
+			return v.wait(cmd.Context(), args[0], dls, del, force)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&downloads, "download", nil, "RUNTIME_PATH[:LOCAL]: copy back once the job ended (repeatable)")
+	f.BoolVarP(&force, "force", "f", false, "with --download: replace local files that exist")
+	f.BoolVar(&del, "delete", false, "delete the runtime once the job ended and the downloads are done (no question asked)")
+	v.JSONFlags(cmd, "print one JSON document once the job ended: {ok, job, files, missing, deleted}")
+	return cmd
+}
+
+// wait is `wait ARG`.
+func (v *verb) wait(ctx context.Context, arg string, dls []download, del, force bool) error {
+	rep := WaitReport{Files: []kit.CopiedFile{}}
+	err := v.waitFor(ctx, arg, dls, del, force, &rep)
+	if v.AsJSON {
+		if err != nil {
+			var ee *kit.ExitError
+			if errors.As(err, &ee) && ee.Msg != "" {
+				rep.Envelope = kit.Failure(ee, v.Red())
+			} else if rep.Job != nil {
+				rep.Envelope = jobEnvelope(rep.Job)
+			}
+		} else {
+			rep.OK = true
+		}
+		if rep.Job != nil || err == nil {
+			if jerr := v.WriteJSON(rep); jerr != nil && err == nil {
+				return jerr
+			}
+		}
+	}
+	return err
+}
+
+func (v *verb) waitFor(ctx context.Context, arg string, dls []download, del, force bool, rep *WaitReport) error {
+	b, err := connect(ctx, v)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	f, err := v.locate(ctx, b, arg)
+	if err != nil {
+		return err
+	}
+	jv, err := v.untilEnded(ctx, b, f, 0)
+	if err != nil {
+		return b.Classify(err)
+	}
+	e := entry(f.rec, now())
+	rep.Job = &e
+	dlErr := v.downloads(ctx, f, dls, force, rep)
+	if f.note == nil { // RUNTIME/JOB: the note may still hold an intent
+		if n, err := noteOf(f.id); err == nil && n != nil && n.Runtime == f.rt.Name {
+			f.note = n
+		}
+	}
+	if del || f.note != nil && f.note.DeleteWhenDone {
+		why := "--delete"
+		if !del {
+			why = "--delete-when-done"
+		}
+		if err := b.DeleteRuntime(ctx, f.rt.Name); err != nil {
+			ee := b.Classify(err)
+			return &kit.ExitError{Code: ee.Code, Msg: fmt.Sprintf("job %s ended (%s), but its runtime could not be deleted: %s", f.ref(), jv.word, ee.Msg)}
+		}
+		rep.Deleted = true
+		_ = forgetNote(f.id)
+		if !v.AsJSON {
+			v.Note(fmt.Sprintf("deleted runtime %s: job %s ended (%s), as %s asked", f.rtID(), f.id, jv.word, why))
+		}
+	}
+	if code := v.jobExit(f, jv); code != nil {
+		if dlErr != nil {
+			v.Note(dlErr.Msg)
+		}
+		return code
+	}
+	if dlErr != nil {
+		return dlErr
+	}
+	return nil
+}
+
+// untilEnded reads job f's status every waitEvery (every second when
+// limit > 0: stop) until it has ended
+// (or, with limit > 0, until limit passed: then the last view and no
+// error). Its errors are the reads' (unclassified), or an *kit.ExitError
+// when ctx ended. A read that fails for the network is tried again at the next
+// poll, for as long as a followed log would.
+func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.Duration) (jobView, error) {
+	start := now()
+	every := waitEvery
+	if limit > 0 {
+		every = min(every, time.Second)
+	}
+	var failing time.Time
+	for {
+		jv := judge(f.rec, now())
+		if jv.ended || limit > 0 && now().Sub(start) >= limit {
+			return jv, nil
+		}
+		t := time.NewTimer(every)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return jv, &kit.ExitError{Code: kit.ExitInterrupted, Msg: fmt.Sprintf("stopped waiting; job %s is %s (wait again to pick up)", f.ref(), jv.word)}
+		case <-t.C:
+		}
+		rec, err := f.rj.Read(ctx, f.id)
+		if err != nil {
+			ee := b.Classify(err)
+			if ee.Code != kit.ExitAPI || errors.Is(err, jupyter.ErrRuntimeGone) {
+				return jv, err
+			}
+			if failing.IsZero() {
+				failing = now()
+				v.Note("reading the job's status failed (" + ee.Msg + "); retrying")
+			} else if now().Sub(failing) > 10*time.Minute {
+				return jv, err
+			}
+			continue
+		}
+		failing = time.Time{}
+		f.rec = rec
+	}
+}
+
+// downloads copies each --download back; a path the runtime does not
+// have is a warning; the first other failure is returned after every
+// download was tried.
+func (v *verb) downloads(ctx context.Context, f *found, dls []download, force bool, rep *WaitReport) *kit.ExitError {
+	var first *kit.ExitError
+	for _, d := range dls {
+		err := f.rj.Download(ctx, d.remote, d.local, d.dir, force,
+			func(msg string) { v.Note("warning: " + msg) },
+			func(c kit.CopiedFile) {
+				rep.Files = append(rep.Files, c)
+				if !v.AsJSON && v.S.ErrTTY {
+					v.Note(fmt.Sprintf("%s → %s", termtext.Line(jupyter.DisplayName(c.Src)), termtext.Line(c.Dst)))
+				}
+			})
+		if err == nil {
+			continue
+		}
+		var je *jupyter.Error
+		if errors.As(err, &je) && (je.Kind == jupyter.ErrNotFound || je.Kind == jupyter.ErrHidden) {
+			rep.Missing = append(rep.Missing, d.remote)
+			v.Note("warning: --download " + termtext.Cut(d.remote, 200) + ": not on the runtime")
+			continue
+		}
+		ee := kit.FileError(err, nil)
+		msg := "--download " + termtext.Cut(d.remote, 200) + ": " + api.OneLine(ee.Msg, 0)
+		if first == nil {
+			first = &kit.ExitError{Code: ee.Code, Msg: msg}
+		} else {
+			v.Note(msg)
+		}
+	}
+	return first
+}
