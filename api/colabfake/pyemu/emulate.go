@@ -121,21 +121,15 @@ func parseProgram(code string) []stmt {
 // stripComment drops a line's "# comment" (a '#' outside string
 // literals and what follows it).
 func stripComment(line string) string {
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		switch c := line[i]; {
-		case quote != 0 && c == '\\':
-			i++
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#':
-			return line[:i]
+	end := len(line)
+	eachOutside(line, 0, func(i int, c byte, _ int) bool {
+		if c == '#' {
+			end = i
+			return false
 		}
-	}
-	return line
+		return true
+	})
+	return line[:end]
 }
 
 // emulation is one run of emulated code: what it printed, its result and
@@ -275,26 +269,14 @@ func (e *emulation) exec(ctx context.Context, s stmt, vars map[string]int, sleep
 // and brackets.
 func splitArgs(s string) []string {
 	var out []string
-	var quote byte
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case quote != 0 && c == '\\':
-			i++
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case depth == 0 && c == ',':
+	start := 0
+	eachOutside(s, 0, func(i int, c byte, depth int) bool {
+		if depth == 0 && c == ',' {
 			out = append(out, strings.TrimSpace(s[start:i]))
 			start = i + 1
 		}
-	}
+		return true
+	})
 	return append(out, strings.TrimSpace(s[start:]))
 }
 

@@ -163,54 +163,64 @@ func (e *emulation) fstring(quoted string, vars map[string]int) (string, error) 
 	return out.String(), nil
 }
 
-// closingBrace returns the index of the '}' closing the '{' at open in s
-// (quotes and brackets skipped), or -1.
-func closingBrace(s string, open int) int {
+// eachOutside calls visit with the index, byte and bracket depth of
+// every byte of s from index from on that lies outside a string literal
+// (quotes and what they hold are skipped), until visit returns false. An
+// opening bracket is visited at the depth outside it, a closing one at the
+// depth inside it.
+func eachOutside(s string, from int, visit func(i int, c byte, depth int) bool) {
 	var quote byte
 	depth := 0
-	for i := open + 1; i < len(s); i++ {
-		switch c := s[i]; {
+	for i := from; i < len(s); i++ {
+		c := s[i]
+		switch {
 		case quote != 0 && c == '\\':
 			i++
+			continue
 		case quote != 0 && c == quote:
 			quote = 0
+			continue
 		case quote != 0:
+			continue
 		case c == '"' || c == '\'':
 			quote = c
-		case c == '(' || c == '[' || c == '{':
+			continue
+		}
+		if !visit(i, c, depth) {
+			return
+		}
+		switch c {
+		case '(', '[', '{':
 			depth++
-		case c == '}' && depth == 0:
-			return i
-		case c == ')' || c == ']' || c == '}':
+		case ')', ']', '}':
 			depth--
 		}
 	}
-	return -1
+}
+
+// closingBrace returns the index of the '}' closing the '{' at open in s
+// (quotes and brackets skipped), or -1.
+func closingBrace(s string, open int) int {
+	at := -1
+	eachOutside(s, open+1, func(i int, c byte, depth int) bool {
+		if c == '}' && depth == 0 {
+			at = i
+			return false
+		}
+		return true
+	})
+	return at
 }
 
 // hasTopLevel reports whether s holds one of chars outside quotes and
 // brackets.
 func hasTopLevel(s, chars string) bool {
-	var quote byte
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case quote != 0 && c == '\\':
-			i++
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case depth == 0 && strings.IndexByte(chars, c) >= 0:
-			return true
-		}
-	}
-	return false
+	found := false
+	eachOutside(s, 0, func(i int, c byte, depth int) bool {
+		found = depth == 0 && strings.IndexByte(chars, c) >= 0
+		return !found
+	})
+	return found
 }
 
 // scriptValue evaluates what a script knows of its process: __file__,
