@@ -6,6 +6,7 @@ package colabfake
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -254,6 +255,19 @@ func (p proxyState) Token(id string) (string, time.Time, bool) {
 		return "", time.Time{}, false
 	}
 	return rt.rt.ConnectionInfo.Token, rt.rt.ConnectionInfo.ExpireTime, true
+}
+
+// Earlier returns the proxy tokens of runtime id that a renewal replaced
+// and their expireTimes, newest last.
+func (p proxyState) Earlier(id string) []api.ConnectionInfo {
+	s := p.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rt := s.lookupRuntime(api.RuntimeName(id))
+	if rt == nil || rt.rt.ConnectionInfo == nil {
+		return nil
+	}
+	return slices.Clone(rt.earlier)
 }
 
 // Exists reports whether runtime id exists.

@@ -169,3 +169,30 @@ func TestProxyPutLimitIs50MB(t *testing.T) {
 		}
 	}
 }
+
+// A renewal does not lock out another client still holding the token it
+// replaced: that token stays good until its own expireTime (Colab refuses
+// only a missing or expired token), then it is refused.
+func TestReplacedTokenStaysGoodUntilItExpires(t *testing.T) {
+	s, cs, clk := startConnect(t, Options{Seed: SeedEmpty})
+	first := mustAdd(t, s, api.Runtime{Name: "runtimes/rt-two", ConnectionInfo: &api.ConnectionInfo{}})
+	var renewed api.Runtime
+	decode(t, call(t, cs, "get_runtime", map[string]any{"name": first.Name}), &renewed)
+	if renewed.ConnectionInfo.Token == first.ConnectionInfo.Token {
+		t.Fatal("get_runtime gave the same token")
+	}
+	for _, rt := range []api.Runtime{first, renewed} {
+		if st, _ := proxyGet(t, rt, "api/status"); st != http.StatusOK {
+			t.Fatalf("token %s…: HTTP %d, want 200 while it has not expired", rt.ConnectionInfo.Token[:4], st)
+		}
+	}
+	clk.Advance(first.ConnectionInfo.ExpireTime.Sub(clk.Now()) + time.Minute)
+	var again api.Runtime
+	decode(t, call(t, cs, "get_runtime", map[string]any{"name": first.Name}), &again)
+	if st, _ := proxyGet(t, first, "api/status"); st != http.StatusNotFound {
+		t.Errorf("an expired replaced token: HTTP %d, want 404", st)
+	}
+	if st, _ := proxyGet(t, again, "api/status"); st != http.StatusOK {
+		t.Errorf("the newest token: HTTP %d, want 200", st)
+	}
+}

@@ -63,7 +63,15 @@ type runtimeState struct {
 	// gpuEverUsed is set by the first one (api/colab/resources' everUsed).
 	gpuRuns     int
 	gpuEverUsed bool
+	// earlier holds the tokens get_runtime replaced, newest last (at most
+	// keptTokens): each stays good until its own expireTime, as Colab
+	// documents only a missing or expired token as refused, so that two
+	// clients renewing one runtime do not lock each other out.
+	earlier []api.ConnectionInfo
 }
+
+// keptTokens bounds runtimeState.earlier.
+const keptTokens = 4
 
 type sessionState struct {
 	name   string
@@ -290,12 +298,19 @@ func randomRuntimeID() string {
 	return "rt-" + string(b)
 }
 
-// issueToken gives r a fresh proxy token expiring TokenTTL from now.
+// issueToken gives r a fresh proxy token expiring TokenTTL from now; the
+// one it replaces stays good until its own expiry (runtimeState.earlier).
 // Call with s.mu held.
 func (s *Server) issueToken(r *runtimeState, now time.Time) {
 	if r.noConn {
 		r.rt.ConnectionInfo = nil
 		return
+	}
+	if ci := r.rt.ConnectionInfo; ci != nil && ci.Token != "" {
+		r.earlier = append(r.earlier, *ci)
+		if len(r.earlier) > keptTokens {
+			r.earlier = r.earlier[len(r.earlier)-keptTokens:]
+		}
 	}
 	r.rt.ConnectionInfo = &api.ConnectionInfo{
 		URL:        s.proxyURL(r.rt.ID()),

@@ -47,6 +47,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy/terminal"
 )
 
@@ -74,6 +75,9 @@ type Runtimes interface {
 	// ok is false when the runtime does not exist or has no
 	// connectionInfo.
 	Token(id string) (token string, expire time.Time, ok bool)
+	// Earlier returns the tokens of runtime id that a renewal replaced,
+	// with their expireTimes: each is still good until it expires.
+	Earlier(id string) []api.ConnectionInfo
 	// Exists reports whether runtime id exists (a reclaimed runtime
 	// takes its terminal with it).
 	Exists(id string) bool
@@ -285,6 +289,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	valid := known && tok != "" &&
 		subtle.ConstantTimeCompare([]byte(tok), []byte(want)) == 1 &&
 		now.Before(exp)
+	if !valid && known && tok != "" {
+		for _, ci := range s.rt.Earlier(id) {
+			if subtle.ConstantTimeCompare([]byte(tok), []byte(ci.Token)) == 1 && now.Before(ci.ExpireTime) {
+				valid = true
+			}
+		}
+	}
 	s.mu.Lock()
 	s.proxyRequests++
 	if !valid {

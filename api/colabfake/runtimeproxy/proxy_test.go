@@ -36,6 +36,8 @@ func (f *fakeRuntimes) Token(id string) (string, time.Time, bool) {
 	return f.token, f.expire, true
 }
 
+func (f *fakeRuntimes) Earlier(string) []api.ConnectionInfo { return nil }
+
 func (f *fakeRuntimes) Exists(id string) bool { return id == "rt-a" }
 
 func (f *fakeRuntimes) Kernels(id string) []Kernel {
