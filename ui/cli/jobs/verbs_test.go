@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
 	rjobs "github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/ops"
@@ -225,6 +226,38 @@ func TestWaitDeletesOnlyAfterTheJobEnded(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.out), &rep); err != nil || !rep.Deleted || rep.Job.State != "exited" || len(rep.Files) != 1 ||
 		rep.OK || rep.Error == nil || rep.Error.Code != "failed" || rep.Error.Message != "the job exited 4" {
 		t.Fatalf("%v %q", err, res.out)
+	}
+}
+
+// wait --delete keeps the runtime when a download did not come back (a
+// failure, or a path the runtime lacks): its results are still only
+// there. A directory to copy into that does not exist is refused before
+// anything is waited for.
+func TestWaitKeepsTheRuntimeWhenADownloadDidNotComeBack(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"a failed download", &jupyter.Error{Op: "download", Kind: jupyter.ErrTransport, Message: "connection reset"}},
+		{"a path the runtime lacks", &jupyter.Error{Op: "download", Kind: jupyter.ErrNotFound, Message: "no such file"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &fakeRuntime{jobs: []rjobs.Record{record(rtA, "train-1", exited(0))}, downErr: c.err}
+			b := oneRuntime(r)
+			setup(t, b, []ops.JobNote{{ID: "train-1", Runtime: rtA}})
+			res := run(t, nil, term{}, "wait", "train-1", "--download", "out/model.pt:"+t.TempDir()+"/", "--delete")
+			if res.code != kit.ExitPartial || len(b.deleted) != 0 || !strings.Contains(res.err, "runtime rt-a kept") {
+				t.Fatalf("exit %d, deleted %v, stderr %q", res.code, b.deleted, res.err)
+			}
+		})
+	}
+	r := &fakeRuntime{jobs: []rjobs.Record{record(rtA, "train-1", exited(0))}}
+	b := oneRuntime(r)
+	setup(t, b, []ops.JobNote{{ID: "train-1", Runtime: rtA}})
+	missing := filepath.Join(t.TempDir(), "results") + "/"
+	res := run(t, nil, term{}, "wait", "train-1", "--download", "out/:"+missing, "--delete")
+	if res.code != kit.ExitUsage || len(b.deleted) != 0 || r.reads != 0 || len(r.downs) != 0 || !strings.Contains(res.err, "mkdir -p") {
+		t.Fatalf("exit %d, deleted %v, %d status reads, downloads %v, stderr %q", res.code, b.deleted, r.reads, r.downs, res.err)
 	}
 }
 

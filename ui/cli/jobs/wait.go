@@ -4,10 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,46 +29,6 @@ type WaitReport struct {
 // tests): the supervisor rewrites it every jobs.HeartbeatEvery.
 var waitEvery = 5 * time.Second
 
-// download is one --download: the runtime path (absolute), where it
-// goes and whether that is a directory.
-type download struct {
-	arg, remote, local string
-	dir                bool
-}
-
-// parseDownload reads RUNTIME_PATH[:LOCAL] as run --download does: a
-// relative RUNTIME_PATH is under /content; LOCAL (default ".") is a
-// directory when it exists as one or ends in "/".
-func parseDownload(arg string) (download, error) {
-	remote, local, _ := strings.Cut(arg, ":")
-	if strings.TrimSpace(remote) == "" {
-		return download{}, &kit.ExitError{Code: kit.ExitUsage, Msg: "--download " + termtext.Cut(arg, 200) + ": no RUNTIME_PATH (e.g. --download outputs/model.pt:./model.pt)"}
-	}
-	if local == "" {
-		local = "."
-	}
-	local = kit.ExpandHome(local)
-	st, err := os.Stat(local)
-	d := download{arg: arg, remote: "/" + jupyter.ResolvePath(remote), local: local}
-	d.dir = strings.HasSuffix(local, "/") || (err == nil && st.IsDir())
-	return d, nil
-}
-
-// checkLocal refuses, before waiting, a download whose landing place
-// exists (without --force): refused after the job, the results would be
-// on a runtime --delete deletes.
-func (d download) checkLocal() error {
-	target := d.local
-	if d.dir {
-		target = filepath.Join(d.local, path.Base(d.remote))
-	}
-	if _, err := os.Lstat(target); err != nil {
-		return nil
-	}
-	return &kit.ExitError{Code: kit.ExitUsage, Msg: "--download " + termtext.Cut(d.arg, 200) + ": " + termtext.Cut(target, 200) +
-		" exists and would be replaced; nothing was waited for (--force replaces local files)"}
-}
-
 func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	v := newVerb(g, s, "wait")
 	var downloads []string
@@ -82,8 +38,10 @@ func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "Wait for a job to end, copy its results back, delete its runtime if asked",
 		Long: "wait blocks until JOB (a job id, or RUNTIME/JOB) has ended, reading its status on the runtime\n" +
 			"every few seconds; then copies each --download RUNTIME_PATH[:LOCAL] back (as cp -r: a relative\n" +
-			"RUNTIME_PATH is under /content; a path the runtime lacks is a warning), then, with --delete, or\n" +
-			"when run --detach --delete-when-done noted it on this machine, deletes the runtime. It exits\n" +
+			"RUNTIME_PATH is under /content; LOCAL's directory must exist before wait starts), then, with --delete,\n" +
+			"or when run --detach --delete-when-done noted it on this machine, deletes the runtime, unless a\n" +
+			"download failed or the runtime lacked its path: the runtime is then kept (exit 7 if the job\n" +
+			"succeeded). It exits\n" +
 			"with the job's exit status. The job's state is on the runtime: wait started again after it\n" +
 			"(or this machine) died picks up where it was. ctrl+c stops waiting and deletes nothing.\n" +
 			kit.JSONHelp + "\n" + exitCodesHelp + kit.ExitCodesHelp,
@@ -93,16 +51,14 @@ func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeJobs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var dls []download
+			var dls []kit.Download
 			for _, a := range downloads {
-				d, err := parseDownload(a)
+				d, err := kit.ParseDownload(a)
 				if err != nil {
 					return err
 				}
-				if !force {
-					if err := d.checkLocal(); err != nil {
-						return err
-					}
+				if err := d.CheckLocal(force, "nothing was waited for"); err != nil {
+					return err
 				}
 				dls = append(dls, d)
 			}
@@ -112,13 +68,13 @@ func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringArrayVar(&downloads, "download", nil, "RUNTIME_PATH[:LOCAL]: copy back once the job ended (repeatable)")
 	f.BoolVarP(&force, "force", "f", false, "with --download: replace local files that exist")
-	f.BoolVar(&del, "delete", false, "delete the runtime once the job ended and the downloads are done (no question asked)")
+	f.BoolVar(&del, "delete", false, "delete the runtime once the job ended and every download came back (no question asked; kept, exit 7, when one did not)")
 	v.JSONFlags(cmd, "print one JSON document once the job ended: {ok, job, files, missing, deleted}")
 	return cmd
 }
 
 // wait is `wait ARG`.
-func (v *verb) wait(ctx context.Context, arg string, dls []download, del, force bool) error {
+func (v *verb) wait(ctx context.Context, arg string, dls []kit.Download, del, force bool) error {
 	rep := WaitReport{Files: []kit.CopiedFile{}}
 	err := v.waitFor(ctx, arg, dls, del, force, &rep)
 	if v.AsJSON {
@@ -141,7 +97,7 @@ func (v *verb) wait(ctx context.Context, arg string, dls []download, del, force 
 	return err
 }
 
-func (v *verb) waitFor(ctx context.Context, arg string, dls []download, del, force bool, rep *WaitReport) error {
+func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del, force bool, rep *WaitReport) error {
 	b, err := connect(ctx, v)
 	if err != nil {
 		return err
@@ -167,6 +123,20 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []download, del, for
 		why := "--delete"
 		if !del {
 			why = "--delete-when-done"
+		}
+		if dlErr != nil || len(rep.Missing) > 0 {
+			// The results are still only on the runtime: deleting it
+			// now would lose them.
+			if dlErr != nil {
+				v.Note(dlErr.Msg)
+			}
+			kept := &kit.ExitError{Code: kit.ExitPartial, Msg: fmt.Sprintf("job %s ended (%s); runtime %s kept despite %s, since a --download did not come back "+
+				"(copy what you need with colabdash cp, then colabdash rm %s)", f.ref(), jv.word, f.rtID(), why, f.rtID())}
+			if code := v.jobExit(f, jv); code != nil { // the job's own failure is the exit code
+				v.Note(kept.Msg)
+				return code
+			}
+			return kept
 		}
 		if err := b.DeleteRuntime(ctx, f.rt.Name); err != nil {
 			ee := b.Classify(err)
@@ -237,10 +207,10 @@ func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.D
 // downloads copies each --download back; a path the runtime does not
 // have is a warning; the first other failure is returned after every
 // download was tried.
-func (v *verb) downloads(ctx context.Context, f *found, dls []download, force bool, rep *WaitReport) *kit.ExitError {
+func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, force bool, rep *WaitReport) *kit.ExitError {
 	var first *kit.ExitError
 	for _, d := range dls {
-		err := f.rj.Download(ctx, d.remote, d.local, d.dir, force,
+		err := f.rj.Download(ctx, d.Remote, d.Local, d.Dir, force,
 			func(msg string) { v.Note("warning: " + msg) },
 			func(c kit.CopiedFile) {
 				rep.Files = append(rep.Files, c)
@@ -253,12 +223,12 @@ func (v *verb) downloads(ctx context.Context, f *found, dls []download, force bo
 		}
 		var je *jupyter.Error
 		if errors.As(err, &je) && (je.Kind == jupyter.ErrNotFound || je.Kind == jupyter.ErrHidden) {
-			rep.Missing = append(rep.Missing, d.remote)
-			v.Note("warning: --download " + termtext.Cut(d.remote, 200) + ": not on the runtime")
+			rep.Missing = append(rep.Missing, d.Remote)
+			v.Note("warning: --download " + termtext.Cut(d.Remote, 200) + ": not on the runtime")
 			continue
 		}
 		ee := kit.FileError(err, nil)
-		msg := "--download " + termtext.Cut(d.remote, 200) + ": " + api.OneLine(ee.Msg, 0)
+		msg := "--download " + termtext.Cut(d.Remote, 200) + ": " + api.OneLine(ee.Msg, 0)
 		if first == nil {
 			first = &kit.ExitError{Code: ee.Code, Msg: msg}
 		} else {

@@ -262,17 +262,17 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 	for _, d := range dls {
 		opts := rs.copyOptions(false)
 		opts.Overwrite = d.force // without it, checked before the run and refused again here
-		err := jc.DownloadPath(rs.ctx, d.remote, d.local, d.dir, opts)
+		err := jc.DownloadPath(rs.ctx, d.Remote, d.Local, d.Dir, opts)
 		if err == nil {
 			continue
 		}
 		fe := kit.FileError(err, nil)
 		if remoteMissing(err) {
-			rs.rep.Missing = append(rs.rep.Missing, d.remote)
-			v.Note("warning: --download " + termtext.Cut(d.remote, 200) + ": not on the runtime")
+			rs.rep.Missing = append(rs.rep.Missing, d.Remote)
+			v.Note("warning: --download " + termtext.Cut(d.Remote, 200) + ": not on the runtime")
 			continue
 		}
-		msg := "--download " + termtext.Cut(d.remote, 200) + ": " + fe.Msg
+		msg := "--download " + termtext.Cut(d.Remote, 200) + ": " + fe.Msg
 		if first == nil {
 			first = &kit.ExitError{Code: fe.Code, Msg: msg}
 		} else {

@@ -3,14 +3,12 @@ package run
 import (
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/api/safefile"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/cli/kit"
@@ -54,9 +52,8 @@ type runJob struct {
 // runDownload is one --download: the runtime path (absolute) and the local
 // destination (dir: into it under the remote name).
 type runDownload struct {
-	remote, local string
-	dir           bool
-	force         bool // --force: replace local files
+	kit.Download
+	force bool // --force: replace local files
 }
 
 // runHelp is run's Long help: one raw string (its lines as printed),
@@ -238,16 +235,14 @@ func loadJob(cmd *cobra.Command, args []string, o runOptions) (*runJob, []runDow
 	}
 	var dls []runDownload
 	for _, d := range o.downloads {
-		dl, err := parseDownload(d)
+		dl, err := kit.ParseDownload(d)
 		if err != nil {
 			return nil, nil, err
 		}
-		if dl.force = o.force; !dl.force {
-			if err := dl.checkLocal(d); err != nil {
-				return nil, nil, err
-			}
+		if err := dl.CheckLocal(o.force, "nothing started"); err != nil {
+			return nil, nil, err
 		}
-		dls = append(dls, dl)
+		dls = append(dls, runDownload{Download: dl, force: o.force})
 	}
 	return j, dls, nil
 }
@@ -271,41 +266,6 @@ func checkDetach(o runOptions) error {
 		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--keep is not for --detach: a detached run never deletes the runtime"}
 	}
 	return nil
-}
-
-// parseDownload reads RUNTIME_PATH[:LOCAL]: a relative RUNTIME_PATH is
-// under /content (jupyter.ResolvePath, the rule of every verb); LOCAL (default ".") is a directory when it exists as
-// one or ends in "/".
-func parseDownload(arg string) (runDownload, error) {
-	remote, local, _ := strings.Cut(arg, ":")
-	if strings.TrimSpace(remote) == "" {
-		return runDownload{}, &kit.ExitError{Code: kit.ExitUsage, Msg: "--download " + termtext.Cut(arg, 200) + ": no RUNTIME_PATH (e.g. --download outputs/model.pt:./model.pt)"}
-	}
-	remote = "/" + jupyter.ResolvePath(remote) // relative to /content, never above /
-	if local == "" {
-		local = "."
-	}
-	local = kit.ExpandHome(local)
-	st, err := os.Stat(local)
-	dir := strings.HasSuffix(local, "/") || (err == nil && st.IsDir())
-	return runDownload{remote: remote, local: local, dir: dir}, nil
-}
-
-// checkLocal refuses, before the run, a --download (typed as arg) whose
-// local landing place already exists: LOCAL, or LOCAL/NAME when LOCAL is
-// a directory (a directory copied there goes below it under its name).
-// Refused after the run instead, the results would be left on a runtime
-// run may delete; --force lets the download replace local files.
-func (d runDownload) checkLocal(arg string) error {
-	target := d.local
-	if d.dir {
-		target = filepath.Join(d.local, path.Base(d.remote))
-	}
-	if _, err := os.Lstat(target); err != nil {
-		return nil
-	}
-	return &kit.ExitError{Code: kit.ExitUsage, Msg: "--download " + termtext.Cut(arg, 200) + ": " + termtext.Cut(target, 200) +
-		" exists and would be replaced after the run; nothing started (--force replaces local files)"}
 }
 
 // checkOutputPath refuses an executed-notebook destination that is a

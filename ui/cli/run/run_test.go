@@ -8,6 +8,7 @@ package run
 import (
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -351,27 +352,28 @@ func TestRunDeleteFails(t *testing.T) {
 	}
 }
 
-// A --download that fails (here, its local directory does not exist) is
-// the run's failure when the script succeeded: its exit code and message;
-// a second failure is said too. When the script failed, its exit code
-// stays and the download's failure is still said.
+// A --download that fails (here, the runtime refuses to serve the file)
+// is the run's failure when the script succeeded: its exit code and
+// message; a second failure is said too. When the script failed, its exit
+// code stays and the download's failure is still said.
 func TestRunDownloadFails(t *testing.T) {
 	useFakeJobs(t)
 	e := kittest.Empty(t)
 	myRuntime(t, e)
 	dir, data := payloadFile(t)
-	nowhere := filepath.Join(dir, "no", "such", "dir")
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "files/content/data.txt", Status: http.StatusForbidden,
+		ContentType: "application/json", Body: `{"message": "Permission denied: content/data.txt"}`, Times: -1})
 	for _, c := range []struct {
 		name, code string
 		exit       int
 	}{
-		{"script ok", "print('hello')\n", kit.ExitNotFound}, // the file verbs' code: no such local directory
+		{"script ok", "print('hello')\n", kit.ExitFailure},
 		{"script exits 3", "import sys\nsys.exit(3)\n", 3},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := e.Run(Command, "--runtime", "rt-mine", "--upload", data, "--download", "data.txt:"+nowhere+"/a.txt",
-				"--download", "data.txt:"+nowhere+"/b.txt", script(t, c.code))
-			if r.Code != c.exit || !strings.Contains(r.Err, "--download /content/data.txt: ") || strings.Count(r.Err, "--download /content/data.txt: ") != 2 {
+			r := e.Run(Command, "--runtime", "rt-mine", "--upload", data, "--download", "data.txt:"+filepath.Join(dir, "a.txt"),
+				"--download", "data.txt:"+filepath.Join(dir, "b.txt"), script(t, c.code))
+			if r.Code != c.exit || strings.Count(r.Err, "--download /content/data.txt: ") != 2 {
 				t.Errorf("exit %d (want %d), stderr %q", r.Code, c.exit, r.Err)
 			}
 		})

@@ -58,7 +58,9 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"--spec", "CPU", "--download", ":here", py}, "no RUNTIME_PATH"},
 		// A --download that would replace a local file is refused before
 		// anything is created (after the run the runtime may be gone).
-		{[]string{"--spec", "CPU", "--download", "job.py:" + dir, py}, "--download job.py:" + dir + ": " + py + " exists and would be replaced after the run; nothing started (--force replaces local files)"},
+		{[]string{"--spec", "CPU", "--download", "job.py:" + dir, py}, "--download job.py:" + dir + ": " + py + " exists and would be replaced; nothing started (--force replaces local files)"},
+		// So is one whose directory to copy into does not exist.
+		{[]string{"--spec", "CPU", "--download", "out/:" + filepath.Join(dir, "results") + "/", py}, "no directory " + filepath.Join(dir, "results") + "/ here to copy into; nothing started (create it first: mkdir -p"},
 		{[]string{"--spec", "CPU", "--download", "out/x:" + py, py}, py + " exists and would be replaced"},
 		{[]string{"--spec", "NOT/A/SPEC/AT/ALL", py}, ""},
 		{[]string{"--spec", "CPU", "--delete-when-done", py}, "--delete-when-done goes with --detach"},
@@ -75,25 +77,6 @@ func TestRunUsageErrors(t *testing.T) {
 	}
 	if e.Srv.RuntimesCreated() != 0 {
 		t.Errorf("%d runtime(s) created", e.Srv.RuntimesCreated())
-	}
-}
-
-// --download's RUNTIME_PATH[:LOCAL]: relative under /content, LOCAL the
-// current directory by default, a directory when it is one or ends in /.
-func TestParseDownload(t *testing.T) {
-	dir := t.TempDir()
-	for in, want := range map[string]runDownload{
-		"model.pt":                   {remote: "/content/model.pt", local: ".", dir: true},
-		"/tmp/x.bin:" + dir:          {remote: "/tmp/x.bin", local: dir, dir: true},
-		"out/m.pt:" + dir + "/m2.pt": {remote: "/content/out/m.pt", local: dir + "/m2.pt"},
-		"out/m.pt:" + dir + "/new/":  {remote: "/content/out/m.pt", local: dir + "/new/", dir: true},
-		// ".." is resolved as every verb resolves it, never above /.
-		"out/../../etc/x:" + dir: {remote: "/etc/x", local: dir, dir: true},
-		"../../../x:" + dir:      {remote: "/x", local: dir, dir: true},
-	} {
-		if got, err := parseDownload(in); err != nil || got != want {
-			t.Errorf("parseDownload(%q) = %+v, %v; want %+v", in, got, err, want)
-		}
 	}
 }
 
