@@ -117,8 +117,11 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case interruptDoneMsg:
 		return m.ex.onInterruptDone(msg, now), true
 	case jobsListedMsg:
-		m.jobs.onListed(msg, now)
-		return nil, true
+		var cmds []tea.Cmd
+		for _, d := range m.jobs.onListed(msg, now) {
+			cmds = append(cmds, m.carryWhenDone(d, now))
+		}
+		return tea.Batch(cmds...), true
 	case jobNotesMsg:
 		m.jobs.onNotes(msg, now)
 		return nil, true

@@ -73,7 +73,11 @@ type jobsOps struct {
 	gen   uint64
 	lists map[string]*jobList
 	// byRun are the runtimes a job note marks DeleteWhenDone.
-	byRun      map[string]bool
+	byRun map[string]bool
+	// whenDone are the DeleteWhenDone notes by job id; carried the jobs
+	// whose delete this dashboard started (once each).
+	whenDone   map[string]ops.JobNote
+	carried    map[string]bool
 	notesNext  time.Time
 	notesBusy  bool
 	notesError string
@@ -127,6 +131,7 @@ func (m *jobsOps) reset() {
 	}
 	m.gen++
 	m.lists, m.byRun = map[string]*jobList{}, map[string]bool{}
+	m.whenDone, m.carried = map[string]ops.JobNote{}, map[string]bool{}
 	m.notesBusy = false
 }
 
@@ -314,14 +319,15 @@ func LastLine(b []byte) string {
 	return ""
 }
 
-// onListed folds a listing's answer.
-func (m *jobsOps) onListed(msg jobsListedMsg, now time.Time) {
+// onListed folds a listing's answer and returns the deletes job notes
+// ask for that it found due (dueWhenDone).
+func (m *jobsOps) onListed(msg jobsListedMsg, now time.Time) []whenDone {
 	if m == nil || msg.gen != m.gen {
-		return
+		return nil
 	}
 	l := m.lists[msg.runtime]
 	if l == nil {
-		return // forgotten meanwhile
+		return nil // forgotten meanwhile
 	}
 	l.busy = false
 	if msg.err != nil {
@@ -329,7 +335,7 @@ func (m *jobsOps) onListed(msg jobsListedMsg, now time.Time) {
 		l.next = now.Add(min(jobsBackoff<<min(l.fails-1, 4), jobsMaxBackoff))
 		l.listed = false
 		m.scr.recordEvent(now, "jobs list", msg.runtime, 0, msg.err)
-		return
+		return nil
 	}
 	l.fails, l.listed, l.tailAt = 0, true, msg.tailAt
 	if l.lastLine == nil {
@@ -342,6 +348,7 @@ func (m *jobsOps) onListed(msg jobsListedMsg, now time.Time) {
 	for _, r := range msg.recs { // List passed their ids through jobs.ValidID
 		l.jobs = append(l.jobs, common.Job{Record: r, Last: l.lastLine[r.Spec.ID]})
 	}
+	return m.dueWhenDone(msg.runtime, l, now)
 }
 
 // readNotes reads the job notes and the run records of the state
@@ -423,9 +430,11 @@ func (m *jobsOps) onNotes(msg jobNotesMsg, now time.Time) {
 		return
 	}
 	m.notesError = ""
+	m.whenDone = map[string]ops.JobNote{}
 	for _, n := range msg.notes {
 		if n.DeleteWhenDone {
 			by[n.Runtime] = true
+			m.whenDone[n.ID] = n
 		}
 	}
 }

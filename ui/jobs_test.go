@@ -291,3 +291,39 @@ func TestProfileSwitchEndsTheLogViewer(t *testing.T) {
 		t.Fatalf("the source was closed %d times", n)
 	}
 }
+
+// A job noted run --detach --delete-when-done that the dashboard sees
+// end has its runtime deleted, once, through the dashboard's delete;
+// read-only, the dashboard only says the runtime is left to the user.
+func TestDeleteWhenDoneIsCarriedOut(t *testing.T) {
+	for _, readOnly := range []bool{false, true} {
+		_, _, m := fixture(t)
+		m.opts.ReadOnly = readOnly
+		m = withJobs(t, m)
+		note := ops.JobNote{ID: "train-4kq9zt", Runtime: "runtimes/r-alpha", DeleteWhenDone: true}
+		m, _ = update(m, jobNotesMsg{gen: m.jobs.gen, notes: []ops.JobNote{note}})
+		now := m.cx.Now()
+		running := runningJob(now)
+		if m, cmd := update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{running}}); cmd != nil || len(m.ops.deleting) != 0 {
+			t.Fatalf("a running job's runtime is being deleted (readonly %v)", readOnly)
+		}
+		ended := running
+		ended.Status = &jobs.Status{Pid: 42, Started: now.Add(-72 * time.Minute), Ended: now, ExitCode: 0, Heartbeat: now}
+		m, cmd := update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{ended}})
+		_, deleting := m.ops.deleting["runtimes/r-alpha"]
+		v := m.View()
+		if readOnly {
+			if deleting || cmd != nil || !strings.Contains(v, "read-only") {
+				t.Errorf("read-only: deleting %v, status:\n%s", deleting, v)
+			}
+			continue
+		}
+		if !deleting || cmd == nil || !strings.Contains(v, "deleting r-alpha") {
+			t.Fatalf("the ended job's runtime is not being deleted:\n%s", v)
+		}
+		delete(m.ops.deleting, "runtimes/r-alpha")
+		if m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{ended}}); len(m.ops.deleting) != 0 {
+			t.Error("the next listing deletes again")
+		}
+	}
+}
