@@ -162,18 +162,24 @@ func (v *verb) logs(ctx context.Context, arg string, follow bool, tail int) erro
 	if !follow || end == nil {
 		return nil
 	}
-	return v.jobExit(f, judge(f.rec, now()))
+	return v.jobExit(f, judge(f.rec, now()), true)
 }
 
-// jobExit is the verb's result for a job that ended: its exit status
-// (quietly: the job's own output said why), or why it has none.
-func (v *verb) jobExit(f *found, jv jobView) error {
+// jobExit is the verb's result for a job that ended: its exit status,
+// quietly when the log just shown says why (logShown) and no signal
+// ended the job, else with a line saying how it ended; or why it has
+// none.
+func (v *verb) jobExit(f *found, jv jobView, logShown bool) error {
 	switch {
 	case jv.lost:
 		return &kit.ExitError{Code: ExitLost, Msg: lostMsg(f)}
 	case jv.state == "failed":
 		return &kit.ExitError{Code: kit.ExitFailure, Msg: fmt.Sprintf("job %s could not start: %s", f.ref(), termtext.Cut(jv.err, 300))}
-	case jv.exit > 0:
+	case jv.exit > 0 && !v.AsJSON && (jv.signal != nil || !logShown):
+		// A kill is in no log, and wait shows no log: say how it ended
+		// (--json's error says it already).
+		return &kit.ExitError{Code: jv.exit, Msg: fmt.Sprintf("job %s %s", f.ref(), jv.word)}
+	case jv.exit > 0: // the log just printed says why
 		return &kit.ExitError{Code: jv.exit}
 	}
 	return nil

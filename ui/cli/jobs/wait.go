@@ -132,7 +132,7 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 			}
 			kept := &kit.ExitError{Code: kit.ExitPartial, Msg: fmt.Sprintf("job %s ended (%s); runtime %s kept despite %s, since a --download did not come back "+
 				"(copy what you need with colabdash cp, then colabdash rm %s)", f.ref(), jv.word, f.rtID(), why, f.rtID())}
-			if code := v.jobExit(f, jv); code != nil { // the job's own failure is the exit code
+			if code := v.jobExit(f, jv, false); code != nil { // the job's own failure is the exit code
 				v.Note(kept.Msg)
 				return code
 			}
@@ -148,7 +148,7 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 			v.Note(fmt.Sprintf("deleted runtime %s: job %s ended (%s), as %s asked", f.rtID(), f.id, jv.word, why))
 		}
 	}
-	if code := v.jobExit(f, jv); code != nil {
+	if code := v.jobExit(f, jv, false); code != nil {
 		if dlErr != nil {
 			v.Note(dlErr.Msg)
 		}
