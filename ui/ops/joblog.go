@@ -256,9 +256,20 @@ func (l *jobLog) deliver(ctx context.Context, data []byte, off int64) (LogChunk,
 			keep = append(keep, r)
 		}
 	}
+	if len(keep) > maxPendingRanges {
+		// More pieces beyond what was read than a supervisor can write
+		// in a poll: a hostile stderr.ranges. Held, they would grow and
+		// be scanned at every poll.
+		keep = keep[:maxPendingRanges]
+	}
 	l.ranges = keep
 	return c, nil
 }
+
+// maxPendingRanges bounds the stderr pieces held for log bytes not read
+// yet (a supervisor writes one line per piece of stderr it reads, a few
+// hundred a second at most).
+const maxPendingRanges = 4096
 
 // failed handles a read's error: a failure of the network, the proxy or
 // the server is retried after an interval (an empty chunk, with a note

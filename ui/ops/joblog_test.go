@@ -346,3 +346,29 @@ func BenchmarkJobLogFollow(b *testing.B) {
 		b.ReportMetric(float64(j.bytesRead-appended)/float64(polls)*60, "extra-bytes/min")
 	}
 }
+
+// A hostile stderr.ranges naming pieces far beyond the log cannot make a
+// follower hold (and scan at every poll) more than maxPendingRanges of
+// them, however long it follows.
+func TestJobLogBoundsPendingStderrPieces(t *testing.T) {
+	clk := &fakeClock{now: jobStart}
+	j := &fakeJob{appended: []byte("line\n"), status: &jobs.Status{Started: jobStart, Heartbeat: jobStart}, modified: jobStart}
+	l := follower(j, clk, JobLogOptions{Follow: true, Stderr: true}, func() {
+		j.appended = append(j.appended, "more\n"...)
+		for i := 0; i < 3000; i++ {
+			j.ranges = append(j.ranges, jobs.Range{Off: 99_999_999_999, Len: 1})
+		}
+		j.status.Heartbeat, j.modified = clk.now, clk.now
+	})
+	for i := 0; i < 40; i++ {
+		if _, err := l.Next(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if len(l.ranges) > maxPendingRanges {
+			t.Fatalf("poll %d: %d pieces held", i, len(l.ranges))
+		}
+	}
+	if len(l.ranges) == 0 {
+		t.Fatal("the pieces were never read: the test proves nothing")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
@@ -119,25 +120,51 @@ func Read(ctx context.Context, jc *jupyter.Client, id string) (Record, error) {
 	return rec, nil
 }
 
-// List reads every job of the runtime jc reaches (one listing of Root,
+// The bounds of List: a runtime's jobs directory is read up to
+// MaxListed entries (a larger one is refused), and of its jobs only the
+// MaxJobs whose directories changed last (a running job's changes every
+// HeartbeatEvery) are read.
+const (
+	MaxListed = 10000
+	MaxJobs   = 200
+)
+
+// ErrTooManyJobs: the jobs directory holds more than MaxListed entries.
+var ErrTooManyJobs = errors.New("too many entries in the jobs directory")
+
+// List reads the jobs of the runtime jc reaches (one listing of Root,
 // then Read's two requests per job, a few jobs at a time), newest first
-// (by Spec.Created, then id); a runtime without the jobs directory has
+// (by Spec.Created, then id): at most MaxJobs of them, those whose
+// directories changed last; a runtime without the jobs directory has
 // none. Entries whose name fails ValidID are skipped, and so are jobs
 // Read finds without a spec.json (one being prepared) or with
-// ErrBadRecord. Errors: the client's (the first one met).
+// ErrBadRecord. Errors: ErrTooManyJobs past MaxListed entries; the
+// client's (the first one met).
 func List(ctx context.Context, jc *jupyter.Client) ([]Record, error) {
-	dir, err := jc.List(ctx, Root)
+	type entry struct {
+		id  string
+		mod time.Time
+	}
+	var found []entry
+	_, _, err := jc.ListEach(ctx, Root, func(e jupyter.Model) error {
+		if len(found) == MaxListed {
+			return fmt.Errorf("%w: more than %d (a runtime of ours holds a few)", ErrTooManyJobs, MaxListed)
+		}
+		if e.IsDir() && ValidID(e.Name) == nil {
+			found = append(found, entry{e.Name, e.LastModified})
+		}
+		return nil
+	})
 	switch {
 	case errors.Is(err, jupyter.ErrNotFound):
 		return nil, nil
 	case err != nil:
 		return nil, err
 	}
-	var ids []string
-	for _, e := range dir.Entries {
-		if e.IsDir() && ValidID(e.Name) == nil {
-			ids = append(ids, e.Name)
-		}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].mod.After(found[j].mod) })
+	ids := make([]string, 0, min(len(found), MaxJobs))
+	for _, e := range found[:min(len(found), MaxJobs)] {
+		ids = append(ids, e.id)
 	}
 	recs := make([]*Record, len(ids))
 	errs := make([]error, len(ids))

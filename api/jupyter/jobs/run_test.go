@@ -104,3 +104,16 @@ func TestJobRunsLikePython(t *testing.T) {
 		}
 	})
 }
+
+// A script whose name starts with "-" runs as that file, not as an
+// option of python's ("-c.py" would be read as -c with the code ".py").
+func TestJobNamedLikeAnOptionRunsAsAFile(t *testing.T) {
+	e := newEnv(t, colabfake.Options{})
+	j := e.start(t, "-c.py", "print('ran as a file', __file__)\n")
+	if st := j.waitEnded(t); st.ExitCode != 0 || st.Error != "" {
+		t.Fatalf("status %+v", st)
+	}
+	if stdout, _ := e.split(t, j.spec.ID); !strings.HasPrefix(string(stdout), "ran as a file ") || !strings.HasSuffix(string(stdout), "/-c.py\n") {
+		t.Fatalf("stdout %q", stdout)
+	}
+}

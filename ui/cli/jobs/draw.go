@@ -225,13 +225,21 @@ func sgrParams(p string) bool {
 	return strings.Trim(p, "0123456789;:") == ""
 }
 
+// maxSGR bounds the colour in effect (the SGR parameters since the last
+// reset) a log can pile up: past it, the older ones are dropped, so a
+// log of colour codes alone cannot make every cell carry a longer one.
+const maxSGR = 128
+
 // nextSGR is the colour in effect after an SGR with params: a reset
-// clears it, anything else adds to it.
+// clears it, anything else adds to it (within maxSGR bytes).
 func nextSGR(cur, params string) string {
 	if params == "" || params == "0" {
 		return ""
 	}
-	if cur == "" {
+	if cur == "" || len(cur)+1+len(params) > maxSGR {
+		if len(params) > maxSGR {
+			return "" // no colour a program writes
+		}
 		return params
 	}
 	return cur + ";" + params

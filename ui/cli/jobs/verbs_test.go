@@ -415,3 +415,25 @@ func TestLogsOfANotebookSession(t *testing.T) {
 		t.Fatalf("--tail of a kernel: exit %d %q", res.code, res.err)
 	}
 }
+
+// A log of colour codes alone cannot make the drawing grow beyond its
+// own size many times over: the colour in effect is bounded, so each
+// cell's change writes a bounded sequence (a 100 KB pile of SGRs once
+// drew 400 MB).
+func TestDrawerBoundsPiledUpColours(t *testing.T) {
+	var out strings.Builder
+	o := newLogOut(&out, true, true, &api.Redactor{})
+	log := strings.Repeat("\x1b[1m", 20000) + strings.Repeat("\x1b[2mA", 2000) + "\n"
+	if err := o.Write([]byte(log)); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := out.Len(); n > 4*len(log) {
+		t.Fatalf("a %d-byte log drew %d bytes", len(log), n)
+	}
+	if visible(strings.TrimSuffix(out.String(), "\n")) != strings.Repeat("A", 2000) {
+		t.Errorf("the text itself was not drawn")
+	}
+}

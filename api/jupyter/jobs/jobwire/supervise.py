@@ -94,6 +94,9 @@ class Supervisor:
         argv0 = spec["argv0"]
         if os.path.isabs(argv0) or os.path.normpath(os.path.join(cwd, argv0)) != script:
             argv0 = os.path.relpath(script, cwd)
+        if argv0.startswith("-"):
+            # Python would read "-c…" or "-m…" as an option, not a file.
+            argv0 = os.path.join(".", argv0)
         return [sys.executable, argv0] + args, cwd
 
     def environment(self):
