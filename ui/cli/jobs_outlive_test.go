@@ -49,18 +49,19 @@ func newRealJobEnv(t *testing.T) *realJobEnv {
 		flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
 }
 
-// command is the binary with args and the verb's flags, in e's environment.
-func (e *realJobEnv) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(e.bin, append(args, e.flags...)...)
+// command is the binary with verb, the emulator's flags and args, in
+// e's environment.
+func (e *realJobEnv) command(verb string, args ...string) *exec.Cmd {
+	cmd := exec.Command(e.bin, append(append([]string{verb}, e.flags...), args...)...)
 	cmd.Env = e.env
 	return cmd
 }
 
 // run runs the binary to its end: exit code, stdout, stderr.
-func (e *realJobEnv) run(args ...string) (int, string, string) {
+func (e *realJobEnv) run(verb string, args ...string) (int, string, string) {
 	e.t.Helper()
 	var out, errb bytes.Buffer
-	cmd := e.command(args...)
+	cmd := e.command(verb, args...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if _, exited := err.(*exec.ExitError); err != nil && !exited {
