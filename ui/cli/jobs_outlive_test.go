@@ -75,6 +75,17 @@ func (e *realJobEnv) jobDir(id string) string {
 	return filepath.Join(e.jup.Root, filepath.FromSlash(jobs.Dir(id)))
 }
 
+// reapAtEnd kills job id's process group when the test ends, should the
+// job still run then (a test that failed half-way): a detached job
+// outlives the jupyter-server by design.
+func (e *realJobEnv) reapAtEnd(id string) {
+	e.t.Cleanup(func() {
+		if st := e.status(id); st != nil && st.Pid > 0 && st.Ended.IsZero() {
+			_ = syscall.Kill(-st.Pid, syscall.SIGKILL)
+		}
+	})
+}
+
 // status reads job id's status.json from the runtime's disk (nil before
 // the supervisor wrote one).
 func (e *realJobEnv) status(id string) *jobs.Status {
@@ -234,6 +245,7 @@ func TestDetachedJobOutlivesClientNetworkTokenAndKernel(t *testing.T) {
 	if code != 0 || jobs.ValidID(id) != nil {
 		t.Fatalf("run --detach: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
+	e.reapAtEnd(id)
 	rts := e.srv.Runtimes()
 	if len(rts) != 1 {
 		t.Fatalf("runtimes after run --detach: %+v", rts)

@@ -134,6 +134,7 @@ while True:
 	if code != 0 || jobs.ValidID(id) != nil {
 		t.Fatalf("run --detach: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
+	e.reapAtEnd(id)
 	childLine := regexp.MustCompile(`(?m)^child ([0-9]+)$`)
 	var child int
 	for deadline := time.Now().Add(waitTimeout); ; time.Sleep(50 * time.Millisecond) {
