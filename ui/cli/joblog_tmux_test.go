@@ -62,3 +62,43 @@ func TestDemoJobLogFollowsInTmux(t *testing.T) {
 		})
 	}
 }
+
+// The dashboard in tmux at 80x24 and 200x50 against the emulator whose
+// runtimes front a real jupyter-server: l on a session follows its
+// kernel's output, and a cell another client runs there (colabdash exec
+// in that session) appears while it runs, its stderr too.
+func TestKernelLogShowsAnotherClientsCellInTmux(t *testing.T) {
+	bin := needBinary(t)
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			e := newRealJobEnv(t)
+			if code, out, errs := e.run("create", "--spec", "CPU"); code != 0 {
+				t.Fatalf("create: exit %d %q %q", code, out, errs)
+			}
+			rt := e.srv.Runtimes()[0].ID()
+			code, _, errs := e.run("exec", rt, "--keep", "-c", "print(1)")
+			sessions := e.srv.Sessions("runtimes/" + rt)
+			if code != 0 || len(sessions) != 1 {
+				t.Fatalf("exec --keep: exit %d, stderr %q, sessions %v", code, errs, sessions)
+			}
+			session := sessions[0].ID()
+			s := startTmux(t, size[0], size[1], append([]string{"TERM=xterm-256color"}, e.env...), append([]string{bin}, e.flags...)...)
+			s.waitText(session)
+			s.keys("Tab", "l") // the sessions panel, its selected session's kernel
+			s.waitText("LOG · kernel " + session)
+			s.waitText("output from before attaching is not available")
+			cell := e.command("exec", rt+"/"+session, "-c",
+				"import sys, time\nfor i in range(3):\n    print('from another client', i, flush=True)\n    time.sleep(0.5)\nprint('to stderr', file=sys.stderr)\n")
+			if err := cell.Start(); err != nil {
+				t.Fatal(err)
+			}
+			s.waitText("from another client 0")
+			s.waitText("from another client 2")
+			s.waitText("to stderr")
+			if code := waitExit(t, "exec in the session", cell); code != 0 {
+				t.Errorf("exec in the session: exit %d", code)
+			}
+		})
+	}
+}
