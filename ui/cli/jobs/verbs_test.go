@@ -13,7 +13,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/colabdash/colabdash/api"
-	"github.com/colabdash/colabdash/api/jupyter"
 	rjobs "github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/ops"
@@ -242,28 +241,6 @@ func TestWaitCarriesOutTheNotedIntent(t *testing.T) {
 	res := run(t, nil, term{}, "wait", "train-1")
 	if res.code != 0 || len(b.deleted) != 1 || !strings.Contains(res.err, "deleted runtime rt-a") {
 		t.Fatalf("exit %d, deleted %v, stderr %q", res.code, b.deleted, res.err)
-	}
-}
-
-// A download that failed (not a missing path) keeps the runtime that
-// --delete or a noted --delete-when-done would delete: its files are the
-// only copy. wait says so and fails; a missing path does not stop the
-// deletion.
-func TestWaitKeepsTheRuntimeWhenADownloadFailed(t *testing.T) {
-	for _, intent := range [][]string{{"--delete"}, nil} {
-		r := &fakeRuntime{jobs: []rjobs.Record{record(rtA, "train-1", exited(0))},
-			downErr: &jupyter.Error{Op: "download", Kind: jupyter.ErrTransport, Message: "connection reset"}}
-		b := oneRuntime(r)
-		setup(t, b, []ops.JobNote{{ID: "train-1", Runtime: rtA, DeleteWhenDone: intent == nil}})
-		res := run(t, nil, term{}, append([]string{"wait", "train-1", "--download", "out/:" + t.TempDir() + "/"}, intent...)...)
-		if res.code == 0 || len(b.deleted) != 0 || !strings.Contains(res.err, "runtime rt-a was kept so its files are not lost") {
-			t.Fatalf("%v: exit %d, deleted %v, stderr %q", intent, res.code, b.deleted, res.err)
-		}
-		r.downErr = &jupyter.Error{Op: "download", Kind: jupyter.ErrNotFound}
-		res = run(t, nil, term{}, append([]string{"wait", "train-1", "--download", "out/:" + t.TempDir() + "/"}, intent...)...)
-		if res.code != 0 || len(b.deleted) != 1 || !strings.Contains(res.err, "not on the runtime") {
-			t.Fatalf("%v, missing path: exit %d, deleted %v, stderr %q", intent, res.code, b.deleted, res.err)
-		}
 	}
 }
 

@@ -83,9 +83,8 @@ func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Long: "wait blocks until JOB (a job id, or RUNTIME/JOB) has ended, reading its status on the runtime\n" +
 			"every few seconds; then copies each --download RUNTIME_PATH[:LOCAL] back (as cp -r: a relative\n" +
 			"RUNTIME_PATH is under /content; a path the runtime lacks is a warning), then, with --delete, or\n" +
-			"when run --detach --delete-when-done noted it on this machine, deletes the runtime, unless a\n" +
-			"download failed (the runtime is then kept, so its files are not lost). It exits with the job's\n" +
-			"exit status. The job's state is on the runtime: wait started again after it\n" +
+			"when run --detach --delete-when-done noted it on this machine, deletes the runtime. It exits\n" +
+			"with the job's exit status. The job's state is on the runtime: wait started again after it\n" +
 			"(or this machine) died picks up where it was. ctrl+c stops waiting and deletes nothing.\n" +
 			kit.JSONHelp + "\n" + exitCodesHelp + kit.ExitCodesHelp,
 		Example: "  colabdash wait train-4kq9zt\n" +
@@ -113,7 +112,7 @@ func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringArrayVar(&downloads, "download", nil, "RUNTIME_PATH[:LOCAL]: copy back once the job ended (repeatable)")
 	f.BoolVarP(&force, "force", "f", false, "with --download: replace local files that exist")
-	f.BoolVar(&del, "delete", false, "delete the runtime once the job ended and the downloads are done (no question asked; kept when a download failed)")
+	f.BoolVar(&del, "delete", false, "delete the runtime once the job ended and the downloads are done (no question asked)")
 	v.JSONFlags(cmd, "print one JSON document once the job ended: {ok, job, files, missing, deleted}")
 	return cmd
 }
@@ -164,12 +163,7 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []download, del, for
 			f.note = n
 		}
 	}
-	switch {
-	case (del || f.note != nil && f.note.DeleteWhenDone) && dlErr != nil:
-		// A download that failed leaves the results on the runtime only:
-		// deleting it would lose what the user asked to collect.
-		dlErr.Msg += fmt.Sprintf("; runtime %s was kept so its files are not lost: copy them (colabdash cp), then delete it (colabdash delete)", f.rtID())
-	case del || f.note != nil && f.note.DeleteWhenDone:
+	if del || f.note != nil && f.note.DeleteWhenDone {
 		why := "--delete"
 		if !del {
 			why = "--delete-when-done"
