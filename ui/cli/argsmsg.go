@@ -45,14 +45,25 @@ func argsMessage(cmd *cobra.Command, got int) string {
 		return ""
 	}
 	var want []string
+	or := false // the word before was a lone "|": JOB | RUNTIME/SESSION is one argument
 	for _, w := range words[1:] {
+		if w == "|" && len(want) > 0 {
+			or = true
+			continue
+		}
 		// Only an argument's name (SRC, RUNTIME[:PATH], SESSION...): not a
 		// flag, an option in brackets or a choice in parentheses.
 		if w == "" || w[0] < 'A' || w[0] > 'Z' || strings.ContainsAny(w, "()|…") {
+			or = false
 			continue
 		}
 		if base, ok := strings.CutSuffix(w, "..."); ok {
 			w = "at least one " + base
+		}
+		if or {
+			want[len(want)-1] += " or " + w
+			or = false
+			continue
 		}
 		want = append(want, w)
 	}

@@ -18,6 +18,9 @@ func TestWrongArgumentCountIsOurOwnLine(t *testing.T) {
 		{[]string{"delete"}, "colabdash: delete needs at least one RUNTIME (see colabdash delete --help)\n"},
 		{[]string{"session", "open"}, "colabdash: session open needs RUNTIME (see colabdash session open --help)\n"},
 		{[]string{"shell"}, "colabdash: shell needs RUNTIME (see colabdash shell --help)\n"},
+		// A synopsis of alternatives (logs JOB | RUNTIME/SESSION) needs one of them.
+		{[]string{"logs", "-f"}, "colabdash: logs needs JOB or RUNTIME/SESSION (see colabdash logs --help)\n"},
+		{[]string{"logs", "a", "b"}, "colabdash: logs takes JOB or RUNTIME/SESSION, not 2 arguments (see colabdash logs --help)\n"},
 	} {
 		code, _, errs := runCLI(t, tc.args...)
 		if code != 2 || errs != tc.want || strings.Contains(errs, "arg(s)") {

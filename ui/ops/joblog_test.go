@@ -316,7 +316,9 @@ func BenchmarkJobLogFollow(b *testing.B) {
 	j := &fakeJob{base: 1 << 30, status: &jobs.Status{Started: jobStart, Heartbeat: jobStart}, modified: jobStart}
 	line := bytes.Repeat([]byte("y"), 4095)
 	line = append(line, '\n')
-	appended, polls := 0, 0
+	// The first read is made at once, the others each after a poll
+	// interval's sleep: every read is a poll's.
+	appended, polls := 0, 1
 	o := JobLogOptions{From: j.size(), Follow: true, Now: func() time.Time { return clk.now }}
 	l := newJobLog(j, o)
 	l.sleep = func(context.Context, time.Duration) error {
