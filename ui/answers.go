@@ -57,6 +57,7 @@ func (m *app) onResult(msg resultMsg) tea.Cmd {
 	switch {
 	case msg.key.kind == callRenew:
 		m.mon.renewed(msg.key.runtime, msg.err)
+		cmd = tea.Batch(cmd, m.notifyRenewFailed(msg.key.runtime, msg.err, now))
 	case !ok || msg.err != nil:
 	case msg.key.kind == callRuntimes:
 		m.cr.onRuntimesListed(now)
@@ -90,7 +91,7 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case createDoneMsg:
 		return m.carryOut(m.cr.onCreateDone(msg, now), now), true
 	case deleteDoneMsg:
-		return m.carryOut(m.ops.onDeleteDone(msg, now), now), true
+		return tea.Batch(m.carryOut(m.ops.onDeleteDone(msg, now), now), m.guardDeleted(msg, now)), true
 	case sessionOpenedMsg:
 		if !m.ops.onSessionOpened(msg, now) {
 			return nil, true
@@ -104,7 +105,7 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.ex.sessionClosed(msg.name, now)
 		return m.carryOut(want{sessions: api.Session{Name: msg.name}.Parent(), relistSessions: true}, now), true
 	case execDoneMsg:
-		return m.ex.onExecDone(msg, now), true
+		return tea.Batch(m.ex.onExecDone(msg, now), m.notifyUnseenRuns(now)), true
 	case pane.ListedMsg, pane.ProgressMsg, pane.DoneMsg, pane.PlanMsg:
 		cmd, e := m.ops.onFilesMsg(msg, now)
 		return tea.Batch(cmd, m.apply(e)), true
@@ -118,6 +119,9 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.ex.onInterruptDone(msg, now), true
 	case jobsListedMsg:
 		m.jobs.onListed(msg, now)
+		return m.notifyJobs(msg.runtime, now), true
+	case notifiedMsg:
+		m.onNotified(msg, now)
 		return nil, true
 	case jobNotesMsg:
 		m.jobs.onNotes(msg, now)

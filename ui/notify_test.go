@@ -1,0 +1,241 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/colabdash/colabdash/api/colabfake"
+	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/state"
+	"github.com/colabdash/colabdash/state/config"
+)
+
+// driveAll runs cmd as tea.Program does, feeding every answer to Update
+// (ticks the model schedules are dropped), until nothing is left, and
+// returns the notifications told meanwhile.
+func (s *stack) driveAll(cmd tea.Cmd) []notifiedMsg {
+	var told []notifiedMsg
+	msgs := make(chan tea.Msg)
+	pending := 0
+	launch := func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		pending++
+		go func() { msgs <- c() }()
+	}
+	launch(cmd)
+	for pending > 0 {
+		msg := <-msgs
+		pending--
+		switch msg := msg.(type) {
+		case nil, tickMsg:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				launch(c)
+			}
+		default:
+			if n, ok := msg.(notifiedMsg); ok {
+				told = append(told, n)
+			}
+			var c tea.Cmd
+			s.m, c = update(s.m, msg)
+			launch(c)
+		}
+	}
+	return told
+}
+
+// tickAll advances the clock by d, delivers a tick and runs what it
+// starts to completion.
+func (s *stack) tickAll(d time.Duration) []notifiedMsg {
+	s.clk.Advance(d)
+	var c tea.Cmd
+	s.m, c = update(s.m, tickMsg{gen: s.m.life.tickGen})
+	return s.driveAll(c)
+}
+
+// pressAll delivers key and runs what it starts to completion.
+func (s *stack) pressAll(key string) []notifiedMsg {
+	var c tea.Cmd
+	s.m, c = update(s.m, keyMsg(key))
+	return s.driveAll(c)
+}
+
+// notifyEvents are the event log's notification entries, newest first.
+func notifyEvents(m Model) []Event {
+	var out []Event
+	for _, e := range m.Events() {
+		if strings.HasPrefix(e.Tool, "notify ") {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// twoDashboards starts one emulator on clock clk and two monitoring
+// dashboards on it that share state directory dir, with the notify
+// settings n; the three clocks start at t0 and are advanced alike.
+func twoDashboards(t *testing.T, clk *colabfake.Clock, dir string, n config.Notify) (a, b *stack) {
+	t.Helper()
+	emu := colabfake.Options{Seed: colabfake.SeedDemo, RuntimeLimit: -1, CreatesPerMinute: -1, Now: clk.Now}
+	srv, ep, err := colabfake.Start(context.Background(), "127.0.0.1:0", emu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	o := func() stackOpts {
+		return stackOpts{ui: Options{Monitor: apimon.New(apimon.Options{}), StateDir: dir, Notify: n,
+			Getenv: func(k string) string { return map[string]string{"TERM": "xterm-256color"}[k] }, Environ: []string{"PATH=" + os.Getenv("PATH")}}}
+	}
+	a = newStackAt(t, srv, ep, o())
+	b = newStackAt(t, srv, ep, o())
+	return a, b
+}
+
+// A job seen running by two dashboards on one emulator, sharing a state
+// directory, ends: it is told once in all (one command run, one bell),
+// the other dashboard's event log saying another colabdash told it; its
+// hostile command line reaches neither the terminal nor the command
+// unsanitized, and no shell runs it.
+func TestJobEndToldOnceByTwoDashboards(t *testing.T) {
+	dir := t.TempDir()
+	got := filepath.Join(dir, "hook.jsonl")
+	marker := filepath.Join(dir, "pwned")
+	clk := colabfake.NewClock(t0)
+	a, b := twoDashboards(t, clk, dir, config.Notify{Terminal: state.NotifyOSC777, Command: "tee", Args: []string{"-a", got}, Timeout: 10 * time.Second})
+	for _, s := range []*stack{a, b} {
+		s.driveAll(s.m.Init())
+	}
+	step := func(d time.Duration) []notifiedMsg {
+		clk.Advance(d)
+		return append(a.tickAll(d), b.tickAll(d)...)
+	}
+	step(time.Second)
+	a.m, b.m = a.m.selectID(t, "rt-cpudemo4qx"), b.m.selectID(t, "rt-cpudemo4qx")
+	sel := a.m.cx.Snap.Runtime(a.m.rt.Selected())
+	// The runtime as b, which ticked last, holds it (its token renewed).
+	jcOf := func() *jupyter.Client {
+		r := b.m.cx.Snap.Runtime(sel.Name)
+		jc, err := jupyter.New(jupyter.Options{Runtime: r.Name, Info: *r.ConnectionInfo, Now: b.clk.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jc
+	}
+	jc := jcOf()
+	now := a.clk.Now()
+	spec := jobs.Spec{ID: "train-4kq9zt", File: "train.py", Created: now.Add(-time.Minute),
+		Args: []string{"\x1b]52;c;cHduZWQ=\a", "$(touch " + marker + ")", "`id`;", "\x1b[2J"}}
+	putJob(t, jc, spec, &jobs.Status{Pid: 8, Started: now.Add(-time.Minute), Heartbeat: now})
+	listed := func(s *stack) bool { js, ok := s.m.jobs.Jobs(sel.Name); return ok && len(js) == 1 }
+	for i := 0; !listed(a) || !listed(b); i++ {
+		if i == 20 {
+			t.Fatalf("the dashboards did not list the running job: %q / %q", a.m.cx.Status.Text, b.m.cx.Status.Text)
+		}
+		if told := step(jobsSelectedEvery); len(told) != 0 {
+			t.Fatalf("a running job was told: %+v", told)
+		}
+	}
+	now = a.clk.Now()
+	putJob(t, jcOf(), spec, &jobs.Status{Pid: 8, Started: now.Add(-2 * time.Minute), Ended: now, ExitCode: 3, Heartbeat: now})
+	var told []notifiedMsg
+	for i := 0; len(notifyEvents(a.m)) == 0 || len(notifyEvents(b.m)) == 0; i++ {
+		if i == 20 {
+			t.Fatalf("the end was not seen by both: %+v", told)
+		}
+		told = append(told, step(jobsSelectedEvery)...)
+	}
+	told = append(told, step(jobsSelectedEvery)...) // nothing new: no second telling
+	if len(told) != 2 {
+		t.Fatalf("want one notification from each dashboard, got %d: %+v", len(told), told)
+	}
+	var rang []byte
+	tellers := 0
+	for _, n := range told {
+		if n.d.Told {
+			tellers++
+			rang = n.d.Terminal
+		}
+		if n.ev.Kind != state.EventJobEnded || n.ev.Status != "exited 3" || n.ev.Job != "train-4kq9zt" {
+			t.Errorf("event %+v", n.ev)
+		}
+	}
+	if tellers != 1 {
+		t.Fatalf("%d dashboards told the end, want 1", tellers)
+	}
+	if !bytes.HasPrefix(rang, []byte("\x1b]777;notify;colabdash: job train-4kq9zt exited 3;")) || !bytes.HasSuffix(rang, []byte("\x1b\\\a")) ||
+		bytes.Count(rang, []byte("\x1b")) != 2 || bytes.Count(rang, []byte("\a")) != 1 {
+		t.Errorf("terminal bytes %q", rang)
+	}
+	line, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Count(line, []byte("\n")) != 1 || bytes.ContainsAny(line, "\x1b\a") {
+		t.Fatalf("the command read %q, want one clean JSON line", line)
+	}
+	var ev map[string]string
+	if err := json.Unmarshal(line, &ev); err != nil || ev["kind"] != "job-ended" || ev["runtime"] != "rt-cpudemo4qx" ||
+		!strings.Contains(ev["text"], "$(touch") {
+		t.Errorf("the command's event %v (%v)", ev, err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the job's command line ran in a shell")
+	}
+	for _, s := range []*stack{a, b} {
+		es := notifyEvents(s.m)
+		if len(es) != 1 || !strings.Contains(es[0].Told, "job train-4kq9zt exited 3") {
+			t.Fatalf("event log %+v", es)
+		}
+	}
+	if la, lb := notifyEvents(a.m)[0].Told, notifyEvents(b.m)[0].Told; strings.Contains(la, "another colabdash") == strings.Contains(lb, "another colabdash") {
+		t.Errorf("exactly one event log should say another colabdash told it:\n%s\n%s", la, lb)
+	}
+}
+
+// A runtime Colab reclaims is told (runtime-gone) with its name; one the
+// user deleted is not. A notify command that hangs is ended at its
+// timeout, and the event log says so.
+func TestReclaimToldAndHangingHookEnded(t *testing.T) {
+	dir := t.TempDir()
+	s := newStack(t, stackOpts{emu: colabfake.Options{Seed: colabfake.SeedDemo}, ui: Options{StateDir: dir,
+		Notify: config.Notify{Terminal: state.NotifyBell, Command: "sleep", Args: []string{"60"}, Timeout: time.Second}}})
+	s.driveAll(s.m.Init())
+	s.tickAll(time.Second)
+	if !s.srv.Reclaim("runtimes/rt-cpudemo4qx") {
+		t.Fatal("no runtime to reclaim")
+	}
+	start := time.Now()
+	told := s.pressAll("r")
+	told = append(told, s.tickAll(time.Second)...)
+	if len(told) != 1 || told[0].ev.Kind != state.EventRuntimeGone || told[0].ev.Runtime != "rt-cpudemo4qx" {
+		t.Fatalf("told %+v", told)
+	}
+	if took := time.Since(start); told[0].d.Command != "timed out after 1s" || took > 30*time.Second {
+		t.Errorf("the hanging command: %q after %s", told[0].d.Command, took)
+	}
+	if string(told[0].d.Terminal) != "\a" {
+		t.Errorf("terminal bytes %q, want the bell", told[0].d.Terminal)
+	}
+	if es := notifyEvents(s.m); len(es) != 1 || !strings.Contains(es[0].Told, "command timed out after 1s") || es[0].Outcome() != "notified" {
+		t.Errorf("event log %+v", es)
+	}
+	// The user's own delete is no news.
+	s.m = s.m.selectID(t, "rt-t4demo7k2p")
+	s.pressAll("d")
+	s.pressAll("y")
+	if told := append(s.tickAll(time.Second), s.tickAll(time.Second)...); len(told) != 0 {
+		t.Errorf("the user's delete was told: %+v", told)
+	}
+}
