@@ -12,12 +12,14 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/state/monitor"
 )
 
 // driveAll runs cmd as tea.Program does, feeding every answer to Update
@@ -237,5 +239,128 @@ func TestReclaimToldAndHangingHookEnded(t *testing.T) {
 	s.pressAll("y")
 	if told := append(s.tickAll(time.Second), s.tickAll(time.Second)...); len(told) != 0 {
 		t.Errorf("the user's delete was told: %+v", told)
+	}
+}
+
+// guardStack is a dashboard on the demo emulator whose idle guard is
+// after 30m with action, and whose runtimes' verdicts are verdicts'
+// (by runtime id; none: not read).
+func guardStack(t *testing.T, action string, readOnly bool, verdicts map[string]monitor.Verdict) *stack {
+	t.Helper()
+	s := newStack(t, stackOpts{emu: colabfake.Options{Seed: colabfake.SeedDemo}, ui: Options{ReadOnly: readOnly,
+		Notify:    config.Notify{Terminal: state.NotifyBell},
+		IdleGuard: func(string) config.IdleGuard { return config.IdleGuard{After: 30 * time.Minute, Action: action} }}})
+	s.m.notes.verdict = func(name string, now time.Time) (monitor.Verdict, bool) {
+		v, ok := verdicts[api.LastSegment(name)]
+		if ok && v.State == monitor.StateIdle {
+			v.For = now.Sub(v.Since)
+		}
+		return v, ok
+	}
+	s.driveAll(s.m.Init())
+	return s
+}
+
+// listed reports whether the emulator still lists runtime id.
+func listed(s *stack, id string) bool {
+	for _, r := range s.srv.Runtimes() {
+		if api.LastSegment(r.Name) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// The idle guard with action delete, on the emulator's clock: a runtime
+// idle by every signal is warned at 30m (the status line naming the key
+// that keeps it) and deleted 5m after, through the dashboard's delete,
+// told and logged; one idle with a signal unknown, one busy, and one the
+// user kept with ctrl+g after its warning are never deleted.
+func TestIdleGuardDeletesOnlyAfterItsWarning(t *testing.T) {
+	idle := func(unknown ...monitor.Signal) monitor.Verdict {
+		return monitor.Verdict{Activity: monitor.Activity{State: monitor.StateIdle, Kernels: 1, Since: t0}, By: monitor.SignalKernel, Unknown: unknown}
+	}
+	s := guardStack(t, config.GuardDelete, false, map[string]monitor.Verdict{
+		"rt-t4demo7k2p": idle(),
+		"rt-cpudemo4qx": idle(monitor.SignalTerminal),
+		"rt-v6edemo2mw": idle(),
+	})
+	var told []notifiedMsg
+	for range 29 {
+		told = append(told, s.tickAll(time.Minute)...)
+	}
+	if len(told) != 0 || !listed(s, "rt-t4demo7k2p") {
+		t.Fatalf("before 30m of idleness: %+v", told)
+	}
+	told = s.tickAll(time.Minute)
+	if len(told) != 2 {
+		t.Fatalf("at 30m: want the last warnings of the two runtimes idle by every signal, got %+v", told)
+	}
+	for _, n := range told {
+		if n.ev.Kind != state.EventGuardDelete || !strings.Contains(n.ev.Text, "unless ctrl+g keeps it") || n.ev.Runtime == "rt-cpudemo4qx" {
+			t.Errorf("warning %+v", n.ev)
+		}
+	}
+	if st := s.m.cx.Status.Text; !strings.Contains(st, "deletes it in 5m") || !strings.Contains(st, "ctrl+g") {
+		t.Errorf("status line %q", st)
+	}
+	s.m = s.m.selectID(t, "rt-v6edemo2mw")
+	s.m, _ = update(s.m, tea.KeyMsg{Type: tea.KeyCtrlG})
+	if st := s.m.cx.Status.Text; !strings.Contains(st, "keeps rt-v6edemo2mw") || !strings.Contains(guardLog(s.m), "kept rt-v6edemo2mw") {
+		t.Errorf("after ctrl+g: %q\n%s", st, guardLog(s.m))
+	}
+	told = nil
+	for range 4 {
+		told = append(told, s.tickAll(time.Minute)...)
+	}
+	if len(told) != 0 || !listed(s, "rt-t4demo7k2p") {
+		t.Fatalf("inside the grace: %+v", told)
+	}
+	told = s.tickAll(time.Minute)
+	if listed(s, "rt-t4demo7k2p") {
+		t.Fatalf("5m after its last warning the runtime idle by every signal is still there: %q", s.m.cx.Status.Text)
+	}
+	if len(told) != 1 || told[0].ev.Status != "deleted by the idle guard" || told[0].ev.Runtime != "rt-t4demo7k2p" {
+		t.Errorf("the delete was told as %+v", told)
+	}
+	if !strings.Contains(guardLog(s.m), "deleted rt-t4demo7k2p") {
+		t.Errorf("event log:\n%s", guardLog(s.m))
+	}
+	for range 60 {
+		if told := s.tickAll(time.Minute); len(told) != 0 {
+			t.Fatalf("after the delete: %+v", told)
+		}
+	}
+	if !listed(s, "rt-cpudemo4qx") || !listed(s, "rt-v6edemo2mw") {
+		t.Error("the guard deleted a runtime with a signal unknown, or one the user kept")
+	}
+}
+
+// guardLog is the idle guard's entries in the event log, newest first.
+func guardLog(m Model) string {
+	var log []string
+	for _, e := range m.Events() {
+		if e.Tool == "idle guard" {
+			log = append(log, e.Note)
+		}
+	}
+	return strings.Join(log, "\n")
+}
+
+// In --readonly the guard with action delete only warns (runtime-idle),
+// once per stretch of idleness, and deletes nothing.
+func TestIdleGuardNeverDeletesReadOnly(t *testing.T) {
+	s := guardStack(t, config.GuardDelete, true, map[string]monitor.Verdict{
+		"rt-t4demo7k2p": {Activity: monitor.Activity{State: monitor.StateIdle, Kernels: 1, Since: t0}, By: monitor.SignalKernel},
+	})
+	var told []notifiedMsg
+	for range 120 {
+		told = append(told, s.tickAll(time.Minute)...)
+	}
+	if len(told) != 1 || told[0].ev.Kind != state.EventRuntimeIdle || told[0].ev.Status != "idle 30m" {
+		t.Fatalf("told %+v", told)
+	}
+	if !listed(s, "rt-t4demo7k2p") || s.srv.CallCount(api.ToolDeleteRuntime) != 0 {
+		t.Error("the guard deleted in --readonly")
 	}
 }
