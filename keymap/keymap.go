@@ -87,8 +87,9 @@ const (
 
 	// ActionGuardCancel cancels the idle guard's delete of the selected
 	// runtime after its last warning (ctrl+g); the guard does not act on
-	// that runtime again until it has worked and gone idle anew. Off in
-	// --readonly, where the guard never deletes.
+	// that runtime again until it has worked and gone idle anew. It
+	// changes nothing on Colab (allowed in --readonly, where the guard
+	// never deletes anyway).
 	ActionGuardCancel = "guard_cancel"
 
 	// The files pane's own keys, read only while it is open (it also reads
@@ -424,7 +425,7 @@ var defaults = map[string]def{
 	ActionFiles:         {[]string{"f"}, "files", false},
 	ActionShell:         {[]string{"S"}, "shell on runtime", true},
 	ActionLogs:          {[]string{"l"}, "job log", false},
-	ActionGuardCancel:   {[]string{"ctrl+g"}, "keep runtime (idle guard)", true},
+	ActionGuardCancel:   {[]string{"ctrl+g"}, "keep runtime (idle guard)", false},
 
 	ActionFilesOpen:       {[]string{"enter", "right"}, "open directory", false},
 	ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory", false},
