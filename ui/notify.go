@@ -33,6 +33,7 @@ type notifyOps struct {
 	running map[string]map[string]bool // runtime → jobs seen running
 	guard   map[string]state.GuardMemo // the idle guard's memory per runtime
 	culling map[string]bool            // runtimes the idle guard is deleting
+	asked   map[string]bool            // the events' keys told (or being told): never again
 	// verdict, when set, replaces runtimeVerdict (tests).
 	verdict func(name string, now time.Time) (monitor.Verdict, bool)
 }
@@ -69,9 +70,17 @@ func (n *notifyOps) forAccount(svc api.Service) {
 }
 
 // tell is the command that tells ev (Notify blocks while the user's
-// command runs), cancelled when the dashboard quits.
+// command runs), cancelled when the dashboard quits; nil for an event
+// this dashboard told already (a retry failing again, a refresh).
 func (m *app) tell(ev state.Event) tea.Cmd {
 	n, ctx := m.notes, m.life.ctx
+	if n.asked == nil {
+		n.asked = map[string]bool{}
+	}
+	if n.asked[ev.Key()] {
+		return nil
+	}
+	n.asked[ev.Key()] = true
 	return func() tea.Msg {
 		return notifiedMsg{owner: n, ev: ev, d: n.n.Notify(ctx, ev)}
 	}

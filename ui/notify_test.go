@@ -364,3 +364,68 @@ func TestIdleGuardNeverDeletesReadOnly(t *testing.T) {
 		t.Error("the guard deleted in --readonly")
 	}
 }
+
+// A reclaimed runtime whose id carries terminal controls (the hostile
+// seed's OSC 52, bidi override and C1 CSI): the terminal's OSC 777 and
+// the command's JSON and environment carry it as plain text only, and
+// the command runs without a shell.
+func TestHostileRuntimeNameToldPlain(t *testing.T) {
+	dir := t.TempDir()
+	got := filepath.Join(dir, "hook.jsonl")
+	s := newStack(t, stackOpts{emu: colabfake.Options{Seed: colabfake.SeedHostile}, ui: Options{StateDir: dir,
+		Getenv: func(k string) string { return map[string]string{"TERM": "foot"}[k] }, Environ: []string{"PATH=" + os.Getenv("PATH")},
+		Notify: config.Notify{Terminal: state.NotifyAuto, Command: "tee", Args: []string{"-a", got}, Timeout: 10 * time.Second}}})
+	s.driveAll(s.m.Init())
+	s.tickAll(time.Second)
+	var told []notifiedMsg
+	for _, id := range []string{"rt-clip" + colabfake.HostileOSC52 + "board", "rt-bidi" + colabfake.HostileRLO + "txt.exe" + colabfake.HostileC1CSI} {
+		if !s.srv.Reclaim("runtimes/" + id) {
+			t.Fatalf("no runtime %q", id)
+		}
+	}
+	told = append(s.pressAll("r"), s.tickAll(time.Second)...)
+	if len(told) != 2 {
+		t.Fatalf("told %d events: %+v", len(told), told)
+	}
+	for _, n := range told {
+		b := n.d.Terminal
+		if !bytes.HasPrefix(b, []byte("\x1b]777;notify;colabdash: rt-")) || bytes.Count(b, []byte("\x1b")) != 2 || bytes.Count(b, []byte("\a")) != 1 ||
+			bytes.Contains(b, []byte("\u009b")) || bytes.Contains(b, []byte("\u202e")) {
+			t.Errorf("terminal bytes %q", b)
+		}
+	}
+	line, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Count(line, []byte("\n")) != 2 || bytes.ContainsAny(line, "\x1b\a") || bytes.Contains(line, []byte("\u009b")) || bytes.Contains(line, []byte("\u202e")) {
+		t.Errorf("the command read %q", line)
+	}
+}
+
+// A proxy token that cannot be renewed is told once, however many
+// retries fail, with the runtime and the error.
+func TestTokenNotRenewedToldOnce(t *testing.T) {
+	s := newStack(t, stackOpts{emu: colabfake.Options{Seed: colabfake.SeedDemo}, ui: Options{Notify: config.Notify{Terminal: state.NotifyBell}}})
+	s.srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: "get_runtime", Times: -1,
+		Text: colabfake.GoogleErrorText(api.Unavailable, "backend unavailable", "", 0)})
+	told := s.driveAll(s.m.Init())
+	for range 4 {
+		told = append(told, s.tickAll(30*time.Second)...)
+	}
+	n := 0
+	for _, m := range told {
+		if !m.d.Told {
+			t.Errorf("asked to tell again: %+v", m.ev)
+		}
+		if m.ev.Kind == state.EventTokenFailed && m.ev.Runtime == "rt-cpudemo4qx" {
+			n++
+			if !strings.Contains(m.ev.Text, "could not be renewed") || !strings.Contains(m.ev.Text, "backend unavailable") {
+				t.Errorf("text %q", m.ev.Text)
+			}
+		}
+	}
+	if n != 1 || s.srv.CallCount("get_runtime") < 3 {
+		t.Fatalf("told %d times after %d renewals: %+v", n, s.srv.CallCount("get_runtime"), told)
+	}
+}
