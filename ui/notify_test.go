@@ -429,3 +429,40 @@ func TestTokenNotRenewedToldOnce(t *testing.T) {
 		t.Fatalf("told %d times after %d renewals: %+v", n, s.srv.CallCount("get_runtime"), told)
 	}
 }
+
+// runToEnd runs cmd (a console run's) and feeds its answer and what that
+// starts to m, returning the notifications told.
+func runToEnd(m *Model, cmd tea.Cmd) []notifiedMsg {
+	var told []notifiedMsg
+	walk(cmd, func(msg tea.Msg) tea.Cmd {
+		var c tea.Cmd
+		switch msg := msg.(type) {
+		case execDoneMsg:
+			*m, c = update(*m, msg)
+		case notifiedMsg:
+			told = append(told, msg)
+			*m, _ = update(*m, msg)
+		}
+		return c
+	})
+	return told
+}
+
+// Code run from the console that finishes while the dashboard is on
+// screen instead is told (code-done); one that finishes under the
+// user's eyes is not.
+func TestCodeDoneToldWhenLookingElsewhere(t *testing.T) {
+	e, m, _ := consoleOnSession(t)
+	m = typeText(e, t, m, "print(1)")
+	m, runCmd := update(m, keyMsg("enter"))
+	if told := runToEnd(&m, runCmd); len(told) != 0 {
+		t.Fatalf("a run the console showed was told: %+v", told)
+	}
+	m = typeText(e, t, m, "print(2)")
+	m, runCmd = update(m, keyMsg("enter"))
+	m = e.press(t, m, "esc") // back on the dashboard before the answer
+	told := runToEnd(&m, runCmd)
+	if len(told) != 1 || told[0].ev.Kind != state.EventCodeDone || told[0].ev.Runtime != "rt-t4demo7k2p" || told[0].ev.Status != "code finished" {
+		t.Fatalf("told %+v", told)
+	}
+}
