@@ -4,11 +4,13 @@ package cli
 
 import (
 	"bytes"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -98,3 +100,33 @@ func TestNotificationThroughTmux(t *testing.T) {
 
 // tail is the last 2000 bytes of b.
 func tail(b []byte) []byte { return b[max(len(b)-2000, 0):] }
+
+// The real binary's `wait` on a pseudo-terminal: the demo's running job,
+// stopped by `colabdash stop` while wait watches it, ends with OSC 9 and
+// the bell on wait's terminal (stderr), once.
+func TestWaitRingsOnItsTerminal(t *testing.T) {
+	skipUnderShort(t)
+	bin := binary(t)
+	var reads atomic.Int32 // proxy reads of the job's files: wait has found it
+	e := newVerbEnv(t, colabfake.Options{Seed: colabfake.SeedDemo, OnProxyRequest: func(r *http.Request) {
+		if strings.Contains(r.URL.Path, "train-demo01") {
+			reads.Add(1)
+		}
+	}})
+	writeFile(t, filepath.Join(e.home, ".config", "colabdash", "config.yaml"), "notify:\n  terminal: osc9\n")
+	const job = "rt-t4demo7k2p/train-demo01"
+	s := startSilent(t, nil, bin, append([]string{"wait", job}, e.flags...)...)
+	for deadline := time.Now().Add(waitTimeout); reads.Load() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("wait never read the job: %q", s.output())
+		}
+	}
+	if code, _, errs := e.run("stop", job, "--grace", "2s"); code != 0 {
+		t.Fatalf("stop: %d %s", code, errs)
+	}
+	out := s.waitOutput(t, "\x1b]9;colabdash: job train-demo01 killed by SIGTERM: job train-demo01 on rt-t4demo7k2p killed by SIGTERM")
+	out = s.waitOutput(t, "\a")
+	if n := strings.Count(out, "\a"); n != 1 {
+		t.Errorf("rang %d times: %q", n, out)
+	}
+}
