@@ -34,6 +34,7 @@ type notifyOps struct {
 	guard   map[string]state.GuardMemo // the idle guard's memory per runtime
 	culling map[string]bool            // runtimes the idle guard is deleting
 	asked   map[string]bool            // the events' keys told (or being told): never again
+	version uint64                     // the snapshot's version last scanned for runtimes gone
 	// verdict, when set, replaces runtimeVerdict (tests).
 	verdict func(name string, now time.Time) (monitor.Verdict, bool)
 }
@@ -128,6 +129,18 @@ func (m *app) onNotified(msg notifiedMsg, now time.Time) {
 func (m *app) notifyTick(now time.Time) []tea.Cmd {
 	n := m.notes
 	n.forAccount(m.link.svc)
+	cmds := []tea.Cmd{m.notifyUnseenRuns(now)}
+	if v := m.cx.Snap.Version(); v != n.version || len(m.ops.deleting) > 0 {
+		n.version = v
+		cmds = append(cmds, m.goneRuntimes(now)...)
+	}
+	return append(cmds, m.guardTick(now)...)
+}
+
+// goneRuntimes tells the runtimes alive when last seen and gone now,
+// neither deleted nor being deleted by this dashboard (nor its guard).
+func (m *app) goneRuntimes(now time.Time) []tea.Cmd {
+	n := m.notes
 	var cmds []tea.Cmd
 	seen := map[string]bool{}
 	for _, r := range m.cx.Snap.Rows(state.SortByName, "") {
@@ -153,8 +166,7 @@ func (m *app) notifyTick(now time.Time) []tea.Cmd {
 			delete(n.live, name) // deleted by this dashboard: left Rows at once
 		}
 	}
-	cmds = append(cmds, m.notifyUnseenRuns(now))
-	return append(cmds, m.guardTick(now)...)
+	return cmds
 }
 
 // notifyJobs tells the ends of runtime's jobs seen running before and
