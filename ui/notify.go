@@ -5,8 +5,8 @@ package ui
 // answers are folded: a job seen running and now ended (the jobs
 // listing), a runtime the listing lost that colabdash did not delete, a
 // proxy token that could not be renewed, console code that finished while
-// its console was not on screen, and the idle guard's steps (guard.go's
-// neighbour idleguard.go). Each is told in a tea.Cmd (the user's command
+// its console was not on screen, and the idle guard's steps
+// (idleguard.go). Each is told in a tea.Cmd (the user's command
 // may run for seconds); its answer (notifiedMsg) goes to the event log and
 // its terminal bytes to the terminal through the Painter, between frames.
 
