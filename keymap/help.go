@@ -36,7 +36,7 @@ func (d *Dashboard) FullHelp() [][]key.Binding {
 		{d.NextPanel, d.PrevPanel, d.Details, d.Profile, d.Events},
 		{d.Filter, d.Sort, d.Refresh},
 		{d.Back, d.Help, d.Quit, d.Suspend},
-		{d.NewRuntime, d.QuickCreate, d.DeleteRuntime, d.Cancel, d.RenewToken},
+		{d.NewRuntime, d.QuickCreate, d.DeleteRuntime, d.Cancel, d.RenewToken, d.GuardCancel},
 		{d.OpenSession, d.CloseSession, d.RunCode, d.Files, d.Shell, d.Logs},
 		{d.CopyURL, d.RevealToken, d.CopyToken},
 	}

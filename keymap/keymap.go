@@ -85,6 +85,13 @@ const (
 	// runtime's job; it only reads.
 	ActionLogs = "logs"
 
+	// ActionGuardCancel cancels the idle guard's delete of the selected
+	// runtime after its last warning (ctrl+g); the guard does not act on
+	// that runtime again until it has worked and gone idle anew. It
+	// changes nothing on Colab (allowed in --readonly, where the guard
+	// never deletes anyway).
+	ActionGuardCancel = "guard_cancel"
+
 	// The files pane's own keys, read only while it is open (it also reads
 	// up, down, page_up, page_down, top, bottom, refresh, back, files and
 	// quit). files_upload and files_delete are disabled by SetReadOnly.
@@ -232,6 +239,9 @@ type Dashboard struct {
 	Shell key.Binding `action:"shell"`
 	// Logs opens the log viewer on the selected runtime's job (l).
 	Logs key.Binding `action:"logs"`
+	// GuardCancel cancels the idle guard's coming delete of the selected
+	// runtime (ctrl+g).
+	GuardCancel key.Binding `action:"guard_cancel"`
 }
 
 // List is a list's cursor keys (ScopeRuntimes, ScopeSessions): a line,
@@ -415,6 +425,7 @@ var defaults = map[string]def{
 	ActionFiles:         {[]string{"f"}, "files", false},
 	ActionShell:         {[]string{"S"}, "shell on runtime", true},
 	ActionLogs:          {[]string{"l"}, "job log", false},
+	ActionGuardCancel:   {[]string{"ctrl+g"}, "keep runtime (idle guard)", false},
 
 	ActionFilesOpen:       {[]string{"enter", "right"}, "open directory", false},
 	ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory", false},

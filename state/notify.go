@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 )
 
 // EventKind is what happened, in a notification: one of the Event*
@@ -149,4 +151,25 @@ func NotifyVia(mode, termProgram, term string, kitty bool) string {
 		return NotifyOSC777
 	}
 	return NotifyBell
+}
+
+// JobEnded is the event of job rec's end as v (JudgeJob) words it: its
+// status ("exited 0", "killed by SIGTERM", "lost", "failed") and a
+// sentence naming the job's runtime, how long it ran and its command
+// line (the runtime's text: a notifier sanitizes it). Every process
+// watching the job computes the same Key.
+func JobEnded(rec jobs.Record, v JobView, at time.Time) Event {
+	rt := strings.TrimPrefix(rec.Runtime, "runtimes/")
+	text := "job " + rec.Spec.ID
+	if rt != "" {
+		text += " on " + rt
+	}
+	text += " " + v.Word()
+	if v.Duration > 0 {
+		text += " after " + FormatCountdown(v.Duration)
+	}
+	if cmd := strings.TrimSpace(strings.Join(append([]string{rec.Spec.File}, rec.Spec.Args...), " ")); cmd != "" {
+		text += ": " + cmd
+	}
+	return Event{Kind: EventJobEnded, Runtime: rt, Job: rec.Spec.ID, Status: v.Word(), Text: text, At: at}
 }

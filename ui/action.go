@@ -194,6 +194,7 @@ func (m *app) globalKey(k tea.KeyMsg) common.Effect {
 		{keys.CopyURL, common.Do{Op: common.OpCopyURL}}, {keys.CopyToken, common.Do{Op: common.OpCopyToken}},
 		{keys.RevealToken, common.Do{Op: common.OpReveal}}, {keys.Files, common.Do{Op: common.OpFiles}},
 		{keys.Shell, common.Do{Op: common.OpShell}}, {keys.Logs, common.Do{Op: common.OpLogs}},
+		{keys.GuardCancel, common.Do{Op: common.OpGuardCancel}},
 	} {
 		if key.Matches(k, g.b) {
 			return g.e
@@ -225,6 +226,8 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 		return m.ops.openShell(now)
 	case common.OpLogs:
 		return m.openLog(now)
+	case common.OpGuardCancel:
+		m.cancelGuard(now)
 	case common.OpNewRuntime:
 		return m.apply(m.cr.openPicker())
 	case common.OpQuickCreate:

@@ -57,6 +57,7 @@ func (m *app) onResult(msg resultMsg) tea.Cmd {
 	switch {
 	case msg.key.kind == callRenew:
 		m.mon.renewed(msg.key.runtime, msg.err)
+		cmd = tea.Batch(cmd, m.notifyRenewFailed(msg.key.runtime, msg.err, now))
 	case !ok || msg.err != nil:
 	case msg.key.kind == callRuntimes:
 		m.cr.onRuntimesListed(now)
@@ -90,7 +91,7 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case createDoneMsg:
 		return m.carryOut(m.cr.onCreateDone(msg, now), now), true
 	case deleteDoneMsg:
-		return m.carryOut(m.ops.onDeleteDone(msg, now), now), true
+		return tea.Batch(m.carryOut(m.ops.onDeleteDone(msg, now), now), m.guardDeleted(msg, now)), true
 	case sessionOpenedMsg:
 		if !m.ops.onSessionOpened(msg, now) {
 			return nil, true
@@ -104,7 +105,7 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.ex.sessionClosed(msg.name, now)
 		return m.carryOut(want{sessions: api.Session{Name: msg.name}.Parent(), relistSessions: true}, now), true
 	case execDoneMsg:
-		return m.ex.onExecDone(msg, now), true
+		return tea.Batch(m.ex.onExecDone(msg, now), m.notifyUnseenRuns(now)), true
 	case pane.ListedMsg, pane.ProgressMsg, pane.DoneMsg, pane.PlanMsg:
 		cmd, e := m.ops.onFilesMsg(msg, now)
 		return tea.Batch(cmd, m.apply(e)), true
@@ -121,7 +122,10 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		for _, d := range m.jobs.onListed(msg, now) {
 			cmds = append(cmds, m.carryWhenDone(d, now))
 		}
-		return tea.Batch(cmds...), true
+		return tea.Batch(append(cmds, m.notifyJobs(msg.runtime, now))...), true
+	case notifiedMsg:
+		m.onNotified(msg, now)
+		return nil, true
 	case jobNotesMsg:
 		m.jobs.onNotes(msg, now)
 		return nil, true

@@ -51,6 +51,9 @@ type execState struct {
 	nextRun     int
 	transcripts map[string]*console.Transcript // by session name
 	console     *console.Overlay
+	// unseen are the runs that finished while their console was not on
+	// screen, until the root tells them (notifyUnseenRuns).
+	unseen []*execRun
 }
 
 // transcript returns session's transcript, made on first use.
@@ -199,6 +202,7 @@ func (m *execOps) finishRun(r *execRun, res api.ExecuteCodeResult, err error, no
 		if out, code, _ := state.ExitAsPython(res); err != nil || out.ExecutionError != nil || code != 0 {
 			word = "failed"
 		}
+		m.unseen = append(m.unseen, r)
 		m.scr.say(now, common.Say{Text: "code run " + word + " after " + state.FormatCountdown(now.Sub(r.started)) + " (" + m.cx.Keys.Dashboard.RunCode.Help().Key + " shows the output)", Err: err != nil})
 	}
 }

@@ -199,6 +199,8 @@ func run(t testing.TB, m Model, cmd tea.Cmd) (Model, runStats) {
 			var next tea.Cmd
 			m, next = update(m, msg)
 			return next
+		case notifiedMsg: // a notification (a renewal failed): to the event log
+			m, _ = update(m, msg)
 		case nil:
 		default:
 			t.Fatalf("unexpected message %T", msg)

@@ -68,6 +68,7 @@ type app struct {
 	prof  *profiles
 	mon   *monitorOps // the monitor's polls (nil: monitoring off)
 	jobs  *jobsOps    // the runtimes' jobs (nil: monitoring off)
+	notes *notifyOps  // notifications and the idle guard (notify.go)
 }
 
 // New builds the dashboard. The first frame renders at once on an empty
@@ -104,6 +105,7 @@ func New(o Options) Model {
 		a.jobs = newJobsOps(a)
 		cx.Jobs = a.jobs
 	}
+	a.notes = newNotifyOps(&a.opts)
 	a.calls = newCalls(cx, &a.opts, a.link, a.scr, a.rt)
 	a.prof = &profiles{cx: cx, opts: &a.opts, link: a.link, scr: a.scr}
 	a.resetOps(last)
@@ -269,5 +271,5 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 		cmds = append(cmds, m.calls.refreshSessions(now, false)...)
 	}
 	m.scr.expireStatus(now)
-	return cmds
+	return append(cmds, m.notifyTick(now)...)
 }

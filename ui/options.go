@@ -134,8 +134,21 @@ type Options struct {
 	// focused pane's scope runs its plugin (ui/plugin): under ReadOnly a
 	// dangerous one is refused.
 	Plugins []config.Plugin
-	// Environ is the environment plugins inherit (nil: os.Environ()).
+	// Environ is the environment plugins and the notify command inherit
+	// (nil: os.Environ()).
 	Environ []string
+	// Notify is the config's notify: section: how the dashboard tells
+	// the user that a job ended, a runtime went idle or away, a token
+	// could not be renewed or console code finished (ui/notify; the zero
+	// value: auto, no command). Events are claimed in StateDir, so two
+	// dashboards tell each once.
+	Notify config.Notify
+	// IdleGuard returns the idle guard of a profile (the config's
+	// Settings.GuardFor); nil: off everywhere.
+	IdleGuard func(profile string) config.IdleGuard
+	// Getenv reads the terminal's variables that choose how a
+	// notification reaches it (TERM, TERM_PROGRAM, TMUX…; nil: os.Getenv).
+	Getenv func(string) string
 }
 
 // Themes accepted by Options.Theme and DetectTheme's result.

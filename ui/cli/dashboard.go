@@ -173,6 +173,8 @@ func dashboardOptions(g kit.Globals) ui.Options {
 		Profile:           g.Profile.Name,
 		Profiles:          s.ProfileNames(),
 		Redact:            g.Logs.Red.Redact,
+		Notify:            s.Notify,
+		IdleGuard:         s.GuardFor,
 		Connect: func(ctx context.Context, name string) (api.Service, ui.ConnInfo, error) {
 			p, ok := s.Profiles[name]
 			if !ok {

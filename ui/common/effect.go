@@ -200,6 +200,7 @@ const (
 	OpFiles                      // open the files pane of the selected runtime
 	OpShell                      // suspend the dashboard for a shell on the selected runtime
 	OpLogs                       // open the log viewer on the selected runtime's job
+	OpGuardCancel                // keep the selected runtime from the idle guard's delete
 )
 
 // Overlay is one layer of the dashboard's stack: a dialog, the create

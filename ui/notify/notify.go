@@ -71,6 +71,9 @@ type Options struct {
 	StateDir string
 	// Redactor cleans every text (nil: none known).
 	Redactor *api.Redactor
+	// Redact, when set, cleans every text after Redactor (the
+	// dashboard's Options.Redact).
+	Redact func(string) string
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 }
@@ -199,6 +202,9 @@ func (n *Notifier) prune() {
 func (n *Notifier) plain(s, sep string) string {
 	if n.o.Redactor != nil {
 		s = n.o.Redactor.Redact(s)
+	}
+	if n.o.Redact != nil {
+		s = n.o.Redact(s)
 	}
 	s = termtext.Line(s)
 	s = strings.Map(func(r rune) rune {

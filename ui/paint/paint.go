@@ -64,6 +64,7 @@ type Painter struct {
 	full    bool   // the next write repaints the whole screen
 	w, h    int    // the screen's size in cells (0: unknown)
 	held    bool   // released: nothing is written until Restore
+	oob     []byte // out-of-band bytes waiting for the terminal (Aside)
 
 	wmu    sync.Mutex  // held while writing to out
 	last   []string    // the lines on screen
@@ -127,6 +128,39 @@ func (p *Painter) Frame(frame string) {
 	p.frame, p.pending = frame, true
 	p.mu.Unlock()
 	p.wake()
+}
+
+// MaxAside bounds the out-of-band bytes kept while the terminal is
+// released (4 KiB): beyond it, the newest are dropped.
+const MaxAside = 4 << 10
+
+// Aside writes b to the terminal between two frames, never inside one:
+// bytes that neither move the cursor nor draw (the bell, an OSC 9 or 777
+// notification), which the diff of the next frame does not account for.
+// While the terminal is released (a shell or plugin has it) they wait
+// for Restore, so nothing reaches the program in the foreground; after
+// Stop they are dropped. The caller passes sanitized bytes. A nil
+// Painter drops them (see Supported).
+func (p *Painter) Aside(b []byte) {
+	if p == nil || len(b) == 0 {
+		return
+	}
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if p.closed {
+		return
+	}
+	p.mu.Lock()
+	held := p.held || !p.started
+	if held {
+		if len(p.oob)+len(b) <= MaxAside {
+			p.oob = append(p.oob, b...)
+		}
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
+	_, _ = p.out.Write(b)
 }
 
 // resized reads the terminal's size, repaints in full at it and tells the
@@ -225,6 +259,10 @@ func (p *Painter) take() error {
 	_, _ = io.WriteString(p.out, takeTerminal+clearAll)
 	p.last = nil
 	p.mu.Lock()
+	if len(p.oob) > 0 { // told while a shell had the terminal
+		_, _ = p.out.Write(p.oob)
+		p.oob = nil
+	}
 	p.held, p.full, p.pending = false, true, true
 	p.mu.Unlock()
 	p.wake()

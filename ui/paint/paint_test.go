@@ -235,3 +235,33 @@ func TestRestoreAfterStopTakesNothing(t *testing.T) {
 		t.Errorf("Restore after Stop wrote %q", after)
 	}
 }
+
+// Out-of-band bytes (a notification's bell) go to the terminal at once
+// while the Painter holds it; while a shell has it (released) they wait
+// and come after the Painter takes it back, before its repaint; after
+// Stop they are dropped.
+func TestAsideWaitsWhileReleased(t *testing.T) {
+	s := newScreen()
+	p := started(t, s)
+	p.Aside([]byte("\a1"))
+	s.waitFor(t, "\a1")
+	p.Release()
+	n := len(s.all())
+	p.Aside([]byte("\a2"))
+	if got := s.all()[n:]; strings.Contains(got, "\a2") {
+		t.Fatalf("written while released: %q", got)
+	}
+	if err := p.Restore(); err != nil {
+		t.Fatal(err)
+	}
+	s.waitFor(t, "\a2")
+	if after := s.all()[n:]; strings.Index(after, "\a2") < strings.Index(after, takeTerminal) {
+		t.Errorf("the held bytes came before the terminal was taken back: %q", after)
+	}
+	p.Stop()
+	n = len(s.all())
+	p.Aside([]byte("\a3"))
+	if got := s.all()[n:]; got != "" {
+		t.Errorf("written after Stop: %q", got)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	rjobs "github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/notify"
 	"github.com/colabdash/colabdash/ui/ops"
 )
 
@@ -159,10 +160,14 @@ func record(rt, id string, st *rjobs.Status, args ...string) rjobs.Record {
 func setup(t *testing.T, b *fakeBackend, notes []ops.JobNote) *[]string {
 	t.Helper()
 	forgotten := &[]string{}
-	oldConnect, oldNow, oldLoad, oldForget, oldWait := connect, now, loadNotes, forgetNote, waitEvery
+	oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify := connect, now, loadNotes, forgetNote, waitEvery, notifyOptions
 	t.Cleanup(func() {
-		connect, now, loadNotes, forgetNote, waitEvery = oldConnect, oldNow, oldLoad, oldForget, oldWait
+		connect, now, loadNotes, forgetNote, waitEvery, notifyOptions = oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify
 	})
+	stateDir := t.TempDir() // the events' claims: never the user's state directory
+	notifyOptions = func(v *verb) notify.Options {
+		return notify.Options{StateDir: stateDir, Redactor: v.Red(), Getenv: func(string) string { return "" }, Environ: []string{}}
+	}
 	connect = func(context.Context, *verb) (backend, error) { return b, nil }
 	now = func() time.Time { return t0.Add(30 * time.Second) }
 	loadNotes = func() ([]ops.JobNote, error) { return notes, nil }
@@ -180,6 +185,7 @@ type result struct {
 // term says which streams are terminals and whether colour is drawn.
 type term struct {
 	out, color bool
+	errTTY     bool            // stderr is a terminal
 	ctx        context.Context // nil: never ends
 }
 
@@ -188,7 +194,7 @@ type term struct {
 func run(t *testing.T, red *api.Redactor, tm term, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	s := &kit.Streams{In: strings.NewReader(""), Out: &out, Err: &errb, OutTTY: tm.out, Signals: &kit.SignalState{}}
+	s := &kit.Streams{In: strings.NewReader(""), Out: &out, Err: &errb, OutTTY: tm.out, ErrTTY: tm.errTTY, Signals: &kit.SignalState{}}
 	if red == nil {
 		red = &api.Redactor{}
 	}

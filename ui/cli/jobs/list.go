@@ -283,6 +283,7 @@ func (v *verb) watch(ctx context.Context, arg string, every time.Duration) error
 	defer b.Close()
 	var said []string
 	done := map[string]bool{} // the notes carried out: never twice, whatever the notes file says
+	tl, running := v.newTeller(), map[string]bool{}
 	for round := 0; ; round++ {
 		rep, err := v.collect(ctx, b, arg)
 		switch {
@@ -296,7 +297,8 @@ func (v *verb) watch(ctx context.Context, arg string, every time.Duration) error
 			// round tries again.
 			v.Note(kit.Classify(err, nil).Msg + "; trying again in " + every.String())
 		default:
-			said = append(said, v.carryOut(ctx, b, rep, done)...)
+			tl.watchEnds(ctx, rep, running)
+			said = append(said, v.carryOut(ctx, b, rep, done, tl)...)
 			if err := v.show(rep, true); err != nil {
 				return err
 			}
@@ -318,7 +320,7 @@ func (v *verb) watch(ctx context.Context, arg string, every time.Duration) error
 // that rep shows ended, forgets its note, and returns the lines that
 // say so (or why it could not); done holds the job ids carried out
 // already.
-func (v *verb) carryOut(ctx context.Context, b backend, rep JobsReport, done map[string]bool) []string {
+func (v *verb) carryOut(ctx context.Context, b backend, rep JobsReport, done map[string]bool, tl *teller) []string {
 	notes, err := loadNotes()
 	if err != nil {
 		return []string{"the job notes could not be read: " + err.Error()}
@@ -333,7 +335,11 @@ func (v *verb) carryOut(ctx context.Context, b backend, rep JobsReport, done map
 				continue
 			}
 			done[n.ID] = true
-			lines = append(lines, v.deleteFor(ctx, b, n, stateWord(e)))
+			line, ok := v.deleteFor(ctx, b, n, stateWord(e))
+			if ok {
+				tl.deleted(ctx, n.Runtime, n.ID, stateWord(e))
+			}
+			lines = append(lines, line)
 		}
 	}
 	return lines
@@ -350,14 +356,14 @@ func endedState(s string) bool {
 
 // deleteFor deletes note n's runtime for its ended job (how: its state
 // word) and forgets the note; it returns the line that says what was
-// done.
-func (v *verb) deleteFor(ctx context.Context, b backend, n ops.JobNote, how string) string {
+// done, and whether the runtime was deleted.
+func (v *verb) deleteFor(ctx context.Context, b backend, n ops.JobNote, how string) (string, bool) {
 	rt := termtext.Cut(api.LastSegment(n.Runtime), 63)
 	if err := b.DeleteRuntime(ctx, n.Runtime); err != nil {
-		return fmt.Sprintf("could not delete runtime %s after job %s ended (%s): %s", rt, n.ID, how, b.Classify(err).Msg)
+		return fmt.Sprintf("could not delete runtime %s after job %s ended (%s): %s", rt, n.ID, how, b.Classify(err).Msg), false
 	}
 	if err := forgetNote(n.ID); err != nil {
 		v.Note("forgetting job " + n.ID + ": " + err.Error())
 	}
-	return fmt.Sprintf("deleted runtime %s: job %s ended (%s), as --delete-when-done asked", rt, n.ID, how)
+	return fmt.Sprintf("deleted runtime %s: job %s ended (%s), as --delete-when-done asked", rt, n.ID, how), true
 }

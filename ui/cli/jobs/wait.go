@@ -10,6 +10,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -107,9 +108,14 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 	if err != nil {
 		return err
 	}
+	waited := !judge(f.rec, now()).ended
 	jv, err := v.untilEnded(ctx, b, f, 0)
 	if err != nil {
 		return b.Classify(err)
+	}
+	tl := v.newTeller()
+	if waited { // an end this wait saw happen (not one it found)
+		tl.tell(ctx, state.JobEnded(f.rec, state.JudgeJob(f.rec, now(), 0), now()))
 	}
 	e := entry(f.rec, now())
 	rep.Job = &e
@@ -144,6 +150,9 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 		}
 		rep.Deleted = true
 		_ = forgetNote(f.id)
+		if !del {
+			tl.deleted(ctx, f.rt.Name, f.id, jv.word)
+		}
 		if !v.AsJSON {
 			v.Note(fmt.Sprintf("deleted runtime %s: job %s ended (%s), as %s asked", f.rtID(), f.id, jv.word, why))
 		}

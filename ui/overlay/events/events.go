@@ -47,10 +47,14 @@ type Event struct {
 	// Output, on a plugin's entry (Tool "plugin NAME"), is one line of
 	// what a background plugin printed; shown through the sanitizer.
 	Output string
+	// Told, on a notification's entry (Tool "notify"), is the event's
+	// title and how it was told ("bell", "command ran", "muted", "told by
+	// another colabdash"); shown redacted, through the sanitizer.
+	Told string
 }
 
 // Outcome is "ok", the canonical error code (FAILED_PRECONDITION…),
-// "stale" for a Note, "output" for a plugin's Output, "refused" for a key refused (Refused), or for a runtime file's failure (the files pane,
+// "stale" for a Note, "output" for a plugin's Output, "refused" for a key refused (Refused), "notified" for a notification (Told), or for a runtime file's failure (the files pane,
 // a kernel interrupt) the class of its jupyter error ("not found",
 // "local error", "network error"…).
 func (e Event) Outcome() string {
@@ -62,6 +66,9 @@ func (e Event) Outcome() string {
 	}
 	if e.Err == nil && e.Output != "" {
 		return "output"
+	}
+	if e.Err == nil && e.Told != "" {
+		return "notified"
 	}
 	var je *jupyter.Error
 	if errors.As(e.Err, &je) {

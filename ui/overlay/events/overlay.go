@@ -144,8 +144,8 @@ func (e *Overlay) lines(c *common.Context, w, n, off int) (lines []string, maxOf
 		} else {
 			body = append(body, line+target)
 		}
-		if ev.Err != nil || ev.Note != "" || ev.Refused != "" || ev.Output != "" {
-			text := ev.Note + ev.Refused + ev.Output
+		if ev.Err != nil || ev.Note != "" || ev.Refused != "" || ev.Output != "" || ev.Told != "" {
+			text := ev.Note + ev.Refused + ev.Output + ev.Told
 			if ev.Err != nil {
 				text = fullError(ev.Err)
 			}
@@ -168,7 +168,7 @@ func (e *Overlay) lines(c *common.Context, w, n, off int) (lines []string, maxOf
 // holds reports whether ev's line (time, tool, target, outcome) or its
 // error or note, as shown, holds the filter, ignoring case.
 func (e *Overlay) holds(c *common.Context, ev Event) bool {
-	text := ev.At.In(c.Location).Format("15:04:05") + " " + ev.Tool + " " + shortTarget(ev.Target) + " " + ev.Target + " " + ev.Outcome() + " " + ev.Note + " " + ev.Refused + " " + ev.Output
+	text := ev.At.In(c.Location).Format("15:04:05") + " " + ev.Tool + " " + shortTarget(ev.Target) + " " + ev.Target + " " + ev.Outcome() + " " + ev.Note + " " + ev.Refused + " " + ev.Output + " " + ev.Told
 	if ev.Err != nil {
 		text += " " + fullError(ev.Err)
 	}
