@@ -425,7 +425,7 @@ var defaults = map[string]def{
 	ActionFiles:         {[]string{"f"}, "files", false},
 	ActionShell:         {[]string{"S"}, "shell on runtime", true},
 	ActionLogs:          {[]string{"l"}, "job log", false},
-	ActionGuardCancel:   {[]string{"ctrl+g"}, "keep runtime (idle guard)", false},
+	ActionGuardCancel:   {[]string{"ctrl+g"}, "keep from idle guard", false},
 
 	ActionFilesOpen:       {[]string{"enter", "right"}, "open directory", false},
 	ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory", false},
