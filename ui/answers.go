@@ -118,6 +118,9 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.ex.onInterruptDone(msg, now), true
 	case jobsListedMsg:
 		m.jobs.onListed(msg, now)
+		if m.mon != nil && m.jobs != nil && msg.gen == m.jobs.gen { // jobs: a signal of the activity verdict
+			m.mon.poll.RecordJobs(msg.runtime, now, msg.recs, msg.err)
+		}
 		return nil, true
 	case jobNotesMsg:
 		m.jobs.onNotes(msg, now)
