@@ -122,6 +122,9 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 		for _, d := range m.jobs.onListed(msg, now) {
 			cmds = append(cmds, m.carryWhenDone(d, now))
 		}
+		if m.mon != nil && m.jobs != nil && msg.gen == m.jobs.gen { // jobs: a signal of the activity verdict
+			m.mon.poll.RecordJobs(msg.runtime, now, msg.recs, msg.err)
+		}
 		return tea.Batch(append(cmds, m.notifyJobs(msg.runtime, now))...), true
 	case notifiedMsg:
 		m.onNotified(msg, now)

@@ -15,7 +15,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
-	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/state/monitor"
@@ -31,10 +30,11 @@ func (m *app) guardPolicy() state.GuardPolicy {
 	return state.GuardPolicy{After: g.After, Delete: g.Action == config.GuardDelete, ReadOnly: m.opts.ReadOnly}
 }
 
-// runtimeVerdict is Decide over what the dashboard has read of runtime
-// name: its kernels (not stale), its GPUs (each with a utilisation read),
-// its jobs (listed). ok is false before the kernels were read. Signals
-// not read stay unknown (the verdict's Unknown).
+// runtimeVerdict is the verdict the panes show of runtime name
+// (monitor.Runtime.Verdict: Decide over its kernels, terminals, jobs and
+// GPUs as read); ok is false before its kernels were read or once they
+// are stale. Signals not read stay unknown (the verdict's Unknown), which
+// keeps the guard from acting.
 func (m *app) runtimeVerdict(name string, now time.Time) (monitor.Verdict, bool) {
 	if m.notes.verdict != nil {
 		return m.notes.verdict(name, now)
@@ -46,25 +46,7 @@ func (m *app) runtimeVerdict(name string, now time.Time) (monitor.Verdict, bool)
 	if r == nil || r.KernelsAt.IsZero() || r.KernelsStale() {
 		return monitor.Verdict{}, false
 	}
-	s := monitor.Signals{Kernels: r.Activity(now)}
-	if !r.ResourcesAt.IsZero() && !r.ResourcesStale() {
-		s.GPUs, s.GPUsKnown = r.Resources.GPUs, true
-		for _, g := range r.Resources.GPUs {
-			s.GPUsKnown = s.GPUsKnown && g.Knows(apimon.GPUUtil)
-		}
-	}
-	if js, ok := m.jobs.Jobs(name); ok {
-		s.JobsKnown = true
-		for _, j := range js {
-			v := state.JudgeJob(j.Record, now, 0)
-			if !v.Ended() {
-				s.Jobs++
-			} else if st := j.Record.Status; st != nil && st.Ended.After(s.LastJobEnd) {
-				s.LastJobEnd = st.Ended
-			}
-		}
-	}
-	return monitor.Decide(s, now), true
+	return r.Verdict(now), true
 }
 
 // guardTick runs the idle guard over the runtimes listed: warnings

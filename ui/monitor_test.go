@@ -66,8 +66,10 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 	ms.tick(5 * time.Second)
 	ms.tick(25 * time.Second)
 	v := ms.view()
-	for _, want := range []string{"RAM   GPU   ACTIVITY    SPEC", "rt-t4demo7k2p ▂ 13% ▁  0% idle 31s", "rt-cpudemo4qx ▂ 10%     – idle 31s",
-		"kernels  0 busy 2 idle · idle 31s", "gpu      Tesla T4 · never used", "ram      1.6/12.7 GiB 13%"} {
+	// The demo's T4 runtime runs a job: its idle kernels do not make it
+	// idle, and the row and the details say which signal decided.
+	for _, want := range []string{"RAM   GPU   ACTIVITY    SPEC", "rt-t4demo7k2p ▂ 13% ▁  0% busy job", "rt-cpudemo4qx ▂ 10%     – idle 31s",
+		"kernels  0 busy 2 idle\n", "activity busy (job: 1 running)", "gpu      Tesla T4 · never used", "ram      1.6/12.7 GiB 13%"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("screen lacks %q:\n%s", want, v)
 		}
@@ -87,12 +89,14 @@ func TestMonitorAgainstTheEmulator(t *testing.T) {
 		ms.tick(2 * time.Minute)
 	}
 	v = ms.view()
-	for _, want := range []string{"IDLE 1h12m", "(last activity 17:0"} {
+	for _, want := range []string{"IDLE 1h12m", "(last activity 17:0", "(kernels, terminals, jobs"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("after 72 idle minutes the screen lacks %q:\n%s", want, v)
 		}
 	}
-	if strings.Count(v, "IDLE 1h12m") < 3 {
+	// The CPU runtime's row; the T4's row, kernels and activity lines
+	// (quiet since its job ended, a few minutes after the kernels).
+	if strings.Count(v, "IDLE 1h") < 4 {
 		t.Errorf("the two runtimes with kernels are not both IDLE:\n%s", v)
 	}
 	ram := ""

@@ -263,4 +263,9 @@ func (c *Client) failed(ctx, cctx context.Context, op string, err error) error {
 	return &Error{Op: op, Kind: KindUnavailable, Message: c.clean(msg)}
 }
 
+// Redactor is the redactor c registers tokens with and cleans its errors
+// through (Options.Redactor, or its own): another client reaching the
+// same runtimes shares it.
+func (c *Client) Redactor() *api.Redactor { return c.redactor }
+
 func (c *Client) clean(s string) string { return api.OneLine(c.redactor.Redact(s), 200) }

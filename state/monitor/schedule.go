@@ -20,21 +20,30 @@ const (
 	// NotOfferedRecheck is how often a runtime whose resources route is
 	// not offered is asked again.
 	NotOfferedRecheck = 10 * time.Minute
+	// TerminalsEvery is how often a runtime's terminal list is read (with
+	// one of its polls, the selected runtime's included): a terminal's
+	// activity keeps a runtime busy for TerminalActiveWithin (2 min), so
+	// a list every 30 s sees it in time at a small cost.
+	TerminalsEvery = 30 * time.Second
 	// MaxPerMinute is the most requests the monitor sends in any minute.
 	MaxPerMinute = 120
 	// SelectedReserve is the part of MaxPerMinute kept for the selected
-	// runtime (two requests every SelectedEvery): the other runtimes
-	// share the rest, so the selected one keeps its cadence at 1,000
-	// runtimes.
-	SelectedReserve = 2 * int(time.Minute/SelectedEvery)
+	// runtime (two requests every SelectedEvery, and its terminal list
+	// every TerminalsEvery: 26): the other runtimes share the rest, so
+	// the selected one keeps its cadence at 1,000 runtimes.
+	SelectedReserve = 2*int(time.Minute/SelectedEvery) + int(time.Minute/TerminalsEvery)
+	// maxPollRequests is the most requests one poll sends.
+	maxPollRequests = 3
 )
 
 // Poll is one poll Plan starts: of runtime Runtime, asking for its
-// resources and/or its kernels (one request each).
+// resources, its kernels and/or its terminals (one request each).
 type Poll struct {
 	Runtime   string
 	Resources bool
 	Kernels   bool
+	// Terminals: the terminal list too (every TerminalsEvery).
+	Terminals bool
 }
 
 // Requests is how many requests p sends.
@@ -46,15 +55,19 @@ func (p Poll) Requests() int {
 	if p.Kernels {
 		n++
 	}
+	if p.Terminals {
+		n++
+	}
 	return n
 }
 
 type schedState struct {
-	inFlight   bool
-	started    time.Time // the last poll's start (zero: never)
-	failures   int       // failed polls in a row
-	retryAt    time.Time // after a failure: not before
-	notOffered time.Time // resources not offered, as of then (zero: offered)
+	inFlight    bool
+	started     time.Time // the last poll's start (zero: never)
+	failures    int       // failed polls in a row
+	retryAt     time.Time // after a failure: not before
+	notOffered  time.Time // resources not offered, as of then (zero: offered)
+	terminalsAt time.Time // the last poll that read the terminals (zero: never)
 }
 
 // Scheduler plans the monitor's polls. The caller asks Plan which polls
@@ -149,6 +162,8 @@ func roomAt(w []time.Time, limit, n int, now time.Time) time.Time {
 }
 
 // Plan returns the polls to start at now, and marks them in flight:
+// each asks for the kernels, the resources (unless not offered) and,
+// every TerminalsEvery, the terminals;
 // selected first (every SelectedEvery), then the other runtimes of
 // onScreen (every OnScreenEvery), longest overdue first, as long as the
 // last minute's requests stay within MaxPerMinute. A runtime with a poll
@@ -159,7 +174,8 @@ func (s *Scheduler) Plan(now time.Time, selected string, onScreen []string) []Po
 	var out []Poll
 	try := func(name string) {
 		st := s.rt[name]
-		p := Poll{Runtime: name, Resources: wantsResources(st, now), Kernels: true}
+		p := Poll{Runtime: name, Resources: wantsResources(st, now), Kernels: true,
+			Terminals: st == nil || st.terminalsAt.IsZero() || now.Sub(st.terminalsAt) >= TerminalsEvery}
 		n := p.Requests()
 		other := name != selected
 		if len(s.sent)+n > MaxPerMinute || (other && len(s.others)+n > MaxPerMinute-SelectedReserve) {
@@ -167,6 +183,9 @@ func (s *Scheduler) Plan(now time.Time, selected string, onScreen []string) []Po
 		}
 		st = s.get(name)
 		st.inFlight, st.started = true, now
+		if p.Terminals {
+			st.terminalsAt = now
+		}
 		for range n {
 			s.sent = append(s.sent, now)
 			if other {
@@ -206,7 +225,9 @@ func (s *Scheduler) Plan(now time.Time, selected string, onScreen []string) []Po
 }
 
 // Done records the end at now of runtime name's poll with the outcome of
-// each part (OutcomeSkipped for a part not asked for). A failed part
+// its resources and kernels parts (OutcomeSkipped for a part not asked
+// for); the terminals part backs nothing off (a failed list is asked
+// again TerminalsEvery later, with a poll that is due anyway). A failed part
 // backs the runtime off (BackoffMin, doubling per failed poll in a row,
 // at most BackoffMax); a success of every asked part resets it. Resources
 // not offered are asked again after NotOfferedRecheck.
@@ -267,7 +288,7 @@ func (s *Scheduler) Next(now time.Time, selected string, onScreen []string) (at 
 	}
 	if selected != "" {
 		if t, due := s.due(selected, true); due {
-			consider(latest(t, roomAt(s.sent, MaxPerMinute, 2, now)))
+			consider(latest(t, roomAt(s.sent, MaxPerMinute, maxPollRequests, now)))
 		}
 	}
 	var first time.Time
@@ -281,7 +302,7 @@ func (s *Scheduler) Next(now time.Time, selected string, onScreen []string) (at 
 		}
 	}
 	if found {
-		consider(latest(first, roomAt(s.sent, MaxPerMinute, 2, now), roomAt(s.others, MaxPerMinute-SelectedReserve, 2, now)))
+		consider(latest(first, roomAt(s.sent, MaxPerMinute, maxPollRequests, now), roomAt(s.others, MaxPerMinute-SelectedReserve, maxPollRequests, now)))
 	}
 	if ok && at.Before(now) {
 		at = now

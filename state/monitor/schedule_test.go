@@ -103,7 +103,8 @@ func gaps(ts []time.Time) []time.Duration {
 }
 
 // The selected runtime every 5 s, the others on screen every 30 s, none
-// off screen, each a resources and a kernels request.
+// off screen, each a resources and a kernels request, and the terminal
+// list every 30 s (the selected runtime's with one poll in six).
 func TestSchedulerCadence(t *testing.T) {
 	m := newSim(t, "sel", []string{"sel", "a", "b"})
 	m.run(t0.Add(2 * time.Minute))
@@ -122,9 +123,23 @@ func TestSchedulerCadence(t *testing.T) {
 			}
 		}
 	}
+	terms := map[string][]time.Time{}
 	for _, sp := range m.started {
-		if !sp.p.Resources || !sp.p.Kernels || sp.p.Requests() != 2 {
+		if !sp.p.Resources || !sp.p.Kernels || sp.p.Requests() != 2+btoi(sp.p.Terminals) {
 			t.Fatalf("poll %+v", sp.p)
+		}
+		if sp.p.Terminals {
+			terms[sp.p.Runtime] = append(terms[sp.p.Runtime], sp.at)
+		}
+	}
+	for _, name := range []string{"sel", "a", "b"} {
+		if len(terms[name]) != 4 {
+			t.Errorf("%s's terminals read %d times in 2 min, want 4", name, len(terms[name]))
+		}
+		for _, g := range gaps(terms[name]) {
+			if g != TerminalsEvery {
+				t.Fatalf("%s's terminals read %v apart", name, gaps(terms[name]))
+			}
 		}
 	}
 	// Off screen: never.
@@ -264,7 +279,9 @@ func TestSchedulerThousandRuntimes(t *testing.T) {
 	for _, sp := range m.started {
 		polled[sp.p.Runtime] = true
 	}
-	if len(polled) < 480 {
+	// Each of the others' polls is three requests (resources, kernels,
+	// terminals): their share of 10 minutes polls about 313 runtimes.
+	if want := 10 * (MaxPerMinute - SelectedReserve) / maxPollRequests; len(polled) < want-5 {
 		t.Errorf("%d runtimes polled in 10 min", len(polled))
 	}
 	// Oldest first: no runtime is polled twice before all were once.
@@ -321,23 +338,23 @@ func runtimes(n int) []string {
 }
 
 // The other runtimes never take the selected runtime's reserve, not even
-// one request of it: at 95 of their 96 requests of a minute, a poll of
-// two waits while one of one request (resources not offered) goes.
+// one request of it: at 92 of their 94 requests of a minute, a poll of
+// three waits, and the selected runtime still gets its reserve.
 func TestSchedulerOthersStopAtTheirShareExactly(t *testing.T) {
 	s := NewScheduler()
-	// x: resources not offered, so its next poll is one request.
+	// x: resources not offered, so its next poll is two requests.
 	s.Plan(t0, "", []string{"x"})
 	s.Done("x", t0, OutcomeNotOffered, OutcomeOK)
-	if p := s.Plan(t0.Add(OnScreenEvery), "", []string{"x"}); len(p) != 1 || p[0].Requests() != 1 {
-		t.Fatalf("x's second poll %+v, want one request", p)
+	if p := s.Plan(t0.Add(OnScreenEvery), "", []string{"x"}); len(p) != 1 || p[0].Requests() != 2 {
+		t.Fatalf("x's second poll %+v, want two requests", p)
 	}
 	s.Done("x", t0.Add(OnScreenEvery), OutcomeSkipped, OutcomeOK)
-	// 3 requests so far; 46 runtimes of two make 95, a 47th would make 97.
+	// 5 requests so far; 29 runtimes of three make 92, a 30th would make 95.
 	at := t0.Add(OnScreenEvery + time.Second)
-	if p := s.Plan(at, "", runtimes(47)); len(p) != 46 {
-		t.Fatalf("%d polls planned at 95 of the others' %d requests, want 46", len(p), MaxPerMinute-SelectedReserve)
+	if p := s.Plan(at, "", runtimes(30)); len(p) != 29 {
+		t.Fatalf("%d polls planned at 92 of the others' %d requests, want 29", len(p), MaxPerMinute-SelectedReserve)
 	}
-	if p := s.Plan(at, "sel", []string{"sel"}); len(p) != 1 {
+	if p := s.Plan(at, "sel", []string{"sel"}); len(p) != 1 || p[0].Requests() != 3 {
 		t.Errorf("the selected runtime was refused its reserve: %+v", p)
 	}
 }
@@ -348,10 +365,10 @@ func TestSchedulerOthersStopAtTheirShareExactly(t *testing.T) {
 func TestSchedulerNewSelectionWaitsForTheBudget(t *testing.T) {
 	s := NewScheduler()
 	screen := append(runtimes(48), "a")
-	if p := s.Plan(t0, "a", screen); len(p) != 49 { // a, then 48 others: 96
-		t.Fatalf("%d polls at first, want 49", len(p))
+	if p := s.Plan(t0, "a", screen); len(p) != 32 { // a, then 31 others of three: 93
+		t.Fatalf("%d polls at first, want 32", len(p))
 	}
-	for k := 1; k < 12; k++ { // a every 5 s: 24 requests of its own
+	for k := 1; k < 12; k++ { // a every 5 s, its terminals every 30 s: 26 requests of its own
 		at := t0.Add(time.Duration(k) * SelectedEvery)
 		s.Done("a", at, OutcomeOK, OutcomeOK)
 		if p := s.Plan(at, "a", screen); len(p) != 1 || p[0].Runtime != "a" {
@@ -360,7 +377,7 @@ func TestSchedulerNewSelectionWaitsForTheBudget(t *testing.T) {
 	}
 	at, screen := t0.Add(56*time.Second), append(screen, "b")
 	if p := s.Plan(at, "b", screen); len(p) != 0 {
-		t.Fatalf("b polled with 120 requests sent in the last minute: %+v", p)
+		t.Fatalf("b polled with 119 requests sent in the last minute: %+v", p)
 	}
 	if next, ok := s.Next(at, "b", screen); !ok || !next.Equal(t0.Add(time.Minute)) {
 		t.Errorf("Next %v %v, want when the first requests leave the minute", next.Sub(t0), ok)
@@ -368,4 +385,11 @@ func TestSchedulerNewSelectionWaitsForTheBudget(t *testing.T) {
 	if p := s.Plan(t0.Add(time.Minute), "b", screen); len(p) == 0 || p[0].Runtime != "b" {
 		t.Errorf("b not polled once the minute has room: %+v", p)
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

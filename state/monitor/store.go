@@ -71,6 +71,20 @@ type Runtime struct {
 	KernelsMissed int
 	// History holds the last 15 minutes of figures.
 	History History
+	// Terminals is the newest terminal list (valid when TerminalsKnown:
+	// a server without terminals has none); TerminalsAt when it came;
+	// TerminalsErr the last failure (the last list is kept until
+	// StaleAfter failures in a row make it unknown).
+	Terminals       []apimon.Terminal
+	TerminalsKnown  bool
+	TerminalsAt     time.Time
+	TerminalsErr    error
+	TerminalsMissed int
+	// Jobs is how many jobs run on the runtime and LastJobEnd when the
+	// newest ended (valid when JobsKnown: the last listing succeeded).
+	Jobs       int
+	LastJobEnd time.Time
+	JobsKnown  bool
 
 	// starting is when each kernel was first seen "starting" (local
 	// clock), and up the kernels seen idle or busy, for Judge.
@@ -89,6 +103,27 @@ func (r *Runtime) KernelsStale() bool { return r.KernelsMissed >= StaleAfter }
 // earlier lists showed: when kernels were first seen starting, and which
 // were up).
 func (r *Runtime) Activity(now time.Time) Activity { return Judge(r.Kernels, now, r) }
+
+// Signals is every signal known of the runtime at now, for Decide: the
+// kernels' verdict (unknown once stale), the terminals, the jobs and the
+// GPUs of the newest resources (unknown while none came, when not
+// offered, or once stale).
+func (r *Runtime) Signals(now time.Time) Signals {
+	s := Signals{Jobs: r.Jobs, LastJobEnd: r.LastJobEnd, JobsKnown: r.JobsKnown}
+	if !r.KernelsStale() {
+		s.Kernels = r.Activity(now)
+	}
+	if r.TerminalsKnown && r.TerminalsMissed < StaleAfter {
+		s.Terminals, s.TerminalsKnown = r.Terminals, true
+	}
+	if !r.ResourcesAt.IsZero() && !r.NotOffered && !r.ResourcesStale() {
+		s.GPUs, s.GPUsKnown = r.Resources.GPUs, true
+	}
+	return s
+}
+
+// Verdict is the runtime's activity by every signal at now (Decide).
+func (r *Runtime) Verdict(now time.Time) Verdict { return Decide(r.Signals(now), now) }
 
 // StartingSince is when kernel id was first seen "starting" in the lists
 // that have shown it starting since (a KernelHistory).
@@ -178,6 +213,38 @@ func (s *Store) RecordKernels(name string, now time.Time, ks []apimon.Kernel, er
 		r.KernelsMissed++
 	}
 	return o
+}
+
+// RecordTerminals records the outcome of a terminals list of runtime
+// name that ended at now (ts valid when err is nil) and returns its
+// Outcome. A server without terminals (ErrNotOffered: a 404 from Jupyter)
+// has none: no terminal, and known so.
+func (s *Store) RecordTerminals(name string, now time.Time, ts []apimon.Terminal, err error) Outcome {
+	o := OutcomeOf(err)
+	r := s.get(name)
+	switch o {
+	case OutcomeOK, OutcomeNotOffered:
+		if ts == nil {
+			ts = []apimon.Terminal{}
+		}
+		r.Terminals, r.TerminalsKnown, r.TerminalsAt, r.TerminalsErr, r.TerminalsMissed = ts, true, now, nil, 0
+	case OutcomeFailed:
+		r.TerminalsErr = err
+		r.TerminalsMissed++
+	}
+	return o
+}
+
+// RecordJobs records runtime name's jobs as listed: running of them run,
+// and the newest of the others ended at lastEnd (zero: none ended);
+// known is false when the listing failed (the jobs are then unknown).
+func (s *Store) RecordJobs(name string, running int, lastEnd time.Time, known bool) {
+	r := s.get(name)
+	if !known {
+		r.Jobs, r.LastJobEnd, r.JobsKnown = 0, time.Time{}, false
+		return
+	}
+	r.Jobs, r.LastJobEnd, r.JobsKnown = running, lastEnd, true
 }
 
 // Forget drops runtime name (gone).

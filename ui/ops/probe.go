@@ -12,13 +12,16 @@ import (
 )
 
 // Reading is what one poll of a runtime's proxy brought back: its
-// resources (valid when ResErr is nil) and its kernels (valid when KerErr
-// is nil). A part not asked, or not reached, is zero with a nil error.
+// resources (valid when ResErr is nil), its kernels (valid when KerErr
+// is nil) and its terminals (valid when TermErr is nil). A part not
+// asked, or not reached, is zero (nil) with a nil error.
 type Reading struct {
 	Resources apimon.Resources
 	ResErr    error
 	Kernels   []apimon.Kernel
 	KerErr    error
+	Terminals []apimon.Terminal
+	TermErr   error
 }
 
 // Read is one poll of the runtime behind ci through client: its
@@ -28,17 +31,42 @@ type Reading struct {
 // kernels would be refused too. It renews nothing (see Prober and
 // state/monitor's Renewals for the rule).
 func Read(ctx context.Context, client *apimon.Client, ci api.ConnectionInfo, resources, kernels bool) Reading {
+	return ReadPoll(ctx, client, ci, monitor.Poll{Resources: resources, Kernels: kernels})
+}
+
+// ReadPoll is Read of the parts p asks for: the resources, the kernels,
+// then the terminals (Terminals), one after the other. A token refused
+// for the resources or the kernels ends the poll there. A server without
+// terminals (a 404 from Jupyter: terminals turned off) has none: an
+// empty list, not an error.
+func ReadPoll(ctx context.Context, client *apimon.Client, ci api.ConnectionInfo, p monitor.Poll) Reading {
 	var r Reading
-	if resources {
+	if p.Resources {
 		r.Resources, r.ResErr = client.Resources(ctx, ci)
 		if errors.Is(r.ResErr, apimon.ErrTokenRefused) {
 			return r
 		}
 	}
-	if kernels {
+	if p.Kernels {
 		r.Kernels, r.KerErr = client.Kernels(ctx, ci)
+		if errors.Is(r.KerErr, apimon.ErrTokenRefused) {
+			return r
+		}
+	}
+	if p.Terminals {
+		r.Terminals, r.TermErr = Terminals(ctx, client, ci)
 	}
 	return r
+}
+
+// Terminals lists runtime ci's terminals through client; a server
+// without terminals (ErrNotOffered) has none: an empty list, nil error.
+func Terminals(ctx context.Context, client *apimon.Client, ci api.ConnectionInfo) ([]apimon.Terminal, error) {
+	ts, err := client.Terminals(ctx, ci)
+	if errors.Is(err, apimon.ErrNotOffered) {
+		return []apimon.Terminal{}, nil
+	}
+	return ts, err
 }
 
 // Persisting is err, a token the proxy refused (*apimon.Error), as kind:
@@ -79,6 +107,8 @@ type Prober struct {
 	// probeErr is why a runtime could not be probed at all (no
 	// connectionInfo, the renewal failed), by runtime name.
 	probeErr map[string]string
+	// jobsAt is when ProbeJobs last listed each runtime's jobs.
+	jobsAt   map[string]time.Time
 	renewals *monitor.Renewals
 }
 
@@ -92,7 +122,7 @@ func NewProber(svc api.Service, client *apimon.Client, explain func(error) strin
 	}
 	return &Prober{svc: svc, client: client, explain: explain, store: monitor.NewStore(),
 		infos: map[string]api.ConnectionInfo{}, notOfferedAt: map[string]time.Time{}, probeErr: map[string]string{},
-		renewals: monitor.NewRenewals()}
+		jobsAt: map[string]time.Time{}, renewals: monitor.NewRenewals()}
 }
 
 // Runtime returns what is known of runtime name (nil: nothing yet).
@@ -121,12 +151,14 @@ func (p *Prober) Retain(keep func(name string) bool) {
 			delete(p.infos, name)
 			delete(p.notOfferedAt, name)
 			delete(p.probeErr, name)
+			delete(p.jobsAt, name)
 		}
 	}
 }
 
 // Probe polls runtime rt once, at now(): its resources (unless found not
-// offered within monitor.NotOfferedRecheck), then its kernels. A proxy
+// offered within monitor.NotOfferedRecheck), then its kernels, then its
+// terminals (none on a server without them). A proxy
 // 404 renews the token through get_runtime and retries once when the
 // rule allows (monitor.Renewals: once every monitor.RenewEvery per
 // runtime); the kernels then use the fresh token. A 404 that the rule
@@ -179,8 +211,28 @@ func (p *Prober) Probe(ctx context.Context, rt api.Runtime, now func() time.Time
 	}
 	if used.Token != ci.Token {
 		p.setInfo(name, used)
+		ci = used
 	}
 	p.recordKernels(name, now(), ks, Persisting(err, apimon.KindUnavailable))
+	if errors.Is(err, apimon.ErrTokenRefused) || ctx.Err() != nil {
+		return
+	}
+	ts, err := Terminals(ctx, p.client, ci)
+	if ctx.Err() != nil {
+		return
+	}
+	p.mu.Lock()
+	p.store.RecordTerminals(name, now(), ts, err)
+	p.mu.Unlock()
+}
+
+// RecordJobs records runtime name's jobs for its verdict (Store's
+// RecordJobs: running, the newest end, known false when they could not
+// be listed).
+func (p *Prober) RecordJobs(name string, running int, lastEnd time.Time, known bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.store.RecordJobs(name, running, lastEnd, known)
 }
 
 // recordResources records a resources answer; false (and the probe error

@@ -180,14 +180,14 @@ func TestProberRechecksNotOfferedResourcesRarely(t *testing.T) {
 	before := proxyRequests(srv)
 	clk.t = clk.t.Add(monitor.NotOfferedRecheck - time.Second)
 	p.Probe(ctx, rt, clk.now)
-	if n := proxyRequests(srv) - before; n != 1 {
-		t.Errorf("within the recheck time a probe sent %d requests, want 1 (kernels only)", n)
+	if n := proxyRequests(srv) - before; n != 2 {
+		t.Errorf("within the recheck time a probe sent %d requests, want 2 (kernels and terminals only)", n)
 	}
 	before = proxyRequests(srv)
 	clk.t = clk.t.Add(time.Second)
 	p.Probe(ctx, rt, clk.now)
-	if n := proxyRequests(srv) - before; n != 2 {
-		t.Errorf("after the recheck time a probe sent %d requests, want 2", n)
+	if n := proxyRequests(srv) - before; n != 3 {
+		t.Errorf("after the recheck time a probe sent %d requests, want 3", n)
 	}
 	if srv.CallCount(api.ToolGetRuntime) != 0 {
 		t.Error("a route not offered renewed the token")

@@ -32,6 +32,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state/monitor"
 	"github.com/colabdash/colabdash/ui/ops"
@@ -60,6 +61,10 @@ type ResultMsg struct {
 	ResErr    error
 	Kernels   []apimon.Kernel
 	KerErr    error
+	// Terminals and TermErr: the terminal list, when Poll.Terminals (a
+	// server without terminals: an empty list).
+	Terminals []apimon.Terminal
+	TermErr   error
 }
 
 // waiting is a poll whose token the proxy refused, waiting for its
@@ -160,8 +165,9 @@ func (p *Poller) cmd(ctx context.Context, poll monitor.Poll, ci api.ConnectionIn
 				msg = res
 			}
 		}()
-		r := ops.Read(ctx, client, ci, poll.Resources, poll.Kernels)
+		r := ops.ReadPoll(ctx, client, ci, poll)
 		res.Resources, res.ResErr, res.Kernels, res.KerErr = r.Resources, r.ResErr, r.Kernels, r.KerErr
+		res.Terminals, res.TermErr = r.Terminals, r.TermErr
 		return res
 	}
 }
@@ -214,7 +220,18 @@ func (p *Poller) record(name string, now time.Time, msg ResultMsg) {
 	if msg.Poll.Kernels {
 		ker = p.store.RecordKernels(name, now, msg.Kernels, msg.KerErr)
 	}
+	if msg.Poll.Terminals && (msg.Terminals != nil || msg.TermErr != nil) {
+		p.store.RecordTerminals(name, now, msg.Terminals, msg.TermErr)
+	}
 	p.sched.Done(name, now, res, ker)
+}
+
+// RecordJobs feeds runtime name's jobs as listed at now (recs, or err
+// when the listing failed: the jobs are then unknown) into its verdict:
+// how many run and when the newest of the others ended (ops.JobSignal).
+func (p *Poller) RecordJobs(name string, now time.Time, recs []jobs.Record, err error) {
+	running, lastEnd := ops.JobSignal(recs, now)
+	p.store.RecordJobs(name, running, lastEnd, err == nil)
 }
 
 // Renewed is the end at now of the renewal of runtime name's proxy

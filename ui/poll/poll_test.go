@@ -39,7 +39,7 @@ func fold(p *Poller, cmds []tea.Cmd, now time.Time, info ...func(string) (api.Co
 }
 
 // The selected runtime and the others on screen are polled (resources,
-// then kernels, with the proxy token alone), off-screen ones never; the
+// then kernels, then terminals, with the proxy token alone), off-screen ones never; the
 // answers land in the Store by runtime name.
 func TestPollsLandOnTheirRuntime(t *testing.T) {
 	px := polltest.New(t, polltest.Options{Tokens: []string{"tok-a", "tok-b", "tok-c"}})
@@ -63,7 +63,8 @@ func TestPollsLandOnTheirRuntime(t *testing.T) {
 	if p.Runtime("runtimes/c") != nil || px.Requests("c") != 0 {
 		t.Errorf("an off-screen runtime was polled")
 	}
-	if p.Requests() != 4 || px.Requests("a")+px.Requests("b") != 4 {
+	// Resources, kernels and terminals of each.
+	if p.Requests() != 6 || px.Requests("a")+px.Requests("b") != 6 {
 		t.Errorf("%d requests counted, %d served", p.Requests(), px.Requests("a")+px.Requests("b"))
 	}
 	// Nothing more before the selected runtime's 5 s.

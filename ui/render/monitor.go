@@ -248,7 +248,7 @@ func activityKey(m *monitor.Runtime, now time.Time) (float64, bool) {
 	if m == nil || m.Kernels == nil || m.KernelsStale() {
 		return 0, false
 	}
-	a := m.Activity(now)
+	a := m.Verdict(now)
 	rank, ok := activityRank[a.State]
 	if !ok {
 		return 0, false
@@ -283,7 +283,9 @@ func figureCell(m *monitor.Runtime, metric monitor.Metric) string {
 	return figures[percentOf(f)]
 }
 
-// activityCell is m's kernel activity for the table: ActivityWord, with
+// activityCell is m's activity by every signal for the table
+// (monitor.Decide): VerdictWord ("busy job", "busy GPU", "busy term"
+// when another signal than the kernels keeps it busy), with
 // "stuck" for a kernel that never connected, "?" when
 // the kernels could not be listed yet and "stale" after
 // monitor.StaleAfter failed polls in a row.
@@ -296,14 +298,14 @@ func activityCell(m *monitor.Runtime, now time.Time) string {
 	case m.KernelsStale():
 		return "stale"
 	}
-	a := m.Activity(now)
-	switch a.State {
+	v := m.Verdict(now)
+	switch v.State {
 	case monitor.StateUnknown:
 		return "–"
 	case monitor.StateNeverConnected:
 		return "stuck"
 	}
-	return ActivityWord(a)
+	return VerdictWord(v)
 }
 
 // MonWidth is the cells the monitor columns take in a row, separators

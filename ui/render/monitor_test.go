@@ -94,7 +94,14 @@ func TestMonitorCells(t *testing.T) {
 		GPUs: []apimon.GPU{{Name: "Tesla T4", MemoryTotalBytes: 10, GPUUtilization: 1, EverUsed: true}}}
 	s.RecordResources(name, mt0, res, nil)
 	s.RecordKernels(name, mt0, []apimon.Kernel{{ID: "k", ExecutionState: "idle", LastActivity: mt0.Add(-61 * time.Minute), Connections: 1}}, nil)
-	if got := strings.Join(cell(), "|"); got != "▄ 45%|█100%|IDLE 1h1m" {
+	// Idle kernels beside a GPU at 100 %: the GPU keeps the word off idle.
+	if got := strings.Join(cell(), "|"); got != "▄ 45%|█100%|busy GPU" {
+		t.Errorf("figures: %q", got)
+	}
+	quiet := res
+	quiet.GPUs = []apimon.GPU{{Name: "Tesla T4", MemoryTotalBytes: 10, GPUUtilization: 0.01, EverUsed: true}}
+	s.RecordResources(name, mt0, quiet, nil)
+	if got := strings.Join(cell(), "|"); got != "▄ 45%|▁  1%|IDLE 1h1m" {
 		t.Errorf("figures: %q", got)
 	}
 	for range monitor.StaleAfter {

@@ -41,6 +41,8 @@ func (s *Server) serveJupyter(w http.ResponseWriter, r *http.Request, id, rest s
 		s.serveSessions(w, r, id)
 	case rest == "api/kernels":
 		s.serveKernels(w, r, id)
+	case rest == "api/terminals":
+		s.serveTerminals(w, r, id)
 	case strings.HasPrefix(rest, "api/kernels/"):
 		s.serveKernel(w, r, id, strings.TrimPrefix(rest, "api/kernels/"))
 	default:

@@ -26,14 +26,14 @@ func runOverAB(t *testing.T, ctx context.Context, onRequest func(e *kittest.Env,
 
 // goneRun runs top with args (off a terminal) over rt-a and rt-b, and
 // deletes the runtimes of gone once the first round's proxy requests
-// (two a runtime) are served; it fails the test when top does not end
+// (four a runtime: resources, kernels, terminals, jobs) are served; it fails the test when top does not end
 // on its own within a minute.
 func goneRun(t *testing.T, gone []string, args ...string) kittest.Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	r := runOverAB(t, ctx, func(e *kittest.Env, n int, _ *http.Request) {
-		if n == 4 {
+		if n == 8 {
 			for _, id := range gone {
 				e.Srv.Reclaim("runtimes/" + id)
 			}
@@ -79,13 +79,13 @@ func TestTopWatchShowsAGoneRuntime(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	r := runOverAB(t, ctx, func(e *kittest.Env, n int, r *http.Request) {
-		if n == 4 {
+		if n == 8 { // the first round's last request
 			e.Srv.Reclaim("runtimes/rt-a")
 		}
-		if strings.Contains(r.URL.Path, "rt-a") && n > 4 {
+		if strings.Contains(r.URL.Path, "rt-a") && n > 8 {
 			t.Errorf("rt-a read after it was deleted: %s", r.URL.Path)
 		}
-		if n == 8 { // rt-b's second read after the delete
+		if n == 14 { // rt-b's second read after the delete (three requests a read)
 			cancel()
 		}
 	}, "rt-a", "rt-b", "--watch", "1")

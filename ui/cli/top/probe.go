@@ -78,6 +78,7 @@ func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.T
 			defer func() { <-sem; wg.Done() }()
 			start := now()
 			p.ops.Probe(ctx, rt, now)
+			p.ops.ProbeJobs(ctx, rt.Name, now) // the jobs signal (at most every ops.ProbeJobsEvery)
 			if p.ops.ProbeError(rt.Name) == goneNote {
 				p.markGone(rt.Name)
 			}

@@ -103,17 +103,24 @@ type KernelReport struct {
 // died (RFC 3339 UTC, null otherwise, also when every last_activity is
 // more than monitor.ActivityHorizon away) and ForSeconds the time since; IdleWarning is
 // set once every kernel has been idle for an hour (Colab may reclaim an
-// idle runtime: README, "Idle runtimes").
+// idle runtime: README, "Idle runtimes"). The state is the verdict of
+// every signal: By names the one that decided ("kernel", "job", "GPU",
+// "terminal"; "" when none did), Detail what it saw ("2 running", "97%",
+// "terminal 1 10s ago"; server text), Unknown the signals not read (the
+// word then stands on the others alone).
 type ActivityReport struct {
-	State          string  `json:"state"`
-	Kernels        int     `json:"kernels"`
-	Busy           int     `json:"busy"`
-	NeverConnected int     `json:"neverConnected"`
-	Restarted      int     `json:"restarted"`
-	Dead           int     `json:"dead"`
-	Since          *string `json:"since"`
-	ForSeconds     int64   `json:"forSeconds"`
-	IdleWarning    bool    `json:"idleWarning"`
+	State          string   `json:"state"`
+	Kernels        int      `json:"kernels"`
+	Busy           int      `json:"busy"`
+	NeverConnected int      `json:"neverConnected"`
+	Restarted      int      `json:"restarted"`
+	Dead           int      `json:"dead"`
+	Since          *string  `json:"since"`
+	ForSeconds     int64    `json:"forSeconds"`
+	IdleWarning    bool     `json:"idleWarning"`
+	By             string   `json:"by"`
+	Detail         string   `json:"detail"`
+	Unknown        []string `json:"unknown"`
 }
 
 // newReport is the JSON of one round's rows.
@@ -142,12 +149,16 @@ func newReport(rows []row, at time.Time) Report {
 func (r row) report() RuntimeReport {
 	if r.gone {
 		return RuntimeReport{Name: kit.NameOf(r.rt.Name), Error: goneText, ResourcesStatus: "unknown",
-			Activity: ActivityReport{State: monitor.Activity{}.State.String()}, Gone: true}
+			Activity: ActivityReport{State: monitor.Activity{}.State.String(), Unknown: []string{}}, Gone: true}
 	}
 	a := r.activity()
 	rr := RuntimeReport{Name: kit.NameOf(r.rt.Name), OK: !r.failed(), Error: r.probeErr, ResourcesStatus: r.resourcesStatus(),
 		Activity: ActivityReport{State: a.State.String(), Kernels: a.Kernels, Busy: a.Busy, NeverConnected: a.NeverConnected,
-			Restarted: a.Restarted, Dead: a.Dead, ForSeconds: int64(a.For / time.Second), IdleWarning: a.IdleWarning()}}
+			Restarted: a.Restarted, Dead: a.Dead, ForSeconds: int64(a.For / time.Second), IdleWarning: a.IdleWarning(),
+			By: string(a.By), Detail: a.Detail, Unknown: make([]string, 0, len(a.Unknown))}}
+	for _, u := range a.Unknown {
+		rr.Activity.Unknown = append(rr.Activity.Unknown, string(u))
+	}
 	if !a.Since.IsZero() {
 		s := rfc3339(a.Since)
 		rr.Activity.Since = &s

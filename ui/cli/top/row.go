@@ -54,14 +54,15 @@ func (r row) failed() bool {
 	return (r.mon.ResourcesErr != nil && !r.mon.NotOffered) || r.mon.KernelsErr != nil
 }
 
-// activity is the row's kernel activity: StateUnknown without a list, and
-// once the kernels' reads have failed monitor.StaleAfter times in a row
-// (the last list no longer says what the kernels do).
-func (r row) activity() monitor.Activity {
+// activity is the row's activity by every signal (monitor.Decide: the
+// kernels, terminals, jobs, GPUs): StateUnknown without a kernel list,
+// and once the kernels' reads have failed monitor.StaleAfter times in a
+// row (the last list no longer says what the kernels do).
+func (r row) activity() monitor.Verdict {
 	if r.mon == nil || r.mon.KernelsStale() {
-		return monitor.Activity{}
+		return monitor.Verdict{}
 	}
-	return r.mon.Activity(r.at)
+	return r.mon.Verdict(r.at)
 }
 
 // activityWord is the ACTIVITY cell: "stale" once the kernels' reads
@@ -73,7 +74,7 @@ func (r row) activityWord() string {
 	if r.mon != nil && r.mon.KernelsStale() {
 		return "stale"
 	}
-	return render.ActivityWord(r.activity())
+	return render.VerdictWord(r.activity())
 }
 
 // goneText is what a gone runtime's row says, in the table and in JSON.
@@ -105,7 +106,7 @@ func (r row) cells() []string {
 		}
 	}
 	a := r.activity()
-	return []string{cutID(r.rt), ram, disk, gpu, util, render.KernelsCell(a), r.activityWord(), strings.Join(r.notes(), "; ")}
+	return []string{cutID(r.rt), ram, disk, gpu, util, render.KernelsCell(a.Activity), r.activityWord(), strings.Join(r.notes(), "; ")}
 }
 
 // notes are what the row says beyond its figures: why it could not be
@@ -148,6 +149,22 @@ func (r row) readNotes() []string {
 	}
 	if r.mon.KernelsErr != nil {
 		out = append(out, termtext.Cut(api.OneLine(r.mon.KernelsErr.Error(), 0), 100))
+	}
+	return append(out, r.verdictNotes()...)
+}
+
+// verdictNotes say which signal decided the activity word when another
+// than the kernels keeps the runtime busy ("busy: GPU 97%"), and which
+// signals could not be read ("unknown: terminals, jobs") when the word
+// stands on the others alone.
+func (r row) verdictNotes() []string {
+	v := r.activity()
+	var out []string
+	if v.State == monitor.StateBusy && v.By != monitor.SignalKernel {
+		out = append(out, "busy: "+render.VerdictWhy(v))
+	}
+	if u := render.VerdictUnknown(v); u != "" && v.State != monitor.StateUnknown {
+		out = append(out, "unknown: "+u)
 	}
 	return out
 }

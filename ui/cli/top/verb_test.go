@@ -172,7 +172,7 @@ func runCounting(t *testing.T, o colabfake.Options, tm kittest.Term, ids []strin
 // top --watch --json prints one document a round, each ok, until ctrl+c
 // (exit 0).
 func TestTopWatchJSONOneDocumentARound(t *testing.T) {
-	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{}, 5, nil, "--watch", "--json", "1")
+	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{}, 8, nil, "--watch", "--json", "1")
 	dec := json.NewDecoder(strings.NewReader(r.Out))
 	docs := 0
 	for dec.More() {
@@ -195,11 +195,11 @@ func TestTopWatchJSONOneDocumentARound(t *testing.T) {
 // again, so one created meanwhile shows.
 func TestTopWatchAppendsRounds(t *testing.T) {
 	added := func(e *kittest.Env, n int) {
-		if n == 2 { // the first round's last request
+		if n == 4 { // the first round's last request (resources, kernels, terminals, jobs)
 			addRuntimes(t, e, "rt-b")
 		}
 	}
-	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{}, 5, added, "--watch", "1")
+	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{}, 9, added, "--watch", "1")
 	lines := strings.Split(strings.TrimRight(r.Out, "\n"), "\n")
 	if r.Code != 0 || len(lines) != 4 || !strings.HasPrefix(lines[0], "TIME      RUNTIME") || strings.Count(r.Out, "RUNTIME") != 1 {
 		t.Fatalf("exit %d, want a header and three lines:\n%s%s", r.Code, r.Out, r.Err)
@@ -219,7 +219,7 @@ func TestTopWatchAppendsRounds(t *testing.T) {
 
 // On a terminal --watch redraws the table in place under its title.
 func TestTopWatchRedrawsInPlace(t *testing.T) {
-	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{OutTTY: true}, 5, nil, "--watch=1s")
+	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{OutTTY: true}, 8, nil, "--watch=1s")
 	if r.Code != 0 || strings.Count(r.Out, "\x1b[H\x1b[2J") != 2 || strings.Count(r.Out, "colabdash top · every 1s · ") != 2 ||
 		strings.Count(r.Out, "\nRUNTIME ") != 2 || strings.Count(r.Out, "\nrt-a ") != 2 || strings.Contains(r.Out, "no runtimes") {
 		t.Errorf("exit %d, want two screens, each a title and the table:\n%q", r.Code, r.Out)
@@ -230,11 +230,11 @@ func TestTopWatchRedrawsInPlace(t *testing.T) {
 // round reads the runtimes of the last listing.
 func TestTopWatchSurvivesAFailedListing(t *testing.T) {
 	fail := func(e *kittest.Env, n int) {
-		if n == 2 {
+		if n == 4 {
 			e.Srv.Inject(colabfake.Fault{Kind: colabfake.FaultToolError, Tool: api.ToolListRuntimes, Text: colabfake.GoogleErrorText(api.PermissionDenied, "denied", "", 0)})
 		}
 	}
-	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{}, 5, fail, "--watch", "1")
+	_, r := watchRun(t, colabfake.Options{Seed: colabfake.SeedEmpty}, kittest.Term{}, 8, fail, "--watch", "1")
 	if r.Code != 0 || strings.Count(r.Out, " rt-a ") != 2 || !strings.Contains(r.Err, "denied") {
 		t.Errorf("exit %d, want two rounds and the listing failure on stderr:\n%q\n%q", r.Code, r.Out, r.Err)
 	}
@@ -281,15 +281,16 @@ func (c *fakeClock) now() time.Time { return c.t }
 
 func proxyRequests(srv *colabfake.Server) int { n, _ := srv.ProxyRequests(); return n }
 
-// At 1,000 runtimes a round at the default interval reads five runtimes
-// (ten requests: monitor.MaxPerMinute's share of 5 s), those read longest
+// At 1,000 runtimes a round at the default interval reads two runtimes
+// (eight requests of monitor.MaxPerMinute's share of 5 s, ten: resources,
+// kernels, terminals and the jobs directory each), those read longest
 // ago first, so the runtimes take turns; the rows of the others keep what
 // their last read found.
 func TestWatchRoundBounded(t *testing.T) {
-	if got := RoundLimit(DefaultInterval); got != 5 {
-		t.Fatalf("RoundLimit(5s) = %d, want 5 (120 requests a minute, two a runtime)", got)
+	if got := RoundLimit(DefaultInterval); got != 2 {
+		t.Fatalf("RoundLimit(5s) = %d, want 2 (120 requests a minute, four a runtime)", got)
 	}
-	if RoundLimit(time.Second) != 1 || RoundLimit(30*time.Second) != 30 {
+	if RoundLimit(time.Second) != 1 || RoundLimit(30*time.Second) != 15 {
 		t.Fatalf("RoundLimit(1s) = %d, RoundLimit(30s) = %d", RoundLimit(time.Second), RoundLimit(30*time.Second))
 	}
 	srv, rts, p := watchEnv(t, 1000, colabfake.Options{})
@@ -299,8 +300,8 @@ func TestWatchRoundBounded(t *testing.T) {
 	for round := 0; round < 3; round++ {
 		before := proxyRequests(srv)
 		rows := p.round(context.Background(), rts, clk.now, limit)
-		if n := proxyRequests(srv) - before; n != 2*limit {
-			t.Fatalf("round %d at 1,000 runtimes: %d proxy requests, want %d", round, n, 2*limit)
+		if n := proxyRequests(srv) - before; n != readRequests*limit {
+			t.Fatalf("round %d at 1,000 runtimes: %d proxy requests, want %d", round, n, readRequests*limit)
 		}
 		if len(rows) != 1000 {
 			t.Fatalf("round %d: %d rows", round, len(rows))
@@ -332,8 +333,10 @@ func TestWatchBackoff(t *testing.T) {
 		before := proxyRequests(srv)
 		rows := p.round(context.Background(), rts, clk.now, RoundLimit(DefaultInterval))
 		if n := proxyRequests(srv) - before; n > 0 {
-			if n != 4 {
-				t.Fatalf("at %ds: %d requests, want 4 (two runtimes, resources and kernels)", sec, n)
+			// Two runtimes: resources, kernels, terminals, and the jobs
+			// directory at most every 30 s.
+			if want := 6 + 2*btoi(sec%30 == 0); n != want {
+				t.Fatalf("at %ds: %d requests, want %d", sec, n, want)
 			}
 			readAt = append(readAt, time.Duration(sec)*time.Second)
 		} else if note == "" {
@@ -359,7 +362,7 @@ func TestWatchBackoff(t *testing.T) {
 		clk.t = start.Add(time.Duration(sec) * time.Second)
 		before := proxyRequests(srv)
 		rows := p.round(context.Background(), rts, clk.now, RoundLimit(DefaultInterval))
-		if n := proxyRequests(srv) - before; n != 4 || rows[0].failed() || strings.Contains(strings.Join(rows[0].notes(), ";"), "HTTP 500") ||
+		if n := proxyRequests(srv) - before; n != 6+2*btoi(sec%30 == 0) || rows[0].failed() || strings.Contains(strings.Join(rows[0].notes(), ";"), "HTTP 500") ||
 			!rows[0].retryAt.IsZero() {
 			t.Fatalf("at %ds after the fault: %d requests, row %v", sec, n, rows[0].notes())
 		}
@@ -478,4 +481,11 @@ func TestTopActivitySaysStaleAfterFailedReads(t *testing.T) {
 			t.Errorf("after %d failed reads: ACTIVITY %q, KERNELS %q, --json state %q; want stale, none, unknown", i, word, r.cells()[5], state)
 		}
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -15,14 +15,19 @@ import (
 // to 5 min), never two requests at once for one runtime.
 
 // RoundLimit is how many runtimes a --watch round after the first reads
-// at most at interval: monitor.MaxPerMinute's share of the interval, two
-// requests a runtime (resources and kernels; a third after a token
-// renewal), at least one: 5 at the default 5 s, 30 at 30 s. The first
-// round reads every runtime, as top without --watch does.
+// at most at interval: monitor.MaxPerMinute's share of the interval,
+// readRequests a runtime, at least one: 2 at the default 5 s, 15 at
+// 30 s. The first round reads every runtime, as top without --watch does.
 func RoundLimit(interval time.Duration) int {
-	n := int(int64(monitor.MaxPerMinute)*int64(interval)/int64(time.Minute)) / 2
+	n := int(int64(monitor.MaxPerMinute)*int64(interval)/int64(time.Minute)) / readRequests
 	return max(n, 1)
 }
+
+// readRequests is what one runtime's read costs: its resources, kernels
+// and terminals, and the listing of its jobs directory (at most every
+// ops.ProbeJobsEvery; two more small reads per job found; one more
+// request after a token renewal).
+const readRequests = 4
 
 // watchState is what --watch keeps of one runtime between rounds.
 type watchState struct {

@@ -26,6 +26,7 @@ const (
 	// line must not come and go as the monitor's figures arrive.
 	prioRenewPlan = 1
 	prioActivity  = 5
+	prioWhy       = 17 // the activity line: after RAM and the GPU
 	prioRAM       = 15
 	prioGPU       = 16
 	prioDisk      = 35
@@ -60,6 +61,9 @@ func monitorLines(c *common.Context, r *state.Runtime, now time.Time, w int) []l
 		return out
 	}
 	add(prioActivity, "kernels", kernelsText(c, m, now))
+	if a := activityText(c, m, now); a != "" {
+		add(prioWhy, "activity", a)
+	}
 	spark := min(w-keyCells-valueWidth-1, maxSpark)
 	var buf []float64
 	withSpark := func(v string, metric monitor.Metric) string {
@@ -136,7 +140,10 @@ func monitorLines(c *common.Context, r *state.Runtime, now time.Time, w int) []l
 // kernelsText is the kernels line: how many and what they do ("2 busy 0
 // idle · busy 0:42 (no output since 17:03)", "1 busy 1 idle", "IDLE 1:12
 // (last activity 15:48)"), a kernel that never connected, or why the
-// list could not be read.
+// list could not be read. Its word is the verdict of every signal
+// (monitor.Decide): an idle runtime's quiet time runs from the newest
+// activity of any signal, and a runtime another signal keeps busy shows
+// the counts alone (the activity line says why).
 func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 	if m.Kernels == nil {
 		if m.KernelsErr != nil {
@@ -144,13 +151,18 @@ func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 		}
 		return c.Styles.Dim.Render("reading…")
 	}
-	a := m.Activity(now)
+	vd := m.Verdict(now)
+	if m.KernelsStale() { // the last list, as it was: the verdict no longer stands on it
+		vd = monitor.Verdict{Activity: m.Activity(now), By: monitor.SignalKernel}
+	}
+	a := vd.Activity
 	v := render.KernelsCell(a)
-	if a.State != monitor.StateNoKernels {
+	if a.State != monitor.StateNoKernels && !(a.State == monitor.StateBusy && vd.By != monitor.SignalKernel) {
 		v += " · " + render.ActivityWord(a)
 	}
 	at := func(t time.Time) string { return t.In(c.Location).Format("15:04") }
 	switch {
+	case a.State == monitor.StateBusy && vd.By != monitor.SignalKernel:
 	case a.State == monitor.StateBusy && !a.Since.IsZero():
 		v += " (no output since " + at(a.Since) + ")"
 	case a.State == monitor.StateIdle && !a.Since.IsZero():
@@ -170,6 +182,36 @@ func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 		v += " (as of " + m.KernelsAt.In(c.Location).Format("15:04:05") + ")"
 	}
 	if a.IdleWarning() {
+		return c.Styles.Warn.Render(v)
+	}
+	return v
+}
+
+// activityText is the activity line: the verdict of every signal
+// (monitor.Decide), the signal that decided and what it saw, and the
+// signals not read: "busy (GPU 97%)", "busy (job: 2 running)", "busy
+// (terminal 1 10s ago)", "busy 3m (kernel)", "idle 2m (kernels,
+// terminals, jobs, GPU agree)", "dead (kernel) · unknown: GPU"; "" before
+// the kernels were listed.
+func activityText(c *common.Context, m *monitor.Runtime, now time.Time) string {
+	if m.Kernels == nil || m.KernelsStale() {
+		return ""
+	}
+	vd := m.Verdict(now)
+	v := render.ActivityWord(vd.Activity)
+	if vd.State == monitor.StateNeverConnected {
+		v = "stuck"
+	}
+	switch why := render.VerdictWhy(vd); {
+	case why != "":
+		v += " (" + c.Redact(why) + ")"
+	case vd.By != "":
+		v += " (" + string(vd.By) + ")"
+	}
+	if u := render.VerdictUnknown(vd); u != "" {
+		v += " · unknown: " + u
+	}
+	if vd.IdleWarning() {
 		return c.Styles.Warn.Render(v)
 	}
 	return v

@@ -11,7 +11,7 @@ import (
 
 // With the monitor on, the table shows RAM, GPU and ACTIVITY before
 // SPEC from 80 columns up, the idle word in capitals for a runtime idle
-// an hour, and nothing of them below 80 columns or with the monitor off.
+// an hour (its GPU at 3 %, under the 5 % that would keep it busy), and nothing of them below 80 columns or with the monitor off.
 func TestMonitorColumns(t *testing.T) {
 	t0 := commontest.T0
 	for _, w := range []int{80, 100, 160} {
@@ -19,7 +19,7 @@ func TestMonitorColumns(t *testing.T) {
 		c.Layout.W = w
 		mon := commontest.NewMonitor()
 		c.Monitor = mon
-		mon.Store.RecordResources("runtimes/r-bravo", t0, commontest.Resources(0.5, 0.15, true), nil)
+		mon.Store.RecordResources("runtimes/r-bravo", t0, commontest.Resources(0.5, 0.03, true), nil)
 		mon.Store.RecordKernels("runtimes/r-bravo", t0, []apimon.Kernel{commontest.Kernel("k1", "idle", t0.Add(-72*time.Minute), 1)}, nil)
 		mon.Store.RecordResources("runtimes/r-alpha", t0, commontest.Resources(0.1, -1, false), nil)
 		mon.Store.RecordKernels("runtimes/r-alpha", t0, []apimon.Kernel{commontest.Kernel("k2", "busy", t0.Add(-3*time.Minute), 1)}, nil)
@@ -30,7 +30,7 @@ func TestMonitorColumns(t *testing.T) {
 		if i, j := strings.Index(head, "RAM"), strings.Index(head, "SPEC"); i < 0 || j < i || !strings.Contains(head, "ACTIVITY") {
 			t.Errorf("%d: header %q", w, head)
 		}
-		for _, want := range []string{"▅ 50% ▂ 15% IDLE 1h12m  GPU/T", "▂ 10%     – busy 3m     CPU/S", "    –     – –           GPU/T"} {
+		for _, want := range []string{"▅ 50% ▁  3% IDLE 1h12m  GPU/T", "▂ 10%     – busy 3m     CPU/S", "    –     – –           GPU/T"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("%d: table lacks %q:\n%s", w, want, v)
 			}

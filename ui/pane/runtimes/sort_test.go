@@ -13,8 +13,9 @@ import (
 )
 
 // monitorFixture is fixture with the monitor on at w columns and four
-// runtimes: alpha RAM 10% busy 3 min, bravo RAM 50% GPU 15% idle 72 min,
-// delta RAM 50% idle 5 min, charlie no figures yet; echo is gone.
+// runtimes: alpha RAM 10% busy 3 min, bravo RAM 50% GPU 2% idle 72 min,
+// delta RAM 50% GPU 4% idle 5 min (GPUs under the 5 % that would keep
+// them busy), charlie no figures yet; echo is gone.
 func monitorFixture(w int) (*common.Context, *Pane, commontest.Monitor) {
 	t0 := commontest.T0
 	c := commontest.Context(w, 30,
@@ -31,8 +32,8 @@ func monitorFixture(w int) (*common.Context, *Pane, commontest.Monitor) {
 		mon.Store.RecordKernels("runtimes/"+id, t0, []apimon.Kernel{commontest.Kernel("k-"+id, state, t0.Add(-last), 1)}, nil)
 	}
 	rec("r-alpha", 0.1, -1, "busy", 3*time.Minute)
-	rec("r-bravo", 0.5, 0.15, "idle", 72*time.Minute)
-	rec("r-delta", 0.5, 0.9, "idle", 5*time.Minute)
+	rec("r-bravo", 0.5, 0.02, "idle", 72*time.Minute)
+	rec("r-delta", 0.5, 0.04, "idle", 5*time.Minute)
 	rec("r-echo", 0.01, 0.01, "idle", 1*time.Minute) // gone: last whatever its figures
 	p := New()
 	p.Sync(c)

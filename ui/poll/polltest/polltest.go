@@ -1,7 +1,8 @@
 // Package polltest gives the tests of the monitor's poller (ui/poll) and
 // of the dashboard that drives it a runtime proxy on loopback: it answers
-// the two routes the monitor asks (/api/colab/resources and /api/kernels)
-// with fixed figures and counts the requests by path.
+// the routes the monitor asks (/api/colab/resources, /api/kernels and
+// /api/terminals: none) with fixed figures and counts the requests by
+// path.
 package polltest
 
 import (
@@ -39,7 +40,7 @@ type Options struct {
 // carries an Authorization header (400: a bearer token reached the
 // runtime) and, when it was given tokens, one whose proxy token
 // (apimon.TokenHeader) is not among them (a bare 404, as Colab's proxy
-// answers a refused token). Routes other than the monitor's two are a
+// answers a refused token). Routes other than the monitor's three are a
 // 404. Safe for concurrent use.
 type Proxy struct {
 	srv   *httptest.Server
@@ -76,6 +77,8 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 	case strings.HasSuffix(r.URL.Path, "/api/colab/resources"):
 		fmt.Fprintf(w, ")]}'\n"+`{"memory":{"totalBytes":%d,"freeBytes":%d},"disks":[{"filesystem":{"label":"kernel","totalBytes":10,"usedBytes":5}}]}`, MemTotal, MemFree)
+	case strings.HasSuffix(r.URL.Path, "/api/terminals"):
+		fmt.Fprint(w, `[]`)
 	case strings.HasSuffix(r.URL.Path, "/api/kernels"):
 		fmt.Fprintf(w, `[{"id":"k","name":"python3","execution_state":"idle","last_activity":%q,"connections":1}]`, p.last)
 	default:
@@ -92,12 +95,12 @@ func (p *Proxy) Info(id, token string) api.ConnectionInfo {
 	return api.ConnectionInfo{URL: p.URL(id), Token: token}
 }
 
-// Requests is how many monitor requests (resources and kernels) reached
-// runtime id, refused ones included.
+// Requests is how many monitor requests (resources, kernels and
+// terminals) reached runtime id, refused ones included.
 func (p *Proxy) Requests(id string) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.count["/proxy/"+id+"/api/colab/resources"] + p.count["/proxy/"+id+"/api/kernels"]
+	return p.count["/proxy/"+id+"/api/colab/resources"] + p.count["/proxy/"+id+"/api/kernels"] + p.count["/proxy/"+id+"/api/terminals"]
 }
 
 // Counts is how many requests the proxy has had in all, and for how many

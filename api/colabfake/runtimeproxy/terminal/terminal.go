@@ -50,6 +50,10 @@ type Server struct {
 	ttyOpen   int      // sockets open now
 	ttyFrames int      // client frames they received
 	ttySizes  [][2]int // {cols, rows} sent, in order
+	// sessions are the open terminals by runtime id (Sessions), nextName
+	// the last name given in each runtime.
+	sessions map[string][]*session
+	nextName map[string]int
 }
 
 // New returns a terminal server with opts.
@@ -117,7 +121,9 @@ func (s *Server) Serve(w http.ResponseWriter, r *http.Request, id string, exp ti
 	s.mu.Lock()
 	s.ttyOpen++
 	s.mu.Unlock()
+	sess := s.open(id)
 	defer func() {
+		s.closeSession(id, sess)
 		s.mu.Lock()
 		s.ttyOpen--
 		s.mu.Unlock()
@@ -126,6 +132,7 @@ func (s *Server) Serve(w http.ResponseWriter, r *http.Request, id string, exp ti
 	defer cancel()
 	var wmu sync.Mutex
 	out := func(data string) error {
+		s.touch(sess)
 		b, _ := json.Marshal(struct {
 			Data string `json:"data"`
 		}{data})
@@ -191,6 +198,7 @@ func (s *Server) Serve(w http.ResponseWriter, r *http.Request, id string, exp ti
 			be.resize(*f.Cols, *f.Rows)
 		}
 		if f.Data != nil {
+			s.touch(sess)
 			be.input(*f.Data)
 		}
 	}
