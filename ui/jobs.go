@@ -48,10 +48,15 @@ const (
 	jobsSelectedEvery = 5 * time.Second  // the selected runtime while a job runs: the monitor's pace
 	jobsSelectedIdle  = 15 * time.Second // the selected runtime without a running job
 	jobsOthersEvery   = time.Minute      // the other runtimes on screen
-	jobsBackoff       = 30 * time.Second // after a failure, doubling
-	jobsMaxBackoff    = 5 * time.Minute
-	jobNotesEvery     = 30 * time.Second
-	jobsTimeout       = 20 * time.Second
+	// jobsOthersPerMinute bounds the listings of runtimes other than the
+	// selected one in any 60 s, however many are on screen: with the
+	// monitor's 120, the dashboard sends at most 140 listings and polls
+	// (a listing's per-job reads aside) to the proxies a minute.
+	jobsOthersPerMinute = 20
+	jobsBackoff         = 30 * time.Second // after a failure, doubling
+	jobsMaxBackoff      = 5 * time.Minute
+	jobNotesEvery       = 30 * time.Second
+	jobsTimeout         = 20 * time.Second
 	// jobsTails is how many of the selected runtime's running jobs get
 	// their last line read, each at most every jobTailEvery; jobTailBytes
 	// how much of a log's end is read for it.
@@ -76,8 +81,11 @@ type jobsOps struct {
 	byRun map[string]bool
 	// whenDone are the DeleteWhenDone notes by job id; carried the jobs
 	// whose delete this dashboard started (once each).
-	whenDone   map[string]ops.JobNote
-	carried    map[string]bool
+	whenDone map[string]ops.JobNote
+	carried  map[string]bool
+	// othersSent are the send times of the last minute's listings of
+	// runtimes other than the selected one, oldest first.
+	othersSent []time.Time
 	notesNext  time.Time
 	notesBusy  bool
 	notesError string
@@ -199,6 +207,15 @@ func (m *jobsOps) due(now time.Time, visible int, mon *monitorOps) []tea.Cmd {
 		// listed at the selected pace, counted from its last listing.
 		if l.busy || now.Before(l.next) || !l.sent.IsZero() && now.Sub(l.sent) < every {
 			continue
+		}
+		if name != sel {
+			for len(m.othersSent) > 0 && now.Sub(m.othersSent[0]) >= time.Minute {
+				m.othersSent = m.othersSent[1:]
+			}
+			if len(m.othersSent) >= jobsOthersPerMinute {
+				continue
+			}
+			m.othersSent = append(m.othersSent, now)
 		}
 		l.busy, l.sent = true, now
 		cmds = append(cmds, m.list(name, ci, name == sel, l))

@@ -103,6 +103,21 @@ func (p *Proxy) Requests(id string) int {
 	return p.count["/proxy/"+id+"/api/colab/resources"] + p.count["/proxy/"+id+"/api/kernels"] + p.count["/proxy/"+id+"/api/terminals"]
 }
 
+// MonitorRequests is how many requests the proxy has had on the
+// monitor's routes (resources, kernels, terminals), all runtimes
+// together.
+func (p *Proxy) MonitorRequests() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for path, c := range p.count {
+		if strings.HasSuffix(path, "/api/colab/resources") || strings.HasSuffix(path, "/api/kernels") || strings.HasSuffix(path, "/api/terminals") {
+			n += c
+		}
+	}
+	return n
+}
+
 // Counts is how many requests the proxy has had in all, and for how many
 // distinct runtimes.
 func (p *Proxy) Counts() (total, runtimes int) {
