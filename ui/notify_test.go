@@ -22,41 +22,9 @@ import (
 	"github.com/colabdash/colabdash/state/monitor"
 )
 
-// driveAll runs cmd as tea.Program does, feeding every answer to Update
-// (ticks the model schedules are dropped), until nothing is left, and
-// returns the notifications told meanwhile.
-func (s *stack) driveAll(cmd tea.Cmd) []notifiedMsg {
-	var told []notifiedMsg
-	msgs := make(chan tea.Msg)
-	pending := 0
-	launch := func(c tea.Cmd) {
-		if c == nil {
-			return
-		}
-		pending++
-		go func() { msgs <- c() }()
-	}
-	launch(cmd)
-	for pending > 0 {
-		msg := <-msgs
-		pending--
-		switch msg := msg.(type) {
-		case nil, tickMsg:
-		case tea.BatchMsg:
-			for _, c := range msg {
-				launch(c)
-			}
-		default:
-			if n, ok := msg.(notifiedMsg); ok {
-				told = append(told, n)
-			}
-			var c tea.Cmd
-			s.m, c = update(s.m, msg)
-			launch(c)
-		}
-	}
-	return told
-}
+// driveAll is drive, feeding every answer to Update (not only the calls'
+// answers), and returns the notifications told meanwhile.
+func (s *stack) driveAll(cmd tea.Cmd) []notifiedMsg { return s.run(cmd, true) }
 
 // tickAll advances the clock by d, delivers a tick and runs what it
 // starts to completion.

@@ -165,7 +165,13 @@ func (s *stack) close() {
 // goroutine, each result fed to Update as soon as it arrives and what
 // Update returns started at once), until nothing is left. Ticks the model
 // schedules are dropped.
-func (s *stack) drive(cmd tea.Cmd) {
+func (s *stack) drive(cmd tea.Cmd) { s.run(cmd, false) }
+
+// run is drive: with all, every answer but a tick is fed to Update (else
+// only the calls', polls' and job listings'); it returns the
+// notifications told meanwhile.
+func (s *stack) run(cmd tea.Cmd, all bool) []notifiedMsg {
+	var told []notifiedMsg
 	msgs := make(chan tea.Msg)
 	pending := 0
 	launch := func(c tea.Cmd) {
@@ -179,17 +185,28 @@ func (s *stack) drive(cmd tea.Cmd) {
 	for pending > 0 {
 		msg := <-msgs
 		pending--
-		switch msg := msg.(type) {
+		switch msg.(type) {
+		case nil, tickMsg:
+			continue
 		case tea.BatchMsg:
-			for _, c := range msg {
+			for _, c := range msg.(tea.BatchMsg) {
 				launch(c)
 			}
+			continue
 		case resultMsg, poll.ResultMsg, jobsListedMsg, jobNotesMsg:
-			var c tea.Cmd
-			s.m, c = update(s.m, msg)
-			launch(c)
+		default:
+			if !all {
+				continue
+			}
 		}
+		if n, ok := msg.(notifiedMsg); ok {
+			told = append(told, n)
+		}
+		var c tea.Cmd
+		s.m, c = update(s.m, msg)
+		launch(c)
 	}
+	return told
 }
 
 // start runs Init to completion: tier, specs, runtimes and every
