@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/colabdash/colabdash/ui/cli/internal/clitest"
 )
 
 // logLines is the log viewer's footer: the lines shown and how many the
@@ -72,23 +74,23 @@ func TestKernelLogShowsAnotherClientsCellInTmux(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			t.Parallel()
-			e := newRealJobEnv(t)
-			if code, out, errs := e.run("create", "--spec", "CPU"); code != 0 {
+			e := clitest.StartRealServer(t)
+			if code, out, errs := e.Run("create", "--spec", "CPU"); code != 0 {
 				t.Fatalf("create: exit %d %q %q", code, out, errs)
 			}
-			rt := e.srv.Runtimes()[0].ID()
-			code, _, errs := e.run("exec", rt, "--keep", "-c", "print(1)")
-			sessions := e.srv.Sessions("runtimes/" + rt)
+			rt := e.Srv.Runtimes()[0].ID()
+			code, _, errs := e.Run("exec", rt, "--keep", "-c", "print(1)")
+			sessions := e.Srv.Sessions("runtimes/" + rt)
 			if code != 0 || len(sessions) != 1 {
 				t.Fatalf("exec --keep: exit %d, stderr %q, sessions %v", code, errs, sessions)
 			}
 			session := sessions[0].ID()
-			s := startTmux(t, size[0], size[1], append([]string{"TERM=xterm-256color"}, e.env...), append([]string{bin}, e.flags...)...)
+			s := startTmux(t, size[0], size[1], append([]string{"TERM=xterm-256color"}, e.Env...), append([]string{bin}, e.Flags...)...)
 			s.waitText(session)
 			s.keys("Tab", "l") // the sessions panel, its selected session's kernel
 			s.waitText("LOG · kernel " + session)
 			s.waitText("output from before attaching is not available")
-			cell := e.command("exec", rt+"/"+session, "-c",
+			cell := e.Command("exec", rt+"/"+session, "-c",
 				"import sys, time\nfor i in range(3):\n    print('from another client', i, flush=True)\n    time.sleep(0.5)\nprint('to stderr', file=sys.stderr)\n")
 			if err := cell.Start(); err != nil {
 				t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
@@ -30,6 +29,7 @@ import (
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui"
+	"github.com/colabdash/colabdash/ui/cli/internal/clitest"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 )
 
@@ -254,31 +254,21 @@ func TestDashboardWithoutTerminal(t *testing.T) {
 	}
 }
 
-// builtBinary is colabdash built once per test binary run; initialEnv is
-// the environment before any test isolated HOME.
+// The helpers shared with the other packages whose tests run the real
+// binary (clitest).
 var (
-	builtBinary string
-	initialEnv  = os.Environ()
+	binary     = clitest.Binary
+	needBinary = clitest.NeedBinary
+	writeFile  = clitest.WriteFile
+	homeEnv    = clitest.HomeEnv
+	waitExit   = clitest.WaitExit
+	waitReady  = clitest.WaitReady
+	initialEnv = clitest.InitialEnv()
 )
 
-func binary(t testing.TB) string {
-	t.Helper()
-	if builtBinary != "" {
-		return builtBinary
-	}
-	dir, err := os.MkdirTemp("", "colabdash-bin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "colabdash")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/colabdash/colabdash")
-	cmd.Env = initialEnv // the real HOME, so the build cache is warm
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	builtBinary = bin
-	return bin
-}
+// waitTimeout is clitest's: how long a test waits for what the program
+// shows.
+const waitTimeout = clitest.WaitTimeout
 
 // skipUnderShort skips the test under -short: it builds and runs the real
 // binary.
@@ -289,34 +279,14 @@ func skipUnderShort(t *testing.T) {
 	}
 }
 
-// needBinary is skipUnderShort, then the built binary's path.
-func needBinary(t *testing.T) string {
-	t.Helper()
-	skipUnderShort(t)
-	return binary(t)
-}
-
 func TestMain(m *testing.M) {
 	// Retries are counted, not timed, here: no test waits out real
 	// half-seconds between attempts.
 	kit.RetryBaseDelay = 5 * time.Millisecond
 	childrenGetDefaultSignals()
 	code := m.Run()
-	if builtBinary != "" {
-		os.RemoveAll(filepath.Dir(builtBinary))
-	}
+	clitest.RemoveBinary()
 	os.Exit(code)
-}
-
-func writeFile(t *testing.T, path, content string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // writeJSON writes v as JSON at path (directories made, mode 0600) and

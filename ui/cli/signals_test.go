@@ -26,45 +26,6 @@ var exitLine = regexp.MustCompile(`(?m)^exit=([0-9]+)$`)
 // wantSignalExit is 128 + the signal's number: 130, 143, 129.
 var wantSignalExit = map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143, syscall.SIGHUP: 129}
 
-// waitExit waits for cmd (signalled) to end and returns its exit code; a
-// process the signal killed outright (the signal not handled) has none and
-// fails the test. detail, when given, says more in the failure (the
-// command's stderr so far).
-func waitExit(t *testing.T, what string, cmd *exec.Cmd, detail ...func() string) int {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(waitTimeout):
-		cmd.Process.Kill()
-		<-done
-		more := ""
-		for _, d := range detail {
-			more += " " + d()
-		}
-		t.Fatalf("%s: still running %v after the signal%s", what, waitTimeout, more)
-	}
-	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		t.Fatalf("%s: killed by %v instead of exiting", what, ws.Signal())
-	}
-	return ws.ExitStatus()
-}
-
-// waitReady polls ok until it holds (the running cmd showed what the test
-// waits for); when it does not within waitTimeout it kills cmd and fails
-// the test saying what never happened.
-func waitReady(t *testing.T, cmd *exec.Cmd, what func() string, ok func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(waitTimeout); !ok(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("%s", what())
-		}
-	}
-}
-
 // startUntilFirstLine starts cmd and returns once it printed a first line
 // on stdout, what says it is ready; when it ends without one it fails the
 // test.

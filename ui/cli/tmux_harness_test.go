@@ -15,21 +15,10 @@ import (
 // read from the screen a person would see. Tests never sleep a fixed time:
 // they wait, with generous deadlines, for what the screen shows.
 
-// waitTimeout bounds every wait for the screen: long, so a busy machine
-// only makes a test slower, never wrong.
-const waitTimeout = 30 * time.Second
-
 // tmuxSession is one pane running the binary.
 type tmuxSession struct {
 	t          *testing.T
 	sock, name string
-}
-
-// homeEnv is the environment of a program started in tmux (startTmux's
-// env) that keeps to home: HOME, and the state and config directories
-// below it, then extra.
-func homeEnv(home string, extra ...string) []string {
-	return append([]string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "XDG_CONFIG_HOME=" + home + "/config"}, extra...)
 }
 
 // startTmux starts bin with args (and env) in a width×height pane. It skips

@@ -1,4 +1,4 @@
-package cli
+package realserver
 
 import (
 	"bytes"
@@ -18,68 +18,30 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake"
-	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/ui/cli/internal/clitest"
 )
 
-// realJobEnv runs the real binary against the emulator whose runtimes
-// front a real jupyter-server (real kernels, real processes), with an
-// environment of its own (no t.Setenv: its tests run in parallel).
-type realJobEnv struct {
-	t     *testing.T
-	bin   string
-	srv   *colabfake.Server
-	jup   *realjupyter.Server
-	env   []string
-	flags []string
-}
+// realJobEnv is the real binary against the emulator fronting a real
+// jupyter-server, with what these tests read of a job on its disk.
+type realJobEnv struct{ *clitest.RealServer }
 
 func newRealJobEnv(t *testing.T) *realJobEnv {
-	t.Helper()
-	bin := needBinary(t)
-	jup := realjupyter.Require(t, realjupyter.Options{Kernels: true})
-	srv, endpoint := colabfaketest.Start(t, colabfake.Options{Seed: colabfake.SeedEmpty, JupyterUpstream: jup.URL})
-	home := t.TempDir()
-	tok := writeFile(t, filepath.Join(home, "token.txt"), verbTestToken+"\n")
-	env := []string{"PATH=" + os.Getenv("PATH"), "NO_COLOR=1", "GOOGLE_APPLICATION_CREDENTIALS=", "CLOUDSDK_CONFIG=" + home + "/gcloud"}
-	env = append(env, homeEnv(home, "XDG_CACHE_HOME="+home+"/cache")...)
-	return &realJobEnv{t: t, bin: bin, srv: srv, jup: jup, env: env,
-		flags: []string{"--endpoint", endpoint, "--access-token-file", tok}}
-}
-
-// command is the binary with verb, the emulator's flags and args, in
-// e's environment.
-func (e *realJobEnv) command(verb string, args ...string) *exec.Cmd {
-	cmd := exec.Command(e.bin, append(append([]string{verb}, e.flags...), args...)...)
-	cmd.Env = e.env
-	return cmd
-}
-
-// run runs the binary to its end: exit code, stdout, stderr.
-func (e *realJobEnv) run(verb string, args ...string) (int, string, string) {
-	e.t.Helper()
-	var out, errb bytes.Buffer
-	cmd := e.command(verb, args...)
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if _, exited := err.(*exec.ExitError); err != nil && !exited {
-		e.t.Fatal(err)
-	}
-	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+	return &realJobEnv{clitest.StartRealServer(t)}
 }
 
 // jobDir is job id's directory on the jupyter-server's disk.
 func (e *realJobEnv) jobDir(id string) string {
-	return filepath.Join(e.jup.Root, filepath.FromSlash(jobs.Dir(id)))
+	return filepath.Join(e.Jup.Root, filepath.FromSlash(jobs.Dir(id)))
 }
 
 // reapAtEnd kills job id's process group when the test ends, should the
 // job still run then (a test that failed half-way): a detached job
 // outlives the jupyter-server by design.
 func (e *realJobEnv) reapAtEnd(id string) {
-	e.t.Cleanup(func() {
+	e.T.Cleanup(func() {
 		if st := e.status(id); st != nil && st.Pid > 0 && st.Ended.IsZero() {
 			_ = syscall.Kill(-st.Pid, syscall.SIGKILL)
 		}
@@ -116,18 +78,18 @@ var numbered = regexp.MustCompile(`(?m)^line ([0-9]+)$`)
 
 // stillRunning fails the test unless job id has not ended, its process
 // is alive, and its log grows past what it held when called (within
-// waitTimeout): after says what the job just went through.
+// clitest.WaitTimeout): after says what the job just went through.
 func (e *realJobEnv) stillRunning(id, after string) {
-	e.t.Helper()
+	e.T.Helper()
 	from := e.lastLine(id)
-	for deadline := time.Now().Add(waitTimeout); e.lastLine(id) <= from+1; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(clitest.WaitTimeout); e.lastLine(id) <= from+1; time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			e.t.Fatalf("after %s the log stopped growing at line %d", after, from)
+			e.T.Fatalf("after %s the log stopped growing at line %d", after, from)
 		}
 	}
 	st := e.status(id)
 	if st == nil || !st.Ended.IsZero() || st.Pid <= 0 || syscall.Kill(st.Pid, 0) != nil {
-		e.t.Fatalf("after %s the job is not running: %+v", after, st)
+		e.T.Fatalf("after %s the job is not running: %+v", after, st)
 	}
 }
 
@@ -151,14 +113,14 @@ func (l *lockedBuffer) String() string {
 
 // follow starts `logs id -f` with its stdout and stderr in buffers.
 func (e *realJobEnv) follow(id string) (*exec.Cmd, *lockedBuffer, *lockedBuffer) {
-	e.t.Helper()
-	cmd := e.command("logs", id, "-f")
+	e.T.Helper()
+	cmd := e.Command("logs", id, "-f")
 	out, errb := &lockedBuffer{}, &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = out, errb
 	if err := cmd.Start(); err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
-	e.t.Cleanup(func() { _ = cmd.Process.Kill() })
+	e.T.Cleanup(func() { _ = cmd.Process.Kill() })
 	return cmd, out, errb
 }
 
@@ -166,7 +128,7 @@ func (e *realJobEnv) follow(id string) (*exec.Cmd, *lockedBuffer, *lockedBuffer)
 func waitPrinted(t *testing.T, cmd *exec.Cmd, out, errb *lockedBuffer, n int) {
 	t.Helper()
 	want := fmt.Sprintf("line %d\n", n)
-	waitReady(t, cmd, func() string {
+	clitest.WaitReady(t, cmd, func() string {
 		return fmt.Sprintf("logs -f never printed %q: stdout ends %q, stderr %q", want, tail(out.String()), errb.String())
 	}, func() bool { return strings.Contains(out.String(), want) })
 }
@@ -196,9 +158,9 @@ func everyLineOnce(t *testing.T, what, log string) {
 // restartKernel restarts kernel id of runtime rt through its proxy
 // (Jupyter's POST api/kernels/ID/restart) with the current proxy token.
 func (e *realJobEnv) restartKernel(rt, id string) {
-	e.t.Helper()
+	e.T.Helper()
 	var ci api.ConnectionInfo
-	for _, r := range e.srv.Runtimes() {
+	for _, r := range e.Srv.Runtimes() {
 		if r.Name == rt && r.ConnectionInfo != nil {
 			ci = *r.ConnectionInfo
 		}
@@ -207,11 +169,11 @@ func (e *realJobEnv) restartKernel(rt, id string) {
 	req.Header.Set(runtimeproxy.TokenHeader, ci.Token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		e.t.Fatalf("restarting kernel %s: HTTP %d", id, resp.StatusCode)
+		e.T.Fatalf("restarting kernel %s: HTTP %d", id, resp.StatusCode)
 	}
 }
 
@@ -239,14 +201,14 @@ while True:
 func TestDetachedJobOutlivesClientNetworkTokenAndKernel(t *testing.T) {
 	t.Parallel()
 	e := newRealJobEnv(t)
-	script := writeFile(t, filepath.Join(t.TempDir(), "count.py"), numberedJob)
-	code, out, errs := e.run("run", script, "--spec", "CPU", "--detach")
+	script := clitest.WriteFile(t, filepath.Join(t.TempDir(), "count.py"), numberedJob)
+	code, out, errs := e.Run("run", script, "--spec", "CPU", "--detach")
 	id := strings.TrimSpace(out)
 	if code != 0 || jobs.ValidID(id) != nil {
 		t.Fatalf("run --detach: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	e.reapAtEnd(id)
-	rts := e.srv.Runtimes()
+	rts := e.Srv.Runtimes()
 	if len(rts) != 1 {
 		t.Fatalf("runtimes after run --detach: %+v", rts)
 	}
@@ -267,23 +229,23 @@ func TestDetachedJobOutlivesClientNetworkTokenAndKernel(t *testing.T) {
 
 	// The network cut: every request to the runtime's proxy is held with
 	// no reply for 60 s (a delay line that drops them).
-	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStall, Times: -1})
+	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStall, Times: -1})
 	for cut := time.Now(); time.Since(cut) < time.Minute; {
 		e.stillRunning(id, "the network was cut")
 	}
 	if behind := e.lastLine(id) - strings.Count(tout.String(), "\n"); behind < 100 {
 		t.Fatalf("the cut let logs -f through: it is only %d lines behind the log", behind)
 	}
-	e.srv.ClearProxyFaults()
+	e.Srv.ClearProxyFaults()
 	e.stillRunning(id, "the network came back")
 	waitPrinted(t, through, tout, terr, e.lastLine(id))
 
 	// The proxy token expires: the proxy refuses it until renewed.
-	expired := *e.srv.Runtimes()[0].ConnectionInfo
-	e.srv.ExpireToken(rt.Name, time.Now().Add(-time.Second))
+	expired := *e.Srv.Runtimes()[0].ConnectionInfo
+	e.Srv.ExpireToken(rt.Name, time.Now().Add(-time.Second))
 	e.stillRunning(id, "the proxy token expired")
 	waitPrinted(t, through, tout, terr, e.lastLine(id))
-	if renewed := e.srv.Runtimes()[0].ConnectionInfo; renewed.Token == expired.Token || !renewed.ExpireTime.After(time.Now()) {
+	if renewed := e.Srv.Runtimes()[0].ConnectionInfo; renewed.Token == expired.Token || !renewed.ExpireTime.After(time.Now()) {
 		t.Fatalf("logs -f went on without renewing the expired proxy token: %+v", renewed)
 	}
 
@@ -295,8 +257,8 @@ func TestDetachedJobOutlivesClientNetworkTokenAndKernel(t *testing.T) {
 	// A follower started afterwards, then the job is released.
 	after, aout, aerr := e.follow(id)
 	waitPrinted(t, after, aout, aerr, e.lastLine(id))
-	writeFile(t, filepath.Join(e.jup.Root, "content", "release"), "7")
-	waited, _, werr := e.run("wait", id)
+	clitest.WriteFile(t, filepath.Join(e.Jup.Root, "content", "release"), "7")
+	waited, _, werr := e.Run("wait", id)
 	if waited != 7 {
 		t.Errorf("wait: exit %d, want the job's 7; stderr %q", waited, werr)
 	}
@@ -305,7 +267,7 @@ func TestDetachedJobOutlivesClientNetworkTokenAndKernel(t *testing.T) {
 		cmd       *exec.Cmd
 		out, errb *lockedBuffer
 	}{{"logs -f through the faults", through, tout, terr}, {"logs -f started afterwards", after, aout, aerr}} {
-		if code := waitExit(t, f.name, f.cmd); code != 7 {
+		if code := clitest.WaitExit(t, f.name, f.cmd); code != 7 {
 			t.Errorf("%s: exit %d, want the job's 7; stderr %q", f.name, code, f.errb.String())
 		}
 		everyLineOnce(t, f.name, f.out.String())

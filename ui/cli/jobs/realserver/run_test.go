@@ -1,4 +1,4 @@
-package cli
+package realserver
 
 import (
 	"bufio"
@@ -16,18 +16,19 @@ import (
 
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/ui/cli/internal/clitest"
 )
 
 // runIn runs the binary with args in directory dir to its end: exit
 // code, stdout, stderr.
 func (e *realJobEnv) runIn(dir, verb string, args ...string) (int, string, string) {
-	e.t.Helper()
+	e.T.Helper()
 	var out, errb bytes.Buffer
-	cmd := e.command(verb, args...)
+	cmd := e.Command(verb, args...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &errb
 	err := cmd.Run()
 	if _, exited := err.(*exec.ExitError); err != nil && !exited {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
 }
@@ -62,7 +63,7 @@ func TestRunAgreesWithPythonOnARealServer(t *testing.T) {
 		{"input", "x = input()\nprint('read', x)\n"},
 	} {
 		dir := t.TempDir()
-		writeFile(t, filepath.Join(dir, "job.py"), c.code)
+		clitest.WriteFile(t, filepath.Join(dir, "job.py"), c.code)
 		wantCode, wantOut, wantErr := python(t, dir, "job.py", "a", "b c")
 		code, out, errs := e.runIn(dir, "run", "job.py", "--spec", "CPU", "--", "a", "b c")
 		if code != wantCode || out != wantOut {
@@ -76,7 +77,7 @@ func TestRunAgreesWithPythonOnARealServer(t *testing.T) {
 			t.Errorf("%s: run's stderr %q lacks python's %q", c.name, errs, wantErr)
 		}
 	}
-	if n := len(e.srv.Runtimes()); n != 0 {
+	if n := len(e.Srv.Runtimes()); n != 0 {
 		t.Errorf("%d runtimes left after the runs", n)
 	}
 }
@@ -88,8 +89,8 @@ func TestRunOutputArrivesWithin2sOnARealServer(t *testing.T) {
 	t.Parallel()
 	e := newRealJobEnv(t)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "stamp.py"), "import time\nfor i in range(5):\n    print('%.3f' % time.time())\n    time.sleep(1)\n")
-	cmd := e.command("run", "stamp.py", "--spec", "CPU")
+	clitest.WriteFile(t, filepath.Join(dir, "stamp.py"), "import time\nfor i in range(5):\n    print('%.3f' % time.time())\n    time.sleep(1)\n")
+	cmd := e.Command("run", "stamp.py", "--spec", "CPU")
 	cmd.Dir = dir
 	var errb lockedBuffer
 	cmd.Stderr = &errb
@@ -110,7 +111,7 @@ func TestRunOutputArrivesWithin2sOnARealServer(t *testing.T) {
 		}
 		n++
 	}
-	if code := waitExit(t, "run stamp.py", cmd); code != 0 || n != 5 {
+	if code := clitest.WaitExit(t, "run stamp.py", cmd); code != 0 || n != 5 {
 		t.Errorf("run: exit %d, %d lines, stderr %q", code, n, errb.String())
 	}
 }
@@ -122,14 +123,14 @@ func TestRunOutputArrivesWithin2sOnARealServer(t *testing.T) {
 func TestStopEndsTheJobsProcessGroupOnARealServer(t *testing.T) {
 	t.Parallel()
 	e := newRealJobEnv(t)
-	script := writeFile(t, filepath.Join(t.TempDir(), "spawn.py"), `import signal, subprocess, sys, time
+	script := clitest.WriteFile(t, filepath.Join(t.TempDir(), "spawn.py"), `import signal, subprocess, sys, time
 child = subprocess.Popen([sys.executable, "-c", "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\nprint('child ready', flush=True)\nwhile True: time.sleep(1)"])
 print("child", child.pid, flush=True)
 while True:
     time.sleep(0.5)
     print("tick", flush=True)
 `)
-	code, out, errs := e.run("run", script, "--spec", "CPU", "--detach")
+	code, out, errs := e.Run("run", script, "--spec", "CPU", "--detach")
 	id := strings.TrimSpace(out)
 	if code != 0 || jobs.ValidID(id) != nil {
 		t.Fatalf("run --detach: exit %d, stdout %q, stderr %q", code, out, errs)
@@ -137,7 +138,7 @@ while True:
 	e.reapAtEnd(id)
 	childLine := regexp.MustCompile(`(?m)^child ([0-9]+)$`)
 	var child int
-	for deadline := time.Now().Add(waitTimeout); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(clitest.WaitTimeout); ; time.Sleep(50 * time.Millisecond) {
 		b, _ := os.ReadFile(filepath.Join(e.jobDir(id), jobs.LogFile))
 		if m := childLine.FindSubmatch(b); m != nil && bytes.Contains(b, []byte("child ready\n")) {
 			child, _ = strconv.Atoi(string(m[1]))
@@ -151,10 +152,10 @@ while True:
 	if st == nil || !alive(st.Pid) || !alive(child) {
 		t.Fatalf("before stop: status %+v, child %d alive %v", st, child, alive(child))
 	}
-	if code, out, errs := e.run("stop", id, "--grace", "2s"); code != 0 || out != "" {
+	if code, out, errs := e.Run("stop", id, "--grace", "2s"); code != 0 || out != "" {
 		t.Fatalf("stop: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	for deadline := time.Now().Add(waitTimeout); alive(child); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(clitest.WaitTimeout); alive(child); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the job's child %d (it ignores SIGTERM) outlived stop", child)
 		}
@@ -162,10 +163,10 @@ while True:
 	if alive(st.Pid) {
 		t.Errorf("the job's process %d outlived stop", st.Pid)
 	}
-	if code, _, errs := e.run("wait", id); code != 128+int(syscall.SIGTERM) {
+	if code, _, errs := e.Run("wait", id); code != 128+int(syscall.SIGTERM) {
 		t.Errorf("wait after stop: exit %d, want %d (SIGTERM ended the script); stderr %q", code, 128+int(syscall.SIGTERM), errs)
 	}
-	if code, out, _ := e.run("jobs", "--json"); code != 0 || !strings.Contains(out, `"killed"`) {
+	if code, out, _ := e.Run("jobs", "--json"); code != 0 || !strings.Contains(out, `"killed"`) {
 		t.Errorf("jobs after stop: exit %d %s", code, out)
 	}
 }
