@@ -143,6 +143,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad mute kind", "notify:\n  mute: [job-ended, everything]\n", 2, []string{`"everything"`, "accepted: job-ended"}},
 		{"notify timeout too long", "notify:\n  timeout: 1h\n", 2, []string{"notify.timeout", "from 1s to 2m"}},
 		{"empty notify command", "notify:\n  command: ' '\n", 2, []string{"notify.command: empty"}},
+		{"notify args not a list", "notify:\n  command: notify-send\n  args: --urgency low\n", 3, []string{"notify.args must be a list of strings"}},
 		{"unknown notify key", "notify:\n  sound: yes\n", 2, []string{`unknown key "sound"`, "accepted: terminal, command"}},
 		{"guard too soon", "idleGuard:\n  after: 10s\n", 2, []string{"idleGuard.after", "at least 1m"}},
 		{"bad guard action", "profiles:\n  w:\n    idleGuard:\n      after: 30m\n      action: shutdown\n", 5, []string{"profiles.w.idleGuard.action", "accepted: warn, delete"}},

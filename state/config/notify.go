@@ -69,14 +69,16 @@ func (p *cfgParser) notify(e entry) error {
 	for _, fe := range es {
 		what := "notify." + fe.key
 		p.mark(what, fe.knode)
-		if fe.key == "args" || fe.key == "mute" {
+		if fe.key == "args" {
+			if n.Args, err = p.argList(fe.val, what); err != nil {
+				return err
+			}
+			continue
+		}
+		if fe.key == "mute" {
 			vals, err := p.strings(fe.val, what)
 			if err != nil {
 				return err
-			}
-			if fe.key == "args" {
-				n.Args = vals
-				continue
 			}
 			n.Mute = nil
 			for _, v := range vals {
@@ -99,16 +101,13 @@ func (p *cfgParser) notify(e entry) error {
 			}
 			n.Terminal = v
 		case "command":
-			if strings.TrimSpace(v) == "" {
-				return p.errAt(fe.val, what+": empty (accepted: a program's path or name; its arguments under notify.args)")
+			if n.Command, err = p.command(fe.val, what, v); err != nil {
+				return err
 			}
-			n.Command = v
 		case "timeout":
-			d, perr := time.ParseDuration(v)
-			if perr != nil || d <= 0 || d > MaxNotifyTimeout {
-				return p.errAt(fe.val, fmt.Sprintf("%s: %q is not accepted (accepted: a Go duration from 1s to %s)", what, v, shortDuration(MaxNotifyTimeout)))
+			if n.Timeout, err = p.timeout(fe.val, what, v, MaxNotifyTimeout); err != nil {
+				return err
 			}
-			n.Timeout = d
 		}
 	}
 	return nil
@@ -166,6 +165,37 @@ func (p *cfgParser) strings(n ast.Node, what string) ([]string, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// The shape notify: and plugins: share, a program run without a shell:
+// command (a path or a name looked up on PATH), args (a list, passed
+// exactly as written) and timeout (a Go duration up to a maximum).
+
+// command checks a command's value v (read from n, at path what): not
+// blank.
+func (p *cfgParser) command(n ast.Node, what, v string) (string, error) {
+	if strings.TrimSpace(v) == "" {
+		return "", p.errAt(n, what+": empty (accepted: a program's path or name; its arguments under args)")
+	}
+	return v, nil
+}
+
+// argList reads a command's args at n (path what): a list of strings.
+func (p *cfgParser) argList(n ast.Node, what string) ([]string, error) {
+	if _, ok := n.(*ast.SequenceNode); !ok {
+		return nil, p.errAt(n, what+" must be a list of strings, e.g. [forward, --open]")
+	}
+	return p.strings(n, what)
+}
+
+// timeout parses a command's timeout v (read from n, at path what): a Go
+// duration above zero and at most limit.
+func (p *cfgParser) timeout(n ast.Node, what, v string, limit time.Duration) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 || d > limit {
+		return 0, p.errAt(n, fmt.Sprintf("%s: %q is not accepted (accepted: a Go duration from 1s to %s)", what, v, shortDuration(limit)))
+	}
+	return d, nil
 }
 
 func kindList() string {

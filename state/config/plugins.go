@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/goccy/go-yaml/ast"
 )
 
 // Plugin scopes: where a plugin's key is read and what it is given.
@@ -105,18 +103,9 @@ func (p *cfgParser) plugins(e entry) error {
 func (p *cfgParser) pluginField(pl *Plugin, path string, fe entry) error {
 	what := path + "." + fe.key
 	if fe.key == "args" {
-		seq, ok := fe.val.(*ast.SequenceNode)
-		if !ok {
-			return p.errAt(fe.val, what+" must be a list of strings, e.g. [forward, --open]")
-		}
-		for _, it := range seq.Values {
-			v, err := p.scalar(it, what)
-			if err != nil {
-				return err
-			}
-			pl.Args = append(pl.Args, v)
-		}
-		return nil
+		args, err := p.argList(fe.val, what)
+		pl.Args = append(pl.Args, args...)
+		return err
 	}
 	v, err := p.scalar(fe.val, what)
 	if err != nil {
@@ -139,16 +128,9 @@ func (p *cfgParser) pluginField(pl *Plugin, path string, fe entry) error {
 		}
 		pl.Scope = v
 	case "command":
-		if strings.TrimSpace(v) == "" {
-			return p.errAt(fe.val, what+": empty (accepted: a program's path or name)")
-		}
-		pl.Command = v
+		pl.Command, err = p.command(fe.val, what, v)
 	case "timeout":
-		d, perr := time.ParseDuration(v)
-		if perr != nil || d <= 0 || d > MaxPluginTimeout {
-			return p.errAt(fe.val, fmt.Sprintf("%s: %q is not accepted (accepted: a Go duration from 1s to %s)", what, v, shortDuration(MaxPluginTimeout)))
-		}
-		pl.Timeout = d
+		pl.Timeout, err = p.timeout(fe.val, what, v, MaxPluginTimeout)
 	default: // confirm, dangerous, background, token
 		var b bool
 		switch strings.ToLower(v) {
@@ -169,5 +151,5 @@ func (p *cfgParser) pluginField(pl *Plugin, path string, fe entry) error {
 			pl.Token = b
 		}
 	}
-	return nil
+	return err
 }
