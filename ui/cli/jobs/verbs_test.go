@@ -93,7 +93,7 @@ func TestLogsOnATerminalDrawsTheLogAndNothingRaw(t *testing.T) {
 	// With colour on, the log's colour is drawn with our own SGR.
 	r.chunks = []ops.LogChunk{{Data: []byte("\x1b[31mred\x1b[0m plain\n")}}
 	res = run(t, nil, term{out: true, color: true}, "logs", "train-1")
-	if !strings.Contains(res.out, "\x1b[0;31mred\x1b[0m") {
+	if !strings.Contains(res.out, "\x1b[31mred\x1b[0m") {
 		t.Errorf("colour not drawn: %q", res.out)
 	}
 }
