@@ -111,3 +111,31 @@ func TestLineChanged(t *testing.T) {
 		t.Error("an ended line left the next one changed")
 	}
 }
+
+// Whatever a log holds, however it is split across writes, what is drawn
+// holds no escape sequence but SGR colours and no control character, and
+// no line holds more cells than its bound.
+func FuzzLine(f *testing.F) {
+	f.Add([]byte("\x1b[31mred\x1b[0m\r\x1b[K50%\b\t|\n"), 3)
+	f.Add([]byte("漢字\x1b]52;c;ZXZpbA==\x07\x1b[2J\xff\xc2\x9b\u202e\x1b["), 1)
+	sgrOnly := regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+	f.Fuzz(func(t *testing.T, log []byte, split int) {
+		l := &Line{MaxCells: 64, Wrap: split%2 == 0}
+		var chunks []string
+		for n := max(split%17, 1); len(log) > 0; log = log[min(n, len(log)):] {
+			chunks = append(chunks, string(log[:min(n, len(log))]))
+		}
+		plain, styled := lines(l, chunks...)
+		for i := range styled {
+			rest := sgrOnly.ReplaceAllString(styled[i], "")
+			for _, r := range rest + plain[i] {
+				if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f {
+					t.Fatalf("line %d holds control %U: %q", i, r, styled[i])
+				}
+			}
+			if n := len([]rune(plain[i])); n > 64*4+1 {
+				t.Fatalf("line %d holds %d characters", i, n)
+			}
+		}
+	})
+}
