@@ -55,16 +55,10 @@ type Overlay struct {
 	cancel context.CancelFunc
 	closed *sync.Once // the source is closed once
 
-	buf    Buffer
-	follow bool // stay at the bottom as lines arrive
-	wrap   bool // long lines wrap (else they are cut with "…")
-	// top, topRow are where the view starts when not following: an
-	// absolute line number (counting the dropped lines) and a row of that
-	// line (wrapped).
-	top, topRow int
+	buf Buffer
+	v   view // the window onto buf
 
-	query string // what / searched for ("": no search)
-	match int    // the absolute line of the current match; -1: none
+	match int // the absolute line of the current search match; -1: none
 
 	ended   bool   // the source ended
 	end     string // how ("exited 1", "killed by SIGKILL (signal 9)", "lost …", …)
@@ -78,7 +72,9 @@ type Overlay struct {
 // (the dashboard's life: quitting ends them). It follows, unwrapped.
 func New(parent context.Context, t Target, src ops.LogSource) *Overlay {
 	ctx, cancel := context.WithCancel(parent)
-	return &Overlay{target: t, src: src, ctx: ctx, cancel: cancel, closed: &sync.Once{}, follow: true, match: -1}
+	o := &Overlay{target: t, src: src, ctx: ctx, cancel: cancel, closed: &sync.Once{}, match: -1}
+	o.v = view{buf: &o.buf, follow: true}
+	return o
 }
 
 // Msg is a message of a viewer's own commands: the app hands it to
@@ -199,7 +195,7 @@ func EndText(st jobs.Status) string {
 }
 
 // Following reports whether the view stays at the bottom as lines come.
-func (o *Overlay) Following() bool { return o.follow }
+func (o *Overlay) Following() bool { return o.v.follow }
 
 // Ended reports whether the source ended, and how.
 func (o *Overlay) Ended() (bool, string) { return o.ended, o.end }
@@ -212,35 +208,34 @@ func (o *Overlay) Target() Target { return o.target }
 // s (save), esc and q close it; ctrl+c quits.
 func (o *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	keys := &c.Keys.LogView
-	w, room := c.Layout.W, o.room(c.Layout.H-4)
+	w, room := c.Layout.W, room(c.Layout.H-4)
 	switch {
 	case k.Type == tea.KeyCtrlC:
 		return common.Quit{}
 	case key.Matches(k, keys.Back), key.Matches(k, keys.Close):
 		return common.Close{Cmd: o.Close()}
 	case key.Matches(k, keys.Up):
-		o.scroll(c, w, room, -1)
+		o.v.scroll(c, w, room, -1)
 	case key.Matches(k, keys.Down):
-		o.scroll(c, w, room, 1)
+		o.v.scroll(c, w, room, 1)
 	case key.Matches(k, keys.PageUp):
-		o.scroll(c, w, room, -max(room-1, 1))
+		o.v.scroll(c, w, room, -max(room-1, 1))
 	case key.Matches(k, keys.PageDown):
-		o.scroll(c, w, room, max(room-1, 1))
+		o.v.scroll(c, w, room, max(room-1, 1))
 	case key.Matches(k, keys.Top):
-		o.follow, o.top, o.topRow = false, o.buf.Dropped()-1, 0
+		o.v.toTop()
 	case key.Matches(k, keys.Bottom):
-		o.follow = true // the last line, and following from there
+		o.v.follow = true // the last line, and following from there
 	case key.Matches(k, keys.Follow):
-		if o.follow {
-			o.pin(c, w, room)
+		if o.v.follow {
+			o.v.pin(c, w, room)
 			return common.Say{Text: "log: following off (" + keys.Follow.Help().Key + " follows again)"}
 		}
-		o.follow = true
+		o.v.follow = true
 		return common.Say{Text: "log: following"}
 	case key.Matches(k, keys.Wrap):
-		o.wrap = !o.wrap
-		o.topRow = 0
-		if o.wrap {
+		o.v.toggleWrap()
+		if o.v.wrap {
 			return common.Say{Text: "log: long lines wrap"}
 		}
 		return common.Say{Text: "log: long lines cut (" + keys.Wrap.Help().Key + " wraps)"}
@@ -272,11 +267,11 @@ func (o *Overlay) Name() string { return "log viewer" }
 func (o *Overlay) Keys(c *common.Context) []key.Binding {
 	k := &c.Keys.LogView
 	follow := "stop following"
-	if !o.follow {
+	if !o.v.follow {
 		follow = "follow"
 	}
 	wrap := "wrap"
-	if o.wrap {
+	if o.v.wrap {
 		wrap = "cut lines"
 	}
 	ks := []key.Binding{
@@ -284,7 +279,7 @@ func (o *Overlay) Keys(c *common.Context) []key.Binding {
 		common.HelpKey(k.Follow.Help().Key, follow),
 		common.HelpKey(k.Search.Help().Key, "search"),
 	}
-	if o.query != "" {
+	if o.v.query != "" {
 		ks = append(ks, common.HelpKey(common.KeysOf(k.Next, k.Prev), "next/prev"))
 	}
 	return append(ks, common.HelpKey(k.Wrap.Help().Key, wrap), common.HelpKey(k.Save.Help().Key, "save"),

@@ -25,8 +25,8 @@ type SearchLine struct {
 
 func newSearchLine(o *Overlay) *SearchLine {
 	in := lineedit.Editor{Limit: 200}
-	in.Set(o.query)
-	in.Selected = o.query != ""
+	in.Set(o.v.query)
+	in.Selected = o.v.query != ""
 	return &SearchLine{o: o, in: in}
 }
 
@@ -36,14 +36,14 @@ func (s *SearchLine) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	case tea.KeyCtrlC:
 		return common.Quit{}
 	case tea.KeyEsc:
-		s.o.query, s.o.match = "", -1
+		s.o.v.query, s.o.match = "", -1
 		return common.Close{Text: "log search cleared"}
 	case tea.KeyEnter:
 		if k.Alt {
 			return nil
 		}
 		q := s.in.Value()
-		s.o.query, s.o.match = q, -1
+		s.o.v.query, s.o.match = q, -1
 		if q == "" {
 			return common.Close{Text: "log search cleared"}
 		}
@@ -79,7 +79,7 @@ func (s *SearchLine) Name() string { return "log search" }
 // after (before) the current match, or the view's top when there is
 // none, wrapping around the log's ends.
 func (o *Overlay) findNext(c *common.Context, dir int) common.Effect {
-	if o.query == "" {
+	if o.v.query == "" {
 		return common.Say{Text: "no log search: " + c.Keys.LogView.Search.Help().Key + " searches", Err: true}
 	}
 	e := o.findFrom(c, dir)
@@ -94,14 +94,14 @@ func (o *Overlay) findNext(c *common.Context, dir int) common.Effect {
 // view's top itself for 0. The effect closes the search line with what
 // was found.
 func (o *Overlay) findFrom(c *common.Context, dir int) common.Effect {
-	w, room := c.Layout.W, o.room(c.Layout.H-4)
-	n := o.count()
+	w, room := c.Layout.W, room(c.Layout.H-4)
+	n := o.v.count()
 	if n == 0 {
 		return common.Close{Text: "the log is empty: nothing to search", Err: true}
 	}
-	from, _ := o.start(c, w, room)
+	from, _ := o.v.start(c, w, room)
 	if o.match >= o.buf.Dropped() {
-		from = o.virt(o.match)
+		from = o.v.virt(o.match)
 	}
 	step := dir
 	if dir == 0 {
@@ -109,13 +109,13 @@ func (o *Overlay) findFrom(c *common.Context, dir int) common.Effect {
 	} else {
 		from += dir
 	}
-	q := strings.ToLower(o.query)
+	q := strings.ToLower(o.v.query)
 	first := (from%n + n) % n
 	for k := 0; k < n; k++ {
 		v := ((from+step*k)%n + n) % n
-		if strings.Contains(strings.ToLower(o.plain(c, v)), q) {
+		if strings.Contains(strings.ToLower(o.v.plain(c, v)), q) {
 			o.show(c, w, room, v)
-			text := "line " + thousands(o.abs(v)+1) + " holds " + strconv.Quote(termtext.Line(o.query))
+			text := "line " + thousands(o.v.abs(v)+1) + " holds " + strconv.Quote(termtext.Line(o.v.query))
 			if step > 0 && v < first || step < 0 && v > first {
 				text += " (search wrapped)"
 			}
@@ -123,35 +123,11 @@ func (o *Overlay) findFrom(c *common.Context, dir int) common.Effect {
 		}
 	}
 	o.match = -1
-	return common.Close{Text: "no line holds " + strconv.Quote(termtext.Line(o.query)), Err: true}
+	return common.Close{Text: "no line holds " + strconv.Quote(termtext.Line(o.v.query)), Err: true}
 }
 
-// show makes virtual line v the current match and scrolls it into view
-// (unless it is on screen already); following stops.
+// show makes virtual line v the current match and scrolls it into view.
 func (o *Overlay) show(c *common.Context, w, room, v int) {
-	o.match = o.abs(v)
-	sv, _ := o.start(c, w, room)
-	o.pin(c, w, room)
-	if v >= sv && v < sv+room && (!o.wrap || o.onScreen(c, w, room, v)) {
-		return
-	}
-	o.top, o.topRow = o.abs(max(v-2, 0)), 0 // two lines of context above it
-}
-
-// onScreen reports whether virtual line v's first row is on the page
-// the view shows now.
-func (o *Overlay) onScreen(c *common.Context, w, room, v int) bool {
-	sv, srow := o.start(c, w, room)
-	rows := 0
-	for x := sv; x < o.count() && rows < room; x++ {
-		if x == v {
-			return true
-		}
-		n := len(o.rows(c, x, w))
-		if x == sv {
-			n -= srow
-		}
-		rows += n
-	}
-	return false
+	o.match = o.v.abs(v)
+	o.v.reveal(c, w, room, v)
 }
