@@ -99,26 +99,26 @@ func (v *verb) rm(ctx context.Context, args []string, o rmOptions) error {
 	if err := v.checkRemovable(rf, locs); err != nil {
 		return err
 	}
-	removed, failure := v.removeEach(ctx, rf, locs, o.recursive)
+	removed, each, failure := v.removeEach(ctx, rf, locs, o.recursive)
+	several := each.First() != nil
 	var purged *int64
 	var perr error
 	// Success is quiet: no note of the server's trash after each rm (rm
 	// --help and docs/files.md explain it; a full disk's error names
 	// rm --purge, where it matters).
-	if o.purge && failure == nil {
+	if o.purge && failure == nil && !several {
 		purged, perr = v.purgeTrash(ctx, rf, o.yes)
 	}
 	if failure == nil {
 		failure = perr
 	}
-	mf, several := failure.(*multiFailure)
 	if v.AsJSON {
-		rep := RmReport{Removed: removed, Envelope: kit.Envelope{OK: failure == nil}, PurgedBytes: purged}
+		rep := RmReport{Removed: removed, Envelope: kit.Envelope{OK: failure == nil && !several}, PurgedBytes: purged}
 		switch {
 		case several:
 			var code *kit.ExitError
-			_ = errors.As(mf.result, &code)
-			rep.Envelope = kit.Failure(&kit.ExitError{Code: code.Code, Msg: mf.first.Msg}, v.Red())
+			_ = errors.As(each.Err(), &code)
+			rep.Envelope = kit.Failure(&kit.ExitError{Code: code.Code, Msg: each.First().Msg}, v.Red())
 		case failure != nil:
 			rep.Envelope = kit.Failure(FileError(failure, rf), v.Red())
 		}
@@ -128,7 +128,7 @@ func (v *verb) rm(ctx context.Context, args []string, o rmOptions) error {
 	}
 	switch {
 	case several:
-		return mf.result
+		return each.Err()
 	case failure != nil:
 		return FileError(failure, rf)
 	}
@@ -158,11 +158,14 @@ func (v *verb) checkRemovable(rf *runtimeFiles, locs []jupyter.Location) error {
 }
 
 // removeEach removes the locations in order, each in one request (a
-// directory only with recursive), saying each on stdout unless --json;
-// it stops at the first failure. removed are RUNTIME:/PATH of what went.
-func (v *verb) removeEach(ctx context.Context, rf *runtimeFiles, locs []jupyter.Location, recursive bool) (removed []string, failure error) {
+// directory only with recursive), saying each on stdout unless --json.
+// removed are RUNTIME:/PATH of what went. One path's failure (or a
+// cancelled context) stops it and is failure, said whole by the caller;
+// of several paths, as GNU rm, every one is tried and each failure said
+// on its own line as it happens, and each holds them (its Err is the exit
+// code: the failure's, or 7 when some were removed).
+func (v *verb) removeEach(ctx context.Context, rf *runtimeFiles, locs []jupyter.Location, recursive bool) (removed []string, each kit.Outcomes, failure error) {
 	removed = []string{}
-	var out kit.Outcomes
 	for _, loc := range locs {
 		m, err := rf.jc.Stat(ctx, loc.Path)
 		if err == nil && m.IsDir() && !recursive {
@@ -177,35 +180,17 @@ func (v *verb) removeEach(ctx context.Context, rf *runtimeFiles, locs []jupyter.
 			})
 		}
 		if err == nil {
-			out.Succeed()
+			each.Succeed()
 			continue
 		}
 		if len(locs) == 1 || ctx.Err() != nil {
-			return removed, asRm(err) // said whole (with its fix) by the caller
+			return removed, kit.Outcomes{}, asRm(err)
 		}
-		// As GNU rm: every path is tried, each failure said on its own
-		// line; the exit code is the failure's, or 7 when some were removed.
 		e := FileError(asRm(err), rf)
-		out.Fail(e)
+		each.Fail(e)
 		if !v.AsJSON {
 			v.Note(e.Msg)
 		}
-		if failure == nil {
-			failure = &multiFailure{first: e}
-		}
 	}
-	if mf, ok := failure.(*multiFailure); ok {
-		mf.result = out.Err()
-	}
-	return removed, failure
+	return removed, each, nil
 }
-
-// multiFailure is removeEach's result when some of several paths failed:
-// each was said on stderr already; first is the first failure (for the
-// --json document) and result the exit rm ends with (kit.Outcomes).
-type multiFailure struct {
-	first  *kit.ExitError
-	result error
-}
-
-func (m *multiFailure) Error() string { return m.first.Msg }

@@ -182,6 +182,9 @@ func (o *Outcomes) Fail(e *ExitError) {
 	}
 }
 
+// First is the first failure recorded (nil: none failed).
+func (o *Outcomes) First() *ExitError { return o.first }
+
 // Err is the verb's final result; the per-target lines are already out.
 func (o *Outcomes) Err() error {
 	switch {
