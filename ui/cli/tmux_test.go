@@ -2,8 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -160,6 +163,49 @@ func TestE2ECtrlZSuspendsAndFgResumes(t *testing.T) {
 		t.Fatalf("the header is not on the first line after fg:\n%s", s)
 	}
 	// It still answers keys: the help opens and lists ctrl+z.
+	p.keys("?")
+	p.waitText("suspend (fg resumes)")
+	p.keys("Escape")
+	p.waitGone("suspend (fg resumes)")
+	p.keys("q")
+	p.waitFor("the shell after quitting", waitTimeout, func(s string) bool {
+		return !strings.Contains(s, "RUNTIMES 3") && strings.HasSuffix(strings.TrimRight(s, "\n "), "shell-prompt-")
+	})
+}
+
+// A SIGTSTP from outside (kill -TSTP, as a job-control tool or a script
+// sends it) stops the dashboard as ctrl+z does: the terminal is given back
+// first (the shell's screen, not the dashboard's, under the prompt), and
+// fg brings the dashboard back whole, answering keys.
+func TestE2EOutsideStopGivesTheTerminalBack(t *testing.T) {
+	bin := binary(t)
+	home := isolate(t)
+	p := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
+		"NO_COLOR=1", "PS1=shell-prompt-"}, "bash", "--norc", "--noprofile", "-i")
+	p.waitText("shell-prompt-")
+	p.text(bin + " --demo")
+	p.keys("Enter")
+	p.waitText("rt-v6edemo2mw")
+	shell := strings.TrimSpace(p.tmux("display", "-p", "-t", p.name, "#{pane_pid}"))
+	out, err := exec.Command("pgrep", "-P", shell).Output()
+	pids := strings.Fields(string(out))
+	if err != nil || len(pids) != 1 {
+		t.Fatalf("the dashboard's process under the shell %s: %q %v", shell, out, err)
+	}
+	pid, _ := strconv.Atoi(pids[0])
+	if err := syscall.Kill(pid, syscall.SIGTSTP); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("the shell back, the dashboard stopped", waitTimeout, func(s string) bool {
+		return strings.Contains(s, "Stopped") && strings.HasSuffix(strings.TrimRight(s, "\n "), "shell-prompt-") &&
+			!strings.Contains(s, "RUNTIMES 3")
+	})
+	p.text("fg")
+	p.keys("Enter")
+	p.waitFor("the dashboard intact", waitTimeout, func(s string) bool {
+		return strings.HasPrefix(s, "colabdash · profile demo") && strings.Contains(s, "RUNTIMES 3") &&
+			!strings.Contains(s, "Stopped") && !strings.Contains(s, "shell-prompt-")
+	})
 	p.keys("?")
 	p.waitText("suspend (fg resumes)")
 	p.keys("Escape")
