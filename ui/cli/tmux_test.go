@@ -138,19 +138,11 @@ func TestCopyInTmux(t *testing.T) {
 // full-screen terminal program does, and fg brings it back intact: the
 // same screen, still answering keys.
 func TestE2ECtrlZSuspendsAndFgResumes(t *testing.T) {
-	bin := binary(t)
-	home := isolate(t)
-	p := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
-		"NO_COLOR=1", "PS1=shell-prompt-"}, "bash", "--norc", "--noprofile", "-i")
-	p.waitText("shell-prompt-")
-	p.text(bin + " --demo")
-	p.keys("Enter")
-	p.waitText("rt-v6edemo2mw")
+	p := demoUnderAShell(t)
 
 	p.keys("C-z")
 	p.waitFor("the shell back, the dashboard stopped", waitTimeout, func(s string) bool {
-		return strings.Contains(s, "Stopped") && strings.HasSuffix(strings.TrimRight(s, "\n "), "shell-prompt-") &&
-			!strings.Contains(s, "RUNTIMES 3")
+		return strings.Contains(s, "Stopped") && atThePrompt(s) && !strings.Contains(s, "RUNTIMES 3")
 	})
 
 	p.text("fg")
@@ -169,7 +161,7 @@ func TestE2ECtrlZSuspendsAndFgResumes(t *testing.T) {
 	p.waitGone("suspend (fg resumes)")
 	p.keys("q")
 	p.waitFor("the shell after quitting", waitTimeout, func(s string) bool {
-		return !strings.Contains(s, "RUNTIMES 3") && strings.HasSuffix(strings.TrimRight(s, "\n "), "shell-prompt-")
+		return !strings.Contains(s, "RUNTIMES 3") && atThePrompt(s)
 	})
 }
 
@@ -178,14 +170,7 @@ func TestE2ECtrlZSuspendsAndFgResumes(t *testing.T) {
 // first (the shell's screen, not the dashboard's, under the prompt), and
 // fg brings the dashboard back whole, answering keys.
 func TestE2EOutsideStopGivesTheTerminalBack(t *testing.T) {
-	bin := binary(t)
-	home := isolate(t)
-	p := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
-		"NO_COLOR=1", "PS1=shell-prompt-"}, "bash", "--norc", "--noprofile", "-i")
-	p.waitText("shell-prompt-")
-	p.text(bin + " --demo")
-	p.keys("Enter")
-	p.waitText("rt-v6edemo2mw")
+	p := demoUnderAShell(t)
 	shell := strings.TrimSpace(p.tmux("display", "-p", "-t", p.name, "#{pane_pid}"))
 	out, err := exec.Command("pgrep", "-P", shell).Output()
 	pids := strings.Fields(string(out))
@@ -197,8 +182,7 @@ func TestE2EOutsideStopGivesTheTerminalBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.waitFor("the shell back, the dashboard stopped", waitTimeout, func(s string) bool {
-		return strings.Contains(s, "Stopped") && strings.HasSuffix(strings.TrimRight(s, "\n "), "shell-prompt-") &&
-			!strings.Contains(s, "RUNTIMES 3")
+		return strings.Contains(s, "Stopped") && atThePrompt(s) && !strings.Contains(s, "RUNTIMES 3")
 	})
 	p.text("fg")
 	p.keys("Enter")
@@ -212,6 +196,25 @@ func TestE2EOutsideStopGivesTheTerminalBack(t *testing.T) {
 	p.waitGone("suspend (fg resumes)")
 	p.keys("q")
 	p.waitFor("the shell after quitting", waitTimeout, func(s string) bool {
-		return !strings.Contains(s, "RUNTIMES 3") && strings.HasSuffix(strings.TrimRight(s, "\n "), "shell-prompt-")
+		return !strings.Contains(s, "RUNTIMES 3") && atThePrompt(s)
 	})
+}
+
+// demoUnderAShell is an interactive bash in tmux (job control on, its
+// prompt "shell-prompt-") running the demo dashboard, shown.
+func demoUnderAShell(t *testing.T) *tmuxSession {
+	bin := binary(t)
+	home := isolate(t)
+	p := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
+		"NO_COLOR=1", "PS1=shell-prompt-"}, "bash", "--norc", "--noprofile", "-i")
+	p.waitText("shell-prompt-")
+	p.text(bin + " --demo")
+	p.keys("Enter")
+	p.waitText("rt-v6edemo2mw")
+	return p
+}
+
+// atThePrompt reports whether screen ends with demoUnderAShell's prompt.
+func atThePrompt(screen string) bool {
+	return strings.HasSuffix(strings.TrimRight(screen, "\n "), "shell-prompt-")
 }
