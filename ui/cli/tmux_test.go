@@ -203,6 +203,7 @@ func TestE2EOutsideStopGivesTheTerminalBack(t *testing.T) {
 // demoUnderAShell is an interactive bash in tmux (job control on, its
 // prompt "shell-prompt-") running the demo dashboard, shown.
 func demoUnderAShell(t *testing.T) *tmuxSession {
+	t.Helper()
 	bin := binary(t)
 	home := isolate(t)
 	p := startTmux(t, 100, 30, []string{"HOME=" + home, "XDG_STATE_HOME=" + home + "/state", "GOOGLE_APPLICATION_CREDENTIALS=",
