@@ -230,9 +230,9 @@ func (e *Error) IsQuota() bool {
 }
 
 // Retryable reports whether an automatic retry may help: UNAVAILABLE,
-// INTERNAL, an HTTP 5xx, or a rate-limit RESOURCE_EXHAUSTED. Never for
-// FAILED_PRECONDITION, auth or quota failures, or an untrusted TLS
-// certificate (CertificateProblem).
+// INTERNAL, an HTTP 5xx but 501, or a rate-limit
+// RESOURCE_EXHAUSTED. Never for UNIMPLEMENTED, FAILED_PRECONDITION, auth
+// or quota failures, or an untrusted TLS certificate (CertificateProblem).
 func (e *Error) Retryable() bool {
 	if e.IsAuth() || e.IsQuota() || e.Code == FailedPrecondition || CertificateProblem(e.Err) != "" {
 		return false
@@ -240,8 +240,12 @@ func (e *Error) Retryable() bool {
 	switch e.Code {
 	case Unavailable, Internal, ResourceExhausted:
 		return true
+	case Unimplemented:
+		return false
 	}
-	return e.HTTPStatus >= 500
+	// 501 (not implemented) answers the same request the same way every
+	// time; the other 5xx are passing.
+	return e.HTTPStatus >= 500 && e.HTTPStatus != 501
 }
 
 // Reattachable reports whether an execute_code call made with a session

@@ -114,6 +114,9 @@ func TestErrorClasses(t *testing.T) {
 		{Error{Code: Unavailable}, false, false, true},
 		{Error{Code: Internal}, false, false, true},
 		{Error{Code: Unknown, HTTPStatus: 500}, false, false, true},
+		{Error{Code: Unimplemented, HTTPStatus: 501}, false, false, false},
+		{Error{Code: Unknown, HTTPStatus: 501}, false, false, false},
+		{Error{Code: Unknown, HTTPStatus: 502}, false, false, true},
 		{Error{Code: Unknown, HTTPStatus: 499}, false, false, false},
 		{Error{Code: Unknown}, false, false, false},
 	} {

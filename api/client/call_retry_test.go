@@ -117,3 +117,21 @@ func TestCancelWhileWaitingForInitialized(t *testing.T) {
 		t.Errorf("backed off %v instead of waiting for the notification", sl.waits())
 	}
 }
+
+// A tool the server does not implement (HTTP 501) is asked once: the same
+// request gets the same answer, so no retry waits for it.
+func TestNotImplementedIsNotRetried(t *testing.T) {
+	emu, ep := startEmu(t, modes[0], colabfake.Options{Seed: colabfake.SeedDemo})
+	var waits []time.Duration
+	c, _ := emuClient(t, ep, func(o *Options) {
+		o.Sleep = func(ctx context.Context, d time.Duration) error {
+			waits = append(waits, d)
+			return nil
+		}
+	})
+	emu.Inject(colabfake.Fault{Kind: colabfake.FaultHTTPStatus, Tool: api.ToolListRuntimes, Status: http.StatusNotImplemented, Times: -1})
+	_, err := c.ListRuntimes(context.Background())
+	if e := asAPI(t, err); e.Code != api.Unimplemented || len(waits) != 0 {
+		t.Fatalf("err %v, waits %v; want UNIMPLEMENTED, no retry", e, waits)
+	}
+}
