@@ -97,10 +97,10 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				g.Completions = &kit.CompletionWriter{W: stdout}
 				cmd.Root().SetOut(g.Completions)
 			}
-			// version, help, shell completion and the man pages work
-			// whatever the file says (a package is built without one).
+			// version, help and shell completion work whatever the
+			// file says (a package is built without one).
 			switch cmd.Name() {
-			case "version", "help", "completion", "man", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+			case "version", "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
 				return nil
 			}
 			if cmd.Parent() != nil && cmd.Parent().Name() == "completion" {
@@ -166,7 +166,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	root.AddCommand(files.Commands(g, s)...)
 	root.AddCommand(files.ShellCommand(g, s))
 	root.AddCommand(jobs.Commands(g, s)...)
-	root.AddCommand(statusCmd(g, s), doctorCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), versionCmd(g, s), manCmd())
+	root.AddCommand(statusCmd(g, s), doctorCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), versionCmd(g, s))
 	strictCompletion(root)
 	ownArgsErrors(root)
 	return root
