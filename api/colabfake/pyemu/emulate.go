@@ -6,9 +6,6 @@ package pyemu
 
 import (
 	"context"
-	"go/constant"
-	"go/token"
-	"go/types"
 	"io"
 	"regexp"
 	"strconv"
@@ -309,13 +306,4 @@ func unquote(lit string) string {
 		return body
 	}
 	return lit
-}
-
-// evalInt evaluates integer arithmetic (+ - * and parentheses) exactly.
-func evalInt(expr string) (string, bool) {
-	tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, expr)
-	if err != nil || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return "", false
-	}
-	return tv.Value.ExactString(), true
 }
