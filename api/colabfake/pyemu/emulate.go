@@ -49,8 +49,8 @@ var (
 	divZero = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(^|[^0-9.])-?[0-9]+(?:\.[0-9]+)?\s*(?://|/|%)\s*0+(?:\.0+)?\s*$`)
 	})
-	// integer arithmetic with + - * and parentheses, which Go's constant
-	// arithmetic computes exactly as Python does (arbitrary precision).
+	// integer arithmetic with + - * and parentheses, which evalInt
+	// computes exactly as Python does (arbitrary precision).
 	intArith   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9+\-*() ]*[0-9][0-9+\-*() ]*$`) })
 	printArith = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^print\(\s*([0-9+\-*() ]+)\s*\)$`) })
 	// import …, from … import …, NAME = …, pass
