@@ -94,7 +94,7 @@ func (b *Buffer) Write(p []byte) (int, error) {
 			}
 			i += n
 		case c >= 0x20 && c < 0x7f: // printable ASCII: one cell, nothing to sanitize
-			b.putWidth(asciiCell(c), 1)
+			b.putWidth(asciiCells[c-0x20], 1)
 			i++
 		default:
 			if !utf8.FullRune(data[i:]) && len(data)-i < utf8.UTFMax {
@@ -163,13 +163,14 @@ func (b *Buffer) setPen(seq string) {
 	b.pen += seq
 }
 
-// printableASCII is the printable ASCII characters, space to ~, in
-// order: a cell of one of them is a slice of it, so the common case
-// allocates nothing, and nothing is built at start-up.
-const printableASCII = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
-
-// asciiCell is printable ASCII character c (0x20–0x7e) as a string.
-func asciiCell(c byte) string { return printableASCII[c-0x20 : c-0x20+1] }
+// asciiCells are the printable ASCII characters as strings, so the
+// common case allocates nothing.
+var asciiCells = func() (out [0x5f]string) {
+	for c := 0x20; c < 0x7f; c++ {
+		out[c-0x20] = string(rune(c))
+	}
+	return out
+}()
 
 // put writes s (already made safe: termtext) at the cursor, overwriting
 // what is there; a character of width 0 joins the cell before it.
