@@ -5,14 +5,17 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 )
 
 // namedKeys are the Bubble Tea v1 key names (KeyMsg.String()) other than
-// single characters; "alt+" may precede any of them.
-var namedKeys = func() map[string]bool {
+// single characters; "alt+" may precede any of them. Built on first use,
+// like every table here: a command that reads no key pays nothing at
+// start-up.
+var namedKeys = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range strings.Fields("tab enter esc backspace delete insert up down left right home end pgup pgdown " +
 		"shift+tab ctrl+home ctrl+end shift+home shift+end ctrl+shift+home ctrl+shift+end ctrl+pgup ctrl+pgdown " +
@@ -30,7 +33,7 @@ var namedKeys = func() map[string]bool {
 		m[fmt.Sprintf("f%d", i)] = true
 	}
 	return m
-}()
+})
 
 // CheckKey reports whether s is a key Bubble Tea can deliver, written as
 // KeyMsg.String() spells it: one character ("r", "G", "/", " " or "space"
@@ -40,7 +43,7 @@ var namedKeys = func() map[string]bool {
 // saying what is accepted, or nil.
 func CheckKey(s string) error {
 	k := strings.TrimPrefix(normalizeKey(s), "alt+")
-	if utf8.RuneCountInString(k) == 1 || namedKeys[k] {
+	if utf8.RuneCountInString(k) == 1 || namedKeys()[k] {
 		return nil
 	}
 	switch strings.ToLower(k) {
@@ -77,17 +80,19 @@ var textFieldScopes = []string{ScopeConsole}
 // editor reads them with or without alt ("alt+backspace" deletes a
 // word). ctrl+j is the editor's new line, so only console_newline may
 // have it.
-var editorKeys = map[string]string{
-	"backspace": "deletes a character", "ctrl+h": "deletes a character",
-	"delete": "deletes a character", "ctrl+d": "deletes a character",
-	"ctrl+u": "deletes to the line start", "ctrl+k": "deletes to the line end",
-	"ctrl+w": "deletes a word",
-	"left":   "moves the cursor", "right": "moves the cursor",
-	"home": "moves the cursor", "ctrl+a": "moves the cursor",
-	"end": "moves the cursor", "ctrl+e": "moves the cursor",
-	"up": "moves between lines and through the history", "down": "moves between lines and through the history",
-	"ctrl+j": "starts a new line",
-}
+var editorKeys = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"backspace": "deletes a character", "ctrl+h": "deletes a character",
+		"delete": "deletes a character", "ctrl+d": "deletes a character",
+		"ctrl+u": "deletes to the line start", "ctrl+k": "deletes to the line end",
+		"ctrl+w": "deletes a word",
+		"left":   "moves the cursor", "right": "moves the cursor",
+		"home": "moves the cursor", "ctrl+a": "moves the cursor",
+		"end": "moves the cursor", "ctrl+e": "moves the cursor",
+		"up": "moves between lines and through the history", "down": "moves between lines and through the history",
+		"ctrl+j": "starts a new line",
+	}
+})
 
 // CheckBinding is CheckKey for key bound to action (an Action* name): an
 // action read while a text field has focus (the console_* actions) may
@@ -112,7 +117,7 @@ func CheckBinding(action, s string) error {
 	if utf8.RuneCountInString(k) == 1 {
 		return fmt.Errorf("key %q types a character in the %s's input, so it cannot be bound there %s", s, ScopeConsole, ok)
 	}
-	if what, found := editorKeys[strings.TrimPrefix(k, "alt+")]; found && !(k == "ctrl+j" && action == ActionConsoleNewLine) {
+	if what, found := editorKeys()[strings.TrimPrefix(k, "alt+")]; found && !(k == "ctrl+j" && action == ActionConsoleNewLine) {
 		return fmt.Errorf("key %q %s in the %s's input (its editing keys are fixed), so it cannot be bound there %s", s, what, ScopeConsole, ok)
 	}
 	return nil

@@ -175,7 +175,7 @@ func TestCheckBindingTextField(t *testing.T) {
 		t.Error("CheckBinding does not apply CheckKey")
 	}
 	// Every default passes its own check.
-	for a, d := range defaults {
+	for a, d := range defaults() {
 		for _, k := range d.keys {
 			if err := CheckBinding(a, k); err != nil {
 				t.Errorf("default %s: %q: %v", a, k, err)

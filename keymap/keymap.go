@@ -16,6 +16,7 @@ package keymap
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
 )
@@ -378,77 +379,79 @@ type def struct {
 
 // defaults is one row per action; where each is read is the scope
 // structs' action tags (and Pager.Close, see closeActions).
-var defaults = map[string]def{
-	ActionUp:        {[]string{"up", "k"}, "up", false},
-	ActionDown:      {[]string{"down", "j"}, "down", false},
-	ActionPageUp:    {[]string{"pgup", "ctrl+b"}, "page up", false},
-	ActionPageDown:  {[]string{"pgdown", "ctrl+f"}, "page down", false},
-	ActionTop:       {[]string{"home", "g"}, "top", false},
-	ActionBottom:    {[]string{"end", "G"}, "bottom", false},
-	ActionNextPanel: {[]string{"tab"}, "next panel", false},
-	ActionPrevPanel: {[]string{"shift+tab"}, "prev panel", false},
-	ActionDetails:   {[]string{"enter"}, "details", false},
-	ActionFilter:    {[]string{"/"}, "filter", false},
-	ActionSort:      {[]string{"s"}, "sort", false},
-	ActionRefresh:   {[]string{"r"}, "refresh", false},
-	ActionBack:      {[]string{"esc"}, "back/clear", false},
-	ActionHelp:      {[]string{"?"}, "help", false},
-	ActionQuit:      {[]string{"q", "ctrl+c"}, "quit", false},
-	ActionSuspend:   {[]string{"ctrl+z"}, "suspend (fg resumes)", false},
-	ActionDemo:      {[]string{"d"}, "demo mode", false},
-	ActionProfile:   {[]string{"P"}, "switch profile", false},
-	ActionEvents:    {[]string{"L"}, "event log", false},
+var defaults = sync.OnceValue(func() map[string]def {
+	return map[string]def{
+		ActionUp:        {[]string{"up", "k"}, "up", false},
+		ActionDown:      {[]string{"down", "j"}, "down", false},
+		ActionPageUp:    {[]string{"pgup", "ctrl+b"}, "page up", false},
+		ActionPageDown:  {[]string{"pgdown", "ctrl+f"}, "page down", false},
+		ActionTop:       {[]string{"home", "g"}, "top", false},
+		ActionBottom:    {[]string{"end", "G"}, "bottom", false},
+		ActionNextPanel: {[]string{"tab"}, "next panel", false},
+		ActionPrevPanel: {[]string{"shift+tab"}, "prev panel", false},
+		ActionDetails:   {[]string{"enter"}, "details", false},
+		ActionFilter:    {[]string{"/"}, "filter", false},
+		ActionSort:      {[]string{"s"}, "sort", false},
+		ActionRefresh:   {[]string{"r"}, "refresh", false},
+		ActionBack:      {[]string{"esc"}, "back/clear", false},
+		ActionHelp:      {[]string{"?"}, "help", false},
+		ActionQuit:      {[]string{"q", "ctrl+c"}, "quit", false},
+		ActionSuspend:   {[]string{"ctrl+z"}, "suspend (fg resumes)", false},
+		ActionDemo:      {[]string{"d"}, "demo mode", false},
+		ActionProfile:   {[]string{"P"}, "switch profile", false},
+		ActionEvents:    {[]string{"L"}, "event log", false},
 
-	ActionMark:         {[]string{" "}, "mark/unmark", false},
-	ActionClearMarks:   {[]string{"ctrl+\\"}, "clear marks", false},
-	ActionSortName:     {[]string{"A"}, "sort by NAME", false},
-	ActionSortSpec:     {[]string{"C"}, "sort by SPEC", false},
-	ActionSortVersion:  {[]string{"V"}, "sort by VERSION", false},
-	ActionSortSessions: {[]string{"E"}, "sort by SESS", false},
-	ActionSortExpiry:   {[]string{"T"}, "sort by TOKEN expiry", false},
-	ActionSortRAM:      {[]string{"M"}, "sort by RAM used", false},
-	ActionSortGPU:      {[]string{"U"}, "sort by GPU utilisation", false},
-	ActionSortActivity: {[]string{"I"}, "sort by ACTIVITY", false},
-	ActionSortReverse:  {[]string{"O"}, "reverse the sort", false},
+		ActionMark:         {[]string{" "}, "mark/unmark", false},
+		ActionClearMarks:   {[]string{"ctrl+\\"}, "clear marks", false},
+		ActionSortName:     {[]string{"A"}, "sort by NAME", false},
+		ActionSortSpec:     {[]string{"C"}, "sort by SPEC", false},
+		ActionSortVersion:  {[]string{"V"}, "sort by VERSION", false},
+		ActionSortSessions: {[]string{"E"}, "sort by SESS", false},
+		ActionSortExpiry:   {[]string{"T"}, "sort by TOKEN expiry", false},
+		ActionSortRAM:      {[]string{"M"}, "sort by RAM used", false},
+		ActionSortGPU:      {[]string{"U"}, "sort by GPU utilisation", false},
+		ActionSortActivity: {[]string{"I"}, "sort by ACTIVITY", false},
+		ActionSortReverse:  {[]string{"O"}, "reverse the sort", false},
 
-	ActionNewRuntime:    {[]string{"n"}, "new runtime", true},
-	ActionQuickCreate:   {[]string{"N"}, "re-create last spec", true},
-	ActionDeleteRuntime: {[]string{"d"}, "delete", true},
-	ActionOpenSession:   {[]string{"o"}, "open session", true},
-	ActionCloseSession:  {[]string{"x"}, "close session", true},
-	ActionRunCode:       {[]string{"e"}, "run code", true},
-	ActionRenewToken:    {[]string{"R"}, "renew token now", false},
-	ActionCancel:        {[]string{"c"}, "cancel create retry", true},
-	ActionCopyURL:       {[]string{"y"}, "copy URL", false},
-	ActionCopyToken:     {[]string{"Y"}, "copy token", false},
-	ActionRevealToken:   {[]string{"v"}, "reveal token", false},
-	ActionFiles:         {[]string{"f"}, "files", false},
-	ActionShell:         {[]string{"S"}, "shell on runtime", true},
-	ActionLogs:          {[]string{"l"}, "job log", false},
-	ActionGuardCancel:   {[]string{"ctrl+g"}, "keep from idle guard", false},
+		ActionNewRuntime:    {[]string{"n"}, "new runtime", true},
+		ActionQuickCreate:   {[]string{"N"}, "re-create last spec", true},
+		ActionDeleteRuntime: {[]string{"d"}, "delete", true},
+		ActionOpenSession:   {[]string{"o"}, "open session", true},
+		ActionCloseSession:  {[]string{"x"}, "close session", true},
+		ActionRunCode:       {[]string{"e"}, "run code", true},
+		ActionRenewToken:    {[]string{"R"}, "renew token now", false},
+		ActionCancel:        {[]string{"c"}, "cancel create retry", true},
+		ActionCopyURL:       {[]string{"y"}, "copy URL", false},
+		ActionCopyToken:     {[]string{"Y"}, "copy token", false},
+		ActionRevealToken:   {[]string{"v"}, "reveal token", false},
+		ActionFiles:         {[]string{"f"}, "files", false},
+		ActionShell:         {[]string{"S"}, "shell on runtime", true},
+		ActionLogs:          {[]string{"l"}, "job log", false},
+		ActionGuardCancel:   {[]string{"ctrl+g"}, "keep from idle guard", false},
 
-	ActionFilesOpen:       {[]string{"enter", "right"}, "open directory", false},
-	ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory", false},
-	ActionFilesDownload:   {[]string{"d"}, "download here", false},
-	ActionFilesDownloadTo: {[]string{"D"}, "download to a path", false},
-	ActionFilesUpload:     {[]string{"u"}, "upload here", true},
-	ActionFilesDelete:     {[]string{"x", "delete"}, "delete", true},
+		ActionFilesOpen:       {[]string{"enter", "right"}, "open directory", false},
+		ActionFilesParent:     {[]string{"backspace", "left"}, "parent directory", false},
+		ActionFilesDownload:   {[]string{"d"}, "download here", false},
+		ActionFilesDownloadTo: {[]string{"D"}, "download to a path", false},
+		ActionFilesUpload:     {[]string{"u"}, "upload here", true},
+		ActionFilesDelete:     {[]string{"x", "delete"}, "delete", true},
 
-	ActionConsoleRun:        {[]string{"enter"}, "run", false},
-	ActionConsoleNewLine:    {[]string{"alt+enter", "ctrl+j"}, "new line", false},
-	ActionConsoleStop:       {[]string{"ctrl+c"}, "stop the code (idle: clear)", false},
-	ActionConsoleBack:       {[]string{"esc"}, "back (code keeps running)", false},
-	ActionConsoleScrollUp:   {[]string{"pgup"}, "scroll up", false},
-	ActionConsoleScrollDown: {[]string{"pgdown"}, "scroll down", false},
+		ActionConsoleRun:        {[]string{"enter"}, "run", false},
+		ActionConsoleNewLine:    {[]string{"alt+enter", "ctrl+j"}, "new line", false},
+		ActionConsoleStop:       {[]string{"ctrl+c"}, "stop the code (idle: clear)", false},
+		ActionConsoleBack:       {[]string{"esc"}, "back (code keeps running)", false},
+		ActionConsoleScrollUp:   {[]string{"pgup"}, "scroll up", false},
+		ActionConsoleScrollDown: {[]string{"pgdown"}, "scroll down", false},
 
-	ActionLogFollow: {[]string{"f"}, "follow on/off", false},
-	ActionLogSearch: {[]string{"/"}, "search", false},
-	ActionLogNext:   {[]string{"n"}, "next match", false},
-	ActionLogPrev:   {[]string{"N"}, "previous match", false},
-	ActionLogWrap:   {[]string{"w"}, "wrap on/off", false},
-	ActionLogSave:   {[]string{"s"}, "save to a file", false},
-	ActionLogClose:  {[]string{"q"}, "close", false},
-}
+		ActionLogFollow: {[]string{"f"}, "follow on/off", false},
+		ActionLogSearch: {[]string{"/"}, "search", false},
+		ActionLogNext:   {[]string{"n"}, "next match", false},
+		ActionLogPrev:   {[]string{"N"}, "previous match", false},
+		ActionLogWrap:   {[]string{"w"}, "wrap on/off", false},
+		ActionLogSave:   {[]string{"s"}, "save to a file", false},
+		ActionLogClose:  {[]string{"q"}, "close", false},
+	}
+})
 
 // Default returns the default key map: arrows and vim keys (k/j, g/G,
 // ctrl+b/ctrl+f), tab between panels, enter for details, / filter, s sort,
@@ -464,7 +467,7 @@ var defaults = map[string]def{
 func Default() *KeyMap {
 	k := &KeyMap{}
 	for _, p := range k.places() {
-		d := defaults[p.action]
+		d := defaults()[p.action]
 		*p.b = key.NewBinding(key.WithKeys(d.keys...), key.WithHelp(helpKeys(d.keys), d.desc))
 	}
 	return k
@@ -472,8 +475,8 @@ func Default() *KeyMap {
 
 // Actions returns every action name, sorted.
 func Actions() []string {
-	out := make([]string, 0, len(defaults))
-	for name := range defaults {
+	out := make([]string, 0, len(defaults()))
+	for name := range defaults() {
 		out = append(out, name)
 	}
 	sort.Strings(out)

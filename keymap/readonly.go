@@ -14,7 +14,7 @@ import (
 // token (it only reads) and the clipboard stay.
 func (k *KeyMap) SetReadOnly(readOnly bool) {
 	for _, p := range k.places() {
-		if defaults[p.action].mutating {
+		if defaults()[p.action].mutating {
 			p.b.SetEnabled(!readOnly)
 		}
 	}
@@ -40,7 +40,7 @@ func (f *Files) DisabledMatch(msg fmt.Stringer) (b key.Binding, ok bool) {
 // struct.
 func disabledMatch(scope reflect.Value, msg fmt.Stringer) (key.Binding, bool) {
 	for i := range scope.NumField() {
-		if !defaults[scope.Type().Field(i).Tag.Get("action")].mutating {
+		if !defaults()[scope.Type().Field(i).Tag.Get("action")].mutating {
 			continue
 		}
 		b := scope.Field(i).Interface().(key.Binding)

@@ -22,7 +22,7 @@ type Row struct {
 func (k *KeyMap) Rows() []Row {
 	var rows []Row
 	for _, p := range k.places() {
-		d := defaults[p.action]
+		d := defaults()[p.action]
 		rows = append(rows, Row{Scope: p.scope, Action: p.action, Keys: p.b.Keys(), Help: p.b.Help().Desc,
 			Mutating: d.mutating})
 	}

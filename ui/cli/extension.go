@@ -12,11 +12,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -28,14 +26,29 @@ import (
 // extensionPrefix starts the name of every extension program.
 const extensionPrefix = "colabdash-"
 
-// extensionName is what NAME may be: a lowercase word, so that nothing
-// but a plain program name is ever looked up.
-var extensionName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,62}$`) })
+// extensionName reports whether name may be an extension's NAME: a
+// lowercase word (a letter or digit, then up to 62 of letters, digits, _
+// and -), so that nothing but a plain program name is ever looked up. A
+// loop, not a regular expression: every start of colabdash checks its
+// first argument, and compiling one would cost more than the check.
+func extensionName(name string) bool {
+	if name == "" || len(name) > 63 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		word := c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !word && (i == 0 || c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // extensionCall returns the path of the extension args call (args[0]
 // names no built-in command, and colabdash-NAME is on PATH), or "".
 func extensionCall(root *cobra.Command, args []string) string {
-	if len(args) == 0 || !extensionName().MatchString(args[0]) {
+	if len(args) == 0 || !extensionName(args[0]) {
 		return ""
 	}
 	root.InitDefaultHelpCmd()
@@ -144,7 +157,7 @@ func extensions(root *cobra.Command) map[string]string {
 			if runtime.GOOS == "windows" {
 				name = strings.TrimSuffix(name, filepath.Ext(name))
 			}
-			if !ok || !extensionName().MatchString(name) || out[name] != "" {
+			if !ok || !extensionName(name) || out[name] != "" {
 				continue
 			}
 			if c, _, err := root.Find([]string{name}); err == nil && c != root {

@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/colabdash/colabdash/ui/cli/exec"
 	runcmd "github.com/colabdash/colabdash/ui/cli/run"
@@ -17,7 +14,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
@@ -28,9 +24,9 @@ import (
 )
 
 // The generated references, relative to the repository's root. Each is
-// made from the code (the cobra tree, keymap, the --json types) and
-// checked current by TestReferenceCurrent; `go test ./ui/cli -run
-// TestReferenceCurrent -update-reference` rewrites them.
+// made from the code (the cobra tree through package docgen, keymap, the
+// --json types) and checked current by TestReferenceCurrent; `go test
+// ./ui/cli -run TestReferenceCurrent -update-reference` rewrites them.
 const (
 	referenceCLIDir    = "docs/reference/cli"     // one Markdown page per command
 	referenceManDir    = "docs/man"               // colabdash.1 and one page per verb
@@ -39,10 +35,6 @@ const (
 	// referenceConfigSchema is config.yaml's JSON Schema, for editors.
 	referenceConfigSchema = "docs/reference/config.schema.json"
 )
-
-// manDate is the date the man pages carry. It is fixed, not today's, so
-// that regenerating them changes nothing unless the commands changed.
-var manDate = time.Date(2026, time.December, 1, 0, 0, 0, 0, time.UTC)
 
 // jsonDocs maps each verb that takes --json (its command path after
 // "colabdash", as a file name: "session-close") to the Go type it prints;
@@ -71,20 +63,12 @@ var jsonDocs = map[string]reflect.Type{
 	"wait":          reflect.TypeFor[jobs.WaitReport](),
 }
 
-// referenceFiles returns every generated reference file: its path
-// relative to the repository's root and its content. It builds the command
-// tree without running anything.
+// referenceFiles returns the generated reference files made here: the
+// key table and the JSON Schemas, by path relative to the repository's
+// root. The CLI pages and man pages (referenceCLIDir, referenceManDir)
+// are package docgen's, made from CommandTree.
 func referenceFiles() (map[string][]byte, error) {
 	files := map[string][]byte{}
-	for dir, gen := range map[string]func(*cobra.Command, string) error{referenceCLIDir: doc.GenMarkdownTree, referenceManDir: genManTree} {
-		pages, err := generatePages(gen)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
-		}
-		for name, b := range pages {
-			files[dir+"/"+name] = b
-		}
-	}
 	files[referenceKeysFile] = keyTable(keymap.Default())
 	cs, err := config.FileSchema(keymap.Actions())
 	if err != nil {
@@ -121,48 +105,17 @@ func referenceFiles() (map[string][]byte, error) {
 	return files, nil
 }
 
-// manPages returns the man pages by file name: colabdash.1 and one page
-// per command (colabdash-session-open.1), as docs/man holds them and
-// `colabdash man DIR` writes them.
-func manPages() (map[string][]byte, error) { return generatePages(genManTree) }
-
-// genManTree writes the man pages of root into dir (section 1, dated
-// manDate).
-func genManTree(root *cobra.Command, dir string) error {
-	header := &doc.GenManHeader{Title: "COLABDASH", Section: "1", Source: "colabdash", Manual: "colabdash manual", Date: &manDate}
-	return doc.GenManTree(root, header, dir)
-}
-
-// generatePages runs gen (a cobra/doc tree generator) on the whole command
-// tree, built without running anything, in a scratch directory, and
-// returns the files it wrote by name.
-func generatePages(gen func(root *cobra.Command, dir string) error) (map[string][]byte, error) {
-	tmp, err := os.MkdirTemp("", "colabdash-reference-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
+// CommandTree is colabdash's whole command tree, help and completion
+// commands included, built without running anything and with its output
+// discarded: what the generated CLI reference and man pages are made
+// from (ui/cli/docgen). Each call builds a new tree.
+func CommandTree() *cobra.Command {
 	var g kit.Globals
 	root := newRootCommand(&g, &kit.Streams{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	root.InitDefaultCompletionCmd()
 	root.InitDefaultHelpCmd()
 	walkCommands(root, func(c *cobra.Command) { c.DisableAutoGenTag = true })
-	if err := gen(root, tmp); err != nil {
-		return nil, err
-	}
-	entries, err := os.ReadDir(tmp)
-	if err != nil {
-		return nil, err
-	}
-	files := map[string][]byte{}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(tmp, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		files[e.Name()] = b
-	}
-	return files, nil
+	return root
 }
 
 // walkCommands calls f on c and every command below it.

@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -117,15 +118,18 @@ func GPUUtilization(g apimon.GPU) string {
 	return Percent(g.GPUUtilization)
 }
 
-// percents are "0%" to "100%"; figures the table's figure cells of each
-// percent, a bar and the percent right-aligned ("▄ 45%").
-var percents, figures = func() (p, f [101]string) {
-	for i := range p {
-		p[i] = strconv.Itoa(i) + "%"
-		f[i] = Level(float64(i)/100) + frame.FitRight(p[i], 4)
+// percentCells are, by percent, its text ("0%" to "100%") and the
+// table's figure cell (a bar and the percent right-aligned, "▄ 45%"),
+// built on first use: a command that draws no table pays nothing at
+// start-up.
+var percentCells = sync.OnceValue(func() (c *[101]struct{ percent, figure string }) {
+	c = new([101]struct{ percent, figure string })
+	for i := range c {
+		c[i].percent = strconv.Itoa(i) + "%"
+		c[i].figure = Level(float64(i)/100) + frame.FitRight(c[i].percent, 4)
 	}
-	return p, f
-}()
+	return c
+})
 
 // percentOf is f (0–1, clamped) as a whole percent.
 func percentOf(f float64) int { return int(math.Round(min(max(f, 0), 1) * 100)) }
@@ -135,7 +139,7 @@ func Percent(f float64) string {
 	if math.IsNaN(f) {
 		return "-"
 	}
-	return percents[percentOf(f)]
+	return percentCells()[percentOf(f)].percent
 }
 
 // levels are the eight heights of a sparkline cell, lowest first.
@@ -280,7 +284,7 @@ func figureCell(m *monitor.Runtime, metric monitor.Metric) string {
 	if math.IsNaN(f) {
 		return "–"
 	}
-	return figures[percentOf(f)]
+	return percentCells()[percentOf(f)].figure
 }
 
 // activityCell is m's activity by every signal for the table

@@ -6,9 +6,6 @@ package pyemu
 
 import (
 	"context"
-	"go/constant"
-	"go/token"
-	"go/types"
 	"io"
 	"regexp"
 	"strconv"
@@ -52,8 +49,8 @@ var (
 	divZero = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(^|[^0-9.])-?[0-9]+(?:\.[0-9]+)?\s*(?://|/|%)\s*0+(?:\.0+)?\s*$`)
 	})
-	// integer arithmetic with + - * and parentheses, which Go's constant
-	// arithmetic computes exactly as Python does (arbitrary precision).
+	// integer arithmetic with + - * and parentheses, which evalInt
+	// computes exactly as Python does (arbitrary precision).
 	intArith   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9+\-*() ]*[0-9][0-9+\-*() ]*$`) })
 	printArith = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^print\(\s*([0-9+\-*() ]+)\s*\)$`) })
 	// import …, from … import …, NAME = …, pass
@@ -309,13 +306,4 @@ func unquote(lit string) string {
 		return body
 	}
 	return lit
-}
-
-// evalInt evaluates integer arithmetic (+ - * and parentheses) exactly.
-func evalInt(expr string) (string, bool) {
-	tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, expr)
-	if err != nil || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return "", false
-	}
-	return tv.Value.ExactString(), true
 }

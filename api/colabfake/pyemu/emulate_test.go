@@ -39,8 +39,12 @@ func TestEmulate(t *testing.T) {
 		{code: "42", result: "42"},
 		{code: "print(6*7)", stdout: "42\n"},
 		{code: "print( (2+3) * -4 )", stdout: "-20\n"},
-		{code: "2**64", stdout: Prefix + "would run: 2**64\n"}, // ** is not Go: not evaluated
+		{code: "2**64", stdout: Prefix + "would run: 2**64\n"}, // a power is not evaluated
 		{code: "99999999999999999999*10", result: "999999999999999999990"},
+		{code: "print(7 - 2 - 1)", stdout: "4\n"}, // left to right
+		{code: "2*3+4*5", result: "26"},           // * before +
+		{code: "-(-(3)) * +2", result: "6"},       // unary signs
+		{code: "print((1+2)", stdout: Prefix + "would run: print((1+2)\n"},
 		{code: "print(6*)", stdout: Prefix + "would run: print(6*)\n"},
 		{code: "import torch\ntorch.cuda.is_available()", stdout: Prefix + "would run: torch.cuda.is_available()\n"},
 		{code: `raise ValueError("boom")`, errName: "ValueError", errValue: "boom", errLine: "----> 1 "},
