@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atotto/clipboard"
 	"github.com/aymanbagabas/go-osc52/v2"
 	"github.com/charmbracelet/x/term"
 )
@@ -46,9 +47,8 @@ const (
 // command fails, it writes an OSC 52 sequence to the controlling terminal
 // (/dev/tty, else stderr when it is a terminal), so it works over SSH (unwrapped in tmux, which
 // takes it with set-clipboard on; wrapped for GNU screen, TERM screen*).
-// It also tries the native clipboard (nativeCopy: wl-copy, xclip, xsel,
-// termux-clipboard-set or clip.exe on Linux and the BSDs; pbcopy and
-// Windows through github.com/atotto/clipboard). The answer: Native when the
+// It also tries the native clipboard (github.com/atotto/clipboard: pbcopy,
+// xclip/xsel/wl-copy, Windows). The answer: Native when the
 // native clipboard took the text, else Tmux when tmux did, else
 // OSC52 when only the escape sequence could be written. The
 // error (non-nil only when nothing worked) joins the failures. The text
@@ -63,7 +63,7 @@ func Copy(text string) (Method, error) {
 	if via == OSC52 {
 		oscErr = writeOSC52(text)
 	}
-	nativeErr := nativeCopy(text)
+	nativeErr := clipboard.WriteAll(text)
 	switch {
 	case nativeErr == nil:
 		return Native, nil
