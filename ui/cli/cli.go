@@ -6,7 +6,7 @@
 // subscription tier, every runtime and its Jupyter sessions, and a live
 // countdown to each runtime's proxy-token expiry.
 //
-// This package is the command registry (newRootCommand, builtins):
+// This package is the command registry (newRootCommand, verbCommands):
 // the root command and its global flags, the dashboard (dashboard.go, the
 // one file that starts package ui's dashboard), status, config, emulator
 // and the generated references. The verbs live below it: runtimes (specs,
@@ -23,12 +23,19 @@ import (
 	"os"
 	"strings"
 
+	"github.com/colabdash/colabdash/ui/cli/exec"
+	runcmd "github.com/colabdash/colabdash/ui/cli/run"
+	"github.com/colabdash/colabdash/ui/cli/top"
+
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/keymap"
 	"github.com/colabdash/colabdash/state/config"
+	"github.com/colabdash/colabdash/ui/cli/files"
+	"github.com/colabdash/colabdash/ui/cli/jobs"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/cli/runtimes"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -52,16 +59,9 @@ func runStreams(args []string, s *kit.Streams) int {
 }
 
 // newRootCommand is the whole command tree, its flags bound to g and its
-// output to s: what the generated references (docs/reference, docs/man)
-// are made from, and what runStreamsContext executes unless args name a
-// built-in command (commandTreeFor).
+// output to s: what runStreamsContext executes and what the generated
+// references (docs/reference, docs/man) are made from.
 func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
-	return newRootCommandOf(g, s, "")
-}
-
-// newRootCommandOf is the root command with every built-in command below
-// it, or, when only is not "", the one named only (addBuiltins).
-func newRootCommandOf(g *kit.Globals, s *kit.Streams, only string) *cobra.Command {
 	stdout, stderr := s.Out, s.Err
 	root := &cobra.Command{
 		Use:   "colabdash",
@@ -162,7 +162,11 @@ func newRootCommandOf(g *kit.Globals, s *kit.Streams, only string) *cobra.Comman
 		return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
 	})
 
-	addBuiltins(root, g, s, only)
+	root.AddCommand(verbCommands(g, s)...)
+	root.AddCommand(files.Commands(g, s)...)
+	root.AddCommand(files.ShellCommand(g, s))
+	root.AddCommand(jobs.Commands(g, s)...)
+	root.AddCommand(statusCmd(g, s), doctorCmd(g, s), emulatorCmd(stdout), configCmd(g, stdout), versionCmd(g, s))
 	strictCompletion(root)
 	ownArgsErrors(root)
 	return root
@@ -178,7 +182,7 @@ func runStreamsContext(parent context.Context, args []string, s *kit.Streams) in
 	g.Logs.Red = &api.Redactor{}
 	s.Protect(g.Logs.Red)
 	stderr := s.Err
-	root := commandTreeFor(&g, s, args)
+	root := newRootCommand(&g, s)
 	root.SetArgs(args)
 
 	ctx, sigs, stop := kit.WatchSignals(parent)
@@ -295,3 +299,10 @@ var completionExample = map[string]string{
 // dashboardFlagExample is the value shown after a dashboard-only flag in
 // the error for giving it to a subcommand.
 var dashboardFlagExample = map[string]string{"renew-lead": " 2m", "readonly": ""}
+
+// verbCommands are the scriptable verbs: specs, create, delete, sessions,
+// session open/close, exec, url, token, run and top.
+func verbCommands(g *kit.Globals, s *kit.Streams) []*cobra.Command {
+	return []*cobra.Command{runtimes.SpecsCommand(g, s), runtimes.CreateCommand(g, s), runtimes.DeleteCommand(g, s), runtimes.SessionsCommand(g, s), runtimes.SessionCommand(g, s),
+		exec.Command(g, s), runtimes.URLCommand(g, s), runtimes.TokenCommand(g, s), runcmd.Command(g, s), top.Command(g, s)}
+}
