@@ -101,7 +101,7 @@ func (l *Line) Write(p []byte, done func(cells []Cell, cut bool)) {
 			}
 			i += n
 		case c >= 0x20 && c < 0x7f: // printable ASCII: one cell, nothing to make safe
-			l.put(asciiCells[c-0x20], 1, done)
+			l.put(printable[c-0x20:c-0x1f], 1, done)
 			i++
 		default:
 			if !utf8.FullRune(data[i:]) {
@@ -242,14 +242,10 @@ func (l *Line) setPen(final byte, seq string) {
 	l.pen += seq
 }
 
-// asciiCells are the printable ASCII characters as strings, so the common
-// case allocates nothing.
-var asciiCells = func() (out [0x5f]string) {
-	for c := 0x20; c < 0x7f; c++ {
-		out[c-0x20] = string(rune(c))
-	}
-	return out
-}()
+// printable holds the printable ASCII characters in order: a cell of one
+// of them is a slice of it, so the common case allocates nothing, not even
+// at start-up.
+const printable = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
 
 // put writes s (made safe: termtext), w cells wide, at the cursor,
 // overwriting what is there; a character of width 0 joins the cell before

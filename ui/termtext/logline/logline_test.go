@@ -139,3 +139,14 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+// Every printable ASCII character is its own cell.
+func TestPrintableASCII(t *testing.T) {
+	for c := byte(0x20); c < 0x7f; c++ {
+		l := &Line{}
+		l.Write([]byte{c}, nil)
+		if cells, _ := l.Cells(); len(cells) != 1 || cells[0].Text != string(rune(c)) {
+			t.Errorf("%q drawn as %q", c, cells)
+		}
+	}
+}
