@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"errors"
+	"maps"
 	"time"
 
 	apimon "github.com/colabdash/colabdash/api/monitor"
@@ -259,13 +260,22 @@ func (r *Runtime) noteVanished(ks []apimon.Kernel, now time.Time) {
 	for _, k := range r.Kernels {
 		before[k.ID] = true
 	}
+	// A new map, never written in place: a copy of the Runtime (top's
+	// rows) may still read the old one.
+	var gone map[string]time.Time
 	for id := range r.up {
 		if !listed[id] && !r.closedNear(now) {
-			if r.vanished == nil {
-				r.vanished = map[string]time.Time{}
+			if gone == nil {
+				gone = maps.Clone(r.vanished)
+				if gone == nil {
+					gone = map[string]time.Time{}
+				}
 			}
-			r.vanished[id] = now
+			gone[id] = now
 		}
+	}
+	if gone != nil {
+		r.vanished = gone
 	}
 	for id := range listed {
 		if !before[id] {
@@ -320,11 +330,9 @@ func (s *Store) SessionClosed(name string, at time.Time) {
 	if at.After(r.closed) {
 		r.closed = at
 	}
-	for id, t := range r.vanished {
-		if r.closedNear(t) {
-			delete(r.vanished, id)
-		}
-	}
+	kept := maps.Clone(r.vanished) // a new map: see noteVanished
+	maps.DeleteFunc(kept, func(_ string, t time.Time) bool { return r.closedNear(t) })
+	r.vanished = kept
 }
 
 // Forget drops runtime name (gone).
