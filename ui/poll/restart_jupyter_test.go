@@ -280,6 +280,7 @@ func (k *killedKernel) sleepUntil(t time.Time) {
 // and waits "starting" with no connection. The monitor reads it
 // "restarted", not "never connected", however long it waits.
 func TestKilledKernelReadsRestarted(t *testing.T) {
+	t.Parallel() // mostly waiting for the server's restarter: beside the test below
 	k := newKilledKernel(t, false)
 	begun := time.Now()
 	// An out-of-memory kill comes after a kernel's start counts as stable
@@ -326,6 +327,7 @@ func TestKilledKernelReadsRestarted(t *testing.T) {
 // session, so the runtime lists no kernel and no session; the monitor,
 // which saw the kernel up, reads the runtime "dead", not "no kernels".
 func TestKernelKilledUntilTheServerGivesUpReadsDead(t *testing.T) {
+	t.Parallel() // mostly waiting for the server's restarter: beside the test above
 	k := newKilledKernel(t, true)
 	begun := time.Now()
 	// Each death comes within stableStart of the one before (the kill
