@@ -100,9 +100,11 @@ type Runtime struct {
 
 // ClosedKernelWithin is how close in time a kernel's vanishing and a
 // closed session of its runtime must be for the kernel to count as
-// closed with the session rather than dead: a minute either way (the
-// kernel list and Colab's session list are read at different times).
-const ClosedKernelWithin = time.Minute
+// closed with the session rather than dead: two minutes either way (the
+// kernel list of a runtime on screen and Colab's session list are each
+// read about every 30 s, at different times, and later when the call
+// budget is short).
+const ClosedKernelWithin = 2 * time.Minute
 
 // closedNear reports whether a session of r was closed within
 // ClosedKernelWithin of t.
