@@ -108,9 +108,13 @@ const ClosedKernelWithin = 2 * time.Minute
 
 // closedNear reports whether a session of r was closed within
 // ClosedKernelWithin of t.
-func (r *Runtime) closedNear(t time.Time) bool {
-	d := t.Sub(r.closed)
-	return !r.closed.IsZero() && d <= ClosedKernelWithin && d >= -ClosedKernelWithin
+func (r *Runtime) closedNear(t time.Time) bool { return closedWithin(r.closed, t) }
+
+// closedWithin reports whether closed (not zero) is within ClosedKernelWithin
+// of t, either way.
+func closedWithin(closed, t time.Time) bool {
+	d := t.Sub(closed)
+	return !closed.IsZero() && d <= ClosedKernelWithin && d >= -ClosedKernelWithin
 }
 
 // ResourcesStale reports whether the figures shown are stale: StaleAfter
@@ -333,7 +337,7 @@ func (s *Store) SessionClosed(name string, at time.Time) {
 		r.closed = at
 	}
 	kept := maps.Clone(r.vanished) // a new map: see noteVanished
-	maps.DeleteFunc(kept, func(_ string, t time.Time) bool { return r.closedNear(t) })
+	maps.DeleteFunc(kept, func(_ string, t time.Time) bool { return closedWithin(at, t) })
 	r.vanished = kept
 }
 
