@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/realjupyter"
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy"
@@ -89,9 +91,9 @@ type killedKernel struct {
 }
 
 // newKilledKernel starts the server and the kernel, in a session of
-// notebook content/dies.ipynb when session is set (as a notebook's kernel
-// is), and waits until it came up and its client left.
-func newKilledKernel(t *testing.T, session bool) *killedKernel {
+// notebook when it is not "" (as a notebook's kernel is; its directory is
+// made first), and waits until it came up and its client left.
+func newKilledKernel(t *testing.T, notebook string) *killedKernel {
 	t.Helper()
 	ci, js := realRuntime(t, true)
 	t.Cleanup(func() {
@@ -109,8 +111,11 @@ func newKilledKernel(t *testing.T, session bool) *killedKernel {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	k := &killedKernel{t: t, ctx: ctx, js: js, ci: ci, client: apimon.New(apimon.Options{}), store: monitor.NewStore()}
-	if session {
-		k.kid = startSession(t, ci, "content/dies.ipynb")
+	if notebook != "" {
+		if err := os.MkdirAll(filepath.Join(js.Root, filepath.FromSlash(filepath.Dir(notebook))), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		k.kid = startSession(t, ci, notebook)
 	} else {
 		k.kid = realjupyter.StartKernel(t, ci)
 	}
@@ -281,7 +286,7 @@ func (k *killedKernel) sleepUntil(t time.Time) {
 // "restarted", not "never connected", however long it waits.
 func TestKilledKernelReadsRestarted(t *testing.T) {
 	t.Parallel() // mostly waiting for the server's restarter: beside the test below
-	k := newKilledKernel(t, false)
+	k := newKilledKernel(t, "")
 	begun := time.Now()
 	// An out-of-memory kill comes after a kernel's start counts as stable
 	// (a restart before it takes new ports, which the server's activity
@@ -328,7 +333,7 @@ func TestKilledKernelReadsRestarted(t *testing.T) {
 // which saw the kernel up, reads the runtime "dead", not "no kernels".
 func TestKernelKilledUntilTheServerGivesUpReadsDead(t *testing.T) {
 	t.Parallel() // mostly waiting for the server's restarter: beside the test above
-	k := newKilledKernel(t, true)
+	k := newKilledKernel(t, "content/dies.ipynb")
 	begun := time.Now()
 	// Each death comes within stableStart of the one before (the kill
 	// follows each new process at once), so the restarts count in a row.
@@ -346,6 +351,48 @@ func TestKernelKilledUntilTheServerGivesUpReadsDead(t *testing.T) {
 	v := k.store.Get("rt-real").Verdict(now.Add(time.Minute))
 	if v.State != monitor.StateDead || v.By != monitor.SignalKernel || v.Vanished != 1 || v.For < time.Minute {
 		t.Errorf("a kernel the server gave up reads %s by %q: %+v", v.State, v.By, v)
+	}
+	if w, c := render.VerdictWord(v), render.KernelsCell(v.Activity); w != "dead" || c != "0 busy 0 idle 1 dead" {
+		t.Errorf("row: %q, kernels %q", w, c)
+	}
+}
+
+// Against a real jupyter-server: when the server cannot start a killed
+// kernel again (here the notebook's directory, the kernel's working
+// directory, was deleted before the kill -9), it keeps listing the dead
+// kernel's last state until a client (the notebook's tab reconnecting)
+// connects: the connection fails and the server lists the kernel "dead".
+// The monitor reads the runtime dead, by the kernel.
+func TestKernelWhoseRestartFailedReadsDead(t *testing.T) {
+	t.Parallel() // mostly waiting for the server's restarter: beside the tests above
+	k := newKilledKernel(t, "content/work/fails.ipynb")
+	if err := os.RemoveAll(filepath.Join(k.js.Root, "content", "work")); err != nil {
+		t.Fatal(err)
+	}
+	killed := k.pids()
+	for _, p := range killed {
+		pid, _ := strconv.Atoi(p)
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatalf("kill -9 %d: %v", pid, err)
+		}
+	}
+	// Reaped: the restarter polled, and tried to start the kernel again.
+	k.waitFor("was reaped by the server", func([]apimon.Kernel) bool {
+		return !slices.ContainsFunc(killed, func(p string) bool { return procState(p) != "" })
+	})
+	ws := "ws" + strings.TrimPrefix(k.ci.URL, "http") + "api/kernels/" + k.kid + "/channels?" + runtimeproxy.TokenQuery + "=" + k.ci.Token
+	k.waitFor("refused a client after its failed restart", func([]apimon.Kernel) bool {
+		c, resp, err := websocket.Dial(k.ctx, ws, nil)
+		if err == nil { // the restart had not failed yet: a connection to nothing
+			c.CloseNow()
+			return false
+		}
+		return resp != nil && resp.StatusCode == http.StatusInternalServerError
+	})
+	k.waitFor("was listed dead", func(ks []apimon.Kernel) bool { return len(ks) == 1 && ks[0].ExecutionState == "dead" })
+	v := k.store.Get("rt-real").Verdict(time.Now())
+	if v.State != monitor.StateDead || v.By != monitor.SignalKernel || v.Dead != 1 || v.Vanished != 0 {
+		t.Errorf("a kernel the server lists dead reads %s by %q: %+v", v.State, v.By, v)
 	}
 	if w, c := render.VerdictWord(v), render.KernelsCell(v.Activity); w != "dead" || c != "0 busy 0 idle 1 dead" {
 		t.Errorf("row: %q, kernels %q", w, c)
