@@ -170,7 +170,7 @@ func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 	case a.State == monitor.StateRestarted && !a.Since.IsZero():
 		v += " (started again " + at(a.Since) + " after it died: out of memory? Its variables are gone)"
 	case a.State == monitor.StateDead && a.Vanished > 0:
-		v += " (it died and the server gave up restarting it: no longer listed, nor its session; nothing runs until a kernel is started)"
+		v += " (no longer listed: the server gave up restarting it, or another client shut it down; nothing runs until a kernel is started)"
 	case a.State == monitor.StateDead:
 		v += " (the server stopped restarting it: nothing runs until a kernel is started)"
 	case a.State == monitor.StateNeverConnected:

@@ -259,7 +259,7 @@ func TestKernelsLineOfAKernelTheServerGaveUp(t *testing.T) {
 	mon.Store.RecordKernels(r.Name, t0.Add(-2*time.Minute), []apimon.Kernel{commontest.Kernel("k1", "idle", t0.Add(-3*time.Minute), 0)}, nil)
 	mon.Store.RecordKernels(r.Name, t0.Add(-time.Minute), []apimon.Kernel{}, nil)
 	view := View(c, r, t0, 160, 14)
-	if l := lineWith(view, "kernels"); !strings.Contains(l, "0 busy 0 idle 1 dead · dead (it died and the server gave up restarting it") {
+	if l := lineWith(view, "kernels"); !strings.Contains(l, "0 busy 0 idle 1 dead · dead (no longer listed: the server gave up restarting it") {
 		t.Errorf("kernels: %q", l)
 	}
 	if l := lineWith(view, "activity"); !strings.Contains(l, "dead") || strings.Contains(l, "no kernels") {
