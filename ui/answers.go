@@ -53,6 +53,10 @@ func (m *app) carryOut(w want, now time.Time) tea.Cmd {
 // not: a poll waits for it).
 func (m *app) onResult(msg resultMsg) tea.Cmd {
 	now := m.cx.Now()
+	var before []api.Session // the sessions a list replaces
+	if r := m.cx.Snap.Runtime(msg.key.runtime); r != nil && msg.key.kind == callSessions {
+		before = r.Sessions
+	}
 	cmd, p, ok := m.calls.onResult(msg, now)
 	switch {
 	case msg.key.kind == callRenew:
@@ -63,6 +67,7 @@ func (m *app) onResult(msg resultMsg) tea.Cmd {
 		m.cr.onRuntimesListed(now)
 	case msg.key.kind == callSessions:
 		m.ex.forgetVanishedSession(msg.key.runtime, p.started, msg.sessions)
+		m.mon.sessionsListed(msg.key.runtime, before, msg.sessions, now)
 	}
 	return cmd
 }
@@ -103,6 +108,7 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		m.ex.sessionClosed(msg.name, now)
+		m.mon.sessionClosed(api.Session{Name: msg.name}.Parent(), now)
 		return m.carryOut(want{sessions: api.Session{Name: msg.name}.Parent(), relistSessions: true}, now), true
 	case execDoneMsg:
 		return tea.Batch(m.ex.onExecDone(msg, now), m.notifyUnseenRuns(now)), true

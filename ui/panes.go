@@ -157,6 +157,31 @@ func (m *monitorOps) due(now time.Time, visible int) []tea.Cmd {
 	return m.poll.Due(m.link.life.ctx, now, sel, m.onScr, m.connInfo)
 }
 
+// sessionClosed tells the monitor that this dashboard closed a session of
+// runtime name at now: a kernel that leaves the runtime's list about then
+// was closed with it, not dead.
+func (m *monitorOps) sessionClosed(name string, now time.Time) {
+	if m != nil {
+		m.poll.Store().SessionClosed(name, now)
+	}
+}
+
+// sessionsListed tells the monitor when a list of runtime name's Colab
+// sessions (after) lacks one of those it replaces (before): another client
+// closed it, and a kernel that leaves the runtime's list about then was
+// closed with it, not dead.
+func (m *monitorOps) sessionsListed(name string, before, after []api.Session, now time.Time) {
+	if m == nil {
+		return
+	}
+	for _, s := range before {
+		if !slices.ContainsFunc(after, func(a api.Session) bool { return a.Name == s.Name }) {
+			m.poll.Store().SessionClosed(name, now)
+			return
+		}
+	}
+}
+
 // reachable reports whether runtime name's proxy can be polled: listed,
 // not gone, with a connectionInfo URL.
 func (m *monitorOps) reachable(name string) bool {

@@ -60,8 +60,9 @@ const (
 	// out-of-memory kill, kill -9), and nobody has used it since. Not a
 	// connection problem, as a kernel that never came up would be.
 	StateRestarted
-	// StateDead: every kernel is dead (the server gave up restarting
-	// them); nothing can run until one is started again.
+	// StateDead: every kernel is dead (listed "dead", or seen up and then
+	// gone from the list: the server gave up restarting it and dropped
+	// it); nothing can run until one is started again.
 	StateDead
 )
 
@@ -95,12 +96,16 @@ type Activity struct {
 	// that are not stuck (yet); Restarted the ones starting again after
 	// being up; Dead the dead ones. The rest are idle (Idle).
 	Kernels, Busy, NeverConnected, Starting, Restarted, Dead int
+	// Vanished counts, of Kernels and of Dead, the kernels seen up that
+	// the server no longer lists (KernelHistory.Vanished).
+	Vanished int
 	// Since is, for StateBusy, the newest last_activity of the busy
 	// kernels (the last output: "busy 0:42 (no output)"); for StateIdle,
 	// the newest last_activity of the kernels that are not dead (the last
 	// activity); for StateRestarted, when the newest restart was first
-	// seen; for StateDead, the newest last_activity (about when they
-	// died); else zero.
+	// seen; for StateDead, the newest last_activity of the kernels
+	// listed dead or when a vanished one was first missed, whichever is
+	// newer (about when they died); else zero.
 	Since time.Time
 	// For is now − Since (never negative; 0 when Since is zero).
 	For time.Duration
@@ -126,6 +131,7 @@ type noHistory struct{}
 
 func (noHistory) StartingSince(string) (time.Time, bool) { return time.Time{}, false }
 func (noHistory) WasUp(string) bool                      { return false }
+func (noHistory) Vanished() []time.Time                  { return nil }
 
 // KernelHistory is what earlier kernel lists of the same runtime said
 // of a kernel id (Store keeps it, by the local clock).
@@ -135,6 +141,12 @@ type KernelHistory interface {
 	StartingSince(id string) (t time.Time, ok bool)
 	// WasUp reports whether id was seen idle or busy in an earlier list.
 	WasUp(id string) bool
+	// Vanished is, for each kernel that was seen up and is no longer
+	// listed, when a list first missed it (jupyter-server drops a kernel
+	// whose restarts failed, and its session with it), leaving out the
+	// kernels closed with a session (Store.SessionClosed). Judge counts
+	// them dead.
+	Vanished() []time.Time
 }
 
 // Judge returns the activity of a runtime whose kernels are ks at now.
@@ -143,7 +155,9 @@ type KernelHistory interface {
 // last_activity, its start time, is used) and whether it was up before:
 // a kernel starting again after being up was restarted, never "never
 // connected". A dead kernel is no activity: the runtime is idle when
-// another is idle, dead when all are. A last_activity beyond
+// another is idle, dead when all are; a kernel h says vanished counts
+// as dead, so a runtime whose only kernel died for good reads dead, not
+// "no kernels". A last_activity beyond
 // ActivityHorizon either way counts as absent. nil ks (never listed) is
 // StateUnknown.
 func Judge(ks []apimon.Kernel, now time.Time, h KernelHistory) Activity {
@@ -153,12 +167,16 @@ func Judge(ks []apimon.Kernel, now time.Time, h KernelHistory) Activity {
 	if ks == nil {
 		return Activity{}
 	}
-	a := Activity{Kernels: len(ks)}
-	if len(ks) == 0 {
+	gone := h.Vanished()
+	a := Activity{Kernels: len(ks) + len(gone), Dead: len(gone), Vanished: len(gone)}
+	if a.Kernels == 0 {
 		a.State = StateNoKernels
 		return a
 	}
 	var newest, newestBusy, newestDead, newestRestart time.Time
+	for _, t := range gone {
+		newestDead = latest(newestDead, plausible(t, now))
+	}
 	for _, k := range ks {
 		last := plausible(k.LastActivity, now)
 		// An if chain, not a switch: Go's coverage counts an if's

@@ -199,3 +199,4 @@ type startedAt time.Time
 
 func (s startedAt) StartingSince(string) (time.Time, bool) { return time.Time(s), true }
 func (startedAt) WasUp(string) bool                        { return false }
+func (startedAt) Vanished() []time.Time                    { return nil }

@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"errors"
+	"maps"
 	"time"
 
 	apimon "github.com/colabdash/colabdash/api/monitor"
@@ -87,9 +88,33 @@ type Runtime struct {
 	JobsKnown  bool
 
 	// starting is when each kernel was first seen "starting" (local
-	// clock), and up the kernels seen idle or busy, for Judge.
+	// clock), up the kernels seen idle or busy, and vanished when each
+	// kernel seen up was first missing from a list, for Judge.
 	starting map[string]time.Time
 	up       map[string]bool
+	vanished map[string]time.Time
+	// closed is when a session of the runtime was last closed (by this
+	// process, or seen gone from Colab's session list).
+	closed time.Time
+}
+
+// ClosedKernelWithin is how close in time a kernel's vanishing and a
+// closed session of its runtime must be for the kernel to count as
+// closed with the session rather than dead: two minutes either way (the
+// kernel list of a runtime on screen and Colab's session list are each
+// read about every 30 s, at different times, and later when the call
+// budget is short).
+const ClosedKernelWithin = 2 * time.Minute
+
+// closedNear reports whether a session of r was closed within
+// ClosedKernelWithin of t.
+func (r *Runtime) closedNear(t time.Time) bool { return closedWithin(r.closed, t) }
+
+// closedWithin reports whether closed (not zero) is within ClosedKernelWithin
+// of t, either way.
+func closedWithin(closed, t time.Time) bool {
+	d := t.Sub(closed)
+	return !closed.IsZero() && d <= ClosedKernelWithin && d >= -ClosedKernelWithin
 }
 
 // ResourcesStale reports whether the figures shown are stale: StaleAfter
@@ -135,6 +160,18 @@ func (r *Runtime) StartingSince(id string) (time.Time, bool) {
 // WasUp reports whether kernel id was seen idle or busy in a list (a
 // KernelHistory), and is still listed.
 func (r *Runtime) WasUp(id string) bool { return r.up[id] }
+
+// Vanished is, for each kernel seen up that a later list no longer
+// showed, when a list first missed it (a KernelHistory); it is
+// forgotten once the runtime lists a kernel it did not list before (a
+// kernel started since), or the runtime itself.
+func (r *Runtime) Vanished() []time.Time {
+	var ts []time.Time
+	for _, t := range r.vanished {
+		ts = append(ts, t)
+	}
+	return ts
+}
 
 // Store holds a Runtime per runtime name. The zero value is not usable;
 // call NewStore.
@@ -192,6 +229,7 @@ func (s *Store) RecordKernels(name string, now time.Time, ks []apimon.Kernel, er
 		if ks == nil {
 			ks = []apimon.Kernel{}
 		}
+		r.noteVanished(ks, now)
 		r.Kernels, r.KernelsAt, r.KernelsErr, r.KernelsMissed = ks, now, nil, 0
 		seen, up := map[string]time.Time{}, map[string]bool{}
 		for _, k := range ks {
@@ -213,6 +251,44 @@ func (s *Store) RecordKernels(name string, now time.Time, ks []apimon.Kernel, er
 		r.KernelsMissed++
 	}
 	return o
+}
+
+// noteVanished updates which kernels vanished, given the new list ks at
+// now: a kernel seen up that ks lacks vanished at now, unless a session
+// was closed near then (it was closed with it); a kernel in ks
+// that the previous list lacked was started since, and the runtime
+// works again, so the vanished ones are forgotten.
+func (r *Runtime) noteVanished(ks []apimon.Kernel, now time.Time) {
+	listed, before := map[string]bool{}, map[string]bool{}
+	for _, k := range ks {
+		listed[k.ID] = true
+	}
+	for _, k := range r.Kernels {
+		before[k.ID] = true
+	}
+	// A new map, never written in place: a copy of the Runtime (top's
+	// rows) may still read the old one.
+	var gone map[string]time.Time
+	for id := range r.up {
+		if !listed[id] && !r.closedNear(now) {
+			if gone == nil {
+				gone = maps.Clone(r.vanished)
+				if gone == nil {
+					gone = map[string]time.Time{}
+				}
+			}
+			gone[id] = now
+		}
+	}
+	if gone != nil {
+		r.vanished = gone
+	}
+	for id := range listed {
+		if !before[id] {
+			r.vanished = nil
+			return
+		}
+	}
 }
 
 // RecordTerminals records the outcome of a terminals list of runtime
@@ -245,6 +321,24 @@ func (s *Store) RecordJobs(name string, running int, lastEnd time.Time, known bo
 		return
 	}
 	r.Jobs, r.LastJobEnd, r.JobsKnown = running, lastEnd, true
+}
+
+// SessionClosed records that a session of runtime name was closed at
+// at: by this process (delete_session), or by another client (it left
+// Colab's session list). A kernel that vanishes within
+// ClosedKernelWithin of it, before or after, was closed with it: it is
+// not dead.
+func (s *Store) SessionClosed(name string, at time.Time) {
+	r := s.m[name]
+	if r == nil { // never polled: no kernel was seen up
+		return
+	}
+	if at.After(r.closed) {
+		r.closed = at
+	}
+	kept := maps.Clone(r.vanished) // a new map: see noteVanished
+	maps.DeleteFunc(kept, func(_ string, t time.Time) bool { return closedWithin(at, t) })
+	r.vanished = kept
 }
 
 // Forget drops runtime name (gone).

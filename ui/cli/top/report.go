@@ -97,7 +97,10 @@ type KernelReport struct {
 // minute with no connection), "starting", "idle", "restarted" (a kernel
 // that was up is starting again: it died and the server restarted it; a
 // single read of `top` cannot tell, `--watch` can) or "dead" (every
-// kernel); Restarted and Dead count such kernels. Since is, when busy,
+// kernel is listed dead, or, seen up by `--watch`, is no longer listed:
+// the server gave up restarting it and dropped it, its session too);
+// Restarted and Dead count such kernels (Kernels and Dead include the
+// ones no longer listed). Since is, when busy,
 // the last output of the busy kernels, when idle the last activity, when
 // restarted when the restart was first seen, when dead about when they
 // died (RFC 3339 UTC, null otherwise, also when every last_activity is

@@ -114,3 +114,24 @@ func TestTopResourcesStatus(t *testing.T) {
 		t.Errorf("failed after a read: %q, failed %v", s, r.failed())
 	}
 }
+
+// Over `top --watch`, a kernel seen idle in one round and no longer
+// listed in the next (the server gave it up after its restarts failed)
+// reads dead in the KERNELS and ACTIVITY cells and in the JSON's
+// activity; a row made before the next round keeps what it said.
+func TestTopRowOfAKernelTheServerGaveUp(t *testing.T) {
+	st := monitor.NewStore()
+	st.RecordKernels("runtimes/rt-a", rowAt.Add(-time.Minute), []apimon.Kernel{{ID: "k", ExecutionState: "idle", LastActivity: rowAt.Add(-2 * time.Minute)}}, nil)
+	before := newRow(api.Runtime{Name: "runtimes/rt-a"}, st.Get("runtimes/rt-a"), "", rowAt.Add(-time.Minute))
+	st.RecordKernels("runtimes/rt-a", rowAt, []apimon.Kernel{}, nil)
+	r := newRow(api.Runtime{Name: "runtimes/rt-a"}, st.Get("runtimes/rt-a"), "", rowAt)
+	if c := r.cells(); c[5] != "0 busy 0 idle 1 dead" || c[6] != "dead" {
+		t.Errorf("KERNELS %q ACTIVITY %q", c[5], c[6])
+	}
+	if a := r.report().Activity; a.State != "dead" || a.Dead != 1 || a.Kernels != 1 || a.By != "kernel" {
+		t.Errorf("JSON activity %+v", a)
+	}
+	if c := before.cells(); c[5] != "0 busy 1 idle" {
+		t.Errorf("the earlier round's row now says %q", c[5])
+	}
+}

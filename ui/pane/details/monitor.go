@@ -169,6 +169,8 @@ func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 		v += " (last activity " + at(a.Since) + ")"
 	case a.State == monitor.StateRestarted && !a.Since.IsZero():
 		v += " (started again " + at(a.Since) + " after it died: out of memory? Its variables are gone)"
+	case a.State == monitor.StateDead && a.Vanished > 0:
+		v += " (no longer listed: the server gave up restarting it, or another client shut it down; nothing runs until a kernel is started)"
 	case a.State == monitor.StateDead:
 		v += " (the server stopped restarting it: nothing runs until a kernel is started)"
 	case a.State == monitor.StateNeverConnected:

@@ -248,3 +248,21 @@ func TestKernelsLineAfterFailedReads(t *testing.T) {
 		t.Errorf("three failures: %q", l)
 	}
 }
+
+// A runtime whose only kernel the server dropped after it was seen up
+// (it died and its restarts failed) says so on its kernels line, and its
+// activity reads dead by the kernel, not "no kernels".
+func TestKernelsLineOfAKernelTheServerGaveUp(t *testing.T) {
+	c, r := monitored(t, commontest.Resources(0.5, -1, false))
+	mon := c.Monitor.(commontest.Monitor)
+	t0 := commontest.T0
+	mon.Store.RecordKernels(r.Name, t0.Add(-2*time.Minute), []apimon.Kernel{commontest.Kernel("k1", "idle", t0.Add(-3*time.Minute), 0)}, nil)
+	mon.Store.RecordKernels(r.Name, t0.Add(-time.Minute), []apimon.Kernel{}, nil)
+	view := View(c, r, t0, 160, 14)
+	if l := lineWith(view, "kernels"); !strings.Contains(l, "0 busy 0 idle 1 dead · dead (no longer listed: the server gave up restarting it") {
+		t.Errorf("kernels: %q", l)
+	}
+	if l := lineWith(view, "activity"); !strings.Contains(l, "dead") || strings.Contains(l, "no kernels") {
+		t.Errorf("activity: %q", l)
+	}
+}
