@@ -1,6 +1,7 @@
 package api
 
 import (
+	"math/bits"
 	"regexp"
 	"strings"
 	"sync"
@@ -71,28 +72,22 @@ func redactPatterns(s string) string {
 }
 
 // applyPatterns applies the patterns above to s. Each pattern runs only
-// when s holds the text it needs (a cheap look at a lower-case copy), so
-// a line with no secret-like word costs a few substring searches.
+// when s holds a word it needs (wordsIn: one pass over s, ASCII case
+// ignored), so a block of text with no secret-like word costs that one
+// pass.
 func applyPatterns(s string) string {
-	lower := strings.ToLower(s)
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(lower, w) {
-				return true
-			}
-		}
-		return false
-	}
-	if has("private key") {
+	w := wordsIn(s)
+	has := func(mask words) bool { return w&mask != 0 }
+	if has(wPrivateKey) {
 		s = pemKey().ReplaceAllString(s, Redacted)
 	}
-	if strings.Contains(s, `"`) && has("token", "authorization", "secret", "key", "assertion", "password", "code") {
+	if strings.Contains(s, `"`) && has(wToken|wAuthorization|wSecret|wKey|wAssertion|wPassword|wCode) {
 		s = secretJSONField().ReplaceAllString(s, `${1}`+Redacted)
 	}
-	if has("authorization", "x-colab-runtime-proxy-token", "x-goog-api-key") {
+	if has(wAuthorization | wProxyToken | wGoogKey) {
 		s = replaceValue(secretHeader(), s, func(v string) bool { return tokenShaped(headerScheme().ReplaceAllString(v, "")) })
 	}
-	if has("bearer", "ya29.") {
+	if has(wBearer | wYa29) {
 		s = bearerToken().ReplaceAllStringFunc(s, func(m string) string {
 			sub := bearerToken().FindStringSubmatch(m)
 			if sub[1] == "" {
@@ -112,6 +107,91 @@ func applyPatterns(s string) string {
 		s = replaceValue(urlPassword(), s, func(v string) bool { return v != "" })
 	}
 	return s
+}
+
+// words is a set of the words that gate the patterns (triggerWords).
+type words uint16
+
+const (
+	wPrivateKey words = 1 << iota
+	wToken
+	wAuthorization
+	wSecret
+	wKey
+	wAssertion
+	wPassword
+	wCode
+	wProxyToken
+	wGoogKey
+	wBearer
+	wYa29
+	allWords = 1<<iota - 1
+)
+
+// triggerWords are the words of the set, lower-case, by their bit.
+var triggerWords = [...]struct {
+	w    words
+	text string
+}{
+	{wPrivateKey, "private key"}, {wToken, "token"}, {wAuthorization, "authorization"},
+	{wSecret, "secret"}, {wKey, "key"}, {wAssertion, "assertion"}, {wPassword, "password"},
+	{wCode, "code"}, {wProxyToken, "x-colab-runtime-proxy-token"}, {wGoogKey, "x-goog-api-key"},
+	{wBearer, "bearer"}, {wYa29, "ya29."},
+}
+
+// wordsFrom is, for each byte, the set of the trigger words that start
+// with it in any ASCII case.
+var wordsFrom = func() (t [256]words) {
+	for _, tw := range triggerWords {
+		c := tw.text[0]
+		t[c] |= tw.w
+		t[c-'a'+'A'] |= tw.w
+	}
+	return t
+}()
+
+// foldsToASCII are the first bytes in UTF-8 of the three non-ASCII
+// letters that Unicode case rules (the patterns' (?i), strings.ToLower)
+// take for an ASCII letter of a word: U+0130 İ (i), U+017F ſ (s) and
+// U+212A K (k).
+var foldsToASCII = [...]string{0xc4: "\u0130", 0xc5: "\u017f", 0xe2: "\u212a"}
+
+// wordsIn is the set of trigger words s holds, ASCII case ignored, in
+// one pass: a byte that starts no word not found yet costs one table
+// look. A text holding İ, ſ or K, which Unicode case folding may take
+// for an ASCII letter of a word, holds every word: its patterns all run.
+func wordsIn(s string) words {
+	var w words
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			if int(c) < len(foldsToASCII) && foldsToASCII[c] != "" && strings.HasPrefix(s[i:], foldsToASCII[c]) {
+				return allWords
+			}
+			continue
+		}
+		for ws := wordsFrom[c] &^ w; ws != 0; ws &= ws - 1 {
+			// triggerWords is in the order of the bits.
+			if tw := triggerWords[bits.TrailingZeros16(uint16(ws))]; hasPrefixFold(s[i:], tw.text) {
+				w |= tw.w
+			}
+		}
+	}
+	return w
+}
+
+// hasPrefixFold reports whether s starts with word (lower-case ASCII),
+// ASCII case ignored.
+func hasPrefixFold(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for j := 0; j < len(word); j++ {
+		if lowerASCII(s[j]) != word[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // replaceValue replaces, in every match of re (group 2 the value; the
