@@ -68,15 +68,23 @@ func redactPatterns(s string) string {
 	if !strings.ContainsAny(s, patternBytes) && !strings.Contains(s, "29.") {
 		return s
 	}
-	return applyPatterns(s)
+	return applyPatterns(s, wordsIn(s))
 }
 
-// applyPatterns applies the patterns above to s. Each pattern runs only
-// when s holds a word it needs (wordsIn: one pass over s, ASCII case
-// ignored), so a block of text with no secret-like word costs that one
-// pass.
-func applyPatterns(s string) string {
-	w := wordsIn(s)
+// redactPatternsWith is redactPatterns of a text that holds the trigger
+// words w (or fewer).
+func redactPatternsWith(s string, w words) string {
+	if !strings.ContainsAny(s, patternBytes) && !strings.Contains(s, "29.") {
+		return s
+	}
+	return applyPatterns(s, w)
+}
+
+// applyPatterns applies the patterns above to s, which holds the trigger
+// words w (wordsIn) or fewer. Each pattern runs only when s holds a word
+// it needs, so a block of text with no secret-like word costs no more
+// than the pass that found w.
+func applyPatterns(s string, w words) string {
 	has := func(mask words) bool { return w&mask != 0 }
 	if has(wPrivateKey) {
 		s = pemKey().ReplaceAllString(s, Redacted)

@@ -214,7 +214,7 @@ func TestPatternsNeedTheirBytes(t *testing.T) {
 			b.WriteString(parts[rng.IntN(len(parts))])
 		}
 		s := b.String()
-		full := applyPatterns(s)
+		full := applyPatterns(s, wordsIn(s))
 		if full != s {
 			changed++
 		}
@@ -234,8 +234,8 @@ func TestPatternsNeedTheirBytes(t *testing.T) {
 }
 
 // The patterns run when a text holds their words in any letter case:
-// wordsIn (one pass, no lower-cased copy) finds every word that
-// strings.ToLower and a substring search find, also in texts holding the
+// wordsIn and the matcher's pass (no lower-cased copy) find every word
+// that strings.ToLower and a substring search find, also in texts holding the
 // non-ASCII letters Unicode takes for i, s and k (İ, ſ, K); and a secret
 // behind such a word is redacted whatever its case.
 func TestPatternWordsInAnyCase(t *testing.T) {
@@ -249,10 +249,13 @@ func TestPatternWordsInAnyCase(t *testing.T) {
 			b.WriteString(parts[rng.IntN(len(parts))])
 		}
 		s := b.String()
-		got, lower := wordsIn(s), strings.ToLower(s)
-		for _, tw := range triggerWords {
-			if strings.Contains(lower, tw.text) && got&tw.w == 0 {
-				t.Fatalf("wordsIn(%q) misses %q", s, tw.text)
+		lower := strings.ToLower(s)
+		_, matched, _ := wordMatcher().spans(s)
+		for _, got := range []words{wordsIn(s), matched} {
+			for _, tw := range triggerWords {
+				if strings.Contains(lower, tw.text) && got&tw.w == 0 {
+					t.Fatalf("%q: %q not found (wordsIn %b, the matcher %b)", s, tw.text, wordsIn(s), matched)
+				}
 			}
 		}
 	}

@@ -202,10 +202,12 @@ func (r *Redactor) prune(now time.Time) {
 
 // Redact returns s with every known secret replaced by "[redacted]".
 func (r *Redactor) Redact(s string) string {
+	var m *matcher
 	if r != nil {
-		s = r.matcherNow().redact(s)
+		m = r.matcherNow()
 	}
-	return redactPatterns(s)
+	s, w := m.redactWords(s)
+	return redactPatternsWith(s, w)
 }
 
 // Carries reports whether s holds a registered secret in any form
