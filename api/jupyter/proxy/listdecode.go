@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"errors"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -29,7 +30,8 @@ var errSyntax = errors.New("invalid JSON")
 type modelDecoder struct {
 	s     *scanner
 	key   []byte   // the current member name, unquoted
-	str   []byte   // the last string unquoted (valid until the next one)
+	str   []byte   // the last string unquoted (valid until the next one or the next read)
+	buf   []byte   // room for an unquoted string
 	spans []member // the members of the last entry read
 
 	// The last time value read (raw) and its parse, and the last type
@@ -193,11 +195,18 @@ func (md *modelDecoder) field(m *Model, key, v []byte) error {
 	return nil
 }
 
-// unquote decodes the JSON string v into md.str.
+// unquote decodes the JSON string v into md.str; a string without an
+// escape in valid UTF-8 (most) is its bytes between the quotes, not
+// copied.
 func (md *modelDecoder) unquote(v []byte) {
-	// jsontext has checked v; the only error left is invalid UTF-8,
+	if in := v[1 : len(v)-1]; bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+		md.str = in
+		return
+	}
+	// The scanner has checked v; the only error left is invalid UTF-8,
 	// already replaced with U+FFFD.
-	md.str, _ = jsontext.AppendUnquote(md.str[:0], v)
+	md.str, _ = jsontext.AppendUnquote(md.buf[:0], v)
+	md.buf = md.str
 }
 
 // stringField sets *dst from a string or null (null leaves it).

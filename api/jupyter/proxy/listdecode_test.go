@@ -211,3 +211,28 @@ func TestListingScannerChecksAsJSONText(t *testing.T) {
 		t.Fatalf("only %d mutated listings decoded", accepted)
 	}
 }
+
+// BenchmarkListingDecode: the decoder over a listing of 10,000 entries
+// as jupyter-server writes them (3.2 MB), from memory.
+func BenchmarkListingDecode(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"name": "many", "path": "content/many", "last_modified": "2026-11-01T12:00:00.123456Z", "created": "2026-11-01T12:00:00.123456Z", "content": [`)
+	for i := 0; i < 10_000; i++ {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, `{"name": "img_%06d_augmented_sample.png", "path": "content/many/img_%06d_augmented_sample.png", "last_modified": "2026-11-01T12:00:00.123456Z", "created": "2026-11-01T12:00:00.123456Z", "content": null, "format": null, "mimetype": "image/png", "size": 0, "writable": true, "hash": null, "hash_algorithm": null, "type": "file"}`, i, i)
+	}
+	sb.WriteString(`], "format": "json", "mimetype": null, "size": null, "writable": true, "type": "directory"}`)
+	body := sb.String()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		n := 0
+		ld := &listDecoder{c: &Client{o: Options{}.withDefaults(), id: "rt-x"},
+			each:   func(m Model) error { n++; return nil },
+			budget: &budgetReader{r: strings.NewReader(body), left: 1 << 20}}
+		if _, err := ld.decode(); err != nil || n != 10_000 {
+			b.Fatal(n, err)
+		}
+	}
+}

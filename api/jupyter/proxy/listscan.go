@@ -12,6 +12,8 @@ package proxy
 // by the buffer's end is checked again after the next read.
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 )
@@ -220,6 +222,14 @@ func checkNumber(b []byte, i int) (int, error) {
 // checkString checks the string starting at b[i] (its quote): no control
 // character, only JSON's escapes; any other byte is taken.
 func checkString(b []byte, i int) (int, error) {
+	// Most strings hold no escape and no control: up to the next quote
+	// at once.
+	if q := bytes.IndexByte(b[i+1:], '"'); q >= 0 {
+		in := b[i+1 : i+1+q]
+		if bytes.IndexByte(in, '\\') < 0 && !hasControl(in) {
+			return i + 2 + q, nil
+		}
+	}
 	for j := i + 1; j < len(b); j++ {
 		switch c := b[j]; {
 		case c == '"':
@@ -249,6 +259,27 @@ func checkString(b []byte, i int) (int, error) {
 		}
 	}
 	return 0, errMore
+}
+
+// hasControl reports whether b holds a byte below 0x20, eight bytes at
+// a time.
+func hasControl(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		// A byte below 0x20 is one whose top three bits are zero: a
+		// zero byte of y, found as (y - 0x01…) & ^y & 0x80… finds one.
+		if y := x & (0xe0 * ones); (y-ones)&^y&highs != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 func isHex(c byte) bool {
