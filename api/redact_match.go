@@ -279,7 +279,10 @@ func dropControls(s string) (f string, at []int32, ok bool) {
 // spans are the matches in s, a head extended over what follows of its
 // value, a tail over what precedes it (unmerged, in s's indexes); w the
 // trigger words s holds; ctl whether s holds a control character.
-func (m *matcher) spans(s string) (spans []span, w words, ctl bool) {
+func (m *matcher) spans(s string) (spans []span, w words, ctl bool) { return matchIn(m, s) }
+
+// matchIn is m.spans of a string or of bytes.
+func matchIn[T string | []byte](m *matcher, s T) (spans []span, w words, ctl bool) {
 	st := int32(0)
 	for i := 0; i < len(s); i++ {
 		b := lowerBytes[s[i]]
@@ -309,7 +312,7 @@ func (m *matcher) spans(s string) (spans []span, w words, ctl bool) {
 				case kindControl:
 					ctl = true
 				default:
-					spans = append(spans, p.span(s, i+1))
+					spans = append(spans, spanOf(p, s, i+1))
 				}
 			}
 		}
@@ -325,8 +328,8 @@ var lowerBytes = func() (t [256]byte) {
 	return t
 }()
 
-// span is where a match of p ending at end redacts in s.
-func (p *pattern) span(s string, end int) span {
+// spanOf is where a match of p ending at end redacts in s.
+func spanOf[T string | []byte](p *pattern, s T, end int) span {
 	from, to := end-p.n, end
 	switch p.kind {
 	case kindHead:

@@ -199,8 +199,9 @@ func TestLogFileEscapesC1AndBidi(t *testing.T) {
 // redactPatterns skips text without patternBytes or "29." (file names in
 // a listing of 100,000 entries): no pattern may match such text. Word
 // salad built from every pattern's parts, with and without those bytes,
-// is redacted alike by the skipping path and the full one; a pattern
-// added without a byte of patternBytes in every match fails here.
+// is redacted alike by the skipping path and the full one, and by
+// RedactBytes and Redact; a pattern added without a byte of patternBytes
+// in every match fails here.
 func TestPatternsNeedTheirBytes(t *testing.T) {
 	parts := []string{"bearer", "Bearer", "ya29.", "YA29", "token", "access_token", "authorization",
 		"x-colab-runtime-proxy-token", "x-goog-api-key", "private", "key", "PRIVATE KEY", "-----BEGIN",
@@ -208,6 +209,8 @@ func TestPatternsNeedTheirBytes(t *testing.T) {
 		" ", "\t", "\n", "AbCdEf0123456789", "s3cr3t-V4lue_x", ".", "-", "_", "/", "%", "u0026", "29"}
 	rng := rand.New(rand.NewPCG(24, 19))
 	free, changed := 0, 0
+	var red Redactor // RedactBytes, which skips text it need not copy, redacts as Redact
+	red.Add("AbCdEf0123456789")
 	for i := 0; i < 40_000; i++ {
 		var b strings.Builder
 		for n := 1 + rng.IntN(12); n > 0; n-- {
@@ -226,6 +229,9 @@ func TestPatternsNeedTheirBytes(t *testing.T) {
 		}
 		if got := redactPatterns(s); got != full {
 			t.Fatalf("redactPatterns(%q) = %q, applyPatterns = %q", s, got, full)
+		}
+		if got, want := red.RedactBytes([]byte(s)), red.Redact(s); string(got) != want {
+			t.Fatalf("RedactBytes(%q) = %q, Redact = %q", s, got, want)
 		}
 	}
 	if free < 1000 || changed < 1000 {
