@@ -141,15 +141,31 @@ func (md *modelDecoder) entry(m *Model) error {
 		return errSyntax
 	}
 	b := md.s.buf
+	var name []byte // the last string "name" (a null leaves it)
 	for _, sp := range md.spans {
-		name := b[sp.name:sp.nameEnd]
-		key := name[1 : len(name)-1]
+		quoted := b[sp.name:sp.nameEnd]
+		key, v := quoted[1:len(quoted)-1], b[sp.value:sp.valueEnd]
 		if bytes.IndexByte(key, '\\') >= 0 {
-			md.key, _ = jsontext.AppendUnquote(md.key[:0], name)
+			md.key, _ = jsontext.AppendUnquote(md.key[:0], quoted)
 			key = md.key
 		}
-		if err := md.field(m, key, b[sp.value:sp.valueEnd]); err != nil {
+		if string(key) == "name" && v[0] == '"' {
+			name = v // read once the path is known
+			continue
+		}
+		if err := md.field(m, key, v); err != nil {
 			return err
+		}
+	}
+	if name != nil {
+		// The name is most often the path's last segment: it shares
+		// the path's memory instead of a string of its own.
+		md.unquote(name)
+		p, n := m.Path, len(md.str)
+		if (len(p) == n || len(p) > n && p[len(p)-n-1] == '/') && p[len(p)-n:] == string(md.str) {
+			m.Name = p[len(p)-n:]
+		} else {
+			m.Name = string(md.str)
 		}
 	}
 	return nil
