@@ -43,7 +43,7 @@ type pattern struct {
 // (first child, next sibling), which is short: secrets share little
 // beyond their first two bytes.
 type matcher struct {
-	root     [256]int32   // the root's move for each byte (0: stay at the root)
+	root     [256]int32   // the root's move for each byte, a capital as its small letter once linked (0: stay at the root)
 	table    []int32      // for each state, its move table in tables, -1 for none
 	tables   [][256]int32 // the move tables of the states one byte deep
 	child    []int32      // first child of each state, 0 for none
@@ -52,6 +52,7 @@ type matcher struct {
 	fail     []int32      // the failure link of each state
 	out      []int32      // the first pattern ending at each state, -1 for none
 	dict     []int32      // the nearest state down the failure chain with a pattern, 0 for none
+	emits    []bool       // a pattern ends at the state or down its failure chain
 	patterns []pattern
 }
 
@@ -190,6 +191,18 @@ func (m *matcher) link() {
 			queue = append(queue, c)
 		}
 	}
+	// The moves from the root and from one byte deep, which matchIn
+	// takes on the text's own bytes, are taken alike on a capital.
+	for c := byte('A'); c <= 'Z'; c++ {
+		m.root[c] = m.root[c+'a'-'A']
+		for t := range m.tables {
+			m.tables[t][c] = m.tables[t][c+'a'-'A']
+		}
+	}
+	m.emits = make([]bool, n)
+	for st := range m.emits {
+		m.emits[st] = m.out[st] >= 0 || m.dict[st] != 0
+	}
 }
 
 // span is a part of a text to redact: [from, to).
@@ -285,24 +298,27 @@ func (m *matcher) spans(s string) (spans []span, w words, ctl bool) { return mat
 func matchIn[T string | []byte](m *matcher, s T) (spans []span, w words, ctl bool) {
 	st := int32(0)
 	for i := 0; i < len(s); i++ {
-		b := lowerBytes[s[i]]
 		switch {
 		case st == 0:
-			if st = m.root[b]; st == 0 {
+			if st = m.root[s[i]]; st == 0 {
 				continue // most bytes of most text
 			}
 		case m.table[st] >= 0:
 			// One byte deep: failing leads to the root.
-			if next := m.tables[m.table[st]][b]; next != 0 {
+			if next := m.tables[m.table[st]][s[i]]; next != 0 {
 				st = next
 			} else {
-				st = m.root[b]
+				st = m.root[s[i]]
 			}
 		default:
+			b := lowerBytes[s[i]]
 			for st != 0 && m.move(st, b) == 0 {
 				st = m.fail[st]
 			}
 			st = m.move(st, b)
+		}
+		if !m.emits[st] {
+			continue
 		}
 		for o := st; o != 0; o = m.dict[o] {
 			for q := m.out[o]; q >= 0; q = m.patterns[q].next {
