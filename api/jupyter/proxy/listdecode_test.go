@@ -5,10 +5,12 @@ package proxy
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -233,6 +235,37 @@ func BenchmarkListingDecode(b *testing.B) {
 			budget: &budgetReader{r: strings.NewReader(body), left: 1 << 20}}
 		if _, err := ld.decode(); err != nil || n != 10_000 {
 			b.Fatal(n, err)
+		}
+	}
+}
+
+// stringStops finds the first quote, backslash or control byte of eight
+// wherever it is, whatever follows it, and marks nothing in eight
+// bytes without one.
+func TestStringStopsFindsTheFirstStopByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 8; at++ {
+			for _, after := range []byte{'a', 0x00, '"', 0xff} {
+				b := []byte("abcdefgh")
+				b[at] = byte(c)
+				for k := at + 1; k < 8; k++ {
+					b[k] = after
+				}
+				first := 8
+				for k, x := range b {
+					if x == '"' || x == '\\' || x < 0x20 {
+						first = k
+						break
+					}
+				}
+				got := 8
+				if stop := stringStops(binary.LittleEndian.Uint64(b)); stop != 0 {
+					got = bits.TrailingZeros64(stop) / 8
+				}
+				if got != first {
+					t.Fatalf("stringStops(%q) finds byte %d, want %d", b, got, first)
+				}
+			}
 		}
 	}
 }

@@ -12,10 +12,10 @@ package proxy
 // by the buffer's end is checked again after the next read.
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 )
 
 // maxDepth is the deepest nesting the scanner accepts, as jsontext.
@@ -222,64 +222,58 @@ func checkNumber(b []byte, i int) (int, error) {
 // checkString checks the string starting at b[i] (its quote): no control
 // character, only JSON's escapes; any other byte is taken.
 func checkString(b []byte, i int) (int, error) {
-	// Most strings hold no escape and no control: up to the next quote
-	// at once.
-	if q := bytes.IndexByte(b[i+1:], '"'); q >= 0 {
-		in := b[i+1 : i+1+q]
-		if bytes.IndexByte(in, '\\') < 0 && !hasControl(in) {
-			return i + 2 + q, nil
+	for j := i + 1; ; {
+		// Eight bytes at a time up to a quote, a backslash or a control.
+		for j+8 <= len(b) {
+			if stop := stringStops(binary.LittleEndian.Uint64(b[j:])); stop != 0 {
+				j += bits.TrailingZeros64(stop) / 8
+				break
+			}
+			j += 8
 		}
-	}
-	for j := i + 1; j < len(b); j++ {
+		if j >= len(b) {
+			return 0, errMore
+		}
 		switch c := b[j]; {
 		case c == '"':
 			return j + 1, nil
 		case c < 0x20:
 			return 0, errSyntax
-		case c == '\\':
-			if j+1 >= len(b) {
-				return 0, errMore
-			}
-			switch b[j+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				j++
-			case 'u':
-				for k := j + 2; k < j+6; k++ {
-					if k >= len(b) {
-						return 0, errMore
-					}
-					if !isHex(b[k]) {
-						return 0, errSyntax
-					}
+		case c != '\\':
+			j++
+			continue
+		}
+		if j+1 >= len(b) {
+			return 0, errMore
+		}
+		switch b[j+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			j += 2
+		case 'u':
+			for k := j + 2; k < j+6; k++ {
+				if k >= len(b) {
+					return 0, errMore
 				}
-				j += 5
-			default:
-				return 0, errSyntax
+				if !isHex(b[k]) {
+					return 0, errSyntax
+				}
 			}
+			j += 6
+		default:
+			return 0, errSyntax
 		}
 	}
-	return 0, errMore
 }
 
-// hasControl reports whether b holds a byte below 0x20, eight bytes at
-// a time.
-func hasControl(b []byte) bool {
+// stringStops marks, in the eight bytes x (little-endian), the high bit
+// of a quote, a backslash and a byte below 0x20: zero bytes of
+// x ^ '"'…, of x ^ '\\'… and of x & 0xe0…, found as (v - 0x01…) & ^v &
+// 0x80…. The lowest mark is exact (a borrow only carries past a zero
+// byte, so a byte above a stop may be marked too).
+func stringStops(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
-		// A byte below 0x20 is one whose top three bits are zero: a
-		// zero byte of y, found as (y - 0x01…) & ^y & 0x80… finds one.
-		if y := x & (0xe0 * ones); (y-ones)&^y&highs != 0 {
-			return true
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c < 0x20 {
-			return true
-		}
-	}
-	return false
+	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	return zero(x^('"'*ones)) | zero(x^('\\'*ones)) | zero(x&(0xe0*ones))
 }
 
 func isHex(c byte) bool {
