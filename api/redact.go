@@ -1,7 +1,6 @@
 package api
 
 import (
-	"math/bits"
 	"regexp"
 	"strings"
 	"sync"
@@ -62,17 +61,9 @@ var (
 // this true (TestPatternsNeedTheirBytes).
 const patternBytes = " \t\n\f\r\"=:@"
 
-// redactPatterns applies the patterns above to s. Text without
+// redactPatternsWith applies the patterns above to s, which holds the
+// trigger words w (or fewer; the matcher's pass finds them). Text without
 // patternBytes or "29." (a file name, most often) is returned at once.
-func redactPatterns(s string) string {
-	if !strings.ContainsAny(s, patternBytes) && !strings.Contains(s, "29.") {
-		return s
-	}
-	return applyPatterns(s, wordsIn(s))
-}
-
-// redactPatternsWith is redactPatterns of a text that holds the trigger
-// words w (or fewer).
 func redactPatternsWith(s string, w words) string {
 	if !strings.ContainsAny(s, patternBytes) && !strings.Contains(s, "29.") {
 		return s
@@ -81,7 +72,7 @@ func redactPatternsWith(s string, w words) string {
 }
 
 // applyPatterns applies the patterns above to s, which holds the trigger
-// words w (wordsIn) or fewer. Each pattern runs only when s holds a word
+// words w or fewer. Each pattern runs only when s holds a word
 // it needs, so a block of text with no secret-like word costs no more
 // than the pass that found w.
 func applyPatterns(s string, w words) string {
@@ -147,60 +138,12 @@ var triggerWords = [...]struct {
 	{wBearer, "bearer"}, {wYa29, "ya29."},
 }
 
-// wordsFrom is, for each byte, the set of the trigger words that start
-// with it in any ASCII case.
-var wordsFrom = func() (t [256]words) {
-	for _, tw := range triggerWords {
-		c := tw.text[0]
-		t[c] |= tw.w
-		t[c-'a'+'A'] |= tw.w
-	}
-	return t
-}()
-
-// foldsToASCII are the first bytes in UTF-8 of the three non-ASCII
-// letters that Unicode case rules (the patterns' (?i), strings.ToLower)
-// take for an ASCII letter of a word: U+0130 İ (i), U+017F ſ (s) and
-// U+212A K (k).
-var foldsToASCII = [...]string{0xc4: "\u0130", 0xc5: "\u017f", 0xe2: "\u212a"}
-
-// wordsIn is the set of trigger words s holds, ASCII case ignored, in
-// one pass: a byte that starts no word not found yet costs one table
-// look. A text holding İ, ſ or K, which Unicode case folding may take
-// for an ASCII letter of a word, holds every word: its patterns all run.
-func wordsIn(s string) words {
-	var w words
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x80 {
-			if int(c) < len(foldsToASCII) && foldsToASCII[c] != "" && strings.HasPrefix(s[i:], foldsToASCII[c]) {
-				return allWords
-			}
-			continue
-		}
-		for ws := wordsFrom[c] &^ w; ws != 0; ws &= ws - 1 {
-			// triggerWords is in the order of the bits.
-			if tw := triggerWords[bits.TrailingZeros16(uint16(ws))]; hasPrefixFold(s[i:], tw.text) {
-				w |= tw.w
-			}
-		}
-	}
-	return w
-}
-
-// hasPrefixFold reports whether s starts with word (lower-case ASCII),
-// ASCII case ignored.
-func hasPrefixFold(s, word string) bool {
-	if len(s) < len(word) {
-		return false
-	}
-	for j := 0; j < len(word); j++ {
-		if lowerASCII(s[j]) != word[j] {
-			return false
-		}
-	}
-	return true
-}
+// foldsToASCII are the three non-ASCII letters that Unicode case rules
+// (the patterns' (?i), strings.ToLower) take for an ASCII letter of a
+// word: U+0130 İ (i), U+017F ſ (s) and U+212A K (k). The matcher takes
+// a text holding one for a text holding every word, so every pattern
+// runs on it.
+var foldsToASCII = [...]string{"\u0130", "\u017f", "\u212a"}
 
 // replaceValue replaces, in every match of re (group 2 the value; the
 // rest of the match is kept), the value with Redacted when shaped says it looks

@@ -92,9 +92,7 @@ func newMatcher(raws []string, forms [][]string) *matcher {
 		m.insert(tw.text, pattern{n: len(tw.text), kind: kindWord, raw: tw.text, words: tw.w})
 	}
 	for _, f := range foldsToASCII {
-		if f != "" {
-			m.insert(f, pattern{n: len(f), kind: kindWord, raw: f, words: allWords})
-		}
+		m.insert(f, pattern{n: len(f), kind: kindWord, raw: f, words: allWords})
 	}
 	for c := 0; c < 0x100; c++ {
 		if _, ok := isControl(string([]byte{byte(c)}), 0); ok {
