@@ -21,7 +21,9 @@ import (
 // maxDepth is the deepest nesting the scanner accepts, as jsontext.
 const maxDepth = 10_000
 
-// scanReadSize is the least free room of a read into the buffer.
+// scanReadSize is the buffer's first size (it doubles, plus this, when
+// what is unconsumed fills more than half of it), and the length of a
+// value past which more reads until the buffer is full.
 const scanReadSize = 64 << 10
 
 // errMore: the value runs past what is buffered (checkValue and friends).
