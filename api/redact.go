@@ -61,38 +61,32 @@ var (
 // this true (TestPatternsNeedTheirBytes).
 const patternBytes = " \t\n\f\r\"=:@"
 
-// redactPatterns applies the patterns above to s. Text without
+// redactPatternsWith applies the patterns above to s, which holds the
+// trigger words w (or fewer; the matcher's pass finds them). Text without
 // patternBytes or "29." (a file name, most often) is returned at once.
-func redactPatterns(s string) string {
+func redactPatternsWith(s string, w words) string {
 	if !strings.ContainsAny(s, patternBytes) && !strings.Contains(s, "29.") {
 		return s
 	}
-	return applyPatterns(s)
+	return applyPatterns(s, w)
 }
 
-// applyPatterns applies the patterns above to s. Each pattern runs only
-// when s holds the text it needs (a cheap look at a lower-case copy), so
-// a line with no secret-like word costs a few substring searches.
-func applyPatterns(s string) string {
-	lower := strings.ToLower(s)
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(lower, w) {
-				return true
-			}
-		}
-		return false
-	}
-	if has("private key") {
+// applyPatterns applies the patterns above to s, which holds the trigger
+// words w or fewer. Each pattern runs only when s holds a word
+// it needs, so a block of text with no secret-like word costs no more
+// than the pass that found w.
+func applyPatterns(s string, w words) string {
+	has := func(mask words) bool { return w&mask != 0 }
+	if has(wPrivateKey) {
 		s = pemKey().ReplaceAllString(s, Redacted)
 	}
-	if strings.Contains(s, `"`) && has("token", "authorization", "secret", "key", "assertion", "password", "code") {
+	if strings.Contains(s, `"`) && has(wToken|wAuthorization|wSecret|wKey|wAssertion|wPassword|wCode) {
 		s = secretJSONField().ReplaceAllString(s, `${1}`+Redacted)
 	}
-	if has("authorization", "x-colab-runtime-proxy-token", "x-goog-api-key") {
+	if has(wAuthorization | wProxyToken | wGoogKey) {
 		s = replaceValue(secretHeader(), s, func(v string) bool { return tokenShaped(headerScheme().ReplaceAllString(v, "")) })
 	}
-	if has("bearer", "ya29.") {
+	if has(wBearer | wYa29) {
 		s = bearerToken().ReplaceAllStringFunc(s, func(m string) string {
 			sub := bearerToken().FindStringSubmatch(m)
 			if sub[1] == "" {
@@ -113,6 +107,43 @@ func applyPatterns(s string) string {
 	}
 	return s
 }
+
+// words is a set of the words that gate the patterns (triggerWords).
+type words uint16
+
+const (
+	wPrivateKey words = 1 << iota
+	wToken
+	wAuthorization
+	wSecret
+	wKey
+	wAssertion
+	wPassword
+	wCode
+	wProxyToken
+	wGoogKey
+	wBearer
+	wYa29
+	allWords = 1<<iota - 1
+)
+
+// triggerWords are the words of the set, lower-case, by their bit.
+var triggerWords = [...]struct {
+	w    words
+	text string
+}{
+	{wPrivateKey, "private key"}, {wToken, "token"}, {wAuthorization, "authorization"},
+	{wSecret, "secret"}, {wKey, "key"}, {wAssertion, "assertion"}, {wPassword, "password"},
+	{wCode, "code"}, {wProxyToken, "x-colab-runtime-proxy-token"}, {wGoogKey, "x-goog-api-key"},
+	{wBearer, "bearer"}, {wYa29, "ya29."},
+}
+
+// foldsToASCII are the three non-ASCII letters that Unicode case rules
+// (the patterns' (?i), strings.ToLower) take for an ASCII letter of a
+// word: U+0130 İ (i), U+017F ſ (s) and U+212A K (k). The matcher takes
+// a text holding one for a text holding every word, so every pattern
+// runs on it.
+var foldsToASCII = [...]string{"\u0130", "\u017f", "\u212a"}
 
 // replaceValue replaces, in every match of re (group 2 the value; the
 // rest of the match is kept), the value with Redacted when shaped says it looks

@@ -1,30 +1,39 @@
 package api
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // This file is the redactor's matcher: one Aho-Corasick automaton over
 // every form of every registered secret, built once per change of the
 // set (Redactor.matcherNow) and shared read-only by every Redact call,
 // so a redaction costs one pass over the text whatever the number of
 // secrets. Matching ignores ASCII case: a secret echoed upper-cased
-// (a hex token in capitals, %2f for %2F) is the same secret.
+// (a hex token in capitals, %2f for %2F) is the same secret. The same
+// pass finds the words that gate the patterns (triggerWords) and the
+// control characters a secret may be split by, so a text with neither
+// a secret nor such a word nor a control is read once.
 
 // matchKind says what a pattern of the matcher is.
 type matchKind uint8
 
 const (
-	kindWhole matchKind = iota // a whole form: the match is redacted
-	kindHead                   // the first minPartial bytes of a value: redacted with what follows of it
-	kindTail                   // the last minPartial bytes of a value: redacted with what precedes of it
+	kindWhole   matchKind = iota // a whole form: the match is redacted
+	kindHead                     // the first minPartial bytes of a value: redacted with what follows of it
+	kindTail                     // the last minPartial bytes of a value: redacted with what precedes of it
+	kindWord                     // a word that gates patterns (or a letter taken for one's): its words
+	kindControl                  // a control character (isControl)
 )
 
 // pattern is one string the matcher looks for: its length, what it is,
 // and for a head or a tail the whole value it belongs to (lower-cased).
 type pattern struct {
-	n    int
-	kind matchKind
-	raw  string
-	next int32 // the next pattern ending at the same state, -1 for none
+	n     int
+	kind  matchKind
+	raw   string
+	words words // a kindWord's words
+	next  int32 // the next pattern ending at the same state, -1 for none
 }
 
 // matcher is the automaton: a trie of the lower-cased patterns with
@@ -34,7 +43,7 @@ type pattern struct {
 // (first child, next sibling), which is short: secrets share little
 // beyond their first two bytes.
 type matcher struct {
-	root     [256]int32   // the root's move for each byte (0: stay at the root)
+	root     [256]int32   // the root's move for each byte, a capital as its small letter once linked (0: stay at the root)
 	table    []int32      // for each state, its move table in tables, -1 for none
 	tables   [][256]int32 // the move tables of the states one byte deep
 	child    []int32      // first child of each state, 0 for none
@@ -43,6 +52,7 @@ type matcher struct {
 	fail     []int32      // the failure link of each state
 	out      []int32      // the first pattern ending at each state, -1 for none
 	dict     []int32      // the nearest state down the failure chain with a pattern, 0 for none
+	emits    []bool       // a pattern ends at the state or down its failure chain
 	patterns []pattern
 }
 
@@ -78,9 +88,27 @@ func newMatcher(raws []string, forms [][]string) *matcher {
 			m.insert(low[len(low)-minPartial:], pattern{n: minPartial, kind: kindTail, raw: low})
 		}
 	}
+	for _, tw := range triggerWords {
+		m.insert(tw.text, pattern{n: len(tw.text), kind: kindWord, raw: tw.text, words: tw.w})
+	}
+	for _, f := range foldsToASCII {
+		m.insert(f, pattern{n: len(f), kind: kindWord, raw: f, words: allWords})
+	}
+	for c := 0; c < 0x100; c++ {
+		if _, ok := isControl(string([]byte{byte(c)}), 0); ok {
+			m.insert(string([]byte{byte(c)}), pattern{n: 1, kind: kindControl})
+		}
+	}
+	for c := 0x80; c <= 0x9f; c++ {
+		m.insert(string([]byte{0xc2, byte(c)}), pattern{n: 2, kind: kindControl})
+	}
 	m.link()
 	return m
 }
+
+// wordMatcher is the matcher of a redactor that holds no secret: the
+// words and the controls only.
+var wordMatcher = sync.OnceValue(func() *matcher { return newMatcher(nil, nil) })
 
 // move is the state after s on byte b in the trie, 0 when there is none.
 func (m *matcher) move(s int32, b byte) int32 {
@@ -161,6 +189,18 @@ func (m *matcher) link() {
 			queue = append(queue, c)
 		}
 	}
+	// The moves from the root and from one byte deep, which matchIn
+	// takes on the text's own bytes, are taken alike on a capital.
+	for c := byte('A'); c <= 'Z'; c++ {
+		m.root[c] = m.root[c+'a'-'A']
+		for t := range m.tables {
+			m.tables[t][c] = m.tables[t][c+'a'-'A']
+		}
+	}
+	m.emits = make([]bool, n)
+	for st := range m.emits {
+		m.emits[st] = m.out[st] >= 0 || m.dict[st] != 0
+	}
 }
 
 // span is a part of a text to redact: [from, to).
@@ -170,27 +210,36 @@ type span struct{ from, to int }
 // as found, a head extended over what follows of its value, a tail over
 // what precedes it; overlapping spans become one.
 func (m *matcher) redact(s string) string {
-	if m == nil || len(m.patterns) == 0 {
-		return s
+	s, _ = m.redactWords(s)
+	return s
+}
+
+// redactWords is redact, and the trigger words s holds (a superset of
+// those the result holds).
+func (m *matcher) redactWords(s string) (string, words) {
+	if m == nil {
+		m = wordMatcher()
 	}
-	if f, at, ok := dropControls(s); ok {
+	spans, w, ctl := m.spans(s)
+	if ctl {
 		// A secret split by control characters (ya29.SECRET\x07TOKEN) reads
 		// whole once a sanitizer drops them or a terminal ignores them:
 		// matched without them, its span reaches over them in s.
-		spans := m.spans(f)
+		f, at, _ := dropControls(s)
+		spans, w2, _ := m.spans(f)
 		for i, sp := range spans {
 			spans[i] = span{int(at[sp.from]), int(at[sp.to-1]) + 1}
 		}
+		w |= w2
 		if len(spans) == 0 {
-			return s
+			return s, w
 		}
-		return replaceSpans(s, spans)
+		return replaceSpans(s, spans), w
 	}
-	spans := m.spans(s)
 	if len(spans) == 0 {
-		return s
+		return s, w
 	}
-	return replaceSpans(s, spans)
+	return replaceSpans(s, spans), w
 }
 
 // isControl reports whether s[i] starts a control character a sanitizer
@@ -239,27 +288,62 @@ func dropControls(s string) (f string, at []int32, ok bool) {
 }
 
 // spans are the matches in s, a head extended over what follows of its
-// value, a tail over what precedes it (unmerged, in s's indexes).
-func (m *matcher) spans(s string) []span {
-	var spans []span
+// value, a tail over what precedes it (unmerged, in s's indexes); w the
+// trigger words s holds; ctl whether s holds a control character.
+func (m *matcher) spans(s string) (spans []span, w words, ctl bool) { return matchIn(m, s) }
+
+// matchIn is m.spans of a string or of bytes.
+func matchIn[T string | []byte](m *matcher, s T) (spans []span, w words, ctl bool) {
 	st := int32(0)
 	for i := 0; i < len(s); i++ {
-		b := lowerASCII(s[i])
-		for st != 0 && m.move(st, b) == 0 {
-			st = m.fail[st]
+		switch {
+		case st == 0:
+			if st = m.root[s[i]]; st == 0 {
+				continue // most bytes of most text
+			}
+		case m.table[st] >= 0:
+			// One byte deep: failing leads to the root.
+			if next := m.tables[m.table[st]][s[i]]; next != 0 {
+				st = next
+			} else {
+				st = m.root[s[i]]
+			}
+		default:
+			b := lowerBytes[s[i]]
+			for st != 0 && m.move(st, b) == 0 {
+				st = m.fail[st]
+			}
+			st = m.move(st, b)
 		}
-		st = m.move(st, b)
+		if !m.emits[st] {
+			continue
+		}
 		for o := st; o != 0; o = m.dict[o] {
 			for q := m.out[o]; q >= 0; q = m.patterns[q].next {
-				spans = append(spans, m.patterns[q].span(s, i+1))
+				switch p := &m.patterns[q]; p.kind {
+				case kindWord:
+					w |= p.words
+				case kindControl:
+					ctl = true
+				default:
+					spans = append(spans, spanOf(p, s, i+1))
+				}
 			}
 		}
 	}
-	return spans
+	return spans, w, ctl
 }
 
-// span is where a match of p ending at end redacts in s.
-func (p *pattern) span(s string, end int) span {
+// lowerBytes lower-cases ASCII capitals, byte by byte.
+var lowerBytes = func() (t [256]byte) {
+	for c := range t {
+		t[c] = lowerASCII(byte(c))
+	}
+	return t
+}()
+
+// spanOf is where a match of p ending at end redacts in s.
+func spanOf[T string | []byte](p *pattern, s T, end int) span {
 	from, to := end-p.n, end
 	switch p.kind {
 	case kindHead:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -185,11 +186,12 @@ func TestLogFileEscapesC1AndBidi(t *testing.T) {
 	}
 }
 
-// redactPatterns skips text without patternBytes or "29." (file names in
+// redactPatternsWith skips text without patternBytes or "29." (file names in
 // a listing of 100,000 entries): no pattern may match such text. Word
 // salad built from every pattern's parts, with and without those bytes,
-// is redacted alike by the skipping path and the full one; a pattern
-// added without a byte of patternBytes in every match fails here.
+// is redacted alike by the skipping path and the full one, and by
+// RedactBytes and Redact; a pattern added without a byte of patternBytes
+// in every match fails here.
 func TestPatternsNeedTheirBytes(t *testing.T) {
 	parts := []string{"bearer", "Bearer", "ya29.", "YA29", "token", "access_token", "authorization",
 		"x-colab-runtime-proxy-token", "x-goog-api-key", "private", "key", "PRIVATE KEY", "-----BEGIN",
@@ -197,13 +199,16 @@ func TestPatternsNeedTheirBytes(t *testing.T) {
 		" ", "\t", "\n", "AbCdEf0123456789", "s3cr3t-V4lue_x", ".", "-", "_", "/", "%", "u0026", "29"}
 	rng := rand.New(rand.NewPCG(24, 19))
 	free, changed := 0, 0
+	var red Redactor // RedactBytes, which skips text it need not copy, redacts as Redact
+	red.Add("AbCdEf0123456789")
 	for i := 0; i < 40_000; i++ {
 		var b strings.Builder
 		for n := 1 + rng.IntN(12); n > 0; n-- {
 			b.WriteString(parts[rng.IntN(len(parts))])
 		}
 		s := b.String()
-		full := applyPatterns(s)
+		_, w, _ := wordMatcher().spans(s)
+		full := applyPatterns(s, w)
 		if full != s {
 			changed++
 		}
@@ -213,11 +218,70 @@ func TestPatternsNeedTheirBytes(t *testing.T) {
 				t.Fatalf("%q has none of patternBytes, yet the patterns redact it: %q", s, full)
 			}
 		}
-		if got := redactPatterns(s); got != full {
-			t.Fatalf("redactPatterns(%q) = %q, applyPatterns = %q", s, got, full)
+		if got := redactPatternsWith(s, w); got != full {
+			t.Fatalf("redactPatternsWith(%q) = %q, applyPatterns = %q", s, got, full)
+		}
+		if got, want := red.RedactBytes([]byte(s)), red.Redact(s); string(got) != want {
+			t.Fatalf("RedactBytes(%q) = %q, Redact = %q", s, got, want)
 		}
 	}
 	if free < 1000 || changed < 1000 {
 		t.Fatalf("the salad is too thin: %d strings without pattern bytes, %d redacted", free, changed)
+	}
+}
+
+// The patterns run when a text holds their words in any letter case:
+// the matcher's pass (no lower-cased copy) finds every word that
+// strings.ToLower and a substring search find, also in texts holding the
+// non-ASCII letters Unicode takes for i, s and k (İ, ſ, K); and a secret
+// behind such a word is redacted whatever its case.
+func TestPatternWordsInAnyCase(t *testing.T) {
+	parts := []string{"Private Key", "PRIVATE KEY", "private\tkey", "toKen", "AUTHORIZATION", "authorİzation", "ſecret", "Secret",
+		"\u212aey", "KEY", "assertion", "ASSERTION", "passwOrd", "Code", "X-Colab-Runtime-Proxy-Token", "x-goog-api-key",
+		"BEARER", "bearer", "YA29.", "ya29", "tok", "en", "pass", "word", "se", "cret", " ", "\"", ":", "=", "é", "x", "\u212a"}
+	rng := rand.New(rand.NewPCG(7, 39))
+	for i := 0; i < 20_000; i++ {
+		var b strings.Builder
+		for n := 1 + rng.IntN(8); n > 0; n-- {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		lower := strings.ToLower(s)
+		_, got, _ := wordMatcher().spans(s)
+		for _, tw := range triggerWords {
+			if strings.Contains(lower, tw.text) && got&tw.w == 0 {
+				t.Fatalf("%q: %q not found (found %b)", s, tw.text, got)
+			}
+		}
+	}
+	for _, c := range []struct{ in, secret string }{
+		{`{"TOKEN": "s3cr3t-V4lue_0123"}`, "s3cr3t-V4lue_0123"},
+		{"{\"api_\u212aey\": \"s3cr3t-V4lue_4567\"}", "s3cr3t-V4lue_4567"},
+		{`{"ſecret_x": 1, "PASSWORD":"s3cr3t-V4lue_89ab"}`, "s3cr3t-V4lue_89ab"},
+		{"AUTHORIZATION: BEARER AbCdEf0123456789xyz", "AbCdEf0123456789xyz"},
+		{"sent YA29.a0AfH6SMBx-token-value", "a0AfH6SMBx-token-value"},
+	} {
+		if got := (&Redactor{}).Redact(c.in); strings.Contains(got, c.secret) {
+			t.Errorf("Redact(%q) = %q: the secret is shown", c.in, got)
+		}
+	}
+}
+
+// BenchmarkRedactListingBlock: one redaction of a 32 KiB block of an ls
+// --json document (no secret in it, one registered token), as every
+// block of a listing of 100,000 entries passes it.
+func BenchmarkRedactListingBlock(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 32<<10; i++ {
+		fmt.Fprintf(&sb, ",\n    {\"name\": \"img_%06d_augmented_sample.png\", \"path\": \"/content/many/img_%06d_augmented_sample.png\", \"type\": \"file\", \"size\": 0, \"lastModified\": \"2026-11-01T12:00:00Z\"}", i, i)
+	}
+	block := sb.String()
+	var r Redactor
+	r.Add("uV9h62qbQ2E-X5MWDaI_proxy-token-0123456789")
+	b.SetBytes(int64(len(block)))
+	for b.Loop() {
+		if r.Redact(block) != block {
+			b.Fatal("the block changed")
+		}
 	}
 }

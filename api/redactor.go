@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
@@ -202,10 +203,29 @@ func (r *Redactor) prune(now time.Time) {
 
 // Redact returns s with every known secret replaced by "[redacted]".
 func (r *Redactor) Redact(s string) string {
+	var m *matcher
 	if r != nil {
-		s = r.matcherNow().redact(s)
+		m = r.matcherNow()
 	}
-	return redactPatterns(s)
+	s, w := m.redactWords(s)
+	return redactPatternsWith(s, w)
+}
+
+// RedactBytes is Redact of the text p: p itself, not copied, when it
+// holds nothing to redact (no secret, no word a pattern needs, no "="
+// and no "://"), else Redact(string(p)) as bytes.
+func (r *Redactor) RedactBytes(p []byte) []byte {
+	m := wordMatcher()
+	if r != nil {
+		if rm := r.matcherNow(); rm != nil {
+			m = rm
+		}
+	}
+	if spans, w, ctl := matchIn(m, p); len(spans) == 0 && w == 0 && !ctl &&
+		bytes.IndexByte(p, '=') < 0 && !bytes.Contains(p, []byte("://")) {
+		return p
+	}
+	return []byte(r.Redact(string(p)))
 }
 
 // Carries reports whether s holds a registered secret in any form

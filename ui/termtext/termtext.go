@@ -17,6 +17,7 @@
 package termtext
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -314,6 +315,9 @@ func escapeLen(s string) (n int, sgr bool) {
 // rune. b is returned unchanged (not copied) when there is nothing to do.
 func JSON(b []byte) []byte {
 	i := 0
+	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
+		i += 8 // eight ASCII bytes at a time
+	}
 	for i < len(b) && b[i] < 0x80 {
 		i++
 	}

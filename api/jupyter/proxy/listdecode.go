@@ -1,20 +1,20 @@
 package proxy
 
 // A contents reply decoded as a stream: a listing of 100,000
-// entries is 30 MB of flat JSON objects. jsontext (the streaming layer
-// of Go's JSON v2) reads the reply once from its own buffer, validates
-// it and hands over each entry of "content" whole; the few fields a Model
-// has are then picked from that entry's checked bytes (members), and the
-// rest skipped without copying. Values decode as encoding/json decodes
-// them into modelWire: escapes, surrogate pairs, invalid UTF-8 (U+FFFD),
-// a field given twice (the last wins), a null leaving a string or bool
+// entries is 30 MB of flat JSON objects. The scanner (listscan.go) reads
+// the reply once from its own buffer, checks it and hands over each
+// entry of "content" whole with where its members lie; the few fields a
+// Model has are then picked from those checked bytes, and the rest
+// skipped without copying. Values decode as encoding/json decodes them
+// into modelWire: escapes, surrogate pairs, invalid UTF-8 (U+FFFD), a
+// field given twice (the last wins), a null leaving a string or bool
 // field as it was.
 
 import (
 	"bytes"
 	"errors"
-	"io"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -23,14 +23,16 @@ import (
 )
 
 // errSyntax: the reply is not JSON, or not the JSON of a contents model
-// (a field of the wrong type, nesting deeper than jsontext's 10,000).
+// (a field of the wrong type, nesting deeper than maxDepth).
 var errSyntax = errors.New("invalid JSON")
 
 // modelDecoder reads contents models from a JSON stream.
 type modelDecoder struct {
-	d   *jsontext.Decoder
-	key []byte // the top-level model's current member name, unquoted
-	str []byte // the last string unquoted (valid until the next one)
+	s     *scanner
+	key   []byte   // the current member name, unquoted
+	str   []byte   // the last string unquoted (valid until the next one or the next read)
+	buf   []byte   // room for an unquoted string
+	spans []member // the members of the last entry read
 
 	// The last time value read (raw) and its parse, and the last type
 	// and mimetype: a directory's entries mostly share them.
@@ -39,99 +41,134 @@ type modelDecoder struct {
 	lastType, lastMimetype string
 }
 
-func newModelDecoder(r io.Reader) *modelDecoder {
-	return &modelDecoder{d: jsontext.NewDecoder(r,
-		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))}
-}
-
-// syntaxErr gives jsontext's errors their meaning here: a reply cut short
-// is io.ErrUnexpectedEOF, bad JSON errSyntax; the reader's own error (the
-// budget's, the connection's) is returned as jsontext wraps it.
-func syntaxErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	var se *jsontext.SyntacticError
-	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF):
+// expect consumes the byte c, after white space: errSyntax when the
+// next byte is another.
+func (md *modelDecoder) expect(c byte) error {
+	got, err := md.s.peek()
+	if err != nil {
 		return err
-	case errors.Is(err, io.EOF):
-		return io.ErrUnexpectedEOF
-	case errors.As(err, &se):
+	}
+	if got != c {
 		return errSyntax
 	}
-	return err
+	md.s.pos++
+	return nil
 }
 
-// read returns the next raw value (checked by jsontext).
-func (md *modelDecoder) read() (jsontext.Value, error) {
-	v, err := md.d.ReadValue()
-	return v, syntaxErr(err)
-}
-
-// token reads a delimiter or null.
-func (md *modelDecoder) token() error {
-	_, err := md.d.ReadToken()
-	return syntaxErr(err)
+// next consumes a ',' (more follows: true) or the closing byte end
+// (false), after white space.
+func (md *modelDecoder) next(end byte) (bool, error) {
+	c, err := md.s.peek()
+	if err != nil {
+		return false, err
+	}
+	switch c {
+	case ',':
+		md.s.pos++
+		return true, nil
+	case end:
+		md.s.pos++
+		return false, nil
+	}
+	return false, errSyntax
 }
 
 // model reads the reply's own model, member by member; content, when not
 // nil, reads the "content" value, which is skipped otherwise.
 func (md *modelDecoder) model(m *Model, content func() error) error {
 	*m = Model{Size: -1}
-	if md.d.PeekKind() != '{' {
-		if _, err := md.read(); err != nil {
+	c, err := md.s.peek()
+	if err != nil {
+		return err
+	}
+	if c != '{' {
+		if _, err := md.s.value(nil); err != nil {
 			return err
 		}
 		return errSyntax
 	}
-	if err := md.token(); err != nil {
+	md.s.pos++
+	if c, err = md.s.peek(); err != nil {
 		return err
 	}
-	for md.d.PeekKind() != '}' {
-		k, err := md.read()
+	if c == '}' {
+		md.s.pos++
+		return nil
+	}
+	for more := true; more; {
+		k, err := md.s.value(nil)
 		if err != nil {
 			return err
 		}
+		if k[0] != '"' {
+			return errSyntax
+		}
 		md.key, _ = jsontext.AppendUnquote(md.key[:0], k)
+		if err := md.expect(':'); err != nil {
+			return err
+		}
 		if string(md.key) == "content" && content != nil {
 			err = content()
 		} else {
-			var v jsontext.Value
-			if v, err = md.read(); err == nil {
+			var v []byte
+			if v, err = md.s.value(nil); err == nil {
 				err = md.field(m, md.key, v)
 			}
 		}
 		if err != nil {
 			return err
 		}
+		if more, err = md.next('}'); err != nil {
+			return err
+		}
 	}
-	return md.token()
+	return nil
 }
 
 // entry reads one entry of a listing: an object, or null (an empty
 // model, as encoding/json has it).
 func (md *modelDecoder) entry(m *Model) error {
-	v, err := md.read()
+	v, err := md.s.value(&md.spans)
 	if err != nil {
 		return err
 	}
 	*m = Model{Size: -1}
-	switch v.Kind() {
+	switch v[0] {
 	case 'n':
 		return nil
 	case '{':
 	default:
 		return errSyntax
 	}
-	return members(v, func(name, value []byte) error {
-		key := name[1 : len(name)-1]
+	b := md.s.buf
+	var name []byte // the last string "name" (a null leaves it)
+	for _, sp := range md.spans {
+		quoted := b[sp.name:sp.nameEnd]
+		key, v := quoted[1:len(quoted)-1], b[sp.value:sp.valueEnd]
 		if bytes.IndexByte(key, '\\') >= 0 {
-			md.key, _ = jsontext.AppendUnquote(md.key[:0], name)
+			md.key, _ = jsontext.AppendUnquote(md.key[:0], quoted)
 			key = md.key
 		}
-		return md.field(m, key, value)
-	})
+		if string(key) == "name" && v[0] == '"' {
+			name = v // read once the path is known
+			continue
+		}
+		if err := md.field(m, key, v); err != nil {
+			return err
+		}
+	}
+	if name != nil {
+		// The name is most often the path's last segment: it shares
+		// the path's memory instead of a string of its own.
+		md.unquote(name)
+		p, n := m.Path, len(md.str)
+		if (len(p) == n || len(p) > n && p[len(p)-n-1] == '/') && p[len(p)-n:] == string(md.str) {
+			m.Name = p[len(p)-n:]
+		} else {
+			m.Name = string(md.str)
+		}
+	}
+	return nil
 }
 
 // field sets the member of m named key (unquoted) from its raw value v;
@@ -174,11 +211,18 @@ func (md *modelDecoder) field(m *Model, key, v []byte) error {
 	return nil
 }
 
-// unquote decodes the JSON string v into md.str.
+// unquote decodes the JSON string v into md.str; a string without an
+// escape in valid UTF-8 (most) is its bytes between the quotes, not
+// copied.
 func (md *modelDecoder) unquote(v []byte) {
-	// jsontext has checked v; the only error left is invalid UTF-8,
+	if in := v[1 : len(v)-1]; bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+		md.str = in
+		return
+	}
+	// The scanner has checked v; the only error left is invalid UTF-8,
 	// already replaced with U+FFFD.
-	md.str, _ = jsontext.AppendUnquote(md.str[:0], v)
+	md.str, _ = jsontext.AppendUnquote(md.buf[:0], v)
+	md.buf = md.str
 }
 
 // stringField sets *dst from a string or null (null leaves it).
@@ -237,28 +281,6 @@ func (md *modelDecoder) timeField(dst *time.Time, v []byte) error {
 	return nil
 }
 
-// members calls f with each member of obj, a JSON object jsontext has
-// checked: its name still quoted, its value raw.
-func members(obj []byte, f func(name, value []byte) error) error {
-	for i := 1; ; {
-		i = skipSpace(obj, i)
-		switch obj[i] {
-		case '}':
-			return nil
-		case ',':
-			i = skipSpace(obj, i+1)
-		}
-		end := stringEnd(obj, i)
-		name := obj[i:end]
-		i = skipSpace(obj, skipSpace(obj, end)+1) // past the colon
-		end = valueEnd(obj, i)
-		if err := f(name, obj[i:end]); err != nil {
-			return err
-		}
-		i = end
-	}
-}
-
 // skipSpace returns the index of the first byte at or after i in b that
 // is not JSON white space.
 func skipSpace(b []byte, i int) int {
@@ -266,50 +288,4 @@ func skipSpace(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// stringEnd returns the index just past the checked JSON string that
-// starts at b[i].
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; ; {
-		q := j + bytes.IndexByte(b[j:], '"')
-		// The quote ends the string unless an odd number of
-		// backslashes comes before it.
-		escaped := false
-		for p := q - 1; b[p] == '\\'; p-- { // b[i] is the opening quote
-			escaped = !escaped
-		}
-		if !escaped {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
-// valueEnd returns the index just past the checked JSON value that
-// starts at b[i].
-func valueEnd(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; ; j++ {
-			switch b[j] {
-			case '"':
-				j = stringEnd(b, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\n' && b[j] != '\r' && b[j] != '\t' {
-		j++
-	}
-	return j
 }

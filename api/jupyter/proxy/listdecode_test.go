@@ -4,13 +4,19 @@ package proxy
 // the models a server may send, and refuses what it refuses.
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // decodeListing runs the listing decoder over body and returns the
@@ -145,5 +151,121 @@ func TestListingDecoderLongStrings(t *testing.T) {
 	}
 	if len(got.Entries) != 2 || got.Entries[0].Name != long || got.Entries[1].Name != strings.Repeat("y", 64<<10-30)+`"z` {
 		t.Errorf("long names not read whole (%d entries)", len(got.Entries))
+	}
+}
+
+// The scanner checks JSON as jsontext does (invalid UTF-8 and repeated
+// names allowed): listings cut and mutated at random bytes are accepted
+// or refused alike, decoded to the same entries when accepted, and a
+// listing cut short is an unexpected end, never a panic.
+func TestListingScannerChecksAsJSONText(t *testing.T) {
+	base := `{"name": "d", "type": "directory", "content": [` +
+		`{"name": "a\u00e9\"b", "size": 1.5e3, "writable": true, "x": [null, {"y": -0.25E-2}], "type": "file"}, ` +
+		`null, {"name":"c\\","size":-12,"last_modified":"2026-11-01T12:00:00Z","hash":false}], "size": null}`
+	alphabet := []byte(`{}[]":,\ntfnrue0123456789-+.ea\u` + "\x01\xff ") // no capital: encoding/json matches names in any case
+	rng := rand.New(rand.NewPCG(39, 3))
+	accepted := 0
+	for i := 0; i < 12_000; i++ {
+		b := []byte(base)
+		for n := rng.IntN(3); n >= 0; n-- {
+			switch j := rng.IntN(len(b)); rng.IntN(3) {
+			case 0:
+				b[j] = alphabet[rng.IntN(len(alphabet))]
+			case 1:
+				b = append(b[:j], b[j+1:]...)
+			default:
+				b = append(b[:j], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[j:]...)...)
+			}
+		}
+		// The reply's first value counts: what follows it is not read.
+		first, jerr := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true)).ReadValue()
+		valid := jerr == nil
+		if valid {
+			b = b[:len(b)-len(bytes.TrimLeft(b, " \t\r\n"))+len(first)]
+		}
+		got, err := decodeListing(string(b))
+		if valid {
+			// Valid JSON: a listing, or refused for its shape only.
+			var w struct {
+				Content []modelWire `json:"content"`
+			}
+			werr := json.Unmarshal(b, &w)
+			switch {
+			case err == nil && werr != nil:
+				t.Fatalf("%q: decoded, encoding/json refuses it: %v", b, werr)
+			case err == nil:
+				accepted++
+				for k, e := range w.Content {
+					if want := e.model(); k >= len(got.Entries) || !reflect.DeepEqual(got.Entries[k], want) {
+						t.Fatalf("%q: entry %d differs from encoding/json's %+v", b, k, want)
+					}
+				}
+			case errors.Is(err, io.ErrUnexpectedEOF):
+				t.Fatalf("%q: valid JSON, yet %v", b, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Fatalf("%q is not JSON, yet decoded: %+v", b, got)
+		}
+	}
+	if accepted < 1000 {
+		t.Fatalf("only %d mutated listings decoded", accepted)
+	}
+}
+
+// BenchmarkListingDecode: the decoder over a listing of 10,000 entries
+// as jupyter-server writes them (3.2 MB), from memory.
+func BenchmarkListingDecode(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"name": "many", "path": "content/many", "last_modified": "2026-11-01T12:00:00.123456Z", "created": "2026-11-01T12:00:00.123456Z", "content": [`)
+	for i := 0; i < 10_000; i++ {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, `{"name": "img_%06d_augmented_sample.png", "path": "content/many/img_%06d_augmented_sample.png", "last_modified": "2026-11-01T12:00:00.123456Z", "created": "2026-11-01T12:00:00.123456Z", "content": null, "format": null, "mimetype": "image/png", "size": 0, "writable": true, "hash": null, "hash_algorithm": null, "type": "file"}`, i, i)
+	}
+	sb.WriteString(`], "format": "json", "mimetype": null, "size": null, "writable": true, "type": "directory"}`)
+	body := sb.String()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		n := 0
+		ld := &listDecoder{c: &Client{o: Options{}.withDefaults(), id: "rt-x"},
+			each:   func(m Model) error { n++; return nil },
+			budget: &budgetReader{r: strings.NewReader(body), left: 1 << 20}}
+		if _, err := ld.decode(); err != nil || n != 10_000 {
+			b.Fatal(n, err)
+		}
+	}
+}
+
+// stringStops finds the first quote, backslash or control byte of eight
+// wherever it is, whatever follows it, and marks nothing in eight
+// bytes without one.
+func TestStringStopsFindsTheFirstStopByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for at := 0; at < 8; at++ {
+			for _, after := range []byte{'a', 0x00, '"', 0xff} {
+				b := []byte("abcdefgh")
+				b[at] = byte(c)
+				for k := at + 1; k < 8; k++ {
+					b[k] = after
+				}
+				first := 8
+				for k, x := range b {
+					if x == '"' || x == '\\' || x < 0x20 {
+						first = k
+						break
+					}
+				}
+				got := 8
+				if stop := stringStops(binary.LittleEndian.Uint64(b)); stop != 0 {
+					got = bits.TrailingZeros64(stop) / 8
+				}
+				if got != first {
+					t.Fatalf("stringStops(%q) finds byte %d, want %d", b, got, first)
+				}
+			}
+		}
 	}
 }

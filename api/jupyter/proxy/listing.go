@@ -3,14 +3,13 @@ package proxy
 // The directory listing, decoded as a stream: a Jupyter
 // contents reply for a directory of 120,000 entries is 35 MB of JSON, and
 // colabdash must list, browse and copy it. The reply is never held whole:
-// jsontext walks it (listdecode.go) and each entry of "content" is decoded on
+// a scanner of its own checks it (listscan.go) and each entry of "content" is decoded on
 // its own and handed to the caller, which prints it (ls), keeps the first
 // ones (the files pane) or collects them (cp -r). It is bounded by entries
 // (Options.MaxEntries) and by time (Options.ListTimeout), not by bytes,
 // and each entry may take at most maxEntryBytes of the reply.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,8 +19,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Defaults of the listing's bounds, applied for zero Options fields.
@@ -128,14 +125,11 @@ type listDecoder struct {
 var errEntryTooLarge = errors.New("listing entry too large")
 
 func (ld *listDecoder) decode() (Model, error) {
-	// A small buffer: enough to look for the anti-XSSI prefix; jsontext
-	// then reads through it into its own buffer without another copy.
-	br := bufio.NewReaderSize(ld.budget, 16)
-	if err := skipXSSI(br); err != nil {
-		return Model{}, err
+	md := &modelDecoder{s: &scanner{r: ld.budget, buf: make([]byte, 0, scanReadSize)}}
+	if err := md.s.skipXSSI(); err != nil {
+		return Model{}, ld.wrap(err)
 	}
-	md := newModelDecoder(br)
-	if k := md.d.PeekKind(); k != '{' && k != jsontext.KindInvalid {
+	if c, err := md.s.peek(); err == nil && c != '{' && startsValue(c) {
 		return Model{}, ld.notListing("the reply is not a JSON object")
 	}
 	var m Model
@@ -148,26 +142,36 @@ func (ld *listDecoder) decode() (Model, error) {
 	return m, nil
 }
 
+// startsValue reports whether c may start a JSON value.
+func startsValue(c byte) bool {
+	return c == '{' || c == '[' || c == '"' || c == 't' || c == 'f' || c == 'n' || c == '-' || c >= '0' && c <= '9'
+}
+
 // content decodes the model's "content": a directory's array of
 // entries, each passed to ld.each as it is decoded. A string or object
 // (a file's or notebook's content) is ErrNotDir, before any more of it
 // is read.
 func (ld *listDecoder) content(md *modelDecoder) error {
-	switch md.d.PeekKind() {
-	case 'n':
-		return md.token()
-	case '[':
-	case jsontext.KindInvalid:
-		_, err := md.read() // the error PeekKind met
+	c, err := md.s.peek()
+	switch {
+	case err != nil:
 		return err
-	default:
+	case c == 'n':
+		_, err := md.s.value(nil)
+		return err
+	case c == '[':
+		md.s.pos++
+	case startsValue(c):
 		return &Error{Op: "list", Runtime: ld.c.id, Kind: ErrNotDir}
+	default:
+		return errSyntax
 	}
-	if err := md.token(); err != nil {
+	if c, err = md.s.peek(); err != nil || c == ']' {
+		md.s.pos++
 		return err
 	}
 	var e Model
-	for md.d.PeekKind() != ']' {
+	for more := true; more; {
 		if ld.n >= ld.c.o.MaxEntries {
 			return &Error{Op: "list", Runtime: ld.c.id, Kind: ErrListTooLarge,
 				Message: fmt.Sprintf("more than %d entries; list it with exec (os.scandir)", ld.c.o.MaxEntries)}
@@ -181,8 +185,11 @@ func (ld *listDecoder) content(md *modelDecoder) error {
 			ld.stopped = true
 			return err
 		}
+		if more, err = md.next(']'); err != nil {
+			return err
+		}
 	}
-	return md.token()
+	return nil
 }
 
 // wrap gives the budget's error its kind (ErrServer); any other error

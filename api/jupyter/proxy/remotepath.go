@@ -51,6 +51,9 @@ func (c *Client) segment(op, what, name string) (string, error) {
 // trailing slash, no empty segments ("/content//a/" → "content/a"). It
 // does not resolve "." or ".."; those are passed to the server as names.
 func CleanRemote(p string) string {
+	if (p == "" || p[0] != '/' && p[len(p)-1] != '/') && !strings.Contains(p, "//") {
+		return p // clean already (every entry of a listing): no copy
+	}
 	parts := strings.Split(p, "/")
 	out := parts[:0]
 	for _, s := range parts {

@@ -1,8 +1,8 @@
 package proxy
 
 import (
-	"bufio"
 	"bytes"
+	"io"
 )
 
 // xssiPrefix is the anti-XSSI guard Colab's front end may put before a
@@ -27,15 +27,17 @@ func TrimXSSI(b []byte) []byte {
 	return rest
 }
 
-// skipXSSI consumes a leading xssiPrefix (and its newline) from br, as
-// trimXSSI does for a whole reply; a reply without one is left as is. An
-// error is br's (never io.EOF for a short reply: the decoder reports it).
-func skipXSSI(br *bufio.Reader) error {
-	head, _ := br.Peek(len(xssiPrefix) + 2)
-	n := len(head) - len(TrimXSSI(head))
-	if n == 0 {
-		return nil
+// skipXSSI consumes a leading xssiPrefix (and its newline) from s, as
+// TrimXSSI does for a whole reply; a reply without one is left as is. An
+// error is the reader's (never io.ErrUnexpectedEOF for a short reply:
+// the decoder reports it).
+func (s *scanner) skipXSSI() error {
+	for len(s.buf)-s.pos < len(xssiPrefix)+2 && s.err == nil {
+		if err := s.more(); err != nil && err != io.ErrUnexpectedEOF {
+			return err
+		}
 	}
-	_, err := br.Discard(n)
-	return err
+	head := s.buf[s.pos:]
+	s.pos += len(head) - len(TrimXSSI(head))
+	return nil
 }

@@ -87,7 +87,7 @@ func (w *lsJSONWriter) entry(e jupyter.Model) error {
 	b := append(w.buf, "\n    {\"name\": "...)
 	b = appendJSONString(b, e.Name)
 	b = append(b, ", \"path\": "...)
-	b = appendJSONString(b, absRemote(e.Path))
+	b = appendJSONPath(b, jupyter.CleanRemote(e.Path))
 	b = append(b, ", \"type\": "...)
 	b = appendJSONString(b, e.Type)
 	b = append(b, ", \"size\": "...)
@@ -185,15 +185,35 @@ func (w *lsJSONWriter) end(env kit.Envelope) error {
 // U+FFFD): printable ASCII without a quote, backslash or HTML character
 // at once, anything else through encoding/json.
 func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
+	if !jsonPlain(s) {
+		q, _ := json.Marshal(s)
+		return append(b, q...)
 	}
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// appendJSONPath appends "/"+p (p clean, as jupyter.CleanRemote writes
+// it) as appendJSONString does, without making that string first.
+func appendJSONPath(b []byte, p string) []byte {
+	if !jsonPlain(p) {
+		return appendJSONString(b, "/"+p)
+	}
+	b = append(b, `"/`...)
+	b = append(b, p...)
+	return append(b, '"')
+}
+
+// jsonPlain reports whether encoding/json writes s as it is, between
+// quotes: printable ASCII without a quote, backslash or HTML character.
+func jsonPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // lsJSONFile writes ls --json's document of one file, m, in the form of

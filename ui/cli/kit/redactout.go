@@ -26,7 +26,7 @@ type redactWriter struct {
 // Write writes p redacted; it reports len(p) on success, as the caller
 // wrote all of it.
 func (r *redactWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, r.red.Redact(string(p))); err != nil {
+	if _, err := r.w.Write(r.red.RedactBytes(p)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
