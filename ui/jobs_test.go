@@ -12,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/ui/common"
@@ -180,7 +181,8 @@ func TestLWithoutAJobLog(t *testing.T) {
 	}
 	m.jobs.lists[m.rt.Selected()] = &jobList{listed: true}
 	m, _ = update(m, keyMsg("l"))
-	if !strings.Contains(m.cx.Status.Text, "no job on") {
+	// The hint is a command that works as printed: the runtime named.
+	if id := api.LastSegment(m.rt.Selected()); !strings.Contains(m.cx.Status.Text, "no job on "+id+" (colabdash run --runtime "+id+" --detach FILE starts one)") {
 		t.Fatalf("a runtime without jobs: %q", m.cx.Status.Text)
 	}
 }

@@ -49,7 +49,11 @@ func (m *jobsOps) openLog(now time.Time, sel *state.Runtime) tea.Cmd {
 		m.scr.say(now, common.Say{Text: "the jobs of " + sel.ID() + " are not listed yet: " + m.cx.Keys.Word(keymap.ActionLogs) + " again in a moment", Err: true, About: sel.Name})
 		return nil
 	case len(js) == 0:
-		m.scr.say(now, common.Say{Text: "no job on " + sel.ID() + " (colabdash run FILE --detach starts one)", Err: true, About: sel.Name})
+		rt := "RUNTIME"
+		if state.PasteID(sel.ID()) { // a server's id goes into a command only when it pastes as itself
+			rt = sel.ID()
+		}
+		m.scr.say(now, common.Say{Text: "no job on " + sel.ID() + " (colabdash run --runtime " + rt + " --detach FILE starts one)", Err: true, About: sel.Name})
 		return nil
 	}
 	pick, running := js[0], 0

@@ -246,7 +246,8 @@ func TestWaitKeepsTheRuntimeWhenADownloadDidNotComeBack(t *testing.T) {
 			b := oneRuntime(r)
 			setup(t, b, []ops.JobNote{{ID: "train-1", Runtime: rtA}})
 			res := run(t, nil, term{}, "wait", "train-1", "--download", "out/model.pt:"+t.TempDir()+"/", "--delete")
-			if res.code != kit.ExitPartial || len(b.deleted) != 0 || !strings.Contains(res.err, "runtime rt-a kept") {
+			if res.code != kit.ExitPartial || len(b.deleted) != 0 || !strings.Contains(res.err, "runtime rt-a kept") ||
+				!strings.Contains(res.err, "then colabdash delete rt-a)") {
 				t.Fatalf("exit %d, deleted %v, stderr %q", res.code, b.deleted, res.err)
 			}
 		})

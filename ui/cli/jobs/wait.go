@@ -47,7 +47,7 @@ func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"(or this machine) died picks up where it was. ctrl+c stops waiting and deletes nothing.\n" +
 			kit.JSONHelp + "\n" + exitCodesHelp + kit.ExitCodesHelp,
 		Example: "  colabdash wait train-4kq9zt\n" +
-			"  colabdash wait train-4kq9zt --download outputs/:./results/ --delete\n" +
+			"  colabdash wait train-4kq9zt --download outputs/:./ --delete\n" +
 			"  colabdash wait rt-abc/train-4kq9zt --json",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeJobs,
@@ -137,7 +137,7 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 				v.Note(dlErr.Msg)
 			}
 			kept := &kit.ExitError{Code: kit.ExitPartial, Msg: fmt.Sprintf("job %s ended (%s); runtime %s kept despite %s, since a --download did not come back "+
-				"(copy what you need with colabdash cp, then colabdash rm %s)", f.ref(), jv.word, f.rtID(), why, f.rtID())}
+				"(copy what you need with colabdash cp, then colabdash delete %s)", f.ref(), jv.word, f.rtID(), why, f.rtID())}
 			if code := v.jobExit(f, jv, false); code != nil { // the job's own failure is the exit code
 				v.Note(kept.Msg)
 				return code
