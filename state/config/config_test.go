@@ -276,3 +276,19 @@ func TestTabIndentation(t *testing.T) {
 		t.Errorf("tab in a value: %v", err)
 	}
 }
+
+// colabdash config names the line every notify: and idleGuard: value came
+// from, not the first few.
+func TestNotifyAndGuardLinesNamed(t *testing.T) {
+	s, err := parse(t, "notify:\n  terminal: bell\n  command: notify-send\n  args: [a, b]\n  timeout: 5s\n  mute: [code-done]\nidleGuard:\n  after: 30m\n  action: delete\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.EffectiveAnnotated()
+	for _, want := range []string{"terminal: bell # from config.yaml:2", "# from config.yaml:3", "args: [a, b] # from config.yaml:4",
+		"timeout: 5s # from config.yaml:5", "mute: [code-done] # from config.yaml:6", "after: 30m # from config.yaml:8", "action: delete # from config.yaml:9"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in:\n%s", want, got)
+		}
+	}
+}

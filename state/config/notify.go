@@ -259,16 +259,16 @@ func renderNotify(b *strings.Builder, s *Settings, from func(string) string) {
 				for i, a := range n.Args {
 					q[i] = yamlString(a)
 				}
-				fmt.Fprintf(b, "  args: [%s]\n", strings.Join(q, ", "))
+				fmt.Fprintf(b, "  args: [%s]%s\n", strings.Join(q, ", "), from("notify.args"))
 			}
-			fmt.Fprintf(b, "  timeout: %s\n", shortDuration(n.Timeout))
+			fmt.Fprintf(b, "  timeout: %s%s\n", shortDuration(n.Timeout), from("notify.timeout"))
 		}
 		if len(n.Mute) > 0 {
-			fmt.Fprintf(b, "  mute: [%s]\n", kindsText(n.Mute))
+			fmt.Fprintf(b, "  mute: [%s]%s\n", kindsText(n.Mute), from("notify.mute"))
 		}
 	}
 	if s.IdleGuard.After > 0 {
-		fmt.Fprintf(b, "idleGuard:\n  after: %s%s\n  action: %s\n", shortDuration(s.IdleGuard.After), from("idleGuard.after"), s.IdleGuard.Action)
+		fmt.Fprintf(b, "idleGuard:\n  after: %s%s\n  action: %s%s\n", shortDuration(s.IdleGuard.After), from("idleGuard.after"), s.IdleGuard.Action, from("idleGuard.action"))
 	}
 }
 
