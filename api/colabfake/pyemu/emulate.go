@@ -94,7 +94,7 @@ func parseProgram(code string) []stmt {
 				n, _ := strconv.Atoi(m[2])
 				s := stmt{line: i, text: text, loop: m[1], times: n}
 				if m[3] != "" {
-					for _, part := range strings.Split(m[3], ";") {
+					for _, part := range splitStatements(m[3]) {
 						s.body = append(s.body, stmt{line: i, text: strings.TrimSpace(part)})
 					}
 				} else {
@@ -103,7 +103,7 @@ func parseProgram(code string) []stmt {
 				out = append(out, s)
 				continue
 			}
-			for _, part := range strings.Split(text, ";") {
+			for _, part := range splitStatements(text) {
 				if part = strings.TrimSpace(part); part != "" {
 					out = append(out, stmt{line: i, text: part})
 				}
@@ -113,6 +113,21 @@ func parseProgram(code string) []stmt {
 	}
 	prog, _ := parse(0, 0)
 	return prog
+}
+
+// splitStatements splits a line at each ";" outside string literals and
+// brackets (print("a;b") is one statement).
+func splitStatements(line string) []string {
+	var parts []string
+	start := 0
+	eachOutside(line, 0, func(i int, c byte, depth int) bool {
+		if c == ';' && depth == 0 {
+			parts = append(parts, line[start:i])
+			start = i + 1
+		}
+		return true
+	})
+	return append(parts, line[start:])
 }
 
 // stripComment drops a line's "# comment" (a '#' outside string

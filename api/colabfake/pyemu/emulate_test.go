@@ -59,6 +59,9 @@ func TestEmulate(t *testing.T) {
 		{code: "print('before')\n1/0\nprint('after')", stdout: "before\n", errName: "ZeroDivisionError",
 			errValue: "division by zero", errLine: "----> 2 1/0"},
 		{code: "print(1); assert False, 'nope'", stdout: "1\n", errName: "AssertionError", errValue: "nope"},
+		// A ";" inside a string literal or brackets separates nothing.
+		{code: `print("a;b"); print('c;d')`, stdout: "a;b\nc;d\n"},
+		{code: `print("\033[1;31mred\033[0m")`, stdout: "\x1b[1;31mred\x1b[0m\n"},
 		{code: "for i in range(5):\n    print(i)\n    if_bad = 1\n    raise StopIteration", stdout: "0\n", errName: "StopIteration"},
 	} {
 		var ns noSleep
