@@ -200,6 +200,17 @@ func (s *Server) Interrupts(kernelID string) int {
 	return s.interrupts[kernelID]
 }
 
+// KernelConnections returns how many channels sockets are open on the
+// kernel of a Colab session (name "runtimes/R/sessions/S"); 0 when it has
+// none or there is no such session.
+func (s *Server) KernelConnections(session string) int {
+	kid := s.KernelID(session)
+	if kid == "" {
+		return 0
+	}
+	return s.proxy.Connections(kid)
+}
+
 // KernelID returns the Jupyter kernel id of a Colab session
 // ("runtimes/r/sessions/s"), "" when the session is not open.
 func (s *Server) KernelID(session string) string {

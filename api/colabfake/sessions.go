@@ -188,6 +188,15 @@ func (s *Server) executeCode(ctx context.Context, in executeCodeIn, deadline boo
 			if s.opts.Seed == SeedHostile {
 				hostileExec(&out)
 			}
+			// The session's kernel's other clients (a channels socket, the
+			// dashboard's log viewer) see the cell, as Jupyter forwards a
+			// kernel's output to every socket.
+			s.mu.Lock()
+			kid := ss.kernel
+			s.mu.Unlock()
+			if kid != "" {
+				s.proxy.Publish(kid, int(res.ExecutionCount), in.Code, out.Stdout, out.Stderr)
+			}
 			s.mu.Lock()
 			ss.runs--
 			ss.lastActivity = s.now()

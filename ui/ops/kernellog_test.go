@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/colabfake/colabfaketest"
 )
 
@@ -88,5 +89,44 @@ func TestKernelLogShowsAnotherClientsCell(t *testing.T) {
 	}
 	if _, err := src.Next(ctx); !errors.Is(err, io.EOF) {
 		t.Errorf("Next after Close: %v, want io.EOF", err)
+	}
+}
+
+// On the emulator too (the demo), a session's kernel output shows a cell
+// another client ran in it: its input and what it printed, stderr apart.
+func TestKernelLogShowsAnotherClientsCellOnTheEmulator(t *testing.T) {
+	srv, svc := emulator(t, colabfake.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rt := "runtimes/" + colabfake.DemoJobsRuntime
+	sess, err := svc.CreateSession(ctx, rt, "watched")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jc, _, err := OpenJupyter(ctx, svc, rt, JupyterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := KernelLog(ctx, jc, sess.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	for srv.KernelConnections(sess.Name) == 0 { // the socket is open once the server counts it
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := svc.ExecuteCode(ctx, api.ExecuteCodeRequest{Session: sess.Name, Code: "print('from elsewhere')"}); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for !strings.Contains(got.String(), "from elsewhere\n") {
+		c, err := src.Next(ctx)
+		if err != nil {
+			t.Fatalf("Next: %v (so far %q)", err, got.String())
+		}
+		got.Write(c.Data)
+	}
+	if !strings.Contains(got.String(), "In [1]: print('from elsewhere')\n") {
+		t.Errorf("the cell's input is missing:\n%s", got.String())
 	}
 }

@@ -68,7 +68,7 @@ func (s *Server) kernelModel(k Kernel) jKernel {
 		state = "idle"
 	}
 	s.mu.Lock()
-	n := s.conns[k.ID]
+	n := len(s.conns[k.ID])
 	s.mu.Unlock()
 	return jKernel{ID: k.ID, Name: "python3", LastActivity: jupyterTime(k.LastActivity), ExecutionState: state, Connections: n}
 }
@@ -109,16 +109,81 @@ func (s *Server) serveKernel(w http.ResponseWriter, r *http.Request, id, rest st
 	}
 }
 
-// connect counts a channels socket of kernel kid open (delta 1) or
-// closed (-1).
-func (s *Server) connect(kid string, delta int) {
+// connect records channels socket c of kernel kid open (open true) or
+// closed.
+func (s *Server) connect(kid string, c *websocket.Conn, open bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conns == nil {
-		s.conns = map[string]int{}
+		s.conns = map[string]map[*websocket.Conn]struct{}{}
 	}
-	if s.conns[kid] += delta; s.conns[kid] <= 0 {
+	if open {
+		if s.conns[kid] == nil {
+			s.conns[kid] = map[*websocket.Conn]struct{}{}
+		}
+		s.conns[kid][c] = struct{}{}
+		return
+	}
+	if delete(s.conns[kid], c); len(s.conns[kid]) == 0 {
 		delete(s.conns, kid)
+	}
+}
+
+// Connections returns how many channels sockets are open on kernel
+// kernelID.
+func (s *Server) Connections(kernelID string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns[kernelID])
+}
+
+// Publish writes a cell another client ran on kernel kernelID (an
+// execute_code of the MCP server on its session: code, its execution
+// count, what it printed) to every channels socket open on it, as a
+// Jupyter server forwards a kernel's iopub to all of them: a "busy"
+// status, the cell's execute_input, its stdout and stderr as stream
+// messages and an "idle" status, parented by an execute_request of their
+// own. A socket that does not take a message within 5 s is skipped.
+func (s *Server) Publish(kernelID string, count int, code, stdout, stderr string) {
+	s.mu.Lock()
+	var socks []*websocket.Conn
+	for c := range s.conns[kernelID] {
+		socks = append(socks, c)
+	}
+	s.mu.Unlock()
+	if len(socks) == 0 {
+		return
+	}
+	parent := map[string]any{"msg_id": uuid.NewString(), "msg_type": "execute_request", "session": "colabfake-mcp",
+		"username": "colabfake", "date": time.Now().UTC().Format(time.RFC3339Nano), "version": "5.3"}
+	msgs := []map[string]any{{"execution_state": "busy"}, {"code": code, "execution_count": count}}
+	if stdout != "" {
+		msgs = append(msgs, map[string]any{"name": "stdout", "text": stdout})
+	}
+	if stderr != "" {
+		msgs = append(msgs, map[string]any{"name": "stderr", "text": stderr})
+	}
+	msgs = append(msgs, map[string]any{"execution_state": "idle"})
+	for _, c := range socks {
+		for _, content := range msgs {
+			typ := "stream"
+			if _, ok := content["execution_state"]; ok {
+				typ = "status"
+			} else if _, ok := content["code"]; ok {
+				typ = "execute_input"
+			}
+			b, _ := json.Marshal(map[string]any{
+				"header": map[string]any{"msg_id": uuid.NewString(), "msg_type": typ, "session": kernelID,
+					"username": "colabfake", "date": time.Now().UTC().Format(time.RFC3339Nano), "version": "5.3"},
+				"parent_header": parent, "metadata": map[string]any{}, "content": content, "channel": "iopub",
+			})
+			ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+			err := c.Write(ctx, websocket.MessageText, b)
+			cancel()
+			if err != nil {
+				break
+			}
+		}
 	}
 }
 
@@ -137,8 +202,8 @@ func (s *Server) serveChannels(w http.ResponseWriter, r *http.Request, id, kerne
 		return
 	}
 	defer c.CloseNow()
-	s.connect(kernelID, 1)
-	defer s.connect(kernelID, -1)
+	s.connect(kernelID, c, true)
+	defer s.connect(kernelID, c, false)
 	c.SetReadLimit(16 << 20)
 	ctx := s.ctx
 	count := 0

@@ -47,6 +47,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/colabfake/runtimeproxy/terminal"
 )
@@ -171,9 +172,9 @@ type Server struct {
 	faults        []*faultEntry
 	proxyRequests int
 	proxyRefused  int
-	// conns counts the open channels sockets by kernel id (a kernel's
-	// "connections").
-	conns map[string]int
+	// conns are the open channels sockets by kernel id (their number is
+	// a kernel's "connections"; Publish writes to them).
+	conns map[string]map[*websocket.Conn]struct{}
 }
 
 // New builds the proxy over rt with opts. Errors: a
