@@ -227,7 +227,7 @@ func (m *app) applyCommand(op common.Op, now time.Time) tea.Cmd {
 	case common.OpLogs:
 		return m.openLog(now)
 	case common.OpGuardCancel:
-		m.cancelGuard(now)
+		return m.cancelGuard(now)
 	case common.OpNewRuntime:
 		return m.apply(m.cr.openPicker())
 	case common.OpQuickCreate:

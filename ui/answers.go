@@ -135,6 +135,11 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 	case notifiedMsg:
 		m.onNotified(msg, now)
 		return nil, true
+	case guardCheckedMsg:
+		return m.guardChecked(msg, now), true
+	case guardKeptMsg:
+		m.guardKept(msg, now)
+		return nil, true
 	case jobNotesMsg:
 		m.jobs.onNotes(msg, now)
 		return nil, true

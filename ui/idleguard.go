@@ -7,9 +7,20 @@ package ui
 // user pressed the guard's cancel key (keymap guard_cancel) on it
 // meanwhile. state.GuardDecide decides; never in --readonly. A runtime
 // whose signals are not all known (terminals, jobs, GPUs not read, the
-// kernels' list stale) is never idle to the guard.
+// kernels' list stale) is never idle to the guard; one never used (no
+// kernels, nothing ever active) is, from when it was first seen
+// (monitor.Verdict.GuardSince).
+//
+// The cancel key's keep is recorded in the state directory (ui/notify's
+// Keep) for the runtime's stretch of idleness, and every dashboard reads
+// the keeps (off Update, in a tea.Cmd) before it warns or deletes: a keep
+// holds across dashboards and after the one that recorded it quit. A
+// delete follows only a last warning this dashboard showed in its own
+// status line, which names every runtime warned in the same tick.
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -49,52 +60,152 @@ func (m *app) runtimeVerdict(name string, now time.Time) (monitor.Verdict, bool)
 	return r.Verdict(now), true
 }
 
-// guardTick runs the idle guard over the runtimes listed: warnings
-// (status line and notification), and deletes due.
+// guardItem is a step the guard decided for runtime name, quiet since
+// since (its stretch named stretch), waiting for the check of the keeps:
+// before is its memo when decided, after the memo the step leaves.
+type guardItem struct {
+	name, stretch string
+	step          state.GuardStep
+	since         time.Time
+	before, after state.GuardMemo
+	kept          bool
+}
+
+// guardCheckedMsg is the answer of the keeps' check (the state directory
+// is read off Update) for the steps of one tick.
+type guardCheckedMsg struct {
+	owner *notifyOps
+	gen   uint64
+	items []guardItem
+}
+
+// guardKeptMsg is the answer of recording a keep (the cancel key).
+type guardKeptMsg struct {
+	owner *notifyOps
+	name  string
+	err   error
+}
+
+// guardKey is the key of the keep of runtime name for its stretch of
+// idleness, in this account (profile and endpoint).
+func (m *app) guardKey(name, stretch string) string {
+	return strings.Join([]string{m.cx.Profile, m.opts.Endpoint, api.LastSegment(name), stretch}, "\x00")
+}
+
+// guardTick runs the idle guard over the runtimes listed: the steps due
+// (warnings, deletes) go to a check of the keeps every colabdash of this
+// state directory recorded (guardChecked carries them out), one check at
+// a time.
 func (m *app) guardTick(now time.Time) []tea.Cmd {
 	n := m.notes
 	p := m.guardPolicy()
-	if p.After <= 0 {
+	if p.After <= 0 || n.checking {
 		return nil
 	}
-	var cmds []tea.Cmd
+	var items []guardItem
+	var keys []string
 	for _, r := range m.cx.Snap.Rows(state.SortByName, "") {
 		if r.Gone() || n.culling[r.Name] {
 			continue
 		}
 		var since time.Time
-		if v, ok := m.runtimeVerdict(r.Name, now); ok && v.State == monitor.StateIdle && v.AllKnown() {
-			since = v.Since
+		stretch := ""
+		if v, ok := m.runtimeVerdict(r.Name, now); ok {
+			since, stretch = v.GuardSince(), v.Stretch()
 		}
-		step, memo := state.GuardDecide(p, n.guard[r.Name], since, now)
+		before := n.guard[r.Name]
+		step, memo := state.GuardDecide(p, before, since, now)
+		if step != state.GuardNone {
+			items = append(items, guardItem{name: r.Name, stretch: stretch, step: step, since: since, before: before, after: memo})
+			keys = append(keys, m.guardKey(r.Name, stretch))
+			continue
+		}
 		if memo == (state.GuardMemo{}) {
 			delete(n.guard, r.Name)
 		} else {
 			n.guard[r.Name] = memo
 		}
-		if c := m.guardStep(r.Name, step, since, now); c != nil {
-			cmds = append(cmds, c)
-		}
 	}
-	return cmds
+	if len(items) == 0 {
+		return nil
+	}
+	n.checking = true
+	nn, gen := n.n, n.gen
+	return []tea.Cmd{func() tea.Msg {
+		for i := range items {
+			items[i].kept = nn.Kept(keys[i])
+		}
+		return guardCheckedMsg{owner: n, gen: gen, items: items}
+	}}
 }
 
-// guardStep carries out the guard's step for runtime name, idle since
-// since.
-func (m *app) guardStep(name string, step state.GuardStep, since, now time.Time) tea.Cmd {
+// guardChecked carries out the steps of msg whose runtime is still as
+// when they were decided (listed, its memo unchanged): a runtime kept
+// with the cancel key, by this colabdash or another, is left alone for
+// its stretch of idleness; the others are warned (the status line names
+// every one) or deleted.
+func (m *app) guardChecked(msg guardCheckedMsg, now time.Time) tea.Cmd {
+	n := m.notes
+	if msg.owner != n || msg.gen != n.gen {
+		return nil
+	}
+	n.checking = false
+	var cmds []tea.Cmd
+	var warned []string
+	var since time.Time // the first warned runtime's
+	deletes := false
+	for _, it := range msg.items {
+		if r := m.cx.Snap.Runtime(it.name); r == nil || r.Gone() || n.culling[it.name] || n.guard[it.name] != it.before {
+			continue
+		}
+		id := api.LastSegment(it.name)
+		n.stretch[it.name] = it.stretch
+		if it.kept {
+			n.guard[it.name] = state.GuardMemo{IdleSince: it.since, Cancelled: true}
+			m.scr.noteEvent(now, "idle guard", it.name, "left "+id+" alone: kept with "+m.guardCancelKey()+" until it has worked and gone idle again")
+			continue
+		}
+		n.guard[it.name] = it.after
+		if it.step != state.GuardDeleteNow {
+			if len(warned) == 0 {
+				since = it.since
+			}
+			warned = append(warned, id)
+			deletes = deletes || it.step == state.GuardLastWarning
+		}
+		cmds = append(cmds, m.guardStep(it, now))
+	}
+	if len(warned) > 0 {
+		m.guardSay(now, warned, since, deletes)
+	}
+	return tea.Batch(cmds...)
+}
+
+// guardCancelKey is the cancel key as the help names it ("ctrl+g").
+func (m *app) guardCancelKey() string { return m.cx.Keys.Dashboard.GuardCancel.Help().Key }
+
+// guardStep carries out the guard's step it: a warning is told (and
+// logged by name), a delete started.
+func (m *app) guardStep(it guardItem, now time.Time) tea.Cmd {
+	name, since := it.name, it.since
 	id := api.LastSegment(name)
 	idle := "idle " + state.FormatDuration(now.Sub(since).Truncate(time.Minute))
-	ev := state.Event{Runtime: id, Instance: since.UTC().Format(time.RFC3339Nano), At: now}
-	switch step {
+	ev := state.Event{Runtime: id, Instance: it.stretch, At: now}
+	switch it.step {
 	case state.GuardWarnNow:
 		ev.Kind, ev.Status = state.EventRuntimeIdle, idle
 		ev.Text = id + " has been idle by every signal for " + state.FormatDuration(now.Sub(since).Truncate(time.Minute))
-		m.guardSay(now, id+" "+idle+" by every signal (idle guard)", false)
+		m.scr.noteEvent(now, "idle guard", name, "warned: "+id+" "+idle+" by every signal")
 	case state.GuardLastWarning:
-		key := m.cx.Keys.Dashboard.GuardCancel.Help().Key
+		key := m.guardCancelKey()
 		ev.Kind, ev.Status = state.EventGuardDelete, idle+", deleting in "+state.FormatDuration(state.GuardGrace)
 		ev.Text = "the idle guard deletes " + id + " in " + state.FormatDuration(state.GuardGrace) + " unless " + key + " keeps it"
-		m.guardSay(now, id+" "+idle+": the idle guard deletes it in "+state.FormatDuration(state.GuardGrace)+" · select it and press "+key+" to keep it", true)
+		// A last warning told by another colabdash stands in for this
+		// one's only within the same grace time (two dashboards warning
+		// together ring once; a dashboard started later warns afresh).
+		ev.Instance += " warned " + now.UTC().Truncate(state.GuardGrace).Format(time.RFC3339)
+		m.scr.noteEvent(now, "idle guard", name, "last warning: "+id+" "+idle+" by every signal, deleting it in "+
+			state.FormatDuration(state.GuardGrace)+" unless "+key+" keeps it")
 	case state.GuardDeleteNow:
 		m.notes.culling[name] = true
 		m.scr.noteEvent(now, "idle guard", name, "deleting "+id+": "+idle+" by every signal, "+state.FormatDuration(state.GuardGrace)+" after the last warning")
@@ -105,10 +216,31 @@ func (m *app) guardStep(name string, step state.GuardStep, since, now time.Time)
 	return m.tell(ev)
 }
 
-// guardSay shows a warning of the guard in the status line until the
-// grace time is over (or another status replaces it).
-func (m *app) guardSay(now time.Time, text string, err bool) {
-	m.scr.say(now, common.Say{Text: text, Err: err})
+// guardSay shows the guard's warnings of one tick in the status line
+// until the grace time is over (or another status replaces it): one
+// runtime by name with its idle time, several by name (the first three)
+// and count.
+func (m *app) guardSay(now time.Time, ids []string, since time.Time, deletes bool) {
+	key := m.guardCancelKey()
+	var text string
+	if len(ids) == 1 {
+		idle := "idle " + state.FormatDuration(now.Sub(since).Truncate(time.Minute))
+		text = ids[0] + " " + idle + " by every signal (idle guard)"
+		if deletes {
+			text = ids[0] + " " + idle + ": the idle guard deletes it in " + state.FormatDuration(state.GuardGrace) + " · select it and press " + key + " to keep it"
+		}
+	} else {
+		names := strings.Join(ids[:min(len(ids), 3)], ", ")
+		if len(ids) > 3 {
+			names += " and " + strconv.Itoa(len(ids)-3) + " more"
+		}
+		text = strconv.Itoa(len(ids)) + " runtimes idle by every signal (idle guard): " + names
+		if deletes {
+			text = strconv.Itoa(len(ids)) + " runtimes idle: the idle guard deletes " + names + " in " + state.FormatDuration(state.GuardGrace) +
+				" · select one and press " + key + " to keep it"
+		}
+	}
+	m.scr.say(now, common.Say{Text: text, Err: deletes})
 	st := m.cx.Status
 	st.Until = now.Add(state.GuardGrace)
 	m.scr.setLine(st)
@@ -133,17 +265,34 @@ func (m *app) guardDeleted(msg deleteDoneMsg, now time.Time) tea.Cmd {
 }
 
 // cancelGuard keeps the selected runtime from the idle guard's delete
-// for its current stretch of idleness (the cancel key).
-func (m *app) cancelGuard(now time.Time) {
+// for its current stretch of idleness (the cancel key), here at once and,
+// through a keep recorded in the state directory, in every colabdash
+// sharing it, now and after this one quits.
+func (m *app) cancelGuard(now time.Time) tea.Cmd {
+	n := m.notes
 	name := m.rt.Selected()
-	memo, ok := m.notes.guard[name]
+	memo, ok := n.guard[name]
 	if name == "" || !ok || memo.Warned.IsZero() || memo.Cancelled {
 		m.scr.say(now, common.Say{Text: "the idle guard has no delete coming for this runtime"})
-		return
+		return nil
 	}
 	memo.Cancelled = true
-	m.notes.guard[name] = memo
+	n.guard[name] = memo
 	id := api.LastSegment(name)
 	m.scr.noteEvent(now, "idle guard", name, "kept "+id+": the delete was cancelled by the user")
 	m.scr.say(now, common.Say{Text: "the idle guard keeps " + id + " (until it has worked and gone idle again)"})
+	nn, key := n.n, m.guardKey(name, n.stretch[name])
+	return func() tea.Msg { return guardKeptMsg{owner: n, name: name, err: nn.Keep(key)} }
+}
+
+// guardKept tells when a keep could not be recorded for the other
+// dashboards (this one keeps the runtime all the same).
+func (m *app) guardKept(msg guardKeptMsg, now time.Time) {
+	if msg.owner != m.notes || msg.err == nil {
+		return
+	}
+	id := api.LastSegment(msg.name)
+	text := "the idle guard keeps " + id + " here, but other colabdash dashboards may not know: " + common.ErrLine(msg.err)
+	m.scr.noteEvent(now, "idle guard", msg.name, text)
+	m.scr.say(now, common.Say{Text: text, Err: true})
 }

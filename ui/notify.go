@@ -27,14 +27,17 @@ import (
 // notifyOps tells events and remembers what it has seen to find them:
 // the runtimes listed alive and the jobs seen running, per account.
 type notifyOps struct {
-	n       *notify.Notifier
-	svc     api.Service                // the account the memories below are of
-	live    map[string]bool            // runtimes seen listed and not gone
-	running map[string]map[string]bool // runtime → jobs seen running
-	guard   map[string]state.GuardMemo // the idle guard's memory per runtime
-	culling map[string]bool            // runtimes the idle guard is deleting
-	asked   map[string]bool            // the events' keys told (or being told): never again
-	version uint64                     // the snapshot's version last scanned for runtimes gone
+	n        *notify.Notifier
+	svc      api.Service                // the account the memories below are of
+	live     map[string]bool            // runtimes seen listed and not gone
+	running  map[string]map[string]bool // runtime → jobs seen running
+	guard    map[string]state.GuardMemo // the idle guard's memory per runtime
+	culling  map[string]bool            // runtimes the idle guard is deleting
+	stretch  map[string]string          // the stretch of idleness the guard last acted on, per runtime
+	checking bool                       // a check of the keeps is under way (guardTick)
+	gen      uint64                     // bumps per account: a check's answer for another is dropped
+	asked    map[string]bool            // the events' keys told (or being told): never again
+	version  uint64                     // the snapshot's version last scanned for runtimes gone
 	// verdict, when set, replaces runtimeVerdict (tests).
 	verdict func(name string, now time.Time) (monitor.Verdict, bool)
 }
@@ -67,7 +70,9 @@ func (n *notifyOps) forAccount(svc api.Service) {
 	}
 	n.svc = svc
 	n.live, n.running = map[string]bool{}, map[string]map[string]bool{}
-	n.guard, n.culling = map[string]state.GuardMemo{}, map[string]bool{}
+	n.guard, n.culling, n.stretch = map[string]state.GuardMemo{}, map[string]bool{}, map[string]string{}
+	n.checking = false
+	n.gen++
 }
 
 // tell is the command that tells ev (Notify blocks while the user's

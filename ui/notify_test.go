@@ -269,8 +269,15 @@ func TestIdleGuardDeletesOnlyAfterItsWarning(t *testing.T) {
 			t.Errorf("warning %+v", n.ev)
 		}
 	}
-	if st := s.m.cx.Status.Text; !strings.Contains(st, "deletes it in 5m") || !strings.Contains(st, "ctrl+g") {
+	// Both warned in one tick: the status line names both.
+	if st := s.m.cx.Status.Text; !strings.Contains(st, "2 runtimes") || !strings.Contains(st, "rt-t4demo7k2p") ||
+		!strings.Contains(st, "rt-v6edemo2mw") || !strings.Contains(st, "in 5m") || !strings.Contains(st, "ctrl+g") {
 		t.Errorf("status line %q", st)
+	}
+	for _, id := range []string{"rt-t4demo7k2p", "rt-v6edemo2mw"} {
+		if !strings.Contains(guardLog(s.m), "last warning: "+id) {
+			t.Errorf("the event log does not name %s:\n%s", id, guardLog(s.m))
+		}
 	}
 	s.m = s.m.selectID(t, "rt-v6edemo2mw")
 	s.m, _ = update(s.m, tea.KeyMsg{Type: tea.KeyCtrlG})

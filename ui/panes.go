@@ -154,6 +154,15 @@ func (m *monitorOps) due(now time.Time, visible int) []tea.Cmd {
 	if !reach(sel) || renewing(sel) {
 		sel = ""
 	}
+	seen := func(name string) { // a runtime never used is quiet since then
+		if r := snap.Runtime(name); r != nil {
+			m.poll.Store().Seen(name, r.FirstSeen)
+		}
+	}
+	for _, name := range m.onScr {
+		seen(name)
+	}
+	seen(sel)
 	return m.poll.Due(m.link.life.ctx, now, sel, m.onScr, m.connInfo)
 }
 

@@ -26,10 +26,12 @@ func TestRuntimeSignals(t *testing.T) {
 	if v := s.Get(name).Verdict(now); v.State != StateBusy || v.By != SignalTerminal || v.Detail != "terminal 1 10s ago" {
 		t.Errorf("a terminal typed in 10 s ago: %+v", v)
 	}
-	s.RecordTerminals(name, now, []apimon.Terminal{{Name: "1", LastActivity: now.Add(-5 * time.Minute)}}, nil)
-	if v := s.Get(name).Verdict(now); v.State != StateIdle || v.By != SignalTerminal || v.For != 5*time.Minute {
+	later := now.Add(5 * time.Minute)
+	s.RecordTerminals(name, later, []apimon.Terminal{{Name: "1", LastActivity: now}}, nil)
+	if v := s.Get(name).Verdict(later); v.State != StateIdle || v.By != SignalTerminal || v.For != 5*time.Minute {
 		t.Errorf("a terminal quiet 5 min: %+v", v)
 	}
+	now = later
 	fail := &apimon.Error{Op: "terminals", Kind: apimon.KindUnavailable, Message: "HTTP 502"}
 	s.RecordTerminals(name, now, nil, fail)
 	if sig := s.Get(name).Signals(now); !sig.TerminalsKnown || len(sig.Terminals) != 1 {
@@ -57,7 +59,7 @@ func TestRuntimeSignals(t *testing.T) {
 		t.Errorf("a job ended a minute ago: %+v", v)
 	}
 	s.RecordJobs(name, 0, time.Time{}, false)
-	if v := s.Get(name).Verdict(now); v.By != SignalKernel || len(v.Unknown) != 2 {
+	if v := s.Get(name).Verdict(now); v.By != SignalTerminal || len(v.Unknown) != 2 {
 		t.Errorf("jobs not listed: %+v", v)
 	}
 	s.RecordResources(name, now, apimon.Resources{GPUs: []apimon.GPU{{Name: "T4", GPUUtilization: 0.97}}}, nil)

@@ -81,6 +81,18 @@ type Runtime struct {
 	TerminalsAt     time.Time
 	TerminalsErr    error
 	TerminalsMissed int
+	// LastTerminal is the terminal whose activity is the newest seen in
+	// any list (kept once the terminal is closed and no longer listed:
+	// closing a shell does not erase the work done in it).
+	LastTerminal apimon.Terminal
+	// LastKernel is the newest kernel activity seen: a kernel's
+	// last_activity or the time of a list showing it busy (kept once the
+	// kernel is gone: shutting a kernel down does not erase the work done
+	// in it).
+	LastKernel time.Time
+	// FirstSeen is when colabdash first saw the runtime listed (Seen;
+	// zero: not told, as in a single read of top).
+	FirstSeen time.Time
 	// Jobs is how many jobs run on the runtime and LastJobEnd when the
 	// newest ended (valid when JobsKnown: the last listing succeeded).
 	Jobs       int
@@ -134,7 +146,7 @@ func (r *Runtime) Activity(now time.Time) Activity { return Judge(r.Kernels, now
 // GPUs of the newest resources (unknown while none came, when not
 // offered, or once stale).
 func (r *Runtime) Signals(now time.Time) Signals {
-	s := Signals{Jobs: r.Jobs, LastJobEnd: r.LastJobEnd, JobsKnown: r.JobsKnown}
+	s := Signals{Jobs: r.Jobs, LastJobEnd: r.LastJobEnd, JobsKnown: r.JobsKnown, LastTerminal: r.LastTerminal, LastKernel: r.LastKernel, FirstSeen: r.FirstSeen}
 	if !r.KernelsStale() {
 		s.Kernels = r.Activity(now)
 	}
@@ -194,6 +206,16 @@ func (s *Store) get(name string) *Runtime {
 	return r
 }
 
+// Seen records that colabdash first saw runtime name listed at at (the
+// earliest kept), for a runtime the Store knows (polled once at least);
+// a runtime never used is quiet since then (Signals.FirstSeen). Colab's
+// listing gives no creation time.
+func (s *Store) Seen(name string, at time.Time) {
+	if r := s.m[name]; r != nil && !at.IsZero() && (r.FirstSeen.IsZero() || at.Before(r.FirstSeen)) {
+		r.FirstSeen = at
+	}
+}
+
 // Len returns how many runtimes the Store knows.
 func (s *Store) Len() int { return len(s.m) }
 
@@ -233,6 +255,13 @@ func (s *Store) RecordKernels(name string, now time.Time, ks []apimon.Kernel, er
 		r.Kernels, r.KernelsAt, r.KernelsErr, r.KernelsMissed = ks, now, nil, 0
 		seen, up := map[string]time.Time{}, map[string]bool{}
 		for _, k := range ks {
+			last := plausible(k.LastActivity, now)
+			if busyState(k.ExecutionState) {
+				last = now
+			}
+			if last.After(r.LastKernel) {
+				r.LastKernel = last
+			}
 			if r.up[k.ID] || k.ExecutionState == "idle" || busyState(k.ExecutionState) {
 				up[k.ID] = true
 			}
@@ -294,7 +323,8 @@ func (r *Runtime) noteVanished(ks []apimon.Kernel, now time.Time) {
 // RecordTerminals records the outcome of a terminals list of runtime
 // name that ended at now (ts valid when err is nil) and returns its
 // Outcome. A server without terminals (ErrNotOffered: a 404 from Jupyter)
-// has none: no terminal, and known so.
+// has none: no terminal, and known so. The newest activity of any terminal
+// listed is remembered (LastTerminal), also once it is no longer listed.
 func (s *Store) RecordTerminals(name string, now time.Time, ts []apimon.Terminal, err error) Outcome {
 	o := OutcomeOf(err)
 	r := s.get(name)
@@ -302,6 +332,11 @@ func (s *Store) RecordTerminals(name string, now time.Time, ts []apimon.Terminal
 	case OutcomeOK, OutcomeNotOffered:
 		if ts == nil {
 			ts = []apimon.Terminal{}
+		}
+		for _, t := range ts {
+			if last := plausible(t.LastActivity, now); last.After(r.LastTerminal.LastActivity) {
+				r.LastTerminal = apimon.Terminal{Name: t.Name, LastActivity: last}
+			}
 		}
 		r.Terminals, r.TerminalsKnown, r.TerminalsAt, r.TerminalsErr, r.TerminalsMissed = ts, true, now, nil, 0
 	case OutcomeFailed:

@@ -26,6 +26,10 @@ const (
 	SignalJob      Signal = "job"
 	SignalGPU      Signal = "GPU"
 	SignalTerminal Signal = "terminal"
+	// SignalFirstSeen: nothing was ever active on a runtime without
+	// kernels; it is quiet since colabdash first read it (Colab's listing
+	// gives no creation time).
+	SignalFirstSeen Signal = "first seen"
 )
 
 // Signals is what is known of one runtime's work: its kernels' verdict
@@ -38,6 +42,19 @@ type Signals struct {
 	// they were listed.
 	Terminals      []apimon.Terminal
 	TerminalsKnown bool
+	// LastTerminal is the newest terminal activity seen on the runtime,
+	// of a terminal listed now or of one since closed (the Store
+	// remembers it): it counts for the quiet time, never as busy (a
+	// closed terminal does no work).
+	LastTerminal apimon.Terminal
+	// LastKernel is the newest kernel activity seen on the runtime, of a
+	// kernel listed now or of one since shut down (the Store remembers
+	// it): it counts for the quiet time.
+	LastKernel time.Time
+	// FirstSeen is when colabdash first read the runtime (zero: unknown):
+	// a runtime without kernels on which nothing else was ever active is
+	// quiet since then.
+	FirstSeen time.Time
 	// Jobs is how many jobs run on the runtime, and LastJobEnd when the
 	// latest ended; JobsKnown is false until they were listed.
 	Jobs       int
@@ -70,12 +87,41 @@ type Verdict struct {
 // AllKnown reports whether every signal was read.
 func (v Verdict) AllKnown() bool { return len(v.Unknown) == 0 }
 
+// GuardSince is when the runtime went quiet by every signal, for the idle
+// guard: Since of an idle runtime, or of one without kernels on which
+// nothing was ever active (quiet since first seen: it bills all the same);
+// zero when it is not quiet or a signal was not read.
+func (v Verdict) GuardSince() time.Time {
+	if !v.AllKnown() || (v.State != StateIdle && !(v.State == StateNoKernels && v.By == SignalFirstSeen)) {
+		return time.Time{}
+	}
+	return v.Since
+}
+
+// Stretch names the runtime's current stretch of quiet across processes,
+// for what the idle guard remembers of it ("" when GuardSince is zero):
+// the time it began, or "first seen" for a runtime never used (each
+// process first saw it at its own time; it has one such stretch).
+func (v Verdict) Stretch() string {
+	since := v.GuardSince()
+	switch {
+	case since.IsZero():
+		return ""
+	case v.By == SignalFirstSeen:
+		return string(SignalFirstSeen)
+	}
+	return since.UTC().Format(time.RFC3339Nano)
+}
+
 // Decide weighs every signal of a runtime at now: a busy kernel, a running
 // job, a GPU above GPUActiveAbove or a terminal active within
 // TerminalActiveWithin each make it busy (in that order, By naming the
 // first); otherwise the kernels' word stands (idle, restarted, dead,
 // starting, no kernels…), and an idle runtime's quiet time runs from the
-// newest activity of any signal (a kernel's, a terminal's, a job's end).
+// newest activity of any signal (a kernel's, a terminal's, listed or since
+// closed, a job's end). A runtime without kernels on which nothing was
+// ever active keeps the word no kernels, quiet since FirstSeen (By
+// SignalFirstSeen) when that is known.
 func Decide(s Signals, now time.Time) Verdict {
 	v := Verdict{Activity: s.Kernels}
 	if !s.TerminalsKnown {
@@ -119,16 +165,25 @@ func Decide(s Signals, now time.Time) Verdict {
 	if v.State == StateIdle {
 		since, by = v.Since, SignalKernel
 	}
+	if last := plausible(s.LastKernel, now); last.After(since) {
+		since, by = last, SignalKernel // a kernel since shut down
+	}
 	if term.LastActivity.After(since) {
 		since, by = term.LastActivity, SignalTerminal
+	}
+	if last := plausible(s.LastTerminal.LastActivity, now); last.After(since) {
+		since, by = last, SignalTerminal // a terminal since closed
 	}
 	if end := plausible(s.LastJobEnd, now); end.After(since) {
 		since, by = end, SignalJob
 	}
-	v.By = by
 	if v.State == StateNoKernels && by != "" {
-		v.State = StateIdle // no kernel, but a terminal or a job was used
+		v.State = StateIdle // no kernel now, but a kernel, a terminal or a job was used
 	}
+	if first := plausible(s.FirstSeen, now); v.State == StateNoKernels && !first.IsZero() {
+		since, by = first, SignalFirstSeen // created and never used: it bills all the same
+	}
+	v.By = by
 	v.Since = since
 	v.For = 0
 	if !since.IsZero() {

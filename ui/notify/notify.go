@@ -101,9 +101,11 @@ type Notifier struct {
 
 	mu   sync.Mutex
 	told map[string]bool
+	kept map[string]bool // the keeps this process recorded (keep.go)
 }
 
-// New builds a Notifier and removes claim markers older than ClaimsKept.
+// New builds a Notifier and removes claim (and keep) markers older than
+// ClaimsKept.
 func New(o Options) *Notifier {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
@@ -124,7 +126,7 @@ func New(o Options) *Notifier {
 	if o.Getenv("WT_SESSION") != "" {
 		term = "wt"
 	}
-	n := &Notifier{o: o, told: map[string]bool{},
+	n := &Notifier{o: o, told: map[string]bool{}, kept: map[string]bool{},
 		via:  state.NotifyVia(o.Settings.Terminal, o.Getenv("TERM_PROGRAM"), term, o.Getenv("KITTY_WINDOW_ID") != ""),
 		tmux: o.Getenv("TMUX") != ""}
 	n.prune()

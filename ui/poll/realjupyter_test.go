@@ -137,6 +137,25 @@ func TestRealTerminalKeepsTheRuntimeBusy(t *testing.T) {
 	if v := store.Get("rt-real").Verdict(later); v.State != monitor.StateIdle || v.By != monitor.SignalTerminal || v.For != 3*time.Minute {
 		t.Errorf("three minutes after the terminal's last activity: %s by %q for %v", v.State, v.By, v.For)
 	}
+	// The shell ends (~. in colabdash shell: the terminal is deleted); the
+	// server no longer lists it, yet its activity still counts: quiet since
+	// then, not since anything older, and not busy (it is gone).
+	c.CloseNow()
+	req, _ = http.NewRequestWithContext(ctx, http.MethodDelete, ci.URL+"api/terminals/"+term.Name, nil)
+	req.Header.Set(runtimeproxy.TokenHeader, ci.Token)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode/100 != 2 {
+		t.Fatalf("DELETE api/terminals/%s: %v %v", term.Name, resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	v = readVerdict(t, ctx, store, ci, last.Add(30*time.Second))
+	if ts := store.Get("rt-real").Terminals; len(ts) != 0 {
+		t.Fatalf("the closed terminal is still listed: %+v", ts)
+	}
+	if v.State != monitor.StateIdle || v.By != monitor.SignalTerminal || !v.Since.Equal(last) || v.For != 30*time.Second {
+		t.Errorf("30 s after the closed terminal's last activity: %s by %q since %s for %v, want idle by terminal since %s",
+			v.State, v.By, v.Since, v.For, last)
+	}
 }
 
 // A job running on the real server (Prepare, then LauncherCode run with

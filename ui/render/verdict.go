@@ -65,6 +65,16 @@ func VerdictWhy(v monitor.Verdict) string {
 	return strings.Join(known, ", ") + " agree"
 }
 
+// VerdictQuiet is the quiet time of a runtime without kernels on which
+// nothing was ever active, as the idle guard counts it ("idle 45m since
+// first seen": such a runtime bills all the same); "" for any other.
+func VerdictQuiet(v monitor.Verdict) string {
+	if v.State != monitor.StateNoKernels || v.By != monitor.SignalFirstSeen {
+		return ""
+	}
+	return word("idle ", v.For) + " since first seen"
+}
+
 // VerdictUnknown lists the signals not read ("terminals, GPU"), "" when
 // every one was.
 func VerdictUnknown(v monitor.Verdict) string {

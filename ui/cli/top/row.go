@@ -154,7 +154,8 @@ func (r row) readNotes() []string {
 }
 
 // verdictNotes say which signal decided the activity word when another
-// than the kernels keeps the runtime busy ("busy: GPU 97%"), and which
+// than the kernels keeps the runtime busy ("busy: GPU 97%"), how long a
+// runtime never used has been quiet ("idle 45m since first seen"), and which
 // signals could not be read ("unknown: terminals, jobs") when the word
 // stands on the others alone.
 func (r row) verdictNotes() []string {
@@ -162,6 +163,9 @@ func (r row) verdictNotes() []string {
 	var out []string
 	if v.State == monitor.StateBusy && v.By != monitor.SignalKernel {
 		out = append(out, "busy: "+render.VerdictWhy(v))
+	}
+	if q := render.VerdictQuiet(v); q != "" {
+		out = append(out, q)
 	}
 	if u := render.VerdictUnknown(v); u != "" && v.State != monitor.StateUnknown {
 		out = append(out, "unknown: "+u)

@@ -193,7 +193,8 @@ func kernelsText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 // (monitor.Decide), the signal that decided and what it saw, and the
 // signals not read: "busy (GPU 97%)", "busy (job: 2 running)", "busy
 // (terminal 1 10s ago)", "busy 3m (kernel)", "idle 2m (kernels,
-// terminals, jobs, GPU agree)", "dead (kernel) · unknown: GPU"; "" before
+// terminals, jobs, GPU agree)", "no kernels, idle 45m since first seen
+// (kernels, terminals, jobs, GPU agree)", "dead (kernel) · unknown: GPU"; "" before
 // the kernels were listed.
 func activityText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 	if m.Kernels == nil || m.KernelsStale() {
@@ -203,6 +204,9 @@ func activityText(c *common.Context, m *monitor.Runtime, now time.Time) string {
 	v := render.ActivityWord(vd.Activity)
 	if vd.State == monitor.StateNeverConnected {
 		v = "stuck"
+	}
+	if q := render.VerdictQuiet(vd); q != "" {
+		v += ", " + q
 	}
 	switch why := render.VerdictWhy(vd); {
 	case why != "":
