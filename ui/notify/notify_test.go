@@ -214,17 +214,27 @@ func TestCommandGetsTheEventWithoutAShell(t *testing.T) {
 	}
 }
 
+// A command that hangs is ended at its timeout, with the children it
+// started. The timeout starts at 1 s and doubles (to 16 s) while the
+// helper did not even get to start its child in time: a loaded machine
+// can take that long to start a race-instrumented test binary.
 func TestHangingCommandIsEndedWithItsChildren(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "rec.json")
-	n := New(Options{Getenv: env(nil), Environ: []string{helperEnv + "=" + out, "PATH=" + os.Getenv("PATH")},
-		Settings: config.Notify{Command: os.Args[0], Args: []string{"hang"}, Timeout: time.Second}})
-	d := n.Notify(context.Background(), state.Event{Kind: state.EventJobEnded, Job: "j"})
-	if !strings.HasPrefix(d.Command, "timed out") {
-		t.Fatalf("a hanging command: %q", d.Command)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
+	var b []byte
+	for timeout := time.Second; ; timeout *= 2 {
+		out := filepath.Join(t.TempDir(), "rec.json")
+		n := New(Options{Getenv: env(nil), Environ: []string{helperEnv + "=" + out, "PATH=" + os.Getenv("PATH")},
+			Settings: config.Notify{Command: os.Args[0], Args: []string{"hang"}, Timeout: timeout}})
+		d := n.Notify(context.Background(), state.Event{Kind: state.EventJobEnded, Job: "j"})
+		if !strings.HasPrefix(d.Command, "timed out") {
+			t.Fatalf("a hanging command: %q", d.Command)
+		}
+		var err error
+		if b, err = os.ReadFile(out); err == nil {
+			break
+		}
+		if timeout >= 16*time.Second {
+			t.Fatalf("the helper never started its child: %v", err)
+		}
 	}
 	var rec struct{ Child int }
 	_ = json.Unmarshal(b, &rec)
