@@ -37,10 +37,11 @@ type scanner struct {
 	err error // the reader's error once met (io.EOF at the end)
 }
 
-// more reads once more into the buffer (moving what is unconsumed to its
-// start, growing it when full). When the value being read already holds
-// more than scanReadSize bytes, it reads until the buffer is full, so a
-// long value is not checked again after every small read. It returns the
+// more reads into the buffer (moving what is unconsumed to its start,
+// growing it when full) until what it read adds over half of what was
+// pending, so a value cut short is not checked again after every small
+// read; when the value being read already holds more than scanReadSize
+// bytes, it reads until the buffer is full. It returns the
 // reader's error once the reader has nothing more: io.ErrUnexpectedEOF
 // for its end (the caller needed more), its own error otherwise.
 func (s *scanner) more() error {
@@ -57,18 +58,21 @@ func (s *scanner) more() error {
 		copy(nb, s.buf)
 		s.buf = nb
 	}
-	for got := false; ; {
+	for got := 0; ; {
 		n, err := s.r.Read(s.buf[len(s.buf):cap(s.buf)])
 		s.buf = s.buf[:len(s.buf)+n]
-		got = got || n > 0
+		got += n
 		if err != nil {
 			s.err = err
-			if got {
+			if got > 0 {
 				return nil
 			}
 			return s.ended()
 		}
-		if got && (pending < scanReadSize || len(s.buf) == cap(s.buf)) {
+		// The value is checked again from its start after this: only once
+		// what was read adds half of what was pending, so a reply fed a
+		// byte at a time costs a few checks a value, not one a byte.
+		if got > 0 && (got > pending/2 && pending < scanReadSize || len(s.buf) == cap(s.buf)) {
 			return nil
 		}
 	}
