@@ -16,9 +16,12 @@ import (
 var (
 	// "token": "…" and friends inside JSON text, also when that JSON is
 	// itself quoted inside a JSON string (\"token\":\"…\"). A JSON value
-	// is data, not prose: it is redacted whatever its shape.
+	// is data, not prose: it is redacted whatever its shape. In plain JSON
+	// the value runs to its closing quote, escaped quotes (\") included;
+	// in quoted JSON a \" closes it. The prefix kept is group 1 or 2.
 	secretJSONField = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(\\?"(?:token|access_token|accessToken|refresh_token|id_token|client_secret|private_key|authorization|x-colab-runtime-proxy-token|proxy_token|proxyToken|assertion|client_assertion|subject_token|actor_token|password|code_verifier|device_code|api_key|apiKey)\\?"\s*:\s*\\?")(?:[^"\\]|\\[^"])*`)
+		const keys = `(?:token|access_token|accessToken|refresh_token|id_token|client_secret|private_key|authorization|x-colab-runtime-proxy-token|proxy_token|proxyToken|assertion|client_assertion|subject_token|actor_token|password|code_verifier|device_code|api_key|apiKey)`
+		return regexp.MustCompile(`(?i)("` + keys + `"\s*:\s*")(?:[^"\\]|\\.)*|(\\"` + keys + `\\"\s*:\s*\\")(?:[^"\\]|\\[^"])*`)
 	})
 	// Bare "Bearer …" and Google access tokens (ya29.…).
 	bearerToken = sync.OnceValue(func() *regexp.Regexp {
@@ -81,7 +84,7 @@ func applyPatterns(s string, w words) string {
 		s = pemKey().ReplaceAllString(s, Redacted)
 	}
 	if strings.Contains(s, `"`) && has(wToken|wAuthorization|wSecret|wKey|wAssertion|wPassword|wCode) {
-		s = secretJSONField().ReplaceAllString(s, `${1}`+Redacted)
+		s = secretJSONField().ReplaceAllString(s, `${1}${2}`+Redacted)
 	}
 	if has(wAuthorization | wProxyToken | wGoogKey) {
 		s = replaceValue(secretHeader(), s, func(v string) bool { return tokenShaped(headerScheme().ReplaceAllString(v, "")) })

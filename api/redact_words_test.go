@@ -285,3 +285,21 @@ func BenchmarkRedactListingBlock(b *testing.B) {
 		}
 	}
 }
+
+// A secret JSON field's value is redacted to its closing quote: in plain
+// JSON an escaped quote (\") is inside the value; in JSON quoted inside a
+// JSON string (\"token\":\"…\") a \" closes it, and what follows stays.
+func TestJSONFieldValueToItsClosingQuote(t *testing.T) {
+	var r Redactor
+	for in, want := range map[string]string{
+		`{"Token" : "a b\"cdefghijkl", "n": 1}`:            `{"Token" : "` + Redacted + `", "n": 1}`,
+		`s_{"token":"abc\"DEF123456ghiJKL"}`:               `s_{"token":"` + Redacted + `"}`,
+		`{"password": "p\\\\"}`:                            `{"password": "` + Redacted + `"}`,
+		`"{\"access_token\":\"ya29-x-y\",\"n\":1}"`:        `"{\"access_token\":\"` + Redacted + `\",\"n\":1}"`,
+		`{"token": "abc", "name": "token is a word here"}`: `{"token": "` + Redacted + `", "name": "token is a word here"}`,
+	} {
+		if got := r.Redact(in); got != want {
+			t.Errorf("Redact(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
