@@ -47,8 +47,8 @@ func (b *fakeBackend) Runtimes(context.Context) ([]api.Runtime, error) {
 	return b.rts, nil
 }
 
-func (b *fakeBackend) Open(_ context.Context, name string) (runtimeJobs, error) {
-	if r, ok := b.runtimes[name]; ok {
+func (b *fakeBackend) Open(_ context.Context, rt api.Runtime) (runtimeJobs, error) {
+	if r, ok := b.runtimes[rt.Name]; ok {
 		return r, nil
 	}
 	return nil, ops.ErrNoConnection

@@ -124,7 +124,7 @@ func listed(rts []api.Runtime, name string) (api.Runtime, bool) {
 
 // readOn reads job id on runtime rt.
 func (v *verb) readOn(ctx context.Context, b backend, rt api.Runtime, id string, note *ops.JobNote) (*found, error) {
-	rj, err := b.Open(ctx, rt.Name)
+	rj, err := b.Open(ctx, rt)
 	if err != nil {
 		if errors.Is(err, ops.ErrNoConnection) {
 			return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("runtime %s has no connectionInfo yet (is it still starting?)", termtext.Cut(rt.ID(), 63))}

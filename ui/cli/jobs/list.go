@@ -123,7 +123,7 @@ func (v *verb) collect(ctx context.Context, b backend, arg string) (JobsReport, 
 
 // read lists runtime rt's jobs and the end of each one's log.
 func (v *verb) read(ctx context.Context, b backend, rt api.Runtime) ([]rjobs.Record, [][]byte, *kit.ExitError) {
-	rj, err := b.Open(ctx, rt.Name)
+	rj, err := b.Open(ctx, rt)
 	if err != nil {
 		if !errors.Is(err, ops.ErrNoConnection) {
 			return nil, nil, b.Classify(err)
