@@ -12,7 +12,9 @@ package ui
 // ended job changes no more: it is not read again), and for the selected
 // runtime the last line of at most three running jobs, each at most every
 // 15 s (a suffix Range read of the log's last KiB). Never an MCP call: a
-// token the proxy refuses waits for the dashboard's own renewal. The job notes
+// token the proxy refuses waits for the dashboard's own renewal (the
+// monitor's), and the listing goes again as soon as the token is another,
+// whatever its back-off. The job notes
 // of this machine's state directory (ui/ops jobnotes) say which
 // runtimes a run in progress created: read every 30 s, in a command.
 //
@@ -101,12 +103,17 @@ type jobList struct {
 	fails    int
 	tailAt   map[string]time.Time // when each job's last line was read
 	lastLine map[string]string
+	// refused is the proxy token the last listing was refused with: a
+	// listing with another one (renewed meanwhile) is due at once,
+	// whatever the back-off.
+	refused string
 }
 
 // jobsListedMsg answers one listing of runtime's jobs.
 type jobsListedMsg struct {
 	gen     uint64
 	runtime string
+	token   string // the proxy token the listing was sent with (never shown)
 	recs    []jobs.Record
 	tails   map[string]string    // job id → last line read now
 	tailAt  map[string]time.Time // job id → when its last line was read
@@ -203,6 +210,9 @@ func (m *jobsOps) due(now time.Time, visible int, mon *monitorOps) []tea.Cmd {
 		case name == sel:
 			every = jobsSelectedIdle
 		}
+		if l.refused != "" && ci.Token != l.refused { // renewed since: the back-off was for the token
+			l.next, l.sent, l.refused = time.Time{}, time.Time{}, ""
+		}
 		// Due by the runtime's role now: a runtime just selected is
 		// listed at the selected pace, counted from its last listing.
 		if l.busy || now.Before(l.next) || !l.sent.IsZero() && now.Sub(l.sent) < every {
@@ -242,7 +252,7 @@ func (m *jobsOps) list(name string, ci api.ConnectionInfo, tails bool, l *jobLis
 		tailAt[id] = at
 	}
 	return func() (msg tea.Msg) {
-		res := jobsListedMsg{gen: gen, runtime: name, tailAt: tailAt}
+		res := jobsListedMsg{gen: gen, runtime: name, token: ci.Token, tailAt: tailAt}
 		defer func() {
 			if r := recover(); r != nil {
 				res.err = fmt.Errorf("jobs: internal error: %v", r)
@@ -350,11 +360,14 @@ func (m *jobsOps) onListed(msg jobsListedMsg, now time.Time) []whenDone {
 	if msg.err != nil {
 		l.fails++
 		l.next = now.Add(min(jobsBackoff<<min(l.fails-1, 4), jobsMaxBackoff))
-		l.listed = false
+		l.listed, l.refused = false, ""
+		if errors.Is(msg.err, jupyter.ErrRefused) {
+			l.refused = msg.token
+		}
 		m.scr.recordEvent(now, "jobs list", msg.runtime, 0, msg.err)
 		return nil
 	}
-	l.fails, l.listed, l.tailAt = 0, true, msg.tailAt
+	l.fails, l.listed, l.tailAt, l.refused = 0, true, msg.tailAt, ""
 	if l.lastLine == nil {
 		l.lastLine = map[string]string{}
 	}

@@ -327,3 +327,32 @@ func TestDeleteWhenDoneIsCarriedOut(t *testing.T) {
 		}
 	}
 }
+
+// A listing the proxy refused for its token is backed off while the
+// runtime keeps that token, and goes again at once when the dashboard
+// renewed it: the jobs (a signal of the activity verdict) are not left
+// unknown for minutes by a refusal the renewal already answered.
+func TestJobsListingRefusedGoesAgainWithTheRenewedToken(t *testing.T) {
+	_, _, m := fixture(t)
+	m = withJobs(t, m)
+	now := m.cx.Now()
+	name := "runtimes/r-alpha"
+	ci, ok := m.mon.connInfo(name)
+	if !ok {
+		t.Fatal("r-alpha has no connectionInfo")
+	}
+	refused := &jupyter.Error{Op: "list", Kind: jupyter.ErrRefused, Message: "the proxy token cannot be renewed"}
+	l := m.jobs.lists[name]
+	l.busy = true
+	m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: name, token: ci.Token, err: refused})
+	m.jobs.due(now.Add(time.Second), m.runtimeRows(), m.mon)
+	if l.busy {
+		t.Fatalf("listed again with the token just refused")
+	}
+	l.busy = true
+	m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: name, token: "the-token-before-the-renewal", err: refused})
+	m.jobs.due(now.Add(time.Second), m.runtimeRows(), m.mon)
+	if !l.busy {
+		t.Fatalf("a listing refused with a token since renewed waits out its back-off (next in %v)", l.next.Sub(now))
+	}
+}
