@@ -165,6 +165,20 @@ func JobCommand(spec jobs.Spec) string {
 	return strings.Join(words, " ")
 }
 
+// JobScript is the script a job runs and its arguments as the user typed
+// them ("train.py --epochs 300"), each word as JobCommand quotes it; ""
+// for a spec without a script (raw: the caller sanitizes it).
+func JobScript(spec jobs.Spec) string {
+	if spec.Argv0 == "" {
+		return ""
+	}
+	words := append([]string{spec.Argv0}, spec.Args...)
+	for i, w := range words {
+		words[i] = shellWord(w)
+	}
+	return strings.Join(words, " ")
+}
+
 // shellWord is w as is when it holds only characters no shell treats
 // specially, else in single quotes.
 func shellWord(w string) string {
