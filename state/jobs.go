@@ -166,13 +166,19 @@ func JobCommand(spec jobs.Spec) string {
 }
 
 // JobScript is the script a job runs and its arguments as the user typed
-// them ("train.py --epochs 300"), each word as JobCommand quotes it; ""
-// for a spec without a script (raw: the caller sanitizes it).
+// them ("train.py --epochs 300"), each word as JobCommand quotes it; a
+// spec without the typed name (Argv0) names the script by its absolute
+// path on the runtime ("/content/train.py"); "" for a spec with neither
+// (raw: the caller sanitizes it).
 func JobScript(spec jobs.Spec) string {
-	if spec.Argv0 == "" {
+	script := spec.Argv0
+	if script == "" && spec.File != "" {
+		script = "/" + strings.TrimPrefix(spec.File, "/")
+	}
+	if script == "" {
 		return ""
 	}
-	words := append([]string{spec.Argv0}, spec.Args...)
+	words := append([]string{script}, spec.Args...)
 	for i, w := range words {
 		words[i] = shellWord(w)
 	}

@@ -77,6 +77,10 @@ func TestJobEndedNamesTheScriptAsTyped(t *testing.T) {
 	if want := "job train-4kq9zt on rt-abc exited 0 after 1h2m: train.py --epochs 300"; ev.Text != want {
 		t.Errorf("text %q, want %q", ev.Text, want)
 	}
+	rec.Spec.Argv0 = ""
+	if ev := JobEnded(rec, JudgeJob(rec, at, 0), at); !strings.HasSuffix(ev.Text, ": /content/train.py --epochs 300") {
+		t.Errorf("without the typed name: text %q, want the script's absolute path", ev.Text)
+	}
 	rec.Spec.Argv0, rec.Spec.Args = "my run.py", []string{"a;b"}
 	if ev := JobEnded(rec, JudgeJob(rec, at, 0), at); !strings.HasSuffix(ev.Text, ": 'my run.py' 'a;b'") {
 		t.Errorf("text %q, want the words quoted as a shell would", ev.Text)
