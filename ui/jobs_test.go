@@ -292,13 +292,32 @@ func TestProfileSwitchEndsTheLogViewer(t *testing.T) {
 	}
 }
 
+// claimAnswer runs cmd's commands until the claim of a
+// --delete-when-done delete answers, and returns that answer (nil: none).
+func claimAnswer(cmd tea.Cmd) tea.Msg {
+	var got tea.Msg
+	walk(cmd, func(msg tea.Msg) tea.Cmd {
+		if c, ok := msg.(whenDoneClaimedMsg); ok {
+			got = c
+		}
+		return nil
+	})
+	return got
+}
+
 // A job noted run --detach --delete-when-done that the dashboard sees
 // end has its runtime deleted, once, through the dashboard's delete;
 // read-only, the dashboard only says the runtime is left to the user.
+// Two dashboards sharing a state directory that both see it end: one
+// deletes, the other only says another colabdash does.
 func TestDeleteWhenDoneIsCarriedOut(t *testing.T) {
-	for _, readOnly := range []bool{false, true} {
+	stateDir := t.TempDir()
+	for _, dash := range []struct {
+		readOnly, second bool
+	}{{false, false}, {true, false}, {false, true}} {
+		readOnly := dash.readOnly
 		_, _, m := fixture(t)
-		m.opts.ReadOnly = readOnly
+		m.opts.ReadOnly, m.opts.StateDir = readOnly, stateDir
 		m = withJobs(t, m)
 		note := ops.JobNote{ID: "train-4kq9zt", Runtime: "runtimes/r-alpha", DeleteWhenDone: true}
 		m, _ = update(m, jobNotesMsg{gen: m.jobs.gen, notes: []ops.JobNote{note}})
@@ -310,11 +329,23 @@ func TestDeleteWhenDoneIsCarriedOut(t *testing.T) {
 		ended := running
 		ended.Status = &jobs.Status{Pid: 42, Started: now.Add(-72 * time.Minute), Ended: now, ExitCode: 0, Heartbeat: now}
 		m, cmd := update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{ended}})
+		if readOnly {
+			_, deleting := m.ops.deleting["runtimes/r-alpha"]
+			if v := m.View(); deleting || claimAnswer(cmd) != nil || !strings.Contains(v, "read-only") {
+				t.Errorf("read-only: deleting %v, status:\n%s", deleting, v)
+			}
+			continue
+		}
+		answer := claimAnswer(cmd)
+		if answer == nil {
+			t.Fatal("no claim of the delete")
+		}
+		m, cmd = update(m, answer)
 		_, deleting := m.ops.deleting["runtimes/r-alpha"]
 		v := m.View()
-		if readOnly {
-			if deleting || !strings.Contains(v, "read-only") {
-				t.Errorf("read-only: deleting %v, status:\n%s", deleting, v)
+		if dash.second {
+			if deleting || cmd != nil || !strings.Contains(v, "another colabdash deletes r-alpha") {
+				t.Errorf("a second dashboard deletes the runtime too (deleting %v):\n%s", deleting, v)
 			}
 			continue
 		}
@@ -322,7 +353,7 @@ func TestDeleteWhenDoneIsCarriedOut(t *testing.T) {
 			t.Fatalf("the ended job's runtime is not being deleted:\n%s", v)
 		}
 		delete(m.ops.deleting, "runtimes/r-alpha")
-		if m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{ended}}); len(m.ops.deleting) != 0 {
+		if m, cmd = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{ended}}); len(m.ops.deleting) != 0 || claimAnswer(cmd) != nil {
 			t.Error("the next listing deletes again")
 		}
 	}
