@@ -165,6 +165,26 @@ func JobCommand(spec jobs.Spec) string {
 	return strings.Join(words, " ")
 }
 
+// JobScript is the script a job runs and its arguments as the user typed
+// them ("train.py --epochs 300"), each word as JobCommand quotes it; a
+// spec without the typed name (Argv0) names the script by its absolute
+// path on the runtime ("/content/train.py"); "" for a spec with neither
+// (raw: the caller sanitizes it).
+func JobScript(spec jobs.Spec) string {
+	script := spec.Argv0
+	if script == "" && spec.File != "" {
+		script = "/" + strings.TrimPrefix(spec.File, "/")
+	}
+	if script == "" {
+		return ""
+	}
+	words := append([]string{script}, spec.Args...)
+	for i, w := range words {
+		words[i] = shellWord(w)
+	}
+	return strings.Join(words, " ")
+}
+
 // shellWord is w as is when it holds only characters no shell treats
 // specially, else in single quotes.
 func shellWord(w string) string {

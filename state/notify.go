@@ -155,8 +155,11 @@ func NotifyVia(mode, termProgram, term string, kitty bool) string {
 
 // JobEnded is the event of job rec's end as v (JudgeJob) words it: its
 // status ("exited 0", "killed by SIGTERM", "lost", "failed") and a
-// sentence naming the job's runtime, how long it ran and its command
-// line (the runtime's text: a notifier sanitizes it). Every process
+// sentence naming the job's runtime, how long it ran and its script as
+// it was typed, with its arguments (JobScript: "job train-4kq9zt on
+// rt-abc exited 0 after 1h2m: train.py --epochs 300"; the runtime's text:
+// a notifier sanitizes it). It is the one wording of a job's end: the
+// dashboard, wait and jobs --watch all tell it, and every process
 // watching the job computes the same Key.
 func JobEnded(rec jobs.Record, v JobView, at time.Time) Event {
 	rt := strings.TrimPrefix(rec.Runtime, "runtimes/")
@@ -168,7 +171,7 @@ func JobEnded(rec jobs.Record, v JobView, at time.Time) Event {
 	if v.Duration > 0 {
 		text += " after " + FormatCountdown(v.Duration)
 	}
-	if cmd := strings.TrimSpace(strings.Join(append([]string{rec.Spec.File}, rec.Spec.Args...), " ")); cmd != "" {
+	if cmd := JobScript(rec.Spec); cmd != "" {
 		text += ": " + cmd
 	}
 	return Event{Kind: EventJobEnded, Runtime: rt, Job: rec.Spec.ID, Status: v.Word(), Text: text, At: at}

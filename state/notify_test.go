@@ -1,8 +1,11 @@
 package state
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 )
 
 func TestEventKeyIgnoresWordingAndTime(t *testing.T) {
@@ -58,5 +61,28 @@ func TestNotifyViaPicksWhatTheTerminalShows(t *testing.T) {
 		if got := NotifyVia(c.mode, c.program, c.term, c.kitty); got != c.want {
 			t.Errorf("NotifyVia(%q, %q, %q, %v) = %q, want %q", c.mode, c.program, c.term, c.kitty, got, c.want)
 		}
+	}
+}
+
+// The job-ended text names the script as it was typed (not the path on
+// the runtime with its leading / dropped), how long the job ran and its
+// arguments, as docs/configuration.md shows it.
+func TestJobEndedNamesTheScriptAsTyped(t *testing.T) {
+	start := time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)
+	rec := jobs.Record{Runtime: "runtimes/rt-abc", Spec: jobs.Spec{ID: "train-4kq9zt", Cwd: "content", File: "content/train.py",
+		Argv0: "train.py", Args: []string{"--epochs", "300"}, Created: start},
+		Status: &jobs.Status{Pid: 7, Started: start, Ended: start.Add(62 * time.Minute), ExitCode: 0, Heartbeat: start}}
+	at := start.Add(63 * time.Minute)
+	ev := JobEnded(rec, JudgeJob(rec, at, 0), at)
+	if want := "job train-4kq9zt on rt-abc exited 0 after 1h2m: train.py --epochs 300"; ev.Text != want {
+		t.Errorf("text %q, want %q", ev.Text, want)
+	}
+	rec.Spec.Argv0 = ""
+	if ev := JobEnded(rec, JudgeJob(rec, at, 0), at); !strings.HasSuffix(ev.Text, ": /content/train.py --epochs 300") {
+		t.Errorf("without the typed name: text %q, want the script's absolute path", ev.Text)
+	}
+	rec.Spec.Argv0, rec.Spec.Args = "my run.py", []string{"a;b"}
+	if ev := JobEnded(rec, JudgeJob(rec, at, 0), at); !strings.HasSuffix(ev.Text, ": 'my run.py' 'a;b'") {
+		t.Errorf("text %q, want the words quoted as a shell would", ev.Text)
 	}
 }

@@ -132,6 +132,8 @@ func (m *app) onActionMsg(msg tea.Msg) (tea.Cmd, bool) {
 			m.mon.poll.RecordJobs(msg.runtime, now, msg.recs, msg.err)
 		}
 		return tea.Batch(append(cmds, m.notifyJobs(msg.runtime, now))...), true
+	case whenDoneClaimedMsg:
+		return m.onWhenDoneClaimed(msg, now), true
 	case notifiedMsg:
 		m.onNotified(msg, now)
 		return nil, true

@@ -11,8 +11,12 @@ package ui
 // then two small reads for each job whose end is not recorded yet (an
 // ended job changes no more: it is not read again), and for the selected
 // runtime the last line of at most three running jobs, each at most every
-// 15 s (a suffix Range read of the log's last KiB). Never an MCP call: a
-// token the proxy refuses waits for the dashboard's own renewal. The job notes
+// 15 s (a suffix Range read of the log's last KiB), and the final line of
+// its newest five ended jobs, once each: an ended job shows only the
+// line read after its end, never one read while it ran. Never an MCP call: a
+// token the proxy refuses waits for the dashboard's own renewal (the
+// monitor's), and the listing goes again as soon as the token is another,
+// whatever its back-off. The job notes
 // of this machine's state directory (ui/ops jobnotes) say which
 // runtimes a run in progress created: read every 30 s, in a command.
 //
@@ -26,7 +30,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -39,7 +42,6 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/ops"
-	"github.com/colabdash/colabdash/ui/overlay/logview"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 )
 
@@ -63,6 +65,10 @@ const (
 	jobsTails    = 3
 	jobTailBytes = 1024
 	jobTailEvery = 15 * time.Second
+	// jobsFinalTails is how many of the selected runtime's newest jobs
+	// that ended get their final line read, once each (the details show
+	// five).
+	jobsFinalTails = 5
 	// jobLogTail is how many lines of a log the viewer starts with.
 	jobLogTail = 2000
 )
@@ -101,15 +107,24 @@ type jobList struct {
 	fails    int
 	tailAt   map[string]time.Time // when each job's last line was read
 	lastLine map[string]string
+	// final are the ended jobs whose last line was read after their end
+	// (it changes no more); an ended job's line is shown only then.
+	final map[string]bool
+	// refused is the proxy token the last listing was refused with: a
+	// listing with another one (renewed meanwhile) is due at once,
+	// whatever the back-off.
+	refused string
 }
 
 // jobsListedMsg answers one listing of runtime's jobs.
 type jobsListedMsg struct {
 	gen     uint64
 	runtime string
+	token   string // the proxy token the listing was sent with (never shown)
 	recs    []jobs.Record
 	tails   map[string]string    // job id → last line read now
 	tailAt  map[string]time.Time // job id → when its last line was read
+	final   map[string]bool      // job ids of tails read after the job ended
 	err     error
 }
 
@@ -203,6 +218,9 @@ func (m *jobsOps) due(now time.Time, visible int, mon *monitorOps) []tea.Cmd {
 		case name == sel:
 			every = jobsSelectedIdle
 		}
+		if l.refused != "" && ci.Token != l.refused { // renewed since: the back-off was for the token
+			l.next, l.sent, l.refused = time.Time{}, time.Time{}, ""
+		}
 		// Due by the runtime's role now: a runtime just selected is
 		// listed at the selected pace, counted from its last listing.
 		if l.busy || now.Before(l.next) || !l.sent.IsZero() && now.Sub(l.sent) < every {
@@ -237,12 +255,15 @@ func (m *jobsOps) list(name string, ci api.ConnectionInfo, tails bool, l *jobLis
 			known[j.Record.Spec.ID] = j.Record
 		}
 	}
-	tailAt := map[string]time.Time{}
+	tailAt, final := map[string]time.Time{}, map[string]bool{}
 	for id, at := range l.tailAt {
 		tailAt[id] = at
 	}
+	for id := range l.final {
+		final[id] = true
+	}
 	return func() (msg tea.Msg) {
-		res := jobsListedMsg{gen: gen, runtime: name, tailAt: tailAt}
+		res := jobsListedMsg{gen: gen, runtime: name, token: ci.Token, tailAt: tailAt}
 		defer func() {
 			if r := recover(); r != nil {
 				res.err = fmt.Errorf("jobs: internal error: %v", r)
@@ -262,78 +283,9 @@ func (m *jobsOps) list(name string, ci api.ConnectionInfo, tails bool, l *jobLis
 		if res.err != nil || !tails {
 			return res
 		}
-		res.tails = map[string]string{}
-		read := 0
-		for _, r := range res.recs {
-			if state.JudgeJob(r, now(), 0).Ended() || read == jobsTails {
-				continue
-			}
-			if at, ok := tailAt[r.Spec.ID]; ok && now().Sub(at) < jobTailEvery {
-				continue
-			}
-			read++
-			b, _, err := jobs.TailLog(ctx, jc, r.Spec.ID, jobTailBytes)
-			if err != nil {
-				continue
-			}
-			res.tails[r.Spec.ID] = LastLine(b)
-			tailAt[r.Spec.ID] = now()
-		}
+		res.tails, res.final = readTails(ctx, jc, res.recs, tailAt, final, now)
 		return res
 	}
-}
-
-// listJobs is jobs.List that reads again only the jobs that may have
-// changed: one listing of the jobs directory (a runtime without it has
-// none), then jobs.Read of each job not in known (known: those whose end
-// was recorded, kept as they were). Newest first, as jobs.List.
-func listJobs(ctx context.Context, jc *jupyter.Client, known map[string]jobs.Record) ([]jobs.Record, error) {
-	dir, err := jc.List(ctx, jobs.Root)
-	switch {
-	case errors.Is(err, jupyter.ErrNotFound):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	}
-	var out []jobs.Record
-	for _, e := range dir.Entries {
-		if !e.IsDir() || jobs.ValidID(e.Name) != nil {
-			continue
-		}
-		if r, ok := known[e.Name]; ok {
-			out = append(out, r)
-			continue
-		}
-		r, err := jobs.Read(ctx, jc, e.Name)
-		switch {
-		case err == nil:
-			out = append(out, r)
-		case errors.Is(err, jupyter.ErrNotFound), errors.Is(err, jobs.ErrBadRecord):
-		default:
-			return nil, err
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].Spec.Created.Equal(out[j].Spec.Created) {
-			return out[i].Spec.Created.After(out[j].Spec.Created)
-		}
-		return out[i].Spec.ID < out[j].Spec.ID
-	})
-	return out, nil
-}
-
-// LastLine is the last non-empty line of a log's end b as one line of
-// text: what a terminal would show of it ("\r" redraws kept), made safe
-// (termtext), its colours dropped.
-func LastLine(b []byte) string {
-	var buf logview.Buffer
-	_, _ = buf.Write(b)
-	for i := buf.Len() - 1; i >= 0; i-- {
-		if s := strings.TrimSpace(buf.Plain(i)); s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // onListed folds a listing's answer and returns the deletes job notes
@@ -350,20 +302,30 @@ func (m *jobsOps) onListed(msg jobsListedMsg, now time.Time) []whenDone {
 	if msg.err != nil {
 		l.fails++
 		l.next = now.Add(min(jobsBackoff<<min(l.fails-1, 4), jobsMaxBackoff))
-		l.listed = false
+		l.listed, l.refused = false, ""
+		if errors.Is(msg.err, jupyter.ErrRefused) {
+			l.refused = msg.token
+		}
 		m.scr.recordEvent(now, "jobs list", msg.runtime, 0, msg.err)
 		return nil
 	}
-	l.fails, l.listed, l.tailAt = 0, true, msg.tailAt
+	l.fails, l.listed, l.tailAt, l.refused = 0, true, msg.tailAt, ""
 	if l.lastLine == nil {
-		l.lastLine = map[string]string{}
+		l.lastLine, l.final = map[string]string{}, map[string]bool{}
 	}
 	for id, s := range msg.tails {
 		l.lastLine[id] = s
 	}
+	for id := range msg.final {
+		l.final[id] = true
+	}
 	l.jobs = l.jobs[:0]
 	for _, r := range msg.recs { // List passed their ids through jobs.ValidID
-		l.jobs = append(l.jobs, common.Job{Record: r, Last: l.lastLine[r.Spec.ID]})
+		last := l.lastLine[r.Spec.ID]
+		if state.JudgeJob(r, now, 0).Ended() && !l.final[r.Spec.ID] {
+			last = "" // a line read while it ran is not its last one
+		}
+		l.jobs = append(l.jobs, common.Job{Record: r, Last: last})
 	}
 	return m.dueWhenDone(msg.runtime, l, now)
 }

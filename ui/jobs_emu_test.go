@@ -128,3 +128,52 @@ func TestLFollowsTheDemoJob(t *testing.T) {
 	m, closeCmd := update(m, keyMsg("esc"))
 	walk(closeCmd, func(tea.Msg) tea.Cmd { return nil })
 }
+
+// putLog writes job id's log on the runtime jc reaches.
+func putLog(t *testing.T, jc *jupyter.Client, id, log string) {
+	t.Helper()
+	if err := jc.MkdirAll(context.Background(), jobs.Dir(id)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jc.Upload(context.Background(), jobs.Dir(id)+"/"+jobs.LogFile, strings.NewReader(log), int64(len(log)), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An ended job shows the last line of its whole output (as colabdash
+// jobs does), never a line read while it ran: alike on a dashboard that
+// watched it end and on one started after.
+func TestEndedJobShowsItsFinalLine(t *testing.T) {
+	for _, watched := range []bool{true, false} {
+		ms := newMonitorStack(t, 100, colabfake.Options{})
+		ms.start()
+		ms.tick(time.Second)
+		ms.m = ms.m.selectID(t, "rt-cpudemo4qx")
+		sel := ms.m.cx.Snap.Runtime(ms.m.rt.Selected())
+		jc, err := jupyter.New(jupyter.Options{Runtime: sel.Name, Info: *sel.ConnectionInfo, Now: ms.clk.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := ms.clk.Now()
+		spec := jobs.Spec{ID: "bars-kvrng8", Created: start}
+		if watched {
+			putJob(t, jc, spec, &jobs.Status{Pid: 9, Started: start, Heartbeat: start})
+			putLog(t, jc, spec.ID, "step 1\nstep 2\n")
+			ms.tick(jobsSelectedIdle)
+			if v := ms.view(); !strings.Contains(v, "bars-kvrng8 running") || !strings.Contains(v, "│ step 2") {
+				t.Fatalf("the running job and its last line:\n%s", v)
+			}
+		}
+		putLog(t, jc, spec.ID, "step 1\nstep 2\nTraceback (most recent call last):\nValueError: boom\n")
+		end := ms.clk.Now()
+		putJob(t, jc, spec, &jobs.Status{Pid: 9, Started: start, Ended: end, ExitCode: 1, Heartbeat: end})
+		ms.tick(jobsSelectedIdle)
+		v := ms.view()
+		if row := lineWith(v, "bars-kvrng8"); !strings.Contains(row, "exited 1") || !strings.Contains(row, "│ ValueError: boom") {
+			t.Errorf("watched %v: the ended job's line %q, want its final line:\n%s", watched, row, v)
+		}
+		if strings.Contains(v, "step 2") {
+			t.Errorf("watched %v: a line read while the job ran is shown after its end:\n%s", watched, v)
+		}
+	}
+}

@@ -294,13 +294,32 @@ func TestProfileSwitchEndsTheLogViewer(t *testing.T) {
 	}
 }
 
+// claimAnswer runs cmd's commands until the claim of a
+// --delete-when-done delete answers, and returns that answer (nil: none).
+func claimAnswer(cmd tea.Cmd) tea.Msg {
+	var got tea.Msg
+	walk(cmd, func(msg tea.Msg) tea.Cmd {
+		if c, ok := msg.(whenDoneClaimedMsg); ok {
+			got = c
+		}
+		return nil
+	})
+	return got
+}
+
 // A job noted run --detach --delete-when-done that the dashboard sees
 // end has its runtime deleted, once, through the dashboard's delete;
 // read-only, the dashboard only says the runtime is left to the user.
+// Two dashboards sharing a state directory that both see it end: one
+// deletes, the other only says another colabdash does.
 func TestDeleteWhenDoneIsCarriedOut(t *testing.T) {
-	for _, readOnly := range []bool{false, true} {
+	stateDir := t.TempDir()
+	for _, dash := range []struct {
+		readOnly, second bool
+	}{{false, false}, {true, false}, {false, true}} {
+		readOnly := dash.readOnly
 		_, _, m := fixture(t)
-		m.opts.ReadOnly = readOnly
+		m.opts.ReadOnly, m.opts.StateDir = readOnly, stateDir
 		m = withJobs(t, m)
 		note := ops.JobNote{ID: "train-4kq9zt", Runtime: "runtimes/r-alpha", DeleteWhenDone: true}
 		m, _ = update(m, jobNotesMsg{gen: m.jobs.gen, notes: []ops.JobNote{note}})
@@ -312,11 +331,23 @@ func TestDeleteWhenDoneIsCarriedOut(t *testing.T) {
 		ended := running
 		ended.Status = &jobs.Status{Pid: 42, Started: now.Add(-72 * time.Minute), Ended: now, ExitCode: 0, Heartbeat: now}
 		m, cmd := update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{ended}})
+		if readOnly {
+			_, deleting := m.ops.deleting["runtimes/r-alpha"]
+			if v := m.View(); deleting || claimAnswer(cmd) != nil || !strings.Contains(v, "read-only") {
+				t.Errorf("read-only: deleting %v, status:\n%s", deleting, v)
+			}
+			continue
+		}
+		answer := claimAnswer(cmd)
+		if answer == nil {
+			t.Fatal("no claim of the delete")
+		}
+		m, cmd = update(m, answer)
 		_, deleting := m.ops.deleting["runtimes/r-alpha"]
 		v := m.View()
-		if readOnly {
-			if deleting || !strings.Contains(v, "read-only") {
-				t.Errorf("read-only: deleting %v, status:\n%s", deleting, v)
+		if dash.second {
+			if deleting || cmd != nil || !strings.Contains(v, "another colabdash deletes r-alpha") {
+				t.Errorf("a second dashboard deletes the runtime too (deleting %v):\n%s", deleting, v)
 			}
 			continue
 		}
@@ -324,8 +355,37 @@ func TestDeleteWhenDoneIsCarriedOut(t *testing.T) {
 			t.Fatalf("the ended job's runtime is not being deleted:\n%s", v)
 		}
 		delete(m.ops.deleting, "runtimes/r-alpha")
-		if m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{ended}}); len(m.ops.deleting) != 0 {
+		if m, cmd = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: "runtimes/r-alpha", recs: []jobs.Record{ended}}); len(m.ops.deleting) != 0 || claimAnswer(cmd) != nil {
 			t.Error("the next listing deletes again")
 		}
+	}
+}
+
+// A listing the proxy refused for its token is backed off while the
+// runtime keeps that token, and goes again at once when the dashboard
+// renewed it: the jobs (a signal of the activity verdict) are not left
+// unknown for minutes by a refusal the renewal already answered.
+func TestJobsListingRefusedGoesAgainWithTheRenewedToken(t *testing.T) {
+	_, _, m := fixture(t)
+	m = withJobs(t, m)
+	now := m.cx.Now()
+	name := "runtimes/r-alpha"
+	ci, ok := m.mon.connInfo(name)
+	if !ok {
+		t.Fatal("r-alpha has no connectionInfo")
+	}
+	refused := &jupyter.Error{Op: "list", Kind: jupyter.ErrRefused, Message: "the proxy token cannot be renewed"}
+	l := m.jobs.lists[name]
+	l.busy = true
+	m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: name, token: ci.Token, err: refused})
+	m.jobs.due(now.Add(time.Second), m.runtimeRows(), m.mon)
+	if l.busy {
+		t.Fatalf("listed again with the token just refused")
+	}
+	l.busy = true
+	m, _ = update(m, jobsListedMsg{gen: m.jobs.gen, runtime: name, token: "the-token-before-the-renewal", err: refused})
+	m.jobs.due(now.Add(time.Second), m.runtimeRows(), m.mon)
+	if !l.busy {
+		t.Fatalf("a listing refused with a token since renewed waits out its back-off (next in %v)", l.next.Sub(now))
 	}
 }

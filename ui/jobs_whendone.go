@@ -37,14 +37,42 @@ func (m *jobsOps) dueWhenDone(runtime string, l *jobList, now time.Time) []whenD
 	return out
 }
 
-// carryWhenDone deletes d's runtime as its note asked, through the
-// dashboard's one delete path, and then forgets the note; under
+// whenDoneClaimedMsg answers the claim of d's delete among the colabdash
+// processes sharing the state directory (ops.ClaimWhenDone): claimed is
+// false when another one claimed it first, and deletes it. gen is the
+// jobs' generation when it was sent (a profile switch drops it).
+type whenDoneClaimedMsg struct {
+	d       whenDone
+	gen     uint64
+	claimed bool
+}
+
+// carryWhenDone claims d's delete, as its note asked, in a command (the
+// answer, whenDoneClaimedMsg, deletes it: onWhenDoneClaimed); under
 // --readonly it only says that the runtime is left to the user.
 func (m *app) carryWhenDone(d whenDone, now time.Time) tea.Cmd {
-	id := api.LastSegment(d.Runtime)
 	if m.opts.ReadOnly {
-		m.scr.say(now, common.Say{Text: "job " + d.Job + " ended (" + d.Word + "); --delete-when-done asked to delete " + id +
+		m.scr.say(now, common.Say{Text: "job " + d.Job + " ended (" + d.Word + "); --delete-when-done asked to delete " + api.LastSegment(d.Runtime) +
 			", but the dashboard is read-only: delete it yourself (d)", Err: true})
+		return nil
+	}
+	dir, gen := m.opts.StateDir, m.jobs.gen
+	return func() tea.Msg {
+		return whenDoneClaimedMsg{d: d, gen: gen, claimed: ops.ClaimWhenDone(dir, d.Runtime, d.Job, now)}
+	}
+}
+
+// onWhenDoneClaimed deletes the runtime of a claimed delete through the
+// dashboard's one delete path, and then forgets the job's note; a delete
+// another colabdash claimed first is only said (the runtime then goes
+// from the list at a refresh).
+func (m *app) onWhenDoneClaimed(msg whenDoneClaimedMsg, now time.Time) tea.Cmd {
+	if m.jobs == nil || msg.gen != m.jobs.gen {
+		return nil
+	}
+	d, id := msg.d, api.LastSegment(msg.d.Runtime)
+	if !msg.claimed {
+		m.scr.say(now, common.Say{Text: "job " + d.Job + " ended (" + d.Word + "): another colabdash deletes " + id + ", as --delete-when-done asked"})
 		return nil
 	}
 	m.scr.say(now, common.Say{Text: "job " + d.Job + " ended (" + d.Word + "): deleting " + id + ", as --delete-when-done asked"})

@@ -164,11 +164,11 @@ func TestMonitorFaults(t *testing.T) {
 	}
 	ms.srv.ClearProxyFaults()
 
-	// The proxy refuses the token once (a bare 404): one renewal, one
-	// retry, figures again.
+	// The proxy refuses the token (its bare 404 on every route: it
+	// expired early): one renewal, one retry, figures again.
 	ms.tick(2 * time.Minute)
 	renewals = ms.srv.CallCount("get_runtime")
-	ms.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 404, PathPrefix: "api/colab/resources"})
+	ms.srv.ExpireToken("runtimes/"+sel, time.Unix(0, 0))
 	ms.tick(5 * time.Second)
 	if got := ms.srv.CallCount("get_runtime") - renewals; got != 1 {
 		t.Errorf("%d get_runtime after a refused token, want 1", got)
@@ -176,6 +176,19 @@ func TestMonitorFaults(t *testing.T) {
 	m := ms.m.mon.poll.Runtime("runtimes/" + sel)
 	if m == nil || m.ResourcesErr != nil || m.NotOffered {
 		t.Errorf("after the renewal: %+v", m)
+	}
+
+	// Refused again a minute later (within the 10 minutes in which the
+	// monitor renews no more): a failure, never "not offered by this
+	// runtime (a stock Jupyter server)" nor n/a.
+	ms.tick(time.Minute)
+	ms.srv.ExpireToken("runtimes/"+sel, time.Unix(0, 0))
+	ms.tick(5 * time.Second)
+	if v := ms.view(); strings.Contains(v, "not offered") || strings.Contains(v, "rt-cpudemo4qx   n/a") {
+		t.Errorf("a refused token read as a route the runtime lacks:\n%s", v)
+	}
+	if m := ms.m.mon.poll.Runtime("runtimes/" + sel); m == nil || m.NotOffered {
+		t.Errorf("a refusal within 10 minutes of a renewal: %+v", m)
 	}
 }
 

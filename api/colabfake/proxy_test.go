@@ -196,3 +196,18 @@ func TestReplacedTokenStaysGoodUntilItExpires(t *testing.T) {
 		t.Errorf("the newest token: HTTP %d, want 200", st)
 	}
 }
+
+// However many renewals others make (a `jobs --watch` renewing every 5 s
+// beside a dashboard), the token a client holds stays good until its own
+// expireTime.
+func TestManyRenewalsLeaveAnEarlierTokenGood(t *testing.T) {
+	s, cs, clk := startConnect(t, Options{Seed: SeedEmpty})
+	held := mustAdd(t, s, api.Runtime{Name: "runtimes/rt-held", ConnectionInfo: &api.ConnectionInfo{}})
+	for range 30 {
+		clk.Advance(5 * time.Second)
+		call(t, cs, "get_runtime", map[string]any{"name": held.Name})
+	}
+	if st, _ := proxyGet(t, held, "api/status"); st != http.StatusOK {
+		t.Errorf("a token 30 renewals old, not expired: HTTP %d, want 200", st)
+	}
+}

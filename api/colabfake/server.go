@@ -63,15 +63,18 @@ type runtimeState struct {
 	// gpuEverUsed is set by the first one (api/colab/resources' everUsed).
 	gpuRuns     int
 	gpuEverUsed bool
-	// earlier holds the tokens get_runtime replaced, newest last (at most
-	// keptTokens): each stays good until its own expireTime, as Colab
-	// documents only a missing or expired token as refused, so that two
-	// clients renewing one runtime do not lock each other out.
+	// earlier holds the tokens get_runtime replaced that have not expired
+	// yet, newest last: each stays good until its own expireTime, as Colab
+	// documents only a missing or expired token as refused, so that
+	// clients renewing one runtime (a dashboard beside `jobs --watch`) do
+	// not lock each other out however often they renew. keptTokens only
+	// bounds the memory of a client renewing in a loop.
 	earlier []api.ConnectionInfo
 }
 
-// keptTokens bounds runtimeState.earlier.
-const keptTokens = 4
+// keptTokens bounds runtimeState.earlier: a renewal every 5 s for the
+// default hour-long token lifetime is 720.
+const keptTokens = 4096
 
 type sessionState struct {
 	name   string
@@ -306,7 +309,8 @@ func (s *Server) issueToken(r *runtimeState, now time.Time) {
 		r.rt.ConnectionInfo = nil
 		return
 	}
-	if ci := r.rt.ConnectionInfo; ci != nil && ci.Token != "" {
+	r.earlier = slices.DeleteFunc(r.earlier, func(ci api.ConnectionInfo) bool { return !now.Before(ci.ExpireTime) })
+	if ci := r.rt.ConnectionInfo; ci != nil && ci.Token != "" && now.Before(ci.ExpireTime) {
 		r.earlier = append(r.earlier, *ci)
 		if len(r.earlier) > keptTokens {
 			r.earlier = r.earlier[len(r.earlier)-keptTokens:]

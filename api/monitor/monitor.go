@@ -14,11 +14,12 @@
 // Errors are *Error, classified for a poller (errors.Is):
 //   - ErrTokenRefused: the proxy's bare 404 (a missing, wrong or expired
 //     token, or a runtime that is gone). The caller renews the token once
-//     and retries once (WithRenewal does both).
+//     and retries once (WithRenewal does both); a refusal never means the
+//     route is missing by itself (the caller knows that only when the
+//     same token was taken for another route: ui/ops's Absent).
 //   - ErrNotOffered: a 404 from Jupyter itself (a stock server's HTML
-//     page, Tornado's headers, a Jupyter JSON error), or a proxy 404 that
-//     persists after a fresh token: the runtime has no such route.
-//     Re-check rarely; never renew for it.
+//     page, Tornado's headers, a Jupyter JSON error): the runtime has no
+//     such route. Re-check rarely; never renew for it.
 //   - ErrUnavailable: any other failure (5xx, a bad or oversized body, no
 //     reply in time, a transport error): "resources unavailable: …".
 //
@@ -167,9 +168,9 @@ func (c *Client) Sessions(ctx context.Context, ci api.ConnectionInfo) ([]Session
 
 // WithRenewal runs call with ci and, when it fails with ErrTokenRefused
 // and renew is set, renews the token once (renew's error is returned as
-// it is) and runs call once more with the fresh connectionInfo; a second
-// ErrTokenRefused becomes ErrNotOffered (a 404 that persists after a
-// fresh token). It returns the connectionInfo last used.
+// it is) and runs call once more with the fresh connectionInfo, whose
+// error is returned as it is (a second ErrTokenRefused too: never a
+// second renewal). It returns the connectionInfo last used.
 func WithRenewal[T any](ctx context.Context, ci api.ConnectionInfo, renew func(context.Context) (api.ConnectionInfo, error),
 	call func(context.Context, api.ConnectionInfo) (T, error)) (T, api.ConnectionInfo, error) {
 	v, err := call(ctx, ci)
@@ -182,11 +183,6 @@ func WithRenewal[T any](ctx context.Context, ci api.ConnectionInfo, renew func(c
 		return zero, ci, rerr
 	}
 	v, err = call(ctx, fresh)
-	if e, ok := errors.AsType[*Error](err); ok && e.Kind == KindTokenRefused {
-		ne := *e
-		ne.Kind, ne.Message = KindNotOffered, "a 404 persists after a fresh token"
-		return v, fresh, &ne
-	}
 	return v, fresh, err
 }
 

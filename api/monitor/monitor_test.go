@@ -154,8 +154,9 @@ func TestResourcesFaults(t *testing.T) {
 
 // An expired token gets the proxy's bare 404 (ErrTokenRefused, no
 // renewal by the client); WithRenewal renews once and succeeds with the
-// fresh token; a 404 that persists after the fresh token is "not
-// offered"; a stock server's 404 is "not offered" without any renewal.
+// fresh token; a 404 that persists after the fresh token is still a
+// refusal (never "not offered", never a second renewal); a stock
+// server's 404 is "not offered" without any renewal.
 func TestRenewOnceThenNotOffered(t *testing.T) {
 	e := newEnv(t, colabfake.Options{})
 	c := New(Options{})
@@ -174,11 +175,11 @@ func TestRenewOnceThenNotOffered(t *testing.T) {
 	if err != nil || renewals != 1 || ci.Token == old.Token || len(r.Disks) != 1 {
 		t.Fatalf("after renewal: %+v, %v (%d renewals)", r, err, renewals)
 	}
-	// A proxy-style 404 twice: renewed once, then not offered.
+	// A proxy-style 404 twice: renewed once, then still refused.
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, Status: 404, PathPrefix: ResourcesPath, Times: 2})
 	renewals = 0
 	_, ci, err = WithRenewal(ctx(t), ci, renew, c.Resources)
-	if !errors.Is(err, ErrNotOffered) || renewals != 1 || !strings.Contains(err.Error(), "persists after a fresh token") {
+	if !errors.Is(err, ErrTokenRefused) || errors.Is(err, ErrNotOffered) || renewals != 1 {
 		t.Fatalf("persisting 404: %v (%d renewals)", err, renewals)
 	}
 	e.Srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStockNotFound, PathPrefix: ResourcesPath})

@@ -4,10 +4,10 @@ import "time"
 
 // RenewEvery is the shortest time between two renewals of one runtime's
 // proxy token asked for by the monitor after a proxy 404 (the dashboard's
-// polls and `top` alike). A 404 that comes back within RenewEvery of a
-// renewal persists: the route is missing (resources: not offered,
-// re-checked after NotOfferedRecheck; kernels: failed), and it never
-// becomes a renewal every poll.
+// polls and `top` alike). A refusal that comes back within RenewEvery of
+// a renewal is a failure, not renewed again before then (never a renewal
+// every poll), and never "not offered": a missing route is only one the
+// server answers as absent with a token it takes.
 const RenewEvery = NotOfferedRecheck
 
 // Renewals is the monitor's one renewal rule: it remembers when each

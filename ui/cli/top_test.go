@@ -237,9 +237,9 @@ func TestTopBusyGPU(t *testing.T) {
 	<-done
 }
 
-// A proxy 404 that persists after a fresh token means "not offered":
-// renewed once, then not asked again for ten minutes, so
-// --watch never becomes a renewal loop.
+// A proxy 404 for the resources with a token the proxy takes for the
+// kernels means "not offered": never renewed, not asked again for ten
+// minutes, so --watch never becomes a renewal loop.
 func TestTopPersistent404RenewsOnce(t *testing.T) {
 	e := topEnv(t, colabfake.Options{})
 	e.srv.InjectProxy(colabfake.ProxyFault{Kind: colabfake.ProxyStatus, PathPrefix: "api/colab/resources", Status: 404, Times: -1})
@@ -258,8 +258,8 @@ func TestTopPersistent404RenewsOnce(t *testing.T) {
 	}
 	cancel()
 	<-done
-	if n := e.srv.CallCount("get_runtime"); n != 1 {
-		t.Errorf("get_runtime called %d times in 3 rounds, want 1", n)
+	if n := e.srv.CallCount("get_runtime"); n != 0 {
+		t.Errorf("get_runtime called %d times in 3 rounds, want 0", n)
 	}
 	if strings.Count(out.String(), "resources not offered by this runtime") < 3 {
 		t.Errorf("want every round to say the resources are not offered:\n%s", out.String())

@@ -6,7 +6,7 @@
 //   - Jupyter: the renewing Jupyter opener. A runtime's Jupyter client
 //     (api/jupyter) whose proxy token is renewed through get_runtime
 //     (Renewal); Connection asks get_runtime for a fresh connectionInfo
-//     first. The files pane and the file verbs, the shell, run's uploads
+//     first, OpenListed only when the listed token is near its expiry. The files pane and the file verbs, the shell, run's uploads
 //     and downloads, and the kernel interrupt all open runtimes this way.
 //   - ResolveRuntime: a runtime argument ("rt-abc", "runtimes/rt-abc" or
 //     a prefix of exactly one live id) among the listed runtimes, with a
@@ -19,10 +19,12 @@
 //     probe of `top`, which renews the token on the proxy's 404. Both
 //     front ends follow one renewal rule, state/monitor's Renewals: a
 //     runtime's proxy token is renewed for the monitor at most once every
-//     monitor.RenewEvery (10 min), and a 404 that comes back within that
-//     time means "not offered" for the resources (asked again after
-//     monitor.NotOfferedRecheck) and a failure for the kernels
-//     (Persisting). A route a runtime lacks never becomes a renewal loop.
+//     monitor.RenewEvery (10 min), and a refusal that comes back within
+//     that time is a failure (Persisting), never "not offered": that is
+//     only a route the server answers as missing (Jupyter's own 404, or
+//     the proxy's 404 for the resources with a token it takes for the
+//     kernels: Absent), asked again after monitor.NotOfferedRecheck. A
+//     route a runtime lacks never becomes a renewal loop.
 //   - Doctor: the checks of `colabdash doctor` (credentials, token,
 //     clock, endpoint, tools, a read call, quota project, a runtime's
 //     proxy routes) as Findings, each Check with its status, detail and

@@ -75,3 +75,22 @@ func OpenJupyter(ctx context.Context, svc api.Service, name string, o JupyterOpt
 	jc, err := Jupyter(svc, name, *rt.ConnectionInfo, o)
 	return jc, rt, err
 }
+
+// OpenListed is the Jupyter client of runtime rt as list_runtimes gave
+// it: through its listed connectionInfo while that proxy token has more
+// than jupyter.DefaultRenewLead left (no get_runtime: a verb mints no
+// token it does not need, and the token stays renewed on the proxy's
+// refusal or near its expiry as Jupyter's are), else OpenJupyter's (a
+// token from get_runtime). It returns rt, or get_runtime's runtime when
+// it asked. Errors are OpenJupyter's.
+func OpenListed(ctx context.Context, svc api.Service, rt api.Runtime, o JupyterOptions) (*jupyter.Client, api.Runtime, error) {
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	if ci := rt.ConnectionInfo; ci != nil && ci.URL != "" && ci.Token != "" && now().Before(ci.ExpireTime.Add(-jupyter.DefaultRenewLead)) {
+		jc, err := Jupyter(svc, rt.Name, *ci, o)
+		return jc, rt, err
+	}
+	return OpenJupyter(ctx, svc, rt.Name, o)
+}

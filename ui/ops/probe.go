@@ -8,6 +8,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/monitor"
 )
 
@@ -26,24 +27,24 @@ type Reading struct {
 
 // Read is one poll of the runtime behind ci through client: its
 // resources when resources is set, then its kernels when kernels is set,
-// one after the other (never two requests at once for one runtime). A
-// token the proxy refused for the resources ends the poll there: the
-// kernels would be refused too. It renews nothing (see Prober and
-// state/monitor's Renewals for the rule).
+// one after the other (never two requests at once for one runtime). It
+// renews nothing (see Prober and state/monitor's Renewals for the rule).
 func Read(ctx context.Context, client *apimon.Client, ci api.ConnectionInfo, resources, kernels bool) Reading {
 	return ReadPoll(ctx, client, ci, monitor.Poll{Resources: resources, Kernels: kernels})
 }
 
 // ReadPoll is Read of the parts p asks for: the resources, the kernels,
-// then the terminals (Terminals), one after the other. A token refused
-// for the resources or the kernels ends the poll there. A server without
-// terminals (a 404 from Jupyter: terminals turned off) has none: an
-// empty list, not an error.
+// then the terminals (Terminals), one after the other. The kernels are
+// asked even after the proxy refused the resources: whether the proxy
+// takes the same token for them tells a refused token from a resources
+// route it lacks (Absent). A token refused for the kernels ends the poll
+// there. A server without terminals (a 404 from Jupyter: terminals turned
+// off) has none: an empty list, not an error.
 func ReadPoll(ctx context.Context, client *apimon.Client, ci api.ConnectionInfo, p monitor.Poll) Reading {
 	var r Reading
 	if p.Resources {
 		r.Resources, r.ResErr = client.Resources(ctx, ci)
-		if errors.Is(r.ResErr, apimon.ErrTokenRefused) {
+		if ctx.Err() != nil {
 			return r
 		}
 	}
@@ -69,18 +70,34 @@ func Terminals(ctx context.Context, client *apimon.Client, ci api.ConnectionInfo
 	return ts, err
 }
 
-// Persisting is err, a token the proxy refused (*apimon.Error), as kind:
-// the 404 came back though the token was renewed within
-// monitor.RenewEvery, so the route is missing (apimon.KindNotOffered for
-// the resources, apimon.KindUnavailable for the kernels). Any other err
-// is returned as it is.
-func Persisting(err error, kind apimon.Kind) error {
+// Persisting is err, a token the proxy refused (*apimon.Error), as a
+// failure (apimon.KindUnavailable): the 404 came back though the token
+// was renewed within monitor.RenewEvery, and it is not renewed again
+// before then. A refusal is never "not offered" (Absent says when a
+// route is missing). Any other err is returned as it is.
+func Persisting(err error) error {
 	e, ok := errors.AsType[*apimon.Error](err)
 	if !ok || e.Kind != apimon.KindTokenRefused {
 		return err
 	}
 	ne := *e
-	ne.Kind, ne.Message = kind, "a 404 persists after a fresh token"
+	ne.Kind, ne.Message = apimon.KindUnavailable, "the runtime proxy refuses the proxy token, renewed less than "+state.FormatDuration(monitor.RenewEvery)+" ago"
+	return &ne
+}
+
+// Absent is resErr, the proxy's refusal of the resources route
+// (*apimon.Error) with a proxy token that the kernels' answer kerErr (nil:
+// they came) shows the proxy takes, as apimon.KindNotOffered: the runtime
+// does not offer that route. The resources' error is returned as it is
+// when it is no refusal, or when the kernels did not come (the token
+// itself may be refused).
+func Absent(resErr, kerErr error) error {
+	e, ok := errors.AsType[*apimon.Error](resErr)
+	if !ok || e.Kind != apimon.KindTokenRefused || kerErr != nil {
+		return resErr
+	}
+	ne := *e
+	ne.Kind, ne.Message = apimon.KindNotOffered, "the runtime proxy answers 404 to "+apimon.ResourcesPath+" with a proxy token it takes for "+apimon.KernelsPath
 	return &ne
 }
 
@@ -158,11 +175,13 @@ func (p *Prober) Retain(keep func(name string) bool) {
 
 // Probe polls runtime rt once, at now(): its resources (unless found not
 // offered within monitor.NotOfferedRecheck), then its kernels, then its
-// terminals (none on a server without them). A proxy
-// 404 renews the token through get_runtime and retries once when the
-// rule allows (monitor.Renewals: once every monitor.RenewEvery per
-// runtime); the kernels then use the fresh token. A 404 that the rule
-// does not let renew, or that comes back after the renewal, is Persisting.
+// terminals (none on a server without them). A proxy 404 on the kernels
+// (a refused token) renews the token through get_runtime and reads both
+// again once, when the rule allows (monitor.Renewals: once every
+// monitor.RenewEvery per runtime); a refusal the rule does not let renew,
+// or that comes back after the renewal, is Persisting: a failure, never
+// "not offered". A proxy 404 on the resources alone, with a token the
+// kernels show the proxy takes, is a route the runtime lacks (Absent).
 func (p *Prober) Probe(ctx context.Context, rt api.Runtime, now func() time.Time) {
 	name := rt.Name
 	ci, err := p.info(ctx, rt)
@@ -172,49 +191,24 @@ func (p *Prober) Probe(ctx context.Context, rt api.Runtime, now func() time.Time
 	}
 	p.mu.Lock()
 	askResources := monitor.ResourcesDue(p.notOfferedAt[name], now())
-	mayRenew := p.renewals.Due(name, now())
 	p.mu.Unlock()
-	renewed := false
-	var renew func(context.Context) (api.ConnectionInfo, error)
-	if mayRenew {
-		renew = func(ctx context.Context) (api.ConnectionInfo, error) {
-			renewed = true
-			p.mu.Lock()
-			p.renewals.Renewed(name, now())
-			p.mu.Unlock()
-			ci, err := Renewal(p.svc, name)(ctx)
-			if err != nil && !errors.Is(err, ErrNoConnection) {
-				err = errors.New(p.explain(err))
-			}
-			return ci, err
-		}
-	}
-	if askResources {
-		res, used, err := apimon.WithRenewal(ctx, ci, renew, p.client.Resources)
-		if ctx.Err() != nil {
-			return
-		}
-		if renewed && used.Token != ci.Token {
-			ci = used
-			p.setInfo(name, ci)
-		}
-		if !p.recordResources(name, now(), res, Persisting(err, apimon.KindNotOffered)) {
-			return
-		}
-	}
-	if renewed {
-		renew = nil // one renewal per probe
-	}
-	ks, used, err := apimon.WithRenewal(ctx, ci, renew, p.client.Kernels)
+	r := ReadPoll(ctx, p.client, ci, monitor.Poll{Resources: askResources, Kernels: true})
 	if ctx.Err() != nil {
 		return
 	}
-	if used.Token != ci.Token {
-		p.setInfo(name, used)
-		ci = used
+	if refusedToken(r) {
+		var ok bool
+		if r, ci, ok = p.renewAndRead(ctx, name, ci, askResources, r, now); !ok {
+			return
+		}
 	}
-	p.recordKernels(name, now(), ks, Persisting(err, apimon.KindUnavailable))
-	if errors.Is(err, apimon.ErrTokenRefused) || ctx.Err() != nil {
+	if askResources {
+		if !p.recordResources(name, now(), r.Resources, Persisting(Absent(r.ResErr, r.KerErr))) {
+			return
+		}
+	}
+	p.recordKernels(name, now(), r.Kernels, Persisting(r.KerErr))
+	if errors.Is(r.KerErr, apimon.ErrTokenRefused) {
 		return
 	}
 	ts, err := Terminals(ctx, p.client, ci)
@@ -224,6 +218,46 @@ func (p *Prober) Probe(ctx context.Context, rt api.Runtime, now func() time.Time
 	p.mu.Lock()
 	p.store.RecordTerminals(name, now(), ts, err)
 	p.mu.Unlock()
+}
+
+// refusedToken reports whether poll r's proxy token was refused: the
+// kernels refused it, or the resources did and the kernels did not come
+// to show the proxy takes it.
+func refusedToken(r Reading) bool {
+	return errors.Is(r.KerErr, apimon.ErrTokenRefused) ||
+		errors.Is(r.ResErr, apimon.ErrTokenRefused) && r.KerErr != nil
+}
+
+// renewAndRead renews runtime name's refused token ci, when the rule
+// allows, and reads again (the resources when asked, the kernels) with
+// the fresh one, which it keeps; it returns the reading to record and the
+// token it used. ok is false when the renewal failed (the probe error is
+// set) or ctx ended.
+func (p *Prober) renewAndRead(ctx context.Context, name string, ci api.ConnectionInfo, askResources bool, r Reading,
+	now func() time.Time) (Reading, api.ConnectionInfo, bool) {
+	p.mu.Lock()
+	due := p.renewals.Due(name, now())
+	if due {
+		p.renewals.Renewed(name, now())
+	}
+	p.mu.Unlock()
+	if !due {
+		return r, ci, true
+	}
+	fresh, err := Renewal(p.svc, name)(ctx)
+	if ctx.Err() != nil {
+		return r, ci, false
+	}
+	if err != nil {
+		if !errors.Is(err, ErrNoConnection) {
+			err = errors.New(p.explain(err))
+		}
+		p.setProbeErr(name, err.Error())
+		return r, ci, false
+	}
+	p.setInfo(name, fresh)
+	r = ReadPoll(ctx, p.client, fresh, monitor.Poll{Resources: askResources, Kernels: true})
+	return r, fresh, ctx.Err() == nil
 }
 
 // RecordJobs records runtime name's jobs for its verdict (Store's

@@ -47,11 +47,11 @@ func TestReadAsksWhatThePollNames(t *testing.T) {
 	refuse(srv, apimon.ResourcesPath, 1)
 	before = proxyRequests(srv)
 	r = Read(ctx, c, *rt.ConnectionInfo, true, true)
-	if !errors.Is(r.ResErr, apimon.ErrTokenRefused) || r.Kernels != nil || r.KerErr != nil {
-		t.Errorf("a refused token: %+v, want the poll ended at the resources", r)
+	if !errors.Is(r.ResErr, apimon.ErrTokenRefused) || r.Kernels == nil || r.KerErr != nil {
+		t.Errorf("resources refused: %+v, want the kernels asked all the same", r)
 	}
-	if n := proxyRequests(srv) - before; n != 1 {
-		t.Errorf("a refused poll sent %d requests, want 1 (the kernels not asked)", n)
+	if n := proxyRequests(srv) - before; n != 2 {
+		t.Errorf("a poll with the resources refused sent %d requests, want 2", n)
 	}
 	refuse(srv, apimon.KernelsPath, 1)
 	if r := Read(ctx, c, *rt.ConnectionInfo, true, true); r.ResErr != nil || !errors.Is(r.KerErr, apimon.ErrTokenRefused) {
@@ -59,26 +59,33 @@ func TestReadAsksWhatThePollNames(t *testing.T) {
 	}
 }
 
-func TestPersisting(t *testing.T) {
+func TestPersistingAndAbsent(t *testing.T) {
 	refused := &apimon.Error{Op: "kernels", Kind: apimon.KindTokenRefused, Status: 404, Message: "the runtime proxy answered 404"}
-	got := Persisting(refused, apimon.KindUnavailable)
+	got := Persisting(refused)
 	var e *apimon.Error
-	if !errors.As(got, &e) || e.Kind != apimon.KindUnavailable || e.Op != "kernels" || e.Status != 404 || e.Message != "a 404 persists after a fresh token" {
+	if !errors.As(got, &e) || e.Kind != apimon.KindUnavailable || e.Op != "kernels" || e.Status != 404 || !strings.Contains(e.Message, "refuses the proxy token") {
 		t.Errorf("Persisting(refused) = %#v", got)
 	}
 	if refused.Kind != apimon.KindTokenRefused {
 		t.Error("Persisting changed the error it was given")
 	}
-	if got := Persisting(refused, apimon.KindNotOffered); !errors.Is(got, apimon.ErrNotOffered) {
-		t.Errorf("Persisting as not offered = %v", got)
-	}
 	other := &apimon.Error{Op: "resources", Kind: apimon.KindUnavailable, Message: "HTTP 500"}
-	if got := Persisting(other, apimon.KindNotOffered); got != other {
+	if got := Persisting(other); got != other {
 		t.Errorf("Persisting changed a failure that is no refusal: %v", got)
 	}
 	plain := errors.New("plain")
-	if Persisting(plain, apimon.KindNotOffered) != plain || Persisting(nil, apimon.KindNotOffered) != nil {
+	if Persisting(plain) != plain || Persisting(nil) != nil {
 		t.Error("Persisting changed a non-monitor error or nil")
+	}
+	res := &apimon.Error{Op: "resources", Kind: apimon.KindTokenRefused, Status: 404, Message: "the runtime proxy answered 404"}
+	if got := Absent(res, nil); !errors.Is(got, apimon.ErrNotOffered) {
+		t.Errorf("resources refused, kernels taken: %v, want not offered", got)
+	}
+	if got := Absent(res, refused); got != res {
+		t.Errorf("resources and kernels refused: %v, want the refusal as it is", got)
+	}
+	if got := Absent(other, nil); got != other {
+		t.Errorf("Absent changed a failure that is no refusal: %v", got)
 	}
 }
 
@@ -120,8 +127,9 @@ func TestProberRenewsOnceEveryRenewEvery(t *testing.T) {
 		t.Fatalf("first refusal: %d get_runtime calls, want 1 renewal", n)
 	}
 	m := p.Runtime(rt.Name)
-	if m.ResourcesErr != nil || !errors.Is(m.KernelsErr, apimon.ErrNotOffered) {
-		t.Errorf("after a 404 that persists past the renewal: resources %v, kernels %v", m.ResourcesErr, m.KernelsErr)
+	var e *apimon.Error
+	if m.ResourcesErr != nil || !errors.As(m.KernelsErr, &e) || e.Kind != apimon.KindUnavailable || !strings.Contains(e.Message, "refuses the proxy token") {
+		t.Errorf("after a 404 that persists past the renewal: resources %v, kernels %v, want a failure", m.ResourcesErr, m.KernelsErr)
 	}
 	clk.t = clk.t.Add(monitor.RenewEvery - time.Second)
 	p.Probe(ctx, rt, clk.now)
@@ -129,8 +137,7 @@ func TestProberRenewsOnceEveryRenewEvery(t *testing.T) {
 		t.Errorf("a refusal within RenewEvery renewed again (%d get_runtime calls)", n)
 	}
 	m = p.Runtime(rt.Name)
-	var e *apimon.Error
-	if !errors.As(m.KernelsErr, &e) || e.Kind != apimon.KindUnavailable || !strings.Contains(e.Message, "persists") {
+	if !errors.As(m.KernelsErr, &e) || e.Kind != apimon.KindUnavailable || !strings.Contains(e.Message, "refuses the proxy token") {
 		t.Errorf("a refusal within RenewEvery: kernels %v, want a persisting failure", m.KernelsErr)
 	}
 	clk.t = clk.t.Add(time.Second)
@@ -243,7 +250,44 @@ func TestProberRenewsOncePerProbe(t *testing.T) {
 	if m == nil || m.ResourcesErr != nil || len(m.Resources.Disks) == 0 {
 		t.Fatalf("the resources with the renewed token: %+v", m)
 	}
-	if !errors.As(m.KernelsErr, &e) || e.Kind != apimon.KindUnavailable || !strings.Contains(e.Message, "persists") {
+	if !errors.As(m.KernelsErr, &e) || e.Kind != apimon.KindUnavailable || !strings.Contains(e.Message, "refuses the proxy token") {
 		t.Errorf("kernels %v, want a 404 that persists after the renewal", m.KernelsErr)
+	}
+}
+
+// A token refused again within RenewEvery of a renewal (another process
+// renewed it, or it was revoked) is a failure for both routes, never
+// "not offered by this runtime", and renews nothing.
+func TestProberRefusalWithinRenewEveryIsNeverNotOffered(t *testing.T) {
+	srv, p, rt, clk := newTestProber(t, colabfake.Options{})
+	ctx := context.Background()
+	p.Probe(ctx, withStaleToken(rt), clk.now)
+	if n := srv.CallCount(api.ToolGetRuntime); n != 1 {
+		t.Fatalf("a stale token: %d get_runtime calls, want 1", n)
+	}
+	refuse(srv, "", 2) // the next resources and kernels requests: a bare 404
+	clk.t = clk.t.Add(time.Minute)
+	p.Probe(ctx, rt, clk.now)
+	m := p.Runtime(rt.Name)
+	if m.NotOffered || errors.Is(m.ResourcesErr, apimon.ErrNotOffered) || !errors.Is(m.ResourcesErr, apimon.ErrUnavailable) || !errors.Is(m.KernelsErr, apimon.ErrUnavailable) {
+		t.Errorf("a refusal a minute after a renewal: resources %v (not offered %v), kernels %v; want both failed", m.ResourcesErr, m.NotOffered, m.KernelsErr)
+	}
+	if n := srv.CallCount(api.ToolGetRuntime); n != 1 {
+		t.Errorf("a refusal within RenewEvery renewed again (%d get_runtime calls)", n)
+	}
+}
+
+// A resources route the proxy answers with its bare 404 for a token it
+// takes for the kernels is "not offered" at once, without a renewal.
+func TestProberResourcesRefusedAloneAreNotOffered(t *testing.T) {
+	srv, p, rt, clk := newTestProber(t, colabfake.Options{})
+	refuse(srv, apimon.ResourcesPath, -1)
+	p.Probe(context.Background(), rt, clk.now)
+	m := p.Runtime(rt.Name)
+	if !m.NotOffered || m.KernelsErr != nil {
+		t.Errorf("resources %v (not offered %v), kernels %v; want not offered, kernels read", m.ResourcesErr, m.NotOffered, m.KernelsErr)
+	}
+	if n := srv.CallCount(api.ToolGetRuntime); n != 0 {
+		t.Errorf("%d get_runtime calls for a route the runtime lacks, want none", n)
 	}
 }

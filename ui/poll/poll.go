@@ -12,11 +12,12 @@
 // runtime, the root renews its token through its one renewal path
 // (get_runtime) and calls Renewed; the next poll the Scheduler plans is
 // the retry, with the fresh token (so retries count against the request
-// bound). A 404 that persists within RenewEvery of that renewal means
-// "not offered by this runtime" for the resources (re-checked every 10
-// minutes) and a failure (backed off) for the kernels: a runtime's token
-// is renewed for the monitor at most once every RenewEvery, so a route
-// that is missing never becomes a renewal loop.
+// bound). A refusal within RenewEvery of that renewal is a failure
+// (backed off), never "not offered": a runtime's token is renewed for the
+// monitor at most once every RenewEvery, so it never becomes a renewal
+// loop. "Not offered by this runtime" (re-checked every 10 minutes) is
+// only a route the server answers as absent: Jupyter's own 404, or the
+// proxy's 404 for the resources with a token it takes for the kernels.
 //
 // A Poller is owned by the root's Update: it does no I/O itself (its
 // commands do) and is not safe for concurrent use. It never deletes a
@@ -172,20 +173,27 @@ func (p *Poller) cmd(ctx context.Context, poll monitor.Poll, ci api.ConnectionIn
 	}
 }
 
-// Fold records msg at now. A poll whose token the proxy refused is not
-// recorded: when info, the runtime's connectionInfo now, holds another
-// token (renewed while the poll ran), the poll just ends and the next one
-// uses it; otherwise Fold returns the runtime: the root renews its token
-// and calls Renewed. A refusal within RenewEvery of such a renewal is a
-// 404 that persists: the resources are "not offered", the kernels failed.
-// Retries are polls the Scheduler plans, so they count against its
-// request bound.
+// Fold records msg at now. A resources route the proxy answers with
+// its bare 404 while it takes the same token for the kernels is "not
+// offered" (ops.Absent). A poll whose token the proxy refused (the
+// kernels refused it, or the resources did and the kernels did not come)
+// is not recorded: when info, the runtime's connectionInfo now, holds
+// another token (renewed while the poll ran), the poll just ends and the
+// next one uses it; otherwise Fold returns the runtime: the root renews
+// its token and calls Renewed. A refusal within RenewEvery of such a
+// renewal is recorded as a failure (backed off; ops.Persisting), never as
+// "not offered", and renews nothing. Retries are polls the Scheduler
+// plans, so they count against its request bound.
 func (p *Poller) Fold(msg ResultMsg, now time.Time, info func(name string) (api.ConnectionInfo, bool)) (renew string) {
 	if msg.Gen != p.gen {
 		return ""
 	}
 	name := msg.Runtime
-	refused := errors.Is(msg.ResErr, apimon.ErrTokenRefused) || errors.Is(msg.KerErr, apimon.ErrTokenRefused)
+	if msg.Poll.Kernels {
+		msg.ResErr = ops.Absent(msg.ResErr, msg.KerErr)
+	}
+	refused := errors.Is(msg.KerErr, apimon.ErrTokenRefused) ||
+		errors.Is(msg.ResErr, apimon.ErrTokenRefused) && (!msg.Poll.Kernels || msg.KerErr != nil)
 	if refused {
 		if ci, ok := info(name); ok && ci.Token != msg.Token {
 			p.sched.Done(name, now, monitor.OutcomeSkipped, monitor.OutcomeSkipped)
@@ -196,15 +204,7 @@ func (p *Poller) Fold(msg ResultMsg, now time.Time, info func(name string) (api.
 			p.waiting[name] = waiting{poll: msg.Poll, since: now}
 			return name
 		}
-		if errors.Is(msg.ResErr, apimon.ErrTokenRefused) {
-			msg.ResErr = ops.Persisting(msg.ResErr, apimon.KindNotOffered)
-			if msg.Poll.Kernels && msg.KerErr == nil && msg.Kernels == nil {
-				msg.Poll.Kernels = false // not asked: the resources' refusal ended the poll
-			}
-		}
-		if errors.Is(msg.KerErr, apimon.ErrTokenRefused) {
-			msg.KerErr = ops.Persisting(msg.KerErr, apimon.KindUnavailable)
-		}
+		msg.ResErr, msg.KerErr = ops.Persisting(msg.ResErr), ops.Persisting(msg.KerErr)
 	}
 	p.record(name, now, msg)
 	return ""

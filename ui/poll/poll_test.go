@@ -85,9 +85,10 @@ func TestPollsLandOnTheirRuntime(t *testing.T) {
 
 // A refused proxy token asks for one renewal; the next poll, when the
 // Scheduler plans it, uses the fresh token and lands. A 404 that persists
-// after it means "not offered" for the resources, and no second renewal
-// comes within RenewEvery; a failed renewal ends the poll failed and
-// backs it off; a token renewed while the poll ran needs no renewal.
+// after it is a failure (never "not offered": the row would say "a stock
+// Jupyter server" for ten minutes), and no second renewal comes within
+// RenewEvery; a failed renewal ends the poll failed and backs it off; a
+// token renewed while the poll ran needs no renewal.
 func TestRefusedTokenRenewsOnce(t *testing.T) {
 	px := polltest.New(t, polltest.Options{Tokens: []string{"fresh"}})
 	p := New(apimon.New(apimon.Options{}))
@@ -99,8 +100,8 @@ func TestRefusedTokenRenewsOnce(t *testing.T) {
 	if len(renew) != 1 || renew[0] != name || p.Runtime(name) != nil {
 		t.Fatalf("renew %v, recorded %+v", renew, p.Runtime(name))
 	}
-	if px.Requests("a") != 1 {
-		t.Errorf("%d requests: the kernels were asked with a refused token", px.Requests("a"))
+	if px.Requests("a") != 2 {
+		t.Errorf("%d requests, want the resources and the kernels (which tell a refused token from a missing route)", px.Requests("a"))
 	}
 	// While the renewal runs nothing else is sent for it.
 	if cmds := p.Due(ctx, t0.Add(10*time.Second), name, nil, stale); len(cmds) != 0 {
@@ -124,20 +125,22 @@ func TestRefusedTokenRenewsOnce(t *testing.T) {
 		t.Fatalf("the poll with the renewed token did not land: %+v", m)
 	}
 
-	// A 404 that persists after the renewal: not offered, no renewal loop.
+	// A 404 that persists after the renewal: a failure, not "not
+	// offered", and no renewal loop.
 	q := New(apimon.New(apimon.Options{}))
 	if renew := fold(q, q.Due(ctx, t0, name, nil, stale), t0); len(renew) != 1 {
 		t.Fatalf("renew %v", renew)
 	}
 	q.Renewed(name, t0, nil)
 	fold(q, q.Due(ctx, t0.Add(5*time.Second), name, nil, stale), t0.Add(5*time.Second))
-	if m := q.Runtime(name); m == nil || !m.NotOffered {
-		t.Fatalf("a persisting 404: %+v", m)
+	m := q.Runtime(name)
+	if m == nil || m.NotOffered || errors.Is(m.ResourcesErr, apimon.ErrNotOffered) || !errors.Is(m.ResourcesErr, apimon.ErrUnavailable) ||
+		!strings.Contains(m.ResourcesErr.Error(), "refuses the proxy token") {
+		t.Fatalf("a persisting refusal: %+v, want a failure", m)
 	}
-	// The resources' refusal ended that poll: its kernels, never asked,
-	// are not read as "no kernels".
-	if m := q.Runtime(name); m.Kernels != nil || m.Activity(t0.Add(5*time.Second)).State != monitor.StateUnknown {
-		t.Errorf("kernels not asked recorded as %v (activity %v)", m.Kernels, m.Activity(t0.Add(5*time.Second)).State)
+	// Its kernels, refused, are not read as "no kernels".
+	if m.Kernels != nil || m.Activity(t0.Add(5*time.Second)).State != monitor.StateUnknown {
+		t.Errorf("kernels refused recorded as %v (activity %v)", m.Kernels, m.Activity(t0.Add(5*time.Second)).State)
 	}
 	for i := 1; i <= 20; i++ {
 		now := t0.Add(time.Duration(i) * 30 * time.Second)
@@ -150,7 +153,7 @@ func TestRefusedTokenRenewsOnce(t *testing.T) {
 	r := New(apimon.New(apimon.Options{}))
 	fold(r, r.Due(ctx, t0, name, nil, stale), t0)
 	r.Renewed(name, t0, errors.New("get_runtime: NOT_FOUND"))
-	m := r.Runtime(name)
+	m = r.Runtime(name)
 	if m == nil || !errors.Is(m.ResourcesErr, apimon.ErrUnavailable) || !strings.Contains(m.ResourcesErr.Error(), "renewal failed: get_runtime: NOT_FOUND") {
 		t.Fatalf("after a failed renewal: %+v", m)
 	}
@@ -163,6 +166,24 @@ func TestRefusedTokenRenewsOnce(t *testing.T) {
 	fold(w, w.Due(ctx, t0.Add(waitLimit), name, nil, stale), t0.Add(waitLimit))
 	if m := w.Runtime(name); m == nil || m.ResourcesErr == nil {
 		t.Errorf("a poll waits for a renewal forever: %+v", m)
+	}
+}
+
+// A resources route the proxy answers with its bare 404 while it takes
+// the same token for the kernels is "not offered by this runtime" at
+// once: no renewal, the kernels recorded, the resources asked again only
+// after NotOfferedRecheck.
+func TestResourcesRefusedWithATokenTheKernelsTakeIsNotOffered(t *testing.T) {
+	px := polltest.New(t, polltest.Options{Tokens: []string{"good"}, NoResources: true})
+	p := New(apimon.New(apimon.Options{}))
+	name := "runtimes/a"
+	info := func(string) (api.ConnectionInfo, bool) { return px.Info("a", "good"), true }
+	if renew := fold(p, p.Due(context.Background(), t0, name, nil, info), t0); renew != nil {
+		t.Fatalf("renewal asked for a route the runtime lacks: %v", renew)
+	}
+	m := p.Runtime(name)
+	if m == nil || !m.NotOffered || !errors.Is(m.ResourcesErr, apimon.ErrNotOffered) || len(m.Kernels) != 1 {
+		t.Fatalf("after the poll: %+v, want the resources not offered and the kernels read", m)
 	}
 }
 

@@ -19,9 +19,10 @@ import (
 type backend interface {
 	// Runtimes lists the runtimes (list_runtimes).
 	Runtimes(ctx context.Context) ([]api.Runtime, error)
-	// Open reaches runtime name's Jupyter server (get_runtime for its
-	// connectionInfo; the proxy token renewed as it nears expiry).
-	Open(ctx context.Context, name string) (runtimeJobs, error)
+	// Open reaches runtime rt's Jupyter server (as listed: its listed
+	// proxy token while it is good, else get_runtime's; the token renewed
+	// on a refusal or as it nears expiry).
+	Open(ctx context.Context, rt api.Runtime) (runtimeJobs, error)
 	// DeleteRuntime deletes runtime name (delete_runtime).
 	DeleteRuntime(ctx context.Context, name string) error
 	// Classify turns a failure into its exit code and line.
@@ -66,9 +67,9 @@ func (b *liveBackend) Runtimes(ctx context.Context) ([]api.Runtime, error) {
 	return b.conn.Svc.ListRuntimes(ctx)
 }
 
-func (b *liveBackend) Open(ctx context.Context, name string) (runtimeJobs, error) {
+func (b *liveBackend) Open(ctx context.Context, listed api.Runtime) (runtimeJobs, error) {
 	g := b.v.G
-	jc, rt, err := ops.OpenJupyter(ctx, b.conn.Svc, name, ops.JupyterOptions{Redactor: g.Logs.Red, Logger: g.Logs.Log})
+	jc, rt, err := ops.OpenListed(ctx, b.conn.Svc, listed, ops.JupyterOptions{Redactor: g.Logs.Red, Logger: g.Logs.Log})
 	if err != nil {
 		return nil, err
 	}

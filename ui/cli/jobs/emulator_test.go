@@ -88,6 +88,38 @@ func TestVerbsAgainstTheEmulator(t *testing.T) {
 	}
 }
 
+// jobs reads every runtime with the proxy token it is listed with while
+// that token is good: no runtime's token is replaced (a dashboard beside
+// `jobs --watch` keeps its own), only one within 5 minutes of its
+// expireTime or past it is renewed (get_runtime).
+func TestJobsKeepsTheListedTokensThatAreGood(t *testing.T) {
+	e := kittest.Demo(t)
+	oldLoad := loadNotes
+	t.Cleanup(func() { loadNotes = oldLoad })
+	loadNotes = func() ([]ops.JobNote, error) { return nil, nil }
+	before := map[string]api.ConnectionInfo{}
+	for _, rt := range e.Srv.Runtimes() {
+		before[rt.Name] = *rt.ConnectionInfo
+	}
+	if r := e.Run(listCmd, "--json"); r.Code != 0 {
+		t.Fatalf("jobs: exit %d %q %q", r.Code, r.Out, r.Err)
+	}
+	renewed := 0
+	for _, rt := range e.Srv.Runtimes() {
+		was := before[rt.Name]
+		good := time.Until(was.ExpireTime) > 6*time.Minute
+		switch {
+		case good && rt.ConnectionInfo.Token != was.Token:
+			t.Errorf("jobs replaced the proxy token of %s, which had %s left", rt.ID(), time.Until(was.ExpireTime).Round(time.Minute))
+		case !good && rt.ConnectionInfo.Token != was.Token:
+			renewed++
+		}
+	}
+	if n := e.Srv.CallCount(api.ToolGetRuntime); n != renewed {
+		t.Errorf("jobs called get_runtime %d times, for %d tokens near or past their expiry", n, renewed)
+	}
+}
+
 // Against the emulator's running demo job: wait blocks while it runs;
 // stop ends it (SIGTERM to its group), quietly; wait then returns with
 // the job's status (128 + the signal) and only then deletes the runtime.
@@ -105,10 +137,10 @@ func TestStopEndsARunningJobThatWaitSees(t *testing.T) {
 	defer cancel()
 	go func() { waited <- e.RunTerm(kittest.Term{Ctx: ctx}, waitCmd, job, "--delete", "--json") }()
 
-	// The emulator honours only a runtime's latest proxy token, so two
-	// processes renewing it may each see a refusal, and retry; and wait
-	// may delete the runtime before stop read the end. stop may say
-	// those, and says nothing else.
+	// Two processes renewing a runtime's token may each see a refusal
+	// of an expiring one, and retry; and wait may delete the runtime
+	// before stop read the end. stop may say those, and says nothing
+	// else.
 	r := e.Run(stopCmd, job, "--grace", "2s")
 	if r.Code != 0 {
 		cancel() // the job may run on: wait would too

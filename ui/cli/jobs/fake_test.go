@@ -47,8 +47,8 @@ func (b *fakeBackend) Runtimes(context.Context) ([]api.Runtime, error) {
 	return b.rts, nil
 }
 
-func (b *fakeBackend) Open(_ context.Context, name string) (runtimeJobs, error) {
-	if r, ok := b.runtimes[name]; ok {
+func (b *fakeBackend) Open(_ context.Context, rt api.Runtime) (runtimeJobs, error) {
+	if r, ok := b.runtimes[rt.Name]; ok {
 		return r, nil
 	}
 	return nil, ops.ErrNoConnection
@@ -160,11 +160,12 @@ func record(rt, id string, st *rjobs.Status, args ...string) rjobs.Record {
 func setup(t *testing.T, b *fakeBackend, notes []ops.JobNote) *[]string {
 	t.Helper()
 	forgotten := &[]string{}
-	oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify := connect, now, loadNotes, forgetNote, waitEvery, notifyOptions
+	oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify, oldClaim := connect, now, loadNotes, forgetNote, waitEvery, notifyOptions, claimDelete
 	t.Cleanup(func() {
-		connect, now, loadNotes, forgetNote, waitEvery, notifyOptions = oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify
+		connect, now, loadNotes, forgetNote, waitEvery, notifyOptions, claimDelete = oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify, oldClaim
 	})
-	stateDir := t.TempDir() // the events' claims: never the user's state directory
+	stateDir := t.TempDir() // the events' and deletes' claims: never the user's state directory
+	claimDelete = func(n ops.JobNote) bool { return ops.ClaimWhenDone(stateDir, n.Runtime, n.ID, time.Now()) }
 	notifyOptions = func(v *verb) notify.Options {
 		return notify.Options{StateDir: stateDir, Redactor: v.Red(), Getenv: func(string) string { return "" }, Environ: []string{}}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,11 +18,13 @@ import (
 )
 
 // Package seams (tests replace them): the job notes of the state
-// directory and the job id check.
+// directory, the claim of a note's delete among the colabdash processes
+// sharing it, and the job id check.
 var (
-	loadNotes  = func() ([]ops.JobNote, error) { return ops.JobNotes(kit.StateDir()) }
-	forgetNote = func(id string) error { return ops.ForgetJobNote(kit.StateDir(), id) }
-	validID    = rjobs.ValidID
+	loadNotes   = func() ([]ops.JobNote, error) { return ops.JobNotes(kit.StateDir()) }
+	forgetNote  = func(id string) error { return ops.ForgetJobNote(kit.StateDir(), id) }
+	claimDelete = func(n ops.JobNote) bool { return ops.ClaimWhenDone(kit.StateDir(), n.Runtime, n.ID, time.Now()) }
+	validID     = rjobs.ValidID
 )
 
 // found is a job located on its runtime.
@@ -124,7 +127,7 @@ func listed(rts []api.Runtime, name string) (api.Runtime, bool) {
 
 // readOn reads job id on runtime rt.
 func (v *verb) readOn(ctx context.Context, b backend, rt api.Runtime, id string, note *ops.JobNote) (*found, error) {
-	rj, err := b.Open(ctx, rt.Name)
+	rj, err := b.Open(ctx, rt)
 	if err != nil {
 		if errors.Is(err, ops.ErrNoConnection) {
 			return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: fmt.Sprintf("runtime %s has no connectionInfo yet (is it still starting?)", termtext.Cut(rt.ID(), 63))}

@@ -123,7 +123,7 @@ func (v *verb) collect(ctx context.Context, b backend, arg string) (JobsReport, 
 
 // read lists runtime rt's jobs and the end of each one's log.
 func (v *verb) read(ctx context.Context, b backend, rt api.Runtime) ([]rjobs.Record, [][]byte, *kit.ExitError) {
-	rj, err := b.Open(ctx, rt.Name)
+	rj, err := b.Open(ctx, rt)
 	if err != nil {
 		if !errors.Is(err, ops.ErrNoConnection) {
 			return nil, nil, b.Classify(err)
@@ -317,8 +317,9 @@ func (v *verb) watch(ctx context.Context, arg string, every time.Duration) error
 }
 
 // carryOut deletes the runtime of each job noted --delete-when-done
-// that rep shows ended, forgets its note, and returns the lines that
-// say so (or why it could not); done holds the job ids carried out
+// that rep shows ended (unless another colabdash process claimed that
+// delete first: claimDelete), forgets its note, and returns the lines
+// that say so (or why it could not); done holds the job ids carried out
 // already.
 func (v *verb) carryOut(ctx context.Context, b backend, rep JobsReport, done map[string]bool, tl *teller) []string {
 	notes, err := loadNotes()
@@ -335,6 +336,11 @@ func (v *verb) carryOut(ctx context.Context, b backend, rep JobsReport, done map
 				continue
 			}
 			done[n.ID] = true
+			if !claimDelete(n) { // a dashboard, or another jobs --watch, deletes it
+				lines = append(lines, fmt.Sprintf("job %s ended (%s): another colabdash deletes runtime %s, as --delete-when-done asked",
+					n.ID, stateWord(e), termtext.Cut(api.LastSegment(n.Runtime), 63)))
+				continue
+			}
 			line, ok := v.deleteFor(ctx, b, n, stateWord(e))
 			if ok {
 				tl.deleted(ctx, n.Runtime, n.ID, stateWord(e))

@@ -257,7 +257,7 @@ func (v *verb) kernelLogs(ctx context.Context, b backend, rtArg, session string,
 		}
 		return errNoSession
 	}
-	rj, err := b.Open(ctx, rt.Name)
+	rj, err := b.Open(ctx, rt)
 	if err != nil {
 		return b.Classify(err)
 	}

@@ -48,16 +48,11 @@ func (t *teller) tell(ctx context.Context, ev state.Event) {
 	}
 }
 
-// entryEnded is the event of a job's end as a JobEntry shows it: the
-// same event (state.Event.Key) as the dashboard's for that job.
+// entryEnded is the event of the end of e's job: state.JobEnded of its
+// record, the same event (and words) as the dashboard's and wait's.
 func entryEnded(e JobEntry) state.Event {
-	rt := api.LastSegment(string(e.Runtime))
-	word := stateWord(e)
-	text := "job " + e.ID + " on " + rt + " " + word
-	if e.Command != "" {
-		text += ": " + e.Command
-	}
-	return state.Event{Kind: state.EventJobEnded, Runtime: rt, Job: e.ID, Status: word, Text: text, At: now()}
+	t := now()
+	return state.JobEnded(e.rec, state.JudgeJob(e.rec, t, 0), t)
 }
 
 // watchEnds tells the jobs of rep seen running in an earlier round

@@ -78,7 +78,8 @@ func TestWaitTellsTheEndItSaw(t *testing.T) {
 		t.Fatalf("stderr %q, want %q and the bell, nothing else raw", res.err, want)
 	}
 	evs := events(t, got)
-	if len(evs) != 1 || evs[0]["kind"] != "job-ended" || evs[0]["job"] != "train-1" || evs[0]["runtime"] != "rt-a" || evs[0]["status"] != "exited 0" {
+	if len(evs) != 1 || evs[0]["kind"] != "job-ended" || evs[0]["job"] != "train-1" || evs[0]["runtime"] != "rt-a" || evs[0]["status"] != "exited 0" ||
+		!strings.HasPrefix(evs[0]["text"], "job train-1 on rt-a exited 0 after 20s: train.py ") {
 		t.Fatalf("the command read %v", evs)
 	}
 	// The job has ended: waiting on it again finds the end, tells none.
@@ -123,6 +124,11 @@ func TestJobsWatchTellsEndsAndDeletes(t *testing.T) {
 		t.Fatalf("exit %d %q", res.code, res.err)
 	}
 	evs := events(t, got)
+	// The dashboard's and wait's words (state.JobEnded): the duration,
+	// the script as typed.
+	if len(evs) > 0 && evs[0]["text"] != "job train-1 on rt-a exited 3 after 20s: train.py" {
+		t.Errorf("text %q, want the one wording of a job's end", evs[0]["text"])
+	}
 	if len(evs) != 2 || evs[0]["status"] != "exited 3" || evs[1]["status"] != "exited 3, runtime deleted" ||
 		!strings.Contains(evs[1]["text"], "deleted runtime rt-a: job train-1 ended (exited 3)") {
 		t.Fatalf("the command read %v", evs)

@@ -278,6 +278,38 @@ func TestWaitCarriesOutTheNotedIntent(t *testing.T) {
 	}
 }
 
+// A noted delete another colabdash process claimed first (a dashboard
+// that saw the job end) is left to it: wait and jobs --watch say so and
+// send no delete_runtime of their own.
+func TestNotedDeleteClaimedElsewhereIsLeftToIt(t *testing.T) {
+	note := ops.JobNote{ID: "train-1", Runtime: rtA, DeleteWhenDone: true}
+	r := &fakeRuntime{name: rtA, jobs: []rjobs.Record{record(rtA, "train-1", exited(0))}}
+	b := oneRuntime(r)
+	setup(t, b, []ops.JobNote{note})
+	if !claimDelete(note) {
+		t.Fatal("the dashboard's claim was refused")
+	}
+	res := run(t, nil, term{}, "wait", "train-1")
+	if res.code != 0 || len(b.deleted) != 0 || !strings.Contains(res.err, "another colabdash deletes runtime rt-a") {
+		t.Fatalf("wait: exit %d, deleted %v, stderr %q", res.code, b.deleted, res.err)
+	}
+	r.jobs[0].Status = running()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b.onList = func() {
+		switch b.lists {
+		case 2:
+			r.jobs[0].Status = exited(0)
+		case 4:
+			cancel()
+		}
+	}
+	res = run(t, nil, term{ctx: ctx}, "jobs", "--watch", "--interval", "1ms")
+	if res.code != kit.ExitInterrupted || len(b.deleted) != 0 || !strings.Contains(res.out, "another colabdash deletes runtime rt-a") {
+		t.Fatalf("jobs --watch: exit %d, deleted %v, stdout %q", res.code, b.deleted, res.out)
+	}
+}
+
 // stop asks the supervisor, waits for the end the status records, and
 // says nothing; a job that ended already is left alone.
 func TestStopWaitsForTheEndQuietly(t *testing.T) {

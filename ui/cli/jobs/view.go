@@ -71,13 +71,16 @@ type JobEntry struct {
 	Seconds  float64         `json:"seconds" jsonschema:"how long it ran, to its end or to now"`
 	LastLine string          `json:"lastLine,omitempty"`
 	Error    string          `json:"error,omitempty" jsonschema:"why the supervisor could not start it (state failed)"`
+	// rec is the record the entry was made from (the event of its end
+	// is worded from it, state.JobEnded).
+	rec rjobs.Record
 }
 
 // entry is rec's JobEntry at now.
 func entry(rec rjobs.Record, now time.Time) JobEntry {
 	v := judge(rec, now)
 	e := JobEntry{ID: rec.Spec.ID, Runtime: kit.NameOf(rec.Runtime), Command: command(rec.Spec), State: v.state,
-		ExitCode: v.code, Signal: v.signal, Seconds: v.duration.Seconds(), Error: v.err}
+		ExitCode: v.code, Signal: v.signal, Seconds: v.duration.Seconds(), Error: v.err, rec: rec}
 	if !v.started.IsZero() {
 		t := v.started
 		e.Started = &t

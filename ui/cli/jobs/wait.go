@@ -144,17 +144,8 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 			}
 			return kept
 		}
-		if err := b.DeleteRuntime(ctx, f.rt.Name); err != nil {
-			ee := b.Classify(err)
-			return &kit.ExitError{Code: ee.Code, Msg: fmt.Sprintf("job %s ended (%s), but its runtime could not be deleted: %s", f.ref(), jv.word, ee.Msg)}
-		}
-		rep.Deleted = true
-		_ = forgetNote(f.id)
-		if !del {
-			tl.deleted(ctx, f.rt.Name, f.id, jv.word)
-		}
-		if !v.AsJSON {
-			v.Note(fmt.Sprintf("deleted runtime %s: job %s ended (%s), as %s asked", f.rtID(), f.id, jv.word, why))
+		if err := v.deleteAfter(ctx, b, f, jv, del, why, tl, rep); err != nil {
+			return err
 		}
 	}
 	if code := v.jobExit(f, jv, false); code != nil {
@@ -245,4 +236,30 @@ func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, forc
 		}
 	}
 	return first
+}
+
+// deleteAfter deletes job f's runtime after its end (jv), as --delete
+// (del) or its note's --delete-when-done (why names which) asked; a
+// note's delete that another colabdash process claimed first
+// (claimDelete: a dashboard, jobs --watch) is left to it.
+func (v *verb) deleteAfter(ctx context.Context, b backend, f *found, jv jobView, del bool, why string, tl *teller, rep *WaitReport) error {
+	if !del && !claimDelete(*f.note) {
+		if !v.AsJSON {
+			v.Note(fmt.Sprintf("job %s ended (%s): another colabdash deletes runtime %s, as --delete-when-done asked", f.id, jv.word, f.rtID()))
+		}
+		return nil
+	}
+	if err := b.DeleteRuntime(ctx, f.rt.Name); err != nil {
+		ee := b.Classify(err)
+		return &kit.ExitError{Code: ee.Code, Msg: fmt.Sprintf("job %s ended (%s), but its runtime could not be deleted: %s", f.ref(), jv.word, ee.Msg)}
+	}
+	rep.Deleted = true
+	_ = forgetNote(f.id)
+	if !del {
+		tl.deleted(ctx, f.rt.Name, f.id, jv.word)
+	}
+	if !v.AsJSON {
+		v.Note(fmt.Sprintf("deleted runtime %s: job %s ended (%s), as %s asked", f.rtID(), f.id, jv.word, why))
+	}
+	return nil
 }

@@ -15,7 +15,7 @@ import (
 // The jobs' lines: a summary ("2 running · 1 ended · l follows the
 // newest"), then a line a job, newest first: its id, state,
 // duration and the last line of its output (read for the selected
-// runtime's running jobs). A short pane keeps the summary before the
+// runtime's running jobs, and once after its end for an ended one). A short pane keeps the summary before the
 // RAM and the first jobs before the spec.
 const (
 	prioJobs     = 12

@@ -33,6 +33,9 @@ type Options struct {
 	Tokens []string
 	// LastActivity is the kernels' last_activity; zero: LastActivity.
 	LastActivity time.Time
+	// NoResources answers the resources route with the proxy's bare 404
+	// even for a token it takes (a route the runtime lacks).
+	NoResources bool
 }
 
 // Proxy is a runtime proxy on 127.0.0.1 for any number of runtimes, its
@@ -45,6 +48,7 @@ type Options struct {
 type Proxy struct {
 	srv   *httptest.Server
 	last  string // the kernels' last_activity, RFC 3339
+	noRes bool
 	mu    sync.Mutex
 	good  map[string]bool
 	count map[string]int
@@ -56,7 +60,7 @@ func New(t testing.TB, o Options) *Proxy {
 	if o.LastActivity.IsZero() {
 		o.LastActivity = LastActivity
 	}
-	p := &Proxy{good: map[string]bool{}, count: map[string]int{}, last: o.LastActivity.UTC().Format(time.RFC3339)}
+	p := &Proxy{good: map[string]bool{}, count: map[string]int{}, last: o.LastActivity.UTC().Format(time.RFC3339), noRes: o.NoResources}
 	for _, g := range o.Tokens {
 		p.good[g] = true
 	}
@@ -73,7 +77,7 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Header.Get("Authorization") != "":
 		http.Error(w, "a bearer token reached the runtime", http.StatusBadRequest)
-	case !ok:
+	case !ok, p.noRes && strings.HasSuffix(r.URL.Path, "/api/colab/resources"):
 		w.WriteHeader(http.StatusNotFound)
 	case strings.HasSuffix(r.URL.Path, "/api/colab/resources"):
 		fmt.Fprintf(w, ")]}'\n"+`{"memory":{"totalBytes":%d,"freeBytes":%d},"disks":[{"filesystem":{"label":"kernel","totalBytes":10,"usedBytes":5}}]}`, MemTotal, MemFree)
