@@ -322,21 +322,32 @@ func checkObject(b []byte, i, depth int, spans *[]member) (int, error) {
 		if spans != nil {
 			*spans = append(*spans, member{i, nameEnd, v, end})
 		}
-		i = skipSpace(b, end)
-		if i >= len(b) {
-			return 0, errMore
+		next, done, err := nextItem(b, end, '}')
+		if err != nil || done {
+			return next, err
 		}
-		switch b[i] {
-		case '}':
-			return i + 1, nil
-		case ',':
-			if i = skipSpace(b, i+1); i >= len(b) {
-				return 0, errMore
-			}
-		default:
-			return 0, errSyntax
-		}
+		i = next
 	}
+}
+
+// nextItem reads what follows a member or an element ending at end: the
+// closing byte close (done, next just past it), or a comma and the next
+// one's start (next).
+func nextItem(b []byte, end int, close byte) (next int, done bool, err error) {
+	i := skipSpace(b, end)
+	if i >= len(b) {
+		return 0, false, errMore
+	}
+	switch b[i] {
+	case close:
+		return i + 1, true, nil
+	case ',':
+		if i = skipSpace(b, i+1); i >= len(b) {
+			return 0, false, errMore
+		}
+		return i, false, nil
+	}
+	return 0, false, errSyntax
 }
 
 // checkArray checks the array starting at b[i].
@@ -356,19 +367,10 @@ func checkArray(b []byte, i, depth int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		i = skipSpace(b, end)
-		if i >= len(b) {
-			return 0, errMore
+		next, done, err := nextItem(b, end, ']')
+		if err != nil || done {
+			return next, err
 		}
-		switch b[i] {
-		case ']':
-			return i + 1, nil
-		case ',':
-			if i = skipSpace(b, i+1); i >= len(b) {
-				return 0, errMore
-			}
-		default:
-			return 0, errSyntax
-		}
+		i = next
 	}
 }
