@@ -52,15 +52,7 @@ func (ms *monitorStack) proxyRequests() int {
 // a listing; a job whose end is recorded is not read again; the
 // dashboard shows the jobs it listed, in the table and the details.
 func TestJobsListedThroughTheProxy(t *testing.T) {
-	ms := newMonitorStack(t, 100, colabfake.Options{})
-	ms.start()
-	ms.tick(time.Second)
-	ms.m = ms.m.selectID(t, "rt-cpudemo4qx")
-	sel := ms.m.cx.Snap.Runtime(ms.m.rt.Selected())
-	jc, err := jupyter.New(jupyter.Options{Runtime: sel.Name, Info: *sel.ConnectionInfo, Now: ms.clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ms, jc := onCPUDemo(t)
 	ctx := context.Background()
 	before := ms.proxyRequests()
 	if recs, err := listJobs(ctx, jc, nil); err != nil || len(recs) != 0 {
@@ -145,15 +137,7 @@ func putLog(t *testing.T, jc *jupyter.Client, id, log string) {
 // watched it end and on one started after.
 func TestEndedJobShowsItsFinalLine(t *testing.T) {
 	for _, watched := range []bool{true, false} {
-		ms := newMonitorStack(t, 100, colabfake.Options{})
-		ms.start()
-		ms.tick(time.Second)
-		ms.m = ms.m.selectID(t, "rt-cpudemo4qx")
-		sel := ms.m.cx.Snap.Runtime(ms.m.rt.Selected())
-		jc, err := jupyter.New(jupyter.Options{Runtime: sel.Name, Info: *sel.ConnectionInfo, Now: ms.clk.Now})
-		if err != nil {
-			t.Fatal(err)
-		}
+		ms, jc := onCPUDemo(t)
 		start := ms.clk.Now()
 		spec := jobs.Spec{ID: "bars-kvrng8", Created: start}
 		if watched {
@@ -176,4 +160,21 @@ func TestEndedJobShowsItsFinalLine(t *testing.T) {
 			t.Errorf("watched %v: a line read while the job ran is shown after its end:\n%s", watched, v)
 		}
 	}
+}
+
+// onCPUDemo is a monitor stack on the demo (100 columns), listed, with
+// rt-cpudemo4qx selected, and a Jupyter client of that runtime's proxy on
+// the stack's clock.
+func onCPUDemo(t *testing.T) (*monitorStack, *jupyter.Client) {
+	t.Helper()
+	ms := newMonitorStack(t, 100, colabfake.Options{})
+	ms.start()
+	ms.tick(time.Second)
+	ms.m = ms.m.selectID(t, "rt-cpudemo4qx")
+	sel := ms.m.cx.Snap.Runtime(ms.m.rt.Selected())
+	jc, err := jupyter.New(jupyter.Options{Runtime: sel.Name, Info: *sel.ConnectionInfo, Now: ms.clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms, jc
 }
