@@ -45,7 +45,7 @@ type pattern struct {
 type matcher struct {
 	root     [256]int32   // the root's move for each byte, a capital as its small letter once linked (0: stay at the root)
 	table    []int32      // for each state, its move table in tables, -1 for none
-	tables   [][256]int32 // the move tables of the states one byte deep
+	tables   [][256]int32 // the move tables of the states one byte deep that have children
 	child    []int32      // first child of each state, 0 for none
 	sibling  []int32      // next sibling, 0 for none
 	label    []byte       // the byte that leads to each state
@@ -140,9 +140,13 @@ func (m *matcher) insert(p string, pat pattern) {
 			m.table = append(m.table, -1)
 			if s == 0 {
 				m.root[p[i]] = next
-				m.table[next] = int32(len(m.tables))
-				m.tables = append(m.tables, [256]int32{})
 			} else {
+				// A state one byte deep gets its move table with its first
+				// child (a single byte's pattern, a control, needs none).
+				if m.table[s] < 0 && m.root[m.label[s]] == s {
+					m.table[s] = int32(len(m.tables))
+					m.tables = append(m.tables, [256]int32{})
+				}
 				if t := m.table[s]; t >= 0 {
 					m.tables[t][p[i]] = next
 				}
