@@ -26,7 +26,8 @@ const (
 // creates the job's marker in state directory dir's WhenDoneClaimsDir
 // exclusively (false: another process created it first, and deletes the
 // runtime). With no state directory, or one the marker cannot be written
-// in, it reports true: a second delete_runtime is better than none. now
+// in (WhenDoneClaimsDir a symbolic link included: never followed), it
+// reports true: a second delete_runtime is better than none. now
 // dates the markers pruned.
 func ClaimWhenDone(dir, runtime, id string, now time.Time) bool {
 	if dir == "" {
@@ -35,6 +36,9 @@ func ClaimWhenDone(dir, runtime, id string, now time.Time) bool {
 	claims := filepath.Join(dir, WhenDoneClaimsDir)
 	if err := os.MkdirAll(claims, 0o700); err != nil {
 		return true
+	}
+	if fi, err := os.Lstat(claims); err != nil || !fi.IsDir() {
+		return true // a link in the directory's place is not followed
 	}
 	pruneClaims(claims, now.Add(-WhenDoneClaimsKept))
 	sum := sha256.Sum256([]byte(runtime + "\x00" + id))

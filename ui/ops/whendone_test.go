@@ -38,3 +38,19 @@ func TestClaimWhenDoneOnceAcrossProcesses(t *testing.T) {
 		t.Error("without a state directory a claim was refused")
 	}
 }
+
+// A when-done directory that is a symbolic link is not followed: no
+// marker is made where it points, and the delete is not claimed away.
+func TestClaimWhenDoneFollowsNoLink(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(dir, WhenDoneClaimsDir)); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	now := time.Now()
+	if !ClaimWhenDone(dir, "runtimes/rt-a", "job-1", now) || !ClaimWhenDone(dir, "runtimes/rt-a", "job-1", now) {
+		t.Error("a linked claims directory took the claim")
+	}
+	if es, _ := os.ReadDir(elsewhere); len(es) != 0 {
+		t.Errorf("markers made through the link: %v", es)
+	}
+}
