@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,11 +18,11 @@ const helloProgram = "package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.W
 // releaseBuild builds the main package in dir (a path or "." in the
 // module there) into bin the way .goreleaser.yaml builds colabdash: no
 // cgo (a static binary, as shipped), -trimpath, symbols and DWARF
-// stripped (-s -w).
-func releaseBuild(tb testing.TB, dir, pkg, bin string) {
+// stripped (-s -w), with env added to the environment.
+func releaseBuild(tb testing.TB, dir, pkg, bin string, env ...string) {
 	tb.Helper()
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, pkg)
-	cmd.Dir, cmd.Env = dir, append(initialEnv[:len(initialEnv):len(initialEnv)], "CGO_ENABLED=0")
+	cmd.Dir, cmd.Env = dir, append(append(initialEnv[:len(initialEnv):len(initialEnv)], "CGO_ENABLED=0"), env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
@@ -31,15 +32,98 @@ func releaseBuild(tb testing.TB, dir, pkg, bin string) {
 // releaseBuild.
 func buildHello(tb testing.TB) string {
 	tb.Helper()
+	return buildProgram(tb, "hello", helloProgram, "module hello\n\ngo 1.24\n", nil)
+}
+
+// buildProgram writes main.go (body) and go.mod (mod, with go.sum when
+// sum is not nil) in a directory of its own and builds it as
+// releaseBuild does, without the network (GOPROXY=off: every module comes
+// from the module cache colabdash's own build filled).
+func buildProgram(tb testing.TB, name, body, mod string, sum []byte) string {
+	tb.Helper()
 	dir := tb.TempDir()
-	for name, body := range map[string]string{"main.go": helloProgram, "go.mod": "module hello\n\ngo 1.24\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+	files := map[string][]byte{"main.go": []byte(body), "go.mod": []byte(mod)}
+	if sum != nil {
+		files["go.sum"] = sum
+	}
+	for file, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, file), data, 0o600); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	bin := filepath.Join(dir, "hello")
-	releaseBuild(tb, dir, ".", bin)
+	bin := filepath.Join(dir, name)
+	releaseBuild(tb, dir, ".", bin, "GOPROXY=off", "GOFLAGS=-mod=mod")
 	return bin
+}
+
+// cardLibraries are the libraries the design card names for every
+// colabdash: the dashboard's (Bubble Tea, Lip Gloss, Bubbles), Google's
+// OAuth 2 and the MCP SDK.
+var cardLibraries = []string{
+	"github.com/charmbracelet/bubbles/viewport",
+	"github.com/charmbracelet/bubbletea",
+	"github.com/charmbracelet/lipgloss",
+	"github.com/modelcontextprotocol/go-sdk/mcp",
+	"golang.org/x/oauth2/google",
+}
+
+// buildLibraryFloor builds, as releaseBuild does, a program that links
+// libs (import paths, imported for their initialisation alone) and does
+// what helloProgram does: what any program linking them costs at start,
+// before a line of colabdash runs. Its go.mod requires what colabdash's
+// does (the same versions).
+func buildLibraryFloor(tb testing.TB, name string, libs []string) string {
+	tb.Helper()
+	root := moduleRoot(tb)
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(mod), "\n")
+	var body strings.Builder
+	body.WriteString("package main\n\nimport (\n\t\"os\"\n")
+	for _, l := range libs {
+		fmt.Fprintf(&body, "\t_ %q\n", l)
+	}
+	body.WriteString(")\n\nfunc main() { os.Stdout.WriteString(\"hello\\n\") }\n")
+	return buildProgram(tb, name, body.String(), "module "+name+"\n"+rest, sum)
+}
+
+// linkedLibraries are the packages of other modules colabdash's binary
+// links that a program may import (go list -deps of the main package,
+// internal packages left out: what they initialise, the packages that
+// import them bring along).
+func linkedLibraries(tb testing.TB) []string {
+	tb.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".")
+	cmd.Dir, cmd.Env = moduleRoot(tb), initialEnv
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("go list -deps: %v", err)
+	}
+	var libs []string
+	for _, p := range strings.Fields(string(out)) {
+		if !strings.HasPrefix(p, "github.com/colabdash/colabdash") && !strings.Contains(p, "/internal") && !strings.HasPrefix(p, "vendor/") {
+			libs = append(libs, p)
+		}
+	}
+	return libs
+}
+
+// moduleRoot is colabdash's module directory (go.mod's).
+func moduleRoot(tb testing.TB) string {
+	tb.Helper()
+	cmd := exec.Command("go", "env", "GOMOD")
+	cmd.Env = initialEnv
+	out, err := cmd.Output()
+	if err != nil || len(strings.TrimSpace(string(out))) == 0 {
+		tb.Fatalf("go env GOMOD: %v", err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(out)))
 }
 
 // timeRun is the wall time and the CPU time (user + system) of one run
@@ -96,24 +180,37 @@ func initTrace(tb testing.TB, bin string, args ...string) (inits, bytes, allocs 
 // x-hello-cpu the same of their CPU times (user + system; the kernel
 // counts them in ticks of a few milliseconds, so hello's is taken as at
 // least 1 ms). version-ms and hello-ms are the medians (reported),
-// binary-MB the release binary's size. The binary the other tests use
-// (binary: go build's defaults, cgo on where a C compiler is) starts
-// 10-20 % slower (measured), in the dynamic loader and the C library's thread
-// set-up.
+// binary-MB the release binary's size. Two floors run in the same turns
+// (buildLibraryFloor), their CPU over hello's the same way: x-hello-cpu-card
+// a program that links only the design card's libraries (cardLibraries),
+// x-hello-cpu-libs one that links every library colabdash links
+// (linkedLibraries). The binary the other tests use (binary: go build's
+// defaults, cgo on where a C compiler is) starts 10-20 % slower
+// (measured), in the dynamic loader and the C library's thread set-up.
 func BenchmarkStartup(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "colabdash")
 	releaseBuild(b, ".", "github.com/colabdash/colabdash", bin)
 	hello := buildHello(b)
-	var ver, hel, ratios, cpuRatios []float64
+	card := buildLibraryFloor(b, "cardfloor", cardLibraries)
+	libs := buildLibraryFloor(b, "libsfloor", linkedLibraries(b))
+	cpuOver := func(cpu, hcpu time.Duration) float64 {
+		return float64(cpu) / float64(max(hcpu, time.Millisecond))
+	}
+	var ver, hel, ratios, cpuRatios, cardRatios, libsRatios []float64
 	for b.Loop() {
-		timeRun(b, bin, "version") // the page cache holds both from here on
-		timeRun(b, hello)
+		for _, p := range []string{bin, hello, card, libs} { // the page cache holds them all from here on
+			timeRun(b, p, "version")
+		}
 		for range 41 {
 			v, vcpu := timeRun(b, bin, "version")
 			h, hcpu := timeRun(b, hello)
+			_, ccpu := timeRun(b, card)
+			_, lcpu := timeRun(b, libs)
 			ver, hel = append(ver, ms(v)), append(hel, ms(h))
 			ratios = append(ratios, float64(v)/float64(h))
-			cpuRatios = append(cpuRatios, float64(vcpu)/float64(max(hcpu, time.Millisecond)))
+			cpuRatios = append(cpuRatios, cpuOver(vcpu, hcpu))
+			cardRatios = append(cardRatios, cpuOver(ccpu, hcpu))
+			libsRatios = append(libsRatios, cpuOver(lcpu, hcpu))
 		}
 	}
 	inits, bytes, allocs := initTrace(b, bin, "version")
@@ -128,6 +225,8 @@ func BenchmarkStartup(b *testing.B) {
 	b.ReportMetric(medianOf(hel), "hello-ms")
 	b.ReportMetric(medianOf(ratios), "x-hello")
 	b.ReportMetric(medianOf(cpuRatios), "x-hello-cpu")
+	b.ReportMetric(medianOf(cardRatios), "x-hello-cpu-card")
+	b.ReportMetric(medianOf(libsRatios), "x-hello-cpu-libs")
 	b.ReportMetric(float64(fi.Size())/(1<<20), "binary-MB")
 	b.ReportMetric(0, "ns/op")
 }
