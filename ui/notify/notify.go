@@ -16,19 +16,16 @@ package notify
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/safefile/marker"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -129,7 +126,7 @@ func New(o Options) *Notifier {
 	n := &Notifier{o: o, told: map[string]bool{}, kept: map[string]bool{},
 		via:  state.NotifyVia(o.Settings.Terminal, o.Getenv("TERM_PROGRAM"), term, o.Getenv("KITTY_WINDOW_ID") != ""),
 		tmux: o.Getenv("TMUX") != ""}
-	n.prune()
+	n.claims().Prune(o.Now().Add(-ClaimsKept))
 	return n
 }
 
@@ -153,7 +150,16 @@ func (n *Notifier) Notify(ctx context.Context, ev state.Event) Delivery {
 	return d
 }
 
+// claims are the markers of the events told, in ClaimsDir; keeps share
+// the directory (keep.go).
+func (n *Notifier) claims() marker.Dir {
+	return marker.Dir{State: n.o.StateDir, Name: ClaimsDir}
+}
+
 // claim reports whether this process is the first to tell the event key.
+// A marker that cannot be made (no state directory, ClaimsDir a link or
+// a link at the marker's name, a disk error) grants it: tell it rather
+// than lose it.
 func (n *Notifier) claim(key string) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -161,40 +167,8 @@ func (n *Notifier) claim(key string) bool {
 		return false
 	}
 	n.told[key] = true
-	if n.o.StateDir == "" {
-		return true
-	}
-	dir := filepath.Join(n.o.StateDir, ClaimsDir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return true // no shared directory: tell it rather than lose it
-	}
-	sum := sha256.Sum256([]byte(key))
-	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:16])), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return false
-	}
-	if err == nil {
-		f.Close()
-	}
-	return true
-}
-
-// prune removes claim markers older than ClaimsKept.
-func (n *Notifier) prune() {
-	if n.o.StateDir == "" {
-		return
-	}
-	dir := filepath.Join(n.o.StateDir, ClaimsDir)
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	cut := n.o.Now().Add(-ClaimsKept)
-	for _, e := range es {
-		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.ModTime().Before(cut) {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
+	created, err := n.claims().Create(key)
+	return created || err != nil
 }
 
 // plain is s as a notification may carry it: redacted, one line of

@@ -151,6 +151,25 @@ func TestEachEventIsToldOnceAcrossProcesses(t *testing.T) {
 	}
 }
 
+// A claims directory that is a symbolic link is not followed: each
+// process tells the event (rather than lose it) and nothing is made
+// where the link points.
+func TestLinkedClaimsDirectoryTellsAndFollowsNothing(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(dir, ClaimsDir)); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	ev := state.Event{Kind: state.EventJobEnded, Runtime: "rt-1", Job: "train-abc123", Status: "exited 0"}
+	for _, n := range []*Notifier{New(Options{StateDir: dir, Getenv: env(nil)}), New(Options{StateDir: dir, Getenv: env(nil)})} {
+		if d := n.Notify(context.Background(), ev); !d.Told {
+			t.Errorf("a process behind a linked claims directory did not tell the event: %+v", d)
+		}
+	}
+	if es, _ := os.ReadDir(elsewhere); len(es) != 0 {
+		t.Errorf("markers made through the link: %v", es)
+	}
+}
+
 func TestMutedKindRingsNothingAndRunsNothing(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "rec.json")
 	n := New(Options{Getenv: env(nil), Environ: []string{helperEnv + "=" + out},

@@ -1,13 +1,9 @@
 package ops
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/colabdash/colabdash/api/safefile/marker"
 )
 
 // WhenDoneClaimsDir is the directory, below the state directory, of the
@@ -26,42 +22,12 @@ const (
 // creates the job's marker in state directory dir's WhenDoneClaimsDir
 // exclusively (false: another process created it first, and deletes the
 // runtime). With no state directory, or one the marker cannot be written
-// in (WhenDoneClaimsDir a symbolic link included: never followed), it
-// reports true: a second delete_runtime is better than none. now
-// dates the markers pruned.
+// in (WhenDoneClaimsDir a symbolic link, or a link at the marker's name:
+// never followed, see package marker), it reports true: a second
+// delete_runtime is better than none. now dates the markers pruned.
 func ClaimWhenDone(dir, runtime, id string, now time.Time) bool {
-	if dir == "" {
-		return true
-	}
-	claims := filepath.Join(dir, WhenDoneClaimsDir)
-	if err := os.MkdirAll(claims, 0o700); err != nil {
-		return true
-	}
-	if fi, err := os.Lstat(claims); err != nil || !fi.IsDir() {
-		return true // a link in the directory's place is not followed
-	}
-	pruneClaims(claims, now.Add(-WhenDoneClaimsKept))
-	sum := sha256.Sum256([]byte(runtime + "\x00" + id))
-	f, err := os.OpenFile(filepath.Join(claims, hex.EncodeToString(sum[:16])), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return false
-	}
-	if err == nil {
-		_ = f.Close()
-	}
-	return true
-}
-
-// pruneClaims removes the regular files of claims last changed before
-// cut.
-func pruneClaims(claims string, cut time.Time) {
-	es, err := os.ReadDir(claims)
-	if err != nil {
-		return
-	}
-	for _, e := range es {
-		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.ModTime().Before(cut) {
-			_ = os.Remove(filepath.Join(claims, e.Name()))
-		}
-	}
+	claims := marker.Dir{State: dir, Name: WhenDoneClaimsDir}
+	claims.Prune(now.Add(-WhenDoneClaimsKept))
+	created, err := claims.Create(runtime + "\x00" + id)
+	return created || err != nil
 }
