@@ -22,7 +22,7 @@ import (
 // from that latency: one round trip a file, one file after another, 500
 // × 50 ms = 25 s, which neither side can beat when it moves one file at
 // a time. Metrics, from the fastest of b.N runs: "up-s" and "down-s" the
-// wall times (the command's start, get_runtime, the listing and
+// wall times (the command's start, list_runtimes, the listing and
 // directory requests included); "floor-s" the sequential floor;
 // "up-ratio" and "down-ratio" = wall ÷ floor (goal ≤ 0.3); "up-req/file"
 // and "down-req/file" the runtime-proxy requests of one copy divided by

@@ -39,8 +39,8 @@ import (
 // "curl-rss-MiB" the peak resident sets (VmHWM); "reply-MiB" the reply's
 // size, and "rss-ratio" = ls-rss ÷ (2 × reply + 30 MiB) (goal ≤ 1); for
 // --json, "rss-x-ls" = its peak RSS ÷ plain ls's (goal ≤ 2). ls's time
-// includes its start and the MCP call that finds the runtime
-// (get_runtime); the listing itself is one request.
+// includes its start and the MCP call that finds the runtime and its
+// proxy token (list_runtimes); the listing itself is one request.
 func BenchmarkList100k(b *testing.B) {
 	b.Run("ls", func(b *testing.B) { benchList100k(b, false) })
 	b.Run("json", func(b *testing.B) { benchList100k(b, true) })
@@ -118,8 +118,8 @@ func benchList100k(b *testing.B, asJSON bool) {
 			b.Fatalf("ls printed %d lines, want %d", lines.lines, n)
 		}
 	}
-	// Each ls renews the proxy token (get_runtime): the baseline takes
-	// the current one.
+	// The baseline takes the runtime's current proxy token, the one ls
+	// uses.
 	token := func() string {
 		for _, r := range srv.Runtimes() {
 			if r.Name == rt.Name && r.ConnectionInfo != nil {

@@ -5,9 +5,12 @@
 // What lives here, each written once:
 //   - Jupyter: the renewing Jupyter opener. A runtime's Jupyter client
 //     (api/jupyter) whose proxy token is renewed through get_runtime
-//     (Renewal); Connection asks get_runtime for a fresh connectionInfo
-//     first, OpenListed only when the listed token is near its expiry. The files pane and the file verbs, the shell, run's uploads
-//     and downloads, and the kernel interrupt all open runtimes this way.
+//     (Renewal); Connection asks get_runtime for a fresh connectionInfo;
+//     OpenListed uses the listed one and asks get_runtime only when its
+//     token is near its expiry. The file verbs, run's uploads and
+//     downloads and the job verbs open runtimes with OpenListed; the
+//     dashboard's files pane and shell use its last listing's
+//     connectionInfo (Jupyter), and the kernel interrupt a fresh one.
 //   - ResolveRuntime: a runtime argument ("rt-abc", "runtimes/rt-abc" or
 //     a prefix of exactly one live id) among the listed runtimes, with a
 //     *ResolveError that says whether it was empty, ambiguous or missing.

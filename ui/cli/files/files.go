@@ -65,8 +65,9 @@ func (rf *runtimeFiles) id() string { return termtext.Cut(rf.rt.ID(), 63) }
 
 // openRuntime connects, resolves arg (rt-abc, runtimes/rt-abc or a prefix
 // of exactly one live id, as every verb does) and builds a Jupyter client
-// for that runtime (its token fresh from get_runtime, renewed the same
-// way). typed is cp's argument as typed, for the "did you mean a local
+// for that runtime (ops.OpenListed: the listed token while it has more
+// than 5 minutes left, else one from get_runtime; renewed near its expiry
+// or on the proxy's refusal). typed is cp's argument as typed, for the "did you mean a local
 // file" hint ("" for commands without local arguments). The caller
 // closes rf.conn.
 func (v *verb) openRuntime(ctx context.Context, arg, typed string) (*runtimeFiles, error) {
@@ -88,7 +89,7 @@ func (v *verb) openRuntime(ctx context.Context, arg, typed string) (*runtimeFile
 		return nil, ee
 	}
 	g := v.G
-	jc, rt, err := ops.OpenJupyter(ctx, conn.Svc, found.Name, ops.JupyterOptions{Redactor: g.Logs.Red, Logger: g.Logs.Log})
+	jc, rt, err := ops.OpenListed(ctx, conn.Svc, found, ops.JupyterOptions{Redactor: g.Logs.Red, Logger: g.Logs.Log})
 	if err != nil {
 		conn.Close()
 		return nil, openError(err, found, conn)

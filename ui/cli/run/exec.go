@@ -184,12 +184,11 @@ func (rs *runState) client() (*jupyter.Client, error) {
 	return jc, nil
 }
 
-// files is a Jupyter client on the run's runtime, its token fresh from
-// get_runtime and renewed the same way (as the file verbs' openRuntime,
-// on this run's connection).
+// files is a Jupyter client on the run's runtime, opened as the file
+// verbs' openRuntime opens one (ops.OpenListed), on this run's connection.
 func (rs *runState) files(ctx context.Context) (*jupyter.Client, error) {
 	conn := rs.conn
-	jc, rt, err := ops.OpenJupyter(ctx, conn.Svc, rs.rt.Name, ops.JupyterOptions{Redactor: rs.v.G.Logs.Red, Logger: rs.v.G.Logs.Log})
+	jc, rt, err := ops.OpenListed(ctx, conn.Svc, rs.rt, ops.JupyterOptions{Redactor: rs.v.G.Logs.Red, Logger: rs.v.G.Logs.Log})
 	if errors.Is(err, ops.ErrNoConnection) {
 		return nil, &kit.ExitError{Code: kit.ExitAPI, Msg: "runtime " + termtext.Cut(rt.ID(), 63) + " has no connectionInfo yet"}
 	}
