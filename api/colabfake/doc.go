@@ -107,7 +107,9 @@
 // session, malformed/truncated/oversized replies, raw outputs, deadlines)
 // for the next N matching calls. Runtimes, Sessions, AddRuntime,
 // AddNotebookSession, Reclaim, ExpireToken, SetTier, SetNow, CallCount,
-// CreateCalls and RuntimesCreated inspect and steer the state.
+// CreateCalls and RuntimesCreated inspect and steer the state. A server
+// started with Start also serves the control routes (ControlPrefix:
+// reclaim, expire-token, fail) over HTTP, for tests outside this process.
 //
 // Proxy tokens are random per issue and never logged by the emulator.
 //
@@ -117,7 +119,7 @@
 // runtimes, their sessions and runs, proxy tokens, quotas and the one lock
 // over them (server.go, options.go, control.go), the tools (tools.go,
 // runtimes.go, sessions.go), MCP faults and the front door (faults.go,
-// frontdoor.go). Below it:
+// frontdoor.go), the control routes (control_http.go). Below it:
 //
 //   - runtimeproxy: each runtime's proxy URL and what answers behind the
 //     token (the Jupyter server: files, contents, trash, sessions,

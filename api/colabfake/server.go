@@ -235,6 +235,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Server, string, err
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.handler)
 	mux.Handle(runtimeproxy.Prefix, s.ProxyHandler())
+	mux.HandleFunc(ControlPrefix, s.ServeControl)
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	s.ln = ln
 	go func() { _ = s.srv.Serve(ln) }()

@@ -47,11 +47,17 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			"routes as a stock Jupyter server does (HTML 404), --stuck-kernel adds a kernel stuck \"starting\",\n" +
 			"and --resources-fault MODE makes every api/colab/resources fail: html-404 (a stock server's page,\n" +
 			"that route only), 500, slow (10 s late), partial ({\"disks\":[{}]}), empty ({}: no disks) or\n" +
-			"not-json. A busy --addr port exits 1.\n" + kit.ExitCodesHelp,
+			"not-json.\n\n" +
+			"Control routes (POST, the same bearer as /mcp; 204 on success) make the failures a tool must survive\n" +
+			"happen when a script says: /emulator/reclaim?runtime=ID removes a runtime as Colab reclaims one,\n" +
+			"/emulator/expire-token?runtime=ID&in=30s moves its proxy token's expireTime (negative: expired), and\n" +
+			"/emulator/fail?tool=get_runtime&code=UNAVAILABLE (or &status=503; &times=N, -1 for ever) fails a tool's\n" +
+			"next calls. A busy --addr port exits 1.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
 			"  colabdash emulator --stuck-kernel --resources-fault 500 --proxy-latency 50ms\n" +
 			"  colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'\n" +
-			"  echo fake > token.txt; colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt",
+			"  echo fake > token.txt; colabdash status --endpoint http://127.0.0.1:8089/mcp --access-token-file token.txt\n" +
+			"  curl -X POST -H 'Authorization: Bearer fake' 'http://127.0.0.1:8089/emulator/reclaim?runtime=rt-cpudemo4qx'",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Seed != colabfake.SeedDemo && o.Seed != colabfake.SeedEmpty && o.Seed != colabfake.SeedHostile {
