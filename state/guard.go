@@ -72,3 +72,14 @@ func GuardDecide(p GuardPolicy, m GuardMemo, idleSince, now time.Time) (GuardSte
 	}
 	return GuardNone, m
 }
+
+// DeleteAt is when the guard deletes the runtime of memo m under policy p
+// (GuardGrace after its last warning; the first check of the guard at or
+// after that time does it), and ok false when no delete is coming: not
+// warned, cancelled, a policy that only warns, or read-only.
+func (m GuardMemo) DeleteAt(p GuardPolicy) (at time.Time, ok bool) {
+	if !p.Delete || p.ReadOnly || p.After <= 0 || m.Warned.IsZero() || m.Cancelled {
+		return time.Time{}, false
+	}
+	return m.Warned.Add(GuardGrace), true
+}

@@ -57,3 +57,33 @@ func TestGuardDecideAlongAClock(t *testing.T) {
 		})
 	}
 }
+
+// The delete a last warning announces comes GuardGrace after it, and is
+// said coming only while it is: not before the warning, not after the
+// user kept the runtime or a new stretch began, never for a guard that
+// only warns or in read-only.
+func TestGuardDeleteAt(t *testing.T) {
+	t0 := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	p := GuardPolicy{After: 30 * time.Minute, Delete: true}
+	_, m := GuardDecide(p, GuardMemo{}, t0, t0.Add(29*time.Minute))
+	if _, ok := m.DeleteAt(p); ok {
+		t.Fatal("a delete coming before the last warning")
+	}
+	warned := t0.Add(30 * time.Minute)
+	_, m = GuardDecide(p, m, t0, warned)
+	if at, ok := m.DeleteAt(p); !ok || !at.Equal(warned.Add(GuardGrace)) {
+		t.Fatalf("after the last warning: delete at %s (%v), want %s", at, ok, warned.Add(GuardGrace))
+	}
+	for _, q := range []GuardPolicy{{After: p.After}, {After: p.After, Delete: true, ReadOnly: true}} {
+		if _, ok := m.DeleteAt(q); ok {
+			t.Errorf("policy %+v: a delete coming", q)
+		}
+	}
+	if _, ok := (GuardMemo{IdleSince: t0, Warned: warned, Cancelled: true}).DeleteAt(p); ok {
+		t.Error("a delete coming for a runtime kept")
+	}
+	_, m = GuardDecide(p, m, warned.Add(time.Minute), warned.Add(2*time.Minute))
+	if _, ok := m.DeleteAt(p); ok {
+		t.Error("a delete coming in a new stretch of idleness")
+	}
+}

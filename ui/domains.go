@@ -88,7 +88,12 @@ type screen struct {
 	// statusCancel marks a status saying a dialog was cancelled: the next
 	// overlay opened clears it (push).
 	statusCancel bool
-	events       *eventLog
+	// statusLive, when set, words the status line anew at each tick (the
+	// idle guard's countdown): it returns the text at now, or false when
+	// what it says is over (the line is then cleared). say and clearStatus
+	// unset it.
+	statusLive func(now time.Time) (string, bool)
+	events     *eventLog
 }
 
 // want is what a domain type's answer asks of the read calls, which it

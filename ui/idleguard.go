@@ -16,7 +16,8 @@ package ui
 // the keeps (off Update, in a tea.Cmd) before it warns or deletes: a keep
 // holds across dashboards and after the one that recorded it quit. A
 // delete follows only a last warning this dashboard showed in its own
-// status line, which names every runtime warned in the same tick.
+// status line, which names every runtime warned in the same tick and
+// counts down to the delete at each tick (guardLine).
 
 import (
 	"strconv"
@@ -152,7 +153,6 @@ func (m *app) guardChecked(msg guardCheckedMsg, now time.Time) tea.Cmd {
 	n.checking = false
 	var cmds []tea.Cmd
 	var warned []string
-	var since time.Time // the first warned runtime's
 	deletes := false
 	for _, it := range msg.items {
 		if r := m.cx.Snap.Runtime(it.name); r == nil || r.Gone() || n.culling[it.name] || n.guard[it.name] != it.before {
@@ -167,16 +167,13 @@ func (m *app) guardChecked(msg guardCheckedMsg, now time.Time) tea.Cmd {
 		}
 		n.guard[it.name] = it.after
 		if it.step != state.GuardDeleteNow {
-			if len(warned) == 0 {
-				since = it.since
-			}
-			warned = append(warned, id)
+			warned = append(warned, it.name)
 			deletes = deletes || it.step == state.GuardLastWarning
 		}
 		cmds = append(cmds, m.guardStep(it, now))
 	}
 	if len(warned) > 0 {
-		m.guardSay(now, warned, since, deletes)
+		m.guardSay(now, warned, deletes)
 	}
 	return tea.Batch(cmds...)
 }
@@ -216,34 +213,73 @@ func (m *app) guardStep(it guardItem, now time.Time) tea.Cmd {
 	return m.tell(ev)
 }
 
-// guardSay shows the guard's warnings of one tick in the status line
-// until the grace time is over (or another status replaces it): one
-// runtime by name with its idle time, several by name (the first three)
-// and count.
-func (m *app) guardSay(now time.Time, ids []string, since time.Time, deletes bool) {
+// guardSay shows the guard's warnings of one tick, of runtimes names, in
+// the status line until the grace time is over (or another status
+// replaces it): one runtime by id with its idle time, several by id (the
+// first three) and count. A last warning counts down to the delete at
+// each tick (guardLine), naming only the runtimes whose delete is still
+// coming; once none is, the line goes.
+func (m *app) guardSay(now time.Time, names []string, deletes bool) {
+	if !deletes {
+		text, _ := m.guardLine(now, names, false)
+		m.scr.say(now, common.Say{Text: text})
+		st := m.cx.Status
+		st.Until = now.Add(state.GuardGrace)
+		m.scr.setLine(st)
+		return
+	}
+	live := func(at time.Time) (string, bool) { return m.guardLine(at, names, true) }
+	text, _ := live(now)
+	m.scr.sayLive(now, common.Say{Text: text, Err: true}, now.Add(state.GuardGrace), live)
+}
+
+// guardLine is the status line of the guard's warnings of runtimes names
+// at now. For last warnings (deletes) it names those whose delete is
+// still coming (warned, not kept, not gone, not being deleted) with the
+// time left before it, "rt-abc idle 32m: the idle guard deletes it in
+// 2m59s · select it and press ctrl+g to keep it"; ok is false when none
+// is, or its time has come.
+func (m *app) guardLine(now time.Time, names []string, deletes bool) (text string, ok bool) {
+	n, p := m.notes, m.guardPolicy()
+	var ids []string
+	var since, at time.Time // the first runtime's idle start, the earliest delete
+	for _, name := range names {
+		memo := n.guard[name]
+		if deletes {
+			when, coming := memo.DeleteAt(p)
+			if r := m.cx.Snap.Runtime(name); !coming || r == nil || r.Gone() || n.culling[name] {
+				continue
+			}
+			if at.IsZero() || when.Before(at) {
+				at = when
+			}
+		}
+		if len(ids) == 0 {
+			since = memo.IdleSince
+		}
+		ids = append(ids, api.LastSegment(name))
+	}
+	if len(ids) == 0 || deletes && !now.Before(at) {
+		return "", false
+	}
 	key := m.guardCancelKey()
-	var text string
+	left := state.FormatCountdown(at.Sub(now))
 	if len(ids) == 1 {
 		idle := "idle " + state.FormatDuration(now.Sub(since).Truncate(time.Minute))
-		text = ids[0] + " " + idle + " by every signal (idle guard)"
 		if deletes {
-			text = ids[0] + " " + idle + ": the idle guard deletes it in " + state.FormatDuration(state.GuardGrace) + " · select it and press " + key + " to keep it"
+			return ids[0] + " " + idle + ": the idle guard deletes it in " + left + " · select it and press " + key + " to keep it", true
 		}
-	} else {
-		names := strings.Join(ids[:min(len(ids), 3)], ", ")
-		if len(ids) > 3 {
-			names += " and " + strconv.Itoa(len(ids)-3) + " more"
-		}
-		text = strconv.Itoa(len(ids)) + " runtimes idle by every signal (idle guard): " + names
-		if deletes {
-			text = strconv.Itoa(len(ids)) + " runtimes idle: the idle guard deletes " + names + " in " + state.FormatDuration(state.GuardGrace) +
-				" · select one and press " + key + " to keep it"
-		}
+		return ids[0] + " " + idle + " by every signal (idle guard)", true
 	}
-	m.scr.say(now, common.Say{Text: text, Err: deletes})
-	st := m.cx.Status
-	st.Until = now.Add(state.GuardGrace)
-	m.scr.setLine(st)
+	list := strings.Join(ids[:min(len(ids), 3)], ", ")
+	if len(ids) > 3 {
+		list += " and " + strconv.Itoa(len(ids)-3) + " more"
+	}
+	if deletes {
+		return strconv.Itoa(len(ids)) + " runtimes idle: the idle guard deletes " + list + " in " + left +
+			" · select one and press " + key + " to keep it", true
+	}
+	return strconv.Itoa(len(ids)) + " runtimes idle by every signal (idle guard): " + list, true
 }
 
 // guardDeleted tells the outcome of a delete the guard made (nil for

@@ -233,3 +233,42 @@ func TestIdleGuardDeletesARuntimeNeverUsed(t *testing.T) {
 		t.Fatalf("the runtime never used was not deleted:\n%s", guardLog(s.m))
 	}
 }
+
+// The idle guard's last warning counts down in the status line at each
+// tick of the dashboard's clock, to the second, with the idle time
+// growing; a runtime that works again (a new stretch: no delete coming)
+// leaves the line, and so does the line once none is left.
+func TestIdleGuardLastWarningCountsDown(t *testing.T) {
+	idle := monitor.Verdict{Activity: monitor.Activity{State: monitor.StateIdle, Kernels: 1, Since: t0}, By: monitor.SignalKernel}
+	verdicts := map[string]monitor.Verdict{"rt-t4demo7k2p": idle, "rt-v6edemo2mw": idle}
+	s := guardStack(t, config.GuardDelete, false, verdicts)
+	for range 30 {
+		s.tickAll(time.Minute)
+	}
+	status := func() string { return s.m.cx.Status.Text }
+	if st := status(); !strings.Contains(st, "2 runtimes idle: the idle guard deletes rt-t4demo7k2p, rt-v6edemo2mw in 5m ·") {
+		t.Fatalf("at the last warning: %q", st)
+	}
+	s.tickAll(time.Second)
+	if st := status(); !strings.Contains(st, "deletes rt-t4demo7k2p, rt-v6edemo2mw in 4m59s ·") {
+		t.Fatalf("a second later: %q", st)
+	}
+	// rt-v6edemo2mw works and goes idle again: its delete is off.
+	busy := idle
+	busy.Since = t0.Add(31 * time.Minute)
+	verdicts["rt-v6edemo2mw"] = busy
+	s.tickAll(time.Minute + 30*time.Second)
+	want := "rt-t4demo7k2p idle 31m: the idle guard deletes it in 3m29s · select it and press ctrl+g to keep it"
+	if st := status(); st != want {
+		t.Fatalf("after rt-v6edemo2mw worked, 1m31s into the grace: %q, want %q", st, want)
+	}
+	if !listed(s, "rt-t4demo7k2p") {
+		t.Fatal("deleted inside the grace")
+	}
+	// It too works again: no delete is coming, the line goes.
+	verdicts["rt-t4demo7k2p"] = busy
+	s.tickAll(time.Second)
+	if st := status(); st != "" {
+		t.Fatalf("no delete is coming, yet the status line says %q", st)
+	}
+}

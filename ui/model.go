@@ -271,5 +271,7 @@ func (m *app) onTick(now time.Time) []tea.Cmd {
 		cmds = append(cmds, m.calls.refreshSessions(now, false)...)
 	}
 	m.scr.expireStatus(now)
-	return append(cmds, m.notifyTick(now)...)
+	cmds = append(cmds, m.notifyTick(now)...)
+	m.scr.liveStatus(now) // the idle guard's countdown, after the guard's memories of this tick
+	return cmds
 }

@@ -25,6 +25,34 @@ func (m *screen) setLine(st common.Status) { m.cx.Status = st }
 func (m *screen) say(now time.Time, s common.Say) {
 	m.setLine(common.Status{Text: m.cx.Redact(s.Text), Err: s.Err, Until: now.Add(statusShown)})
 	m.statusFor, m.statusPane, m.statusAbout, m.statusCancel = s.For, s.Pane, s.About, false
+	m.statusLive = nil
+}
+
+// sayLive shows s as say does, and words it anew with live at each tick
+// (liveStatus) until its time is over or live says it is.
+func (m *screen) sayLive(now time.Time, s common.Say, until time.Time, live func(now time.Time) (string, bool)) {
+	m.say(now, s)
+	st := m.cx.Status
+	st.Until = until
+	m.setLine(st)
+	m.statusLive = live
+}
+
+// liveStatus words a live status anew at now (sayLive), once a tick: the
+// tick redraws anyway, so a countdown costs no redraw of its own. One
+// whose live function says it is over is cleared.
+func (m *screen) liveStatus(now time.Time) {
+	if m.statusLive == nil || m.cx.Status.Text == "" {
+		return
+	}
+	text, ok := m.statusLive(now)
+	if !ok {
+		m.clearStatus()
+		return
+	}
+	st := m.cx.Status
+	st.Text = m.cx.Redact(text)
+	m.setLine(st)
 }
 
 // clearStatus empties the status line.
@@ -32,6 +60,7 @@ func (m *screen) clearStatus() {
 	st := m.cx.Status
 	st.Text = ""
 	m.setLine(st)
+	m.statusLive = nil
 }
 
 // expireStatus empties the status line once its time is over.

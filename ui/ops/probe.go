@@ -269,6 +269,15 @@ func (p *Prober) RecordJobs(name string, running int, lastEnd time.Time, known b
 	p.store.RecordJobs(name, running, lastEnd, known)
 }
 
+// Seen records that runtime name was first listed at at (Store's Seen:
+// the earliest kept, for a runtime probed once at least): a runtime on
+// which nothing was ever active is quiet since then.
+func (p *Prober) Seen(name string, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.store.Seen(name, at)
+}
+
 // recordResources records a resources answer; false (and the probe error
 // set) when err is not the proxy's but the renewal's.
 func (p *Prober) recordResources(name string, at time.Time, res apimon.Resources, err error) bool {

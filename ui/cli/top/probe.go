@@ -36,6 +36,11 @@ type prober struct {
 	// when watching (a single round has no next one to back off).
 	watch    map[string]*watchState
 	watching bool
+	// firstListed is when this top first listed each runtime (the start
+	// of the first round that had it): a runtime never used is quiet
+	// since then, as in a dashboard started at the same time (Colab's
+	// listing gives no creation time).
+	firstListed map[string]time.Time
 	// gone are the runtimes found deleted or reclaimed (get_runtime's
 	// NOT_FOUND, or a listing without them): a runtime never comes back
 	// under its id, so they are not read again.
@@ -45,7 +50,7 @@ type prober struct {
 func newProber(conn *kit.Connection, red *api.Redactor) *prober {
 	explain := func(err error) string { return renewalError(err, conn).Error() }
 	return &prober{ops: ops.NewProber(conn.Svc, apimon.New(apimon.Options{Redactor: red}), explain),
-		watch: map[string]*watchState{}, gone: map[string]bool{}}
+		watch: map[string]*watchState{}, gone: map[string]bool{}, firstListed: map[string]time.Time{}}
 }
 
 // round probes the runtimes of rts that pick chooses at now() (all of
@@ -53,7 +58,8 @@ func newProber(conn *kit.Connection, red *api.Redactor) *prober {
 // each at most once and parallel at a time, and returns the rows of every
 // runtime of rts at now, in the order of rts: the ones not read this
 // round show what the last read found. When watching, each read's outcome backs its
-// runtime off or resets it (readDone).
+// runtime off or resets it (readDone). A runtime is first seen at the
+// start of the first round that has it (firstListed).
 func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.Time, limit int) []row {
 	in := make(map[string]bool, len(rts))
 	for _, rt := range rts {
@@ -67,7 +73,18 @@ func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.T
 			delete(p.watch, name)
 		}
 	}
-	read := p.pick(rts, now(), limit)
+	for name := range p.firstListed {
+		if !keep(name) {
+			delete(p.firstListed, name)
+		}
+	}
+	begin := now()
+	for _, rt := range rts {
+		if _, ok := p.firstListed[rt.Name]; !ok {
+			p.firstListed[rt.Name] = begin
+		}
+	}
+	read := p.pick(rts, begin, limit)
 	p.mu.Unlock()
 	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
@@ -101,7 +118,9 @@ func (p *prober) round(ctx context.Context, rts []api.Runtime, now func() time.T
 			rows = append(rows, row{rt: rt, at: at, gone: true})
 			continue
 		}
+		p.ops.Seen(rt.Name, p.firstListed[rt.Name])
 		r := newRow(rt, p.ops.Runtime(rt.Name), p.ops.ProbeError(rt.Name), at)
+		r.oneRead = !p.watching
 		r.retryAt = p.retryAt(rt.Name, at)
 		rows = append(rows, r)
 	}

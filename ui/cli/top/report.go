@@ -108,7 +108,9 @@ type KernelReport struct {
 // set once every kernel has been idle for an hour (Colab may reclaim an
 // idle runtime: README, "Idle runtimes"). The state is the verdict of
 // every signal: By names the one that decided ("kernel", "job", "GPU",
-// "terminal"; "" when none did), Detail what it saw ("2 running", "97%",
+// "terminal"; "first seen" for a runtime with no kernels on which nothing
+// was ever active: it is quiet since this top first listed it, Since then,
+// about now in a single read; "" when none did), Detail what it saw ("2 running", "97%",
 // "terminal 1 10s ago"; server text), Unknown the signals not read (the
 // word then stands on the others alone).
 type ActivityReport struct {

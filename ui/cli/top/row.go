@@ -28,6 +28,10 @@ type row struct {
 	// gone: the runtime was found deleted or reclaimed; it has no figures
 	// (mon is nil) and is not read again.
 	gone bool
+	// oneRead: a single read of top (no --watch), which first saw every
+	// runtime just now and cannot tell how long one never used has been
+	// quiet (verdictNotes).
+	oneRead bool
 }
 
 func newRow(rt api.Runtime, mon *monitor.Runtime, probeErr string, at time.Time) row {
@@ -79,6 +83,12 @@ func (r row) activityWord() string {
 
 // goneText is what a gone runtime's row says, in the table and in JSON.
 const goneText = "runtime gone (deleted or reclaimed)"
+
+// oneReadQuiet is the note of a runtime never used (no kernels, nothing
+// ever active) in a single read of top: it was first seen now, and how
+// long it was quiet before is not known (top --watch and the dashboard
+// count from their first sighting).
+const oneReadQuiet = "idle since first seen: now (a single read cannot tell how long; --watch counts)"
 
 // header is the text table's header.
 var header = []string{"RUNTIME", "RAM", "DISK", "GPU", "GPU%", "KERNELS", "ACTIVITY", "NOTE"}
@@ -155,16 +165,19 @@ func (r row) readNotes() []string {
 
 // verdictNotes say which signal decided the activity word when another
 // than the kernels keeps the runtime busy ("busy: GPU 97%"), how long a
-// runtime never used has been quiet ("idle 45m since first seen"), and which
-// signals could not be read ("unknown: terminals, jobs") when the word
-// stands on the others alone.
+// runtime never used has been quiet since this top first listed it ("idle
+// 45m since first seen", the dashboard's words; a single read says
+// oneReadQuiet), and which signals could not be read ("unknown: terminals,
+// jobs") when the word stands on the others alone.
 func (r row) verdictNotes() []string {
 	v := r.activity()
 	var out []string
 	if v.State == monitor.StateBusy && v.By != monitor.SignalKernel {
 		out = append(out, "busy: "+render.VerdictWhy(v))
 	}
-	if q := render.VerdictQuiet(v); q != "" {
+	if q := render.VerdictQuiet(v); q != "" && r.oneRead {
+		out = append(out, oneReadQuiet)
+	} else if q != "" {
 		out = append(out, q)
 	}
 	if u := render.VerdictUnknown(v); u != "" && v.State != monitor.StateUnknown {

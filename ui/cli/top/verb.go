@@ -40,7 +40,9 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"the GPUs' memory and mean utilisation, the kernels busy and idle, and the activity: \"busy 0:42\"\n" +
 			"(hours:minutes since the last output), \"idle 0:12\", \"IDLE 1:12\" once every kernel has been idle\n" +
 			"for an hour (Colab disconnects idle runtimes after about 60–90 minutes; the limit is unofficial),\n" +
-			"\"never connected\" for a kernel starting for over a minute with no connection. The note says\n" +
+			"\"never connected\" for a kernel starting for over a minute with no connection, \"no kernels\" for a\n" +
+			"runtime never used (its note: \"idle 45m since first seen\", counted from this top's first round;\n" +
+			"a single read cannot tell how long, and says so). The note says\n" +
 			"\"GPU never used\" when no GPU was used since the runtime started, \"resources not offered by this\n" +
 			"runtime\" for a stock Jupyter server, and \"resources unavailable: …\" when the runtime failed to\n" +
 			"answer. RUNTIME is an id (rt-abc), runtimes/rt-abc or a unique prefix; without one, every runtime\n" +

@@ -489,3 +489,42 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// A runtime created and never used (no kernel, terminal or job ever) is
+// quiet since top first listed it, as in the dashboard: --watch's note
+// counts up ("idle 45m since first seen") and --json says by "first
+// seen" with since and forSeconds; a single read says it saw it just now
+// and cannot tell how long, with the same verdict in --json.
+func TestTopNeverUsedRuntimeIsQuietSinceFirstSeen(t *testing.T) {
+	_, rts, p := watchEnv(t, 1, colabfake.Options{})
+	t0 := time.Now()
+	clk := &fakeClock{t0}
+	check := func(r row, note string, forSeconds int64) {
+		t.Helper()
+		a := r.report().Activity
+		if cells := r.cells(); cells[6] != "no kernels" || !strings.Contains(cells[7], note) {
+			t.Errorf("ACTIVITY %q, NOTE %q; want no kernels, %q", cells[6], cells[7], note)
+		}
+		if a.State != "no kernels" || a.By != string(monitor.SignalFirstSeen) || a.Since == nil || *a.Since != rfc3339(t0) || a.ForSeconds != forSeconds {
+			t.Errorf("--json activity %+v (since %v); want no kernels by first seen since %s for %ds", a, a.Since, rfc3339(t0), forSeconds)
+		}
+	}
+	check(p.round(context.Background(), rts, clk.now, 0)[0], "idle 0s since first seen", 0)
+	clk.t = t0.Add(45 * time.Minute)
+	check(p.round(context.Background(), rts, clk.now, 0)[0], "idle 45m since first seen", 45*60)
+
+	e := kittest.Empty(t)
+	addRuntimes(t, e, "rt-a")
+	r := e.Run(Command)
+	if r.Code != 0 || !strings.Contains(r.Out, "no kernels") || !strings.Contains(r.Out, oneReadQuiet) {
+		t.Errorf("a single read: exit %d, want no kernels and %q:\n%s%s", r.Code, oneReadQuiet, r.Out, r.Err)
+	}
+	r = e.Run(Command, "--json")
+	var rep Report
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || len(rep.Runtimes) != 1 {
+		t.Fatalf("a single read, --json: %v:\n%s", err, r.Out)
+	}
+	if a := rep.Runtimes[0].Activity; a.State != "no kernels" || a.By != "first seen" || a.Since == nil || a.ForSeconds > 60 {
+		t.Errorf("a single read, --json activity %+v; want no kernels by first seen, since this read", a)
+	}
+}

@@ -42,7 +42,10 @@ type Pane struct {
 	open    Opener
 	jc      *jupyter.Client
 	now     func() time.Time
-	loc     *time.Location // where modification times are shown (nil: Local)
+	// wall is the clock a transfer's progress is throttled by (time.Now;
+	// a test's own): the redraws it saves are the terminal's, in real time.
+	wall func() time.Time
+	loc  *time.Location // where modification times are shown (nil: Local)
 
 	dir     string
 	ls      kept // the directory's entries kept and the filter (filter.go)
@@ -72,7 +75,7 @@ func New(parent context.Context, runtime string, open Opener, now func() time.Ti
 		parent = context.Background()
 	}
 	ctx, stop := context.WithCancel(parent)
-	return &Pane{id: nextID.Add(1), runtime: runtime, open: open, now: now, dir: Root, ctx: ctx, stop: stop}
+	return &Pane{id: nextID.Add(1), runtime: runtime, open: open, now: now, wall: time.Now, dir: Root, ctx: ctx, stop: stop}
 }
 
 // SetLocation sets the time zone the listing shows modification times in

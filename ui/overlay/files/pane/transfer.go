@@ -34,7 +34,7 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 	ctx, cancel := context.WithCancel(p.ctx)
 	p.req++
 	p.xfer = &transfer{req: p.req, op: op, name: name, total: -1, start: p.now()}
-	id, req, runtime, jc, open := p.id, p.req, p.runtime, p.jc, p.open
+	id, req, runtime, jc, open, clock := p.id, p.req, p.runtime, p.jc, p.open, p.wall
 	ch := make(chan tea.Msg, 1)
 	go func() {
 		defer cancel()
@@ -56,10 +56,9 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 		}
 		text := ""
 		if err == nil {
-			var last time.Time
+			th := throttle{clock: clock}
 			text, err = fn(ctx, c, func(done, total int64) {
-				if now := time.Now(); now.Sub(last) >= 200*time.Millisecond {
-					last = now
+				if th.due() {
 					select {
 					case ch <- ProgressMsg{pane: id, req: req, done: done, total: total, ch: ch}:
 					default: // the dashboard has not taken the last one yet
@@ -75,6 +74,28 @@ func (p *Pane) transferCmd(op, name string, fn func(ctx context.Context, c *jupy
 		ch <- DoneMsg{pane: id, req: req, jc: c, Runtime: runtime, Op: op, Name: name, Text: text, Err: err, Elapsed: time.Since(start)}
 	}()
 	return wait(ch)
+}
+
+// progressEvery is the least time between two progress messages of one
+// transfer: however small its chunks, at most five a second reach the
+// dashboard, which redraws for each.
+const progressEvery = 200 * time.Millisecond
+
+// throttle lets a transfer's progress through at most once every
+// progressEvery of clock (the first at once).
+type throttle struct {
+	clock func() time.Time
+	last  time.Time
+}
+
+// due reports whether progress may be sent now, and if so counts it sent.
+func (t *throttle) due() bool {
+	now := t.clock()
+	if !t.last.IsZero() && now.Sub(t.last) < progressEvery {
+		return false
+	}
+	t.last = now
+	return true
 }
 
 func wait(ch <-chan tea.Msg) tea.Cmd {

@@ -1,11 +1,17 @@
 package pane
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/colabdash/colabdash/api/colabfake"
 	"github.com/colabdash/colabdash/api/jupyter"
@@ -164,5 +170,66 @@ func TestPurgeHintOnlyWithAPastableID(t *testing.T) {
 		if got := PurgeHint(id); strings.Contains(got, id) && id != "" || !strings.Contains(got, "with this runtime") {
 			t.Errorf("%q: %q", id, got)
 		}
+	}
+}
+
+// A fast transfer of many small chunks does not make the dashboard redraw
+// for each: over one second of its clock, a thousand chunks a millisecond
+// apart bring at most one progress message every 200 ms (six), the status
+// line following them; each message taken before the next chunk, so none
+// is lost for the dashboard being slow.
+func TestTransferProgressIsThrottled(t *testing.T) {
+	open := func(context.Context) (*jupyter.Client, error) { return nil, nil }
+	p := New(context.Background(), "rt-a", open, nil)
+	var mu sync.Mutex
+	clock := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	p.wall = func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	const chunks, size = 1000, 1000 * 64 << 10
+	step, stepped := make(chan struct{}), make(chan struct{})
+	cmd := p.transferCmd("download", "big.bin", func(_ context.Context, _ *jupyter.Client, progress jupyter.Progress) (string, error) {
+		for i := int64(1); i <= chunks; i++ {
+			<-step
+			mu.Lock()
+			clock = clock.Add(time.Millisecond)
+			mu.Unlock()
+			progress(i*size/chunks, size)
+			stepped <- struct{}{}
+		}
+		<-step // ends once the test has looked at the last chunk
+		return "downloaded big.bin", nil
+	})
+	var ch <-chan tea.Msg
+	messages := 0
+	for i := 0; i < chunks; i++ {
+		step <- struct{}{}
+		<-stepped
+		var msg tea.Msg
+		if ch == nil {
+			msg = cmd() // the first chunk's progress goes out at once
+		} else {
+			select {
+			case msg = <-ch:
+			default:
+				continue
+			}
+		}
+		pm, ok := msg.(ProgressMsg)
+		if !ok {
+			t.Fatalf("chunk %d: %T, want a progress message", i+1, msg)
+		}
+		ch = pm.ch
+		messages++
+		p.Update(pm)
+		if want := fmt.Sprintf(" %d%% ", (int64(i)+1)*100/chunks); !strings.Contains(p.Status(), want) {
+			t.Errorf("after chunk %d the status line reads %q, want%q", i+1, p.Status(), want)
+		}
+	}
+	if messages < 2 || messages > 6 {
+		t.Errorf("a thousand chunks over one second brought %d progress messages, want at most 6 (one each 200 ms)", messages)
+	}
+	step <- struct{}{}
+	done := doneOf(t, drive(t, p, wait(ch)))
+	if done.Err != nil || done.Text != "downloaded big.bin" || p.Status() != "" {
+		t.Errorf("the transfer ended with %v %q, status %q", done.Err, done.Text, p.Status())
 	}
 }
