@@ -262,6 +262,20 @@ func TestWaitKeepsTheRuntimeWhenADownloadDidNotComeBack(t *testing.T) {
 	}
 }
 
+// Without --delete too, a --download path the runtime lacks makes a wait
+// whose job succeeded exit 7, naming the path: a script does not go on
+// as if its results had come back.
+func TestWaitExitsPartialWhenADownloadPathIsMissing(t *testing.T) {
+	r := &fakeRuntime{jobs: []rjobs.Record{record(rtA, "train-1", exited(0))},
+		downErr: &jupyter.Error{Op: "download", Kind: jupyter.ErrNotFound, Message: "no such file"}}
+	b := oneRuntime(r)
+	setup(t, b, []ops.JobNote{{ID: "train-1", Runtime: rtA}})
+	res := run(t, nil, term{}, "wait", "train-1", "--download", "outputs/:"+t.TempDir()+"/")
+	if res.code != kit.ExitPartial || len(b.deleted) != 0 || !strings.Contains(res.err, "--download /content/outputs: not on the runtime, nothing copied") {
+		t.Fatalf("exit %d, deleted %v, stderr %q", res.code, b.deleted, res.err)
+	}
+}
+
 // Without --delete, wait deletes nothing, unless run --detach
 // --delete-when-done noted the intent on this machine.
 func TestWaitCarriesOutTheNotedIntent(t *testing.T) {

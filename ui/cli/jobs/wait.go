@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -157,6 +158,12 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 	if dlErr != nil {
 		return dlErr
 	}
+	if len(rep.Missing) > 0 {
+		// A path asked for and not copied: a script must not go on as
+		// if its results had come back.
+		return &kit.ExitError{Code: kit.ExitPartial, Msg: fmt.Sprintf("job %s ended (%s), but --download %s: not on the runtime, nothing copied",
+			f.ref(), jv.word, termtext.Cut(strings.Join(rep.Missing, ", "), 200))}
+	}
 	return nil
 }
 
@@ -205,8 +212,8 @@ func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.D
 }
 
 // downloads copies each --download back; a path the runtime does not
-// have is a warning; the first other failure is returned after every
-// download was tried.
+// have is warned about and listed in rep.Missing (wait then exits 7); the
+// first other failure is returned after every download was tried.
 func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, force bool, rep *WaitReport) *kit.ExitError {
 	var first *kit.ExitError
 	for _, d := range dls {

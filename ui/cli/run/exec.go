@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,7 +44,15 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 	if rs.conn != nil {
 		defer rs.conn.Close()
 		if rs.stoppedBy() == nil {
-			if derr := rs.downloads(dls); derr != nil && runErr == nil && code == 0 {
+			derr := rs.downloads(dls)
+			if derr == nil && len(rs.rep.Missing) > 0 {
+				derr = missingError(rs.rep.Missing)
+			}
+			if derr != nil {
+				// The results may be on the runtime alone: it is kept.
+				rs.keptFor = "a --download did not come back"
+			}
+			if derr != nil && runErr == nil && code == 0 {
 				runErr = derr
 			} else if derr != nil { // the run's own failure is the exit code; the download's is said
 				v.Note(derr.Msg)
@@ -54,7 +63,7 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 		if rs.stoppedBy() != nil && runErr == nil {
 			runErr = rs.stopError("after the run")
 		}
-		if cerr := rs.cleanup(o.keep && !errors.Is(rs.stoppedBy(), errRunTimeout)); cerr != nil {
+		if cerr := rs.cleanup(o.keep && !errors.Is(rs.stoppedBy(), errRunTimeout) || rs.keptFor != ""); cerr != nil {
 			v.Note(cerr.Error())
 			if runErr == nil && code == 0 {
 				runErr = &kit.ExitError{Code: kit.ExitAPI, Msg: ""}
@@ -245,8 +254,9 @@ func (rs *runState) uploads(jc *jupyter.Client, paths []string) error {
 }
 
 // downloads copies each --download back. A path the runtime does not have
-// is a warning; the first other failure is returned (the file verbs'
-// exit code for it), after every download was tried.
+// is warned about and listed in the report's Missing (the caller fails
+// with missingError); the first other failure is returned (the file
+// verbs' exit code for it), after every download was tried.
 func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 	if len(dls) == 0 || rs.rt.Name == "" {
 		return nil
@@ -279,6 +289,12 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 		}
 	}
 	return first
+}
+
+// missingError is the failure of downloads that found nothing at paths
+// (the runtime lacks them): exit 7, naming them.
+func missingError(paths []string) *kit.ExitError {
+	return &kit.ExitError{Code: kit.ExitPartial, Msg: "--download " + termtext.Cut(strings.Join(paths, ", "), 200) + ": not on the runtime, nothing copied"}
 }
 
 // remoteMissing reports whether a download failed because the runtime

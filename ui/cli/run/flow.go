@@ -69,6 +69,7 @@ type runState struct {
 	jc             *jupyter.Client // the runtime's files, once reached
 	jobID          string          // the job run started (a script), once started
 	detached       bool            // --detach and the job started: the runtime stays
+	keptFor        string          // why cleanup keeps the runtime besides --keep ("": it does not)
 	rep            Report
 }
 
@@ -327,13 +328,20 @@ func (rs *runState) cleanup(keep bool) error {
 		rs.ledger.end()
 		rs.rep.Kept = true
 		g := v.G
+		why := "--keep"
+		if rs.keptFor != "" {
+			why = rs.keptFor
+		}
 		if !kit.PasteID(api.LastSegment(name)) {
-			v.Note("kept runtime " + id + " (--keep); " + kit.UnusualID("the runtime", api.LastSegment(name)))
+			v.Note("kept runtime " + id + " (" + why + "); " + kit.UnusualID("the runtime", api.LastSegment(name)))
 			return nil
 		}
-		v.Note("kept runtime " + id + " (--keep): " + g.CommandOr("colabdash exec "+id+" -f FILE", "exec", id, "-f", "FILE") +
-			" runs more; " + g.CommandOr("colabdash ls "+id+":/content", "ls", id+":/content") + " lists its files; " +
-			g.CommandOr("colabdash delete "+id, "delete", id) + " deletes it")
+		more := g.CommandOr("colabdash exec "+id+" -f FILE", "exec", id, "-f", "FILE") + " runs more"
+		if rs.keptFor != "" {
+			more = g.CommandOr("colabdash cp -r "+id+":/content/PATH .", "cp", "-r", id+":/content/PATH", ".") + " copies them"
+		}
+		v.Note("kept runtime " + id + " (" + why + "): " + g.CommandOr("colabdash ls "+id+":/content", "ls", id+":/content") + " lists its files; " +
+			more + "; " + g.CommandOr("colabdash delete "+id, "delete", id) + " deletes it")
 		return nil
 	}
 	if stop := rs.stoppedBy(); stop != nil {

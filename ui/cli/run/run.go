@@ -88,7 +88,8 @@ NAME.out.ipynb or --notebook-out, also when a cell fails, which stops the run an
 notebook whose kernel is not Python is refused before anything is created. --download
 RUNTIME_PATH[:LOCAL] (relative paths are under /content; LOCAL defaults to the current directory)
 runs after the run, before the runtime is deleted, also after a failure, not after a signal or
---timeout; a missing path is a warning.
+--timeout; a missing path exits 7 after a run that succeeded, and a runtime the run created is kept
+when a download did not come back.
 The exit code is the script's own (0, 1 for an exception, n for sys.exit(n): n may then be any
 number, as with python; 128+n when signal n killed it) or 1 for a failed cell; otherwise the table
 below (4 also when the runtime could not be deleted). run --detach exits 0 once the job started.`, kit.JSONHelp, kit.ExitCodesHelp}, "\n")

@@ -270,9 +270,10 @@ func payloadFile(t *testing.T) (dir, data string) {
 }
 
 // On an existing runtime: --upload goes to /content, --download comes
-// back after the run (a path the runtime lacks is a warning and listed
-// as missing), each file said on stderr and listed in --json; the
-// runtime stays and the run's session is closed.
+// back after the run (a path the runtime lacks is warned about, listed
+// as missing and makes a run that succeeded exit 7: a script must not
+// take its results for back), each file said on stderr and listed in
+// --json; the runtime stays and the run's session is closed.
 func TestRunUploadsAndDownloads(t *testing.T) {
 	useFakeJobs(t)
 	e := kittest.Empty(t)
@@ -285,7 +286,7 @@ func TestRunUploadsAndDownloads(t *testing.T) {
 	r := e.Run(Command, "--runtime", "rt-mine", "--json", "--upload", data, "--download", "data.txt:"+back+"/",
 		"--download", "missing.txt:"+back+"/", script(t, "print('hello')\n"))
 	var rep Report
-	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != 0 || !rep.OK {
+	if err := json.Unmarshal([]byte(r.Out), &rep); err != nil || r.Code != kit.ExitPartial || rep.OK || rep.ExitCode != kit.ExitPartial {
 		t.Fatalf("%v: exit %d, stdout %q, stderr %q", err, r.Code, r.Out, r.Err)
 	}
 	if b, err := os.ReadFile(filepath.Join(back, "data.txt")); err != nil || string(b) != "payload\n" {
@@ -302,6 +303,23 @@ func TestRunUploadsAndDownloads(t *testing.T) {
 	}
 }
 
+// A runtime --spec created is kept when a --download does not come back
+// (a path mistyped, results written elsewhere): deleting it would lose
+// the only copy. The run exits 7 and says how to copy and delete.
+func TestRunKeepsItsRuntimeWhenADownloadIsMissing(t *testing.T) {
+	useFakeJobs(t)
+	e := kittest.Empty(t)
+	r := e.Run(Command, "--spec", "CPU", "--download", "outputs/", script(t, "print('hello')\n"))
+	if r.Code != kit.ExitPartial || len(e.Srv.Runtimes()) != 1 || e.Srv.CallCount("delete_runtime") != 0 {
+		t.Fatalf("exit %d, %d runtime(s), %d delete_runtime; stderr %q", r.Code, len(e.Srv.Runtimes()), e.Srv.CallCount("delete_runtime"), r.Err)
+	}
+	for _, want := range []string{"--download /content/outputs: not on the runtime", "kept runtime", "a --download did not come back", "colabdash cp -r", "colabdash delete"} {
+		if !strings.Contains(r.Err, want) {
+			t.Errorf("stderr %q lacks %q", r.Err, want)
+		}
+	}
+}
+
 // --keep keeps the runtime --spec created and says how to reach it; its
 // record goes (nothing is left behind unknowingly).
 func TestRunKeep(t *testing.T) {
@@ -313,7 +331,7 @@ func TestRunKeep(t *testing.T) {
 		t.Fatalf("exit %d, %d runtime(s), %d record(s); stderr %q", r.Code, len(rts), records(t), r.Err)
 	}
 	id := rts[0].ID()
-	if !strings.Contains(r.Err, "kept runtime "+id+" (--keep): colabdash exec "+id+" ") || !strings.Contains(r.Err, " lists its files; colabdash delete "+id) {
+	if !strings.Contains(r.Err, "kept runtime "+id+" (--keep): colabdash ls "+id+":/content ") || !strings.Contains(r.Err, " runs more; colabdash delete "+id) {
 		t.Errorf("stderr %q", r.Err)
 	}
 }
