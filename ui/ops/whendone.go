@@ -170,20 +170,21 @@ func RuntimeHeld(dir, runtime string, now time.Time, own *RuntimeHold) bool {
 	return ok && state.HoldLive(beat, now)
 }
 
-// KeepBeating dates the hold every state.HoldBeatEvery, by now's clock,
-// from a goroutine of its own, until stop is called (stop waits for it):
+// KeepBeating dates the hold every period (state.HoldBeatEvery: Beat
+// dates it no more often), by now's clock, from a goroutine of its own,
+// until stop is called (stop waits for it):
 // for the stretches without a poll to Beat from (wait's downloads, whose
 // listings, retries and link checks may move no byte for minutes). The
 // hold must not be used otherwise until stop returns. A nil hold starts
 // nothing.
-func (h *RuntimeHold) KeepBeating(now func() time.Time) (stop func()) {
+func (h *RuntimeHold) KeepBeating(period time.Duration, now func() time.Time) (stop func()) {
 	if h == nil {
 		return func() {}
 	}
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(state.HoldBeatEvery)
+		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
 			select {

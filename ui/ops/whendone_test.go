@@ -3,8 +3,11 @@ package ops
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/colabdash/colabdash/state"
 )
 
 // Two processes that see one job end claim its delete: the first gets
@@ -173,4 +176,42 @@ func TestKeepWhenDone(t *testing.T) {
 	if got := ClaimWhenDone(dir, rt, "job-2", now, nil); got != WhenDoneTaken {
 		t.Errorf("after a lost keep: %v, want taken", got)
 	}
+}
+
+// Between polls (wait's downloads) the hold is dated from a ticker: it
+// stays live for as long as the clock runs, and stop ends the dating.
+func TestKeepBeatingDatesTheHold(t *testing.T) {
+	dir, rt := t.TempDir(), "runtimes/rt-a"
+	t0 := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := t0
+	late := t0.Add(10 * time.Minute)
+	now := func() time.Time { // a minute passes at each tick, up to late
+		mu.Lock()
+		defer mu.Unlock()
+		if clock.Before(late) {
+			clock = clock.Add(time.Minute)
+		}
+		return clock
+	}
+	h, err := HoldRuntime(dir, rt, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := h.KeepBeating(time.Millisecond, now)
+	for deadline := time.Now().Add(30 * time.Second); !RuntimeHeld(dir, rt, late, nil); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			stop()
+			t.Fatal("the hold was not dated ten minutes on: it went stale")
+		}
+	}
+	stop()
+	mu.Lock()
+	stopped := clock
+	mu.Unlock()
+	if !RuntimeHeld(dir, rt, stopped, nil) || RuntimeHeld(dir, rt, stopped.Add(state.HoldFresh+time.Minute), nil) {
+		t.Error("after stop: want the last date live, and stale once state.HoldFresh passed")
+	}
+	var none *RuntimeHold
+	none.KeepBeating(time.Millisecond, now)()
 }

@@ -163,3 +163,18 @@ func TestWaitStoppedWhileAnotherHoldsDeletesNothing(t *testing.T) {
 		t.Fatalf("exit %d, deleted %v, stderr %q", res.code, b.deleted, res.err)
 	}
 }
+
+// A download that finds the runtime deleted (by hand, or by a colabdash
+// that took the delete before wait's hold: wait started after the job
+// ended) says so, and does not claim the runtime was kept.
+func TestWaitDownloadFromADeletedRuntimeSaysSo(t *testing.T) {
+	note := ops.JobNote{ID: "train-1", Runtime: rtA, DeleteWhenDone: true}
+	r := &fakeRuntime{jobs: []rjobs.Record{record(rtA, "train-1", exited(0))},
+		downErr: &jupyter.Error{Op: "download", Kind: jupyter.ErrRuntimeGone, Message: "the runtime no longer exists"}}
+	b := oneRuntime(r)
+	setup(t, b, []ops.JobNote{note})
+	res := run(t, nil, term{}, "wait", "train-1", "--download", "out/:"+t.TempDir()+"/", "--delete")
+	if res.code == 0 || len(b.deleted) != 0 || strings.Contains(res.err, "kept") || !strings.Contains(res.err, "no longer exists") {
+		t.Fatalf("exit %d, deleted %v, stderr %q", res.code, b.deleted, res.err)
+	}
+}

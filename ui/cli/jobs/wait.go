@@ -125,8 +125,8 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 	}
 	e := entry(f.rec, now())
 	rep.Job = &e
-	stopBeating := hold.KeepBeating(now)
-	dlErr := v.downloads(ctx, f, dls, force, rep)
+	stopBeating := hold.KeepBeating(state.HoldBeatEvery, now)
+	dlErr, gone := v.downloads(ctx, f, dls, force, rep)
 	stopBeating()
 	if f.note == nil { // RUNTIME/JOB: the note may still hold an intent
 		if n, err := noteOf(f.id); err == nil && n != nil && n.Runtime == f.rt.Name {
@@ -134,7 +134,7 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 		}
 	}
 	intent := f.note != nil && f.note.DeleteWhenDone
-	if del || intent {
+	if (del || intent) && !gone { // a runtime gone is neither kept nor deleted: dlErr says so
 		why := "--delete"
 		if !del {
 			why = "--delete-when-done"
@@ -237,9 +237,8 @@ func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.D
 
 // downloads copies each --download back; a path the runtime does not
 // have is a warning; the first other failure is returned after every
-// download was tried.
-func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, force bool, rep *WaitReport) *kit.ExitError {
-	var first *kit.ExitError
+// download was tried, gone true when one found the runtime deleted.
+func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, force bool, rep *WaitReport) (first *kit.ExitError, gone bool) {
 	for _, d := range dls {
 		err := f.rj.Download(ctx, d.Remote, d.Local, d.Dir, force,
 			func(msg string) { v.Note("warning: " + msg) },
@@ -258,6 +257,7 @@ func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, forc
 			v.Note("warning: --download " + termtext.Cut(d.Remote, 200) + ": not on the runtime")
 			continue
 		}
+		gone = gone || errors.Is(err, jupyter.ErrRuntimeGone)
 		ee := kit.FileError(err, nil)
 		msg := "--download " + termtext.Cut(d.Remote, 200) + ": " + api.OneLine(ee.Msg, 0)
 		if first == nil {
@@ -266,7 +266,7 @@ func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, forc
 			v.Note(msg)
 		}
 	}
-	return first
+	return first, gone
 }
 
 // deleteAfter deletes job f's runtime after its end (jv), as --delete
