@@ -86,9 +86,11 @@ type jobsOps struct {
 	// byRun are the runtimes a job note marks DeleteWhenDone.
 	byRun map[string]bool
 	// whenDone are the DeleteWhenDone notes by job id; carried the jobs
-	// whose delete this dashboard started (once each).
+	// whose delete this dashboard started (once each); waiting those
+	// whose delete another colabdash's hold postponed (said once).
 	whenDone map[string]ops.JobNote
 	carried  map[string]bool
+	waiting  map[string]bool
 	// othersSent are the send times of the last minute's listings of
 	// runtimes other than the selected one, oldest first.
 	othersSent []time.Time
@@ -154,7 +156,7 @@ func (m *jobsOps) reset() {
 	}
 	m.gen++
 	m.lists, m.byRun = map[string]*jobList{}, map[string]bool{}
-	m.whenDone, m.carried = map[string]ops.JobNote{}, map[string]bool{}
+	m.whenDone, m.carried, m.waiting = map[string]ops.JobNote{}, map[string]bool{}, map[string]bool{}
 	m.notesBusy = false
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
 	"github.com/colabdash/colabdash/api/jupyter/jobs"
+	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/logview"
@@ -387,5 +388,65 @@ func TestJobsListingRefusedGoesAgainWithTheRenewedToken(t *testing.T) {
 	m.jobs.due(now.Add(time.Second), m.runtimeRows(), m.mon)
 	if !l.busy {
 		t.Fatalf("a listing refused with a token since renewed waits out its back-off (next in %v)", l.next.Sub(now))
+	}
+}
+
+// A job noted --delete-when-done that the dashboard sees end while
+// another colabdash (a wait --download copying results back) holds its
+// runtime: the dashboard deletes nothing, says so once on its status
+// line, and deletes the runtime at a listing after the hold was
+// released, or once the holder's heartbeat stopped for longer than
+// state.HoldFresh (it was killed).
+func TestDeleteWhenDoneWaitsForAHeldRuntime(t *testing.T) {
+	for _, end := range []string{"released", "stale"} {
+		t.Run(end, func(t *testing.T) {
+			stateDir := t.TempDir()
+			_, clk, m := fixture(t)
+			m.opts.StateDir = stateDir
+			m = withJobs(t, m)
+			note := ops.JobNote{ID: "train-4kq9zt", Runtime: "runtimes/r-alpha", DeleteWhenDone: true}
+			m, _ = update(m, jobNotesMsg{gen: m.jobs.gen, notes: []ops.JobNote{note}})
+			now := m.cx.Now()
+			hold, err := ops.HoldRuntime(stateDir, note.Runtime, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ended := runningJob(now)
+			ended.Status = &jobs.Status{Pid: 42, Started: now.Add(-72 * time.Minute), Ended: now, ExitCode: 0, Heartbeat: now}
+			listing := func(m Model) (Model, tea.Cmd) {
+				t.Helper()
+				m, cmd := update(m, jobsListedMsg{gen: m.jobs.gen, runtime: note.Runtime, recs: []jobs.Record{ended}})
+				answer := claimAnswer(cmd)
+				if answer == nil {
+					t.Fatal("the ended job's delete was not asked for")
+				}
+				return update(m, answer)
+			}
+			waiting := "job train-4kq9zt ended (exited 0): waiting for a download by another colabdash before deleting r-alpha, as --delete-when-done asked"
+			for i := range 2 {
+				m.scr.clearStatus()
+				var cmd tea.Cmd
+				m, cmd = listing(m)
+				if _, deleting := m.ops.deleting[note.Runtime]; deleting || cmd != nil {
+					t.Fatalf("listing %d: the runtime is deleted while another colabdash holds it", i+1)
+				}
+				if said := m.cx.Status.Text; i == 0 && said != waiting || i == 1 && said != "" {
+					t.Fatalf("listing %d: status %q; want the wait said once", i+1, said)
+				}
+				clk.add(state.HoldBeatEvery)
+				if err := hold.Beat(m.cx.Now()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if end == "released" {
+				hold.Release()
+			} else {
+				clk.add(state.HoldFresh + time.Second)
+			}
+			m, cmd := listing(m)
+			if _, deleting := m.ops.deleting[note.Runtime]; !deleting || cmd == nil || !strings.Contains(m.cx.Status.Text, "deleting r-alpha") {
+				t.Fatalf("the hold %s, the runtime is not being deleted; status %q", end, m.cx.Status.Text)
+			}
+		})
 	}
 }

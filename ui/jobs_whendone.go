@@ -38,13 +38,15 @@ func (m *jobsOps) dueWhenDone(runtime string, l *jobList, now time.Time) []whenD
 }
 
 // whenDoneClaimedMsg answers the claim of d's delete among the colabdash
-// processes sharing the state directory (ops.ClaimWhenDone): claimed is
-// false when another one claimed it first, and deletes it. gen is the
-// jobs' generation when it was sent (a profile switch drops it).
+// processes sharing the state directory (ops.ClaimWhenDone): claimed, or
+// another one claimed it first (and deletes it), or kept the runtime, or
+// holds it (a wait --download copying results back: ask again later).
+// gen is the jobs' generation when it was sent (a profile switch drops
+// it).
 type whenDoneClaimedMsg struct {
-	d       whenDone
-	gen     uint64
-	claimed bool
+	d     whenDone
+	gen   uint64
+	claim ops.WhenDoneClaim
 }
 
 // carryWhenDone claims d's delete, as its note asked, in a command (the
@@ -58,24 +60,38 @@ func (m *app) carryWhenDone(d whenDone, now time.Time) tea.Cmd {
 	}
 	dir, gen := m.opts.StateDir, m.jobs.gen
 	return func() tea.Msg {
-		return whenDoneClaimedMsg{d: d, gen: gen, claimed: ops.ClaimWhenDone(dir, d.Runtime, d.Job, now)}
+		return whenDoneClaimedMsg{d: d, gen: gen, claim: ops.ClaimWhenDone(dir, d.Runtime, d.Job, now, nil)}
 	}
 }
 
 // onWhenDoneClaimed deletes the runtime of a claimed delete through the
 // dashboard's one delete path, and then forgets the job's note; a delete
-// another colabdash claimed first is only said (the runtime then goes
-// from the list at a refresh).
+// another colabdash claimed first, or a runtime it kept, is only said
+// (the runtime then goes from the list at a refresh, or stays). A delete
+// postponed by another colabdash's hold is said once and found due again
+// by the runtime's next listing.
 func (m *app) onWhenDoneClaimed(msg whenDoneClaimedMsg, now time.Time) tea.Cmd {
 	if m.jobs == nil || msg.gen != m.jobs.gen {
 		return nil
 	}
 	d, id := msg.d, api.LastSegment(msg.d.Runtime)
-	if !msg.claimed {
-		m.scr.say(now, common.Say{Text: "job " + d.Job + " ended (" + d.Word + "): another colabdash deletes " + id + ", as --delete-when-done asked"})
+	ended := "job " + d.Job + " ended (" + d.Word + "): "
+	switch msg.claim {
+	case ops.WhenDoneHeld:
+		delete(m.jobs.carried, d.Job)
+		if !m.jobs.waiting[d.Job] {
+			m.jobs.waiting[d.Job] = true
+			m.scr.say(now, common.Say{Text: ended + "waiting for a download by another colabdash before deleting " + id + ", as --delete-when-done asked"})
+		}
+		return nil
+	case ops.WhenDoneTaken:
+		m.scr.say(now, common.Say{Text: ended + "another colabdash deletes " + id + ", as --delete-when-done asked"})
+		return nil
+	case ops.WhenDoneKept:
+		m.scr.say(now, common.Say{Text: ended + id + " kept despite --delete-when-done, since a colabdash wait --download did not come back"})
 		return nil
 	}
-	m.scr.say(now, common.Say{Text: "job " + d.Job + " ended (" + d.Word + "): deleting " + id + ", as --delete-when-done asked"})
+	m.scr.say(now, common.Say{Text: ended + "deleting " + id + ", as --delete-when-done asked"})
 	dir, job := m.opts.StateDir, d.Job
 	return tea.Batch(m.ops.startDelete(d.Runtime, now), func() tea.Msg {
 		_ = ops.ForgetJobNote(dir, job)

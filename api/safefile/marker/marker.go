@@ -17,7 +17,11 @@
 //   - only a regular file counts as a marker: a link or anything else at
 //     its name does not;
 //   - pruning removes the regular files last modified before a cut (each
-//     caller keeps its markers a week).
+//     caller keeps its markers a week);
+//   - a marker's modification time may carry a heartbeat (Touch sets it,
+//     Newest reads it): it is set without following a link at its name
+//     (safefile.Dir.Chtimes), and only a regular file's time is read;
+//   - Remove removes a marker that is a regular file and nothing else.
 //
 // The directory is checked with Lstat just before it is used, a narrower
 // guard than safefile.Dir's descriptor-relative calls: enough for a
@@ -32,7 +36,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/colabdash/colabdash/api/safefile"
 )
 
 // Causes of Create's failures, matched with errors.Is; the error Create
@@ -77,8 +84,25 @@ func (d Dir) File(key string) string {
 	if d.State == "" {
 		return ""
 	}
+	return filepath.Join(d.dir(), d.base(key))
+}
+
+// hash is key's part of a marker name: 32 hex digits.
+func hash(key string) string {
 	sum := sha256.Sum256([]byte(key))
-	return filepath.Join(d.dir(), d.Prefix+hex.EncodeToString(sum[:16]))
+	return hex.EncodeToString(sum[:16])
+}
+
+// base is key's marker's file name.
+func (d Dir) base(key string) string { return d.Prefix + hash(key) }
+
+// Of is the kind of marker below key: its markers are named d's prefix,
+// key's hash and "-", then their own key's hash. Several processes each
+// keep a marker of their own about one thing (key) that way, and Newest
+// reads them together.
+func (d Dir) Of(key string) Dir {
+	d.Prefix += hash(key) + "-"
+	return d
 }
 
 // isDir reports whether the marker directory is a directory and not a
@@ -153,4 +177,91 @@ func (d Dir) Prune(cut time.Time) {
 			_ = os.Remove(filepath.Join(d.dir(), e.Name()))
 		}
 	}
+}
+
+// Touch makes key's marker as Create does when it is missing, and sets
+// its modification time (and access time) to t without following a link
+// at its name. Its errors are Create's, ErrNotMarker when the name is no
+// longer a regular file, or the *fs.PathError of a time that cannot be
+// set.
+func (d Dir) Touch(key string, t time.Time) error {
+	if _, err := d.Create(key); err != nil {
+		return err
+	}
+	state, err := safefile.OpenDir(d.State)
+	if err != nil {
+		return err
+	}
+	defer state.Close()
+	sub, err := state.Sub(d.Name, false) // a link there is refused
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.dir(), ErrNotDir)
+	}
+	defer sub.Close()
+	name := d.base(key)
+	if m, err := sub.Mode(name); err != nil || !m.IsRegular() {
+		return fmt.Errorf("%s: %w", d.File(key), ErrNotMarker)
+	}
+	return sub.Chtimes(name, t, t)
+}
+
+// Remove removes key's marker when it is a regular file in a marker
+// directory that is a directory; anything else at its name is left as
+// it is, and so is a marker already gone. Its errors are ErrNotDir,
+// ErrNotMarker, or the *fs.PathError of a file that cannot be removed.
+func (d Dir) Remove(key string) error {
+	if d.State == "" {
+		return nil
+	}
+	if fi, err := os.Lstat(d.dir()); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s: %w", d.dir(), ErrNotDir)
+	}
+	p := d.File(key)
+	fi, err := os.Lstat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s: %w", p, ErrNotMarker)
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// Newest is the latest modification time among the markers of this kind
+// (the regular files named d's prefix and a key's hash), leaving out
+// those of the keys in except; ok is false when there is none (or the
+// marker directory is missing, a symbolic link or not a directory).
+func (d Dir) Newest(except ...string) (newest time.Time, ok bool) {
+	if !d.isDir() {
+		return time.Time{}, false
+	}
+	es, err := os.ReadDir(d.dir())
+	if err != nil {
+		return time.Time{}, false
+	}
+	skip := map[string]bool{}
+	for _, k := range except {
+		skip[d.base(k)] = true
+	}
+	for _, e := range es {
+		name := e.Name()
+		if !strings.HasPrefix(name, d.Prefix) || len(name) != len(d.Prefix)+32 || skip[name] {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if mt := info.ModTime(); !ok || mt.After(newest) {
+			newest, ok = mt, true
+		}
+	}
+	return newest, ok
 }

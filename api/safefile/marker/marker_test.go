@@ -192,3 +192,101 @@ func TestNoStateDirectory(t *testing.T) {
 		t.Errorf("files made in the working directory: %v", es)
 	}
 }
+
+// Markers of one kind (Of a key) carry their own heartbeats: Touch makes
+// and dates one, Newest reads the latest of the kind but for the keys it
+// leaves out, and neither another kind nor a removed marker counts.
+func TestTouchNewestRemove(t *testing.T) {
+	base := Dir{State: filepath.Join(t.TempDir(), "state"), Name: "when-done", Prefix: "hold-"}
+	holds, other := base.Of("runtimes/rt-1"), base.Of("runtimes/rt-2")
+	if _, ok := holds.Newest(); ok {
+		t.Fatal("a heartbeat before any Touch")
+	}
+	t0 := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	if err := holds.Touch("wait-a", t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := holds.Touch("wait-b", t0.Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Touch("wait-c", t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := holds.Newest(); !ok || !got.Equal(t0) {
+		t.Errorf("Newest = %v, %v; want %v", got, ok, t0)
+	}
+	if got, ok := holds.Newest("wait-a"); !ok || !got.Equal(t0.Add(-time.Minute)) {
+		t.Errorf("Newest but wait-a = %v, %v; want wait-b's %v", got, ok, t0.Add(-time.Minute))
+	}
+	if err := holds.Touch("wait-b", t0.Add(time.Minute)); err != nil { // a heartbeat
+		t.Fatal(err)
+	}
+	if got, _ := holds.Newest(); !got.Equal(t0.Add(time.Minute)) {
+		t.Errorf("after a heartbeat Newest = %v, want %v", got, t0.Add(time.Minute))
+	}
+	for _, k := range []string{"wait-a", "wait-b", "wait-b"} { // twice: gone already is fine
+		if err := holds.Remove(k); err != nil {
+			t.Errorf("Remove %s: %v", k, err)
+		}
+	}
+	if got, ok := holds.Newest(); ok {
+		t.Errorf("Newest after every Remove = %v, want none", got)
+	}
+	if got, ok := other.Newest(); !ok || !got.Equal(t0.Add(time.Hour)) {
+		t.Errorf("another kind's marker: Newest = %v, %v", got, ok)
+	}
+}
+
+// A symbolic link at a marker's name is neither dated, read nor removed,
+// and what it leads to is untouched.
+func TestTouchRemoveLeaveLinks(t *testing.T) {
+	d := Dir{State: t.TempDir(), Name: "when-done", Prefix: "hold-"}.Of("k")
+	if err := d.Touch("other", time.Now()); err != nil { // makes the directory
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "outside")
+	if err := os.WriteFile(target, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(target, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, d.File("linked")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := d.Touch("linked", time.Now()); !errors.Is(err, ErrNotMarker) {
+		t.Errorf("Touch over a link: %v; want ErrNotMarker", err)
+	}
+	if err := d.Remove("linked"); !errors.Is(err, ErrNotMarker) {
+		t.Errorf("Remove of a link: %v; want ErrNotMarker", err)
+	}
+	if fi, err := os.Stat(target); err != nil || !fi.ModTime().Equal(old) {
+		t.Errorf("the link's target was dated: %v, %v", fi.ModTime(), err)
+	}
+	if fi, err := os.Lstat(d.File("linked")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was removed or replaced: %v", err)
+	}
+	if err := d.Remove("other"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := d.Newest(); ok {
+		t.Error("a link counts as a heartbeat")
+	}
+
+	// A linked marker directory: nothing made, dated or read through it.
+	state, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(state, "when-done")); err != nil {
+		t.Fatal(err)
+	}
+	linked := Dir{State: state, Name: "when-done", Prefix: "hold-"}
+	if err := linked.Touch("k", time.Now()); !errors.Is(err, ErrNotDir) {
+		t.Errorf("Touch through a linked directory: %v; want ErrNotDir", err)
+	}
+	if err := linked.Remove("k"); !errors.Is(err, ErrNotDir) {
+		t.Errorf("Remove through a linked directory: %v; want ErrNotDir", err)
+	}
+	if es, _ := os.ReadDir(elsewhere); len(es) != 0 {
+		t.Errorf("made through the link: %v", es)
+	}
+}

@@ -82,6 +82,8 @@ type fakeRuntime struct {
 	stops   []time.Duration
 	downs   []string
 	downErr error // what Download returns (nil: success)
+	// onDownload, when set, is called as each download starts.
+	onDownload func()
 }
 
 func (r *fakeRuntime) List(context.Context) ([]rjobs.Record, error) { return r.jobs, nil }
@@ -123,6 +125,9 @@ func (r *fakeRuntime) Stop(_ context.Context, _ string, grace time.Duration) err
 
 func (r *fakeRuntime) Download(_ context.Context, remote, local string, _, _ bool, _ func(string), done func(kit.CopiedFile)) error {
 	r.downs = append(r.downs, remote)
+	if r.onDownload != nil {
+		r.onDownload()
+	}
 	if r.downErr != nil {
 		return r.downErr
 	}
@@ -156,18 +161,19 @@ func record(rt, id string, st *rjobs.Status, args ...string) rjobs.Record {
 }
 
 // setup replaces the package's seams for one test: the backend, the
-// clock (t0 + 30 s), the job notes and the poll interval.
+// clock (t0 + 30 s), the job notes, the state directory (a temporary
+// one) and the poll interval.
 func setup(t *testing.T, b *fakeBackend, notes []ops.JobNote) *[]string {
 	t.Helper()
 	forgotten := &[]string{}
-	oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify, oldClaim := connect, now, loadNotes, forgetNote, waitEvery, notifyOptions, claimDelete
+	oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify, oldState := connect, now, loadNotes, forgetNote, waitEvery, notifyOptions, stateDir
 	t.Cleanup(func() {
-		connect, now, loadNotes, forgetNote, waitEvery, notifyOptions, claimDelete = oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify, oldClaim
+		connect, now, loadNotes, forgetNote, waitEvery, notifyOptions, stateDir = oldConnect, oldNow, oldLoad, oldForget, oldWait, oldNotify, oldState
 	})
-	stateDir := t.TempDir() // the events' and deletes' claims: never the user's state directory
-	claimDelete = func(n ops.JobNote) bool { return ops.ClaimWhenDone(stateDir, n.Runtime, n.ID, time.Now()) }
+	dir := t.TempDir() // the events' and deletes' claims, the holds: never the user's state directory
+	stateDir = func() string { return dir }
 	notifyOptions = func(v *verb) notify.Options {
-		return notify.Options{StateDir: stateDir, Redactor: v.Red(), Getenv: func(string) string { return "" }, Environ: []string{}}
+		return notify.Options{StateDir: dir, Redactor: v.Red(), Getenv: func(string) string { return "" }, Environ: []string{}}
 	}
 	connect = func(context.Context, *verb) (backend, error) { return b, nil }
 	now = func() time.Time { return t0.Add(30 * time.Second) }

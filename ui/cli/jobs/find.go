@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,14 +17,21 @@ import (
 )
 
 // Package seams (tests replace them): the job notes of the state
-// directory, the claim of a note's delete among the colabdash processes
-// sharing it, and the job id check.
+// directory, the state directory where the colabdash processes sharing
+// it claim a note's delete and hold a runtime (ops.ClaimWhenDone,
+// ops.HoldRuntime), and the job id check.
 var (
-	loadNotes   = func() ([]ops.JobNote, error) { return ops.JobNotes(kit.StateDir()) }
-	forgetNote  = func(id string) error { return ops.ForgetJobNote(kit.StateDir(), id) }
-	claimDelete = func(n ops.JobNote) bool { return ops.ClaimWhenDone(kit.StateDir(), n.Runtime, n.ID, time.Now()) }
-	validID     = rjobs.ValidID
+	loadNotes  = func() ([]ops.JobNote, error) { return ops.JobNotes(kit.StateDir()) }
+	forgetNote = func(id string) error { return ops.ForgetJobNote(kit.StateDir(), id) }
+	stateDir   = kit.StateDir
+	validID    = rjobs.ValidID
 )
+
+// claimDelete claims note n's delete at now (ops.ClaimWhenDone; own is
+// this process's hold of the runtime, if any).
+func claimDelete(n ops.JobNote, own *ops.RuntimeHold) ops.WhenDoneClaim {
+	return ops.ClaimWhenDone(stateDir(), n.Runtime, n.ID, now(), own)
+}
 
 // found is a job located on its runtime.
 type found struct {

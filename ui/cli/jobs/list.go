@@ -49,7 +49,8 @@ func listCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"when its supervisor stopped writing its status without recording an end.\n" +
 			"--watch redraws the table every --interval until ctrl+c, and carries out the\n" +
 			"delete-when-done intents run --detach --delete-when-done noted on this machine: once such a\n" +
-			"job has ended, its runtime is deleted, and a line says so. Without a colabdash process\n" +
+			"job has ended, its runtime is deleted (after the copies of a wait --download of it are back),\n" +
+			"and a line says so. Without a colabdash process\n" +
 			"watching, nothing deletes it: it keeps billing until Colab reclaims it.\n" +
 			kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example: "  colabdash jobs\n  colabdash jobs rt-abc --json\n  colabdash jobs --watch\n" +
@@ -283,6 +284,7 @@ func (v *verb) watch(ctx context.Context, arg string, every time.Duration) error
 	defer b.Close()
 	var said []string
 	done := map[string]bool{} // the notes carried out: never twice, whatever the notes file says
+	held := map[string]bool{} // the notes whose delete a hold postponed (said once)
 	tl, running := v.newTeller(), map[string]bool{}
 	for round := 0; ; round++ {
 		rep, err := v.collect(ctx, b, arg)
@@ -298,7 +300,7 @@ func (v *verb) watch(ctx context.Context, arg string, every time.Duration) error
 			v.Note(kit.Classify(err, nil).Msg + "; trying again in " + every.String())
 		default:
 			tl.watchEnds(ctx, rep, running)
-			said = append(said, v.carryOut(ctx, b, rep, done, tl)...)
+			said = append(said, v.carryOut(ctx, b, rep, done, held, tl)...)
 			if err := v.show(rep, true); err != nil {
 				return err
 			}
@@ -318,10 +320,13 @@ func (v *verb) watch(ctx context.Context, arg string, every time.Duration) error
 
 // carryOut deletes the runtime of each job noted --delete-when-done
 // that rep shows ended (unless another colabdash process claimed that
-// delete first: claimDelete), forgets its note, and returns the lines
-// that say so (or why it could not); done holds the job ids carried out
-// already.
-func (v *verb) carryOut(ctx context.Context, b backend, rep JobsReport, done map[string]bool, tl *teller) []string {
+// delete first, or kept the runtime: claimDelete), forgets its note, and
+// returns the lines that say so (or why it could not); done holds the
+// job ids carried out already. A delete postponed by another process's
+// hold of the runtime (a wait --download still copying results back) is
+// said once (held holds those job ids) and tried again at the next
+// round.
+func (v *verb) carryOut(ctx context.Context, b backend, rep JobsReport, done, held map[string]bool, tl *teller) []string {
 	notes, err := loadNotes()
 	if err != nil {
 		return []string{"the job notes could not be read: " + err.Error()}
@@ -335,10 +340,23 @@ func (v *verb) carryOut(ctx context.Context, b backend, rep JobsReport, done map
 			if e.ID != n.ID || string(e.Runtime) != n.Runtime || !endedState(e.State) {
 				continue
 			}
+			rt := termtext.Cut(api.LastSegment(n.Runtime), 63)
+			claim := claimDelete(n, nil)
+			if claim == ops.WhenDoneHeld {
+				if !held[n.ID] {
+					held[n.ID] = true
+					lines = append(lines, fmt.Sprintf("job %s ended (%s): waiting for a download by another colabdash before deleting runtime %s, as --delete-when-done asked",
+						n.ID, stateWord(e), rt))
+				}
+				continue
+			}
 			done[n.ID] = true
-			if !claimDelete(n) { // a dashboard, or another jobs --watch, deletes it
-				lines = append(lines, fmt.Sprintf("job %s ended (%s): another colabdash deletes runtime %s, as --delete-when-done asked",
-					n.ID, stateWord(e), termtext.Cut(api.LastSegment(n.Runtime), 63)))
+			switch claim {
+			case ops.WhenDoneTaken: // a dashboard, or another jobs --watch, deletes it
+				lines = append(lines, fmt.Sprintf("job %s ended (%s): another colabdash deletes runtime %s, as --delete-when-done asked", n.ID, stateWord(e), rt))
+				continue
+			case ops.WhenDoneKept:
+				lines = append(lines, fmt.Sprintf("job %s ended (%s): runtime %s kept despite --delete-when-done, since a colabdash wait --download did not come back", n.ID, stateWord(e), rt))
 				continue
 			}
 			line, ok := v.deleteFor(ctx, b, n, stateWord(e))

@@ -62,7 +62,7 @@ func (v *verb) stop(ctx context.Context, arg string, grace time.Duration) error 
 	if err := f.rj.Stop(ctx, f.id, grace); err != nil {
 		return b.Classify(err)
 	}
-	jv, err := v.untilEnded(ctx, b, f, grace+stopMargin)
+	jv, err := v.untilEnded(ctx, b, f, grace+stopMargin, nil)
 	switch {
 	case errors.Is(err, jupyter.ErrRuntimeGone):
 		// Deleted meanwhile (wait --delete, another process): nothing

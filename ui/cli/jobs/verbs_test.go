@@ -300,7 +300,7 @@ func TestNotedDeleteClaimedElsewhereIsLeftToIt(t *testing.T) {
 	r := &fakeRuntime{name: rtA, jobs: []rjobs.Record{record(rtA, "train-1", exited(0))}}
 	b := oneRuntime(r)
 	setup(t, b, []ops.JobNote{note})
-	if !claimDelete(note) {
+	if claimDelete(note, nil) != ops.WhenDoneClaimed {
 		t.Fatal("the dashboard's claim was refused")
 	}
 	res := run(t, nil, term{}, "wait", "train-1")

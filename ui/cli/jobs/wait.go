@@ -11,8 +11,10 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
+	"github.com/colabdash/colabdash/api/safefile/marker"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -43,7 +45,9 @@ func waitCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"RUNTIME_PATH is under /content; LOCAL's directory must exist before wait starts), then, with --delete,\n" +
 			"or when run --detach --delete-when-done noted it on this machine, deletes the runtime, unless a\n" +
 			"download failed or the runtime lacked its path: the runtime is then kept (exit 7 if the job\n" +
-			"succeeded). It exits\n" +
+			"succeeded), by the dashboards and jobs --watch too. From its start until the copies are back,\n" +
+			"--download holds the runtime: a dashboard or jobs --watch carrying out --delete-when-done\n" +
+			"waits, and a wait --delete of another process waits too. It exits\n" +
 			"with the job's exit status. The job's state is on the runtime: wait started again after it\n" +
 			"(or this machine) died picks up where it was. ctrl+c stops waiting and deletes nothing.\n" +
 			kit.JSONHelp + "\n" + exitCodesHelp + kit.ExitCodesHelp,
@@ -109,8 +113,10 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 	if err != nil {
 		return err
 	}
+	hold := v.hold(f, len(dls) > 0)
+	defer hold.Release()
 	waited := !judge(f.rec, now()).ended
-	jv, err := v.untilEnded(ctx, b, f, 0)
+	jv, err := v.untilEnded(ctx, b, f, 0, hold)
 	if err != nil {
 		return b.Classify(err)
 	}
@@ -120,20 +126,27 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 	}
 	e := entry(f.rec, now())
 	rep.Job = &e
-	dlErr := v.downloads(ctx, f, dls, force, rep)
+	stopBeating := hold.KeepBeating(state.HoldBeatEvery, now)
+	dlErr, gone := v.downloads(ctx, f, dls, force, rep)
+	stopBeating()
 	if f.note == nil { // RUNTIME/JOB: the note may still hold an intent
 		if n, err := noteOf(f.id); err == nil && n != nil && n.Runtime == f.rt.Name {
 			f.note = n
 		}
 	}
-	if del || f.note != nil && f.note.DeleteWhenDone {
+	intent := f.note != nil && f.note.DeleteWhenDone
+	if (del || intent) && !gone { // a runtime gone is neither kept nor deleted: dlErr says so
 		why := "--delete"
 		if !del {
 			why = "--delete-when-done"
 		}
 		if dlErr != nil || len(rep.Missing) > 0 {
 			// The results are still only on the runtime: deleting it
-			// now would lose them.
+			// now would lose them, and so would another colabdash
+			// carrying out the note's intent once this hold is gone.
+			if intent && ops.KeepWhenDone(stateDir(), f.rt.Name, f.id) {
+				_ = forgetNote(f.id)
+			}
 			if dlErr != nil {
 				v.Note(dlErr.Msg)
 			}
@@ -145,7 +158,7 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 			}
 			return kept
 		}
-		if err := v.deleteAfter(ctx, b, f, jv, del, why, tl, rep); err != nil {
+		if err := v.deleteAfter(ctx, b, f, jv, del, why, tl, rep, hold); err != nil {
 			return err
 		}
 	}
@@ -167,13 +180,30 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 	return nil
 }
 
+// hold holds job f's runtime when wait will download from it (dl): from
+// before the job ends until the downloads are back, a dashboard or jobs
+// --watch carrying out the job's --delete-when-done waits (ops.HoldRuntime);
+// nil without dl. A hold that cannot be taken is a warning.
+func (v *verb) hold(f *found, dl bool) *ops.RuntimeHold {
+	if !dl {
+		return nil
+	}
+	h, err := ops.HoldRuntime(stateDir(), f.rt.Name, now())
+	if err != nil && !errors.Is(err, marker.ErrNoState) {
+		v.Note("warning: other colabdash processes cannot be told to keep runtime " + f.rtID() + " until the downloads are back (" +
+			termtext.Line(err.Error()) + "): one carrying out --delete-when-done may delete it first")
+	}
+	return h
+}
+
 // untilEnded reads job f's status every waitEvery (every second when
-// limit > 0: stop) until it has ended
+// limit > 0: stop), dating hold at each poll (ops.RuntimeHold.Beat),
+// until it has ended
 // (or, with limit > 0, until limit passed: then the last view and no
 // error). Its errors are the reads' (unclassified), or an *kit.ExitError
 // when ctx ended. A read that fails for the network is tried again at the next
 // poll, for as long as a followed log would.
-func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.Duration) (jobView, error) {
+func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.Duration, hold *ops.RuntimeHold) (jobView, error) {
 	start := now()
 	every := waitEvery
 	if limit > 0 {
@@ -192,6 +222,7 @@ func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.D
 			return jv, &kit.ExitError{Code: kit.ExitInterrupted, Msg: fmt.Sprintf("stopped waiting; job %s is %s (wait again to pick up)", f.ref(), jv.word)}
 		case <-t.C:
 		}
+		_ = hold.Beat(now()) // a failure is retried at the next poll
 		rec, err := f.rj.Read(ctx, f.id)
 		if err != nil {
 			ee := b.Classify(err)
@@ -213,9 +244,9 @@ func (v *verb) untilEnded(ctx context.Context, b backend, f *found, limit time.D
 
 // downloads copies each --download back; a path the runtime does not
 // have is warned about and listed in rep.Missing (wait then exits 7); the
-// first other failure is returned after every download was tried.
-func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, force bool, rep *WaitReport) *kit.ExitError {
-	var first *kit.ExitError
+// first other failure is returned after every download was tried, gone
+// true when one found the runtime deleted.
+func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, force bool, rep *WaitReport) (first *kit.ExitError, gone bool) {
 	for _, d := range dls {
 		err := f.rj.Download(ctx, d.Remote, d.Local, d.Dir, force,
 			func(msg string) { v.Note("warning: " + msg) },
@@ -234,6 +265,7 @@ func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, forc
 			v.Note("warning: --download " + termtext.Cut(d.Remote, 200) + ": not on the runtime")
 			continue
 		}
+		gone = gone || errors.Is(err, jupyter.ErrRuntimeGone)
 		ee := kit.FileError(err, nil)
 		msg := "--download " + termtext.Cut(d.Remote, 200) + ": " + api.OneLine(ee.Msg, 0)
 		if first == nil {
@@ -242,17 +274,36 @@ func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, forc
 			v.Note(msg)
 		}
 	}
-	return first
+	return first, gone
 }
 
 // deleteAfter deletes job f's runtime after its end (jv), as --delete
-// (del) or its note's --delete-when-done (why names which) asked; a
-// note's delete that another colabdash process claimed first
-// (claimDelete: a dashboard, jobs --watch) is left to it.
-func (v *verb) deleteAfter(ctx context.Context, b backend, f *found, jv jobView, del bool, why string, tl *teller, rep *WaitReport) error {
-	if !del && !claimDelete(*f.note) {
+// (del) or its note's --delete-when-done (why names which) asked, once
+// no other colabdash holds the runtime (a wait --download of its own
+// still copying: this wait waits, its own hold aside). The delete is
+// claimed among the colabdash processes sharing the state directory:
+// one another process claimed first (a dashboard, jobs --watch) is left
+// to it, and a runtime another wait kept (its download did not come
+// back) is kept.
+func (v *verb) deleteAfter(ctx context.Context, b backend, f *found, jv jobView, del bool, why string, tl *teller, rep *WaitReport, hold *ops.RuntimeHold) error {
+	claim, err := v.claimUnheld(ctx, f, jv, hold)
+	if err != nil {
+		return err
+	}
+	switch claim {
+	case ops.WhenDoneTaken:
 		if !v.AsJSON {
 			v.Note(fmt.Sprintf("job %s ended (%s): another colabdash deletes runtime %s, as --delete-when-done asked", f.id, jv.word, f.rtID()))
+		}
+		return nil
+	case ops.WhenDoneKept:
+		kept := fmt.Sprintf("job %s ended (%s); runtime %s kept despite %s, since another colabdash wait's --download did not come back "+
+			"(colabdash delete %s once what it needs is copied)", f.ref(), jv.word, f.rtID(), why, f.rtID())
+		if del {
+			return &kit.ExitError{Code: kit.ExitPartial, Msg: kept}
+		}
+		if !v.AsJSON {
+			v.Note(kept)
 		}
 		return nil
 	}
@@ -269,4 +320,29 @@ func (v *verb) deleteAfter(ctx context.Context, b backend, f *found, jv jobView,
 		v.Note(fmt.Sprintf("deleted runtime %s: job %s ended (%s), as %s asked", f.rtID(), f.id, jv.word, why))
 	}
 	return nil
+}
+
+// claimUnheld claims the delete of job f's runtime (claimDelete), asking
+// again every waitEvery while another colabdash holds the runtime (said
+// once), its own hold dated meanwhile. ctrl+c (ctx) stops it: an
+// *kit.ExitError, nothing deleted.
+func (v *verb) claimUnheld(ctx context.Context, f *found, jv jobView, hold *ops.RuntimeHold) (ops.WhenDoneClaim, error) {
+	n := ops.JobNote{ID: f.id, Runtime: f.rt.Name}
+	for said := false; ; said = true {
+		claim := claimDelete(n, hold)
+		if claim != ops.WhenDoneHeld {
+			return claim, nil
+		}
+		if !said && !v.AsJSON {
+			v.Note(fmt.Sprintf("job %s ended (%s): waiting for a download by another colabdash before deleting runtime %s", f.id, jv.word, f.rtID()))
+		}
+		t := time.NewTimer(waitEvery)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return claim, &kit.ExitError{Code: kit.ExitInterrupted, Msg: fmt.Sprintf("stopped waiting; runtime %s not deleted (job %s ended: %s)", f.rtID(), f.id, jv.word)}
+		case <-t.C:
+		}
+		_ = hold.Beat(now())
+	}
 }
