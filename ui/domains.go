@@ -89,10 +89,14 @@ type screen struct {
 	// overlay opened clears it (push).
 	statusCancel bool
 	// statusLive, when set, words the status line anew at each tick (the
-	// idle guard's countdown): it returns the text at now, or false when
-	// what it says is over (the line is then cleared). say and clearStatus
-	// unset it.
+	// idle guard's countdown, sayLive): it returns the text at now, or
+	// false when what it says is over (the line is then cleared). It lasts
+	// until liveUntil; liveErr is its style, liveShown whether the line
+	// shows it now (another status may have it for a while).
 	statusLive func(now time.Time) (string, bool)
+	liveErr    bool
+	liveUntil  time.Time
+	liveShown  bool
 	events     *eventLog
 }
 

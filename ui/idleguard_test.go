@@ -272,3 +272,33 @@ func TestIdleGuardLastWarningCountsDown(t *testing.T) {
 		t.Fatalf("no delete is coming, yet the status line says %q", st)
 	}
 }
+
+// Keeping one of two runtimes the last warning names (ctrl+g) shows the
+// keep for a while; then the countdown comes back for the other, whose
+// delete is still coming, rather than leaving the line blank until it is
+// deleted.
+func TestIdleGuardCountdownComesBackAfterAnotherStatus(t *testing.T) {
+	idle := monitor.Verdict{Activity: monitor.Activity{State: monitor.StateIdle, Kernels: 1, Since: t0}, By: monitor.SignalKernel}
+	s := guardStack(t, config.GuardDelete, false, map[string]monitor.Verdict{"rt-t4demo7k2p": idle, "rt-v6edemo2mw": idle})
+	for range 30 {
+		s.tickAll(time.Minute)
+	}
+	status := func() string { return s.m.cx.Status.Text }
+	if st := status(); !strings.Contains(st, "2 runtimes idle: the idle guard deletes") {
+		t.Fatalf("at the last warning: %q", st)
+	}
+	s.m = s.m.selectID(t, "rt-v6edemo2mw")
+	var keep tea.Cmd
+	s.m, keep = update(s.m, tea.KeyMsg{Type: tea.KeyCtrlG})
+	s.driveAll(keep)
+	if st := status(); !strings.Contains(st, "keeps rt-v6edemo2mw") {
+		t.Fatalf("after ctrl+g: %q", st)
+	}
+	for range 10 {
+		s.tickAll(time.Second)
+	}
+	want := "rt-t4demo7k2p idle 30m: the idle guard deletes it in 4m50s · select it and press ctrl+g to keep it"
+	if st := status(); st != want {
+		t.Fatalf("10s after the keep: %q, want %q", st, want)
+	}
+}

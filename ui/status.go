@@ -22,45 +22,61 @@ func (m *screen) setLine(st common.Status) { m.cx.Status = st }
 // say shows s in the status line for statusShown; its text is redacted
 // first (Options.Redact). s.About and s.For say when it goes before its
 // time (dropStaleStatus, endProgress); s.Pane when the files pane closes.
+// A live line (sayLive) it replaces comes back once it has gone.
 func (m *screen) say(now time.Time, s common.Say) {
 	m.setLine(common.Status{Text: m.cx.Redact(s.Text), Err: s.Err, Until: now.Add(statusShown)})
 	m.statusFor, m.statusPane, m.statusAbout, m.statusCancel = s.For, s.Pane, s.About, false
-	m.statusLive = nil
+	m.liveShown = false
 }
 
 // sayLive shows s as say does, and words it anew with live at each tick
-// (liveStatus) until its time is over or live says it is.
+// (liveStatus) until until or until live says it is over; another status
+// shown meanwhile (say) takes the line for its own time, and the live one
+// comes back after it.
 func (m *screen) sayLive(now time.Time, s common.Say, until time.Time, live func(now time.Time) (string, bool)) {
 	m.say(now, s)
 	st := m.cx.Status
 	st.Until = until
 	m.setLine(st)
-	m.statusLive = live
+	m.statusLive, m.liveErr, m.liveUntil, m.liveShown = live, s.Err, until, true
 }
 
-// liveStatus words a live status anew at now (sayLive), once a tick: the
-// tick redraws anyway, so a countdown costs no redraw of its own. One
-// whose live function says it is over is cleared.
+// liveStatus words the live status anew at now (sayLive), once a tick:
+// the tick redraws anyway, so a countdown costs no redraw of its own. It
+// shows it again once a status that replaced it has gone; one whose time
+// is over, or whose live function says it is, is dropped (and cleared
+// when shown).
 func (m *screen) liveStatus(now time.Time) {
-	if m.statusLive == nil || m.cx.Status.Text == "" {
+	if m.statusLive == nil {
 		return
 	}
-	text, ok := m.statusLive(now)
-	if !ok {
-		m.clearStatus()
-		return
+	text, ok := "", now.Before(m.liveUntil)
+	if ok {
+		text, ok = m.statusLive(now)
 	}
-	st := m.cx.Status
-	st.Text = m.cx.Redact(text)
-	m.setLine(st)
+	switch {
+	case !ok:
+		if m.liveShown {
+			m.clearStatus()
+		}
+		m.statusLive, m.liveShown = nil, false
+	case m.liveShown:
+		st := m.cx.Status
+		st.Text = m.cx.Redact(text)
+		m.setLine(st)
+	case m.cx.Status.Text == "":
+		m.setLine(common.Status{Text: m.cx.Redact(text), Err: m.liveErr, Until: m.liveUntil})
+		m.liveShown = true
+	}
 }
 
-// clearStatus empties the status line.
+// clearStatus empties the status line (a live status comes back at the
+// next tick: liveStatus).
 func (m *screen) clearStatus() {
 	st := m.cx.Status
 	st.Text = ""
 	m.setLine(st)
-	m.statusLive = nil
+	m.liveShown = false
 }
 
 // expireStatus empties the status line once its time is over.
