@@ -33,15 +33,29 @@ import (
 //     NAME (one of the ten) fail, with the Google error of canonical CODE
 //     (NOT_FOUND, UNAVAILABLE, RESOURCE_EXHAUSTED…) as the tool's error
 //     result, or with HTTP status N (400-599) before the tool runs; times
-//     is how many calls (default 1, -1 until the emulator stops).
+//     is how many calls (default 1, -1 until cleared); at most
+//     maxControlFaults wait at a time (429 beyond);
+//   - clear: every queued failure is dropped (Server.ClearFaults).
+//
+// A request carrying an Origin header (a web page's, even a loopback
+// one) is refused with 403: the routes are for scripts, and a page could
+// otherwise drive them with a plain form post under --no-auth.
 const ControlPrefix = "/emulator/"
 
-// maxControlBody bounds a control request's body.
-const maxControlBody = 4 << 10
+const (
+	// maxControlBody bounds a control request's body.
+	maxControlBody = 4 << 10
+	// maxControlFaults bounds the failures queued and not used up.
+	maxControlFaults = 1000
+)
 
 // ServeControl serves the control routes (ControlPrefix) of s.
 func (s *Server) ServeControl(w http.ResponseWriter, r *http.Request) {
 	if !(&frontDoor{s: s}).admit(w, r) {
+		return
+	}
+	if r.Header.Get("Origin") != "" {
+		controlError(w, http.StatusForbidden, "the control routes do not answer web pages (a request with an Origin header)")
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -64,8 +78,11 @@ func (s *Server) ServeControl(w http.ResponseWriter, r *http.Request) {
 		status, msg = s.controlExpire(r.Form.Get("runtime"), r.Form.Get("in"))
 	case "fail":
 		status, msg = s.controlFail(r.Form.Get("tool"), r.Form.Get("code"), r.Form.Get("status"), r.Form.Get("times"))
+	case "clear":
+		s.ClearFaults()
+		status = http.StatusNoContent
 	default:
-		status, msg = http.StatusNotFound, fmt.Sprintf("no control route %q (reclaim, expire-token, fail)", route)
+		status, msg = http.StatusNotFound, fmt.Sprintf("no control route %q (reclaim, expire-token, fail, clear)", route)
 	}
 	if status != http.StatusNoContent {
 		controlError(w, status, msg)
@@ -145,6 +162,9 @@ func (s *Server) controlFail(tool, code, status, times string) (int, string) {
 			return http.StatusBadRequest, "status must be an HTTP status from 400 to 599, not " + strconv.Quote(status)
 		}
 		f.Kind, f.Status = FaultHTTPStatus, n
+	}
+	if s.PendingFaults() >= maxControlFaults {
+		return http.StatusTooManyRequests, fmt.Sprintf("%d failures are queued already (POST %sclear drops them)", maxControlFaults, ControlPrefix)
 	}
 	s.Inject(f)
 	return http.StatusNoContent, ""

@@ -48,6 +48,8 @@ import (
 var (
 	// ErrNoState: Dir has no state directory.
 	ErrNoState = errors.New("no state directory")
+	// ErrBadName: Dir.Name is not one path component.
+	ErrBadName = errors.New("is not one path component")
 	// ErrNotDir: the marker directory is a symbolic link or not a
 	// directory; it is not followed.
 	ErrNotDir = errors.New("is a symbolic link or not a directory, not followed")
@@ -71,9 +73,10 @@ type Dir struct {
 	Prefix string
 }
 
-// dir is the marker directory's path ("" without a state directory).
+// dir is the marker directory's path ("" without a state directory, or
+// when Name is not one path component: nothing is made outside State).
 func (d Dir) dir() string {
-	if d.State == "" {
+	if d.State == "" || d.Name == "" || d.Name == "." || d.Name == ".." || strings.ContainsAny(d.Name, `/\`) {
 		return ""
 	}
 	return filepath.Join(d.State, d.Name)
@@ -81,7 +84,7 @@ func (d Dir) dir() string {
 
 // File is the path of key's marker ("" without a state directory).
 func (d Dir) File(key string) string {
-	if d.State == "" {
+	if d.dir() == "" {
 		return ""
 	}
 	return filepath.Join(d.dir(), d.base(key))
@@ -108,7 +111,7 @@ func (d Dir) Of(key string) Dir {
 // isDir reports whether the marker directory is a directory and not a
 // symbolic link.
 func (d Dir) isDir() bool {
-	if d.State == "" {
+	if d.dir() == "" {
 		return false
 	}
 	fi, err := os.Lstat(d.dir())
@@ -118,12 +121,15 @@ func (d Dir) isDir() bool {
 // Create makes key's marker, creating the marker directory when missing.
 // created is true when this call made it, false when the marker was
 // there already (a regular file, made by this process or another). It
-// fails with ErrNoState, ErrNotDir, ErrNotMarker (a link at the marker's
+// fails with ErrNoState, ErrBadName, ErrNotDir, ErrNotMarker (a link at the marker's
 // name: not followed, not replaced), or the *fs.PathError of a directory
 // or file that cannot be made (permissions, a full disk).
 func (d Dir) Create(key string) (created bool, err error) {
 	if d.State == "" {
 		return false, ErrNoState
+	}
+	if d.dir() == "" {
+		return false, fmt.Errorf("%q: %w", d.Name, ErrBadName)
 	}
 	mkErr := os.MkdirAll(d.dir(), 0o700)
 	fi, err := os.Lstat(d.dir())
@@ -210,7 +216,7 @@ func (d Dir) Touch(key string, t time.Time) error {
 // it is, and so is a marker already gone. Its errors are ErrNotDir,
 // ErrNotMarker, or the *fs.PathError of a file that cannot be removed.
 func (d Dir) Remove(key string) error {
-	if d.State == "" {
+	if d.dir() == "" {
 		return nil
 	}
 	if fi, err := os.Lstat(d.dir()); errors.Is(err, fs.ErrNotExist) {

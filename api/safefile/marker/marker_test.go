@@ -290,3 +290,22 @@ func TestTouchRemoveLeaveLinks(t *testing.T) {
 		t.Errorf("made through the link: %v", es)
 	}
 }
+
+// A Dir whose Name is not one path component makes, reads and removes
+// nothing: no marker lands outside the state directory.
+func TestNameOutsideTheStateDirectoryIsRefused(t *testing.T) {
+	root := t.TempDir()
+	state := filepath.Join(root, "state")
+	for _, name := range []string{"../escape", "a/b", "..", ".", ""} {
+		d := Dir{State: state, Name: name}
+		if created, err := d.Create("k"); created || !errors.Is(err, ErrBadName) {
+			t.Errorf("Name %q: Create = %v, %v; want ErrBadName", name, created, err)
+		}
+		if d.Exists("k") || d.File("k") != "" {
+			t.Errorf("Name %q: Exists %v, File %q", name, d.Exists("k"), d.File("k"))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "escape")); !os.IsNotExist(err) {
+		t.Fatalf("a directory was made outside the state directory: %v", err)
+	}
+}
