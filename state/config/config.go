@@ -168,6 +168,14 @@ type ConfigError struct {
 	File string
 	Line int
 	Msg  string
+	// More are the file's further bad lines, in line order, found after
+	// this one (the first); Error says this one only, All every one.
+	More []*ConfigError
+}
+
+// All is e and the further bad lines of its file (More), in line order.
+func (e *ConfigError) All() []*ConfigError {
+	return append([]*ConfigError{e}, e.More...)
 }
 
 // Error renders one line: "config FILE:LINE: MSG".

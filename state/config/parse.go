@@ -47,12 +47,16 @@ func ParseSettings(file string, data []byte, o SettingsOptions) (*Settings, erro
 		return nil, p.errAt(f.Docs[1], "only one YAML document is accepted")
 	}
 	if len(f.Docs) == 1 && f.Docs[0].Body != nil {
-		if err := p.top(f.Docs[0].Body); err != nil {
-			return nil, err
-		}
+		p.record(p.top(f.Docs[0].Body))
 	}
-	if err := p.check(); err != nil {
-		return nil, err
+	if len(p.errs) == 0 { // a profile not defined may be one that was bad
+		p.record(p.check())
+	}
+	if len(p.errs) > 0 {
+		slices.SortStableFunc(p.errs, func(a, b *ConfigError) int { return a.Line - b.Line })
+		first := p.errs[0]
+		first.More = p.errs[1:]
+		return nil, first
 	}
 	return s, nil
 }
@@ -77,6 +81,21 @@ type cfgParser struct {
 	file string
 	s    *Settings
 	o    SettingsOptions
+	// errs are the bad lines found so far: a bad entry is recorded and
+	// the parse goes on with the next, so that every bad line is said.
+	errs []*ConfigError
+}
+
+// record adds err (nil: nothing) to the bad lines found.
+func (p *cfgParser) record(err error) {
+	if err == nil {
+		return
+	}
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		ce = &ConfigError{File: p.file, Msg: err.Error()}
+	}
+	p.errs = append(p.errs, ce)
 }
 
 func (p *cfgParser) errAt(n ast.Node, msg string) *ConfigError {
@@ -117,7 +136,8 @@ type entry struct {
 }
 
 // entries returns a mapping's key/value pairs in order, rejecting anything
-// else, unknown keys (when allowed is non-nil) and duplicates.
+// else; unknown keys (when allowed is non-nil), duplicates and merge keys
+// are recorded as bad lines and left out.
 func (p *cfgParser) entries(n ast.Node, what string, allowed []string) ([]entry, error) {
 	var vals []*ast.MappingValueNode
 	switch m := n.(type) {
@@ -140,17 +160,21 @@ func (p *cfgParser) entries(n ast.Node, what string, allowed []string) ([]entry,
 		if mv.Key == nil {
 			continue
 		}
+		// A bad key is recorded and left out; the others are read.
 		if mv.Key.IsMergeKey() {
-			return nil, p.errAt(mv.Key, "merge keys (<<) are not accepted")
+			p.record(p.errAt(mv.Key, "merge keys (<<) are not accepted"))
+			continue
 		}
 		k := mv.Key.GetToken().Value
 		if allowed != nil && !slices.Contains(allowed, k) {
 			msg := fmt.Sprintf("unknown key %q in %s (accepted: %s)", k, what, strings.Join(allowed, ", "))
-			return nil, p.errAt(mv.Key, msg)
+			p.record(p.errAt(mv.Key, msg))
+			continue
 		}
 		line := mv.Key.GetToken().Position.Line
 		if first, dup := seen[k]; dup {
-			return nil, p.errAt(mv.Key, fmt.Sprintf("key %q appears twice in %s (first on line %d)", k, what, first))
+			p.record(p.errAt(mv.Key, fmt.Sprintf("key %q appears twice in %s (first on line %d)", k, what, first)))
+			continue
 		}
 		seen[k] = line
 		out = append(out, entry{key: k, knode: mv.Key, val: mv.Value})

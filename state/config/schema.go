@@ -60,9 +60,8 @@ func (p *cfgParser) top(body ast.Node) error {
 		case "idleGuard":
 			err = p.idleGuard(e.val, "idleGuard", &s.IdleGuard)
 		}
-		if err != nil {
-			return err
-		}
+		p.record(err) // and on with the next entry: every bad line is said
+		err = nil
 	}
 	return nil
 }
@@ -167,37 +166,44 @@ func (p *cfgParser) keys(e entry) error {
 		return err
 	}
 	for _, ke := range es {
-		if !slices.Contains(p.o.Actions, ke.key) {
-			return p.errAt(ke.knode, fmt.Sprintf("keys: unknown action %q (accepted: %s)", ke.key, strings.Join(p.o.Actions, ", ")))
-		}
-		p.mark("keys."+ke.key, ke.knode)
-		var items []ast.Node
-		if seq, ok := ke.val.(*ast.SequenceNode); ok {
-			items = seq.Values
-		} else {
-			items = []ast.Node{ke.val}
-		}
-		var keys []string
-		for _, it := range items {
-			v, err := p.scalar(it, "keys."+ke.key)
-			if err != nil {
-				return err
-			}
-			if v == "" {
-				return p.errAt(it, fmt.Sprintf("keys.%s: empty key (accepted: a key such as r, ctrl+r, f5, or a list [r, f5])", ke.key))
-			}
-			if p.o.CheckKey != nil {
-				if err := p.o.CheckKey(ke.key, v); err != nil {
-					return p.errAt(it, fmt.Sprintf("keys.%s: %v", ke.key, err))
-				}
-			}
-			keys = append(keys, v)
-		}
-		if len(keys) == 0 {
-			return p.errAt(ke.val, fmt.Sprintf("keys.%s: no key given (accepted: a key such as r, or a list [r, f5])", ke.key))
-		}
-		p.s.Keys[ke.key] = keys
+		p.record(p.key(ke)) // and on with the next action
 	}
+	return nil
+}
+
+// key reads one action's binding of keys: ke, the action and its key or
+// list of keys.
+func (p *cfgParser) key(ke entry) error {
+	if !slices.Contains(p.o.Actions, ke.key) {
+		return p.errAt(ke.knode, fmt.Sprintf("keys: unknown action %q (accepted: %s)", ke.key, strings.Join(p.o.Actions, ", ")))
+	}
+	p.mark("keys."+ke.key, ke.knode)
+	var items []ast.Node
+	if seq, ok := ke.val.(*ast.SequenceNode); ok {
+		items = seq.Values
+	} else {
+		items = []ast.Node{ke.val}
+	}
+	var keys []string
+	for _, it := range items {
+		v, err := p.scalar(it, "keys."+ke.key)
+		if err != nil {
+			return err
+		}
+		if v == "" {
+			return p.errAt(it, fmt.Sprintf("keys.%s: empty key (accepted: a key such as r, ctrl+r, f5, or a list [r, f5])", ke.key))
+		}
+		if p.o.CheckKey != nil {
+			if err := p.o.CheckKey(ke.key, v); err != nil {
+				return p.errAt(it, fmt.Sprintf("keys.%s: %v", ke.key, err))
+			}
+		}
+		keys = append(keys, v)
+	}
+	if len(keys) == 0 {
+		return p.errAt(ke.val, fmt.Sprintf("keys.%s: no key given (accepted: a key such as r, or a list [r, f5])", ke.key))
+	}
+	p.s.Keys[ke.key] = keys
 	return nil
 }
 
@@ -207,60 +213,66 @@ func (p *cfgParser) profiles(e entry) error {
 		return err
 	}
 	for _, pe := range es {
-		name := pe.key
-		path := "profiles." + name
-		p.mark(path, pe.knode)
-		if name == ProfileDemo {
-			return p.errAt(pe.knode, `profile "demo" is built in (the embedded emulator) and cannot be redefined; choose another name`)
+		p.record(p.profile(pe)) // and on with the next profile
+	}
+	return nil
+}
+
+// profile reads one profile of profiles: pe, its name and its mapping.
+func (p *cfgParser) profile(pe entry) error {
+	name := pe.key
+	path := "profiles." + name
+	p.mark(path, pe.knode)
+	if name == ProfileDemo {
+		return p.errAt(pe.knode, `profile "demo" is built in (the embedded emulator) and cannot be redefined; choose another name`)
+	}
+	if !validProfileName(name) {
+		return p.errAt(pe.knode, fmt.Sprintf("profile name %q is not accepted (accepted: letters, digits, - and _)", name))
+	}
+	fes, err := p.entries(pe.val, path, profileKeys)
+	if err != nil {
+		return err
+	}
+	pr := Profile{Name: name}
+	var kindNode ast.Node
+	for _, fe := range fes {
+		p.mark(path+"."+fe.key, fe.knode)
+		if fe.key == "idleGuard" {
+			var g IdleGuard
+			if err := p.idleGuard(fe.val, path+".idleGuard", &g); err != nil {
+				return err
+			}
+			p.s.profileGuards[name] = g
+			continue
 		}
-		if !validProfileName(name) {
-			return p.errAt(pe.knode, fmt.Sprintf("profile name %q is not accepted (accepted: letters, digits, - and _)", name))
-		}
-		fes, err := p.entries(pe.val, path, profileKeys)
+		v, err := p.scalar(fe.val, path+"."+fe.key)
 		if err != nil {
 			return err
 		}
-		pr := Profile{Name: name}
-		var kindNode ast.Node
-		for _, fe := range fes {
-			p.mark(path+"."+fe.key, fe.knode)
-			if fe.key == "idleGuard" {
-				var g IdleGuard
-				if err := p.idleGuard(fe.val, path+".idleGuard", &g); err != nil {
-					return err
-				}
-				p.s.profileGuards[name] = g
-				continue
+		switch fe.key {
+		case "credentials":
+			pr.Credentials, kindNode = v, fe.val
+		case "credentialsFile":
+			pr.CredentialsFile = v
+		case "accessTokenFile":
+			pr.AccessTokenFile = v
+		case "quotaProject":
+			pr.QuotaProject = v
+		case "endpoint":
+			u, perr := url.Parse(v)
+			if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return p.errAt(fe.val, fmt.Sprintf("%s.endpoint: %q is not accepted (accepted: an http or https URL such as %s)", path, v, api.DefaultEndpoint))
 			}
-			v, err := p.scalar(fe.val, path+"."+fe.key)
-			if err != nil {
-				return err
+			if err := safehttp.CheckCredentialURL(u); err != nil { // the bearer token goes there
+				return p.errAt(fe.val, fmt.Sprintf("%s.endpoint: %s: %v", path, safehttp.Redact(u), err))
 			}
-			switch fe.key {
-			case "credentials":
-				pr.Credentials, kindNode = v, fe.val
-			case "credentialsFile":
-				pr.CredentialsFile = v
-			case "accessTokenFile":
-				pr.AccessTokenFile = v
-			case "quotaProject":
-				pr.QuotaProject = v
-			case "endpoint":
-				u, perr := url.Parse(v)
-				if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-					return p.errAt(fe.val, fmt.Sprintf("%s.endpoint: %q is not accepted (accepted: an http or https URL such as %s)", path, v, api.DefaultEndpoint))
-				}
-				if err := safehttp.CheckCredentialURL(u); err != nil { // the bearer token goes there
-					return p.errAt(fe.val, fmt.Sprintf("%s.endpoint: %s: %v", path, safehttp.Redact(u), err))
-				}
-				pr.Endpoint = v
-			}
+			pr.Endpoint = v
 		}
-		if err := p.checkProfile(&pr, kindNode, pe.val); err != nil {
-			return err
-		}
-		p.s.Profiles[name] = pr
 	}
+	if err := p.checkProfile(&pr, kindNode, pe.val); err != nil {
+		return err
+	}
+	p.s.Profiles[name] = pr
 	return nil
 }
 

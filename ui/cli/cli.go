@@ -159,7 +159,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				}
 			}
 		}
-		return &kit.ExitError{Code: kit.ExitUsage, Msg: err.Error()}
+		return kit.FlagError(err)
 	})
 
 	root.AddCommand(verbCommands(g, s)...)

@@ -21,12 +21,13 @@ func configCmd(g *kit.Globals, stdout io.Writer) *cobra.Command {
 			"colabdash/config.yaml below $XDG_CONFIG_HOME, else below the platform's config directory\n" +
 			"(~/.config on Linux, ~/Library/Application Support on macOS, %AppData% on Windows).\n" +
 			"A broken file is reported as one line naming the file and line (exit code 2).\n" +
-			"--check FILE validates FILE alone, whatever the config in effect, and prints nothing when it is good;\n" +
+			"--check FILE validates FILE alone, whatever the config in effect, and prints nothing when it is good,\n" +
+			"else a line for each bad line of it (file:line: what is wrong and what is accepted);\n" +
 			"editors validate and complete it with the JSON Schema docs/reference/config.schema.json.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash config                       # what is in effect, and from where\n" +
 			"  colabdash config > ~/.config/colabdash/config.yaml   # start a config file from the defaults\n" +
 			"  colabdash --config ./test.yaml config  # the settings a file would give\n" +
-			"  colabdash config --check ./test.yaml   # check a file before using it (exit 2 names the bad line)",
+			"  colabdash config --check ./test.yaml   # check a file before using it (exit 2 names every bad line)",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("check") {
@@ -44,7 +45,7 @@ func configCmd(g *kit.Globals, stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&check, "check", "", "validate the config file FILE and exit: quiet when it is good, else one line naming its line (exit 2)")
+	cmd.Flags().StringVar(&check, "check", "", "validate the config file FILE and exit: quiet when it is good, else a line naming each bad line (exit 2)")
 	_ = cmd.MarkFlagFilename("check", "yaml", "yml")
 	return cmd
 }

@@ -148,7 +148,7 @@ func cpCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "copy directories")
 	cmd.Flags().BoolVarP(&force, "force", "f", false, "replace local files that exist (a download refuses otherwise, before writing anything)")
 	cmd.Flags().BoolVarP(&followLinks, "dereference", "L", false, "follow symbolic links: cp -r up, also those that lead out of the source directory; cp -r down, every link on the runtime (by default skipped)")
-	cmd.Flags().IntVar(&jobs, "jobs", jupyter.DefaultJobs, fmt.Sprintf("files moved at once by cp -r (1 to %d)", jupyter.MaxJobs))
+	kit.IntVar(cmd.Flags(), &jobs, "jobs", jupyter.DefaultJobs, fmt.Sprintf("a whole number from 1 to %d", jupyter.MaxJobs), fmt.Sprintf("files moved at once by cp -r (1 to %d)", jupyter.MaxJobs))
 	v.JSONFlags(cmd, "print only a JSON summary on stdout: {ok, error, files:[{src, dst, bytes, seconds}], bytes, seconds}")
 	return cmd
 }

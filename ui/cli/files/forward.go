@@ -127,7 +127,7 @@ func forwardCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			}
 		},
 	}
-	cmd.Flags().IntVar(&port, "port", 8888, "local port (0: any free port)")
+	kit.IntVar(cmd.Flags(), &port, "port", 8888, "a port number (0 to 65535)", "local port (0: any free port)")
 	cmd.Flags().StringVar(&address, "address", "localhost", "address to listen on (localhost: 127.0.0.1 and ::1); anything but loopback exposes the runtime to the network (a warning is printed)")
 	return cmd
 }

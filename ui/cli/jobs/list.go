@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	xterm "github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
@@ -162,7 +160,7 @@ func (v *verb) show(rep JobsReport, redraw bool) error {
 		fmt.Fprint(v.S.Out, "\x1b[H\x1b[2J") // our own sequence: home, clear
 		v.Mu.Unlock()
 	}
-	for _, line := range table(rep, v.width()) {
+	for _, line := range table(rep, v.OutWidth()) {
 		v.Say(line)
 	}
 	if !redraw {
@@ -181,17 +179,6 @@ func unreadErr(rep JobsReport) error {
 		return nil
 	}
 	return &kit.ExitError{Code: kit.ExitPartial}
-}
-
-// width is stdout's width in columns on a terminal, 0 (no limit)
-// elsewhere.
-func (v *verb) width() int {
-	if f, ok := kit.File(v.S.Out); ok && v.S.OutTTY {
-		if w, _, err := xterm.GetSize(f.Fd()); err == nil && w > 0 {
-			return w
-		}
-	}
-	return 0
 }
 
 // table is the jobs table: a header and one line per job, every value
@@ -215,47 +202,8 @@ func table(rep JobsReport, width int) []string {
 		rows = append(rows, []string{termtext.Cut(e.ID, 40), termtext.Cut(api.LastSegment(string(e.Runtime)), 63),
 			termtext.Cut(e.Command, 40), termtext.Cut(stateWord(e), 24), started, dur, termtext.Cut(e.LastLine, 60)})
 	}
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], termtext.Width(c))
-		}
-	}
-	if width > 0 {
-		// Columns are 2 apart; the last line, then the command, give way.
-		total := 2 * (len(widths) - 1)
-		for _, w := range widths {
-			total += w
-		}
-		for _, col := range []int{6, 2} {
-			over := total - width
-			if over <= 0 {
-				break
-			}
-			keep := max(widths[col]-over, min(widths[col], 8))
-			total -= widths[col] - keep
-			widths[col] = keep
-			for _, r := range rows {
-				r[col] = termtext.Cut(r[col], keep)
-			}
-		}
-	}
-	lines := make([]string, 0, len(rows))
-	for _, r := range rows {
-		var sb strings.Builder
-		for i, c := range r {
-			sb.WriteString(c)
-			if i < len(r)-1 {
-				sb.WriteString(strings.Repeat(" ", widths[i]-termtext.Width(c)+2))
-			}
-		}
-		line := strings.TrimRight(sb.String(), " ")
-		if width > 0 && termtext.Width(line) > width { // a terminal narrower still
-			line = termtext.Cut(line, width)
-		}
-		lines = append(lines, line)
-	}
-	return lines
+	// The last line, then the command, give way.
+	return kit.Table{GiveWay: []int{6, 2}}.Lines(rows, width)
 }
 
 // stateWord is the table's state of e: "exited 3", "killed by SIGTERM".

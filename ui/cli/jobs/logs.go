@@ -73,7 +73,7 @@ func logsCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "follow the log until the job ends, then exit with its exit status")
-	cmd.Flags().IntVar(&tail, "tail", 0, "start at the last N lines (0: the whole log)")
+	kit.IntVar(cmd.Flags(), &tail, "tail", 0, "a whole number of lines", "start at the last N lines (0: the whole log)")
 	v.JSONFlags(cmd, "print one JSON document: {ok, job, from, to, log} (with -f, once the job ended)")
 	return cmd
 }

@@ -29,7 +29,7 @@ func Commands(g *kit.Globals, s *kit.Streams) []*cobra.Command {
 // ExitLost is the exit code of logs -f, wait and stop when the job was
 // lost: its supervisor stopped writing its status without recording an
 // end, so the job has no exit status to pass on.
-const ExitLost = 8
+const ExitLost = kit.ExitLost
 
 // exitCodesHelp ends the Long help of the verbs that pass a job's exit
 // status on: the job's own codes, then the table every command shares.

@@ -37,6 +37,10 @@ const (
 	// ExitPartial: some of several targets (delete, session close, rm)
 	// failed while others succeeded.
 	ExitPartial = 7
+	// ExitLost: a job was lost (logs -f, wait, stop): its supervisor
+	// stopped writing its status without recording an end, so the job
+	// has no exit status to pass on.
+	ExitLost = 8
 	// ExitTimeout: --timeout was reached (create --wait, exec, run).
 	ExitTimeout = 124
 	// ExitInterrupted: ctrl+c, SIGTERM or SIGHUP ended the command. The
@@ -64,6 +68,7 @@ var ExitCodes = []ExitCodeRow{
 	{ExitQuota, "quota", "quota, rate limit, too many runtimes, or a spec your tier may not create"},
 	{ExitNotFound, "not_found", "no such runtime, session or file"},
 	{ExitPartial, "partial", "some of several targets failed while others succeeded"},
+	{ExitLost, "lost", "a job lost: its supervisor stopped without recording an end, so it has no exit status (logs -f, wait, stop)"},
 	{ExitTimeout, "timeout", "--timeout reached"},
 	{ExitInterrupted, "interrupted", "ended by a signal: 128 + its number (130 ctrl+c, 143 SIGTERM, 129 SIGHUP)"},
 }

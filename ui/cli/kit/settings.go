@@ -121,8 +121,9 @@ func LoadConfig(cmd *cobra.Command, g *Globals, getenv func(string) string) erro
 
 // CheckConfigFile validates the config file at path as LoadConfig would
 // use it (every value, the key bindings and their conflicts): nil when it
-// is good, else an *ExitError (exit 2) whose one line names the file, the
-// line and what is accepted ("config FILE:LINE: MSG").
+// is good, else an *ExitError (exit 2) with a line for each bad line of
+// the file, naming the file, the line and what is accepted ("config
+// FILE:LINE: MSG").
 func CheckConfigFile(path string) error {
 	if path == "" {
 		return &ExitError{Code: ExitUsage, Msg: "config --check needs a file"}
@@ -131,6 +132,16 @@ func CheckConfigFile(path string) error {
 		return &ExitError{Code: ExitUsage, Msg: "config --check names " + path + ", which does not exist"}
 	}
 	s, err := config.LoadSettings(path, true, config.SettingsOptions{Actions: keymap.Actions(), CheckKey: keymap.CheckBinding})
+	var ce *config.ConfigError
+	if errors.As(err, &ce) {
+		// Every bad line, each on a line of its own as the first is
+		// printed ("colabdash: config FILE:LINE: MSG").
+		lines := make([]string, 0, 1+len(ce.More))
+		for _, e := range ce.All() {
+			lines = append(lines, e.Error())
+		}
+		return &ExitError{Code: ExitUsage, Msg: strings.Join(lines, "\ncolabdash: ")}
+	}
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Msg: err.Error()}
 	}

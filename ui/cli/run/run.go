@@ -156,7 +156,7 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	_ = f.MarkHidden("output")
 	f.BoolVar(&o.reap, "reap", false, "delete the runtimes left by runs that did not finish (asking for each on a terminal), then exit")
 	f.BoolVarP(&o.yes, "yes", "y", false, "with --reap: delete without asking (needed without a terminal)")
-	v.JSONFlags(cmd, "print one JSON summary on stdout (schema in README, Run)")
+	v.JSONFlags(cmd, "print one JSON summary on stdout (schema: docs/reference/schemas/run.schema.json)")
 	_ = cmd.RegisterFlagCompletionFunc("spec", v.CompleteSpecs)
 	_ = cmd.RegisterFlagCompletionFunc("runtime", v.CompleteRuntimes)
 	return cmd

@@ -10,6 +10,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	apimon "github.com/colabdash/colabdash/api/monitor"
 	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/render"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
@@ -186,36 +187,20 @@ func (r row) verdictNotes() []string {
 	return out
 }
 
-// table lays rows of cells out in aligned columns, two spaces apart, the
-// last column unpadded; minWidths are the columns' least widths.
-func table(rows [][]string, minWidths ...int) []string {
-	widths := make([]int, len(rows[0]))
-	copy(widths, minWidths)
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], termtext.Width(c))
-		}
-	}
-	lines := make([]string, 0, len(rows))
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			b.WriteString(c)
-			b.WriteString(strings.Repeat(" ", widths[i]-termtext.Width(c)+2))
-		}
-		lines = append(lines, strings.TrimRight(b.String(), " ")) // the last column's padding goes
-	}
-	return lines
-}
-
-// textLines is the text table of rows, with its header.
-func textLines(rows []row) []string {
+// textLines is the text table of rows, with its header; width > 0 is
+// the terminal's (fitTable), 0 keeps every column whole.
+func textLines(rows []row, width int) []string {
 	cells := [][]string{header}
 	for _, r := range rows {
 		cells = append(cells, r.cells())
 	}
-	return table(cells)
+	return fitTable.Lines(cells, width)
 }
+
+// fitTable fits the table to a terminal as jobs' does: NOTE gives way
+// first, then KERNELS (ACTIVITY says what the kernels do), DISK and GPU%
+// are left out; RUNTIME, RAM, GPU and ACTIVITY stay.
+var fitTable = kit.Table{GiveWay: []int{7}, Drop: []int{5, 2, 4}}
 
 // errNotOffered is matched to tell "not offered" in JSON.
 var errNotOffered = apimon.ErrNotOffered

@@ -15,6 +15,7 @@ import (
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/termtext"
 )
 
 // DefaultInterval is --watch's interval when none is given.
@@ -55,7 +56,9 @@ func Command(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			"INTERVAL's share of 120 requests a minute, two a runtime (5 runtimes at 5s), those read longest\n" +
 			"ago first; a runtime whose read failed is read again after 30s, then 1m, 2m, 4m, 5m (its row says\n" +
 			"when); one runtime never has two requests at once. A runtime found deleted or reclaimed reads GONE,\n" +
-			"without figures, and is not read again; when every RUNTIME named is gone, --watch ends with 6.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+			"without figures, and is not read again; when every RUNTIME named is gone, --watch ends with 6.\n" +
+			"On a terminal the table fits its width, as jobs' does: NOTE is cut, then KERNELS, DISK and GPU%\n" +
+			"are left out as needed; into a pipe or a file, and with --json, every column is whole.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash top\n  colabdash top rt-abc --json\n  colabdash top --watch\n  colabdash top rt-abc --watch 30s >> top.log",
 		ValidArgsFunction: v.CompleteRuntimes,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -178,7 +181,7 @@ func (v *verb) print(rows []row) error {
 		v.Note("no runtimes")
 		return nil
 	}
-	for _, l := range textLines(rows) {
+	for _, l := range textLines(rows, v.OutWidth()) {
 		v.Say(l)
 	}
 	return nil
@@ -257,13 +260,18 @@ func (v *verb) redraw(rows []row, at time.Time) {
 	v.Mu.Lock()
 	_, _ = fmt.Fprint(v.S.Out, "\x1b[H\x1b[2J") // home, clear: our own sequence, not server text
 	v.Mu.Unlock()
-	v.Say(fmt.Sprintf("colabdash top · every %s · %s · ctrl+c ends", v.interval, at.Local().Format("15:04:05")))
+	width := v.OutWidth()
+	title := fmt.Sprintf("colabdash top · every %s · %s · ctrl+c ends", v.interval, at.Local().Format("15:04:05"))
+	if width > 0 {
+		title = termtext.Cut(title, width)
+	}
+	v.Say(title)
 	v.Say("")
 	if len(rows) == 0 {
 		v.Say("no runtimes")
 		return
 	}
-	for _, l := range textLines(rows) {
+	for _, l := range textLines(rows, width) {
 		v.Say(l)
 	}
 }
@@ -275,7 +283,7 @@ func (v *verb) appendLines(rows []row, withHeader bool) {
 	for _, r := range rows {
 		cells = append(cells, append([]string{r.at.Local().Format("15:04:05")}, r.cells()...))
 	}
-	lines := table(cells, appendWidths...)
+	lines := kit.Table{MinWidths: appendWidths}.Lines(cells, 0) // never a terminal
 	if !withHeader {
 		lines = lines[1:]
 	}
