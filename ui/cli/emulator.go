@@ -52,7 +52,7 @@ func emulatorCmd(stdout io.Writer) *cobra.Command {
 			"happen when a script says: /emulator/reclaim?runtime=ID removes a runtime as Colab reclaims one,\n" +
 			"/emulator/expire-token?runtime=ID&in=30s moves its proxy token's expireTime (negative: expired), and\n" +
 			"/emulator/fail?tool=get_runtime&code=UNAVAILABLE (or &status=503; &times=N, -1 for ever) fails a tool's\n" +
-			"next calls. A busy --addr port exits 1.\n" + kit.ExitCodesHelp,
+			"next calls; /emulator/clear drops the failures still queued. A busy --addr port exits 1.\n" + kit.ExitCodesHelp,
 		Example: "  colabdash emulator --addr 127.0.0.1:8089 --token-ttl 2m\n" +
 			"  colabdash emulator --stuck-kernel --resources-fault 500 --proxy-latency 50ms\n" +
 			"  colabdash emulator --jupyter-upstream 'http://127.0.0.1:8888/?token=abc'\n" +
