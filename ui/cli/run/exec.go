@@ -43,32 +43,7 @@ func (v *verb) run(cmd *cobra.Command, args []string, o runOptions) error {
 	code, runErr := rs.do(job, spec, o)
 	if rs.conn != nil {
 		defer rs.conn.Close()
-		if rs.stoppedBy() == nil {
-			derr := rs.downloads(dls)
-			if derr == nil && len(rs.rep.Missing) > 0 {
-				derr = missingError(rs.rep.Missing)
-			}
-			if derr != nil {
-				// The results may be on the runtime alone: it is kept.
-				rs.keptFor = "a --download did not come back"
-			}
-			if derr != nil && runErr == nil && code == 0 {
-				runErr = derr
-			} else if derr != nil { // the run's own failure is the exit code; the download's is said
-				v.Note(derr.Msg)
-			}
-		} else if len(dls) > 0 {
-			v.Note("downloads skipped: the run was stopped")
-		}
-		if rs.stoppedBy() != nil && runErr == nil {
-			runErr = rs.stopError("after the run")
-		}
-		if cerr := rs.cleanup(o.keep && !errors.Is(rs.stoppedBy(), errRunTimeout) || rs.keptFor != ""); cerr != nil {
-			v.Note(cerr.Error())
-			if runErr == nil && code == 0 {
-				runErr = &kit.ExitError{Code: kit.ExitAPI, Msg: ""}
-			}
-		}
+		runErr = rs.afterRun(dls, o.keep, code, runErr)
 	}
 	var ee *kit.ExitError
 	if runErr != nil {
@@ -251,6 +226,43 @@ func (rs *runState) uploads(jc *jupyter.Client, paths []string) error {
 		}
 	}
 	return nil
+}
+
+// afterRun brings the downloads back (unless a signal or --timeout
+// stopped the run) and deletes or keeps the runtime (cleanup: kept with
+// keep, unless --timeout ended the run, and when a download did not come
+// back, as its results may be there alone). It returns the run's error:
+// runErr, else a download's failure after a run that exited 0 (code), the
+// stop's, or a failed delete's; a failure that is not the exit code is
+// said.
+func (rs *runState) afterRun(dls []runDownload, keep bool, code int, runErr error) error {
+	v := rs.v
+	if rs.stoppedBy() == nil {
+		derr := rs.downloads(dls)
+		if derr == nil && len(rs.rep.Missing) > 0 {
+			derr = missingError(rs.rep.Missing)
+		}
+		if derr != nil {
+			rs.keptFor = "a --download did not come back"
+		}
+		if derr != nil && runErr == nil && code == 0 {
+			runErr = derr
+		} else if derr != nil { // the run's own failure is the exit code; the download's is said
+			v.Note(derr.Msg)
+		}
+	} else if len(dls) > 0 {
+		v.Note("downloads skipped: the run was stopped")
+	}
+	if rs.stoppedBy() != nil && runErr == nil {
+		runErr = rs.stopError("after the run")
+	}
+	if cerr := rs.cleanup(keep && !errors.Is(rs.stoppedBy(), errRunTimeout) || rs.keptFor != ""); cerr != nil {
+		v.Note(cerr.Error())
+		if runErr == nil && code == 0 {
+			runErr = &kit.ExitError{Code: kit.ExitAPI, Msg: ""}
+		}
+	}
+	return runErr
 }
 
 // downloads copies each --download back. A path the runtime does not have
