@@ -29,8 +29,11 @@ type ConnInfo struct {
 
 // ConnectFunc builds the Service of a profile (credentials, client; no
 // network I/O is needed, connecting is lazy). The dashboard calls it in a
-// tea.Cmd, never in Update, and closes the Service it replaces. It returns
-// a one-line error when the profile cannot be used (e.g. no credentials).
+// tea.Cmd, never in Update, and closes the Service it replaces. ctx ends
+// when that command returns: it bounds only the connecting, and what the
+// Service owns (the demo profile's emulator) lives until its Close. It
+// returns a one-line error when the profile cannot be used (e.g. no
+// credentials).
 type ConnectFunc func(ctx context.Context, profile string) (api.Service, ConnInfo, error)
 
 // profiles is the profile switch: the picker, the connection made in a
