@@ -82,10 +82,11 @@ func (m *profiles) openPicker(busy bool) {
 }
 
 // chosen closes the picker, which chose profile name, and switches to it
-// unless it is the one in use.
+// unless it is the one in use (the status line then says so).
 func (m *profiles) chosen(name string) tea.Cmd {
 	m.scr.pop()
 	if name == m.cx.Profile && m.switching == "" {
+		m.scr.say(m.cx.Now(), common.Say{Text: "already on profile " + termtext.Line(name) + ": nothing to switch"})
 		return nil
 	}
 	return m.switchTo(name)
