@@ -322,13 +322,15 @@ type LogView struct {
 }
 
 // Pager is a scrolled view's keys (ScopeHelp with Close = help; the
-// event log's Log has the same and a filter): a line, a page, close (Close or Back)
-// and quit.
+// event log's Log has the same and a filter): a line, a page, the top and
+// the bottom, close (Close or Back) and quit.
 type Pager struct {
 	Up       key.Binding `action:"up"`
 	Down     key.Binding `action:"down"`
 	PageUp   key.Binding `action:"page_up"`
 	PageDown key.Binding `action:"page_down"`
+	Top      key.Binding `action:"top"`
+	Bottom   key.Binding `action:"bottom"`
 	// Close is the key that opened the view (? for the help, L for the
 	// event log): it closes it again.
 	Close key.Binding
@@ -344,6 +346,8 @@ type Log struct {
 	Down     key.Binding `action:"down"`
 	PageUp   key.Binding `action:"page_up"`
 	PageDown key.Binding `action:"page_down"`
+	Top      key.Binding `action:"top"`
+	Bottom   key.Binding `action:"bottom"`
 	// Close is the key that opened the log (L): it closes it again.
 	Close  key.Binding
 	Back   key.Binding `action:"back"`
@@ -351,11 +355,14 @@ type Log struct {
 	Filter key.Binding `action:"filter"`
 }
 
-// Picker is the profile picker's keys (ScopeProfile): move, cancel (back,
-// or profile that opened it) and quit. Its enter (switch) is fixed.
+// Picker is the profile picker's keys (ScopeProfile): move (a line, the
+// first or the last profile), cancel (back, or profile that opened it)
+// and quit. Its enter (switch) is fixed.
 type Picker struct {
 	Up      key.Binding `action:"up"`
 	Down    key.Binding `action:"down"`
+	Top     key.Binding `action:"top"`
+	Bottom  key.Binding `action:"bottom"`
 	Back    key.Binding `action:"back"`
 	Profile key.Binding `action:"profile"`
 	Quit    key.Binding `action:"quit"`

@@ -38,7 +38,7 @@ func (m *app) apply(e common.Effect) tea.Cmd {
 func (m *app) applyScreen(e common.Effect, now time.Time) (_ tea.Cmd, ok bool) {
 	switch a := e.(type) {
 	case common.Quit:
-		if !a.Anyway && m.ex.askQuit(now) {
+		if !a.Anyway && m.askQuit(now) {
 			return nil, true
 		}
 		m.life.cancel()

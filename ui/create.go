@@ -294,12 +294,13 @@ func (m *createOps) resendCreate(op *createOp, now time.Time) tea.Cmd {
 }
 
 // rowName is what a create's row shows in the NAME column: the runtime id
-// asked for, or what is being created.
+// asked for, or "new runtime" (its SPEC cell says what is being created,
+// and its status that it is being created).
 func (op *createOp) rowName() string {
 	if op.runtimeID != "" {
 		return op.runtimeID
 	}
-	return "creating " + op.spec.String()
+	return "new runtime"
 }
 
 // creations lists the creates of ax under way at now, for the runtimes

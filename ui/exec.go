@@ -231,34 +231,21 @@ func (m *execOps) askStop(session string, now time.Time) bool {
 	return true
 }
 
-// askQuit asks, while console code runs, whether to quit anyway: quitting
-// does not stop the code (it keeps running on the runtime, in its
-// session). It reports whether it asked (false: nothing runs).
-func (m *execOps) askQuit(now time.Time) bool {
+// quitCost is what quitting now would do to the console's code, when
+// code runs: quitting does not stop it (it keeps running on the runtime,
+// in its session), but the console loses it.
+func (m *execOps) quitCost() (quitCost, bool) {
 	r := m.execState.running("")
 	if r == nil {
-		return false
-	}
-	if d, ok := m.scr.top().(*dialog.Dialog); ok && d.Title == quitTitle(r) {
-		return true // asked already
+		return quitCost{}, false
 	}
 	rt := api.LastSegment(r.runtime)
-	d := dialog.New(dialog.Confirm, now, quitTitle(r),
-		"It keeps running on "+rt+" in session "+api.LastSegment(r.session)+": quitting does not stop it, and the session stays open.",
-		"To stop it instead, answer no and press ctrl+c in the console.")
-	d.OnAnswer = func(_ *common.Context, a dialog.Reply) common.Effect {
-		if !a.OK {
-			return common.Say{Text: "not quitting: the code keeps running"}
-		}
-		return common.Quit{Anyway: true}
-	}
-	m.scr.push(d)
-	return true
-}
-
-// quitTitle is the quit question's title while r runs.
-func quitTitle(r *execRun) string {
-	return "Code is running on " + api.LastSegment(r.runtime) + "; quit anyway?"
+	return quitCost{
+		title: "Code is running on " + rt + "; quit anyway?",
+		lines: []string{"It keeps running on " + rt + " in session " + api.LastSegment(r.session) + ": quitting does not stop it, and the session stays open.",
+			"To stop it instead, answer no and press ctrl+c in the console."},
+		goesOn: "the code keeps running",
+	}, true
 }
 
 // stopRun ends the code running on session: it returns the effect that

@@ -194,13 +194,29 @@ func TestFilesPaneTransferEndsWithProfileAndQuit(t *testing.T) {
 		}
 		commontest.WaitFor(t, stall.Ended, "the old profile's download stopping")
 	})
-	t.Run("quit", func(t *testing.T) {
+	t.Run("quit asks first", func(t *testing.T) {
 		e, m := emuModel(t, colabfake.Options{}, nil)
 		m, stall, xfer := startStalledDownload(t, e, m)
 		goRun(t, "the stalled download", xfer)
 		m, cmd := update(m, keyMsg("q"))
-		if _, quit := cmd().(tea.QuitMsg); !quit {
-			t.Fatalf("q did not quit from the files pane:\n%s", m.View())
+		mustNotQuit(t, cmd, "q quit from the files pane while a download ran, without asking")
+		mustContain(t, flat(m.View()), "A download is running on rt-t4demo7k2p; quit anyway?",
+			"Quitting cancels the download of data.csv from rt-t4demo7k2p")
+		m = e.press(t, m, "n")
+		if o, ok := find[*files.Overlay](m.scr); !ok || !o.Pane().Busy() {
+			t.Fatalf("after no, the files pane or its download is gone:\n%s", m.View())
+		}
+		mustContain(t, flat(m.View()), "not quitting: the download of data.csv from rt-t4demo7k2p goes on")
+		// From a layer over the pane (its help) the quit asks too.
+		m = e.press(t, m, "?")
+		m, cmd = update(m, keyMsg("q"))
+		mustNotQuit(t, cmd, "q quit from the help over a running download, without asking")
+		mustContain(t, flat(m.View()), "quit anyway?")
+		e.clk.add(dialogGrace + time.Millisecond)
+		m, cmd = update(m, keyMsg("y"))
+		m, cmd = drainToQuit(t, m, cmd)
+		if cmd == nil {
+			t.Fatalf("y did not quit:\n%s", m.View())
 		}
 		commontest.WaitFor(t, stall.Ended, "the download stopping on quit")
 	})

@@ -214,7 +214,7 @@ func TestReadmeScreenshot(t *testing.T) {
 	// The job's last line is where its script is when the listing reads
 	// it (the job catches up with the clock in the background): the
 	// picture shows one of them.
-	view = regexp.MustCompile(`(running [0-9ms]+ │ )epoch [^…\n]*…`).ReplaceAllString(view, "${1}epoch 90: 80%|########…")
+	view = regexp.MustCompile(`(running +[0-9ms]+ +│ )epoch [^…\n]*…`).ReplaceAllString(view, "${1}epoch 90: 80%|########…")
 	var frame strings.Builder
 	for _, l := range strings.Split(view, "\n") {
 		frame.WriteString(strings.TrimRight(l, " ") + "\n")

@@ -60,7 +60,7 @@ func TestJobsInTheTableAndDetails(t *testing.T) {
 	if strings.Contains(lineWith(v, "r-bravo "), "j ") {
 		t.Errorf("a runtime without jobs shows a count:\n%s", v)
 	}
-	for _, want := range []string{"jobs     1 running · 1 ended", "train-4kq9zt running 1h12m │ epoch 3/10 loss 0.21", "prep-2b8xqq  exited 1 4m"} {
+	for _, want := range []string{"jobs     1 running · 1 ended", "train-4kq9zt running  1h12m │ epoch 3/10 loss 0.21", "prep-2b8xqq  exited 1 4m"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("details lack %q:\n%s", want, v)
 		}

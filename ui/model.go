@@ -26,6 +26,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/overlay/console"
+	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/logview"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 	"github.com/colabdash/colabdash/ui/pane/sessions"
@@ -69,6 +70,9 @@ type app struct {
 	mon   *monitorOps // the monitor's polls (nil: monitoring off)
 	jobs  *jobsOps    // the runtimes' jobs (nil: monitoring off)
 	notes *notifyOps  // notifications and the idle guard (notify.go)
+	// quitAsk is the last quit question (quit.go): a quit while it is on
+	// top does not ask again.
+	quitAsk *dialog.Dialog
 }
 
 // New builds the dashboard. The first frame renders at once on an empty

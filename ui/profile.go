@@ -29,8 +29,11 @@ type ConnInfo struct {
 
 // ConnectFunc builds the Service of a profile (credentials, client; no
 // network I/O is needed, connecting is lazy). The dashboard calls it in a
-// tea.Cmd, never in Update, and closes the Service it replaces. It returns
-// a one-line error when the profile cannot be used (e.g. no credentials).
+// tea.Cmd, never in Update, and closes the Service it replaces. ctx ends
+// when that command returns: it bounds only the connecting, and what the
+// Service owns (the demo profile's emulator) lives until its Close. It
+// returns a one-line error when the profile cannot be used (e.g. no
+// credentials).
 type ConnectFunc func(ctx context.Context, profile string) (api.Service, ConnInfo, error)
 
 // profiles is the profile switch: the picker, the connection made in a
@@ -79,10 +82,11 @@ func (m *profiles) openPicker(busy bool) {
 }
 
 // chosen closes the picker, which chose profile name, and switches to it
-// unless it is the one in use.
+// unless it is the one in use (the status line then says so).
 func (m *profiles) chosen(name string) tea.Cmd {
 	m.scr.pop()
 	if name == m.cx.Profile && m.switching == "" {
+		m.scr.say(m.cx.Now(), common.Say{Text: "already on profile " + termtext.Line(name) + ": nothing to switch"})
 		return nil
 	}
 	return m.switchTo(name)

@@ -62,3 +62,23 @@ func TestProfileSwitchFailureKeepsProfileAndLateAnswersAreDropped(t *testing.T) 
 		t.Fatalf("view after the switch:\n%s", v)
 	}
 }
+
+// enter on the profile already in use closes the picker and says so in
+// one status line; nothing connects.
+func TestProfilePickerEnterOnTheActiveProfileSaysSo(t *testing.T) {
+	_, _, m := fixture(t)
+	connects := 0
+	m.cx.Profile, m.cx.Profiles = "alpha", []string{"alpha", "other"}
+	m.opts.Connect = func(context.Context, string) (api.Service, ConnInfo, error) {
+		connects++
+		return newFake(), ConnInfo{}, nil
+	}
+	m, _ = update(m, keyMsg("P"))
+	m, cmd := update(m, keyMsg("enter"))
+	if cmd != nil {
+		cmd()
+	}
+	if v := m.View(); connects != 0 || strings.Contains(v, "PROFILES") || !strings.Contains(v, "already on profile alpha: nothing to switch") {
+		t.Fatalf("enter on the active profile (%d connects):\n%s", connects, v)
+	}
+}

@@ -62,7 +62,7 @@ func TestSelectionVisibleUnderCreateRows(t *testing.T) {
 		m.cr.creates = append(m.cr.creates, &createOp{id: i + 1, spec: specA100, started: clk.now()})
 		m, _ = update(m, nothing{})
 		first := 30 - (m.cx.Layout.TableRows - (i + 1)) + 1 // the runtime rows left end at the 30th
-		if v := ansi.Strip(m.View()); !row("r-29") || strings.Count(v, "creating GPU/A100/HIGHMEM") != i+1 || !strings.Contains(v, fmt.Sprintf("· %d–30\n", first)) {
+		if v := ansi.Strip(m.View()); !row("r-29") || strings.Count(v, "+ new runtime") != i+1 || !strings.Contains(v, fmt.Sprintf("· %d–30\n", first)) {
 			t.Fatalf("with %d creates in progress the selected r-29, a create row or the range in the title is wrong:\n%s", i+1, v)
 		}
 	}

@@ -111,8 +111,13 @@ func ConnectProfile(ctx context.Context, p config.Profile, from AuthOrigin, lg L
 // with a placeholder bearer token (the emulator accepts any). Its Jupyter
 // servers keep a trash, as Colab's do (DeleteToTrash): rm -r of a
 // non-empty directory moves it there whole, and rm --purge empties it.
+//
+// ctx bounds only the connecting, as for every profile: the emulator runs
+// until the Connection's Close (the dashboard connects a profile in a
+// command whose context ends as soon as it returns, and closes the Service
+// when it switches away). Each call starts a fresh emulator, seeded anew.
 func ConnectDemo(ctx context.Context, lg Logs) (*Connection, error) {
-	srv, endpoint, err := colabfake.Start(ctx, "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, CreateDelay: demoCreateDelay, DeleteToTrash: true})
+	srv, endpoint, err := colabfake.Start(context.WithoutCancel(ctx), "127.0.0.1:0", colabfake.Options{Seed: colabfake.SeedDemo, CreateDelay: demoCreateDelay, DeleteToTrash: true})
 	if err != nil {
 		return nil, &ExitError{Code: ExitFailure, Msg: "starting the demo emulator: " + err.Error()}
 	}

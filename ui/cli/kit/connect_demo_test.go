@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/api/jupyter"
@@ -58,5 +60,32 @@ func TestDemoDeletesNonEmptyDirectoryToTrash(t *testing.T) {
 	}
 	if n, ok := jupyter.ParsePurged(res.Stdout); !ok || n < int64(len("data of a.txt")+len("data of sub/b.txt")) {
 		t.Errorf("emptying the demo's trash freed %q, want the removed files' bytes", res.Stdout)
+	}
+}
+
+// The dashboard connects a profile in a command whose context ends when
+// the command returns, and switches back to demo later: the demo's
+// emulator must outlive that context, answer until the Connection is
+// closed, and stop then (a later connection starts a fresh one).
+func TestDemoOutlivesTheConnectingContextUntilClosed(t *testing.T) {
+	lg := Logs{Red: &api.Redactor{}, Log: slog.New(slog.DiscardHandler)}
+	for round := range 2 { // switched to demo, away, and back
+		ctx, cancel := context.WithCancel(context.Background())
+		conn, err := ConnectDemo(ctx, lg)
+		cancel() // the connecting command has returned
+		if err != nil {
+			t.Fatal(err)
+		}
+		rts, err := conn.Svc.ListRuntimes(context.Background())
+		if err != nil || len(rts) == 0 {
+			conn.Close()
+			t.Fatalf("round %d: list_runtimes after the connecting context ended = %d runtimes, %v; want the demo's", round, len(rts), err)
+		}
+		conn.Close() // switched away
+		probe := &http.Client{Timeout: 5 * time.Second}
+		if resp, err := probe.Get(conn.Endpoint); err == nil {
+			resp.Body.Close()
+			t.Fatalf("round %d: the emulator at %s still answers after Close (%s)", round, conn.Endpoint, resp.Status)
+		}
 	}
 }

@@ -208,6 +208,14 @@ func TestEventLogKeys(t *testing.T) {
 	if got := first(); got != "call_29" {
 		t.Fatalf("pgup back to the top: %q", got)
 	}
+	o.HandleKey(commontest.Key("G"), c) // the end: the oldest on the last line
+	if lines := commontest.Draw(t, o, c); first() != "call_09" || !strings.Contains(lines[len(lines)-3], "call_00") {
+		t.Fatalf("G did not go to the end:\n%s", strings.Join(lines, "\n"))
+	}
+	o.HandleKey(commontest.Key("g"), c)
+	if got := first(); got != "call_29" {
+		t.Fatalf("g did not go back to the newest: %q", got)
+	}
 	commontest.AssertOverlay(t, func() common.Overlay { return o }, c, commontest.OverlaySpec{
 		Name: "event log", Footer: "↑/↓ scroll · pgup/pgdn page · / filter · L/esc close · q/ctrl+c quit",
 		Close: []string{"esc", "L"}, Quit: []string{"q", "ctrl+c"}, Inert: []string{"n", "d"},

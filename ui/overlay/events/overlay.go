@@ -30,7 +30,7 @@ type Overlay struct {
 func New(log *Log) *Overlay { return &Overlay{log: log} }
 
 // HandleKey scrolls (↑/↓ a line, pgup/pgdn a page of the screen's height
-// less 6 lines, never past the end), opens the filter line (/:
+// less 6 lines, g/G the top or the end, never past the end), opens the filter line (/:
 // common.Open), clears the filter (esc while one is set), closes (esc or
 // L: common.Close) or quits (common.Quit); every other key does nothing
 // (nil).
@@ -46,6 +46,10 @@ func (e *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		e.offset = max(e.offset-page, 0)
 	case key.Matches(k, keys.PageDown):
 		e.offset += page
+	case key.Matches(k, keys.Top):
+		e.offset = 0
+	case key.Matches(k, keys.Bottom):
+		e.offset = 1 << 30 // stopped at the end below
 	case key.Matches(k, keys.Filter):
 		return common.Open{Overlay: &FilterLine{log: e, in: lineEditor(e.filter)}}
 	case key.Matches(k, keys.Back) && e.filter != "":

@@ -19,8 +19,8 @@ import (
 )
 
 // Overlay is the full help (?): every key group, scrolled when taller
-// than the screen. Only its own keys act while it is open: ↑/↓ and
-// pgup/pgdn scroll, ? and esc close it, q quits. It implements
+// than the screen. Only its own keys act while it is open: ↑/↓,
+// pgup/pgdn and g/G scroll, ? and esc close it, q quits. It implements
 // common.Overlay.
 type Overlay struct {
 	offset int // first line of the full help shown
@@ -37,8 +37,8 @@ func New(first string) *Overlay { return &Overlay{first: first} }
 // Offset is the first line of the full help shown (0: the top).
 func (h *Overlay) Offset() int { return h.offset }
 
-// HandleKey scrolls (↑/↓ a line, pgup/pgdn a page of Rows-1 lines, never
-// past the last page), closes (? or esc: common.Close) or quits
+// HandleKey scrolls (↑/↓ a line, pgup/pgdn a page of Rows-1 lines, g/G
+// the top or the last page, never past the last page), closes (? or esc: common.Close) or quits
 // (common.Quit); every other key does nothing (nil).
 func (h *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 	keys := &c.Keys.HelpView
@@ -53,6 +53,10 @@ func (h *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		step = -page
 	case key.Matches(k, keys.PageDown):
 		step = page
+	case key.Matches(k, keys.Top):
+		step = -1 << 30
+	case key.Matches(k, keys.Bottom):
+		step = 1 << 30
 	case key.Matches(k, keys.Close), key.Matches(k, keys.Back):
 		return common.Close{}
 	case key.Matches(k, keys.Quit):

@@ -284,3 +284,24 @@ func TestHelpTakesAColumnAsSoonAsItFits(t *testing.T) {
 		t.Fatal("the layout never changed between 61 and 200 columns")
 	}
 }
+
+// G goes to the help's last page and g back to its top, as in every
+// list that scrolls.
+func TestHelpTopAndBottomKeys(t *testing.T) {
+	c := commontest.OverlayContext(60, 15, false, commontest.Alpha())
+	h := New("")
+	all := Lines(c, 60, "")
+	if e := h.HandleKey(commontest.Key("G"), c); e != nil {
+		t.Fatalf("G answered %#v", e)
+	}
+	if want := len(all) - Rows(c.Layout); h.Offset() != want || want <= 0 {
+		t.Fatalf("after G the help is at line %d, want its last page at %d", h.Offset(), want)
+	}
+	if v := commontest.Screen(t, h, c); strings.Contains(v, "↓ more") || !strings.Contains(v, all[len(all)-1]) {
+		t.Fatalf("after G, not the last page:\n%s", v)
+	}
+	h.HandleKey(commontest.Key("g"), c)
+	if h.Offset() != 0 {
+		t.Fatalf("after g the help is at line %d, want its top", h.Offset())
+	}
+}

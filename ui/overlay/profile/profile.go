@@ -13,7 +13,7 @@ import (
 	"github.com/colabdash/colabdash/ui/widget/frame"
 )
 
-// Overlay is the profile picker (P): ↑/↓ choose, enter switches, esc, P
+// Overlay is the profile picker (P): ↑/↓ and g/G choose, enter switches, esc, P
 // or q close it, ctrl+c quits. It lists c.Profiles and marks c.Profile.
 // It implements common.Overlay.
 type Overlay struct {
@@ -32,7 +32,8 @@ func New(c *common.Context) *Overlay {
 	return p
 }
 
-// HandleKey moves the cursor (↑/↓, within the list), switches to the
+// HandleKey moves the cursor (↑/↓ within the list, g/G to its first or
+// last profile), switches to the
 // profile under it (enter: common.SwitchProfile), closes (esc, P, q:
 // common.Close, saying the switch was cancelled) or quits (ctrl+c: common.Quit); every other key does
 // nothing (nil).
@@ -47,6 +48,10 @@ func (p *Overlay) HandleKey(k tea.KeyMsg, c *common.Context) common.Effect {
 		p.cursor = max(p.cursor-1, 0) // Down keeps the cursor in the list: up needs only the top
 	case key.Matches(k, keys.Down):
 		p.cursor = frame.Clamp(p.cursor+1, 0, len(c.Profiles)-1)
+	case key.Matches(k, keys.Top):
+		p.cursor = 0
+	case key.Matches(k, keys.Bottom):
+		p.cursor = max(len(c.Profiles)-1, 0)
 	case k.Type == tea.KeyEnter:
 		if p.cursor >= len(c.Profiles) {
 			return common.Close{} // nothing to switch to

@@ -135,3 +135,19 @@ func TestPickerWithoutProfiles(t *testing.T) {
 		t.Fatalf("enter with no profiles: %#v", e)
 	}
 }
+
+// G moves to the last profile and g to the first, as in every list.
+func TestPickerTopAndBottomKeys(t *testing.T) {
+	c := fixture(80, 24)
+	p := New(c) // on alpha, the first
+	if e := p.HandleKey(commontest.Key("G"), c); e != nil {
+		t.Fatalf("G answered %#v", e)
+	}
+	if e := p.HandleKey(commontest.Key("enter"), c); e != (common.SwitchProfile{Name: "other"}) {
+		t.Fatalf("G then enter: %#v, want the last profile (other)", e)
+	}
+	p.HandleKey(commontest.Key("g"), c)
+	if got := nonBlank(commontest.Draw(t, p, c)); got[1] != "› alpha (active)" {
+		t.Fatalf("after g:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
@@ -139,5 +142,37 @@ func TestRenewalNotExtendedSaysSo(t *testing.T) {
 	v := strings.Join(View(c, r, commontest.T0, 120, 8), "\n")
 	if !strings.Contains(v, "EXPIRED, renewal did not extend the token, retry in 30s") || !strings.Contains(v, "renew    renewal did not extend the token, retry in 30s") {
 		t.Errorf("not extended:\n%s", v)
+	}
+}
+
+// jobsOf is a common.Jobs with js for every runtime.
+type jobsOf []common.Job
+
+func (j jobsOf) Jobs(string) ([]common.Job, bool) { return j, true }
+func (j jobsOf) ByRun(string) bool                { return false }
+
+// The job rows line up: the "│" before each job's last line is in one
+// column whatever the state words and durations are.
+func TestJobRowsAlignTheirLastLines(t *testing.T) {
+	c, r := fixture(commontest.T0.Add(48 * time.Minute))
+	t0 := commontest.T0
+	c.Jobs = jobsOf{
+		{Record: jobs.Record{Spec: jobs.Spec{ID: "train-a2rtdx"}, Modified: t0,
+			Status: &jobs.Status{Started: t0.Add(-106 * time.Second), Heartbeat: t0}}, Last: "epoch 3/10"},
+		{Record: jobs.Record{Spec: jobs.Spec{ID: "prep-9xk"}, Modified: t0,
+			Status: &jobs.Status{Started: t0.Add(-10 * time.Minute), Ended: t0.Add(-8 * time.Minute), ExitCode: 0}}, Last: "done"},
+	}
+	lines := View(c, r, t0, 100, 30)
+	cols := map[int]bool{}
+	var rows []string
+	for _, ln := range lines {
+		ln = ansi.Strip(ln)
+		if i := strings.Index(ln, " │ "); i >= 0 && (strings.Contains(ln, "train-") || strings.Contains(ln, "prep-")) {
+			cols[ansi.StringWidth(ln[:i])] = true
+			rows = append(rows, ln)
+		}
+	}
+	if len(rows) != 2 || len(cols) != 1 {
+		t.Fatalf("job rows with their last lines not aligned:\n%s", strings.Join(rows, "\n"))
 	}
 }

@@ -50,26 +50,32 @@ func jobLines(c *common.Context, r *state.Runtime, now time.Time, w int) []line 
 	}
 	sum += c.Styles.Dim.Render(" · " + c.Keys.Word(keymap.ActionLogs) + hint)
 	out := []line{{prioJobs, " " + frame.Fit("jobs", 8) + " " + sum}}
-	idw := 0
+	// The shown jobs' cells, measured first so that their columns (id,
+	// state, duration, then the "│" before the last line) line up.
+	type cells struct{ id, word, dur, last string }
+	shown := make([]cells, 0, min(len(js), shownJobs))
+	idw, wordw, durw := 0, 0, 0
 	for _, j := range js[:min(len(js), shownJobs)] {
-		idw = max(idw, len(j.Record.Spec.ID))
+		v := state.JudgeJob(j.Record, now, 0)
+		cl := cells{id: j.Record.Spec.ID, word: termtext.Line(v.Word()), dur: state.FormatDuration(v.Duration),
+			last: strings.TrimSpace(j.Last)}
+		idw, wordw, durw = max(idw, len(cl.id)), max(wordw, termtext.Width(cl.word)), max(durw, len(cl.dur))
+		shown = append(shown, cl)
 	}
 	idw = min(idw, 20)
-	for i, j := range js {
-		if i == shownJobs {
-			out = append(out, line{prioMoreJobs, c.Styles.Dim.Render("   … " + strconv.Itoa(len(js)-i) + " more (colabdash jobs " + termtext.Line(r.ID()) + ")")})
-			break
-		}
-		v := state.JudgeJob(j.Record, now, 0)
-		word := termtext.Line(v.Word())
-		if !v.Ended() {
+	for i, cl := range shown {
+		word := frame.Fit(cl.word, wordw)
+		if !state.JudgeJob(js[i].Record, now, 0).Ended() {
 			word = c.Styles.Warn.Render(word)
 		}
-		text := "   " + frame.Fit(j.Record.Spec.ID, idw) + " " + word + " " + state.FormatDuration(v.Duration)
-		if last := strings.TrimSpace(j.Last); last != "" {
-			text += c.Styles.Dim.Render(" │ " + termtext.Line(c.Redact(last)))
+		text := "   " + frame.Fit(cl.id, idw) + " " + word + " " + cl.dur
+		if cl.last != "" {
+			text += strings.Repeat(" ", durw-len(cl.dur)) + c.Styles.Dim.Render(" │ "+termtext.Line(c.Redact(cl.last)))
 		}
 		out = append(out, line{prioJob + min(i, 4), text})
+	}
+	if len(js) > shownJobs {
+		out = append(out, line{prioMoreJobs, c.Styles.Dim.Render("   … " + strconv.Itoa(len(js)-shownJobs) + " more (colabdash jobs " + termtext.Line(r.ID()) + ")")})
 	}
 	return out
 }

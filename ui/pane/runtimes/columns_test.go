@@ -193,7 +193,7 @@ func TestRowColumnsAlignedAt100(t *testing.T) {
 	c.Snap.ApplyRenewError(now, "runtimes/r-bravo", errors.New("backend unavailable"))
 	c.Activity.Creating = func(time.Time) []common.Creation {
 		return []common.Creation{{Name: "my-a100", Spec: "GPU/A100/HIGHMEM", Status: "creating… 1s"},
-			{Name: "creating GPU/A100/HIGHMEM", Spec: "GPU/A100/HIGHMEM", Status: "creating… 1s"}}
+			{Name: "new runtime", Spec: "GPU/A100/HIGHMEM", Status: "creating… 1s"}}
 	}
 	p.Sync(c)
 	v := ansi.Strip(strings.Join(p.View(c, now, false), "\n"))
@@ -207,7 +207,7 @@ func TestRowColumnsAlignedAt100(t *testing.T) {
 		return -1
 	}
 	want := col("r-alpha")
-	for _, n := range []string{"r-bravo", "r-echo", "my-a100", "creating GPU/A100/HIGHMEM", "NAME"} {
+	for _, n := range []string{"r-bravo", "r-echo", "my-a100", "new runtime", "NAME"} {
 		if got := col(n); got != want {
 			t.Errorf("%s starts at column %d, want %d:\n%s", n, got, want, v)
 		}

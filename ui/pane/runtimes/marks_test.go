@@ -161,7 +161,7 @@ func TestCreateStatusStaysWholeWhenNameIsWide(t *testing.T) {
 	c.Layout.W = 200
 	status := "rate limited, retrying 2/5 in 0:53 · c cancel"
 	c.Activity.Creating = func(time.Time) []common.Creation {
-		return []common.Creation{{Name: "creating GPU/T4/STANDARD", Spec: "GPU/T4/STANDARD", Status: status}}
+		return []common.Creation{{Name: "new runtime", Spec: "GPU/T4/STANDARD", Status: status}}
 	}
 	if v := strings.Join(p.View(c, commontest.T0, false), "\n"); !strings.Contains(v, status) {
 		t.Fatalf("the create's status is cut:\n%s", v)

@@ -5,7 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	apimon "github.com/colabdash/colabdash/api/monitor"
+	"github.com/colabdash/colabdash/ui/common"
 	"github.com/colabdash/colabdash/ui/common/commontest"
 )
 
@@ -52,5 +55,34 @@ func TestOnScreen(t *testing.T) {
 	_, p := fixture()
 	if got := p.OnScreen(2, nil); strings.Join(got, ",") != "runtimes/r-alpha,runtimes/r-bravo" {
 		t.Errorf("%v", got)
+	}
+}
+
+// A create's row fits the columns the runtime rows have: while it is
+// listed, at 80 and 100 columns, the header and every runtime row are as
+// they were (the monitor columns stay, SPEC keeps its width), and a name
+// asked for that is longer than NAME is cut in its own row.
+func TestCreateRowKeepsTheColumns(t *testing.T) {
+	for _, w := range []int{80, 100} {
+		c, p, _ := monitorFixture(w)
+		before := p.View(c, commontest.T0, false)
+		c.Activity.Creating = func(time.Time) []common.Creation {
+			return []common.Creation{{Name: "my-very-long-runtime-id-for-training", Spec: "GPU/T4/STANDARD", Status: "creating… 1s"}}
+		}
+		after := commontest.MustSize(t, "table", p.View(c, commontest.T0, false), w, c.Layout.TableRows+2)
+		if after[1] != before[1] {
+			t.Errorf("%d columns: the header changed while a create is listed:\nbefore %q\nafter  %q", w, before[1], after[1])
+		}
+		if !strings.Contains(after[1], "ACTIVITY") {
+			t.Errorf("%d columns: no monitor columns while a create is listed: %q", w, after[1])
+		}
+		for i, row := range before[2:5] {
+			if after[3+i] != row {
+				t.Errorf("%d columns: runtime row %d changed while a create is listed:\nbefore %q\nafter  %q", w, i, row, after[3+i])
+			}
+		}
+		if !strings.HasPrefix(ansi.Strip(after[2]), " + my-very") || !strings.Contains(after[2], "…") || !strings.Contains(after[2], "GPU/T4/ST") || strings.Contains(after[2], "STAND…") || !strings.Contains(after[2], "creating… 1s") {
+			t.Errorf("%d columns: the create's row %q", w, after[2])
+		}
 	}
 }

@@ -216,11 +216,10 @@ func (p *Pane) View(c *common.Context, now time.Time, filtering bool) []string {
 	lines := make([]string, 0, l.TableRows+2)
 	lines = append(lines, p.title(c, filtering, visible))
 
-	need := p.nameWidth
-	for _, cr := range creating {
-		need = max(need, ansi.StringWidth(cr.Name))
-	}
-	w := widths(c, l.W, need)
+	// The runtime rows alone size the columns: a create's row fits the
+	// columns they have (cutting its own text), so the table does not
+	// reflow, nor lose its monitor columns, while a create runs.
+	w := widths(c, l.W, p.nameWidth)
 	lines = append(lines, c.Styles.ColHeader.Render(render.Header(w, p.sortBy, p.reverse)))
 
 	start := len(lines)
@@ -302,12 +301,12 @@ func emptyText(c *common.Context, known int) string {
 // creationRow is a create under way, in the columns of a runtime row:
 // marker "+", the runtime id asked for (or what is being created), the
 // spec, then where it stands (after the spec, so it is not cut at 100
-// columns).
+// columns). It fits the columns w as they are, never widening one: a name
+// longer than NAME is cut there; the blank of a shorter one gives back
+// what a long status needs; the row is cut at the screen's edge.
 func creationRow(c *common.Context, cr common.Creation, w render.Widths) string {
 	var b strings.Builder
 	render.RowStart(&b, false, '+', false)
-	// On a wide screen NAME takes the width: the name cell then gives
-	// back what the status needs, never below the name asked for.
 	nw := c.Layout.W - render.RowPrefix - w.Spec - 2 - ansi.StringWidth(cr.Status)
 	if w.Monitor {
 		nw -= render.MonWidth()
@@ -317,8 +316,9 @@ func creationRow(c *common.Context, cr common.Creation, w render.Widths) string 
 	if w.Monitor {
 		render.MonBlank(&b)
 	}
-	b.WriteString(frame.Fit(cr.Spec, w.Spec) + " ")
-	return c.Styles.Warn.Render(b.String() + cr.Status)
+	b.WriteString(frame.Fit(render.SpecFit(cr.Spec, w.Spec), w.Spec) + " ")
+	b.WriteString(cr.Status)
+	return c.Styles.Warn.Render(termtext.Cut(b.String(), c.Layout.W))
 }
 
 // TokenInfo is what the TOKEN cell of runtime name shows of the

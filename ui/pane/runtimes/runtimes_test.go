@@ -81,12 +81,12 @@ func TestActivityShowsInTheTokenColumn(t *testing.T) {
 	c.Activity.Deleting["runtimes/r-alpha"] = commontest.T0.Add(-3 * time.Second)
 	c.Activity.Renewals = commontest.Renewals{Renewing: map[string]bool{"runtimes/r-bravo": true}}
 	c.Activity.Creating = func(time.Time) []common.Creation {
-		return []common.Creation{{Name: "creating GPU/A100/HIGHMEM", Spec: "GPU/A100/HIGHMEM", Status: "creating… 4s"}}
+		return []common.Creation{{Name: "new runtime", Spec: "GPU/A100/HIGHMEM", Status: "creating… 4s"}}
 	}
 	lines := p.View(c, commontest.T0, false)
 	commontest.AssertSize(t, "table", lines, c.Layout.W, c.Layout.TableRows+2)
 	v := strings.Join(lines, "\n")
-	for _, want := range []string{" + creating GPU/A100/HIGHMEM", "creating… 4s", "deleting… 3s", "EXPIRING ↻"} {
+	for _, want := range []string{" + new runtime", "creating… 4s", "deleting… 3s", "EXPIRING ↻"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("table lacks %q:\n%s", want, v)
 		}

@@ -80,11 +80,11 @@ func TestCreatesLeaveARuntimeRow(t *testing.T) {
 	c, p := fixture()
 	c.Layout.TableRows = 3
 	c.Activity.Creating = func(time.Time) []common.Creation {
-		cr := common.Creation{Name: "creating GPU/T4/STANDARD", Spec: "GPU/T4/STANDARD", Status: "waiting"}
+		cr := common.Creation{Name: "new runtime", Spec: "GPU/T4/STANDARD", Status: "waiting"}
 		return []common.Creation{cr, cr, cr, cr, cr}
 	}
 	lines := commontest.MustSize(t, "table", p.View(c, commontest.T0, false), c.Layout.W, 5)
-	if !strings.HasPrefix(lines[4], "›") || !strings.Contains(lines[4], "r-alpha") || strings.Count(strings.Join(lines, "\n"), "creating") != 2 {
+	if !strings.HasPrefix(lines[4], "›") || !strings.Contains(lines[4], "r-alpha") || strings.Count(strings.Join(lines, "\n"), "new runtime") != 2 {
 		t.Errorf("five creates in three rows:\n%s", strings.Join(lines, "\n"))
 	}
 }

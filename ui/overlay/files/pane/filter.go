@@ -59,8 +59,10 @@ type kept struct {
 }
 
 // refilter recomputes the entries shown from those kept and the filter;
-// cursor is where sel (an entry's name) is shown now, else 0.
-func (k *kept) refilter(sel string) (cursor int) {
+// cursor is where sel (an entry's name) is shown now, else the row at
+// (clamped to the entries shown: the entry that took sel's place, or the
+// new last one; 0 when at is below 0 or none is shown).
+func (k *kept) refilter(sel string, at int) (cursor int) {
 	k.shown = k.shown[:0]
 	for _, e := range k.entries {
 		if matches(k.filter, e.Name) {
@@ -69,10 +71,10 @@ func (k *kept) refilter(sel string) (cursor int) {
 	}
 	for i, e := range k.shown {
 		if e.Name == sel {
-			cursor = i
+			return i
 		}
 	}
-	return cursor
+	return max(0, min(at, len(k.shown)-1))
 }
 
 // nameOf is the name of e when ok (as Selected returns them), else "".
@@ -91,7 +93,7 @@ func (p *Pane) Filter() string { return p.ls.filter }
 func (p *Pane) SetFilter(text string) {
 	p.ls.filter = text
 	// The cursor stays on the same entry when it is still shown.
-	p.cursor, p.offset = p.ls.refilter(nameOf(p.Selected())), 0
+	p.cursor, p.offset = p.ls.refilter(nameOf(p.Selected()), 0), 0
 }
 
 // ApplyFilter is the filter's enter: when the directory has entries the

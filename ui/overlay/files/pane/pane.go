@@ -164,11 +164,14 @@ func (p *Pane) Update(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 			// the filter stays as typed (a refresh after a transfer, or a
 			// search answered, keeps a filter typed narrower since).
 			p.ls.filter = m.filter
-			p.cursor = -1 // refilter keeps the cursor's entry only in the same directory
+			p.cursor, p.offset = -1, 0 // refilter keeps the cursor's entry only in the same directory
 		}
 		p.dir, p.ls.entries = m.dir, sortEntries(m.entries)
 		p.ls.listFilter, p.ls.total, p.ls.matched = m.filter, m.total, m.matched
-		p.cursor, p.offset = p.ls.refilter(nameOf(p.Selected())), 0
+		// The same directory listed again (a refresh, the listing after a
+		// delete) keeps the cursor on its entry, else on its row: the
+		// entry after one deleted, or the new last one.
+		p.cursor = p.ls.refilter(nameOf(p.Selected()), p.cursor)
 		return nil, true
 	case ProgressMsg:
 		if m.pane != p.id {

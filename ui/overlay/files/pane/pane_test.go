@@ -440,3 +440,23 @@ func TestPaneStatusOfAnEmptyFile(t *testing.T) {
 		t.Fatalf("a rate with no time passed: %q", got)
 	}
 }
+
+// After a delete the cursor stays where it was: on the entry that took
+// the deleted one's place, or on the new last entry when the last was
+// deleted; never back at the top.
+func TestPaneDeleteKeepsTheCursorsPlace(t *testing.T) {
+	p, sel := onAFile(t) // sub/, a.txt, evil…: on a.txt
+	if done := doneOf(t, drive(t, p, p.Delete(sel))); done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	if e, ok := p.Selected(); !ok || !strings.HasPrefix(e.Name, "evil") {
+		t.Fatalf("after deleting a.txt the cursor is on %q, want the next entry (evil…)", e.Name)
+	}
+	sel, _ = p.Selection()
+	if done := doneOf(t, drive(t, p, p.Delete(sel))); done.Err != nil {
+		t.Fatal(done.Err)
+	}
+	if e, ok := p.Selected(); !ok || e.Name != "sub" {
+		t.Fatalf("after deleting the last entry the cursor is on %q, want the new last one (sub)", e.Name)
+	}
+}

@@ -15,7 +15,7 @@ func listed(n int) *Pane {
 	for i := range n {
 		p.ls.entries = append(p.ls.entries, jupyter.Model{Name: fmt.Sprintf("f%02d", i), Type: "file", Size: 1})
 	}
-	p.ls.refilter("")
+	p.ls.refilter("", 0)
 	return p
 }
 
@@ -59,7 +59,7 @@ func TestPaneViewSizes(t *testing.T) {
 	p := New(context.Background(), "rt-x", nil, nil)
 	p.ls.entries = []jupyter.Model{{Name: "dir", Type: "directory"}, {Name: "empty", Type: "file", Size: 0},
 		{Name: "five", Type: "file", Size: 5}, {Name: "unknown", Type: "file", Size: -1}}
-	p.ls.refilter("")
+	p.ls.refilter("", 0)
 	lines := p.View(60, 5, nil)
 	for i, want := range []string{"-", "0 B", "5 B", "-"} {
 		if size := strings.TrimSpace(string([]rune(lines[1+i])[2:11])); size != want { // the marker, then the size in 9 cells
