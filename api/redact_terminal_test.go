@@ -169,3 +169,53 @@ func BenchmarkRedactColoredLogLine(b *testing.B) {
 		}
 	}
 }
+
+// unseen are pieces of text a terminal shows nothing of (drawn, some
+// show a symbol): a fuzzer builds what it puts inside a secret from them.
+var unseen = []string{
+	"\a", "\x00", "\x01", "\x7f", "\x1b[0m", "\x1b[1;31m", "\x1b[?25h", "\x1b[2K", "\x1b]0;t\a",
+	"\x1b]8;;x\x1b\\", "\x1bP1$r\x1b\\", "\x1b(B", "\x1b=", "\u0085", "\u009c", "\x1b_a\x1b\\",
+}
+
+// FuzzRedactSecretSplitOnTheTerminal: any text redacts without a panic,
+// RedactBytes as Redact; and a registered secret or a ya29 token with
+// pieces a terminal does not show put inside it (the fuzzer's bytes
+// choose them and where they go), amid any printable text, leaves no 8
+// characters of it on the screen.
+func FuzzRedactSecretSplitOnTheTerminal(f *testing.F) {
+	f.Add("x \x1b[1mya29.\aabc", []byte{3, 1, 20, 5}, "pre ", " post")
+	f.Add("Bearer ␇AbC\x1b]0;", []byte{0, 9, 33, 8, 40, 2}, "a\tb", "\n")
+	const registered = "pRoXy-t0k3n-Q9w8E7r6T5y4U3i2O1p0zZ"
+	const access = "ya29.a0AfB_unRegistered-T0ken_0123456789"
+	var r Redactor
+	r.Add(registered)
+	f.Fuzz(func(t *testing.T, any string, cuts []byte, pre, post string) {
+		if got, want := string(r.RedactBytes([]byte(any))), r.Redact(any); got != want {
+			t.Fatalf("RedactBytes(%q) = %q, Redact = %q", any, got, want)
+		}
+		printable := func(s string) string {
+			return strings.Map(func(c rune) rune {
+				if c == '\t' || c == '\n' || c == '\r' || c >= 0x20 && c < 0x7f {
+					return c
+				}
+				return -1
+			}, s)
+		}
+		pre, post = printable(pre), printable(post)
+		for _, sec := range []string{registered, access} {
+			var b strings.Builder
+			b.WriteString(pre + " ")
+			last := 0
+			for i := 0; i+1 < len(cuts) && i < 16; i += 2 {
+				at := last + int(cuts[i])%(len(sec)-last+1)
+				b.WriteString(sec[last:at] + unseen[int(cuts[i+1])%len(unseen)])
+				last = at
+			}
+			b.WriteString(sec[last:] + " " + post)
+			in := b.String()
+			if got := r.Redact(in); !secrettest.Check(t, "the screen", onTerminal(got), sec) {
+				t.Logf("Redact(%q) = %q", in, got)
+			}
+		}
+	})
+}
