@@ -23,6 +23,12 @@ func screenText(s string) (f string, at []int32) {
 	b := make([]byte, 0, len(s))
 	at = make([]int32, 0, len(s))
 	for i := 0; i < len(s); {
+		if c := s[i]; c >= 0x20 && c < 0x7f { // printable ASCII: most bytes
+			b = append(b, c)
+			at = append(at, int32(i))
+			i++
+			continue
+		}
 		c, n, ctl := screenByte(s, i)
 		switch {
 		case c == 0x1b:
