@@ -18,8 +18,16 @@ import "strings"
 // and carriage return stay, as they separate what they split), a
 // control's picture read as that control (screenByte); and for each byte
 // of that its index in s (int32: half the memory of an int on a coloured
-// line; no text the redactor is given reaches 2 GiB).
-func screenText(s string) (f string, at []int32) {
+// line; no text the redactor is given reaches 2 GiB). Without
+// sequences, an ESC is skipped as one control with a CSI's parameters
+// and what follows is read as text: s as a sanitizer that draws ESC as ␛
+// shows it, with a title's text and a string sequence that never ends,
+// which a terminal hides but such a sanitizer shows, and with the final
+// byte of each sequence. again reports whether that reading may show
+// more: a string sequence (a title, a DCS) was skipped, a sequence that
+// starts with ␛ (a sanitizer drew it as text), or one whose final byte
+// joins the word that follows (finalJoins).
+func screenText(s string, sequences bool) (f string, at []int32, again bool) {
 	b := make([]byte, 0, len(s))
 	at = make([]int32, 0, len(s))
 	for i := 0; i < len(s); {
@@ -31,8 +39,18 @@ func screenText(s string) (f string, at []int32) {
 		}
 		c, n, ctl := screenByte(s, i)
 		switch {
+		case c == 0x1b && sequences:
+			end, str := screenSkip(s, i+n)
+			again = again || str || n > 1 || finalJoins(s, end)
+			i = end
+			continue
 		case c == 0x1b:
-			i = screenSkip(s, i+n)
+			// A CSI's parameters go with its ESC; its final byte, which a
+			// terminal takes from the text (ESC [ y a29.…), stays.
+			if i += n; i < len(s) && s[i] == '[' {
+				for i++; i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f; i++ {
+				}
+			}
 			continue
 		case ctl:
 			i += n
@@ -44,7 +62,22 @@ func screenText(s string) (f string, at []int32) {
 		}
 		i += n
 	}
-	return string(b), at
+	return string(b), at, again
+}
+
+// finalJoins reports whether the escape sequence that ends at s[end-1]
+// took for its final byte a letter of a word the text goes on with
+// (ESC [ y followed by a29.…, ESC [ 1 B followed by earer): the letter a
+// terminal takes for the sequence's may be a secret's or a pattern's
+// first, so the text is read again with the sequences as text. An SGR's
+// m, the commonest, starts none.
+func finalJoins(s string, end int) bool {
+	if end < 2 || end >= len(s) {
+		return false
+	}
+	f, next := s[end-1], s[end]
+	letter := func(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+	return letter(f) && f != 'm' && (letter(next) || '0' <= next && next <= '9' || next == '.' || next == '-' || next == '_')
 }
 
 // screenByte reads s at i for screenText: c is the byte there, n how
@@ -82,7 +115,7 @@ func drawnControls(s string) bool {
 }
 
 // screenSkip is the index in s past the escape sequence whose ESC ends
-// at s[j-1] (screenByte: an ESC or its picture), read as the terminals'
+// at s[j-1], and whether it is a string sequence (screenByte: an ESC or its picture), read as the terminals'
 // common parser (ECMA-48, DEC) reads it: a CSI (ESC [) to its final
 // byte, an OSC (ESC ]) to BEL or the string terminator, a DCS, SOS, PM
 // or APC (ESC P, X, ^, _) to the string terminator (ESC \ or C1 ST), any
@@ -91,9 +124,9 @@ func drawnControls(s string) bool {
 // are taken for single controls, not for the introducers a terminal in
 // UTF-8 mode seldom takes them for; a sequence that does not end before
 // s does runs to its end.
-func screenSkip(s string, j int) int {
+func screenSkip(s string, j int) (end int, str bool) {
 	if j >= len(s) {
-		return j
+		return j, false
 	}
 	switch s[j] {
 	case '[':
@@ -101,45 +134,59 @@ func screenSkip(s string, j int) int {
 			c, n, _ := screenByte(s, j)
 			switch {
 			case c >= 0x40 && c <= 0x7e && n == 1, c == 0x18, c == 0x1a:
-				return j + n
+				return j + n, false
 			case c == 0x1b, c >= 0x80 && n == 1:
-				return j // the next sequence, or text past ASCII: not the CSI's
+				return j, false // the next sequence, or text past ASCII: not the CSI's
 			}
 			j += n
 		}
-		return j
+		return j, false
 	case ']', 'P', 'X', '^', '_':
 		osc := s[j] == ']'
 		for j++; j < len(s); {
 			c, n, _ := screenByte(s, j)
 			switch {
 			case c == 0x07 && osc, c == 0x18, c == 0x1a, c == 0x9c && n == 2:
-				return j + n
+				return j + n, true
 			case c == 0x1b:
 				if j+n < len(s) && s[j+n] == '\\' {
-					return j + n + 1
+					return j + n + 1, true
 				}
-				return j
+				return j, true
 			}
 			j += n
 		}
-		return j
+		return j, true
 	}
 	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
 		j++
 	}
 	if j < len(s) && s[j] >= 0x30 && s[j] <= 0x7e {
-		return j + 1
+		return j + 1, false
 	}
-	return j // a lone ESC: what follows is read on its own
+	return j, false // a lone ESC: what follows is read on its own
 }
 
 // screenSpans are the spans, in s, of the secrets in s as a terminal
 // shows it (screenText): those of m, and those of the patterns when
 // patterns is set. Each reaches over the sequences and controls inside
-// it.
+// it. When the reading without sequences may show more (a title's text,
+// a string that never ends, sequences drawn as ␛ and text), s is also
+// read so.
 func (m *matcher) screenSpans(s string, patterns bool) []span {
-	f, at := screenText(s)
+	f, at, again := screenText(s, true)
+	spans := m.textSpans(f, at, patterns)
+	if again {
+		f, at, _ = screenText(s, false)
+		spans = append(spans, m.textSpans(f, at, patterns)...)
+	}
+	return spans
+}
+
+// textSpans are the spans of the secrets in f, a reading of a text (at:
+// the index in the text of each byte of f), in the text's indexes: those
+// of m, and those of the patterns when patterns is set.
+func (m *matcher) textSpans(f string, at []int32, patterns bool) []span {
 	spans, w, _ := m.spans(f)
 	if patterns && mayHoldPattern(f) {
 		spans = patternSpans(f, spans, w)
