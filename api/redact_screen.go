@@ -68,9 +68,9 @@ func screenText(s string, sequences bool) (f string, at []int32, again bool) {
 // finalJoins reports whether the escape sequence that ends at s[end-1]
 // took for its final byte a letter of a word the text goes on with
 // (ESC [ y followed by a29.…, ESC [ 1 B followed by earer): the letter a
-// terminal takes for the sequence's may be a secret's or a pattern's
-// first, so the text is read again with the sequences as text. An SGR's
-// m, the commonest, starts none.
+// terminal takes as the sequence's end may be the first of a secret or
+// of a pattern's word, so the text is read again with the sequences as
+// text. An SGR's m, the commonest, starts no pattern's word.
 func finalJoins(s string, end int) bool {
 	if end < 2 || end >= len(s) {
 		return false
