@@ -202,7 +202,8 @@ var unseen = []string{
 // RedactBytes as Redact; and a registered secret or a ya29 token with
 // pieces a terminal does not show put inside it (the fuzzer's bytes
 // choose them and where they go), amid any printable text, leaves no 8
-// characters of it on the screen.
+// characters of it on the screen, nor when the text was drawn with its
+// controls as symbols.
 func FuzzRedactSecretSplitOnTheTerminal(f *testing.F) {
 	f.Add("x \x1b[1mya29.\aabc", []byte{3, 1, 20, 5}, "pre ", " post")
 	f.Add("Bearer ␇AbC\x1b]0;", []byte{0, 9, 33, 8, 40, 2}, "a\tb", "\n")
@@ -236,6 +237,10 @@ func FuzzRedactSecretSplitOnTheTerminal(f *testing.F) {
 			in := b.String()
 			if got := r.Redact(in); !secrettest.Check(t, "the screen", onTerminal(got), sec) {
 				t.Logf("Redact(%q) = %q", in, got)
+			}
+			drawn := drawnAsSymbols(in)
+			if got := r.Redact(drawn); !secrettest.Check(t, "drawn as symbols", got, sec) {
+				t.Logf("Redact(%q) = %q", drawn, got)
 			}
 		}
 	})
