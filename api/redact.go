@@ -68,47 +68,66 @@ const patternBytes = " \t\n\f\r\"=:@"
 // trigger words w (or fewer; the matcher's pass finds them). Text without
 // patternBytes or "29." (a file name, most often) is returned at once.
 func redactPatternsWith(s string, w words) string {
-	if !strings.ContainsAny(s, patternBytes) && !strings.Contains(s, "29.") {
+	if !mayHoldPattern(s) {
 		return s
 	}
-	return applyPatterns(s, w)
+	return applyPatterns(s, w, replaceSpans)
 }
 
 // applyPatterns applies the patterns above to s, which holds the trigger
-// words w or fewer. Each pattern runs only when s holds a word
-// it needs, so a block of text with no secret-like word costs no more
-// than the pass that found w.
-func applyPatterns(s string, w words) string {
+// words w or fewer, one after the other: each pattern's redactions in
+// the text the ones before left (spans of it, in order) are made by
+// redact, which returns the text the next one reads (replaceSpans: with
+// Redacted in place). Each pattern runs only when s holds a word it
+// needs, so a block of text with no secret-like word costs no more than
+// the pass that found w.
+func applyPatterns(s string, w words, redact func(s string, spans []span) string) string {
 	has := func(mask words) bool { return w&mask != 0 }
 	if has(wPrivateKey) {
-		s = pemKey().ReplaceAllString(s, Redacted)
+		s = redactMatches(pemKey(), s, redact, func(_ string, m []int) (span, bool) { return span{m[0], m[1]}, true })
 	}
 	if strings.Contains(s, `"`) && has(wToken|wAuthorization|wSecret|wKey|wAssertion|wPassword|wCode) {
-		s = secretJSONField().ReplaceAllString(s, `${1}${2}`+Redacted)
+		s = redactMatches(secretJSONField(), s, redact, func(_ string, m []int) (span, bool) {
+			if m[3] >= 0 {
+				return span{m[3], m[1]}, true // after the prefix of plain JSON
+			}
+			return span{m[5], m[1]}, true // after the prefix of quoted JSON
+		})
 	}
 	if has(wAuthorization | wProxyToken | wGoogKey) {
-		s = replaceValue(secretHeader(), s, func(v string) bool { return tokenShaped(headerScheme().ReplaceAllString(v, "")) })
+		s = redactValue(secretHeader(), s, redact, func(v string) bool { return tokenShaped(headerScheme().ReplaceAllString(v, "")) })
 	}
 	if has(wBearer | wYa29) {
-		s = bearerToken().ReplaceAllStringFunc(s, func(m string) string {
-			sub := bearerToken().FindStringSubmatch(m)
-			if sub[1] == "" {
-				return Redacted // ya29.…
+		s = redactMatches(bearerToken(), s, redact, func(s string, m []int) (span, bool) {
+			if m[2] < 0 {
+				return span{m[0], m[1]}, true // ya29.…
 			}
-			if !tokenShaped(sub[2]) {
-				return m
-			}
-			return sub[1] + Redacted
+			return span{m[4], m[5]}, tokenShaped(s[m[4]:m[5]])
 		})
 	}
 	if strings.Contains(s, "=") {
-		s = replaceValue(secretQuery(), s, queryShaped)
-		s = replaceValue(urlSecretQuery(), s, queryShaped)
+		s = redactValue(secretQuery(), s, redact, queryShaped)
+		s = redactValue(urlSecretQuery(), s, redact, queryShaped)
 	}
 	if strings.Contains(s, "://") && strings.Contains(s, "@") {
-		s = replaceValue(urlPassword(), s, func(v string) bool { return v != "" })
+		s = redactValue(urlPassword(), s, redact, func(v string) bool { return v != "" })
 	}
 	return s
+}
+
+// redactMatches redacts in s, with redact, the span pick chooses in each
+// match of re (m: the match's submatch indexes), when it chooses one.
+func redactMatches(re *regexp.Regexp, s string, redact func(string, []span) string, pick func(s string, m []int) (span, bool)) string {
+	var spans []span
+	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+		if sp, ok := pick(s, m); ok {
+			spans = append(spans, sp)
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	return redact(s, spans)
 }
 
 // words is a set of the words that gate the patterns (triggerWords).
@@ -148,22 +167,17 @@ var triggerWords = [...]struct {
 // runs on it.
 var foldsToASCII = [...]string{"\u0130", "\u017f", "\u212a"}
 
-// replaceValue replaces, in every match of re (group 2 the value; the
-// rest of the match is kept), the value with Redacted when shaped says it looks
-// like a secret. Punctuation that ends a sentence or a bracket after the
-// value (")", "].", "…") is kept, not taken as part of the value.
-func replaceValue(re *regexp.Regexp, s string, shaped func(string) bool) string {
-	return re.ReplaceAllStringFunc(s, func(m string) string {
-		ix := re.FindStringSubmatchIndex(m)
-		if len(ix) < 6 || ix[4] < 0 {
-			return m
+// redactValue redacts, in every match of re (group 2 the value; the
+// rest of the match is kept), the value when shaped says it looks like a
+// secret. Punctuation that ends a sentence or a bracket after the value
+// (")", "].", "…") is kept, not taken as part of the value.
+func redactValue(re *regexp.Regexp, s string, redact func(string, []span) string, shaped func(string) bool) string {
+	return redactMatches(re, s, redact, func(s string, m []int) (span, bool) {
+		if len(m) < 6 || m[4] < 0 {
+			return span{}, false
 		}
-		value := m[ix[4]:ix[5]]
-		core := strings.TrimRight(value, ")]}>,;:!?.…")
-		if !shaped(core) {
-			return m
-		}
-		return m[:ix[4]] + Redacted + m[ix[4]+len(core):]
+		core := strings.TrimRight(s[m[4]:m[5]], ")]}>,;:!?.…")
+		return span{m[4], m[4] + len(core)}, shaped(core)
 	})
 }
 

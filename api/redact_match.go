@@ -212,33 +212,28 @@ type span struct{ from, to int }
 
 // redact returns s with every match replaced by Redacted: a whole form
 // as found, a head extended over what follows of its value, a tail over
-// what precedes it; overlapping spans become one.
+// what precedes it; overlapping spans become one. A text with controls
+// or escape sequences is also read as a terminal shows it (screenSpans).
 func (m *matcher) redact(s string) string {
-	s, _ = m.redactWords(s)
+	s, _ = m.redactWords(s, false)
 	return s
 }
 
 // redactWords is redact, and the trigger words s holds (a superset of
-// those the result holds).
-func (m *matcher) redactWords(s string) (string, words) {
+// those the result holds). With patterns, the secrets the patterns find
+// in s as a terminal shows it are redacted too (Redact applies them to
+// the text as written after).
+func (m *matcher) redactWords(s string, patterns bool) (string, words) {
 	if m == nil {
 		m = wordMatcher()
 	}
 	spans, w, ctl := m.spans(s)
-	if ctl {
-		// A secret split by control characters (ya29.SECRET\x07TOKEN) reads
-		// whole once a sanitizer drops them or a terminal ignores them:
-		// matched without them, its span reaches over them in s.
-		f, at, _ := dropControls(s)
-		spans, w2, _ := m.spans(f)
-		for i, sp := range spans {
-			spans[i] = span{int(at[sp.from]), int(at[sp.to-1]) + 1}
-		}
-		w |= w2
-		if len(spans) == 0 {
-			return s, w
-		}
-		return replaceSpans(s, spans), w
+	if ctl || drawnControls(s) {
+		// A secret split by controls or escape sequences
+		// (ya29.SECRET\x07TOKEN, ya29.SEC\x1b[1mRET), or by their
+		// pictures, reads whole on a terminal: matched there, its span
+		// reaches over them in s.
+		spans = append(spans, m.screenSpans(s, patterns)...)
 	}
 	if len(spans) == 0 {
 		return s, w
@@ -260,35 +255,6 @@ func isControl(s string, i int) (n int, ok bool) {
 		return 2, true
 	}
 	return 0, false
-}
-
-// dropControls is s without its control characters (isControl) and, for
-// each byte of that, its index in s (int32: half the memory of an int on
-// a colored line, and no text the redactor is given reaches 2 GiB); ok is false when s has none (then
-// neither is made).
-func dropControls(s string) (f string, at []int32, ok bool) {
-	first := -1
-	for i := 0; i < len(s); i++ {
-		if _, c := isControl(s, i); c {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return "", nil, false
-	}
-	b := make([]byte, 0, len(s))
-	at = make([]int32, 0, len(s))
-	for i := 0; i < len(s); {
-		if n, c := isControl(s, i); c {
-			i += n
-			continue
-		}
-		b = append(b, s[i])
-		at = append(at, int32(i))
-		i++
-	}
-	return string(b), at, true
 }
 
 // spans are the matches in s, a head extended over what follows of its

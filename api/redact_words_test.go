@@ -208,7 +208,7 @@ func TestPatternsNeedTheirBytes(t *testing.T) {
 		}
 		s := b.String()
 		_, w, _ := wordMatcher().spans(s)
-		full := applyPatterns(s, w)
+		full := applyPatterns(s, w, replaceSpans)
 		if full != s {
 			changed++
 		}

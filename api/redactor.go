@@ -18,8 +18,10 @@ import (
 // so colabdash's own words stay) and every literal
 // value registered with Add or AddExpiring (such as the proxy tokens a
 // call returned), also when a server echoed it in other letter case, cut
-// short or encoded (Forms). The zero value is ready; it is safe for
-// concurrent use.
+// short or encoded (Forms). Both are also found in the text as a
+// terminal shows it, across escape sequences and ignored controls, and
+// across the symbols a sanitizer draws for them (screenText). The zero
+// value is ready; it is safe for concurrent use.
 //
 // A redaction costs one pass over the text, however many secrets were
 // ever seen: the registered values are matched by one automaton, built
@@ -207,13 +209,14 @@ func (r *Redactor) Redact(s string) string {
 	if r != nil {
 		m = r.matcherNow()
 	}
-	s, w := m.redactWords(s)
+	s, w := m.redactWords(s, true)
 	return redactPatternsWith(s, w)
 }
 
 // RedactBytes is Redact of the text p: p itself, not copied, when it
-// holds nothing to redact (no secret, no word a pattern needs, no "="
-// and no "://"), else Redact(string(p)) as bytes.
+// holds nothing to redact (no secret, no word a pattern needs, no "=",
+// no "://", no control nor a control's picture), else Redact(string(p))
+// as bytes.
 func (r *Redactor) RedactBytes(p []byte) []byte {
 	m := wordMatcher()
 	if r != nil {
@@ -222,7 +225,8 @@ func (r *Redactor) RedactBytes(p []byte) []byte {
 		}
 	}
 	if spans, w, ctl := matchIn(m, p); len(spans) == 0 && w == 0 && !ctl &&
-		bytes.IndexByte(p, '=') < 0 && !bytes.Contains(p, []byte("://")) {
+		bytes.IndexByte(p, '=') < 0 && !bytes.Contains(p, []byte("://")) &&
+		!bytes.Contains(p, []byte("\xe2\x90")) && !bytes.Contains(p, []byte("\ufffd")) {
 		return p
 	}
 	return []byte(r.Redact(string(p)))
