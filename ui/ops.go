@@ -14,6 +14,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/common"
@@ -48,9 +49,12 @@ type (
 )
 
 func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
-	d := dialog.New(dialog.Confirm, now, "Delete runtime "+sel.ID()+"?",
-		"Runtime "+sel.Name+" ("+specWords(sel)+").",
-		"This cannot be undone: it removes the runtime's files and its "+plural.Count(len(sel.Sessions), "session")+".")
+	body := []string{"Runtime " + sel.Name + " (" + specWords(sel) + ").",
+		"This cannot be undone: it removes the runtime's files and its " + plural.Count(len(sel.Sessions), "session") + "."}
+	if s := deleteStakes(m.cx, sel.Name, now).Sentence(); s != "" {
+		body = append(body, s)
+	}
+	d := dialog.New(dialog.Confirm, now, "Delete runtime "+sel.ID()+"?", body...)
 	name := sel.Name
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
@@ -59,6 +63,36 @@ func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
 		return common.DeleteRuntime{Name: name}
 	}
 	m.scr.push(d)
+}
+
+// deleteStakes is what the dashboard knows, at now, of what deleting
+// runtime name would stop: its running jobs as last listed and its busy
+// kernels as the monitor last saw them. With monitoring off nothing is
+// known and nothing is said; jobs not listed (yet) are said unchecked.
+func deleteStakes(cx *common.Context, name string, now time.Time) state.DeleteStakes {
+	busy := -1
+	if cx.Monitor != nil {
+		if mr := cx.Monitor.Runtime(name); mr != nil && mr.Kernels != nil && mr.KernelsErr == nil {
+			busy = 0
+			for _, k := range mr.Kernels {
+				if k.ExecutionState == "busy" {
+					busy++
+				}
+			}
+		}
+	}
+	if cx.Jobs == nil {
+		return state.DeleteStakes{BusyKernels: busy}
+	}
+	js, ok := cx.Jobs.Jobs(name)
+	if !ok {
+		return state.UncheckedStakes("not listed yet", busy)
+	}
+	recs := make([]jobs.Record, len(js))
+	for i, j := range js {
+		recs[i] = j.Record
+	}
+	return state.NewDeleteStakes(recs, now, busy)
 }
 
 // askDeleteNamed selects runtime name and asks whether to delete it (a
