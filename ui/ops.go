@@ -34,6 +34,7 @@ type sessionPick struct {
 type (
 	deleteDoneMsg struct {
 		name string
+		why  string // why the dashboard deleted it on its own ("" when asked to)
 		err  error
 	}
 	sessionOpenedMsg struct {
@@ -154,6 +155,14 @@ func orLatest(v string) string {
 // --- delete ---
 
 func (m *runtimeOps) startDelete(name string, now time.Time) tea.Cmd {
+	return m.startDeleteFor(name, "", now)
+}
+
+// startDeleteFor deletes runtime name as startDelete does, on the
+// dashboard's own initiative: why ("its job … ended and asked for
+// delete-when-done") follows the runtime in the status line while it is
+// deleted and once it is, and in the event log's delete_runtime entry.
+func (m *runtimeOps) startDeleteFor(name, why string, now time.Time) tea.Cmd {
 	if _, busy := m.deleting[name]; busy {
 		return nil
 	}
@@ -161,17 +170,21 @@ func (m *runtimeOps) startDelete(name string, now time.Time) tea.Cmd {
 		m.deleted = m.deleted[:0]
 	}
 	m.deleting[name] = now
-	m.scr.say(now, common.Say{Text: "deleting " + api.LastSegment(name) + "…", For: api.ToolDeleteRuntime + " " + name})
+	text := "deleting " + api.LastSegment(name) + "…"
+	if why != "" {
+		text = "deleting " + api.LastSegment(name) + ": " + why + "…"
+	}
+	m.scr.say(now, common.Say{Text: text, For: api.ToolDeleteRuntime + " " + name})
 	return guard(m.link.apiCall(api.ToolDeleteRuntime), func(ctx context.Context, svc api.Service) tea.Msg {
-		return deleteDoneMsg{name: name, err: svc.DeleteRuntime(ctx, name)}
-	}, func(err error) tea.Msg { return deleteDoneMsg{name: name, err: err} })
+		return deleteDoneMsg{name: name, why: why, err: svc.DeleteRuntime(ctx, name)}
+	}, func(err error) tea.Msg { return deleteDoneMsg{name: name, why: why, err: err} })
 }
 
 // onDeleteDone takes the answer of a delete_runtime: the runtime is gone
 // (its calls under way are dropped) and the runtimes are listed again.
 func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) want {
 	id := api.LastSegment(msg.name)
-	if !m.finishAction(now, api.ToolDeleteRuntime, msg.name, m.deleting, msg.name, msg.err, "delete "+id) {
+	if !m.finishAction(now, api.ToolDeleteRuntime, msg.name, m.deleting, msg.name, msg.err, "delete "+id, msg.why) {
 		return want{}
 	}
 	m.cx.Snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
@@ -182,6 +195,11 @@ func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) want {
 	done := "✓ deleted " + id
 	if n := len(m.deleted); n > 1 {
 		done = "✓ deleted " + countWord(n, "runtime") + ": " + strings.Join(m.deleted, ", ")
+		if msg.why != "" {
+			done += " (" + id + ": " + msg.why + ")"
+		}
+	} else if msg.why != "" {
+		done += ": " + msg.why
 	}
 	if n := len(m.deleting); n > 0 {
 		done += " · " + strconv.Itoa(n) + " still deleting…"
@@ -191,14 +209,17 @@ func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) want {
 }
 
 // finishAction records the answer of an action call (tool on target,
-// sent when inflight[key] says) in the event log, forgets it from
-// inflight, and says in the status line that what failed; ok is false on
-// failure.
-func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight map[string]time.Time, key string, err error, what string) (ok bool) {
-	m.scr.recordEvent(now, tool, target, now.Sub(inflight[key]), err)
+// sent when inflight[key] says) in the event log, with why the dashboard
+// made it on its own ("" when the user asked), forgets it from inflight,
+// and says in the status line that what failed; ok is false on failure.
+func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight map[string]time.Time, key string, err error, what, why string) (ok bool) {
+	m.scr.logEvent(Event{At: now, Tool: tool, Target: target, Latency: max(now.Sub(inflight[key]), 0), Err: err, Why: why})
 	delete(inflight, key)
 	m.scr.endProgress(tool, target)
 	if err != nil {
+		if why != "" {
+			what += " (" + why + ")"
+		}
 		m.scr.say(now, common.Say{Text: what + " failed: " + common.ErrLine(err), Err: true})
 		return false
 	}
@@ -241,7 +262,7 @@ func (m *runtimeOps) startOpenSession(runtime, id string, forConsole bool, now t
 // it failed (the status line says why). The root hands the session to
 // run code (execOps.sessionOpened) and lists the sessions again.
 func (m *runtimeOps) onSessionOpened(msg sessionOpenedMsg, now time.Time) (ok bool) {
-	if !m.finishAction(now, api.ToolCreateSession, msg.runtime, m.opening, msg.runtime, msg.err, "open session") {
+	if !m.finishAction(now, api.ToolCreateSession, msg.runtime, m.opening, msg.runtime, msg.err, "open session", "") {
 		return false
 	}
 	m.cx.Snap.MarkOwned(msg.session.Name)
@@ -262,7 +283,7 @@ func (m *runtimeOps) startCloseSession(name string, now time.Time) tea.Cmd {
 // list at once; the root ends its runs (execOps.sessionClosed) and lists
 // the sessions again.
 func (m *runtimeOps) onSessionClosed(msg sessionClosedMsg, now time.Time) (ok bool) {
-	if !m.finishAction(now, api.ToolDeleteSession, msg.name, m.closing, msg.name, msg.err, "close session") {
+	if !m.finishAction(now, api.ToolDeleteSession, msg.name, m.closing, msg.name, msg.err, "close session", "") {
 		return false
 	}
 	m.scr.say(now, common.Say{Text: "✓ closed session " + api.LastSegment(msg.name)})
