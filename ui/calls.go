@@ -15,6 +15,7 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 )
 
@@ -58,6 +59,7 @@ type resultMsg struct {
 	err      error
 	runtimes []api.Runtime
 	sessions []api.Session
+	owned    []string // of sessions, those the state directory records as colabdash's
 	runtime  api.Runtime
 	sub      api.Subscription
 	specs    []api.RuntimeSpec
@@ -112,6 +114,10 @@ func (m *callState) issue(k callKey, now time.Time) tea.Cmd {
 	if k.runtime != "" {
 		spec.sem = m.link.life.sem
 	}
+	stateDir := m.opts.StateDir
+	if m.opts.Demo {
+		stateDir = ""
+	}
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
 		res := resultMsg{key: k, gen: gen}
 		switch k.kind {
@@ -119,6 +125,7 @@ func (m *callState) issue(k callKey, now time.Time) tea.Cmd {
 			res.runtimes, res.err = svc.ListRuntimes(ctx)
 		case callSessions:
 			res.sessions, res.err = svc.ListSessions(ctx, k.runtime)
+			res.owned = ops.OpenedAmong(stateDir, res.sessions)
 		case callSubscription:
 			res.sub, res.err = svc.GetSubscription(ctx)
 		case callSpecs:
@@ -211,6 +218,9 @@ func (m *callState) onResult(msg resultMsg, now time.Time) (cmd tea.Cmd, p pendi
 			m.cx.Snap.ApplySessionsError(now, msg.key.runtime, msg.err)
 		} else {
 			m.cx.Snap.ApplySessions(now, msg.key.runtime, msg.sessions)
+			for _, s := range msg.owned {
+				m.cx.Snap.MarkOwned(s)
+			}
 		}
 	case callSubscription:
 		if msg.err != nil {

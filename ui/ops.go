@@ -18,6 +18,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/picker"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -41,7 +42,14 @@ type (
 		runtime    string
 		session    api.Session
 		forConsole bool // opened for the run-code console: open it there
-		err        error
+		// fresh: the runtime's sessions did not list its id when it was
+		// asked for (create_session returns an open session of that id
+		// as it is: then colabdash did not open it).
+		fresh bool
+		// recordErr is why the state directory could not record that
+		// colabdash opened it (ops.RecordOpenedSession).
+		recordErr error
+		err       error
 	}
 	sessionClosedMsg struct {
 		name string
@@ -250,12 +258,32 @@ func (m *runtimeOps) startOpenSession(runtime, id string, forConsole bool, now t
 	if id == "" {
 		id = state.NewSessionID()
 	}
+	fresh := true
+	if r := m.cx.Snap.Runtime(runtime); r != nil {
+		for _, s := range r.Sessions {
+			fresh = fresh && s.ID() != id
+		}
+	}
+	dir := m.stateDir()
 	m.opening[runtime] = now
 	m.scr.say(now, common.Say{Text: "opening session " + id + " on " + api.LastSegment(runtime) + "…", For: api.ToolCreateSession + " " + runtime})
 	return guard(m.link.apiCall(api.ToolCreateSession), func(ctx context.Context, svc api.Service) tea.Msg {
 		s, err := svc.CreateSession(ctx, runtime, id)
-		return sessionOpenedMsg{runtime: runtime, session: s, forConsole: forConsole, err: err}
+		msg := sessionOpenedMsg{runtime: runtime, session: s, forConsole: forConsole, fresh: fresh, err: err}
+		if err == nil && fresh && dir != "" {
+			msg.recordErr = ops.RecordOpenedSession(dir, s.Name, now)
+		}
+		return msg
 	}, func(err error) tea.Msg { return sessionOpenedMsg{runtime: runtime, forConsole: forConsole, err: err} })
+}
+
+// stateDir is where the sessions colabdash opened are recorded
+// (ops.RecordOpenedSession): "" in demo mode, which keeps nothing there.
+func (m *runtimeOps) stateDir() string {
+	if m.opts.Demo {
+		return ""
+	}
+	return m.opts.StateDir
 }
 
 // onSessionOpened takes the answer of a create_session; ok is false when
@@ -265,16 +293,29 @@ func (m *runtimeOps) onSessionOpened(msg sessionOpenedMsg, now time.Time) (ok bo
 	if !m.finishAction(now, api.ToolCreateSession, msg.runtime, m.opening, msg.runtime, msg.err, "open session", "") {
 		return false
 	}
+	if !msg.fresh && !state.IsOwnSession(msg.session.Name) {
+		m.scr.say(now, common.Say{Text: "session " + msg.session.ID() + " was already open: using it as it is (colabdash did not open it)"})
+		return true
+	}
 	m.cx.Snap.MarkOwned(msg.session.Name)
-	m.scr.say(now, common.Say{Text: "✓ opened session " + msg.session.ID()})
+	text := "✓ opened session " + msg.session.ID()
+	if msg.recordErr != nil {
+		text += " (not recorded in the state directory: after a restart it shows as a notebook's: " + common.ErrLine(msg.recordErr) + ")"
+	}
+	m.scr.say(now, common.Say{Text: text})
 	return true
 }
 
 func (m *runtimeOps) startCloseSession(name string, now time.Time) tea.Cmd {
 	m.closing[name] = now
 	m.scr.say(now, common.Say{Text: "closing session " + api.LastSegment(name) + "…", For: api.ToolDeleteSession + " " + name})
+	dir := m.stateDir()
 	return guard(m.link.apiCall(api.ToolDeleteSession), func(ctx context.Context, svc api.Service) tea.Msg {
-		return sessionClosedMsg{name: name, err: svc.DeleteSession(ctx, name)}
+		err := svc.DeleteSession(ctx, name)
+		if err == nil && dir != "" {
+			ops.ForgetOpenedSession(dir, name)
+		}
+		return sessionClosedMsg{name: name, err: err}
 	}, func(err error) tea.Msg { return sessionClosedMsg{name: name, err: err} })
 }
 
