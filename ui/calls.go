@@ -15,7 +15,6 @@ import (
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/common"
-	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/pane/runtimes"
 )
 
@@ -114,18 +113,14 @@ func (m *callState) issue(k callKey, now time.Time) tea.Cmd {
 	if k.runtime != "" {
 		spec.sem = m.link.life.sem
 	}
-	stateDir := m.opts.StateDir
-	if m.opts.Demo {
-		stateDir = ""
-	}
+	stateDir := openedStateDir(m.opts)
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
 		res := resultMsg{key: k, gen: gen}
 		switch k.kind {
 		case callRuntimes:
 			res.runtimes, res.err = svc.ListRuntimes(ctx)
 		case callSessions:
-			res.sessions, res.err = svc.ListSessions(ctx, k.runtime)
-			res.owned = ops.OpenedAmong(stateDir, res.sessions)
+			res.sessions, res.owned, res.err = listSessionsOwned(ctx, svc, k.runtime, stateDir)
 		case callSubscription:
 			res.sub, res.err = svc.GetSubscription(ctx)
 		case callSpecs:
@@ -218,9 +213,6 @@ func (m *callState) onResult(msg resultMsg, now time.Time) (cmd tea.Cmd, p pendi
 			m.cx.Snap.ApplySessionsError(now, msg.key.runtime, msg.err)
 		} else {
 			m.cx.Snap.ApplySessions(now, msg.key.runtime, msg.sessions)
-			for _, s := range msg.owned {
-				m.cx.Snap.MarkOwned(s)
-			}
 		}
 	case callSubscription:
 		if msg.err != nil {

@@ -278,12 +278,25 @@ func (m *runtimeOps) startOpenSession(runtime, id string, forConsole bool, now t
 }
 
 // stateDir is where the sessions colabdash opened are recorded
-// (ops.RecordOpenedSession): "" in demo mode, which keeps nothing there.
-func (m *runtimeOps) stateDir() string {
-	if m.opts.Demo {
+// (openedStateDir).
+func (m *runtimeOps) stateDir() string { return openedStateDir(m.opts) }
+
+// openedStateDir is where the sessions colabdash opened under a typed id
+// are recorded and read (ops.RecordOpenedSession): o's state directory,
+// "" in demo mode, which keeps nothing there.
+func openedStateDir(o *Options) string {
+	if o.Demo {
 		return ""
 	}
-	return m.opts.StateDir
+	return o.StateDir
+}
+
+// listSessionsOwned lists runtime's sessions (list_sessions) and, of
+// them, those state directory dir records as opened by colabdash
+// (ops.OpenedAmong: one Lstat each; none for dir "").
+func listSessionsOwned(ctx context.Context, svc api.Service, runtime, dir string) ([]api.Session, []string, error) {
+	ss, err := svc.ListSessions(ctx, runtime)
+	return ss, ops.OpenedAmong(dir, ss), err
 }
 
 // onSessionOpened takes the answer of a create_session; ok is false when
