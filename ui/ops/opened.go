@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"os"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -40,8 +41,16 @@ func RecordOpenedSession(dir, session string, now time.Time) error {
 }
 
 // ForgetOpenedSession removes session's record (a session colabdash
-// closed); nothing when there is none.
-func ForgetOpenedSession(dir, session string) { openedDir(dir).Remove(session) }
+// closed): only a regular file at the marker's name, in a marker
+// directory that is a directory (a link is left as it is, as package
+// marker never follows one); nothing when there is none.
+func ForgetOpenedSession(dir, session string) {
+	d := openedDir(dir)
+	if !d.Exists(session) {
+		return
+	}
+	_ = os.Remove(d.File(session))
+}
 
 // OpenedByColabdash reports whether colabdash opened session: its id
 // starts with state.OwnSessionPrefix, or state directory dir records it

@@ -154,17 +154,3 @@ func (d Dir) Prune(cut time.Time) {
 		}
 	}
 }
-
-// Remove removes key's marker when it is a regular file in a marker
-// directory that is a directory; a link or anything else at its name is
-// left as it is. It reports whether it removed one.
-func (d Dir) Remove(key string) bool {
-	if !d.isDir() {
-		return false
-	}
-	p := d.File(key)
-	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	return os.Remove(p) == nil
-}
