@@ -273,7 +273,8 @@ func (m *app) liveSelected(now time.Time) *state.Runtime {
 // openSessionDialog asks for the id of a session to open on sel (o).
 func openSessionDialog(sel *state.Runtime, now time.Time) *dialog.Dialog {
 	d := dialog.New(dialog.Input, now, "Open a session on "+sel.ID(),
-		"Session id (optional, RFC 1034: "+rfc1034Rules+").")
+		"Session id (optional, RFC 1034: "+rfc1034Rules+").",
+		"An id you type is recorded on this machine as a session colabdash opened; the id of a session already open reuses it as it is.")
 	d.Validate, d.Hint = api.ValidateID, "empty: a colabdash-… id is chosen"
 	runtime := sel.Name
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {

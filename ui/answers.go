@@ -66,6 +66,9 @@ func (m *app) onResult(msg resultMsg) tea.Cmd {
 	case msg.key.kind == callRuntimes:
 		m.cr.onRuntimesListed(now)
 	case msg.key.kind == callSessions:
+		for _, s := range msg.owned {
+			m.cx.Snap.MarkOwned(s)
+		}
 		m.ex.forgetVanishedSession(msg.key.runtime, p.started, msg.sessions)
 		m.mon.sessionsListed(msg.key.runtime, before, msg.sessions, now)
 	}

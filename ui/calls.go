@@ -58,6 +58,7 @@ type resultMsg struct {
 	err      error
 	runtimes []api.Runtime
 	sessions []api.Session
+	owned    []string // of sessions, those the state directory records as colabdash's
 	runtime  api.Runtime
 	sub      api.Subscription
 	specs    []api.RuntimeSpec
@@ -112,13 +113,14 @@ func (m *callState) issue(k callKey, now time.Time) tea.Cmd {
 	if k.runtime != "" {
 		spec.sem = m.link.life.sem
 	}
+	stateDir := openedStateDir(m.opts)
 	return guard(spec, func(ctx context.Context, svc api.Service) tea.Msg {
 		res := resultMsg{key: k, gen: gen}
 		switch k.kind {
 		case callRuntimes:
 			res.runtimes, res.err = svc.ListRuntimes(ctx)
 		case callSessions:
-			res.sessions, res.err = svc.ListSessions(ctx, k.runtime)
+			res.sessions, res.owned, res.err = listSessionsOwned(ctx, svc, k.runtime, stateDir)
 		case callSubscription:
 			res.sub, res.err = svc.GetSubscription(ctx)
 		case callSpecs:

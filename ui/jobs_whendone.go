@@ -93,7 +93,7 @@ func (m *app) onWhenDoneClaimed(msg whenDoneClaimedMsg, now time.Time) tea.Cmd {
 	}
 	m.scr.say(now, common.Say{Text: ended + "deleting " + id + ", as --delete-when-done asked"})
 	dir, job := m.opts.StateDir, d.Job
-	return tea.Batch(m.ops.startDelete(d.Runtime, now), func() tea.Msg {
+	return tea.Batch(m.ops.startDeleteFor(d.Runtime, "its job "+d.Job+" ended and asked for delete-when-done", now), func() tea.Msg {
 		_ = ops.ForgetJobNote(dir, job)
 		return nil
 	})

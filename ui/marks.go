@@ -116,9 +116,13 @@ func (m *runtimeOps) askDeleteMarked(rs []*state.Runtime, now time.Time) {
 		names = append(names, r.Name)
 		list = append(list, "  "+r.ID()+" ("+specWords(r)+", "+plural.Count(len(r.Sessions), "session")+")")
 	}
-	d := dialog.New(dialog.Confirm, now, "Delete "+countWord(len(rs), "marked runtime")+"?",
-		m.listFitting(list),
-		"This cannot be undone: it removes each runtime's files and sessions.")
+	body := []string{m.listFitting(list), "This cannot be undone: it removes each runtime's files and sessions."}
+	for _, r := range rs {
+		if s := deleteStakes(m.cx, r.Name, now).Sentence(); s != "" {
+			body = append(body, r.ID()+": "+s)
+		}
+	}
+	d := dialog.New(dialog.Confirm, now, "Delete "+countWord(len(rs), "marked runtime")+"?", body...)
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
 			return common.Say{Text: "delete cancelled (the marks stay)"}

@@ -14,9 +14,11 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/ui/clipboard"
 	"github.com/colabdash/colabdash/ui/common"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/overlay/dialog"
 	"github.com/colabdash/colabdash/ui/overlay/picker"
 	"github.com/colabdash/colabdash/ui/termtext"
@@ -33,13 +35,21 @@ type sessionPick struct {
 type (
 	deleteDoneMsg struct {
 		name string
+		why  string // why the dashboard deleted it on its own ("" when asked to)
 		err  error
 	}
 	sessionOpenedMsg struct {
 		runtime    string
 		session    api.Session
 		forConsole bool // opened for the run-code console: open it there
-		err        error
+		// fresh: the runtime's sessions did not list its id when it was
+		// asked for (create_session returns an open session of that id
+		// as it is: then colabdash did not open it).
+		fresh bool
+		// recordErr is why the state directory could not record that
+		// colabdash opened it (ops.RecordOpenedSession).
+		recordErr error
+		err       error
 	}
 	sessionClosedMsg struct {
 		name string
@@ -48,9 +58,12 @@ type (
 )
 
 func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
-	d := dialog.New(dialog.Confirm, now, "Delete runtime "+sel.ID()+"?",
-		"Runtime "+sel.Name+" ("+specWords(sel)+").",
-		"This cannot be undone: it removes the runtime's files and its "+plural.Count(len(sel.Sessions), "session")+".")
+	body := []string{"Runtime " + sel.Name + " (" + specWords(sel) + ").",
+		"This cannot be undone: it removes the runtime's files and its " + plural.Count(len(sel.Sessions), "session") + "."}
+	if s := deleteStakes(m.cx, sel.Name, now).Sentence(); s != "" {
+		body = append(body, s)
+	}
+	d := dialog.New(dialog.Confirm, now, "Delete runtime "+sel.ID()+"?", body...)
 	name := sel.Name
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
@@ -59,6 +72,36 @@ func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
 		return common.DeleteRuntime{Name: name}
 	}
 	m.scr.push(d)
+}
+
+// deleteStakes is what the dashboard knows, at now, of what deleting
+// runtime name would stop: its running jobs as last listed and its busy
+// kernels as the monitor last saw them. With monitoring off nothing is
+// known and nothing is said; jobs not listed (yet) are said unchecked.
+func deleteStakes(cx *common.Context, name string, now time.Time) state.DeleteStakes {
+	busy := -1
+	if cx.Monitor != nil {
+		if mr := cx.Monitor.Runtime(name); mr != nil && mr.Kernels != nil && mr.KernelsErr == nil {
+			busy = 0
+			for _, k := range mr.Kernels {
+				if k.ExecutionState == "busy" {
+					busy++
+				}
+			}
+		}
+	}
+	if cx.Jobs == nil {
+		return state.DeleteStakes{BusyKernels: busy}
+	}
+	js, ok := cx.Jobs.Jobs(name)
+	if !ok {
+		return state.UncheckedStakes("not listed yet", busy)
+	}
+	recs := make([]jobs.Record, len(js))
+	for i, j := range js {
+		recs[i] = j.Record
+	}
+	return state.NewDeleteStakes(recs, now, busy)
 }
 
 // askDeleteNamed selects runtime name and asks whether to delete it (a
@@ -120,6 +163,14 @@ func orLatest(v string) string {
 // --- delete ---
 
 func (m *runtimeOps) startDelete(name string, now time.Time) tea.Cmd {
+	return m.startDeleteFor(name, "", now)
+}
+
+// startDeleteFor deletes runtime name as startDelete does, on the
+// dashboard's own initiative: why ("its job … ended and asked for
+// delete-when-done") follows the runtime in the status line while it is
+// deleted and once it is, and in the event log's delete_runtime entry.
+func (m *runtimeOps) startDeleteFor(name, why string, now time.Time) tea.Cmd {
 	if _, busy := m.deleting[name]; busy {
 		return nil
 	}
@@ -127,17 +178,21 @@ func (m *runtimeOps) startDelete(name string, now time.Time) tea.Cmd {
 		m.deleted = m.deleted[:0]
 	}
 	m.deleting[name] = now
-	m.scr.say(now, common.Say{Text: "deleting " + api.LastSegment(name) + "…", For: api.ToolDeleteRuntime + " " + name})
+	text := "deleting " + api.LastSegment(name) + "…"
+	if why != "" {
+		text = "deleting " + api.LastSegment(name) + ": " + why + "…"
+	}
+	m.scr.say(now, common.Say{Text: text, For: api.ToolDeleteRuntime + " " + name})
 	return guard(m.link.apiCall(api.ToolDeleteRuntime), func(ctx context.Context, svc api.Service) tea.Msg {
-		return deleteDoneMsg{name: name, err: svc.DeleteRuntime(ctx, name)}
-	}, func(err error) tea.Msg { return deleteDoneMsg{name: name, err: err} })
+		return deleteDoneMsg{name: name, why: why, err: svc.DeleteRuntime(ctx, name)}
+	}, func(err error) tea.Msg { return deleteDoneMsg{name: name, why: why, err: err} })
 }
 
 // onDeleteDone takes the answer of a delete_runtime: the runtime is gone
 // (its calls under way are dropped) and the runtimes are listed again.
 func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) want {
 	id := api.LastSegment(msg.name)
-	if !m.finishAction(now, api.ToolDeleteRuntime, msg.name, m.deleting, msg.name, msg.err, "delete "+id) {
+	if !m.finishAction(now, api.ToolDeleteRuntime, msg.name, m.deleting, msg.name, msg.err, "delete "+id, msg.why) {
 		return want{}
 	}
 	m.cx.Snap.MarkRuntimeGone(now, msg.name, state.ReasonDeleted)
@@ -148,6 +203,11 @@ func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) want {
 	done := "✓ deleted " + id
 	if n := len(m.deleted); n > 1 {
 		done = "✓ deleted " + countWord(n, "runtime") + ": " + strings.Join(m.deleted, ", ")
+		if msg.why != "" {
+			done += " (" + id + ": " + msg.why + ")"
+		}
+	} else if msg.why != "" {
+		done += ": " + msg.why
 	}
 	if n := len(m.deleting); n > 0 {
 		done += " · " + strconv.Itoa(n) + " still deleting…"
@@ -157,14 +217,17 @@ func (m *runtimeOps) onDeleteDone(msg deleteDoneMsg, now time.Time) want {
 }
 
 // finishAction records the answer of an action call (tool on target,
-// sent when inflight[key] says) in the event log, forgets it from
-// inflight, and says in the status line that what failed; ok is false on
-// failure.
-func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight map[string]time.Time, key string, err error, what string) (ok bool) {
-	m.scr.recordEvent(now, tool, target, now.Sub(inflight[key]), err)
+// sent when inflight[key] says) in the event log, with why the dashboard
+// made it on its own ("" when the user asked), forgets it from inflight,
+// and says in the status line that what failed; ok is false on failure.
+func (m *runtimeOps) finishAction(now time.Time, tool, target string, inflight map[string]time.Time, key string, err error, what, why string) (ok bool) {
+	m.scr.logEvent(Event{At: now, Tool: tool, Target: target, Latency: max(now.Sub(inflight[key]), 0), Err: err, Why: why})
 	delete(inflight, key)
 	m.scr.endProgress(tool, target)
 	if err != nil {
+		if why != "" {
+			what += " (" + why + ")"
+		}
 		m.scr.say(now, common.Say{Text: what + " failed: " + common.ErrLine(err), Err: true})
 		return false
 	}
@@ -195,31 +258,77 @@ func (m *runtimeOps) startOpenSession(runtime, id string, forConsole bool, now t
 	if id == "" {
 		id = state.NewSessionID()
 	}
+	fresh := true
+	if r := m.cx.Snap.Runtime(runtime); r != nil {
+		for _, s := range r.Sessions {
+			fresh = fresh && s.ID() != id
+		}
+	}
+	dir := m.stateDir()
 	m.opening[runtime] = now
 	m.scr.say(now, common.Say{Text: "opening session " + id + " on " + api.LastSegment(runtime) + "…", For: api.ToolCreateSession + " " + runtime})
 	return guard(m.link.apiCall(api.ToolCreateSession), func(ctx context.Context, svc api.Service) tea.Msg {
 		s, err := svc.CreateSession(ctx, runtime, id)
-		return sessionOpenedMsg{runtime: runtime, session: s, forConsole: forConsole, err: err}
+		msg := sessionOpenedMsg{runtime: runtime, session: s, forConsole: forConsole, fresh: fresh, err: err}
+		if err == nil && fresh && dir != "" {
+			msg.recordErr = ops.RecordOpenedSession(dir, s.Name, now)
+		}
+		return msg
 	}, func(err error) tea.Msg { return sessionOpenedMsg{runtime: runtime, forConsole: forConsole, err: err} })
+}
+
+// stateDir is where the sessions colabdash opened are recorded
+// (openedStateDir).
+func (m *runtimeOps) stateDir() string { return openedStateDir(m.opts) }
+
+// openedStateDir is where the sessions colabdash opened under a typed id
+// are recorded and read (ops.RecordOpenedSession): o's state directory,
+// "" in demo mode, which keeps nothing there.
+func openedStateDir(o *Options) string {
+	if o.Demo {
+		return ""
+	}
+	return o.StateDir
+}
+
+// listSessionsOwned lists runtime's sessions (list_sessions) and, of
+// them, those state directory dir records as opened by colabdash
+// (ops.OpenedAmong: one Lstat each; none for dir "").
+func listSessionsOwned(ctx context.Context, svc api.Service, runtime, dir string) ([]api.Session, []string, error) {
+	ss, err := svc.ListSessions(ctx, runtime)
+	return ss, ops.OpenedAmong(dir, ss), err
 }
 
 // onSessionOpened takes the answer of a create_session; ok is false when
 // it failed (the status line says why). The root hands the session to
 // run code (execOps.sessionOpened) and lists the sessions again.
 func (m *runtimeOps) onSessionOpened(msg sessionOpenedMsg, now time.Time) (ok bool) {
-	if !m.finishAction(now, api.ToolCreateSession, msg.runtime, m.opening, msg.runtime, msg.err, "open session") {
+	if !m.finishAction(now, api.ToolCreateSession, msg.runtime, m.opening, msg.runtime, msg.err, "open session", "") {
 		return false
 	}
+	if !msg.fresh && !state.IsOwnSession(msg.session.Name) {
+		m.scr.say(now, common.Say{Text: "session " + msg.session.ID() + " was already open: using it as it is (colabdash did not open it)"})
+		return true
+	}
 	m.cx.Snap.MarkOwned(msg.session.Name)
-	m.scr.say(now, common.Say{Text: "✓ opened session " + msg.session.ID()})
+	text := "✓ opened session " + msg.session.ID()
+	if msg.recordErr != nil {
+		text += " (not recorded in the state directory: after a restart it shows as a notebook's: " + common.ErrLine(msg.recordErr) + ")"
+	}
+	m.scr.say(now, common.Say{Text: text})
 	return true
 }
 
 func (m *runtimeOps) startCloseSession(name string, now time.Time) tea.Cmd {
 	m.closing[name] = now
 	m.scr.say(now, common.Say{Text: "closing session " + api.LastSegment(name) + "…", For: api.ToolDeleteSession + " " + name})
+	dir := m.stateDir()
 	return guard(m.link.apiCall(api.ToolDeleteSession), func(ctx context.Context, svc api.Service) tea.Msg {
-		return sessionClosedMsg{name: name, err: svc.DeleteSession(ctx, name)}
+		err := svc.DeleteSession(ctx, name)
+		if err == nil && dir != "" {
+			ops.ForgetOpenedSession(dir, name)
+		}
+		return sessionClosedMsg{name: name, err: err}
 	}, func(err error) tea.Msg { return sessionClosedMsg{name: name, err: err} })
 }
 
@@ -228,7 +337,7 @@ func (m *runtimeOps) startCloseSession(name string, now time.Time) tea.Cmd {
 // list at once; the root ends its runs (execOps.sessionClosed) and lists
 // the sessions again.
 func (m *runtimeOps) onSessionClosed(msg sessionClosedMsg, now time.Time) (ok bool) {
-	if !m.finishAction(now, api.ToolDeleteSession, msg.name, m.closing, msg.name, msg.err, "close session") {
+	if !m.finishAction(now, api.ToolDeleteSession, msg.name, m.closing, msg.name, msg.err, "close session", "") {
 		return false
 	}
 	m.scr.say(now, common.Say{Text: "✓ closed session " + api.LastSegment(msg.name)})

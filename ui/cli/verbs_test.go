@@ -333,7 +333,7 @@ func TestSessionVerbs(t *testing.T) {
 		OpenedByColabdash *bool
 	}
 	mustJSON(t, out, &se)
-	if code != 0 || se.Name != "runtimes/rt-t4demo7k2p/sessions/mine" || se.OpenedByColabdash == nil || *se.OpenedByColabdash {
+	if code != 0 || se.Name != "runtimes/rt-t4demo7k2p/sessions/mine" || se.OpenedByColabdash == nil || !*se.OpenedByColabdash {
 		t.Fatalf("open --id: exit %d %s", code, out)
 	}
 	code, out, _ = e.run("sessions", "rt-t4", "--json")
@@ -351,7 +351,7 @@ func TestSessionVerbs(t *testing.T) {
 			own++
 		}
 	}
-	if code != 0 || rep.Runtime != "runtimes/rt-t4demo7k2p" || len(rep.Sessions) != 4 || own != 1 {
+	if code != 0 || rep.Runtime != "runtimes/rt-t4demo7k2p" || len(rep.Sessions) != 4 || own != 2 {
 		t.Fatalf("sessions: exit %d %s", code, out)
 	}
 	code, out, _ = e.run("sessions", "rt-t4")

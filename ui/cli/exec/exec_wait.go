@@ -105,7 +105,7 @@ func (x *execRun) resolve(target string) error {
 		return &kit.ExitError{Code: kit.ExitInterrupted, Msg: "interrupted before the code was sent"}
 	case err != nil:
 		return err
-	case x.o.rm && !state.IsOwnSession(session):
+	case x.o.rm && !x.v.OpenedByColabdash(session):
 		return &kit.ExitError{Code: kit.ExitUsage, Msg: "--rm closes only a session colabdash opened (colabdash-…); " + kit.SessionRef(session) + " is probably a notebook's: leave --rm out"}
 	}
 	return nil

@@ -3,6 +3,7 @@ package kit
 import (
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/colabdash/colabdash/ui/ops"
 )
@@ -44,3 +45,36 @@ func LoadLastSpec(dir string) (*LastSpec, error) { return ops.LoadLastSpec(dir) 
 // SaveLastSpec writes ls to dir/last-spec.json (directory 0700, file
 // 0600, through a rename). An empty dir stores nothing.
 func SaveLastSpec(dir string, ls *LastSpec) error { return ops.SaveLastSpec(dir, ls) }
+
+// OpenedByColabdash reports whether colabdash opened session: its id
+// starts with colabdash-, or the state directory records it (the
+// dashboard's o with an id typed: ops.RecordOpenedSession). With --demo
+// no record is read.
+func (v *Verb) OpenedByColabdash(session string) bool {
+	return ops.OpenedByColabdash(v.openedDir(), session)
+}
+
+// RecordOpenedSession records in the state directory that colabdash
+// opened session under an id of the user's choosing
+// (ops.RecordOpenedSession); nothing with --demo or no state directory.
+func (v *Verb) RecordOpenedSession(session string) error {
+	if dir := v.openedDir(); dir != "" {
+		return ops.RecordOpenedSession(dir, session, time.Now())
+	}
+	return nil
+}
+
+// ForgetOpenedSession removes the state directory's record of session
+// once it is closed (ops.ForgetOpenedSession).
+func (v *Verb) ForgetOpenedSession(session string) {
+	if dir := v.openedDir(); dir != "" {
+		ops.ForgetOpenedSession(dir, session)
+	}
+}
+
+func (v *Verb) openedDir() string {
+	if v.G.Demo {
+		return ""
+	}
+	return StateDir()
+}

@@ -1,13 +1,16 @@
 package runtimes
 
 import (
+	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/colabdash/colabdash/api"
 	"github.com/colabdash/colabdash/ui/cli/kit"
+	"github.com/colabdash/colabdash/ui/ops"
 	"github.com/colabdash/colabdash/ui/termtext"
 )
 
@@ -27,7 +30,8 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "Delete runtimes (asks first)",
 		Long: "delete calls delete_runtime for each RUNTIME (an id such as rt-abc, runtimes/rt-abc, or a\n" +
 			"unique prefix). It destroys the runtime's files and sessions and cannot be undone, so on a\n" +
-			"terminal it asks first, and y or yes confirms; without a terminal it refuses unless --yes is\n" +
+			"terminal it asks first, naming the running jobs and busy kernels a delete would stop (read\n" +
+			"within 5s), and y or yes confirms; without a terminal it refuses unless --yes is\n" +
 			"given (a piped \"y\" is not accepted). A RUNTIME that is not listed is reported and fails the\n" +
 			"command, unless --ignore-missing. With several RUNTIMEs, exit code 7 (partial) means some were\n" +
 			"deleted and some were not.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
@@ -51,6 +55,7 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			// ones an unknown argument may have meant.
 			b := newBatch(v)
 			targeted := map[string]bool{}
+			listed := map[*batchItem]api.Runtime{}
 			type unknown struct {
 				pos     int
 				arg     string
@@ -67,6 +72,7 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				targeted[rt.Name] = true
 				if it, isNew := b.add(i, rt.Name); isNew { // named twice: deleted once
 					b.target(it, termtext.Cut(rt.ID(), 63), "  "+termtext.Cut(rt.RuntimeSpec.String(), 60))
+					listed[it] = rt
 				}
 			}
 			others := slices.DeleteFunc(slices.Clone(rts), func(rt api.Runtime) bool { return targeted[rt.Name] })
@@ -92,6 +98,9 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				}
 				return rep
 			}
+			if !yes && v.CanPrompt() {
+				addStakes(ctx, v, conn, listed)
+			}
 			if err := b.confirm(ctx, yes, question{
 				header:    "Delete %s? This cannot be undone: each one's files and sessions are destroyed.",
 				want:      "y",
@@ -112,4 +121,27 @@ func DeleteCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	f.BoolVar(&ignoreMissing, "ignore-missing", false, "a RUNTIME that does not exist is not an error")
 	v.JSONFlags(cmd, "print JSON (schema: docs/scripting.md)")
 	return cmd
+}
+
+// addStakes adds to each target's question line what deleting it would
+// stop (ops.ReadDeleteStakes: its running jobs and busy kernels), read
+// for every target at once within ops.DeleteStakesWithin.
+func addStakes(ctx context.Context, v *verb, conn *kit.Connection, listed map[*batchItem]api.Runtime) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	o := ops.JupyterOptions{Redactor: v.G.Logs.Red, Logger: v.G.Logs.Log}
+	for it, rt := range listed {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := ops.ReadDeleteStakes(ctx, conn.Svc, rt, o, ops.DeleteStakesWithin).Sentence()
+			if s == "" {
+				return
+			}
+			mu.Lock()
+			it.detail += "\n    " + termtext.Line(s)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
 }

@@ -2,8 +2,10 @@ package runtimes
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"github.com/colabdash/colabdash/api/plural"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -24,8 +26,9 @@ type SessionsReport struct {
 
 // SessionEntry is one session: Name as in `status --json`
 // ("runtimes/rt-abc/sessions/colabdash-1a2b3c4d"), and whether colabdash
-// opened it (its id starts with "colabdash-"; the others are usually the
-// user's notebooks).
+// opened it (its id starts with "colabdash-", or the state directory
+// records that the dashboard opened it under an id typed; the others are
+// usually the user's notebooks).
 type SessionEntry struct {
 	Name              string `json:"name"`
 	OpenedByColabdash bool   `json:"openedByColabdash"`
@@ -38,8 +41,8 @@ type SessionOpenReport struct {
 	SessionEntry
 }
 
-func newSessionEntry(name string) SessionEntry {
-	return SessionEntry{Name: name, OpenedByColabdash: state.IsOwnSession(name)}
+func (v *verb) sessionEntry(name string) SessionEntry {
+	return SessionEntry{Name: name, OpenedByColabdash: v.OpenedByColabdash(name)}
 }
 
 // SessionsCommand is `colabdash sessions`.
@@ -48,8 +51,9 @@ func SessionsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions RUNTIME",
 		Short: "List a runtime's sessions",
-		Long: "sessions calls list_sessions on RUNTIME: the sessions colabdash opened (ids colabdash-…) and\n" +
-			"the others, usually your notebooks'. A session is written RUNTIME/SESSION in other commands.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+		Long: "sessions calls list_sessions on RUNTIME: the sessions colabdash opened (ids colabdash-…, and\n" +
+			"those opened under an id of yours that the state directory records) and the others, usually\n" +
+			"your notebooks'. A session is written RUNTIME/SESSION in other commands.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash sessions rt-abc\n  colabdash sessions rt-abc --json | jq -r '.sessions[] | select(.openedByColabdash) | .name'",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: v.CompleteRuntimes,
@@ -66,7 +70,7 @@ func SessionsCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 			}
 			rep := SessionsReport{Envelope: kit.Envelope{OK: true}, Runtime: kit.NameOf(rt.Name), Sessions: make([]SessionEntry, 0, len(ss))}
 			for _, se := range ss {
-				rep.Sessions = append(rep.Sessions, newSessionEntry(se.Name))
+				rep.Sessions = append(rep.Sessions, v.sessionEntry(se.Name))
 			}
 			if v.AsJSON {
 				return v.WriteJSON(rep)
@@ -120,8 +124,10 @@ func sessionOpenCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Use:   "open RUNTIME",
 		Short: "Open a session on a runtime and print its name",
 		Long: "open calls create_session on RUNTIME with a new id colabdash-XXXXXXXX, or --id (then the call\n" +
-			"is create-or-get: an open session with that id is returned). Only sessions whose id starts\n" +
-			"with colabdash- count as opened by colabdash (session close needs --force for the others).\n" +
+			"is create-or-get: an open session with that id is returned as it is). A session counts as\n" +
+			"opened by colabdash when its id starts with colabdash-, or when it was opened under an id of\n" +
+			"yours (--id, the dashboard's o) that no open session had: the state directory records it\n" +
+			"(session close needs --force for the others).\n" +
 			"stdout is the session as RUNTIME/SESSION, to pass to exec and session close.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  s=$(colabdash session open rt-abc); colabdash exec \"$s\" -c 'x = 1'; colabdash exec \"$s\" -c 'print(x)'",
 		Args:              cobra.ExactArgs(1),
@@ -140,12 +146,25 @@ func sessionOpenCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				return err
 			}
 			defer conn.Close()
+			fresh := false // an id of the user's that no open session has: colabdash opens it
+			if !state.IsOwnSession(id) {
+				open, err := conn.Svc.ListSessions(ctx, rt.Name)
+				if err != nil {
+					return kit.Classify(err, conn.Creds)
+				}
+				fresh = !slices.ContainsFunc(open, func(s api.Session) bool { return s.ID() == id })
+			}
 			se, err := conn.Svc.CreateSession(ctx, rt.Name, id)
 			if err != nil {
 				return kit.Classify(err, conn.Creds)
 			}
+			if fresh {
+				if err := v.RecordOpenedSession(se.Name); err != nil {
+					v.Note("could not record " + kit.SessionRef(se.Name) + " as opened by colabdash (" + err.Error() + "): session close will need --force")
+				}
+			}
 			if v.AsJSON {
-				return v.WriteJSON(SessionOpenReport{kit.Envelope{OK: true}, newSessionEntry(se.Name)})
+				return v.WriteJSON(SessionOpenReport{kit.Envelope{OK: true}, v.sessionEntry(se.Name)})
 			}
 			v.Say(kit.SessionRef(se.Name))
 			return nil
@@ -181,9 +200,9 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		Short: "Close sessions (asks first; only colabdash's unless --force)",
 		Long: "close calls delete_session for each SESSION (RUNTIME/SESSION, RUNTIME/sessions/SESSION or\n" +
 			"runtimes/RUNTIME/sessions/SESSION), which discards its kernel state and stops code running in\n" +
-			"it. Only sessions colabdash opened (ids colabdash-…) are closed unless --force: the others are\n" +
-			"usually your notebooks'. On a terminal it asks first (y, or the word close for a session\n" +
-			"colabdash did not open); without one it refuses unless --yes.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
+			"it. Only sessions colabdash opened (ids colabdash-…, or recorded: see session open) are closed\n" +
+			"unless --force: the others are usually your notebooks'. On a terminal it asks first (y, or\n" +
+			"the word close for a session colabdash did not open); without one it refuses unless --yes.\n" + kit.JSONHelp + "\n" + kit.ExitCodesHelp,
 		Example:           "  colabdash session close rt-abc/colabdash-1a2b3c4d\n  colabdash session close rt-abc/notebook-9f3e --force --yes",
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: v.CompleteRuntimes,
@@ -246,7 +265,7 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 						continue
 					}
 					mark := ""
-					if !state.IsOwnSession(t.session) {
+					if !v.OpenedByColabdash(name) {
 						if !force {
 							b.fail(it, &kit.ExitError{Code: kit.ExitUsage, Msg: kit.SessionRef(name) + " was not opened by colabdash (probably a notebook): closing it loses its kernel state; pass --force to close it anyway"})
 							continue
@@ -270,7 +289,13 @@ func sessionCloseCmd(g *kit.Globals, s *kit.Streams) *cobra.Command {
 				}); err != nil {
 					return b.stop(err, report)
 				}
-				b.act(ctx, conn.Svc.DeleteSession, conn.Creds, "closed")
+				b.act(ctx, func(ctx context.Context, name string) error {
+					err := conn.Svc.DeleteSession(ctx, name)
+					if err == nil {
+						v.ForgetOpenedSession(name)
+					}
+					return err
+				}, conn.Creds, "closed")
 			}
 			return b.finish(report)
 		},

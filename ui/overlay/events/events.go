@@ -51,6 +51,10 @@ type Event struct {
 	// title and how it was told ("bell", "command ran", "muted", "told by
 	// another colabdash"); shown redacted, through the sanitizer.
 	Told string
+	// Why, on a call the dashboard made on its own, says why ("its job
+	// train-4kq9zt ended and asked for delete-when-done"); shown below the
+	// call, through the sanitizer. It changes no Outcome.
+	Why string
 }
 
 // Outcome is "ok", the canonical error code (FAILED_PRECONDITION…),

@@ -148,10 +148,15 @@ func (e *Overlay) lines(c *common.Context, w, n, off int) (lines []string, maxOf
 		} else {
 			body = append(body, line+target)
 		}
-		if ev.Err != nil || ev.Note != "" || ev.Refused != "" || ev.Output != "" || ev.Told != "" {
+		if ev.Err != nil || ev.Note != "" || ev.Refused != "" || ev.Output != "" || ev.Told != "" || ev.Why != "" {
 			text := ev.Note + ev.Refused + ev.Output + ev.Told
 			if ev.Err != nil {
 				text = fullError(ev.Err)
+			}
+			if ev.Why != "" && text != "" {
+				text = ev.Why + " · " + text
+			} else if ev.Why != "" {
+				text = ev.Why
 			}
 			text = termtext.Line(c.Redact(text))
 			for _, wl := range strings.Split(frame.Wrap(text, max(w-6, 10)), "\n") {
@@ -172,7 +177,7 @@ func (e *Overlay) lines(c *common.Context, w, n, off int) (lines []string, maxOf
 // holds reports whether ev's line (time, tool, target, outcome) or its
 // error or note, as shown, holds the filter, ignoring case.
 func (e *Overlay) holds(c *common.Context, ev Event) bool {
-	text := ev.At.In(c.Location).Format("15:04:05") + " " + ev.Tool + " " + shortTarget(ev.Target) + " " + ev.Target + " " + ev.Outcome() + " " + ev.Note + " " + ev.Refused + " " + ev.Output + " " + ev.Told
+	text := ev.At.In(c.Location).Format("15:04:05") + " " + ev.Tool + " " + shortTarget(ev.Target) + " " + ev.Target + " " + ev.Outcome() + " " + ev.Note + " " + ev.Refused + " " + ev.Output + " " + ev.Told + " " + ev.Why
 	if ev.Err != nil {
 		text += " " + fullError(ev.Err)
 	}
