@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"os"
 	"time"
 
 	"github.com/colabdash/colabdash/api"
@@ -45,11 +44,7 @@ func RecordOpenedSession(dir, session string, now time.Time) error {
 // directory that is a directory (a link is left as it is, as package
 // marker never follows one); nothing when there is none.
 func ForgetOpenedSession(dir, session string) {
-	d := openedDir(dir)
-	if !d.Exists(session) {
-		return
-	}
-	_ = os.Remove(d.File(session))
+	_ = openedDir(dir).Remove(session)
 }
 
 // OpenedByColabdash reports whether colabdash opened session: its id
