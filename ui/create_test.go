@@ -469,3 +469,25 @@ func TestDemoLastSpecStaysInMemory(t *testing.T) {
 		t.Fatal("demo dashboard loaded the real last spec")
 	}
 }
+
+// Before any create, N offers the config's defaultRuntimeSpec (a T4 in
+// two keys once the config names it) rather than refusing: the question
+// names the spec and where it comes from, and y creates it.
+func TestQuickCreateBeforeAnyCreateUsesTheDefaultSpec(t *testing.T) {
+	e, m := emuModel(t, colabfake.Options{}, func(o *Options) { o.DefaultSpec = specT4 })
+	if m.cr.lastSpec != nil {
+		t.Fatal("a last spec before any create")
+	}
+	m = e.press(t, m, "N")
+	mustContain(t, m.View(), "Create a runtime of your default spec?", "GPU/T4/STANDARD", "defaultRuntimeSpec")
+	m = e.press(t, m, "y")
+	if e.srv.RuntimesCreated() != 1 {
+		t.Fatalf("N y before any create: %d created", e.srv.RuntimesCreated())
+	}
+	for _, r := range e.srv.Runtimes() {
+		if r.RuntimeSpec == specT4 && r.Name != "runtimes/rt-t4demo7k2p" {
+			return
+		}
+	}
+	t.Fatalf("no new T4 among %v", e.srv.Runtimes())
+}

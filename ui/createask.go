@@ -73,20 +73,28 @@ func (m *createOps) openPicker() common.Effect {
 }
 
 // quickCreate is N: the question whether to create a runtime like the
-// last one, or why it cannot.
+// last one (or, before any, of the config's defaultRuntimeSpec: a T4 in
+// two keys from the first create once the config names it), or why it
+// cannot.
 func (m *createOps) quickCreate(now time.Time) common.Effect {
-	ls := m.lastSpec
-	if ls == nil {
+	title, spec, version, from := "Create a runtime like the last one?", api.RuntimeSpecKey{}, "", "like the last one"
+	if ls := m.lastSpec; ls != nil {
+		spec, version = ls.Spec, ls.Version
+	} else if m.opts.DefaultSpec.Variant != "" {
+		title, spec, from = "Create a runtime of your default spec?", m.opts.DefaultSpec, "your defaultRuntimeSpec"
+	} else {
 		return common.Say{Text: "no last spec yet: create one with " + m.cx.Keys.Dashboard.NewRuntime.Help().Key, Err: true}
 	}
 	if len(m.cx.Snap.Specs) > 0 {
-		if err := state.CheckSpec(m.cx.Snap.Specs, ls.Spec, m.cx.Snap.Subscription.Tier); err != nil {
-			return common.Say{Text: "cannot create like the last one: " + err.Error(), Err: true}
+		if err := state.CheckSpec(m.cx.Snap.Specs, spec, m.cx.Snap.Subscription.Tier); err != nil {
+			return common.Say{Text: "cannot create " + from + ": " + err.Error(), Err: true}
 		}
 	}
-	d := dialog.New(dialog.Confirm, now, "Create a runtime like the last one?",
-		"spec "+ls.Spec.String()+" · version "+orLatest(ls.Version))
-	spec, version := ls.Spec, ls.Version
+	body := "spec " + spec.String() + " · version " + orLatest(version)
+	if m.lastSpec == nil {
+		body += " (your config's defaultRuntimeSpec, until you have created one)"
+	}
+	d := dialog.New(dialog.Confirm, now, title, body)
 	d.OnAnswer = func(_ *common.Context, r dialog.Reply) common.Effect {
 		if !r.OK {
 			return common.Say{Text: "create cancelled: nothing created"}
