@@ -110,15 +110,7 @@ func TestWaitDownloadRacingJobsWatchDeletesOnceAfterTheResults(t *testing.T) {
 	writeJob(t, e, note.ID, rjobs.Status{Pid: 42, Started: started, Heartbeat: time.Now().UTC()}, "epoch 1\n")
 	results := bytes.Repeat([]byte("weights "), 4096)
 	ctx := context.Background()
-	conn, err := kit.Connect(ctx, *e.Globals())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	jc, _, err := ops.OpenJupyter(ctx, conn.Svc, demoRT, ops.JupyterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	jc := demoJupyter(t, e)
 	if err := jc.MkdirAll(ctx, "content/outputs"); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/colabdash/colabdash/api"
+	"github.com/colabdash/colabdash/api/jupyter"
 	rjobs "github.com/colabdash/colabdash/api/jupyter/jobs"
 	"github.com/colabdash/colabdash/ui/cli/kit"
 	"github.com/colabdash/colabdash/ui/cli/kit/kittest"
@@ -18,20 +19,29 @@ import (
 
 const demoRT = "runtimes/rt-t4demo7k2p"
 
-// writeJob writes job id's directory on the emulator's demo runtime as
-// a supervisor that ran it would have left it: spec, status and log.
-func writeJob(t *testing.T, e *kittest.Env, id string, st rjobs.Status, log string) {
+// demoJupyter is a Jupyter client on the emulator's demo runtime, over
+// a connection closed when the test ends.
+func demoJupyter(t *testing.T, e *kittest.Env) *jupyter.Client {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := kit.Connect(ctx, *e.Globals())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(conn.Close)
 	jc, _, err := ops.OpenJupyter(ctx, conn.Svc, demoRT, ops.JupyterOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return jc
+}
+
+// writeJob writes job id's directory on the emulator's demo runtime as
+// a supervisor that ran it would have left it: spec, status and log.
+func writeJob(t *testing.T, e *kittest.Env, id string, st rjobs.Status, log string) {
+	t.Helper()
+	ctx := context.Background()
+	jc := demoJupyter(t, e)
 	dir := rjobs.Dir(id)
 	if err := jc.MkdirAll(ctx, dir); err != nil {
 		t.Fatal(err)
