@@ -20,6 +20,8 @@ package ui
 // counts down to the delete at each tick (guardLine).
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -217,8 +219,9 @@ func (m *app) guardStep(it guardItem, now time.Time) tea.Cmd {
 // the status line until the grace time is over (or another status
 // replaces it): one runtime by id with its idle time, several by id (the
 // first three) and count. A last warning counts down to the delete at
-// each tick (guardLine), naming only the runtimes whose delete is still
-// coming; once none is, the line goes.
+// each tick (guardLine), naming every runtime whose delete is still
+// coming, warned in this tick or an earlier one; once none is, the line
+// goes.
 func (m *app) guardSay(now time.Time, names []string, deletes bool) {
 	if !deletes {
 		text, _ := m.guardLine(now, names, false)
@@ -228,9 +231,26 @@ func (m *app) guardSay(now time.Time, names []string, deletes bool) {
 		m.scr.setLine(st)
 		return
 	}
-	live := func(at time.Time) (string, bool) { return m.guardLine(at, names, true) }
+	// Every runtime whose delete is coming, warned in this tick or an
+	// earlier one: a later warning must not hide an earlier one's delete.
+	live := func(at time.Time) (string, bool) { return m.guardLine(at, m.guardWarned(), true) }
 	text, _ := live(now)
 	m.scr.sayLive(now, common.Say{Text: text, Err: true}, now.Add(state.GuardGrace), live)
+}
+
+// guardWarned is every runtime the guard remembers, the soonest delete
+// first (then by name): guardLine keeps those whose delete is coming.
+func (m *app) guardWarned() []string {
+	p := m.guardPolicy()
+	names := slices.Collect(maps.Keys(m.notes.guard))
+	at := func(name string) time.Time { t, _ := m.notes.guard[name].DeleteAt(p); return t }
+	slices.SortFunc(names, func(a, b string) int {
+		if c := at(a).Compare(at(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return names
 }
 
 // guardLine is the status line of the guard's warnings of runtimes names

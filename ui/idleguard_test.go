@@ -302,3 +302,20 @@ func TestIdleGuardCountdownComesBackAfterAnotherStatus(t *testing.T) {
 		t.Fatalf("10s after the keep: %q, want %q", st, want)
 	}
 }
+
+// Runtimes warned in different ticks are all in the countdown line: a
+// later last warning does not hide an earlier one whose delete is still
+// coming (the line names every runtime the guard is about to delete).
+func TestIdleGuardCountdownNamesRuntimesWarnedEarlier(t *testing.T) {
+	early := monitor.Verdict{Activity: monitor.Activity{State: monitor.StateIdle, Kernels: 1, Since: t0}, By: monitor.SignalKernel}
+	late := early
+	late.Since = t0.Add(time.Minute)
+	s := guardStack(t, config.GuardDelete, false, map[string]monitor.Verdict{"rt-t4demo7k2p": early, "rt-v6edemo2mw": late})
+	for range 31 {
+		s.tickAll(time.Minute)
+	}
+	want := "2 runtimes idle: the idle guard deletes rt-t4demo7k2p, rt-v6edemo2mw in 4m ·"
+	if st := s.m.cx.Status.Text; !strings.Contains(st, want) {
+		t.Fatalf("after the second runtime's last warning, a minute after the first's: %q, want %q", st, want)
+	}
+}
