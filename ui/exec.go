@@ -242,7 +242,7 @@ func (m *execOps) quitCost() (quitCost, bool) {
 	rt := api.LastSegment(r.runtime)
 	return quitCost{
 		title: "Code is running on " + rt + "; quit anyway?",
-		lines: []string{"It keeps running on " + rt + " in session " + api.LastSegment(r.session) + ": quitting does not stop it, and the session stays open.",
+		lines: []string{"The console's code keeps running on " + rt + " in session " + api.LastSegment(r.session) + ": quitting does not stop it, and the session stays open.",
 			"To stop it instead, answer no and press ctrl+c in the console."},
 		goesOn: "the code keeps running",
 	}, true

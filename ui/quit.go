@@ -25,15 +25,12 @@ type quitCost struct {
 // smallest screen the dashboard draws.
 const maxQuitLines = 5
 
-// askQuit asks before a quit, from any layer, that would lose work in
-// flight: console code (the console loses it; it keeps running on the
-// runtime), a files pane's transfer or delete (quitting cancels it), a
-// create (one waiting to retry is dropped; one sent may still be made)
-// and a runtime's delete (it may not have reached Colab).
-// One question names all of them: y quits (common.Quit with Anyway),
-// anything else stays and says what goes on. It reports whether it asked
-// (false: nothing is in flight, the quit goes ahead).
-func (m *app) askQuit(now time.Time) bool {
+// quitCosts is the work in flight a quit would lose, now: console code
+// (the console loses it; it keeps running on the runtime), a files
+// pane's transfer or delete (quitting cancels it), a create (one waiting
+// to retry is dropped; one sent may still be made) and a runtime's
+// delete (it may not have reached Colab).
+func (m *app) quitCosts() []quitCost {
 	var costs []quitCost
 	if c, ok := m.ex.quitCost(); ok {
 		costs = append(costs, c)
@@ -47,6 +44,17 @@ func (m *app) askQuit(now time.Time) bool {
 	if c, ok := deletesQuitCost(m.ops.deleting); ok {
 		costs = append(costs, c)
 	}
+	return costs
+}
+
+// askQuit asks before a quit, from any layer, that would lose work in
+// flight (quitCosts). One question names all of it: y quits (common.Quit
+// with Anyway), anything else stays and says what goes on. The answer is
+// read against the work in flight when it is given: work that ended
+// meanwhile is not said to go on. It reports whether it asked (false:
+// nothing is in flight, the quit goes ahead).
+func (m *app) askQuit(now time.Time) bool {
+	costs := m.quitCosts()
 	if len(costs) == 0 {
 		return false
 	}
@@ -57,10 +65,9 @@ func (m *app) askQuit(now time.Time) bool {
 	if len(costs) == 1 {
 		title = costs[0].title
 	}
-	var lines, goesOn []string
+	var lines []string
 	for _, c := range costs {
 		lines = append(lines, c.lines...)
-		goesOn = append(goesOn, c.goesOn)
 	}
 	if len(lines) > maxQuitLines {
 		// Many creates at once: the question stays short enough to show.
@@ -68,10 +75,17 @@ func (m *app) askQuit(now time.Time) bool {
 	}
 	d := dialog.New(dialog.Confirm, now, title, lines...)
 	d.OnAnswer = func(_ *common.Context, a dialog.Reply) common.Effect {
-		if !a.OK {
-			return common.Say{Text: "not quitting: " + strings.Join(goesOn, "; ")}
+		if a.OK {
+			return common.Quit{Anyway: true}
 		}
-		return common.Quit{Anyway: true}
+		var goesOn []string
+		for _, c := range m.quitCosts() {
+			goesOn = append(goesOn, c.goesOn)
+		}
+		if len(goesOn) == 0 {
+			return common.Say{Text: "not quitting (what was in progress has ended)"}
+		}
+		return common.Say{Text: "not quitting: " + strings.Join(goesOn, "; ")}
 	}
 	m.quitAsk = d
 	m.scr.push(d)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,5 +30,22 @@ func TestQuitAsksWhileACreateOrADeleteIsUnderWay(t *testing.T) {
 	m, cmd = update(m, keyMsg("y"))
 	if _, cmd = drainToQuit(t, m, cmd); cmd == nil {
 		t.Fatalf("y did not quit:\n%s", m.View())
+	}
+}
+
+// Work that ends while the quit question is up is not said to go on: a
+// delete that finished before "n" leaves "not quitting" saying so.
+func TestQuitQuestionAnsweredAfterTheWorkEnded(t *testing.T) {
+	_, clk, m := fixture(t)
+	m.ops.deleting["runtimes/r-alpha"] = clk.now()
+	m, _ = update(m, keyMsg("q"))
+	mustContain(t, flat(m.View()), "Deleting r-alpha; quit anyway?")
+	delete(m.ops.deleting, "runtimes/r-alpha") // the delete answered
+	clk.add(dialogGrace + time.Millisecond)
+	m, _ = update(m, keyMsg("n"))
+	v := flat(m.View())
+	mustContain(t, v, "not quitting (what was in progress has ended)")
+	if strings.Contains(v, "goes on") {
+		t.Fatalf("the status says ended work goes on:\n%s", v)
 	}
 }
