@@ -245,6 +245,7 @@ func (m *execOps) quitCost() (quitCost, bool) {
 		lines: []string{"The console's code keeps running on " + rt + " in session " + api.LastSegment(r.session) + ": quitting does not stop it, and the session stays open.",
 			"To stop it instead, answer no and press ctrl+c in the console."},
 		goesOn: "the code keeps running",
+		after:  "the console's code still runs on " + rt + " in session " + api.LastSegment(r.session) + ", which stays open",
 	}, true
 }
 

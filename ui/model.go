@@ -73,6 +73,8 @@ type app struct {
 	// quitAsk is the last quit question (quit.go): a quit while it is on
 	// top does not ask again.
 	quitAsk *dialog.Dialog
+	// leftBehind is what a quit anyway left in flight (LeftBehind).
+	leftBehind []string
 }
 
 // New builds the dashboard. The first frame renders at once on an empty

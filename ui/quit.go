@@ -19,6 +19,19 @@ type quitCost struct {
 	title  string   // the question's title when this is the only work in flight
 	lines  []string // what quitting does to it
 	goesOn string   // what "no" says goes on: "the code keeps running"
+	after  string   // what is said on stderr once the dashboard quit anyway ("": nothing)
+}
+
+// LeftBehind is what the dashboard left in flight when the user quit
+// anyway (the quit question's y): one line each, sanitized, for stderr
+// once the terminal is restored. Empty after a quit with nothing in
+// flight.
+func (m Model) LeftBehind() []string {
+	out := make([]string, 0, len(m.leftBehind))
+	for _, l := range m.leftBehind {
+		out = append(out, termtext.Line(l))
+	}
+	return out
 }
 
 // maxQuitLines bounds the quit question's body, so that it fits the
@@ -76,6 +89,12 @@ func (m *app) askQuit(now time.Time) bool {
 	d := dialog.New(dialog.Confirm, now, title, lines...)
 	d.OnAnswer = func(_ *common.Context, a dialog.Reply) common.Effect {
 		if a.OK {
+			m.leftBehind = nil
+			for _, c := range m.quitCosts() {
+				if c.after != "" {
+					m.leftBehind = append(m.leftBehind, c.after)
+				}
+			}
 			return common.Quit{Anyway: true}
 		}
 		var goesOn []string
@@ -123,6 +142,7 @@ func filesQuitCost(o *files.Overlay) (quitCost, bool) {
 		title:  article + op + " is running on " + rt + "; quit anyway?",
 		lines:  []string{"Quitting cancels " + what + ": " + left + "."},
 		goesOn: what + " goes on",
+		after:  "cancelled " + what + ": " + left,
 	}, true
 }
 
@@ -138,6 +158,7 @@ func (m *createOps) quitCosts() []quitCost {
 			c.lines = []string{"Quitting drops the create of " + spec + " waiting to retry: nothing is created."}
 		} else {
 			c.lines = []string{"Quitting stops waiting for the create of " + spec + ": Colab may still create it (colabdash status lists it)."}
+			c.after = "a create of " + spec + " was sent: Colab may still create it (colabdash status lists it)"
 		}
 		out = append(out, c)
 	}
@@ -165,5 +186,6 @@ func deletesQuitCost(deleting map[string]time.Time) (quitCost, bool) {
 		title:  title,
 		lines:  []string{"Quitting stops waiting for the delete of " + list + ": one that had not reached Colab leaves its runtime running (colabdash status shows it)."},
 		goesOn: "deleting " + list + " goes on",
+		after:  "the delete of " + list + " may not have reached Colab (colabdash status shows it)",
 	}, true
 }

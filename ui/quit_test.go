@@ -49,3 +49,24 @@ func TestQuitQuestionAnsweredAfterTheWorkEnded(t *testing.T) {
 		t.Fatalf("the status says ended work goes on:\n%s", v)
 	}
 }
+
+// Quitting anyway leaves a line for each piece of work still in flight,
+// said on stderr once the terminal is back (LeftBehind); a quit with
+// nothing in flight leaves none.
+func TestQuitAnywaySaysWhatWasLeftInFlight(t *testing.T) {
+	_, clk, m := fixture(t)
+	if got := m.LeftBehind(); len(got) != 0 {
+		t.Fatalf("before any quit: %q", got)
+	}
+	m.ops.deleting["runtimes/r-alpha"] = clk.now()
+	m, _ = update(m, keyMsg("q"))
+	clk.add(dialogGrace + time.Millisecond)
+	m, cmd := update(m, keyMsg("y"))
+	if _, cmd = drainToQuit(t, m, cmd); cmd == nil {
+		t.Fatalf("y did not quit:\n%s", m.View())
+	}
+	got := m.LeftBehind()
+	if len(got) != 1 || !strings.Contains(got[0], "the delete of r-alpha may not have reached Colab") {
+		t.Fatalf("left behind: %q", got)
+	}
+}

@@ -88,7 +88,7 @@ func newRootCommand(g *kit.Globals, s *kit.Streams) *cobra.Command {
 		SilenceErrors: true,
 		Args:          unknownCommand,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runDashboard(cmd.Context(), *g)
+			return runDashboard(cmd.Context(), *g, cmd.ErrOrStderr())
 		},
 		// A broken config file stops every command before it starts.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {

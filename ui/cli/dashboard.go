@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -23,8 +24,10 @@ import (
 
 // runDashboard opens the interactive dashboard. Without credentials it
 // shows what was tried and how to fix it, with a key to continue in demo
-// mode.
-func runDashboard(ctx context.Context, g kit.Globals) error {
+// mode. Once it has quit, what a quit anyway left in flight (console code
+// still running, a create sent, a cancelled transfer) is said on stderr
+// (the command's redacting stream).
+func runDashboard(ctx context.Context, g kit.Globals, stderr io.Writer) error {
 	if !kit.IsTerminal(os.Stdout) {
 		// The dashboard's "not a terminal" message, naming the status command with this
 		// command's server and account flags.
@@ -81,6 +84,11 @@ func runDashboard(ctx context.Context, g kit.Globals) error {
 	final, err := ui.Run(m, programSignals(ctx)...)
 	if m, ok := final.(interface{ Service() api.Service }); ok && m.Service() != nil {
 		m.Service().Close() // the last profile's connection
+	}
+	if m, ok := final.(interface{ LeftBehind() []string }); ok {
+		for _, l := range m.LeftBehind() {
+			fmt.Fprintln(stderr, "colabdash: "+l)
+		}
 	}
 	if err != nil {
 		return dashboardEnded(ctx, err)
