@@ -50,7 +50,7 @@ func TestDeleteQuestionNamesWhatItStops(t *testing.T) {
 	m = m.selectID(t, "r-alpha")
 	m, _ = update(m, keyMsg(" "))
 	m, _ = update(m, keyMsg("d"))
-	if body := askedBody(t, m); !strings.Contains(body, "r-alpha: It also stops its running job train-4kq9zt") {
+	if body := askedBody(t, m); !strings.Contains(body, "r-alpha: it also stops its running job train-4kq9zt") {
 		t.Errorf("the marked runtimes' question does not name the running job:\n%s", body)
 	}
 }

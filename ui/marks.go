@@ -4,10 +4,11 @@ package ui
 // ask one question for every marked row the table shows.
 
 import (
-	"github.com/colabdash/colabdash/api/plural"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/colabdash/colabdash/api/plural"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/colabdash/colabdash/keymap"
@@ -119,7 +120,7 @@ func (m *runtimeOps) askDeleteMarked(rs []*state.Runtime, now time.Time) {
 	body := []string{m.listFitting(list), "This cannot be undone: it removes each runtime's files and sessions."}
 	for _, r := range rs {
 		if s := deleteStakes(m.cx, r.Name, now).Sentence(); s != "" {
-			body = append(body, r.ID()+": "+s)
+			body = append(body, r.ID()+": "+strings.ToLower(s[:1])+s[1:]) // "It also stops …" after a colon
 		}
 	}
 	d := dialog.New(dialog.Confirm, now, "Delete "+countWord(len(rs), "marked runtime")+"?", body...)

@@ -58,8 +58,11 @@ type (
 )
 
 func (m *runtimeOps) askDelete(sel *state.Runtime, now time.Time) {
-	body := []string{"Runtime " + sel.Name + " (" + specWords(sel) + ").",
-		"This cannot be undone: it removes the runtime's files and its " + plural.Count(len(sel.Sessions), "session") + "."}
+	removes := "This cannot be undone: it removes the runtime's files."
+	if n := len(sel.Sessions); n > 0 {
+		removes = "This cannot be undone: it removes the runtime's files and its " + plural.Count(n, "session") + "."
+	}
+	body := []string{"Runtime " + sel.Name + " (" + specWords(sel) + ").", removes}
 	if s := deleteStakes(m.cx, sel.Name, now).Sentence(); s != "" {
 		body = append(body, s)
 	}
