@@ -91,6 +91,11 @@ type jobsOps struct {
 	whenDone map[string]ops.JobNote
 	carried  map[string]bool
 	waiting  map[string]bool
+	// noted is every runtime a DeleteWhenDone note named since this
+	// dashboard started, with the note's job id: kept after the note is
+	// gone (the process that deleted the runtime forgets it), so the
+	// runtime's going is told as the delete the note asked for.
+	noted map[string]string
 	// othersSent are the send times of the last minute's listings of
 	// runtimes other than the selected one, oldest first.
 	othersSent []time.Time
@@ -412,10 +417,24 @@ func (m *jobsOps) onNotes(msg jobNotesMsg, now time.Time) {
 	}
 	m.notesError = ""
 	m.whenDone = map[string]ops.JobNote{}
+	if m.noted == nil {
+		m.noted = map[string]string{}
+	}
 	for _, n := range msg.notes {
 		if n.DeleteWhenDone {
 			by[n.Runtime] = true
 			m.whenDone[n.ID] = n
+			m.noted[n.Runtime] = n.ID
 		}
 	}
+}
+
+// whenDoneJob is the job whose DeleteWhenDone note named runtime, since
+// this dashboard started ("", false: none, or monitoring off).
+func (m *jobsOps) whenDoneJob(runtime string) (string, bool) {
+	if m == nil {
+		return "", false
+	}
+	id, ok := m.noted[runtime]
+	return id, ok
 }

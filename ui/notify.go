@@ -157,6 +157,12 @@ func (m *app) goneRuntimes(now time.Time) []tea.Cmd {
 		case n.live[r.Name] && !r.Deleted() && !deleting && !n.culling[r.Name]:
 			delete(n.live, r.Name)
 			id := api.LastSegment(r.Name)
+			if job, ok := m.jobs.whenDoneJob(r.Name); ok {
+				// Gone as a job note asked: another colabdash (wait, jobs
+				// --watch, a dashboard) carried out the delete. Not a loss.
+				m.scr.say(now, common.Say{Text: "runtime " + id + " is gone: its job " + job + " ended and asked for delete-when-done (another colabdash deleted it)"})
+				continue
+			}
 			text := "runtime " + id + " is no longer listed"
 			if r.GoneReason != "" {
 				text += " (" + r.GoneReason + ")"

@@ -20,6 +20,7 @@ import (
 	"github.com/colabdash/colabdash/state"
 	"github.com/colabdash/colabdash/state/config"
 	"github.com/colabdash/colabdash/state/monitor"
+	"github.com/colabdash/colabdash/ui/ops"
 )
 
 // driveAll is drive, feeding every answer to Update (not only the calls'
@@ -439,5 +440,33 @@ func TestCodeDoneToldWhenLookingElsewhere(t *testing.T) {
 	told := runToEnd(&m, runCmd)
 	if len(told) != 1 || told[0].ev.Kind != state.EventCodeDone || told[0].ev.Runtime != "rt-t4demo7k2p" || told[0].ev.Status != "code finished" {
 		t.Fatalf("told %+v", told)
+	}
+}
+
+// A runtime that goes while a job note of this machine asked for its
+// delete when its job ended (another colabdash, wait or jobs --watch,
+// carried it out) is not told as a loss: no runtime-gone notification,
+// and the status line says why it went.
+func TestRuntimeGoneAsItsJobNoteAskedIsNotALoss(t *testing.T) {
+	dir := t.TempDir()
+	s := newStack(t, stackOpts{emu: colabfake.Options{Seed: colabfake.SeedDemo}, ui: Options{StateDir: dir,
+		Monitor: apimon.New(apimon.Options{}), Notify: config.Notify{Terminal: state.NotifyBell}}})
+	s.driveAll(s.m.Init())
+	s.tickAll(time.Second)
+	note := ops.JobNote{ID: "train-4kq9zt", Runtime: "runtimes/rt-cpudemo4qx", DeleteWhenDone: true}
+	s.m, _ = update(s.m, jobNotesMsg{gen: s.m.jobs.gen, notes: []ops.JobNote{note}})
+	s.m, _ = update(s.m, jobNotesMsg{gen: s.m.jobs.gen}) // the deleter forgot the note
+	if !s.srv.Reclaim("runtimes/rt-cpudemo4qx") {
+		t.Fatal("no runtime to delete")
+	}
+	told := s.pressAll("r")
+	told = append(told, s.tickAll(time.Second)...)
+	for _, n := range told {
+		if n.ev.Kind == state.EventRuntimeGone {
+			t.Fatalf("told as a loss: %+v", n.ev)
+		}
+	}
+	if st := s.m.cx.Status.Text; !strings.Contains(st, "rt-cpudemo4qx is gone: its job train-4kq9zt ended and asked for delete-when-done") {
+		t.Fatalf("status %q", st)
 	}
 }
