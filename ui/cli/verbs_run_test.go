@@ -187,7 +187,7 @@ func TestRunFilesAndExistingRuntime(t *testing.T) {
 	var rep runcmd.Report
 	mustJSON(t, out, &rep)
 	if code != 1 || rep.Created || rep.Deleted || len(rep.Files) != 2 || len(rep.Missing) != 1 || rep.Missing[0] != "/content/nothing.bin" ||
-		!strings.Contains(errs, "warning: --download /content/nothing.bin: not on the runtime") {
+		!strings.Contains(errs, "--download /content/nothing.bin: not on the runtime, nothing copied") {
 		t.Fatalf("exit %d, %+v, stderr %q", code, rep, errs)
 	}
 	if b, err := os.ReadFile(filepath.Join(back, "data.csv")); err != nil || string(b) != "a,b\n1,2\n" {

@@ -266,8 +266,8 @@ func (rs *runState) afterRun(dls []runDownload, keep bool, code int, runErr erro
 }
 
 // downloads copies each --download back. A path the runtime does not have
-// is warned about and listed in the report's Missing (the caller fails
-// with missingError); the first other failure is returned (the file
+// is listed in the report's Missing (the caller fails with missingError,
+// which names it); the first other failure is returned (the file
 // verbs' exit code for it), after every download was tried.
 func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 	if len(dls) == 0 || rs.rt.Name == "" {
@@ -289,8 +289,7 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 		}
 		fe := kit.FileError(err, nil)
 		if remoteMissing(err) {
-			rs.rep.Missing = append(rs.rep.Missing, d.Remote)
-			v.Note("warning: --download " + termtext.Cut(d.Remote, 200) + ": not on the runtime")
+			rs.rep.Missing = append(rs.rep.Missing, d.Remote) // said once, by missingError
 			continue
 		}
 		msg := "--download " + termtext.Cut(d.Remote, 200) + ": " + fe.Msg

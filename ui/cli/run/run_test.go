@@ -270,7 +270,7 @@ func payloadFile(t *testing.T) (dir, data string) {
 }
 
 // On an existing runtime: --upload goes to /content, --download comes
-// back after the run (a path the runtime lacks is warned about, listed
+// back after the run (a path the runtime lacks is said once, listed
 // as missing and makes a run that succeeded exit 7: a script must not
 // take its results for back), each file said on stderr and listed in
 // --json; the runtime stays and the run's session is closed.
@@ -295,7 +295,7 @@ func TestRunUploadsAndDownloads(t *testing.T) {
 	if len(rep.Files) != 2 || rep.Files[0].Dst != "rt-mine:/content/data.txt" || rep.Files[1].Src != "rt-mine:/content/data.txt" || rep.Files[1].Bytes != 8 {
 		t.Errorf("files %+v", rep.Files)
 	}
-	if len(rep.Missing) != 1 || rep.Missing[0] != "/content/missing.txt" || !strings.Contains(r.Err, "warning: --download /content/missing.txt: not on the runtime") {
+	if len(rep.Missing) != 1 || rep.Missing[0] != "/content/missing.txt" || !strings.Contains(r.Err, "--download /content/missing.txt: not on the runtime, nothing copied") || strings.Count(r.Err, "missing.txt") != 1 {
 		t.Errorf("missing %v, stderr %q", rep.Missing, r.Err)
 	}
 	if rep.Created || rep.Deleted || rep.Stdout != "hello\n" || len(e.Srv.Runtimes()) != 1 || len(e.Srv.Sessions("runtimes/rt-mine")) != 0 {
