@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -174,8 +173,9 @@ func (v *verb) waitFor(ctx context.Context, arg string, dls []kit.Download, del,
 	if len(rep.Missing) > 0 {
 		// A path asked for and not copied: a script must not go on as
 		// if its results had come back.
-		return &kit.ExitError{Code: kit.ExitPartial, Msg: fmt.Sprintf("job %s ended (%s), but --download %s: not on the runtime, nothing copied",
-			f.ref(), jv.word, termtext.Cut(strings.Join(rep.Missing, ", "), 200))}
+		ee := kit.MissingError(rep.Missing)
+		ee.Msg = fmt.Sprintf("job %s ended (%s), but %s", f.ref(), jv.word, ee.Msg)
+		return ee
 	}
 	return nil
 }
@@ -259,8 +259,7 @@ func (v *verb) downloads(ctx context.Context, f *found, dls []kit.Download, forc
 		if err == nil {
 			continue
 		}
-		var je *jupyter.Error
-		if errors.As(err, &je) && (je.Kind == jupyter.ErrNotFound || je.Kind == jupyter.ErrHidden) {
+		if kit.RemoteMissing(err) {
 			rep.Missing = append(rep.Missing, d.Remote)
 			v.Note("warning: --download " + termtext.Cut(d.Remote, 200) + ": not on the runtime")
 			continue

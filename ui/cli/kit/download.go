@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"errors"
 	"os"
 	"path"
 	"path/filepath"
@@ -57,4 +58,20 @@ func (d Download) CheckLocal(force bool, nothing string) error {
 	}
 	return &ExitError{Code: ExitUsage, Msg: "--download " + arg + ": " + termtext.Cut(target, 200) +
 		" exists and would be replaced; " + nothing + " (--force replaces local files)"}
+}
+
+// RemoteMissing reports whether a --download failed because the runtime
+// has no such path (Jupyter's 404, or a hidden name), not for a local
+// reason such as a missing local directory, which is a failure.
+func RemoteMissing(err error) bool {
+	var je *jupyter.Error
+	return errors.As(err, &je) && (je.Kind == jupyter.ErrNotFound || je.Kind == jupyter.ErrHidden)
+}
+
+// MissingError is the failure of --download paths the runtime lacks
+// (RemoteMissing) after a job that succeeded: exit 7 (ExitPartial),
+// naming them, since a script must not go on as if its results had come
+// back.
+func MissingError(paths []string) *ExitError {
+	return &ExitError{Code: ExitPartial, Msg: "--download " + termtext.Cut(strings.Join(paths, ", "), 200) + ": not on the runtime, nothing copied"}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -240,7 +239,7 @@ func (rs *runState) afterRun(dls []runDownload, keep bool, code int, runErr erro
 	if rs.stoppedBy() == nil {
 		derr := rs.downloads(dls)
 		if derr == nil && len(rs.rep.Missing) > 0 {
-			derr = missingError(rs.rep.Missing)
+			derr = kit.MissingError(rs.rep.Missing)
 		}
 		if derr != nil {
 			rs.keptFor = "a --download did not come back"
@@ -266,7 +265,7 @@ func (rs *runState) afterRun(dls []runDownload, keep bool, code int, runErr erro
 }
 
 // downloads copies each --download back. A path the runtime does not have
-// is listed in the report's Missing (the caller fails with missingError,
+// is listed in the report's Missing (the caller fails with kit.MissingError,
 // which names it); the first other failure is returned (the file
 // verbs' exit code for it), after every download was tried.
 func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
@@ -288,8 +287,8 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 			continue
 		}
 		fe := kit.FileError(err, nil)
-		if remoteMissing(err) {
-			rs.rep.Missing = append(rs.rep.Missing, d.Remote) // said once, by missingError
+		if kit.RemoteMissing(err) {
+			rs.rep.Missing = append(rs.rep.Missing, d.Remote) // said once, by kit.MissingError
 			continue
 		}
 		msg := "--download " + termtext.Cut(d.Remote, 200) + ": " + fe.Msg
@@ -300,20 +299,6 @@ func (rs *runState) downloads(dls []runDownload) *kit.ExitError {
 		}
 	}
 	return first
-}
-
-// missingError is the failure of downloads that found nothing at paths
-// (the runtime lacks them): exit 7, naming them.
-func missingError(paths []string) *kit.ExitError {
-	return &kit.ExitError{Code: kit.ExitPartial, Msg: "--download " + termtext.Cut(strings.Join(paths, ", "), 200) + ": not on the runtime, nothing copied"}
-}
-
-// remoteMissing reports whether a download failed because the runtime
-// has no such path (a 404 from Jupyter), not for a local reason such as
-// a missing local directory, which is a failure.
-func remoteMissing(err error) bool {
-	var je *jupyter.Error
-	return errors.As(err, &je) && (je.Kind == jupyter.ErrNotFound || je.Kind == jupyter.ErrHidden)
 }
 
 // runCode runs req in the run's session with ops.Exec (state's one
