@@ -68,6 +68,15 @@ func splitAt(s, ins string, at ...int) string {
 	return b.String()
 }
 
+// The three kinds of secret the terminal tests hide controls in: a
+// registered proxy token, a Google access token nobody registered, and
+// a bearer token's value.
+const (
+	registered = "pRoXy-t0k3n-Q9w8E7r6T5y4U3i2O1p0zZ"
+	access     = "ya29.a0AfB_unRegistered-T0ken_0123456789"
+	bearer     = "AbCdEfGh0123456789IjKlMnOpQrStUv"
+)
+
 // A secret a terminal shows whole is redacted whole, whatever controls
 // or escape sequences its bytes hold: a registered one, a Google access
 // token (ya29.…) and a bearer token nobody registered. No 8 characters
@@ -75,11 +84,6 @@ func splitAt(s, ins string, at ...int) string {
 // taken out (a log file), nor when the text was drawn with its controls
 // as symbols before it was redacted (the jobs' drawer, the log viewer).
 func TestRedactSecretAsTheTerminalShowsIt(t *testing.T) {
-	const (
-		registered = "pRoXy-t0k3n-Q9w8E7r6T5y4U3i2O1p0zZ"
-		access     = "ya29.a0AfB_unRegistered-T0ken_0123456789"
-		bearer     = "AbCdEfGh0123456789IjKlMnOpQrStUv"
-	)
 	var r Redactor
 	r.Add(registered)
 	for name, ins := range inSecret {
@@ -143,11 +147,6 @@ func TestRedactKeepsTheEscapesAroundASecret(t *testing.T) {
 // written with the controls dropped, or drawn with them as symbols, no
 // 8 characters of it are left.
 func TestRedactSecretInsideAnEscapeSequence(t *testing.T) {
-	const (
-		registered = "pRoXy-t0k3n-Q9w8E7r6T5y4U3i2O1p0zZ"
-		access     = "ya29.a0AfB_unRegistered-T0ken_0123456789"
-		bearer     = "AbCdEfGh0123456789IjKlMnOpQrStUv"
-	)
 	var r Redactor
 	r.Add(registered)
 	for _, in := range []string{
